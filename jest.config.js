@@ -1,0 +1,9 @@
+/** Jest 30 with ts-jest (transpile only; `tsc --noEmit` type-checks before jest runs). */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test', '<rootDir>/src'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
+  moduleNameMapper: { '^obsidian$': '<rootDir>/test/host/index.ts' },
+  testTimeout: 60000,
+};
