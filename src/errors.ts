@@ -1,0 +1,32 @@
+/**
+ * Errors an agent can act on. A `ToolError` becomes a tool result with `isError: true`
+ * (MCP spec 2025-06-18, "Tools" → "Error Handling": tool execution errors are reported in
+ * the result so the model can see them and self-correct). Anything else thrown by a
+ * handler is a bug and becomes JSON-RPC -32603 with the stack logged, not sent.
+ */
+
+/** Machine-readable reason carried by a {@link ToolError}. */
+export type ToolErrorCode =
+  | 'not_found'
+  | 'ambiguous'
+  | 'invalid_argument'
+  | 'forbidden'
+  | 'conflict'
+  | 'exists'
+  | 'too_large'
+  | 'unavailable';
+
+/**
+ * A failure the calling agent can fix. `message` is one plain sentence that names what to
+ * do instead (e.g. "Note 'x.md' not found; call search or list_notes to find its path.").
+ */
+export class ToolError extends Error {
+  /** @param code why it failed; @param message one sentence, shown to the model as is. */
+  constructor(
+    readonly code: ToolErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * A key record as stored in data.json. The token itself is never stored here: it lives
+ * in `app.secretStorage` under {@link secretIdForKey} (Obsidian 1.11.4+, `SecretStorage`).
+ */
+export interface KeyRecord {
+  /** Stable id, lowercase letters/digits/dashes (SecretStorage ids must be). */
+  id: string;
+  /** The caller's name, shown on proposals and matched by `agent_overrides`. Unique. */
+  label: string;
+  /** `propose` stages every write for review; `force` applies it directly. */
+  mode: KeyMode;
+  /** Where the key may be used: the loopback server accepts `local` and `both`. */
+  scope: KeyScope;
+  /** Vault folders the key is confined to; empty = whole vault. */
+  roots: string[];
+  /** ISO 8601 timestamp. */
+  created_at: string;
+  /** ISO 8601 timestamp of the last authenticated request, or null. */
+  last_used_at: string | null;
+}
+
+/** Write behaviour of a key. Any unknown value is read as `propose`. */
+export type KeyMode = 'propose' | 'force';
+/** Where a key may be used. Any unknown value is read as `local`. */
+export type KeyScope = 'local' | 'cloud' | 'both';
+
+/** SecretStorage id holding the bearer token of key `keyId`. */
+export function secretIdForKey(keyId: string): string {
+  return `vault-mcp-key-${keyId}`;
+}
+
+/** `mode` read leniently: anything but `force` means `propose` (DESIGN.md "Keys"). */
+export function normalizeKeyMode(value: unknown): KeyMode {
+  return value === 'force' ? 'force' : 'propose';
+}
+
+/** `scope` read leniently: unknown or missing means `local` (DESIGN.md "Keys"). */
+export function normalizeKeyScope(value: unknown): KeyScope {
+  return value === 'cloud' || value === 'both' ? value : 'local';
+}
+
+/** True when the loopback server may accept this key (`local` or `both`). */
+export function isLocallyUsable(key: Pick<KeyRecord, 'scope'>): boolean {
+  return key.scope !== 'cloud';
+}

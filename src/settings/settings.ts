@@ -1,0 +1,58 @@
+import type { KeyRecord } from '../keys/key-record';
+
+/** The schema version written to data.json; bump it and add a step in migrate-settings.ts. */
+export const SETTINGS_SCHEMA_VERSION = 1;
+
+/** Default loopback port of the MCP server. */
+export const DEFAULT_PORT = 27200;
+
+/** Everything the plugin keeps in data.json. No secrets: tokens and API keys live in SecretStorage. */
+export interface VaultMcpSettings {
+  schemaVersion: number;
+  server: {
+    /** Master switch: when off, every request gets 403. */
+    enabled: boolean;
+    /** TCP port on 127.0.0.1, 1024–65535. */
+    port: number;
+    /** Largest accepted request body, bytes. */
+    maxBodyBytes: number;
+  };
+  keys: KeyRecord[];
+  tools: {
+    /** "Allow writes": without it no write tool is listed or callable. */
+    allowWrites: boolean;
+    /** Per-tool toggle by tool name; a tool missing here uses its default (read on, write off). */
+    enabled: Record<string, boolean>;
+  };
+  access: {
+    /** User-listed quarantined folders (vault-relative). Built-ins are always added. */
+    quarantine: string[];
+  };
+  ai: {
+    enabled: boolean;
+    allowRemote: boolean;
+    provider: 'openai-compatible' | 'anthropic';
+    baseUrl: string;
+    model: string;
+    usage: { inputTokens: number; outputTokens: number };
+  };
+}
+
+/** Settings of a fresh install. */
+export function defaultSettings(): VaultMcpSettings {
+  return {
+    schemaVersion: SETTINGS_SCHEMA_VERSION,
+    server: { enabled: true, port: DEFAULT_PORT, maxBodyBytes: 4 * 1024 * 1024 },
+    keys: [],
+    tools: { allowWrites: false, enabled: {} },
+    access: { quarantine: [] },
+    ai: {
+      enabled: false,
+      allowRemote: false,
+      provider: 'openai-compatible',
+      baseUrl: 'http://localhost:11434/v1',
+      model: '',
+      usage: { inputTokens: 0, outputTokens: 0 },
+    },
+  };
+}

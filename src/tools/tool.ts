@@ -1,0 +1,51 @@
+import type { z } from 'zod';
+import type { KeyRecord } from '../keys/key-record';
+import type { NoteStore } from '../vault/note-store';
+import type { AccessScope } from '../vault/access';
+import type { SearchIndex } from '../search/search-index';
+import type { VaultMcpSettings } from '../settings/settings';
+
+/**
+ * What a tool handler may use. Handlers never call the Obsidian API directly: they ask
+ * `notes` (vault/) and `search` (search/).
+ */
+export interface ToolContext {
+  notes: NoteStore;
+  search: SearchIndex;
+  /** The authenticated key making this call. */
+  caller: KeyRecord;
+  /** The caller's access scope (label + roots), to pass to every NoteStore call. */
+  scope: AccessScope;
+  /** Current settings (read-only snapshot). */
+  settings: VaultMcpSettings;
+}
+
+/** MCP tool annotations (MCP spec 2025-06-18, "Tools" → ToolAnnotations). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/**
+ * One tool: its contract (name, description for a model, zod input shape, annotations)
+ * and its handler. `kind: 'write'` tools are hidden unless "Allow writes" and their own
+ * toggle are on. The handler returns a JSON-serializable object (sent as the result's
+ * text content and as `structuredContent`), or throws a `ToolError` the agent can act on.
+ */
+export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  kind: 'read' | 'write';
+  inputSchema: Shape;
+  annotations: ToolAnnotations;
+  handler(args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext): Promise<Record<string, unknown>>;
+}
+
+/** Identity helper that keeps the handler's argument type tied to the schema. */
+export function defineTool<Shape extends z.ZodRawShape>(def: ToolDefinition<Shape>): ToolDefinition<Shape> {
+  return def;
+}
