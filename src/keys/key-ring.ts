@@ -1,0 +1,178 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  isLocallyUsable,
+  normalizeKeyMode,
+  normalizeKeyScope,
+  secretIdForKey,
+  type KeyMode,
+  type KeyRecord,
+  type KeyScope,
+} from './key-record';
+
+/** The part of Obsidian's `SecretStorage` (1.11.4+) the key ring uses. */
+export interface SecretStore {
+  getSecret(id: string): string | null;
+  setSecret(id: string, secret: string): void;
+}
+
+/** Thrown when a key operation is refused; `message` says why and what to do. */
+export class KeyRingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KeyRingError';
+  }
+}
+
+/** What {@link KeyRing.mint} takes. */
+export interface MintRequest {
+  label: string;
+  mode?: KeyMode;
+  scope?: KeyScope;
+  roots?: string[];
+  /** Use this token instead of a random one (the headless runner's `--token`). ≥ 16 chars. */
+  token?: string;
+}
+
+const TOKEN_PREFIX = 'vmcp_';
+const MIN_TOKEN_LENGTH = 16;
+
+/**
+ * The set of bearer keys: records in settings (via `getKeys`/`saveKeys`), tokens in
+ * `SecretStorage`. Minting, revoking, mode/scope/roots changes and token lookup.
+ * Revoke and set-scope refuse to leave zero locally usable keys (DESIGN.md "Keys").
+ */
+export class KeyRing {
+  /**
+   * @param secrets Obsidian's `app.secretStorage` (or an equivalent).
+   * @param getKeys returns the live key list from settings.
+   * @param saveKeys persists a new key list (settings save).
+   */
+  constructor(
+    private readonly secrets: SecretStore,
+    private readonly getKeys: () => KeyRecord[],
+    private readonly saveKeys: (keys: KeyRecord[]) => Promise<void>,
+  ) {}
+
+  /** All key records, with mode and scope normalized (unknown mode → propose, scope → local). */
+  list(): KeyRecord[] {
+    return this.getKeys().map((k) => ({
+      ...k,
+      mode: normalizeKeyMode(k.mode),
+      scope: normalizeKeyScope(k.scope),
+      roots: Array.isArray(k.roots) ? k.roots : [],
+    }));
+  }
+
+  /**
+   * Creates a key and stores its token in secret storage.
+   * @returns the record and the token (shown to the user once; copyable later from settings).
+   * @throws KeyRingError when the label is empty or already used, or a given token is too short.
+   */
+  async mint(request: MintRequest): Promise<{ record: KeyRecord; token: string }> {
+    const label = request.label.trim();
+    if (!label) throw new KeyRingError('A key needs a label: name the client that will use it, e.g. "Claude Code".');
+    if (this.list().some((k) => k.label === label)) {
+      throw new KeyRingError(`A key labelled "${label}" already exists; pick another label.`);
+    }
+    if (request.token !== undefined && request.token.length < MIN_TOKEN_LENGTH) {
+      throw new KeyRingError(`A token must be at least ${MIN_TOKEN_LENGTH} characters long.`);
+    }
+    const token = request.token ?? TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    const record: KeyRecord = {
+      id: randomBytes(6).toString('hex'),
+      label,
+      mode: normalizeKeyMode(request.mode),
+      scope: normalizeKeyScope(request.scope),
+      roots: request.roots ?? [],
+      created_at: new Date().toISOString(),
+      last_used_at: null,
+    };
+    this.secrets.setSecret(secretIdForKey(record.id), token);
+    await this.saveKeys([...this.getKeys(), record]);
+    return { record, token };
+  }
+
+  /** The token of key `id`, or null when it has none (revoked or lost). */
+  tokenOf(id: string): string | null {
+    const token = this.secrets.getSecret(secretIdForKey(id));
+    return token ? token : null;
+  }
+
+  /**
+   * Finds the key whose token equals `presented`. Compares SHA-256 digests with
+   * `timingSafeEqual` against every key, without stopping at a match, so timing reveals
+   * neither which key matched nor how many exist.
+   * @returns the normalized record, or null when no key matches.
+   */
+  authenticate(presented: string): KeyRecord | null {
+    const presentedDigest = createHash('sha256').update(presented, 'utf8').digest();
+    let match: KeyRecord | null = null;
+    for (const key of this.list()) {
+      const token = this.tokenOf(key.id) ?? '';
+      const digest = createHash('sha256').update(token, 'utf8').digest();
+      const equal = timingSafeEqual(presentedDigest, digest) && token.length > 0;
+      if (equal && match === null) match = key;
+    }
+    return match;
+  }
+
+  /**
+   * Removes a key and blanks its token (SecretStorage has no delete).
+   * @throws KeyRingError when the key is unknown or it is the last locally usable key.
+   */
+  async revoke(id: string): Promise<void> {
+    const key = this.require(id);
+    const rest = this.list().filter((k) => k.id !== id);
+    if (isLocallyUsable(key) && !rest.some(isLocallyUsable)) {
+      throw new KeyRingError(
+        'This is the last key local clients can use; mint another key before revoking it.',
+      );
+    }
+    this.secrets.setSecret(secretIdForKey(id), '');
+    await this.saveKeys(this.getKeys().filter((k) => k.id !== id));
+  }
+
+  /** Sets a key's mode. @throws KeyRingError for an unknown key. */
+  async setMode(id: string, mode: KeyMode): Promise<void> {
+    this.require(id);
+    await this.update(id, { mode: normalizeKeyMode(mode) });
+  }
+
+  /**
+   * Sets a key's scope.
+   * @throws KeyRingError for an unknown key, or when `cloud` would leave no locally usable key.
+   */
+  async setScope(id: string, scope: KeyScope): Promise<void> {
+    this.require(id);
+    const next = normalizeKeyScope(scope);
+    const others = this.list().filter((k) => k.id !== id);
+    if (next === 'cloud' && !others.some(isLocallyUsable)) {
+      throw new KeyRingError(
+        'Local clients would have no usable key left; keep this key "local" or "both", or mint another first.',
+      );
+    }
+    await this.update(id, { scope: next });
+  }
+
+  /** Sets the folders a key is confined to (empty = whole vault). @throws KeyRingError for an unknown key. */
+  async setRoots(id: string, roots: string[]): Promise<void> {
+    this.require(id);
+    await this.update(id, { roots: roots.map((r) => r.trim()).filter(Boolean) });
+  }
+
+  /** Records that key `id` was just used (ISO timestamp). Unknown ids are ignored. */
+  async touch(id: string, now = new Date()): Promise<void> {
+    if (!this.getKeys().some((k) => k.id === id)) return;
+    await this.update(id, { last_used_at: now.toISOString() });
+  }
+
+  private require(id: string): KeyRecord {
+    const key = this.list().find((k) => k.id === id);
+    if (!key) throw new KeyRingError(`No key with id "${id}"; it may have been revoked.`);
+    return key;
+  }
+
+  private async update(id: string, patch: Partial<KeyRecord>): Promise<void> {
+    await this.saveKeys(this.getKeys().map((k) => (k.id === id ? { ...k, ...patch } : k)));
+  }
+}

@@ -1,0 +1,58 @@
+import { Notice, Plugin } from 'obsidian';
+import { KeyRing } from './keys/key-ring';
+import { SearchIndex } from './search/search-index';
+import { McpHttpServer } from './server/mcp-http-server';
+import { createSessionServices } from './server/session-services';
+import { migrateSettings } from './settings/migrate-settings';
+import type { VaultMcpSettings } from './settings/settings';
+import { NoteStore } from './vault/note-store';
+
+/**
+ * Vault MCP: wires settings, keys, the note store, the search index and the loopback MCP
+ * server, and owns their lifetimes. Heavy work starts in `workspace.onLayoutReady`;
+ * `onunload` stops the server so the port is free again at once.
+ */
+export default class VaultMcpPlugin extends Plugin {
+  settings!: VaultMcpSettings;
+  keyRing!: KeyRing;
+  notes!: NoteStore;
+  search!: SearchIndex;
+  server!: McpHttpServer;
+
+  override async onload(): Promise<void> {
+    this.settings = migrateSettings(await this.loadData());
+    this.keyRing = new KeyRing(this.app.secretStorage, () => this.settings.keys, async (keys) => {
+      this.settings.keys = keys;
+      await this.saveSettings();
+    });
+    this.notes = new NoteStore(this.app, { quarantine: () => this.settings.access.quarantine });
+    this.search = new SearchIndex(this.notes);
+    const services = createSessionServices(this.notes, this.search, () => this.settings, this.manifest.version);
+    this.server = new McpHttpServer(this.keyRing, () => this.settings, services);
+    this.register(() => {
+      this.search.stop();
+      void this.server.stop();
+    });
+    this.app.workspace.onLayoutReady(() => void this.startServices());
+  }
+
+  /** Starts the index and the server; a port problem is shown as a Notice, not thrown. */
+  async startServices(): Promise<void> {
+    void this.search.start();
+    await this.restartServer();
+  }
+
+  /** (Re)binds the server to the configured port; failures become a Notice and the status line. */
+  async restartServer(): Promise<void> {
+    try {
+      await this.server.start();
+    } catch (error) {
+      new Notice(`Vault MCP: ${(error as Error).message}`);
+    }
+  }
+
+  /** Persists settings to data.json (no secrets are in them). */
+  async saveSettings(): Promise<void> {
+    await this.saveData(this.settings);
+  }
+}

@@ -1,0 +1,256 @@
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { KeyRing } from '../keys/key-ring';
+import { isLocallyUsable, type KeyRecord } from '../keys/key-record';
+import type { VaultMcpSettings } from '../settings/settings';
+import { bearerTokenOf, checkHostAndOrigin } from './door';
+import { BodyTooLargeError, readBody } from './request-body';
+import { createSessionServer, type SessionServices } from './mcp-session';
+
+/** The path MCP is served on. */
+export const MCP_PATH = '/mcp';
+/** A session unused this long (ms) is closed; its client gets 404 and re-initializes. */
+export const SESSION_IDLE_MS = 60 * 60 * 1000;
+/** At most one `last_used_at` save per key per this many ms. */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  keyId: string;
+  lastSeen: number;
+}
+
+/** Server state shown in the settings tab: listening, stopped, or the start error. */
+export type ServerStatus =
+  | { state: 'stopped' }
+  | { state: 'listening'; port: number; url: string }
+  | { state: 'error'; message: string };
+
+/** Sends a JSON body with a JSON-RPC style error (id null), as the SDK transport does. */
+function refuse(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/**
+ * The loopback MCP endpoint: a `node:http` server on 127.0.0.1 speaking Streamable HTTP
+ * (MCP spec 2025-06-18, "Transports") through the official SDK transport, one SDK
+ * `Server` per session. The door checks Host, Origin, body size, bearer key and the
+ * master switch, in that order (DESIGN.md "Transport and protocol").
+ */
+export class McpHttpServer {
+  private http: HttpServer | null = null;
+  private readonly sessions = new Map<string, Session>();
+  private readonly lastTouched = new Map<string, number>();
+  private sweepTimer: ReturnType<typeof setInterval> | null = null;
+  private status: ServerStatus = { state: 'stopped' };
+
+  /**
+   * @param keys the key ring used to authenticate bearer tokens.
+   * @param getSettings returns current settings (port, master switch, body limit).
+   * @param services tools and per-call context for sessions.
+   */
+  constructor(
+    private readonly keys: KeyRing,
+    private readonly getSettings: () => VaultMcpSettings,
+    private readonly services: SessionServices,
+  ) {}
+
+  /** Current status, for the settings tab and the CLI handlers. */
+  getStatus(): ServerStatus {
+    return this.status;
+  }
+
+  /** Number of open MCP sessions. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /**
+   * Starts listening on 127.0.0.1 at the configured port (0 = any free port).
+   * @returns the bound port.
+   * @throws Error naming the port when it is taken (EADDRINUSE) or cannot be bound.
+   */
+  async start(): Promise<number> {
+    if (this.http) await this.stop();
+    const port = this.getSettings().server.port;
+    const http = createServer((req, res) => {
+      this.handle(req, res).catch((error) => {
+        console.error('[vault-mcp] request failed', error);
+        refuse(res, 500, -32603, 'Internal server error; the details are in the Obsidian developer console.');
+      });
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        http.once('error', reject);
+        http.listen(port, '127.0.0.1', () => {
+          http.off('error', reject);
+          resolve();
+        });
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const message =
+        code === 'EADDRINUSE'
+          ? `Port ${port} is already in use; pick another port in Vault MCP settings.`
+          : `Could not listen on 127.0.0.1:${port}: ${(error as Error).message}`;
+      this.status = { state: 'error', message };
+      throw new Error(message);
+    }
+    this.http = http;
+    const bound = (http.address() as { port: number }).port;
+    this.status = { state: 'listening', port: bound, url: `http://127.0.0.1:${bound}${MCP_PATH}` };
+    this.sweepTimer = setInterval(() => this.closeIdleSessions(Date.now()), 60 * 1000);
+    this.sweepTimer.unref?.();
+    return bound;
+  }
+
+  /** Closes every session and the listener; the port is free when the promise resolves. */
+  async stop(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
+    for (const id of [...this.sessions.keys()]) await this.closeSession(id);
+    const http = this.http;
+    this.http = null;
+    if (http) {
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+    }
+    this.status = { state: 'stopped' };
+  }
+
+  /** Sends `notifications/tools/list_changed` to every open session (tool toggles changed). */
+  async notifyToolListChanged(): Promise<void> {
+    await Promise.all(
+      [...this.sessions.values()].map((s) => s.server.sendToolListChanged().catch(() => undefined)),
+    );
+  }
+
+  /** Closes the sessions of keys that no longer exist (after a revoke). */
+  async closeSessionsOfRevokedKeys(): Promise<void> {
+    const live = new Set(this.keys.list().map((k) => k.id));
+    for (const [id, session] of this.sessions) if (!live.has(session.keyId)) await this.closeSession(id);
+  }
+
+  private closeIdleSessions(now: number): void {
+    for (const [id, session] of this.sessions) {
+      if (now - session.lastSeen > SESSION_IDLE_MS) void this.closeSession(id);
+    }
+  }
+
+  private async closeSession(id: string): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    await session.transport.close().catch(() => undefined);
+    await session.server.close().catch(() => undefined);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== MCP_PATH) {
+      return refuse(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}.`);
+    }
+    const doorRefusal = checkHostAndOrigin(req);
+    if (doorRefusal) return refuse(res, doorRefusal.status, doorRefusal.code, doorRefusal.message);
+    if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
+      return refuse(res, 405, -32000, 'Method not allowed: use POST, GET or DELETE on /mcp.', { Allow: 'GET, POST, DELETE' });
+    }
+    const settings = this.getSettings();
+    let rawBody = '';
+    if (req.method === 'POST') {
+      try {
+        rawBody = await readBody(req, settings.server.maxBodyBytes);
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) return refuse(res, 413, -32000, error.message);
+        throw error;
+      }
+    }
+    const key = this.authenticate(req, res);
+    if (!key) return;
+    if (!settings.server.enabled) {
+      return refuse(res, 403, -32000, 'Vault MCP is switched off in Obsidian; turn on "Enable server" in its settings.');
+    }
+    let body: unknown = undefined;
+    if (req.method === 'POST') {
+      try {
+        body = JSON.parse(rawBody);
+      } catch {
+        return refuse(res, 400, -32700, 'Parse error: the request body is not valid JSON.');
+      }
+    }
+    this.touch(key.id);
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = this.sessions.get(sessionId);
+      if (!session) {
+        return refuse(res, 404, -32001, 'Session not found: it expired or the plugin restarted; send initialize again.');
+      }
+      if (session.keyId !== key.id) {
+        return refuse(res, 403, -32000, 'This session was opened with another key; initialize a new session.');
+      }
+      session.lastSeen = Date.now();
+      await session.transport.handleRequest(req, res, body);
+      return;
+    }
+    if (req.method !== 'POST' || !containsInitialize(body)) {
+      return refuse(res, 400, -32000, 'Bad request: no Mcp-Session-Id header; send initialize first to open a session.');
+    }
+    await this.openSession(key, req, res, body);
+  }
+
+  private authenticate(req: IncomingMessage, res: ServerResponse): KeyRecord | null {
+    const token = bearerTokenOf(req);
+    const key = token ? this.keys.authenticate(token) : null;
+    if (!key) {
+      refuse(
+        res,
+        401,
+        -32000,
+        'Unauthorized: send "Authorization: Bearer <token>" with a key from Vault MCP settings → Keys.',
+        { 'WWW-Authenticate': 'Bearer realm="vault-mcp"' },
+      );
+      return null;
+    }
+    if (!isLocallyUsable(key)) {
+      refuse(res, 403, -32004, `Key "${key.label}" is a cloud-only key; set its scope to "local" or "both" in Vault MCP settings.`);
+      return null;
+    }
+    return key;
+  }
+
+  private touch(keyId: string): void {
+    const now = Date.now();
+    if (now - (this.lastTouched.get(keyId) ?? 0) < TOUCH_INTERVAL_MS) return;
+    this.lastTouched.set(keyId, now);
+    this.keys.touch(keyId).catch((error) => console.error('[vault-mcp] could not save key use', error));
+  }
+
+  private async openSession(key: KeyRecord, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const keyId = key.id;
+    const server = createSessionServer(this.services, () => this.keys.list().find((k) => k.id === keyId) ?? key);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, { transport, server, keyId, lastSeen: Date.now() });
+      },
+      onsessionclosed: (id) => {
+        this.sessions.delete(id);
+      },
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+}
+
+/** True when a JSON-RPC message or batch contains an `initialize` request. */
+function containsInitialize(body: unknown): boolean {
+  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+}

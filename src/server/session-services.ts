@@ -1,0 +1,29 @@
+import type { KeyRecord } from '../keys/key-record';
+import type { SearchIndex } from '../search/search-index';
+import type { VaultMcpSettings } from '../settings/settings';
+import { enabledTools } from '../tools/registry';
+import type { NoteStore } from '../vault/note-store';
+import type { SessionServices } from './mcp-session';
+
+/**
+ * Binds the registry and the vault/search services into what MCP sessions need.
+ * @param version plugin version (manifest.json) reported as `serverInfo.version`.
+ */
+export function createSessionServices(
+  notes: NoteStore,
+  search: SearchIndex,
+  getSettings: () => VaultMcpSettings,
+  version: string,
+): SessionServices {
+  return {
+    version,
+    enabledTools: () => enabledTools(getSettings()),
+    contextFor: (caller: KeyRecord) => ({
+      notes,
+      search,
+      caller,
+      scope: { label: caller.label, roots: caller.roots },
+      settings: getSettings(),
+    }),
+  };
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ToolError } from '../errors';
+import type { ToolContext, ToolDefinition } from '../tools/tool';
+
+/**
+ * The `tools/list` entry of one tool (MCP spec 2025-06-18, "Tools" → Listing Tools):
+ * name, title, description, JSON Schema of the input (from its zod shape, unknown
+ * properties refused) and annotations.
+ */
+export function describeTool(tool: ToolDefinition): Tool {
+  const schema = z.toJSONSchema(z.object(tool.inputSchema).strict(), { io: 'input' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: schema as Tool['inputSchema'],
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+}
+
+/** Formats zod issues as one line per problem: `path: message`. */
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/**
+ * Runs `tools/call` for an enabled tool list (MCP spec 2025-06-18, "Tools" → Calling Tools
+ * and Error Handling).
+ * @returns the tool result: JSON text content plus `structuredContent`, or `isError: true`
+ *   with one sentence when the handler threw a {@link ToolError}.
+ * @throws McpError(-32602) for an unknown or disabled tool or arguments that do not match
+ *   the input schema; McpError(-32603) for any other exception (a bug), after logging its
+ *   stack to the console (the stack never goes into the reply).
+ */
+export async function callTool(
+  tools: readonly ToolDefinition[],
+  name: string,
+  rawArgs: unknown,
+  ctx: ToolContext,
+): Promise<CallToolResult> {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Unknown or disabled tool "${name}"; call tools/list for the tools this key may use.`,
+    );
+  }
+  const parsed = z.object(tool.inputSchema).strict().safeParse(rawArgs ?? {});
+  if (!parsed.success) {
+    throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
+  }
+  try {
+    const result = await tool.handler(parsed.data as never, ctx);
+    return {
+      content: [{ type: 'text', text: JSON.stringify(result, null, 2) }],
+      structuredContent: result,
+    };
+  } catch (error) {
+    if (error instanceof ToolError) {
+      return { content: [{ type: 'text', text: error.message }], isError: true };
+    }
+    console.error(`[vault-mcp] tool ${name} failed`, error);
+    throw new McpError(
+      ErrorCode.InternalError,
+      `Internal error in tool ${name}; the details are in Obsidian's developer console.`,
+    );
+  }
+}

@@ -1,0 +1,53 @@
+import { normalizeKeyMode, normalizeKeyScope, type KeyRecord } from '../keys/key-record';
+import { defaultSettings, SETTINGS_SCHEMA_VERSION, type VaultMcpSettings } from './settings';
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Merges `saved` over `defaults` key by key (objects recursively; arrays and scalars replace). */
+function mergeOver<T>(defaults: T, saved: unknown): T {
+  if (!isObject(defaults) || !isObject(saved)) return (saved === undefined ? defaults : saved) as T;
+  const out: Json = { ...defaults };
+  for (const [key, value] of Object.entries(saved)) {
+    const base = (defaults as Json)[key];
+    out[key] = isObject(base) && isObject(value) ? mergeOver(base, value) : value;
+  }
+  return out as T;
+}
+
+/** Repairs one saved key record (unknown mode → propose, scope → local, roots → []). */
+function migrateKey(raw: unknown): KeyRecord | null {
+  if (!isObject(raw) || typeof raw.id !== 'string' || typeof raw.label !== 'string') return null;
+  return {
+    id: raw.id,
+    label: raw.label,
+    mode: normalizeKeyMode(raw.mode),
+    scope: normalizeKeyScope(raw.scope),
+    roots: Array.isArray(raw.roots) ? raw.roots.filter((r): r is string => typeof r === 'string') : [],
+    created_at: typeof raw.created_at === 'string' ? raw.created_at : new Date(0).toISOString(),
+    last_used_at: typeof raw.last_used_at === 'string' ? raw.last_used_at : null,
+  };
+}
+
+/**
+ * Turns whatever `Plugin.loadData()` returned (null on first run, an older schema, or a
+ * file edited by hand or synced from another device) into current settings. Unknown keys
+ * are kept, missing ones take defaults, invalid key records are dropped, a port outside
+ * 1024–65535 falls back to the default.
+ * @returns a fresh object; `schemaVersion` is {@link SETTINGS_SCHEMA_VERSION}.
+ */
+export function migrateSettings(saved: unknown): VaultMcpSettings {
+  const defaults = defaultSettings();
+  if (!isObject(saved)) return defaults;
+  const merged = mergeOver(defaults, saved);
+  const port = Number(merged.server.port);
+  merged.server.port = Number.isInteger(port) && port >= 1024 && port <= 65535 ? port : defaults.server.port;
+  merged.keys = (Array.isArray(saved.keys) ? saved.keys : []).map(migrateKey).filter((k): k is KeyRecord => k !== null);
+  if (!Array.isArray(merged.access.quarantine)) merged.access.quarantine = [];
+  if (!isObject(merged.tools.enabled)) merged.tools.enabled = {};
+  merged.schemaVersion = SETTINGS_SCHEMA_VERSION;
+  return merged;
+}

@@ -1,0 +1,36 @@
+import type { VaultMcpSettings } from '../settings/settings';
+import type { ToolDefinition } from './tool';
+import { activeNoteTool } from './active-note';
+import { getLinksTool } from './get-links';
+import { listFoldersTool } from './list-folders';
+import { listNotesTool } from './list-notes';
+import { listTagsTool } from './list-tags';
+import { readNoteTool } from './read-note';
+import { readNotesTool } from './read-notes';
+import { searchTool } from './search';
+
+/** Every tool the plugin offers, in the order tools/list shows them. */
+export const ALL_TOOLS: readonly ToolDefinition[] = [
+  searchTool,
+  listNotesTool,
+  readNoteTool,
+  readNotesTool,
+  listFoldersTool,
+  listTagsTool,
+  getLinksTool,
+  activeNoteTool,
+] as unknown as readonly ToolDefinition[];
+
+/**
+ * Whether `tool` is switched on: its own toggle in `settings.tools.enabled`, defaulting to
+ * on for read tools and off for write tools; write tools also need "Allow writes".
+ */
+export function isToolEnabled(tool: ToolDefinition, settings: VaultMcpSettings): boolean {
+  const own = settings.tools.enabled[tool.name] ?? tool.kind === 'read';
+  return tool.kind === 'write' ? own && settings.tools.allowWrites : own;
+}
+
+/** The tools a client may list and call under `settings` (DESIGN.md: a disabled tool is absent). */
+export function enabledTools(settings: VaultMcpSettings): ToolDefinition[] {
+  return ALL_TOOLS.filter((tool) => isToolEnabled(tool, settings));
+}

@@ -1,0 +1,69 @@
+import { KeyRing, KeyRingError, type SecretStore } from '../../src/keys/key-ring';
+import type { KeyRecord } from '../../src/keys/key-record';
+
+function memorySecrets(): SecretStore & { map: Map<string, string> } {
+  const map = new Map<string, string>();
+  return { map, getSecret: (id) => map.get(id) ?? null, setSecret: (id, s) => void map.set(id, s) };
+}
+
+function ring(): { keys: KeyRing; secrets: ReturnType<typeof memorySecrets>; saved: () => KeyRecord[] } {
+  let stored: KeyRecord[] = [];
+  const secrets = memorySecrets();
+  const keys = new KeyRing(secrets, () => stored, async (next) => void (stored = next));
+  return { keys, secrets, saved: () => stored };
+}
+
+describe('KeyRing', () => {
+  it('mints a propose-mode local key whose token lives only in secret storage', async () => {
+    const { keys, secrets, saved } = ring();
+    const { record, token } = await keys.mint({ label: 'Claude Code' });
+    expect(record.mode).toBe('propose');
+    expect(record.scope).toBe('local');
+    expect(token).toMatch(/^vmcp_[A-Za-z0-9_-]{43}$/);
+    expect(JSON.stringify(saved())).not.toContain(token);
+    expect([...secrets.map.values()]).toContain(token);
+    expect(keys.authenticate(token)?.id).toBe(record.id);
+  });
+
+  it('refuses empty and duplicate labels and short tokens', async () => {
+    const { keys } = ring();
+    await keys.mint({ label: 'a' });
+    await expect(keys.mint({ label: '  ' })).rejects.toThrow(KeyRingError);
+    await expect(keys.mint({ label: 'a' })).rejects.toThrow(/already exists/);
+    await expect(keys.mint({ label: 'b', token: 'short' })).rejects.toThrow(/at least 16/);
+  });
+
+  it('authenticates only exact tokens, and never an empty one', async () => {
+    const { keys } = ring();
+    const a = await keys.mint({ label: 'a' });
+    const b = await keys.mint({ label: 'b', token: 'b-token-0123456789' });
+    expect(keys.authenticate(b.token)?.label).toBe('b');
+    expect(keys.authenticate(a.token + 'x')).toBeNull();
+    expect(keys.authenticate('')).toBeNull();
+    await keys.mint({ label: 'c' });
+    await keys.revoke(a.record.id);
+    expect(keys.authenticate(a.token)).toBeNull();
+  });
+
+  it('refuses to revoke or make cloud-only the last locally usable key', async () => {
+    const { keys } = ring();
+    const a = await keys.mint({ label: 'a' });
+    await expect(keys.revoke(a.record.id)).rejects.toThrow(/last key/);
+    await expect(keys.setScope(a.record.id, 'cloud')).rejects.toThrow(/no usable key/);
+    const b = await keys.mint({ label: 'b' });
+    await keys.setScope(a.record.id, 'cloud');
+    await expect(keys.revoke(b.record.id)).rejects.toThrow(/last key/);
+    await keys.revoke(a.record.id);
+    expect(keys.list().map((k) => k.label)).toEqual(['b']);
+  });
+
+  it('sets mode, roots and last use; unknown ids are refused', async () => {
+    const { keys } = ring();
+    const a = await keys.mint({ label: 'a' });
+    await keys.setMode(a.record.id, 'force');
+    await keys.setRoots(a.record.id, [' Projects ', '']);
+    await keys.touch(a.record.id, new Date('2026-01-02T03:04:05Z'));
+    expect(keys.list()[0]).toMatchObject({ mode: 'force', roots: ['Projects'], last_used_at: '2026-01-02T03:04:05.000Z' });
+    await expect(keys.setMode('nope', 'force')).rejects.toThrow(/No key/);
+  });
+});

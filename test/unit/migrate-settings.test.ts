@@ -1,0 +1,27 @@
+import { migrateSettings } from '../../src/settings/migrate-settings';
+import { defaultSettings, SETTINGS_SCHEMA_VERSION } from '../../src/settings/settings';
+
+describe('migrateSettings', () => {
+  it('returns defaults for a first run', () => {
+    expect(migrateSettings(null)).toEqual(defaultSettings());
+  });
+
+  it('keeps saved values, fills new fields, repairs keys and bad ports', () => {
+    const migrated = migrateSettings({
+      server: { port: 80 },
+      tools: { allowWrites: true },
+      keys: [
+        { id: 'k1', label: 'Cursor', mode: 'weird', scope: 'nowhere' },
+        { label: 'no id' },
+      ],
+    });
+    expect(migrated.schemaVersion).toBe(SETTINGS_SCHEMA_VERSION);
+    expect(migrated.server.port).toBe(27200);
+    expect(migrated.server.enabled).toBe(true);
+    expect(migrated.tools).toEqual({ allowWrites: true, enabled: {} });
+    expect(migrated.keys).toEqual([
+      expect.objectContaining({ id: 'k1', label: 'Cursor', mode: 'propose', scope: 'local', roots: [], last_used_at: null }),
+    ]);
+    expect(migrated.ai.baseUrl).toBe(defaultSettings().ai.baseUrl);
+  });
+});
