@@ -13,7 +13,7 @@ import { NoteStore } from './vault/note-store';
  * `onunload` stops the server so the port is free again at once.
  */
 export default class VaultMcpPlugin extends Plugin {
-  settings!: VaultMcpSettings;
+  declare settings: VaultMcpSettings;
   keyRing!: KeyRing;
   notes!: NoteStore;
   search!: SearchIndex;

@@ -1,0 +1,48 @@
+import { ToolError } from '../errors';
+
+/**
+ * Opaque paging cursors: base64url JSON of the next offset plus a fingerprint of the query
+ * it belongs to, so a cursor replayed with a different query is refused instead of
+ * silently skipping results (MCP spec 2025-06-18, "Pagination": cursors are opaque).
+ */
+
+/**
+ * Encodes the offset of the next page for `query`.
+ * @param offset index of the first result of the next page (≥ 0)
+ * @param query the exact query key (query text plus options that change the result set)
+ */
+export function encodeCursor(offset: number, query: string): string {
+  return Buffer.from(JSON.stringify({ o: offset, q: fingerprint(query) }), 'utf8').toString('base64url');
+}
+
+/**
+ * Decodes a cursor made by {@link encodeCursor} for the same `query`.
+ * @returns the offset of the next page
+ * @throws ToolError('invalid_argument') when the cursor is malformed or belongs to another query.
+ */
+export function decodeCursor(cursor: string, query: string): number {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parsed = null;
+  }
+  const p = parsed as { o?: unknown; q?: unknown } | null;
+  if (!p || typeof p.o !== 'number' || !Number.isInteger(p.o) || p.o < 0 || typeof p.q !== 'string') {
+    throw new ToolError('invalid_argument', 'The cursor is not valid; pass the next_cursor from the previous search result unchanged, or search again without a cursor.');
+  }
+  if (p.q !== fingerprint(query)) {
+    throw new ToolError('invalid_argument', 'The cursor belongs to a different query; repeat the same query with it, or search again without a cursor.');
+  }
+  return p.o;
+}
+
+/** FNV-1a 32-bit hash of the UTF-16 code units, as 8 hex digits. */
+function fingerprint(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}

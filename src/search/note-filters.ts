@@ -1,0 +1,106 @@
+import type { PropertyTest, TextMatch } from './query-ast';
+
+/**
+ * What the search filters know about one note without reading its text: the fields the
+ * index keeps per note. Built from NoteStore (path, id, title, tags, frontmatter from the
+ * metadata cache).
+ */
+export interface NoteRecord {
+  /** Vault-relative path with extension, e.g. `Plugins/Canvas.md`. */
+  path: string;
+  /** The note id: frontmatter `id`, else `path:<path>`. */
+  id: string;
+  title: string;
+  /** Tags lower-cased, without the leading `#`, e.g. `project/alpha`. */
+  tags: string[];
+  /** Parsed frontmatter (YAML) as the metadata cache gives it. */
+  frontmatter: Record<string, unknown>;
+}
+
+/**
+ * `path:` — the vault-relative path contains the text (case-insensitive) or matches the regex.
+ * @returns true when the note passes.
+ */
+export function matchPath(note: NoteRecord, match: TextMatch): boolean {
+  return matchText(note.path, match);
+}
+
+/**
+ * `file:` — the file name with extension (last path segment) contains the text
+ * (case-insensitive) or matches the regex.
+ */
+export function matchFile(note: NoteRecord, match: TextMatch): boolean {
+  return matchText(note.path.slice(note.path.lastIndexOf('/') + 1), match);
+}
+
+/**
+ * `tag:x` — the note has tag `x` or a nested tag `x/...` (Obsidian Help, "Tags" → "Nested
+ * tags": searching a parent tag finds its children). `tag` is lower-case without `#`.
+ */
+export function matchTag(note: NoteRecord, tag: string): boolean {
+  return note.tags.some((t) => t === tag || t.startsWith(tag + '/'));
+}
+
+/**
+ * A property filter on the frontmatter; the key is found case-insensitively.
+ * - exists: the key is present (any value, even empty).
+ * - contains: the value, or any list item, contains the text case-insensitively; the text
+ *   `null` also matches an empty value (null, '', []), as in Obsidian's `[prop:null]`.
+ * - compare: numbers compare numerically; `YYYY-MM-DD...` dates compare as ISO strings
+ *   (time zone free); `=` otherwise compares the text case-insensitively. A list passes
+ *   when any item does. Values that cannot be compared do not pass.
+ */
+export function matchProperty(note: NoteRecord, name: string, test: PropertyTest): boolean {
+  const key = Object.keys(note.frontmatter).find((k) => k.toLowerCase() === name.toLowerCase());
+  if (key === undefined) return false;
+  if (test.op === 'exists') return true;
+  const value = note.frontmatter[key];
+  const items = Array.isArray(value) ? value : [value];
+  if (test.op === 'contains') {
+    const wanted = test.value.toLowerCase();
+    if (wanted === 'null' && isEmpty(value)) return true;
+    return items.some((item) => item !== null && item !== undefined && stringify(item).toLowerCase().includes(wanted));
+  }
+  return items.some((item) => compareItem(item, test.cmp, test.value));
+}
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
+
+function compareItem(item: unknown, cmp: string, wanted: string): boolean {
+  if (item === null || item === undefined) return false;
+  const text = item instanceof Date ? item.toISOString() : stringify(item).trim();
+  let order: number | null = null;
+  if (NUMBER.test(wanted) && (typeof item === 'number' || NUMBER.test(text))) {
+    order = Math.sign(Number(text) - Number(wanted));
+  } else if (ISO_DATE.test(wanted) && ISO_DATE.test(text)) {
+    order = text < wanted ? -1 : text > wanted ? 1 : 0;
+  } else if (cmp === '=') {
+    return text.toLowerCase() === wanted.toLowerCase();
+  }
+  if (order === null) return false;
+  switch (cmp) {
+    case '>':
+      return order > 0;
+    case '<':
+      return order < 0;
+    case '>=':
+      return order >= 0;
+    case '<=':
+      return order <= 0;
+    default:
+      return order === 0;
+  }
+}
+
+function matchText(value: string, match: TextMatch): boolean {
+  return match.kind === 'regex' ? match.regex.test(value) : value.toLowerCase().includes(match.text.toLowerCase());
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+function stringify(value: unknown): string {
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}

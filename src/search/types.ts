@@ -1,0 +1,41 @@
+/**
+ * Shapes returned by the search index to the `search` tool (DESIGN.md, Tools → search).
+ */
+
+/** One ranked note. `section`/`section_heading` name the outline section holding the snippet's match, so `read_note({path, section})` can follow. */
+export interface SearchHit {
+  /** Vault-relative path with extension. */
+  path: string;
+  /** Frontmatter `id`, else `path:<path>`. */
+  id: string;
+  title: string;
+  /** Relevance, higher is better; 0 for notes matched by filters only. Rounded to 3 decimals. */
+  score: number;
+  /** About 200 characters of body around the first match, the match in `**`; absent when `fields: 'metadata'`. */
+  snippet?: string;
+  /** Outline path such as `1.2`; null when the match is before the first heading or not in the body. */
+  section: string | null;
+  section_heading: string | null;
+  source: 'lexical';
+}
+
+/** One page of results. `total` counts every match the caller may read; `next_cursor` is absent on the last page. */
+export interface SearchPage {
+  results: SearchHit[];
+  next_cursor?: string;
+  total: number;
+  /** A remark for the agent, e.g. that semantic search was unavailable. */
+  note?: string;
+}
+
+/** Options of `SearchIndex.search`. */
+export interface SearchOptions {
+  /** Page size, 1–100; default 20. */
+  limit?: number;
+  /** `next_cursor` from the previous page of the same query. */
+  cursor?: string;
+  /** `'metadata'` leaves out the snippet. Default `'full'`. */
+  fields?: 'full' | 'metadata';
+  /** Treat the whole query as one JavaScript regular expression tested on note bodies. */
+  regex?: boolean;
+}

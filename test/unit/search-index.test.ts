@@ -1,0 +1,436 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { HeadingCache, TFile } from 'obsidian';
+import { parse as parseYaml } from 'yaml';
+import { ToolError } from '../../src/errors';
+import { SearchIndex } from '../../src/search/search-index';
+import type { SearchPage } from '../../src/search/types';
+import { UNRESTRICTED_SCOPE, type AccessScope } from '../../src/vault/access';
+import type { NoteChange, NoteStore } from '../../src/vault/note-store';
+import { buildOutline, sectionAt, type NoteSection } from '../../src/vault/sections';
+
+/**
+ * An in-memory stand-in for NoteStore with the methods SearchIndex uses: notes are plain
+ * strings keyed by path; frontmatter is parsed with `yaml`, tags from frontmatter and
+ * inline `#tags`, the outline from `#` lines outside code fences (numbered by the real
+ * `buildOutline`). `hidden` notes are unreadable for every scope (like `access: private`).
+ */
+class FakeNotes {
+  readonly texts = new Map<string, string>();
+  readonly hidden = new Set<string>();
+  readonly listeners = new Set<(c: NoteChange) => void>();
+  reads = 0;
+
+  constructor(docs: Record<string, string> = {}) {
+    for (const [p, t] of Object.entries(docs)) this.texts.set(p, t);
+  }
+
+  asStore(): NoteStore {
+    return this as unknown as NoteStore;
+  }
+
+  // --- the NoteStore surface ---
+  readableNotes(scope: AccessScope): TFile[] {
+    return [...this.texts.keys()].map((p) => this.file(p)).filter((f) => this.canRead(f, scope));
+  }
+  canRead(file: TFile, scope: AccessScope): boolean {
+    if (!this.texts.has(file.path) || this.hidden.has(file.path)) return false;
+    return scope.roots.length === 0 || scope.roots.some((r) => file.path.startsWith(r + '/'));
+  }
+  async read(file: TFile): Promise<string> {
+    this.reads++;
+    const text = this.texts.get(file.path);
+    if (text === undefined) throw new Error(`ENOENT ${file.path}`);
+    return text;
+  }
+  noteId(file: TFile): string {
+    const id = this.frontmatterOf(file).id;
+    return typeof id === 'string' ? id : `path:${file.path}`;
+  }
+  noteTitle(file: TFile): string {
+    const title = this.frontmatterOf(file).title;
+    return typeof title === 'string' ? title : file.basename;
+  }
+  frontmatterOf(file: TFile): Record<string, unknown> {
+    const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(this.texts.get(file.path) ?? '');
+    if (!m) return {};
+    try {
+      const fm: unknown = parseYaml(m[1]);
+      return fm && typeof fm === 'object' ? { ...(fm as Record<string, unknown>) } : {};
+    } catch {
+      return {};
+    }
+  }
+  tagsOf(file: TFile): string[] {
+    const fmTags = this.frontmatterOf(file).tags;
+    const list = Array.isArray(fmTags) ? fmTags.map(String) : typeof fmTags === 'string' ? [fmTags] : [];
+    const inline = [...(this.texts.get(file.path) ?? '').matchAll(/(?:^|\s)#([\p{L}\p{N}_/-]+)/gu)].map((m) => m[1]);
+    return [...new Set([...list, ...inline].map((t) => '#' + t.replace(/^#/, '')))];
+  }
+  outline(_file: TFile, text: string): NoteSection[] {
+    const headings: HeadingCache[] = [];
+    let offset = 0;
+    let fenced = false;
+    for (const line of text.split('\n')) {
+      if (/^(```|~~~)/.test(line)) fenced = !fenced;
+      const m = fenced ? null : /^(#{1,6})\s+(.+)$/.exec(line);
+      if (m) {
+        const pos = { line: 0, col: 0, offset };
+        headings.push({ heading: m[2].trim(), level: m[1].length, position: { start: pos, end: pos } } as HeadingCache);
+      }
+      offset += line.length + 1;
+    }
+    return buildOutline(headings, text.length);
+  }
+  sectionAt(sections: NoteSection[], offset: number): NoteSection | null {
+    return sectionAt(sections, offset);
+  }
+  onNoteChange(listener: (c: NoteChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  fileByPath(p: string): TFile | null {
+    return this.texts.has(p) ? this.file(p) : null;
+  }
+
+  // --- test controls: change the "vault" and emit what NoteStore would ---
+  write(p: string, text: string): void {
+    const type = this.texts.has(p) ? 'modify' : 'create';
+    this.texts.set(p, text);
+    this.emit({ type, path: p });
+  }
+  delete(p: string): void {
+    this.texts.delete(p);
+    this.emit({ type: 'delete', path: p });
+  }
+  rename(from: string, to: string): void {
+    this.texts.set(to, this.texts.get(from) ?? '');
+    this.texts.delete(from);
+    this.emit({ type: 'rename', path: to, oldPath: from });
+  }
+  private emit(change: NoteChange): void {
+    for (const l of this.listeners) l(change);
+  }
+  private file(p: string): TFile {
+    const name = p.slice(p.lastIndexOf('/') + 1);
+    const dot = name.lastIndexOf('.');
+    return { path: p, name, basename: dot > 0 ? name.slice(0, dot) : name, extension: dot > 0 ? name.slice(dot + 1) : '' } as TFile;
+  }
+}
+
+const ALL = UNRESTRICTED_SCOPE;
+
+async function started(docs: Record<string, string>): Promise<{ notes: FakeNotes; index: SearchIndex }> {
+  const notes = new FakeNotes(docs);
+  const index = new SearchIndex(notes.asStore());
+  await index.start();
+  return { notes, index };
+}
+
+function paths(page: SearchPage): string[] {
+  return page.results.map((r) => r.path);
+}
+
+async function expectInvalid(promise: Promise<unknown>, message: RegExp): Promise<void> {
+  const err: unknown = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ToolError);
+  expect((err as ToolError).code).toBe('invalid_argument');
+  expect((err as ToolError).message).toMatch(message);
+}
+
+const VAULT: Record<string, string> = {
+  'Plugins/Canvas.md': '---\ntags: [plugin]\n---\nCanvas is a core plugin for visual note-taking.\n\n## Create a canvas\n\nOpen the Command\npalette and pick Canvas.\n',
+  'Notes/Meeting.md': '# Meeting\n\nWe talked about the canvas briefly, then the budget.\nPhone 555-1234.\n',
+  'Notes/Palette.md': 'A palette of colours. The command to open it is hidden.\n',
+  'Notes/Draft.md': '---\nstatus: draft\npriority: 3\ndue: 2024-05-01\n---\nA canvas draft about plugins.\n',
+  'Projects/Alpha.md': '---\nstatus: in progress\npriority: 8\ndue: 2024-07-15\ntags:\n  - project/alpha\n---\n# Alpha\n\n## Plan\n\nShip the beta.\n',
+  'Projects/Beta.md': '---\nstatus: done\npriority: 5\nreviewed:\n---\nThe #project note about beta testing.\n',
+  'Projects/Gamma.md': 'Unrelated #projects note.\n',
+  'Journal/2024-06-01.md': '# Day\n\n今日は日本語の検索をテストしました。\n',
+  'Journal/Scattered.md': '日本の人。本語り。\n',
+};
+
+describe('SearchIndex: ranking and query operators', () => {
+  let index: SearchIndex;
+  let notes: FakeNotes;
+  beforeAll(async () => {
+    ({ notes, index } = await started(VAULT));
+  });
+
+  it('ranks the note titled with the term first and requires every word', async () => {
+    const page = await index.search('canvas', ALL);
+    expect(paths(page)[0]).toBe('Plugins/Canvas.md');
+    expect(new Set(paths(page))).toEqual(new Set(['Plugins/Canvas.md', 'Notes/Meeting.md', 'Notes/Draft.md']));
+    expect(page.results[0]).toMatchObject({ id: 'path:Plugins/Canvas.md', title: 'Canvas', source: 'lexical' });
+    expect(page.results[0].score).toBeGreaterThan(page.results[1].score);
+    expect(paths(await index.search('canvas budget', ALL))).toEqual(['Notes/Meeting.md']);
+  });
+
+  it('matches prefixes and small typos of longer words', async () => {
+    expect(paths(await index.search('canv', ALL))).toContain('Plugins/Canvas.md');
+    expect(paths(await index.search('canvaz', ALL))).toContain('Plugins/Canvas.md');
+  });
+
+  it('matches an exact phrase in order across line breaks only', async () => {
+    const page = await index.search('"command palette"', ALL);
+    expect(paths(page)).toEqual(['Plugins/Canvas.md']);
+    expect(page.results[0].snippet).toContain('**Command palette**');
+  });
+
+  it('excludes negated words and phrases', async () => {
+    expect(paths(await index.search('canvas -draft', ALL)).sort()).toEqual(['Notes/Meeting.md', 'Plugins/Canvas.md']);
+    expect(paths(await index.search('canvas -"core plugin"', ALL)).sort()).toEqual(['Notes/Draft.md', 'Notes/Meeting.md']);
+  });
+
+  it('combines OR and groups with Obsidian precedence', async () => {
+    expect(paths(await index.search('canvas budget OR visual', ALL)).sort()).toEqual(['Notes/Meeting.md', 'Plugins/Canvas.md']);
+    expect(paths(await index.search('(beta -testing) OR budget', ALL)).sort()).toEqual(['Notes/Meeting.md', 'Projects/Alpha.md']);
+  });
+
+  it('filters by tag, including nested tags but not longer names', async () => {
+    expect(paths(await index.search('tag:#project', ALL))).toEqual(['Projects/Alpha.md', 'Projects/Beta.md']);
+    expect(paths(await index.search('tag:project/alpha', ALL))).toEqual(['Projects/Alpha.md']);
+    expect(paths(await index.search('tag:PLUGIN', ALL))).toEqual(['Plugins/Canvas.md']);
+    expect(paths(await index.search('beta -tag:project/alpha', ALL))).toEqual(['Projects/Beta.md']);
+  });
+
+  it('filters by path and file name', async () => {
+    expect(paths(await index.search('path:projects', ALL))).toEqual(['Projects/Alpha.md', 'Projects/Beta.md', 'Projects/Gamma.md']);
+    expect(paths(await index.search('canvas path:Notes', ALL)).sort()).toEqual(['Notes/Draft.md', 'Notes/Meeting.md']);
+    expect(paths(await index.search('file:meet', ALL))).toEqual(['Notes/Meeting.md']);
+    expect(paths(await index.search('path:/^Journal\\/2024/', ALL))).toEqual(['Journal/2024-06-01.md']);
+  });
+
+  it('filters by properties: existence, value, comparisons and has:', async () => {
+    expect(paths(await index.search('[status]', ALL))).toEqual(['Notes/Draft.md', 'Projects/Alpha.md', 'Projects/Beta.md']);
+    expect(paths(await index.search('[status:"in progress"]', ALL))).toEqual(['Projects/Alpha.md']);
+    expect(paths(await index.search('[STATUS:Done]', ALL))).toEqual(['Projects/Beta.md']);
+    expect(paths(await index.search('[priority:>4]', ALL))).toEqual(['Projects/Alpha.md', 'Projects/Beta.md']);
+    expect(paths(await index.search('[priority:<=5]', ALL))).toEqual(['Notes/Draft.md', 'Projects/Beta.md']);
+    expect(paths(await index.search('[priority:=8]', ALL))).toEqual(['Projects/Alpha.md']);
+    expect(paths(await index.search('[due:<2024-06-01]', ALL))).toEqual(['Notes/Draft.md']);
+    expect(paths(await index.search('[due:>=2024-06-01]', ALL))).toEqual(['Projects/Alpha.md']);
+    expect(paths(await index.search('[reviewed:null]', ALL))).toEqual(['Projects/Beta.md']);
+    expect(paths(await index.search('has:due -has:tags', ALL))).toEqual(['Notes/Draft.md']);
+  });
+
+  it('lists notes for a filter-only query with score 0, by path', async () => {
+    const page = await index.search('path:Projects -tag:project', ALL);
+    expect(page.results).toEqual([
+      expect.objectContaining({ path: 'Projects/Gamma.md', score: 0, section: null, section_heading: null }),
+    ]);
+  });
+
+  it('tests /regex/ on the body only, and the whole query as a regex with regex:true', async () => {
+    const page = await index.search('/\\d{3}-\\d{4}/', ALL);
+    expect(paths(page)).toEqual(['Notes/Meeting.md']);
+    expect(page.results[0].snippet).toContain('**555-1234**');
+    // "draft" is in Draft.md's frontmatter and body; "in progress" only in Alpha's frontmatter.
+    expect(paths(await index.search('/in progress/', ALL))).toEqual([]);
+    expect(paths(await index.search('^Ship the', ALL, { regex: true }))).toEqual(['Projects/Alpha.md']);
+    await expectInvalid(index.search('/(/', ALL), /invalid/);
+    await expectInvalid(index.search('a(', ALL, { regex: true }), /invalid/);
+  });
+
+  it('anchors the snippet on the first body match and names its section', async () => {
+    const page = await index.search('beta', ALL);
+    const alpha = page.results.find((r) => r.path === 'Projects/Alpha.md');
+    expect(alpha).toMatchObject({ snippet: '# Alpha ## Plan Ship the **beta**.', section: '1.1', section_heading: 'Plan' });
+    const beta = page.results.find((r) => r.path === 'Projects/Beta.md');
+    expect(beta).toMatchObject({ snippet: 'The #project note about **beta** testing.', section: null, section_heading: null });
+    const canvas = (await index.search('"pick canvas"', ALL)).results[0];
+    expect(canvas).toMatchObject({ section: '1', section_heading: 'Create a canvas' });
+  });
+
+  it('finds Japanese text by a Japanese query, and not by a partial mismatch', async () => {
+    const page = await index.search('日本語', ALL);
+    expect(paths(page)).toEqual(['Journal/2024-06-01.md']);
+    expect(page.results[0]).toMatchObject({ snippet: '# Day 今日は**日本語**の検索をテストしました。', section: '1', section_heading: 'Day' });
+    expect(paths(await index.search('検索', ALL))).toEqual(['Journal/2024-06-01.md']);
+    expect(paths(await index.search('検', ALL))).toEqual(['Journal/2024-06-01.md']);
+    expect(paths(await index.search('語', ALL)).sort()).toEqual(['Journal/2024-06-01.md', 'Journal/Scattered.md']);
+    // Both bigrams of 日本語 are in Scattered.md, but never side by side.
+    expect(paths(await index.search('"日本" 人', ALL))).toEqual(['Journal/Scattered.md']);
+    expect(paths(await index.search('"の人"', ALL))).toEqual(['Journal/Scattered.md']);
+    expect(paths(await index.search('"検"', ALL))).toEqual(['Journal/2024-06-01.md']);
+    expect(paths(await index.search('日本人', ALL))).toEqual([]);
+  });
+
+  it('omits the snippet with fields:"metadata"', async () => {
+    const page = await index.search('canvas', ALL, { fields: 'metadata' });
+    expect(page.results.length).toBeGreaterThan(0);
+    for (const r of page.results) expect(r).not.toHaveProperty('snippet');
+  });
+
+  it('shows only notes the scope may read', async () => {
+    const scoped = { label: 'Bot', roots: ['Projects'] };
+    expect(paths(await index.search('beta', scoped)).sort()).toEqual(['Projects/Alpha.md', 'Projects/Beta.md']);
+    expect((await index.search('canvas', scoped)).total).toBe(0);
+    notes.hidden.add('Projects/Beta.md');
+    expect(paths(await index.search('beta', ALL))).toEqual(['Projects/Alpha.md']);
+    expect(paths(await index.search('tag:project', ALL))).toEqual(['Projects/Alpha.md']);
+    notes.hidden.delete('Projects/Beta.md');
+  });
+});
+
+describe('SearchIndex: paging and arguments', () => {
+  const docs: Record<string, string> = {};
+  for (let i = 0; i < 25; i++) docs[`Many/Note ${String(i).padStart(2, '0')}.md`] = `shared word number ${i}\n`;
+
+  it('pages with an opaque cursor until the last page', async () => {
+    const { index } = await started(docs);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    const sizes: number[] = [];
+    do {
+      const page = await index.search('shared', ALL, { limit: 10, cursor });
+      expect(page.total).toBe(25);
+      sizes.push(page.results.length);
+      seen.push(...paths(page));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(sizes).toEqual([10, 10, 5]);
+    expect(new Set(seen).size).toBe(25);
+    expect((await index.search('shared', ALL)).results).toHaveLength(20);
+  });
+
+  it('rejects a bad cursor, a cursor of another query and an out-of-range limit', async () => {
+    const { index } = await started(docs);
+    const first = await index.search('shared', ALL, { limit: 5 });
+    await expectInvalid(index.search('shared', ALL, { cursor: 'not-a-cursor' }), /cursor is not valid/);
+    await expectInvalid(index.search('word', ALL, { cursor: first.next_cursor }), /different query/);
+    await expectInvalid(index.search('shared', ALL, { limit: 0 }), /limit/);
+    await expectInvalid(index.search('shared', ALL, { limit: 101 }), /limit/);
+    await expectInvalid(index.search('  ', ALL), /empty/);
+  });
+});
+
+describe('SearchIndex: lifecycle and incremental updates', () => {
+  it('follows creates, modifies, deletes and renames', async () => {
+    const { notes, index } = await started({ 'A.md': 'apple banana\n', 'B.md': 'cherry\n' });
+    notes.write('A.md', 'apple durian\n');
+    expect(paths(await index.search('durian', ALL))).toEqual(['A.md']);
+    expect(paths(await index.search('banana', ALL))).toEqual([]);
+    notes.write('C.md', 'durian again\n');
+    expect(paths(await index.search('durian', ALL))).toEqual(['A.md', 'C.md']);
+    notes.delete('A.md');
+    expect(paths(await index.search('durian', ALL))).toEqual(['C.md']);
+    notes.rename('B.md', 'Fruit/Cherry tree.md');
+    const page = await index.search('cherry', ALL);
+    expect(paths(page)).toEqual(['Fruit/Cherry tree.md']);
+    expect(page.results[0].title).toBe('Cherry tree');
+    expect(paths(await index.search('path:Fruit', ALL))).toEqual(['Fruit/Cherry tree.md']);
+  });
+
+  it('drops a note that becomes unreadable (e.g. access: private) when it changes', async () => {
+    const { notes, index } = await started({ 'A.md': 'secret plans\n' });
+    notes.hidden.add('A.md');
+    notes.write('A.md', 'secret plans\n');
+    expect((await index.search('secret', ALL)).total).toBe(0);
+  });
+
+  it('builds in slices, yielding with setTimeout between them, and answers searches made during the build', async () => {
+    const docs: Record<string, string> = {};
+    for (let i = 0; i < 500; i++) docs[`Bulk/${i}.md`] = `bulk note ${i} ${i % 7 === 0 ? 'seventh' : ''}\n`;
+    const notes = new FakeNotes(docs);
+    const index = new SearchIndex(notes.asStore(), { sliceNotes: 25 });
+    const realSetTimeout = global.setTimeout;
+    const readsAtYield: number[] = [];
+    const spy = jest.spyOn(global, 'setTimeout').mockImplementation(((fn: () => void, ms?: number) => {
+      if (ms === 0) readsAtYield.push(notes.reads);
+      return realSetTimeout(fn, ms);
+    }) as unknown as typeof setTimeout);
+    try {
+      expect(index.state).toBe('idle');
+      const building = index.start();
+      expect(index.state).toBe('building');
+      const page = await index.search('seventh', ALL, { limit: 100 });
+      expect(page.total).toBe(72);
+      await building;
+      expect(index.state).toBe('ready');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(readsAtYield.length).toBeGreaterThanOrEqual(19);
+    const slices = readsAtYield.map((r, i) => r - (i === 0 ? 0 : readsAtYield[i - 1]));
+    expect(Math.max(...slices)).toBeLessThanOrEqual(25);
+  });
+
+  it('refuses searches before start and after stop, and stops listening', async () => {
+    const notes = new FakeNotes({ 'A.md': 'apple\n' });
+    const index = new SearchIndex(notes.asStore());
+    await expect(index.search('apple', ALL)).rejects.toMatchObject({ code: 'unavailable' });
+    await index.start();
+    expect(notes.listeners.size).toBe(1);
+    expect((await index.search('apple', ALL)).total).toBe(1);
+    index.stop();
+    expect(index.state).toBe('idle');
+    expect(notes.listeners.size).toBe(0);
+    await expect(index.search('apple', ALL)).rejects.toMatchObject({ code: 'unavailable' });
+    await index.start();
+    expect((await index.search('apple', ALL)).total).toBe(1);
+    index.stop();
+  });
+});
+
+/** Every `.md` file under `root` (dot-folders skipped), keyed by its `/`-separated path relative to `root`. */
+function readVault(root: string): Record<string, string> {
+  const docs: Record<string, string> = {};
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.md')) docs[path.relative(root, full).split(path.sep).join('/')] = fs.readFileSync(full, 'utf8');
+    }
+  };
+  walk(root);
+  return docs;
+}
+
+const helpVault = path.resolve(process.cwd(), '../shared/vaults/obsidian-help-en');
+const withHelpVault = fs.existsSync(helpVault) ? describe : describe.skip;
+if (!fs.existsSync(helpVault)) console.log(`Skipping the help-vault search test: ${helpVault} is absent.`);
+
+withHelpVault('SearchIndex on the Obsidian help vault', () => {
+  let index: SearchIndex;
+  beforeAll(async () => {
+    index = new SearchIndex(new FakeNotes(readVault(helpVault)).asStore());
+    await index.start();
+  });
+
+  it('ranks Plugins/Canvas.md in the top 3 for "canvas"', async () => {
+    const page = await index.search('canvas', ALL);
+    expect(paths(page).slice(0, 3)).toContain('Plugins/Canvas.md');
+    expect(page.total).toBeGreaterThan(3);
+  });
+
+  it('places snippets and sections for a phrase', async () => {
+    const page = await index.search('"command palette"', ALL, { limit: 5 });
+    expect(page.results.length).toBeGreaterThan(0);
+    for (const r of page.results) expect(r.snippet).toMatch(/\*\*command palette\*\*/i);
+  });
+});
+
+const intlVault = path.resolve(process.cwd(), '../shared/vaults/obsidian-help-intl');
+const withIntlVault = fs.existsSync(intlVault) ? describe : describe.skip;
+if (!fs.existsSync(intlVault)) console.log(`Skipping the intl help-vault search test: ${intlVault} is absent.`);
+
+withIntlVault('SearchIndex on the translated help vaults', () => {
+  let index: SearchIndex;
+  beforeAll(async () => {
+    index = new SearchIndex(new FakeNotes(readVault(intlVault)).asStore());
+    await index.start();
+  });
+
+  it.each([
+    ['キャンバス', 'ja/プラグイン/Canvas.md'],
+    ['デイリーノート', 'ja/プラグイン/デイリーノート.md'],
+  ])('finds %s with %s in the top 3', async (query, expected) => {
+    const page = await index.search(query, ALL);
+    expect(paths(page).slice(0, 3)).toContain(expected);
+  });
+});

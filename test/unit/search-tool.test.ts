@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { ToolError } from '../../src/errors';
+import type { SearchIndex } from '../../src/search/search-index';
+import type { SearchOptions, SearchPage } from '../../src/search/types';
+import { SEMANTIC_UNAVAILABLE_NOTE, searchTool } from '../../src/tools/search';
+import type { ToolContext } from '../../src/tools/tool';
+import type { AccessScope } from '../../src/vault/access';
+
+const scope: AccessScope = { label: 'Claude Code', roots: ['Projects'] };
+const page: SearchPage = {
+  results: [
+    { path: 'Projects/A.md', id: 'path:Projects/A.md', title: 'A', score: 1.5, snippet: 'the **plan**', section: '1', section_heading: 'Plan', source: 'lexical' },
+  ],
+  next_cursor: 'abc',
+  total: 3,
+};
+
+/** A context whose search index records its calls and answers `page`. */
+function context(): { ctx: ToolContext; calls: Array<{ query: string; scope: AccessScope; options: SearchOptions }> } {
+  const calls: Array<{ query: string; scope: AccessScope; options: SearchOptions }> = [];
+  const search = {
+    async search(query: string, s: AccessScope, options: SearchOptions): Promise<SearchPage> {
+      calls.push({ query, scope: s, options });
+      return page;
+    },
+  } as unknown as SearchIndex;
+  return { ctx: { search, scope } as unknown as ToolContext, calls };
+}
+
+describe('search tool', () => {
+  it('is a read-only tool with the contract inputs', () => {
+    expect(searchTool).toMatchObject({ name: 'search', kind: 'read', annotations: { readOnlyHint: true } });
+    expect(Object.keys(searchTool.inputSchema).sort()).toEqual(['cursor', 'fields', 'limit', 'mode', 'query', 'regex']);
+    const schema = z.object(searchTool.inputSchema);
+    expect(schema.safeParse({ query: 'x', limit: 100, mode: 'lexical', fields: 'metadata', regex: true }).success).toBe(true);
+    expect(schema.safeParse({ query: '' }).success).toBe(false);
+    expect(schema.safeParse({ query: 'x', limit: 101 }).success).toBe(false);
+    expect(schema.safeParse({ query: 'x', mode: 'fuzzy' }).success).toBe(false);
+  });
+
+  it('falls back to lexical in hybrid mode (the default) and says so', async () => {
+    const { ctx, calls } = context();
+    const out = await searchTool.handler({ query: 'plan tag:#work', limit: 5, cursor: 'c1', fields: 'metadata' }, ctx);
+    expect(out).toEqual({ ...page, note: SEMANTIC_UNAVAILABLE_NOTE });
+    expect(calls).toEqual([{ query: 'plan tag:#work', scope, options: { limit: 5, cursor: 'c1', fields: 'metadata', regex: undefined } }]);
+  });
+
+  it('answers lexical mode without the note and passes regex through', async () => {
+    const { ctx, calls } = context();
+    const out = await searchTool.handler({ query: '^- \\[ \\]', mode: 'lexical', regex: true }, ctx);
+    expect(out).toEqual(page);
+    expect(calls[0].options.regex).toBe(true);
+  });
+
+  it('refuses semantic mode with a pointer to lexical/hybrid', async () => {
+    const { ctx, calls } = context();
+    const err: unknown = await searchTool.handler({ query: 'x', mode: 'semantic' }, ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ToolError);
+    expect((err as ToolError).code).toBe('unavailable');
+    expect((err as ToolError).message).toMatch(/lexical.*hybrid/);
+    expect(calls).toHaveLength(0);
+  });
+});
