@@ -1,0 +1,161 @@
+import { AiError } from './ai-error';
+import { normalizeBaseUrl } from './base-url';
+import { resolveProviderConfig } from './gates';
+import { createProvider } from './providers/create-provider';
+import {
+  zeroUsage,
+  type AiErrorCode,
+  type AiSettings,
+  type ChatAvailability,
+  type ChatProvider,
+  type ChatResult,
+  type ChatUsage,
+} from './types';
+import { validateChatRequest } from './validate-request';
+
+/** What AiService needs from the plugin, as accessors so it never imports main.ts. */
+export interface AiServiceDeps {
+  /** The live `ai` settings block (read on every call, so edits apply at once). */
+  getSettings(): AiSettings;
+  /** The provider API key from SecretStorage (`AI_API_KEY_SECRET_ID`), or null. */
+  getApiKey(): string | null;
+  /** Persists the cumulative token usage (the plugin writes it to `ai.usage` in data.json). */
+  saveUsage(usage: ChatUsage): Promise<void> | void;
+}
+
+/** Result of the settings tab's Test button. */
+export type TestConnectionResult = { ok: true; text: string } | { ok: false; code: AiErrorCode; message: string };
+
+/** The prompt the Test button sends. */
+export const TEST_PROMPT = 'Reply with the single word OK.';
+
+/**
+ * The single funnel for AI calls (the Test button and the public plugin API both use it):
+ * validates the request, applies the gates (gates.ts), builds or reuses the provider for the
+ * current (type, base URL, key, model), calls it and accumulates token usage. Usage counters
+ * belong to one (provider type, base URL); they reset when either changes, and a call that
+ * finishes after such a change is not counted against the new provider.
+ */
+export class AiService {
+  private cached: { key: string; provider: ChatProvider } | null = null;
+  private usage: ChatUsage;
+  private usageScope: string;
+
+  /** @param deps settings, key and persistence accessors; usage is seeded from `ai.usage` */
+  constructor(private readonly deps: AiServiceDeps) {
+    const settings = deps.getSettings();
+    this.usageScope = scopeOf(settings);
+    this.usage = {
+      inputTokens: Math.max(0, settings.usage?.inputTokens ?? 0),
+      outputTokens: Math.max(0, settings.usage?.outputTokens ?? 0),
+    };
+  }
+
+  /**
+   * Sends a conversation through the configured provider. Order: gates (settings), then the
+   * request's shape, then the provider.
+   * @param messages `{role, content}` items (validated; see validate-request.ts)
+   * @param options `{temperature?, maxTokens?}`
+   * @returns the answer without reasoning text, with this call's usage
+   * @throws AiError aiInvalidRequest | aiDisabled | aiRemoteNotAllowed | aiNotConfigured |
+   *   aiHttpError | aiBadResponse
+   */
+  async chat(messages: unknown, options?: unknown): Promise<ChatResult> {
+    await this.syncUsageScope();
+    const provider = this.currentProvider();
+    const request = validateChatRequest(messages, options);
+    const scope = this.usageScope;
+    const result = await provider.chat(request.messages, request.options);
+    await this.syncUsageScope();
+    if (scope === this.usageScope) {
+      this.usage = {
+        inputTokens: this.usage.inputTokens + result.usage.inputTokens,
+        outputTokens: this.usage.outputTokens + result.usage.outputTokens,
+      };
+      await this.persistUsage();
+    }
+    return result;
+  }
+
+  /**
+   * Whether `chat()` would reach a provider now, without calling it.
+   * @returns `{ready: true, provider, model, classification}` or `{ready: false, code, reason}`
+   *   where `reason` is the exact message `chat()` would reject with
+   */
+  chatAvailability(): ChatAvailability {
+    try {
+      const config = resolveProviderConfig(this.deps.getSettings(), this.deps.getApiKey());
+      return { ready: true, provider: config.type, model: config.model, classification: config.classification };
+    } catch (err) {
+      if (err instanceof AiError) return { ready: false, code: err.code, reason: err.message };
+      throw err;
+    }
+  }
+
+  /**
+   * The settings tab's Test button: sends {@link TEST_PROMPT} through `chat()` (same gates,
+   * counted in usage).
+   * @returns `{ok: true, text}` with the model's answer, or `{ok: false, code, message}`
+   * @throws only non-AiError failures, which are bugs
+   */
+  async testConnection(): Promise<TestConnectionResult> {
+    try {
+      const result = await this.chat([{ role: 'user', content: TEST_PROMPT }]);
+      return { ok: true, text: result.text };
+    } catch (err) {
+      if (err instanceof AiError) return { ok: false, code: err.code, message: err.message };
+      throw err;
+    }
+  }
+
+  /**
+   * Tokens used since the last reset, for the current provider type and base URL.
+   * Reading it after the provider or base URL changed resets it (and persists the zero).
+   */
+  getUsage(): ChatUsage {
+    this.syncUsageScope().catch((err) => console.error('Vault MCP: could not save AI usage', err));
+    return { ...this.usage };
+  }
+
+  /** Sets both counters to 0 and persists them (the settings tab's Reset button). */
+  async resetUsage(): Promise<void> {
+    this.usage = zeroUsage();
+    await this.persistUsage();
+  }
+
+  /**
+   * Tells the service the settings changed (call after the settings tab saves), so a new
+   * provider type or base URL resets usage right away instead of on the next call.
+   */
+  async settingsChanged(): Promise<void> {
+    await this.syncUsageScope();
+  }
+
+  private currentProvider(): ChatProvider {
+    const config = resolveProviderConfig(this.deps.getSettings(), this.deps.getApiKey());
+    const key = JSON.stringify([config.type, config.baseUrl, config.apiKey ?? '', config.model]);
+    if (this.cached?.key !== key) this.cached = { key, provider: createProvider(config) };
+    return this.cached.provider;
+  }
+
+  private async syncUsageScope(): Promise<void> {
+    const scope = scopeOf(this.deps.getSettings());
+    if (scope === this.usageScope) return;
+    this.usageScope = scope;
+    await this.resetUsage();
+  }
+
+  private async persistUsage(): Promise<void> {
+    try {
+      await this.deps.saveUsage({ ...this.usage });
+    } catch (err) {
+      // The answer already arrived; losing a usage write must not turn it into a failure.
+      console.error('Vault MCP: could not save AI usage', err);
+    }
+  }
+}
+
+/** Identity of a usage counter: provider type and normalized base URL. */
+function scopeOf(settings: AiSettings): string {
+  return JSON.stringify([settings.provider, normalizeBaseUrl(settings.baseUrl ?? '')]);
+}
