@@ -1,4 +1,8 @@
 import { Notice, Plugin } from 'obsidian';
+import { AiService } from './ai/ai-service';
+import { createPublicApi, publishApi } from './ai/public-api';
+import { AI_API_KEY_SECRET_ID } from './ai/secret-id';
+import type { VaultMcpApi } from '../types/vault-mcp-api';
 import { KeyRing } from './keys/key-ring';
 import { SearchIndex } from './search/search-index';
 import { McpHttpServer } from './server/mcp-http-server';
@@ -18,6 +22,9 @@ export default class VaultMcpPlugin extends Plugin {
   notes!: NoteStore;
   search!: SearchIndex;
   server!: McpHttpServer;
+  ai!: AiService;
+  /** The public API other plugins use (`app.plugins.getPlugin('vault-mcp').api`); null when unloaded. */
+  api: VaultMcpApi | null = null;
 
   override async onload(): Promise<void> {
     this.settings = migrateSettings(await this.loadData());
@@ -29,7 +36,17 @@ export default class VaultMcpPlugin extends Plugin {
     this.search = new SearchIndex(this.notes);
     const services = createSessionServices(this.notes, this.search, () => this.settings, this.manifest.version);
     this.server = new McpHttpServer(this.keyRing, () => this.settings, services);
+    this.ai = new AiService({
+      getSettings: () => this.settings.ai,
+      getApiKey: () => this.app.secretStorage.getSecret(AI_API_KEY_SECRET_ID),
+      saveUsage: async (usage) => {
+        this.settings.ai.usage = usage;
+        await this.saveSettings();
+      },
+    });
+    publishApi(this, createPublicApi(this.ai));
     this.register(() => {
+      this.api = null;
       this.search.stop();
       void this.server.stop();
     });

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { ToolError } from '../errors';
+import { isPathInside } from '../vault/paths';
+import { defineTool } from './tool';
+
+/** `list_folders`: the vault's folders as a flat list with note counts. */
+export const listFoldersTool = defineTool({
+  name: 'list_folders',
+  title: 'List folders',
+  description:
+    'List folders as a flat list sorted by path: {path, parent, note_count}, where note_count counts the notes directly inside ' +
+    '(not in subfolders) and parent "/" is the vault root. Optional folder lists only the folders below it.',
+  kind: 'read',
+  inputSchema: {
+    folder: z.string().optional().describe('Only list folders below this one, e.g. "Projects"; default the whole vault.'),
+  },
+  annotations: { title: 'List folders', readOnlyHint: true, openWorldHint: false },
+  async handler(args, ctx) {
+    const { notes, scope } = ctx;
+    const under = notes.normalizeFolderPath(args.folder, scope);
+    if (under !== '' && !notes.folderAt(under)) {
+      throw new ToolError('not_found', `Folder '${under}' not found; call list_folders without folder to see them all.`);
+    }
+    const counts = new Map<string, number>();
+    for (const file of notes.readableNotes(scope)) {
+      const parent = file.parent?.path ?? '/';
+      counts.set(parent, (counts.get(parent) ?? 0) + 1);
+    }
+    const folders = notes
+      .readableFolders(scope)
+      .filter((folder) => folder.path !== under && isPathInside(folder.path, under))
+      .map((folder) => ({
+        path: folder.path,
+        parent: !folder.parent || folder.parent.isRoot() ? '/' : folder.parent.path,
+        note_count: counts.get(folder.path) ?? 0,
+      }));
+    return { folders };
+  },
+});

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import type { TFile } from 'obsidian';
+import { ToolError } from '../errors';
+import { findSection } from '../vault/sections';
+import { defineTool, type ToolContext } from './tool';
+
+/** Default cap on returned body/outline text, chars (DESIGN.md, `read_note`). */
+export const BODY_BUDGET = 8000;
+
+/** One page of a longer text. Offsets and lengths are in chars (UTF-16 code units). */
+export interface TextPage {
+  text: string;
+  /** Length of the whole text. */
+  length: number;
+  /** Where this page starts in the whole text. */
+  offset: number;
+  /** Where the next page starts; equals `length` when nothing is left. */
+  next: number;
+  hasMore: boolean;
+}
+
+/**
+ * Cuts one page out of `text`. A page never ends between the halves of a surrogate pair; with
+ * `atLine` a cut page ends after its last line break when it has one.
+ * @param offset start, 0 ≤ offset ≤ text length. @param maxChars page size; 0 = no cap.
+ * @throws ToolError('invalid_argument') when `offset` is past the end of the text.
+ */
+export function pageText(text: string, offset: number, maxChars: number, atLine = false): TextPage {
+  if (offset > text.length) {
+    throw new ToolError('invalid_argument', `offset ${offset} is past the end (the text has ${text.length} chars); use an offset below that.`);
+  }
+  let end = maxChars === 0 ? text.length : Math.min(text.length, offset + maxChars);
+  if (end < text.length) {
+    if (atLine) {
+      const lastBreak = text.lastIndexOf('\n', end - 1);
+      if (lastBreak >= offset) end = lastBreak + 1;
+    }
+    const code = text.charCodeAt(end - 1);
+    if (end - 1 > offset && code >= 0xd800 && code <= 0xdbff) end -= 1;
+  }
+  return { text: text.slice(offset, end), length: text.length, offset, next: end, hasMore: end < text.length };
+}
+
+/**
+ * What every note-reading tool says about a note besides its text: path, id, title,
+ * frontmatter, tags (with `#`, as Obsidian's `getAllTags`), links (readable outgoing link
+ * targets), ctime/mtime (ISO 8601), size (bytes) and `hash` (SHA-256 hex of the whole text,
+ * to pass back as `expected_hash`).
+ */
+export function noteHeader(ctx: ToolContext, file: TFile, text: string): Record<string, unknown> {
+  const { notes, scope } = ctx;
+  return {
+    path: file.path,
+    id: notes.noteId(file),
+    title: notes.noteTitle(file),
+    frontmatter: notes.frontmatterOf(file),
+    tags: notes.tagsOf(file),
+    links: notes.linksOf(file, scope).outgoing.map((l) => l.path),
+    ctime: new Date(file.stat.ctime).toISOString(),
+    mtime: new Date(file.stat.mtime).toISOString(),
+    size: file.stat.size,
+    hash: notes.hashOf(text),
+  };
+}
+
+/** `read_note`: one note with paging, outline or one section. */
+export const readNoteTool = defineTool({
+  name: 'read_note',
+  title: 'Read note',
+  description:
+    'Read one note by path (".md" optional; a bare note name works like a wikilink) or id. Returns frontmatter, tags (with "#"), links, timestamps, ' +
+    '`hash` (pass it as expected_hash when editing) and the body, capped at 8000 chars: page with offset, or ask for outline:true ' +
+    '(one "path<TAB>chars<TAB>heading" line per heading) and then section:"1.2" or the heading text. max_chars:0 removes the cap. ' +
+    '`agent_md` carries the AGENTS.md instructions that govern the note, when there are any; follow them.',
+  kind: 'read',
+  inputSchema: {
+    path: z.string().optional().describe('Vault path, e.g. "Projects/Alpha/Plan.md" (".md" optional), or a note name as in a [[wikilink]].'),
+    id: z.union([z.string(), z.number()]).optional().describe('Note id from search or list_notes, instead of path.'),
+    offset: z.number().int().min(0).optional().describe('Char offset to start from (from a previous has_more reply).'),
+    max_chars: z.number().int().min(0).optional().describe('Most chars of body/outline to return; default 8000, 0 = everything.'),
+    outline: z.boolean().optional().describe('Return the heading outline instead of the body.'),
+    section: z.string().optional().describe('Return only this section: its path from the outline ("2.1") or its exact heading text.'),
+  },
+  annotations: { title: 'Read note', readOnlyHint: true, openWorldHint: false },
+  async handler(args, ctx) {
+    if (args.outline && args.section !== undefined) {
+      throw new ToolError('invalid_argument', 'Ask for outline or section, not both: read the outline first, then the section.');
+    }
+    const file = ctx.notes.resolveNote({ path: args.path, id: args.id === undefined ? undefined : String(args.id) }, ctx.scope);
+    const text = await ctx.notes.read(file);
+    const out = noteHeader(ctx, file, text);
+    const offset = args.offset ?? 0;
+    const maxChars = args.max_chars ?? BODY_BUDGET;
+    if (args.outline) {
+      const sections = ctx.notes.outline(file, text);
+      const outline = sections.map((s) => `${s.path}\t${s.end - s.start}\t${s.heading}`).join('\n');
+      const page = pageText(outline, offset, maxChars, true);
+      Object.assign(out, { outline: page.text, outline_length: page.length, outline_offset: page.offset, has_more: page.hasMore });
+      if (sections.length === 0) out.note = 'This note has no headings; read its body with offset paging instead.';
+      else if (page.hasMore) out.note = `Outline cut at ${page.next} of ${page.length} chars; call read_note with outline:true and offset=${page.next} for the rest.`;
+    } else if (args.section !== undefined) {
+      const section = findSection(ctx.notes.outline(file, text), args.section, file.path);
+      const page = pageText(text.slice(section.start, section.end), offset, maxChars);
+      Object.assign(out, { section: { path: section.path, heading: section.heading, level: section.level }, ...bodyFields(page) });
+      if (page.hasMore) {
+        out.note = `Section cut at ${page.next} of ${page.length} chars; call read_note with section:"${section.path}" and offset=${page.next} for the rest.`;
+      }
+    } else {
+      const page = pageText(text.slice(ctx.notes.bodyStart(file, text)), offset, maxChars);
+      Object.assign(out, bodyFields(page));
+      if (page.hasMore) {
+        out.note =
+          `Body cut at ${page.next} of ${page.length} chars; call read_note with offset=${page.next} for more, ` +
+          'or outline:true to see the headings and then section:"<path>" to read one part.';
+      }
+    }
+    const agentMd = await ctx.notes.agentInstructionsFor(file, ctx.scope);
+    if (agentMd) out.agent_md = agentMd;
+    return out;
+  },
+});
+
+/** The paging fields of a body reply. */
+function bodyFields(page: TextPage): Record<string, unknown> {
+  return { body: page.text, body_length: page.length, body_offset: page.offset, has_more: page.hasMore };
+}

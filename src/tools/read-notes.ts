@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import type { TFile } from 'obsidian';
+import { ToolError } from '../errors';
+import { BODY_BUDGET, noteHeader } from './read-note';
+import { defineTool } from './tool';
+
+/** Most notes one `read_notes` call takes (DESIGN.md, "Tools"). */
+export const MAX_NOTES_PER_CALL = 20;
+
+/**
+ * Splits `budget` chars among texts of the given lengths so short texts are shown whole and
+ * the rest is shared evenly among the longer ones ("water filling"). The shares never sum to
+ * more than `budget`.
+ * @returns one share per length, in input order.
+ */
+export function shareBudget(lengths: readonly number[], budget: number): number[] {
+  const shares = lengths.map(() => 0);
+  const order = lengths.map((_, i) => i).sort((a, b) => lengths[a] - lengths[b]);
+  let remaining = budget;
+  order.forEach((index, rank) => {
+    const fair = Math.floor(remaining / (order.length - rank));
+    shares[index] = Math.min(lengths[index], fair);
+    remaining -= shares[index];
+  });
+  return shares;
+}
+
+/** `read_notes`: several notes at once, sharing one body budget. */
+export const readNotesTool = defineTool({
+  name: 'read_notes',
+  title: 'Read several notes',
+  description:
+    'Read up to 20 notes at once by path or id. Same fields as read_note, but all bodies share one 8000-char budget; ' +
+    'a cut body has has_more:true (read it whole with read_note and offset). Names that match no note are listed in not_found. ' +
+    'AGENTS.md instructions that govern any of the notes are listed once in agent_md; follow them.',
+  kind: 'read',
+  inputSchema: {
+    paths: z
+      .array(z.string())
+      .min(1)
+      .max(MAX_NOTES_PER_CALL)
+      .describe('Note paths (".md" optional), note names or ids, 1 to 20.'),
+  },
+  annotations: { title: 'Read several notes', readOnlyHint: true, openWorldHint: false },
+  async handler(args, ctx) {
+    const notFound: string[] = [];
+    const errors: Array<{ path: string; message: string }> = [];
+    const files: TFile[] = [];
+    for (const ref of args.paths) {
+      try {
+        const file = ctx.notes.resolveNote({ path: ref }, ctx.scope);
+        if (!files.includes(file)) files.push(file);
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        if (err.code === 'not_found') notFound.push(ref);
+        else errors.push({ path: ref, message: err.message });
+      }
+    }
+    const texts = await Promise.all(files.map((file) => ctx.notes.read(file)));
+    const bodies = files.map((file, i) => texts[i].slice(ctx.notes.bodyStart(file, texts[i])));
+    const shares = shareBudget(
+      bodies.map((b) => b.length),
+      BODY_BUDGET,
+    );
+    const agentMd = new Map<string, string>();
+    const notes: Array<Record<string, unknown>> = [];
+    for (let i = 0; i < files.length; i++) {
+      const body = cutAtCodePoint(bodies[i], shares[i]);
+      const entry = noteHeader(ctx, files[i], texts[i]);
+      Object.assign(entry, { body, body_length: bodies[i].length, has_more: body.length < bodies[i].length });
+      const instructions = await ctx.notes.agentInstructionsFor(files[i], ctx.scope);
+      if (instructions) {
+        entry.agent_md_path = instructions.path;
+        agentMd.set(instructions.path, instructions.content);
+      }
+      notes.push(entry);
+    }
+    const out: Record<string, unknown> = { notes, not_found: notFound };
+    if (errors.length > 0) out.errors = errors;
+    if (agentMd.size > 0) out.agent_md = [...agentMd].map(([path, content]) => ({ path, content }));
+    if (notes.some((n) => n.has_more)) {
+      out.note = `Bodies share a ${BODY_BUDGET}-char budget and some were cut; call read_note with the path and offset=<chars shown> for the rest.`;
+    }
+    return out;
+  },
+});
+
+/** The first `n` chars of `text`, one fewer when the cut would split a surrogate pair. */
+function cutAtCodePoint(text: string, n: number): string {
+  if (n >= text.length) return text;
+  const code = text.charCodeAt(n - 1);
+  return text.slice(0, n > 0 && code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
+}

@@ -1,0 +1,57 @@
+/**
+ * Link graph views over `MetadataCache.resolvedLinks` / `unresolvedLinks` (Obsidian API:
+ * `Record<sourcePath, Record<targetPathOrLinktext, count>>`), filtered so notes the caller
+ * may not read never appear, neither as target nor as source.
+ */
+
+/** Resolved links of one note, each with how many times it is linked. */
+export interface LinkCount {
+  path: string;
+  count: number;
+}
+
+/** Unresolved link text of one note (no file matches it), with its count. */
+export interface UnresolvedLinkCount {
+  link: string;
+  count: number;
+}
+
+/** What {@link linkGraphOf} returns: sorted by count, then path/link. */
+export interface NoteLinks {
+  outgoing: LinkCount[];
+  backlinks: LinkCount[];
+  unresolved: UnresolvedLinkCount[];
+}
+
+/**
+ * Outgoing links, backlinks and unresolved links of the note at `path`.
+ * @param resolved `metadataCache.resolvedLinks`.
+ * @param unresolved `metadataCache.unresolvedLinks`.
+ * @param canReadPath true when the caller may see the file at a vault path.
+ */
+export function linkGraphOf(
+  path: string,
+  resolved: Record<string, Record<string, number>>,
+  unresolved: Record<string, Record<string, number>>,
+  canReadPath: (path: string) => boolean,
+): NoteLinks {
+  const outgoing = Object.entries(resolved[path] ?? {})
+    .filter(([target]) => canReadPath(target))
+    .map(([target, count]) => ({ path: target, count }));
+  const backlinks: LinkCount[] = [];
+  for (const [source, targets] of Object.entries(resolved)) {
+    const count = targets[path];
+    if (count && canReadPath(source)) backlinks.push({ path: source, count });
+  }
+  const unresolvedOut = Object.entries(unresolved[path] ?? {}).map(([link, count]) => ({ link, count }));
+  return {
+    outgoing: outgoing.sort(byCountThen((l) => l.path)),
+    backlinks: backlinks.sort(byCountThen((l) => l.path)),
+    unresolved: unresolvedOut.sort(byCountThen((l) => l.link)),
+  };
+}
+
+/** Comparator: count descending, then the given key ascending. */
+function byCountThen<T extends { count: number }>(key: (item: T) => string): (a: T, b: T) => number {
+  return (a, b) => b.count - a.count || key(a).localeCompare(key(b));
+}

@@ -1,0 +1,39 @@
+/**
+ * How agents name notes (DESIGN.md, "Tools"): a vault path (`.md` optional), an id (the
+ * frontmatter `id`, else the synthetic `path:<path>`), or a bare name that resolves like a
+ * wikilink. These helpers read and write those forms; NoteStore does the lookups.
+ */
+
+/** Prefix of synthetic ids given to notes without a frontmatter `id`. */
+export const SYNTHETIC_ID_PREFIX = 'path:';
+
+/** The synthetic id of the note at `path`: `path:<path>`. */
+export function syntheticId(path: string): string {
+  return `${SYNTHETIC_ID_PREFIX}${path}`;
+}
+
+/** The path inside a synthetic id (`path:Folder/Note.md` → `Folder/Note.md`), or null for any other id. */
+export function pathOfSyntheticId(id: string): string | null {
+  return id.startsWith(SYNTHETIC_ID_PREFIX) ? id.slice(SYNTHETIC_ID_PREFIX.length) : null;
+}
+
+/**
+ * The frontmatter `id` as a string: a non-empty string (trimmed) or a finite number;
+ * anything else (missing, list, object, empty) → null.
+ */
+export function frontmatterId(frontmatter: Record<string, unknown> | undefined): string | null {
+  const id = frontmatter?.id;
+  if (typeof id === 'string' && id.trim() !== '') return id.trim();
+  if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+  return null;
+}
+
+/**
+ * Unwraps a wikilink an agent pasted as a note name: `[[Note|Alias]]`, `[[Note#Heading]]`
+ * and `[[Note^block]]` all become `Note`. Text not wrapped in `[[…]]` is returned unchanged.
+ */
+export function unwrapWikilink(input: string): string {
+  const m = /^\s*!?\[\[([^\]]*)\]\]\s*$/.exec(input);
+  if (!m) return input;
+  return m[1].split('|')[0].split('#')[0].split('^')[0].trim();
+}

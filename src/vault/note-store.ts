@@ -1,0 +1,381 @@
+import { TFile, TFolder, getAllTags, type App, type EventRef } from 'obsidian';
+import { ToolError } from '../errors';
+import type { AccessScope } from './access';
+import { isWithinRoots, noteAccess, type NoteAccess } from './access-rules';
+import { hashText } from './hash';
+import { linkGraphOf, type NoteLinks } from './links';
+import { canonicalPath, findEntry } from './lookup';
+import { frontmatterId, pathOfSyntheticId, syntheticId, unwrapWikilink } from './note-ref';
+import { decodePercentOnce, lexicalVaultPath } from './paths';
+import { Quarantine } from './quarantine';
+import { buildOutline, collapseWhitespace, sectionAt, type NoteSection } from './sections';
+import { countTags, type TagCount } from './tags';
+import { resolveLinkpath } from './linkpath';
+import { nearestAgentInstructions } from './agent-instructions';
+
+/** A note change, reported after the metadata cache has caught up with it. */
+export interface NoteChange {
+  type: 'create' | 'modify' | 'delete' | 'rename';
+  /** The note's vault path (the new path for a rename). */
+  path: string;
+  /** The previous path, for a rename only. */
+  oldPath?: string;
+}
+
+/** Options of {@link NoteStore}. */
+export interface NoteStoreOptions {
+  /** Returns the user-listed quarantined folders (settings `access.quarantine`), read on every check. */
+  quarantine: () => string[];
+}
+
+/**
+ * The only code that touches `app.vault`, `app.metadataCache`, `app.fileManager` and
+ * `app.workspace`. Every tool asks it, passing the caller's {@link AccessScope}, so the rules
+ * of DESIGN.md "Notes that agents may not touch" hold in one place: path normalization,
+ * quarantine, key roots, and the `access` / `agent_overrides` frontmatter. A note the scope
+ * may not read behaves as missing.
+ */
+export class NoteStore {
+  private readonly quarantine: Quarantine;
+
+  /** @param app the Obsidian app. @param options where the user's quarantine list comes from. */
+  constructor(
+    private readonly app: App,
+    options: NoteStoreOptions,
+  ) {
+    this.quarantine = new Quarantine(app.vault.configDir, options.quarantine);
+  }
+
+  /**
+   * Normalizes an agent-supplied path and checks it may be used by `scope`: percent-escapes
+   * decoded once (unless the literal spelling names an existing entry), backslashes, NFC,
+   * `./` and `..`, leading slashes, Obsidian's `normalizePath`, then the real spelling of
+   * existing folders/files when only case or Unicode form differs.
+   * @returns the vault-relative path (the file need not exist).
+   * @throws ToolError('invalid_argument') for an empty path, the vault root, control
+   *   characters or an absolute file-system path; ToolError('forbidden') when the path leaves
+   *   the vault, is quarantined, or lies outside `scope.roots`.
+   */
+  normalizePath(input: string, scope: AccessScope): string {
+    const path = this.lexicalPath(input);
+    if (path === '') {
+      throw new ToolError('invalid_argument', `Path '${input}' names the vault root; give a note or folder path such as 'Folder/Note.md'.`);
+    }
+    this.assertAllowed(path, scope);
+    return path;
+  }
+
+  /**
+   * Like {@link normalizePath} for a folder argument that may be the whole vault.
+   * @param input undefined, `''`, `/` or `.` mean the vault root (returned as `''`).
+   * @throws as {@link normalizePath}, except that the root is accepted.
+   */
+  normalizeFolderPath(input: string | undefined, scope: AccessScope): string {
+    if (input === undefined || input.trim() === '') return '';
+    const path = this.lexicalPath(input);
+    if (path !== '') this.assertAllowed(path, scope);
+    return path;
+  }
+
+  /** True when a vault-relative path (file or folder) is quarantined (config dir, dot-folders, `_private/`, the user's list). */
+  isQuarantined(path: string): boolean {
+    return this.quarantine.contains(path);
+  }
+
+  /**
+   * True when `scope` may see `file`: not quarantined, inside `scope.roots`, and (for a
+   * Markdown note) neither `access: private` nor `agent_overrides[scope.label]: no-access`.
+   */
+  canRead(file: TFile, scope: AccessScope): boolean {
+    if (this.quarantine.contains(file.path) || !isWithinRoots(file.path, scope.roots)) return false;
+    return file.extension !== 'md' || this.accessOf(file, scope) !== 'private';
+  }
+
+  /**
+   * The note's access level for `scope` from its frontmatter alone: `access` combined with
+   * `agent_overrides[scope.label]` (read-only | no-access; overrides only tighten). Quarantine
+   * and roots are not considered here; {@link canRead} and {@link normalizePath} check them.
+   */
+  accessOf(file: TFile, scope: AccessScope): NoteAccess {
+    return noteAccess(this.app.metadataCache.getFileCache(file)?.frontmatter, scope.label);
+  }
+
+  /**
+   * Finds a readable Markdown note. `path`: a vault path, `.md` optional, or a wikilink-style
+   * name (`Meeting notes`, `Alpha/Meeting notes`, `[[Note|alias]]`, an alias); a path that
+   * matches nothing is also tried as an id (so is a `path:` synthetic id passed as path). `id`: the frontmatter `id`, or `path:<path>`;
+   * an id that matches nothing is also tried as a path. `path` wins when both are given.
+   * @throws ToolError('invalid_argument') when neither is given or the path is a folder or a
+   *   non-Markdown file; ToolError('forbidden') for quarantined paths or paths outside
+   *   `scope.roots`; ToolError('ambiguous') when a name or id matches several notes (the
+   *   message lists their paths); ToolError('not_found') otherwise — unreadable notes included.
+   */
+  resolveNote(ref: { path?: string; id?: string }, scope: AccessScope): TFile {
+    if (typeof ref.path === 'string' && ref.path.trim() !== '') {
+      if (pathOfSyntheticId(ref.path.trim()) !== null) return this.resolveById(ref.path, scope, true);
+      return this.resolveByPath(ref.path, scope, true);
+    }
+    if (typeof ref.id === 'string' && ref.id.trim() !== '') return this.resolveById(ref.id, scope, true);
+    throw new ToolError('invalid_argument', "Give the note's path (e.g. 'Folder/Note.md') or its id.");
+  }
+
+  /** Markdown notes `scope` may read, in vault order. */
+  readableNotes(scope: AccessScope): TFile[] {
+    return this.app.vault.getMarkdownFiles().filter((file) => this.canRead(file, scope));
+  }
+
+  /** Folders (not the vault root) that are not quarantined and lie inside `scope.roots`, sorted by path. */
+  readableFolders(scope: AccessScope): TFolder[] {
+    return this.app.vault
+      .getAllFolders(false)
+      .filter((folder) => !folder.isRoot() && !this.quarantine.contains(folder.path) && isWithinRoots(folder.path, scope.roots))
+      .sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  /**
+   * The folder at a normalized path (`''` = the vault root), or null when there is none.
+   * Callers normalize with {@link normalizeFolderPath} first.
+   */
+  folderAt(path: string): TFolder | null {
+    const entry = findEntry(this.app.vault, path);
+    return entry instanceof TFolder ? entry : null;
+  }
+
+  /**
+   * The file at an exact vault path (`vault.getFileByPath`), or null. No normalization and no
+   * access check: for internal callers that already hold vault paths (the search index, link
+   * targets); they check {@link canRead} before showing anything.
+   */
+  fileByPath(path: string): TFile | null {
+    return this.app.vault.getFileByPath(path);
+  }
+
+  /** The note's text as Obsidian has it (`vault.cachedRead`: the open editor's text may be newer than disk). */
+  read(file: TFile): Promise<string> {
+    return this.app.vault.cachedRead(file);
+  }
+
+  /** SHA-256 hex of the exact text: the `hash` agents pass back as `expected_hash`. */
+  hashOf(text: string): string {
+    return hashText(text);
+  }
+
+  /** The note's id: frontmatter `id` (string or number) else `path:<path>`. */
+  noteId(file: TFile): string {
+    return frontmatterId(this.frontmatterOf(file)) ?? syntheticId(file.path);
+  }
+
+  /** The note's title: frontmatter `title`, else its first level-1 heading, else its basename. */
+  noteTitle(file: TFile): string {
+    const cache = this.app.metadataCache.getFileCache(file);
+    const title = cache?.frontmatter?.title;
+    if (typeof title === 'string' && title.trim() !== '') return title.trim();
+    if (typeof title === 'number') return String(title);
+    const h1 = cache?.headings?.find((h) => h.level === 1);
+    if (h1 && collapseWhitespace(h1.heading) !== '') return collapseWhitespace(h1.heading);
+    return file.basename;
+  }
+
+  /** A copy of the note's frontmatter from the metadata cache (`{}` when it has none). */
+  frontmatterOf(file: TFile): Record<string, unknown> {
+    const fm = this.app.metadataCache.getFileCache(file)?.frontmatter;
+    return fm ? { ...fm } : {};
+  }
+
+  /** The note's tags with their `#`, frontmatter and inline, deduplicated (Obsidian's `getAllTags`). */
+  tagsOf(file: TFile): string[] {
+    const cache = this.app.metadataCache.getFileCache(file);
+    return cache ? [...new Set(getAllTags(cache) ?? [])] : [];
+  }
+
+  /**
+   * Char offset in `text` where the body starts: just past the frontmatter's closing `---`
+   * and its line break, per the metadata cache's `frontmatterPosition`; 0 without frontmatter
+   * (or when the cache does not match the text yet).
+   */
+  bodyStart(file: TFile, text: string): number {
+    const end = this.app.metadataCache.getFileCache(file)?.frontmatterPosition?.end.offset;
+    if (end === undefined || text.slice(end - 3, end) !== '---') return 0;
+    if (text.startsWith('\r\n', end)) return end + 2;
+    return text[end] === '\n' ? end + 1 : end;
+  }
+
+  /** The note's headings as numbered sections (see {@link NoteSection}), from the metadata cache. */
+  outline(file: TFile, text: string): NoteSection[] {
+    return buildOutline(this.app.metadataCache.getFileCache(file)?.headings, text.length);
+  }
+
+  /** The innermost section containing a char offset of the full text, or null before the first heading. */
+  sectionAt(sections: NoteSection[], offset: number): NoteSection | null {
+    return sectionAt(sections, offset);
+  }
+
+  /** Outgoing links, backlinks and unresolved links of `file`; notes `scope` may not read never appear. */
+  linksOf(file: TFile, scope: AccessScope): NoteLinks {
+    const { resolvedLinks, unresolvedLinks } = this.app.metadataCache;
+    return linkGraphOf(file.path, resolvedLinks, unresolvedLinks, (path) => {
+      const target = this.fileByPath(path);
+      return target !== null && this.canRead(target, scope);
+    });
+  }
+
+  /** Tags on at least one note `scope` may read, with the number of such notes; count desc, then name. */
+  tagCounts(scope: AccessScope): TagCount[] {
+    return countTags(this.readableNotes(scope).map((file) => this.tagsOf(file)));
+  }
+
+  /**
+   * Subscribes to note changes (Markdown files only): create/modify once the metadata cache
+   * has re-parsed the note (`metadataCache` 'changed'; a 'changed' for a path the vault just
+   * reported in 'create' is a create), delete and rename from the vault's events. Readability
+   * is not filtered here: listeners check {@link canRead} themselves.
+   * @returns a function that unsubscribes.
+   */
+  onNoteChange(listener: (change: NoteChange) => void): () => void {
+    const { vault, metadataCache } = this.app;
+    const created = new Set<string>();
+    const refs: Array<{ source: { offref(ref: EventRef): void }; ref: EventRef }> = [
+      {
+        source: vault,
+        ref: vault.on('create', (file) => {
+          if (file instanceof TFile && file.extension === 'md') created.add(file.path);
+        }),
+      },
+      {
+        source: metadataCache,
+        ref: metadataCache.on('changed', (file) => {
+          const type = created.delete(file.path) ? 'create' : 'modify';
+          listener({ type, path: file.path });
+        }),
+      },
+      {
+        source: vault,
+        ref: vault.on('delete', (file) => {
+          if (!(file instanceof TFile) || file.extension !== 'md') return;
+          created.delete(file.path);
+          listener({ type: 'delete', path: file.path });
+        }),
+      },
+      {
+        source: vault,
+        ref: vault.on('rename', (file, oldPath) => {
+          if (!(file instanceof TFile) || (file.extension !== 'md' && !oldPath.endsWith('.md'))) return;
+          if (created.delete(oldPath)) created.add(file.path);
+          listener({ type: 'rename', path: file.path, oldPath });
+        }),
+      },
+    ];
+    return () => {
+      for (const { source, ref } of refs) source.offref(ref);
+    };
+  }
+
+  /**
+   * The agent instructions governing `file`: the nearest `AGENTS.md` (else `AGENT.md`) in the
+   * note's folder or an ancestor, up to the vault root, that `scope` may read. The note itself
+   * is skipped, so reading an AGENTS.md shows its parent's instructions.
+   * @returns its path and text, or null when none applies.
+   */
+  async agentInstructionsFor(file: TFile, scope: AccessScope): Promise<{ path: string; content: string } | null> {
+    const found = nearestAgentInstructions(file, (candidate) => candidate !== file && this.canRead(candidate, scope));
+    return found ? { path: found.path, content: await this.read(found) } : null;
+  }
+
+  /**
+   * The note open in the focused editor (`workspace.getActiveFile()`), with the editor's
+   * selection (`workspace.activeEditor.editor.getSelection()`, `''` when nothing is selected).
+   * @returns null when no Markdown note is active or `scope` may not read it.
+   */
+  activeNote(scope: AccessScope): { file: TFile; selection: string } | null {
+    const { workspace } = this.app;
+    const file = workspace.getActiveFile();
+    if (!file || file.extension !== 'md' || !this.canRead(file, scope)) return null;
+    const info = workspace.activeEditor;
+    const selection = info?.file?.path === file.path ? (info.editor?.getSelection() ?? '') : '';
+    return { file, selection };
+  }
+
+  /** Lexical normalization with percent-decoding, then the real spelling of existing entries. */
+  private lexicalPath(input: string): string {
+    const literal = lexicalVaultPath(input);
+    const decodedInput = decodePercentOnce(input.trim());
+    if (decodedInput === input.trim()) return canonicalPath(this.app.vault, literal);
+    let decoded: string;
+    try {
+      decoded = lexicalVaultPath(decodedInput);
+    } catch (err) {
+      if (findEntry(this.app.vault, literal)) return canonicalPath(this.app.vault, literal);
+      throw err;
+    }
+    const useLiteral = !findEntry(this.app.vault, decoded) && findEntry(this.app.vault, literal) !== null;
+    return canonicalPath(this.app.vault, useLiteral ? literal : decoded);
+  }
+
+  /** Throws ToolError('forbidden') when `path` is quarantined or outside `scope.roots`. */
+  private assertAllowed(path: string, scope: AccessScope): void {
+    if (this.quarantine.contains(path)) {
+      throw new ToolError('forbidden', `Path '${path}' is in a folder agents may not access; use a path outside it.`);
+    }
+    if (!isWithinRoots(path, scope.roots)) {
+      throw new ToolError('forbidden', `Path '${path}' is outside the folders this key may use (${scope.roots.join(', ')}); use a path inside them.`);
+    }
+  }
+
+  /** Path lookup, then wikilink-style name resolution, then (optionally) the id. */
+  private resolveByPath(input: string, scope: AccessScope, tryId: boolean): TFile {
+    const name = unwrapWikilink(input);
+    const path = this.lexicalPath(name);
+    if (path === '') throw new ToolError('invalid_argument', `'${input}' names the vault root, not a note; give a note path such as 'Folder/Note.md'.`);
+    if (this.quarantine.contains(path)) this.assertAllowed(path, scope);
+    const outsideRoots = !isWithinRoots(path, scope.roots);
+    let folder: TFolder | null = null;
+    if (!outsideRoots) {
+      const exact = findEntry(this.app.vault, path);
+      if (exact instanceof TFolder) folder = exact;
+      const withMd = path.toLowerCase().endsWith('.md') ? null : findEntry(this.app.vault, `${path}.md`);
+      for (const entry of [exact, withMd]) {
+        if (!(entry instanceof TFile) || !this.canRead(entry, scope)) continue;
+        if (entry.extension === 'md') return entry;
+        throw new ToolError('invalid_argument', `'${entry.path}' is not a Markdown note; only .md notes can be read.`);
+      }
+    }
+    const linked = resolveLinkpath(path, this.readableNotes(scope), (file) => this.frontmatterOf(file), () =>
+      this.app.metadataCache.getFirstLinkpathDest(path.replace(/\.md$/i, ''), ''),
+    );
+    if (linked && this.canRead(linked, scope)) return linked;
+    if (tryId) {
+      const byId = this.findById(name.trim(), scope);
+      if (byId) return byId;
+    }
+    if (folder) {
+      throw new ToolError('invalid_argument', `'${folder.path}' is a folder; call list_notes with folder '${folder.path}' to see its notes.`);
+    }
+    if (outsideRoots && path.includes('/')) this.assertAllowed(path, scope);
+    throw notFound(input);
+  }
+
+  /** Id lookup (`path:<path>` or frontmatter `id`), then (optionally) the path. */
+  private resolveById(input: string, scope: AccessScope, tryPath: boolean): TFile {
+    const id = input.trim();
+    const syntheticPath = pathOfSyntheticId(id);
+    if (syntheticPath !== null) return this.resolveByPath(syntheticPath, scope, false);
+    const byId = this.findById(id, scope);
+    if (byId) return byId;
+    if (tryPath) return this.resolveByPath(id, scope, false);
+    throw notFound(input);
+  }
+
+  /** The readable note whose frontmatter `id` equals `id`; null when none. @throws ToolError('ambiguous') when several share it. */
+  private findById(id: string, scope: AccessScope): TFile | null {
+    const matches = this.readableNotes(scope).filter((file) => frontmatterId(this.frontmatterOf(file)) === id);
+    if (matches.length > 1) {
+      throw new ToolError('ambiguous', `Id '${id}' is used by ${matches.length} notes (${matches.map((f) => f.path).join(', ')}); pass the path instead.`);
+    }
+    return matches[0] ?? null;
+  }
+}
+
+/** The not-found error every tool uses for a note it cannot see. */
+function notFound(input: string): ToolError {
+  return new ToolError('not_found', `Note '${input}' not found; call search or list_notes to find its path.`);
+}

@@ -1,0 +1,50 @@
+import { foldPath, isPathInside, lexicalVaultPath } from './paths';
+
+/**
+ * Quarantine: parts of the vault no tool reads, lists, searches or writes (DESIGN.md, "Notes
+ * that agents may not touch"). Built-ins always apply: the config folder (`vault.configDir`),
+ * every dot-folder or dot-file at any depth (Obsidian itself does not index them), and every
+ * folder named `_private` at any depth. The user's own list comes from settings
+ * (`access.quarantine`) and is re-read on every check so edits apply at once.
+ * Comparison is case- and normalization-insensitive: on a case-insensitive disk `_Private/`
+ * is `_private/`, and refusing too much is the safe side.
+ */
+export class Quarantine {
+  /**
+   * @param configDir `app.vault.configDir` (usually `.obsidian`).
+   * @param userFolders returns the user-listed folders (vault-relative; entries that are not
+   *   valid vault paths are ignored).
+   */
+  constructor(
+    private readonly configDir: string,
+    private readonly userFolders: () => string[],
+  ) {}
+
+  /**
+   * True when the vault-relative, normalized `path` (file or folder) is quarantined.
+   * The vault root (`''`) itself is never quarantined.
+   */
+  contains(path: string): boolean {
+    if (path === '') return false;
+    for (const segment of path.split('/')) {
+      if (segment.startsWith('.')) return true;
+      if (foldPath(segment) === '_private') return true;
+    }
+    return this.folders().some((folder) => isPathInside(path, folder, true));
+  }
+
+  /** The quarantined folder prefixes besides the segment rules: configDir plus the user's list. */
+  private folders(): string[] {
+    const out: string[] = [];
+    for (const entry of [this.configDir, ...this.userFolders()]) {
+      if (typeof entry !== 'string') continue;
+      try {
+        const folder = lexicalVaultPath(entry);
+        if (folder !== '') out.push(folder);
+      } catch {
+        // A malformed settings entry (empty, absolute, escaping) quarantines nothing.
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,365 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { ToolError } from '../../src/errors';
+import type { AccessScope } from '../../src/vault/access';
+import { NoteStore, type NoteChange } from '../../src/vault/note-store';
+import { openDemoVault, type DemoVault } from './vault-fixture';
+
+const ANYONE: AccessScope = { label: 'Test agent', roots: [] };
+const CLAUDE: AccessScope = { label: 'Claude Code', roots: [] };
+const CURSOR: AccessScope = { label: 'Cursor', roots: [] };
+const ALPHA_ONLY: AccessScope = { label: 'Test agent', roots: ['Projects/Alpha'] };
+
+/** The ToolError code `fn` throws; fails when it throws something else or nothing. */
+function codeOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ToolError) return err.code;
+    throw err;
+  }
+  throw new Error('expected a ToolError');
+}
+
+/** The ToolError `fn` throws. */
+function errorOf(fn: () => unknown): ToolError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ToolError) return err;
+    throw err;
+  }
+  throw new Error('expected a ToolError');
+}
+
+let vault: DemoVault;
+let userQuarantine: string[];
+let store: NoteStore;
+
+beforeAll(async () => {
+  vault = await openDemoVault();
+  userQuarantine = ['Archive'];
+  store = new NoteStore(vault.app, { quarantine: () => userQuarantine });
+});
+
+afterAll(async () => {
+  await vault?.close();
+});
+
+describe('normalizePath', () => {
+  test.each([
+    ['Projects/Alpha/Budget.md', 'Projects/Alpha/Budget.md'],
+    ['projects/alpha/budget.md', 'Projects/Alpha/Budget.md'],
+    ['PROJECTS\\ALPHA\\BUDGET.MD', 'Projects/Alpha/Budget.md'],
+    ['/Inbox.md', 'Inbox.md'],
+    ['//Inbox.md', 'Inbox.md'],
+    ['./Reference/../Reference/日本語メモ.md', 'Reference/日本語メモ.md'],
+    ['Reference/Cafe\u0301 notes.md', 'Reference/Café notes.md'],
+    ['reference/CAFÉ NOTES.md', 'Reference/Café notes.md'],
+    ['Reference/Caf%C3%A9%20notes.md', 'Reference/Café notes.md'],
+    ['%2FAreas%2F%C3%9Cbersicht.md', 'Areas/Übersicht.md'],
+    ['\\Areas\\Übersicht.md', 'Areas/Übersicht.md'],
+    ['projects/alpha/New note.md', 'Projects/Alpha/New note.md'],
+    ['projects/Gamma/New note.md', 'Projects/Gamma/New note.md'],
+    ['Projects/Alpha/', 'Projects/Alpha'],
+  ])('%j → %j', (input, expected) => {
+    expect(store.normalizePath(input, ANYONE)).toBe(expected);
+  });
+
+  test.each([
+    ['', 'invalid_argument'],
+    ['/', 'invalid_argument'],
+    ['C:\\vault\\Inbox.md', 'invalid_argument'],
+    ['../Inbox.md', 'forbidden'],
+    ['%2e%2e/%2e%2e/etc/passwd', 'forbidden'],
+    ['Projects/../../outside.md', 'forbidden'],
+    ['.obsidian/app.json', 'forbidden'],
+    ['.OBSIDIAN/app.json', 'forbidden'],
+    ['%2Eobsidian/app.json', 'forbidden'],
+    ['Projects/../.trash/Deleted draft.md', 'forbidden'],
+    ['_private/Passwords hint.md', 'forbidden'],
+    ['_PRIVATE/new.md', 'forbidden'],
+    ['Projects/_private/x.md', 'forbidden'],
+    ['Archive/Old ideas.md', 'forbidden'],
+    ['archive', 'forbidden'],
+  ])('%j is refused with %s', (input, code) => {
+    expect(codeOf(() => store.normalizePath(input, ANYONE))).toBe(code);
+  });
+
+  test('roots confine the key, after normalization', () => {
+    expect(store.normalizePath('projects/alpha/Budget.md', ALPHA_ONLY)).toBe('Projects/Alpha/Budget.md');
+    expect(codeOf(() => store.normalizePath('Projects/Beta/Beta overview.md', ALPHA_ONLY))).toBe('forbidden');
+    expect(codeOf(() => store.normalizePath('Projects/Alpha/../Beta/x.md', ALPHA_ONLY))).toBe('forbidden');
+    expect(codeOf(() => store.normalizePath('Projects/Alphabet/x.md', ALPHA_ONLY))).toBe('forbidden');
+    expect(errorOf(() => store.normalizePath('Inbox.md', ALPHA_ONLY)).message).toMatch(/outside the folders this key may use \(Projects\/Alpha\)/);
+  });
+
+  test('the user quarantine list is read live', () => {
+    expect(store.normalizePath('Templates/Daily note.md', ANYONE)).toBe('Templates/Daily note.md');
+    userQuarantine.push('templates');
+    try {
+      expect(codeOf(() => store.normalizePath('Templates/Daily note.md', ANYONE))).toBe('forbidden');
+      expect(store.readableNotes(ANYONE).some((f) => f.path.startsWith('Templates/'))).toBe(false);
+    } finally {
+      userQuarantine.pop();
+    }
+  });
+
+  test('normalizeFolderPath accepts the vault root', () => {
+    expect(store.normalizeFolderPath(undefined, ANYONE)).toBe('');
+    expect(store.normalizeFolderPath('/', ANYONE)).toBe('');
+    expect(store.normalizeFolderPath('projects', ANYONE)).toBe('Projects');
+    expect(codeOf(() => store.normalizeFolderPath('.obsidian', ANYONE))).toBe('forbidden');
+  });
+});
+
+describe('readability and access', () => {
+  const file = (p: string) => {
+    const f = vault.app.vault.getFileByPath(p);
+    if (!f) throw new Error(`fixture lacks ${p}`);
+    return f;
+  };
+
+  test('quarantined, private and no-access notes are not readable', () => {
+    const paths = store.readableNotes(ANYONE).map((f) => f.path);
+    expect(paths).toContain('Projects/Alpha/Budget.md');
+    expect(paths).toContain('Projects/Beta/Retrospective.md');
+    expect(paths).not.toContain('_private/Passwords hint.md');
+    expect(paths).not.toContain('Personal/Therapy notes.md');
+    expect(paths.some((p) => p.startsWith('.'))).toBe(false);
+    expect(paths.some((p) => p.startsWith('Archive/'))).toBe(false);
+    const forClaude = store.readableNotes(CLAUDE).map((f) => f.path);
+    expect(forClaude).not.toContain('Projects/Beta/Retrospective.md');
+    expect(forClaude).toHaveLength(paths.length - 1);
+  });
+
+  test('accessOf combines access and agent_overrides', () => {
+    expect(store.accessOf(file('Projects/Alpha/Budget.md'), ANYONE)).toBe('read-only');
+    expect(store.accessOf(file('Personal/Therapy notes.md'), ANYONE)).toBe('private');
+    expect(store.accessOf(file('Projects/Beta/Retrospective.md'), ANYONE)).toBe('read-write');
+    expect(store.accessOf(file('Projects/Beta/Retrospective.md'), CURSOR)).toBe('read-only');
+    expect(store.accessOf(file('Projects/Beta/Retrospective.md'), CLAUDE)).toBe('private');
+    expect(store.canRead(file('Projects/Beta/Retrospective.md'), CLAUDE)).toBe(false);
+    expect(store.canRead(file('Projects/Beta/Retrospective.md'), CURSOR)).toBe(true);
+    expect(store.canRead(file('Inbox.md'), ALPHA_ONLY)).toBe(false);
+  });
+
+  test('isQuarantined covers built-ins and the user list', () => {
+    expect(store.isQuarantined('.obsidian')).toBe(true);
+    expect(store.isQuarantined('_private/Passwords hint.md')).toBe(true);
+    expect(store.isQuarantined('Archive/Old ideas.md')).toBe(true);
+    expect(store.isQuarantined('Projects/Alpha/Budget.md')).toBe(false);
+  });
+
+  test('readableFolders hides quarantined folders and respects roots', () => {
+    const folders = store.readableFolders(ANYONE).map((f) => f.path);
+    expect(folders).toEqual(expect.arrayContaining(['Projects', 'Projects/Alpha', 'Journal/2026', 'Personal']));
+    expect(folders).not.toContain('_private');
+    expect(folders).not.toContain('Archive');
+    expect(folders.some((p) => p.startsWith('.'))).toBe(false);
+    expect(store.readableFolders(ALPHA_ONLY).map((f) => f.path)).toEqual(['Projects/Alpha']);
+  });
+});
+
+describe('resolveNote', () => {
+  const resolve = (ref: { path?: string; id?: string }, scope = ANYONE) => store.resolveNote(ref, scope).path;
+
+  test('by path, with or without .md, in any case', () => {
+    expect(resolve({ path: 'Projects/Alpha/Budget.md' })).toBe('Projects/Alpha/Budget.md');
+    expect(resolve({ path: 'Projects/Alpha/Budget' })).toBe('Projects/Alpha/Budget.md');
+    expect(resolve({ path: 'projects/alpha/budget' })).toBe('Projects/Alpha/Budget.md');
+    expect(resolve({ path: 'Reference/Caf%C3%A9%20notes' })).toBe('Reference/Café notes.md');
+  });
+
+  test('by id: frontmatter id (string or number) and synthetic path: ids', () => {
+    expect(resolve({ id: 'PRJ-ALPHA' })).toBe('Projects/Alpha/Alpha overview.md');
+    expect(resolve({ id: '2041' })).toBe('Projects/Beta/Beta overview.md');
+    expect(resolve({ id: 'path:Inbox.md' })).toBe('Inbox.md');
+    expect(resolve({ path: 'path:Inbox.md' })).toBe('Inbox.md');
+    expect(resolve({ path: 'person-ana' })).toBe('People/Ana Ruiz.md');
+    expect(resolve({ id: 'Reading list' })).toBe('Reading list.md');
+  });
+
+  test('bare names resolve like wikilinks, aliases included', () => {
+    expect(resolve({ path: 'Budget' })).toBe('Projects/Alpha/Budget.md');
+    expect(resolve({ path: 'sourdough handbook' })).toBe('Reference/Sourdough handbook.md');
+    expect(resolve({ path: 'Alpha/Meeting notes' })).toBe('Projects/Alpha/Meeting notes.md');
+    expect(resolve({ path: '[[Alpha overview|Project Alpha]]' })).toBe('Projects/Alpha/Alpha overview.md');
+    expect(resolve({ path: 'Northwind dashboard' })).toBe('Projects/Alpha/Alpha overview.md');
+    expect(resolve({ path: '日本語メモ' })).toBe('Reference/日本語メモ.md');
+  });
+
+  test('an ambiguous bare name lists the candidates', () => {
+    const err = errorOf(() => resolve({ path: 'Meeting notes' }));
+    expect(err.code).toBe('ambiguous');
+    expect(err.message).toContain('Projects/Alpha/Meeting notes.md');
+    expect(err.message).toContain('Projects/Beta/Meeting notes.md');
+    expect(resolve({ path: 'Meeting notes' }, ALPHA_ONLY)).toBe('Projects/Alpha/Meeting notes.md');
+  });
+
+  test('unreadable notes are simply not found', () => {
+    const err = errorOf(() => resolve({ path: 'Personal/Therapy notes.md' }));
+    expect(err.code).toBe('not_found');
+    expect(err.message).toBe("Note 'Personal/Therapy notes.md' not found; call search or list_notes to find its path.");
+    expect(codeOf(() => resolve({ path: 'Therapy notes' }))).toBe('not_found');
+    expect(codeOf(() => resolve({ path: 'Projects/Beta/Retrospective.md' }, CLAUDE))).toBe('not_found');
+    expect(codeOf(() => resolve({ path: 'Retrospective' }, CLAUDE))).toBe('not_found');
+    expect(codeOf(() => resolve({ path: 'Inbox' }, ALPHA_ONLY))).toBe('not_found');
+    expect(codeOf(() => resolve({ path: 'No such note' }))).toBe('not_found');
+    expect(codeOf(() => resolve({ id: 'PRJ-NOPE' }))).toBe('not_found');
+  });
+
+  test('quarantined and out-of-root paths are forbidden; bad refs are invalid', () => {
+    expect(codeOf(() => resolve({ path: '_private/Passwords hint.md' }))).toBe('forbidden');
+    expect(codeOf(() => resolve({ path: '.obsidian/app.json' }))).toBe('forbidden');
+    expect(codeOf(() => resolve({ path: 'Areas/Übersicht.md' }, ALPHA_ONLY))).toBe('forbidden');
+    expect(codeOf(() => resolve({}))).toBe('invalid_argument');
+    expect(codeOf(() => resolve({ path: '  ' }))).toBe('invalid_argument');
+    expect(errorOf(() => resolve({ path: 'projects' })).message).toMatch(/'Projects' is a folder; call list_notes/);
+    expect(codeOf(() => resolve({ path: 'Attachments/alpha-architecture.svg' }))).toBe('invalid_argument');
+  });
+});
+
+describe('note facts', () => {
+  const note = (p: string) => store.resolveNote({ path: p }, ANYONE);
+
+  test('ids, titles and frontmatter', () => {
+    expect(store.noteId(note('Projects/Alpha/Alpha overview.md'))).toBe('PRJ-ALPHA');
+    expect(store.noteId(note('Projects/Beta/Beta overview.md'))).toBe('2041');
+    expect(store.noteId(note('Inbox.md'))).toBe('path:Inbox.md');
+    expect(store.noteTitle(note('Projects/Alpha/Alpha overview.md'))).toBe('Project Alpha');
+    expect(store.noteTitle(note('Projects/Alpha/Meeting notes.md'))).toBe('Alpha meeting notes');
+    expect(store.frontmatterOf(note('Projects/Alpha/Alpha overview.md'))).toMatchObject({ budget_eur: 48000, status: 'active' });
+    expect(store.frontmatterOf(note('Projects/AGENTS.md'))).toEqual({});
+  });
+
+  test('hashOf is the SHA-256 of the exact text', async () => {
+    const file = note('Reference/Imported from Windows.md');
+    const text = await store.read(file);
+    expect(text).toContain('\r\n');
+    const onDisk = await fs.readFile(path.join(vault.dir, file.path), 'utf8');
+    expect(store.hashOf(text)).toBe(store.hashOf(onDisk));
+    expect(store.hashOf('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
+  test('tags come with # from frontmatter (list or string) and inline', () => {
+    expect(store.tagsOf(note('Journal/2026/2026-01-05.md'))).toEqual(expect.arrayContaining(['#journal', '#work']));
+    expect(store.tagsOf(note('Projects/Alpha/Alpha overview.md'))).toEqual(expect.arrayContaining(['#project', '#client/northwind', '#active']));
+  });
+
+  test('outline: nesting numbers, duplicate headings, code fences are not headings', async () => {
+    const meetings = note('Projects/Alpha/Meeting notes.md');
+    const outline = store.outline(meetings, await store.read(meetings));
+    expect(outline.map((s) => `${s.path} ${s.heading}`)).toEqual([
+      '1 Alpha meeting notes',
+      '1.1 2026-01-08 Kickoff',
+      '1.1.1 Decisions',
+      '1.1.2 Action items',
+      '1.2 2026-01-15 Data access',
+      '1.2.1 Decisions',
+      '1.2.2 Action items',
+      '1.3 2026-01-29 Layout review',
+      '1.3.1 Action items',
+      '1.3.1.1 Open questions',
+    ]);
+    const git = note('Reference/Git cheatsheet.md');
+    expect(store.outline(git, await store.read(git)).map((s) => s.heading)).toEqual(['Git cheatsheet', 'Undo', 'Branches', 'History', 'Config']);
+  });
+
+  test('CRLF note: body start and section offsets line up with the text', async () => {
+    const file = note('Reference/Imported from Windows.md');
+    const text = await store.read(file);
+    expect(text.slice(store.bodyStart(file, text)).startsWith('# Imported from Windows\r\n')).toBe(true);
+    const outline = store.outline(file, text);
+    const printer = outline.find((s) => s.heading === 'Printer settings')!;
+    expect(text.slice(printer.start, printer.end)).toBe('## Printer settings\r\n\r\n- Duplex: long edge\r\n- Paper: A4, tray 2\r\n\r\n');
+    expect(store.sectionAt(outline, text.indexOf('Duplex'))?.path).toBe('1.1');
+    expect(store.sectionAt(outline, 0)).toBeNull();
+  });
+
+  test('bodyStart is 0 without frontmatter', async () => {
+    const file = note('Projects/AGENTS.md');
+    expect(store.bodyStart(file, await store.read(file))).toBe(0);
+  });
+});
+
+describe('links and tags', () => {
+  const note = (p: string) => store.resolveNote({ path: p }, ANYONE);
+
+  test('private notes never appear as link source or target', () => {
+    const alpha = store.linksOf(note('Projects/Alpha/Alpha overview.md'), ANYONE);
+    const backlinks = alpha.backlinks.map((l) => l.path);
+    expect(backlinks).toEqual(expect.arrayContaining(['Home.md', 'Journal/2026/2026-01-05.md', 'People/Ana Ruiz.md']));
+    expect(backlinks).not.toContain('Personal/Therapy notes.md');
+    expect(backlinks).not.toContain('_private/Passwords hint.md');
+    const journal = store.linksOf(note('Journal/2026/2026-01-05.md'), ANYONE);
+    expect(journal.outgoing.map((l) => l.path)).toEqual(['Projects/Alpha/Alpha overview.md']);
+    expect(journal.unresolved).toEqual([]);
+    const beta = store.linksOf(note('Projects/Beta/Beta overview.md'), CLAUDE);
+    expect(beta.outgoing.map((l) => l.path)).not.toContain('Projects/Beta/Retrospective.md');
+  });
+
+  test('unresolved links are reported with their text', () => {
+    expect(store.linksOf(note('Ideas.md'), ANYONE).unresolved).toEqual([{ link: 'Quarterly review', count: 1 }]);
+  });
+
+  test('tagCounts counts readable notes only', () => {
+    const counts = new Map(store.tagCounts(ANYONE).map((t) => [t.tag, t.count]));
+    expect(counts.get('#journal')).toBe(6);
+    expect(counts.get('#work')).toBe(2);
+    expect(counts.get('#idea')).toBe(2);
+    expect(counts.has('#secret')).toBe(false);
+    expect(counts.has('#personal')).toBe(false);
+    expect(counts.has('#retro')).toBe(true);
+    expect(new Map(store.tagCounts(CLAUDE).map((t) => [t.tag, t.count])).has('#retro')).toBe(false);
+  });
+});
+
+describe('agent instructions', () => {
+  test('the nearest AGENTS.md governs notes below it, not itself', async () => {
+    const budget = store.resolveNote({ path: 'Projects/Alpha/Budget.md' }, ANYONE);
+    const found = await store.agentInstructionsFor(budget, ANYONE);
+    expect(found?.path).toBe('Projects/AGENTS.md');
+    expect(found?.content).toContain('Meeting notes are append-only');
+    expect(await store.agentInstructionsFor(store.resolveNote({ path: 'Inbox' }, ANYONE), ANYONE)).toBeNull();
+    expect(await store.agentInstructionsFor(store.resolveNote({ path: 'Projects/AGENTS.md' }, ANYONE), ANYONE)).toBeNull();
+    expect(await store.agentInstructionsFor(budget, ALPHA_ONLY)).toBeNull();
+  });
+});
+
+describe('onNoteChange', () => {
+  test('reports create, modify, rename and delete after the cache updated; unsubscribe stops it', async () => {
+    const changes: NoteChange[] = [];
+    let wake: (() => void) | null = null;
+    const off = store.onNoteChange((change) => {
+      changes.push(change);
+      wake?.();
+    });
+    const next = (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (changes.length >= count) resolve();
+        };
+        wake = check;
+        check();
+      });
+    const created = await vault.app.vault.create('Capture.md', '# Capture\n\n#todo\n');
+    await next(1);
+    expect(changes[0]).toEqual({ type: 'create', path: 'Capture.md' });
+    expect(store.tagsOf(created)).toEqual(['#todo']);
+    await vault.app.vault.modify(created, '# Capture\n\n#done\n');
+    await next(2);
+    expect(changes[1]).toEqual({ type: 'modify', path: 'Capture.md' });
+    expect(store.tagsOf(created)).toEqual(['#done']);
+    await vault.app.vault.rename(created, 'Captured.md');
+    await next(3);
+    expect(changes[2]).toEqual({ type: 'rename', path: 'Captured.md', oldPath: 'Capture.md' });
+    await vault.app.vault.delete(created);
+    await next(4);
+    expect(changes[3]).toEqual({ type: 'delete', path: 'Captured.md' });
+    off();
+    const again = await vault.app.vault.create('After.md', 'x');
+    await vault.app.vault.delete(again);
+    expect(changes).toHaveLength(4);
+  });
+});

@@ -1,0 +1,225 @@
+import type { Vault } from 'obsidian';
+import { TFile, TFolder } from '../host';
+import { ToolError } from '../../src/errors';
+import { canonicalPath, findEntry } from '../../src/vault/lookup';
+import { isWithinRoots, noteAccess, parseAccessValue } from '../../src/vault/access-rules';
+import { frontmatterId, pathOfSyntheticId, syntheticId, unwrapWikilink } from '../../src/vault/note-ref';
+import { decodePercentOnce, isPathInside, lexicalVaultPath } from '../../src/vault/paths';
+import { Quarantine } from '../../src/vault/quarantine';
+
+/** Runs `fn` and returns the ToolError code it throws (fails the test when it does not throw one). */
+function codeOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ToolError) return err.code;
+    throw err;
+  }
+  throw new Error('expected a ToolError');
+}
+
+describe('lexicalVaultPath', () => {
+  const cafeNfd = 'Cafe\u0301 notes.md';
+  test.each([
+    ['Projects/Alpha/Budget.md', 'Projects/Alpha/Budget.md'],
+    ['/Projects/Alpha/Budget.md', 'Projects/Alpha/Budget.md'],
+    ['///Projects//Alpha/', 'Projects/Alpha'],
+    ['Projects\\Alpha\\Budget.md', 'Projects/Alpha/Budget.md'],
+    ['./Projects/./Alpha/Budget.md', 'Projects/Alpha/Budget.md'],
+    ['Projects/Beta/../Alpha/Budget.md', 'Projects/Alpha/Budget.md'],
+    ['  Inbox.md\n', 'Inbox.md'],
+    [cafeNfd, 'Caf\u00e9 notes.md'],
+    ['Reference/Non\u00a0breaking.md', 'Reference/Non breaking.md'],
+    ['/', ''],
+    ['.', ''],
+    ['Projects/..', ''],
+  ])('%j → %j', (input, expected) => {
+    expect(lexicalVaultPath(input)).toBe(expected);
+  });
+
+  test.each([
+    ['', 'invalid_argument'],
+    ['   ', 'invalid_argument'],
+    ['C:\\Users\\me\\vault\\Note.md', 'invalid_argument'],
+    ['c:/vault/Note.md', 'invalid_argument'],
+    ['\\\\server\\share\\Note.md', 'invalid_argument'],
+    ['file:///etc/passwd', 'invalid_argument'],
+    ['obsidian://open?vault=x', 'invalid_argument'],
+    ['Inbox\u0000.md', 'invalid_argument'],
+    ['..', 'forbidden'],
+    ['../outside.md', 'forbidden'],
+    ['Projects/../../etc/passwd', 'forbidden'],
+    ['..\\..\\Windows\\win.ini', 'forbidden'],
+  ])('%j is refused with %s', (input, code) => {
+    expect(codeOf(() => lexicalVaultPath(input))).toBe(code);
+  });
+
+  test('a refusal names what to do', () => {
+    expect(() => lexicalVaultPath('../x.md')).toThrow(/leaves the vault; give a path inside the vault/);
+  });
+});
+
+describe('decodePercentOnce', () => {
+  test.each([
+    ['Caf%C3%A9%20notes.md', 'Café notes.md'],
+    ['%E6%97%A5%E6%9C%AC%E8%AA%9E%E3%83%A1%E3%83%A2.md', '日本語メモ.md'],
+    ['%2e%2e/secret.md', '../secret.md'],
+    ['100%25 done.md', '100% done.md'],
+    ['%252e%252e/x.md', '%2e%2e/x.md'],
+    ['50% off.md', '50% off.md'],
+    ['broken%E2%82.md', 'broken%E2%82.md'],
+    ['no escapes.md', 'no escapes.md'],
+  ])('%j → %j', (input, expected) => {
+    expect(decodePercentOnce(input)).toBe(expected);
+  });
+});
+
+describe('isPathInside', () => {
+  test('matches the folder itself and its descendants only', () => {
+    expect(isPathInside('Projects/Alpha/x.md', 'Projects')).toBe(true);
+    expect(isPathInside('Projects', 'Projects')).toBe(true);
+    expect(isPathInside('Projects2/x.md', 'Projects')).toBe(false);
+    expect(isPathInside('anything.md', '')).toBe(true);
+    expect(isPathInside('projects/x.md', 'Projects')).toBe(false);
+    expect(isPathInside('projects/x.md', 'Projects', true)).toBe(true);
+  });
+});
+
+describe('Quarantine', () => {
+  const user: string[] = ['Archive/Sealed', '/Clients\\Secret/', '../bad', ''];
+  const q = new Quarantine('.obsidian', () => user);
+
+  test.each([
+    ['.obsidian/app.json', true],
+    ['.obsidian', true],
+    ['.trash/Deleted draft.md', true],
+    ['Projects/.hidden/x.md', true],
+    ['.env', true],
+    ['_private/Passwords hint.md', true],
+    ['_Private/x.md', true],
+    ['Areas/_private/x.md', true],
+    ['Archive/Sealed/letter.md', true],
+    ['archive/sealed', true],
+    ['Clients/Secret/deal.md', true],
+    ['Archive/Sealed2/x.md', false],
+    ['Archive/Old ideas.md', false],
+    ['Projects/Alpha/Budget.md', false],
+    ['my_private_notes.md', false],
+    ['', false],
+  ])('%j quarantined: %s', (path, expected) => {
+    expect(q.contains(path)).toBe(expected);
+  });
+
+  test('reads the user list on every check and honours a custom config dir', () => {
+    const list: string[] = [];
+    const custom = new Quarantine('config', () => list);
+    expect(custom.contains('config/app.json')).toBe(true);
+    expect(custom.contains('Journal/x.md')).toBe(false);
+    list.push('Journal');
+    expect(custom.contains('Journal/x.md')).toBe(true);
+  });
+});
+
+describe('access rules', () => {
+  test.each([
+    ['private', 'private'],
+    [' Private ', 'private'],
+    ['no-access', 'private'],
+    ['no access', 'private'],
+    ['read-only', 'read-only'],
+    ['readonly', 'read-only'],
+    ['Read_Only', 'read-only'],
+    [['read-only', 'private'], 'private'],
+    ['public', 'read-write'],
+    [true, 'read-write'],
+    [undefined, 'read-write'],
+  ])('access %j → %s', (value, expected) => {
+    expect(parseAccessValue(value)).toBe(expected);
+  });
+
+  test('agent_overrides tighten per key label, never loosen', () => {
+    const fm = { access: 'read-only', agent_overrides: { 'Claude Code': 'no-access', Cursor: 'read-write' } };
+    expect(noteAccess(fm, 'Claude Code')).toBe('private');
+    expect(noteAccess(fm, 'Cursor')).toBe('read-only');
+    expect(noteAccess(fm, 'claude code')).toBe('read-only');
+    expect(noteAccess(fm, '')).toBe('read-only');
+    expect(noteAccess({ agent_overrides: { Cursor: 'read-only' } }, 'Cursor')).toBe('read-only');
+    expect(noteAccess({ agent_overrides: ['Cursor'] }, 'Cursor')).toBe('read-write');
+    expect(noteAccess(undefined, 'Cursor')).toBe('read-write');
+  });
+
+  test('roots confine exactly', () => {
+    expect(isWithinRoots('Projects/Alpha/x.md', [])).toBe(true);
+    expect(isWithinRoots('Projects/Alpha/x.md', ['Projects/Alpha'])).toBe(true);
+    expect(isWithinRoots('Projects/Alphabet/x.md', ['Projects/Alpha'])).toBe(false);
+    expect(isWithinRoots('Projects/Beta/x.md', ['Projects/Alpha', 'Areas'])).toBe(false);
+    expect(isWithinRoots('projects/alpha/x.md', ['Projects/Alpha'])).toBe(false);
+  });
+});
+
+describe('note references', () => {
+  test('synthetic ids round-trip', () => {
+    expect(syntheticId('Inbox.md')).toBe('path:Inbox.md');
+    expect(pathOfSyntheticId('path:Projects/Alpha/Budget.md')).toBe('Projects/Alpha/Budget.md');
+    expect(pathOfSyntheticId('PRJ-ALPHA')).toBeNull();
+  });
+
+  test('frontmatter ids: strings and numbers only', () => {
+    expect(frontmatterId({ id: ' PRJ-ALPHA ' })).toBe('PRJ-ALPHA');
+    expect(frontmatterId({ id: 2041 })).toBe('2041');
+    expect(frontmatterId({ id: '' })).toBeNull();
+    expect(frontmatterId({ id: ['a'] })).toBeNull();
+    expect(frontmatterId(undefined)).toBeNull();
+  });
+
+  test('wikilinks unwrap to their link path', () => {
+    expect(unwrapWikilink('[[Alpha overview|Project Alpha]]')).toBe('Alpha overview');
+    expect(unwrapWikilink('![[Alpha overview#Goals]]')).toBe('Alpha overview');
+    expect(unwrapWikilink('[[Meeting notes#^display-check]]')).toBe('Meeting notes');
+    expect(unwrapWikilink('Plain [[not]] wrapped')).toBe('Plain [[not]] wrapped');
+  });
+});
+
+describe('findEntry / canonicalPath', () => {
+  /** A tiny vault tree of host TFolder/TFile objects, with names as given (possibly NFD). */
+  function fakeVault(paths: string[]): Vault {
+    const byPath = new Map<string, TFile | TFolder>();
+    const root = new TFolder(null as never, '/');
+    for (const p of paths) {
+      let parent = root;
+      const segments = p.split('/');
+      segments.forEach((_, i) => {
+        const sub = segments.slice(0, i + 1).join('/');
+        let entry = byPath.get(sub);
+        if (!entry) {
+          entry = i === segments.length - 1 ? new TFile(null as never, sub) : new TFolder(null as never, sub);
+          entry.parent = parent;
+          parent.children.push(entry);
+          byPath.set(sub, entry);
+        }
+        if (entry instanceof TFolder) parent = entry;
+      });
+    }
+    return { getRoot: () => root, getAbstractFileByPath: (p: string) => byPath.get(p) ?? null } as unknown as Vault;
+  }
+
+  const vault = fakeVault(['Reference/Nai\u0308ve sourdough.md', 'Projects/Alpha/Plan.md', 'Mixed/note.md', 'Mixed/NOTE.md']);
+
+  test('an NFD name on disk is found by its NFC spelling', () => {
+    expect(findEntry(vault, 'Reference/Na\u00efve sourdough.md')?.path).toBe('Reference/Nai\u0308ve sourdough.md');
+  });
+
+  test('case differences resolve to the single existing entry, never guess between two', () => {
+    expect(findEntry(vault, 'projects/alpha/plan.md')?.path).toBe('Projects/Alpha/Plan.md');
+    expect(findEntry(vault, 'Mixed/Note.md')).toBeNull();
+    expect(findEntry(vault, 'Mixed/NOTE.md')?.path).toBe('Mixed/NOTE.md');
+    expect(findEntry(vault, 'Projects/Alpha/Plan.md/x')).toBeNull();
+    expect(findEntry(vault, '')).toBe(vault.getRoot());
+  });
+
+  test('canonicalPath fixes the existing prefix and keeps the rest', () => {
+    expect(canonicalPath(vault, 'projects/alpha/New.md')).toBe('Projects/Alpha/New.md');
+    expect(canonicalPath(vault, 'projects/Gamma/New.md')).toBe('Projects/Gamma/New.md');
+    expect(canonicalPath(vault, 'Elsewhere/x.md')).toBe('Elsewhere/x.md');
+  });
+});
