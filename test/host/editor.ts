@@ -1,0 +1,138 @@
+import type * as O from 'obsidian';
+
+type EditorMethods =
+  | 'getValue' | 'setValue' | 'getLine' | 'setLine' | 'lineCount' | 'lastLine'
+  | 'getSelection' | 'somethingSelected' | 'getRange' | 'replaceSelection' | 'replaceRange'
+  | 'getCursor' | 'listSelections' | 'setCursor' | 'setSelection' | 'setSelections'
+  | 'focus' | 'blur' | 'hasFocus' | 'posToOffset' | 'offsetToPos' | 'wordAt' | 'refresh';
+
+/**
+ * A text-only stand-in for Obsidian's `Editor` (obsidian.d.ts) used by the host's active
+ * note: a document string with one or more selections, positions as `{line, ch}` (0-based).
+ * Edits change the in-memory text only; like an unsaved editor buffer they reach the file
+ * when the test (or a later CodeMirror-backed editor) writes them.
+ */
+export class HostEditor implements Pick<O.Editor, EditorMethods> {
+  private text: string;
+  private selections: O.EditorSelection[];
+  private focused = true;
+
+  /** Creates an editor over `text` with the cursor at the start. */
+  constructor(text: string) {
+    this.text = text;
+    this.selections = [{ anchor: { line: 0, ch: 0 }, head: { line: 0, ch: 0 } }];
+  }
+
+  getDoc(): this {
+    return this;
+  }
+  refresh(): void {
+    this.selections = this.selections.map((s) => ({ anchor: this.clip(s.anchor), head: this.clip(s.head) }));
+  }
+  getValue(): string {
+    return this.text;
+  }
+  setValue(content: string): void {
+    this.text = content;
+    this.refresh();
+  }
+  getLine(line: number): string {
+    return this.text.split('\n')[line] ?? '';
+  }
+  setLine(n: number, text: string): void {
+    this.replaceRange(text, { line: n, ch: 0 }, { line: n, ch: this.getLine(n).length });
+  }
+  lineCount(): number {
+    return this.text.split('\n').length;
+  }
+  lastLine(): number {
+    return this.lineCount() - 1;
+  }
+  getSelection(): string {
+    const s = this.selections[0];
+    return this.getRange(s.anchor, s.head);
+  }
+  somethingSelected(): boolean {
+    return this.selections.some((s) => this.posToOffset(s.anchor) !== this.posToOffset(s.head));
+  }
+  /** Text between two positions (in either order). */
+  getRange(from: O.EditorPosition, to: O.EditorPosition): string {
+    const [a, b] = [this.posToOffset(from), this.posToOffset(to)].sort((x, y) => x - y);
+    return this.text.slice(a, b);
+  }
+  replaceSelection(replacement: string): void {
+    const s = this.selections[0];
+    const [from, to] = this.ordered(s);
+    this.replaceRange(replacement, from, to);
+    const end = this.offsetToPos(this.posToOffset(from) + replacement.length);
+    this.selections = [{ anchor: end, head: end }];
+  }
+  replaceRange(replacement: string, from: O.EditorPosition, to?: O.EditorPosition): void {
+    const a = this.posToOffset(from);
+    const b = to ? this.posToOffset(to) : a;
+    const [x, y] = a <= b ? [a, b] : [b, a];
+    this.text = this.text.slice(0, x) + replacement + this.text.slice(y);
+    this.refresh();
+  }
+  getCursor(side: 'from' | 'to' | 'head' | 'anchor' = 'head'): O.EditorPosition {
+    const s = this.selections[0];
+    if (side === 'anchor') return s.anchor;
+    if (side === 'head') return s.head;
+    const [from, to] = this.ordered(s);
+    return side === 'from' ? from : to;
+  }
+  listSelections(): O.EditorSelection[] {
+    return this.selections.map((s) => ({ anchor: { ...s.anchor }, head: { ...s.head } }));
+  }
+  setCursor(pos: O.EditorPosition | number, ch?: number): void {
+    const p = typeof pos === 'number' ? { line: pos, ch: ch ?? 0 } : pos;
+    this.setSelection(p, p);
+  }
+  setSelection(anchor: O.EditorPosition, head?: O.EditorPosition): void {
+    this.selections = [{ anchor: this.clip(anchor), head: this.clip(head ?? anchor) }];
+  }
+  setSelections(ranges: O.EditorSelectionOrCaret[], main = 0): void {
+    const all = ranges.map((r) => ({ anchor: this.clip(r.anchor), head: this.clip(r.head ?? r.anchor) }));
+    this.selections = [all[main], ...all.filter((_, i) => i !== main)];
+  }
+  focus(): void {
+    this.focused = true;
+  }
+  blur(): void {
+    this.focused = false;
+  }
+  hasFocus(): boolean {
+    return this.focused;
+  }
+  /** Char offset of a position, clamped into the document. */
+  posToOffset(pos: O.EditorPosition): number {
+    const lines = this.text.split('\n');
+    const line = Math.max(0, Math.min(pos.line, lines.length - 1));
+    let offset = 0;
+    for (let i = 0; i < line; i++) offset += lines[i].length + 1;
+    return offset + Math.max(0, Math.min(pos.ch, lines[line].length));
+  }
+  /** Position of a char offset, clamped into the document. */
+  offsetToPos(offset: number): O.EditorPosition {
+    const before = this.text.slice(0, Math.max(0, Math.min(offset, this.text.length)));
+    const line = before.split('\n').length - 1;
+    return { line, ch: before.length - (before.lastIndexOf('\n') + 1) };
+  }
+  /** The word (letters, digits, `_`) around `pos`, or null. */
+  wordAt(pos: O.EditorPosition): O.EditorRange | null {
+    const line = this.getLine(pos.line);
+    let a = pos.ch;
+    let b = pos.ch;
+    while (a > 0 && /[\p{L}\p{N}_]/u.test(line[a - 1])) a--;
+    while (b < line.length && /[\p{L}\p{N}_]/u.test(line[b])) b++;
+    return a === b ? null : { from: { line: pos.line, ch: a }, to: { line: pos.line, ch: b } };
+  }
+
+  private clip(pos: O.EditorPosition): O.EditorPosition {
+    return this.offsetToPos(this.posToOffset(pos));
+  }
+
+  private ordered(s: O.EditorSelection): [O.EditorPosition, O.EditorPosition] {
+    return this.posToOffset(s.anchor) <= this.posToOffset(s.head) ? [s.anchor, s.head] : [s.head, s.anchor];
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * The host's `obsidian` module: Jest maps `import ... from 'obsidian'` here, and `npm start`
+ * runs the built plugin against it. Names match obsidian.d.ts; host-only helpers
+ * (createHostApp, loadPluginInHost, ...) are exported alongside for tests and the runner.
+ */
+export { Events } from './events';
+export type { HostEventRef } from './events';
+export { TAbstractFile, TFile, TFolder } from './abstract-file';
+export { Vault } from './vault';
+export { FileSystemAdapter } from './vault-adapter';
+export { MetadataCache } from './metadata-cache';
+export { FileManager } from './file-manager';
+export { Workspace, MarkdownView } from './workspace';
+export type { NoteSelection, HostLeaf } from './workspace';
+export { HostEditor as Editor } from './editor';
+export { Component } from './component';
+export { Plugin } from './plugin';
+export { PluginSettingTab } from './setting-tab';
+export { Notice } from './notice';
+export { SecretStorage } from './secret-storage';
+export { Platform } from './platform';
+export { normalizePath } from './path';
+export { parseYaml, stringifyYaml } from './yaml';
+export { requestUrl, request } from './request-url';
+export { debounce } from './debounce';
+export { apiVersion, requireApiVersion, iterateRefs, iterateCacheRefs } from './refs';
+export {
+  getAllTags,
+  getFrontMatterInfo,
+  parseFrontMatterAliases,
+  parseFrontMatterEntry,
+  parseFrontMatterStringArray,
+  parseFrontMatterTags,
+} from './frontmatter';
+export { getLinkpath, parseLinktext } from './link-text';
+export { parseNoteMetadata } from './markdown-metadata';
+export { createHostElement, HostElement } from './dom';
+export { HostCommands } from './commands';
+export {
+  App,
+  HostPlugins,
+  createHostApp,
+  loadPluginInHost,
+  unloadPluginInHost,
+  simulateExternalSettingsChange,
+} from './app';
+export type { HostAppOptions } from './app';
+export { App as HostApp } from './app';
+export { createTempVault } from './temp-vault';
+export type { TempVault } from './temp-vault';

@@ -1,0 +1,186 @@
+import type * as O from 'obsidian';
+import { Events } from './events';
+import { TAbstractFile, TFile } from './abstract-file';
+import type { Vault } from './vault';
+import { parseNoteMetadata } from './markdown-metadata';
+import { LinkResolver } from './link-resolver';
+import { getLinkpath } from './link-text';
+
+/**
+ * Obsidian's `MetadataCache` (obsidian.d.ts) for the host vault. Markdown notes are parsed
+ * with a real Markdown parser (see markdown-metadata.ts). Like Obsidian, it follows vault
+ * events and indexes asynchronously: after a write, `getFileCache` may still return the old
+ * cache until `changed` fires; `await metadataCache.whenResolved()` waits for the queue to
+ * drain. Events: `changed` (file, data, cache), `deleted` (file, prevCache), `resolve` (file)
+ * and `resolved` (after the queue drains). Only `.md` files have a cache.
+ */
+export class MetadataCache extends Events implements O.MetadataCache {
+  resolvedLinks: Record<string, Record<string, number>> = {};
+  unresolvedLinks: Record<string, Record<string, number>> = {};
+  private readonly caches = new Map<string, O.CachedMetadata>();
+  private readonly resolver = new LinkResolver();
+  private readonly queue = new Set<TFile>();
+  private draining: Promise<void> | null = null;
+  private needsFullResolve = false;
+  private readonly refs: O.EventRef[] = [];
+
+  /** Creates a cache that follows `vault`'s events; call `initialize()` once the vault is loaded. */
+  constructor(private readonly vault: Vault) {
+    super();
+    this.refs.push(
+      vault.on('create', (f: TAbstractFile) => this.onCreate(f)),
+      vault.on('modify', (f: TAbstractFile) => this.enqueue(f)),
+      vault.on('delete', (f: TAbstractFile) => this.onDelete(f)),
+      vault.on('rename', (f: TAbstractFile, old: string) => this.onRename(f, old)),
+    );
+  }
+
+  /** Host: parses every note and resolves all links, then fires `resolved`. */
+  async initialize(): Promise<void> {
+    this.resolver.reindex(this.vault.getFiles());
+    for (const file of this.vault.getMarkdownFiles()) {
+      try {
+        this.caches.set(file.path, parseNoteMetadata(await this.vault.cachedRead(file)));
+      } catch (err) {
+        console.error(`[host] cannot index "${file.path}":`, err);
+      }
+    }
+    this.resolveAll();
+    this.trigger('resolved');
+  }
+
+  /** Host: stops following vault events. */
+  detach(): void {
+    for (const ref of this.refs.splice(0)) this.vault.offref(ref);
+  }
+
+  /** Resolves when every pending change has been indexed and resolved. */
+  async whenResolved(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  getFileCache(file: O.TFile): O.CachedMetadata | null {
+    return this.caches.get(file.path) ?? null;
+  }
+
+  getCache(path: string): O.CachedMetadata | null {
+    return this.caches.get(path) ?? null;
+  }
+
+  getFirstLinkpathDest(linkpath: string, sourcePath: string): TFile | null {
+    return this.resolver.resolve(linkpath, sourcePath);
+  }
+
+  /**
+   * Linktext for `file` (Obsidian's "shortest path when possible"): the file name when it is
+   * unique in the vault, else the full path; `.md` is dropped unless `omitMdExtension` is
+   * false. The source path does not change the answer in the host.
+   */
+  fileToLinktext(file: O.TFile, _sourcePath: string, omitMdExtension = true): string {
+    const text = this.resolver.isUniqueName(file.name) ? file.name : file.path;
+    return omitMdExtension && file.extension === 'md' ? text.slice(0, -3) : text;
+  }
+
+  private onCreate(file: TAbstractFile): void {
+    if (!(file instanceof TFile)) return;
+    this.needsFullResolve = true;
+    this.resolver.reindex(this.vault.getFiles());
+    this.enqueue(file);
+    if (file.extension !== 'md') this.kick();
+  }
+
+  private onDelete(file: TAbstractFile): void {
+    if (!(file instanceof TFile)) return;
+    this.queue.delete(file);
+    const prev = this.caches.get(file.path) ?? null;
+    this.caches.delete(file.path);
+    delete this.resolvedLinks[file.path];
+    delete this.unresolvedLinks[file.path];
+    this.resolver.reindex(this.vault.getFiles());
+    this.needsFullResolve = true;
+    this.trigger('deleted', file, prev);
+    this.kick();
+  }
+
+  private onRename(file: TAbstractFile, oldPath: string): void {
+    if (!(file instanceof TFile)) return;
+    const cache = this.caches.get(oldPath);
+    this.caches.delete(oldPath);
+    if (cache && file.extension === 'md') this.caches.set(file.path, cache);
+    else if (file.extension === 'md') this.queue.add(file);
+    for (const table of [this.resolvedLinks, this.unresolvedLinks]) {
+      if (table[oldPath]) table[file.path] = table[oldPath];
+      delete table[oldPath];
+    }
+    this.resolver.reindex(this.vault.getFiles());
+    this.needsFullResolve = true;
+    this.kick();
+  }
+
+  private enqueue(file: TAbstractFile): void {
+    if (!(file instanceof TFile) || file.extension !== 'md') return;
+    this.queue.add(file);
+    this.kick();
+  }
+
+  /** Starts draining the queue on the next macrotask, like Obsidian's deferred indexer. */
+  private kick(): void {
+    this.draining ??= new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => this.drain());
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.size) {
+        const [file] = this.queue;
+        this.queue.delete(file);
+        if (this.vault.getFileByPath(file.path) !== file) continue;
+        let data: string;
+        try {
+          data = await this.vault.cachedRead(file);
+        } catch {
+          continue;
+        }
+        if (this.vault.getFileByPath(file.path) !== file) continue;
+        const cache = parseNoteMetadata(data);
+        this.caches.set(file.path, cache);
+        this.trigger('changed', file, data, cache);
+        if (!this.needsFullResolve) {
+          this.resolveFile(file.path);
+          this.trigger('resolve', file);
+        }
+      }
+      if (this.needsFullResolve) {
+        this.needsFullResolve = false;
+        this.resolveAll();
+        for (const f of this.vault.getMarkdownFiles()) this.trigger('resolve', f);
+      }
+      this.trigger('resolved');
+    } finally {
+      this.draining = null;
+      if (this.queue.size || this.needsFullResolve) this.kick();
+    }
+  }
+
+  private resolveAll(): void {
+    this.resolvedLinks = {};
+    this.unresolvedLinks = {};
+    for (const path of this.caches.keys()) this.resolveFile(path);
+  }
+
+  /** Recounts `resolvedLinks[path]` and `unresolvedLinks[path]` from the note's links and embeds. */
+  private resolveFile(path: string): void {
+    const cache = this.caches.get(path);
+    const resolved: Record<string, number> = {};
+    const unresolved: Record<string, number> = {};
+    const refs = [...(cache?.links ?? []), ...(cache?.embeds ?? []), ...(cache?.frontmatterLinks ?? [])];
+    for (const ref of refs) {
+      const linkpath = getLinkpath(ref.link);
+      if (linkpath === '') continue;
+      const dest = this.resolver.resolve(linkpath, path);
+      if (dest) resolved[dest.path] = (resolved[dest.path] ?? 0) + 1;
+      else unresolved[linkpath] = (unresolved[linkpath] ?? 0) + 1;
+    }
+    this.resolvedLinks[path] = resolved;
+    this.unresolvedLinks[path] = unresolved;
+  }
+}

@@ -1,0 +1,213 @@
+import type * as O from 'obsidian';
+import { promises as fsp } from 'node:fs';
+import * as nodePath from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { normalizePath, assertInsideVault, splitExtension } from './path';
+
+/** Copies the bytes of a Node Buffer into a standalone ArrayBuffer. */
+function toArrayBuffer(buf: Buffer): ArrayBuffer {
+  const out = new ArrayBuffer(buf.byteLength);
+  new Uint8Array(out).set(buf);
+  return out;
+}
+
+/**
+ * Writes `data` to `fullPath` atomically: into a dot-prefixed temp file in the same folder,
+ * then `rename` over the target, so readers never see a half-written note. Applies
+ * `options.mtime` (ms) with utimes. Throws the fs error (ENOENT when the folder is missing).
+ */
+export async function writeAtomic(fullPath: string, data: string | Uint8Array, options?: O.DataWriteOptions): Promise<void> {
+  const dir = nodePath.dirname(fullPath);
+  const tmp = nodePath.join(dir, `.${nodePath.basename(fullPath)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await fsp.writeFile(tmp, data);
+    if (options?.mtime !== undefined) {
+      const t = new Date(options.mtime);
+      await fsp.utimes(tmp, t, t);
+    }
+    await fsp.rename(tmp, fullPath);
+  } catch (err) {
+    await fsp.rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * Obsidian's desktop `FileSystemAdapter` (obsidian.d.ts `DataAdapter`) over a real folder.
+ * Paths are vault-relative and normalized with `normalizePath`; `..` segments are refused.
+ * Like Obsidian's adapter, it does not fire vault events itself: changes made through it are
+ * picked up by the host's disk watcher, as Obsidian's file watcher would.
+ */
+export class FileSystemAdapter implements O.DataAdapter {
+  /** Absolute path of the vault folder on disk. */
+  readonly basePath: string;
+
+  /** Creates an adapter over `basePath` (an absolute or cwd-relative folder path). */
+  constructor(basePath: string) {
+    this.basePath = nodePath.resolve(basePath);
+  }
+
+  /** The vault folder's name. */
+  getName(): string {
+    return nodePath.basename(this.basePath);
+  }
+
+  /** Absolute path of the vault folder. */
+  getBasePath(): string {
+    return this.basePath;
+  }
+
+  /** Absolute disk path for a vault path; throws when the path would leave the vault. */
+  getFullPath(normalizedPath: string): string {
+    const p = normalizePath(normalizedPath);
+    if (p === '/') return this.basePath;
+    assertInsideVault(p);
+    return nodePath.join(this.basePath, ...p.split('/'));
+  }
+
+  /** A `file://` URL for the file (the desktop app uses its own `app://` scheme). */
+  getFilePath(normalizedPath: string): string {
+    return pathToFileURL(this.getFullPath(normalizedPath)).href;
+  }
+
+  /** A resource URL for the browser engine, with the path URL-encoded. */
+  getResourcePath(normalizedPath: string): string {
+    return this.getFilePath(normalizedPath);
+  }
+
+  /** Whether something exists at the path; `sensitive` also requires an exact-case name match. */
+  async exists(normalizedPath: string, sensitive?: boolean): Promise<boolean> {
+    const full = this.getFullPath(normalizedPath);
+    try {
+      await fsp.stat(full);
+    } catch {
+      return false;
+    }
+    if (!sensitive) return true;
+    const names = await fsp.readdir(nodePath.dirname(full));
+    return names.includes(nodePath.basename(full));
+  }
+
+  /** `{type, ctime, mtime, size}` (ms, bytes) or null when nothing is there. */
+  async stat(normalizedPath: string): Promise<O.Stat | null> {
+    try {
+      const s = await fsp.stat(this.getFullPath(normalizedPath));
+      return {
+        type: s.isDirectory() ? 'folder' : 'file',
+        ctime: s.birthtimeMs > 0 ? Math.round(s.birthtimeMs) : Math.round(s.ctimeMs),
+        mtime: Math.round(s.mtimeMs),
+        size: s.size,
+      };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Direct children of a folder as vault paths, split into files and folders. */
+  async list(normalizedPath: string): Promise<O.ListedFiles> {
+    const base = normalizePath(normalizedPath);
+    const entries = await fsp.readdir(this.getFullPath(base), { withFileTypes: true });
+    const join = (n: string): string => (base === '/' ? n : `${base}/${n}`);
+    return {
+      files: entries.filter((e) => !e.isDirectory()).map((e) => join(e.name)),
+      folders: entries.filter((e) => e.isDirectory()).map((e) => join(e.name)),
+    };
+  }
+
+  /** Reads a text file as UTF-8 (a BOM, if any, is kept as U+FEFF). */
+  async read(normalizedPath: string): Promise<string> {
+    return fsp.readFile(this.getFullPath(normalizedPath), 'utf8');
+  }
+
+  /** Reads a file's bytes. */
+  async readBinary(normalizedPath: string): Promise<ArrayBuffer> {
+    return toArrayBuffer(await fsp.readFile(this.getFullPath(normalizedPath)));
+  }
+
+  /** Writes text atomically (temp file + rename); the folder must exist. */
+  async write(normalizedPath: string, data: string, options?: O.DataWriteOptions): Promise<void> {
+    await writeAtomic(this.getFullPath(normalizedPath), data, options);
+  }
+
+  /** Writes bytes atomically (temp file + rename); the folder must exist. */
+  async writeBinary(normalizedPath: string, data: ArrayBuffer, options?: O.DataWriteOptions): Promise<void> {
+    await writeAtomic(this.getFullPath(normalizedPath), new Uint8Array(data), options);
+  }
+
+  /** Appends text (read, concatenate, atomic write). */
+  async append(normalizedPath: string, data: string, options?: O.DataWriteOptions): Promise<void> {
+    const current = await this.read(normalizedPath);
+    await this.write(normalizedPath, current + data, options);
+  }
+
+  /** Appends bytes (read, concatenate, atomic write). */
+  async appendBinary(normalizedPath: string, data: ArrayBuffer, options?: O.DataWriteOptions): Promise<void> {
+    const current = new Uint8Array(await this.readBinary(normalizedPath));
+    const next = new Uint8Array(current.byteLength + data.byteLength);
+    next.set(current);
+    next.set(new Uint8Array(data), current.byteLength);
+    await writeAtomic(this.getFullPath(normalizedPath), next, options);
+  }
+
+  /** Read-modify-write with a synchronous `fn`; returns the text written (not serialized here). */
+  async process(normalizedPath: string, fn: (data: string) => string, options?: O.DataWriteOptions): Promise<string> {
+    const next = fn(await this.read(normalizedPath));
+    await this.write(normalizedPath, next, options);
+    return next;
+  }
+
+  /** Creates a folder and any missing parents (no error if it exists). */
+  async mkdir(normalizedPath: string): Promise<void> {
+    await fsp.mkdir(this.getFullPath(normalizedPath), { recursive: true });
+  }
+
+  /** The system trash is not reachable from Node: always returns false (callers fall back to local). */
+  async trashSystem(_normalizedPath: string): Promise<boolean> {
+    return false;
+  }
+
+  /**
+   * Moves a file or folder into `<vault>/.trash/`, as Obsidian's local trash does; a name
+   * already taken there gets ` 1`, ` 2`, ... before its extension.
+   */
+  async trashLocal(normalizedPath: string): Promise<void> {
+    const trashDir = nodePath.join(this.basePath, '.trash');
+    await fsp.mkdir(trashDir, { recursive: true });
+    const name = nodePath.basename(this.getFullPath(normalizedPath));
+    const [stem, ext] = splitExtension(name);
+    let target = nodePath.join(trashDir, name);
+    for (let n = 1; await fsp.stat(target).then(() => true, () => false); n++) {
+      target = nodePath.join(trashDir, `${stem} ${n}${ext ? '.' + ext : ''}`);
+    }
+    await fsp.rename(this.getFullPath(normalizedPath), target);
+  }
+
+  /** Removes a folder; without `recursive` the folder must be empty. */
+  async rmdir(normalizedPath: string, recursive: boolean): Promise<void> {
+    const full = this.getFullPath(normalizedPath);
+    if (recursive) await fsp.rm(full, { recursive: true });
+    else await fsp.rmdir(full);
+  }
+
+  /** Deletes a file. */
+  async remove(normalizedPath: string): Promise<void> {
+    await fsp.unlink(this.getFullPath(normalizedPath));
+  }
+
+  /** Renames or moves a file or folder, creating the target's missing parent folders. */
+  async rename(normalizedPath: string, normalizedNewPath: string): Promise<void> {
+    const target = this.getFullPath(normalizedNewPath);
+    await fsp.mkdir(nodePath.dirname(target), { recursive: true });
+    await fsp.rename(this.getFullPath(normalizedPath), target);
+  }
+
+  /** Copies a file or folder (recursively), failing if the target exists. */
+  async copy(normalizedPath: string, normalizedNewPath: string): Promise<void> {
+    await fsp.cp(this.getFullPath(normalizedPath), this.getFullPath(normalizedNewPath), {
+      recursive: true,
+      errorOnExist: true,
+      force: false,
+    });
+  }
+}

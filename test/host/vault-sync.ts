@@ -1,0 +1,62 @@
+import type { FileSystemAdapter } from './vault-adapter';
+import type { VaultTree } from './vault-tree';
+import type { DiskEntry } from './watcher';
+import { TAbstractFile, TFile, TFolder } from './abstract-file';
+import { isHiddenPath } from './path';
+
+/** Receives one vault event to fire for an entry the disk sync added, changed or removed. */
+export type SyncEmit = (name: 'create' | 'modify' | 'delete', entry: TAbstractFile) => void;
+
+function depth(path: string): number {
+  return path.split('/').length;
+}
+
+/**
+ * Makes the file index match a disk scan, synchronously: entries gone from disk (or that
+ * changed between file and folder) are removed (`delete`, deepest first), new paths are added
+ * parents first (`create`), and files whose mtime or size differ get the new stat (`modify`).
+ */
+export function syncTreeWithDisk(tree: VaultTree, disk: Map<string, DiskEntry>, emit: SyncEmit): void {
+  const gone = tree.entries().filter((e) => {
+    const d = disk.get(e.path);
+    return !d || (d.type === 'folder') !== e instanceof TFolder;
+  });
+  gone.sort((a, b) => depth(a.path) - depth(b.path));
+  for (const e of gone) {
+    if (tree.get(e.path) === e) for (const r of tree.remove(e)) emit('delete', r);
+  }
+  const added = [...disk.keys()].filter((p) => !tree.get(p));
+  added.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
+  for (const p of added) {
+    const d = disk.get(p) as DiskEntry;
+    if (d.type === 'folder') for (const f of tree.ensureFolder(p)) emit('create', f);
+    else emit('create', tree.addFile(p, { ctime: d.ctime, mtime: d.mtime, size: d.size }));
+  }
+  const fresh = new Set(added);
+  for (const e of tree.entries()) {
+    const d = disk.get(e.path);
+    if (!(e instanceof TFile) || !d || fresh.has(e.path)) continue;
+    if (d.mtime !== e.stat.mtime || d.size !== e.stat.size) {
+      e.stat = { ctime: d.ctime, mtime: d.mtime, size: d.size };
+      emit('modify', e);
+    }
+  }
+}
+
+/**
+ * Adds `path` (a file, or a folder with everything Obsidian would load under it) to the
+ * index after a host operation created it on disk, emitting `create` parents first.
+ */
+export async function loadSubtree(tree: VaultTree, adapter: FileSystemAdapter, path: string, configDir: string, emit: (entry: TAbstractFile) => void): Promise<void> {
+  const s = await adapter.stat(path);
+  if (!s) return;
+  if (s.type === 'file') {
+    emit(tree.addFile(path, { ctime: s.ctime, mtime: s.mtime, size: s.size }));
+    return;
+  }
+  for (const f of tree.ensureFolder(path)) emit(f);
+  const listed = await adapter.list(path);
+  for (const child of [...listed.folders, ...listed.files].sort()) {
+    if (!isHiddenPath(child, configDir)) await loadSubtree(tree, adapter, child, configDir, emit);
+  }
+}
