@@ -1,0 +1,137 @@
+import type * as O from 'obsidian';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createHostApp, loadPluginInHost, unloadPluginInHost, type HostApp } from '../host';
+import { secretIdForKey, type KeyMode, type KeyRecord } from '../../src/keys/key-record';
+import { defaultSettings, type VaultMcpSettings } from '../../src/settings/settings';
+import { ALL_TOOLS } from '../../src/tools/registry';
+
+/** The plugin surface the harness needs (what src/main.ts's VaultMcpPlugin exposes). */
+export interface BootablePlugin extends O.Plugin {
+  settings: VaultMcpSettings;
+  server: { getStatus(): { state: string; port?: number; url?: string; message?: string } };
+}
+
+/** How to start the plugin in the host. */
+export interface BootOptions {
+  /** The vault folder (used in place: copy fixtures first). */
+  vaultPath: string;
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  /** Bearer token of the run's key; random when absent. */
+  token?: string;
+  /** The key's label (default "Test client"). */
+  label?: string;
+  /** The key's mode (default propose). */
+  mode?: KeyMode;
+  /** Turns on "Allow writes" and every write tool. */
+  allowWrites?: boolean;
+  /** Folders the key is confined to. */
+  roots?: string[];
+  /** Last-minute changes to the seeded settings. */
+  configure?: (settings: VaultMcpSettings) => void;
+}
+
+/** A running plugin with its server. */
+export interface BootedPlugin<P extends BootablePlugin = BootablePlugin> {
+  app: HostApp;
+  plugin: P;
+  url: string;
+  port: number;
+  token: string;
+  key: KeyRecord;
+  /** Unloads the plugin (server stopped, port freed) and closes the host app. */
+  stop(): Promise<void>;
+}
+
+const MANIFEST: O.PluginManifest = {
+  id: 'vault-mcp',
+  name: 'Vault MCP',
+  version: '0.1.0',
+  minAppVersion: '1.11.4',
+  description: 'Vault MCP',
+  author: 'Vault MCP',
+  isDesktopOnly: true,
+};
+
+/**
+ * Seeds settings and one key (token in the host's SecretStorage), enables the plugin in a
+ * host app over `vaultPath` as Obsidian would (onload, then layout ready), and waits until
+ * the server listens.
+ * @throws Error with the server's own message when it cannot listen.
+ */
+export async function bootPlugin<P extends BootablePlugin>(
+  PluginClass: new (app: O.App, manifest: O.PluginManifest) => P,
+  options: BootOptions,
+): Promise<BootedPlugin<P>> {
+  const token = options.token ?? `test-${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`;
+  const key: KeyRecord = {
+    id: 'runkey',
+    label: options.label ?? 'Test client',
+    mode: options.mode ?? 'propose',
+    scope: 'local',
+    roots: options.roots ?? [],
+    created_at: new Date().toISOString(),
+    last_used_at: null,
+  };
+  const settings = defaultSettings();
+  settings.server.port = options.port ?? 0;
+  settings.keys = [key];
+  if (options.allowWrites) {
+    settings.tools.allowWrites = true;
+    for (const tool of ALL_TOOLS) if (tool.kind === 'write') settings.tools.enabled[tool.name] = true;
+  }
+  options.configure?.(settings);
+  const secrets = new Map<string, string>([[secretIdForKey(key.id), token]]);
+  const app = await createHostApp({ vaultPath: options.vaultPath, secrets });
+  let data: unknown = JSON.parse(JSON.stringify(settings));
+  // data.json stays in memory so a run never writes plugin data into the vault folder.
+  class Bootable extends (PluginClass as new (app: O.App, manifest: O.PluginManifest) => BootablePlugin) {
+    override async loadData(): Promise<unknown> {
+      return JSON.parse(JSON.stringify(data));
+    }
+    override async saveData(next: unknown): Promise<void> {
+      data = JSON.parse(JSON.stringify(next));
+    }
+    // Settings validation keeps ports in 1024–65535; tests may ask for 0 (any free port).
+    override async onload(): Promise<void> {
+      await super.onload();
+      this.settings.server.port = options.port ?? 0;
+    }
+  }
+  const plugin = (await loadPluginInHost(app, Bootable as never, MANIFEST)) as P;
+  const status = await waitForServer(plugin);
+  const stop = async (): Promise<void> => {
+    const server = (plugin as unknown as { server: { stop(): Promise<void> } }).server;
+    unloadPluginInHost(plugin);
+    await server.stop();
+    await app.close();
+  };
+  if (status.state !== 'listening' || status.port === undefined || status.url === undefined) {
+    await stop();
+    throw new Error(`Vault MCP server did not start: ${status.message ?? status.state}`);
+  }
+  return { app, plugin, url: status.url, port: status.port, token, key, stop };
+}
+
+async function waitForServer(plugin: BootablePlugin): Promise<ReturnType<BootablePlugin['server']['getStatus']>> {
+  for (let i = 0; i < 500; i++) {
+    const status = plugin.server?.getStatus();
+    if (status && status.state !== 'stopped') return status;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return plugin.server.getStatus();
+}
+
+/**
+ * Connects the official MCP SDK client over Streamable HTTP with a bearer token, as
+ * Claude Code or Cursor would.
+ */
+export async function connectClient(url: string, token: string, name = 'vault-mcp-tests'): Promise<Client> {
+  const client = new Client({ name, version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
+  await client.connect(transport);
+  return client;
+}

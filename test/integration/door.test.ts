@@ -1,0 +1,137 @@
+import * as http from 'node:http';
+import VaultMcpPlugin from '../../src/main';
+import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
+import { unloadPluginInHost } from '../host';
+
+interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A raw HTTP request, so headers the SDK client would never send can be tested. */
+function raw(port: number, options: { method?: string; headers?: Record<string, string>; body?: string; path?: string }): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: options.path ?? '/mcp',
+        method: options.method ?? 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...options.headers },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+
+describe('the door of the MCP server', () => {
+  let booted: BootedPlugin<VaultMcpPlugin>;
+  let cleanup: () => Promise<void>;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    const copy = await copyToTemp(DEMO_VAULT);
+    cleanup = copy.cleanup;
+    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir });
+    auth = { Authorization: `Bearer ${booted.token}` };
+  });
+  afterAll(async () => {
+    await booted?.stop();
+    await cleanup?.();
+  });
+
+  it('answers 401 without a key and with a wrong key, naming the header to send', async () => {
+    const none = await raw(booted.port, { body: INIT });
+    expect(none.status).toBe(401);
+    expect(none.headers['www-authenticate']).toMatch(/^Bearer/);
+    expect(JSON.parse(none.body).error.message).toMatch(/Authorization: Bearer/);
+    const wrong = await raw(booted.port, { body: INIT, headers: { Authorization: 'Bearer nope-nope-nope-nope' } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toBe(none.body);
+  });
+
+  it('answers 403 for a non-loopback Host (DNS rebinding) and a foreign Origin', async () => {
+    const host = await raw(booted.port, { body: INIT, headers: { ...auth, Host: 'evil.example:80' } });
+    expect(host.status).toBe(403);
+    expect(JSON.parse(host.body).error.message).toMatch(/Host/);
+    const origin = await raw(booted.port, { body: INIT, headers: { ...auth, Origin: 'https://evil.example' } });
+    expect(origin.status).toBe(403);
+    const obsidian = await raw(booted.port, { body: INIT, headers: { ...auth, Origin: 'app://obsidian.md' } });
+    expect(obsidian.status).toBe(200);
+  });
+
+  it('answers 413 for an oversized body and a JSON-RPC parse error for malformed JSON', async () => {
+    const big = 'x'.repeat(booted.plugin.settings.server.maxBodyBytes + 10);
+    const tooLarge = await raw(booted.port, { body: big, headers: auth });
+    expect(tooLarge.status).toBe(413);
+    const malformed = await raw(booted.port, { body: '{"jsonrpc":', headers: auth });
+    expect(malformed.status).toBe(400);
+    expect(JSON.parse(malformed.body).error.code).toBe(-32700);
+  });
+
+  it('answers 404 for a stale session id so clients re-initialize, 400 without one', async () => {
+    const stale = await raw(booted.port, {
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      headers: { ...auth, 'Mcp-Session-Id': '00000000-0000-0000-0000-000000000000' },
+    });
+    expect(stale.status).toBe(404);
+    const missing = await raw(booted.port, { body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), headers: auth });
+    expect(missing.status).toBe(400);
+    expect(JSON.parse(missing.body).error.message).toMatch(/initialize/);
+  });
+
+  it('refuses other paths and methods with a message', async () => {
+    expect((await raw(booted.port, { path: '/', method: 'GET' })).status).toBe(404);
+    expect((await raw(booted.port, { method: 'PUT', headers: auth, body: '{}' })).status).toBe(405);
+  });
+
+  it('unknown tool and malformed params are JSON-RPC -32602; unknown method is -32601', async () => {
+    const client = await connectClient(booted.url, booted.token);
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.callTool({ name: 'read_note', arguments: { path: 42 } })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.callTool({ name: 'read_note', arguments: { path: 'Home', bogus: 1 } })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.request({ method: 'resources/list' } as never, {} as never)).rejects.toMatchObject({ code: -32601 });
+    await client.close();
+  });
+
+  it('answers 403 when the master switch is off, and serves again when it is on', async () => {
+    booted.plugin.settings.server.enabled = false;
+    const off = await raw(booted.port, { body: INIT, headers: auth });
+    expect(off.status).toBe(403);
+    expect(JSON.parse(off.body).error.message).toMatch(/Enable server/);
+    booted.plugin.settings.server.enabled = true;
+    expect((await raw(booted.port, { body: INIT, headers: auth })).status).toBe(200);
+  });
+
+  it('frees the port at once when the plugin is disabled', async () => {
+    const copy = await copyToTemp(DEMO_VAULT);
+    const second = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir });
+    const port = second.port;
+    unloadPluginInHost(second.plugin);
+    await second.plugin.server.stop();
+    const probe = http.createServer();
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen(port, '127.0.0.1', () => resolve());
+    });
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    await second.app.close();
+    await copy.cleanup();
+  });
+});
