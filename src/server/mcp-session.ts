@@ -23,13 +23,13 @@ const INSTRUCTIONS =
  * Builds the MCP `Server` of one session (SDK low-level server: we own tools/list and
  * tools/call so unknown tools and bad params are JSON-RPC -32602, as DESIGN.md's error
  * model requires). Capabilities: `tools` with `listChanged` (MCP spec 2025-06-18,
- * "Tools" → Capabilities).
+ * "Tools" → Capabilities) and `logging` (the SDK answers logging/setLevel).
  * @param caller the key that initialized the session; every call runs as this key.
  */
 export function createSessionServer(services: SessionServices, caller: () => KeyRecord): Server {
   const server = new Server(
     { name: 'vault-mcp', title: 'Vault MCP', version: services.version },
-    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: services.enabledTools().map(describeTool),

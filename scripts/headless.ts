@@ -1,0 +1,98 @@
+/**
+ * The headless runner behind `npm start`: runs the built plugin (main.js) inside the
+ * Obsidian host (test/host) over a vault folder and serves MCP on 127.0.0.1 for real
+ * clients. Bundled by scripts/start.mjs; `require('obsidian')` in main.js gets the host.
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import Module from 'node:module';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import type * as O from 'obsidian';
+import * as host from '../test/host';
+import { bootPlugin, type BootablePlugin } from '../test/harness/boot-plugin';
+import { parseRunOptions, USAGE, type RunOptions } from './run-options';
+
+type ModuleWithLoad = typeof Module & { _load(request: string, parent: unknown, isMain: boolean): unknown };
+
+/** Makes `require('obsidian')` return the host module, as Obsidian provides its API to plugins. */
+function provideObsidianModule(): void {
+  const mod = Module as ModuleWithLoad;
+  const load = mod._load;
+  mod._load = function (request: string, parent: unknown, isMain: boolean) {
+    if (request === 'obsidian') return host;
+    return load.call(this, request, parent, isMain);
+  };
+}
+
+async function prepareVault(options: RunOptions): Promise<{ dir: string; temporary: boolean }> {
+  if (options.vault) {
+    const dir = nodePath.resolve(options.vault);
+    const stat = await fsp.stat(dir).catch(() => null);
+    if (!stat?.isDirectory()) throw new Error(`--vault ${options.vault}: no such folder; pass the folder that holds your notes.`);
+    return { dir, temporary: false };
+  }
+  const source = nodePath.resolve(__dirname, '../test/fixtures/demo-vault');
+  const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-demo-'));
+  await fsp.cp(source, dir, { recursive: true });
+  return { dir, temporary: true };
+}
+
+function clientLines(url: string, token: string): string[] {
+  const entry = { mcpServers: { 'vault-mcp': { type: 'http', url, headers: { Authorization: `Bearer ${token}` } } } };
+  return [
+    'Claude Code:',
+    `  claude mcp add --transport http vault-mcp ${url} --header "Authorization: Bearer ${token}"`,
+    'JSON mcpServers entry (Cursor, Claude Desktop via mcp-remote, others):',
+    ...JSON.stringify(entry, null, 2).split('\n').map((l) => `  ${l}`),
+  ];
+}
+
+async function main(): Promise<void> {
+  let options: RunOptions;
+  try {
+    options = parseRunOptions(process.argv.slice(2));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (options.help) {
+    console.log(USAGE);
+    return;
+  }
+  provideObsidianModule();
+  const vault = await prepareVault(options);
+  const mainJs = nodePath.resolve(__dirname, '../main.js');
+  const PluginClass = (require(mainJs) as { default: new (app: O.App, manifest: O.PluginManifest) => BootablePlugin }).default;
+  const token = options.token ?? `vmcp_${randomBytes(32).toString('base64url')}`;
+  const booted = await bootPlugin(PluginClass, {
+    vaultPath: vault.dir,
+    port: options.port,
+    token,
+    label: 'npm start',
+    mode: options.mode,
+    allowWrites: options.allowWrites,
+    roots: options.roots,
+  });
+  console.log(`MCP server listening on ${booted.url}`);
+  console.log(`Vault: ${vault.dir}${vault.temporary ? ' (a temporary copy of the demo vault)' : ''}`);
+  console.log(`Key "npm start": mode ${options.mode}, writes ${options.allowWrites ? 'allowed' : 'off'}${options.roots.length ? `, roots ${options.roots.join(', ')}` : ''}`);
+  if (!options.token) console.log(`Token (shown once): ${token}`);
+  for (const line of clientLines(booted.url, token)) console.log(line);
+  console.log('Press Ctrl-C to stop.');
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await booted.stop();
+    if (vault.temporary) await fsp.rm(vault.dir, { recursive: true, force: true });
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((error) => {
+  console.error(`vault-mcp: ${(error as Error).message}`);
+  process.exit(1);
+});
