@@ -5,25 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import Module from 'node:module';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type * as O from 'obsidian';
-import * as host from '../test/host';
+import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin, type BootablePlugin } from '../test/harness/boot-plugin';
 import { parseRunOptions, USAGE, type RunOptions } from './run-options';
-
-type ModuleWithLoad = typeof Module & { _load(request: string, parent: unknown, isMain: boolean): unknown };
-
-/** Makes `require('obsidian')` return the host module, as Obsidian provides its API to plugins. */
-function provideObsidianModule(): void {
-  const mod = Module as ModuleWithLoad;
-  const load = mod._load;
-  mod._load = function (request: string, parent: unknown, isMain: boolean) {
-    if (request === 'obsidian') return host;
-    return load.call(this, request, parent, isMain);
-  };
-}
 
 async function prepareVault(options: RunOptions): Promise<{ dir: string; temporary: boolean }> {
   if (options.vault) {
