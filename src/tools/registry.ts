@@ -8,6 +8,14 @@ import { listTagsTool } from './list-tags';
 import { readNoteTool } from './read-note';
 import { readNotesTool } from './read-notes';
 import { searchTool } from './search';
+import { createNoteTool } from './create-note';
+import { writeNoteTool } from './write-note';
+import { appendNoteTool } from './append-note';
+import { editNoteTool } from './edit-note';
+import { setPropertiesTool } from './set-properties';
+import { moveNoteTool } from './move-note';
+import { deleteNoteTool } from './delete-note';
+import { createFolderTool } from './create-folder';
 
 /** Every tool the plugin offers, in the order tools/list shows them. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -19,6 +27,14 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   listTagsTool,
   getLinksTool,
   activeNoteTool,
+  createNoteTool,
+  writeNoteTool,
+  appendNoteTool,
+  editNoteTool,
+  setPropertiesTool,
+  moveNoteTool,
+  deleteNoteTool,
+  createFolderTool,
 ] as unknown as readonly ToolDefinition[];
 
 /**

@@ -1,4 +1,4 @@
-import { TFile, TFolder, getAllTags, type App, type EventRef } from 'obsidian';
+import { TFile, TFolder, getAllTags, type App, type EventRef, type TAbstractFile } from 'obsidian';
 import { ToolError } from '../errors';
 import type { AccessScope } from './access';
 import { isWithinRoots, noteAccess, type NoteAccess } from './access-rules';
@@ -12,6 +12,7 @@ import { buildOutline, collapseWhitespace, sectionAt, type NoteSection } from '.
 import { countTags, type TagCount } from './tags';
 import { resolveLinkpath } from './linkpath';
 import { nearestAgentInstructions } from './agent-instructions';
+import { NoteWriter } from './note-writer';
 
 /** A note change, reported after the metadata cache has caught up with it. */
 export interface NoteChange {
@@ -37,6 +38,7 @@ export interface NoteStoreOptions {
  */
 export class NoteStore {
   private readonly quarantine: Quarantine;
+  private writer: NoteWriter | null = null;
 
   /** @param app the Obsidian app. @param options where the user's quarantine list comes from. */
   constructor(
@@ -75,6 +77,33 @@ export class NoteStore {
     const path = this.lexicalPath(input);
     if (path !== '') this.assertAllowed(path, scope);
     return path;
+  }
+
+  /**
+   * Checks an already normalized vault path (e.g. one a write tool extended with `.md`) the way
+   * {@link normalizePath} does, without decoding percent-escapes a second time.
+   * @returns the path with the real spelling of existing folders/files.
+   * @throws ToolError('forbidden') when it is quarantined or outside `scope.roots`.
+   */
+  checkedPath(path: string, scope: AccessScope): string {
+    const real = canonicalPath(this.app.vault, path);
+    this.assertAllowed(real, scope);
+    return real;
+  }
+
+  /**
+   * Whatever occupies a normalized path (file or folder, matched ignoring case and Unicode
+   * form), or null. No access check: write tools use it to refuse taken targets, including
+   * ones the caller may not see, with an answer that does not say which.
+   */
+  entryAt(path: string): TAbstractFile | null {
+    return path === '' ? null : findEntry(this.app.vault, path);
+  }
+
+  /** The write side of the store (create, edit, properties, move, delete): see {@link NoteWriter}. */
+  get writes(): NoteWriter {
+    this.writer ??= new NoteWriter(this.app, this);
+    return this.writer;
   }
 
   /** True when a vault-relative path (file or folder) is quarantined (config dir, dot-folders, `_private/`, the user's list). */

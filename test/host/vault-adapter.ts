@@ -42,6 +42,11 @@ export async function writeAtomic(fullPath: string, data: string | Uint8Array, o
 export class FileSystemAdapter implements O.DataAdapter {
   /** Absolute path of the vault folder on disk. */
   readonly basePath: string;
+  /**
+   * On-disk names that differ from their NFC vault path (macOS NFD names), by vault path:
+   * `Cafés` (NFC, what Obsidian's paths use) → `Cafe\u0301s` (what the disk holds).
+   */
+  private readonly diskNames = new Map<string, string>();
 
   /** Creates an adapter over `basePath` (an absolute or cwd-relative folder path). */
   constructor(basePath: string) {
@@ -58,12 +63,36 @@ export class FileSystemAdapter implements O.DataAdapter {
     return this.basePath;
   }
 
-  /** Absolute disk path for a vault path; throws when the path would leave the vault. */
+  /**
+   * Absolute disk path for a vault path, each segment spelled as on disk (see
+   * rememberDiskNames); throws when the path would leave the vault.
+   */
   getFullPath(normalizedPath: string): string {
     const p = normalizePath(normalizedPath);
     if (p === '/') return this.basePath;
     assertInsideVault(p);
-    return nodePath.join(this.basePath, ...p.split('/'));
+    const segments = p.split('/');
+    const onDisk = segments.map((segment, i) => this.diskNames.get(segments.slice(0, i + 1).join('/')) ?? segment);
+    return nodePath.join(this.basePath, ...onDisk);
+  }
+
+  /**
+   * Host: records the disk spelling of names a scan found in a non-NFC form (DiskEntry
+   * `diskName`), and forgets recorded names the scan no longer saw.
+   */
+  rememberDiskNames(entries: Map<string, { diskName?: string }>): void {
+    for (const path of [...this.diskNames.keys()]) if (!entries.get(path)?.diskName) this.diskNames.delete(path);
+    for (const [path, entry] of entries) if (entry.diskName) this.diskNames.set(path, entry.diskName);
+  }
+
+  /** Re-keys or drops recorded disk names under `path` after it moved to `newPath` (null: removed). */
+  private moveDiskNames(path: string, newPath: string | null): void {
+    const p = normalizePath(path);
+    for (const [key, name] of [...this.diskNames]) {
+      if (key !== p && !key.startsWith(p + '/')) continue;
+      this.diskNames.delete(key);
+      if (newPath !== null && key !== p) this.diskNames.set(normalizePath(newPath) + key.slice(p.length), name);
+    }
   }
 
   /** A `file://` URL for the file (the desktop app uses its own `app://` scheme). */
@@ -86,7 +115,8 @@ export class FileSystemAdapter implements O.DataAdapter {
     }
     if (!sensitive) return true;
     const names = await fsp.readdir(nodePath.dirname(full));
-    return names.includes(nodePath.basename(full));
+    const wanted = nodePath.basename(full).normalize('NFC');
+    return names.some((n) => n.normalize('NFC') === wanted);
   }
 
   /** `{type, ctime, mtime, size}` (ms, bytes) or null when nothing is there. */
@@ -108,7 +138,11 @@ export class FileSystemAdapter implements O.DataAdapter {
   async list(normalizedPath: string): Promise<O.ListedFiles> {
     const base = normalizePath(normalizedPath);
     const entries = await fsp.readdir(this.getFullPath(base), { withFileTypes: true });
-    const join = (n: string): string => (base === '/' ? n : `${base}/${n}`);
+    const join = (n: string): string => {
+      const path = base === '/' ? n.normalize('NFC') : `${base}/${n.normalize('NFC')}`;
+      if (path !== (base === '/' ? n : `${base}/${n}`)) this.diskNames.set(path, n);
+      return path;
+    };
     return {
       files: entries.filter((e) => !e.isDirectory()).map((e) => join(e.name)),
       folders: entries.filter((e) => e.isDirectory()).map((e) => join(e.name)),
@@ -181,6 +215,7 @@ export class FileSystemAdapter implements O.DataAdapter {
       target = nodePath.join(trashDir, `${stem} ${n}${ext ? '.' + ext : ''}`);
     }
     await fsp.rename(this.getFullPath(normalizedPath), target);
+    this.moveDiskNames(normalizedPath, null);
   }
 
   /** Removes a folder; without `recursive` the folder must be empty. */
@@ -188,11 +223,13 @@ export class FileSystemAdapter implements O.DataAdapter {
     const full = this.getFullPath(normalizedPath);
     if (recursive) await fsp.rm(full, { recursive: true });
     else await fsp.rmdir(full);
+    this.moveDiskNames(normalizedPath, null);
   }
 
   /** Deletes a file. */
   async remove(normalizedPath: string): Promise<void> {
     await fsp.unlink(this.getFullPath(normalizedPath));
+    this.moveDiskNames(normalizedPath, null);
   }
 
   /** Renames or moves a file or folder, creating the target's missing parent folders. */
@@ -200,6 +237,7 @@ export class FileSystemAdapter implements O.DataAdapter {
     const target = this.getFullPath(normalizedNewPath);
     await fsp.mkdir(nodePath.dirname(target), { recursive: true });
     await fsp.rename(this.getFullPath(normalizedPath), target);
+    this.moveDiskNames(normalizedPath, normalizedNewPath);
   }
 
   /** Copies a file or folder (recursively), failing if the target exists. */

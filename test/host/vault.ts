@@ -42,7 +42,9 @@ export class Vault extends Events implements O.Vault {
 
   /** Host: loads the folder's files into the index (no events, like the initial vault scan). */
   async load(): Promise<void> {
-    syncTreeWithDisk(this.tree, await scanVaultFolder(this.adapter.basePath, this.configDir), () => undefined);
+    const disk = await scanVaultFolder(this.adapter.basePath, this.configDir);
+    this.adapter.rememberDiskNames(disk);
+    syncTreeWithDisk(this.tree, disk, () => undefined);
   }
 
   /** Host: polls the disk every `intervalMs` ms for changes made by other programs. */
@@ -67,6 +69,7 @@ export class Vault extends Events implements O.Vault {
     const epoch = this.epoch;
     const disk = await scanVaultFolder(this.adapter.basePath, this.configDir);
     if (this.busy > 0 || epoch !== this.epoch) return;
+    this.adapter.rememberDiskNames(disk);
     syncTreeWithDisk(this.tree, disk, (name, file) => {
       if (name !== 'create') this.contents.delete(file.path);
       this.trigger(name, file);

@@ -8,17 +8,20 @@ export interface DiskEntry {
   ctime: number;
   mtime: number;
   size: number;
+  /** The name as stored on disk when it differs from the NFC name in the key (a macOS NFD name). */
+  diskName?: string;
 }
 
 /**
  * Lists every file and folder Obsidian would load from `basePath`: skips dot-files,
  * dot-folders, `node_modules` and the config dir (see isHiddenPath). Returns a Map from vault
- * path to DiskEntry. Entries that vanish mid-scan are skipped; an unreadable vault root throws.
+ * path to DiskEntry. Vault paths are Unicode NFC, as Obsidian's `normalizePath` makes them; a
+ * name stored in another form on disk (NFD, as macOS-synced vaults have) keeps its disk
+ * spelling in `diskName`. Entries that vanish mid-scan are skipped; an unreadable vault root throws.
  */
 export async function scanVaultFolder(basePath: string, configDir: string): Promise<Map<string, DiskEntry>> {
   const out = new Map<string, DiskEntry>();
-  const walk = async (folder: string): Promise<void> => {
-    const full = folder === '/' ? basePath : nodePath.join(basePath, ...folder.split('/'));
+  const walk = async (folder: string, full: string): Promise<void> => {
     let names: string[];
     try {
       names = await fsp.readdir(full);
@@ -28,8 +31,10 @@ export async function scanVaultFolder(basePath: string, configDir: string): Prom
     }
     await Promise.all(
       names.map(async (name) => {
-        const path = joinPath(folder, name);
-        if (isHiddenPath(path, configDir)) return;
+        const nfc = name.normalize('NFC');
+        const path = joinPath(folder, nfc);
+        if (isHiddenPath(path, configDir) || out.has(path)) return;
+        const diskName = nfc === name ? {} : { diskName: name };
         let s;
         try {
           s = await fsp.stat(nodePath.join(full, name));
@@ -38,15 +43,15 @@ export async function scanVaultFolder(basePath: string, configDir: string): Prom
         }
         const ctime = s.birthtimeMs > 0 ? Math.round(s.birthtimeMs) : Math.round(s.ctimeMs);
         if (s.isDirectory()) {
-          out.set(path, { type: 'folder', ctime, mtime: Math.round(s.mtimeMs), size: 0 });
-          await walk(path);
+          out.set(path, { type: 'folder', ctime, mtime: Math.round(s.mtimeMs), size: 0, ...diskName });
+          await walk(path, nodePath.join(full, name));
         } else if (s.isFile()) {
-          out.set(path, { type: 'file', ctime, mtime: Math.round(s.mtimeMs), size: s.size });
+          out.set(path, { type: 'file', ctime, mtime: Math.round(s.mtimeMs), size: s.size, ...diskName });
         }
       }),
     );
   };
-  await walk('/');
+  await walk('/', basePath);
   return out;
 }
 

@@ -1,0 +1,273 @@
+import { TFile, TFolder, type App, type TAbstractFile } from 'obsidian';
+import { ToolError } from '../errors';
+import type { AccessScope } from './access';
+import { assertWritableText, guardFrontmatter, noteNotFound } from './frontmatter-guard';
+import { hashText } from './hash';
+import { assertValidName, namesFolder, withMarkdownExtension } from './note-names';
+import type { NoteStore } from './note-store';
+import { decodePercentOnce, foldPath, isPathInside, lexicalVaultPath, parentOf } from './paths';
+import { insertedLines } from './text-edits';
+import { assertExpectedHash, byteSize, writableNote } from './write-checks';
+import type { WriteLock } from './write-lock';
+import type { PreparedWrite, WriteResult } from './write-types';
+
+/** Prepared writes that create, move or delete whole entries. */
+type EntryWrite = Extract<PreparedWrite, { kind: 'create' | 'folder' | 'move' | 'delete' }>;
+
+/**
+ * The writes that add, move or remove whole entries: create_note, create_folder, move_note,
+ * delete_note. Never overwrites: a taken target (a visible note, a folder, or a note this
+ * key may not see) gets the same answer, "Cannot create at <path>; choose another path", so
+ * an agent cannot probe for private notes. Deletes go to the trash, never a hard delete.
+ */
+export class EntryWriter {
+  /** @param lock the write lock shared with NoteWriter, so moves and edits of one note never interleave. */
+  constructor(
+    private readonly app: App,
+    private readonly notes: NoteStore,
+    private readonly lock: WriteLock,
+  ) {}
+
+  /**
+   * create_note: normalizes `rawPath` (adds `.md` when missing), checks names, that the path
+   * is free and that `content` sets no protected property.
+   * @throws ToolError('invalid_argument') for a folder-looking path or a forbidden name;
+   *   ToolError('forbidden') for quarantine/roots/protected keys; ToolError('exists') when taken.
+   */
+  prepareCreate(tool: string, rawPath: string, content: string, scope: AccessScope): PreparedWrite {
+    if (namesFolder(rawPath)) {
+      throw new ToolError('invalid_argument', `'${rawPath}' ends with '/', which names a folder; give a note path such as 'Folder/Note.md', or call create_folder.`);
+    }
+    const path = this.notes.checkedPath(withMarkdownExtension(this.notes.normalizePath(rawPath, scope)), scope);
+    this.assertNewSegmentsValid(path);
+    this.assertFree(path, 'create at');
+    guardFrontmatter('', content, path);
+    return { kind: 'create', tool, path, proposedText: content };
+  }
+
+  /**
+   * create_folder: normalizes the path (a trailing `/` is fine) and checks names.
+   * @throws ToolError('exists') when a folder is already there (or the path is taken by a note).
+   */
+  prepareFolder(tool: string, rawPath: string, scope: AccessScope): PreparedWrite {
+    const path = this.notes.normalizePath(rawPath, scope);
+    const existing = this.notes.entryAt(path);
+    if (existing instanceof TFolder) throw new ToolError('exists', `Folder '${existing.path}' already exists; use it as it is.`);
+    this.assertNewSegmentsValid(path);
+    this.assertFree(path, 'create a folder at');
+    return { kind: 'folder', tool, path };
+  }
+
+  /**
+   * move_note: the source is a note this key may write, or a folder whose every note it may
+   * write; the target (a note gets `.md` when missing) must be free, and a folder may not move
+   * into itself. A target naming the source itself with a differently cased name renames it
+   * in place (the folder part keeps its spelling).
+   * @throws ToolError as prepareCreate, plus not_found / forbidden / conflict for the source.
+   */
+  async prepareMove(tool: string, rawPath: string, rawTo: string, expectedHash: string | undefined, scope: AccessScope): Promise<PreparedWrite> {
+    const source = this.sourceEntry(rawPath, scope);
+    const isNote = source instanceof TFile;
+    if (isNote) assertExpectedHash(await this.notes.read(source), expectedHash, source.path);
+    else this.assertFolderMovable(source as TFolder, scope);
+    let to = this.notes.normalizePath(rawTo, scope);
+    if (isNote) to = this.notes.checkedPath(withMarkdownExtension(to), scope);
+    if (!isNote && isPathInside(to, source.path, true)) {
+      throw new ToolError('invalid_argument', `Cannot move folder '${source.path}' into itself; choose a target outside it.`);
+    }
+    if (this.notes.entryAt(to) === source) {
+      const literal = this.literalSpelling(rawTo, isNote);
+      if (literal === null || literal === source.path) {
+        throw new ToolError('invalid_argument', `'${source.path}' is already at '${to}'; give a different target path.`);
+      }
+      const name = literal.slice(literal.lastIndexOf('/') + 1);
+      assertValidName(name);
+      const parent = parentOf(source.path);
+      to = parent === '' ? name : `${parent}/${name}`;
+    } else {
+      this.assertNewSegmentsValid(to);
+      this.assertFree(to, 'move to');
+    }
+    return { kind: 'move', tool, entry: source, path: source.path, to, expectedHash };
+  }
+
+  /**
+   * delete_note: a note this key may write (folders are refused).
+   * @throws ToolError('invalid_argument') for a folder; as NoteWriter for the note.
+   */
+  async prepareDelete(tool: string, rawPath: string, expectedHash: string | undefined, scope: AccessScope): Promise<PreparedWrite> {
+    if (this.folderAt(rawPath, scope)) {
+      throw new ToolError('invalid_argument', `'${rawPath}' is a folder; delete_note deletes notes only, so delete its notes one by one.`);
+    }
+    const file = writableNote(this.notes, rawPath, scope);
+    const baseText = await this.notes.read(file);
+    assertExpectedHash(baseText, expectedHash, file.path);
+    return { kind: 'delete', tool, file, path: file.path, expectedHash, baseText, baseHash: hashText(baseText) };
+  }
+
+  /** Applies a prepared create, folder, move or delete (force mode). */
+  apply(prepared: EntryWrite, scope: AccessScope): Promise<WriteResult> {
+    switch (prepared.kind) {
+      case 'create':
+        return this.lock.run(`create:${foldPath(prepared.path)}`, () => this.create(prepared.path, prepared.proposedText));
+      case 'folder':
+        return this.lock.run(`create:${foldPath(prepared.path)}`, async () => {
+          this.assertFree(prepared.path, 'create a folder at');
+          await this.ensureFolder(prepared.path);
+          return { status: 'applied', path: prepared.path };
+        });
+      case 'move':
+        return this.lock.run(prepared.entry, () => this.move(prepared, scope));
+      case 'delete':
+        return this.lock.run(prepared.file, () => this.trash(prepared, scope));
+    }
+  }
+
+  /** Creates the note (and its missing folders) with `vault.create`. */
+  private async create(path: string, content: string): Promise<WriteResult> {
+    this.assertFree(path, 'create at');
+    await this.ensureFolder(parentOf(path));
+    let file: TFile;
+    try {
+      file = await this.app.vault.create(path, content);
+    } catch (err) {
+      if (/exist/i.test(String((err as Error)?.message))) throw takenError(path, 'create at');
+      throw err;
+    }
+    return {
+      status: 'applied',
+      path: file.path,
+      hash: hashText(content),
+      size_before: 0,
+      size_after: byteSize(content),
+      lines: insertedLines(content, 0, content.length),
+    };
+  }
+
+  /** Moves with `fileManager.renameFile` (Obsidian updates links), after fresh checks. */
+  private async move(p: Extract<PreparedWrite, { kind: 'move' }>, scope: AccessScope): Promise<WriteResult> {
+    const { entry } = p;
+    if (this.app.vault.getAbstractFileByPath(p.path) !== entry) throw noteNotFound(p.path);
+    let before: string | null = null;
+    if (entry instanceof TFile) {
+      before = await this.app.vault.read(entry);
+      assertExpectedHash(before, p.expectedHash, p.path);
+      assertWritableText(before, scope, p.path);
+    }
+    const occupant = this.notes.entryAt(p.to);
+    if (occupant && occupant !== entry) throw takenError(p.to, 'move to');
+    await this.ensureFolder(parentOf(p.to));
+    try {
+      await this.app.fileManager.renameFile(entry, p.to);
+    } catch (err) {
+      if (/exist/i.test(String((err as Error)?.message))) throw takenError(p.to, 'move to');
+      throw err;
+    }
+    if (!(entry instanceof TFile) || before === null) return { status: 'applied', path: entry.path, from: p.path };
+    const after = await this.app.vault.read(entry);
+    return { status: 'applied', path: entry.path, from: p.path, hash: hashText(after), size_before: byteSize(before), size_after: byteSize(after) };
+  }
+
+  /** Moves the note to the system trash, else the vault's `.trash` folder; never a hard delete. */
+  private async trash(p: Extract<PreparedWrite, { kind: 'delete' }>, scope: AccessScope): Promise<WriteResult> {
+    const { file } = p;
+    if (this.app.vault.getFileByPath(p.path) !== file) throw noteNotFound(p.path);
+    const text = await this.app.vault.read(file);
+    assertExpectedHash(text, p.expectedHash, p.path);
+    assertWritableText(text, scope, p.path);
+    try {
+      await this.app.vault.trash(file, true);
+    } catch {
+      await this.app.vault.trash(file, false);
+    }
+    return { status: 'applied', path: p.path, hash: hashText(text), size_before: byteSize(text), size_after: 0 };
+  }
+
+  /** The folder or writable note a move starts from. */
+  private sourceEntry(rawPath: string, scope: AccessScope): TAbstractFile {
+    return this.folderAt(rawPath, scope) ?? writableNote(this.notes, rawPath, scope);
+  }
+
+  /** The folder `rawPath` names, or null (also when the path does not normalize: the note lookup reports that). */
+  private folderAt(rawPath: string, scope: AccessScope): TFolder | null {
+    try {
+      const entry = this.notes.entryAt(this.notes.normalizePath(rawPath, scope));
+      return entry instanceof TFolder ? entry : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Refuses a folder move when anything inside is off limits to this key: quarantined
+   * entries, notes it may not see or may only read. The message does not say which.
+   */
+  private assertFolderMovable(folder: TFolder, scope: AccessScope): void {
+    const blocked = (entry: TAbstractFile): boolean => {
+      if (this.notes.isQuarantined(entry.path)) return true;
+      if (entry instanceof TFolder) return entry.children.some(blocked);
+      if (!(entry instanceof TFile)) return false;
+      if (!this.notes.canRead(entry, scope)) return true;
+      return entry.extension === 'md' && this.notes.accessOf(entry, scope) !== 'read-write';
+    };
+    if (folder.isRoot() || blocked(folder)) {
+      throw new ToolError('forbidden', `Folder '${folder.path}' holds notes this key may not change; move its notes one at a time instead.`);
+    }
+  }
+
+  /**
+   * Refuses when anything occupies `path` or one of its ancestors is a file, whoever may see
+   * it: the same message for all, so private notes cannot be probed.
+   */
+  private assertFree(path: string, verb: string): void {
+    if (this.notes.entryAt(path)) throw takenError(path, verb);
+    const segments = path.split('/');
+    for (let n = 1; n < segments.length; n++) {
+      const ancestor = this.notes.entryAt(segments.slice(0, n).join('/'));
+      if (ancestor && !(ancestor instanceof TFolder)) throw takenError(path, verb);
+    }
+  }
+
+  /** Checks the names of the segments that do not exist yet (existing folders keep their names). */
+  private assertNewSegmentsValid(path: string): void {
+    const segments = path.split('/');
+    for (let n = 1; n <= segments.length; n++) {
+      if (!this.notes.entryAt(segments.slice(0, n).join('/'))) assertValidName(segments[n - 1]);
+    }
+  }
+
+  /** Creates `path` and its missing ancestors with `vault.createFolder`. */
+  private async ensureFolder(path: string): Promise<void> {
+    if (path === '') return;
+    const segments = path.split('/');
+    for (let n = 1; n <= segments.length; n++) {
+      const prefix = segments.slice(0, n).join('/');
+      const entry = this.app.vault.getAbstractFileByPath(prefix);
+      if (entry instanceof TFolder) continue;
+      if (entry) throw takenError(path, 'create a folder at');
+      try {
+        await this.app.vault.createFolder(prefix);
+      } catch (err) {
+        if (!(this.app.vault.getAbstractFileByPath(prefix) instanceof TFolder)) throw err;
+      }
+    }
+  }
+
+  /**
+   * The target as spelled (percent-decoded once, normalized, `.md` added for notes) without
+   * the real spelling of existing entries: tells a case-only rename from "already there".
+   */
+  private literalSpelling(rawTo: string, isNote: boolean): string | null {
+    try {
+      const literal = lexicalVaultPath(decodePercentOnce(rawTo.trim()));
+      return isNote ? withMarkdownExtension(literal) : literal;
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** The one answer for a taken or unavailable target (see {@link EntryWriter}). */
+function takenError(path: string, verb: string): ToolError {
+  return new ToolError('exists', `Cannot ${verb} '${path}'; choose another path.`);
+}

@@ -1,0 +1,166 @@
+import { getFrontMatterInfo, parseYaml } from 'obsidian';
+import { ToolError } from '../errors';
+import type { AccessScope } from './access';
+import { ACCESS_KEY, AGENT_OVERRIDES_KEY, noteAccess, parseAccessValue } from './access-rules';
+
+/**
+ * The guard that keeps agents away from a note's access rules (DESIGN.md, "Notes that agents
+ * may not touch"): no route may add, change or remove `access` or `agent_overrides`, and no
+ * write may leave frontmatter that does not parse (which would hide those keys from the
+ * metadata cache and so loosen them). It compares whole texts before and after a change, so
+ * it holds for every route: patches, whole-body writes, anchored edits inside the block,
+ * appends and created notes. Frontmatter is found with Obsidian's `getFrontMatterInfo` and
+ * read with `parseYaml`, as the app reads it.
+ */
+
+/** A note's frontmatter block: absent, parsed to a mapping, or present but not parseable. */
+export type ParsedFrontmatter =
+  | { state: 'none'; block: ''; data: Record<string, unknown> }
+  | { state: 'ok'; block: string; data: Record<string, unknown> }
+  | { state: 'invalid'; block: string; error: string };
+
+/** True for property names only the user may touch: `access`, `agent_overrides` (any case). */
+export function isProtectedKey(key: string): boolean {
+  const k = key.trim().toLowerCase();
+  return k === ACCESS_KEY || k === AGENT_OVERRIDES_KEY;
+}
+
+/**
+ * Reads the frontmatter of a whole note text.
+ * @returns `none` without a block; `ok` with the parsed mapping (`{}` for an empty block);
+ *   `invalid` with the parser's first message line when the YAML does not parse or is not a
+ *   mapping. Never throws.
+ */
+export function parseFrontmatter(text: string): ParsedFrontmatter {
+  const info = getFrontMatterInfo(text);
+  if (!info.exists) return { state: 'none', block: '', data: {} };
+  const block = info.frontmatter;
+  let data: unknown;
+  try {
+    data = parseYaml(block.replace(/\r\n/g, '\n')) ?? {};
+  } catch (err) {
+    return { state: 'invalid', block, error: firstLine(err) };
+  }
+  if (typeof data !== 'object' || Array.isArray(data) || data === null) {
+    return { state: 'invalid', block, error: 'the frontmatter is not a mapping of "key: value" properties' };
+  }
+  return { state: 'ok', block, data: data as Record<string, unknown> };
+}
+
+/**
+ * Refuses a change from `before` to `after` (whole note texts) that would add, change or
+ * remove a protected key, or leave a frontmatter block that does not parse (unless the block
+ * was already unparseable and is left exactly as it was).
+ * @throws ToolError('forbidden') naming the protected keys; ToolError('invalid_argument')
+ *   with the YAML error when the new frontmatter would not parse.
+ */
+export function guardFrontmatter(before: string, after: string, notePath: string): void {
+  const a = parseFrontmatter(before);
+  const b = parseFrontmatter(after);
+  if (b.state === 'invalid' && !(a.state === 'invalid' && a.block === b.block)) {
+    throw new ToolError(
+      'invalid_argument',
+      `This change would leave the frontmatter of '${notePath}' unparseable (${b.error}); keep the YAML between the --- lines valid.`,
+    );
+  }
+  const same =
+    a.state !== 'invalid' && b.state !== 'invalid'
+      ? protectedFingerprint(a.data) === protectedFingerprint(b.data)
+      : protectedLines(a.block) === protectedLines(b.block);
+  if (!same) throw protectedKeysError(notePath);
+}
+
+/**
+ * Canonical JSON of the protected keys of a frontmatter object (keys sorted at every depth),
+ * for before/after comparisons inside `processFrontMatter` callbacks.
+ */
+export function protectedFingerprint(frontmatter: Record<string, unknown>): string {
+  const picked: Record<string, unknown> = {};
+  for (const key of Object.keys(frontmatter).sort()) if (isProtectedKey(key)) picked[key] = frontmatter[key];
+  return canonicalJson(picked);
+}
+
+/** The refusal every route gives when a protected key would change. */
+export function protectedKeysError(notePath: string): ToolError {
+  return new ToolError(
+    'forbidden',
+    `Only the user may add, change or remove the '${ACCESS_KEY}' and '${AGENT_OVERRIDES_KEY}' properties (note '${notePath}'); leave them out of your change.`,
+  );
+}
+
+/**
+ * Checks, on the exact text about to be changed, that `scope` may write the note: its own
+ * `access` and `agent_overrides[scope.label]` (DESIGN.md). Used inside atomic writes so a rule
+ * added since the tool resolved the note still holds.
+ * @throws ToolError('not_found') when the note is private to this key (it behaves as
+ *   missing); ToolError('forbidden') naming the property that makes it read-only.
+ */
+export function assertWritableText(text: string, scope: AccessScope, notePath: string): void {
+  const fm = parseFrontmatter(text);
+  assertWritableFrontmatter(fm.state === 'invalid' ? undefined : fm.data, scope, notePath);
+}
+
+/**
+ * {@link assertWritableText} for an already parsed frontmatter object (undefined = none).
+ * @throws as {@link assertWritableText}.
+ */
+export function assertWritableFrontmatter(frontmatter: Record<string, unknown> | undefined, scope: AccessScope, notePath: string): void {
+  const level = noteAccess(frontmatter, scope.label);
+  if (level === 'private') throw noteNotFound(notePath);
+  if (level === 'read-only') throw readOnlyError(notePath, frontmatter, scope.label);
+}
+
+/**
+ * The refusal for a read-only note, naming the property that makes it so: `access: read-only`,
+ * or `agent_overrides` for this key's label.
+ */
+export function readOnlyError(notePath: string, frontmatter: Record<string, unknown> | undefined, label: string): ToolError {
+  if (parseAccessValue(frontmatter?.[ACCESS_KEY]) !== 'read-write') {
+    return new ToolError(
+      'forbidden',
+      `Note '${notePath}' is read-only for agents (frontmatter '${ACCESS_KEY}: read-only'); leave it unchanged or ask the user to edit it.`,
+    );
+  }
+  return new ToolError(
+    'forbidden',
+    `Note '${notePath}' is read-only for this key (frontmatter '${AGENT_OVERRIDES_KEY}' gives '${label}' read-only); leave it unchanged or ask the user to edit it.`,
+  );
+}
+
+/** The not-found error of a note the key may not see (same words as NoteStore's). */
+export function noteNotFound(input: string): ToolError {
+  return new ToolError('not_found', `Note '${input}' not found; call search or list_notes to find its path.`);
+}
+
+/**
+ * The raw lines of protected keys in a block that does not parse: each top-level line
+ * starting with `access:` / `agent_overrides:` (quoted or not, any case) and the indented or
+ * list lines that follow it.
+ */
+function protectedLines(block: string): string {
+  const out: string[] = [];
+  let inside = false;
+  for (const line of block.replace(/\r\n/g, '\n').split('\n')) {
+    const key = /^\s*["']?([^"':]+?)["']?\s*:/.exec(line);
+    if (key && !/^\s/.test(line)) inside = isProtectedKey(key[1]);
+    else if (key && /^\s/.test(line) && isProtectedKey(key[1]) && !inside) inside = true;
+    else if (!/^(\s|-)/.test(line)) inside = false;
+    if (inside) out.push(line.trimEnd());
+  }
+  return out.join('\n');
+}
+
+/** JSON with object keys sorted at every depth. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, (v as Record<string, unknown>)[k]]))
+      : v,
+  );
+}
+
+/** The first line of an error's message. */
+function firstLine(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split('\n')[0].trim();
+}

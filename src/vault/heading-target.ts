@@ -1,0 +1,101 @@
+import { ToolError } from '../errors';
+import { collapseWhitespace, type NoteSection } from './sections';
+
+/**
+ * Finding the section an `edit_note` `heading` names (DESIGN.md tool table). Sections come
+ * from the metadata cache (NoteStore.outline), so `# text` inside code spans, code fences or
+ * tables is never a heading. Never guesses: no match or several matches is an error that
+ * lists the candidates.
+ */
+
+/** Outline paths look like `1`, `2.3`, `1.2.1`. */
+const SECTION_PATH = /^\d+(?:\.\d+)*$/;
+
+/** The form headings are compared in: NFC, whitespace collapsed, trimmed. */
+function normalizeHeading(text: string): string {
+  return collapseWhitespace(text.normalize('NFC'));
+}
+
+/** Strips Markdown heading marks an agent may copy along: leading `#`s and a closing `#` run. */
+function stripMarks(text: string): string {
+  return text.replace(/^#{1,6}\s+/, '').replace(/\s+#+$/, '');
+}
+
+/**
+ * The section `query` names, tried in this order: an outline path (`1.2`); the heading text
+ * exactly (NFC, whitespace collapsed, surrounding spaces and `#` marks ignored), then ignoring
+ * case; then a heading path `Parent/Child` (each part a heading text, parents matched in
+ * order among the section's ancestors, not necessarily adjacent).
+ * @param sections the note's outline. @param notePath for messages.
+ * @throws ToolError('invalid_argument') for an empty query; ToolError('ambiguous') when
+ *   several sections match (listing them with their outline paths); ToolError('not_found')
+ *   when none does (listing the note's headings).
+ */
+export function findHeadingSection(sections: readonly NoteSection[], query: string, notePath: string): NoteSection {
+  const wanted = stripMarks(normalizeHeading(query));
+  if (wanted === '') {
+    throw new ToolError('invalid_argument', 'The heading is empty; give the heading text as in the outline, its outline path ("1.2") or "Parent/Child".');
+  }
+  if (sections.length === 0) {
+    throw new ToolError('not_found', `Note '${notePath}' has no headings; use an anchor (a unique piece of its text) instead.`);
+  }
+  if (SECTION_PATH.test(wanted)) {
+    const byPath = sections.find((s) => s.path === wanted);
+    if (byPath) return byPath;
+  }
+  let matches = byText(sections, wanted);
+  if (matches.length === 0 && wanted.includes('/')) {
+    const parts = wanted.split('/').map((p) => stripMarks(normalizeHeading(p))).filter((p) => p !== '');
+    if (parts.length > 1) matches = byHeadingPath(sections, parts);
+  }
+  if (matches.length === 1) return matches[0];
+  if (matches.length > 1) {
+    throw new ToolError(
+      'ambiguous',
+      `Heading '${wanted}' matches ${matches.length} headings in '${notePath}' (${describe(matches)}); pass one outline path (e.g. "${matches[0].path}") or "Parent/Child" instead.`,
+    );
+  }
+  throw new ToolError(
+    'not_found',
+    `Heading '${wanted}' not found in '${notePath}'; its headings are: ${describe(sections)}. Use one of them, its outline path, or "Parent/Child".`,
+  );
+}
+
+/** Sections whose heading equals `wanted`, else those equal ignoring case. */
+function byText(sections: readonly NoteSection[], wanted: string): NoteSection[] {
+  const exact = sections.filter((s) => normalizeHeading(s.heading) === wanted);
+  if (exact.length > 0) return exact;
+  const lower = wanted.toLowerCase();
+  return sections.filter((s) => normalizeHeading(s.heading).toLowerCase() === lower);
+}
+
+/** Sections matching the last part whose ancestors contain the other parts, in order. */
+function byHeadingPath(sections: readonly NoteSection[], parts: string[]): NoteSection[] {
+  const last = parts[parts.length - 1];
+  const parents = parts.slice(0, -1);
+  return byText(sections, last).filter((section) => {
+    const ancestors = ancestorsOf(sections, section);
+    let i = 0;
+    for (const a of ancestors) if (i < parents.length && byText([a], parents[i]).length === 1) i++;
+    return i === parents.length;
+  });
+}
+
+/** The section's ancestors, outermost first, found by outline path prefix (`1.2.3` → `1`, `1.2`). */
+function ancestorsOf(sections: readonly NoteSection[], section: NoteSection): NoteSection[] {
+  const parts = section.path.split('.');
+  const out: NoteSection[] = [];
+  for (let n = 1; n < parts.length; n++) {
+    const prefix = parts.slice(0, n).join('.');
+    const found = sections.find((s) => s.path === prefix);
+    if (found) out.push(found);
+  }
+  return out;
+}
+
+/** Up to 30 sections as `1.2 "Heading"`, noting how many more there are. */
+function describe(sections: readonly NoteSection[]): string {
+  const shown = sections.slice(0, 30).map((s) => `${s.path} "${s.heading}"`);
+  const more = sections.length - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${more} more (read_note with outline:true lists all)` : shown.join(', ');
+}

@@ -1,0 +1,41 @@
+import { ToolError } from '../errors';
+
+/**
+ * Rules for the names of new notes and folders (create_note, move_note, create_folder).
+ * Obsidian refuses file names with `* " \ / < > : | ?` (they break on some disks) and warns
+ * that `# ^ [ ] |` break links ("File name cannot contain any of the following
+ * characters"), so both sets are refused here with the rule spelled out.
+ */
+
+/** Characters a name may not contain, with why. */
+const FORBIDDEN: ReadonlyArray<{ chars: RegExp; rule: string }> = [
+  { chars: /[*"<>:|?\\]/, rule: 'file names may not contain * " \\ / < > : | ? (Obsidian and some disks refuse them)' },
+  { chars: /[#^[\]]/, rule: 'note names may not contain # ^ [ ] | (they break [[links]])' },
+];
+
+/**
+ * Checks every segment of a normalized vault path against the forbidden characters, and that
+ * no segment ends in a dot or a space (Windows and sync services drop those).
+ * @throws ToolError('invalid_argument') naming the segment and the rule.
+ */
+export function assertValidName(path: string): void {
+  for (const segment of path.split('/')) {
+    for (const { chars, rule } of FORBIDDEN) {
+      const bad = chars.exec(segment);
+      if (bad) throw new ToolError('invalid_argument', `'${segment}' contains '${bad[0]}': ${rule}; choose another name.`);
+    }
+    if (/[. ]$/.test(segment)) {
+      throw new ToolError('invalid_argument', `'${segment}' ends with a dot or a space, which some disks and sync services drop; choose another name.`);
+    }
+  }
+}
+
+/** The path with `.md` added when it does not already end in `.md` (any case). */
+export function withMarkdownExtension(path: string): string {
+  return /\.md$/i.test(path) ? path : `${path}.md`;
+}
+
+/** True when an agent-supplied path ends in `/` or `\` (it names a folder). */
+export function namesFolder(input: string): boolean {
+  return /[\\/]\s*$/.test(input);
+}

@@ -1,0 +1,194 @@
+import { getFrontMatterInfo } from 'obsidian';
+import { ToolError } from '../errors';
+import { findHeadingSection } from './heading-target';
+import type { NoteSection } from './sections';
+import type { EditOp, LineRange, TextEditResult } from './write-types';
+
+/**
+ * Pure text edits behind the write tools: they take a note's whole text and return the new
+ * text plus the changed line range. Inserted text takes the note's line-ending style (a CRLF
+ * note stays CRLF); anchors match across `\n` / `\r\n` so text read through read_note can be
+ * fed back. Offsets are chars (UTF-16 code units); lines are 1-based.
+ */
+
+/** The note's line ending: CRLF when the text has any `\r\n`, else LF. */
+export function lineEndingOf(text: string): '\r\n' | '\n' {
+  return text.includes('\r\n') ? '\r\n' : '\n';
+}
+
+/** `content` with every line break (`\r\n`, `\r`, `\n`) turned into `eol`. */
+export function withLineEnding(content: string, eol: string): string {
+  return content.replace(/\r\n|\r|\n/g, eol);
+}
+
+/** The 1-based line of a char offset. */
+export function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+/**
+ * The lines covered by `length` chars inserted at `start` of the new `text`; a trailing line
+ * break does not count as a line of its own. An empty insertion (a deletion) is the single
+ * line where it happened.
+ */
+export function insertedLines(text: string, start: number, length: number): LineRange {
+  const first = lineAt(text, start);
+  if (length === 0) return { start: first, end: first };
+  let last = start + length - 1;
+  if (text[last] === '\n' && last > start) last -= text[last - 1] === '\r' && last - 1 > start ? 2 : 1;
+  return { start: first, end: Math.max(first, lineAt(text, last)) };
+}
+
+/** Replaces `[from, to)` of `text` with `insert`; reports the inserted lines. */
+export function splice(text: string, from: number, to: number, insert: string): TextEditResult {
+  const next = text.slice(0, from) + insert + text.slice(to);
+  return { text: next, lines: insertedLines(next, from, insert.length) };
+}
+
+/** Where the body starts: just past the frontmatter block (Obsidian's `getFrontMatterInfo`), else after a BOM, else 0. */
+export function bodyOffset(text: string): number {
+  const info = getFrontMatterInfo(text);
+  if (info.exists) return info.contentStart;
+  return text.charCodeAt(0) === 0xfeff ? 1 : 0;
+}
+
+/** True when `body` itself starts with a frontmatter block (a `---` fenced YAML block on line 1). */
+export function startsWithFrontmatter(body: string): boolean {
+  return getFrontMatterInfo(body).exists;
+}
+
+/** `write_note` body: keeps the frontmatter block and replaces everything after it. */
+export function replaceBody(text: string, body: string): TextEditResult {
+  return splice(text, bodyOffset(text), text.length, withLineEnding(body, lineEndingOf(text)));
+}
+
+/**
+ * `append_note`: adds `content` at the end. With `ensureNewline` a note that does not end in
+ * a line break gets one first, so the content starts on its own line.
+ */
+export function appendText(text: string, content: string, ensureNewline: boolean): TextEditResult {
+  const eol = lineEndingOf(text);
+  const sep = ensureNewline && text !== '' && !text.endsWith('\n') ? eol : '';
+  const insert = withLineEnding(content, eol);
+  const next = text + sep + insert;
+  return { text: next, lines: insertedLines(next, text.length + sep.length, insert.length) };
+}
+
+/**
+ * Finds `anchor` in `text`; it must occur exactly once (overlapping occurrences count).
+ * Line breaks in the anchor match `\n` or `\r\n`.
+ * @returns the char range of the one occurrence.
+ * @throws ToolError('invalid_argument') for an empty anchor; ToolError('not_found') when it
+ *   does not occur (with a hint when it occurs ignoring case and spacing);
+ *   ToolError('ambiguous') when it occurs more than once, with the count and line numbers.
+ */
+export function findAnchor(text: string, anchor: string, notePath: string): { from: number; to: number } {
+  if (anchor === '') throw new ToolError('invalid_argument', 'The anchor is empty; give a piece of the note that occurs exactly once.');
+  const pattern = anchor.split(/\r\n|\r|\n/).map(escapeRegExp).join('\\r?\\n');
+  const hits = occurrences(text, new RegExp(pattern, 'g'));
+  if (hits.length === 1) return hits[0];
+  if (hits.length > 1) {
+    const lines = hits.slice(0, 20).map((h) => lineAt(text, h.from));
+    throw new ToolError(
+      'ambiguous',
+      `The anchor occurs ${hits.length} times in '${notePath}' (lines ${lines.join(', ')}${hits.length > 20 ? ', ...' : ''}); include more surrounding text so it occurs once.`,
+    );
+  }
+  const loose = anchor.trim().split(/\s+/).map(escapeRegExp).join('\\s+');
+  const near = loose === '' ? [] : occurrences(text, new RegExp(loose, 'gi'));
+  const hint =
+    near.length > 0
+      ? ` Text differing only in case or spacing is on line ${near.slice(0, 5).map((h) => lineAt(text, h.from)).join(', ')}; copy it exactly from read_note.`
+      : ' Copy the anchor exactly from read_note (character for character), or address a heading instead.';
+  throw new ToolError('not_found', `The anchor was not found in '${notePath}'.${hint}`);
+}
+
+/**
+ * `edit_note` by anchor: `replace` swaps the anchor for `content` (empty content deletes it),
+ * `insert_before`/`insert_after` put `content` right before/after it, verbatim.
+ * @throws as {@link findAnchor}; ToolError('invalid_argument') for `append_within`.
+ */
+export function editAtAnchor(text: string, anchor: string, op: EditOp, content: string, notePath: string): TextEditResult {
+  if (op === 'append_within') {
+    throw new ToolError('invalid_argument', "op 'append_within' needs a heading; use insert_after with the anchor, or give a heading.");
+  }
+  const { from, to } = findAnchor(text, anchor, notePath);
+  const insert = withLineEnding(content, lineEndingOf(text));
+  if (op === 'replace') return splice(text, from, to, insert);
+  const at = op === 'insert_before' ? from : to;
+  return splice(text, at, at, insert);
+}
+
+/**
+ * `edit_note` by heading, on the section `heading` names (see findHeadingSection). A section
+ * runs from its heading line to the next heading of the same or a higher level (its
+ * subsections included). Content is written as whole lines (a line break is added when
+ * missing):
+ * - `replace`: the section's body (everything after the heading line, subsections included)
+ *   becomes `content`; the heading line stays, and blank lines before and after the old body
+ *   are kept. Empty content leaves only the heading (and one blank line before the next one).
+ * - `insert_before`: `content` goes on the lines just before the heading line.
+ * - `insert_after`: `content` goes on the lines right after the heading line.
+ * - `append_within`: `content` goes after the section's last non-blank line, before the next
+ *   heading of the same or a higher level.
+ * @throws as findHeadingSection.
+ */
+export function editAtHeading(text: string, sections: readonly NoteSection[], heading: string, op: EditOp, content: string, notePath: string): TextEditResult {
+  const section = findHeadingSection(sections, heading, notePath);
+  const eol = lineEndingOf(text);
+  const lines = asLines(content, eol);
+  const breakAt = text.indexOf('\n', section.start);
+  const headingEnd = breakAt < 0 || breakAt >= section.end ? section.end : breakAt + 1;
+  const headingTerminated = headingEnd > section.start && text[headingEnd - 1] === '\n';
+  if (op === 'insert_before') return splice(text, section.start, section.start, lines);
+  if (op === 'insert_after' || (op === 'append_within' && text.slice(headingEnd, section.end).trim() === '')) {
+    return insertAt(text, headingEnd, lines, headingTerminated ? '' : eol);
+  }
+  if (op === 'append_within') {
+    let last = section.end;
+    while (last > headingEnd && /\s/.test(text[last - 1])) last--;
+    const lineBreak = text.indexOf('\n', last);
+    if (lineBreak < 0 || lineBreak >= section.end) return insertAt(text, lineBreak < 0 ? text.length : section.end, lines, lineBreak < 0 ? eol : '');
+    return insertAt(text, lineBreak + 1, lines, '');
+  }
+  const body = text.slice(headingEnd, section.end);
+  const leading = /^(?:[ \t]*\r?\n)*/.exec(body)?.[0] ?? '';
+  const trailing = section.end < text.length ? (/(?:\r?\n[ \t]*)*$/.exec(body.slice(leading.length))?.[0] ?? '') : '';
+  const keepTrailing = trailing.replace(/^\r?\n/, '');
+  const prefix = headingTerminated || lines === '' ? '' : eol;
+  const blank = section.end < text.length && leading + keepTrailing !== '' ? eol : '';
+  const replacement = lines === '' ? blank : prefix + leading + lines + keepTrailing;
+  const next = text.slice(0, headingEnd) + replacement + text.slice(section.end);
+  const start = headingEnd + prefix.length + leading.length;
+  return { text: next, lines: insertedLines(next, start, lines === '' ? 0 : lines.length) };
+}
+
+/** Inserts `lines` at `at`, after a `prefix` line break when the text there is not at a line start. */
+function insertAt(text: string, at: number, lines: string, prefix: string): TextEditResult {
+  const next = text.slice(0, at) + prefix + lines + text.slice(at);
+  return { text: next, lines: insertedLines(next, at + prefix.length, lines.length) };
+}
+
+/** `content` in the note's line ending, ending with one line break (empty stays empty). */
+function asLines(content: string, eol: string): string {
+  if (content === '') return '';
+  const converted = withLineEnding(content, eol);
+  return converted.endsWith(eol) ? converted : converted + eol;
+}
+
+/** Every match of a global regex, overlapping ones included. */
+function occurrences(text: string, re: RegExp): Array<{ from: number; to: number }> {
+  const out: Array<{ from: number; to: number }> = [];
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    out.push({ from: m.index, to: m.index + m[0].length });
+    re.lastIndex = m.index + 1;
+  }
+  return out;
+}
+
+/** Escapes a string for use inside a RegExp. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,48 @@
+import type { TFile } from 'obsidian';
+import { ToolError } from '../errors';
+import type { AccessScope } from './access';
+import { readOnlyError } from './frontmatter-guard';
+import { hashText } from './hash';
+import type { NoteStore } from './note-store';
+
+/**
+ * Checks shared by every write: finding a note the key may change, `expected_hash`
+ * conflicts, and the byte sizes results report.
+ */
+
+/**
+ * The Markdown note at `path` that `scope` may write. Resolution is NoteStore.resolveNote's
+ * (so private notes, quarantine and roots behave as there); then the note's `access` and
+ * `agent_overrides` must allow writing.
+ * @throws what resolveNote throws; ToolError('forbidden') naming the property when the note is
+ *   read-only for this key.
+ */
+export function writableNote(notes: NoteStore, path: string, scope: AccessScope): TFile {
+  const file = notes.resolveNote({ path }, scope);
+  if (notes.accessOf(file, scope) !== 'read-write') throw readOnlyError(file.path, notes.frontmatterOf(file), scope.label);
+  return file;
+}
+
+/**
+ * Refuses when `expectedHash` is given and differs from the hash of `text` (hex compared
+ * ignoring case and surrounding spaces).
+ * @throws ToolError('conflict') telling the agent to read the note again.
+ */
+export function assertExpectedHash(text: string, expectedHash: string | undefined, notePath: string): void {
+  if (expectedHash === undefined) return;
+  const actual = hashText(text);
+  if (expectedHash.trim().toLowerCase() !== actual) throw conflictError(notePath);
+}
+
+/** The conflict refusal: the note changed since the agent read it. */
+export function conflictError(notePath: string): ToolError {
+  return new ToolError(
+    'conflict',
+    `Note '${notePath}' changed since you read it (expected_hash does not match); nothing was written. Read it again with read_note and redo the change on the new text.`,
+  );
+}
+
+/** UTF-8 size of a text, bytes (what `file.stat.size` reports for a saved note). */
+export function byteSize(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}

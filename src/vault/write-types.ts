@@ -1,0 +1,106 @@
+import type { TAbstractFile, TFile } from 'obsidian';
+import type { NoteSection } from './sections';
+
+/**
+ * The shapes that flow through a write (DESIGN.md, "Tools" and "Proposals"): what a write
+ * tool asks for ({@link WriteRequest}), the validated change ready to apply or stage
+ * ({@link PreparedWrite}), and what an applied change reports ({@link WriteResult}).
+ */
+
+/** Where `edit_note` puts its content (DESIGN.md tool table). */
+export type EditOp = 'replace' | 'insert_before' | 'insert_after' | 'append_within';
+
+/** What `edit_note` edits: a unique substring of the note, or a heading's section. */
+export type EditTarget = { anchor: string } | { heading: string };
+
+/** Fields every request carries: the tool's name (for messages and, later, proposals). */
+interface RequestBase {
+  tool: string;
+}
+
+/** Fields of requests that change an existing note: its path and the optional `expected_hash`. */
+interface ExistingNoteRequest extends RequestBase {
+  path: string;
+  /** The `hash` from read_note; the write refuses with a conflict when the note changed since. */
+  expectedHash?: string;
+}
+
+/** One write, as a tool asks for it (arguments already schema-checked, paths still raw). */
+export type WriteRequest =
+  | (RequestBase & { kind: 'create'; path: string; content: string })
+  | (ExistingNoteRequest & { kind: 'write'; body?: string; frontmatterPatch?: Record<string, unknown> })
+  | (ExistingNoteRequest & { kind: 'append'; content: string; ensureNewline: boolean })
+  | (ExistingNoteRequest & { kind: 'edit'; target: EditTarget; op: EditOp; content: string })
+  | (ExistingNoteRequest & { kind: 'properties'; properties: Record<string, unknown> })
+  | (ExistingNoteRequest & { kind: 'move'; to: string })
+  | (ExistingNoteRequest & { kind: 'delete' })
+  | (RequestBase & { kind: 'folder'; path: string });
+
+/** A 1-based, inclusive line range in the note's new text. */
+export interface LineRange {
+  start: number;
+  end: number;
+}
+
+/** The outcome of a text edit: the whole new text and the lines of the region that changed. */
+export interface TextEditResult {
+  text: string;
+  lines: LineRange;
+}
+
+/**
+ * A change to a note's text as a function of the text at the moment it is applied, so it can
+ * run inside `vault.process` (atomic read-modify-write). `outline` is the note's sections for
+ * exactly that text (from the metadata cache), or null for edits that need no headings.
+ * Throws ToolError when the edit cannot apply to that text (anchor gone, heading missing...).
+ */
+export type TextEdit = (text: string, outline: NoteSection[] | null) => TextEditResult;
+
+/** Frontmatter properties to set (a value) or delete (null). */
+export type PropertyPatch = Record<string, unknown>;
+
+/**
+ * A validated write, ready to apply (force mode) or to stage as a proposal (propose mode).
+ * `kind` uses the proposal kinds of DESIGN.md ("Proposals"). Paths are normalized vault paths.
+ * For text kinds, `baseText`/`baseHash` are the note as read while preparing and
+ * `proposedText` is the note after the change on that text.
+ */
+export type PreparedWrite =
+  | { kind: 'create'; tool: string; path: string; proposedText: string }
+  | {
+      kind: 'edit';
+      tool: string;
+      file: TFile;
+      path: string;
+      expectedHash?: string;
+      baseText: string;
+      baseHash: string;
+      proposedText: string;
+      edit: TextEdit;
+      /** The edit addresses headings: it needs the note's outline for the exact text. */
+      needsOutline: boolean;
+      /** `write_note` with a `frontmatter_patch` besides the body: applied first, through processFrontMatter. */
+      properties?: PropertyPatch;
+    }
+  | { kind: 'properties'; tool: string; file: TFile; path: string; expectedHash?: string; baseText: string; baseHash: string; properties: PropertyPatch }
+  | { kind: 'move'; tool: string; entry: TAbstractFile; path: string; to: string; expectedHash?: string }
+  | { kind: 'delete'; tool: string; file: TFile; path: string; expectedHash?: string; baseText: string; baseHash: string }
+  | { kind: 'folder'; tool: string; path: string };
+
+/**
+ * What an applied write reports, so an agent can verify without re-reading:
+ * `{status: 'applied', path, hash, size_before, size_after, lines?}`. Sizes are UTF-8 bytes of
+ * the whole note; `hash` is the SHA-256 hex of the note's new text (for a deleted note, of
+ * the text that went to the trash); `lines` is the changed region in the new text; `from`
+ * is the old path of a move. Folder results carry only `status` and `path` (and `from`).
+ */
+export interface WriteResult {
+  status: 'applied';
+  path: string;
+  from?: string;
+  hash?: string;
+  size_before?: number;
+  size_after?: number;
+  lines?: LineRange;
+  [key: string]: unknown;
+}

@@ -1,0 +1,69 @@
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createHostApp, type HostApp } from '../host';
+
+/** `Cafés/Crème brûlée.md` with every name stored in NFD on disk, as macOS-synced vaults have them. */
+const NFD_FOLDER = 'Cafe\u0301s';
+const NFD_NOTE = 'Cre\u0300me bru\u0302le\u0301e.md';
+const NFC_PATH = 'Cafés/Crème brûlée.md'.normalize('NFC');
+
+let dir: string;
+let app: HostApp;
+
+beforeEach(async () => {
+  dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'host-nfd-'));
+  await fsp.mkdir(path.join(dir, NFD_FOLDER));
+  await fsp.writeFile(path.join(dir, NFD_FOLDER, NFD_NOTE), '# Crème brûlée\n\nSee [[Other]].\n');
+  await fsp.writeFile(path.join(dir, 'Other.md'), 'Links to [[Crème brûlée]].\n');
+});
+
+afterEach(async () => {
+  await app?.close();
+  await fsp.rm(dir, { recursive: true, force: true });
+});
+
+describe('host vault with NFD names on disk', () => {
+  test('loads them under NFC paths, indexes, reads and writes them in place', async () => {
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    app = await createHostApp({ vaultPath: dir, watchIntervalMs: false });
+    expect(errors).not.toHaveBeenCalled();
+    errors.mockRestore();
+    const file = app.vault.getFileByPath(NFC_PATH);
+    expect(file).not.toBeNull();
+    expect(app.metadataCache.getFileCache(file!)?.headings?.[0].heading).toBe('Crème brûlée');
+    expect(app.metadataCache.resolvedLinks['Other.md']).toEqual({ [NFC_PATH]: 1 });
+    expect(await app.vault.read(file!)).toContain('# Crème brûlée');
+    await app.vault.process(file!, (text) => text + 'Added.\n');
+    // Written to the same on-disk entry: no second NFC twin appears.
+    expect(await fsp.readdir(path.join(dir, NFD_FOLDER))).toEqual([NFD_NOTE]);
+    expect(await fsp.readFile(path.join(dir, NFD_FOLDER, NFD_NOTE), 'utf8')).toMatch(/Added\.\n$/);
+    expect(await app.vault.adapter.exists(NFC_PATH, true)).toBe(true);
+  });
+
+  test('new notes in an NFD folder, renames and trash work, and a disk scan keeps the mapping', async () => {
+    app = await createHostApp({ vaultPath: dir, watchIntervalMs: false });
+    const created = await app.vault.create('Cafés/New.md'.normalize('NFC'), 'new\n');
+    expect(await fsp.readdir(path.join(dir, NFD_FOLDER))).toEqual(expect.arrayContaining(['New.md', NFD_NOTE]));
+    const file = app.vault.getFileByPath(NFC_PATH)!;
+    await app.vault.rename(file, 'Cafés/Renamed.md'.normalize('NFC'));
+    expect((await fsp.readdir(path.join(dir, NFD_FOLDER))).sort()).toEqual(['New.md', 'Renamed.md']);
+    await app.vault.syncFromDisk();
+    expect(app.vault.getFileByPath(created.path)).toBe(created);
+    await app.vault.trash(created, false);
+    expect(await fsp.readdir(path.join(dir, '.trash'))).toEqual(['New.md']);
+    const folder = app.vault.getFolderByPath('Cafés'.normalize('NFC'))!;
+    await app.vault.rename(folder, 'Moved');
+    expect(app.vault.getFileByPath('Moved/Renamed.md')).not.toBeNull();
+    expect(await app.vault.read(app.vault.getFileByPath('Moved/Renamed.md')!)).toContain('Crème');
+  });
+
+  test('a note added on disk in NFD is picked up by the disk scan under its NFC path', async () => {
+    app = await createHostApp({ vaultPath: dir, watchIntervalMs: false });
+    await fsp.writeFile(path.join(dir, NFD_FOLDER, 'U\u0308ber.md'), 'über\n');
+    await app.vault.syncFromDisk();
+    const file = app.vault.getFileByPath('Cafés/Über.md'.normalize('NFC'));
+    expect(file).not.toBeNull();
+    expect(await app.vault.read(file!)).toBe('über\n');
+  });
+});

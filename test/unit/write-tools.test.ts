@@ -1,0 +1,323 @@
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { ToolError } from '../../src/errors';
+import type { KeyMode, KeyRecord } from '../../src/keys/key-record';
+import { defaultSettings } from '../../src/settings/settings';
+import { appendNoteTool } from '../../src/tools/append-note';
+import { createFolderTool } from '../../src/tools/create-folder';
+import { createNoteTool } from '../../src/tools/create-note';
+import { deleteNoteTool } from '../../src/tools/delete-note';
+import { editNoteTool } from '../../src/tools/edit-note';
+import { moveNoteTool } from '../../src/tools/move-note';
+import { ALL_TOOLS, enabledTools } from '../../src/tools/registry';
+import { setPropertiesTool } from '../../src/tools/set-properties';
+import type { ToolContext, ToolDefinition } from '../../src/tools/tool';
+import { writeNoteTool } from '../../src/tools/write-note';
+import { NoteStore } from '../../src/vault/note-store';
+import { openDemoVault, type DemoVault } from './vault-fixture';
+
+let vault: DemoVault;
+let notes: NoteStore;
+
+/** A ToolContext for a key with this label, mode and roots. */
+function ctx(label = 'Test agent', mode: KeyMode = 'force', roots: string[] = []): ToolContext {
+  const caller: KeyRecord = { id: 'k1', label, mode, scope: 'local', roots, created_at: '2026-01-01T00:00:00.000Z', last_used_at: null };
+  return { notes, search: undefined as never, caller, scope: { label, roots }, settings: defaultSettings() };
+}
+
+/** Calls a tool handler with a force key. */
+function call(tool: ToolDefinition<any>, args: Record<string, unknown>, context = ctx()): Promise<Record<string, unknown>> {
+  return tool.handler(args as never, context);
+}
+
+/** The ToolError a promise rejects with. */
+async function rejection(promise: Promise<unknown>): Promise<ToolError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof ToolError) return err;
+    throw err;
+  }
+  throw new Error('expected a ToolError');
+}
+
+const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
+const disk = (p: string): Promise<string> => fs.readFile(path.join(vault.dir, p), 'utf8');
+
+beforeEach(async () => {
+  vault = await openDemoVault();
+  notes = new NoteStore(vault.app, { quarantine: () => [] });
+});
+
+afterEach(async () => {
+  await vault?.close();
+});
+
+describe('registry', () => {
+  test('write tools come after the read tools, are kind write, and are hidden until allowed and toggled on', () => {
+    const names = ALL_TOOLS.map((t) => t.name);
+    const writes = ['create_note', 'write_note', 'append_note', 'edit_note', 'set_properties', 'move_note', 'delete_note', 'create_folder'];
+    expect(names.slice(-writes.length)).toEqual(writes);
+    for (const name of writes) expect(ALL_TOOLS.find((t) => t.name === name)?.kind).toBe('write');
+    const settings = defaultSettings();
+    expect(enabledTools(settings).map((t) => t.name)).not.toContain('create_note');
+    settings.tools.enabled.create_note = true;
+    expect(enabledTools(settings).map((t) => t.name)).not.toContain('create_note');
+    settings.tools.allowWrites = true;
+    expect(enabledTools(settings).map((t) => t.name)).toContain('create_note');
+    expect(enabledTools(settings).map((t) => t.name)).not.toContain('delete_note');
+  });
+});
+
+describe('write gate', () => {
+  test('a propose key is told propose mode is unavailable and nothing is written; validation still runs first', async () => {
+    const before = await disk('Inbox.md');
+    const err = await rejection(call(appendNoteTool, { path: 'Inbox', content: 'x' }, ctx('Test agent', 'propose')));
+    expect(err.code).toBe('unavailable');
+    expect(err.message).toMatch(/propose mode is not available yet/);
+    expect(await disk('Inbox.md')).toBe(before);
+    const missing = await rejection(call(appendNoteTool, { path: 'Nope', content: 'x' }, ctx('Test agent', 'propose')));
+    expect(missing.code).toBe('not_found');
+  });
+});
+
+describe('create_note', () => {
+  test('creates with .md added, missing folders created, and reports hash and sizes', async () => {
+    const content = '# Plan\n\nFirst step.\n';
+    const out = await call(createNoteTool, { path: 'Projects/Gamma/Sub/Plan', content });
+    expect(out).toEqual({ status: 'applied', path: 'Projects/Gamma/Sub/Plan.md', hash: sha(content), size_before: 0, size_after: Buffer.byteLength(content), lines: { start: 1, end: 3 } });
+    expect(await disk('Projects/Gamma/Sub/Plan.md')).toBe(content);
+  });
+
+  test('never overwrites; a private note answers exactly like any taken path', async () => {
+    const taken = await rejection(call(createNoteTool, { path: 'inbox', content: 'x' }));
+    const privateOne = await rejection(call(createNoteTool, { path: 'Personal/Therapy notes', content: 'x' }));
+    expect(taken.code).toBe('exists');
+    expect(privateOne.code).toBe('exists');
+    expect(taken.message).toBe("Cannot create at 'Inbox.md'; choose another path.");
+    expect(privateOne.message).toBe("Cannot create at 'Personal/Therapy notes.md'; choose another path.");
+    expect(await disk('Personal/Therapy notes.md')).toMatch(/^---\naccess: private/);
+  });
+
+  test('refuses forbidden characters with the rule, folder-looking paths, and protected keys in content', async () => {
+    for (const name of ['a*b', 'what?', 'x:y', 'a<b', 'pipe|d', 'tag#1', 'block^x', 'link[1]']) {
+      const err = await rejection(call(createNoteTool, { path: `Inbox2/${name}`, content: '' }));
+      expect(err.code).toBe('invalid_argument');
+      expect(err.message).toMatch(/may not contain/);
+    }
+    expect((await rejection(call(createNoteTool, { path: 'Folder/', content: '' }))).message).toMatch(/names a folder/);
+    const access = await rejection(call(createNoteTool, { path: 'Sneaky', content: '---\naccess: read-write\n---\nbody\n' }));
+    expect(access.code).toBe('forbidden');
+    expect(access.message).toMatch(/access/);
+    const overrides = await rejection(call(createNoteTool, { path: 'Sneaky', content: '---\nagent_overrides:\n  Other: read-only\n---\n' }));
+    expect(overrides.code).toBe('forbidden');
+    expect((await rejection(call(createNoteTool, { path: '_private/x', content: '' }))).code).toBe('forbidden');
+    expect((await rejection(call(createNoteTool, { path: '../outside', content: '' }))).code).toBe('forbidden');
+    expect((await rejection(call(createNoteTool, { path: 'Elsewhere/x', content: '' }, ctx('Test agent', 'force', ['Projects'])))).code).toBe('forbidden');
+    await expect(fs.stat(path.join(vault.dir, 'Sneaky.md'))).rejects.toThrow();
+  });
+});
+
+describe('write_note', () => {
+  test('replaces the body, keeps the frontmatter, patches properties, and checks expected_hash', async () => {
+    const before = await disk('Ideas.md');
+    const stale = await rejection(call(writeNoteTool, { path: 'Ideas', body: 'new\n', expected_hash: sha('other') }));
+    expect(stale.code).toBe('conflict');
+    expect(await disk('Ideas.md')).toBe(before);
+    const out = await call(writeNoteTool, { path: 'Ideas', body: '# Ideas\n\nAll gone.\n', frontmatter_patch: { status: 'done', reviewed: 3 }, expected_hash: sha(before) });
+    const after = await disk('Ideas.md');
+    expect(after).toMatch(/^---\ntags: \[ ?idea ?\]\nstatus: done\nreviewed: 3\n---\n# Ideas\n\nAll gone.\n$/);
+    expect(out).toMatchObject({ status: 'applied', path: 'Ideas.md', hash: sha(after), size_before: Buffer.byteLength(before), size_after: Buffer.byteLength(after), lines: { start: 6, end: 8 } });
+    expect((await rejection(call(writeNoteTool, { path: 'Ideas' }))).code).toBe('invalid_argument');
+    expect((await rejection(call(writeNoteTool, { path: 'Ideas', body: '---\naccess: private\n---\nx' }))).message).toMatch(/starts with a --- frontmatter block/);
+  });
+
+  test('a body cannot smuggle frontmatter into a note without one', async () => {
+    await vault.app.vault.create('Plain.md', 'plain\n');
+    const err = await rejection(call(writeNoteTool, { path: 'Plain', body: 'x\n', frontmatter_patch: { access: 'read-only' } }));
+    expect(err.code).toBe('forbidden');
+    expect(await disk('Plain.md')).toBe('plain\n');
+  });
+});
+
+describe('append_note', () => {
+  test('appends on a new line, keeps CRLF, reports the appended lines', async () => {
+    const out = await call(appendNoteTool, { path: 'Reference/Imported from Windows', content: 'Line one\nLine two' });
+    const after = await disk('Reference/Imported from Windows.md');
+    expect(after.endsWith('Monday.\r\nLine one\r\nLine two')).toBe(true);
+    expect(after.replace(/\r\n/g, '').includes('\n')).toBe(false);
+    const total = after.split('\n').length;
+    expect(out.lines).toEqual({ start: total - 1, end: total });
+  });
+
+  test('cannot add protected keys to a note that has no frontmatter yet', async () => {
+    await vault.app.vault.create('Empty.md', '');
+    const err = await rejection(call(appendNoteTool, { path: 'Empty', content: '---\naccess: read-only\n---\n' }));
+    expect(err.code).toBe('forbidden');
+  });
+});
+
+describe('edit_note by anchor', () => {
+  test('replace, insert, delete; 0 and 2+ matches are errors with hints and line numbers', async () => {
+    await call(editNoteTool, { path: 'Inbox', anchor: 'Book the dentist for March', op: 'replace', content: 'Book the dentist for April' });
+    expect(await disk('Inbox.md')).toContain('- [ ] Book the dentist for April\n');
+    const out = await call(editNoteTool, { path: 'Inbox', anchor: '- [ ] Renew the library card\n', op: 'replace', content: '' });
+    expect(await disk('Inbox.md')).not.toContain('library card');
+    expect(out.lines).toEqual({ start: 9, end: 9 });
+    const none = await rejection(call(editNoteTool, { path: 'Inbox', anchor: 'book THE dentist', op: 'replace', content: 'x' }));
+    expect(none.code).toBe('not_found');
+    expect(none.message).toMatch(/case or spacing is on line 7/);
+    const many = await rejection(call(editNoteTool, { path: 'Inbox', anchor: '- [ ]', op: 'replace', content: 'x' }));
+    expect(many.code).toBe('ambiguous');
+    expect(many.message).toMatch(/occurs 3 times .*lines 6, 7, 8\)/);
+    expect((await rejection(call(editNoteTool, { path: 'Inbox', anchor: 'Inbox', op: 'append_within', content: 'x' }))).code).toBe('invalid_argument');
+    expect((await rejection(call(editNoteTool, { path: 'Inbox', op: 'replace', content: 'x' }))).code).toBe('invalid_argument');
+  });
+
+  test('text read with LF line breaks matches a CRLF note, and the edit keeps CRLF', async () => {
+    await call(editNoteTool, { path: 'Reference/Imported from Windows', anchor: '- Duplex: long edge\n- Paper: A4, tray 2', op: 'insert_after', content: '\n- Colour: off' });
+    const after = await disk('Reference/Imported from Windows.md');
+    expect(after).toContain('- Paper: A4, tray 2\r\n- Colour: off\r\n');
+    expect(after.replace(/\r\n/g, '').includes('\n')).toBe(false);
+  });
+
+  test('an anchor inside the frontmatter may edit other keys but never access', async () => {
+    await call(editNoteTool, { path: 'Ideas', anchor: 'status: collecting', op: 'replace', content: 'status: sorted' });
+    expect(await disk('Ideas.md')).toContain('status: sorted');
+    const err = await rejection(call(editNoteTool, { path: 'Ideas', anchor: 'status: sorted', op: 'insert_after', content: '\naccess: private' }));
+    expect(err.code).toBe('forbidden');
+    const retro = await rejection(call(editNoteTool, { path: 'Projects/Beta/Retrospective', anchor: '  Cursor: read-only', op: 'replace', content: '  Cursor: read-write' }));
+    expect(retro.code).toBe('forbidden');
+    const broken = await rejection(call(editNoteTool, { path: 'Ideas', anchor: 'status: sorted', op: 'replace', content: 'status: [unclosed' }));
+    expect(broken.code).toBe('invalid_argument');
+    expect(broken.message).toMatch(/unparseable/);
+  });
+});
+
+describe('edit_note by heading', () => {
+  const MEETING = 'Projects/Alpha/Meeting notes.md';
+
+  test('duplicate headings are refused with the candidates; a path or Parent/Child picks one', async () => {
+    const dup = await rejection(call(editNoteTool, { path: MEETING, heading: 'Action items', op: 'append_within', content: '- [ ] new' }));
+    expect(dup.code).toBe('ambiguous');
+    expect(dup.message).toContain('1.1.2 "Action items"');
+    expect(dup.message).toContain('1.3.1 "Action items"');
+    await call(editNoteTool, { path: MEETING, heading: '2026-01-15 Data access/Action items', op: 'append_within', content: '- [ ] Ana: review the views' });
+    const text = await disk(MEETING);
+    expect(text).toContain('- [ ] Me: wire the first view (stock by location) into the prototype\n- [ ] Ana: review the views\n\n## 2026-01-29');
+    await call(editNoteTool, { path: MEETING, heading: '1.1.1', op: 'insert_after', content: '- First decision line' });
+    expect(await disk(MEETING)).toContain('### Decisions\n- First decision line\n\n- The dashboard reads');
+  });
+
+  test('missing heading lists what exists and never appends a new heading', async () => {
+    const before = await disk(MEETING);
+    const err = await rejection(call(editNoteTool, { path: MEETING, heading: 'Budget', op: 'append_within', content: 'x' }));
+    expect(err.code).toBe('not_found');
+    expect(err.message).toContain('1.1 "2026-01-08 Kickoff"');
+    expect(await disk(MEETING)).toBe(before);
+  });
+
+  test('replace keeps the heading line and the blank lines around the body; non-ASCII with trailing spaces', async () => {
+    const out = await call(editNoteTool, { path: 'Areas/Übersicht', heading: '  ## Zuhause   ', op: 'replace', content: 'Nur noch der Garten.' });
+    const text = await disk('Areas/Übersicht.md');
+    expect(text).toContain('## Zuhause\n\nNur noch der Garten.\n\n## Gesundheit');
+    const line = text.split('\n').indexOf('Nur noch der Garten.') + 1;
+    expect(out.lines).toEqual({ start: line, end: line });
+    await call(editNoteTool, { path: 'Areas/Übersicht', heading: 'zuhause', op: 'replace', content: '' });
+    expect(await disk('Areas/Übersicht.md')).toContain('## Zuhause\n\n## Gesundheit');
+  });
+
+  test('heading-looking text in code fences and table code spans is not a heading', async () => {
+    await vault.app.vault.create('Code.md', '# Real\n\n```bash\n# not a heading\n```\n\n| a | b |\n| --- | --- |\n| `# nope` | x |\n\n## Second\n');
+    await vault.host.metadataCache.whenResolved();
+    const err = await rejection(call(editNoteTool, { path: 'Code', heading: 'not a heading', op: 'replace', content: 'x' }));
+    expect(err.code).toBe('not_found');
+    expect(err.message).toContain('1 "Real", 1.1 "Second"');
+    await call(editNoteTool, { path: 'Code', heading: 'Real', op: 'insert_before', content: 'Intro' });
+    expect(await disk('Code.md')).toMatch(/^Intro\n# Real\n/);
+  });
+
+  test('an edit right after another waits for the index instead of using stale heading positions', async () => {
+    await call(editNoteTool, { path: 'Ideas', heading: 'Work', op: 'insert_before', content: '## Inserted\n\nnew section\n' });
+    await call(editNoteTool, { path: 'Ideas', heading: 'Home', op: 'append_within', content: '- one more' });
+    const text = await disk('Ideas.md');
+    expect(text).toContain('## Inserted\n\nnew section\n## Work');
+    expect(text).toContain('cold kitchen.\n- one more\n\n## Writing');
+  });
+});
+
+describe('set_properties', () => {
+  test('keeps types and untouched keys; lists stay lists; null deletes', async () => {
+    const before = await disk('Projects/Alpha/Alpha overview.md');
+    await call(setPropertiesTool, { path: 'PRJ-ALPHA', properties: { priority: 2, tags: 'project, #client/northwind, urgent', aliases: 'Northwind', owner: null } });
+    const after = await disk('Projects/Alpha/Alpha overview.md');
+    await vault.host.metadataCache.whenResolved();
+    const fm = notes.frontmatterOf(notes.resolveNote({ path: 'Projects/Alpha/Alpha overview' }, { label: '', roots: [] }));
+    expect(fm).toMatchObject({ priority: 2, tags: ['project', 'client/northwind', 'urgent'], aliases: ['Northwind'], budget_eur: 48000, id: 'PRJ-ALPHA' });
+    expect(fm.owner).toBeUndefined();
+    expect(after).toContain('due: 2026-03-31\n');
+    expect(after.slice(after.indexOf('# Project Alpha'))).toBe(before.slice(before.indexOf('# Project Alpha')));
+  });
+
+  test('refuses protected keys, read-only notes, agent_overrides, private notes and invalid YAML', async () => {
+    expect((await rejection(call(setPropertiesTool, { path: 'Ideas', properties: { Access: 'private' } }))).code).toBe('forbidden');
+    const ro = await rejection(call(setPropertiesTool, { path: 'Projects/Alpha/Budget', properties: { spent: 1 } }));
+    expect(ro.code).toBe('forbidden');
+    expect(ro.message).toMatch(/access: read-only/);
+    const override = await rejection(call(setPropertiesTool, { path: 'Projects/Beta/Retrospective', properties: { x: 1 } }, ctx('Cursor')));
+    expect(override.message).toMatch(/agent_overrides/);
+    expect((await rejection(call(setPropertiesTool, { path: 'Projects/Beta/Retrospective', properties: { x: 1 } }, ctx('Claude Code')))).code).toBe('not_found');
+    expect((await rejection(call(setPropertiesTool, { path: 'Personal/Therapy notes', properties: { x: 1 } }))).code).toBe('not_found');
+    await vault.app.vault.create('Broken.md', '---\ntitle: [unclosed\ntags: a\n---\nbody\n');
+    const broken = await rejection(call(setPropertiesTool, { path: 'Broken', properties: { x: 1 } }));
+    expect(broken.code).toBe('invalid_argument');
+    expect(broken.message).toMatch(/does not parse as YAML/);
+    expect(await disk('Broken.md')).toBe('---\ntitle: [unclosed\ntags: a\n---\nbody\n');
+    expect((await rejection(call(setPropertiesTool, { path: 'Ideas', properties: {} }))).code).toBe('invalid_argument');
+  });
+});
+
+describe('move_note', () => {
+  test('moves with .md added and links updated; never overwrites; private targets answer like taken ones', async () => {
+    const out = await call(moveNoteTool, { path: 'Areas/Home/Garden plan', to: 'Archive/Gardens/Plan 2026' });
+    expect(out).toMatchObject({ status: 'applied', path: 'Archive/Gardens/Plan 2026.md', from: 'Areas/Home/Garden plan.md' });
+    await vault.host.metadataCache.whenResolved();
+    expect(await disk('Ideas.md')).toContain('[[Plan 2026#Water]]');
+    const taken = await rejection(call(moveNoteTool, { path: 'Ideas', to: 'Inbox' }));
+    const hidden = await rejection(call(moveNoteTool, { path: 'Ideas', to: 'personal/therapy NOTES.md' }));
+    expect(taken.message).toBe("Cannot move to 'Inbox.md'; choose another path.");
+    expect(hidden.message).toBe("Cannot move to 'Personal/Therapy notes.md'; choose another path.");
+    expect((await rejection(call(moveNoteTool, { path: 'Projects/Alpha/Budget', to: 'B' }))).code).toBe('forbidden');
+    expect((await rejection(call(moveNoteTool, { path: 'Ideas', to: '.hidden/Ideas' }))).code).toBe('forbidden');
+  });
+
+  test('renames by case only, and moves folders unless they hold notes the key may not change', async () => {
+    expect(await call(moveNoteTool, { path: 'Ideas', to: 'ideas' })).toMatchObject({ path: 'ideas.md', from: 'Ideas.md' });
+    expect(await call(moveNoteTool, { path: 'Areas/Health', to: 'Areas/Wellbeing/' })).toEqual({ status: 'applied', path: 'Areas/Wellbeing', from: 'Areas/Health' });
+    expect((await rejection(call(moveNoteTool, { path: 'Personal', to: 'Elsewhere' }))).code).toBe('forbidden');
+    expect((await rejection(call(moveNoteTool, { path: 'Areas', to: 'Areas/Inner' }))).message).toMatch(/into itself/);
+  });
+});
+
+describe('delete_note', () => {
+  test('needs confirm; goes to the trash; read-only and private notes are refused', async () => {
+    expect((await rejection(call(deleteNoteTool, { path: 'Inbox', confirm: false }))).message).toMatch(/confirm: true/);
+    const text = await disk('Inbox.md');
+    expect(await call(deleteNoteTool, { path: 'Inbox', confirm: true })).toEqual({ status: 'applied', path: 'Inbox.md', hash: sha(text), size_before: Buffer.byteLength(text), size_after: 0 });
+    expect(await fs.readFile(path.join(vault.dir, '.trash', 'Inbox.md'), 'utf8')).toBe(text);
+    expect((await rejection(call(deleteNoteTool, { path: 'Projects/Alpha/Budget', confirm: true }))).code).toBe('forbidden');
+    expect((await rejection(call(deleteNoteTool, { path: 'Personal/Therapy notes', confirm: true }))).code).toBe('not_found');
+    expect((await rejection(call(deleteNoteTool, { path: 'Projects', confirm: true }))).message).toMatch(/is a folder/);
+  });
+});
+
+describe('create_folder', () => {
+  test('creates nested folders; an existing one is an error; names are checked', async () => {
+    expect(await call(createFolderTool, { path: 'New/Deeper/Deepest/' })).toEqual({ status: 'applied', path: 'New/Deeper/Deepest' });
+    expect((await fs.stat(path.join(vault.dir, 'New/Deeper/Deepest'))).isDirectory()).toBe(true);
+    expect((await rejection(call(createFolderTool, { path: 'projects' }))).message).toMatch(/already exists/);
+    expect((await rejection(call(createFolderTool, { path: 'Bad:name' }))).code).toBe('invalid_argument');
+    expect((await rejection(call(createFolderTool, { path: '_private/sub' }))).code).toBe('forbidden');
+  });
+});
