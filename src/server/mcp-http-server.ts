@@ -14,6 +14,8 @@ import { createSessionServer, type SessionServices } from './mcp-session';
 export const MCP_PATH = '/mcp';
 /** A session unused this long (ms) is closed; its client gets 404 and re-initializes. */
 export const SESSION_IDLE_MS = 60 * 60 * 1000;
+/** Most open sessions; opening one more closes the least recently used. */
+export const MAX_SESSIONS = 64;
 /** At most one `last_used_at` save per key per this many ms. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
 
@@ -145,6 +147,12 @@ export class McpHttpServer {
     }
   }
 
+  private leastRecentlyUsedSession(): string {
+    let oldest: [string, number] = ['', Infinity];
+    for (const [id, session] of this.sessions) if (session.lastSeen < oldest[1]) oldest = [id, session.lastSeen];
+    return oldest[0];
+  }
+
   private async closeSession(id: string): Promise<void> {
     const session = this.sessions.get(id);
     if (!session) return;
@@ -240,6 +248,7 @@ export class McpHttpServer {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         this.sessions.set(id, { transport, server, keyId, lastSeen: Date.now() });
+        if (this.sessions.size > MAX_SESSIONS) void this.closeSession(this.leastRecentlyUsedSession());
       },
       onsessionclosed: (id) => {
         this.sessions.delete(id);

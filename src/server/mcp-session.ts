@@ -1,5 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { KeyRecord } from '../keys/key-record';
 import type { ToolContext, ToolDefinition } from '../tools/tool';
 import { callTool, describeTool } from './tool-dispatch';
@@ -12,6 +13,19 @@ export interface SessionServices {
   contextFor(caller: KeyRecord): ToolContext;
   /** Plugin version reported in `serverInfo`. */
   version: string;
+}
+
+/**
+ * tools/call with params left unchecked at this layer: the SDK's Server then validates them
+ * against CallToolRequestSchema and answers -32602 when they are malformed (a failure here
+ * would become -32603). The handler only runs on requests that passed that validation.
+ */
+const ToolsCallRequest = z.object({ method: z.literal('tools/call'), params: z.any() });
+
+/** The part of a validated tools/call request the handler reads. */
+interface ToolsCallParams {
+  name: string;
+  arguments?: Record<string, unknown>;
 }
 
 const INSTRUCTIONS =
@@ -34,7 +48,7 @@ export function createSessionServer(services: SessionServices, caller: () => Key
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: services.enabledTools().map(describeTool),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(ToolsCallRequest as never, async (request: { params: ToolsCallParams }) => {
     const key = caller();
     return callTool(services.enabledTools(), request.params.name, request.params.arguments, services.contextFor(key));
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../errors';
 import type { ToolContext, ToolDefinition } from '../tools/tool';
 
@@ -20,6 +20,22 @@ export function describeTool(tool: ToolDefinition): Tool {
   };
 }
 
+/**
+ * A JSON-RPC error for the SDK to send as `{code, message}` (JSON-RPC 2.0 §5.1). Unlike the
+ * SDK's McpError, the message is not prefixed with "MCP error <code>:", which clients add
+ * again when they display it.
+ */
+export class JsonRpcError extends Error {
+  /** @param code JSON-RPC error code (-32602 invalid params, -32603 internal error). */
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'JsonRpcError';
+  }
+}
+
 /** Formats zod issues as one line per problem: `path: message`. */
 function describeIssues(error: z.ZodError): string {
   return error.issues
@@ -32,8 +48,8 @@ function describeIssues(error: z.ZodError): string {
  * and Error Handling).
  * @returns the tool result: JSON text content plus `structuredContent`, or `isError: true`
  *   with one sentence when the handler threw a {@link ToolError}.
- * @throws McpError(-32602) for an unknown or disabled tool or arguments that do not match
- *   the input schema; McpError(-32603) for any other exception (a bug), after logging its
+ * @throws JsonRpcError(-32602) for an unknown or disabled tool or arguments that do not match
+ *   the input schema; JsonRpcError(-32603) for any other exception (a bug), after logging its
  *   stack to the console (the stack never goes into the reply).
  */
 export async function callTool(
@@ -44,14 +60,14 @@ export async function callTool(
 ): Promise<CallToolResult> {
   const tool = tools.find((t) => t.name === name);
   if (!tool) {
-    throw new McpError(
+    throw new JsonRpcError(
       ErrorCode.InvalidParams,
       `Unknown or disabled tool "${name}"; call tools/list for the tools this key may use.`,
     );
   }
   const parsed = z.object(tool.inputSchema).strict().safeParse(rawArgs ?? {});
   if (!parsed.success) {
-    throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
+    throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
   }
   try {
     const result = await tool.handler(parsed.data as never, ctx);
@@ -64,7 +80,7 @@ export async function callTool(
       return { content: [{ type: 'text', text: error.message }], isError: true };
     }
     console.error(`[vault-mcp] tool ${name} failed`, error);
-    throw new McpError(
+    throw new JsonRpcError(
       ErrorCode.InternalError,
       `Internal error in tool ${name}; the details are in Obsidian's developer console.`,
     );

@@ -3,6 +3,7 @@ import VaultMcpPlugin from '../../src/main';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 import { unloadPluginInHost } from '../host';
+import { MAX_SESSIONS } from '../../src/server/mcp-http-server';
 
 interface RawResponse {
   status: number;
@@ -108,6 +109,32 @@ describe('the door of the MCP server', () => {
     await expect(client.callTool({ name: 'read_note', arguments: { path: 'Home', bogus: 1 } })).rejects.toMatchObject({ code: -32602 });
     await expect(client.request({ method: 'resources/list' } as never, {} as never)).rejects.toMatchObject({ code: -32601 });
     await client.close();
+  });
+
+  it('malformed tools/call params are -32602 and messages carry one "MCP error" prefix', async () => {
+    const client = await connectClient(booted.url, booted.token);
+    const transport = (client as unknown as { transport: { sessionId?: string } }).transport;
+    const headers = { ...auth, 'Mcp-Session-Id': transport.sessionId as string, 'Mcp-Protocol-Version': '2025-06-18' };
+    for (const params of [{}, { name: 'search', arguments: 'x' }]) {
+      const reply = await raw(booted.port, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params }) });
+      const message = JSON.parse(reply.body.replace(/^event: message\ndata: /, ''));
+      expect(message.error.code).toBe(-32602);
+    }
+    const unknown = await client.callTool({ name: 'nope', arguments: {} }).catch((e: Error) => e);
+    expect((unknown as Error).message.match(/MCP error/g)).toHaveLength(1);
+    await client.close();
+  });
+
+  it('keeps at most MAX_SESSIONS sessions, closing the least recently used', async () => {
+    const first = await raw(booted.port, { body: INIT, headers: auth });
+    const firstId = first.headers['mcp-session-id'] as string;
+    for (let i = 0; i < MAX_SESSIONS; i++) await raw(booted.port, { body: INIT, headers: auth });
+    expect(booted.plugin.server.sessionCount).toBeLessThanOrEqual(MAX_SESSIONS);
+    const stale = await raw(booted.port, {
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }),
+      headers: { ...auth, 'Mcp-Session-Id': firstId, 'Mcp-Protocol-Version': '2025-06-18' },
+    });
+    expect(stale.status).toBe(404);
   });
 
   it('answers 403 when the master switch is off, and serves again when it is on', async () => {
