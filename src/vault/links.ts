@@ -28,12 +28,16 @@ export interface NoteLinks {
  * @param resolved `metadataCache.resolvedLinks`.
  * @param unresolved `metadataCache.unresolvedLinks`.
  * @param canReadPath true when the caller may see the file at a vault path.
+ * @param hiddenTargetLinks the note's links (linkpath → count) whose target the caller may
+ *   not see; they are listed as unresolved, as links to missing notes are, so a hidden note
+ *   looks exactly like a missing one (DESIGN.md: `access: private` behaves as missing).
  */
 export function linkGraphOf(
   path: string,
   resolved: Record<string, Record<string, number>>,
   unresolved: Record<string, Record<string, number>>,
   canReadPath: (path: string) => boolean,
+  hiddenTargetLinks: Record<string, number> = {},
 ): NoteLinks {
   const outgoing = Object.entries(resolved[path] ?? {})
     .filter(([target]) => canReadPath(target))
@@ -43,7 +47,9 @@ export function linkGraphOf(
     const count = targets[path];
     if (count && canReadPath(source)) backlinks.push({ path: source, count });
   }
-  const unresolvedOut = Object.entries(unresolved[path] ?? {}).map(([link, count]) => ({ link, count }));
+  const unresolvedCounts: Record<string, number> = { ...(unresolved[path] ?? {}) };
+  for (const [link, count] of Object.entries(hiddenTargetLinks)) unresolvedCounts[link] = (unresolvedCounts[link] ?? 0) + count;
+  const unresolvedOut = Object.entries(unresolvedCounts).map(([link, count]) => ({ link, count }));
   return {
     outgoing: outgoing.sort(byCountThen((l) => l.path)),
     backlinks: backlinks.sort(byCountThen((l) => l.path)),

@@ -1,4 +1,4 @@
-import { TFile, TFolder, getAllTags, type App, type EventRef, type TAbstractFile } from 'obsidian';
+import { TFile, TFolder, getAllTags, getLinkpath, type App, type EventRef, type TAbstractFile } from 'obsidian';
 import { ToolError } from '../errors';
 import type { AccessScope } from './access';
 import { isWithinRoots, noteAccess, type NoteAccess } from './access-rules';
@@ -242,10 +242,18 @@ export class NoteStore {
   /** Outgoing links, backlinks and unresolved links of `file`; notes `scope` may not read never appear. */
   linksOf(file: TFile, scope: AccessScope): NoteLinks {
     const { resolvedLinks, unresolvedLinks } = this.app.metadataCache;
-    return linkGraphOf(file.path, resolvedLinks, unresolvedLinks, (path) => {
+    const canReadPath = (path: string): boolean => {
       const target = this.fileByPath(path);
       return target !== null && this.canRead(target, scope);
-    });
+    };
+    const hidden: Record<string, number> = {};
+    const cache = this.app.metadataCache.getFileCache(file);
+    for (const ref of [...(cache?.links ?? []), ...(cache?.embeds ?? []), ...(cache?.frontmatterLinks ?? [])]) {
+      const linkpath = getLinkpath(ref.link);
+      const target = this.app.metadataCache.getFirstLinkpathDest(linkpath, file.path);
+      if (target && !canReadPath(target.path)) hidden[linkpath] = (hidden[linkpath] ?? 0) + 1;
+    }
+    return linkGraphOf(file.path, resolvedLinks, unresolvedLinks, canReadPath, hidden);
   }
 
   /** Tags on at least one note `scope` may read, with the number of such notes; count desc, then name. */

@@ -101,6 +101,12 @@ describe('read tools over MCP on the demo vault', () => {
     expect(search.results.map((r: Json) => r.path)).not.toEqual(expect.arrayContaining(['Personal/Therapy notes.md']));
   });
 
+  it('a link to a private note is listed as unresolved, exactly like a link to a missing note', async () => {
+    const links = await call(env.client, 'get_links', { path: 'Journal/2026/2026-01-05' });
+    expect(links.unresolved).toEqual(expect.arrayContaining([{ link: 'Therapy notes', count: 1 }]));
+    expect(JSON.stringify(links.outgoing)).not.toMatch(/Therapy/);
+  });
+
   it('read_notes shares one budget and lists missing notes; list_tags, get_links, active_note answer', async () => {
     const many = await call(env.client, 'read_notes', { paths: ['Home', 'Reference/Sourdough handbook', 'Nope'] });
     expect(many.not_found).toEqual(['Nope']);
