@@ -140,6 +140,7 @@ export class NoteStore {
    *   message lists their paths); ToolError('not_found') otherwise — unreadable notes included.
    */
   resolveNote(ref: { path?: string; id?: string }, scope: AccessScope): TFile {
+    for (const value of [ref.path, ref.id]) if (typeof value === 'string') assertPathLength(value);
     if (typeof ref.path === 'string' && ref.path.trim() !== '') {
       if (pathOfSyntheticId(ref.path.trim()) !== null) return this.resolveById(ref.path, scope, true);
       return this.resolveByPath(ref.path, scope, true);
@@ -334,6 +335,7 @@ export class NoteStore {
 
   /** Lexical normalization with percent-decoding, then the real spelling of existing entries. */
   private lexicalPath(input: string): string {
+    assertPathLength(input);
     const literal = lexicalVaultPath(input);
     const decodedInput = decodePercentOnce(input.trim());
     if (decodedInput === input.trim()) return canonicalPath(this.app.vault, literal);
@@ -415,4 +417,14 @@ export class NoteStore {
 /** The not-found error every tool uses for a note it cannot see. */
 function notFound(input: string): ToolError {
   return new ToolError('not_found', `Note '${input}' not found; call search or list_notes to find its path.`);
+}
+
+/** Longest path or id accepted, in characters (file systems stop far earlier). */
+export const MAX_PATH_CHARS = 1024;
+
+/** @throws ToolError('invalid_argument') when `input` is longer than {@link MAX_PATH_CHARS}; the message does not echo it. */
+function assertPathLength(input: string): void {
+  if (input.length > MAX_PATH_CHARS) {
+    throw new ToolError('invalid_argument', `A path or id may be at most ${MAX_PATH_CHARS} characters; this one has ${input.length}.`);
+  }
 }

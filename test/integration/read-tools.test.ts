@@ -82,6 +82,12 @@ describe('read tools over MCP on the demo vault', () => {
     expect(outline.outline.split('\n')[0]).toMatch(/^1\t\d+\t/);
   });
 
+  it('an overlong path is refused without echoing it back', async () => {
+    const message = await callError(env.client, 'read_note', { path: 'x'.repeat(60000) });
+    expect(message.length).toBeLessThan(200);
+    expect(message).toMatch(/at most 1024 characters/);
+  });
+
   it('an ambiguous bare name is an error listing the candidates', async () => {
     const message = await callError(env.client, 'read_note', { path: 'Meeting notes' });
     expect(message).toMatch(/Meeting notes\.md/);
