@@ -1,7 +1,9 @@
 import MiniSearch, { type SearchOptions as MiniSearchOptions } from 'minisearch';
 import type { QueryNode } from './query-ast';
 import type { NoteRecord } from './note-filters';
-import { decidedByIndex, evaluate, needsText, termNodes, type NoteText, type TermLookup } from './query-eval';
+import { fileName } from './note-filters';
+import { decidedByIndex, evaluate, needsText, regexNodes, termNodes, type NoteText, type TermLookup } from './query-eval';
+import type { RegexGuard } from './regex-guard';
 import { frontmatterEnd } from './snippet';
 import { hasUnsegmented, indexTerms, queryTerms } from './tokenizer';
 
@@ -43,12 +45,18 @@ interface MiniDoc {
 
 /** Field boosts: a term in the title or path says more about the note than one in the body. */
 const BOOST = { title: 4, path: 2, headings: 1.5, tags: 2, properties: 0.7, body: 1 };
-/** Prefix matching from 3 characters (or a lone CJK-like character, see tokenizer), fuzzy (≤ 20 % edits) from 5, for positive words. */
-const prefixable = (term: string): boolean => term.length >= 3 || (hasUnsegmented(term) && [...term].length === 1);
+/**
+ * Longest term, in UTF-16 code units, still expanded by prefix and fuzzy matching: expanding
+ * a long term walks much of MiniSearch's radix tree per character, blocking the event loop.
+ */
+const MAX_EXPANDED_TERM = 32;
+/** Prefix matching from 3 characters (or a lone CJK-like character, see tokenizer) up to MAX_EXPANDED_TERM, fuzzy (≤ 20 % edits) from 5, for positive words. */
+const prefixable = (term: string): boolean =>
+  term.length <= MAX_EXPANDED_TERM && (term.length >= 3 || (hasUnsegmented(term) && [...term].length === 1));
 const WORD_SEARCH: MiniSearchOptions = {
   combineWith: 'AND',
   prefix: prefixable,
-  fuzzy: (term) => (term.length >= 5 && !hasUnsegmented(term) ? 0.2 : false),
+  fuzzy: (term) => (term.length >= 5 && term.length <= MAX_EXPANDED_TERM && !hasUnsegmented(term) ? 0.2 : false),
 };
 /** Excluded words: prefix only, so `-draft` does not drop notes that merely contain "craft". */
 const NEGATED_SEARCH: MiniSearchOptions = { combineWith: 'AND', prefix: prefixable, fuzzy: false };
@@ -110,9 +118,24 @@ export class LexicalEngine {
    *   read drops that note
    * @param allow access check by path (e.g. NoteStore.canRead for the caller's scope),
    *   applied before any text is read
+   * @param guard runs the query's user regexes (path, file name, body) in timed batches
+   * @throws ToolError('invalid_argument') from `guard` when a regex exceeds the search's time budget
    */
-  async match(query: QueryNode, loadText: TextLoader, allow: (path: string) => boolean): Promise<EngineMatch[]> {
-    const lookup = this.lookup(query);
+  async match(query: QueryNode, loadText: TextLoader, allow: (path: string) => boolean, guard: RegexGuard): Promise<EngineMatch[]> {
+    const regexHits = new Map<QueryNode, Set<string>>();
+    const lookup = this.lookup(query, regexHits);
+    const bodyRegexes: (QueryNode & { kind: 'regex' })[] = [];
+    const paths = [...this.records.keys()];
+    for (const node of regexNodes(query)) {
+      if (node.kind === 'regex') {
+        bodyRegexes.push(node);
+        regexHits.set(node, new Set());
+      } else if ((node.kind === 'path' || node.kind === 'file') && node.match.kind === 'regex') {
+        const values = node.kind === 'path' ? paths : paths.map(fileName);
+        const ok = guard.testAll(node.match.regex, values);
+        regexHits.set(node, new Set(paths.filter((_, k) => ok[k])));
+      }
+    }
     const candidates: EngineMatch[] = [];
     for (const note of this.records.values()) {
       const v = evaluate(query, note, lookup.index);
@@ -126,20 +149,31 @@ export class LexicalEngine {
       for (let i = 0; i < candidates.length; i += READ_BATCH) {
         const batch = candidates.slice(i, i + READ_BATCH);
         const texts = await Promise.all(batch.map((c) => loadText(c.note.path).catch(() => null)));
-        batch.forEach((c, k) => {
+        const loaded = batch.flatMap((c, k) => {
           const full = texts[k];
-          if (full === null) return;
-          const text: NoteText = { full, body: full.slice(frontmatterEnd(full)) };
+          return full === null ? [] : [{ c, text: { full, body: full.slice(frontmatterEnd(full)) } as NoteText }];
+        });
+        for (const node of bodyRegexes) {
+          const ok = guard.testAll(node.regex, loaded.map((l) => l.text.body));
+          const set = regexHits.get(node) as Set<string>;
+          loaded.forEach((l, k) => {
+            if (ok[k]) set.add(l.c.note.path);
+          });
+        }
+        loaded.forEach(({ c, text }) => {
           const v = evaluate(query, c.note, lookup.index, text);
-          if (v.truth === 'yes') matches.push({ ...c, score: v.score, text: full });
+          if (v.truth === 'yes') matches.push({ ...c, score: v.score, text: text.full });
         });
       }
     }
     return matches.sort((a, b) => b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0));
   }
 
-  /** Runs one MiniSearch lookup per word/phrase node and indexes the hits by node and path. */
-  private lookup(query: QueryNode): { index: TermLookup; termsOf(path: string): Set<string> } {
+  /**
+   * Runs one MiniSearch lookup per word/phrase node and indexes the hits by node and path.
+   * @param regexHits paths each regex node matched, filled by `match` (body regexes batch by batch)
+   */
+  private lookup(query: QueryNode, regexHits: ReadonlyMap<QueryNode, ReadonlySet<string>>): { index: TermLookup; termsOf(path: string): Set<string> } {
     const hits = new Map<QueryNode, Map<string, number>>();
     const positiveTerms = new Map<string, Set<string>>();
     for (const { node, negated } of termNodes(query)) {
@@ -157,7 +191,7 @@ export class LexicalEngine {
       hits.set(node, byPath);
     }
     return {
-      index: { score: (node, path) => hits.get(node)?.get(path) ?? null },
+      index: { score: (node, path) => hits.get(node)?.get(path) ?? null, regex: (node, path) => regexHits.get(node)?.has(path) ?? false },
       termsOf: (path) => positiveTerms.get(path) ?? new Set(),
     };
   }

@@ -1,4 +1,4 @@
-import type { PropertyTest, TextMatch } from './query-ast';
+import type { PropertyTest } from './query-ast';
 
 /**
  * What the search filters know about one note without reading its text: the fields the
@@ -18,19 +18,25 @@ export interface NoteRecord {
 }
 
 /**
- * `path:` — the vault-relative path contains the text (case-insensitive) or matches the regex.
+ * `path:text` — the vault-relative path contains `text`, case-insensitively and compared in
+ * Unicode NFC. (`path:/re/` runs through a `RegexGuard` instead; see `lexical-engine.ts`.)
  * @returns true when the note passes.
  */
-export function matchPath(note: NoteRecord, match: TextMatch): boolean {
-  return matchText(note.path, match);
+export function matchPath(note: NoteRecord, text: string): boolean {
+  return containsText(note.path, text);
 }
 
 /**
- * `file:` — the file name with extension (last path segment) contains the text
- * (case-insensitive) or matches the regex.
+ * `file:text` — the file name with extension (see {@link fileName}) contains `text`,
+ * case-insensitively and compared in Unicode NFC.
  */
-export function matchFile(note: NoteRecord, match: TextMatch): boolean {
-  return matchText(note.path.slice(note.path.lastIndexOf('/') + 1), match);
+export function matchFile(note: NoteRecord, text: string): boolean {
+  return containsText(fileName(note.path), text);
+}
+
+/** The last segment of a vault path, extension included: `Plugins/Canvas.md` → `Canvas.md`. */
+export function fileName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 /**
@@ -93,8 +99,8 @@ function compareItem(item: unknown, cmp: string, wanted: string): boolean {
   }
 }
 
-function matchText(value: string, match: TextMatch): boolean {
-  return match.kind === 'regex' ? match.regex.test(value) : value.toLowerCase().includes(match.text.toLowerCase());
+function containsText(value: string, text: string): boolean {
+  return value.normalize('NFC').toLowerCase().includes(text.normalize('NFC').toLowerCase());
 }
 
 function isEmpty(value: unknown): boolean {

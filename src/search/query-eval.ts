@@ -30,6 +30,12 @@ export interface NoteText {
  */
 export interface TermLookup {
   score(node: QueryNode, path: string): number | null;
+  /**
+   * Whether a user regex matched the note: for a `regex` node the note body (asked only in
+   * the text pass), for `path:/re/` and `file:/re/` the path or file name. Answered from
+   * results computed in batches through a `RegexGuard`, so no user regex runs unguarded.
+   */
+  regex(node: QueryNode, path: string): boolean;
 }
 
 const NO: Verdict = { truth: 'no', score: 0 };
@@ -74,11 +80,11 @@ export function evaluate(node: QueryNode, note: NoteRecord, lookup: TermLookup, 
     case 'phrase':
       return evaluateText(node, note, lookup, text);
     case 'regex':
-      return text === undefined ? MAYBE : answer(node.regex.test(text.body));
+      return text === undefined ? MAYBE : answer(lookup.regex(node, note.path));
     case 'path':
-      return answer(matchPath(note, node.match));
+      return answer(node.match.kind === 'regex' ? lookup.regex(node, note.path) : matchPath(note, node.match.text));
     case 'file':
-      return answer(matchFile(note, node.match));
+      return answer(node.match.kind === 'regex' ? lookup.regex(node, note.path) : matchFile(note, node.match.text));
     case 'tag':
       return answer(matchTag(note, node.tag));
     case 'property':
@@ -101,6 +107,24 @@ export function needsText(node: QueryNode): boolean {
       return !decidedByIndex(node.text);
     default:
       return false;
+  }
+}
+
+/** Every node whose verdict needs a user regex run: `regex` nodes (on the body) and `path:`/`file:` with a regex. */
+export function regexNodes(node: QueryNode): QueryNode[] {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.children.flatMap(regexNodes);
+    case 'not':
+      return regexNodes(node.child);
+    case 'regex':
+      return [node];
+    case 'path':
+    case 'file':
+      return node.match.kind === 'regex' ? [node] : [];
+    default:
+      return [];
   }
 }
 
@@ -142,11 +166,27 @@ export function termNodes(node: QueryNode, negated = false): { node: QueryNode; 
 
 /**
  * A case-insensitive regex for a phrase or literal word: its whitespace-separated parts in
- * order, any run of whitespace between them.
+ * order, any run of whitespace between them. Each character matches its composed (NFC) and
+ * decomposed (NFD) spelling, so `pastéis` finds a note saved as `paste\u0301is` (Unicode
+ * canonical equivalence, UAX #15; macOS tools often write NFD).
  */
 export function literalPattern(text: string): RegExp {
-  const parts = text.trim().split(/\s+/).map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+  const parts = text.normalize('NFC').trim().split(/\s+/).map(canonicalPattern);
   return new RegExp(parts.join('\\s+'), 'iu');
+}
+
+/** The pattern of one whitespace-free part: each character as itself, or `(?:nfc|nfd)` where the two differ. */
+function canonicalPattern(part: string): string {
+  let out = '';
+  for (const ch of part) {
+    const nfd = ch.normalize('NFD');
+    out += nfd === ch ? escapeRegex(ch) : `(?:${escapeRegex(ch)}|${escapeRegex(nfd)})`;
+  }
+  return out;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 /** Per-node facts computed once per query, not once per note. */

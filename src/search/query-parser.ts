@@ -10,30 +10,56 @@ import type { CompareOp, PropertyTest, QueryNode, TextMatch } from './query-ast'
  * (flags from i, s, u; `m` is always on so `^`/`$` match at line ends), `"exact phrase"`.
  * A word with an unknown `name:` prefix stays a plain word (e.g. `10:30`).
  *
+ * The query is normalized to Unicode NFC first (vault paths and the index use composed
+ * characters), so `Cafe\u0301` and `Café` are the same query. Limits keep one query from
+ * blocking the event loop or the stack: {@link MAX_QUERY_CHARS} characters,
+ * {@link MAX_QUERY_TERMS} terms and {@link MAX_QUERY_DEPTH} nested groups or negations.
+ *
  * @param input the query as typed by the agent
  * @returns the root node
  * @throws ToolError('invalid_argument') naming the problem and its character position
- *   (1-based) for an empty query, unbalanced parentheses or quotes, a dangling OR or `-`,
- *   an operator without a value, an unsupported Obsidian operator, or an invalid regex.
+ *   (1-based) for an empty or too long query, unbalanced parentheses or quotes, a dangling
+ *   OR or `-`, an operator without a value, an unsupported Obsidian operator, an invalid
+ *   regex, too many terms or too deep nesting.
  */
 export function parseQuery(input: string): QueryNode {
   if (input.trim() === '') {
     throw new ToolError('invalid_argument', 'The search query is empty; pass words, a "phrase" or an operator such as tag:project.');
   }
-  const parser = new QueryParser(input);
+  checkLength(input);
+  const parser = new QueryParser(input.normalize('NFC'));
   return parser.parseAll();
+}
+
+/** Longest query accepted, in UTF-16 code units. */
+export const MAX_QUERY_CHARS = 1000;
+/** Most terms (words, phrases, regexes, operators, property filters) in one query. */
+export const MAX_QUERY_TERMS = 64;
+/** Most groups and negations nested inside each other. */
+export const MAX_QUERY_DEPTH = 32;
+
+function checkLength(input: string): void {
+  if (input.length > MAX_QUERY_CHARS) {
+    throw new ToolError(
+      'invalid_argument',
+      `The search query is ${input.length} characters long; the limit is ${MAX_QUERY_CHARS}. Search for fewer, shorter words or a shorter phrase.`,
+    );
+  }
 }
 
 /**
  * The node for a whole query used as one regular expression (the search tool's `regex: true`).
- * @param pattern JavaScript regex source, without slashes; compiled with flag `m`
- * @throws ToolError('invalid_argument') when the pattern is empty or does not compile.
+ * @param pattern JavaScript regex source, without slashes; normalized to NFC like
+ *   {@link parseQuery} queries, compiled with flag `m`
+ * @throws ToolError('invalid_argument') when the pattern is empty, longer than
+ *   {@link MAX_QUERY_CHARS} or does not compile.
  */
 export function regexQuery(pattern: string): QueryNode {
   if (pattern === '') {
     throw new ToolError('invalid_argument', 'The regular expression is empty; pass a pattern in query.');
   }
-  return { kind: 'regex', regex: compileRegex(pattern, '') };
+  checkLength(pattern);
+  return { kind: 'regex', regex: compileRegex(pattern.normalize('NFC'), '') };
 }
 
 const OPERATORS = new Set(['path', 'file', 'tag', 'has']);
@@ -44,6 +70,10 @@ const TERM_END = /[\s()]/;
 /** Recursive-descent parser over the raw string; `pos` is the next UTF-16 index to read. */
 class QueryParser {
   private pos = 0;
+  /** Groups and negations open around the current position. */
+  private depth = 0;
+  /** Terms read so far. */
+  private terms = 0;
 
   constructor(private readonly src: string) {}
 
@@ -101,23 +131,47 @@ class QueryParser {
       if (next === undefined || /\s/.test(next) || next === ')') {
         this.fail(`has '-' at character ${this.pos + 1} with nothing after it; write the excluded term right after '-' (e.g. -draft)`);
       }
+      this.enter();
       this.pos++;
-      return { kind: 'not', child: this.parseUnary() };
+      const child = this.parseUnary();
+      this.depth--;
+      return { kind: 'not', child };
     }
     return this.parsePrimary();
+  }
+
+  /** Opens one group or negation level; refuses nesting deeper than MAX_QUERY_DEPTH. */
+  private enter(): void {
+    if (++this.depth > MAX_QUERY_DEPTH) {
+      this.fail(`is nested too deeply at character ${this.pos + 1} (more than ${MAX_QUERY_DEPTH} groups or '-' inside each other); flatten the parentheses and negations`);
+    }
+  }
+
+  /** Counts one term; refuses more than MAX_QUERY_TERMS. */
+  private countTerm(at: number): void {
+    if (++this.terms > MAX_QUERY_TERMS) {
+      this.fail(`has more than ${MAX_QUERY_TERMS} terms (the ${MAX_QUERY_TERMS + 1}th at character ${at + 1}); search for fewer words, phrases and filters`);
+    }
   }
 
   private parsePrimary(): QueryNode {
     const ch = this.src[this.pos];
     if (ch === '(') {
+      this.enter();
       const open = this.pos++;
+      this.skipSpace();
+      if (this.pos >= this.src.length) {
+        this.fail(`has an unclosed '(' at character ${open + 1}; put terms inside and close the group with ')'`);
+      }
       const inner = this.parseAnd();
       if (this.src[this.pos] !== ')') {
         this.fail(`has '(' at character ${open + 1} without a matching ')'; close the group`);
       }
       this.pos++;
+      this.depth--;
       return inner;
     }
+    this.countTerm(this.pos);
     if (ch === '"') return { kind: 'phrase', text: this.readQuoted() };
     if (ch === '/') return { kind: 'regex', regex: this.readRegex() };
     if (ch === '[') return this.readProperty();

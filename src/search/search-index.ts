@@ -7,6 +7,7 @@ import { LexicalEngine, type EngineMatch } from './lexical-engine';
 import type { QueryNode } from './query-ast';
 import { positiveLeaves } from './query-eval';
 import { parseQuery, regexQuery } from './query-parser';
+import { RegexGuard } from './regex-guard';
 import { buildSnippet } from './snippet';
 import type { SearchHit, SearchOptions, SearchPage } from './types';
 
@@ -83,8 +84,9 @@ export class SearchIndex {
    * queued note changes first.
    * @param query Obsidian-style query (see `parseQuery`), or a regex source when `options.regex`
    * @returns one page of hits, best first, with `total` and `next_cursor` when more remain
-   * @throws ToolError('invalid_argument') for a bad query, regex, limit or cursor;
-   *   ToolError('unavailable') when the index is not started.
+   * @throws ToolError('invalid_argument') for a bad query, regex, limit or cursor
+   *   (including a regex too slow for the search's time budget); ToolError('unavailable') when
+   *   the index is not started.
    */
   async search(query: string, scope: AccessScope, options: SearchOptions = {}): Promise<SearchPage> {
     const limit = options.limit ?? DEFAULT_LIMIT;
@@ -98,6 +100,7 @@ export class SearchIndex {
       throw new ToolError('unavailable', 'The search index is not running (the plugin is starting or stopping); try again in a moment.');
     }
     await this.queue;
+    const guard = new RegexGuard();
     const matches = await this.engine.match(
       ast,
       (path) => this.readPath(path),
@@ -105,10 +108,11 @@ export class SearchIndex {
         const file = this.notes.fileByPath(path);
         return file !== null && this.notes.canRead(file, scope);
       },
+      guard,
     );
     const leaves = positiveLeaves(ast);
     const page = matches.slice(offset, offset + limit);
-    const hits = await Promise.all(page.map((m) => this.toHit(m, leaves, options.fields ?? 'full')));
+    const hits = await Promise.all(page.map((m) => this.toHit(m, leaves, options.fields ?? 'full', guard)));
     const results = hits.filter((h): h is SearchHit => h !== null);
     const next = offset + limit;
     return next < matches.length
@@ -179,7 +183,7 @@ export class SearchIndex {
       path: file.path,
       id: this.notes.noteId(file),
       title: this.notes.noteTitle(file),
-      tags: this.notes.tagsOf(file).map((t) => t.replace(/^#/, '').toLowerCase()),
+      tags: this.notes.tagsOf(file).map((t) => t.replace(/^#/, '').normalize('NFC').toLowerCase()),
       frontmatter: this.notes.frontmatterOf(file),
       text,
       headings: this.notes.outline(file, text).map((s) => s.heading),
@@ -192,7 +196,7 @@ export class SearchIndex {
   }
 
   /** The result entry for one match: snippet and section from the current text; null when the note vanished. */
-  private async toHit(m: EngineMatch, leaves: QueryNode[], fields: 'full' | 'metadata'): Promise<SearchHit | null> {
+  private async toHit(m: EngineMatch, leaves: QueryNode[], fields: 'full' | 'metadata', guard: RegexGuard): Promise<SearchHit | null> {
     const file = this.notes.fileByPath(m.note.path);
     if (file === null) return null;
     let text: string;
@@ -201,7 +205,7 @@ export class SearchIndex {
     } catch {
       return null;
     }
-    const snippet = buildSnippet(text, leaves, m.terms);
+    const snippet = buildSnippet(text, leaves, m.terms, guard);
     const section = snippet.matchOffset === null ? null : this.notes.sectionAt(this.notes.outline(file, text), snippet.matchOffset);
     return {
       path: m.note.path,

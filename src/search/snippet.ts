@@ -1,5 +1,6 @@
 import type { QueryNode } from './query-ast';
 import { decidedByIndex, literalPattern } from './query-eval';
+import type { RegexGuard } from './regex-guard';
 import { termSpans } from './tokenizer';
 
 /** Where the first match sits and the text shown around it. Offsets are UTF-16 indexes into the full note text. */
@@ -31,13 +32,15 @@ export function frontmatterEnd(text: string): number {
  * @param text full note text
  * @param leaves positive word/phrase/regex nodes (see `positiveLeaves`)
  * @param matchedTerms index terms the note matched for its words (exact, prefix or fuzzy), normalized
+ * @param guard runs the user's regexes with the search's time budget
  * @param width target snippet length in characters (default 200)
  * @returns the snippet; without a body match, the start of the body unmarked and `matchOffset: null`
+ * @throws ToolError('invalid_argument') from `guard` when a user regex exceeds the time budget
  */
-export function buildSnippet(text: string, leaves: QueryNode[], matchedTerms: ReadonlySet<string>, width = 200): Snippet {
+export function buildSnippet(text: string, leaves: QueryNode[], matchedTerms: ReadonlySet<string>, guard: RegexGuard, width = 200): Snippet {
   const bodyStart = frontmatterEnd(text);
   const body = text.slice(bodyStart);
-  const spans = matchSpans(body, leaves, matchedTerms);
+  const spans = matchSpans(body, leaves, matchedTerms, guard);
   if (spans.length === 0) {
     const lead = body.length - body.trimStart().length;
     const end = snapEnd(body, Math.min(body.length, lead + width), lead);
@@ -70,13 +73,19 @@ interface Span {
   end: number;
 }
 
+/**
+ * Most matches of one regex leaf looked at: the window spans at most `width` + 30 chars
+ * after the first match, so later matches never show.
+ */
+const MAX_LEAF_MATCHES = 1000;
+
 /** Every span of `body` matched by a leaf, sorted, overlapping or touching spans merged. */
-function matchSpans(body: string, leaves: QueryNode[], matchedTerms: ReadonlySet<string>): Span[] {
+function matchSpans(body: string, leaves: QueryNode[], matchedTerms: ReadonlySet<string>, guard: RegexGuard): Span[] {
   const found: Span[] = [];
   let termsDone = false;
   for (const leaf of leaves) {
     if (leaf.kind === 'regex') {
-      found.push(...allMatches(new RegExp(leaf.regex.source, leaf.regex.flags + 'g'), body));
+      found.push(...guard.matchAll(globalRegex(leaf.regex), body, MAX_LEAF_MATCHES));
     } else if (leaf.kind === 'phrase' || (leaf.kind === 'word' && !decidedByIndex(leaf.text))) {
       const literal = literalPattern(leaf.text);
       found.push(...allMatches(new RegExp(literal.source, literal.flags + 'g'), body));
@@ -93,6 +102,18 @@ function matchSpans(body: string, leaves: QueryNode[], matchedTerms: ReadonlySet
     else merged.push({ ...span });
   }
   return merged;
+}
+
+const globals = new WeakMap<RegExp, RegExp>();
+
+/** The `g` twin of a user regex, compiled once per query. */
+function globalRegex(regex: RegExp): RegExp {
+  let g = globals.get(regex);
+  if (g === undefined) {
+    g = new RegExp(regex.source, regex.flags + 'g');
+    globals.set(regex, g);
+  }
+  return g;
 }
 
 /** Every match of a global regex; an empty match marks nothing but still counts as a location. */

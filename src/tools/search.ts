@@ -17,7 +17,10 @@ export const searchTool = defineTool({
     'to read just that part. Page with next_cursor; fields:"metadata" drops snippets.',
   kind: 'read',
   inputSchema: {
-    query: z.string().min(1).describe('Search query, e.g. `meeting tag:#work -draft` or `"exact phrase" path:Projects`.'),
+    query: z
+      .string()
+      .min(1)
+      .describe('Search query, e.g. `meeting tag:#work -draft` or `"exact phrase" path:Projects`; at most 1000 characters and 64 terms.'),
     mode: z
       .enum(['hybrid', 'lexical', 'semantic'])
       .optional()

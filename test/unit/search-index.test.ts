@@ -308,6 +308,54 @@ describe('SearchIndex: paging and arguments', () => {
   });
 });
 
+describe('SearchIndex: hostile queries', () => {
+  const SLOW = /too slow.*catastrophic backtracking.*simplify/;
+
+  it('refuses a catastrophically backtracking regex instead of hanging', async () => {
+    const { index } = await started({ 'Notes/A.md': 'a'.repeat(30000) + '!\n', 'Notes/B.md': 'plain words here\n' });
+    await expectInvalid(index.search('/^(a+)+$/', ALL), SLOW);
+    await expectInvalid(index.search('^(\\w+\\s?)*$', ALL, { regex: true }), SLOW);
+    // The same search still works with a harmless regex afterwards.
+    expect(paths(await index.search('/^a+!$/', ALL))).toEqual(['Notes/A.md']);
+  });
+
+  it('refuses a backtracking path:/re/ and file:/re/ on a long name', async () => {
+    const name = 'a'.repeat(40) + '!';
+    const { index } = await started({ [`${name}/${name}.md`]: 'text\n', 'Notes/B.md': 'text\n' });
+    await expectInvalid(index.search('path:/^(a+)+$/', ALL), SLOW);
+    await expectInvalid(index.search('file:/^(a|a)*$/', ALL), SLOW);
+    expect(paths(await index.search('file:/^a+!\\.md$/', ALL))).toEqual([`${name}/${name}.md`]);
+  });
+
+  it('refuses a regex that is fast to test but backtracks while highlighting the snippet', async () => {
+    // test() succeeds at offset 0; matchAll for the snippet then backtracks on the long run of a's.
+    const { index } = await started({ 'Notes/A.md': 'b\n' + 'a'.repeat(30000) + '!\n' });
+    await expectInvalid(index.search('/^b$|^(a+)+$/', ALL), SLOW);
+  });
+});
+
+describe('SearchIndex: composed and decomposed Unicode', () => {
+  const nfd = (s: string): string => s.normalize('NFD');
+
+  it('finds NFC paths and NFD note text from NFD or NFC queries', async () => {
+    const { index } = await started({
+      'Reference/Café.md': `# Café\n\nWe ate ${nfd('pastéis')} de nata here.\n`,
+      'Übersicht.md': `${nfd('Die Übersicht')} aller Notizen.\n`,
+      'Notes/Cafe.md': 'No accent here.\n',
+    });
+    for (const q of [nfd('file:Café'), 'file:Café']) expect(paths(await index.search(q, ALL))).toEqual(['Reference/Café.md']);
+    expect(paths(await index.search(nfd('path:Reference/Café'), ALL))).toEqual(['Reference/Café.md']);
+    expect(paths(await index.search(nfd('file:Übersicht'), ALL))).toEqual(['Übersicht.md']);
+    for (const q of [nfd('"pastéis de nata"'), '"pastéis de nata"']) {
+      const page = await index.search(q, ALL);
+      expect(paths(page)).toEqual(['Reference/Café.md']);
+      expect(page.results[0].snippet).toContain(`**${nfd('pastéis')} de nata**`);
+    }
+    expect(paths(await index.search(nfd('"die übersicht"'), ALL))).toEqual(['Übersicht.md']);
+    expect(paths(await index.search(nfd('file:/^Über/'), ALL))).toEqual(['Übersicht.md']);
+  });
+});
+
 describe('SearchIndex: lifecycle and incremental updates', () => {
   it('follows creates, modifies, deletes and renames', async () => {
     const { notes, index } = await started({ 'A.md': 'apple banana\n', 'B.md': 'cherry\n' });

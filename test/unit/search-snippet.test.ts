@@ -1,6 +1,7 @@
 import { parseQuery } from '../../src/search/query-parser';
 import { positiveLeaves } from '../../src/search/query-eval';
 import { buildSnippet, frontmatterEnd } from '../../src/search/snippet';
+import { RegexGuard } from '../../src/search/regex-guard';
 import { indexTerms, queryTerms, termSpans } from '../../src/search/tokenizer';
 
 describe('tokenizer', () => {
@@ -43,7 +44,7 @@ describe('buildSnippet', () => {
 
   it('centres about 200 chars on the first match, on word boundaries, with the match in bold', () => {
     const text = `---\ntitle: canvas\n---\n${filler}the Canvas plugin draws ${filler}`;
-    const s = buildSnippet(text, positiveLeaves(parseQuery('canvas')), new Set(['canvas']));
+    const s = buildSnippet(text, positiveLeaves(parseQuery('canvas')), new Set(['canvas']), new RegexGuard());
     expect(s.text).toMatch(/^….* the \*\*Canvas\*\* plugin draws .*…$/);
     expect(s.text.length).toBeLessThanOrEqual(204);
     expect(s.text.length).toBeGreaterThan(150);
@@ -55,31 +56,31 @@ describe('buildSnippet', () => {
 
   it('never anchors on the frontmatter', () => {
     const text = '---\ndescription: a canvas note\n---\nNo match here.';
-    const s = buildSnippet(text, positiveLeaves(parseQuery('canvas')), new Set(['canvas']));
+    const s = buildSnippet(text, positiveLeaves(parseQuery('canvas')), new Set(['canvas']), new RegexGuard());
     expect(s).toEqual({ text: 'No match here.', matchOffset: null });
   });
 
   it('marks phrases case-insensitively across line breaks and regex matches', () => {
     const text = 'Intro.\n\nOpen the Command\npalette now.';
-    const phrase = buildSnippet(text, positiveLeaves(parseQuery('"command palette"')), new Set());
+    const phrase = buildSnippet(text, positiveLeaves(parseQuery('"command palette"')), new Set(), new RegexGuard());
     expect(phrase.text).toBe('Intro. Open the **Command palette** now.');
-    const regex = buildSnippet(text, positiveLeaves(parseQuery('/pal+ette/')), new Set());
+    const regex = buildSnippet(text, positiveLeaves(parseQuery('/pal+ette/')), new Set(), new RegexGuard());
     expect(regex.text).toBe('Intro. Open the Command **palette** now.');
   });
 
   it('anchors on the earliest match and marks every match in the window, never excluded ones', () => {
     const text = 'alpha beta gamma';
-    const s = buildSnippet(text, positiveLeaves(parseQuery('gamma -"alpha" beta')), new Set(['gamma', 'beta']));
+    const s = buildSnippet(text, positiveLeaves(parseQuery('gamma -"alpha" beta')), new Set(['gamma', 'beta']), new RegexGuard());
     expect(s).toEqual({ text: 'alpha **beta** **gamma**', matchOffset: 6 });
     const far = `${filler}late beta ${filler}${filler}gamma`;
-    const anchored = buildSnippet(far, positiveLeaves(parseQuery('gamma beta')), new Set(['gamma', 'beta']));
+    const anchored = buildSnippet(far, positiveLeaves(parseQuery('gamma beta')), new Set(['gamma', 'beta']), new RegexGuard());
     expect(anchored.text).toContain('late **beta**');
     expect(anchored.text).not.toContain('gamma');
   });
 
   it('marks a CJK word where its characters stand together, not its scattered bigrams', () => {
     const text = '日本の本語り。今日は日本語の勉強をします。';
-    const s = buildSnippet(text, positiveLeaves(parseQuery('日本語')), new Set());
+    const s = buildSnippet(text, positiveLeaves(parseQuery('日本語')), new Set(), new RegexGuard());
     expect(s.text).toBe('日本の本語り。今日は**日本語**の勉強をします。');
     expect(s.matchOffset).toBe(10);
   });
