@@ -7,7 +7,10 @@ import { KeyRing } from './keys/key-ring';
 import { SearchIndex } from './search/search-index';
 import { McpHttpServer } from './server/mcp-http-server';
 import { createSessionServices } from './server/session-services';
+import { registerCliHandlers } from './settings/cli-handlers';
+import { applyExternalSettings } from './settings/external-change';
 import { migrateSettings } from './settings/migrate-settings';
+import { VaultMcpSettingTab } from './settings/settings-tab';
 import type { VaultMcpSettings } from './settings/settings';
 import { NoteStore } from './vault/note-store';
 
@@ -25,6 +28,7 @@ export default class VaultMcpPlugin extends Plugin {
   ai!: AiService;
   /** The public API other plugins use (`app.plugins.getPlugin('vault-mcp').api`); null when unloaded. */
   api: VaultMcpApi | null = null;
+  settingTab!: VaultMcpSettingTab;
 
   override async onload(): Promise<void> {
     this.settings = migrateSettings(await this.loadData());
@@ -45,6 +49,9 @@ export default class VaultMcpPlugin extends Plugin {
       },
     });
     publishApi(this, createPublicApi(this.ai));
+    this.settingTab = new VaultMcpSettingTab(this.app, this);
+    this.addSettingTab(this.settingTab);
+    registerCliHandlers(this);
     this.register(() => {
       this.api = null;
       this.search.stop();
@@ -66,6 +73,12 @@ export default class VaultMcpPlugin extends Plugin {
     } catch (error) {
       new Notice(`Vault MCP: ${(error as Error).message}`);
     }
+  }
+
+  /** data.json changed on another device: reload it, move the server if needed, redraw the tab. */
+  override async onExternalSettingsChange(): Promise<void> {
+    await applyExternalSettings(this);
+    this.settingTab.refreshIfOpen();
   }
 
   /** Persists settings to data.json (no secrets are in them). */

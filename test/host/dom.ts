@@ -145,12 +145,13 @@ function applyInfo<T extends InfoTarget>(el: T, info: ElementInfo): T {
   return el;
 }
 
-let helpersInstalled = false;
+/** The `Node.prototype`s that already have the helpers (one per DOM window: jsdom, a browser). */
+const installedOn = new WeakSet<object>();
 
-/** Installs Obsidian's DOM prototype helpers on the current DOM's classes (idempotent). */
+/** Installs Obsidian's DOM prototype helpers on the current DOM's classes (idempotent per window). */
 function installDomHelpers(): void {
-  if (helpersInstalled || typeof document === 'undefined') return;
-  helpersInstalled = true;
+  if (typeof document === 'undefined' || installedOn.has(Node.prototype)) return;
+  installedOn.add(Node.prototype);
   const define = (proto: object, name: string, fn: (...args: any[]) => unknown): void => {
     if (!(name in proto)) Object.defineProperty(proto, name, { value: fn, configurable: true, writable: true });
   };

@@ -16,6 +16,19 @@ export { HostEditor as Editor } from './editor';
 export { Component } from './component';
 export { Plugin } from './plugin';
 export { PluginSettingTab } from './setting-tab';
+export {
+  Setting,
+  BaseComponent,
+  ValueComponent,
+  AbstractTextComponent,
+  TextComponent,
+  TextAreaComponent,
+  ToggleComponent,
+  DropdownComponent,
+  ButtonComponent,
+  ExtraButtonComponent,
+  SecretComponent,
+} from './setting';
 export { Notice } from './notice';
 export { SecretStorage } from './secret-storage';
 export { Platform } from './platform';

@@ -1,0 +1,142 @@
+import { Setting, type TextComponent } from 'obsidian';
+import { AI_PROVIDER_PRESETS, examplePreset } from '../ai/presets';
+import { AI_API_KEY_SECRET_ID } from '../ai/secret-id';
+import type { AiProviderType } from '../ai/types';
+import type { SectionContext } from './tab-context';
+
+const PROVIDER_LABELS: Record<AiProviderType, string> = {
+  'openai-compatible': 'OpenAI-compatible (Ollama, LM Studio, OpenAI, OpenRouter, vLLM)',
+  anthropic: 'Anthropic Messages',
+};
+
+/**
+ * The "AI provider" section: enabled, allow remote, a preset that fills type and base URL,
+ * provider type, base URL, API key (kept in `app.secretStorage` under
+ * {@link AI_API_KEY_SECRET_ID}, never in data.json), model, token usage with Reset, and a
+ * Test button that first saves every field as typed, then sends the test prompt through
+ * `AiService.testConnection()` and shows the reply or the full error inline.
+ */
+export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): void {
+  const { plugin, app } = ctx;
+  const ai = plugin.settings.ai;
+  const changed = async (): Promise<void> => {
+    await plugin.saveSettings();
+    await plugin.ai.settingsChanged();
+  };
+  new Setting(containerEl)
+    .setName('AI provider')
+    .setHeading()
+    .setDesc('The model other plugins reach through Vault MCP\'s chat() API.');
+
+  new Setting(containerEl).setName('Enable AI').setDesc('Off: every chat() call is refused.').addToggle((t) =>
+    t.setValue(ai.enabled).onChange(async (v) => {
+      ai.enabled = v;
+      await changed();
+      ctx.redisplay();
+    }),
+  );
+  new Setting(containerEl)
+    .setName('Allow remote providers')
+    .setDesc('Off: only a provider on this computer (localhost) is used, so note text never leaves it.')
+    .addToggle((t) =>
+      t.setValue(ai.allowRemote).onChange(async (v) => {
+        ai.allowRemote = v;
+        await changed();
+        ctx.redisplay();
+      }),
+    );
+
+  new Setting(containerEl)
+    .setName('Preset')
+    .setDesc('Fills in the provider type and base URL.')
+    .addDropdown((d) => {
+      d.addOption('', 'Choose…');
+      AI_PROVIDER_PRESETS.forEach((p, i) => d.addOption(String(i), p.label));
+      d.setValue('').onChange(async (value) => {
+        const preset = AI_PROVIDER_PRESETS[Number(value)];
+        if (value === '' || !preset) return;
+        ai.provider = preset.provider;
+        ai.baseUrl = preset.baseUrl;
+        await changed();
+        ctx.redisplay();
+      });
+    });
+
+  let baseUrl!: TextComponent;
+  let model!: TextComponent;
+  let apiKey!: TextComponent;
+  new Setting(containerEl).setName('Provider type').addDropdown((d) =>
+    d
+      .addOptions(PROVIDER_LABELS)
+      .setValue(ai.provider)
+      .onChange(async (v) => {
+        ai.provider = v as AiProviderType;
+        await changed();
+        ctx.redisplay();
+      }),
+  );
+  new Setting(containerEl)
+    .setName('Base URL')
+    .setDesc('OpenAI-compatible servers end in /v1.')
+    .addText((t) => {
+      baseUrl = t.setPlaceholder(examplePreset(ai.provider).baseUrl).setValue(ai.baseUrl).onChange(async (v) => {
+        ai.baseUrl = v.trim();
+        await changed();
+      });
+      t.inputEl.addClass('vault-mcp-wide-input');
+    });
+  new Setting(containerEl)
+    .setName('API key')
+    .setDesc('Stored in Obsidian\'s secret storage on this device, not in data.json. Local servers usually need none.')
+    .addText((t) => {
+      apiKey = t.setPlaceholder('none').setValue(app.secretStorage.getSecret(AI_API_KEY_SECRET_ID) ?? '').onChange((v) => {
+        app.secretStorage.setSecret(AI_API_KEY_SECRET_ID, v.trim());
+      });
+      t.inputEl.type = 'password';
+      t.inputEl.setAttr('autocomplete', 'off');
+    });
+  new Setting(containerEl).setName('Model').addText((t) => {
+    model = t.setPlaceholder(`e.g. ${examplePreset(ai.provider).exampleModel}`).setValue(ai.model).onChange(async (v) => {
+      ai.model = v.trim();
+      await changed();
+    });
+  });
+
+  const usage = plugin.ai.getUsage();
+  new Setting(containerEl)
+    .setName('Usage')
+    .setDesc(`${usage.inputTokens.toLocaleString('en-US')} input and ${usage.outputTokens.toLocaleString('en-US')} output tokens since the last reset (this provider and base URL).`)
+    .addButton((b) =>
+      b.setButtonText('Reset').onClick(async () => {
+        await plugin.ai.resetUsage();
+        ctx.redisplay();
+      }),
+    );
+
+  const availability = plugin.ai.chatAvailability();
+  const test = new Setting(containerEl)
+    .setName('Test')
+    .setDesc(availability.ready ? `Ready: ${availability.model} via ${availability.provider} (${availability.classification}).` : availability.reason);
+  const resultEl = containerEl.createDiv({ cls: 'vault-mcp-test-result', attr: { 'aria-live': 'polite' } });
+  test.addButton((b) =>
+    b.setButtonText('Send test prompt').onClick(async () => {
+      ai.baseUrl = baseUrl.getValue().trim();
+      ai.model = model.getValue().trim();
+      app.secretStorage.setSecret(AI_API_KEY_SECRET_ID, apiKey.getValue().trim());
+      await changed();
+      resultEl.removeClass('mod-error', 'mod-success');
+      resultEl.setText('Waiting for the provider…');
+      b.setDisabled(true);
+      try {
+        const result = await plugin.ai.testConnection();
+        resultEl.addClass(result.ok ? 'mod-success' : 'mod-error');
+        resultEl.setText(result.ok ? `Reply: ${result.text}` : `${result.code}: ${result.message}`);
+      } catch (error) {
+        resultEl.addClass('mod-error');
+        resultEl.setText(`Unexpected error: ${(error as Error).stack ?? String(error)}`);
+      } finally {
+        b.setDisabled(false);
+      }
+    }),
+  );
+}

@@ -1,0 +1,160 @@
+import { ButtonComponent, DropdownComponent, ExtraButtonComponent, Notice, Setting, TextComponent } from 'obsidian';
+import type { KeyMode, KeyRecord, KeyScope } from '../keys/key-record';
+import {
+  attachFolderSuggestions,
+  copyToClipboard,
+  formatTimestamp,
+  twoStepButton,
+  vaultFolders,
+  type SectionContext,
+} from './tab-context';
+
+/** Scope choices as the dropdown shows them. */
+const SCOPE_LABELS: Record<KeyScope, string> = { local: 'local', both: 'both', cloud: 'cloud' };
+
+/** Splits the roots field (`Projects, Journal/2025`) into folder paths; blanks dropped. */
+export function parseRoots(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((r) => r.trim().replace(/^\/+|\/+$/g, ''))
+    .filter(Boolean);
+}
+
+/**
+ * The "Keys" section: a table of keys (label, mode, scope, roots, created, last used) with
+ * copy token, mode switch, scope, roots and revoke per row, and a mint row below. Key-ring
+ * refusals (`KeyRingError`: empty or duplicate label, revoking or scoping away the last
+ * locally usable key) are shown inline under the table and as a Notice.
+ */
+export function renderKeysSection(containerEl: HTMLElement, ctx: SectionContext): void {
+  const { plugin } = ctx;
+  new Setting(containerEl)
+    .setName('Keys')
+    .setHeading()
+    .setDesc('One key per client. Its label is the name shown on proposals and matched by agent_overrides.');
+
+  const keys = plugin.keyRing.list();
+  const wrap = containerEl.createDiv({ cls: 'vault-mcp-keys' });
+  const messageEl = containerEl.createDiv({ cls: 'vault-mcp-keys-message', attr: { role: 'alert' } });
+  const report = (error: unknown): void => {
+    const message = (error as Error).message;
+    messageEl.setText(message);
+    messageEl.addClass('mod-error');
+    new Notice(`Vault MCP: ${message}`);
+  };
+
+  if (keys.length === 0) {
+    wrap.createDiv({ cls: 'vault-mcp-empty', text: 'No keys yet: mint one below, then connect a client with it.' });
+  } else {
+    const table = wrap.createEl('table', { cls: 'vault-mcp-key-table' });
+    const head = table.createEl('thead').createEl('tr');
+    for (const title of ['Label', 'Mode', 'Scope', 'Roots', 'Created', 'Last used', '']) head.createEl('th', { text: title });
+    const body = table.createEl('tbody');
+    const folders = vaultFolders(ctx.app);
+    for (const key of keys) renderKeyRow(body.createEl('tr', { attr: { 'data-key-id': key.id } }), key, ctx, folders, report);
+  }
+
+  renderMintRow(containerEl, ctx);
+}
+
+function renderKeyRow(row: HTMLTableRowElement, key: KeyRecord, ctx: SectionContext, folders: string[], report: (e: unknown) => void): void {
+  const { plugin } = ctx;
+  const run = async (action: () => Promise<void>): Promise<void> => {
+    try {
+      await action();
+      ctx.redisplay();
+    } catch (error) {
+      report(error);
+    }
+  };
+
+  row.createEl('td', { cls: 'vault-mcp-key-label', text: key.label });
+
+  const modeCell = row.createEl('td', { cls: 'vault-mcp-key-mode' });
+  modeCell.createSpan({ cls: ['vault-mcp-badge', `mod-${key.mode}`], text: key.mode });
+  const modeButton = new ButtonComponent(modeCell).setClass('vault-mcp-small-button');
+  if (key.mode === 'propose') {
+    twoStepButton(modeButton, 'Use force', 'Confirm: no review', () => run(() => plugin.keyRing.setMode(key.id, 'force')));
+  } else {
+    modeButton.setButtonText('Use propose').onClick(() => run(() => plugin.keyRing.setMode(key.id, 'propose')));
+  }
+
+  const scope = new DropdownComponent(row.createEl('td', { cls: 'vault-mcp-key-scope' }))
+    .addOptions(SCOPE_LABELS)
+    .setValue(key.scope);
+  scope.selectEl.setAttr('aria-label', `Where "${key.label}" may be used: local (this computer), both, or cloud only`);
+  scope.onChange(async (value) => {
+    await run(() => plugin.keyRing.setScope(key.id, value as KeyScope));
+    scope.setValue(plugin.keyRing.list().find((k) => k.id === key.id)?.scope ?? key.scope);
+  });
+
+  const rootsCell = row.createEl('td', { cls: 'vault-mcp-key-roots' });
+  const roots = new TextComponent(rootsCell).setPlaceholder('whole vault').setValue(key.roots.join(', '));
+  roots.inputEl.setAttr('aria-label', `Folders "${key.label}" is confined to, comma-separated`);
+  attachFolderSuggestions(roots.inputEl, folders);
+  roots.inputEl.addEventListener('change', () => void run(() => plugin.keyRing.setRoots(key.id, parseRoots(roots.getValue()))));
+
+  for (const iso of [key.created_at, key.last_used_at]) {
+    const when = formatTimestamp(iso);
+    row.createEl('td', { cls: 'vault-mcp-key-date', text: when.date, attr: { title: when.full } });
+  }
+
+  const actions = row.createEl('td', { cls: 'vault-mcp-key-actions' });
+  new ExtraButtonComponent(actions)
+    .setIcon('copy')
+    .setTooltip(`Copy the token of "${key.label}"`)
+    .onClick(() => {
+      const token = plugin.keyRing.tokenOf(key.id);
+      if (token) void copyToClipboard(token, `the token of "${key.label}"`);
+      else report(new Error(`"${key.label}" has no token on this device (secret storage is per device); revoke it and mint a new key.`));
+    });
+  twoStepButton(new ButtonComponent(actions).setClass('vault-mcp-small-button'), 'Revoke', 'Confirm', () =>
+    run(async () => {
+      await plugin.keyRing.revoke(key.id);
+      await plugin.server.closeSessionsOfRevokedKeys();
+    }),
+  ).buttonEl.addClass('mod-destructive');
+}
+
+function renderMintRow(containerEl: HTMLElement, ctx: SectionContext): void {
+  const { plugin } = ctx;
+  let label = '';
+  let mode: KeyMode = 'propose';
+  const setting = new Setting(containerEl)
+    .setName('Mint a key')
+    .setDesc('Propose keys stage every write for your review; force keys write directly.')
+    .setClass('vault-mcp-mint');
+  setting.addText((text) => text.setPlaceholder('Client name, e.g. Claude Code').onChange((value) => {
+    label = value;
+    setting.setErrorMessage(null);
+  }));
+  let mintButton: ButtonComponent | null = null;
+  const mint = async (): Promise<void> => {
+    try {
+      const { record } = await plugin.keyRing.mint({ label, mode });
+      ctx.selectedKeyId = record.id;
+      new Notice(`Vault MCP: minted key "${record.label}" (${record.mode}). Copy its setup under "Connect a client".`);
+      ctx.redisplay();
+    } catch (error) {
+      setting.setErrorMessage((error as Error).message);
+    }
+  };
+  const drawButton = (): void => {
+    mintButton?.buttonEl.detach();
+    setting.addButton((button) => {
+      mintButton = button.setCta();
+      if (mode === 'force') twoStepButton(button, 'Mint', 'Confirm force key', mint);
+      else button.setButtonText('Mint').onClick(mint);
+    });
+  };
+  setting.addDropdown((dropdown) =>
+    dropdown
+      .addOptions({ propose: 'propose (review writes)', force: 'force (write directly)' })
+      .setValue(mode)
+      .onChange((value) => {
+        mode = value === 'force' ? 'force' : 'propose';
+        drawButton();
+      }),
+  );
+  drawButton();
+}

@@ -1,0 +1,108 @@
+import { Notice, type App, type ButtonComponent, type Plugin } from 'obsidian';
+import type { AiService } from '../ai/ai-service';
+import type { KeyRing } from '../keys/key-ring';
+import type { McpHttpServer } from '../server/mcp-http-server';
+import type { VaultMcpSettings } from './settings';
+
+/**
+ * The plugin surface the settings tab uses (what src/main.ts's VaultMcpPlugin exposes), as
+ * a type so the tab never imports main.ts and the headless screenshot can pass a stand-in.
+ */
+export interface SettingsTabPlugin extends Plugin {
+  settings: VaultMcpSettings;
+  keyRing: Pick<KeyRing, 'list' | 'mint' | 'tokenOf' | 'revoke' | 'setMode' | 'setScope' | 'setRoots'>;
+  server: Pick<McpHttpServer, 'getStatus' | 'notifyToolListChanged' | 'closeSessionsOfRevokedKeys'>;
+  ai: Pick<AiService, 'testConnection' | 'getUsage' | 'resetUsage' | 'settingsChanged' | 'chatAvailability'>;
+  /** (Re)binds the server to the configured port; failures become a Notice and the status line. */
+  restartServer(): Promise<void>;
+  /** Persists settings to data.json. */
+  saveSettings(): Promise<void>;
+}
+
+/** What every section of the tab gets: the app, the plugin and a way to redraw the whole tab. */
+export interface SectionContext {
+  app: App;
+  plugin: SettingsTabPlugin;
+  /** Redraws the tab from current settings (after an action that changes what is shown). */
+  redisplay(): void;
+  /** Key id chosen in "Connect a client" (kept across redraws); null = the first usable key. */
+  selectedKeyId: string | null;
+}
+
+/**
+ * Copies `text` to the system clipboard (`navigator.clipboard`, available in Obsidian's
+ * Electron window) and confirms with a Notice naming `what`; a refused copy is reported in a
+ * Notice too, never thrown.
+ */
+export async function copyToClipboard(text: string, what: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    new Notice(`Copied ${what}.`);
+  } catch (error) {
+    new Notice(`Could not copy ${what}: ${(error as Error).message}`);
+  }
+}
+
+/** Milliseconds a two-step button stays armed before it returns to its first label. */
+export const CONFIRM_WINDOW_MS = 5000;
+
+/**
+ * Makes `button` ask before acting: the first click changes its text to `confirmText` and
+ * adds `mod-warning`; a second click within {@link CONFIRM_WINDOW_MS} runs `action`. Used
+ * for revoking keys and choosing force mode (writes without review), where Obsidian would
+ * show a confirm modal.
+ */
+export function twoStepButton(button: ButtonComponent, text: string, confirmText: string, action: () => Promise<void> | void): ButtonComponent {
+  let armed = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const disarm = (): void => {
+    armed = false;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    button.setButtonText(text);
+    button.buttonEl.removeClass('mod-warning');
+  };
+  button.setButtonText(text).onClick(async () => {
+    if (!armed) {
+      armed = true;
+      button.setButtonText(confirmText);
+      button.buttonEl.addClass('mod-warning');
+      timer = setTimeout(disarm, CONFIRM_WINDOW_MS);
+      return;
+    }
+    disarm();
+    await action();
+  });
+  return button;
+}
+
+/**
+ * A timestamp for tables in local time: `{date: 'YYYY-MM-DD', full: 'YYYY-MM-DD HH:MM'}`,
+ * or `never` for both when `iso` is null, invalid or the epoch (a migrated record without one).
+ */
+export function formatTimestamp(iso: string | null): { date: string; full: string } {
+  const d = iso ? new Date(iso) : null;
+  if (!d || Number.isNaN(d.getTime()) || d.getTime() === 0) return { date: 'never', full: 'never' };
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  const date = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  return { date, full: `${date} ${pad(d.getHours())}:${pad(d.getMinutes())}` };
+}
+
+/** Every folder of the vault except the root, sorted (for the folder suggestions of root and quarantine fields). */
+export function vaultFolders(app: App): string[] {
+  return app.vault
+    .getAllFolders(false)
+    .map((f) => f.path)
+    .sort((a, b) => a.localeCompare(b));
+}
+
+/**
+ * Adds a `<datalist>` of vault folders after `input` and links them, so the text field
+ * suggests folders as the user types (a native stand-in for `AbstractInputSuggest`).
+ */
+export function attachFolderSuggestions(input: HTMLInputElement, folders: string[]): void {
+  const id = `vault-mcp-folders-${Math.random().toString(36).slice(2, 10)}`;
+  const list = (input.parentElement ?? input).createEl('datalist', { attr: { id } });
+  for (const folder of folders) list.createEl('option', { attr: { value: folder } });
+  input.setAttr('list', id);
+}

@@ -1,0 +1,67 @@
+import { Setting } from 'obsidian';
+import { ALL_TOOLS } from '../tools/registry';
+import type { ToolDefinition } from '../tools/tool';
+import type { SectionContext } from './tab-context';
+
+/** The first sentence of a tool description (up to the first `. `), for a one-line summary. */
+export function oneLine(description: string): string {
+  const flat = description.replace(/\s+/g, ' ').trim();
+  const end = flat.search(/\.(\s|$)/);
+  return end === -1 ? flat : flat.slice(0, end + 1);
+}
+
+/** A tool's own toggle: the saved value, else on for read tools and off for write tools. */
+export function ownToggle(tool: ToolDefinition, enabled: Record<string, boolean>): boolean {
+  return enabled[tool.name] ?? tool.kind === 'read';
+}
+
+/**
+ * The "Tools" section: "Allow writes" and one toggle per tool (read tools on, write tools
+ * off by default). Every change is saved and announced to connected clients with
+ * `notifications/tools/list_changed` (MCP spec, "Tools › List Changed Notification"), so
+ * tools/list reflects it without reconnecting.
+ */
+export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext, tools: readonly ToolDefinition[] = ALL_TOOLS): void {
+  const { plugin } = ctx;
+  const settings = plugin.settings.tools;
+  const applied = async (): Promise<void> => {
+    await plugin.saveSettings();
+    await plugin.server.notifyToolListChanged();
+  };
+  new Setting(containerEl)
+    .setName('Tools')
+    .setHeading()
+    .setDesc('A tool that is off is not listed to agents. Changes reach connected clients at once.');
+
+  new Setting(containerEl)
+    .setName('Allow writes')
+    .setDesc('Without it no write tool is listed or callable, whatever its own toggle says. Propose keys still only stage proposals.')
+    .addToggle((toggle) =>
+      toggle.setValue(settings.allowWrites).onChange(async (value) => {
+        settings.allowWrites = value;
+        await applied();
+        ctx.redisplay();
+      }),
+    );
+
+  for (const kind of ['read', 'write'] as const) {
+    const group = tools.filter((t) => t.kind === kind);
+    if (group.length === 0) continue;
+    const groupEl = containerEl.createDiv({ cls: ['vault-mcp-tool-group', `mod-${kind}`] });
+    groupEl.createDiv({ cls: 'vault-mcp-subheading', text: kind === 'read' ? 'Read tools' : 'Write tools' });
+    for (const tool of group) {
+      const setting = new Setting(groupEl).setDesc(oneLine(tool.description)).setClass('vault-mcp-tool');
+      setting.nameEl.createEl('code', { text: tool.name });
+      if (kind === 'write' && !settings.allowWrites) {
+        setting.setClass('is-inactive');
+        setting.descEl.createDiv({ cls: 'vault-mcp-hint', text: 'Inactive until "Allow writes" is on.' });
+      }
+      setting.addToggle((toggle) =>
+        toggle.setValue(ownToggle(tool, settings.enabled)).onChange(async (value) => {
+          settings.enabled[tool.name] = value;
+          await applied();
+        }),
+      );
+    }
+  }
+}

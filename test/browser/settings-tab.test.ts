@@ -1,0 +1,86 @@
+import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { bundleSettingsTab } from './bundle';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ROOT = path.resolve(__dirname, '../..');
+const hasChromium = fs.existsSync(CHROMIUM) && fs.existsSync(path.join(ROOT, 'node_modules/playwright-core'));
+if (!hasChromium) console.log(`Skipping the settings-tab browser test: needs ${CHROMIUM} and the playwright-core devDependency.`);
+const d = hasChromium ? describe : describe.skip;
+
+/** The page: Obsidian-like theme + the plugin's styles.css + the bundled tab. */
+async function pageHtml(): Promise<string> {
+  const [theme, styles, script] = await Promise.all([
+    fsp.readFile(path.join(__dirname, 'obsidian-theme.css'), 'utf8'),
+    fsp.readFile(path.join(ROOT, 'styles.css'), 'utf8'),
+    bundleSettingsTab(),
+  ]);
+  return `<!doctype html><html><head><meta charset="utf-8"><style>${theme}</style><style>${styles}</style></head>` +
+    `<body class="theme-dark"><div id="tab"></div><script>${script.replace(/<\/script/g, '<\\/script')}</script></body></html>`;
+}
+
+d('settings tab in headless Chromium', () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let browser: any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let page: any;
+  let dir: string;
+
+  beforeAll(async () => {
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    page = await browser.newPage({ viewport: { width: 900, height: 900 }, deviceScaleFactor: 1 });
+    const errors: string[] = [];
+    page.on('pageerror', (e: Error) => errors.push(e.message));
+    dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'vault-mcp-tab-'));
+    const file = path.join(dir, 'tab.html');
+    await fsp.writeFile(file, await pageHtml());
+    await page.goto(`file://${file}`);
+    await page.waitForLoadState('load');
+    expect(errors).toEqual([]);
+    await page.waitForSelector('.vault-mcp-settings .setting-item', { timeout: 5000 });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (dir) await fsp.rm(dir, { recursive: true, force: true });
+  });
+
+  it('draws every section, visibly, and screenshots the whole tab', async () => {
+    const headings = await page.$$eval('.setting-item-heading .setting-item-name', (els: Element[]) => els.map((e) => e.textContent));
+    expect(headings).toEqual(['Server', 'Keys', 'Connect a client', 'Tools', 'Access', 'AI provider']);
+    const toggle = await page.$eval('.checkbox-container', (e: Element) => {
+      const r = e.getBoundingClientRect();
+      return { w: r.width, h: r.height };
+    });
+    expect(toggle.w).toBeGreaterThan(30);
+    const shot = process.env.UPDATE_SCREENSHOT ? path.join(ROOT, 'docs/settings-tab.png') : path.join(dir, 'settings-tab.png');
+    await fsp.mkdir(path.dirname(shot), { recursive: true });
+    await page.locator('#tab').screenshot({ path: shot });
+    expect((await fsp.stat(shot)).size).toBeGreaterThan(10_000);
+  });
+
+  it('clicks as a person would: a tool toggle, force confirmation, the last-key refusal', async () => {
+    const tool = page.locator('.vault-mcp-tool', { has: page.locator('code', { hasText: /^list_tags$/ }) }).locator('.checkbox-container');
+    await tool.click();
+    expect(await page.evaluate(() => [window.vaultMcpTab.plugin.settings.tools.enabled.list_tags, window.vaultMcpTab.plugin.toolListChanges])).toEqual([false, 1]);
+
+    const row = (label: string) => page.locator('.vault-mcp-key-table tr', { has: page.locator('.vault-mcp-key-label', { hasText: label }) });
+    await row('Claude Code').getByRole('button', { name: 'Use force' }).click();
+    await row('Claude Code').getByRole('button', { name: 'Confirm: no review' }).click();
+    expect(await page.evaluate(() => window.vaultMcpTab.plugin.settings.keys.find((k) => k.label === 'Claude Code')!.mode)).toBe('force');
+
+    await row('Cursor').getByRole('button', { name: 'Revoke' }).click();
+    await row('Cursor').getByRole('button', { name: 'Confirm' }).click();
+    await row('Claude Code').getByRole('button', { name: 'Revoke' }).click();
+    await row('Claude Code').getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForSelector('.vault-mcp-keys-message.mod-error');
+    expect(await page.textContent('.vault-mcp-keys-message')).toMatch(/last key local clients can use/);
+    expect(await page.evaluate(() => window.vaultMcpTab.plugin.settings.keys.map((k) => k.label))).toEqual(['Claude Code']);
+  });
+});

@@ -1,0 +1,313 @@
+import * as fs from 'node:fs/promises';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Notice, simulateExternalSettingsChange } from '../host';
+import VaultMcpPlugin from '../../src/main';
+import { VaultMcpSettingTab } from '../../src/settings/settings-tab';
+import { MCP_ENDPOINT_PATH } from '../../src/settings/server-section';
+import { MCP_PATH } from '../../src/server/mcp-http-server';
+import { secretIdForKey } from '../../src/keys/key-record';
+import { AI_API_KEY_SECRET_ID } from '../../src/ai/secret-id';
+import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import { startFakeOpenAi } from '../fakes/fake-openai';
+import { choose, installDom, settingRow, settle, typeInto, until, type InstalledDom } from './settings-dom-env';
+
+let dom: InstalledDom;
+let vaultDir: string;
+let booted: BootedPlugin<VaultMcpPlugin>;
+let tab: VaultMcpSettingTab;
+const clients: Client[] = [];
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function el(): HTMLElement {
+  return tab.containerEl;
+}
+
+function button(root: HTMLElement, text: string): HTMLButtonElement {
+  const found = Array.from(root.querySelectorAll('button')).find((b) => b.textContent === text);
+  if (!found) throw new Error(`No button "${text}" in: ${Array.from(root.querySelectorAll('button')).map((b) => b.textContent).join(' | ')}`);
+  return found;
+}
+
+function keyRow(label: string): HTMLTableRowElement {
+  const rows = Array.from(el().querySelectorAll<HTMLTableRowElement>('.vault-mcp-key-table tbody tr'));
+  const row = rows.find((r) => r.querySelector('.vault-mcp-key-label')?.textContent === label);
+  if (!row) throw new Error(`No key row "${label}"`);
+  return row;
+}
+
+async function mint(label: string, mode: 'propose' | 'force' = 'propose'): Promise<void> {
+  const row = settingRow(el(), 'Mint a key');
+  typeInto(row.querySelector('input')!, label);
+  choose(row.querySelector('select')!, mode);
+  button(settingRow(el(), 'Mint a key'), 'Mint').click();
+  if (mode === 'force') button(settingRow(el(), 'Mint a key'), 'Confirm force key').click();
+  await settle();
+}
+
+beforeEach(async () => {
+  dom = installDom();
+  vaultDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vault-mcp-settings-'));
+  await fs.mkdir(path.join(vaultDir, 'Projects/Alpha'), { recursive: true });
+  await fs.mkdir(path.join(vaultDir, 'Journal'), { recursive: true });
+  await fs.writeFile(path.join(vaultDir, 'Projects/Alpha/Plan.md'), '# Plan\n');
+  await fs.writeFile(path.join(vaultDir, 'Journal/Today.md'), 'today\n');
+  booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vaultDir, label: 'Claude Code' });
+  tab = booted.plugin.settingTab;
+  tab.display();
+  Notice.clear();
+});
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+  await booted.stop();
+  await fs.rm(vaultDir, { recursive: true, force: true });
+  dom.uninstall();
+});
+
+describe('settings tab over the running plugin', () => {
+  it('is registered by the plugin and draws every section as Obsidian setting headings', () => {
+    expect((booted.plugin as unknown as { settingTabs: unknown[] }).settingTabs).toEqual([tab]);
+    expect(tab).toBeInstanceOf(VaultMcpSettingTab);
+    expect(MCP_ENDPOINT_PATH).toBe(MCP_PATH);
+    const headings = Array.from(el().querySelectorAll('.setting-item-heading .setting-item-name')).map((h) => h.textContent);
+    expect(headings).toEqual(['Server', 'Keys', 'Connect a client', 'Tools', 'Access', 'AI provider']);
+    expect(settingRow(el(), 'Status').textContent).toContain(`Listening on ${booted.url}`);
+    expect(keyRow('Claude Code').querySelector('.vault-mcp-badge')!.textContent).toBe('propose');
+  });
+
+  it('mints a propose key by default, refuses an empty or duplicate label, and asks before a force key', async () => {
+    button(settingRow(el(), 'Mint a key'), 'Mint').click();
+    await settle();
+    expect(settingRow(el(), 'Mint a key').querySelector('.setting-item-error')!.textContent).toMatch(/needs a label/);
+
+    await mint('Claude Code');
+    expect(settingRow(el(), 'Mint a key').querySelector('.setting-item-error')!.textContent).toMatch(/already exists/);
+
+    await mint('Cursor');
+    const cursor = booted.plugin.keyRing.list().find((k) => k.label === 'Cursor')!;
+    expect(cursor.mode).toBe('propose');
+    expect(booted.app.secretStorage.getSecret(secretIdForKey(cursor.id))).toMatch(/^vmcp_/);
+    expect(keyRow('Cursor').querySelector('.vault-mcp-badge')!.textContent).toBe('propose');
+
+    const row = settingRow(el(), 'Mint a key');
+    typeInto(row.querySelector('input')!, 'Codex');
+    choose(row.querySelector('select')!, 'force');
+    button(settingRow(el(), 'Mint a key'), 'Mint').click();
+    await settle();
+    expect(booted.plugin.keyRing.list().some((k) => k.label === 'Codex')).toBe(false);
+    button(settingRow(el(), 'Mint a key'), 'Confirm force key').click();
+    await settle();
+    expect(booted.plugin.keyRing.list().find((k) => k.label === 'Codex')!.mode).toBe('force');
+  });
+
+  it('switches a key to force only after confirmation, and back to propose in one click', async () => {
+    const id = booted.key.id;
+    button(keyRow('Claude Code'), 'Use force').click();
+    await settle();
+    expect(booted.plugin.keyRing.list()[0]!.mode).toBe('propose');
+    button(keyRow('Claude Code'), 'Confirm: no review').click();
+    await settle();
+    expect(booted.plugin.keyRing.list().find((k) => k.id === id)!.mode).toBe('force');
+    expect(keyRow('Claude Code').querySelector('.vault-mcp-badge')!.textContent).toBe('force');
+    button(keyRow('Claude Code'), 'Use propose').click();
+    await settle();
+    expect(booted.plugin.keyRing.list().find((k) => k.id === id)!.mode).toBe('propose');
+  });
+
+  it('refuses to revoke or cloud-scope the last local key and says why; revokes once another exists', async () => {
+    button(keyRow('Claude Code'), 'Revoke').click();
+    button(keyRow('Claude Code'), 'Confirm').click();
+    await settle();
+    expect(el().querySelector('.vault-mcp-keys-message')!.textContent).toMatch(/last key local clients can use/);
+    expect(Notice.messages().some((m) => m.includes('last key local clients can use'))).toBe(true);
+    expect(booted.plugin.keyRing.list()).toHaveLength(1);
+
+    const scope = keyRow('Claude Code').querySelector('select')!;
+    choose(scope, 'cloud');
+    await settle();
+    expect(el().querySelector('.vault-mcp-keys-message')!.textContent).toMatch(/no usable key left/);
+    expect(booted.plugin.keyRing.list()[0]!.scope).toBe('local');
+    expect(scope.value).toBe('local');
+
+    const client = await connectClient(booted.url, booted.token);
+    clients.push(client);
+    await mint('Backup');
+    button(keyRow('Claude Code'), 'Revoke').click();
+    button(keyRow('Claude Code'), 'Confirm').click();
+    await settle();
+    expect(booted.plugin.keyRing.list().map((k) => k.label)).toEqual(['Backup']);
+    expect(booted.app.secretStorage.getSecret(secretIdForKey(booted.key.id))).toBe('');
+    await expect(client.listTools()).rejects.toThrow();
+  });
+
+  it('edits a key\'s roots with vault folder suggestions', async () => {
+    const input = keyRow('Claude Code').querySelector<HTMLInputElement>('.vault-mcp-key-roots input')!;
+    const options = Array.from(el().querySelectorAll(`datalist#${input.getAttribute('list')} option`)).map((o) => o.getAttribute('value'));
+    expect(options).toEqual(expect.arrayContaining(['Journal', 'Projects', 'Projects/Alpha']));
+    typeInto(input, ' Projects/Alpha/ , Journal', true);
+    await settle();
+    expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Projects/Alpha', 'Journal']);
+  });
+
+  it('a tool toggle changes tools/list for a connected SDK client, announced by list_changed', async () => {
+    const client = await connectClient(booted.url, booted.token);
+    clients.push(client);
+    let notified = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      notified++;
+    });
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('list_tags');
+
+    const row = Array.from(el().querySelectorAll<HTMLElement>('.vault-mcp-tool')).find((r) => r.querySelector('code')?.textContent === 'list_tags')!;
+    expect(row.querySelector('.checkbox-container')!.classList.contains('is-enabled')).toBe(true);
+    row.querySelector<HTMLElement>('.checkbox-container')!.click();
+    await until(() => notified > 0, 'no tools/list_changed notification arrived');
+    expect(booted.plugin.settings.tools.enabled.list_tags).toBe(false);
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('list_tags');
+
+    settingRow(el(), 'Allow writes').querySelector<HTMLElement>('.checkbox-container')!.click();
+    await until(() => notified > 1, 'no notification after Allow writes');
+    expect(booted.plugin.settings.tools.allowWrites).toBe(true);
+  });
+
+  it('moves the server when the port changes, and reports a taken port in the tab and a Notice', async () => {
+    const portInput = settingRow(el(), 'Port').querySelector('input')!;
+    typeInto(portInput, '80');
+    expect(settingRow(el(), 'Port').querySelector('.setting-item-error')!.textContent).toMatch(/out of range/);
+    typeInto(portInput, 'abc', true);
+    await settle();
+    expect(booted.plugin.server.getStatus()).toMatchObject({ state: 'listening', port: booted.port });
+
+    const port = await freePort();
+    typeInto(settingRow(el(), 'Port').querySelector('input')!, String(port), true);
+    await until(() => booted.plugin.server.getStatus().state === 'listening' && el().textContent!.includes(`:${port}/mcp`), 'server did not move');
+    expect(booted.plugin.settings.server.port).toBe(port);
+    const client = await connectClient(`http://127.0.0.1:${port}/mcp`, booted.token);
+    clients.push(client);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const taken = (blocker.address() as net.AddressInfo).port;
+    try {
+      typeInto(settingRow(el(), 'Port').querySelector('input')!, String(taken), true);
+      await until(() => booted.plugin.server.getStatus().state === 'error', 'taken port not reported');
+      await settle();
+      expect(settingRow(el(), 'Status').textContent).toContain(`Port ${taken} is already in use`);
+      expect(Notice.messages().some((m) => m.includes(`Port ${taken} is already in use`))).toBe(true);
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
+
+  it('copies the server URL and each client setup with the real token, showing the token shortened', async () => {
+    settingRow(el(), 'Status').querySelector<HTMLElement>('.clickable-icon')!.click();
+    await settle();
+    expect(dom.clipboard.at(-1)).toBe(booted.url);
+    const blocks = Array.from(el().querySelectorAll<HTMLElement>('.vault-mcp-snippet'));
+    expect(blocks.map((b) => b.dataset.client)).toEqual(['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex']);
+    for (const block of blocks) {
+      expect(block.querySelector('pre')!.textContent).not.toContain(booted.token);
+      block.querySelector<HTMLElement>('.clickable-icon')!.click();
+      await settle();
+      expect(dom.clipboard.at(-1)).toContain(booted.token);
+      expect(dom.clipboard.at(-1)).toContain(booted.url);
+    }
+  });
+
+  it('quarantines and releases folders; built-ins are shown and fixed', async () => {
+    const chips = Array.from(el().querySelectorAll('.vault-mcp-chip')).map((c) => c.textContent);
+    expect(chips).toEqual(['.obsidian/', '.*/', '_private/']);
+    const add = settingRow(el(), 'Quarantine a folder');
+    typeInto(add.querySelector('input')!, '/Journal/');
+    button(add, 'Add').click();
+    await settle();
+    expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+    const addAgain = settingRow(el(), 'Quarantine a folder');
+    typeInto(addAgain.querySelector('input')!, 'Journal');
+    button(addAgain, 'Add').click();
+    await settle();
+    expect(addAgain.querySelector('.setting-item-error')!.textContent).toMatch(/already quarantined/);
+    settingRow(el(), 'Journal/').querySelector<HTMLElement>('.clickable-icon')!.click();
+    await settle();
+    expect(booted.plugin.settings.access.quarantine).toEqual([]);
+  });
+
+  it('Test saves the form as typed, then shows the reply or the full error inline', async () => {
+    const fake = await startFakeOpenAi({ models: { 'tiny-model': { reply: () => 'OK' } }, apiKey: 'sk-test-123' });
+    try {
+      settingRow(el(), 'Test').querySelector('button')!.click();
+      await until(() => el().querySelector('.vault-mcp-test-result.mod-error'), 'no error shown');
+      expect(el().querySelector('.vault-mcp-test-result')!.textContent).toMatch(/^aiDisabled: /);
+
+      settingRow(el(), 'Enable AI').querySelector<HTMLElement>('.checkbox-container')!.click();
+      await settle();
+      // Typed but not committed: Test must use these values.
+      const base = settingRow(el(), 'Base URL').querySelector('input')!;
+      base.value = fake.baseUrl;
+      settingRow(el(), 'Model').querySelector('input')!.value = 'tiny-model';
+      const key = settingRow(el(), 'API key').querySelector('input')!;
+      expect(key.type).toBe('password');
+      key.value = 'sk-test-123';
+      settingRow(el(), 'Test').querySelector('button')!.click();
+      await until(() => el().querySelector('.vault-mcp-test-result.mod-success'), 'no reply shown');
+      expect(el().querySelector('.vault-mcp-test-result')!.textContent).toBe('Reply: OK');
+      expect(booted.plugin.settings.ai).toMatchObject({ baseUrl: fake.baseUrl, model: 'tiny-model' });
+      expect(booted.app.secretStorage.getSecret(AI_API_KEY_SECRET_ID)).toBe('sk-test-123');
+      expect(JSON.stringify(booted.plugin.settings)).not.toContain('sk-test-123');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('picks up settings changed on another device without a restart', async () => {
+    // The harness boots on port 0 (any free port), which data.json cannot hold; pin the real one.
+    booted.plugin.settings.server.port = booted.port;
+    const client = await connectClient(booted.url, booted.token);
+    clients.push(client);
+    let notified = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      notified++;
+    });
+    // A round trip first: the SDK client opens its notification stream (GET /mcp) after connect.
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('search');
+    const synced = JSON.parse(JSON.stringify(booted.plugin.settings));
+    synced.tools.enabled.search = false;
+    await booted.plugin.saveData(synced);
+    await simulateExternalSettingsChange(booted.plugin);
+    await until(() => notified > 0, 'no tools/list_changed after an external change');
+    expect(booted.plugin.server.getStatus()).toMatchObject({ state: 'listening', port: booted.port });
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('search');
+    const searchRow = Array.from(el().querySelectorAll<HTMLElement>('.vault-mcp-tool')).find((r) => r.querySelector('code')?.textContent === 'search')!;
+    expect(searchRow.querySelector('.checkbox-container')!.classList.contains('is-enabled')).toBe(false);
+
+    const port = await freePort();
+    const moved = JSON.parse(JSON.stringify(booted.plugin.settings));
+    moved.server.port = port;
+    await booted.plugin.saveData(moved);
+    await simulateExternalSettingsChange(booted.plugin);
+    expect(booted.plugin.server.getStatus()).toMatchObject({ state: 'listening', port });
+    expect(el().textContent).toContain(`127.0.0.1:${port}/mcp`);
+    const reconnected = await connectClient(`http://127.0.0.1:${port}/mcp`, booted.token);
+    clients.push(reconnected);
+    expect((await reconnected.listTools()).tools.map((t) => t.name)).not.toContain('search');
+  });
+
+  it('answers the vault-mcp:status and vault-mcp:url CLI commands', async () => {
+    const status = booted.app.cliHandlers.get('vault-mcp:status')!;
+    const url = booted.app.cliHandlers.get('vault-mcp:url')!;
+    expect(await status.handler({})).toBe(`Listening on ${booted.url} (1 key)`);
+    expect(await url.handler({})).toBe(booted.url);
+  });
+});

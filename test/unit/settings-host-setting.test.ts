@@ -1,0 +1,96 @@
+/** @jest-environment jsdom */
+import { App, SecretComponent, Setting, createHostElement } from '../host';
+import type * as O from 'obsidian';
+import { parsePort } from '../../src/settings/server-section';
+import { parseRoots } from '../../src/settings/keys-section';
+import { cleanFolder } from '../../src/settings/access-section';
+import { oneLine } from '../../src/settings/tools-section';
+import { maskToken } from '../../src/settings/connect-section';
+import { formatTimestamp } from '../../src/settings/tab-context';
+
+function container(): HTMLElement {
+  const el = createHostElement('div');
+  document.body.appendChild(el);
+  return el;
+}
+
+describe('host Setting family under jsdom', () => {
+  it('draws Obsidian\'s row structure, heading and inline error', () => {
+    const el = container();
+    new Setting(el).setName('Server').setHeading();
+    const s = new Setting(el).setName('Port').setDesc('TCP port').setErrorMessage('Out of range');
+    expect(el.querySelector('.setting-item-heading .setting-item-name')!.textContent).toBe('Server');
+    expect(s.settingEl.classList.contains('is-invalid')).toBe(true);
+    expect(s.infoEl.querySelector('.setting-item-error')!.textContent).toBe('Out of range');
+    s.setErrorMessage(null);
+    expect(s.settingEl.querySelector('.setting-item-error')).toBeNull();
+    expect(s.descEl.textContent).toBe('TCP port');
+  });
+
+  it('text fires onChange on input, toggle on click (not while disabled), dropdown on change, buttons on click', () => {
+    const seen: unknown[] = [];
+    const s = new Setting(container());
+    let text!: O.TextComponent;
+    let toggle!: O.ToggleComponent;
+    s.addText((t) => (text = t.setValue('a').onChange((v) => seen.push(['text', v]))))
+      .addTextArea((t) => t.setPlaceholder('more'))
+      .addToggle((t) => (toggle = t.onChange((v) => seen.push(['toggle', v]))))
+      .addDropdown((d) => d.addOptions({ a: 'A', b: 'B' }).setValue('a').onChange((v) => seen.push(['dropdown', v])))
+      .addButton((b) => b.setButtonText('Go').setCta().onClick(() => seen.push(['button'])))
+      .addExtraButton((b) => b.setIcon('copy').setTooltip('Copy').onClick(() => seen.push(['extra'])));
+    text.inputEl.value = 'abc';
+    text.inputEl.dispatchEvent(new Event('input'));
+    toggle.toggleEl.click();
+    const select = s.controlEl.querySelector('select')!;
+    select.value = 'b';
+    select.dispatchEvent(new Event('change'));
+    s.controlEl.querySelector<HTMLButtonElement>('button.mod-cta')!.click();
+    s.controlEl.querySelector<HTMLElement>('.clickable-icon')!.click();
+    expect(seen).toEqual([['text', 'abc'], ['toggle', true], ['dropdown', 'b'], ['button'], ['extra']]);
+    expect(toggle.toggleEl.classList.contains('is-enabled')).toBe(true);
+    expect(s.controlEl.querySelector('textarea')!.placeholder).toBe('more');
+    expect(s.controlEl.querySelector('.clickable-icon svg.lucide-copy')).not.toBeNull();
+    s.setDisabled(true);
+    toggle.toggleEl.click();
+    expect(toggle.getValue()).toBe(true);
+    expect(s.controlEl.querySelector('button')!.disabled).toBe(true);
+  });
+
+  it('SecretComponent picks a secret by name from secret storage', () => {
+    const app = { secretStorage: { listSecrets: () => ['openai-key', 'other'] } } as unknown as App;
+    const names: string[] = [];
+    const c = new SecretComponent(app as unknown as O.App, container()).setValue('openai-key').onChange((v) => void names.push(v));
+    const options = Array.from(document.querySelectorAll(`#${c.inputEl.getAttribute('list')} option`)).map((o) => o.getAttribute('value'));
+    expect(options).toEqual(['openai-key', 'other']);
+    c.inputEl.value = 'other';
+    c.inputEl.dispatchEvent(new Event('change'));
+    expect(names).toEqual(['other']);
+  });
+});
+
+describe('settings tab helpers', () => {
+  it('parsePort accepts 1024–65535 and says what to type otherwise', () => {
+    expect(parsePort(' 27200 ')).toEqual({ port: 27200 });
+    expect(parsePort('1023')).toEqual({ error: 'Port 1023 is out of range: use 1024–65535.' });
+    expect(parsePort('65536')).toHaveProperty('error');
+    expect(parsePort('12.5')).toEqual({ error: 'Type a whole number between 1024 and 65535.' });
+    expect(parsePort('')).toHaveProperty('error');
+  });
+
+  it('parseRoots and cleanFolder trim slashes and blanks', () => {
+    expect(parseRoots(' /Projects/ , ,Journal/2025')).toEqual(['Projects', 'Journal/2025']);
+    expect(parseRoots('')).toEqual([]);
+    expect(cleanFolder(' \\Work\\Clients/ ')).toBe('Work/Clients');
+  });
+
+  it('oneLine keeps the first sentence; maskToken hides all but the prefix; formatTimestamp handles never', () => {
+    expect(oneLine('Ranked search over the vault. Query takes operators.')).toBe('Ranked search over the vault.');
+    expect(oneLine('No period here')).toBe('No period here');
+    expect(oneLine('Read note.md files.\nMore.')).toBe('Read note.md files.');
+    expect(maskToken('vmcp_abcdefghijklmnop')).toBe('vmcp_abcd…');
+    expect(maskToken('short')).toBe('…');
+    expect(formatTimestamp(null)).toEqual({ date: 'never', full: 'never' });
+    expect(formatTimestamp(new Date(0).toISOString()).date).toBe('never');
+    expect(formatTimestamp('2026-03-02T09:14:00').full).toBe('2026-03-02 09:14');
+  });
+});
