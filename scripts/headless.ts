@@ -11,6 +11,7 @@ import type * as O from 'obsidian';
 import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin, type BootablePlugin } from '../test/harness/boot-plugin';
 import { parseRunOptions, USAGE, type RunOptions } from './run-options';
+import { clientSnippets } from '../src/settings/client-snippets';
 
 async function prepareVault(options: RunOptions): Promise<{ dir: string; temporary: boolean }> {
   if (options.vault) {
@@ -25,14 +26,12 @@ async function prepareVault(options: RunOptions): Promise<{ dir: string; tempora
   return { dir, temporary: true };
 }
 
+/** Every client's setup from the settings tab's "Connect a client" section, indented for a terminal. */
 function clientLines(url: string, token: string): string[] {
-  const entry = { mcpServers: { 'vault-mcp': { type: 'http', url, headers: { Authorization: `Bearer ${token}` } } } };
-  return [
-    'Claude Code:',
-    `  claude mcp add --transport http vault-mcp ${url} --header "Authorization: Bearer ${token}"`,
-    'JSON mcpServers entry (Cursor, Claude Desktop via mcp-remote, others):',
-    ...JSON.stringify(entry, null, 2).split('\n').map((l) => `  ${l}`),
-  ];
+  return clientSnippets(url, token).flatMap((snippet) => [
+    `${snippet.title}: ${snippet.where}`,
+    ...snippet.text.split('\n').map((line) => `  ${line}`),
+  ]);
 }
 
 async function main(): Promise<void> {
