@@ -4,7 +4,7 @@ import type { AccessScope } from './access';
 import { assertWritableText, guardFrontmatter, noteNotFound } from './frontmatter-guard';
 import { hashText } from './hash';
 import { assertValidName, namesFolder, withMarkdownExtension } from './note-names';
-import type { NoteStore } from './note-store';
+import type { NoteReader } from './note-reader';
 import { decodePercentOnce, foldPath, isPathInside, lexicalVaultPath, parentOf } from './paths';
 import { insertedLines } from './text-edits';
 import { assertExpectedHash, byteSize, writableNote } from './write-checks';
@@ -24,7 +24,7 @@ export class EntryWriter {
   /** @param lock the write lock shared with NoteWriter, so moves and edits of one note never interleave. */
   constructor(
     private readonly app: App,
-    private readonly notes: NoteStore,
+    private readonly notes: NoteReader,
     private readonly lock: WriteLock,
   ) {}
 

@@ -13,6 +13,7 @@ import { countTags, type TagCount } from './tags';
 import { resolveLinkpath } from './linkpath';
 import { nearestAgentInstructions } from './agent-instructions';
 import { NoteWriter } from './note-writer';
+import type { NoteReader } from './note-reader';
 
 /** A note change, reported after the metadata cache has caught up with it. */
 export interface NoteChange {
@@ -36,7 +37,7 @@ export interface NoteStoreOptions {
  * quarantine, key roots, and the `access` / `agent_overrides` frontmatter. A note the scope
  * may not read behaves as missing.
  */
-export class NoteStore {
+export class NoteStore implements NoteReader {
   private readonly quarantine: Quarantine;
   private writer: NoteWriter | null = null;
 

@@ -13,7 +13,7 @@ import {
 } from './frontmatter-guard';
 import { hashText } from './hash';
 import { cacheMatchesText, nextIndexed } from './index-freshness';
-import type { NoteStore } from './note-store';
+import type { NoteReader } from './note-reader';
 import { applyPropertyPatch, validatePropertyPatch } from './property-patch';
 import type { NoteSection } from './sections';
 import { appendText, editAtAnchor, editAtHeading, lineAt, replaceBody, startsWithFrontmatter } from './text-edits';
@@ -42,7 +42,7 @@ export class NoteWriter {
   /** @param app the Obsidian app. @param notes the note store whose rules (paths, access) writes follow. */
   constructor(
     private readonly app: App,
-    private readonly notes: NoteStore,
+    private readonly notes: NoteReader,
   ) {
     this.entries = new EntryWriter(app, notes, this.lock);
   }

@@ -3,7 +3,7 @@ import { ToolError } from '../errors';
 import type { AccessScope } from './access';
 import { readOnlyError } from './frontmatter-guard';
 import { hashText } from './hash';
-import type { NoteStore } from './note-store';
+import type { NoteReader } from './note-reader';
 
 /**
  * Checks shared by every write: finding a note the key may change, `expected_hash`
@@ -17,7 +17,7 @@ import type { NoteStore } from './note-store';
  * @throws what resolveNote throws; ToolError('forbidden') naming the property when the note is
  *   read-only for this key.
  */
-export function writableNote(notes: NoteStore, path: string, scope: AccessScope): TFile {
+export function writableNote(notes: NoteReader, path: string, scope: AccessScope): TFile {
   const file = notes.resolveNote({ path }, scope);
   if (notes.accessOf(file, scope) !== 'read-write') throw readOnlyError(file.path, notes.frontmatterOf(file), scope.label);
   return file;
