@@ -17,7 +17,7 @@ type EntryWrite = Extract<PreparedWrite, { kind: 'create' | 'folder' | 'move' | 
 /**
  * The writes that add, move or remove whole entries: create_note, create_folder, move_note,
  * delete_note. Never overwrites: a taken target (a visible note, a folder, or a note this
- * key may not see) gets the same answer, "Cannot create at <path>; choose another path", so
+ * key may not see) gets the same answer, "Cannot create at that path: it is taken or unavailable", so
  * an agent cannot probe for private notes. Deletes go to the trash, never a hard delete.
  */
 export class EntryWriter {
@@ -131,7 +131,7 @@ export class EntryWriter {
     try {
       file = await this.app.vault.create(path, content);
     } catch (err) {
-      if (/exist/i.test(String((err as Error)?.message))) throw takenError(path, 'create at');
+      if (/exist/i.test(String((err as Error)?.message))) throw takenError('create at');
       throw err;
     }
     return {
@@ -155,12 +155,12 @@ export class EntryWriter {
       assertWritableText(before, scope, p.path);
     }
     const occupant = this.notes.entryAt(p.to);
-    if (occupant && occupant !== entry) throw takenError(p.to, 'move to');
+    if (occupant && occupant !== entry) throw takenError('move to');
     await this.ensureFolder(parentOf(p.to));
     try {
       await this.app.fileManager.renameFile(entry, p.to);
     } catch (err) {
-      if (/exist/i.test(String((err as Error)?.message))) throw takenError(p.to, 'move to');
+      if (/exist/i.test(String((err as Error)?.message))) throw takenError('move to');
       throw err;
     }
     if (!(entry instanceof TFile) || before === null) return { status: 'applied', path: entry.path, from: p.path };
@@ -199,15 +199,16 @@ export class EntryWriter {
   }
 
   /**
-   * Refuses a folder move when anything inside is off limits to this key: quarantined
-   * entries, notes it may not see or may only read. The message does not say which.
+   * Refuses a folder move when anything inside is quarantined (moving it could take it out of
+   * quarantine) or is a note this key sees but may only read. Notes the key may not see
+   * (`access: private`, `no-access`) move with their folder, contents untouched: refusing
+   * would tell the agent they exist, and a note that behaves as missing cannot block a move.
    */
   private assertFolderMovable(folder: TFolder, scope: AccessScope): void {
     const blocked = (entry: TAbstractFile): boolean => {
       if (this.notes.isQuarantined(entry.path)) return true;
       if (entry instanceof TFolder) return entry.children.some(blocked);
-      if (!(entry instanceof TFile)) return false;
-      if (!this.notes.canRead(entry, scope)) return true;
+      if (!(entry instanceof TFile) || !this.notes.canRead(entry, scope)) return false;
       return entry.extension === 'md' && this.notes.accessOf(entry, scope) !== 'read-write';
     };
     if (folder.isRoot() || blocked(folder)) {
@@ -220,11 +221,11 @@ export class EntryWriter {
    * it: the same message for all, so private notes cannot be probed.
    */
   private assertFree(path: string, verb: string): void {
-    if (this.notes.entryAt(path)) throw takenError(path, verb);
+    if (this.notes.entryAt(path)) throw takenError(verb);
     const segments = path.split('/');
     for (let n = 1; n < segments.length; n++) {
       const ancestor = this.notes.entryAt(segments.slice(0, n).join('/'));
-      if (ancestor && !(ancestor instanceof TFolder)) throw takenError(path, verb);
+      if (ancestor && !(ancestor instanceof TFolder)) throw takenError(verb);
     }
   }
 
@@ -244,7 +245,7 @@ export class EntryWriter {
       const prefix = segments.slice(0, n).join('/');
       const entry = this.app.vault.getAbstractFileByPath(prefix);
       if (entry instanceof TFolder) continue;
-      if (entry) throw takenError(path, 'create a folder at');
+      if (entry) throw takenError('create a folder at');
       try {
         await this.app.vault.createFolder(prefix);
       } catch (err) {
@@ -267,7 +268,11 @@ export class EntryWriter {
   }
 }
 
-/** The one answer for a taken or unavailable target (see {@link EntryWriter}). */
-function takenError(path: string, verb: string): ToolError {
-  return new ToolError('exists', `Cannot ${verb} '${path}'; choose another path.`);
+/**
+ * The one answer for a taken or unavailable target (see {@link EntryWriter}). It does not
+ * echo the resolved path: resolution matches existing names case-insensitively, so the
+ * echo would reveal the exact name of a note the key may not see.
+ */
+function takenError(verb: string): ToolError {
+  return new ToolError('exists', `Cannot ${verb} that path: it is taken or unavailable; choose another path.`);
 }

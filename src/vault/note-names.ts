@@ -13,13 +13,22 @@ const FORBIDDEN: ReadonlyArray<{ chars: RegExp; rule: string }> = [
   { chars: /[#^[\]]/, rule: 'note names may not contain # ^ [ ] | (they break [[links]])' },
 ];
 
+/** Longest file or folder name accepted, in UTF-8 bytes (disks allow 255; room is kept for temp-file suffixes). */
+export const MAX_NAME_BYTES = 200;
+
 /**
- * Checks every segment of a normalized vault path against the forbidden characters, and that
- * no segment ends in a dot or a space (Windows and sync services drop those).
+ * Checks every segment of a normalized vault path: at most {@link MAX_NAME_BYTES} bytes, none
+ * of the forbidden characters, and no trailing dot or space (Windows and sync services drop those).
  * @throws ToolError('invalid_argument') naming the segment and the rule.
  */
 export function assertValidName(path: string): void {
   for (const segment of path.split('/')) {
+    if (Buffer.byteLength(segment, 'utf8') > MAX_NAME_BYTES) {
+      throw new ToolError(
+        'invalid_argument',
+        `The name '${segment.slice(0, 40)}…' is longer than ${MAX_NAME_BYTES} bytes (disks allow 255 per name); choose a shorter name.`,
+      );
+    }
     for (const { chars, rule } of FORBIDDEN) {
       const bad = chars.exec(segment);
       if (bad) throw new ToolError('invalid_argument', `'${segment}' contains '${bad[0]}': ${rule}; choose another name.`);

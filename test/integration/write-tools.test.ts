@@ -34,10 +34,17 @@ describe('write tools over MCP, force key on the demo vault', () => {
     expect(out).toEqual({ status: 'applied', path: 'Projects/Gamma/Kickoff.md', hash: sha('# Kickoff\n\nAgenda.\n'), size_before: 0, size_after: 19, lines: { start: 1, end: 3 } });
     const read = await call(env.client, 'read_note', { path: 'Projects/Gamma/Kickoff' });
     expect(read.hash).toBe(out.hash);
-    expect(await callError(env.client, 'create_note', { path: 'projects/gamma/KICKOFF.md', content: 'x' })).toBe("Cannot create at 'Projects/Gamma/Kickoff.md'; choose another path.");
+    expect(await callError(env.client, 'create_note', { path: 'projects/gamma/KICKOFF.md', content: 'x' })).toBe("Cannot create at that path: it is taken or unavailable; choose another path.");
     expect(await disk('Projects/Gamma/Kickoff.md')).toBe('# Kickoff\n\nAgenda.\n');
     expect(await callError(env.client, 'create_note', { path: 'Notes/a|b', content: '' })).toMatch(/may not contain \* " \\ \/ < > : \| \?/);
     expect(await callError(env.client, 'create_note', { path: 'Notes/[[x]]', content: '' })).toMatch(/break \[\[links\]\]/);
+  });
+
+  it('a name too long for the disk is refused with the rule, nothing written', async () => {
+    const message = await callError(env.client, 'create_note', { path: `Inbox/${'n'.repeat(300)}`, content: 'x' });
+    expect(message).toMatch(/longer than 200 bytes/);
+    expect(message.length).toBeLessThan(200);
+    expect(await exists(`Inbox/${'n'.repeat(300)}.md`)).toBe(false);
   });
 
   it('private notes behave as missing for every tool, and create/move over them gets the generic answer', async () => {
@@ -46,7 +53,7 @@ describe('write tools over MCP, force key on the demo vault', () => {
     const generic = await callError(env.client, 'create_note', { path: 'Personal/Therapy notes', content: 'overwrite?' });
     const visible = await callError(env.client, 'create_note', { path: 'Home', content: 'overwrite?' });
     expect(generic.replace(target, 'X')).toBe(visible.replace('Home.md', 'X'));
-    expect(await callError(env.client, 'move_note', { path: 'Inbox', to: target })).toBe(`Cannot move to '${target}'; choose another path.`);
+    expect(await callError(env.client, 'move_note', { path: 'Inbox', to: target })).toBe('Cannot move to that path: it is taken or unavailable; choose another path.');
     for (const [tool, args] of [
       ['write_note', { body: 'x' }],
       ['append_note', { content: 'x' }],
@@ -172,7 +179,7 @@ describe('write tools over MCP, force key on the demo vault', () => {
   });
 
   it('move_note: never overwrites, adds .md, creates folders, updates links; moves folders', async () => {
-    expect(await callError(env.client, 'move_note', { path: 'Ideas', to: 'Inbox' })).toBe("Cannot move to 'Inbox.md'; choose another path.");
+    expect(await callError(env.client, 'move_note', { path: 'Ideas', to: 'Inbox' })).toBe("Cannot move to that path: it is taken or unavailable; choose another path.");
     const out = await call(env.client, 'move_note', { path: 'People/Ben Okafor', to: 'Contacts/Work/Ben' });
     expect(out).toMatchObject({ status: 'applied', path: 'Contacts/Work/Ben.md', from: 'People/Ben Okafor.md' });
     expect(out.hash).toBe(sha(await disk('Contacts/Work/Ben.md')));

@@ -95,8 +95,8 @@ describe('create_note', () => {
     const privateOne = await rejection(call(createNoteTool, { path: 'Personal/Therapy notes', content: 'x' }));
     expect(taken.code).toBe('exists');
     expect(privateOne.code).toBe('exists');
-    expect(taken.message).toBe("Cannot create at 'Inbox.md'; choose another path.");
-    expect(privateOne.message).toBe("Cannot create at 'Personal/Therapy notes.md'; choose another path.");
+    expect(taken.message).toBe("Cannot create at that path: it is taken or unavailable; choose another path.");
+    expect(privateOne.message).toBe("Cannot create at that path: it is taken or unavailable; choose another path.");
     expect(await disk('Personal/Therapy notes.md')).toMatch(/^---\naccess: private/);
   });
 
@@ -286,16 +286,21 @@ describe('move_note', () => {
     expect(await disk('Ideas.md')).toContain('[[Plan 2026#Water]]');
     const taken = await rejection(call(moveNoteTool, { path: 'Ideas', to: 'Inbox' }));
     const hidden = await rejection(call(moveNoteTool, { path: 'Ideas', to: 'personal/therapy NOTES.md' }));
-    expect(taken.message).toBe("Cannot move to 'Inbox.md'; choose another path.");
-    expect(hidden.message).toBe("Cannot move to 'Personal/Therapy notes.md'; choose another path.");
+    expect(taken.message).toBe("Cannot move to that path: it is taken or unavailable; choose another path.");
+    expect(hidden.message).toBe("Cannot move to that path: it is taken or unavailable; choose another path.");
     expect((await rejection(call(moveNoteTool, { path: 'Projects/Alpha/Budget', to: 'B' }))).code).toBe('forbidden');
     expect((await rejection(call(moveNoteTool, { path: 'Ideas', to: '.hidden/Ideas' }))).code).toBe('forbidden');
   });
 
-  test('renames by case only, and moves folders unless they hold notes the key may not change', async () => {
+  test('renames by case only, and moves folders unless they hold quarantined entries or read-only notes', async () => {
     expect(await call(moveNoteTool, { path: 'Ideas', to: 'ideas' })).toMatchObject({ path: 'ideas.md', from: 'Ideas.md' });
     expect(await call(moveNoteTool, { path: 'Areas/Health', to: 'Areas/Wellbeing/' })).toEqual({ status: 'applied', path: 'Areas/Wellbeing', from: 'Areas/Health' });
-    expect((await rejection(call(moveNoteTool, { path: 'Personal', to: 'Elsewhere' }))).code).toBe('forbidden');
+    // A folder whose only note is private moves like an empty folder would: the private
+    // note goes along untouched, so the answer does not reveal that it exists.
+    const privateText = await disk('Personal/Therapy notes.md');
+    expect(await call(moveNoteTool, { path: 'Personal', to: 'Elsewhere' })).toEqual({ status: 'applied', path: 'Elsewhere', from: 'Personal' });
+    expect(await disk('Elsewhere/Therapy notes.md')).toBe(privateText);
+    expect((await rejection(call(moveNoteTool, { path: 'Projects/Alpha', to: 'Alpha moved' }))).code).toBe('forbidden');
     expect((await rejection(call(moveNoteTool, { path: 'Areas', to: 'Areas/Inner' }))).message).toMatch(/into itself/);
   });
 });
