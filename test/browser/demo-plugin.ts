@@ -54,8 +54,8 @@ export function createDemoPlugin(): DemoPlugin {
     access: { quarantine: ['Work/Clients'] },
     ai: { enabled: true, allowRemote: false, provider: 'openai-compatible', baseUrl: 'http://localhost:11434/v1', model: 'llama3.2', usage: { inputTokens: 18250, outputTokens: 2411 } },
   });
-  secrets.set('vault-mcp-key-k1', 'vmcp_Zt1q9c0yS3lJr8vX2mN5bP7wQ4eK6hA0dF3gH1jL');
-  secrets.set('vault-mcp-key-k2', 'vmcp_Q8wE2rT5yU7iO9pA1sD3fG6hJ4kL0zX2cV5bN8mQ');
+  secrets.set('vault-mcp-key-k1', randomToken());
+  secrets.set('vault-mcp-key-k2', randomToken());
   let counter = 2;
   const keys = (): KeyRecord[] => settings.keys;
   const local = (k: KeyRecord): boolean => k.scope !== 'cloud';
@@ -113,4 +113,11 @@ export function createDemoPlugin(): DemoPlugin {
     toolListChanges: 0,
   };
   return plugin;
+}
+
+/** A token shaped like the key ring's (`vmcp_` + 43 base64url chars), generated per run. */
+function randomToken(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const bytes = crypto.getRandomValues(new Uint8Array(43));
+  return `vmcp_${Array.from(bytes, (b) => alphabet[b % 64]).join('')}`;
 }
