@@ -33,7 +33,7 @@ export function assertValidName(path: string): void {
       const bad = chars.exec(segment);
       if (bad) throw new ToolError('invalid_argument', `'${segment}' contains '${bad[0]}': ${rule}; choose another name.`);
     }
-    if (/[. ]$/.test(segment)) {
+    if (/[. ]$/.test(segment) || /[. ]\.md$/i.test(segment)) {
       throw new ToolError('invalid_argument', `'${segment}' ends with a dot or a space, which some disks and sync services drop; choose another name.`);
     }
   }

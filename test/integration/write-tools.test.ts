@@ -40,6 +40,13 @@ describe('write tools over MCP, force key on the demo vault', () => {
     expect(await callError(env.client, 'create_note', { path: 'Notes/[[x]]', content: '' })).toMatch(/break \[\[links\]\]/);
   });
 
+  it('a name whose stem ends in a dot or space is refused, not turned into "Home.md..md"', async () => {
+    for (const name of ['Home.md.', 'Home. ', 'Inbox/Draft .md']) {
+      expect(await callError(env.client, 'create_note', { path: name, content: 'x' })).toMatch(/ends with a dot or a space/);
+    }
+    expect(await exists('Home.md..md')).toBe(false);
+  });
+
   it('a name too long for the disk is refused with the rule, nothing written', async () => {
     const message = await callError(env.client, 'create_note', { path: `Inbox/${'n'.repeat(300)}`, content: 'x' });
     expect(message).toMatch(/longer than 200 bytes/);
