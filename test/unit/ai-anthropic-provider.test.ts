@@ -1,8 +1,8 @@
-import { AiError } from '../../src/ai/ai-error';
 import { normalizeBaseUrl } from '../../src/ai/base-url';
 import { ANTHROPIC_DEFAULT_MAX_TOKENS, AnthropicProvider } from '../../src/ai/providers/anthropic';
 import type { ProviderConfig } from '../../src/ai/types';
 import { anthropicError, startFakeAnthropic, type FakeAnthropic } from '../fakes/fake-anthropic';
+import { aiFailure } from '../harness/ai-failure';
 
 const KEY = 'sk-ant-test';
 const servers: FakeAnthropic[] = [];
@@ -19,15 +19,6 @@ async function fake(models: Parameters<typeof startFakeAnthropic>[0]['models']):
 function provider(baseUrl: string, model: string, apiKey: string | null = KEY): AnthropicProvider {
   const config: ProviderConfig = { type: 'anthropic', baseUrl: normalizeBaseUrl(baseUrl), model, apiKey, classification: 'remote' };
   return new AnthropicProvider(config);
-}
-
-async function failure(p: Promise<unknown>): Promise<AiError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AiError);
-  return err as AiError;
 }
 
 const MODEL = 'claude-sonnet-4-5';
@@ -118,7 +109,7 @@ describe('Anthropic Messages adapter over HTTP', () => {
   describe('errors', () => {
     test('wrong key → 401 about the API key', async () => {
       const s = await fake({ [MODEL]: {} });
-      const err = await failure(provider(s.baseUrl, MODEL, 'sk-ant-wrong').chat([{ role: 'user', content: 'Q' }], {}));
+      const err = await aiFailure(provider(s.baseUrl, MODEL, 'sk-ant-wrong').chat([{ role: 'user', content: 'Q' }], {}));
       expect(err).toMatchObject({ code: 'aiHttpError', status: 401 });
       expect(err.message).toMatch(/API key was rejected by the Anthropic API/);
       expect(err.message).toContain('invalid x-api-key');
@@ -126,7 +117,7 @@ describe('Anthropic Messages adapter over HTTP', () => {
 
     test('unknown model → 404 naming the model', async () => {
       const s = await fake({ [MODEL]: {} });
-      const err = await failure(provider(s.baseUrl, 'claude-nope').chat([{ role: 'user', content: 'Q' }], {}));
+      const err = await aiFailure(provider(s.baseUrl, 'claude-nope').chat([{ role: 'user', content: 'Q' }], {}));
       expect(err).toMatchObject({ code: 'aiHttpError', status: 404 });
       expect(err.message).toContain("model name 'claude-nope'");
       expect(err.message).toContain('model: claude-nope');
@@ -135,7 +126,7 @@ describe('Anthropic Messages adapter over HTTP', () => {
     test('429 rate_limit_error → rate limit', async () => {
       const s = await fake({ [MODEL]: {} });
       s.failNext({ ...anthropicError(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'), headers: { 'retry-after': '7' } });
-      const err = await failure(provider(s.baseUrl, MODEL).chat([{ role: 'user', content: 'Q' }], {}));
+      const err = await aiFailure(provider(s.baseUrl, MODEL).chat([{ role: 'user', content: 'Q' }], {}));
       expect(err).toMatchObject({ code: 'aiHttpError', status: 429 });
       expect(err.message).toContain('wait 7 s');
     });
@@ -143,7 +134,7 @@ describe('Anthropic Messages adapter over HTTP', () => {
     test('529 overloaded_error → server side', async () => {
       const s = await fake({ [MODEL]: {} });
       s.failNext(anthropicError(529, 'overloaded_error', 'Overloaded'));
-      const err = await failure(provider(s.baseUrl, MODEL).chat([{ role: 'user', content: 'Q' }], {}));
+      const err = await aiFailure(provider(s.baseUrl, MODEL).chat([{ role: 'user', content: 'Q' }], {}));
       expect(err).toMatchObject({ code: 'aiHttpError', status: 529 });
       expect(err.message).toMatch(/failed on its side.*Overloaded|Overloaded.*failed on its side/);
     });
@@ -151,7 +142,7 @@ describe('Anthropic Messages adapter over HTTP', () => {
     test('a 2xx without content → aiBadResponse', async () => {
       const s = await fake({ [MODEL]: {} });
       s.failNext({ status: 200, body: { choices: [] } });
-      const err = await failure(provider(s.baseUrl, MODEL).chat([{ role: 'user', content: 'Q' }], {}));
+      const err = await aiFailure(provider(s.baseUrl, MODEL).chat([{ role: 'user', content: 'Q' }], {}));
       expect(err.code).toBe('aiBadResponse');
       expect(err.message).toContain('https://api.anthropic.com/v1');
     });

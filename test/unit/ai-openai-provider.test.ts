@@ -1,8 +1,8 @@
-import { AiError } from '../../src/ai/ai-error';
 import { normalizeBaseUrl } from '../../src/ai/base-url';
 import { OpenAiCompatibleProvider } from '../../src/ai/providers/openai-compatible';
 import type { ProviderConfig } from '../../src/ai/types';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/fake-openai';
+import { aiFailure } from '../harness/ai-failure';
 
 const servers: FakeOpenAi[] = [];
 afterEach(async () => {
@@ -18,15 +18,6 @@ async function fake(options: Parameters<typeof startFakeOpenAi>[0]): Promise<Fak
 function provider(baseUrl: string, model: string, apiKey: string | null = null): OpenAiCompatibleProvider {
   const config: ProviderConfig = { type: 'openai-compatible', baseUrl: normalizeBaseUrl(baseUrl), model, apiKey, classification: 'local' };
   return new OpenAiCompatibleProvider(config);
-}
-
-async function failure(p: Promise<unknown>): Promise<AiError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AiError);
-  return err as AiError;
 }
 
 const USER = [{ role: 'user' as const, content: 'Say hello to the vault' }];
@@ -143,7 +134,7 @@ describe('OpenAI-compatible adapter over HTTP', () => {
     test('a 400 about something else is not retried', async () => {
       const s = await fake({ models: { m: {} } });
       s.failNext({ status: 400, body: { error: { message: "Invalid 'messages[0].role'", type: 'invalid_request_error', param: 'messages', code: null } } });
-      const err = await failure(provider(s.baseUrl, 'm').chat(USER, { maxTokens: 5, temperature: 1 }));
+      const err = await aiFailure(provider(s.baseUrl, 'm').chat(USER, { maxTokens: 5, temperature: 1 }));
       expect(err.code).toBe('aiHttpError');
       expect(err.status).toBe(400);
       expect(err.message).toContain("Invalid 'messages[0].role'");
@@ -153,7 +144,7 @@ describe('OpenAI-compatible adapter over HTTP', () => {
     test('a 400 naming max_tokens is not retried when max_tokens was not sent', async () => {
       const s = await fake({ models: { m: {} } });
       s.failNext({ status: 400, body: { error: { message: 'max_tokens is too large', param: 'max_tokens' } } });
-      const err = await failure(provider(s.baseUrl, 'm').chat(USER, {}));
+      const err = await aiFailure(provider(s.baseUrl, 'm').chat(USER, {}));
       expect(err.status).toBe(400);
       expect(s.requests).toHaveLength(1);
     });
@@ -162,7 +153,7 @@ describe('OpenAI-compatible adapter over HTTP', () => {
   describe('a base URL without /v1', () => {
     test('LM Studio answering 200 without choices → aiBadResponse telling to add /v1', async () => {
       const s = await fake({ unknownPath: 'lmstudio', models: { m: {} } });
-      const err = await failure(provider(s.origin, 'm').chat(USER, {}));
+      const err = await aiFailure(provider(s.origin, 'm').chat(USER, {}));
       expect(err.code).toBe('aiBadResponse');
       expect(err.status).toBeUndefined();
       expect(err.message).toContain('add /v1');
@@ -173,7 +164,7 @@ describe('OpenAI-compatible adapter over HTTP', () => {
 
     test('Ollama answering 404 → aiHttpError telling to add /v1', async () => {
       const s = await fake({ unknownPath: 'ollama', models: { m: {} } });
-      const err = await failure(provider(`${s.origin}/`, 'm').chat(USER, {}));
+      const err = await aiFailure(provider(`${s.origin}/`, 'm').chat(USER, {}));
       expect(err.code).toBe('aiHttpError');
       expect(err.status).toBe(404);
       expect(err.message).toContain('add /v1');
@@ -183,7 +174,7 @@ describe('OpenAI-compatible adapter over HTTP', () => {
     test('a 2xx that is not JSON → aiBadResponse', async () => {
       const s = await fake({ models: { m: {} } });
       s.failNext({ status: 200, body: '<html>Welcome to nginx</html>' });
-      const err = await failure(provider(s.baseUrl, 'm').chat(USER, {}));
+      const err = await aiFailure(provider(s.baseUrl, 'm').chat(USER, {}));
       expect(err.code).toBe('aiBadResponse');
       expect(err.message).toContain('Welcome to nginx');
       expect(err.message).toContain('OpenAI-compatible');
@@ -192,14 +183,14 @@ describe('OpenAI-compatible adapter over HTTP', () => {
     test('a 2xx with empty choices → aiBadResponse', async () => {
       const s = await fake({ models: { m: {} } });
       s.failNext({ status: 200, body: { choices: [] } });
-      expect((await failure(provider(s.baseUrl, 'm').chat(USER, {}))).code).toBe('aiBadResponse');
+      expect((await aiFailure(provider(s.baseUrl, 'm').chat(USER, {}))).code).toBe('aiBadResponse');
     });
   });
 
   describe('HTTP errors map to clear messages with the status', () => {
     test('401 → the API key', async () => {
       const s = await fake({ apiKey: 'sk-right', models: { m: {} } });
-      const err = await failure(provider(s.baseUrl, 'm', 'sk-wrong').chat(USER, {}));
+      const err = await aiFailure(provider(s.baseUrl, 'm', 'sk-wrong').chat(USER, {}));
       expect(err).toMatchObject({ code: 'aiHttpError', status: 401 });
       expect(err.message).toMatch(/API key was rejected/);
       expect(err.message).toContain('Incorrect API key provided');
@@ -209,14 +200,14 @@ describe('OpenAI-compatible adapter over HTTP', () => {
     test('403 → the API key', async () => {
       const s = await fake({ models: { m: {} } });
       s.failNext({ status: 403, body: { error: { message: 'Project does not have access', type: 'permission_error' } } });
-      const err = await failure(provider(s.baseUrl, 'm').chat(USER, {}));
+      const err = await aiFailure(provider(s.baseUrl, 'm').chat(USER, {}));
       expect(err).toMatchObject({ code: 'aiHttpError', status: 403 });
       expect(err.message).toMatch(/API key/);
     });
 
     test('404 → the model name or base URL', async () => {
       const s = await fake({ models: { 'llama3.2': {} } });
-      const err = await failure(provider(s.baseUrl, 'llama9').chat(USER, {}));
+      const err = await aiFailure(provider(s.baseUrl, 'llama9').chat(USER, {}));
       expect(err).toMatchObject({ code: 'aiHttpError', status: 404 });
       expect(err.message).toContain("model name 'llama9'");
       expect(err.message).toContain('does not exist');
@@ -229,7 +220,7 @@ describe('OpenAI-compatible adapter over HTTP', () => {
         headers: { 'retry-after': '20' },
         body: { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } },
       });
-      const err = await failure(provider(s.baseUrl, 'm').chat(USER, {}));
+      const err = await aiFailure(provider(s.baseUrl, 'm').chat(USER, {}));
       expect(err).toMatchObject({ code: 'aiHttpError', status: 429 });
       expect(err.message).toMatch(/Rate limit/);
       expect(err.message).toContain('wait 20 s');
@@ -238,7 +229,7 @@ describe('OpenAI-compatible adapter over HTTP', () => {
     test.each([500, 502, 503])('%i → the provider server', async (status) => {
       const s = await fake({ models: { m: {} } });
       s.failNext({ status, body: { error: 'model runner crashed' } });
-      const err = await failure(provider(s.baseUrl, 'm').chat(USER, {}));
+      const err = await aiFailure(provider(s.baseUrl, 'm').chat(USER, {}));
       expect(err).toMatchObject({ code: 'aiHttpError', status });
       expect(err.message).toMatch(/failed on its side/);
       expect(err.message).toContain('model runner crashed');
@@ -249,7 +240,7 @@ describe('OpenAI-compatible adapter over HTTP', () => {
       const url = s.baseUrl;
       await s.close();
       servers.splice(servers.indexOf(s), 1);
-      const err = await failure(provider(url, 'm').chat(USER, {}));
+      const err = await aiFailure(provider(url, 'm').chat(USER, {}));
       expect(err.code).toBe('aiHttpError');
       expect(err.status).toBeUndefined();
       expect(err.message).toContain('Could not reach');

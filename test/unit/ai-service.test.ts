@@ -1,9 +1,9 @@
-import { AiError } from '../../src/ai/ai-error';
 import { AiService, TEST_PROMPT } from '../../src/ai/ai-service';
 import type { AiSettings, ChatUsage } from '../../src/ai/types';
 import { defaultSettings } from '../../src/settings/settings';
 import { startFakeAnthropic, type FakeAnthropic } from '../fakes/fake-anthropic';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/fake-openai';
+import { aiFailure } from '../harness/ai-failure';
 
 type Fake = FakeOpenAi | FakeAnthropic;
 const servers: Fake[] = [];
@@ -32,25 +32,16 @@ function harness(ai: Partial<AiSettings>, apiKey: string | null = null) {
   return { service, state };
 }
 
-async function failure(p: Promise<unknown>): Promise<AiError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AiError);
-  return err as AiError;
-}
-
 const HI = [{ role: 'user' as const, content: 'hi there' }];
 
 describe('AiService gates', () => {
   test('ai.enabled off → aiDisabled before anything else, and nothing is sent', async () => {
     const s = await openAi({ models: { m: {} } });
     const { service } = harness({ enabled: false, baseUrl: s.baseUrl, model: 'm' });
-    const err = await failure(service.chat(HI));
+    const err = await aiFailure(service.chat(HI));
     expect(err.code).toBe('aiDisabled');
     expect(err.message).toContain('Enable AI');
-    expect((await failure(service.chat('not messages'))).code).toBe('aiDisabled');
+    expect((await aiFailure(service.chat('not messages'))).code).toBe('aiDisabled');
     expect(s.requests).toHaveLength(0);
     expect(service.chatAvailability()).toEqual({ ready: false, code: 'aiDisabled', reason: err.message });
   });
@@ -65,7 +56,7 @@ describe('AiService gates', () => {
     ['a public API', { baseUrl: 'https://api.openai.com/v1' }],
   ])('%s without allowRemote → aiRemoteNotAllowed, even when model and key are missing', async (_label, ai) => {
     const { service } = harness({ allowRemote: false, model: '', ...ai });
-    const err = await failure(service.chat(HI));
+    const err = await aiFailure(service.chat(HI));
     expect(err.code).toBe('aiRemoteNotAllowed');
     expect(err.message).toContain('Allow remote providers');
     expect(service.chatAvailability()).toEqual({ ready: false, code: 'aiRemoteNotAllowed', reason: err.message });
@@ -78,7 +69,7 @@ describe('AiService gates', () => {
     ['the model is empty', { baseUrl: 'http://localhost:11434/v1', model: ' ' }, /No AI model is set/],
   ])('aiNotConfigured when %s', async (_label, ai, message) => {
     const { service } = harness({ allowRemote: false, model: 'm', ...ai });
-    const err = await failure(service.chat(HI));
+    const err = await aiFailure(service.chat(HI));
     expect(err.code).toBe('aiNotConfigured');
     expect(err.message).toMatch(message);
     expect(service.chatAvailability()).toEqual({ ready: false, code: 'aiNotConfigured', reason: err.message });
@@ -86,7 +77,7 @@ describe('AiService gates', () => {
 
   test('a remote provider needs an API key; a blank key counts as missing', async () => {
     const { service, state } = harness({ allowRemote: true, baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' }, '   ');
-    const err = await failure(service.chat(HI));
+    const err = await aiFailure(service.chat(HI));
     expect(err.code).toBe('aiNotConfigured');
     expect(err.message).toContain('API key is missing');
     state.apiKey = 'sk-x';
@@ -132,7 +123,7 @@ describe('AiService request validation', () => {
   ])('%s → aiInvalidRequest', async (_label, messages, options, message) => {
     const s = await openAi({ models: { m: {} } });
     const { service } = harness({ baseUrl: s.baseUrl, model: 'm' });
-    const err = await failure(service.chat(messages, options));
+    const err = await aiFailure(service.chat(messages, options));
     expect(err.code).toBe('aiInvalidRequest');
     expect(err.message).toMatch(message);
     expect(s.requests).toHaveLength(0);
@@ -170,7 +161,7 @@ describe('AiService token usage', () => {
     await service.chat(HI);
     expect(service.getUsage()).toEqual({ inputTokens: 0, outputTokens: 0 });
     state.settings.model = 'missing';
-    await failure(service.chat(HI));
+    await aiFailure(service.chat(HI));
     expect(state.saved).toEqual([{ inputTokens: 0, outputTokens: 0 }]);
   });
 
@@ -268,7 +259,7 @@ describe('AiService provider cache', () => {
     expect(await requestsFor(other)).toBe(2);
     expect(await requestsFor(other)).toBe(1);
     state.settings.provider = 'anthropic'; // type changed: now remote and not allowed
-    expect((await failure(service.chat(HI))).code).toBe('aiRemoteNotAllowed');
+    expect((await aiFailure(service.chat(HI))).code).toBe('aiRemoteNotAllowed');
   });
 });
 

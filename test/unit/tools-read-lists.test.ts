@@ -11,6 +11,7 @@ import { listTagsTool } from '../../src/tools/list-tags';
 import type { ToolContext } from '../../src/tools/tool';
 import { NoteStore } from '../../src/vault/note-store';
 import { openDemoVault, type DemoVault } from './vault-fixture';
+import { rejection } from '../harness/tool-errors';
 
 let vault: DemoVault;
 let notes: NoteStore;
@@ -41,17 +42,6 @@ async function setMtimes(dir: string, rel = ''): Promise<void> {
 function contextFor(label = 'Test agent', roots: string[] = []): ToolContext {
   const caller: KeyRecord = { id: 'k1', label, mode: 'propose', scope: 'local', roots, created_at: '2026-01-01T00:00:00.000Z', last_used_at: null };
   return { notes, search: undefined as never, caller, scope: { label, roots }, settings: defaultSettings() };
-}
-
-/** The ToolError a promise rejects with. */
-async function rejection(promise: Promise<unknown>): Promise<ToolError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ToolError) return err;
-    throw err;
-  }
-  throw new Error('expected a ToolError');
 }
 
 type Row = Record<string, unknown>;

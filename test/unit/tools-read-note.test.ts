@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { ToolError } from '../../src/errors';
 import type { KeyRecord } from '../../src/keys/key-record';
 import { defaultSettings } from '../../src/settings/settings';
 import { pageText, readNoteTool } from '../../src/tools/read-note';
@@ -10,6 +9,7 @@ import type { ToolContext } from '../../src/tools/tool';
 import type { AccessScope } from '../../src/vault/access';
 import { NoteStore } from '../../src/vault/note-store';
 import { openDemoVault, type DemoVault } from './vault-fixture';
+import { rejection } from '../harness/tool-errors';
 
 let vault: DemoVault;
 let notes: NoteStore;
@@ -24,17 +24,6 @@ function contextFor(label = 'Test agent', roots: string[] = []): ToolContext {
 /** Calls read_note and returns its result. */
 function readNote(args: Parameters<typeof readNoteTool.handler>[0], ctx = contextFor()) {
   return readNoteTool.handler(args, ctx);
-}
-
-/** The ToolError a promise rejects with. */
-async function rejection(promise: Promise<unknown>): Promise<ToolError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ToolError) return err;
-    throw err;
-  }
-  throw new Error('expected a ToolError');
 }
 
 beforeAll(async () => {

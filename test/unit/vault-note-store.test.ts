@@ -1,36 +1,14 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { ToolError } from '../../src/errors';
 import type { AccessScope } from '../../src/vault/access';
 import { NoteStore, type NoteChange } from '../../src/vault/note-store';
 import { openDemoVault, type DemoVault } from './vault-fixture';
+import { codeOf, errorOf } from '../harness/tool-errors';
 
 const ANYONE: AccessScope = { label: 'Test agent', roots: [] };
 const CLAUDE: AccessScope = { label: 'Claude Code', roots: [] };
 const CURSOR: AccessScope = { label: 'Cursor', roots: [] };
 const ALPHA_ONLY: AccessScope = { label: 'Test agent', roots: ['Projects/Alpha'] };
-
-/** The ToolError code `fn` throws; fails when it throws something else or nothing. */
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ToolError) return err.code;
-    throw err;
-  }
-  throw new Error('expected a ToolError');
-}
-
-/** The ToolError `fn` throws. */
-function errorOf(fn: () => unknown): ToolError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ToolError) return err;
-    throw err;
-  }
-  throw new Error('expected a ToolError');
-}
 
 let vault: DemoVault;
 let userQuarantine: string[];

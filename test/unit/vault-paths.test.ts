@@ -1,22 +1,11 @@
 import type { Vault } from 'obsidian';
 import { TFile, TFolder } from '../host';
-import { ToolError } from '../../src/errors';
 import { canonicalPath, findEntry } from '../../src/vault/lookup';
 import { isWithinRoots, noteAccess, parseAccessValue } from '../../src/vault/access-rules';
 import { frontmatterId, pathOfSyntheticId, syntheticId, unwrapWikilink } from '../../src/vault/note-ref';
 import { decodePercentOnce, isPathInside, lexicalVaultPath } from '../../src/vault/paths';
 import { Quarantine } from '../../src/vault/quarantine';
-
-/** Runs `fn` and returns the ToolError code it throws (fails the test when it does not throw one). */
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ToolError) return err.code;
-    throw err;
-  }
-  throw new Error('expected a ToolError');
-}
+import { codeOf } from '../harness/tool-errors';
 
 describe('lexicalVaultPath', () => {
   const cafeNfd = 'Cafe\u0301 notes.md';

@@ -1,4 +1,3 @@
-import { ToolError } from '../../src/errors';
 import { guardFrontmatter, parseFrontmatter } from '../../src/vault/frontmatter-guard';
 import { findHeadingSection } from '../../src/vault/heading-target';
 import { assertValidName } from '../../src/vault/note-names';
@@ -6,19 +5,10 @@ import { applyPropertyPatch, validatePropertyPatch } from '../../src/vault/prope
 import { buildOutline } from '../../src/vault/sections';
 import { appendText, editAtAnchor, editAtHeading, findAnchor, replaceBody } from '../../src/vault/text-edits';
 import { parseNoteMetadata } from '../host';
+import { errorOf } from '../harness/tool-errors';
 
 /** Sections of a text from the host's metadata parser (as the metadata cache builds them). */
 const outline = (text: string) => buildOutline(parseNoteMetadata(text).headings, text.length);
-
-function thrown(fn: () => unknown): ToolError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ToolError) return err;
-    throw err;
-  }
-  throw new Error('expected a ToolError');
-}
 
 describe('heading edits', () => {
   const text = '# Top\n\n## A\n\none\n\n### A1\n\ndeep\n\n## B\nlast';
@@ -48,10 +38,10 @@ describe('heading edits', () => {
     const sections = outline(doc);
     expect(findHeadingSection(sections, 'Cafe\u0301', 'n.md').path).toBe('1');
     expect(findHeadingSection(sections, 'Other/Notes', 'n.md').path).toBe('2.1');
-    expect(thrown(() => findHeadingSection(sections, '## Notes', 'n.md')).message).toMatch(/matches 2 headings .*1\.1 "Notes", 2\.1 "Notes"/);
+    expect(errorOf(() => findHeadingSection(sections, '## Notes', 'n.md')).message).toMatch(/matches 2 headings .*1\.1 "Notes", 2\.1 "Notes"/);
     expect(findHeadingSection(sections, '2.1', 'n.md').heading).toBe('Notes');
-    expect(thrown(() => findHeadingSection(sections, 'Missing', 'n.md')).code).toBe('not_found');
-    expect(thrown(() => findHeadingSection([], 'x', 'n.md')).message).toMatch(/no headings; use an anchor/);
+    expect(errorOf(() => findHeadingSection(sections, 'Missing', 'n.md')).code).toBe('not_found');
+    expect(errorOf(() => findHeadingSection([], 'x', 'n.md')).message).toMatch(/no headings; use an anchor/);
     const slash = '# Input/Output\n';
     expect(findHeadingSection(outline(slash), 'Input/Output', 'n.md').path).toBe('1');
   });
@@ -60,8 +50,8 @@ describe('heading edits', () => {
 describe('anchors, bodies, appends', () => {
   test('anchors match across CRLF; overlapping occurrences count as ambiguous', () => {
     expect(findAnchor('a\r\nb\r\n', 'a\nb', 'n.md')).toEqual({ from: 0, to: 4 });
-    expect(thrown(() => findAnchor('aaa', 'aa', 'n.md')).message).toMatch(/occurs 2 times in 'n.md' \(lines 1, 1\)/);
-    expect(thrown(() => findAnchor('x', '', 'n.md')).code).toBe('invalid_argument');
+    expect(errorOf(() => findAnchor('aaa', 'aa', 'n.md')).message).toMatch(/occurs 2 times in 'n.md' \(lines 1, 1\)/);
+    expect(errorOf(() => findAnchor('x', '', 'n.md')).code).toBe('invalid_argument');
     expect(editAtAnchor('one two', 'two', 'insert_before', 'and ', 'n.md').text).toBe('one and two');
   });
 
@@ -77,16 +67,16 @@ describe('anchors, bodies, appends', () => {
 describe('frontmatter guard', () => {
   test('protected keys may not appear, change or vanish; other keys may', () => {
     expect(() => guardFrontmatter('---\na: 1\n---\n', '---\na: 2\n---\n', 'n.md')).not.toThrow();
-    expect(thrown(() => guardFrontmatter('x', '---\naccess: private\n---\nx', 'n.md')).code).toBe('forbidden');
-    expect(thrown(() => guardFrontmatter('---\naccess: read-only\n---\n', 'no block', 'n.md')).code).toBe('forbidden');
-    expect(thrown(() => guardFrontmatter('---\nagent_overrides:\n  A: read-only\n---\n', '---\nagent_overrides:\n  A: no-access\n---\n', 'n.md')).code).toBe('forbidden');
+    expect(errorOf(() => guardFrontmatter('x', '---\naccess: private\n---\nx', 'n.md')).code).toBe('forbidden');
+    expect(errorOf(() => guardFrontmatter('---\naccess: read-only\n---\n', 'no block', 'n.md')).code).toBe('forbidden');
+    expect(errorOf(() => guardFrontmatter('---\nagent_overrides:\n  A: read-only\n---\n', '---\nagent_overrides:\n  A: no-access\n---\n', 'n.md')).code).toBe('forbidden');
   });
 
   test('never leaves unparseable frontmatter, but leaves an already broken block alone', () => {
-    expect(thrown(() => guardFrontmatter('---\na: 1\n---\n', '---\na: [1\n---\n', 'n.md')).message).toMatch(/unparseable/);
+    expect(errorOf(() => guardFrontmatter('---\na: 1\n---\n', '---\na: [1\n---\n', 'n.md')).message).toMatch(/unparseable/);
     expect(() => guardFrontmatter('---\na: [1\n---\nbody', '---\na: [1\n---\nbody more', 'n.md')).not.toThrow();
-    expect(thrown(() => guardFrontmatter('---\na: [1\naccess: private\n---\n', '---\na: [1\n---\n', 'n.md')).code).toBe('invalid_argument');
-    expect(thrown(() => guardFrontmatter('---\na: [1\naccess: private\n---\n', '---\na: 1\n---\n', 'n.md')).code).toBe('forbidden');
+    expect(errorOf(() => guardFrontmatter('---\na: [1\naccess: private\n---\n', '---\na: [1\n---\n', 'n.md')).code).toBe('invalid_argument');
+    expect(errorOf(() => guardFrontmatter('---\na: [1\naccess: private\n---\n', '---\na: 1\n---\n', 'n.md')).code).toBe('forbidden');
     expect(parseFrontmatter('---\n- a\n---\n').state).toBe('invalid');
   });
 });
@@ -96,14 +86,14 @@ describe('property patches and names', () => {
     const fm: Record<string, unknown> = { tags: ['a'], aliases: 'x', n: 1, nested: { k: [1] }, gone: 'x', list: [1, 2] };
     applyPropertyPatch(fm, { tags: '#b, c', aliases: ['#y'], n: 2, gone: null, list: 3 });
     expect(fm).toEqual({ tags: ['b', 'c'], aliases: ['#y'], n: 2, nested: { k: [1] }, list: [3] });
-    expect(thrown(() => validatePropertyPatch({ agent_overrides: {} }, 'n.md')).code).toBe('forbidden');
-    expect(thrown(() => validatePropertyPatch({}, 'n.md')).code).toBe('invalid_argument');
+    expect(errorOf(() => validatePropertyPatch({ agent_overrides: {} }, 'n.md')).code).toBe('forbidden');
+    expect(errorOf(() => validatePropertyPatch({}, 'n.md')).code).toBe('invalid_argument');
   });
 
   test('forbidden characters and trailing dots or spaces are refused with the rule', () => {
     expect(() => assertValidName('Projects/Plan v1.2.md')).not.toThrow();
-    expect(thrown(() => assertValidName('a/b?.md')).message).toMatch(/'\?'.*may not contain/);
-    expect(thrown(() => assertValidName('a^b')).message).toMatch(/break \[\[links\]\]/);
-    expect(thrown(() => assertValidName('trailing.')).message).toMatch(/ends with a dot/);
+    expect(errorOf(() => assertValidName('a/b?.md')).message).toMatch(/'\?'.*may not contain/);
+    expect(errorOf(() => assertValidName('a^b')).message).toMatch(/break \[\[links\]\]/);
+    expect(errorOf(() => assertValidName('trailing.')).message).toMatch(/ends with a dot/);
   });
 });

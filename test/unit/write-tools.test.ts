@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { ToolError } from '../../src/errors';
 import type { KeyMode, KeyRecord } from '../../src/keys/key-record';
 import { defaultSettings } from '../../src/settings/settings';
 import { appendNoteTool } from '../../src/tools/append-note';
@@ -16,6 +15,7 @@ import type { ToolContext, ToolDefinition } from '../../src/tools/tool';
 import { writeNoteTool } from '../../src/tools/write-note';
 import { NoteStore } from '../../src/vault/note-store';
 import { openDemoVault, type DemoVault } from './vault-fixture';
+import { rejection } from '../harness/tool-errors';
 
 let vault: DemoVault;
 let notes: NoteStore;
@@ -29,17 +29,6 @@ function ctx(label = 'Test agent', mode: KeyMode = 'force', roots: string[] = []
 /** Calls a tool handler with a force key. */
 function call(tool: ToolDefinition<any>, args: Record<string, unknown>, context = ctx()): Promise<Record<string, unknown>> {
   return tool.handler(args as never, context);
-}
-
-/** The ToolError a promise rejects with. */
-async function rejection(promise: Promise<unknown>): Promise<ToolError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ToolError) return err;
-    throw err;
-  }
-  throw new Error('expected a ToolError');
 }
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
