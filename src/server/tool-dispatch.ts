@@ -9,7 +9,7 @@ import type { ToolContext, ToolDefinition } from '../tools/tool';
  * properties refused) and annotations.
  */
 export function describeTool(tool: ToolDefinition): Tool {
-  const schema = z.toJSONSchema(z.object(tool.inputSchema).strict(), { io: 'input' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(argumentsSchemaOf(tool), { io: 'input' }) as Record<string, unknown>;
   delete schema.$schema;
   return {
     name: tool.name,
@@ -18,6 +18,21 @@ export function describeTool(tool: ToolDefinition): Tool {
     inputSchema: schema as Tool['inputSchema'],
     annotations: { title: tool.title, ...tool.annotations },
   };
+}
+
+const argumentSchemas = new WeakMap<ToolDefinition, z.ZodObject>();
+
+/**
+ * The zod object validating a tool's arguments (its input shape, unknown properties refused),
+ * built once per tool: tools/list and every tools/call use it.
+ */
+function argumentsSchemaOf(tool: ToolDefinition): z.ZodObject {
+  let schema = argumentSchemas.get(tool);
+  if (!schema) {
+    schema = z.object(tool.inputSchema).strict();
+    argumentSchemas.set(tool, schema);
+  }
+  return schema;
 }
 
 /**
@@ -65,7 +80,7 @@ export async function callTool(
       `Unknown or disabled tool "${name}"; call tools/list for the tools this key may use.`,
     );
   }
-  const parsed = z.object(tool.inputSchema).strict().safeParse(rawArgs ?? {});
+  const parsed = argumentsSchemaOf(tool).safeParse(rawArgs ?? {});
   if (!parsed.success) {
     throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
   }

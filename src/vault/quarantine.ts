@@ -10,6 +10,9 @@ import { foldPath, isPathInside, lexicalVaultPath } from './paths';
  * is `_private/`, and refusing too much is the safe side.
  */
 export class Quarantine {
+  /** The last user list seen and the folder prefixes derived from it (re-derived when it changes). */
+  private cached: { key: string; folders: string[] } | null = null;
+
   /**
    * @param configDir `app.vault.configDir` (usually `.obsidian`).
    * @param userFolders returns the user-listed folders (vault-relative; entries that are not
@@ -33,10 +36,17 @@ export class Quarantine {
     return this.folders().some((folder) => isPathInside(path, folder, true));
   }
 
-  /** The quarantined folder prefixes besides the segment rules: configDir plus the user's list. */
+  /**
+   * The quarantined folder prefixes besides the segment rules: configDir plus the user's list.
+   * Called once per note on list and search paths, so the parsed list is reused until the
+   * user's list changes (compared by content, since settings may be edited in place).
+   */
   private folders(): string[] {
+    const source = this.userFolders();
+    const key = source.join('\u0000');
+    if (this.cached?.key === key) return this.cached.folders;
     const out: string[] = [];
-    for (const entry of [this.configDir, ...this.userFolders()]) {
+    for (const entry of [this.configDir, ...source]) {
       if (typeof entry !== 'string') continue;
       try {
         const folder = lexicalVaultPath(entry);
@@ -45,6 +55,7 @@ export class Quarantine {
         // A malformed settings entry (empty, absolute, escaping) quarantines nothing.
       }
     }
+    this.cached = { key, folders: out };
     return out;
   }
 }
