@@ -10,6 +10,9 @@ export interface ProviderResponse {
   json: unknown;
 }
 
+/** How long a provider may take to answer one request, ms (local models on a CPU are slow). */
+export const PROVIDER_TIMEOUT_MS = 120_000;
+
 /**
  * POSTs a JSON body with Obsidian's `requestUrl` (no CORS limits, so Ollama and Anthropic
  * work from the app; Obsidian API `requestUrl`). `throw: false` is always passed so every
@@ -17,17 +20,28 @@ export interface ProviderResponse {
  * @param url full endpoint URL
  * @param headers extra request headers (auth, version); content type is set here
  * @param body JSON-serializable request body
+ * @param timeoutMs how long to wait for the answer; `requestUrl` cannot be cancelled, so a
+ *   late answer is dropped rather than the request aborted
  * @returns the response; never throws for an HTTP status
- * @throws AiError `aiHttpError` (no status) when the server cannot be reached at all
+ * @throws AiError `aiHttpError` (no status) when the server cannot be reached at all or does
+ *   not answer within `timeoutMs`
  */
 export async function postJson(
   url: string,
   headers: Record<string, string>,
   body: unknown,
+  timeoutMs = PROVIDER_TIMEOUT_MS,
 ): Promise<ProviderResponse> {
   let res;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`)),
+      timeoutMs,
+    );
+  });
   try {
-    res = await requestUrl({
+    const request = requestUrl({
       url,
       method: 'POST',
       contentType: 'application/json',
@@ -35,12 +49,15 @@ export async function postJson(
       body: JSON.stringify(body),
       throw: false,
     });
+    res = await Promise.race([request, timeout]);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     throw new AiError(
       'aiHttpError',
       `Could not reach the AI provider at ${url} (${reason}); check that the server is running and the base URL is right.`,
     );
+  } finally {
+    clearTimeout(timer);
   }
   const lowered: Record<string, string> = {};
   for (const [k, v] of Object.entries(res.headers ?? {})) lowered[k.toLowerCase()] = v;
