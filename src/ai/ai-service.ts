@@ -19,8 +19,8 @@ export interface AiServiceDeps {
   getSettings(): AiSettings;
   /** The provider API key from SecretStorage (`AI_API_KEY_SECRET_ID`), or null. */
   getApiKey(): string | null;
-  /** Persists the cumulative token usage (the plugin writes it to `ai.usage` in data.json). */
-  saveUsage(usage: ChatUsage): Promise<void> | void;
+  /** Persists the cumulative token usage and its scope (the plugin writes it to `ai.usage` in data.json). */
+  saveUsage(usage: ChatUsage & { scope: string }): Promise<void> | void;
 }
 
 /** Result of the settings tab's Test button. */
@@ -45,10 +45,14 @@ export class AiService {
   constructor(private readonly deps: AiServiceDeps) {
     const settings = deps.getSettings();
     this.usageScope = scopeOf(settings);
-    this.usage = {
-      inputTokens: Math.max(0, settings.usage?.inputTokens ?? 0),
-      outputTokens: Math.max(0, settings.usage?.outputTokens ?? 0),
-    };
+    const saved = settings.usage;
+    const countedElsewhere = saved?.scope !== undefined && saved.scope !== this.usageScope;
+    this.usage = countedElsewhere
+      ? zeroUsage()
+      : {
+          inputTokens: Math.max(0, saved?.inputTokens ?? 0),
+          outputTokens: Math.max(0, saved?.outputTokens ?? 0),
+        };
   }
 
   /**
@@ -147,7 +151,7 @@ export class AiService {
 
   private async persistUsage(): Promise<void> {
     try {
-      await this.deps.saveUsage({ ...this.usage });
+      await this.deps.saveUsage({ ...this.usage, scope: this.usageScope });
     } catch (err) {
       // The answer already arrived; losing a usage write must not turn it into a failure.
       console.error('Vault MCP: could not save AI usage', err);

@@ -34,7 +34,12 @@ export interface VaultMcpSettings {
     provider: 'openai-compatible' | 'anthropic';
     baseUrl: string;
     model: string;
-    usage: { inputTokens: number; outputTokens: number };
+    /**
+     * Token counters since the last reset, and `scope`: the provider type and base URL they
+     * were counted for (so a provider changed while Obsidian was closed, e.g. by sync,
+     * still resets them). Absent scope = counted for the current provider.
+     */
+    usage: { inputTokens: number; outputTokens: number; scope?: string };
   };
 }
 

@@ -25,7 +25,7 @@ function harness(ai: Partial<AiSettings>, apiKey: string | null = null) {
     getSettings: () => state.settings,
     getApiKey: () => state.apiKey,
     saveUsage: (usage) => {
-      state.saved.push(usage);
+      state.saved.push({ inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
       state.settings.usage = usage;
     },
   });
@@ -152,7 +152,7 @@ describe('AiService token usage', () => {
       { inputTokens: 102, outputTokens: 53 },
       { inputTokens: 106, outputTokens: 56 },
     ]);
-    expect(state.settings.usage).toEqual({ inputTokens: 106, outputTokens: 56 });
+    expect(state.settings.usage).toMatchObject({ inputTokens: 106, outputTokens: 56 });
   });
 
   test('missing usage adds zero; failed calls add nothing', async () => {
@@ -182,6 +182,23 @@ describe('AiService token usage', () => {
     await service.settingsChanged();
     expect(state.saved.at(-1)).toEqual({ inputTokens: 0, outputTokens: 0 });
     expect(service.getUsage()).toEqual({ inputTokens: 0, outputTokens: 0 });
+  });
+
+  test('counters saved for another provider (changed while Obsidian was closed) start again at zero', async () => {
+    const s = await openAi({ models: { m: {} } });
+    const first = harness({ baseUrl: s.baseUrl, model: 'm' });
+    await first.service.chat(HI);
+    const saved = first.state.settings.usage;
+    expect(saved).toMatchObject({ inputTokens: 2, outputTokens: 1, scope: expect.any(String) });
+    // Same provider after a restart: the counters carry on.
+    const same = harness({ baseUrl: s.baseUrl, model: 'm', usage: saved });
+    expect(same.service.getUsage()).toEqual({ inputTokens: 2, outputTokens: 1 });
+    // Base URL changed in a synced data.json before the restart: they start again.
+    const moved = harness({ baseUrl: 'http://localhost:11434/v1', model: 'm', usage: saved });
+    expect(moved.service.getUsage()).toEqual({ inputTokens: 0, outputTokens: 0 });
+    // Counters saved before scopes were recorded are kept.
+    const legacy = harness({ baseUrl: 'http://localhost:11434/v1', model: 'm', usage: { inputTokens: 7, outputTokens: 3 } });
+    expect(legacy.service.getUsage()).toEqual({ inputTokens: 7, outputTokens: 3 });
   });
 
   test('a call that finishes after the base URL changed is not counted against the new one', async () => {
