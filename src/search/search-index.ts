@@ -70,6 +70,22 @@ export class SearchIndex {
     return this.enqueue(generation, () => this.build(generation));
   }
 
+  /**
+   * Rebuilds the whole index (after the quarantine list changed: notes it released must be
+   * found, notes it now covers must not). Searches meanwhile wait for the rebuild, as they
+   * wait for the first build. Does nothing before `start()`.
+   * @returns resolves when the rebuild is done.
+   */
+  reindex(): Promise<void> {
+    if (this.current === 'idle') return Promise.resolve();
+    const generation = this.generation;
+    this.current = 'building';
+    return this.enqueue(generation, async () => {
+      this.engine.clear();
+      await this.build(generation);
+    });
+  }
+
   /** Unsubscribes from note changes, abandons a running build and drops the index. */
   stop(): void {
     this.generation++;

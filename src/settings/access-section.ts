@@ -40,6 +40,7 @@ export function renderAccessSection(containerEl: HTMLElement, ctx: SectionContex
           .onClick(async () => {
             plugin.settings.access.quarantine = list.filter((f) => f !== folder);
             await plugin.saveSettings();
+            void plugin.search.reindex();
             ctx.redisplay();
           }),
       );
@@ -67,6 +68,7 @@ export function renderAccessSection(containerEl: HTMLElement, ctx: SectionContex
       }
       plugin.settings.access.quarantine = [...list, folder];
       await plugin.saveSettings();
+      void plugin.search.reindex();
       ctx.redisplay();
     }),
   );

@@ -3,23 +3,25 @@ import type { SettingsTabPlugin } from './tab-context';
 
 /** What an external settings change did, for tests and logs. */
 export interface ExternalChangeResult {
-  /** True when the port or master switch changed and the server was restarted. */
+  /** True when the port changed and the server was restarted. */
   restarted: boolean;
 }
 
 /**
  * Picks up data.json edited elsewhere (a sync from another device; Obsidian calls
  * `Plugin.onExternalSettingsChange`): reloads and migrates it, restarts the server when the
- * port or master switch changed, closes sessions of keys that disappeared, tells connected
+ * port changed, rebuilds the search index when the quarantine list changed, closes sessions of keys that disappeared, tells connected
  * clients the tool list may have changed and lets the AI service see the new provider.
  * @param plugin the plugin whose `settings` are replaced
  */
 export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<ExternalChangeResult> {
-  const before = plugin.settings.server;
+  const before = plugin.settings;
   const next = migrateSettings(await plugin.loadData());
   plugin.settings = next;
-  const restarted = before.port !== next.server.port || before.enabled !== next.server.enabled;
+  // The master switch is read on every request: only a port change needs a new listener.
+  const restarted = before.server.port !== next.server.port;
   if (restarted) await plugin.restartServer();
+  if (before.access.quarantine.join('\u0000') !== next.access.quarantine.join('\u0000')) void plugin.search.reindex();
   await plugin.server.closeSessionsOfRevokedKeys();
   await plugin.server.notifyToolListChanged();
   await plugin.ai.settingsChanged();

@@ -1,5 +1,6 @@
 import { Notice, type App, type ButtonComponent, type Plugin } from 'obsidian';
 import type { AiService } from '../ai/ai-service';
+import type { SearchIndex } from '../search/search-index';
 import type { KeyRing } from '../keys/key-ring';
 import type { McpHttpServer } from '../server/mcp-http-server';
 import type { VaultMcpSettings } from './settings';
@@ -13,6 +14,8 @@ export interface SettingsTabPlugin extends Plugin {
   keyRing: Pick<KeyRing, 'list' | 'mint' | 'tokenOf' | 'revoke' | 'setMode' | 'setScope' | 'setRoots'>;
   server: Pick<McpHttpServer, 'getStatus' | 'notifyToolListChanged' | 'closeSessionsOfRevokedKeys'>;
   ai: Pick<AiService, 'testConnection' | 'getUsage' | 'resetUsage' | 'settingsChanged' | 'chatAvailability'>;
+  /** Rebuilt when the quarantine list changes, so search follows it at once. */
+  search: Pick<SearchIndex, 'reindex'>;
   /** (Re)binds the server to the configured port; failures become a Notice and the status line. */
   restartServer(): Promise<void>;
   /** Persists settings to data.json. */

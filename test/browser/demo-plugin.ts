@@ -30,6 +30,7 @@ export interface DemoPlugin {
     settingsChanged(): Promise<void>;
     chatAvailability(): { ready: true; provider: 'openai-compatible'; model: string; classification: 'local' };
   };
+  search: { reindex(): Promise<void> };
   restartServer(): Promise<void>;
   saveSettings(): Promise<void>;
   /** Number of tools/list_changed notifications the tab asked for. */
@@ -108,6 +109,7 @@ export function createDemoPlugin(): DemoPlugin {
       settingsChanged: async () => undefined,
       chatAvailability: () => ({ ready: true, provider: 'openai-compatible', model: settings.ai.model, classification: 'local' }),
     },
+    search: { reindex: async () => undefined },
     restartServer: async () => undefined,
     saveSettings: async () => undefined,
     toolListChanges: 0,

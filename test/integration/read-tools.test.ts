@@ -126,6 +126,19 @@ describe('read tools over MCP on the demo vault', () => {
     expect(active.active).toBeNull();
   });
 
+  it('search follows the quarantine list: a folder added disappears, removed comes back', async () => {
+    const plugin = env.booted.plugin;
+    const sourdough = async (): Promise<string[]> =>
+      (await call(env.client, 'search', { query: 'sourdough', limit: 100 })).results.map((r: Json) => r.path);
+    expect(await sourdough()).toContain('Reference/Sourdough handbook.md');
+    plugin.settings.access.quarantine = ['Reference'];
+    await plugin.search.reindex();
+    expect((await sourdough()).some((p) => p.startsWith('Reference/'))).toBe(false);
+    plugin.settings.access.quarantine = [];
+    await plugin.search.reindex();
+    expect(await sourdough()).toContain('Reference/Sourdough handbook.md');
+  });
+
   it('a change on disk by another program shows up in search', async () => {
     const file = `${env.booted.app.vault.adapter.getBasePath()}/Inbox-zebra.md`;
     fs.writeFileSync(file, '# Zebra\n\nA quagga-zebra crossing note.\n');
