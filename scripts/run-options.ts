@@ -1,4 +1,5 @@
 import type { KeyMode } from '../src/keys/key-record';
+import { MAX_PORT, MIN_PORT } from '../src/settings/settings';
 
 /** Options of `npm start` (the contract outside checks rely on; keep stable). */
 export interface RunOptions {
@@ -43,8 +44,8 @@ export function parseRunOptions(argv: string[]): RunOptions {
       case '--port': {
         const raw = value();
         const port = Number(raw);
-        if (!/^\d+$/.test(raw) || port > 65535 || (port !== 0 && port < 1024)) {
-          throw new Error(`--port ${raw}: use a number from 1024 to 65535, or 0 for any free port.`);
+        if (!/^\d+$/.test(raw) || port > MAX_PORT || (port !== 0 && port < MIN_PORT)) {
+          throw new Error(`--port ${raw}: use a number from ${MIN_PORT} to ${MAX_PORT}, or 0 for any free port.`);
         }
         options.port = port;
         break;

@@ -7,11 +7,10 @@ import type { KeyRing } from '../keys/key-ring';
 import { isLocallyUsable, type KeyRecord } from '../keys/key-record';
 import type { VaultMcpSettings } from '../settings/settings';
 import { bearerTokenOf, checkHostAndOrigin } from './door';
+import { MCP_PATH } from './endpoint';
 import { BodyTooLargeError, readBody } from './request-body';
 import { createSessionServer, type SessionServices } from './mcp-session';
 
-/** The path MCP is served on. */
-export const MCP_PATH = '/mcp';
 /** A session unused this long (ms) is closed; its client gets 404 and re-initializes. */
 export const SESSION_IDLE_MS = 60 * 60 * 1000;
 /** Most open sessions; opening one more closes the least recently used. */
@@ -48,7 +47,6 @@ function refuse(res: ServerResponse, status: number, code: number, message: stri
 export class McpHttpServer {
   private http: HttpServer | null = null;
   private readonly sessions = new Map<string, Session>();
-  private readonly lastTouched = new Map<string, number>();
   private sweepTimer: ReturnType<typeof setInterval> | null = null;
   private status: ServerStatus = { state: 'stopped' };
 
@@ -194,7 +192,7 @@ export class McpHttpServer {
         return refuse(res, 400, -32700, 'Parse error: the request body is not valid JSON.');
       }
     }
-    this.touch(key.id);
+    this.touch(key);
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = this.sessions.get(sessionId);
@@ -234,11 +232,11 @@ export class McpHttpServer {
     return key;
   }
 
-  private touch(keyId: string): void {
-    const now = Date.now();
-    if (now - (this.lastTouched.get(keyId) ?? 0) < TOUCH_INTERVAL_MS) return;
-    this.lastTouched.set(keyId, now);
-    this.keys.touch(keyId).catch((error) => console.error('[vault-mcp] could not save key use', error));
+  /** Records the key's use, at most once per TOUCH_INTERVAL_MS (judged by its saved `last_used_at`). */
+  private touch(key: KeyRecord): void {
+    const last = key.last_used_at === null ? 0 : Date.parse(key.last_used_at);
+    if (Date.now() - last < TOUCH_INTERVAL_MS) return;
+    this.keys.touch(key.id).catch((error) => console.error('[vault-mcp] could not save key use', error));
   }
 
   private async openSession(key: KeyRecord, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {

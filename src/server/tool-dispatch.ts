@@ -9,16 +9,24 @@ import type { ToolContext, ToolDefinition } from '../tools/tool';
  * properties refused) and annotations.
  */
 export function describeTool(tool: ToolDefinition): Tool {
-  const schema = z.toJSONSchema(argumentsSchemaOf(tool), { io: 'input' }) as Record<string, unknown>;
-  delete schema.$schema;
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: schema as Tool['inputSchema'],
-    annotations: { title: tool.title, ...tool.annotations },
-  };
+  let description = descriptions.get(tool);
+  if (!description) {
+    const schema = z.toJSONSchema(argumentsSchemaOf(tool), { io: 'input' }) as Record<string, unknown>;
+    delete schema.$schema;
+    description = {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: schema as Tool['inputSchema'],
+      annotations: { title: tool.title, ...tool.annotations },
+    };
+    descriptions.set(tool, description);
+  }
+  return description;
 }
+
+/** tools/list entries, built once per tool (tool definitions never change at run time). */
+const descriptions = new WeakMap<ToolDefinition, Tool>();
 
 const argumentSchemas = new WeakMap<ToolDefinition, z.ZodObject>();
 

@@ -1,5 +1,5 @@
 import { normalizeKeyMode, normalizeKeyScope, type KeyRecord } from '../keys/key-record';
-import { defaultSettings, SETTINGS_SCHEMA_VERSION, type VaultMcpSettings } from './settings';
+import { defaultSettings, MAX_PORT, MIN_PORT, SETTINGS_SCHEMA_VERSION, type VaultMcpSettings } from './settings';
 
 type Json = Record<string, unknown>;
 
@@ -36,7 +36,7 @@ function migrateKey(raw: unknown): KeyRecord | null {
  * Turns whatever `Plugin.loadData()` returned (null on first run, an older schema, or a
  * file edited by hand or synced from another device) into current settings. Unknown keys
  * are kept, missing ones take defaults, invalid key records are dropped, a port outside
- * 1024–65535 falls back to the default.
+ * MIN_PORT–MAX_PORT falls back to the default.
  * @returns a fresh object; `schemaVersion` is {@link SETTINGS_SCHEMA_VERSION}.
  */
 export function migrateSettings(saved: unknown): VaultMcpSettings {
@@ -44,7 +44,7 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   if (!isObject(saved)) return defaults;
   const merged = mergeOver(defaults, saved);
   const port = Number(merged.server.port);
-  merged.server.port = Number.isInteger(port) && port >= 1024 && port <= 65535 ? port : defaults.server.port;
+  merged.server.port = Number.isInteger(port) && port >= MIN_PORT && port <= MAX_PORT ? port : defaults.server.port;
   merged.keys = (Array.isArray(saved.keys) ? saved.keys : []).map(migrateKey).filter((k): k is KeyRecord => k !== null);
   if (!Array.isArray(merged.access.quarantine)) merged.access.quarantine = [];
   if (!isObject(merged.tools.enabled)) merged.tools.enabled = {};

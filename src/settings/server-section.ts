@@ -1,15 +1,8 @@
 import { Notice, Setting } from 'obsidian';
+import { MCP_PATH } from '../server/endpoint';
+import { MAX_PORT, MIN_PORT } from './settings';
 import { copyToClipboard, type SectionContext } from './tab-context';
 
-/**
- * The MCP endpoint path, equal to mcp-http-server.ts `MCP_PATH` (a test holds them equal);
- * repeated here so the tab does not load the server module and the MCP SDK with it.
- */
-export const MCP_ENDPOINT_PATH = '/mcp';
-
-/** Lowest and highest port the server may use (below 1024 needs root on most systems). */
-export const MIN_PORT = 1024;
-export const MAX_PORT = 65535;
 
 /**
  * Reads a port typed by the user.
@@ -27,7 +20,7 @@ export function parsePort(raw: string): { port: number } | { error: string } {
 /** The URL clients use: the listening one, else the one the configured port would give. */
 export function serverUrl(ctx: SectionContext): string {
   const status = ctx.plugin.server.getStatus();
-  return status.state === 'listening' ? status.url : `http://127.0.0.1:${ctx.plugin.settings.server.port}${MCP_ENDPOINT_PATH}`;
+  return status.state === 'listening' ? status.url : `http://127.0.0.1:${ctx.plugin.settings.server.port}${MCP_PATH}`;
 }
 
 /** One line describing the server for the status row and the `vault-mcp:status` CLI command. */

@@ -3,6 +3,11 @@ import type { KeyRecord } from '../keys/key-record';
 /** The schema version written to data.json; bump it and add a step in migrate-settings.ts. */
 export const SETTINGS_SCHEMA_VERSION = 1;
 
+/** Lowest port the server may use (below 1024 needs root on most systems). */
+export const MIN_PORT = 1024;
+/** Highest TCP port. */
+export const MAX_PORT = 65535;
+
 /** Default loopback port of the MCP server. */
 export const DEFAULT_PORT = 27200;
 
@@ -12,7 +17,7 @@ export interface VaultMcpSettings {
   server: {
     /** Master switch: when off, every request gets 403. */
     enabled: boolean;
-    /** TCP port on 127.0.0.1, 1024–65535. */
+    /** TCP port on 127.0.0.1, MIN_PORT–MAX_PORT. */
     port: number;
     /** Largest accepted request body, bytes. */
     maxBodyBytes: number;

@@ -1,5 +1,5 @@
 import { Setting } from 'obsidian';
-import { ALL_TOOLS } from '../tools/registry';
+import { ALL_TOOLS, ownToggle } from '../tools/registry';
 import type { ToolDefinition } from '../tools/tool';
 import type { SectionContext } from './tab-context';
 
@@ -8,11 +8,6 @@ export function oneLine(description: string): string {
   const flat = description.replace(/\s+/g, ' ').trim();
   const end = flat.search(/\.(\s|$)/);
   return end === -1 ? flat : flat.slice(0, end + 1);
-}
-
-/** A tool's own toggle: the saved value, else on for read tools and off for write tools. */
-export function ownToggle(tool: ToolDefinition, enabled: Record<string, boolean>): boolean {
-  return enabled[tool.name] ?? tool.kind === 'read';
 }
 
 /**

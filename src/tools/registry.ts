@@ -37,12 +37,17 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   createFolderTool,
 ] as unknown as readonly ToolDefinition[];
 
+/** A tool's own toggle: the saved value, else on for read tools and off for write tools. */
+export function ownToggle(tool: ToolDefinition, enabled: Record<string, boolean>): boolean {
+  return enabled[tool.name] ?? tool.kind === 'read';
+}
+
 /**
- * Whether `tool` is switched on: its own toggle in `settings.tools.enabled`, defaulting to
- * on for read tools and off for write tools; write tools also need "Allow writes".
+ * Whether `tool` is switched on: its own toggle ({@link ownToggle}); write tools also need
+ * "Allow writes".
  */
 export function isToolEnabled(tool: ToolDefinition, settings: VaultMcpSettings): boolean {
-  const own = settings.tools.enabled[tool.name] ?? tool.kind === 'read';
+  const own = ownToggle(tool, settings.tools.enabled);
   return tool.kind === 'write' ? own && settings.tools.allowWrites : own;
 }
 

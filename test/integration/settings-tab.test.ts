@@ -7,8 +7,6 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { Notice, simulateExternalSettingsChange } from '../host';
 import VaultMcpPlugin from '../../src/main';
 import { VaultMcpSettingTab } from '../../src/settings/settings-tab';
-import { MCP_ENDPOINT_PATH } from '../../src/settings/server-section';
-import { MCP_PATH } from '../../src/server/mcp-http-server';
 import { secretIdForKey } from '../../src/keys/key-record';
 import { AI_API_KEY_SECRET_ID } from '../../src/ai/secret-id';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
@@ -79,7 +77,6 @@ describe('settings tab over the running plugin', () => {
   it('is registered by the plugin and draws every section as Obsidian setting headings', () => {
     expect((booted.plugin as unknown as { settingTabs: unknown[] }).settingTabs).toEqual([tab]);
     expect(tab).toBeInstanceOf(VaultMcpSettingTab);
-    expect(MCP_ENDPOINT_PATH).toBe(MCP_PATH);
     const headings = Array.from(el().querySelectorAll('.setting-item-heading .setting-item-name')).map((h) => h.textContent);
     expect(headings).toEqual(['Server', 'Keys', 'Connect a client', 'Tools', 'Access', 'AI provider']);
     expect(settingRow(el(), 'Status').textContent).toContain(`Listening on ${booted.url}`);
