@@ -4,11 +4,11 @@ import type { NoteRecord } from './note-filters';
 import { fileName } from './note-filters';
 import { decidedByIndex, evaluate, needsText, regexNodes, termNodes, type NoteText, type TermLookup } from './query-eval';
 import type { RegexGuard } from './regex-guard';
-import { frontmatterEnd } from './snippet';
+import { bodyStart } from '../vault/note-body';
 import { hasUnsegmented, indexTerms, queryTerms } from './tokenizer';
 
 /**
- * The lexical index over plain note data, with no Obsidian dependency: MiniSearch 7 for
+ * The lexical index over plain note data, never the vault or metadata cache: MiniSearch 7 for
  * ranked term lookup (BM25+), plus per-note records for the filters. `SearchIndex` feeds it
  * from NoteStore; tests feed it plain objects.
  */
@@ -89,7 +89,7 @@ export class LexicalEngine {
       id: note.path,
       title: note.title,
       path: note.path.replace(/\.md$/i, ''),
-      body: text.slice(frontmatterEnd(text)),
+      body: text.slice(bodyStart(text)),
       headings: headings.join('\n'),
       tags: note.tags.join(' '),
       properties: propertyText(note.frontmatter),
@@ -151,7 +151,7 @@ export class LexicalEngine {
         const texts = await Promise.all(batch.map((c) => loadText(c.note.path).catch(() => null)));
         const loaded = batch.flatMap((c, k) => {
           const full = texts[k];
-          return full === null ? [] : [{ c, text: { full, body: full.slice(frontmatterEnd(full)) } as NoteText }];
+          return full === null ? [] : [{ c, text: { full, body: full.slice(bodyStart(full)) } as NoteText }];
         });
         for (const node of bodyRegexes) {
           const ok = guard.testAll(node.regex, loaded.map((l) => l.text.body));

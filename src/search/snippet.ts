@@ -1,3 +1,4 @@
+import { bodyStart } from '../vault/note-body';
 import type { QueryNode } from './query-ast';
 import { decidedByIndex, literalPattern } from './query-eval';
 import type { RegexGuard } from './regex-guard';
@@ -9,20 +10,6 @@ export interface Snippet {
   text: string;
   /** Start of the match in the full text, or null when nothing matched in the body (e.g. a title-only match). */
   matchOffset: number | null;
-}
-
-/**
- * The offset where the body starts: after a leading YAML frontmatter block (`---` on the
- * first line, closed by a `---` or `...` line, as Obsidian reads properties), else 0.
- * @param text the full note text
- */
-export function frontmatterEnd(text: string): number {
-  const first = /^---[ \t]*\r?\n/.exec(text);
-  if (!first) return 0;
-  const close = /^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/gm;
-  close.lastIndex = first[0].length;
-  const m = close.exec(text);
-  return m ? m.index + m[0].length : 0;
 }
 
 /**
@@ -38,8 +25,8 @@ export function frontmatterEnd(text: string): number {
  * @throws ToolError('invalid_argument') from `guard` when a user regex exceeds the time budget
  */
 export function buildSnippet(text: string, leaves: QueryNode[], matchedTerms: ReadonlySet<string>, guard: RegexGuard, width = 200): Snippet {
-  const bodyStart = frontmatterEnd(text);
-  const body = text.slice(bodyStart);
+  const bodyAt = bodyStart(text);
+  const body = text.slice(bodyAt);
   const spans = matchSpans(body, leaves, matchedTerms, guard);
   if (spans.length === 0) {
     const lead = body.length - body.trimStart().length;
@@ -65,7 +52,7 @@ export function buildSnippet(text: string, leaves: QueryNode[], matchedTerms: Re
     at = to;
   }
   out = (out + collapse(body.slice(at, end))).trim();
-  return { text: (start > 0 ? '…' : '') + out + (end < body.length ? '…' : ''), matchOffset: bodyStart + s };
+  return { text: (start > 0 ? '…' : '') + out + (end < body.length ? '…' : ''), matchOffset: bodyAt + s };
 }
 
 interface Span {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ToolError } from '../errors';
-import { isPathInside } from '../vault/paths';
+import { isPathInside, parentOf } from '../vault/paths';
 import { defineTool } from './tool';
 
 /** `list_folders`: the vault's folders as a flat list with note counts. */
@@ -17,13 +16,10 @@ export const listFoldersTool = defineTool({
   annotations: { title: 'List folders', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const { notes, scope } = ctx;
-    const under = notes.normalizeFolderPath(args.folder, scope);
-    if (under !== '' && !notes.folderAt(under)) {
-      throw new ToolError('not_found', `Folder '${under}' not found; call list_folders without folder to see them all.`);
-    }
+    const under = notes.requireFolder(args.folder, scope);
     const counts = new Map<string, number>();
     for (const file of notes.readableNotes(scope)) {
-      const parent = file.parent?.path ?? '/';
+      const parent = parentOf(file.path);
       counts.set(parent, (counts.get(parent) ?? 0) + 1);
     }
     const folders = notes
@@ -31,7 +27,7 @@ export const listFoldersTool = defineTool({
       .filter((folder) => folder.path !== under && isPathInside(folder.path, under))
       .map((folder) => ({
         path: folder.path,
-        parent: !folder.parent || folder.parent.isRoot() ? '/' : folder.parent.path,
+        parent: folder.parent === '' ? '/' : folder.parent,
         note_count: counts.get(folder.path) ?? 0,
       }));
     return { folders };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ToolError } from '../errors';
+import { decodeCursor, encodeCursor } from '../search/cursor';
 import { isPathInside } from '../vault/paths';
 import { defineTool } from './tool';
 
@@ -11,37 +12,30 @@ export const LIST_NOTES_MAX_LIMIT = 1000;
 /** ISO 8601 date (`2026-01-15`) or date-time (`2026-01-15T09:30`, seconds, fraction and zone optional). */
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
-/** What a cursor remembers: where the next page starts and which query it belongs to. */
-interface ListCursor {
-  o: number;
-  f: string;
-  s: string;
-}
-
-/** Encodes a cursor as an opaque base64url string. */
-export function encodeListCursor(cursor: ListCursor): string {
-  return Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
+/**
+ * The query a list_notes cursor belongs to: the normalized folder and the `since` text, so a
+ * cursor reused with another folder or since is refused (search/cursor.ts fingerprints it).
+ */
+function cursorQuery(folder: string, since: string): string {
+  return JSON.stringify(['list_notes', folder, since]);
 }
 
 /**
- * Decodes a cursor and checks it belongs to the same `folder`/`since` query.
- * @throws ToolError('invalid_argument') for a malformed cursor or one from another query.
+ * The offset a list_notes cursor carries.
+ * @throws ToolError('invalid_argument') for a malformed cursor or one from another folder/since,
+ *   with list_notes' own advice instead of search's.
  */
-export function decodeListCursor(raw: string, folder: string, since: string): number {
-  let cursor: Partial<ListCursor> | null = null;
+function cursorOffset(raw: string, folder: string, since: string): number {
   try {
-    cursor = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<ListCursor>;
-  } catch {
-    cursor = null;
+    return decodeCursor(raw, cursorQuery(folder, since));
+  } catch (err) {
+    if (!(err instanceof ToolError)) throw err;
+    throw new ToolError(
+      'invalid_argument',
+      'The cursor is not one list_notes returned for this folder and since (it is malformed or belongs to another folder or since); ' +
+        'repeat the folder and since it came with, or call list_notes without cursor to start over.',
+    );
   }
-  const valid = cursor !== null && typeof cursor === 'object' && Number.isInteger(cursor.o) && (cursor.o as number) >= 0;
-  if (!valid || cursor === null) {
-    throw new ToolError('invalid_argument', 'The cursor is not one list_notes returned; call list_notes without cursor to start over.');
-  }
-  if (cursor.f !== folder || cursor.s !== since) {
-    throw new ToolError('invalid_argument', 'The cursor belongs to a list_notes call with another folder or since; repeat those arguments or start over.');
-  }
-  return cursor.o as number;
 }
 
 /**
@@ -75,13 +69,10 @@ export const listNotesTool = defineTool({
   annotations: { title: 'List notes', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const { notes, scope } = ctx;
-    const folder = notes.normalizeFolderPath(args.folder, scope);
-    if (folder !== '' && !notes.folderAt(folder)) {
-      throw new ToolError('not_found', `Folder '${folder}' not found; call list_folders to see the folders.`);
-    }
+    const folder = notes.requireFolder(args.folder, scope);
     const sinceText = args.since?.trim() ?? '';
     const sinceMs = sinceText === '' ? null : parseSince(sinceText);
-    const offset = args.cursor === undefined ? 0 : decodeListCursor(args.cursor, folder, sinceText);
+    const offset = args.cursor === undefined ? 0 : cursorOffset(args.cursor, folder, sinceText);
     const limit = args.limit ?? LIST_NOTES_DEFAULT_LIMIT;
     const matching = notes
       .readableNotes(scope)
@@ -95,7 +86,7 @@ export const listNotesTool = defineTool({
       mtime: new Date(file.stat.mtime).toISOString(),
     }));
     const out: Record<string, unknown> = { notes: page, total: matching.length };
-    if (offset + limit < matching.length) out.next_cursor = encodeListCursor({ o: offset + limit, f: folder, s: sinceText });
+    if (offset + limit < matching.length) out.next_cursor = encodeCursor(offset + limit, cursorQuery(folder, sinceText));
     return out;
   },
 });

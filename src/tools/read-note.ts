@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { TFile } from 'obsidian';
 import { ToolError } from '../errors';
-import { findSection } from '../vault/sections';
+import { findHeadingSection } from '../vault/heading-target';
+import { bodyStart } from '../vault/note-body';
 import { defineTool, type ToolContext } from './tool';
 
 /** Default cap on returned body/outline text, chars (DESIGN.md, `read_note`). */
@@ -55,7 +56,7 @@ export function noteHeader(ctx: ToolContext, file: TFile, text: string): Record<
     title: notes.noteTitle(file),
     frontmatter: notes.frontmatterOf(file),
     tags: notes.tagsOf(file),
-    links: notes.linksOf(file, scope).outgoing.map((l) => l.path),
+    links: notes.outgoingLinks(file, scope).map((l) => l.path),
     ctime: new Date(file.stat.ctime).toISOString(),
     mtime: new Date(file.stat.mtime).toISOString(),
     size: file.stat.size,
@@ -79,7 +80,7 @@ export const readNoteTool = defineTool({
     offset: z.number().int().min(0).optional().describe('Char offset to start from (from a previous has_more reply).'),
     max_chars: z.number().int().min(0).optional().describe('Most chars of body/outline to return; default 8000, 0 = everything.'),
     outline: z.boolean().optional().describe('Return the heading outline instead of the body.'),
-    section: z.string().optional().describe('Return only this section: its path from the outline ("2.1") or its exact heading text.'),
+    section: z.string().optional().describe('Return only this section: its path from the outline ("2.1"), its exact heading text, or "Parent/Child".'),
   },
   annotations: { title: 'Read note', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {
@@ -99,14 +100,14 @@ export const readNoteTool = defineTool({
       if (sections.length === 0) out.note = 'This note has no headings; read its body with offset paging instead.';
       else if (page.hasMore) out.note = `Outline cut at ${page.next} of ${page.length} chars; call read_note with outline:true and offset=${page.next} for the rest.`;
     } else if (args.section !== undefined) {
-      const section = findSection(ctx.notes.outline(file, text), args.section, file.path);
+      const section = findHeadingSection(ctx.notes.outline(file, text), args.section, file.path, 'read_note');
       const page = pageText(text.slice(section.start, section.end), offset, maxChars);
       Object.assign(out, { section: { path: section.path, heading: section.heading, level: section.level }, ...bodyFields(page) });
       if (page.hasMore) {
         out.note = `Section cut at ${page.next} of ${page.length} chars; call read_note with section:"${section.path}" and offset=${page.next} for the rest.`;
       }
     } else {
-      const page = pageText(text.slice(ctx.notes.bodyStart(file, text)), offset, maxChars);
+      const page = pageText(text.slice(bodyStart(text)), offset, maxChars);
       Object.assign(out, bodyFields(page));
       if (page.hasMore) {
         out.note =

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { TFile } from 'obsidian';
 import { ToolError } from '../errors';
-import { BODY_BUDGET, noteHeader } from './read-note';
+import { bodyStart } from '../vault/note-body';
+import { BODY_BUDGET, noteHeader, pageText } from './read-note';
 import { defineTool } from './tool';
 
 /** Most notes one `read_notes` call takes (DESIGN.md, "Tools"). */
@@ -57,18 +58,19 @@ export const readNotesTool = defineTool({
       }
     }
     const texts = await Promise.all(files.map((file) => ctx.notes.read(file)));
-    const bodies = files.map((file, i) => texts[i].slice(ctx.notes.bodyStart(file, texts[i])));
+    const bodies = texts.map((text) => text.slice(bodyStart(text)));
     const shares = shareBudget(
       bodies.map((b) => b.length),
       BODY_BUDGET,
     );
+    const instructionsOf = await ctx.notes.agentInstructionsForNotes(files, ctx.scope);
     const agentMd = new Map<string, string>();
     const notes: Array<Record<string, unknown>> = [];
     for (let i = 0; i < files.length; i++) {
-      const body = cutAtCodePoint(bodies[i], shares[i]);
+      const body = shares[i] === 0 ? '' : pageText(bodies[i], 0, shares[i]).text;
       const entry = noteHeader(ctx, files[i], texts[i]);
       Object.assign(entry, { body, body_length: bodies[i].length, has_more: body.length < bodies[i].length });
-      const instructions = await ctx.notes.agentInstructionsFor(files[i], ctx.scope);
+      const instructions = instructionsOf[i];
       if (instructions) {
         entry.agent_md_path = instructions.path;
         agentMd.set(instructions.path, instructions.content);
@@ -84,10 +86,3 @@ export const readNotesTool = defineTool({
     return out;
   },
 });
-
-/** The first `n` chars of `text`, one fewer when the cut would split a surrogate pair. */
-function cutAtCodePoint(text: string, n: number): string {
-  if (n >= text.length) return text;
-  const code = text.charCodeAt(n - 1);
-  return text.slice(0, n > 0 && code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
-}

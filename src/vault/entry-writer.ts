@@ -1,13 +1,13 @@
 import { TFile, TFolder, type App, type TAbstractFile } from 'obsidian';
 import { ToolError } from '../errors';
 import type { AccessScope } from './access';
-import { assertWritableText, guardFrontmatter, noteNotFound } from './frontmatter-guard';
+import { assertWritableText, guardFrontmatter } from './frontmatter-guard';
 import { hashText } from './hash';
 import { assertValidName, namesFolder, withMarkdownExtension } from './note-names';
 import type { NoteReader } from './note-reader';
-import { decodePercentOnce, foldPath, isPathInside, lexicalVaultPath, parentOf } from './paths';
+import { foldPath, isPathInside, parentOf } from './paths';
 import { insertedLines } from './text-edits';
-import { assertExpectedHash, byteSize, writableNote } from './write-checks';
+import { assertExpectedHash, assertStillAt, byteSize, writableNote } from './write-checks';
 import type { WriteLock } from './write-lock';
 import type { PreparedWrite, WriteResult } from './write-types';
 
@@ -62,21 +62,22 @@ export class EntryWriter {
    * move_note: the source is a note this key may write, or a folder whose every note it may
    * write; the target (a note gets `.md` when missing) must be free, and a folder may not move
    * into itself. A target naming the source itself with a differently cased name renames it
-   * in place (the folder part keeps its spelling).
+   * in place (the folder part keeps its spelling). The note is read only to check a given
+   * `expectedHash` (applying checks it again).
    * @throws ToolError as prepareCreate, plus not_found / forbidden / conflict for the source.
    */
   async prepareMove(tool: string, rawPath: string, rawTo: string, expectedHash: string | undefined, scope: AccessScope): Promise<PreparedWrite> {
     const source = this.sourceEntry(rawPath, scope);
     const isNote = source instanceof TFile;
-    if (isNote) assertExpectedHash(await this.notes.read(source), expectedHash, source.path);
-    else this.assertFolderMovable(source as TFolder, scope);
+    if (!isNote) this.assertFolderMovable(source as TFolder, scope);
+    else if (expectedHash !== undefined) assertExpectedHash(await this.notes.read(source), expectedHash, source.path);
     let to = this.notes.normalizePath(rawTo, scope);
     if (isNote) to = this.notes.checkedPath(withMarkdownExtension(to), scope);
     if (!isNote && isPathInside(to, source.path, true)) {
       throw new ToolError('invalid_argument', `Cannot move folder '${source.path}' into itself; choose a target outside it.`);
     }
     if (this.notes.entryAt(to) === source) {
-      const literal = this.literalSpelling(rawTo, isNote);
+      const literal = this.spelledTarget(rawTo, isNote);
       if (literal === null || literal === source.path) {
         throw new ToolError('invalid_argument', `'${source.path}' is already at '${to}'; give a different target path.`);
       }
@@ -102,6 +103,7 @@ export class EntryWriter {
     const file = writableNote(this.notes, rawPath, scope);
     const baseText = await this.notes.read(file);
     assertExpectedHash(baseText, expectedHash, file.path);
+    assertWritableText(baseText, scope, file.path);
     return { kind: 'delete', tool, file, path: file.path, expectedHash, baseText, baseHash: hashText(baseText) };
   }
 
@@ -147,7 +149,7 @@ export class EntryWriter {
   /** Moves with `fileManager.renameFile` (Obsidian updates links), after fresh checks. */
   private async move(p: Extract<PreparedWrite, { kind: 'move' }>, scope: AccessScope): Promise<WriteResult> {
     const { entry } = p;
-    if (this.app.vault.getAbstractFileByPath(p.path) !== entry) throw noteNotFound(p.path);
+    assertStillAt(this.app.vault, entry, p.path);
     let before: string | null = null;
     if (entry instanceof TFile) {
       before = await this.app.vault.read(entry);
@@ -168,19 +170,26 @@ export class EntryWriter {
     return { status: 'applied', path: entry.path, from: p.path, hash: hashText(after), size_before: byteSize(before), size_after: byteSize(after) };
   }
 
-  /** Moves the note to the system trash, else the vault's `.trash` folder; never a hard delete. */
+  /**
+   * Moves the note to the system trash, else the vault's `.trash` folder; never a hard delete.
+   * The note is read again under the write lock: the checks of prepareDelete are redone only
+   * when it changed since.
+   */
   private async trash(p: Extract<PreparedWrite, { kind: 'delete' }>, scope: AccessScope): Promise<WriteResult> {
     const { file } = p;
-    if (this.app.vault.getFileByPath(p.path) !== file) throw noteNotFound(p.path);
+    assertStillAt(this.app.vault, file, p.path);
     const text = await this.app.vault.read(file);
-    assertExpectedHash(text, p.expectedHash, p.path);
-    assertWritableText(text, scope, p.path);
+    const unchanged = text === p.baseText;
+    if (!unchanged) {
+      assertExpectedHash(text, p.expectedHash, p.path);
+      assertWritableText(text, scope, p.path);
+    }
     try {
       await this.app.vault.trash(file, true);
     } catch {
       await this.app.vault.trash(file, false);
     }
-    return { status: 'applied', path: p.path, hash: hashText(text), size_before: byteSize(text), size_after: 0 };
+    return { status: 'applied', path: p.path, hash: unchanged ? p.baseHash : hashText(text), size_before: byteSize(text), size_after: 0 };
   }
 
   /** The folder or writable note a move starts from. */
@@ -255,13 +264,14 @@ export class EntryWriter {
   }
 
   /**
-   * The target as spelled (percent-decoded once, normalized, `.md` added for notes) without
-   * the real spelling of existing entries: tells a case-only rename from "already there".
+   * The target as spelled (NoteReader.spelledPath, `.md` added for notes), without the real
+   * spelling of existing entries: tells a case-only rename from "already there". null when
+   * the path does not normalize (normalizePath already reported that).
    */
-  private literalSpelling(rawTo: string, isNote: boolean): string | null {
+  private spelledTarget(rawTo: string, isNote: boolean): string | null {
     try {
-      const literal = lexicalVaultPath(decodePercentOnce(rawTo.trim()));
-      return isNote ? withMarkdownExtension(literal) : literal;
+      const spelled = this.notes.spelledPath(rawTo);
+      return isNote ? withMarkdownExtension(spelled) : spelled;
     } catch {
       return null;
     }

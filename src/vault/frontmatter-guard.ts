@@ -127,7 +127,7 @@ export function readOnlyError(notePath: string, frontmatter: Record<string, unkn
   );
 }
 
-/** The not-found error of a note the key may not see (same words as NoteStore's). */
+/** The not-found error every tool gives for a note the key cannot see (missing, private or no-access): one wording everywhere. */
 export function noteNotFound(input: string): ToolError {
   return new ToolError('not_found', `Note '${input}' not found; call search or list_notes to find its path.`);
 }

@@ -2,11 +2,21 @@ import { ToolError } from '../errors';
 import { collapseWhitespace, type NoteSection } from './sections';
 
 /**
- * Finding the section an `edit_note` `heading` names (DESIGN.md tool table). Sections come
- * from the metadata cache (NoteStore.outline), so `# text` inside code spans, code fences or
- * tables is never a heading. Never guesses: no match or several matches is an error that
- * lists the candidates.
+ * Finding the section a `read_note` `section` or an `edit_note` `heading` names (DESIGN.md
+ * tool table): both tools resolve headings here, with the same rules. Sections come from the
+ * metadata cache (NoteStore.outline), so `# text` inside code spans, code fences or tables is
+ * never a heading. Never guesses: no match or several matches is an error that lists the
+ * candidates.
  */
+
+/** The tool asking, which decides what a note without headings should be read or edited by instead. */
+export type HeadingUse = 'read_note' | 'edit_note';
+
+/** What to do instead when the note has no headings, per tool. */
+const NO_HEADINGS_ADVICE: Record<HeadingUse, string> = {
+  read_note: 'read it without section, using offset to page',
+  edit_note: 'use an anchor (a unique piece of its text) instead',
+};
 
 /** Outline paths look like `1`, `2.3`, `1.2.1`. */
 const SECTION_PATH = /^\d+(?:\.\d+)*$/;
@@ -27,17 +37,18 @@ function stripMarks(text: string): string {
  * case; then a heading path `Parent/Child` (each part a heading text, parents matched in
  * order among the section's ancestors, not necessarily adjacent).
  * @param sections the note's outline. @param notePath for messages.
+ * @param use the tool asking (default edit_note): only the advice for a note without headings differs.
  * @throws ToolError('invalid_argument') for an empty query; ToolError('ambiguous') when
  *   several sections match (listing them with their outline paths); ToolError('not_found')
  *   when none does (listing the note's headings).
  */
-export function findHeadingSection(sections: readonly NoteSection[], query: string, notePath: string): NoteSection {
+export function findHeadingSection(sections: readonly NoteSection[], query: string, notePath: string, use: HeadingUse = 'edit_note'): NoteSection {
   const wanted = stripMarks(normalizeHeading(query));
   if (wanted === '') {
     throw new ToolError('invalid_argument', 'The heading is empty; give the heading text as in the outline, its outline path ("1.2") or "Parent/Child".');
   }
   if (sections.length === 0) {
-    throw new ToolError('not_found', `Note '${notePath}' has no headings; use an anchor (a unique piece of its text) instead.`);
+    throw new ToolError('not_found', `Note '${notePath}' has no headings; ${NO_HEADINGS_ADVICE[use]}.`);
   }
   if (SECTION_PATH.test(wanted)) {
     const byPath = sections.find((s) => s.path === wanted);

@@ -39,9 +39,6 @@ export function linkGraphOf(
   canReadPath: (path: string) => boolean,
   hiddenTargetLinks: Record<string, number> = {},
 ): NoteLinks {
-  const outgoing = Object.entries(resolved[path] ?? {})
-    .filter(([target]) => canReadPath(target))
-    .map(([target, count]) => ({ path: target, count }));
   const backlinks: LinkCount[] = [];
   for (const [source, targets] of Object.entries(resolved)) {
     const count = targets[path];
@@ -51,10 +48,22 @@ export function linkGraphOf(
   for (const [link, count] of Object.entries(hiddenTargetLinks)) unresolvedCounts[link] = (unresolvedCounts[link] ?? 0) + count;
   const unresolvedOut = Object.entries(unresolvedCounts).map(([link, count]) => ({ link, count }));
   return {
-    outgoing: outgoing.sort(byCountThen((l) => l.path)),
+    outgoing: outgoingLinksOf(path, resolved, canReadPath),
     backlinks: backlinks.sort(byCountThen((l) => l.path)),
     unresolved: unresolvedOut.sort(byCountThen((l) => l.link)),
   };
+}
+
+/**
+ * The resolved outgoing links of the note at `path` whose target the caller may see, count
+ * descending then path; reads only `resolved[path]`, never the rest of the vault.
+ * @param resolved `metadataCache.resolvedLinks`. @param canReadPath as in {@link linkGraphOf}.
+ */
+export function outgoingLinksOf(path: string, resolved: Record<string, Record<string, number>>, canReadPath: (path: string) => boolean): LinkCount[] {
+  return Object.entries(resolved[path] ?? {})
+    .filter(([target]) => canReadPath(target))
+    .map(([target, count]) => ({ path: target, count }))
+    .sort(byCountThen((l) => l.path));
 }
 
 /** Comparator: count descending, then the given key ascending. */

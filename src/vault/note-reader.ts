@@ -10,6 +10,7 @@ import type { NoteSection } from './sections';
  */
 export interface NoteReader {
   normalizePath(input: string, scope: AccessScope): string;
+  spelledPath(input: string): string;
   checkedPath(input: string, scope: AccessScope): string;
   entryAt(path: string): TAbstractFile | null;
   isQuarantined(path: string): boolean;

@@ -3,15 +3,16 @@ import { ToolError } from '../errors';
 import type { AccessScope } from './access';
 import { isWithinRoots, noteAccess, type NoteAccess } from './access-rules';
 import { hashText } from './hash';
-import { linkGraphOf, type NoteLinks } from './links';
+import { linkGraphOf, outgoingLinksOf, type LinkCount, type NoteLinks } from './links';
 import { canonicalPath, findEntry } from './lookup';
 import { frontmatterId, pathOfSyntheticId, syntheticId, unwrapWikilink } from './note-ref';
-import { decodePercentOnce, lexicalVaultPath } from './paths';
+import { decodePercentOnce, lexicalVaultPath, parentOf } from './paths';
 import { Quarantine } from './quarantine';
 import { buildOutline, collapseWhitespace, sectionAt, type NoteSection } from './sections';
 import { countTags, type TagCount } from './tags';
 import { resolveLinkpath } from './linkpath';
-import { nearestAgentInstructions } from './agent-instructions';
+import { AGENT_INSTRUCTION_FILES, nearestAgentInstructions } from './agent-instructions';
+import { noteNotFound } from './frontmatter-guard';
 import { NoteWriter } from './note-writer';
 import type { NoteReader } from './note-reader';
 
@@ -22,6 +23,22 @@ export interface NoteChange {
   path: string;
   /** The previous path, for a rename only. */
   oldPath?: string;
+}
+
+/** A folder as list tools show it: vault paths only, no Obsidian objects. */
+export interface FolderEntry {
+  /** The folder's vault path. */
+  path: string;
+  /** Its parent folder's vault path; `''` for a folder at the vault root. */
+  parent: string;
+}
+
+/** Agent instructions that govern a note (see {@link NoteStore.agentInstructionsFor}). */
+export interface AgentInstructions {
+  /** Vault path of the AGENTS.md / AGENT.md file. */
+  path: string;
+  /** Its text. */
+  content: string;
 }
 
 /** Options of {@link NoteStore}. */
@@ -142,11 +159,12 @@ export class NoteStore implements NoteReader {
    */
   resolveNote(ref: { path?: string; id?: string }, scope: AccessScope): TFile {
     for (const value of [ref.path, ref.id]) if (typeof value === 'string') assertPathLength(value);
+    const lookup: Lookup = { scope, readable: once(() => this.readableNotes(scope)) };
     if (typeof ref.path === 'string' && ref.path.trim() !== '') {
-      if (pathOfSyntheticId(ref.path.trim()) !== null) return this.resolveById(ref.path, scope, true);
-      return this.resolveByPath(ref.path, scope, true);
+      if (pathOfSyntheticId(ref.path.trim()) !== null) return this.resolveById(ref.path, lookup, true);
+      return this.resolveByPath(ref.path, lookup, true);
     }
-    if (typeof ref.id === 'string' && ref.id.trim() !== '') return this.resolveById(ref.id, scope, true);
+    if (typeof ref.id === 'string' && ref.id.trim() !== '') return this.resolveById(ref.id, lookup, true);
     throw new ToolError('invalid_argument', "Give the note's path (e.g. 'Folder/Note.md') or its id.");
   }
 
@@ -155,12 +173,27 @@ export class NoteStore implements NoteReader {
     return this.app.vault.getMarkdownFiles().filter((file) => this.canRead(file, scope));
   }
 
-  /** Folders (not the vault root) that are not quarantined and lie inside `scope.roots`, sorted by path. */
-  readableFolders(scope: AccessScope): TFolder[] {
+  /** Folders (not the vault root) that are not quarantined and lie inside `scope.roots`, sorted by path, with their parent's path. */
+  readableFolders(scope: AccessScope): FolderEntry[] {
     return this.app.vault
       .getAllFolders(false)
       .filter((folder) => !folder.isRoot() && !this.quarantine.contains(folder.path) && isWithinRoots(folder.path, scope.roots))
+      .map((folder) => ({ path: folder.path, parent: parentOf(folder.path) }))
       .sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  /**
+   * Normalizes a folder argument (see {@link normalizeFolderPath}) and checks the folder exists.
+   * @param input undefined, `''`, `/` or `.` mean the vault root (returned as `''`).
+   * @returns the folder's vault path (`''` for the root).
+   * @throws as {@link normalizeFolderPath}; ToolError('not_found') when no folder is there.
+   */
+  requireFolder(input: string | undefined, scope: AccessScope): string {
+    const path = this.normalizeFolderPath(input, scope);
+    if (path !== '' && !this.folderAt(path)) {
+      throw new ToolError('not_found', `Folder '${path}' not found; call list_folders without folder to see the folders.`);
+    }
+    return path;
   }
 
   /**
@@ -219,18 +252,6 @@ export class NoteStore implements NoteReader {
     return cache ? [...new Set(getAllTags(cache) ?? [])] : [];
   }
 
-  /**
-   * Char offset in `text` where the body starts: just past the frontmatter's closing `---`
-   * and its line break, per the metadata cache's `frontmatterPosition`; 0 without frontmatter
-   * (or when the cache does not match the text yet).
-   */
-  bodyStart(file: TFile, text: string): number {
-    const end = this.app.metadataCache.getFileCache(file)?.frontmatterPosition?.end.offset;
-    if (end === undefined || text.slice(end - 3, end) !== '---') return 0;
-    if (text.startsWith('\r\n', end)) return end + 2;
-    return text[end] === '\n' ? end + 1 : end;
-  }
-
   /** The note's headings as numbered sections (see {@link NoteSection}), from the metadata cache. */
   outline(file: TFile, text: string): NoteSection[] {
     return buildOutline(this.app.metadataCache.getFileCache(file)?.headings, text.length);
@@ -244,10 +265,7 @@ export class NoteStore implements NoteReader {
   /** Outgoing links, backlinks and unresolved links of `file`; notes `scope` may not read never appear. */
   linksOf(file: TFile, scope: AccessScope): NoteLinks {
     const { resolvedLinks, unresolvedLinks } = this.app.metadataCache;
-    const canReadPath = (path: string): boolean => {
-      const target = this.fileByPath(path);
-      return target !== null && this.canRead(target, scope);
-    };
+    const canReadPath = this.pathReader(scope);
     const hidden: Record<string, number> = {};
     const cache = this.app.metadataCache.getFileCache(file);
     for (const ref of [...(cache?.links ?? []), ...(cache?.embeds ?? []), ...(cache?.frontmatterLinks ?? [])]) {
@@ -256,6 +274,15 @@ export class NoteStore implements NoteReader {
       if (target && !canReadPath(target.path)) hidden[linkpath] = (hidden[linkpath] ?? 0) + 1;
     }
     return linkGraphOf(file.path, resolvedLinks, unresolvedLinks, canReadPath, hidden);
+  }
+
+  /**
+   * The notes `file` links to (`metadataCache.resolvedLinks`) that `scope` may read, with link
+   * counts, count descending then path: the `outgoing` of {@link linksOf} without scanning the
+   * vault for backlinks.
+   */
+  outgoingLinks(file: TFile, scope: AccessScope): LinkCount[] {
+    return outgoingLinksOf(file.path, this.app.metadataCache.resolvedLinks, this.pathReader(scope));
   }
 
   /** Tags on at least one note `scope` may read, with the number of such notes; count desc, then name. */
@@ -315,9 +342,27 @@ export class NoteStore implements NoteReader {
    * is skipped, so reading an AGENTS.md shows its parent's instructions.
    * @returns its path and text, or null when none applies.
    */
-  async agentInstructionsFor(file: TFile, scope: AccessScope): Promise<{ path: string; content: string } | null> {
-    const found = nearestAgentInstructions(file, (candidate) => candidate !== file && this.canRead(candidate, scope));
-    return found ? { path: found.path, content: await this.read(found) } : null;
+  async agentInstructionsFor(file: TFile, scope: AccessScope): Promise<AgentInstructions | null> {
+    return (await this.agentInstructionsForNotes([file], scope))[0];
+  }
+
+  /**
+   * {@link agentInstructionsFor} for several notes at once: the instructions file is looked up
+   * once per folder (once per note only for notes that are themselves named AGENTS.md /
+   * AGENT.md, which skip themselves) and each file found is read once.
+   * @returns one entry per note, in input order; null where none applies.
+   */
+  async agentInstructionsForNotes(files: readonly TFile[], scope: AccessScope): Promise<Array<AgentInstructions | null>> {
+    const byKey = new Map<string, TFile | null>();
+    const found = files.map((file) => {
+      const isInstructions = AGENT_INSTRUCTION_FILES.some((name) => name.toLowerCase() === file.name.toLowerCase());
+      const key = isInstructions ? `file:${file.path}` : `folder:${parentOf(file.path)}`;
+      if (!byKey.has(key)) byKey.set(key, nearestAgentInstructions(file, (candidate) => candidate !== file && this.canRead(candidate, scope)));
+      return byKey.get(key) ?? null;
+    });
+    const texts = new Map<TFile, Promise<string>>();
+    for (const file of found) if (file && !texts.has(file)) texts.set(file, this.read(file));
+    return Promise.all(found.map(async (file) => (file ? { path: file.path, content: await (texts.get(file) as Promise<string>) } : null)));
   }
 
   /**
@@ -351,6 +396,14 @@ export class NoteStore implements NoteReader {
     return canonicalPath(this.app.vault, useLiteral ? literal : decoded);
   }
 
+  /** True for a vault path of a file `scope` may read (link targets and sources). */
+  private pathReader(scope: AccessScope): (path: string) => boolean {
+    return (path) => {
+      const target = this.fileByPath(path);
+      return target !== null && this.canRead(target, scope);
+    };
+  }
+
   /** Throws ToolError('forbidden') when `path` is quarantined or outside `scope.roots`. */
   private assertAllowed(path: string, scope: AccessScope): void {
     if (this.quarantine.contains(path)) {
@@ -362,7 +415,8 @@ export class NoteStore implements NoteReader {
   }
 
   /** Path lookup, then wikilink-style name resolution, then (optionally) the id. */
-  private resolveByPath(input: string, scope: AccessScope, tryId: boolean): TFile {
+  private resolveByPath(input: string, lookup: Lookup, tryId: boolean): TFile {
+    const { scope } = lookup;
     const name = unwrapWikilink(input);
     const path = this.lexicalPath(name);
     if (path === '') throw new ToolError('invalid_argument', `'${input}' names the vault root, not a note; give a note path such as 'Folder/Note.md'.`);
@@ -379,45 +433,66 @@ export class NoteStore implements NoteReader {
         throw new ToolError('invalid_argument', `'${entry.path}' is not a Markdown note; only .md notes can be read.`);
       }
     }
-    const linked = resolveLinkpath(path, this.readableNotes(scope), (file) => this.frontmatterOf(file), () =>
+    const linked = resolveLinkpath(path, lookup.readable(), (file) => this.frontmatterOf(file), () =>
       this.app.metadataCache.getFirstLinkpathDest(path.replace(/\.md$/i, ''), ''),
     );
-    if (linked && this.canRead(linked, scope)) return linked;
+    if (linked) return linked;
     if (tryId) {
-      const byId = this.findById(name.trim(), scope);
+      const byId = this.findById(name.trim(), lookup);
       if (byId) return byId;
     }
     if (folder) {
       throw new ToolError('invalid_argument', `'${folder.path}' is a folder; call list_notes with folder '${folder.path}' to see its notes.`);
     }
     if (outsideRoots && path.includes('/')) this.assertAllowed(path, scope);
-    throw notFound(input);
+    throw noteNotFound(input);
   }
 
   /** Id lookup (`path:<path>` or frontmatter `id`), then (optionally) the path. */
-  private resolveById(input: string, scope: AccessScope, tryPath: boolean): TFile {
+  private resolveById(input: string, lookup: Lookup, tryPath: boolean): TFile {
     const id = input.trim();
     const syntheticPath = pathOfSyntheticId(id);
-    if (syntheticPath !== null) return this.resolveByPath(syntheticPath, scope, false);
-    const byId = this.findById(id, scope);
+    if (syntheticPath !== null) return this.resolveByPath(syntheticPath, lookup, false);
+    const byId = this.findById(id, lookup);
     if (byId) return byId;
-    if (tryPath) return this.resolveByPath(id, scope, false);
-    throw notFound(input);
+    if (tryPath) return this.resolveByPath(id, lookup, false);
+    throw noteNotFound(input);
   }
 
   /** The readable note whose frontmatter `id` equals `id`; null when none. @throws ToolError('ambiguous') when several share it. */
-  private findById(id: string, scope: AccessScope): TFile | null {
-    const matches = this.readableNotes(scope).filter((file) => frontmatterId(this.frontmatterOf(file)) === id);
+  private findById(id: string, lookup: Lookup): TFile | null {
+    const matches = lookup.readable().filter((file) => frontmatterId(this.frontmatterOf(file)) === id);
     if (matches.length > 1) {
       throw new ToolError('ambiguous', `Id '${id}' is used by ${matches.length} notes (${matches.map((f) => f.path).join(', ')}); pass the path instead.`);
     }
     return matches[0] ?? null;
   }
+
+  /**
+   * The vault path `input` spells, chosen like {@link normalizePath} (the same rule for the
+   * literal versus the percent-decoded spelling) but as typed: existing entries do not lend
+   * their real case or Unicode form, and no access check runs. Tells a case-only rename
+   * (`Ideas` → `ideas`) from a target that is already there.
+   * @throws as {@link normalizePath}'s path rules (empty, control characters, absolute, leaving the vault).
+   */
+  spelledPath(input: string): string {
+    const chosen = this.lexicalPath(input);
+    const literal = lexicalVaultPath(input);
+    if (canonicalPath(this.app.vault, literal) === chosen) return literal;
+    return lexicalVaultPath(decodePercentOnce(input.trim()));
+  }
 }
 
-/** The not-found error every tool uses for a note it cannot see. */
-function notFound(input: string): ToolError {
-  return new ToolError('not_found', `Note '${input}' not found; call search or list_notes to find its path.`);
+/** One note resolution: the caller's scope and its readable notes, listed at most once per resolve. */
+interface Lookup {
+  scope: AccessScope;
+  readable: () => TFile[];
+}
+
+/** `compute`, called on first use only; later calls return the same value. */
+function once<T>(compute: () => T): () => T {
+  let value: { v: T } | null = null;
+  return () => (value ??= { v: compute() }).v;
 }
 
 /** Longest path or id accepted, in characters (file systems stop far earlier). */

@@ -1,39 +1,32 @@
-import { getFrontMatterInfo, type App, type TFile } from 'obsidian';
+import type { App, TFile } from 'obsidian';
 import { ToolError } from '../errors';
 import type { AccessScope } from './access';
 import { EntryWriter } from './entry-writer';
-import {
-  assertWritableFrontmatter,
-  assertWritableText,
-  guardFrontmatter,
-  noteNotFound,
-  parseFrontmatter,
-  protectedFingerprint,
-  protectedKeysError,
-} from './frontmatter-guard';
+import { assertWritableText, guardFrontmatter } from './frontmatter-guard';
 import { hashText } from './hash';
 import { cacheMatchesText, nextIndexed } from './index-freshness';
 import type { NoteReader } from './note-reader';
-import { applyPropertyPatch, validatePropertyPatch } from './property-patch';
+import { patchFrontmatterText, validatePropertyPatch } from './property-patch';
 import type { NoteSection } from './sections';
-import { appendText, editAtAnchor, editAtHeading, lineAt, replaceBody, startsWithFrontmatter } from './text-edits';
-import { assertExpectedHash, byteSize, writableNote } from './write-checks';
+import { appendText, editAtAnchor, editAtHeading, replaceBody, startsWithFrontmatter } from './text-edits';
+import { assertExpectedHash, assertStillAt, byteSize, writableNote } from './write-checks';
 import { WriteLock } from './write-lock';
-import type { PreparedWrite, PropertyPatch, TextEdit, TextEditResult, WriteRequest, WriteResult } from './write-types';
+import type { PreparedTextWrite, PreparedWrite, PropertyPatch, TextEdit, TextEditResult, WriteRequest, WriteResult } from './write-types';
 
 /** How long a heading edit waits for Obsidian to index a note that just changed, ms. */
 const INDEX_WAIT_MS = 3000;
-/** How often a heading edit re-reads a note that changed between reading and writing. */
+/** How often a heading edit tries again when the note changed between reading and writing. */
 const EDIT_ATTEMPTS = 6;
 
 /**
  * Every write of the write tools, in two steps: {@link prepare} validates a request against
  * the note as it is now (paths, access rules, expected_hash, anchors and headings, the
- * frontmatter guard) and describes the change; {@link apply} carries it out through the
- * Obsidian API only: `vault.process` for text (the hash check, the access re-check and the
- * frontmatter guard run inside its callback, so they are atomic with the write),
- * `fileManager.processFrontMatter` for properties, `fileManager.renameFile` for moves,
- * `vault.trash` for deletes. Propose mode stages a prepared write instead of applying it.
+ * frontmatter guard) and computes the new text; {@link apply} carries it out through the
+ * Obsidian API only: one `vault.process` for every text change, property patches included
+ * (the hash check runs inside its callback, and the access re-check, the edit and the
+ * frontmatter guard too when the note changed since prepare, so they are atomic with the
+ * write), `fileManager.renameFile` for moves, `vault.trash` for deletes. Propose mode stages
+ * a prepared write instead of applying it.
  */
 export class NoteWriter {
   private readonly lock = new WriteLock();
@@ -79,169 +72,94 @@ export class NoteWriter {
   async apply(prepared: PreparedWrite, scope: AccessScope): Promise<WriteResult> {
     switch (prepared.kind) {
       case 'edit':
-        return this.applyEdit(prepared, scope);
       case 'properties':
-        return this.applyProperties(prepared, scope);
+        return this.applyText(prepared, scope);
       default:
         return this.entries.apply(prepared, scope);
     }
   }
 
-  /** prepare() for write_note, append_note, edit_note and set_properties. */
-  private async prepareText(
-    request: Extract<WriteRequest, { kind: 'write' | 'append' | 'edit' | 'properties' }>,
-    scope: AccessScope,
-  ): Promise<PreparedWrite> {
+  /**
+   * prepare() for write_note, append_note, edit_note and set_properties: reads the note once
+   * (heading edits may take the newer text the index describes), checks expected_hash and the
+   * access rules on that text, and runs the edit on it.
+   */
+  private async prepareText(request: TextRequest, scope: AccessScope): Promise<PreparedWrite> {
     const file = writableNote(this.notes, request.path, scope);
-    const baseText = await this.notes.read(file);
+    let baseText = await this.notes.read(file);
     assertExpectedHash(baseText, request.expectedHash, file.path);
-    const base = { tool: request.tool, file, path: file.path, expectedHash: request.expectedHash, baseText, baseHash: hashText(baseText) };
-    if (request.kind === 'properties') {
-      this.assertPatchable(request.properties, baseText, file.path);
-      return { kind: 'properties', ...base, properties: request.properties };
-    }
-    let edit: TextEdit;
-    let needsOutline = false;
-    let properties: PropertyPatch | undefined;
-    if (request.kind === 'write') {
-      const { body, frontmatterPatch } = request;
-      if (body === undefined && frontmatterPatch === undefined) {
-        throw new ToolError('invalid_argument', 'Give body, frontmatter_patch or both; to add text use append_note or edit_note.');
-      }
-      if (frontmatterPatch !== undefined) {
-        this.assertPatchable(frontmatterPatch, baseText, file.path);
-        if (body === undefined) return { kind: 'properties', ...base, properties: frontmatterPatch };
-        properties = frontmatterPatch;
-      }
-      const newBody = body as string;
-      if (startsWithFrontmatter(newBody)) {
-        throw new ToolError(
-          'invalid_argument',
-          'body starts with a --- frontmatter block; pass only the body (what read_note returns as body) and put property changes in frontmatter_patch.',
-        );
-      }
-      edit = (text) => replaceBody(text, newBody);
-    } else if (request.kind === 'append') {
-      const { content, ensureNewline } = request;
-      edit = (text) => appendText(text, content, ensureNewline);
-    } else {
-      const { target, op, content } = request;
-      if ('heading' in target) {
-        needsOutline = true;
-        edit = (text, outline) => editAtHeading(text, outline ?? [], target.heading, op, content, file.path);
-      } else {
-        edit = (text) => editAtAnchor(text, target.anchor, op, content, file.path);
-      }
-    }
+    assertWritableText(baseText, scope, file.path);
+    const { kind, edit, needsOutline } = textEditOf(request, file.path);
+    let outline: NoteSection[] | null = null;
     if (needsOutline) {
       const indexed = await this.indexedOutline(file, baseText);
-      assertExpectedHash(indexed.text, request.expectedHash, file.path);
-      const proposed = edit(indexed.text, indexed.outline);
-      guardFrontmatter(indexed.text, proposed.text, file.path);
-      return { kind: 'edit', ...base, baseText: indexed.text, baseHash: hashText(indexed.text), proposedText: proposed.text, edit, needsOutline, properties };
+      if (indexed.text !== baseText) {
+        assertExpectedHash(indexed.text, request.expectedHash, file.path);
+        assertWritableText(indexed.text, scope, file.path);
+      }
+      ({ text: baseText, outline } = indexed);
     }
-    const proposed = edit(baseText, null);
+    const proposed = edit(baseText, outline);
     guardFrontmatter(baseText, proposed.text, file.path);
-    return { kind: 'edit', ...base, proposedText: proposed.text, edit, needsOutline, properties };
-  }
-
-  /** Applies a text edit inside `vault.process`, after the frontmatter patch of write_note if any. */
-  private applyEdit(p: Extract<PreparedWrite, { kind: 'edit' }>, scope: AccessScope): Promise<WriteResult> {
-    return this.lock.run(p.file, async () => {
-      this.assertPresent(p.file, p.path);
-      let expected = p.expectedHash;
-      let base = p.baseText;
-      let sizeBefore: number | null = null;
-      if (p.properties) {
-        const step = await this.patchFrontmatter(p.file, p.properties, expected, scope);
-        sizeBefore = byteSize(step.before);
-        base = step.after;
-        expected = hashText(step.after);
-      }
-      for (let attempt = 0; attempt < EDIT_ATTEMPTS; attempt++) {
-        let outline: NoteSection[] | null = null;
-        if (p.needsOutline) ({ text: base, outline } = await this.indexedOutline(p.file, base));
-        const box: { before?: string; result?: TextEditResult } = {};
-        await this.app.vault.process(p.file, (current) => {
-          assertExpectedHash(current, expected, p.path);
-          if (outline && current !== base) return current;
-          assertWritableText(current, scope, p.path);
-          const result = p.edit(current, outline);
-          guardFrontmatter(current, result.text, p.path);
-          box.before = current;
-          box.result = result;
-          return result.text;
-        });
-        if (box.result !== undefined && box.before !== undefined) {
-          return {
-            status: 'applied',
-            path: p.file.path,
-            hash: hashText(box.result.text),
-            size_before: sizeBefore ?? byteSize(box.before),
-            size_after: byteSize(box.result.text),
-            lines: box.result.lines,
-          };
-        }
-        base = await this.app.vault.read(p.file);
-      }
-      throw new ToolError('conflict', `Note '${p.path}' kept changing while this edit was applied, so nothing was written; read it again and retry.`);
-    });
-  }
-
-  /** Applies set_properties (or a patch-only write_note) through processFrontMatter. */
-  private applyProperties(p: Extract<PreparedWrite, { kind: 'properties' }>, scope: AccessScope): Promise<WriteResult> {
-    return this.lock.run(p.file, async () => {
-      this.assertPresent(p.file, p.path);
-      const { before, after } = await this.patchFrontmatter(p.file, p.properties, p.expectedHash, scope);
-      const info = getFrontMatterInfo(after);
-      return {
-        status: 'applied',
-        path: p.file.path,
-        hash: hashText(after),
-        size_before: byteSize(before),
-        size_after: byteSize(after),
-        ...(info.exists ? { lines: { start: 1, end: lineAt(after, info.to) } } : {}),
-      };
-    });
+    return {
+      kind,
+      tool: request.tool,
+      file,
+      path: file.path,
+      expectedHash: request.expectedHash,
+      baseText,
+      baseHash: hashText(baseText),
+      proposedText: proposed.text,
+      proposedLines: proposed.lines,
+      edit,
+      needsOutline,
+    };
   }
 
   /**
-   * Patches the frontmatter with `fileManager.processFrontMatter` (it writes back only the keys
-   * that changed, so untouched keys keep their YAML form). Runs under the note's write lock:
-   * expected_hash and the access rules are checked on a fresh read just before, the access
-   * rules and the protected keys again on the object inside the callback.
-   * @returns the whole text before and after.
+   * Applies a prepared text write in one `vault.process`: expected_hash is checked inside the
+   * callback; when the note still equals `baseText` the prepared text is written as it is,
+   * otherwise the access rules, the edit and the frontmatter guard run again on the current
+   * text. A heading edit whose note changed needs the outline of the new text, so it leaves
+   * the note as it is, waits for the index and tries again.
    */
-  private async patchFrontmatter(file: TFile, patch: PropertyPatch, expectedHash: string | undefined, scope: AccessScope): Promise<{ before: string; after: string }> {
-    const before = await this.app.vault.read(file);
-    assertExpectedHash(before, expectedHash, file.path);
-    this.assertParseable(before, file.path);
-    assertWritableText(before, scope, file.path);
-    try {
-      await this.app.fileManager.processFrontMatter(file, (frontmatter: Record<string, unknown>) => {
-        assertWritableFrontmatter(frontmatter, scope, file.path);
-        const guard = protectedFingerprint(frontmatter);
-        applyPropertyPatch(frontmatter, patch);
-        if (protectedFingerprint(frontmatter) !== guard) throw protectedKeysError(file.path);
-      });
-    } catch (err) {
-      if (err instanceof ToolError) throw err;
-      if (err instanceof Error && err.name.startsWith('YAML')) throw unparseableError(file.path, err.message.split('\n')[0]);
-      throw err;
-    }
-    return { before, after: await this.app.vault.read(file) };
-  }
-
-  /** Checks a property patch and that the note's frontmatter parses. */
-  private assertPatchable(patch: PropertyPatch, text: string, notePath: string): void {
-    validatePropertyPatch(patch, notePath);
-    this.assertParseable(text, notePath);
-  }
-
-  /** @throws ToolError('invalid_argument') with the YAML error when the note's frontmatter does not parse. */
-  private assertParseable(text: string, notePath: string): void {
-    const fm = parseFrontmatter(text);
-    if (fm.state === 'invalid') throw unparseableError(notePath, fm.error);
+  private applyText(p: PreparedTextWrite, scope: AccessScope): Promise<WriteResult> {
+    return this.lock.run(p.file, async () => {
+      assertStillAt(this.app.vault, p.file, p.path);
+      let base = p.baseText;
+      let outline: NoteSection[] | null = null;
+      for (let attempt = 0; attempt < EDIT_ATTEMPTS; attempt++) {
+        if (attempt > 0) ({ text: base, outline } = await this.indexedOutline(p.file, base));
+        const box: { before: string; result?: TextEditResult } = { before: base };
+        await this.app.vault.process(p.file, (current) => {
+          assertExpectedHash(current, p.expectedHash, p.path);
+          box.before = current;
+          if (current === p.baseText) {
+            box.result = { text: p.proposedText, lines: p.proposedLines };
+            return p.proposedText;
+          }
+          if (p.needsOutline && current !== base) return current;
+          assertWritableText(current, scope, p.path);
+          const result = p.edit(current, outline);
+          guardFrontmatter(current, result.text, p.path);
+          box.result = result;
+          return result.text;
+        });
+        const { before, result } = box;
+        if (result !== undefined) {
+          return {
+            status: 'applied',
+            path: p.file.path,
+            hash: hashText(result.text),
+            size_before: byteSize(before),
+            size_after: byteSize(result.text),
+            ...(result.lines ? { lines: result.lines } : {}),
+          };
+        }
+        base = before;
+      }
+      throw new ToolError('conflict', `Note '${p.path}' kept changing while this edit was applied, so nothing was written; read it again and retry.`);
+    });
   }
 
   /**
@@ -261,21 +179,60 @@ export class NoteWriter {
         if (cacheMatchesText(this.app.metadataCache.getFileCache(file), current)) break;
         throw new ToolError('unavailable', `Obsidian has not finished indexing '${file.path}' after its last change; retry in a moment.`);
       }
-      if (indexed !== current) current = await this.app.vault.read(file);
+      current = indexed;
     }
     return { text: current, outline: this.notes.outline(file, current) };
   }
-
-  /** @throws ToolError('not_found') when the note was deleted or moved since it was resolved. */
-  private assertPresent(file: TFile, notePath: string): void {
-    if (this.app.vault.getFileByPath(file.path) !== file || file.path !== notePath) throw noteNotFound(notePath);
-  }
 }
 
-/** The refusal for frontmatter that does not parse: never rewrite or wipe it. */
-function unparseableError(notePath: string, detail: string): ToolError {
-  return new ToolError(
-    'invalid_argument',
-    `The frontmatter of '${notePath}' does not parse as YAML (${detail}); nothing was changed. Fix the YAML first (edit_note with an anchor inside the block) or ask the user.`,
-  );
+/** The text-changing requests. */
+type TextRequest = Extract<WriteRequest, { kind: 'write' | 'append' | 'edit' | 'properties' }>;
+
+/**
+ * The edit a text request makes, as a function of the note's text (see {@link TextEdit}), and
+ * its proposal kind: `properties` for set_properties and a patch-only write_note, else `edit`.
+ * write_note with both a body and a frontmatter_patch is one edit (patched frontmatter plus
+ * the new body), so it applies in one `vault.process`.
+ * @throws ToolError('invalid_argument') for a write_note without body and patch, or a body
+ *   that starts with a frontmatter block; what validatePropertyPatch throws for a bad patch.
+ */
+function textEditOf(request: TextRequest, notePath: string): { kind: 'edit' | 'properties'; edit: TextEdit; needsOutline: boolean } {
+  switch (request.kind) {
+    case 'properties': {
+      const { properties } = request;
+      validatePropertyPatch(properties, notePath);
+      return { kind: 'properties', edit: (text) => patchFrontmatterText(text, properties, notePath), needsOutline: false };
+    }
+    case 'write': {
+      const { body, frontmatterPatch } = request;
+      if (body === undefined && frontmatterPatch === undefined) {
+        throw new ToolError('invalid_argument', 'Give body, frontmatter_patch or both; to add text use append_note or edit_note.');
+      }
+      if (frontmatterPatch !== undefined) validatePropertyPatch(frontmatterPatch, notePath);
+      if (body === undefined) {
+        return { kind: 'properties', edit: (text) => patchFrontmatterText(text, frontmatterPatch as PropertyPatch, notePath), needsOutline: false };
+      }
+      if (startsWithFrontmatter(body)) {
+        throw new ToolError(
+          'invalid_argument',
+          'body starts with a --- frontmatter block; pass only the body (what read_note returns as body) and put property changes in frontmatter_patch.',
+        );
+      }
+      const edit: TextEdit = frontmatterPatch === undefined
+        ? (text) => replaceBody(text, body)
+        : (text) => replaceBody(patchFrontmatterText(text, frontmatterPatch, notePath).text, body);
+      return { kind: 'edit', edit, needsOutline: false };
+    }
+    case 'append': {
+      const { content, ensureNewline } = request;
+      return { kind: 'edit', edit: (text) => appendText(text, content, ensureNewline), needsOutline: false };
+    }
+    case 'edit': {
+      const { target, op, content } = request;
+      if ('heading' in target) {
+        return { kind: 'edit', edit: (text, outline) => editAtHeading(text, outline ?? [], target.heading, op, content, notePath), needsOutline: true };
+      }
+      return { kind: 'edit', edit: (text) => editAtAnchor(text, target.anchor, op, content, notePath), needsOutline: false };
+    }
+  }
 }

@@ -1,13 +1,21 @@
+import { isDeepStrictEqual } from 'node:util';
+import { getFrontMatterInfo } from 'obsidian';
+import { isMap, isScalar, parseDocument, stringify, type Document, type YAMLMap } from 'yaml';
 import { ToolError } from '../errors';
-import { isProtectedKey } from './frontmatter-guard';
-import type { PropertyPatch } from './write-types';
+import { isProtectedKey, parseFrontmatter } from './frontmatter-guard';
+import { lineAt, lineEndingOf } from './text-edits';
+import type { PropertyPatch, TextEditResult } from './write-types';
 
 /**
  * Frontmatter property patches for `set_properties` and `write_note`'s `frontmatter_patch`
  * (DESIGN.md tool table): a value sets, null deletes, other keys are kept, and value types
- * are kept (a list stays a list). Applied inside `fileManager.processFrontMatter`, which
- * writes back only the keys that changed.
+ * are kept (a list stays a list). {@link patchFrontmatterText} applies a patch to a whole note
+ * text, so the write runs inside one `vault.process` together with its hash check (and, for
+ * `write_note`, the new body).
  */
+
+/** YAML output options: no line folding, so long values stay on one line as Obsidian writes them. */
+const YAML_OUTPUT = { lineWidth: 0 } as const;
 
 /** Obsidian's built-in list properties (https://help.obsidian.md/properties#Default+properties). */
 const LIST_PROPERTIES = new Set(['tags', 'aliases', 'cssclasses']);
@@ -49,6 +57,72 @@ export function applyPropertyPatch(frontmatter: Record<string, unknown>, patch: 
     }
     frontmatter[key] = coerce(key, value, frontmatter[key]);
   }
+}
+
+/**
+ * Applies `patch` to the frontmatter of a whole note text (the `processFrontMatter` semantics,
+ * on text): the block is parsed with the `yaml` package and only the patched keys are
+ * rewritten, so untouched keys keep their lines, YAML types, comments and order. Values follow
+ * {@link applyPropertyPatch}. A note without a block gets one; deleting every property removes
+ * it. The body, a BOM and the note's line ending (LF or CRLF) are kept.
+ * @param text the whole note. @param patch checked with {@link validatePropertyPatch}.
+ * @returns the new text (the same string when nothing changes) and, when the new text has a
+ *   frontmatter block, its lines (1 to the closing `---`).
+ * @throws ToolError('invalid_argument') when the frontmatter does not parse as YAML or is not
+ *   a mapping (nothing is rewritten or wiped).
+ */
+export function patchFrontmatterText(text: string, patch: PropertyPatch, notePath: string): TextEditResult {
+  const parsed = parseFrontmatter(text);
+  if (parsed.state === 'invalid') throw unparseableError(notePath, parsed.error);
+  const info = getFrontMatterInfo(text);
+  const doc = parseDocument(info.exists ? info.frontmatter.replace(/\r\n/g, '\n') : '');
+  if (doc.errors.length > 0) throw unparseableError(notePath, doc.errors[0].message.split('\n')[0]);
+  const before: unknown = doc.toJS() ?? {};
+  if (typeof before !== 'object' || before === null || Array.isArray(before) || (doc.contents !== null && !isMap(doc.contents))) {
+    throw unparseableError(notePath, 'the frontmatter is not a mapping of "key: value" properties');
+  }
+  const old = before as Record<string, unknown>;
+  const data = structuredClone(old);
+  applyPropertyPatch(data, patch);
+  const changed = Object.keys(patch).filter((key) => key in old !== key in data || !isDeepStrictEqual(old[key], data[key]));
+  if (changed.length === 0) return withBlockLines(text);
+  const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
+  const body = info.exists ? text.slice(info.contentStart) : text.slice(bom.length);
+  if (Object.keys(data).length === 0) return withBlockLines(bom + body);
+  const yamlText = isMap(doc.contents) ? patchedYaml(doc, doc.contents, data, changed) : stringify(data, YAML_OUTPUT);
+  return withBlockLines(bom + `---\n${yamlText}---\n`.replace(/\n/g, lineEndingOf(text)) + body);
+}
+
+/** The refusal for frontmatter that does not parse: never rewrite or wipe it. */
+export function unparseableError(notePath: string, detail: string): ToolError {
+  return new ToolError(
+    'invalid_argument',
+    `The frontmatter of '${notePath}' does not parse as YAML (${detail}); nothing was changed. Fix the YAML first (edit_note with an anchor inside the block) or ask the user.`,
+  );
+}
+
+/**
+ * `doc` with the `changed` keys of its top-level `map` set from `data` or, when absent there,
+ * deleted (keys compared as strings, so `1:` matches "1"); as YAML text ending in a line break.
+ */
+function patchedYaml(doc: Document, map: YAMLMap, data: Record<string, unknown>, changed: string[]): string {
+  for (const key of changed) {
+    const index = map.items.findIndex((pair) => String(isScalar(pair.key) ? pair.key.value : pair.key) === key);
+    if (!(key in data)) {
+      if (index >= 0) map.items.splice(index, 1);
+    } else if (index >= 0) {
+      map.items[index].value = doc.createNode(data[key]);
+    } else {
+      map.items.push(doc.createPair(key, data[key]));
+    }
+  }
+  return doc.toString(YAML_OUTPUT);
+}
+
+/** `text` with the lines of its frontmatter block (none when it has no block). */
+function withBlockLines(text: string): TextEditResult {
+  const info = getFrontMatterInfo(text);
+  return info.exists ? { text, lines: { start: 1, end: lineAt(text, info.to) } } : { text };
 }
 
 /** The value to store for `key`, given its current value (see {@link applyPropertyPatch}). */

@@ -1,5 +1,4 @@
 import type { HeadingCache } from 'obsidian';
-import { ToolError } from '../errors';
 
 /**
  * One heading of a note and the text it governs. Built from the metadata cache's headings
@@ -67,43 +66,4 @@ export function sectionAt(sections: readonly NoteSection[], offset: number): Not
     if (offset < s.end) found = s;
   }
   return found;
-}
-
-/** Section paths look like `1`, `2.3`, `1.2.1`. */
-const SECTION_PATH = /^\d+(?:\.\d+)*$/;
-
-/**
- * Finds the section a `read_note`/`edit_note` argument names: a section path ("1.2") first,
- * then the exact heading text (whitespace collapsed; leading `#` marks ignored) matched
- * case-sensitively, then case-insensitively.
- * @throws ToolError('ambiguous') when several headings match, listing them with their paths;
- *   ToolError('not_found') when none does, listing the headings the note has.
- */
-export function findSection(sections: readonly NoteSection[], query: string, notePath: string): NoteSection {
-  const wanted = collapseWhitespace(query.replace(/^\s*#{1,6}\s+/, ''));
-  if (SECTION_PATH.test(wanted)) {
-    const byPath = sections.find((s) => s.path === wanted);
-    if (byPath) return byPath;
-  }
-  let matches = sections.filter((s) => s.heading === wanted);
-  if (matches.length === 0) {
-    const lower = wanted.toLowerCase();
-    matches = sections.filter((s) => s.heading.toLowerCase() === lower);
-  }
-  if (matches.length === 1) return matches[0];
-  if (matches.length > 1) {
-    const list = matches.map((s) => `${s.path} "${s.heading}"`).join(', ');
-    throw new ToolError('ambiguous', `Heading '${wanted}' occurs ${matches.length} times in '${notePath}' (${list}); pass the section path instead.`);
-  }
-  if (sections.length === 0) {
-    throw new ToolError('not_found', `Note '${notePath}' has no headings; read it without section, using offset to page.`);
-  }
-  throw new ToolError('not_found', `Section '${wanted}' not found in '${notePath}'; available: ${listHeadings(sections)}.`);
-}
-
-/** Lists up to 40 headings as `path "heading"`, noting how many more there are. */
-function listHeadings(sections: readonly NoteSection[]): string {
-  const shown = sections.slice(0, 40).map((s) => `${s.path} "${s.heading}"`);
-  const more = sections.length - shown.length;
-  return more > 0 ? `${shown.join(', ')} and ${more} more (call read_note with outline:true)` : shown.join(', ');
 }

@@ -1,6 +1,7 @@
 import { getFrontMatterInfo } from 'obsidian';
 import { ToolError } from '../errors';
 import { findHeadingSection } from './heading-target';
+import { bodyStart } from './note-body';
 import type { NoteSection } from './sections';
 import type { EditOp, LineRange, TextEditResult } from './write-types';
 
@@ -47,13 +48,6 @@ export function splice(text: string, from: number, to: number, insert: string): 
   return { text: next, lines: insertedLines(next, from, insert.length) };
 }
 
-/** Where the body starts: just past the frontmatter block (Obsidian's `getFrontMatterInfo`), else after a BOM, else 0. */
-export function bodyOffset(text: string): number {
-  const info = getFrontMatterInfo(text);
-  if (info.exists) return info.contentStart;
-  return text.charCodeAt(0) === 0xfeff ? 1 : 0;
-}
-
 /** True when `body` itself starts with a frontmatter block (a `---` fenced YAML block on line 1). */
 export function startsWithFrontmatter(body: string): boolean {
   return getFrontMatterInfo(body).exists;
@@ -61,7 +55,7 @@ export function startsWithFrontmatter(body: string): boolean {
 
 /** `write_note` body: keeps the frontmatter block and replaces everything after it. */
 export function replaceBody(text: string, body: string): TextEditResult {
-  return splice(text, bodyOffset(text), text.length, withLineEnding(body, lineEndingOf(text)));
+  return splice(text, bodyStart(text), text.length, withLineEnding(body, lineEndingOf(text)));
 }
 
 /**

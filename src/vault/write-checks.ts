@@ -1,13 +1,13 @@
-import type { TFile } from 'obsidian';
+import type { TAbstractFile, TFile, Vault } from 'obsidian';
 import { ToolError } from '../errors';
 import type { AccessScope } from './access';
-import { readOnlyError } from './frontmatter-guard';
+import { noteNotFound, readOnlyError } from './frontmatter-guard';
 import { hashText } from './hash';
 import type { NoteReader } from './note-reader';
 
 /**
- * Checks shared by every write: finding a note the key may change, `expected_hash`
- * conflicts, and the byte sizes results report.
+ * Checks shared by every write: finding a note the key may change, that it is still where it
+ * was found, `expected_hash` conflicts, and the byte sizes results report.
  */
 
 /**
@@ -21,6 +21,15 @@ export function writableNote(notes: NoteReader, path: string, scope: AccessScope
   const file = notes.resolveNote({ path }, scope);
   if (notes.accessOf(file, scope) !== 'read-write') throw readOnlyError(file.path, notes.frontmatterOf(file), scope.label);
   return file;
+}
+
+/**
+ * Checks, just before applying a prepared write, that `entry` (a note or folder) is still in
+ * the vault at `path`, the path it was resolved to (`vault.getAbstractFileByPath`).
+ * @throws ToolError('not_found') when it was deleted or moved since.
+ */
+export function assertStillAt(vault: Vault, entry: TAbstractFile, path: string): void {
+  if (entry.path !== path || vault.getAbstractFileByPath(path) !== entry) throw noteNotFound(path);
 }
 
 /**

@@ -42,10 +42,13 @@ export interface LineRange {
   end: number;
 }
 
-/** The outcome of a text edit: the whole new text and the lines of the region that changed. */
+/**
+ * The outcome of a text edit: the whole new text and the lines of the region that changed
+ * (absent only for a property patch that leaves the note without frontmatter).
+ */
 export interface TextEditResult {
   text: string;
-  lines: LineRange;
+  lines?: LineRange;
 }
 
 /**
@@ -60,29 +63,35 @@ export type TextEdit = (text: string, outline: NoteSection[] | null) => TextEdit
 export type PropertyPatch = Record<string, unknown>;
 
 /**
+ * A validated change to an existing note's text (write_note, append_note, edit_note,
+ * set_properties). `baseText`/`baseHash` are the note as read while preparing and
+ * `proposedText`/`proposedLines` the result of `edit` on that text; applying writes
+ * `proposedText` as it is when the note still equals `baseText`, else runs `edit` again on
+ * the note's current text.
+ */
+export interface PreparedTextWrite {
+  tool: string;
+  file: TFile;
+  path: string;
+  expectedHash?: string;
+  baseText: string;
+  baseHash: string;
+  proposedText: string;
+  proposedLines?: LineRange;
+  edit: TextEdit;
+  /** The edit addresses headings: it needs the note's outline for the exact text. */
+  needsOutline: boolean;
+}
+
+/**
  * A validated write, ready to apply (force mode) or to stage as a proposal (propose mode).
  * `kind` uses the proposal kinds of DESIGN.md ("Proposals"). Paths are normalized vault paths.
- * For text kinds, `baseText`/`baseHash` are the note as read while preparing and
- * `proposedText` is the note after the change on that text.
+ * `edit` (body writes, appends, edits, and write_note with both body and frontmatter_patch)
+ * and `properties` (set_properties, patch-only write_note) are {@link PreparedTextWrite}s.
  */
 export type PreparedWrite =
   | { kind: 'create'; tool: string; path: string; proposedText: string }
-  | {
-      kind: 'edit';
-      tool: string;
-      file: TFile;
-      path: string;
-      expectedHash?: string;
-      baseText: string;
-      baseHash: string;
-      proposedText: string;
-      edit: TextEdit;
-      /** The edit addresses headings: it needs the note's outline for the exact text. */
-      needsOutline: boolean;
-      /** `write_note` with a `frontmatter_patch` besides the body: applied first, through processFrontMatter. */
-      properties?: PropertyPatch;
-    }
-  | { kind: 'properties'; tool: string; file: TFile; path: string; expectedHash?: string; baseText: string; baseHash: string; properties: PropertyPatch }
+  | (PreparedTextWrite & { kind: 'edit' | 'properties' })
   | { kind: 'move'; tool: string; entry: TAbstractFile; path: string; to: string; expectedHash?: string }
   | { kind: 'delete'; tool: string; file: TFile; path: string; expectedHash?: string; baseText: string; baseHash: string }
   | { kind: 'folder'; tool: string; path: string };

@@ -1,6 +1,7 @@
 import { parseQuery } from '../../src/search/query-parser';
 import { positiveLeaves } from '../../src/search/query-eval';
-import { buildSnippet, frontmatterEnd } from '../../src/search/snippet';
+import { buildSnippet } from '../../src/search/snippet';
+import { bodyStart } from '../../src/vault/note-body';
 import { RegexGuard } from '../../src/search/regex-guard';
 import { indexTerms, queryTerms, termSpans } from '../../src/search/tokenizer';
 
@@ -30,12 +31,25 @@ describe('tokenizer', () => {
   });
 });
 
-describe('frontmatterEnd', () => {
+describe('bodyStart (the body rule search shares with read_note and write_note)', () => {
   it('finds the end of a YAML block and ignores text without one', () => {
-    expect(frontmatterEnd('---\na: 1\n---\nbody')).toBe(13);
-    expect(frontmatterEnd('---\r\na: 1\r\n...\r\nbody')).toBe(16);
-    expect(frontmatterEnd('body\n---\n')).toBe(0);
-    expect(frontmatterEnd('---\nnever closed')).toBe(0);
+    expect(bodyStart('---\na: 1\n---\nbody')).toBe(13);
+    expect(bodyStart('---\r\na: 1\r\n---\r\nbody')).toBe(16);
+    expect(bodyStart('body\n---\n')).toBe(0);
+    expect(bodyStart('---\nnever closed')).toBe(0);
+  });
+
+  it('reads frontmatter after a BOM and, as Obsidian does, does not close a block with "..."', () => {
+    expect(bodyStart('\ufeff---\na: 1\n---\nbody')).toBe(14);
+    expect(bodyStart('\ufeffbody')).toBe(1);
+    expect(bodyStart('---\r\na: 1\r\n...\r\nbody')).toBe(0);
+  });
+
+  it('the snippet never shows a frontmatter block that follows a BOM', () => {
+    const text = '\ufeff---\nsecret: alpha\n---\nThe alpha body text.';
+    const snippet = buildSnippet(text, positiveLeaves(parseQuery('alpha')), new Set(['alpha']), new RegexGuard());
+    expect(snippet.text).toBe('The **alpha** body text.');
+    expect(snippet.matchOffset).toBe(text.indexOf('alpha body'));
   });
 });
 

@@ -6,7 +6,7 @@ import { defaultSettings } from '../../src/settings/settings';
 import { activeNoteTool } from '../../src/tools/active-note';
 import { getLinksTool } from '../../src/tools/get-links';
 import { listFoldersTool } from '../../src/tools/list-folders';
-import { decodeListCursor, encodeListCursor, listNotesTool, parseSince } from '../../src/tools/list-notes';
+import { listNotesTool, parseSince } from '../../src/tools/list-notes';
 import { listTagsTool } from '../../src/tools/list-tags';
 import type { ToolContext } from '../../src/tools/tool';
 import { NoteStore } from '../../src/vault/note-store';
@@ -115,8 +115,9 @@ describe('list_notes', () => {
 
   test('bad cursor, foreign cursor, bad since and bad folders are refused', async () => {
     expect((await rejection(listNotesTool.handler({ cursor: 'not-a-cursor' }, contextFor()))).code).toBe('invalid_argument');
-    const foreign = encodeListCursor({ o: 7, f: 'Journal', s: '' });
+    const foreign = (await listNotesTool.handler({ folder: 'Journal', limit: 1 }, contextFor())).next_cursor as string;
     expect((await rejection(listNotesTool.handler({ cursor: foreign }, contextFor()))).message).toMatch(/another folder or since/);
+    expect((await rejection(listNotesTool.handler({ cursor: foreign, folder: 'Journal', since: '2026-01-01' }, contextFor()))).message).toMatch(/another folder or since/);
     expect((await rejection(listNotesTool.handler({ since: 'last tuesday' }, contextFor()))).code).toBe('invalid_argument');
     expect((await rejection(listNotesTool.handler({ since: '2026-13-45' }, contextFor()))).code).toBe('invalid_argument');
     expect((await rejection(listNotesTool.handler({ folder: 'Nowhere' }, contextFor()))).code).toBe('not_found');
@@ -124,9 +125,13 @@ describe('list_notes', () => {
     expect((await rejection(listNotesTool.handler({ folder: 'Areas' }, contextFor('Test agent', ['Projects'])))).code).toBe('forbidden');
   });
 
-  test('cursor helpers round-trip and parseSince reads ISO dates', () => {
-    expect(decodeListCursor(encodeListCursor({ o: 400, f: 'Journal', s: '2026-01-01' }), 'Journal', '2026-01-01')).toBe(400);
-    expect(() => decodeListCursor(Buffer.from('{"o":-1,"f":"","s":""}').toString('base64url'), '', '')).toThrow(ToolError);
+  test('a cursor continues its own folder and since; a forged negative offset is refused; parseSince reads ISO dates', async () => {
+    const first = await listNotesTool.handler({ folder: 'journal', since: '2025-01-01', limit: 2 }, contextFor());
+    const next = await listNotesTool.handler({ folder: 'Journal', since: '2025-01-01', limit: 2, cursor: first.next_cursor as string }, contextFor());
+    const all = await listNotesTool.handler({ folder: 'Journal', since: '2025-01-01', limit: 4 }, contextFor());
+    expect([...(first.notes as Row[]), ...(next.notes as Row[])].map((r) => r.path)).toEqual((all.notes as Row[]).map((r) => r.path));
+    const forged = Buffer.from('{"o":-1,"q":"00000000"}').toString('base64url');
+    expect(await rejection(listNotesTool.handler({ cursor: forged }, contextFor()))).toBeInstanceOf(ToolError);
     expect(parseSince('2026-01-15')).toBe(Date.UTC(2026, 0, 15));
     expect(parseSince('2026-01-15T09:30:00+01:00')).toBe(Date.UTC(2026, 0, 15, 8, 30));
   });

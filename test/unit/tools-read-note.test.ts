@@ -191,4 +191,83 @@ describe('read_notes', () => {
     expect(out.note).toMatch(/8000-char budget/);
     expect(list[0].hash).toMatch(/^[0-9a-f]{64}$/);
   });
+
+  test('each AGENTS.md is read once per call, and links come without a backlink scan', async () => {
+    const ctx = contextFor();
+    const read = jest.spyOn(notes, 'read');
+    const linksOf = jest.spyOn(notes, 'linksOf');
+    try {
+      const out = await readNotesTool.handler(
+        { paths: ['Projects/Alpha/Budget.md', 'Projects/Alpha/Meeting notes.md', 'Projects/Beta/Beta overview.md', 'Inbox'] },
+        ctx,
+      );
+      const list = out.notes as Array<Record<string, unknown>>;
+      expect(list.slice(0, 3).map((n) => n.agent_md_path)).toEqual(['Projects/AGENTS.md', 'Projects/AGENTS.md', 'Projects/AGENTS.md']);
+      expect(list[3].agent_md_path).toBeUndefined();
+      expect(read.mock.calls.filter(([file]) => file.path === 'Projects/AGENTS.md')).toHaveLength(1);
+      expect(linksOf).not.toHaveBeenCalled();
+      const single = await readNote({ path: 'Journal/2026/2026-01-05.md' }, ctx);
+      expect(single.links).toEqual(['Projects/Alpha/Alpha overview.md']);
+      expect(linksOf).not.toHaveBeenCalled();
+    } finally {
+      read.mockRestore();
+      linksOf.mockRestore();
+    }
+  });
+});
+
+describe('read_note and read_notes on text the metadata cache has not caught up with', () => {
+  let own: DemoVault;
+  let ownNotes: NoteStore;
+
+  /** A context over this block's own vault copy (it writes). */
+  function ownContext(): ToolContext {
+    const caller: KeyRecord = { id: 'k2', label: 'Test agent', mode: 'force', scope: 'local', roots: [], created_at: '2026-01-01T00:00:00.000Z', last_used_at: null };
+    return { notes: ownNotes, search: undefined as never, caller, scope: { label: 'Test agent', roots: [] }, settings: defaultSettings() };
+  }
+
+  beforeAll(async () => {
+    own = await openDemoVault(async (dir) => {
+      await fs.writeFile(path.join(dir, 'Bom note.md'), '\ufeff---\ntags: [bom]\n---\n# Bom note\n\nBody after a BOM.\n', 'utf8');
+      await fs.writeFile(path.join(dir, 'Plain.md'), '# Plain\n\nNo frontmatter yet.\n', 'utf8');
+      await fs.writeFile(path.join(dir, 'Flat.md'), 'No headings here, just text.\n', 'utf8');
+      await fs.writeFile(path.join(dir, 'Nested.md'), '# Café\n\n## Setup\n\nfirst\n\n# Other\n\n## Setup\n\nsecond\n', 'utf8');
+    });
+    ownNotes = new NoteStore(own.app, { quarantine: () => [] });
+  });
+
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  test('right after a write adds frontmatter, the body is computed from the text, not the stale cache', async () => {
+    const file = ownNotes.resolveNote({ path: 'Plain' }, { label: 'Test agent', roots: [] });
+    const before = await ownNotes.read(file);
+    expect(before.startsWith('---')).toBe(false);
+    await own.app.vault.modify(file, `---\nstatus: fresh\n---\n${before}`);
+    const out = await readNoteTool.handler({ path: 'Plain' }, ownContext());
+    expect(out.body).toBe(before);
+    const many = await readNotesTool.handler({ paths: ['Plain'] }, ownContext());
+    expect((many.notes as Array<Record<string, unknown>>)[0].body).toBe(before);
+  });
+
+  test('a note whose frontmatter follows a BOM: the body starts after the block', async () => {
+    const out = await readNoteTool.handler({ path: 'Bom note' }, ownContext());
+    expect(out.body).toBe('# Bom note\n\nBody after a BOM.\n');
+    expect(out.frontmatter).toEqual({ tags: ['bom'] });
+  });
+
+  test('section resolves like edit_note: Parent/Child, trailing # marks, NFD text; no headings advises paging', async () => {
+    const second = await readNoteTool.handler({ path: 'Nested', section: 'Other/Setup' }, ownContext());
+    expect(second.section).toEqual({ path: '2.1', heading: 'Setup', level: 2 });
+    expect(second.body).toBe('## Setup\n\nsecond\n');
+    const cafe = await readNoteTool.handler({ path: 'Nested', section: '# Cafe\u0301 ##' }, ownContext());
+    expect(cafe.section).toMatchObject({ path: '1' });
+    const dup = await rejection(readNoteTool.handler({ path: 'Nested', section: 'Setup' }, ownContext()));
+    expect(dup.code).toBe('ambiguous');
+    expect(dup.message).toContain('1.1 "Setup", 2.1 "Setup"');
+    const flat = await rejection(readNoteTool.handler({ path: 'Flat', section: 'x' }, ownContext()));
+    expect(flat.code).toBe('not_found');
+    expect(flat.message).toMatch(/has no headings; read it without section, using offset to page/);
+  });
 });

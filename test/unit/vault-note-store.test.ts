@@ -2,6 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { AccessScope } from '../../src/vault/access';
 import { NoteStore, type NoteChange } from '../../src/vault/note-store';
+import { bodyStart } from '../../src/vault/note-body';
 import { openDemoVault, type DemoVault } from './vault-fixture';
 import { codeOf, errorOf } from '../harness/tool-errors';
 
@@ -137,6 +138,23 @@ describe('readability and access', () => {
     expect(folders.some((p) => p.startsWith('.'))).toBe(false);
     expect(store.readableFolders(ALPHA_ONLY).map((f) => f.path)).toEqual(['Projects/Alpha']);
   });
+
+  test('readableFolders gives plain {path, parent} rows (parent "" at the vault root)', () => {
+    const byPath = new Map(store.readableFolders(ANYONE).map((f) => [f.path, f]));
+    expect(byPath.get('Projects')).toEqual({ path: 'Projects', parent: '' });
+    expect(byPath.get('Journal/2026')).toEqual({ path: 'Journal/2026', parent: 'Journal' });
+  });
+
+  test('requireFolder normalizes a folder argument and refuses missing, quarantined and out-of-root ones', () => {
+    expect(store.requireFolder(undefined, ANYONE)).toBe('');
+    expect(store.requireFolder('/', ANYONE)).toBe('');
+    expect(store.requireFolder('projects\\alpha/', ANYONE)).toBe('Projects/Alpha');
+    const missing = errorOf(() => store.requireFolder('Nowhere', ANYONE));
+    expect(missing.code).toBe('not_found');
+    expect(missing.message).toBe("Folder 'Nowhere' not found; call list_folders without folder to see the folders.");
+    expect(codeOf(() => store.requireFolder('_private', ANYONE))).toBe('forbidden');
+    expect(codeOf(() => store.requireFolder('Areas', ALPHA_ONLY))).toBe('forbidden');
+  });
 });
 
 describe('resolveNote', () => {
@@ -196,6 +214,25 @@ describe('resolveNote', () => {
     expect(errorOf(() => resolve({ path: 'projects' })).message).toMatch(/'Projects' is a folder; call list_notes/);
     expect(codeOf(() => resolve({ path: 'Attachments/alpha-architecture.svg' }))).toBe('invalid_argument');
   });
+
+  test('a name or id that needs a vault scan lists the readable notes once per resolve', () => {
+    const spy = jest.spyOn(store, 'readableNotes');
+    try {
+      expect(codeOf(() => resolve({ path: 'No such note' }))).toBe('not_found');
+      expect(spy).toHaveBeenCalledTimes(1);
+      spy.mockClear();
+      expect(codeOf(() => resolve({ id: 'PRJ-NOPE' }))).toBe('not_found');
+      expect(spy).toHaveBeenCalledTimes(1);
+      spy.mockClear();
+      expect(resolve({ path: 'person-ana' })).toBe('People/Ana Ruiz.md');
+      expect(spy).toHaveBeenCalledTimes(1);
+      spy.mockClear();
+      expect(resolve({ path: 'Projects/Alpha/Budget.md' })).toBe('Projects/Alpha/Budget.md');
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });
 
 describe('note facts', () => {
@@ -247,7 +284,7 @@ describe('note facts', () => {
   test('CRLF note: body start and section offsets line up with the text', async () => {
     const file = note('Reference/Imported from Windows.md');
     const text = await store.read(file);
-    expect(text.slice(store.bodyStart(file, text)).startsWith('# Imported from Windows\r\n')).toBe(true);
+    expect(text.slice(bodyStart(text)).startsWith('# Imported from Windows\r\n')).toBe(true);
     const outline = store.outline(file, text);
     const printer = outline.find((s) => s.heading === 'Printer settings')!;
     expect(text.slice(printer.start, printer.end)).toBe('## Printer settings\r\n\r\n- Duplex: long edge\r\n- Paper: A4, tray 2\r\n\r\n');
@@ -257,7 +294,7 @@ describe('note facts', () => {
 
   test('bodyStart is 0 without frontmatter', async () => {
     const file = note('Projects/AGENTS.md');
-    expect(store.bodyStart(file, await store.read(file))).toBe(0);
+    expect(bodyStart(await store.read(file))).toBe(0);
   });
 });
 
@@ -276,6 +313,16 @@ describe('links and tags', () => {
     expect(journal.unresolved).toEqual([{ link: 'Therapy notes', count: 1 }]);
     const beta = store.linksOf(note('Projects/Beta/Beta overview.md'), CLAUDE);
     expect(beta.outgoing.map((l) => l.path)).not.toContain('Projects/Beta/Retrospective.md');
+  });
+
+  test('outgoingLinks equals linksOf().outgoing for every scope, without the backlink scan', () => {
+    for (const path of ['Ideas.md', 'Home.md', 'Journal/2026/2026-01-05.md', 'Projects/Beta/Beta overview.md']) {
+      for (const scope of [ANYONE, CLAUDE]) {
+        const file = note(path);
+        expect(store.outgoingLinks(file, scope)).toEqual(store.linksOf(file, scope).outgoing);
+      }
+    }
+    expect(store.outgoingLinks(note('Journal/2026/2026-01-05.md'), ANYONE)).toEqual([{ path: 'Projects/Alpha/Alpha overview.md', count: 1 }]);
   });
 
   test('unresolved links are reported with their text', () => {
@@ -307,6 +354,20 @@ describe('agent instructions', () => {
     expect(await store.agentInstructionsFor(store.resolveNote({ path: 'Inbox' }, ANYONE), ANYONE)).toBeNull();
     expect(await store.agentInstructionsFor(store.resolveNote({ path: 'Projects/AGENTS.md' }, ANYONE), ANYONE)).toBeNull();
     expect(await store.agentInstructionsFor(budget, ALPHA_ONLY)).toBeNull();
+  });
+
+  test('for several notes, each instructions file is read once and AGENTS.md itself still skips itself', async () => {
+    const paths = ['Projects/Alpha/Budget.md', 'Projects/Alpha/Meeting notes.md', 'Projects/Beta/Beta overview.md', 'Projects/AGENTS.md', 'Inbox.md'];
+    const files = paths.map((p) => store.resolveNote({ path: p }, ANYONE));
+    const spy = jest.spyOn(store, 'read');
+    try {
+      const found = await store.agentInstructionsForNotes(files, ANYONE);
+      expect(found.map((f) => f?.path ?? null)).toEqual(['Projects/AGENTS.md', 'Projects/AGENTS.md', 'Projects/AGENTS.md', null, null]);
+      expect(found[0]?.content).toContain('Meeting notes are append-only');
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 import type { HeadingCache } from 'obsidian';
 import { ToolError } from '../../src/errors';
 import { linkGraphOf } from '../../src/vault/links';
-import { buildOutline, findSection, sectionAt } from '../../src/vault/sections';
+import { buildOutline, sectionAt } from '../../src/vault/sections';
+import { findHeadingSection } from '../../src/vault/heading-target';
 import { countTags } from '../../src/vault/tags';
 
 /** Heading caches for `text`, located by the given heading lines (as a metadata cache would report them). */
@@ -102,7 +103,9 @@ describe('buildOutline', () => {
   });
 });
 
-describe('findSection', () => {
+describe('findHeadingSection as read_note uses it', () => {
+  const findSection = (sections: Parameters<typeof findHeadingSection>[0], query: string, notePath: string) =>
+    findHeadingSection(sections, query, notePath, 'read_note');
   const outline = buildOutline(HEADINGS, TEXT.length);
 
   test('by path, by exact text, case-insensitively, with # marks and extra spaces', () => {
@@ -127,9 +130,18 @@ describe('findSection', () => {
   });
 
   test('a missing heading lists the available ones; a note without headings says so', () => {
-    expect(() => findSection(outline, 'Budget', 'n.md')).toThrow(/Section 'Budget' not found in 'n.md'; available: 1 "Alpha meeting notes"/);
+    expect(() => findSection(outline, 'Budget', 'n.md')).toThrow(/Heading 'Budget' not found in 'n.md'; its headings are: 1 "Alpha meeting notes"/);
     expect(() => findSection(outline, '9.9', 'n.md')).toThrow(ToolError);
-    expect(() => findSection([], 'x', 'n.md')).toThrow(/has no headings/);
+    expect(() => findSection([], 'x', 'n.md')).toThrow(/has no headings; read it without section/);
+  });
+
+  test('read_note resolves headings as edit_note does: Parent/Child, trailing # marks, NFD text', () => {
+    expect(findSection(outline, '2026-01-15 Data access/Action items', 'n.md').path).toBe('1.2.1');
+    expect(() => findSection(outline, 'Alpha meeting notes/Action items', 'n.md')).toThrow(/matches 2 headings/);
+    expect(findSection(outline, '### Decisions ###', 'n.md').path).toBe('1.1.1');
+    const cafe = buildOutline(headingsOf('# Café\n', [[1, 'Café']]), 8);
+    expect(findSection(cafe, 'Cafe\u0301', 'n.md').path).toBe('1');
+    expect(() => findHeadingSection([], 'x', 'n.md')).toThrow(/has no headings; use an anchor/);
   });
 });
 

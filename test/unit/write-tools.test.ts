@@ -122,6 +122,35 @@ describe('write_note', () => {
     expect((await rejection(call(writeNoteTool, { path: 'Ideas', body: '---\naccess: private\n---\nx' }))).message).toMatch(/starts with a --- frontmatter block/);
   });
 
+  test('body and frontmatter_patch are one write: a stale expected_hash or a change just before writing leaves the note as it was', async () => {
+    const before = await disk('Ideas.md');
+    const stale = await rejection(call(writeNoteTool, { path: 'Ideas', body: 'new\n', frontmatter_patch: { status: 'done' }, expected_hash: sha('other') }));
+    expect(stale.code).toBe('conflict');
+    expect(await disk('Ideas.md')).toBe(before);
+    // Another program changes the note after write_note validated it, right before the write.
+    const host = vault.app.vault;
+    const process = host.process.bind(host);
+    const spy = jest.spyOn(host, 'process').mockImplementationOnce(async (file, fn, options) => {
+      await fs.writeFile(path.join(vault.dir, file.path), `${before}outside edit\n`);
+      return process(file, fn, options);
+    });
+    const raced = await rejection(call(writeNoteTool, { path: 'Ideas', body: 'new\n', frontmatter_patch: { status: 'done' }, expected_hash: sha(before) }));
+    spy.mockRestore();
+    expect(raced.code).toBe('conflict');
+    expect(raced.message).toMatch(/nothing was written/);
+    expect(await disk('Ideas.md')).toBe(`${before}outside edit\n`);
+  });
+
+  test('a body with a patch applies in one vault.process, after reading the note once', async () => {
+    const host = vault.app.vault;
+    const spies = [jest.spyOn(host, 'read'), jest.spyOn(host, 'cachedRead'), jest.spyOn(host, 'process')];
+    await call(writeNoteTool, { path: 'Ideas', body: 'short\n', frontmatter_patch: { status: null, rank: 1 } });
+    const [read, cachedRead, process] = spies.map((spy) => spy.mock.calls.length);
+    spies.forEach((spy) => spy.mockRestore());
+    expect({ reads: read + cachedRead, process }).toEqual({ reads: 1, process: 1 });
+    expect(await disk('Ideas.md')).toMatch(/^---\ntags: \[ ?idea ?\]\nrank: 1\n---\nshort\n$/);
+  });
+
   test('a body cannot smuggle frontmatter into a note without one', async () => {
     await vault.app.vault.create('Plain.md', 'plain\n');
     const err = await rejection(call(writeNoteTool, { path: 'Plain', body: 'x\n', frontmatter_patch: { access: 'read-only' } }));
@@ -249,6 +278,31 @@ describe('set_properties', () => {
     expect(after.slice(after.indexOf('# Project Alpha'))).toBe(before.slice(before.indexOf('# Project Alpha')));
   });
 
+  test('reads the note once and writes in one vault.process; keeps comments, quoting and key order', async () => {
+    await vault.app.vault.create('Commented.md', '---\n# kept comment\ntitle:   "Spaced"   # why\ncount: 1\n---\nbody\n');
+    await vault.host.metadataCache.whenResolved();
+    const host = vault.app.vault;
+    const spies = [jest.spyOn(host, 'read'), jest.spyOn(host, 'cachedRead'), jest.spyOn(host, 'process'), jest.spyOn(vault.app.fileManager, 'processFrontMatter')];
+    const out = await call(setPropertiesTool, { path: 'Commented', properties: { count: 2, added: ['a', 'b'] } });
+    const [read, cachedRead, process, processFrontMatter] = spies.map((spy) => spy.mock.calls.length);
+    spies.forEach((spy) => spy.mockRestore());
+    expect({ reads: read + cachedRead, process, processFrontMatter }).toEqual({ reads: 1, process: 1, processFrontMatter: 0 });
+    const after = await disk('Commented.md');
+    expect(after).toBe('---\n# kept comment\ntitle: "Spaced" # why\ncount: 2\nadded:\n  - a\n  - b\n---\nbody\n');
+    expect(out).toEqual({ status: 'applied', path: 'Commented.md', hash: sha(after), size_before: 63, size_after: Buffer.byteLength(after), lines: { start: 1, end: 8 } });
+  });
+
+  test('a note that changed between prepare and apply gets the edit recomputed on its new text', async () => {
+    const scope = { label: 'Test agent', roots: [] };
+    const prepared = await notes.writes.prepare({ tool: 'set_properties', kind: 'properties', path: 'Inbox', properties: { seen: true } }, scope);
+    await vault.app.vault.process(notes.resolveNote({ path: 'Inbox' }, scope), (text) => `${text}added meanwhile\n`);
+    const out = await notes.writes.apply(prepared, scope);
+    const after = await disk('Inbox.md');
+    expect(after).toContain('seen: true\n');
+    expect(after.endsWith('added meanwhile\n')).toBe(true);
+    expect(out.hash).toBe(sha(after));
+  });
+
   test('refuses protected keys, read-only notes, agent_overrides, private notes and invalid YAML', async () => {
     expect((await rejection(call(setPropertiesTool, { path: 'Ideas', properties: { Access: 'private' } }))).code).toBe('forbidden');
     const ro = await rejection(call(setPropertiesTool, { path: 'Projects/Alpha/Budget', properties: { spent: 1 } }));
@@ -279,6 +333,13 @@ describe('move_note', () => {
     expect(hidden.message).toBe("Cannot move to that path: it is taken or unavailable; choose another path.");
     expect((await rejection(call(moveNoteTool, { path: 'Projects/Alpha/Budget', to: 'B' }))).code).toBe('forbidden');
     expect((await rejection(call(moveNoteTool, { path: 'Ideas', to: '.hidden/Ideas' }))).code).toBe('forbidden');
+  });
+
+  test('a case-only rename of a name with a literal %25 keeps the %25 (the spelling rule of path lookups)', async () => {
+    await vault.app.vault.create('Report 100%25.md', 'text\n');
+    expect(await call(moveNoteTool, { path: 'Report 100%25.md', to: 'report 100%25.md' })).toMatchObject({ path: 'report 100%25.md', from: 'Report 100%25.md' });
+    expect(await disk('report 100%25.md')).toBe('text\n');
+    await expect(fs.stat(path.join(vault.dir, 'report 100%.md'))).rejects.toThrow();
   });
 
   test('renames by case only, and moves folders unless they hold quarantined entries or read-only notes', async () => {
