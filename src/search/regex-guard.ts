@@ -83,7 +83,12 @@ export class RegexGuard {
       script.runInContext(context, { timeout: Math.max(1, Math.ceil(left)) });
     } catch (err) {
       // The timeout error comes from Node's realm with code ERR_SCRIPT_EXECUTION_TIMEOUT.
-      if ((err as { code?: unknown } | null)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw tooSlow(regex);
+      if ((err as { code?: unknown } | null)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+        // The watchdog's clock and performance.now() differ slightly: a timeout spends the
+        // whole budget by definition, so later runs of this search are refused.
+        this.spentMs = this.budgetMs;
+        throw tooSlow(regex);
+      }
       throw err;
     } finally {
       this.spentMs += performance.now() - started;
