@@ -1,6 +1,7 @@
 import type { QueryNode } from './query-ast';
 import { matchFile, matchPath, matchProperty, matchTag, type NoteRecord } from './note-filters';
 import { hasUnsegmented, queryTerms } from './tokenizer';
+import { escapeRegExp } from '../vault/text-edits';
 
 /**
  * Evaluates a parsed query against one note, in two passes so that only plausible notes
@@ -180,13 +181,9 @@ function canonicalPattern(part: string): string {
   let out = '';
   for (const ch of part) {
     const nfd = ch.normalize('NFD');
-    out += nfd === ch ? escapeRegex(ch) : `(?:${escapeRegex(ch)}|${escapeRegex(nfd)})`;
+    out += nfd === ch ? escapeRegExp(ch) : `(?:${escapeRegExp(ch)}|${escapeRegExp(nfd)})`;
   }
   return out;
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 /** Per-node facts computed once per query, not once per note. */

@@ -182,7 +182,7 @@ function occurrences(text: string, re: RegExp): Array<{ from: number; to: number
   return out;
 }
 
-/** Escapes a string for use inside a RegExp. */
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Escapes a string for use inside a RegExp (every syntax character, `/` included). */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
