@@ -44,18 +44,19 @@ export function pageText(text: string, offset: number, maxChars: number, atLine 
 
 /**
  * What every note-reading tool says about a note besides its text: path, id, title,
- * frontmatter, tags (with `#`, as Obsidian's `getAllTags`), links (readable outgoing link
+ * frontmatter, tags (id/title/frontmatter/tags as of `text`, see NoteStore.describeText) (with `#`, as Obsidian's `getAllTags`), links (readable outgoing link
  * targets), ctime/mtime (ISO 8601), size (bytes) and `hash` (SHA-256 hex of the whole text,
  * to pass back as `expected_hash`).
  */
 export function noteHeader(ctx: ToolContext, file: TFile, text: string): Record<string, unknown> {
   const { notes, scope } = ctx;
+  const { id, title, frontmatter, tags } = notes.describeText(file, text);
   return {
     path: file.path,
-    id: notes.noteId(file),
-    title: notes.noteTitle(file),
-    frontmatter: notes.frontmatterOf(file),
-    tags: notes.tagsOf(file),
+    id,
+    title,
+    frontmatter,
+    tags,
     links: notes.outgoingLinks(file, scope).map((l) => l.path),
     ctime: new Date(file.stat.ctime).toISOString(),
     mtime: new Date(file.stat.mtime).toISOString(),

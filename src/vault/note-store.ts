@@ -1,4 +1,4 @@
-import { TFile, TFolder, getAllTags, getLinkpath, type App, type EventRef, type TAbstractFile } from 'obsidian';
+import { TFile, TFolder, getAllTags, getLinkpath, parseFrontMatterTags, type App, type EventRef, type TAbstractFile } from 'obsidian';
 import { ToolError } from '../errors';
 import type { AccessScope } from './access';
 import { isWithinRoots, noteAccess, type NoteAccess } from './access-rules';
@@ -12,7 +12,7 @@ import { buildOutline, collapseWhitespace, sectionAt, type NoteSection } from '.
 import { countTags, type TagCount } from './tags';
 import { resolveLinkpath } from './linkpath';
 import { AGENT_INSTRUCTION_FILES, nearestAgentInstructions } from './agent-instructions';
-import { noteNotFound } from './frontmatter-guard';
+import { noteNotFound, parseFrontmatter } from './frontmatter-guard';
 import { NoteWriter } from './note-writer';
 import type { NoteReader } from './note-reader';
 
@@ -230,9 +230,9 @@ export class NoteStore implements NoteReader {
   }
 
   /** The note's title: frontmatter `title`, else its first level-1 heading, else its basename. */
-  noteTitle(file: TFile): string {
+  noteTitle(file: TFile, frontmatter: Record<string, unknown> = this.frontmatterOf(file)): string {
     const cache = this.app.metadataCache.getFileCache(file);
-    const title = cache?.frontmatter?.title;
+    const title = frontmatter.title;
     if (typeof title === 'string' && title.trim() !== '') return title.trim();
     if (typeof title === 'number') return String(title);
     const h1 = cache?.headings?.find((h) => h.level === 1);
@@ -244,6 +244,26 @@ export class NoteStore implements NoteReader {
   frontmatterOf(file: TFile): Record<string, unknown> {
     const fm = this.app.metadataCache.getFileCache(file)?.frontmatter;
     return fm ? { ...fm } : {};
+  }
+
+  /**
+   * id, title, frontmatter and tags of a note as of `text` (what was just read), for tools
+   * that return them next to that text's `hash`. The metadata cache is updated some time
+   * after a write, so reading these from it could pair new text with old properties; here
+   * the frontmatter is parsed from `text` (`{}` when absent or unparseable). Inline tags and
+   * the level-1 heading used as a fallback title still come from the cache.
+   */
+  describeText(file: TFile, text: string): { id: string; title: string; frontmatter: Record<string, unknown>; tags: string[] } {
+    const parsed = parseFrontmatter(text);
+    const frontmatter = parsed.state === 'ok' ? parsed.data : {};
+    const inline = (this.app.metadataCache.getFileCache(file)?.tags ?? []).map((t) => t.tag);
+    const fromFrontmatter = (parseFrontMatterTags(frontmatter) ?? []).map((t) => (t.startsWith('#') ? t : `#${t}`));
+    return {
+      id: frontmatterId(frontmatter) ?? syntheticId(file.path),
+      title: this.noteTitle(file, frontmatter),
+      frontmatter,
+      tags: [...new Set([...fromFrontmatter, ...inline])],
+    };
   }
 
   /** The note's tags with their `#`, frontmatter and inline, deduplicated (Obsidian's `getAllTags`). */

@@ -13,6 +13,7 @@ import { ALL_TOOLS, enabledTools } from '../../src/tools/registry';
 import { setPropertiesTool } from '../../src/tools/set-properties';
 import type { ToolContext, ToolDefinition } from '../../src/tools/tool';
 import { writeNoteTool } from '../../src/tools/write-note';
+import { readNoteTool } from '../../src/tools/read-note';
 import { NoteStore } from '../../src/vault/note-store';
 import { openDemoVault, type DemoVault } from './vault-fixture';
 import { rejection } from '../harness/tool-errors';
@@ -374,5 +375,16 @@ describe('create_folder', () => {
     expect((await rejection(call(createFolderTool, { path: 'projects' }))).message).toMatch(/already exists/);
     expect((await rejection(call(createFolderTool, { path: 'Bad:name' }))).code).toBe('invalid_argument');
     expect((await rejection(call(createFolderTool, { path: '_private/sub' }))).code).toBe('forbidden');
+  });
+});
+
+describe('read_note right after a write', () => {
+  test('reports the properties of the text it returns, even before Obsidian re-indexes the note', async () => {
+    const written = await call(setPropertiesTool, { path: 'Inbox', properties: { status: 'fresh', tags: ['just-set'] } });
+    // No yield to the event loop: the metadata cache has not seen the write yet.
+    const read = await call(readNoteTool, { path: 'Inbox' });
+    expect(read.hash).toBe(written.hash);
+    expect(read.frontmatter).toMatchObject({ status: 'fresh' });
+    expect(read.tags).toContain('#just-set');
   });
 });
