@@ -61,8 +61,8 @@ export function applyPropertyPatch(frontmatter: Record<string, unknown>, patch: 
 
 /**
  * Applies `patch` to the frontmatter of a whole note text (the `processFrontMatter` semantics,
- * on text): the block is parsed with the `yaml` package and only the patched keys are
- * rewritten, so untouched keys keep their lines, YAML types, comments and order. Values follow
+ * on text): the block is parsed with the `yaml` package and only the lines of the patched
+ * keys are rewritten, so untouched keys keep their exact lines (formatting, comments, order). Values follow
  * {@link applyPropertyPatch}. A note without a block gets one; deleting every property removes
  * it. The body, a BOM and the note's line ending (LF or CRLF) are kept.
  * @param text the whole note. @param patch checked with {@link validatePropertyPatch}.
@@ -89,7 +89,10 @@ export function patchFrontmatterText(text: string, patch: PropertyPatch, notePat
   const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
   const body = info.exists ? text.slice(info.contentStart) : text.slice(bom.length);
   if (Object.keys(data).length === 0) return withBlockLines(bom + body);
-  const yamlText = isMap(doc.contents) ? patchedYaml(doc, doc.contents, data, changed) : stringify(data, YAML_OUTPUT);
+  const source = info.exists ? info.frontmatter.replace(/\r\n/g, '\n') : '';
+  const yamlText = isMap(doc.contents)
+    ? (splicedYaml(source, doc.contents, data, changed) ?? patchedYaml(doc, doc.contents, data, changed))
+    : stringify(data, YAML_OUTPUT);
   return withBlockLines(bom + `---\n${yamlText}---\n`.replace(/\n/g, lineEndingOf(text)) + body);
 }
 
@@ -99,6 +102,43 @@ export function unparseableError(notePath: string, detail: string): ToolError {
     'invalid_argument',
     `The frontmatter of '${notePath}' does not parse as YAML (${detail}); nothing was changed. Fix the YAML first (edit_note with an anchor inside the block) or ask the user.`,
   );
+}
+
+/** A node's source range as the `yaml` parser records it: [start, value end, node end]. */
+type SourceRange = [number, number, number];
+
+/**
+ * `source` (the frontmatter YAML) with only the lines of the `changed` top-level keys
+ * replaced by `data`'s values, deleted when absent there, or appended when new: every other
+ * line stays byte for byte (formatting, comments, quoting). Null when the map is written in
+ * flow style (`{a: 1}`) or a key has no source range; the caller then re-renders the block.
+ */
+function splicedYaml(source: string, map: YAMLMap, data: Record<string, unknown>, changed: string[]): string | null {
+  if (map.flow) return null;
+  let text = source === '' || source.endsWith('\n') ? source : `${source}\n`;
+  const edits: Array<{ from: number; to: number; insert: string }> = [];
+  for (const key of changed) {
+    const insert = key in data ? stringify({ [key]: data[key] }, YAML_OUTPUT) : '';
+    const pair = map.items.find((item) => String(isScalar(item.key) ? item.key.value : item.key) === key);
+    if (!pair) {
+      edits.push({ from: text.length, to: text.length, insert });
+      continue;
+    }
+    const keyRange = (pair.key as { range?: SourceRange } | null)?.range;
+    const valueRange = (pair.value as { range?: SourceRange } | null)?.range;
+    if (!keyRange) return null;
+    const from = text.lastIndexOf('\n', keyRange[0] - 1) + 1;
+    let to = (valueRange ?? keyRange)[2];
+    if (to > from && text[to - 1] !== '\n') {
+      const lineEnd = text.indexOf('\n', to);
+      to = lineEnd === -1 ? text.length : lineEnd + 1;
+    }
+    edits.push({ from, to, insert });
+  }
+  for (const edit of edits.sort((a, b) => b.from - a.from)) {
+    text = text.slice(0, edit.from) + edit.insert + text.slice(edit.to);
+  }
+  return text;
 }
 
 /**

@@ -279,7 +279,17 @@ describe('set_properties', () => {
     expect(after.slice(after.indexOf('# Project Alpha'))).toBe(before.slice(before.indexOf('# Project Alpha')));
   });
 
-  test('reads the note once and writes in one vault.process; keeps comments, quoting and key order', async () => {
+  test('keeps the exact text of untouched keys: flow lists, comments, leading zeros, quoted keys', async () => {
+    const block = "tags: [x]   # c\n'single q': 007\nnested:\n  deep: [1, 2]   # flow\nlist:\n  - alpha\n  - beta   # inline comment\n";
+    await vault.app.vault.create('Styled.md', `---\n${block}---\nbody\n`);
+    await vault.host.metadataCache.whenResolved();
+    await call(setPropertiesTool, { path: 'Styled', properties: { newkey: 'hello' } });
+    expect(await disk('Styled.md')).toBe(`---\n${block}newkey: hello\n---\nbody\n`);
+    await call(setPropertiesTool, { path: 'Styled', properties: { newkey: null, list: ['gamma'] } });
+    expect(await disk('Styled.md')).toBe("---\ntags: [x]   # c\n'single q': 007\nnested:\n  deep: [1, 2]   # flow\nlist:\n  - gamma\n---\nbody\n");
+  });
+
+  test('reads the note once and writes in one vault.process; untouched lines stay byte for byte', async () => {
     await vault.app.vault.create('Commented.md', '---\n# kept comment\ntitle:   "Spaced"   # why\ncount: 1\n---\nbody\n');
     await vault.host.metadataCache.whenResolved();
     const host = vault.app.vault;
@@ -289,7 +299,7 @@ describe('set_properties', () => {
     spies.forEach((spy) => spy.mockRestore());
     expect({ reads: read + cachedRead, process, processFrontMatter }).toEqual({ reads: 1, process: 1, processFrontMatter: 0 });
     const after = await disk('Commented.md');
-    expect(after).toBe('---\n# kept comment\ntitle: "Spaced" # why\ncount: 2\nadded:\n  - a\n  - b\n---\nbody\n');
+    expect(after).toBe('---\n# kept comment\ntitle:   "Spaced"   # why\ncount: 2\nadded:\n  - a\n  - b\n---\nbody\n');
     expect(out).toEqual({ status: 'applied', path: 'Commented.md', hash: sha(after), size_before: 63, size_after: Buffer.byteLength(after), lines: { start: 1, end: 8 } });
   });
 
