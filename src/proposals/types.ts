@@ -1,0 +1,78 @@
+/**
+ * The plain-data shapes of propose mode (DESIGN.md, "Proposals"): a staged change, its
+ * hunks, and a hunk placed on a note's current text for review. No Obsidian objects, no
+ * DOM: proposals are persisted as JSON and shown by editor/ and ui/.
+ */
+
+/** What a proposal changes (DESIGN.md, "Proposals"). */
+export type ProposalKind = 'edit' | 'create' | 'delete' | 'move' | 'properties' | 'folder';
+
+/**
+ * Where a proposal stands: `pending` (some hunks await review), `accepted` (every hunk
+ * accepted), `partly_accepted` (some accepted, the rest rejected), `rejected`, `stale` (the
+ * note went away or changed so that nothing left can apply; can only be rejected).
+ */
+export type ProposalStatus = 'pending' | 'accepted' | 'partly_accepted' | 'rejected' | 'stale';
+
+/**
+ * A staged change, as persisted. Text kinds (`edit`, `properties`) carry the note as the
+ * agent saw it (`base_text`, `base_hash`) and the text the agent wants (`proposed_text`);
+ * `create` carries `proposed_text` only; `delete` carries the base; `move` carries `to`;
+ * `folder` only `path`. After a hunk is decided, `base_text`/`proposed_text` are re-based on
+ * the note as it then is, so the hunks of (base_text → proposed_text) are exactly the
+ * undecided ones; `accepted_hunks`/`rejected_hunks` count the decided ones.
+ */
+export interface Proposal {
+  id: string;
+  key_id: string;
+  key_label: string;
+  tool: string;
+  kind: ProposalKind;
+  path: string;
+  to?: string;
+  base_hash: string | null;
+  base_text: string | null;
+  proposed_text: string | null;
+  created_at: string;
+  status: ProposalStatus;
+  resolved_at?: string;
+  accepted_hunks: number;
+  rejected_hunks: number;
+  /** Why the proposal is stale, in one sentence for the user and the agent. */
+  stale_reason?: string;
+}
+
+/**
+ * One change between a base text and a proposed text, line-granular: the base's
+ * characters `[from, to)` (whole lines, trailing newline included) become `inserted`.
+ * A pure insertion has `from === to` at a line start. `index` numbers the hunks of one
+ * (base, proposed) pair in document order, from 0.
+ */
+export interface Hunk {
+  index: number;
+  from: number;
+  to: number;
+  removed: string;
+  inserted: string;
+}
+
+/**
+ * A hunk placed on another text than its base (the note as it is now): `from`/`to` are
+ * offsets in that text. `stale` is true when the text changed inside or right at the hunk
+ * since the base, so applying it could overwrite someone's typing: it can only be rejected.
+ */
+export interface PlacedHunk extends Hunk {
+  stale: boolean;
+}
+
+/** A hunk to review in the editor: a placed hunk with its proposal's id and provenance. */
+export interface ReviewHunk extends PlacedHunk {
+  proposalId: string;
+  keyLabel: string;
+}
+
+/** One piece of a word-level diff inside a changed region. */
+export interface WordPart {
+  kind: 'same' | 'removed' | 'inserted';
+  text: string;
+}
