@@ -11,7 +11,7 @@ import type * as O from 'obsidian';
 import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin, type BootablePlugin } from '../test/harness/boot-plugin';
 import { parseRunOptions, USAGE, type RunOptions } from './run-options';
-import { clientSnippets } from '../src/settings/client-snippets';
+import { clientSnippets } from '../src/ui/settings/client-snippets';
 
 async function prepareVault(options: RunOptions): Promise<{ dir: string; temporary: boolean }> {
   if (options.vault) {

@@ -7,10 +7,10 @@ import { KeyRing } from './keys/key-ring';
 import { SearchIndex } from './search/search-index';
 import { McpHttpServer } from './server/mcp-http-server';
 import { createSessionServices } from './server/session-services';
-import { registerCliHandlers } from './settings/cli-handlers';
-import { applyExternalSettings } from './settings/external-change';
+import { registerCliHandlers } from './ui/settings/cli-handlers';
+import { applyExternalSettings } from './ui/settings/external-change';
 import { migrateSettings } from './settings/migrate-settings';
-import { VaultMcpSettingTab } from './settings/settings-tab';
+import { VaultMcpSettingTab } from './ui/settings/settings-tab';
 import type { VaultMcpSettings } from './settings/settings';
 import { NoteStore } from './vault/note-store';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ToolError } from '../errors';
 import { normalizeKeyMode } from '../keys/key-record';
-import type { WriteRequest } from '../vault/write-types';
+import type { WriteRequest } from '../vault/writes/write-types';
 import type { ToolContext } from './tool';
 
 /**
@@ -24,13 +24,13 @@ export const expectedHashArg = z
  *   key, since staging proposals is not available yet (nothing is written).
  */
 export async function submitWrite(ctx: ToolContext, request: WriteRequest): Promise<Record<string, unknown>> {
-  const prepared = await ctx.notes.writes.prepare(request, ctx.scope);
   if (normalizeKeyMode(ctx.caller.mode) !== 'force') {
+    await ctx.notes.writes.prepare(request, ctx.scope);
     throw new ToolError(
       'unavailable',
       `propose mode is not available yet, so ${request.tool} changed nothing; ask the user to set this key's mode to force in the Vault MCP settings if direct writes are wanted.`,
     );
   }
-  const result = await ctx.notes.writes.apply(prepared, ctx.scope);
+  const result = await ctx.notes.writes.apply(request, ctx.scope);
   return { ...result };
 }

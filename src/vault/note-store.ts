@@ -12,8 +12,8 @@ import { buildOutline, collapseWhitespace, sectionAt, type NoteSection } from '.
 import { countTags, type TagCount } from './tags';
 import { resolveLinkpath } from './linkpath';
 import { AGENT_INSTRUCTION_FILES, nearestAgentInstructions } from './agent-instructions';
-import { noteNotFound, parseFrontmatter } from './frontmatter-guard';
-import { NoteWriter } from './note-writer';
+import { noteNotFound, parseFrontmatter } from './writes/frontmatter-guard';
+import { NoteWriter } from './writes/note-writer';
 import type { NoteReader } from './note-reader';
 
 /** A note change, reported after the metadata cache has caught up with it. */

@@ -6,8 +6,8 @@
  */
 import type { App } from 'obsidian';
 import { Notice } from '../host/notice';
-import { VaultMcpSettingTab } from '../../src/settings/settings-tab';
-import type { SettingsTabPlugin } from '../../src/settings/tab-context';
+import { VaultMcpSettingTab } from '../../src/ui/settings/settings-tab';
+import type { SettingsTabPlugin } from '../../src/ui/settings/tab-context';
 import { createDemoPlugin, type DemoPlugin } from './demo-plugin';
 
 declare global {

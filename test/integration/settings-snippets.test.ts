@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import VaultMcpPlugin from '../../src/main';
-import { clientSnippets, MCP_SERVER_NAME, type McpClientId } from '../../src/settings/client-snippets';
+import { clientSnippets, MCP_SERVER_NAME, type McpClientId } from '../../src/ui/settings/client-snippets';
 import { bootPlugin, type BootedPlugin } from '../harness/boot-plugin';
 
 /** Splits a POSIX shell line into words (double quotes with backslash escapes, as the snippet uses). */

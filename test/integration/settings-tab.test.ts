@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Notice, simulateExternalSettingsChange } from '../host';
 import VaultMcpPlugin from '../../src/main';
-import { VaultMcpSettingTab } from '../../src/settings/settings-tab';
+import { VaultMcpSettingTab } from '../../src/ui/settings/settings-tab';
 import { secretIdForKey } from '../../src/keys/key-record';
 import { AI_API_KEY_SECRET_ID } from '../../src/ai/secret-id';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';

@@ -1,4 +1,4 @@
-import { formatJson, claudeCodeCommand, clientSnippets, codexToml, cursorConfig, vscodeConfig, claudeDesktopConfig } from '../../src/settings/client-snippets';
+import { formatJson, claudeCodeCommand, clientSnippets, codexToml, cursorConfig, vscodeConfig, claudeDesktopConfig } from '../../src/ui/settings/client-snippets';
 
 const URL_ = 'http://127.0.0.1:27200/mcp';
 const TOKEN = 'vmcp_abc123';

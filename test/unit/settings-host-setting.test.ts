@@ -1,12 +1,12 @@
 /** @jest-environment jsdom */
 import { App, SecretComponent, Setting, createHostElement } from '../host';
 import type * as O from 'obsidian';
-import { parsePort } from '../../src/settings/server-section';
-import { parseRoots } from '../../src/settings/keys-section';
-import { cleanFolder } from '../../src/settings/access-section';
-import { oneLine } from '../../src/settings/tools-section';
-import { maskToken } from '../../src/settings/connect-section';
-import { formatTimestamp } from '../../src/settings/tab-context';
+import { parsePort } from '../../src/ui/settings/server-section';
+import { parseRoots } from '../../src/ui/settings/keys-section';
+import { cleanFolder } from '../../src/ui/settings/access-section';
+import { oneLine } from '../../src/ui/settings/tools-section';
+import { maskToken } from '../../src/ui/settings/connect-section';
+import { formatTimestamp } from '../../src/ui/settings/tab-context';
 
 function container(): HTMLElement {
   const el = createHostElement('div');

@@ -1,4 +1,4 @@
-import { patchFrontmatterText } from '../../src/vault/property-patch';
+import { patchFrontmatterText } from '../../src/vault/writes/property-patch';
 import { errorOf } from '../harness/tool-errors';
 
 describe('patchFrontmatterText', () => {

@@ -1,9 +1,9 @@
-import { guardFrontmatter, parseFrontmatter } from '../../src/vault/frontmatter-guard';
+import { guardFrontmatter, parseFrontmatter } from '../../src/vault/writes/frontmatter-guard';
 import { findHeadingSection } from '../../src/vault/heading-target';
 import { assertValidName } from '../../src/vault/note-names';
-import { applyPropertyPatch, validatePropertyPatch } from '../../src/vault/property-patch';
+import { applyPropertyPatch, validatePropertyPatch } from '../../src/vault/writes/property-patch';
 import { buildOutline } from '../../src/vault/sections';
-import { appendText, editAtAnchor, editAtHeading, findAnchor, replaceBody } from '../../src/vault/text-edits';
+import { appendText, editAtAnchor, editAtHeading, findAnchor, replaceBody } from '../../src/vault/writes/text-edits';
 import { parseNoteMetadata } from '../host';
 import { errorOf } from '../harness/tool-errors';
 

@@ -1,3 +1,4 @@
+import { BaseChangedError } from '../../src/vault/writes/write-errors';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
@@ -303,11 +304,15 @@ describe('set_properties', () => {
     expect(out).toEqual({ status: 'applied', path: 'Commented.md', hash: sha(after), size_before: 63, size_after: Buffer.byteLength(after), lines: { start: 1, end: 8 } });
   });
 
-  test('a note that changed between prepare and apply gets the edit recomputed on its new text', async () => {
+  test('a prepared write never lands on a note that changed since; force mode prepares again on the new text', async () => {
     const scope = { label: 'Test agent', roots: [] };
-    const prepared = await notes.writes.prepare({ tool: 'set_properties', kind: 'properties', path: 'Inbox', properties: { seen: true } }, scope);
+    const request = { tool: 'set_properties', kind: 'properties', path: 'Inbox', properties: { seen: true } } as const;
+    const prepared = await notes.writes.prepare(request, scope);
     await vault.app.vault.process(notes.resolveNote({ path: 'Inbox' }, scope), (text) => `${text}added meanwhile\n`);
-    const out = await notes.writes.apply(prepared, scope);
+    const changed = await disk('Inbox.md');
+    await expect(notes.writes.applyPrepared(prepared, scope)).rejects.toBeInstanceOf(BaseChangedError);
+    expect(await disk('Inbox.md')).toBe(changed);
+    const out = await notes.writes.apply(request, scope);
     const after = await disk('Inbox.md');
     expect(after).toContain('seen: true\n');
     expect(after.endsWith('added meanwhile\n')).toBe(true);

@@ -1,13 +1,14 @@
 import { TFile, TFolder, type App, type TAbstractFile } from 'obsidian';
-import { ToolError } from '../errors';
-import type { AccessScope } from './access';
-import { assertWritableText, guardFrontmatter } from './frontmatter-guard';
-import { hashText } from './hash';
-import { assertValidName, namesFolder, withMarkdownExtension } from './note-names';
-import type { NoteReader } from './note-reader';
-import { foldPath, isPathInside, parentOf } from './paths';
+import { ToolError } from '../../errors';
+import type { AccessScope } from '../access';
+import { assertWritableText, guardFrontmatter, noteNotFound } from './frontmatter-guard';
+import { hashText } from '../hash';
+import { assertValidName, namesFolder, withMarkdownExtension } from '../note-names';
+import type { NoteReader } from '../note-reader';
+import { foldPath, isPathInside, parentOf } from '../paths';
 import { insertedLines } from './text-edits';
 import { assertExpectedHash, assertStillAt, byteSize, writableNote } from './write-checks';
+import { BaseChangedError, takenError } from './write-errors';
 import type { WriteLock } from './write-lock';
 import type { PreparedWrite, WriteResult } from './write-types';
 
@@ -89,22 +90,23 @@ export class EntryWriter {
       this.assertNewSegmentsValid(to);
       this.assertFree(to, 'move to');
     }
-    return { kind: 'move', tool, entry: source, path: source.path, to, expectedHash };
+    return { kind: 'move', tool, path: source.path, to, folder: !isNote, expectedHash };
   }
 
   /**
-   * delete_note: a note this key may write (folders are refused).
+   * delete_note: a note this key may write (folders are refused). `fresh` reads it from disk
+   * instead of Obsidian's cached text.
    * @throws ToolError('invalid_argument') for a folder; as NoteWriter for the note.
    */
-  async prepareDelete(tool: string, rawPath: string, expectedHash: string | undefined, scope: AccessScope): Promise<PreparedWrite> {
+  async prepareDelete(tool: string, rawPath: string, expectedHash: string | undefined, scope: AccessScope, fresh = false): Promise<PreparedWrite> {
     if (this.folderAt(rawPath, scope)) {
       throw new ToolError('invalid_argument', `'${rawPath}' is a folder; delete_note deletes notes only, so delete its notes one by one.`);
     }
     const file = writableNote(this.notes, rawPath, scope);
-    const baseText = await this.notes.read(file);
+    const baseText = fresh ? await this.app.vault.read(file) : await this.notes.read(file);
     assertExpectedHash(baseText, expectedHash, file.path);
     assertWritableText(baseText, scope, file.path);
-    return { kind: 'delete', tool, file, path: file.path, expectedHash, baseText, baseHash: hashText(baseText) };
+    return { kind: 'delete', tool, path: file.path, expectedHash, baseText, baseHash: hashText(baseText) };
   }
 
   /** Applies a prepared create, folder, move or delete (force mode). */
@@ -118,10 +120,16 @@ export class EntryWriter {
           await this.ensureFolder(prepared.path);
           return { status: 'applied', path: prepared.path };
         });
-      case 'move':
-        return this.lock.run(prepared.entry, () => this.move(prepared, scope));
-      case 'delete':
-        return this.lock.run(prepared.file, () => this.trash(prepared, scope));
+      case 'move': {
+        const entry = this.app.vault.getAbstractFileByPath(prepared.path);
+        if (!entry || (entry instanceof TFolder) !== prepared.folder) throw noteNotFound(prepared.path);
+        return this.lock.run(entry, () => this.move(entry, prepared, scope));
+      }
+      case 'delete': {
+        const file = this.app.vault.getFileByPath(prepared.path);
+        if (!file) throw noteNotFound(prepared.path);
+        return this.lock.run(file, () => this.trash(file, prepared));
+      }
     }
   }
 
@@ -146,9 +154,8 @@ export class EntryWriter {
     };
   }
 
-  /** Moves with `fileManager.renameFile` (Obsidian updates links), after fresh checks. */
-  private async move(p: Extract<PreparedWrite, { kind: 'move' }>, scope: AccessScope): Promise<WriteResult> {
-    const { entry } = p;
+  /** Moves `entry` with `fileManager.renameFile` (Obsidian updates links), after fresh checks. */
+  private async move(entry: TAbstractFile, p: Extract<PreparedWrite, { kind: 'move' }>, scope: AccessScope): Promise<WriteResult> {
     assertStillAt(this.app.vault, entry, p.path);
     let before: string | null = null;
     if (entry instanceof TFile) {
@@ -172,24 +179,20 @@ export class EntryWriter {
 
   /**
    * Moves the note to the system trash, else the vault's `.trash` folder; never a hard delete.
-   * The note is read again under the write lock: the checks of prepareDelete are redone only
-   * when it changed since.
+   * The note is read again under the write lock and must still be the text prepareDelete
+   * checked, so a note that changed since is never deleted unseen.
+   * @throws BaseChangedError when it changed (nothing is deleted).
    */
-  private async trash(p: Extract<PreparedWrite, { kind: 'delete' }>, scope: AccessScope): Promise<WriteResult> {
-    const { file } = p;
+  private async trash(file: TFile, p: Extract<PreparedWrite, { kind: 'delete' }>): Promise<WriteResult> {
     assertStillAt(this.app.vault, file, p.path);
     const text = await this.app.vault.read(file);
-    const unchanged = text === p.baseText;
-    if (!unchanged) {
-      assertExpectedHash(text, p.expectedHash, p.path);
-      assertWritableText(text, scope, p.path);
-    }
+    if (text !== p.baseText) throw new BaseChangedError(p.path);
     try {
       await this.app.vault.trash(file, true);
     } catch {
       await this.app.vault.trash(file, false);
     }
-    return { status: 'applied', path: p.path, hash: unchanged ? p.baseHash : hashText(text), size_before: byteSize(text), size_after: 0 };
+    return { status: 'applied', path: p.path, hash: p.baseHash, size_before: byteSize(text), size_after: 0 };
   }
 
   /** The folder or writable note a move starts from. */
@@ -278,11 +281,3 @@ export class EntryWriter {
   }
 }
 
-/**
- * The one answer for a taken or unavailable target (see {@link EntryWriter}). It does not
- * echo the resolved path: resolution matches existing names case-insensitively, so the
- * echo would reveal the exact name of a note the key may not see.
- */
-function takenError(verb: string): ToolError {
-  return new ToolError('exists', `Cannot ${verb} that path: it is taken or unavailable; choose another path.`);
-}

@@ -1,9 +1,9 @@
 import { Notice, type App, type ButtonComponent, type Plugin } from 'obsidian';
-import type { AiService } from '../ai/ai-service';
-import type { SearchIndex } from '../search/search-index';
-import type { KeyRing } from '../keys/key-ring';
-import type { McpHttpServer } from '../server/mcp-http-server';
-import type { VaultMcpSettings } from './settings';
+import type { AiService } from '../../ai/ai-service';
+import type { SearchIndex } from '../../search/search-index';
+import type { KeyRing } from '../../keys/key-ring';
+import type { McpHttpServer } from '../../server/mcp-http-server';
+import type { VaultMcpSettings } from '../../settings/settings';
 
 /**
  * The plugin surface the settings tab uses (what src/main.ts's VaultMcpPlugin exposes), as

@@ -1,6 +1,6 @@
 import { Notice, Setting } from 'obsidian';
-import { MCP_PATH } from '../server/endpoint';
-import { MAX_PORT, MIN_PORT } from './settings';
+import { MCP_PATH } from '../../server/endpoint';
+import { MAX_PORT, MIN_PORT } from '../../settings/settings';
 import { copyToClipboard, type SectionContext } from './tab-context';
 
 

@@ -1,4 +1,4 @@
-import { migrateSettings } from './migrate-settings';
+import { migrateSettings } from '../../settings/migrate-settings';
 import type { SettingsTabPlugin } from './tab-context';
 
 /** What an external settings change did, for tests and logs. */

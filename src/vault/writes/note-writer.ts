@@ -1,35 +1,38 @@
 import type { App, TFile } from 'obsidian';
-import { ToolError } from '../errors';
-import type { AccessScope } from './access';
+import { ToolError } from '../../errors';
+import type { AccessScope } from '../access';
 import { EntryWriter } from './entry-writer';
 import { assertWritableText, guardFrontmatter } from './frontmatter-guard';
-import { hashText } from './hash';
-import { cacheMatchesText, nextIndexed } from './index-freshness';
-import type { NoteReader } from './note-reader';
+import { hashText } from '../hash';
+import { cacheMatchesText, nextIndexed } from '../index-freshness';
+import type { NoteReader } from '../note-reader';
 import { patchFrontmatterText, validatePropertyPatch } from './property-patch';
-import type { NoteSection } from './sections';
+import type { NoteSection } from '../sections';
 import { appendText, editAtAnchor, editAtHeading, replaceBody, startsWithFrontmatter } from './text-edits';
-import { assertExpectedHash, assertStillAt, byteSize, writableNote } from './write-checks';
+import { assertExpectedHash, byteSize, writableNote } from './write-checks';
+import { BaseChangedError, conflictError, keptChangingError } from './write-errors';
 import { WriteLock } from './write-lock';
-import type { PreparedTextWrite, PreparedWrite, PropertyPatch, TextEdit, TextEditResult, WriteRequest, WriteResult } from './write-types';
+import type { ExactTextWrite, PreparedTextWrite, PreparedWrite, PropertyPatch, TextEdit, WriteRequest, WriteResult } from './write-types';
 
 /** How long a heading edit waits for Obsidian to index a note that just changed, ms. */
 const INDEX_WAIT_MS = 3000;
-/** How often a heading edit tries again when the note changed between reading and writing. */
-const EDIT_ATTEMPTS = 6;
+/** How often force mode prepares a write again when the note changed between reading and writing. */
+const APPLY_ATTEMPTS = 6;
 
 /**
  * Every write of the write tools, in two steps: {@link prepare} validates a request against
  * the note as it is now (paths, access rules, expected_hash, anchors and headings, the
- * frontmatter guard) and computes the new text; {@link apply} carries it out through the
- * Obsidian API only: one `vault.process` for every text change, property patches included
- * (the hash check runs inside its callback, and the access re-check, the edit and the
- * frontmatter guard too when the note changed since prepare, so they are atomic with the
- * write), `fileManager.renameFile` for moves, `vault.trash` for deletes. Propose mode stages
- * a prepared write instead of applying it.
+ * frontmatter guard) and computes the change as plain data; {@link applyPrepared} carries it
+ * out through the Obsidian API only, if the note is still what it was prepared on: one
+ * `vault.process` for every text change ({@link writeExactText}, the apply primitive that
+ * proposals use too), `fileManager.renameFile` for moves, `vault.trash` for deletes. Force
+ * mode ({@link apply}) prepares again when the note changed in between; propose mode stages a
+ * prepared write instead of applying it.
  */
 export class NoteWriter {
   private readonly lock = new WriteLock();
+  /** Queues force-mode writes per note, so writers in this process take turns instead of racing to retry. */
+  private readonly queue = new WriteLock();
   private readonly entries: EntryWriter;
 
   /** @param app the Obsidian app. @param notes the note store whose rules (paths, access) writes follow. */
@@ -43,11 +46,13 @@ export class NoteWriter {
   /**
    * Validates `request` for `scope` and computes the change on the note's current text.
    * Nothing is written.
+   * @param fresh read the note from disk (`vault.read`) instead of Obsidian's cached text:
+   *   used when a write found the file newer than the cache.
    * @throws ToolError for anything the agent can fix: not_found (private notes included),
    *   forbidden (quarantine, roots, read-only, protected keys), conflict (expected_hash),
    *   ambiguous / not_found (anchor, heading), invalid_argument, exists.
    */
-  async prepare(request: WriteRequest, scope: AccessScope): Promise<PreparedWrite> {
+  async prepare(request: WriteRequest, scope: AccessScope, fresh = false): Promise<PreparedWrite> {
     switch (request.kind) {
       case 'create':
         return this.entries.prepareCreate(request.tool, request.path, request.content, scope);
@@ -56,27 +61,84 @@ export class NoteWriter {
       case 'move':
         return this.entries.prepareMove(request.tool, request.path, request.to, request.expectedHash, scope);
       case 'delete':
-        return this.entries.prepareDelete(request.tool, request.path, request.expectedHash, scope);
+        return this.entries.prepareDelete(request.tool, request.path, request.expectedHash, scope, fresh);
       default:
-        return this.prepareText(request, scope);
+        return this.prepareText(request, scope, fresh);
     }
   }
 
   /**
-   * Applies a prepared write (force mode), re-checking expected_hash and the access rules on
-   * the note as it is at that moment.
+   * Force mode: prepares `request` and writes it, preparing again (so the edit runs on the
+   * newer text, with every check redone) when the note changed between reading and writing.
    * @returns what was done ({@link WriteResult}).
-   * @throws ToolError as {@link prepare} when the note changed in a way that makes the write
-   *   invalid; ToolError('conflict') when a heading edit kept racing other writes.
+   * @throws what {@link prepare} throws; ToolError('conflict') when the note kept changing.
    */
-  async apply(prepared: PreparedWrite, scope: AccessScope): Promise<WriteResult> {
+  async apply(request: WriteRequest, scope: AccessScope): Promise<WriteResult> {
+    if (request.kind === 'create' || request.kind === 'folder' || request.kind === 'move') return this.applyWithRetries(request, scope);
+    return this.queue.run(writableNote(this.notes, request.path, scope), () => this.applyWithRetries(request, scope));
+  }
+
+  /** {@link apply}'s loop: prepare (from disk after the first try), write, again when the note changed. */
+  private async applyWithRetries(request: WriteRequest, scope: AccessScope): Promise<WriteResult> {
+    for (let attempt = 0; attempt < APPLY_ATTEMPTS; attempt++) {
+      const prepared = await this.prepare(request, scope, attempt > 0);
+      try {
+        return await this.applyPrepared(prepared, scope);
+      } catch (err) {
+        if (!(err instanceof BaseChangedError)) throw err;
+        if ('expectedHash' in request && request.expectedHash !== undefined) throw conflictError(prepared.path);
+      }
+    }
+    throw keptChangingError(request.path);
+  }
+
+  /**
+   * Writes a prepared change if the vault is still as it was prepared on, re-checking
+   * expected_hash and the access rules at that moment.
+   * @returns what was done ({@link WriteResult}).
+   * @throws BaseChangedError when the note's text changed since prepare (nothing written);
+   *   ToolError as {@link prepare} when the vault changed so the write is no longer allowed.
+   */
+  async applyPrepared(prepared: PreparedWrite, scope: AccessScope): Promise<WriteResult> {
     switch (prepared.kind) {
       case 'edit':
       case 'properties':
-        return this.applyText(prepared, scope);
+        return this.writeExactText({ tool: prepared.tool, path: prepared.path, baseHash: prepared.baseHash, text: prepared.proposedText, lines: prepared.proposedLines }, scope);
       default:
         return this.entries.apply(prepared, scope);
     }
+  }
+
+  /**
+   * The apply primitive: in one `vault.process`, writes `write.text` to the note at
+   * `write.path` if the note's SHA-256 is still `write.baseHash`, after checking on that exact
+   * text that `scope` may write it (`access`, `agent_overrides`) and that no protected
+   * frontmatter key changes. Proposals apply through this, as force mode does.
+   * @returns `{status: 'applied', path, hash, size_before, size_after, lines?}`.
+   * @throws ToolError('not_found') when no note the key may write is at `path`;
+   *   ToolError('forbidden') when it became read-only or a protected key would change;
+   *   BaseChangedError when its hash is no longer `baseHash` (nothing is written).
+   */
+  async writeExactText(write: ExactTextWrite, scope: AccessScope): Promise<WriteResult> {
+    const file = writableNote(this.notes, write.path, scope);
+    return this.lock.run(file, async () => {
+      const box: { before?: string } = {};
+      await this.app.vault.process(file, (current) => {
+        if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
+        assertWritableText(current, scope, file.path);
+        guardFrontmatter(current, write.text, file.path);
+        box.before = current;
+        return write.text;
+      });
+      return {
+        status: 'applied',
+        path: file.path,
+        hash: hashText(write.text),
+        size_before: byteSize(box.before ?? ''),
+        size_after: byteSize(write.text),
+        ...(write.lines ? { lines: write.lines } : {}),
+      };
+    });
   }
 
   /**
@@ -84,9 +146,9 @@ export class NoteWriter {
    * (heading edits may take the newer text the index describes), checks expected_hash and the
    * access rules on that text, and runs the edit on it.
    */
-  private async prepareText(request: TextRequest, scope: AccessScope): Promise<PreparedWrite> {
+  private async prepareText(request: TextRequest, scope: AccessScope, fresh: boolean): Promise<PreparedTextWrite> {
     const file = writableNote(this.notes, request.path, scope);
-    let baseText = await this.notes.read(file);
+    let baseText = fresh ? await this.app.vault.read(file) : await this.notes.read(file);
     assertExpectedHash(baseText, request.expectedHash, file.path);
     assertWritableText(baseText, scope, file.path);
     const { kind, edit, needsOutline } = textEditOf(request, file.path);
@@ -104,62 +166,13 @@ export class NoteWriter {
     return {
       kind,
       tool: request.tool,
-      file,
       path: file.path,
       expectedHash: request.expectedHash,
       baseText,
       baseHash: hashText(baseText),
       proposedText: proposed.text,
       proposedLines: proposed.lines,
-      edit,
-      needsOutline,
     };
-  }
-
-  /**
-   * Applies a prepared text write in one `vault.process`: expected_hash is checked inside the
-   * callback; when the note still equals `baseText` the prepared text is written as it is,
-   * otherwise the access rules, the edit and the frontmatter guard run again on the current
-   * text. A heading edit whose note changed needs the outline of the new text, so it leaves
-   * the note as it is, waits for the index and tries again.
-   */
-  private applyText(p: PreparedTextWrite, scope: AccessScope): Promise<WriteResult> {
-    return this.lock.run(p.file, async () => {
-      assertStillAt(this.app.vault, p.file, p.path);
-      let base = p.baseText;
-      let outline: NoteSection[] | null = null;
-      for (let attempt = 0; attempt < EDIT_ATTEMPTS; attempt++) {
-        if (attempt > 0) ({ text: base, outline } = await this.indexedOutline(p.file, base));
-        const box: { before: string; result?: TextEditResult } = { before: base };
-        await this.app.vault.process(p.file, (current) => {
-          assertExpectedHash(current, p.expectedHash, p.path);
-          box.before = current;
-          if (current === p.baseText) {
-            box.result = { text: p.proposedText, lines: p.proposedLines };
-            return p.proposedText;
-          }
-          if (p.needsOutline && current !== base) return current;
-          assertWritableText(current, scope, p.path);
-          const result = p.edit(current, outline);
-          guardFrontmatter(current, result.text, p.path);
-          box.result = result;
-          return result.text;
-        });
-        const { before, result } = box;
-        if (result !== undefined) {
-          return {
-            status: 'applied',
-            path: p.file.path,
-            hash: hashText(result.text),
-            size_before: byteSize(before),
-            size_after: byteSize(result.text),
-            ...(result.lines ? { lines: result.lines } : {}),
-          };
-        }
-        base = before;
-      }
-      throw new ToolError('conflict', `Note '${p.path}' kept changing while this edit was applied, so nothing was written; read it again and retry.`);
-    });
   }
 
   /**
@@ -236,3 +249,4 @@ function textEditOf(request: TextRequest, notePath: string): { kind: 'edit' | 'p
     }
   }
 }
+

@@ -1,6 +1,6 @@
 import { Setting } from 'obsidian';
-import { ALL_TOOLS, ownToggle } from '../tools/registry';
-import type { ToolDefinition } from '../tools/tool';
+import { ALL_TOOLS, ownToggle } from '../../tools/registry';
+import type { ToolDefinition } from '../../tools/tool';
 import type { SectionContext } from './tab-context';
 
 /** The first sentence of a tool description (up to the first `. `), for a one-line summary. */

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { getFrontMatterInfo } from 'obsidian';
 import { isMap, isScalar, parseDocument, stringify, type Document, type YAMLMap } from 'yaml';
-import { ToolError } from '../errors';
+import { ToolError } from '../../errors';
 import { isProtectedKey, parseFrontmatter } from './frontmatter-guard';
 import { lineAt, lineEndingOf } from './text-edits';
 import type { PropertyPatch, TextEditResult } from './write-types';

@@ -1,7 +1,7 @@
 import { Setting, type TextComponent } from 'obsidian';
-import { AI_PROVIDER_PRESETS, examplePreset } from '../ai/presets';
-import { AI_API_KEY_SECRET_ID } from '../ai/secret-id';
-import type { AiProviderType } from '../ai/types';
+import { AI_PROVIDER_PRESETS, examplePreset } from '../../ai/presets';
+import { AI_API_KEY_SECRET_ID } from '../../ai/secret-id';
+import type { AiProviderType } from '../../ai/types';
 import type { SectionContext } from './tab-context';
 
 const PROVIDER_LABELS: Record<AiProviderType, string> = {

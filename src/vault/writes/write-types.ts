@@ -1,5 +1,4 @@
-import type { TAbstractFile, TFile } from 'obsidian';
-import type { NoteSection } from './sections';
+import type { NoteSection } from '../sections';
 
 /**
  * The shapes that flow through a write (DESIGN.md, "Tools" and "Proposals"): what a write
@@ -52,10 +51,10 @@ export interface TextEditResult {
 }
 
 /**
- * A change to a note's text as a function of the text at the moment it is applied, so it can
- * run inside `vault.process` (atomic read-modify-write). `outline` is the note's sections for
- * exactly that text (from the metadata cache), or null for edits that need no headings.
- * Throws ToolError when the edit cannot apply to that text (anchor gone, heading missing...).
+ * A change to a note's text as a function of the text it is computed on. `outline` is the
+ * note's sections for exactly that text (from the metadata cache), or null for edits that
+ * need no headings. Throws ToolError when the edit cannot apply to that text (anchor gone,
+ * heading missing...). Lives only while a write is prepared: what leaves prepare is plain data.
  */
 export type TextEdit = (text: string, outline: NoteSection[] | null) => TextEditResult;
 
@@ -64,37 +63,42 @@ export type PropertyPatch = Record<string, unknown>;
 
 /**
  * A validated change to an existing note's text (write_note, append_note, edit_note,
- * set_properties). `baseText`/`baseHash` are the note as read while preparing and
- * `proposedText`/`proposedLines` the result of `edit` on that text; applying writes
- * `proposedText` as it is when the note still equals `baseText`, else runs `edit` again on
- * the note's current text.
+ * set_properties), as plain data that can be persisted: `baseText`/`baseHash` are the note as
+ * read while preparing, `proposedText`/`proposedLines` the whole new text and its changed lines.
  */
 export interface PreparedTextWrite {
+  kind: 'edit' | 'properties';
   tool: string;
-  file: TFile;
   path: string;
   expectedHash?: string;
   baseText: string;
   baseHash: string;
   proposedText: string;
   proposedLines?: LineRange;
-  edit: TextEdit;
-  /** The edit addresses headings: it needs the note's outline for the exact text. */
-  needsOutline: boolean;
 }
 
 /**
- * A validated write, ready to apply (force mode) or to stage as a proposal (propose mode).
- * `kind` uses the proposal kinds of DESIGN.md ("Proposals"). Paths are normalized vault paths.
- * `edit` (body writes, appends, edits, and write_note with both body and frontmatter_patch)
- * and `properties` (set_properties, patch-only write_note) are {@link PreparedTextWrite}s.
+ * A validated write, ready to apply (force mode) or to stage as a proposal (propose mode):
+ * plain data only (no TFile, no closures), so proposals can persist it. `kind` uses the
+ * proposal kinds of DESIGN.md ("Proposals"). Paths are normalized vault paths; `folder` on a
+ * move tells a folder move from a note move; a note's move or delete carries its text as read.
  */
 export type PreparedWrite =
   | { kind: 'create'; tool: string; path: string; proposedText: string }
-  | (PreparedTextWrite & { kind: 'edit' | 'properties' })
-  | { kind: 'move'; tool: string; entry: TAbstractFile; path: string; to: string; expectedHash?: string }
-  | { kind: 'delete'; tool: string; file: TFile; path: string; expectedHash?: string; baseText: string; baseHash: string }
+  | PreparedTextWrite
+  | { kind: 'move'; tool: string; path: string; to: string; folder: boolean; expectedHash?: string }
+  | { kind: 'delete'; tool: string; path: string; expectedHash?: string; baseText: string; baseHash: string }
   | { kind: 'folder'; tool: string; path: string };
+
+/** The apply primitive's input: write `text` to the note at `path` if the note's hash is still `baseHash`. */
+export interface ExactTextWrite {
+  tool: string;
+  path: string;
+  baseHash: string;
+  text: string;
+  /** The changed lines of `text`, reported back in the result when known. */
+  lines?: LineRange;
+}
 
 /**
  * What an applied write reports, so an agent can verify without re-reading:

@@ -1,9 +1,9 @@
 import type { TAbstractFile, TFile, Vault } from 'obsidian';
-import { ToolError } from '../errors';
-import type { AccessScope } from './access';
+import type { AccessScope } from '../access';
 import { noteNotFound, readOnlyError } from './frontmatter-guard';
-import { hashText } from './hash';
-import type { NoteReader } from './note-reader';
+import { hashText } from '../hash';
+import { conflictError } from './write-errors';
+import type { NoteReader } from '../note-reader';
 
 /**
  * Checks shared by every write: finding a note the key may change, that it is still where it
@@ -41,14 +41,6 @@ export function assertExpectedHash(text: string, expectedHash: string | undefine
   if (expectedHash === undefined) return;
   const actual = hashText(text);
   if (expectedHash.trim().toLowerCase() !== actual) throw conflictError(notePath);
-}
-
-/** The conflict refusal: the note changed since the agent read it. */
-export function conflictError(notePath: string): ToolError {
-  return new ToolError(
-    'conflict',
-    `Note '${notePath}' changed since you read it (expected_hash does not match); nothing was written. Read it again with read_note and redo the change on the new text.`,
-  );
 }
 
 /** UTF-8 size of a text, bytes (what `file.stat.size` reports for a saved note). */
