@@ -1,0 +1,155 @@
+import { LINE_DIFF_MAX_EDIT, applyHunks, buildHunks, onlyHunk, withoutHunk } from '../../src/proposals/hunks';
+import { placeHunks } from '../../src/proposals/rebase';
+import { randomEdit, randomNote, seededRandom } from './proposals-random';
+
+/** The hunks without their index, for compact expectations. */
+function ranges(base: string, proposed: string): Array<[number, number, string, string]> {
+  return buildHunks(base, proposed).map((h) => [h.from, h.to, h.removed, h.inserted]);
+}
+
+describe('buildHunks', () => {
+  test('one replaced line in the middle', () => {
+    expect(buildHunks('a\nb\nc\n', 'a\nB\nc\n')).toEqual([{ index: 0, from: 2, to: 4, removed: 'b\n', inserted: 'B\n' }]);
+  });
+
+  test('separate changes are separate hunks, numbered in order', () => {
+    expect(ranges('a\nb\nc\nd\n', 'A\nb\nc\nD\nE\n')).toEqual([
+      [0, 2, 'a\n', 'A\n'],
+      [6, 8, 'd\n', 'D\nE\n'],
+    ]);
+    expect(buildHunks('a\nb\nc\nd\n', 'A\nb\nc\nD\n').map((h) => h.index)).toEqual([0, 1]);
+  });
+
+  test('a pure insertion sits at a line start, or at the end of the text', () => {
+    expect(ranges('a\nb\n', 'a\nnew\nb\n')).toEqual([[2, 2, '', 'new\n']]);
+    expect(ranges('a\nb\n', 'a\nb\nend\n')).toEqual([[4, 4, '', 'end\n']]);
+    expect(ranges('a\nb\n', 'top\na\nb\n')).toEqual([[0, 0, '', 'top\n']]);
+  });
+
+  test('a pure deletion has an empty insertion', () => {
+    expect(ranges('a\nb\nc\n', 'a\nc\n')).toEqual([[2, 4, 'b\n', '']]);
+  });
+
+  test('empty base and empty proposed', () => {
+    expect(ranges('', 'x\ny')).toEqual([[0, 0, '', 'x\ny']]);
+    expect(ranges('x\ny', '')).toEqual([[0, 3, 'x\ny', '']]);
+    expect(buildHunks('', '')).toEqual([]);
+  });
+
+  test('identical texts have no hunks', () => {
+    expect(buildHunks('same\r\ntext', 'same\r\ntext')).toEqual([]);
+  });
+
+  test('only the final newline changed: the last line is replaced', () => {
+    expect(ranges('a\nb\n', 'a\nb')).toEqual([[2, 4, 'b\n', 'b']]);
+    expect(ranges('a\nb', 'a\nb\n')).toEqual([[2, 3, 'b', 'b\n']]);
+  });
+
+  test('appending to a note without a final newline replaces its last line', () => {
+    expect(ranges('a\nb', 'a\nb\nc\n')).toEqual([[2, 3, 'b', 'b\nc\n']]);
+  });
+
+  test('CRLF is kept byte for byte, and a changed line ending is a change', () => {
+    expect(ranges('a\r\nb\r\nc\r\n', 'a\r\nB\r\nc\r\n')).toEqual([[3, 6, 'b\r\n', 'B\r\n']]);
+    expect(ranges('a\r\nb\r\n', 'a\nb\r\n')).toEqual([[0, 3, 'a\r\n', 'a\n']]);
+  });
+
+  test('a BOM is part of the first line', () => {
+    expect(ranges('\uFEFFa\nb\n', '\uFEFFa\nB\n')).toEqual([[3, 5, 'b\n', 'B\n']]);
+    expect(ranges('\uFEFFa\n', 'a\n')).toEqual([[0, 3, '\uFEFFa\n', 'a\n']]);
+  });
+
+  test('offsets are UTF-16 code units (emoji, CJK)', () => {
+    expect(ranges('😀\n日本\n', '😀\n中国\n')).toEqual([[3, 6, '日本\n', '中国\n']]);
+  });
+
+  test(`past ${LINE_DIFF_MAX_EDIT} changed lines: one hunk between the shared head and tail lines`, () => {
+    const middle = (tag: string) => Array.from({ length: LINE_DIFF_MAX_EDIT }, (_, i) => `${tag} ${i}\n`).join('');
+    const before = 'head\n' + middle('old') + 'tail';
+    const after = 'head\n' + middle('new') + 'tail';
+    expect(buildHunks(before, after)).toEqual([
+      { index: 0, from: 5, to: before.length - 4, removed: middle('old'), inserted: middle('new') },
+    ]);
+    expect(ranges(middle('old'), 'x\n' + middle('new'))).toEqual([[0, middle('old').length, middle('old'), 'x\n' + middle('new')]]);
+    expect(ranges('head\n' + middle('old'), 'head\n' + middle('new') + 'extra')).toEqual([
+      [5, 5 + middle('old').length, middle('old'), middle('new') + 'extra'],
+    ]);
+    expect(applyHunks(before, buildHunks(before, after.replace('tail', 'tail\n')))).toBe(after.replace('tail', 'tail\n'));
+  });
+
+  test('round trip over 3,000 seeded random edits, removed text and line starts hold', () => {
+    const rand = seededRandom(20240611);
+    for (let i = 0; i < 3000; i++) {
+      const base = randomNote(rand);
+      const proposed = rand() < 0.05 ? '' : randomEdit(rand, base);
+      const hunks = buildHunks(base, proposed);
+      const context = `case ${i}: ${JSON.stringify(base)} -> ${JSON.stringify(proposed)}`;
+      expect([context, applyHunks(base, hunks)]).toEqual([context, proposed]);
+      for (const [k, h] of hunks.entries()) {
+        expect(h.index).toBe(k);
+        expect(base.slice(h.from, h.to)).toBe(h.removed);
+        expect(h.from === 0 || base[h.from - 1] === '\n').toBe(true);
+        expect(h.to === 0 || h.to === base.length || base[h.to - 1] === '\n').toBe(true);
+        if (k > 0) expect(h.from).toBeGreaterThan(hunks[k - 1].to);
+      }
+      if (base === proposed) expect(hunks).toEqual([]);
+    }
+  });
+});
+
+describe('applyHunks', () => {
+  test('applies hunks given in any order', () => {
+    const text = 'a\nb\nc\n';
+    const edits = [
+      { from: 4, to: 6, inserted: 'C\n' },
+      { from: 0, to: 0, inserted: 'top\n' },
+      { from: 0, to: 2, inserted: 'A\n' },
+    ];
+    expect(applyHunks(text, edits)).toBe('top\nA\nb\nC\n');
+  });
+
+  test('no hunks returns the text unchanged', () => {
+    expect(applyHunks('x\r\n', [])).toBe('x\r\n');
+  });
+
+  test('throws on overlapping ranges and on two insertions at one point', () => {
+    expect(() => applyHunks('a\nb\nc\n', [{ from: 0, to: 4, inserted: '' }, { from: 2, to: 6, inserted: '' }])).toThrow(/overlaps/);
+    expect(() => applyHunks('a\n', [{ from: 2, to: 2, inserted: 'x' }, { from: 2, to: 2, inserted: 'y' }])).toThrow(/overlaps/);
+  });
+
+  test('throws on out-of-range, reversed, or fractional offsets', () => {
+    expect(() => applyHunks('abc', [{ from: 2, to: 4, inserted: '' }])).toThrow(/out of range for a text of 3 chars/);
+    expect(() => applyHunks('abc', [{ from: -1, to: 1, inserted: '' }])).toThrow(/out of range/);
+    expect(() => applyHunks('abc', [{ from: 2, to: 1, inserted: '' }])).toThrow(/out of range/);
+    expect(() => applyHunks('abc', [{ from: 0.5, to: 1, inserted: '' }])).toThrow(/out of range/);
+  });
+});
+
+describe('withoutHunk and onlyHunk', () => {
+  const base = 'one\ntwo\nthree\nfour\n';
+  const proposed = 'ONE\ntwo\nthree\nFOUR\nfive\n';
+
+  test('withoutHunk reverts one hunk and keeps the others', () => {
+    expect(withoutHunk(base, proposed, 0)).toBe('one\ntwo\nthree\nFOUR\nfive\n');
+    expect(withoutHunk(base, proposed, 1)).toBe('ONE\ntwo\nthree\nfour\n');
+    expect(withoutHunk(base, 'x\n', 0)).toBe(base);
+  });
+
+  test('withoutHunk throws on a hunk index the proposal does not have', () => {
+    expect(() => withoutHunk(base, proposed, 2)).toThrow('withoutHunk: no hunk 2; this proposal has 2 hunk(s) (0-based)');
+    expect(() => withoutHunk(base, base, 0)).toThrow(/has 0 hunk/);
+  });
+
+  test('onlyHunk applies one placed hunk to the current text', () => {
+    const current = 'one\ntwo\nmiddle\nthree\nfour\n';
+    const placed = placeHunks(base, current, buildHunks(base, proposed));
+    expect(onlyHunk(current, placed[1])).toBe('one\ntwo\nmiddle\nthree\nFOUR\nfive\n');
+    expect(onlyHunk(current, placed[0])).toBe('ONE\ntwo\nmiddle\nthree\nfour\n');
+  });
+
+  test('onlyHunk refuses a stale hunk and a hunk placed on another text', () => {
+    const hunk = buildHunks(base, proposed)[0];
+    expect(() => onlyHunk(base, { ...hunk, stale: true })).toThrow(/stale .* can only be rejected/);
+    expect(() => onlyHunk('other\ntext\n', { ...hunk, stale: false })).toThrow(/does not match the text at \[0, 4\)/);
+  });
+});

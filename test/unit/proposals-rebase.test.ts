@@ -1,0 +1,190 @@
+import { applyHunks, buildHunks, onlyHunk, withoutHunk } from '../../src/proposals/hunks';
+import { placeHunks, rebaseProposal } from '../../src/proposals/rebase';
+import type { PlacedHunk } from '../../src/proposals/types';
+import { randomEdit, randomNote, seededRandom } from './proposals-random';
+
+/** Places the hunks of (base → proposed) on current; returns [from, to, stale] per hunk. */
+function placed(base: string, proposed: string, current: string): Array<[number, number, boolean]> {
+  return placeHunks(base, current, buildHunks(base, proposed)).map((h) => [h.from, h.to, h.stale]);
+}
+
+/** `current` with every non-stale placed hunk applied. */
+function applyClean(current: string, hunks: PlacedHunk[]): string {
+  return applyHunks(current, hunks.filter((h) => !h.stale));
+}
+
+const base = 'a\nb\nc\nd\ne\nf\ng\n';
+// Hunk 0 replaces "c" (offsets 4–6); hunk 1 inserts "new" before "f" (offset 10).
+const proposed = 'a\nb\nC\nd\ne\nnew\nf\ng\n';
+
+describe('placeHunks', () => {
+  test('when the note has not changed, placement is the identity', () => {
+    const hunks = buildHunks(base, proposed);
+    expect(placeHunks(base, base, hunks)).toEqual(hunks.map((h) => ({ ...h, stale: false })));
+  });
+
+  test('a user edit elsewhere shifts the hunks, which still apply cleanly', () => {
+    const current = 'intro\nmore\na\nb\nc\nd\ne\nf\ng\n';
+    expect(placed(base, proposed, current)).toEqual([[15, 17, false], [21, 21, false]]);
+    const hunks = placeHunks(base, current, buildHunks(base, proposed));
+    expect(hunks.map((h) => current.slice(h.from, h.to))).toEqual(['c\n', '']);
+    expect(applyClean(current, hunks)).toBe('intro\nmore\na\nb\nC\nd\ne\nnew\nf\ng\n');
+  });
+
+  test('a user edit between two hunks shifts only the later one', () => {
+    const current = 'a\nb\nc\nd\nD2\ne\nf\ng\n';
+    expect(placed(base, proposed, current)).toEqual([[4, 6, false], [13, 13, false]]);
+    expect(applyClean(current, placeHunks(base, current, buildHunks(base, proposed)))).toBe('a\nb\nC\nd\nD2\ne\nnew\nf\ng\n');
+  });
+
+  test('a user edit inside a replacement hunk makes it stale, spanning the new text', () => {
+    expect(placed(base, proposed, 'a\nb\ncc typed\nd\ne\nf\ng\n')).toEqual([[4, 13, true], [17, 17, false]]);
+  });
+
+  test('a user edit of the line just before or just after a replacement hunk makes it stale', () => {
+    expect(placed(base, proposed, 'a\nB!\nc\nd\ne\nf\ng\n')).toEqual([[5, 7, true], [11, 11, false]]);
+    expect(placed(base, proposed, 'a\nb\nc\nD!\ne\nf\ng\n')).toEqual([[4, 6, true], [11, 11, false]]);
+    // A line inserted right before it touches it too; two lines away does not.
+    expect(placed(base, proposed, 'a\nb\nx\nc\nd\ne\nf\ng\n')).toEqual([[4, 8, true], [12, 12, false]]);
+    expect(placed(base, proposed, 'a\nx\nb\nc\nd\ne\nf\ng\n')).toEqual([[6, 8, false], [12, 12, false]]);
+  });
+
+  test('an insertion hunk is stale when a line next to it changes or text is inserted at its point', () => {
+    expect(placed(base, proposed, 'a\nb\nc\nd\nE\nf\ng\n')[1]).toEqual([10, 10, true]);
+    expect(placed(base, proposed, 'a\nb\nc\nd\ne\nF\ng\n')[1]).toEqual([10, 10, true]);
+    expect(placed(base, proposed, 'a\nb\nc\nd\ne\nmine\nf\ng\n')[1]).toEqual([10, 15, true]);
+    expect(placed(base, proposed, 'a\nb\nc\nd\ne\nf\nG\n')[1]).toEqual([10, 10, false]);
+  });
+
+  test('the user deleting the whole region makes both hunks stale, collapsed where it was', () => {
+    expect(placed(base, proposed, 'a\ng\n')).toEqual([[2, 2, true], [2, 2, true]]);
+    expect(placed(base, proposed, '')).toEqual([[0, 0, true], [0, 0, true]]);
+  });
+
+  test('the user appending at the end leaves hunks in the middle alone', () => {
+    expect(placed(base, proposed, base + 'h\ni\n')).toEqual([[4, 6, false], [10, 10, false]]);
+  });
+
+  test('an append hunk is stale when the user also appended', () => {
+    expect(placed(base, base + 'agent\n', base + 'user\n')).toEqual([[14, 19, true]]);
+    expect(placed(base, base + 'agent\n', 'A\n' + base.slice(2))).toEqual([[14, 14, false]]);
+  });
+
+  test('a rewrite past the line-diff cap makes hunks inside it stale and leaves the shared head alone', () => {
+    const body = (tag: string) => Array.from({ length: 2500 }, (_, i) => `${tag} ${i}\n`).join('');
+    const before = 'keep0\nkeep1\n' + body('old') + 'keepZ\n';
+    const agent = 'KEEP0\nkeep1\n' + body('old').replace('old 1000\n', 'agent\n') + 'keepZ\n';
+    const current = 'keep0\nkeep1\n' + body('user') + 'keepZ\n';
+    expect(placed(before, agent, current)).toEqual([[0, 6, false], [12, 12 + body('user').length, true]]);
+  });
+
+  test('CRLF notes shift byte for byte', () => {
+    const crlfBase = 'one\r\ntwo\r\nthree\r\n';
+    const current = 'zero\r\none\r\ntwo\r\nthree\r\n';
+    const hunks = placeHunks(crlfBase, current, buildHunks(crlfBase, 'one\r\ntwo\r\nTHREE\r\n'));
+    expect(hunks).toEqual([{ index: 0, from: 16, to: 23, removed: 'three\r\n', inserted: 'THREE\r\n', stale: false }]);
+    expect(applyClean(current, hunks)).toBe('zero\r\none\r\ntwo\r\nTHREE\r\n');
+  });
+
+  test('a 10,000-line note with one hunk places it past a user edit far above', () => {
+    const lines = Array.from({ length: 10_000 }, (_, i) => `line ${i}\n`);
+    const big = lines.join('');
+    const bigProposed = big.replace('line 7000\n', 'line seven thousand\n');
+    const current = big.replace('line 12\n', 'line twelve, edited\n') + 'appended\n';
+    const [hunk] = placeHunks(big, current, buildHunks(big, bigProposed));
+    const shift = 'line twelve, edited\n'.length - 'line 12\n'.length;
+    expect(hunk).toEqual({
+      index: 0, from: big.indexOf('line 7000\n') + shift, to: big.indexOf('line 7001\n') + shift,
+      removed: 'line 7000\n', inserted: 'line seven thousand\n', stale: false,
+    });
+    expect(onlyHunk(current, hunk)).toBe(current.replace('line 7000\n', 'line seven thousand\n'));
+  });
+});
+
+describe('stacking two proposals from the same base', () => {
+  const first = 'A\nb\nc\nd\ne\nf\ng\n';
+  const second = 'a\nb\nc\nD\ne\nf\nG\n';
+  const overlapping = 'a2\nb\nc\nd\ne\nf\ng\n';
+
+  test('accepting the first leaves the second applying cleanly where they do not meet', () => {
+    const afterFirst = applyHunks(base, buildHunks(base, first));
+    const hunks = placeHunks(base, afterFirst, buildHunks(base, second));
+    expect(hunks.map((h) => h.stale)).toEqual([false, false]);
+    expect(applyClean(afterFirst, hunks)).toBe('A\nb\nc\nD\ne\nf\nG\n');
+  });
+
+  test('a hunk of the second that the first changed is stale, the rest applies', () => {
+    const afterFirst = applyHunks(base, buildHunks(base, first));
+    const both = 'a2\nb\nc\nd\ne\nf\nG\n';
+    const hunks = placeHunks(base, afterFirst, buildHunks(base, both));
+    expect(hunks.map((h) => [h.from, h.to, h.stale])).toEqual([[0, 2, true], [12, 14, false]]);
+    expect(applyClean(afterFirst, hunks)).toBe('A\nb\nc\nd\ne\nf\nG\n');
+    expect(rebaseProposal(base, overlapping, afterFirst)).toEqual({
+      base: afterFirst, proposed: afterFirst, applied: [],
+      stale: [{ index: 0, from: 0, to: 2, removed: 'a\n', inserted: 'a2\n' }],
+    });
+  });
+});
+
+describe('rebaseProposal', () => {
+  test('onto the unchanged base it is the same proposal', () => {
+    expect(rebaseProposal(base, proposed, base)).toEqual({ base, proposed, stale: [], applied: [] });
+  });
+
+  test('onto an edited note: clean hunks carried over, stale ones listed against the old base', () => {
+    const current = 'a\nb\nc\nd\ne\nmine\nf\ng\n';
+    expect(rebaseProposal(base, proposed, current)).toEqual({
+      base: current,
+      proposed: 'a\nb\nC\nd\ne\nmine\nf\ng\n',
+      stale: [{ index: 1, from: 10, to: 10, removed: '', inserted: 'new\n' }],
+      applied: [],
+    });
+  });
+
+  test('after accepting one hunk on the note, that hunk is recognised as applied', () => {
+    const current = 'a\nb\nc\nd\ne\nf\ng\nuser\n';
+    const hunks = placeHunks(base, current, buildHunks(base, proposed));
+    const afterAccept = onlyHunk(current, hunks[0]);
+    expect(rebaseProposal(base, proposed, afterAccept)).toEqual({
+      base: afterAccept,
+      proposed: 'a\nb\nC\nd\ne\nnew\nf\ng\nuser\n',
+      stale: [],
+      applied: [{ index: 0, from: 4, to: 6, removed: 'c\n', inserted: 'C\n' }],
+    });
+    // The documented recipe: drop the decided hunk from the proposal, then rebase.
+    expect(rebaseProposal(base, withoutHunk(base, proposed, 0), afterAccept).proposed).toBe('a\nb\nC\nd\ne\nnew\nf\ng\nuser\n');
+    expect(rebaseProposal(base, withoutHunk(base, proposed, 1), current).proposed).toBe('a\nb\nC\nd\ne\nf\ng\nuser\n');
+  });
+});
+
+describe('placement invariant (property test, seeded)', () => {
+  test('a non-stale hunk always matches the current text; stale offsets stay in range', () => {
+    const rand = seededRandom(7);
+    let staleCount = 0;
+    let cleanCount = 0;
+    for (let i = 0; i < 2500; i++) {
+      const b = randomNote(rand);
+      const p = randomEdit(rand, b);
+      const current = rand() < 0.1 ? b : randomEdit(rand, b);
+      const hunks = buildHunks(b, p);
+      const result = placeHunks(b, current, hunks);
+      const context = `case ${i}: ${JSON.stringify([b, p, current])}`;
+      expect([context, result.length]).toEqual([context, hunks.length]);
+      for (const h of result) {
+        expect([context, 0 <= h.from && h.from <= h.to && h.to <= current.length]).toEqual([context, true]);
+        if (h.stale) staleCount++;
+        else {
+          cleanCount++;
+          expect([context, current.slice(h.from, h.to)]).toEqual([context, h.removed]);
+          expect([context, h.from === 0 || current[h.from - 1] === '\n']).toEqual([context, true]);
+        }
+      }
+      if (current === b) expect(result).toEqual(hunks.map((h) => ({ ...h, stale: false })));
+      const rebased = rebaseProposal(b, p, current);
+      expect(rebased.proposed).toBe(applyClean(current, result));
+      expect(rebased.stale.length + rebased.applied.length).toBe(result.filter((h) => h.stale).length);
+    }
+    expect(staleCount).toBeGreaterThan(100);
+    expect(cleanCount).toBeGreaterThan(100);
+  });
+});
