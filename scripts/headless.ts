@@ -12,6 +12,8 @@ import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin, type BootablePlugin } from '../test/harness/boot-plugin';
 import { parseRunOptions, USAGE, type RunOptions } from './run-options';
 import { clientSnippets } from '../src/ui/settings/client-snippets';
+import { createInterface } from 'node:readline';
+import { REVIEW_COMMANDS_HELP, runReviewCommand, type ReviewCommandTarget } from '../src/ui/review/review-commands';
 
 async function prepareVault(options: RunOptions): Promise<{ dir: string; temporary: boolean }> {
   if (options.vault) {
@@ -65,7 +67,9 @@ async function main(): Promise<void> {
   console.log(`Key "npm start": mode ${options.mode}, writes ${options.allowWrites ? 'allowed' : 'off'}${options.roots.length ? `, roots ${options.roots.join(', ')}` : ''}`);
   if (!options.token) console.log(`Token (shown once): ${token}`);
   for (const line of clientLines(booted.url, token)) console.log(line);
+  console.log(`Review proposals here (propose mode). ${REVIEW_COMMANDS_HELP}`);
   console.log('Press Ctrl-C to stop.');
+  reviewFromStdin(booted.plugin as unknown as ReviewCommandTarget);
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;
@@ -76,6 +80,22 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+}
+
+/**
+ * Reads review commands from standard input, one per line (`proposals`, `show <id>`,
+ * `accept <id> [hunk]`, `reject <id> [hunk]`), and prints each answer: the terminal stand-in
+ * for the editor's inline review. End of input leaves the server running.
+ */
+function reviewFromStdin(target: ReviewCommandTarget): void {
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  let queue = Promise.resolve();
+  lines.on('line', (line) => {
+    queue = queue.then(async () => {
+      const answer = await runReviewCommand(target, line);
+      if (answer) console.log(answer);
+    });
+  });
 }
 
 main().catch((error) => {

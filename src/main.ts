@@ -6,6 +6,10 @@ import type { VaultMcpApi } from '../types/vault-mcp-api';
 import { KeyRing } from './keys/key-ring';
 import { SearchIndex } from './search/search-index';
 import { McpHttpServer } from './server/mcp-http-server';
+import { ProposalReview } from './proposals/proposal-review';
+import { ProposalStore } from './proposals/proposal-store';
+import { registerReview } from './ui/review/register';
+import { PluginFile } from './vault/plugin-file';
 import { createSessionServices } from './server/session-services';
 import { registerCliHandlers } from './ui/settings/cli-handlers';
 import { applyExternalSettings } from './ui/settings/external-change';
@@ -24,6 +28,8 @@ export default class VaultMcpPlugin extends Plugin {
   keyRing!: KeyRing;
   notes!: NoteStore;
   search!: SearchIndex;
+  proposals!: ProposalStore;
+  review!: ProposalReview;
   server!: McpHttpServer;
   ai!: AiService;
   /** The public API other plugins use (`app.plugins.getPlugin('vault-mcp').api`); null when unloaded. */
@@ -38,7 +44,10 @@ export default class VaultMcpPlugin extends Plugin {
     });
     this.notes = new NoteStore(this.app, { quarantine: () => this.settings.access.quarantine });
     this.search = new SearchIndex(this.notes);
-    const services = createSessionServices(this.notes, this.search, () => this.settings, this.manifest.version);
+    const pluginDir = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
+    this.proposals = new ProposalStore(this.notes, new PluginFile(this.app.vault.adapter, pluginDir, 'proposals.json'));
+    this.review = new ProposalReview(this.proposals, this.notes);
+    const services = createSessionServices(this.notes, this.search, this.proposals, () => this.settings, this.manifest.version);
     this.server = new McpHttpServer(this.keyRing, () => this.settings, services);
     this.ai = new AiService({
       getSettings: () => this.settings.ai,
@@ -52,6 +61,7 @@ export default class VaultMcpPlugin extends Plugin {
     this.settingTab = new VaultMcpSettingTab(this.app, this);
     this.addSettingTab(this.settingTab);
     registerCliHandlers(this);
+    registerReview(this);
     this.register(() => {
       this.api = null;
       this.search.stop();
@@ -60,8 +70,11 @@ export default class VaultMcpPlugin extends Plugin {
     this.app.workspace.onLayoutReady(() => void this.startServices());
   }
 
-  /** Starts the index and the server; a port problem is shown as a Notice, not thrown. */
+  /** Loads proposals, starts the index and the server; problems are shown as Notices, not thrown. */
   async startServices(): Promise<void> {
+    const { problem } = await this.proposals.load();
+    if (problem) new Notice(problem);
+    this.register(this.proposals.followNotes());
     void this.search.start();
     await this.restartServer();
   }

@@ -14,30 +14,35 @@ export type ProposalKind = 'edit' | 'create' | 'delete' | 'move' | 'properties' 
  */
 export type ProposalStatus = 'pending' | 'accepted' | 'partly_accepted' | 'rejected' | 'stale';
 
+/** The user's decision on one hunk of a text proposal. */
+export type HunkDecision = 'accepted' | 'rejected';
+
 /**
  * A staged change, as persisted. Text kinds (`edit`, `properties`) carry the note as the
  * agent saw it (`base_text`, `base_hash`) and the text the agent wants (`proposed_text`);
- * `create` carries `proposed_text` only; `delete` carries the base; `move` carries `to`;
- * `folder` only `path`. After a hunk is decided, `base_text`/`proposed_text` are re-based on
- * the note as it then is, so the hunks of (base_text → proposed_text) are exactly the
- * undecided ones; `accepted_hunks`/`rejected_hunks` count the decided ones.
+ * both stay as staged, and `decisions` records the user's verdict per hunk index of
+ * buildHunks(base_text, proposed_text). `create` carries `proposed_text` only; `delete` the
+ * base; `move` carries `to`; `folder` only `path`. `key_roots` are the proposing key's roots
+ * when staged, so acceptance re-checks the same confinement even if the key is gone.
  */
 export interface Proposal {
   id: string;
   key_id: string;
   key_label: string;
+  key_roots: string[];
   tool: string;
   kind: ProposalKind;
   path: string;
   to?: string;
+  /** The agent's expected_hash, re-checked at acceptance of a move. */
+  expected_hash?: string;
   base_hash: string | null;
   base_text: string | null;
   proposed_text: string | null;
   created_at: string;
   status: ProposalStatus;
   resolved_at?: string;
-  accepted_hunks: number;
-  rejected_hunks: number;
+  decisions: Record<string, HunkDecision>;
   /** Why the proposal is stale, in one sentence for the user and the agent. */
   stale_reason?: string;
 }

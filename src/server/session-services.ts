@@ -1,4 +1,5 @@
 import type { KeyRecord } from '../keys/key-record';
+import type { ProposalStore } from '../proposals/proposal-store';
 import type { SearchIndex } from '../search/search-index';
 import type { VaultMcpSettings } from '../settings/settings';
 import { enabledTools } from '../tools/registry';
@@ -12,6 +13,7 @@ import type { SessionServices } from './mcp-session';
 export function createSessionServices(
   notes: NoteStore,
   search: SearchIndex,
+  proposals: ProposalStore,
   getSettings: () => VaultMcpSettings,
   version: string,
 ): SessionServices {
@@ -21,6 +23,7 @@ export function createSessionServices(
     contextFor: (caller: KeyRecord) => ({
       notes,
       search,
+      proposals,
       caller,
       scope: { label: caller.label, roots: caller.roots },
       settings: getSettings(),

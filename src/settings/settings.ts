@@ -33,6 +33,10 @@ export interface VaultMcpSettings {
     /** User-listed quarantined folders (vault-relative). Built-ins are always added. */
     quarantine: string[];
   };
+  proposals: {
+    /** Show a Notice when an agent proposes a change (propose mode). */
+    notifyOnNew: boolean;
+  };
   ai: {
     enabled: boolean;
     allowRemote: boolean;
@@ -56,6 +60,7 @@ export function defaultSettings(): VaultMcpSettings {
     keys: [],
     tools: { allowWrites: false, enabled: {} },
     access: { quarantine: [] },
+    proposals: { notifyOnNew: true },
     ai: {
       enabled: false,
       allowRemote: false,

@@ -1,6 +1,7 @@
 import type { VaultMcpSettings } from '../settings/settings';
 import type { ToolDefinition } from './tool';
 import { activeNoteTool } from './active-note';
+import { proposalStatusTool } from './proposal-status';
 import { getLinksTool } from './get-links';
 import { listFoldersTool } from './list-folders';
 import { listNotesTool } from './list-notes';
@@ -27,6 +28,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   listTagsTool,
   getLinksTool,
   activeNoteTool,
+  proposalStatusTool,
   createNoteTool,
   writeNoteTool,
   appendNoteTool,

@@ -3,6 +3,7 @@ import type { KeyRecord } from '../keys/key-record';
 import type { NoteStore } from '../vault/note-store';
 import type { AccessScope } from '../vault/access';
 import type { SearchIndex } from '../search/search-index';
+import type { ProposalStore } from '../proposals/proposal-store';
 import type { VaultMcpSettings } from '../settings/settings';
 
 /**
@@ -12,6 +13,8 @@ import type { VaultMcpSettings } from '../settings/settings';
 export interface ToolContext {
   notes: NoteStore;
   search: SearchIndex;
+  /** Staged changes of propose mode: write tools stage here for a `propose` key. */
+  proposals: ProposalStore;
   /** The authenticated key making this call. */
   caller: KeyRecord;
   /** The caller's access scope (label + roots), to pass to every NoteStore call. */

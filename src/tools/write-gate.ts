@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ToolError } from '../errors';
 import { normalizeKeyMode } from '../keys/key-record';
+import { stagedResult } from '../proposals/proposal-summary';
 import type { WriteRequest } from '../vault/writes/write-types';
 import type { ToolContext } from './tool';
 
@@ -18,19 +18,16 @@ export const expectedHashArg = z
 
 /**
  * Validates `request` against the vault for the caller (paths, access rules, expected_hash,
- * anchors and headings: the same checks in every mode), then applies it for a `force` key.
- * @returns the write's result: `{status: 'applied', path, hash, size_before, size_after, lines?}`.
- * @throws ToolError from validation or the write; ToolError('unavailable') for a `propose`
- *   key, since staging proposals is not available yet (nothing is written).
+ * anchors and headings, protected properties: the same checks in every mode), then applies
+ * it for a `force` key or stages it as a proposal for a `propose` key (the vault is untouched
+ * until the user accepts it in Obsidian).
+ * @returns force: `{status: 'applied', path, hash, size_before, size_after, lines?}`;
+ *   propose: `{status: 'pending', proposal_id, path, hunks, message}` (see stagedResult).
+ * @throws ToolError from validation or the write (nothing is written or staged).
  */
 export async function submitWrite(ctx: ToolContext, request: WriteRequest): Promise<Record<string, unknown>> {
-  if (normalizeKeyMode(ctx.caller.mode) !== 'force') {
-    await ctx.notes.writes.prepare(request, ctx.scope);
-    throw new ToolError(
-      'unavailable',
-      `propose mode is not available yet, so ${request.tool} changed nothing; ask the user to set this key's mode to force in the Vault MCP settings if direct writes are wanted.`,
-    );
-  }
-  const result = await ctx.notes.writes.apply(request, ctx.scope);
-  return { ...result };
+  if (normalizeKeyMode(ctx.caller.mode) === 'force') return { ...(await ctx.notes.writes.apply(request, ctx.scope)) };
+  const prepared = await ctx.notes.writes.prepare(request, ctx.scope);
+  const proposal = await ctx.proposals.stage(prepared, { id: ctx.caller.id, label: ctx.caller.label, roots: ctx.caller.roots ?? [] });
+  return stagedResult(proposal, ctx.proposals.hunksOf(proposal));
 }

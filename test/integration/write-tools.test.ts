@@ -242,12 +242,12 @@ describe('write tools: gates and keys', () => {
     }
   });
 
-  it('a propose key gets a clear "not available yet" and nothing is written', async () => {
+  it('a propose key gets pending proposals and nothing is written', async () => {
     const env = await bootWriteEnv(DEMO_VAULT, { mode: 'propose' });
     try {
       const before = await fs.readFile(path.join(env.dir, 'Inbox.md'), 'utf8');
-      expect(await callError(env.client, 'append_note', { path: 'Inbox', content: 'x' })).toMatch(/propose mode is not available yet/);
-      expect(await callError(env.client, 'create_note', { path: 'New', content: 'x' })).toMatch(/propose mode is not available yet/);
+      expect(await call(env.client, 'append_note', { path: 'Inbox', content: 'x' })).toMatchObject({ status: 'pending' });
+      expect(await call(env.client, 'create_note', { path: 'New', content: 'x' })).toMatchObject({ status: 'pending' });
       expect(await fs.readFile(path.join(env.dir, 'Inbox.md'), 'utf8')).toBe(before);
       expect(await fs.stat(path.join(env.dir, 'New.md')).catch(() => null)).toBeNull();
     } finally {

@@ -16,6 +16,8 @@ import type { ToolContext, ToolDefinition } from '../../src/tools/tool';
 import { writeNoteTool } from '../../src/tools/write-note';
 import { readNoteTool } from '../../src/tools/read-note';
 import { NoteStore } from '../../src/vault/note-store';
+import { PluginFile } from '../../src/vault/plugin-file';
+import { ProposalStore } from '../../src/proposals/proposal-store';
 import { openDemoVault, type DemoVault } from './vault-fixture';
 import { rejection } from '../harness/tool-errors';
 
@@ -25,7 +27,7 @@ let notes: NoteStore;
 /** A ToolContext for a key with this label, mode and roots. */
 function ctx(label = 'Test agent', mode: KeyMode = 'force', roots: string[] = []): ToolContext {
   const caller: KeyRecord = { id: 'k1', label, mode, scope: 'local', roots, created_at: '2026-01-01T00:00:00.000Z', last_used_at: null };
-  return { notes, search: undefined as never, caller, scope: { label, roots }, settings: defaultSettings() };
+  return { notes, search: undefined as never, proposals: undefined as never, caller, scope: { label, roots }, settings: defaultSettings() };
 }
 
 /** Calls a tool handler with a force key. */
@@ -62,14 +64,17 @@ describe('registry', () => {
 });
 
 describe('write gate', () => {
-  test('a propose key is told propose mode is unavailable and nothing is written; validation still runs first', async () => {
+  test('a propose key stages instead of writing; validation runs first, so a bad call stages nothing', async () => {
+    const proposals = new ProposalStore(notes, new PluginFile(vault.app.vault.adapter, '.obsidian/plugins/vault-mcp', 'proposals.json'));
+    const propose = { ...ctx('Test agent', 'propose'), proposals };
     const before = await disk('Inbox.md');
-    const err = await rejection(call(appendNoteTool, { path: 'Inbox', content: 'x' }, ctx('Test agent', 'propose')));
-    expect(err.code).toBe('unavailable');
-    expect(err.message).toMatch(/propose mode is not available yet/);
+    const out = await call(appendNoteTool, { path: 'Inbox', content: 'x' }, propose);
+    expect(out).toMatchObject({ status: 'pending', kind: 'edit', path: 'Inbox.md', proposal_id: expect.stringMatching(/^p_/) });
     expect(await disk('Inbox.md')).toBe(before);
-    const missing = await rejection(call(appendNoteTool, { path: 'Nope', content: 'x' }, ctx('Test agent', 'propose')));
+    const missing = await rejection(call(appendNoteTool, { path: 'Nope', content: 'x' }, propose));
     expect(missing.code).toBe('not_found');
+    expect(proposals.all().map((p) => p.id)).toEqual([out.proposal_id]);
+    await proposals.flush();
   });
 });
 

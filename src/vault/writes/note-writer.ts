@@ -142,6 +142,28 @@ export class NoteWriter {
   }
 
   /**
+   * The checks of {@link writeExactText} without writing, for a change that another route
+   * applies (an accepted proposal on a note open in the editor goes through an undoable
+   * editor transaction): `scope` may write the note at `path`, judged on `current` (its text
+   * now), and `next` changes no protected frontmatter key.
+   * @throws ToolError('not_found') / ToolError('forbidden') as writeExactText.
+   */
+  checkExactText(path: string, current: string, next: string, scope: AccessScope): void {
+    const file = writableNote(this.notes, path, scope);
+    assertWritableText(current, scope, file.path);
+    guardFrontmatter(current, next, file.path);
+  }
+
+  /**
+   * The note's text on disk now (`vault.read`, not the cache), for a change about to be
+   * computed on it.
+   * @throws ToolError('not_found') when `scope` may not write a note at `path`.
+   */
+  async currentText(path: string, scope: AccessScope): Promise<string> {
+    return this.app.vault.read(writableNote(this.notes, path, scope));
+  }
+
+  /**
    * prepare() for write_note, append_note, edit_note and set_properties: reads the note once
    * (heading edits may take the newer text the index describes), checks expected_hash and the
    * access rules on that text, and runs the edit on it.

@@ -1,0 +1,170 @@
+import { ToolError } from '../errors';
+import type { AccessScope } from '../vault/access';
+import { hashText } from '../vault/hash';
+import type { NoteStore } from '../vault/note-store';
+import { BaseChangedError } from '../vault/writes/write-errors';
+import type { WriteRequest } from '../vault/writes/write-types';
+import { applyHunks } from './hunks';
+import type { ProposalStore } from './proposal-store';
+import type { PlacedHunk, Proposal } from './types';
+
+/**
+ * The notes open in an editor, as the review needs them (implemented by ui/ over Obsidian's
+ * MarkdownView editors): an accepted change to an open note goes through an editor
+ * transaction, so the user's unsaved typing is its base and Ctrl+Z undoes it.
+ */
+export interface OpenNoteEditors {
+  /** The document of an editor showing the note at `path`, or null when none is open. */
+  textOf(path: string): string | null;
+  /**
+   * Replaces `[from, to)` ranges (offsets in textOf(path)) with `insert` in one undoable
+   * transaction of that editor. @returns false when no editor shows the note any more.
+   */
+  applyChanges(path: string, changes: ReadonlyArray<{ from: number; to: number; insert: string }>): boolean;
+}
+
+/** What an accept did: the proposal after it, and how many hunks went in / stayed stale. */
+export interface AcceptOutcome {
+  proposal: Proposal;
+  applied: number;
+  stale: number;
+}
+
+/** How often an accept recomputes when the note changed between reading and writing it. */
+const ACCEPT_ATTEMPTS = 4;
+
+/**
+ * The user's side of propose mode: accept or reject a proposal or one of its hunks.
+ * Acceptance re-checks what staging checked, for the proposing key (its label and roots):
+ * access rules, quarantine, roots, protected frontmatter keys, expected_hash. Text hunks are
+ * placed three-way on the note as it is now; a hunk that no longer applies is never applied
+ * (it stays for the user to reject). A change that can no longer be made at all makes the
+ * proposal stale with the reason.
+ */
+export class ProposalReview {
+  /** Editors of open notes; null until ui/ wires them (and in headless runs). */
+  editors: OpenNoteEditors | null = null;
+
+  /** @param store the proposals. @param notes the vault side (checks and writes). */
+  constructor(
+    private readonly store: ProposalStore,
+    private readonly notes: NoteStore,
+  ) {}
+
+  /**
+   * Accepts a pending proposal: every undecided hunk that still applies (a text proposal),
+   * or the create / move / delete / folder itself.
+   * @param hunkIndex accept only this hunk of a text proposal (its index in proposal_status).
+   * @returns what was applied.
+   * @throws Error when the proposal does not exist or is not pending, or the hunk is not
+   *   an undecided hunk of it (a user mistake: the message says which).
+   */
+  async accept(id: string, hunkIndex?: number): Promise<AcceptOutcome> {
+    const p = this.pendingProposal(id);
+    if (p.kind === 'edit' || p.kind === 'properties') return this.acceptText(p, hunkIndex);
+    if (hunkIndex !== undefined) throw new Error(`Proposal '${id}' is a ${p.kind}, which has no hunks; accept it whole.`);
+    try {
+      const prepared = await this.notes.writes.prepare(entryRequest(p), scopeOf(p));
+      if (prepared.kind === 'delete' && prepared.baseHash !== p.base_hash) throw new BaseChangedError(p.path);
+      await this.notes.writes.applyPrepared(prepared, scopeOf(p));
+    } catch (err) {
+      if (!(err instanceof ToolError)) throw err;
+      return { proposal: await this.store.settle(id, 'stale', staleReason(err)), applied: 0, stale: 1 };
+    }
+    return { proposal: await this.store.settle(id, 'accepted'), applied: 1, stale: 0 };
+  }
+
+  /**
+   * Rejects a pending proposal, or one undecided hunk of a text proposal. The vault is not touched.
+   * @throws Error as {@link accept}.
+   */
+  async reject(id: string, hunkIndex?: number): Promise<Proposal> {
+    const p = this.pendingProposal(id);
+    if (hunkIndex === undefined) return this.store.settle(id, 'rejected');
+    this.assertUndecided(p, hunkIndex);
+    return this.store.decideHunks(id, [hunkIndex], 'rejected');
+  }
+
+  /**
+   * Applies the undecided, non-stale hunks (or just `hunkIndex`) of a text proposal on the
+   * note's current text: through the open editor when there is one, else through the apply
+   * primitive (NoteWriter.writeExactText) with the hash of the text they were placed on,
+   * placing again when the note changed in between.
+   */
+  private async acceptText(p: Proposal, hunkIndex: number | undefined): Promise<AcceptOutcome> {
+    if (hunkIndex !== undefined) this.assertUndecided(p, hunkIndex);
+    const scope = scopeOf(p);
+    for (let attempt = 0; attempt < ACCEPT_ATTEMPTS; attempt++) {
+      let current: string;
+      const editorText = this.editors?.textOf(p.path) ?? null;
+      try {
+        current = editorText ?? (await this.notes.writes.currentText(p.path, scope));
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        return { proposal: await this.store.settle(p.id, 'stale', staleReason(err)), applied: 0, stale: 1 };
+      }
+      const placed = this.store.placedHunks(p, current).filter((h) => hunkIndex === undefined || h.index === hunkIndex);
+      const ready = placed.filter((h) => !h.stale);
+      if (ready.length === 0) return { proposal: p, applied: 0, stale: placed.length };
+      const next = applyHunks(current, ready);
+      try {
+        if (editorText !== null) {
+          this.notes.writes.checkExactText(p.path, current, next, scope);
+          if (!this.editors?.applyChanges(p.path, ready.map(toChange))) continue;
+        } else {
+          await this.notes.writes.writeExactText({ tool: p.tool, path: p.path, baseHash: hashText(current), text: next }, scope);
+        }
+      } catch (err) {
+        if (err instanceof BaseChangedError) continue;
+        if (!(err instanceof ToolError)) throw err;
+        return { proposal: await this.store.settle(p.id, 'stale', staleReason(err)), applied: 0, stale: placed.length };
+      }
+      const proposal = await this.store.decideHunks(p.id, ready.map((h) => h.index), 'accepted');
+      return { proposal, applied: ready.length, stale: placed.length - ready.length };
+    }
+    throw new Error(`The note '${p.path}' kept changing while proposal '${p.id}' was accepted; nothing was applied, try again.`);
+  }
+
+  private pendingProposal(id: string): Proposal {
+    const p = this.store.get(id);
+    if (!p) throw new Error(`No proposal '${id}'; list them with the proposals command or the Pending changes view.`);
+    if (p.status !== 'pending') throw new Error(`Proposal '${id}' is already ${p.status.replace('_', ' ')}.`);
+    return p;
+  }
+
+  private assertUndecided(p: Proposal, index: number): void {
+    const hunk = this.store.hunksOf(p).find((h) => h.index === index);
+    if (!hunk || p.decisions[index] !== undefined) {
+      throw new Error(`Proposal '${p.id}' has no undecided hunk ${index}; its hunks are numbered from 0 in the order they appear in the note.`);
+    }
+  }
+}
+
+/** The proposing key's access scope: its label (agent_overrides) and its roots. */
+function scopeOf(p: Proposal): AccessScope {
+  return { label: p.key_label, roots: p.key_roots };
+}
+
+/** The write request that redoes a create / move / delete / folder proposal at acceptance. */
+function entryRequest(p: Proposal): WriteRequest {
+  switch (p.kind) {
+    case 'create':
+      return { tool: p.tool, kind: 'create', path: p.path, content: p.proposed_text ?? '' };
+    case 'move':
+      return { tool: p.tool, kind: 'move', path: p.path, to: p.to ?? '', expectedHash: p.expected_hash };
+    case 'delete':
+      return { tool: p.tool, kind: 'delete', path: p.path };
+    default:
+      return { tool: p.tool, kind: 'folder', path: p.path };
+  }
+}
+
+/** One sentence on why a proposal can no longer be applied, from the refusal of the write. */
+function staleReason(err: ToolError): string {
+  if (err instanceof BaseChangedError) return 'The note changed after this change was proposed, so it was not applied.';
+  return `It can no longer be applied: ${err.message}`;
+}
+
+function toChange(h: PlacedHunk): { from: number; to: number; insert: string } {
+  return { from: h.from, to: h.to, insert: h.inserted };
+}

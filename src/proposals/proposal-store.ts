@@ -1,0 +1,257 @@
+import { randomBytes } from 'node:crypto';
+import type { NoteChange, NoteStore } from '../vault/note-store';
+import type { PluginFile } from '../vault/plugin-file';
+import type { PreparedWrite } from '../vault/writes/write-types';
+import { parseProposals, serializeProposals } from './proposal-codec';
+import { HunkCache, undecidedHunks } from './proposal-hunks';
+import type { HunkDecision, PlacedHunk, Proposal, ReviewHunk } from './types';
+
+/** Who staged a proposal: the key's id, label (shown as provenance) and roots. */
+export interface ProposalCaller {
+  id: string;
+  label: string;
+  roots: string[];
+}
+
+/** What changed in the store, for the view, the status bar, the editor and notices. */
+export type ProposalEvent =
+  | { type: 'staged'; proposal: Proposal }
+  | { type: 'updated'; proposal: Proposal }
+  | { type: 'loaded' };
+
+/** How many decided (accepted, rejected, stale) proposals the file keeps for proposal_status. */
+const KEEP_RESOLVED = 200;
+
+/**
+ * The proposals of propose mode (DESIGN.md, "Proposals"): staged changes that wait for the
+ * user, persisted in their own file in the plugin folder (not in data.json), surviving reload
+ * and restart. Pending proposals follow renames of their note and go stale when it is
+ * deleted. The note itself is untouched until the user accepts (see ProposalReview).
+ */
+export class ProposalStore {
+  private readonly byId = new Map<string, Proposal>();
+  private readonly hunkCache = new HunkCache();
+  private readonly listeners = new Set<(event: ProposalEvent) => void>();
+  private saving: Promise<void> = Promise.resolve();
+
+  /**
+   * @param notes the note store (reads of current note text, note change events).
+   * @param file where proposals persist (`proposals.json` in the plugin folder).
+   * @param now the clock, for `created_at` / `resolved_at`.
+   */
+  constructor(
+    private readonly notes: NoteStore,
+    private readonly file: PluginFile,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Reads the proposals file. A file that does not parse is moved aside (kept for the user,
+   * never silently dropped) and the store starts empty.
+   * @returns `{problem}`, one sentence for a Notice, when the file was damaged; else `{}`.
+   */
+  async load(): Promise<{ problem?: string }> {
+    const text = await this.file.read();
+    this.byId.clear();
+    if (text === null) return {};
+    let problem: string | undefined;
+    try {
+      for (const p of parseProposals(text)) this.byId.set(p.id, p);
+    } catch (err) {
+      const aside = await this.file.keepAside(`corrupt-${this.now().toISOString().replace(/[:.]/g, '-')}`);
+      problem = `Vault MCP could not read its proposals file (${(err as Error).message}); it was kept as ${aside} and pending changes start empty.`;
+    }
+    this.emit({ type: 'loaded' });
+    return problem ? { problem } : {};
+  }
+
+  /**
+   * Keeps pending proposals attached to their note: a rename moves them along, a delete
+   * makes them stale. @returns the unsubscribe function (register it for onunload).
+   */
+  followNotes(): () => void {
+    return this.notes.onNoteChange((change) => void this.onNoteChange(change));
+  }
+
+  /**
+   * Stages a validated write as a pending proposal and persists it. Nothing in the vault changes.
+   * @param prepared what NoteWriter.prepare returned for the agent's request.
+   * @param caller the proposing key.
+   * @returns the stored proposal.
+   * @throws the file system's error when the proposals file cannot be written (nothing staged).
+   */
+  async stage(prepared: PreparedWrite, caller: ProposalCaller): Promise<Proposal> {
+    const textKind = prepared.kind === 'edit' || prepared.kind === 'properties';
+    const proposal: Proposal = {
+      id: `p_${randomBytes(6).toString('hex')}`,
+      key_id: caller.id,
+      key_label: caller.label,
+      key_roots: [...caller.roots],
+      tool: prepared.tool,
+      kind: prepared.kind,
+      path: prepared.path,
+      ...(prepared.kind === 'move' ? { to: prepared.to, ...(prepared.expectedHash ? { expected_hash: prepared.expectedHash } : {}) } : {}),
+      base_hash: textKind || prepared.kind === 'delete' ? prepared.baseHash : null,
+      base_text: textKind || prepared.kind === 'delete' ? prepared.baseText : null,
+      proposed_text: textKind || prepared.kind === 'create' ? prepared.proposedText : null,
+      created_at: this.now().toISOString(),
+      status: 'pending',
+      decisions: {},
+    };
+    this.byId.set(proposal.id, proposal);
+    try {
+      await this.save();
+    } catch (err) {
+      this.byId.delete(proposal.id);
+      throw err;
+    }
+    this.emit({ type: 'staged', proposal });
+    return proposal;
+  }
+
+  /** @returns the proposal with `id`, or undefined. */
+  get(id: string): Proposal | undefined {
+    return this.byId.get(id);
+  }
+
+  /** @returns every proposal, oldest first. */
+  all(): Proposal[] {
+    return [...this.byId.values()];
+  }
+
+  /** @returns the pending proposals, oldest first. */
+  pending(): Proposal[] {
+    return this.all().filter((p) => p.status === 'pending');
+  }
+
+  /** @returns the pending proposals on the note or folder at `path`, oldest first. */
+  pendingOn(path: string): Proposal[] {
+    return this.pending().filter((p) => p.path === path);
+  }
+
+  /** @returns the hunks of a text proposal's staged change (cached; [] for other kinds). */
+  hunksOf(p: Proposal) {
+    return this.hunkCache.of(p);
+  }
+
+  /**
+   * The undecided hunks of a pending text proposal placed on `current` (the note's text
+   * now), `stale` set where they no longer apply. [] for other kinds and decided proposals.
+   */
+  placedHunks(p: Proposal, current: string): PlacedHunk[] {
+    if (p.status !== 'pending' || p.base_text === null || p.proposed_text === null) return [];
+    return undecidedHunks(p, this.hunkCache.of(p), current);
+  }
+
+  /**
+   * The hunks to show inline for the note at `path` whose text is `text`, from every pending
+   * text proposal on it, in document order.
+   */
+  reviewHunks(path: string, text: string): ReviewHunk[] {
+    const out: ReviewHunk[] = [];
+    for (const p of this.pendingOn(path)) {
+      for (const h of this.placedHunks(p, text)) out.push({ ...h, proposalId: p.id, keyLabel: p.key_label });
+    }
+    return out.sort((a, b) => a.from - b.from || a.to - b.to);
+  }
+
+  /**
+   * Records the user's verdict on hunks of a pending text proposal (the change itself was
+   * already applied, or not, by the caller). When no hunk is left undecided the proposal is
+   * resolved: accepted, rejected or partly_accepted.
+   */
+  async decideHunks(id: string, indexes: readonly number[], decision: HunkDecision): Promise<Proposal> {
+    const p = this.requirePending(id);
+    for (const index of indexes) p.decisions[index] = decision;
+    const hunks = this.hunkCache.of(p);
+    if (hunks.every((h) => p.decisions[h.index] !== undefined)) {
+      const verdicts = new Set(Object.values(p.decisions));
+      this.resolve(p, verdicts.size > 1 ? 'partly_accepted' : verdicts.has('accepted') ? 'accepted' : 'rejected');
+    }
+    await this.commit(p);
+    return p;
+  }
+
+  /**
+   * Resolves a whole pending proposal as `accepted`, `rejected` or `stale` (with the reason,
+   * one sentence). Undecided hunks of a rejected text proposal count as rejected.
+   */
+  async settle(id: string, status: 'accepted' | 'rejected' | 'stale', reason?: string): Promise<Proposal> {
+    const p = this.requirePending(id);
+    if (status === 'rejected') {
+      for (const h of this.hunkCache.of(p)) p.decisions[h.index] ??= 'rejected';
+      const accepted = Object.values(p.decisions).includes('accepted');
+      this.resolve(p, accepted ? 'partly_accepted' : 'rejected');
+    } else {
+      this.resolve(p, status);
+      if (reason) p.stale_reason = reason;
+    }
+    await this.commit(p);
+    return p;
+  }
+
+  /**
+   * Subscribes to staged, updated and loaded events. @returns the unsubscribe function.
+   */
+  onChange(listener: (event: ProposalEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Waits until every write of the proposals file issued so far has finished. */
+  flush(): Promise<void> {
+    return this.saving;
+  }
+
+  private requirePending(id: string): Proposal {
+    const p = this.byId.get(id);
+    if (!p) throw new Error(`No proposal '${id}'.`);
+    if (p.status !== 'pending') throw new Error(`Proposal '${id}' is already ${p.status.replace('_', ' ')}.`);
+    return p;
+  }
+
+  private resolve(p: Proposal, status: Proposal['status']): void {
+    p.status = status;
+    p.resolved_at = this.now().toISOString();
+  }
+
+  private async commit(p: Proposal): Promise<void> {
+    await this.save();
+    this.emit({ type: 'updated', proposal: p });
+  }
+
+  /** Queues a write of the whole file (oldest resolved proposals beyond KEEP_RESOLVED dropped). */
+  private save(): Promise<void> {
+    const resolved = this.all().filter((p) => p.status !== 'pending');
+    for (const p of resolved.slice(0, Math.max(0, resolved.length - KEEP_RESOLVED))) {
+      this.byId.delete(p.id);
+      this.hunkCache.forget(p.id);
+    }
+    const text = serializeProposals(this.all());
+    this.saving = this.saving.catch(() => undefined).then(() => this.file.write(text));
+    return this.saving;
+  }
+
+  private emit(event: ProposalEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        console.error('Vault MCP: a proposal listener failed', err);
+      }
+    }
+  }
+
+  private async onNoteChange(change: NoteChange): Promise<void> {
+    if (change.type === 'rename' && change.oldPath) {
+      const moved = this.pendingOn(change.oldPath);
+      for (const p of moved) p.path = change.path;
+      for (const p of moved) await this.commit(p);
+    } else if (change.type === 'delete') {
+      for (const p of this.pendingOn(change.path)) {
+        if (p.kind === 'create' || p.kind === 'folder') continue;
+        await this.settle(p.id, 'stale', `The note '${change.path}' was deleted after this change was proposed.`);
+      }
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import type { Hunk, PlacedHunk, Proposal } from './types';
+
+/**
+ * What agents see of proposals: compact JSON for the staged result of a write tool and for
+ * proposal_status. Hunks are described by position and size, not repeated text, to keep
+ * results short (the agent knows what it proposed).
+ */
+
+/** One hunk for an agent: its index, the 1-based line in the note where it starts, lines removed and added. */
+export interface HunkSummary {
+  index: number;
+  line: number;
+  removed_lines: number;
+  added_lines: number;
+}
+
+/** @returns the summaries of `hunks`, lines counted in `text` (the text their offsets refer to). */
+export function hunkSummaries(text: string, hunks: readonly Hunk[]): HunkSummary[] {
+  return hunks.map((h) => ({
+    index: h.index,
+    line: lineCount(text.slice(0, h.from)) + 1,
+    removed_lines: lineCount(h.removed) + (h.removed === '' || h.removed.endsWith('\n') ? 0 : 1),
+    added_lines: lineCount(h.inserted) + (h.inserted === '' || h.inserted.endsWith('\n') ? 0 : 1),
+  }));
+}
+
+/**
+ * The result a write tool returns for a `propose` key (DESIGN.md, "Tools"):
+ * `{status: 'pending', proposal_id, kind, path, to?, hunks?, message}`.
+ */
+export function stagedResult(p: Proposal, hunks: readonly Hunk[]): Record<string, unknown> {
+  return {
+    status: 'pending',
+    proposal_id: p.id,
+    kind: p.kind,
+    path: p.path,
+    ...(p.to !== undefined ? { to: p.to } : {}),
+    ...(p.base_text !== null && p.proposed_text !== null ? { hunks: hunkSummaries(p.base_text, hunks) } : {}),
+    message: 'Staged for the user to review in Obsidian; the vault is unchanged until they accept it. Check the outcome with proposal_status.',
+  };
+}
+
+/**
+ * A proposal's state for proposal_status. For a pending text proposal `placed` are its
+ * undecided hunks placed on the note now: when every one is stale the status reads `stale`.
+ */
+export function proposalSummary(p: Proposal, hunks: readonly Hunk[], placed: readonly PlacedHunk[] | null): Record<string, unknown> {
+  const decisions = Object.values(p.decisions);
+  const stale = placed?.filter((h) => h.stale).length ?? 0;
+  const liveStale = p.status === 'pending' && placed !== null && placed.length > 0 && stale === placed.length;
+  return {
+    id: p.id,
+    tool: p.tool,
+    kind: p.kind,
+    path: p.path,
+    ...(p.to !== undefined ? { to: p.to } : {}),
+    status: liveStale ? 'stale' : p.status,
+    created_at: p.created_at,
+    ...(p.resolved_at ? { resolved_at: p.resolved_at } : {}),
+    ...(hunks.length
+      ? {
+          hunks: {
+            total: hunks.length,
+            accepted: decisions.filter((d) => d === 'accepted').length,
+            rejected: decisions.filter((d) => d === 'rejected').length,
+            pending: hunks.length - decisions.length,
+            stale,
+          },
+        }
+      : {}),
+    ...(p.stale_reason ? { stale_reason: p.stale_reason } : liveStale ? { stale_reason: 'The note changed where these changes would go; the user can only reject them. Propose again on the new text.' } : {}),
+  };
+}
+
+function lineCount(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}

@@ -1,0 +1,47 @@
+import { Notice, type Plugin } from 'obsidian';
+import type { ProposalReview } from '../../proposals/proposal-review';
+import type { ProposalStore } from '../../proposals/proposal-store';
+import type { VaultMcpSettings } from '../../settings/settings';
+import { decideProposal, listPendingProposals, showProposal } from './review-commands';
+
+/** The plugin as the review wiring needs it. */
+export interface ReviewPlugin extends Plugin {
+  settings: VaultMcpSettings;
+  proposals: ProposalStore;
+  review: ProposalReview;
+}
+
+/**
+ * Wires the user's side of propose mode into Obsidian, so main.ts stays wiring only: a Notice
+ * for each new proposal (unless muted in settings) and the Obsidian CLI handlers
+ * `vault-mcp:proposals`, `vault-mcp:show`, `vault-mcp:accept`, `vault-mcp:reject`
+ * (`Plugin.registerCliHandler`, since 1.12.2; skipped on older apps). Everything registered
+ * is released on unload.
+ */
+export function registerReview(plugin: ReviewPlugin): void {
+  plugin.register(
+    plugin.proposals.onChange((event) => {
+      if (event.type !== 'staged' || !plugin.settings.proposals.notifyOnNew) return;
+      const p = event.proposal;
+      new Notice(`Vault MCP: ${p.key_label} proposed ${p.kind === 'edit' || p.kind === 'properties' ? 'changes to' : `to ${p.kind}`} ${p.path}. Review it in the editor or in Pending changes.`);
+    }),
+  );
+  registerReviewCliHandlers(plugin);
+}
+
+/** The CLI handlers; @returns false on apps without `registerCliHandler`. */
+function registerReviewCliHandlers(plugin: ReviewPlugin): boolean {
+  if (typeof (plugin as Partial<Pick<Plugin, 'registerCliHandler'>>).registerCliHandler !== 'function') return false;
+  const idFlag = { id: { value: '<proposal id>', description: 'The proposal, as vault-mcp:proposals lists it', required: true } };
+  const hunkFlag = { hunk: { value: '<n>', description: 'Only this hunk of an edit (numbered from 0)' } };
+  plugin.registerCliHandler('vault-mcp:proposals', 'List the changes agents proposed that await review', null, () => listPendingProposals(plugin));
+  plugin.registerCliHandler('vault-mcp:show', 'Show a proposed change and its hunks', idFlag, (params) => showProposal(plugin, params.id ?? ''));
+  for (const verdict of ['accept', 'reject'] as const) {
+    plugin.registerCliHandler(`vault-mcp:${verdict}`, `${verdict === 'accept' ? 'Accept' : 'Reject'} a proposed change (or one hunk of it)`, { ...idFlag, ...hunkFlag }, (params) => {
+      const hunk = params.hunk === undefined ? undefined : Number(params.hunk);
+      if (hunk !== undefined && !Number.isInteger(hunk)) return `hunk must be a whole number, got '${params.hunk}'.`;
+      return decideProposal(plugin, verdict, params.id ?? '', hunk);
+    });
+  }
+  return true;
+}

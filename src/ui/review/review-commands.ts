@@ -1,0 +1,100 @@
+import type { ProposalReview } from '../../proposals/proposal-review';
+import type { ProposalStore } from '../../proposals/proposal-store';
+import { hunkSummaries } from '../../proposals/proposal-summary';
+import type { Proposal } from '../../proposals/types';
+
+/**
+ * The review as text commands, for the Obsidian CLI handlers (`vault-mcp:proposals`,
+ * `vault-mcp:accept`, `vault-mcp:reject`) and the standard input of the headless runner
+ * behind `npm start`: list the pending proposals, show one, accept or reject it (whole, or
+ * one hunk). Each answers with text for a terminal and never throws for a user mistake.
+ */
+
+/** The proposals and their review, as the commands need them. */
+export interface ReviewCommandTarget {
+  proposals: ProposalStore;
+  review: ProposalReview;
+}
+
+/** One line per pending proposal: id, key, kind, path, hunks; or a sentence when there is none. */
+export function listPendingProposals(target: ReviewCommandTarget): string {
+  const pending = target.proposals.pending();
+  if (pending.length === 0) return 'No pending changes.';
+  return pending.map((p) => describeProposal(target, p)).join('\n');
+}
+
+/** A proposal in full: its header line and a unified-style listing of its hunks. */
+export function showProposal(target: ReviewCommandTarget, id: string): string {
+  const p = target.proposals.get(id);
+  if (!p) return `No proposal '${id}'. Type "proposals" to list them.`;
+  const lines = [describeProposal(target, p)];
+  const hunks = target.proposals.hunksOf(p);
+  if (p.base_text !== null && hunks.length) {
+    const summaries = hunkSummaries(p.base_text, hunks);
+    hunks.forEach((h, i) => {
+      const verdict = p.decisions[h.index] ? ` (${p.decisions[h.index]})` : '';
+      lines.push(`  hunk ${h.index} at line ${summaries[i].line}${verdict}:`);
+      for (const l of splitLines(h.removed)) lines.push(`  - ${l}`);
+      for (const l of splitLines(h.inserted)) lines.push(`  + ${l}`);
+    });
+  } else if (p.kind === 'create' && p.proposed_text !== null) {
+    for (const l of splitLines(p.proposed_text)) lines.push(`  + ${l}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Accepts or rejects proposal `id` (whole, or hunk `hunk` of a text proposal).
+ * @returns a sentence saying what happened (or why nothing did).
+ */
+export async function decideProposal(target: ReviewCommandTarget, verdict: 'accept' | 'reject', id: string, hunk?: number): Promise<string> {
+  try {
+    if (verdict === 'reject') {
+      const p = await target.review.reject(id, hunk);
+      return `Rejected ${hunk === undefined ? `proposal ${id}` : `hunk ${hunk} of ${id}`}; it is now ${statusWords(p)}.`;
+    }
+    const { proposal, applied, stale } = await target.review.accept(id, hunk);
+    if (proposal.status === 'stale') return `Proposal ${id} is stale and was not applied: ${proposal.stale_reason ?? 'it no longer applies'}`;
+    const staleNote = stale ? ` ${stale} change${stale === 1 ? '' : 's'} no longer appl${stale === 1 ? 'ies' : 'y'} to the note and can only be rejected.` : '';
+    return `Accepted ${applied} change${applied === 1 ? '' : 's'} of ${id} on ${proposal.path}; it is now ${statusWords(proposal)}.${staleNote}`;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+/**
+ * Runs one typed command line: `proposals`, `show <id>`, `accept <id> [hunk]`,
+ * `reject <id> [hunk]`, `help`. @returns the answer text.
+ */
+export async function runReviewCommand(target: ReviewCommandTarget, line: string): Promise<string> {
+  const [command = '', id, hunkText, ...extra] = line.trim().split(/\s+/);
+  const hunk = hunkText === undefined ? undefined : Number(hunkText);
+  if (command === '' ) return '';
+  if (command === 'proposals' || command === 'list') return listPendingProposals(target);
+  if (command === 'help') return REVIEW_COMMANDS_HELP;
+  if (!['show', 'accept', 'reject'].includes(command)) return `Unknown command '${command}'. ${REVIEW_COMMANDS_HELP}`;
+  if (!id || extra.length || (hunk !== undefined && !Number.isInteger(hunk))) return `Usage: ${command} <proposal id>${command === 'show' ? '' : ' [hunk number]'}`;
+  if (command === 'show') return showProposal(target, id);
+  return decideProposal(target, command as 'accept' | 'reject', id, hunk);
+}
+
+/** The commands the headless runner reads on standard input. */
+export const REVIEW_COMMANDS_HELP =
+  'Commands: proposals (list pending changes), show <id>, accept <id> [hunk], reject <id> [hunk], help.';
+
+function describeProposal(target: ReviewCommandTarget, p: Proposal): string {
+  const hunks = target.proposals.hunksOf(p);
+  const where = p.kind === 'move' ? `${p.path} -> ${p.to}` : p.path;
+  const size = hunks.length ? `, ${hunks.length - Object.keys(p.decisions).length} of ${hunks.length} hunks undecided` : '';
+  return `${p.id}  ${statusWords(p)}  ${p.kind} ${where}  from "${p.key_label}" via ${p.tool}${size}`;
+}
+
+function statusWords(p: Proposal): string {
+  return p.status.replace('_', ' ');
+}
+
+function splitLines(text: string): string[] {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l) => l.replace(/\r$/, ''));
+}

@@ -1,0 +1,53 @@
+import type { DataAdapter } from 'obsidian';
+
+/**
+ * One file of the plugin's own in its folder (`<configDir>/plugins/vault-mcp/`), read and
+ * written through `app.vault.adapter` (obsidian.d.ts `DataAdapter`), as `Plugin.saveData`
+ * does for data.json. Kept apart from data.json so settings stay small and syncable.
+ */
+export class PluginFile {
+  /**
+   * @param adapter the vault's DataAdapter.
+   * @param folder the plugin folder (`manifest.dir`), vault-relative.
+   * @param name the file's name inside it, e.g. `proposals.json`.
+   */
+  constructor(
+    private readonly adapter: DataAdapter,
+    private readonly folder: string,
+    readonly name: string,
+  ) {}
+
+  /** Vault-relative path of the file. */
+  get path(): string {
+    return `${this.folder}/${this.name}`;
+  }
+
+  /** @returns the file's text, or null when it does not exist. Rethrows other read errors. */
+  async read(): Promise<string | null> {
+    if (!(await this.adapter.exists(this.path))) return null;
+    return this.adapter.read(this.path);
+  }
+
+  /**
+   * Replaces the file's text: written to `<name>.tmp` first, then swapped in, so a crash
+   * mid-write leaves the previous file whole.
+   */
+  async write(text: string): Promise<void> {
+    if (!(await this.adapter.exists(this.folder))) await this.adapter.mkdir(this.folder);
+    const temp = `${this.path}.tmp`;
+    await this.adapter.write(temp, text);
+    if (await this.adapter.exists(this.path)) await this.adapter.remove(this.path);
+    await this.adapter.rename(temp, this.path);
+  }
+
+  /**
+   * Moves the file aside as `<name>.<tag>` (e.g. `proposals.json.corrupt-2026-11-30T18-00-00Z`)
+   * so a file that could not be read is kept for the user, never silently dropped.
+   * @returns the vault-relative path it was moved to.
+   */
+  async keepAside(tag: string): Promise<string> {
+    const aside = `${this.path}.${tag}`;
+    await this.adapter.rename(this.path, aside);
+    return aside;
+  }
+}

@@ -1,0 +1,131 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import VaultMcpPlugin from '../../src/main';
+import { runReviewCommand } from '../../src/ui/review/review-commands';
+import { secretIdForKey } from '../../src/keys/key-record';
+import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
+import { call, callError, type Json } from './write-helpers';
+
+/**
+ * Propose mode end to end: an agent with a propose key (the default) stages through the
+ * official SDK client over HTTP; the user accepts in the host; the agent sees the outcome.
+ */
+describe('propose mode over MCP', () => {
+  let copy: { dir: string; cleanup(): Promise<void> };
+  let booted: BootedPlugin<VaultMcpPlugin> | null = null;
+
+  const disk = (p: string): Promise<string> => fs.readFile(path.join(copy.dir, p), 'utf8');
+  const boot = async (): Promise<BootedPlugin<VaultMcpPlugin>> => {
+    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, mode: 'propose', allowWrites: true, label: 'Claude Code', token: 'propose-test-token-0123456789' });
+    return booted;
+  };
+
+  beforeEach(async () => {
+    copy = await copyToTemp(DEMO_VAULT);
+  });
+
+  afterEach(async () => {
+    await booted?.stop();
+    booted = null;
+    await copy.cleanup();
+  });
+
+  test('stage → pending (note untouched) → restart → accept → proposal_status says accepted and the note changed', async () => {
+    let env = await boot();
+    let client = await connectClient(env.url, env.token);
+    const before = await disk('Inbox.md');
+    const staged = await call(client, 'edit_note', { path: 'Inbox', anchor: 'Renew the library card', op: 'replace', content: 'Renew the library card online' });
+    expect(staged).toMatchObject({ status: 'pending', kind: 'edit', path: 'Inbox.md', hunks: [{ index: 0, line: 9, removed_lines: 1, added_lines: 1 }] });
+    expect(staged.message).toMatch(/unchanged until they accept/);
+    expect(await disk('Inbox.md')).toBe(before);
+    expect((await call(client, 'proposal_status', { id: staged.proposal_id })).proposal).toMatchObject({ status: 'pending', hunks: { total: 1, pending: 1 } });
+    await client.close();
+    await env.stop();
+
+    env = await boot();
+    client = await connectClient(env.url, env.token);
+    expect(env.plugin.proposals.pending().map((p) => p.id)).toEqual([staged.proposal_id]);
+    const answer = await runReviewCommand(env.plugin, `accept ${staged.proposal_id}`);
+    expect(answer).toMatch(/^Accepted 1 change of p_\w+ on Inbox.md; it is now accepted\.$/);
+    expect(await disk('Inbox.md')).toBe(before.replace('Renew the library card', 'Renew the library card online'));
+    const status = (await call(client, 'proposal_status', {})).proposals as Json[];
+    expect(status).toEqual([expect.objectContaining({ id: staged.proposal_id, status: 'accepted', hunks: { total: 1, accepted: 1, rejected: 0, pending: 0, stale: 0 } })]);
+    await client.close();
+  });
+
+  test('every write tool stages for a propose key and nothing is written until accepted', async () => {
+    const env = await boot();
+    const client = await connectClient(env.url, env.token);
+    const vaultFiles = async (): Promise<string[]> => (await fs.readdir(copy.dir, { recursive: true })).filter((f) => !f.startsWith('.obsidian/plugins'));
+    const listing = await vaultFiles();
+    const ideas = await disk('Ideas.md');
+    const calls: Array<[string, Json]> = [
+      ['create_note', { path: 'Drafts/Plan', content: '# Plan\n' }],
+      ['write_note', { path: 'Ideas', body: 'Rewritten\n' }],
+      ['append_note', { path: 'Ideas', content: 'more' }],
+      ['set_properties', { path: 'Ideas', properties: { status: 'draft' } }],
+      ['move_note', { path: 'Ideas', to: 'Archive/Ideas' }],
+      ['delete_note', { path: 'Reading list', confirm: true }],
+      ['create_folder', { path: 'Later' }],
+    ];
+    for (const [name, args] of calls) expect(await call(client, name, args)).toMatchObject({ status: 'pending', proposal_id: expect.stringMatching(/^p_/) });
+    expect(await vaultFiles()).toEqual(listing);
+    expect(await disk('Ideas.md')).toBe(ideas);
+    expect(env.plugin.proposals.pending().map((p) => p.kind)).toEqual(['create', 'edit', 'edit', 'properties', 'move', 'delete', 'folder']);
+    await client.close();
+  });
+
+  test('staging checks what force mode checks: access rules and expected_hash refuse with nothing staged', async () => {
+    const env = await boot();
+    const client = await connectClient(env.url, env.token);
+    expect(await callError(client, 'append_note', { path: 'Projects/Alpha/Budget', content: 'x' })).toMatch(/read-only/);
+    expect(await callError(client, 'append_note', { path: 'Inbox', content: 'x', expected_hash: '0'.repeat(64) })).toMatch(/changed since you read it/);
+    expect(await callError(client, 'set_properties', { path: 'Inbox', properties: { access: 'read-write' } })).toMatch(/Only the user may/);
+    expect(env.plugin.proposals.all()).toEqual([]);
+    await client.close();
+  });
+
+  test("proposal_status shows a key its own proposals only, never another key's", async () => {
+    const env = await boot();
+    const client = await connectClient(env.url, env.token);
+    const mine = await call(client, 'append_note', { path: 'Inbox', content: 'mine' });
+    const other = { id: 'other', label: 'Cursor', mode: 'propose' as const, scope: 'local' as const, roots: [], created_at: new Date().toISOString(), last_used_at: null };
+    env.plugin.settings.keys.push(other);
+    env.app.secretStorage.setSecret(secretIdForKey(other.id), 'cursor-token-0123456789abcdef');
+    const cursor = await connectClient(env.url, 'cursor-token-0123456789abcdef');
+    const theirs = await call(cursor, 'append_note', { path: 'Inbox', content: 'theirs' });
+    expect(((await call(client, 'proposal_status', {})).proposals as Json[]).map((p) => p.id)).toEqual([mine.proposal_id]);
+    expect(await callError(client, 'proposal_status', { id: theirs.proposal_id })).toMatch(/No proposal .* from this key/);
+    expect(env.plugin.proposals.reviewHunks('Inbox.md', await disk('Inbox.md')).map((h) => h.keyLabel).sort()).toEqual(['Claude Code', 'Cursor']);
+    await cursor.close();
+    await client.close();
+  });
+
+  test('the terminal review commands list, show, reject, and answer mistakes with a sentence', async () => {
+    const env = await boot();
+    const client = await connectClient(env.url, env.token);
+    const staged = await call(client, 'append_note', { path: 'Inbox', content: '- [ ] New task' });
+    expect(await runReviewCommand(env.plugin, 'proposals')).toMatch(new RegExp(`^${staged.proposal_id}  pending  edit Inbox.md  from "Claude Code" via append_note, 1 of 1 hunks undecided$`));
+    expect(await runReviewCommand(env.plugin, `show ${staged.proposal_id}`)).toContain('  + - [ ] New task');
+    expect(await runReviewCommand(env.plugin, 'accept nope')).toMatch(/No proposal 'nope'/);
+    expect(await runReviewCommand(env.plugin, `accept ${staged.proposal_id} x`)).toMatch(/^Usage: accept <proposal id> \[hunk number\]/);
+    expect(await runReviewCommand(env.plugin, 'frobnicate')).toMatch(/Unknown command 'frobnicate'/);
+    expect(await runReviewCommand(env.plugin, `reject ${staged.proposal_id}`)).toMatch(/Rejected proposal .* it is now rejected/);
+    expect(await runReviewCommand(env.plugin, 'proposals')).toBe('No pending changes.');
+    expect((await call(client, 'proposal_status', { id: staged.proposal_id })).proposal).toMatchObject({ status: 'rejected' });
+    await client.close();
+  });
+
+  test('CLI handlers vault-mcp:proposals / accept / reject are registered and work', async () => {
+    const env = await boot();
+    const client = await connectClient(env.url, env.token);
+    const staged = await call(client, 'append_note', { path: 'Inbox', content: 'via cli' });
+    const cli = env.app.cliHandlers;
+    expect(await cli.get('vault-mcp:proposals')!.handler({})).toContain(String(staged.proposal_id));
+    expect(await cli.get('vault-mcp:accept')!.handler({ id: String(staged.proposal_id), hunk: 'two' })).toMatch(/whole number/);
+    expect(await cli.get('vault-mcp:accept')!.handler({ id: String(staged.proposal_id) })).toMatch(/^Accepted 1 change/);
+    expect((await disk('Inbox.md')).endsWith('via cli')).toBe(true);
+    await client.close();
+  });
+});

@@ -1,0 +1,266 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { ProposalReview, type OpenNoteEditors } from '../../src/proposals/proposal-review';
+import { ProposalStore, type ProposalCaller } from '../../src/proposals/proposal-store';
+import { NoteStore } from '../../src/vault/note-store';
+import { PluginFile } from '../../src/vault/plugin-file';
+import type { WriteRequest } from '../../src/vault/writes/write-types';
+import { openDemoVault, type DemoVault } from './vault-fixture';
+
+const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
+const AGENT: ProposalCaller = { id: 'k1', label: 'Claude Code', roots: [] };
+
+let vault: DemoVault;
+let notes: NoteStore;
+let store: ProposalStore;
+let review: ProposalReview;
+
+const disk = (p: string): Promise<string> => fs.readFile(path.join(vault.dir, p), 'utf8');
+const write = (p: string, text: string): Promise<void> => fs.writeFile(path.join(vault.dir, p), text);
+const proposalsFile = (): string => path.join(vault.dir, PLUGIN_DIR, 'proposals.json');
+
+/** A new store over the vault's proposals file, loaded. */
+async function openStore(): Promise<{ store: ProposalStore; review: ProposalReview; problem?: string }> {
+  const s = new ProposalStore(notes, new PluginFile(vault.app.vault.adapter, PLUGIN_DIR, 'proposals.json'), () => new Date('2026-11-30T12:00:00Z'));
+  const { problem } = await s.load();
+  return { store: s, review: new ProposalReview(s, notes), problem };
+}
+
+/** Prepares `request` as the agent and stages it. */
+async function stage(request: WriteRequest, caller = AGENT) {
+  const prepared = await notes.writes.prepare(request, { label: caller.label, roots: caller.roots });
+  return store.stage(prepared, caller);
+}
+
+/** Makes the host read a file changed on disk behind its back. */
+async function sync(): Promise<void> {
+  await vault.host.vault.syncFromDisk();
+  await vault.host.metadataCache.whenResolved();
+}
+
+beforeEach(async () => {
+  vault = await openDemoVault();
+  notes = new NoteStore(vault.app, { quarantine: () => [] });
+  ({ store, review } = await openStore());
+});
+
+afterEach(async () => {
+  await store.flush();
+  await vault?.close();
+});
+
+describe('staging', () => {
+  test('an edit is staged with base and proposed text; the note is untouched and the proposal survives a restart', async () => {
+    const before = await disk('Inbox.md');
+    const p = await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: '- [ ] Water the plants', ensureNewline: true });
+    expect(p).toMatchObject({ kind: 'edit', path: 'Inbox.md', status: 'pending', key_label: 'Claude Code', base_text: before, proposed_text: `${before}- [ ] Water the plants` });
+    expect(await disk('Inbox.md')).toBe(before);
+    await store.flush();
+    const reopened = await openStore();
+    expect(reopened.problem).toBeUndefined();
+    expect(reopened.store.get(p.id)).toEqual(p);
+  });
+
+  test('every write kind stages with its own data and nothing in the vault changes', async () => {
+    const create = await stage({ tool: 'create_note', kind: 'create', path: 'New idea', content: '# New idea\n' });
+    const move = await stage({ tool: 'move_note', kind: 'move', path: 'Ideas', to: 'Archive/Ideas' });
+    const del = await stage({ tool: 'delete_note', kind: 'delete', path: 'Reading list' });
+    const folder = await stage({ tool: 'create_folder', kind: 'folder', path: 'Later' });
+    const props = await stage({ tool: 'set_properties', kind: 'properties', path: 'Inbox', properties: { status: 'triaged' } });
+    expect([create.kind, move.kind, del.kind, folder.kind, props.kind]).toEqual(['create', 'move', 'delete', 'folder', 'properties']);
+    expect(create.proposed_text).toBe('# New idea\n');
+    expect(move.to).toBe('Archive/Ideas.md');
+    expect(del.base_text).toBe(await disk('Reading list.md'));
+    await expect(fs.stat(path.join(vault.dir, 'New idea.md'))).rejects.toThrow();
+    await expect(fs.stat(path.join(vault.dir, 'Later'))).rejects.toThrow();
+    expect(await disk('Ideas.md')).toBeTruthy();
+    expect(store.pending()).toHaveLength(5);
+  });
+
+  test('a corrupt proposals file is kept aside and reported, never silently dropped', async () => {
+    await fs.mkdir(path.dirname(proposalsFile()), { recursive: true });
+    await fs.writeFile(proposalsFile(), '{"version": 1, "proposals": [{"id": 3}]');
+    const reopened = await openStore();
+    expect(reopened.problem).toMatch(/could not read its proposals file \(not valid JSON/);
+    expect(reopened.store.all()).toEqual([]);
+    const kept = (await fs.readdir(path.dirname(proposalsFile()))).filter((n) => n.startsWith('proposals.json.corrupt-'));
+    expect(kept).toHaveLength(1);
+    expect(await fs.readFile(path.join(path.dirname(proposalsFile()), kept[0]), 'utf8')).toBe('{"version": 1, "proposals": [{"id": 3}]');
+  });
+
+  test('a file of another format version or with a malformed proposal is refused the same way', async () => {
+    await fs.mkdir(path.dirname(proposalsFile()), { recursive: true });
+    await fs.writeFile(proposalsFile(), JSON.stringify({ version: 7, proposals: [] }));
+    expect((await openStore()).problem).toMatch(/format version 7, expected 1/);
+    await fs.writeFile(proposalsFile(), JSON.stringify({ version: 1, proposals: [{ id: 'p', key_id: 'k', key_label: 'x', tool: 't', path: 'a.md', created_at: 'now', kind: 'explode' }] }));
+    expect((await openStore()).problem).toMatch(/proposal #1: unknown kind "explode"/);
+  });
+});
+
+describe('accepting and rejecting with the note closed', () => {
+  test('accept writes the proposed text through the apply primitive; the status becomes accepted', async () => {
+    const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Book the dentist for March' }, op: 'replace', content: 'Book the dentist for April' });
+    const outcome = await review.accept(p.id);
+    expect(outcome).toMatchObject({ applied: 1, stale: 0 });
+    expect(outcome.proposal.status).toBe('accepted');
+    expect(await disk('Inbox.md')).toBe(p.proposed_text);
+    await expect(review.accept(p.id)).rejects.toThrow(/already accepted/);
+  });
+
+  test('reject leaves the note as it is', async () => {
+    const before = await disk('Inbox.md');
+    const p = await stage({ tool: 'write_note', kind: 'write', path: 'Inbox', body: 'Everything replaced\n' });
+    expect((await review.reject(p.id)).status).toBe('rejected');
+    expect(await disk('Inbox.md')).toBe(before);
+  });
+
+  test('the user edited elsewhere: the hunk is rebased and applied around their text', async () => {
+    const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the library card (online)' });
+    await write('Inbox.md', (await disk('Inbox.md')).replace('# Inbox\n', '# Inbox\n\nTyped by the user.\n'));
+    await sync();
+    await review.accept(p.id);
+    const after = await disk('Inbox.md');
+    expect(after).toContain('Typed by the user.\n');
+    expect(after).toContain('- [ ] Renew the library card (online)\n');
+  });
+
+  test('the user edited the same line: the hunk is stale and never applied over their text', async () => {
+    const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the passport' });
+    const mine = (await disk('Inbox.md')).replace('Renew the library card', 'Renew the library card today');
+    await write('Inbox.md', mine);
+    await sync();
+    const outcome = await review.accept(p.id);
+    expect(outcome).toMatchObject({ applied: 0, stale: 1 });
+    expect(await disk('Inbox.md')).toBe(mine);
+    expect(store.placedHunks(store.get(p.id)!, mine).every((h) => h.stale)).toBe(true);
+    expect((await review.reject(p.id)).status).toBe('rejected');
+  });
+
+  test('hunks are decided one by one: accept one, reject the other → partly accepted', async () => {
+    const base = await disk('Inbox.md');
+    const body = base.replace('Book the dentist for March', 'Book the dentist for May').replace('Renew the library card', 'Cancel the library card');
+    const p = await stage({ tool: 'write_note', kind: 'write', path: 'Inbox', body: body.slice(body.indexOf('# Inbox')) });
+    expect(store.hunksOf(p)).toHaveLength(2);
+    await review.accept(p.id, 1);
+    expect(await disk('Inbox.md')).toBe(base.replace('Renew the library card', 'Cancel the library card'));
+    expect(store.get(p.id)!.status).toBe('pending');
+    await expect(review.accept(p.id, 1)).rejects.toThrow(/no undecided hunk 1/);
+    expect((await review.reject(p.id, 0)).status).toBe('partly_accepted');
+    expect(await disk('Inbox.md')).toBe(base.replace('Renew the library card', 'Cancel the library card'));
+  });
+
+  test('two proposals on one note stack: after the first is accepted, the second applies where it does not overlap', async () => {
+    const first = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' });
+    const second = await stage(
+      { tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Book the dentist for March' }, op: 'replace', content: 'Book the dentist for June' },
+      { id: 'k2', label: 'Cursor', roots: [] },
+    );
+    const clash = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew nothing' });
+    expect(store.reviewHunks('Inbox.md', await disk('Inbox.md')).map((h) => h.keyLabel)).toEqual(['Cursor', 'Claude Code', 'Claude Code']);
+    await review.accept(first.id);
+    await sync();
+    await review.accept(second.id);
+    const after = await disk('Inbox.md');
+    expect(after).toContain('Renew the card\n');
+    expect(after).toContain('Book the dentist for June\n');
+    expect((await review.accept(clash.id)).stale).toBe(1);
+    expect(await disk('Inbox.md')).toBe(after);
+  });
+
+  test('access is checked again at acceptance: a note made read-only since is not changed', async () => {
+    const p = await stage({ tool: 'append_note', kind: 'append', path: 'Ideas', content: 'one more idea', ensureNewline: true });
+    const locked = `---\naccess: read-only\n---\n${await disk('Ideas.md')}`;
+    await write('Ideas.md', locked);
+    await sync();
+    const outcome = await review.accept(p.id);
+    expect(outcome.proposal.status).toBe('stale');
+    expect(outcome.proposal.stale_reason).toMatch(/read-only/);
+    expect(await disk('Ideas.md')).toBe(locked);
+  });
+
+  test('roots are checked again at acceptance for the key that proposed', async () => {
+    const p = await stage({ tool: 'create_note', kind: 'create', path: 'Projects/New plan', content: 'x\n' }, { id: 'k3', label: 'Scoped', roots: ['Projects'] });
+    const tampered = { ...store.get(p.id)!, path: 'Outside plan.md' };
+    Object.assign(store.get(p.id)!, tampered);
+    const outcome = await review.accept(p.id);
+    expect(outcome.proposal.status).toBe('stale');
+    await expect(fs.stat(path.join(vault.dir, 'Outside plan.md'))).rejects.toThrow();
+  });
+});
+
+describe('creates, moves, deletes and folders', () => {
+  test('accepting each kind does it; the status is accepted', async () => {
+    const create = await stage({ tool: 'create_note', kind: 'create', path: 'Plans/Q3', content: '# Q3\n' });
+    const move = await stage({ tool: 'move_note', kind: 'move', path: 'Ideas', to: 'Archive/Ideas' });
+    const folder = await stage({ tool: 'create_folder', kind: 'folder', path: 'Later/Maybe' });
+    const del = await stage({ tool: 'delete_note', kind: 'delete', path: 'Reading list' });
+    for (const p of [create, move, folder, del]) expect((await review.accept(p.id)).proposal.status).toBe('accepted');
+    expect(await disk('Plans/Q3.md')).toBe('# Q3\n');
+    expect(await disk('Archive/Ideas.md')).toBeTruthy();
+    expect((await fs.stat(path.join(vault.dir, 'Later/Maybe'))).isDirectory()).toBe(true);
+    await expect(fs.stat(path.join(vault.dir, 'Reading list.md'))).rejects.toThrow();
+    expect(await fs.readdir(path.join(vault.dir, '.trash'))).toContain('Reading list.md');
+  });
+
+  test('a create whose path got taken and a delete of a note that changed since go stale', async () => {
+    const create = await stage({ tool: 'create_note', kind: 'create', path: 'Taken', content: 'agent text\n' });
+    const del = await stage({ tool: 'delete_note', kind: 'delete', path: 'Reading list' });
+    await write('Taken.md', 'user text\n');
+    const changed = `${await disk('Reading list.md')}\nA new book.\n`;
+    await write('Reading list.md', changed);
+    await sync();
+    expect((await review.accept(create.id)).proposal.status).toBe('stale');
+    expect((await review.accept(del.id)).proposal).toMatchObject({ status: 'stale', stale_reason: expect.stringMatching(/changed/) });
+    expect(await disk('Taken.md')).toBe('user text\n');
+    expect(await disk('Reading list.md')).toBe(changed);
+  });
+});
+
+describe('following the note', () => {
+  test('a rename moves pending proposals along; a delete makes them stale', async () => {
+    const unfollow = store.followNotes();
+    const p = await stage({ tool: 'append_note', kind: 'append', path: 'Ideas', content: 'x', ensureNewline: true });
+    const q = await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: 'y', ensureNewline: true });
+    await vault.app.fileManager.renameFile(vault.app.vault.getFileByPath('Ideas.md')!, 'Archive/Ideas from before.md');
+    await vault.app.vault.trash(vault.app.vault.getFileByPath('Inbox.md')!, false);
+    await vault.host.metadataCache.whenResolved();
+    await store.flush();
+    unfollow();
+    expect(store.get(p.id)!.path).toBe('Archive/Ideas from before.md');
+    expect(store.get(q.id)).toMatchObject({ status: 'stale', stale_reason: expect.stringMatching(/deleted/) });
+    expect((await review.accept(p.id)).proposal.status).toBe('accepted');
+    expect(await disk('Archive/Ideas from before.md')).toBe(p.proposed_text);
+  });
+});
+
+describe('a note open in an editor', () => {
+  test('accept goes through the editor (its unsaved text is the base) and never writes the file directly', async () => {
+    const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' });
+    let doc = (await disk('Inbox.md')).replace('# Inbox\n', '# Inbox (unsaved typing)\n');
+    const changes: unknown[] = [];
+    const editors: OpenNoteEditors = {
+      textOf: (notePath) => (notePath === 'Inbox.md' ? doc : null),
+      applyChanges: (_path, list) => {
+        changes.push(...list);
+        for (const c of [...list].sort((a, b) => b.from - a.from)) doc = doc.slice(0, c.from) + c.insert + doc.slice(c.to);
+        return true;
+      },
+    };
+    review.editors = editors;
+    const onDisk = await disk('Inbox.md');
+    await review.accept(p.id);
+    expect(changes).toHaveLength(1);
+    expect(doc).toContain('# Inbox (unsaved typing)\n');
+    expect(doc).toContain('- [ ] Renew the card\n');
+    expect(await disk('Inbox.md')).toBe(onDisk);
+    expect(store.get(p.id)!.status).toBe('accepted');
+  });
+
+  test('reviewHunks places every pending proposal on the editor text with its provenance', async () => {
+    await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' });
+    const doc = await disk('Inbox.md');
+    const [hunk] = store.reviewHunks('Inbox.md', doc);
+    expect(hunk).toMatchObject({ keyLabel: 'Claude Code', stale: false, removed: '- [ ] Renew the library card\n', inserted: '- [ ] Renew the card\n' });
+    expect(doc.slice(hunk.from, hunk.to)).toBe(hunk.removed);
+  });
+});
