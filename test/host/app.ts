@@ -19,6 +19,8 @@ export interface HostAppOptions {
   secrets?: Map<string, string>;
   /** Disk polling interval in ms for changes by other programs (default 300); false = off. */
   watchIntervalMs?: number | false;
+  /** Ms from the first edit in a Markdown view to its save (`workspace.saveDelayMs`; Obsidian: 2000). */
+  saveDelayMs?: number;
 }
 
 /** Obsidian's internal plugin registry (`app.plugins`) as far as plugins use it. */
@@ -59,6 +61,10 @@ export class App implements Pick<O.App, 'vault' | 'metadataCache' | 'fileManager
     this.metadataCache = new MetadataCache(this.vault);
     this.fileManager = new FileManager(this.vault, this.metadataCache);
     this.workspace = new Workspace(this as unknown as O.App);
+    if (options.saveDelayMs !== undefined) {
+      if (!Number.isFinite(options.saveDelayMs) || options.saveDelayMs < 0) throw new Error(`saveDelayMs must be a number of milliseconds >= 0; got ${options.saveDelayMs}.`);
+      this.workspace.saveDelayMs = options.saveDelayMs;
+    }
     this.secretStorage = new SecretStorage(options.secrets);
     this.commands = new HostCommands(this.workspace);
   }
@@ -80,13 +86,14 @@ export class App implements Pick<O.App, 'vault' | 'metadataCache' | 'fileManager
   }
 
   /**
-   * Host: shuts the app down like quitting Obsidian: unloads every loaded plugin (releasing
-   * their listeners, intervals and servers), stops the disk watcher and waits for pending
-   * indexing. Safe to call twice.
+   * Host: shuts the app down like quitting Obsidian: closes every leaf (Markdown views save),
+   * unloads every loaded plugin (releasing their listeners, intervals and servers), stops the
+   * disk watcher and waits for pending indexing. Safe to call twice.
    */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.workspace.close();
     for (const plugin of Object.values(this.plugins.plugins)) unloadPluginInHost(plugin);
     await this.vault.stopWatching();
     await this.metadataCache.whenResolved();

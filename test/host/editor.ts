@@ -1,27 +1,39 @@
 import type * as O from 'obsidian';
 
-type EditorMethods =
+/** The Editor methods both host editors (text-only and CodeMirror) implement. */
+export type EditorMethods =
   | 'getValue' | 'setValue' | 'getLine' | 'setLine' | 'lineCount' | 'lastLine'
   | 'getSelection' | 'somethingSelected' | 'getRange' | 'replaceSelection' | 'replaceRange'
   | 'getCursor' | 'listSelections' | 'setCursor' | 'setSelection' | 'setSelections'
   | 'focus' | 'blur' | 'hasFocus' | 'posToOffset' | 'offsetToPos' | 'wordAt' | 'refresh';
 
 /**
- * A text-only stand-in for Obsidian's `Editor` (obsidian.d.ts) used by the host's active
- * note: a document string with one or more selections, positions as `{line, ch}` (0-based).
- * Edits change the in-memory text only; like an unsaved editor buffer they reach the file
- * when the test (or a later CodeMirror-backed editor) writes them.
+ * A text-only stand-in for Obsidian's `Editor` (obsidian.d.ts), used by MarkdownViews when
+ * there is no DOM to run CodeMirror (plain Node, `npm start`): a document string with one or
+ * more selections, positions as `{line, ch}` (0-based). Edits call `onChange`, which is how
+ * the view learns it has unsaved text (it then saves like Obsidian's autosave).
  */
-export class HostEditor implements Pick<O.Editor, EditorMethods> {
+export class HostEditor implements Pick<O.Editor, EditorMethods | 'transaction'> {
+  /** No CodeMirror view without a DOM (CodeMirrorEditor has the EditorView here). */
+  readonly cm = null;
   private text: string;
   private selections: O.EditorSelection[];
   private focused = true;
 
-  /** Creates an editor over `text` with the cursor at the start. */
-  constructor(text: string) {
+  /** Creates an editor over `text` with the cursor at the start; `onChange` runs after each edit. */
+  constructor(text: string, private readonly onChange: () => void = () => {}) {
     this.text = text;
     this.selections = [{ anchor: { line: 0, ch: 0 }, head: { line: 0, ch: 0 } }];
   }
+
+  /** Host: replaces the text as a (re)load from the file, keeping selections clamped; no `onChange`. */
+  loadText(text: string): void {
+    this.text = text;
+    this.refresh();
+  }
+
+  /** Host: nothing to release (CodeMirrorEditor destroys its EditorView). */
+  destroy(): void {}
 
   getDoc(): this {
     return this;
@@ -35,6 +47,7 @@ export class HostEditor implements Pick<O.Editor, EditorMethods> {
   setValue(content: string): void {
     this.text = content;
     this.refresh();
+    this.onChange();
   }
   getLine(line: number): string {
     return this.text.split('\n')[line] ?? '';
@@ -73,6 +86,7 @@ export class HostEditor implements Pick<O.Editor, EditorMethods> {
     const [x, y] = a <= b ? [a, b] : [b, a];
     this.text = this.text.slice(0, x) + replacement + this.text.slice(y);
     this.refresh();
+    this.onChange();
   }
   getCursor(side: 'from' | 'to' | 'head' | 'anchor' = 'head'): O.EditorPosition {
     const s = this.selections[0];
@@ -126,6 +140,35 @@ export class HostEditor implements Pick<O.Editor, EditorMethods> {
     while (a > 0 && /[\p{L}\p{N}_]/u.test(line[a - 1])) a--;
     while (b < line.length && /[\p{L}\p{N}_]/u.test(line[b])) b++;
     return a === b ? null : { from: { line: pos.line, ch: a }, to: { line: pos.line, ch: b } };
+  }
+
+  /**
+   * Applies Obsidian's EditorTransaction: `changes` (positions in the current text, applied
+   * together), else `replaceSelection` on the main selection; then `selections`/`selection`
+   * (positions in the new text). One `onChange` call when the text changed.
+   */
+  transaction(tx: O.EditorTransaction, _origin?: string): void {
+    const before = this.text;
+    if (tx.changes?.length) {
+      const edits = tx.changes
+        .map((c) => {
+          const a = this.posToOffset(c.from);
+          const b = c.to ? this.posToOffset(c.to) : a;
+          return { from: Math.min(a, b), to: Math.max(a, b), text: c.text };
+        })
+        .sort((x, y) => y.from - x.from);
+      for (const e of edits) this.text = this.text.slice(0, e.from) + e.text + this.text.slice(e.to);
+      this.refresh();
+    } else if (tx.replaceSelection !== undefined) {
+      const [from, to] = this.ordered(this.selections[0]);
+      const start = this.posToOffset(from);
+      this.text = this.text.slice(0, start) + tx.replaceSelection + this.text.slice(this.posToOffset(to));
+      const end = this.offsetToPos(start + tx.replaceSelection.length);
+      this.selections = [{ anchor: end, head: end }];
+    }
+    const ranges = tx.selections ?? (tx.selection ? [tx.selection] : null);
+    if (ranges) this.setSelections(ranges.map((r) => ({ anchor: r.from, head: r.to ?? r.from })));
+    if (this.text !== before) this.onChange();
   }
 
   private clip(pos: O.EditorPosition): O.EditorPosition {

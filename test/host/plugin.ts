@@ -2,7 +2,9 @@ import type * as O from 'obsidian';
 import type { Extension } from '@codemirror/state';
 import { Component } from './component';
 import { createHostElement } from './dom';
+import { drawIcon } from './icons';
 import type { App } from './app';
+import type { HostViewCreator } from './view';
 
 type PluginMembers =
   | 'app' | 'manifest' | 'onload' | 'addRibbonIcon' | 'addStatusBarItem' | 'addCommand' | 'removeCommand'
@@ -28,7 +30,7 @@ export abstract class Plugin extends Component implements Pick<O.Plugin, PluginM
   readonly settingTabs: O.PluginSettingTab[] = [];
   readonly statusBarItems: HTMLElement[] = [];
   readonly ribbonIcons: Array<{ icon: string; title: string; callback: (evt: MouseEvent) => any; el: HTMLElement }> = [];
-  readonly views = new Map<string, O.ViewCreator>();
+  readonly views = new Map<string, HostViewCreator>();
   readonly extensions = new Map<string, string>();
   readonly editorExtensions: Extension[] = [];
   readonly cliHandlers = new Map<string, { description: string; flags: O.CliFlags | null; handler: O.CliHandler }>();
@@ -59,8 +61,10 @@ export abstract class Plugin extends Component implements Pick<O.Plugin, PluginM
 
   onUserEnable(): void {}
 
+  /** Adds `div.clickable-icon.side-dock-ribbon-action` (icon, `aria-label` = title); a click calls `callback`. */
   addRibbonIcon(icon: O.IconName, title: string, callback: (evt: MouseEvent) => any): HTMLElement {
-    const el = createHostElement('div', { cls: 'side-dock-ribbon-action', attr: { 'aria-label': title } });
+    const el = createHostElement('div', { cls: ['clickable-icon', 'side-dock-ribbon-action'], attr: { 'aria-label': title } });
+    drawIcon(el, icon);
     const record = { icon, title, callback, el };
     this.ribbonIcons.push(record);
     el.addEventListener('click', callback as EventListener);
@@ -68,6 +72,7 @@ export abstract class Plugin extends Component implements Pick<O.Plugin, PluginM
     return el;
   }
 
+  /** A `div.status-bar-item.plugin-<id>` (a real element under a DOM) recorded in `statusBarItems`. */
   addStatusBarItem(): HTMLElement {
     const el = createHostElement('div', `status-bar-item plugin-${this.manifest.id}`);
     this.statusBarItems.push(el);
@@ -99,9 +104,17 @@ export abstract class Plugin extends Component implements Pick<O.Plugin, PluginM
     this.register(() => this.settingTabs.splice(this.settingTabs.indexOf(settingTab), 1));
   }
 
-  registerView(type: string, viewCreator: O.ViewCreator): void {
+  /**
+   * Registers a view type for `leaf.setViewState({type})`; on unload the type is removed and
+   * its leaves detached, as in Obsidian. Throws when the type is already registered.
+   */
+  registerView(type: string, viewCreator: HostViewCreator): void {
+    this.host.workspace.registerViewType(type, viewCreator);
     this.views.set(type, viewCreator);
-    this.register(() => this.views.delete(type));
+    this.register(() => {
+      this.views.delete(type);
+      this.host.workspace.unregisterViewType(type);
+    });
   }
 
   registerExtensions(extensions: string[], viewType: string): void {
@@ -131,8 +144,18 @@ export abstract class Plugin extends Component implements Pick<O.Plugin, PluginM
     return processor;
   }
 
+  /**
+   * Adds a CodeMirror extension to every Markdown editor, open ones included. An array
+   * passed here may be changed later; `workspace.updateOptions()` applies its new content.
+   * Removed again on unload.
+   */
   registerEditorExtension(extension: Extension): void {
     this.editorExtensions.push(extension);
+    this.host.workspace.registerEditorExtension(extension);
+    this.register(() => {
+      this.editorExtensions.splice(this.editorExtensions.indexOf(extension), 1);
+      this.host.workspace.unregisterEditorExtension(extension);
+    });
   }
 
   registerObsidianProtocolHandler(action: string, handler: O.ObsidianProtocolHandler): void {
