@@ -3,6 +3,9 @@ import type { ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
 import type { VaultMcpSettings } from '../../settings/settings';
 import { decideProposal, listPendingProposals, showProposal } from './review-commands';
+import { workspaceEditors } from './open-editors';
+import { addPendingStatusBarItem } from './pending-status-bar';
+import { PENDING_VIEW_TYPE, PendingChangesView } from './pending-view';
 
 /** The plugin as the review wiring needs it. */
 export interface ReviewPlugin extends Plugin {
@@ -12,13 +15,21 @@ export interface ReviewPlugin extends Plugin {
 }
 
 /**
- * Wires the user's side of propose mode into Obsidian, so main.ts stays wiring only: a Notice
- * for each new proposal (unless muted in settings) and the Obsidian CLI handlers
- * `vault-mcp:proposals`, `vault-mcp:show`, `vault-mcp:accept`, `vault-mcp:reject`
- * (`Plugin.registerCliHandler`, since 1.12.2; skipped on older apps). Everything registered
- * is released on unload.
+ * Wires the user's side of propose mode into Obsidian, so main.ts stays wiring only: accepts
+ * on open notes go through their editor; the Pending changes view with its ribbon icon,
+ * command and status-bar count; a Notice for each new proposal (unless muted in settings);
+ * and the Obsidian CLI handlers `vault-mcp:proposals`, `vault-mcp:show`, `vault-mcp:accept`,
+ * `vault-mcp:reject` (`Plugin.registerCliHandler`, since 1.12.2; skipped on older apps).
+ * Everything registered is released on unload.
  */
 export function registerReview(plugin: ReviewPlugin): void {
+  plugin.review.editors = workspaceEditors(plugin.app);
+  plugin.register(() => (plugin.review.editors = null));
+  plugin.registerView(PENDING_VIEW_TYPE, (leaf) => new PendingChangesView(leaf, plugin.proposals, plugin.review));
+  const open = (): void => void openPendingChanges(plugin);
+  plugin.addRibbonIcon('git-pull-request-arrow', 'Open pending changes', open);
+  plugin.addCommand({ id: 'open-pending-changes', name: 'Open pending changes', callback: open });
+  addPendingStatusBarItem(plugin, plugin.proposals, open);
   plugin.register(
     plugin.proposals.onChange((event) => {
       if (event.type !== 'staged' || !plugin.settings.proposals.notifyOnNew) return;
@@ -27,6 +38,20 @@ export function registerReview(plugin: ReviewPlugin): void {
     }),
   );
   registerReviewCliHandlers(plugin);
+}
+
+/**
+ * Reveals the Pending changes view, opening it in the right sidebar when it is not open yet
+ * (`workspace.getRightLeaf`, `revealLeaf`).
+ */
+export async function openPendingChanges(plugin: Plugin): Promise<void> {
+  const { workspace } = plugin.app;
+  let leaf = workspace.getLeavesOfType(PENDING_VIEW_TYPE)[0];
+  if (!leaf) {
+    leaf = workspace.getRightLeaf(false) ?? workspace.getLeaf(true);
+    await leaf.setViewState({ type: PENDING_VIEW_TYPE, active: true });
+  }
+  await workspace.revealLeaf(leaf);
 }
 
 /** The CLI handlers; @returns false on apps without `registerCliHandler`. */

@@ -1,0 +1,42 @@
+import { MarkdownView, type App } from 'obsidian';
+import type { EditorView } from '@codemirror/view';
+import type { OpenNoteEditors } from '../../proposals/proposal-review';
+
+/** The user event an accepted proposal's transaction carries (CodeMirror `Transaction.userEvent`). */
+export const ACCEPT_USER_EVENT = 'input.vault-mcp-accept';
+
+/**
+ * The CodeMirror 6 view behind an Obsidian Editor: `editor.cm` (Obsidian exposes it on its
+ * Editor for CM6 editors, the documented way to reach the EditorView from a MarkdownView).
+ * @returns the EditorView, or null when the editor has none.
+ */
+export function editorViewOf(view: MarkdownView): EditorView | null {
+  return ((view.editor as unknown as { cm?: EditorView }).cm ?? null);
+}
+
+/**
+ * {@link OpenNoteEditors} over Obsidian's workspace: the MarkdownViews whose file is the note.
+ * The first such editor is the one used: Obsidian keeps every pane on one note in sync, so
+ * a change made in one shows in all.
+ */
+export function workspaceEditors(app: App): OpenNoteEditors {
+  const editorFor = (path: string): EditorView | null => {
+    for (const leaf of app.workspace.getLeavesOfType('markdown')) {
+      const view = leaf.view;
+      if (view instanceof MarkdownView && view.file?.path === path) {
+        const cm = editorViewOf(view);
+        if (cm) return cm;
+      }
+    }
+    return null;
+  };
+  return {
+    textOf: (path) => editorFor(path)?.state.doc.toString() ?? null,
+    applyChanges: (path, changes) => {
+      const cm = editorFor(path);
+      if (!cm) return false;
+      cm.dispatch({ changes: changes.map((c) => ({ from: c.from, to: c.to, insert: c.insert })), userEvent: ACCEPT_USER_EVENT });
+      return true;
+    },
+  };
+}

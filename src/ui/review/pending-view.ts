@@ -1,0 +1,153 @@
+import { ItemView, MarkdownView, Notice, TFile, type WorkspaceLeaf } from 'obsidian';
+import type { ProposalReview } from '../../proposals/proposal-review';
+import type { ProposalStore } from '../../proposals/proposal-store';
+import { hunkSummaries } from '../../proposals/proposal-summary';
+import type { Hunk, Proposal } from '../../proposals/types';
+import { decideProposal } from './review-commands';
+
+/** The view type of the Pending changes view (`registerView`). */
+export const PENDING_VIEW_TYPE = 'vault-mcp-pending';
+
+/** Lines of a hunk's removed or proposed text shown in the preview before "…". */
+const PREVIEW_LINES = 12;
+
+/**
+ * The Pending changes view (an Obsidian ItemView in the right sidebar): every pending
+ * proposal grouped by note — edits, property changes, creates, moves, deletes, folders —
+ * with who proposed it, a diff preview, Accept and Reject. Clicking a hunk opens the note at
+ * that line, where the inline review shows it. Redraws when proposals change.
+ */
+export class PendingChangesView extends ItemView {
+  /**
+   * @param leaf the workspace leaf Obsidian gives the view.
+   * @param proposals the store it lists. @param review what Accept / Reject call.
+   */
+  constructor(
+    leaf: WorkspaceLeaf,
+    private readonly proposals: ProposalStore,
+    private readonly review: ProposalReview,
+  ) {
+    super(leaf);
+  }
+
+  override getViewType(): string {
+    return PENDING_VIEW_TYPE;
+  }
+
+  override getDisplayText(): string {
+    return 'Pending changes';
+  }
+
+  override getIcon(): string {
+    return 'git-pull-request-arrow';
+  }
+
+  override async onOpen(): Promise<void> {
+    this.register(this.proposals.onChange(() => this.render()));
+    this.render();
+  }
+
+  /** Draws the list anew from the store (cheap: proposals are few and previews are capped). */
+  render(): void {
+    const root = this.contentEl;
+    root.empty();
+    root.addClass('vault-mcp-pending');
+    const pending = this.proposals.pending();
+    root.createEl('div', { cls: 'vault-mcp-pending-title', text: pending.length ? `${pending.length} pending change${pending.length === 1 ? '' : 's'}` : 'No pending changes' });
+    if (pending.length === 0) {
+      root.createEl('p', { cls: 'vault-mcp-pending-empty', text: 'Changes that agents propose with a propose-mode key wait here and inline in the editor until you accept or reject them.' });
+      return;
+    }
+    const byNote = new Map<string, Proposal[]>();
+    for (const p of pending) byNote.set(p.path, [...(byNote.get(p.path) ?? []), p]);
+    for (const [path, list] of byNote) {
+      const group = root.createDiv({ cls: 'vault-mcp-pending-note' });
+      const title = group.createEl('a', { cls: 'vault-mcp-pending-path', text: path, href: '#' });
+      title.addEventListener('click', (event) => {
+        event.preventDefault();
+        void this.openAt(path, 0);
+      });
+      for (const p of list) this.renderProposal(group.createDiv({ cls: 'vault-mcp-proposal' }), p);
+    }
+  }
+
+  private renderProposal(el: HTMLElement, p: Proposal): void {
+    el.dataset.proposalId = p.id;
+    const meta = el.createDiv({ cls: 'vault-mcp-proposal-meta' });
+    meta.createSpan({ cls: 'vault-mcp-proposal-label', text: p.key_label });
+    meta.createSpan({ text: ` · ${describeKind(p)} via ${p.tool} · ${new Date(p.created_at).toLocaleString()}` });
+    const actions = el.createDiv({ cls: 'vault-mcp-proposal-actions' });
+    const accept = actions.createEl('button', { cls: 'mod-cta', text: 'Accept' });
+    accept.setAttribute('aria-label', `Accept the change from ${p.key_label}`);
+    accept.addEventListener('click', () => void this.decide('accept', p.id));
+    const reject = actions.createEl('button', { text: 'Reject' });
+    reject.setAttribute('aria-label', `Reject the change from ${p.key_label}`);
+    reject.addEventListener('click', () => void this.decide('reject', p.id));
+    this.renderPreview(el.createDiv({ cls: 'vault-mcp-proposal-preview' }), p);
+  }
+
+  private renderPreview(el: HTMLElement, p: Proposal): void {
+    if (p.kind === 'move') {
+      el.createDiv({ cls: 'vault-mcp-diff-line', text: `→ ${p.to}` });
+      return;
+    }
+    if (p.kind === 'delete') {
+      el.createDiv({ cls: 'vault-mcp-diff-line vault-mcp-diff-removed', text: 'The whole note goes to the trash.' });
+      return;
+    }
+    if (p.kind === 'folder') {
+      el.createDiv({ cls: 'vault-mcp-diff-line', text: 'A new folder.' });
+      return;
+    }
+    if (p.kind === 'create') {
+      diffLines(el, p.proposed_text ?? '', 'inserted');
+      return;
+    }
+    const hunks = this.proposals.hunksOf(p).filter((h) => p.decisions[h.index] === undefined);
+    const lines = hunkSummaries(p.base_text ?? '', hunks);
+    hunks.forEach((h: Hunk, i) => {
+      const block = el.createDiv({ cls: 'vault-mcp-diff-hunk' });
+      const head = block.createEl('a', { cls: 'vault-mcp-diff-head', text: `Line ${lines[i].line}`, href: '#' });
+      head.addEventListener('click', (event) => {
+        event.preventDefault();
+        void this.openAt(p.path, lines[i].line - 1);
+      });
+      diffLines(block, h.removed, 'removed');
+      diffLines(block, h.inserted, 'inserted');
+    });
+  }
+
+  private async decide(verdict: 'accept' | 'reject', id: string): Promise<void> {
+    new Notice(`Vault MCP: ${await decideProposal({ proposals: this.proposals, review: this.review }, verdict, id)}`);
+  }
+
+  /** Opens the note in the main area with the cursor on `line` (0-based), where the inline review shows its hunks. */
+  private async openAt(path: string, line: number): Promise<void> {
+    const file = this.app.vault.getAbstractFileByPath(path);
+    if (!(file instanceof TFile)) {
+      new Notice(`Vault MCP: '${path}' does not exist (yet).`);
+      return;
+    }
+    const leaf = this.app.workspace.getLeaf(false);
+    await leaf.openFile(file);
+    if (leaf.view instanceof MarkdownView) {
+      leaf.view.editor.setCursor({ line, ch: 0 });
+      leaf.view.editor.scrollIntoView({ from: { line, ch: 0 }, to: { line, ch: 0 } }, true);
+    }
+  }
+}
+
+/** "edit", "property change", "new note", "move", "delete", "new folder". */
+function describeKind(p: Proposal): string {
+  return { edit: 'edit', properties: 'property change', create: 'new note', move: 'move', delete: 'delete', folder: 'new folder' }[p.kind];
+}
+
+/** Appends up to PREVIEW_LINES lines of `text` as diff lines of one side. */
+function diffLines(el: HTMLElement, text: string, side: 'removed' | 'inserted'): void {
+  if (text === '') return;
+  const lines = text.replace(/\r?\n$/, '').split(/\r?\n/);
+  for (const line of lines.slice(0, PREVIEW_LINES)) {
+    el.createDiv({ cls: `vault-mcp-diff-line vault-mcp-diff-${side}`, text: `${side === 'removed' ? '−' : '+'} ${line}` });
+  }
+  if (lines.length > PREVIEW_LINES) el.createDiv({ cls: 'vault-mcp-diff-line vault-mcp-diff-more', text: `… ${lines.length - PREVIEW_LINES} more lines` });
+}
