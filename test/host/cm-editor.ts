@@ -1,6 +1,7 @@
+import { redo, undo } from '@codemirror/commands';
 import type * as O from 'obsidian';
 import { EditorSelection, type ChangeSpec, type TransactionSpec } from '@codemirror/state';
-import type { EditorView } from '@codemirror/view';
+import { EditorView } from '@codemirror/view';
 import type { EditorMethods } from './editor';
 import { hostTextSource } from './editor-fields';
 
@@ -36,6 +37,20 @@ export class CodeMirrorEditor implements Pick<O.Editor, EditorMethods | 'transac
   /** Asks CodeMirror to re-measure the view. */
   refresh(): void {
     this.cm.requestMeasure();
+  }
+  /** Undoes the last change (CodeMirror history, which Obsidian's editor has). */
+  undo(): void {
+    undo(this.cm);
+  }
+  /** Redoes the last undone change. */
+  redo(): void {
+    redo(this.cm);
+  }
+  /** Scrolls `range` into view (centered when `center`), as a CodeMirror scrollIntoView effect. */
+  scrollIntoView(range: O.EditorRange, center?: boolean): void {
+    const from = this.posToOffset(range.from);
+    const to = this.posToOffset(range.to);
+    this.cm.dispatch({ effects: EditorView.scrollIntoView(EditorSelection.range(from, to), { y: center ? 'center' : 'nearest' }) });
   }
   getValue(): string {
     return this.cm.state.doc.toString();

@@ -5,7 +5,7 @@ export type EditorMethods =
   | 'getValue' | 'setValue' | 'getLine' | 'setLine' | 'lineCount' | 'lastLine'
   | 'getSelection' | 'somethingSelected' | 'getRange' | 'replaceSelection' | 'replaceRange'
   | 'getCursor' | 'listSelections' | 'setCursor' | 'setSelection' | 'setSelections'
-  | 'focus' | 'blur' | 'hasFocus' | 'posToOffset' | 'offsetToPos' | 'wordAt' | 'refresh';
+  | 'focus' | 'blur' | 'hasFocus' | 'posToOffset' | 'offsetToPos' | 'wordAt' | 'refresh' | 'scrollIntoView' | 'undo' | 'redo';
 
 /**
  * A text-only stand-in for Obsidian's `Editor` (obsidian.d.ts), used by MarkdownViews when
@@ -41,6 +41,16 @@ export class HostEditor implements Pick<O.Editor, EditorMethods | 'transaction'>
   refresh(): void {
     this.selections = this.selections.map((s) => ({ anchor: this.clip(s.anchor), head: this.clip(s.head) }));
   }
+  /** A text-only editor has no viewport: records the range last scrolled to (`scrolledTo`). */
+  scrollIntoView(range: O.EditorRange, _center?: boolean): void {
+    this.scrolledTo = { from: this.clip(range.from), to: this.clip(range.to) };
+  }
+  /** A text-only editor keeps no history: undo does nothing. */
+  undo(): void {}
+  /** A text-only editor keeps no history: redo does nothing. */
+  redo(): void {}
+  /** Host: the range the last scrollIntoView asked for, or null. */
+  scrolledTo: O.EditorRange | null = null;
   getValue(): string {
     return this.text;
   }

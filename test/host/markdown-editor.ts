@@ -1,3 +1,4 @@
+import { history } from '@codemirror/commands';
 import type * as O from 'obsidian';
 import { EditorState, type Extension } from '@codemirror/state';
 import { EditorView, type ViewUpdate } from '@codemirror/view';
@@ -35,6 +36,7 @@ function buildState(host: MarkdownEditorHost, cm: EditorView, text: string): Edi
       editorInfoField.init(() => host.info),
       editorEditorField.init(() => cm),
       editorLivePreviewField.init(() => false),
+      history(),
       EditorView.updateListener.of((update) => {
         if (update.transactions.some((tr) => tr.docChanged && tr.annotation(hostTextSource) === undefined)) host.onEdit(update);
       }),

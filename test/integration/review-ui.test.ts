@@ -1,0 +1,120 @@
+/** @jest-environment ./test/harness/jsdom-node-env.js */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { MarkdownView, Notice, Plugin, type TFile } from '../host';
+import VaultMcpPlugin from '../../src/main';
+import type { ProposalCaller } from '../../src/proposals/proposal-store';
+import { PENDING_VIEW_TYPE, type PendingChangesView } from '../../src/ui/review/pending-view';
+import type { WriteRequest } from '../../src/vault/writes/write-types';
+import { bootPlugin, type BootedPlugin } from '../harness/boot-plugin';
+import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
+
+/** What the host's Plugin records for tests. */
+type HostPluginRecords = Pick<Plugin, 'statusBarItems' | 'ribbonIcons'>;
+
+/**
+ * The user's side of propose mode in the host's workspace (jsdom, so Markdown views have a
+ * real CodeMirror EditorView): the status-bar count, the ribbon icon opening the Pending
+ * changes view, its Accept / Reject buttons, and accepts on an open note going through the
+ * editor instead of the file.
+ */
+describe('review UI in the workspace', () => {
+  const agent: ProposalCaller = { id: 'runkey', label: 'Claude Code', roots: [] };
+  let copy: { dir: string; cleanup(): Promise<void> };
+  let env: BootedPlugin<VaultMcpPlugin>;
+
+  const disk = (p: string): Promise<string> => fs.readFile(path.join(copy.dir, p), 'utf8');
+  const stage = async (request: WriteRequest) =>
+    env.plugin.proposals.stage(await env.plugin.notes.writes.prepare(request, { label: agent.label, roots: [] }), agent);
+  const pendingView = (): PendingChangesView => env.app.workspace.getLeavesOfType(PENDING_VIEW_TYPE)[0].view as unknown as PendingChangesView;
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+  /** Waits until `check` holds (a click's async accept, a save), failing after 5 s. */
+  const until = async (check: () => boolean | Promise<boolean>): Promise<void> => {
+    for (let i = 0; i < 250; i++) {
+      if (await check()) return;
+      await settle();
+    }
+    throw new Error('condition not reached in 5 s');
+  };
+
+  beforeEach(async () => {
+    copy = await copyToTemp(DEMO_VAULT);
+    env = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, label: agent.label });
+    Notice.shown.length = 0;
+  });
+
+  afterEach(async () => {
+    await env.plugin.proposals.flush();
+    await env.stop();
+    await copy.cleanup();
+  });
+
+  test('a new proposal shows a Notice and the status-bar count; the ribbon opens Pending changes with it', async () => {
+    const statusBar = (env.plugin as unknown as HostPluginRecords).statusBarItems.find((el) => el.hasClass('vault-mcp-pending-count'))!;
+    expect(statusBar.getText()).toBe('');
+    await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: '- [ ] Proposed task', ensureNewline: true });
+    expect(Notice.shown.map((n) => n.message)).toEqual(['Vault MCP: Claude Code proposed changes to Inbox.md. Review it in the editor or in Pending changes.']);
+    expect(statusBar.getText()).toBe('1 pending change');
+    (env.plugin as unknown as HostPluginRecords).ribbonIcons.find((r) => r.title === 'Open pending changes')!.el.click();
+    await settle();
+    const view = pendingView();
+    expect(view.contentEl.querySelector('.vault-mcp-pending-title')?.textContent).toBe('1 pending change');
+    expect(view.contentEl.querySelector('.vault-mcp-pending-path')?.textContent).toBe('Inbox.md');
+    expect(view.contentEl.querySelector('.vault-mcp-proposal-label')?.textContent).toBe('Claude Code');
+    expect([...view.contentEl.querySelectorAll('.vault-mcp-diff-inserted')].map((el) => el.textContent)).toEqual(['+ - [ ] Proposed task']);
+  });
+
+  test('Accept in the view writes a closed note; Reject leaves it; the list and count follow', async () => {
+    const before = await disk('Ideas.md');
+    const a = await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: 'accepted line', ensureNewline: true });
+    await stage({ tool: 'write_note', kind: 'write', path: 'Ideas', body: 'Everything replaced\n' });
+    await stage({ tool: 'move_note', kind: 'move', path: 'Reading list', to: 'Archive/Reading list' });
+    env.app.commands.executeCommandById('vault-mcp:open-pending-changes');
+    await settle();
+    const view = pendingView();
+    expect([...view.contentEl.querySelectorAll('.vault-mcp-pending-path')].map((el) => el.textContent)).toEqual(['Inbox.md', 'Ideas.md', 'Reading list.md']);
+    expect(view.contentEl.textContent).toContain('→ Archive/Reading list.md');
+    const card = (id: string) => view.contentEl.querySelector(`[data-proposal-id="${id}"]`)!;
+    (card(a.id).querySelector('button.mod-cta') as HTMLElement).click();
+    await until(async () => (await disk('Inbox.md')).endsWith('accepted line'));
+    await until(() => view.contentEl.querySelectorAll('.vault-mcp-proposal').length === 2);
+    const ideasCard = view.contentEl.querySelectorAll('.vault-mcp-proposal')[0];
+    (ideasCard.querySelectorAll('button')[1] as HTMLElement).click();
+    await until(() => view.contentEl.querySelectorAll('.vault-mcp-proposal').length === 1);
+    expect(await disk('Ideas.md')).toBe(before);
+    expect(view.contentEl.querySelector('.vault-mcp-pending-title')?.textContent).toBe('1 pending change');
+    expect(Notice.shown.map((n) => n.message)).toContain(`Vault MCP: Accepted 1 change of ${a.id} on Inbox.md; it is now accepted.`);
+  });
+
+  test('accepting a proposal on an open note changes the editor (its unsaved typing kept), not the file behind it; Ctrl+Z undoes it', async () => {
+    const file = env.app.vault.getFileByPath('Inbox.md') as unknown as TFile;
+    const view = (await env.app.workspace.openNote(file)) as unknown as MarkdownView;
+    const cm = (view.editor as unknown as { cm: import('@codemirror/view').EditorView }).cm;
+    cm.dispatch({ changes: { from: cm.state.doc.toString().indexOf('# Inbox') + 7, insert: ' (typed)' }, userEvent: 'input.type' });
+    const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' });
+    const onDisk = await disk('Inbox.md');
+    await env.plugin.review.accept(p.id);
+    expect(cm.state.doc.toString()).toContain('# Inbox (typed)\n');
+    expect(cm.state.doc.toString()).toContain('- [ ] Renew the card\n');
+    expect(await disk('Inbox.md')).toBe(onDisk);
+    view.editor.undo();
+    expect(cm.state.doc.toString()).toContain('- [ ] Renew the library card\n');
+    expect(cm.state.doc.toString()).toContain('# Inbox (typed)\n');
+    view.editor.redo();
+    await (view as unknown as { save(): Promise<void> }).save();
+    expect(await disk('Inbox.md')).toBe(cm.state.doc.toString());
+    expect(await disk('Inbox.md')).toContain('- [ ] Renew the card\n');
+  });
+
+  test('clicking a hunk in the view opens the note with the cursor on that line', async () => {
+    await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' });
+    env.app.commands.executeCommandById('vault-mcp:open-pending-changes');
+    await settle();
+    (pendingView().contentEl.querySelector('.vault-mcp-diff-head') as HTMLElement).click();
+    await until(() => env.app.workspace.getActiveViewOfType(MarkdownView)?.editor.getCursor().line === 8);
+    const view = env.app.workspace.getActiveViewOfType(MarkdownView)!;
+    expect(view.file?.path).toBe('Inbox.md');
+    expect(view.editor.getCursor().line).toBe(8);
+    expect(view.editor.getLine(8)).toBe('- [ ] Renew the library card');
+  });
+});
