@@ -11,6 +11,21 @@ import { RegexGuard } from './regex-guard';
 import { buildSnippet } from './snippet';
 import type { SearchHit, SearchOptions, SearchPage } from './types';
 
+/** How far the build is: `indexed` of `total` readable notes; `complete` once the build has ended. */
+export interface IndexProgress {
+  complete: boolean;
+  indexed: number;
+  total: number;
+}
+
+/** Figures of the last build, for the bench and the status line. Times in ms. */
+export interface IndexStats extends IndexProgress {
+  /** Wall time of the last build from start to end; null while it runs or before any. */
+  buildMs: number | null;
+  /** Longest stretch the build ran without yielding to the event loop. */
+  longestSliceMs: number;
+}
+
 /** Tuning of the initial build. Defaults keep each slice well under the 50 ms long-task budget. */
 export interface SearchIndexOptions {
   /** Time budget of one build slice in ms before yielding to the UI (default 12). */
@@ -31,11 +46,18 @@ const MAX_LIMIT = 100;
 export class SearchIndex {
   private readonly engine = new LexicalEngine();
   private current: 'idle' | 'building' | 'ready' = 'idle';
-  /** Build and change tasks, run one after another so the engine is never written concurrently. */
+  /** Note change tasks, run one after another; the build runs beside them (engine writes are synchronous). */
   private queue: Promise<void> = Promise.resolve();
+  /** The running (or last) build. */
+  private building: Promise<void> = Promise.resolve();
   private unsubscribe: (() => void) | null = null;
   /** Bumped by start/stop so tasks of an earlier run do nothing. */
   private generation = 0;
+  /** Bumped by each build so a superseded build stops. */
+  private buildId = 0;
+  /** Paths a change task indexed during the running build: the build must not overwrite them with what it read earlier. */
+  private readonly touched = new Set<string>();
+  private progress: IndexStats = { complete: false, indexed: 0, total: 0, buildMs: null, longestSliceMs: 0 };
   private readonly sliceMs: number;
   private readonly sliceNotes: number;
 
@@ -53,42 +75,48 @@ export class SearchIndex {
     return this.current;
   }
 
+  /** Resolves when the running build (if any) has ended; at once when none runs. */
+  whenBuilt(): Promise<void> {
+    return this.building;
+  }
+
+  /** Build progress and figures (see {@link IndexStats}). */
+  get stats(): IndexStats {
+    return { ...this.progress };
+  }
+
   /**
    * Subscribes to note changes and builds the index over every readable note, yielding to
    * the event loop (`setTimeout(0)`) between slices of at most `sliceNotes` notes or
-   * `sliceMs` ms. Call from `workspace.onLayoutReady`. A second call while running returns
-   * the same build.
+   * `sliceMs` ms. Call from `workspace.onLayoutReady`. Searches made meanwhile answer at
+   * once from the notes indexed so far (see {@link search}). A second call while running
+   * returns the same build.
    * @returns resolves when the first build is done (changes keep being applied afterwards).
    */
   start(): Promise<void> {
-    if (this.current !== 'idle') return this.queue;
+    if (this.current !== 'idle') return this.building;
     const generation = ++this.generation;
-    this.current = 'building';
     this.unsubscribe = this.notes.onNoteChange((change) => {
       void this.enqueue(generation, () => this.applyChange(change, generation));
     });
-    return this.enqueue(generation, () => this.build(generation));
+    return this.runBuild(generation);
   }
 
   /**
    * Rebuilds the whole index (after the quarantine list changed: notes it released must be
-   * found, notes it now covers must not). Searches meanwhile wait for the rebuild, as they
-   * wait for the first build. Does nothing before `start()`.
+   * found, notes it now covers must not). Searches meanwhile answer from what is indexed, as
+   * during the first build. Does nothing before `start()`.
    * @returns resolves when the rebuild is done.
    */
   reindex(): Promise<void> {
     if (this.current === 'idle') return Promise.resolve();
-    const generation = this.generation;
-    this.current = 'building';
-    return this.enqueue(generation, async () => {
-      this.engine.clear();
-      await this.build(generation);
-    });
+    return this.runBuild(this.generation);
   }
 
   /** Unsubscribes from note changes, abandons a running build and drops the index. */
   stop(): void {
     this.generation++;
+    this.buildId++;
     this.unsubscribe?.();
     this.unsubscribe = null;
     this.engine.clear();
@@ -96,8 +124,9 @@ export class SearchIndex {
   }
 
   /**
-   * Searches the notes `scope` may read (NoteStore.canRead), waiting for the build and any
-   * queued note changes first.
+   * Searches the notes `scope` may read (NoteStore.canRead), after any queued note changes.
+   * During a build it answers at once from the notes indexed so far: the page then carries
+   * `index: {complete: false, indexed, total}` and a `note` saying so.
    * @param query Obsidian-style query (see `parseQuery`), or a regex source when `options.regex`
    * @returns one page of hits, best first, with `total` and `next_cursor` when more remain
    * @throws ToolError('invalid_argument') for a bad query, regex, limit or cursor
@@ -116,6 +145,7 @@ export class SearchIndex {
       throw new ToolError('unavailable', 'The search index is not running (the plugin is starting or stopping); try again in a moment.');
     }
     await this.queue;
+    const progress: IndexProgress | null = this.current === 'building' ? { complete: false, indexed: this.progress.indexed, total: this.progress.total } : null;
     const guard = new RegexGuard();
     const matches = await this.engine.match(
       ast,
@@ -131,9 +161,15 @@ export class SearchIndex {
     const hits = await Promise.all(page.map((m) => this.toHit(m, leaves, options.fields ?? 'full', guard)));
     const results = hits.filter((h): h is SearchHit => h !== null);
     const next = offset + limit;
-    return next < matches.length
-      ? { results, next_cursor: encodeCursor(next, cursorKey), total: matches.length }
-      : { results, total: matches.length };
+    const out: SearchPage =
+      next < matches.length ? { results, next_cursor: encodeCursor(next, cursorKey), total: matches.length } : { results, total: matches.length };
+    if (progress) {
+      out.index = progress;
+      out.note =
+        `The search index is still being built (${progress.indexed} of ${progress.total} notes so far): ` +
+        'these results may miss notes; repeat the search in a few seconds for complete results.';
+    }
+    return out;
   }
 
   /** Adds a task to the queue; tasks of a stopped run are skipped. Failures are logged, not thrown. */
@@ -144,27 +180,53 @@ export class SearchIndex {
     return this.queue;
   }
 
-  private async build(generation: number): Promise<void> {
+  /** Starts a build that replaces any running one; searches answer partially until it ends. */
+  private runBuild(generation: number): Promise<void> {
+    const id = ++this.buildId;
+    this.current = 'building';
+    this.engine.clear();
+    this.touched.clear();
+    this.progress = { complete: false, indexed: 0, total: 0, buildMs: null, longestSliceMs: 0 };
+    this.building = this.build(generation, id).catch((err: unknown) => console.error('[vault-mcp] search index build failed', err));
+    return this.building;
+  }
+
+  private async build(generation: number, id: number): Promise<void> {
+    const live = (): boolean => generation === this.generation && id === this.buildId;
+    const started = performance.now();
     try {
       const files = this.notes.readableNotes(UNRESTRICTED_SCOPE);
+      this.progress.total = files.length;
       let sliceStart = performance.now();
       let inSlice = 0;
       for (const file of files) {
         if (inSlice >= this.sliceNotes || performance.now() - sliceStart >= this.sliceMs) {
+          this.progress.longestSliceMs = Math.max(this.progress.longestSliceMs, performance.now() - sliceStart);
           await new Promise<void>((resolve) => setTimeout(resolve, 0));
-          if (generation !== this.generation) return;
+          if (!live()) return;
           sliceStart = performance.now();
           inSlice = 0;
         }
-        await this.indexFile(file, generation);
+        if (!this.touched.has(file.path)) await this.indexFile(file, () => live() && !this.touched.has(file.path));
+        this.progress.indexed++;
         inSlice++;
       }
+      this.progress.longestSliceMs = Math.max(this.progress.longestSliceMs, performance.now() - sliceStart);
     } finally {
-      if (generation === this.generation) this.current = 'ready';
+      if (live()) {
+        this.current = 'ready';
+        this.touched.clear();
+        this.progress.complete = true;
+        this.progress.buildMs = performance.now() - started;
+      }
     }
   }
 
   private async applyChange(change: NoteChange, generation: number): Promise<void> {
+    if (this.current === 'building') {
+      this.touched.add(change.path);
+      if (change.oldPath !== undefined) this.touched.add(change.oldPath);
+    }
     if (change.type === 'delete') {
       this.engine.remove(change.path);
       return;
@@ -176,21 +238,22 @@ export class SearchIndex {
       this.engine.remove(change.path);
       return;
     }
-    await this.indexFile(file, generation);
+    await this.indexFile(file, () => generation === this.generation);
   }
 
   /**
    * Reads and (re)indexes one note; a note that cannot be read is dropped from the index.
-   * Nothing is written when the index was stopped during the read.
+   * Nothing is written when `stillWanted()` is false after the read (index stopped, build
+   * superseded, or a newer change already indexed the note).
    */
-  private async indexFile(file: TFile, generation: number): Promise<void> {
+  private async indexFile(file: TFile, stillWanted: () => boolean): Promise<void> {
     let text: string | null;
     try {
       text = await this.notes.read(file);
     } catch {
       text = null;
     }
-    if (generation !== this.generation) return;
+    if (!stillWanted()) return;
     if (text === null) {
       this.engine.remove(file.path);
       return;

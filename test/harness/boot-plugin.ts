@@ -10,6 +10,7 @@ import { ALL_TOOLS } from '../../src/tools/registry';
 export interface BootablePlugin extends O.Plugin {
   settings: VaultMcpSettings;
   server: { getStatus(): { state: string; port?: number; url?: string; message?: string } };
+  search: { whenBuilt(): Promise<void> };
 }
 
 /** How to start the plugin in the host. */
@@ -30,6 +31,11 @@ export interface BootOptions {
   roots?: string[];
   /** Last-minute changes to the seeded settings. */
   configure?: (settings: VaultMcpSettings) => void;
+  /**
+   * Wait until the search index is built before resolving (default true, so tests see every
+   * note); false returns as soon as the server listens, as a client meets a starting plugin.
+   */
+  waitForIndex?: boolean;
 }
 
 /** A running plugin with its server. */
@@ -101,6 +107,7 @@ export async function bootPlugin<P extends BootablePlugin>(
   }
   const plugin = (await loadPluginInHost(app, Bootable as never, MANIFEST)) as P;
   const status = await waitForServer(plugin);
+  if (options.waitForIndex !== false && status.state === 'listening') await plugin.search.whenBuilt();
   const stop = async (): Promise<void> => {
     const server = (plugin as unknown as { server: { stop(): Promise<void> } }).server;
     unloadPluginInHost(plugin);
