@@ -4,7 +4,8 @@ import { createPublicApi, publishApi } from './ai/public-api';
 import { AI_API_KEY_SECRET_ID } from './ai/secret-id';
 import type { VaultMcpApi } from '../types/vault-mcp-api';
 import { KeyRing } from './keys/key-ring';
-import { SearchIndex } from './search/search-index';
+import { INDEX_FILE } from './search/index-file';
+import { SearchIndex, type IndexStorage } from './search/search-index';
 import { McpHttpServer } from './server/mcp-http-server';
 import { createSessionServices } from './server/session-services';
 import { registerCliHandlers } from './settings/cli-handlers';
@@ -13,6 +14,7 @@ import { migrateSettings } from './settings/migrate-settings';
 import { VaultMcpSettingTab } from './settings/settings-tab';
 import type { VaultMcpSettings } from './settings/settings';
 import { NoteStore } from './vault/note-store';
+import { PluginFiles } from './vault/plugin-files';
 
 /**
  * Vault MCP: wires settings, keys, the note store, the search index and the loopback MCP
@@ -37,7 +39,7 @@ export default class VaultMcpPlugin extends Plugin {
       await this.saveSettings();
     });
     this.notes = new NoteStore(this.app, { quarantine: () => this.settings.access.quarantine });
-    this.search = new SearchIndex(this.notes);
+    this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
     const services = createSessionServices(this.notes, this.search, () => this.settings, this.manifest.version);
     this.server = new McpHttpServer(this.keyRing, () => this.settings, services);
     this.ai = new AiService({
@@ -55,9 +57,16 @@ export default class VaultMcpPlugin extends Plugin {
     this.register(() => {
       this.api = null;
       this.search.stop();
+      this.notes.close();
       void this.server.stop();
     });
     this.app.workspace.onLayoutReady(() => void this.startServices());
+  }
+
+  /** Where the search index is saved between runs: `search-index.json` in the plugin folder. */
+  indexStorage(): IndexStorage {
+    const files = new PluginFiles(this.app, this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`);
+    return { load: () => files.read(INDEX_FILE), save: (text) => files.write(INDEX_FILE, text) };
   }
 
   /** Starts the index and the server; a port problem is shown as a Notice, not thrown. */

@@ -9,6 +9,7 @@ import { positiveLeaves } from './query-eval';
 import { parseQuery, regexQuery } from './query-parser';
 import { RegexGuard } from './regex-guard';
 import { buildSnippet } from './snippet';
+import { decodeIndex, encodeIndex, type NoteStamp } from './index-file';
 import type { SearchHit, SearchOptions, SearchPage } from './types';
 
 /** How far the build is: `indexed` of `total` readable notes; `complete` once the build has ended. */
@@ -24,6 +25,20 @@ export interface IndexStats extends IndexProgress {
   buildMs: number | null;
   /** Longest stretch the build ran without yielding to the event loop. */
   longestSliceMs: number;
+  /** True when the build started from the saved index and only reindexed notes changed since. */
+  warm: boolean;
+  /** Notes (re)indexed by the last build (all of them when cold, the changed ones when warm). */
+  reindexed: number;
+  /** Time the last save of the index took (serialize + write); null before any save. */
+  saveMs: number | null;
+}
+
+/** Where the index is saved between runs (the plugin folder, see vault/plugin-files). */
+export interface IndexStorage {
+  /** The saved index text, or null when there is none. */
+  load(): Promise<string | null>;
+  /** Replaces the saved index text. May reject; the index then stays unsaved until the next save. */
+  save(text: string): Promise<void>;
 }
 
 /** Tuning of the initial build. Defaults keep each slice well under the 50 ms long-task budget. */
@@ -32,6 +47,10 @@ export interface SearchIndexOptions {
   sliceMs?: number;
   /** Most notes indexed in one slice before yielding (default 100). */
   sliceNotes?: number;
+  /** Saves the index and loads it at start, so a restart reindexes only notes changed meanwhile. */
+  storage?: IndexStorage;
+  /** Delay after the last note change before the index is saved again, ms (default 60000). */
+  saveDelayMs?: number;
 }
 
 const DEFAULT_LIMIT = 20;
@@ -57,7 +76,16 @@ export class SearchIndex {
   private buildId = 0;
   /** Paths a change task indexed during the running build: the build must not overwrite them with what it read earlier. */
   private readonly touched = new Set<string>();
-  private progress: IndexStats = { complete: false, indexed: 0, total: 0, buildMs: null, longestSliceMs: 0 };
+  private progress: IndexStats = emptyStats();
+  /** Stat of every indexed note when it was indexed: tells a warm start which notes changed. */
+  private readonly manifest = new Map<string, NoteStamp>();
+  private readonly storage: IndexStorage | null;
+  private readonly saveDelayMs: number;
+  private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  /** False only while the index equals the saved one just loaded (a warm start that found nothing to do needs no save). */
+  private dirtySinceLoad = true;
+  /** True once a start has tried the saved index (reindex() never loads it). */
+  private loadedSaved = false;
   private readonly sliceMs: number;
   private readonly sliceNotes: number;
 
@@ -68,6 +96,8 @@ export class SearchIndex {
   ) {
     this.sliceMs = options.sliceMs ?? 12;
     this.sliceNotes = options.sliceNotes ?? 100;
+    this.storage = options.storage ?? null;
+    this.saveDelayMs = options.saveDelayMs ?? 60_000;
   }
 
   /** `idle` before start and after stop, `building` during the first build, then `ready`. */
@@ -99,7 +129,8 @@ export class SearchIndex {
     this.unsubscribe = this.notes.onNoteChange((change) => {
       void this.enqueue(generation, () => this.applyChange(change, generation));
     });
-    return this.runBuild(generation);
+    this.loadedSaved = false;
+    return this.runBuild(generation, this.storage !== null);
   }
 
   /**
@@ -110,13 +141,33 @@ export class SearchIndex {
    */
   reindex(): Promise<void> {
     if (this.current === 'idle') return Promise.resolve();
-    return this.runBuild(this.generation);
+    return this.runBuild(this.generation, false);
+  }
+
+  /**
+   * Saves the index now (serialize, then `storage.save`); does nothing without storage, before
+   * start or during a build. Failures are logged: a missing save only costs a longer next start.
+   */
+  async save(): Promise<void> {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    if (!this.storage || this.current !== 'ready') return;
+    const started = performance.now();
+    try {
+      await this.storage.save(encodeIndex(this.engine.toJSON(), this.manifest));
+      this.progress.saveMs = performance.now() - started;
+    } catch (err) {
+      console.error('[vault-mcp] saving the search index failed', err);
+    }
   }
 
   /** Unsubscribes from note changes, abandons a running build and drops the index. */
   stop(): void {
     this.generation++;
     this.buildId++;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    this.manifest.clear();
     this.unsubscribe?.();
     this.unsubscribe = null;
     this.engine.clear();
@@ -180,23 +231,72 @@ export class SearchIndex {
     return this.queue;
   }
 
-  /** Starts a build that replaces any running one; searches answer partially until it ends. */
-  private runBuild(generation: number): Promise<void> {
+  /**
+   * Starts a build that replaces any running one; searches answer partially until it ends.
+   * @param warm start from the saved index when there is a valid one
+   */
+  private runBuild(generation: number, warm: boolean): Promise<void> {
     const id = ++this.buildId;
     this.current = 'building';
     this.engine.clear();
+    this.manifest.clear();
     this.touched.clear();
-    this.progress = { complete: false, indexed: 0, total: 0, buildMs: null, longestSliceMs: 0 };
-    this.building = this.build(generation, id).catch((err: unknown) => console.error('[vault-mcp] search index build failed', err));
+    this.progress = emptyStats();
+    this.building = this.build(generation, id, warm)
+      .catch((err: unknown) => console.error('[vault-mcp] search index build failed', err))
+      .then(() => (this.current === 'ready' && this.buildId === id && this.dirtySinceLoad ? this.save() : undefined));
     return this.building;
   }
 
-  private async build(generation: number, id: number): Promise<void> {
+  /**
+   * Loads the saved index into the engine and manifest.
+   * @returns true when it loaded; false (engine left empty) when absent, corrupt or of another format.
+   */
+  private async loadSaved(): Promise<boolean> {
+    if (!this.storage || this.loadedSaved) return false;
+    this.loadedSaved = true;
+    const text = await this.storage.load().catch(() => null);
+    const saved = text === null ? null : decodeIndex(text);
+    if (saved === null) {
+      if (text !== null) console.warn('[vault-mcp] the saved search index is unreadable or of another version; rebuilding it');
+      return false;
+    }
+    try {
+      await this.engine.load(saved.engine);
+    } catch (err) {
+      console.warn('[vault-mcp] the saved search index is damaged; rebuilding it', err);
+      this.engine.clear();
+      return false;
+    }
+    for (const [path, stamp] of Object.entries(saved.manifest)) {
+      if (Array.isArray(stamp) && this.engine.has(path)) this.manifest.set(path, [Number(stamp[0]), Number(stamp[1])]);
+    }
+    return true;
+  }
+
+  private async build(generation: number, id: number, warm: boolean): Promise<void> {
     const live = (): boolean => generation === this.generation && id === this.buildId;
     const started = performance.now();
     try {
-      const files = this.notes.readableNotes(UNRESTRICTED_SCOPE);
-      this.progress.total = files.length;
+      const loaded = warm && (await this.loadSaved());
+      if (!live()) return;
+      const readable = this.notes.readableNotes(UNRESTRICTED_SCOPE);
+      let files = readable;
+      if (loaded) {
+        const current = new Set(readable.map((f) => f.path));
+        for (const path of this.engine.paths()) {
+          if (!current.has(path)) this.forget(path);
+        }
+        files = readable.filter((f) => {
+          const stamp = this.manifest.get(f.path);
+          return stamp === undefined || stamp[0] !== f.stat.mtime || stamp[1] !== f.stat.size;
+        });
+      }
+      this.progress.warm = loaded;
+      this.dirtySinceLoad = !loaded || files.length > 0 || this.engine.size !== readable.length;
+      this.progress.total = readable.length;
+      this.progress.indexed = readable.length - files.length;
+      this.progress.reindexed = files.length;
       let sliceStart = performance.now();
       let inSlice = 0;
       for (const file of files) {
@@ -227,15 +327,16 @@ export class SearchIndex {
       this.touched.add(change.path);
       if (change.oldPath !== undefined) this.touched.add(change.oldPath);
     }
+    this.scheduleSave();
     if (change.type === 'delete') {
-      this.engine.remove(change.path);
+      this.forget(change.path);
       return;
     }
-    if (change.type === 'rename' && change.oldPath !== undefined) this.engine.remove(change.oldPath);
+    if (change.type === 'rename' && change.oldPath !== undefined) this.forget(change.oldPath);
     const file = this.notes.fileByPath(change.path);
     if (file === null || file.extension !== 'md' || !this.notes.canRead(file, UNRESTRICTED_SCOPE)) {
       // Gone, not a note, or now quarantined / private: it must not be found.
-      this.engine.remove(change.path);
+      this.forget(change.path);
       return;
     }
     await this.indexFile(file, () => generation === this.generation);
@@ -255,9 +356,10 @@ export class SearchIndex {
     }
     if (!stillWanted()) return;
     if (text === null) {
-      this.engine.remove(file.path);
+      this.forget(file.path);
       return;
     }
+    this.manifest.set(file.path, [file.stat.mtime, file.stat.size]);
     this.engine.add({
       path: file.path,
       id: this.notes.noteId(file),
@@ -267,6 +369,19 @@ export class SearchIndex {
       text,
       headings: this.notes.outline(file, text).map((s) => s.heading),
     });
+  }
+
+  /** Drops a note from the engine and the manifest. */
+  private forget(path: string): void {
+    this.engine.remove(path);
+    this.manifest.delete(path);
+  }
+
+  /** Saves the index `saveDelayMs` after the last change (timer restarted by each change). */
+  private scheduleSave(): void {
+    if (!this.storage) return;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => void this.save(), this.saveDelayMs);
   }
 
   private readPath(path: string): Promise<string> {
@@ -297,4 +412,8 @@ export class SearchIndex {
       source: 'lexical',
     };
   }
+}
+
+function emptyStats(): IndexStats {
+  return { complete: false, indexed: 0, total: 0, buildMs: null, longestSliceMs: 0, warm: false, reindexed: 0, saveMs: null };
 }

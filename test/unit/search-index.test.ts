@@ -114,7 +114,8 @@ class FakeNotes {
   private file(p: string): TFile {
     const name = p.slice(p.lastIndexOf('/') + 1);
     const dot = name.lastIndexOf('.');
-    return { path: p, name, basename: dot > 0 ? name.slice(0, dot) : name, extension: dot > 0 ? name.slice(dot + 1) : '' } as TFile;
+    const stat = { ctime: 0, mtime: 0, size: this.texts.get(p)?.length ?? 0 };
+    return { path: p, name, basename: dot > 0 ? name.slice(0, dot) : name, extension: dot > 0 ? name.slice(dot + 1) : '', stat } as TFile;
   }
 }
 
