@@ -4,7 +4,8 @@ import { createPublicApi, publishApi } from './ai/public-api';
 import { AI_API_KEY_SECRET_ID } from './ai/secret-id';
 import type { VaultMcpApi } from '../types/vault-mcp-api';
 import { KeyRing } from './keys/key-ring';
-import { SearchIndex } from './search/search-index';
+import { INDEX_FILE } from './search/index-file';
+import { SearchIndex, type IndexStorage } from './search/search-index';
 import { McpHttpServer } from './server/mcp-http-server';
 import { ProposalReview } from './proposals/proposal-review';
 import { ProposalStore } from './proposals/proposal-store';
@@ -43,9 +44,8 @@ export default class VaultMcpPlugin extends Plugin {
       await this.saveSettings();
     });
     this.notes = new NoteStore(this.app, { quarantine: () => this.settings.access.quarantine });
-    this.search = new SearchIndex(this.notes);
-    const pluginDir = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
-    this.proposals = new ProposalStore(this.notes, new PluginFile(this.app.vault.adapter, pluginDir, 'proposals.json'));
+    this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
+    this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'));
     this.review = new ProposalReview(this.proposals, this.notes);
     const services = createSessionServices(this.notes, this.search, this.proposals, () => this.settings, this.manifest.version);
     this.server = new McpHttpServer(this.keyRing, () => this.settings, services);
@@ -65,9 +65,21 @@ export default class VaultMcpPlugin extends Plugin {
     this.register(() => {
       this.api = null;
       this.search.stop();
+      this.notes.close();
       void this.server.stop();
     });
     this.app.workspace.onLayoutReady(() => void this.startServices());
+  }
+
+  /** A file of the plugin's own in its folder (`manifest.dir`). */
+  pluginFile(name: string): PluginFile {
+    return new PluginFile(this.app.vault.adapter, this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`, name);
+  }
+
+  /** Where the search index is saved between runs: `search-index.json` in the plugin folder (unreadable = absent: rebuilt). */
+  indexStorage(): IndexStorage {
+    const file = this.pluginFile(INDEX_FILE);
+    return { load: () => file.read().catch(() => null), save: (text) => file.write(text) };
   }
 
   /** Loads proposals, starts the index and the server; problems are shown as Notices, not thrown. */

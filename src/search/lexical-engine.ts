@@ -1,4 +1,4 @@
-import MiniSearch, { type SearchOptions as MiniSearchOptions } from 'minisearch';
+import MiniSearch, { type AsPlainObject, type Options as MiniSearchConfig, type SearchOptions as MiniSearchOptions } from 'minisearch';
 import type { QueryNode } from './query-ast';
 import type { NoteRecord } from './note-filters';
 import { fileName } from './note-filters';
@@ -57,6 +57,8 @@ const WORD_SEARCH: MiniSearchOptions = {
   combineWith: 'AND',
   prefix: prefixable,
   fuzzy: (term) => (term.length >= 5 && term.length <= MAX_EXPANDED_TERM && !hasUnsegmented(term) ? 0.2 : false),
+  // One edit at most ("light typo tolerance"): each further edit widens the term-tree walk of every fuzzy word.
+  maxFuzzy: 1,
 };
 /** Excluded words: prefix only, so `-draft` does not drop notes that merely contain "craft". */
 const NEGATED_SEARCH: MiniSearchOptions = { combineWith: 'AND', prefix: prefixable, fuzzy: false };
@@ -64,6 +66,12 @@ const NEGATED_SEARCH: MiniSearchOptions = { combineWith: 'AND', prefix: prefixab
 const PHRASE_SEARCH: MiniSearchOptions = { combineWith: 'AND', prefix: (term) => hasUnsegmented(term) && [...term].length === 1, fuzzy: false };
 /** Notes whose text is read at once while verifying phrases and regexes. */
 const READ_BATCH = 32;
+
+/** The engine's state as plain JSON data (see {@link LexicalEngine.toJSON}). */
+export interface SavedEngine {
+  mini: AsPlainObject;
+  records: NoteRecord[];
+}
 
 /** The in-memory lexical index. Not thread-safe across awaits: callers serialize writes. */
 export class LexicalEngine {
@@ -107,6 +115,37 @@ export class LexicalEngine {
   clear(): void {
     this.records.clear();
     this.mini = createMiniSearch();
+  }
+
+  /** Vault paths of every indexed note. */
+  paths(): string[] {
+    return [...this.records.keys()];
+  }
+
+  /** The whole index as plain data for JSON, to be given back to {@link load}. */
+  toJSON(): SavedEngine {
+    return { mini: this.mini.toJSON(), records: [...this.records.values()] };
+  }
+
+  /**
+   * Replaces the index with one saved by {@link toJSON}, yielding to the event loop while
+   * the term tree is rebuilt (MiniSearch.loadJSAsync).
+   * @throws Error when `saved` does not have the saved shape (the caller then rebuilds).
+   */
+  async load(saved: SavedEngine): Promise<void> {
+    if (!saved || typeof saved.mini !== 'object' || !Array.isArray(saved.records)) throw new Error('saved search index has an unknown shape');
+    const mini = await MiniSearch.loadJSAsync<MiniDoc>(saved.mini, MINI_CONFIG);
+    const records = new Map<string, NoteRecord>();
+    for (const r of saved.records) {
+      if (typeof r?.path !== 'string' || typeof r.id !== 'string' || typeof r.title !== 'string' || !Array.isArray(r.tags)) {
+        throw new Error('saved search index has a malformed note record');
+      }
+      records.set(r.path, { path: r.path, id: r.id, title: r.title, tags: r.tags, frontmatter: r.frontmatter ?? {} });
+    }
+    if (records.size !== mini.documentCount) throw new Error('saved search index records and terms disagree');
+    this.mini = mini;
+    this.records.clear();
+    for (const [path, r] of records) this.records.set(path, r);
   }
 
   /**
@@ -197,19 +236,22 @@ export class LexicalEngine {
   }
 }
 
-function createMiniSearch(): MiniSearch<MiniDoc> {
-  return new MiniSearch<MiniDoc>({
-    idField: 'id',
-    fields: ['title', 'path', 'body', 'headings', 'tags', 'properties'],
-    storeFields: [],
-    tokenize: (text) => indexTerms(text),
+/** MiniSearch's configuration; a saved index must be loaded with the same one. */
+const MINI_CONFIG: MiniSearchConfig<MiniDoc> = {
+  idField: 'id',
+  fields: ['title', 'path', 'body', 'headings', 'tags', 'properties'],
+  storeFields: [],
+  tokenize: (text) => indexTerms(text),
+  processTerm: (term) => term,
+  searchOptions: {
+    boost: BOOST,
+    tokenize: (text) => queryTerms(text),
     processTerm: (term) => term,
-    searchOptions: {
-      boost: BOOST,
-      tokenize: (text) => queryTerms(text),
-      processTerm: (term) => term,
-    },
-  });
+  },
+};
+
+function createMiniSearch(): MiniSearch<MiniDoc> {
+  return new MiniSearch<MiniDoc>(MINI_CONFIG);
 }
 
 /** Frontmatter values as searchable text (keys left out; nested values flattened). */

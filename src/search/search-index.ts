@@ -9,7 +9,37 @@ import { positiveLeaves } from './query-eval';
 import { parseQuery, regexQuery } from './query-parser';
 import { RegexGuard } from './regex-guard';
 import { buildSnippet } from './snippet';
+import { decodeIndex, encodeIndex, type NoteStamp } from './index-file';
 import type { SearchHit, SearchOptions, SearchPage } from './types';
+
+/** How far the build is: `indexed` of `total` readable notes; `complete` once the build has ended. */
+export interface IndexProgress {
+  complete: boolean;
+  indexed: number;
+  total: number;
+}
+
+/** Figures of the last build, for the bench and the status line. Times in ms. */
+export interface IndexStats extends IndexProgress {
+  /** Wall time of the last build from start to end; null while it runs or before any. */
+  buildMs: number | null;
+  /** Longest stretch the build ran without yielding to the event loop. */
+  longestSliceMs: number;
+  /** True when the build started from the saved index and only reindexed notes changed since. */
+  warm: boolean;
+  /** Notes (re)indexed by the last build (all of them when cold, the changed ones when warm). */
+  reindexed: number;
+  /** Time the last save of the index took (serialize + write); null before any save. */
+  saveMs: number | null;
+}
+
+/** Where the index is saved between runs (the plugin folder, see vault/plugin-files). */
+export interface IndexStorage {
+  /** The saved index text, or null when there is none. */
+  load(): Promise<string | null>;
+  /** Replaces the saved index text. May reject; the index then stays unsaved until the next save. */
+  save(text: string): Promise<void>;
+}
 
 /** Tuning of the initial build. Defaults keep each slice well under the 50 ms long-task budget. */
 export interface SearchIndexOptions {
@@ -17,6 +47,10 @@ export interface SearchIndexOptions {
   sliceMs?: number;
   /** Most notes indexed in one slice before yielding (default 100). */
   sliceNotes?: number;
+  /** Saves the index and loads it at start, so a restart reindexes only notes changed meanwhile. */
+  storage?: IndexStorage;
+  /** Delay after the last note change before the index is saved again, ms (default 60000). */
+  saveDelayMs?: number;
 }
 
 const DEFAULT_LIMIT = 20;
@@ -31,11 +65,27 @@ const MAX_LIMIT = 100;
 export class SearchIndex {
   private readonly engine = new LexicalEngine();
   private current: 'idle' | 'building' | 'ready' = 'idle';
-  /** Build and change tasks, run one after another so the engine is never written concurrently. */
+  /** Note change tasks, run one after another; the build runs beside them (engine writes are synchronous). */
   private queue: Promise<void> = Promise.resolve();
+  /** The running (or last) build. */
+  private building: Promise<void> = Promise.resolve();
   private unsubscribe: (() => void) | null = null;
   /** Bumped by start/stop so tasks of an earlier run do nothing. */
   private generation = 0;
+  /** Bumped by each build so a superseded build stops. */
+  private buildId = 0;
+  /** Paths a change task indexed during the running build: the build must not overwrite them with what it read earlier. */
+  private readonly touched = new Set<string>();
+  private progress: IndexStats = emptyStats();
+  /** Stat of every indexed note when it was indexed: tells a warm start which notes changed. */
+  private readonly manifest = new Map<string, NoteStamp>();
+  private readonly storage: IndexStorage | null;
+  private readonly saveDelayMs: number;
+  private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  /** False only while the index equals the saved one just loaded (a warm start that found nothing to do needs no save). */
+  private dirtySinceLoad = true;
+  /** True once a start has tried the saved index (reindex() never loads it). */
+  private loadedSaved = false;
   private readonly sliceMs: number;
   private readonly sliceNotes: number;
 
@@ -46,6 +96,8 @@ export class SearchIndex {
   ) {
     this.sliceMs = options.sliceMs ?? 12;
     this.sliceNotes = options.sliceNotes ?? 100;
+    this.storage = options.storage ?? null;
+    this.saveDelayMs = options.saveDelayMs ?? 60_000;
   }
 
   /** `idle` before start and after stop, `building` during the first build, then `ready`. */
@@ -53,42 +105,69 @@ export class SearchIndex {
     return this.current;
   }
 
+  /** Resolves when the running build (if any) has ended; at once when none runs. */
+  whenBuilt(): Promise<void> {
+    return this.building;
+  }
+
+  /** Build progress and figures (see {@link IndexStats}). */
+  get stats(): IndexStats {
+    return { ...this.progress };
+  }
+
   /**
    * Subscribes to note changes and builds the index over every readable note, yielding to
    * the event loop (`setTimeout(0)`) between slices of at most `sliceNotes` notes or
-   * `sliceMs` ms. Call from `workspace.onLayoutReady`. A second call while running returns
-   * the same build.
+   * `sliceMs` ms. Call from `workspace.onLayoutReady`. Searches made meanwhile answer at
+   * once from the notes indexed so far (see {@link search}). A second call while running
+   * returns the same build.
    * @returns resolves when the first build is done (changes keep being applied afterwards).
    */
   start(): Promise<void> {
-    if (this.current !== 'idle') return this.queue;
+    if (this.current !== 'idle') return this.building;
     const generation = ++this.generation;
-    this.current = 'building';
     this.unsubscribe = this.notes.onNoteChange((change) => {
       void this.enqueue(generation, () => this.applyChange(change, generation));
     });
-    return this.enqueue(generation, () => this.build(generation));
+    this.loadedSaved = false;
+    return this.runBuild(generation, this.storage !== null);
   }
 
   /**
    * Rebuilds the whole index (after the quarantine list changed: notes it released must be
-   * found, notes it now covers must not). Searches meanwhile wait for the rebuild, as they
-   * wait for the first build. Does nothing before `start()`.
+   * found, notes it now covers must not). Searches meanwhile answer from what is indexed, as
+   * during the first build. Does nothing before `start()`.
    * @returns resolves when the rebuild is done.
    */
   reindex(): Promise<void> {
     if (this.current === 'idle') return Promise.resolve();
-    const generation = this.generation;
-    this.current = 'building';
-    return this.enqueue(generation, async () => {
-      this.engine.clear();
-      await this.build(generation);
-    });
+    return this.runBuild(this.generation, false);
+  }
+
+  /**
+   * Saves the index now (serialize, then `storage.save`); does nothing without storage, before
+   * start or during a build. Failures are logged: a missing save only costs a longer next start.
+   */
+  async save(): Promise<void> {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    if (!this.storage || this.current !== 'ready') return;
+    const started = performance.now();
+    try {
+      await this.storage.save(encodeIndex(this.engine.toJSON(), this.manifest));
+      this.progress.saveMs = performance.now() - started;
+    } catch (err) {
+      console.error('[vault-mcp] saving the search index failed', err);
+    }
   }
 
   /** Unsubscribes from note changes, abandons a running build and drops the index. */
   stop(): void {
     this.generation++;
+    this.buildId++;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    this.manifest.clear();
     this.unsubscribe?.();
     this.unsubscribe = null;
     this.engine.clear();
@@ -96,8 +175,9 @@ export class SearchIndex {
   }
 
   /**
-   * Searches the notes `scope` may read (NoteStore.canRead), waiting for the build and any
-   * queued note changes first.
+   * Searches the notes `scope` may read (NoteStore.canRead), after any queued note changes.
+   * During a build it answers at once from the notes indexed so far: the page then carries
+   * `index: {complete: false, indexed, total}` and a `note` saying so.
    * @param query Obsidian-style query (see `parseQuery`), or a regex source when `options.regex`
    * @returns one page of hits, best first, with `total` and `next_cursor` when more remain
    * @throws ToolError('invalid_argument') for a bad query, regex, limit or cursor
@@ -116,6 +196,7 @@ export class SearchIndex {
       throw new ToolError('unavailable', 'The search index is not running (the plugin is starting or stopping); try again in a moment.');
     }
     await this.queue;
+    const progress: IndexProgress | null = this.current === 'building' ? { complete: false, indexed: this.progress.indexed, total: this.progress.total } : null;
     const guard = new RegexGuard();
     const matches = await this.engine.match(
       ast,
@@ -131,9 +212,15 @@ export class SearchIndex {
     const hits = await Promise.all(page.map((m) => this.toHit(m, leaves, options.fields ?? 'full', guard)));
     const results = hits.filter((h): h is SearchHit => h !== null);
     const next = offset + limit;
-    return next < matches.length
-      ? { results, next_cursor: encodeCursor(next, cursorKey), total: matches.length }
-      : { results, total: matches.length };
+    const out: SearchPage =
+      next < matches.length ? { results, next_cursor: encodeCursor(next, cursorKey), total: matches.length } : { results, total: matches.length };
+    if (progress) {
+      out.index = progress;
+      out.note =
+        `The search index is still being built (${progress.indexed} of ${progress.total} notes so far): ` +
+        'these results may miss notes; repeat the search in a few seconds for complete results.';
+    }
+    return out;
   }
 
   /** Adds a task to the queue; tasks of a stopped run are skipped. Failures are logged, not thrown. */
@@ -144,57 +231,135 @@ export class SearchIndex {
     return this.queue;
   }
 
-  private async build(generation: number): Promise<void> {
+  /**
+   * Starts a build that replaces any running one; searches answer partially until it ends.
+   * @param warm start from the saved index when there is a valid one
+   */
+  private runBuild(generation: number, warm: boolean): Promise<void> {
+    const id = ++this.buildId;
+    this.current = 'building';
+    this.engine.clear();
+    this.manifest.clear();
+    this.touched.clear();
+    this.progress = emptyStats();
+    this.building = this.build(generation, id, warm)
+      .catch((err: unknown) => console.error('[vault-mcp] search index build failed', err))
+      .then(() => (this.current === 'ready' && this.buildId === id && this.dirtySinceLoad ? this.save() : undefined));
+    return this.building;
+  }
+
+  /**
+   * Loads the saved index into the engine and manifest.
+   * @returns true when it loaded; false (engine left empty) when absent, corrupt or of another format.
+   */
+  private async loadSaved(): Promise<boolean> {
+    if (!this.storage || this.loadedSaved) return false;
+    this.loadedSaved = true;
+    const text = await this.storage.load().catch(() => null);
+    const saved = text === null ? null : decodeIndex(text);
+    if (saved === null) {
+      if (text !== null) console.warn('[vault-mcp] the saved search index is unreadable or of another version; rebuilding it');
+      return false;
+    }
     try {
-      const files = this.notes.readableNotes(UNRESTRICTED_SCOPE);
+      await this.engine.load(saved.engine);
+    } catch (err) {
+      console.warn('[vault-mcp] the saved search index is damaged; rebuilding it', err);
+      this.engine.clear();
+      return false;
+    }
+    for (const [path, stamp] of Object.entries(saved.manifest)) {
+      if (Array.isArray(stamp) && this.engine.has(path)) this.manifest.set(path, [Number(stamp[0]), Number(stamp[1])]);
+    }
+    return true;
+  }
+
+  private async build(generation: number, id: number, warm: boolean): Promise<void> {
+    const live = (): boolean => generation === this.generation && id === this.buildId;
+    const started = performance.now();
+    try {
+      const loaded = warm && (await this.loadSaved());
+      if (!live()) return;
+      const readable = this.notes.readableNotes(UNRESTRICTED_SCOPE);
+      let files = readable;
+      if (loaded) {
+        const current = new Set(readable.map((f) => f.path));
+        for (const path of this.engine.paths()) {
+          if (!current.has(path)) this.forget(path);
+        }
+        files = readable.filter((f) => {
+          const stamp = this.manifest.get(f.path);
+          return stamp === undefined || stamp[0] !== f.stat.mtime || stamp[1] !== f.stat.size;
+        });
+      }
+      this.progress.warm = loaded;
+      this.dirtySinceLoad = !loaded || files.length > 0 || this.engine.size !== readable.length;
+      this.progress.total = readable.length;
+      this.progress.indexed = readable.length - files.length;
+      this.progress.reindexed = files.length;
       let sliceStart = performance.now();
       let inSlice = 0;
       for (const file of files) {
         if (inSlice >= this.sliceNotes || performance.now() - sliceStart >= this.sliceMs) {
+          this.progress.longestSliceMs = Math.max(this.progress.longestSliceMs, performance.now() - sliceStart);
           await new Promise<void>((resolve) => setTimeout(resolve, 0));
-          if (generation !== this.generation) return;
+          if (!live()) return;
           sliceStart = performance.now();
           inSlice = 0;
         }
-        await this.indexFile(file, generation);
+        if (!this.touched.has(file.path)) await this.indexFile(file, () => live() && !this.touched.has(file.path));
+        this.progress.indexed++;
         inSlice++;
       }
+      this.progress.longestSliceMs = Math.max(this.progress.longestSliceMs, performance.now() - sliceStart);
     } finally {
-      if (generation === this.generation) this.current = 'ready';
+      if (live()) {
+        this.current = 'ready';
+        this.touched.clear();
+        this.progress.complete = true;
+        this.progress.buildMs = performance.now() - started;
+      }
     }
   }
 
   private async applyChange(change: NoteChange, generation: number): Promise<void> {
+    if (this.current === 'building') {
+      this.touched.add(change.path);
+      if (change.oldPath !== undefined) this.touched.add(change.oldPath);
+    }
+    this.scheduleSave();
     if (change.type === 'delete') {
-      this.engine.remove(change.path);
+      this.forget(change.path);
       return;
     }
-    if (change.type === 'rename' && change.oldPath !== undefined) this.engine.remove(change.oldPath);
+    if (change.type === 'rename' && change.oldPath !== undefined) this.forget(change.oldPath);
     const file = this.notes.fileByPath(change.path);
     if (file === null || file.extension !== 'md' || !this.notes.canRead(file, UNRESTRICTED_SCOPE)) {
       // Gone, not a note, or now quarantined / private: it must not be found.
-      this.engine.remove(change.path);
+      this.forget(change.path);
       return;
     }
-    await this.indexFile(file, generation);
+    await this.indexFile(file, () => generation === this.generation);
   }
 
   /**
    * Reads and (re)indexes one note; a note that cannot be read is dropped from the index.
-   * Nothing is written when the index was stopped during the read.
+   * Nothing is written when `stillWanted()` is false after the read (index stopped, build
+   * superseded, or a newer change already indexed the note).
    */
-  private async indexFile(file: TFile, generation: number): Promise<void> {
+  private async indexFile(file: TFile, stillWanted: () => boolean): Promise<void> {
     let text: string | null;
     try {
       text = await this.notes.read(file);
     } catch {
       text = null;
     }
-    if (generation !== this.generation) return;
+    if (!stillWanted()) return;
     if (text === null) {
-      this.engine.remove(file.path);
+      this.forget(file.path);
       return;
     }
+    this.manifest.set(file.path, [file.stat.mtime, file.stat.size]);
     this.engine.add({
       path: file.path,
       id: this.notes.noteId(file),
@@ -204,6 +369,19 @@ export class SearchIndex {
       text,
       headings: this.notes.outline(file, text).map((s) => s.heading),
     });
+  }
+
+  /** Drops a note from the engine and the manifest. */
+  private forget(path: string): void {
+    this.engine.remove(path);
+    this.manifest.delete(path);
+  }
+
+  /** Saves the index `saveDelayMs` after the last change (timer restarted by each change). */
+  private scheduleSave(): void {
+    if (!this.storage) return;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => void this.save(), this.saveDelayMs);
   }
 
   private readPath(path: string): Promise<string> {
@@ -234,4 +412,8 @@ export class SearchIndex {
       source: 'lexical',
     };
   }
+}
+
+function emptyStats(): IndexStats {
+  return { complete: false, indexed: 0, total: 0, buildMs: null, longestSliceMs: 0, warm: false, reindexed: 0, saveMs: null };
 }

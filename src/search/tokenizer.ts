@@ -28,9 +28,12 @@ export function hasUnsegmented(text: string): boolean {
   return UNSEGMENTED.test(text);
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** NFKC-folds and lower-cases one term. Takes any string, returns the comparable form. */
 export function normalizeTerm(term: string): string {
-  return term.normalize('NFKC').toLowerCase();
+  // NFKC leaves ASCII as it is: skip the Unicode pass for the common case.
+  return ASCII.test(term) ? term.toLowerCase() : term.normalize('NFKC').toLowerCase();
 }
 
 /**
@@ -60,6 +63,10 @@ export function queryTerms(text: string): string[] {
 
 /** Splits one letter/digit run into segmented parts (kept whole) and unsegmented parts (n-grams). */
 function splitRun(run: string, offset: number, mode: 'index' | 'query', out: TermSpan[]): void {
+  if (!UNSEGMENTED.test(run)) {
+    out.push({ term: normalizeTerm(run), start: offset, end: offset + run.length });
+    return;
+  }
   // Code points with their UTF-16 offsets, so surrogate pairs (CJK Extension B) stay whole.
   const chars: { ch: string; at: number }[] = [];
   let at = 0;

@@ -24,8 +24,10 @@ export interface SearchPage {
   results: SearchHit[];
   next_cursor?: string;
   total: number;
-  /** A remark for the agent, e.g. that semantic search was unavailable. */
+  /** A remark for the agent, e.g. that semantic search was unavailable or the index is still being built. */
   note?: string;
+  /** Present while the index is being built: how many of the readable notes it holds so far. */
+  index?: { complete: boolean; indexed: number; total: number };
 }
 
 /** Options of `SearchIndex.search`. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isPathInside, parentOf } from '../vault/paths';
+import { isPathInside } from '../vault/paths';
 import { defineTool } from './tool';
 
 /** `list_folders`: the vault's folders as a flat list with note counts. */
@@ -17,11 +17,7 @@ export const listFoldersTool = defineTool({
   async handler(args, ctx) {
     const { notes, scope } = ctx;
     const under = notes.requireFolder(args.folder, scope);
-    const counts = new Map<string, number>();
-    for (const file of notes.readableNotes(scope)) {
-      const parent = parentOf(file.path);
-      counts.set(parent, (counts.get(parent) ?? 0) + 1);
-    }
+    const counts = notes.noteCountsByFolder(scope);
     const folders = notes
       .readableFolders(scope)
       .filter((folder) => folder.path !== under && isPathInside(folder.path, under))

@@ -75,9 +75,8 @@ export const listNotesTool = defineTool({
     const offset = args.cursor === undefined ? 0 : cursorOffset(args.cursor, folder, sinceText);
     const limit = args.limit ?? LIST_NOTES_DEFAULT_LIMIT;
     const matching = notes
-      .readableNotes(scope)
-      .filter((file) => isPathInside(file.path, folder) && (sinceMs === null || file.stat.mtime >= sinceMs))
-      .sort((a, b) => b.stat.mtime - a.stat.mtime || a.path.localeCompare(b.path));
+      .readableByMtime(scope)
+      .filter((file) => isPathInside(file.path, folder) && (sinceMs === null || file.stat.mtime >= sinceMs));
     const page = matching.slice(offset, offset + limit).map((file) => ({
       path: file.path,
       id: notes.noteId(file),

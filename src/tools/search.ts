@@ -43,7 +43,7 @@ export const searchTool = defineTool({
       regex: args.regex,
     });
     const out: Record<string, unknown> = { ...page };
-    if (mode === 'hybrid') out.note = SEMANTIC_UNAVAILABLE_NOTE;
+    if (mode === 'hybrid') out.note = page.note === undefined ? SEMANTIC_UNAVAILABLE_NOTE : `${page.note} ${SEMANTIC_UNAVAILABLE_NOTE}`;
     return out;
   },
 });

@@ -31,6 +31,8 @@ export interface NoteLinks {
  * @param hiddenTargetLinks the note's links (linkpath → count) whose target the caller may
  *   not see; they are listed as unresolved, as links to missing notes are, so a hidden note
  *   looks exactly like a missing one (DESIGN.md: `access: private` behaves as missing).
+ * @param linkingSources the notes linking to `path` with their counts, from {@link backlinkIndex}
+ *   built once for many calls; when absent, `resolved` is scanned.
  */
 export function linkGraphOf(
   path: string,
@@ -38,12 +40,9 @@ export function linkGraphOf(
   unresolved: Record<string, Record<string, number>>,
   canReadPath: (path: string) => boolean,
   hiddenTargetLinks: Record<string, number> = {},
+  linkingSources: readonly LinkCount[] = backlinkIndex(resolved, path).get(path) ?? [],
 ): NoteLinks {
-  const backlinks: LinkCount[] = [];
-  for (const [source, targets] of Object.entries(resolved)) {
-    const count = targets[path];
-    if (count && canReadPath(source)) backlinks.push({ path: source, count });
-  }
+  const backlinks = linkingSources.filter((l) => canReadPath(l.path)).map((l) => ({ ...l }));
   const unresolvedCounts: Record<string, number> = { ...(unresolved[path] ?? {}) };
   for (const [link, count] of Object.entries(hiddenTargetLinks)) unresolvedCounts[link] = (unresolvedCounts[link] ?? 0) + count;
   const unresolvedOut = Object.entries(unresolvedCounts).map(([link, count]) => ({ link, count }));
@@ -52,6 +51,24 @@ export function linkGraphOf(
     backlinks: backlinks.sort(byCountThen((l) => l.path)),
     unresolved: unresolvedOut.sort(byCountThen((l) => l.link)),
   };
+}
+
+/**
+ * Backlinks of every note at once: target path → the notes linking to it with their counts
+ * (unsorted), from `metadataCache.resolvedLinks`. One pass over the vault's links.
+ * @param only when given, only this target is collected (a single lookup).
+ */
+export function backlinkIndex(resolved: Record<string, Record<string, number>>, only?: string): Map<string, LinkCount[]> {
+  const index = new Map<string, LinkCount[]>();
+  for (const [source, targets] of Object.entries(resolved)) {
+    for (const [target, count] of Object.entries(only === undefined ? targets : { [only]: targets[only] })) {
+      if (!count) continue;
+      const list = index.get(target);
+      if (list) list.push({ path: source, count });
+      else index.set(target, [{ path: source, count }]);
+    }
+  }
+  return index;
 }
 
 /**

@@ -3,7 +3,7 @@ import { ToolError } from '../errors';
 import type { AccessScope } from './access';
 import { isWithinRoots, noteAccess, type NoteAccess } from './access-rules';
 import { hashText } from './hash';
-import { linkGraphOf, outgoingLinksOf, type LinkCount, type NoteLinks } from './links';
+import { backlinkIndex, linkGraphOf, outgoingLinksOf, type LinkCount, type NoteLinks } from './links';
 import { canonicalPath, findEntry } from './lookup';
 import { frontmatterId, pathOfSyntheticId, syntheticId, unwrapWikilink } from './note-ref';
 import { decodePercentOnce, lexicalVaultPath, parentOf } from './paths';
@@ -14,6 +14,7 @@ import { resolveLinkpath } from './linkpath';
 import { AGENT_INSTRUCTION_FILES, nearestAgentInstructions } from './agent-instructions';
 import { noteNotFound, parseFrontmatter } from './writes/frontmatter-guard';
 import { NoteWriter } from './writes/note-writer';
+import { ScanCache } from './scan-cache';
 import type { NoteReader } from './note-reader';
 
 /** A note change, reported after the metadata cache has caught up with it. */
@@ -56,6 +57,8 @@ export interface NoteStoreOptions {
  */
 export class NoteStore implements NoteReader {
   private readonly quarantine: Quarantine;
+  private readonly quarantineList: () => string[];
+  private readonly scans: ScanCache;
   private writer: NoteWriter | null = null;
 
   /** @param app the Obsidian app. @param options where the user's quarantine list comes from. */
@@ -64,6 +67,13 @@ export class NoteStore implements NoteReader {
     options: NoteStoreOptions,
   ) {
     this.quarantine = new Quarantine(app.vault.configDir, options.quarantine);
+    this.quarantineList = options.quarantine;
+    this.scans = new ScanCache(app);
+  }
+
+  /** Stops following vault events (the scan cache); call when the plugin unloads. */
+  close(): void {
+    this.scans.close();
   }
 
   /**
@@ -168,9 +178,31 @@ export class NoteStore implements NoteReader {
     throw new ToolError('invalid_argument', "Give the note's path (e.g. 'Folder/Note.md') or its id.");
   }
 
-  /** Markdown notes `scope` may read, in vault order. */
+  /** Markdown notes `scope` may read, in vault order (a fresh array; remembered until the vault changes). */
   readableNotes(scope: AccessScope): TFile[] {
-    return this.app.vault.getMarkdownFiles().filter((file) => this.canRead(file, scope));
+    return this.readableShared(scope).slice();
+  }
+
+  /**
+   * {@link readableNotes} most recently modified first (mtime descending, then path), shared
+   * between calls until the vault changes: callers must not mutate it.
+   */
+  readableByMtime(scope: AccessScope): readonly TFile[] {
+    return this.scans.get(`mtime\u0000${this.scopeKey(scope)}`, () =>
+      this.readableNotes(scope).sort((a, b) => b.stat.mtime - a.stat.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    );
+  }
+
+  /** Readable notes per folder path (`''` = vault root), counting only notes directly inside. */
+  noteCountsByFolder(scope: AccessScope): ReadonlyMap<string, number> {
+    return this.scans.get(`folders\u0000${this.scopeKey(scope)}`, () => {
+      const counts = new Map<string, number>();
+      for (const file of this.readableShared(scope)) {
+        const parent = parentOf(file.path);
+        counts.set(parent, (counts.get(parent) ?? 0) + 1);
+      }
+      return counts;
+    });
   }
 
   /** Folders (not the vault root) that are not quarantined and lie inside `scope.roots`, sorted by path, with their parent's path. */
@@ -293,7 +325,8 @@ export class NoteStore implements NoteReader {
       const target = this.app.metadataCache.getFirstLinkpathDest(linkpath, file.path);
       if (target && !canReadPath(target.path)) hidden[linkpath] = (hidden[linkpath] ?? 0) + 1;
     }
-    return linkGraphOf(file.path, resolvedLinks, unresolvedLinks, canReadPath, hidden);
+    const backlinks = this.scans.get('backlinks', () => backlinkIndex(resolvedLinks));
+    return linkGraphOf(file.path, resolvedLinks, unresolvedLinks, canReadPath, hidden, backlinks.get(file.path) ?? []);
   }
 
   /**
@@ -307,7 +340,17 @@ export class NoteStore implements NoteReader {
 
   /** Tags on at least one note `scope` may read, with the number of such notes; count desc, then name. */
   tagCounts(scope: AccessScope): TagCount[] {
-    return countTags(this.readableNotes(scope).map((file) => this.tagsOf(file)));
+    return this.scans.get(`tags\u0000${this.scopeKey(scope)}`, () => countTags(this.readableShared(scope).map((file) => this.tagsOf(file)))).map((t) => ({ ...t }));
+  }
+
+  /** The readable notes shared between calls until the vault changes (see ScanCache). */
+  private readableShared(scope: AccessScope): readonly TFile[] {
+    return this.scans.get(`readable\u0000${this.scopeKey(scope)}`, () => this.app.vault.getMarkdownFiles().filter((file) => this.canRead(file, scope)));
+  }
+
+  /** What a scan's answer for `scope` depends on besides the vault: the key's label and roots, and the quarantine list. */
+  private scopeKey(scope: AccessScope): string {
+    return JSON.stringify([scope.label, scope.roots, this.quarantineList()]);
   }
 
   /**

@@ -5,11 +5,14 @@ import { createHostApp, loadPluginInHost, unloadPluginInHost, type HostApp } fro
 import { secretIdForKey, type KeyMode, type KeyRecord } from '../../src/keys/key-record';
 import { defaultSettings, type VaultMcpSettings } from '../../src/settings/settings';
 import { ALL_TOOLS } from '../../src/tools/registry';
+import type { IndexStorage } from '../../src/search/search-index';
 
 /** The plugin surface the harness needs (what src/main.ts's VaultMcpPlugin exposes). */
 export interface BootablePlugin extends O.Plugin {
   settings: VaultMcpSettings;
   server: { getStatus(): { state: string; port?: number; url?: string; message?: string } };
+  search: { whenBuilt(): Promise<void> };
+  indexStorage(): IndexStorage;
 }
 
 /** How to start the plugin in the host. */
@@ -30,6 +33,13 @@ export interface BootOptions {
   roots?: string[];
   /** Last-minute changes to the seeded settings. */
   configure?: (settings: VaultMcpSettings) => void;
+  /**
+   * Wait until the search index is built before resolving (default true, so tests see every
+   * note); false returns as soon as the server listens, as a client meets a starting plugin.
+   */
+  waitForIndex?: boolean;
+  /** Save the search index in the vault's plugin folder as the plugin does (default false: kept in memory, like data.json). */
+  persistIndex?: boolean;
 }
 
 /** A running plugin with its server. */
@@ -85,13 +95,23 @@ export async function bootPlugin<P extends BootablePlugin>(
   const secrets = new Map<string, string>([[secretIdForKey(key.id), token]]);
   const app = await createHostApp({ vaultPath: options.vaultPath, secrets });
   let data: unknown = JSON.parse(JSON.stringify(settings));
-  // data.json stays in memory so a run never writes plugin data into the vault folder.
+  // data.json (and, unless persistIndex, the search index) stay in memory so a run never writes plugin data into the vault folder.
   class Bootable extends (PluginClass as new (app: O.App, manifest: O.PluginManifest) => BootablePlugin) {
     override async loadData(): Promise<unknown> {
       return JSON.parse(JSON.stringify(data));
     }
     override async saveData(next: unknown): Promise<void> {
       data = JSON.parse(JSON.stringify(next));
+    }
+    override indexStorage(): IndexStorage {
+      if (options.persistIndex) return super.indexStorage();
+      let saved: string | null = null;
+      return {
+        load: async () => saved,
+        save: async (text) => {
+          saved = text;
+        },
+      };
     }
     // Settings validation keeps ports in 1024–65535; tests may ask for 0 (any free port).
     override async onload(): Promise<void> {
@@ -101,6 +121,7 @@ export async function bootPlugin<P extends BootablePlugin>(
   }
   const plugin = (await loadPluginInHost(app, Bootable as never, MANIFEST)) as P;
   const status = await waitForServer(plugin);
+  if (options.waitForIndex !== false && status.state === 'listening') await plugin.search.whenBuilt();
   const stop = async (): Promise<void> => {
     const server = (plugin as unknown as { server: { stop(): Promise<void> } }).server;
     unloadPluginInHost(plugin);

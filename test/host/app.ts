@@ -17,7 +17,7 @@ export interface HostAppOptions {
   configDir?: string;
   /** Secret store to use; pass the same Map to a later App to keep secrets across restarts. */
   secrets?: Map<string, string>;
-  /** Disk polling interval in ms for changes by other programs (default 300); false = off. */
+  /** How long disk events from other programs are gathered before they are applied, ms (default 50); false = no watching. */
   watchIntervalMs?: number | false;
   /** Ms from the first edit in a Markdown view to its save (`workspace.saveDelayMs`; Obsidian: 2000). */
   saveDelayMs?: number;
@@ -113,7 +113,7 @@ export async function createHostApp(options: HostAppOptions): Promise<App> {
   const app = new App({ ...options, vaultPath: full });
   await app.vault.load();
   await app.metadataCache.initialize();
-  const interval = options.watchIntervalMs ?? 300;
+  const interval = options.watchIntervalMs ?? 50;
   if (interval !== false) app.vault.startWatching(interval);
   return app;
 }

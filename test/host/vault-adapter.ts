@@ -78,10 +78,12 @@ export class FileSystemAdapter implements O.DataAdapter {
 
   /**
    * Host: records the disk spelling of names a scan found in a non-NFC form (DiskEntry
-   * `diskName`), and forgets recorded names the scan no longer saw.
+   * `diskName`), and forgets recorded names the scan no longer saw. `roots` (vault paths)
+   * says the scan covered only those paths and what lies below them; names elsewhere stay.
    */
-  rememberDiskNames(entries: Map<string, { diskName?: string }>): void {
-    for (const path of [...this.diskNames.keys()]) if (!entries.get(path)?.diskName) this.diskNames.delete(path);
+  rememberDiskNames(entries: Map<string, { diskName?: string }>, roots?: readonly string[]): void {
+    const covered = (path: string): boolean => roots === undefined || roots.some((r) => path === r || path.startsWith(r + '/'));
+    for (const path of [...this.diskNames.keys()]) if (covered(path) && !entries.get(path)?.diskName) this.diskNames.delete(path);
     for (const [path, entry] of entries) if (entry.diskName) this.diskNames.set(path, entry.diskName);
   }
 

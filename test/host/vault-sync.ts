@@ -15,9 +15,12 @@ function depth(path: string): number {
  * Makes the file index match a disk scan, synchronously: entries gone from disk (or that
  * changed between file and folder) are removed (`delete`, deepest first), new paths are added
  * parents first (`create`), and files whose mtime or size differ get the new stat (`modify`).
+ * `roots` (vault paths whose parents are loaded) limits the sync to those paths and what lies
+ * below them, for a scan of only those (see scanVaultPaths); without it the scan is the vault.
  */
-export function syncTreeWithDisk(tree: VaultTree, disk: Map<string, DiskEntry>, emit: SyncEmit): void {
-  const gone = tree.entries().filter((e) => {
+export function syncTreeWithDisk(tree: VaultTree, disk: Map<string, DiskEntry>, emit: SyncEmit, roots?: readonly string[]): void {
+  const scope = roots === undefined ? tree.entries() : entriesAt(tree, roots);
+  const gone = scope.filter((e) => {
     const d = disk.get(e.path);
     return !d || (d.type === 'folder') !== e instanceof TFolder;
   });
@@ -33,14 +36,22 @@ export function syncTreeWithDisk(tree: VaultTree, disk: Map<string, DiskEntry>, 
     else emit('create', tree.addFile(p, { ctime: d.ctime, mtime: d.mtime, size: d.size }));
   }
   const fresh = new Set(added);
-  for (const e of tree.entries()) {
+  for (const e of scope) {
     const d = disk.get(e.path);
-    if (!(e instanceof TFile) || !d || fresh.has(e.path)) continue;
+    if (!(e instanceof TFile) || !d || fresh.has(e.path) || tree.get(e.path) !== e) continue;
     if (d.mtime !== e.stat.mtime || d.size !== e.stat.size) {
       e.stat = { ctime: d.ctime, mtime: d.mtime, size: d.size };
       emit('modify', e);
     }
   }
+}
+
+/** The entries at `roots` and below them (roots that are not loaded are skipped). */
+function entriesAt(tree: VaultTree, roots: readonly string[]): TAbstractFile[] {
+  return roots.flatMap((root) => {
+    const entry = tree.get(root);
+    return entry && entry !== tree.root ? [entry, ...tree.descendants(entry)] : entry ? tree.entries() : [];
+  });
 }
 
 /**

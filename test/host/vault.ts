@@ -3,8 +3,8 @@ import { Events } from './events';
 import { TAbstractFile, TFile, TFolder } from './abstract-file';
 import { FileSystemAdapter } from './vault-adapter';
 import { VaultTree } from './vault-tree';
-import { DiskPoller, scanVaultFolder } from './watcher';
-import { assertInsideVault, normalizePath, parentPath } from './path';
+import { FolderWatcher, scanVaultFolder, scanVaultPaths } from './watcher';
+import { assertInsideVault, isHiddenPath, normalizePath, parentPath } from './path';
 import { loadSubtree, syncTreeWithDisk } from './vault-sync';
 
 /** Options of the host Vault. */
@@ -19,8 +19,8 @@ export interface VaultOptions {
  * `create`/`modify`/`delete`/`rename` fire like Obsidian's. Text writes (`modify`, `append`,
  * `process`) are serialized per file, so concurrent `process` calls never lose an update.
  * Dot-files, dot-folders, `node_modules` and the config dir are not loaded as TFiles.
- * Changes made on disk by other programs are picked up by `syncFromDisk` (polled by
- * `startWatching`), never double-firing for the host's own writes.
+ * Changes made on disk by other programs are picked up by a folder watcher (`startWatching`)
+ * or a full scan (`syncFromDisk`), never double-firing for the host's own writes.
  */
 export class Vault extends Events implements O.Vault {
   adapter: FileSystemAdapter;
@@ -30,7 +30,8 @@ export class Vault extends Events implements O.Vault {
   private readonly contents = new Map<string, { mtime: number; size: number; data: string }>();
   private busy = 0;
   private epoch = 0;
-  private poller: DiskPoller | null = null;
+  private watcher: FolderWatcher | null = null;
+  private watchRefs: O.EventRef[] = [];
 
   /** Creates a vault over `basePath`; call `load()` before use. */
   constructor(basePath: string, options: VaultOptions = {}) {
@@ -47,16 +48,47 @@ export class Vault extends Events implements O.Vault {
     syncTreeWithDisk(this.tree, disk, () => undefined);
   }
 
-  /** Host: polls the disk every `intervalMs` ms for changes made by other programs. */
-  startWatching(intervalMs: number): void {
-    this.poller ??= new DiskPoller(() => this.syncFromDisk(), intervalMs);
-    this.poller.start();
+  /**
+   * Host: watches every loaded folder for changes made by other programs (see FolderWatcher)
+   * and applies them as create/modify/delete events after gathering them for `delayMs` ms.
+   * A rename by another program arrives as a delete of the old path and a create of the new.
+   * Folders the vault gains or loses later are watched or dropped through its own events.
+   */
+  startWatching(delayMs: number): void {
+    if (this.watcher) return;
+    const watcher = new FolderWatcher((p) => this.adapter.getFullPath(p), (paths) => this.applyDiskChanges(paths), delayMs);
+    this.watcher = watcher;
+    watcher.watchFolder('/');
+    for (const folder of this.getAllFolders(false)) watcher.watchFolder(folder.path);
+    const watchTree = (folder: TFolder): void => {
+      watcher.watchFolder(folder.path, true);
+      for (const entry of this.tree.descendants(folder)) if (entry instanceof TFolder) watcher.watchFolder(entry.path, true);
+    };
+    this.watchRefs = [
+      this.on('create', (f: TAbstractFile) => {
+        if (f instanceof TFolder) watchTree(f);
+      }),
+      this.on('delete', (f: TAbstractFile) => {
+        if (f instanceof TFolder) watcher.unwatchFolder(f.path);
+      }),
+      this.on('rename', (f: TAbstractFile, oldPath: string) => {
+        if (!(f instanceof TFolder)) return;
+        watcher.unwatchFolder(oldPath);
+        watchTree(f);
+      }),
+    ];
   }
 
-  /** Host: stops polling and waits for a running scan to end. */
+  /** Host: stops watching and waits for a batch of disk changes being applied. */
   async stopWatching(): Promise<void> {
-    await this.poller?.stop();
-    this.poller = null;
+    for (const ref of this.watchRefs.splice(0)) this.offref(ref);
+    await this.watcher?.stop();
+    this.watcher = null;
+  }
+
+  /** Host: number of folders the disk watcher holds an OS watch on (0 when not watching). */
+  get watchedFolderCount(): number {
+    return this.watcher?.size ?? 0;
   }
 
   /**
@@ -74,6 +106,50 @@ export class Vault extends Events implements O.Vault {
       if (name !== 'create') this.contents.delete(file.path);
       this.trigger(name, file);
     });
+  }
+
+  /**
+   * Host: applies what the disk holds at `paths` (vault paths a watcher reported) and below
+   * them. A path whose parent folder is not loaded is widened to its outermost missing
+   * ancestor, so new folders arrive whole. `/` means the whole vault (see syncFromDisk).
+   * @returns false, without applying anything, when a host write was in flight before or
+   *   during the scan (the caller retries later), so host writes are never reported twice.
+   */
+  private async applyDiskChanges(paths: string[]): Promise<boolean> {
+    if (this.busy > 0) return false;
+    if (paths.includes('/')) {
+      const epoch = this.epoch;
+      await this.syncFromDisk();
+      return this.epoch === epoch;
+    }
+    const roots = this.syncRoots(paths);
+    if (roots.length === 0) return true;
+    const epoch = this.epoch;
+    const disk = await scanVaultPaths(this.adapter.basePath, this.configDir, roots, (p) => this.adapter.getFullPath(p));
+    if (this.busy > 0 || epoch !== this.epoch) return false;
+    this.adapter.rememberDiskNames(disk, roots);
+    syncTreeWithDisk(
+      this.tree,
+      disk,
+      (name, file) => {
+        if (name !== 'create') this.contents.delete(file.path);
+        this.trigger(name, file);
+      },
+      roots,
+    );
+    return true;
+  }
+
+  /** Visible `paths` widened to their outermost ancestor missing from the index, without paths below another. */
+  private syncRoots(paths: string[]): string[] {
+    const widened = new Set<string>();
+    for (const path of paths) {
+      if (isHiddenPath(path, this.configDir)) continue;
+      let p = path;
+      while (parentPath(p) !== '/' && !(this.tree.get(parentPath(p)) instanceof TFolder)) p = parentPath(p);
+      widened.add(p);
+    }
+    return [...widened].filter((p) => ![...widened].some((q) => q !== p && p.startsWith(q + '/')));
   }
 
   getName(): string {

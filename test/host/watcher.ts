@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, watch, type FSWatcher, type Stats } from 'node:fs';
 import * as nodePath from 'node:path';
 import { isHiddenPath, joinPath } from './path';
 
@@ -18,15 +18,17 @@ export interface DiskEntry {
  * path to DiskEntry. Vault paths are Unicode NFC, as Obsidian's `normalizePath` makes them; a
  * name stored in another form on disk (NFD, as macOS-synced vaults have) keeps its disk
  * spelling in `diskName`. Entries that vanish mid-scan are skipped; an unreadable vault root throws.
+ * `under` (a vault folder path, default the root) with its disk path `underFull` scans only
+ * below that folder (the folder itself is not listed).
  */
-export async function scanVaultFolder(basePath: string, configDir: string): Promise<Map<string, DiskEntry>> {
+export async function scanVaultFolder(basePath: string, configDir: string, under = '/', underFull = basePath): Promise<Map<string, DiskEntry>> {
   const out = new Map<string, DiskEntry>();
   const walk = async (folder: string, full: string): Promise<void> => {
     let names: string[];
     try {
       names = await fsp.readdir(full);
     } catch (err) {
-      if (folder === '/') throw err;
+      if (folder === under) throw err;
       return;
     }
     await Promise.all(
@@ -41,7 +43,7 @@ export async function scanVaultFolder(basePath: string, configDir: string): Prom
         } catch {
           return;
         }
-        const ctime = s.birthtimeMs > 0 ? Math.round(s.birthtimeMs) : Math.round(s.ctimeMs);
+        const ctime = ctimeOf(s);
         if (s.isDirectory()) {
           out.set(path, { type: 'folder', ctime, mtime: Math.round(s.mtimeMs), size: 0, ...diskName });
           await walk(path, nodePath.join(full, name));
@@ -51,48 +53,162 @@ export async function scanVaultFolder(basePath: string, configDir: string): Prom
       }),
     );
   };
-  await walk('/', basePath);
+  await walk(under, underFull);
   return out;
 }
 
 /**
- * Polls the vault folder so changes made by other programs reach the host like Obsidian's
- * file watcher: every `intervalMs` it calls `sync()` (scan + diff + events), waiting for one
- * run to finish before scheduling the next. Timers are unref'd; `stop()` ends polling and
- * resolves once a running sync has finished.
+ * Scans what the disk holds at each of `paths` (vault paths) for a targeted sync: a file
+ * gives its entry, a folder its entry and everything Obsidian would load under it, a missing
+ * path nothing. Paths under a hidden segment (see isHiddenPath) are skipped.
+ * @param fullPathOf the absolute disk path of a vault path (FileSystemAdapter.getFullPath)
+ * @returns the entries found, keyed by vault path.
  */
-export class DiskPoller {
+export async function scanVaultPaths(
+  basePath: string,
+  configDir: string,
+  paths: readonly string[],
+  fullPathOf: (path: string) => string,
+): Promise<Map<string, DiskEntry>> {
+  const out = new Map<string, DiskEntry>();
+  for (const path of paths) {
+    if (isHiddenPath(path, configDir)) continue;
+    let full: string;
+    try {
+      full = fullPathOf(path);
+    } catch {
+      continue;
+    }
+    let s = await fsp.stat(full).catch(() => null);
+    let diskName: { diskName?: string } = {};
+    if (!s) {
+      // A new name stored in another Unicode form (NFD) is not known to the adapter yet.
+      const name = await diskSpelling(nodePath.dirname(full), path.slice(path.lastIndexOf('/') + 1));
+      if (name === null) continue;
+      full = nodePath.join(nodePath.dirname(full), name);
+      s = await fsp.stat(full).catch(() => null);
+      if (!s) continue;
+      if (name !== name.normalize('NFC')) diskName = { diskName: name };
+    }
+    if (s.isFile()) {
+      out.set(path, { type: 'file', ctime: ctimeOf(s), mtime: Math.round(s.mtimeMs), size: s.size, ...diskName });
+    } else if (s.isDirectory()) {
+      out.set(path, { type: 'folder', ctime: ctimeOf(s), mtime: Math.round(s.mtimeMs), size: 0, ...diskName });
+      const below = await scanVaultFolder(basePath, configDir, path, full);
+      for (const [p, e] of below) out.set(p, e);
+    }
+  }
+  return out;
+}
+
+/**
+ * Follows changes other programs make in the vault folder with one non-recursive `fs.watch`
+ * per loaded folder (inotify on Linux, FSEvents on macOS, ReadDirectoryChangesW on Windows).
+ * Node 20's `recursive: true` on Linux opens a watcher and runs a synchronous `stat` per
+ * *file* (14k of them on a large vault), so folders are watched one by one instead: a folder
+ * watcher reports its children's creates, writes, deletes and renames by name.
+ * Changed vault paths are gathered for `delayMs` and handed to `onChange` in one batch; a
+ * batch `onChange` asks to retry (returns false) is kept and offered again. Folders come and
+ * go through `watchFolder` / `unwatchFolder` (the Vault calls them from its own events).
+ */
+export class FolderWatcher {
+  private readonly watchers = new Map<string, FSWatcher>();
+  private readonly pending = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
 
-  /** `sync` must not throw for ordinary races; a thrown error is logged and polling goes on. */
-  constructor(private readonly sync: () => Promise<void>, private readonly intervalMs: number) {}
+  /**
+   * @param fullPathOf the absolute disk path of a vault folder (FileSystemAdapter.getFullPath)
+   * @param onChange applies a batch of changed vault paths; resolves false to have the batch
+   *   retried after `delayMs` (e.g. while a host write is in flight). Errors are logged.
+   * @param delayMs how long events are gathered before a batch is applied (ms).
+   */
+  constructor(
+    private readonly fullPathOf: (path: string) => string,
+    private readonly onChange: (paths: string[]) => Promise<boolean>,
+    private readonly delayMs: number,
+  ) {}
 
-  /** Starts polling (no-op if started). */
-  start(): void {
-    if (this.timer || this.stopped) return;
-    this.schedule();
+  /**
+   * Watches the folder at vault path `path` (`/` = the vault root); no-op if watched or
+   * stopped. `rescan` also queues the folder itself, for a folder that appeared while
+   * running: whatever was written into it before its watch began is picked up too.
+   */
+  watchFolder(path: string, rescan = false): void {
+    if (this.stopped || this.watchers.has(path)) return;
+    if (rescan) this.queue(path);
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(this.fullPathOf(path), { persistent: false }, (_event, name) => {
+        if (name !== null) this.queue(joinPath(path, String(name).normalize('NFC')));
+        else this.queue(path);
+      });
+    } catch {
+      return; // gone already: its parent's watcher reports the removal
+    }
+    watcher.on('error', () => this.unwatchFolder(path));
+    this.watchers.set(path, watcher);
   }
 
-  /** Stops polling and waits for an in-flight sync. */
+  /** Stops watching the folder at `path` and every watched folder below it. */
+  unwatchFolder(path: string): void {
+    for (const [p, w] of this.watchers) {
+      if (p === path || p.startsWith(path + '/')) {
+        w.close();
+        this.watchers.delete(p);
+      }
+    }
+  }
+
+  /** Number of folders watched (one OS watch each). */
+  get size(): number {
+    return this.watchers.size;
+  }
+
+  /** Closes every watcher and waits for a batch being applied. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    for (const w of this.watchers.values()) w.close();
+    this.watchers.clear();
+    this.pending.clear();
     await this.running;
   }
 
-  private schedule(): void {
+  private queue(path: string): void {
     if (this.stopped) return;
+    this.pending.add(path === '' ? '/' : path);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer || this.running || this.stopped) return;
     this.timer = setTimeout(() => {
-      this.running = this.sync()
-        .catch((err) => console.error('[host] disk sync failed:', err))
+      this.timer = null;
+      const batch = [...this.pending];
+      this.pending.clear();
+      this.running = this.onChange(batch)
+        .then((done) => {
+          if (!done) for (const p of batch) this.pending.add(p);
+        })
+        .catch((err) => console.error('[host] applying disk changes failed:', err))
         .finally(() => {
           this.running = null;
-          this.schedule();
+          if (this.pending.size) this.schedule();
         });
-    }, this.intervalMs);
+    }, this.delayMs);
     this.timer.unref();
   }
+}
+
+/** The on-disk name in folder `dir` whose NFC form is `nfcName`, or null when there is none. */
+async function diskSpelling(dir: string, nfcName: string): Promise<string | null> {
+  const names = await fsp.readdir(dir).catch(() => [] as string[]);
+  return names.find((n) => n !== nfcName && n.normalize('NFC') === nfcName) ?? null;
+}
+
+function ctimeOf(s: Stats): number {
+  return s.birthtimeMs > 0 ? Math.round(s.birthtimeMs) : Math.round(s.ctimeMs);
 }

@@ -66,4 +66,18 @@ describe('host vault with NFD names on disk', () => {
     expect(file).not.toBeNull();
     expect(await app.vault.read(file!)).toBe('über\n');
   });
+
+  test('the disk watcher picks up a note added in NFD under its NFC path, and its removal', async () => {
+    app = await createHostApp({ vaultPath: dir, watchIntervalMs: 20 });
+    const nfc = 'Cafés/Über.md'.normalize('NFC');
+    const created = new Promise<void>((resolve) => app.vault.on('create', (f: { path: string }) => f.path === nfc && resolve()));
+    await fsp.writeFile(path.join(dir, NFD_FOLDER, 'U\u0308ber.md'), 'über\n');
+    await created;
+    expect(await app.vault.read(app.vault.getFileByPath(nfc)!)).toBe('über\n');
+    const deleted = new Promise<void>((resolve) => app.vault.on('delete', (f: { path: string }) => f.path === nfc && resolve()));
+    await fsp.rm(path.join(dir, NFD_FOLDER, 'U\u0308ber.md'));
+    await deleted;
+    expect(app.vault.getFileByPath(nfc)).toBeNull();
+    expect(app.vault.getFileByPath(NFC_PATH)).not.toBeNull();
+  });
 });

@@ -230,4 +230,57 @@ describe('host vault: changes made by other programs', () => {
     await tv.app.metadataCache.whenResolved();
     expect(tv.app.metadataCache.unresolvedLinks['A.md']).toEqual({ Later: 1 });
   });
+
+  it('watches folders, not files: one OS watch per loaded folder', async () => {
+    expect(tv.app.vault.watchedFolderCount).toBe(1);
+    await tv.app.vault.createFolder('Made/Here');
+    expect(tv.app.vault.watchedFolderCount).toBe(3);
+    await tv.app.vault.delete(tv.app.vault.getFolderByPath('Made') as TFolder);
+    expect(tv.app.vault.watchedFolderCount).toBe(1);
+  });
+
+  it('sees a rename by another program as a delete of the old path and a create of the new, cache moved', async () => {
+    const v = tv.app.vault;
+    await fsp.mkdir(nodePath.join(tv.dir, 'Ext'));
+    await fsp.writeFile(nodePath.join(tv.dir, 'Ext/Old.md'), '#moved');
+    await nextEvent(tv.app.metadataCache, 'changed', (f: TFile) => f.path === 'Ext/Old.md');
+    const deleted = nextEvent(v, 'delete', (f: TAbstractFile) => f.path === 'Ext/Old.md');
+    const changed = nextEvent(tv.app.metadataCache, 'changed', (f: TFile) => f.path === 'Later.md');
+    await fsp.rename(nodePath.join(tv.dir, 'Ext/Old.md'), nodePath.join(tv.dir, 'Later.md'));
+    await deleted;
+    const [, , cache] = await changed;
+    expect(cache.tags.map((t: { tag: string }) => t.tag)).toEqual(['#moved']);
+    expect(v.getFileByPath('Ext/Old.md')).toBeNull();
+    expect(tv.app.metadataCache.getCache('Ext/Old.md')).toBeNull();
+    await tv.app.metadataCache.whenResolved();
+    expect(tv.app.metadataCache.resolvedLinks['A.md']).toEqual({ 'Later.md': 1 });
+  });
+
+  it('picks up a folder created with its notes in one go, and a folder removed with them', async () => {
+    const v = tv.app.vault;
+    const second = nextEvent(v, 'create', (f: TAbstractFile) => f.path === 'New/Deep/Two.md');
+    await fsp.mkdir(nodePath.join(tv.dir, 'New/Deep'), { recursive: true });
+    await fsp.writeFile(nodePath.join(tv.dir, 'New/One.md'), 'one');
+    await fsp.writeFile(nodePath.join(tv.dir, 'New/Deep/Two.md'), 'two');
+    await second;
+    expect(v.getFileByPath('New/One.md')).toBeInstanceOf(TFile);
+    const gone = nextEvent(v, 'delete', (f: TAbstractFile) => f.path === 'New');
+    await fsp.rm(nodePath.join(tv.dir, 'New'), { recursive: true });
+    await gone;
+    expect(v.getFileByPath('New/Deep/Two.md')).toBeNull();
+    expect(v.watchedFolderCount).toBe(1);
+  });
+
+  it('reports host writes once while watching, and ignores hidden files written by others', async () => {
+    const log = recordEvents(tv);
+    const v = tv.app.vault;
+    await v.modify(v.getFileByPath('A.md') as TFile, 'changed by the host');
+    await v.create('C.md', 'c');
+    await fsp.writeFile(nodePath.join(tv.dir, '.hidden.md'), 'x');
+    const outside = nextEvent(v, 'create', (f: TAbstractFile) => f.path === 'D.md');
+    await fsp.writeFile(nodePath.join(tv.dir, 'D.md'), 'd');
+    await outside;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(log).toEqual(['modify A.md', 'create C.md', 'create D.md']);
+  });
 });

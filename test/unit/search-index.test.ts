@@ -114,7 +114,8 @@ class FakeNotes {
   private file(p: string): TFile {
     const name = p.slice(p.lastIndexOf('/') + 1);
     const dot = name.lastIndexOf('.');
-    return { path: p, name, basename: dot > 0 ? name.slice(0, dot) : name, extension: dot > 0 ? name.slice(dot + 1) : '' } as TFile;
+    const stat = { ctime: 0, mtime: 0, size: this.texts.get(p)?.length ?? 0 };
+    return { path: p, name, basename: dot > 0 ? name.slice(0, dot) : name, extension: dot > 0 ? name.slice(dot + 1) : '', stat } as TFile;
   }
 }
 
@@ -380,7 +381,7 @@ describe('SearchIndex: lifecycle and incremental updates', () => {
     expect((await index.search('secret', ALL)).total).toBe(0);
   });
 
-  it('builds in slices, yielding with setTimeout between them, and answers searches made during the build', async () => {
+  it('builds in slices, yielding with setTimeout between them; a search during the build answers at once, flagged incomplete', async () => {
     const docs: Record<string, string> = {};
     for (let i = 0; i < 500; i++) docs[`Bulk/${i}.md`] = `bulk note ${i} ${i % 7 === 0 ? 'seventh' : ''}\n`;
     const notes = new FakeNotes(docs);
@@ -391,20 +392,33 @@ describe('SearchIndex: lifecycle and incremental updates', () => {
       if (ms === 0) readsAtYield.push(notes.reads);
       return realSetTimeout(fn, ms);
     }) as unknown as typeof setTimeout);
+    let searchReads = 0;
     try {
       expect(index.state).toBe('idle');
       const building = index.start();
       expect(index.state).toBe('building');
-      const page = await index.search('seventh', ALL, { limit: 100 });
-      expect(page.total).toBe(72);
+      const readsBefore = notes.reads;
+      const partial = await index.search('seventh', ALL, { limit: 100 });
+      searchReads = notes.reads - readsBefore;
+      expect(partial.total).toBeLessThan(72);
+      expect(partial.index).toEqual({ complete: false, indexed: expect.any(Number), total: 500 });
+      expect(partial.index?.indexed).toBeLessThan(500);
+      expect(partial.note).toMatch(/still being built \(\d+ of 500 notes/);
       await building;
       expect(index.state).toBe('ready');
+      const page = await index.search('seventh', ALL, { limit: 100 });
+      expect(page.total).toBe(72);
+      expect(page.index).toBeUndefined();
+      expect(page.note).toBeUndefined();
+      expect(index.stats).toMatchObject({ complete: true, indexed: 500, total: 500, buildMs: expect.any(Number) });
+      expect(index.stats.longestSliceMs).toBeGreaterThan(0);
     } finally {
       spy.mockRestore();
     }
     expect(readsAtYield.length).toBeGreaterThanOrEqual(19);
     const slices = readsAtYield.map((r, i) => r - (i === 0 ? 0 : readsAtYield[i - 1]));
-    expect(Math.max(...slices)).toBeLessThanOrEqual(25);
+    // The partial search read its hits' texts for snippets inside one slice.
+    expect(Math.max(...slices)).toBeLessThanOrEqual(25 + searchReads);
   });
 
   it('refuses searches before start and after stop, and stops listening', async () => {

@@ -1,0 +1,109 @@
+import { promises as fsp } from 'node:fs';
+import * as nodePath from 'node:path';
+import { createTempVault, type TempVault } from '../host';
+import { INDEX_FILE, INDEX_FORMAT } from '../../src/search/index-file';
+import { SearchIndex, type IndexStorage } from '../../src/search/search-index';
+import { UNRESTRICTED_SCOPE } from '../../src/vault/access';
+import { NoteStore } from '../../src/vault/note-store';
+import { PluginFile } from '../../src/vault/plugin-file';
+
+const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
+
+/** A SearchIndex over the temp vault that saves into the plugin folder, as main.ts wires it. */
+function indexOver(tv: TempVault): SearchIndex {
+  const file = new PluginFile(tv.app.vault.adapter as never, PLUGIN_DIR, INDEX_FILE);
+  const storage: IndexStorage = { load: () => file.read().catch(() => null), save: (text) => file.write(text) };
+  return new SearchIndex(new NoteStore(tv.app as never, { quarantine: () => [] }), { storage, saveDelayMs: 10 });
+}
+
+async function paths(index: SearchIndex, query: string): Promise<string[]> {
+  return (await index.search(query, UNRESTRICTED_SCOPE, { limit: 100 })).results.map((r) => r.path).sort();
+}
+
+const savedFile = (tv: TempVault): string => nodePath.join(tv.dir, ...PLUGIN_DIR.split('/'), INDEX_FILE);
+
+describe('SearchIndex persistence in the plugin folder', () => {
+  let tv: TempVault;
+  beforeEach(async () => {
+    tv = await createTempVault(
+      {
+        'Alpha.md': '# Alpha\n\nApricot orchard notes.\n',
+        'Beta.md': '---\ntags: [fruit]\n---\nBanana apricot.\n',
+        'Deep/Gamma.md': '# Gamma\n\nCherry.\n',
+      },
+      { watchIntervalMs: false },
+    );
+  });
+  afterEach(() => tv.cleanup());
+
+  it('saves after the build and a restart loads it without reindexing anything', async () => {
+    const first = indexOver(tv);
+    await first.start();
+    expect(first.stats).toMatchObject({ warm: false, reindexed: 3, complete: true });
+    expect(await paths(first, 'apricot')).toEqual(['Alpha.md', 'Beta.md']);
+    first.stop();
+    const saved = JSON.parse(await fsp.readFile(savedFile(tv), 'utf8'));
+    expect(saved.format).toBe(INDEX_FORMAT);
+    expect(Object.keys(saved.manifest).sort()).toEqual(['Alpha.md', 'Beta.md', 'Deep/Gamma.md']);
+
+    const second = indexOver(tv);
+    await second.start();
+    expect(second.stats).toMatchObject({ warm: true, reindexed: 0, indexed: 3, total: 3, complete: true });
+    expect(await paths(second, 'apricot')).toEqual(['Alpha.md', 'Beta.md']);
+    expect(await paths(second, 'tag:fruit')).toEqual(['Beta.md']);
+    expect(await paths(second, 'cher')).toEqual(['Deep/Gamma.md']);
+    second.stop();
+  });
+
+  it('reindexes only notes changed, added or removed while it was off', async () => {
+    const first = indexOver(tv);
+    await first.start();
+    first.stop();
+    await fsp.writeFile(nodePath.join(tv.dir, 'Alpha.md'), '# Alpha\n\nNow about durian only, much longer than before.\n');
+    await fsp.writeFile(nodePath.join(tv.dir, 'Deep/New.md'), 'Elderberry apricot.\n');
+    await fsp.rm(nodePath.join(tv.dir, 'Beta.md'));
+    await tv.app.vault.syncFromDisk();
+    await tv.app.metadataCache.whenResolved();
+
+    const second = indexOver(tv);
+    await second.start();
+    expect(second.stats).toMatchObject({ warm: true, reindexed: 2, total: 3 });
+    expect(await paths(second, 'apricot')).toEqual(['Deep/New.md']);
+    expect(await paths(second, 'durian')).toEqual(['Alpha.md']);
+    expect(await paths(second, 'banana')).toEqual([]);
+    second.stop();
+  });
+
+  it('saves again after note changes, and the saved index holds them', async () => {
+    const first = indexOver(tv);
+    await first.start();
+    await tv.app.vault.create('Fig.md', 'Fig jam.\n');
+    await tv.app.metadataCache.whenResolved();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    first.stop();
+    const saved = JSON.parse(await fsp.readFile(savedFile(tv), 'utf8'));
+    expect(Object.keys(saved.manifest)).toContain('Fig.md');
+    const second = indexOver(tv);
+    await second.start();
+    expect(second.stats.reindexed).toBe(0);
+    expect(await paths(second, 'fig')).toEqual(['Fig.md']);
+    second.stop();
+  });
+
+  it.each([
+    ['not JSON', '{"format": 1, "engine": {"mini'],
+    ['an old format version', JSON.stringify({ format: 0, engine: {}, manifest: {} })],
+    ['a damaged engine', JSON.stringify({ format: INDEX_FORMAT, engine: { mini: { nope: true }, records: [{}] }, manifest: { 'Alpha.md': [1, 2] } })],
+  ])('rebuilds, never fails, when the saved index is %s', async (_what, text) => {
+    await fsp.mkdir(nodePath.dirname(savedFile(tv)), { recursive: true });
+    await fsp.writeFile(savedFile(tv), text);
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const index = indexOver(tv);
+    await index.start();
+    warn.mockRestore();
+    expect(index.stats).toMatchObject({ warm: false, reindexed: 3, complete: true });
+    expect(await paths(index, 'apricot')).toEqual(['Alpha.md', 'Beta.md']);
+    index.stop();
+    expect(JSON.parse(await fsp.readFile(savedFile(tv), 'utf8')).format).toBe(INDEX_FORMAT);
+  });
+});
