@@ -1,7 +1,8 @@
 /**
  * The decorations of the inline review, built from the review field: each hunk's removed
  * lines get a line background and a strike-through mark (changed words emphasized), and a
- * block widget with the proposed text and the ✓ / ✗ buttons follows them.
+ * block widget with the proposed text and the ✓ / ✗ buttons follows them. A stale hunk's
+ * lines get a warning tint instead, without strike-through.
  */
 import { StateField, type EditorState, type Range } from '@codemirror/state';
 import { Decoration, EditorView, type DecorationSet } from '@codemirror/view';
@@ -20,13 +21,15 @@ function decorateHunk(state: EditorState, hunk: ReviewHunk, out: Array<Range<Dec
   const doc = state.doc;
   const from = Math.min(hunk.from, doc.length);
   const to = Math.min(Math.max(hunk.to, from), doc.length);
-  // Word-level emphasis only while the document still holds the removed text as proposed.
-  const intact = doc.sliceString(from, to) === hunk.removed;
-  const parts = intact && hunk.removed && hunk.inserted ? wordDiff(hunk.removed, hunk.inserted) : [{ kind: 'inserted' as const, text: hunk.inserted }];
+  // Word-level emphasis for a changed region while the document still holds its removed
+  // text; a pure insertion or deletion is shown by the line tint alone.
+  const modified = !hunk.stale && hunk.removed !== '' && hunk.inserted !== '' && doc.sliceString(from, to) === hunk.removed;
+  const parts = modified ? wordDiff(hunk.removed, hunk.inserted) : [{ kind: 'same' as const, text: hunk.inserted }];
   if (to > from) {
     const lastLine = doc.lineAt(Math.max(from, to - 1)).number;
     for (let n = doc.lineAt(from).number; n <= lastLine; n++) out.push((hunk.stale ? staleLine : removedLine).range(doc.line(n).from));
-    out.push(removedMark.range(from, to));
+    // A stale hunk will never apply: its range (which may hold the user's typing) is not struck through.
+    if (!hunk.stale) out.push(removedMark.range(from, to));
     if (parts.some((p) => p.kind === 'removed') && parts.some((p) => p.kind !== 'removed')) {
       let at = from;
       for (const part of parts) {

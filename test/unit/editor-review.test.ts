@@ -13,72 +13,11 @@ import { EditorSelection, EditorState, StateEffect, Transaction } from '@codemir
 import { EditorView } from '@codemirror/view';
 import type { ReviewHunk } from '../../src/proposals/types';
 import { reviewExtension } from '../../src/editor/review-extension';
-import type { ReviewController } from '../../src/editor/review-controller';
+import { FakeReviewController as FakeController, type FakeHunk } from '../fakes/fake-review-controller';
 import { reviewHunksField, setReviewHunks } from '../../src/editor/review-state';
 import { reviewDecorationsField } from '../../src/editor/review-decorations';
 import * as wordDiffModule from '../../src/proposals/word-diff';
 import { acceptAll, acceptHunk, hunkAtCursor, nextHunk, previousHunk, rejectAll, rejectHunk, ACCEPT_USER_EVENT } from '../../src/editor/review-actions';
-
-/** A pending hunk of the fake store: placed on any text by finding `removed` (or, for an insertion, the line it goes before). */
-interface FakeHunk {
-  proposalId: string;
-  index: number;
-  keyLabel: string;
-  removed: string;
-  inserted: string;
-  before?: string;
-}
-
-/**
- * An in-memory stand-in for the proposal store: places its hunks by text search (stale when
- * the text is gone), records decisions, and announces every change to its listeners.
- */
-class FakeController implements ReviewController {
-  pending = new Map<string, FakeHunk[]>();
-  accepts: Array<{ hunk: ReviewHunk; textAfter: string }> = [];
-  rejects: Array<{ hunk: ReviewHunk; text: string }> = [];
-  failNext: Error | null = null;
-  private listeners = new Set<() => void>();
-
-  hunksFor(path: string, text: string): ReviewHunk[] {
-    return (this.pending.get(path) ?? []).map((h) => {
-      const at = text.indexOf(h.removed || h.before!);
-      const from = Math.max(at, 0);
-      return { ...h, from, to: from + (at < 0 ? 0 : h.removed.length), stale: at < 0 };
-    });
-  }
-  accepted(hunk: ReviewHunk, textAfter: string): void {
-    this.decide(hunk);
-    this.accepts.push({ hunk, textAfter });
-  }
-  rejected(hunk: ReviewHunk, text: string): void {
-    this.decide(hunk);
-    this.rejects.push({ hunk, text });
-  }
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  listenerCount(): number {
-    return this.listeners.size;
-  }
-  propose(path: string, hunk: FakeHunk): void {
-    this.pending.set(path, [...(this.pending.get(path) ?? []), hunk]);
-    this.emit();
-  }
-  private decide(hunk: ReviewHunk): void {
-    if (this.failNext) {
-      const err = this.failNext;
-      this.failNext = null;
-      throw err;
-    }
-    for (const [path, hunks] of this.pending) this.pending.set(path, hunks.filter((h) => !(h.proposalId === hunk.proposalId && h.index === hunk.index)));
-    this.emit();
-  }
-  private emit(): void {
-    for (const l of this.listeners) l();
-  }
-}
 
 const NOTE = 'Projects/Plan.md';
 const DOC = ['# Plan', 'alpha line one', 'beta line two', 'gamma line three', 'delta line four', 'epsilon line five', ''].join('\n');
