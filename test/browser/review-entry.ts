@@ -8,11 +8,22 @@ import { history, historyKeymap, defaultKeymap } from '@codemirror/commands';
 import { Annotation, EditorState, Transaction } from '@codemirror/state';
 import { EditorView, keymap } from '@codemirror/view';
 import { reviewExtension } from '../../src/editor/review-extension';
+import { reviewHunksField } from '../../src/editor/review-state';
 import { FakeReviewController } from '../fakes/fake-review-controller';
+
+/** Figures from {@link measureLongNote}, in ms. */
+export interface LongNoteFigures {
+  mountMs: number;
+  keystrokes: number;
+  keystrokeMeanMs: number;
+  keystrokeMaxMs: number;
+  hunksAfter: number;
+  staleAfter: number;
+}
 
 declare global {
   interface Window {
-    vaultMcpReview: { left: EditorView; right: EditorView; controller: FakeReviewController; path: string };
+    vaultMcpReview: { left: EditorView; right: EditorView; controller: FakeReviewController; path: string; measureLongNote: () => Promise<LongNoteFigures> };
   }
 }
 
@@ -70,4 +81,44 @@ function pane(parent: HTMLElement, other: () => EditorView): EditorView {
 
 const left: EditorView = pane(document.querySelector<HTMLElement>('#left .view-content')!, () => right);
 const right: EditorView = pane(document.querySelector<HTMLElement>('#right .view-content')!, () => left);
-window.vaultMcpReview = { left, right, controller, path: PATH };
+/**
+ * Mounts a 10,000-line note with 50 pending hunks in place of the right pane and types 200
+ * characters one transaction at a time between the hunks, timing the mount (with the first
+ * refresh) and each keystroke (its transaction and DOM update).
+ */
+async function measureLongNote(): Promise<LongNoteFigures> {
+  const path = 'Long note.md';
+  const doc = `${Array.from({ length: 10_000 }, (_, i) => `line ${i} of a long note with a few words`).join('\n')}\n`;
+  controller.pending.set(path, Array.from({ length: 50 }, (_, k) => ({
+    proposalId: `long${k % 5}`,
+    index: Math.floor(k / 5),
+    keyLabel: `Agent ${k % 5}`,
+    removed: `line ${k * 200 + 7} of a long note with a few words\n`,
+    inserted: `line ${k * 200 + 7} of a long note with some new words\n`,
+  })));
+  const parent = document.querySelector<HTMLElement>('#right .view-content')!;
+  right.dom.remove();
+  const started = performance.now();
+  const view = new EditorView({ parent, state: EditorState.create({ doc, extensions: [history(), EditorView.lineWrapping, reviewExtension(controller, () => path)] }) });
+  await Promise.resolve();
+  await Promise.resolve();
+  const mountMs = performance.now() - started;
+  const times: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const line = view.state.doc.line(100 + 200 * ((i * 7) % 50)); // between two hunks
+    const t = performance.now();
+    view.dispatch({ changes: { from: line.from, insert: 'x' }, userEvent: 'input.type' });
+    times.push(performance.now() - t);
+  }
+  const hunks = view.state.field(reviewHunksField);
+  return {
+    mountMs,
+    keystrokes: times.length,
+    keystrokeMeanMs: times.reduce((a, b) => a + b, 0) / times.length,
+    keystrokeMaxMs: Math.max(...times),
+    hunksAfter: hunks.length,
+    staleAfter: hunks.filter((h) => h.stale).length,
+  };
+}
+
+window.vaultMcpReview = { left, right, controller, path: PATH, measureLongNote };

@@ -200,4 +200,11 @@ d('inline review in headless Chromium', () => {
     await page.keyboard.press('Control+z');
     expect(await docOf('right')).not.toContain('adapter');
   });
+
+  it('a 10,000-line note with 50 hunks: mounts and takes typing between the hunks (timings printed, not asserted)', async () => {
+    const figures = await page.evaluate(() => window.vaultMcpReview.measureLongNote());
+    console.log(`Inline review, 10,000 lines / 50 hunks in Chromium: mount ${figures.mountMs.toFixed(1)} ms; ${figures.keystrokes} keystrokes: mean ${figures.keystrokeMeanMs.toFixed(2)} ms, max ${figures.keystrokeMaxMs.toFixed(2)} ms`);
+    expect(figures.hunksAfter).toBe(50);
+    expect(figures.staleAfter).toBe(0);
+  });
 });
