@@ -1,9 +1,8 @@
 import { MarkdownView, type App } from 'obsidian';
 import type { EditorView } from '@codemirror/view';
 import type { OpenNoteEditors } from '../../proposals/proposal-review';
+import { ACCEPT_USER_EVENT } from '../../editor/review-actions';
 
-/** The user event an accepted proposal's transaction carries (CodeMirror `Transaction.userEvent`). */
-export const ACCEPT_USER_EVENT = 'input.vault-mcp-accept';
 
 /**
  * The CodeMirror 6 view behind an Obsidian Editor: `editor.cm` (Obsidian exposes it on its
