@@ -1,7 +1,10 @@
 import { bodyStart } from '../vault/note-body';
+import { withPreamble, type NoteSection } from '../vault/sections';
 import { matchSpans, type Span } from './match-spans';
 import type { QueryNode } from './query-ast';
 import type { RegexGuard } from './regex-guard';
+import { bestSection, densestSpan } from './section-rank';
+import { queryTerms } from './tokenizer';
 import { displayText, fencesOf, highlightMask, type DisplayText } from './snippet-display';
 
 /** Where the snippet's match sits and the text shown around it. Offsets are UTF-16 indexes into the full note text. */
@@ -14,6 +17,8 @@ export interface Snippet {
   text: string;
   /** Start of the match the snippet is centred on, in the full text; null when nothing matched in the body (e.g. a title-only match). */
   matchOffset: number | null;
+  /** The section where the matches concentrate (see section-rank.ts), the preamble included; null without a body match. */
+  section: NoteSection | null;
 }
 
 /** Display characters a snippet shows (the `**` marks and `…` come on top): short enough to scan, long enough to judge. */
@@ -26,22 +31,35 @@ const SNAP = 30;
 
 /**
  * Builds the snippet for one note: finds the matches of the query's positive words, phrases
- * and regexes in the body (never in the frontmatter), centres about `width` display
- * characters on the earliest one, and marks every match inside that window.
+ * and regexes in the body (never in the frontmatter), picks the section where they
+ * concentrate, and centres about `width` display characters on the densest cluster of
+ * matches in it, marking every match inside that window.
  * @param text full note text
  * @param leaves positive word/phrase/regex nodes (see `positiveLeaves`)
  * @param matchedTerms index terms the note matched for its words (exact, prefix or fuzzy), normalized
  * @param guard runs the user's regexes with the search's time budget
+ * @param outline the note's heading outline (NoteStore.outline); the preamble is added here
  * @param width display characters to show (default {@link SNIPPET_WIDTH})
- * @returns the snippet; without a body match, the start of the body unmarked and `matchOffset: null`
+ * @returns the snippet; without a body match, the start of the body unmarked, `matchOffset` and `section` null
  * @throws ToolError('invalid_argument') from `guard` when a user regex exceeds the time budget
  */
-export function buildSnippet(text: string, leaves: QueryNode[], matchedTerms: ReadonlySet<string>, guard: RegexGuard, width = SNIPPET_WIDTH): Snippet {
+export function buildSnippet(
+  text: string,
+  leaves: QueryNode[],
+  matchedTerms: ReadonlySet<string>,
+  guard: RegexGuard,
+  outline: readonly NoteSection[] = [],
+  width = SNIPPET_WIDTH,
+): Snippet {
   const bodyAt = bodyStart(text);
   const body = text.slice(bodyAt);
   const spans = matchSpans(body, leaves, matchedTerms, guard);
-  const anchor = spans[0] ?? null;
-  return { text: snippetText(body, spans, anchor, width), matchOffset: anchor === null ? null : bodyAt + anchor.start };
+  const inText = spans.map((s) => ({ start: bodyAt + s.start, end: bodyAt + s.end }));
+  const words = leaves.flatMap((leaf) => (leaf.kind === 'word' ? queryTerms(leaf.text) : []));
+  const ranked = bestSection(text, withPreamble(outline, text), inText, words);
+  const anchor = densestSpan(text, ranked?.spans ?? inText, width) ?? null;
+  const bodyAnchor = anchor === null ? null : { start: anchor.start - bodyAt, end: anchor.end - bodyAt };
+  return { text: snippetText(body, spans, bodyAnchor, width), matchOffset: anchor?.start ?? null, section: ranked?.section ?? null };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { TFile } from 'obsidian';
 import { ToolError } from '../errors';
 import { findHeadingSection } from '../vault/heading-target';
 import { bodyStart } from '../vault/note-body';
+import { withPreamble } from '../vault/sections';
 import { defineTool, type ToolContext } from './tool';
 
 /** Default cap on returned body/outline text, chars (DESIGN.md, `read_note`). */
@@ -72,7 +73,7 @@ export const readNoteTool = defineTool({
   description:
     'Read one note by path (".md" optional; a bare note name works like a wikilink) or id. Returns frontmatter, tags (with "#"), links, timestamps, ' +
     '`hash` (pass it as expected_hash when editing) and the body, capped at 8000 chars: page with offset, or ask for outline:true ' +
-    '(one "path<TAB>chars<TAB>heading" line per heading) and then section:"1.2" or the heading text. max_chars:0 removes the cap. ' +
+    '(one "path<TAB>chars<TAB>heading" line per heading; "0" is the text before the first heading) and then section:"1.2" or the heading text. max_chars:0 removes the cap. ' +
     '`agent_md` carries the AGENTS.md instructions that govern the note, when there are any; follow them.',
   kind: 'read',
   inputSchema: {
@@ -94,14 +95,15 @@ export const readNoteTool = defineTool({
     const offset = args.offset ?? 0;
     const maxChars = args.max_chars ?? BODY_BUDGET;
     if (args.outline) {
-      const sections = ctx.notes.outline(file, text);
+      const headings = ctx.notes.outline(file, text);
+      const sections = withPreamble(headings, text);
       const outline = sections.map((s) => `${s.path}\t${s.end - s.start}\t${s.heading}`).join('\n');
       const page = pageText(outline, offset, maxChars, true);
       Object.assign(out, { outline: page.text, outline_length: page.length, outline_offset: page.offset, has_more: page.hasMore });
-      if (sections.length === 0) out.note = 'This note has no headings; read its body with offset paging instead.';
+      if (headings.length === 0) out.note = 'This note has no headings; read its body with offset paging instead.';
       else if (page.hasMore) out.note = `Outline cut at ${page.next} of ${page.length} chars; call read_note with outline:true and offset=${page.next} for the rest.`;
     } else if (args.section !== undefined) {
-      const section = findHeadingSection(ctx.notes.outline(file, text), args.section, file.path, 'read_note');
+      const section = findHeadingSection(withPreamble(ctx.notes.outline(file, text), text), args.section, file.path, 'read_note');
       const page = pageText(text.slice(section.start, section.end), offset, maxChars);
       Object.assign(out, { section: { path: section.path, heading: section.heading, level: section.level }, ...bodyFields(page) });
       if (page.hasMore) {

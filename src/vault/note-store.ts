@@ -8,7 +8,7 @@ import { canonicalPath, findEntry } from './lookup';
 import { frontmatterId, pathOfSyntheticId, syntheticId, unwrapWikilink } from './note-ref';
 import { decodePercentOnce, lexicalVaultPath, parentOf } from './paths';
 import { Quarantine } from './quarantine';
-import { buildOutline, collapseWhitespace, sectionAt, type NoteSection } from './sections';
+import { buildOutline, collapseWhitespace, type NoteSection } from './sections';
 import { countTags, type TagCount } from './tags';
 import { resolveLinkpath } from './linkpath';
 import { AGENT_INSTRUCTION_FILES, nearestAgentInstructions } from './agent-instructions';
@@ -275,11 +275,6 @@ export class NoteStore implements NoteReader {
   /** The note's headings as numbered sections (see {@link NoteSection}), from the metadata cache. */
   outline(file: TFile, text: string): NoteSection[] {
     return buildOutline(this.app.metadataCache.getFileCache(file)?.headings, text.length);
-  }
-
-  /** The innermost section containing a char offset of the full text, or null before the first heading. */
-  sectionAt(sections: NoteSection[], offset: number): NoteSection | null {
-    return sectionAt(sections, offset);
   }
 
   /** Outgoing links, backlinks and unresolved links of `file`; notes `scope` may not read never appear. */

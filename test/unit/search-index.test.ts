@@ -240,7 +240,7 @@ describe('SearchIndex: ranking and query operators', () => {
     const alpha = page.results.find((r) => r.path === 'Projects/Alpha.md');
     expect(alpha).toMatchObject({ snippet: 'Alpha Plan Ship the **beta**.', section: '1.1', section_heading: 'Plan' });
     const beta = page.results.find((r) => r.path === 'Projects/Beta.md');
-    expect(beta).toMatchObject({ snippet: 'The #project note about **beta** testing.', section: null, section_heading: null });
+    expect(beta).toMatchObject({ snippet: 'The #project note about **beta** testing.', section: '0', section_heading: '(preamble)' });
     const canvas = (await index.search('"pick canvas"', ALL)).results[0];
     expect(canvas).toMatchObject({ section: '1', section_heading: 'Create a canvas' });
   });

@@ -1,7 +1,9 @@
 import { parseQuery } from '../../src/search/query-parser';
 import { positiveLeaves } from '../../src/search/query-eval';
 import { buildSnippet, SNIPPET_WIDTH } from '../../src/search/snippet';
+import type { HeadingCache } from 'obsidian';
 import { bodyStart } from '../../src/vault/note-body';
+import { buildOutline, type NoteSection } from '../../src/vault/sections';
 import { RegexGuard } from '../../src/search/regex-guard';
 import { indexTerms, queryTerms, termSpans } from '../../src/search/tokenizer';
 
@@ -71,7 +73,7 @@ describe('buildSnippet', () => {
   it('never anchors on the frontmatter', () => {
     const text = '---\ndescription: a canvas note\n---\nNo match here.';
     const s = buildSnippet(text, positiveLeaves(parseQuery('canvas')), new Set(['canvas']), new RegexGuard());
-    expect(s).toEqual({ text: 'No match here.', matchOffset: null });
+    expect(s).toEqual({ text: 'No match here.', matchOffset: null, section: null });
   });
 
   it('marks phrases case-insensitively across line breaks and regex matches', () => {
@@ -82,10 +84,10 @@ describe('buildSnippet', () => {
     expect(regex.text).toBe('Intro. Open the Command **palette** now.');
   });
 
-  it('anchors on the earliest match and marks every match in the window, never excluded ones', () => {
+  it('anchors on the densest cluster of matches and marks every match in the window, never excluded ones', () => {
     const text = 'alpha beta gamma';
     const s = buildSnippet(text, positiveLeaves(parseQuery('gamma -"alpha" beta')), new Set(['gamma', 'beta']), new RegexGuard());
-    expect(s).toEqual({ text: 'alpha **beta gamma**', matchOffset: 6 });
+    expect(s).toMatchObject({ text: 'alpha **beta gamma**', matchOffset: 6, section: { path: '0', heading: '(preamble)' } });
     const far = `${filler}late beta ${filler}${filler}gamma`;
     const anchored = buildSnippet(far, positiveLeaves(parseQuery('gamma beta')), new Set(['gamma', 'beta']), new RegexGuard());
     expect(anchored.text).toContain('late **beta**');
@@ -120,6 +122,57 @@ function expectWellFormed(snippet: string): void {
   expect(snippet).not.toMatch(/\[\[|\]\]|\]\(/);
   for (const code of snippet.match(/`[^`]*`/g) ?? []) expect(code).not.toContain('**');
 }
+
+describe('buildSnippet points at the section where the query terms concentrate', () => {
+  /** A heading outline for `text` as the metadata cache gives it: one section per `#` line. */
+  function outlineOf(text: string): NoteSection[] {
+    const headings: HeadingCache[] = [];
+    let offset = 0;
+    for (const line of text.split('\n')) {
+      const m = /^(#{1,6}) (.+)$/.exec(line);
+      if (m) headings.push({ heading: m[2], level: m[1].length, position: { start: { line: 0, col: 0, offset }, end: { line: 0, col: 0, offset } } });
+      offset += line.length + 1;
+    }
+    return buildOutline(headings, text.length);
+  }
+  const best = (text: string, query: string, terms: string[]) =>
+    buildSnippet(text, positiveLeaves(parseQuery(query)), new Set(terms), new RegexGuard(), outlineOf(text));
+
+  const NOTE = [
+    '---',
+    'title: Sync guide',
+    '---',
+    'This guide covers sync options for your notes.',
+    '# Sync guide',
+    '## Backups',
+    'Back up your notes before you sync anything.',
+    '## Devices',
+    'To sync notes between devices, install the app on each device and turn on sync for the vault.',
+    '### Phones',
+    'Phones sync the same way.',
+    '## Git',
+    'Git is another way to sync.',
+  ].join('\n');
+
+  it('picks the section holding most of the distinct terms, not the first match, and centres the snippet there', () => {
+    const s = best(NOTE, 'sync devices', ['sync', 'devices', 'device']);
+    expect(s.section).toMatchObject({ path: '1.2', heading: 'Devices', level: 2 });
+    expect(s.text).toContain('**Devices** To **sync** notes between **devices**');
+    expect(NOTE.slice(s.matchOffset ?? 0).startsWith('Devices')).toBe(true);
+  });
+
+  it('a match in the heading line weighs more than the same match in the text', () => {
+    expect(best(NOTE, 'git', ['git']).section).toMatchObject({ path: '1.3', heading: 'Git' });
+    expect(best(NOTE, 'phones', ['phones']).section).toMatchObject({ path: '1.2.1' });
+  });
+
+  it('text before the first heading is the preamble, section "0"; a note without headings has only that', () => {
+    expect(best(NOTE, 'guide covers', ['guide', 'covers']).section).toMatchObject({ path: '0', heading: '(preamble)', level: 0 });
+    const flat = best('No headings here, just words about canvas.', 'canvas', ['canvas']);
+    expect(flat.section).toMatchObject({ path: '0', start: 0, end: 42 });
+    expect(best(NOTE, 'nothing', []).section).toBeNull();
+  });
+});
 
 describe('buildSnippet keeps Markdown safe (adversarial notes)', () => {
   it('never nests emphasis: existing bold, italics and highlights lose their marks', () => {
