@@ -69,7 +69,8 @@ function describeIssues(error: z.ZodError): string {
 /**
  * Runs `tools/call` for an enabled tool list (MCP spec 2025-06-18, "Tools" → Calling Tools
  * and Error Handling).
- * @returns the tool result: JSON text content plus `structuredContent`, or `isError: true`
+ * @returns the tool result: compact JSON text content (one line: the agent pays for every
+ *   char) plus `structuredContent`, or `isError: true`
  *   with one sentence when the handler threw a {@link ToolError}.
  * @throws JsonRpcError(-32602) for an unknown or disabled tool or arguments that do not match
  *   the input schema; JsonRpcError(-32603) for any other exception (a bug), after logging its
@@ -95,7 +96,7 @@ export async function callTool(
   try {
     const result = await tool.handler(parsed.data as never, ctx);
     return {
-      content: [{ type: 'text', text: JSON.stringify(result, null, 2) }],
+      content: [{ type: 'text', text: JSON.stringify(result) }],
       structuredContent: result,
     };
   } catch (error) {

@@ -1,9 +1,33 @@
 import { z } from 'zod';
 import { ToolError } from '../errors';
+import type { SearchHit } from '../search/types';
+import { syntheticId } from '../vault/note-ref';
 import { defineTool } from './tool';
 
 /** Said in hybrid mode while there is no embedding index (DESIGN.md, `search`: hybrid falls back and says so). */
 export const SEMANTIC_UNAVAILABLE_NOTE = 'Semantic index not available; lexical results only.';
+
+/** Results per page when the caller gives no `limit`: enough to choose from, cheap to read. */
+export const SEARCH_DEFAULT_LIMIT = 10;
+
+/**
+ * One hit as the agent receives it, without repeated facts: `id` only when the note has a
+ * frontmatter id (else it is `path:<path>`, the path again), `title` only when it differs
+ * from the file name, `section_heading` only with a section, and no `source` (every hit is
+ * lexical until a semantic index exists; the page's `note` says so).
+ * @param hit a hit as the search index returns it
+ * @returns a new plain object: path, id?, title?, score, snippet?, section, section_heading?
+ */
+export function compactHit(hit: SearchHit): Record<string, unknown> {
+  const out: Record<string, unknown> = { path: hit.path };
+  if (hit.id !== syntheticId(hit.path)) out.id = hit.id;
+  if (hit.title !== hit.path.slice(hit.path.lastIndexOf('/') + 1).replace(/\.md$/i, '')) out.title = hit.title;
+  out.score = hit.score;
+  if (hit.snippet !== undefined) out.snippet = hit.snippet;
+  out.section = hit.section;
+  if (hit.section !== null) out.section_heading = hit.section_heading;
+  return out;
+}
 
 /** `search`: ranked search over the notes the caller may read, with Obsidian's query operators. */
 export const searchTool = defineTool({
@@ -37,12 +61,12 @@ export const searchTool = defineTool({
       throw new ToolError('unavailable', 'Semantic search is not available in this vault yet; call search with mode "lexical" or "hybrid".');
     }
     const page = await ctx.search.search(args.query, ctx.scope, {
-      limit: args.limit,
+      limit: args.limit ?? SEARCH_DEFAULT_LIMIT,
       cursor: args.cursor,
       fields: args.fields,
       regex: args.regex,
     });
-    const out: Record<string, unknown> = { ...page };
+    const out: Record<string, unknown> = { ...page, results: page.results.map(compactHit) };
     if (mode === 'hybrid') out.note = SEMANTIC_UNAVAILABLE_NOTE;
     return out;
   },

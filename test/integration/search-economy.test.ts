@@ -53,4 +53,19 @@ helpEn('search then read the part, on obsidian-help-en', () => {
     figures.push(`${query}: search ${page.chars} + read_note ${part.chars} = ${page.chars + part.chars} (section ${hit.section} "${hit.section_heading}")`);
     expect(page.chars + part.chars).toBeLessThanOrEqual(8000);
   });
+
+  it('the page is compact: no repeated facts per hit; fields:"metadata" drops the snippets', async () => {
+    const full = await callText(client, 'search', { query: 'canvas' });
+    expect(full.json.results).toHaveLength(10);
+    for (const hit of full.json.results) {
+      expect(hit.source).toBeUndefined();
+      expect(hit.id).toBeUndefined();
+      expect(hit.snippet.replace(/\*\*/g, '').length).toBeLessThanOrEqual(170);
+    }
+    const meta = await callText(client, 'search', { query: 'canvas', fields: 'metadata' });
+    expect(meta.json.results.map((h: Json) => h.path)).toEqual(full.json.results.map((h: Json) => h.path));
+    expect(meta.json.results.every((h: Json) => h.snippet === undefined && h.section !== undefined)).toBe(true);
+    figures.push(`canvas page: ${full.chars} chars with snippets, ${meta.chars} with fields:"metadata"`);
+    expect(meta.chars).toBeLessThan(full.chars / 2);
+  });
 });
