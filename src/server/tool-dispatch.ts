@@ -6,19 +6,22 @@ import type { ToolContext, ToolDefinition } from '../tools/tool';
 /**
  * The `tools/list` entry of one tool (MCP spec 2025-06-18, "Tools" → Listing Tools):
  * name, title, description, JSON Schema of the input (from its zod shape, unknown
- * properties refused) and annotations.
+ * properties refused) and annotations. The title is sent once, at the top level (the spec's
+ * display-name precedence puts it before `annotations.title`), since every agent pays for
+ * tools/list in every session.
  */
 export function describeTool(tool: ToolDefinition): Tool {
   let description = descriptions.get(tool);
   if (!description) {
     const schema = z.toJSONSchema(argumentsSchemaOf(tool), { io: 'input' }) as Record<string, unknown>;
     delete schema.$schema;
+    const { title: _annotationTitle, ...hints } = tool.annotations;
     description = {
       name: tool.name,
       title: tool.title,
       description: tool.description,
       inputSchema: schema as Tool['inputSchema'],
-      annotations: { title: tool.title, ...tool.annotations },
+      annotations: hints,
     };
     descriptions.set(tool, description);
   }

@@ -71,18 +71,18 @@ export const readNoteTool = defineTool({
   name: 'read_note',
   title: 'Read note',
   description:
-    'Read one note by path (".md" optional; a bare note name works like a wikilink) or id. Returns frontmatter, tags (with "#"), links, timestamps, ' +
-    '`hash` (pass it as expected_hash when editing) and the body, capped at 8000 chars: page with offset, or ask for outline:true ' +
-    '(one "path<TAB>chars<TAB>heading" line per heading; "0" is the text before the first heading) and then section:"1.2" or the heading text. max_chars:0 removes the cap. ' +
-    '`agent_md` carries the AGENTS.md instructions that govern the note, when there are any; follow them.',
+    'Read a note by path (".md" optional, or a [[wikilink]] name) or id: frontmatter, tags, links, times, `hash` (for ' +
+    'expected_hash) and body up to 8000 chars (page with offset; max_chars:0 = all). outline:true lists ' +
+    '"path<TAB>chars<TAB>heading" per section ("0" = text before the first heading); then section reads one part. Follow ' +
+    '`agent_md` (AGENTS.md instructions) when present.',
   kind: 'read',
   inputSchema: {
-    path: z.string().optional().describe('Vault path, e.g. "Projects/Alpha/Plan.md" (".md" optional), or a note name as in a [[wikilink]].'),
-    id: z.union([z.string(), z.number()]).optional().describe('Note id from search or list_notes, instead of path.'),
-    offset: z.number().int().min(0).optional().describe('Char offset to start from (from a previous has_more reply).'),
-    max_chars: z.number().int().min(0).optional().describe('Most chars of body/outline to return; default 8000, 0 = everything.'),
-    outline: z.boolean().optional().describe('Return the heading outline instead of the body.'),
-    section: z.string().optional().describe('Return only this section: its path from the outline ("2.1"), its exact heading text, or "Parent/Child".'),
+    path: z.string().optional().describe('E.g. "Projects/Plan.md" (".md" optional) or a [[wikilink]] name.'),
+    id: z.union([z.string(), z.number()]).optional().describe('Note id, instead of path.'),
+    offset: z.number().int().min(0).optional().describe('Char offset to start at (after has_more).'),
+    max_chars: z.number().int().min(0).optional().describe('Default 8000; 0 = all.'),
+    outline: z.boolean().optional().describe('The outline instead of the body.'),
+    section: z.string().optional().describe('Outline path ("2.1"; "0" = before the first heading), heading text or "Parent/Child".'),
   },
   annotations: { title: 'Read note', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {

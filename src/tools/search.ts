@@ -34,25 +34,23 @@ export const searchTool = defineTool({
   name: 'search',
   title: 'Search notes',
   description:
-    'Ranked search over the vault. Query syntax as in Obsidian: words (all must match), "exact phrase", -word to exclude, ' +
-    'a OR b, (groups), path:folder, file:name, tag:#project (nested tags included), [prop] / has:prop, [prop:value], ' +
-    '[prop:>5] or [due:<=2024-06-01] (ops > < >= <= =), /regex/ on the body. A query of filters only lists matching notes. ' +
-    'Each result has a snippet with the match in **bold** and the `section` holding it: pass path and section to read_note ' +
-    'to read just that part. Page with next_cursor; fields:"metadata" drops snippets.',
+    'Ranked search, Obsidian syntax: words (all must match), "phrase", -word, a OR b, (groups), path:, file:, tag:#x (nested ' +
+    'included), [prop], [prop:value], [prop:>5] (> < >= <= =), /regex/. Filters alone list matching notes. Each hit has a ' +
+    'snippet (matches in **bold**) and `section`: read_note {path, section} reads just that part. Page with next_cursor.',
   kind: 'read',
   inputSchema: {
     query: z
       .string()
       .min(1)
-      .describe('Search query, e.g. `meeting tag:#work -draft` or `"exact phrase" path:Projects`; at most 1000 characters and 64 terms.'),
+      .describe('E.g. `meeting tag:#work -draft`; at most 1000 chars and 64 terms.'),
     mode: z
       .enum(['hybrid', 'lexical', 'semantic'])
       .optional()
-      .describe('hybrid (default) combines keyword and semantic ranking; lexical is keyword only; semantic is meaning only.'),
-    limit: z.number().int().min(1).max(100).optional().describe('Results per page, 1-100; default 20.'),
-    cursor: z.string().optional().describe('next_cursor from the previous page of the same query.'),
-    fields: z.enum(['full', 'metadata']).optional().describe('"metadata" returns results without snippets; default "full".'),
-    regex: z.boolean().optional().describe('Treat the whole query as one JavaScript regular expression matched against note bodies.'),
+      .describe('hybrid (default), lexical (keywords) or semantic (meaning).'),
+    limit: z.number().int().min(1).max(100).optional().describe('Results per page, 1-100; default 10.'),
+    cursor: z.string().optional().describe('next_cursor of the previous page.'),
+    fields: z.enum(['full', 'metadata']).optional().describe('"metadata": no snippets.'),
+    regex: z.boolean().optional().describe('The whole query is one JavaScript regex on note bodies.'),
   },
   annotations: { title: 'Search notes', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {
