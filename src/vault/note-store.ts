@@ -1,4 +1,4 @@
-import { TFile, TFolder, getAllTags, getLinkpath, parseFrontMatterTags, type App, type EventRef, type TAbstractFile } from 'obsidian';
+import { TFile, TFolder, getAllTags, getLinkpath, parseFrontMatterAliases, parseFrontMatterTags, type App, type EventRef, type TAbstractFile } from 'obsidian';
 import { ToolError } from '../errors';
 import type { AccessScope } from './access';
 import { isWithinRoots, noteAccess, type NoteAccess } from './access-rules';
@@ -13,6 +13,7 @@ import { countTags, type TagCount } from './tags';
 import { resolveLinkpath } from './linkpath';
 import { AGENT_INSTRUCTION_FILES, nearestAgentInstructions } from './agent-instructions';
 import { noteNotFound, parseFrontmatter } from './frontmatter-guard';
+import { similarNotePaths } from './note-suggest';
 import { NoteWriter } from './note-writer';
 import type { NoteReader } from './note-reader';
 
@@ -266,6 +267,11 @@ export class NoteStore implements NoteReader {
     };
   }
 
+  /** The note's frontmatter aliases (`aliases`, a list or one string; Obsidian's parseFrontMatterAliases). */
+  aliasesOf(file: TFile): string[] {
+    return parseFrontMatterAliases(this.app.metadataCache.getFileCache(file)?.frontmatter ?? null) ?? [];
+  }
+
   /** The note's tags with their `#`, frontmatter and inline, deduplicated (Obsidian's `getAllTags`). */
   tagsOf(file: TFile): string[] {
     const cache = this.app.metadataCache.getFileCache(file);
@@ -460,7 +466,7 @@ export class NoteStore implements NoteReader {
       throw new ToolError('invalid_argument', `'${folder.path}' is a folder; call list_notes with folder '${folder.path}' to see its notes.`);
     }
     if (outsideRoots && path.includes('/')) this.assertAllowed(path, scope);
-    throw noteNotFound(input);
+    throw noteNotFound(input, similarNotePaths(name, lookup.readable(), (file) => this.aliasesOf(file)));
   }
 
   /** Id lookup (`path:<path>` or frontmatter `id`), then (optionally) the path. */

@@ -99,6 +99,8 @@ describe('read tools over MCP on the demo vault', () => {
     expect(paths.some((p) => p.startsWith('_private/') || p.startsWith('.'))).toBe(false);
     expect(paths).not.toContain('Personal/Therapy notes.md');
     expect(await callError(env.client, 'read_note', { path: 'Personal/Therapy notes' })).toMatch(/not found/);
+    expect(await callError(env.client, 'read_note', { path: 'Therapy note' })).not.toMatch(/Therapy notes\.md/);
+    expect(await callError(env.client, 'read_note', { path: 'Sourdough handbok' })).toMatch(/Did you mean 'Reference\/Sourdough handbook\.md'/);
     expect(await callError(env.client, 'read_note', { path: '_private/Passwords hint' })).toMatch(/./);
     expect(await callError(env.client, 'read_note', { path: '../outside' })).toMatch(/./);
     const folders = await call(env.client, 'list_folders', {});
