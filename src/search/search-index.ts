@@ -399,8 +399,8 @@ export class SearchIndex {
     } catch {
       return null;
     }
-    const snippet = buildSnippet(text, leaves, m.terms, guard);
-    const section = snippet.matchOffset === null ? null : this.notes.sectionAt(this.notes.outline(file, text), snippet.matchOffset);
+    const snippet = buildSnippet(text, leaves, m.terms, guard, this.notes.outline(file, text));
+    const section = snippet.section;
     return {
       path: m.note.path,
       id: m.note.id,

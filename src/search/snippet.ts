@@ -1,133 +1,157 @@
 import { bodyStart } from '../vault/note-body';
+import { withPreamble, type NoteSection } from '../vault/sections';
+import { matchSpans, type Span } from './match-spans';
 import type { QueryNode } from './query-ast';
-import { decidedByIndex, literalPattern } from './query-eval';
 import type { RegexGuard } from './regex-guard';
-import { termSpans } from './tokenizer';
+import { bestSection, densestSpan } from './section-rank';
+import { queryTerms } from './tokenizer';
+import { displayText, fencesOf, highlightMask, type DisplayText } from './snippet-display';
 
-/** Where the first match sits and the text shown around it. Offsets are UTF-16 indexes into the full note text. */
+/** Where the snippet's match sits and the text shown around it. Offsets are UTF-16 indexes into the full note text. */
 export interface Snippet {
-  /** About `width` characters of body text, whitespace collapsed, the match wrapped in `**`, `…` where cut. */
+  /**
+   * About `width` characters of the body as a reader sees it (see snippet-display.ts), on one
+   * line, cut at word boundaries, `…` where cut, matches wrapped in `**` (never nested, never
+   * inside a link target, code span, URL or HTML).
+   */
   text: string;
-  /** Start of the match in the full text, or null when nothing matched in the body (e.g. a title-only match). */
+  /** Start of the match the snippet is centred on, in the full text; null when nothing matched in the body (e.g. a title-only match). */
   matchOffset: number | null;
+  /** The section where the matches concentrate (see section-rank.ts), the preamble included; null without a body match. */
+  section: NoteSection | null;
 }
 
+/** Display characters a snippet shows (the `**` marks and `…` come on top): short enough to scan, long enough to judge. */
+export const SNIPPET_WIDTH = 160;
+
+/** How far around the match, in source chars, the display text is built before the window is chosen. */
+const REGION_FACTOR = 4;
+/** How far a cut may move to reach a word boundary, display chars. */
+const SNAP = 30;
+
 /**
- * Builds the snippet for one note: finds the earliest match of the query's positive words,
- * phrases and regexes in the body (never in the frontmatter), cuts about `width` characters
- * around it on word boundaries, and wraps every match inside that window in `**`.
+ * Builds the snippet for one note: finds the matches of the query's positive words, phrases
+ * and regexes in the body (never in the frontmatter), picks the section where they
+ * concentrate, and centres about `width` display characters on the densest cluster of
+ * matches in it, marking every match inside that window.
  * @param text full note text
  * @param leaves positive word/phrase/regex nodes (see `positiveLeaves`)
  * @param matchedTerms index terms the note matched for its words (exact, prefix or fuzzy), normalized
  * @param guard runs the user's regexes with the search's time budget
- * @param width target snippet length in characters (default 200)
- * @returns the snippet; without a body match, the start of the body unmarked and `matchOffset: null`
+ * @param outline the note's heading outline (NoteStore.outline); the preamble is added here
+ * @param width display characters to show (default {@link SNIPPET_WIDTH})
+ * @returns the snippet; without a body match, the start of the body unmarked, `matchOffset` and `section` null
  * @throws ToolError('invalid_argument') from `guard` when a user regex exceeds the time budget
  */
-export function buildSnippet(text: string, leaves: QueryNode[], matchedTerms: ReadonlySet<string>, guard: RegexGuard, width = 200): Snippet {
+export function buildSnippet(
+  text: string,
+  leaves: QueryNode[],
+  matchedTerms: ReadonlySet<string>,
+  guard: RegexGuard,
+  outline: readonly NoteSection[] = [],
+  width = SNIPPET_WIDTH,
+): Snippet {
   const bodyAt = bodyStart(text);
   const body = text.slice(bodyAt);
   const spans = matchSpans(body, leaves, matchedTerms, guard);
-  if (spans.length === 0) {
-    const lead = body.length - body.trimStart().length;
-    const end = snapEnd(body, Math.min(body.length, lead + width), lead);
-    return { text: collapse(body.slice(lead, end)) + (end < body.length ? '…' : ''), matchOffset: null };
-  }
-  const s = spans[0].start;
-  const e = Math.min(spans[0].end, s + width);
-  const room = Math.max(0, width - (e - s));
-  let start = Math.max(0, s - Math.floor(room * 0.4));
-  let end = Math.min(body.length, e + room - (s - start));
-  if (end === body.length) start = Math.max(0, Math.min(s, end - width));
-  start = snapStart(body, start, s);
-  end = snapEnd(body, end, e);
-  let out = '';
-  let at = start;
-  for (const span of spans) {
-    const from = Math.max(span.start, at);
-    const to = Math.min(span.end, end);
-    if (from >= end) break;
-    if (to <= from) continue;
-    out += collapse(body.slice(at, from)) + `**${collapse(body.slice(from, to))}**`;
-    at = to;
-  }
-  out = (out + collapse(body.slice(at, end))).trim();
-  return { text: (start > 0 ? '…' : '') + out + (end < body.length ? '…' : ''), matchOffset: bodyAt + s };
-}
-
-interface Span {
-  start: number;
-  end: number;
+  const inText = spans.map((s) => ({ start: bodyAt + s.start, end: bodyAt + s.end }));
+  const words = leaves.flatMap((leaf) => (leaf.kind === 'word' ? queryTerms(leaf.text) : []));
+  const ranked = bestSection(text, withPreamble(outline, text), inText, words);
+  const anchor = densestSpan(text, ranked?.spans ?? inText, width) ?? null;
+  const bodyAnchor = anchor === null ? null : { start: anchor.start - bodyAt, end: anchor.end - bodyAt };
+  return { text: snippetText(body, spans, bodyAnchor, width), matchOffset: anchor?.start ?? null, section: ranked?.section ?? null };
 }
 
 /**
- * Most matches of one regex leaf looked at: the window spans at most `width` + 30 chars
- * after the first match, so later matches never show.
+ * The snippet text of `body` around `anchor`.
+ * @param body note body (text after the frontmatter)
+ * @param spans every match in `body`, sorted, not overlapping (see `matchSpans`); those in the window are marked
+ * @param anchor the match to centre on, or null for the start of the body
+ * @param width display characters to show
+ * @returns one line: display text cut at word boundaries (never inside inline code), `…` where cut
  */
-const MAX_LEAF_MATCHES = 1000;
+export function snippetText(body: string, spans: readonly Span[], anchor: Span | null, width: number): string {
+  const fences = fencesOf(body);
+  const reach = REGION_FACTOR * width;
+  const from = anchor === null ? 0 : lineStart(body, Math.max(0, anchor.start - reach), anchor.start - 2 * reach);
+  const to = lineEnd(body, Math.min(body.length, (anchor?.end ?? 0) + reach), (anchor?.end ?? 0) + 2 * reach);
+  const display = displayText(body, from, to, fences);
+  const mask = highlightMask(display, spans);
+  const n = display.text.length;
+  let a = 0;
+  let aEnd = 0;
+  if (anchor !== null) {
+    a = display.src.findIndex((s, k) => s >= anchor.start && (mask[k] || s >= anchor.end));
+    if (a < 0) a = n;
+    aEnd = a;
+    while (aEnd < n && mask[aEnd]) aEnd++;
+  }
+  const room = Math.max(0, width - (aEnd - a));
+  let start = Math.max(0, a - Math.floor(room * 0.4));
+  let end = Math.min(n, start + Math.max(width, aEnd - a));
+  if (end === n) start = Math.max(0, Math.min(a, end - width));
+  start = snapStart(display, start, a);
+  end = snapEnd(display, end, Math.max(aEnd, start));
+  const shown = marked(display, mask, start, end).trim();
+  const before = start > 0 || hasText(body, 0, from);
+  const after = end < n || hasText(body, to, body.length);
+  return (before ? '…' : '') + shown + (after ? '…' : '');
+}
 
-/** Every span of `body` matched by a leaf, sorted, overlapping or touching spans merged. */
-function matchSpans(body: string, leaves: QueryNode[], matchedTerms: ReadonlySet<string>, guard: RegexGuard): Span[] {
-  const found: Span[] = [];
-  let termsDone = false;
-  for (const leaf of leaves) {
-    if (leaf.kind === 'regex') {
-      found.push(...guard.matchAll(globalRegex(leaf.regex), body, MAX_LEAF_MATCHES));
-    } else if (leaf.kind === 'phrase' || (leaf.kind === 'word' && !decidedByIndex(leaf.text))) {
-      const literal = literalPattern(leaf.text);
-      found.push(...allMatches(new RegExp(literal.source, literal.flags + 'g'), body));
-    } else if (leaf.kind === 'word' && !termsDone) {
-      termsDone = true;
-      for (const t of termSpans(body, 'index')) if (matchedTerms.has(t.term)) found.push({ start: t.start, end: t.end });
+/** The window's text with `**` around each run of marked characters (runs trimmed of spaces). */
+function marked(display: DisplayText, mask: readonly boolean[], start: number, end: number): string {
+  let out = '';
+  let k = start;
+  while (k < end) {
+    if (!mask[k] || display.text[k] === ' ') {
+      out += display.text[k++];
+      continue;
     }
+    let j = k;
+    while (j < end && mask[j]) j++;
+    let last = j;
+    while (last > k && display.text[last - 1] === ' ') last--;
+    out += `**${display.text.slice(k, last)}**${display.text.slice(last, j)}`;
+    k = j;
   }
-  found.sort((a, b) => a.start - b.start || b.end - a.end);
-  const merged: Span[] = [];
-  for (const span of found) {
-    const last = merged[merged.length - 1];
-    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
-    else merged.push({ ...span });
-  }
-  return merged;
+  return out;
 }
 
-const globals = new WeakMap<RegExp, RegExp>();
-
-/** The `g` twin of a user regex, compiled once per query. */
-function globalRegex(regex: RegExp): RegExp {
-  let g = globals.get(regex);
-  if (g === undefined) {
-    g = new RegExp(regex.source, regex.flags + 'g');
-    globals.set(regex, g);
-  }
-  return g;
+/** True when a cut at display index `k` keeps words and inline code whole. */
+function cuttable(display: DisplayText, k: number): boolean {
+  const { text, atom } = display;
+  if (k <= 0 || k >= text.length) return true;
+  if (atom[k] > 0 && atom[k - 1] === atom[k]) return false;
+  return text[k - 1] === ' ' || text[k] === ' ';
 }
 
-/** Every match of a global regex; an empty match marks nothing but still counts as a location. */
-function allMatches(regex: RegExp, body: string): Span[] {
-  const spans: Span[] = [];
-  for (const m of body.matchAll(regex)) spans.push({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length });
-  return spans;
+/** Moves a window start to a word boundary: forward (never past `limit`), else backward, within {@link SNAP} chars. */
+function snapStart(display: DisplayText, start: number, limit: number): number {
+  for (let k = start; k <= limit && k <= start + SNAP; k++) if (cuttable(display, k)) return k;
+  for (let k = start - 1; k >= 0 && k >= start - SNAP; k--) if (cuttable(display, k)) return k;
+  return start;
 }
 
-/** Moves a cut start forward to just after whitespace (within 30 chars, never past `limit`), and off a low surrogate. */
-function snapStart(body: string, start: number, limit: number): number {
-  if (start === 0) return 0;
-  for (let i = start; i < limit && i < start + 30; i++) {
-    if (/\s/.test(body[i])) return i + 1;
-  }
-  return /[\uDC00-\uDFFF]/.test(body[start] ?? '') ? start + 1 : start;
+/** Moves a window end to a word boundary: backward (never before `limit`), else forward, within {@link SNAP} chars. */
+function snapEnd(display: DisplayText, end: number, limit: number): number {
+  for (let k = end; k >= limit && k >= end - SNAP; k--) if (cuttable(display, k)) return k;
+  for (let k = end + 1; k <= display.text.length && k <= end + SNAP; k++) if (cuttable(display, k)) return k;
+  return end;
 }
 
-/** Moves a cut end back to whitespace (within 30 chars, never before `limit`), and off a high surrogate. */
-function snapEnd(body: string, end: number, limit: number): number {
-  if (end >= body.length) return body.length;
-  for (let i = end; i > limit && i > end - 30; i--) {
-    if (/\s/.test(body[i])) return i;
-  }
-  return /[\uD800-\uDBFF]/.test(body[end - 1] ?? '') ? end - 1 : end;
+/** Offset of the start of the line holding `at`, or `floor` when that line starts before it (a very long line). */
+function lineStart(text: string, at: number, floor: number): number {
+  return Math.max(text.lastIndexOf('\n', at - 1) + 1, floor, 0);
 }
 
-function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ');
+/** Offset of the end of the line holding `at`, or `ceiling` when that line ends after it (a very long line). */
+function lineEnd(text: string, at: number, ceiling: number): number {
+  const nl = text.indexOf('\n', at);
+  return Math.min(nl < 0 ? text.length : nl, Math.max(ceiling, at), text.length);
+}
+
+/** True when `text[from, to)` has a non-whitespace character. */
+function hasText(text: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (!/\s/.test(text[k])) return true;
+  return false;
 }

@@ -11,7 +11,7 @@ export interface SearchHit {
   title: string;
   /** Relevance, higher is better; 0 for notes matched by filters only. Rounded to 3 decimals. */
   score: number;
-  /** About 200 characters of body around the first match, the match in `**`; absent when `fields: 'metadata'`. */
+  /** About 160 characters of body as a reader sees it (link syntax, emphasis and HTML left out) around a match, matches in `**`; absent when `fields: 'metadata'`. */
   snippet?: string;
   /** Outline path such as `1.2`; null when the match is before the first heading or not in the body. */
   section: string | null;

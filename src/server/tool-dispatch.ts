@@ -6,19 +6,22 @@ import type { ToolContext, ToolDefinition } from '../tools/tool';
 /**
  * The `tools/list` entry of one tool (MCP spec 2025-06-18, "Tools" → Listing Tools):
  * name, title, description, JSON Schema of the input (from its zod shape, unknown
- * properties refused) and annotations.
+ * properties refused) and annotations. The title is sent once, at the top level (the spec's
+ * display-name precedence puts it before `annotations.title`), since every agent pays for
+ * tools/list in every session.
  */
 export function describeTool(tool: ToolDefinition): Tool {
   let description = descriptions.get(tool);
   if (!description) {
     const schema = z.toJSONSchema(argumentsSchemaOf(tool), { io: 'input' }) as Record<string, unknown>;
     delete schema.$schema;
+    const { title: _annotationTitle, ...hints } = tool.annotations;
     description = {
       name: tool.name,
       title: tool.title,
       description: tool.description,
       inputSchema: schema as Tool['inputSchema'],
-      annotations: { title: tool.title, ...tool.annotations },
+      annotations: hints,
     };
     descriptions.set(tool, description);
   }
@@ -69,7 +72,8 @@ function describeIssues(error: z.ZodError): string {
 /**
  * Runs `tools/call` for an enabled tool list (MCP spec 2025-06-18, "Tools" → Calling Tools
  * and Error Handling).
- * @returns the tool result: JSON text content plus `structuredContent`, or `isError: true`
+ * @returns the tool result: compact JSON text content (one line: the agent pays for every
+ *   char) plus `structuredContent`, or `isError: true`
  *   with one sentence when the handler threw a {@link ToolError}.
  * @throws JsonRpcError(-32602) for an unknown or disabled tool or arguments that do not match
  *   the input schema; JsonRpcError(-32603) for any other exception (a bug), after logging its
@@ -95,7 +99,7 @@ export async function callTool(
   try {
     const result = await tool.handler(parsed.data as never, ctx);
     return {
-      content: [{ type: 'text', text: JSON.stringify(result, null, 2) }],
+      content: [{ type: 'text', text: JSON.stringify(result) }],
       structuredContent: result,
     };
   } catch (error) {

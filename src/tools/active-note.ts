@@ -8,8 +8,8 @@ export const activeNoteTool = defineTool({
   name: 'active_note',
   title: 'Active note',
   description:
-    'The note open in the focused Obsidian editor: path, id, title, frontmatter, tags, mtime and the selected text (empty when ' +
-    'nothing is selected; capped at 8000 chars). Returns {active: null} when no note is open. Call read_note for its body.',
+    'The note open in Obsidian\'s focused editor: path, id, title, frontmatter, tags, mtime and selection (up to 8000 chars); ' +
+    '{active: null} when none. read_note gives its body.',
   kind: 'read',
   inputSchema: {},
   annotations: { title: 'Active note', readOnlyHint: true, openWorldHint: false },

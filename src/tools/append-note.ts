@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { expectedHashArg, submitWrite } from './write-gate';
+import { NOTE_ARG_DESCRIPTION } from './args';
 import { defineTool } from './tool';
 
 /** `append_note`: add text at the end of a note. */
@@ -7,14 +8,12 @@ export const appendNoteTool = defineTool({
   name: 'append_note',
   title: 'Append to note',
   description:
-    'Append `content` at the end of an existing note. With ensure_newline (default true) a note that does not end with a line break ' +
-    'gets one first. Line breaks follow the note (CRLF notes stay CRLF). Returns {status, path, hash, size_before, size_after, lines} ' +
-    'where lines is the appended range.',
+    'Append `content` at a note\'s end, on a new line unless ensure_newline is false. The note\'s line endings (CRLF) are kept.',
   kind: 'write',
   inputSchema: {
-    path: z.string().describe('Vault path of the note (".md" optional) or its name as in a [[wikilink]].'),
+    path: z.string().describe(NOTE_ARG_DESCRIPTION),
     content: z.string().describe('Text to append.'),
-    ensure_newline: z.boolean().optional().describe('Start the content on a new line (default true).'),
+    ensure_newline: z.boolean().optional().describe('Default true.'),
     expected_hash: expectedHashArg,
   },
   annotations: { title: 'Append to note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -7,12 +7,12 @@ export const createFolderTool = defineTool({
   name: 'create_folder',
   title: 'Create folder',
   description:
-    'Create a folder (missing parent folders too), e.g. "Projects/Gamma/Notes". Names may not contain * " \\ < > : | ? # ^ [ ]. ' +
-    'An existing folder is an error. Returns {status, path}.',
+    'Create a folder and its missing parents, e.g. "Projects/Gamma". An existing folder is an error. Names may not contain * ' +
+    '" \\ < > : | ? # ^ [ ].',
   kind: 'write',
   inputSchema: {
-    path: z.string().describe('Vault path of the folder; a trailing "/" is fine.'),
-    expected_hash: z.string().optional().describe('Not used by create_folder (a folder has no text); accepted like on every write tool.'),
+    path: z.string().describe('Folder path.'),
+    expected_hash: z.string().optional().describe('Unused here (every write tool takes it).'),
   },
   annotations: { title: 'Create folder', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ToolError } from '../errors';
 import { expectedHashArg, submitWrite } from './write-gate';
+import { NOTE_ARG_DESCRIPTION } from './args';
 import { defineTool } from './tool';
 
 /** `delete_note`: a note to the trash, never a hard delete. */
@@ -8,11 +9,10 @@ export const deleteNoteTool = defineTool({
   name: 'delete_note',
   title: 'Delete note',
   description:
-    "Move a note to the system trash (else the vault's .trash folder); it is never deleted for good. Needs confirm: true. " +
-    'Notes only, not folders. Returns {status, path, hash (of the trashed text), size_before, size_after: 0}.',
+    'Move a note (not a folder) to the system trash, else the vault\'s .trash; never deleted for good. Needs confirm: true.',
   kind: 'write',
   inputSchema: {
-    path: z.string().describe('Vault path of the note (".md" optional) or its name as in a [[wikilink]].'),
+    path: z.string().describe(NOTE_ARG_DESCRIPTION),
     confirm: z.boolean().describe('Must be true.'),
     expected_hash: expectedHashArg,
   },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ToolError } from '../errors';
 import { expectedHashArg, submitWrite } from './write-gate';
+import { NOTE_ARG_DESCRIPTION } from './args';
 import { defineTool } from './tool';
 
 /** `edit_note`: change one part of a note, found by a unique anchor or by a heading. */
@@ -8,21 +9,18 @@ export const editNoteTool = defineTool({
   name: 'edit_note',
   title: 'Edit note',
   description:
-    'Change part of a note. Address it by `anchor` (text that occurs exactly once; copy it from read_note, line breaks may be \\n) ' +
-    'or by `heading` (text as in the outline, an outline path like "1.2", or "Parent/Child"). ' +
-    'op with an anchor: replace (swap the anchor for content; empty content deletes it), insert_before, insert_after (verbatim, right next to it). ' +
-    "op with a heading, on its section (the heading line up to the next heading of the same or higher level, subsections included): " +
-    'replace (the body under the heading line becomes content, the heading stays; empty content empties it), ' +
-    'insert_before (lines before the heading), insert_after (lines right after the heading line), append_within (lines after the ' +
-    "section's last line, before the next heading). A missing or repeated anchor/heading is an error listing what exists. " +
-    'Returns {status, path, hash, size_before, size_after, lines} where lines is the changed range in the new text.',
+    'Change part of a note, found by `anchor` (text occurring exactly once, copied from read_note; \\n for line breaks) or ' +
+    '`heading` (outline text, "1.2" or "Parent/Child"; its section runs to the next heading of the same or higher level). op: ' +
+    'replace (anchor: swap it for content; heading: the text under the heading line; "" deletes), insert_before / ' +
+    'insert_after (next to the anchor; before the heading / after its line), append_within (heading only: at the section\'s ' +
+    'end). A missing or repeated target is an error listing what exists.',
   kind: 'write',
   inputSchema: {
-    path: z.string().describe('Vault path of the note (".md" optional) or its name as in a [[wikilink]].'),
-    anchor: z.string().optional().describe('Exact text that occurs once in the note.'),
+    path: z.string().describe(NOTE_ARG_DESCRIPTION),
+    anchor: z.string().optional().describe('Text occurring once.'),
     heading: z.string().optional().describe('Heading text, outline path ("1.2") or "Parent/Child".'),
-    op: z.enum(['replace', 'insert_before', 'insert_after', 'append_within']).describe('What to do at the anchor or heading.'),
-    content: z.string().describe('The new text ("" with replace deletes).'),
+    op: z.enum(['replace', 'insert_before', 'insert_after', 'append_within']).describe('What to do there.'),
+    content: z.string().describe('New text.'),
     expected_hash: expectedHashArg,
   },
   annotations: { title: 'Edit note', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

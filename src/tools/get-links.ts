@@ -6,11 +6,10 @@ export const getLinksTool = defineTool({
   name: 'get_links',
   title: 'Get links',
   description:
-    'Links of one note: outgoing (notes and files it links to), backlinks (notes linking to it), each {path, count}, ' +
-    'and unresolved links ({link, count}: link text that matches no file).',
+    'A note\'s outgoing links and backlinks ({path, count}) and unresolved links ({link, count}: text matching no file).',
   kind: 'read',
   inputSchema: {
-    path: z.string().describe('Vault path of the note (".md" optional), a note name as in a [[wikilink]], or its id.'),
+    path: z.string().describe('Note path, [[wikilink]] name or id.'),
   },
   annotations: { title: 'Get links', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {

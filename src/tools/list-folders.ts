@@ -7,11 +7,11 @@ export const listFoldersTool = defineTool({
   name: 'list_folders',
   title: 'List folders',
   description:
-    'List folders as a flat list sorted by path: {path, parent, note_count}, where note_count counts the notes directly inside ' +
-    '(not in subfolders) and parent "/" is the vault root. Optional folder lists only the folders below it.',
+    'Folders sorted by path: {path, parent ("/" = vault root), note_count (notes directly inside)}. folder lists only the ' +
+    'folders below it.',
   kind: 'read',
   inputSchema: {
-    folder: z.string().optional().describe('Only list folders below this one, e.g. "Projects"; default the whole vault.'),
+    folder: z.string().optional().describe('E.g. "Projects"; default all.'),
   },
   annotations: { title: 'List folders', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {

@@ -57,14 +57,14 @@ export const listNotesTool = defineTool({
   name: 'list_notes',
   title: 'List notes',
   description:
-    'List notes, most recently modified first: path, id, title, frontmatter, mtime. Optional folder (includes subfolders) ' +
-    'and since (ISO date; only notes modified at or after it). Pages of limit notes (default 200, max 1000); pass next_cursor back as cursor for more.',
+    'Notes, most recently modified first: path, id, title, frontmatter, mtime. folder includes subfolders; since (ISO date) ' +
+    'keeps notes modified at or after it. Page with next_cursor.',
   kind: 'read',
   inputSchema: {
-    folder: z.string().optional().describe('Vault folder, e.g. "Projects/Alpha"; default the whole vault.'),
-    since: z.string().optional().describe('ISO date or date-time, e.g. "2026-01-15".'),
-    limit: z.number().int().min(1).max(LIST_NOTES_MAX_LIMIT).optional().describe('Notes per page, default 200, max 1000.'),
-    cursor: z.string().optional().describe('next_cursor from the previous page.'),
+    folder: z.string().optional().describe('E.g. "Projects/Alpha"; default all.'),
+    since: z.string().optional().describe('E.g. "2026-01-15".'),
+    limit: z.number().int().min(1).max(LIST_NOTES_MAX_LIMIT).optional().describe('Default 200, max 1000.'),
+    cursor: z.string().optional().describe('next_cursor of the previous page.'),
   },
   annotations: { title: 'List notes', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {

@@ -5,8 +5,8 @@ export const listTagsTool = defineTool({
   name: 'list_tags',
   title: 'List tags',
   description:
-    'List the tags used in the vault (frontmatter and inline, with their leading "#"), each with the number of notes carrying it, ' +
-    'most used first. Tags differing only in case count as one. Use search with tag:<name> to find the notes.',
+    'Tags in use (frontmatter and inline, with "#", case-insensitive) with their note counts, most used first. Find their ' +
+    'notes with search tag:<name>.',
   kind: 'read',
   inputSchema: {},
   annotations: { title: 'List tags', readOnlyHint: true, openWorldHint: false },

@@ -7,13 +7,12 @@ export const moveNoteTool = defineTool({
   name: 'move_note',
   title: 'Move note',
   description:
-    'Move or rename a note or a folder to `to`; Obsidian updates every link to it. A note target gets ".md" when missing; missing ' +
-    'folders are created. Never overwrites: a taken target answers "Cannot move to <path>; choose another path". ' +
-    'Returns {status, path (new), from, hash, size_before, size_after} (a folder: {status, path, from}).',
+    'Move or rename a note or folder to `to`; Obsidian updates links to it. A note target gets ".md"; missing folders are ' +
+    'created. Never overwrites ("Cannot move to <path>").',
   kind: 'write',
   inputSchema: {
-    path: z.string().describe('The note (path, ".md" optional, or [[wikilink]] name) or folder to move.'),
-    to: z.string().describe('The new vault path, e.g. "Archive/2026/Plan.md".'),
+    path: z.string().describe('Note path or [[wikilink]] name, or a folder.'),
+    to: z.string().describe('New path, e.g. "Archive/Plan.md".'),
     expected_hash: expectedHashArg,
   },
   annotations: { title: 'Move note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -3,6 +3,7 @@ import type { TFile } from 'obsidian';
 import { ToolError } from '../errors';
 import { findHeadingSection } from '../vault/heading-target';
 import { bodyStart } from '../vault/note-body';
+import { withPreamble } from '../vault/sections';
 import { defineTool, type ToolContext } from './tool';
 
 /** Default cap on returned body/outline text, chars (DESIGN.md, `read_note`). */
@@ -70,18 +71,18 @@ export const readNoteTool = defineTool({
   name: 'read_note',
   title: 'Read note',
   description:
-    'Read one note by path (".md" optional; a bare note name works like a wikilink) or id. Returns frontmatter, tags (with "#"), links, timestamps, ' +
-    '`hash` (pass it as expected_hash when editing) and the body, capped at 8000 chars: page with offset, or ask for outline:true ' +
-    '(one "path<TAB>chars<TAB>heading" line per heading) and then section:"1.2" or the heading text. max_chars:0 removes the cap. ' +
-    '`agent_md` carries the AGENTS.md instructions that govern the note, when there are any; follow them.',
+    'Read a note by path (".md" optional, or a [[wikilink]] name) or id: frontmatter, tags, links, times, `hash` (for ' +
+    'expected_hash) and body up to 8000 chars (page with offset; max_chars:0 = all). outline:true lists ' +
+    '"path<TAB>chars<TAB>heading" per section ("0" = text before the first heading); then section reads one part. Follow ' +
+    '`agent_md` (AGENTS.md instructions) when present.',
   kind: 'read',
   inputSchema: {
-    path: z.string().optional().describe('Vault path, e.g. "Projects/Alpha/Plan.md" (".md" optional), or a note name as in a [[wikilink]].'),
-    id: z.union([z.string(), z.number()]).optional().describe('Note id from search or list_notes, instead of path.'),
-    offset: z.number().int().min(0).optional().describe('Char offset to start from (from a previous has_more reply).'),
-    max_chars: z.number().int().min(0).optional().describe('Most chars of body/outline to return; default 8000, 0 = everything.'),
-    outline: z.boolean().optional().describe('Return the heading outline instead of the body.'),
-    section: z.string().optional().describe('Return only this section: its path from the outline ("2.1"), its exact heading text, or "Parent/Child".'),
+    path: z.string().optional().describe('E.g. "Projects/Plan.md" (".md" optional) or a [[wikilink]] name.'),
+    id: z.union([z.string(), z.number()]).optional().describe('Note id, instead of path.'),
+    offset: z.number().int().min(0).optional().describe('Char offset to start at (after has_more).'),
+    max_chars: z.number().int().min(0).optional().describe('Default 8000; 0 = all.'),
+    outline: z.boolean().optional().describe('The outline instead of the body.'),
+    section: z.string().optional().describe('Outline path ("2.1"; "0" = before the first heading), heading text or "Parent/Child".'),
   },
   annotations: { title: 'Read note', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {
@@ -94,14 +95,15 @@ export const readNoteTool = defineTool({
     const offset = args.offset ?? 0;
     const maxChars = args.max_chars ?? BODY_BUDGET;
     if (args.outline) {
-      const sections = ctx.notes.outline(file, text);
+      const headings = ctx.notes.outline(file, text);
+      const sections = withPreamble(headings, text);
       const outline = sections.map((s) => `${s.path}\t${s.end - s.start}\t${s.heading}`).join('\n');
       const page = pageText(outline, offset, maxChars, true);
       Object.assign(out, { outline: page.text, outline_length: page.length, outline_offset: page.offset, has_more: page.hasMore });
-      if (sections.length === 0) out.note = 'This note has no headings; read its body with offset paging instead.';
+      if (headings.length === 0) out.note = 'This note has no headings; read its body with offset paging instead.';
       else if (page.hasMore) out.note = `Outline cut at ${page.next} of ${page.length} chars; call read_note with outline:true and offset=${page.next} for the rest.`;
     } else if (args.section !== undefined) {
-      const section = findHeadingSection(ctx.notes.outline(file, text), args.section, file.path, 'read_note');
+      const section = findHeadingSection(withPreamble(ctx.notes.outline(file, text), text), args.section, file.path, 'read_note');
       const page = pageText(text.slice(section.start, section.end), offset, maxChars);
       Object.assign(out, { section: { path: section.path, heading: section.heading, level: section.level }, ...bodyFields(page) });
       if (page.hasMore) {

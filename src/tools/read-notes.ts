@@ -31,16 +31,15 @@ export const readNotesTool = defineTool({
   name: 'read_notes',
   title: 'Read several notes',
   description:
-    'Read up to 20 notes at once by path or id. Same fields as read_note, but all bodies share one 8000-char budget; ' +
-    'a cut body has has_more:true (read it whole with read_note and offset). Names that match no note are listed in not_found. ' +
-    'AGENTS.md instructions that govern any of the notes are listed once in agent_md; follow them.',
+    'Read up to 20 notes by path or id, as read_note, all bodies sharing one 8000-char budget (a cut body has has_more: read ' +
+    'it with read_note). Unknown names go to not_found; agent_md lists governing AGENTS.md once: follow it.',
   kind: 'read',
   inputSchema: {
     paths: z
       .array(z.string())
       .min(1)
       .max(MAX_NOTES_PER_CALL)
-      .describe('Note paths (".md" optional), note names or ids, 1 to 20.'),
+      .describe('Note paths, names or ids.'),
   },
   annotations: { title: 'Read several notes', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {

@@ -6,6 +6,7 @@ import { getLinksTool } from './get-links';
 import { listFoldersTool } from './list-folders';
 import { listNotesTool } from './list-notes';
 import { listTagsTool } from './list-tags';
+import { queryNotesTool } from './query-notes';
 import { readNoteTool } from './read-note';
 import { readNotesTool } from './read-notes';
 import { searchTool } from './search';
@@ -22,6 +23,7 @@ import { createFolderTool } from './create-folder';
 export const ALL_TOOLS: readonly ToolDefinition[] = [
   searchTool,
   listNotesTool,
+  queryNotesTool,
   readNoteTool,
   readNotesTool,
   listFoldersTool,

@@ -1,34 +1,56 @@
 import { z } from 'zod';
 import { ToolError } from '../errors';
+import type { SearchHit } from '../search/types';
+import { syntheticId } from '../vault/note-ref';
 import { defineTool } from './tool';
 
 /** Said in hybrid mode while there is no embedding index (DESIGN.md, `search`: hybrid falls back and says so). */
 export const SEMANTIC_UNAVAILABLE_NOTE = 'Semantic index not available; lexical results only.';
+
+/** Results per page when the caller gives no `limit`: enough to choose from, cheap to read. */
+export const SEARCH_DEFAULT_LIMIT = 10;
+
+/**
+ * One hit as the agent receives it, without repeated facts: `id` only when the note has a
+ * frontmatter id (else it is `path:<path>`, the path again), `title` only when it differs
+ * from the file name, `section_heading` only with a section, and no `source` (every hit is
+ * lexical until a semantic index exists; the page's `note` says so).
+ * @param hit a hit as the search index returns it
+ * @returns a new plain object: path, id?, title?, score, snippet?, section, section_heading?
+ */
+export function compactHit(hit: SearchHit): Record<string, unknown> {
+  const out: Record<string, unknown> = { path: hit.path };
+  if (hit.id !== syntheticId(hit.path)) out.id = hit.id;
+  if (hit.title !== hit.path.slice(hit.path.lastIndexOf('/') + 1).replace(/\.md$/i, '')) out.title = hit.title;
+  out.score = hit.score;
+  if (hit.snippet !== undefined) out.snippet = hit.snippet;
+  out.section = hit.section;
+  if (hit.section !== null) out.section_heading = hit.section_heading;
+  return out;
+}
 
 /** `search`: ranked search over the notes the caller may read, with Obsidian's query operators. */
 export const searchTool = defineTool({
   name: 'search',
   title: 'Search notes',
   description:
-    'Ranked search over the vault. Query syntax as in Obsidian: words (all must match), "exact phrase", -word to exclude, ' +
-    'a OR b, (groups), path:folder, file:name, tag:#project (nested tags included), [prop] / has:prop, [prop:value], ' +
-    '[prop:>5] or [due:<=2024-06-01] (ops > < >= <= =), /regex/ on the body. A query of filters only lists matching notes. ' +
-    'Each result has a snippet with the match in **bold** and the `section` holding it: pass path and section to read_note ' +
-    'to read just that part. Page with next_cursor; fields:"metadata" drops snippets.',
+    'Ranked search, Obsidian syntax: words (all must match), "phrase", -word, a OR b, (groups), path:, file:, tag:#x (nested ' +
+    'included), [prop], [prop:value], [prop:>5] (> < >= <= =), /regex/. Filters alone list matching notes. Each hit has a ' +
+    'snippet (matches in **bold**) and `section`: read_note {path, section} reads just that part. Page with next_cursor.',
   kind: 'read',
   inputSchema: {
     query: z
       .string()
       .min(1)
-      .describe('Search query, e.g. `meeting tag:#work -draft` or `"exact phrase" path:Projects`; at most 1000 characters and 64 terms.'),
+      .describe('E.g. `meeting tag:#work -draft`; at most 1000 chars and 64 terms.'),
     mode: z
       .enum(['hybrid', 'lexical', 'semantic'])
       .optional()
-      .describe('hybrid (default) combines keyword and semantic ranking; lexical is keyword only; semantic is meaning only.'),
-    limit: z.number().int().min(1).max(100).optional().describe('Results per page, 1-100; default 20.'),
-    cursor: z.string().optional().describe('next_cursor from the previous page of the same query.'),
-    fields: z.enum(['full', 'metadata']).optional().describe('"metadata" returns results without snippets; default "full".'),
-    regex: z.boolean().optional().describe('Treat the whole query as one JavaScript regular expression matched against note bodies.'),
+      .describe('hybrid (default), lexical (keywords) or semantic (meaning).'),
+    limit: z.number().int().min(1).max(100).optional().describe('Results per page, 1-100; default 10.'),
+    cursor: z.string().optional().describe('next_cursor of the previous page.'),
+    fields: z.enum(['full', 'metadata']).optional().describe('"metadata": no snippets.'),
+    regex: z.boolean().optional().describe('The whole query is one JavaScript regex on note bodies.'),
   },
   annotations: { title: 'Search notes', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {
@@ -37,12 +59,12 @@ export const searchTool = defineTool({
       throw new ToolError('unavailable', 'Semantic search is not available in this vault yet; call search with mode "lexical" or "hybrid".');
     }
     const page = await ctx.search.search(args.query, ctx.scope, {
-      limit: args.limit,
+      limit: args.limit ?? SEARCH_DEFAULT_LIMIT,
       cursor: args.cursor,
       fields: args.fields,
       regex: args.regex,
     });
-    const out: Record<string, unknown> = { ...page };
+    const out: Record<string, unknown> = { ...page, results: page.results.map(compactHit) };
     if (mode === 'hybrid') out.note = page.note === undefined ? SEMANTIC_UNAVAILABLE_NOTE : `${page.note} ${SEMANTIC_UNAVAILABLE_NOTE}`;
     return out;
   },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { expectedHashArg, submitWrite } from './write-gate';
+import { NOTE_ARG_DESCRIPTION } from './args';
 import { defineTool } from './tool';
 
 /** `set_properties`: set or delete frontmatter properties, keeping value types. */
@@ -7,14 +8,12 @@ export const setPropertiesTool = defineTool({
   name: 'set_properties',
   title: 'Set properties',
   description:
-    'Set (a value) or delete (null) frontmatter properties of a note, tags included; other properties are kept as they are. ' +
-    'Types are kept: numbers stay numbers, lists stay lists (a single value given for a list property becomes a one-item list; ' +
-    'tags/aliases/cssclasses given as "a, b" become lists, tags without "#"). access and agent_overrides are the user\'s only. ' +
-    'Frontmatter that does not parse is never rewritten: the call is refused with the YAML error. ' +
-    'Returns {status, path, hash, size_before, size_after, lines} (lines = the frontmatter block).',
+    'Set (value) or delete (null) frontmatter properties, tags included; others stay as they are. Types are kept (a value for ' +
+    'a list property becomes a one-item list; tags/aliases/cssclasses as "a, b" become lists). access and agent_overrides are ' +
+    'the user\'s. Frontmatter that does not parse is refused with the YAML error.',
   kind: 'write',
   inputSchema: {
-    path: z.string().describe('Vault path of the note (".md" optional) or its name as in a [[wikilink]].'),
+    path: z.string().describe(NOTE_ARG_DESCRIPTION),
     properties: z.record(z.string(), z.unknown()).describe('{"status": "done", "tags": ["a", "b"], "draft": null}'),
     expected_hash: expectedHashArg,
   },

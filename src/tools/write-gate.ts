@@ -14,7 +14,7 @@ import type { ToolContext } from './tool';
 export const expectedHashArg = z
   .string()
   .optional()
-  .describe('The `hash` from read_note. When given, the write is refused with a conflict (nothing changes) if the note changed since.');
+  .describe('`hash` from read_note: if the note changed since, nothing is written (conflict).');
 
 /**
  * Validates `request` against the vault for the caller (paths, access rules, expected_hash,

@@ -40,15 +40,13 @@ function stripMarks(text: string): string {
  * @param use the tool asking (default edit_note): only the advice for a note without headings differs.
  * @throws ToolError('invalid_argument') for an empty query; ToolError('ambiguous') when
  *   several sections match (listing them with their outline paths); ToolError('not_found')
- *   when none does (listing the note's headings).
+ *   when none does (listing the note's headings, or saying it has none: a preamble, level 0,
+ *   is not a heading).
  */
 export function findHeadingSection(sections: readonly NoteSection[], query: string, notePath: string, use: HeadingUse = 'edit_note'): NoteSection {
   const wanted = stripMarks(normalizeHeading(query));
   if (wanted === '') {
     throw new ToolError('invalid_argument', 'The heading is empty; give the heading text as in the outline, its outline path ("1.2") or "Parent/Child".');
-  }
-  if (sections.length === 0) {
-    throw new ToolError('not_found', `Note '${notePath}' has no headings; ${NO_HEADINGS_ADVICE[use]}.`);
   }
   if (SECTION_PATH.test(wanted)) {
     const byPath = sections.find((s) => s.path === wanted);
@@ -65,6 +63,9 @@ export function findHeadingSection(sections: readonly NoteSection[], query: stri
       'ambiguous',
       `Heading '${wanted}' matches ${matches.length} headings in '${notePath}' (${describe(matches)}); pass one outline path (e.g. "${matches[0].path}") or "Parent/Child" instead.`,
     );
+  }
+  if (sections.every((s) => s.level === 0)) {
+    throw new ToolError('not_found', `Note '${notePath}' has no headings; ${NO_HEADINGS_ADVICE[use]}.`);
   }
   throw new ToolError(
     'not_found',

@@ -1,4 +1,4 @@
-import { TFile, TFolder, getAllTags, getLinkpath, parseFrontMatterTags, type App, type EventRef, type TAbstractFile } from 'obsidian';
+import { TFile, TFolder, getAllTags, getLinkpath, parseFrontMatterAliases, parseFrontMatterTags, type App, type EventRef, type TAbstractFile } from 'obsidian';
 import { ToolError } from '../errors';
 import type { AccessScope } from './access';
 import { isWithinRoots, noteAccess, type NoteAccess } from './access-rules';
@@ -8,11 +8,12 @@ import { canonicalPath, findEntry } from './lookup';
 import { frontmatterId, pathOfSyntheticId, syntheticId, unwrapWikilink } from './note-ref';
 import { decodePercentOnce, lexicalVaultPath, parentOf } from './paths';
 import { Quarantine } from './quarantine';
-import { buildOutline, collapseWhitespace, sectionAt, type NoteSection } from './sections';
+import { buildOutline, collapseWhitespace, type NoteSection } from './sections';
 import { countTags, type TagCount } from './tags';
 import { resolveLinkpath } from './linkpath';
 import { AGENT_INSTRUCTION_FILES, nearestAgentInstructions } from './agent-instructions';
 import { noteNotFound, parseFrontmatter } from './writes/frontmatter-guard';
+import { similarNotePaths } from './note-suggest';
 import { NoteWriter } from './writes/note-writer';
 import { ScanCache } from './scan-cache';
 import type { NoteReader } from './note-reader';
@@ -298,6 +299,11 @@ export class NoteStore implements NoteReader {
     };
   }
 
+  /** The note's frontmatter aliases (`aliases`, a list or one string; Obsidian's parseFrontMatterAliases). */
+  aliasesOf(file: TFile): string[] {
+    return parseFrontMatterAliases(this.app.metadataCache.getFileCache(file)?.frontmatter ?? null) ?? [];
+  }
+
   /** The note's tags with their `#`, frontmatter and inline, deduplicated (Obsidian's `getAllTags`). */
   tagsOf(file: TFile): string[] {
     const cache = this.app.metadataCache.getFileCache(file);
@@ -307,11 +313,6 @@ export class NoteStore implements NoteReader {
   /** The note's headings as numbered sections (see {@link NoteSection}), from the metadata cache. */
   outline(file: TFile, text: string): NoteSection[] {
     return buildOutline(this.app.metadataCache.getFileCache(file)?.headings, text.length);
-  }
-
-  /** The innermost section containing a char offset of the full text, or null before the first heading. */
-  sectionAt(sections: NoteSection[], offset: number): NoteSection | null {
-    return sectionAt(sections, offset);
   }
 
   /** Outgoing links, backlinks and unresolved links of `file`; notes `scope` may not read never appear. */
@@ -508,7 +509,7 @@ export class NoteStore implements NoteReader {
       throw new ToolError('invalid_argument', `'${folder.path}' is a folder; call list_notes with folder '${folder.path}' to see its notes.`);
     }
     if (outsideRoots && path.includes('/')) this.assertAllowed(path, scope);
-    throw noteNotFound(input);
+    throw noteNotFound(input, similarNotePaths(name, lookup.readable(), (file) => this.aliasesOf(file)));
   }
 
   /** Id lookup (`path:<path>` or frontmatter `id`), then (optionally) the path. */

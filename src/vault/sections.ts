@@ -1,4 +1,5 @@
 import type { HeadingCache } from 'obsidian';
+import { bodyStart } from './note-body';
 
 /**
  * One heading of a note and the text it governs. Built from the metadata cache's headings
@@ -6,11 +7,14 @@ import type { HeadingCache } from 'obsidian';
  * `# comment` lines are not headings.
  */
 export interface NoteSection {
-  /** Position in the heading tree: top-level headings (whatever their level) are "1", "2"…; a deeper heading under "2" is "2.1". */
+  /**
+   * Position in the heading tree: top-level headings (whatever their level) are "1", "2"…; a
+   * deeper heading under "2" is "2.1". The preamble (see {@link withPreamble}) is "0".
+   */
   path: string;
-  /** Heading text, whitespace collapsed to single spaces and trimmed. */
+  /** Heading text, whitespace collapsed to single spaces and trimmed; {@link PREAMBLE_HEADING} for the preamble. */
   heading: string;
-  /** Markdown heading level, 1–6. */
+  /** Markdown heading level, 1–6; 0 for the preamble. */
   level: number;
   /** Char offset (UTF-16 code units) of the heading line in the full note text. */
   start: number;
@@ -55,9 +59,32 @@ export function buildOutline(headings: readonly HeadingCache[] | undefined, text
   return sections;
 }
 
+/** Outline path of the preamble: the body text before the first heading. */
+export const PREAMBLE_PATH = '0';
+/** Heading text the preamble is listed and found under. */
+export const PREAMBLE_HEADING = '(preamble)';
+
+/**
+ * The outline as read_note and search address it: `sections` with the preamble first, when
+ * the body has non-blank text before its first heading (or has no heading at all). The
+ * preamble is path {@link PREAMBLE_PATH}, heading {@link PREAMBLE_HEADING}, level 0, and spans
+ * from the body start (past the frontmatter) to the first heading. Headings keep their paths.
+ * @param sections the note's heading outline ({@link buildOutline}) for `text`
+ * @param text the full note text the outline was built from
+ * @returns a new array; `sections` itself when there is no preamble
+ */
+export function withPreamble(sections: readonly NoteSection[], text: string): NoteSection[] {
+  const start = bodyStart(text);
+  const end = sections.length > 0 ? sections[0].start : text.length;
+  if (end <= start || text.slice(start, end).trim() === '') return [...sections];
+  return [{ path: PREAMBLE_PATH, heading: PREAMBLE_HEADING, level: 0, start, end }, ...sections];
+}
+
 /**
  * The innermost section containing `offset` (a char offset in the full text), or null when
- * the offset lies before the first heading or outside the text.
+ * the offset lies before the first section or outside the text. With the preamble listed
+ * ({@link withPreamble}) that is the section whose own text (up to the next heading of any
+ * level) holds the offset.
  */
 export function sectionAt(sections: readonly NoteSection[], offset: number): NoteSection | null {
   let found: NoteSection | null = null;

@@ -47,7 +47,7 @@ describe('read tools over MCP on the demo vault', () => {
     expect(env.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
     const { tools } = await env.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['active_note', 'get_links', 'list_folders', 'list_notes', 'list_tags', 'proposal_status', 'read_note', 'read_notes', 'search'].sort(),
+      ['active_note', 'get_links', 'list_folders', 'list_notes', 'list_tags', 'proposal_status', 'query_notes', 'read_note', 'read_notes', 'search'].sort(),
     );
     for (const tool of tools) {
       expect(tool.description?.length).toBeGreaterThan(20);
@@ -99,12 +99,22 @@ describe('read tools over MCP on the demo vault', () => {
     expect(paths.some((p) => p.startsWith('_private/') || p.startsWith('.'))).toBe(false);
     expect(paths).not.toContain('Personal/Therapy notes.md');
     expect(await callError(env.client, 'read_note', { path: 'Personal/Therapy notes' })).toMatch(/not found/);
+    expect(await callError(env.client, 'read_note', { path: 'Therapy note' })).not.toMatch(/Therapy notes\.md/);
+    expect(await callError(env.client, 'read_note', { path: 'Sourdough handbok' })).toMatch(/Did you mean 'Reference\/Sourdough handbook\.md'/);
     expect(await callError(env.client, 'read_note', { path: '_private/Passwords hint' })).toMatch(/./);
     expect(await callError(env.client, 'read_note', { path: '../outside' })).toMatch(/./);
     const folders = await call(env.client, 'list_folders', {});
     expect(JSON.stringify(folders)).not.toMatch(/_private|\.obsidian/);
     const search = await call(env.client, 'search', { query: 'therapy OR password', limit: 100 });
     expect(search.results.map((r: Json) => r.path)).not.toEqual(expect.arrayContaining(['Personal/Therapy notes.md']));
+  });
+
+  it('query_notes answers rows over MCP, and a parse error as a result (not isError) with its position', async () => {
+    const rows = await call(env.client, 'query_notes', { query: 'WHERE status exists SORT file.path COLUMNS status' });
+    expect(rows.rows.map((r: unknown[]) => r[0])).toEqual(['Ideas.md', 'Projects/Alpha/Alpha overview.md', 'Projects/Beta/Beta overview.md']);
+    const bad = await env.client.callTool({ name: 'query_notes', arguments: { query: 'status is' } });
+    expect(bad.isError).toBeFalsy();
+    expect(bad.structuredContent).toMatchObject({ position: 10, error: expect.stringMatching(/Expected a value/) });
   });
 
   it('a link to a private note is listed as unresolved, exactly like a link to a missing note', async () => {

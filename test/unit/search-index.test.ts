@@ -239,9 +239,9 @@ describe('SearchIndex: ranking and query operators', () => {
   it('anchors the snippet on the first body match and names its section', async () => {
     const page = await index.search('beta', ALL);
     const alpha = page.results.find((r) => r.path === 'Projects/Alpha.md');
-    expect(alpha).toMatchObject({ snippet: '# Alpha ## Plan Ship the **beta**.', section: '1.1', section_heading: 'Plan' });
+    expect(alpha).toMatchObject({ snippet: 'Alpha Plan Ship the **beta**.', section: '1.1', section_heading: 'Plan' });
     const beta = page.results.find((r) => r.path === 'Projects/Beta.md');
-    expect(beta).toMatchObject({ snippet: 'The #project note about **beta** testing.', section: null, section_heading: null });
+    expect(beta).toMatchObject({ snippet: 'The #project note about **beta** testing.', section: '0', section_heading: '(preamble)' });
     const canvas = (await index.search('"pick canvas"', ALL)).results[0];
     expect(canvas).toMatchObject({ section: '1', section_heading: 'Create a canvas' });
   });
@@ -249,7 +249,7 @@ describe('SearchIndex: ranking and query operators', () => {
   it('finds Japanese text by a Japanese query, and not by a partial mismatch', async () => {
     const page = await index.search('日本語', ALL);
     expect(paths(page)).toEqual(['Journal/2024-06-01.md']);
-    expect(page.results[0]).toMatchObject({ snippet: '# Day 今日は**日本語**の検索をテストしました。', section: '1', section_heading: 'Day' });
+    expect(page.results[0]).toMatchObject({ snippet: 'Day 今日は**日本語**の検索をテストしました。', section: '1', section_heading: 'Day' });
     expect(paths(await index.search('検索', ALL))).toEqual(['Journal/2024-06-01.md']);
     expect(paths(await index.search('検', ALL))).toEqual(['Journal/2024-06-01.md']);
     expect(paths(await index.search('語', ALL)).sort()).toEqual(['Journal/2024-06-01.md', 'Journal/Scattered.md']);

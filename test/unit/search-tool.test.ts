@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ToolError } from '../../src/errors';
 import type { SearchIndex } from '../../src/search/search-index';
 import type { SearchOptions, SearchPage } from '../../src/search/types';
-import { SEMANTIC_UNAVAILABLE_NOTE, searchTool } from '../../src/tools/search';
+import { SEARCH_DEFAULT_LIMIT, SEMANTIC_UNAVAILABLE_NOTE, searchTool } from '../../src/tools/search';
 import type { ToolContext } from '../../src/tools/tool';
 import type { AccessScope } from '../../src/vault/access';
 
@@ -10,6 +10,16 @@ const scope: AccessScope = { label: 'Claude Code', roots: ['Projects'] };
 const page: SearchPage = {
   results: [
     { path: 'Projects/A.md', id: 'path:Projects/A.md', title: 'A', score: 1.5, snippet: 'the **plan**', section: '1', section_heading: 'Plan', source: 'lexical' },
+    { path: 'Projects/B.md', id: 'b-7', title: 'Beta plan', score: 0.5, section: null, section_heading: null, source: 'lexical' },
+  ],
+  next_cursor: 'abc',
+  total: 3,
+};
+/** `page` as the agent receives it: no synthetic id, no title equal to the file name, no source, no heading without a section. */
+const compactPage = {
+  results: [
+    { path: 'Projects/A.md', score: 1.5, snippet: 'the **plan**', section: '1', section_heading: 'Plan' },
+    { path: 'Projects/B.md', id: 'b-7', title: 'Beta plan', score: 0.5, section: null },
   ],
   next_cursor: 'abc',
   total: 3,
@@ -41,15 +51,16 @@ describe('search tool', () => {
   it('falls back to lexical in hybrid mode (the default) and says so', async () => {
     const { ctx, calls } = context();
     const out = await searchTool.handler({ query: 'plan tag:#work', limit: 5, cursor: 'c1', fields: 'metadata' }, ctx);
-    expect(out).toEqual({ ...page, note: SEMANTIC_UNAVAILABLE_NOTE });
+    expect(out).toEqual({ ...compactPage, note: SEMANTIC_UNAVAILABLE_NOTE });
     expect(calls).toEqual([{ query: 'plan tag:#work', scope, options: { limit: 5, cursor: 'c1', fields: 'metadata', regex: undefined } }]);
   });
 
   it('answers lexical mode without the note and passes regex through', async () => {
     const { ctx, calls } = context();
     const out = await searchTool.handler({ query: '^- \\[ \\]', mode: 'lexical', regex: true }, ctx);
-    expect(out).toEqual(page);
-    expect(calls[0].options.regex).toBe(true);
+    expect(out).toEqual(compactPage);
+    expect(calls[0].options).toMatchObject({ regex: true, limit: SEARCH_DEFAULT_LIMIT });
+    expect(SEARCH_DEFAULT_LIMIT).toBe(10);
   });
 
   it('refuses semantic mode with a pointer to lexical/hybrid', async () => {

@@ -232,6 +232,7 @@ describe('read_note and read_notes on text the metadata cache has not caught up 
       await fs.writeFile(path.join(dir, 'Plain.md'), '# Plain\n\nNo frontmatter yet.\n', 'utf8');
       await fs.writeFile(path.join(dir, 'Flat.md'), 'No headings here, just text.\n', 'utf8');
       await fs.writeFile(path.join(dir, 'Nested.md'), '# Café\n\n## Setup\n\nfirst\n\n# Other\n\n## Setup\n\nsecond\n', 'utf8');
+      await fs.writeFile(path.join(dir, 'Intro.md'), '---\nstatus: draft\n---\nText before any heading.\n\n# First\n\nbody\n', 'utf8');
     });
     ownNotes = new NoteStore(own.app, { quarantine: () => [] });
   });
@@ -269,5 +270,23 @@ describe('read_note and read_notes on text the metadata cache has not caught up 
     const flat = await rejection(readNoteTool.handler({ path: 'Flat', section: 'x' }, ownContext()));
     expect(flat.code).toBe('not_found');
     expect(flat.message).toMatch(/has no headings; read it without section, using offset to page/);
+  });
+
+  test('the preamble (text before the first heading) is section "0" / "(preamble)" in the outline and for section', async () => {
+    const outline = await readNoteTool.handler({ path: 'Intro', outline: true }, ownContext());
+    expect(outline.outline).toBe(`0\t${'Text before any heading.\n\n'.length}\t(preamble)\n1\t${'# First\n\nbody\n'.length}\tFirst`);
+    const zero = await readNoteTool.handler({ path: 'Intro', section: '0' }, ownContext());
+    expect(zero.section).toEqual({ path: '0', heading: '(preamble)', level: 0 });
+    expect(zero.body).toBe('Text before any heading.\n\n');
+    const byName = await readNoteTool.handler({ path: 'Intro', section: '(preamble)' }, ownContext());
+    expect(byName.body).toBe(zero.body);
+    const flat = await readNoteTool.handler({ path: 'Flat', section: '0' }, ownContext());
+    expect(flat.body).toBe('No headings here, just text.\n');
+    const flatOutline = await readNoteTool.handler({ path: 'Flat', outline: true }, ownContext());
+    expect(flatOutline.outline).toBe(`0\t${'No headings here, just text.\n'.length}\t(preamble)`);
+    expect(flatOutline.note).toMatch(/no headings/);
+    const plain = await readNoteTool.handler({ path: 'Nested', outline: true }, ownContext());
+    expect(String(plain.outline).startsWith('1\t')).toBe(true);
+    expect((await rejection(readNoteTool.handler({ path: 'Nested', section: '0' }, ownContext()))).code).toBe('not_found');
   });
 });

@@ -4,6 +4,7 @@ import type { App } from 'obsidian';
 import { ToolError } from '../../src/errors';
 import type { AccessScope } from '../../src/vault/access';
 import { NoteStore } from '../../src/vault/note-store';
+import { sectionAt } from '../../src/vault/sections';
 import { createHostApp, type HostApp } from '../host';
 
 /**
@@ -73,7 +74,7 @@ for (const name of ['obsidian-help-en', 'obsidian-help-intl']) {
             expect(s.start).toBeGreaterThan(parent.start);
             expect(s.end).toBeLessThanOrEqual(parent.end);
           }
-          expect(store.sectionAt(outline, s.start)).toBe(s);
+          expect(sectionAt(outline, s.start)).toBe(s);
         }
       }
       expect(headings).toBeGreaterThan(1000);

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { AccessScope } from '../../src/vault/access';
 import { NoteStore, type NoteChange } from '../../src/vault/note-store';
 import { bodyStart } from '../../src/vault/note-body';
+import { sectionAt } from '../../src/vault/sections';
 import { openDemoVault, type DemoVault } from './vault-fixture';
 import { codeOf, errorOf } from '../harness/tool-errors';
 
@@ -288,8 +289,8 @@ describe('note facts', () => {
     const outline = store.outline(file, text);
     const printer = outline.find((s) => s.heading === 'Printer settings')!;
     expect(text.slice(printer.start, printer.end)).toBe('## Printer settings\r\n\r\n- Duplex: long edge\r\n- Paper: A4, tray 2\r\n\r\n');
-    expect(store.sectionAt(outline, text.indexOf('Duplex'))?.path).toBe('1.1');
-    expect(store.sectionAt(outline, 0)).toBeNull();
+    expect(sectionAt(outline, text.indexOf('Duplex'))?.path).toBe('1.1');
+    expect(sectionAt(outline, 0)).toBeNull();
   });
 
   test('bodyStart is 0 without frontmatter', async () => {

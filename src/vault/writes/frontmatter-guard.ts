@@ -127,9 +127,16 @@ export function readOnlyError(notePath: string, frontmatter: Record<string, unkn
   );
 }
 
-/** The not-found error every tool gives for a note the key cannot see (missing, private or no-access): one wording everywhere. */
-export function noteNotFound(input: string): ToolError {
-  return new ToolError('not_found', `Note '${input}' not found; call search or list_notes to find its path.`);
+/**
+ * The not-found error every tool gives for a note the key cannot see (missing, private or
+ * no-access): one wording everywhere.
+ * @param input what the agent asked for
+ * @param candidates readable notes with a similar name ("did you mean"), closest first; only
+ *   ever notes the caller may read
+ */
+export function noteNotFound(input: string, candidates: readonly string[] = []): ToolError {
+  const guess = candidates.length > 0 ? `. Did you mean ${candidates.map((c) => `'${c}'`).join(', ')}? Otherwise call` : '; call';
+  return new ToolError('not_found', `Note '${input}' not found${guess} search or list_notes to find its path.`);
 }
 
 /**

@@ -1,0 +1,220 @@
+import type { Condition, Field, NotesQuery, SortKey } from './parse';
+
+/**
+ * Running a parsed `query_notes` query over plain note facts (no vault access here: the tool
+ * gathers the facts of the notes the caller may read).
+ */
+
+/** What a query can ask about one note. */
+export interface NoteFacts {
+  /** Vault path, e.g. `Projects/Alpha/Plan.md`. */
+  path: string;
+  /** Last modification and creation time, epoch ms. */
+  mtime: number;
+  ctime: number;
+  /** Size in bytes. */
+  size: number;
+  /** Tags with `#`, frontmatter and inline (Obsidian's getAllTags). */
+  tags: string[];
+  /** Frontmatter as the metadata cache parsed it. */
+  frontmatter: Record<string, unknown>;
+}
+
+/** The rows a query selects, before paging. */
+export interface QueryResult {
+  /** Column names: `file.path` first, then the query's COLUMNS (or the fields its WHERE and SORT use). */
+  columns: string[];
+  /** One array of values per note, in `columns` order; a missing property is null. */
+  rows: unknown[][];
+  /** Notes that matched, before LIMIT. */
+  total: number;
+}
+
+/** Rows returned when the query has no LIMIT. */
+export const DEFAULT_QUERY_LIMIT = 50;
+
+/** Stands for "this note has no such property" while evaluating. */
+const MISSING = Symbol('missing');
+type Value = unknown | typeof MISSING;
+
+/**
+ * Runs `query` over `notes`.
+ * @param notes the notes the caller may read
+ * @returns matching notes sorted (by SORT, then path; without SORT, newest `file.mtime` first)
+ *   and cut to LIMIT (default {@link DEFAULT_QUERY_LIMIT}), with the total before the cut
+ */
+export function runNotesQuery(query: NotesQuery, notes: readonly NoteFacts[]): QueryResult {
+  const matched = query.where === null ? [...notes] : notes.filter((note) => test(query.where as Condition, note));
+  const sort: SortKey[] = query.sort.length > 0 ? query.sort : [{ field: { kind: 'file', name: 'file.mtime' }, descending: true }];
+  matched.sort((a, b) => {
+    for (const key of sort) {
+      const order = compareForSort(valueOf(a, key.field), valueOf(b, key.field), key.descending);
+      if (order !== 0) return order;
+    }
+    return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+  });
+  const fields = columnsOf(query);
+  const limit = query.limit ?? DEFAULT_QUERY_LIMIT;
+  const rows = matched.slice(0, limit).map((note) => [note.path, ...fields.map((f) => shown(valueOf(note, f)))]);
+  return { columns: ['file.path', ...fields.map(fieldName)], rows, total: matched.length };
+}
+
+/** COLUMNS, else the distinct fields WHERE and SORT use (so the reader sees what was filtered on); `file.path` is always first and never repeated. */
+function columnsOf(query: NotesQuery): Field[] {
+  const listed = query.columns ?? [...fieldsIn(query.where), ...query.sort.map((s) => s.field)];
+  const out: Field[] = [];
+  const seen = new Set<string>(['file.path']);
+  for (const field of listed) {
+    const key = fieldName(field).toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(field);
+  }
+  return out;
+}
+
+function fieldsIn(condition: Condition | null): Field[] {
+  if (condition === null) return [];
+  if (condition.kind === 'test') return [condition.field];
+  if (condition.kind === 'not') return fieldsIn(condition.child);
+  return [...fieldsIn(condition.left), ...fieldsIn(condition.right)];
+}
+
+/** A field as a column name: `file.mtime`, or the property name as written. */
+function fieldName(field: Field): string {
+  return field.name;
+}
+
+/** True when `note` passes `condition`. */
+function test(condition: Condition, note: NoteFacts): boolean {
+  switch (condition.kind) {
+    case 'and':
+      return test(condition.left, note) && test(condition.right, note);
+    case 'or':
+      return test(condition.left, note) || test(condition.right, note);
+    case 'not':
+      return !test(condition.child, note);
+    case 'test':
+      return testValue(valueOf(note, condition.field), condition.op, condition.value ?? '', condition.field);
+  }
+}
+
+/**
+ * One test on one value. A list passes when any item does; a missing property passes only
+ * `missing` (and the negations). Text compares case-insensitively; numbers numerically;
+ * dates (`YYYY-MM-DD…`) as ISO text at the precision given (`file.mtime is 2026-01-15` is
+ * that whole UTC day).
+ */
+function testValue(value: Value, op: string, wanted: string, field: Field): boolean {
+  if (op === 'exists') return value !== MISSING;
+  if (value === MISSING) return false;
+  const target = field.kind === 'file' && field.name === 'file.tags' && op !== 'contains' ? withHash(wanted) : wanted;
+  const items = Array.isArray(value) ? value : [value];
+  switch (op) {
+    case 'is':
+      return items.some((item) => compare(item, target) === 0) || (isEmpty(value) && (target === '' || target.toLowerCase() === 'null'));
+    case 'contains':
+      return items.some((item) => item !== null && text(item).toLowerCase().includes(target.toLowerCase()));
+    case 'under':
+      return items.some((item) => isUnder(text(item), target));
+    default:
+      return items.some((item) => {
+        const order = compare(item, target);
+        if (order === null) return false;
+        return op === 'gt' ? order > 0 : op === 'lt' ? order < 0 : op === 'gte' ? order >= 0 : order <= 0;
+      });
+  }
+}
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
+
+/** How `item` compares to the literal `wanted`: -1, 0, 1, or null when they cannot be compared. */
+function compare(item: unknown, wanted: string): number | null {
+  if (item === null || item === undefined || typeof item === 'object') return null;
+  const value = text(item).trim();
+  if (NUMBER.test(wanted) && (typeof item === 'number' || NUMBER.test(value))) return Math.sign(Number(value) - Number(wanted));
+  if (ISO_DATE.test(wanted) && ISO_DATE.test(value)) {
+    const cut = value.slice(0, wanted.length);
+    return cut < wanted ? -1 : cut > wanted ? 1 : 0;
+  }
+  const a = value.normalize('NFC').toLowerCase();
+  const b = wanted.normalize('NFC').toLowerCase();
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** True when `path` is the folder `folder` or inside it (case-insensitive; `""` or `"/"` is the vault root). */
+function isUnder(path: string, folder: string): boolean {
+  const f = folder.replace(/^\/+|\/+$/g, '').normalize('NFC').toLowerCase();
+  const p = path.replace(/^\/+|\/+$/g, '').normalize('NFC').toLowerCase();
+  return f === '' || p === f || p.startsWith(f + '/');
+}
+
+/** Sort order of two values: missing and empty values last whatever the direction, numbers numerically, then text. */
+function compareForSort(a: Value, b: Value, descending: boolean): number {
+  const ka = sortKey(a);
+  const kb = sortKey(b);
+  if (ka === null || kb === null) return ka === kb ? 0 : ka === null ? 1 : -1;
+  let order: number;
+  if (typeof ka === 'number' && typeof kb === 'number') order = ka - kb;
+  else order = String(ka).localeCompare(String(kb));
+  return descending ? -order : order;
+}
+
+function sortKey(value: Value): number | string | null {
+  if (value === MISSING || isEmpty(value)) return null;
+  const first = Array.isArray(value) ? value[0] : value;
+  if (typeof first === 'number') return first;
+  if (typeof first === 'boolean') return first ? 1 : 0;
+  return text(first).toLowerCase();
+}
+
+/** The value of `field` for `note`; MISSING for a property the note lacks. */
+function valueOf(note: NoteFacts, field: Field): Value {
+  if (field.kind === 'property') {
+    const wanted = field.name.toLowerCase();
+    const key = Object.keys(note.frontmatter).find((k) => k.toLowerCase() === wanted);
+    return key === undefined ? MISSING : note.frontmatter[key];
+  }
+  const slash = note.path.lastIndexOf('/');
+  const name = note.path.slice(slash + 1);
+  const dot = name.lastIndexOf('.');
+  switch (field.name) {
+    case 'file.name':
+      return name;
+    case 'file.basename':
+      return dot > 0 ? name.slice(0, dot) : name;
+    case 'file.path':
+      return note.path;
+    case 'file.folder':
+      return slash < 0 ? '/' : note.path.slice(0, slash);
+    case 'file.ext':
+      return dot > 0 ? name.slice(dot + 1) : '';
+    case 'file.mtime':
+      return new Date(note.mtime).toISOString();
+    case 'file.ctime':
+      return new Date(note.ctime).toISOString();
+    case 'file.size':
+      return note.size;
+    case 'file.tags':
+      return note.tags;
+  }
+}
+
+/** A value as a row shows it: missing → null, everything else as the frontmatter holds it. */
+function shown(value: Value): unknown {
+  return value === MISSING || value === undefined ? null : value;
+}
+
+function text(value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+function withHash(tag: string): string {
+  return tag.startsWith('#') ? tag : `#${tag}`;
+}

@@ -1,0 +1,296 @@
+import type { Span } from './match-spans';
+
+/**
+ * The text a snippet shows for a stretch of Markdown: what a reader sees in Obsidian's
+ * reading view, as one line. Emphasis marks (`**`, `__`, `==`), link syntax, embeds, images,
+ * HTML tags, comments, footnote marks and line prefixes (headings, quotes, callouts) are
+ * left out; a wikilink or Markdown link shows its visible text (the alias when it has one);
+ * inline code keeps its backticks; whitespace collapses to single spaces. Every character
+ * remembers where it came from and whether a highlight may land on it, so the snippet can
+ * wrap matches in `**` without ever nesting emphasis or marking inside link targets, code
+ * spans, URLs or HTML.
+ */
+
+/** How highlighting treats one display character. */
+export interface DisplayText {
+  /** The display characters (UTF-16 code units), whitespace collapsed to single spaces. */
+  text: string;
+  /** For each code unit of `text`, its offset in the source. */
+  src: number[];
+  /**
+   * For each code unit of `text`: 0 for free text (a highlight may start or end anywhere);
+   * a positive id for inline code (highlighted whole or not at all, never cut); a negative id
+   * for text a highlight never lands on (URLs, fenced code, link separators).
+   */
+  atom: number[];
+}
+
+/** A fenced code block: the whole block and the lines between its fences, as offsets. */
+export interface Fence {
+  start: number;
+  end: number;
+  contentStart: number;
+  contentEnd: number;
+}
+
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})[^\n]*$/gm;
+
+/**
+ * The fenced code blocks of a body (CommonMark: a line of ≥ 3 backticks or tildes opens, a
+ * line of at least as many of the same character closes; an unclosed block runs to the end).
+ * @returns blocks in text order; empty when the body has no fence line.
+ */
+export function fencesOf(body: string): Fence[] {
+  if (!body.includes('```') && !body.includes('~~~')) return [];
+  const fences: Fence[] = [];
+  FENCE_OPEN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = FENCE_OPEN.exec(body)) !== null) {
+    const marker = m[1];
+    if (marker[0] === '`' && m[0].slice(m[0].indexOf(marker) + marker.length).includes('`')) continue;
+    const contentStart = Math.min(body.length, m.index + m[0].length + 1);
+    const close = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`, 'gm');
+    close.lastIndex = contentStart;
+    const c = close.exec(body);
+    const contentEnd = c ? c.index : body.length;
+    const end = c ? c.index + c[0].length : body.length;
+    fences.push({ start: m.index, end, contentStart: Math.min(contentStart, contentEnd), contentEnd });
+    FENCE_OPEN.lastIndex = Math.max(end, m.index + 1);
+  }
+  return fences;
+}
+
+const LINE_PREFIX = /[ \t]*(?:>[ \t]*)*(?:\[![^\]\n]*\][+-]?[ \t]*|#{1,6}(?=[ \t\n]|$)[ \t]*)?/y;
+const INLINE_CODE = /(`+)(?!`)([^\n]*?[^`\n])\1(?!`)/y;
+const EMBED = /!\[\[[^\]\n]*\]\]/y;
+const IMAGE = /!\[[^\]\n]*\]\([^)\n]*\)/y;
+const WIKILINK = /\[\[([^[\]\n]+?)\]\]/y;
+const FOOTNOTE = /\[\^[^\]\n]+\]/y;
+const MD_LINK = /\[((?:[^[\]\n]|\[[^\]\n]*\])+)\]\(([^()\n]*(?:\([^()\n]*\)[^()\n]*)*)\)/y;
+const HTML_COMMENT = /<!--[\s\S]*?-->/y;
+const HTML_TAG = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/y;
+const AUTOLINK = /<((?:https?|mailto|obsidian):[^<>\s]+)>/y;
+const OBSIDIAN_COMMENT = /%%[\s\S]*?%%/y;
+const EMPHASIS_RUN = /\*{2,}|_{2,}|==/y;
+const BARE_URL = /(?:https?:\/\/|www\.)[^\s<>()[\]]*[^\s<>()[\].,;:!?'"*_]/y;
+/** Characters that may start Markdown syntax; everything else is plain text. */
+const SPECIAL = /[`![<%*_=\\hw]/;
+
+/** Builds a {@link DisplayText} piece by piece. */
+class DisplayBuilder {
+  readonly chars: string[] = [];
+  readonly src: number[] = [];
+  readonly atom: number[] = [];
+  private atoms = 0;
+
+  /** Source text shown as itself, free for highlighting. */
+  free(source: string, from: number, to: number): void {
+    for (let k = from; k < to; k++) this.push(source[k], k, 0);
+  }
+
+  /** Text shown as one unit: `whole` (inline code) or `never` (URL, fenced code, separators). */
+  unit(text: string, srcStart: number, kind: 'whole' | 'never', sameAsSource: boolean): void {
+    const id = ++this.atoms * (kind === 'whole' ? 1 : -1);
+    for (let k = 0; k < text.length; k++) this.push(text[k], sameAsSource ? srcStart + k : srcStart, id);
+  }
+
+  /** Hidden syntax that separates words (tags, embeds): a space unless one is already there. */
+  gap(at: number): void {
+    this.push(' ', at, 0);
+  }
+
+  private push(ch: string, at: number, atom: number): void {
+    if (/\s/.test(ch)) {
+      const last = this.chars.length - 1;
+      if (last < 0 || this.chars[last] === ' ') return;
+      ch = ' ';
+    }
+    this.chars.push(ch);
+    this.src.push(at);
+    this.atom.push(atom);
+  }
+
+  result(): DisplayText {
+    return { text: this.chars.join(''), src: this.src, atom: this.atom };
+  }
+}
+
+/**
+ * The display text of `source[from, to)`.
+ * @param source a note body; `from`/`to` should be line starts/ends so no construct is cut
+ * @param fences the body's fenced code blocks (see {@link fencesOf})
+ */
+export function displayText(source: string, from: number, to: number, fences: readonly Fence[]): DisplayText {
+  const out = new DisplayBuilder();
+  let i = from;
+  let plainFrom = i;
+  const flush = (upTo: number): void => {
+    if (upTo > plainFrom) out.free(source, plainFrom, upTo);
+  };
+  while (i < to) {
+    const fence = fences.find((f) => f.start <= i && i < f.end);
+    if (fence) {
+      flush(i);
+      const a = Math.max(i, fence.contentStart);
+      const b = Math.min(to, fence.contentEnd);
+      out.gap(i);
+      if (b > a) out.unit(source.slice(a, b), a, 'never', true);
+      out.gap(i);
+      i = plainFrom = Math.min(to, Math.max(fence.end, i + 1));
+      continue;
+    }
+    if (i === 0 || source[i - 1] === '\n') {
+      const prefix = sticky(LINE_PREFIX, source, i);
+      if (prefix !== null && prefix[0].length > 0) {
+        flush(i);
+        i = plainFrom = Math.min(to, i + prefix[0].length);
+        continue;
+      }
+    }
+    const ch = source[i];
+    if (!SPECIAL.test(ch)) {
+      i++;
+      continue;
+    }
+    const taken = syntaxAt(source, i, out, () => flush(i));
+    if (taken > 0) {
+      i = plainFrom = Math.min(to, i + taken);
+    } else {
+      i++;
+    }
+  }
+  flush(to);
+  return out.result();
+}
+
+/**
+ * Recognizes one piece of inline syntax at `i` and adds its display to `out` (after calling
+ * `flush` for the plain text before it).
+ * @returns how many source chars it took; 0 when `i` starts no syntax.
+ */
+function syntaxAt(source: string, i: number, out: DisplayBuilder, flush: () => void): number {
+  const ch = source[i];
+  let m: RegExpExecArray | null;
+  if (ch === '\\' && i + 1 < source.length && /[!-/:-@[-`{-~]/.test(source[i + 1])) {
+    flush();
+    out.unit(source.slice(i, i + 2), i, 'never', true);
+    return 2;
+  }
+  if (ch === '`' && (m = sticky(INLINE_CODE, source, i))) {
+    flush();
+    out.unit(m[0], i, 'whole', true);
+    return m[0].length;
+  }
+  if (ch === '!' && ((m = sticky(EMBED, source, i)) || (m = sticky(IMAGE, source, i)))) {
+    flush();
+    out.gap(i);
+    return m[0].length;
+  }
+  if (ch === '[') {
+    if ((m = sticky(WIKILINK, source, i))) {
+      flush();
+      wikilink(source, i + 2, m[1].length, out);
+      return m[0].length;
+    }
+    if ((m = sticky(FOOTNOTE, source, i))) {
+      flush();
+      return m[0].length;
+    }
+    if ((m = sticky(MD_LINK, source, i))) {
+      flush();
+      out.free(source, i + 1, i + 1 + m[1].length);
+      return m[0].length;
+    }
+  }
+  if (ch === '<') {
+    if ((m = sticky(AUTOLINK, source, i))) {
+      flush();
+      out.unit(m[1], i + 1, 'never', true);
+      return m[0].length;
+    }
+    if ((m = sticky(HTML_COMMENT, source, i)) || (m = sticky(HTML_TAG, source, i))) {
+      flush();
+      out.gap(i);
+      return m[0].length;
+    }
+  }
+  if (ch === '%' && (m = sticky(OBSIDIAN_COMMENT, source, i))) {
+    flush();
+    out.gap(i);
+    return m[0].length;
+  }
+  if ((ch === '*' || ch === '_' || ch === '=') && (m = sticky(EMPHASIS_RUN, source, i))) {
+    if (ch === '_' && /[\p{L}\p{N}]/u.test(source[i - 1] ?? '') && /[\p{L}\p{N}]/u.test(source[i + m[0].length] ?? '')) return 0;
+    flush();
+    return m[0].length;
+  }
+  if ((ch === 'h' || ch === 'w') && !/[\p{L}\p{N}]/u.test(source[i - 1] ?? '') && (m = sticky(BARE_URL, source, i))) {
+    flush();
+    out.unit(m[0], i, 'never', true);
+    return m[0].length;
+  }
+  return 0;
+}
+
+/**
+ * A wikilink's visible text: the alias after `|` when there is one, else the link text with
+ * `#` shown as ` > ` and a `^block` id left out (as Obsidian shows an unaliased link).
+ * @param source the body; @param at offset of the text between `[[` and `]]`; @param length its length
+ */
+function wikilink(source: string, at: number, length: number, out: DisplayBuilder): void {
+  const inner = source.slice(at, at + length);
+  const bar = inner.indexOf('|');
+  if (bar >= 0) {
+    out.free(source, at + bar + 1, at + length);
+    return;
+  }
+  const block = inner.indexOf('^');
+  const shown = block >= 0 ? inner.slice(0, block) : inner;
+  let k = 0;
+  let before = false;
+  for (const part of shown.split('#')) {
+    if (part.trim() !== '') {
+      if (before) out.unit(' > ', at + k - 1, 'never', false);
+      out.free(source, at + k, at + k + part.length);
+      before = true;
+    }
+    k += part.length + 1;
+  }
+}
+
+/** `regex.exec` anchored at `at` (the regex must be sticky). */
+function sticky(regex: RegExp, text: string, at: number): RegExpExecArray | null {
+  regex.lastIndex = at;
+  return regex.exec(text);
+}
+
+/**
+ * Which display characters a highlight covers: free characters whose source offset lies in a
+ * span, every character of an inline-code unit any of whose characters does, and a single
+ * space between two covered characters (so `**JSON Canvas**`, not `**JSON** **Canvas**`).
+ * @param spans source spans, sorted by start, not overlapping
+ * @returns one flag per display code unit
+ */
+export function highlightMask(display: DisplayText, spans: readonly Span[]): boolean[] {
+  const mask = new Array<boolean>(display.text.length).fill(false);
+  let p = 0;
+  for (let k = 0; k < display.text.length; k++) {
+    const at = display.src[k];
+    while (p < spans.length && spans[p].end <= at) p++;
+    if (p < spans.length && spans[p].start <= at && display.atom[k] >= 0) mask[k] = true;
+  }
+  for (let k = 0; k < mask.length; k++) {
+    const id = display.atom[k];
+    if (id <= 0 || !mask[k]) continue;
+    let a = k;
+    while (a > 0 && display.atom[a - 1] === id) a--;
+    let b = k;
+    while (b + 1 < mask.length && display.atom[b + 1] === id) b++;
+    for (let j = a; j <= b; j++) mask[j] = true;
+    k = b;
+  }
+  for (let k = 1; k + 1 < mask.length; k++) {
+    if (!mask[k] && mask[k - 1] && mask[k + 1] && display.text[k] === ' ' && display.atom[k] === 0) mask[k] = true;
+  }
+  return mask;
+}
