@@ -1,5 +1,5 @@
 // Bundles src/main.ts to main.js (CommonJS), as Obsidian loads community plugins.
-// Obsidian, Electron, CodeMirror, Lezer and Node builtins are provided by the app.
+// Obsidian, Electron, the CodeMirror/Lezer packages listed below and Node builtins are provided by the app.
 import esbuild from 'esbuild';
 import { builtinModules } from 'node:module';
 
@@ -17,8 +17,19 @@ const options = {
   external: [
     'obsidian',
     'electron',
-    '@codemirror/*',
-    '@lezer/*',
+    // The CodeMirror and Lezer packages Obsidian provides at runtime (one shared copy with
+    // its editor), one by one; anything else is bundled.
+    '@codemirror/autocomplete',
+    '@codemirror/collab',
+    '@codemirror/commands',
+    '@codemirror/language',
+    '@codemirror/lint',
+    '@codemirror/search',
+    '@codemirror/state',
+    '@codemirror/view',
+    '@lezer/common',
+    '@lezer/highlight',
+    '@lezer/lr',
     ...builtinModules,
     ...builtinModules.map((m) => `node:${m}`),
   ],

@@ -6,7 +6,7 @@ import { BaseChangedError } from '../vault/writes/write-errors';
 import type { WriteRequest } from '../vault/writes/write-types';
 import { applyHunks } from './hunks';
 import type { ProposalStore } from './proposal-store';
-import type { PlacedHunk, Proposal } from './types';
+import type { PlacedHunk, Proposal, ReviewHunk } from './types';
 
 /**
  * The notes open in an editor, as the review needs them (implemented by ui/ over Obsidian's
@@ -123,6 +123,40 @@ export class ProposalReview {
       return { proposal, applied: ready.length, stale: placed.length - ready.length };
     }
     throw new Error(`The note '${p.path}' kept changing while proposal '${p.id}' was accepted; nothing was applied, try again.`);
+  }
+
+  /**
+   * The hunks to show inline for the note at `path` whose editor text is `text`
+   * (ProposalStore.reviewHunks), with every hunk of a proposal whose key may no longer write
+   * the note (access rules, roots) marked stale, so it can only be rejected.
+   */
+  reviewHunks(path: string, text: string): ReviewHunk[] {
+    const refused = new Set<string>();
+    for (const p of this.store.pendingOn(path)) {
+      try {
+        this.notes.writes.checkExactText(path, text, text, scopeOf(p));
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        refused.add(p.id);
+      }
+    }
+    const hunks = this.store.reviewHunks(path, text);
+    return refused.size ? hunks.map((h) => (refused.has(h.proposalId) ? { ...h, stale: true } : h)) : hunks;
+  }
+
+  /**
+   * Records a hunk the user accepted in the editor, which already applied it as an undoable
+   * transaction, after the same checks as {@link accept} on the text before and after it.
+   * @param hunk the hunk as placed before the change; @param textAfter the editor's text after it.
+   * @throws ToolError when the key may no longer write the note or a protected property
+   *   would change (the editor then reverts the change); Error when the hunk is not undecided.
+   */
+  async acceptedInEditor(hunk: ReviewHunk, textAfter: string): Promise<Proposal> {
+    const p = this.pendingProposal(hunk.proposalId);
+    this.assertUndecided(p, hunk.index);
+    const before = textAfter.slice(0, hunk.from) + hunk.removed + textAfter.slice(hunk.from + hunk.inserted.length);
+    this.notes.writes.checkExactText(p.path, before, textAfter, scopeOf(p));
+    return this.store.decideHunks(p.id, [hunk.index], 'accepted');
   }
 
   private pendingProposal(id: string): Proposal {

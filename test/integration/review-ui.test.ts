@@ -117,4 +117,59 @@ describe('review UI in the workspace', () => {
     expect(view.editor.getCursor().line).toBe(8);
     expect(view.editor.getLine(8)).toBe('- [ ] Renew the library card');
   });
+
+  describe('inline review in the note editor', () => {
+    const openInbox = async () => {
+      const file = env.app.vault.getFileByPath('Inbox.md') as unknown as TFile;
+      const view = (await env.app.workspace.openNote(file)) as unknown as MarkdownView;
+      return { view, cm: (view.editor as unknown as { cm: import('@codemirror/view').EditorView }).cm };
+    };
+
+    test('a proposal shows inline in the open note: struck text, proposed text, provenance, ✓ applies it and records the decision', async () => {
+      const { cm } = await openInbox();
+      const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' });
+      await until(() => cm.dom.querySelector('.vault-mcp-inserted') !== null);
+      expect(cm.dom.querySelector('.vault-mcp-removed')?.textContent).toContain('Renew the library card');
+      expect(cm.dom.querySelector('.vault-mcp-inserted')?.textContent).toContain('Renew the card');
+      expect(cm.dom.textContent).toContain('Claude Code');
+      expect(cm.dom.querySelector('.cm-panels')?.textContent).toContain('1 pending change from Claude Code');
+      (cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') as HTMLElement).click();
+      await until(() => env.plugin.proposals.get(p.id)?.status === 'accepted');
+      expect(cm.state.doc.toString()).toContain('- [ ] Renew the card\n');
+      await until(() => cm.dom.querySelector('.vault-mcp-inserted') === null);
+    });
+
+    test('✗ rejects; the editor commands go to, accept and reject hunks at the cursor', async () => {
+      const { view, cm } = await openInbox();
+      const base = cm.state.doc.toString();
+      const body = base.replace('Book the dentist for March', 'Book the dentist for May').replace('Renew the library card', 'Cancel the library card');
+      const p = await stage({ tool: 'write_note', kind: 'write', path: 'Inbox', body: body.slice(body.indexOf('# Inbox')) });
+      await until(() => cm.dom.querySelectorAll('.vault-mcp-inserted').length === 2);
+      const run = (id: string) => env.app.commands.executeCommandById(`vault-mcp:${id}`);
+      view.editor.setCursor({ line: 0, ch: 0 });
+      expect(run('next-change')).toBe(true);
+      expect(view.editor.getLine(view.editor.getCursor().line)).toBe('- [ ] Book the dentist for March');
+      expect(run('reject-change-at-cursor')).toBe(true);
+      await until(() => env.plugin.proposals.get(p.id)?.decisions[0] === 'rejected');
+      expect(run('next-change')).toBe(true);
+      expect(run('accept-change-at-cursor')).toBe(true);
+      await until(() => env.plugin.proposals.get(p.id)?.status === 'partly_accepted');
+      expect(cm.state.doc.toString()).toBe(base.replace('Renew the library card', 'Cancel the library card'));
+      expect(run('next-change')).toBe(false);
+    });
+
+    test('✓ on a note made read-only since the proposal is refused: the editor change is reverted and a Notice says why', async () => {
+      const { cm } = await openInbox();
+      const p = await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: 'late line', ensureNewline: true });
+      await until(() => cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') !== null);
+      cm.dispatch({ changes: { from: 0, insert: '---\naccess: read-only\n---\n' }, userEvent: 'input.type' });
+      const typed = cm.state.doc.toString();
+      Notice.shown.length = 0;
+      (cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') as HTMLElement).click();
+      await until(() => Notice.shown.length > 0);
+      expect(Notice.shown[0].message).toMatch(/read-only for agents/);
+      expect(cm.state.doc.toString()).toBe(typed);
+      expect(env.plugin.proposals.get(p.id)?.status).toBe('pending');
+    });
+  });
 });

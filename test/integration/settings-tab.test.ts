@@ -78,7 +78,7 @@ describe('settings tab over the running plugin', () => {
     expect((booted.plugin as unknown as { settingTabs: unknown[] }).settingTabs).toEqual([tab]);
     expect(tab).toBeInstanceOf(VaultMcpSettingTab);
     const headings = Array.from(el().querySelectorAll('.setting-item-heading .setting-item-name')).map((h) => h.textContent);
-    expect(headings).toEqual(['Server', 'Keys', 'Connect a client', 'Tools', 'Access', 'AI provider']);
+    expect(headings).toEqual(['Server', 'Keys', 'Connect a client', 'Tools', 'Review', 'Access', 'AI provider']);
     expect(settingRow(el(), 'Status').textContent).toContain(`Listening on ${booted.url}`);
     expect(keyRow('Claude Code').querySelector('.vault-mcp-badge')!.textContent).toBe('propose');
   });
@@ -306,5 +306,17 @@ describe('settings tab over the running plugin', () => {
     const url = booted.app.cliHandlers.get('vault-mcp:url')!;
     expect(await status.handler({})).toBe(`Listening on ${booted.url} (1 key)`);
     expect(await url.handler({})).toBe(booted.url);
+  });
+
+  it('the Review section mutes and unmutes the notice for new proposals', async () => {
+    const row = settingRow(el(), 'Notify on new proposals');
+    expect(row.querySelector('.checkbox-container')!.classList.contains('is-enabled')).toBe(true);
+    row.querySelector<HTMLElement>('.checkbox-container')!.click();
+    await settle();
+    expect(booted.plugin.settings.proposals.notifyOnNew).toBe(false);
+    expect((await booted.plugin.loadData()).proposals.notifyOnNew).toBe(false);
+    row.querySelector<HTMLElement>('.checkbox-container')!.click();
+    await settle();
+    expect(booted.plugin.settings.proposals.notifyOnNew).toBe(true);
   });
 });

@@ -3,7 +3,10 @@ import type { ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
 import type { VaultMcpSettings } from '../../settings/settings';
 import { decideProposal, listPendingProposals, showProposal } from './review-commands';
+import { reviewExtension } from '../../editor/review-extension';
 import { workspaceEditors } from './open-editors';
+import { addReviewEditorCommands } from './review-editor-commands';
+import { notePathOf, proposalReviewController } from './review-controller';
 import { addPendingStatusBarItem } from './pending-status-bar';
 import { PENDING_VIEW_TYPE, PendingChangesView } from './pending-view';
 
@@ -15,8 +18,9 @@ export interface ReviewPlugin extends Plugin {
 }
 
 /**
- * Wires the user's side of propose mode into Obsidian, so main.ts stays wiring only: accepts
- * on open notes go through their editor; the Pending changes view with its ribbon icon,
+ * Wires the user's side of propose mode into Obsidian, so main.ts stays wiring only: the
+ * inline review in every editor (`registerEditorExtension`) and its editor commands; accepts
+ * from elsewhere on open notes go through their editor; the Pending changes view with its ribbon icon,
  * command and status-bar count; a Notice for each new proposal (unless muted in settings);
  * and the Obsidian CLI handlers `vault-mcp:proposals`, `vault-mcp:show`, `vault-mcp:accept`,
  * `vault-mcp:reject` (`Plugin.registerCliHandler`, since 1.12.2; skipped on older apps).
@@ -25,6 +29,8 @@ export interface ReviewPlugin extends Plugin {
 export function registerReview(plugin: ReviewPlugin): void {
   plugin.review.editors = workspaceEditors(plugin.app);
   plugin.register(() => (plugin.review.editors = null));
+  plugin.registerEditorExtension(reviewExtension(proposalReviewController(plugin.proposals, plugin.review), notePathOf));
+  addReviewEditorCommands(plugin);
   plugin.registerView(PENDING_VIEW_TYPE, (leaf) => new PendingChangesView(leaf, plugin.proposals, plugin.review));
   const open = (): void => void openPendingChanges(plugin);
   plugin.addRibbonIcon('git-pull-request-arrow', 'Open pending changes', open);

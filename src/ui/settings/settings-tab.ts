@@ -3,6 +3,7 @@ import { renderAccessSection } from './access-section';
 import { renderAiSection } from './ai-section';
 import { renderConnectSection } from './connect-section';
 import { renderKeysSection } from './keys-section';
+import { renderReviewSection } from './review-section';
 import { renderServerSection } from './server-section';
 import type { SectionContext, SettingsTabPlugin } from './tab-context';
 import { renderToolsSection } from './tools-section';
@@ -32,6 +33,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
     renderKeysSection(el, this.ctx);
     renderConnectSection(el, this.ctx);
     renderToolsSection(el, this.ctx);
+    renderReviewSection(el, this.ctx);
     renderAccessSection(el, this.ctx);
     renderAiSection(el, this.ctx);
   }
