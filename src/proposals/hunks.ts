@@ -6,7 +6,7 @@
  * starts or at the end of the text.
  */
 import { diffLines } from 'diff';
-import type { Hunk, PlacedHunk } from './types';
+import type { Hunk } from './types';
 
 /**
  * The most changed lines (removed plus added) `buildHunks` lets jsdiff work through before
@@ -112,33 +112,4 @@ export function applyHunks(text: string, hunks: readonly HunkEdit[]): string {
   }
   pieces.push(text.slice(cursor));
   return pieces.join('');
-}
-
-/**
- * The proposed text with hunk `index` of `buildHunks(base, proposed)` reverted: every other
- * hunk applied to `base`. What the proposal becomes when the user rejects that one hunk.
- * Throws an `Error` when `index` is not the index of a hunk of (base, proposed).
- */
-export function withoutHunk(base: string, proposed: string, index: number): string {
-  const hunks = buildHunks(base, proposed);
-  if (!Number.isInteger(index) || index < 0 || index >= hunks.length) {
-    throw new Error(`withoutHunk: no hunk ${index}; this proposal has ${hunks.length} hunk(s) (0-based)`);
-  }
-  return applyHunks(base, hunks.filter((h) => h.index !== index));
-}
-
-/**
- * `current` with the one placed hunk applied: what the note becomes when the user accepts
- * it. `placed` comes from `placeHunks` on this same `current`. Throws an `Error` when the
- * hunk is stale (a stale hunk can only be rejected) or when `current.slice(from, to)` is not
- * its `removed` text (it was placed on another text).
- */
-export function onlyHunk(current: string, placed: PlacedHunk): string {
-  if (placed.stale) {
-    throw new Error(`onlyHunk: hunk ${placed.index} is stale (the note changed at it); it can only be rejected`);
-  }
-  if (placed.to > current.length || current.slice(placed.from, placed.to) !== placed.removed) {
-    throw new Error(`onlyHunk: hunk ${placed.index} does not match the text at [${placed.from}, ${placed.to}); place it on this text first`);
-  }
-  return applyHunks(current, [placed]);
 }

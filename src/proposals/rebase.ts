@@ -4,20 +4,8 @@
  * stale, never applied blindly"). The note may have moved on since the proposal's base: the
  * user typed, sync arrived, another proposal was accepted. Pure string work.
  */
-import { applyHunks, buildHunks } from './hunks';
+import { buildHunks } from './hunks';
 import type { Hunk, PlacedHunk } from './types';
-
-/** A proposal moved onto the note's current text (see `rebaseProposal`). */
-export interface RebasedProposal {
-  /** The new base: the current text. */
-  base: string;
-  /** The current text with every hunk that still applies cleanly applied. */
-  proposed: string;
-  /** Hunks (offsets in the OLD base) the note changed at or right next to: not carried over. */
-  stale: Hunk[];
-  /** Hunks (offsets in the OLD base) whose exact change the current text already has. */
-  applied: Hunk[];
-}
 
 /** One base→current change, with its range in both texts. */
 interface NoteChange {
@@ -58,17 +46,15 @@ function touches(c: NoteChange, h: Hunk): boolean {
   return c.from <= h.to && c.to >= h.from;
 }
 
-/** A hunk placed on the current text, and whether its very change is already there. */
-function place(changes: readonly NoteChange[], h: Hunk, currentLength: number): { placed: PlacedHunk; applied: boolean } {
-  const hit = changes.filter((c) => touches(c, h));
-  if (hit.length === 0) {
+/** A hunk placed on the current text: shifted when no change touches it, else stale. */
+function place(changes: readonly NoteChange[], h: Hunk, currentLength: number): PlacedHunk {
+  if (!changes.some((c) => touches(c, h))) {
     const from = mapOffset(changes, h.from, 'start');
-    return { placed: { ...h, from, to: from + (h.to - h.from), stale: false }, applied: false };
+    return { ...h, from, to: from + (h.to - h.from), stale: false };
   }
   const from = Math.min(mapOffset(changes, h.from, 'start'), currentLength);
   const to = Math.max(from, Math.min(mapOffset(changes, h.to, 'end'), currentLength));
-  const applied = hit.length === 1 && hit[0].from === h.from && hit[0].to === h.to && hit[0].inserted === h.inserted;
-  return { placed: { ...h, from, to, stale: true }, applied };
+  return { ...h, from, to, stale: true };
 }
 
 /**
@@ -89,28 +75,5 @@ function place(changes: readonly NoteChange[], h: Hunk, currentLength: number): 
  */
 export function placeHunks(base: string, current: string, hunks: readonly Hunk[]): PlacedHunk[] {
   const changes = noteChanges(base, current);
-  return hunks.map((h) => place(changes, h, current.length).placed);
-}
-
-/**
- * The proposal (base → proposed) moved onto `current`: the new base is `current`, the new
- * proposed text is `current` with every non-stale placed hunk applied. `stale` lists the
- * hunks (numbered and offset as in the OLD base) the note changed at, which are dropped;
- * `applied` lists those whose exact change `current` already has (the same lines replaced
- * by the same text), also dropped. Used by the proposal store when the note changed under
- * a proposal. To decide one hunk of a proposal whose base is not the note's text, rebase
- * `withoutHunk(base, proposed, index)` onto the note after the decision (after `onlyHunk`
- * for an accept), so the decided hunk can never be applied twice. Does not throw.
- */
-export function rebaseProposal(base: string, proposed: string, current: string): RebasedProposal {
-  const changes = noteChanges(base, current);
-  const stale: Hunk[] = [];
-  const applied: Hunk[] = [];
-  const clean: PlacedHunk[] = [];
-  for (const h of buildHunks(base, proposed)) {
-    const result = place(changes, h, current.length);
-    if (!result.placed.stale) clean.push(result.placed);
-    else (result.applied ? applied : stale).push(h);
-  }
-  return { base: current, proposed: applyHunks(current, clean), stale, applied };
+  return hunks.map((h) => place(changes, h, current.length));
 }

@@ -1,5 +1,4 @@
-import { LINE_DIFF_MAX_EDIT, applyHunks, buildHunks, onlyHunk, withoutHunk } from '../../src/proposals/hunks';
-import { placeHunks } from '../../src/proposals/rebase';
+import { LINE_DIFF_MAX_EDIT, applyHunks, buildHunks } from '../../src/proposals/hunks';
 import { randomEdit, randomNote, seededRandom } from './proposals-random';
 
 /** The hunks without their index, for compact expectations. */
@@ -122,34 +121,5 @@ describe('applyHunks', () => {
     expect(() => applyHunks('abc', [{ from: -1, to: 1, inserted: '' }])).toThrow(/out of range/);
     expect(() => applyHunks('abc', [{ from: 2, to: 1, inserted: '' }])).toThrow(/out of range/);
     expect(() => applyHunks('abc', [{ from: 0.5, to: 1, inserted: '' }])).toThrow(/out of range/);
-  });
-});
-
-describe('withoutHunk and onlyHunk', () => {
-  const base = 'one\ntwo\nthree\nfour\n';
-  const proposed = 'ONE\ntwo\nthree\nFOUR\nfive\n';
-
-  test('withoutHunk reverts one hunk and keeps the others', () => {
-    expect(withoutHunk(base, proposed, 0)).toBe('one\ntwo\nthree\nFOUR\nfive\n');
-    expect(withoutHunk(base, proposed, 1)).toBe('ONE\ntwo\nthree\nfour\n');
-    expect(withoutHunk(base, 'x\n', 0)).toBe(base);
-  });
-
-  test('withoutHunk throws on a hunk index the proposal does not have', () => {
-    expect(() => withoutHunk(base, proposed, 2)).toThrow('withoutHunk: no hunk 2; this proposal has 2 hunk(s) (0-based)');
-    expect(() => withoutHunk(base, base, 0)).toThrow(/has 0 hunk/);
-  });
-
-  test('onlyHunk applies one placed hunk to the current text', () => {
-    const current = 'one\ntwo\nmiddle\nthree\nfour\n';
-    const placed = placeHunks(base, current, buildHunks(base, proposed));
-    expect(onlyHunk(current, placed[1])).toBe('one\ntwo\nmiddle\nthree\nFOUR\nfive\n');
-    expect(onlyHunk(current, placed[0])).toBe('ONE\ntwo\nmiddle\nthree\nfour\n');
-  });
-
-  test('onlyHunk refuses a stale hunk and a hunk placed on another text', () => {
-    const hunk = buildHunks(base, proposed)[0];
-    expect(() => onlyHunk(base, { ...hunk, stale: true })).toThrow(/stale .* can only be rejected/);
-    expect(() => onlyHunk('other\ntext\n', { ...hunk, stale: false })).toThrow(/does not match the text at \[0, 4\)/);
   });
 });

@@ -1,5 +1,5 @@
-import { applyHunks, buildHunks, onlyHunk, withoutHunk } from '../../src/proposals/hunks';
-import { placeHunks, rebaseProposal } from '../../src/proposals/rebase';
+import { applyHunks, buildHunks } from '../../src/proposals/hunks';
+import { placeHunks } from '../../src/proposals/rebase';
 import type { PlacedHunk } from '../../src/proposals/types';
 import { randomEdit, randomNote, seededRandom } from './proposals-random';
 
@@ -97,7 +97,7 @@ describe('placeHunks', () => {
       index: 0, from: big.indexOf('line 7000\n') + shift, to: big.indexOf('line 7001\n') + shift,
       removed: 'line 7000\n', inserted: 'line seven thousand\n', stale: false,
     });
-    expect(onlyHunk(current, hunk)).toBe(current.replace('line 7000\n', 'line seven thousand\n'));
+    expect(applyHunks(current, [hunk])).toBe(current.replace('line 7000\n', 'line seven thousand\n'));
   });
 });
 
@@ -119,41 +119,7 @@ describe('stacking two proposals from the same base', () => {
     const hunks = placeHunks(base, afterFirst, buildHunks(base, both));
     expect(hunks.map((h) => [h.from, h.to, h.stale])).toEqual([[0, 2, true], [12, 14, false]]);
     expect(applyClean(afterFirst, hunks)).toBe('A\nb\nc\nd\ne\nf\nG\n');
-    expect(rebaseProposal(base, overlapping, afterFirst)).toEqual({
-      base: afterFirst, proposed: afterFirst, applied: [],
-      stale: [{ index: 0, from: 0, to: 2, removed: 'a\n', inserted: 'a2\n' }],
-    });
-  });
-});
-
-describe('rebaseProposal', () => {
-  test('onto the unchanged base it is the same proposal', () => {
-    expect(rebaseProposal(base, proposed, base)).toEqual({ base, proposed, stale: [], applied: [] });
-  });
-
-  test('onto an edited note: clean hunks carried over, stale ones listed against the old base', () => {
-    const current = 'a\nb\nc\nd\ne\nmine\nf\ng\n';
-    expect(rebaseProposal(base, proposed, current)).toEqual({
-      base: current,
-      proposed: 'a\nb\nC\nd\ne\nmine\nf\ng\n',
-      stale: [{ index: 1, from: 10, to: 10, removed: '', inserted: 'new\n' }],
-      applied: [],
-    });
-  });
-
-  test('after accepting one hunk on the note, that hunk is recognised as applied', () => {
-    const current = 'a\nb\nc\nd\ne\nf\ng\nuser\n';
-    const hunks = placeHunks(base, current, buildHunks(base, proposed));
-    const afterAccept = onlyHunk(current, hunks[0]);
-    expect(rebaseProposal(base, proposed, afterAccept)).toEqual({
-      base: afterAccept,
-      proposed: 'a\nb\nC\nd\ne\nnew\nf\ng\nuser\n',
-      stale: [],
-      applied: [{ index: 0, from: 4, to: 6, removed: 'c\n', inserted: 'C\n' }],
-    });
-    // The documented recipe: drop the decided hunk from the proposal, then rebase.
-    expect(rebaseProposal(base, withoutHunk(base, proposed, 0), afterAccept).proposed).toBe('a\nb\nC\nd\ne\nnew\nf\ng\nuser\n');
-    expect(rebaseProposal(base, withoutHunk(base, proposed, 1), current).proposed).toBe('a\nb\nC\nd\ne\nf\ng\nuser\n');
+    expect(placeHunks(base, afterFirst, buildHunks(base, overlapping))).toEqual([{ index: 0, from: 0, to: 2, removed: 'a\n', inserted: 'a2\n', stale: true }]);
   });
 });
 
@@ -180,9 +146,6 @@ describe('placement invariant (property test, seeded)', () => {
         }
       }
       if (current === b) expect(result).toEqual(hunks.map((h) => ({ ...h, stale: false })));
-      const rebased = rebaseProposal(b, p, current);
-      expect(rebased.proposed).toBe(applyClean(current, result));
-      expect(rebased.stale.length + rebased.applied.length).toBe(result.filter((h) => h.stale).length);
     }
     expect(staleCount).toBeGreaterThan(100);
     expect(cleanCount).toBeGreaterThan(100);
