@@ -67,7 +67,7 @@ function place(changes: readonly NoteChange[], h: Hunk, currentLength: number): 
  * hunk.from`): a change inside it, an insertion at either of its edges, or a change of the
  * line right before or right after it. For a pure insertion that means a change at the
  * same point or of either adjacent line. A hunk whose exact change the note already has is
- * stale here too (`rebaseProposal` tells it apart). A non-stale hunk is shifted by the
+ * stale here too (the store records accepted hunks, so it never places them again). A non-stale hunk is shifted by the
  * changes before it and `current.slice(from, to) === removed` holds. A stale hunk gets
  * best-effort offsets: where its range lands in `current`, an edge inside (or at an
  * insertion at) a change going to that change's new text, clamped, `from <= to`.
