@@ -1,13 +1,9 @@
-import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { describeWithChromium, launchChromium, ROOT } from './chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ROOT = path.resolve(__dirname, '../..');
-const hasChromium = fs.existsSync(CHROMIUM) && fs.existsSync(path.join(ROOT, 'node_modules/playwright-core'));
-if (!hasChromium) console.log(`Skipping the inline-review browser test: needs ${CHROMIUM} and the playwright-core devDependency.`);
-const d = hasChromium ? describe : describe.skip;
+const d = describeWithChromium('the inline-review browser test');
 
 /** Bundles test/browser/review-entry.ts for Chromium (an IIFE). */
 async function bundleReviewPage(): Promise<string> {
@@ -54,11 +50,7 @@ d('inline review in headless Chromium', () => {
   const shot = (name: string) => (process.env.UPDATE_SCREENSHOT ? path.join(ROOT, 'docs', name) : path.join(dir, name));
 
   beforeAll(async () => {
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 640 }, deviceScaleFactor: 1 });
     page.on('pageerror', (e: Error) => errors.push(e.message));
     page.on('console', (m: { type(): string; text(): string }) => m.type() === 'error' && errors.push(m.text()));

@@ -1,14 +1,10 @@
-import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { describeWithChromium, launchChromium, ROOT } from './chromium';
 import { bundleSettingsTab } from './bundle';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ROOT = path.resolve(__dirname, '../..');
-const hasChromium = fs.existsSync(CHROMIUM) && fs.existsSync(path.join(ROOT, 'node_modules/playwright-core'));
-if (!hasChromium) console.log(`Skipping the settings-tab browser test: needs ${CHROMIUM} and the playwright-core devDependency.`);
-const d = hasChromium ? describe : describe.skip;
+const d = describeWithChromium('the settings-tab browser test');
 
 /** The page: Obsidian-like theme + the plugin's styles.css + the bundled tab. */
 async function pageHtml(): Promise<string> {
@@ -29,11 +25,7 @@ d('settings tab in headless Chromium', () => {
   let dir: string;
 
   beforeAll(async () => {
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 900, height: 900 }, deviceScaleFactor: 1 });
     const errors: string[] = [];
     page.on('pageerror', (e: Error) => errors.push(e.message));

@@ -54,15 +54,3 @@ export async function attempt(client: Client, name: string, args: Json): Promise
   if (result.isError) return { ok: false, message: (result.content as Array<{ text: string }>)[0].text };
   return { ok: true, value: result.structuredContent as Json };
 }
-
-/** A small seeded pseudo-random generator (mulberry32): the same seed gives the same run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

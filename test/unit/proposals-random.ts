@@ -1,20 +1,9 @@
 /**
- * Seeded random notes and edits for the proposals tests: a tiny PRNG (mulberry32) so every
- * failure is reproducible from its seed, and line-level edits over texts with LF and CRLF
+ * Seeded random notes and edits for the proposals tests (seededRandom re-exported), with line-level edits over texts with LF and CRLF
  * line breaks, a missing final newline, empty texts, a BOM, and unicode (emoji, CJK).
  */
 
-/** A PRNG returning floats in [0, 1), deterministic for a given 32-bit seed (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../harness/seeded-random';
 
 const WORDS = ['alpha', 'beta', '# Heading', '- item', '', ' ', '日本語', '😀 emoji', 'ñandú', '[[link]]', 'x', 'x', '\t', 'a\rb'];
 
