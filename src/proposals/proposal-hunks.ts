@@ -7,6 +7,8 @@ import type { Hunk, PlacedHunk, Proposal } from './types';
  * current text. Accepted hunks are first applied to the staged base (so the base matches a
  * note that took them, and their neighbours are placed exactly, not seen as touched by them);
  * the undecided hunks shift onto that base and are then placed three-way on `current`.
+ * A proposal staged with `expected_hash` asked for the exact note it read: once the note
+ * differs from that text (plus the hunks accepted from it), every undecided hunk is stale.
  * @param p an `edit` or `properties` proposal (base_text and proposed_text set).
  * @param hunks buildHunks(p.base_text, p.proposed_text), passed in so callers can cache it.
  * @param current the note's text now (disk or the open editor's document).
@@ -24,7 +26,8 @@ export function undecidedHunks(p: Proposal, hunks: readonly Hunk[], current: str
     if (decision === 'accepted') delta += h.inserted.length - (h.to - h.from);
     else if (decision === undefined) shifted.push({ ...h, from: h.from + delta, to: h.to + delta });
   }
-  return placeHunks(acceptedBase, current, shifted);
+  const placed = placeHunks(acceptedBase, current, shifted);
+  return p.expected_hash !== undefined && current !== acceptedBase ? placed.map((h) => ({ ...h, stale: true })) : placed;
 }
 
 /** Memoized buildHunks per proposal id: a proposal's base and proposed text never change. */

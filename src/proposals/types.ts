@@ -34,7 +34,10 @@ export interface Proposal {
   kind: ProposalKind;
   path: string;
   to?: string;
-  /** The agent's expected_hash, re-checked at acceptance of a move. */
+  /**
+   * The agent's expected_hash, when it gave one: at acceptance the note must still be that
+   * text (plus hunks accepted from this proposal), else its hunks are stale / the move refused.
+   */
   expected_hash?: string;
   base_hash: string | null;
   base_text: string | null;

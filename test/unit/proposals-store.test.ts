@@ -136,6 +136,17 @@ describe('accepting and rejecting with the note closed', () => {
     expect((await review.reject(p.id)).status).toBe('rejected');
   });
 
+  test('a proposal staged with expected_hash wants that exact note: any later change elsewhere makes it stale', async () => {
+    const hash = notes.hashOf(await disk('Inbox.md'));
+    const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew it', expectedHash: hash });
+    expect(p.expected_hash).toBe(hash);
+    const changed = (await disk('Inbox.md')).replace('# Inbox\n', '# Inbox\n\nFar away from the hunk.\n');
+    await write('Inbox.md', changed);
+    await sync();
+    expect(await review.accept(p.id)).toMatchObject({ applied: 0, stale: 1 });
+    expect(await disk('Inbox.md')).toBe(changed);
+  });
+
   test('hunks are decided one by one: accept one, reject the other → partly accepted', async () => {
     const base = await disk('Inbox.md');
     const body = base.replace('Book the dentist for March', 'Book the dentist for May').replace('Renew the library card', 'Cancel the library card');
