@@ -46,8 +46,8 @@ export default class VaultMcpPlugin extends Plugin {
     this.notes = new NoteStore(this.app, { quarantine: () => this.settings.access.quarantine });
     this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
     this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'));
-    this.review = new ProposalReview(this.proposals, this.notes);
-    const services = createSessionServices(this.notes, this.search, this.proposals, () => this.settings, this.manifest.version);
+    this.review = new ProposalReview(this.proposals, this.notes, (id) => this.keyRing.list().find((k) => k.id === id)?.roots ?? null);
+    const services = createSessionServices(this.notes, this.search, this.proposals, this.review, () => this.settings, this.manifest.version);
     this.server = new McpHttpServer(this.keyRing, () => this.settings, services);
     this.ai = new AiService({
       getSettings: () => this.settings.ai,

@@ -58,9 +58,11 @@ function proposalProblem(p: unknown): string | null {
   for (const [index, decision] of Object.entries(p.decisions)) {
     if (!/^\d+$/.test(index) || !(['accepted', 'rejected'] as HunkDecision[]).includes(decision as HunkDecision)) return `bad decision ${index}: ${JSON.stringify(decision)}`;
   }
+  if (p.hunk_total !== undefined && (!Number.isInteger(p.hunk_total) || (p.hunk_total as number) < 0)) return '"hunk_total" must be a whole number';
   const textKind = p.kind === 'edit' || p.kind === 'properties';
-  if (textKind && (p.base_text === null || p.proposed_text === null || p.base_hash === null)) return 'an edit needs base_text, base_hash and proposed_text';
-  if (p.kind === 'create' && p.proposed_text === null) return 'a create needs proposed_text';
+  const pending = p.status === 'pending';
+  if (textKind && pending && (p.base_text === null || p.proposed_text === null || p.base_hash === null)) return 'a pending edit needs base_text, base_hash and proposed_text';
+  if (p.kind === 'create' && pending && p.proposed_text === null) return 'a pending create needs proposed_text';
   if (p.kind === 'move' && typeof p.to !== 'string') return 'a move needs "to"';
   return null;
 }

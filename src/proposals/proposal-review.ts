@@ -5,7 +5,7 @@ import type { NoteStore } from '../vault/note-store';
 import { BaseChangedError } from '../vault/writes/write-errors';
 import type { WriteRequest } from '../vault/writes/write-types';
 import { applyHunks } from './hunks';
-import type { ProposalStore } from './proposal-store';
+import { goneReason, type ProposalStore } from './proposal-store';
 import type { PlacedHunk, Proposal, ReviewHunk } from './types';
 
 /**
@@ -30,6 +30,13 @@ export interface AcceptOutcome {
   stale: number;
 }
 
+/** Where a pending proposal stands now (see ProposalReview.liveState). */
+export interface LiveState {
+  gone: boolean;
+  placed: PlacedHunk[];
+  baseChanged: boolean;
+}
+
 /** How often an accept recomputes when the note changed between reading and writing it. */
 const ACCEPT_ATTEMPTS = 4;
 
@@ -45,11 +52,47 @@ export class ProposalReview {
   /** Editors of open notes; null until ui/ wires them (and in headless runs). */
   editors: OpenNoteEditors | null = null;
 
-  /** @param store the proposals. @param notes the vault side (checks and writes). */
+  /**
+   * @param store the proposals. @param notes the vault side (checks and writes).
+   * @param keyRoots the current roots of a key by id, or null when the key no longer exists
+   *   (revoked): acceptance uses the key's roots as they are then, not as they were.
+   */
   constructor(
     private readonly store: ProposalStore,
     private readonly notes: NoteStore,
+    private readonly keyRoots: (keyId: string) => string[] | null,
   ) {}
+
+  /** The proposing key's access scope now: its label (agent_overrides) and current roots. */
+  private scopeOf(p: Proposal): AccessScope {
+    return { label: p.key_label, roots: this.keyRoots(p.key_id) ?? p.key_roots };
+  }
+
+  /** Why a proposal of a revoked key cannot be applied, or null while the key exists. */
+  private revokedReason(p: Proposal): string | null {
+    return this.keyRoots(p.key_id) === null ? `The key '${p.key_label}' that proposed this change was revoked, so it cannot be applied.` : null;
+  }
+
+  /**
+   * Where a pending proposal stands against the vault now, for proposal_status and the
+   * terminal: `gone` when its note was deleted, became invisible to the key, or the key was
+   * revoked; else the undecided hunks placed on the note's current text (text kinds) and,
+   * for a delete, whether the note changed since it was proposed. null for decided
+   * proposals and for creates and folders (nothing to compare with).
+   */
+  async liveState(p: Proposal): Promise<LiveState | null> {
+    if (p.status !== 'pending' || p.kind === 'create' || p.kind === 'folder') return null;
+    if (this.revokedReason(p)) return { gone: true, placed: [], baseChanged: false };
+    let text: string;
+    try {
+      const file = this.notes.resolveNote({ path: p.path }, this.scopeOf(p));
+      text = this.editors?.textOf(file.path) ?? (await this.notes.read(file));
+    } catch (err) {
+      if (!(err instanceof ToolError)) throw err;
+      return { gone: true, placed: [], baseChanged: false };
+    }
+    return { gone: false, placed: this.store.placedHunks(p, text), baseChanged: p.kind === 'delete' && hashText(text) !== p.base_hash };
+  }
 
   /**
    * Accepts a pending proposal: every undecided hunk that still applies (a text proposal),
@@ -61,15 +104,17 @@ export class ProposalReview {
    */
   async accept(id: string, hunkIndex?: number): Promise<AcceptOutcome> {
     const p = this.pendingProposal(id);
+    const revoked = this.revokedReason(p);
+    if (revoked) return { proposal: await this.store.settle(id, 'stale', revoked), applied: 0, stale: 1 };
     if (p.kind === 'edit' || p.kind === 'properties') return this.acceptText(p, hunkIndex);
     if (hunkIndex !== undefined) throw new Error(`Proposal '${id}' is a ${p.kind}, which has no hunks; accept it whole.`);
     try {
-      const prepared = await this.notes.writes.prepare(entryRequest(p), scopeOf(p));
+      const prepared = await this.notes.writes.prepare(entryRequest(p), this.scopeOf(p));
       if (prepared.kind === 'delete' && prepared.baseHash !== p.base_hash) throw new BaseChangedError(p.path);
-      await this.notes.writes.applyPrepared(prepared, scopeOf(p));
+      await this.notes.writes.applyPrepared(prepared, this.scopeOf(p));
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
-      return { proposal: await this.store.settle(id, 'stale', staleReason(err)), applied: 0, stale: 1 };
+      return { proposal: await this.store.settle(id, 'stale', staleReason(err, p)), applied: 0, stale: 1 };
     }
     return { proposal: await this.store.settle(id, 'accepted'), applied: 1, stale: 0 };
   }
@@ -93,7 +138,7 @@ export class ProposalReview {
    */
   private async acceptText(p: Proposal, hunkIndex: number | undefined): Promise<AcceptOutcome> {
     if (hunkIndex !== undefined) this.assertUndecided(p, hunkIndex);
-    const scope = scopeOf(p);
+    const scope = this.scopeOf(p);
     for (let attempt = 0; attempt < ACCEPT_ATTEMPTS; attempt++) {
       let current: string;
       const editorText = this.editors?.textOf(p.path) ?? null;
@@ -101,7 +146,7 @@ export class ProposalReview {
         current = editorText ?? (await this.notes.writes.currentText(p.path, scope));
       } catch (err) {
         if (!(err instanceof ToolError)) throw err;
-        return { proposal: await this.store.settle(p.id, 'stale', staleReason(err)), applied: 0, stale: 1 };
+        return { proposal: await this.store.settle(p.id, 'stale', staleReason(err, p)), applied: 0, stale: 1 };
       }
       const placed = this.store.placedHunks(p, current).filter((h) => hunkIndex === undefined || h.index === hunkIndex);
       const ready = placed.filter((h) => !h.stale);
@@ -117,7 +162,7 @@ export class ProposalReview {
       } catch (err) {
         if (err instanceof BaseChangedError) continue;
         if (!(err instanceof ToolError)) throw err;
-        return { proposal: await this.store.settle(p.id, 'stale', staleReason(err)), applied: 0, stale: placed.length };
+        return { proposal: await this.store.settle(p.id, 'stale', staleReason(err, p)), applied: 0, stale: placed.length };
       }
       const proposal = await this.store.decideHunks(p.id, ready.map((h) => h.index), 'accepted');
       return { proposal, applied: ready.length, stale: placed.length - ready.length };
@@ -133,8 +178,12 @@ export class ProposalReview {
   reviewHunks(path: string, text: string): ReviewHunk[] {
     const refused = new Set<string>();
     for (const p of this.store.pendingOn(path)) {
+      if (this.revokedReason(p)) {
+        refused.add(p.id);
+        continue;
+      }
       try {
-        this.notes.writes.checkExactText(path, text, text, scopeOf(p));
+        this.notes.writes.checkExactText(path, text, text, this.scopeOf(p));
       } catch (err) {
         if (!(err instanceof ToolError)) throw err;
         refused.add(p.id);
@@ -155,13 +204,13 @@ export class ProposalReview {
     const p = this.pendingProposal(hunk.proposalId);
     this.assertUndecided(p, hunk.index);
     const before = textAfter.slice(0, hunk.from) + hunk.removed + textAfter.slice(hunk.from + hunk.inserted.length);
-    this.notes.writes.checkExactText(p.path, before, textAfter, scopeOf(p));
+    this.notes.writes.checkExactText(p.path, before, textAfter, this.scopeOf(p));
     return this.store.decideHunks(p.id, [hunk.index], 'accepted');
   }
 
   private pendingProposal(id: string): Proposal {
     const p = this.store.get(id);
-    if (!p) throw new Error(`No proposal '${id}'; list them with the proposals command or the Pending changes view.`);
+    if (!p) throw new Error(noSuchProposal(id));
     if (p.status !== 'pending') throw new Error(`Proposal '${id}' is already ${p.status.replace('_', ' ')}.`);
     return p;
   }
@@ -172,11 +221,6 @@ export class ProposalReview {
       throw new Error(`Proposal '${p.id}' has no undecided hunk ${index}; its hunks are numbered from 0 in the order they appear in the note.`);
     }
   }
-}
-
-/** The proposing key's access scope: its label (agent_overrides) and its roots. */
-function scopeOf(p: Proposal): AccessScope {
-  return { label: p.key_label, roots: p.key_roots };
 }
 
 /** The write request that redoes a create / move / delete / folder proposal at acceptance. */
@@ -194,11 +238,17 @@ function entryRequest(p: Proposal): WriteRequest {
 }
 
 /** One sentence on why a proposal can no longer be applied, from the refusal of the write. */
-function staleReason(err: ToolError): string {
+function staleReason(err: ToolError, p: Proposal): string {
   if (err instanceof BaseChangedError) return 'The note changed after this change was proposed, so it was not applied.';
+  if (err.code === 'not_found') return goneReason(p.path);
   return `It can no longer be applied: ${err.message}`;
 }
 
 function toChange(h: PlacedHunk): { from: number; to: number; insert: string } {
   return { from: h.from, to: h.to, insert: h.inserted };
+}
+
+/** The answer for an unknown proposal id, in the terminal and the CLI alike. */
+export function noSuchProposal(id: string): string {
+  return `No proposal '${id}'; list the pending ones with "proposals" (vault-mcp:proposals in Obsidian's CLI) or the Pending changes view.`;
 }

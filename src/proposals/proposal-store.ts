@@ -4,7 +4,8 @@ import type { PluginFile } from '../vault/plugin-file';
 import type { PreparedWrite } from '../vault/writes/write-types';
 import { parseProposals, serializeProposals } from './proposal-codec';
 import { HunkCache, undecidedHunks } from './proposal-hunks';
-import type { HunkDecision, PlacedHunk, Proposal, ReviewHunk } from './types';
+import { ToolError } from '../errors';
+import type { Hunk, HunkDecision, PlacedHunk, Proposal, ReviewHunk } from './types';
 
 /** Who staged a proposal: the key's id, label (shown as provenance) and roots. */
 export interface ProposalCaller {
@@ -21,6 +22,10 @@ export type ProposalEvent =
 
 /** How many decided (accepted, rejected, stale) proposals the file keeps for proposal_status. */
 const KEEP_RESOLVED = 200;
+/** How many pending proposals one key may have; past it, staging asks the agent to wait for review. */
+export const MAX_PENDING_PER_KEY = 100;
+/** Total text (chars) the pending proposals may hold, base and proposed text summed. */
+export const MAX_PENDING_CHARS = 32 * 1024 * 1024;
 
 /**
  * The proposals of propose mode (DESIGN.md, "Proposals"): staged changes that wait for the
@@ -78,9 +83,12 @@ export class ProposalStore {
    * @param prepared what NoteWriter.prepare returned for the agent's request.
    * @param caller the proposing key.
    * @returns the stored proposal.
-   * @throws the file system's error when the proposals file cannot be written (nothing staged).
+   * @throws ToolError('unavailable') when the key already has MAX_PENDING_PER_KEY pending
+   *   proposals or the pending texts would pass MAX_PENDING_CHARS (nothing staged); the file
+   *   system's error when the proposals file cannot be written (nothing staged).
    */
   async stage(prepared: PreparedWrite, caller: ProposalCaller): Promise<Proposal> {
+    this.assertRoomFor(prepared, caller);
     const textKind = prepared.kind === 'edit' || prepared.kind === 'properties';
     const proposal: Proposal = {
       id: `p_${randomBytes(6).toString('hex')}`,
@@ -110,6 +118,19 @@ export class ProposalStore {
     return proposal;
   }
 
+  /** Refuses a proposal that would pass the per-key count or the total text size of pending proposals. */
+  private assertRoomFor(prepared: PreparedWrite, caller: ProposalCaller): void {
+    const pending = this.pending();
+    if (pending.filter((p) => p.key_id === caller.id).length >= MAX_PENDING_PER_KEY) {
+      throw new ToolError('unavailable', `This key already has ${MAX_PENDING_PER_KEY} changes waiting for the user's review; nothing was staged. Wait until they are reviewed (see proposal_status).`);
+    }
+    const size = (p: { base_text: string | null; proposed_text: string | null }) => (p.base_text?.length ?? 0) + (p.proposed_text?.length ?? 0);
+    const incoming = ('baseText' in prepared ? prepared.baseText.length : 0) + ('proposedText' in prepared ? prepared.proposedText.length : 0);
+    if (pending.reduce((sum, p) => sum + size(p), incoming) > MAX_PENDING_CHARS) {
+      throw new ToolError('unavailable', "The changes waiting for the user's review are too large in total; nothing was staged. Wait until they are reviewed (see proposal_status).");
+    }
+  }
+
   /** @returns the proposal with `id`, or undefined. */
   get(id: string): Proposal | undefined {
     return this.byId.get(id);
@@ -130,8 +151,11 @@ export class ProposalStore {
     return this.pending().filter((p) => p.path === path);
   }
 
-  /** @returns the hunks of a text proposal's staged change (cached; [] for other kinds). */
-  hunksOf(p: Proposal) {
+  /**
+   * @returns the hunks of a text proposal's staged change (cached; [] for other kinds and for
+   *   decided proposals, whose texts are dropped: `hunk_total` keeps their number).
+   */
+  hunksOf(p: Proposal): Hunk[] {
     return this.hunkCache.of(p);
   }
 
@@ -211,9 +235,19 @@ export class ProposalStore {
     return p;
   }
 
+  /** Marks `p` decided; its texts are dropped (the note has what was accepted), the hunk count kept. */
   private resolve(p: Proposal, status: Proposal['status']): void {
     p.status = status;
     p.resolved_at = this.now().toISOString();
+    if (p.base_text !== null && p.proposed_text !== null && (p.kind === 'edit' || p.kind === 'properties')) {
+      p.hunk_total = this.hunkCache.of(p).length;
+      p.base_text = null;
+      p.proposed_text = null;
+    } else {
+      p.base_text = null;
+      p.proposed_text = null;
+    }
+    this.hunkCache.forget(p.id);
   }
 
   private async commit(p: Proposal): Promise<void> {
@@ -251,8 +285,16 @@ export class ProposalStore {
     } else if (change.type === 'delete') {
       for (const p of this.pendingOn(change.path)) {
         if (p.kind === 'create' || p.kind === 'folder') continue;
-        await this.settle(p.id, 'stale', `The note '${change.path}' was deleted after this change was proposed.`);
+        await this.settle(p.id, 'stale', goneReason(change.path));
       }
     }
   }
+}
+
+/**
+ * Why a proposal whose note went away is stale. One wording whether the note was deleted or
+ * became private to the key, so proposal_status cannot tell the two apart.
+ */
+export function goneReason(path: string): string {
+  return `The note '${path}' was deleted or is no longer available to this key, so this change cannot be applied.`;
 }

@@ -1,4 +1,6 @@
-import type { Hunk, PlacedHunk, Proposal } from './types';
+import type { LiveState } from './proposal-review';
+import { goneReason } from './proposal-store';
+import type { Hunk, Proposal } from './types';
 
 /**
  * What agents see of proposals: compact JSON for the staged result of a write tool and for
@@ -41,13 +43,24 @@ export function stagedResult(p: Proposal, hunks: readonly Hunk[]): Record<string
 }
 
 /**
- * A proposal's state for proposal_status. For a pending text proposal `placed` are its
- * undecided hunks placed on the note now: when every one is stale the status reads `stale`.
+ * A proposal's state for proposal_status and the terminal: its status as it is now and hunk
+ * counts `{total, accepted, rejected, pending, stale}` (pending = undecided hunks that still
+ * apply, stale = undecided hunks that no longer do). A pending proposal reads `stale` when
+ * `live` says its note is gone, a delete's note changed, or every undecided hunk is stale.
+ * @param hunks the staged hunks (ProposalStore.hunksOf); @param live ProposalReview.liveState.
  */
-export function proposalSummary(p: Proposal, hunks: readonly Hunk[], placed: readonly PlacedHunk[] | null): Record<string, unknown> {
+export function proposalSummary(p: Proposal, hunks: readonly Hunk[], live: LiveState | null): Record<string, unknown> {
   const decisions = Object.values(p.decisions);
-  const stale = placed?.filter((h) => h.stale).length ?? 0;
-  const liveStale = p.status === 'pending' && placed !== null && placed.length > 0 && stale === placed.length;
+  const total = p.hunk_total ?? hunks.length;
+  const undecided = total - decisions.length;
+  const allStale = live !== null && live.placed.length > 0 && live.placed.every((h) => h.stale);
+  const liveStale = p.status === 'pending' && live !== null && (live.gone || live.baseChanged || allStale);
+  const stale = p.status === 'stale' || (live !== null && (live.gone || live.baseChanged)) ? undecided : (live?.placed.filter((h) => h.stale).length ?? 0);
+  const reason = p.stale_reason
+    ?? (!liveStale ? undefined
+      : live!.gone ? goneReason(p.path)
+      : live!.baseChanged ? 'The note changed after this delete was proposed; the user can only reject it.'
+      : 'The note changed where these changes would go; the user can only reject them. Propose again on the new text.');
   return {
     id: p.id,
     tool: p.tool,
@@ -57,18 +70,18 @@ export function proposalSummary(p: Proposal, hunks: readonly Hunk[], placed: rea
     status: liveStale ? 'stale' : p.status,
     created_at: p.created_at,
     ...(p.resolved_at ? { resolved_at: p.resolved_at } : {}),
-    ...(hunks.length
+    ...(total
       ? {
           hunks: {
-            total: hunks.length,
+            total,
             accepted: decisions.filter((d) => d === 'accepted').length,
             rejected: decisions.filter((d) => d === 'rejected').length,
-            pending: hunks.length - decisions.length,
+            pending: undecided - stale,
             stale,
           },
         }
       : {}),
-    ...(p.stale_reason ? { stale_reason: p.stale_reason } : liveStale ? { stale_reason: 'The note changed where these changes would go; the user can only reject them. Propose again on the new text.' } : {}),
+    ...(reason ? { stale_reason: reason } : {}),
   };
 }
 

@@ -21,7 +21,8 @@ export type HunkDecision = 'accepted' | 'rejected';
  * A staged change, as persisted. Text kinds (`edit`, `properties`) carry the note as the
  * agent saw it (`base_text`, `base_hash`) and the text the agent wants (`proposed_text`);
  * both stay as staged, and `decisions` records the user's verdict per hunk index of
- * buildHunks(base_text, proposed_text). `create` carries `proposed_text` only; `delete` the
+ * buildHunks(base_text, proposed_text); once decided, the texts are dropped (set to null) and
+ * `hunk_total` keeps the hunk count. `create` carries `proposed_text` only; `delete` the
  * base; `move` carries `to`; `folder` only `path`. `key_roots` are the proposing key's roots
  * when staged, so acceptance re-checks the same confinement even if the key is gone.
  */
@@ -46,6 +47,8 @@ export interface Proposal {
   status: ProposalStatus;
   resolved_at?: string;
   decisions: Record<string, HunkDecision>;
+  /** A decided text proposal's number of hunks (its texts are dropped once decided). */
+  hunk_total?: number;
   /** Why the proposal is stale, in one sentence for the user and the agent. */
   stale_reason?: string;
 }

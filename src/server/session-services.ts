@@ -1,4 +1,5 @@
 import type { KeyRecord } from '../keys/key-record';
+import type { ProposalReview } from '../proposals/proposal-review';
 import type { ProposalStore } from '../proposals/proposal-store';
 import type { SearchIndex } from '../search/search-index';
 import type { VaultMcpSettings } from '../settings/settings';
@@ -14,6 +15,7 @@ export function createSessionServices(
   notes: NoteStore,
   search: SearchIndex,
   proposals: ProposalStore,
+  review: ProposalReview,
   getSettings: () => VaultMcpSettings,
   version: string,
 ): SessionServices {
@@ -24,6 +26,7 @@ export function createSessionServices(
       notes,
       search,
       proposals,
+      review,
       caller,
       scope: { label: caller.label, roots: caller.roots },
       settings: getSettings(),

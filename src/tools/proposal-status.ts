@@ -30,16 +30,17 @@ export const proposalStatusTool = defineTool({
       }
       return { proposal: await summarize(p, ctx) };
     }
-    const mine = ctx.proposals.all().filter((p) => p.key_id === ctx.caller.id).reverse().slice(0, LIST_LIMIT);
-    return { proposals: await Promise.all(mine.map((p) => summarize(p, ctx))) };
+    const mine = ctx.proposals.all().filter((p) => p.key_id === ctx.caller.id).reverse();
+    const shown = mine.slice(0, LIST_LIMIT);
+    return {
+      proposals: await Promise.all(shown.map((p) => summarize(p, ctx))),
+      total: mine.length,
+      ...(mine.length > shown.length ? { note: `Showing the ${LIST_LIMIT} newest of ${mine.length}; ask for an older one by id.` } : {}),
+    };
   },
 });
 
-/** A proposal's summary; a pending text proposal is placed on its note's current text to tell if it went stale. */
+/** A proposal's summary, checked against the vault now (ProposalReview.liveState). */
 async function summarize(p: Proposal, ctx: ToolContext): Promise<Record<string, unknown>> {
-  const hunks = ctx.proposals.hunksOf(p);
-  if (p.status !== 'pending' || hunks.length === 0) return proposalSummary(p, hunks, null);
-  const file = ctx.notes.fileByPath(p.path);
-  const current = file ? await ctx.notes.read(file) : null;
-  return proposalSummary(p, hunks, current === null ? null : ctx.proposals.placedHunks(p, current));
+  return proposalSummary(p, ctx.proposals.hunksOf(p), await ctx.review.liveState(p));
 }

@@ -4,6 +4,7 @@ import type { NoteStore } from '../vault/note-store';
 import type { AccessScope } from '../vault/access';
 import type { SearchIndex } from '../search/search-index';
 import type { ProposalStore } from '../proposals/proposal-store';
+import type { ProposalReview } from '../proposals/proposal-review';
 import type { VaultMcpSettings } from '../settings/settings';
 
 /**
@@ -15,6 +16,8 @@ export interface ToolContext {
   search: SearchIndex;
   /** Staged changes of propose mode: write tools stage here for a `propose` key. */
   proposals: ProposalStore;
+  /** The review side of proposals (where a pending proposal stands against the vault now). */
+  review: ProposalReview;
   /** The authenticated key making this call. */
   caller: KeyRecord;
   /** The caller's access scope (label + roots), to pass to every NoteStore call. */

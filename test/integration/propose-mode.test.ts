@@ -106,7 +106,7 @@ describe('propose mode over MCP', () => {
     const env = await boot();
     const client = await connectClient(env.url, env.token);
     const staged = await call(client, 'append_note', { path: 'Inbox', content: '- [ ] New task' });
-    expect(await runReviewCommand(env.plugin, 'proposals')).toMatch(new RegExp(`^${staged.proposal_id}  pending  edit Inbox.md  from "Claude Code" via append_note, 1 of 1 hunks undecided$`));
+    expect(await runReviewCommand(env.plugin, 'proposals')).toMatch(new RegExp(`^${staged.proposal_id}  pending  edit Inbox.md  from "Claude Code" via append_note, 1 of 1 hunks to review$`));
     expect(await runReviewCommand(env.plugin, `show ${staged.proposal_id}`)).toContain('  + - [ ] New task');
     expect(await runReviewCommand(env.plugin, 'accept nope')).toMatch(/No proposal 'nope'/);
     expect(await runReviewCommand(env.plugin, `accept ${staged.proposal_id} x`)).toMatch(/^Usage: accept <proposal id> \[hunk number\]/);
@@ -126,6 +126,33 @@ describe('propose mode over MCP', () => {
     expect(await cli.get('vault-mcp:accept')!.handler({ id: String(staged.proposal_id), hunk: 'two' })).toMatch(/whole number/);
     expect(await cli.get('vault-mcp:accept')!.handler({ id: String(staged.proposal_id) })).toMatch(/^Accepted 1 change/);
     expect((await disk('Inbox.md')).endsWith('via cli')).toBe(true);
+    await client.close();
+  });
+
+  test('proposal_status and the terminal tell stale from pending, count each hunk once, and say the same for a deleted or a private note', async () => {
+    const env = await boot();
+    const client = await connectClient(env.url, env.token);
+    const staged = await call(client, 'edit_note', { path: 'Inbox', anchor: 'Renew the library card', op: 'replace', content: 'Renew it' });
+    const other = await call(client, 'append_note', { path: 'Ideas', content: 'x' });
+    const doomed = await call(client, 'append_note', { path: 'Reading list', content: 'y' });
+    const until = async (check: () => Promise<boolean>) => {
+      for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 25));
+    };
+    await fs.writeFile(path.join(copy.dir, 'Inbox.md'), (await disk('Inbox.md')).replace('Renew the library card', 'Renew the library card today'));
+    await fs.writeFile(path.join(copy.dir, 'Ideas.md'), `---\naccess: private\n---\n${await disk('Ideas.md')}`);
+    await fs.rm(path.join(copy.dir, 'Reading list.md'));
+    const status = async (id: unknown) => (await call(client, 'proposal_status', { id })).proposal as Json;
+    await until(async () => (await status(doomed.proposal_id)).status === 'stale' && (await status(other.proposal_id)).status === 'stale' && (await status(staged.proposal_id)).status === 'stale');
+    expect(await status(staged.proposal_id)).toMatchObject({ status: 'stale', hunks: { total: 1, accepted: 0, rejected: 0, pending: 0, stale: 1 } });
+    const privateOne = await status(other.proposal_id);
+    const deletedOne = await status(doomed.proposal_id);
+    expect(privateOne.stale_reason.replace('Ideas.md', 'X')).toBe(deletedOne.stale_reason.replace('Reading list.md', 'X'));
+    expect(privateOne.hunks).toEqual(deletedOne.hunks);
+    const listing = await runReviewCommand(env.plugin, 'proposals');
+    expect(listing).toMatch(new RegExp(`${staged.proposal_id}  stale  edit Inbox.md .* 0 of 1 hunks to review, 1 stale`));
+    expect(await runReviewCommand(env.plugin, `show ${staged.proposal_id}`)).toContain('(stale: only reject)');
+    expect(await runReviewCommand(env.plugin, `accept ${staged.proposal_id} 0x0`)).toMatch(/^Usage: accept/);
+    expect(await runReviewCommand(env.plugin, 'proposals now')).toBe('Usage: proposals (no arguments)');
     await client.close();
   });
 });

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { ProposalReview, type OpenNoteEditors } from '../../src/proposals/proposal-review';
-import { ProposalStore, type ProposalCaller } from '../../src/proposals/proposal-store';
+import { MAX_PENDING_PER_KEY, ProposalStore, type ProposalCaller } from '../../src/proposals/proposal-store';
 import { NoteStore } from '../../src/vault/note-store';
 import { PluginFile } from '../../src/vault/plugin-file';
 import type { WriteRequest } from '../../src/vault/writes/write-types';
@@ -9,6 +9,8 @@ import { openDemoVault, type DemoVault } from './vault-fixture';
 
 const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
 const AGENT: ProposalCaller = { id: 'k1', label: 'Claude Code', roots: [] };
+/** The keys that exist and their current roots (the review looks keys up at acceptance). */
+const KEY_ROOTS: Record<string, string[]> = { k1: [], k2: [], k3: ['Projects'] };
 
 let vault: DemoVault;
 let notes: NoteStore;
@@ -23,7 +25,7 @@ const proposalsFile = (): string => path.join(vault.dir, PLUGIN_DIR, 'proposals.
 async function openStore(): Promise<{ store: ProposalStore; review: ProposalReview; problem?: string }> {
   const s = new ProposalStore(notes, new PluginFile(vault.app.vault.adapter, PLUGIN_DIR, 'proposals.json'), () => new Date('2026-11-30T12:00:00Z'));
   const { problem } = await s.load();
-  return { store: s, review: new ProposalReview(s, notes), problem };
+  return { store: s, review: new ProposalReview(s, notes, (id) => KEY_ROOTS[id] ?? null), problem };
 }
 
 /** Prepares `request` as the agent and stages it. */
@@ -100,10 +102,11 @@ describe('staging', () => {
 describe('accepting and rejecting with the note closed', () => {
   test('accept writes the proposed text through the apply primitive; the status becomes accepted', async () => {
     const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Book the dentist for March' }, op: 'replace', content: 'Book the dentist for April' });
+    const proposed = p.proposed_text;
     const outcome = await review.accept(p.id);
     expect(outcome).toMatchObject({ applied: 1, stale: 0 });
-    expect(outcome.proposal.status).toBe('accepted');
-    expect(await disk('Inbox.md')).toBe(p.proposed_text);
+    expect(outcome.proposal).toMatchObject({ status: 'accepted', hunk_total: 1, base_text: null, proposed_text: null });
+    expect(await disk('Inbox.md')).toBe(proposed);
     await expect(review.accept(p.id)).rejects.toThrow(/already accepted/);
   });
 
@@ -239,8 +242,9 @@ describe('following the note', () => {
     unfollow();
     expect(store.get(p.id)!.path).toBe('Archive/Ideas from before.md');
     expect(store.get(q.id)).toMatchObject({ status: 'stale', stale_reason: expect.stringMatching(/deleted/) });
+    const proposed = p.proposed_text;
     expect((await review.accept(p.id)).proposal.status).toBe('accepted');
-    expect(await disk('Archive/Ideas from before.md')).toBe(p.proposed_text);
+    expect(await disk('Archive/Ideas from before.md')).toBe(proposed);
   });
 });
 
@@ -273,5 +277,32 @@ describe('a note open in an editor', () => {
     const [hunk] = store.reviewHunks('Inbox.md', doc);
     expect(hunk).toMatchObject({ keyLabel: 'Claude Code', stale: false, removed: '- [ ] Renew the library card\n', inserted: '- [ ] Renew the card\n' });
     expect(doc.slice(hunk.from, hunk.to)).toBe(hunk.removed);
+  });
+});
+
+describe('limits and keys', () => {
+  test(`a key with ${MAX_PENDING_PER_KEY} pending proposals is asked to wait; other keys are not`, async () => {
+    for (let i = 0; i < MAX_PENDING_PER_KEY; i++) await stage({ tool: 'create_folder', kind: 'folder', path: `Later/${i}` });
+    await expect(stage({ tool: 'create_folder', kind: 'folder', path: 'Later/one more' })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/already has 100 changes waiting/) });
+    await expect(stage({ tool: 'create_folder', kind: 'folder', path: 'Later/other' }, { id: 'k2', label: 'Cursor', roots: [] })).resolves.toMatchObject({ status: 'pending' });
+  });
+
+  test('a proposal of a revoked key cannot be applied and shows stale inline', async () => {
+    const p = await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: 'x', ensureNewline: true }, { id: 'gone', label: 'Old agent', roots: [] });
+    expect(review.reviewHunks('Inbox.md', await disk('Inbox.md')).map((h) => h.stale)).toEqual([true]);
+    const before = await disk('Inbox.md');
+    expect((await review.accept(p.id)).proposal).toMatchObject({ status: 'stale', stale_reason: expect.stringMatching(/'Old agent' .* was revoked/) });
+    expect(await disk('Inbox.md')).toBe(before);
+  });
+
+  test('liveState: a deleted-or-private note reads as gone; a delete whose note changed reads as changed', async () => {
+    const edit = await stage({ tool: 'append_note', kind: 'append', path: 'Ideas', content: 'x', ensureNewline: true });
+    const del = await stage({ tool: 'delete_note', kind: 'delete', path: 'Reading list' });
+    expect(await review.liveState(edit)).toMatchObject({ gone: false, baseChanged: false });
+    await write('Ideas.md', `---\naccess: private\n---\n${await disk('Ideas.md')}`);
+    await write('Reading list.md', `${await disk('Reading list.md')}\nmore\n`);
+    await sync();
+    expect(await review.liveState(edit)).toMatchObject({ gone: true });
+    expect(await review.liveState(del)).toMatchObject({ gone: false, baseChanged: true });
   });
 });

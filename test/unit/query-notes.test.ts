@@ -151,7 +151,7 @@ describe('query_notes tool on the demo vault', () => {
 
   function contextFor(label = 'Test agent', roots: string[] = []): ToolContext {
     const caller: KeyRecord = { id: 'k1', label, mode: 'propose', scope: 'local', roots, created_at: '2026-01-01T00:00:00.000Z', last_used_at: null };
-    return { notes, search: undefined as never, proposals: undefined as never, caller, scope: { label, roots }, settings: defaultSettings() };
+    return { notes, search: undefined as never, proposals: undefined as never, review: undefined as never, caller, scope: { label, roots }, settings: defaultSettings() };
   }
 
   it('answers rows of readable notes with the fields asked for', async () => {

@@ -41,7 +41,7 @@ async function setMtimes(dir: string, rel = ''): Promise<void> {
 /** A ToolContext for a key with this label and roots (search is not used by these tools). */
 function contextFor(label = 'Test agent', roots: string[] = []): ToolContext {
   const caller: KeyRecord = { id: 'k1', label, mode: 'propose', scope: 'local', roots, created_at: '2026-01-01T00:00:00.000Z', last_used_at: null };
-  return { notes, search: undefined as never, proposals: undefined as never, caller, scope: { label, roots }, settings: defaultSettings() };
+  return { notes, search: undefined as never, proposals: undefined as never, review: undefined as never, caller, scope: { label, roots }, settings: defaultSettings() };
 }
 
 type Row = Record<string, unknown>;

@@ -27,7 +27,7 @@ let notes: NoteStore;
 /** A ToolContext for a key with this label, mode and roots. */
 function ctx(label = 'Test agent', mode: KeyMode = 'force', roots: string[] = []): ToolContext {
   const caller: KeyRecord = { id: 'k1', label, mode, scope: 'local', roots, created_at: '2026-01-01T00:00:00.000Z', last_used_at: null };
-  return { notes, search: undefined as never, proposals: undefined as never, caller, scope: { label, roots }, settings: defaultSettings() };
+  return { notes, search: undefined as never, proposals: undefined as never, review: undefined as never, caller, scope: { label, roots }, settings: defaultSettings() };
 }
 
 /** Calls a tool handler with a force key. */

@@ -2,7 +2,7 @@ import { Notice, type Plugin } from 'obsidian';
 import type { ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
 import type { VaultMcpSettings } from '../../settings/settings';
-import { decideProposal, listPendingProposals, showProposal } from './review-commands';
+import { decideProposal, listPendingProposals, parseHunkNumber, showProposal } from './review-commands';
 import { reviewExtension } from '../../editor/review-extension';
 import { workspaceEditors } from './open-editors';
 import { addReviewEditorCommands } from './review-editor-commands';
@@ -69,8 +69,8 @@ function registerReviewCliHandlers(plugin: ReviewPlugin): boolean {
   plugin.registerCliHandler('vault-mcp:show', 'Show a proposed change and its hunks', idFlag, (params) => showProposal(plugin, params.id ?? ''));
   for (const verdict of ['accept', 'reject'] as const) {
     plugin.registerCliHandler(`vault-mcp:${verdict}`, `${verdict === 'accept' ? 'Accept' : 'Reject'} a proposed change (or one hunk of it)`, { ...idFlag, ...hunkFlag }, (params) => {
-      const hunk = params.hunk === undefined ? undefined : Number(params.hunk);
-      if (hunk !== undefined && !Number.isInteger(hunk)) return `hunk must be a whole number, got '${params.hunk}'.`;
+      const hunk = parseHunkNumber(params.hunk);
+      if (hunk === null) return `hunk must be a whole number such as 0 or 2, got '${params.hunk}'.`;
       return decideProposal(plugin, verdict, params.id ?? '', hunk);
     });
   }

@@ -1,6 +1,6 @@
-import type { ProposalReview } from '../../proposals/proposal-review';
+import { noSuchProposal, type LiveState, type ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
-import { hunkSummaries } from '../../proposals/proposal-summary';
+import { hunkSummaries, proposalSummary } from '../../proposals/proposal-summary';
 import type { Proposal } from '../../proposals/types';
 
 /**
@@ -16,23 +16,28 @@ export interface ReviewCommandTarget {
   review: ProposalReview;
 }
 
-/** One line per pending proposal: id, key, kind, path, hunks; or a sentence when there is none. */
-export function listPendingProposals(target: ReviewCommandTarget): string {
+/**
+ * One line per pending proposal: id, status as it is now (stale when its note changed under
+ * it or went away), kind, path, key, tool, hunks; or a sentence when there is none.
+ */
+export async function listPendingProposals(target: ReviewCommandTarget): Promise<string> {
   const pending = target.proposals.pending();
   if (pending.length === 0) return 'No pending changes.';
-  return pending.map((p) => describeProposal(target, p)).join('\n');
+  return (await Promise.all(pending.map((p) => describeProposal(target, p)))).join('\n');
 }
 
-/** A proposal in full: its header line and a unified-style listing of its hunks. */
-export function showProposal(target: ReviewCommandTarget, id: string): string {
+/** A proposal in full: its header line and a unified-style listing of its hunks, each marked when decided or stale. */
+export async function showProposal(target: ReviewCommandTarget, id: string): Promise<string> {
   const p = target.proposals.get(id);
-  if (!p) return `No proposal '${id}'. Type "proposals" to list them.`;
-  const lines = [describeProposal(target, p)];
+  if (!p) return noSuchProposal(id);
+  const live = await target.review.liveState(p);
+  const lines = [await describeProposal(target, p, live)];
   const hunks = target.proposals.hunksOf(p);
+  const stale = new Set(live?.gone ? hunks.map((h) => h.index) : live?.placed.filter((h) => h.stale).map((h) => h.index));
   if (p.base_text !== null && hunks.length) {
     const summaries = hunkSummaries(p.base_text, hunks);
     hunks.forEach((h, i) => {
-      const verdict = p.decisions[h.index] ? ` (${p.decisions[h.index]})` : '';
+      const verdict = p.decisions[h.index] ? ` (${p.decisions[h.index]})` : stale.has(h.index) ? ' (stale: only reject)' : '';
       lines.push(`  hunk ${h.index} at line ${summaries[i].line}${verdict}:`);
       for (const l of splitLines(h.removed)) lines.push(`  - ${l}`);
       for (const l of splitLines(h.inserted)) lines.push(`  + ${l}`);
@@ -68,12 +73,15 @@ export async function decideProposal(target: ReviewCommandTarget, verdict: 'acce
  */
 export async function runReviewCommand(target: ReviewCommandTarget, line: string): Promise<string> {
   const [command = '', id, hunkText, ...extra] = line.trim().split(/\s+/);
-  const hunk = hunkText === undefined ? undefined : Number(hunkText);
-  if (command === '' ) return '';
-  if (command === 'proposals' || command === 'list') return listPendingProposals(target);
-  if (command === 'help') return REVIEW_COMMANDS_HELP;
+  if (command === '') return '';
+  if (command === 'proposals' || command === 'list' || command === 'help') {
+    if (id !== undefined) return `Usage: ${command} (no arguments)`;
+    return command === 'help' ? REVIEW_COMMANDS_HELP : listPendingProposals(target);
+  }
   if (!['show', 'accept', 'reject'].includes(command)) return `Unknown command '${command}'. ${REVIEW_COMMANDS_HELP}`;
-  if (!id || extra.length || (hunk !== undefined && !Number.isInteger(hunk))) return `Usage: ${command} <proposal id>${command === 'show' ? '' : ' [hunk number]'}`;
+  const hunk = parseHunkNumber(hunkText);
+  const wantsHunk = command !== 'show';
+  if (!id || extra.length || hunk === null || (!wantsHunk && hunkText !== undefined)) return `Usage: ${command} <proposal id>${wantsHunk ? ' [hunk number]' : ''}`;
   if (command === 'show') return showProposal(target, id);
   return decideProposal(target, command as 'accept' | 'reject', id, hunk);
 }
@@ -82,11 +90,24 @@ export async function runReviewCommand(target: ReviewCommandTarget, line: string
 export const REVIEW_COMMANDS_HELP =
   'Commands: proposals (list pending changes), show <id>, accept <id> [hunk], reject <id> [hunk], help.';
 
-function describeProposal(target: ReviewCommandTarget, p: Proposal): string {
-  const hunks = target.proposals.hunksOf(p);
+/**
+ * A hunk number as typed: digits only (`0`, `12`). @returns the number, undefined when none
+ * was typed, null when what was typed is not a hunk number (`0x1`, `+0`, `2.0`, `x`).
+ */
+export function parseHunkNumber(text: string | undefined): number | undefined | null {
+  if (text === undefined) return undefined;
+  return /^\d{1,6}$/.test(text) ? Number(text) : null;
+}
+
+/** The one-line header of a proposal, with its status as it is now (proposalSummary). */
+async function describeProposal(target: ReviewCommandTarget, p: Proposal, known?: LiveState | null): Promise<string> {
+  const live = known !== undefined ? known : await target.review.liveState(p);
+  const summary = proposalSummary(p, target.proposals.hunksOf(p), live) as { status: Proposal['status']; hunks?: { total: number; pending: number; stale: number }; stale_reason?: string };
   const where = p.kind === 'move' ? `${p.path} -> ${p.to}` : p.path;
-  const size = hunks.length ? `, ${hunks.length - Object.keys(p.decisions).length} of ${hunks.length} hunks undecided` : '';
-  return `${p.id}  ${statusWords(p)}  ${p.kind} ${where}  from "${p.key_label}" via ${p.tool}${size}`;
+  const h = summary.hunks;
+  const size = h && p.status === 'pending' ? `, ${h.pending} of ${h.total} hunks to review${h.stale ? `, ${h.stale} stale` : ''}` : '';
+  const why = summary.status === 'stale' && summary.stale_reason ? ` (${summary.stale_reason})` : '';
+  return `${p.id}  ${summary.status.replace('_', ' ')}  ${p.kind} ${where}  from "${p.key_label}" via ${p.tool}${size}${why}`;
 }
 
 function statusWords(p: Proposal): string {
