@@ -9,7 +9,7 @@ import type { VaultMcpSettings } from '../settings/settings';
 import { bearerTokenOf, checkHostAndOrigin } from './door';
 import { MCP_PATH } from './endpoint';
 import { checkFraming, INVALID_REQUEST, InFlightIds, requestIdsOf } from './json-rpc-framing';
-import { BodyTooLargeError, readBody } from './request-body';
+import { BodyTooLargeError, declaredBodyTooLarge, readBody } from './request-body';
 import { createSessionServer, type SessionServices } from './mcp-session';
 
 /** A session unused this long (ms) is closed; its client gets 404 and re-initializes. */
@@ -34,7 +34,12 @@ export type ServerStatus =
   | { state: 'listening'; port: number; url: string }
   | { state: 'error'; message: string };
 
-/** Sends a JSON body with a JSON-RPC style error (id null unless given), as the SDK transport does. */
+/**
+ * Sends a JSON body with a JSON-RPC style error (id null unless given), as the SDK transport
+ * does. When the request's body was not read to its end, the answer closes the connection
+ * (`Connection: close`), so the rest of the body is never read (a keep-alive answer would
+ * make Node drain it all).
+ */
 function refuse(
   res: ServerResponse,
   status: number,
@@ -44,15 +49,17 @@ function refuse(
   id: RequestId | null = null,
 ): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  const close: Record<string, string> = res.req.complete ? {} : { Connection: 'close' };
+  res.writeHead(status, { 'Content-Type': 'application/json', ...close, ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
 
 /**
  * The loopback MCP endpoint: a `node:http` server on 127.0.0.1 speaking Streamable HTTP
  * (MCP spec 2025-06-18, "Transports") through the official SDK transport, one SDK
- * `Server` per session. The door checks Host, Origin, body size, bearer key and the
- * master switch, in that order (DESIGN.md "Transport and protocol"), then the JSON-RPC
+ * `Server` per session. The door checks Host, Origin, the declared body size, bearer key and
+ * the master switch, in that order (DESIGN.md "Transport and protocol"), all from the
+ * headers; only then is the body read (up to the size limit), then the JSON-RPC
  * framing and, within a session, that no request reuses an id still in flight.
  */
 export class McpHttpServer {
@@ -181,6 +188,15 @@ export class McpHttpServer {
       return refuse(res, 405, -32000, 'Method not allowed: use POST, GET or DELETE on /mcp.', { Allow: 'GET, POST, DELETE' });
     }
     const settings = this.getSettings();
+    if (req.method === 'POST') {
+      const declaredTooLarge = declaredBodyTooLarge(req, settings.server.maxBodyBytes);
+      if (declaredTooLarge) return refuse(res, 413, -32000, declaredTooLarge.message);
+    }
+    const key = this.authenticate(req, res);
+    if (!key) return;
+    if (!settings.server.enabled) {
+      return refuse(res, 403, -32000, 'Vault MCP is switched off in Obsidian; turn on "Enable server" in its settings.');
+    }
     let rawBody = '';
     if (req.method === 'POST') {
       try {
@@ -189,11 +205,6 @@ export class McpHttpServer {
         if (error instanceof BodyTooLargeError) return refuse(res, 413, -32000, error.message);
         throw error;
       }
-    }
-    const key = this.authenticate(req, res);
-    if (!key) return;
-    if (!settings.server.enabled) {
-      return refuse(res, 403, -32000, 'Vault MCP is switched off in Obsidian; turn on "Enable server" in its settings.');
     }
     let body: unknown = undefined;
     if (req.method === 'POST') {
