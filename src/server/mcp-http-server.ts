@@ -1,14 +1,15 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { KeyRing } from '../keys/key-ring';
 import { isLocallyUsable, type KeyRecord } from '../keys/key-record';
 import type { VaultMcpSettings } from '../settings/settings';
 import { bearerTokenOf, checkHostAndOrigin } from './door';
 import { MCP_PATH } from './endpoint';
-import { BodyTooLargeError, readBody } from './request-body';
+import { checkFraming, INVALID_REQUEST, InFlightIds, requestIdsOf } from './json-rpc-framing';
+import { BodyTooLargeError, declaredBodyTooLarge, readBody } from './request-body';
 import { createSessionServer, type SessionServices } from './mcp-session';
 
 /** A session unused this long (ms) is closed; its client gets 404 and re-initializes. */
@@ -23,6 +24,8 @@ interface Session {
   server: Server;
   keyId: string;
   lastSeen: number;
+  /** Request ids of this session whose answers are still owed. */
+  inFlight: InFlightIds;
 }
 
 /** Server state shown in the settings tab: listening, stopped, or the start error. */
@@ -31,18 +34,33 @@ export type ServerStatus =
   | { state: 'listening'; port: number; url: string }
   | { state: 'error'; message: string };
 
-/** Sends a JSON body with a JSON-RPC style error (id null), as the SDK transport does. */
-function refuse(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+/**
+ * Sends a JSON body with a JSON-RPC style error (id null unless given), as the SDK transport
+ * does. When the request's body was not read to its end, the answer closes the connection
+ * (`Connection: close`), so the rest of the body is never read (a keep-alive answer would
+ * make Node drain it all).
+ */
+function refuse(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  id: RequestId | null = null,
+): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  const close: Record<string, string> = res.req.complete ? {} : { Connection: 'close' };
+  res.writeHead(status, { 'Content-Type': 'application/json', ...close, ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
 
 /**
  * The loopback MCP endpoint: a `node:http` server on 127.0.0.1 speaking Streamable HTTP
  * (MCP spec 2025-06-18, "Transports") through the official SDK transport, one SDK
- * `Server` per session. The door checks Host, Origin, body size, bearer key and the
- * master switch, in that order (DESIGN.md "Transport and protocol").
+ * `Server` per session. The door checks Host, Origin, the declared body size, bearer key and
+ * the master switch, in that order (DESIGN.md "Transport and protocol"), all from the
+ * headers; only then is the body read (up to the size limit), then the JSON-RPC
+ * framing and, within a session, that no request reuses an id still in flight.
  */
 export class McpHttpServer {
   private http: HttpServer | null = null;
@@ -170,6 +188,15 @@ export class McpHttpServer {
       return refuse(res, 405, -32000, 'Method not allowed: use POST, GET or DELETE on /mcp.', { Allow: 'GET, POST, DELETE' });
     }
     const settings = this.getSettings();
+    if (req.method === 'POST') {
+      const declaredTooLarge = declaredBodyTooLarge(req, settings.server.maxBodyBytes);
+      if (declaredTooLarge) return refuse(res, 413, -32000, declaredTooLarge.message);
+    }
+    const key = this.authenticate(req, res);
+    if (!key) return;
+    if (!settings.server.enabled) {
+      return refuse(res, 403, -32000, 'Vault MCP is switched off in Obsidian; turn on "Enable server" in its settings.');
+    }
     let rawBody = '';
     if (req.method === 'POST') {
       try {
@@ -179,11 +206,6 @@ export class McpHttpServer {
         throw error;
       }
     }
-    const key = this.authenticate(req, res);
-    if (!key) return;
-    if (!settings.server.enabled) {
-      return refuse(res, 403, -32000, 'Vault MCP is switched off in Obsidian; turn on "Enable server" in its settings.');
-    }
     let body: unknown = undefined;
     if (req.method === 'POST') {
       try {
@@ -191,6 +213,8 @@ export class McpHttpServer {
       } catch {
         return refuse(res, 400, -32700, 'Parse error: the request body is not valid JSON.');
       }
+      const framing = checkFraming(body);
+      if (framing) return refuse(res, 400, INVALID_REQUEST, framing.message, {}, framing.id);
     }
     this.touch(key);
     const sessionId = req.headers['mcp-session-id'];
@@ -203,6 +227,13 @@ export class McpHttpServer {
         return refuse(res, 403, -32000, 'This session was opened with another key; initialize a new session.');
       }
       session.lastSeen = Date.now();
+      const ids = requestIdsOf(body);
+      const taken = session.inFlight.claim(ids);
+      if (taken !== undefined) {
+        const message = `Invalid Request: request id ${JSON.stringify(taken)} is still in flight in this session; give each request its own id.`;
+        return refuse(res, 400, INVALID_REQUEST, message, {}, Array.isArray(body) ? null : taken);
+      }
+      res.once('close', () => session.inFlight.release(ids));
       await session.transport.handleRequest(req, res, body);
       return;
     }
@@ -245,7 +276,7 @@ export class McpHttpServer {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server, keyId, lastSeen: Date.now() });
+        this.sessions.set(id, { transport, server, keyId, lastSeen: Date.now(), inFlight: new InFlightIds() });
         if (this.sessions.size > MAX_SESSIONS) void this.closeSession(this.leastRecentlyUsedSession());
       },
       onsessionclosed: (id) => {

@@ -1,8 +1,8 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { KeyRecord } from '../keys/key-record';
 import type { ToolContext, ToolDefinition } from '../tools/tool';
+import { CheckedServer } from './checked-server';
 import { callTool, describeTool } from './tool-dispatch';
 
 /** What a session needs from the plugin: the enabled tools and a context per call. */
@@ -15,19 +15,6 @@ export interface SessionServices {
   version: string;
 }
 
-/**
- * tools/call with params left unchecked at this layer: the SDK's Server then validates them
- * against CallToolRequestSchema and answers -32602 when they are malformed (a failure here
- * would become -32603). The handler only runs on requests that passed that validation.
- */
-const ToolsCallRequest = z.object({ method: z.literal('tools/call'), params: z.any() });
-
-/** The part of a validated tools/call request the handler reads. */
-interface ToolsCallParams {
-  name: string;
-  arguments?: Record<string, unknown>;
-}
-
 const INSTRUCTIONS =
   'Tools for one Obsidian vault. Find notes with search or list_notes, read them with read_note ' +
   '(use outline/section for long notes), and pass the returned hash as expected_hash when writing. ' +
@@ -36,19 +23,20 @@ const INSTRUCTIONS =
 /**
  * Builds the MCP `Server` of one session (SDK low-level server: we own tools/list and
  * tools/call so unknown tools and bad params are JSON-RPC -32602, as DESIGN.md's error
- * model requires). Capabilities: `tools` with `listChanged` (MCP spec 2025-06-18,
+ * model requires; {@link CheckedServer} answers malformed params -32602 before any handler
+ * runs). Capabilities: `tools` with `listChanged` (MCP spec 2025-06-18,
  * "Tools" → Capabilities) and `logging` (the SDK answers logging/setLevel).
  * @param caller the key that initialized the session; every call runs as this key.
  */
 export function createSessionServer(services: SessionServices, caller: () => KeyRecord): Server {
-  const server = new Server(
+  const server = new CheckedServer(
     { name: 'vault-mcp', title: 'Vault MCP', version: services.version },
     { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: services.enabledTools().map(describeTool),
   }));
-  server.setRequestHandler(ToolsCallRequest as never, async (request: { params: ToolsCallParams }) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const key = caller();
     return callTool(services.enabledTools(), request.params.name, request.params.arguments, services.contextFor(key));
   });

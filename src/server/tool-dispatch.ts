@@ -70,11 +70,34 @@ function describeIssues(error: z.ZodError): string {
 }
 
 /**
+ * Deepest nesting of objects and arrays accepted in tool arguments. Tools take flat arguments
+ * and frontmatter values; far deeper values only overflow the stack of recursive libraries
+ * (YAML, JSON.stringify), which must not turn a client's mistake into an internal error.
+ */
+export const MAX_ARGUMENT_DEPTH = 32;
+
+/**
+ * True when `value` nests objects/arrays more than `limit` levels deep (the top-level
+ * arguments object is level 1). Walks iteratively, so any depth is measured without recursion.
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length) {
+    const [item, depth] = pending.pop() as [unknown, number];
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(item)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
  * Runs `tools/call` for an enabled tool list (MCP spec 2025-06-18, "Tools" → Calling Tools
  * and Error Handling).
  * @returns the tool result: compact JSON text content (one line: the agent pays for every
  *   char) plus `structuredContent`, or `isError: true`
- *   with one sentence when the handler threw a {@link ToolError}.
+ *   with one sentence when the handler threw a {@link ToolError} or the arguments nest
+ *   deeper than {@link MAX_ARGUMENT_DEPTH}.
  * @throws JsonRpcError(-32602) for an unknown or disabled tool or arguments that do not match
  *   the input schema; JsonRpcError(-32603) for any other exception (a bug), after logging its
  *   stack to the console (the stack never goes into the reply).
@@ -91,6 +114,12 @@ export async function callTool(
       ErrorCode.InvalidParams,
       `Unknown or disabled tool "${name}"; call tools/list for the tools this key may use.`,
     );
+  }
+  if (nestsDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH)) {
+    return {
+      content: [{ type: 'text', text: `Arguments of ${name} are nested too deeply; nest values at most ${MAX_ARGUMENT_DEPTH} levels.` }],
+      isError: true,
+    };
   }
   const parsed = argumentsSchemaOf(tool).safeParse(rawArgs ?? {});
   if (!parsed.success) {

@@ -1,5 +1,8 @@
 import type { DataAdapter } from 'obsidian';
 
+/** Vault paths of plugin files being written by this process (their temp copy is live). */
+const writing = new Set<string>();
+
 /**
  * One file of the plugin's own in its folder (`<configDir>/plugins/vault-mcp/`), read and
  * written through `app.vault.adapter` (obsidian.d.ts `DataAdapter`), as `Plugin.saveData`
@@ -22,22 +25,41 @@ export class PluginFile {
     return `${this.folder}/${this.name}`;
   }
 
-  /** @returns the file's text, or null when it does not exist. Rethrows other read errors. */
+  /** Vault-relative path of the temp copy {@link write} swaps in. */
+  private get tempPath(): string {
+    return `${this.path}.tmp`;
+  }
+
+  /**
+   * Reads the file, first finishing or undoing a {@link write} a crash interrupted (unless
+   * this process is writing it now): a temp copy next to the file is a write that never
+   * swapped in and is removed; a temp copy with no file was written whole (the old file is
+   * removed only after that) and is swapped in.
+   * @returns the file's text, or null when it does not exist. Rethrows other read errors.
+   */
   async read(): Promise<string | null> {
+    if (!writing.has(this.path) && (await this.adapter.exists(this.tempPath))) {
+      if (await this.adapter.exists(this.path)) await this.adapter.remove(this.tempPath);
+      else await this.adapter.rename(this.tempPath, this.path);
+    }
     if (!(await this.adapter.exists(this.path))) return null;
     return this.adapter.read(this.path);
   }
 
   /**
    * Replaces the file's text: written to `<name>.tmp` first, then swapped in, so a crash
-   * mid-write leaves the previous file whole.
+   * mid-write leaves the previous file or the whole new one (recovered by the next {@link read}).
    */
   async write(text: string): Promise<void> {
-    if (!(await this.adapter.exists(this.folder))) await this.adapter.mkdir(this.folder);
-    const temp = `${this.path}.tmp`;
-    await this.adapter.write(temp, text);
-    if (await this.adapter.exists(this.path)) await this.adapter.remove(this.path);
-    await this.adapter.rename(temp, this.path);
+    writing.add(this.path);
+    try {
+      if (!(await this.adapter.exists(this.folder))) await this.adapter.mkdir(this.folder);
+      await this.adapter.write(this.tempPath, text);
+      if (await this.adapter.exists(this.path)) await this.adapter.remove(this.path);
+      await this.adapter.rename(this.tempPath, this.path);
+    } finally {
+      writing.delete(this.path);
+    }
   }
 
   /**

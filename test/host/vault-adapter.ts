@@ -12,6 +12,32 @@ function toArrayBuffer(buf: Buffer): ArrayBuffer {
   return out;
 }
 
+/** The name {@link writeAtomic} gives its temp file: `.<name>.<12 lower-case hex>.tmp`. */
+const ATOMIC_TEMP_NAME = /^\..+\.[0-9a-f]{12}\.tmp$/;
+
+/**
+ * Removes the temp files of atomic writes a crash interrupted (names {@link writeAtomic}
+ * gives, nothing else) anywhere under `basePath`, config dir included; `.git` and
+ * `node_modules` are not entered. Run when a vault loads, before anything writes.
+ * @returns the absolute paths removed.
+ */
+export async function removeInterruptedWrites(basePath: string): Promise<string[]> {
+  const removed: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const full = nodePath.join(dir, entry.name);
+      if (entry.isDirectory() && entry.name !== '.git' && entry.name !== 'node_modules') await walk(full);
+      else if (entry.isFile() && ATOMIC_TEMP_NAME.test(entry.name)) {
+        await fsp.rm(full, { force: true });
+        removed.push(full);
+      }
+    }
+  };
+  await walk(basePath);
+  return removed;
+}
+
 /**
  * Writes `data` to `fullPath` atomically: into a dot-prefixed temp file in the same folder,
  * then `rename` over the target, so readers never see a half-written note. Applies

@@ -1,7 +1,7 @@
 import type * as O from 'obsidian';
 import { Events } from './events';
 import { TAbstractFile, TFile, TFolder } from './abstract-file';
-import { FileSystemAdapter } from './vault-adapter';
+import { FileSystemAdapter, removeInterruptedWrites } from './vault-adapter';
 import { VaultTree } from './vault-tree';
 import { FolderWatcher, scanVaultFolder, scanVaultPaths } from './watcher';
 import { assertInsideVault, isHiddenPath, normalizePath, parentPath } from './path';
@@ -41,8 +41,12 @@ export class Vault extends Events implements O.Vault {
     this.tree = new VaultTree(this);
   }
 
-  /** Host: loads the folder's files into the index (no events, like the initial vault scan). */
+  /**
+   * Host: loads the folder's files into the index (no events, like the initial vault scan),
+   * after removing the temp files of atomic writes a crash interrupted.
+   */
   async load(): Promise<void> {
+    await removeInterruptedWrites(this.adapter.basePath);
     const disk = await scanVaultFolder(this.adapter.basePath, this.configDir);
     this.adapter.rememberDiskNames(disk);
     syncTreeWithDisk(this.tree, disk, () => undefined);

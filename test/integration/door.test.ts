@@ -4,42 +4,7 @@ import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-pl
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 import { unloadPluginInHost } from '../host';
 import { MAX_SESSIONS } from '../../src/server/mcp-http-server';
-
-interface RawResponse {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** A raw HTTP request, so headers the SDK client would never send can be tested. */
-function raw(port: number, options: { method?: string; headers?: Record<string, string>; body?: string; path?: string }): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: options.path ?? '/mcp',
-        method: options.method ?? 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...options.headers },
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-
-const INIT = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-});
+import { INITIALIZE as INIT, raw } from '../harness/raw-http';
 
 describe('the door of the MCP server', () => {
   let booted: BootedPlugin<VaultMcpPlugin>;

@@ -1,0 +1,82 @@
+import { JSONRPCMessageSchema, isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+
+/** A POST body refused before the SDK transport sees it: JSON-RPC -32600 (JSON-RPC 2.0 §5.1). */
+export interface FramingRefusal {
+  /** The id to answer with: the request's own id when there is exactly one, else null (§5). */
+  id: RequestId | null;
+  message: string;
+}
+
+/** JSON-RPC 2.0's code for "The JSON sent is not a valid Request object". */
+export const INVALID_REQUEST = -32600;
+
+const SHAPE =
+  'needs jsonrpc "2.0" and either a method (string), an optional id (string or number) and params (object) or a result/error with an id';
+
+/** A request id as a map key: 1 and "1" are different ids (JSON-RPC 2.0 §4). */
+function idKey(id: RequestId): string {
+  return `${typeof id}:${String(id)}`;
+}
+
+/** The ids of the requests (not notifications or responses) in a parsed POST body. */
+export function requestIdsOf(body: unknown): RequestId[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.filter((message) => isJSONRPCRequest(message)).map((request) => request.id);
+}
+
+/**
+ * Checks a parsed POST body is one JSON-RPC 2.0 message or a non-empty batch of them
+ * (JSON-RPC 2.0 §4 and §6; the message shapes are the MCP SDK's `JSONRPCMessageSchema`),
+ * with no request id used twice in a batch (answers are routed by id, so a repeated id
+ * would cross them).
+ * @returns a refusal naming the first problem in one sentence, or null when the body is well framed.
+ */
+export function checkFraming(body: unknown): FramingRefusal | null {
+  if (Array.isArray(body) && body.length === 0) {
+    return { id: null, message: 'Invalid Request: the batch is empty; send one JSON-RPC message or a non-empty array of them.' };
+  }
+  const batch = Array.isArray(body);
+  const messages: unknown[] = batch ? body : [body];
+  const seen = new Set<string>();
+  for (const [index, message] of messages.entries()) {
+    const where = batch ? `message ${index + 1} of the batch` : 'the body';
+    if (!JSONRPCMessageSchema.safeParse(message).success) {
+      return { id: null, message: `Invalid Request: ${where} is not a JSON-RPC 2.0 message; it ${SHAPE}.` };
+    }
+    if (!isJSONRPCRequest(message)) continue;
+    const key = idKey(message.id);
+    if (seen.has(key)) {
+      return {
+        id: null,
+        message: `Invalid Request: the batch uses request id ${JSON.stringify(message.id)} twice; give each request its own id.`,
+      };
+    }
+    seen.add(key);
+  }
+  return null;
+}
+
+/**
+ * The request ids of one session whose answers are still owed. The SDK transport routes an
+ * answer by its request id, so a second request reusing an id in flight would receive the
+ * first one's answer and leave the first unanswered; such a request is refused instead.
+ */
+export class InFlightIds {
+  private readonly ids = new Set<string>();
+
+  /**
+   * Claims `ids` for one POST when none is in flight.
+   * @returns the first id already in flight (nothing claimed), or undefined when all were claimed.
+   */
+  claim(ids: readonly RequestId[]): RequestId | undefined {
+    const taken = ids.find((id) => this.ids.has(idKey(id)));
+    if (taken !== undefined) return taken;
+    for (const id of ids) this.ids.add(idKey(id));
+    return undefined;
+  }
+
+  /** Frees `ids` once their POST's answer stream has closed (answered or abandoned by the client). */
+  release(ids: readonly RequestId[]): void {
+    for (const id of ids) this.ids.delete(idKey(id));
+  }
+}

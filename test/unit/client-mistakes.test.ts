@@ -1,0 +1,32 @@
+import { describeParamsIssue } from '../../src/server/checked-server';
+import { MAX_ARGUMENT_DEPTH, nestsDeeperThan } from '../../src/server/tool-dispatch';
+
+describe('describeParamsIssue: one sentence per malformed request', () => {
+  it.each([
+    [[{ code: 'invalid_type', path: ['params', 'cursor'], expected: 'string', message: 'Invalid input: expected string, received number' }], 'Invalid params for m: params.cursor must be a string.'],
+    [[{ code: 'invalid_type', path: ['params', 'capabilities'], expected: 'object', message: 'Invalid input: expected object, received undefined' }], 'Invalid params for m: params.capabilities is required.'],
+    [[{ code: 'invalid_value', path: ['params', 'level'], values: ['debug', 'info'], message: 'Invalid option' }], 'Invalid params for m: params.level must be one of debug, info.'],
+    [[{ code: 'custom', path: [], message: 'x' }], 'Invalid params for m: params is invalid.'],
+    [[], 'Invalid params for m: params is invalid.'],
+  ])('%j → %p', (issues, sentence) => {
+    expect(describeParamsIssue('m', issues)).toBe(sentence);
+  });
+});
+
+describe('nestsDeeperThan', () => {
+  const deep = (n: number): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < n; i++) value = [value];
+    return value;
+  };
+  it('counts objects and arrays, not scalars', () => {
+    expect(nestsDeeperThan({ a: 1, b: 'x' }, 1)).toBe(false);
+    expect(nestsDeeperThan({ a: { b: 1 } }, 1)).toBe(true);
+    expect(nestsDeeperThan(null, 0)).toBe(false);
+    expect(nestsDeeperThan(deep(MAX_ARGUMENT_DEPTH), MAX_ARGUMENT_DEPTH)).toBe(false);
+    expect(nestsDeeperThan(deep(MAX_ARGUMENT_DEPTH + 1), MAX_ARGUMENT_DEPTH)).toBe(true);
+  });
+  it('measures a value far deeper than the stack allows without recursion', () => {
+    expect(nestsDeeperThan(deep(200_000), MAX_ARGUMENT_DEPTH)).toBe(true);
+  });
+});

@@ -1,0 +1,67 @@
+import { promises as fsp } from 'node:fs';
+import * as nodePath from 'node:path';
+import { createTempVault, type TempVault } from '../host';
+import { PluginFile } from '../../src/vault/plugin-file';
+
+/** True when `path` (vault-relative) exists on disk in `tv`. */
+async function onDisk(tv: TempVault, path: string): Promise<boolean> {
+  return fsp.stat(nodePath.join(tv.dir, path)).then(
+    () => true,
+    () => false,
+  );
+}
+
+// Issue 12, item 11: a kill -9 mid-write must not leave temp files behind for good.
+describe('writes interrupted by a crash are cleaned up at load', () => {
+  let tv: TempVault | null = null;
+  afterEach(async () => {
+    await tv?.cleanup();
+    tv = null;
+  });
+
+  it("the host's atomic-write temp files are removed when the vault loads; users' files are kept", async () => {
+    tv = await createTempVault({
+      'Note.md': 'kept\n',
+      '.Note.md.0123456789ab.tmp': 'half a no',
+      'Sub/.x.md.aabbccddeeff.tmp': 'half',
+      '.obsidian/plugins/vault-mcp/.proposals.json.tmp.00112233aabb.tmp': '{"half',
+      'notes.tmp': 'a user file',
+      'Draft.md.tmp': 'a user file',
+      '.hidden.tmp': 'a user file',
+      'Sub/.x.md.zz.tmp': 'a user file',
+      'Sub/.x.md.0123456789AB.tmp': 'a user file (upper-case hex is not ours)',
+    });
+    for (const leftover of ['.Note.md.0123456789ab.tmp', 'Sub/.x.md.aabbccddeeff.tmp', '.obsidian/plugins/vault-mcp/.proposals.json.tmp.00112233aabb.tmp']) {
+      expect(await onDisk(tv, leftover)).toBe(false);
+    }
+    for (const kept of ['Note.md', 'notes.tmp', 'Draft.md.tmp', '.hidden.tmp', 'Sub/.x.md.zz.tmp', 'Sub/.x.md.0123456789AB.tmp']) {
+      expect(await onDisk(tv, kept)).toBe(true);
+    }
+  });
+
+  it('a plugin file drops the temp copy of a write that did not finish', async () => {
+    tv = await createTempVault({ 'plug/proposals.json': '{"whole":true}', 'plug/proposals.json.tmp': '{"hal' });
+    const file = new PluginFile(tv.app.vault.adapter as never, 'plug', 'proposals.json');
+    expect(await file.read()).toBe('{"whole":true}');
+    expect(await onDisk(tv, 'plug/proposals.json.tmp')).toBe(false);
+  });
+
+  it('a plugin file whose old copy was removed before the swap is restored from its whole temp copy', async () => {
+    tv = await createTempVault({ 'plug/proposals.json.tmp': '{"next":true}' });
+    const file = new PluginFile(tv.app.vault.adapter as never, 'plug', 'proposals.json');
+    expect(await file.read()).toBe('{"next":true}');
+    expect(await onDisk(tv, 'plug/proposals.json.tmp')).toBe(false);
+    expect(await fsp.readFile(nodePath.join(tv.dir, 'plug/proposals.json'), 'utf8')).toBe('{"next":true}');
+  });
+
+  it('reads and writes as before when nothing was interrupted', async () => {
+    tv = await createTempVault({});
+    const file = new PluginFile(tv.app.vault.adapter as never, 'plug', 'index.json');
+    expect(await file.read()).toBeNull();
+    await Promise.all([file.write('one'), file.read()]);
+    expect(await file.read()).toBe('one');
+    await file.write('two');
+    expect(await file.read()).toBe('two');
+    expect(await onDisk(tv, 'plug/index.json.tmp')).toBe(false);
+  });
+});
