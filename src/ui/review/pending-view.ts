@@ -73,10 +73,15 @@ export class PendingChangesView extends ItemView {
 
   private renderProposal(el: HTMLElement, p: Proposal): void {
     el.dataset.proposalId = p.id;
-    const meta = el.createDiv({ cls: 'vault-mcp-proposal-meta' });
-    meta.createSpan({ cls: 'vault-mcp-proposal-label', text: p.key_label });
-    meta.createSpan({ text: ` · ${describeKind(p)} via ${p.tool} · ${new Date(p.created_at).toLocaleString()}` });
-    const actions = el.createDiv({ cls: 'vault-mcp-proposal-actions' });
+    const header = el.createDiv({ cls: 'vault-mcp-proposal-header' });
+    const meta = header.createDiv({ cls: 'vault-mcp-proposal-meta' });
+    const who = meta.createDiv({ cls: 'vault-mcp-proposal-who' });
+    who.createSpan({ cls: 'vault-mcp-proposal-label', text: p.key_label });
+    who.createSpan({ cls: ['vault-mcp-proposal-kind', `mod-${p.kind}`], text: describeKind(p) });
+    const created = new Date(p.created_at);
+    const detail = meta.createDiv({ cls: 'vault-mcp-proposal-detail', text: `via ${p.tool} · ${created.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}` });
+    detail.setAttribute('title', created.toLocaleString());
+    const actions = header.createDiv({ cls: 'vault-mcp-proposal-actions' });
     const accept = actions.createEl('button', { cls: 'mod-cta', text: 'Accept' });
     accept.setAttribute('aria-label', `Accept the change from ${p.key_label}`);
     accept.addEventListener('click', () => void this.decide('accept', p.id));
@@ -92,11 +97,11 @@ export class PendingChangesView extends ItemView {
       return;
     }
     if (p.kind === 'delete') {
-      el.createDiv({ cls: 'vault-mcp-diff-line vault-mcp-diff-removed', text: 'The whole note goes to the trash.' });
+      el.createDiv({ cls: 'vault-mcp-diff-line vault-mcp-diff-removed vault-mcp-diff-message', text: 'The whole note goes to the trash.' });
       return;
     }
     if (p.kind === 'folder') {
-      el.createDiv({ cls: 'vault-mcp-diff-line', text: 'A new folder.' });
+      el.createDiv({ cls: 'vault-mcp-diff-line vault-mcp-diff-message', text: 'A new folder.' });
       return;
     }
     if (p.kind === 'create') {
