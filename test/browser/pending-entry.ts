@@ -118,7 +118,7 @@ async function main(): Promise<void> {
   const notes = noVault as unknown as NoteStore;
   const store = new ProposalStore(notes, file as unknown as PluginFile, () => new Date(Date.UTC(2026, 2, 9, 16, 40 + clock.minutes)));
   await stageProposals(store, clock);
-  const review = new ProposalReview(store, notes);
+  const review = new ProposalReview(store, notes, () => []);
   // The host's Workspace only keeps `app` for its views; the view reaches app.vault only when
   // a path is clicked, which the test does not do.
   const workspace = new Workspace({} as App);
