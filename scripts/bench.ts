@@ -9,6 +9,7 @@
  *   --full           the scaling table also at 100k notes
  *   --scale a,b,...  the scaling table at these note counts instead
  *   --no-peer        skip the peer (no npm install)
+ *   --only a,b       run only these parts: help, large, scale
  *
  * Parts live in scripts/bench/ (options, help-vault, large-vault, peer, throughput, scaling, generate-vault).
  */
@@ -26,14 +27,16 @@ const LARGE_ARCHIVE = nodePath.resolve(__dirname, '../../shared/vaults/windows-p
 
 async function main(argv: string[]): Promise<void> {
   const started = performance.now();
-  const { quick, peer: withPeer, scale: sizes } = parseBenchArgs(argv);
+  const { quick, peer: withPeer, scale: sizes, parts } = parseBenchArgs(argv);
   provideObsidianModule();
   const Plugin = (require(nodePath.resolve(__dirname, '../main.js')) as { default: PluginClass }).default;
   const log = (line: string): void => console.log(line);
   const help = quick ? QUICK : NORMAL;
-  await benchHelpVault(Plugin, HELP_VAULT, { ...help, peer: withPeer ? help.peer : null }, log);
-  if (!quick) {
+  if (parts.includes('help')) await benchHelpVault(Plugin, HELP_VAULT, { ...help, peer: withPeer ? help.peer : null }, log);
+  if (parts.includes('large')) {
     await benchLargeVault(Plugin, LARGE_ARCHIVE, { peer: withPeer ? { rounds: 3, budgetMs: 40_000 } : null, throughputMs: 10_000 }, log);
+  }
+  if (parts.includes('scale')) {
     await scalingTable(Plugin, sizes, log);
     if (!sizes.some((n) => n >= 100_000)) log('  (100k notes only with --full or --scale 1000,10000,100000)');
   }

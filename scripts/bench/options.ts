@@ -1,6 +1,10 @@
 /**
- * `npm run bench` command-line flags: --quick, --full, --scale a,b,..., --no-peer.
+ * `npm run bench` command-line flags: --quick, --full, --scale a,b,..., --no-peer, --only parts.
  */
+
+/** The bench's parts: obsidian-help-en, the 14k-note vault (with throughput and peer), the generated-vault scaling table. */
+export const BENCH_PARTS = ['help', 'large', 'scale'] as const;
+export type BenchPart = (typeof BENCH_PARTS)[number];
 
 /** What a bench run does. */
 export interface BenchOptions {
@@ -10,6 +14,8 @@ export interface BenchOptions {
   peer: boolean;
   /** Note counts of the generated-vault scaling table (empty with --quick). */
   scale: number[];
+  /** The parts to run (all by default; only "help" with --quick). */
+  parts: BenchPart[];
 }
 
 /** Scaling table sizes of the normal run, and with --full. */
@@ -26,6 +32,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   let full = false;
   let quick = false;
   let peer = true;
+  let parts: BenchPart[] = [...BENCH_PARTS];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') quick = true;
@@ -38,8 +45,13 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
         throw new Error(`--scale wants comma-separated positive note counts, e.g. --scale 1000,10000,100000; got "${list}"`);
       }
       scale = sizes;
-    } else throw new Error(`Unknown bench flag "${arg}"; use --quick, --full, --scale a,b,... or --no-peer`);
+    } else if (arg === '--only') {
+      const list = (argv[++i] ?? '').split(',').map((part) => part.trim());
+      const unknown = list.filter((part) => !(BENCH_PARTS as readonly string[]).includes(part));
+      if (unknown.length > 0) throw new Error(`--only wants parts among ${BENCH_PARTS.join(', ')} (comma-separated); got "${unknown.join(',')}"`);
+      parts = list as BenchPart[];
+    } else throw new Error(`Unknown bench flag "${arg}"; use --quick, --full, --scale a,b,..., --no-peer or --only help,large,scale`);
   }
-  if (quick) return { quick, peer: false, scale: [] };
-  return { quick, peer, scale: scale ?? (full ? FULL_SCALE : DEFAULT_SCALE) };
+  if (quick) return { quick, peer: false, scale: [], parts: ['help'] };
+  return { quick, peer, scale: parts.includes('scale') ? (scale ?? (full ? FULL_SCALE : DEFAULT_SCALE)) : [], parts };
 }
