@@ -1,0 +1,117 @@
+/**
+ * The 14k-note vault part of the bench (windows-powershell-docs, unpacked once into a temp
+ * cache): cold and warm start (time to first answer, build, longest build slice, save, heap),
+ * p50 of search and the list tools, then on the warm plugin the 8-session throughput and the
+ * same queries timed for the side-by-side with the peer.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { bootPlugin, connectClient } from '../../test/harness/boot-plugin';
+import { heapMb, ms, percentiles, timeRuns, type Log } from './measure';
+import { comparePeer, COMPARE_LIMIT, type OurSearchFigures, type PeerBudget } from './peer';
+import { indexOf, type PluginClass } from './plugin-class';
+import { measureThroughput, printThroughput } from './throughput';
+
+/** The queries timed on the 14k vault (ours and the peer's). */
+export const LARGE_QUERIES = ['Get-Process', 'remote session', 'Get-ChildItem', 'computer', 'certificate store', '"execution policy"', 'firewall rule', 'registry key'];
+
+/** What to run besides the cold/warm rounds: the peer (null: not) and the throughput run's length (0: not). */
+export interface LargeBenchOptions {
+  peer: PeerBudget | null;
+  throughputMs: number;
+}
+
+/**
+ * The 14k-note vault unpacked from `archive` into a cache folder under the temp dir (once;
+ * its `.obsidian` folder removed each time so every run starts cold); null (after printing why)
+ * when the archive is absent or tar fails.
+ */
+export async function unpackLargeVault(archive: string, log: Log): Promise<string | null> {
+  if (!existsSync(archive)) {
+    log(`Skipping the large-vault benchmark: ${archive} is absent.`);
+    return null;
+  }
+  const cache = nodePath.join(os.tmpdir(), 'vault-mcp-bench-large');
+  const vault = nodePath.join(cache, 'windows-powershell-docs');
+  if (!existsSync(vault)) {
+    await fsp.mkdir(cache, { recursive: true });
+    try {
+      execFileSync('tar', ['--zstd', '-xf', archive, '-C', cache]);
+    } catch (error) {
+      log(`Skipping the large-vault benchmark: cannot unpack ${archive} (${(error as Error).message.split('\n')[0]}).`);
+      return null;
+    }
+  }
+  await fsp.rm(nodePath.join(vault, '.obsidian'), { recursive: true, force: true });
+  return vault;
+}
+
+/**
+ * Runs the 14k-vault bench with `Plugin` on the vault unpacked from `archive` and prints it.
+ * @throws Error when the plugin does not start.
+ */
+export async function benchLargeVault(Plugin: PluginClass, archive: string, options: LargeBenchOptions, log: Log): Promise<void> {
+  const vault = await unpackLargeVault(archive, log);
+  if (vault === null) return;
+  let coldFirstAnswer: OurSearchFigures | null = null;
+  for (const round of ['cold', 'warm'] as const) {
+    const bootStart = performance.now();
+    const booted = await bootPlugin(Plugin, { vaultPath: vault, waitForIndex: false, persistIndex: true });
+    const listening = performance.now();
+    const hostHeap = heapMb();
+    const index = indexOf(booted.plugin);
+    const client = await connectClient(booted.url, booted.token);
+    const first = await client.callTool({ name: 'search', arguments: { query: LARGE_QUERIES[0], limit: COMPARE_LIMIT } });
+    const answered = performance.now();
+    const progress = (first.structuredContent as { index?: { indexed: number; total: number } } | undefined)?.index;
+    if (round === 'cold') {
+      coldFirstAnswer = {
+        startToFirstAnswerMs: answered - listening,
+        firstAnswerNote: progress ? `partial, ${progress.indexed} of ${progress.total} notes indexed` : 'complete',
+        samples: [],
+      };
+    }
+    await index.whenBuilt();
+    const s = index.stats;
+    const notes = booted.app.vault.getMarkdownFiles();
+    log(`\n14k vault (${notes.length} notes), ${round} start: host loaded and plugin listening in ${(listening - bootStart).toFixed(0)} ms`);
+    log(`  first search answered ${(answered - listening).toFixed(0)} ms after listening${progress ? ` (partial: ${progress.indexed} of ${progress.total} notes indexed)` : ''}`);
+    log(
+      `  index ${round === 'warm' ? `loaded from the saved file, ${s.reindexed} notes reindexed` : 'built'} in ${(s.buildMs ?? NaN).toFixed(0)} ms; ` +
+        `longest build slice ${s.longestSliceMs.toFixed(1)} ms; save ${s.saveMs === null ? 'skipped (nothing changed)' : `${s.saveMs.toFixed(0)} ms`}`,
+    );
+    log(`  heap: host + idle plugin ${hostHeap.toFixed(0)} MB, after indexing ${heapMb().toFixed(0)} MB`);
+    const file = notes[500].path;
+    const rows: Array<[string, string, Record<string, unknown>]> = [
+      ...LARGE_QUERIES.map((query): [string, string, Record<string, unknown>] => [`search ${query}`, 'search', { query, limit: COMPARE_LIMIT }]),
+      ['read_note', 'read_note', { path: file }],
+      ['list_notes (limit 200)', 'list_notes', { limit: 200 }],
+      ['list_tags', 'list_tags', {}],
+      ['list_folders', 'list_folders', {}],
+      ['get_links', 'get_links', { path: file }],
+    ];
+    log('  call                              p50 ms   p95 ms');
+    const searchSamples: number[] = [];
+    for (const [label, name, args] of rows) {
+      const samples = await timeRuns(() => client.callTool({ name, arguments: args }), 9);
+      if (name === 'search') searchSamples.push(...samples);
+      const st = percentiles(samples);
+      log(`  ${label.padEnd(32)} ${ms(st.p50).padStart(7)} ${ms(st.p95).padStart(8)}`);
+    }
+    const all = percentiles(searchSamples);
+    log(`  search over all ${LARGE_QUERIES.length} queries: p50 ${ms(all.p50)} ms, p95 ${ms(all.p95)} ms`);
+    if (round === 'warm' && options.throughputMs > 0) {
+      const paths = notes.filter((_, i) => i % 97 === 0).map((f) => f.path);
+      printThroughput(await measureThroughput(booted.url, booted.token, { queries: LARGE_QUERIES, paths }, 8, options.throughputMs), log);
+    }
+    await client.close();
+    await booted.stop();
+    if (round === 'warm' && options.peer && coldFirstAnswer) {
+      coldFirstAnswer.samples = searchSamples;
+      await comparePeer('14k vault', vault, LARGE_QUERIES, coldFirstAnswer, options.peer, log);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Small measuring helpers shared by the bench modules: percentiles of millisecond samples,
+ * timed repetitions and the V8 heap after a full GC.
+ */
+import { performance } from 'node:perf_hooks';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+
+/** Percentiles of a set of samples (same unit as the samples, ms in this bench). */
+export interface Percentiles {
+  p50: number;
+  p95: number;
+  p99: number;
+  count: number;
+}
+
+/**
+ * Nearest-rank percentiles (p50, p95, p99) of `samples`.
+ * @throws Error when `samples` is empty (a bench row with no sample is a bug in the bench).
+ */
+export function percentiles(samples: number[]): Percentiles {
+  if (samples.length === 0) throw new Error('percentiles: no samples (the measured loop never ran)');
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), count: sorted.length };
+}
+
+/** Runs `fn` `runs` times one after another and returns each run's wall time in ms. */
+export async function timeRuns(fn: () => Promise<unknown>, runs: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await fn();
+    out.push(performance.now() - start);
+  }
+  return out;
+}
+
+/** Heap in use after a full GC, MB (10^6 bytes); the GC is reached through V8's flag, as `node --expose-gc` would. */
+export function heapMb(): number {
+  v8.setFlagsFromString('--expose-gc');
+  (vm.runInNewContext('gc') as () => void)();
+  return process.memoryUsage().heapUsed / 1e6;
+}
+
+/** A duration in ms for a table cell: one decimal below 100 ms, whole ms above. */
+export function ms(value: number): string {
+  return value < 100 ? value.toFixed(1) : value.toFixed(0);
+}
+
+/** Where the bench's lines go (console.log in `npm run bench`, a collector in tests). */
+export type Log = (line: string) => void;

@@ -1,0 +1,57 @@
+/**
+ * `npm run bench` command-line flags: --quick, --full, --scale a,b,..., --no-peer, --only parts.
+ */
+
+/** The bench's parts: obsidian-help-en, the 14k-note vault (with throughput and peer), the generated-vault scaling table. */
+export const BENCH_PARTS = ['help', 'large', 'scale'] as const;
+export type BenchPart = (typeof BENCH_PARTS)[number];
+
+/** What a bench run does. */
+export interface BenchOptions {
+  /** obsidian-help-en only, few passes, no peer (CI). */
+  quick: boolean;
+  /** Run the peer @bitbonsai/mcpvault side by side (false with --quick or --no-peer). */
+  peer: boolean;
+  /** Note counts of the generated-vault scaling table (empty with --quick). */
+  scale: number[];
+  /** The parts to run (all by default; only "help" with --quick). */
+  parts: BenchPart[];
+}
+
+/** Scaling table sizes of the normal run, and with --full. */
+export const DEFAULT_SCALE = [1_000, 10_000];
+export const FULL_SCALE = [1_000, 10_000, 100_000];
+
+/**
+ * Reads the bench's flags from `argv` (process.argv without node and the script).
+ * `--scale` takes comma-separated note counts (underscores allowed: 100_000) and wins over `--full`.
+ * @throws Error naming the flag and what it wants, for an unknown flag or a bad --scale list.
+ */
+export function parseBenchArgs(argv: string[]): BenchOptions {
+  let scale: number[] | null = null;
+  let full = false;
+  let quick = false;
+  let peer = true;
+  let parts: BenchPart[] = [...BENCH_PARTS];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--quick') quick = true;
+    else if (arg === '--full') full = true;
+    else if (arg === '--no-peer') peer = false;
+    else if (arg === '--scale') {
+      const list = argv[++i] ?? '';
+      const sizes = list.split(',').map((part) => Number(part.trim().replace(/_/g, '')));
+      if (list === '' || sizes.some((n) => !Number.isInteger(n) || n < 1)) {
+        throw new Error(`--scale wants comma-separated positive note counts, e.g. --scale 1000,10000,100000; got "${list}"`);
+      }
+      scale = sizes;
+    } else if (arg === '--only') {
+      const list = (argv[++i] ?? '').split(',').map((part) => part.trim());
+      const unknown = list.filter((part) => !(BENCH_PARTS as readonly string[]).includes(part));
+      if (unknown.length > 0) throw new Error(`--only wants parts among ${BENCH_PARTS.join(', ')} (comma-separated); got "${unknown.join(',')}"`);
+      parts = list as BenchPart[];
+    } else throw new Error(`Unknown bench flag "${arg}"; use --quick, --full, --scale a,b,..., --no-peer or --only help,large,scale`);
+  }
+  if (quick) return { quick, peer: false, scale: [], parts: ['help'] };
+  return { quick, peer, scale: parts.includes('scale') ? (scale ?? (full ? FULL_SCALE : DEFAULT_SCALE)) : [], parts };
+}

@@ -1,0 +1,139 @@
+/**
+ * The bench's own parts: flags, percentiles, the seeded vault generator, the peer's failure
+ * path and the multi-session throughput loop. Figures are never compared with time limits.
+ */
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import VaultMcpPlugin from '../../src/main';
+import { DEFAULT_SCALE, FULL_SCALE, parseBenchArgs } from '../../scripts/bench/options';
+import { percentiles } from '../../scripts/bench/measure';
+import { generateVault, generatedQueries, vocabularyWord, VOCABULARY_SIZE } from '../../scripts/bench/generate-vault';
+import { benchPeerSearch } from '../../scripts/bench/peer';
+import { measureThroughput } from '../../scripts/bench/throughput';
+import { bootPlugin } from '../harness/boot-plugin';
+import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
+
+describe('parseBenchArgs', () => {
+  it('runs 1k and 10k by default, adds 100k with --full, takes --scale over both', () => {
+    expect(parseBenchArgs([])).toEqual({ quick: false, peer: true, scale: DEFAULT_SCALE, parts: ['help', 'large', 'scale'] });
+    expect(parseBenchArgs(['--full']).scale).toEqual(FULL_SCALE);
+    expect(parseBenchArgs(['--full', '--scale', '500, 100_000']).scale).toEqual([500, 100_000]);
+    expect(parseBenchArgs(['--no-peer']).peer).toBe(false);
+  });
+  it('--quick drops the peer and the scaling table', () => {
+    expect(parseBenchArgs(['--quick', '--full'])).toEqual({ quick: true, peer: false, scale: [], parts: ['help'] });
+  });
+  it('--only picks parts; the scaling table is empty when not picked', () => {
+    expect(parseBenchArgs(['--only', 'scale', '--scale', '100000'])).toMatchObject({ parts: ['scale'], scale: [100_000] });
+    expect(parseBenchArgs(['--only', 'help,large'])).toMatchObject({ parts: ['help', 'large'], scale: [] });
+  });
+  it('names the flag on bad input', () => {
+    expect(() => parseBenchArgs(['--scale'])).toThrow(/--scale wants comma-separated positive note counts/);
+    expect(() => parseBenchArgs(['--scale', '1000,ten'])).toThrow(/got "1000,ten"/);
+    expect(() => parseBenchArgs(['--scale', '0'])).toThrow(/positive/);
+    expect(() => parseBenchArgs(['--fast'])).toThrow(/Unknown bench flag "--fast"/);
+    expect(() => parseBenchArgs(['--only', 'help,peer'])).toThrow(/--only wants parts among help, large, scale .*got "peer"/);
+    expect(() => parseBenchArgs(['--only'])).toThrow(/--only wants parts/);
+  });
+});
+
+describe('percentiles', () => {
+  it('takes nearest-rank percentiles', () => {
+    const samples = Array.from({ length: 100 }, (_, i) => 100 - i);
+    expect(percentiles(samples)).toEqual({ p50: 50, p95: 95, p99: 99, count: 100 });
+    expect(percentiles([7])).toEqual({ p50: 7, p95: 7, p99: 7, count: 1 });
+  });
+  it('refuses an empty sample set', () => {
+    expect(() => percentiles([])).toThrow(/no samples/);
+  });
+});
+
+describe('generateVault', () => {
+  let cache: string;
+  beforeAll(async () => {
+    cache = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-gen-test-'));
+  });
+  afterAll(async () => {
+    await fsp.rm(cache, { recursive: true, force: true });
+  });
+
+  async function readAll(dir: string): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const entry of await fsp.readdir(dir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) {
+        const full = nodePath.join(entry.parentPath, entry.name);
+        out.set(nodePath.relative(dir, full), await fsp.readFile(full, 'utf8'));
+      }
+    }
+    return out;
+  }
+
+  it('writes the asked number of realistic notes, the same for the same seed', async () => {
+    const a = await generateVault(nodePath.join(cache, 'a'), 300, 7);
+    const b = await generateVault(nodePath.join(cache, 'b'), 300, 7);
+    const c = await generateVault(nodePath.join(cache, 'c'), 300, 8);
+    const notesA = await readAll(a.path);
+    expect(notesA.size).toBe(300);
+    expect(a.bytes).toBe([...notesA.values()].reduce((n, t) => n + Buffer.byteLength(t), 0));
+    expect(await readAll(b.path)).toEqual(notesA);
+    expect(await readAll(c.path)).not.toEqual(notesA);
+    const texts = [...notesA.values()];
+    for (const text of texts) {
+      expect(text).toMatch(/^---\ntitle: .+\ntags: \[.+\]\n/);
+      expect(text).toMatch(/\n# .+\n/);
+      expect(text).toMatch(/\n## .+\n/);
+    }
+    const titles = new Set([...notesA.keys()].map((p) => nodePath.basename(p, '.md')));
+    const links = texts.flatMap((t) => [...t.matchAll(/\[\[([^\]]+)\]\]/g)].map((m) => m[1]));
+    expect(links.length).toBeGreaterThan(50);
+    expect(links.every((l) => titles.has(l))).toBe(true);
+    expect(texts.some((t) => /#[a-z]+\./.test(t))).toBe(true);
+    expect(new Set([...notesA.keys()].map((p) => nodePath.dirname(p))).size).toBeGreaterThan(1);
+  });
+
+  it('reuses a finished vault from the cache', async () => {
+    const again = await generateVault(nodePath.join(cache, 'a'), 300, 7);
+    expect(again.reused).toBe(true);
+    expect(again.notes).toBe(300);
+  });
+
+  it('draws words from a Zipf-like vocabulary of distinct words', () => {
+    const words = new Set(Array.from({ length: VOCABULARY_SIZE }, (_, r) => vocabularyWord(r)));
+    expect(words.size).toBe(VOCABULARY_SIZE);
+    expect(generatedQueries()).toHaveLength(7);
+  });
+
+  it('refuses a note count that is not a positive integer', async () => {
+    await expect(generateVault(cache, 0)).rejects.toThrow(/positive integer, got 0/);
+    await expect(generateVault(cache, 2.5)).rejects.toThrow(/positive integer/);
+  });
+});
+
+describe('benchPeerSearch', () => {
+  it('throws a reason when the peer cannot start', async () => {
+    const missing = nodePath.join(os.tmpdir(), 'vault-mcp-no-such-peer', 'server.js');
+    await expect(benchPeerSearch(missing, os.tmpdir(), ['x'], { rounds: 1, budgetMs: 0 })).rejects.toThrow(/cannot start .*server\.js: .*Error: Cannot find module/);
+  });
+});
+
+describe('measureThroughput', () => {
+  it('runs concurrent sessions over the demo vault without errors', async () => {
+    const copy = await copyToTemp(DEMO_VAULT);
+    const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir });
+    try {
+      const result = await measureThroughput(booted.url, booted.token, { queries: ['project', 'idea'], paths: ['Home.md', 'Ideas.md'] }, 3, 300);
+      expect(result.sessions).toBe(3);
+      expect(result.errors).toBe(0);
+      expect(result.calls).toBeGreaterThanOrEqual(3);
+      expect(Object.keys(result.byTool)).toEqual(expect.arrayContaining(['search']));
+      expect(result.p99).toBeGreaterThanOrEqual(result.p50);
+    } finally {
+      await booted.stop();
+      await copy.cleanup();
+    }
+  });
+  it('refuses an empty workload', async () => {
+    await expect(measureThroughput('http://127.0.0.1:1/mcp', 'x', { queries: [], paths: ['a.md'] })).rejects.toThrow(/at least one query and one path/);
+  });
+});
