@@ -443,21 +443,24 @@ export class NoteStore implements NoteReader {
     return { file, selection };
   }
 
-  /** Lexical normalization with percent-decoding, then the real spelling of existing entries. */
+  /**
+   * Lexical normalization with percent-decoding, then the real spelling of existing entries.
+   * An exact literal name always wins: when the path as typed (or with `.md` added) names an
+   * existing entry, escapes in it are part of the name (`a%20b.md` next to `a b.md`); only
+   * otherwise is the once-decoded spelling used.
+   */
   private lexicalPath(input: string): string {
     assertPathLength(input);
     const literal = lexicalVaultPath(input);
     const decodedInput = decodePercentOnce(input.trim());
-    if (decodedInput === input.trim()) return canonicalPath(this.app.vault, literal);
-    let decoded: string;
-    try {
-      decoded = lexicalVaultPath(decodedInput);
-    } catch (err) {
-      if (findEntry(this.app.vault, literal)) return canonicalPath(this.app.vault, literal);
-      throw err;
-    }
-    const useLiteral = !findEntry(this.app.vault, decoded) && findEntry(this.app.vault, literal) !== null;
-    return canonicalPath(this.app.vault, useLiteral ? literal : decoded);
+    if (decodedInput === input.trim() || this.namesEntry(literal)) return canonicalPath(this.app.vault, literal);
+    return canonicalPath(this.app.vault, lexicalVaultPath(decodedInput));
+  }
+
+  /** True when a normalized path, as given or with `.md` added, names an existing entry. */
+  private namesEntry(path: string): boolean {
+    if (path === '') return false;
+    return findEntry(this.app.vault, path) !== null || (!/\.md$/i.test(path) && findEntry(this.app.vault, `${path}.md`) !== null);
   }
 
   /** True for a vault path of a file `scope` may read (link targets and sources). */

@@ -1,0 +1,106 @@
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import VaultMcpPlugin from '../../src/main';
+import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../harness/boot-plugin';
+import { attempt, call, type Json } from './write-helpers';
+
+/**
+ * The vault-side inputs of issue 12, each through the MCP client as an agent sends them:
+ * every route with the same cause (read, list, search, links, every write tool) is tried.
+ */
+
+/** A file's content: text (written as UTF-8) or exact bytes. */
+type Content = string | Buffer;
+
+interface SecEnv {
+  booted: BootedPlugin<VaultMcpPlugin>;
+  client: Client;
+  dir: string;
+  /** The bytes of a vault file now. */
+  bytes(path: string): Promise<Buffer>;
+  /** The UTF-8 text of a vault file now. */
+  text(path: string): Promise<string>;
+  done(): Promise<void>;
+}
+
+/**
+ * Writes `files` into a new temp folder (`prepare` may add symlinks and the like), boots the
+ * plugin there with a force key and every write tool on, and connects one client.
+ */
+async function boot(files: Record<string, Content>, options: Partial<BootOptions> = {}, prepare?: (dir: string) => Promise<void>): Promise<SecEnv> {
+  const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-sec-'));
+  for (const [path, content] of Object.entries(files)) {
+    await fsp.mkdir(nodePath.dirname(nodePath.join(dir, path)), { recursive: true });
+    await fsp.writeFile(nodePath.join(dir, path), content);
+  }
+  if (prepare) await prepare(dir);
+  const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true, ...options });
+  const client = await connectClient(booted.url, booted.token);
+  return {
+    booted,
+    client,
+    dir,
+    bytes: (path) => fsp.readFile(nodePath.join(dir, path)),
+    text: (path) => fsp.readFile(nodePath.join(dir, path), 'utf8'),
+    done: async () => {
+      await client.close();
+      await booted.stop();
+      await fsp.rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The paths a search for `query` returns. */
+async function searchPaths(client: Client, query: string): Promise<string[]> {
+  const out = await call(client, 'search', { query });
+  return (out.results as Json[]).map((r) => r.path as string);
+}
+
+describe('issue 12.7: an exact literal name wins over a percent-decoded one', () => {
+  let env: SecEnv;
+  afterEach(async () => env?.done());
+
+  test('a%20b.md and a b.md: write, append, read by path and by path: id act on the literal note', async () => {
+    env = await boot({ 'a%20b.md': 'literal\n', 'a b.md': 'decoded\n' });
+    await call(env.client, 'write_note', { path: 'a%20b.md', body: 'W\n' });
+    expect(await env.text('a%20b.md')).toBe('W\n');
+    expect(await env.text('a b.md')).toBe('decoded\n');
+    await call(env.client, 'append_note', { path: 'a%20b.md', content: 'A' });
+    expect(await env.text('a%20b.md')).toBe('W\nA');
+    expect(await env.text('a b.md')).toBe('decoded\n');
+    expect(await searchPaths(env.client, 'W')).toEqual(['a%20b.md']);
+    expect((await call(env.client, 'read_note', { id: 'path:a%20b.md' })).path).toBe('a%20b.md');
+    expect((await call(env.client, 'read_note', { path: 'a%20b.md' })).path).toBe('a%20b.md');
+    expect((await call(env.client, 'read_note', { path: 'a%20b' })).path).toBe('a%20b.md');
+    expect((await call(env.client, 'read_note', { path: 'path:a%20b.md' })).path).toBe('a%20b.md');
+    expect((await call(env.client, 'read_note', { path: 'a b.md' })).path).toBe('a b.md');
+  });
+
+  test('x%41.md and xA.md: delete and move take the literal note', async () => {
+    env = await boot({ 'x%41.md': 'literal\n', 'xA.md': 'decoded\n', 'y%41.md': 'literal y\n', 'yA.md': 'decoded y\n' });
+    await call(env.client, 'delete_note', { path: 'x%41.md', confirm: true });
+    await expect(env.text('x%41.md')).rejects.toThrow();
+    expect(await env.text('xA.md')).toBe('decoded\n');
+    expect((await call(env.client, 'move_note', { path: 'y%41', to: 'moved' })).from).toBe('y%41.md');
+    expect(await env.text('moved.md')).toBe('literal y\n');
+    expect(await env.text('yA.md')).toBe('decoded y\n');
+  });
+
+  test('propose mode stages on the literal note and accepting writes it', async () => {
+    env = await boot({ 'a%20b.md': 'literal\n', 'a b.md': 'decoded\n' }, { mode: 'propose' });
+    const staged = await call(env.client, 'append_note', { path: 'a%20b.md', content: 'P' });
+    expect(staged).toMatchObject({ status: 'pending', path: 'a%20b.md' });
+    await env.booted.plugin.review.accept(staged.proposal_id);
+    expect(await env.text('a%20b.md')).toBe('literal\nP');
+    expect(await env.text('a b.md')).toBe('decoded\n');
+  });
+
+  test('without a literal entry the decoded spelling still resolves', async () => {
+    env = await boot({ 'a b.md': 'decoded\n' });
+    expect((await call(env.client, 'read_note', { path: 'a%20b.md' })).path).toBe('a b.md');
+    expect((await attempt(env.client, 'append_note', { path: 'a%20b', content: 'x' })).ok).toBe(true);
+    expect(await env.text('a b.md')).toBe('decoded\nx');
+  });
+});
