@@ -16,6 +16,7 @@ import { noteNotFound, parseFrontmatter } from './writes/frontmatter-guard';
 import { similarNotePaths } from './note-suggest';
 import { NoteWriter } from './writes/note-writer';
 import { ScanCache } from './scan-cache';
+import { UnparsedFrontmatter } from './unparsed-frontmatter';
 import type { NoteReader } from './note-reader';
 
 /** A note change, reported after the metadata cache has caught up with it. */
@@ -60,6 +61,7 @@ export class NoteStore implements NoteReader {
   private readonly quarantine: Quarantine;
   private readonly quarantineList: () => string[];
   private readonly scans: ScanCache;
+  private readonly unparsed: UnparsedFrontmatter;
   private writer: NoteWriter | null = null;
 
   /** @param app the Obsidian app. @param options where the user's quarantine list comes from. */
@@ -70,11 +72,14 @@ export class NoteStore implements NoteReader {
     this.quarantine = new Quarantine(app.vault.configDir, options.quarantine);
     this.quarantineList = options.quarantine;
     this.scans = new ScanCache(app);
+    this.unparsed = new UnparsedFrontmatter(app);
+    this.unparsed.onLearned(() => this.scans.forget());
   }
 
   /** Stops following vault events (the scan cache); call when the plugin unloads. */
   close(): void {
     this.scans.close();
+    this.unparsed.close();
   }
 
   /**
@@ -151,11 +156,15 @@ export class NoteStore implements NoteReader {
 
   /**
    * The note's access level for `scope` from its frontmatter alone: `access` combined with
-   * `agent_overrides[scope.label]` (read-only | no-access; overrides only tighten). Quarantine
-   * and roots are not considered here; {@link canRead} and {@link normalizePath} check them.
+   * `agent_overrides[scope.label]` (read-only | no-access; overrides only tighten; keys in any
+   * case). Frontmatter that does not parse is read line by line, and an access rule in it
+   * counts at its strictest (see {@link UnparsedFrontmatter}). Quarantine and roots are not
+   * considered here; {@link canRead} and {@link normalizePath} check them.
    */
   accessOf(file: TFile, scope: AccessScope): NoteAccess {
-    return noteAccess(this.app.metadataCache.getFileCache(file)?.frontmatter, scope.label);
+    const cache = this.app.metadataCache.getFileCache(file);
+    if (cache?.frontmatterPosition && !cache.frontmatter) return this.unparsed.accessOf(file, scope.label);
+    return noteAccess(cache?.frontmatter, scope.label);
   }
 
   /**
@@ -357,7 +366,8 @@ export class NoteStore implements NoteReader {
   /**
    * Subscribes to note changes (Markdown files only): create/modify once the metadata cache
    * has re-parsed the note (`metadataCache` 'changed'; a 'changed' for a path the vault just
-   * reported in 'create' is a create), delete and rename from the vault's events. Readability
+   * reported in 'create' is a create), delete and rename from the vault's events, and a
+   * 'modify' when an unparseable frontmatter block has been read (its access is known now). Readability
    * is not filtered here: listeners check {@link canRead} themselves.
    * @returns a function that unsubscribes.
    */
@@ -395,7 +405,9 @@ export class NoteStore implements NoteReader {
         }),
       },
     ];
+    const unlearn = this.unparsed.onLearned((path) => listener({ type: 'modify', path }));
     return () => {
+      unlearn();
       for (const { source, ref } of refs) source.offref(ref);
     };
   }

@@ -104,3 +104,66 @@ describe('issue 12.7: an exact literal name wins over a percent-decoded one', ()
     expect(await env.text('a b.md')).toBe('decoded\nx');
   });
 });
+
+describe('issue 12.2: access rules hold when frontmatter is broken, duplicated or capitalized', () => {
+  let env: SecEnv;
+  afterEach(async () => env?.done());
+  const files = {
+    'Secret broken.md': '---\naccess: private\ntitle: "unclosed\n---\nsecretwordone\n',
+    'Secret dup.md': '---\naccess: private\ntags: a\ntags: a\n---\nsecretwordtwo\n',
+    'Secret cap.md': '---\nAccess: private\n---\nsecretwordthree\n',
+    'Secret mixed.md': '---\naccess: read-write\nACCESS: private\n---\nsecretwordfour\n',
+    'RO broken.md': '---\naccess: read-only\ntitle: "unclosed\n---\nrowordone\n',
+    'RO cap.md': '---\nAccess: Read-Only\n---\nrowordtwo\n',
+    'Plain broken.md': '---\ntitle: "unclosed\n---\nplainword\n',
+    'Public.md': 'See [[Secret broken]], [[Secret dup]], [[Secret cap]] and [[Plain broken]].\n',
+  };
+  const secrets = ['Secret broken.md', 'Secret dup.md', 'Secret cap.md', 'Secret mixed.md'];
+
+  test('private notes are missing for read, list, search and links', async () => {
+    env = await boot(files);
+    for (const path of secrets) {
+      expect((await attempt(env.client, 'read_note', { path })).ok).toBe(false);
+    }
+    const listed = ((await call(env.client, 'list_notes', {})).notes as Json[]).map((n) => n.path);
+    for (const path of secrets) expect(listed).not.toContain(path);
+    expect(listed).toContain('Plain broken.md');
+    for (const word of ['secretwordone', 'secretwordtwo', 'secretwordthree', 'secretwordfour']) expect(await searchPaths(env.client, word)).toEqual([]);
+    const links = await call(env.client, 'get_links', { path: 'Public' });
+    // A link to a note the caller may not see looks like a link to a missing note.
+    expect((links.outgoing as Json[]).map((l) => l.path)).toEqual(['Plain broken.md']);
+    expect((links.unresolved as Json[]).map((l) => l.link).sort()).toEqual(['Secret broken', 'Secret cap', 'Secret dup']);
+    expect((await call(env.client, 'read_note', { path: 'Plain broken' })).path).toBe('Plain broken.md');
+    for (let i = 0; i < 50 && (await searchPaths(env.client, 'plainword')).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await searchPaths(env.client, 'plainword')).toEqual(['Plain broken.md']);
+  });
+
+  test('every write tool treats them as missing or read-only, in force and propose mode', async () => {
+    env = await boot(files);
+    for (const path of secrets) {
+      for (const [tool, args] of [
+        ['write_note', { body: 'x\n' }],
+        ['append_note', { content: 'x' }],
+        ['set_properties', { properties: { status: 'x' } }],
+        ['delete_note', { confirm: true }],
+        ['move_note', { to: 'Elsewhere' }],
+      ] as const) {
+        const out = await attempt(env.client, tool, { path, ...args });
+        expect(out).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+      }
+    }
+    for (const path of ['RO broken.md', 'RO cap.md']) {
+      const out = await attempt(env.client, 'append_note', { path, content: 'x' });
+      expect(out).toEqual({ ok: false, message: expect.stringMatching(/read-only/) });
+      expect((await call(env.client, 'read_note', { path })).path).toBe(path);
+    }
+    expect(await env.text('RO broken.md')).toBe(files['RO broken.md']);
+    expect((await attempt(env.client, 'append_note', { path: 'Plain broken', content: 'ok' })).ok).toBe(true);
+  });
+
+  test('propose mode refuses to stage them', async () => {
+    env = await boot(files, { mode: 'propose' });
+    expect(await attempt(env.client, 'append_note', { path: 'Secret cap.md', content: 'x' })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+    expect(await attempt(env.client, 'append_note', { path: 'RO broken.md', content: 'x' })).toEqual({ ok: false, message: expect.stringMatching(/read-only/) });
+  });
+});
