@@ -167,3 +167,34 @@ describe('issue 12.2: access rules hold when frontmatter is broken, duplicated o
     expect(await attempt(env.client, 'append_note', { path: 'RO broken.md', content: 'x' })).toEqual({ ok: false, message: expect.stringMatching(/read-only/) });
   });
 });
+
+describe('issue 12.8: a heading that looks like an outline path never selects another section silently', () => {
+  let env: SecEnv;
+  afterEach(async () => env?.done());
+  const note = '# Release notes\n## 2.1\ntwo-one\n## 1.2\none-two\n## 1.1\none-one\n';
+
+  test('edit_note heading and read_note section "1.1" are refused as ambiguous, naming both sections', async () => {
+    env = await boot({ 'Release.md': note });
+    for (const [tool, args] of [
+      ['edit_note', { path: 'Release', heading: '1.1', op: 'replace', content: 'X\n' }],
+      ['read_note', { path: 'Release', section: '1.1' }],
+    ] as const) {
+      const out = await attempt(env.client, tool, args);
+      expect(out).toEqual({ ok: false, message: expect.stringMatching(/both the outline path of 1\.1 "2\.1" and the heading text of 1\.3 "1\.1"/) });
+    }
+    expect(await env.text('Release.md')).toBe(note);
+  });
+
+  test('unambiguous forms still work: an outline path that is also that heading, another heading text, Parent/Child', async () => {
+    env = await boot({ 'Release.md': note });
+    expect((await call(env.client, 'read_note', { path: 'Release', section: '1.2' })).body).toMatch(/one-two/);
+    expect((await call(env.client, 'read_note', { path: 'Release', section: '2.1' })).body).toMatch(/two-one/);
+    await call(env.client, 'edit_note', { path: 'Release', heading: 'Release notes/1.1', op: 'append_within', content: 'more\n' });
+    expect(await env.text('Release.md')).toBe(`${note}more\n`);
+  });
+
+  test('propose mode refuses to stage the ambiguous edit', async () => {
+    env = await boot({ 'Release.md': note }, { mode: 'propose' });
+    expect((await attempt(env.client, 'edit_note', { path: 'Release', heading: '1.1', op: 'replace', content: 'X\n' })).ok).toBe(false);
+  });
+});
