@@ -198,3 +198,35 @@ describe('issue 12.8: a heading that looks like an outline path never selects an
     expect((await attempt(env.client, 'edit_note', { path: 'Release', heading: '1.1', op: 'replace', content: 'X\n' })).ok).toBe(false);
   });
 });
+
+describe('issue 12.9: one rule decides what a note is (extension md, written in lower case)', () => {
+  let env: SecEnv;
+  afterEach(async () => env?.done());
+
+  test('create_note T/y.MD creates T/y.md, which every tool then lists, reads, moves and deletes', async () => {
+    env = await boot({ 'Keep.md': 'k\n' });
+    expect((await call(env.client, 'create_note', { path: 'T/y.MD', content: 'why\n' })).path).toBe('T/y.md');
+    expect(await env.text('T/y.md')).toBe('why\n');
+    expect(((await call(env.client, 'list_notes', { folder: 'T' })).notes as Json[]).map((n) => n.path)).toEqual(['T/y.md']);
+    expect((await call(env.client, 'read_note', { path: 'T/y.MD' })).path).toBe('T/y.md');
+    expect((await attempt(env.client, 'create_note', { path: 'T/y', content: 'again\n' })).ok).toBe(false);
+    expect((await call(env.client, 'move_note', { path: 'T/y.MD', to: 'T/z.Md' })).path).toBe('T/z.md');
+    expect((await call(env.client, 'delete_note', { path: 'T/z.MD', confirm: true })).path).toBe('T/z.md');
+  });
+
+  test('a file with an upper-case .MD on disk is not a note: read refuses it by name, create does not overwrite it', async () => {
+    env = await boot({ 'Old.MD': 'legacy\n' });
+    expect(await attempt(env.client, 'read_note', { path: 'Old.MD' })).toEqual({ ok: false, message: expect.stringMatching(/not a Markdown note/) });
+    expect(((await call(env.client, 'list_notes', {})).notes as Json[]).map((n) => n.path)).toEqual([]);
+    expect((await attempt(env.client, 'create_note', { path: 'Old', content: 'x' })).ok).toBe(false);
+    expect(await env.text('Old.MD')).toBe('legacy\n');
+  });
+
+  test('propose mode stages the create as T/y.md', async () => {
+    env = await boot({ 'Keep.md': 'k\n' }, { mode: 'propose' });
+    const staged = await call(env.client, 'create_note', { path: 'T/y.MD', content: 'why\n' });
+    expect(staged).toMatchObject({ status: 'pending', path: 'T/y.md' });
+    await env.booted.plugin.review.accept(staged.proposal_id);
+    expect(await env.text('T/y.md')).toBe('why\n');
+  });
+});
