@@ -230,3 +230,38 @@ describe('issue 12.9: one rule decides what a note is (extension md, written in 
     expect(await env.text('T/y.md')).toBe('why\n');
   });
 });
+
+describe('issue 12.4: a note whose bytes are not UTF-8 is never rewritten', () => {
+  let env: SecEnv;
+  afterEach(async () => env?.done());
+  const files: Record<string, Content> = {
+    'Latin.md': Buffer.from('636166e90a', 'hex'),
+    'Binary.md': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x80]),
+    'Wide.md': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# Wide\nbody\n', 'utf16le')]),
+    'Bom.md': Buffer.from('\uFEFF# Bom\nbody\n', 'utf8'),
+  };
+
+  test('every text write refuses and says why; the bytes stay; a UTF-8 note with a BOM is still written', async () => {
+    env = await boot(files);
+    for (const path of ['Latin.md', 'Binary.md', 'Wide.md']) {
+      for (const [tool, args] of [
+        ['append_note', { content: 'x' }],
+        ['write_note', { body: 'x\n' }],
+        ['set_properties', { properties: { status: 'x' } }],
+        ['edit_note', { anchor: 'a', op: 'replace', content: 'b' }],
+      ] as const) {
+        const out = await attempt(env.client, tool, { path, ...args });
+        expect(out).toEqual({ ok: false, message: expect.stringMatching(/is not UTF-8 text/) });
+      }
+      expect((await env.bytes(path)).equals(files[path] as Buffer)).toBe(true);
+    }
+    expect(await attempt(env.client, 'append_note', { path: 'Wide.md', content: 'x' })).toEqual({ ok: false, message: expect.stringMatching(/UTF-16/) });
+    await call(env.client, 'append_note', { path: 'Bom.md', content: 'x' });
+    expect(await env.text('Bom.md')).toBe('\uFEFF# Bom\nbody\nx');
+  });
+
+  test('propose mode refuses to stage a change to it', async () => {
+    env = await boot(files, { mode: 'propose' });
+    expect(await attempt(env.client, 'append_note', { path: 'Latin.md', content: 'x' })).toEqual({ ok: false, message: expect.stringMatching(/is not UTF-8 text/) });
+  });
+});
