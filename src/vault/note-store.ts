@@ -6,7 +6,7 @@ import { hashText } from './hash';
 import { backlinkIndex, linkGraphOf, outgoingLinksOf, type LinkCount, type NoteLinks } from './links';
 import { canonicalPath, findEntry } from './lookup';
 import { frontmatterId, pathOfSyntheticId, syntheticId, unwrapWikilink } from './note-ref';
-import { decodePercentOnce, lexicalVaultPath, parentOf } from './paths';
+import { decodePercentOnce, isPathInside, lexicalVaultPath, parentOf } from './paths';
 import { Quarantine } from './quarantine';
 import { buildOutline, collapseWhitespace, type NoteSection } from './sections';
 import { countTags, type TagCount } from './tags';
@@ -337,6 +337,24 @@ export class NoteStore implements NoteReader {
     }
     const backlinks = this.scans.get('backlinks', () => backlinkIndex(resolvedLinks));
     return linkGraphOf(file.path, resolvedLinks, unresolvedLinks, canReadPath, hidden, backlinks.get(file.path) ?? []);
+  }
+
+  /**
+   * Every file whose resolved links (`metadataCache.resolvedLinks`: body, embeds, frontmatter)
+   * point at `entry` or, for a folder, at anything inside it: the notes Obsidian's
+   * `fileManager.renameFile` rewrites when `entry` moves. No access check: a move must know
+   * all of them, visible or not, to refuse one its caller may not write.
+   * @returns the linking files, in vault order (the moved entry's own notes included).
+   */
+  notesLinkingInto(entry: TAbstractFile): TFile[] {
+    const inside = entry instanceof TFolder ? (path: string) => isPathInside(path, entry.path) : (path: string) => path === entry.path;
+    const out: TFile[] = [];
+    for (const [source, targets] of Object.entries(this.app.metadataCache.resolvedLinks)) {
+      if (!Object.keys(targets).some(inside)) continue;
+      const file = this.app.vault.getFileByPath(source);
+      if (file) out.push(file);
+    }
+    return out;
   }
 
   /**

@@ -265,3 +265,63 @@ describe('issue 12.4: a note whose bytes are not UTF-8 is never rewritten', () =
     expect(await attempt(env.client, 'append_note', { path: 'Latin.md', content: 'x' })).toEqual({ ok: false, message: expect.stringMatching(/is not UTF-8 text/) });
   });
 });
+
+describe('issue 12.3: a move never updates links in notes its caller may not write, nor reveals a hidden note', () => {
+  let env: SecEnv;
+  afterEach(async () => env?.done());
+
+  test('with roots Public, moving Public/B is refused while notes outside the roots, read-only or private link to it', async () => {
+    const files = {
+      'Public/B.md': 'bee\n',
+      'Public/Fine.md': 'See [[B]].\n',
+      'Other/Outside.md': 'See [[B]].\n',
+      'Public/RO.md': '---\naccess: read-only\n---\nSee [[B]].\n',
+      'Public/Priv.md': '---\naccess: private\n---\nSee [[B]].\n',
+      'Public/Free.md': 'free\n',
+      'Public/Linker.md': 'See [[Free]].\n',
+    };
+    env = await boot(files, { roots: ['Public'] });
+    const out = await attempt(env.client, 'move_note', { path: 'Public/B', to: 'Public/Injected text here' });
+    expect(out).toEqual({ ok: false, message: expect.stringMatching(/would update links in notes this key may not change/) });
+    if (!out.ok) expect(out.message).not.toMatch(/Outside|RO|Priv/);
+    for (const [path, text] of Object.entries(files)) expect(await env.text(path)).toBe(text);
+    // A note only writable notes link to moves, and its linkers are updated.
+    await call(env.client, 'move_note', { path: 'Public/Free', to: 'Public/Freed' });
+    expect(await env.text('Public/Linker.md')).toBe('See [[Freed]].\n');
+  });
+
+  test('each blocking kind alone refuses, in force and in propose mode (staging and acceptance)', async () => {
+    for (const blocker of ['Other/Outside.md', 'Public/RO.md', 'Public/Priv.md']) {
+      const files: Record<string, string> = { 'Public/B.md': 'bee\n', 'Other/Outside.md': 'none\n', 'Public/RO.md': '---\naccess: read-only\n---\n', 'Public/Priv.md': '---\naccess: private\n---\n' };
+      files[blocker] += 'See [[B]].\n';
+      env = await boot(files, { roots: ['Public'], mode: 'propose' });
+      expect((await attempt(env.client, 'move_note', { path: 'Public/B', to: 'Public/C' })).ok).toBe(false);
+      await env.done();
+    }
+    // A staged move is checked again on acceptance: a private note that linked later blocks it.
+    env = await boot({ 'Public/B.md': 'bee\n', 'Public/Priv.md': '---\naccess: private\n---\n' }, { roots: ['Public'], mode: 'propose' });
+    const staged = await call(env.client, 'move_note', { path: 'Public/B', to: 'Public/C' });
+    await env.booted.app.vault.modify(env.booted.app.vault.getFileByPath('Public/Priv.md')!, '---\naccess: private\n---\nSee [[B]].\n');
+    await env.booted.app.metadataCache.whenResolved();
+    expect(await env.booted.plugin.review.accept(staged.proposal_id)).toMatchObject({ applied: 0, stale: 1 });
+    expect(await env.text('Public/B.md')).toBe('bee\n');
+    expect(await env.text('Public/Priv.md')).toBe('---\naccess: private\n---\nSee [[B]].\n');
+  });
+
+  test('a folder move that would rewrite a visible link to a hidden note is refused like one to a missing note is not', async () => {
+    const files = {
+      'Secret/Hidden plan.md': '---\naccess: private\n---\nplan\n',
+      'Secret/Open.md': 'open\n',
+      'Notes.md': 'See [[Secret/Hidden plan]] and [[Secret/Missing plan]] and [[Secret/Open]].\n',
+      'Lone/Hidden.md': '---\naccess: private\n---\nunlinked\n',
+      'Lone/Open.md': 'open\n',
+    };
+    env = await boot(files);
+    const out = await attempt(env.client, 'move_note', { path: 'Secret', to: 'Moved' });
+    expect(out).toEqual({ ok: false, message: expect.stringMatching(/holds notes this key may not change/) });
+    expect(await env.text('Notes.md')).toBe(files['Notes.md']);
+    // An unlinked hidden note moves with its folder, so the answer does not reveal it.
+    expect((await call(env.client, 'move_note', { path: 'Lone', to: 'Lone2' })).path).toBe('Lone2');
+    expect(await env.text('Lone2/Hidden.md')).toBe(files['Lone/Hidden.md']);
+  });
+});
