@@ -31,17 +31,84 @@ export function parseAccessValue(value: unknown): NoteAccess {
 
 /**
  * Combines the note's `access` with `agent_overrides[label]` (label matched exactly, as in
- * {@link AccessScope.label}); an override can only tighten, never loosen.
+ * {@link AccessScope.label}); an override can only tighten, never loosen. Property names
+ * compare without case (`Access:` is `access:`), and when several spellings are present the
+ * strictest value wins.
  * @param frontmatter the note's frontmatter (metadata cache), or undefined when it has none.
  * @param label the calling key's label.
  */
 export function noteAccess(frontmatter: Record<string, unknown> | undefined, label: string): NoteAccess {
   if (!frontmatter) return 'read-write';
-  const own = parseAccessValue(frontmatter[ACCESS_KEY]);
-  const overrides = frontmatter[AGENT_OVERRIDES_KEY];
-  if (!label || !overrides || typeof overrides !== 'object' || Array.isArray(overrides)) return own;
-  if (!Object.prototype.hasOwnProperty.call(overrides, label)) return own;
-  return strictest([own, parseAccessValue((overrides as Record<string, unknown>)[label])]);
+  const levels: NoteAccess[] = [];
+  for (const [key, value] of Object.entries(frontmatter)) {
+    const name = key.trim().toLowerCase();
+    if (name === ACCESS_KEY) levels.push(parseAccessValue(value));
+    else if (name === AGENT_OVERRIDES_KEY && label && value && typeof value === 'object' && !Array.isArray(value)) {
+      if (Object.prototype.hasOwnProperty.call(value, label)) levels.push(parseAccessValue((value as Record<string, unknown>)[label]));
+    }
+  }
+  return strictest(levels);
+}
+
+/**
+ * The access level named by a frontmatter block that does not parse as YAML (the metadata
+ * cache then has no frontmatter, so {@link noteAccess} would see none): every top-level line
+ * whose key is `access` or `agent_overrides` in any case, quoted or not, and the list or
+ * nested lines under it, read word by word. A value that cannot be read (empty, unknown word)
+ * counts as `private`: a rule the app cannot parse is taken at its strictest.
+ * @param block the raw YAML between the `---` lines. @param label the calling key's label.
+ * @returns the strictest level named, or null when the block names no access key.
+ */
+export function unparsedBlockAccess(block: string, label: string): NoteAccess | null {
+  let found = false;
+  let accessSeen = false;
+  let inside: 'access' | 'overrides' | null = null;
+  let accessValues = 0;
+  const levels: NoteAccess[] = [];
+  for (const line of block.replace(/\r\n?/g, '\n').split('\n')) {
+    const pair = /^(\s*)(?:-\s+)?["']?([^"':#]+?)["']?\s*:(?:\s+|$)(.*)$/.exec(line);
+    if (!/^\s/.test(line) && !line.startsWith('-')) {
+      inside = null;
+      if (!pair) continue;
+      const name = pair[2].trim().toLowerCase();
+      if (name === ACCESS_KEY) {
+        found = true;
+        accessSeen = true;
+        inside = 'access';
+        if (pair[3].trim() !== '') {
+          accessValues++;
+          levels.push(unparsedValue(pair[3]));
+        }
+      } else if (name === AGENT_OVERRIDES_KEY) {
+        found = true;
+        inside = 'overrides';
+        if (label && pair[3].includes(label)) levels.push(unparsedValue(pair[3].slice(pair[3].indexOf(label) + label.length)));
+      }
+      continue;
+    }
+    if (inside === 'access') {
+      const item = /^\s*-\s*(.*)$/.exec(line);
+      if (item) {
+        accessValues++;
+        levels.push(unparsedValue(item[1]));
+      }
+    } else if (inside === 'overrides' && pair && label && pair[2].trim() === label) {
+      levels.push(unparsedValue(pair[3]));
+    }
+  }
+  if (!found) return null;
+  return accessSeen && accessValues === 0 ? 'private' : strictest(levels);
+}
+
+/** One raw value from an unparseable block: quotes, brackets and a `# comment` dropped; unknown words are `private`. */
+function unparsedValue(raw: string): NoteAccess {
+  const words = raw.replace(/\s#.*$/, '').replace(/^[\s:]+/, '').split(',').map((w) => w.replace(/["'[\]{}]/g, '').trim()).filter((w) => w !== '');
+  if (words.length === 0) return 'private';
+  return strictest(words.map((word) => {
+    const level = parseAccessValue(word);
+    const known = level !== 'read-write' || ['read-write', 'readwrite'].includes(word.toLowerCase().replace(/[\s_]+/g, '-'));
+    return known ? level : 'private';
+  }));
 }
 
 /**

@@ -35,11 +35,14 @@ function stripMarks(text: string): string {
  * The section `query` names, tried in this order: an outline path (`1.2`); the heading text
  * exactly (NFC, whitespace collapsed, surrounding spaces and `#` marks ignored), then ignoring
  * case; then a heading path `Parent/Child` (each part a heading text, parents matched in
- * order among the section's ancestors, not necessarily adjacent).
+ * order among the section's ancestors, not necessarily adjacent). A query that is an outline
+ * path of one section and the heading text of another (`## 1.1` at outline path 1.3) is
+ * refused as ambiguous, naming both: never silently the other section.
  * @param sections the note's outline. @param notePath for messages.
  * @param use the tool asking (default edit_note): only the advice for a note without headings differs.
  * @throws ToolError('invalid_argument') for an empty query; ToolError('ambiguous') when
- *   several sections match (listing them with their outline paths); ToolError('not_found')
+ *   several sections match, or an outline path and a heading text name different sections
+ *   (listing them with their outline paths); ToolError('not_found')
  *   when none does (listing the note's headings, or saying it has none: a preamble, level 0,
  *   is not a heading).
  */
@@ -48,11 +51,18 @@ export function findHeadingSection(sections: readonly NoteSection[], query: stri
   if (wanted === '') {
     throw new ToolError('invalid_argument', 'The heading is empty; give the heading text as in the outline, its outline path ("1.2") or "Parent/Child".');
   }
+  let matches = byText(sections, wanted);
   if (SECTION_PATH.test(wanted)) {
     const byPath = sections.find((s) => s.path === wanted);
+    const others = matches.filter((s) => s !== byPath);
+    if (byPath && others.length > 0) {
+      throw new ToolError(
+        'ambiguous',
+        `'${wanted}' in '${notePath}' is both the outline path of ${describe([byPath])} and the heading text of ${describe(others)}; pass the other heading's text, or "Parent/${wanted}" for the heading.`,
+      );
+    }
     if (byPath) return byPath;
   }
-  let matches = byText(sections, wanted);
   if (matches.length === 0 && wanted.includes('/')) {
     const parts = wanted.split('/').map((p) => stripMarks(normalizeHeading(p))).filter((p) => p !== '');
     if (parts.length > 1) matches = byHeadingPath(sections, parts);

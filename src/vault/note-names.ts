@@ -39,9 +39,15 @@ export function assertValidName(path: string): void {
   }
 }
 
-/** The path with `.md` added when it does not already end in `.md` (any case). */
+/**
+ * The one rule for what a note is: a file whose extension is `md` exactly, as Obsidian's
+ * `vault.getMarkdownFiles()` and metadata cache take it. An agent's `.MD` / `.Md` means that
+ * extension and is written `.md`; any other path gets `.md` added. So `create_note T/y.MD`
+ * creates `T/y.md`, a note every tool can then find (a file named `y.MD` would be none).
+ * @param path a normalized vault path. @returns the path ending in `.md`.
+ */
 export function withMarkdownExtension(path: string): string {
-  return /\.md$/i.test(path) ? path : `${path}.md`;
+  return /\.md$/i.test(path) ? `${path.slice(0, -3)}.md` : `${path}.md`;
 }
 
 /** True when an agent-supplied path ends in `/` or `\` (it names a folder). */

@@ -20,4 +20,5 @@ export interface NoteReader {
   frontmatterOf(file: TFile): Record<string, unknown>;
   read(file: TFile): Promise<string>;
   outline(file: TFile, text: string): NoteSection[];
+  notesLinkingInto(entry: TAbstractFile): TFile[];
 }

@@ -6,7 +6,7 @@ import { hashText } from './hash';
 import { backlinkIndex, linkGraphOf, outgoingLinksOf, type LinkCount, type NoteLinks } from './links';
 import { canonicalPath, findEntry } from './lookup';
 import { frontmatterId, pathOfSyntheticId, syntheticId, unwrapWikilink } from './note-ref';
-import { decodePercentOnce, lexicalVaultPath, parentOf } from './paths';
+import { decodePercentOnce, isPathInside, lexicalVaultPath, parentOf } from './paths';
 import { Quarantine } from './quarantine';
 import { buildOutline, collapseWhitespace, type NoteSection } from './sections';
 import { countTags, type TagCount } from './tags';
@@ -16,6 +16,7 @@ import { noteNotFound, parseFrontmatter } from './writes/frontmatter-guard';
 import { similarNotePaths } from './note-suggest';
 import { NoteWriter } from './writes/note-writer';
 import { ScanCache } from './scan-cache';
+import { UnparsedFrontmatter } from './unparsed-frontmatter';
 import type { NoteReader } from './note-reader';
 
 /** A note change, reported after the metadata cache has caught up with it. */
@@ -60,6 +61,7 @@ export class NoteStore implements NoteReader {
   private readonly quarantine: Quarantine;
   private readonly quarantineList: () => string[];
   private readonly scans: ScanCache;
+  private readonly unparsed: UnparsedFrontmatter;
   private writer: NoteWriter | null = null;
 
   /** @param app the Obsidian app. @param options where the user's quarantine list comes from. */
@@ -70,11 +72,14 @@ export class NoteStore implements NoteReader {
     this.quarantine = new Quarantine(app.vault.configDir, options.quarantine);
     this.quarantineList = options.quarantine;
     this.scans = new ScanCache(app);
+    this.unparsed = new UnparsedFrontmatter(app);
+    this.unparsed.onLearned(() => this.scans.forget());
   }
 
   /** Stops following vault events (the scan cache); call when the plugin unloads. */
   close(): void {
     this.scans.close();
+    this.unparsed.close();
   }
 
   /**
@@ -151,11 +156,15 @@ export class NoteStore implements NoteReader {
 
   /**
    * The note's access level for `scope` from its frontmatter alone: `access` combined with
-   * `agent_overrides[scope.label]` (read-only | no-access; overrides only tighten). Quarantine
-   * and roots are not considered here; {@link canRead} and {@link normalizePath} check them.
+   * `agent_overrides[scope.label]` (read-only | no-access; overrides only tighten; keys in any
+   * case). Frontmatter that does not parse is read line by line, and an access rule in it
+   * counts at its strictest (see {@link UnparsedFrontmatter}). Quarantine and roots are not
+   * considered here; {@link canRead} and {@link normalizePath} check them.
    */
   accessOf(file: TFile, scope: AccessScope): NoteAccess {
-    return noteAccess(this.app.metadataCache.getFileCache(file)?.frontmatter, scope.label);
+    const cache = this.app.metadataCache.getFileCache(file);
+    if (cache?.frontmatterPosition && !cache.frontmatter) return this.unparsed.accessOf(file, scope.label);
+    return noteAccess(cache?.frontmatter, scope.label);
   }
 
   /**
@@ -331,6 +340,24 @@ export class NoteStore implements NoteReader {
   }
 
   /**
+   * Every file whose resolved links (`metadataCache.resolvedLinks`: body, embeds, frontmatter)
+   * point at `entry` or, for a folder, at anything inside it: the notes Obsidian's
+   * `fileManager.renameFile` rewrites when `entry` moves. No access check: a move must know
+   * all of them, visible or not, to refuse one its caller may not write.
+   * @returns the linking files, in vault order (the moved entry's own notes included).
+   */
+  notesLinkingInto(entry: TAbstractFile): TFile[] {
+    const inside = entry instanceof TFolder ? (path: string) => isPathInside(path, entry.path) : (path: string) => path === entry.path;
+    const out: TFile[] = [];
+    for (const [source, targets] of Object.entries(this.app.metadataCache.resolvedLinks)) {
+      if (!Object.keys(targets).some(inside)) continue;
+      const file = this.app.vault.getFileByPath(source);
+      if (file) out.push(file);
+    }
+    return out;
+  }
+
+  /**
    * The notes `file` links to (`metadataCache.resolvedLinks`) that `scope` may read, with link
    * counts, count descending then path: the `outgoing` of {@link linksOf} without scanning the
    * vault for backlinks.
@@ -357,7 +384,8 @@ export class NoteStore implements NoteReader {
   /**
    * Subscribes to note changes (Markdown files only): create/modify once the metadata cache
    * has re-parsed the note (`metadataCache` 'changed'; a 'changed' for a path the vault just
-   * reported in 'create' is a create), delete and rename from the vault's events. Readability
+   * reported in 'create' is a create), delete and rename from the vault's events, and a
+   * 'modify' when an unparseable frontmatter block has been read (its access is known now). Readability
    * is not filtered here: listeners check {@link canRead} themselves.
    * @returns a function that unsubscribes.
    */
@@ -395,7 +423,9 @@ export class NoteStore implements NoteReader {
         }),
       },
     ];
+    const unlearn = this.unparsed.onLearned((path) => listener({ type: 'modify', path }));
     return () => {
+      unlearn();
       for (const { source, ref } of refs) source.offref(ref);
     };
   }
@@ -443,21 +473,24 @@ export class NoteStore implements NoteReader {
     return { file, selection };
   }
 
-  /** Lexical normalization with percent-decoding, then the real spelling of existing entries. */
+  /**
+   * Lexical normalization with percent-decoding, then the real spelling of existing entries.
+   * An exact literal name always wins: when the path as typed (or with `.md` added) names an
+   * existing entry, escapes in it are part of the name (`a%20b.md` next to `a b.md`); only
+   * otherwise is the once-decoded spelling used.
+   */
   private lexicalPath(input: string): string {
     assertPathLength(input);
     const literal = lexicalVaultPath(input);
     const decodedInput = decodePercentOnce(input.trim());
-    if (decodedInput === input.trim()) return canonicalPath(this.app.vault, literal);
-    let decoded: string;
-    try {
-      decoded = lexicalVaultPath(decodedInput);
-    } catch (err) {
-      if (findEntry(this.app.vault, literal)) return canonicalPath(this.app.vault, literal);
-      throw err;
-    }
-    const useLiteral = !findEntry(this.app.vault, decoded) && findEntry(this.app.vault, literal) !== null;
-    return canonicalPath(this.app.vault, useLiteral ? literal : decoded);
+    if (decodedInput === input.trim() || this.namesEntry(literal)) return canonicalPath(this.app.vault, literal);
+    return canonicalPath(this.app.vault, lexicalVaultPath(decodedInput));
+  }
+
+  /** True when a normalized path, as given or with `.md` added, names an existing entry. */
+  private namesEntry(path: string): boolean {
+    if (path === '') return false;
+    return findEntry(this.app.vault, path) !== null || (!/\.md$/i.test(path) && findEntry(this.app.vault, `${path}.md`) !== null);
   }
 
   /** True for a vault path of a file `scope` may read (link targets and sources). */

@@ -33,6 +33,11 @@ export class ScanCache {
     return value;
   }
 
+  /** Forgets every answer now (for a change the vault's events do not report). */
+  forget(): void {
+    this.answers.clear();
+  }
+
   /** Stops following events and forgets every answer. */
   close(): void {
     for (const { source, ref } of this.refs.splice(0)) source.offref(ref);

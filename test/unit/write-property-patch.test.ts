@@ -16,6 +16,13 @@ describe('patchFrontmatterText', () => {
     expect(removed).toEqual({ text: '\uFEFFline one\r\nline two\r\n' });
   });
 
+  test('new keys are added in the patch order whether or not the note had frontmatter (issue 12.11)', () => {
+    const patch = { zeta: 1, alpha: 2 };
+    expect(patchFrontmatterText('body\n', patch, 'N.md').text).toBe('---\nzeta: 1\nalpha: 2\n---\nbody\n');
+    expect(patchFrontmatterText('---\nk: v\n---\nbody\n', patch, 'N.md').text).toBe('---\nk: v\nzeta: 1\nalpha: 2\n---\nbody\n');
+    expect(patchFrontmatterText('---\n---\nbody\n', patch, 'N.md').text).toBe('---\nzeta: 1\nalpha: 2\n---\nbody\n');
+  });
+
   test('a patch that changes nothing returns the very same text', () => {
     const text = '---\ncount:   3   # odd spacing\n---\nbody\n';
     expect(patchFrontmatterText(text, { count: 3, missing: null }, 'N.md').text).toBe(text);

@@ -366,9 +366,14 @@ describe('move_note', () => {
   test('renames by case only, and moves folders unless they hold quarantined entries or read-only notes', async () => {
     expect(await call(moveNoteTool, { path: 'Ideas', to: 'ideas' })).toMatchObject({ path: 'ideas.md', from: 'Ideas.md' });
     expect(await call(moveNoteTool, { path: 'Areas/Health', to: 'Areas/Wellbeing/' })).toEqual({ status: 'applied', path: 'Areas/Wellbeing', from: 'Areas/Health' });
-    // A folder whose only note is private moves like an empty folder would: the private
-    // note goes along untouched, so the answer does not reveal that it exists.
+    // A folder whose only note is private and linked from a visible journal note is refused:
+    // moving it would rewrite that link and so reveal the note (issue 12.3). Unlinked, it
+    // moves like an empty folder would, contents untouched.
     const privateText = await disk('Personal/Therapy notes.md');
+    expect((await rejection(call(moveNoteTool, { path: 'Personal', to: 'Elsewhere' }))).message).toMatch(/holds notes this key may not change/);
+    await fs.writeFile(path.join(vault.dir, 'Journal/2026/2026-01-05.md'), 'no links\n');
+    await vault.host.vault.syncFromDisk();
+    await vault.host.metadataCache.whenResolved();
     expect(await call(moveNoteTool, { path: 'Personal', to: 'Elsewhere' })).toEqual({ status: 'applied', path: 'Elsewhere', from: 'Personal' });
     expect(await disk('Elsewhere/Therapy notes.md')).toBe(privateText);
     expect((await rejection(call(moveNoteTool, { path: 'Projects/Alpha', to: 'Alpha moved' }))).code).toBe('forbidden');

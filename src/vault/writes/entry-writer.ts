@@ -64,7 +64,8 @@ export class EntryWriter {
    * write; the target (a note gets `.md` when missing) must be free, and a folder may not move
    * into itself. A target naming the source itself with a differently cased name renames it
    * in place (the folder part keeps its spelling). The note is read only to check a given
-   * `expectedHash` (applying checks it again).
+   * `expectedHash` (applying checks it again). Every note whose links the move would update
+   * must be one this key may write (checked again when applying).
    * @throws ToolError as prepareCreate, plus not_found / forbidden / conflict for the source.
    */
   async prepareMove(tool: string, rawPath: string, rawTo: string, expectedHash: string | undefined, scope: AccessScope): Promise<PreparedWrite> {
@@ -72,6 +73,7 @@ export class EntryWriter {
     const isNote = source instanceof TFile;
     if (!isNote) this.assertFolderMovable(source as TFolder, scope);
     else if (expectedHash !== undefined) assertExpectedHash(await this.notes.read(source), expectedHash, source.path);
+    this.assertLinkersWritable(source, scope);
     let to = this.notes.normalizePath(rawTo, scope);
     if (isNote) to = this.notes.checkedPath(withMarkdownExtension(to), scope);
     if (!isNote && isPathInside(to, source.path, true)) {
@@ -163,6 +165,8 @@ export class EntryWriter {
       assertExpectedHash(before, p.expectedHash, p.path);
       assertWritableText(before, scope, p.path);
     }
+    if (entry instanceof TFolder) this.assertFolderMovable(entry, scope);
+    this.assertLinkersWritable(entry, scope);
     const occupant = this.notes.entryAt(p.to);
     if (occupant && occupant !== entry) throw takenError('move to');
     await this.ensureFolder(parentOf(p.to));
@@ -212,19 +216,44 @@ export class EntryWriter {
 
   /**
    * Refuses a folder move when anything inside is quarantined (moving it could take it out of
-   * quarantine) or is a note this key sees but may only read. Notes the key may not see
-   * (`access: private`, `no-access`) move with their folder, contents untouched: refusing
-   * would tell the agent they exist, and a note that behaves as missing cannot block a move.
+   * quarantine), is a note this key sees but may only read, or is a note it may not see
+   * (`access: private`, `no-access`) that a note it can read links to: Obsidian would rewrite
+   * that link to the new place, telling the agent the hidden note exists and where it went
+   * (while a link to a missing note stays as it is). An unlinked hidden note moves with its
+   * folder, contents untouched, so the answer does not reveal it. The refusal is the same for
+   * every cause and names no note.
    */
   private assertFolderMovable(folder: TFolder, scope: AccessScope): void {
     const blocked = (entry: TAbstractFile): boolean => {
       if (this.notes.isQuarantined(entry.path)) return true;
       if (entry instanceof TFolder) return entry.children.some(blocked);
-      if (!(entry instanceof TFile) || !this.notes.canRead(entry, scope)) return false;
-      return entry.extension === 'md' && this.notes.accessOf(entry, scope) !== 'read-write';
+      if (!(entry instanceof TFile) || entry.extension !== 'md') return false;
+      if (!this.notes.canRead(entry, scope)) {
+        return this.notes.notesLinkingInto(entry).some((linker) => linker !== entry && this.notes.canRead(linker, scope));
+      }
+      return this.notes.accessOf(entry, scope) !== 'read-write';
     };
     if (folder.isRoot() || blocked(folder)) {
       throw new ToolError('forbidden', `Folder '${folder.path}' holds notes this key may not change; move its notes one at a time instead.`);
+    }
+  }
+
+  /**
+   * Refuses a move whose link updates (Obsidian's `fileManager.renameFile` rewrites every
+   * note linking to the moved entry) would change a note this key may not write: outside its
+   * roots, quarantined, private to it, or read-only. A tool call never changes such a note,
+   * link updates included. The message names none of those notes.
+   * @throws ToolError('forbidden').
+   */
+  private assertLinkersWritable(entry: TAbstractFile, scope: AccessScope): void {
+    const blocked = this.notes.notesLinkingInto(entry).some(
+      (file) => file.extension !== 'md' || !this.notes.canRead(file, scope) || this.notes.accessOf(file, scope) !== 'read-write',
+    );
+    if (blocked) {
+      throw new ToolError(
+        'forbidden',
+        `Moving '${entry.path}' would update links in notes this key may not change; leave it where it is, or ask the user to move it in Obsidian.`,
+      );
     }
   }
 

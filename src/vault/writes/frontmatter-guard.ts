@@ -1,7 +1,7 @@
 import { getFrontMatterInfo, parseYaml } from 'obsidian';
 import { ToolError } from '../../errors';
 import type { AccessScope } from '../access';
-import { ACCESS_KEY, AGENT_OVERRIDES_KEY, noteAccess, parseAccessValue } from '../access-rules';
+import { ACCESS_KEY, AGENT_OVERRIDES_KEY, noteAccess, unparsedBlockAccess } from '../access-rules';
 
 /**
  * The guard that keeps agents away from a note's access rules (DESIGN.md, "Notes that agents
@@ -90,14 +90,18 @@ export function protectedKeysError(notePath: string): ToolError {
 
 /**
  * Checks, on the exact text about to be changed, that `scope` may write the note: its own
- * `access` and `agent_overrides[scope.label]` (DESIGN.md). Used inside atomic writes so a rule
+ * `access` and `agent_overrides[scope.label]` (DESIGN.md), keys in any case; in a block that
+ * does not parse, an access rule counts at its strictest (access-rules unparsedBlockAccess). Used inside atomic writes so a rule
  * added since the tool resolved the note still holds.
  * @throws ToolError('not_found') when the note is private to this key (it behaves as
  *   missing); ToolError('forbidden') naming the property that makes it read-only.
  */
 export function assertWritableText(text: string, scope: AccessScope, notePath: string): void {
   const fm = parseFrontmatter(text);
-  assertWritableFrontmatter(fm.state === 'invalid' ? undefined : fm.data, scope, notePath);
+  if (fm.state !== 'invalid') return assertWritableFrontmatter(fm.data, scope, notePath);
+  const level = unparsedBlockAccess(fm.block, scope.label) ?? 'read-write';
+  if (level === 'private') throw noteNotFound(notePath);
+  if (level === 'read-only') throw readOnlyError(notePath, undefined, scope.label);
 }
 
 /**
@@ -112,13 +116,20 @@ export function assertWritableFrontmatter(frontmatter: Record<string, unknown> |
 
 /**
  * The refusal for a read-only note, naming the property that makes it so: `access: read-only`,
- * or `agent_overrides` for this key's label.
+ * `agent_overrides` for this key's label, or (frontmatter that does not parse, passed as
+ * undefined) the access rule its block names.
  */
 export function readOnlyError(notePath: string, frontmatter: Record<string, unknown> | undefined, label: string): ToolError {
-  if (parseAccessValue(frontmatter?.[ACCESS_KEY]) !== 'read-write') {
+  if (noteAccess(frontmatter, '') !== 'read-write') {
     return new ToolError(
       'forbidden',
       `Note '${notePath}' is read-only for agents (frontmatter '${ACCESS_KEY}: read-only'); leave it unchanged or ask the user to edit it.`,
+    );
+  }
+  if (!frontmatter || !Object.keys(frontmatter).some((key) => key.trim().toLowerCase() === AGENT_OVERRIDES_KEY)) {
+    return new ToolError(
+      'forbidden',
+      `Note '${notePath}' is read-only for agents (its frontmatter, which does not parse, names an '${ACCESS_KEY}' rule); leave it unchanged or ask the user to edit it.`,
     );
   }
   return new ToolError(

@@ -9,7 +9,7 @@ import type { NoteReader } from '../note-reader';
 import { patchFrontmatterText, validatePropertyPatch } from './property-patch';
 import type { NoteSection } from '../sections';
 import { appendText, editAtAnchor, editAtHeading, replaceBody, startsWithFrontmatter } from './text-edits';
-import { assertExpectedHash, byteSize, writableNote } from './write-checks';
+import { assertExpectedHash, assertUtf8Note, byteSize, writableNote } from './write-checks';
 import { BaseChangedError, conflictError, keptChangingError } from './write-errors';
 import { WriteLock } from './write-lock';
 import type { ExactTextWrite, PreparedTextWrite, PreparedWrite, PropertyPatch, TextEdit, WriteRequest, WriteResult } from './write-types';
@@ -117,11 +117,12 @@ export class NoteWriter {
    * @returns `{status: 'applied', path, hash, size_before, size_after, lines?}`.
    * @throws ToolError('not_found') when no note the key may write is at `path`;
    *   ToolError('forbidden') when it became read-only or a protected key would change;
-   *   BaseChangedError when its hash is no longer `baseHash` (nothing is written).
+   *   ToolError('invalid_argument') when its bytes are not UTF-8; BaseChangedError when its hash is no longer `baseHash` (nothing is written).
    */
   async writeExactText(write: ExactTextWrite, scope: AccessScope): Promise<WriteResult> {
     const file = writableNote(this.notes, write.path, scope);
     return this.lock.run(file, async () => {
+      await assertUtf8Note(this.app.vault, file);
       const box: { before?: string } = {};
       await this.app.vault.process(file, (current) => {
         if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
@@ -170,6 +171,7 @@ export class NoteWriter {
    */
   private async prepareText(request: TextRequest, scope: AccessScope, fresh: boolean): Promise<PreparedTextWrite> {
     const file = writableNote(this.notes, request.path, scope);
+    await assertUtf8Note(this.app.vault, file);
     let baseText = fresh ? await this.app.vault.read(file) : await this.notes.read(file);
     assertExpectedHash(baseText, request.expectedHash, file.path);
     assertWritableText(baseText, scope, file.path);

@@ -135,7 +135,10 @@ function splicedYaml(source: string, map: YAMLMap, data: Record<string, unknown>
     }
     edits.push({ from, to, insert });
   }
-  for (const edit of edits.sort((a, b) => b.from - a.from)) {
+  // Last position first; new keys all insert at the end, so the later one goes in first and
+  // the keys end up in patch order (as in a new block).
+  const order = new Map(edits.map((edit, i) => [edit, i]));
+  for (const edit of edits.sort((a, b) => b.from - a.from || (order.get(b) ?? 0) - (order.get(a) ?? 0))) {
     text = text.slice(0, edit.from) + edit.insert + text.slice(edit.to);
   }
   return text;

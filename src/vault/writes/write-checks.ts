@@ -1,4 +1,5 @@
 import type { TAbstractFile, TFile, Vault } from 'obsidian';
+import { ToolError } from '../../errors';
 import type { AccessScope } from '../access';
 import { noteNotFound, readOnlyError } from './frontmatter-guard';
 import { hashText } from '../hash';
@@ -46,4 +47,25 @@ export function assertExpectedHash(text: string, expectedHash: string | undefine
 /** UTF-8 size of a text, bytes (what `file.stat.size` reports for a saved note). */
 export function byteSize(text: string): number {
   return Buffer.byteLength(text, 'utf8');
+}
+
+/**
+ * Refuses to change a note whose bytes on disk are not UTF-8 (Latin-1, UTF-16 with its BOM,
+ * binary data named `.md`): Obsidian reads such a file with replacement characters, so any
+ * write would save those instead of the original bytes. Reads the raw bytes with
+ * `vault.readBinary` (only when a write is prepared or applied, never on a plain read) and
+ * checks they decode as strict UTF-8 (a UTF-8 BOM is fine).
+ * @throws ToolError('invalid_argument') saying the note is not UTF-8 and nothing was changed.
+ */
+export async function assertUtf8Note(vault: Vault, file: TFile): Promise<void> {
+  const bytes = new Uint8Array(await vault.readBinary(file));
+  try {
+    new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+    throw new ToolError(
+      'invalid_argument',
+      `Note '${file.path}' is not UTF-8 text (${utf16 ? 'it is UTF-16' : 'its bytes are another encoding or binary data'}), so a write would corrupt it; nothing was changed. Ask the user to convert it to UTF-8.`,
+    );
+  }
 }

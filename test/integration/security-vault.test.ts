@@ -1,0 +1,327 @@
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import VaultMcpPlugin from '../../src/main';
+import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../harness/boot-plugin';
+import { attempt, call, type Json } from './write-helpers';
+
+/**
+ * The vault-side inputs of issue 12, each through the MCP client as an agent sends them:
+ * every route with the same cause (read, list, search, links, every write tool) is tried.
+ */
+
+/** A file's content: text (written as UTF-8) or exact bytes. */
+type Content = string | Buffer;
+
+interface SecEnv {
+  booted: BootedPlugin<VaultMcpPlugin>;
+  client: Client;
+  dir: string;
+  /** The bytes of a vault file now. */
+  bytes(path: string): Promise<Buffer>;
+  /** The UTF-8 text of a vault file now. */
+  text(path: string): Promise<string>;
+  done(): Promise<void>;
+}
+
+/**
+ * Writes `files` into a new temp folder (`prepare` may add symlinks and the like), boots the
+ * plugin there with a force key and every write tool on, and connects one client.
+ */
+async function boot(files: Record<string, Content>, options: Partial<BootOptions> = {}, prepare?: (dir: string) => Promise<void>): Promise<SecEnv> {
+  const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-sec-'));
+  for (const [path, content] of Object.entries(files)) {
+    await fsp.mkdir(nodePath.dirname(nodePath.join(dir, path)), { recursive: true });
+    await fsp.writeFile(nodePath.join(dir, path), content);
+  }
+  if (prepare) await prepare(dir);
+  const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true, ...options });
+  const client = await connectClient(booted.url, booted.token);
+  return {
+    booted,
+    client,
+    dir,
+    bytes: (path) => fsp.readFile(nodePath.join(dir, path)),
+    text: (path) => fsp.readFile(nodePath.join(dir, path), 'utf8'),
+    done: async () => {
+      await client.close();
+      await booted.stop();
+      await fsp.rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The paths a search for `query` returns. */
+async function searchPaths(client: Client, query: string): Promise<string[]> {
+  const out = await call(client, 'search', { query });
+  return (out.results as Json[]).map((r) => r.path as string);
+}
+
+describe('issue 12.7: an exact literal name wins over a percent-decoded one', () => {
+  let env: SecEnv;
+  afterEach(async () => env?.done());
+
+  test('a%20b.md and a b.md: write, append, read by path and by path: id act on the literal note', async () => {
+    env = await boot({ 'a%20b.md': 'literal\n', 'a b.md': 'decoded\n' });
+    await call(env.client, 'write_note', { path: 'a%20b.md', body: 'W\n' });
+    expect(await env.text('a%20b.md')).toBe('W\n');
+    expect(await env.text('a b.md')).toBe('decoded\n');
+    await call(env.client, 'append_note', { path: 'a%20b.md', content: 'A' });
+    expect(await env.text('a%20b.md')).toBe('W\nA');
+    expect(await env.text('a b.md')).toBe('decoded\n');
+    expect(await searchPaths(env.client, 'W')).toEqual(['a%20b.md']);
+    expect((await call(env.client, 'read_note', { id: 'path:a%20b.md' })).path).toBe('a%20b.md');
+    expect((await call(env.client, 'read_note', { path: 'a%20b.md' })).path).toBe('a%20b.md');
+    expect((await call(env.client, 'read_note', { path: 'a%20b' })).path).toBe('a%20b.md');
+    expect((await call(env.client, 'read_note', { path: 'path:a%20b.md' })).path).toBe('a%20b.md');
+    expect((await call(env.client, 'read_note', { path: 'a b.md' })).path).toBe('a b.md');
+  });
+
+  test('x%41.md and xA.md: delete and move take the literal note', async () => {
+    env = await boot({ 'x%41.md': 'literal\n', 'xA.md': 'decoded\n', 'y%41.md': 'literal y\n', 'yA.md': 'decoded y\n' });
+    await call(env.client, 'delete_note', { path: 'x%41.md', confirm: true });
+    await expect(env.text('x%41.md')).rejects.toThrow();
+    expect(await env.text('xA.md')).toBe('decoded\n');
+    expect((await call(env.client, 'move_note', { path: 'y%41', to: 'moved' })).from).toBe('y%41.md');
+    expect(await env.text('moved.md')).toBe('literal y\n');
+    expect(await env.text('yA.md')).toBe('decoded y\n');
+  });
+
+  test('propose mode stages on the literal note and accepting writes it', async () => {
+    env = await boot({ 'a%20b.md': 'literal\n', 'a b.md': 'decoded\n' }, { mode: 'propose' });
+    const staged = await call(env.client, 'append_note', { path: 'a%20b.md', content: 'P' });
+    expect(staged).toMatchObject({ status: 'pending', path: 'a%20b.md' });
+    await env.booted.plugin.review.accept(staged.proposal_id);
+    expect(await env.text('a%20b.md')).toBe('literal\nP');
+    expect(await env.text('a b.md')).toBe('decoded\n');
+  });
+
+  test('without a literal entry the decoded spelling still resolves', async () => {
+    env = await boot({ 'a b.md': 'decoded\n' });
+    expect((await call(env.client, 'read_note', { path: 'a%20b.md' })).path).toBe('a b.md');
+    expect((await attempt(env.client, 'append_note', { path: 'a%20b', content: 'x' })).ok).toBe(true);
+    expect(await env.text('a b.md')).toBe('decoded\nx');
+  });
+});
+
+describe('issue 12.2: access rules hold when frontmatter is broken, duplicated or capitalized', () => {
+  let env: SecEnv;
+  afterEach(async () => env?.done());
+  const files = {
+    'Secret broken.md': '---\naccess: private\ntitle: "unclosed\n---\nsecretwordone\n',
+    'Secret dup.md': '---\naccess: private\ntags: a\ntags: a\n---\nsecretwordtwo\n',
+    'Secret cap.md': '---\nAccess: private\n---\nsecretwordthree\n',
+    'Secret mixed.md': '---\naccess: read-write\nACCESS: private\n---\nsecretwordfour\n',
+    'RO broken.md': '---\naccess: read-only\ntitle: "unclosed\n---\nrowordone\n',
+    'RO cap.md': '---\nAccess: Read-Only\n---\nrowordtwo\n',
+    'Plain broken.md': '---\ntitle: "unclosed\n---\nplainword\n',
+    'Public.md': 'See [[Secret broken]], [[Secret dup]], [[Secret cap]] and [[Plain broken]].\n',
+  };
+  const secrets = ['Secret broken.md', 'Secret dup.md', 'Secret cap.md', 'Secret mixed.md'];
+
+  test('private notes are missing for read, list, search and links', async () => {
+    env = await boot(files);
+    for (const path of secrets) {
+      expect((await attempt(env.client, 'read_note', { path })).ok).toBe(false);
+    }
+    const listed = ((await call(env.client, 'list_notes', {})).notes as Json[]).map((n) => n.path);
+    for (const path of secrets) expect(listed).not.toContain(path);
+    expect(listed).toContain('Plain broken.md');
+    for (const word of ['secretwordone', 'secretwordtwo', 'secretwordthree', 'secretwordfour']) expect(await searchPaths(env.client, word)).toEqual([]);
+    const links = await call(env.client, 'get_links', { path: 'Public' });
+    // A link to a note the caller may not see looks like a link to a missing note.
+    expect((links.outgoing as Json[]).map((l) => l.path)).toEqual(['Plain broken.md']);
+    expect((links.unresolved as Json[]).map((l) => l.link).sort()).toEqual(['Secret broken', 'Secret cap', 'Secret dup']);
+    expect((await call(env.client, 'read_note', { path: 'Plain broken' })).path).toBe('Plain broken.md');
+    for (let i = 0; i < 50 && (await searchPaths(env.client, 'plainword')).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await searchPaths(env.client, 'plainword')).toEqual(['Plain broken.md']);
+  });
+
+  test('every write tool treats them as missing or read-only, in force and propose mode', async () => {
+    env = await boot(files);
+    for (const path of secrets) {
+      for (const [tool, args] of [
+        ['write_note', { body: 'x\n' }],
+        ['append_note', { content: 'x' }],
+        ['set_properties', { properties: { status: 'x' } }],
+        ['delete_note', { confirm: true }],
+        ['move_note', { to: 'Elsewhere' }],
+      ] as const) {
+        const out = await attempt(env.client, tool, { path, ...args });
+        expect(out).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+      }
+    }
+    for (const path of ['RO broken.md', 'RO cap.md']) {
+      const out = await attempt(env.client, 'append_note', { path, content: 'x' });
+      expect(out).toEqual({ ok: false, message: expect.stringMatching(/read-only/) });
+      expect((await call(env.client, 'read_note', { path })).path).toBe(path);
+    }
+    expect(await env.text('RO broken.md')).toBe(files['RO broken.md']);
+    expect((await attempt(env.client, 'append_note', { path: 'Plain broken', content: 'ok' })).ok).toBe(true);
+  });
+
+  test('propose mode refuses to stage them', async () => {
+    env = await boot(files, { mode: 'propose' });
+    expect(await attempt(env.client, 'append_note', { path: 'Secret cap.md', content: 'x' })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+    expect(await attempt(env.client, 'append_note', { path: 'RO broken.md', content: 'x' })).toEqual({ ok: false, message: expect.stringMatching(/read-only/) });
+  });
+});
+
+describe('issue 12.8: a heading that looks like an outline path never selects another section silently', () => {
+  let env: SecEnv;
+  afterEach(async () => env?.done());
+  const note = '# Release notes\n## 2.1\ntwo-one\n## 1.2\none-two\n## 1.1\none-one\n';
+
+  test('edit_note heading and read_note section "1.1" are refused as ambiguous, naming both sections', async () => {
+    env = await boot({ 'Release.md': note });
+    for (const [tool, args] of [
+      ['edit_note', { path: 'Release', heading: '1.1', op: 'replace', content: 'X\n' }],
+      ['read_note', { path: 'Release', section: '1.1' }],
+    ] as const) {
+      const out = await attempt(env.client, tool, args);
+      expect(out).toEqual({ ok: false, message: expect.stringMatching(/both the outline path of 1\.1 "2\.1" and the heading text of 1\.3 "1\.1"/) });
+    }
+    expect(await env.text('Release.md')).toBe(note);
+  });
+
+  test('unambiguous forms still work: an outline path that is also that heading, another heading text, Parent/Child', async () => {
+    env = await boot({ 'Release.md': note });
+    expect((await call(env.client, 'read_note', { path: 'Release', section: '1.2' })).body).toMatch(/one-two/);
+    expect((await call(env.client, 'read_note', { path: 'Release', section: '2.1' })).body).toMatch(/two-one/);
+    await call(env.client, 'edit_note', { path: 'Release', heading: 'Release notes/1.1', op: 'append_within', content: 'more\n' });
+    expect(await env.text('Release.md')).toBe(`${note}more\n`);
+  });
+
+  test('propose mode refuses to stage the ambiguous edit', async () => {
+    env = await boot({ 'Release.md': note }, { mode: 'propose' });
+    expect((await attempt(env.client, 'edit_note', { path: 'Release', heading: '1.1', op: 'replace', content: 'X\n' })).ok).toBe(false);
+  });
+});
+
+describe('issue 12.9: one rule decides what a note is (extension md, written in lower case)', () => {
+  let env: SecEnv;
+  afterEach(async () => env?.done());
+
+  test('create_note T/y.MD creates T/y.md, which every tool then lists, reads, moves and deletes', async () => {
+    env = await boot({ 'Keep.md': 'k\n' });
+    expect((await call(env.client, 'create_note', { path: 'T/y.MD', content: 'why\n' })).path).toBe('T/y.md');
+    expect(await env.text('T/y.md')).toBe('why\n');
+    expect(((await call(env.client, 'list_notes', { folder: 'T' })).notes as Json[]).map((n) => n.path)).toEqual(['T/y.md']);
+    expect((await call(env.client, 'read_note', { path: 'T/y.MD' })).path).toBe('T/y.md');
+    expect((await attempt(env.client, 'create_note', { path: 'T/y', content: 'again\n' })).ok).toBe(false);
+    expect((await call(env.client, 'move_note', { path: 'T/y.MD', to: 'T/z.Md' })).path).toBe('T/z.md');
+    expect((await call(env.client, 'delete_note', { path: 'T/z.MD', confirm: true })).path).toBe('T/z.md');
+  });
+
+  test('a file with an upper-case .MD on disk is not a note: read refuses it by name, create does not overwrite it', async () => {
+    env = await boot({ 'Old.MD': 'legacy\n' });
+    expect(await attempt(env.client, 'read_note', { path: 'Old.MD' })).toEqual({ ok: false, message: expect.stringMatching(/not a Markdown note/) });
+    expect(((await call(env.client, 'list_notes', {})).notes as Json[]).map((n) => n.path)).toEqual([]);
+    expect((await attempt(env.client, 'create_note', { path: 'Old', content: 'x' })).ok).toBe(false);
+    expect(await env.text('Old.MD')).toBe('legacy\n');
+  });
+
+  test('propose mode stages the create as T/y.md', async () => {
+    env = await boot({ 'Keep.md': 'k\n' }, { mode: 'propose' });
+    const staged = await call(env.client, 'create_note', { path: 'T/y.MD', content: 'why\n' });
+    expect(staged).toMatchObject({ status: 'pending', path: 'T/y.md' });
+    await env.booted.plugin.review.accept(staged.proposal_id);
+    expect(await env.text('T/y.md')).toBe('why\n');
+  });
+});
+
+describe('issue 12.4: a note whose bytes are not UTF-8 is never rewritten', () => {
+  let env: SecEnv;
+  afterEach(async () => env?.done());
+  const files: Record<string, Content> = {
+    'Latin.md': Buffer.from('636166e90a', 'hex'),
+    'Binary.md': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe, 0x80]),
+    'Wide.md': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# Wide\nbody\n', 'utf16le')]),
+    'Bom.md': Buffer.from('\uFEFF# Bom\nbody\n', 'utf8'),
+  };
+
+  test('every text write refuses and says why; the bytes stay; a UTF-8 note with a BOM is still written', async () => {
+    env = await boot(files);
+    for (const path of ['Latin.md', 'Binary.md', 'Wide.md']) {
+      for (const [tool, args] of [
+        ['append_note', { content: 'x' }],
+        ['write_note', { body: 'x\n' }],
+        ['set_properties', { properties: { status: 'x' } }],
+        ['edit_note', { anchor: 'a', op: 'replace', content: 'b' }],
+      ] as const) {
+        const out = await attempt(env.client, tool, { path, ...args });
+        expect(out).toEqual({ ok: false, message: expect.stringMatching(/is not UTF-8 text/) });
+      }
+      expect((await env.bytes(path)).equals(files[path] as Buffer)).toBe(true);
+    }
+    expect(await attempt(env.client, 'append_note', { path: 'Wide.md', content: 'x' })).toEqual({ ok: false, message: expect.stringMatching(/UTF-16/) });
+    await call(env.client, 'append_note', { path: 'Bom.md', content: 'x' });
+    expect(await env.text('Bom.md')).toBe('\uFEFF# Bom\nbody\nx');
+  });
+
+  test('propose mode refuses to stage a change to it', async () => {
+    env = await boot(files, { mode: 'propose' });
+    expect(await attempt(env.client, 'append_note', { path: 'Latin.md', content: 'x' })).toEqual({ ok: false, message: expect.stringMatching(/is not UTF-8 text/) });
+  });
+});
+
+describe('issue 12.3: a move never updates links in notes its caller may not write, nor reveals a hidden note', () => {
+  let env: SecEnv;
+  afterEach(async () => env?.done());
+
+  test('with roots Public, moving Public/B is refused while notes outside the roots, read-only or private link to it', async () => {
+    const files = {
+      'Public/B.md': 'bee\n',
+      'Public/Fine.md': 'See [[B]].\n',
+      'Other/Outside.md': 'See [[B]].\n',
+      'Public/RO.md': '---\naccess: read-only\n---\nSee [[B]].\n',
+      'Public/Priv.md': '---\naccess: private\n---\nSee [[B]].\n',
+      'Public/Free.md': 'free\n',
+      'Public/Linker.md': 'See [[Free]].\n',
+    };
+    env = await boot(files, { roots: ['Public'] });
+    const out = await attempt(env.client, 'move_note', { path: 'Public/B', to: 'Public/Injected text here' });
+    expect(out).toEqual({ ok: false, message: expect.stringMatching(/would update links in notes this key may not change/) });
+    if (!out.ok) expect(out.message).not.toMatch(/Outside|RO|Priv/);
+    for (const [path, text] of Object.entries(files)) expect(await env.text(path)).toBe(text);
+    // A note only writable notes link to moves, and its linkers are updated.
+    await call(env.client, 'move_note', { path: 'Public/Free', to: 'Public/Freed' });
+    expect(await env.text('Public/Linker.md')).toBe('See [[Freed]].\n');
+  });
+
+  test('each blocking kind alone refuses, in force and in propose mode (staging and acceptance)', async () => {
+    for (const blocker of ['Other/Outside.md', 'Public/RO.md', 'Public/Priv.md']) {
+      const files: Record<string, string> = { 'Public/B.md': 'bee\n', 'Other/Outside.md': 'none\n', 'Public/RO.md': '---\naccess: read-only\n---\n', 'Public/Priv.md': '---\naccess: private\n---\n' };
+      files[blocker] += 'See [[B]].\n';
+      env = await boot(files, { roots: ['Public'], mode: 'propose' });
+      expect((await attempt(env.client, 'move_note', { path: 'Public/B', to: 'Public/C' })).ok).toBe(false);
+      await env.done();
+    }
+    // A staged move is checked again on acceptance: a private note that linked later blocks it.
+    env = await boot({ 'Public/B.md': 'bee\n', 'Public/Priv.md': '---\naccess: private\n---\n' }, { roots: ['Public'], mode: 'propose' });
+    const staged = await call(env.client, 'move_note', { path: 'Public/B', to: 'Public/C' });
+    await env.booted.app.vault.modify(env.booted.app.vault.getFileByPath('Public/Priv.md')!, '---\naccess: private\n---\nSee [[B]].\n');
+    await env.booted.app.metadataCache.whenResolved();
+    expect(await env.booted.plugin.review.accept(staged.proposal_id)).toMatchObject({ applied: 0, stale: 1 });
+    expect(await env.text('Public/B.md')).toBe('bee\n');
+    expect(await env.text('Public/Priv.md')).toBe('---\naccess: private\n---\nSee [[B]].\n');
+  });
+
+  test('a folder move that would rewrite a visible link to a hidden note is refused like one to a missing note is not', async () => {
+    const files = {
+      'Secret/Hidden plan.md': '---\naccess: private\n---\nplan\n',
+      'Secret/Open.md': 'open\n',
+      'Notes.md': 'See [[Secret/Hidden plan]] and [[Secret/Missing plan]] and [[Secret/Open]].\n',
+      'Lone/Hidden.md': '---\naccess: private\n---\nunlinked\n',
+      'Lone/Open.md': 'open\n',
+    };
+    env = await boot(files);
+    const out = await attempt(env.client, 'move_note', { path: 'Secret', to: 'Moved' });
+    expect(out).toEqual({ ok: false, message: expect.stringMatching(/holds notes this key may not change/) });
+    expect(await env.text('Notes.md')).toBe(files['Notes.md']);
+    // An unlinked hidden note moves with its folder, so the answer does not reveal it.
+    expect((await call(env.client, 'move_note', { path: 'Lone', to: 'Lone2' })).path).toBe('Lone2');
+    expect(await env.text('Lone2/Hidden.md')).toBe(files['Lone/Hidden.md']);
+  });
+});
