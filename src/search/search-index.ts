@@ -9,7 +9,8 @@ import { positiveLeaves } from './query-eval';
 import { parseQuery, regexQuery } from './query-parser';
 import { RegexGuard } from './regex-guard';
 import { buildSnippet } from './snippet';
-import { decodeIndex, encodeIndex, type NoteStamp } from './index-file';
+import { encodeIndex, openIndex, type NoteStamp } from './index-file';
+import { Slicer } from './slicer';
 import type { SearchHit, SearchOptions, SearchPage } from './types';
 
 /** How far the build is: `indexed` of `total` readable notes; `complete` once the build has ended. */
@@ -23,7 +24,7 @@ export interface IndexProgress {
 export interface IndexStats extends IndexProgress {
   /** Wall time of the last build from start to end; null while it runs or before any. */
   buildMs: number | null;
-  /** Longest stretch the build ran without yielding to the event loop. */
+  /** Longest stretch the build (saved index load included) or a save ran without yielding to the event loop. */
   longestSliceMs: number;
   /** True when the build started from the saved index and only reindexed notes changed since. */
   warm: boolean;
@@ -153,8 +154,13 @@ export class SearchIndex {
     this.saveTimer = null;
     if (!this.storage || this.current !== 'ready') return;
     const started = performance.now();
+    const slicer = new Slicer(this.sliceMs);
     try {
-      await this.storage.save(encodeIndex(this.engine.toJSON(), this.manifest));
+      const text = await encodeIndex(this.engine, this.manifest, () => slicer.pause());
+      this.progress.longestSliceMs = Math.max(this.progress.longestSliceMs, slicer.longestMs);
+      // The index changed while it was being serialized: the change has scheduled another save.
+      if (text === null) return;
+      await this.storage.save(text);
       this.progress.saveMs = performance.now() - started;
     } catch (err) {
       console.error('[vault-mcp] saving the search index failed', err);
@@ -206,6 +212,7 @@ export class SearchIndex {
         return file !== null && this.notes.canRead(file, scope);
       },
       guard,
+      offset + limit,
     );
     const leaves = positiveLeaves(ast);
     const page = matches.slice(offset, offset + limit);
@@ -256,20 +263,23 @@ export class SearchIndex {
     if (!this.storage || this.loadedSaved) return false;
     this.loadedSaved = true;
     const text = await this.storage.load().catch(() => null);
-    const saved = text === null ? null : decodeIndex(text);
+    const saved = text === null ? null : openIndex(text);
     if (saved === null) {
       if (text !== null) console.warn('[vault-mcp] the saved search index is unreadable or of another version; rebuilding it');
       return false;
     }
+    const slicer = new Slicer(this.sliceMs);
     try {
-      await this.engine.load(saved.engine);
+      await this.engine.load(saved.lines(), () => slicer.pause());
     } catch (err) {
       console.warn('[vault-mcp] the saved search index is damaged; rebuilding it', err);
       this.engine.clear();
       return false;
+    } finally {
+      this.progress.longestSliceMs = Math.max(this.progress.longestSliceMs, slicer.longestMs);
     }
-    for (const [path, stamp] of Object.entries(saved.manifest)) {
-      if (Array.isArray(stamp) && this.engine.has(path)) this.manifest.set(path, [Number(stamp[0]), Number(stamp[1])]);
+    for (const [path, stamp] of saved.manifest) {
+      if (this.engine.has(path)) this.manifest.set(path, stamp);
     }
     return true;
   }
