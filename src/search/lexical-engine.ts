@@ -4,7 +4,7 @@ import { fileName } from './note-filters';
 import { decidedByIndex, evaluate, needsText, regexNodes, termNodes, type NoteText, type TermLookup } from './query-eval';
 import type { RegexGuard } from './regex-guard';
 import { bodyStart } from '../vault/note-body';
-import { FIELD_COUNT, TermIndex, type ExpandMode, type Expansion, type IndexLine } from './term-index';
+import { FIELD_COUNT, TermIndex, type ExpandMode, type Expansion, type IndexLine, type ScoreSheet } from './term-index';
 import { hasUnsegmented, queryTerms } from './tokenizer';
 
 /**
@@ -224,6 +224,8 @@ export class LexicalEngine {
         regexHits.set(node, new Set(paths.filter((_, k) => ok[k])));
       }
     }
+    const words = plainWords(query);
+    if (words !== null) return rankTop(this.wordMatches(words, lookup, allow), ranked);
     const candidates: EngineMatch[] = [];
     for (const note of lookup.candidates ?? this.records.values()) {
       const v = evaluate(query, note, lookup.index);
@@ -265,7 +267,7 @@ export class LexicalEngine {
   private lookup(
     query: QueryNode,
     regexHits: ReadonlyMap<QueryNode, ReadonlySet<string>>,
-  ): { index: TermLookup; candidates: NoteRecord[] | null; match(note: NoteRecord, score: number, text?: string): EngineMatch } {
+  ): LookupResult {
     const hits = new Map<QueryNode, NodeHits>();
     const positive: Expansion[] = [];
     for (const { node, negated } of termNodes(query)) {
@@ -295,7 +297,7 @@ export class LexicalEngine {
       for (const e of positive) if (this.index.contains(e.id, doc)) out.add(this.index.dict.term(e.id));
       return out;
     };
-    return { index, candidates, match: (note, score, text) => new LazyMatch(note, score, terms, text) };
+    return { index, hits, candidates, match: (note, score, text) => new LazyMatch(note, score, terms, text) };
   }
 
   /**
@@ -309,14 +311,35 @@ export class LexicalEngine {
     for (const term of terms) {
       const found = this.index.expand(term, mode(term));
       expansions.push(...found);
-      const mine = new Map<number, number>();
-      for (const e of found) this.index.score(e.id, e.weight, BOOST, mine);
-      scores = scores === null ? mine : intersect(scores, mine);
+      const sheet = this.index.sheet();
+      for (const e of found) this.index.score(e.id, e.weight, BOOST, sheet);
+      scores = combine(scores, sheet);
       if (scores.size === 0) break;
     }
     const out = scores ?? new Map<number, number>();
     if (terms.length > 1) for (const [doc, score] of out) out.set(doc, score * terms.length);
     return { scores: out, expansions };
+  }
+
+  /**
+   * The matches of a query made only of index-decided words (see {@link plainWords}): the
+   * notes in every word's hits, scores summed, without the general evaluator.
+   */
+  private wordMatches(words: QueryNode[], lookup: LookupResult, allow: (path: string) => boolean): EngineMatch[] {
+    const maps = words.map((w) => lookup.hits.get(w)?.scores ?? new Map<number, number>()).sort((a, b) => a.size - b.size);
+    const out: EngineMatch[] = [];
+    for (const [doc, first] of maps[0]) {
+      let score = first;
+      for (let i = 1; i < maps.length && score >= 0; i++) {
+        const other = maps[i].get(doc);
+        score = other === undefined ? -1 : score + other;
+      }
+      if (score < 0) continue;
+      const path = this.index.keyOf(doc);
+      const note = path === null ? undefined : this.records.get(path);
+      if (note !== undefined && allow(note.path)) out.push(lookup.match(note, score));
+    }
+    return out;
   }
 
   /** The records of the notes with these doc ids. */
@@ -329,6 +352,30 @@ export class LexicalEngine {
     }
     return out;
   }
+}
+
+/** What {@link LexicalEngine.lookup} found for a query. */
+interface LookupResult {
+  index: TermLookup;
+  hits: Map<QueryNode, NodeHits>;
+  candidates: NoteRecord[] | null;
+  match(note: NoteRecord, score: number, text?: string): EngineMatch;
+}
+
+/**
+ * The word nodes of a query that is one index-decided word or an AND of such words (most
+ * queries: `remote session`), else null.
+ */
+function plainWords(node: QueryNode): QueryNode[] | null {
+  if (node.kind === 'word') return decidedByIndex(node.text) ? [node] : null;
+  if (node.kind !== 'and') return null;
+  const out: QueryNode[] = [];
+  for (const child of node.children) {
+    const words = plainWords(child);
+    if (words === null) return null;
+    out.push(...words);
+  }
+  return out.length > 0 ? out : null;
 }
 
 /** The word and phrase nodes (with index terms) every match of `node` must contain. */
@@ -359,13 +406,16 @@ function rankTop(matches: EngineMatch[], k: number): EngineMatch[] {
   return top;
 }
 
-/** Docs in both maps, scores summed. */
-function intersect(a: Map<number, number>, b: Map<number, number>): Map<number, number> {
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+/** The sheet's scores as a map, or (given `earlier`) only docs in both, scores summed. */
+function combine(earlier: Map<number, number> | null, sheet: ScoreSheet): Map<number, number> {
   const out = new Map<number, number>();
-  for (const [doc, score] of small) {
-    const other = large.get(doc);
-    if (other !== undefined) out.set(doc, score + other);
+  if (earlier === null) {
+    for (const doc of sheet.docs) out.set(doc, sheet.values[doc]);
+    return out;
+  }
+  for (const [doc, score] of earlier) {
+    const other = sheet.values[doc];
+    if (other > 0) out.set(doc, score + other);
   }
   return out;
 }

@@ -56,6 +56,8 @@ export interface SearchIndexOptions {
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
+/** Access scopes whose per-note read decisions are cached (the most recently used ones). */
+const CACHED_SCOPES = 8;
 
 /**
  * The vault's lexical search index: the thin adapter between NoteStore and the pure
@@ -89,6 +91,13 @@ export class SearchIndex {
   private loadedSaved = false;
   private readonly sliceMs: number;
   private readonly sliceNotes: number;
+  /**
+   * NoteStore.canRead per scope (key: roots and label) and note path. A note's readability
+   * depends on the scope, the quarantine list (a change of it rebuilds the index, which
+   * clears this) and the note's own frontmatter (a change of the note drops its entry), so
+   * a search over thousands of matches does not ask the vault layer for each of them again.
+   */
+  private readonly readable = new Map<string, Map<string, boolean>>();
 
   /** @param notes the vault access layer. @param options build slice tuning. */
   constructor(
@@ -207,10 +216,7 @@ export class SearchIndex {
     const matches = await this.engine.match(
       ast,
       (path) => this.readPath(path),
-      (path) => {
-        const file = this.notes.fileByPath(path);
-        return file !== null && this.notes.canRead(file, scope);
-      },
+      this.readableIn(scope),
       guard,
       offset + limit,
     );
@@ -228,6 +234,27 @@ export class SearchIndex {
         'these results may miss notes; repeat the search in a few seconds for complete results.';
     }
     return out;
+  }
+
+  /** `canRead(note, scope)` by path, answered from the cache of {@link readable} when it can. */
+  private readableIn(scope: AccessScope): (path: string) => boolean {
+    const key = JSON.stringify([scope.label, scope.roots]);
+    let known = this.readable.get(key);
+    if (known === undefined) {
+      known = new Map();
+      if (this.readable.size >= CACHED_SCOPES) this.readable.delete(this.readable.keys().next().value as string);
+    } else this.readable.delete(key);
+    this.readable.set(key, known);
+    const cache = known;
+    return (path) => {
+      let ok = cache.get(path);
+      if (ok === undefined) {
+        const file = this.notes.fileByPath(path);
+        ok = file !== null && this.notes.canRead(file, scope);
+        cache.set(path, ok);
+      }
+      return ok;
+    };
   }
 
   /** Adds a task to the queue; tasks of a stopped run are skipped. Failures are logged, not thrown. */
@@ -248,6 +275,7 @@ export class SearchIndex {
     this.engine.clear();
     this.manifest.clear();
     this.touched.clear();
+    this.readable.clear();
     this.progress = emptyStats();
     this.building = this.build(generation, id, warm)
       .catch((err: unknown) => console.error('[vault-mcp] search index build failed', err))
@@ -338,6 +366,10 @@ export class SearchIndex {
       if (change.oldPath !== undefined) this.touched.add(change.oldPath);
     }
     this.scheduleSave();
+    for (const known of this.readable.values()) {
+      known.delete(change.path);
+      if (change.oldPath !== undefined) known.delete(change.oldPath);
+    }
     if (change.type === 'delete') {
       this.forget(change.path);
       return;

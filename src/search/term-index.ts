@@ -45,6 +45,12 @@ const TERM_LINE_CHARS = 1 << 18;
 /** Documents per saved doc line. */
 const DOC_LINE_ROWS = 2000;
 
+/** Scores summed per document for one query term: `values` by doc id, `docs` the ids with a score, in first-scored order. */
+export interface ScoreSheet {
+  values: Float64Array;
+  docs: number[];
+}
+
 /** One saved line: `D` rows of documents, or `T` pairs of term and encoded postings. */
 export type IndexLine = { kind: 'D'; rows: DocRow[] } | { kind: 'T'; pairs: string[] };
 
@@ -163,11 +169,16 @@ export class TermIndex {
     return out;
   }
 
+  /** An empty score sheet with room for every doc id. */
+  sheet(): ScoreSheet {
+    return { values: new Float64Array(this.docKey.length), docs: [] };
+  }
+
   /**
-   * Adds the BM25+ score of every live document containing term `id` into `scores` (doc id →
-   * score), `weight × boosts[field] × bm25` summed over the fields it occurs in.
+   * Adds the BM25+ score of every live document containing term `id` into `sheet`,
+   * `weight × boosts[field] × bm25` summed over the fields it occurs in (always > 0).
    */
-  score(id: number, weight: number, boosts: ArrayLike<number>, scores: Map<number, number>): void {
+  score(id: number, weight: number, boosts: ArrayLike<number>, sheet: ScoreSheet): void {
     const list = this.postingsOf(id);
     const len = this.postLen[id];
     const matching = new Float64Array(FIELD_COUNT);
@@ -186,7 +197,8 @@ export class TermIndex {
       const f = code & 7;
       const tf = code >>> 3;
       const s = idf[f] * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * this.fieldLen[doc * FIELD_COUNT + f]) / avg[f])));
-      scores.set(doc, (scores.get(doc) ?? 0) + s);
+      if (sheet.values[doc] === 0) sheet.docs.push(doc);
+      sheet.values[doc] += s;
     }
   }
 

@@ -9,9 +9,9 @@ import { RegexGuard } from '../../src/search/regex-guard';
 const body = (text: string): string[] => ['', '', text, '', '', ''];
 
 function scores(index: TermIndex, term: string): Map<string, number> {
-  const out = new Map<number, number>();
-  for (const e of index.expand(term, { prefix: false, fuzzy: false })) index.score(e.id, e.weight, [1, 1, 1, 1, 1, 1], out);
-  return new Map([...out].map(([doc, s]) => [index.keyOf(doc) as string, s]));
+  const sheet = index.sheet();
+  for (const e of index.expand(term, { prefix: false, fuzzy: false })) index.score(e.id, e.weight, [1, 1, 1, 1, 1, 1], sheet);
+  return new Map(sheet.docs.map((doc) => [index.keyOf(doc) as string, sheet.values[doc]]));
 }
 
 describe('TermDictionary', () => {
@@ -60,10 +60,10 @@ describe('TermIndex', () => {
     expect([...apple.keys()].sort()).toEqual(['a', 'b']);
     expect(apple.get('a')).toBeGreaterThan(apple.get('b') as number);
     expect((scores(index, 'banana').get('a') as number) > (apple.get('a') as number) / 2).toBe(true);
-    const boosted = new Map<number, number>();
+    const boosted = index.sheet();
     const [e] = index.expand('apple', { prefix: false, fuzzy: false });
     index.score(e.id, 1, [1, 1, 3, 1, 1, 1], boosted);
-    expect(boosted.get(0)).toBeCloseTo((apple.get('a') as number) * 3);
+    expect(boosted.values[0]).toBeCloseTo((apple.get('a') as number) * 3);
   });
 
   it('expands by prefix, and by one edit only when nothing matches exactly or by prefix', () => {
