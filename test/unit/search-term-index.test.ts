@@ -4,6 +4,7 @@ import { FIELD_COUNT, TermIndex, type IndexLine } from '../../src/search/term-in
 import { LexicalEngine, type EngineLine } from '../../src/search/lexical-engine';
 import { parseQuery } from '../../src/search/query-parser';
 import { RegexGuard } from '../../src/search/regex-guard';
+import { matchedTermSpans, termSpans } from '../../src/search/tokenizer';
 
 /** Fields in index order (title, path, body, headings, tags, properties) with only a body. */
 const body = (text: string): string[] => ['', '', text, '', '', ''];
@@ -151,5 +152,19 @@ describe('LexicalEngine save and load', () => {
     expect(top).toHaveLength(50);
     expect(top.slice(0, 5).map((m) => m.note.path)).toEqual(all.slice(0, 5).map((m) => m.note.path));
     expect(new Set(top.map((m) => m.note.path))).toEqual(new Set(all.map((m) => m.note.path)));
+  });
+});
+
+describe('matchedTermSpans', () => {
+  it('gives the spans termSpans gives for the wanted terms, ASCII, accented and CJK alike', () => {
+    const text = 'Café CAFE cafés — 日本語の本 x\u0301y Registry registry-key 𠀀𠀁';
+    const wanted = new Set(['cafe', 'café', '日本', '語', 'registry', '𠀀𠀁']);
+    expect(matchedTermSpans(text, wanted)).toEqual(termSpans(text, 'index').filter((s) => wanted.has(s.term)));
+    expect(matchedTermSpans(text, wanted).map((s) => s.term)).toEqual(['café', 'cafe', '日本', 'registry', 'registry', '𠀀𠀁']);
+    expect(matchedTermSpans(text, new Set())).toEqual([]);
+    const ascii = 'Registry-key KEYS key2 akey key_ Registry\nkey';
+    const keys = new Set(['key', 'registry', 'keys']);
+    expect(matchedTermSpans(ascii, keys)).toEqual(termSpans(ascii, 'index').filter((s) => keys.has(s.term)));
+    expect(matchedTermSpans(ascii, keys).map((s) => s.term)).toEqual(['registry', 'key', 'keys', 'key', 'registry', 'key']);
   });
 });
