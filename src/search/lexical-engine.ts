@@ -303,18 +303,22 @@ export class LexicalEngine {
   /**
    * Scores one word or phrase: every query term must match (AND), by its expansions; a note's
    * score is the sum over terms times the number of terms (MiniSearch's "quality" factor).
+   * Terms are scored rarest first, each later one only over the notes still in the running.
    */
   private search(text: string, mode: (term: string) => ExpandMode): NodeHits {
     const terms = queryTerms(text);
-    const expansions: Expansion[] = [];
+    const expanded = terms.map((term) => this.index.expand(term, mode(term)));
+    const expansions = expanded.flat();
+    const order = expanded.map((found) => ({ found, cost: this.index.postingCount(found) })).sort((a, b) => a.cost - b.cost);
     let scores: Map<number, number> | null = null;
-    for (const term of terms) {
-      const found = this.index.expand(term, mode(term));
-      expansions.push(...found);
+    let within: Uint8Array | null = null;
+    for (const { found } of order) {
       const sheet = this.index.sheet();
-      for (const e of found) this.index.score(e.id, e.weight, BOOST, sheet);
+      for (const e of found) this.index.score(e.id, e.weight, BOOST, sheet, within);
       scores = combine(scores, sheet);
       if (scores.size === 0) break;
+      within = new Uint8Array(sheet.values.length);
+      for (const doc of scores.keys()) within[doc] = 1;
     }
     const out = scores ?? new Map<number, number>();
     if (terms.length > 1) for (const [doc, score] of out) out.set(doc, score * terms.length);

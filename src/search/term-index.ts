@@ -174,29 +174,39 @@ export class TermIndex {
     return { values: new Float64Array(this.docKey.length), docs: [] };
   }
 
+  /** Number of (document, field) postings of these terms: what scoring them costs. */
+  postingCount(expansions: readonly Expansion[]): number {
+    let n = 0;
+    for (const e of expansions) n += this.postLen[e.id] ?? 0;
+    return n / 2;
+  }
+
   /**
    * Adds the BM25+ score of every live document containing term `id` into `sheet`,
    * `weight × boosts[field] × bm25` summed over the fields it occurs in (always > 0).
+   * @param within when given, only documents `d` with `within[d] === 1` are scored (the
+   *   others cannot match the query anyway); document frequencies still count them all
    */
-  score(id: number, weight: number, boosts: ArrayLike<number>, sheet: ScoreSheet): void {
+  score(id: number, weight: number, boosts: ArrayLike<number>, sheet: ScoreSheet, within: Uint8Array | null = null): void {
     const list = this.postingsOf(id);
     const len = this.postLen[id];
     const matching = new Float64Array(FIELD_COUNT);
     const skip = this.deadCount > 0;
     for (let i = 0; i < len; i += 2) if (!skip || this.dead[list[i]] !== 1) matching[list[i + 1] & 7]++;
     const idf = new Float64Array(FIELD_COUNT);
-    const avg = new Float64Array(FIELD_COUNT);
+    const perLength = new Float64Array(FIELD_COUNT);
     for (let f = 0; f < FIELD_COUNT; f++) {
       idf[f] = weight * boosts[f] * Math.log(1 + (this.live - matching[f] + 0.5) / (matching[f] + 0.5));
-      avg[f] = this.fieldTotal[f] / Math.max(1, this.live) || 1;
+      perLength[f] = (K * B) / (this.fieldTotal[f] / Math.max(1, this.live) || 1);
     }
+    const base = K * (1 - B);
     for (let i = 0; i < len; i += 2) {
       const doc = list[i];
-      if (skip && this.dead[doc] === 1) continue;
+      if ((skip && this.dead[doc] === 1) || (within !== null && within[doc] !== 1)) continue;
       const code = list[i + 1];
       const f = code & 7;
       const tf = code >>> 3;
-      const s = idf[f] * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * this.fieldLen[doc * FIELD_COUNT + f]) / avg[f])));
+      const s = idf[f] * (D + (tf * (K + 1)) / (tf + base + perLength[f] * this.fieldLen[doc * FIELD_COUNT + f]));
       if (sheet.values[doc] === 0) sheet.docs.push(doc);
       sheet.values[doc] += s;
     }
