@@ -316,6 +316,7 @@ export class SearchIndex {
     const live = (): boolean => generation === this.generation && id === this.buildId;
     const started = performance.now();
     try {
+      this.progress.total = this.notes.readableNotes(UNRESTRICTED_SCOPE).length;
       const loaded = warm && (await this.loadSaved());
       if (!live()) return;
       const readable = this.notes.readableNotes(UNRESTRICTED_SCOPE);
