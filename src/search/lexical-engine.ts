@@ -78,6 +78,8 @@ export class LexicalEngine {
   private readonly records = new Map<string, NoteRecord>();
   /** Doc id in `index` of every indexed note, by path. */
   private readonly docs = new Map<string, number>();
+  /** The record of each live doc id (holes for removed ids): the hot loop of a search indexes it. */
+  private byDoc: (NoteRecord | undefined)[] = [];
 
   /** Number of indexed notes. */
   get size(): number {
@@ -106,7 +108,9 @@ export class LexicalEngine {
     fields[FIELD.headings] = headings.join('\n');
     fields[FIELD.tags] = note.tags.join(' ');
     fields[FIELD.properties] = propertyText(note.frontmatter);
-    this.docs.set(note.path, this.index.add(note.path, fields));
+    const doc = this.index.add(note.path, fields);
+    this.docs.set(note.path, doc);
+    this.byDoc[doc] = record;
   }
 
   /** Drops the note at `path`; returns false when it was not indexed. */
@@ -114,7 +118,10 @@ export class LexicalEngine {
     if (!this.records.delete(path)) return false;
     const doc = this.docs.get(path);
     this.docs.delete(path);
-    if (doc !== undefined) this.index.remove(doc);
+    if (doc !== undefined) {
+      this.index.remove(doc);
+      this.byDoc[doc] = undefined;
+    }
     return true;
   }
 
@@ -123,6 +130,7 @@ export class LexicalEngine {
     const version = this.index.version;
     this.records.clear();
     this.docs.clear();
+    this.byDoc = [];
     this.index = new TermIndex();
     this.index.version = version + 1;
   }
@@ -183,8 +191,12 @@ export class LexicalEngine {
     this.index = index;
     this.records.clear();
     this.docs.clear();
+    this.byDoc = [];
     for (const [path, r] of records) this.records.set(path, r);
-    for (const [path, doc] of docs) this.docs.set(path, doc);
+    for (const [path, doc] of docs) {
+      this.docs.set(path, doc);
+      this.byDoc[doc] = records.get(path);
+    }
   }
 
   /**
@@ -227,7 +239,8 @@ export class LexicalEngine {
     const words = plainWords(query);
     if (words !== null) return rankTop(this.wordMatches(words, lookup, allow), ranked);
     const candidates: EngineMatch[] = [];
-    for (const note of lookup.candidates ?? this.records.values()) {
+    const required = lookup.required();
+    for (const note of required === null ? this.records.values() : this.notesOf(required)) {
       const v = evaluate(query, note, lookup.index);
       if (v.truth !== 'no' && allow(note.path)) candidates.push(lookup.match(note, v.score));
     }
@@ -260,9 +273,7 @@ export class LexicalEngine {
   /**
    * Looks up every word/phrase node once and indexes the hits by node and path.
    * @param regexHits paths each regex node matched, filled by `match` (body regexes batch by batch)
-   * @returns the evaluator's lookup; `candidates`, the only notes that can match when the
-   *   query requires some word or phrase (null when every note must be evaluated); and a
-   *   factory of matches whose `terms` are computed when first read (only the page's are)
+   * @returns see {@link LookupResult}
    */
   private lookup(
     query: QueryNode,
@@ -277,12 +288,14 @@ export class LexicalEngine {
       hits.set(node, found);
       if (!negated && node.kind === 'word' && decidedByIndex(node.text)) positive.push(...found.expansions);
     }
-    let smallest: Map<number, number> | null = null;
-    for (const node of requiredNodes(query)) {
-      const found = hits.get(node)?.scores;
-      if (found !== undefined && (smallest === null || found.size < smallest.size)) smallest = found;
-    }
-    const candidates = smallest === null ? null : this.notesOf(smallest);
+    const required = (): Map<number, number> | null => {
+      let smallest: Map<number, number> | null = null;
+      for (const node of requiredNodes(query)) {
+        const found = hits.get(node)?.scores;
+        if (found !== undefined && (smallest === null || found.size < smallest.size)) smallest = found;
+      }
+      return smallest;
+    };
     const index: TermLookup = {
       score: (node, path) => {
         const doc = this.docs.get(path);
@@ -297,7 +310,7 @@ export class LexicalEngine {
       for (const e of positive) if (this.index.contains(e.id, doc)) out.add(this.index.dict.term(e.id));
       return out;
     };
-    return { index, hits, candidates, match: (note, score, text) => new LazyMatch(note, score, terms, text) };
+    return { index, hits, required, match: (note, score, text) => new LazyMatch(note, score, terms, text) };
   }
 
   /**
@@ -332,17 +345,15 @@ export class LexicalEngine {
   private wordMatches(words: QueryNode[], lookup: LookupResult, allow: (path: string) => boolean): EngineMatch[] {
     const maps = words.map((w) => lookup.hits.get(w)?.scores ?? new Map<number, number>()).sort((a, b) => a.size - b.size);
     const out: EngineMatch[] = [];
-    for (const [doc, first] of maps[0]) {
+    maps[0].forEach((first, doc) => {
       let score = first;
       for (let i = 1; i < maps.length && score >= 0; i++) {
         const other = maps[i].get(doc);
         score = other === undefined ? -1 : score + other;
       }
-      if (score < 0) continue;
-      const path = this.index.keyOf(doc);
-      const note = path === null ? undefined : this.records.get(path);
+      const note = score < 0 ? undefined : this.byDoc[doc];
       if (note !== undefined && allow(note.path)) out.push(lookup.match(note, score));
-    }
+    });
     return out;
   }
 
@@ -350,8 +361,7 @@ export class LexicalEngine {
   private notesOf(scores: Map<number, number>): NoteRecord[] {
     const out: NoteRecord[] = [];
     for (const doc of scores.keys()) {
-      const path = this.index.keyOf(doc);
-      const note = path === null ? undefined : this.records.get(path);
+      const note = this.byDoc[doc];
       if (note) out.push(note);
     }
     return out;
@@ -362,7 +372,8 @@ export class LexicalEngine {
 interface LookupResult {
   index: TermLookup;
   hits: Map<QueryNode, NodeHits>;
-  candidates: NoteRecord[] | null;
+  /** Hits of the required word or phrase with the fewest (only those notes can match), or null when none is required. */
+  required(): Map<number, number> | null;
   match(note: NoteRecord, score: number, text?: string): EngineMatch;
 }
 
