@@ -4,8 +4,9 @@ import { fileName } from './note-filters';
 import { decidedByIndex, evaluate, needsText, regexNodes, termNodes, type NoteText, type TermLookup } from './query-eval';
 import type { RegexGuard } from './regex-guard';
 import { bodyStart } from '../vault/note-body';
-import { FIELD_COUNT, TermIndex, type ExpandMode, type Expansion, type IndexLine, type ScoreSheet } from './term-index';
-import { hasUnsegmented, queryTerms } from './tokenizer';
+import { FIELD_COUNT, TermIndex, type ExpandMode, type Expansion, type IndexLine } from './term-index';
+import { queryTerms } from './tokenizer';
+import { combine, negatedMode, phraseMode, plainWords, requiredNodes, wordMode } from './query-plan';
 
 /**
  * The lexical index over plain note data, never the vault or metadata cache: an inverted
@@ -38,26 +39,6 @@ export type TextLoader = (path: string) => Promise<string>;
 const FIELD = { title: 0, path: 1, body: 2, headings: 3, tags: 4, properties: 5 };
 /** Field boosts, by field number: a term in the title or path says more about the note than one in the body. */
 const BOOST = [4, 2, 1, 1.5, 2, 0.7];
-/**
- * Longest term, in UTF-16 code units, still expanded by prefix and fuzzy matching: a long
- * term is almost always meant exactly.
- */
-const MAX_EXPANDED_TERM = 32;
-/** Prefix matching from 3 characters (or a lone CJK-like character, see tokenizer) up to MAX_EXPANDED_TERM. */
-const prefixable = (term: string): boolean =>
-  term.length <= MAX_EXPANDED_TERM && (term.length >= 3 || (hasUnsegmented(term) && [...term].length === 1));
-/**
- * Positive words: prefix, and one edit ("light typo tolerance") from 5 characters, tried only
- * when the term is neither in the index nor a prefix of an index term (see TermIndex.expand).
- */
-const wordMode = (term: string): ExpandMode => ({
-  prefix: prefixable(term),
-  fuzzy: term.length >= 5 && term.length <= MAX_EXPANDED_TERM && !hasUnsegmented(term),
-});
-/** Excluded words: prefix only, so `-draft` does not drop notes that merely contain "craft". */
-const negatedMode = (term: string): ExpandMode => ({ prefix: prefixable(term), fuzzy: false });
-/** Phrase candidates: every phrase term exactly (a lone CJK-like character by prefix); the order is then checked on the text. */
-const phraseMode = (term: string): ExpandMode => ({ prefix: hasUnsegmented(term) && [...term].length === 1, fuzzy: false });
 /** Notes whose text is read at once while verifying phrases and regexes. */
 const READ_BATCH = 32;
 /** Note records per saved line. */
@@ -377,28 +358,6 @@ interface LookupResult {
   match(note: NoteRecord, score: number, text?: string): EngineMatch;
 }
 
-/**
- * The word nodes of a query that is one index-decided word or an AND of such words (most
- * queries: `remote session`), else null.
- */
-function plainWords(node: QueryNode): QueryNode[] | null {
-  if (node.kind === 'word') return decidedByIndex(node.text) ? [node] : null;
-  if (node.kind !== 'and') return null;
-  const out: QueryNode[] = [];
-  for (const child of node.children) {
-    const words = plainWords(child);
-    if (words === null) return null;
-    out.push(...words);
-  }
-  return out.length > 0 ? out : null;
-}
-
-/** The word and phrase nodes (with index terms) every match of `node` must contain. */
-function requiredNodes(node: QueryNode): QueryNode[] {
-  if ((node.kind === 'word' || node.kind === 'phrase') && queryTerms(node.text).length > 0) return [node];
-  return node.kind === 'and' ? node.children.flatMap(requiredNodes) : [];
-}
-
 /** Best first: score descending, then path ascending. */
 const byRank = (a: EngineMatch, b: EngineMatch): number => b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);
 
@@ -419,20 +378,6 @@ function rankTop(matches: EngineMatch[], k: number): EngineMatch[] {
   top.sort(byRank);
   for (const m of rest) top.push(m);
   return top;
-}
-
-/** The sheet's scores as a map, or (given `earlier`) only docs in both, scores summed. */
-function combine(earlier: Map<number, number> | null, sheet: ScoreSheet): Map<number, number> {
-  const out = new Map<number, number>();
-  if (earlier === null) {
-    for (const doc of sheet.docs) out.set(doc, sheet.values[doc]);
-    return out;
-  }
-  for (const [doc, score] of earlier) {
-    const other = sheet.values[doc];
-    if (other > 0) out.set(doc, score + other);
-  }
-  return out;
 }
 
 /** The index terms a note matched for the query's positive words, by path. */

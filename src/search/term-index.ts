@@ -54,6 +54,7 @@ export interface ScoreSheet {
 /** One saved line: `D` rows of documents, or `T` pairs of term and encoded postings. */
 export type IndexLine = { kind: 'D'; rows: DocRow[] } | { kind: 'T'; pairs: string[] };
 
+/** The inverted index itself (see the comment at the top of this file). Not thread-safe: callers serialize writes. */
 export class TermIndex {
   readonly dict = new TermDictionary();
   private post: (Uint32Array | null)[] = [];
