@@ -1,17 +1,24 @@
-import type { SavedEngine } from './lexical-engine';
+import type { EngineLine, LexicalEngine } from './lexical-engine';
 
 /**
  * The saved search index: what lets a restart skip the full build. It holds the engine's
  * data, a manifest of the notes it was built from (vault path → mtime ms and size bytes, as
  * `TFile.stat` had them when the note was indexed) and a format version. A file of another
  * version, or one that does not parse, is ignored and the index rebuilt.
+ *
+ * Layout (format 2): newline-separated JSON values. The first line is the header
+ * `{"format":2}`; every other line is `[kind, payload]`: `"M"` a chunk of the manifest as
+ * `[path, mtime, size]` rows, then the engine's lines (`"R"` note records, `"D"` document
+ * rows, `"T"` terms with their encoded postings; see LexicalEngine.lines). Lines are parsed
+ * and written one at a time so neither load nor save blocks the event loop for long.
+ * Format 1 was MiniSearch's JSON in one object; such a file is rebuilt.
  */
 
 /**
- * Version of the saved layout, tokenizer and field set. Bump it whenever any of them changes:
- * an index saved by an older version is then rebuilt instead of loaded.
+ * Version of the saved layout, tokenizer, fields and posting encoding. Bump it whenever any
+ * of them changes: an index saved by an older version is then rebuilt instead of loaded.
  */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 
 /** File name of the saved index in the plugin folder. */
 export const INDEX_FILE = 'search-index.json';
@@ -19,34 +26,85 @@ export const INDEX_FILE = 'search-index.json';
 /** A note's stat when it was indexed: `[mtime ms, size bytes]`. */
 export type NoteStamp = [mtime: number, size: number];
 
-/** The saved index as parsed from {@link INDEX_FILE}. */
-export interface SavedIndex {
-  format: number;
-  engine: SavedEngine;
-  manifest: Record<string, NoteStamp>;
+/** Manifest rows per saved line. */
+const MANIFEST_LINE_ROWS = 2000;
+
+/**
+ * Serializes the index for {@link INDEX_FILE}, awaiting `pause()` after each line.
+ * @returns the file text, or null when the engine changed while it was being serialized
+ *   (the caller saves again later)
+ */
+export async function encodeIndex(engine: LexicalEngine, manifest: ReadonlyMap<string, NoteStamp>, pause: () => Promise<void>): Promise<string | null> {
+  const version = engine.version;
+  const out: string[] = [JSON.stringify({ format: INDEX_FORMAT })];
+  let rows: [string, number, number][] = [];
+  for (const [path, [mtime, size]] of manifest) {
+    rows.push([path, mtime, size]);
+    if (rows.length === MANIFEST_LINE_ROWS) {
+      out.push(JSON.stringify(['M', rows]));
+      rows = [];
+    }
+  }
+  if (rows.length > 0) out.push(JSON.stringify(['M', rows]));
+  await pause();
+  if (engine.version !== version) return null;
+  for (const line of engine.lines()) {
+    out.push(JSON.stringify([line.kind, line.kind === 'R' ? line.records : line.kind === 'D' ? line.rows : line.pairs]));
+    await pause();
+    if (engine.version !== version) return null;
+  }
+  return out.join('\n');
 }
 
-/** Serializes the index for {@link INDEX_FILE}. @returns JSON text. */
-export function encodeIndex(engine: SavedEngine, manifest: ReadonlyMap<string, NoteStamp>): string {
-  const saved: SavedIndex = { format: INDEX_FORMAT, engine, manifest: Object.fromEntries(manifest) };
-  return JSON.stringify(saved);
+/** A saved index opened for loading: its engine lines, read lazily, and the manifest they fill. */
+export interface SavedIndex {
+  /** Filled while {@link lines} is iterated (manifest lines come first). */
+  manifest: Map<string, NoteStamp>;
+  /**
+   * The engine's lines, each parsed when reached.
+   * @throws Error (while iterating) when a line is not JSON or not of a known kind
+   */
+  lines(): Generator<EngineLine>;
 }
 
 /**
- * Parses a saved index.
- * @returns the saved index, or null when `text` is not JSON, has another format version or
- *   lacks the engine or manifest (the caller rebuilds; never throws).
+ * Opens a saved index.
+ * @returns the saved index, or null when `text` does not start with the header of
+ *   {@link INDEX_FORMAT} (another version, MiniSearch JSON of format 1, or garbage; the
+ *   caller rebuilds). Never throws; damage further in surfaces while iterating `lines()`.
  */
-export function decodeIndex(text: string): SavedIndex | null {
-  let data: unknown;
+export function openIndex(text: string): SavedIndex | null {
+  const firstBreak = text.indexOf('\n');
+  const head = firstBreak < 0 ? text : text.slice(0, firstBreak);
+  if (head.length > 200) return null;
   try {
-    data = JSON.parse(text);
+    const header = JSON.parse(head) as { format?: unknown } | null;
+    if (header === null || typeof header !== 'object' || header.format !== INDEX_FORMAT) return null;
   } catch {
     return null;
   }
-  if (typeof data !== 'object' || data === null) return null;
-  const saved = data as Partial<SavedIndex>;
-  if (saved.format !== INDEX_FORMAT || typeof saved.engine !== 'object' || saved.engine === null) return null;
-  if (typeof saved.manifest !== 'object' || saved.manifest === null) return null;
-  return saved as SavedIndex;
+  const manifest = new Map<string, NoteStamp>();
+  return {
+    manifest,
+    *lines(): Generator<EngineLine> {
+      let at = firstBreak;
+      while (at >= 0 && at < text.length) {
+        const end = text.indexOf('\n', at + 1);
+        const line = text.slice(at + 1, end < 0 ? text.length : end);
+        at = end;
+        if (line.length === 0) continue;
+        const value = JSON.parse(line) as unknown;
+        if (!Array.isArray(value) || value.length !== 2 || !Array.isArray(value[1])) throw new Error('saved search index has a malformed line');
+        const [kind, payload] = value as [unknown, unknown[]];
+        if (kind === 'M') {
+          for (const row of payload) {
+            if (Array.isArray(row) && typeof row[0] === 'string') manifest.set(row[0], [Number(row[1]), Number(row[2])]);
+          }
+        } else if (kind === 'R') yield { kind, records: payload as never };
+        else if (kind === 'D') yield { kind, rows: payload as never };
+        else if (kind === 'T') yield { kind, pairs: payload as never };
+        else throw new Error(`saved search index has a line of unknown kind ${JSON.stringify(kind)}`);
+      }
+    },
+  };
 }

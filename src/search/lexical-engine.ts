@@ -1,16 +1,18 @@
-import MiniSearch, { type AsPlainObject, type Options as MiniSearchConfig, type SearchOptions as MiniSearchOptions } from 'minisearch';
 import type { QueryNode } from './query-ast';
 import type { NoteRecord } from './note-filters';
 import { fileName } from './note-filters';
 import { decidedByIndex, evaluate, needsText, regexNodes, termNodes, type NoteText, type TermLookup } from './query-eval';
 import type { RegexGuard } from './regex-guard';
 import { bodyStart } from '../vault/note-body';
-import { hasUnsegmented, indexTerms, queryTerms } from './tokenizer';
+import { FIELD_COUNT, TermIndex, type ExpandMode, type Expansion, type IndexLine } from './term-index';
+import { queryTerms } from './tokenizer';
+import { combine, negatedMode, phraseMode, plainWords, requiredNodes, wordMode } from './query-plan';
 
 /**
- * The lexical index over plain note data, never the vault or metadata cache: MiniSearch 7 for
- * ranked term lookup (BM25+), plus per-note records for the filters. `SearchIndex` feeds it
- * from NoteStore; tests feed it plain objects.
+ * The lexical index over plain note data, never the vault or metadata cache: an inverted
+ * index of our own ({@link TermIndex}, BM25+ per field with boosts) for ranked term lookup,
+ * plus per-note records for the filters. `SearchIndex` feeds it from NoteStore; tests feed it
+ * plain objects.
  */
 
 /** A note as handed to the engine: its record plus the full text and heading texts. */
@@ -33,54 +35,41 @@ export interface EngineMatch {
 /** Reads a note's current full text by path; may reject when the note is gone. */
 export type TextLoader = (path: string) => Promise<string>;
 
-interface MiniDoc {
-  id: string;
-  title: string;
-  path: string;
-  body: string;
-  headings: string;
-  tags: string;
-  properties: string;
-}
-
-/** Field boosts: a term in the title or path says more about the note than one in the body. */
-const BOOST = { title: 4, path: 2, headings: 1.5, tags: 2, properties: 0.7, body: 1 };
-/**
- * Longest term, in UTF-16 code units, still expanded by prefix and fuzzy matching: expanding
- * a long term walks much of MiniSearch's radix tree per character, blocking the event loop.
- */
-const MAX_EXPANDED_TERM = 32;
-/** Prefix matching from 3 characters (or a lone CJK-like character, see tokenizer) up to MAX_EXPANDED_TERM, fuzzy (≤ 20 % edits) from 5, for positive words. */
-const prefixable = (term: string): boolean =>
-  term.length <= MAX_EXPANDED_TERM && (term.length >= 3 || (hasUnsegmented(term) && [...term].length === 1));
-const WORD_SEARCH: MiniSearchOptions = {
-  combineWith: 'AND',
-  prefix: prefixable,
-  fuzzy: (term) => (term.length >= 5 && term.length <= MAX_EXPANDED_TERM && !hasUnsegmented(term) ? 0.2 : false),
-  // One edit at most ("light typo tolerance"): each further edit widens the term-tree walk of every fuzzy word.
-  maxFuzzy: 1,
-};
-/** Excluded words: prefix only, so `-draft` does not drop notes that merely contain "craft". */
-const NEGATED_SEARCH: MiniSearchOptions = { combineWith: 'AND', prefix: prefixable, fuzzy: false };
-/** Phrase candidates: every phrase term exactly (a lone CJK-like character by prefix); the order is then checked on the text. */
-const PHRASE_SEARCH: MiniSearchOptions = { combineWith: 'AND', prefix: (term) => hasUnsegmented(term) && [...term].length === 1, fuzzy: false };
+/** Fields in index order: title, path, body, headings, tags, properties. */
+const FIELD = { title: 0, path: 1, body: 2, headings: 3, tags: 4, properties: 5 };
+/** Field boosts, by field number: a term in the title or path says more about the note than one in the body. */
+const BOOST = [4, 2, 1, 1.5, 2, 0.7];
 /** Notes whose text is read at once while verifying phrases and regexes. */
 const READ_BATCH = 32;
+/** Note records per saved line. */
+const RECORD_LINE_ROWS = 1000;
 
-/** The engine's state as plain JSON data (see {@link LexicalEngine.toJSON}). */
-export interface SavedEngine {
-  mini: AsPlainObject;
-  records: NoteRecord[];
+/** One line of the saved engine: note records (`R`), or a line of the term index (`D`, `T`). */
+export type EngineLine = IndexLine | { kind: 'R'; records: NoteRecord[] };
+
+/** Hits of one word or phrase node: doc id → score, and the index terms it expanded to. */
+interface NodeHits {
+  scores: Map<number, number>;
+  expansions: Expansion[];
 }
 
 /** The in-memory lexical index. Not thread-safe across awaits: callers serialize writes. */
 export class LexicalEngine {
-  private mini = createMiniSearch();
+  private index = new TermIndex();
   private readonly records = new Map<string, NoteRecord>();
+  /** Doc id in `index` of every indexed note, by path. */
+  private readonly docs = new Map<string, number>();
+  /** The record of each live doc id (holes for removed ids): the hot loop of a search indexes it. */
+  private byDoc: (NoteRecord | undefined)[] = [];
 
   /** Number of indexed notes. */
   get size(): number {
     return this.records.size;
+  }
+
+  /** Bumped by every change (add, remove, clear, load): a sliced save compares it before and after. */
+  get version(): number {
+    return this.index.version;
   }
 
   /** True when a note with this vault-relative path is indexed. */
@@ -93,28 +82,38 @@ export class LexicalEngine {
     this.remove(note.path);
     const { text, headings, ...record } = note;
     this.records.set(note.path, record);
-    this.mini.add({
-      id: note.path,
-      title: note.title,
-      path: note.path.replace(/\.md$/i, ''),
-      body: text.slice(bodyStart(text)),
-      headings: headings.join('\n'),
-      tags: note.tags.join(' '),
-      properties: propertyText(note.frontmatter),
-    });
+    const fields: string[] = new Array<string>(FIELD_COUNT);
+    fields[FIELD.title] = note.title;
+    fields[FIELD.path] = note.path.replace(/\.md$/i, '');
+    fields[FIELD.body] = text.slice(bodyStart(text));
+    fields[FIELD.headings] = headings.join('\n');
+    fields[FIELD.tags] = note.tags.join(' ');
+    fields[FIELD.properties] = propertyText(note.frontmatter);
+    const doc = this.index.add(note.path, fields);
+    this.docs.set(note.path, doc);
+    this.byDoc[doc] = record;
   }
 
   /** Drops the note at `path`; returns false when it was not indexed. */
   remove(path: string): boolean {
     if (!this.records.delete(path)) return false;
-    this.mini.discard(path);
+    const doc = this.docs.get(path);
+    this.docs.delete(path);
+    if (doc !== undefined) {
+      this.index.remove(doc);
+      this.byDoc[doc] = undefined;
+    }
     return true;
   }
 
   /** Drops every note. */
   clear(): void {
+    const version = this.index.version;
     this.records.clear();
-    this.mini = createMiniSearch();
+    this.docs.clear();
+    this.byDoc = [];
+    this.index = new TermIndex();
+    this.index.version = version + 1;
   }
 
   /** Vault paths of every indexed note. */
@@ -122,35 +121,69 @@ export class LexicalEngine {
     return [...this.records.keys()];
   }
 
-  /** The whole index as plain data for JSON, to be given back to {@link load}. */
-  toJSON(): SavedEngine {
-    return { mini: this.mini.toJSON(), records: [...this.records.values()] };
-  }
-
   /**
-   * Replaces the index with one saved by {@link toJSON}, yielding to the event loop while
-   * the term tree is rebuilt (MiniSearch.loadJSAsync).
-   * @throws Error when `saved` does not have the saved shape (the caller then rebuilds).
+   * The whole index as saved lines (records, then the term index), for `index-file`; each
+   * line is a bounded piece of work. The caller must not change the engine while iterating
+   * (compare {@link version} between lines).
    */
-  async load(saved: SavedEngine): Promise<void> {
-    if (!saved || typeof saved.mini !== 'object' || !Array.isArray(saved.records)) throw new Error('saved search index has an unknown shape');
-    const mini = await MiniSearch.loadJSAsync<MiniDoc>(saved.mini, MINI_CONFIG);
-    const records = new Map<string, NoteRecord>();
-    for (const r of saved.records) {
-      if (typeof r?.path !== 'string' || typeof r.id !== 'string' || typeof r.title !== 'string' || !Array.isArray(r.tags)) {
-        throw new Error('saved search index has a malformed note record');
+  *lines(): Generator<EngineLine> {
+    let records: NoteRecord[] = [];
+    for (const r of this.records.values()) {
+      records.push(r);
+      if (records.length === RECORD_LINE_ROWS) {
+        yield { kind: 'R', records };
+        records = [];
       }
-      records.set(r.path, { path: r.path, id: r.id, title: r.title, tags: r.tags, frontmatter: r.frontmatter ?? {} });
     }
-    if (records.size !== mini.documentCount) throw new Error('saved search index records and terms disagree');
-    this.mini = mini;
-    this.records.clear();
-    for (const [path, r] of records) this.records.set(path, r);
+    if (records.length > 0) yield { kind: 'R', records };
+    yield* this.index.lines();
   }
 
   /**
-   * Every indexed note that matches `query` and passes `allow`, best first (score
-   * descending, then path ascending).
+   * Replaces the index with one saved by {@link lines}, awaiting `pause()` between lines so
+   * the caller can yield to the event loop. The engine keeps its old content until the
+   * whole load has succeeded.
+   * @throws Error when a line does not have the saved shape, or records and documents
+   *   disagree (the caller then rebuilds)
+   */
+  async load(lines: Iterable<EngineLine>, pause: () => Promise<void>): Promise<void> {
+    const index = new TermIndex();
+    const records = new Map<string, NoteRecord>();
+    for (const line of lines) {
+      if (line.kind === 'R') {
+        if (!Array.isArray(line.records)) throw new Error('saved search index has a malformed record line');
+        for (const r of line.records) {
+          if (typeof r?.path !== 'string' || typeof r.id !== 'string' || typeof r.title !== 'string' || !Array.isArray(r.tags)) {
+            throw new Error('saved search index has a malformed note record');
+          }
+          records.set(r.path, { path: r.path, id: r.id, title: r.title, tags: r.tags, frontmatter: r.frontmatter ?? {} });
+        }
+      } else index.loadLine(line);
+      await pause();
+    }
+    const docs = new Map<string, number>();
+    for (let doc = 0; doc < index.documentCount; doc++) {
+      const path = index.keyOf(doc);
+      if (path === null || !records.has(path) || docs.has(path)) throw new Error('saved search index records and documents disagree');
+      docs.set(path, doc);
+    }
+    if (docs.size !== records.size) throw new Error('saved search index records and documents disagree');
+    index.version = this.index.version + 1;
+    this.index = index;
+    this.records.clear();
+    this.docs.clear();
+    this.byDoc = [];
+    for (const [path, r] of records) this.records.set(path, r);
+    for (const [path, doc] of docs) {
+      this.docs.set(path, doc);
+      this.byDoc[doc] = records.get(path);
+    }
+  }
+
+  /**
+   * Every indexed note that matches `query` and passes `allow`: the best `ranked` of them
+   * first, in order (score descending, then path ascending), then the others in no
+   * particular order (sorting thousands of matches costs more than the rest of a search).
    * @param query parsed query
    * @param loadText reads a note's text, called only when the query has phrases, regexes or
    *   token-less words, and only for notes the cheap pass could not rule out; a rejected
@@ -158,29 +191,39 @@ export class LexicalEngine {
    * @param allow access check by path (e.g. NoteStore.canRead for the caller's scope),
    *   applied before any text is read
    * @param guard runs the query's user regexes (path, file name, body) in timed batches
+   * @param ranked how many of the best matches must come in order (default: all); a page
+   *   ending at offset n needs n
    * @throws ToolError('invalid_argument') from `guard` when a regex exceeds the search's time budget
    */
-  async match(query: QueryNode, loadText: TextLoader, allow: (path: string) => boolean, guard: RegexGuard): Promise<EngineMatch[]> {
+  async match(
+    query: QueryNode,
+    loadText: TextLoader,
+    allow: (path: string) => boolean,
+    guard: RegexGuard,
+    ranked = Infinity,
+  ): Promise<EngineMatch[]> {
     const regexHits = new Map<QueryNode, Set<string>>();
     const lookup = this.lookup(query, regexHits);
     const bodyRegexes: (QueryNode & { kind: 'regex' })[] = [];
-    const paths = [...this.records.keys()];
+    let paths: string[] | null = null;
     for (const node of regexNodes(query)) {
       if (node.kind === 'regex') {
         bodyRegexes.push(node);
         regexHits.set(node, new Set());
       } else if ((node.kind === 'path' || node.kind === 'file') && node.match.kind === 'regex') {
+        paths ??= [...this.records.keys()];
         const values = node.kind === 'path' ? paths : paths.map(fileName);
         const ok = guard.testAll(node.match.regex, values);
         regexHits.set(node, new Set(paths.filter((_, k) => ok[k])));
       }
     }
+    const words = plainWords(query);
+    if (words !== null) return rankTop(this.wordMatches(words, lookup, allow), ranked);
     const candidates: EngineMatch[] = [];
-    for (const note of this.records.values()) {
+    const required = lookup.required();
+    for (const note of required === null ? this.records.values() : this.notesOf(required)) {
       const v = evaluate(query, note, lookup.index);
-      if (v.truth !== 'no' && allow(note.path)) {
-        candidates.push({ note, score: v.score, terms: lookup.termsOf(note.path) });
-      }
+      if (v.truth !== 'no' && allow(note.path)) candidates.push(lookup.match(note, v.score));
     }
     let matches = candidates;
     if (needsText(query)) {
@@ -201,57 +244,160 @@ export class LexicalEngine {
         }
         loaded.forEach(({ c, text }) => {
           const v = evaluate(query, c.note, lookup.index, text);
-          if (v.truth === 'yes') matches.push({ ...c, score: v.score, text: text.full });
+          if (v.truth === 'yes') matches.push(lookup.match(c.note, v.score, text.full));
         });
       }
     }
-    return matches.sort((a, b) => b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0));
+    return rankTop(matches, ranked);
   }
 
   /**
-   * Runs one MiniSearch lookup per word/phrase node and indexes the hits by node and path.
+   * Looks up every word/phrase node once and indexes the hits by node and path.
    * @param regexHits paths each regex node matched, filled by `match` (body regexes batch by batch)
+   * @returns see {@link LookupResult}
    */
-  private lookup(query: QueryNode, regexHits: ReadonlyMap<QueryNode, ReadonlySet<string>>): { index: TermLookup; termsOf(path: string): Set<string> } {
-    const hits = new Map<QueryNode, Map<string, number>>();
-    const positiveTerms = new Map<string, Set<string>>();
+  private lookup(
+    query: QueryNode,
+    regexHits: ReadonlyMap<QueryNode, ReadonlySet<string>>,
+  ): LookupResult {
+    const hits = new Map<QueryNode, NodeHits>();
+    const positive: Expansion[] = [];
     for (const { node, negated } of termNodes(query)) {
-      if ((node.kind !== 'word' && node.kind !== 'phrase') || queryTerms(node.text).length === 0) continue;
-      const options = node.kind === 'phrase' ? PHRASE_SEARCH : negated ? NEGATED_SEARCH : WORD_SEARCH;
-      const byPath = new Map<string, number>();
-      for (const r of this.mini.search(node.text, options)) {
-        byPath.set(String(r.id), r.score);
-        if (!negated && node.kind === 'word' && decidedByIndex(node.text)) {
-          const set = positiveTerms.get(String(r.id)) ?? new Set<string>();
-          r.terms.forEach((t) => set.add(t));
-          positiveTerms.set(String(r.id), set);
-        }
-      }
-      hits.set(node, byPath);
+      if ((node.kind !== 'word' && node.kind !== 'phrase') || queryTerms(node.text).length === 0 || hits.has(node)) continue;
+      const mode = node.kind === 'phrase' ? phraseMode : negated ? negatedMode : wordMode;
+      const found = this.search(node.text, mode);
+      hits.set(node, found);
+      if (!negated && node.kind === 'word' && decidedByIndex(node.text)) positive.push(...found.expansions);
     }
-    return {
-      index: { score: (node, path) => hits.get(node)?.get(path) ?? null, regex: (node, path) => regexHits.get(node)?.has(path) ?? false },
-      termsOf: (path) => positiveTerms.get(path) ?? new Set(),
+    const required = (): Map<number, number> | null => {
+      let smallest: Map<number, number> | null = null;
+      for (const node of requiredNodes(query)) {
+        const found = hits.get(node)?.scores;
+        if (found !== undefined && (smallest === null || found.size < smallest.size)) smallest = found;
+      }
+      return smallest;
     };
+    const index: TermLookup = {
+      score: (node, path) => {
+        const doc = this.docs.get(path);
+        return doc === undefined ? null : (hits.get(node)?.scores.get(doc) ?? null);
+      },
+      regex: (node, path) => regexHits.get(node)?.has(path) ?? false,
+    };
+    const terms: MatchedTerms = (path) => {
+      const doc = this.docs.get(path);
+      const out = new Set<string>();
+      if (doc === undefined) return out;
+      for (const e of positive) if (this.index.contains(e.id, doc)) out.add(this.index.dict.term(e.id));
+      return out;
+    };
+    return { index, hits, required, match: (note, score, text) => new LazyMatch(note, score, terms, text) };
+  }
+
+  /**
+   * Scores one word or phrase: every query term must match (AND), by its expansions; a note's
+   * score is the sum over terms times the number of terms (MiniSearch's "quality" factor).
+   * Terms are scored rarest first, each later one only over the notes still in the running.
+   */
+  private search(text: string, mode: (term: string) => ExpandMode): NodeHits {
+    const terms = queryTerms(text);
+    const expanded = terms.map((term) => this.index.expand(term, mode(term)));
+    const expansions = expanded.flat();
+    const order = expanded.map((found) => ({ found, cost: this.index.postingCount(found) })).sort((a, b) => a.cost - b.cost);
+    let scores: Map<number, number> | null = null;
+    let within: Uint8Array | null = null;
+    for (const { found } of order) {
+      const sheet = this.index.sheet();
+      for (const e of found) this.index.score(e.id, e.weight, BOOST, sheet, within);
+      scores = combine(scores, sheet);
+      if (scores.size === 0) break;
+      within = new Uint8Array(sheet.values.length);
+      for (const doc of scores.keys()) within[doc] = 1;
+    }
+    const out = scores ?? new Map<number, number>();
+    if (terms.length > 1) for (const [doc, score] of out) out.set(doc, score * terms.length);
+    return { scores: out, expansions };
+  }
+
+  /**
+   * The matches of a query made only of index-decided words (see {@link plainWords}): the
+   * notes in every word's hits, scores summed, without the general evaluator.
+   */
+  private wordMatches(words: QueryNode[], lookup: LookupResult, allow: (path: string) => boolean): EngineMatch[] {
+    const maps = words.map((w) => lookup.hits.get(w)?.scores ?? new Map<number, number>()).sort((a, b) => a.size - b.size);
+    const out: EngineMatch[] = [];
+    maps[0].forEach((first, doc) => {
+      let score = first;
+      for (let i = 1; i < maps.length && score >= 0; i++) {
+        const other = maps[i].get(doc);
+        score = other === undefined ? -1 : score + other;
+      }
+      const note = score < 0 ? undefined : this.byDoc[doc];
+      if (note !== undefined && allow(note.path)) out.push(lookup.match(note, score));
+    });
+    return out;
+  }
+
+  /** The records of the notes with these doc ids. */
+  private notesOf(scores: Map<number, number>): NoteRecord[] {
+    const out: NoteRecord[] = [];
+    for (const doc of scores.keys()) {
+      const note = this.byDoc[doc];
+      if (note) out.push(note);
+    }
+    return out;
   }
 }
 
-/** MiniSearch's configuration; a saved index must be loaded with the same one. */
-const MINI_CONFIG: MiniSearchConfig<MiniDoc> = {
-  idField: 'id',
-  fields: ['title', 'path', 'body', 'headings', 'tags', 'properties'],
-  storeFields: [],
-  tokenize: (text) => indexTerms(text),
-  processTerm: (term) => term,
-  searchOptions: {
-    boost: BOOST,
-    tokenize: (text) => queryTerms(text),
-    processTerm: (term) => term,
-  },
-};
+/** What {@link LexicalEngine.lookup} found for a query. */
+interface LookupResult {
+  index: TermLookup;
+  hits: Map<QueryNode, NodeHits>;
+  /** Hits of the required word or phrase with the fewest (only those notes can match), or null when none is required. */
+  required(): Map<number, number> | null;
+  match(note: NoteRecord, score: number, text?: string): EngineMatch;
+}
 
-function createMiniSearch(): MiniSearch<MiniDoc> {
-  return new MiniSearch<MiniDoc>(MINI_CONFIG);
+/** Best first: score descending, then path ascending. */
+const byRank = (a: EngineMatch, b: EngineMatch): number => b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);
+
+/**
+ * `matches` with the best `k` first in rank order and the rest after them unordered: the
+ * k-th best score is found with a native numeric sort, and only matches scoring at least
+ * that are sorted by {@link byRank}.
+ */
+function rankTop(matches: EngineMatch[], k: number): EngineMatch[] {
+  if (matches.length <= k * 2) return matches.sort(byRank);
+  const scores = new Float64Array(matches.length);
+  for (let i = 0; i < matches.length; i++) scores[i] = matches[i].score;
+  scores.sort();
+  const threshold = scores[matches.length - k];
+  const top: EngineMatch[] = [];
+  const rest: EngineMatch[] = [];
+  for (const m of matches) (m.score >= threshold ? top : rest).push(m);
+  top.sort(byRank);
+  for (const m of rest) top.push(m);
+  return top;
+}
+
+/** The index terms a note matched for the query's positive words, by path. */
+type MatchedTerms = (path: string) => Set<string>;
+
+/** An EngineMatch whose `terms` are computed on first read: only the hits of one page ever need them. */
+class LazyMatch implements EngineMatch {
+  private matched: Set<string> | null = null;
+
+  constructor(
+    readonly note: NoteRecord,
+    readonly score: number,
+    private readonly termsOf: MatchedTerms,
+    readonly text?: string,
+  ) {}
+
+  get terms(): Set<string> {
+    this.matched ??= this.termsOf(this.note.path);
+    return this.matched;
+  }
 }
 
 /** Frontmatter values as searchable text (keys left out; nested values flattened). */

@@ -1,7 +1,7 @@
 import type { QueryNode } from './query-ast';
 import { decidedByIndex, literalPattern } from './query-eval';
 import type { RegexGuard } from './regex-guard';
-import { termSpans } from './tokenizer';
+import { matchedTermSpans } from './tokenizer';
 
 /** A stretch of text, as UTF-16 offsets: `start` inclusive, `end` exclusive. */
 export interface Span {
@@ -38,7 +38,7 @@ export function matchSpans(body: string, leaves: QueryNode[], matchedTerms: Read
       found.push(...allMatches(new RegExp(literal.source, literal.flags + 'g'), body));
     } else if (leaf.kind === 'word' && !termsDone) {
       termsDone = true;
-      for (const t of termSpans(body, 'index')) if (matchedTerms.has(t.term)) found.push({ start: t.start, end: t.end });
+      for (const t of matchedTermSpans(body, matchedTerms)) found.push({ start: t.start, end: t.end });
     }
   }
   found.sort((a, b) => a.start - b.start || b.end - a.end);

@@ -9,7 +9,8 @@ import { positiveLeaves } from './query-eval';
 import { parseQuery, regexQuery } from './query-parser';
 import { RegexGuard } from './regex-guard';
 import { buildSnippet } from './snippet';
-import { decodeIndex, encodeIndex, type NoteStamp } from './index-file';
+import { encodeIndex, openIndex, type NoteStamp } from './index-file';
+import { Slicer } from './slicer';
 import type { SearchHit, SearchOptions, SearchPage } from './types';
 
 /** How far the build is: `indexed` of `total` readable notes; `complete` once the build has ended. */
@@ -23,7 +24,7 @@ export interface IndexProgress {
 export interface IndexStats extends IndexProgress {
   /** Wall time of the last build from start to end; null while it runs or before any. */
   buildMs: number | null;
-  /** Longest stretch the build ran without yielding to the event loop. */
+  /** Longest stretch the build (saved index load included) or a save ran without yielding to the event loop. */
   longestSliceMs: number;
   /** True when the build started from the saved index and only reindexed notes changed since. */
   warm: boolean;
@@ -55,6 +56,8 @@ export interface SearchIndexOptions {
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
+/** Access scopes whose per-note read decisions are cached (the most recently used ones). */
+const CACHED_SCOPES = 8;
 
 /**
  * The vault's lexical search index: the thin adapter between NoteStore and the pure
@@ -88,6 +91,13 @@ export class SearchIndex {
   private loadedSaved = false;
   private readonly sliceMs: number;
   private readonly sliceNotes: number;
+  /**
+   * NoteStore.canRead per scope (key: roots and label) and note path. A note's readability
+   * depends on the scope, the quarantine list (a change of it rebuilds the index, which
+   * clears this) and the note's own frontmatter (a change of the note drops its entry), so
+   * a search over thousands of matches does not ask the vault layer for each of them again.
+   */
+  private readonly readable = new Map<string, Map<string, boolean>>();
 
   /** @param notes the vault access layer. @param options build slice tuning. */
   constructor(
@@ -153,8 +163,13 @@ export class SearchIndex {
     this.saveTimer = null;
     if (!this.storage || this.current !== 'ready') return;
     const started = performance.now();
+    const slicer = new Slicer(this.sliceMs);
     try {
-      await this.storage.save(encodeIndex(this.engine.toJSON(), this.manifest));
+      const text = await encodeIndex(this.engine, this.manifest, () => slicer.pause());
+      this.progress.longestSliceMs = Math.max(this.progress.longestSliceMs, slicer.longestMs);
+      // The index changed while it was being serialized: the change has scheduled another save.
+      if (text === null) return;
+      await this.storage.save(text);
       this.progress.saveMs = performance.now() - started;
     } catch (err) {
       console.error('[vault-mcp] saving the search index failed', err);
@@ -201,11 +216,9 @@ export class SearchIndex {
     const matches = await this.engine.match(
       ast,
       (path) => this.readPath(path),
-      (path) => {
-        const file = this.notes.fileByPath(path);
-        return file !== null && this.notes.canRead(file, scope);
-      },
+      this.readableIn(scope),
       guard,
+      offset + limit,
     );
     const leaves = positiveLeaves(ast);
     const page = matches.slice(offset, offset + limit);
@@ -221,6 +234,27 @@ export class SearchIndex {
         'these results may miss notes; repeat the search in a few seconds for complete results.';
     }
     return out;
+  }
+
+  /** `canRead(note, scope)` by path, answered from the cache of {@link readable} when it can. */
+  private readableIn(scope: AccessScope): (path: string) => boolean {
+    const key = JSON.stringify([scope.label, scope.roots]);
+    let known = this.readable.get(key);
+    if (known === undefined) {
+      known = new Map();
+      if (this.readable.size >= CACHED_SCOPES) this.readable.delete(this.readable.keys().next().value as string);
+    } else this.readable.delete(key);
+    this.readable.set(key, known);
+    const cache = known;
+    return (path) => {
+      let ok = cache.get(path);
+      if (ok === undefined) {
+        const file = this.notes.fileByPath(path);
+        ok = file !== null && this.notes.canRead(file, scope);
+        cache.set(path, ok);
+      }
+      return ok;
+    };
   }
 
   /** Adds a task to the queue; tasks of a stopped run are skipped. Failures are logged, not thrown. */
@@ -241,6 +275,7 @@ export class SearchIndex {
     this.engine.clear();
     this.manifest.clear();
     this.touched.clear();
+    this.readable.clear();
     this.progress = emptyStats();
     this.building = this.build(generation, id, warm)
       .catch((err: unknown) => console.error('[vault-mcp] search index build failed', err))
@@ -256,20 +291,23 @@ export class SearchIndex {
     if (!this.storage || this.loadedSaved) return false;
     this.loadedSaved = true;
     const text = await this.storage.load().catch(() => null);
-    const saved = text === null ? null : decodeIndex(text);
+    const saved = text === null ? null : openIndex(text);
     if (saved === null) {
       if (text !== null) console.warn('[vault-mcp] the saved search index is unreadable or of another version; rebuilding it');
       return false;
     }
+    const slicer = new Slicer(this.sliceMs);
     try {
-      await this.engine.load(saved.engine);
+      await this.engine.load(saved.lines(), () => slicer.pause());
     } catch (err) {
       console.warn('[vault-mcp] the saved search index is damaged; rebuilding it', err);
       this.engine.clear();
       return false;
+    } finally {
+      this.progress.longestSliceMs = Math.max(this.progress.longestSliceMs, slicer.longestMs);
     }
-    for (const [path, stamp] of Object.entries(saved.manifest)) {
-      if (Array.isArray(stamp) && this.engine.has(path)) this.manifest.set(path, [Number(stamp[0]), Number(stamp[1])]);
+    for (const [path, stamp] of saved.manifest) {
+      if (this.engine.has(path)) this.manifest.set(path, stamp);
     }
     return true;
   }
@@ -278,6 +316,7 @@ export class SearchIndex {
     const live = (): boolean => generation === this.generation && id === this.buildId;
     const started = performance.now();
     try {
+      this.progress.total = this.notes.readableNotes(UNRESTRICTED_SCOPE).length;
       const loaded = warm && (await this.loadSaved());
       if (!live()) return;
       const readable = this.notes.readableNotes(UNRESTRICTED_SCOPE);
@@ -328,6 +367,10 @@ export class SearchIndex {
       if (change.oldPath !== undefined) this.touched.add(change.oldPath);
     }
     this.scheduleSave();
+    for (const known of this.readable.values()) {
+      known.delete(change.path);
+      if (change.oldPath !== undefined) known.delete(change.oldPath);
+    }
     if (change.type === 'delete') {
       this.forget(change.path);
       return;

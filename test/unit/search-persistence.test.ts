@@ -22,6 +22,24 @@ async function paths(index: SearchIndex, query: string): Promise<string[]> {
 
 const savedFile = (tv: TempVault): string => nodePath.join(tv.dir, ...PLUGIN_DIR.split('/'), INDEX_FILE);
 
+/** The saved file's header and manifest (format 2: one JSON value per line, see index-file.ts). */
+async function readSaved(tv: TempVault): Promise<{ format: unknown; manifest: Record<string, [number, number]> }> {
+  const [head, ...lines] = (await fsp.readFile(savedFile(tv), 'utf8')).split('\n');
+  const manifest: Record<string, [number, number]> = {};
+  for (const line of lines) {
+    const [kind, rows] = JSON.parse(line) as [string, [string, number, number][]];
+    if (kind === 'M') for (const [path, mtime, size] of rows) manifest[path] = [mtime, size];
+  }
+  return { format: (JSON.parse(head) as { format: unknown }).format, manifest };
+}
+
+/** The file a format-1 plugin saved: MiniSearch's JSON in one object. */
+const MINISEARCH_FILE = JSON.stringify({
+  format: 1,
+  engine: { mini: { documentCount: 1, nextId: 1, documentIds: { 0: 'Alpha.md' }, fieldIds: { title: 0 }, fieldLength: { 0: [1] }, averageFieldLength: [1], storedFields: {}, dirtCount: 0, index: [['alpha', { 0: { 0: 1 } }]], serializationVersion: 2 }, records: [] },
+  manifest: { 'Alpha.md': [1, 2] },
+});
+
 describe('SearchIndex persistence in the plugin folder', () => {
   let tv: TempVault;
   beforeEach(async () => {
@@ -42,7 +60,7 @@ describe('SearchIndex persistence in the plugin folder', () => {
     expect(first.stats).toMatchObject({ warm: false, reindexed: 3, complete: true });
     expect(await paths(first, 'apricot')).toEqual(['Alpha.md', 'Beta.md']);
     first.stop();
-    const saved = JSON.parse(await fsp.readFile(savedFile(tv), 'utf8'));
+    const saved = await readSaved(tv);
     expect(saved.format).toBe(INDEX_FORMAT);
     expect(Object.keys(saved.manifest).sort()).toEqual(['Alpha.md', 'Beta.md', 'Deep/Gamma.md']);
 
@@ -81,7 +99,7 @@ describe('SearchIndex persistence in the plugin folder', () => {
     await tv.app.metadataCache.whenResolved();
     await new Promise((resolve) => setTimeout(resolve, 100));
     first.stop();
-    const saved = JSON.parse(await fsp.readFile(savedFile(tv), 'utf8'));
+    const saved = await readSaved(tv);
     expect(Object.keys(saved.manifest)).toContain('Fig.md');
     const second = indexOver(tv);
     await second.start();
@@ -93,7 +111,18 @@ describe('SearchIndex persistence in the plugin folder', () => {
   it.each([
     ['not JSON', '{"format": 1, "engine": {"mini'],
     ['an old format version', JSON.stringify({ format: 0, engine: {}, manifest: {} })],
-    ['a damaged engine', JSON.stringify({ format: INDEX_FORMAT, engine: { mini: { nope: true }, records: [{}] }, manifest: { 'Alpha.md': [1, 2] } })],
+    ['the MiniSearch JSON of format 1', MINISEARCH_FILE],
+    ['a line that is not JSON', `{"format":${INDEX_FORMAT}}\n["M",[["Alpha.md",1,2]]]\n["R",[{"path":"Alpha.md"`],
+    ['a damaged record', `{"format":${INDEX_FORMAT}}\n["R",[{"nope":true}]]`],
+    ['a line of unknown kind', `{"format":${INDEX_FORMAT}}\n["X",[]]`],
+    [
+      'records and documents that disagree',
+      `{"format":${INDEX_FORMAT}}\n["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]\n["D",[["Other.md",1,1,1,1,0,0]]]`,
+    ],
+    [
+      'a posting list for a document that does not exist',
+      `{"format":${INDEX_FORMAT}}\n["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]\n["D",[["Alpha.md",1,1,1,1,0,0]]]\n["T",["alpha","FA"]]`,
+    ],
   ])('rebuilds, never fails, when the saved index is %s', async (_what, text) => {
     await fsp.mkdir(nodePath.dirname(savedFile(tv)), { recursive: true });
     await fsp.writeFile(savedFile(tv), text);
@@ -104,6 +133,6 @@ describe('SearchIndex persistence in the plugin folder', () => {
     expect(index.stats).toMatchObject({ warm: false, reindexed: 3, complete: true });
     expect(await paths(index, 'apricot')).toEqual(['Alpha.md', 'Beta.md']);
     index.stop();
-    expect(JSON.parse(await fsp.readFile(savedFile(tv), 'utf8')).format).toBe(INDEX_FORMAT);
+    expect((await readSaved(tv)).format).toBe(INDEX_FORMAT);
   });
 });

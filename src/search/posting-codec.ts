@@ -1,0 +1,67 @@
+/**
+ * Text encoding of one term's postings for the saved index: unsigned integers as
+ * little-endian base-32 varints written in the base64url alphabet (each character carries 5
+ * value bits and a "more follows" bit), so a posting list is a short ASCII string that needs
+ * no escaping in JSON and decodes with one `charCodeAt` pass — no Buffer, works on mobile.
+ */
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i++) VALUE[ALPHABET.charCodeAt(i)] = i;
+
+/**
+ * Encodes `count` unsigned 32-bit integers from `values`, each entry pair `[doc, code]` with
+ * `doc` written as the difference to the previous pair's doc (lists are sorted by doc).
+ * @param values pairs `[doc id, field code]`; `count` is the number of array slots used (even)
+ * @param renumber maps an old doc id to its saved id (monotonic), or -1 to leave the pair out
+ */
+export function encodePostings(values: Uint32Array, count: number, renumber: Int32Array): string {
+  let out = '';
+  let prev = 0;
+  for (let i = 0; i < count; i += 2) {
+    const doc = renumber[values[i]];
+    if (doc < 0) continue;
+    out += varint(doc - prev) + varint(values[i + 1]);
+    prev = doc;
+  }
+  return out;
+}
+
+/**
+ * Decodes a string written by {@link encodePostings}.
+ * @returns the pairs `[doc, code]` with absolute doc ids, flat
+ * @throws Error when the text holds a character outside the alphabet or ends mid-number
+ */
+export function decodePostings(text: string): Uint32Array {
+  const out: number[] = [];
+  let prev = 0;
+  let value = 0;
+  let shift = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const v = c < 128 ? VALUE[c] : -1;
+    if (v < 0) throw new Error('saved search index has a damaged posting list');
+    value += (v & 31) * 2 ** shift;
+    if (v & 32) {
+      shift += 5;
+      continue;
+    }
+    if (out.length % 2 === 0) {
+      prev += value;
+      out.push(prev);
+    } else out.push(value);
+    value = 0;
+    shift = 0;
+  }
+  if (shift !== 0 || out.length % 2 !== 0) throw new Error('saved search index has a truncated posting list');
+  return Uint32Array.from(out);
+}
+
+function varint(n: number): string {
+  let s = '';
+  while (n >= 32) {
+    s += ALPHABET[32 | (n & 31)];
+    n = Math.floor(n / 32);
+  }
+  return s + ALPHABET[n];
+}

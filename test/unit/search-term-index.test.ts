@@ -1,0 +1,170 @@
+import { decodePostings, encodePostings } from '../../src/search/posting-codec';
+import { TermDictionary } from '../../src/search/term-dictionary';
+import { FIELD_COUNT, TermIndex, type IndexLine } from '../../src/search/term-index';
+import { LexicalEngine, type EngineLine } from '../../src/search/lexical-engine';
+import { parseQuery } from '../../src/search/query-parser';
+import { RegexGuard } from '../../src/search/regex-guard';
+import { matchedTermSpans, termSpans } from '../../src/search/tokenizer';
+
+/** Fields in index order (title, path, body, headings, tags, properties) with only a body. */
+const body = (text: string): string[] => ['', '', text, '', '', ''];
+
+function scores(index: TermIndex, term: string): Map<string, number> {
+  const sheet = index.sheet();
+  for (const e of index.expand(term, { prefix: false, fuzzy: false })) index.score(e.id, e.weight, [1, 1, 1, 1, 1, 1], sheet);
+  return new Map(sheet.docs.map((doc) => [index.keyOf(doc) as string, sheet.values[doc]]));
+}
+
+describe('TermDictionary', () => {
+  it('finds terms by prefix, also those added after the last lookup', () => {
+    const dict = new TermDictionary();
+    const words = Array.from({ length: 300 }, (_, i) => `w${i}`);
+    words.forEach((w) => dict.intern(w));
+    expect(dict.withPrefix('w29').map((id) => dict.term(id)).sort()).toEqual(['w29', 'w290', 'w291', 'w292', 'w293', 'w294', 'w295', 'w296', 'w297', 'w298', 'w299']);
+    dict.intern('w29x');
+    expect(dict.withPrefix('w29x').map((id) => dict.term(id))).toEqual(['w29x']);
+    expect(dict.withPrefix('zz')).toEqual([]);
+    expect(dict.intern('w5')).toBe(dict.idOf('w5'));
+    expect(dict.idOf('nope')).toBe(-1);
+  });
+
+  it('finds terms exactly one edit away, not the term itself', () => {
+    const dict = new TermDictionary();
+    for (const w of ['canvas', 'canvass', 'canva', 'canvaz', 'cnvas', 'banvaz', 'canvas2x']) dict.intern(w);
+    expect(dict.withinOneEdit('canvas').map((id) => dict.term(id)).sort()).toEqual(['canva', 'canvass', 'canvaz', 'cnvas']);
+  });
+});
+
+describe('posting codec', () => {
+  it('round-trips pairs with large values and drops renumbered-away docs', () => {
+    const pairs = Uint32Array.from([0, 2, 3, 7 << 3, 40, 5, 70000, 0xffffffff]);
+    const identity = Int32Array.from({ length: 70001 }, (_, i) => i);
+    expect([...decodePostings(encodePostings(pairs, pairs.length, identity))]).toEqual([...pairs]);
+    identity[3] = -1;
+    expect([...decodePostings(encodePostings(pairs, pairs.length, identity))]).toEqual([0, 2, 40, 5, 70000, 0xffffffff]);
+  });
+
+  it('refuses damaged text', () => {
+    expect(() => decodePostings('A!')).toThrow('damaged');
+    expect(() => decodePostings('A')).toThrow('truncated');
+    expect(() => decodePostings('g')).toThrow('truncated');
+  });
+});
+
+describe('TermIndex', () => {
+  it('scores BM25-style: rarer terms and shorter fields score higher, boosts multiply', () => {
+    const index = new TermIndex();
+    index.add('a', body('apple apple banana'));
+    index.add('b', body('apple cherry cherry cherry cherry cherry cherry'));
+    index.add('c', body('cherry'));
+    const apple = scores(index, 'apple');
+    expect([...apple.keys()].sort()).toEqual(['a', 'b']);
+    expect(apple.get('a')).toBeGreaterThan(apple.get('b') as number);
+    expect((scores(index, 'banana').get('a') as number) > (apple.get('a') as number) / 2).toBe(true);
+    const boosted = index.sheet();
+    const [e] = index.expand('apple', { prefix: false, fuzzy: false });
+    index.score(e.id, 1, [1, 1, 3, 1, 1, 1], boosted);
+    expect(boosted.values[0]).toBeCloseTo((apple.get('a') as number) * 3);
+  });
+
+  it('expands by prefix, and by one edit only when nothing matches exactly or by prefix', () => {
+    const index = new TermIndex();
+    index.add('a', body('canvas canvases'));
+    const terms = (t: string, fuzzy: boolean): string[] => index.expand(t, { prefix: true, fuzzy }).map((e) => index.dict.term(e.id)).sort();
+    expect(terms('canv', true)).toEqual(['canvas', 'canvases']);
+    expect(terms('canvaz', true)).toEqual(['canvas']);
+    expect(terms('canvaz', false)).toEqual([]);
+    const weights = index.expand('canvas', { prefix: true, fuzzy: true });
+    expect(weights.find((e) => index.dict.term(e.id) === 'canvas')?.weight).toBe(1);
+    expect(weights.find((e) => index.dict.term(e.id) === 'canvases')?.weight).toBeLessThan(1);
+  });
+
+  it('removes a document from every posting list, also after a save and load (tombstone)', () => {
+    const index = new TermIndex();
+    const a = index.add('a', body('apple banana'));
+    index.add('b', body('apple'));
+    index.remove(a);
+    expect([...scores(index, 'apple').keys()]).toEqual(['b']);
+    expect(scores(index, 'banana').size).toBe(0);
+    expect(index.documentCount).toBe(1);
+
+    const saved = [...index.lines()];
+    const loaded = new TermIndex();
+    saved.forEach((line) => loaded.loadLine(line));
+    expect(loaded.documentCount).toBe(1);
+    expect(loaded.keyOf(0)).toBe('b');
+    loaded.add('c', body('apple'));
+    loaded.remove(0);
+    expect([...scores(loaded, 'apple').keys()]).toEqual(['c']);
+    const again = new TermIndex();
+    [...loaded.lines()].forEach((line) => again.loadLine(line));
+    expect(again.documentCount).toBe(1);
+    expect([...scores(again, 'apple').keys()]).toEqual(['c']);
+  });
+
+  it('refuses saved lines of the wrong shape', () => {
+    const index = new TermIndex();
+    expect(() => index.loadLine({ kind: 'D', rows: [['a', 1]] } as IndexLine)).toThrow('malformed document row');
+    expect(() => index.loadLine({ kind: 'T', pairs: ['a'] })).toThrow('malformed term line');
+    expect(() => index.loadLine({ kind: 'T', pairs: ['a', 'AA'] })).toThrow('unknown document');
+    expect(FIELD_COUNT).toBe(6);
+  });
+});
+
+describe('LexicalEngine save and load', () => {
+  const note = (path: string, text: string, title = path.slice(0, -3)) => ({ path, id: `path:${path}`, title, tags: [], frontmatter: {}, text, headings: [] });
+  const find = async (engine: LexicalEngine, q: string): Promise<string[]> =>
+    (await engine.match(parseQuery(q), async () => '', () => true, new RegexGuard())).map((m) => m.note.path);
+
+  it('answers the same after a round trip through its lines, and keeps working after edits', async () => {
+    const engine = new LexicalEngine();
+    engine.add(note('Canvas.md', 'Canvas is a visual board.'));
+    engine.add(note('Sync.md', 'Sync your notes; see the canvas too.'));
+    engine.add(note('Old.md', 'to be removed canvas'));
+    engine.remove('Old.md');
+    const lines: EngineLine[] = [...engine.lines()];
+    const copy = new LexicalEngine();
+    let pauses = 0;
+    await copy.load(lines, async () => {
+      pauses++;
+    });
+    expect(pauses).toBe(lines.length);
+    expect(await find(copy, 'canvas')).toEqual(await find(engine, 'canvas'));
+    expect(await find(copy, 'canvas')).toEqual(['Canvas.md', 'Sync.md']);
+    copy.add(note('Sync.md', 'Now about boards only.'));
+    expect(await find(copy, 'canvas')).toEqual(['Canvas.md']);
+    expect(await find(copy, 'boards')).toEqual(['Sync.md']);
+    expect(copy.size).toBe(2);
+  });
+
+  it('keeps its content when a load fails', async () => {
+    const engine = new LexicalEngine();
+    engine.add(note('A.md', 'apple'));
+    await expect(engine.load([{ kind: 'R', records: [{ path: 'X.md' } as never] }], async () => undefined)).rejects.toThrow('malformed note record');
+    expect(await find(engine, 'apple')).toEqual(['A.md']);
+  });
+
+  it('puts the best matches first when asked for only the top few', async () => {
+    const engine = new LexicalEngine();
+    for (let i = 0; i < 50; i++) engine.add(note(`N${String(i).padStart(2, '0')}.md`, `${'filler '.repeat(i)}apple`));
+    const all = await engine.match(parseQuery('apple'), async () => '', () => true, new RegexGuard());
+    const top = await engine.match(parseQuery('apple'), async () => '', () => true, new RegexGuard(), 5);
+    expect(top).toHaveLength(50);
+    expect(top.slice(0, 5).map((m) => m.note.path)).toEqual(all.slice(0, 5).map((m) => m.note.path));
+    expect(new Set(top.map((m) => m.note.path))).toEqual(new Set(all.map((m) => m.note.path)));
+  });
+});
+
+describe('matchedTermSpans', () => {
+  it('gives the spans termSpans gives for the wanted terms, ASCII, accented and CJK alike', () => {
+    const text = 'Café CAFE cafés — 日本語の本 x\u0301y Registry registry-key 𠀀𠀁';
+    const wanted = new Set(['cafe', 'café', '日本', '語', 'registry', '𠀀𠀁']);
+    expect(matchedTermSpans(text, wanted)).toEqual(termSpans(text, 'index').filter((s) => wanted.has(s.term)));
+    expect(matchedTermSpans(text, wanted).map((s) => s.term)).toEqual(['café', 'cafe', '日本', 'registry', 'registry', '𠀀𠀁']);
+    expect(matchedTermSpans(text, new Set())).toEqual([]);
+    const ascii = 'Registry-key KEYS key2 akey key_ Registry\nkey';
+    const keys = new Set(['key', 'registry', 'keys']);
+    expect(matchedTermSpans(ascii, keys)).toEqual(termSpans(ascii, 'index').filter((s) => keys.has(s.term)));
+    expect(matchedTermSpans(ascii, keys).map((s) => s.term)).toEqual(['registry', 'key', 'keys', 'key', 'registry', 'key']);
+  });
+});
