@@ -85,7 +85,7 @@ export class ProposalReview {
     if (this.revokedReason(p)) return { gone: true, placed: [], baseChanged: false };
     let text: string;
     try {
-      const file = this.notes.resolveNote({ path: p.path }, this.scopeOf(p));
+      const file = this.notes.policy.resolveNote({ path: p.path }, this.scopeOf(p));
       text = this.editors?.textOf(file.path) ?? (await this.notes.read(file));
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;

@@ -13,7 +13,7 @@ export const getLinksTool = defineTool({
   },
   annotations: { title: 'Get links', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {
-    const file = ctx.notes.resolveNote({ path: args.path }, ctx.scope);
+    const file = ctx.notes.policy.resolveNote({ path: args.path }, ctx.scope);
     return { path: file.path, ...ctx.notes.linksOf(file, ctx.scope) };
   },
 });

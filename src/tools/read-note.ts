@@ -89,7 +89,7 @@ export const readNoteTool = defineTool({
     if (args.outline && args.section !== undefined) {
       throw new ToolError('invalid_argument', 'Ask for outline or section, not both: read the outline first, then the section.');
     }
-    const file = ctx.notes.resolveNote({ path: args.path, id: args.id === undefined ? undefined : String(args.id) }, ctx.scope);
+    const file = ctx.notes.policy.resolveNote({ path: args.path, id: args.id === undefined ? undefined : String(args.id) }, ctx.scope);
     const text = await ctx.notes.read(file);
     const out = noteHeader(ctx, file, text);
     const offset = args.offset ?? 0;

@@ -48,7 +48,7 @@ export const readNotesTool = defineTool({
     const files: TFile[] = [];
     for (const ref of args.paths) {
       try {
-        const file = ctx.notes.resolveNote({ path: ref }, ctx.scope);
+        const file = ctx.notes.policy.resolveNote({ path: ref }, ctx.scope);
         if (!files.includes(file)) files.push(file);
       } catch (err) {
         if (!(err instanceof ToolError)) throw err;

@@ -1,22 +1,19 @@
 import { TFile, TFolder, getAllTags, getLinkpath, parseFrontMatterAliases, parseFrontMatterTags, type App, type EventRef, type TAbstractFile } from 'obsidian';
 import { ToolError } from '../errors';
 import type { AccessScope } from './access';
-import { isWithinRoots, noteAccess, type NoteAccess } from './access-rules';
+import { isWithinRoots } from './access-rules';
 import { hashText } from './hash';
 import { backlinkIndex, linkGraphOf, outgoingLinksOf, type LinkCount, type NoteLinks } from './links';
-import { canonicalPath, findEntry } from './lookup';
-import { frontmatterId, pathOfSyntheticId, syntheticId, unwrapWikilink } from './note-ref';
-import { decodePercentOnce, isPathInside, lexicalVaultPath, parentOf } from './paths';
-import { Quarantine } from './quarantine';
+import { findEntry } from './lookup';
+import { frontmatterId, syntheticId } from './note-ref';
+import { isPathInside, parentOf } from './paths';
 import { buildOutline, collapseWhitespace, type NoteSection } from './sections';
 import { countTags, type TagCount } from './tags';
-import { resolveLinkpath } from './linkpath';
 import { AGENT_INSTRUCTION_FILES, nearestAgentInstructions } from './agent-instructions';
-import { noteNotFound, parseFrontmatter } from './writes/frontmatter-guard';
-import { similarNotePaths } from './note-suggest';
+import { parseFrontmatter } from './writes/frontmatter-guard';
 import { NoteWriter } from './writes/note-writer';
 import { ScanCache } from './scan-cache';
-import { UnparsedFrontmatter } from './unparsed-frontmatter';
+import { NotePolicy } from './note-policy';
 import type { NoteReader } from './note-reader';
 
 /** A note change, reported after the metadata cache has caught up with it. */
@@ -52,16 +49,17 @@ export interface NoteStoreOptions {
 
 /**
  * The only code that touches `app.vault`, `app.metadataCache`, `app.fileManager` and
- * `app.workspace`. Every tool asks it, passing the caller's {@link AccessScope}, so the rules
- * of DESIGN.md "Notes that agents may not touch" hold in one place: path normalization,
- * quarantine, key roots, and the `access` / `agent_overrides` frontmatter. A note the scope
- * may not read behaves as missing.
+ * `app.workspace` (with its {@link policy} and {@link writes}): reads notes, their metadata
+ * (frontmatter, titles, tags, outline, links), lists and change events. Every tool asks it,
+ * passing the caller's {@link AccessScope}; which paths and notes a scope may use is decided
+ * in one place, {@link policy} (DESIGN.md "Notes that agents may not touch"). A note the
+ * scope may not read behaves as missing.
  */
 export class NoteStore implements NoteReader {
-  private readonly quarantine: Quarantine;
+  /** Path normalization, note resolution and access decisions: see {@link NotePolicy}. */
+  readonly policy: NotePolicy;
   private readonly quarantineList: () => string[];
   private readonly scans: ScanCache;
-  private readonly unparsed: UnparsedFrontmatter;
   private writer: NoteWriter | null = null;
 
   /** @param app the Obsidian app. @param options where the user's quarantine list comes from. */
@@ -69,123 +67,35 @@ export class NoteStore implements NoteReader {
     private readonly app: App,
     options: NoteStoreOptions,
   ) {
-    this.quarantine = new Quarantine(app.vault.configDir, options.quarantine);
     this.quarantineList = options.quarantine;
     this.scans = new ScanCache(app);
-    this.unparsed = new UnparsedFrontmatter(app);
-    this.unparsed.onLearned(() => this.scans.forget());
+    this.policy = new NotePolicy(app, {
+      quarantine: options.quarantine,
+      readableNotes: (scope) => this.readableNotes(scope),
+      frontmatterOf: (file) => this.frontmatterOf(file),
+      aliasesOf: (file) => this.aliasesOf(file),
+    });
+    this.policy.onAccessLearned(() => this.scans.forget());
   }
 
-  /** Stops following vault events (the scan cache); call when the plugin unloads. */
+  /** Stops following vault events (the scan cache, the policy's); call when the plugin unloads. */
   close(): void {
     this.scans.close();
-    this.unparsed.close();
+    this.policy.close();
   }
 
   /**
-   * Normalizes an agent-supplied path and checks it may be used by `scope`: percent-escapes
-   * decoded once (unless the literal spelling names an existing entry), backslashes, NFC,
-   * `./` and `..`, leading slashes, Obsidian's `normalizePath`, then the real spelling of
-   * existing folders/files when only case or Unicode form differs.
-   * @returns the vault-relative path (the file need not exist).
-   * @throws ToolError('invalid_argument') for an empty path, the vault root, control
-   *   characters or an absolute file-system path; ToolError('forbidden') when the path leaves
-   *   the vault, is quarantined, or lies outside `scope.roots`.
+   * {@link NotePolicy.canRead}, kept here for the search index, which reads notes through the
+   * store: true when `scope` may see `file`.
    */
-  normalizePath(input: string, scope: AccessScope): string {
-    const path = this.lexicalPath(input);
-    if (path === '') {
-      throw new ToolError('invalid_argument', `Path '${input}' names the vault root; give a note or folder path such as 'Folder/Note.md'.`);
-    }
-    this.assertAllowed(path, scope);
-    return path;
-  }
-
-  /**
-   * Like {@link normalizePath} for a folder argument that may be the whole vault.
-   * @param input undefined, `''`, `/` or `.` mean the vault root (returned as `''`).
-   * @throws as {@link normalizePath}, except that the root is accepted.
-   */
-  normalizeFolderPath(input: string | undefined, scope: AccessScope): string {
-    if (input === undefined || input.trim() === '') return '';
-    const path = this.lexicalPath(input);
-    if (path !== '') this.assertAllowed(path, scope);
-    return path;
-  }
-
-  /**
-   * Checks an already normalized vault path (e.g. one a write tool extended with `.md`) the way
-   * {@link normalizePath} does, without decoding percent-escapes a second time.
-   * @returns the path with the real spelling of existing folders/files.
-   * @throws ToolError('forbidden') when it is quarantined or outside `scope.roots`.
-   */
-  checkedPath(path: string, scope: AccessScope): string {
-    const real = canonicalPath(this.app.vault, path);
-    this.assertAllowed(real, scope);
-    return real;
-  }
-
-  /**
-   * Whatever occupies a normalized path (file or folder, matched ignoring case and Unicode
-   * form), or null. No access check: write tools use it to refuse taken targets, including
-   * ones the caller may not see, with an answer that does not say which.
-   */
-  entryAt(path: string): TAbstractFile | null {
-    return path === '' ? null : findEntry(this.app.vault, path);
+  canRead(file: TFile, scope: AccessScope): boolean {
+    return this.policy.canRead(file, scope);
   }
 
   /** The write side of the store (create, edit, properties, move, delete): see {@link NoteWriter}. */
   get writes(): NoteWriter {
     this.writer ??= new NoteWriter(this.app, this);
     return this.writer;
-  }
-
-  /** True when a vault-relative path (file or folder) is quarantined (config dir, dot-folders, `_private/`, the user's list). */
-  isQuarantined(path: string): boolean {
-    return this.quarantine.contains(path);
-  }
-
-  /**
-   * True when `scope` may see `file`: not quarantined, inside `scope.roots`, and (for a
-   * Markdown note) neither `access: private` nor `agent_overrides[scope.label]: no-access`.
-   */
-  canRead(file: TFile, scope: AccessScope): boolean {
-    if (this.quarantine.contains(file.path) || !isWithinRoots(file.path, scope.roots)) return false;
-    return file.extension !== 'md' || this.accessOf(file, scope) !== 'private';
-  }
-
-  /**
-   * The note's access level for `scope` from its frontmatter alone: `access` combined with
-   * `agent_overrides[scope.label]` (read-only | no-access; overrides only tighten; keys in any
-   * case). Frontmatter that does not parse is read line by line, and an access rule in it
-   * counts at its strictest (see {@link UnparsedFrontmatter}). Quarantine and roots are not
-   * considered here; {@link canRead} and {@link normalizePath} check them.
-   */
-  accessOf(file: TFile, scope: AccessScope): NoteAccess {
-    const cache = this.app.metadataCache.getFileCache(file);
-    if (cache?.frontmatterPosition && !cache.frontmatter) return this.unparsed.accessOf(file, scope.label);
-    return noteAccess(cache?.frontmatter, scope.label);
-  }
-
-  /**
-   * Finds a readable Markdown note. `path`: a vault path, `.md` optional, or a wikilink-style
-   * name (`Meeting notes`, `Alpha/Meeting notes`, `[[Note|alias]]`, an alias); a path that
-   * matches nothing is also tried as an id (so is a `path:` synthetic id passed as path). `id`: the frontmatter `id`, or `path:<path>`;
-   * an id that matches nothing is also tried as a path. `path` wins when both are given.
-   * @throws ToolError('invalid_argument') when neither is given or the path is a folder or a
-   *   non-Markdown file; ToolError('forbidden') for quarantined paths or paths outside
-   *   `scope.roots`; ToolError('ambiguous') when a name or id matches several notes (the
-   *   message lists their paths); ToolError('not_found') otherwise — unreadable notes included.
-   */
-  resolveNote(ref: { path?: string; id?: string }, scope: AccessScope): TFile {
-    for (const value of [ref.path, ref.id]) if (typeof value === 'string') assertPathLength(value);
-    const lookup: Lookup = { scope, readable: once(() => this.readableNotes(scope)) };
-    if (typeof ref.path === 'string' && ref.path.trim() !== '') {
-      if (pathOfSyntheticId(ref.path.trim()) !== null) return this.resolveById(ref.path, lookup, true);
-      return this.resolveByPath(ref.path, lookup, true);
-    }
-    if (typeof ref.id === 'string' && ref.id.trim() !== '') return this.resolveById(ref.id, lookup, true);
-    throw new ToolError('invalid_argument', "Give the note's path (e.g. 'Folder/Note.md') or its id.");
   }
 
   /** Markdown notes `scope` may read, in vault order (a fresh array; remembered until the vault changes). */
@@ -219,19 +129,19 @@ export class NoteStore implements NoteReader {
   readableFolders(scope: AccessScope): FolderEntry[] {
     return this.app.vault
       .getAllFolders(false)
-      .filter((folder) => !folder.isRoot() && !this.quarantine.contains(folder.path) && isWithinRoots(folder.path, scope.roots))
+      .filter((folder) => !folder.isRoot() && !this.policy.isQuarantined(folder.path) && isWithinRoots(folder.path, scope.roots))
       .map((folder) => ({ path: folder.path, parent: parentOf(folder.path) }))
       .sort((a, b) => a.path.localeCompare(b.path));
   }
 
   /**
-   * Normalizes a folder argument (see {@link normalizeFolderPath}) and checks the folder exists.
+   * Normalizes a folder argument (see {@link NotePolicy.normalizeFolderPath}) and checks the folder exists.
    * @param input undefined, `''`, `/` or `.` mean the vault root (returned as `''`).
    * @returns the folder's vault path (`''` for the root).
-   * @throws as {@link normalizeFolderPath}; ToolError('not_found') when no folder is there.
+   * @throws as {@link NotePolicy.normalizeFolderPath}; ToolError('not_found') when no folder is there.
    */
   requireFolder(input: string | undefined, scope: AccessScope): string {
-    const path = this.normalizeFolderPath(input, scope);
+    const path = this.policy.normalizeFolderPath(input, scope);
     if (path !== '' && !this.folderAt(path)) {
       throw new ToolError('not_found', `Folder '${path}' not found; call list_folders without folder to see the folders.`);
     }
@@ -240,7 +150,7 @@ export class NoteStore implements NoteReader {
 
   /**
    * The folder at a normalized path (`''` = the vault root), or null when there is none.
-   * Callers normalize with {@link normalizeFolderPath} first.
+   * Callers normalize with {@link NotePolicy.normalizeFolderPath} first.
    */
   folderAt(path: string): TFolder | null {
     const entry = findEntry(this.app.vault, path);
@@ -327,7 +237,7 @@ export class NoteStore implements NoteReader {
   /** Outgoing links, backlinks and unresolved links of `file`; notes `scope` may not read never appear. */
   linksOf(file: TFile, scope: AccessScope): NoteLinks {
     const { resolvedLinks, unresolvedLinks } = this.app.metadataCache;
-    const canReadPath = this.pathReader(scope);
+    const canReadPath = this.policy.canReadPath(scope);
     const hidden: Record<string, number> = {};
     const cache = this.app.metadataCache.getFileCache(file);
     for (const ref of [...(cache?.links ?? []), ...(cache?.embeds ?? []), ...(cache?.frontmatterLinks ?? [])]) {
@@ -363,7 +273,7 @@ export class NoteStore implements NoteReader {
    * vault for backlinks.
    */
   outgoingLinks(file: TFile, scope: AccessScope): LinkCount[] {
-    return outgoingLinksOf(file.path, this.app.metadataCache.resolvedLinks, this.pathReader(scope));
+    return outgoingLinksOf(file.path, this.app.metadataCache.resolvedLinks, this.policy.canReadPath(scope));
   }
 
   /** Tags on at least one note `scope` may read, with the number of such notes; count desc, then name. */
@@ -373,7 +283,7 @@ export class NoteStore implements NoteReader {
 
   /** The readable notes shared between calls until the vault changes (see ScanCache). */
   private readableShared(scope: AccessScope): readonly TFile[] {
-    return this.scans.get(`readable\u0000${this.scopeKey(scope)}`, () => this.app.vault.getMarkdownFiles().filter((file) => this.canRead(file, scope)));
+    return this.scans.get(`readable\u0000${this.scopeKey(scope)}`, () => this.app.vault.getMarkdownFiles().filter((file) => this.policy.canRead(file, scope)));
   }
 
   /** What a scan's answer for `scope` depends on besides the vault: the key's label and roots, and the quarantine list. */
@@ -423,7 +333,7 @@ export class NoteStore implements NoteReader {
         }),
       },
     ];
-    const unlearn = this.unparsed.onLearned((path) => listener({ type: 'modify', path }));
+    const unlearn = this.policy.onAccessLearned((path) => listener({ type: 'modify', path }));
     return () => {
       unlearn();
       for (const { source, ref } of refs) source.offref(ref);
@@ -451,7 +361,7 @@ export class NoteStore implements NoteReader {
     const found = files.map((file) => {
       const isInstructions = AGENT_INSTRUCTION_FILES.some((name) => name.toLowerCase() === file.name.toLowerCase());
       const key = isInstructions ? `file:${file.path}` : `folder:${parentOf(file.path)}`;
-      if (!byKey.has(key)) byKey.set(key, nearestAgentInstructions(file, (candidate) => candidate !== file && this.canRead(candidate, scope)));
+      if (!byKey.has(key)) byKey.set(key, nearestAgentInstructions(file, (candidate) => candidate !== file && this.policy.canRead(candidate, scope)));
       return byKey.get(key) ?? null;
     });
     const texts = new Map<TFile, Promise<string>>();
@@ -467,137 +377,9 @@ export class NoteStore implements NoteReader {
   activeNote(scope: AccessScope): { file: TFile; selection: string } | null {
     const { workspace } = this.app;
     const file = workspace.getActiveFile();
-    if (!file || file.extension !== 'md' || !this.canRead(file, scope)) return null;
+    if (!file || file.extension !== 'md' || !this.policy.canRead(file, scope)) return null;
     const info = workspace.activeEditor;
     const selection = info?.file?.path === file.path ? (info.editor?.getSelection() ?? '') : '';
     return { file, selection };
-  }
-
-  /**
-   * Lexical normalization with percent-decoding, then the real spelling of existing entries.
-   * An exact literal name always wins: when the path as typed (or with `.md` added) names an
-   * existing entry, escapes in it are part of the name (`a%20b.md` next to `a b.md`); only
-   * otherwise is the once-decoded spelling used.
-   */
-  private lexicalPath(input: string): string {
-    assertPathLength(input);
-    const literal = lexicalVaultPath(input);
-    const decodedInput = decodePercentOnce(input.trim());
-    if (decodedInput === input.trim() || this.namesEntry(literal)) return canonicalPath(this.app.vault, literal);
-    return canonicalPath(this.app.vault, lexicalVaultPath(decodedInput));
-  }
-
-  /** True when a normalized path, as given or with `.md` added, names an existing entry. */
-  private namesEntry(path: string): boolean {
-    if (path === '') return false;
-    return findEntry(this.app.vault, path) !== null || (!/\.md$/i.test(path) && findEntry(this.app.vault, `${path}.md`) !== null);
-  }
-
-  /** True for a vault path of a file `scope` may read (link targets and sources). */
-  private pathReader(scope: AccessScope): (path: string) => boolean {
-    return (path) => {
-      const target = this.fileByPath(path);
-      return target !== null && this.canRead(target, scope);
-    };
-  }
-
-  /** Throws ToolError('forbidden') when `path` is quarantined or outside `scope.roots`. */
-  private assertAllowed(path: string, scope: AccessScope): void {
-    if (this.quarantine.contains(path)) {
-      throw new ToolError('forbidden', `Path '${path}' is in a folder agents may not access; use a path outside it.`);
-    }
-    if (!isWithinRoots(path, scope.roots)) {
-      throw new ToolError('forbidden', `Path '${path}' is outside the folders this key may use (${scope.roots.join(', ')}); use a path inside them.`);
-    }
-  }
-
-  /** Path lookup, then wikilink-style name resolution, then (optionally) the id. */
-  private resolveByPath(input: string, lookup: Lookup, tryId: boolean): TFile {
-    const { scope } = lookup;
-    const name = unwrapWikilink(input);
-    const path = this.lexicalPath(name);
-    if (path === '') throw new ToolError('invalid_argument', `'${input}' names the vault root, not a note; give a note path such as 'Folder/Note.md'.`);
-    if (this.quarantine.contains(path)) this.assertAllowed(path, scope);
-    const outsideRoots = !isWithinRoots(path, scope.roots);
-    let folder: TFolder | null = null;
-    if (!outsideRoots) {
-      const exact = findEntry(this.app.vault, path);
-      if (exact instanceof TFolder) folder = exact;
-      const withMd = path.toLowerCase().endsWith('.md') ? null : findEntry(this.app.vault, `${path}.md`);
-      for (const entry of [exact, withMd]) {
-        if (!(entry instanceof TFile) || !this.canRead(entry, scope)) continue;
-        if (entry.extension === 'md') return entry;
-        throw new ToolError('invalid_argument', `'${entry.path}' is not a Markdown note; only .md notes can be read.`);
-      }
-    }
-    const linked = resolveLinkpath(path, lookup.readable(), (file) => this.frontmatterOf(file), () =>
-      this.app.metadataCache.getFirstLinkpathDest(path.replace(/\.md$/i, ''), ''),
-    );
-    if (linked) return linked;
-    if (tryId) {
-      const byId = this.findById(name.trim(), lookup);
-      if (byId) return byId;
-    }
-    if (folder) {
-      throw new ToolError('invalid_argument', `'${folder.path}' is a folder; call list_notes with folder '${folder.path}' to see its notes.`);
-    }
-    if (outsideRoots && path.includes('/')) this.assertAllowed(path, scope);
-    throw noteNotFound(input, similarNotePaths(name, lookup.readable(), (file) => this.aliasesOf(file)));
-  }
-
-  /** Id lookup (`path:<path>` or frontmatter `id`), then (optionally) the path. */
-  private resolveById(input: string, lookup: Lookup, tryPath: boolean): TFile {
-    const id = input.trim();
-    const syntheticPath = pathOfSyntheticId(id);
-    if (syntheticPath !== null) return this.resolveByPath(syntheticPath, lookup, false);
-    const byId = this.findById(id, lookup);
-    if (byId) return byId;
-    if (tryPath) return this.resolveByPath(id, lookup, false);
-    throw noteNotFound(input);
-  }
-
-  /** The readable note whose frontmatter `id` equals `id`; null when none. @throws ToolError('ambiguous') when several share it. */
-  private findById(id: string, lookup: Lookup): TFile | null {
-    const matches = lookup.readable().filter((file) => frontmatterId(this.frontmatterOf(file)) === id);
-    if (matches.length > 1) {
-      throw new ToolError('ambiguous', `Id '${id}' is used by ${matches.length} notes (${matches.map((f) => f.path).join(', ')}); pass the path instead.`);
-    }
-    return matches[0] ?? null;
-  }
-
-  /**
-   * The vault path `input` spells, chosen like {@link normalizePath} (the same rule for the
-   * literal versus the percent-decoded spelling) but as typed: existing entries do not lend
-   * their real case or Unicode form, and no access check runs. Tells a case-only rename
-   * (`Ideas` → `ideas`) from a target that is already there.
-   * @throws as {@link normalizePath}'s path rules (empty, control characters, absolute, leaving the vault).
-   */
-  spelledPath(input: string): string {
-    const chosen = this.lexicalPath(input);
-    const literal = lexicalVaultPath(input);
-    if (canonicalPath(this.app.vault, literal) === chosen) return literal;
-    return lexicalVaultPath(decodePercentOnce(input.trim()));
-  }
-}
-
-/** One note resolution: the caller's scope and its readable notes, listed at most once per resolve. */
-interface Lookup {
-  scope: AccessScope;
-  readable: () => TFile[];
-}
-
-/** `compute`, called on first use only; later calls return the same value. */
-function once<T>(compute: () => T): () => T {
-  let value: { v: T } | null = null;
-  return () => (value ??= { v: compute() }).v;
-}
-
-/** Longest path or id accepted, in characters (file systems stop far earlier). */
-export const MAX_PATH_CHARS = 1024;
-
-/** @throws ToolError('invalid_argument') when `input` is longer than {@link MAX_PATH_CHARS}; the message does not echo it. */
-function assertPathLength(input: string): void {
-  if (input.length > MAX_PATH_CHARS) {
-    throw new ToolError('invalid_argument', `A path or id may be at most ${MAX_PATH_CHARS} characters; this one has ${input.length}.`);
   }
 }

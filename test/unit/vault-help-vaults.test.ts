@@ -37,17 +37,17 @@ for (const name of ['obsidian-help-en', 'obsidian-help-intl']) {
       const notes = store.readableNotes(SCOPE);
       expect(notes.length).toBeGreaterThan(100);
       for (const file of notes) {
-        expect(store.resolveNote({ path: file.path }, SCOPE)).toBe(file);
-        expect(store.resolveNote({ path: file.path.slice(0, -3) }, SCOPE)).toBe(file);
-        expect(store.resolveNote({ path: encodeURI(file.path) }, SCOPE)).toBe(file);
-        expect(store.resolveNote({ id: store.noteId(file) }, SCOPE)).toBe(file);
+        expect(store.policy.resolveNote({ path: file.path }, SCOPE)).toBe(file);
+        expect(store.policy.resolveNote({ path: file.path.slice(0, -3) }, SCOPE)).toBe(file);
+        expect(store.policy.resolveNote({ path: encodeURI(file.path) }, SCOPE)).toBe(file);
+        expect(store.policy.resolveNote({ id: store.noteId(file) }, SCOPE)).toBe(file);
       }
     });
 
     test('a bare note name resolves to a note of that name or is ambiguous among several', () => {
       for (const file of store.readableNotes(SCOPE)) {
         try {
-          expect(store.resolveNote({ path: file.basename }, SCOPE).basename.toLowerCase()).toBe(file.basename.toLowerCase());
+          expect(store.policy.resolveNote({ path: file.basename }, SCOPE).basename.toLowerCase()).toBe(file.basename.toLowerCase());
         } catch (err) {
           expect(err).toBeInstanceOf(ToolError);
           expect((err as ToolError).code).toBe('ambiguous');

@@ -43,7 +43,7 @@ describe('normalizePath', () => {
     ['projects/Gamma/New note.md', 'Projects/Gamma/New note.md'],
     ['Projects/Alpha/', 'Projects/Alpha'],
   ])('%j → %j', (input, expected) => {
-    expect(store.normalizePath(input, ANYONE)).toBe(expected);
+    expect(store.policy.normalizePath(input, ANYONE)).toBe(expected);
   });
 
   test.each([
@@ -63,22 +63,22 @@ describe('normalizePath', () => {
     ['Archive/Old ideas.md', 'forbidden'],
     ['archive', 'forbidden'],
   ])('%j is refused with %s', (input, code) => {
-    expect(codeOf(() => store.normalizePath(input, ANYONE))).toBe(code);
+    expect(codeOf(() => store.policy.normalizePath(input, ANYONE))).toBe(code);
   });
 
   test('roots confine the key, after normalization', () => {
-    expect(store.normalizePath('projects/alpha/Budget.md', ALPHA_ONLY)).toBe('Projects/Alpha/Budget.md');
-    expect(codeOf(() => store.normalizePath('Projects/Beta/Beta overview.md', ALPHA_ONLY))).toBe('forbidden');
-    expect(codeOf(() => store.normalizePath('Projects/Alpha/../Beta/x.md', ALPHA_ONLY))).toBe('forbidden');
-    expect(codeOf(() => store.normalizePath('Projects/Alphabet/x.md', ALPHA_ONLY))).toBe('forbidden');
-    expect(errorOf(() => store.normalizePath('Inbox.md', ALPHA_ONLY)).message).toMatch(/outside the folders this key may use \(Projects\/Alpha\)/);
+    expect(store.policy.normalizePath('projects/alpha/Budget.md', ALPHA_ONLY)).toBe('Projects/Alpha/Budget.md');
+    expect(codeOf(() => store.policy.normalizePath('Projects/Beta/Beta overview.md', ALPHA_ONLY))).toBe('forbidden');
+    expect(codeOf(() => store.policy.normalizePath('Projects/Alpha/../Beta/x.md', ALPHA_ONLY))).toBe('forbidden');
+    expect(codeOf(() => store.policy.normalizePath('Projects/Alphabet/x.md', ALPHA_ONLY))).toBe('forbidden');
+    expect(errorOf(() => store.policy.normalizePath('Inbox.md', ALPHA_ONLY)).message).toMatch(/outside the folders this key may use \(Projects\/Alpha\)/);
   });
 
   test('the user quarantine list is read live', () => {
-    expect(store.normalizePath('Templates/Daily note.md', ANYONE)).toBe('Templates/Daily note.md');
+    expect(store.policy.normalizePath('Templates/Daily note.md', ANYONE)).toBe('Templates/Daily note.md');
     userQuarantine.push('templates');
     try {
-      expect(codeOf(() => store.normalizePath('Templates/Daily note.md', ANYONE))).toBe('forbidden');
+      expect(codeOf(() => store.policy.normalizePath('Templates/Daily note.md', ANYONE))).toBe('forbidden');
       expect(store.readableNotes(ANYONE).some((f) => f.path.startsWith('Templates/'))).toBe(false);
     } finally {
       userQuarantine.pop();
@@ -86,10 +86,10 @@ describe('normalizePath', () => {
   });
 
   test('normalizeFolderPath accepts the vault root', () => {
-    expect(store.normalizeFolderPath(undefined, ANYONE)).toBe('');
-    expect(store.normalizeFolderPath('/', ANYONE)).toBe('');
-    expect(store.normalizeFolderPath('projects', ANYONE)).toBe('Projects');
-    expect(codeOf(() => store.normalizeFolderPath('.obsidian', ANYONE))).toBe('forbidden');
+    expect(store.policy.normalizeFolderPath(undefined, ANYONE)).toBe('');
+    expect(store.policy.normalizeFolderPath('/', ANYONE)).toBe('');
+    expect(store.policy.normalizeFolderPath('projects', ANYONE)).toBe('Projects');
+    expect(codeOf(() => store.policy.normalizeFolderPath('.obsidian', ANYONE))).toBe('forbidden');
   });
 });
 
@@ -114,21 +114,21 @@ describe('readability and access', () => {
   });
 
   test('accessOf combines access and agent_overrides', () => {
-    expect(store.accessOf(file('Projects/Alpha/Budget.md'), ANYONE)).toBe('read-only');
-    expect(store.accessOf(file('Personal/Therapy notes.md'), ANYONE)).toBe('private');
-    expect(store.accessOf(file('Projects/Beta/Retrospective.md'), ANYONE)).toBe('read-write');
-    expect(store.accessOf(file('Projects/Beta/Retrospective.md'), CURSOR)).toBe('read-only');
-    expect(store.accessOf(file('Projects/Beta/Retrospective.md'), CLAUDE)).toBe('private');
+    expect(store.policy.accessOf(file('Projects/Alpha/Budget.md'), ANYONE)).toBe('read-only');
+    expect(store.policy.accessOf(file('Personal/Therapy notes.md'), ANYONE)).toBe('private');
+    expect(store.policy.accessOf(file('Projects/Beta/Retrospective.md'), ANYONE)).toBe('read-write');
+    expect(store.policy.accessOf(file('Projects/Beta/Retrospective.md'), CURSOR)).toBe('read-only');
+    expect(store.policy.accessOf(file('Projects/Beta/Retrospective.md'), CLAUDE)).toBe('private');
     expect(store.canRead(file('Projects/Beta/Retrospective.md'), CLAUDE)).toBe(false);
     expect(store.canRead(file('Projects/Beta/Retrospective.md'), CURSOR)).toBe(true);
     expect(store.canRead(file('Inbox.md'), ALPHA_ONLY)).toBe(false);
   });
 
   test('isQuarantined covers built-ins and the user list', () => {
-    expect(store.isQuarantined('.obsidian')).toBe(true);
-    expect(store.isQuarantined('_private/Passwords hint.md')).toBe(true);
-    expect(store.isQuarantined('Archive/Old ideas.md')).toBe(true);
-    expect(store.isQuarantined('Projects/Alpha/Budget.md')).toBe(false);
+    expect(store.policy.isQuarantined('.obsidian')).toBe(true);
+    expect(store.policy.isQuarantined('_private/Passwords hint.md')).toBe(true);
+    expect(store.policy.isQuarantined('Archive/Old ideas.md')).toBe(true);
+    expect(store.policy.isQuarantined('Projects/Alpha/Budget.md')).toBe(false);
   });
 
   test('readableFolders hides quarantined folders and respects roots', () => {
@@ -159,7 +159,7 @@ describe('readability and access', () => {
 });
 
 describe('resolveNote', () => {
-  const resolve = (ref: { path?: string; id?: string }, scope = ANYONE) => store.resolveNote(ref, scope).path;
+  const resolve = (ref: { path?: string; id?: string }, scope = ANYONE) => store.policy.resolveNote(ref, scope).path;
 
   test('by path, with or without .md, in any case', () => {
     expect(resolve({ path: 'Projects/Alpha/Budget.md' })).toBe('Projects/Alpha/Budget.md');
@@ -237,7 +237,7 @@ describe('resolveNote', () => {
 });
 
 describe('note facts', () => {
-  const note = (p: string) => store.resolveNote({ path: p }, ANYONE);
+  const note = (p: string) => store.policy.resolveNote({ path: p }, ANYONE);
 
   test('ids, titles and frontmatter', () => {
     expect(store.noteId(note('Projects/Alpha/Alpha overview.md'))).toBe('PRJ-ALPHA');
@@ -300,7 +300,7 @@ describe('note facts', () => {
 });
 
 describe('links and tags', () => {
-  const note = (p: string) => store.resolveNote({ path: p }, ANYONE);
+  const note = (p: string) => store.policy.resolveNote({ path: p }, ANYONE);
 
   test('private notes never appear as link source or target', () => {
     const alpha = store.linksOf(note('Projects/Alpha/Alpha overview.md'), ANYONE);
@@ -348,18 +348,18 @@ describe('links and tags', () => {
 
 describe('agent instructions', () => {
   test('the nearest AGENTS.md governs notes below it, not itself', async () => {
-    const budget = store.resolveNote({ path: 'Projects/Alpha/Budget.md' }, ANYONE);
+    const budget = store.policy.resolveNote({ path: 'Projects/Alpha/Budget.md' }, ANYONE);
     const found = await store.agentInstructionsFor(budget, ANYONE);
     expect(found?.path).toBe('Projects/AGENTS.md');
     expect(found?.content).toContain('Meeting notes are append-only');
-    expect(await store.agentInstructionsFor(store.resolveNote({ path: 'Inbox' }, ANYONE), ANYONE)).toBeNull();
-    expect(await store.agentInstructionsFor(store.resolveNote({ path: 'Projects/AGENTS.md' }, ANYONE), ANYONE)).toBeNull();
+    expect(await store.agentInstructionsFor(store.policy.resolveNote({ path: 'Inbox' }, ANYONE), ANYONE)).toBeNull();
+    expect(await store.agentInstructionsFor(store.policy.resolveNote({ path: 'Projects/AGENTS.md' }, ANYONE), ANYONE)).toBeNull();
     expect(await store.agentInstructionsFor(budget, ALPHA_ONLY)).toBeNull();
   });
 
   test('for several notes, each instructions file is read once and AGENTS.md itself still skips itself', async () => {
     const paths = ['Projects/Alpha/Budget.md', 'Projects/Alpha/Meeting notes.md', 'Projects/Beta/Beta overview.md', 'Projects/AGENTS.md', 'Inbox.md'];
-    const files = paths.map((p) => store.resolveNote({ path: p }, ANYONE));
+    const files = paths.map((p) => store.policy.resolveNote({ path: p }, ANYONE));
     const spy = jest.spyOn(store, 'read');
     try {
       const found = await store.agentInstructionsForNotes(files, ANYONE);

@@ -43,7 +43,7 @@ describe('read_note not_found says "did you mean", never naming notes the key ma
   afterAll(async () => vault?.close());
 
   const messageFor = (path: string, scope: AccessScope = everyone): string => {
-    const err = errorOf(() => notes.resolveNote({ path }, scope));
+    const err = errorOf(() => notes.policy.resolveNote({ path }, scope));
     expect(err.code).toBe('not_found');
     return err.message;
   };

@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => vault?.close());
 
-describe('NoteStore.normalizePath fuzz', () => {
+describe('NotePolicy.normalizePath fuzz', () => {
   test('5000 seeded random inputs: a ToolError, or a clean vault path inside the roots and outside quarantine', () => {
     const random = seededRandom(7);
     const scope = { label: 'fuzz', roots: ['Projects/Alpha'] };
@@ -26,7 +26,7 @@ describe('NoteStore.normalizePath fuzz', () => {
       const input = prefix + parts.join(['/', '\\', '//'][Math.floor(random() * 3)]);
       let out: string;
       try {
-        out = notes.normalizePath(input, scope);
+        out = notes.policy.normalizePath(input, scope);
       } catch (err) {
         expect(err).toBeInstanceOf(ToolError);
         continue;
@@ -36,7 +36,7 @@ describe('NoteStore.normalizePath fuzz', () => {
       expect(out.split('/')).not.toContain('..');
       expect(out.split('/')).not.toContain('.');
       expect(out === 'Projects/Alpha' || out.startsWith('Projects/Alpha/')).toBe(true);
-      expect(notes.isQuarantined(out)).toBe(false);
+      expect(notes.policy.isQuarantined(out)).toBe(false);
       expect(out).toBe(out.normalize('NFC'));
       expect(path.resolve(vault.dir, out).startsWith(vault.dir + path.sep)).toBe(true);
     }

@@ -278,7 +278,7 @@ describe('set_properties', () => {
     await call(setPropertiesTool, { path: 'PRJ-ALPHA', properties: { priority: 2, tags: 'project, #client/northwind, urgent', aliases: 'Northwind', owner: null } });
     const after = await disk('Projects/Alpha/Alpha overview.md');
     await vault.host.metadataCache.whenResolved();
-    const fm = notes.frontmatterOf(notes.resolveNote({ path: 'Projects/Alpha/Alpha overview' }, { label: '', roots: [] }));
+    const fm = notes.frontmatterOf(notes.policy.resolveNote({ path: 'Projects/Alpha/Alpha overview' }, { label: '', roots: [] }));
     expect(fm).toMatchObject({ priority: 2, tags: ['project', 'client/northwind', 'urgent'], aliases: ['Northwind'], budget_eur: 48000, id: 'PRJ-ALPHA' });
     expect(fm.owner).toBeUndefined();
     expect(after).toContain('due: 2026-03-31\n');
@@ -313,7 +313,7 @@ describe('set_properties', () => {
     const scope = { label: 'Test agent', roots: [] };
     const request = { tool: 'set_properties', kind: 'properties', path: 'Inbox', properties: { seen: true } } as const;
     const prepared = await notes.writes.prepare(request, scope);
-    await vault.app.vault.process(notes.resolveNote({ path: 'Inbox' }, scope), (text) => `${text}added meanwhile\n`);
+    await vault.app.vault.process(notes.policy.resolveNote({ path: 'Inbox' }, scope), (text) => `${text}added meanwhile\n`);
     const changed = await disk('Inbox.md');
     await expect(notes.writes.applyPrepared(prepared, scope)).rejects.toBeInstanceOf(BaseChangedError);
     expect(await disk('Inbox.md')).toBe(changed);

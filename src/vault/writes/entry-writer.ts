@@ -39,7 +39,7 @@ export class EntryWriter {
     if (namesFolder(rawPath)) {
       throw new ToolError('invalid_argument', `'${rawPath}' ends with '/', which names a folder; give a note path such as 'Folder/Note.md', or call create_folder.`);
     }
-    const path = this.notes.checkedPath(withMarkdownExtension(this.notes.normalizePath(rawPath, scope)), scope);
+    const path = this.notes.policy.checkedPath(withMarkdownExtension(this.notes.policy.normalizePath(rawPath, scope)), scope);
     this.assertNewSegmentsValid(path);
     this.assertFree(path, 'create at');
     guardFrontmatter('', content, path);
@@ -51,8 +51,8 @@ export class EntryWriter {
    * @throws ToolError('exists') when a folder is already there (or the path is taken by a note).
    */
   prepareFolder(tool: string, rawPath: string, scope: AccessScope): PreparedWrite {
-    const path = this.notes.normalizePath(rawPath, scope);
-    const existing = this.notes.entryAt(path);
+    const path = this.notes.policy.normalizePath(rawPath, scope);
+    const existing = this.notes.policy.entryAt(path);
     if (existing instanceof TFolder) throw new ToolError('exists', `Folder '${existing.path}' already exists; use it as it is.`);
     this.assertNewSegmentsValid(path);
     this.assertFree(path, 'create a folder at');
@@ -74,12 +74,12 @@ export class EntryWriter {
     if (!isNote) this.assertFolderMovable(source as TFolder, scope);
     else if (expectedHash !== undefined) assertExpectedHash(await this.notes.read(source), expectedHash, source.path);
     this.assertLinkersWritable(source, scope);
-    let to = this.notes.normalizePath(rawTo, scope);
-    if (isNote) to = this.notes.checkedPath(withMarkdownExtension(to), scope);
+    let to = this.notes.policy.normalizePath(rawTo, scope);
+    if (isNote) to = this.notes.policy.checkedPath(withMarkdownExtension(to), scope);
     if (!isNote && isPathInside(to, source.path, true)) {
       throw new ToolError('invalid_argument', `Cannot move folder '${source.path}' into itself; choose a target outside it.`);
     }
-    if (this.notes.entryAt(to) === source) {
+    if (this.notes.policy.entryAt(to) === source) {
       const literal = this.spelledTarget(rawTo, isNote);
       if (literal === null || literal === source.path) {
         throw new ToolError('invalid_argument', `'${source.path}' is already at '${to}'; give a different target path.`);
@@ -167,7 +167,7 @@ export class EntryWriter {
     }
     if (entry instanceof TFolder) this.assertFolderMovable(entry, scope);
     this.assertLinkersWritable(entry, scope);
-    const occupant = this.notes.entryAt(p.to);
+    const occupant = this.notes.policy.entryAt(p.to);
     if (occupant && occupant !== entry) throw takenError('move to');
     await this.ensureFolder(parentOf(p.to));
     try {
@@ -207,7 +207,7 @@ export class EntryWriter {
   /** The folder `rawPath` names, or null (also when the path does not normalize: the note lookup reports that). */
   private folderAt(rawPath: string, scope: AccessScope): TFolder | null {
     try {
-      const entry = this.notes.entryAt(this.notes.normalizePath(rawPath, scope));
+      const entry = this.notes.policy.entryAt(this.notes.policy.normalizePath(rawPath, scope));
       return entry instanceof TFolder ? entry : null;
     } catch {
       return null;
@@ -225,13 +225,13 @@ export class EntryWriter {
    */
   private assertFolderMovable(folder: TFolder, scope: AccessScope): void {
     const blocked = (entry: TAbstractFile): boolean => {
-      if (this.notes.isQuarantined(entry.path)) return true;
+      if (this.notes.policy.isQuarantined(entry.path)) return true;
       if (entry instanceof TFolder) return entry.children.some(blocked);
       if (!(entry instanceof TFile) || entry.extension !== 'md') return false;
-      if (!this.notes.canRead(entry, scope)) {
-        return this.notes.notesLinkingInto(entry).some((linker) => linker !== entry && this.notes.canRead(linker, scope));
+      if (!this.notes.policy.canRead(entry, scope)) {
+        return this.notes.notesLinkingInto(entry).some((linker) => linker !== entry && this.notes.policy.canRead(linker, scope));
       }
-      return this.notes.accessOf(entry, scope) !== 'read-write';
+      return this.notes.policy.accessOf(entry, scope) !== 'read-write';
     };
     if (folder.isRoot() || blocked(folder)) {
       throw new ToolError('forbidden', `Folder '${folder.path}' holds notes this key may not change; move its notes one at a time instead.`);
@@ -247,7 +247,7 @@ export class EntryWriter {
    */
   private assertLinkersWritable(entry: TAbstractFile, scope: AccessScope): void {
     const blocked = this.notes.notesLinkingInto(entry).some(
-      (file) => file.extension !== 'md' || !this.notes.canRead(file, scope) || this.notes.accessOf(file, scope) !== 'read-write',
+      (file) => file.extension !== 'md' || !this.notes.policy.canRead(file, scope) || this.notes.policy.accessOf(file, scope) !== 'read-write',
     );
     if (blocked) {
       throw new ToolError(
@@ -262,10 +262,10 @@ export class EntryWriter {
    * it: the same message for all, so private notes cannot be probed.
    */
   private assertFree(path: string, verb: string): void {
-    if (this.notes.entryAt(path)) throw takenError(verb);
+    if (this.notes.policy.entryAt(path)) throw takenError(verb);
     const segments = path.split('/');
     for (let n = 1; n < segments.length; n++) {
-      const ancestor = this.notes.entryAt(segments.slice(0, n).join('/'));
+      const ancestor = this.notes.policy.entryAt(segments.slice(0, n).join('/'));
       if (ancestor && !(ancestor instanceof TFolder)) throw takenError(verb);
     }
   }
@@ -274,7 +274,7 @@ export class EntryWriter {
   private assertNewSegmentsValid(path: string): void {
     const segments = path.split('/');
     for (let n = 1; n <= segments.length; n++) {
-      if (!this.notes.entryAt(segments.slice(0, n).join('/'))) assertValidName(segments[n - 1]);
+      if (!this.notes.policy.entryAt(segments.slice(0, n).join('/'))) assertValidName(segments[n - 1]);
     }
   }
 
@@ -296,13 +296,13 @@ export class EntryWriter {
   }
 
   /**
-   * The target as spelled (NoteReader.spelledPath, `.md` added for notes), without the real
+   * The target as spelled (NotePolicy.spelledPath, `.md` added for notes), without the real
    * spelling of existing entries: tells a case-only rename from "already there". null when
    * the path does not normalize (normalizePath already reported that).
    */
   private spelledTarget(rawTo: string, isNote: boolean): string | null {
     try {
-      const spelled = this.notes.spelledPath(rawTo);
+      const spelled = this.notes.policy.spelledPath(rawTo);
       return isNote ? withMarkdownExtension(spelled) : spelled;
     } catch {
       return null;

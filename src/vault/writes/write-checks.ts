@@ -12,15 +12,15 @@ import type { NoteReader } from '../note-reader';
  */
 
 /**
- * The Markdown note at `path` that `scope` may write. Resolution is NoteStore.resolveNote's
+ * The Markdown note at `path` that `scope` may write. Resolution is NotePolicy.resolveNote's
  * (so private notes, quarantine and roots behave as there); then the note's `access` and
  * `agent_overrides` must allow writing.
  * @throws what resolveNote throws; ToolError('forbidden') naming the property when the note is
  *   read-only for this key.
  */
 export function writableNote(notes: NoteReader, path: string, scope: AccessScope): TFile {
-  const file = notes.resolveNote({ path }, scope);
-  if (notes.accessOf(file, scope) !== 'read-write') throw readOnlyError(file.path, notes.frontmatterOf(file), scope.label);
+  const file = notes.policy.resolveNote({ path }, scope);
+  if (notes.policy.accessOf(file, scope) !== 'read-write') throw readOnlyError(file.path, notes.frontmatterOf(file), scope.label);
   return file;
 }
 

@@ -1,0 +1,290 @@
+import { TFile, TFolder, type App, type TAbstractFile } from 'obsidian';
+import { ToolError } from '../errors';
+import type { AccessScope } from './access';
+import { isWithinRoots, noteAccess, type NoteAccess } from './access-rules';
+import { canonicalPath, findEntry } from './lookup';
+import { frontmatterId, pathOfSyntheticId, unwrapWikilink } from './note-ref';
+import { decodePercentOnce, lexicalVaultPath } from './paths';
+import { Quarantine } from './quarantine';
+import { resolveLinkpath } from './linkpath';
+import { noteNotFound } from './writes/frontmatter-guard';
+import { similarNotePaths } from './note-suggest';
+import { UnparsedFrontmatter } from './unparsed-frontmatter';
+
+/** What {@link NotePolicy} reads from the notes it rules on (NoteStore provides it). */
+export interface NotePolicySource {
+  /** Returns the user-listed quarantined folders (settings `access.quarantine`), read on every check. */
+  quarantine: () => string[];
+  /** The Markdown notes `scope` may read, in vault order (NoteStore.readableNotes: built with {@link NotePolicy.canRead}). */
+  readableNotes: (scope: AccessScope) => readonly TFile[];
+  /** A note's frontmatter from the metadata cache (`{}` when it has none): for the `id` and aliases. */
+  frontmatterOf: (file: TFile) => Record<string, unknown>;
+  /** A note's frontmatter aliases: for "did you mean" suggestions. */
+  aliasesOf: (file: TFile) => string[];
+}
+
+/**
+ * The vault's path and access policy (DESIGN.md "Notes that agents may not touch"), shared by
+ * reads, writes and proposals: how an agent-supplied path or note reference becomes a vault
+ * path or TFile (normalization, real spelling, wikilink-style names, ids), and whether a key's
+ * {@link AccessScope} may use it (quarantine, key roots, the `access` / `agent_overrides`
+ * frontmatter). A note the scope may not read behaves as missing.
+ */
+export class NotePolicy {
+  private readonly quarantine: Quarantine;
+  private readonly unparsed: UnparsedFrontmatter;
+
+  /** @param app the Obsidian app. @param source the quarantine list and the note reads the policy needs. */
+  constructor(
+    private readonly app: App,
+    private readonly source: NotePolicySource,
+  ) {
+    this.quarantine = new Quarantine(app.vault.configDir, source.quarantine);
+    this.unparsed = new UnparsedFrontmatter(app);
+  }
+
+  /** Stops following vault events (the unparsed-frontmatter blocks); call when the plugin unloads. */
+  close(): void {
+    this.unparsed.close();
+  }
+
+  /**
+   * Calls `listener(path)` when the access of a note whose frontmatter does not parse becomes
+   * known (see {@link UnparsedFrontmatter.onLearned}): answers computed before may change.
+   * @returns a function that unsubscribes.
+   */
+  onAccessLearned(listener: (path: string) => void): () => void {
+    return this.unparsed.onLearned(listener);
+  }
+
+  /**
+   * Normalizes an agent-supplied path and checks it may be used by `scope`: percent-escapes
+   * decoded once (unless the literal spelling names an existing entry), backslashes, NFC,
+   * `./` and `..`, leading slashes, Obsidian's `normalizePath`, then the real spelling of
+   * existing folders/files when only case or Unicode form differs.
+   * @returns the vault-relative path (the file need not exist).
+   * @throws ToolError('invalid_argument') for an empty path, the vault root, control
+   *   characters or an absolute file-system path; ToolError('forbidden') when the path leaves
+   *   the vault, is quarantined, or lies outside `scope.roots`.
+   */
+  normalizePath(input: string, scope: AccessScope): string {
+    const path = this.lexicalPath(input);
+    if (path === '') {
+      throw new ToolError('invalid_argument', `Path '${input}' names the vault root; give a note or folder path such as 'Folder/Note.md'.`);
+    }
+    this.assertAllowed(path, scope);
+    return path;
+  }
+
+  /**
+   * Like {@link normalizePath} for a folder argument that may be the whole vault.
+   * @param input undefined, `''`, `/` or `.` mean the vault root (returned as `''`).
+   * @throws as {@link normalizePath}, except that the root is accepted.
+   */
+  normalizeFolderPath(input: string | undefined, scope: AccessScope): string {
+    if (input === undefined || input.trim() === '') return '';
+    const path = this.lexicalPath(input);
+    if (path !== '') this.assertAllowed(path, scope);
+    return path;
+  }
+
+  /**
+   * Checks an already normalized vault path (e.g. one a write tool extended with `.md`) the way
+   * {@link normalizePath} does, without decoding percent-escapes a second time.
+   * @returns the path with the real spelling of existing folders/files.
+   * @throws ToolError('forbidden') when it is quarantined or outside `scope.roots`.
+   */
+  checkedPath(path: string, scope: AccessScope): string {
+    const real = canonicalPath(this.app.vault, path);
+    this.assertAllowed(real, scope);
+    return real;
+  }
+
+  /**
+   * The vault path `input` spells, chosen like {@link normalizePath} (the same rule for the
+   * literal versus the percent-decoded spelling) but as typed: existing entries do not lend
+   * their real case or Unicode form, and no access check runs. Tells a case-only rename
+   * (`Ideas` → `ideas`) from a target that is already there.
+   * @throws as {@link normalizePath}'s path rules (empty, control characters, absolute, leaving the vault).
+   */
+  spelledPath(input: string): string {
+    const chosen = this.lexicalPath(input);
+    const literal = lexicalVaultPath(input);
+    if (canonicalPath(this.app.vault, literal) === chosen) return literal;
+    return lexicalVaultPath(decodePercentOnce(input.trim()));
+  }
+
+  /**
+   * Whatever occupies a normalized path (file or folder, matched ignoring case and Unicode
+   * form), or null. No access check: write tools use it to refuse taken targets, including
+   * ones the caller may not see, with an answer that does not say which.
+   */
+  entryAt(path: string): TAbstractFile | null {
+    return path === '' ? null : findEntry(this.app.vault, path);
+  }
+
+  /** True when a vault-relative path (file or folder) is quarantined (config dir, dot-folders, `_private/`, the user's list). */
+  isQuarantined(path: string): boolean {
+    return this.quarantine.contains(path);
+  }
+
+  /**
+   * True when `scope` may see `file`: not quarantined, inside `scope.roots`, and (for a
+   * Markdown note) neither `access: private` nor `agent_overrides[scope.label]: no-access`.
+   */
+  canRead(file: TFile, scope: AccessScope): boolean {
+    if (this.quarantine.contains(file.path) || !isWithinRoots(file.path, scope.roots)) return false;
+    return file.extension !== 'md' || this.accessOf(file, scope) !== 'private';
+  }
+
+  /**
+   * {@link canRead} by exact vault path, as a predicate for `scope`: true for the path of an
+   * existing file `scope` may read (link targets and sources, `metadataCache.resolvedLinks` keys).
+   */
+  canReadPath(scope: AccessScope): (path: string) => boolean {
+    return (path) => {
+      const target = this.app.vault.getFileByPath(path);
+      return target !== null && this.canRead(target, scope);
+    };
+  }
+
+  /**
+   * The note's access level for `scope` from its frontmatter alone: `access` combined with
+   * `agent_overrides[scope.label]` (read-only | no-access; overrides only tighten; keys in any
+   * case). Frontmatter that does not parse is read line by line, and an access rule in it
+   * counts at its strictest (see {@link UnparsedFrontmatter}). Quarantine and roots are not
+   * considered here; {@link canRead} and {@link normalizePath} check them.
+   */
+  accessOf(file: TFile, scope: AccessScope): NoteAccess {
+    const cache = this.app.metadataCache.getFileCache(file);
+    if (cache?.frontmatterPosition && !cache.frontmatter) return this.unparsed.accessOf(file, scope.label);
+    return noteAccess(cache?.frontmatter, scope.label);
+  }
+
+  /**
+   * Finds a readable Markdown note. `path`: a vault path, `.md` optional, or a wikilink-style
+   * name (`Meeting notes`, `Alpha/Meeting notes`, `[[Note|alias]]`, an alias); a path that
+   * matches nothing is also tried as an id (so is a `path:` synthetic id passed as path). `id`: the frontmatter `id`, or `path:<path>`;
+   * an id that matches nothing is also tried as a path. `path` wins when both are given.
+   * @throws ToolError('invalid_argument') when neither is given or the path is a folder or a
+   *   non-Markdown file; ToolError('forbidden') for quarantined paths or paths outside
+   *   `scope.roots`; ToolError('ambiguous') when a name or id matches several notes (the
+   *   message lists their paths); ToolError('not_found') otherwise — unreadable notes included.
+   */
+  resolveNote(ref: { path?: string; id?: string }, scope: AccessScope): TFile {
+    for (const value of [ref.path, ref.id]) if (typeof value === 'string') assertPathLength(value);
+    const lookup: Lookup = { scope, readable: once(() => this.source.readableNotes(scope)) };
+    if (typeof ref.path === 'string' && ref.path.trim() !== '') {
+      if (pathOfSyntheticId(ref.path.trim()) !== null) return this.resolveById(ref.path, lookup, true);
+      return this.resolveByPath(ref.path, lookup, true);
+    }
+    if (typeof ref.id === 'string' && ref.id.trim() !== '') return this.resolveById(ref.id, lookup, true);
+    throw new ToolError('invalid_argument', "Give the note's path (e.g. 'Folder/Note.md') or its id.");
+  }
+
+  /**
+   * Lexical normalization with percent-decoding, then the real spelling of existing entries.
+   * An exact literal name always wins: when the path as typed (or with `.md` added) names an
+   * existing entry, escapes in it are part of the name (`a%20b.md` next to `a b.md`); only
+   * otherwise is the once-decoded spelling used.
+   */
+  private lexicalPath(input: string): string {
+    assertPathLength(input);
+    const literal = lexicalVaultPath(input);
+    const decodedInput = decodePercentOnce(input.trim());
+    if (decodedInput === input.trim() || this.namesEntry(literal)) return canonicalPath(this.app.vault, literal);
+    return canonicalPath(this.app.vault, lexicalVaultPath(decodedInput));
+  }
+
+  /** True when a normalized path, as given or with `.md` added, names an existing entry. */
+  private namesEntry(path: string): boolean {
+    if (path === '') return false;
+    return findEntry(this.app.vault, path) !== null || (!/\.md$/i.test(path) && findEntry(this.app.vault, `${path}.md`) !== null);
+  }
+
+  /** Throws ToolError('forbidden') when `path` is quarantined or outside `scope.roots`. */
+  private assertAllowed(path: string, scope: AccessScope): void {
+    if (this.quarantine.contains(path)) {
+      throw new ToolError('forbidden', `Path '${path}' is in a folder agents may not access; use a path outside it.`);
+    }
+    if (!isWithinRoots(path, scope.roots)) {
+      throw new ToolError('forbidden', `Path '${path}' is outside the folders this key may use (${scope.roots.join(', ')}); use a path inside them.`);
+    }
+  }
+
+  /** Path lookup, then wikilink-style name resolution, then (optionally) the id. */
+  private resolveByPath(input: string, lookup: Lookup, tryId: boolean): TFile {
+    const { scope } = lookup;
+    const name = unwrapWikilink(input);
+    const path = this.lexicalPath(name);
+    if (path === '') throw new ToolError('invalid_argument', `'${input}' names the vault root, not a note; give a note path such as 'Folder/Note.md'.`);
+    if (this.quarantine.contains(path)) this.assertAllowed(path, scope);
+    const outsideRoots = !isWithinRoots(path, scope.roots);
+    let folder: TFolder | null = null;
+    if (!outsideRoots) {
+      const exact = findEntry(this.app.vault, path);
+      if (exact instanceof TFolder) folder = exact;
+      const withMd = path.toLowerCase().endsWith('.md') ? null : findEntry(this.app.vault, `${path}.md`);
+      for (const entry of [exact, withMd]) {
+        if (!(entry instanceof TFile) || !this.canRead(entry, scope)) continue;
+        if (entry.extension === 'md') return entry;
+        throw new ToolError('invalid_argument', `'${entry.path}' is not a Markdown note; only .md notes can be read.`);
+      }
+    }
+    const linked = resolveLinkpath(path, lookup.readable(), (file) => this.source.frontmatterOf(file), () =>
+      this.app.metadataCache.getFirstLinkpathDest(path.replace(/\.md$/i, ''), ''),
+    );
+    if (linked) return linked;
+    if (tryId) {
+      const byId = this.findById(name.trim(), lookup);
+      if (byId) return byId;
+    }
+    if (folder) {
+      throw new ToolError('invalid_argument', `'${folder.path}' is a folder; call list_notes with folder '${folder.path}' to see its notes.`);
+    }
+    if (outsideRoots && path.includes('/')) this.assertAllowed(path, scope);
+    throw noteNotFound(input, similarNotePaths(name, lookup.readable(), (file) => this.source.aliasesOf(file)));
+  }
+
+  /** Id lookup (`path:<path>` or frontmatter `id`), then (optionally) the path. */
+  private resolveById(input: string, lookup: Lookup, tryPath: boolean): TFile {
+    const id = input.trim();
+    const syntheticPath = pathOfSyntheticId(id);
+    if (syntheticPath !== null) return this.resolveByPath(syntheticPath, lookup, false);
+    const byId = this.findById(id, lookup);
+    if (byId) return byId;
+    if (tryPath) return this.resolveByPath(id, lookup, false);
+    throw noteNotFound(input);
+  }
+
+  /** The readable note whose frontmatter `id` equals `id`; null when none. @throws ToolError('ambiguous') when several share it. */
+  private findById(id: string, lookup: Lookup): TFile | null {
+    const matches = lookup.readable().filter((file) => frontmatterId(this.source.frontmatterOf(file)) === id);
+    if (matches.length > 1) {
+      throw new ToolError('ambiguous', `Id '${id}' is used by ${matches.length} notes (${matches.map((f) => f.path).join(', ')}); pass the path instead.`);
+    }
+    return matches[0] ?? null;
+  }
+}
+
+/** One note resolution: the caller's scope and its readable notes, listed at most once per resolve. */
+interface Lookup {
+  scope: AccessScope;
+  readable: () => readonly TFile[];
+}
+
+/** `compute`, called on first use only; later calls return the same value. */
+function once<T>(compute: () => T): () => T {
+  let value: { v: T } | null = null;
+  return () => (value ??= { v: compute() }).v;
+}
+
+/** Longest path or id accepted, in characters (file systems stop far earlier). */
+export const MAX_PATH_CHARS = 1024;
+
+/** @throws ToolError('invalid_argument') when `input` is longer than {@link MAX_PATH_CHARS}; the message does not echo it. */
+function assertPathLength(input: string): void {
+  if (input.length > MAX_PATH_CHARS) {
+    throw new ToolError('invalid_argument', `A path or id may be at most ${MAX_PATH_CHARS} characters; this one has ${input.length}.`);
+  }
+}
