@@ -18,7 +18,7 @@ import type { EngineLine, LexicalEngine } from './lexical-engine';
  * Version of the saved layout, tokenizer, fields and posting encoding. Bump it whenever any
  * of them changes: an index saved by an older version is then rebuilt instead of loaded.
  */
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 3;
 
 /** File name of the saved index in the plugin folder. */
 export const INDEX_FILE = 'search-index.json';

@@ -29,10 +29,18 @@ export function hasUnsegmented(text: string): boolean {
 
 const ASCII = /^[\x00-\x7f]*$/;
 
-/** NFKC-folds and lower-cases one term. Takes any string, returns the comparable form. */
+/** Combining diacritical marks (U+0300–U+036F): accents on Latin, Greek and Cyrillic letters. */
+const DIACRITICS = /[\u0300-\u036f]/g;
+
+/**
+ * The comparable form of one term: compatibility-folded (NFKC), lower-cased, and with the
+ * diacritics of Latin, Greek and Cyrillic letters removed ("Café" and "cafe" match). Marks of
+ * other scripts (Japanese dakuten, Arabic harakat) are kept: they change the word there.
+ */
 export function normalizeTerm(term: string): string {
-  // NFKC leaves ASCII as it is: skip the Unicode pass for the common case.
-  return ASCII.test(term) ? term.toLowerCase() : term.normalize('NFKC').toLowerCase();
+  // ASCII has no diacritics and NFKC leaves it as it is: skip the Unicode pass.
+  if (ASCII.test(term)) return term.toLowerCase();
+  return term.normalize('NFKD').replace(DIACRITICS, '').normalize('NFC').toLowerCase();
 }
 
 /**

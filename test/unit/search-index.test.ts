@@ -362,6 +362,19 @@ describe('SearchIndex: composed and decomposed Unicode', () => {
   });
 });
 
+describe('SearchIndex: diacritics', () => {
+  it('folds Latin diacritics both ways: "cafe" finds "Café" and "crème" finds "creme"', async () => {
+    const { index } = await started({
+      'Reference/Café.md': '# Café\n\nThe crème brûlée was good.\n',
+      'Notes/Plain.md': 'A creme without accents.\n',
+    });
+    expect(paths(await index.search('cafe', ALL))).toEqual(['Reference/Café.md']);
+    expect(paths(await index.search('crème', ALL)).sort()).toEqual(['Notes/Plain.md', 'Reference/Café.md']);
+    expect(paths(await index.search('brulee', ALL))).toEqual(['Reference/Café.md']);
+    expect((await index.search('brulee', ALL)).results[0].snippet).toContain('**brûlée**');
+  });
+});
+
 describe('SearchIndex: lifecycle and incremental updates', () => {
   it('follows creates, modifies, deletes and renames', async () => {
     const { notes, index } = await started({ 'A.md': 'apple banana\n', 'B.md': 'cherry\n' });

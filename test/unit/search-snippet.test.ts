@@ -8,8 +8,10 @@ import { RegexGuard } from '../../src/search/regex-guard';
 import { indexTerms, queryTerms, termSpans } from '../../src/search/tokenizer';
 
 describe('tokenizer', () => {
-  it('keeps non-ASCII words whole and folds case', () => {
-    expect(indexTerms('Über Café, ΕΛΛΗΝΙΚΆ naïve_x 42')).toEqual(['über', 'café', 'ελληνικά', 'naïve', 'x', '42']);
+  it('keeps non-ASCII words whole and folds case and Latin/Greek diacritics', () => {
+    expect(indexTerms('Über Café, ΕΛΛΗΝΙΚΆ naïve_x 42')).toEqual(['uber', 'cafe', 'ελληνικα', 'naive', 'x', '42']);
+    expect(indexTerms('がっこう مَدْرَسَة')).toEqual(indexTerms('がっこう مَدْرَسَة'.normalize('NFC')));
+    expect(indexTerms('が').join('')).toContain('が');
   });
 
   it('indexes CJK runs as bigrams plus the final character, queries them as bigrams', () => {
