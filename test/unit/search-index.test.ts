@@ -509,6 +509,10 @@ withIntlVault('SearchIndex on the translated help vaults', () => {
   it.each([
     ['キャンバス', 'ja/プラグイン/Canvas.md'],
     ['デイリーノート', 'ja/プラグイン/デイリーノート.md'],
+    ['自定义域名', 'zh/Obsidian Publish/自定义域名.md'],
+    ['白板', 'zh/插件/白板.md'],
+    ['سياسة الاسترداد', 'ar/التراخيص والدفع/سياسة الاسترداد.md'],
+    ['ضريبة المبيعات', 'ar/التراخيص والدفع/ضريبة المبيعات.md'],
   ])('finds %s with %s in the top 3', async (query, expected) => {
     const page = await index.search(query, ALL);
     expect(paths(page).slice(0, 3)).toContain(expected);
