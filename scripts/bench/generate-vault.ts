@@ -7,6 +7,7 @@
 import { existsSync, promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { seededRandom } from '../../test/harness/seeded-random';
 
 /** Distinct words in the generated language. */
 export const VOCABULARY_SIZE = 30_000;
@@ -25,18 +26,6 @@ export function vocabularyWord(rank: number): string {
     n = Math.floor(n / SYLLABLES.length);
   }
   return word;
-}
-
-/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Cumulative Zipf weights 1/(rank+1)^s over `size` ranks, for sampling by binary search. */
@@ -87,7 +76,7 @@ export async function generateVault(cacheDir: string, count: number, seed = 1): 
   const started = performance.now();
   await fsp.rm(dir, { recursive: true, force: true });
   await fsp.rm(marker, { force: true });
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const words = zipfTable(VOCABULARY_SIZE, 1.05);
   const tags = zipfTable(300, 1.1);
   const titles: string[] = new Array<string>(count);
