@@ -4,7 +4,7 @@ import { createPublicApi, publishApi } from './ai/public-api';
 import { AI_API_KEY_SECRET_ID } from './ai/secret-id';
 import type { VaultMcpApi } from '../types/vault-mcp-api';
 import { KeyRing } from './keys/key-ring';
-import { INDEX_FILE } from './search/index-file';
+import { INDEX_FILE } from './search/engine/index-file';
 import { SearchIndex, type IndexStorage } from './search/search-index';
 import { McpHttpServer } from './server/mcp-http-server';
 import { ProposalReview } from './proposals/proposal-review';

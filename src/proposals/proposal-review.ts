@@ -1,5 +1,5 @@
 import { ToolError } from '../errors';
-import type { AccessScope } from '../vault/access';
+import type { AccessScope } from '../vault/access/access';
 import { hashText } from '../vault/hash';
 import type { NoteStore } from '../vault/note-store';
 import { BaseChangedError } from '../vault/writes/write-errors';

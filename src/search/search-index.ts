@@ -1,16 +1,16 @@
 import type { TFile } from 'obsidian';
 import { ToolError } from '../errors';
-import { UNRESTRICTED_SCOPE, type AccessScope } from '../vault/access';
+import { UNRESTRICTED_SCOPE, type AccessScope } from '../vault/access/access';
 import type { NoteChange, NoteStore } from '../vault/note-store';
-import { decodeCursor, encodeCursor } from './cursor';
-import { LexicalEngine, type EngineMatch } from './lexical-engine';
-import type { QueryNode } from './query-ast';
-import { positiveLeaves } from './query-eval';
-import { parseQuery, regexQuery } from './query-parser';
-import { RegexGuard } from './regex-guard';
-import { buildSnippet } from './snippet';
-import { encodeIndex, openIndex, type NoteStamp } from './index-file';
-import { Slicer } from './slicer';
+import { decodeCursor, encodeCursor } from './results/cursor';
+import { LexicalEngine, type EngineMatch } from './engine/lexical-engine';
+import type { QueryNode } from './query/query-ast';
+import { positiveLeaves } from './query/query-eval';
+import { parseQuery, regexQuery } from './query/query-parser';
+import { RegexGuard } from './query/regex-guard';
+import { buildSnippet } from './results/snippet';
+import { encodeIndex, openIndex, type NoteStamp } from './engine/index-file';
+import { Slicer } from './engine/slicer';
 import type { SearchHit, SearchOptions, SearchPage } from './types';
 
 /** How far the build is: `indexed` of `total` readable notes; `complete` once the build has ended. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isPathInside } from '../vault/paths';
+import { isPathInside } from '../vault/paths/paths';
 import { defineTool } from './tool';
 
 /** `list_folders`: the vault's folders as a flat list with note counts. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ToolError } from '../errors';
-import { decodeCursor, encodeCursor } from '../search/cursor';
-import { isPathInside } from '../vault/paths';
+import { decodeCursor, encodeCursor } from '../search/results/cursor';
+import { isPathInside } from '../vault/paths/paths';
 import { defineTool } from './tool';
 
 /** Default page size of `list_notes`, notes (DESIGN.md, "Tools"). */

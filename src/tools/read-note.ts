@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { TFile } from 'obsidian';
 import { ToolError } from '../errors';
-import { findHeadingSection } from '../vault/heading-target';
-import { bodyStart } from '../vault/note-body';
-import { withPreamble } from '../vault/sections';
+import { findHeadingSection } from '../vault/content/heading-target';
+import { bodyStart } from '../vault/content/note-body';
+import { withPreamble } from '../vault/content/sections';
 import { defineTool, type ToolContext } from './tool';
 
 /** Default cap on returned body/outline text, chars (DESIGN.md, `read_note`). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TFile } from 'obsidian';
 import { ToolError } from '../errors';
-import { bodyStart } from '../vault/note-body';
+import { bodyStart } from '../vault/content/note-body';
 import { BODY_BUDGET, noteHeader, pageText } from './read-note';
 import { defineTool } from './tool';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ToolError } from '../errors';
 import type { SearchHit } from '../search/types';
-import { syntheticId } from '../vault/note-ref';
+import { syntheticId } from '../vault/paths/note-ref';
 import { defineTool } from './tool';
 
 /** Said in hybrid mode while there is no embedding index (DESIGN.md, `search`: hybrid falls back and says so). */

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { KeyRecord } from '../keys/key-record';
 import type { NoteStore } from '../vault/note-store';
-import type { AccessScope } from '../vault/access';
+import type { AccessScope } from '../vault/access/access';
 import type { SearchIndex } from '../search/search-index';
 import type { ProposalStore } from '../proposals/proposal-store';
 import type { ProposalReview } from '../proposals/proposal-review';

@@ -1,5 +1,5 @@
 import { getFrontMatterInfo, type CachedMetadata, type EventRef, type MetadataCache, type TFile } from 'obsidian';
-import { collapseWhitespace } from './sections';
+import { collapseWhitespace } from './content/sections';
 
 /**
  * Whether the metadata cache describes a given text. Obsidian indexes a note some time after

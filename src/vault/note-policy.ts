@@ -1,15 +1,15 @@
 import { TFile, TFolder, type App, type TAbstractFile } from 'obsidian';
 import { ToolError } from '../errors';
-import type { AccessScope } from './access';
-import { isWithinRoots, noteAccess, type NoteAccess } from './access-rules';
-import { canonicalPath, findEntry } from './lookup';
-import { frontmatterId, pathOfSyntheticId, unwrapWikilink } from './note-ref';
-import { decodePercentOnce, lexicalVaultPath } from './paths';
-import { Quarantine } from './quarantine';
-import { resolveLinkpath } from './linkpath';
+import type { AccessScope } from './access/access';
+import { isWithinRoots, noteAccess, type NoteAccess } from './access/access-rules';
+import { canonicalPath, findEntry } from './paths/lookup';
+import { frontmatterId, pathOfSyntheticId, unwrapWikilink } from './paths/note-ref';
+import { decodePercentOnce, lexicalVaultPath } from './paths/paths';
+import { Quarantine } from './access/quarantine';
+import { resolveLinkpath } from './paths/linkpath';
 import { noteNotFound } from './writes/frontmatter-guard';
-import { similarNotePaths } from './note-suggest';
-import { UnparsedFrontmatter } from './unparsed-frontmatter';
+import { similarNotePaths } from './content/note-suggest';
+import { UnparsedFrontmatter } from './access/unparsed-frontmatter';
 
 /** What {@link NotePolicy} reads from the notes it rules on (NoteStore provides it). */
 export interface NotePolicySource {

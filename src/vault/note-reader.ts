@@ -1,6 +1,6 @@
 import type { TAbstractFile, TFile } from 'obsidian';
 import type { NotePolicy } from './note-policy';
-import type { NoteSection } from './sections';
+import type { NoteSection } from './content/sections';
 
 /**
  * The path and access decisions the writers use: the part of {@link NotePolicy} that checks

@@ -5,9 +5,9 @@ import { parse as parseYaml } from 'yaml';
 import { ToolError } from '../../src/errors';
 import { SearchIndex } from '../../src/search/search-index';
 import type { SearchPage } from '../../src/search/types';
-import { UNRESTRICTED_SCOPE, type AccessScope } from '../../src/vault/access';
+import { UNRESTRICTED_SCOPE, type AccessScope } from '../../src/vault/access/access';
 import type { NoteChange, NoteStore } from '../../src/vault/note-store';
-import { buildOutline, sectionAt, type NoteSection } from '../../src/vault/sections';
+import { buildOutline, sectionAt, type NoteSection } from '../../src/vault/content/sections';
 
 /**
  * An in-memory stand-in for NoteStore with the methods SearchIndex uses: notes are plain

@@ -1,9 +1,9 @@
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { createTempVault, type TempVault } from '../host';
-import { INDEX_FILE, INDEX_FORMAT } from '../../src/search/index-file';
+import { INDEX_FILE, INDEX_FORMAT } from '../../src/search/engine/index-file';
 import { SearchIndex, type IndexStorage } from '../../src/search/search-index';
-import { UNRESTRICTED_SCOPE } from '../../src/vault/access';
+import { UNRESTRICTED_SCOPE } from '../../src/vault/access/access';
 import { NoteStore } from '../../src/vault/note-store';
 import { PluginFile } from '../../src/vault/plugin-file';
 

@@ -1,11 +1,11 @@
-import { parseQuery } from '../../src/search/query-parser';
-import { positiveLeaves } from '../../src/search/query-eval';
-import { buildSnippet, SNIPPET_WIDTH } from '../../src/search/snippet';
+import { parseQuery } from '../../src/search/query/query-parser';
+import { positiveLeaves } from '../../src/search/query/query-eval';
+import { buildSnippet, SNIPPET_WIDTH } from '../../src/search/results/snippet';
 import type { HeadingCache } from 'obsidian';
-import { bodyStart } from '../../src/vault/note-body';
-import { buildOutline, type NoteSection } from '../../src/vault/sections';
-import { RegexGuard } from '../../src/search/regex-guard';
-import { indexTerms, queryTerms, termSpans } from '../../src/search/tokenizer';
+import { bodyStart } from '../../src/vault/content/note-body';
+import { buildOutline, type NoteSection } from '../../src/vault/content/sections';
+import { RegexGuard } from '../../src/search/query/regex-guard';
+import { indexTerms, queryTerms, termSpans } from '../../src/search/engine/tokenizer';
 
 describe('tokenizer', () => {
   it('keeps non-ASCII words whole and folds case and Latin/Greek diacritics', () => {

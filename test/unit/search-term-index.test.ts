@@ -1,10 +1,10 @@
-import { decodePostings, encodePostings } from '../../src/search/posting-codec';
-import { TermDictionary } from '../../src/search/term-dictionary';
-import { FIELD_COUNT, TermIndex, type IndexLine } from '../../src/search/term-index';
-import { LexicalEngine, type EngineLine } from '../../src/search/lexical-engine';
-import { parseQuery } from '../../src/search/query-parser';
-import { RegexGuard } from '../../src/search/regex-guard';
-import { matchedTermSpans, termSpans } from '../../src/search/tokenizer';
+import { decodePostings, encodePostings } from '../../src/search/engine/posting-codec';
+import { TermDictionary } from '../../src/search/engine/term-dictionary';
+import { FIELD_COUNT, TermIndex, type IndexLine } from '../../src/search/engine/term-index';
+import { LexicalEngine, type EngineLine } from '../../src/search/engine/lexical-engine';
+import { parseQuery } from '../../src/search/query/query-parser';
+import { RegexGuard } from '../../src/search/query/regex-guard';
+import { matchedTermSpans, termSpans } from '../../src/search/engine/tokenizer';
 
 /** Fields in index order (title, path, body, headings, tags, properties) with only a body. */
 const body = (text: string): string[] => ['', '', text, '', '', ''];

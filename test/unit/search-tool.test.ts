@@ -4,7 +4,7 @@ import type { SearchIndex } from '../../src/search/search-index';
 import type { SearchOptions, SearchPage } from '../../src/search/types';
 import { SEARCH_DEFAULT_LIMIT, SEMANTIC_UNAVAILABLE_NOTE, searchTool } from '../../src/tools/search';
 import type { ToolContext } from '../../src/tools/tool';
-import type { AccessScope } from '../../src/vault/access';
+import type { AccessScope } from '../../src/vault/access/access';
 
 const scope: AccessScope = { label: 'Claude Code', roots: ['Projects'] };
 const page: SearchPage = {

@@ -6,7 +6,7 @@ import { defaultSettings } from '../../src/settings/settings';
 import { pageText, readNoteTool } from '../../src/tools/read-note';
 import { readNotesTool, shareBudget } from '../../src/tools/read-notes';
 import type { ToolContext } from '../../src/tools/tool';
-import type { AccessScope } from '../../src/vault/access';
+import type { AccessScope } from '../../src/vault/access/access';
 import { NoteStore } from '../../src/vault/note-store';
 import { openDemoVault, type DemoVault } from './vault-fixture';
 import { rejection } from '../harness/tool-errors';

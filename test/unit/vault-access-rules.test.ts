@@ -1,4 +1,4 @@
-import { noteAccess, unparsedBlockAccess } from '../../src/vault/access-rules';
+import { noteAccess, unparsedBlockAccess } from '../../src/vault/access/access-rules';
 
 describe('noteAccess: property names compare without case, the strictest spelling wins', () => {
   test.each([

@@ -2,9 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { App } from 'obsidian';
 import { ToolError } from '../../src/errors';
-import type { AccessScope } from '../../src/vault/access';
+import type { AccessScope } from '../../src/vault/access/access';
 import { NoteStore } from '../../src/vault/note-store';
-import { sectionAt } from '../../src/vault/sections';
+import { sectionAt } from '../../src/vault/content/sections';
 import { createHostApp, type HostApp } from '../host';
 
 /**

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { AccessScope } from '../../src/vault/access';
+import type { AccessScope } from '../../src/vault/access/access';
 import { NoteStore, type NoteChange } from '../../src/vault/note-store';
-import { bodyStart } from '../../src/vault/note-body';
-import { sectionAt } from '../../src/vault/sections';
+import { bodyStart } from '../../src/vault/content/note-body';
+import { sectionAt } from '../../src/vault/content/sections';
 import { openDemoVault, type DemoVault } from './vault-fixture';
 import { codeOf, errorOf } from '../harness/tool-errors';
 

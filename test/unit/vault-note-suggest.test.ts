@@ -1,7 +1,7 @@
 import type { TFile } from 'obsidian';
-import { similarNotePaths, MAX_SUGGESTIONS } from '../../src/vault/note-suggest';
+import { similarNotePaths, MAX_SUGGESTIONS } from '../../src/vault/content/note-suggest';
 import { NoteStore } from '../../src/vault/note-store';
-import type { AccessScope } from '../../src/vault/access';
+import type { AccessScope } from '../../src/vault/access/access';
 import { errorOf } from '../harness/tool-errors';
 import { openDemoVault, type DemoVault } from './vault-fixture';
 

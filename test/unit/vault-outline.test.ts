@@ -1,9 +1,9 @@
 import type { HeadingCache } from 'obsidian';
 import { ToolError } from '../../src/errors';
-import { linkGraphOf } from '../../src/vault/links';
-import { buildOutline, sectionAt } from '../../src/vault/sections';
-import { findHeadingSection } from '../../src/vault/heading-target';
-import { countTags } from '../../src/vault/tags';
+import { linkGraphOf } from '../../src/vault/content/links';
+import { buildOutline, sectionAt } from '../../src/vault/content/sections';
+import { findHeadingSection } from '../../src/vault/content/heading-target';
+import { countTags } from '../../src/vault/content/tags';
 
 /** Heading caches for `text`, located by the given heading lines (as a metadata cache would report them). */
 function headingsOf(text: string, lines: Array<[level: number, heading: string]>): HeadingCache[] {

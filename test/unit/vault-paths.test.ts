@@ -1,10 +1,10 @@
 import type { Vault } from 'obsidian';
 import { TFile, TFolder } from '../host';
-import { canonicalPath, findEntry } from '../../src/vault/lookup';
-import { isWithinRoots, noteAccess, parseAccessValue } from '../../src/vault/access-rules';
-import { frontmatterId, pathOfSyntheticId, syntheticId, unwrapWikilink } from '../../src/vault/note-ref';
-import { decodePercentOnce, isPathInside, lexicalVaultPath } from '../../src/vault/paths';
-import { Quarantine } from '../../src/vault/quarantine';
+import { canonicalPath, findEntry } from '../../src/vault/paths/lookup';
+import { isWithinRoots, noteAccess, parseAccessValue } from '../../src/vault/access/access-rules';
+import { frontmatterId, pathOfSyntheticId, syntheticId, unwrapWikilink } from '../../src/vault/paths/note-ref';
+import { decodePercentOnce, isPathInside, lexicalVaultPath } from '../../src/vault/paths/paths';
+import { Quarantine } from '../../src/vault/access/quarantine';
 import { codeOf } from '../harness/tool-errors';
 
 describe('lexicalVaultPath', () => {

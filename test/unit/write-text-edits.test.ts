@@ -1,8 +1,8 @@
 import { guardFrontmatter, parseFrontmatter } from '../../src/vault/writes/frontmatter-guard';
-import { findHeadingSection } from '../../src/vault/heading-target';
-import { assertValidName } from '../../src/vault/note-names';
+import { findHeadingSection } from '../../src/vault/content/heading-target';
+import { assertValidName } from '../../src/vault/paths/note-names';
 import { applyPropertyPatch, validatePropertyPatch } from '../../src/vault/writes/property-patch';
-import { buildOutline } from '../../src/vault/sections';
+import { buildOutline } from '../../src/vault/content/sections';
 import { appendText, editAtAnchor, editAtHeading, findAnchor, replaceBody } from '../../src/vault/writes/text-edits';
 import { parseNoteMetadata } from '../host';
 import { errorOf } from '../harness/tool-errors';

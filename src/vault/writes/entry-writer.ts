@@ -1,11 +1,11 @@
 import { TFile, TFolder, type App, type TAbstractFile } from 'obsidian';
 import { ToolError } from '../../errors';
-import type { AccessScope } from '../access';
+import type { AccessScope } from '../access/access';
 import { assertWritableText, guardFrontmatter, noteNotFound } from './frontmatter-guard';
 import { hashText } from '../hash';
-import { assertValidName, namesFolder, withMarkdownExtension } from '../note-names';
+import { assertValidName, namesFolder, withMarkdownExtension } from '../paths/note-names';
 import type { NoteReader } from '../note-reader';
-import { foldPath, isPathInside, parentOf } from '../paths';
+import { foldPath, isPathInside, parentOf } from '../paths/paths';
 import { insertedLines } from './text-edits';
 import { assertExpectedHash, assertStillAt, byteSize, writableNote } from './write-checks';
 import { BaseChangedError, takenError } from './write-errors';

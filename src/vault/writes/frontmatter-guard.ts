@@ -1,7 +1,7 @@
 import { getFrontMatterInfo, parseYaml } from 'obsidian';
 import { ToolError } from '../../errors';
-import type { AccessScope } from '../access';
-import { ACCESS_KEY, AGENT_OVERRIDES_KEY, noteAccess, unparsedBlockAccess } from '../access-rules';
+import type { AccessScope } from '../access/access';
+import { ACCESS_KEY, AGENT_OVERRIDES_KEY, noteAccess, unparsedBlockAccess } from '../access/access-rules';
 
 /**
  * The guard that keeps agents away from a note's access rules (DESIGN.md, "Notes that agents

@@ -1,13 +1,13 @@
 import type { App, TFile } from 'obsidian';
 import { ToolError } from '../../errors';
-import type { AccessScope } from '../access';
+import type { AccessScope } from '../access/access';
 import { EntryWriter } from './entry-writer';
 import { assertWritableText, guardFrontmatter } from './frontmatter-guard';
 import { hashText } from '../hash';
 import { cacheMatchesText, nextIndexed } from '../index-freshness';
 import type { NoteReader } from '../note-reader';
 import { patchFrontmatterText, validatePropertyPatch } from './property-patch';
-import type { NoteSection } from '../sections';
+import type { NoteSection } from '../content/sections';
 import { appendText, editAtAnchor, editAtHeading, replaceBody, startsWithFrontmatter } from './text-edits';
 import { assertExpectedHash, assertUtf8Note, byteSize, writableNote } from './write-checks';
 import { BaseChangedError, conflictError, keptChangingError } from './write-errors';

@@ -1,8 +1,8 @@
 import { getFrontMatterInfo } from 'obsidian';
 import { ToolError } from '../../errors';
-import { findHeadingSection } from '../heading-target';
-import { bodyStart } from '../note-body';
-import type { NoteSection } from '../sections';
+import { findHeadingSection } from '../content/heading-target';
+import { bodyStart } from '../content/note-body';
+import type { NoteSection } from '../content/sections';
 import type { EditOp, LineRange, TextEditResult } from './write-types';
 
 /**

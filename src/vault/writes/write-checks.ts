@@ -1,6 +1,6 @@
 import type { TAbstractFile, TFile, Vault } from 'obsidian';
 import { ToolError } from '../../errors';
-import type { AccessScope } from '../access';
+import type { AccessScope } from '../access/access';
 import { noteNotFound, readOnlyError } from './frontmatter-guard';
 import { hashText } from '../hash';
 import { conflictError } from './write-errors';

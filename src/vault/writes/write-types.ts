@@ -1,4 +1,4 @@
-import type { NoteSection } from '../sections';
+import type { NoteSection } from '../content/sections';
 
 /**
  * The shapes that flow through a write (DESIGN.md, "Tools" and "Proposals"): what a write

@@ -1,5 +1,5 @@
 import * as vm from 'node:vm';
-import { ToolError } from '../errors';
+import { ToolError } from '../../errors';
 
 /**
  * Runs user-supplied regular expressions with a time limit. A JavaScript regex cannot be

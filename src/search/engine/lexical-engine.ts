@@ -1,12 +1,12 @@
-import type { QueryNode } from './query-ast';
-import type { NoteRecord } from './note-filters';
-import { fileName } from './note-filters';
-import { decidedByIndex, evaluate, needsText, regexNodes, termNodes, type NoteText, type TermLookup } from './query-eval';
-import type { RegexGuard } from './regex-guard';
-import { bodyStart } from '../vault/note-body';
+import type { QueryNode } from '../query/query-ast';
+import type { NoteRecord } from '../query/note-filters';
+import { fileName } from '../query/note-filters';
+import { decidedByIndex, evaluate, needsText, regexNodes, termNodes, type NoteText, type TermLookup } from '../query/query-eval';
+import type { RegexGuard } from '../query/regex-guard';
+import { bodyStart } from '../../vault/content/note-body';
 import { FIELD_COUNT, TermIndex, type ExpandMode, type Expansion, type IndexLine } from './term-index';
 import { queryTerms } from './tokenizer';
-import { combine, negatedMode, phraseMode, plainWords, requiredNodes, wordMode } from './query-plan';
+import { combine, negatedMode, phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
 
 /**
  * The lexical index over plain note data, never the vault or metadata cache: an inverted

@@ -1,5 +1,5 @@
 import type { TFile } from 'obsidian';
-import { ToolError } from '../errors';
+import { ToolError } from '../../errors';
 import { foldPath } from './paths';
 
 /**

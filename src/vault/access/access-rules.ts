@@ -1,4 +1,4 @@
-import { isPathInside } from './paths';
+import { isPathInside } from '../paths/paths';
 
 /**
  * What a key may do with one note, from its frontmatter (DESIGN.md, "Notes that agents may

@@ -1,5 +1,5 @@
 import { normalizePath as obsidianNormalizePath } from 'obsidian';
-import { ToolError } from '../errors';
+import { ToolError } from '../../errors';
 
 /**
  * Lexical path rules shared by every NoteStore check: how an agent-supplied string becomes a

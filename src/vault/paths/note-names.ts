@@ -1,4 +1,4 @@
-import { ToolError } from '../errors';
+import { ToolError } from '../../errors';
 
 /**
  * Rules for the names of new notes and folders (create_note, move_note, create_folder).

@@ -1,10 +1,10 @@
-import { bodyStart } from '../vault/note-body';
-import { withPreamble, type NoteSection } from '../vault/sections';
+import { bodyStart } from '../../vault/content/note-body';
+import { withPreamble, type NoteSection } from '../../vault/content/sections';
 import { matchSpans, type Span } from './match-spans';
-import type { QueryNode } from './query-ast';
-import type { RegexGuard } from './regex-guard';
+import type { QueryNode } from '../query/query-ast';
+import type { RegexGuard } from '../query/regex-guard';
 import { bestSection, densestSpan } from './section-rank';
-import { queryTerms } from './tokenizer';
+import { queryTerms } from '../engine/tokenizer';
 import { displayText, fencesOf, highlightMask, type DisplayText } from './snippet-display';
 
 /** Where the snippet's match sits and the text shown around it. Offsets are UTF-16 indexes into the full note text. */

@@ -1,7 +1,7 @@
 import type { QueryNode } from './query-ast';
 import { decidedByIndex } from './query-eval';
-import type { ExpandMode, ScoreSheet } from './term-index';
-import { hasUnsegmented, queryTerms } from './tokenizer';
+import type { ExpandMode, ScoreSheet } from '../engine/term-index';
+import { hasUnsegmented, queryTerms } from '../engine/tokenizer';
 
 /**
  * How LexicalEngine plans a query over the term index: how each kind of query term may

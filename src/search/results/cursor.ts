@@ -1,4 +1,4 @@
-import { ToolError } from '../errors';
+import { ToolError } from '../../errors';
 
 /**
  * Opaque paging cursors: base64url JSON of the next offset plus a fingerprint of the query

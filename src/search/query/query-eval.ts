@@ -1,7 +1,7 @@
 import type { QueryNode } from './query-ast';
 import { matchFile, matchPath, matchProperty, matchTag, type NoteRecord } from './note-filters';
-import { hasUnsegmented, queryTerms } from './tokenizer';
-import { escapeRegExp } from '../vault/writes/text-edits';
+import { hasUnsegmented, queryTerms } from '../engine/tokenizer';
+import { escapeRegExp } from '../../vault/writes/text-edits';
 
 /**
  * Evaluates a parsed query against one note, in two passes so that only plausible notes

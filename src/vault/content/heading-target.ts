@@ -1,4 +1,4 @@
-import { ToolError } from '../errors';
+import { ToolError } from '../../errors';
 import { collapseWhitespace, type NoteSection } from './sections';
 
 /**

@@ -1,6 +1,6 @@
 import Fuse from 'fuse.js';
 import type { TFile } from 'obsidian';
-import { unwrapWikilink } from './note-ref';
+import { unwrapWikilink } from '../paths/note-ref';
 
 /** Most "did you mean" candidates given with a not-found note. */
 export const MAX_SUGGESTIONS = 5;

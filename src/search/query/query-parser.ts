@@ -1,4 +1,4 @@
-import { ToolError } from '../errors';
+import { ToolError } from '../../errors';
 import type { CompareOp, PropertyTest, QueryNode, TextMatch } from './query-ast';
 
 /**

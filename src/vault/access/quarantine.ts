@@ -1,4 +1,4 @@
-import { foldPath, isPathInside, lexicalVaultPath } from './paths';
+import { foldPath, isPathInside, lexicalVaultPath } from '../paths/paths';
 
 /**
  * Quarantine: parts of the vault no tool reads, lists, searches or writes (DESIGN.md, "Notes
