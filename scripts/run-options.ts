@@ -1,4 +1,4 @@
-import type { KeyMode } from '../src/keys/key-record';
+import type { KeyMode } from '../src/settings/key-record';
 import { MAX_PORT, MIN_PORT } from '../src/settings/settings';
 
 /** Options of `npm start` (the contract outside checks rely on; keep stable). */

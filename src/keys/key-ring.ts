@@ -7,7 +7,7 @@ import {
   type KeyMode,
   type KeyRecord,
   type KeyScope,
-} from './key-record';
+} from '../settings/key-record';
 
 /** The part of Obsidian's `SecretStorage` (1.11.4+) the key ring uses. */
 export interface SecretStore {

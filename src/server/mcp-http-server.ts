@@ -4,7 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { KeyRing } from '../keys/key-ring';
-import { isLocallyUsable, type KeyRecord } from '../keys/key-record';
+import { isLocallyUsable, type KeyRecord } from '../settings/key-record';
 import type { VaultMcpSettings } from '../settings/settings';
 import { bearerTokenOf, checkHostAndOrigin } from './door';
 import { MCP_PATH } from './endpoint';

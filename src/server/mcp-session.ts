@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { KeyRecord } from '../keys/key-record';
+import type { KeyRecord } from '../settings/key-record';
 import type { ToolContext, ToolDefinition } from '../tools/tool';
 import { CheckedServer } from './checked-server';
 import { callTool, describeTool } from './tool-dispatch';

@@ -1,4 +1,4 @@
-import type { KeyRecord } from '../keys/key-record';
+import type { KeyRecord } from '../settings/key-record';
 import type { ProposalReview } from '../proposals/proposal-review';
 import type { ProposalStore } from '../proposals/proposal-store';
 import type { SearchIndex } from '../search/search-index';

@@ -1,4 +1,4 @@
-import { normalizeKeyMode, normalizeKeyScope, type KeyRecord } from '../keys/key-record';
+import { normalizeKeyMode, normalizeKeyScope, type KeyRecord } from './key-record';
 import { defaultSettings, MAX_PORT, MIN_PORT, SETTINGS_SCHEMA_VERSION, type VaultMcpSettings } from './settings';
 
 type Json = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { KeyRecord } from '../keys/key-record';
+import type { KeyRecord } from './key-record';
 
 /** The schema version written to data.json; bump it and add a step in migrate-settings.ts. */
 export const SETTINGS_SCHEMA_VERSION = 1;

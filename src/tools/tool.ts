@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { KeyRecord } from '../keys/key-record';
+import type { KeyRecord } from '../settings/key-record';
 import type { NoteStore } from '../vault/note-store';
 import type { AccessScope } from '../vault/access/access';
 import type { SearchIndex } from '../search/search-index';

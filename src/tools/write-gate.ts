@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizeKeyMode } from '../keys/key-record';
+import { normalizeKeyMode } from '../settings/key-record';
 import { stagedResult } from '../proposals/proposal-summary';
 import type { WriteRequest } from '../vault/writes/write-types';
 import type { ToolContext } from './tool';

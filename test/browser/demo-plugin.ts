@@ -1,4 +1,4 @@
-import type { KeyMode, KeyRecord, KeyScope } from '../../src/keys/key-record';
+import type { KeyMode, KeyRecord, KeyScope } from '../../src/settings/key-record';
 import { migrateSettings } from '../../src/settings/migrate-settings';
 import type { VaultMcpSettings } from '../../src/settings/settings';
 

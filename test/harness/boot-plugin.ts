@@ -2,7 +2,7 @@ import type * as O from 'obsidian';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createHostApp, loadPluginInHost, unloadPluginInHost, type HostApp } from '../host';
-import { secretIdForKey, type KeyMode, type KeyRecord } from '../../src/keys/key-record';
+import { secretIdForKey, type KeyMode, type KeyRecord } from '../../src/settings/key-record';
 import { defaultSettings, type VaultMcpSettings } from '../../src/settings/settings';
 import { ALL_TOOLS } from '../../src/tools/registry';
 import type { IndexStorage } from '../../src/search/search-index';

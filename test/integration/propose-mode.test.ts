@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import VaultMcpPlugin from '../../src/main';
 import { runReviewCommand } from '../../src/ui/review/review-commands';
-import { secretIdForKey } from '../../src/keys/key-record';
+import { secretIdForKey } from '../../src/settings/key-record';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 import { call, callError, type Json } from './write-helpers';

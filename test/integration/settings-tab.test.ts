@@ -7,7 +7,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { Notice, simulateExternalSettingsChange } from '../host';
 import VaultMcpPlugin from '../../src/main';
 import { VaultMcpSettingTab } from '../../src/ui/settings/settings-tab';
-import { secretIdForKey } from '../../src/keys/key-record';
+import { secretIdForKey } from '../../src/settings/key-record';
 import { AI_API_KEY_SECRET_ID } from '../../src/ai/secret-id';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { startFakeOpenAi } from '../fakes/fake-openai';

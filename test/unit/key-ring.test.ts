@@ -1,5 +1,5 @@
 import { KeyRing, KeyRingError, type SecretStore } from '../../src/keys/key-ring';
-import type { KeyRecord } from '../../src/keys/key-record';
+import type { KeyRecord } from '../../src/settings/key-record';
 
 function memorySecrets(): SecretStore & { map: Map<string, string> } {
   const map = new Map<string, string>();

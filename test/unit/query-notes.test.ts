@@ -1,4 +1,4 @@
-import type { KeyRecord } from '../../src/keys/key-record';
+import type { KeyRecord } from '../../src/settings/key-record';
 import { runNotesQuery, type NoteFacts } from '../../src/search/query-notes/evaluate';
 import { parseNotesQuery, QuerySyntaxError } from '../../src/search/query-notes/parse';
 import { defaultSettings } from '../../src/settings/settings';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { ToolError } from '../../src/errors';
-import type { KeyRecord } from '../../src/keys/key-record';
+import type { KeyRecord } from '../../src/settings/key-record';
 import { defaultSettings } from '../../src/settings/settings';
 import { activeNoteTool } from '../../src/tools/active-note';
 import { getLinksTool } from '../../src/tools/get-links';

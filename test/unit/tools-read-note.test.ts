@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { KeyRecord } from '../../src/keys/key-record';
+import type { KeyRecord } from '../../src/settings/key-record';
 import { defaultSettings } from '../../src/settings/settings';
 import { pageText, readNoteTool } from '../../src/tools/read-note';
 import { readNotesTool, shareBudget } from '../../src/tools/read-notes';

@@ -2,7 +2,7 @@ import { BaseChangedError } from '../../src/vault/writes/write-errors';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { KeyMode, KeyRecord } from '../../src/keys/key-record';
+import type { KeyMode, KeyRecord } from '../../src/settings/key-record';
 import { defaultSettings } from '../../src/settings/settings';
 import { appendNoteTool } from '../../src/tools/append-note';
 import { createFolderTool } from '../../src/tools/create-folder';

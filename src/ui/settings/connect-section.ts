@@ -1,5 +1,5 @@
 import { Setting } from 'obsidian';
-import { isLocallyUsable } from '../../keys/key-record';
+import { isLocallyUsable } from '../../settings/key-record';
 import { clientSnippets } from './client-snippets';
 import { serverUrl } from './server-section';
 import { copyToClipboard, type SectionContext } from './tab-context';

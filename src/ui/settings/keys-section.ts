@@ -1,5 +1,5 @@
 import { ButtonComponent, DropdownComponent, ExtraButtonComponent, Notice, Setting, TextComponent } from 'obsidian';
-import type { KeyMode, KeyRecord, KeyScope } from '../../keys/key-record';
+import type { KeyMode, KeyRecord, KeyScope } from '../../settings/key-record';
 import {
   attachFolderSuggestions,
   copyToClipboard,
