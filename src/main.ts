@@ -43,7 +43,10 @@ export default class VaultMcpPlugin extends Plugin {
       this.settings.keys = keys;
       await this.saveSettings();
     });
-    this.notes = new NoteStore(this.app, { quarantine: () => this.settings.access.quarantine });
+    this.notes = new NoteStore(this.app, {
+      quarantine: () => this.settings.access.quarantine,
+      trustedSymlinks: () => this.settings.access.trustedSymlinks,
+    });
     this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
     this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'));
     this.review = new ProposalReview(this.proposals, this.notes, (id) => this.keyRing.list().find((k) => k.id === id)?.roots ?? null);

@@ -47,6 +47,7 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   merged.server.port = Number.isInteger(port) && port >= MIN_PORT && port <= MAX_PORT ? port : defaults.server.port;
   merged.keys = (Array.isArray(saved.keys) ? saved.keys : []).map(migrateKey).filter((k): k is KeyRecord => k !== null);
   if (!Array.isArray(merged.access.quarantine)) merged.access.quarantine = [];
+  if (!Array.isArray(merged.access.trustedSymlinks)) merged.access.trustedSymlinks = [];
   if (!isObject(merged.tools.enabled)) merged.tools.enabled = {};
   merged.schemaVersion = SETTINGS_SCHEMA_VERSION;
   return merged;

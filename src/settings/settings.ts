@@ -32,6 +32,11 @@ export interface VaultMcpSettings {
   access: {
     /** User-listed quarantined folders (vault-relative). Built-ins are always added. */
     quarantine: string[];
+    /**
+     * Vault paths of symbolic links (e.g. `Shared` → a folder outside the vault) whose target
+     * agents may use. Any other entry whose real path is outside the vault is quarantined.
+     */
+    trustedSymlinks: string[];
   };
   proposals: {
     /** Show a Notice when an agent proposes a change (propose mode). */
@@ -59,7 +64,7 @@ export function defaultSettings(): VaultMcpSettings {
     server: { enabled: true, port: DEFAULT_PORT, maxBodyBytes: 4 * 1024 * 1024 },
     keys: [],
     tools: { allowWrites: false, enabled: {} },
-    access: { quarantine: [] },
+    access: { quarantine: [], trustedSymlinks: [] },
     proposals: { notifyOnNew: true },
     ai: {
       enabled: false,

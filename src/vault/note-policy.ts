@@ -6,6 +6,7 @@ import { canonicalPath, findEntry } from './paths/lookup';
 import { frontmatterId, pathOfSyntheticId, unwrapWikilink } from './paths/note-ref';
 import { decodePercentOnce, lexicalVaultPath } from './paths/paths';
 import { Quarantine } from './access/quarantine';
+import { OutsideLinks } from './access/outside-links';
 import { resolveLinkpath } from './paths/linkpath';
 import { noteNotFound } from './writes/frontmatter-guard';
 import { similarNotePaths } from './content/note-suggest';
@@ -15,6 +16,8 @@ import { UnparsedFrontmatter } from './access/unparsed-frontmatter';
 export interface NotePolicySource {
   /** Returns the user-listed quarantined folders (settings `access.quarantine`), read on every check. */
   quarantine: () => string[];
+  /** Returns the vault paths of symbolic links the user trusts (settings `access.trustedSymlinks`), read on every check. */
+  trustedSymlinks: () => string[];
   /** The Markdown notes `scope` may read, in vault order (NoteStore.readableNotes: built with {@link NotePolicy.canRead}). */
   readableNotes: (scope: AccessScope) => readonly TFile[];
   /** A note's frontmatter from the metadata cache (`{}` when it has none): for the `id` and aliases. */
@@ -32,6 +35,7 @@ export interface NotePolicySource {
  */
 export class NotePolicy {
   private readonly quarantine: Quarantine;
+  private readonly outside: OutsideLinks;
   private readonly unparsed: UnparsedFrontmatter;
 
   /** @param app the Obsidian app. @param source the quarantine list and the note reads the policy needs. */
@@ -40,12 +44,14 @@ export class NotePolicy {
     private readonly source: NotePolicySource,
   ) {
     this.quarantine = new Quarantine(app.vault.configDir, source.quarantine);
+    this.outside = new OutsideLinks(app, source.trustedSymlinks);
     this.unparsed = new UnparsedFrontmatter(app);
   }
 
-  /** Stops following vault events (the unparsed-frontmatter blocks); call when the plugin unloads. */
+  /** Stops following vault events (unparsed-frontmatter blocks, symbolic links); call when the plugin unloads. */
   close(): void {
     this.unparsed.close();
+    this.outside.close();
   }
 
   /**
@@ -123,9 +129,13 @@ export class NotePolicy {
     return path === '' ? null : findEntry(this.app.vault, path);
   }
 
-  /** True when a vault-relative path (file or folder) is quarantined (config dir, dot-folders, `_private/`, the user's list). */
+  /**
+   * True when a vault-relative path (file or folder) is quarantined: config dir, dot-folders,
+   * `_private/`, the user's list, or an entry whose real path is outside the vault (a symbolic
+   * link out, or anything below one) unless the user trusts that link (see {@link OutsideLinks}).
+   */
   isQuarantined(path: string): boolean {
-    return this.quarantine.contains(path);
+    return this.quarantine.contains(path) || this.outside.isOutside(path);
   }
 
   /**
@@ -133,7 +143,7 @@ export class NotePolicy {
    * Markdown note) neither `access: private` nor `agent_overrides[scope.label]: no-access`.
    */
   canRead(file: TFile, scope: AccessScope): boolean {
-    if (this.quarantine.contains(file.path) || !isWithinRoots(file.path, scope.roots)) return false;
+    if (this.isQuarantined(file.path) || !isWithinRoots(file.path, scope.roots)) return false;
     return file.extension !== 'md' || this.accessOf(file, scope) !== 'private';
   }
 
@@ -204,7 +214,7 @@ export class NotePolicy {
 
   /** Throws ToolError('forbidden') when `path` is quarantined or outside `scope.roots`. */
   private assertAllowed(path: string, scope: AccessScope): void {
-    if (this.quarantine.contains(path)) {
+    if (this.isQuarantined(path)) {
       throw new ToolError('forbidden', `Path '${path}' is in a folder agents may not access; use a path outside it.`);
     }
     if (!isWithinRoots(path, scope.roots)) {
@@ -218,7 +228,7 @@ export class NotePolicy {
     const name = unwrapWikilink(input);
     const path = this.lexicalPath(name);
     if (path === '') throw new ToolError('invalid_argument', `'${input}' names the vault root, not a note; give a note path such as 'Folder/Note.md'.`);
-    if (this.quarantine.contains(path)) this.assertAllowed(path, scope);
+    if (this.isQuarantined(path)) this.assertAllowed(path, scope);
     const outsideRoots = !isWithinRoots(path, scope.roots);
     let folder: TFolder | null = null;
     if (!outsideRoots) {

@@ -45,6 +45,8 @@ export interface AgentInstructions {
 export interface NoteStoreOptions {
   /** Returns the user-listed quarantined folders (settings `access.quarantine`), read on every check. */
   quarantine: () => string[];
+  /** Returns the vault paths of symbolic links the user trusts (settings `access.trustedSymlinks`); none when absent. */
+  trustedSymlinks?: () => string[];
 }
 
 /**
@@ -59,18 +61,21 @@ export class NoteStore implements NoteReader {
   /** Path normalization, note resolution and access decisions: see {@link NotePolicy}. */
   readonly policy: NotePolicy;
   private readonly quarantineList: () => string[];
+  private readonly trustedList: () => string[];
   private readonly scans: ScanCache;
   private writer: NoteWriter | null = null;
 
-  /** @param app the Obsidian app. @param options where the user's quarantine list comes from. */
+  /** @param app the Obsidian app. @param options where the user's quarantine and trusted-link lists come from. */
   constructor(
     private readonly app: App,
     options: NoteStoreOptions,
   ) {
     this.quarantineList = options.quarantine;
+    this.trustedList = options.trustedSymlinks ?? (() => []);
     this.scans = new ScanCache(app);
     this.policy = new NotePolicy(app, {
       quarantine: options.quarantine,
+      trustedSymlinks: this.trustedList,
       readableNotes: (scope) => this.readableNotes(scope),
       frontmatterOf: (file) => this.frontmatterOf(file),
       aliasesOf: (file) => this.aliasesOf(file),
@@ -288,7 +293,7 @@ export class NoteStore implements NoteReader {
 
   /** What a scan's answer for `scope` depends on besides the vault: the key's label and roots, and the quarantine list. */
   private scopeKey(scope: AccessScope): string {
-    return JSON.stringify([scope.label, scope.roots, this.quarantineList()]);
+    return JSON.stringify([scope.label, scope.roots, this.quarantineList(), this.trustedList()]);
   }
 
   /**

@@ -162,10 +162,20 @@ export class FileSystemAdapter implements O.DataAdapter {
     }
   }
 
-  /** Direct children of a folder as vault paths, split into files and folders. */
+  /**
+   * Direct children of a folder as vault paths, split into files and folders. Symbolic links
+   * are followed, as Obsidian's adapter does: a link to a folder is listed as a folder.
+   */
   async list(normalizedPath: string): Promise<O.ListedFiles> {
     const base = normalizePath(normalizedPath);
-    const entries = await fsp.readdir(this.getFullPath(base), { withFileTypes: true });
+    const full = this.getFullPath(base);
+    const names = await fsp.readdir(full);
+    const entries = await Promise.all(
+      names.map(async (name) => {
+        const s = await fsp.stat(nodePath.join(full, name)).catch(() => null);
+        return { name, isDirectory: () => s?.isDirectory() === true };
+      }),
+    );
     const join = (n: string): string => {
       const path = base === '/' ? n.normalize('NFC') : `${base}/${n.normalize('NFC')}`;
       if (path !== (base === '/' ? n : `${base}/${n}`)) this.diskNames.set(path, n);

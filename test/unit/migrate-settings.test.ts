@@ -24,4 +24,10 @@ describe('migrateSettings', () => {
     ]);
     expect(migrated.ai.baseUrl).toBe(defaultSettings().ai.baseUrl);
   });
+
+  it('gives settings saved before trusted links an empty list, and repairs a non-list', () => {
+    expect(migrateSettings({ access: { quarantine: ['Journal'] } }).access).toEqual({ quarantine: ['Journal'], trustedSymlinks: [] });
+    expect(migrateSettings({ access: { trustedSymlinks: 'Shared' } }).access.trustedSymlinks).toEqual([]);
+    expect(migrateSettings({ access: { trustedSymlinks: ['Shared'] } }).access.trustedSymlinks).toEqual(['Shared']);
+  });
 });

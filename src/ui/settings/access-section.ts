@@ -8,7 +8,8 @@ export function cleanFolder(raw: string): string {
 
 /**
  * The "Access" section: the built-in quarantine (config folder, dot-folders, `_private/`),
- * shown and fixed; the user's quarantined folders with add/remove; and what the `access` and
+ * shown and fixed; the user's quarantined folders with add/remove; the symbolic links out of
+ * the vault the user trusts (`access.trustedSymlinks`); and what the `access` and
  * `agent_overrides` frontmatter keys do (DESIGN.md, "Notes that agents may not touch").
  */
 export function renderAccessSection(containerEl: HTMLElement, ctx: SectionContext): void {
@@ -73,6 +74,8 @@ export function renderAccessSection(containerEl: HTMLElement, ctx: SectionContex
     }),
   );
 
+  renderTrustedLinks(containerEl, ctx);
+
   const rules = new Setting(containerEl).setName('Per-note rules').setClass('vault-mcp-rules');
   const desc = rules.descEl;
   const line = (parts: Array<string | [string]>): void => {
@@ -87,4 +90,51 @@ export function renderAccessSection(containerEl: HTMLElement, ctx: SectionContex
   line([['access: private'], ' makes the note behave as missing for every tool.']);
   line([['agent_overrides: {Claude Code: no-access}'], ' tightens a note for one key label (read-only or no-access).']);
   line(['Agents can never create, change or remove these two keys.']);
+}
+
+/**
+ * The trusted symbolic links: every entry whose real path is outside the vault is quarantined
+ * unless it is, or lies below, a link listed here (vault paths, add/remove; issue 12).
+ */
+function renderTrustedLinks(containerEl: HTMLElement, ctx: SectionContext): void {
+  const { plugin, app } = ctx;
+  const list = plugin.settings.access.trustedSymlinks;
+  const save = async (next: string[]): Promise<void> => {
+    plugin.settings.access.trustedSymlinks = next;
+    await plugin.saveSettings();
+    void plugin.search.reindex();
+    ctx.redisplay();
+  };
+  for (const link of list) {
+    new Setting(containerEl)
+      .setName(link)
+      .setDesc('Trusted link out of the vault')
+      .setClass('vault-mcp-trusted-link-row')
+      .addExtraButton((button) => button.setIcon('x').setTooltip(`Stop trusting ${link}`).onClick(() => save(list.filter((l) => l !== link))));
+  }
+  let pending = '';
+  const add = new Setting(containerEl)
+    .setName('Trust a symbolic link')
+    .setDesc('Files and folders whose real location is outside the vault (symbolic links) are quarantined. List a link here to let agents use what it points to.');
+  add.addText((text) => {
+    text.setPlaceholder('Link path, e.g. Shared').onChange((value) => {
+      pending = value;
+      add.setErrorMessage(null);
+    });
+    attachFolderSuggestions(text.inputEl, vaultFolders(app));
+  });
+  add.addButton((button) =>
+    button.setButtonText('Trust').onClick(async () => {
+      const link = cleanFolder(pending);
+      if (!link || link.split('/').includes('..')) {
+        add.setErrorMessage('Type the vault path of the link, e.g. "Shared" or "Work/Team drive".');
+        return;
+      }
+      if (list.includes(link)) {
+        add.setErrorMessage(`${link} is already trusted.`);
+        return;
+      }
+      await save([...list, link]);
+    }),
+  );
 }

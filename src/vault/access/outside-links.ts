@@ -1,0 +1,145 @@
+import { realpathSync } from 'node:fs';
+import * as nodePath from 'node:path';
+import { FileSystemAdapter, type App, type EventRef, type TAbstractFile } from 'obsidian';
+import { isPathInside, lexicalVaultPath } from '../paths/paths';
+
+/**
+ * Finds vault entries whose real location is outside the vault: a symbolic link (or a
+ * Windows junction) such as `LinkedDir → /elsewhere` or `passwd.md → /etc/passwd`, or
+ * anything below one (issue 12, "Symlinks lead out of the vault"). Obsidian's desktop
+ * adapter follows links when it loads a vault, so such entries arrive as ordinary TFiles and
+ * TFolders; vaults come by git clone and sync, so a link the user never looked at is enough.
+ * An entry is outside when `fs.realpathSync` of its full path (FileSystemAdapter.getFullPath)
+ * is not inside the real path of the vault folder (getBasePath). A path that does not exist
+ * yet (a write target) is judged by its nearest existing ancestor, so `LinkedDir/new.md`
+ * is outside as well. A link that stays inside the vault is fine.
+ *
+ * Trusted links (settings `access.trustedSymlinks`, vault paths of the links the user
+ * vouches for) widen the rule for what lies at or below them: there the real path may also
+ * be inside the link's own real target, but a further link out of that target is still outside.
+ *
+ * Answers are cached by vault path and dropped for a path and everything below it when the
+ * vault reports it created, deleted or renamed, so checks cost one Map lookup in the steady
+ * state. An adapter that is not a FileSystemAdapter (no disk paths) has no links: nothing is outside.
+ */
+export class OutsideLinks {
+  /** Vault path → true when its real path is outside what it may reach. */
+  private readonly cache = new Map<string, boolean>();
+  /** Real path of the vault folder, resolved on first use. */
+  private base: string | null = null;
+  /** The trusted list last seen and the real targets derived from it. */
+  private trusted: { key: string; links: Array<{ path: string; real: string }> } | null = null;
+  private readonly refs: EventRef[] = [];
+
+  /**
+   * @param app the Obsidian app (its vault adapter and vault events).
+   * @param trustedLinks returns the vault paths of trusted symbolic links (settings
+   *   `access.trustedSymlinks`), read on every check; malformed entries trust nothing.
+   */
+  constructor(
+    private readonly app: App,
+    private readonly trustedLinks: () => string[],
+  ) {
+    const drop = (file: TAbstractFile, oldPath?: string): void => {
+      this.forget(file.path);
+      if (oldPath !== undefined) this.forget(oldPath);
+    };
+    this.refs.push(app.vault.on('create', drop), app.vault.on('delete', drop), app.vault.on('rename', drop));
+  }
+
+  /** Stops following vault events; call when the plugin unloads. */
+  close(): void {
+    for (const ref of this.refs) this.app.vault.offref(ref);
+    this.refs.length = 0;
+  }
+
+  /**
+   * True when the entry at the vault-relative, normalized `path` (file or folder, existing or
+   * not) really lies outside the vault and no trusted link covers it. The vault root is never outside.
+   */
+  isOutside(path: string): boolean {
+    if (path === '' || !(this.app.vault.adapter instanceof FileSystemAdapter)) return false;
+    const trusted = this.trustedTargets().filter((link) => isPathInside(path, link.path, true));
+    const key = trusted.length === 0 ? path : `${path}\u0000${trusted.map((t) => t.real).join('\u0000')}`;
+    const known = this.cache.get(key);
+    if (known !== undefined) return known;
+    const real = this.realPathOf(this.app.vault.adapter, path);
+    const bases = [this.vaultBase(this.app.vault.adapter), ...trusted.map((t) => t.real)];
+    const outside = real === null || !bases.some((base) => isInsideDisk(real, base));
+    this.cache.set(key, outside);
+    return outside;
+  }
+
+  /** Drops cached answers for `path` and everything below it. */
+  private forget(path: string): void {
+    for (const key of [...this.cache.keys()]) {
+      const keyPath = key.split('\u0000', 1)[0] ?? key;
+      if (keyPath === path || keyPath.startsWith(`${path}/`)) this.cache.delete(key);
+    }
+    this.trusted = null;
+  }
+
+  /** The real path of the vault folder (the base path itself when it cannot be resolved). */
+  private vaultBase(adapter: FileSystemAdapter): string {
+    if (this.base === null) {
+      const basePath = adapter.getBasePath();
+      this.base = realOrNull(basePath) ?? nodePath.resolve(basePath);
+    }
+    return this.base;
+  }
+
+  /**
+   * The real path of `path`'s entry, or of its nearest existing ancestor joined with the rest;
+   * null when not even the vault folder resolves or the path cannot be mapped to disk.
+   */
+  private realPathOf(adapter: FileSystemAdapter, path: string): string | null {
+    const segments = path.split('/');
+    for (let n = segments.length; n > 0; n--) {
+      let full: string;
+      try {
+        full = adapter.getFullPath(segments.slice(0, n).join('/'));
+      } catch {
+        return null;
+      }
+      const real = realOrNull(full);
+      if (real !== null) return nodePath.join(real, ...segments.slice(n));
+    }
+    return nodePath.join(this.vaultBase(adapter), ...segments);
+  }
+
+  /** The trusted links that exist, each with its real target (re-derived when the list changes or the cache was dropped). */
+  private trustedTargets(): Array<{ path: string; real: string }> {
+    const list = this.trustedLinks();
+    const key = list.join('\u0000');
+    if (this.trusted?.key === key) return this.trusted.links;
+    const links: Array<{ path: string; real: string }> = [];
+    const adapter = this.app.vault.adapter;
+    for (const entry of list) {
+      if (typeof entry !== 'string' || !(adapter instanceof FileSystemAdapter)) continue;
+      try {
+        const path = lexicalVaultPath(entry);
+        const real = path === '' ? null : realOrNull(adapter.getFullPath(path));
+        if (path !== '' && real !== null) links.push({ path, real });
+      } catch {
+        // A malformed settings entry (empty, absolute, escaping) trusts nothing.
+      }
+    }
+    this.trusted = { key, links };
+    return links;
+  }
+}
+
+/** `fs.realpathSync(full)`, or null when the entry does not exist or cannot be resolved. */
+function realOrNull(full: string): string | null {
+  try {
+    return realpathSync(full);
+  } catch {
+    return null;
+  }
+}
+
+/** True when disk path `path` is `base` or below it (both absolute, already real). */
+function isInsideDisk(path: string, base: string): boolean {
+  const rel = nodePath.relative(base, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${nodePath.sep}`) && !nodePath.isAbsolute(rel));
+}

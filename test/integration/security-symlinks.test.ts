@@ -1,0 +1,181 @@
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import VaultMcpPlugin from '../../src/main';
+import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../harness/boot-plugin';
+import { attempt, call, type Json } from './write-helpers';
+
+/**
+ * Issue 12.1, "Symlinks lead out of the vault", through the MCP client as an agent sends it:
+ * a vault holding `LinkedDir → <folder outside>` and `passwd.md → <a file outside>` (made in
+ * a temp folder, standing in for /etc/passwd). Every route (read, list, search, links, every
+ * write tool, propose staging) must treat what lies outside as quarantined, unless the user
+ * lists the link in `access.trustedSymlinks`; a link that stays inside the vault keeps working.
+ */
+
+interface LinkEnv {
+  booted: BootedPlugin<VaultMcpPlugin>;
+  client: Client;
+  /** The vault folder. */
+  vault: string;
+  /** The folder outside the vault that `LinkedDir` points to. */
+  outsideDir: string;
+  /** The file outside the vault that `passwd.md` points to. */
+  outsideFile: string;
+  done(): Promise<void>;
+}
+
+const OUTSIDE_NOTE = 'outsidesecretword lives in a folder outside the vault.\n';
+const PASSWD = 'root:x:0:0:passwdsecretword:/root:/bin/bash\n';
+
+/** Builds the issue's setup in a fresh temp folder, boots the plugin (force key, writes on) and connects a client. */
+async function boot(options: Partial<BootOptions> = {}): Promise<LinkEnv> {
+  const root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-links-'));
+  const vault = nodePath.join(root, 'vault');
+  const outsideDir = nodePath.join(root, 'outside');
+  const outsideFile = nodePath.join(root, 'passwd');
+  await fsp.mkdir(nodePath.join(vault, 'Inside'), { recursive: true });
+  await fsp.mkdir(outsideDir);
+  await fsp.writeFile(nodePath.join(outsideDir, 'Secret.md'), OUTSIDE_NOTE);
+  await fsp.writeFile(outsideFile, PASSWD);
+  await fsp.writeFile(nodePath.join(vault, 'Home.md'), 'See [[LinkedDir/Secret]], [[passwd]] and [[Alias/Real]].\n');
+  await fsp.writeFile(nodePath.join(vault, 'Inside', 'Real.md'), 'insidelinkword stays in the vault.\n');
+  await fsp.symlink(outsideDir, nodePath.join(vault, 'LinkedDir'), 'dir');
+  await fsp.symlink(outsideFile, nodePath.join(vault, 'passwd.md'), 'file');
+  await fsp.symlink(nodePath.join(vault, 'Inside'), nodePath.join(vault, 'Alias'), 'dir');
+  const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault, mode: 'force', allowWrites: true, ...options });
+  const client = await connectClient(booted.url, booted.token);
+  return {
+    booted,
+    client,
+    vault,
+    outsideDir,
+    outsideFile,
+    done: async () => {
+      await client.close();
+      await booted.stop();
+      await fsp.rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The paths a search for `query` returns. */
+async function searchPaths(client: Client, query: string): Promise<string[]> {
+  return ((await call(client, 'search', { query })).results as Json[]).map((r) => r.path as string);
+}
+
+/** Names in the outside folder now, sorted. */
+async function outsideNames(env: LinkEnv): Promise<string[]> {
+  return (await fsp.readdir(env.outsideDir)).sort();
+}
+
+/** Every write tool aimed at the outside folder or file, as the issue lists them. */
+const WRITES: Array<[string, Json]> = [
+  ['write_note', { path: 'LinkedDir/keep', body: 'X\n' }],
+  ['write_note', { path: 'passwd', body: 'X\n' }],
+  ['create_note', { path: 'LinkedDir/new', content: 'X\n' }],
+  ['append_note', { path: 'passwd', content: 'X' }],
+  ['append_note', { path: 'LinkedDir/Secret', content: 'X' }],
+  ['set_properties', { path: 'passwd', properties: { x: 1 } }],
+  ['set_properties', { path: 'LinkedDir/Secret', properties: { x: 1 } }],
+  ['move_note', { path: 'passwd', to: 'Moved passwd' }],
+  ['move_note', { path: 'LinkedDir/Secret', to: 'Moved secret' }],
+  ['move_note', { path: 'Home', to: 'LinkedDir/Home' }],
+  ['move_note', { path: 'LinkedDir', to: 'Renamed' }],
+  ['create_folder', { path: 'LinkedDir/sub' }],
+  ['delete_note', { path: 'passwd', confirm: true }],
+  ['delete_note', { path: 'LinkedDir/Secret', confirm: true }],
+];
+
+describe('issue 12.1: entries whose real path is outside the vault are quarantined', () => {
+  let env: LinkEnv;
+  afterEach(async () => env?.done());
+
+  test('read, read_notes, list, search and links treat them as missing', async () => {
+    env = await boot();
+    for (const path of ['passwd', 'passwd.md', 'LinkedDir/Secret', 'LinkedDir/Secret.md', 'path:passwd.md']) {
+      const got = await attempt(env.client, 'read_note', { path });
+      expect(got.ok).toBe(false);
+      if (!got.ok) expect(got.message).not.toContain('passwdsecretword');
+    }
+    const many = await call(env.client, 'read_notes', { paths: ['passwd', 'LinkedDir/Secret', 'Home'] });
+    expect(JSON.stringify(many)).not.toMatch(/passwdsecretword|outsidesecretword/);
+    const listed = ((await call(env.client, 'list_notes', {})).notes as Json[]).map((n) => n.path);
+    expect(listed).toEqual(expect.arrayContaining(['Home.md', 'Inside/Real.md', 'Alias/Real.md']));
+    expect(listed).not.toContain('passwd.md');
+    expect(listed).not.toContain('LinkedDir/Secret.md');
+    expect(await attempt(env.client, 'list_notes', { folder: 'LinkedDir' })).toMatchObject({ ok: false });
+    const folders = JSON.stringify(await call(env.client, 'list_folders', {}));
+    expect(folders).not.toContain('LinkedDir');
+    expect(await searchPaths(env.client, 'passwdsecretword')).toEqual([]);
+    expect(await searchPaths(env.client, 'outsidesecretword')).toEqual([]);
+    expect(JSON.stringify(await call(env.client, 'search', { query: 'root' }))).not.toContain('passwdsecretword');
+    const links = await call(env.client, 'get_links', { path: 'Home' });
+    expect((links.outgoing as Json[]).map((l) => l.path).sort()).toEqual(['Alias/Real.md']);
+    expect((links.unresolved as Json[]).map((l) => l.link).sort()).toEqual(['LinkedDir/Secret', 'passwd']);
+  });
+
+  test('every write tool refuses and nothing outside changes', async () => {
+    env = await boot();
+    for (const [tool, args] of WRITES) {
+      const got = await attempt(env.client, tool, args);
+      expect({ tool, args, ok: got.ok }).toEqual({ tool, args, ok: false });
+    }
+    expect(await outsideNames(env)).toEqual(['Secret.md']);
+    expect(await fsp.readFile(nodePath.join(env.outsideDir, 'Secret.md'), 'utf8')).toBe(OUTSIDE_NOTE);
+    expect(await fsp.readFile(env.outsideFile, 'utf8')).toBe(PASSWD);
+    expect((await fsp.lstat(nodePath.join(env.vault, 'passwd.md'))).isSymbolicLink()).toBe(true);
+    expect((await fsp.lstat(nodePath.join(env.vault, 'LinkedDir'))).isSymbolicLink()).toBe(true);
+    expect(await fsp.readFile(nodePath.join(env.vault, 'Home.md'), 'utf8')).toContain('[[LinkedDir/Secret]]');
+  });
+
+  test('propose mode stages nothing outside', async () => {
+    env = await boot({ mode: 'propose' });
+    for (const [tool, args] of WRITES) {
+      const got = await attempt(env.client, tool, args);
+      expect({ tool, args, ok: got.ok }).toEqual({ tool, args, ok: false });
+    }
+    expect(env.booted.plugin.proposals.all()).toEqual([]);
+    expect(await outsideNames(env)).toEqual(['Secret.md']);
+    expect(await fsp.readFile(env.outsideFile, 'utf8')).toBe(PASSWD);
+  });
+
+  test('a symlink that stays inside the vault keeps working for reads and writes', async () => {
+    env = await boot();
+    expect((await call(env.client, 'read_note', { path: 'Alias/Real' })).path).toBe('Alias/Real.md');
+    expect(await searchPaths(env.client, 'insidelinkword')).toEqual(expect.arrayContaining(['Inside/Real.md']));
+    await call(env.client, 'append_note', { path: 'Alias/Real', content: 'more' });
+    expect(await fsp.readFile(nodePath.join(env.vault, 'Inside', 'Real.md'), 'utf8')).toBe('insidelinkword stays in the vault.\nmore');
+  });
+
+  test('a link the user trusts works on every route; the other stays quarantined', async () => {
+    env = await boot({ configure: (settings) => void (settings.access.trustedSymlinks = ['LinkedDir']) });
+    expect((await call(env.client, 'read_note', { path: 'LinkedDir/Secret' })).path).toBe('LinkedDir/Secret.md');
+    expect(await searchPaths(env.client, 'outsidesecretword')).toEqual(['LinkedDir/Secret.md']);
+    await call(env.client, 'create_note', { path: 'LinkedDir/keep', content: 'X\n' });
+    expect(await fsp.readFile(nodePath.join(env.outsideDir, 'keep.md'), 'utf8')).toBe('X\n');
+    await call(env.client, 'write_note', { path: 'LinkedDir/keep', body: 'Z\n' });
+    expect(await fsp.readFile(nodePath.join(env.outsideDir, 'keep.md'), 'utf8')).toBe('Z\n');
+    await call(env.client, 'append_note', { path: 'LinkedDir/Secret', content: 'Y' });
+    expect(await fsp.readFile(nodePath.join(env.outsideDir, 'Secret.md'), 'utf8')).toBe(`${OUTSIDE_NOTE}Y`);
+    expect((await attempt(env.client, 'read_note', { path: 'passwd' })).ok).toBe(false);
+    expect(await searchPaths(env.client, 'passwdsecretword')).toEqual([]);
+  });
+
+  test('a link inside a trusted folder that leads further out stays quarantined', async () => {
+    env = await boot({ configure: (settings) => void (settings.access.trustedSymlinks = ['LinkedDir']) });
+    const deeper = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-deeper-'));
+    try {
+      await fsp.writeFile(nodePath.join(deeper, 'Far.md'), 'farawayword\n');
+      await fsp.symlink(deeper, nodePath.join(env.outsideDir, 'Deeper'), 'dir');
+      for (let i = 0; i < 100 && !env.booted.app.vault.getFileByPath('LinkedDir/Deeper/Far.md'); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(env.booted.app.vault.getFileByPath('LinkedDir/Deeper/Far.md')).not.toBeNull();
+      expect((await attempt(env.client, 'read_note', { path: 'LinkedDir/Deeper/Far' })).ok).toBe(false);
+      expect((await attempt(env.client, 'write_note', { path: 'LinkedDir/Deeper/new', body: 'X\n' })).ok).toBe(false);
+      expect(await fsp.readdir(deeper)).toEqual(['Far.md']);
+    } finally {
+      await fsp.rm(deeper, { recursive: true, force: true });
+    }
+  });
+});
