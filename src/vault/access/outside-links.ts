@@ -9,7 +9,7 @@ import { isPathInside, lexicalVaultPath } from '../paths/paths';
  * anything below one (issue 12, "Symlinks lead out of the vault"). Obsidian's desktop
  * adapter follows links when it loads a vault, so such entries arrive as ordinary TFiles and
  * TFolders; vaults come by git clone and sync, so a link the user never looked at is enough.
- * An entry is outside when `fs.realpathSync` of its full path (FileSystemAdapter.getFullPath)
+ * An entry is outside when `fs.realpathSync.native` (one realpath(3) call) of its full path (FileSystemAdapter.getFullPath)
  * is not inside the real path of the vault folder (getBasePath). A path that does not exist
  * yet (a write target) is judged by its nearest existing ancestor, so `LinkedDir/new.md`
  * is outside as well. A link that stays inside the vault is fine.
@@ -129,10 +129,10 @@ export class OutsideLinks {
   }
 }
 
-/** `fs.realpathSync(full)`, or null when the entry does not exist or cannot be resolved. */
+/** `fs.realpathSync.native(full)`, or null when the entry does not exist or cannot be resolved. */
 function realOrNull(full: string): string | null {
   try {
-    return realpathSync(full);
+    return realpathSync.native(full);
   } catch {
     return null;
   }
