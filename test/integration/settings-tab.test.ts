@@ -241,6 +241,25 @@ describe('settings tab over the running plugin', () => {
     expect(booted.plugin.settings.access.quarantine).toEqual([]);
   });
 
+  it('trusts and distrusts symbolic links, refusing empty, ".." and duplicate paths', async () => {
+    const add = () => settingRow(el(), 'Trust a symbolic link');
+    typeInto(add().querySelector('input')!, '../Outside');
+    button(add(), 'Trust').click();
+    await settle();
+    expect(add().querySelector('.setting-item-error')!.textContent).toMatch(/Type the vault path of the link/);
+    typeInto(add().querySelector('input')!, '/Shared/');
+    button(add(), 'Trust').click();
+    await settle();
+    expect(booted.plugin.settings.access.trustedSymlinks).toEqual(['Shared']);
+    typeInto(add().querySelector('input')!, 'Shared');
+    button(add(), 'Trust').click();
+    await settle();
+    expect(add().querySelector('.setting-item-error')!.textContent).toMatch(/already trusted/);
+    settingRow(el(), 'Shared').querySelector<HTMLElement>('.clickable-icon')!.click();
+    await settle();
+    expect(booted.plugin.settings.access.trustedSymlinks).toEqual([]);
+  });
+
   it('Test saves the form as typed, then shows the reply or the full error inline', async () => {
     const fake = await startFakeOpenAi({ models: { 'tiny-model': { reply: () => 'OK' } }, apiKey: 'sk-test-123' });
     try {

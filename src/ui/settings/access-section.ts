@@ -13,8 +13,7 @@ export function cleanFolder(raw: string): string {
  * `agent_overrides` frontmatter keys do (DESIGN.md, "Notes that agents may not touch").
  */
 export function renderAccessSection(containerEl: HTMLElement, ctx: SectionContext): void {
-  const { plugin, app } = ctx;
-  const list = plugin.settings.access.quarantine;
+  const { app } = ctx;
   new Setting(containerEl)
     .setName('Access')
     .setHeading()
@@ -30,51 +29,31 @@ export function renderAccessSection(containerEl: HTMLElement, ctx: SectionContex
     chips.createSpan({ cls: ['vault-mcp-chip', 'mod-fixed'], text: label, attr: { 'aria-label': title, title } });
   }
 
-  for (const folder of list) {
-    new Setting(containerEl)
-      .setName(`${folder}/`)
-      .setClass('vault-mcp-quarantine-row')
-      .addExtraButton((button) =>
-        button
-          .setIcon('x')
-          .setTooltip(`Stop quarantining ${folder}/`)
-          .onClick(async () => {
-            plugin.settings.access.quarantine = list.filter((f) => f !== folder);
-            await plugin.saveSettings();
-            void plugin.search.reindex();
-            ctx.redisplay();
-          }),
-      );
-  }
-
-  let pending = '';
-  const add = new Setting(containerEl).setName('Quarantine a folder').setDesc('Includes its subfolders.');
-  add.addText((text) => {
-    text.setPlaceholder('Folder, e.g. Journal').onChange((value) => {
-      pending = value;
-      add.setErrorMessage(null);
-    });
-    attachFolderSuggestions(text.inputEl, vaultFolders(app));
+  renderPathList(containerEl, ctx, {
+    key: 'quarantine',
+    rowName: (folder) => `${folder}/`,
+    rowClass: 'vault-mcp-quarantine-row',
+    removeTooltip: (folder) => `Stop quarantining ${folder}/`,
+    addName: 'Quarantine a folder',
+    addDesc: 'Includes its subfolders.',
+    placeholder: 'Folder, e.g. Journal',
+    button: 'Add',
+    invalid: 'Type a vault folder path, e.g. "Journal" or "Work/Clients".',
+    duplicate: (folder) => `${folder}/ is already quarantined.`,
   });
-  add.addButton((button) =>
-    button.setButtonText('Add').onClick(async () => {
-      const folder = cleanFolder(pending);
-      if (!folder || folder.split('/').includes('..')) {
-        add.setErrorMessage('Type a vault folder path, e.g. "Journal" or "Work/Clients".');
-        return;
-      }
-      if (list.includes(folder)) {
-        add.setErrorMessage(`${folder}/ is already quarantined.`);
-        return;
-      }
-      plugin.settings.access.quarantine = [...list, folder];
-      await plugin.saveSettings();
-      void plugin.search.reindex();
-      ctx.redisplay();
-    }),
-  );
-
-  renderTrustedLinks(containerEl, ctx);
+  renderPathList(containerEl, ctx, {
+    key: 'trustedSymlinks',
+    rowName: (link) => link,
+    rowDesc: 'Trusted link out of the vault',
+    rowClass: 'vault-mcp-trusted-link-row',
+    removeTooltip: (link) => `Stop trusting ${link}`,
+    addName: 'Trust a symbolic link',
+    addDesc: 'Files and folders whose real location is outside the vault (symbolic links) are quarantined. List a link here to let agents use what it points to.',
+    placeholder: 'Link path, e.g. Shared',
+    button: 'Trust',
+    invalid: 'Type the vault path of the link, e.g. "Shared" or "Work/Team drive".',
+    duplicate: (link) => `${link} is already trusted.`,
+  });
 
   const rules = new Setting(containerEl).setName('Per-note rules').setClass('vault-mcp-rules');
   const desc = rules.descEl;
@@ -92,49 +71,62 @@ export function renderAccessSection(containerEl: HTMLElement, ctx: SectionContex
   line(['Agents can never create, change or remove these two keys.']);
 }
 
+/** The texts and settings key of one editable list of vault paths in the Access section. */
+interface PathListSpec {
+  key: 'quarantine' | 'trustedSymlinks';
+  rowName(path: string): string;
+  rowDesc?: string;
+  rowClass: string;
+  removeTooltip(path: string): string;
+  addName: string;
+  addDesc: string;
+  placeholder: string;
+  button: string;
+  invalid: string;
+  duplicate(path: string): string;
+}
+
 /**
- * The trusted symbolic links: every entry whose real path is outside the vault is quarantined
- * unless it is, or lies below, a link listed here (vault paths, add/remove; issue 12).
+ * One editable list of vault paths (`settings.access[spec.key]`): a row per path with a remove
+ * button, and a text field with folder suggestions plus an add button that refuses empty,
+ * `..` and duplicate paths. Every change is saved and rebuilds the search index, since both
+ * lists change what agents may see.
  */
-function renderTrustedLinks(containerEl: HTMLElement, ctx: SectionContext): void {
+function renderPathList(containerEl: HTMLElement, ctx: SectionContext, spec: PathListSpec): void {
   const { plugin, app } = ctx;
-  const list = plugin.settings.access.trustedSymlinks;
+  const list = plugin.settings.access[spec.key];
   const save = async (next: string[]): Promise<void> => {
-    plugin.settings.access.trustedSymlinks = next;
+    plugin.settings.access[spec.key] = next;
     await plugin.saveSettings();
     void plugin.search.reindex();
     ctx.redisplay();
   };
-  for (const link of list) {
-    new Setting(containerEl)
-      .setName(link)
-      .setDesc('Trusted link out of the vault')
-      .setClass('vault-mcp-trusted-link-row')
-      .addExtraButton((button) => button.setIcon('x').setTooltip(`Stop trusting ${link}`).onClick(() => save(list.filter((l) => l !== link))));
+  for (const path of list) {
+    const row = new Setting(containerEl).setName(spec.rowName(path)).setClass(spec.rowClass);
+    if (spec.rowDesc) row.setDesc(spec.rowDesc);
+    row.addExtraButton((button) => button.setIcon('x').setTooltip(spec.removeTooltip(path)).onClick(() => save(list.filter((p) => p !== path))));
   }
   let pending = '';
-  const add = new Setting(containerEl)
-    .setName('Trust a symbolic link')
-    .setDesc('Files and folders whose real location is outside the vault (symbolic links) are quarantined. List a link here to let agents use what it points to.');
+  const add = new Setting(containerEl).setName(spec.addName).setDesc(spec.addDesc);
   add.addText((text) => {
-    text.setPlaceholder('Link path, e.g. Shared').onChange((value) => {
+    text.setPlaceholder(spec.placeholder).onChange((value) => {
       pending = value;
       add.setErrorMessage(null);
     });
     attachFolderSuggestions(text.inputEl, vaultFolders(app));
   });
   add.addButton((button) =>
-    button.setButtonText('Trust').onClick(async () => {
-      const link = cleanFolder(pending);
-      if (!link || link.split('/').includes('..')) {
-        add.setErrorMessage('Type the vault path of the link, e.g. "Shared" or "Work/Team drive".');
+    button.setButtonText(spec.button).onClick(async () => {
+      const path = cleanFolder(pending);
+      if (!path || path.split('/').includes('..')) {
+        add.setErrorMessage(spec.invalid);
         return;
       }
-      if (list.includes(link)) {
-        add.setErrorMessage(`${link} is already trusted.`);
+      if (list.includes(path)) {
+        add.setErrorMessage(spec.duplicate(path));
         return;
       }
-      await save([...list, link]);
+      await save([...list, path]);
     }),
   );
 }
