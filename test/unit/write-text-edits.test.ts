@@ -65,6 +65,13 @@ describe('anchors, bodies, appends', () => {
 });
 
 describe('frontmatter guard', () => {
+  test('a YAML merge key cannot bring in an access rule (judged with merge keys expanded too)', () => {
+    const smuggled = '---\nbase: &b {access: private}\n<<: *b\n---\nbody\n';
+    expect(errorOf(() => guardFrontmatter('', smuggled, 'n.md')).code).toBe('forbidden');
+    expect(errorOf(() => guardFrontmatter('---\nbase: &b {x: 1}\n---\n', '---\nbase: &b {x: 1, agent_overrides: {A: read-only}}\n<<: *b\n---\n', 'n.md')).code).toBe('forbidden');
+    expect(() => guardFrontmatter('', '---\nbase: &b {x: 1}\n<<: *b\n---\nbody\n', 'n.md')).not.toThrow();
+  });
+
   test('protected keys may not appear, change or vanish; other keys may', () => {
     expect(() => guardFrontmatter('---\na: 1\n---\n', '---\na: 2\n---\n', 'n.md')).not.toThrow();
     expect(errorOf(() => guardFrontmatter('x', '---\naccess: private\n---\nx', 'n.md')).code).toBe('forbidden');

@@ -1,4 +1,5 @@
 import { getFrontMatterInfo, parseYaml } from 'obsidian';
+import { parse as parseYamlDocument } from 'yaml';
 import { ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
 import { ACCESS_KEY, AGENT_OVERRIDES_KEY, noteAccess, unparsedBlockAccess } from '../access/access-rules';
@@ -65,9 +66,25 @@ export function guardFrontmatter(before: string, after: string, notePath: string
   }
   const same =
     a.state !== 'invalid' && b.state !== 'invalid'
-      ? protectedFingerprint(a.data) === protectedFingerprint(b.data)
+      ? protectedFingerprint(a.data) === protectedFingerprint(b.data) && mergedFingerprint(a.block) === mergedFingerprint(b.block)
       : protectedLines(a.block) === protectedLines(b.block);
   if (!same) throw protectedKeysError(notePath);
+}
+
+/**
+ * The protected keys of a block read with YAML merge keys expanded (`<<: *anchor`, YAML 1.1).
+ * Whether the app's own parser expands them is not something we can check here, so a change
+ * is judged both ways: a merge key must not smuggle in an `access` rule. A block that is
+ * empty, or does not parse this way, counts as having no protected keys.
+ */
+function mergedFingerprint(block: string): string {
+  let data: unknown = null;
+  try {
+    if (block !== '') data = parseYamlDocument(block.replace(/\r\n/g, '\n'), { merge: true });
+  } catch {
+    data = null;
+  }
+  return protectedFingerprint(data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {});
 }
 
 /**
