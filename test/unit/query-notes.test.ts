@@ -93,6 +93,14 @@ describe('query_notes: evaluation', () => {
   ];
   const paths = (source: string): string[] => runNotesQuery(parseNotesQuery(source), notes).rows.map((r) => r[0] as string);
 
+  it('a bare date that names no calendar day is an error at its position; real dates and other words pass', () => {
+    expect(syntaxError('file.mtime is 2026-13-45')).toMatchObject({ position: 15, message: expect.stringMatching(/'2026-13-45' is not a calendar date/) });
+    expect(syntaxError('due < 2026-02-30')).toMatchObject({ position: 7 });
+    expect(parseNotesQuery('due < 2024-02-29').where).toMatchObject({ value: '2024-02-29' });
+    expect(parseNotesQuery('file.mtime > 2026-01-15T10:00').where).toMatchObject({ value: '2026-01-15T10:00' });
+    expect(parseNotesQuery('status is "2026-13-45"').where).toMatchObject({ value: '2026-13-45' });
+  });
+
   it('is / is not compare text case-insensitively, numbers numerically, lists by any item', () => {
     expect(paths('status is draft')).toEqual(['Projects/Alpha/Plan.md']);
     expect(paths('status is not draft')).toEqual(['Inbox.md', 'Journal/2026-01-15.md', 'Projects/Beta.md']);
