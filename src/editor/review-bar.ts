@@ -11,7 +11,7 @@ import { reviewHunksField } from './review-state';
  * The bar's sentence for `hunks`, e.g. "3 pending changes from Claude Code, Cursor (1 stale)".
  * Labels are listed once each, in order of first appearance.
  */
-export function reviewSummary(hunks: readonly ReviewHunk[]): string {
+function reviewSummary(hunks: readonly ReviewHunk[]): string {
   const labels = [...new Set(hunks.map((h) => h.keyLabel))];
   const stale = hunks.filter((h) => h.stale).length;
   const count = `${hunks.length} pending change${hunks.length === 1 ? '' : 's'} from ${labels.join(', ')}`;

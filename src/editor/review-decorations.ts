@@ -45,7 +45,7 @@ function decorateHunk(state: EditorState, hunk: ReviewHunk, out: Array<Range<Dec
 }
 
 /** Builds every review decoration of `state` from its review field (sorted, as `Decoration.set` needs). */
-export function buildReviewDecorations(state: EditorState): DecorationSet {
+function buildReviewDecorations(state: EditorState): DecorationSet {
   const hunks = state.field(reviewHunksField, false) ?? [];
   if (!hunks.length) return Decoration.none;
   const ranges: Array<Range<Decoration>> = [];

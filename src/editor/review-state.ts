@@ -31,7 +31,7 @@ export function hunksConflict(applied: ReviewHunk, other: ReviewHunk): boolean {
 }
 
 /** Hunks in document order (by `from`, insertions before replacements at one point, then proposal and index). */
-export function sortHunks(hunks: readonly ReviewHunk[]): readonly ReviewHunk[] {
+function sortHunks(hunks: readonly ReviewHunk[]): readonly ReviewHunk[] {
   return [...hunks].sort((a, b) => a.from - b.from || a.to - b.to || a.proposalId.localeCompare(b.proposalId) || a.index - b.index);
 }
 

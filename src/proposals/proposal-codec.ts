@@ -7,7 +7,7 @@ import type { HunkDecision, Proposal, ProposalKind, ProposalStatus } from './typ
  */
 
 /** The format version written; a file with another version is not read as proposals. */
-export const PROPOSAL_FILE_VERSION = 1;
+const PROPOSAL_FILE_VERSION = 1;
 
 const KINDS: readonly ProposalKind[] = ['edit', 'create', 'delete', 'move', 'properties', 'folder'];
 const STATUSES: readonly ProposalStatus[] = ['pending', 'accepted', 'partly_accepted', 'rejected', 'stale'];

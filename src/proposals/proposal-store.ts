@@ -25,7 +25,7 @@ const KEEP_RESOLVED = 200;
 /** How many pending proposals one key may have; past it, staging asks the agent to wait for review. */
 export const MAX_PENDING_PER_KEY = 100;
 /** Total text (chars) the pending proposals may hold, base and proposed text summed. */
-export const MAX_PENDING_CHARS = 32 * 1024 * 1024;
+const MAX_PENDING_CHARS = 32 * 1024 * 1024;
 
 /**
  * The proposals of propose mode (DESIGN.md, "Proposals"): staged changes that wait for the

@@ -9,7 +9,7 @@ import { ACCEPT_USER_EVENT } from '../../editor/review-actions';
  * Editor for CM6 editors, the documented way to reach the EditorView from a MarkdownView).
  * @returns the EditorView, or null when the editor has none.
  */
-export function editorViewOf(view: MarkdownView): EditorView | null {
+function editorViewOf(view: MarkdownView): EditorView | null {
   return ((view.editor as unknown as { cm?: EditorView }).cm ?? null);
 }
 

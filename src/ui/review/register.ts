@@ -50,7 +50,7 @@ export function registerReview(plugin: ReviewPlugin): void {
  * Reveals the Pending changes view, opening it in the right sidebar when it is not open yet
  * (`workspace.getRightLeaf`, `revealLeaf`).
  */
-export async function openPendingChanges(plugin: Plugin): Promise<void> {
+async function openPendingChanges(plugin: Plugin): Promise<void> {
   const { workspace } = plugin.app;
   let leaf = workspace.getLeavesOfType(PENDING_VIEW_TYPE)[0];
   if (!leaf) {
