@@ -18,6 +18,9 @@ import { migrateSettings } from './settings/migrate-settings';
 import { VaultMcpSettingTab } from './ui/settings/settings-tab';
 import type { VaultMcpSettings } from './settings/settings';
 import { NoteStore } from './vault/note-store';
+import { VaultPeers } from './server/vault-peers';
+import { registryFolder, VaultRegistry } from './server/vault-registry';
+import { vaultLocation } from './vault/vault-location';
 
 /**
  * Vault MCP: wires settings, keys, the note store, the search index and the loopback MCP
@@ -50,7 +53,8 @@ export default class VaultMcpPlugin extends Plugin {
     this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
     this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'));
     this.review = new ProposalReview(this.proposals, this.notes, (id) => this.keyRing.list().find((k) => k.id === id)?.roots ?? null);
-    const services = createSessionServices(this.notes, this.search, this.proposals, this.review, () => this.settings, this.manifest.version);
+    const peers = new VaultPeers(vaultLocation(this.app), new VaultRegistry(registryFolder()));
+    const services = createSessionServices(this.notes, this.search, this.proposals, this.review, () => this.settings, this.manifest.version, peers);
     this.server = new McpHttpServer(this.keyRing, () => this.settings, services);
     this.ai = new AiService({
       getSettings: () => this.settings.ai,

@@ -10,7 +10,8 @@ import { bearerTokenOf, checkHostAndOrigin } from './door';
 import { MCP_PATH } from './endpoint';
 import { checkFraming, INVALID_REQUEST, InFlightIds, requestIdsOf } from './json-rpc-framing';
 import { BodyTooLargeError, declaredBodyTooLarge, readBody } from './request-body';
-import { createSessionServer, type SessionServices } from './mcp-session';
+import { createSessionServer, type SessionOrigin, type SessionServices } from './mcp-session';
+import { FORWARD_TOKEN_PREFIX } from './forward-assertion';
 
 /** A session unused this long (ms) is closed; its client gets 404 and re-initializes. */
 export const SESSION_IDLE_MS = 60 * 60 * 1000;
@@ -18,6 +19,12 @@ export const SESSION_IDLE_MS = 60 * 60 * 1000;
 export const MAX_SESSIONS = 64;
 /** At most one `last_used_at` save per key per this many ms. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
+
+/** An authenticated request: the key it runs as, and for a forwarded call the client roots passed along. */
+interface Caller {
+  key: KeyRecord;
+  origin: SessionOrigin;
+}
 
 interface Session {
   transport: StreamableHTTPServerTransport;
@@ -125,6 +132,7 @@ export class McpHttpServer {
     this.status = { state: 'listening', port: bound, url: `http://127.0.0.1:${bound}${MCP_PATH}` };
     this.sweepTimer = setInterval(() => this.closeIdleSessions(Date.now()), 60 * 1000);
     this.sweepTimer.unref?.();
+    await this.services.peers.announce(bound);
     return bound;
   }
 
@@ -132,6 +140,7 @@ export class McpHttpServer {
   async stop(): Promise<void> {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
+    await this.services.peers.withdraw();
     for (const id of [...this.sessions.keys()]) await this.closeSession(id);
     const http = this.http;
     this.http = null;
@@ -192,8 +201,9 @@ export class McpHttpServer {
       const declaredTooLarge = declaredBodyTooLarge(req, settings.server.maxBodyBytes);
       if (declaredTooLarge) return refuse(res, 413, -32000, declaredTooLarge.message);
     }
-    const key = this.authenticate(req, res);
-    if (!key) return;
+    const authenticated = await this.authenticate(req, res);
+    if (!authenticated) return;
+    const { key } = authenticated;
     if (!settings.server.enabled) {
       return refuse(res, 403, -32000, 'Vault MCP is switched off in Obsidian; turn on "Enable server" in its settings.');
     }
@@ -240,11 +250,12 @@ export class McpHttpServer {
     if (req.method !== 'POST' || !containsInitialize(body)) {
       return refuse(res, 400, -32000, 'Bad request: no Mcp-Session-Id header; send initialize first to open a session.');
     }
-    await this.openSession(key, req, res, body);
+    await this.openSession(authenticated, req, res, body);
   }
 
-  private authenticate(req: IncomingMessage, res: ServerResponse): KeyRecord | null {
+  private async authenticate(req: IncomingMessage, res: ServerResponse): Promise<Caller | null> {
     const token = bearerTokenOf(req);
+    if (token?.startsWith(FORWARD_TOKEN_PREFIX)) return this.authenticateForwarded(token, res);
     const key = token ? this.keys.authenticate(token) : null;
     if (!key) {
       refuse(
@@ -260,7 +271,30 @@ export class McpHttpServer {
       refuse(res, 403, -32004, `Key "${key.label}" is a cloud-only key; set its scope to "local" or "both" in Vault MCP settings.`);
       return null;
     }
-    return key;
+    return { key, origin: {} };
+  }
+
+  /**
+   * A call another open vault forwarded (README "Several vaults"): its signed assertion must
+   * verify (forward-assertion.ts), then it runs as this vault's own key with the caller's label;
+   * without such a key, or with a cloud-only one, it is refused with 403 and a message saying so.
+   */
+  private async authenticateForwarded(token: string, res: ServerResponse): Promise<Caller | null> {
+    const verifier = this.services.peers.verifier;
+    const verdict = verifier ? await verifier.verify(token) : { ok: false as const, message: 'This vault accepts no forwarded calls (it has no folder on disk).' };
+    if (!verdict.ok) {
+      refuse(res, 401, -32000, `Unauthorized: ${verdict.message}`, { 'WWW-Authenticate': 'Bearer realm="vault-mcp"' });
+      return null;
+    }
+    const { label, roots } = verdict.claims;
+    const vaultName = this.services.peers.location.name;
+    const key = this.keys.list().find((k) => k.label === label);
+    if (!key || !isLocallyUsable(key)) {
+      const why = key ? 'its key with that label is cloud-only' : 'it has no key with that label';
+      refuse(res, 403, -32004, `Vault '${vaultName}' does not accept calls from key "${label}": ${why}; mint a local key labelled "${label}" in that vault's Vault MCP settings → Keys.`);
+      return null;
+    }
+    return { key, origin: { forwardedRoots: roots } };
   }
 
   /** Records the key's use, at most once per TOUCH_INTERVAL_MS (judged by its saved `last_used_at`). */
@@ -270,9 +304,9 @@ export class McpHttpServer {
     this.keys.touch(key.id).catch((error) => console.error('[vault-mcp] could not save key use', error));
   }
 
-  private async openSession(key: KeyRecord, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  private async openSession({ key, origin }: Caller, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const keyId = key.id;
-    const server = createSessionServer(this.services, () => this.keys.list().find((k) => k.id === keyId) ?? key);
+    const server = createSessionServer(this.services, () => this.keys.list().find((k) => k.id === keyId) ?? key, origin);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {

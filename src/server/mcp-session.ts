@@ -1,24 +1,47 @@
+import { z } from 'zod';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { KeyRecord } from '../settings/key-record';
 import type { ToolContext, ToolDefinition } from '../tools/tool';
+import type { VaultsView } from '../tools/vaults-view';
 import { CheckedServer } from './checked-server';
-import { callTool, describeTool } from './tool-dispatch';
+import { hostPathRules } from './client-roots';
+import type { SessionAccess } from './session-access';
+import { ROOTS_TIMEOUT_MS, SessionRoots, type ClientRootsState } from './session-roots';
+import { callTool, describeTool, JsonRpcError, withVaultInput } from './tool-dispatch';
+import type { VaultPeers } from './vault-peers';
 
 /** What a session needs from the plugin: the enabled tools and a context per call. */
 export interface SessionServices {
   /** Tools the caller may see right now (settings decide; read on every call). */
   enabledTools(): readonly ToolDefinition[];
-  /** Builds the context of one tool call for `caller`. */
-  contextFor(caller: KeyRecord): ToolContext;
+  /** The folders `caller` may touch given the client's roots (see session-access.ts). */
+  accessFor(caller: KeyRecord, client: ClientRootsState): SessionAccess;
+  /** Builds the context of one tool call for `caller`, confined to `access.roots`; `vaults` feeds the vaults tool. */
+  contextFor(caller: KeyRecord, access: SessionAccess, vaults: VaultsView): ToolContext;
   /** Plugin version reported in `serverInfo`. */
   version: string;
+  /** This vault among the other open vaults (registry, handles, forwarding). */
+  peers: VaultPeers;
+}
+
+/** How a session was opened. */
+export interface SessionOrigin {
+  /**
+   * Set when another vault forwarded the session's calls: the client roots it passed along
+   * (null = none). Such a session never asks for roots and never forwards again.
+   */
+  forwardedRoots?: string[] | null;
 }
 
 const INSTRUCTIONS =
   'Tools for one Obsidian vault. Find notes with search or list_notes, read them with read_note ' +
   '(use outline/section for long notes), and pass the returned hash as expected_hash when writing. ' +
-  'Paths are vault-relative; ".md" is optional.';
+  'Paths are vault-relative; ".md" is optional. Every tool takes an optional vault (a handle from vaults) ' +
+  'to run in another open vault.';
+
+/** A `roots/list` result read loosely: each root is judged on its own (client-roots.ts), not the whole answer at once. */
+const LooseRootsResult = z.looseObject({ roots: z.unknown() });
 
 /**
  * Builds the MCP `Server` of one session (SDK low-level server: we own tools/list and
@@ -26,19 +49,55 @@ const INSTRUCTIONS =
  * model requires; {@link CheckedServer} answers malformed params -32602 before any handler
  * runs). Capabilities: `tools` with `listChanged` (MCP spec 2025-06-18,
  * "Tools" → Capabilities) and `logging` (the SDK answers logging/setLevel).
+ * When the client declares `roots` (MCP spec "Roots"), the session asks `roots/list` after
+ * `notifications/initialized` and on `notifications/roots/list_changed`, and each tool call
+ * runs confined to what {@link SessionServices.accessFor} makes of the answer.
+ * A `vault` argument naming another open vault forwards the call there (see {@link VaultPeers}).
  * @param caller the key that initialized the session; every call runs as this key.
  */
-export function createSessionServer(services: SessionServices, caller: () => KeyRecord): Server {
+export function createSessionServer(services: SessionServices, caller: () => KeyRecord, origin: SessionOrigin = {}): Server {
   const server = new CheckedServer(
     { name: 'vault-mcp', title: 'Vault MCP', version: services.version },
     { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: services.enabledTools().map(describeTool),
-  }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const forwarded = origin.forwardedRoots !== undefined;
+  const roots = new SessionRoots(
+    hostPathRules(),
+    origin.forwardedRoots ? { status: 'listed', paths: origin.forwardedRoots, ignored: [] } : { status: 'unsupported' },
+  );
+  const askRoots = (): void => {
+    if (forwarded || !server.getClientCapabilities()?.roots) return;
+    roots.refresh(() => server.request({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_TIMEOUT_MS }));
+  };
+  server.oninitialized = askRoots;
+  server.setNotificationHandler(RootsListChangedNotificationSchema, askRoots);
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const withVault = !forwarded && (await services.peers.list()).length > 1;
+    const tools = services.enabledTools().map(describeTool);
+    return { tools: withVault ? tools.map(withVaultInput) : tools };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const key = caller();
-    return callTool(services.enabledTools(), request.params.name, request.params.arguments, services.contextFor(key));
+    const { name } = request.params;
+    const { vault, ...args } = request.params.arguments ?? {};
+    if (vault !== undefined && typeof vault !== 'string') {
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: vault must be a string (a handle from vaults).`);
+    }
+    const client = await roots.current(() => extra.sendRequest({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_TIMEOUT_MS }));
+    const peers = services.peers;
+    if (vault !== undefined) {
+      const target = await peers.resolve(vault);
+      if (target.kind === 'unknown') return { content: [{ type: 'text', text: target.message }], isError: true };
+      if (target.kind === 'peer') {
+        if (forwarded) return { content: [{ type: 'text', text: 'A call forwarded from another vault cannot be forwarded again; call that vault directly.' }], isError: true };
+        const clientPaths = client.status === 'listed' ? client.paths : null;
+        return peers.forward(target.entry, target.handle, key.label, clientPaths, name, args);
+      }
+    }
+    const access = services.accessFor(key, client);
+    const vaults: VaultsView = { list: () => peers.list(), roots: access.report };
+    if (access.blocked && name !== 'vaults') return { content: [{ type: 'text', text: access.blocked }], isError: true };
+    return callTool(services.enabledTools(), name, args, services.contextFor(key, access, vaults));
   });
   return server;
 }

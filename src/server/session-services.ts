@@ -4,12 +4,17 @@ import type { ProposalStore } from '../proposals/proposal-store';
 import type { SearchIndex } from '../search/search-index';
 import type { VaultMcpSettings } from '../settings/settings';
 import { enabledTools } from '../tools/registry';
+import { UNRESTRICTED_SCOPE } from '../vault/access/access';
 import type { NoteStore } from '../vault/note-store';
+import { hostPathRules } from './client-roots';
 import type { SessionServices } from './mcp-session';
+import { sessionAccess } from './session-access';
+import type { VaultPeers } from './vault-peers';
 
 /**
  * Binds the registry and the vault/search services into what MCP sessions need.
  * @param version plugin version (manifest.json) reported as `serverInfo.version`.
+ * @param peers this vault among the user's other open vaults (its location places client roots).
  */
 export function createSessionServices(
   notes: NoteStore,
@@ -18,18 +23,31 @@ export function createSessionServices(
   review: ProposalReview,
   getSettings: () => VaultMcpSettings,
   version: string,
+  peers: VaultPeers,
 ): SessionServices {
+  const rules = hostPathRules();
+  /** The vault's spelling of a folder a client root names (its case on a case-insensitive disk); as given when absent or off limits. */
+  const spell = (folder: string): string => {
+    try {
+      return notes.requireFolder(folder, UNRESTRICTED_SCOPE);
+    } catch {
+      return folder;
+    }
+  };
   return {
     version,
+    peers,
     enabledTools: () => enabledTools(getSettings()),
-    contextFor: (caller: KeyRecord) => ({
+    accessFor: (caller, client) => sessionAccess(caller.roots, client, peers.location.folderSpellings, rules, spell),
+    contextFor: (caller: KeyRecord, access, vaults) => ({
       notes,
       search,
       proposals,
       review,
       caller,
-      scope: { label: caller.label, roots: caller.roots },
+      scope: { label: caller.label, roots: access.roots },
       settings: getSettings(),
+      vaults,
     }),
   };
 }

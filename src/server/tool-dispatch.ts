@@ -3,6 +3,9 @@ import { ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol
 import { ToolError } from '../errors';
 import type { ToolContext, ToolDefinition } from '../tools/tool';
 
+/** The optional `vault` input every tool takes (shown in tools/list only when another vault is open). */
+const VAULT_INPUT = { type: 'string', description: 'Run in another open vault (handle from vaults).' } as const;
+
 /**
  * The `tools/list` entry of one tool (MCP spec 2025-06-18, "Tools" → Listing Tools):
  * name, title, description, JSON Schema of the input (from its zod shape, unknown
@@ -26,6 +29,15 @@ export function describeTool(tool: ToolDefinition): Tool {
     descriptions.set(tool, description);
   }
   return description;
+}
+
+/**
+ * A tools/list entry with the optional `vault` input added, listed when other vaults are open
+ * (every tool accepts `vault` either way; a single vault does not pay for it in tools/list).
+ */
+export function withVaultInput(description: Tool): Tool {
+  const properties = { ...(description.inputSchema.properties ?? {}), vault: VAULT_INPUT };
+  return { ...description, inputSchema: { ...description.inputSchema, properties } };
 }
 
 /** tools/list entries, built once per tool (tool definitions never change at run time). */

@@ -6,6 +6,7 @@ import type { SearchIndex } from '../search/search-index';
 import type { ProposalStore } from '../proposals/proposal-store';
 import type { ProposalReview } from '../proposals/proposal-review';
 import type { VaultMcpSettings } from '../settings/settings';
+import type { VaultsView } from './vaults-view';
 
 /**
  * What a tool handler may use. Handlers never call the Obsidian API directly: they ask
@@ -24,6 +25,8 @@ export interface ToolContext {
   scope: AccessScope;
   /** Current settings (read-only snapshot). */
   settings: VaultMcpSettings;
+  /** The open vaults and this session's effective roots (the `vaults` tool); set by the server. */
+  vaults?: VaultsView;
 }
 
 /** MCP tool annotations (MCP spec 2025-06-18, "Tools" → ToolAnnotations). */

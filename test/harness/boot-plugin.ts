@@ -1,3 +1,6 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
 import type * as O from 'obsidian';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -6,6 +9,7 @@ import { secretIdForKey, type KeyMode, type KeyRecord } from '../../src/settings
 import { defaultSettings, type VaultMcpSettings } from '../../src/settings/settings';
 import { ALL_TOOLS } from '../../src/tools/registry';
 import type { IndexStorage } from '../../src/search/search-index';
+import { REGISTRY_DIR_ENV } from '../../src/server/vault-registry';
 
 /** The plugin surface the harness needs (what src/main.ts's VaultMcpPlugin exposes). */
 export interface BootablePlugin extends O.Plugin {
@@ -74,6 +78,8 @@ export async function bootPlugin<P extends BootablePlugin>(
   PluginClass: new (app: O.App, manifest: O.PluginManifest) => P,
   options: BootOptions,
 ): Promise<BootedPlugin<P>> {
+  // Test runs register their vaults in a throwaway registry folder, never the user's app-data one.
+  process.env[REGISTRY_DIR_ENV] ||= fs.mkdtempSync(nodePath.join(os.tmpdir(), 'vault-mcp-registry-'));
   const token = options.token ?? `test-${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`;
   const key: KeyRecord = {
     id: 'runkey',

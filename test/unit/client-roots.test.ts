@@ -1,0 +1,88 @@
+import { intersectRoots, MAX_CLIENT_ROOTS, parseRoots, rootPathOf, rootsInVault, type PathRules } from '../../src/server/client-roots';
+import { sessionAccess } from '../../src/server/session-access';
+
+const LINUX: PathRules = { platform: 'posix', caseInsensitive: false };
+const MAC: PathRules = { platform: 'posix', caseInsensitive: true };
+const WINDOWS: PathRules = { platform: 'win32', caseInsensitive: true };
+
+describe('rootPathOf', () => {
+  it('reads file:// URIs as normalized absolute paths, percent-decoded, NFC, no trailing slash', () => {
+    expect(rootPathOf('file:///home/me/Vault/Projects/', LINUX)).toEqual({ path: '/home/me/Vault/Projects' });
+    expect(rootPathOf('file://localhost/home/me/My%20Vault', LINUX)).toEqual({ path: '/home/me/My Vault' });
+    expect(rootPathOf('file:///home/me/Cafe%CC%81', LINUX)).toEqual({ path: '/home/me/Caf\u00e9' });
+    expect(rootPathOf('file:///', LINUX)).toEqual({ path: '/' });
+    expect(rootPathOf('file:///C:/Users/Me/Vault/', WINDOWS)).toEqual({ path: 'C:\\Users\\Me\\Vault' });
+  });
+
+  it.each([
+    ['https://example.com/x', 'only file://'],
+    ['File:relative/path', 'only file://'],
+    ['file://server/share/Vault', 'another host'],
+    ['file:///v/%2e%2e/etc', '".."'],
+    ['file:///v/.%2E/etc', '".."'],
+    ['file:///v/..', '".."'],
+    ['file:///v/a%00b', 'control characters'],
+    ['file:///v/a\u0000b', 'control characters'],
+    ['file:///v/a%2Fb', 'encoded separator'],
+    ['file:///v?x=1', 'query or fragment'],
+    ['file:///v#top', 'query or fragment'],
+  ])('ignores %j (%s)', (uri, reason) => {
+    const verdict = rootPathOf(uri, LINUX);
+    expect(verdict).toHaveProperty('reason');
+    expect((verdict as { reason: string }).reason).toContain(reason);
+  });
+
+  it('ignores an encoded backslash and a UNC host on Windows', () => {
+    expect(rootPathOf('file:///C:/v/a%5Cb', WINDOWS)).toHaveProperty('reason');
+    expect(rootPathOf('file://server/share', WINDOWS)).toHaveProperty('reason');
+  });
+});
+
+describe('parseRoots', () => {
+  it('keeps valid entries, reports each bad one, and reads at most MAX_CLIENT_ROOTS', () => {
+    const roots = [{ uri: 'file:///a' }, null, { uri: 7 }, { uri: 'file:///a' }, ...Array.from({ length: MAX_CLIENT_ROOTS }, (_, i) => ({ uri: `file:///r${i}` }))];
+    const parsed = parseRoots(roots, LINUX);
+    expect(parsed.paths[0]).toBe('/a');
+    expect(parsed.paths).toHaveLength(MAX_CLIENT_ROOTS - 3);
+    expect(parsed.ignored.map((i) => i.reason)).toEqual(['uri is not a string', 'uri is not a string', '4 roots past the first 100 were not read']);
+    expect(parseRoots('nope', LINUX)).toEqual({ paths: [], ignored: [{ uri: '', reason: 'roots is not a list' }] });
+  });
+});
+
+describe('rootsInVault', () => {
+  const vault = ['/home/me/Vault', '/private/home/me/Vault'];
+  it('places roots: inside → folders, outermost only; the vault or above → whole; else elsewhere', () => {
+    expect(rootsInVault(['/home/me/Vault/A', '/home/me/Vault/A/B', '/home/me/Vault/C/D'], vault, LINUX)).toEqual({ kind: 'folders', folders: ['A', 'C/D'] });
+    expect(rootsInVault(['/home/me/Vault/A', '/home/me'], vault, LINUX)).toEqual({ kind: 'whole' });
+    expect(rootsInVault(['/home/me/Vault'], vault, LINUX)).toEqual({ kind: 'whole' });
+    expect(rootsInVault(['/home/me/VaultOther', '/srv'], vault, LINUX)).toEqual({ kind: 'elsewhere' });
+    expect(rootsInVault(['/private/home/me/Vault/A'], vault, LINUX)).toEqual({ kind: 'folders', folders: ['A'] });
+  });
+
+  it('follows the case rules of the disk', () => {
+    expect(rootsInVault(['/HOME/me/vault/Projects'], vault, LINUX)).toEqual({ kind: 'elsewhere' });
+    expect(rootsInVault(['/HOME/me/vault/Projects'], vault, MAC)).toEqual({ kind: 'folders', folders: ['Projects'] });
+    expect(rootsInVault(['c:\\users\\me\\vault\\Notes\\Daily'], ['C:\\Users\\Me\\Vault'], WINDOWS)).toEqual({ kind: 'folders', folders: ['Notes/Daily'] });
+  });
+});
+
+describe('intersectRoots and sessionAccess', () => {
+  it('keeps the inner folder of each overlapping pair; a key without roots takes the client\'s', () => {
+    expect(intersectRoots([], ['A', 'B'], false)).toEqual(['A', 'B']);
+    expect(intersectRoots(['A'], ['A/x', 'B'], false)).toEqual(['A/x']);
+    expect(intersectRoots(['A/x', 'C'], ['A'], false)).toEqual(['A/x']);
+    expect(intersectRoots(['A'], ['B'], false)).toEqual([]);
+    expect(intersectRoots(['projects'], ['Projects/sub'], true)).toEqual(['Projects/sub']);
+  });
+
+  it('blocks the session when the client\'s roots and the key\'s share nothing; otherwise never widens the key', () => {
+    const spell = (f: string): string => f;
+    const listed = (paths: string[]) => ({ status: 'listed' as const, paths, ignored: [] });
+    const blocked = sessionAccess(['A'], listed(['/v/B']), ['/v'], LINUX, spell);
+    expect(blocked.blocked).toMatch(/lie outside this key's folders \(A\)/);
+    expect(sessionAccess(['A'], listed(['/v']), ['/v'], LINUX, spell)).toMatchObject({ roots: ['A'], blocked: null, report: { source: 'key' } });
+    expect(sessionAccess(['A'], listed(['/elsewhere']), ['/v'], LINUX, spell).roots).toEqual(['A']);
+    expect(sessionAccess([], listed(['/v/B']), [], LINUX, spell).roots).toEqual([]);
+    expect(sessionAccess([], { status: 'unanswered', reason: 'the client answered roots/list with -32601 (method not found)' }, ['/v'], LINUX, spell).report.note).toMatch(/-32601/);
+  });
+});
