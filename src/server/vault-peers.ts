@@ -23,6 +23,7 @@ export class VaultPeers {
   readonly verifier: ForwardVerifier | null;
   private readonly identity = new ForwardIdentity();
   private announced: { port: number } | null = null;
+  private leaving: Promise<void> = Promise.resolve();
 
   /** @param location this vault's name and folder. @param registry the shared registry file. */
   constructor(
@@ -52,11 +53,17 @@ export class VaultPeers {
     await this.registry.register(entry).catch((error) => console.error('[vault-mcp] could not register in the vault registry', error));
   }
 
-  /** Removes this vault's entry (on server stop or plugin unload); failures are logged. */
-  async withdraw(): Promise<void> {
-    if (!this.selfId || !this.announced) return;
-    this.announced = null;
-    await this.registry.unregister(this.selfId, process.pid).catch((error) => console.error('[vault-mcp] could not leave the vault registry', error));
+  /**
+   * Removes this vault's entry (on server stop or plugin unload); failures are logged. A second
+   * call while the first is under way resolves when the entry is gone.
+   */
+  withdraw(): Promise<void> {
+    if (this.selfId && this.announced) {
+      this.announced = null;
+      const id = this.selfId;
+      this.leaving = this.registry.unregister(id, process.pid).catch((error) => console.error('[vault-mcp] could not leave the vault registry', error));
+    }
+    return this.leaving;
   }
 
   /** Open vaults with handles (this one always included, first), for the `vaults` tool. */

@@ -1,0 +1,30 @@
+import { FORWARD_TOKEN_PREFIX, ForwardIdentity, ForwardVerifier } from '../../src/server/forward-assertion';
+
+describe('forwarding assertions', () => {
+  const issuer = new ForwardIdentity();
+  const keys = new Map([['aaaaaaaaaaaaaaaa', issuer.publicKey]]);
+  const verifier = (self = 'bbbbbbbbbbbbbbbb'): ForwardVerifier => new ForwardVerifier(self, async (id) => keys.get(id) ?? null);
+  const claims = { iss: 'aaaaaaaaaaaaaaaa', aud: 'bbbbbbbbbbbbbbbb', label: 'Agent', roots: ['/v/A'] };
+
+  it('a token verifies once for its audience, with the claims it was made with', async () => {
+    const check = verifier();
+    const token = issuer.token(claims);
+    expect(token.startsWith(FORWARD_TOKEN_PREFIX)).toBe(true);
+    const verdict = await check.verify(token);
+    expect(verdict).toMatchObject({ ok: true, claims });
+    expect(await check.verify(token)).toEqual({ ok: false, message: 'The forwarded call was already used.' });
+  });
+
+  it('refuses another audience, an expired token, a changed payload, an unknown issuer and junk', async () => {
+    const check = verifier();
+    expect(await verifier('cccccccccccccccc').verify(issuer.token(claims))).toMatchObject({ ok: false, message: expect.stringMatching(/another vault/) });
+    expect(await check.verify(issuer.token(claims, Date.now() - 60_000))).toMatchObject({ ok: false, message: expect.stringMatching(/expired/) });
+    const [payload, signature] = issuer.token(claims).slice(FORWARD_TOKEN_PREFIX.length).split('.');
+    const widened = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), roots: null })).toString('base64url');
+    expect(await check.verify(`${FORWARD_TOKEN_PREFIX}${widened}.${signature}`)).toMatchObject({ ok: false, message: expect.stringMatching(/not signed/) });
+    expect(await check.verify(new ForwardIdentity().token({ ...claims, iss: 'dddddddddddddddd' }))).toMatchObject({ ok: false, message: expect.stringMatching(/not open/) });
+    for (const junk of [`${FORWARD_TOKEN_PREFIX}`, `${FORWARD_TOKEN_PREFIX}a.b.c`, `${FORWARD_TOKEN_PREFIX}${Buffer.from('[1]').toString('base64url')}.x`]) {
+      expect(await check.verify(junk)).toMatchObject({ ok: false, message: expect.stringMatching(/malformed/) });
+    }
+  });
+});
