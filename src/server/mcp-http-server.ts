@@ -129,10 +129,10 @@ export class McpHttpServer {
     }
     this.http = http;
     const bound = (http.address() as { port: number }).port;
-    this.status = { state: 'listening', port: bound, url: `http://127.0.0.1:${bound}${MCP_PATH}` };
     this.sweepTimer = setInterval(() => this.closeIdleSessions(Date.now()), 60 * 1000);
     this.sweepTimer.unref?.();
     await this.services.peers.announce(bound);
+    this.status = { state: 'listening', port: bound, url: `http://127.0.0.1:${bound}${MCP_PATH}` };
     return bound;
   }
 

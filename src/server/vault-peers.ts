@@ -6,6 +6,7 @@ import type { VaultListing } from '../tools/vaults-view';
 import type { VaultLocation } from '../vault/vault-location';
 import { ForwardIdentity, ForwardVerifier } from './forward-assertion';
 import { MCP_PATH } from './endpoint';
+import { loopbackFetch } from './loopback-fetch';
 import { vaultIdOf, type VaultEntry, type VaultRegistry } from './vault-registry';
 
 /** Where a tool's `vault` argument points: this vault, another open one, or nowhere (with why). */
@@ -101,7 +102,7 @@ export class VaultPeers {
     const signedFetch = (url: string | URL, init?: RequestInit): Promise<Response> => {
       const headers = new Headers(init?.headers);
       headers.set('Authorization', `Bearer ${sign()}`);
-      return fetch(url, { ...init, headers });
+      return loopbackFetch(url, { ...init, headers });
     };
     const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${entry.port}${MCP_PATH}`), { fetch: signedFetch });
     const client = new Client({ name: `vault-mcp forwarding from ${this.location.name}`, version: '1.0.0' });

@@ -116,7 +116,7 @@ describe('several vaults', () => {
     const byPath = await call(client, 'list_notes', { vault: home.dir });
     expect((byPath.notes as Json[]).map((n) => n.path)).toEqual(['Recipes/Soup.md']);
     // Home's key has no write tools on and is a propose key: Work's force key does not carry over.
-    expect((await client.callTool({ name: 'create_note', arguments: { path: 'Recipes/Stew.md', content: 'x', vault: 'Home' } })).isError ?? true).toBeTruthy();
+    expect(await errorOf(client, 'create_note', { path: 'Recipes/Stew.md', content: 'x', vault: 'Home' })).toMatch(/Unknown or disabled tool "create_note"/);
     await expect(fsp.stat(nodePath.join(home.dir, 'Recipes/Stew.md'))).rejects.toThrow();
     // The vault's own handle, or no vault, runs here.
     expect((await call(client, 'read_note', { path: 'Plans/Q1.md', vault: 'Work' })).body).toContain('work plan');
