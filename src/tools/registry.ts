@@ -32,6 +32,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   getLinksTool,
   activeNoteTool,
   proposalStatusTool,
+  vaultsTool,
   createNoteTool,
   writeNoteTool,
   appendNoteTool,
@@ -40,7 +41,6 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   moveNoteTool,
   deleteNoteTool,
   createFolderTool,
-  vaultsTool,
 ] as unknown as readonly ToolDefinition[];
 
 /** A tool's own toggle: the saved value, else on for read tools and off for write tools. */
