@@ -90,6 +90,17 @@ describe('MCP roots', () => {
     expect(roots.client_roots).toEqual([nodePath.join(dir, 'Projects')]);
   });
 
+  it('a call made before a slow roots/list answer arrives waits for it instead of running with the key\'s access', async () => {
+    let answered = false;
+    const client = await rootsClient(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      answered = true;
+      return [{ uri: uri('Archive') }];
+    });
+    expect(await notePaths(client)).toEqual(['Archive/Old.md']);
+    expect(answered).toBe(true);
+  });
+
   it('changed roots apply to the next call after notifications/roots/list_changed', async () => {
     let current = [{ uri: uri('Projects') }];
     const client = await rootsClient(async () => current);

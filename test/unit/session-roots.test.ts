@@ -1,0 +1,72 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SessionRoots } from '../../src/server/session-roots';
+
+const RULES = { platform: 'posix' as const, caseInsensitive: false };
+
+/** A request whose answer the test gives later. */
+function deferred(): { request: () => Promise<{ roots?: unknown }>; answer(roots: unknown): void; fail(error: unknown): void; calls: number } {
+  let resolve: (value: { roots?: unknown }) => void = () => undefined;
+  let reject: (error: unknown) => void = () => undefined;
+  const handle = {
+    calls: 0,
+    request: () => {
+      handle.calls++;
+      return new Promise<{ roots?: unknown }>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+    },
+    answer: (roots: unknown) => resolve({ roots }),
+    fail: (error: unknown) => reject(error),
+  };
+  return handle;
+}
+
+describe('SessionRoots', () => {
+  it('without a round, current() answers at once with the initial state', async () => {
+    const roots = new SessionRoots(RULES);
+    await expect(roots.current(() => Promise.reject(new Error('not asked')))).resolves.toEqual({ status: 'unsupported' });
+  });
+
+  it('a call waits for the open round and asks on its own stream once; the first answer wins', async () => {
+    const roots = new SessionRoots(RULES);
+    const standalone = deferred();
+    const fromCall = deferred();
+    roots.refresh(standalone.request);
+    const first = roots.current(fromCall.request);
+    const second = roots.current(fromCall.request);
+    await Promise.resolve();
+    expect(fromCall.calls).toBe(1);
+    fromCall.answer([{ uri: 'file:///v/A' }]);
+    expect(await first).toEqual({ status: 'listed', paths: ['/v/A'], ignored: [] });
+    expect(await second).toEqual({ status: 'listed', paths: ['/v/A'], ignored: [] });
+    standalone.answer([{ uri: 'file:///v/late' }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(roots.known).toEqual({ status: 'listed', paths: ['/v/A'], ignored: [] });
+  });
+
+  it('a round superseded by list_changed never settles the state; waiting calls follow the new round', async () => {
+    const roots = new SessionRoots(RULES);
+    const old = deferred();
+    roots.refresh(old.request);
+    const fromCall = deferred();
+    const waiting = roots.current(fromCall.request);
+    const fresh = deferred();
+    roots.refresh(fresh.request);
+    old.answer([{ uri: 'file:///v/old' }]);
+    fresh.answer([{ uri: 'file:///v/new' }]);
+    expect(await waiting).toEqual({ status: 'listed', paths: ['/v/new'], ignored: [] });
+  });
+
+  it('-32601 settles as unanswered; a failed standalone ask leaves the round to the call', async () => {
+    const roots = new SessionRoots(RULES);
+    const standalone = deferred();
+    roots.refresh(standalone.request);
+    standalone.fail(new Error('stream closed'));
+    const fromCall = deferred();
+    const waiting = roots.current(fromCall.request);
+    await Promise.resolve();
+    fromCall.fail(new McpError(ErrorCode.MethodNotFound, 'Method not found'));
+    expect(await waiting).toMatchObject({ status: 'unanswered', reason: expect.stringMatching(/-32601/) });
+  });
+});
