@@ -68,7 +68,7 @@ export function parseRoots(roots: unknown, rules: PathRules): ParsedRoots {
 export function rootPathOf(uri: unknown, rules: PathRules): { path: string } | { reason: string } {
   if (typeof uri !== 'string') return { reason: 'uri is not a string' };
   if (uri.length > MAX_ROOT_URI_CHARS) return { reason: `uri is longer than ${MAX_ROOT_URI_CHARS} chars` };
-  if (/[\u0000-\u001f\u007f]|%(0[0-9a-f]|1[0-9a-f]|7f)/i.test(uri)) return { reason: 'uri contains control characters' };
+  if (hasControlCharacter(uri) || /%(0[0-9a-f]|1[0-9a-f]|7f)/i.test(uri)) return { reason: 'uri contains control characters' };
   if (!/^file:\/\//i.test(uri)) return { reason: 'only file:// roots are used' };
   if (/(^|\/|%2f|%5c|\\)(\.|%2e){2}(\/|%2f|%5c|\\|$|\?|#)/i.test(uri.slice('file://'.length))) {
     return { reason: 'uri contains a ".." segment' };
@@ -112,9 +112,9 @@ export function rootsInVault(paths: readonly string[], vaultFolders: readonly st
   for (const path of paths) {
     for (const base of vaultFolders) {
       const relation = relate(path, trimSeparator(base.normalize('NFC'), rules), rules);
-      if (relation === 'contains') return { kind: 'whole' };
-      if (typeof relation === 'string' && relation !== 'apart') {
-        folders.push(relation);
+      if (relation.kind === 'contains') return { kind: 'whole' };
+      if (relation.kind === 'inside') {
+        folders.push(relation.folder);
         break;
       }
     }
@@ -143,16 +143,25 @@ export function intersectRoots(keyRoots: readonly string[], clientFolders: reado
   return out;
 }
 
-/** `contains` (path is the base or above it), a vault-relative folder inside base, or `apart`. */
-function relate(path: string, base: string, rules: PathRules): 'contains' | 'apart' | string {
+/** Where `path` lies from `base`: the base or above it, inside it (as a vault-relative folder), or apart. */
+function relate(path: string, base: string, rules: PathRules): { kind: 'contains' } | { kind: 'inside'; folder: string } | { kind: 'apart' } {
   const sep = rules.platform === 'win32' ? '\\' : '/';
   const cmp = (s: string): string => (rules.caseInsensitive ? s.toLowerCase() : s);
   const p = cmp(path);
   const b = cmp(base);
   const withSep = (s: string): string => (s.endsWith(sep) ? s : s + sep);
-  if (p === b || b.startsWith(withSep(p))) return 'contains';
-  if (p.startsWith(withSep(b))) return path.slice(withSep(base).length).split(sep).filter(Boolean).join('/');
-  return 'apart';
+  if (p === b || b.startsWith(withSep(p))) return { kind: 'contains' };
+  if (p.startsWith(withSep(b))) return { kind: 'inside', folder: path.slice(withSep(base).length).split(sep).filter(Boolean).join('/') };
+  return { kind: 'apart' };
+}
+
+/** True when `text` has a C0 control character (NUL included) or DEL. */
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }
 
 /** Drops a trailing separator, except on a file-system root (`/`, `C:\`). */
