@@ -32,7 +32,8 @@ interface Pending {
  * than the last change, and never with broader access than the answer will give. The first
  * answer of the current round wins; answers of superseded rounds are dropped. -32601, an error,
  * or no answer within {@link ROOTS_TIMEOUT_MS} on the call's own request settle the round as
- * `unanswered` (the key's access applies).
+ * `unanswered` (the key's access applies); a list that still comes for that round afterwards
+ * applies from the next call on.
  */
 export class SessionRoots {
   private state: ClientRootsState;
@@ -89,9 +90,17 @@ export class SessionRoots {
     );
   }
 
+  /**
+   * Records the answer of round `generation` if it is still the current one. After the round
+   * settled as `unanswered` (the wait ended), a late list still applies to later calls.
+   */
   private settle(generation: number, state: ClientRootsState): void {
+    if (generation !== this.generation) return;
     const pending = this.pending;
-    if (!pending || pending.generation !== generation) return;
+    if (!pending) {
+      if (state.status === 'listed' && this.state.status === 'unanswered') this.state = state;
+      return;
+    }
     this.state = state;
     this.pending = null;
     pending.finish();

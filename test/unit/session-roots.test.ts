@@ -69,4 +69,18 @@ describe('SessionRoots', () => {
     fromCall.fail(new McpError(ErrorCode.MethodNotFound, 'Method not found'));
     expect(await waiting).toMatchObject({ status: 'unanswered', reason: expect.stringMatching(/-32601/) });
   });
+
+  it('a list that comes after the wait ended still narrows later calls; a late error does not widen them', async () => {
+    const roots = new SessionRoots(RULES);
+    const standalone = deferred();
+    roots.refresh(standalone.request);
+    const fromCall = deferred();
+    const waiting = roots.current(fromCall.request);
+    await Promise.resolve();
+    fromCall.fail(new McpError(ErrorCode.RequestTimeout, 'Request timed out'));
+    expect(await waiting).toMatchObject({ status: 'unanswered', reason: expect.stringMatching(/no answer within/) });
+    standalone.answer([{ uri: 'file:///v/late' }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await roots.current(() => Promise.reject(new Error('not asked')))).toEqual({ status: 'listed', paths: ['/v/late'], ignored: [] });
+  });
 });
