@@ -11,6 +11,7 @@ import { MCP_PATH } from './endpoint';
 import { checkFraming, INVALID_REQUEST, InFlightIds, requestIdsOf } from './json-rpc-framing';
 import { BodyTooLargeError, declaredBodyTooLarge, readBody } from './request-body';
 import { createSessionServer, type SessionServices } from './mcp-session';
+import type { SessionAddOn } from './session-add-on';
 
 /** A session unused this long (ms) is closed; its client gets 404 and re-initializes. */
 export const SESSION_IDLE_MS = 60 * 60 * 1000;
@@ -67,6 +68,8 @@ export class McpHttpServer {
   private readonly sessions = new Map<string, Session>();
   private sweepTimer: ReturnType<typeof setInterval> | null = null;
   private status: ServerStatus = { state: 'stopped' };
+  /** Tools, prompts and resources served next to the vault's in sessions opened from now on (see {@link SessionAddOn}); the plugin adds none. */
+  readonly addOns: SessionAddOn[] = [];
 
   /**
    * @param keys the key ring used to authenticate bearer tokens.
@@ -272,7 +275,7 @@ export class McpHttpServer {
 
   private async openSession(key: KeyRecord, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const keyId = key.id;
-    const server = createSessionServer(this.services, () => this.keys.list().find((k) => k.id === keyId) ?? key);
+    const server = createSessionServer(this.services, () => this.keys.list().find((k) => k.id === keyId) ?? key, this.addOns);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {

@@ -18,6 +18,8 @@ import { setPropertiesTool } from './set-properties';
 import { moveNoteTool } from './move-note';
 import { deleteNoteTool } from './delete-note';
 import { createFolderTool } from './create-folder';
+import { skillsListTool } from './skills-list';
+import { skillReadTool } from './skill-read';
 
 /** Every tool the plugin offers, in the order tools/list shows them. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -31,6 +33,8 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   getLinksTool,
   activeNoteTool,
   proposalStatusTool,
+  skillsListTool,
+  skillReadTool,
   createNoteTool,
   writeNoteTool,
   appendNoteTool,
