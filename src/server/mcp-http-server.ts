@@ -154,6 +154,11 @@ export class McpHttpServer {
     );
   }
 
+  /** Sends `notifications/prompts/list_changed` to every open session (the skills folder setting changed). */
+  async notifyPromptListChanged(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((s) => s.server.sendPromptListChanged().catch(() => undefined)));
+  }
+
   /** Closes the sessions of keys that no longer exist (after a revoke). */
   async closeSessionsOfRevokedKeys(): Promise<void> {
     const live = new Set(this.keys.list().map((k) => k.id));
