@@ -3,6 +3,7 @@ import type { TFile } from 'obsidian';
 import { ToolError } from '../errors';
 import type { AccessScope } from '../vault/access/access';
 import type { NoteStore } from '../vault/note-store';
+import { lexicalVaultPath } from '../vault/paths/paths';
 import { JsonRpcError } from './tool-dispatch';
 
 /** Every note resource URI starts with this: `vault-mcp://note/` + the vault path, each segment percent-encoded. */
@@ -130,8 +131,9 @@ export class NoteResources {
   }
 
   /**
-   * The readable note a note URI names (exact vault path; case and Unicode form are matched
-   * as the vault's real spelling).
+   * The readable note a note URI names: the decoded path made vault-relative without further
+   * decoding (backslashes, `.`/`..` segments, NFC: `lexicalVaultPath`), case and Unicode form
+   * matched to the vault's real spelling.
    * @throws JsonRpcError(-32602) for a malformed note URI or one of another scheme;
    *   JsonRpcError(-32002) when no note the scope may read is there.
    */
@@ -142,7 +144,7 @@ export class NoteResources {
     }
     let real: string;
     try {
-      real = this.notes.policy.checkedPath(path, this.scope);
+      real = this.notes.policy.checkedPath(lexicalVaultPath(path), this.scope);
     } catch (error) {
       if (error instanceof ToolError) throw notFound(uri);
       throw error;

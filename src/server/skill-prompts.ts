@@ -1,4 +1,5 @@
 import { ErrorCode, type GetPromptResult, type Prompt, type PromptMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { TFile } from 'obsidian';
 import { ToolError } from '../errors';
 import type { AccessScope } from '../vault/access/access';
 import type { NoteStore } from '../vault/note-store';
@@ -56,13 +57,10 @@ export class SkillPrompts {
     if (extra.length > 0) {
       throw new JsonRpcError(ErrorCode.InvalidParams, `Prompt "${name}" takes only the optional argument "${NOTE_ARGUMENT}", not ${extra.map((k) => `"${k}"`).join(', ')}.`);
     }
-    let skill;
-    try {
-      skill = await this.catalog.read(this.folder, name, this.scope);
-    } catch (error) {
+    const skill = await this.catalog.read(this.folder, name, this.scope).catch((error: unknown) => {
       if (error instanceof ToolError) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt "${name}"; call prompts/list for the prompts (skills) this key may use.`);
       throw error;
-    }
+    });
     if (skill.error !== null) throw new JsonRpcError(ErrorCode.InvalidParams, `Prompt "${name}" is unusable: ${skill.error}`);
     const files = skill.files.length ? `\n\nFiles of this skill (read them with read_note when needed): ${skill.files.join(', ')}` : '';
     const messages: PromptMessage[] = [
@@ -70,16 +68,20 @@ export class SkillPrompts {
     ];
     const notePath = args?.[NOTE_ARGUMENT];
     if (notePath !== undefined && notePath.trim() !== '') {
-      let file;
-      try {
-        file = this.notes.policy.resolveNote({ path: notePath }, this.scope);
-      } catch (error) {
-        if (error instanceof ToolError) throw new JsonRpcError(ErrorCode.InvalidParams, `Argument "${NOTE_ARGUMENT}" of prompt "${name}": ${error.message}`);
-        throw error;
-      }
+      const file = this.resolveNote(name, notePath);
       const text = await this.notes.read(file);
       messages.push({ role: 'user', content: { type: 'resource', resource: { uri: noteUri(file.path), mimeType: 'text/markdown', text } } });
     }
     return { description: skill.description ?? undefined, messages };
+  }
+
+  /** The note a prompt's `note` argument names. @throws JsonRpcError(-32602) with the lookup's reason. */
+  private resolveNote(prompt: string, notePath: string): TFile {
+    try {
+      return this.notes.policy.resolveNote({ path: notePath }, this.scope);
+    } catch (error) {
+      if (error instanceof ToolError) throw new JsonRpcError(ErrorCode.InvalidParams, `Argument "${NOTE_ARGUMENT}" of prompt "${prompt}": ${error.message}`);
+      throw error;
+    }
   }
 }

@@ -181,12 +181,14 @@ describe('agent context over MCP: AGENTS.md, skills, prompts, resources, complet
       expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: NOTE_URI_TEMPLATE, mimeType: 'text/markdown' })]);
       const uri = noteUri('Areas/Übersicht.md');
       const read = await client.readResource({ uri });
+      const spelledOtherwise = await client.readResource({ uri: 'vault-mcp://note/areas/./%C3%9Cbersicht.md' });
+      expect(spelledOtherwise.contents[0].uri).toBe(uri);
       const onDisk = await booted.app.vault.read(booted.app.vault.getFileByPath('Areas/Übersicht.md')!);
       expect(read.contents).toEqual([{ uri, mimeType: 'text/markdown', text: onDisk }]);
     });
 
     it('unreadable notes are not found (-32002); bad URIs and cursors are -32602 with a clear message', async () => {
-      for (const uri of [noteUri('Personal/Therapy notes.md'), noteUri('_private/Passwords hint.md'), noteUri('Nope.md'), noteUri('../outside.md')]) {
+      for (const uri of [noteUri('Personal/Therapy notes.md'), noteUri('_private/Passwords hint.md'), noteUri('Nope.md'), noteUri('../outside.md'), 'vault-mcp://note/Projects/..%2F..%2Fetc%2Fpasswd', 'vault-mcp://note/Personal%5CTherapy%20notes.md']) {
         expect((await rpcError(client.readResource({ uri }))).code).toBe(-32002);
       }
       const otherScheme = await rpcError(client.readResource({ uri: 'file:///etc/passwd' }));
@@ -227,6 +229,21 @@ describe('agent context over MCP: AGENTS.md, skills, prompts, resources, complet
       expect(updates.length).toBe(before);
       expect((await rpcError(client.subscribeResource({ uri: noteUri('Personal/Therapy notes.md') }))).code).toBe(-32002);
       expect((await rpcError(client.subscribeResource({ uri: 'https://example.com/x' }))).code).toBe(-32602);
+    });
+    it('a subscribed note that is renamed away or deleted sends an update for its old URI', async () => {
+      const updates: string[] = [];
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => {
+        updates.push(n.params.uri);
+      });
+      const moved = noteUri('Reading list.md');
+      const gone = noteUri('Inbox.md');
+      await client.subscribeResource({ uri: moved });
+      await client.subscribeResource({ uri: gone });
+      await booted.app.fileManager.renameFile(booted.app.vault.getFileByPath('Reading list.md')!, 'Archive/Reading list.md');
+      await eventually(() => updates.includes(moved));
+      await booted.app.vault.delete(booted.app.vault.getFileByPath('Inbox.md')!);
+      await eventually(() => updates.includes(gone));
+      expect((await rpcError(client.readResource({ uri: gone }))).code).toBe(-32002);
     });
   });
 
