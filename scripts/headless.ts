@@ -13,6 +13,8 @@ import { bootPlugin, type BootablePlugin } from '../test/harness/boot-plugin';
 import { parseRunOptions, USAGE, type RunOptions } from './run-options';
 import { clientSnippets } from '../src/ui/settings/client-snippets';
 import { createInterface } from 'node:readline';
+import type { SessionAddOn } from '../src/server/session-add-on';
+import { conformanceFixtures } from '../test/conformance-fixtures';
 import { REVIEW_COMMANDS_HELP, runReviewCommand, type ReviewCommandTarget } from '../src/ui/review/review-commands';
 
 async function prepareVault(options: RunOptions): Promise<{ dir: string; temporary: boolean }> {
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
     allowWrites: options.allowWrites,
     roots: options.roots,
   });
+  if (options.conformanceFixtures) (booted.plugin as unknown as { server: { addOns: SessionAddOn[] } }).server.addOns.push(conformanceFixtures);
   console.log(`MCP server listening on ${booted.url}`);
   console.log(`Vault: ${vault.dir}${vault.temporary ? ' (a temporary copy of the demo vault)' : ''}`);
   console.log(`Key "npm start": mode ${options.mode}, writes ${options.allowWrites ? 'allowed' : 'off'}${options.roots.length ? `, roots ${options.roots.join(', ')}` : ''}`);

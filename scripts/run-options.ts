@@ -10,6 +10,8 @@ export interface RunOptions {
   allowWrites: boolean;
   roots: string[];
   help: boolean;
+  /** Serve the MCP conformance suite's fixture tools, prompts and resources too (test/conformance-fixtures.ts). */
+  conformanceFixtures?: true;
 }
 
 /** Usage text printed by `--help` and after a bad flag. */
@@ -20,6 +22,7 @@ export const USAGE = `Usage: npm start -- [options]
   --mode propose|force   write mode of the run's key (default propose)
   --allow-writes         turn on "Allow writes" and every write tool
   --roots a,b            confine the run's key to these vault folders
+  --conformance-fixtures also serve the MCP conformance suite's test tools, prompts and resources
   --help                 show this text`;
 
 /**
@@ -71,6 +74,10 @@ export function parseRunOptions(argv: string[]): RunOptions {
           .split(',')
           .map((r) => r.trim().replace(/^\/+|\/+$/g, ''))
           .filter(Boolean);
+        break;
+      case '--conformance-fixtures':
+        if (eq !== -1) throw new Error('--conformance-fixtures takes no value.');
+        options.conformanceFixtures = true;
         break;
       case '--help':
       case '-h':

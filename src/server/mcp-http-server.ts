@@ -12,6 +12,7 @@ import { checkFraming, INVALID_REQUEST, InFlightIds, requestIdsOf } from './json
 import { BodyTooLargeError, declaredBodyTooLarge, readBody } from './request-body';
 import { createSessionServer, type SessionOrigin, type SessionServices } from './mcp-session';
 import { FORWARD_TOKEN_PREFIX } from './forward-assertion';
+import type { SessionAddOn } from './session-add-on';
 
 /** A session unused this long (ms) is closed; its client gets 404 and re-initializes. */
 export const SESSION_IDLE_MS = 60 * 60 * 1000;
@@ -74,6 +75,8 @@ export class McpHttpServer {
   private readonly sessions = new Map<string, Session>();
   private sweepTimer: ReturnType<typeof setInterval> | null = null;
   private status: ServerStatus = { state: 'stopped' };
+  /** Tools, prompts and resources served next to the vault's in sessions opened from now on (see {@link SessionAddOn}); the plugin adds none. */
+  readonly addOns: SessionAddOn[] = [];
 
   /**
    * @param keys the key ring used to authenticate bearer tokens.
@@ -158,6 +161,11 @@ export class McpHttpServer {
     await Promise.all(
       [...this.sessions.values()].map((s) => s.server.sendToolListChanged().catch(() => undefined)),
     );
+  }
+
+  /** Sends `notifications/prompts/list_changed` to every open session (the skills folder setting changed). */
+  async notifyPromptListChanged(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((s) => s.server.sendPromptListChanged().catch(() => undefined)));
   }
 
   /** Closes the sessions of keys that no longer exist (after a revoke). */
@@ -306,7 +314,7 @@ export class McpHttpServer {
 
   private async openSession({ key, origin }: Caller, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const keyId = key.id;
-    const server = createSessionServer(this.services, () => this.keys.list().find((k) => k.id === keyId) ?? key, origin);
+    const server = createSessionServer(this.services, () => this.keys.list().find((k) => k.id === keyId) ?? key, origin, this.addOns);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {

@@ -10,6 +10,8 @@ import type { SessionAccess } from './session-access';
 import { ROOTS_TIMEOUT_MS, SessionRoots, type ClientRootsState } from './session-roots';
 import { callTool, describeTool, JsonRpcError, withVaultInput } from './tool-dispatch';
 import type { VaultPeers } from './vault-peers';
+import type { SessionAddOn } from './session-add-on';
+import { registerSessionContent, type SessionContextSource } from './session-content';
 
 /** What a session needs from the plugin: the enabled tools and a context per call. */
 export interface SessionServices {
@@ -37,8 +39,8 @@ export interface SessionOrigin {
 const INSTRUCTIONS =
   'Tools for one Obsidian vault. Find notes with search or list_notes, read them with read_note ' +
   '(use outline/section for long notes), and pass the returned hash as expected_hash when writing. ' +
-  'Paths are vault-relative; ".md" is optional. Every tool takes an optional vault (a handle from vaults) ' +
-  'to run in another open vault.';
+  'Paths are vault-relative; ".md" is optional. Notes are also resources (vault-mcp://note/<path>) ' +
+  'and the vault\'s skills are prompts. Every tool takes an optional vault (a handle from vaults) to run in another open vault.';
 
 /** A `roots/list` result read loosely: each root is judged on its own (client-roots.ts), not the whole answer at once. */
 const LooseRootsResult = z.looseObject({ roots: z.unknown() });
@@ -47,18 +49,30 @@ const LooseRootsResult = z.looseObject({ roots: z.unknown() });
  * Builds the MCP `Server` of one session (SDK low-level server: we own tools/list and
  * tools/call so unknown tools and bad params are JSON-RPC -32602, as DESIGN.md's error
  * model requires; {@link CheckedServer} answers malformed params -32602 before any handler
- * runs). Capabilities: `tools` with `listChanged` (MCP spec 2025-06-18,
- * "Tools" → Capabilities) and `logging` (the SDK answers logging/setLevel).
+ * runs). Capabilities (MCP spec 2025-06-18): `tools` with `listChanged`, `resources` with
+ * `subscribe`, `prompts` with `listChanged`, `completions`, and `logging` (the SDK answers
+ * logging/setLevel). Resources, prompts and completion: see {@link registerSessionContent}.
+ * The session follows vault changes from `notifications/initialized` until the server closes.
  * When the client declares `roots` (MCP spec "Roots"), the session asks `roots/list` after
- * `notifications/initialized` and on `notifications/roots/list_changed`, and each tool call
- * runs confined to what {@link SessionServices.accessFor} makes of the answer.
+ * `notifications/initialized` and on `notifications/roots/list_changed`; each tool call and
+ * each resource, prompt and completion request runs confined to what
+ * {@link SessionServices.accessFor} makes of the answer.
  * A `vault` argument naming another open vault forwards the call there (see {@link VaultPeers}).
  * @param caller the key that initialized the session; every call runs as this key.
+ * @param addOns extra tools, prompts and resources (see {@link SessionAddOn}); the vault's own win on a name clash.
  */
-export function createSessionServer(services: SessionServices, caller: () => KeyRecord, origin: SessionOrigin = {}): Server {
+export function createSessionServer(
+  services: SessionServices,
+  caller: () => KeyRecord,
+  origin: SessionOrigin = {},
+  addOns: readonly SessionAddOn[] = [],
+): Server {
   const server = new CheckedServer(
     { name: 'vault-mcp', title: 'Vault MCP', version: services.version },
-    { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, prompts: { listChanged: true }, completions: {}, logging: {} },
+      instructions: INSTRUCTIONS,
+    },
   );
   const forwarded = origin.forwardedRoots !== undefined;
   const roots = new SessionRoots(
@@ -69,22 +83,31 @@ export function createSessionServer(services: SessionServices, caller: () => Key
     if (forwarded || !server.getClientCapabilities()?.roots) return;
     roots.refresh(() => server.request({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_TIMEOUT_MS }));
   };
-  server.oninitialized = askRoots;
-  server.setNotificationHandler(RootsListChangedNotificationSchema, askRoots);
+  const peers = services.peers;
+  const contextOf = (key: KeyRecord, client: ClientRootsState): { context: ToolContext; blocked: string | null } => {
+    const access = services.accessFor(key, client);
+    const vaults: VaultsView = { list: () => peers.list(), roots: access.report };
+    return { context: services.contextFor(key, access, vaults), blocked: access.blocked };
+  };
+  const addOnTools = addOns.flatMap((a) => a.tools ?? []);
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const withVault = !forwarded && (await services.peers.list()).length > 1;
+    const withVault = !forwarded && (await peers.list()).length > 1;
     const tools = services.enabledTools().map(describeTool);
-    return { tools: withVault ? tools.map(withVaultInput) : tools };
+    const names = new Set(tools.map((t) => t.name));
+    const own = withVault ? tools.map(withVaultInput) : tools;
+    return { tools: [...own, ...addOnTools.filter((t) => !names.has(t.definition.name)).map((t) => t.definition)] };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const key = caller();
+    const tools = services.enabledTools();
     const { name } = request.params;
+    const addOn = addOnTools.find((t) => t.definition.name === name);
+    if (addOn && !tools.some((t) => t.name === name)) return addOn.call(request.params.arguments ?? {}, extra);
     const { vault, ...args } = request.params.arguments ?? {};
     if (vault !== undefined && typeof vault !== 'string') {
       throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: vault must be a string (a handle from vaults).`);
     }
     const client = await roots.current(() => extra.sendRequest({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_TIMEOUT_MS }));
-    const peers = services.peers;
     if (vault !== undefined) {
       const target = await peers.resolve(vault);
       if (target.kind === 'unknown') return { content: [{ type: 'text', text: target.message }], isError: true };
@@ -94,10 +117,29 @@ export function createSessionServer(services: SessionServices, caller: () => Key
         return peers.forward(target.entry, target.handle, key.label, clientPaths, name, args);
       }
     }
-    const access = services.accessFor(key, client);
-    const vaults: VaultsView = { list: () => peers.list(), roots: access.report };
-    if (access.blocked && name !== 'vaults') return { content: [{ type: 'text', text: access.blocked }], isError: true };
-    return callTool(services.enabledTools(), name, args, services.contextFor(key, access, vaults));
+    const { context, blocked } = contextOf(key, client);
+    if (blocked && name !== 'vaults') return { content: [{ type: 'text', text: blocked }], isError: true };
+    return callTool(tools, name, args, context);
   });
+  const sessionContext: SessionContextSource = {
+    forRequest: async (extra) => {
+      const client = await roots.current(() => extra.sendRequest({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_TIMEOUT_MS }));
+      const { context, blocked } = contextOf(caller(), client);
+      if (blocked) throw new JsonRpcError(ErrorCode.InvalidRequest, blocked);
+      return context;
+    },
+    now: () => {
+      const { context, blocked } = contextOf(caller(), roots.known);
+      return blocked ? null : context;
+    },
+    notes: contextOf(caller(), { status: 'unsupported' }).context.notes,
+  };
+  const content = registerSessionContent(server, sessionContext, addOns);
+  server.oninitialized = () => {
+    askRoots();
+    content.follow();
+  };
+  server.setNotificationHandler(RootsListChangedNotificationSchema, askRoots);
+  server.onclose = content.stop;
   return server;
 }

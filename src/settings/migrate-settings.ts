@@ -49,6 +49,7 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   if (!Array.isArray(merged.access.quarantine)) merged.access.quarantine = [];
   if (!Array.isArray(merged.access.trustedSymlinks)) merged.access.trustedSymlinks = [];
   if (!isObject(merged.tools.enabled)) merged.tools.enabled = {};
+  if (!isObject(merged.skills) || typeof merged.skills.folder !== 'string') merged.skills = defaults.skills;
   merged.schemaVersion = SETTINGS_SCHEMA_VERSION;
   return merged;
 }

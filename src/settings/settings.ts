@@ -38,6 +38,10 @@ export interface VaultMcpSettings {
      */
     trustedSymlinks: string[];
   };
+  skills: {
+    /** "Skills folder": where `<name>/SKILL.md` skills live (vault-relative; empty = `Skills`). */
+    folder: string;
+  };
   proposals: {
     /** Show a Notice when an agent proposes a change (propose mode). */
     notifyOnNew: boolean;
@@ -65,6 +69,7 @@ export function defaultSettings(): VaultMcpSettings {
     keys: [],
     tools: { allowWrites: false, enabled: {} },
     access: { quarantine: [], trustedSymlinks: [] },
+    skills: { folder: 'Skills' },
     proposals: { notifyOnNew: true },
     ai: {
       enabled: false,

@@ -4,6 +4,7 @@ import { ToolError } from '../errors';
 import { findHeadingSection } from '../vault/content/heading-target';
 import { bodyStart } from '../vault/content/note-body';
 import { withPreamble } from '../vault/content/sections';
+import type { AgentInstructions } from '../vault/note-store';
 import { defineTool, type ToolContext } from './tool';
 
 /** Default cap on returned body/outline text, chars (DESIGN.md, `read_note`). */
@@ -119,10 +120,20 @@ export const readNoteTool = defineTool({
       }
     }
     const agentMd = await ctx.notes.agentInstructionsFor(file, ctx.scope);
-    if (agentMd) out.agent_md = agentMd;
+    if (agentMd) out.agent_md = cappedInstructions(agentMd);
     return out;
   },
 });
+
+/**
+ * An `agent_md` entry as sent: the instructions' path and text, the text capped at
+ * {@link BODY_BUDGET} chars like a body; a cut one adds `content_length` and `has_more: true`.
+ */
+export function cappedInstructions(instructions: AgentInstructions): Record<string, unknown> {
+  const page = pageText(instructions.content, 0, BODY_BUDGET);
+  if (!page.hasMore) return { path: instructions.path, content: instructions.content };
+  return { path: instructions.path, content: page.text, content_length: page.length, has_more: true };
+}
 
 /** The paging fields of a body reply. */
 function bodyFields(page: TextPage): Record<string, unknown> {

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { TFile } from 'obsidian';
 import { ToolError } from '../errors';
 import { bodyStart } from '../vault/content/note-body';
-import { BODY_BUDGET, noteHeader, pageText } from './read-note';
+import type { AgentInstructions } from '../vault/note-store';
+import { BODY_BUDGET, cappedInstructions, noteHeader, pageText } from './read-note';
 import { defineTool } from './tool';
 
 /** Most notes one `read_notes` call takes (DESIGN.md, "Tools"). */
@@ -63,7 +64,7 @@ export const readNotesTool = defineTool({
       BODY_BUDGET,
     );
     const instructionsOf = await ctx.notes.agentInstructionsForNotes(files, ctx.scope);
-    const agentMd = new Map<string, string>();
+    const agentMd = new Map<string, AgentInstructions>();
     const notes: Array<Record<string, unknown>> = [];
     for (let i = 0; i < files.length; i++) {
       const body = shares[i] === 0 ? '' : pageText(bodies[i], 0, shares[i]).text;
@@ -72,13 +73,13 @@ export const readNotesTool = defineTool({
       const instructions = instructionsOf[i];
       if (instructions) {
         entry.agent_md_path = instructions.path;
-        agentMd.set(instructions.path, instructions.content);
+        agentMd.set(instructions.path, instructions);
       }
       notes.push(entry);
     }
     const out: Record<string, unknown> = { notes, not_found: notFound };
     if (errors.length > 0) out.errors = errors;
-    if (agentMd.size > 0) out.agent_md = [...agentMd].map(([path, content]) => ({ path, content }));
+    if (agentMd.size > 0) out.agent_md = [...agentMd.values()].map(cappedInstructions);
     if (notes.some((n) => n.has_more)) {
       out.note = `Bodies share a ${BODY_BUDGET}-char budget and some were cut; call read_note with the path and offset=<chars shown> for the rest.`;
     }

@@ -19,6 +19,8 @@ import { moveNoteTool } from './move-note';
 import { deleteNoteTool } from './delete-note';
 import { createFolderTool } from './create-folder';
 import { vaultsTool } from './vaults';
+import { skillsListTool } from './skills-list';
+import { skillReadTool } from './skill-read';
 
 /** Every tool the plugin offers, in the order tools/list shows them. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -33,6 +35,8 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   activeNoteTool,
   proposalStatusTool,
   vaultsTool,
+  skillsListTool,
+  skillReadTool,
   createNoteTool,
   writeNoteTool,
   appendNoteTool,

@@ -347,8 +347,10 @@ export class NoteStore implements NoteReader {
 
   /**
    * The agent instructions governing `file`: the nearest `AGENTS.md` (else `AGENT.md`) in the
-   * note's folder or an ancestor, up to the vault root, that `scope` may read. The note itself
-   * is skipped, so reading an AGENTS.md shows its parent's instructions.
+   * note's folder or an ancestor, up to the vault root. The note itself is skipped, so reading
+   * an AGENTS.md shows its parent's instructions. Quarantine and access rules apply to the
+   * instructions file as to any note (a private or quarantined one is never shown), but the
+   * key's roots do not: instructions above a key's root still govern the notes below it.
    * @returns its path and text, or null when none applies.
    */
   async agentInstructionsFor(file: TFile, scope: AccessScope): Promise<AgentInstructions | null> {
@@ -363,10 +365,11 @@ export class NoteStore implements NoteReader {
    */
   async agentInstructionsForNotes(files: readonly TFile[], scope: AccessScope): Promise<Array<AgentInstructions | null>> {
     const byKey = new Map<string, TFile | null>();
+    const unrooted: AccessScope = { label: scope.label, roots: [] };
     const found = files.map((file) => {
       const isInstructions = AGENT_INSTRUCTION_FILES.some((name) => name.toLowerCase() === file.name.toLowerCase());
       const key = isInstructions ? `file:${file.path}` : `folder:${parentOf(file.path)}`;
-      if (!byKey.has(key)) byKey.set(key, nearestAgentInstructions(file, (candidate) => candidate !== file && this.policy.canRead(candidate, scope)));
+      if (!byKey.has(key)) byKey.set(key, nearestAgentInstructions(file, (candidate) => candidate !== file && this.policy.canRead(candidate, unrooted)));
       return byKey.get(key) ?? null;
     });
     const texts = new Map<TFile, Promise<string>>();
@@ -376,15 +379,18 @@ export class NoteStore implements NoteReader {
 
   /**
    * The note open in the focused editor (`workspace.getActiveFile()`), with the editor's
-   * selection (`workspace.activeEditor.editor.getSelection()`, `''` when nothing is selected).
+   * selection (`workspace.activeEditor.editor.getSelection()`, `''` when nothing is selected)
+   * and cursor (`editor.getCursor()`: 0-based line and ch; null when the note has no editor,
+   * e.g. reading view).
    * @returns null when no Markdown note is active or `scope` may not read it.
    */
-  activeNote(scope: AccessScope): { file: TFile; selection: string } | null {
+  activeNote(scope: AccessScope): { file: TFile; selection: string; cursor: { line: number; ch: number } | null } | null {
     const { workspace } = this.app;
     const file = workspace.getActiveFile();
     if (!file || file.extension !== 'md' || !this.policy.canRead(file, scope)) return null;
     const info = workspace.activeEditor;
-    const selection = info?.file?.path === file.path ? (info.editor?.getSelection() ?? '') : '';
-    return { file, selection };
+    const editor = info?.file?.path === file.path ? info.editor : undefined;
+    const cursor = editor ? editor.getCursor('head') : null;
+    return { file, selection: editor?.getSelection() ?? '', cursor: cursor ? { line: cursor.line, ch: cursor.ch } : null };
   }
 }

@@ -21,6 +21,7 @@ export interface DemoPlugin {
   server: {
     getStatus(): { state: 'listening'; port: number; url: string };
     notifyToolListChanged(): Promise<void>;
+    notifyPromptListChanged(): Promise<void>;
     closeSessionsOfRevokedKeys(): Promise<void>;
   };
   ai: {
@@ -100,6 +101,7 @@ export function createDemoPlugin(): DemoPlugin {
     server: {
       getStatus: () => ({ state: 'listening', port: settings.server.port, url: `http://127.0.0.1:${settings.server.port}/mcp` }),
       notifyToolListChanged: async () => void plugin.toolListChanges++,
+      notifyPromptListChanged: async () => undefined,
       closeSessionsOfRevokedKeys: async () => undefined,
     },
     ai: {

@@ -72,7 +72,7 @@ describe('the door of the MCP server', () => {
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
     await expect(client.callTool({ name: 'read_note', arguments: { path: 42 } })).rejects.toMatchObject({ code: -32602 });
     await expect(client.callTool({ name: 'read_note', arguments: { path: 'Home', bogus: 1 } })).rejects.toMatchObject({ code: -32602 });
-    await expect(client.request({ method: 'resources/list' } as never, {} as never)).rejects.toMatchObject({ code: -32601 });
+    await expect(client.request({ method: 'vault/unknown' } as never, {} as never)).rejects.toMatchObject({ code: -32601 });
     await client.close();
   });
 

@@ -3,7 +3,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Notice, simulateExternalSettingsChange } from '../host';
 import VaultMcpPlugin from '../../src/main';
 import { VaultMcpSettingTab } from '../../src/ui/settings/settings-tab';
@@ -176,6 +176,24 @@ describe('settings tab over the running plugin', () => {
     settingRow(el(), 'Allow writes').querySelector<HTMLElement>('.checkbox-container')!.click();
     await until(() => notified > 1, 'no notification after Allow writes');
     expect(booted.plugin.settings.tools.allowWrites).toBe(true);
+  });
+
+  it('the Skills folder setting moves where skills come from, announced by prompts/list_changed', async () => {
+    await booted.app.vault.createFolder('Playbooks/triage');
+    await booted.app.vault.create('Playbooks/triage/SKILL.md', '---\nname: Triage\ndescription: Sort the inbox.\n---\nSort it.\n');
+    const client = await connectClient(booted.url, booted.token);
+    clients.push(client);
+    let notified = 0;
+    client.setNotificationHandler(PromptListChangedNotificationSchema, async () => {
+      notified++;
+    });
+    expect((await client.listPrompts()).prompts).toEqual([]);
+    const input = settingRow(el(), 'Skills folder').querySelector<HTMLInputElement>('input')!;
+    expect(input.placeholder).toBe('Skills');
+    typeInto(input, ' /Playbooks/ ', true);
+    await until(() => notified > 0, 'no prompts/list_changed notification arrived');
+    expect(booted.plugin.settings.skills.folder).toBe('Playbooks');
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['triage']);
   });
 
   it('moves the server when the port changes, and reports a taken port in the tab and a Notice', async () => {

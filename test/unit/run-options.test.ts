@@ -11,6 +11,11 @@ describe('npm start options', () => {
     ).toEqual({ vault: 'v', port: 0, token: 'abcdefghijklmnop', mode: 'force', allowWrites: true, roots: ['Projects', 'Areas'], help: false });
   });
 
+  it('turns on the conformance fixtures only when asked', () => {
+    expect(parseRunOptions(['--conformance-fixtures']).conformanceFixtures).toBe(true);
+    expect(parseRunOptions([]).conformanceFixtures).toBeUndefined();
+  });
+
   it.each([
     [['--port', '80'], /1024 to 65535/],
     [['--port', 'abc'], /1024 to 65535/],
@@ -20,6 +25,7 @@ describe('npm start options', () => {
     [['--vault'], /needs a value/],
     [['--vault', '--port'], /needs a value/],
     [['--allow-writes=yes'], /takes no value/],
+    [['--conformance-fixtures=1'], /takes no value/],
     [['--bogus'], /Unknown option --bogus/],
   ])('refuses %p', (argv, message) => {
     expect(() => parseRunOptions(argv)).toThrow(message);

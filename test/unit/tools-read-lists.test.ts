@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { ToolError } from '../../src/errors';
 import type { KeyRecord } from '../../src/settings/key-record';
 import { defaultSettings } from '../../src/settings/settings';
-import { activeNoteTool } from '../../src/tools/active-note';
+import { activeNoteTool, NO_NOTE_OPEN } from '../../src/tools/active-note';
 import { getLinksTool } from '../../src/tools/get-links';
 import { listFoldersTool } from '../../src/tools/list-folders';
 import { listNotesTool, parseSince } from '../../src/tools/list-notes';
@@ -206,8 +206,9 @@ describe('get_links', () => {
 });
 
 describe('active_note', () => {
-  test('null when nothing is open, the note and selection when one is', async () => {
-    expect(await activeNoteTool.handler({}, contextFor())).toEqual({ active: null });
+  test('null with a clear note when nothing is open; the note, cursor line and selection when one is', async () => {
+    expect(await activeNoteTool.handler({}, contextFor())).toEqual({ active: null, note: NO_NOTE_OPEN });
+    expect(NO_NOTE_OPEN).toMatch(/No note is open/);
     const file = vault.app.vault.getFileByPath('Projects/Alpha/Risks.md')!;
     const text = await vault.app.vault.read(file);
     const start = text.indexOf('Replica lag');
@@ -220,6 +221,7 @@ describe('active_note', () => {
       tags: expect.arrayContaining(['#project/alpha', '#risk']),
       selection: 'Replica lag',
       selection_length: 11,
+      cursor_line: text.slice(0, start).split('\n').length,
     });
   });
 
@@ -227,7 +229,7 @@ describe('active_note', () => {
     const file = vault.app.vault.getFileByPath('Projects/Beta/Retrospective.md')!;
     await vault.host.workspace.setActiveNote(file as never);
     expect((await activeNoteTool.handler({}, contextFor('Cursor'))).active).toMatchObject({ path: 'Projects/Beta/Retrospective.md', selection: '' });
-    expect(await activeNoteTool.handler({}, contextFor('Claude Code'))).toEqual({ active: null });
+    expect(await activeNoteTool.handler({}, contextFor('Claude Code'))).toEqual({ active: null, note: NO_NOTE_OPEN });
     await vault.host.workspace.setActiveNote(null);
   });
 });

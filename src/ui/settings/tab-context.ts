@@ -12,7 +12,7 @@ import type { VaultMcpSettings } from '../../settings/settings';
 export interface SettingsTabPlugin extends Plugin {
   settings: VaultMcpSettings;
   keyRing: Pick<KeyRing, 'list' | 'mint' | 'tokenOf' | 'revoke' | 'setMode' | 'setScope' | 'setRoots'>;
-  server: Pick<McpHttpServer, 'getStatus' | 'notifyToolListChanged' | 'closeSessionsOfRevokedKeys'>;
+  server: Pick<McpHttpServer, 'getStatus' | 'notifyToolListChanged' | 'notifyPromptListChanged' | 'closeSessionsOfRevokedKeys'>;
   ai: Pick<AiService, 'testConnection' | 'getUsage' | 'resetUsage' | 'settingsChanged' | 'chatAvailability'>;
   /** Rebuilt when the quarantine list changes, so search follows it at once. */
   search: Pick<SearchIndex, 'reindex'>;

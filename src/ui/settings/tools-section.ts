@@ -1,7 +1,9 @@
 import { Setting } from 'obsidian';
 import { ALL_TOOLS, ownToggle } from '../../tools/registry';
 import type { ToolDefinition } from '../../tools/tool';
-import type { SectionContext } from './tab-context';
+import { DEFAULT_SKILLS_FOLDER } from '../../vault/skills';
+import { cleanFolder } from './access-section';
+import { attachFolderSuggestions, vaultFolders, type SectionContext } from './tab-context';
 
 /** The first sentence of a tool description (up to the first `. `), for a one-line summary. */
 export function oneLine(description: string): string {
@@ -14,7 +16,8 @@ export function oneLine(description: string): string {
  * The "Tools" section: "Allow writes" and one toggle per tool (read tools on, write tools
  * off by default). Every change is saved and announced to connected clients with
  * `notifications/tools/list_changed` (MCP spec, "Tools › List Changed Notification"), so
- * tools/list reflects it without reconnecting.
+ * tools/list reflects it without reconnecting. Last, the "Skills folder" (a change sends
+ * `notifications/prompts/list_changed`, since skills are prompts).
  */
 export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext, tools: readonly ToolDefinition[] = ALL_TOOLS): void {
   const { plugin } = ctx;
@@ -59,4 +62,19 @@ export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext
       );
     }
   }
+
+  new Setting(containerEl)
+    .setName('Skills folder')
+    .setDesc('Each <folder>/<name>/SKILL.md is a skill: listed by skills_list, read by skill_read and offered to clients as a prompt.')
+    .addText((text) => {
+      text
+        .setPlaceholder(DEFAULT_SKILLS_FOLDER)
+        .setValue(plugin.settings.skills.folder)
+        .onChange(async (value) => {
+          plugin.settings.skills.folder = cleanFolder(value);
+          await plugin.saveSettings();
+          await plugin.server.notifyPromptListChanged();
+        });
+      attachFolderSuggestions(text.inputEl, vaultFolders(ctx.app));
+    });
 }

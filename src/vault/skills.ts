@@ -1,0 +1,134 @@
+import { TFile, TFolder, normalizePath } from 'obsidian';
+import { ToolError } from '../errors';
+import type { AccessScope } from './access/access';
+import { bodyStart } from './content/note-body';
+import { isPathInside } from './paths/paths';
+import { parseFrontmatter } from './writes/frontmatter-guard';
+import type { NoteStore } from './note-store';
+
+/** The file that makes a folder a skill (Agent Skills layout: `<skills folder>/<name>/SKILL.md`). */
+export const SKILL_FILE = 'SKILL.md';
+
+/** Default of the "Skills folder" setting. */
+export const DEFAULT_SKILLS_FOLDER = 'Skills';
+
+/** One skill as `skills_list` shows it. `name`/`description` are null and `error` says why when the frontmatter is malformed. */
+export interface SkillEntry {
+  /** The skill's folder name: what `skill_read` and prompts/get take. */
+  id: string;
+  /** Frontmatter `name`, or null when missing or not a string. */
+  name: string | null;
+  /** Frontmatter `description`, or null when missing or not a string. */
+  description: string | null;
+  /** Vault path of its SKILL.md. */
+  path: string;
+  /** Why the skill cannot be used as is (one sentence naming the fix), or null. */
+  error: string | null;
+}
+
+/** A whole skill: its entry, SKILL.md's text and body, and the other files of its folder. */
+export interface SkillText extends SkillEntry {
+  /** SKILL.md's whole text, frontmatter included. */
+  text: string;
+  /** SKILL.md's text after the frontmatter. */
+  body: string;
+  /** Vault paths of the other files in the skill's folder (scripts, references) the caller may read, sorted. */
+  files: string[];
+}
+
+/**
+ * The vault-relative skills folder named by the setting: normalized (Obsidian's
+ * `normalizePath`, no leading/trailing slashes); empty means {@link DEFAULT_SKILLS_FOLDER}.
+ */
+export function skillsFolderOf(setting: string | undefined): string {
+  const path = normalizePath((setting ?? '').trim()).replace(/^\/+|\/+$/g, '');
+  return path === '' || path === '/' ? DEFAULT_SKILLS_FOLDER : path;
+}
+
+/**
+ * True when a change at `path` can change the skills under `folder` (anything inside the
+ * folder, or the folder itself): the trigger of `notifications/prompts/list_changed`.
+ */
+export function touchesSkills(path: string, folder: string): boolean {
+  return isPathInside(path, folder, true) || isPathInside(folder, path, true);
+}
+
+/**
+ * The frontmatter verdict on one SKILL.md text (Agent Skills: YAML frontmatter with string
+ * `name` and `description`).
+ * @returns name, description and, when either is missing or the block does not parse, an error sentence.
+ */
+export function judgeSkillText(text: string): Pick<SkillEntry, 'name' | 'description' | 'error'> {
+  const parsed = parseFrontmatter(text);
+  if (parsed.state === 'none') {
+    return { name: null, description: null, error: 'SKILL.md has no frontmatter; start it with a --- block holding name: and description:.' };
+  }
+  if (parsed.state === 'invalid') {
+    return { name: null, description: null, error: `SKILL.md frontmatter does not parse (${parsed.error}); fix the YAML between the --- lines.` };
+  }
+  const field = (key: string): string | null => {
+    const value = parsed.data[key];
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+  };
+  const name = field('name');
+  const description = field('description');
+  const missing = [name === null ? 'name' : null, description === null ? 'description' : null].filter(Boolean);
+  const error = missing.length ? `SKILL.md frontmatter needs a text ${missing.join(' and a text ')}; add ${missing.map((m) => `${m}:`).join(' and ')} to it.` : null;
+  return { name, description, error };
+}
+
+/**
+ * The skills of a vault (Agent Skills layout): every `<folder>/<name>/SKILL.md` the caller may
+ * read (quarantine, key roots and access rules apply as to any note). Reads through
+ * {@link NoteStore}, the only code touching the vault.
+ */
+export class SkillCatalog {
+  /** @param notes the note store. */
+  constructor(private readonly notes: NoteStore) {}
+
+  /**
+   * Every skill under `folder` that `scope` may read, by id; malformed ones are listed with
+   * `error`, not hidden.
+   * @param folder the skills folder ({@link skillsFolderOf}).
+   */
+  async list(folder: string, scope: AccessScope): Promise<SkillEntry[]> {
+    const files = this.skillFiles(folder, scope);
+    const texts = await Promise.all(files.map(({ file }) => this.notes.read(file)));
+    return files.map(({ id, file }, i) => ({ id, path: file.path, ...judgeSkillText(texts[i]) }));
+  }
+
+  /**
+   * One whole skill.
+   * @throws ToolError('not_found') naming skills_list when `id` names no skill `scope` may read.
+   */
+  async read(folder: string, id: string, scope: AccessScope): Promise<SkillText> {
+    const skills = this.skillFiles(folder, scope);
+    const found = skills.find((s) => s.id === id) ?? skills.find((s) => s.id.toLowerCase() === id.toLowerCase());
+    if (!found) throw new ToolError('not_found', `No skill '${id}' in ${folder}/; call skills_list for the skill ids.`);
+    const text = await this.notes.read(found.file);
+    const parent = found.file.parent as TFolder;
+    const files: string[] = [];
+    const walk = (dir: TFolder): void => {
+      for (const child of dir.children) {
+        if (child instanceof TFolder) walk(child);
+        else if (child instanceof TFile && child !== found.file && this.notes.canRead(child, scope)) files.push(child.path);
+      }
+    };
+    walk(parent);
+    return { id: found.id, path: found.file.path, ...judgeSkillText(text), text, body: text.slice(bodyStart(text)), files: files.sort() };
+  }
+
+  /** `<folder>/<id>/SKILL.md` files `scope` may read (exact name first, then ignoring case), sorted by id. */
+  private skillFiles(folder: string, scope: AccessScope): Array<{ id: string; file: TFile }> {
+    const root = this.notes.folderAt(folder);
+    if (!root) return [];
+    const out: Array<{ id: string; file: TFile }> = [];
+    for (const child of root.children) {
+      if (!(child instanceof TFolder)) continue;
+      const files = child.children.filter((c): c is TFile => c instanceof TFile);
+      const file = files.find((f) => f.name === SKILL_FILE) ?? files.find((f) => f.name.toLowerCase() === SKILL_FILE.toLowerCase());
+      if (file && this.notes.canRead(file, scope)) out.push({ id: child.name, file });
+    }
+    return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+}
