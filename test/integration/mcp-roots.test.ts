@@ -90,6 +90,18 @@ describe('MCP roots', () => {
     expect(roots.client_roots).toEqual([nodePath.join(dir, 'Projects')]);
   });
 
+  it('resources and completion follow the same client roots as tool calls', async () => {
+    const client = await rootsClient(async () => [{ uri: uri('Projects'), name: 'Projects' }]);
+    const listed = (await client.listResources()).resources.map((r) => r.uri).sort();
+    expect(listed).toEqual(['vault-mcp://note/Projects/Alpha.md', 'vault-mcp://note/Projects/Beta.md']);
+    await expect(client.readResource({ uri: 'vault-mcp://note/Journal/2026-01-01.md' })).rejects.toThrow(/not found/i);
+    const alpha = await client.readResource({ uri: 'vault-mcp://note/Projects/Alpha.md' });
+    expect(JSON.stringify(alpha.contents)).toContain('project alpha');
+    const completed = await client.complete({ ref: { type: 'ref/resource', uri: 'vault-mcp://note/{+path}' }, argument: { name: 'path', value: '' } });
+    expect(completed.completion.values.every((v) => v.startsWith('Projects/'))).toBe(true);
+    expect(completed.completion.values.length).toBeGreaterThan(0);
+  });
+
   it('a call made before a slow roots/list answer arrives waits for it instead of running with the key\'s access', async () => {
     let answered = false;
     const client = await rootsClient(async () => {
@@ -185,5 +197,6 @@ describe('MCP roots with a key confined to folders', () => {
     expect(await errorOf(client, 'list_notes')).toMatch(/lie outside this key's folders \(Projects\)/);
     const { roots } = await call(client, 'vaults');
     expect(roots).toMatchObject({ source: 'client', effective: [], key_roots: ['Projects'] });
+    await expect(client.listResources()).rejects.toThrow(/lie outside this key's folders/);
   });
 });
