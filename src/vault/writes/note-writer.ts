@@ -10,7 +10,7 @@ import { patchFrontmatterText, validatePropertyPatch } from './property-patch';
 import type { NoteSection } from '../content/sections';
 import { appendText, editAtAnchor, editAtHeading, replaceBody, startsWithFrontmatter } from './text-edits';
 import { assertExpectedHash, assertUtf8Note, byteSize, writableNote } from './write-checks';
-import { BaseChangedError, conflictError, keptChangingError } from './write-errors';
+import { BaseChangedError, conflictError, keptChangingError, withFileSystemRefusals } from './write-errors';
 import { WriteLock } from './write-lock';
 import type { ExactTextWrite, PreparedTextWrite, PreparedWrite, PropertyPatch, TextEdit, WriteRequest, WriteResult } from './write-types';
 
@@ -50,9 +50,15 @@ export class NoteWriter {
    *   used when a write found the file newer than the cache.
    * @throws ToolError for anything the agent can fix: not_found (private notes included),
    *   forbidden (quarantine, roots, read-only, protected keys), conflict (expected_hash),
-   *   ambiguous / not_found (anchor, heading), invalid_argument, exists.
+   *   ambiguous / not_found (anchor, heading), invalid_argument, exists; the file system's
+   *   refusals (the note gone from disk, permissions) as tool errors (write-errors.ts).
    */
   async prepare(request: WriteRequest, scope: AccessScope, fresh = false): Promise<PreparedWrite> {
+    return withFileSystemRefusals(`'${request.path}'`, () => this.prepareRequest(request, scope, fresh));
+  }
+
+  /** {@link prepare} without the file system error mapping. */
+  private async prepareRequest(request: WriteRequest, scope: AccessScope, fresh: boolean): Promise<PreparedWrite> {
     switch (request.kind) {
       case 'create':
         return this.entries.prepareCreate(request.tool, request.path, request.content, scope);
@@ -97,7 +103,8 @@ export class NoteWriter {
    * expected_hash and the access rules at that moment.
    * @returns what was done ({@link WriteResult}).
    * @throws BaseChangedError when the note's text changed since prepare (nothing written);
-   *   ToolError as {@link prepare} when the vault changed so the write is no longer allowed.
+   *   ToolError as {@link prepare} when the vault changed so the write is no longer allowed,
+   *   or the file system refused (full disk, permissions, the note gone from disk).
    */
   async applyPrepared(prepared: PreparedWrite, scope: AccessScope): Promise<WriteResult> {
     switch (prepared.kind) {
@@ -105,7 +112,7 @@ export class NoteWriter {
       case 'properties':
         return this.writeExactText({ tool: prepared.tool, path: prepared.path, baseHash: prepared.baseHash, text: prepared.proposedText, lines: prepared.proposedLines }, scope);
       default:
-        return this.entries.apply(prepared, scope);
+        return withFileSystemRefusals(`'${prepared.path}'`, () => this.entries.apply(prepared, scope));
     }
   }
 
@@ -117,11 +124,12 @@ export class NoteWriter {
    * @returns `{status: 'applied', path, hash, size_before, size_after, lines?}`.
    * @throws ToolError('not_found') when no note the key may write is at `path`;
    *   ToolError('forbidden') when it became read-only or a protected key would change;
-   *   ToolError('invalid_argument') when its bytes are not UTF-8; BaseChangedError when its hash is no longer `baseHash` (nothing is written).
+   *   ToolError('invalid_argument') when its bytes are not UTF-8; BaseChangedError when its hash is no longer `baseHash` (nothing is written);
+   *   the file system's refusals (full disk, permissions, the note gone from disk) as tool errors (write-errors.ts).
    */
   async writeExactText(write: ExactTextWrite, scope: AccessScope): Promise<WriteResult> {
     const file = writableNote(this.notes, write.path, scope);
-    return this.lock.run(file, async () => {
+    return this.lock.run(file, () => withFileSystemRefusals(`'${file.path}'`, async () => {
       await assertUtf8Note(this.app.vault, file);
       const box: { before?: string } = {};
       await this.app.vault.process(file, (current) => {
@@ -139,7 +147,7 @@ export class NoteWriter {
         size_after: byteSize(write.text),
         ...(write.lines ? { lines: write.lines } : {}),
       };
-    });
+    }));
   }
 
   /**
