@@ -7,7 +7,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
-import { unloadPluginInHost } from '../host';
+import type * as O from 'obsidian';
+import { createHostApp, loadPluginInHost, Notice, simulateExternalSettingsChange, unloadPluginInHost } from '../host';
 
 type Copy = Awaited<ReturnType<typeof copyToTemp>>;
 
@@ -234,5 +235,108 @@ describe('the plugin disabled while a call runs', () => {
     await client.close().catch(() => undefined);
     await booted.plugin.server.stop();
     await booted.app.close();
+  });
+});
+
+describe('damaged plugin files are kept aside with a Notice, and the plugin loads (twice)', () => {
+  const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
+  const MANIFEST: O.PluginManifest = { id: 'vault-mcp', name: 'Vault MCP', version: '0.1.0', minAppVersion: '1.11.4', description: 'Vault MCP', author: 'Vault MCP', isDesktopOnly: true };
+  let copy: Copy;
+  const pluginDir = (): string => nodePath.join(copy.dir, PLUGIN_DIR);
+  const kept = async (name: string): Promise<string[]> => (await fsp.readdir(pluginDir())).filter((n) => n.startsWith(`${name}.corrupt-`));
+
+  beforeEach(async () => {
+    copy = await copyToTemp(DEMO_VAULT);
+    await fsp.mkdir(pluginDir(), { recursive: true });
+    Notice.clear();
+  });
+  afterEach(async () => {
+    await copy.cleanup();
+  });
+
+  /** The real plugin (data.json read from disk by Plugin.loadData), on any free port. */
+  class OnFreePort extends VaultMcpPlugin {
+    override async onload(): Promise<void> {
+      await super.onload();
+      this.settings.server.port = 0;
+    }
+  }
+
+  /** Enables the plugin on the copy, waits until its server runs, returns it with the notices it showed, then disables it. */
+  async function loadOnce(): Promise<{ notices: string[]; state: string; keys: number }> {
+    Notice.clear();
+    const app = await createHostApp({ vaultPath: copy.dir });
+    const plugin = await loadPluginInHost(app, OnFreePort, MANIFEST);
+    for (let i = 0; i < 200 && plugin.server.getStatus().state === 'stopped'; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const state = plugin.server.getStatus().state;
+    const keys = plugin.settings.keys.length;
+    unloadPluginInHost(plugin);
+    await plugin.server.stop();
+    await app.close();
+    return { notices: Notice.messages(), state, keys };
+  }
+
+  it.each([
+    ['not JSON', '{"server": {"port": 27'],
+    ['a list', '[1, 2]'],
+  ])('data.json that is %s: kept aside byte for byte, defaults used, a Notice saying where; the next load is clean', async (_what, text) => {
+    await fsp.writeFile(nodePath.join(pluginDir(), 'data.json'), text);
+    const first = await loadOnce();
+    expect(first.state).toBe('listening');
+    expect(first.notices.filter((m) => /could not read its settings file data\.json/.test(m))).toHaveLength(1);
+    expect(first.notices.join('\n')).toMatch(/kept as \.obsidian\/plugins\/vault-mcp\/data\.json\.corrupt-[^ ]+, and settings start from their defaults/);
+    const aside = await kept('data.json');
+    expect(aside).toHaveLength(1);
+    expect(await fsp.readFile(nodePath.join(pluginDir(), aside[0]), 'utf8')).toBe(text);
+    const second = await loadOnce();
+    expect(second.state).toBe('listening');
+    expect(second.notices.filter((m) => /settings file/.test(m))).toEqual([]);
+    expect(await kept('data.json')).toEqual(aside);
+  });
+
+  it('data.json damaged by a sync while the plugin runs: the current settings stay, with a Notice', async () => {
+    await fsp.writeFile(nodePath.join(pluginDir(), 'data.json'), JSON.stringify({ server: { port: 28111 }, access: { quarantine: ['Secret'] } }));
+    const app = await createHostApp({ vaultPath: copy.dir });
+    const plugin = await loadPluginInHost(app, OnFreePort, MANIFEST);
+    await fsp.writeFile(nodePath.join(pluginDir(), 'data.json'), '{"server": {"po');
+    await simulateExternalSettingsChange(plugin);
+    expect(plugin.settings.access.quarantine).toEqual(['Secret']);
+    expect(Notice.messages().join('\n')).toMatch(/data\.json changed outside Obsidian but could not be read .*the current settings are kept/);
+    unloadPluginInHost(plugin);
+    await plugin.server.stop();
+    await app.close();
+  });
+
+  it('a damaged search index file: kept aside, a Notice, the index rebuilt (search answers); the next load is clean and warm', async () => {
+    const damaged = '{"format":3}\n["R",[{"nope":true}]]\n';
+    await fsp.writeFile(nodePath.join(pluginDir(), 'search-index.json'), damaged);
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    Notice.clear();
+    const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, persistIndex: true });
+    const client = await connectClient(booted.url, booted.token);
+    const hits = await client.callTool({ name: 'search', arguments: { query: 'budget' } });
+    expect((hits.structuredContent as { results: unknown[] }).results.length).toBeGreaterThan(0);
+    expect(Notice.messages().filter((m) => /search index file was damaged/.test(m))).toHaveLength(1);
+    const aside = await kept('search-index.json');
+    expect(aside).toHaveLength(1);
+    expect(await fsp.readFile(nodePath.join(pluginDir(), aside[0]), 'utf8')).toBe(damaged);
+    await client.close();
+    await booted.stop();
+    Notice.clear();
+    const again = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, persistIndex: true });
+    expect((again.plugin.search as unknown as { stats: { warm: boolean } }).stats.warm).toBe(true);
+    expect(Notice.messages()).toEqual([]);
+    await again.stop();
+    warn.mockRestore();
+  });
+
+  it('a damaged proposals file: kept aside, a Notice; the next load is clean', async () => {
+    await fsp.writeFile(nodePath.join(pluginDir(), 'proposals.json'), '{"version": 1, "proposals": [');
+    const first = await loadOnce();
+    expect(first.state).toBe('listening');
+    expect(first.notices.filter((m) => /could not read its proposals file/.test(m))).toHaveLength(1);
+    expect(await kept('proposals.json')).toHaveLength(1);
+    const second = await loadOnce();
+    expect(second.notices.filter((m) => /proposals file/.test(m))).toEqual([]);
   });
 });
