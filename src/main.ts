@@ -21,6 +21,7 @@ import { NoteStore } from './vault/note-store';
 import { VaultPeers } from './server/vault-peers';
 import { registryFolder, VaultRegistry } from './server/vault-registry';
 import { vaultLocation } from './vault/vault-location';
+import { readSettingsData } from './vault/settings-data';
 
 /**
  * Vault MCP: wires settings, keys, the note store, the search index and the loopback MCP
@@ -41,7 +42,9 @@ export default class VaultMcpPlugin extends Plugin {
   settingTab!: VaultMcpSettingTab;
 
   override async onload(): Promise<void> {
-    this.settings = migrateSettings(await this.loadData());
+    const saved = await readSettingsData(() => this.loadData(), this.pluginFile('data.json'));
+    this.settings = migrateSettings(saved.data);
+    if (saved.problem) new Notice(saved.problem, 0);
     this.keyRing = new KeyRing(this.app.secretStorage, () => this.settings.keys, async (keys) => {
       this.settings.keys = keys;
       await this.saveSettings();
@@ -83,10 +86,20 @@ export default class VaultMcpPlugin extends Plugin {
     return new PluginFile(this.app.vault.adapter, this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`, name);
   }
 
-  /** Where the search index is saved between runs: `search-index.json` in the plugin folder (unreadable = absent: rebuilt). */
+  /**
+   * Where the search index is saved between runs: `search-index.json` in the plugin folder
+   * (unreadable = absent: rebuilt; damaged = kept aside with a Notice, then rebuilt).
+   */
   indexStorage(): IndexStorage {
     const file = this.pluginFile(INDEX_FILE);
-    return { load: () => file.read().catch(() => null), save: (text) => file.write(text) };
+    return {
+      load: () => file.read().catch(() => null),
+      save: (text) => file.write(text),
+      damaged: async (reason) => {
+        const aside = await file.keepCorruptAside();
+        new Notice(`Vault MCP's search index file was damaged (${reason}); it was kept as ${aside} and the index is rebuilt from your notes.`);
+      },
+    };
   }
 
   /** Loads proposals, starts the index and the server; problems are shown as Notices, not thrown. */

@@ -3,25 +3,11 @@ import type { AccessScope } from '../vault/access/access';
 import { hashText } from '../vault/hash';
 import type { NoteStore } from '../vault/note-store';
 import { BaseChangedError } from '../vault/writes/write-errors';
+import type { OpenNoteEditors } from '../vault/writes/open-editors';
 import type { WriteRequest } from '../vault/writes/write-types';
 import { applyHunks } from './hunks';
 import { goneReason, type ProposalStore } from './proposal-store';
 import type { PlacedHunk, Proposal, ReviewHunk } from './types';
-
-/**
- * The notes open in an editor, as the review needs them (implemented by ui/ over Obsidian's
- * MarkdownView editors): an accepted change to an open note goes through an editor
- * transaction, so the user's unsaved typing is its base and Ctrl+Z undoes it.
- */
-export interface OpenNoteEditors {
-  /** The document of an editor showing the note at `path`, or null when none is open. */
-  textOf(path: string): string | null;
-  /**
-   * Replaces `[from, to)` ranges (offsets in textOf(path)) with `insert` in one undoable
-   * transaction of that editor. @returns false when no editor shows the note any more.
-   */
-  applyChanges(path: string, changes: ReadonlyArray<{ from: number; to: number; insert: string }>): boolean;
-}
 
 /** What an accept did: the proposal after it, and how many hunks went in / stayed stale. */
 export interface AcceptOutcome {

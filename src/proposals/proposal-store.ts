@@ -5,6 +5,7 @@ import type { PreparedWrite } from '../vault/writes/write-types';
 import { parseProposals, serializeProposals } from './proposal-codec';
 import { HunkCache, undecidedHunks } from './proposal-hunks';
 import { ToolError } from '../errors';
+import { fileSystemRefusal } from '../vault/writes/write-errors';
 import type { Hunk, HunkDecision, PlacedHunk, Proposal, ReviewHunk } from './types';
 
 /** Who staged a proposal: the key's id, label (shown as provenance) and roots. */
@@ -85,7 +86,8 @@ export class ProposalStore {
    * @returns the stored proposal.
    * @throws ToolError('unavailable') when the key already has MAX_PENDING_PER_KEY pending
    *   proposals or the pending texts would pass MAX_PENDING_CHARS (nothing staged); the file
-   *   system's error when the proposals file cannot be written (nothing staged).
+   *   system's refusal as a tool error (full disk, permissions; see fileSystemRefusal) when
+   *   the proposals file cannot be written (nothing staged); other errors of that write as is.
    */
   async stage(prepared: PreparedWrite, caller: ProposalCaller): Promise<Proposal> {
     this.assertRoomFor(prepared, caller);
@@ -112,7 +114,7 @@ export class ProposalStore {
       await this.save();
     } catch (err) {
       this.byId.delete(proposal.id);
-      throw err;
+      throw fileSystemRefusal(err, 'the proposals file', 'nothing was staged') ?? err;
     }
     this.emit({ type: 'staged', proposal });
     return proposal;

@@ -9,7 +9,7 @@ import { positiveLeaves } from './query/query-eval';
 import { parseQuery, regexQuery } from './query/query-parser';
 import { RegexGuard } from './query/regex-guard';
 import { buildSnippet } from './results/snippet';
-import { encodeIndex, openIndex, type NoteStamp } from './engine/index-file';
+import { encodeIndex, isOtherIndexFormat, openIndex, type NoteStamp } from './engine/index-file';
 import { Slicer } from './engine/slicer';
 import type { SearchHit, SearchOptions, SearchPage } from './types';
 
@@ -40,6 +40,12 @@ export interface IndexStorage {
   load(): Promise<string | null>;
   /** Replaces the saved index text. May reject; the index then stays unsaved until the next save. */
   save(text: string): Promise<void>;
+  /**
+   * Called once when the saved text is damaged (not an index of another format version, which
+   * is rebuilt silently), before the index is rebuilt from the notes: keep the file aside and
+   * tell the user. `reason` is one short phrase. Its failure is logged, never thrown on.
+   */
+  damaged?(reason: string): Promise<void>;
 }
 
 /** Tuning of the initial build. Defaults keep each slice well under the 50 ms long-task budget. */
@@ -293,15 +299,16 @@ export class SearchIndex {
     const text = await this.storage.load().catch(() => null);
     const saved = text === null ? null : openIndex(text);
     if (saved === null) {
-      if (text !== null) console.warn('[vault-mcp] the saved search index is unreadable or of another version; rebuilding it');
+      if (text !== null && isOtherIndexFormat(text)) console.warn('[vault-mcp] the saved search index is of another version; rebuilding it');
+      else if (text !== null) await this.reportDamaged('its first line is not an index header');
       return false;
     }
     const slicer = new Slicer(this.sliceMs);
     try {
       await this.engine.load(saved.lines(), () => slicer.pause());
     } catch (err) {
-      console.warn('[vault-mcp] the saved search index is damaged; rebuilding it', err);
       this.engine.clear();
+      await this.reportDamaged((err as Error).message);
       return false;
     } finally {
       this.progress.longestSliceMs = Math.max(this.progress.longestSliceMs, slicer.longestMs);
@@ -310,6 +317,16 @@ export class SearchIndex {
       if (this.engine.has(path)) this.manifest.set(path, stamp);
     }
     return true;
+  }
+
+  /** Logs a damaged saved index and hands it to `storage.damaged` (which keeps it aside and tells the user). */
+  private async reportDamaged(reason: string): Promise<void> {
+    console.warn(`[vault-mcp] the saved search index is damaged (${reason}); rebuilding it`);
+    try {
+      await this.storage?.damaged?.(reason);
+    } catch (err) {
+      console.error('[vault-mcp] could not keep the damaged search index aside', err);
+    }
   }
 
   private async build(generation: number, id: number, warm: boolean): Promise<void> {

@@ -18,6 +18,12 @@ import type { SessionAddOn } from './session-add-on';
 export const SESSION_IDLE_MS = 60 * 60 * 1000;
 /** Most open sessions; opening one more closes the least recently used. */
 export const MAX_SESSIONS = 64;
+/**
+ * How long stop() lets calls already running finish and answer (ms) before it cuts their
+ * connections: long enough for a write under way, short enough that disabling the plugin
+ * never hangs. The port is free at once either way.
+ */
+export const STOP_GRACE_MS = 3000;
 /** At most one `last_used_at` save per key per this many ms. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
 
@@ -77,6 +83,10 @@ export class McpHttpServer {
   private status: ServerStatus = { state: 'stopped' };
   /** Tools, prompts and resources served next to the vault's in sessions opened from now on (see {@link SessionAddOn}); the plugin adds none. */
   readonly addOns: SessionAddOn[] = [];
+  /** POSTs of sessions whose answer is not finished yet; stop() waits for them (up to STOP_GRACE_MS). */
+  private readonly answering = new Set<ServerResponse>();
+  /** Set while stop() drains: new requests are refused with 503. */
+  private stopping = false;
 
   /**
    * @param keys the key ring used to authenticate bearer tokens.
@@ -106,6 +116,7 @@ export class McpHttpServer {
    */
   async start(): Promise<number> {
     if (this.http) await this.stop();
+    this.stopping = false;
     const port = this.getSettings().server.port;
     const http = createServer((req, res) => {
       this.handle(req, res).catch((error) => {
@@ -139,21 +150,41 @@ export class McpHttpServer {
     return bound;
   }
 
-  /** Closes every session and the listener; the port is free when the promise resolves. */
+  /**
+   * Stops listening at once (the port is free as soon as this is called, before the promise
+   * resolves), refuses new requests with 503, lets calls already running answer for up to
+   * {@link STOP_GRACE_MS}, then closes every session and connection.
+   * @returns resolves when everything is closed.
+   */
   async stop(): Promise<void> {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
-    await this.services.peers.withdraw();
-    for (const id of [...this.sessions.keys()]) await this.closeSession(id);
     const http = this.http;
     this.http = null;
+    let closed: Promise<void> = Promise.resolve();
     if (http) {
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeAllConnections();
-      });
+      this.stopping = true;
+      closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeIdleConnections();
     }
+    // The port is free from here on; leave the registry and let running calls answer meanwhile.
+    await Promise.all([this.services.peers.withdraw(), http ? this.answered(STOP_GRACE_MS) : undefined]);
+    for (const id of [...this.sessions.keys()]) await this.closeSession(id);
+    http?.closeAllConnections();
+    await closed;
     this.status = { state: 'stopped' };
+  }
+
+  /** Resolves when no POST is being answered, or after `limitMs`. */
+  private async answered(limitMs: number): Promise<void> {
+    const deadline = Date.now() + limitMs;
+    while (this.answering.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+
+  /** Counts `res` among the answers stop() waits for, until it is finished or its connection closes. */
+  private track(res: ServerResponse): void {
+    this.answering.add(res);
+    res.once('close', () => this.answering.delete(res));
   }
 
   /** Sends `notifications/tools/list_changed` to every open session (tool toggles changed). */
@@ -198,6 +229,9 @@ export class McpHttpServer {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== MCP_PATH) {
       return refuse(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}.`);
+    }
+    if (this.stopping) {
+      return refuse(res, 503, -32000, 'Vault MCP is stopping (the plugin was disabled or its port changed); reconnect once it is enabled again.', { Connection: 'close' });
     }
     const doorRefusal = checkHostAndOrigin(req);
     if (doorRefusal) return refuse(res, doorRefusal.status, doorRefusal.code, doorRefusal.message);
@@ -252,6 +286,7 @@ export class McpHttpServer {
         return refuse(res, 400, INVALID_REQUEST, message, {}, Array.isArray(body) ? null : taken);
       }
       res.once('close', () => session.inFlight.release(ids));
+      this.track(res);
       await session.transport.handleRequest(req, res, body);
       return;
     }

@@ -72,4 +72,13 @@ export class PluginFile {
     await this.adapter.rename(this.path, aside);
     return aside;
   }
+
+  /**
+   * {@link keepAside} with the tag `corrupt-<ISO time of now>` (colons and dots as dashes, so
+   * the name is valid on every file system), for a file that could not be read.
+   * @returns the vault-relative path it was moved to.
+   */
+  keepCorruptAside(now: Date = new Date()): Promise<string> {
+    return this.keepAside(`corrupt-${now.toISOString().replace(/[:.]/g, '-')}`);
+  }
 }

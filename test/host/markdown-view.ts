@@ -37,6 +37,8 @@ export class MarkdownView extends ItemView implements Pick<O.MarkdownView, Markd
   private savedText = '';
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private reloads = 0;
+  /** Saves of this view whose `vault.modify` has not finished: a modify event meanwhile may carry an older save's text. */
+  private savesInFlight = 0;
 
   /** Creates the view in `leaf` with an empty editor; the leaf's `setViewState` loads a file. */
   constructor(leaf: O.WorkspaceLeaf) {
@@ -127,7 +129,12 @@ export class MarkdownView extends ItemView implements Pick<O.MarkdownView, Markd
     const text = this.getViewData();
     if (text === this.savedText) return;
     this.savedText = text;
-    await this.app.vault.modify(file, text);
+    this.savesInFlight++;
+    try {
+      await this.app.vault.modify(file, text);
+    } finally {
+      this.savesInFlight--;
+    }
   }
 
   /** Schedules `save()` `workspace.saveDelayMs` after the first call of a burst (Obsidian: 2 s). */
@@ -191,7 +198,8 @@ export class MarkdownView extends ItemView implements Pick<O.MarkdownView, Markd
     if (!this.file || file !== this.file) return;
     const seq = ++this.reloads;
     const text = await this.app.vault.cachedRead(this.file);
-    if (seq !== this.reloads || file !== this.file) return;
+    // A save of this view still running will fire its own modify: reloading an earlier text now would drop typing.
+    if (seq !== this.reloads || file !== this.file || this.savesInFlight > 0) return;
     const current = this.editor.getValue();
     if (text === current) {
       this.savedText = text;

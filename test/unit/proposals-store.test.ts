@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { ProposalReview, type OpenNoteEditors } from '../../src/proposals/proposal-review';
+import { ProposalReview } from '../../src/proposals/proposal-review';
+import type { OpenNoteEditors } from '../../src/vault/writes/open-editors';
 import { MAX_PENDING_PER_KEY, ProposalStore, type ProposalCaller } from '../../src/proposals/proposal-store';
 import { NoteStore } from '../../src/vault/note-store';
 import { PluginFile } from '../../src/vault/plugin-file';

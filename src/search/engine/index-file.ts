@@ -108,3 +108,13 @@ export function openIndex(text: string): SavedIndex | null {
     },
   };
 }
+
+/**
+ * True when `text` starts like a saved index of another format version (`{"format": N` with
+ * N other than {@link INDEX_FORMAT}: an older or newer plugin wrote it): not damage, just a
+ * file to rebuild.
+ */
+export function isOtherIndexFormat(text: string): boolean {
+  const format = /^\s*\{\s*"format"\s*:\s*(\d+)/.exec(text.slice(0, 100));
+  return format !== null && Number(format[1]) !== INDEX_FORMAT;
+}

@@ -1,6 +1,6 @@
 import { MarkdownView, type App } from 'obsidian';
 import type { EditorView } from '@codemirror/view';
-import type { OpenNoteEditors } from '../../proposals/proposal-review';
+import type { OpenNoteEditors } from '../../vault/writes/open-editors';
 import { ACCEPT_USER_EVENT } from '../../editor/review-actions';
 
 

@@ -1,3 +1,4 @@
+import { Notice } from 'obsidian';
 import { migrateSettings } from '../../settings/migrate-settings';
 import type { SettingsTabPlugin } from './tab-context';
 
@@ -12,11 +13,24 @@ export interface ExternalChangeResult {
  * `Plugin.onExternalSettingsChange`): reloads and migrates it, restarts the server when the
  * port changed, rebuilds the search index when the quarantine or trusted-link list changed, closes sessions of keys that disappeared, tells connected
  * clients the tool list may have changed and lets the AI service see the new provider.
+ * A data.json that does not parse or holds no settings object (a sync caught half-way) changes
+ * nothing: the current settings stay (and are what the next save writes), with a Notice.
  * @param plugin the plugin whose `settings` are replaced
  */
 export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<ExternalChangeResult> {
   const before = plugin.settings;
-  const next = migrateSettings(await plugin.loadData());
+  let saved: unknown;
+  try {
+    saved = await plugin.loadData();
+  } catch (err) {
+    saved = err as Error;
+  }
+  if (saved instanceof Error || (saved !== null && (typeof saved !== 'object' || Array.isArray(saved)))) {
+    const reason = saved instanceof Error ? saved.message : 'it holds no settings object';
+    new Notice(`Vault MCP: data.json changed outside Obsidian but could not be read (${reason}); the current settings are kept.`);
+    return { restarted: false };
+  }
+  const next = migrateSettings(saved);
   plugin.settings = next;
   // The master switch is read on every request: only a port change needs a new listener.
   const restarted = before.server.port !== next.server.port;

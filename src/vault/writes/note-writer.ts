@@ -10,8 +10,9 @@ import { patchFrontmatterText, validatePropertyPatch } from './property-patch';
 import type { NoteSection } from '../content/sections';
 import { appendText, editAtAnchor, editAtHeading, replaceBody, startsWithFrontmatter } from './text-edits';
 import { assertExpectedHash, assertUtf8Note, byteSize, writableNote } from './write-checks';
-import { BaseChangedError, conflictError, keptChangingError } from './write-errors';
+import { BaseChangedError, conflictError, keptChangingError, withFileSystemRefusals } from './write-errors';
 import { WriteLock } from './write-lock';
+import { minimalChange, type OpenNoteEditors } from './open-editors';
 import type { ExactTextWrite, PreparedTextWrite, PreparedWrite, PropertyPatch, TextEdit, WriteRequest, WriteResult } from './write-types';
 
 /** How long a heading edit waits for Obsidian to index a note that just changed, ms. */
@@ -34,6 +35,11 @@ export class NoteWriter {
   /** Queues force-mode writes per note, so writers in this process take turns instead of racing to retry. */
   private readonly queue = new WriteLock();
   private readonly entries: EntryWriter;
+  /**
+   * Editors of open notes; null until ui/ wires them (and in headless runs). A text write to an
+   * open note is computed on and applied to its editor's text, never to the file behind it.
+   */
+  editors: OpenNoteEditors | null = null;
 
   /** @param app the Obsidian app. @param notes the note store whose rules (paths, access) writes follow. */
   constructor(
@@ -50,9 +56,15 @@ export class NoteWriter {
    *   used when a write found the file newer than the cache.
    * @throws ToolError for anything the agent can fix: not_found (private notes included),
    *   forbidden (quarantine, roots, read-only, protected keys), conflict (expected_hash),
-   *   ambiguous / not_found (anchor, heading), invalid_argument, exists.
+   *   ambiguous / not_found (anchor, heading), invalid_argument, exists; the file system's
+   *   refusals (the note gone from disk, permissions) as tool errors (write-errors.ts).
    */
   async prepare(request: WriteRequest, scope: AccessScope, fresh = false): Promise<PreparedWrite> {
+    return withFileSystemRefusals(`'${request.path}'`, () => this.prepareRequest(request, scope, fresh));
+  }
+
+  /** {@link prepare} without the file system error mapping. */
+  private async prepareRequest(request: WriteRequest, scope: AccessScope, fresh: boolean): Promise<PreparedWrite> {
     switch (request.kind) {
       case 'create':
         return this.entries.prepareCreate(request.tool, request.path, request.content, scope);
@@ -97,7 +109,8 @@ export class NoteWriter {
    * expected_hash and the access rules at that moment.
    * @returns what was done ({@link WriteResult}).
    * @throws BaseChangedError when the note's text changed since prepare (nothing written);
-   *   ToolError as {@link prepare} when the vault changed so the write is no longer allowed.
+   *   ToolError as {@link prepare} when the vault changed so the write is no longer allowed,
+   *   or the file system refused (full disk, permissions, the note gone from disk).
    */
   async applyPrepared(prepared: PreparedWrite, scope: AccessScope): Promise<WriteResult> {
     switch (prepared.kind) {
@@ -105,7 +118,7 @@ export class NoteWriter {
       case 'properties':
         return this.writeExactText({ tool: prepared.tool, path: prepared.path, baseHash: prepared.baseHash, text: prepared.proposedText, lines: prepared.proposedLines }, scope);
       default:
-        return this.entries.apply(prepared, scope);
+        return withFileSystemRefusals(`'${prepared.path}'`, () => this.entries.apply(prepared, scope));
     }
   }
 
@@ -113,16 +126,21 @@ export class NoteWriter {
    * The apply primitive: in one `vault.process`, writes `write.text` to the note at
    * `write.path` if the note's SHA-256 is still `write.baseHash`, after checking on that exact
    * text that `scope` may write it (`access`, `agent_overrides`) and that no protected
-   * frontmatter key changes. Proposals apply through this, as force mode does.
+   * frontmatter key changes. Proposals apply through this, as force mode does. When the note
+   * is open in an editor, the same checks run on the editor's text and the change is one
+   * editor transaction (the editor saves it), so the user's unsaved typing is never lost.
    * @returns `{status: 'applied', path, hash, size_before, size_after, lines?}`.
    * @throws ToolError('not_found') when no note the key may write is at `path`;
    *   ToolError('forbidden') when it became read-only or a protected key would change;
-   *   ToolError('invalid_argument') when its bytes are not UTF-8; BaseChangedError when its hash is no longer `baseHash` (nothing is written).
+   *   ToolError('invalid_argument') when its bytes are not UTF-8; BaseChangedError when its hash is no longer `baseHash` (nothing is written);
+   *   the file system's refusals (full disk, permissions, the note gone from disk) as tool errors (write-errors.ts).
    */
   async writeExactText(write: ExactTextWrite, scope: AccessScope): Promise<WriteResult> {
     const file = writableNote(this.notes, write.path, scope);
-    return this.lock.run(file, async () => {
+    return this.lock.run(file, () => withFileSystemRefusals(`'${file.path}'`, async () => {
       await assertUtf8Note(this.app.vault, file);
+      const editorText = this.editors?.textOf(file.path) ?? null;
+      if (editorText !== null) return this.writeInEditor(file, write, editorText, scope);
       const box: { before?: string } = {};
       await this.app.vault.process(file, (current) => {
         if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
@@ -139,7 +157,24 @@ export class NoteWriter {
         size_after: byteSize(write.text),
         ...(write.lines ? { lines: write.lines } : {}),
       };
-    });
+    }));
+  }
+
+  /** {@link writeExactText} on a note open in an editor whose text is `current`. */
+  private writeInEditor(file: TFile, write: ExactTextWrite, current: string, scope: AccessScope): WriteResult {
+    if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
+    assertWritableText(current, scope, file.path);
+    guardFrontmatter(current, write.text, file.path);
+    const change = minimalChange(current, write.text);
+    if (change && !this.editors?.applyChanges(file.path, [change])) throw new BaseChangedError(file.path);
+    return {
+      status: 'applied',
+      path: file.path,
+      hash: hashText(write.text),
+      size_before: byteSize(current),
+      size_after: byteSize(write.text),
+      ...(write.lines ? { lines: write.lines } : {}),
+    };
   }
 
   /**
@@ -166,13 +201,13 @@ export class NoteWriter {
 
   /**
    * prepare() for write_note, append_note, edit_note and set_properties: reads the note once
-   * (heading edits may take the newer text the index describes), checks expected_hash and the
+   * (its open editor's text when it has one; heading edits may take the newer text the index describes), checks expected_hash and the
    * access rules on that text, and runs the edit on it.
    */
   private async prepareText(request: TextRequest, scope: AccessScope, fresh: boolean): Promise<PreparedTextWrite> {
     const file = writableNote(this.notes, request.path, scope);
     await assertUtf8Note(this.app.vault, file);
-    let baseText = fresh ? await this.app.vault.read(file) : await this.notes.read(file);
+    let baseText = this.editors?.textOf(file.path) ?? (fresh ? await this.app.vault.read(file) : await this.notes.read(file));
     assertExpectedHash(baseText, request.expectedHash, file.path);
     assertWritableText(baseText, scope, file.path);
     const { kind, edit, needsOutline } = textEditOf(request, file.path);

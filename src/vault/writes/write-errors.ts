@@ -39,3 +39,47 @@ export class BaseChangedError extends ToolError {
     super('conflict', `Note '${notePath}' changed since this change was prepared; nothing was written. Read it again and redo the change.`);
   }
 }
+
+/** The fs error codes a write can meet that the user, not the agent, must fix, and what to tell. */
+const FILE_SYSTEM_REFUSALS: Record<string, { code: 'unavailable' | 'forbidden'; why: string; fix: string }> = {
+  ENOSPC: { code: 'unavailable', why: 'the disk is full', fix: 'Ask the user to free disk space, then retry.' },
+  EDQUOT: { code: 'unavailable', why: 'the disk quota is used up', fix: 'Ask the user to free disk space, then retry.' },
+  EACCES: { code: 'forbidden', why: 'the file or its folder is read-only or not writable', fix: 'Ask the user to change its file permissions; do not retry until then.' },
+  EPERM: { code: 'forbidden', why: 'the file or its folder is read-only or not writable', fix: 'Ask the user to change its file permissions; do not retry until then.' },
+  EROFS: { code: 'forbidden', why: 'the vault is on a read-only file system', fix: 'Ask the user to make the vault writable; do not retry until then.' },
+  EBUSY: { code: 'unavailable', why: 'the file is locked by another program', fix: 'Retry in a moment.' },
+  EMFILE: { code: 'unavailable', why: 'the system has too many open files', fix: 'Retry in a moment.' },
+  ENFILE: { code: 'unavailable', why: 'the system has too many open files', fix: 'Retry in a moment.' },
+};
+
+/**
+ * The tool error for a file system refusal (Node's `error.code`: ENOSPC, EACCES, EROFS, ...)
+ * met while changing `target`, so a full disk or a read-only file reaches the agent as one
+ * sentence instead of an internal error. ENOENT means the note was deleted or moved on disk
+ * after it was found (not_found). Writes go through a temp file (or `vault.process`), so
+ * `outcome` ("nothing was written", "nothing was staged") holds whenever one of these is thrown.
+ * @param target what was being changed, e.g. `'Inbox.md'` or `the proposals file`.
+ * @returns the ToolError, or null for anything else (a bug: rethrow it).
+ */
+export function fileSystemRefusal(error: unknown, target: string, outcome = 'nothing was written'): ToolError | null {
+  if (error instanceof ToolError) return null;
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== 'string') return null;
+  if (code === 'ENOENT') {
+    return new ToolError('not_found', `${target} was deleted or moved while this change was written; ${outcome}. Find it again with search or list_notes and read it.`);
+  }
+  const refusal = FILE_SYSTEM_REFUSALS[code];
+  return refusal ? new ToolError(refusal.code, `Cannot write ${target}: ${refusal.why} (${code}); ${outcome}. ${refusal.fix}`) : null;
+}
+
+/**
+ * Runs `fn`, turning the file system refusals it throws into tool errors (see
+ * {@link fileSystemRefusal}); everything else is rethrown as is.
+ */
+export async function withFileSystemRefusals<T>(target: string, fn: () => Promise<T>, outcome?: string): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw fileSystemRefusal(error, target, outcome) ?? error;
+  }
+}
