@@ -30,7 +30,7 @@ export const VAULT_FILES: Record<string, Content> = {
   'Brk1.md': `---\naccess: private\ntitle: "unclosed\n---\n${SECRET_MARK} broken\n`,
   'Dup1.md': `---\naccess: private\ntags: a\ntags: a\n---\n${SECRET_MARK} dup\n`,
   'Ovr1.md': `---\nagent_overrides:\n  Test client: no-access\n---\n${SECRET_MARK} override\n`,
-  'RO.md': '---\naccess: read-only\n---\nread only body\n',
+  'RO.md': '---\naccess: read-only\n---\nread only body, linking [[Secret/Kx1]] so its folder never moves\n',
   '_private/Q1.md': `${SECRET_MARK} quarantined\n`,
   '.hidden/Q1.md': `${SECRET_MARK} dot folder\n`,
   'Latin1.md': Buffer.from('636166e90a', 'hex'),
@@ -43,6 +43,9 @@ export const VAULT_FILES: Record<string, Content> = {
 
 /** Vault files whose bytes no tool call may change (the sentinel checks them after every case). */
 export const PROTECTED_VAULT_FILES = ['Secret/Kx1.md', 'Cap1.md', 'Brk1.md', 'Dup1.md', 'Ovr1.md', 'RO.md', '_private/Q1.md', '.hidden/Q1.md', 'Latin1.md', 'Plain.md', 'Public/Linker.md'];
+
+/** Hidden and read-only notes: no call may change their bytes, whatever else a fuzz run does. */
+export const HIDDEN_VAULT_FILES = ['Secret/Kx1.md', 'Cap1.md', 'Brk1.md', 'Dup1.md', 'Ovr1.md', 'RO.md', '_private/Q1.md', '.hidden/Q1.md'];
 
 /** The booted environment of a security suite. */
 export interface SecurityEnv {
@@ -59,8 +62,11 @@ export interface SecurityEnv {
   tokens: { valid: string; revoked: string; cloud: string; rooted: string };
   /** Headers of a raw session opened with the run key. */
   session: Record<string, string>;
-  /** A fingerprint of everything no call may change: the outside folder, the root folder's entries and the protected vault files. */
-  snapshot(): Promise<string>;
+  /**
+   * A fingerprint of everything no call may change: the outside folder, the root folder's
+   * entries and the vault files listed (default {@link PROTECTED_VAULT_FILES}).
+   */
+  snapshot(files?: readonly string[]): Promise<string>;
   done(): Promise<void>;
 }
 
@@ -106,11 +112,11 @@ export async function bootSecurityEnv(options: Partial<BootOptions> = {}): Promi
   const rooted = await ring.mint({ label: 'Rooted client', mode: 'force', roots: ['Rooted'], token: 'vmcp_rooted-token-0123456789a' });
   const client = await connectClient(booted.url, booted.token);
   const session = await openRawSession(booted.port, booted.token);
-  const snapshot = async (): Promise<string> => {
+  const snapshot = async (files: readonly string[] = PROTECTED_VAULT_FILES): Promise<string> => {
     const lines: string[] = [];
     await fingerprintTree(outside, lines);
     for (const entry of (await fsp.readdir(root)).sort()) lines.push(`r ${entry}`);
-    for (const path of PROTECTED_VAULT_FILES) {
+    for (const path of files) {
       const bytes = await fsp.readFile(nodePath.join(vault, path)).catch(() => Buffer.from('<missing>'));
       lines.push(`p ${path} ${createHash('sha256').update(bytes).digest('hex')}`);
     }
