@@ -156,6 +156,16 @@ export class NoteWriter {
   }
 
   /**
+   * The encoding check of {@link writeExactText} for a change another route applies (an
+   * accepted proposal on a note open in the editor): the note's bytes on disk must be UTF-8.
+   * @throws ToolError('not_found') as writeExactText; ToolError('invalid_argument') saying the
+   *   note is not UTF-8 text.
+   */
+  async assertUtf8(path: string, scope: AccessScope): Promise<void> {
+    await assertUtf8Note(this.app.vault, writableNote(this.notes, path, scope));
+  }
+
+  /**
    * The note's text on disk now (`vault.read`, not the cache), for a change about to be
    * computed on it.
    * @throws ToolError('not_found') when `scope` may not write a note at `path`.
