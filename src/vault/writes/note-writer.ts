@@ -9,7 +9,7 @@ import type { NoteReader } from '../note-reader';
 import { patchFrontmatterText, validatePropertyPatch } from './property-patch';
 import type { NoteSection } from '../content/sections';
 import { appendText, editAtAnchor, editAtHeading, replaceBody, startsWithFrontmatter } from './text-edits';
-import { assertExpectedHash, assertUtf8Note, byteSize, writableNote } from './write-checks';
+import { assertExpectedHash, assertUtf8Note, byteSize, diskTextNow, writableNote } from './write-checks';
 import { BaseChangedError, conflictError, keptChangingError } from './write-errors';
 import { WriteLock } from './write-lock';
 import type { ExactTextWrite, PreparedTextWrite, PreparedWrite, PropertyPatch, TextEdit, WriteRequest, WriteResult } from './write-types';
@@ -111,7 +111,8 @@ export class NoteWriter {
 
   /**
    * The apply primitive: in one `vault.process`, writes `write.text` to the note at
-   * `write.path` if the note's SHA-256 is still `write.baseHash`, after checking on that exact
+   * `write.path` if the note's SHA-256 is still `write.baseHash` and its bytes on disk, read
+   * again at that instant, are still that text ({@link diskTextNow}), after checking on that exact
    * text that `scope` may write it (`access`, `agent_overrides`) and that no protected
    * frontmatter key changes. Proposals apply through this, as force mode does.
    * @returns `{status: 'applied', path, hash, size_before, size_after, lines?}`.
@@ -126,6 +127,9 @@ export class NoteWriter {
       const box: { before?: string } = {};
       await this.app.vault.process(file, (current) => {
         if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
+        // Another program may have changed the file since the vault read it: compare with the bytes on disk now.
+        const onDisk = diskTextNow(this.app.vault, file);
+        if (onDisk !== null && onDisk !== current) throw new BaseChangedError(file.path);
         assertWritableText(current, scope, file.path);
         guardFrontmatter(current, write.text, file.path);
         box.before = current;
