@@ -251,6 +251,8 @@ const accessEditCases: ToolCase[] = [
   { kind: 'tool', family: 'access-edit', id: 'move folder holding private', tool: 'move_note', args: { path: 'Secret', to: 'Elsewhere' }, expect: 'refused' },
   { kind: 'tool', family: 'access-edit', id: 'move linked note (linker outside roots)', tool: 'move_note', args: { path: 'Rooted/Inside.md', to: 'Rooted/Renamed.md' }, key: 'rooted', expect: 'refused' },
   { kind: 'tool', family: 'access-edit', id: 'write non-UTF-8 note', tool: 'append_note', args: { path: 'Latin1.md', content: 'x' }, expect: 'refused' },
+  { kind: 'tool', family: 'access-edit', id: 'move rewriting links in a non-UTF-8 note', tool: 'move_note', args: { path: 'LatinTargets/Target.md', to: 'Elsewhere/Target.md' }, expect: 'refused' },
+  { kind: 'tool', family: 'access-edit', id: 'folder move rewriting links in a non-UTF-8 note', tool: 'move_note', args: { path: 'LatinTargets', to: 'Elsewhere2' }, expect: 'refused' },
   { kind: 'tool', family: 'access-edit', id: 'create over private', tool: 'create_note', args: { path: 'Secret/Kx1.md', content: 'x\n' }, expect: 'refused' },
   { kind: 'tool', family: 'access-edit', id: 'create in quarantine', tool: 'create_note', args: { path: '_private/New.md', content: 'x\n' }, expect: 'refused' },
   { kind: 'tool', family: 'access-edit', id: 'create folder in quarantine', tool: 'create_folder', args: { path: '.hidden/sub' }, expect: 'refused' },
