@@ -9,8 +9,8 @@
 /** Tool arguments as JSON text (so `__proto__` stays an own key) or a plain object. */
 export type CaseArgs = Record<string, unknown> | { json: string };
 
-/** Which key a case authenticates with (see security-env tokens). */
-export type KeyChoice = 'valid' | 'rooted';
+/** Which key a case authenticates with (see security-env tokens): the force run key, the rooted one or a propose key. */
+export type KeyChoice = 'valid' | 'rooted' | 'propose';
 
 /**
  * - `refused`: isError, or a JSON-RPC error (-32600/-32602), never a success;
@@ -186,6 +186,20 @@ const probeCases: ProbeCase[] = HIDDEN_PAIRS.flatMap(([name, hidden, missing]) =
   ),
 );
 
+/** The same probes with a propose key: staging must answer a hidden note as it answers a missing one. */
+const proposeProbes: ProbeCase[] = HIDDEN_PAIRS.flatMap(([name, hidden, missing]) =>
+  PATH_ROUTES.filter(([route]) => !route.startsWith('read') && route !== 'get_links').map(([route, args]): ProbeCase => ({
+    kind: 'probe',
+    family: 'hidden-probe',
+    id: `${name} via ${route} (propose key)`,
+    tool: toolName(route),
+    hidden,
+    missing,
+    args,
+    key: 'propose',
+  })),
+);
+
 const rootedProbes: ProbeCase[] = PATH_ROUTES.map(([route, args]): ProbeCase => ({
   kind: 'probe',
   family: 'hidden-probe',
@@ -257,6 +271,11 @@ const accessEditCases: ToolCase[] = [
   { kind: 'tool', family: 'access-edit', id: 'create in quarantine', tool: 'create_note', args: { path: '_private/New.md', content: 'x\n' }, expect: 'refused' },
   { kind: 'tool', family: 'access-edit', id: 'create folder in quarantine', tool: 'create_folder', args: { path: '.hidden/sub' }, expect: 'refused' },
 ];
+
+/** The access edits again with a propose key: nothing that would change a rule may even be staged. */
+const proposeAccessEdits: ToolCase[] = accessEditCases
+  .filter((c) => c.key === undefined)
+  .map((c): ToolCase => ({ ...c, id: `${c.id} (propose key)`, key: 'propose' }));
 
 /** `__proto__` / `constructor` keys in arguments and frontmatter patches. */
 const protoCases: ToolCase[] = [
@@ -360,10 +379,12 @@ export const ATTACK_CORPUS: readonly AttackCase[] = [
   ...socketCases,
   ...timingCases,
   ...probeCases,
+  ...proposeProbes,
   ...rootedProbes,
   ...hiddenSearchCases,
   ...traversalCases,
   ...accessEditCases,
+  ...proposeAccessEdits,
   ...protoCases,
   ...deepCases,
   ...redosCases,

@@ -79,13 +79,13 @@ function echoes(args: string): string {
   return args.toLowerCase();
 }
 
-/** The session (run key or rooted key) a case runs in; the rooted one is opened on first use. */
+/** The session a case runs in: the run key's, or one of another key opened on first use. */
 async function sessionFor(env: SecurityEnv, key: KeyChoice | undefined, sessions: Map<string, Record<string, string>>): Promise<Record<string, string>> {
-  if (key !== 'rooted') return env.session;
-  let session = sessions.get('rooted');
+  if (key === undefined || key === 'valid') return env.session;
+  let session = sessions.get(key);
   if (!session) {
-    session = await openRawSession(env.port, env.tokens.rooted);
-    sessions.set('rooted', session);
+    session = await openRawSession(env.port, env.tokens[key]);
+    sessions.set(key, session);
   }
   return session;
 }

@@ -29,7 +29,7 @@ export const VAULT_FILES: Record<string, Content> = {
   'Cap1.md': `---\nAccess: private\ntags: [${SECRET_MARK}tag]\n---\n${SECRET_MARK} cap\n`,
   'Brk1.md': `---\naccess: private\ntitle: "unclosed\n---\n${SECRET_MARK} broken\n`,
   'Dup1.md': `---\naccess: private\ntags: a\ntags: a\n---\n${SECRET_MARK} dup\n`,
-  'Ovr1.md': `---\nagent_overrides:\n  Test client: no-access\n---\n${SECRET_MARK} override\n`,
+  'Ovr1.md': `---\nagent_overrides:\n  Test client: no-access\n  Test client propose: no-access\n---\n${SECRET_MARK} override\n`,
   'RO.md': '---\naccess: read-only\n---\nread only body, linking [[Secret/Kx1]] so its folder never moves\n',
   '_private/Q1.md': `${SECRET_MARK} quarantined\n`,
   '.hidden/Q1.md': `${SECRET_MARK} dot folder\n`,
@@ -59,8 +59,8 @@ export interface SecurityEnv {
   /** The folder holding both (a `../` that escapes the vault lands here). */
   root: string;
   port: number;
-  /** Tokens: the run key's, a revoked key's, a cloud-only key's and one of a key confined to `Rooted/`. */
-  tokens: { valid: string; revoked: string; cloud: string; rooted: string };
+  /** Tokens: the run key's (force), a revoked key's, a cloud-only key's, one of a key confined to `Rooted/` and one of a propose key. */
+  tokens: { valid: string; revoked: string; cloud: string; rooted: string; propose: string };
   /** Headers of a raw session opened with the run key. */
   session: Record<string, string>;
   /**
@@ -111,6 +111,7 @@ export async function bootSecurityEnv(options: Partial<BootOptions> = {}): Promi
   await ring.revoke(revoked.record.id);
   const cloud = await ring.mint({ label: 'Cloud client', scope: 'cloud', mode: 'force', token: 'vmcp_cloud-token-0123456789ab' });
   const rooted = await ring.mint({ label: 'Rooted client', mode: 'force', roots: ['Rooted'], token: 'vmcp_rooted-token-0123456789a' });
+  const propose = await ring.mint({ label: 'Test client propose', mode: 'propose', token: 'vmcp_propose-token-0123456789' });
   const client = await connectClient(booted.url, booted.token);
   const session = await openRawSession(booted.port, booted.token);
   const snapshot = async (files: readonly string[] = PROTECTED_VAULT_FILES): Promise<string> => {
@@ -130,7 +131,7 @@ export async function bootSecurityEnv(options: Partial<BootOptions> = {}): Promi
     outside,
     root,
     port: booted.port,
-    tokens: { valid: booted.token, revoked: revoked.token, cloud: cloud.token, rooted: rooted.token },
+    tokens: { valid: booted.token, revoked: revoked.token, cloud: cloud.token, rooted: rooted.token, propose: propose.token },
     session,
     snapshot,
     done: async () => {
