@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { raw, type RawResponse } from '../harness/raw-http';
+import { openRawSession, raw, type RawResponse } from '../harness/raw-http';
 import { rpcBody, toolCall } from './fuzz-arbitraries';
 import { bootSecurityEnv, HIDDEN_VAULT_FILES, type SecurityEnv } from './security-env';
 
@@ -18,18 +18,18 @@ import { bootSecurityEnv, HIDDEN_VAULT_FILES, type SecurityEnv } from './securit
 const RUNS = Number(process.env.FUZZ_RUNS) || 0;
 const SEED = process.env.FUZZ_SEED === 'random' ? (Date.now() ^ (Math.random() * 2 ** 31)) | 0 : Number(process.env.FUZZ_SEED) || 20261130;
 /** Default runs per property: modest, so CI stays fast; FUZZ_RUNS overrides both. */
-const DEFAULT_RUNS = { rpc: 1000, tools: 1500 };
+const DEFAULT_RUNS = { rpc: 1000, tools: 1500, proposeTools: 1000 };
 /** A request unanswered this long counts as a hang, ms (not a speed limit: answers take milliseconds). */
 const ANSWER_LIMIT_MS = 20000;
 
-/** Sends `body` in the session, failing when no answer comes within ANSWER_LIMIT_MS. */
-async function post(env: SecurityEnv, body: string): Promise<RawResponse> {
+/** Sends `body` in a session (default the run key's), failing when no answer comes within ANSWER_LIMIT_MS. */
+async function post(env: SecurityEnv, body: string, session = env.session): Promise<RawResponse> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const hang = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ANSWER_LIMIT_MS} ms to ${body.slice(0, 200)}`)), ANSWER_LIMIT_MS);
   });
   try {
-    return await Promise.race([raw(env.port, { headers: env.session, body }), hang]);
+    return await Promise.race([raw(env.port, { headers: session, body }), hang]);
   } finally {
     clearTimeout(timer);
   }
@@ -87,26 +87,31 @@ describe('fuzzing the server over HTTP', () => {
     figures.push(`json-rpc: ${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s (HTTP ${byStatus})`);
   }, 600000);
 
-  test('tools/call with hostile schema-aware arguments: no internal error, nothing outside or hidden written', async () => {
-    const runs = RUNS || DEFAULT_RUNS.tools;
+  test.each([
+    ['force', DEFAULT_RUNS.tools],
+    ['propose', DEFAULT_RUNS.proposeTools],
+  ] as const)('tools/call with hostile schema-aware arguments (%s key): no internal error, nothing outside or hidden written', async (mode, defaultRuns) => {
+    const runs = RUNS || defaultRuns;
+    const session = mode === 'force' ? env.session : await openRawSession(env.port, env.tokens.propose);
     const started = Date.now();
     let id = 0;
-    const tally = { results: 0, toolErrors: 0, rpcErrors: 0, applied: 0 };
+    const tally = { results: 0, toolErrors: 0, rpcErrors: 0, done: 0 };
     await fc.assert(
       fc.asyncProperty(toolCall, async (params) => {
         const body = JSON.stringify({ jsonrpc: '2.0', id: `fz${id++}`, method: 'tools/call', params });
-        const response = await post(env, body);
+        const response = await post(env, body, session);
         assertNotInternal(response, body);
         if (/"isError":true/.test(response.body)) tally.toolErrors++;
         else if (/"result":/.test(response.body)) tally.results++;
-        else { tally.rpcErrors++; if (process.env.FUZZ_DEBUG) process.stdout.write(`${response.body.slice(0, 260)}\n`); }
-        if (/\\"status\\":\\"applied\\"/.test(response.body)) tally.applied++;
+        else tally.rpcErrors++;
+        if (/\\"status\\":\\"(applied|pending)\\"/.test(response.body)) tally.done++;
         await assertSentinel(body.slice(0, 300));
       }),
       { numRuns: runs, seed: SEED, endOnFailure: true },
     );
-    const ping = await post(env, '{"jsonrpc":"2.0","id":"alive2","method":"ping"}');
+    const ping = await post(env, `{"jsonrpc":"2.0","id":"alive-${mode}","method":"ping"}`, session);
     expect(ping.status).toBe(200);
-    figures.push(`tools/call: ${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s (${tally.results} results, ${tally.applied} writes applied, ${tally.toolErrors} tool errors, ${tally.rpcErrors} JSON-RPC errors)`);
+    const done = mode === 'force' ? 'writes applied' : 'proposals staged';
+    figures.push(`tools/call (${mode}): ${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s (${tally.results} results, ${tally.done} ${done}, ${tally.toolErrors} tool errors, ${tally.rpcErrors} JSON-RPC errors)`);
   }, 600000);
 });
