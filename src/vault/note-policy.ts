@@ -83,14 +83,17 @@ export class NotePolicy {
   }
 
   /**
-   * Like {@link normalizePath} for a folder argument that may be the whole vault.
+   * Like {@link normalizePath} for a folder argument that may be the whole vault, except that
+   * a folder that is itself a link out of the vault (in a place that is not quarantined) passes,
+   * so that the caller answers it as a missing folder (check {@link isQuarantined}).
    * @param input undefined, `''`, `/` or `.` mean the vault root (returned as `''`).
    * @throws as {@link normalizePath}, except that the root is accepted.
    */
   normalizeFolderPath(input: string | undefined, scope: AccessScope): string {
     if (input === undefined || input.trim() === '') return '';
     const path = this.lexicalPath(input);
-    if (path !== '') this.assertAllowed(path, scope);
+    // A folder that is itself a link out, in a place that is not, is left to the caller to answer as missing.
+    if (path !== '' && (this.isQuarantinedPlace(path) || !this.isQuarantined(path))) this.assertAllowed(path, scope);
     return path;
   }
 

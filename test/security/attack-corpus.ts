@@ -200,6 +200,21 @@ const proposeProbes: ProbeCase[] = HIDDEN_PAIRS.flatMap(([name, hidden, missing]
   })),
 );
 
+/** Folders that are links out of the vault against missing folders: listing or moving one must not tell them apart. */
+const folderProbes: ProbeCase[] = [
+  // Twins differ in an inner letter, so "did you mean" suggestions (readable notes only) rank them alike.
+  ['symlink-folder', 'LinkedDir', 'LinkedDor'],
+  ['symlink-folder-nested', 'Public/Deep', 'Public/Daep'],
+].flatMap(([name, hidden, missing]) =>
+  ([
+    ['list_notes', (folder: string) => ({ folder })],
+    ['list_folders', (folder: string) => ({ folder })],
+    ['move_note', (path: string) => ({ path, to: 'Moved/Folder' })],
+    ['read_note', (path: string) => ({ path })],
+    ['get_links', (path: string) => ({ path })],
+  ] as const).map(([tool, args]): ProbeCase => ({ kind: 'probe', family: 'hidden-probe', id: `${name} via ${tool}`, tool, hidden, missing, args })),
+);
+
 const rootedProbes: ProbeCase[] = PATH_ROUTES.map(([route, args]): ProbeCase => ({
   kind: 'probe',
   family: 'hidden-probe',
@@ -383,6 +398,7 @@ export const ATTACK_CORPUS: readonly AttackCase[] = [
   ...timingCases,
   ...probeCases,
   ...proposeProbes,
+  ...folderProbes,
   ...rootedProbes,
   ...hiddenSearchCases,
   ...traversalCases,
