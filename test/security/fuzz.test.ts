@@ -8,8 +8,8 @@ import { bootSecurityEnv, HIDDEN_VAULT_FILES, type SecurityEnv } from './securit
  * and tools/call with schema-aware hostile arguments. Properties: every request is answered,
  * never with a 5xx or -32603 (a client's mistake is never our internal error), nothing
  * outside the vault changes (symbolic links in the vault point into the sentinel folder),
- * no hidden or read-only note changes, Object.prototype stays clean, and the server still
- * answers afterwards.
+ * no hidden or read-only note changes, Object.prototype stays clean, no promise rejection goes
+ * unhandled, and the server still answers afterwards.
  *
  * Seed-fixed in CI. A long run: `FUZZ_RUNS=20000 FUZZ_SEED=random npm run test:security`
  * (the seed is printed, so a failure can be replayed with FUZZ_SEED=<seed>).
@@ -52,11 +52,20 @@ describe('fuzzing the server over HTTP', () => {
   let sentinel: string;
   const figures: string[] = [];
 
+  /** Promise rejections nobody handled while the fuzz ran (a crash waiting to happen inside Obsidian). */
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+
   beforeAll(async () => {
+    process.on('unhandledRejection', onUnhandled);
     env = await bootSecurityEnv();
     sentinel = await env.snapshot(HIDDEN_VAULT_FILES);
   }, 60000);
+  afterEach(() => {
+    expect(unhandled.map(String)).toEqual([]);
+  });
   afterAll(async () => {
+    process.off('unhandledRejection', onUnhandled);
     process.stdout.write(`\nFuzz (seed ${SEED})\n${figures.join('\n')}\n`);
     await env?.done();
   });
