@@ -141,6 +141,7 @@ export class ProposalReview {
       try {
         if (editorText !== null) {
           this.notes.writes.checkExactText(p.path, current, next, scope);
+          await this.notes.writes.assertUtf8(p.path, scope);
           if (!this.editors?.applyChanges(p.path, ready.map(toChange))) continue;
         } else {
           await this.notes.writes.writeExactText({ tool: p.tool, path: p.path, baseHash: hashText(current), text: next }, scope);
@@ -183,14 +184,16 @@ export class ProposalReview {
    * Records a hunk the user accepted in the editor, which already applied it as an undoable
    * transaction, after the same checks as {@link accept} on the text before and after it.
    * @param hunk the hunk as placed before the change; @param textAfter the editor's text after it.
-   * @throws ToolError when the key may no longer write the note or a protected property
-   *   would change (the editor then reverts the change); Error when the hunk is not undecided.
+   * @throws ToolError when the key may no longer write the note, a protected property
+   *   would change or the note on disk is not UTF-8 text (the editor then reverts the change);
+   *   Error when the hunk is not undecided.
    */
   async acceptedInEditor(hunk: ReviewHunk, textAfter: string): Promise<Proposal> {
     const p = this.pendingProposal(hunk.proposalId);
     this.assertUndecided(p, hunk.index);
     const before = textAfter.slice(0, hunk.from) + hunk.removed + textAfter.slice(hunk.from + hunk.inserted.length);
     this.notes.writes.checkExactText(p.path, before, textAfter, this.scopeOf(p));
+    await this.notes.writes.assertUtf8(p.path, this.scopeOf(p));
     return this.store.decideHunks(p.id, [hunk.index], 'accepted');
   }
 

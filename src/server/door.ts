@@ -15,10 +15,14 @@ function hostnameOf(hostHeader: string): string {
   const value = hostHeader.trim().toLowerCase();
   if (value.startsWith('[')) {
     const end = value.indexOf(']');
-    return end === -1 ? value : value.slice(0, end + 1);
+    if (end === -1) return value;
+    const rest = value.slice(end + 1);
+    return rest === '' || /^:\d{1,5}$/.test(rest) ? value.slice(0, end + 1) : value;
   }
   const colon = value.lastIndexOf(':');
-  return colon === -1 ? value : value.slice(0, colon);
+  if (colon === -1) return value;
+  // A port is digits only: `127.0.0.1:80@evil.com` is not a loopback host.
+  return /^\d{1,5}$/.test(value.slice(colon + 1)) ? value.slice(0, colon) : value;
 }
 
 /**
@@ -56,11 +60,22 @@ export function bearerTokenOf(req: IncomingMessage): string | null {
   return match ? match[1] : null;
 }
 
+/** How many times header `name` (lower case) appears in the request (Node keeps only the first Host). */
+function headerCount(req: IncomingMessage, name: string): number {
+  let count = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].toLowerCase() === name) count++;
+  return count;
+}
+
 /**
- * The checks made before any body is read, in DESIGN.md's order: Host is loopback,
- * then Origin. Returns a refusal or null when the request may proceed.
+ * The checks made before any body is read, in DESIGN.md's order: one Host header (a
+ * repeated one is 400, RFC 9112 §3.2; Node would keep the first) naming loopback, then at most
+ * one Origin, an allowed one. Returns a refusal or null when the request may proceed.
  */
 export function checkHostAndOrigin(req: IncomingMessage): DoorRefusal | null {
+  if (headerCount(req, 'host') > 1 || headerCount(req, 'origin') > 1) {
+    return { status: 400, code: -32000, message: 'Bad request: send exactly one Host header and at most one Origin header (RFC 9112 §3.2).' };
+  }
   if (!isLoopbackHost(req.headers.host)) {
     return {
       status: 403,

@@ -13,6 +13,12 @@ export const INVALID_REQUEST = -32600;
 const SHAPE =
   'needs jsonrpc "2.0" and either a method (string), an optional id (string or number) and params (object) or a result/error with an id';
 
+/**
+ * Most messages in one batch. MCP clients send one message per POST (MCP 2025-06-18 dropped
+ * batching); a bigger batch only queues work the client cannot pace (a batch bomb).
+ */
+export const MAX_BATCH_MESSAGES = 100;
+
 /** A request id as a map key: 1 and "1" are different ids (JSON-RPC 2.0 §4). */
 function idKey(id: RequestId): string {
   return `${typeof id}:${String(id)}`;
@@ -27,7 +33,7 @@ export function requestIdsOf(body: unknown): RequestId[] {
 /**
  * Checks a parsed POST body is one JSON-RPC 2.0 message or a non-empty batch of them
  * (JSON-RPC 2.0 §4 and §6; the message shapes are the MCP SDK's `JSONRPCMessageSchema`),
- * with no request id used twice in a batch (answers are routed by id, so a repeated id
+ * at most {@link MAX_BATCH_MESSAGES} of them, with no request id used twice in a batch (answers are routed by id, so a repeated id
  * would cross them).
  * @returns a refusal naming the first problem in one sentence, or null when the body is well framed.
  */
@@ -36,6 +42,9 @@ export function checkFraming(body: unknown): FramingRefusal | null {
     return { id: null, message: 'Invalid Request: the batch is empty; send one JSON-RPC message or a non-empty array of them.' };
   }
   const batch = Array.isArray(body);
+  if (batch && body.length > MAX_BATCH_MESSAGES) {
+    return { id: null, message: `Invalid Request: the batch has ${body.length} messages; send at most ${MAX_BATCH_MESSAGES} per request.` };
+  }
   const messages: unknown[] = batch ? body : [body];
   const seen = new Set<string>();
   for (const [index, message] of messages.entries()) {

@@ -24,6 +24,16 @@ export const MAX_SESSIONS = 64;
  * never hangs. The port is free at once either way.
  */
 export const STOP_GRACE_MS = 3000;
+/**
+ * How long a client may take to send a request's headers, ms: a loopback client sends them at
+ * once, so a connection still sending headers after this is a slow-headers attack (slowloris)
+ * and is closed with 408 (Node's `headersTimeout`).
+ */
+export const HEADERS_TIMEOUT_MS = 5000;
+/** How long a client may take to send a whole request, body included, ms (Node's `requestTimeout`; 4 MiB on loopback takes milliseconds). */
+export const REQUEST_TIMEOUT_MS = 30000;
+/** Largest request head accepted, bytes (Node's `maxHeaderSize`); more gets 431. */
+export const MAX_HEADER_BYTES = 16 * 1024;
 /** At most one `last_used_at` save per key per this many ms. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
 
@@ -110,7 +120,8 @@ export class McpHttpServer {
   }
 
   /**
-   * Starts listening on 127.0.0.1 at the configured port (0 = any free port).
+   * Starts listening on 127.0.0.1 at the configured port (0 = any free port), with the
+   * slow-client and header-size limits above.
    * @returns the bound port.
    * @throws Error naming the port when it is taken (EADDRINUSE) or cannot be bound.
    */
@@ -118,7 +129,8 @@ export class McpHttpServer {
     if (this.http) await this.stop();
     this.stopping = false;
     const port = this.getSettings().server.port;
-    const http = createServer((req, res) => {
+    const limits = { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval: 1000 };
+    const http = createServer(limits, (req, res) => {
       this.handle(req, res).catch((error) => {
         console.error('[vault-mcp] request failed', error);
         refuse(res, 500, -32603, 'Internal server error; the details are in the Obsidian developer console.');

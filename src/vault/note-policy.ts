@@ -83,14 +83,17 @@ export class NotePolicy {
   }
 
   /**
-   * Like {@link normalizePath} for a folder argument that may be the whole vault.
+   * Like {@link normalizePath} for a folder argument that may be the whole vault, except that
+   * a folder that is itself a link out of the vault (in a place that is not quarantined) passes,
+   * so that the caller answers it as a missing folder (check {@link isQuarantined}).
    * @param input undefined, `''`, `/` or `.` mean the vault root (returned as `''`).
    * @throws as {@link normalizePath}, except that the root is accepted.
    */
   normalizeFolderPath(input: string | undefined, scope: AccessScope): string {
     if (input === undefined || input.trim() === '') return '';
     const path = this.lexicalPath(input);
-    if (path !== '') this.assertAllowed(path, scope);
+    // A folder that is itself a link out, in a place that is not, is left to the caller to answer as missing.
+    if (path !== '' && (this.isQuarantinedPlace(path) || !this.isQuarantined(path))) this.assertAllowed(path, scope);
     return path;
   }
 
@@ -136,6 +139,18 @@ export class NotePolicy {
    */
   isQuarantined(path: string): boolean {
     return this.quarantine.contains(path) || this.outside.isOutside(path);
+  }
+
+  /**
+   * True when the place `path` names is quarantined whether or not an entry is there: a
+   * quarantined folder (or below one), or below a link out of the vault. An entry that is
+   * itself a link out, in a place that is not, is not covered: it behaves as a missing note
+   * (canRead is false), so an agent cannot tell a link out from a free name
+   * (`passwd.md → /etc/passwd` answers as `passwe.md` does).
+   */
+  private isQuarantinedPlace(path: string): boolean {
+    const slash = path.lastIndexOf('/');
+    return this.quarantine.contains(path) || this.outside.isOutside(slash === -1 ? '' : path.slice(0, slash));
   }
 
   /**
@@ -228,12 +243,12 @@ export class NotePolicy {
     const name = unwrapWikilink(input);
     const path = this.lexicalPath(name);
     if (path === '') throw new ToolError('invalid_argument', `'${input}' names the vault root, not a note; give a note path such as 'Folder/Note.md'.`);
-    if (this.isQuarantined(path)) this.assertAllowed(path, scope);
+    if (this.isQuarantinedPlace(path)) this.assertAllowed(path, scope);
     const outsideRoots = !isWithinRoots(path, scope.roots);
     let folder: TFolder | null = null;
     if (!outsideRoots) {
       const exact = findEntry(this.app.vault, path);
-      if (exact instanceof TFolder) folder = exact;
+      if (exact instanceof TFolder && !this.isQuarantined(exact.path)) folder = exact;
       const withMd = path.toLowerCase().endsWith('.md') ? null : findEntry(this.app.vault, `${path}.md`);
       for (const entry of [exact, withMd]) {
         if (!(entry instanceof TFile) || !this.canRead(entry, scope)) continue;

@@ -143,11 +143,13 @@ export class NoteStore implements NoteReader {
    * Normalizes a folder argument (see {@link NotePolicy.normalizeFolderPath}) and checks the folder exists.
    * @param input undefined, `''`, `/` or `.` mean the vault root (returned as `''`).
    * @returns the folder's vault path (`''` for the root).
-   * @throws as {@link NotePolicy.normalizeFolderPath}; ToolError('not_found') when no folder is there.
+   * @throws as {@link NotePolicy.normalizeFolderPath}; ToolError('not_found') when no folder is
+   *   there, or the folder is itself a link out of the vault.
    */
   requireFolder(input: string | undefined, scope: AccessScope): string {
     const path = this.policy.normalizeFolderPath(input, scope);
-    if (path !== '' && !this.folderAt(path)) {
+    // A folder that is a link out of the vault answers as a missing one, so it cannot be told from a free name.
+    if (path !== '' && (!this.folderAt(path) || this.policy.isQuarantined(path))) {
       throw new ToolError('not_found', `Folder '${path}' not found; call list_folders without folder to see the folders.`);
     }
     return path;

@@ -1,4 +1,4 @@
-import { checkFraming, InFlightIds, requestIdsOf } from '../../src/server/json-rpc-framing';
+import { checkFraming, InFlightIds, MAX_BATCH_MESSAGES, requestIdsOf } from '../../src/server/json-rpc-framing';
 
 describe('checkFraming', () => {
   it('accepts one message or a non-empty batch of requests, notifications and responses', () => {
@@ -17,6 +17,12 @@ describe('checkFraming', () => {
       { jsonrpc: '2.0', id: 'a', method: 'tools/list' },
     ]);
     expect(repeated).toEqual({ id: null, message: expect.stringMatching(/request id "a" twice/) });
+  });
+
+  it('refuses a batch of more than MAX_BATCH_MESSAGES messages before looking at them (a batch bomb)', () => {
+    const pings = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' }));
+    expect(checkFraming(pings(MAX_BATCH_MESSAGES))).toBeNull();
+    expect(checkFraming(pings(MAX_BATCH_MESSAGES + 1))).toEqual({ id: null, message: `Invalid Request: the batch has ${MAX_BATCH_MESSAGES + 1} messages; send at most ${MAX_BATCH_MESSAGES} per request.` });
   });
 });
 

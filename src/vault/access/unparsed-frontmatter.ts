@@ -1,4 +1,5 @@
-import { TFile, getFrontMatterInfo, type App, type CachedMetadata, type EventRef } from 'obsidian';
+import { readFileSync } from 'node:fs';
+import { FileSystemAdapter, TFile, getFrontMatterInfo, type App, type CachedMetadata, type EventRef } from 'obsidian';
 import { unparsedBlockAccess, type NoteAccess } from './access-rules';
 
 /**
@@ -6,9 +7,12 @@ import { unparsedBlockAccess, type NoteAccess } from './access-rules';
  * then keeps `frontmatterPosition` but no `frontmatter`, so a broken line next to
  * `access: private` would hide the rule and open the note (issue: access fails open). This
  * keeps each such block, learned from the text the metadata cache 'changed' event carries,
- * so access checks stay synchronous; a note whose block is not known for its current
- * mtime/size counts as private until it has been read (fail closed), then listeners hear that
- * its access may have changed.
+ * so access checks stay synchronous. A block not known for the note's current mtime/size (the
+ * metadata cache of a started app loads from its own store without 'changed' events) is read
+ * from disk at once, synchronously (desktop FileSystemAdapter), so the rule holds from the
+ * first check after startup. Only where that read is impossible does the note count as private
+ * until an asynchronous read learns it (fail closed); listeners then hear that its access may
+ * have changed.
  */
 export class UnparsedFrontmatter {
   private readonly blocks = new Map<string, { mtime: number; size: number; block: string }>();
@@ -34,15 +38,34 @@ export class UnparsedFrontmatter {
   /**
    * The access level `label` has on `file` per its unparseable frontmatter block. Call only
    * for a note whose metadata cache shows a frontmatter block without parsed frontmatter.
-   * @returns the strictest level the block names (`read-write` when it names no access key);
-   *   `private` while the block is not yet known for the file's current mtime and size (a
-   *   read is started, and {@link onLearned} listeners hear when it is done).
+   * @returns the strictest level the block names (`read-write` when it names no access key),
+   *   read from disk at once when not known for the file's current mtime and size; `private`
+   *   only when that read fails (an asynchronous read is started, and {@link onLearned}
+   *   listeners hear when it is done).
    */
   accessOf(file: TFile, label: string): NoteAccess {
-    const known = this.blocks.get(file.path);
-    if (known && known.mtime === file.stat.mtime && known.size === file.stat.size) return unparsedBlockAccess(known.block, label) ?? 'read-write';
+    let known = this.blocks.get(file.path);
+    if (!known || known.mtime !== file.stat.mtime || known.size !== file.stat.size) known = this.readNow(file) ?? undefined;
+    if (known) return unparsedBlockAccess(known.block, label) ?? 'read-write';
     this.learn(file);
     return 'private';
+  }
+
+  /**
+   * Reads the note's block from disk synchronously and remembers it for the note's current
+   * mtime/size. @returns the entry, or null when the vault has no disk paths or the read fails.
+   */
+  private readNow(file: TFile): { mtime: number; size: number; block: string } | null {
+    const adapter = this.app.vault.adapter;
+    if (!(adapter instanceof FileSystemAdapter)) return null;
+    try {
+      const text = readFileSync(adapter.getFullPath(file.path), 'utf8');
+      const entry = { mtime: file.stat.mtime, size: file.stat.size, block: getFrontMatterInfo(text).frontmatter };
+      this.blocks.set(file.path, entry);
+      return entry;
+    } catch {
+      return null;
+    }
   }
 
   /** Calls `listener(path)` when a block becomes known, so answers computed while it was unknown can be redone. @returns an unsubscriber. */

@@ -7,7 +7,7 @@ import { assertValidName, namesFolder, withMarkdownExtension } from '../paths/no
 import type { NoteReader } from '../note-reader';
 import { foldPath, isPathInside, parentOf } from '../paths/paths';
 import { insertedLines } from './text-edits';
-import { assertExpectedHash, assertStillAt, byteSize, writableNote } from './write-checks';
+import { assertExpectedHash, assertStillAt, assertUtf8Note, byteSize, writableNote } from './write-checks';
 import { BaseChangedError, takenError } from './write-errors';
 import type { WriteLock } from './write-lock';
 import type { PreparedWrite, WriteResult } from './write-types';
@@ -65,7 +65,7 @@ export class EntryWriter {
    * into itself. A target naming the source itself with a differently cased name renames it
    * in place (the folder part keeps its spelling). The note is read only to check a given
    * `expectedHash` (applying checks it again). Every note whose links the move would update
-   * must be one this key may write (checked again when applying).
+   * must be one this key may write, and UTF-8 text (both checked again when applying).
    * @throws ToolError as prepareCreate, plus not_found / forbidden / conflict for the source.
    */
   async prepareMove(tool: string, rawPath: string, rawTo: string, expectedHash: string | undefined, scope: AccessScope): Promise<PreparedWrite> {
@@ -74,6 +74,7 @@ export class EntryWriter {
     if (!isNote) this.assertFolderMovable(source as TFolder, scope);
     else if (expectedHash !== undefined) assertExpectedHash(await this.notes.read(source), expectedHash, source.path);
     this.assertLinkersWritable(source, scope);
+    await this.assertLinkersUtf8(source);
     let to = this.notes.policy.normalizePath(rawTo, scope);
     if (isNote) to = this.notes.policy.checkedPath(withMarkdownExtension(to), scope);
     if (!isNote && isPathInside(to, source.path, true)) {
@@ -167,6 +168,7 @@ export class EntryWriter {
     }
     if (entry instanceof TFolder) this.assertFolderMovable(entry, scope);
     this.assertLinkersWritable(entry, scope);
+    await this.assertLinkersUtf8(entry);
     const occupant = this.notes.policy.entryAt(p.to);
     if (occupant && occupant !== entry) throw takenError('move to');
     await this.ensureFolder(parentOf(p.to));
@@ -254,6 +256,27 @@ export class EntryWriter {
         'forbidden',
         `Moving '${entry.path}' would update links in notes this key may not change; leave it where it is, or ask the user to move it in Obsidian.`,
       );
+    }
+  }
+
+  /**
+   * Refuses a move whose link updates would rewrite a note whose bytes are not UTF-8 (Obsidian
+   * would save it with replacement characters, as any other write would: see assertUtf8Note).
+   * Call after {@link assertLinkersWritable}: every linker is then a note the key may write,
+   * so naming it reveals nothing.
+   * @throws ToolError('invalid_argument') naming the note.
+   */
+  private async assertLinkersUtf8(entry: TAbstractFile): Promise<void> {
+    for (const linker of this.notes.notesLinkingInto(entry)) {
+      try {
+        await assertUtf8Note(this.app.vault, linker);
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        throw new ToolError(
+          'invalid_argument',
+          `Moving '${entry.path}' would rewrite links in '${linker.path}', which is not UTF-8 text, so the rewrite would corrupt it; nothing was changed. Ask the user to convert that note to UTF-8.`,
+        );
+      }
     }
   }
 

@@ -9,7 +9,7 @@ import type { NoteReader } from '../note-reader';
 import { patchFrontmatterText, validatePropertyPatch } from './property-patch';
 import type { NoteSection } from '../content/sections';
 import { appendText, editAtAnchor, editAtHeading, replaceBody, startsWithFrontmatter } from './text-edits';
-import { assertExpectedHash, assertUtf8Note, byteSize, writableNote } from './write-checks';
+import { assertExpectedHash, assertUtf8Note, byteSize, diskTextNow, writableNote } from './write-checks';
 import { BaseChangedError, conflictError, keptChangingError, withFileSystemRefusals } from './write-errors';
 import { WriteLock } from './write-lock';
 import { minimalChange, type OpenNoteEditors } from './open-editors';
@@ -124,7 +124,8 @@ export class NoteWriter {
 
   /**
    * The apply primitive: in one `vault.process`, writes `write.text` to the note at
-   * `write.path` if the note's SHA-256 is still `write.baseHash`, after checking on that exact
+   * `write.path` if the note's SHA-256 is still `write.baseHash` and its bytes on disk, read
+   * again at that instant, are still that text ({@link diskTextNow}), after checking on that exact
    * text that `scope` may write it (`access`, `agent_overrides`) and that no protected
    * frontmatter key changes. Proposals apply through this, as force mode does. When the note
    * is open in an editor, the same checks run on the editor's text and the change is one
@@ -144,6 +145,9 @@ export class NoteWriter {
       const box: { before?: string } = {};
       await this.app.vault.process(file, (current) => {
         if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
+        // Another program may have changed the file since the vault read it: compare with the bytes on disk now.
+        const onDisk = diskTextNow(this.app.vault, file);
+        if (onDisk !== null && onDisk !== current) throw new BaseChangedError(file.path);
         assertWritableText(current, scope, file.path);
         guardFrontmatter(current, write.text, file.path);
         box.before = current;
@@ -188,6 +192,16 @@ export class NoteWriter {
     const file = writableNote(this.notes, path, scope);
     assertWritableText(current, scope, file.path);
     guardFrontmatter(current, next, file.path);
+  }
+
+  /**
+   * The encoding check of {@link writeExactText} for a change another route applies (an
+   * accepted proposal on a note open in the editor): the note's bytes on disk must be UTF-8.
+   * @throws ToolError('not_found') as writeExactText; ToolError('invalid_argument') saying the
+   *   note is not UTF-8 text.
+   */
+  async assertUtf8(path: string, scope: AccessScope): Promise<void> {
+    await assertUtf8Note(this.app.vault, writableNote(this.notes, path, scope));
   }
 
   /**

@@ -1,4 +1,5 @@
-import type { TAbstractFile, TFile, Vault } from 'obsidian';
+import { readFileSync } from 'node:fs';
+import { FileSystemAdapter, type TAbstractFile, type TFile, type Vault } from 'obsidian';
 import { ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
 import { noteNotFound, readOnlyError } from './frontmatter-guard';
@@ -67,5 +68,24 @@ export async function assertUtf8Note(vault: Vault, file: TFile): Promise<void> {
       'invalid_argument',
       `Note '${file.path}' is not UTF-8 text (${utf16 ? 'it is UTF-16' : 'its bytes are another encoding or binary data'}), so a write would corrupt it; nothing was changed. Ask the user to convert it to UTF-8.`,
     );
+  }
+}
+
+/**
+ * The note's text on disk at this instant, read synchronously (desktop FileSystemAdapter,
+ * `fs.readFileSync` as UTF-8), for the last comparison before a write: inside a
+ * `vault.process` callback nothing else in this process runs until the callback returns, so
+ * this narrows the window in which another program's change would be overwritten to the
+ * vault's own write.
+ * @returns the text, or null when the vault has no disk paths or the read fails (the caller
+ *   then relies on the text `vault.process` gave it).
+ */
+export function diskTextNow(vault: Vault, file: TFile): string | null {
+  const adapter = vault.adapter;
+  if (!(adapter instanceof FileSystemAdapter)) return null;
+  try {
+    return readFileSync(adapter.getFullPath(file.path), 'utf8');
+  } catch {
+    return null;
   }
 }

@@ -1,0 +1,149 @@
+import fc from 'fast-check';
+import { describeTool } from '../../src/server/tool-dispatch';
+import { ALL_TOOLS } from '../../src/tools/registry';
+import { HIDDEN_PAIRS, TRAVERSALS } from './attack-corpus';
+import { VAULT_FILES } from './security-env';
+
+/**
+ * fast-check arbitraries for the fuzz suite: JSON-RPC messages of any shape, and tool
+ * arguments built from each tool's input JSON Schema (what tools/list shows, from its zod
+ * shape) with hostile strings mixed into every string field.
+ */
+
+/** Strings that have broken parsers, paths and YAML before. */
+const HOSTILE_STRINGS = [
+  '', ' ', '.', '..', '/', '\\', '%', '%%', '%zz', '%00', '%ff', '\u0000', '\ud800', '\udfff', '\u202e', '\ufeff', '\u0085', '\r', '\r\n',
+  '[[', ']]', '[[a|b]]', '#', '#^', '^', '|', '*', '?', '"', "'", '`', '<<', '&a', '*a', '!!js/function x', '{{', '${x}',
+  '---', '---\naccess: private\n---\n', '---\nAccess: read-write\n---\nx', 'access: private', '\n---\n', '- a\n- b',
+  '__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf',
+  'CON', 'aux.md', 'nul.md', 'a:b', 'C:', 'C:\\', '~', '~/x', 'file:///etc/passwd', 'http://x', '.md', '.MD', 'x.md.md', 'X.Md',
+  '😀', 'e\u0301', 'é', 'ǅ', 'İ', 'ß', 'ﬀ', '\u3000', '１．ｍｄ',
+  '(a+)+$', '(((', '[', '\\', '.*', '/(a+)+$/', 'path:/x/', 'tag:#', 'file:x', '-x', '"unclosed', 'OR', 'AND', 'NOT',
+  'WHERE', 'WHERE x =', 'SORT', 'LIMIT -1', 'LIMIT 99999999999999999999',
+  'a'.repeat(1025), 'x/'.repeat(300),
+];
+
+/** Paths worth trying: the vault's own notes (hidden ones included), their missing twins and every traversal spelling. */
+const KNOWN_PATHS = [
+  ...Object.keys(VAULT_FILES),
+  ...Object.keys(VAULT_FILES).map((p) => p.replace(/\.md$/, '')),
+  ...HIDDEN_PAIRS.flatMap(([, hidden, missing]) => [hidden, missing]),
+  ...TRAVERSALS.map(([, path]) => path).filter((p) => !p.includes('{')),
+  'Secret', '_private', '.hidden', 'LinkedDir', 'Public', 'Public/Deep', 'Rooted', '.obsidian', '.trash', '',
+];
+
+/** Any string, biased to hostile ones. */
+export const hostileString: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
+  { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+  { weight: 2, arbitrary: fc.array(fc.constantFrom(...HOSTILE_STRINGS, 'a', 'b', 'Plain'), { minLength: 1, maxLength: 4 }).map((parts) => parts.join('')) },
+);
+
+/** A path-like string: a known path, a traversal, or segments of hostile text joined by `/`. */
+export const hostilePath: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...KNOWN_PATHS) },
+  { weight: 2, arbitrary: fc.array(fc.oneof(fc.constantFrom(...KNOWN_PATHS), hostileString), { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/')) },
+  { weight: 1, arbitrary: hostileString },
+);
+
+/** Property names for frontmatter patches: protected ones in every case, prototype keys and random ones. */
+const propertyName = fc.oneof(
+  fc.constantFrom('access', 'Access', 'ACCESS', ' access', 'agent_overrides', 'Agent_Overrides', '__proto__', 'constructor', 'prototype', '<<', 'tags', 'aliases', 'id', 'status', 'title', ''),
+  hostileString,
+);
+
+/** A JSON value a little deeper than tools accept now and then. */
+const jsonValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 5, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 60 }).map((depth) => Array.from({ length: depth }).reduce<unknown>((v) => ({ a: v }), 'x')) },
+  { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
+);
+
+type Schema = { type?: string | string[]; enum?: unknown[]; properties?: Record<string, Schema>; required?: string[]; items?: Schema; minimum?: number; maximum?: number; additionalProperties?: unknown };
+
+/** An arbitrary for one JSON Schema node; `name` is the property it fills (paths get path strings). */
+function fromSchema(schema: Schema, name: string): fc.Arbitrary<unknown> {
+  if (schema.enum) return fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...schema.enum) }, { weight: 1, arbitrary: hostileString });
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? 'object'];
+  const options = types.map((type): fc.Arbitrary<unknown> => {
+    switch (type) {
+      case 'string':
+        return /path|to|folder|id|paths/.test(name) ? hostilePath : hostileString;
+      case 'integer':
+        return fc.oneof(fc.integer({ min: schema.minimum ?? -10, max: Math.min(schema.maximum ?? 10000, 10000) }), fc.constantFrom(-1, 0, 2 ** 31, Number.MAX_SAFE_INTEGER));
+      case 'number':
+        return fc.oneof(fc.integer(), fc.double({ noNaN: true }));
+      case 'boolean':
+        return fc.boolean();
+      case 'array':
+        return fc.array(fromSchema(schema.items ?? {}, name), { maxLength: 22 });
+      default:
+        if (schema.properties && Object.keys(schema.properties).length > 0) return objectFromSchema(schema);
+        return fc.dictionary(propertyName, jsonValue, { maxKeys: 4 });
+    }
+  });
+  return options.length === 1 ? options[0] : fc.oneof(...options);
+}
+
+/** An object with the schema's required properties (and any of the optional ones). */
+function objectFromSchema(schema: Schema): fc.Arbitrary<Record<string, unknown>> {
+  const model: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const [key, sub] of Object.entries(schema.properties ?? {})) model[key] = fromSchema(sub, key);
+  return fc.record(model, { requiredKeys: (schema.required ?? []).filter((key) => key in model) });
+}
+
+/**
+ * Arguments for one tool from its input schema: mostly well-typed with hostile strings, now
+ * and then a wrong type, an extra key or a missing required one.
+ */
+export function toolArguments(tool: string): fc.Arbitrary<unknown> {
+  const definition = ALL_TOOLS.find((t) => t.name === tool);
+  if (!definition) return fc.jsonValue({ maxDepth: 2 });
+  const schema = describeTool(definition).inputSchema as Schema;
+  const typed = objectFromSchema(schema);
+  return fc.oneof(
+    { weight: 8, arbitrary: typed },
+    { weight: 1, arbitrary: fc.tuple(typed, propertyName, jsonValue).map(([args, key, value]) => ({ ...args, [key]: value })) },
+    { weight: 1, arbitrary: fc.record(Object.fromEntries(Object.keys(schema.properties ?? {}).map((key) => [key, jsonValue])), { requiredKeys: [] }) },
+    { weight: 1, arbitrary: jsonValue },
+  );
+}
+
+/** A tool name: the real ones, mostly, or hostile text. */
+export const toolName: fc.Arbitrary<string> = fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...ALL_TOOLS.map((t) => t.name)) }, { weight: 1, arbitrary: hostileString });
+
+/** A tools/call: a tool and schema-aware arguments for it. */
+export const toolCall: fc.Arbitrary<{ name: string; arguments: unknown }> = toolName.chain((name) => toolArguments(name).map((args) => ({ name, arguments: args })));
+
+const METHODS = [
+  'initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'resources/templates/list', 'prompts/list', 'prompts/get',
+  'logging/setLevel', 'completion/complete', 'sampling/createMessage', 'elicitation/create', 'roots/list',
+  'notifications/initialized', 'notifications/cancelled', 'notifications/progress', 'notifications/roots/list_changed', 'notifications/message',
+];
+
+/** A JSON-RPC message of any shape: right and wrong versions, ids, methods and params, results and errors. */
+export const rpcMessage: fc.Arbitrary<unknown> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record(
+      {
+        jsonrpc: fc.oneof({ weight: 8, arbitrary: fc.constant('2.0') }, { weight: 1, arbitrary: fc.constantFrom('1.0', '2', 2, null, '') }),
+        id: fc.oneof({ weight: 4, arbitrary: fc.integer() }, { weight: 2, arbitrary: fc.string({ maxLength: 8 }) }, { weight: 1, arbitrary: fc.constantFrom(null, 1.5, true, -0) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) }),
+        method: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...METHODS) }, { weight: 1, arbitrary: hostileString }),
+        params: fc.oneof(toolCall, fc.jsonValue({ maxDepth: 3 }), fc.record({ cursor: jsonValue, level: jsonValue, protocolVersion: jsonValue, _meta: jsonValue }, { requiredKeys: [] })),
+      },
+      { requiredKeys: [] },
+    ),
+  },
+  { weight: 1, arbitrary: fc.record({ jsonrpc: fc.constant('2.0'), id: fc.integer(), result: fc.jsonValue({ maxDepth: 2 }) }) },
+  { weight: 1, arbitrary: fc.record({ jsonrpc: fc.constant('2.0'), id: fc.integer(), error: fc.record({ code: fc.integer(), message: fc.string() }, { requiredKeys: [] }) }) },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+);
+
+/** A POST body: one message, a batch, or text that may not be JSON at all. */
+export const rpcBody: fc.Arbitrary<string> = fc.oneof(
+  { weight: 6, arbitrary: rpcMessage.map((m) => JSON.stringify(m) ?? 'null') },
+  { weight: 2, arbitrary: fc.array(rpcMessage, { maxLength: 6 }).map((batch) => JSON.stringify(batch)) },
+  { weight: 1, arbitrary: fc.oneof(fc.string({ unit: 'binary', maxLength: 60 }), fc.constantFrom('', '[', '{"jsonrpc":"2.0"', 'null', '1', '""', '[[]]', '[{}]', '{"__proto__":{"method":"tools/call"}}')) },
+);

@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import VaultMcpPlugin from '../../src/main';
+import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../harness/boot-plugin';
+import { openRawSession } from '../harness/raw-http';
+
+/**
+ * The hostile vault the security suites run against: private notes in every spelling the
+ * access rules know, quarantined folders, symbolic links out of the vault into a sentinel
+ * folder, a read-only note, a non-UTF-8 note and plain notes an agent may change. Every
+ * hidden byte carries {@link SECRET_MARK}, so an answer that shows it is a leak.
+ */
+
+/** Text found only in notes and files the agent may not read. */
+export const SECRET_MARK = 'zqxsecretmark';
+
+/** A note's content: text (written as UTF-8) or exact bytes. */
+type Content = string | Buffer;
+
+/** The vault's notes (vault path → content). */
+export const VAULT_FILES: Record<string, Content> = {
+  'Public/Open.md': '# Open\n\nSee [[Secret/Kx1]] and [[Cap1]].\n',
+  'Public/Linker.md': 'Links to [[Plain]] and [[Rooted/Inside]].\n',
+  'Secret/Kx1.md': `---\naccess: private\n---\n${SECRET_MARK} plan\n`,
+  'Secret/Open.md': '# Secret folder, public note\n',
+  'Cap1.md': `---\nAccess: private\ntags: [${SECRET_MARK}tag]\n---\n${SECRET_MARK} cap\n`,
+  'Brk1.md': `---\naccess: private\ntitle: "unclosed\n---\n${SECRET_MARK} broken\n`,
+  'Dup1.md': `---\naccess: private\ntags: a\ntags: a\n---\n${SECRET_MARK} dup\n`,
+  'Ovr1.md': `---\nagent_overrides:\n  Test client: no-access\n  Test client propose: no-access\n---\n${SECRET_MARK} override\n`,
+  'RO.md': '---\naccess: read-only\n---\nread only body, linking [[Secret/Kx1]] so its folder never moves\n',
+  '_private/Q1.md': `${SECRET_MARK} quarantined\n`,
+  '.hidden/Q1.md': `${SECRET_MARK} dot folder\n`,
+  'Latin1.md': Buffer.from('caf\u00e9 [[LatinTargets/Target]]\n', 'latin1'),
+  'LatinTargets/Target.md': '# Linked from a Latin-1 note\n',
+  'Plain.md': '---\nstatus: draft\n---\n# Plain\n\nplain body\n',
+  'Empty.md': '',
+  'Proto.md': '# Proto\n',
+  'Rooted/Inside.md': '# Inside\n',
+  'Redos.md': `${'a'.repeat(40)}!\n`,
+};
+
+/** Vault files whose bytes no tool call may change (the sentinel checks them after every case). */
+export const PROTECTED_VAULT_FILES = ['Secret/Kx1.md', 'Cap1.md', 'Brk1.md', 'Dup1.md', 'Ovr1.md', 'RO.md', '_private/Q1.md', '.hidden/Q1.md', 'Latin1.md', 'Plain.md', 'Public/Linker.md'];
+
+/** Hidden and read-only notes: no call may change their bytes, whatever else a fuzz run does. */
+export const HIDDEN_VAULT_FILES = ['Secret/Kx1.md', 'Cap1.md', 'Brk1.md', 'Dup1.md', 'Ovr1.md', 'RO.md', '_private/Q1.md', '.hidden/Q1.md'];
+
+/** The booted environment of a security suite. */
+export interface SecurityEnv {
+  booted: BootedPlugin<VaultMcpPlugin>;
+  client: Client;
+  /** The vault folder. */
+  vault: string;
+  /** The sentinel folder outside the vault (symbolic links in the vault point into it). */
+  outside: string;
+  /** The folder holding both (a `../` that escapes the vault lands here). */
+  root: string;
+  port: number;
+  /** Tokens: the run key's (force), a revoked key's, a cloud-only key's, one of a key confined to `Rooted/` and one of a propose key. */
+  tokens: { valid: string; revoked: string; cloud: string; rooted: string; propose: string };
+  /** Headers of a raw session opened with the run key. */
+  session: Record<string, string>;
+  /**
+   * A fingerprint of everything no call may change: the outside folder, the root folder's
+   * entries and the vault files listed (default {@link PROTECTED_VAULT_FILES}).
+   */
+  snapshot(files?: readonly string[]): Promise<string>;
+  done(): Promise<void>;
+}
+
+/** Hashes every file below `dir` (names, link targets and bytes), in name order. */
+async function fingerprintTree(dir: string, into: string[]): Promise<void> {
+  const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = nodePath.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      into.push(`d ${full}`);
+      await fingerprintTree(full, into);
+    } else if (entry.isSymbolicLink()) {
+      into.push(`l ${full} -> ${await fsp.readlink(full)}`);
+    } else {
+      into.push(`f ${full} ${createHash('sha256').update(await fsp.readFile(full)).digest('hex')}`);
+    }
+  }
+}
+
+/**
+ * Builds the hostile vault beside a sentinel folder in a new temp folder, boots the plugin
+ * there (a force key with every write tool on), mints the extra keys and connects a client.
+ */
+export async function bootSecurityEnv(options: Partial<BootOptions> = {}): Promise<SecurityEnv> {
+  const root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-secsuite-'));
+  const vault = nodePath.join(root, 'vault');
+  const outside = nodePath.join(root, 'outside');
+  await fsp.mkdir(nodePath.join(outside, 'deeper'), { recursive: true });
+  await fsp.writeFile(nodePath.join(outside, 'secret.md'), `${SECRET_MARK} outside\n`);
+  await fsp.writeFile(nodePath.join(outside, 'deeper', 'note.md'), `${SECRET_MARK} deeper\n`);
+  for (const [path, content] of Object.entries(VAULT_FILES)) {
+    await fsp.mkdir(nodePath.dirname(nodePath.join(vault, path)), { recursive: true });
+    await fsp.writeFile(nodePath.join(vault, path), content);
+  }
+  await fsp.symlink(outside, nodePath.join(vault, 'LinkedDir'), 'dir');
+  await fsp.symlink(nodePath.join(outside, 'secret.md'), nodePath.join(vault, 'passwd.md'), 'file');
+  await fsp.symlink(nodePath.join(outside, 'deeper'), nodePath.join(vault, 'Public', 'Deep'), 'dir');
+  const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault, mode: 'force', allowWrites: true, ...options });
+  const ring = booted.plugin.keyRing;
+  const revoked = await ring.mint({ label: 'Revoked client', mode: 'force', token: 'vmcp_revoked-token-0123456789' });
+  await ring.revoke(revoked.record.id);
+  const cloud = await ring.mint({ label: 'Cloud client', scope: 'cloud', mode: 'force', token: 'vmcp_cloud-token-0123456789ab' });
+  const rooted = await ring.mint({ label: 'Rooted client', mode: 'force', roots: ['Rooted'], token: 'vmcp_rooted-token-0123456789a' });
+  const propose = await ring.mint({ label: 'Test client propose', mode: 'propose', token: 'vmcp_propose-token-0123456789' });
+  const client = await connectClient(booted.url, booted.token);
+  const session = await openRawSession(booted.port, booted.token);
+  const snapshot = async (files: readonly string[] = PROTECTED_VAULT_FILES): Promise<string> => {
+    const lines: string[] = [];
+    await fingerprintTree(outside, lines);
+    for (const entry of (await fsp.readdir(root)).sort()) lines.push(`r ${entry}`);
+    for (const path of files) {
+      const bytes = await fsp.readFile(nodePath.join(vault, path)).catch(() => Buffer.from('<missing>'));
+      lines.push(`p ${path} ${createHash('sha256').update(bytes).digest('hex')}`);
+    }
+    return lines.join('\n');
+  };
+  return {
+    booted,
+    client,
+    vault,
+    outside,
+    root,
+    port: booted.port,
+    tokens: { valid: booted.token, revoked: revoked.token, cloud: cloud.token, rooted: rooted.token, propose: propose.token },
+    session,
+    snapshot,
+    done: async () => {
+      await client.close().catch(() => undefined);
+      await booted.stop();
+      await fsp.rm(root, { recursive: true, force: true });
+    },
+  };
+}

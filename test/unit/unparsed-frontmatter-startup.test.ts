@@ -1,0 +1,58 @@
+import { promises as fsp } from 'node:fs';
+import * as nodePath from 'node:path';
+import { UnparsedFrontmatter } from '../../src/vault/access/unparsed-frontmatter';
+import { openDemoVault, type DemoVault } from './vault-fixture';
+
+/**
+ * A started app's metadata cache is loaded from its own store, so no 'changed' event brings
+ * the raw block of a note whose frontmatter does not parse. The access rule in such a block
+ * must hold at the first check all the same (issue 12, weak spot b), not only after the note
+ * was read: UnparsedFrontmatter is created here after the host indexed the vault, as it is
+ * after startup.
+ */
+describe('unparseable frontmatter from startup', () => {
+  let vault: DemoVault;
+  let unparsed: UnparsedFrontmatter;
+  afterEach(async () => {
+    unparsed?.close();
+    await vault?.close();
+  });
+
+  test('the first check already knows the rule: private and read-only hold, a block without a rule is read-write', async () => {
+    vault = await openDemoVault(async (dir) => {
+      await fsp.writeFile(nodePath.join(dir, 'Broken private.md'), '---\naccess: private\ntitle: "unclosed\n---\nbody\n');
+      await fsp.writeFile(nodePath.join(dir, 'Broken ro.md'), '---\nAccess: Read-Only\ntags: a\ntags: a\n---\nbody\n');
+      await fsp.writeFile(nodePath.join(dir, 'Broken plain.md'), '---\ntitle: "unclosed\n---\nbody\n');
+      await fsp.writeFile(nodePath.join(dir, 'Broken override.md'), '---\nagent_overrides: {Test client: no-access\n---\nbody\n');
+    });
+    unparsed = new UnparsedFrontmatter(vault.app);
+    const learned: string[] = [];
+    unparsed.onLearned((path) => learned.push(path));
+    const access = (path: string): string => {
+      const file = vault.app.vault.getFileByPath(path);
+      if (!file) throw new Error(`${path} missing`);
+      expect(vault.app.metadataCache.getFileCache(file)?.frontmatter).toBeUndefined();
+      return unparsed.accessOf(file, 'Test client');
+    };
+    expect(access('Broken private.md')).toBe('private');
+    expect(access('Broken ro.md')).toBe('read-only');
+    expect(access('Broken plain.md')).toBe('read-write');
+    expect(access('Broken override.md')).toBe('private');
+    // Known at once: nothing had to be learned later.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(learned).toEqual([]);
+  });
+
+  test('a block changed on disk behind the cache is read again when the note stat changes', async () => {
+    vault = await openDemoVault(async (dir) => {
+      await fsp.writeFile(nodePath.join(dir, 'Flip.md'), '---\ntitle: "unclosed\n---\nbody\n');
+    });
+    unparsed = new UnparsedFrontmatter(vault.app);
+    const file = vault.app.vault.getFileByPath('Flip.md');
+    if (!file) throw new Error('Flip.md missing');
+    expect(unparsed.accessOf(file, 'x')).toBe('read-write');
+    await fsp.writeFile(nodePath.join(vault.dir, 'Flip.md'), '---\naccess: private\ntitle: "unclosed\n---\nbody, longer now\n');
+    file.stat = { ...file.stat, mtime: file.stat.mtime + 1000, size: file.stat.size + 12 };
+    expect(unparsed.accessOf(file, 'x')).toBe('private');
+  });
+});
