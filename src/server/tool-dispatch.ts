@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../errors';
 import type { ToolContext, ToolDefinition } from '../tools/tool';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolError } from '../errors';
 import type { SearchHit } from '../search/types';
 import { syntheticId } from '../vault/paths/note-ref';
