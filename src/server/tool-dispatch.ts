@@ -126,7 +126,7 @@ export async function callTool(
     throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
   }
   try {
-    const result = await tool.handler(parsed.data as never, ctx);
+    const result = await tool.handler(parsed.data, ctx);
     return {
       content: [{ type: 'text', text: JSON.stringify(result) }],
       structuredContent: result,
