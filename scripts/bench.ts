@@ -2,22 +2,23 @@
  * `npm run bench`: measures what an agent waits for, with the built main.js running in the
  * host and the official SDK client on real HTTP. Prints figures; asserts nothing.
  *
- *   (default)        obsidian-help-en, the 14k-note vault (cold/warm, list tools, 8-session
+ *   (default)        plugin start (evaluate main.js, onload, work after layout ready), obsidian-help-en, the 14k-note vault (cold/warm, list tools, 8-session
  *                    throughput), the peer @bitbonsai/mcpvault side by side on both vaults,
  *                    and the generated-vault scaling table at 1k and 10k notes
  *   --quick          obsidian-help-en only, few passes, no peer (what CI runs)
  *   --full           the scaling table also at 100k notes
  *   --scale a,b,...  the scaling table at these note counts instead
  *   --no-peer        skip the peer (no npm install)
- *   --only a,b       run only these parts: help, large, scale
+ *   --only a,b       run only these parts: onload, help, large, scale
  *
- * Parts live in scripts/bench/ (options, help-vault, large-vault, peer, throughput, scaling, generate-vault).
+ * Parts live in scripts/bench/ (options, onload, help-vault, large-vault, peer, throughput, scaling, generate-vault).
  */
 import * as nodePath from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { provideObsidianModule } from './obsidian-module';
 import { benchHelpVault, NORMAL, QUICK } from './bench/help-vault';
 import { benchLargeVault } from './bench/large-vault';
+import { benchOnload } from './bench/onload';
 import type { PluginClass } from './bench/plugin-class';
 import { parseBenchArgs } from './bench/options';
 import { scalingTable } from './bench/scaling';
@@ -32,6 +33,7 @@ async function main(argv: string[]): Promise<void> {
   const Plugin = (require(nodePath.resolve(__dirname, '../main.js')) as { default: PluginClass }).default;
   const log = (line: string): void => console.log(line);
   const help = quick ? QUICK : NORMAL;
+  if (parts.includes('onload')) await benchOnload(nodePath.resolve(__dirname, '../main.js'), HELP_VAULT, quick ? 3 : 10, log);
   if (parts.includes('help')) await benchHelpVault(Plugin, HELP_VAULT, { ...help, peer: withPeer ? help.peer : null }, log);
   if (parts.includes('large')) {
     await benchLargeVault(Plugin, LARGE_ARCHIVE, { peer: withPeer ? { rounds: 3, budgetMs: 40_000 } : null, throughputMs: 10_000 }, log);

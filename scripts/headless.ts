@@ -11,6 +11,7 @@ import type * as O from 'obsidian';
 import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin, type BootablePlugin } from '../test/harness/boot-plugin';
 import { parseRunOptions, USAGE, type RunOptions } from './run-options';
+import { portTaken, portTakenAdvice } from './port-check';
 import { clientSnippets } from '../src/ui/settings/client-snippets';
 import { createInterface } from 'node:readline';
 import type { SessionAddOn } from '../src/server/session-add-on';
@@ -50,6 +51,10 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  if (options.port !== 0 && (await portTaken(options.port))) {
+    console.error(`vault-mcp: ${portTakenAdvice(options.port)}`);
+    process.exit(1);
+  }
   provideObsidianModule();
   const vault = await prepareVault(options);
   const mainJs = nodePath.resolve(__dirname, '../main.js');
@@ -63,6 +68,11 @@ async function main(): Promise<void> {
     mode: options.mode,
     allowWrites: options.allowWrites,
     roots: options.roots,
+  }).catch(async (error: unknown) => {
+    if (vault.temporary) await fsp.rm(vault.dir, { recursive: true, force: true });
+    // Taken between the check above and the plugin's listen: the terminal's advice, not the settings tab's.
+    if (options.port !== 0 && (await portTaken(options.port))) throw new Error(portTakenAdvice(options.port));
+    throw error;
   });
   if (options.conformanceFixtures) (booted.plugin as unknown as { server: { addOns: SessionAddOn[] } }).server.addOns.push(conformanceFixtures);
   console.log(`MCP server listening on ${booted.url}`);

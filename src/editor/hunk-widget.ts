@@ -12,13 +12,9 @@ function run(action: Promise<unknown>): void {
   action.catch((err: unknown) => console.error('Vault MCP: inline review action failed', err));
 }
 
-function button(doc: Document, cls: string, text: string, label: string, onClick: () => void): HTMLButtonElement {
-  const el = doc.createElement('button');
-  el.className = `vault-mcp-hunk-button ${cls}`;
-  el.type = 'button';
-  el.textContent = text;
-  el.setAttribute('aria-label', label);
-  el.title = label;
+/** Adds a ✓ / ✗ button to `parent` that acts on click without taking the editor's focus. */
+function addButton(parent: HTMLElement, cls: string, text: string, label: string, onClick: () => void): HTMLButtonElement {
+  const el = parent.createEl('button', { cls: ['vault-mcp-hunk-button', cls], text, attr: { type: 'button', 'aria-label': label, title: label } });
   // Keep the editor's focus and selection: the click alone acts.
   el.addEventListener('mousedown', (e) => e.preventDefault());
   el.addEventListener('click', (e) => {
@@ -29,41 +25,34 @@ function button(doc: Document, cls: string, text: string, label: string, onClick
 }
 
 /**
- * Draws the proposed text as lines: `same` parts plain, `inserted` parts in
+ * Draws the proposed text as lines into `box`: `same` parts plain, `inserted` parts in
  * `vault-mcp-inserted-word` spans; `removed` parts are skipped (they are in the document).
  */
-function insertedLines(doc: Document, parts: readonly WordPart[]): HTMLElement {
-  const box = doc.createElement('div');
-  box.className = 'vault-mcp-inserted';
-  let line = doc.createElement('div');
-  line.className = 'vault-mcp-inserted-line';
-  const lines = [line];
+function drawInsertedLines(box: HTMLElement, parts: readonly WordPart[]): void {
+  const lines: string[][] = [[]];
+  const kinds: Array<Array<'same' | 'inserted'>> = [[]];
   for (const part of parts) {
     if (part.kind === 'removed') continue;
     part.text.split('\n').forEach((piece, i) => {
       if (i > 0) {
-        line = doc.createElement('div');
-        line.className = 'vault-mcp-inserted-line';
-        lines.push(line);
+        lines.push([]);
+        kinds.push([]);
       }
       if (!piece) return;
-      if (part.kind === 'inserted') {
-        const span = doc.createElement('span');
-        span.className = 'vault-mcp-inserted-word';
-        span.textContent = piece;
-        line.appendChild(span);
-      } else {
-        line.appendChild(doc.createTextNode(piece));
-      }
+      lines[lines.length - 1].push(piece);
+      kinds[kinds.length - 1].push(part.kind === 'inserted' ? 'inserted' : 'same');
     });
   }
   // A proposed text ends with its line break: no empty line after it.
-  if (lines.length > 1 && !lines[lines.length - 1]!.childNodes.length) lines.pop();
-  for (const l of lines) {
-    if (!l.childNodes.length) l.appendChild(doc.createElement('br'));
-    box.appendChild(l);
-  }
-  return box;
+  if (lines.length > 1 && lines[lines.length - 1].length === 0) lines.pop();
+  lines.forEach((pieces, i) => {
+    const line = box.createDiv({ cls: 'vault-mcp-inserted-line' });
+    if (pieces.length === 0) line.createEl('br');
+    pieces.forEach((piece, k) => {
+      if (kinds[i][k] === 'inserted') line.createSpan({ cls: 'vault-mcp-inserted-word', text: piece });
+      else line.appendText(piece);
+    });
+  });
 }
 
 /**
@@ -85,33 +74,23 @@ export class HunkWidget extends WidgetType {
   }
 
   override toDOM(view: EditorView): HTMLElement {
-    const doc = view.dom.ownerDocument;
     const hunk = this.hunk;
-    const root = doc.createElement('div');
-    root.className = 'vault-mcp-hunk';
-    if (hunk.stale) root.classList.add('is-stale');
-    if (!hunk.inserted) root.classList.add('is-deletion');
+    // Obsidian's global createDiv: the editor adopts the element into its own (popout) document when it inserts it.
+    const root = createDiv({ cls: 'vault-mcp-hunk' });
+    if (hunk.stale) root.addClass('is-stale');
+    if (!hunk.inserted) root.addClass('is-deletion');
     root.dataset.proposalId = hunk.proposalId;
     root.dataset.hunkIndex = String(hunk.index);
-    if (hunk.inserted) root.appendChild(insertedLines(doc, this.parts));
+    if (hunk.inserted) drawInsertedLines(root.createDiv({ cls: 'vault-mcp-inserted' }), this.parts);
 
-    const actions = doc.createElement('div');
-    actions.className = 'vault-mcp-hunk-actions';
-    const label = doc.createElement('span');
-    label.className = 'vault-mcp-hunk-label';
-    label.textContent = hunk.keyLabel;
-    actions.appendChild(label);
+    const actions = root.createDiv({ cls: 'vault-mcp-hunk-actions' });
+    actions.createSpan({ cls: 'vault-mcp-hunk-label', text: hunk.keyLabel });
     if (hunk.stale) {
-      const badge = doc.createElement('span');
-      badge.className = 'vault-mcp-hunk-stale';
-      badge.textContent = 'stale';
-      badge.title = 'The note changed here since the proposal; it can only be rejected.';
-      actions.appendChild(badge);
+      actions.createSpan({ cls: 'vault-mcp-hunk-stale', text: 'Stale', attr: { title: 'The note changed here since the proposal; it can only be rejected.' } });
     } else {
-      actions.appendChild(button(doc, 'mod-accept', '✓', `Accept change from ${hunk.keyLabel}`, () => run(acceptHunk(view, hunk))));
+      addButton(actions, 'mod-accept', '✓', `Accept change from ${hunk.keyLabel}`, () => run(acceptHunk(view, hunk)));
     }
-    actions.appendChild(button(doc, 'mod-reject', '✗', `Reject change from ${hunk.keyLabel}`, () => run(rejectHunk(view, hunk))));
-    root.appendChild(actions);
+    addButton(actions, 'mod-reject', '✗', `Reject change from ${hunk.keyLabel}`, () => run(rejectHunk(view, hunk)));
     return root;
   }
 

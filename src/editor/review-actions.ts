@@ -110,7 +110,7 @@ export async function acceptAll(view: EditorView): Promise<AcceptAllResult> {
   const hunks = hunksOf(view.state);
   const chosen: ReviewHunk[] = [];
   for (let i = hunks.length - 1; i >= 0; i--) {
-    const hunk = hunks[i]!;
+    const hunk = hunks[i];
     if (applicable(view.state, hunk) && !chosen.some((c) => hunksConflict(c, hunk) || hunksConflict(hunk, c))) chosen.push(hunk);
   }
   if (!chosen.length) return { accepted: 0, skipped: hunks.length };
@@ -125,7 +125,7 @@ export async function acceptAll(view: EditorView): Promise<AcceptAllResult> {
   }
   view.dispatch({ changes, effects: applyReviewHunks.of(chosen), userEvent: ACCEPT_USER_EVENT });
   try {
-    for (let i = 0; i < chosen.length; i++) await controller.accepted(chosen[i]!, texts[i]!);
+    for (let i = 0; i < chosen.length; i++) await controller.accepted(chosen[i], texts[i]);
   } catch (err) {
     refreshReviewHunks(view);
     throw err;
@@ -146,7 +146,7 @@ export async function rejectAll(view: EditorView): Promise<number> {
   view.dispatch({ effects: setReviewHunks.of([]) });
   const text = view.state.doc.toString();
   try {
-    for (let i = hunks.length - 1; i >= 0; i--) await controller.rejected(hunks[i]!, text);
+    for (let i = hunks.length - 1; i >= 0; i--) await controller.rejected(hunks[i], text);
   } catch (err) {
     refreshReviewHunks(view);
     throw err;

@@ -19,22 +19,12 @@ function reviewSummary(hunks: readonly ReviewHunk[]): string {
 }
 
 function createReviewBar(view: EditorView): Panel {
-  const doc = view.dom.ownerDocument;
-  const dom = doc.createElement('div');
-  dom.className = 'vault-mcp-review-bar';
-  dom.setAttribute('role', 'toolbar');
-  dom.setAttribute('aria-label', 'Pending changes in this note');
-  const summary = dom.appendChild(doc.createElement('span'));
-  summary.className = 'vault-mcp-review-summary';
-  const message = dom.appendChild(doc.createElement('span'));
-  message.className = 'vault-mcp-review-message';
-  const acceptButton = dom.appendChild(doc.createElement('button'));
-  acceptButton.className = 'vault-mcp-review-accept-all mod-cta';
-  acceptButton.textContent = 'Accept all';
-  const rejectButton = dom.appendChild(doc.createElement('button'));
-  rejectButton.className = 'vault-mcp-review-reject-all';
-  rejectButton.textContent = 'Reject all';
-  for (const b of [acceptButton, rejectButton]) b.type = 'button';
+  // Obsidian's global createDiv: the editor adopts the element into its own (popout) document when it inserts it.
+  const dom = createDiv({ cls: 'vault-mcp-review-bar', attr: { role: 'toolbar', 'aria-label': 'Pending changes in this note' } });
+  const summary = dom.createSpan({ cls: 'vault-mcp-review-summary' });
+  const message = dom.createSpan({ cls: 'vault-mcp-review-message' });
+  const acceptButton = dom.createEl('button', { cls: ['vault-mcp-review-accept-all', 'mod-cta'], text: 'Accept all', attr: { type: 'button' } });
+  const rejectButton = dom.createEl('button', { cls: 'vault-mcp-review-reject-all', text: 'Reject all', attr: { type: 'button' } });
 
   const render = (): void => {
     const hunks = view.state.field(reviewHunksField, false) ?? [];

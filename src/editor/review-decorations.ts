@@ -55,7 +55,7 @@ function buildReviewDecorations(state: EditorState): DecorationSet {
 
 /** True when `b` holds `a`'s hunks with the same staleness (positions are compared by the caller's mapping). */
 function sameShape(a: readonly ReviewHunk[], b: readonly ReviewHunk[]): boolean {
-  return a.length === b.length && a.every((h, i) => h.proposalId === b[i]!.proposalId && h.index === b[i]!.index && h.stale === b[i]!.stale);
+  return a.length === b.length && a.every((h, i) => h.proposalId === b[i].proposalId && h.index === b[i].index && h.stale === b[i].stale);
 }
 
 /**

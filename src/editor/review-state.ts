@@ -37,7 +37,7 @@ function sortHunks(hunks: readonly ReviewHunk[]): readonly ReviewHunk[] {
 
 /** The hunks a transaction applies: those named by {@link applyReviewHunks}, else changes that replace a hunk's range by exactly its text (an accept made in another view of the note). */
 function appliedBy(tr: Transaction, hunks: readonly ReviewHunk[]): { applied: ReviewHunk[]; declared: boolean } {
-  const declared = tr.effects.filter((e) => e.is(applyReviewHunks)).flatMap((e) => e.value as readonly ReviewHunk[]);
+  const declared = tr.effects.filter((e) => e.is(applyReviewHunks)).flatMap((e) => e.value);
   if (declared.length) return { applied: hunks.filter((h) => declared.some((d) => sameHunk(d, h))), declared: true };
   const applied: ReviewHunk[] = [];
   tr.changes.iterChanges((fromA, toA, _fromB, _toB, inserted) => {

@@ -58,8 +58,8 @@ export function proposalSummary(p: Proposal, hunks: readonly Hunk[], live: LiveS
   const stale = p.status === 'stale' || (live !== null && (live.gone || live.baseChanged)) ? undecided : (live?.placed.filter((h) => h.stale).length ?? 0);
   const reason = p.stale_reason
     ?? (!liveStale ? undefined
-      : live!.gone ? goneReason(p.path)
-      : live!.baseChanged ? 'The note changed after this delete was proposed; the user can only reject it.'
+      : live.gone ? goneReason(p.path)
+      : live.baseChanged ? 'The note changed after this delete was proposed; the user can only reject it.'
       : 'The note changed where these changes would go; the user can only reject them. Propose again on the new text.');
   return {
     id: p.id,

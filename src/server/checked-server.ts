@@ -74,7 +74,7 @@ export class CheckedServer extends Server {
     const schema = requestSchema as unknown as RequestSchema;
     const method = schema.shape.method.value;
     let schemas = schemasOf.get(this);
-    if (!schemas) schemasOf.set(this, (schemas = new Map()));
+    if (!schemas) schemasOf.set(this, (schemas = new Map<string, RequestSchema>()));
     schemas.set(method, schema);
     super.setRequestHandler(requestSchema, async (request, extra) => {
       try {

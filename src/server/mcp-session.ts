@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { KeyRecord } from '../settings/key-record';
@@ -140,6 +140,6 @@ export function createSessionServer(
     content.follow();
   };
   server.setNotificationHandler(RootsListChangedNotificationSchema, askRoots);
-  server.onclose = content.stop;
+  server.onclose = () => content.stop();
   return server;
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../errors';
 import type { ToolContext, ToolDefinition } from '../tools/tool';
@@ -138,7 +138,7 @@ export async function callTool(
     throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
   }
   try {
-    const result = await tool.handler(parsed.data as never, ctx);
+    const result = await tool.handler(parsed.data, ctx);
     return {
       content: [{ type: 'text', text: JSON.stringify(result) }],
       structuredContent: result,

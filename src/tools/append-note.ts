@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { expectedHashArg, submitWrite } from './write-gate';
 import { NOTE_ARG_DESCRIPTION } from './args';
 import { defineTool } from './tool';

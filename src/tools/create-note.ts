@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { submitWrite } from './write-gate';
 import { defineTool } from './tool';
 

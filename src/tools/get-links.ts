@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from './tool';
 
 /** `get_links`: a note's place in the link graph. */

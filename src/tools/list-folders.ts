@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isPathInside } from '../vault/paths/paths';
 import { defineTool } from './tool';
 

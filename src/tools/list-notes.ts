@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolError } from '../errors';
 import { decodeCursor, encodeCursor } from '../search/results/cursor';
 import { isPathInside } from '../vault/paths/paths';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolError } from '../errors';
 import { proposalSummary } from '../proposals/proposal-summary';
 import type { Proposal } from '../proposals/types';

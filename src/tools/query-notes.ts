@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { runNotesQuery, type NoteFacts } from '../search/query-notes/evaluate';
 import { parseNotesQuery, QuerySyntaxError } from '../search/query-notes/parse';
 import { defineTool } from './tool';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TFile } from 'obsidian';
 import { ToolError } from '../errors';
 import { findHeadingSection } from '../vault/content/heading-target';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TFile } from 'obsidian';
 import { ToolError } from '../errors';
 import { bodyStart } from '../vault/content/note-body';

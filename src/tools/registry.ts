@@ -45,7 +45,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   moveNoteTool,
   deleteNoteTool,
   createFolderTool,
-] as unknown as readonly ToolDefinition[];
+];
 
 /** A tool's own toggle: the saved value, else on for read tools and off for write tools. */
 export function ownToggle(tool: ToolDefinition, enabled: Record<string, boolean>): boolean {

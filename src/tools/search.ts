@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolError } from '../errors';
 import type { SearchHit } from '../search/types';
 import { syntheticId } from '../vault/paths/note-ref';
@@ -46,7 +46,7 @@ export const searchTool = defineTool({
     mode: z
       .enum(['hybrid', 'lexical', 'semantic'])
       .optional()
-      .describe('hybrid (default), lexical (keywords) or semantic (meaning).'),
+      .describe('hybrid (default; lexical results, saying so, until a semantic index exists), lexical (keywords), semantic (refused until then).'),
     limit: z.number().int().min(1).max(100).optional().describe('Results per page, 1-100; default 10.'),
     cursor: z.string().optional().describe('next_cursor of the previous page.'),
     fields: z.enum(['full', 'metadata']).optional().describe('"metadata": no snippets.'),

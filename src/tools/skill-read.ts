@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SkillCatalog, skillsFolderOf } from '../vault/skills';
 import { defineTool } from './tool';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { normalizeKeyMode } from '../settings/key-record';
 import { stagedResult } from '../proposals/proposal-summary';
 import type { WriteRequest } from '../vault/writes/write-types';

@@ -106,7 +106,7 @@ export class SkillCatalog {
     const found = skills.find((s) => s.id === id) ?? skills.find((s) => s.id.toLowerCase() === id.toLowerCase());
     if (!found) throw new ToolError('not_found', `No skill '${id}' in ${folder}/; call skills_list for the skill ids.`);
     const text = await this.notes.read(found.file);
-    const parent = found.file.parent as TFolder;
+    const parent = found.file.parent;
     const files: string[] = [];
     const walk = (dir: TFolder): void => {
       for (const child of dir.children) {
@@ -114,7 +114,7 @@ export class SkillCatalog {
         else if (child instanceof TFile && child !== found.file && this.notes.canRead(child, scope)) files.push(child.path);
       }
     };
-    walk(parent);
+    if (parent) walk(parent);
     return { id: found.id, path: found.file.path, ...judgeSkillText(text), text, body: text.slice(bodyStart(text)), files: files.sort() };
   }
 

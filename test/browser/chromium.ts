@@ -23,7 +23,6 @@ export function describeWithChromium(what: string): jest.Describe {
  * @returns playwright-core's Browser (typed loosely: playwright-core is imported lazily so a
  *   machine without it still loads the test file).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function launchChromium(): Promise<any> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({

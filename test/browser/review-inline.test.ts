@@ -35,9 +35,7 @@ async function pageHtml(): Promise<string> {
 }
 
 d('inline review in headless Chromium', () => {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let browser: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let page: any;
   let dir: string;
   let file: string;

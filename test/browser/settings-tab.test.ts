@@ -18,9 +18,7 @@ async function pageHtml(): Promise<string> {
 }
 
 d('settings tab in headless Chromium', () => {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let browser: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let page: any;
   let dir: string;
 

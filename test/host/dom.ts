@@ -62,7 +62,10 @@ export class HostElement {
     for (const c of classes) this.classes.delete(c);
   }
   toggleClass(classes: string | string[], value: boolean): void {
-    for (const c of Array.isArray(classes) ? classes : [classes]) value ? this.classes.add(c) : this.classes.delete(c);
+    for (const c of Array.isArray(classes) ? classes : [classes]) {
+      if (value) this.classes.add(c);
+      else this.classes.delete(c);
+    }
   }
   hasClass(cls: string): boolean {
     return this.classes.has(cls);
@@ -158,6 +161,16 @@ function installDomHelpers(): void {
   const node = Node.prototype;
   const el = Element.prototype;
   const html = HTMLElement.prototype;
+  // Obsidian's global createEl / createDiv / createSpan (obsidian.d.ts `declare global`): detached elements.
+  const globals = globalThis as unknown as Record<string, unknown>;
+  const createDetached = (tag: string, o?: InfoArg, cb?: (e: HTMLElement) => void): HTMLElement => {
+    const child = applyInfo(document.createElement(tag) as unknown as HTMLElement & InfoTarget, normalizeInfo(o));
+    cb?.(child);
+    return child;
+  };
+  globals.createEl ??= createDetached;
+  globals.createDiv ??= (o?: InfoArg, cb?: (e: HTMLElement) => void) => createDetached('div', o, cb);
+  globals.createSpan ??= (o?: InfoArg, cb?: (e: HTMLElement) => void) => createDetached('span', o, cb);
   define(node, 'empty', function (this: Node) {
     while (this.firstChild) this.removeChild(this.firstChild);
   });
@@ -241,3 +254,6 @@ export function createHostElement(tag = 'div', o?: ElementInfo | string): HTMLEl
   }
   return applyInfo(new HostElement(tag), normalizeInfo(o)) as unknown as HTMLElement;
 }
+
+// With a DOM (Jest's jsdom environment, a browser page), Obsidian's helpers and globals exist from the start, as in the app.
+installDomHelpers();

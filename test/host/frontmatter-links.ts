@@ -1,7 +1,7 @@
 import type * as O from 'obsidian';
 import { splitWikilink, wikilinkDisplayText } from './link-text';
 
-const WHOLE_WIKILINK = /^\[\[([^\[\]\n]+)\]\]$/;
+const WHOLE_WIKILINK = /^\[\[([^[\]\n]+)\]\]$/;
 
 /**
  * Collects Obsidian's `frontmatterLinks` from parsed frontmatter: every string property value

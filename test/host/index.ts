@@ -43,7 +43,7 @@ export { normalizePath } from './path';
 export { parseYaml, stringifyYaml } from './yaml';
 export { requestUrl, request } from './request-url';
 export { debounce } from './debounce';
-export { apiVersion, requireApiVersion, iterateRefs, iterateCacheRefs } from './refs';
+export { apiVersion, requireApiVersion, iterateRefs, iterateCacheRefs, setHostApiVersion } from './refs';
 export {
   getAllTags,
   getFrontMatterInfo,

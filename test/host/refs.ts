@@ -1,7 +1,18 @@
 import type * as O from 'obsidian';
 
-/** Version of the Obsidian API the host implements (the installed type definitions). */
-export const apiVersion = '1.13.1';
+/** The API version the host implements (the installed type definitions'). */
+export const HOST_API_VERSION = '1.13.1';
+
+/** Version of the Obsidian API the host reports; tests of feature-checked fallbacks lower it with `setHostApiVersion`. */
+export let apiVersion = HOST_API_VERSION;
+
+/**
+ * Host only: makes `apiVersion` and `requireApiVersion` answer as an app of `version` (x.y.z)
+ * would, so a test can run the fallback of a feature check; call with no argument to restore.
+ */
+export function setHostApiVersion(version: string = HOST_API_VERSION): void {
+  apiVersion = version;
+}
 
 /** Obsidian's `requireApiVersion`: true when `version` (x.y.z) is at most `apiVersion`. */
 export function requireApiVersion(version: string): boolean {

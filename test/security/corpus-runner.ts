@@ -1,3 +1,5 @@
+// The module object itself (not an ES namespace copy), so the timing case can watch timingSafeEqual on it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 import nodeCrypto = require('node:crypto');
 import * as net from 'node:net';
 import { messagesOf, openRawSession, raw, type RawResponse } from '../harness/raw-http';

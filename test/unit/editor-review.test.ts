@@ -1,4 +1,6 @@
 /** @jest-environment jsdom */
+// Obsidian's DOM helpers (createDiv, el.createSpan, addClass, ...), which the widgets use as in the app.
+import '../host';
 import { history, undo as undoCommand } from '@codemirror/commands';
 import { EditorSelection, EditorState, StateEffect, Transaction } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
@@ -170,7 +172,7 @@ describe('accept and reject', () => {
     expect(hunk(view, 'p2', 0).stale).toBe(false);
     const el = widget(view, 'p1', 0);
     expect(el.classList.contains('is-stale')).toBe(true);
-    expect(el.querySelector('.vault-mcp-hunk-stale')!.textContent).toBe('stale');
+    expect(el.querySelector('.vault-mcp-hunk-stale')!.textContent).toBe('Stale');
     expect(el.querySelector('button.mod-accept')).toBeNull();
     expect(el.querySelector('button.mod-reject')).not.toBeNull();
     const typed = view.state.doc.toString();

@@ -107,6 +107,7 @@ describe('host plugin lifecycle', () => {
     class Spy extends Broken {
       constructor(app: O.App, m: O.PluginManifest) {
         super(app, m);
+        // eslint-disable-next-line @typescript-eslint/no-this-alias -- the test keeps the half-loaded plugin to inspect it after the host drops it
         instance = this;
       }
     }

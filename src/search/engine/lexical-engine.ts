@@ -1,7 +1,7 @@
 import type { QueryNode } from '../query/query-ast';
 import type { NoteRecord } from '../query/note-filters';
 import { fileName } from '../query/note-filters';
-import { decidedByIndex, evaluate, needsText, regexNodes, termNodes, type NoteText, type TermLookup } from '../query/query-eval';
+import { decidedByIndex, evaluate, needsText, regexNodes, termNodes, type TermLookup } from '../query/query-eval';
 import type { RegexGuard } from '../query/regex-guard';
 import { bodyStart } from '../../vault/content/note-body';
 import { FIELD_COUNT, TermIndex, type ExpandMode, type Expansion, type IndexLine } from './term-index';
@@ -233,7 +233,7 @@ export class LexicalEngine {
         const texts = await Promise.all(batch.map((c) => loadText(c.note.path).catch(() => null)));
         const loaded = batch.flatMap((c, k) => {
           const full = texts[k];
-          return full === null ? [] : [{ c, text: { full, body: full.slice(bodyStart(full)) } as NoteText }];
+          return full === null ? [] : [{ c, text: { full, body: full.slice(bodyStart(full)) } }];
         });
         for (const node of bodyRegexes) {
           const ok = guard.testAll(node.regex, loaded.map((l) => l.text.body));
@@ -407,7 +407,7 @@ function propertyText(frontmatter: Record<string, unknown>): string {
     if (v === null || v === undefined) return;
     if (Array.isArray(v)) v.forEach(walk);
     else if (typeof v === 'object') Object.values(v as Record<string, unknown>).forEach(walk);
-    else out.push(String(v));
+    else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') out.push(String(v));
   };
   walk(frontmatter);
   return out.join('\n');

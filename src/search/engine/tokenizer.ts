@@ -27,7 +27,8 @@ export function hasUnsegmented(text: string): boolean {
   return UNSEGMENTED.test(text);
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+/** Only ASCII (no UTF-16 unit above U+007F; astral characters are surrogate pairs, above it too). */
+const ASCII = /^[^\u0080-\uffff]*$/;
 
 /** Combining diacritical marks (U+0300–U+036F): accents on Latin, Greek and Cyrillic letters. */
 const DIACRITICS = /[\u0300-\u036f]/g;
@@ -125,7 +126,7 @@ function isAsciiWordChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 const NOT_ASCII_WORD = /[^a-z0-9]+/;
 
 /**

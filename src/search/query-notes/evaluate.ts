@@ -35,7 +35,8 @@ export const DEFAULT_QUERY_LIMIT = 50;
 
 /** Stands for "this note has no such property" while evaluating. */
 const MISSING = Symbol('missing');
-type Value = unknown | typeof MISSING;
+/** A property's value while evaluating, MISSING included (unknown already covers the symbol). */
+type Value = unknown;
 
 /**
  * Runs `query` over `notes`.
@@ -163,7 +164,7 @@ function compareForSort(a: Value, b: Value, descending: boolean): number {
 
 function sortKey(value: Value): number | string | null {
   if (value === MISSING || isEmpty(value)) return null;
-  const first = Array.isArray(value) ? value[0] : value;
+  const first: unknown = Array.isArray(value) ? value[0] : value;
   if (typeof first === 'number') return first;
   if (typeof first === 'boolean') return first ? 1 : 0;
   return text(first).toLowerCase();

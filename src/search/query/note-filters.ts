@@ -108,5 +108,7 @@ function isEmpty(value: unknown): boolean {
 }
 
 function stringify(value: unknown): string {
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || value === undefined) return String(value);
+  return JSON.stringify(value) ?? '';
 }

@@ -53,7 +53,7 @@ export class PendingChangesView extends ItemView {
     root.empty();
     root.addClass('vault-mcp-pending');
     const pending = this.proposals.pending();
-    root.createEl('div', { cls: 'vault-mcp-pending-title', text: pending.length ? `${pending.length} pending change${pending.length === 1 ? '' : 's'}` : 'No pending changes' });
+    root.createDiv({ cls: 'vault-mcp-pending-title', text: pending.length ? `${pending.length} pending change${pending.length === 1 ? '' : 's'}` : 'No pending changes' });
     if (pending.length === 0) {
       root.createEl('p', { cls: 'vault-mcp-pending-empty', text: 'Changes that agents propose with a propose-mode key wait here and inline in the editor until you accept or reject them.' });
       return;

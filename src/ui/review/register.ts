@@ -1,4 +1,4 @@
-import { Notice, type Plugin } from 'obsidian';
+import { Notice, requireApiVersion, type Plugin } from 'obsidian';
 import type { ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
 import type { VaultMcpSettings } from '../../settings/settings';
@@ -67,19 +67,21 @@ async function openPendingChanges(plugin: Plugin): Promise<void> {
   await workspace.revealLeaf(leaf);
 }
 
-/** The CLI handlers; @returns false on apps without `registerCliHandler`. */
+/** The CLI handlers (feature-checked: `registerCliHandler` is since 1.12.2); @returns false on older apps. */
 function registerReviewCliHandlers(plugin: ReviewPlugin): boolean {
-  if (typeof (plugin as Partial<Pick<Plugin, 'registerCliHandler'>>).registerCliHandler !== 'function') return false;
-  const idFlag = { id: { value: '<proposal id>', description: 'The proposal, as vault-mcp:proposals lists it', required: true } };
-  const hunkFlag = { hunk: { value: '<n>', description: 'Only this hunk of an edit (numbered from 0)' } };
-  plugin.registerCliHandler('vault-mcp:proposals', 'List the changes agents proposed that await review', null, () => listPendingProposals(plugin));
-  plugin.registerCliHandler('vault-mcp:show', 'Show a proposed change and its hunks', idFlag, (params) => showProposal(plugin, params.id ?? ''));
-  for (const verdict of ['accept', 'reject'] as const) {
-    plugin.registerCliHandler(`vault-mcp:${verdict}`, `${verdict === 'accept' ? 'Accept' : 'Reject'} a proposed change (or one hunk of it)`, { ...idFlag, ...hunkFlag }, (params) => {
-      const hunk = parseHunkNumber(params.hunk);
-      if (hunk === null) return `hunk must be a whole number such as 0 or 2, got '${params.hunk}'.`;
-      return decideProposal(plugin, verdict, params.id ?? '', hunk);
-    });
+  if (requireApiVersion('1.12.2')) {
+    const idFlag = { id: { value: '<proposal id>', description: 'The proposal, as vault-mcp:proposals lists it', required: true } };
+    const hunkFlag = { hunk: { value: '<n>', description: 'Only this hunk of an edit (numbered from 0)' } };
+    plugin.registerCliHandler('vault-mcp:proposals', 'List the changes agents proposed that await review', null, () => listPendingProposals(plugin));
+    plugin.registerCliHandler('vault-mcp:show', 'Show a proposed change and its hunks', idFlag, (params) => showProposal(plugin, params.id ?? ''));
+    for (const verdict of ['accept', 'reject'] as const) {
+      plugin.registerCliHandler(`vault-mcp:${verdict}`, `${verdict === 'accept' ? 'Accept' : 'Reject'} a proposed change (or one hunk of it)`, { ...idFlag, ...hunkFlag }, (params) => {
+        const hunk = parseHunkNumber(params.hunk);
+        if (hunk === null) return `hunk must be a whole number such as 0 or 2, got '${params.hunk}'.`;
+        return decideProposal(plugin, verdict, params.id ?? '', hunk);
+      });
+    }
+    return true;
   }
-  return true;
+  return false;
 }

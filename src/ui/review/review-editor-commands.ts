@@ -9,7 +9,8 @@ interface ReviewCommand {
   name: string;
   /** Whether the command applies to this editor now (it has the hunk or hunks it needs). */
   available(cm: EditorView): boolean;
-  run(cm: EditorView): Promise<unknown> | unknown;
+  /** Runs the command; may return a promise (awaited by the caller). */
+  run(cm: EditorView): unknown;
 }
 
 const hunksIn = (cm: EditorView) => cm.state.field(reviewHunksField, false) ?? [];

@@ -1,5 +1,6 @@
 import { Setting } from 'obsidian';
 import { attachFolderSuggestions, vaultFolders, type SectionContext } from './tab-context';
+import { showSettingError } from './setting-error';
 
 /** Normalizes a folder typed by the user: trims, drops leading/trailing slashes. */
 export function cleanFolder(raw: string): string {
@@ -111,7 +112,7 @@ function renderPathList(containerEl: HTMLElement, ctx: SectionContext, spec: Pat
   add.addText((text) => {
     text.setPlaceholder(spec.placeholder).onChange((value) => {
       pending = value;
-      add.setErrorMessage(null);
+      showSettingError(add, null);
     });
     attachFolderSuggestions(text.inputEl, vaultFolders(app));
   });
@@ -119,11 +120,11 @@ function renderPathList(containerEl: HTMLElement, ctx: SectionContext, spec: Pat
     button.setButtonText(spec.button).onClick(async () => {
       const path = cleanFolder(pending);
       if (!path || path.split('/').includes('..')) {
-        add.setErrorMessage(spec.invalid);
+        showSettingError(add, spec.invalid);
         return;
       }
       if (list.includes(path)) {
-        add.setErrorMessage(spec.duplicate(path));
+        showSettingError(add, spec.duplicate(path));
         return;
       }
       await save([...list, path]);

@@ -51,7 +51,7 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
     .setDesc('Fills in the provider type and base URL.')
     .addDropdown((d) => {
       d.addOption('', 'Choose…');
-      AI_PROVIDER_PRESETS.forEach((p, i) => d.addOption(String(i), p.label));
+      for (const [i, p] of AI_PROVIDER_PRESETS.entries()) d.addOption(String(i), p.label);
       d.setValue('').onChange(async (value) => {
         const preset = AI_PROVIDER_PRESETS[Number(value)];
         if (value === '' || !preset) return;
@@ -89,7 +89,7 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
     .setName('API key')
     .setDesc('Stored in Obsidian\'s secret storage on this device, not in data.json. Local servers usually need none.')
     .addText((t) => {
-      apiKey = t.setPlaceholder('none').setValue(app.secretStorage.getSecret(AI_API_KEY_SECRET_ID) ?? '').onChange((v) => {
+      apiKey = t.setPlaceholder('None').setValue(app.secretStorage.getSecret(AI_API_KEY_SECRET_ID) ?? '').onChange((v) => {
         app.secretStorage.setSecret(AI_API_KEY_SECRET_ID, v.trim());
       });
       t.inputEl.type = 'password';

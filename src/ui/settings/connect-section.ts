@@ -26,7 +26,7 @@ export function renderConnectSection(containerEl: HTMLElement, ctx: SectionConte
     containerEl.createDiv({ cls: 'vault-mcp-empty', text: 'Mint a key under "Keys" first; cloud-only keys cannot connect here.' });
     return;
   }
-  const selected = keys.find((k) => k.id === ctx.selectedKeyId) ?? keys[0]!;
+  const selected = keys.find((k) => k.id === ctx.selectedKeyId) ?? keys[0];
   new Setting(containerEl).setName('Key').addDropdown((d) => {
     for (const key of keys) d.addOption(key.id, `${key.label} (${key.mode})`);
     d.setValue(selected.id).onChange((id) => {

@@ -23,7 +23,7 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<
   try {
     saved = await plugin.loadData();
   } catch (err) {
-    saved = err as Error;
+    saved = err;
   }
   if (saved instanceof Error || (saved !== null && (typeof saved !== 'object' || Array.isArray(saved)))) {
     const reason = saved instanceof Error ? saved.message : 'it holds no settings object';

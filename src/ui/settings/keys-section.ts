@@ -8,6 +8,7 @@ import {
   vaultFolders,
   type SectionContext,
 } from './tab-context';
+import { showSettingError } from './setting-error';
 
 /** Scope choices as the dropdown shows them. */
 const SCOPE_LABELS: Record<KeyScope, string> = { local: 'local', both: 'both', cloud: 'cloud' };
@@ -89,7 +90,7 @@ function renderKeyRow(row: HTMLTableRowElement, key: KeyRecord, ctx: SectionCont
   });
 
   const rootsCell = row.createEl('td', { cls: 'vault-mcp-key-roots' });
-  const roots = new TextComponent(rootsCell).setPlaceholder('whole vault').setValue(key.roots.join(', '));
+  const roots = new TextComponent(rootsCell).setPlaceholder('Whole vault').setValue(key.roots.join(', '));
   roots.inputEl.setAttr('aria-label', `Folders "${key.label}" is confined to, comma-separated`);
   attachFolderSuggestions(roots.inputEl, folders);
   roots.inputEl.addEventListener('change', () => void run(() => plugin.keyRing.setRoots(key.id, parseRoots(roots.getValue()))));
@@ -126,7 +127,7 @@ function renderMintRow(containerEl: HTMLElement, ctx: SectionContext): void {
     .setClass('vault-mcp-mint');
   setting.addText((text) => text.setPlaceholder('Client name, e.g. Claude Code').onChange((value) => {
     label = value;
-    setting.setErrorMessage(null);
+    showSettingError(setting, null);
   }));
   let mintButton: ButtonComponent | null = null;
   const mint = async (): Promise<void> => {
@@ -136,7 +137,7 @@ function renderMintRow(containerEl: HTMLElement, ctx: SectionContext): void {
       new Notice(`Vault MCP: minted key "${record.label}" (${record.mode}). Copy its setup under "Connect a client".`);
       ctx.redisplay();
     } catch (error) {
-      setting.setErrorMessage((error as Error).message);
+      showSettingError(setting, (error as Error).message);
     }
   };
   const drawButton = (): void => {

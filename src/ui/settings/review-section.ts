@@ -11,7 +11,7 @@ export function renderReviewSection(containerEl: HTMLElement, ctx: SectionContex
   new Setting(containerEl)
     .setName('Review')
     .setHeading()
-    .setDesc('Changes from propose-mode keys wait inline in the editor and in the Pending changes view until you accept or reject them.');
+    .setDesc('Changes from propose-mode keys wait inline in the editor and in the pending changes view until you accept or reject them.');
   new Setting(containerEl)
     .setName('Notify on new proposals')
     .setDesc('Show a notice each time an agent proposes a change.')

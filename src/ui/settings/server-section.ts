@@ -2,6 +2,7 @@ import { Notice, Setting } from 'obsidian';
 import { MCP_PATH } from '../../server/endpoint';
 import { MAX_PORT, MIN_PORT } from '../../settings/settings';
 import { copyToClipboard, type SectionContext } from './tab-context';
+import { showSettingError } from './setting-error';
 
 
 /**
@@ -62,7 +63,7 @@ export function renderServerSection(containerEl: HTMLElement, ctx: SectionContex
     text.inputEl.setAttr('inputmode', 'numeric');
     text.setValue(String(plugin.settings.server.port)).onChange((value) => {
       const parsed = parsePort(value);
-      portSetting.setErrorMessage('error' in parsed ? parsed.error : null);
+      showSettingError(portSetting, 'error' in parsed ? parsed.error : null);
     });
     text.inputEl.addEventListener('change', () => void applyPort(text.getValue()));
   });
@@ -70,7 +71,7 @@ export function renderServerSection(containerEl: HTMLElement, ctx: SectionContex
   const applyPort = async (value: string): Promise<void> => {
     const parsed = parsePort(value);
     if ('error' in parsed) {
-      portSetting.setErrorMessage(parsed.error);
+      showSettingError(portSetting, parsed.error);
       new Notice(`Vault MCP: ${parsed.error}`);
       return;
     }
@@ -85,7 +86,7 @@ export function renderServerSection(containerEl: HTMLElement, ctx: SectionContex
   const statusSetting = new Setting(containerEl).setName('Status').setClass('vault-mcp-status');
   statusSetting.descEl.createSpan({ cls: ['vault-mcp-status-dot', `is-${status.state}`] });
   statusSetting.descEl.createSpan({ cls: 'vault-mcp-status-text', text: describeServerStatus(ctx) });
-  if (status.state === 'error') statusSetting.setErrorMessage(status.message);
+  if (status.state === 'error') showSettingError(statusSetting, status.message);
   statusSetting
     .addExtraButton((button) =>
       button

@@ -57,10 +57,10 @@ export const CONFIRM_WINDOW_MS = 5000;
  */
 export function twoStepButton(button: ButtonComponent, text: string, confirmText: string, action: () => Promise<void> | void): ButtonComponent {
   let armed = false;
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  let timer: number | null = null;
   const disarm = (): void => {
     armed = false;
-    if (timer) clearTimeout(timer);
+    if (timer !== null) window.clearTimeout(timer);
     timer = null;
     button.setButtonText(text);
     button.buttonEl.removeClass('mod-warning');
@@ -70,7 +70,7 @@ export function twoStepButton(button: ButtonComponent, text: string, confirmText
       armed = true;
       button.setButtonText(confirmText);
       button.buttonEl.addClass('mod-warning');
-      timer = setTimeout(disarm, CONFIRM_WINDOW_MS);
+      timer = window.setTimeout(disarm, CONFIRM_WINDOW_MS);
       return;
     }
     disarm();

@@ -10,6 +10,7 @@ import { ToolError } from '../../errors';
 /** An absolute file-system path or URL: `C:\…`, `\\server\…`, `file://…`, `obsidian://…`. */
 const ABSOLUTE_OR_URL = /^(?:[a-zA-Z]:[\\/]|\\\\|[a-zA-Z][a-zA-Z0-9+.-]*:\/\/)/;
 /** C0 control characters (NUL, newlines, tabs...) never belong in a vault path. */
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's job
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /** One or more consecutive percent-escapes, decoded together so multi-byte UTF-8 survives. */
 const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/g;

@@ -71,8 +71,8 @@ export class EntryWriter {
   async prepareMove(tool: string, rawPath: string, rawTo: string, expectedHash: string | undefined, scope: AccessScope): Promise<PreparedWrite> {
     const source = this.sourceEntry(rawPath, scope);
     const isNote = source instanceof TFile;
-    if (!isNote) this.assertFolderMovable(source as TFolder, scope);
-    else if (expectedHash !== undefined) assertExpectedHash(await this.notes.read(source), expectedHash, source.path);
+    if (source instanceof TFolder) this.assertFolderMovable(source, scope);
+    else if (isNote && expectedHash !== undefined) assertExpectedHash(await this.notes.read(source), expectedHash, source.path);
     this.assertLinkersWritable(source, scope);
     await this.assertLinkersUtf8(source);
     let to = this.notes.policy.normalizePath(rawTo, scope);

@@ -173,7 +173,7 @@ function coerce(key: string, value: unknown, current: unknown): unknown {
   const name = key.toLowerCase();
   const isTags = name === 'tags';
   if (LIST_PROPERTIES.has(name)) {
-    const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : null;
+    const items: unknown[] | null = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : null;
     if (items) {
       return items
         .map((item) => (typeof item === 'string' ? (isTags ? item.trim().replace(/^#+/, '') : item.trim()) : item))

@@ -1,0 +1,54 @@
+// Size budget for main.js, run by `npm test`: builds the production bundle in memory with the
+// same options as `npm run build`, prints what each dependency and each src/ folder costs in
+// the minified output (esbuild's metafile), and fails when the total passes the budget or when
+// a package that must stay out (ajv, see scripts/bundle/options.mjs) is back in.
+import esbuild from 'esbuild';
+import { mainBundleOptions } from './bundle/options.mjs';
+
+/** Budget for the minified main.js, in bytes (issue 13: at most 700 KB). */
+const BUDGET_BYTES = 700_000;
+/** Inputs that must not be in main.js (matched on the metafile path), with the reason printed when one is. */
+const KEPT_OUT = [
+  { name: 'ajv', pattern: /node_modules\/ajv\//, why: 'the SDK pulls it only for elicitation; scripts/bundle/options.mjs swaps its provider out' },
+  {
+    name: 'Zod locales other than English',
+    pattern: /node_modules\/zod\/v4\/locales\/(?!en\.js$)/,
+    why: "they come with the named `z` export (`import { z } from 'zod'`, about +350 KB); write `import * as z from 'zod'`",
+  },
+];
+
+const result = await esbuild.build({ ...mainBundleOptions(true), write: false, metafile: true, logLevel: 'error' });
+const [output] = Object.values(result.metafile.outputs);
+
+/** @param {string} input a metafile input path */
+function owner(input) {
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+  if (pkg) return pkg[1];
+  const own = /^src\/([^/]+)\//.exec(input);
+  return own ? `src/${own[1]}/` : input;
+}
+
+const cost = new Map();
+for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+  cost.set(owner(input), (cost.get(owner(input)) ?? 0) + bytesInOutput);
+}
+const kb = (bytes) => `${(bytes / 1000).toFixed(1).padStart(7)} KB`;
+const rows = [...cost].filter(([, bytes]) => bytes > 0).sort((a, b) => b[1] - a[1]);
+const width = Math.max(...rows.map(([name]) => name.length));
+console.log('main.js (minified) by package / src folder:');
+for (const [name, bytes] of rows) console.log(`  ${name.padEnd(width)} ${kb(bytes)}`);
+const deps = rows.filter(([name]) => !name.startsWith('src/')).reduce((sum, [, bytes]) => sum + bytes, 0);
+console.log(`  ${'dependencies'.padEnd(width)} ${kb(deps)}\n  ${'total'.padEnd(width)} ${kb(output.bytes)}  (budget ${kb(BUDGET_BYTES).trim()})`);
+
+const problems = [];
+for (const { name, pattern, why } of KEPT_OUT) {
+  if (Object.keys(output.inputs).some((input) => pattern.test(input))) problems.push(`${name} in main.js: ${why}.`);
+}
+if (output.bytes > BUDGET_BYTES) {
+  problems.push(`main.js is ${output.bytes} bytes, over the ${BUDGET_BYTES}-byte budget: see the table above for what grew.`);
+}
+if (problems.length > 0) {
+  for (const problem of problems) console.error(`check-bundle: ${problem}`);
+  process.exit(1);
+}
+console.log('check-bundle: within budget');
