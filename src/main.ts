@@ -18,6 +18,7 @@ import { migrateSettings } from './settings/migrate-settings';
 import { VaultMcpSettingTab } from './ui/settings/settings-tab';
 import type { VaultMcpSettings } from './settings/settings';
 import { NoteStore } from './vault/note-store';
+import { registerWidgetBlocks, vaultWidgetSource } from './ui/widgets/widget-block';
 
 /**
  * Vault MCP: wires settings, keys, the note store, the search index and the loopback MCP
@@ -46,6 +47,7 @@ export default class VaultMcpPlugin extends Plugin {
     this.notes = new NoteStore(this.app, {
       quarantine: () => this.settings.access.quarantine,
       trustedSymlinks: () => this.settings.access.trustedSymlinks,
+      widgetsFolder: () => this.settings.widgets.folder,
     });
     this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
     this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'));
@@ -65,6 +67,7 @@ export default class VaultMcpPlugin extends Plugin {
     this.addSettingTab(this.settingTab);
     registerCliHandlers(this);
     registerReview(this);
+    registerWidgetBlocks(this, vaultWidgetSource(this.notes));
     this.register(() => {
       this.api = null;
       this.search.stop();

@@ -42,6 +42,10 @@ export interface VaultMcpSettings {
     /** Show a Notice when an agent proposes a change (propose mode). */
     notifyOnNew: boolean;
   };
+  widgets: {
+    /** "Widgets folder": where widget_write keeps `<id>.html` widgets; note tools do not use it. */
+    folder: string;
+  };
   ai: {
     enabled: boolean;
     allowRemote: boolean;
@@ -66,6 +70,7 @@ export function defaultSettings(): VaultMcpSettings {
     tools: { allowWrites: false, enabled: {} },
     access: { quarantine: [], trustedSymlinks: [] },
     proposals: { notifyOnNew: true },
+    widgets: { folder: 'Widgets' },
     ai: {
       enabled: false,
       allowRemote: false,

@@ -18,6 +18,8 @@ import { setPropertiesTool } from './set-properties';
 import { moveNoteTool } from './move-note';
 import { deleteNoteTool } from './delete-note';
 import { createFolderTool } from './create-folder';
+import { widgetListTool } from './widget-list';
+import { widgetWriteTool } from './widget-write';
 
 /** Every tool the plugin offers, in the order tools/list shows them. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -39,6 +41,8 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   moveNoteTool,
   deleteNoteTool,
   createFolderTool,
+  widgetListTool,
+  widgetWriteTool,
 ] as unknown as readonly ToolDefinition[];
 
 /** A tool's own toggle: the saved value, else on for read tools and off for write tools. */

@@ -15,6 +15,8 @@ import { NoteWriter } from './writes/note-writer';
 import { ScanCache } from './scan-cache';
 import { NotePolicy } from './note-policy';
 import type { NoteReader } from './note-reader';
+import { WidgetStore } from './widgets/widget-store';
+import { DEFAULT_WIDGETS_FOLDER } from './widgets/widget-folder';
 
 /** A note change, reported after the metadata cache has caught up with it. */
 export interface NoteChange {
@@ -47,6 +49,8 @@ export interface NoteStoreOptions {
   quarantine: () => string[];
   /** Returns the vault paths of symbolic links the user trusts (settings `access.trustedSymlinks`); none when absent. */
   trustedSymlinks?: () => string[];
+  /** Returns the widgets folder setting (settings `widgets.folder`); `Widgets` when absent. */
+  widgetsFolder?: () => string;
 }
 
 /**
@@ -62,8 +66,10 @@ export class NoteStore implements NoteReader {
   readonly policy: NotePolicy;
   private readonly quarantineList: () => string[];
   private readonly trustedList: () => string[];
+  private readonly widgetsSetting: () => string;
   private readonly scans: ScanCache;
   private writer: NoteWriter | null = null;
+  private widgetStore: WidgetStore | null = null;
 
   /** @param app the Obsidian app. @param options where the user's quarantine and trusted-link lists come from. */
   constructor(
@@ -72,10 +78,12 @@ export class NoteStore implements NoteReader {
   ) {
     this.quarantineList = options.quarantine;
     this.trustedList = options.trustedSymlinks ?? (() => []);
+    this.widgetsSetting = options.widgetsFolder ?? (() => DEFAULT_WIDGETS_FOLDER);
     this.scans = new ScanCache(app);
     this.policy = new NotePolicy(app, {
       quarantine: options.quarantine,
       trustedSymlinks: this.trustedList,
+      widgetsFolder: this.widgetsSetting,
       readableNotes: (scope) => this.readableNotes(scope),
       frontmatterOf: (file) => this.frontmatterOf(file),
       aliasesOf: (file) => this.aliasesOf(file),
@@ -101,6 +109,12 @@ export class NoteStore implements NoteReader {
   get writes(): NoteWriter {
     this.writer ??= new NoteWriter(this.app, this);
     return this.writer;
+  }
+
+  /** The widgets of the widgets folder (list, create, replace): see {@link WidgetStore}. */
+  get widgets(): WidgetStore {
+    this.widgetStore ??= new WidgetStore(this.app, this.policy);
+    return this.widgetStore;
   }
 
   /** Markdown notes `scope` may read, in vault order (a fresh array; remembered until the vault changes). */
@@ -291,9 +305,9 @@ export class NoteStore implements NoteReader {
     return this.scans.get(`readable\u0000${this.scopeKey(scope)}`, () => this.app.vault.getMarkdownFiles().filter((file) => this.policy.canRead(file, scope)));
   }
 
-  /** What a scan's answer for `scope` depends on besides the vault: the key's label and roots, and the quarantine list. */
+  /** What a scan's answer for `scope` depends on besides the vault: the key's label and roots, the quarantine list and the widgets folder. */
   private scopeKey(scope: AccessScope): string {
-    return JSON.stringify([scope.label, scope.roots, this.quarantineList(), this.trustedList()]);
+    return JSON.stringify([scope.label, scope.roots, this.quarantineList(), this.trustedList(), this.widgetsSetting()]);
   }
 
   /**

@@ -1,4 +1,5 @@
-import { Setting } from 'obsidian';
+import { normalizePath, Setting } from 'obsidian';
+import { DEFAULT_WIDGETS_FOLDER } from '../../vault/widgets/widget-folder';
 import { ALL_TOOLS, ownToggle } from '../../tools/registry';
 import type { ToolDefinition } from '../../tools/tool';
 import type { SectionContext } from './tab-context';
@@ -14,7 +15,7 @@ export function oneLine(description: string): string {
  * The "Tools" section: "Allow writes" and one toggle per tool (read tools on, write tools
  * off by default). Every change is saved and announced to connected clients with
  * `notifications/tools/list_changed` (MCP spec, "Tools › List Changed Notification"), so
- * tools/list reflects it without reconnecting.
+ * tools/list reflects it without reconnecting. Last, the "Widgets folder" (settings `widgets.folder`).
  */
 export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext, tools: readonly ToolDefinition[] = ALL_TOOLS): void {
   const { plugin } = ctx;
@@ -59,4 +60,14 @@ export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext
       );
     }
   }
+
+  new Setting(containerEl)
+    .setName('Widgets folder')
+    .setDesc('Where widget_write keeps widgets (<id>.html); note tools do not read or write in it. A note shows one with a vault-mcp-widget code block.')
+    .addText((text) =>
+      text.setPlaceholder(DEFAULT_WIDGETS_FOLDER).setValue(plugin.settings.widgets.folder).onChange(async (value) => {
+        plugin.settings.widgets.folder = value.trim() === '' ? DEFAULT_WIDGETS_FOLDER : normalizePath(value.trim());
+        await plugin.saveSettings();
+      }),
+    );
 }
