@@ -8,9 +8,7 @@ import { widgetQueryError } from './widget-query';
 export const widgetListTool = defineTool({
   name: 'widget_list',
   title: 'List widgets',
-  description:
-    'List the HTML widgets (Widgets/<id>.html, rendered in Obsidian from a ```vault-mcp-widget``` block holding the id): ' +
-    '{id, name, description, query, path, hash, error?} each, never the HTML. hash is what widget_write needs to replace one.',
+  description: 'Widgets (Widgets/<id>.html, shown in a note by a vault-mcp-widget code block holding the id): {id, name, description, query, path, hash, error?}; no HTML.',
   kind: 'read',
   inputSchema: {},
   annotations: { title: 'List widgets', readOnlyHint: true, openWorldHint: false },

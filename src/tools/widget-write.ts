@@ -17,16 +17,15 @@ export const widgetWriteTool = defineTool({
   name: WIDGET_WRITE_TOOL,
   title: 'Write widget',
   description:
-    'Add or replace a widget: one self-contained HTML file Widgets/<id>.html with a manifest ' +
-    '<script type="application/json" id="vault-mcp-widget">{"name", "description", "query"}</script>. In Obsidian it runs in a ' +
-    'sandboxed frame without network and gets the query_notes result of `query` by postMessage ' +
-    '({type: "vault-mcp-widget-data", result: {columns, rows, total}}); it may post {type: "vault-mcp-widget-height", height} back. ' +
-    'Replacing needs a force key and expected_hash (from widget_list); the old file is kept as <id>.html.bak.',
+    'Add a widget Widgets/<id>.html: self-contained HTML with <script type="application/json" id="vault-mcp-widget">' +
+    '{"name","description","query"}</script>. Runs sandboxed, no network; gets {type:"vault-mcp-widget-data",result} (the ' +
+    'query_notes result) by postMessage, may post {type:"vault-mcp-widget-height",height}. Replacing needs a force key and ' +
+    'expected_hash; the old file becomes <id>.html.bak.',
   kind: 'write',
   inputSchema: {
-    id: z.string().describe('File name without .html: letters, digits, - and _, e.g. "reading-list".'),
-    html: z.string().max(MAX_WIDGET_CHARS).describe('The whole HTML document, manifest included; inline scripts and styles only.'),
-    expected_hash: z.string().optional().describe('Required to replace an existing widget: its hash from widget_list.'),
+    id: z.string().describe('E.g. "reading-list" (letters, digits, - _).'),
+    html: z.string().max(MAX_WIDGET_CHARS).describe('Whole document; inline scripts and styles only.'),
+    expected_hash: z.string().optional().describe('To replace: its hash from widget_list.'),
   },
   annotations: { title: 'Write widget', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
