@@ -129,7 +129,7 @@ describe('widgets over MCP', () => {
       ['<script type="application/json" id="vault-mcp-widget">{"name":"x"}</script>', /needs a string "query"/],
       ['<script type="application/json" id="vault-mcp-widget">{"name":"x","query":"","description":5}</script>', /"description" must be a string/],
       ['<script type="application/json" id="vault-mcp-widget">{"name":"x","query":"WHERE status iz 1"}</script>', /"query" is not a query_notes query/],
-      ['<script type="application/json" id="vault-mcp-widget">{"name":"x","query":""}</script><script type="application/json" id=\'vault-mcp-widget\'>{}</script>', /2 elements have id "vault-mcp-widget"/],
+      ['<script type="application/json" id="vault-mcp-widget">{"name":"x","query":""}</script><script type="application/json" id=\'vault-mcp-widget\'>{}</script>', /more than one element has id "vault-mcp-widget"/],
       ['<script type="application/json" id="vault-mcp-widget">{"name":"x","query":""}', /not closed with <\/script>/],
     ];
     for (const [html, message] of cases) expect(await callError(env.client, 'widget_write', { id: 'broken', html })).toMatch(message);

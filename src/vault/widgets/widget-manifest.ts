@@ -76,9 +76,10 @@ export function parseWidgetManifest(html: string): ManifestResult {
     const end = indexOfIgnoreCase(html, '</script', start);
     if (end < 0) return fail('the manifest <script> element is not closed with </script>');
     found.push({ type: (attrValue(TYPE_ATTR, attrs) ?? '').trim().toLowerCase(), body: html.slice(start, end) });
+    // A second one is already an error: stop, so many start tags before one far </script> cost one scan each at most twice.
+    if (found.length > 1) return fail(`more than one element has id "${MANIFEST_ELEMENT_ID}"; keep exactly one manifest`);
   }
   if (found.length === 0) return fail(`no manifest: add <script type="application/json" id="${MANIFEST_ELEMENT_ID}">{"name": "...", "description": "...", "query": "..."}</script>`);
-  if (found.length > 1) return fail(`${found.length} elements have id "${MANIFEST_ELEMENT_ID}"; keep exactly one manifest`);
   const [{ type, body }] = found;
   if (type !== 'application/json') return fail(`the manifest <script> must have type="application/json" (it has ${type ? `"${type}"` : 'none'}), so it is data and never runs`);
   let data: unknown;
