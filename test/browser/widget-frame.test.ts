@@ -10,9 +10,7 @@ import { describeWithChromium, launchChromium, ROOT } from './chromium';
 const d = describeWithChromium('the widget browser test');
 
 d('a vault-mcp-widget block in headless Chromium', () => {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let browser: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let page: any;
   let dir: string;
   let server: http.Server;
