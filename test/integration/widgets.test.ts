@@ -185,6 +185,13 @@ describe('widgets over MCP', () => {
     expect(JSON.stringify(folders)).not.toContain('Widgets');
     const query = await call(env.client, 'query_notes', { query: 'WHERE file.folder under "Widgets"' });
     expect(query.total).toBe(0);
+
+    // The folder setting changes (the settings tab then rebuilds the index): Widgets/ is an ordinary folder again, search included.
+    env.booted.plugin.settings.widgets.folder = 'Boards';
+    await env.booted.plugin.search.reindex();
+    expect((await call(env.client, 'read_note', { path: 'Widgets/planted.md' })).body).toContain('zebraquartz');
+    expect(JSON.stringify(await call(env.client, 'search', { query: 'zebraquartz' }))).toContain('Widgets/planted.md');
+    expect(await callError(env.client, 'create_note', { path: 'Boards/x', content: 'x' })).toMatch(/widgets folder 'Boards'/);
   });
 
   test('the widgets folder is a setting; widgets follow key roots and quarantine', async () => {
