@@ -33,6 +33,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   getLinksTool,
   activeNoteTool,
   proposalStatusTool,
+  widgetListTool,
   createNoteTool,
   writeNoteTool,
   appendNoteTool,
@@ -41,7 +42,6 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   moveNoteTool,
   deleteNoteTool,
   createFolderTool,
-  widgetListTool,
   widgetWriteTool,
 ] as unknown as readonly ToolDefinition[];
 
