@@ -55,7 +55,7 @@ export interface NoteStoreOptions {
 
 /**
  * The only code that touches `app.vault`, `app.metadataCache`, `app.fileManager` and
- * `app.workspace` (with its {@link policy} and {@link writes}): reads notes, their metadata
+ * `app.workspace` (with its {@link policy}, {@link writes} and {@link widgets}): reads notes, their metadata
  * (frontmatter, titles, tags, outline, links), lists and change events. Every tool asks it,
  * passing the caller's {@link AccessScope}; which paths and notes a scope may use is decided
  * in one place, {@link policy} (DESIGN.md "Notes that agents may not touch"). A note the
