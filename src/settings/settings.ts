@@ -11,6 +11,9 @@ export const MAX_PORT = 65535;
 /** Default loopback port of the MCP server. */
 export const DEFAULT_PORT = 27200;
 
+/** The widgets folder of a fresh install (`widgets.folder`). */
+export const DEFAULT_WIDGETS_FOLDER = 'Widgets';
+
 /** Everything the plugin keeps in data.json. No secrets: tokens and API keys live in SecretStorage. */
 export interface VaultMcpSettings {
   schemaVersion: number;
@@ -70,7 +73,7 @@ export function defaultSettings(): VaultMcpSettings {
     tools: { allowWrites: false, enabled: {} },
     access: { quarantine: [], trustedSymlinks: [] },
     proposals: { notifyOnNew: true },
-    widgets: { folder: 'Widgets' },
+    widgets: { folder: DEFAULT_WIDGETS_FOLDER },
     ai: {
       enabled: false,
       allowRemote: false,

@@ -16,7 +16,7 @@ import { ScanCache } from './scan-cache';
 import { NotePolicy } from './note-policy';
 import type { NoteReader } from './note-reader';
 import { WidgetStore } from './widgets/widget-store';
-import { DEFAULT_WIDGETS_FOLDER } from './widgets/widget-folder';
+import { DEFAULT_WIDGETS_FOLDER } from '../settings/settings';
 
 /** A note change, reported after the metadata cache has caught up with it. */
 export interface NoteChange {

@@ -1,5 +1,6 @@
 import { isWidgetId, MAX_WIDGET_CHARS, parseWidgetManifest } from '../../src/vault/widgets/widget-manifest';
 import { widgetsFolderPath } from '../../src/vault/widgets/widget-folder';
+import { migrateSettings } from '../../src/settings/migrate-settings';
 import { WIDGET_CSP, widgetDocument } from '../../src/ui/widgets/widget-frame';
 
 const manifest = (json: string, attrs = 'type="application/json" id="vault-mcp-widget"'): string => `<html><head><script ${attrs}>${json}</script></head><body></body></html>`;
@@ -56,6 +57,13 @@ describe('widgets folder setting', () => {
     expect(widgetsFolderPath('Dash/Boards/')).toBe('Dash/Boards');
     expect(widgetsFolderPath('./A\\B')).toBe('A/B');
     for (const bad of ['', '/', '../out', 'C:\\x', 'a\u0000b', 3, null, undefined]) expect(widgetsFolderPath(bad)).toBe('Widgets');
+  });
+
+  it('is migrated: absent or not a string in data.json means Widgets, a saved one is kept', () => {
+    expect(migrateSettings({}).widgets).toEqual({ folder: 'Widgets' });
+    expect(migrateSettings({ widgets: { folder: 5 } }).widgets).toEqual({ folder: 'Widgets' });
+    expect(migrateSettings({ widgets: 'x' }).widgets).toEqual({ folder: 'Widgets' });
+    expect(migrateSettings({ widgets: { folder: 'Boards' } }).widgets).toEqual({ folder: 'Boards' });
   });
 });
 

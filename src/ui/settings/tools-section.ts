@@ -1,5 +1,5 @@
 import { debounce, normalizePath, Setting } from 'obsidian';
-import { DEFAULT_WIDGETS_FOLDER } from '../../vault/widgets/widget-folder';
+import { DEFAULT_WIDGETS_FOLDER } from '../../settings/settings';
 import { ALL_TOOLS, ownToggle } from '../../tools/registry';
 import type { ToolDefinition } from '../../tools/tool';
 import type { SectionContext } from './tab-context';

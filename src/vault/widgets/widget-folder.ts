@@ -1,7 +1,5 @@
+import { DEFAULT_WIDGETS_FOLDER } from '../../settings/settings';
 import { lexicalVaultPath } from '../paths/paths';
-
-/** The widgets folder of a fresh install (settings `widgets.folder`). */
-export const DEFAULT_WIDGETS_FOLDER = 'Widgets';
 
 /**
  * The vault path of the widgets folder from the setting: normalized like any vault path;
