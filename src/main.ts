@@ -22,6 +22,7 @@ import { VaultPeers } from './server/vault-peers';
 import { registryFolder, VaultRegistry } from './server/vault-registry';
 import { vaultLocation } from './vault/vault-location';
 import { readSettingsData } from './vault/settings-data';
+import { registerWidgetBlocks, vaultWidgetSource } from './ui/widgets/widget-block';
 
 /**
  * Vault MCP: wires settings, keys, the note store, the search index and the loopback MCP
@@ -52,6 +53,7 @@ export default class VaultMcpPlugin extends Plugin {
     this.notes = new NoteStore(this.app, {
       quarantine: () => this.settings.access.quarantine,
       trustedSymlinks: () => this.settings.access.trustedSymlinks,
+      widgetsFolder: () => this.settings.widgets.folder,
     });
     this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
     this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'));
@@ -72,6 +74,7 @@ export default class VaultMcpPlugin extends Plugin {
     this.addSettingTab(this.settingTab);
     registerCliHandlers(this);
     registerReview(this);
+    registerWidgetBlocks(this, vaultWidgetSource(this.notes));
     this.register(() => {
       this.api = null;
       this.search.stop();

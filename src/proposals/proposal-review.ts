@@ -5,6 +5,7 @@ import type { NoteStore } from '../vault/note-store';
 import { BaseChangedError } from '../vault/writes/write-errors';
 import type { OpenNoteEditors } from '../vault/writes/open-editors';
 import type { WriteRequest } from '../vault/writes/write-types';
+import { WIDGET_WRITE_TOOL } from '../vault/widgets/widget-store';
 import { applyHunks } from './hunks';
 import { goneReason, type ProposalStore } from './proposal-store';
 import type { PlacedHunk, Proposal, ReviewHunk } from './types';
@@ -82,7 +83,8 @@ export class ProposalReview {
 
   /**
    * Accepts a pending proposal: every undecided hunk that still applies (a text proposal),
-   * or the create / move / delete / folder itself.
+   * or the create / move / delete / folder itself (a staged widget is created through
+   * NoteStore.widgets, which checks it again).
    * @param hunkIndex accept only this hunk of a text proposal (its index in proposal_status).
    * @returns what was applied.
    * @throws Error when the proposal does not exist or is not pending, or the hunk is not
@@ -95,6 +97,10 @@ export class ProposalReview {
     if (p.kind === 'edit' || p.kind === 'properties') return this.acceptText(p, hunkIndex);
     if (hunkIndex !== undefined) throw new Error(`Proposal '${id}' is a ${p.kind}, which has no hunks; accept it whole.`);
     try {
+      if (p.kind === 'create' && p.tool === WIDGET_WRITE_TOOL) {
+        await this.notes.widgets.acceptStaged(p.path, p.proposed_text ?? '', this.scopeOf(p));
+        return { proposal: await this.store.settle(id, 'accepted'), applied: 1, stale: 0 };
+      }
       const prepared = await this.notes.writes.prepare(entryRequest(p), this.scopeOf(p));
       if (prepared.kind === 'delete' && prepared.baseHash !== p.base_hash) throw new BaseChangedError(p.path);
       await this.notes.writes.applyPrepared(prepared, this.scopeOf(p));

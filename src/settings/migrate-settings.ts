@@ -50,6 +50,7 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   if (!Array.isArray(merged.access.trustedSymlinks)) merged.access.trustedSymlinks = [];
   if (!isObject(merged.tools.enabled)) merged.tools.enabled = {};
   if (!isObject(merged.skills) || typeof merged.skills.folder !== 'string') merged.skills = defaults.skills;
+  if (!isObject(merged.widgets) || typeof merged.widgets.folder !== 'string') merged.widgets = { folder: defaults.widgets.folder };
   merged.schemaVersion = SETTINGS_SCHEMA_VERSION;
   return merged;
 }

@@ -11,6 +11,9 @@ export const MAX_PORT = 65535;
 /** Default loopback port of the MCP server. */
 export const DEFAULT_PORT = 27200;
 
+/** The widgets folder of a fresh install (`widgets.folder`). */
+export const DEFAULT_WIDGETS_FOLDER = 'Widgets';
+
 /** Everything the plugin keeps in data.json. No secrets: tokens and API keys live in SecretStorage. */
 export interface VaultMcpSettings {
   schemaVersion: number;
@@ -46,6 +49,10 @@ export interface VaultMcpSettings {
     /** Show a Notice when an agent proposes a change (propose mode). */
     notifyOnNew: boolean;
   };
+  widgets: {
+    /** "Widgets folder": where widget_write keeps `<id>.html` widgets; note tools do not use it. */
+    folder: string;
+  };
   ai: {
     enabled: boolean;
     allowRemote: boolean;
@@ -71,6 +78,7 @@ export function defaultSettings(): VaultMcpSettings {
     access: { quarantine: [], trustedSymlinks: [] },
     skills: { folder: 'Skills' },
     proposals: { notifyOnNew: true },
+    widgets: { folder: DEFAULT_WIDGETS_FOLDER },
     ai: {
       enabled: false,
       allowRemote: false,

@@ -1,6 +1,8 @@
 import * as z from 'zod';
-import { runNotesQuery, type NoteFacts } from '../search/query-notes/evaluate';
-import { parseNotesQuery, QuerySyntaxError } from '../search/query-notes/parse';
+import { runNotesQuery, type NoteFacts, type QueryResult } from '../search/query-notes/evaluate';
+import { parseNotesQuery, QuerySyntaxError, type NotesQuery } from '../search/query-notes/parse';
+import type { NoteStore } from '../vault/note-store';
+import type { AccessScope } from '../vault/access/access';
 import { defineTool } from './tool';
 
 /** Chars of the query shown after an error position, so the agent sees what was found there. */
@@ -35,16 +37,7 @@ export const queryNotesTool = defineTool({
       if (!(err instanceof QuerySyntaxError)) throw err;
       return { error: err.message, position: err.position, near: args.query.slice(err.position - 1, err.position - 1 + NEAR_CHARS) };
     }
-    const { notes, scope } = ctx;
-    const facts: NoteFacts[] = notes.readableNotes(scope).map((file) => ({
-      path: file.path,
-      mtime: file.stat.mtime,
-      ctime: file.stat.ctime,
-      size: file.stat.size,
-      tags: notes.tagsOf(file),
-      frontmatter: notes.frontmatterOf(file),
-    }));
-    const result = runNotesQuery(query, facts);
+    const result = queryReadableNotes(query, ctx.notes, ctx.scope);
     const out: Record<string, unknown> = { ...result };
     if (result.rows.length < result.total) {
       out.note = `${result.rows.length} of ${result.total} notes shown; raise LIMIT (at most 1000) or narrow WHERE for the rest.`;
@@ -52,3 +45,20 @@ export const queryNotesTool = defineTool({
     return out;
   },
 });
+
+/**
+ * Runs a parsed query_notes query over the notes `scope` may read (NoteStore.readableNotes),
+ * as query_notes does; widgets get their data through it too.
+ * @returns `{columns, rows, total}` (see runNotesQuery).
+ */
+export function queryReadableNotes(query: NotesQuery, notes: NoteStore, scope: AccessScope): QueryResult {
+  const facts: NoteFacts[] = notes.readableNotes(scope).map((file) => ({
+    path: file.path,
+    mtime: file.stat.mtime,
+    ctime: file.stat.ctime,
+    size: file.stat.size,
+    tags: notes.tagsOf(file),
+    frontmatter: notes.frontmatterOf(file),
+  }));
+  return runNotesQuery(query, facts);
+}

@@ -21,6 +21,8 @@ import { createFolderTool } from './create-folder';
 import { vaultsTool } from './vaults';
 import { skillsListTool } from './skills-list';
 import { skillReadTool } from './skill-read';
+import { widgetListTool } from './widget-list';
+import { widgetWriteTool } from './widget-write';
 
 /** Every tool the plugin offers, in the order tools/list shows them. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -37,6 +39,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   vaultsTool,
   skillsListTool,
   skillReadTool,
+  widgetListTool,
   createNoteTool,
   writeNoteTool,
   appendNoteTool,
@@ -45,6 +48,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   moveNoteTool,
   deleteNoteTool,
   createFolderTool,
+  widgetWriteTool,
 ];
 
 /** A tool's own toggle: the saved value, else on for read tools and off for write tools. */

@@ -11,6 +11,8 @@ import { resolveLinkpath } from './paths/linkpath';
 import { noteNotFound } from './writes/frontmatter-guard';
 import { similarNotePaths } from './content/note-suggest';
 import { UnparsedFrontmatter } from './access/unparsed-frontmatter';
+import { isPathInside } from './paths/paths';
+import { widgetsFolderPath } from './widgets/widget-folder';
 
 /** What {@link NotePolicy} reads from the notes it rules on (NoteStore provides it). */
 export interface NotePolicySource {
@@ -18,6 +20,8 @@ export interface NotePolicySource {
   quarantine: () => string[];
   /** Returns the vault paths of symbolic links the user trusts (settings `access.trustedSymlinks`), read on every check. */
   trustedSymlinks: () => string[];
+  /** Returns the widgets folder setting (settings `widgets.folder`), read on every check; see {@link widgetsFolderPath}. */
+  widgetsFolder: () => string;
   /** The Markdown notes `scope` may read, in vault order (NoteStore.readableNotes: built with {@link NotePolicy.canRead}). */
   readableNotes: (scope: AccessScope) => readonly TFile[];
   /** A note's frontmatter from the metadata cache (`{}` when it has none): for the `id` and aliases. */
@@ -133,11 +137,47 @@ export class NotePolicy {
   }
 
   /**
-   * True when a vault-relative path (file or folder) is quarantined: config dir, dot-folders,
-   * `_private/`, the user's list, or an entry whose real path is outside the vault (a symbolic
-   * link out, or anything below one) unless the user trusts that link (see {@link OutsideLinks}).
+   * True when a vault-relative path (file or folder) is closed to note tools: quarantined
+   * (config dir, dot-folders, `_private/`, the user's list, or an entry whose real path is
+   * outside the vault, a symbolic link out or anything below one, unless the user trusts that
+   * link: see {@link OutsideLinks}) or inside the widgets folder (see {@link isWidgetPath}).
    */
   isQuarantined(path: string): boolean {
+    return this.isHidden(path) || this.isWidgetPath(path);
+  }
+
+  /**
+   * True when `path` is the widgets folder or inside it (case-insensitively): widgets are
+   * written by widget_write only, so note tools neither read nor create anything there.
+   */
+  isWidgetPath(path: string): boolean {
+    return path !== '' && isPathInside(path, this.widgetsFolder(), true);
+  }
+
+  /** The widgets folder's vault path now (settings `widgets.folder`, see {@link widgetsFolderPath}). */
+  widgetsFolder(): string {
+    return widgetsFolderPath(this.source.widgetsFolder());
+  }
+
+  /**
+   * The widgets folder, checked for `scope` as a path is: widgets are off limits to a key when
+   * the folder is quarantined or outside the key's roots.
+   * @returns the folder's vault path.
+   * @throws ToolError('forbidden') saying which rule closes it.
+   */
+  widgetsFolderFor(scope: AccessScope): string {
+    const folder = this.widgetsFolder();
+    if (this.isHidden(folder)) {
+      throw new ToolError('forbidden', `The widgets folder '${folder}' is in a folder agents may not access; the user can choose another widgets folder in the settings.`);
+    }
+    if (!isWithinRoots(folder, scope.roots)) {
+      throw new ToolError('forbidden', `The widgets folder '${folder}' is outside the folders this key may use (${scope.roots.join(', ')}); widgets need a key whose roots include it.`);
+    }
+    return folder;
+  }
+
+  /** Quarantine proper: the built-in rules, the user's list and entries that lead outside the vault. */
+  private isHidden(path: string): boolean {
     return this.quarantine.contains(path) || this.outside.isOutside(path);
   }
 
@@ -146,11 +186,12 @@ export class NotePolicy {
    * quarantined folder (or below one), or below a link out of the vault. An entry that is
    * itself a link out, in a place that is not, is not covered: it behaves as a missing note
    * (canRead is false), so an agent cannot tell a link out from a free name
-   * (`passwd.md → /etc/passwd` answers as `passwe.md` does).
+   * (`passwd.md → /etc/passwd` answers as `passwe.md` does). The widgets folder is such a
+   * place too (note tools get the refusal naming widget_write; its location is no secret).
    */
   private isQuarantinedPlace(path: string): boolean {
     const slash = path.lastIndexOf('/');
-    return this.quarantine.contains(path) || this.outside.isOutside(slash === -1 ? '' : path.slice(0, slash));
+    return this.quarantine.contains(path) || this.isWidgetPath(path) || this.outside.isOutside(slash === -1 ? '' : path.slice(0, slash));
   }
 
   /**
@@ -227,8 +268,11 @@ export class NotePolicy {
     return findEntry(this.app.vault, path) !== null || (!/\.md$/i.test(path) && findEntry(this.app.vault, `${path}.md`) !== null);
   }
 
-  /** Throws ToolError('forbidden') when `path` is quarantined or outside `scope.roots`. */
+  /** Throws ToolError('forbidden') when `path` is in the widgets folder, quarantined or outside `scope.roots`. */
   private assertAllowed(path: string, scope: AccessScope): void {
+    if (this.isWidgetPath(path) && !this.isHidden(path)) {
+      throw new ToolError('forbidden', `Path '${path}' is in the widgets folder '${this.widgetsFolder()}', which note tools do not use; list widgets with widget_list and write them with widget_write.`);
+    }
     if (this.isQuarantined(path)) {
       throw new ToolError('forbidden', `Path '${path}' is in a folder agents may not access; use a path outside it.`);
     }

@@ -15,6 +15,8 @@ import { NoteWriter } from './writes/note-writer';
 import { ScanCache } from './scan-cache';
 import { NotePolicy } from './note-policy';
 import type { NoteReader } from './note-reader';
+import { WidgetStore } from './widgets/widget-store';
+import { DEFAULT_WIDGETS_FOLDER } from '../settings/settings';
 
 /** A note change, reported after the metadata cache has caught up with it. */
 export interface NoteChange {
@@ -47,11 +49,13 @@ export interface NoteStoreOptions {
   quarantine: () => string[];
   /** Returns the vault paths of symbolic links the user trusts (settings `access.trustedSymlinks`); none when absent. */
   trustedSymlinks?: () => string[];
+  /** Returns the widgets folder setting (settings `widgets.folder`); `Widgets` when absent. */
+  widgetsFolder?: () => string;
 }
 
 /**
  * The only code that touches `app.vault`, `app.metadataCache`, `app.fileManager` and
- * `app.workspace` (with its {@link policy} and {@link writes}): reads notes, their metadata
+ * `app.workspace` (with its {@link policy}, {@link writes} and {@link widgets}): reads notes, their metadata
  * (frontmatter, titles, tags, outline, links), lists and change events. Every tool asks it,
  * passing the caller's {@link AccessScope}; which paths and notes a scope may use is decided
  * in one place, {@link policy} (DESIGN.md "Notes that agents may not touch"). A note the
@@ -62,8 +66,10 @@ export class NoteStore implements NoteReader {
   readonly policy: NotePolicy;
   private readonly quarantineList: () => string[];
   private readonly trustedList: () => string[];
+  private readonly widgetsSetting: () => string;
   private readonly scans: ScanCache;
   private writer: NoteWriter | null = null;
+  private widgetStore: WidgetStore | null = null;
 
   /** @param app the Obsidian app. @param options where the user's quarantine and trusted-link lists come from. */
   constructor(
@@ -72,10 +78,12 @@ export class NoteStore implements NoteReader {
   ) {
     this.quarantineList = options.quarantine;
     this.trustedList = options.trustedSymlinks ?? (() => []);
+    this.widgetsSetting = options.widgetsFolder ?? (() => DEFAULT_WIDGETS_FOLDER);
     this.scans = new ScanCache(app);
     this.policy = new NotePolicy(app, {
       quarantine: options.quarantine,
       trustedSymlinks: this.trustedList,
+      widgetsFolder: this.widgetsSetting,
       readableNotes: (scope) => this.readableNotes(scope),
       frontmatterOf: (file) => this.frontmatterOf(file),
       aliasesOf: (file) => this.aliasesOf(file),
@@ -101,6 +109,12 @@ export class NoteStore implements NoteReader {
   get writes(): NoteWriter {
     this.writer ??= new NoteWriter(this.app, this);
     return this.writer;
+  }
+
+  /** The widgets of the widgets folder (list, create, replace): see {@link WidgetStore}. */
+  get widgets(): WidgetStore {
+    this.widgetStore ??= new WidgetStore(this.app, this.policy);
+    return this.widgetStore;
   }
 
   /** Markdown notes `scope` may read, in vault order (a fresh array; remembered until the vault changes). */
@@ -293,9 +307,9 @@ export class NoteStore implements NoteReader {
     return this.scans.get(`readable\u0000${this.scopeKey(scope)}`, () => this.app.vault.getMarkdownFiles().filter((file) => this.policy.canRead(file, scope)));
   }
 
-  /** What a scan's answer for `scope` depends on besides the vault: the key's label and roots, and the quarantine list. */
+  /** What a scan's answer for `scope` depends on besides the vault: the key's label and roots, the quarantine list and the widgets folder. */
   private scopeKey(scope: AccessScope): string {
-    return JSON.stringify([scope.label, scope.roots, this.quarantineList(), this.trustedList()]);
+    return JSON.stringify([scope.label, scope.roots, this.quarantineList(), this.trustedList(), this.widgetsSetting()]);
   }
 
   /**

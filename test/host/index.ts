@@ -22,6 +22,7 @@ export { editorInfoField, editorEditorField, editorLivePreviewField, editorInfoF
 export { drawIcon as setIcon } from './icons';
 export { Component } from './component';
 export { Plugin } from './plugin';
+export { MarkdownRenderChild, HostPostProcessorContext } from './markdown-render-child';
 export { PluginSettingTab } from './setting-tab';
 export {
   Setting,

@@ -47,7 +47,7 @@ describe('read tools over MCP on the demo vault', () => {
     expect(env.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
     const { tools } = await env.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['active_note', 'get_links', 'list_folders', 'list_notes', 'list_tags', 'proposal_status', 'query_notes', 'read_note', 'read_notes', 'search', 'skill_read', 'skills_list', 'vaults'].sort(),
+      ['active_note', 'get_links', 'list_folders', 'list_notes', 'list_tags', 'proposal_status', 'query_notes', 'read_note', 'read_notes', 'search', 'skill_read', 'skills_list', 'vaults', 'widget_list'].sort(),
     );
     for (const tool of tools) {
       expect(tool.description?.length).toBeGreaterThan(20);

@@ -50,7 +50,7 @@ afterEach(async () => {
 describe('registry', () => {
   test('write tools come after the read tools, are kind write, and are hidden until allowed and toggled on', () => {
     const names = ALL_TOOLS.map((t) => t.name);
-    const writes = ['create_note', 'write_note', 'append_note', 'edit_note', 'set_properties', 'move_note', 'delete_note', 'create_folder'];
+    const writes = ['create_note', 'write_note', 'append_note', 'edit_note', 'set_properties', 'move_note', 'delete_note', 'create_folder', 'widget_write'];
     expect(names.slice(-writes.length)).toEqual(writes);
     for (const name of writes) expect(ALL_TOOLS.find((t) => t.name === name)?.kind).toBe('write');
     const settings = defaultSettings();

@@ -11,7 +11,7 @@ export interface ExternalChangeResult {
 /**
  * Picks up data.json edited elsewhere (a sync from another device; Obsidian calls
  * `Plugin.onExternalSettingsChange`): reloads and migrates it, restarts the server when the
- * port changed, rebuilds the search index when the quarantine or trusted-link list changed, closes sessions of keys that disappeared, tells connected
+ * port changed, rebuilds the search index when the quarantine or trusted-link list or the widgets folder changed, closes sessions of keys that disappeared, tells connected
  * clients the tool list may have changed and lets the AI service see the new provider.
  * A data.json that does not parse or holds no settings object (a sync caught half-way) changes
  * nothing: the current settings stay (and are what the next save writes), with a Notice.
@@ -35,7 +35,7 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<
   // The master switch is read on every request: only a port change needs a new listener.
   const restarted = before.server.port !== next.server.port;
   if (restarted) await plugin.restartServer();
-  const listsChanged = (['quarantine', 'trustedSymlinks'] as const).some((k) => before.access[k].join('\u0000') !== next.access[k].join('\u0000'));
+  const listsChanged = (['quarantine', 'trustedSymlinks'] as const).some((k) => before.access[k].join('\u0000') !== next.access[k].join('\u0000')) || before.widgets.folder !== next.widgets.folder;
   if (listsChanged) void plugin.search.reindex();
   await plugin.server.closeSessionsOfRevokedKeys();
   await plugin.server.notifyToolListChanged();

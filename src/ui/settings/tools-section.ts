@@ -1,9 +1,13 @@
-import { Setting } from 'obsidian';
+import { debounce, normalizePath, Setting } from 'obsidian';
+import { DEFAULT_WIDGETS_FOLDER } from '../../settings/settings';
 import { ALL_TOOLS, ownToggle } from '../../tools/registry';
 import type { ToolDefinition } from '../../tools/tool';
 import { DEFAULT_SKILLS_FOLDER } from '../../vault/skills';
 import { cleanFolder } from './access-section';
 import { attachFolderSuggestions, vaultFolders, type SectionContext } from './tab-context';
+
+/** How long the "Widgets folder" field must rest before the search index is rebuilt for it, ms. */
+const WIDGETS_FOLDER_SETTLE_MS = 1000;
 
 /** The first sentence of a tool description (up to the first `. `), for a one-line summary. */
 export function oneLine(description: string): string {
@@ -17,7 +21,8 @@ export function oneLine(description: string): string {
  * off by default). Every change is saved and announced to connected clients with
  * `notifications/tools/list_changed` (MCP spec, "Tools › List Changed Notification"), so
  * tools/list reflects it without reconnecting. Last, the "Skills folder" (a change sends
- * `notifications/prompts/list_changed`, since skills are prompts).
+ * `notifications/prompts/list_changed`, since skills are prompts) and the "Widgets folder"
+ * (settings `widgets.folder`; the search index is rebuilt once it rests).
  */
 export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext, tools: readonly ToolDefinition[] = ALL_TOOLS): void {
   const { plugin } = ctx;
@@ -77,4 +82,17 @@ export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext
         });
       attachFolderSuggestions(text.inputEl, vaultFolders(ctx.app));
     });
+
+  // Search leaves the widgets folder out: once typing pauses, the index follows the new folder.
+  const reindexLater = debounce(() => void plugin.search.reindex(), WIDGETS_FOLDER_SETTLE_MS, true);
+  new Setting(containerEl)
+    .setName('Widgets folder')
+    .setDesc('Where widget_write keeps widgets (<id>.html); note tools do not read or write in it. A note shows one with a vault-mcp-widget code block.')
+    .addText((text) =>
+      text.setPlaceholder(DEFAULT_WIDGETS_FOLDER).setValue(plugin.settings.widgets.folder).onChange(async (value) => {
+        plugin.settings.widgets.folder = value.trim() === '' ? DEFAULT_WIDGETS_FOLDER : normalizePath(value.trim());
+        await plugin.saveSettings();
+        reindexLater();
+      }),
+    );
 }

@@ -1,0 +1,232 @@
+import { TFile, TFolder, type App } from 'obsidian';
+import { ToolError } from '../../errors';
+import type { AccessScope } from '../access/access';
+import { hashText } from '../hash';
+import type { NotePolicy } from '../note-policy';
+import { findEntry } from '../paths/lookup';
+import { WriteLock } from '../writes/write-lock';
+import type { PreparedWrite } from '../writes/write-types';
+import { assertWidgetId, isWidgetId, parseWidgetManifest, type WidgetManifest } from './widget-manifest';
+
+/** The tool that writes widgets; a proposal staged by it is accepted through {@link WidgetStore.acceptStaged}. */
+export const WIDGET_WRITE_TOOL = 'widget_write';
+
+/** One widget as widget_list shows it: metadata only, never the HTML. */
+export interface WidgetEntry {
+  /** The file name without `.html`. */
+  id: string;
+  /** From the manifest; null when the manifest is missing or invalid (see `error`). */
+  name: string | null;
+  description: string | null;
+  query: string | null;
+  /** Vault path of the widget file. */
+  path: string;
+  /** SHA-256 hex of the file's text: widget_write's `expected_hash` for a replace. */
+  hash: string;
+  /** Why the widget cannot be used, one sentence; absent when it is fine. */
+  error?: string;
+}
+
+/** A widget file read whole (for rendering it), with its manifest when valid. */
+export interface WidgetFile {
+  id: string;
+  path: string;
+  html: string;
+  hash: string;
+  manifest: WidgetManifest | null;
+  error?: string;
+}
+
+/** What a widget write reports: `{status: 'applied', id, path, hash, replaced, backup?, previous_hash?}`. */
+export interface WidgetWriteResult {
+  status: 'applied';
+  id: string;
+  path: string;
+  hash: string;
+  /** True when an existing widget was replaced (its old text is in `backup`). */
+  replaced: boolean;
+  backup?: string;
+  previous_hash?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * The widgets folder (settings `widgets.folder`, default `Widgets`): one self-contained HTML
+ * file per widget, `<folder>/<id>.html`, with a manifest (see widget-manifest.ts). Note tools
+ * never reach this folder (NotePolicy.isWidgetPath); this store is how widgets are listed,
+ * read, created and replaced. Replacing archives the old text as `<id>.html.bak` first.
+ * Every call checks the widgets folder against the caller's scope (quarantine, roots).
+ */
+export class WidgetStore {
+  private readonly lock = new WriteLock();
+
+  /** @param app the Obsidian app. @param policy the vault's path policy (widgets folder, quarantine, roots). */
+  constructor(
+    private readonly app: App,
+    private readonly policy: NotePolicy,
+  ) {}
+
+  /**
+   * Every `.html` file directly in the widgets folder, by id, with its manifest; a file whose
+   * name is not a valid id or whose manifest is missing or invalid is listed with `error`.
+   * @returns [] when the folder does not exist yet.
+   * @throws ToolError('forbidden') when the widgets folder is closed to `scope`.
+   */
+  async list(scope: AccessScope): Promise<WidgetEntry[]> {
+    const folder = findEntry(this.app.vault, this.policy.widgetsFolderFor(scope));
+    if (!(folder instanceof TFolder)) return [];
+    const files = folder.children.filter((c): c is TFile => c instanceof TFile && c.extension === 'html');
+    files.sort((a, b) => a.name.localeCompare(b.name));
+    return Promise.all(files.map(async (file) => entryOf(await this.describe(file))));
+  }
+
+  /**
+   * The widget with `id` (matched ignoring case), read whole.
+   * @returns null when there is none.
+   * @throws ToolError('invalid_argument') for an invalid id; ToolError('forbidden') when the
+   *   widgets folder is closed to `scope`.
+   */
+  async read(id: string, scope: AccessScope): Promise<WidgetFile | null> {
+    const file = this.existing(id, scope);
+    return file ? this.describe(file) : null;
+  }
+
+  /**
+   * Checks a new widget for a propose key: valid id, a valid manifest, the id free.
+   * @returns the create to stage (tool {@link WIDGET_WRITE_TOOL}, path `<folder>/<id>.html`).
+   * @throws ToolError('invalid_argument') for a bad id or manifest; ToolError('forbidden') when
+   *   the folder is closed to `scope` or a widget with this id exists (replacing needs a force key).
+   */
+  prepareCreate(id: string, html: string, scope: AccessScope): PreparedWrite {
+    const path = this.newWidgetPath(id, html, scope);
+    return { kind: 'create', tool: WIDGET_WRITE_TOOL, path, proposedText: html };
+  }
+
+  /**
+   * Creates a new widget (force key), the widgets folder too when missing.
+   * @throws as {@link prepareCreate}; the vault's error when the file cannot be written.
+   */
+  async create(id: string, html: string, scope: AccessScope): Promise<WidgetWriteResult> {
+    return this.lock.run(id.toLowerCase(), async () => {
+      const path = this.newWidgetPath(id, html, scope);
+      await this.ensureFolder();
+      await this.app.vault.create(path, html);
+      return { status: 'applied', id, path, hash: hashText(html), replaced: false };
+    });
+  }
+
+  /**
+   * Accepts a staged widget creation (a proposal of {@link WIDGET_WRITE_TOOL}): checks again,
+   * for the proposing key's scope now, what staging checked, then creates it.
+   * @param path the proposal's path, `<folder>/<id>.html`.
+   * @throws ToolError when the widget can no longer be created (id taken since, folder closed,
+   *   the widgets folder moved in the settings).
+   */
+  async acceptStaged(path: string, html: string, scope: AccessScope): Promise<WidgetWriteResult> {
+    const folder = this.policy.widgetsFolderFor(scope);
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (path !== `${folder}/${name}` || !name.endsWith('.html')) {
+      throw new ToolError('forbidden', `'${path}' is no longer in the widgets folder '${folder}'; propose the widget again.`);
+    }
+    return this.create(name.slice(0, -'.html'.length), html, scope);
+  }
+
+  /**
+   * Replaces an existing widget (force key). `expectedHash` must be its current hash (from
+   * widget_list). The old text is written to `<id>.html.bak` first (an older backup is
+   * overwritten); then the widget is rewritten in one `vault.process` that checks the hash
+   * again, so a change in between refuses instead of being lost. If the backup cannot be
+   * written, the widget is untouched.
+   * @throws ToolError('invalid_argument') for a bad id or manifest; ToolError('not_found')
+   *   when there is no such widget; ToolError('conflict') when the hash differs.
+   */
+  async replace(id: string, html: string, expectedHash: string, scope: AccessScope): Promise<WidgetWriteResult> {
+    assertWidgetId(id);
+    assertManifest(html);
+    return this.lock.run(id.toLowerCase(), async () => {
+      const file = this.existing(id, scope);
+      if (!file) throw new ToolError('not_found', `No widget '${id}'; call widget_list to see the widgets, or omit expected_hash to create it.`);
+      const old = await this.app.vault.read(file);
+      const previous = hashText(old);
+      const expected = expectedHash.trim().toLowerCase();
+      if (previous !== expected) throw widgetConflict(file.path);
+      const backup = `${file.path}.bak`;
+      const existingBackup = this.app.vault.getAbstractFileByPath(backup);
+      if (existingBackup instanceof TFile) await this.app.vault.modify(existingBackup, old);
+      else if (existingBackup) throw new ToolError('exists', `'${backup}' is a folder, so the old widget cannot be archived there; ask the user to move it.`);
+      else await this.app.vault.create(backup, old);
+      await this.app.vault.process(file, (current) => {
+        if (hashText(current) !== expected) throw widgetConflict(file.path);
+        return html;
+      });
+      return { status: 'applied', id: file.basename, path: file.path, hash: hashText(html), replaced: true, backup, previous_hash: previous };
+    });
+  }
+
+  /**
+   * The existing widget file with `id` (ignoring case), or null.
+   * @throws ToolError('invalid_argument') for an invalid id; ToolError('forbidden') when the folder is closed to `scope`.
+   */
+  existing(id: string, scope: AccessScope): TFile | null {
+    assertWidgetId(id);
+    const entry = findEntry(this.app.vault, `${this.policy.widgetsFolderFor(scope)}/${id}.html`);
+    return entry instanceof TFile ? entry : null;
+  }
+
+  /** Validates a new widget and returns its path. @throws as {@link prepareCreate}. */
+  private newWidgetPath(id: string, html: string, scope: AccessScope): string {
+    assertWidgetId(id);
+    assertManifest(html);
+    const taken = this.existing(id, scope);
+    if (taken) {
+      throw new ToolError('forbidden', `Widget '${taken.basename}' already exists; replacing a widget needs a force key and expected_hash (its hash from widget_list). A propose key can only add new widgets.`);
+    }
+    const path = `${this.policy.widgetsFolderFor(scope)}/${id}.html`;
+    if (findEntry(this.app.vault, path)) throw new ToolError('exists', `'${path}' is taken by a folder; choose another widget id.`);
+    return path;
+  }
+
+  /** Creates the widgets folder (and its parents) when it is missing. */
+  private async ensureFolder(): Promise<void> {
+    const folder = this.policy.widgetsFolder();
+    const entry = findEntry(this.app.vault, folder);
+    if (entry instanceof TFolder) return;
+    if (entry) throw new ToolError('exists', `The widgets folder '${folder}' is a file; ask the user to move it or choose another widgets folder.`);
+    await this.app.vault.createFolder(folder);
+  }
+
+  /** Reads one widget file and its manifest. */
+  private async describe(file: TFile): Promise<WidgetFile> {
+    const html = await this.app.vault.cachedRead(file);
+    const base = { id: file.basename, path: file.path, html, hash: hashText(html) };
+    if (!isWidgetId(file.basename)) {
+      return { ...base, manifest: null, error: `The file name '${file.name}' is not a valid widget id (1-64 ASCII letters, digits, '-' or '_'); rename it.` };
+    }
+    const parsed = parseWidgetManifest(html);
+    return parsed.ok ? { ...base, manifest: parsed.manifest } : { ...base, manifest: null, error: parsed.error };
+  }
+}
+
+/** A widget file as widget_list shows it (the HTML left out). */
+function entryOf(widget: WidgetFile): WidgetEntry {
+  const { manifest } = widget;
+  return {
+    id: widget.id,
+    name: manifest?.name ?? null,
+    description: manifest?.description ?? null,
+    query: manifest?.query ?? null,
+    path: widget.path,
+    hash: widget.hash,
+    ...(widget.error ? { error: widget.error } : {}),
+  };
+}
+
+/** @throws ToolError('invalid_argument') with the manifest's problem when `html` has no valid manifest. */
+function assertManifest(html: string): void {
+  const parsed = parseWidgetManifest(html);
+  if (!parsed.ok) throw new ToolError('invalid_argument', `${parsed.error} Nothing was written.`);
+}
+
+function widgetConflict(path: string): ToolError {
+  return new ToolError('conflict', `Widget '${path}' changed since you listed it (expected_hash does not match); nothing was written. Call widget_list for its current hash.`);
+}
