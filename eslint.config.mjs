@@ -20,6 +20,11 @@ export default defineConfig([
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       'obsidianmd/ui/sentence-case': ['warn', { enforceCamelCaseLower: true, brands: ['Vault MCP', 'Claude Code', 'Obsidian', 'OpenAI', 'Ollama', 'Anthropic', 'Cursor'], acronyms: ['MCP', 'AI', 'API', 'URL'] }],
+      // Zod's named `z` export drags every locale into main.js (about +350 KB, past the size budget).
+      'no-restricted-syntax': ['error', {
+        selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z']",
+        message: "Write `import * as z from 'zod'`: the named z export bundles every Zod locale (+350 KB).",
+      }],
     },
   },
   {

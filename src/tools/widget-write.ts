@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolError } from '../errors';
 import { stagedResult } from '../proposals/proposal-summary';
 import { normalizeKeyMode } from '../settings/key-record';
