@@ -49,6 +49,8 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   if (!Array.isArray(merged.access.quarantine)) merged.access.quarantine = [];
   if (!Array.isArray(merged.access.trustedSymlinks)) merged.access.trustedSymlinks = [];
   if (!isObject(merged.tools.enabled)) merged.tools.enabled = {};
+  if (typeof merged.ai.embeddingModel !== 'string') merged.ai.embeddingModel = defaults.ai.embeddingModel;
+  if (typeof merged.ai.semanticIndex !== 'boolean') merged.ai.semanticIndex = defaults.ai.semanticIndex;
   merged.schemaVersion = SETTINGS_SCHEMA_VERSION;
   return merged;
 }
