@@ -41,11 +41,14 @@ export interface ChunkSource {
  * at line ends, then at spaces, never inside a word when avoidable). Each chunk's input starts
  * with the note title and the heading path (`Title\nTop > Sub`) so a chunk is understood alone.
  * Empty sections give no chunk; a note with no body text gives one title-only chunk.
+ * Returns null when the outline does not fit the text (the metadata cache has not yet
+ * re-parsed a note that just changed): the caller tries again after the cache's change event.
  * @param note title, text and outline
  * @param maxTokens bound per chunk in approximate tokens (chars / {@link CHARS_PER_TOKEN})
- * @returns chunks in document order
+ * @returns chunks in document order, or null for an outline that does not fit the text
  */
-export function chunkNote(note: ChunkSource, maxTokens = MAX_CHUNK_TOKENS): NoteChunk[] {
+export function chunkNote(note: ChunkSource, maxTokens = MAX_CHUNK_TOKENS): NoteChunk[] | null {
+  if (!note.sections.every((s) => s.level === 0 || headingAt(note.text, s.start, s.heading))) return null;
   const byPath = new Map(note.sections.map((s) => [s.path, s.heading]));
   const chunks: NoteChunk[] = [];
   const sections = note.sections;
@@ -53,6 +56,8 @@ export function chunkNote(note: ChunkSource, maxTokens = MAX_CHUNK_TOKENS): Note
     const s = sections[i];
     const ownEnd = Math.min(s.end, i + 1 < sections.length ? sections[i + 1].start : note.text.length);
     const headingPath = s.level === 0 ? [] : ancestorPaths(s.path).map((p) => byPath.get(p) ?? '').filter((h) => h !== '');
+    // A top heading that repeats the title (the usual `# Title`) is said once.
+    if (headingPath[0] === note.title) headingPath.shift();
     const prefix = headingPath.length > 0 ? `${note.title}\n${headingPath.join(' > ')}\n\n` : `${note.title}\n\n`;
     const maxChars = Math.max(200, maxTokens * CHARS_PER_TOKEN - prefix.length);
     for (const piece of splitText(note.text, s.start, ownEnd, maxChars)) {
@@ -65,6 +70,14 @@ export function chunkNote(note: ChunkSource, maxTokens = MAX_CHUNK_TOKENS): Note
     chunks.push({ section: null, heading: null, input, start: 0, hash: hashText(input) });
   }
   return chunks;
+}
+
+/** True when the line at `offset` is an ATX heading or holds the heading's text (setext headings). */
+function headingAt(text: string, offset: number, heading: string): boolean {
+  if (text[offset] === '#') return true;
+  const lineEnd = text.indexOf('\n', offset);
+  const line = text.slice(offset, lineEnd < 0 ? text.length : lineEnd).replace(/\s+/g, ' ').trim();
+  return heading !== '' && line.includes(heading.slice(0, 20));
 }
 
 /** `2.1.3` → [`2`, `2.1`, `2.1.3`]. */

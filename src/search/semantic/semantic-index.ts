@@ -298,6 +298,8 @@ export class SemanticIndex {
         continue;
       }
       const chunks = chunkNote({ title: this.notes.noteTitle(file), text, sections: withPreamble(this.notes.outline(file, text), text) });
+      // The metadata cache has not caught up with this text: its change event brings the note back.
+      if (chunks === null) continue;
       const reuse = this.store.vectorsOf(file.path);
       pending.push({ file, stamp: [file.stat.mtime, file.stat.size], chunks, reuse });
       needed += chunks.filter((c) => !reuse.has(short(c.hash))).length;
