@@ -10,11 +10,14 @@ import { startFakeOpenAi, type FakeOpenAi } from '../fakes/fake-openai';
 type Json = Record<string, any>;
 
 let fake: FakeOpenAi;
+/** The fake's embedding models (mutable: a test changes a model's dimension behind its name). */
+let models: Record<string, { dimensions: number }>;
 let vault: { dir: string; cleanup(): Promise<void> };
 const running: Array<{ booted: BootedPlugin<VaultMcpPlugin>; client: Client }> = [];
 
 beforeEach(async () => {
-  fake = await startFakeOpenAi({ models: {}, embeddingModels: { 'nomic-embed-text': { dimensions: 256 }, 'other-embed': { dimensions: 128 } } });
+  models = { 'nomic-embed-text': { dimensions: 256 }, 'other-embed': { dimensions: 128 } };
+  fake = await startFakeOpenAi({ models: {}, embeddingModels: models });
   vault = await copyToTemp(DEMO_VAULT);
 });
 afterEach(async () => {
@@ -143,6 +146,18 @@ describe('semantic index over the demo vault', () => {
     expect(plugin.semantic.current).toMatchObject({ state: 'ready', chunks });
     expect(embeddedInputs()).toHaveLength(chunks);
     expect(fake.requests.every((r) => r.json.model === 'other-embed')).toBe(true);
+  });
+
+  it('vectors of another dimension under the same model name start the index over', async () => {
+    const { plugin, booted } = await boot();
+    const chunks = (plugin.semantic.current as { chunks: number }).chunks;
+    models['nomic-embed-text'].dimensions = 64;
+    fake.requests.length = 0;
+    const file = booted.app.vault.getFileByPath('Ideas.md')!;
+    await booted.app.vault.append(file, '\nOne more idea.\n');
+    await plugin.semantic.refresh();
+    expect(plugin.semantic.current).toMatchObject({ state: 'ready', chunks });
+    expect(embeddedInputs().length).toBeGreaterThanOrEqual(chunks);
   });
 
   it('pauses when the provider is unreachable and hybrid says so; semantic mode is an error naming the reason', async () => {
