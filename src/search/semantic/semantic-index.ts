@@ -82,6 +82,8 @@ export class SemanticIndex {
   /** True once a sync finished for the current model: later syncs only update. */
   private built = false;
   private lastSave = 0;
+  /** Saves run one after another (two writes of one file must not interleave their temp-copy swaps). */
+  private saving: Promise<void> = Promise.resolve();
 
   /** @param notes the vault access layer. @param embedder the AI funnel. @param options see {@link SemanticIndexOptions} */
   constructor(
@@ -327,14 +329,15 @@ export class SemanticIndex {
     for (const [path, stamp] of saved.stamps) if (this.store.has(path)) this.stamps.set(path, stamp);
   }
 
-  private async save(): Promise<void> {
-    if (!this.options.storage || this.store.model === '') return;
+  private save(): Promise<void> {
+    const storage = this.options.storage;
+    if (!storage || this.store.model === '') return this.saving;
     this.lastSave = performance.now();
-    try {
-      await this.options.storage.save(encodeSemanticIndex(this.store, this.stamps));
-    } catch (err) {
-      console.error('[vault-mcp] saving the semantic index failed', err);
-    }
+    const bytes = encodeSemanticIndex(this.store, this.stamps);
+    this.saving = this.saving
+      .then(() => storage.save(bytes))
+      .catch((err: unknown) => console.error('[vault-mcp] saving the semantic index failed', err));
+    return this.saving;
   }
 }
 
