@@ -129,29 +129,32 @@ export class VectorStore {
     const d = this.dimension;
     if (d === 0 || query.length !== d || k <= 0) return [];
     const q = normalized(query);
-    const admitted = new Map<string, boolean>();
-    const top: Array<{ row: number; score: number }> = [];
-    let floor = -Infinity;
-    const values = this.values;
-    for (let row = 0; row < this.records.length; row++) {
-      const path = this.records[row].path;
-      let ok = admitted.get(path);
-      if (ok === undefined) admitted.set(path, (ok = allowed(path)));
-      if (!ok) continue;
-      let dot = 0;
-      const base = row * d;
-      for (let i = 0; i < d; i++) dot += q[i] * values[base + i];
-      const score = dot * this.scales[row];
-      if (top.length >= k && score <= floor) continue;
-      top.push({ row, score });
-      if (top.length > k) {
-        top.sort((a, b) => b.score - a.score);
-        top.length = k;
-        floor = top[k - 1].score;
-      }
+    const n = this.records.length;
+    const admitted = new Uint8Array(n);
+    for (const [path, rows] of this.rowsByPath) {
+      if (allowed(path)) for (const row of rows) admitted[row] = 1;
     }
-    top.sort((a, b) => b.score - a.score);
-    return top.map(({ row, score }) => ({ ...this.records[row], score }));
+    const heap = new TopK(k);
+    const values = this.values;
+    const tail = d - (d % 4);
+    for (let row = 0; row < n; row++) {
+      if (admitted[row] === 0) continue;
+      const base = row * d;
+      let a = 0;
+      let b = 0;
+      let c = 0;
+      let e = 0;
+      let i = 0;
+      for (; i < tail; i += 4) {
+        a += q[i] * values[base + i];
+        b += q[i + 1] * values[base + i + 1];
+        c += q[i + 2] * values[base + i + 2];
+        e += q[i + 3] * values[base + i + 3];
+      }
+      for (; i < d; i++) a += q[i] * values[base + i];
+      heap.offer(row, (a + b + c + e) * this.scales[row]);
+    }
+    return heap.best().map(({ row, score }) => ({ ...this.records[row], score }));
   }
 
   /** Every row's record, scale and quantized values, for saving (store-file.ts). */
@@ -221,4 +224,52 @@ function quantizeInto(v: Float32Array, out: Int8Array, offset: number): number {
   const scale = max / 127 || 1;
   for (let i = 0; i < n.length; i++) out[offset + i] = Math.round(n[i] / scale);
   return scale;
+}
+
+/** The `k` highest scores seen, kept in a binary min-heap (the weakest on top, replaced by better ones). */
+class TopK {
+  private readonly rows: number[] = [];
+  private readonly scores: number[] = [];
+
+  constructor(private readonly k: number) {}
+
+  offer(row: number, score: number): void {
+    const { rows, scores } = this;
+    if (scores.length < this.k) {
+      rows.push(row);
+      scores.push(score);
+      let i = scores.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (scores[parent] <= scores[i]) break;
+        this.swap(i, parent);
+        i = parent;
+      }
+      return;
+    }
+    if (score <= scores[0]) return;
+    rows[0] = row;
+    scores[0] = score;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let smallest = i;
+      if (l < scores.length && scores[l] < scores[smallest]) smallest = l;
+      if (r < scores.length && scores[r] < scores[smallest]) smallest = r;
+      if (smallest === i) break;
+      this.swap(i, smallest);
+      i = smallest;
+    }
+  }
+
+  /** The kept rows, best score first. */
+  best(): Array<{ row: number; score: number }> {
+    return this.rows.map((row, i) => ({ row, score: this.scores[i] })).sort((x, y) => y.score - x.score);
+  }
+
+  private swap(i: number, j: number): void {
+    [this.rows[i], this.rows[j]] = [this.rows[j], this.rows[i]];
+    [this.scores[i], this.scores[j]] = [this.scores[j], this.scores[i]];
+  }
 }
