@@ -25,6 +25,8 @@ export interface AiServiceDeps {
   saveUsage(usage: AiUsage & { scope: string }): Promise<void> | void;
   /** Timing of embedding requests (batch size, backoff); defaults from embeddings.ts. */
   embedOptions?: EmbedOptions;
+  /** Longest delay before counted embedding tokens are saved, ms (default 5000). */
+  embeddingUsageSaveMs?: number;
 }
 
 /** Token counters of the funnel: chat input/output and embedding input. */
@@ -40,6 +42,9 @@ export type EmbeddingAvailability =
 /** Result of the settings tab's Test button. */
 export type TestConnectionResult = { ok: true; text: string } | { ok: false; code: AiErrorCode; message: string };
 
+/** Default longest delay before counted embedding tokens are saved to data.json, ms. */
+const EMBEDDING_USAGE_SAVE_MS = 5000;
+
 /** The prompt the Test button sends. */
 export const TEST_PROMPT = 'Reply with the single word OK.';
 
@@ -54,6 +59,8 @@ export class AiService {
   private cached: { key: string; provider: ChatProvider } | null = null;
   private usage: AiUsage;
   private usageScope: string;
+  /** Pending coalesced save of embedding usage (an index build embeds many batches; data.json is written once per interval). */
+  private usageTimer: ReturnType<typeof setTimeout> | null = null;
 
   /** @param deps settings, key and persistence accessors; usage is seeded from `ai.usage` */
   constructor(private readonly deps: AiServiceDeps) {
@@ -101,7 +108,8 @@ export class AiService {
    * Embeds texts with the embedding model through the provider's `/embeddings` endpoint
    * (embeddings.ts), after the embedding gates (embedding-gates.ts): nothing is sent when AI is
    * off, or the endpoint is remote and remote providers are not allowed. The tokens the provider
-   * reports are added to `embeddingTokens` in usage.
+   * reports are added to `embeddingTokens` in usage (saved within 5 s, coalesced, so an index
+   * build does not rewrite data.json after every batch).
    * @param texts non-empty strings
    * @returns one vector per text, in order, and the tokens counted
    * @throws AiError aiDisabled | aiRemoteNotAllowed | aiNotConfigured | aiHttpError | aiBadResponse
@@ -115,7 +123,11 @@ export class AiService {
     await this.syncUsageScope();
     if (scope === this.usageScope && result.tokens > 0) {
       this.usage = { ...this.usage, embeddingTokens: this.usage.embeddingTokens + result.tokens };
-      await this.persistUsage();
+      if (this.usageTimer === null) {
+        this.usageTimer = setTimeout(() => void this.persistUsage(), this.deps.embeddingUsageSaveMs ?? EMBEDDING_USAGE_SAVE_MS);
+        // Node timers (Obsidian desktop) must not keep a closing process alive for a usage save.
+        (this.usageTimer as { unref?: () => void }).unref?.();
+      }
     }
     return result;
   }
@@ -204,6 +216,8 @@ export class AiService {
   }
 
   private async persistUsage(): Promise<void> {
+    if (this.usageTimer) clearTimeout(this.usageTimer);
+    this.usageTimer = null;
     try {
       await this.deps.saveUsage({ ...this.usage, scope: this.usageScope });
     } catch (err) {

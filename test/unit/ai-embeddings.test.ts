@@ -29,6 +29,7 @@ function harness(ai: Partial<AiSettings>, apiKey: string | null = null) {
       state.settings.usage = usage;
     },
     embedOptions: { batchSize: 3, backoffMs: 5, sleep: async (ms) => void state.sleeps.push(ms) },
+    embeddingUsageSaveMs: 20,
   });
   return { service, state };
 }
@@ -46,6 +47,10 @@ describe('AiService.embed', () => {
     expect(Array.from(result.vectors[2])).toEqual(fakeEmbedding('delta epsilon zeta', 16).map((x) => Math.fround(x)));
     expect(result.tokens).toBe(11);
     expect(service.getUsage()).toEqual({ inputTokens: 0, outputTokens: 0, embeddingTokens: 11 });
+    // Saved once, shortly after (an index build does not rewrite data.json after every batch).
+    expect(state.saved).toHaveLength(0);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(state.saved).toHaveLength(1);
     expect(state.settings.usage.embeddingTokens).toBe(11);
   });
 
