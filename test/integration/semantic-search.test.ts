@@ -87,6 +87,9 @@ describe('semantic index over the demo vault', () => {
     expect(page.json.results[0]).toMatchObject({ path: 'Reference/Sourdough handbook.md', source: 'both' });
     expect([...sources].every((s) => ['lexical', 'semantic', 'both'].includes(s as string))).toBe(true);
     expect(page.json.note).toBeUndefined();
+    const first = await call(client, 'search', { query: 'sourdough starter feeding', limit: 3 });
+    const second = await call(client, 'search', { query: 'sourdough starter feeding', limit: 3, cursor: first.json.next_cursor });
+    expect([...first.json.results, ...second.json.results].map((h: Json) => h.path)).toEqual(page.json.results.slice(0, 6).map((h: Json) => h.path));
     const filtered = await call(client, 'search', { query: 'starter tag:#baking' });
     expect(filtered.json.note).toMatch(/Semantic ranking unavailable \(the query uses search operators.*\); lexical results only\./);
     expect(filtered.json.results[0].source).toBeUndefined();

@@ -6,6 +6,10 @@ import { fallbackNote, unusableReason } from '../../src/search/hybrid/mode-searc
 import { semanticStatusText } from '../../src/ui/semantic-status-bar';
 import { buildOutline, withPreamble } from '../../src/vault/content/sections';
 import { seededRandom } from '../harness/seeded-random';
+import { PluginFile } from '../../src/vault/plugin-file';
+import { SEMANTIC_INDEX_FILE } from '../../src/search/semantic/store-file';
+import { migrateSettings } from '../../src/settings/migrate-settings';
+import { openDemoVault } from './vault-fixture';
 
 /** The outline of `text` as the metadata cache would give it (ATX headings only). */
 function sectionsOf(text: string) {
@@ -141,5 +145,30 @@ describe('hybrid fusion and fallback wording', () => {
     expect(fallbackNote('x')).toBe('Semantic ranking unavailable (x); lexical results only.');
     expect(semanticStatusText({ state: 'building', indexed: 2, total: 5 })).toBe('Semantic index 40 %');
     expect(semanticStatusText({ state: 'ready', notes: 1, chunks: 1 })).toBe('');
+  });
+});
+
+describe('binary plugin file and settings migration', () => {
+  it('writes bytes through a temp copy and finishes an interrupted swap on read', async () => {
+    const vault = await openDemoVault();
+    try {
+      const file = new PluginFile(vault.app.vault.adapter, '.obsidian/plugins/vault-mcp', SEMANTIC_INDEX_FILE);
+      expect(await file.readBinary()).toBeNull();
+      await file.writeBinary(Uint8Array.from([1, 2, 3]).buffer);
+      expect(Array.from(new Uint8Array((await file.readBinary())!))).toEqual([1, 2, 3]);
+      // A crash after the old file was removed but before the temp copy was renamed: the temp copy is the file.
+      await vault.app.vault.adapter.writeBinary(`${file.path}.tmp`, Uint8Array.from([9]).buffer);
+      await vault.app.vault.adapter.remove(file.path);
+      expect(Array.from(new Uint8Array((await file.readBinary())!))).toEqual([9]);
+    } finally {
+      await vault.close();
+    }
+  });
+
+  it('fills the new AI fields of an older data.json and repairs wrong types', () => {
+    const old = migrateSettings({ schemaVersion: 1, ai: { enabled: true, model: 'llama3.2', usage: { inputTokens: 3, outputTokens: 4 } } });
+    expect(old.ai).toMatchObject({ enabled: true, model: 'llama3.2', embeddingModel: '', semanticIndex: false, usage: { inputTokens: 3, outputTokens: 4 } });
+    const bad = migrateSettings({ ai: { embeddingModel: 42, semanticIndex: 'yes' } });
+    expect(bad.ai).toMatchObject({ embeddingModel: '', semanticIndex: false });
   });
 });
