@@ -9,7 +9,10 @@
  *   --full           the scaling table also at 100k notes
  *   --scale a,b,...  the scaling table at these note counts instead
  *   --no-peer        skip the peer (no npm install)
- *   --only a,b       run only these parts: onload, help, large, scale
+ *   --only a,b       run only these parts: onload, help, large, scale, semantic
+ *   semantic part    recall@5 / MRR of labelled questions (lexical always; semantic and hybrid
+ *                    with VAULT_MCP_EMBED_URL and VAULT_MCP_EMBED_MODEL) and exact cosine search
+ *                    over 100k chunks
  *
  * Parts live in scripts/bench/ (options, onload, help-vault, large-vault, peer, throughput, scaling, generate-vault).
  */
@@ -22,6 +25,7 @@ import { benchOnload } from './bench/onload';
 import type { PluginClass } from './bench/plugin-class';
 import { parseBenchArgs } from './bench/options';
 import { scalingTable } from './bench/scaling';
+import { benchSemanticQuality, benchVectorSearch } from './bench/semantic';
 
 const HELP_VAULT = nodePath.resolve(__dirname, '../../shared/vaults/obsidian-help-en');
 const LARGE_ARCHIVE = nodePath.resolve(__dirname, '../../shared/vaults/windows-powershell-docs.tar.zst');
@@ -41,6 +45,10 @@ async function main(argv: string[]): Promise<void> {
   if (parts.includes('scale')) {
     await scalingTable(Plugin, sizes, log);
     if (!sizes.some((n) => n >= 100_000)) log('  (100k notes only with --full or --scale 1000,10000,100000)');
+  }
+  if (parts.includes('semantic')) {
+    await benchSemanticQuality(Plugin, HELP_VAULT, log);
+    benchVectorSearch(100_000, 768, log);
   }
   log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(0)} s${quick ? ' (--quick)' : ''}`);
 }

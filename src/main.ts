@@ -6,6 +6,9 @@ import type { VaultMcpApi } from '../types/vault-mcp-api';
 import { KeyRing } from './keys/key-ring';
 import { INDEX_FILE } from './search/engine/index-file';
 import { SearchIndex, type IndexStorage } from './search/search-index';
+import { SemanticIndex } from './search/semantic/semantic-index';
+import { SEMANTIC_INDEX_FILE } from './search/semantic/store-file';
+import { addSemanticStatusBarItem } from './ui/semantic-status-bar';
 import { McpHttpServer } from './server/mcp-http-server';
 import { ProposalReview } from './proposals/proposal-review';
 import { ProposalStore } from './proposals/proposal-store';
@@ -38,6 +41,7 @@ export default class VaultMcpPlugin extends Plugin {
   review!: ProposalReview;
   server!: McpHttpServer;
   ai!: AiService;
+  semantic!: SemanticIndex;
   /** The public API other plugins use (`app.plugins.getPlugin('vault-mcp').api`); null when unloaded. */
   api: VaultMcpApi | null = null;
   settingTab!: VaultMcpSettingTab;
@@ -59,8 +63,6 @@ export default class VaultMcpPlugin extends Plugin {
     this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'));
     this.review = new ProposalReview(this.proposals, this.notes, (id) => this.keyRing.list().find((k) => k.id === id)?.roots ?? null);
     const peers = new VaultPeers(vaultLocation(this.app), new VaultRegistry(registryFolder()));
-    const services = createSessionServices(this.notes, this.search, this.proposals, this.review, () => this.settings, this.manifest.version, peers);
-    this.server = new McpHttpServer(this.keyRing, () => this.settings, services);
     this.ai = new AiService({
       getSettings: () => this.settings.ai,
       getApiKey: () => this.app.secretStorage.getSecret(AI_API_KEY_SECRET_ID),
@@ -69,6 +71,13 @@ export default class VaultMcpPlugin extends Plugin {
         await this.saveSettings();
       },
     });
+    const vectors = this.pluginFile(SEMANTIC_INDEX_FILE);
+    this.semantic = new SemanticIndex(this.notes, this.ai, {
+      enabled: () => this.settings.ai.semanticIndex,
+      storage: { load: () => vectors.readBinary().catch(() => null), save: (data) => vectors.writeBinary(data) },
+    });
+    const services = createSessionServices(this.notes, this.search, this.proposals, this.review, () => this.settings, this.manifest.version, peers, this.semantic);
+    this.server = new McpHttpServer(this.keyRing, () => this.settings, services);
     publishApi(this, createPublicApi(this.ai));
     this.settingTab = new VaultMcpSettingTab(this.app, this);
     this.addSettingTab(this.settingTab);
@@ -78,6 +87,7 @@ export default class VaultMcpPlugin extends Plugin {
     this.register(() => {
       this.api = null;
       this.search.stop();
+      this.semantic.stop();
       this.notes.close();
       void this.server.stop();
     });
@@ -111,6 +121,8 @@ export default class VaultMcpPlugin extends Plugin {
     if (problem) new Notice(problem);
     this.register(this.proposals.followNotes());
     void this.search.start();
+    addSemanticStatusBarItem(this, this.semantic);
+    void this.semantic.start();
     await this.restartServer();
   }
 

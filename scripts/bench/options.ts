@@ -2,8 +2,8 @@
  * `npm run bench` command-line flags: --quick, --full, --scale a,b,..., --no-peer, --only parts.
  */
 
-/** The bench's parts: plugin start (onload), obsidian-help-en, the 14k-note vault (with throughput and peer), the generated-vault scaling table. */
-export const BENCH_PARTS = ['onload', 'help', 'large', 'scale'] as const;
+/** The bench's parts: plugin start (onload), obsidian-help-en, the 14k-note vault (with throughput and peer), the generated-vault scaling table, search quality and vector search speed. */
+export const BENCH_PARTS = ['onload', 'help', 'large', 'scale', 'semantic'] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
 /** What a bench run does. */
@@ -50,7 +50,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       const unknown = list.filter((part) => !(BENCH_PARTS as readonly string[]).includes(part));
       if (unknown.length > 0) throw new Error(`--only wants parts among ${BENCH_PARTS.join(', ')} (comma-separated); got "${unknown.join(',')}"`);
       parts = list as BenchPart[];
-    } else throw new Error(`Unknown bench flag "${arg}"; use --quick, --full, --scale a,b,..., --no-peer or --only onload,help,large,scale`);
+    } else throw new Error(`Unknown bench flag "${arg}"; use --quick, --full, --scale a,b,..., --no-peer or --only onload,help,large,scale,semantic`);
   }
   if (quick) return { quick, peer: false, scale: [], parts: ['onload', 'help'] };
   return { quick, peer, scale: parts.includes('scale') ? (scale ?? (full ? FULL_SCALE : DEFAULT_SCALE)) : [], parts };

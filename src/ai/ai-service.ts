@@ -1,5 +1,7 @@
 import { AiError } from './ai-error';
 import { normalizeBaseUrl } from './base-url';
+import { resolveEmbeddingConfig } from './embedding-gates';
+import { embedTexts, type EmbedOptions, type EmbeddingResult } from './embeddings';
 import { resolveProviderConfig } from './gates';
 import { createProvider } from './providers/create-provider';
 import {
@@ -20,11 +22,28 @@ export interface AiServiceDeps {
   /** The provider API key from SecretStorage (`AI_API_KEY_SECRET_ID`), or null. */
   getApiKey(): string | null;
   /** Persists the cumulative token usage and its scope (the plugin writes it to `ai.usage` in data.json). */
-  saveUsage(usage: ChatUsage & { scope: string }): Promise<void> | void;
+  saveUsage(usage: AiUsage & { scope: string }): Promise<void> | void;
+  /** Timing of embedding requests (batch size, backoff); defaults from embeddings.ts. */
+  embedOptions?: EmbedOptions;
+  /** Longest delay before counted embedding tokens are saved, ms (default 5000). */
+  embeddingUsageSaveMs?: number;
 }
+
+/** Token counters of the funnel: chat input/output and embedding input. */
+export interface AiUsage extends ChatUsage {
+  embeddingTokens: number;
+}
+
+/** Whether `embed()` would reach a provider now: the embedding model, or the exact refusal. */
+export type EmbeddingAvailability =
+  | { ready: true; model: string; classification: 'local' | 'remote' }
+  | { ready: false; code: AiErrorCode; reason: string };
 
 /** Result of the settings tab's Test button. */
 export type TestConnectionResult = { ok: true; text: string } | { ok: false; code: AiErrorCode; message: string };
+
+/** Default longest delay before counted embedding tokens are saved to data.json, ms. */
+const EMBEDDING_USAGE_SAVE_MS = 5000;
 
 /** The prompt the Test button sends. */
 export const TEST_PROMPT = 'Reply with the single word OK.';
@@ -38,8 +57,10 @@ export const TEST_PROMPT = 'Reply with the single word OK.';
  */
 export class AiService {
   private cached: { key: string; provider: ChatProvider } | null = null;
-  private usage: ChatUsage;
+  private usage: AiUsage;
   private usageScope: string;
+  /** Pending coalesced save of embedding usage (an index build embeds many batches; data.json is written once per interval). */
+  private usageTimer: ReturnType<typeof setTimeout> | null = null;
 
   /** @param deps settings, key and persistence accessors; usage is seeded from `ai.usage` */
   constructor(private readonly deps: AiServiceDeps) {
@@ -48,10 +69,11 @@ export class AiService {
     const saved = settings.usage;
     const countedElsewhere = saved?.scope !== undefined && saved.scope !== this.usageScope;
     this.usage = countedElsewhere
-      ? zeroUsage()
+      ? { ...zeroUsage(), embeddingTokens: 0 }
       : {
           inputTokens: Math.max(0, saved?.inputTokens ?? 0),
           outputTokens: Math.max(0, saved?.outputTokens ?? 0),
+          embeddingTokens: Math.max(0, saved?.embeddingTokens ?? 0),
         };
   }
 
@@ -73,12 +95,56 @@ export class AiService {
     await this.syncUsageScope();
     if (scope === this.usageScope) {
       this.usage = {
+        ...this.usage,
         inputTokens: this.usage.inputTokens + result.usage.inputTokens,
         outputTokens: this.usage.outputTokens + result.usage.outputTokens,
       };
       await this.persistUsage();
     }
     return result;
+  }
+
+  /**
+   * Embeds texts with the embedding model through the provider's `/embeddings` endpoint
+   * (embeddings.ts), after the embedding gates (embedding-gates.ts): nothing is sent when AI is
+   * off, or the endpoint is remote and remote providers are not allowed. The tokens the provider
+   * reports are added to `embeddingTokens` in usage (saved within 5 s, coalesced, so an index
+   * build does not rewrite data.json after every batch).
+   * @param texts non-empty strings
+   * @returns one vector per text, in order, and the tokens counted
+   * @throws AiError aiDisabled | aiRemoteNotAllowed | aiNotConfigured | aiHttpError | aiBadResponse
+   */
+  async embed(texts: readonly string[]): Promise<EmbeddingResult> {
+    await this.syncUsageScope();
+    const config = resolveEmbeddingConfig(this.deps.getSettings(), this.deps.getApiKey());
+    if (texts.length === 0) return { vectors: [], tokens: 0 };
+    const scope = this.usageScope;
+    const result = await embedTexts(config, texts, this.deps.embedOptions);
+    await this.syncUsageScope();
+    if (scope === this.usageScope && result.tokens > 0) {
+      this.usage = { ...this.usage, embeddingTokens: this.usage.embeddingTokens + result.tokens };
+      if (this.usageTimer === null) {
+        this.usageTimer = setTimeout(() => void this.persistUsage(), this.deps.embeddingUsageSaveMs ?? EMBEDDING_USAGE_SAVE_MS);
+        // Node timers (Obsidian desktop) must not keep a closing process alive for a usage save.
+        (this.usageTimer as { unref?: () => void }).unref?.();
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Whether `embed()` would reach a provider now, without calling it.
+   * @returns `{ready: true, model, classification}` or `{ready: false, code, reason}` with the
+   *   exact message `embed()` would reject with
+   */
+  embeddingAvailability(): EmbeddingAvailability {
+    try {
+      const config = resolveEmbeddingConfig(this.deps.getSettings(), this.deps.getApiKey());
+      return { ready: true, model: config.model, classification: config.classification };
+    } catch (err) {
+      if (err instanceof AiError) return { ready: false, code: err.code, reason: err.message };
+      throw err;
+    }
   }
 
   /**
@@ -116,14 +182,14 @@ export class AiService {
    * Tokens used since the last reset, for the current provider type and base URL.
    * Reading it after the provider or base URL changed resets it (and persists the zero).
    */
-  getUsage(): ChatUsage {
+  getUsage(): AiUsage {
     this.syncUsageScope().catch((err) => console.error('Vault MCP: could not save AI usage', err));
     return { ...this.usage };
   }
 
   /** Sets both counters to 0 and persists them (the settings tab's Reset button). */
   async resetUsage(): Promise<void> {
-    this.usage = zeroUsage();
+    this.usage = { ...zeroUsage(), embeddingTokens: 0 };
     await this.persistUsage();
   }
 
@@ -150,6 +216,8 @@ export class AiService {
   }
 
   private async persistUsage(): Promise<void> {
+    if (this.usageTimer) clearTimeout(this.usageTimer);
+    this.usageTimer = null;
     try {
       await this.deps.saveUsage({ ...this.usage, scope: this.usageScope });
     } catch (err) {

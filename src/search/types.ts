@@ -16,7 +16,8 @@ export interface SearchHit {
   /** Outline path such as `1.2`; null when the match is before the first heading or not in the body. */
   section: string | null;
   section_heading: string | null;
-  source: 'lexical';
+  /** Which ranking found the note: keywords, meaning (embeddings) or both (hybrid). */
+  source: 'lexical' | 'semantic' | 'both';
 }
 
 /** One page of results. `total` counts every match the caller may read; `next_cursor` is absent on the last page. */

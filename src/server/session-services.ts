@@ -2,6 +2,7 @@ import type { KeyRecord } from '../settings/key-record';
 import type { ProposalReview } from '../proposals/proposal-review';
 import type { ProposalStore } from '../proposals/proposal-store';
 import type { SearchIndex } from '../search/search-index';
+import type { SemanticIndex } from '../search/semantic/semantic-index';
 import type { VaultMcpSettings } from '../settings/settings';
 import { enabledTools } from '../tools/registry';
 import { UNRESTRICTED_SCOPE } from '../vault/access/access';
@@ -15,6 +16,7 @@ import type { VaultPeers } from './vault-peers';
  * Binds the registry and the vault/search services into what MCP sessions need.
  * @param version plugin version (manifest.json) reported as `serverInfo.version`.
  * @param peers this vault among the user's other open vaults (its location places client roots).
+ * @param semantic the embedding index behind semantic/hybrid search, or null without one.
  */
 export function createSessionServices(
   notes: NoteStore,
@@ -24,6 +26,7 @@ export function createSessionServices(
   getSettings: () => VaultMcpSettings,
   version: string,
   peers: VaultPeers,
+  semantic: SemanticIndex | null = null,
 ): SessionServices {
   const rules = hostPathRules();
   /** The vault's spelling of a folder a client root names (its case on a case-insensitive disk); as given when absent or off limits. */
@@ -42,6 +45,7 @@ export function createSessionServices(
     contextFor: (caller: KeyRecord, access, vaults) => ({
       notes,
       search,
+      semantic,
       proposals,
       review,
       caller,

@@ -51,6 +51,8 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   if (!isObject(merged.tools.enabled)) merged.tools.enabled = {};
   if (!isObject(merged.skills) || typeof merged.skills.folder !== 'string') merged.skills = defaults.skills;
   if (!isObject(merged.widgets) || typeof merged.widgets.folder !== 'string') merged.widgets = { folder: defaults.widgets.folder };
+  if (typeof merged.ai.embeddingModel !== 'string') merged.ai.embeddingModel = defaults.ai.embeddingModel;
+  if (typeof merged.ai.semanticIndex !== 'boolean') merged.ai.semanticIndex = defaults.ai.semanticIndex;
   merged.schemaVersion = SETTINGS_SCHEMA_VERSION;
   return merged;
 }

@@ -59,12 +59,16 @@ export interface VaultMcpSettings {
     provider: 'openai-compatible' | 'anthropic';
     baseUrl: string;
     model: string;
+    /** Model of the provider's `/embeddings` endpoint for semantic search, e.g. `nomic-embed-text`; '' = none. */
+    embeddingModel: string;
+    /** "Index for semantic search": embed readable notes through the provider (off by default). */
+    semanticIndex: boolean;
     /**
      * Token counters since the last reset, and `scope`: the provider type and base URL they
      * were counted for (so a provider changed while Obsidian was closed, e.g. by sync,
      * still resets them). Absent scope = counted for the current provider.
      */
-    usage: { inputTokens: number; outputTokens: number; scope?: string };
+    usage: { inputTokens: number; outputTokens: number; embeddingTokens?: number; scope?: string };
   };
 }
 
@@ -85,7 +89,9 @@ export function defaultSettings(): VaultMcpSettings {
       provider: 'openai-compatible',
       baseUrl: 'http://localhost:11434/v1',
       model: '',
-      usage: { inputTokens: 0, outputTokens: 0 },
+      embeddingModel: '',
+      semanticIndex: false,
+      usage: { inputTokens: 0, outputTokens: 0, embeddingTokens: 0 },
     },
   };
 }

@@ -1,11 +1,8 @@
 import * as z from 'zod';
-import { ToolError } from '../errors';
+import { searchByMode } from '../search/hybrid/mode-search';
 import type { SearchHit } from '../search/types';
 import { syntheticId } from '../vault/paths/note-ref';
 import { defineTool } from './tool';
-
-/** Said in hybrid mode while there is no embedding index (DESIGN.md, `search`: hybrid falls back and says so). */
-export const SEMANTIC_UNAVAILABLE_NOTE = 'Semantic index not available; lexical results only.';
 
 /** Results per page when the caller gives no `limit`: enough to choose from, cheap to read. */
 export const SEARCH_DEFAULT_LIMIT = 10;
@@ -13,12 +10,14 @@ export const SEARCH_DEFAULT_LIMIT = 10;
 /**
  * One hit as the agent receives it, without repeated facts: `id` only when the note has a
  * frontmatter id (else it is `path:<path>`, the path again), `title` only when it differs
- * from the file name, `section_heading` only with a section, and no `source` (every hit is
- * lexical until a semantic index exists; the page's `note` says so).
+ * from the file name, `section_heading` only with a section, and `source` only when the page
+ * mixes rankings (hybrid or semantic with a usable embedding index; a lexical-only page says so
+ * in its `note`).
  * @param hit a hit as the search index returns it
- * @returns a new plain object: path, id?, title?, score, snippet?, section, section_heading?
+ * @param withSource include `source` (lexical | semantic | both)
+ * @returns a new plain object: path, id?, title?, score, snippet?, section, section_heading?, source?
  */
-export function compactHit(hit: SearchHit): Record<string, unknown> {
+export function compactHit(hit: SearchHit, withSource = false): Record<string, unknown> {
   const out: Record<string, unknown> = { path: hit.path };
   if (hit.id !== syntheticId(hit.path)) out.id = hit.id;
   if (hit.title !== hit.path.slice(hit.path.lastIndexOf('/') + 1).replace(/\.md$/i, '')) out.title = hit.title;
@@ -26,6 +25,7 @@ export function compactHit(hit: SearchHit): Record<string, unknown> {
   if (hit.snippet !== undefined) out.snippet = hit.snippet;
   out.section = hit.section;
   if (hit.section !== null) out.section_heading = hit.section_heading;
+  if (withSource) out.source = hit.source;
   return out;
 }
 
@@ -36,7 +36,9 @@ export const searchTool = defineTool({
   description:
     'Ranked search, Obsidian syntax: words (all must match), "phrase", -word, a OR b, (groups), path:, file:, tag:#x (nested ' +
     'included), [prop], [prop:value], [prop:>5] (> < >= <= =), /regex/. Filters alone list matching notes. Each hit has a ' +
-    'snippet (matches in **bold**) and `section`: read_note {path, section} reads just that part. Page with next_cursor.',
+    'snippet (matches in **bold**) and `section`: read_note {path, section} reads just that part. Page with next_cursor. ' +
+    'mode hybrid (default) adds notes close in meaning to a plain-language query when the semantic index is on; each hit\'s ' +
+    'source says lexical, semantic or both.',
   kind: 'read',
   inputSchema: {
     query: z
@@ -46,7 +48,7 @@ export const searchTool = defineTool({
     mode: z
       .enum(['hybrid', 'lexical', 'semantic'])
       .optional()
-      .describe('hybrid (default; lexical results, saying so, until a semantic index exists), lexical (keywords), semantic (refused until then).'),
+      .describe('hybrid (default; lexical alone, saying why, while the semantic index is off or building), lexical (keywords), semantic (meaning; needs the index).'),
     limit: z.number().int().min(1).max(100).optional().describe('Results per page, 1-100; default 10.'),
     cursor: z.string().optional().describe('next_cursor of the previous page.'),
     fields: z.enum(['full', 'metadata']).optional().describe('"metadata": no snippets.'),
@@ -55,17 +57,12 @@ export const searchTool = defineTool({
   annotations: { title: 'Search notes', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const mode = args.mode ?? 'hybrid';
-    if (mode === 'semantic') {
-      throw new ToolError('unavailable', 'Semantic search is not available in this vault yet; call search with mode "lexical" or "hybrid".');
-    }
-    const page = await ctx.search.search(args.query, ctx.scope, {
+    const { page, mixed } = await searchByMode({ notes: ctx.notes, lexical: ctx.search, semantic: ctx.semantic ?? null }, mode, args.query, ctx.scope, {
       limit: args.limit ?? SEARCH_DEFAULT_LIMIT,
       cursor: args.cursor,
       fields: args.fields,
       regex: args.regex,
     });
-    const out: Record<string, unknown> = { ...page, results: page.results.map(compactHit) };
-    if (mode === 'hybrid') out.note = page.note === undefined ? SEMANTIC_UNAVAILABLE_NOTE : `${page.note} ${SEMANTIC_UNAVAILABLE_NOTE}`;
-    return out;
+    return { ...page, results: page.results.map((h) => compactHit(h, mixed)) };
   },
 });

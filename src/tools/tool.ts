@@ -3,6 +3,7 @@ import type { KeyRecord } from '../settings/key-record';
 import type { NoteStore } from '../vault/note-store';
 import type { AccessScope } from '../vault/access/access';
 import type { SearchIndex } from '../search/search-index';
+import type { SemanticIndex } from '../search/semantic/semantic-index';
 import type { ProposalStore } from '../proposals/proposal-store';
 import type { ProposalReview } from '../proposals/proposal-review';
 import type { VaultMcpSettings } from '../settings/settings';
@@ -15,6 +16,8 @@ import type { VaultsView } from './vaults-view';
 export interface ToolContext {
   notes: NoteStore;
   search: SearchIndex;
+  /** The embedding index behind semantic and hybrid search; absent or null when the plugin has none. */
+  semantic?: SemanticIndex | null;
   /** Staged changes of propose mode: write tools stage here for a `propose` key. */
   proposals: ProposalStore;
   /** The review side of proposals (where a pending proposal stands against the vault now). */

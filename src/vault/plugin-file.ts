@@ -38,12 +38,23 @@ export class PluginFile {
    * @returns the file's text, or null when it does not exist. Rethrows other read errors.
    */
   async read(): Promise<string | null> {
+    if (!(await this.recover())) return null;
+    return this.adapter.read(this.path);
+  }
+
+  /** {@link read} for a binary file (`DataAdapter.readBinary`): its bytes, or null when it does not exist. */
+  async readBinary(): Promise<ArrayBuffer | null> {
+    if (!(await this.recover())) return null;
+    return this.adapter.readBinary(this.path);
+  }
+
+  /** Finishes or undoes an interrupted write (see {@link read}); true when the file exists afterwards. */
+  private async recover(): Promise<boolean> {
     if (!writing.has(this.path) && (await this.adapter.exists(this.tempPath))) {
       if (await this.adapter.exists(this.path)) await this.adapter.remove(this.tempPath);
       else await this.adapter.rename(this.tempPath, this.path);
     }
-    if (!(await this.adapter.exists(this.path))) return null;
-    return this.adapter.read(this.path);
+    return this.adapter.exists(this.path);
   }
 
   /**
@@ -51,10 +62,20 @@ export class PluginFile {
    * mid-write leaves the previous file or the whole new one (recovered by the next {@link read}).
    */
   async write(text: string): Promise<void> {
+    await this.swapIn(() => this.adapter.write(this.tempPath, text));
+  }
+
+  /** {@link write} for bytes (`DataAdapter.writeBinary`), with the same temp-copy swap. */
+  async writeBinary(data: ArrayBuffer): Promise<void> {
+    await this.swapIn(() => this.adapter.writeBinary(this.tempPath, data));
+  }
+
+  /** Writes the temp copy with `writeTemp`, then swaps it in place of the file. */
+  private async swapIn(writeTemp: () => Promise<void>): Promise<void> {
     writing.add(this.path);
     try {
       if (!(await this.adapter.exists(this.folder))) await this.adapter.mkdir(this.folder);
-      await this.adapter.write(this.tempPath, text);
+      await writeTemp();
       if (await this.adapter.exists(this.path)) await this.adapter.remove(this.path);
       await this.adapter.rename(this.tempPath, this.path);
     } finally {

@@ -26,12 +26,13 @@ export interface DemoPlugin {
   };
   ai: {
     testConnection(): Promise<{ ok: true; text: string }>;
-    getUsage(): { inputTokens: number; outputTokens: number };
+    getUsage(): { inputTokens: number; outputTokens: number; embeddingTokens: number };
     resetUsage(): Promise<void>;
     settingsChanged(): Promise<void>;
     chatAvailability(): { ready: true; provider: 'openai-compatible'; model: string; classification: 'local' };
   };
   search: { reindex(): Promise<void> };
+  semantic: { current: { state: 'off'; reason: string }; refresh(): Promise<void>; rebuild(): Promise<void> };
   restartServer(): Promise<void>;
   saveSettings(): Promise<void>;
   /** Number of tools/list_changed notifications the tab asked for. */
@@ -106,12 +107,17 @@ export function createDemoPlugin(): DemoPlugin {
     },
     ai: {
       testConnection: async () => ({ ok: true, text: 'OK' }),
-      getUsage: () => ({ ...settings.ai.usage }),
-      resetUsage: async () => void (settings.ai.usage = { inputTokens: 0, outputTokens: 0 }),
+      getUsage: () => ({ embeddingTokens: 0, ...settings.ai.usage }),
+      resetUsage: async () => void (settings.ai.usage = { inputTokens: 0, outputTokens: 0, embeddingTokens: 0 }),
       settingsChanged: async () => undefined,
       chatAvailability: () => ({ ready: true, provider: 'openai-compatible', model: settings.ai.model, classification: 'local' }),
     },
     search: { reindex: async () => undefined },
+    semantic: {
+      current: { state: 'off', reason: 'semantic search is off; turn on "Index for semantic search" in Settings → Vault MCP → AI provider' },
+      refresh: async () => undefined,
+      rebuild: async () => undefined,
+    },
     restartServer: async () => undefined,
     saveSettings: async () => undefined,
     toolListChanges: 0,

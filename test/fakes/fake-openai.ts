@@ -15,6 +15,8 @@ export interface FakeOpenAiModel {
 /** Options of {@link startFakeOpenAi}. */
 export interface FakeOpenAiOptions {
   models: Record<string, FakeOpenAiModel>;
+  /** Embedding models served on `/embeddings`, by name, with their vector dimension. */
+  embeddingModels?: Record<string, { dimensions: number }>;
   /** When set, requests need `Authorization: Bearer <apiKey>`. */
   apiKey?: string;
   /** Path prefix of the API; `/v1` (OpenAI, Ollama, LM Studio) or `/api/v1` (OpenRouter). */
@@ -48,7 +50,53 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions): Promise<FakeO
   return Object.assign(server, { baseUrl: server.origin + prefix });
 }
 
+/**
+ * The fake's deterministic embedding of a text: a hashed bag of words (each lower-cased word of
+ * 3+ letters, a trailing "s" dropped, adds 1 at FNV-1a(word) mod `dimensions`), L2-normalized.
+ * Texts sharing words are near; the same text always gives the same vector.
+ */
+export function fakeEmbedding(text: string, dimensions: number): number[] {
+  const v = new Array<number>(dimensions).fill(0);
+  for (const raw of text.toLowerCase().match(/\p{L}{3,}/gu) ?? []) {
+    const word = raw.length > 3 ? raw.replace(/s$/, '') : raw;
+    let h = 0x811c9dc5;
+    for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193) >>> 0;
+    v[h % dimensions] += 1;
+  }
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => x / norm);
+}
+
+function handleEmbeddings(req: RecordedRequest, options: FakeOpenAiOptions): FakeResponse {
+  const body = req.json;
+  const model = options.embeddingModels?.[body?.model];
+  if (!model) {
+    return openAiError(404, `The model \`${body?.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', null, 'model_not_found');
+  }
+  const input: unknown = body.input;
+  const texts = typeof input === 'string' ? [input] : input;
+  if (!Array.isArray(texts) || texts.length === 0 || !texts.every((t) => typeof t === 'string')) {
+    return openAiError(400, "'input' must be a string or a non-empty array of strings.", 'invalid_request_error', 'input', null);
+  }
+  const tokens = (texts as string[]).reduce((n, t) => n + countWords(t), 0);
+  return {
+    status: 200,
+    body: {
+      object: 'list',
+      data: (texts as string[]).map((t, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(t, model.dimensions) })),
+      model: body.model,
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    },
+  };
+}
+
 function handle(req: RecordedRequest, options: FakeOpenAiOptions, prefix: string): FakeResponse {
+  if (req.method === 'POST' && req.path.split('?')[0] === `${prefix}/embeddings` && options.embeddingModels !== undefined) {
+    if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
+      return openAiError(401, "You didn't provide an API key.", 'invalid_request_error', null, 'invalid_api_key');
+    }
+    return handleEmbeddings(req, options);
+  }
   if (req.method !== 'POST' || req.path.split('?')[0] !== `${prefix}/chat/completions`) {
     if (options.unknownPath === 'lmstudio') {
       return { status: 200, body: { error: `Unexpected endpoint or method. (${req.method} ${req.path})` } };

@@ -143,11 +143,11 @@ describe('AiService token usage', () => {
   test('accumulates per call from the persisted value and saves each total', async () => {
     const s = await openAi({ models: { m: { reply: () => 'one two three' } } });
     const { service, state } = harness({ baseUrl: s.baseUrl, model: 'm', usage: { inputTokens: 100, outputTokens: 50 } });
-    expect(service.getUsage()).toEqual({ inputTokens: 100, outputTokens: 50 });
+    expect(service.getUsage()).toMatchObject({ inputTokens: 100, outputTokens: 50 });
     const first = await service.chat(HI);
     expect(first.usage).toEqual({ inputTokens: 2, outputTokens: 3 });
     await service.chat([{ role: 'user', content: 'a b c d' }]);
-    expect(service.getUsage()).toEqual({ inputTokens: 106, outputTokens: 56 });
+    expect(service.getUsage()).toMatchObject({ inputTokens: 106, outputTokens: 56 });
     expect(state.saved).toEqual([
       { inputTokens: 102, outputTokens: 53 },
       { inputTokens: 106, outputTokens: 56 },
@@ -159,7 +159,7 @@ describe('AiService token usage', () => {
     const s = await openAi({ models: { quiet: { omitUsage: true } } });
     const { service, state } = harness({ baseUrl: s.baseUrl, model: 'quiet' });
     await service.chat(HI);
-    expect(service.getUsage()).toEqual({ inputTokens: 0, outputTokens: 0 });
+    expect(service.getUsage()).toMatchObject({ inputTokens: 0, outputTokens: 0 });
     state.settings.model = 'missing';
     await aiFailure(service.chat(HI));
     expect(state.saved).toEqual([{ inputTokens: 0, outputTokens: 0 }]);
@@ -169,19 +169,19 @@ describe('AiService token usage', () => {
     const s = await openAi({ models: { m: {}, n: {} } });
     const { service, state } = harness({ baseUrl: s.baseUrl, model: 'm', usage: { inputTokens: 10, outputTokens: 5 } });
     await service.chat(HI);
-    expect(service.getUsage()).toEqual({ inputTokens: 12, outputTokens: 6 });
+    expect(service.getUsage()).toMatchObject({ inputTokens: 12, outputTokens: 6 });
     state.settings.baseUrl = `${s.baseUrl}/`;
     state.settings.model = 'n';
-    expect(service.getUsage()).toEqual({ inputTokens: 12, outputTokens: 6 });
+    expect(service.getUsage()).toMatchObject({ inputTokens: 12, outputTokens: 6 });
     state.settings.baseUrl = s.baseUrl.replace('127.0.0.1', 'localhost');
-    expect(service.getUsage()).toEqual({ inputTokens: 0, outputTokens: 0 });
+    expect(service.getUsage()).toMatchObject({ inputTokens: 0, outputTokens: 0 });
     expect(state.saved.at(-1)).toEqual({ inputTokens: 0, outputTokens: 0 });
     await service.chat(HI);
-    expect(service.getUsage()).toEqual({ inputTokens: 2, outputTokens: 1 });
+    expect(service.getUsage()).toMatchObject({ inputTokens: 2, outputTokens: 1 });
     state.settings.provider = 'anthropic';
     await service.settingsChanged();
     expect(state.saved.at(-1)).toEqual({ inputTokens: 0, outputTokens: 0 });
-    expect(service.getUsage()).toEqual({ inputTokens: 0, outputTokens: 0 });
+    expect(service.getUsage()).toMatchObject({ inputTokens: 0, outputTokens: 0 });
   });
 
   test('counters saved for another provider (changed while Obsidian was closed) start again at zero', async () => {
@@ -192,13 +192,13 @@ describe('AiService token usage', () => {
     expect(saved).toMatchObject({ inputTokens: 2, outputTokens: 1, scope: expect.any(String) });
     // Same provider after a restart: the counters carry on.
     const same = harness({ baseUrl: s.baseUrl, model: 'm', usage: saved });
-    expect(same.service.getUsage()).toEqual({ inputTokens: 2, outputTokens: 1 });
+    expect(same.service.getUsage()).toMatchObject({ inputTokens: 2, outputTokens: 1 });
     // Base URL changed in a synced data.json before the restart: they start again.
     const moved = harness({ baseUrl: 'http://localhost:11434/v1', model: 'm', usage: saved });
-    expect(moved.service.getUsage()).toEqual({ inputTokens: 0, outputTokens: 0 });
+    expect(moved.service.getUsage()).toMatchObject({ inputTokens: 0, outputTokens: 0 });
     // Counters saved before scopes were recorded are kept.
     const legacy = harness({ baseUrl: 'http://localhost:11434/v1', model: 'm', usage: { inputTokens: 7, outputTokens: 3 } });
-    expect(legacy.service.getUsage()).toEqual({ inputTokens: 7, outputTokens: 3 });
+    expect(legacy.service.getUsage()).toMatchObject({ inputTokens: 7, outputTokens: 3 });
   });
 
   test('a call that finishes after the base URL changed is not counted against the new one', async () => {
@@ -221,13 +221,13 @@ describe('AiService token usage', () => {
       { inputTokens: 0, outputTokens: 0 },
       { inputTokens: 0, outputTokens: 0 },
     ]);
-    expect(service.getUsage()).toEqual({ inputTokens: 0, outputTokens: 0 });
+    expect(service.getUsage()).toMatchObject({ inputTokens: 0, outputTokens: 0 });
   });
 
   test('resetUsage zeroes and persists', async () => {
     const { service, state } = harness({ usage: { inputTokens: 9, outputTokens: 4 } });
     await service.resetUsage();
-    expect(service.getUsage()).toEqual({ inputTokens: 0, outputTokens: 0 });
+    expect(service.getUsage()).toMatchObject({ inputTokens: 0, outputTokens: 0 });
     expect(state.saved).toEqual([{ inputTokens: 0, outputTokens: 0 }]);
   });
 
@@ -243,7 +243,7 @@ describe('AiService token usage', () => {
     try {
       expect((await service.chat(HI)).text).toBe('OK');
       expect(logged).toHaveBeenCalledWith('Vault MCP: could not save AI usage', expect.objectContaining({ message: 'disk full' }));
-      expect(service.getUsage()).toEqual({ inputTokens: 2, outputTokens: 1 });
+      expect(service.getUsage()).toMatchObject({ inputTokens: 2, outputTokens: 1 });
     } finally {
       logged.mockRestore();
     }
@@ -286,7 +286,7 @@ describe('AiService.testConnection', () => {
     const { service } = harness({ baseUrl: s.baseUrl, model: 'm' });
     expect(await service.testConnection()).toEqual({ ok: true, text: 'OK' });
     expect(s.requests[0].json.messages).toEqual([{ role: 'user', content: 'Reply with the single word OK.' }]);
-    expect(service.getUsage()).toEqual({ inputTokens: 6, outputTokens: 1 });
+    expect(service.getUsage()).toMatchObject({ inputTokens: 6, outputTokens: 1 });
   });
 
   test('reports gate and HTTP failures as {ok: false, code, message}', async () => {

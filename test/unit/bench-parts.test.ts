@@ -16,7 +16,7 @@ import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 
 describe('parseBenchArgs', () => {
   it('runs 1k and 10k by default, adds 100k with --full, takes --scale over both', () => {
-    expect(parseBenchArgs([])).toEqual({ quick: false, peer: true, scale: DEFAULT_SCALE, parts: ['onload', 'help', 'large', 'scale'] });
+    expect(parseBenchArgs([])).toEqual({ quick: false, peer: true, scale: DEFAULT_SCALE, parts: ['onload', 'help', 'large', 'scale', 'semantic'] });
     expect(parseBenchArgs(['--full']).scale).toEqual(FULL_SCALE);
     expect(parseBenchArgs(['--full', '--scale', '500, 100_000']).scale).toEqual([500, 100_000]);
     expect(parseBenchArgs(['--no-peer']).peer).toBe(false);
@@ -33,7 +33,7 @@ describe('parseBenchArgs', () => {
     expect(() => parseBenchArgs(['--scale', '1000,ten'])).toThrow(/got "1000,ten"/);
     expect(() => parseBenchArgs(['--scale', '0'])).toThrow(/positive/);
     expect(() => parseBenchArgs(['--fast'])).toThrow(/Unknown bench flag "--fast"/);
-    expect(() => parseBenchArgs(['--only', 'help,peer'])).toThrow(/--only wants parts among onload, help, large, scale .*got "peer"/);
+    expect(() => parseBenchArgs(['--only', 'help,peer'])).toThrow(/--only wants parts among onload, help, large, scale, semantic .*got "peer"/);
     expect(() => parseBenchArgs(['--only'])).toThrow(/--only wants parts/);
   });
 });

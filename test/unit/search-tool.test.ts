@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ToolError } from '../../src/errors';
 import type { SearchIndex } from '../../src/search/search-index';
 import type { SearchOptions, SearchPage } from '../../src/search/types';
-import { SEARCH_DEFAULT_LIMIT, SEMANTIC_UNAVAILABLE_NOTE, searchTool } from '../../src/tools/search';
+import { SEARCH_DEFAULT_LIMIT, searchTool } from '../../src/tools/search';
 import type { ToolContext } from '../../src/tools/tool';
 import type { AccessScope } from '../../src/vault/access/access';
 
@@ -51,7 +51,10 @@ describe('search tool', () => {
   it('falls back to lexical in hybrid mode (the default) and says so', async () => {
     const { ctx, calls } = context();
     const out = await searchTool.handler({ query: 'plan tag:#work', limit: 5, cursor: 'c1', fields: 'metadata' }, ctx);
-    expect(out).toEqual({ ...compactPage, note: SEMANTIC_UNAVAILABLE_NOTE });
+    expect(out).toEqual({
+      ...compactPage,
+      note: 'Semantic ranking unavailable (semantic search is off; turn on "Index for semantic search" in Settings → Vault MCP → AI provider); lexical results only.',
+    });
     expect(calls).toEqual([{ query: 'plan tag:#work', scope, options: { limit: 5, cursor: 'c1', fields: 'metadata', regex: undefined } }]);
   });
 
@@ -63,12 +66,12 @@ describe('search tool', () => {
     expect(SEARCH_DEFAULT_LIMIT).toBe(10);
   });
 
-  it('refuses semantic mode with a pointer to lexical/hybrid', async () => {
+  it('refuses semantic mode without an embedding index, naming the setting and lexical/hybrid', async () => {
     const { ctx, calls } = context();
     const err: unknown = await searchTool.handler({ query: 'x', mode: 'semantic' }, ctx).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ToolError);
     expect((err as ToolError).code).toBe('unavailable');
-    expect((err as ToolError).message).toMatch(/lexical.*hybrid/);
+    expect((err as ToolError).message).toMatch(/Index for semantic search.*lexical.*hybrid/);
     expect(calls).toHaveLength(0);
   });
 });

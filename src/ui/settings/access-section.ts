@@ -100,6 +100,7 @@ function renderPathList(containerEl: HTMLElement, ctx: SectionContext, spec: Pat
     plugin.settings.access[spec.key] = next;
     await plugin.saveSettings();
     void plugin.search.reindex();
+    void plugin.semantic.refresh();
     ctx.redisplay();
   };
   for (const path of list) {

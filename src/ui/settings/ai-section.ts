@@ -2,6 +2,7 @@ import { Setting, type TextComponent } from 'obsidian';
 import { AI_PROVIDER_PRESETS, examplePreset } from '../../ai/presets';
 import { AI_API_KEY_SECRET_ID } from '../../ai/secret-id';
 import type { AiProviderType } from '../../ai/types';
+import { renderSemanticSettings } from './semantic-section';
 import type { SectionContext } from './tab-context';
 
 const PROVIDER_LABELS: Record<AiProviderType, string> = {
@@ -12,7 +13,8 @@ const PROVIDER_LABELS: Record<AiProviderType, string> = {
 /**
  * The "AI provider" section: enabled, allow remote, a preset that fills type and base URL,
  * provider type, base URL, API key (kept in `app.secretStorage` under
- * {@link AI_API_KEY_SECRET_ID}, never in data.json), model, token usage with Reset, and a
+ * {@link AI_API_KEY_SECRET_ID}, never in data.json), model, the semantic search rows
+ * (semantic-section.ts), token usage with Reset, and a
  * Test button that first saves every field as typed, then sends the test prompt through
  * `AiService.testConnection()` and shows the reply or the full error inline.
  */
@@ -23,6 +25,11 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
     await plugin.saveSettings();
     await plugin.ai.settingsChanged();
   };
+  /** A change that can switch the semantic index on or off (AI toggles, provider, base URL). */
+  const changedReach = async (): Promise<void> => {
+    await changed();
+    void plugin.semantic.refresh();
+  };
   new Setting(containerEl)
     .setName('AI provider')
     .setHeading()
@@ -31,7 +38,7 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
   new Setting(containerEl).setName('Enable AI').setDesc('Off: every chat() call is refused.').addToggle((t) =>
     t.setValue(ai.enabled).onChange(async (v) => {
       ai.enabled = v;
-      await changed();
+      await changedReach();
       ctx.redisplay();
     }),
   );
@@ -41,7 +48,7 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
     .addToggle((t) =>
       t.setValue(ai.allowRemote).onChange(async (v) => {
         ai.allowRemote = v;
-        await changed();
+        await changedReach();
         ctx.redisplay();
       }),
     );
@@ -57,7 +64,7 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
         if (value === '' || !preset) return;
         ai.provider = preset.provider;
         ai.baseUrl = preset.baseUrl;
-        await changed();
+        await changedReach();
         ctx.redisplay();
       });
     });
@@ -71,7 +78,7 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
       .setValue(ai.provider)
       .onChange(async (v) => {
         ai.provider = v as AiProviderType;
-        await changed();
+        await changedReach();
         ctx.redisplay();
       }),
   );
@@ -101,11 +108,15 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
       await changed();
     });
   });
+  renderSemanticSettings(containerEl, ctx);
 
   const usage = plugin.ai.getUsage();
   new Setting(containerEl)
     .setName('Usage')
-    .setDesc(`${usage.inputTokens.toLocaleString('en-US')} input and ${usage.outputTokens.toLocaleString('en-US')} output tokens since the last reset (this provider and base URL).`)
+    .setDesc(
+      `${usage.inputTokens.toLocaleString('en-US')} input and ${usage.outputTokens.toLocaleString('en-US')} output chat tokens, ` +
+        `${usage.embeddingTokens.toLocaleString('en-US')} embedding tokens since the last reset (this provider and base URL).`,
+    )
     .addButton((b) =>
       b.setButtonText('Reset').onClick(async () => {
         await plugin.ai.resetUsage();

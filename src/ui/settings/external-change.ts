@@ -40,5 +40,7 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<
   await plugin.server.closeSessionsOfRevokedKeys();
   await plugin.server.notifyToolListChanged();
   await plugin.ai.settingsChanged();
+  // AI settings or access lists may have changed: the semantic index syncs (and drops notes no longer readable).
+  void plugin.semantic.refresh();
   return { restarted };
 }

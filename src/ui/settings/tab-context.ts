@@ -1,6 +1,7 @@
 import { Notice, type App, type ButtonComponent, type Plugin } from 'obsidian';
 import type { AiService } from '../../ai/ai-service';
 import type { SearchIndex } from '../../search/search-index';
+import type { SemanticIndex } from '../../search/semantic/semantic-index';
 import type { KeyRing } from '../../keys/key-ring';
 import type { McpHttpServer } from '../../server/mcp-http-server';
 import type { VaultMcpSettings } from '../../settings/settings';
@@ -16,6 +17,8 @@ export interface SettingsTabPlugin extends Plugin {
   ai: Pick<AiService, 'testConnection' | 'getUsage' | 'resetUsage' | 'settingsChanged' | 'chatAvailability'>;
   /** Rebuilt when the quarantine list changes, so search follows it at once. */
   search: Pick<SearchIndex, 'reindex'>;
+  /** The semantic index: its status, a sync after AI settings change, and Rebuild. */
+  semantic: Pick<SemanticIndex, 'current' | 'refresh' | 'rebuild'>;
   /** (Re)binds the server to the configured port; failures become a Notice and the status line. */
   restartServer(): Promise<void>;
   /** Persists settings to data.json. */

@@ -1,0 +1,176 @@
+import { ToolError } from '../../errors';
+import type { AccessScope } from '../../vault/access/access';
+import { bodyStart } from '../../vault/content/note-body';
+import type { NoteStore } from '../../vault/note-store';
+import { parseQuery } from '../query/query-parser';
+import type { QueryNode } from '../query/query-ast';
+import { decodeCursor, encodeCursor } from '../results/cursor';
+import { SNIPPET_WIDTH, snippetText } from '../results/snippet';
+import type { SearchIndex } from '../search-index';
+import { isTransientAiError, type SemanticIndex, type SemanticMatch, type SemanticStatus } from '../semantic/semantic-index';
+import type { SearchHit, SearchOptions, SearchPage } from '../types';
+import { fuseByRank } from './fusion';
+
+/** How `search` ranks: keywords, meaning, or both fused. */
+export type SearchMode = 'hybrid' | 'lexical' | 'semantic';
+
+/** The search services a mode search uses; `semantic` null when the plugin has none. */
+export interface SearchServices {
+  notes: NoteStore;
+  lexical: SearchIndex;
+  semantic: SemanticIndex | null;
+}
+
+/** A page and whether its hits came from more than the lexical ranking (then each hit's `source` matters). */
+export interface ModePage {
+  page: SearchPage;
+  mixed: boolean;
+}
+
+/** Candidates taken from each ranking before fusion (the lexical index's page limit). */
+export const FUSION_POOL = 100;
+const WHERE = 'Settings → Vault MCP → AI provider';
+
+/**
+ * Runs `search` in a mode (DESIGN.md, Tools → search):
+ * - `lexical`: the lexical index as is;
+ * - `semantic`: the notes nearest in meaning; without a usable semantic index a ToolError
+ *   naming the setting;
+ * - `hybrid` (default): lexical and semantic candidates ({@link FUSION_POOL} each) fused by
+ *   reciprocal rank; each hit's `source` is `lexical`, `semantic` or `both`. Falls back to
+ *   lexical when the semantic index is off, building or its provider unreachable, or the query
+ *   uses search operators (semantic ranking reads plain language); the page's `note` then says
+ *   so once, with the reason.
+ * For a plain query of several words the lexical candidates are the notes with all words, then
+ * those with any of them, so a question in words the notes only partly use still has lexical
+ * candidates to fuse.
+ * @returns one page, as `SearchIndex.search`, and `mixed` (false when only lexical ranking ran)
+ * @throws ToolError invalid_argument (bad query, limit or cursor; regex in semantic mode) | unavailable
+ */
+export async function searchByMode(services: SearchServices, mode: SearchMode, query: string, scope: AccessScope, options: SearchOptions = {}): Promise<ModePage> {
+  if (mode === 'lexical') return { page: await services.lexical.search(query, scope, options), mixed: false };
+  const limit = options.limit ?? 20;
+  const cursorKey = JSON.stringify([query, mode, options.regex === true]);
+  // A fallback page pages with the lexical index's own cursors, so the offset is decoded only where fused or semantic pages are made.
+  const ownOffset = (): number => (options.cursor === undefined ? 0 : decodeCursor(options.cursor, cursorKey));
+  const status = services.semantic?.current ?? null;
+  if (mode === 'semantic') {
+    if (options.regex) throw new ToolError('invalid_argument', 'regex does not apply to semantic search; call search with mode "lexical" for a regex.');
+    const reason = unusableReason(status);
+    if (reason !== null) {
+      throw new ToolError('unavailable', `Semantic search is unavailable: ${reason}. Call search with mode "lexical" or "hybrid" meanwhile.`);
+    }
+    const offset = ownOffset();
+    let matches: SemanticMatch[];
+    try {
+      matches = await services.semantic!.nearest(query, scope, offset + limit + 1);
+    } catch (err) {
+      throw new ToolError('unavailable', `Semantic search is unavailable: ${providerReason(err)}. Call search with mode "lexical" meanwhile.`);
+    }
+    const hits = await Promise.all(matches.slice(offset, offset + limit).map((m) => semanticHit(services.notes, m, options.fields ?? 'full')));
+    return { page: page(hits, offset, limit, matches.length, cursorKey), mixed: true };
+  }
+  const plain = !options.regex && isPlainQuery(query);
+  const reason = unusableReason(status) ?? (plain ? null : 'the query uses search operators, which semantic ranking does not read');
+  if (reason !== null) return { page: withNote(await services.lexical.search(query, scope, options), fallbackNote(reason)), mixed: false };
+  const offset = ownOffset();
+  let semantic: SemanticMatch[];
+  try {
+    semantic = await services.semantic!.nearest(query, scope, FUSION_POOL);
+  } catch (err) {
+    return { page: withNote(await services.lexical.search(query, scope, options), fallbackNote(providerReason(err))), mixed: false };
+  }
+  const lexicalPage = await services.lexical.search(query, scope, { limit: FUSION_POOL, fields: options.fields });
+  const lexical = [...lexicalPage.results];
+  const words = query.trim().split(/\s+/).map((w) => w.replace(/"/g, '')).filter((w) => w !== '').slice(0, 32);
+  // Each word quoted, so words such as "or" stay words.
+  if (lexical.length < FUSION_POOL && words.length > 1) {
+    const known = new Set(lexical.map((h) => h.path));
+    const any = await services.lexical.search(words.map((w) => `"${w}"`).join(' OR '), scope, { limit: FUSION_POOL, fields: options.fields });
+    lexical.push(...any.results.filter((h) => !known.has(h.path)).slice(0, FUSION_POOL - lexical.length));
+  }
+  const byPath = new Map(lexical.map((h) => [h.path, h]));
+  const semanticByPath = new Map(semantic.map((m) => [m.path, m]));
+  const fused = fuseByRank([lexical.map((h) => h.path), semantic.map((m) => m.path)]);
+  const hits = await Promise.all(
+    fused.slice(offset, offset + limit).map(async (f): Promise<SearchHit> => {
+      const hit = byPath.get(f.key) ?? (await semanticHit(services.notes, semanticByPath.get(f.key)!, options.fields ?? 'full'));
+      return { ...hit, score: Math.round(f.score * 10000) / 10000, source: f.lists.length === 2 ? 'both' : f.lists[0] === 0 ? 'lexical' : 'semantic' };
+    }),
+  );
+  const out = page(hits, offset, limit, fused.length, cursorKey);
+  if (lexicalPage.index) {
+    out.index = lexicalPage.index;
+    out.note = lexicalPage.note;
+  }
+  return { page: out, mixed: true };
+}
+
+/** Why the semantic index cannot answer now, in words for the agent; null when it can. */
+export function unusableReason(status: SemanticStatus | null): string | null {
+  if (status === null) return `semantic search is off; turn on "Index for semantic search" in ${WHERE}`;
+  switch (status.state) {
+    case 'ready':
+      return null;
+    case 'off':
+      return status.reason;
+    case 'building':
+      return `the semantic index is being built (${status.total === 0 ? 0 : Math.floor((100 * status.indexed) / status.total)} %)`;
+    case 'paused':
+      return status.reason;
+  }
+}
+
+/** The page note of a hybrid search that fell back to lexical. */
+export function fallbackNote(reason: string): string {
+  return `Semantic ranking unavailable (${reason}); lexical results only.`;
+}
+
+function providerReason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return isTransientAiError(err) ? `the embedding provider is unreachable: ${message}` : message;
+}
+
+function withNote(page: SearchPage, note: string): SearchPage {
+  return { ...page, note: page.note === undefined ? note : `${page.note} ${note}` };
+}
+
+function page(results: SearchHit[], offset: number, limit: number, total: number, cursorKey: string): SearchPage {
+  const next = offset + limit;
+  return next < total ? { results, next_cursor: encodeCursor(next, cursorKey), total } : { results, total };
+}
+
+/** True when the query is only words and phrases (no operators, filters or regex). */
+function isPlainQuery(query: string): boolean {
+  let ast: QueryNode;
+  try {
+    ast = parseQuery(query);
+  } catch {
+    return false;
+  }
+  const plain = (n: QueryNode): boolean => n.kind === 'word' || n.kind === 'phrase' || (n.kind === 'and' && n.children.every(plain));
+  return plain(ast);
+}
+
+/** The result entry for a semantic match: snippet from the start of the matched chunk. */
+async function semanticHit(notes: NoteStore, m: SemanticMatch, fields: 'full' | 'metadata'): Promise<SearchHit> {
+  const file = notes.fileByPath(m.path);
+  let snippet = '';
+  if (file !== null && fields === 'full') {
+    const text = await notes.read(file).catch(() => '');
+    const at = bodyStart(text);
+    const body = text.slice(at);
+    const offset = Math.max(0, m.start - at);
+    snippet = snippetText(body, [], m.start >= at ? { start: offset, end: offset } : null, SNIPPET_WIDTH);
+  }
+  return {
+    path: m.path,
+    id: file ? notes.noteId(file) : m.path,
+    title: file ? notes.noteTitle(file) : m.path,
+    score: Math.round(m.score * 1000) / 1000,
+    ...(fields === 'full' ? { snippet } : {}),
+    section: m.section,
+    section_heading: m.heading,
+    source: 'semantic',
+  };
+}

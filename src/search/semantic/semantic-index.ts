@@ -1,0 +1,369 @@
+import type { TFile } from 'obsidian';
+import { UNRESTRICTED_SCOPE, type AccessScope } from '../../vault/access/access';
+import { withPreamble } from '../../vault/content/sections';
+import type { NoteChange, NoteStore } from '../../vault/note-store';
+import type { NoteStamp } from '../engine/index-file';
+import { Slicer } from '../engine/slicer';
+import { chunkNote, type NoteChunk } from './chunker';
+import { decodeSemanticIndex, encodeSemanticIndex } from './store-file';
+import { VectorStore, type ChunkRecord, type StoredVector } from './vector-store';
+
+/** What the semantic index needs of the AI funnel (AiService.embed / embeddingAvailability). */
+export interface Embedder {
+  /** Embeds texts through the gates; throws `AiError` when they refuse or the provider fails. */
+  embed(texts: readonly string[]): Promise<{ vectors: Float32Array[] }>;
+  /** Whether `embed` would be sent now, and with which model. */
+  embeddingAvailability(): { ready: true; model: string } | { ready: false; reason: string };
+}
+
+/** Where the vectors are saved between runs (the plugin folder, `semantic-index.bin`). */
+export interface SemanticStorage {
+  load(): Promise<ArrayBuffer | null>;
+  save(data: ArrayBuffer): Promise<void>;
+}
+
+/** Tuning; the defaults suit a local model on a laptop. */
+export interface SemanticIndexOptions {
+  /** The "Index for semantic search" setting, read on every sync. */
+  enabled: () => boolean;
+  storage?: SemanticStorage;
+  /** Chunks to gather before one embed call (the client batches them further). Default 64. */
+  chunksPerCall?: number;
+  /** Wait before trying again after the provider was unreachable, ms. Default 60000. */
+  retryMs?: number;
+  /** Wait after a note change before embedding it, ms (edits come in bursts). Default 2000. */
+  changeDelayMs?: number;
+  /** Longest time between two saves during a build, ms. Default 30000. */
+  saveEveryMs?: number;
+}
+
+/** Where the semantic index stands; `ready` is the only state a search can use. */
+export type SemanticStatus =
+  | { state: 'off'; reason: string }
+  | { state: 'building'; indexed: number; total: number }
+  | { state: 'paused'; reason: string; indexed: number; total: number }
+  | { state: 'ready'; notes: number; chunks: number };
+
+/** One note found by meaning: its best chunk. */
+export interface SemanticMatch {
+  path: string;
+  /** Cosine similarity of the best chunk, −1…1. */
+  score: number;
+  section: string | null;
+  heading: string | null;
+  /** Offset of that chunk's text in the note. */
+  start: number;
+}
+
+const WHERE = 'Settings → Vault MCP → AI provider';
+/** Hash length kept per chunk (hex chars of SHA-256): 64 bits, ample for one vault's chunks. */
+const HASH_CHARS = 16;
+
+/**
+ * The semantic index: chunks every readable note (chunker.ts), embeds the chunks through the AI
+ * funnel, keeps the vectors in a {@link VectorStore} saved in the plugin folder, and answers
+ * nearest-note queries for one caller's access scope. A sync re-chunks only notes whose stat
+ * changed and embeds only chunks whose content hash is new; it yields to the UI between notes
+ * and pauses (retrying after `retryMs`) when the provider is unreachable or busy. A different
+ * embedding model, or vectors of another dimension, start over.
+ */
+export class SemanticIndex {
+  private store = new VectorStore('');
+  private readonly stamps = new Map<string, NoteStamp>();
+  private status: SemanticStatus = { state: 'off', reason: `semantic search is off; turn on "Index for semantic search" in ${WHERE}` };
+  private readonly listeners = new Set<(status: SemanticStatus) => void>();
+  private readonly dirty = new Set<string>();
+  private unsubscribe: (() => void) | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private generation = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private loaded = false;
+  /** True once a sync finished for the current model: later syncs only update. */
+  private built = false;
+  private lastSave = 0;
+  /** Saves run one after another (two writes of one file must not interleave their temp-copy swaps). */
+  private saving: Promise<void> = Promise.resolve();
+
+  /** @param notes the vault access layer. @param embedder the AI funnel. @param options see {@link SemanticIndexOptions} */
+  constructor(
+    private readonly notes: NoteStore,
+    private readonly embedder: Embedder,
+    private readonly options: SemanticIndexOptions,
+  ) {}
+
+  /** The current status (see {@link SemanticStatus}). */
+  get current(): SemanticStatus {
+    return this.status;
+  }
+
+  /** Calls `listener` on every status change (progress included). @returns unsubscribe */
+  onStatus(listener: (status: SemanticStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Follows note changes and starts a sync (which does nothing while the setting is off). Call after layout ready. */
+  start(): Promise<void> {
+    if (this.unsubscribe === null) this.unsubscribe = this.notes.onNoteChange((change) => this.noteChanged(change));
+    return this.refresh();
+  }
+
+  /**
+   * Syncs now: call after the settings changed (toggle, provider, model). Resolves when the sync
+   * ended (finished, paused or off); a sync already running is run again after it.
+   */
+  refresh(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    const generation = this.generation;
+    this.running = (async () => {
+      do {
+        this.again = false;
+        await this.sync(generation);
+      } while (this.again && generation === this.generation);
+    })().finally(() => {
+      if (generation === this.generation) this.running = null;
+    });
+    return this.running;
+  }
+
+  /** Forgets every vector and embeds the vault again (the settings tab's Rebuild button). */
+  async rebuild(): Promise<void> {
+    this.generation++;
+    this.running = null;
+    this.store = new VectorStore('');
+    this.stamps.clear();
+    this.built = false;
+    this.loaded = true;
+    await this.refresh();
+  }
+
+  /** Stops following changes and any sync; saves nothing more. */
+  stop(): void {
+    this.generation++;
+    this.running = null;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  /**
+   * The notes nearest in meaning to `query` that `scope` may read (NoteStore.canRead, asked at
+   * query time, so a note made private since it was embedded is never returned).
+   * @param query plain-language text, embedded through the funnel
+   * @param limit most notes to return
+   * @returns best chunk per note, best first
+   * @throws Error when the status is not `ready` (check {@link current} first); AiError from the provider
+   */
+  async nearest(query: string, scope: AccessScope, limit: number): Promise<SemanticMatch[]> {
+    if (this.status.state !== 'ready') throw new Error(`semantic index not ready (${this.status.state})`);
+    const { vectors } = await this.embedder.embed([query]);
+    const allowed = (path: string): boolean => {
+      const file = this.notes.fileByPath(path);
+      return file !== null && this.notes.canRead(file, scope);
+    };
+    const out: SemanticMatch[] = [];
+    const seen = new Set<string>();
+    for (const c of this.store.nearest(vectors[0], limit * 4, allowed)) {
+      if (seen.has(c.path)) continue;
+      seen.add(c.path);
+      out.push({ path: c.path, score: c.score, section: c.section, heading: c.heading, start: c.start });
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  private setStatus(status: SemanticStatus): void {
+    this.status = status;
+    for (const listener of this.listeners) listener(status);
+  }
+
+  private noteChanged(change: NoteChange): void {
+    if (change.type === 'rename' && change.oldPath !== undefined) {
+      this.store.renameNote(change.oldPath, change.path);
+      const stamp = this.stamps.get(change.oldPath);
+      this.stamps.delete(change.oldPath);
+      if (stamp) this.stamps.set(change.path, stamp);
+    }
+    const file = this.notes.fileByPath(change.path);
+    if (change.type === 'delete' || file === null || !this.notes.canRead(file, UNRESTRICTED_SCOPE)) {
+      // Gone, quarantined or private now: its vectors go at once, not at the next sync.
+      this.store.removeNote(change.path);
+      this.stamps.delete(change.path);
+      return;
+    }
+    this.dirty.add(change.path);
+    this.schedule(this.options.changeDelayMs ?? 2000);
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.refresh();
+    }, ms);
+  }
+
+  private async sync(generation: number): Promise<void> {
+    const live = (): boolean => generation === this.generation;
+    if (!this.options.enabled()) {
+      this.setStatus({ state: 'off', reason: `semantic search is off; turn on "Index for semantic search" in ${WHERE}` });
+      return;
+    }
+    const availability = this.embedder.embeddingAvailability();
+    if (!availability.ready) {
+      this.setStatus({ state: 'off', reason: availability.reason });
+      return;
+    }
+    await this.loadSaved();
+    if (!live()) return;
+    if (this.store.model !== availability.model) this.startOver(availability.model);
+    const readable = this.notes.readableNotes(UNRESTRICTED_SCOPE);
+    const current = new Set(readable.map((f) => f.path));
+    for (const path of [...this.store.paths(), ...this.stamps.keys()]) {
+      if (!current.has(path)) {
+        this.store.removeNote(path);
+        this.stamps.delete(path);
+      }
+    }
+    const todo = readable.filter((f) => this.dirty.has(f.path) || !sameStamp(this.stamps.get(f.path), f));
+    this.dirty.clear();
+    const progress = { indexed: readable.length - todo.length, total: readable.length };
+    const report = (): void => {
+      if (!this.built) this.setStatus({ state: 'building', ...progress });
+    };
+    report();
+    try {
+      await this.embedAll(todo, progress, report, live);
+      if (!live()) return;
+      this.built = true;
+      this.setStatus({ state: 'ready', notes: [...this.store.paths()].length, chunks: this.store.size });
+      await this.save();
+    } catch (err) {
+      if (!live()) return;
+      for (const f of todo) if (!sameStamp(this.stamps.get(f.path), f)) this.dirty.add(f.path);
+      if (err instanceof DimensionChanged) {
+        this.startOver(availability.model);
+        this.again = true;
+        return;
+      }
+      const reason = err instanceof Error ? err.message : String(err);
+      if (isTransientAiError(err)) {
+        this.setStatus({ state: 'paused', reason: `the embedding provider is unreachable or busy (${reason}); retrying in a minute`, ...progress });
+        this.schedule(this.options.retryMs ?? 60_000);
+      } else {
+        if (errorCode(err) === undefined) console.error('[vault-mcp] semantic index sync failed', err);
+        this.setStatus({ state: 'off', reason });
+      }
+      await this.save();
+    }
+  }
+
+  /** Chunks and embeds `todo`, gathering chunks of several notes per embed call; a note is stored once all its chunks have vectors. */
+  private async embedAll(todo: TFile[], progress: { indexed: number }, report: () => void, live: () => boolean): Promise<void> {
+    const slicer = new Slicer(12);
+    type Pending = { file: TFile; stamp: NoteStamp; chunks: NoteChunk[]; reuse: Map<string, StoredVector> };
+    let pending: Pending[] = [];
+    let needed = 0;
+    const flush = async (): Promise<void> => {
+      const texts = pending.flatMap((p) => p.chunks.filter((c) => !p.reuse.has(short(c.hash))).map((c) => c.input));
+      const vectors = texts.length > 0 ? (await this.embedder.embed(texts)).vectors : [];
+      if (!live()) return;
+      if (this.store.dim !== 0 && vectors.length > 0 && vectors[0].length !== this.store.dim) throw new DimensionChanged();
+      let k = 0;
+      for (const p of pending) {
+        const file = this.notes.fileByPath(p.file.path);
+        const entries = p.chunks.map((c) => ({ record: recordOf(p.file.path, c), vector: p.reuse.get(short(c.hash)) ?? vectors[k++] }));
+        if (file === null || !this.notes.canRead(file, UNRESTRICTED_SCOPE)) continue;
+        this.store.setNote(p.file.path, entries);
+        this.stamps.set(p.file.path, p.stamp);
+        progress.indexed++;
+      }
+      pending = [];
+      needed = 0;
+      report();
+      if (performance.now() - this.lastSave > (this.options.saveEveryMs ?? 30_000)) await this.save();
+    };
+    for (const file of todo) {
+      await slicer.pause();
+      if (!live()) return;
+      let text: string;
+      try {
+        text = await this.notes.read(file);
+      } catch {
+        continue;
+      }
+      const chunks = chunkNote({ title: this.notes.noteTitle(file), text, sections: withPreamble(this.notes.outline(file, text), text) });
+      // The metadata cache has not caught up with this text: its change event brings the note back.
+      if (chunks === null) continue;
+      const reuse = this.store.vectorsOf(file.path);
+      pending.push({ file, stamp: [file.stat.mtime, file.stat.size], chunks, reuse });
+      needed += chunks.filter((c) => !reuse.has(short(c.hash))).length;
+      if (needed >= (this.options.chunksPerCall ?? 64)) await flush();
+    }
+    if (pending.length > 0) await flush();
+  }
+
+  private startOver(model: string): void {
+    this.store = new VectorStore(model);
+    this.stamps.clear();
+    this.built = false;
+  }
+
+  private async loadSaved(): Promise<void> {
+    if (this.loaded || !this.options.storage) return;
+    this.loaded = true;
+    const data = await this.options.storage.load().catch(() => null);
+    const saved = data === null ? null : decodeSemanticIndex(data);
+    if (saved === null) {
+      if (data !== null) console.warn('[vault-mcp] the saved semantic index is unreadable or of another version; rebuilding it');
+      return;
+    }
+    this.store = saved.store;
+    for (const [path, stamp] of saved.stamps) if (this.store.has(path)) this.stamps.set(path, stamp);
+  }
+
+  private save(): Promise<void> {
+    const storage = this.options.storage;
+    if (!storage || this.store.model === '') return this.saving;
+    this.lastSave = performance.now();
+    const bytes = encodeSemanticIndex(this.store, this.stamps);
+    this.saving = this.saving
+      .then(() => storage.save(bytes))
+      .catch((err: unknown) => console.error('[vault-mcp] saving the semantic index failed', err));
+    return this.saving;
+  }
+}
+
+/** Vectors came back with another length than the stored ones: the model behind the name changed. */
+class DimensionChanged extends Error {}
+
+function short(hash: string): string {
+  return hash.slice(0, HASH_CHARS);
+}
+
+function recordOf(path: string, c: NoteChunk): ChunkRecord {
+  return { path, section: c.section, heading: c.heading, start: c.start, hash: short(c.hash) };
+}
+
+function sameStamp(stamp: NoteStamp | undefined, file: TFile): boolean {
+  return stamp !== undefined && stamp[0] === file.stat.mtime && stamp[1] === file.stat.size;
+}
+
+/** The `code` of an AI error (ai/ai-error.ts, read by shape so search/ does not import ai/). */
+function errorCode(err: unknown): string | undefined {
+  const code = err instanceof Error ? (err as Error & { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Unreachable, rate-limited or failing on its side (`aiHttpError` without status, 429, 5xx): worth trying again later. */
+export function isTransientAiError(err: unknown): boolean {
+  const status = err instanceof Error ? (err as Error & { status?: unknown }).status : undefined;
+  return errorCode(err) === 'aiHttpError' && (status === undefined || status === 429 || (typeof status === 'number' && status >= 500));
+}

@@ -1,0 +1,275 @@
+/**
+ * The embedding vectors of the semantic index, int8-quantized in one growing typed array:
+ * each vector is L2-normalized, then stored as `round(x / scale)` with its own
+ * `scale = max|x| / 127`, so cosine similarity with a normalized query `q` is
+ * `scale · Σ q[i]·v[i]` (one pass over 1 byte per dimension, a quarter of Float32's memory;
+ * rank changes from the rounding are rare and only between near-equal scores).
+ */
+
+/** What a stored vector belongs to. */
+export interface ChunkRecord {
+  path: string;
+  /** Outline path of the chunk's section; null for a title-only chunk. */
+  section: string | null;
+  heading: string | null;
+  /** Offset of the chunk's text in the note (for the snippet). */
+  start: number;
+  /** Content hash of the embedded input (chunker.ts), shortened to 16 hex chars. */
+  hash: string;
+}
+
+/** One scored chunk from {@link VectorStore.nearest}. */
+export interface ScoredChunk extends ChunkRecord {
+  /** Cosine similarity, −1…1. */
+  score: number;
+}
+
+/** A vector of a row, to re-insert without embedding again (see {@link VectorStore.vectorsOf}). */
+export interface StoredVector {
+  hash: string;
+  scale: number;
+  values: Int8Array;
+}
+
+const INITIAL_ROWS = 256;
+
+/** In-memory vectors with their chunk records; rows of one note are replaced together. */
+export class VectorStore {
+  private records: ChunkRecord[] = [];
+  private scales = new Float32Array(INITIAL_ROWS);
+  private values = new Int8Array(0);
+  /** Row numbers per note path. */
+  private readonly rowsByPath = new Map<string, number[]>();
+  private dimension = 0;
+
+  /** @param model the embedding model the vectors came from */
+  constructor(readonly model: string) {}
+
+  /** Vector length; 0 while empty. */
+  get dim(): number {
+    return this.dimension;
+  }
+
+  /** Stored chunks. */
+  get size(): number {
+    return this.records.length;
+  }
+
+  /** Paths of the notes with stored chunks. */
+  paths(): IterableIterator<string> {
+    return this.rowsByPath.keys();
+  }
+
+  /** True when the note has stored chunks. */
+  has(path: string): boolean {
+    return this.rowsByPath.has(path);
+  }
+
+  /** The quantized vectors of a note's chunks, by content hash, to reuse when it is re-chunked. */
+  vectorsOf(path: string): Map<string, StoredVector> {
+    const out = new Map<string, StoredVector>();
+    for (const row of this.rowsByPath.get(path) ?? []) {
+      const d = this.dimension;
+      out.set(this.records[row].hash, { hash: this.records[row].hash, scale: this.scales[row], values: this.values.slice(row * d, (row + 1) * d) });
+    }
+    return out;
+  }
+
+  /**
+   * Replaces a note's chunks. Each entry brings a float vector (quantized here) or an already
+   * stored one from {@link vectorsOf}.
+   * @throws Error when a vector's length differs from the stored ones (a model change the caller must handle by rebuilding)
+   */
+  setNote(path: string, chunks: ReadonlyArray<{ record: ChunkRecord; vector: Float32Array | StoredVector }>): void {
+    this.removeNote(path);
+    for (const { record, vector } of chunks) {
+      const length = vector instanceof Float32Array ? vector.length : vector.values.length;
+      if (this.dimension === 0) this.dimension = length;
+      if (length !== this.dimension) throw new Error(`vector of length ${length} in a store of dimension ${this.dimension}`);
+      const row = this.records.length;
+      this.ensureRows(row + 1);
+      this.records.push({ ...record, path });
+      if (vector instanceof Float32Array) this.scales[row] = quantizeInto(vector, this.values, row * this.dimension);
+      else {
+        this.scales[row] = vector.scale;
+        this.values.set(vector.values, row * this.dimension);
+      }
+      const rows = this.rowsByPath.get(path);
+      if (rows) rows.push(row);
+      else this.rowsByPath.set(path, [row]);
+    }
+  }
+
+  /** Drops a note's chunks (the last rows move into the freed places). */
+  removeNote(path: string): void {
+    const rows = this.rowsByPath.get(path);
+    if (!rows) return;
+    this.rowsByPath.delete(path);
+    for (const row of [...rows].sort((a, b) => b - a)) this.removeRow(row);
+  }
+
+  /** Gives a note's chunks a new path (after a rename). */
+  renameNote(from: string, to: string): void {
+    const rows = this.rowsByPath.get(from);
+    if (!rows || from === to) return;
+    this.removeNote(to);
+    this.rowsByPath.delete(from);
+    this.rowsByPath.set(to, rows);
+    for (const row of rows) this.records[row] = { ...this.records[row], path: to };
+  }
+
+  /**
+   * Exact cosine search: scores every stored chunk of a note `allowed` admits against `query`.
+   * @param query the query embedding (any length-`dim` vector; normalized here)
+   * @param k how many chunks to return at most
+   * @param allowed path filter, asked once per note
+   * @returns the `k` best chunks, best first
+   */
+  nearest(query: Float32Array, k: number, allowed: (path: string) => boolean): ScoredChunk[] {
+    const d = this.dimension;
+    if (d === 0 || query.length !== d || k <= 0) return [];
+    const q = normalized(query);
+    const n = this.records.length;
+    const admitted = new Uint8Array(n);
+    for (const [path, rows] of this.rowsByPath) {
+      if (allowed(path)) for (const row of rows) admitted[row] = 1;
+    }
+    const heap = new TopK(k);
+    const values = this.values;
+    const tail = d - (d % 4);
+    for (let row = 0; row < n; row++) {
+      if (admitted[row] === 0) continue;
+      const base = row * d;
+      let a = 0;
+      let b = 0;
+      let c = 0;
+      let e = 0;
+      let i = 0;
+      for (; i < tail; i += 4) {
+        a += q[i] * values[base + i];
+        b += q[i + 1] * values[base + i + 1];
+        c += q[i + 2] * values[base + i + 2];
+        e += q[i + 3] * values[base + i + 3];
+      }
+      for (; i < d; i++) a += q[i] * values[base + i];
+      heap.offer(row, (a + b + c + e) * this.scales[row]);
+    }
+    return heap.best().map(({ row, score }) => ({ ...this.records[row], score }));
+  }
+
+  /** Every row's record, scale and quantized values, for saving (store-file.ts). */
+  snapshot(): { records: readonly ChunkRecord[]; scales: Float32Array; values: Int8Array } {
+    const n = this.records.length;
+    return { records: this.records, scales: this.scales.subarray(0, n), values: this.values.subarray(0, n * this.dimension) };
+  }
+
+  /**
+   * Fills an empty store from a saved snapshot.
+   * @throws Error when the arrays do not fit the records and dimension
+   */
+  restore(dim: number, records: ChunkRecord[], scales: Float32Array, values: Int8Array): void {
+    if (scales.length !== records.length || values.length !== records.length * dim) throw new Error('saved vectors do not match their records');
+    this.dimension = records.length === 0 ? 0 : dim;
+    this.records = records;
+    this.scales = Float32Array.from(scales);
+    this.values = Int8Array.from(values);
+    this.rowsByPath.clear();
+    records.forEach((r, row) => {
+      const rows = this.rowsByPath.get(r.path);
+      if (rows) rows.push(row);
+      else this.rowsByPath.set(r.path, [row]);
+    });
+  }
+
+  private removeRow(row: number): void {
+    const last = this.records.length - 1;
+    if (row !== last) {
+      const moved = this.records[last];
+      this.records[row] = moved;
+      this.scales[row] = this.scales[last];
+      const d = this.dimension;
+      this.values.copyWithin(row * d, last * d, (last + 1) * d);
+      const rows = this.rowsByPath.get(moved.path)!;
+      rows[rows.indexOf(last)] = row;
+    }
+    this.records.pop();
+  }
+
+  private ensureRows(rows: number): void {
+    const needed = rows * this.dimension;
+    if (this.scales.length >= rows && this.values.length >= needed) return;
+    const capacity = Math.max(INITIAL_ROWS, rows, this.scales.length * 2);
+    const scales = new Float32Array(capacity);
+    scales.set(this.scales.subarray(0, this.records.length));
+    const values = new Int8Array(capacity * this.dimension);
+    values.set(this.values.subarray(0, this.records.length * this.dimension));
+    this.scales = scales;
+    this.values = values;
+  }
+}
+
+/** A normalized copy of `v` (a zero vector stays zero). */
+function normalized(v: Float32Array): Float32Array {
+  let sum = 0;
+  for (let i = 0; i < v.length; i++) sum += v[i] * v[i];
+  const norm = Math.sqrt(sum) || 1;
+  return v.map((x) => x / norm);
+}
+
+/** Normalizes `v`, writes its int8 form at `out[offset…]`, returns the scale. */
+function quantizeInto(v: Float32Array, out: Int8Array, offset: number): number {
+  const n = normalized(v);
+  let max = 0;
+  for (let i = 0; i < n.length; i++) max = Math.max(max, Math.abs(n[i]));
+  const scale = max / 127 || 1;
+  for (let i = 0; i < n.length; i++) out[offset + i] = Math.round(n[i] / scale);
+  return scale;
+}
+
+/** The `k` highest scores seen, kept in a binary min-heap (the weakest on top, replaced by better ones). */
+class TopK {
+  private readonly rows: number[] = [];
+  private readonly scores: number[] = [];
+
+  constructor(private readonly k: number) {}
+
+  offer(row: number, score: number): void {
+    const { rows, scores } = this;
+    if (scores.length < this.k) {
+      rows.push(row);
+      scores.push(score);
+      let i = scores.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (scores[parent] <= scores[i]) break;
+        this.swap(i, parent);
+        i = parent;
+      }
+      return;
+    }
+    if (score <= scores[0]) return;
+    rows[0] = row;
+    scores[0] = score;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let smallest = i;
+      if (l < scores.length && scores[l] < scores[smallest]) smallest = l;
+      if (r < scores.length && scores[r] < scores[smallest]) smallest = r;
+      if (smallest === i) break;
+      this.swap(i, smallest);
+      i = smallest;
+    }
+  }
+
+  /** The kept rows, best score first. */
+  best(): Array<{ row: number; score: number }> {
+    return this.rows.map((row, i) => ({ row, score: this.scores[i] })).sort((x, y) => y.score - x.score);
+  }
+
+  private swap(i: number, j: number): void {
+    [this.rows[i], this.rows[j]] = [this.rows[j], this.rows[i]];
+    [this.scores[i], this.scores[j]] = [this.scores[j], this.scores[i]];
+  }
+}

@@ -1,0 +1,199 @@
+import * as fs from 'node:fs/promises';
+import * as nodePath from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import VaultMcpPlugin from '../../src/main';
+import type { VaultMcpSettings } from '../../src/settings/settings';
+import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
+import { startFakeOpenAi, type FakeOpenAi } from '../fakes/fake-openai';
+
+type Json = Record<string, any>;
+
+let fake: FakeOpenAi;
+/** The fake's embedding models (mutable: a test changes a model's dimension behind its name). */
+let models: Record<string, { dimensions: number }>;
+let vault: { dir: string; cleanup(): Promise<void> };
+const running: Array<{ booted: BootedPlugin<VaultMcpPlugin>; client: Client }> = [];
+
+beforeEach(async () => {
+  models = { 'nomic-embed-text': { dimensions: 256 }, 'other-embed': { dimensions: 128 } };
+  fake = await startFakeOpenAi({ models: {}, embeddingModels: models });
+  vault = await copyToTemp(DEMO_VAULT);
+});
+afterEach(async () => {
+  for (const { booted, client } of running.splice(0)) {
+    await client.close().catch(() => undefined);
+    await booted.stop();
+  }
+  await fake.close();
+  await vault.cleanup();
+});
+
+/** Boots the plugin over the temp vault with AI on against the fake and semantic indexing on; waits for the first sync. */
+async function boot(configure: (s: VaultMcpSettings) => void = () => undefined, roots?: string[]) {
+  const booted = await bootPlugin(VaultMcpPlugin, {
+    vaultPath: vault.dir,
+    roots,
+    configure: (s) => {
+      s.ai = { ...s.ai, enabled: true, baseUrl: fake.baseUrl, embeddingModel: 'nomic-embed-text', semanticIndex: true };
+      configure(s);
+    },
+  });
+  await booted.plugin.semantic.refresh();
+  const client = await connectClient(booted.url, booted.token);
+  running.push({ booted, client });
+  return { booted, client, plugin: booted.plugin };
+}
+
+async function call(client: Client, name: string, args: Json): Promise<{ json: Json; isError: boolean; text: string }> {
+  const result = await client.callTool({ name, arguments: args });
+  const text = (result.content as Array<{ text: string }>)[0].text;
+  return { json: result.structuredContent as Json, isError: result.isError === true, text };
+}
+
+/** Every text sent to the embeddings endpoint so far. */
+function embeddedInputs(): string[] {
+  return fake.requests.filter((r) => r.path === '/v1/embeddings').flatMap((r) => r.json.input as string[]);
+}
+
+describe('semantic index over the demo vault', () => {
+  it('embeds readable notes by section, never private or quarantined ones', async () => {
+    const { plugin } = await boot();
+    expect(plugin.semantic.current).toMatchObject({ state: 'ready' });
+    const inputs = embeddedInputs();
+    expect(inputs.length).toBeGreaterThan(20);
+    expect(inputs.some((t) => t.startsWith('Sourdough handbook\nStarter > Feeding schedule\n\n### Feeding schedule'))).toBe(true);
+    expect(inputs.join('\n')).not.toMatch(/restless|router admin|Deleted draft/);
+    for (const r of fake.requests) expect(r.json.input.length).toBeLessThanOrEqual(32);
+    expect(plugin.ai.getUsage().embeddingTokens).toBeGreaterThan(0);
+  });
+
+  it('semantic mode finds a note by meaning with a section read_note can follow', async () => {
+    const { client } = await boot();
+    const page = await call(client, 'search', { query: 'how often to feed the starter on a schedule', mode: 'semantic', limit: 5 });
+    expect(page.isError).toBe(false);
+    const top = page.json.results[0];
+    expect(top).toMatchObject({ path: 'Reference/Sourdough handbook.md', source: 'semantic' });
+    expect(top.section).toMatch(/^\d/);
+    const part = await call(client, 'read_note', { path: top.path, section: top.section });
+    expect(part.json.section).toMatchObject({ path: top.section, heading: top.section_heading });
+    expect(page.json.note).toBeUndefined();
+  });
+
+  it('hybrid fuses both rankings and labels each hit; operators fall back to lexical with the reason', async () => {
+    const { client } = await boot();
+    const page = await call(client, 'search', { query: 'sourdough starter feeding', limit: 10 });
+    const sources = new Set(page.json.results.map((h: Json) => h.source));
+    expect(page.json.results[0]).toMatchObject({ path: 'Reference/Sourdough handbook.md', source: 'both' });
+    expect([...sources].every((s) => ['lexical', 'semantic', 'both'].includes(s as string))).toBe(true);
+    expect(page.json.note).toBeUndefined();
+    const first = await call(client, 'search', { query: 'sourdough starter feeding', limit: 3 });
+    const second = await call(client, 'search', { query: 'sourdough starter feeding', limit: 3, cursor: first.json.next_cursor });
+    expect([...first.json.results, ...second.json.results].map((h: Json) => h.path)).toEqual(page.json.results.slice(0, 6).map((h: Json) => h.path));
+    const filtered = await call(client, 'search', { query: 'starter tag:#baking' });
+    expect(filtered.json.note).toMatch(/Semantic ranking unavailable \(the query uses search operators.*\); lexical results only\./);
+    expect(filtered.json.results[0].source).toBeUndefined();
+  });
+
+  it('never returns notes outside the key\'s roots, nor a note made private after it was embedded', async () => {
+    const { client, booted } = await boot(undefined, ['Projects']);
+    const page = await call(client, 'search', { query: 'sourdough bread starter', mode: 'semantic', limit: 20 });
+    expect(page.json.results.length).toBeGreaterThan(0);
+    for (const hit of page.json.results) expect(hit.path.startsWith('Projects/')).toBe(true);
+    // Made private: its vectors are dropped on the change event, and every hit is checked against the access policy again at query time.
+    const file = 'Projects/Alpha/Budget.md';
+    const before = await call(client, 'search', { query: 'budget costs money', mode: 'semantic', limit: 20 });
+    expect(before.json.results.map((h: Json) => h.path)).toContain(file);
+    const text = await fs.readFile(nodePath.join(vault.dir, file), 'utf8');
+    const tfile = booted.app.vault.getFileByPath(file)!;
+    await booted.app.vault.modify(tfile, text.startsWith('---\n') ? text.replace('---\n', '---\naccess: private\n') : `---\naccess: private\n---\n${text}`);
+    await new Promise((r) => setTimeout(r, 50));
+    const after = await call(client, 'search', { query: 'budget costs money', mode: 'semantic', limit: 20 });
+    expect(after.json.results.map((h: Json) => h.path)).not.toContain(file);
+  });
+
+  it('is saved and resumed: a restart embeds nothing again, an edit re-embeds only the changed section', async () => {
+    const first = await boot();
+    const chunks = (first.plugin.semantic.current as { chunks: number }).chunks;
+    await first.client.close();
+    await first.booted.stop();
+    running.splice(0);
+    expect(await fs.stat(nodePath.join(vault.dir, '.obsidian/plugins/vault-mcp/semantic-index.bin'))).toBeTruthy();
+    fake.requests.length = 0;
+    const second = await boot();
+    expect(second.plugin.semantic.current).toMatchObject({ state: 'ready', chunks });
+    expect(embeddedInputs()).toEqual([]);
+    const file = second.booted.app.vault.getFileByPath('Areas/Home/Garden plan.md')!;
+    const text = await second.booted.app.vault.read(file);
+    const parsed = new Promise<void>((resolve) => {
+      const ref = second.booted.app.metadataCache.on('changed', (changed) => {
+        if (changed.path !== file.path) return;
+        second.booted.app.metadataCache.offref(ref);
+        resolve();
+      });
+    });
+    await second.booted.app.vault.modify(file, text.replace('## Water', '## Water\n\nThe rain barrel holds two hundred litres.'));
+    await parsed;
+    await second.plugin.semantic.refresh();
+    const inputs = embeddedInputs();
+    expect(inputs).toHaveLength(1);
+    expect(inputs[0]).toMatch(/^Garden plan\nWater\n\n## Water\n\nThe rain barrel/);
+  });
+
+  it('a model change embeds everything again with the new model', async () => {
+    const { plugin } = await boot();
+    const chunks = (plugin.semantic.current as { chunks: number }).chunks;
+    fake.requests.length = 0;
+    plugin.settings.ai.embeddingModel = 'other-embed';
+    await plugin.semantic.refresh();
+    expect(plugin.semantic.current).toMatchObject({ state: 'ready', chunks });
+    expect(embeddedInputs()).toHaveLength(chunks);
+    expect(fake.requests.every((r) => r.json.model === 'other-embed')).toBe(true);
+  });
+
+  it('vectors of another dimension under the same model name start the index over', async () => {
+    const { plugin, booted } = await boot();
+    const chunks = (plugin.semantic.current as { chunks: number }).chunks;
+    models['nomic-embed-text'].dimensions = 64;
+    fake.requests.length = 0;
+    const file = booted.app.vault.getFileByPath('Ideas.md')!;
+    await booted.app.vault.append(file, '\nOne more idea.\n');
+    await plugin.semantic.refresh();
+    expect(plugin.semantic.current).toMatchObject({ state: 'ready', chunks });
+    expect(embeddedInputs().length).toBeGreaterThanOrEqual(chunks);
+  });
+
+  it('pauses when the provider is unreachable and hybrid says so; semantic mode is an error naming the reason', async () => {
+    const { plugin, client } = await boot((s) => (s.ai.embeddingModel = 'nomic-embed-text'));
+    await fake.close();
+    plugin.settings.ai.embeddingModel = 'other-embed';
+    await plugin.semantic.refresh();
+    expect(plugin.semantic.current).toMatchObject({ state: 'paused' });
+    const page = await call(client, 'search', { query: 'sourdough starter' });
+    expect(page.json.note).toMatch(/Semantic ranking unavailable \(the embedding provider is unreachable or busy .*\); lexical results only\./);
+    expect(page.json.results.length).toBeGreaterThan(0);
+    const semantic = await call(client, 'search', { query: 'sourdough starter', mode: 'semantic' });
+    expect(semantic.isError).toBe(true);
+    expect(semantic.text).toMatch(/Semantic search is unavailable: the embedding provider is unreachable/);
+    fake = await startFakeOpenAi({ models: {}, embeddingModels: {} });
+  });
+});
+
+describe('semantic index gates', () => {
+  it('with AI off nothing is sent, hybrid is lexical and says why, semantic names the setting', async () => {
+    const { plugin, client } = await boot((s) => (s.ai.enabled = false));
+    expect(fake.requests).toHaveLength(0);
+    expect(plugin.semantic.current).toMatchObject({ state: 'off', reason: expect.stringMatching(/Enable AI/) });
+    const page = await call(client, 'search', { query: 'sourdough' });
+    expect(page.json.note).toMatch(/Semantic ranking unavailable \(AI is turned off.*\); lexical results only\./);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('with the toggle off nothing is sent and semantic mode names "Index for semantic search"', async () => {
+    const { client } = await boot((s) => (s.ai.semanticIndex = false));
+    const semantic = await call(client, 'search', { query: 'sourdough', mode: 'semantic' });
+    expect(semantic.isError).toBe(true);
+    expect(semantic.text).toMatch(/turn on "Index for semantic search" in Settings → Vault MCP → AI provider/);
+    expect(fake.requests).toHaveLength(0);
+  });
+});
