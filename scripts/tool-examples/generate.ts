@@ -8,7 +8,9 @@
 import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { bootPlugin, connectClient } from '../../test/harness/boot-plugin';
+import { REGISTRY_DIR_ENV } from '../../src/server/vault-registry';
 import type { PluginClass } from '../bench/plugin-class';
 import { EXAMPLE_CALLS, missingExamples, type ExampleArguments } from './example-calls';
 
@@ -67,11 +69,16 @@ export interface ToolExampleRun {
  */
 async function prepareVault(): Promise<string> {
   const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-examples-'));
-  await fsp.cp(demoVault(), dir, { recursive: true });
-  await fsp.mkdir(nodePath.join(dir, nodePath.dirname(SKILL_PATH)), { recursive: true });
-  await fsp.writeFile(nodePath.join(dir, SKILL_PATH), SKILL_TEXT);
-  for (const entry of await fsp.readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) await fsp.utimes(nodePath.join(entry.parentPath, entry.name), FIXED_MTIME, FIXED_MTIME);
+  try {
+    await fsp.cp(demoVault(), dir, { recursive: true });
+    await fsp.mkdir(nodePath.join(dir, nodePath.dirname(SKILL_PATH)), { recursive: true });
+    await fsp.writeFile(nodePath.join(dir, SKILL_PATH), SKILL_TEXT);
+    for (const entry of await fsp.readdir(dir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) await fsp.utimes(nodePath.join(entry.parentPath, entry.name), FIXED_MTIME, FIXED_MTIME);
+    }
+  } catch (error) {
+    await fsp.rm(dir, { recursive: true, force: true });
+    throw error;
   }
   return dir;
 }
@@ -86,12 +93,23 @@ async function prepareVault(): Promise<string> {
  */
 export async function runToolExamples(Plugin: PluginClass, calls: Readonly<Record<string, ExampleArguments>> = EXAMPLE_CALLS): Promise<ToolExampleRun> {
   const vaultDir = await prepareVault();
-  const booted = await bootPlugin(Plugin, { vaultPath: vaultDir, mode: 'force', allowWrites: true, label: 'Docs examples', token: 'docs-examples-token-0000' }).catch(async (error: unknown) => {
+  // A registry of open vaults of its own, so `vaults` lists this vault alone whatever else ran in this process.
+  const previousRegistry = process.env[REGISTRY_DIR_ENV];
+  const registryDir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-examples-registry-'));
+  process.env[REGISTRY_DIR_ENV] = registryDir;
+  const cleanup = async (): Promise<void> => {
+    if (previousRegistry === undefined) delete process.env[REGISTRY_DIR_ENV];
+    else process.env[REGISTRY_DIR_ENV] = previousRegistry;
+    await fsp.rm(registryDir, { recursive: true, force: true });
     await fsp.rm(vaultDir, { recursive: true, force: true });
+  };
+  const booted = await bootPlugin(Plugin, { vaultPath: vaultDir, mode: 'force', allowWrites: true, label: 'Docs examples', token: 'docs-examples-token-0000' }).catch(async (error: unknown) => {
+    await cleanup();
     throw error;
   });
-  const client = await connectClient(booted.url, booted.token, 'vault-mcp-docs');
+  let client: Client | null = null;
   try {
+    client = await connectClient(booted.url, booted.token, 'vault-mcp-docs');
     const { tools } = await client.listTools();
     const missing = missingExamples(tools.map((t) => t.name), calls);
     if (missing.length > 0) {
@@ -102,6 +120,7 @@ export async function runToolExamples(Plugin: PluginClass, calls: Readonly<Recor
     const active = booted.app.vault.getFileByPath(ACTIVE_NOTE);
     if (!active) throw new Error(`The demo vault has no ${ACTIVE_NOTE} to open for the active_note example.`);
     const start = (await booted.app.vault.read(active)).indexOf(ACTIVE_SELECTION);
+    if (start < 0) throw new Error(`${ACTIVE_NOTE} no longer contains "${ACTIVE_SELECTION}", the text the active_note example selects: update ACTIVE_SELECTION in scripts/tool-examples/generate.ts.`);
     await booted.app.workspace.setActiveNote(active, { anchor: start, head: start + ACTIVE_SELECTION.length });
     const examples: ToolExample[] = [];
     for (const tool of tools) {
@@ -114,8 +133,8 @@ export async function runToolExamples(Plugin: PluginClass, calls: Readonly<Recor
     }
     return { examples, vaultDir };
   } finally {
-    await client.close();
+    await client?.close();
     await booted.stop();
-    await fsp.rm(vaultDir, { recursive: true, force: true });
+    await cleanup();
   }
 }
