@@ -35,6 +35,11 @@ export const EXAMPLE_CALLS: Readonly<Record<string, ExampleArguments>> = {
   move_note: { path: 'Inbox/Weekly review', to: 'Archive/Weekly review 2026-W06' },
   delete_note: { path: 'Archive/Weekly review 2026-W06', confirm: true },
   create_folder: { path: 'Projects/Gamma/Research' },
+  widget_list: {},
+  widget_write: {
+    id: 'open-tasks',
+    html: '<!doctype html><html><head><script type="application/json" id="vault-mcp-widget">{"name": "Open tasks", "description": "Notes still marked in progress.", "query": "WHERE status = \\"in progress\\" LIMIT 10 COLUMNS title"}</script></head><body><ol id="tasks"></ol></body></html>',
+  },
 };
 
 /**

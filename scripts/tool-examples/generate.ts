@@ -43,6 +43,16 @@ const SKILL_TEXT = [
   '',
 ].join('\n');
 
+/** The widget added to the vault copy, so `widget_list` has one to show. */
+const WIDGET_PATH = 'Widgets/reading-board.html';
+const WIDGET_TEXT = [
+  '<!doctype html><html><head>',
+  '<script type="application/json" id="vault-mcp-widget">',
+  '{"name": "Reading board", "description": "Books on the reading list with their status.", "query": "WHERE file.folder under \\"Reference\\" SORT file.name LIMIT 20 COLUMNS title, status"}',
+  '</script></head><body><ul id="books"></ul></body></html>',
+  '',
+].join('\n');
+
 /** The note the user has open in the editor during the `active_note` example, and the text selected in it. */
 const ACTIVE_NOTE = 'Home.md';
 const ACTIVE_SELECTION = 'New captures go to [[Inbox]].';
@@ -63,7 +73,7 @@ export interface ToolExampleRun {
 }
 
 /**
- * Copies the demo vault to a new temp folder, adds the example skill and sets every file's
+ * Copies the demo vault to a new temp folder, adds the example skill and widget and sets every file's
  * modification time to {@link FIXED_MTIME}.
  * @returns the folder
  */
@@ -73,6 +83,8 @@ async function prepareVault(): Promise<string> {
     await fsp.cp(demoVault(), dir, { recursive: true });
     await fsp.mkdir(nodePath.join(dir, nodePath.dirname(SKILL_PATH)), { recursive: true });
     await fsp.writeFile(nodePath.join(dir, SKILL_PATH), SKILL_TEXT);
+    await fsp.mkdir(nodePath.join(dir, nodePath.dirname(WIDGET_PATH)), { recursive: true });
+    await fsp.writeFile(nodePath.join(dir, WIDGET_PATH), WIDGET_TEXT);
     for (const entry of await fsp.readdir(dir, { recursive: true, withFileTypes: true })) {
       if (entry.isFile()) await fsp.utimes(nodePath.join(entry.parentPath, entry.name), FIXED_MTIME, FIXED_MTIME);
     }
