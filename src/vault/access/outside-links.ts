@@ -66,6 +66,8 @@ export class OutsideLinks {
     const real = this.realPathOf(this.app.vault.adapter, path);
     const bases = [this.vaultBase(this.app.vault.adapter), ...trusted.map((t) => t.real)];
     const outside = real === null || !bases.some((base) => isInsideDisk(real, base));
+    // Paths come from callers (any string a tool or URI names): keep the cache bounded.
+    if (this.cache.size >= MAX_CACHED_PATHS) this.cache.clear();
     this.cache.set(key, outside);
     return outside;
   }
@@ -90,11 +92,15 @@ export class OutsideLinks {
 
   /**
    * The real path of `path`'s entry, or of its nearest existing ancestor joined with the rest;
-   * null when not even the vault folder resolves or the path cannot be mapped to disk.
+   * null when not even the vault folder resolves or the path cannot be mapped to disk. Walks
+   * down from the vault root and stops at the first segment that does not resolve (nothing
+   * below a missing entry exists), so a deep path of missing folders costs one lookup, not one
+   * per segment (a 500-segment path once blocked the main thread for about half a second).
    */
   private realPathOf(adapter: FileSystemAdapter, path: string): string | null {
     const segments = path.split('/');
-    for (let n = segments.length; n > 0; n--) {
+    let deepest: { real: string; n: number } | null = null;
+    for (let n = 1; n <= segments.length; n++) {
       let full: string;
       try {
         full = adapter.getFullPath(segments.slice(0, n).join('/'));
@@ -102,8 +108,10 @@ export class OutsideLinks {
         return null;
       }
       const real = realOrNull(full);
-      if (real !== null) return nodePath.join(real, ...segments.slice(n));
+      if (real === null) break;
+      deepest = { real, n };
     }
+    if (deepest) return nodePath.join(deepest.real, ...segments.slice(deepest.n));
     return nodePath.join(this.vaultBase(adapter), ...segments);
   }
 
@@ -128,6 +136,9 @@ export class OutsideLinks {
     return links;
   }
 }
+
+/** Most answers {@link OutsideLinks} keeps; past it the cache starts over. */
+const MAX_CACHED_PATHS = 10_000;
 
 /** `fs.realpathSync.native(full)`, or null when the entry does not exist or cannot be resolved. */
 function realOrNull(full: string): string | null {
