@@ -92,24 +92,36 @@ export class OutsideLinks {
 
   /**
    * The real path of `path`'s entry, or of its nearest existing ancestor joined with the rest;
-   * null when not even the vault folder resolves or the path cannot be mapped to disk. Walks
-   * down from the vault root and stops at the first segment that does not resolve (nothing
-   * below a missing entry exists), so a deep path of missing folders costs one lookup, not one
-   * per segment (a 500-segment path once blocked the main thread for about half a second).
+   * null when not even the vault folder resolves or the path cannot be mapped to disk. The
+   * whole path is tried first (an existing entry: one lookup); otherwise the deepest existing
+   * ancestor is found by bisection (below a missing entry nothing exists), so a deep path costs
+   * a few lookups, not one per segment (a 500-segment URI once blocked the main thread for half
+   * a second, a 5,000-segment one for minutes).
    */
   private realPathOf(adapter: FileSystemAdapter, path: string): string | null {
     const segments = path.split('/');
-    let deepest: { real: string; n: number } | null = null;
-    for (let n = 1; n <= segments.length; n++) {
-      let full: string;
+    const realOf = (n: number): string | null | undefined => {
       try {
-        full = adapter.getFullPath(segments.slice(0, n).join('/'));
+        return realOrNull(adapter.getFullPath(segments.slice(0, n).join('/')));
       } catch {
-        return null;
+        return undefined;
       }
-      const real = realOrNull(full);
-      if (real === null) break;
-      deepest = { real, n };
+    };
+    const whole = realOf(segments.length);
+    if (whole === undefined) return null;
+    if (whole !== null) return whole;
+    let deepest: { real: string; n: number } | null = null;
+    let low = 0;
+    let high = segments.length;
+    while (high - low > 1) {
+      const mid = (low + high) >> 1;
+      const real = realOf(mid);
+      if (real === undefined) return null;
+      if (real === null) high = mid;
+      else {
+        low = mid;
+        deepest = { real, n: mid };
+      }
     }
     if (deepest) return nodePath.join(deepest.real, ...segments.slice(deepest.n));
     return nodePath.join(this.vaultBase(adapter), ...segments);
