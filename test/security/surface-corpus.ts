@@ -249,6 +249,9 @@ const surfaceMistakes: RpcCase[] = [
   ['resources/read', { uri: `${NOTE}Plain.md?x=1` }],
   ['resources/read', { uri: `${NOTE}Plain.md#frag` }],
   ['resources/read', { uri: `${NOTE}Plain.md\u0000` }],
+  // A lone surrogate once made unsubscribe re-encode the path and fail with -32603 (found by the fuzz).
+  ...['resources/read', 'resources/subscribe', 'resources/unsubscribe'].map((method) => [method, { uri: `${NOTE}a\udfff/../Plain.md` }]),
+  ['resources/unsubscribe', { uri: `${NOTE}\ud800` }],
   ['resources/subscribe', { uri: 'vault-mcp://other/x' }],
   ['resources/unsubscribe', { uri: 'vault-mcp://other/x' }],
   ['resources/list', { cursor: 'not-a-cursor' }],
