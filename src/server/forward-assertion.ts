@@ -2,6 +2,11 @@ import { createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type K
 
 /** Bearer tokens of forwarded calls start with this; no key token does (theirs are `vmcp_…` or user-chosen). */
 export const FORWARD_TOKEN_PREFIX = 'vmcpfwd.';
+/**
+ * Response header by which the receiving vault proves it holds the private key the registry
+ * publishes for it: its signature over the exact bearer token it accepted (see {@link ForwardIdentity.receipt}).
+ */
+export const RECEIPT_HEADER = 'Vault-Mcp-Receipt';
 /** How long an assertion is valid after it is made, ms. */
 const LIFETIME_MS = 30_000;
 /** Longest token read, chars (claims are small; the roots list is capped). */
@@ -50,6 +55,35 @@ export class ForwardIdentity {
     const signature = sign(null, Buffer.from(payload, 'utf8'), this.privateKey).toString('base64url');
     return `${FORWARD_TOKEN_PREFIX}${payload}.${signature}`;
   }
+
+  /**
+   * The {@link RECEIPT_HEADER} value a receiving vault sends back for a forwarded `token` it
+   * accepted: base64url Ed25519 signature over `receipt:` + the token.
+   */
+  receipt(token: string): string {
+    return sign(null, receiptMessage(token), this.privateKey).toString('base64url');
+  }
+}
+
+/**
+ * True when `receipt` is the signature of the vault whose registry `publicKey` (SPKI DER,
+ * base64) is given over `token` (see {@link ForwardIdentity.receipt}): the forwarding vault's
+ * check that it reached the registered vault and not some other program on that port, made on
+ * the answer to `initialize` before any tool call is sent.
+ */
+export function verifyReceipt(publicKey: string, token: string, receipt: string | null): boolean {
+  if (!receipt) return false;
+  try {
+    const key = createPublicKey({ key: Buffer.from(publicKey, 'base64'), format: 'der', type: 'spki' });
+    return verify(null, receiptMessage(token), key, Buffer.from(receipt, 'base64url'));
+  } catch {
+    return false;
+  }
+}
+
+/** What a receipt signs: a fixed prefix (so no receipt is ever a valid assertion signature) and the token. */
+function receiptMessage(token: string): Buffer {
+  return Buffer.from(`receipt:${token}`, 'utf8');
 }
 
 /** Why a forwarded token was refused (the message names no secret). */

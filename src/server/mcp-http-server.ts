@@ -11,7 +11,7 @@ import { MCP_PATH } from './endpoint';
 import { checkFraming, INVALID_REQUEST, InFlightIds, requestIdsOf } from './json-rpc-framing';
 import { BodyTooLargeError, declaredBodyTooLarge, readBody } from './request-body';
 import { createSessionServer, type SessionOrigin, type SessionServices } from './mcp-session';
-import { FORWARD_TOKEN_PREFIX } from './forward-assertion';
+import { FORWARD_TOKEN_PREFIX, RECEIPT_HEADER } from './forward-assertion';
 import type { SessionAddOn } from './session-add-on';
 
 /** A session unused this long (ms) is closed; its client gets 404 and re-initializes. */
@@ -331,7 +331,8 @@ export class McpHttpServer {
 
   /**
    * A call another open vault forwarded (README "Several vaults"): its signed assertion must
-   * verify (forward-assertion.ts), then it runs as this vault's own key with the caller's label;
+   * verify (forward-assertion.ts), then it runs as this vault's own key with the caller's label
+   * and the answer carries this vault's receipt for the token ({@link RECEIPT_HEADER});
    * without such a key, or with a cloud-only one, it is refused with 403 and a message saying so.
    */
   private async authenticateForwarded(token: string, res: ServerResponse): Promise<Caller | null> {
@@ -349,6 +350,7 @@ export class McpHttpServer {
       refuse(res, 403, -32004, `Vault '${vaultName}' does not accept calls from key "${label}": ${why}; mint a local key labelled "${label}" in that vault's Vault MCP settings → Keys.`);
       return null;
     }
+    res.setHeader(RECEIPT_HEADER, this.services.peers.receipt(token));
     return { key, origin: { forwardedRoots: roots } };
   }
 

@@ -41,7 +41,8 @@ export function noteUri(path: string): string {
 /**
  * The vault path a note URI names (segments percent-decoded), or null when `uri` is not a
  * note URI at all (another scheme: perhaps another catalog's).
- * @throws JsonRpcError(-32602) for a note URI with no path or a broken percent-escape.
+ * @throws JsonRpcError(-32602) for a note URI with no path, a broken percent-escape, or a lone
+ *   UTF-16 surrogate (which {@link noteUri} could not encode back).
  */
 export function pathOfNoteUri(uri: string): string | null {
   if (!uri.toLowerCase().startsWith(NOTE_URI_PREFIX)) return null;
@@ -53,7 +54,13 @@ export function pathOfNoteUri(uri: string): string | null {
     throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid resource URI ${JSON.stringify(uri)}: a percent-escape is broken; encode each path segment with encodeURIComponent.`);
   }
   if (path.trim() === '') throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid resource URI ${JSON.stringify(uri)}: give a note path after ${NOTE_URI_PREFIX}.`);
+  if (!isWellFormedText(path)) throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid resource URI ${JSON.stringify(uri)}: it holds a lone UTF-16 surrogate, which no note path has.`);
   return path;
+}
+
+/** True when `text` has no lone UTF-16 surrogate (what `encodeURIComponent` requires). */
+function isWellFormedText(text: string): boolean {
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
 
 /** The -32002 answer for a note URI no readable note has: the same whether missing, private, quarantined or outside the key's roots. */

@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { VaultListing } from '../tools/vaults-view';
 import type { VaultLocation } from '../vault/vault-location';
-import { ForwardIdentity, ForwardVerifier } from './forward-assertion';
+import { ForwardIdentity, ForwardVerifier, RECEIPT_HEADER, verifyReceipt } from './forward-assertion';
 import { MCP_PATH } from './endpoint';
 import { loopbackFetch } from './loopback-fetch';
 import { vaultIdOf, type VaultEntry, type VaultRegistry } from './vault-registry';
@@ -90,7 +90,9 @@ export class VaultPeers {
   /**
    * Calls tool `name` with `args` in vault `entry` as the key labelled `label` there, over HTTP
    * with the MCP SDK client (one short session: initialize, tools/call, terminate). Each HTTP
-   * request carries a fresh signed assertion (see {@link ForwardIdentity.token}).
+   * request carries a fresh signed assertion (see {@link ForwardIdentity.token}), and each
+   * successful answer must carry the registered vault's receipt for it: a program on that port
+   * that is not that vault gets one `initialize` with signed claims and never the tool call.
    * @param roots the client's MCP roots (absolute paths) to apply there too, or null.
    * @returns the other vault's result as it sent it; an `isError` result with one sentence when
    *   that vault refuses (no key with this label, switched off) or does not answer.
@@ -99,10 +101,16 @@ export class VaultPeers {
     const selfId = this.selfId;
     if (!selfId) return failure(`This vault has no folder on disk, so it cannot forward calls to '${handle}'.`);
     const sign = (): string => this.identity.token({ iss: selfId, aud: entry.id, label, roots });
-    const signedFetch = (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const signedFetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
       const headers = new Headers(init?.headers);
-      headers.set('Authorization', `Bearer ${sign()}`);
-      return loopbackFetch(url, { ...init, headers });
+      const token = sign();
+      headers.set('Authorization', `Bearer ${token}`);
+      const response = await loopbackFetch(url, { ...init, headers });
+      if (response.ok && !verifyReceipt(entry.public_key, token, response.headers.get(RECEIPT_HEADER))) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new Error(`${UNPROVEN} port ${entry.port}`);
+      }
+      return response;
     };
     const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${entry.port}${MCP_PATH}`), { fetch: signedFetch });
     const client = new Client({ name: `vault-mcp forwarding from ${this.location.name}`, version: '1.0.0' });
@@ -117,6 +125,11 @@ export class VaultPeers {
     }
   }
 
+  /** The {@link RECEIPT_HEADER} value for a forwarded token this vault accepted. */
+  receipt(token: string): string {
+    return this.identity.receipt(token);
+  }
+
   /** This vault's listing and the other live entries with unique handles (name, else name~id). */
   private async handles(): Promise<{ self: VaultListing; peers: Array<{ entry: VaultEntry; handle: string }> }> {
     const entries = (await this.registry.list()).filter((e) => e.id !== this.selfId);
@@ -128,6 +141,9 @@ export class VaultPeers {
     return { self, peers };
   }
 }
+
+/** Marks the error of an answer without a valid receipt (see {@link VaultPeers.forward}). */
+const UNPROVEN = 'no valid Vault-Mcp-Receipt from';
 
 /** A tool result with `isError: true` and one sentence (MCP spec "Tools" → Error Handling). */
 function failure(text: string): CallToolResult {
@@ -149,6 +165,7 @@ function refusalOf(error: unknown, handle: string, port: number): string {
       // Not a JSON body: fall through to the plain reason.
     }
   }
+  if (text.includes(UNPROVEN)) return `Vault '${handle}': the program on port ${port} is not the vault the registry names (no valid receipt), so the call was not sent; reopen that vault in Obsidian.`;
   if (/ECONNREFUSED|fetch failed/i.test(text)) return `Vault '${handle}' does not answer on port ${port}; is it still open in Obsidian with its server on?`;
   return `Vault '${handle}' could not run the call: ${text.slice(0, 300)}`;
 }

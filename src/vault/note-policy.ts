@@ -105,9 +105,11 @@ export class NotePolicy {
    * Checks an already normalized vault path (e.g. one a write tool extended with `.md`) the way
    * {@link normalizePath} does, without decoding percent-escapes a second time.
    * @returns the path with the real spelling of existing folders/files.
-   * @throws ToolError('forbidden') when it is quarantined or outside `scope.roots`.
+   * @throws ToolError('invalid_argument') past {@link MAX_PATH_CHARS}; ToolError('forbidden')
+   *   when it is quarantined or outside `scope.roots`.
    */
   checkedPath(path: string, scope: AccessScope): string {
+    assertPathLength(path);
     const real = canonicalPath(this.app.vault, path);
     this.assertAllowed(real, scope);
     return real;
@@ -276,9 +278,7 @@ export class NotePolicy {
     if (this.isQuarantined(path)) {
       throw new ToolError('forbidden', `Path '${path}' is in a folder agents may not access; use a path outside it.`);
     }
-    if (!isWithinRoots(path, scope.roots)) {
-      throw new ToolError('forbidden', `Path '${path}' is outside the folders this key may use (${scope.roots.join(', ')}); use a path inside them.`);
-    }
+    if (!isWithinRoots(path, scope.roots)) throw outsideRootsError(path, scope);
   }
 
   /** Path lookup, then wikilink-style name resolution, then (optionally) the id. */
@@ -287,7 +287,9 @@ export class NotePolicy {
     const name = unwrapWikilink(input);
     const path = this.lexicalPath(name);
     if (path === '') throw new ToolError('invalid_argument', `'${input}' names the vault root, not a note; give a note path such as 'Folder/Note.md'.`);
-    if (this.isQuarantinedPlace(path)) this.assertAllowed(path, scope);
+    // Quarantined by name: refused whether or not a note is there. Below a link out of the vault
+    // the answer must not tell an existing link from a missing folder: it falls through to "not found".
+    if (this.quarantine.contains(path)) this.assertAllowed(path, scope);
     const outsideRoots = !isWithinRoots(path, scope.roots);
     let folder: TFolder | null = null;
     if (!outsideRoots) {
@@ -311,7 +313,7 @@ export class NotePolicy {
     if (folder) {
       throw new ToolError('invalid_argument', `'${folder.path}' is a folder; call list_notes with folder '${folder.path}' to see its notes.`);
     }
-    if (outsideRoots && path.includes('/')) this.assertAllowed(path, scope);
+    if (outsideRoots && path.includes('/')) throw outsideRootsError(path, scope);
     throw noteNotFound(input, similarNotePaths(name, lookup.readable(), (file) => this.source.aliasesOf(file)));
   }
 
@@ -346,6 +348,11 @@ interface Lookup {
 function once<T>(compute: () => T): () => T {
   let value: { v: T } | null = null;
   return () => (value ??= { v: compute() }).v;
+}
+
+/** The refusal of a path outside `scope.roots` (the same whatever is, or is not, at that path). */
+function outsideRootsError(path: string, scope: AccessScope): ToolError {
+  return new ToolError('forbidden', `Path '${path}' is outside the folders this key may use (${scope.roots.join(', ')}); use a path inside them.`);
 }
 
 /** Longest path or id accepted, in characters (file systems stop far earlier). */

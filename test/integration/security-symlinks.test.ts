@@ -178,4 +178,18 @@ describe('issue 12.1: entries whose real path is outside the vault are quarantin
       await fsp.rm(deeper, { recursive: true, force: true });
     }
   });
+
+  test('below a link out, a read answers as for a missing folder; deep missing paths stay outside or inside as their nearest real ancestor', async () => {
+    env = await boot();
+    const hidden = await attempt(env.client, 'read_note', { path: 'LinkedDir/Missing/x.md' });
+    const missing = await attempt(env.client, 'read_note', { path: 'LinkedDor/Missing/x.md' });
+    expect(hidden.ok || missing.ok).toBe(false);
+    const text = (r: typeof hidden): string => (r.ok ? '' : r.message).replace(/LinkedDir|LinkedDor/g, '<DIR>');
+    expect(text(hidden)).toBe(text(missing));
+    expect(text(hidden)).toMatch(/not found/);
+    const deep = `${'d/'.repeat(40)}x.md`;
+    expect((await attempt(env.client, 'create_note', { path: `LinkedDir/${deep}`, content: 'X\n' })).ok).toBe(false);
+    expect(await outsideNames(env)).toEqual(['Secret.md']);
+    expect((await attempt(env.client, 'create_note', { path: `Alias/${deep}`, content: 'X\n' })).ok).toBe(true);
+  });
 });

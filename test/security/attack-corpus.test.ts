@@ -1,5 +1,7 @@
 import { ATTACK_CORPUS } from './attack-corpus';
-import { corpusTable, runCorpus, type CaseOutcome } from './corpus-runner';
+import { SURFACE_CORPUS } from './surface-corpus';
+import type { CaseOutcome } from './answer-checks';
+import { corpusTable, runCorpus } from './corpus-runner';
 import { bootSecurityEnv, type SecurityEnv } from './security-env';
 
 /**
@@ -8,14 +10,21 @@ import { bootSecurityEnv, type SecurityEnv } from './security-env';
  * no change outside the vault or to a protected note, no prototype pollution, a hidden
  * note's answer identical to a missing one's). Prints the table of figures.
  */
+/**
+ * The resources, prompts, completion, roots and several-vaults corpus first (it writes nothing,
+ * and its probes need the vault as built: the tool traversal cases create notes and folders at
+ * in-vault spellings such as `passwd/`), then the tool and door corpus.
+ */
+const CORPUS = [...SURFACE_CORPUS, ...ATTACK_CORPUS];
+
 describe('attack corpus', () => {
   let env: SecurityEnv;
   let outcomes: CaseOutcome[];
 
   beforeAll(async () => {
     env = await bootSecurityEnv();
-    outcomes = await runCorpus(ATTACK_CORPUS, env);
-    process.stdout.write(`\nAttack corpus (${ATTACK_CORPUS.length} cases)\n${corpusTable(outcomes)}\n`);
+    outcomes = await runCorpus(CORPUS, env);
+    process.stdout.write(`\nAttack corpus (${CORPUS.length} cases)\n${corpusTable(outcomes)}\n`);
   }, 240000);
   afterAll(async () => env?.done());
 
@@ -31,7 +40,7 @@ describe('attack corpus', () => {
 
   test('the corpus covers every family the issue names', () => {
     const families = new Set(outcomes.map((o) => o.family));
-    for (const family of ['door-host', 'door-origin', 'door-key', 'token-timing', 'traversal', 'hidden-probe', 'hidden-listing', 'access-edit', 'oversize', 'slow', 'batch-bomb', 'deep-nesting', 'prototype', 'redos']) {
+    for (const family of ['door-host', 'door-origin', 'door-key', 'token-timing', 'traversal', 'hidden-probe', 'hidden-listing', 'access-edit', 'oversize', 'slow', 'batch-bomb', 'deep-nesting', 'prototype', 'redos', 'agent-md', 'client-roots', 'forward-token', 'forward-foreign', 'vault-arg']) {
       expect(families).toContain(family);
     }
   });

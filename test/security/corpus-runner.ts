@@ -2,37 +2,15 @@
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 import nodeCrypto = require('node:crypto');
 import * as net from 'node:net';
-import { messagesOf, openRawSession, raw, type RawResponse } from '../harness/raw-http';
-import type { AttackCase, CaseArgs, HttpCase, KeyChoice, ProbeCase, SocketCase, TimingCase, ToolCase } from './attack-corpus';
+import { raw, type RawResponse } from '../harness/raw-http';
+import { fill, internalError, isRefusal, masked, messageText, sendRequest, sessionFor, type CaseOutcome, type RpcAnswer } from './answer-checks';
+import type { AttackCase, CaseArgs, HttpCase, ProbeCase, SocketCase, TimingCase, ToolCase } from './attack-corpus';
 import { SECRET_MARK, type SecurityEnv } from './security-env';
-
-/** What one case did: whether it behaved as its expectation says, and any leak found. */
-export interface CaseOutcome {
-  family: string;
-  id: string;
-  asExpected: boolean;
-  /** Why it did not behave as expected, or what leaked. */
-  problems: string[];
-  leaks: string[];
-}
+import { runSurfaceCase } from './surface-runner';
+import type { SurfaceCase } from './surface-corpus';
 
 /** A tool call's answer over raw HTTP: status, and the JSON-RPC error or the tool result. */
-interface ToolAnswer {
-  status: number;
-  error?: { code: number; message: string };
-  result?: { isError?: boolean; content?: unknown; structuredContent?: unknown };
-  text: string;
-}
-
-let nextId = 100000;
-
-/** Replaces `{OUTSIDE}`, `{VAULT}` in every string of a value. */
-function fill(value: unknown, env: SecurityEnv): unknown {
-  if (typeof value === 'string') return value.split('{OUTSIDE}').join(env.outside).split('{VAULT}').join(env.vault);
-  if (Array.isArray(value)) return value.map((v) => fill(v, env));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, env)]));
-  return value;
-}
+type ToolAnswer = RpcAnswer;
 
 /** The JSON text of a case's arguments (JSON texts are kept as written so `__proto__` stays an own key). */
 function argsJson(args: CaseArgs, env: SecurityEnv): string {
@@ -41,55 +19,13 @@ function argsJson(args: CaseArgs, env: SecurityEnv): string {
 }
 
 /** Sends one tools/call in `session` and reads its answer. */
-async function callTool(env: SecurityEnv, session: Record<string, string>, tool: string, args: string): Promise<ToolAnswer> {
-  const id = nextId++;
-  const body = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":${JSON.stringify(tool)},"arguments":${args}}}`;
-  const response = await raw(env.port, { headers: session, body });
-  return toolAnswer(response);
-}
-
-function toolAnswer(response: RawResponse): ToolAnswer {
-  let message: Record<string, any> | undefined;
-  try {
-    message = messagesOf(response)[0] as Record<string, any> | undefined;
-  } catch {
-    message = undefined;
-  }
-  return { status: response.status, error: message?.error, result: message?.result, text: response.body };
-}
-
-/** A problem when the answer is an internal error (5xx or -32603), else null. */
-function internalError(answer: { status: number; error?: { code: number } }): string | null {
-  if (answer.status >= 500) return `HTTP ${answer.status}`;
-  if (answer.error?.code === -32603) return 'JSON-RPC -32603 (internal error)';
-  return null;
-}
-
-/**
- * True for a refusal: isError, a JSON-RPC client-mistake error, or a read_notes answer that
- * read nothing (it reports each path's refusal beside the notes it could read).
- */
-function isRefusal(answer: ToolAnswer): boolean {
-  if (answer.result?.isError === true) return true;
-  if (answer.error !== undefined && [-32600, -32602, -32601].includes(answer.error.code)) return true;
-  const notes = (answer.result?.structuredContent as { notes?: unknown[] } | undefined)?.notes;
-  return Array.isArray(notes) && notes.length === 0 && 'not_found' in (answer.result?.structuredContent as object);
+function callTool(env: SecurityEnv, session: Record<string, string>, tool: string, args: string): Promise<ToolAnswer> {
+  return sendRequest(env, session, 'tools/call', `{"name":${JSON.stringify(tool)},"arguments":${args}}`);
 }
 
 /** The case's own strings (an answer may echo them), lower-cased. */
 function echoes(args: string): string {
   return args.toLowerCase();
-}
-
-/** The session a case runs in: the run key's, or one of another key opened on first use. */
-async function sessionFor(env: SecurityEnv, key: KeyChoice | undefined, sessions: Map<string, Record<string, string>>): Promise<Record<string, string>> {
-  if (key === undefined || key === 'valid') return env.session;
-  let session = sessions.get(key);
-  if (!session) {
-    session = await openRawSession(env.port, env.tokens[key]);
-    sessions.set(key, session);
-  }
-  return session;
 }
 
 async function runToolCase(c: ToolCase, env: SecurityEnv, sessions: Map<string, Record<string, string>>): Promise<Omit<CaseOutcome, 'leaks'> & { leaks: string[] }> {
@@ -109,20 +45,6 @@ async function runToolCase(c: ToolCase, env: SecurityEnv, sessions: Map<string, 
   return { family: c.family, id: c.id, asExpected: problems.length === 0, problems, leaks };
 }
 
-/** Masks every spelling of `paths` in an answer, so a hidden note's answer can be compared with a missing one's. */
-function masked(text: string, paths: string[]): string {
-  const spellings = new Set<string>();
-  for (const path of paths) {
-    for (const p of [path, path.replace(/\.md$/, ''), `${path.replace(/\.md$/, '')}.md`]) {
-      spellings.add(p);
-      spellings.add(p.slice(p.lastIndexOf('/') + 1));
-    }
-  }
-  let out = text;
-  for (const s of [...spellings].sort((a, b) => b.length - a.length)) out = out.split(s).join('<PATH>');
-  return out.replace(/"id":\d+/g, '"id":<ID>');
-}
-
 async function runProbeCase(c: ProbeCase, env: SecurityEnv, sessions: Map<string, Record<string, string>>): Promise<CaseOutcome> {
   const session = await sessionFor(env, c.key, sessions);
   const hidden = await callTool(env, session, c.tool, JSON.stringify(c.args(c.hidden)));
@@ -139,11 +61,6 @@ async function runProbeCase(c: ProbeCase, env: SecurityEnv, sessions: Map<string
   if (a !== b) leaks.push(`answers differ: hidden ${a.slice(0, 240)} | missing ${b.slice(0, 240)}`);
   if (hidden.text.toLowerCase().includes(SECRET_MARK)) leaks.push('answer shows hidden text');
   return { family: c.family, id: c.id, asExpected: problems.length === 0 && leaks.length === 0, problems, leaks };
-}
-
-/** The comparable part of an answer: HTTP status plus the JSON-RPC error or tool result. */
-function messageText(answer: ToolAnswer): string {
-  return JSON.stringify({ status: answer.status, error: answer.error, result: answer.result });
 }
 
 function tokenFor(env: SecurityEnv, auth: HttpCase['auth']): string | null {
@@ -286,11 +203,11 @@ function prototypePolluted(): string | null {
  * Slow cases (socket dribbling) run alongside the others.
  * @returns one outcome per case, in corpus order.
  */
-export async function runCorpus(cases: readonly AttackCase[], env: SecurityEnv): Promise<CaseOutcome[]> {
+export async function runCorpus(cases: ReadonlyArray<AttackCase | SurfaceCase>, env: SecurityEnv): Promise<CaseOutcome[]> {
   const sessions = new Map<string, Record<string, string>>();
   const slow = cases.filter((c) => c.kind === 'socket' && c.dribble);
   const slowRuns = slow.map((c) => runSocketCase(c as SocketCase, env));
-  const outcomes = new Map<AttackCase, CaseOutcome>();
+  const outcomes = new Map<AttackCase | SurfaceCase, CaseOutcome>();
   let before = await env.snapshot();
   for (const c of cases) {
     if (slow.includes(c)) continue;
@@ -312,6 +229,8 @@ export async function runCorpus(cases: readonly AttackCase[], env: SecurityEnv):
         case 'timing':
           outcome = runTimingCase(c, env);
           break;
+        default:
+          outcome = await runSurfaceCase(c, env, sessions);
       }
     } catch (error) {
       outcome = { family: c.family, id: c.id, asExpected: false, problems: [`runner error: ${(error as Error).message}`], leaks: [] };

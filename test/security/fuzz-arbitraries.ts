@@ -116,8 +116,67 @@ export const toolName: fc.Arbitrary<string> = fc.oneof({ weight: 9, arbitrary: f
 /** A tools/call: a tool and schema-aware arguments for it. */
 export const toolCall: fc.Arbitrary<{ name: string; arguments: unknown }> = toolName.chain((name) => toolArguments(name).map((args) => ({ name, arguments: args })));
 
+/** `encodeURIComponent`, or the text as is where it cannot be encoded (a lone surrogate). */
+const encode = (text: string): string => {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+/** A note resource URI: a hostile path put into `vault-mcp://note/` raw, per segment encoded, wholly encoded, or another URI. */
+const resourceUri: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: hostilePath.map((p) => `vault-mcp://note/${p}`) },
+  { weight: 2, arbitrary: hostilePath.map((p) => `vault-mcp://note/${p.split('/').map(encode).join('/')}`) },
+  { weight: 1, arbitrary: hostilePath.map((p) => `vault-mcp://note/${encode(p)}`) },
+  { weight: 1, arbitrary: fc.oneof(hostileString, fc.constantFrom('vault-mcp://note/', 'VAULT-MCP://NOTE/Plain.md', 'vault-mcp://other/x', 'file:///etc/passwd', 'vault-mcp://note/%', 'vault-mcp://note/%E0%A4%A')) },
+);
+
+/** A resources/list cursor: absent, a well-formed one after any path, or junk. */
+const cursor: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constant(undefined),
+  hostilePath.map((after) => Buffer.from(JSON.stringify({ after }), 'utf8').toString('base64url')),
+  jsonValue,
+);
+
+/** A prompt name: a skill of the vault (hidden ones included), or hostile text. */
+const promptName = fc.oneof(fc.constantFrom('good', 'secret', 'capsec', 'brksec', '_private', 'linked', 'linkfile', 'GOOD'), hostileString);
+
+/** A completion reference: the note template, a prompt, or something else. */
+const completionRef: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constant({ type: 'ref/resource', uri: 'vault-mcp://note/{+path}' }),
+  promptName.map((name) => ({ type: 'ref/prompt', name })),
+  fc.record({ type: fc.oneof(fc.constantFrom('ref/resource', 'ref/prompt', 'ref/other'), hostileString), uri: hostileString, name: hostileString }, { requiredKeys: [] }),
+  jsonValue,
+);
+
+/**
+ * A request of the surfaces beside tools, method and params: resources (list with cursors,
+ * templates, read, subscribe, unsubscribe), prompts (list, get with a `note` argument) and
+ * completion of note paths; now and then with params of the wrong shape.
+ */
+export const contentRequest: fc.Arbitrary<{ method: string; params: unknown }> = fc.oneof(
+  { weight: 4, arbitrary: fc.tuple(fc.constantFrom('resources/read', 'resources/subscribe', 'resources/unsubscribe'), resourceUri).map(([method, uri]) => ({ method, params: { uri } })) },
+  { weight: 1, arbitrary: cursor.map((c) => ({ method: 'resources/list', params: c === undefined ? {} : { cursor: c } })) },
+  { weight: 1, arbitrary: fc.constantFrom('resources/templates/list', 'prompts/list').map((method) => ({ method, params: {} })) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(promptName, fc.option(fc.dictionary(fc.oneof(fc.constant('note'), propertyName), fc.oneof(hostilePath, jsonValue), { maxKeys: 2 }), { nil: undefined }))
+      .map(([name, args]) => ({ method: 'prompts/get', params: args === undefined ? { name } : { name, arguments: args } })),
+  },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(completionRef, fc.constantFrom('path', 'note', 'x'), fc.oneof(hostilePath, jsonValue))
+      .map(([ref, name, value]) => ({ method: 'completion/complete', params: { ref, argument: { name, value } } })),
+  },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('resources/read', 'prompts/get', 'completion/complete', 'resources/subscribe'), jsonValue).map(([method, params]) => ({ method, params })) },
+);
+
 const METHODS = [
-  'initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'resources/templates/list', 'prompts/list', 'prompts/get',
+  'initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'resources/templates/list', 'resources/subscribe', 'resources/unsubscribe', 'prompts/list', 'prompts/get',
   'logging/setLevel', 'completion/complete', 'sampling/createMessage', 'elicitation/create', 'roots/list',
   'notifications/initialized', 'notifications/cancelled', 'notifications/progress', 'notifications/roots/list_changed', 'notifications/message',
 ];

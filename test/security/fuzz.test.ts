@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { openRawSession, raw, type RawResponse } from '../harness/raw-http';
-import { rpcBody, toolCall } from './fuzz-arbitraries';
-import { bootSecurityEnv, HIDDEN_VAULT_FILES, type SecurityEnv } from './security-env';
+import { contentRequest, rpcBody, toolCall } from './fuzz-arbitraries';
+import { bootSecurityEnv, HIDDEN_NAMES, HIDDEN_VAULT_FILES, SECRET_MARK, type SecurityEnv } from './security-env';
 
 /**
  * Fuzzing the real server over HTTP with fast-check: random JSON-RPC messages and batches,
- * and tools/call with schema-aware hostile arguments. Properties: every request is answered,
+ * tools/call with schema-aware hostile arguments, and resources, prompts and completion
+ * requests with hostile URIs, names, cursors and prefixes (these must also never show hidden
+ * text or name a hidden path). Properties: every request is answered,
  * never with a 5xx or -32603 (a client's mistake is never our internal error), nothing
  * outside the vault changes (symbolic links in the vault point into the sentinel folder),
  * no hidden or read-only note changes, Object.prototype stays clean, no promise rejection goes
@@ -18,7 +20,7 @@ import { bootSecurityEnv, HIDDEN_VAULT_FILES, type SecurityEnv } from './securit
 const RUNS = Number(process.env.FUZZ_RUNS) || 0;
 const SEED = process.env.FUZZ_SEED === 'random' ? (Date.now() ^ (Math.random() * 2 ** 31)) | 0 : Number(process.env.FUZZ_SEED) || 20261130;
 /** Default runs per property: modest, so CI stays fast; FUZZ_RUNS overrides both. */
-const DEFAULT_RUNS = { rpc: 1000, tools: 1500, proposeTools: 1000 };
+const DEFAULT_RUNS = { rpc: 1000, tools: 1500, proposeTools: 1000, content: 1500 };
 /** A request unanswered this long counts as a hang, ms (not a speed limit: answers take milliseconds). */
 const ANSWER_LIMIT_MS = 20000;
 
@@ -122,5 +124,28 @@ describe('fuzzing the server over HTTP', () => {
     expect(ping.status).toBe(200);
     const done = mode === 'force' ? 'writes applied' : 'proposals staged';
     figures.push(`tools/call (${mode}): ${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s (${tally.results} results, ${tally.done} ${done}, ${tally.toolErrors} tool errors, ${tally.rpcErrors} JSON-RPC errors)`);
+  }, 600000);
+
+  test('resources, prompts and completion with hostile URIs, names and prefixes: no internal error, nothing hidden shown', async () => {
+    const runs = RUNS || DEFAULT_RUNS.content;
+    const started = Date.now();
+    let id = 0;
+    const tally = { results: 0, errors: 0 };
+    await fc.assert(
+      fc.asyncProperty(contentRequest, async ({ method, params }) => {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: `ct${id++}`, method, params });
+        const response = await post(env, body);
+        assertNotInternal(response, body);
+        if (/"result":/.test(response.body)) tally.results++;
+        else tally.errors++;
+        if (response.body.toLowerCase().includes(SECRET_MARK)) throw new Error(`hidden text shown for ${body.slice(0, 300)}`);
+        // A hidden path as a whole value or URI (fuzzed writes may create notes whose names merely contain one).
+        const named = HIDDEN_NAMES.find((name) => (response.body.includes(`"${name}`) || response.body.includes(`vault-mcp://note/${name}`)) && !body.includes(name));
+        if (named) throw new Error(`hidden ${named} named for ${body.slice(0, 300)}: ${response.body.slice(0, 300)}`);
+        await assertSentinel(body.slice(0, 300));
+      }),
+      { numRuns: runs, seed: SEED, endOnFailure: true },
+    );
+    figures.push(`resources/prompts/completion: ${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s (${tally.results} results, ${tally.errors} JSON-RPC errors)`);
   }, 600000);
 });

@@ -6,11 +6,13 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../harness/boot-plugin';
 import { openRawSession } from '../harness/raw-http';
+import { startPeerEnv, type PeerEnv } from './peer-env';
 
 /**
  * The hostile vault the security suites run against: private notes in every spelling the
  * access rules know, quarantined folders, symbolic links out of the vault into a sentinel
- * folder, a read-only note, a non-UTF-8 note and plain notes an agent may change. Every
+ * folder, a read-only note, a non-UTF-8 note, plain notes an agent may change, skills and
+ * AGENTS.md files hidden in each of those ways, and a vault registry with forged peers. Every
  * hidden byte carries {@link SECRET_MARK}, so an answer that shows it is a leak.
  */
 
@@ -40,13 +42,36 @@ export const VAULT_FILES: Record<string, Content> = {
   'Proto.md': '# Proto\n',
   'Rooted/Inside.md': '# Inside\n',
   'Redos.md': `${'a'.repeat(40)}!\n`,
+  'Skills/good/SKILL.md': '---\nname: Good\ndescription: A public skill\n---\nDo good things.\n',
+  'Skills/good/ref.md': 'reference\n',
+  'Skills/good/hidden-ref.md': `---\naccess: private\n---\n${SECRET_MARK} skill file\n`,
+  'Skills/secret/SKILL.md': `---\nname: Secret ${SECRET_MARK}\ndescription: hidden skill\naccess: private\n---\n${SECRET_MARK} skill\n`,
+  'Skills/capsec/SKILL.md': `---\nAccess: private\nname: Cap ${SECRET_MARK}\ndescription: hidden\n---\n${SECRET_MARK} cap skill\n`,
+  'Skills/brksec/SKILL.md': `---\naccess: private\nname: "unclosed ${SECRET_MARK}\n---\n${SECRET_MARK} broken skill\n`,
+  'Skills/_private/SKILL.md': `---\nname: Quarantined ${SECRET_MARK}\ndescription: q\n---\n${SECRET_MARK} quarantined skill\n`,
+  'Gov/AGENTS.md': `---\naccess: private\n---\n${SECRET_MARK} governance\n`,
+  'Gov/Note.md': '# Governed by a private AGENTS.md\n',
+  'Gov/Brk/AGENTS.md': `---\nAccess: private\ntitle: "unclosed\n---\n${SECRET_MARK} broken governance\n`,
+  'Gov/Brk/Note.md': '# Governed by a broken private AGENTS.md\n',
+  'Gov/Sub/Note.md': '# Governed by an AGENTS.md linked out of the vault\n',
+  '_private/AGENTS.md': `${SECRET_MARK} quarantined governance\n`,
 };
 
+/**
+ * Hidden paths no answer may name (listing, completion, prompts, skills, agent_md): private,
+ * quarantined and linked-out notes, hidden skills and hidden AGENTS.md files.
+ */
+export const HIDDEN_NAMES = [
+  'Secret/Kx1.md', 'Cap1.md', 'Brk1.md', 'Dup1.md', 'Ovr1.md', '_private/Q1.md', '.hidden/Q1.md', 'LinkedDir/secret.md', 'passwd.md', 'Public/Deep/note.md',
+  'Skills/secret', 'Skills/capsec', 'Skills/brksec', 'Skills/_private', 'Skills/linked', 'Skills/linkfile', 'hidden-ref.md',
+  'Gov/AGENTS.md', 'Gov/Brk/AGENTS.md', 'Gov/Sub/AGENTS.md', '_private/AGENTS.md',
+];
+
 /** Vault files whose bytes no tool call may change (the sentinel checks them after every case). */
-export const PROTECTED_VAULT_FILES = ['Secret/Kx1.md', 'Cap1.md', 'Brk1.md', 'Dup1.md', 'Ovr1.md', 'RO.md', '_private/Q1.md', '.hidden/Q1.md', 'Latin1.md', 'Plain.md', 'Public/Linker.md'];
+export const PROTECTED_VAULT_FILES = ['Secret/Kx1.md', 'Cap1.md', 'Brk1.md', 'Dup1.md', 'Ovr1.md', 'RO.md', '_private/Q1.md', '.hidden/Q1.md', 'Latin1.md', 'Plain.md', 'Public/Linker.md', 'Skills/secret/SKILL.md', 'Skills/good/hidden-ref.md', 'Gov/AGENTS.md', 'Gov/Brk/AGENTS.md', '_private/AGENTS.md'];
 
 /** Hidden and read-only notes: no call may change their bytes, whatever else a fuzz run does. */
-export const HIDDEN_VAULT_FILES = ['Secret/Kx1.md', 'Cap1.md', 'Brk1.md', 'Dup1.md', 'Ovr1.md', 'RO.md', '_private/Q1.md', '.hidden/Q1.md'];
+export const HIDDEN_VAULT_FILES = ['Secret/Kx1.md', 'Cap1.md', 'Brk1.md', 'Dup1.md', 'Ovr1.md', 'RO.md', '_private/Q1.md', '.hidden/Q1.md', 'Skills/secret/SKILL.md', 'Skills/good/hidden-ref.md', 'Gov/AGENTS.md', 'Gov/Brk/AGENTS.md'];
 
 /** The booted environment of a security suite. */
 export interface SecurityEnv {
@@ -61,6 +86,8 @@ export interface SecurityEnv {
   port: number;
   /** Tokens: the run key's (force), a revoked key's, a cloud-only key's, one of a key confined to `Rooted/` and one of a propose key. */
   tokens: { valid: string; revoked: string; cloud: string; rooted: string; propose: string };
+  /** The vault registry with forged peers and foreign listeners (see peer-env.ts). */
+  peers: PeerEnv;
   /** Headers of a raw session opened with the run key. */
   session: Record<string, string>;
   /**
@@ -105,6 +132,14 @@ export async function bootSecurityEnv(options: Partial<BootOptions> = {}): Promi
   await fsp.symlink(outside, nodePath.join(vault, 'LinkedDir'), 'dir');
   await fsp.symlink(nodePath.join(outside, 'secret.md'), nodePath.join(vault, 'passwd.md'), 'file');
   await fsp.symlink(nodePath.join(outside, 'deeper'), nodePath.join(vault, 'Public', 'Deep'), 'dir');
+  await fsp.mkdir(nodePath.join(outside, 'skill'));
+  await fsp.writeFile(nodePath.join(outside, 'skill', 'SKILL.md'), `---\nname: Linked ${SECRET_MARK}\ndescription: outside\n---\n${SECRET_MARK} linked skill\n`);
+  await fsp.writeFile(nodePath.join(outside, 'agents.md'), `${SECRET_MARK} outside governance\n`);
+  await fsp.symlink(nodePath.join(outside, 'skill'), nodePath.join(vault, 'Skills', 'linked'), 'dir');
+  await fsp.mkdir(nodePath.join(vault, 'Skills', 'linkfile'));
+  await fsp.symlink(nodePath.join(outside, 'skill', 'SKILL.md'), nodePath.join(vault, 'Skills', 'linkfile', 'SKILL.md'), 'file');
+  await fsp.symlink(nodePath.join(outside, 'agents.md'), nodePath.join(vault, 'Gov', 'Sub', 'AGENTS.md'), 'file');
+  const peers = await startPeerEnv(nodePath.join(root, 'registry'), vault);
   const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault, mode: 'force', allowWrites: true, ...options });
   const ring = booted.plugin.keyRing;
   const revoked = await ring.mint({ label: 'Revoked client', mode: 'force', token: 'vmcp_revoked-token-0123456789' });
@@ -112,6 +147,7 @@ export async function bootSecurityEnv(options: Partial<BootOptions> = {}): Promi
   const cloud = await ring.mint({ label: 'Cloud client', scope: 'cloud', mode: 'force', token: 'vmcp_cloud-token-0123456789ab' });
   const rooted = await ring.mint({ label: 'Rooted client', mode: 'force', roots: ['Rooted'], token: 'vmcp_rooted-token-0123456789a' });
   const propose = await ring.mint({ label: 'Test client propose', mode: 'propose', token: 'vmcp_propose-token-0123456789' });
+  await peers.register(booted.port);
   const client = await connectClient(booted.url, booted.token);
   const session = await openRawSession(booted.port, booted.token);
   const snapshot = async (files: readonly string[] = PROTECTED_VAULT_FILES): Promise<string> => {
@@ -133,10 +169,12 @@ export async function bootSecurityEnv(options: Partial<BootOptions> = {}): Promi
     port: booted.port,
     tokens: { valid: booted.token, revoked: revoked.token, cloud: cloud.token, rooted: rooted.token, propose: propose.token },
     session,
+    peers,
     snapshot,
     done: async () => {
       await client.close().catch(() => undefined);
       await booted.stop();
+      await peers.close();
       await fsp.rm(root, { recursive: true, force: true });
     },
   };

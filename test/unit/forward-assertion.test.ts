@@ -1,4 +1,4 @@
-import { FORWARD_TOKEN_PREFIX, ForwardIdentity, ForwardVerifier } from '../../src/server/forward-assertion';
+import { FORWARD_TOKEN_PREFIX, ForwardIdentity, ForwardVerifier, verifyReceipt } from '../../src/server/forward-assertion';
 
 describe('forwarding assertions', () => {
   const issuer = new ForwardIdentity();
@@ -26,5 +26,20 @@ describe('forwarding assertions', () => {
     for (const junk of [`${FORWARD_TOKEN_PREFIX}`, `${FORWARD_TOKEN_PREFIX}a.b.c`, `${FORWARD_TOKEN_PREFIX}${Buffer.from('[1]').toString('base64url')}.x`]) {
       expect(await check.verify(junk)).toMatchObject({ ok: false, message: expect.stringMatching(/malformed/) });
     }
+  });
+
+  it('a receipt proves the receiving vault holds its registered key, for that exact token only', () => {
+    const receiver = new ForwardIdentity();
+    const token = issuer.token(claims);
+    const receipt = receiver.receipt(token);
+    expect(verifyReceipt(receiver.publicKey, token, receipt)).toBe(true);
+    // Another program on the port has no such key; a receipt for one token proves nothing for the next.
+    expect(verifyReceipt(receiver.publicKey, token, new ForwardIdentity().receipt(token))).toBe(false);
+    expect(verifyReceipt(receiver.publicKey, issuer.token(claims), receipt)).toBe(false);
+    for (const junk of [null, '', 'x', receipt.slice(1)]) expect(verifyReceipt(receiver.publicKey, token, junk)).toBe(false);
+    expect(verifyReceipt('not a key', token, receipt)).toBe(false);
+    // A receipt is never an assertion signature: signed over a different message.
+    const [, payload] = token.split('.');
+    expect(`${FORWARD_TOKEN_PREFIX}${payload}.${issuer.receipt(token)}`).not.toBe(token);
   });
 });

@@ -66,6 +66,8 @@ export class OutsideLinks {
     const real = this.realPathOf(this.app.vault.adapter, path);
     const bases = [this.vaultBase(this.app.vault.adapter), ...trusted.map((t) => t.real)];
     const outside = real === null || !bases.some((base) => isInsideDisk(real, base));
+    // Paths come from callers (any string a tool or URI names): keep the cache bounded.
+    if (this.cache.size >= MAX_CACHED_PATHS) this.cache.clear();
     this.cache.set(key, outside);
     return outside;
   }
@@ -90,20 +92,38 @@ export class OutsideLinks {
 
   /**
    * The real path of `path`'s entry, or of its nearest existing ancestor joined with the rest;
-   * null when not even the vault folder resolves or the path cannot be mapped to disk.
+   * null when not even the vault folder resolves or the path cannot be mapped to disk. The
+   * whole path is tried first (an existing entry: one lookup); otherwise the deepest existing
+   * ancestor is found by bisection (below a missing entry nothing exists), so a deep path costs
+   * a few lookups, not one per segment (a 500-segment URI once blocked the main thread for half
+   * a second, a 5,000-segment one for minutes).
    */
   private realPathOf(adapter: FileSystemAdapter, path: string): string | null {
     const segments = path.split('/');
-    for (let n = segments.length; n > 0; n--) {
-      let full: string;
+    const realOf = (n: number): string | null | undefined => {
       try {
-        full = adapter.getFullPath(segments.slice(0, n).join('/'));
+        return realOrNull(adapter.getFullPath(segments.slice(0, n).join('/')));
       } catch {
-        return null;
+        return undefined;
       }
-      const real = realOrNull(full);
-      if (real !== null) return nodePath.join(real, ...segments.slice(n));
+    };
+    const whole = realOf(segments.length);
+    if (whole === undefined) return null;
+    if (whole !== null) return whole;
+    let deepest: { real: string; n: number } | null = null;
+    let low = 0;
+    let high = segments.length;
+    while (high - low > 1) {
+      const mid = (low + high) >> 1;
+      const real = realOf(mid);
+      if (real === undefined) return null;
+      if (real === null) high = mid;
+      else {
+        low = mid;
+        deepest = { real, n: mid };
+      }
     }
+    if (deepest) return nodePath.join(deepest.real, ...segments.slice(deepest.n));
     return nodePath.join(this.vaultBase(adapter), ...segments);
   }
 
@@ -128,6 +148,9 @@ export class OutsideLinks {
     return links;
   }
 }
+
+/** Most answers {@link OutsideLinks} keeps; past it the cache starts over. */
+const MAX_CACHED_PATHS = 10_000;
 
 /** `fs.realpathSync.native(full)`, or null when the entry does not exist or cannot be resolved. */
 function realOrNull(full: string): string | null {
