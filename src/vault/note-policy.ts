@@ -289,7 +289,8 @@ export class NotePolicy {
     if (path === '') throw new ToolError('invalid_argument', `'${input}' names the vault root, not a note; give a note path such as 'Folder/Note.md'.`);
     // Quarantined by name: refused whether or not a note is there. Below a link out of the vault
     // the answer must not tell an existing link from a missing folder: it falls through to "not found".
-    if (this.quarantine.contains(path)) this.assertAllowed(path, scope);
+    // The widgets folder is no secret: note tools get the sentence naming widget_write.
+    if (this.quarantine.contains(path) || this.isWidgetPath(path)) this.assertAllowed(path, scope);
     const outsideRoots = !isWithinRoots(path, scope.roots);
     let folder: TFolder | null = null;
     if (!outsideRoots) {
