@@ -37,7 +37,7 @@ export default defineConfig([
     // The MCP SDK marks its low-level `Server` deprecated in favour of McpServer "for the
     // high-level API"; we need the low-level one (our own tools/list and tools/call with
     // per-key filtering and checked request schemas), which the SDK keeps supported.
-    files: ['src/server/checked-server.ts', 'src/server/mcp-http-server.ts', 'src/server/mcp-session.ts', 'src/server/session-content.ts'],
+    files: ['src/server/session/checked-server.ts', 'src/server/http/mcp-http-server.ts', 'src/server/session/mcp-session.ts', 'src/server/content/session-content.ts'],
     rules: { '@typescript-eslint/no-deprecated': 'off' },
   },
   {

@@ -14,7 +14,7 @@ import { parseRunOptions, USAGE, type RunOptions } from './run-options';
 import { portTaken, portTakenAdvice } from './port-check';
 import { clientSnippets } from '../src/ui/settings/client-snippets';
 import { createInterface } from 'node:readline';
-import type { SessionAddOn } from '../src/server/session-add-on';
+import type { SessionAddOn } from '../src/server/content/session-add-on';
 import { conformanceFixtures } from '../test/conformance-fixtures';
 import { REVIEW_COMMANDS_HELP, runReviewCommand, type ReviewCommandTarget } from '../src/ui/review/review-commands';
 

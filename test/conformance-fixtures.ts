@@ -6,7 +6,7 @@
  * {@link SessionAddOn}; they are never part of main.js.
  */
 import { CreateMessageResultSchema, ElicitResultSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { AddOnExtra, SessionAddOn } from '../src/server/session-add-on';
+import type { AddOnExtra, SessionAddOn } from '../src/server/content/session-add-on';
 
 /** A 1×1 red PNG. */
 const RED_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';

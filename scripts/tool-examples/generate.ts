@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { bootPlugin, connectClient } from '../../test/harness/boot-plugin';
-import { REGISTRY_DIR_ENV } from '../../src/server/vault-registry';
+import { REGISTRY_DIR_ENV } from '../../src/server/vaults/vault-registry';
 import type { PluginClass } from '../bench/plugin-class';
 import { EXAMPLE_CALLS, missingExamples, type ExampleArguments } from './example-calls';
 

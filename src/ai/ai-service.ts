@@ -1,7 +1,7 @@
 import { AiError } from './ai-error';
 import { normalizeBaseUrl } from './base-url';
-import { resolveEmbeddingConfig } from './embedding-gates';
-import { embedTexts, type EmbedOptions, type EmbeddingResult } from './embeddings';
+import { resolveEmbeddingConfig } from './embeddings/embedding-gates';
+import { embedTexts, type EmbedOptions, type EmbeddingResult } from './embeddings/embeddings';
 import { resolveProviderConfig } from './gates';
 import { createProvider } from './providers/create-provider';
 import {

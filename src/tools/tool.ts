@@ -7,7 +7,7 @@ import type { SemanticIndex } from '../search/semantic/semantic-index';
 import type { ProposalStore } from '../proposals/proposal-store';
 import type { ProposalReview } from '../proposals/proposal-review';
 import type { VaultMcpSettings } from '../settings/settings';
-import type { VaultsView } from './vaults-view';
+import type { VaultsView } from './read/vaults-view';
 
 /**
  * What a tool handler may use. Handlers never call the Obsidian API directly: they ask

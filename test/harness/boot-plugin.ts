@@ -9,7 +9,7 @@ import { secretIdForKey, type KeyMode, type KeyRecord } from '../../src/settings
 import { defaultSettings, type VaultMcpSettings } from '../../src/settings/settings';
 import { ALL_TOOLS } from '../../src/tools/registry';
 import type { IndexStorage } from '../../src/search/search-index';
-import { REGISTRY_DIR_ENV } from '../../src/server/vault-registry';
+import { REGISTRY_DIR_ENV } from '../../src/server/vaults/vault-registry';
 
 /** The plugin surface the harness needs (what src/main.ts's VaultMcpPlugin exposes). */
 export interface BootablePlugin extends O.Plugin {

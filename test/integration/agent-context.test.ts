@@ -3,7 +3,7 @@ import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import VaultMcpPlugin from '../../src/main';
-import { NOTE_URI_TEMPLATE, RESOURCE_PAGE_SIZE, noteUri } from '../../src/server/note-resources';
+import { NOTE_URI_TEMPLATE, RESOURCE_PAGE_SIZE, noteUri } from '../../src/server/content/note-resources';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 

@@ -3,7 +3,7 @@ import VaultMcpPlugin from '../../src/main';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 import { unloadPluginInHost } from '../host';
-import { MAX_SESSIONS } from '../../src/server/mcp-http-server';
+import { MAX_SESSIONS } from '../../src/server/http/mcp-http-server';
 import { INITIALIZE as INIT, raw } from '../harness/raw-http';
 
 describe('the door of the MCP server', () => {

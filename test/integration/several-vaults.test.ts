@@ -7,8 +7,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import VaultMcpPlugin from '../../src/main';
-import { ForwardIdentity } from '../../src/server/forward-assertion';
-import { REGISTRY_DIR_ENV, REGISTRY_FILE, vaultIdOf } from '../../src/server/vault-registry';
+import { ForwardIdentity } from '../../src/server/vaults/forward-assertion';
+import { REGISTRY_DIR_ENV, REGISTRY_FILE, vaultIdOf } from '../../src/server/vaults/vault-registry';
 import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../harness/boot-plugin';
 
 /**

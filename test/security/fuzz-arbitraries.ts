@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describeTool } from '../../src/server/tool-dispatch';
+import { describeTool } from '../../src/server/session/tool-dispatch';
 import { ALL_TOOLS } from '../../src/tools/registry';
 import { HIDDEN_PAIRS, TRAVERSALS } from './attack-corpus';
 import { VAULT_FILES } from './security-env';

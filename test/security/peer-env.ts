@@ -1,8 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ForwardIdentity } from '../../src/server/forward-assertion';
-import { REGISTRY_DIR_ENV, VaultRegistry, vaultIdOf } from '../../src/server/vault-registry';
+import { ForwardIdentity } from '../../src/server/vaults/forward-assertion';
+import { REGISTRY_DIR_ENV, VaultRegistry, vaultIdOf } from '../../src/server/vaults/vault-registry';
 
 /**
  * The other "vaults" of the security suite's registry: a registered peer whose signing key the

@@ -1,5 +1,5 @@
-import { describeParamsIssue } from '../../src/server/checked-server';
-import { MAX_ARGUMENT_DEPTH, nestsDeeperThan } from '../../src/server/tool-dispatch';
+import { describeParamsIssue } from '../../src/server/session/checked-server';
+import { MAX_ARGUMENT_DEPTH, nestsDeeperThan } from '../../src/server/session/tool-dispatch';
 
 describe('describeParamsIssue: one sentence per malformed request', () => {
   it.each([

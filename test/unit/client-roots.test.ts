@@ -1,5 +1,5 @@
-import { intersectRoots, MAX_CLIENT_ROOTS, parseRoots, rootPathOf, rootsInVault, type PathRules } from '../../src/server/client-roots';
-import { sessionAccess } from '../../src/server/session-access';
+import { intersectRoots, MAX_CLIENT_ROOTS, parseRoots, rootPathOf, rootsInVault, type PathRules } from '../../src/server/roots/client-roots';
+import { sessionAccess } from '../../src/server/roots/session-access';
 
 const LINUX: PathRules = { platform: 'posix', caseInsensitive: false };
 const MAC: PathRules = { platform: 'posix', caseInsensitive: true };

@@ -1,4 +1,4 @@
-import { isAllowedOrigin, isLoopbackHost } from '../../src/server/door';
+import { isAllowedOrigin, isLoopbackHost } from '../../src/server/http/door';
 
 describe('door: Host and Origin', () => {
   it.each([

@@ -1,4 +1,4 @@
-import { FORWARD_TOKEN_PREFIX, ForwardIdentity, ForwardVerifier, verifyReceipt } from '../../src/server/forward-assertion';
+import { FORWARD_TOKEN_PREFIX, ForwardIdentity, ForwardVerifier, verifyReceipt } from '../../src/server/vaults/forward-assertion';
 
 describe('forwarding assertions', () => {
   const issuer = new ForwardIdentity();

@@ -2,7 +2,7 @@ import type { KeyRecord } from '../../src/settings/key-record';
 import { runNotesQuery, type NoteFacts } from '../../src/search/query-notes/evaluate';
 import { parseNotesQuery, QuerySyntaxError } from '../../src/search/query-notes/parse';
 import { defaultSettings } from '../../src/settings/settings';
-import { queryNotesTool } from '../../src/tools/query-notes';
+import { queryNotesTool } from '../../src/tools/read/query-notes';
 import type { ToolContext } from '../../src/tools/tool';
 import { NoteStore } from '../../src/vault/note-store';
 import { openDemoVault, type DemoVault } from './vault-fixture';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ToolError } from '../../src/errors';
 import type { SearchIndex } from '../../src/search/search-index';
 import type { SearchOptions, SearchPage } from '../../src/search/types';
-import { SEARCH_DEFAULT_LIMIT, searchTool } from '../../src/tools/search';
+import { SEARCH_DEFAULT_LIMIT, searchTool } from '../../src/tools/read/search';
 import type { ToolContext } from '../../src/tools/tool';
 import type { AccessScope } from '../../src/vault/access/access';
 

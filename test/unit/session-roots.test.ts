@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { SessionRoots } from '../../src/server/session-roots';
+import { SessionRoots } from '../../src/server/roots/session-roots';
 
 const RULES = { platform: 'posix' as const, caseInsensitive: false };
 

@@ -1,5 +1,5 @@
-import { JsonRpcError } from '../../src/server/tool-dispatch';
-import { NOTE_URI_PREFIX, noteUri, pathOfNoteUri } from '../../src/server/note-resources';
+import { JsonRpcError } from '../../src/server/session/tool-dispatch';
+import { NOTE_URI_PREFIX, noteUri, pathOfNoteUri } from '../../src/server/content/note-resources';
 import { migrateSettings } from '../../src/settings/migrate-settings';
 import { judgeSkillText, skillsFolderOf, touchesSkills } from '../../src/vault/skills';
 

@@ -1,4 +1,4 @@
-import { describeTool } from '../../src/server/tool-dispatch';
+import { describeTool } from '../../src/server/session/tool-dispatch';
 import { ALL_TOOLS } from '../../src/tools/registry';
 
 /**

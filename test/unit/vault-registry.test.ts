@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { REGISTRY_FILE, registryFolder, vaultIdOf, VaultRegistry, type VaultEntry } from '../../src/server/vault-registry';
+import { REGISTRY_FILE, registryFolder, vaultIdOf, VaultRegistry, type VaultEntry } from '../../src/server/vaults/vault-registry';
 
 let folder: string;
 beforeEach(async () => {

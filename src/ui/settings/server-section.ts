@@ -1,5 +1,5 @@
 import { Notice, Setting } from 'obsidian';
-import { MCP_PATH } from '../../server/endpoint';
+import { MCP_PATH } from '../../server/http/endpoint';
 import { MAX_PORT, MIN_PORT } from '../../settings/settings';
 import { copyToClipboard, type SectionContext } from './tab-context';
 import { showSettingError } from './setting-error';

@@ -3,7 +3,7 @@ import type { AiService } from '../../ai/ai-service';
 import type { SearchIndex } from '../../search/search-index';
 import type { SemanticIndex } from '../../search/semantic/semantic-index';
 import type { KeyRing } from '../../keys/key-ring';
-import type { McpHttpServer } from '../../server/mcp-http-server';
+import type { McpHttpServer } from '../../server/http/mcp-http-server';
 import type { VaultMcpSettings } from '../../settings/settings';
 
 /**

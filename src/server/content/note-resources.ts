@@ -1,0 +1,193 @@
+import { ErrorCode, type ListResourcesResult, type ReadResourceResult, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { TFile } from 'obsidian';
+import { ToolError } from '../../errors';
+import type { AccessScope } from '../../vault/access/access';
+import type { NoteStore } from '../../vault/note-store';
+import { lexicalVaultPath } from '../../vault/paths/paths';
+import { JsonRpcError } from '../session/tool-dispatch';
+
+/** Every note resource URI starts with this: `vault-mcp://note/` + the vault path, each segment percent-encoded. */
+export const NOTE_URI_PREFIX = 'vault-mcp://note/';
+
+/** The RFC 6570 template of note URIs (resources/templates/list); its variable is `path`. */
+export const NOTE_URI_TEMPLATE = `${NOTE_URI_PREFIX}{+path}`;
+
+/** Notes per resources/list page. */
+export const RESOURCE_PAGE_SIZE = 200;
+
+/** Most values one completion/complete answer carries (MCP spec 2025-06-18, "Completion": at most 100). */
+export const MAX_COMPLETIONS = 100;
+
+/** JSON-RPC code for an unknown resource (MCP spec 2025-06-18, "Resources" → Error Handling). */
+export const RESOURCE_NOT_FOUND = -32002;
+
+/** Media type of a note's text. */
+const MARKDOWN = 'text/markdown';
+
+/** resources/templates/list's entry for notes. */
+export const NOTE_TEMPLATE: ResourceTemplate = {
+  uriTemplate: NOTE_URI_TEMPLATE,
+  name: 'note',
+  title: 'Vault note',
+  description: 'A Markdown note by vault path, e.g. vault-mcp://note/Projects/Plan.md (segments percent-encoded).',
+  mimeType: MARKDOWN,
+};
+
+/** The resource URI of a note: {@link NOTE_URI_PREFIX} + each path segment percent-encoded (`encodeURIComponent`). */
+export function noteUri(path: string): string {
+  return NOTE_URI_PREFIX + path.split('/').map(encodeURIComponent).join('/');
+}
+
+/**
+ * The vault path a note URI names (segments percent-decoded), or null when `uri` is not a
+ * note URI at all (another scheme: perhaps another catalog's).
+ * @throws JsonRpcError(-32602) for a note URI with no path, a broken percent-escape, or a lone
+ *   UTF-16 surrogate (which {@link noteUri} could not encode back).
+ */
+export function pathOfNoteUri(uri: string): string | null {
+  if (!uri.toLowerCase().startsWith(NOTE_URI_PREFIX)) return null;
+  const rest = uri.slice(NOTE_URI_PREFIX.length);
+  let path: string;
+  try {
+    path = rest.split('/').map(decodeURIComponent).join('/');
+  } catch {
+    throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid resource URI ${JSON.stringify(uri)}: a percent-escape is broken; encode each path segment with encodeURIComponent.`);
+  }
+  if (path.trim() === '') throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid resource URI ${JSON.stringify(uri)}: give a note path after ${NOTE_URI_PREFIX}.`);
+  if (!isWellFormedText(path)) throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid resource URI ${JSON.stringify(uri)}: it holds a lone UTF-16 surrogate, which no note path has.`);
+  return path;
+}
+
+/** True when `text` has no lone UTF-16 surrogate (what `encodeURIComponent` requires). */
+function isWellFormedText(text: string): boolean {
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+}
+
+/** The -32002 answer for a note URI no readable note has: the same whether missing, private, quarantined or outside the key's roots. */
+function notFound(uri: string): JsonRpcError {
+  return new JsonRpcError(RESOURCE_NOT_FOUND, `Resource not found: no note this key may read is at ${uri}; list notes with resources/list.`);
+}
+
+/** Encodes a list position as an opaque cursor (base64url of the last path shown). */
+function cursorAfter(path: string): string {
+  return Buffer.from(JSON.stringify({ after: path }), 'utf8').toString('base64url');
+}
+
+/** @throws JsonRpcError(-32602) when `cursor` is not one {@link cursorAfter} made. */
+function pathOfCursor(cursor: string): string {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    decoded = null;
+  }
+  const after = decoded && typeof decoded === 'object' ? (decoded as { after?: unknown }).after : undefined;
+  if (typeof after !== 'string' || cursorAfter(after) !== cursor) {
+    throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid cursor for resources/list: pass the nextCursor of the previous page unchanged, or omit it for the first page.');
+  }
+  return after;
+}
+
+/** Code-unit order of paths (stable across calls, so cursors stay meaningful while the vault changes). */
+function byPath(a: TFile, b: TFile): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/**
+ * Notes as MCP resources (MCP spec 2025-06-18, "Resources"), for one key's scope: only notes
+ * the scope may read are listed, read, subscribed to or completed (quarantine, access rules,
+ * roots; anything else answers "not found").
+ */
+export class NoteResources {
+  /** @param notes the note store. @param scope the calling key's access scope. */
+  constructor(
+    private readonly notes: NoteStore,
+    private readonly scope: AccessScope,
+  ) {}
+
+  /**
+   * One page of resources/list, notes in path order, {@link RESOURCE_PAGE_SIZE} per page.
+   * @param cursor the previous page's `nextCursor`; absent for the first page.
+   * @throws JsonRpcError(-32602) for a cursor this server did not make.
+   */
+  list(cursor: string | undefined): ListResourcesResult {
+    const after = cursor === undefined ? null : pathOfCursor(cursor);
+    const sorted = this.notes.readableNotes(this.scope).sort(byPath);
+    let start = 0;
+    if (after !== null) {
+      let high = sorted.length;
+      while (start < high) {
+        const mid = (start + high) >> 1;
+        if (sorted[mid].path <= after) start = mid + 1;
+        else high = mid;
+      }
+    }
+    const page = sorted.slice(start, start + RESOURCE_PAGE_SIZE);
+    const result: ListResourcesResult = {
+      resources: page.map((file) => ({
+        uri: noteUri(file.path),
+        name: file.path,
+        title: this.notes.noteTitle(file),
+        mimeType: MARKDOWN,
+        size: file.stat.size,
+        annotations: { lastModified: new Date(file.stat.mtime).toISOString() },
+      })),
+    };
+    if (start + RESOURCE_PAGE_SIZE < sorted.length) result.nextCursor = cursorAfter(page[page.length - 1].path);
+    return result;
+  }
+
+  /**
+   * The readable note a note URI names: the decoded path made vault-relative without further
+   * decoding (backslashes, `.`/`..` segments, NFC: `lexicalVaultPath`), case and Unicode form
+   * matched to the vault's real spelling.
+   * @throws JsonRpcError(-32602) for a malformed note URI or one of another scheme;
+   *   JsonRpcError(-32002) when no note the scope may read is there.
+   */
+  noteAt(uri: string): TFile {
+    const path = pathOfNoteUri(uri);
+    if (path === null) {
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown resource URI ${JSON.stringify(uri)}: notes are ${NOTE_URI_PREFIX}<path>; list them with resources/list.`);
+    }
+    let real: string;
+    try {
+      real = this.notes.policy.checkedPath(lexicalVaultPath(path), this.scope);
+    } catch (error) {
+      if (error instanceof ToolError) throw notFound(uri);
+      throw error;
+    }
+    const file = this.notes.fileByPath(real);
+    if (!file || file.extension !== 'md' || !this.notes.canRead(file, this.scope)) throw notFound(uri);
+    return file;
+  }
+
+  /**
+   * resources/read of a note: its whole Markdown text (frontmatter included) under its canonical URI.
+   * @throws as {@link noteAt}.
+   */
+  async read(uri: string): Promise<ReadResourceResult> {
+    const file = this.noteAt(uri);
+    const text = await this.notes.read(file);
+    return { contents: [{ uri: noteUri(file.path), mimeType: MARKDOWN, text }] };
+  }
+
+  /** True when the scope may read the note at this vault path now (for update notifications). */
+  canReadPath(path: string): boolean {
+    const file = this.notes.fileByPath(path);
+    return file !== null && this.notes.canRead(file, this.scope);
+  }
+
+  /**
+   * Note paths starting with `prefix` (ignoring case), in path order, for completion/complete.
+   * @returns at most {@link MAX_COMPLETIONS} values, the number of matches and whether more exist.
+   */
+  completePath(prefix: string): { values: string[]; total: number; hasMore: boolean } {
+    const wanted = prefix.toLowerCase();
+    const matches = this.notes
+      .readableNotes(this.scope)
+      .filter((file) => file.path.toLowerCase().startsWith(wanted))
+      .sort(byPath)
+      .map((file) => file.path);
+    return { values: matches.slice(0, MAX_COMPLETIONS), total: matches.length, hasMore: matches.length > MAX_COMPLETIONS };
+  }
+}

@@ -1,0 +1,195 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CompleteRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListResourcesRequestSchema,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type CompleteResult,
+  type ReadResourceResult,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ToolContext } from '../../tools/tool';
+import type { NoteChange } from '../../vault/note-store';
+import { skillsFolderOf, touchesSkills } from '../../vault/skills';
+import { NOTE_TEMPLATE, NOTE_URI_TEMPLATE, NoteResources, noteUri, pathOfNoteUri } from './note-resources';
+import type { SessionAddOn } from './session-add-on';
+import { NOTE_ARGUMENT, SkillPrompts } from './skill-prompts';
+import { JsonRpcError } from '../session/tool-dispatch';
+
+/** Variable of {@link NOTE_URI_TEMPLATE} that completion/complete fills in. */
+const PATH_VARIABLE = 'path';
+
+/** Wait before telling a session its prompts changed, ms: a burst of skill edits sends one notification. */
+const PROMPTS_CHANGED_DELAY_MS = 50;
+
+const EMPTY_COMPLETION: CompleteResult = { completion: { values: [], total: 0, hasMore: false } };
+
+/** What the SDK hands a request handler; a `roots/list` round is asked on the request's own stream. */
+export type SessionRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * Where a session's resource, prompt and completion requests get their context: the key at that
+ * moment, confined by the client's MCP roots like a tool call (see session-access.ts).
+ */
+export interface SessionContextSource {
+  /**
+   * The context of one request, after any open `roots/list` round is answered.
+   * @throws JsonRpcError (-32600) with the reason when the client's roots leave the session nothing.
+   */
+  forRequest(extra: SessionRequestExtra): Promise<ToolContext>;
+  /** The context now without waiting (vault events); null when the session is left nothing. */
+  now(): ToolContext | null;
+  /** The vault's notes, followed for change events while the session is open. */
+  notes: ToolContext['notes'];
+}
+
+/**
+ * Registers resources, prompts and completion on one session's server (MCP spec 2025-06-18,
+ * "Resources", "Prompts", "Completion"): notes as resources ({@link NoteResources}), skills as
+ * prompts ({@link SkillPrompts}), then whatever `addOns` bring. Every request runs as the
+ * session's key at that moment (its scope: quarantine, access rules, roots). Follows vault
+ * changes while the session is open: `notifications/resources/updated` for subscribed notes,
+ * `notifications/prompts/list_changed` when anything in the skills folder changes.
+ * @param server a server whose capabilities declare resources (subscribe), prompts (listChanged) and completions.
+ * @returns `follow` (start following the vault: call once the client is initialized) and
+ *   `stop` (call when the session closes).
+ */
+export function registerSessionContent(
+  server: Server,
+  context: SessionContextSource,
+  addOns: readonly SessionAddOn[],
+): { follow(): void; stop(): void } {
+  const resources = async (extra: SessionRequestExtra): Promise<NoteResources> => {
+    const ctx = await context.forRequest(extra);
+    return new NoteResources(ctx.notes, ctx.scope);
+  };
+  const prompts = async (extra: SessionRequestExtra): Promise<SkillPrompts> => {
+    const ctx = await context.forRequest(extra);
+    return new SkillPrompts(ctx.notes, ctx.scope, skillsFolderOf(ctx.settings.skills?.folder));
+  };
+  const addOnResources = addOns.flatMap((a) => a.resources ?? []);
+  const addOnTemplates = addOns.flatMap((a) => a.templates ?? []);
+  const addOnPrompts = addOns.flatMap((a) => a.prompts ?? []);
+  const subscriptions = new Set<string>();
+
+  const readAddOn = (uri: string): ReadResourceResult | null => {
+    const fixed = addOnResources.find((r) => r.definition.uri === uri);
+    if (fixed) return fixed.read();
+    for (const template of addOnTemplates) {
+      const result = template.read(uri);
+      if (result) return result;
+    }
+    return null;
+  };
+  const addOnSubscribable = (uri: string): boolean =>
+    addOnResources.some((r) => r.definition.uri === uri) || addOns.some((a) => a.subscribable?.(uri) ?? false);
+
+  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+    const page = (await resources(extra)).list(request.params?.cursor);
+    if (request.params?.cursor === undefined) page.resources.push(...addOnResources.map((r) => r.definition));
+    return page;
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [NOTE_TEMPLATE, ...addOnTemplates.map((t) => t.definition)],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const { uri } = request.params;
+    if (pathOfNoteUri(uri) === null) {
+      const result = readAddOn(uri);
+      if (result) return result;
+    }
+    return (await resources(extra)).read(uri);
+  });
+  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+    const { uri } = request.params;
+    if (pathOfNoteUri(uri) === null && addOnSubscribable(uri)) subscriptions.add(uri);
+    else subscriptions.add(noteUri((await resources(extra)).noteAt(uri).path));
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
+    const { uri } = request.params;
+    const path = pathOfNoteUri(uri);
+    if (path === null && !addOnSubscribable(uri)) (await resources(extra)).noteAt(uri);
+    subscriptions.delete(uri);
+    if (path !== null) subscriptions.delete(noteUri(path));
+    return {};
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, async (_request, extra) => ({
+    prompts: [...(await (await prompts(extra)).list()), ...addOnPrompts.map((p) => p.definition)],
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+    const { name, arguments: args } = request.params;
+    const skills = await prompts(extra);
+    const addOn = addOnPrompts.find((p) => p.definition.name === name);
+    if (addOn && !(await skills.has(name))) return addOn.get(args ?? {});
+    return skills.get(name, args);
+  });
+
+  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
+    const { ref, argument } = request.params;
+    if (ref.type === 'ref/prompt') {
+      const skills = await prompts(extra);
+      if (await skills.has(ref.name)) {
+        if (argument.name !== NOTE_ARGUMENT) {
+          throw new JsonRpcError(ErrorCode.InvalidParams, `Prompt "${ref.name}" has no argument "${argument.name}"; its only argument is "${NOTE_ARGUMENT}".`);
+        }
+        return { completion: (await resources(extra)).completePath(argument.value) };
+      }
+      const addOn = addOnPrompts.find((p) => p.definition.name === ref.name);
+      const values = addOn?.complete?.(argument.name, argument.value) ?? [];
+      // An unknown prompt completes to nothing: completion only helps a person type, and a skill may vanish while they do.
+      return values.length ? { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } } : EMPTY_COMPLETION;
+    }
+    if (ref.uri === NOTE_URI_TEMPLATE) {
+      if (argument.name !== PATH_VARIABLE) {
+        throw new JsonRpcError(ErrorCode.InvalidParams, `Resource template ${NOTE_URI_TEMPLATE} has no variable "${argument.name}"; its only variable is "${PATH_VARIABLE}".`);
+      }
+      return { completion: (await resources(extra)).completePath(argument.value) };
+    }
+    if (addOnTemplates.some((t) => t.definition.uriTemplate === ref.uri)) return EMPTY_COMPLETION;
+    throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown resource template ${JSON.stringify(ref.uri)}; call resources/templates/list for the templates.`);
+  });
+
+  let promptsTimer: ReturnType<typeof setTimeout> | null = null;
+  const promptsChanged = (): void => {
+    if (promptsTimer) return;
+    promptsTimer = setTimeout(() => {
+      promptsTimer = null;
+      server.sendPromptListChanged().catch(() => undefined);
+    }, PROMPTS_CHANGED_DELAY_MS);
+  };
+  const onChange = (change: NoteChange): void => {
+    const paths = change.oldPath === undefined ? [change.path] : [change.path, change.oldPath];
+    const ctx = context.now();
+    if (!ctx) return;
+    const folder = skillsFolderOf(ctx.settings.skills?.folder);
+    if (paths.some((path) => touchesSkills(path, folder))) promptsChanged();
+    if (subscriptions.size === 0) return;
+    const visible = new NoteResources(ctx.notes, ctx.scope);
+    for (const path of paths) {
+      const uri = noteUri(path);
+      if (!subscriptions.has(uri)) continue;
+      const removed = change.type === 'delete' || path === change.oldPath;
+      if (removed || visible.canReadPath(path)) server.sendResourceUpdated({ uri }).catch(() => undefined);
+    }
+  };
+  let unfollow: (() => void) | null = null;
+  return {
+    follow: () => {
+      unfollow ??= context.notes.onNoteChange(onChange);
+    },
+    stop: () => {
+      unfollow?.();
+      unfollow = null;
+      if (promptsTimer) clearTimeout(promptsTimer);
+    },
+  };
+}

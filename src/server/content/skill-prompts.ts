@@ -1,0 +1,87 @@
+import { ErrorCode, type GetPromptResult, type Prompt, type PromptMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { TFile } from 'obsidian';
+import { ToolError } from '../../errors';
+import type { AccessScope } from '../../vault/access/access';
+import type { NoteStore } from '../../vault/note-store';
+import { SkillCatalog } from '../../vault/skills';
+import { noteUri } from './note-resources';
+import { JsonRpcError } from '../session/tool-dispatch';
+
+/** The one (optional) argument of every skill prompt: a note to apply the skill to. */
+export const NOTE_ARGUMENT = 'note';
+
+/**
+ * The vault's skills as MCP prompts (MCP spec 2025-06-18, "Prompts"), for one key's scope:
+ * each well-formed skill is a prompt named by its id, titled and described by its frontmatter,
+ * taking an optional `note` argument. A skill with malformed frontmatter is no prompt (it stays
+ * visible, with its error, in `skills_list`).
+ */
+export class SkillPrompts {
+  private readonly catalog: SkillCatalog;
+
+  /** @param notes the note store. @param scope the caller's access scope. @param folder the skills folder. */
+  constructor(
+    private readonly notes: NoteStore,
+    private readonly scope: AccessScope,
+    private readonly folder: string,
+  ) {
+    this.catalog = new SkillCatalog(notes);
+  }
+
+  /** prompts/list entries: one per well-formed skill the scope may read, by id. */
+  async list(): Promise<Prompt[]> {
+    const skills = await this.catalog.list(this.folder, this.scope);
+    return skills
+      .filter((skill) => skill.error === null)
+      .map((skill) => ({
+        name: skill.id,
+        title: skill.name ?? skill.id,
+        description: skill.description ?? '',
+        arguments: [{ name: NOTE_ARGUMENT, description: 'Optional: path of a note to apply the skill to; it is attached to the prompt.', required: false }],
+      }));
+  }
+
+  /** True when `name` is a well-formed skill the scope may read. */
+  async has(name: string): Promise<boolean> {
+    return (await this.list()).some((prompt) => prompt.name === name);
+  }
+
+  /**
+   * prompts/get: the skill's instructions as a user message, then, when `note` is given, that
+   * note as an embedded resource.
+   * @throws JsonRpcError(-32602) for an unknown prompt, a skill with malformed frontmatter, an
+   *   argument other than `note`, or a `note` the scope cannot read (the message says which).
+   */
+  async get(name: string, args: Record<string, string> | undefined): Promise<GetPromptResult> {
+    const extra = Object.keys(args ?? {}).filter((key) => key !== NOTE_ARGUMENT);
+    if (extra.length > 0) {
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Prompt "${name}" takes only the optional argument "${NOTE_ARGUMENT}", not ${extra.map((k) => `"${k}"`).join(', ')}.`);
+    }
+    const skill = await this.catalog.read(this.folder, name, this.scope).catch((error: unknown) => {
+      if (error instanceof ToolError) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt "${name}"; call prompts/list for the prompts (skills) this key may use.`);
+      throw error;
+    });
+    if (skill.error !== null) throw new JsonRpcError(ErrorCode.InvalidParams, `Prompt "${name}" is unusable: ${skill.error}`);
+    const files = skill.files.length ? `\n\nFiles of this skill (read them with read_note when needed): ${skill.files.join(', ')}` : '';
+    const messages: PromptMessage[] = [
+      { role: 'user', content: { type: 'text', text: `Use the skill "${skill.name}" (${skill.path}):\n\n${skill.body.trim()}${files}` } },
+    ];
+    const notePath = args?.[NOTE_ARGUMENT];
+    if (notePath !== undefined && notePath.trim() !== '') {
+      const file = this.resolveNote(name, notePath);
+      const text = await this.notes.read(file);
+      messages.push({ role: 'user', content: { type: 'resource', resource: { uri: noteUri(file.path), mimeType: 'text/markdown', text } } });
+    }
+    return { description: skill.description ?? undefined, messages };
+  }
+
+  /** The note a prompt's `note` argument names. @throws JsonRpcError(-32602) with the lookup's reason. */
+  private resolveNote(prompt: string, notePath: string): TFile {
+    try {
+      return this.notes.policy.resolveNote({ path: notePath }, this.scope);
+    } catch (error) {
+      if (error instanceof ToolError) throw new JsonRpcError(ErrorCode.InvalidParams, `Argument "${NOTE_ARGUMENT}" of prompt "${prompt}": ${error.message}`);
+      throw error;
+    }
+  }
+}

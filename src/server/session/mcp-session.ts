@@ -1,0 +1,145 @@
+import * as z from 'zod';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { KeyRecord } from '../../settings/key-record';
+import type { ToolContext, ToolDefinition } from '../../tools/tool';
+import type { VaultsView } from '../../tools/read/vaults-view';
+import { CheckedServer } from './checked-server';
+import { hostPathRules } from '../roots/client-roots';
+import type { SessionAccess } from '../roots/session-access';
+import { ROOTS_TIMEOUT_MS, SessionRoots, type ClientRootsState } from '../roots/session-roots';
+import { callTool, describeTool, JsonRpcError, withVaultInput } from './tool-dispatch';
+import type { VaultPeers } from '../vaults/vault-peers';
+import type { SessionAddOn } from '../content/session-add-on';
+import { registerSessionContent, type SessionContextSource } from '../content/session-content';
+
+/** What a session needs from the plugin: the enabled tools and a context per call. */
+export interface SessionServices {
+  /** Tools the caller may see right now (settings decide; read on every call). */
+  enabledTools(): readonly ToolDefinition[];
+  /** The folders `caller` may touch given the client's roots (see session-access.ts). */
+  accessFor(caller: KeyRecord, client: ClientRootsState): SessionAccess;
+  /** Builds the context of one tool call for `caller`, confined to `access.roots`; `vaults` feeds the vaults tool. */
+  contextFor(caller: KeyRecord, access: SessionAccess, vaults: VaultsView): ToolContext;
+  /** Plugin version reported in `serverInfo`. */
+  version: string;
+  /** This vault among the other open vaults (registry, handles, forwarding). */
+  peers: VaultPeers;
+}
+
+/** How a session was opened. */
+export interface SessionOrigin {
+  /**
+   * Set when another vault forwarded the session's calls: the client roots it passed along
+   * (null = none). Such a session never asks for roots and never forwards again.
+   */
+  forwardedRoots?: string[] | null;
+}
+
+const INSTRUCTIONS =
+  'Tools for one Obsidian vault. Find notes with search or list_notes, read them with read_note ' +
+  '(use outline/section for long notes), and pass the returned hash as expected_hash when writing. ' +
+  'Paths are vault-relative; ".md" is optional. Notes are also resources (vault-mcp://note/<path>) ' +
+  'and the vault\'s skills are prompts. Every tool takes an optional vault (a handle from vaults) to run in another open vault.';
+
+/** A `roots/list` result read loosely: each root is judged on its own (client-roots.ts), not the whole answer at once. */
+const LooseRootsResult = z.looseObject({ roots: z.unknown() });
+
+/**
+ * Builds the MCP `Server` of one session (SDK low-level server: we own tools/list and
+ * tools/call so unknown tools and bad params are JSON-RPC -32602, as DESIGN.md's error
+ * model requires; {@link CheckedServer} answers malformed params -32602 before any handler
+ * runs). Capabilities (MCP spec 2025-06-18): `tools` with `listChanged`, `resources` with
+ * `subscribe`, `prompts` with `listChanged`, `completions`, and `logging` (the SDK answers
+ * logging/setLevel). Resources, prompts and completion: see {@link registerSessionContent}.
+ * The session follows vault changes from `notifications/initialized` until the server closes.
+ * When the client declares `roots` (MCP spec "Roots"), the session asks `roots/list` after
+ * `notifications/initialized` and on `notifications/roots/list_changed`; each tool call and
+ * each resource, prompt and completion request runs confined to what
+ * {@link SessionServices.accessFor} makes of the answer.
+ * A `vault` argument naming another open vault forwards the call there (see {@link VaultPeers}).
+ * @param caller the key that initialized the session; every call runs as this key.
+ * @param addOns extra tools, prompts and resources (see {@link SessionAddOn}); the vault's own win on a name clash.
+ */
+export function createSessionServer(
+  services: SessionServices,
+  caller: () => KeyRecord,
+  origin: SessionOrigin = {},
+  addOns: readonly SessionAddOn[] = [],
+): Server {
+  const server = new CheckedServer(
+    { name: 'vault-mcp', title: 'Vault MCP', version: services.version },
+    {
+      capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, prompts: { listChanged: true }, completions: {}, logging: {} },
+      instructions: INSTRUCTIONS,
+    },
+  );
+  const forwarded = origin.forwardedRoots !== undefined;
+  const roots = new SessionRoots(
+    hostPathRules(),
+    origin.forwardedRoots ? { status: 'listed', paths: origin.forwardedRoots, ignored: [] } : { status: 'unsupported' },
+  );
+  const askRoots = (): void => {
+    if (forwarded || !server.getClientCapabilities()?.roots) return;
+    roots.refresh(() => server.request({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_TIMEOUT_MS }));
+  };
+  const peers = services.peers;
+  const contextOf = (key: KeyRecord, client: ClientRootsState): { context: ToolContext; blocked: string | null } => {
+    const access = services.accessFor(key, client);
+    const vaults: VaultsView = { list: () => peers.list(), roots: access.report };
+    return { context: services.contextFor(key, access, vaults), blocked: access.blocked };
+  };
+  const addOnTools = addOns.flatMap((a) => a.tools ?? []);
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const withVault = !forwarded && (await peers.list()).length > 1;
+    const tools = services.enabledTools().map(describeTool);
+    const names = new Set(tools.map((t) => t.name));
+    const own = withVault ? tools.map(withVaultInput) : tools;
+    return { tools: [...own, ...addOnTools.filter((t) => !names.has(t.definition.name)).map((t) => t.definition)] };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const key = caller();
+    const tools = services.enabledTools();
+    const { name } = request.params;
+    const addOn = addOnTools.find((t) => t.definition.name === name);
+    if (addOn && !tools.some((t) => t.name === name)) return addOn.call(request.params.arguments ?? {}, extra);
+    const { vault, ...args } = request.params.arguments ?? {};
+    if (vault !== undefined && typeof vault !== 'string') {
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: vault must be a string (a handle from vaults).`);
+    }
+    const client = await roots.current(() => extra.sendRequest({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_TIMEOUT_MS }));
+    if (vault !== undefined) {
+      const target = await peers.resolve(vault);
+      if (target.kind === 'unknown') return { content: [{ type: 'text', text: target.message }], isError: true };
+      if (target.kind === 'peer') {
+        if (forwarded) return { content: [{ type: 'text', text: 'A call forwarded from another vault cannot be forwarded again; call that vault directly.' }], isError: true };
+        const clientPaths = client.status === 'listed' ? client.paths : null;
+        return peers.forward(target.entry, target.handle, key.label, clientPaths, name, args);
+      }
+    }
+    const { context, blocked } = contextOf(key, client);
+    if (blocked && name !== 'vaults') return { content: [{ type: 'text', text: blocked }], isError: true };
+    return callTool(tools, name, args, context);
+  });
+  const sessionContext: SessionContextSource = {
+    forRequest: async (extra) => {
+      const client = await roots.current(() => extra.sendRequest({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_TIMEOUT_MS }));
+      const { context, blocked } = contextOf(caller(), client);
+      if (blocked) throw new JsonRpcError(ErrorCode.InvalidRequest, blocked);
+      return context;
+    },
+    now: () => {
+      const { context, blocked } = contextOf(caller(), roots.known);
+      return blocked ? null : context;
+    },
+    notes: contextOf(caller(), { status: 'unsupported' }).context.notes,
+  };
+  const content = registerSessionContent(server, sessionContext, addOns);
+  server.oninitialized = () => {
+    askRoots();
+    content.follow();
+  };
+  server.setNotificationHandler(RootsListChangedNotificationSchema, askRoots);
+  server.onclose = () => content.stop();
+  return server;
+}

@@ -1,0 +1,57 @@
+import type { KeyRecord } from '../../settings/key-record';
+import type { ProposalReview } from '../../proposals/proposal-review';
+import type { ProposalStore } from '../../proposals/proposal-store';
+import type { SearchIndex } from '../../search/search-index';
+import type { SemanticIndex } from '../../search/semantic/semantic-index';
+import type { VaultMcpSettings } from '../../settings/settings';
+import { enabledTools } from '../../tools/registry';
+import { UNRESTRICTED_SCOPE } from '../../vault/access/access';
+import type { NoteStore } from '../../vault/note-store';
+import { hostPathRules } from '../roots/client-roots';
+import type { SessionServices } from './mcp-session';
+import { sessionAccess } from '../roots/session-access';
+import type { VaultPeers } from '../vaults/vault-peers';
+
+/**
+ * Binds the registry and the vault/search services into what MCP sessions need.
+ * @param version plugin version (manifest.json) reported as `serverInfo.version`.
+ * @param peers this vault among the user's other open vaults (its location places client roots).
+ * @param semantic the embedding index behind semantic/hybrid search, or null without one.
+ */
+export function createSessionServices(
+  notes: NoteStore,
+  search: SearchIndex,
+  proposals: ProposalStore,
+  review: ProposalReview,
+  getSettings: () => VaultMcpSettings,
+  version: string,
+  peers: VaultPeers,
+  semantic: SemanticIndex | null = null,
+): SessionServices {
+  const rules = hostPathRules();
+  /** The vault's spelling of a folder a client root names (its case on a case-insensitive disk); as given when absent or off limits. */
+  const spell = (folder: string): string => {
+    try {
+      return notes.requireFolder(folder, UNRESTRICTED_SCOPE);
+    } catch {
+      return folder;
+    }
+  };
+  return {
+    version,
+    peers,
+    enabledTools: () => enabledTools(getSettings()),
+    accessFor: (caller, client) => sessionAccess(caller.roots, client, peers.location.folderSpellings, rules, spell),
+    contextFor: (caller: KeyRecord, access, vaults) => ({
+      notes,
+      search,
+      semantic,
+      proposals,
+      review,
+      caller,
+      scope: { label: caller.label, roots: access.roots },
+      settings: getSettings(),
+      vaults,
+    }),
+  };
+}

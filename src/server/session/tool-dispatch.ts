@@ -1,0 +1,156 @@
+import * as z from 'zod';
+import { ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ToolError } from '../../errors';
+import type { ToolContext, ToolDefinition } from '../../tools/tool';
+
+/** The optional `vault` input every tool takes (shown in tools/list only when another vault is open). */
+const VAULT_INPUT = { type: 'string', description: 'Run in another open vault (handle from vaults).' } as const;
+
+/**
+ * The `tools/list` entry of one tool (MCP spec 2025-06-18, "Tools" → Listing Tools):
+ * name, title, description, JSON Schema of the input (from its zod shape, unknown
+ * properties refused) and annotations. The title is sent once, at the top level (the spec's
+ * display-name precedence puts it before `annotations.title`), since every agent pays for
+ * tools/list in every session.
+ */
+export function describeTool(tool: ToolDefinition): Tool {
+  let description = descriptions.get(tool);
+  if (!description) {
+    const schema = z.toJSONSchema(argumentsSchemaOf(tool), { io: 'input' }) as Record<string, unknown>;
+    delete schema.$schema;
+    const { title: _annotationTitle, ...hints } = tool.annotations;
+    description = {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: schema as Tool['inputSchema'],
+      annotations: hints,
+    };
+    descriptions.set(tool, description);
+  }
+  return description;
+}
+
+/**
+ * A tools/list entry with the optional `vault` input added, listed when other vaults are open
+ * (every tool accepts `vault` either way; a single vault does not pay for it in tools/list).
+ */
+export function withVaultInput(description: Tool): Tool {
+  const properties = { ...(description.inputSchema.properties ?? {}), vault: VAULT_INPUT };
+  return { ...description, inputSchema: { ...description.inputSchema, properties } };
+}
+
+/** tools/list entries, built once per tool (tool definitions never change at run time). */
+const descriptions = new WeakMap<ToolDefinition, Tool>();
+
+const argumentSchemas = new WeakMap<ToolDefinition, z.ZodObject>();
+
+/**
+ * The zod object validating a tool's arguments (its input shape, unknown properties refused),
+ * built once per tool: tools/list and every tools/call use it.
+ */
+function argumentsSchemaOf(tool: ToolDefinition): z.ZodObject {
+  let schema = argumentSchemas.get(tool);
+  if (!schema) {
+    schema = z.object(tool.inputSchema).strict();
+    argumentSchemas.set(tool, schema);
+  }
+  return schema;
+}
+
+/**
+ * A JSON-RPC error for the SDK to send as `{code, message}` (JSON-RPC 2.0 §5.1). Unlike the
+ * SDK's McpError, the message is not prefixed with "MCP error <code>:", which clients add
+ * again when they display it.
+ */
+export class JsonRpcError extends Error {
+  /** @param code JSON-RPC error code (-32602 invalid params, -32603 internal error). */
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'JsonRpcError';
+  }
+}
+
+/** Formats zod issues as one line per problem: `path: message`. */
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/**
+ * Deepest nesting of objects and arrays accepted in tool arguments. Tools take flat arguments
+ * and frontmatter values; far deeper values only overflow the stack of recursive libraries
+ * (YAML, JSON.stringify), which must not turn a client's mistake into an internal error.
+ */
+export const MAX_ARGUMENT_DEPTH = 32;
+
+/**
+ * True when `value` nests objects/arrays more than `limit` levels deep (the top-level
+ * arguments object is level 1). Walks iteratively, so any depth is measured without recursion.
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length) {
+    const [item, depth] = pending.pop() as [unknown, number];
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(item)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * Runs `tools/call` for an enabled tool list (MCP spec 2025-06-18, "Tools" → Calling Tools
+ * and Error Handling).
+ * @returns the tool result: compact JSON text content (one line: the agent pays for every
+ *   char) plus `structuredContent`, or `isError: true`
+ *   with one sentence when the handler threw a {@link ToolError} or the arguments nest
+ *   deeper than {@link MAX_ARGUMENT_DEPTH}.
+ * @throws JsonRpcError(-32602) for an unknown or disabled tool or arguments that do not match
+ *   the input schema; JsonRpcError(-32603) for any other exception (a bug), after logging its
+ *   stack to the console (the stack never goes into the reply).
+ */
+export async function callTool(
+  tools: readonly ToolDefinition[],
+  name: string,
+  rawArgs: unknown,
+  ctx: ToolContext,
+): Promise<CallToolResult> {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) {
+    throw new JsonRpcError(
+      ErrorCode.InvalidParams,
+      `Unknown or disabled tool "${name}"; call tools/list for the tools this key may use.`,
+    );
+  }
+  if (nestsDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH)) {
+    return {
+      content: [{ type: 'text', text: `Arguments of ${name} are nested too deeply; nest values at most ${MAX_ARGUMENT_DEPTH} levels.` }],
+      isError: true,
+    };
+  }
+  const parsed = argumentsSchemaOf(tool).safeParse(rawArgs ?? {});
+  if (!parsed.success) {
+    throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
+  }
+  try {
+    const result = await tool.handler(parsed.data, ctx);
+    return {
+      content: [{ type: 'text', text: JSON.stringify(result) }],
+      structuredContent: result,
+    };
+  } catch (error) {
+    if (error instanceof ToolError) {
+      return { content: [{ type: 'text', text: error.message }], isError: true };
+    }
+    console.error(`[vault-mcp] tool ${name} failed`, error);
+    throw new JsonRpcError(
+      ErrorCode.InternalError,
+      `Internal error in tool ${name}; the details are in Obsidian's developer console.`,
+    );
+  }
+}

@@ -1,0 +1,177 @@
+import * as nodePath from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { VaultListing } from '../../tools/read/vaults-view';
+import type { VaultLocation } from '../../vault/vault-location';
+import { ForwardIdentity, ForwardVerifier, RECEIPT_HEADER, verifyReceipt } from './forward-assertion';
+import { MCP_PATH } from '../http/endpoint';
+import { loopbackFetch } from './loopback-fetch';
+import { vaultIdOf, type VaultEntry, type VaultRegistry } from './vault-registry';
+
+/** Where a tool's `vault` argument points: this vault, another open one, or nowhere (with why). */
+export type VaultTarget = { kind: 'self' } | { kind: 'peer'; entry: VaultEntry; handle: string } | { kind: 'unknown'; message: string };
+
+/**
+ * This vault among the user's other open vaults (README "Several vaults"): announces itself in
+ * the {@link VaultRegistry} while its server listens, lists the open vaults with handles,
+ * resolves a tool's `vault` argument, forwards calls to another vault signed with this run's
+ * {@link ForwardIdentity}, and verifies calls forwarded to it.
+ */
+export class VaultPeers {
+  /** This vault's registry id, or null when it has no folder on disk (then it is not registered). */
+  readonly selfId: string | null;
+  readonly verifier: ForwardVerifier | null;
+  private readonly identity = new ForwardIdentity();
+  private announced: { port: number } | null = null;
+  private leaving: Promise<void> = Promise.resolve();
+
+  /** @param location this vault's name and folder. @param registry the shared registry file. */
+  constructor(
+    readonly location: VaultLocation,
+    private readonly registry: VaultRegistry,
+  ) {
+    this.selfId = location.folder ? vaultIdOf(location.folder) : null;
+    const selfId = this.selfId;
+    this.verifier = selfId
+      ? new ForwardVerifier(selfId, async (id) => (await this.registry.list()).find((e) => e.id === id && e.id !== selfId)?.public_key ?? null)
+      : null;
+  }
+
+  /** Registers this vault as serving on `port`; failures are logged, not thrown (the server works without). */
+  async announce(port: number): Promise<void> {
+    if (!this.selfId || !this.location.folder) return;
+    this.announced = { port };
+    const entry: VaultEntry = {
+      id: this.selfId,
+      name: this.location.name,
+      path: this.location.folder,
+      port,
+      pid: process.pid,
+      public_key: this.identity.publicKey,
+      started_at: new Date().toISOString(),
+    };
+    await this.registry.register(entry).catch((error) => console.error('[vault-mcp] could not register in the vault registry', error));
+  }
+
+  /**
+   * Removes this vault's entry (on server stop or plugin unload); failures are logged. A second
+   * call while the first is under way resolves when the entry is gone.
+   */
+  withdraw(): Promise<void> {
+    if (this.selfId && this.announced) {
+      this.announced = null;
+      const id = this.selfId;
+      this.leaving = this.registry.unregister(id, process.pid).catch((error) => console.error('[vault-mcp] could not leave the vault registry', error));
+    }
+    return this.leaving;
+  }
+
+  /** Open vaults with handles (this one always included, first), for the `vaults` tool. */
+  async list(): Promise<VaultListing[]> {
+    const { self, peers } = await this.handles();
+    return [self, ...peers.map(({ entry, handle }) => ({ handle, name: entry.name, path: entry.path, active: false }))];
+  }
+
+  /**
+   * Resolves a `vault` argument: a handle from `vaults` (any case), a registry id, or the vault
+   * folder's absolute path.
+   */
+  async resolve(input: string): Promise<VaultTarget> {
+    const wanted = input.trim();
+    const { self, peers } = await this.handles();
+    const samePath = (path: string): boolean => nodePath.isAbsolute(wanted) && foldedPath(path) === foldedPath(wanted);
+    if (wanted.toLowerCase() === self.handle.toLowerCase() || wanted === this.selfId || this.location.folderSpellings.some(samePath)) return { kind: 'self' };
+    const peer = peers.find(({ entry, handle }) => handle.toLowerCase() === wanted.toLowerCase() || entry.id === wanted || samePath(entry.path));
+    if (peer) return { kind: 'peer', ...peer };
+    return { kind: 'unknown', message: `No open vault '${wanted.slice(0, 200)}'; call vaults for the handles of the vaults open in Obsidian.` };
+  }
+
+  /**
+   * Calls tool `name` with `args` in vault `entry` as the key labelled `label` there, over HTTP
+   * with the MCP SDK client (one short session: initialize, tools/call, terminate). Each HTTP
+   * request carries a fresh signed assertion (see {@link ForwardIdentity.token}), and each
+   * successful answer must carry the registered vault's receipt for it: a program on that port
+   * that is not that vault gets one `initialize` with signed claims and never the tool call.
+   * @param roots the client's MCP roots (absolute paths) to apply there too, or null.
+   * @returns the other vault's result as it sent it; an `isError` result with one sentence when
+   *   that vault refuses (no key with this label, switched off) or does not answer.
+   */
+  async forward(entry: VaultEntry, handle: string, label: string, roots: string[] | null, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    const selfId = this.selfId;
+    if (!selfId) return failure(`This vault has no folder on disk, so it cannot forward calls to '${handle}'.`);
+    const sign = (): string => this.identity.token({ iss: selfId, aud: entry.id, label, roots });
+    const signedFetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+      const headers = new Headers(init?.headers);
+      const token = sign();
+      headers.set('Authorization', `Bearer ${token}`);
+      const response = await loopbackFetch(url, { ...init, headers });
+      if (response.ok && !verifyReceipt(entry.public_key, token, response.headers.get(RECEIPT_HEADER))) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new Error(`${UNPROVEN} port ${entry.port}`);
+      }
+      return response;
+    };
+    const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${entry.port}${MCP_PATH}`), { fetch: signedFetch });
+    const client = new Client({ name: `vault-mcp forwarding from ${this.location.name}`, version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      return (await client.callTool({ name, arguments: args })) as CallToolResult;
+    } catch (error) {
+      return failure(refusalOf(error, handle, entry.port));
+    } finally {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close().catch(() => undefined);
+    }
+  }
+
+  /** The {@link RECEIPT_HEADER} value for a forwarded token this vault accepted. */
+  receipt(token: string): string {
+    return this.identity.receipt(token);
+  }
+
+  /** This vault's listing and the other live entries with unique handles (name, else name~id). */
+  private async handles(): Promise<{ self: VaultListing; peers: Array<{ entry: VaultEntry; handle: string }> }> {
+    const entries = (await this.registry.list()).filter((e) => e.id !== this.selfId);
+    const names = [this.location.name, ...entries.map((e) => e.name)].map((n) => n.toLowerCase());
+    const handleOf = (name: string, id: string | null): string =>
+      names.filter((n) => n === name.toLowerCase()).length > 1 && id ? `${name}~${id.slice(0, 6)}` : name;
+    const self: VaultListing = { handle: handleOf(this.location.name, this.selfId), name: this.location.name, path: this.location.folder ?? '', active: true };
+    const peers = entries.sort((a, b) => a.name.localeCompare(b.name)).map((entry) => ({ entry, handle: handleOf(entry.name, entry.id) }));
+    return { self, peers };
+  }
+}
+
+/** Marks the error of an answer without a valid receipt (see {@link VaultPeers.forward}). */
+const UNPROVEN = 'no valid Vault-Mcp-Receipt from';
+
+/** A tool result with `isError: true` and one sentence (MCP spec "Tools" → Error Handling). */
+function failure(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/**
+ * One sentence for a failed forward: the other vault's own refusal message when it answered
+ * with a JSON-RPC error body (the SDK puts the body in its error text), else that it did not answer.
+ */
+function refusalOf(error: unknown, handle: string, port: number): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const body = text.indexOf('{');
+  if (body >= 0) {
+    try {
+      const message = (JSON.parse(text.slice(body)) as { error?: { message?: unknown } }).error?.message;
+      if (typeof message === 'string') return `Vault '${handle}' refused the call: ${message}`;
+    } catch {
+      // Not a JSON body: fall through to the plain reason.
+    }
+  }
+  if (text.includes(UNPROVEN)) return `Vault '${handle}': the program on port ${port} is not the vault the registry names (no valid receipt), so the call was not sent; reopen that vault in Obsidian.`;
+  if (/ECONNREFUSED|fetch failed/i.test(text)) return `Vault '${handle}' does not answer on port ${port}; is it still open in Obsidian with its server on?`;
+  return `Vault '${handle}' could not run the call: ${text.slice(0, 300)}`;
+}
+
+/** A path for comparison: resolved, NFC, without a trailing separator, lower case where disks ignore case. */
+function foldedPath(path: string): string {
+  const resolved = nodePath.resolve(path).normalize('NFC').replace(/[\\/]+$/, '');
+  return process.platform === 'win32' || process.platform === 'darwin' ? resolved.toLowerCase() : resolved;
+}

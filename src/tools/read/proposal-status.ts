@@ -1,0 +1,46 @@
+import * as z from 'zod';
+import { ToolError } from '../../errors';
+import { proposalSummary } from '../../proposals/proposal-summary';
+import type { Proposal } from '../../proposals/types';
+import { defineTool, type ToolContext } from '../tool';
+
+/** How many of its proposals proposal_status lists without an id (newest first). */
+const LIST_LIMIT = 50;
+
+/**
+ * `proposal_status`: the state of the proposals this key staged (pending, accepted, partly
+ * accepted, rejected, stale), never another key's (DESIGN.md, "Proposals").
+ */
+export const proposalStatusTool = defineTool({
+  name: 'proposal_status',
+  title: 'Proposal status',
+  description:
+    'State of the changes you proposed (propose mode stages writes for the user to review): pending, accepted, partly_accepted, ' +
+    `rejected or stale, with hunk counts. Give id for one proposal; without it lists your ${LIST_LIMIT} newest.`,
+  kind: 'read',
+  inputSchema: {
+    id: z.string().max(64).optional().describe('A proposal_id a write tool returned.'),
+  },
+  annotations: { title: 'Proposal status', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async handler(args, ctx) {
+    if (args.id !== undefined) {
+      const p = ctx.proposals.get(args.id.trim());
+      if (!p || p.key_id !== ctx.caller.id) {
+        throw new ToolError('not_found', `No proposal '${args.id}' from this key; call proposal_status without id to list yours.`);
+      }
+      return { proposal: await summarize(p, ctx) };
+    }
+    const mine = ctx.proposals.all().filter((p) => p.key_id === ctx.caller.id).reverse();
+    const shown = mine.slice(0, LIST_LIMIT);
+    return {
+      proposals: await Promise.all(shown.map((p) => summarize(p, ctx))),
+      total: mine.length,
+      ...(mine.length > shown.length ? { note: `Showing the ${LIST_LIMIT} newest of ${mine.length}; ask for an older one by id.` } : {}),
+    };
+  },
+});
+
+/** A proposal's summary, checked against the vault now (ProposalReview.liveState). */
+async function summarize(p: Proposal, ctx: ToolContext): Promise<Record<string, unknown>> {
+  return proposalSummary(p, ctx.proposals.hunksOf(p), await ctx.review.liveState(p));
+}

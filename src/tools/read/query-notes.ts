@@ -1,0 +1,64 @@
+import * as z from 'zod';
+import { runNotesQuery, type NoteFacts, type QueryResult } from '../../search/query-notes/evaluate';
+import { parseNotesQuery, QuerySyntaxError, type NotesQuery } from '../../search/query-notes/parse';
+import type { NoteStore } from '../../vault/note-store';
+import type { AccessScope } from '../../vault/access/access';
+import { defineTool } from '../tool';
+
+/** Chars of the query shown after an error position, so the agent sees what was found there. */
+const NEAR_CHARS = 24;
+
+/**
+ * `query_notes`: a base-style query over frontmatter and file fields (DESIGN.md, Tools). Runs
+ * over the notes the caller may read (NoteStore.readableNotes: quarantine, roots and
+ * `access: private` / `no-access` applied, exactly as list_notes). A query that does not
+ * parse is answered as a result with `error` and `position` (DESIGN.md: parse errors are
+ * results, not failures).
+ */
+export const queryNotesTool = defineTool({
+  name: 'query_notes',
+  title: 'Query notes',
+  description:
+    'Find notes by properties and file fields, like a base: WHERE status is "draft" AND file.folder under "Projects" ' +
+    'SORT file.mtime desc LIMIT 20 COLUMNS title, status. All clauses optional. Tests: is, is not, contains, not contains, ' +
+    'exists, missing, gt, lt, gte, lte, under (or = != > < >= <=), joined by AND, OR, NOT, ( ). Fields: any property, ' +
+    'file.name, file.basename, file.path, file.folder, file.ext, file.mtime, file.ctime, file.size, file.tags. ' +
+    'Returns {columns, rows, total}; a bad query returns {error, position}.',
+  kind: 'read',
+  inputSchema: {
+    query: z.string().max(2000).describe('E.g. `WHERE tags contains "project" SORT due LIMIT 10`; "" lists the newest notes.'),
+  },
+  annotations: { title: 'Query notes', readOnlyHint: true, openWorldHint: false },
+  async handler(args, ctx) {
+    let query;
+    try {
+      query = parseNotesQuery(args.query);
+    } catch (err) {
+      if (!(err instanceof QuerySyntaxError)) throw err;
+      return { error: err.message, position: err.position, near: args.query.slice(err.position - 1, err.position - 1 + NEAR_CHARS) };
+    }
+    const result = queryReadableNotes(query, ctx.notes, ctx.scope);
+    const out: Record<string, unknown> = { ...result };
+    if (result.rows.length < result.total) {
+      out.note = `${result.rows.length} of ${result.total} notes shown; raise LIMIT (at most 1000) or narrow WHERE for the rest.`;
+    }
+    return out;
+  },
+});
+
+/**
+ * Runs a parsed query_notes query over the notes `scope` may read (NoteStore.readableNotes),
+ * as query_notes does; widgets get their data through it too.
+ * @returns `{columns, rows, total}` (see runNotesQuery).
+ */
+export function queryReadableNotes(query: NotesQuery, notes: NoteStore, scope: AccessScope): QueryResult {
+  const facts: NoteFacts[] = notes.readableNotes(scope).map((file) => ({
+    path: file.path,
+    mtime: file.stat.mtime,
+    ctime: file.stat.ctime,
+    size: file.stat.size,
+    tags: notes.tagsOf(file),
+    frontmatter: notes.frontmatterOf(file),
+  }));
+  return runNotesQuery(query, facts);
+}

@@ -1,0 +1,88 @@
+import * as z from 'zod';
+import type { TFile } from 'obsidian';
+import { ToolError } from '../../errors';
+import { bodyStart } from '../../vault/content/note-body';
+import type { AgentInstructions } from '../../vault/note-store';
+import { BODY_BUDGET, cappedInstructions, noteHeader, pageText } from './read-note';
+import { defineTool } from '../tool';
+
+/** Most notes one `read_notes` call takes (DESIGN.md, "Tools"). */
+export const MAX_NOTES_PER_CALL = 20;
+
+/**
+ * Splits `budget` chars among texts of the given lengths so short texts are shown whole and
+ * the rest is shared evenly among the longer ones ("water filling"). The shares never sum to
+ * more than `budget`.
+ * @returns one share per length, in input order.
+ */
+export function shareBudget(lengths: readonly number[], budget: number): number[] {
+  const shares = lengths.map(() => 0);
+  const order = lengths.map((_, i) => i).sort((a, b) => lengths[a] - lengths[b]);
+  let remaining = budget;
+  order.forEach((index, rank) => {
+    const fair = Math.floor(remaining / (order.length - rank));
+    shares[index] = Math.min(lengths[index], fair);
+    remaining -= shares[index];
+  });
+  return shares;
+}
+
+/** `read_notes`: several notes at once, sharing one body budget. */
+export const readNotesTool = defineTool({
+  name: 'read_notes',
+  title: 'Read several notes',
+  description:
+    'Read up to 20 notes by path or id, as read_note, all bodies sharing one 8000-char budget (a cut body has has_more: read ' +
+    'it with read_note). Unknown names go to not_found; agent_md lists governing AGENTS.md once: follow it.',
+  kind: 'read',
+  inputSchema: {
+    paths: z
+      .array(z.string())
+      .min(1)
+      .max(MAX_NOTES_PER_CALL)
+      .describe('Note paths, names or ids.'),
+  },
+  annotations: { title: 'Read several notes', readOnlyHint: true, openWorldHint: false },
+  async handler(args, ctx) {
+    const notFound: string[] = [];
+    const errors: Array<{ path: string; message: string }> = [];
+    const files: TFile[] = [];
+    for (const ref of args.paths) {
+      try {
+        const file = ctx.notes.policy.resolveNote({ path: ref }, ctx.scope);
+        if (!files.includes(file)) files.push(file);
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        if (err.code === 'not_found') notFound.push(ref);
+        else errors.push({ path: ref, message: err.message });
+      }
+    }
+    const texts = await Promise.all(files.map((file) => ctx.notes.read(file)));
+    const bodies = texts.map((text) => text.slice(bodyStart(text)));
+    const shares = shareBudget(
+      bodies.map((b) => b.length),
+      BODY_BUDGET,
+    );
+    const instructionsOf = await ctx.notes.agentInstructionsForNotes(files, ctx.scope);
+    const agentMd = new Map<string, AgentInstructions>();
+    const notes: Array<Record<string, unknown>> = [];
+    for (let i = 0; i < files.length; i++) {
+      const body = shares[i] === 0 ? '' : pageText(bodies[i], 0, shares[i]).text;
+      const entry = noteHeader(ctx, files[i], texts[i]);
+      Object.assign(entry, { body, body_length: bodies[i].length, has_more: body.length < bodies[i].length });
+      const instructions = instructionsOf[i];
+      if (instructions) {
+        entry.agent_md_path = instructions.path;
+        agentMd.set(instructions.path, instructions);
+      }
+      notes.push(entry);
+    }
+    const out: Record<string, unknown> = { notes, not_found: notFound };
+    if (errors.length > 0) out.errors = errors;
+    if (agentMd.size > 0) out.agent_md = [...agentMd.values()].map(cappedInstructions);
+    if (notes.some((n) => n.has_more)) {
+      out.note = `Bodies share a ${BODY_BUDGET}-char budget and some were cut; call read_note with the path and offset=<chars shown> for the rest.`;
+    }
+    return out;
+  },
+});

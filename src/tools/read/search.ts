@@ -1,0 +1,68 @@
+import * as z from 'zod';
+import { searchByMode } from '../../search/hybrid/mode-search';
+import type { SearchHit } from '../../search/types';
+import { syntheticId } from '../../vault/paths/note-ref';
+import { defineTool } from '../tool';
+
+/** Results per page when the caller gives no `limit`: enough to choose from, cheap to read. */
+export const SEARCH_DEFAULT_LIMIT = 10;
+
+/**
+ * One hit as the agent receives it, without repeated facts: `id` only when the note has a
+ * frontmatter id (else it is `path:<path>`, the path again), `title` only when it differs
+ * from the file name, `section_heading` only with a section, and `source` only when the page
+ * mixes rankings (hybrid or semantic with a usable embedding index; a lexical-only page says so
+ * in its `note`).
+ * @param hit a hit as the search index returns it
+ * @param withSource include `source` (lexical | semantic | both)
+ * @returns a new plain object: path, id?, title?, score, snippet?, section, section_heading?, source?
+ */
+export function compactHit(hit: SearchHit, withSource = false): Record<string, unknown> {
+  const out: Record<string, unknown> = { path: hit.path };
+  if (hit.id !== syntheticId(hit.path)) out.id = hit.id;
+  if (hit.title !== hit.path.slice(hit.path.lastIndexOf('/') + 1).replace(/\.md$/i, '')) out.title = hit.title;
+  out.score = hit.score;
+  if (hit.snippet !== undefined) out.snippet = hit.snippet;
+  out.section = hit.section;
+  if (hit.section !== null) out.section_heading = hit.section_heading;
+  if (withSource) out.source = hit.source;
+  return out;
+}
+
+/** `search`: ranked search over the notes the caller may read, with Obsidian's query operators. */
+export const searchTool = defineTool({
+  name: 'search',
+  title: 'Search notes',
+  description:
+    'Ranked search, Obsidian syntax: words (all must match), "phrase", -word, a OR b, (groups), path:, file:, tag:#x (nested ' +
+    'included), [prop], [prop:value], [prop:>5] (> < >= <= =), /regex/. Filters alone list matching notes. Each hit has a ' +
+    'snippet (matches in **bold**) and `section`: read_note {path, section} reads just that part. Page with next_cursor. ' +
+    'mode hybrid (default) adds notes close in meaning to a plain-language query when the semantic index is on; each hit\'s ' +
+    'source says lexical, semantic or both.',
+  kind: 'read',
+  inputSchema: {
+    query: z
+      .string()
+      .min(1)
+      .describe('E.g. `meeting tag:#work -draft`; at most 1000 chars and 64 terms.'),
+    mode: z
+      .enum(['hybrid', 'lexical', 'semantic'])
+      .optional()
+      .describe('hybrid (default; lexical alone, saying why, while the semantic index is off or building), lexical (keywords), semantic (meaning; needs the index).'),
+    limit: z.number().int().min(1).max(100).optional().describe('Results per page, 1-100; default 10.'),
+    cursor: z.string().optional().describe('next_cursor of the previous page.'),
+    fields: z.enum(['full', 'metadata']).optional().describe('"metadata": no snippets.'),
+    regex: z.boolean().optional().describe('The whole query is one JavaScript regex on note bodies.'),
+  },
+  annotations: { title: 'Search notes', readOnlyHint: true, openWorldHint: false },
+  async handler(args, ctx) {
+    const mode = args.mode ?? 'hybrid';
+    const { page, mixed } = await searchByMode({ notes: ctx.notes, lexical: ctx.search, semantic: ctx.semantic ?? null }, mode, args.query, ctx.scope, {
+      limit: args.limit ?? SEARCH_DEFAULT_LIMIT,
+      cursor: args.cursor,
+      fields: args.fields,
+      regex: args.regex,
+    });
+    return { ...page, results: page.results.map((h) => compactHit(h, mixed)) };
+  },
+});

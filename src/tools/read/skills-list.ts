@@ -1,0 +1,19 @@
+import { SkillCatalog, skillsFolderOf } from '../../vault/skills';
+import { defineTool } from '../tool';
+
+/** `skills_list`: the vault's skills (`<Skills folder>/<name>/SKILL.md`), metadata only. */
+export const skillsListTool = defineTool({
+  name: 'skills_list',
+  title: 'List skills',
+  description: 'Skills (<folder>/<id>/SKILL.md): id, name, description, path; error if malformed.',
+  kind: 'read',
+  inputSchema: {},
+  annotations: { title: 'List skills', readOnlyHint: true, openWorldHint: false },
+  async handler(_args, ctx) {
+    const folder = skillsFolderOf(ctx.settings.skills?.folder);
+    const skills = await new SkillCatalog(ctx.notes).list(folder, ctx.scope);
+    const out: Record<string, unknown> = { folder, skills };
+    if (skills.length === 0) out.note = `No skills in ${folder}/; a skill is a folder ${folder}/<id>/ holding a SKILL.md with name: and description: frontmatter.`;
+    return out;
+  },
+});

@@ -1,0 +1,21 @@
+import * as z from 'zod';
+import { defineTool } from '../tool';
+import { submitWrite } from './write-gate';
+
+/** `create_folder`: a folder, nested paths allowed. */
+export const createFolderTool = defineTool({
+  name: 'create_folder',
+  title: 'Create folder',
+  description:
+    'Create a folder and its missing parents, e.g. "Projects/Gamma". An existing folder is an error. Names may not contain * ' +
+    '" \\ < > : | ? # ^ [ ].',
+  kind: 'write',
+  inputSchema: {
+    path: z.string().describe('Folder path.'),
+    expected_hash: z.string().optional().describe('Unused here (every write tool takes it).'),
+  },
+  annotations: { title: 'Create folder', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async handler(args, ctx) {
+    return submitWrite(ctx, { tool: 'create_folder', kind: 'folder', path: args.path });
+  },
+});

@@ -1,0 +1,23 @@
+import * as z from 'zod';
+import { submitWrite } from './write-gate';
+import { defineTool } from '../tool';
+
+/** `create_note`: a new note with full content; never overwrites. */
+export const createNoteTool = defineTool({
+  name: 'create_note',
+  title: 'Create note',
+  description:
+    'Create a note with the whole `content` (frontmatter allowed, but not access/agent_overrides); adds ".md" and missing ' +
+    'folders. Never overwrites: a taken path answers "Cannot create at <path>". Names may not contain * " \\ < > : | ? # ^ [ ' +
+    '].',
+  kind: 'write',
+  inputSchema: {
+    path: z.string().describe('E.g. "Projects/Plan.md".'),
+    content: z.string().describe('Whole note text, frontmatter included.'),
+    expected_hash: z.string().optional().describe('Unused here (every write tool takes it).'),
+  },
+  annotations: { title: 'Create note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async handler(args, ctx) {
+    return submitWrite(ctx, { tool: 'create_note', kind: 'create', path: args.path, content: args.content });
+  },
+});

@@ -1,0 +1,33 @@
+import * as z from 'zod';
+import { normalizeKeyMode } from '../../settings/key-record';
+import { stagedResult } from '../../proposals/proposal-summary';
+import type { WriteRequest } from '../../vault/writes/write-types';
+import type { ToolContext } from '../tool';
+
+/**
+ * The one place that decides whether a write is applied or staged (DESIGN.md, "Keys": a
+ * `force` key's writes apply directly; `propose`, the default and what any unknown mode
+ * means, stages them for review). Every write tool calls {@link submitWrite}.
+ */
+
+/** The optional `expected_hash` argument of every write tool that changes an existing note. */
+export const expectedHashArg = z
+  .string()
+  .optional()
+  .describe('`hash` from read_note: if the note changed since, nothing is written (conflict).');
+
+/**
+ * Validates `request` against the vault for the caller (paths, access rules, expected_hash,
+ * anchors and headings, protected properties: the same checks in every mode), then applies
+ * it for a `force` key or stages it as a proposal for a `propose` key (the vault is untouched
+ * until the user accepts it in Obsidian).
+ * @returns force: `{status: 'applied', path, hash, size_before, size_after, lines?}`;
+ *   propose: `{status: 'pending', proposal_id, path, hunks, message}` (see stagedResult).
+ * @throws ToolError from validation or the write (nothing is written or staged).
+ */
+export async function submitWrite(ctx: ToolContext, request: WriteRequest): Promise<Record<string, unknown>> {
+  if (normalizeKeyMode(ctx.caller.mode) === 'force') return { ...(await ctx.notes.writes.apply(request, ctx.scope)) };
+  const prepared = await ctx.notes.writes.prepare(request, ctx.scope);
+  const proposal = await ctx.proposals.stage(prepared, { id: ctx.caller.id, label: ctx.caller.label, roots: ctx.caller.roots ?? [] });
+  return stagedResult(proposal, ctx.proposals.hunksOf(proposal));
+}
