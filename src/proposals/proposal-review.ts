@@ -96,6 +96,12 @@ export class ProposalReview {
     if (revoked) return { proposal: await this.store.settle(id, 'stale', revoked), applied: 0, stale: 1 };
     if (p.kind === 'edit' || p.kind === 'properties') return this.acceptText(p, hunkIndex);
     if (hunkIndex !== undefined) throw new Error(`Proposal '${id}' is a ${p.kind}, which has no hunks; accept it whole.`);
+    return this.store.whileAccepting(id, () => this.acceptEntry(p));
+  }
+
+  /** Accepts a create / move / delete / folder proposal (see {@link accept}). */
+  private async acceptEntry(p: Proposal): Promise<AcceptOutcome> {
+    const id = p.id;
     try {
       if (p.kind === 'create' && p.tool === WIDGET_WRITE_TOOL) {
         await this.notes.widgets.acceptStaged(p.path, p.proposed_text ?? '', this.scopeOf(p));

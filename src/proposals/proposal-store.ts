@@ -38,6 +38,8 @@ export class ProposalStore {
   private readonly byId = new Map<string, Proposal>();
   private readonly hunkCache = new HunkCache();
   private readonly listeners = new Set<(event: ProposalEvent) => void>();
+  /** Proposals being accepted right now (see {@link whileAccepting}). */
+  private readonly accepting = new Set<string>();
   private saving: Promise<void> = Promise.resolve();
 
   /**
@@ -279,6 +281,20 @@ export class ProposalStore {
     }
   }
 
+  /**
+   * Runs `apply` (the acceptance of proposal `id`) while vault events about its note leave it
+   * alone: accepting a delete deletes the note, and that event must not turn the proposal being
+   * accepted stale. @returns what `apply` returns.
+   */
+  async whileAccepting<T>(id: string, apply: () => Promise<T>): Promise<T> {
+    this.accepting.add(id);
+    try {
+      return await apply();
+    } finally {
+      this.accepting.delete(id);
+    }
+  }
+
   private async onNoteChange(change: NoteChange): Promise<void> {
     if (change.type === 'rename' && change.oldPath) {
       const moved = this.pendingOn(change.oldPath);
@@ -286,7 +302,7 @@ export class ProposalStore {
       for (const p of moved) await this.commit(p);
     } else if (change.type === 'delete') {
       for (const p of this.pendingOn(change.path)) {
-        if (p.kind === 'create' || p.kind === 'folder') continue;
+        if (p.kind === 'create' || p.kind === 'folder' || this.accepting.has(p.id)) continue;
         await this.settle(p.id, 'stale', goneReason(change.path));
       }
     }

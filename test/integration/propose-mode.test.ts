@@ -117,6 +117,23 @@ describe('propose mode over MCP', () => {
     await client.close();
   });
 
+  test('accepting a delete or a move from the terminal applies it and reports it accepted, not stale', async () => {
+    const env = await boot();
+    const client = await connectClient(env.url, env.token);
+    const deletion = await call(client, 'delete_note', { path: 'Reading list', confirm: true });
+    const move = await call(client, 'move_note', { path: 'Ideas', to: 'Archive/Ideas moved' });
+    expect(await runReviewCommand(env.plugin, `accept ${deletion.proposal_id}`)).toMatch(/it is now accepted/);
+    expect(await runReviewCommand(env.plugin, `accept ${move.proposal_id}`)).toMatch(/it is now accepted/);
+    await env.plugin.proposals.flush();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect(fs.access(path.join(copy.dir, 'Reading list.md'))).rejects.toThrow();
+    expect(await disk('Archive/Ideas moved.md')).toMatch(/\S/);
+    for (const id of [deletion.proposal_id, move.proposal_id]) {
+      expect((await call(client, 'proposal_status', { id })).proposal).toMatchObject({ status: 'accepted' });
+    }
+    await client.close();
+  });
+
   test('CLI handlers vault-mcp:proposals / accept / reject are registered and work', async () => {
     const env = await boot();
     const client = await connectClient(env.url, env.token);
