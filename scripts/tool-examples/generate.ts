@@ -1,7 +1,7 @@
 /**
  * Runs one example call per tool against the real plugin and returns what docs/tools.md
  * shows. The plugin runs in the Obsidian host (test/host) over a temporary copy of the demo
- * vault (test/fixtures/demo-vault) plus one skill, with "Allow writes" on and a `force` key;
+ * vault (test/fixtures/demo-vault) plus one skill and one widget, with "Allow writes" on and a `force` key;
  * calls go through the official MCP SDK client over HTTP, in tools/list order, with the
  * arguments of {@link EXAMPLE_CALLS}.
  */
