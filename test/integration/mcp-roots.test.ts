@@ -197,6 +197,9 @@ describe('MCP roots with a key confined to folders', () => {
     expect(await errorOf(client, 'list_notes')).toMatch(/lie outside this key's folders \(Projects\)/);
     const { roots } = await call(client, 'vaults');
     expect(roots).toMatchObject({ source: 'client', effective: [], key_roots: ['Projects'] });
-    await expect(client.listResources()).rejects.toThrow(/lie outside this key's folders/);
+    // A well-formed request the session's access refuses: -32602 (Invalid params), never -32600 (malformed message).
+    for (const request of [() => client.listResources(), () => client.listPrompts(), () => client.complete({ ref: { type: 'ref/resource', uri: 'vault-mcp://note/{+path}' }, argument: { name: 'path', value: 'P' } })]) {
+      await expect(request()).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/lie outside this key's folders/) });
+    }
   });
 });

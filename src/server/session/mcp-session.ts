@@ -125,7 +125,7 @@ export function createSessionServer(
     forRequest: async (extra) => {
       const client = await roots.current(() => extra.sendRequest({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_TIMEOUT_MS }));
       const { context, blocked } = contextOf(caller(), client);
-      if (blocked) throw new JsonRpcError(ErrorCode.InvalidRequest, blocked);
+      if (blocked) throw new JsonRpcError(ErrorCode.InvalidParams, blocked);
       return context;
     },
     now: () => {
