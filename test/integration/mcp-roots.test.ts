@@ -171,6 +171,57 @@ describe('MCP roots', () => {
   });
 });
 
+describe('MCP roots: late answers and odd answers', () => {
+  it('after list_changed a slow answer keeps the previous roots for the call, is not cancelled, and applies from the next call', async () => {
+    let current = [{ uri: uri('Projects') }];
+    let release: () => void = () => undefined;
+    let gate: Promise<void> = Promise.resolve();
+    const aborted: boolean[] = [];
+    const client = new Client({ name: 'late-roots', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
+    client.setRequestHandler(ListRootsRequestSchema, async (_request, extra) => {
+      await gate;
+      aborted.push(extra.signal.aborted);
+      return { roots: current };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${booted.token}` } } }));
+    clients.push(client);
+    expect(await notePaths(client)).toEqual(['Projects/Alpha.md', 'Projects/Beta.md']);
+    gate = new Promise((resolve) => (release = resolve));
+    current = [{ uri: uri('Journal') }];
+    await client.sendRootsListChanged();
+    // The wait runs out: the call keeps the previous client roots, never the key's whole vault.
+    expect(await notePaths(client)).toEqual(['Projects/Alpha.md', 'Projects/Beta.md']);
+    expect((await call(client, 'vaults')).roots.note).toMatch(/previous MCP roots/);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(aborted.length).toBeGreaterThan(0);
+    expect(aborted.every((a) => !a)).toBe(true);
+    expect(await notePaths(client)).toEqual(['Journal/2026-01-01.md']);
+    expect((await call(client, 'vaults')).roots).toMatchObject({ source: 'client', effective: ['Journal'], note: "Narrowed to the client's MCP roots in this vault." });
+  });
+
+  it('an answer without a roots array is one sentence in vaults (key access)', async () => {
+    const client = new Client({ name: 'empty-answer', version: '1.0.0' }, { capabilities: { roots: {} } });
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({}) as { roots: [] });
+    await client.connect(new StreamableHTTPClientTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${booted.token}` } } }));
+    clients.push(client);
+    expect(await notePaths(client)).toEqual(Object.keys(FILES).sort());
+    expect((await call(client, 'vaults')).roots.note).toBe(
+      "The client declared MCP roots but the client answered roots/list without a roots array; this key's folders apply.",
+    );
+  });
+
+  it('a root naming no folder is named in the vaults note; an encoded backslash root is ignored', async () => {
+    // `archive` names the folder `Archive`: the part inside the vault is matched ignoring case, as note paths are.
+    const client = await rootsClient(async () => [{ uri: uri('Projects') }, { uri: uri('archive') }, { uri: uri('Nowhere') }, { uri: `${uri('Projects')}%5CAlpha` }, { uri: `${uri('Projects')}/%` }]);
+    expect(await notePaths(client)).toEqual(['Archive/Old.md', 'Projects/Alpha.md', 'Projects/Beta.md']);
+    const { roots } = await call(client, 'vaults');
+    expect(roots.effective).toEqual(['Projects', 'Archive', 'Nowhere']);
+    expect(roots.note).toMatch(/match nothing: Nowhere\.$/);
+    expect((roots.ignored as Json[]).map((i) => i.reason)).toEqual([expect.stringMatching(/encoded separator/), expect.stringMatching(/broken percent-escape/)]);
+  });
+});
+
 describe('MCP roots with a key confined to folders', () => {
   let confined: BootedPlugin<VaultMcpPlugin>;
   let confinedDir: string;
@@ -197,6 +248,9 @@ describe('MCP roots with a key confined to folders', () => {
     expect(await errorOf(client, 'list_notes')).toMatch(/lie outside this key's folders \(Projects\)/);
     const { roots } = await call(client, 'vaults');
     expect(roots).toMatchObject({ source: 'client', effective: [], key_roots: ['Projects'] });
-    await expect(client.listResources()).rejects.toThrow(/lie outside this key's folders/);
+    // A well-formed request the session's access refuses: -32602 (Invalid params), never -32600 (malformed message).
+    for (const request of [() => client.listResources(), () => client.listPrompts(), () => client.complete({ ref: { type: 'ref/resource', uri: 'vault-mcp://note/{+path}' }, argument: { name: 'path', value: 'P' } })]) {
+      await expect(request()).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/lie outside this key's folders/) });
+    }
   });
 });

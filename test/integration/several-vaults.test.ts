@@ -127,6 +127,10 @@ describe('several vaults', () => {
     const refusal = await errorOf(client, 'list_notes', { vault: 'Stranger' });
     expect(refusal).toMatch(/Vault 'Stranger' refused the call: .*no key with that label; mint a local key labelled "Agent"/);
     expect(await errorOf(client, 'list_notes', { vault: 'Nowhere' })).toMatch(/No open vault 'Nowhere'; call vaults/);
+    // A huge vault argument is quoted back cut to 80 chars.
+    const huge = await errorOf(client, 'list_notes', { vault: 'x'.repeat(100_000) });
+    expect(huge).toContain(`No open vault '${'x'.repeat(80)}…'`);
+    expect(huge.length).toBeLessThan(300);
     await expect(client.callTool({ name: 'list_notes', arguments: { vault: 3 } })).rejects.toThrow(/vault must be a string/);
   });
 
@@ -155,6 +159,24 @@ describe('several vaults', () => {
     expect((await post('vmcpfwd.garbage')).status).toBe(401);
     const unknownIssuer = forger.token({ iss: '0123456789abcdef', aud: vaultIdOf(home.dir), label: 'Agent', roots: null });
     expect(((await (await post(unknownIssuer)).json()) as Json).error.message).toMatch(/not open/);
+  });
+
+  it('a name shared by two open vaults is answered with both handles and paths', async () => {
+    const twin = await vault('Stranger', { 'B.md': '# B\n' }, { label: 'Agent' });
+    try {
+      const client = await connect(work);
+      const handles = ((await call(client, 'vaults')).vaults as Json[]).filter((v) => v.name === 'Stranger').map((v) => v.handle as string);
+      expect(handles).toHaveLength(2);
+      expect(handles.every((h) => /^Stranger~[0-9a-f]{6}$/.test(h))).toBe(true);
+      const message = await errorOf(client, 'read_note', { path: 'B.md', vault: 'stranger' });
+      expect(message).toMatch(/^'stranger' names 2 open vaults: .*; use one of these handles\.$/);
+      for (const dir of [stranger.dir, twin.dir]) expect(message).toContain(`(${dir})`);
+      for (const handle of handles) expect(message).toContain(handle);
+      expect((await call(client, 'read_note', { path: 'B.md', vault: handles.find((h) => h.startsWith(`Stranger~${vaultIdOf(twin.dir).slice(0, 6)}`)) })).body).toBeDefined();
+    } finally {
+      await twin.booted.stop();
+      await fsp.rm(nodePath.dirname(twin.dir), { recursive: true, force: true });
+    }
   });
 
   it('a vault that closes leaves the registry; entries of dead processes are pruned', async () => {

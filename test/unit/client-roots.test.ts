@@ -24,6 +24,13 @@ describe('rootPathOf', () => {
     ['file:///v/a%00b', 'control characters'],
     ['file:///v/a\u0000b', 'control characters'],
     ['file:///v/a%2Fb', 'encoded separator'],
+    // An encoded backslash is ignored on every platform, not read as Projects/Alpha.
+    ['file:///v/Projects%5CAlpha', 'encoded separator'],
+    ['file:///v/Projects%5cAlpha', 'encoded separator'],
+    ['file:///v/Projects/%', 'broken percent-escape'],
+    ['file:///v/Projects/%4', 'broken percent-escape'],
+    ['file:///v/Projects/%zz', 'broken percent-escape'],
+    ['file:///v/Projects/%FF', 'not UTF-8'],
     ['file:///v?x=1', 'query or fragment'],
     ['file:///v#top', 'query or fragment'],
   ])('ignores %j (%s)', (uri, reason) => {
@@ -84,5 +91,19 @@ describe('intersectRoots and sessionAccess', () => {
     expect(sessionAccess(['A'], listed(['/elsewhere']), ['/v'], LINUX, spell).roots).toEqual(['A']);
     expect(sessionAccess([], listed(['/v/B']), [], LINUX, spell).roots).toEqual([]);
     expect(sessionAccess([], { status: 'unanswered', reason: 'the client answered roots/list with -32601 (method not found)' }, ['/v'], LINUX, spell).report.note).toMatch(/-32601/);
+  });
+
+  it('names the client roots that match no usable folder or note; keeps them narrowing (nothing widens)', () => {
+    const spell = (f: string): string | null => (f.toLowerCase() === 'projects' ? 'Projects' : null);
+    const access = sessionAccess([], { status: 'listed', paths: ['/v/projects', '/v/Gone', '/v/Secret'], ignored: [] }, ['/v'], LINUX, spell);
+    expect(access.roots).toEqual(['Projects', 'Gone', 'Secret']);
+    expect(access.report.note).toBe(
+      "Narrowed to the client's MCP roots in this vault. These name no folder or note this session can use (missing or quarantined), so they match nothing: Gone, Secret.",
+    );
+    const fine = sessionAccess([], { status: 'listed', paths: ['/v/Projects'], ignored: [] }, ['/v'], LINUX, spell);
+    expect(fine.report.note).toBe("Narrowed to the client's MCP roots in this vault.");
+    const previous = sessionAccess([], { status: 'listed', paths: ['/v/Projects'], ignored: [], previous: true }, ['/v'], LINUX, spell);
+    expect(previous.roots).toEqual(['Projects']);
+    expect(previous.report.note).toMatch(/previous MCP roots .* not yet answered roots\/list after notifications\/roots\/list_changed/);
   });
 });

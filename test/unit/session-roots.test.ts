@@ -83,4 +83,52 @@ describe('SessionRoots', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(await roots.current(() => Promise.reject(new Error('not asked')))).toEqual({ status: 'listed', paths: ['/v/late'], ignored: [] });
   });
+
+  it('a call whose wait runs out uses the last listed roots (marked previous), and the late answer applies to the next call', async () => {
+    const roots = new SessionRoots(RULES, { status: 'unsupported' }, 5);
+    const first = deferred();
+    roots.refresh(first.request);
+    first.answer([{ uri: 'file:///v/Projects' }]);
+    expect(await roots.current(() => Promise.reject(new Error('not asked')))).toEqual({ status: 'listed', paths: ['/v/Projects'], ignored: [] });
+    const changed = deferred();
+    roots.refresh(changed.request);
+    const fromCall = deferred();
+    // Never the key's (wider) access while the narrowing round is out: the previous roots stay.
+    expect(await roots.current(fromCall.request)).toEqual({ status: 'listed', paths: ['/v/Projects'], ignored: [], previous: true });
+    expect(await roots.current(() => Promise.reject(new Error('not asked again')))).toMatchObject({ previous: true });
+    fromCall.answer([{ uri: 'file:///v/Journal' }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await roots.current(() => Promise.reject(new Error('not asked')))).toEqual({ status: 'listed', paths: ['/v/Journal'], ignored: [] });
+    changed.fail(new McpError(ErrorCode.MethodNotFound, 'late'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(roots.known).toEqual({ status: 'listed', paths: ['/v/Journal'], ignored: [] });
+  });
+
+  it('before any answer, a wait that runs out is unanswered (key access) until the late list comes', async () => {
+    const roots = new SessionRoots(RULES, { status: 'unsupported' }, 5);
+    const standalone = deferred();
+    roots.refresh(standalone.request);
+    expect(await roots.current(deferred().request)).toEqual({ status: 'unanswered', reason: 'the client did not answer roots/list within 5 ms' });
+    standalone.answer([{ uri: 'file:///v/Projects' }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(roots.known).toEqual({ status: 'listed', paths: ['/v/Projects'], ignored: [] });
+  });
+
+  it('a definitive error after the wait ran out ends the previous roots: the key\'s access applies', async () => {
+    const roots = new SessionRoots(RULES, { status: 'listed', paths: ['/v/Projects'], ignored: [] }, 5);
+    roots.refresh(deferred().request);
+    const fromCall = deferred();
+    expect(await roots.current(fromCall.request)).toMatchObject({ previous: true });
+    fromCall.fail(new McpError(ErrorCode.RequestTimeout, 'Request timed out'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(roots.known).toEqual({ status: 'unanswered', reason: 'the client did not answer roots/list (no answer within 60000 ms)' });
+  });
+
+  it('an answer without a roots array is one sentence, not a validator dump', async () => {
+    const roots = new SessionRoots(RULES);
+    const standalone = deferred();
+    roots.refresh(standalone.request);
+    standalone.answer(undefined);
+    expect(await roots.current(() => new Promise(() => undefined))).toEqual({ status: 'unanswered', reason: 'the client answered roots/list without a roots array' });
+  });
 });

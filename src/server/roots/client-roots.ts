@@ -39,9 +39,10 @@ export interface ParsedRoots {
  * Reads the `roots` array of a `roots/list` result (MCP spec 2025-06-18, "Roots": each root is
  * `{uri, name?}` and the URI must be `file://`). Each entry is judged on its own, so one hostile
  * entry never poisons the rest: a non-string or over-long URI, another scheme, a host other than
- * `localhost`, control characters (NUL included, raw or percent-encoded), an encoded `/` or `\`,
- * a `..` segment (raw or as `%2e%2e`), a query or fragment, or a path that is not absolute is
- * ignored with its reason. Only the first {@link MAX_CLIENT_ROOTS} entries are read.
+ * `localhost`, control characters (NUL included, raw or percent-encoded), an encoded `/` or `\`
+ * (`%2F`, `%5C`), a broken percent-escape (not two hex digits, or not UTF-8), a `..` segment
+ * (raw or as `%2e%2e`), a query or fragment, or a path that is not absolute is ignored with its
+ * reason. Only the first {@link MAX_CLIENT_ROOTS} entries are read.
  * @param roots the `roots` value as the client sent it (anything).
  * @returns normalized absolute paths (NFC, no trailing separator), and the ignored entries.
  */
@@ -81,11 +82,13 @@ export function rootPathOf(uri: unknown, rules: PathRules): { path: string } | {
   }
   if (url.host !== '' && url.host.toLowerCase() !== 'localhost') return { reason: 'uri names another host' };
   if (url.search !== '' || url.hash !== '') return { reason: 'uri has a query or fragment' };
+  if (/%(2f|5c)/i.test(url.pathname)) return { reason: 'uri contains an encoded separator (%2F or %5C)' };
+  if (/%(?![0-9a-f]{2})/i.test(url.pathname)) return { reason: 'uri has a broken percent-escape (% not followed by two hex digits)' };
   let path: string;
   try {
     path = fileURLToPath(url, { windows: rules.platform === 'win32' });
   } catch {
-    return { reason: 'uri is not a file path (encoded separator)' };
+    return { reason: 'uri does not decode to a file path (percent-escapes that are not UTF-8)' };
   }
   const paths = rules.platform === 'win32' ? nodePath.win32 : nodePath.posix;
   if (path.includes('\u0000') || !paths.isAbsolute(path)) return { reason: 'uri is not an absolute path' };

@@ -20,14 +20,15 @@ export interface SessionAccess {
  * @param keyRoots the key's folders (empty = whole vault).
  * @param vaultFolders the vault's absolute folder in each spelling (see {@link rootsInVault}); empty
  *   when the vault has no disk path (then client roots cannot be placed and the key's folders apply).
- * @param spell the vault's real spelling of a vault-relative folder (case, Unicode form).
+ * @param spell the vault's real spelling of a vault-relative folder or note (case, Unicode form), or
+ *   null when none exists or it is quarantined (the root then matches nothing, and the note says so).
  */
 export function sessionAccess(
   keyRoots: readonly string[],
   client: ClientRootsState,
   vaultFolders: readonly string[],
   rules: PathRules,
-  spell: (folder: string) => string,
+  spell: (folder: string) => string | null,
 ): SessionAccess {
   const key = [...keyRoots];
   const paths = client.status === 'listed' ? client.paths : [];
@@ -39,7 +40,9 @@ export function sessionAccess(
   const placed = vaultFolders.length ? rootsInVault(paths, vaultFolders, rules) : { kind: 'elsewhere' as const };
   if (placed.kind === 'whole') return keep("A client root contains this vault; this key's folders apply.");
   if (placed.kind === 'elsewhere') return keep("None of the client's MCP roots lie in this vault; they are ignored and this key's folders apply.");
-  const folders = placed.folders.map(spell);
+  const spelled = placed.folders.map((folder) => ({ folder, spelling: spell(folder) }));
+  const folders = spelled.map(({ folder, spelling }) => spelling ?? folder);
+  const unusable = spelled.filter(({ spelling }) => spelling === null).map(({ folder }) => folder);
   const effective = intersectRoots(key, folders, rules.caseInsensitive);
   if (effective.length === 0) {
     const blocked =
@@ -47,5 +50,9 @@ export function sessionAccess(
       "so this session may touch no note; change the client's roots or the key's folders in Vault MCP settings.";
     return { roots: effective, blocked, report: { source: 'client', effective, ...base, note: blocked } };
   }
-  return { roots: effective, blocked: null, report: { source: 'client', effective, ...base, note: "Narrowed to the client's MCP roots in this vault." } };
+  const which = client.previous
+    ? "Narrowed to the client's previous MCP roots in this vault: it has not yet answered roots/list after notifications/roots/list_changed."
+    : "Narrowed to the client's MCP roots in this vault.";
+  const missing = unusable.length ? ` These name no folder or note this session can use (missing or quarantined), so they match nothing: ${unusable.join(', ')}.` : '';
+  return { roots: effective, blocked: null, report: { source: 'client', effective, ...base, note: which + missing } };
 }

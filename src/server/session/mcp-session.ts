@@ -7,7 +7,7 @@ import type { VaultsView } from '../../tools/read/vaults-view';
 import { CheckedServer } from './checked-server';
 import { hostPathRules } from '../roots/client-roots';
 import type { SessionAccess } from '../roots/session-access';
-import { ROOTS_TIMEOUT_MS, SessionRoots, type ClientRootsState } from '../roots/session-roots';
+import { ROOTS_REQUEST_TIMEOUT_MS, SessionRoots, type ClientRootsState } from '../roots/session-roots';
 import { callTool, describeTool, JsonRpcError, withVaultInput } from './tool-dispatch';
 import type { VaultPeers } from '../vaults/vault-peers';
 import type { SessionAddOn } from '../content/session-add-on';
@@ -42,8 +42,8 @@ const INSTRUCTIONS =
   'Paths are vault-relative; ".md" is optional. Notes are also resources (vault-mcp://note/<path>) ' +
   'and the vault\'s skills are prompts. Every tool takes an optional vault (a handle from vaults) to run in another open vault.';
 
-/** A `roots/list` result read loosely: each root is judged on its own (client-roots.ts), not the whole answer at once. */
-const LooseRootsResult = z.looseObject({ roots: z.unknown() });
+/** A `roots/list` result read loosely: each root is judged on its own (client-roots.ts), not the whole answer at once; a missing `roots` is judged by SessionRoots. */
+const LooseRootsResult = z.looseObject({ roots: z.unknown().optional() });
 
 /**
  * Builds the MCP `Server` of one session (SDK low-level server: we own tools/list and
@@ -81,7 +81,7 @@ export function createSessionServer(
   );
   const askRoots = (): void => {
     if (forwarded || !server.getClientCapabilities()?.roots) return;
-    roots.refresh(() => server.request({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_TIMEOUT_MS }));
+    roots.refresh(() => server.request({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_REQUEST_TIMEOUT_MS }));
   };
   const peers = services.peers;
   const contextOf = (key: KeyRecord, client: ClientRootsState): { context: ToolContext; blocked: string | null } => {
@@ -107,7 +107,7 @@ export function createSessionServer(
     if (vault !== undefined && typeof vault !== 'string') {
       throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: vault must be a string (a handle from vaults).`);
     }
-    const client = await roots.current(() => extra.sendRequest({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_TIMEOUT_MS }));
+    const client = await roots.current(() => extra.sendRequest({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_REQUEST_TIMEOUT_MS }));
     if (vault !== undefined) {
       const target = await peers.resolve(vault);
       if (target.kind === 'unknown') return { content: [{ type: 'text', text: target.message }], isError: true };
@@ -123,9 +123,9 @@ export function createSessionServer(
   });
   const sessionContext: SessionContextSource = {
     forRequest: async (extra) => {
-      const client = await roots.current(() => extra.sendRequest({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_TIMEOUT_MS }));
+      const client = await roots.current(() => extra.sendRequest({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_REQUEST_TIMEOUT_MS }));
       const { context, blocked } = contextOf(caller(), client);
-      if (blocked) throw new JsonRpcError(ErrorCode.InvalidRequest, blocked);
+      if (blocked) throw new JsonRpcError(ErrorCode.InvalidParams, blocked);
       return context;
     },
     now: () => {

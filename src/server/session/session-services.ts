@@ -29,12 +29,13 @@ export function createSessionServices(
   semantic: SemanticIndex | null = null,
 ): SessionServices {
   const rules = hostPathRules();
-  /** The vault's spelling of a folder a client root names (its case on a case-insensitive disk); as given when absent or off limits. */
-  const spell = (folder: string): string => {
+  /** The vault's spelling of a folder (or note) a client root names (its case on a case-insensitive disk); null when absent or quarantined. */
+  const spell = (folder: string): string | null => {
     try {
       return notes.requireFolder(folder, UNRESTRICTED_SCOPE);
     } catch {
-      return folder;
+      const file = notes.fileByPath(folder);
+      return file && notes.canRead(file, UNRESTRICTED_SCOPE) ? file.path : null;
     }
   };
   return {

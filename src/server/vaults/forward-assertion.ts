@@ -114,7 +114,8 @@ export class ForwardVerifier {
     const claims = parseClaims(payload);
     if (!claims) return refused('The forwarded call is malformed.');
     if (claims.aud !== this.selfId) return refused('The forwarded call is meant for another vault.');
-    if (claims.exp < now || claims.exp > now + 2 * LIFETIME_MS) return refused('The forwarded call has expired; retry it.');
+    if (claims.exp < now) return refused('The forwarded call has expired; retry it.');
+    if (claims.exp > now + 2 * LIFETIME_MS) return refused(`The forwarded call is not valid: its lifetime exceeds ${LIFETIME_MS / 1000} s.`);
     const publicKey = await this.publicKeyOf(claims.iss);
     if (!publicKey) return refused('The forwarding vault is not open (not in the vault registry).');
     let valid = false;

@@ -75,7 +75,9 @@ export class VaultPeers {
 
   /**
    * Resolves a `vault` argument: a handle from `vaults` (any case), a registry id, or the vault
-   * folder's absolute path.
+   * folder's absolute path. A bare name shared by several open vaults (whose handles are then
+   * `name~id`) is `unknown` with a message naming each candidate's handle and path; the input is
+   * quoted in messages up to {@link MAX_ECHO_CHARS} chars.
    */
   async resolve(input: string): Promise<VaultTarget> {
     const wanted = input.trim();
@@ -84,7 +86,14 @@ export class VaultPeers {
     if (wanted.toLowerCase() === self.handle.toLowerCase() || wanted === this.selfId || this.location.folderSpellings.some(samePath)) return { kind: 'self' };
     const peer = peers.find(({ entry, handle }) => handle.toLowerCase() === wanted.toLowerCase() || entry.id === wanted || samePath(entry.path));
     if (peer) return { kind: 'peer', ...peer };
-    return { kind: 'unknown', message: `No open vault '${wanted.slice(0, 200)}'; call vaults for the handles of the vaults open in Obsidian.` };
+    const named = [{ handle: self.handle, name: self.name, path: self.path }, ...peers.map(({ entry, handle }) => ({ handle, name: entry.name, path: entry.path }))].filter(
+      (v) => v.name.toLowerCase() === wanted.toLowerCase(),
+    );
+    if (named.length > 1) {
+      const list = named.map((v) => `${v.handle} (${v.path})`).join(', ');
+      return { kind: 'unknown', message: `${quote(wanted)} names ${named.length} open vaults: ${list}; use one of these handles.` };
+    }
+    return { kind: 'unknown', message: `No open vault ${quote(wanted)}; call vaults for the handles of the vaults open in Obsidian.` };
   }
 
   /**
@@ -168,6 +177,14 @@ function refusalOf(error: unknown, handle: string, port: number): string {
   if (text.includes(UNPROVEN)) return `Vault '${handle}': the program on port ${port} is not the vault the registry names (no valid receipt), so the call was not sent; reopen that vault in Obsidian.`;
   if (/ECONNREFUSED|fetch failed/i.test(text)) return `Vault '${handle}' does not answer on port ${port}; is it still open in Obsidian with its server on?`;
   return `Vault '${handle}' could not run the call: ${text.slice(0, 300)}`;
+}
+
+/** Most chars of a `vault` argument quoted back in an error message. */
+export const MAX_ECHO_CHARS = 80;
+
+/** `'input'` for a message, cut to {@link MAX_ECHO_CHARS} chars with `…` when longer. */
+function quote(input: string): string {
+  return `'${input.length > MAX_ECHO_CHARS ? `${input.slice(0, MAX_ECHO_CHARS)}…` : input}'`;
 }
 
 /** A path for comparison: resolved, NFC, without a trailing separator, lower case where disks ignore case. */
