@@ -127,6 +127,16 @@ describe('widgets and symbolic links out of the vault', () => {
     for (const name of ['ok.html.bak', 'ok.html.bak.1']) expect((await fsp.lstat(nodePath.join(vault, 'Widgets', name))).isSymbolicLink()).toBe(true);
   });
 
+  test('a dangling link is outside too: note writes aimed at it never create its target', async () => {
+    env = await boot(async (vault, root) => {
+      await fsp.symlink(nodePath.join(root, 'ghost-target.md'), nodePath.join(vault, 'ghost.md'), 'file');
+    });
+    for (const [tool, args] of [['create_note', { path: 'ghost', content: 'X\n' }], ['write_note', { path: 'ghost.md', body: 'X\n' }], ['append_note', { path: 'ghost', content: 'X' }]] as const) {
+      expect({ tool, ok: (await attempt(env.client, tool, args)).ok }).toEqual({ tool, ok: false });
+    }
+    expect((await fsp.readdir(env.root)).sort()).toEqual(['outdir', 'outside.html', 'vault']);
+  });
+
   test('a widgets folder that is a link out is closed to every route', async () => {
     env = await boot(async (vault, root) => {
       await fsp.symlink(nodePath.join(root, 'outdir'), nodePath.join(vault, 'Widgets'), 'dir');
