@@ -178,6 +178,17 @@ export class NotePolicy {
     return folder;
   }
 
+  /**
+   * True when the entry at `path` inside the widgets folder (a widget file, a backup name) is
+   * closed to every route: quarantined, or its real path is outside the vault (a symbolic link
+   * out, or a dangling one, that the user does not trust in settings `access.trustedSymlinks`;
+   * README "Security model"). Widget code treats such an entry as if nothing were there but
+   * never reads or writes through it. The widgets folder itself is checked by {@link widgetsFolderFor}.
+   */
+  isWidgetEntryClosed(path: string): boolean {
+    return this.isHidden(path);
+  }
+
   /** Quarantine proper: the built-in rules, the user's list and entries that lead outside the vault. */
   private isHidden(path: string): boolean {
     return this.quarantine.contains(path) || this.outside.isOutside(path);

@@ -1,6 +1,7 @@
 import { TFile, TFolder, normalizePath } from 'obsidian';
 import { ToolError } from '../errors';
 import type { AccessScope } from './access/access';
+import { isWithinRoots } from './access/access-rules';
 import { bodyStart } from './content/note-body';
 import { isPathInside } from './paths/paths';
 import { parseFrontmatter } from './writes/frontmatter-guard';
@@ -98,10 +99,28 @@ export class SkillCatalog {
   }
 
   /**
+   * Checks that `scope` may use the skills folder at all, as widget_list checks the widgets
+   * folder (NotePolicy.widgetsFolderFor): the folder is not quarantined (a link out of the
+   * vault included) and lies inside `scope.roots` (key and client roots), or one of the roots
+   * lies inside it.
+   * @throws ToolError('forbidden'), one sentence saying which rule closes it.
+   */
+  assertFolderOpen(folder: string, scope: AccessScope): void {
+    if (this.notes.policy.isQuarantined(folder)) {
+      throw new ToolError('forbidden', `The skills folder '${folder}' is in a folder agents may not access; the user can choose another skills folder in the settings.`);
+    }
+    if (!isWithinRoots(folder, scope.roots) && !scope.roots.some((root) => isPathInside(root, folder))) {
+      throw new ToolError('forbidden', `The skills folder '${folder}' is outside the folders this key may use (${scope.roots.join(', ')}); skills need a key whose roots include it.`);
+    }
+  }
+
+  /**
    * One whole skill.
-   * @throws ToolError('not_found') naming skills_list when `id` names no skill `scope` may read.
+   * @throws ToolError('forbidden') as {@link assertFolderOpen}; ToolError('not_found') naming
+   *   skills_list when `id` names no skill `scope` may read.
    */
   async read(folder: string, id: string, scope: AccessScope): Promise<SkillText> {
+    this.assertFolderOpen(folder, scope);
     const skills = this.skillFiles(folder, scope);
     const found = skills.find((s) => s.id === id) ?? skills.find((s) => s.id.toLowerCase() === id.toLowerCase());
     if (!found) throw new ToolError('not_found', `No skill '${id}' in ${folder}/; call skills_list for the skill ids.`);

@@ -149,10 +149,29 @@ describe('agent context over MCP: AGENTS.md, skills, prompts, resources, complet
       expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['outline', 'summarize']);
     });
 
-    it('a key confined to other roots sees no skills and no prompts', async () => {
+    it('a key confined to other roots is told the skills folder is closed to it (no invitation to create skills) and sees no prompts', async () => {
       setRoots(['Projects']);
-      expect((await call(client, 'skills_list')).skills).toEqual([]);
+      const closed = "The skills folder 'Skills' is outside the folders this key may use (Projects); skills need a key whose roots include it.";
+      for (const [name, args] of [['skills_list', {}], ['skill_read', { id: 'summarize' }], ['skill_read', { id: 'no-such-skill' }]] as const) {
+        const result = await client.callTool({ name, arguments: args });
+        expect({ name, isError: result.isError, content: result.content }).toEqual({ name, isError: true, content: [{ type: 'text', text: closed }] });
+      }
       expect((await client.listPrompts()).prompts).toEqual([]);
+      // A root inside the skills folder opens the skills below it.
+      setRoots(['Skills/summarize']);
+      expect((await call(client, 'skills_list')).skills.map((s: Json) => s.id)).toEqual(['summarize']);
+      setRoots([]);
+    });
+
+    it('a quarantined skills folder is closed with one sentence, whatever is inside', async () => {
+      const before = booted.plugin.settings.skills.folder;
+      booted.plugin.settings.skills.folder = '_private/Skills';
+      try {
+        const result = await client.callTool({ name: 'skills_list', arguments: {} });
+        expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: "The skills folder '_private/Skills' is in a folder agents may not access; the user can choose another skills folder in the settings." }] });
+      } finally {
+        booted.plugin.settings.skills.folder = before;
+      }
     });
   });
 

@@ -83,6 +83,8 @@ describe('MCP roots', () => {
     const client = await rootsClient(async () => [{ uri: uri('Projects'), name: 'Projects' }]);
     expect(await notePaths(client)).toEqual(['Projects/Alpha.md', 'Projects/Beta.md']);
     expect(await errorOf(client, 'read_note', { path: 'Journal/2026-01-01.md' })).toMatch(/outside the folders/);
+    expect(await errorOf(client, 'skills_list')).toBe("The skills folder 'Skills' is outside the folders this key may use (Projects); skills need a key whose roots include it.");
+    expect(await errorOf(client, 'widget_list')).toBe("The widgets folder 'Widgets' is outside the folders this key may use (Projects); widgets need a key whose roots include it.");
     const found = (await call(client, 'search', { query: 'archived OR journal OR project' })).results as Json[];
     expect(found.every((r) => r.path.startsWith('Projects/'))).toBe(true);
     const { roots } = await call(client, 'vaults');
@@ -246,6 +248,7 @@ describe('MCP roots with a key confined to folders', () => {
   it('client roots disjoint from the key\'s roots leave nothing, and every note tool says why', async () => {
     const client = await rootsClient(async () => [{ uri: confinedUri('Journal') }], confined.token, confined.url);
     expect(await errorOf(client, 'list_notes')).toMatch(/lie outside this key's folders \(Projects\)/);
+    expect(await errorOf(client, 'skills_list')).toMatch(/lie outside this key's folders \(Projects\)/);
     const { roots } = await call(client, 'vaults');
     expect(roots).toMatchObject({ source: 'client', effective: [], key_roots: ['Projects'] });
     // A well-formed request the session's access refuses: -32602 (Invalid params), never -32600 (malformed message).

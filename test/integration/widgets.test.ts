@@ -43,7 +43,7 @@ describe('widgets over MCP', () => {
     expect(JSON.stringify(listed)).not.toContain('<p>hello</p>');
   });
 
-  test('replace needs expected_hash; a wrong hash changes nothing; a replace archives the old file as <id>.html.bak', async () => {
+  test('replace needs expected_hash; a wrong hash changes nothing; each replace archives the old file under a new name (.bak, .bak.1, ...)', async () => {
     env = await bootWriteEnv(DEMO_VAULT, { mode: 'force' });
     const v1 = widgetHtml('Board', undefined, '<p>one</p>');
     const v2 = widgetHtml('Board', undefined, '<p>two</p>');
@@ -58,19 +58,19 @@ describe('widgets over MCP', () => {
     expect(replaced).toEqual({ status: 'applied', id: 'board', path: 'Widgets/board.html', hash: sha256(v2), replaced: true, backup: 'Widgets/board.html.bak', previous_hash: sha256(v1) });
     expect(await disk('Widgets/board.html')).toBe(v2);
     expect(await disk('Widgets/board.html.bak')).toBe(v1);
-    // A second replace keeps the latest old version; another case of the id names the same widget.
-    await call(env.client, 'widget_write', { id: 'BOARD', html: v3, expected_hash: sha256(v2) });
+    // A second replace never overwrites the first backup: it takes the next free name; another case of the id names the same widget.
+    expect(await call(env.client, 'widget_write', { id: 'BOARD', html: v3, expected_hash: sha256(v2) })).toMatchObject({ backup: 'Widgets/board.html.bak.1', previous_hash: sha256(v2) });
     expect(await disk('Widgets/board.html')).toBe(v3);
-    expect(await disk('Widgets/board.html.bak')).toBe(v2);
+    expect(await disk('Widgets/board.html.bak')).toBe(v1);
+    expect(await disk('Widgets/board.html.bak.1')).toBe(v2);
     expect(((await call(env.client, 'widget_list', {})).widgets as Json[]).map((w) => w.id)).toEqual(['board']);
-    // When the archive cannot be written, the widget stays as it was.
-    await env.booted.app.vault.createFolder('Widgets/board.html.bak.d');
-    await env.booted.app.vault.delete(env.booted.app.vault.getFileByPath('Widgets/board.html.bak')!);
-    await env.booted.app.vault.rename(env.booted.app.vault.getFolderByPath('Widgets/board.html.bak.d')!, 'Widgets/board.html.bak');
-    expect(await callError(env.client, 'widget_write', { id: 'board', html: v1, expected_hash: sha256(v3) })).toBe(
-      "'Widgets/board.html.bak' is a folder, so the old widget cannot be archived there; ask the user to move it.",
-    );
-    expect(await disk('Widgets/board.html')).toBe(v3);
+    // A name taken by anything (a folder, a file in another case) is skipped, never written into.
+    await env.booted.app.vault.createFolder('Widgets/board.html.bak.2');
+    await env.booted.app.vault.create('Widgets/BOARD.html.bak.3', 'user file\n');
+    expect(await call(env.client, 'widget_write', { id: 'board', html: v1, expected_hash: sha256(v3) })).toMatchObject({ backup: 'Widgets/board.html.bak.4' });
+    expect(await disk('Widgets/board.html.bak.4')).toBe(v3);
+    expect(await disk('Widgets/BOARD.html.bak.3')).toBe('user file\n');
+    expect([await disk('Widgets/board.html.bak'), await disk('Widgets/board.html.bak.1'), await disk('Widgets/board.html')]).toEqual([v1, v2, v1]);
     expect(await callError(env.client, 'widget_write', { id: 'nothing-here', html: v1, expected_hash: sha256(v1) })).toBe(
       "No widget 'nothing-here'; call widget_list to see the widgets, or omit expected_hash to create it.",
     );

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { FileSystemAdapter, type App, type EventRef, type TAbstractFile } from 'obsidian';
 import { isPathInside, lexicalVaultPath } from '../paths/paths';
@@ -12,7 +12,8 @@ import { isPathInside, lexicalVaultPath } from '../paths/paths';
  * An entry is outside when `fs.realpathSync.native` (one realpath(3) call) of its full path (FileSystemAdapter.getFullPath)
  * is not inside the real path of the vault folder (getBasePath). A path that does not exist
  * yet (a write target) is judged by its nearest existing ancestor, so `LinkedDir/new.md`
- * is outside as well. A link that stays inside the vault is fine.
+ * is outside as well; a dangling link (`fs.lstatSync` says link, realpath finds no target) is
+ * outside, since writing to it would create its target wherever that is. A link that stays inside the vault is fine.
  *
  * Trusted links (settings `access.trustedSymlinks`, vault paths of the links the user
  * vouches for) widen the rule for what lies at or below them: there the real path may also
@@ -110,6 +111,8 @@ export class OutsideLinks {
     const whole = realOf(segments.length);
     if (whole === undefined) return null;
     if (whole !== null) return whole;
+    // A dangling link resolves nowhere, but writing to it would create its target, wherever it points.
+    if (isSymbolicLink(adapter.getFullPath(path))) return null;
     let deepest: { real: string; n: number } | null = null;
     let low = 0;
     let high = segments.length;
@@ -158,6 +161,15 @@ function realOrNull(full: string): string | null {
     return realpathSync.native(full);
   } catch {
     return null;
+  }
+}
+
+/** True when `full` is itself a symbolic link (`fs.lstatSync`), whether or not its target exists. */
+function isSymbolicLink(full: string): boolean {
+  try {
+    return lstatSync(full).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

@@ -43,8 +43,9 @@ export interface WidgetWriteResult {
   id: string;
   path: string;
   hash: string;
-  /** True when an existing widget was replaced (its old text is in `backup`). */
+  /** True when an existing widget was replaced (its old text is in the file `backup` names). */
   replaced: boolean;
+  /** Vault path of the backup this replace wrote: `<id>.html.bak`, else `<id>.html.bak.1`, `.bak.2`, ... (the first free name). */
   backup?: string;
   previous_hash?: string;
   [key: string]: unknown;
@@ -54,8 +55,11 @@ export interface WidgetWriteResult {
  * The widgets folder (settings `widgets.folder`, default `Widgets`): one self-contained HTML
  * file per widget, `<folder>/<id>.html`, with a manifest (see widget-manifest.ts). Note tools
  * never reach this folder (NotePolicy.isWidgetPath); this store is how widgets are listed,
- * read, created and replaced. Replacing archives the old text as `<id>.html.bak` first.
- * Every call checks the widgets folder against the caller's scope (quarantine, roots).
+ * read, created and replaced. Replacing archives the old text first under the first free
+ * backup name (see {@link WidgetStore.replace}); backups are never overwritten.
+ * Every call checks the widgets folder against the caller's scope (quarantine, roots), and a
+ * widget file closed to every route (a symbolic link out of the vault, quarantined: see
+ * NotePolicy.isWidgetEntryClosed) is treated as absent: never listed, read, copied or replaced.
  */
 export class WidgetStore {
   private readonly lock = new WriteLock();
@@ -75,7 +79,7 @@ export class WidgetStore {
   async list(scope: AccessScope): Promise<WidgetEntry[]> {
     const folder = findEntry(this.app.vault, this.policy.widgetsFolderFor(scope));
     if (!(folder instanceof TFolder)) return [];
-    const files = folder.children.filter((c): c is TFile => c instanceof TFile && c.extension === 'html');
+    const files = folder.children.filter((c): c is TFile => c instanceof TFile && c.extension === 'html' && !this.policy.isWidgetEntryClosed(c.path));
     files.sort((a, b) => a.name.localeCompare(b.name));
     return Promise.all(files.map(async (file) => entryOf(await this.describe(file))));
   }
@@ -133,8 +137,9 @@ export class WidgetStore {
 
   /**
    * Replaces an existing widget (force key). `expectedHash` must be its current hash (from
-   * widget_list). The old text is written to `<id>.html.bak` first (an older backup is
-   * overwritten); then the widget is rewritten in one `vault.process` that checks the hash
+   * widget_list). The old text is written first to a new backup file, the first free name of
+   * `<id>.html.bak`, `<id>.html.bak.1`, `<id>.html.bak.2`, ... (an existing backup is never
+   * overwritten, and a name taken by anything, a link out of the vault included, is skipped); then the widget is rewritten in one `vault.process` that checks the hash
    * again, so a change in between refuses instead of being lost. If the backup cannot be
    * written, the widget is untouched.
    * @throws ToolError('invalid_argument') for a bad id or manifest; ToolError('not_found')
@@ -150,11 +155,8 @@ export class WidgetStore {
       const previous = hashText(old);
       const expected = expectedHash.trim().toLowerCase();
       if (previous !== expected) throw widgetConflict(file.path);
-      const backup = `${file.path}.bak`;
-      const existingBackup = this.app.vault.getAbstractFileByPath(backup);
-      if (existingBackup instanceof TFile) await this.app.vault.modify(existingBackup, old);
-      else if (existingBackup) throw new ToolError('exists', `'${backup}' is a folder, so the old widget cannot be archived there; ask the user to move it.`);
-      else await this.app.vault.create(backup, old);
+      const backup = await this.freeBackupPath(file.path);
+      await this.app.vault.create(backup, old);
       await this.app.vault.process(file, (current) => {
         if (hashText(current) !== expected) throw widgetConflict(file.path);
         return html;
@@ -170,7 +172,19 @@ export class WidgetStore {
   existing(id: string, scope: AccessScope): TFile | null {
     assertWidgetId(id);
     const entry = findEntry(this.app.vault, `${this.policy.widgetsFolderFor(scope)}/${id}.html`);
-    return entry instanceof TFile ? entry : null;
+    return entry instanceof TFile && !this.policy.isWidgetEntryClosed(entry.path) ? entry : null;
+  }
+
+  /**
+   * The first backup name of `path` with nothing at it (no vault entry, ignoring case; nothing
+   * on disk; not a link out of the vault): `<path>.bak`, then `<path>.bak.1`, `<path>.bak.2`, ...
+   */
+  private async freeBackupPath(path: string): Promise<string> {
+    for (let n = 0; ; n++) {
+      const candidate = n === 0 ? `${path}.bak` : `${path}.bak.${n}`;
+      if (findEntry(this.app.vault, candidate) || this.policy.isWidgetEntryClosed(candidate)) continue;
+      if (!(await this.app.vault.adapter.exists(candidate))) return candidate;
+    }
   }
 
   /** Validates a new widget and returns its path. @throws as {@link prepareCreate}. */
@@ -182,7 +196,7 @@ export class WidgetStore {
       throw new ToolError('forbidden', `Widget '${taken.basename}' already exists; replacing a widget needs a force key and expected_hash (its hash from widget_list). A propose key can only add new widgets.`);
     }
     const path = `${this.policy.widgetsFolderFor(scope)}/${id}.html`;
-    if (findEntry(this.app.vault, path)) throw new ToolError('exists', `'${path}' is taken by a folder; choose another widget id.`);
+    if (findEntry(this.app.vault, path)) throw new ToolError('exists', `'${path}' is taken or unavailable; choose another widget id.`);
     return path;
   }
 
