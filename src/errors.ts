@@ -30,3 +30,16 @@ export class ToolError extends Error {
     this.name = 'ToolError';
   }
 }
+
+/** Most chars of a caller's input quoted back in an error message. */
+export const MAX_ECHO_CHARS = 80;
+
+/**
+ * `'input'` for an error message, cut to {@link MAX_ECHO_CHARS} chars with `…` when longer,
+ * so a huge argument is not sent back whole.
+ * @param input what the caller sent (a path, id, URI or handle)
+ * @returns the quoted, possibly shortened text
+ */
+export function quoteInput(input: string): string {
+  return `'${input.length > MAX_ECHO_CHARS ? `${input.slice(0, MAX_ECHO_CHARS)}…` : input}'`;
+}

@@ -1,5 +1,5 @@
 import { TFile, TFolder, normalizePath } from 'obsidian';
-import { ToolError } from '../errors';
+import { quoteInput, ToolError } from '../errors';
 import type { AccessScope } from './access/access';
 import { isWithinRoots } from './access/access-rules';
 import { bodyStart } from './content/note-body';
@@ -123,7 +123,7 @@ export class SkillCatalog {
     this.assertFolderOpen(folder, scope);
     const skills = this.skillFiles(folder, scope);
     const found = skills.find((s) => s.id === id) ?? skills.find((s) => s.id.toLowerCase() === id.toLowerCase());
-    if (!found) throw new ToolError('not_found', `No skill '${id}' in ${folder}/; call skills_list for the skill ids.`);
+    if (!found) throw new ToolError('not_found', `No skill ${quoteInput(id)} in ${folder}/; call skills_list for the skill ids.`);
     const text = await this.notes.read(found.file);
     const parent = found.file.parent;
     const files: string[] = [];

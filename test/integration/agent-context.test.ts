@@ -121,6 +121,9 @@ describe('agent context over MCP: AGENTS.md, skills, prompts, resources, complet
       const missing = await client.callTool({ name: 'skill_read', arguments: { id: 'secret' } });
       expect(missing.isError).toBe(true);
       expect(JSON.stringify(missing.content)).toMatch(/skills_list/);
+      const huge = await client.callTool({ name: 'skill_read', arguments: { id: 'x'.repeat(100_000) } });
+      expect(huge.isError).toBe(true);
+      expect(JSON.stringify(huge.content).length).toBeLessThan(400);
     });
 
     it('prompts mirror the well-formed skills; prompts/get attaches a note; bad names and arguments are -32602', async () => {
@@ -217,6 +220,8 @@ describe('agent context over MCP: AGENTS.md, skills, prompts, resources, complet
       const badCursor = await rpcError(client.listResources({ cursor: 'not-a-cursor' }));
       expect(badCursor.code).toBe(-32602);
       expect(badCursor.message).toMatch(/nextCursor/);
+      const long = await rpcError(client.readResource({ uri: `vault-mcp://note/${'a/'.repeat(3000)}x.md%` }));
+      expect(long.message.length).toBeLessThan(400);
     });
 
     it('a key\'s roots narrow list and read', async () => {

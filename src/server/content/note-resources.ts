@@ -1,6 +1,6 @@
 import { ErrorCode, type ListResourcesResult, type ReadResourceResult, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { TFile } from 'obsidian';
-import { ToolError } from '../../errors';
+import { quoteInput, ToolError } from '../../errors';
 import type { AccessScope } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
 import { lexicalVaultPath } from '../../vault/paths/paths';
@@ -51,10 +51,10 @@ export function pathOfNoteUri(uri: string): string | null {
   try {
     path = rest.split('/').map(decodeURIComponent).join('/');
   } catch {
-    throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid resource URI ${JSON.stringify(uri)}: a percent-escape is broken; encode each path segment with encodeURIComponent.`);
+    throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid resource URI ${quoteInput(uri)}: a percent-escape is broken; encode each path segment with encodeURIComponent.`);
   }
-  if (path.trim() === '') throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid resource URI ${JSON.stringify(uri)}: give a note path after ${NOTE_URI_PREFIX}.`);
-  if (!isWellFormedText(path)) throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid resource URI ${JSON.stringify(uri)}: it holds a lone UTF-16 surrogate, which no note path has.`);
+  if (path.trim() === '') throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid resource URI ${quoteInput(uri)}: give a note path after ${NOTE_URI_PREFIX}.`);
+  if (!isWellFormedText(path)) throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid resource URI ${quoteInput(uri)}: it holds a lone UTF-16 surrogate, which no note path has.`);
   return path;
 }
 
@@ -65,7 +65,7 @@ function isWellFormedText(text: string): boolean {
 
 /** The -32002 answer for a note URI no readable note has: the same whether missing, private, quarantined or outside the key's roots. */
 function notFound(uri: string): JsonRpcError {
-  return new JsonRpcError(RESOURCE_NOT_FOUND, `Resource not found: no note this key may read is at ${uri}; list notes with resources/list.`);
+  return new JsonRpcError(RESOURCE_NOT_FOUND, `Resource not found: no note this key may read is at ${quoteInput(uri)}; list notes with resources/list.`);
 }
 
 /** Encodes a list position as an opaque cursor (base64url of the last path shown). */
@@ -147,7 +147,7 @@ export class NoteResources {
   noteAt(uri: string): TFile {
     const path = pathOfNoteUri(uri);
     if (path === null) {
-      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown resource URI ${JSON.stringify(uri)}: notes are ${NOTE_URI_PREFIX}<path>; list them with resources/list.`);
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown resource URI ${quoteInput(uri)}: notes are ${NOTE_URI_PREFIX}<path>; list them with resources/list.`);
     }
     let real: string;
     try {

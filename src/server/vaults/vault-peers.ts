@@ -6,6 +6,7 @@ import type { VaultListing } from '../../tools/read/vaults-view';
 import type { VaultLocation } from '../../vault/vault-location';
 import { ForwardIdentity, ForwardVerifier, RECEIPT_HEADER, verifyReceipt } from './forward-assertion';
 import { MCP_PATH } from '../http/endpoint';
+import { quoteInput } from '../../errors';
 import { loopbackFetch } from './loopback-fetch';
 import { vaultIdOf, type VaultEntry, type VaultRegistry } from './vault-registry';
 
@@ -77,7 +78,7 @@ export class VaultPeers {
    * Resolves a `vault` argument: a handle from `vaults` (any case), a registry id, or the vault
    * folder's absolute path. A bare name shared by several open vaults (whose handles are then
    * `name~id`) is `unknown` with a message naming each candidate's handle and path; the input is
-   * quoted in messages up to {@link MAX_ECHO_CHARS} chars.
+   * quoted in messages up to MAX_ECHO_CHARS (errors.ts) chars.
    */
   async resolve(input: string): Promise<VaultTarget> {
     const wanted = input.trim();
@@ -91,9 +92,9 @@ export class VaultPeers {
     );
     if (named.length > 1) {
       const list = named.map((v) => `${v.handle} (${v.path})`).join(', ');
-      return { kind: 'unknown', message: `${quote(wanted)} names ${named.length} open vaults: ${list}; use one of these handles.` };
+      return { kind: 'unknown', message: `${quoteInput(wanted)} names ${named.length} open vaults: ${list}; use one of these handles.` };
     }
-    return { kind: 'unknown', message: `No open vault ${quote(wanted)}; call vaults for the handles of the vaults open in Obsidian.` };
+    return { kind: 'unknown', message: `No open vault ${quoteInput(wanted)}; call vaults for the handles of the vaults open in Obsidian.` };
   }
 
   /**
@@ -179,13 +180,6 @@ function refusalOf(error: unknown, handle: string, port: number): string {
   return `Vault '${handle}' could not run the call: ${text.slice(0, 300)}`;
 }
 
-/** Most chars of a `vault` argument quoted back in an error message. */
-export const MAX_ECHO_CHARS = 80;
-
-/** `'input'` for a message, cut to {@link MAX_ECHO_CHARS} chars with `…` when longer. */
-function quote(input: string): string {
-  return `'${input.length > MAX_ECHO_CHARS ? `${input.slice(0, MAX_ECHO_CHARS)}…` : input}'`;
-}
 
 /** A path for comparison: resolved, NFC, without a trailing separator, lower case where disks ignore case. */
 function foldedPath(path: string): string {
