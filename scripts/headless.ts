@@ -5,39 +5,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type * as O from 'obsidian';
 import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin, type BootablePlugin } from '../test/harness/boot-plugin';
 import { parseRunOptions, USAGE, type RunOptions } from './run-options';
+import { prepareVault, rootProblems, stopRun } from './run-vault';
+import { startupLines } from './run-banner';
 import { portTaken, portTakenAdvice } from './port-check';
-import { clientSnippets } from '../src/ui/settings/client-snippets';
 import { createInterface } from 'node:readline';
 import type { SessionAddOn } from '../src/server/content/session-add-on';
 import { conformanceFixtures } from '../test/conformance-fixtures';
-import { REVIEW_COMMANDS_HELP, runReviewCommand, type ReviewCommandTarget } from '../src/ui/review/review-commands';
-
-async function prepareVault(options: RunOptions): Promise<{ dir: string; temporary: boolean }> {
-  if (options.vault) {
-    const dir = nodePath.resolve(options.vault);
-    const stat = await fsp.stat(dir).catch(() => null);
-    if (!stat?.isDirectory()) throw new Error(`--vault ${options.vault}: no such folder; pass the folder that holds your notes.`);
-    return { dir, temporary: false };
-  }
-  const source = nodePath.resolve(__dirname, '../test/fixtures/demo-vault');
-  const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-demo-'));
-  await fsp.cp(source, dir, { recursive: true });
-  return { dir, temporary: true };
-}
-
-/** Every client's setup from the settings tab's "Connect a client" section, indented for a terminal. */
-function clientLines(url: string, token: string): string[] {
-  return clientSnippets(url, token).flatMap((snippet) => [
-    `${snippet.title}: ${snippet.where}`,
-    ...snippet.text.split('\n').map((line) => `  ${line}`),
-  ]);
-}
+import { runReviewCommand, type ReviewCommandTarget } from '../src/ui/review/review-commands';
 
 async function main(): Promise<void> {
   let options: RunOptions;
@@ -56,7 +35,13 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   provideObsidianModule();
-  const vault = await prepareVault(options);
+  const vault = await prepareVault(options.vault, nodePath.resolve(__dirname, '../test/fixtures/demo-vault'));
+  const badRoots = await rootProblems(vault.dir, options.roots);
+  if (badRoots.length) {
+    if (vault.temporary) await fsp.rm(vault.dir, { recursive: true, force: true });
+    console.error(badRoots.join('\n'));
+    process.exit(2);
+  }
   const mainJs = nodePath.resolve(__dirname, '../main.js');
   const PluginClass = (require(mainJs) as { default: new (app: O.App, manifest: O.PluginManifest) => BootablePlugin }).default;
   const token = options.token ?? `vmcp_${randomBytes(32).toString('base64url')}`;
@@ -75,21 +60,17 @@ async function main(): Promise<void> {
     throw error;
   });
   if (options.conformanceFixtures) (booted.plugin as unknown as { server: { addOns: SessionAddOn[] } }).server.addOns.push(conformanceFixtures);
-  console.log(`MCP server listening on ${booted.url}`);
-  console.log(`Vault: ${vault.dir}${vault.temporary ? ' (a temporary copy of the demo vault)' : ''}`);
-  console.log(`Key "npm start": mode ${options.mode}, writes ${options.allowWrites ? 'allowed' : 'off'}${options.roots.length ? `, roots ${options.roots.join(', ')}` : ''}`);
-  if (!options.token) console.log(`Token (shown once): ${token}`);
-  for (const line of clientLines(booted.url, token)) console.log(line);
-  console.log(`Review proposals here (propose mode). ${REVIEW_COMMANDS_HELP}`);
-  console.log('Press Ctrl-C to stop.');
+  for (const line of startupLines(options, booted.url, token, vault)) console.log(line);
   reviewFromStdin(booted.plugin as unknown as ReviewCommandTarget);
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    await booted.stop();
-    if (vault.temporary) await fsp.rm(vault.dir, { recursive: true, force: true });
-    process.exit(0);
+    const server = (booted.plugin as unknown as { server: { stop(): Promise<void> } }).server;
+    // The server's own stop first and awaited (running calls get its grace, then connections
+    // close): the plugin's unload starts it without waiting, so the copy could go while writes land.
+    const ok = await stopRun({ stopServer: () => server.stop(), unload: () => booted.stop() }, vault, (message) => console.error(`vault-mcp: ${message}`));
+    process.exit(ok ? 0 : 1);
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());

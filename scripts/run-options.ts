@@ -21,8 +21,8 @@ export const USAGE = `Usage: npm start -- [options]
   --token T              bearer token, at least 16 characters (default: a new random one, printed once)
   --mode propose|force   write mode of the run's key (default propose)
   --allow-writes         turn on "Allow writes" and every write tool
-  --roots a,b            confine the run's key to these vault folders
-  --conformance-fixtures also serve the MCP conformance suite's test tools, prompts and resources
+  --roots a,b            confine the run's key to these vault folders (existing, not quarantined)
+  --conformance-fixtures for the MCP conformance suite only: also serve its test tools, prompts and resources
   --help                 show this text`;
 
 /**
@@ -70,10 +70,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
         options.allowWrites = true;
         break;
       case '--roots':
-        options.roots = value()
-          .split(',')
-          .map((r) => r.trim().replace(/^\/+|\/+$/g, ''))
-          .filter(Boolean);
+        options.roots = parseRoots(value());
         break;
       case '--conformance-fixtures':
         if (eq !== -1) throw new Error('--conformance-fixtures takes no value.');
@@ -88,4 +85,26 @@ export function parseRunOptions(argv: string[]): RunOptions {
     }
   }
   return options;
+}
+
+/**
+ * The folders of `--roots a,b`, vault-relative: trimmed, a backslash read as `/`, empty and `.`
+ * segments dropped (`Projects/` is `Projects`), empty entries skipped.
+ * @throws Error with one sentence per entry that is absolute or climbs out with `..`
+ *   (`--roots /etc` must not quietly become `etc`).
+ */
+export function parseRoots(text: string): string[] {
+  const roots: string[] = [];
+  const problems: string[] = [];
+  for (const entry of text.split(',').map((r) => r.trim())) {
+    if (entry === '') continue;
+    const segments = entry.split(/[\\/]/).filter((s) => s !== '' && s !== '.');
+    if (/^([\\/]|[A-Za-z]:)/.test(entry) || segments.includes('..')) {
+      problems.push(`--roots ${entry}: give a folder inside the vault, such as Projects.`);
+    } else if (segments.length) {
+      roots.push(segments.join('/'));
+    }
+  }
+  if (problems.length) throw new Error(problems.join('\n'));
+  return roots;
 }

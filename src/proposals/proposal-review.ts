@@ -242,7 +242,8 @@ function entryRequest(p: Proposal): WriteRequest {
 function staleReason(err: ToolError, p: Proposal): string {
   if (err instanceof BaseChangedError) return 'The note changed after this change was proposed, so it was not applied.';
   if (err.code === 'not_found') return goneReason(p.path);
-  return `It can no longer be applied: ${err.message}`;
+  if (err.code === 'exists') return `Its path '${p.kind === 'move' ? p.to : p.path}' is now taken or not available to the key, so it can no longer be applied.`;
+  return `It can no longer be applied. ${err.message}`;
 }
 
 function toChange(h: PlacedHunk): { from: number; to: number; insert: string } {

@@ -114,6 +114,19 @@ describe('propose mode over MCP', () => {
     expect(await runReviewCommand(env.plugin, `reject ${staged.proposal_id}`)).toMatch(/Rejected proposal .* it is now rejected/);
     expect(await runReviewCommand(env.plugin, 'proposals')).toBe('No pending changes.');
     expect((await call(client, 'proposal_status', { id: staged.proposal_id })).proposal).toMatchObject({ status: 'rejected' });
+    // A create whose path got taken meanwhile: one sentence, the same state as proposal_status.
+    const create = await call(client, 'create_note', { path: 'Projects/Fresh.md', content: 'new' });
+    await fs.writeFile(path.join(copy.dir, 'Projects', 'Fresh.md'), 'taken by the user');
+    for (let i = 0; i < 200 && !env.app.vault.getAbstractFileByPath('Projects/Fresh.md'); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await runReviewCommand(env.plugin, `accept ${create.proposal_id} 2`)).toMatch(/is a create, which has no hunks; accept it whole\.$/);
+    expect(await runReviewCommand(env.plugin, `accept ${create.proposal_id} 99999999999999999999`)).toBe(
+      `Hunk 99999999999999999999 is out of range for proposal ${create.proposal_id}: it has no hunks, so accept or reject it whole (see "show ${create.proposal_id}").`,
+    );
+    expect(await runReviewCommand(env.plugin, `accept ${create.proposal_id}`)).toBe(
+      `Proposal ${create.proposal_id} was not applied and is now stale: its path 'Projects/Fresh.md' is now taken or not available to the key, so it can no longer be applied.`,
+    );
+    expect((await call(client, 'proposal_status', { id: create.proposal_id })).proposal).toMatchObject({ status: 'stale' });
+    expect(await disk('Projects/Fresh.md')).toBe('taken by the user');
     await client.close();
   });
 
@@ -169,6 +182,16 @@ describe('propose mode over MCP', () => {
     expect(listing).toMatch(new RegExp(`${staged.proposal_id}  stale  edit Inbox.md .* 0 of 1 hunks to review, 1 stale`));
     expect(await runReviewCommand(env.plugin, `show ${staged.proposal_id}`)).toContain('(stale: only reject)');
     expect(await runReviewCommand(env.plugin, `accept ${staged.proposal_id} 0x0`)).toMatch(/^Usage: accept/);
+    expect(await runReviewCommand(env.plugin, `accept ${staged.proposal_id} 99999999999999999999`)).toBe(
+      `Hunk 99999999999999999999 is out of range for proposal ${staged.proposal_id}: its hunks are numbered 0 to 0 (see "show ${staged.proposal_id}").`,
+    );
+    expect(await runReviewCommand(env.plugin, `reject ${staged.proposal_id} 3`)).toMatch(/^Hunk 3 is out of range for proposal p_\w+: its hunks are numbered 0 to 0/);
+    // Accepting what no longer applies says the state show and proposal_status say: stale.
+    expect(await runReviewCommand(env.plugin, `accept ${staged.proposal_id}`)).toBe(
+      `Nothing of ${staged.proposal_id} was applied: 1 change no longer applies to Inbox.md and can only be rejected; it is now stale.`,
+    );
+    expect(await runReviewCommand(env.plugin, `show ${staged.proposal_id}`)).toMatch(new RegExp(`^${staged.proposal_id}  stale  edit Inbox.md`));
+    expect(await status(staged.proposal_id)).toMatchObject({ status: 'stale' });
     expect(await runReviewCommand(env.plugin, 'proposals now')).toBe('Usage: proposals (no arguments)');
     await client.close();
   });

@@ -50,18 +50,27 @@ export async function showProposal(target: ReviewCommandTarget, id: string): Pro
 
 /**
  * Accepts or rejects proposal `id` (whole, or hunk `hunk` of a text proposal).
- * @returns a sentence saying what happened (or why nothing did).
+ * @returns one sentence saying what happened (or why nothing did), with the proposal's state
+ *   as `show` and proposal_status report it (a pending proposal whose remaining hunks no
+ *   longer apply reads stale).
  */
 export async function decideProposal(target: ReviewCommandTarget, verdict: 'accept' | 'reject', id: string, hunk?: number): Promise<string> {
+  const before = target.proposals.get(id);
+  if (before && hunk !== undefined && before.status === 'pending') {
+    const indices = target.proposals.hunksOf(before).map((h) => h.index);
+    if (indices.length && !indices.includes(hunk)) return hunkOutOfRange(target, id, String(hunk));
+  }
   try {
     if (verdict === 'reject') {
       const p = await target.review.reject(id, hunk);
-      return `Rejected ${hunk === undefined ? `proposal ${id}` : `hunk ${hunk} of ${id}`}; it is now ${statusWords(p)}.`;
+      return `Rejected ${hunk === undefined ? `proposal ${id}` : `hunk ${hunk} of ${id}`}; it is now ${await statusNow(target, p)}.`;
     }
     const { proposal, applied, stale } = await target.review.accept(id, hunk);
-    if (proposal.status === 'stale') return `Proposal ${id} is stale and was not applied: ${proposal.stale_reason ?? 'it no longer applies'}`;
-    const staleNote = stale ? ` ${stale} change${stale === 1 ? '' : 's'} no longer appl${stale === 1 ? 'ies' : 'y'} to the note and can only be rejected.` : '';
-    return `Accepted ${applied} change${applied === 1 ? '' : 's'} of ${id} on ${proposal.path}; it is now ${statusWords(proposal)}.${staleNote}`;
+    if (proposal.status === 'stale') return `Proposal ${id} was not applied and is now stale: ${clause(proposal.stale_reason ?? 'it no longer applies.')}`;
+    const status = await statusNow(target, proposal);
+    const staleChanges = `${stale} change${stale === 1 ? '' : 's'} no longer appl${stale === 1 ? 'ies' : 'y'} to ${proposal.path} and can only be rejected`;
+    if (applied === 0) return `Nothing of ${id} was applied: ${staleChanges}; it is now ${status}.`;
+    return `Accepted ${applied} change${applied === 1 ? '' : 's'} of ${id} on ${proposal.path}; it is now ${status}${stale ? `; ${staleChanges}` : ''}.`;
   } catch (err) {
     return (err as Error).message;
   }
@@ -81,6 +90,7 @@ export async function runReviewCommand(target: ReviewCommandTarget, line: string
   if (!['show', 'accept', 'reject'].includes(command)) return `Unknown command '${command}'. ${REVIEW_COMMANDS_HELP}`;
   const hunk = parseHunkNumber(hunkText);
   const wantsHunk = command !== 'show';
+  if (wantsHunk && id && !extra.length && hunk === null && /^\d+$/.test(hunkText ?? '')) return hunkOutOfRange(target, id, hunkText ?? '');
   if (!id || extra.length || hunk === null || (!wantsHunk && hunkText !== undefined)) return `Usage: ${command} <proposal id>${wantsHunk ? ' [hunk number]' : ''}`;
   if (command === 'show') return showProposal(target, id);
   return decideProposal(target, command as 'accept' | 'reject', id, hunk);
@@ -110,8 +120,24 @@ async function describeProposal(target: ReviewCommandTarget, p: Proposal, known?
   return `${p.id}  ${summary.status.replace('_', ' ')}  ${p.kind} ${where}  from "${p.key_label}" via ${p.tool}${size}${why}`;
 }
 
-function statusWords(p: Proposal): string {
-  return p.status.replace('_', ' ');
+/** A proposal's status as `show` prints it: a pending one reads stale when nothing of it applies any more. */
+async function statusNow(target: ReviewCommandTarget, p: Proposal): Promise<string> {
+  const summary = proposalSummary(p, target.proposals.hunksOf(p), await target.review.liveState(p)) as { status: Proposal['status'] };
+  return summary.status.replace('_', ' ');
+}
+
+/** The answer for a hunk number (as typed) that is not one of proposal `id`'s hunks. */
+function hunkOutOfRange(target: ReviewCommandTarget, id: string, typed: string): string {
+  const p = target.proposals.get(id);
+  if (!p) return noSuchProposal(id);
+  const indices = target.proposals.hunksOf(p).map((h) => h.index);
+  const range = indices.length ? `its hunks are numbered ${Math.min(...indices)} to ${Math.max(...indices)}` : 'it has no hunks, so accept or reject it whole';
+  return `Hunk ${typed} is out of range for proposal ${id}: ${range} (see "show ${id}").`;
+}
+
+/** A reason sentence continued after a colon: its first letter lowered unless it starts an acronym or a name in quotes. */
+function clause(reason: string): string {
+  return /^[A-Z][a-z]/.test(reason) ? reason[0].toLowerCase() + reason.slice(1) : reason;
 }
 
 function splitLines(text: string): string[] {

@@ -1,0 +1,103 @@
+/**
+ * The vault side of `npm start` (scripts/headless.ts): which folder to serve, whether the
+ * run's `--roots` name folders a key can see there, and the clean-up when the run stops.
+ */
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import { Quarantine } from '../src/vault/access/quarantine';
+
+/** The folder `npm start` serves; `temporary` when it is a copy of the demo vault to remove at the end. */
+export interface RunVault {
+  dir: string;
+  temporary: boolean;
+}
+
+/**
+ * The folder to serve: `vaultArg` resolved against the working directory, or a new temporary
+ * copy of `demoVault`.
+ * @throws Error naming `--vault` when `vaultArg` does not exist or is a file.
+ */
+export async function prepareVault(vaultArg: string | undefined, demoVault: string): Promise<RunVault> {
+  if (vaultArg !== undefined) {
+    const dir = nodePath.resolve(vaultArg);
+    const stat = await fsp.stat(dir).catch(() => null);
+    if (!stat) throw new Error(`--vault ${vaultArg}: no such folder; pass the folder that holds your notes.`);
+    if (!stat.isDirectory()) throw new Error(`--vault ${vaultArg}: that is a file, not a folder; pass the folder that holds your notes.`);
+    return { dir, temporary: false };
+  }
+  const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-demo-'));
+  await fsp.cp(demoVault, dir, { recursive: true });
+  return { dir, temporary: true };
+}
+
+/**
+ * Checks each of the run key's roots (already vault-relative, from parseRunOptions) against
+ * the vault folder on disk: it must be a folder, inside the vault once symlinks are followed,
+ * and not quarantined (the built-in rules of src/vault/access/quarantine.ts: `configDir`,
+ * dot-folders, `_private`; `npm start` has no user quarantine list).
+ * @param vaultDir absolute vault folder. @param roots the roots as typed (after trimming).
+ * @param configDir the vault's config folder (Obsidian's default `.obsidian`).
+ * @returns one sentence per bad root, empty when every root is fine.
+ */
+export async function rootProblems(vaultDir: string, roots: string[], configDir = '.obsidian'): Promise<string[]> {
+  const quarantine = new Quarantine(configDir, () => []);
+  const realVault = await fsp.realpath(vaultDir);
+  const problems: string[] = [];
+  for (const root of roots) {
+    if (quarantine.contains(root)) {
+      problems.push(`--roots ${root}: that folder is quarantined (no tool reads it: the config folder, dot-folders and _private); give a folder agents may see, such as Projects.`);
+      continue;
+    }
+    const full = nodePath.join(vaultDir, root);
+    const stat = await fsp.stat(full).catch(() => null);
+    if (!stat) {
+      problems.push(`--roots ${root}: no such folder in the vault.`);
+      continue;
+    }
+    if (!stat.isDirectory()) {
+      problems.push(`--roots ${root}: that is a note or file, not a folder; give a folder of the vault, such as Projects.`);
+      continue;
+    }
+    const real = await fsp.realpath(full);
+    const relative = nodePath.relative(realVault, real);
+    if (relative.startsWith('..') || nodePath.isAbsolute(relative)) {
+      problems.push(`--roots ${root}: that folder links outside the vault; give a folder inside the vault, such as Projects.`);
+    }
+  }
+  return problems;
+}
+
+/** How often and how long to retry removing the temporary vault (files still closing on Ctrl-C). */
+const REMOVE_RETRIES = 10;
+const REMOVE_RETRY_DELAY_MS = 100;
+
+/**
+ * Stops a run in order: `stopServer` (awaited: running calls get the server's grace, then
+ * connections close), then `unload` (the plugin and host app), then removes the temporary
+ * vault copy with retries. Never throws: each failure is reported through `report`.
+ * @returns true when every step succeeded.
+ */
+export async function stopRun(
+  steps: { stopServer(): Promise<void>; unload(): Promise<void> },
+  vault: RunVault,
+  report: (message: string) => void,
+): Promise<boolean> {
+  let ok = true;
+  const attempt = async (what: string, step: () => Promise<void>): Promise<void> => {
+    try {
+      await step();
+    } catch (error) {
+      ok = false;
+      report(`${what}: ${(error as Error).message}`);
+    }
+  };
+  await attempt('Stopping the server failed', () => steps.stopServer());
+  await attempt('Unloading the plugin failed', () => steps.unload());
+  if (vault.temporary) {
+    await attempt(`Could not remove the temporary vault ${vault.dir}`, () =>
+      fsp.rm(vault.dir, { recursive: true, force: true, maxRetries: REMOVE_RETRIES, retryDelay: REMOVE_RETRY_DELAY_MS }),
+    );
+  }
+  return ok;
+}

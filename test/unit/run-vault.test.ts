@@ -1,0 +1,129 @@
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import { prepareVault, rootProblems, stopRun } from '../../scripts/run-vault';
+import { startupLines } from '../../scripts/run-banner';
+import { parseRunOptions } from '../../scripts/run-options';
+import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
+
+describe('npm start: the vault folder', () => {
+  let copy: { dir: string; cleanup(): Promise<void> };
+  beforeEach(async () => {
+    copy = await copyToTemp(DEMO_VAULT);
+  });
+  afterEach(() => copy.cleanup());
+
+  it('says a file passed as --vault is a file, not a folder, and a missing one is no such folder', async () => {
+    const file = nodePath.join(copy.dir, 'Home.md');
+    await expect(prepareVault(file, DEMO_VAULT)).rejects.toThrow(`--vault ${file}: that is a file, not a folder; pass the folder that holds your notes.`);
+    await expect(prepareVault(nodePath.join(copy.dir, 'Nope'), DEMO_VAULT)).rejects.toThrow(/: no such folder; pass the folder/);
+    await expect(prepareVault(copy.dir, DEMO_VAULT)).resolves.toEqual({ dir: copy.dir, temporary: false });
+  });
+
+  it('makes a temporary copy of the demo vault when no --vault is given', async () => {
+    const vault = await prepareVault(undefined, DEMO_VAULT);
+    try {
+      expect(vault.temporary).toBe(true);
+      expect(await fsp.readFile(nodePath.join(vault.dir, 'Home.md'), 'utf8')).toBe(await fsp.readFile(nodePath.join(DEMO_VAULT, 'Home.md'), 'utf8'));
+    } finally {
+      await fsp.rm(vault.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('accepts existing, visible folders as roots', async () => {
+    expect(await rootProblems(copy.dir, ['Projects', 'Projects/Alpha', 'Areas'])).toEqual([]);
+  });
+
+  it('refuses missing, file, quarantined and linked-out roots with one sentence each', async () => {
+    const outside = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-outside-'));
+    try {
+      await fsp.symlink(outside, nodePath.join(copy.dir, 'Elsewhere'), 'dir');
+      const problems = await rootProblems(copy.dir, ['Nope', 'Home.md', '_private', '.obsidian', 'Projects/.hidden', 'Elsewhere', 'Projects']);
+      expect(problems).toEqual([
+        '--roots Nope: no such folder in the vault.',
+        '--roots Home.md: that is a note or file, not a folder; give a folder of the vault, such as Projects.',
+        expect.stringMatching(/^--roots _private: that folder is quarantined/),
+        expect.stringMatching(/^--roots \.obsidian: that folder is quarantined/),
+        expect.stringMatching(/^--roots Projects\/\.hidden: that folder is quarantined/),
+        '--roots Elsewhere: that folder links outside the vault; give a folder inside the vault, such as Projects.',
+      ]);
+    } finally {
+      await fsp.rm(outside, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('npm start: stopping', () => {
+  it('stops the server, then unloads, then removes the temporary copy', async () => {
+    const copy = await copyToTemp(DEMO_VAULT);
+    const order: string[] = [];
+    const ok = await stopRun(
+      {
+        stopServer: async () => {
+          order.push('server');
+        },
+        unload: async () => {
+          order.push(`unload (copy there: ${await fsp.stat(copy.dir).then(() => true)})`);
+        },
+      },
+      { dir: copy.dir, temporary: true },
+      (m) => order.push(m),
+    );
+    expect(ok).toBe(true);
+    expect(order).toEqual(['server', 'unload (copy there: true)']);
+    await expect(fsp.stat(copy.dir)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('never throws: a failing step is reported and the rest still runs; a --vault folder is left alone', async () => {
+    const copy = await copyToTemp(DEMO_VAULT);
+    try {
+      const reported: string[] = [];
+      const ok = await stopRun(
+        { stopServer: () => Promise.reject(new Error('boom')), unload: () => Promise.reject(new Error('bang')) },
+        { dir: copy.dir, temporary: false },
+        (m) => reported.push(m),
+      );
+      expect(ok).toBe(false);
+      expect(reported).toEqual(['Stopping the server failed: boom', 'Unloading the plugin failed: bang']);
+      expect((await fsp.stat(copy.dir)).isDirectory()).toBe(true);
+    } finally {
+      await copy.cleanup();
+    }
+  });
+
+  it('removes the copy even while files keep appearing in it, retrying instead of failing with ENOTEMPTY', async () => {
+    const copy = await copyToTemp(DEMO_VAULT);
+    const folder = nodePath.join(copy.dir, 'Projects', 'Alpha');
+    let writing = true;
+    let n = 0;
+    // A late writer (as a cut-off tool call finishing its write) adds notes for a while.
+    const writer = (async () => {
+      while (writing && n < 40) {
+        await fsp.writeFile(nodePath.join(folder, `late-${n++}.md`), 'x').catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    setTimeout(() => (writing = false), 150);
+    const reported: string[] = [];
+    const ok = await stopRun({ stopServer: async () => undefined, unload: async () => undefined }, { dir: copy.dir, temporary: true }, (m) => reported.push(m));
+    await writer;
+    await fsp.rm(copy.dir, { recursive: true, force: true });
+    expect(n).toBeGreaterThan(0);
+    expect(reported.filter((m) => /ENOTEMPTY/.test(m))).toEqual([]);
+    expect(ok).toBe(reported.length === 0);
+  });
+});
+
+describe('npm start: startup lines', () => {
+  const vault = { dir: '/vaults/demo', temporary: true };
+  it('keeps the listening line first and prints the review hint only for propose mode', () => {
+    const propose = startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault);
+    expect(propose[0]).toBe('MCP server listening on http://127.0.0.1:27200/mcp');
+    expect(propose.some((l) => l.startsWith('Review proposals here (propose mode).'))).toBe(true);
+    const force = startupLines(parseRunOptions(['--mode', 'force', '--roots', 'Projects']), 'http://127.0.0.1:27200/mcp', 'tok', vault);
+    expect(force[0]).toBe('MCP server listening on http://127.0.0.1:27200/mcp');
+    expect(force.some((l) => /Review proposals/.test(l))).toBe(false);
+    expect(force).toContain('Key "npm start": mode force, writes off, roots Projects');
+    expect(force[force.length - 1]).toBe('Press Ctrl-C to stop.');
+  });
+});
