@@ -23,7 +23,10 @@ describe('npm start: Ctrl-C with writes in flight', () => {
     const ok = await stopRun(
       {
         stopServer: async () => {
-          await server.stop();
+          const first = server.stop();
+          // A second stop while one runs is that same stop: its caller waits for everything to close.
+          expect(server.stop()).toBe(first);
+          await first;
           order.push(`server ${server.getStatus().state}`);
         },
         unload: async () => {

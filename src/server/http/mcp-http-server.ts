@@ -97,6 +97,8 @@ export class McpHttpServer {
   private readonly answering = new Set<ServerResponse>();
   /** Set while stop() drains: new requests are refused with 503. */
   private stopping = false;
+  /** The stop under way, if any (see {@link stop}). */
+  private stopped: Promise<void> | null = null;
 
   /**
    * @param keys the key ring used to authenticate bearer tokens.
@@ -126,7 +128,7 @@ export class McpHttpServer {
    * @throws Error naming the port when it is taken (EADDRINUSE) or cannot be bound.
    */
   async start(): Promise<number> {
-    if (this.http) await this.stop();
+    if (this.http || this.stopped) await this.stop();
     this.stopping = false;
     const port = this.getSettings().server.port;
     const limits = { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval: 1000 };
@@ -166,9 +168,18 @@ export class McpHttpServer {
    * Stops listening at once (the port is free as soon as this is called, before the promise
    * resolves), refuses new requests with 503, lets calls already running answer for up to
    * {@link STOP_GRACE_MS}, then closes every session and connection.
+   * A second call while a stop runs returns that same stop, so every caller waits for it.
    * @returns resolves when everything is closed.
    */
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    this.stopped ??= this.stopNow().finally(() => {
+      this.stopped = null;
+    });
+    return this.stopped;
+  }
+
+  /** The work of {@link stop}. */
+  private async stopNow(): Promise<void> {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
     const http = this.http;
