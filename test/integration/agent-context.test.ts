@@ -220,6 +220,7 @@ describe('agent context over MCP: AGENTS.md, skills, prompts, resources, complet
       const badCursor = await rpcError(client.listResources({ cursor: 'not-a-cursor' }));
       expect(badCursor.code).toBe(-32602);
       expect(badCursor.message).toMatch(/nextCursor/);
+      expect((await rpcError(client.listPrompts({ cursor: 'bogus' }))).message).toMatch(/single page/);
       const long = await rpcError(client.readResource({ uri: `vault-mcp://note/${'a/'.repeat(3000)}x.md%` }));
       expect(long.message.length).toBeLessThan(400);
     });

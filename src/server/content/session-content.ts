@@ -122,9 +122,12 @@ export function registerSessionContent(
     return {};
   });
 
-  server.setRequestHandler(ListPromptsRequestSchema, async (_request, extra) => ({
-    prompts: [...(await (await prompts(extra)).list()), ...addOnPrompts.map((p) => p.definition)],
-  }));
+  server.setRequestHandler(ListPromptsRequestSchema, async (request, extra) => {
+    if (request.params?.cursor !== undefined) {
+      throw new JsonRpcError(ErrorCode.InvalidParams, 'prompts/list has a single page and gives no nextCursor; call it without cursor.');
+    }
+    return { prompts: [...(await (await prompts(extra)).list()), ...addOnPrompts.map((p) => p.definition)] };
+  });
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     const skills = await prompts(extra);
