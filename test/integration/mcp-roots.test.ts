@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import VaultMcpPlugin from '../../src/main';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import { call, callError as errorOf, type Json } from './write-helpers';
 
 /**
  * MCP roots (spec 2025-06-18, "Roots") through the SDK client over real HTTP: a client that
@@ -14,7 +15,6 @@ import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-pl
  * them mid-session with notifications/roots/list_changed, and hostile root URIs are ignored.
  */
 
-type Json = Record<string, any>;
 
 const FILES: Record<string, string> = {
   'Projects/Alpha.md': '# Alpha\nproject alpha\n',
@@ -36,17 +36,7 @@ async function rootsClient(roots: () => Promise<Array<{ uri: string; name?: stri
   return client;
 }
 
-async function call(client: Client, name: string, args: Json = {}): Promise<Json> {
-  const result = await client.callTool({ name, arguments: args });
-  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
-  return result.structuredContent as Json;
-}
 
-async function errorOf(client: Client, name: string, args: Json = {}): Promise<string> {
-  const result = await client.callTool({ name, arguments: args });
-  expect(result.isError).toBe(true);
-  return (result.content as Array<{ text: string }>)[0].text;
-}
 
 async function notePaths(client: Client): Promise<string[]> {
   return ((await call(client, 'list_notes')).notes as Json[]).map((n) => n.path).sort();

@@ -10,6 +10,7 @@ import VaultMcpPlugin from '../../src/main';
 import { ForwardIdentity } from '../../src/server/vaults/forward-assertion';
 import { REGISTRY_DIR_ENV, REGISTRY_FILE, vaultIdOf } from '../../src/server/vaults/vault-registry';
 import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../harness/boot-plugin';
+import { call, callError as errorOf, type Json } from './write-helpers';
 
 /**
  * Several vaults through the SDK client over real HTTP: three plugin instances on three temp
@@ -18,7 +19,6 @@ import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '
  * caller's label, and is refused where no key has that label.
  */
 
-type Json = Record<string, any>;
 
 interface VaultEnv {
   dir: string;
@@ -48,17 +48,7 @@ async function connect(env: VaultEnv): Promise<Client> {
   return client;
 }
 
-async function call(client: Client, name: string, args: Json = {}): Promise<Json> {
-  const result = await client.callTool({ name, arguments: args });
-  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
-  return result.structuredContent as Json;
-}
 
-async function errorOf(client: Client, name: string, args: Json = {}): Promise<string> {
-  const result = await client.callTool({ name, arguments: args });
-  expect(result.isError).toBe(true);
-  return (result.content as Array<{ text: string }>)[0].text;
-}
 
 async function registryText(): Promise<string> {
   return fsp.readFile(nodePath.join(registryDir, REGISTRY_FILE), 'utf8');

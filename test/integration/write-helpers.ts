@@ -35,14 +35,14 @@ export async function bootWriteEnv(source: string, options: Partial<BootOptions>
 }
 
 /** Calls a tool and returns its structured result; fails the test on isError. */
-export async function call(client: Client, name: string, args: Json): Promise<Json> {
+export async function call(client: Client, name: string, args: Json = {}): Promise<Json> {
   const result = await client.callTool({ name, arguments: args });
   if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
   return result.structuredContent as Json;
 }
 
 /** Calls a tool expecting isError; returns its one-sentence message. */
-export async function callError(client: Client, name: string, args: Json): Promise<string> {
+export async function callError(client: Client, name: string, args: Json = {}): Promise<string> {
   const result = await client.callTool({ name, arguments: args });
   if (!result.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
   return (result.content as Array<{ text: string }>)[0].text;
