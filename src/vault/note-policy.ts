@@ -244,8 +244,8 @@ export class NotePolicy {
    * Finds a readable Markdown note. `path`: a vault path, `.md` optional, or a wikilink-style
    * name (`Meeting notes`, `Alpha/Meeting notes`, `[[Note|alias]]`, an alias); a path that
    * matches nothing is also tried as an id (so is a `path:` synthetic id passed as path). `id`: the frontmatter `id`, or `path:<path>`;
-   * an id that matches nothing is also tried as a path. `path` wins when both are given.
-   * @throws ToolError('invalid_argument') when neither is given or the path is a folder or a
+   * an id that matches nothing is also tried as a path.
+   * @throws ToolError('invalid_argument') when neither or both are given, or the path is a folder or a
    *   non-Markdown file; ToolError('forbidden') for quarantined paths or paths outside
    *   `scope.roots`; ToolError('ambiguous') when a name or id matches several notes (the
    *   message lists their paths); ToolError('not_found') otherwise — unreadable notes included.
@@ -253,6 +253,9 @@ export class NotePolicy {
   resolveNote(ref: { path?: string; id?: string }, scope: AccessScope): TFile {
     for (const value of [ref.path, ref.id]) if (typeof value === 'string') assertPathLength(value);
     const lookup: Lookup = { scope, readable: once(() => this.source.readableNotes(scope)) };
+    if (typeof ref.path === 'string' && ref.path.trim() !== '' && typeof ref.id === 'string' && ref.id.trim() !== '') {
+      throw new ToolError('invalid_argument', 'Give either path or id, not both: they could name different notes.');
+    }
     if (typeof ref.path === 'string' && ref.path.trim() !== '') {
       if (pathOfSyntheticId(ref.path.trim()) !== null) return this.resolveById(ref.path, lookup, true);
       return this.resolveByPath(ref.path, lookup, true);

@@ -73,6 +73,7 @@ describe('read tools over MCP on the demo vault', () => {
     expect(home.hash).toMatch(/^[0-9a-f]{64}$/);
     const byId = await call(env.client, 'read_note', { id: home.id });
     expect(byId.path).toBe('Home.md');
+    expect(await callError(env.client, 'read_note', { path: 'Inbox', id: home.id })).toMatch(/either path or id, not both/);
     const long = await call(env.client, 'read_note', { path: 'Reference/Sourdough handbook.md' });
     expect(long.has_more).toBe(true);
     expect(long.body.length).toBeLessThanOrEqual(8000);
