@@ -4,21 +4,7 @@ import { EditorSelection, type ChangeSpec, type TransactionSpec } from '@codemir
 import { EditorView } from '@codemirror/view';
 import type { EditorMethods } from './editor';
 import { hostTextSource } from './editor-fields';
-
-/**
- * The smallest change turning `before` into `after`: the differing middle between their
- * common prefix and common suffix, as `{from, to, insert}` in `before`'s offsets (chars),
- * or null when the texts are equal.
- */
-export function minimalChange(before: string, after: string): { from: number; to: number; insert: string } | null {
-  if (before === after) return null;
-  let start = 0;
-  const max = Math.min(before.length, after.length);
-  while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++;
-  let end = 0;
-  while (end < max - start && before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end)) end++;
-  return { from: start, to: before.length - end, insert: after.slice(start, after.length - end) };
-}
+import { minimalChange } from '../../src/vault/writes/open-editors';
 
 /**
  * Obsidian's `Editor` (obsidian.d.ts) over a CodeMirror 6 EditorView, as Obsidian's Markdown

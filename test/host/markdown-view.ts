@@ -3,7 +3,8 @@ import type { ViewUpdate } from '@codemirror/view';
 import { ItemView } from './view';
 import type { TFile } from './abstract-file';
 import type { HostEditor } from './editor';
-import { minimalChange, type CodeMirrorEditor } from './cm-editor';
+import type { CodeMirrorEditor } from './cm-editor';
+import { minimalChange } from '../../src/vault/writes/open-editors';
 import { hostTextSource } from './editor-fields';
 import { createMarkdownEditor, resetMarkdownEditor, type MarkdownEditorHost } from './markdown-editor';
 
