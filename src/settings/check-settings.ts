@@ -202,5 +202,5 @@ function unwrap(schema: z.ZodType): z.ZodType {
 
 function shapeOf(schema: z.ZodType): Record<string, z.ZodType> {
   const inner = unwrap(schema);
-  return inner instanceof z.ZodObject ? (inner.shape) : {};
+  return inner instanceof z.ZodObject ? inner.shape : {};
 }

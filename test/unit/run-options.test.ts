@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import * as nodePath from 'node:path';
 import { API_KEY_ENV, parseConfigDir, parseEmbedUrl, parseRoots, parseRunOptions, USAGE } from '../../scripts/run-options';
 
 const DEFAULTS = { mode: 'propose', allowWrites: false, roots: [], help: false, configDir: '.obsidian', allowRemote: false };
@@ -76,5 +78,25 @@ describe('npm start options', () => {
     [['--bogus'], /Unknown option --bogus/],
   ])('refuses %p', (argv, message) => {
     expect(() => parseRunOptions(argv)).toThrow(message);
+  });
+});
+
+describe('README: the npm start commands it shows', () => {
+  const readme = readFileSync(nodePath.resolve(__dirname, '../../README.md'), 'utf8');
+  const start = readme.indexOf('\n### Semantic and hybrid search from the terminal\n');
+  const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
+
+  it('gives the two Ollama commands, whose npm start flags parse to an Ollama embedding endpoint', () => {
+    expect(start).toBeGreaterThan(0);
+    expect(section).toContain('\nollama pull nomic-embed-text\n');
+    const line = /^npm start -- (.*--embed-url http:\/\/127\.0\.0\.1:11434\/v1.*)$/m.exec(section);
+    expect(line).not.toBeNull();
+    const options = parseRunOptions(line![1].split(/\s+/));
+    expect(options).toMatchObject({ embedUrl: 'http://127.0.0.1:11434/v1', embedModel: 'nomic-embed-text' });
+  });
+
+  it('shows the API key read from the environment variable the runner reads, never as a flag', () => {
+    expect(section).toContain(API_KEY_ENV);
+    for (const [, args] of section.matchAll(/^npm start -- (.*)$/gm)) expect(() => parseRunOptions(args.split(/\s+/))).not.toThrow();
   });
 });
