@@ -66,7 +66,8 @@ function semanticLine(ai: VaultMcpSettings['ai']): string {
 
 /**
  * The line `npm start` prints when the semantic index reaches a state a user acts on: built
- * (`ready`), `paused` (provider unreachable, retried) or `off` (the gates refused, with why).
+ * (`ready`), `paused` (provider unreachable, retried) or `off` (the gates refused, with why,
+ * and the flags that set it in the terminal, since the plugin's reason names its settings tab).
  * @param status the index's status. @returns the line, or null for `building` progress.
  */
 export function semanticStatusLine(status: SemanticStatus): string | null {
@@ -76,7 +77,7 @@ export function semanticStatusLine(status: SemanticStatus): string | null {
     case 'paused':
       return `Semantic index paused at ${status.indexed}/${status.total} notes: ${status.reason.replace(/\.$/, '')}.`;
     case 'off':
-      return `Semantic index off: ${status.reason.replace(/\.$/, '')}.`;
+      return `Semantic index off: ${status.reason.replace(/\.$/, '')} (from the terminal: --embed-url URL --embed-model NAME).`;
     case 'building':
       return null;
   }

@@ -181,7 +181,7 @@ describe('npm start: startup lines', () => {
   it('reports the semantic index when it is built, paused or off, and stays quiet while it builds', () => {
     expect(semanticStatusLine({ state: 'ready', notes: 12, chunks: 40 })).toBe('Semantic index ready: 12 notes, 40 chunks.');
     expect(semanticStatusLine({ state: 'paused', reason: 'the provider is busy.', indexed: 3, total: 12 })).toBe('Semantic index paused at 3/12 notes: the provider is busy.');
-    expect(semanticStatusLine({ state: 'off', reason: 'AI is turned off' })).toBe('Semantic index off: AI is turned off.');
+    expect(semanticStatusLine({ state: 'off', reason: 'AI is turned off' })).toBe('Semantic index off: AI is turned off (from the terminal: --embed-url URL --embed-model NAME).');
     expect(semanticStatusLine({ state: 'building', indexed: 3, total: 12 })).toBeNull();
   });
 });
