@@ -101,8 +101,9 @@ function start(args: string[], env: NodeJS.ProcessEnv = {}): Run {
   return run;
 }
 
-/** The MCP URL and the run key's token, from the lines printed at start. */
+/** The MCP URL and the run key's token, once every line printed at start is in (they may come in several chunks). */
 async function endpoint(run: Run): Promise<{ url: string; token: string }> {
+  await run.line(/^Press Ctrl-C to stop\.$/);
   const url = /MCP server listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(await run.line(/^MCP server listening on /))![1];
   const token = /^Token \(shown once\): (\S+)$/.exec(await run.line(/^Token \(shown once\): /))![1];
   return { url, token };
