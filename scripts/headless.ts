@@ -3,15 +3,17 @@
  * Obsidian host (test/host) over a vault folder and serves MCP on 127.0.0.1 for real
  * clients. Bundled by scripts/start.mjs; `require('obsidian')` in main.js gets the host.
  */
-import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import type * as O from 'obsidian';
 import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin, type BootablePlugin } from '../test/harness/boot-plugin';
-import { parseRunOptions, USAGE, type RunOptions } from './run-options';
+import { API_KEY_ENV, parseRunOptions, USAGE, type RunOptions } from './run-options';
 import { prepareVault, rootProblems, stopRun } from './run-vault';
-import { startupLines } from './run-banner';
+import { semanticStatusLine, startupLines } from './run-banner';
+import { applyRunFlags, newToken, readRunSettings, RUN_KEY_LABEL, runSecrets, RunInputError, type RunSettings } from './run-settings';
+import type { SemanticIndex, SemanticStatus } from '../src/search/semantic/semantic-index';
+import type { VaultMcpSettings } from '../src/settings/settings';
 import { portTaken, portTakenAdvice } from './port-check';
 import { createInterface } from 'node:readline';
 import type { SessionAddOn } from '../src/server/content/session-add-on';
@@ -30,37 +32,55 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  if (options.port !== 0 && (await portTaken(options.port))) {
-    console.error(`vault-mcp: ${portTakenAdvice(options.port)}`);
-    process.exit(1);
-  }
   provideObsidianModule();
   const vault = await prepareVault(options.vault, nodePath.resolve(__dirname, '../test/fixtures/demo-vault'));
-  const badRoots = await rootProblems(vault.dir, options.roots);
-  if (badRoots.length) {
+  /** Ends a run that never started: the temporary copy goes, the message is printed. */
+  const refuse = async (message: string, code: number): Promise<never> => {
     if (vault.temporary) await fsp.rm(vault.dir, { recursive: true, force: true });
-    console.error(badRoots.join('\n'));
-    process.exit(2);
+    console.error(message);
+    process.exit(code);
+  };
+  const apiKey = process.env[API_KEY_ENV]?.trim() || null;
+  let run: RunSettings;
+  let settings: VaultMcpSettings;
+  try {
+    run = await readRunSettings(options, vault.dir);
+    settings = applyRunFlags(run.settings, options, apiKey, run.source);
+  } catch (error) {
+    if (!(error instanceof RunInputError)) throw error;
+    return refuse(`vault-mcp: ${error.message}`, 2);
   }
+  const badRoots = await rootProblems(vault.dir, options.roots, options.configDir, settings.access.quarantine);
+  if (badRoots.length) return refuse(badRoots.join('\n'), 2);
+  const port = options.port ?? settings.server.port;
+  if (port !== 0 && (await portTaken(port))) return refuse(`vault-mcp: ${portTakenAdvice(port)}`, 1);
   const mainJs = nodePath.resolve(__dirname, '../main.js');
   const PluginClass = (require(mainJs) as { default: new (app: O.App, manifest: O.PluginManifest) => BootablePlugin }).default;
-  const token = options.token ?? `vmcp_${randomBytes(32).toString('base64url')}`;
+  const token = options.token ?? newToken();
+  const { secrets, tokens } = runSecrets(settings.keys, apiKey);
   const booted = await bootPlugin(PluginClass, {
     vaultPath: vault.dir,
-    port: options.port,
+    configDir: options.configDir,
+    port,
     token,
-    label: 'npm start',
+    label: RUN_KEY_LABEL,
     mode: options.mode,
-    allowWrites: options.allowWrites,
     roots: options.roots,
+    secrets,
+    configure: (seeded) => {
+      // The run's own key first (made by bootPlugin from --token, --mode, --roots), then the settings' keys.
+      const keys = [...seeded.keys, ...settings.keys];
+      Object.assign(seeded, structuredClone(settings), { keys });
+    },
   }).catch(async (error: unknown) => {
     if (vault.temporary) await fsp.rm(vault.dir, { recursive: true, force: true });
     // Taken between the check above and the plugin's listen: the terminal's advice, not the settings tab's.
-    if (options.port !== 0 && (await portTaken(options.port))) throw new Error(portTakenAdvice(options.port));
+    if (port !== 0 && (await portTaken(port))) throw new Error(portTakenAdvice(port));
     throw error;
   });
   if (options.conformanceFixtures) (booted.plugin as unknown as { server: { addOns: SessionAddOn[] } }).server.addOns.push(conformanceFixtures);
-  for (const line of startupLines(options, booted.url, token, vault)) console.log(line);
+  for (const line of startupLines(options, booted.url, token, vault, { ...run, settings, tokens })) console.log(line);
+  reportSemanticIndex((booted.plugin as unknown as { semantic: SemanticIndex }).semantic, settings);
   reviewFromStdin(booted.plugin as unknown as ReviewCommandTarget);
   let stopping = false;
   const stop = async (): Promise<void> => {
@@ -74,6 +94,24 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+}
+
+/**
+ * Prints a line each time the semantic index reaches another state a user acts on (built,
+ * paused, off; see semanticStatusLine), when the settings turn it on; its current state first,
+ * since it may have changed before the server listened.
+ */
+function reportSemanticIndex(semantic: SemanticIndex, settings: VaultMcpSettings): void {
+  if (!settings.ai.enabled || !settings.ai.semanticIndex) return;
+  let last = '';
+  const print = (status: SemanticStatus): void => {
+    const line = semanticStatusLine(status);
+    if (line === null || status.state === last) return;
+    last = status.state;
+    console.log(line);
+  };
+  print(semantic.current);
+  semantic.onStatus(print);
 }
 
 /**
