@@ -17,6 +17,7 @@ import { createInterface } from 'node:readline';
 import type { SessionAddOn } from '../src/server/content/session-add-on';
 import { conformanceFixtures } from '../test/conformance-fixtures';
 import { runReviewCommand, type ReviewCommandTarget } from '../src/ui/review/review-commands';
+import { ACTIVITY_COMMANDS_HELP, runActivityCommand, type ActivityCommandTarget } from '../src/ui/activity/activity-commands';
 
 async function main(): Promise<void> {
   let options: RunOptions;
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
   });
   if (options.conformanceFixtures) (booted.plugin as unknown as { server: { addOns: SessionAddOn[] } }).server.addOns.push(conformanceFixtures);
   for (const line of startupLines(options, booted.url, token, vault)) console.log(line);
-  reviewFromStdin(booted.plugin as unknown as ReviewCommandTarget);
+  reviewFromStdin(booted.plugin as unknown as ReviewCommandTarget & ActivityCommandTarget);
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;
@@ -78,16 +79,17 @@ async function main(): Promise<void> {
 
 /**
  * Reads review commands from standard input, one per line (`proposals`, `show <id>`,
- * `accept <id> [hunk]`, `reject <id> [hunk]`), and prints each answer: the terminal stand-in
- * for the editor's inline review. End of input leaves the server running.
+ * `accept <id> [hunk]`, `reject <id> [hunk]`; `activity [id]` and `revert ...` for the agent
+ * activity log), and prints each answer: the terminal stand-in for the editor's inline review
+ * and the Agent activity view. End of input leaves the server running.
  */
-function reviewFromStdin(target: ReviewCommandTarget): void {
+function reviewFromStdin(target: ReviewCommandTarget & ActivityCommandTarget): void {
   const lines = createInterface({ input: process.stdin, terminal: false });
   let queue = Promise.resolve();
   lines.on('line', (line) => {
     queue = queue.then(async () => {
-      const answer = await runReviewCommand(target, line);
-      if (answer) console.log(answer);
+      const answer = (await runActivityCommand(target, line)) ?? (await runReviewCommand(target, line));
+      if (answer) console.log(line.trim() === 'help' ? `${answer}\n${ACTIVITY_COMMANDS_HELP}` : answer);
     });
   });
 }
