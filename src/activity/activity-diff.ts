@@ -5,7 +5,7 @@
  */
 import { structuredPatch } from 'diff';
 import type { ActivityEntry } from './types';
-import { textsOf } from './undo-data';
+import { PATCH_MAX_EDIT, textsOf } from './undo-data';
 
 /** One line of a diff preview: `head` starts a hunk ("Line 12"), `message` says what a whole-entry change did. */
 export interface DiffLine {
@@ -29,7 +29,8 @@ export function diffPreview(entry: ActivityEntry, maxLines: number): DiffLine[] 
   } catch (err) {
     return [{ kind: 'message', text: (err as Error).message }];
   }
-  const patch = structuredPatch('', '', texts.before ?? '', texts.after ?? '', '', '', { context: CONTEXT });
+  const patch = structuredPatch('', '', texts.before ?? '', texts.after ?? '', '', '', { context: CONTEXT, maxEditLength: PATCH_MAX_EDIT });
+  if (patch === undefined) return [{ kind: 'message', text: `More than ${PATCH_MAX_EDIT} lines changed; open the note to see them.` }];
   const lines: DiffLine[] = [];
   for (const hunk of patch.hunks) {
     lines.push({ kind: 'head', text: `Line ${Math.max(hunk.newStart, 1)}` });

@@ -30,6 +30,8 @@ export class ActivityLog {
   private readonly listeners = new Set<(event: ActivityEvent) => void>();
   private saving: Promise<void> | null = null;
   private dirty = false;
+  /** False until {@link load} has read the file: nothing is written before, so a file not read yet is never overwritten. */
+  private loaded = false;
 
   /**
    * @param file where the log persists (`activity.json` in the plugin folder).
@@ -53,7 +55,7 @@ export class ActivityLog {
     try {
       text = await this.file.read();
     } catch (err) {
-      return { problem: `Vault MCP could not read its agent activity file ${this.file.path} (${(err as Error).message}); it was left as it is and new activity is kept in memory until it can be written.` };
+      return { problem: `Vault MCP could not read its agent activity file ${this.file.path} (${(err as Error).message}); it was left as it is, and this session's activity is kept in memory only.` };
     }
     let problem: string | undefined;
     let loaded: ActivityEntry[] = [];
@@ -65,6 +67,7 @@ export class ActivityLog {
         problem = `Vault MCP could not read its agent activity file (${(err as Error).message}); it was kept as ${aside} and the activity log starts empty.`;
       }
     }
+    this.loaded = true;
     const recorded = this.entries.filter((e) => !loaded.some((l) => l.id === e.id));
     this.entries = [...loaded, ...recorded];
     this.byId.clear();
@@ -160,7 +163,7 @@ export class ActivityLog {
     return () => this.listeners.delete(listener);
   }
 
-  /** Resolves once every change so far is written to the file. @throws what the last write threw. */
+  /** Resolves once every change so far is written to the file (after {@link load}). @throws what the last write threw. */
   async whenSaved(): Promise<void> {
     while (this.saving) await this.saving;
   }
@@ -189,7 +192,7 @@ export class ActivityLog {
   /** Writes the log soon: one write at a time, the last one carrying every change before it. */
   private scheduleSave(): void {
     this.dirty = true;
-    if (this.saving) return;
+    if (this.saving || !this.loaded) return;
     this.saving = (async () => {
       try {
         while (this.dirty) {

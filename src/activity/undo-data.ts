@@ -12,7 +12,7 @@ import type { AppliedChange } from '../vault/writes/applied-change';
 import type { ActivityEntry, ActivityUndo } from './types';
 
 /** Most changed lines a reverse patch is computed for (jsdiff `maxEditLength`); past it the text before is kept whole. */
-export const PATCH_MAX_EDIT = 2000;
+export const PATCH_MAX_EDIT = 400;
 /** Unchanged lines around each change in a reverse patch. */
 const PATCH_CONTEXT = 2;
 
