@@ -1,0 +1,88 @@
+/** @jest-environment ./test/harness/jsdom-node-env.js */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { Notice, type Plugin } from '../host';
+import VaultMcpPlugin from '../../src/main';
+import { ACTIVITY_VIEW_TYPE, type AgentActivityView } from '../../src/ui/activity/activity-view';
+import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { call } from './write-helpers';
+
+/** What the host's Plugin records for tests. */
+type HostPluginRecords = Pick<Plugin, 'statusBarItems' | 'ribbonIcons'>;
+
+/**
+ * The Agent activity view in the host's workspace (jsdom): a force key's writes over MCP show
+ * up grouped by key and session with their diff, the status-bar hint names the key, Revert puts
+ * the note back and the entry then says "reverted", Revert all takes back a whole session.
+ */
+describe('Agent activity view in the workspace', () => {
+  let copy: { dir: string; cleanup(): Promise<void> };
+  let env: BootedPlugin<VaultMcpPlugin>;
+  let client: Client;
+  const disk = (p: string): Promise<string> => fs.readFile(path.join(copy.dir, p), 'utf8');
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+  const until = async (check: () => boolean | Promise<boolean>): Promise<void> => {
+    for (let i = 0; i < 250; i++) {
+      if (await check()) return;
+      await settle();
+    }
+    throw new Error('condition not reached in 5 s');
+  };
+  const view = (): AgentActivityView => env.app.workspace.getLeavesOfType(ACTIVITY_VIEW_TYPE)[0].view as unknown as AgentActivityView;
+  const texts = (selector: string): string[] => Array.from(view().contentEl.querySelectorAll(selector), (el) => el.textContent ?? '');
+
+  beforeEach(async () => {
+    copy = await copyToTemp(DEMO_VAULT);
+    env = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, label: 'Claude Code', mode: 'force', allowWrites: true });
+    client = await connectClient(env.url, env.token);
+    Notice.shown.length = 0;
+  });
+
+  afterEach(async () => {
+    await client.close();
+    await env.plugin.activity.whenSaved();
+    await env.stop();
+    await copy.cleanup();
+  });
+
+  test('lists the writes with diffs; Revert puts the note back and marks the entry; Revert all takes back the session', async () => {
+    const hint = (env.plugin as unknown as HostPluginRecords).statusBarItems.find((el) => el.hasClass('vault-mcp-activity-hint'))!;
+    expect(hint.getText()).toBe('');
+    const inbox = await disk('Inbox.md');
+    await call(client, 'append_note', { path: 'Inbox.md', content: '- [ ] Agent task' });
+    await call(client, 'move_note', { path: 'Archive/Old ideas.md', to: 'Archive/Older ideas.md' });
+    expect(hint.getText()).toBe('Claude Code made 2 changes · just now');
+    (env.plugin as unknown as HostPluginRecords).ribbonIcons.find((r) => r.title === 'Open agent activity')!.el.click();
+    await until(() => env.app.workspace.getLeavesOfType(ACTIVITY_VIEW_TYPE).length === 1 && texts('.vault-mcp-activity-entry').length === 2);
+    expect(texts('.vault-mcp-activity-title')).toEqual(['2 changes by agents']);
+    expect(texts('.vault-mcp-activity-key-header-title')).toEqual(['Claude Code']);
+    expect(texts('.vault-mcp-activity-session-header-title')).toEqual([expect.stringMatching(/^Session \S{8}$/)]);
+    expect(texts('.vault-mcp-activity-kind')).toEqual(['move', 'edit']);
+    expect(texts('.vault-mcp-activity-path')).toEqual(['Archive/Older ideas.md', 'Inbox.md']);
+    expect(texts('.vault-mcp-diff-inserted')).toEqual(['+ - [ ] Agent task']);
+    expect(texts('.vault-mcp-diff-message')).toEqual(['Archive/Old ideas.md → Archive/Older ideas.md']);
+
+    const edit = view().contentEl.querySelectorAll<HTMLElement>('.vault-mcp-activity-entry')[1];
+    edit.querySelector<HTMLButtonElement>('button[aria-label="Revert edit of Inbox.md"]')!.click();
+    await until(async () => (await disk('Inbox.md')) === inbox);
+    await until(() => texts('.vault-mcp-activity-state').length === 1);
+    expect(Notice.shown.map((n) => n.message)).toEqual([expect.stringMatching(/^Vault MCP: Reverted a_\w+: Inbox\.md is as it was before \(logged as a_\w+\)\.$/)]);
+    expect(texts('.vault-mcp-activity-kind')).toEqual(['revert · edit', 'move', 'edit']);
+    expect(view().contentEl.querySelectorAll('.vault-mcp-activity-entry.is-reverted')).toHaveLength(1);
+
+    view().contentEl.querySelector<HTMLButtonElement>('.vault-mcp-activity-session-header button')!.click();
+    await until(async () => (await fs.stat(path.join(copy.dir, 'Archive/Old ideas.md')).then(() => true, () => false)));
+    await until(() => Notice.shown.length === 2);
+    expect(Notice.shown[1].message).toBe('Vault MCP: reverted 1 of 1 change.');
+    expect(hint.getText()).toBe('Claude Code made 2 changes · just now');
+  });
+
+  test('the command opens the view; an empty log says what will appear there', async () => {
+    await env.app.commands.executeCommandById('vault-mcp:open-agent-activity');
+    await until(() => env.app.workspace.getLeavesOfType(ACTIVITY_VIEW_TYPE).length === 1);
+    expect(texts('.vault-mcp-activity-title')).toEqual(['No agent activity']);
+    expect(texts('.vault-mcp-activity-empty')).toEqual(['Changes that force-mode keys make, and proposals you accept, are listed here so you can see and revert them.']);
+  });
+});
