@@ -20,8 +20,10 @@ export function serializeActivity(entries: readonly ActivityEntry[]): string {
 
 /** Bytes one entry takes in the file (its JSON line, UTF-8), for the size limit. */
 export function entryBytes(entry: ActivityEntry): number {
-  return Buffer.byteLength(JSON.stringify(entry), 'utf8') + 2;
+  return utf8.encode(JSON.stringify(entry)).length + 2;
 }
+
+const utf8 = new TextEncoder();
 
 /**
  * Reads an activity file.
