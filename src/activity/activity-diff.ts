@@ -7,7 +7,7 @@ import { structuredPatch } from 'diff';
 import type { ActivityEntry } from './types';
 import { PATCH_MAX_EDIT, textsOf } from './undo-data';
 
-/** One line of a diff preview: `head` starts a hunk ("Line 12"), `message` says what a whole-entry change did. */
+/** One line of a diff preview: `head` starts a hunk ("Line 12": its first changed line in the text after), `message` says what a whole-entry change did. */
 export interface DiffLine {
   kind: 'head' | 'removed' | 'inserted' | 'same' | 'message' | 'more';
   text: string;
@@ -33,7 +33,8 @@ export function diffPreview(entry: ActivityEntry, maxLines: number): DiffLine[] 
   if (patch === undefined) return [{ kind: 'message', text: `More than ${PATCH_MAX_EDIT} lines changed; open the note to see them.` }];
   const lines: DiffLine[] = [];
   for (const hunk of patch.hunks) {
-    lines.push({ kind: 'head', text: `Line ${Math.max(hunk.newStart, 1)}` });
+    const leading = hunk.lines.findIndex((line) => line[0] === '-' || line[0] === '+');
+    lines.push({ kind: 'head', text: `Line ${Math.max(hunk.newStart + Math.max(leading, 0), 1)}` });
     for (const line of hunk.lines) {
       if (line.startsWith('\\')) continue;
       lines.push({ kind: line[0] === '-' ? 'removed' : line[0] === '+' ? 'inserted' : 'same', text: line.slice(1) });
