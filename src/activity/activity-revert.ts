@@ -187,7 +187,8 @@ function refusal(err: ToolError, entry: ActivityEntry): string {
     case 'exists':
       return `'${entry.kind === 'move' ? entry.from : entry.path}' is taken now, so nothing was put back there.`;
     case 'conflict':
-      return /^'/.test(err.message) ? err.message.replace(/\.$/, '') + '.' : `'${entry.path}' changed since, and reverting would lose the later text.`;
+      // The writers' own conflict speaks to an agent (read_note, expected_hash); the user gets what it means here.
+      return err.message.startsWith('Note ') ? `'${entry.path}' changed since, and reverting would lose the later text.` : err.message;
     default:
       return err.message;
   }

@@ -1,7 +1,7 @@
 /** @jest-environment ./test/harness/jsdom-node-env.js */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { Notice, type Plugin } from '../host';
+import { Notice, type MarkdownView, type Plugin, type TFile } from '../host';
 import VaultMcpPlugin from '../../src/main';
 import { ACTIVITY_VIEW_TYPE, type AgentActivityView } from '../../src/ui/activity/activity-view';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
@@ -77,6 +77,34 @@ describe('Agent activity view in the workspace', () => {
     await until(() => Notice.shown.length === 2);
     expect(Notice.shown[1].message).toBe('Vault MCP: reverted 1 of 1 change.');
     expect(hint.getText()).toBe('Claude Code made 2 changes · just now');
+  });
+
+  test('on an open note: a force write, a hunk accepted with ✓ and a revert go through the editor, logged, the user\'s unsaved typing kept', async () => {
+    const file = env.app.vault.getFileByPath('Inbox.md') as unknown as TFile;
+    const view = (await env.app.workspace.openNote(file)) as unknown as MarkdownView;
+    const cm = (view.editor as unknown as { cm: import('@codemirror/view').EditorView }).cm;
+    cm.dispatch({ changes: { from: cm.state.doc.toString().indexOf('# Inbox') + 7, insert: ' (typed)' }, userEvent: 'input.type' });
+    await call(client, 'append_note', { path: 'Inbox.md', content: '- [ ] Agent task' });
+    expect(cm.state.doc.toString()).toContain('# Inbox (typed)\n');
+    expect(cm.state.doc.toString()).toContain('- [ ] Agent task');
+    const force = env.plugin.activity.all()[0];
+    expect(force).toMatchObject({ via: 'agent', tool: 'append_note', path: 'Inbox.md' });
+    expect(force.undo.after).toContain('# Inbox (typed)');
+
+    const caller = { id: env.key.id, label: 'Claude Code', roots: [] };
+    const prepared = await env.plugin.notes.writes.prepare({ tool: 'edit_note', kind: 'edit', path: 'Inbox.md', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' }, { label: 'Claude Code', roots: [] });
+    const p = await env.plugin.proposals.stage(prepared, caller);
+    await until(() => cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') !== null);
+    (cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') as HTMLElement).click();
+    await until(() => env.plugin.activity.all().length === 2);
+    expect(env.plugin.activity.all()[0]).toMatchObject({ via: 'proposal', proposal_id: p.id, hunks: [0], kind: 'edit', path: 'Inbox.md' });
+
+    const outcome = await env.plugin.reverts.revert(force.id);
+    expect(outcome.reverted).toBe(true);
+    const text = cm.state.doc.toString();
+    expect(text).not.toContain('- [ ] Agent task');
+    expect(text).toContain('# Inbox (typed)\n');
+    expect(text).toContain('- [ ] Renew the card\n');
   });
 
   test('the command opens the view; an empty log says what will appear there', async () => {

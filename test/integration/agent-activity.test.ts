@@ -170,6 +170,59 @@ describe('agent activity log', () => {
     expect(await exists('Proposed.md')).toBe(false);
   });
 
+  it('propose mode: every kind of accepted proposal is logged as the proposal, and Revert all of the key takes them all back', async () => {
+    await env.booted.plugin.keyRing.setMode(env.booted.key.id, 'propose');
+    const before = await read('Ideas.md');
+    const stage = async (tool: string, args: Record<string, unknown>): Promise<string> => (await call(env.client, tool, args)).proposal_id;
+    const ids = [
+      await stage('set_properties', { path: 'Ideas.md', properties: { status: 'sorted' } }),
+      await stage('create_note', { path: 'Proposed/New.md', content: 'new\n' }),
+      await stage('create_folder', { path: 'Proposed folder' }),
+      await stage('move_note', { path: 'Archive/Old ideas.md', to: 'Archive/Moved ideas.md' }),
+      await stage('delete_note', { path: 'Inbox.md', confirm: true }),
+      await stage('widget_write', { id: 'staged', html: WIDGET('Staged') }),
+    ];
+    for (const id of ids) expect((await env.booted.plugin.review.accept(id)).applied).toBe(1);
+    expect(log().all().map((e) => `${e.via} ${e.kind} ${e.proposal_id === ids[5 - log().all().indexOf(e)]}`)).toEqual(
+      ['widget', 'delete', 'move', 'folder', 'create', 'properties'].map((k) => `proposal ${k} true`),
+    );
+    const answer = (await runActivityCommand(env.booted.plugin, 'revert key "Claude Code"')) ?? '';
+    expect(answer.split('\n').pop()).toBe('6 of 6 reverted.');
+    expect(await read('Ideas.md')).toBe(before);
+    expect(await exists('Inbox.md')).toBe(true);
+    expect(await exists('Archive/Old ideas.md')).toBe(true);
+    for (const gone of ['Proposed/New.md', 'Proposed folder', 'Archive/Moved ideas.md', 'Widgets/staged.html']) expect(await exists(gone)).toBe(false);
+  });
+
+  it('a replaced widget goes back to its old text; a moved folder moves back', async () => {
+    const v1 = WIDGET('One');
+    await call(env.client, 'widget_write', { id: 'board', html: v1 });
+    const { createHash } = await import('node:crypto');
+    await call(env.client, 'widget_write', { id: 'board', html: WIDGET('Two'), expected_hash: createHash('sha256').update(v1).digest('hex') });
+    expect(newest()).toMatchObject({ kind: 'widget', hash_before: expect.any(String), hash_after: expect.any(String) });
+    expect((await revert(newest().id)).reverted).toBe(true);
+    expect(await read('Widgets/board.html')).toBe(v1);
+    await call(env.client, 'create_note', { path: 'Drafts/One.md', content: 'one\n' });
+    await call(env.client, 'move_note', { path: 'Drafts', to: 'Archive/Drafts' });
+    expect(newest()).toMatchObject({ kind: 'move', folder: true, from: 'Drafts', path: 'Archive/Drafts' });
+    expect((await revert(newest().id)).message).toMatch(/^Reverted a_\w+: Archive\/Drafts is back at Drafts/);
+    expect(await read('Drafts/One.md')).toBe('one\n');
+    expect(await exists('Archive/Drafts')).toBe(false);
+  });
+
+  it('a folder the agent made is not taken away once it holds something, nor a note once the user changed it', async () => {
+    await call(env.client, 'create_folder', { path: 'Agent folder' });
+    const folder = newest();
+    await fsp.writeFile(path.join(env.dir, 'Agent folder/User note.md'), 'mine\n');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await revert(folder.id)).message).toBe(`${folder.id} was not reverted: Folder 'Agent folder' is no longer empty, and what is in it now stays.`);
+    await call(env.client, 'create_note', { path: 'Agent note.md', content: 'agent\n' });
+    const note = newest();
+    await userEdit('Agent note.md', (t) => `${t}user line\n`);
+    expect((await revert(note.id)).message).toBe(`${note.id} was not reverted: 'Agent note.md' changed since, and reverting would lose the later text.`);
+    expect(await read('Agent note.md')).toBe('agent\nuser line\n');
+  });
+
   it('an agent sees only its own entries, without text of a note it may no longer see', async () => {
     await call(env.client, 'append_note', { path: 'Inbox.md', content: '- secret plan' });
     await call(env.client, 'append_note', { path: 'Ideas.md', content: '- open idea' });
@@ -191,6 +244,11 @@ describe('agent activity log', () => {
       await revert(theirs.activity[0].id);
       expect((await call(cursor, 'proposal_status', { activity: true })).activity.map((e: { status: string; via: string }) => `${e.via} ${e.status}`)).toEqual(['revert applied', 'agent reverted']);
       expect(await callError(env.client, 'proposal_status', { activity: true, id: 'p_1' })).toBe('Give id or activity, not both: activity lists every change of yours.');
+      // Confined to a folder now: the note outside its roots is hidden too.
+      await env.booted.plugin.keyRing.setRoots(env.booted.key.id, ['Projects']);
+      const confined = await call(env.client, 'proposal_status', { activity: true });
+      expect(confined.activity.map((e: { hidden?: string }) => e.hidden ?? 'shown')).toEqual(['Its note is no longer visible to this key.', 'Its note is no longer visible to this key.']);
+      expect(JSON.stringify(confined)).not.toContain('open idea');
     } finally {
       await cursor.close();
     }
