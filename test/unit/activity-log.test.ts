@@ -5,6 +5,7 @@ import { diffText } from '../../src/activity/activity-diff';
 import type { AccessScope } from '../../src/vault/access/access';
 import type { AppliedChange } from '../../src/vault/writes/applied-change';
 import { recentWriteHint } from '../../src/ui/activity/activity-status-bar';
+import { listActivity, runActivityCommand } from '../../src/ui/activity/activity-commands';
 
 /** The activity file in memory, as PluginFile behaves: read, write, keep a corrupt copy aside. */
 class MemoryFile implements ActivityFile {
@@ -123,6 +124,30 @@ describe('ActivityLog', () => {
     expect(recentWriteHint(log, t + 30_000)).toBe('Claude Code made 1 change · just now');
     expect(recentWriteHint(log, t + 3 * 60_000)).toBe('Claude Code made 1 change · 3 min ago');
     expect(recentWriteHint(log, t + 6 * 60_000)).toBeNull();
+  });
+});
+
+describe('terminal listing', () => {
+  it('lists the newest 100 and says how many older ones there are', () => {
+    const log = new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
+    expect(listActivity(log)).toBe('No agent activity yet.');
+    for (let i = 0; i < 105; i++) log.record(edit('a', `b${i}`, `N${i}.md`), AGENT);
+    const lines = listActivity(log).split('\n');
+    expect(lines[0]).toBe('"Claude Code", session s1:');
+    expect(lines).toHaveLength(102);
+    expect(lines[1]).toMatch(/ edit N104\.md via edit_note$/);
+    expect(lines[101]).toBe('... and 5 older changes; revert key "<label>" and revert session <session> cover them too.');
+  });
+
+  it('answers usage mistakes in one line and leaves other commands to the review', async () => {
+    const target = { activity: new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 })), reverts: {} as never };
+    expect(await runActivityCommand(target, 'activity a_1 extra')).toBe('Usage: activity [entry id]');
+    expect(await runActivityCommand(target, 'activity a_1')).toBe(`No activity entry 'a_1'; list them with "activity" (vault-mcp:activity in Obsidian's CLI) or the Agent activity view.`);
+    expect(await runActivityCommand(target, 'revert a_1 a_2')).toBe('Usage: revert <entry id> | revert key "<label>" | revert session <session>');
+    expect(await runActivityCommand(target, 'revert key')).toBe('Usage: revert <entry id> | revert key "<label>" | revert session <session>');
+    expect(await runActivityCommand(target, 'revert key "Nobody"')).toBe('No activity from a key labelled "Nobody"; "activity" lists the keys that changed something.');
+    expect(await runActivityCommand(target, 'accept p_1')).toBeNull();
+    expect(await runActivityCommand(target, '')).toBeNull();
   });
 });
 

@@ -17,6 +17,8 @@ export interface ActivityCommandTarget {
   reverts: ActivityRevert;
 }
 
+/** Entries `activity` lists, newest first. */
+const LIST_LIMIT = 100;
 /** Diff lines `activity <id>` prints. */
 const SHOW_DIFF_LINES = 80;
 
@@ -25,17 +27,19 @@ export const ACTIVITY_COMMANDS_HELP =
   'Agent activity: activity (list what agents changed), activity <id> (one change with its diff), revert <id>, revert key "<label>", revert session <session>.';
 
 /**
- * Every entry, newest first, grouped by key and MCP session (a group per key and session, in
+ * The newest {@link LIST_LIMIT} entries, newest first, grouped by key and MCP session (a group per key and session, in
  * the order of their newest entry); or a sentence when the log is empty.
  */
 export function listActivity(log: ActivityLog): string {
   const entries = log.all();
   if (entries.length === 0) return 'No agent activity yet.';
+  const shown = entries.slice(0, LIST_LIMIT);
   const lines: string[] = [];
-  for (const group of groupEntries(entries)) {
+  for (const group of groupEntries(shown)) {
     lines.push(`"${group.label}", ${group.session ? `session ${group.session}` : 'no session (accepted proposals, reverts, stateless calls)'}:`);
     for (const e of group.entries) lines.push(`  ${describeEntry(log, e)}`);
   }
+  if (entries.length > shown.length) lines.push(`... and ${entries.length - shown.length} older changes; revert key "<label>" and revert session <session> cover them too.`);
   return lines.join('\n');
 }
 
@@ -79,7 +83,7 @@ export async function runActivityCommand(target: ActivityCommandTarget, line: st
   }
   if (command !== 'revert') return null;
   const usage = 'Usage: revert <entry id> | revert key "<label>" | revert session <session>';
-  if (first === undefined) return usage;
+  if (first === undefined || ((first === 'key' || first === 'session') && rest.length === 0)) return usage;
   if (first === 'key' && rest.length) return revertActivity(target, { key: unquote(rest.join(' ')) });
   if (first === 'session' && rest.length === 1) return revertActivity(target, { session: rest[0] });
   if (rest.length) return usage;

@@ -13,10 +13,12 @@ export const ACTIVITY_ICON = 'history';
 
 /** Diff lines shown per entry before "… more lines". */
 const PREVIEW_LINES = 12;
+/** Entries drawn, newest first (each draws a diff); older ones are counted in one line. */
+const MAX_SHOWN = 100;
 
 /**
  * The Agent activity view (an Obsidian ItemView in the right sidebar): every change agents
- * caused, newest first, grouped by key and then by MCP session, each with its kind, note link,
+ * caused, newest first (the newest {@link MAX_SHOWN}), grouped by key and then by MCP session, each with its kind, note link,
  * time and route, a diff preview and Revert; a key and a session each have Revert all. A
  * reverted entry says so (reverting a revert redoes it). Redraws when the log changes.
  */
@@ -58,18 +60,25 @@ export class AgentActivityView extends ItemView {
       root.createEl('p', { cls: 'vault-mcp-activity-empty', text: 'Changes that force-mode keys make, and proposals you accept, are listed here so you can see and revert them.' });
       return;
     }
+    const shown = entries.slice(0, MAX_SHOWN);
     const byKey = new Map<string, ActivityEntry[]>();
-    for (const e of entries) byKey.set(e.key_id, [...(byKey.get(e.key_id) ?? []), e]);
+    for (const e of shown) byKey.set(e.key_id, [...(byKey.get(e.key_id) ?? []), e]);
     for (const list of byKey.values()) {
       const keyEl = root.createDiv({ cls: 'vault-mcp-activity-key' });
       const label = list[0].key_label;
-      this.groupHeader(keyEl, 'vault-mcp-activity-key-header', label, `Revert all from ${label}`, list);
+      const ofKey = entries.filter((e) => e.key_id === list[0].key_id);
+      this.groupHeader(keyEl, 'vault-mcp-activity-key-header', label, `Revert all from ${label}`, ofKey);
       for (const group of groupEntries(list)) {
         const sessionEl = keyEl.createDiv({ cls: 'vault-mcp-activity-session' });
-        const title = group.session ? `Session ${group.session.slice(0, 8)}` : 'Accepted proposals and reverts';
-        this.groupHeader(sessionEl, 'vault-mcp-activity-session-header', title, group.session ? `Revert session ${group.session.slice(0, 8)} of ${label}` : null, group.entries);
+        const session = group.session;
+        const title = session ? `Session ${session.slice(0, 8)}` : group.entries.every((e) => e.via !== 'agent') ? 'Accepted proposals and reverts' : 'Without an MCP session';
+        const ofSession = session ? ofKey.filter((e) => e.session === session) : [];
+        this.groupHeader(sessionEl, 'vault-mcp-activity-session-header', title, session ? `Revert session ${session.slice(0, 8)} of ${label}` : null, ofSession);
         for (const e of group.entries) this.renderEntry(sessionEl.createDiv({ cls: 'vault-mcp-activity-entry' }), e);
       }
+    }
+    if (entries.length > shown.length) {
+      root.createEl('p', { cls: 'vault-mcp-activity-empty', text: `${entries.length - shown.length} older changes are not shown; Revert all still covers them.` });
     }
   }
 
