@@ -67,11 +67,17 @@ function entryProblem(e: unknown): string | null {
   if (e.hunks !== undefined && !(Array.isArray(e.hunks) && e.hunks.every((h) => Number.isInteger(h)))) return '"hunks" must be a list of hunk numbers';
   if (e.left !== undefined && !Number.isInteger(e.left)) return '"left" must be a whole number';
   if (!isRecord(e.undo)) return '"undo" must be an object';
-  for (const key of ['after', 'patch', 'before'] as const) {
+  for (const key of ['after', 'before'] as const) {
     if (e.undo[key] !== undefined && typeof e.undo[key] !== 'string') return `"undo.${key}" must be a string`;
   }
+  const patch = e.undo.patch;
+  if (patch !== undefined && !(Array.isArray(patch) && patch.every(isReverseHunk))) return '"undo.patch" must be a list of {from, to, inserted}';
   if (e.kind === 'move' && typeof e.from !== 'string') return 'a move needs "from"';
   return null;
+}
+
+function isReverseHunk(h: unknown): boolean {
+  return isRecord(h) && Number.isInteger(h.from) && Number.isInteger(h.to) && typeof h.inserted === 'string';
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -10,16 +10,23 @@ export type ActivityKind = 'edit' | 'properties' | 'create' | 'delete' | 'move' 
 /** How the change came about: the agent's own force-mode call, the user accepting its proposal, or the user reverting an entry. */
 export type ActivityRoute = 'agent' | 'proposal' | 'revert';
 
+/** One hunk of a reverse patch: the text after's `[from, to)` (UTF-16 offsets, whole lines) becomes `inserted` again. */
+export interface ReverseHunk {
+  from: number;
+  to: number;
+  inserted: string;
+}
+
 /**
  * What undoes a change, beside the entry's paths: `after`, the whole text the change left
- * (edits, property changes, creates, widget writes); `patch`, a unified diff (jsdiff) from
- * `after` back to the text before (edits and widget replaces); `before`, the whole text
- * before, for a delete (the system trash cannot be read back through the API), a widget
- * taken away, and an edit whose diff was too large to compute. A move needs only its paths.
+ * (edits, property changes, creates, widget writes); `patch`, the hunks from `after` back to
+ * the text before (edits and widget replaces; see undo-data.ts); `before`, the whole text
+ * before, for a delete (the system trash cannot be read back through the API) and a widget
+ * taken away. A move or a folder needs only its paths.
  */
 export interface ActivityUndo {
   after?: string;
-  patch?: string;
+  patch?: ReverseHunk[];
   before?: string;
 }
 

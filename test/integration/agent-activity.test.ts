@@ -48,7 +48,7 @@ describe('agent activity log', () => {
     const edit = await write('edit_note', { path: 'Ideas.md', anchor: 'Pair every new hire', op: 'replace', content: 'Pair each new hire' });
     expect(edit).toMatchObject({ key_label: 'Claude Code', tool: 'edit_note', kind: 'edit', path: 'Ideas.md', via: 'agent', hash_before: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(edit.session).toEqual(expect.any(String));
-    expect(edit.undo.patch).toContain('-- Pair each new hire');
+    expect(edit.undo.patch).toEqual([expect.objectContaining({ inserted: expect.stringContaining('- Pair every new hire') })]);
     const props = await write('set_properties', { path: 'Ideas.md', properties: { status: 'sorted' } });
     await write('append_note', { path: 'Ideas.md', content: '- One more idea' });
     await write('write_note', { path: 'Inbox.md', body: '# Inbox\n\nEmpty.\n' });

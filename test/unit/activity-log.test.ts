@@ -160,26 +160,36 @@ describe('undo data', () => {
     ['---\ntags: [a]\n---\nbody', '---\ntags: [a, b]\n---\nbody'],
   ])('a reverse patch gives back the text before exactly (%j → %j)', (before, after) => {
     const { undo } = undoOf(edit(before, after));
-    expect(undo.patch).toEqual(expect.any(String));
+    expect(undo.patch).toEqual(expect.any(Array));
     expect(undo.before).toBeUndefined();
     expect(textsOf({ undo } as never)).toEqual({ before, after });
   });
 
-  it('keeps the whole text before when the diff is too large to compute', () => {
-    const before = Array.from({ length: 500 }, (_, i) => `line ${i}`).join('\n');
-    const after = Array.from({ length: 500 }, (_, i) => `LINE ${i}`).join('\n');
-    expect(undoOf(edit(before, after)).undo).toEqual({ after, before });
+  it('stores only the changed lines in the patch, the text before once', () => {
+    const lines = Array.from({ length: 500 }, (_, i) => `line ${i}\n`);
+    const before = lines.join('');
+    const after = [...lines.slice(0, 250), 'new line\n', ...lines.slice(251)].join('');
+    const { undo } = undoOf(edit(before, after));
+    expect(undo).toEqual({ after, patch: [{ from: after.indexOf('new line'), to: after.indexOf('new line') + 9, inserted: 'line 250\n' }] });
+  });
+
+  it('a rewrite of every line still round-trips', () => {
+    const before = Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n');
+    const after = Array.from({ length: 3000 }, (_, i) => `LINE ${i}`).join('\n');
+    expect(textsOf({ undo: undoOf(edit(before, after)).undo } as never)).toEqual({ before, after });
   });
 
   it('a damaged entry (patch no longer applies) says so instead of guessing', () => {
-    const entry = { id: 'a_1', undo: { after: 'zzz\n', patch: undoOf(edit('a\nb\n', 'a\nc\n')).undo.patch } } as never;
-    expect(() => textsOf(entry)).toThrow('Activity entry a_1 is damaged: its patch does not apply to its text.');
-    expect(diffText(entry, 5)).toBe('Activity entry a_1 is damaged: its patch does not apply to its text.');
+    const entry = { id: 'a_1', undo: { after: 'z\n', patch: undoOf(edit('a\nb\nc\n', 'a\nb\nd\n')).undo.patch } } as never;
+    expect(() => textsOf(entry)).toThrow('Activity entry a_1 is damaged: its patch does not fit its text.');
+    expect(diffText(entry, 5)).toBe('Activity entry a_1 is damaged: its patch does not fit its text.');
   });
 
   it('a preview is capped with a line saying how many were left out', () => {
     const { undo } = undoOf(edit('', Array.from({ length: 30 }, (_, i) => `l${i}\n`).join('')));
     expect(diffText({ kind: 'edit', undo } as never, 5).split('\n')).toEqual(['@@ Line 1', '+l0', '+l1', '+l2', '+l3', '… 26 more lines']);
+    const two = undoOf(edit('a\nb\nc\nd\ne\n', 'a\nB\nc\nd\ne\nf\n')).undo;
+    expect(diffText({ kind: 'edit', undo: two } as never, 20).split('\n')).toEqual(['@@ Line 2', '-b', '+B', '@@ Line 6', '+f']);
   });
 });
 
@@ -194,5 +204,6 @@ describe('activity file format', () => {
     expect(() => parseActivity(serializeActivity([{ ...e, at: 'yesterday' }]))).toThrow('entry #1: "at" must be a time');
     expect(() => parseActivity(serializeActivity([{ ...e, kind: 'move' }]))).toThrow('entry #1: a move needs "from"');
     expect(() => parseActivity(serializeActivity([{ ...e, undo: { after: 5 as never } }]))).toThrow('entry #1: "undo.after" must be a string');
+    expect(() => parseActivity(serializeActivity([{ ...e, undo: { after: 'x', patch: [{ from: 0, to: 'z' }] as never } }]))).toThrow('entry #1: "undo.patch" must be a list of {from, to, inserted}');
   });
 });

@@ -120,8 +120,8 @@ export class AgentActivityView extends ItemView {
     }
     const preview = el.createDiv({ cls: 'vault-mcp-activity-preview' });
     for (const line of diffPreview(e, PREVIEW_LINES)) {
-      const sign = line.kind === 'removed' ? '− ' : line.kind === 'inserted' ? '+ ' : line.kind === 'same' ? '  ' : '';
-      const cls = { head: 'vault-mcp-diff-head', removed: 'vault-mcp-diff-removed', inserted: 'vault-mcp-diff-inserted', same: 'vault-mcp-diff-same', message: 'vault-mcp-diff-message', more: 'vault-mcp-diff-more' }[line.kind];
+      const sign = line.kind === 'removed' ? '− ' : line.kind === 'inserted' ? '+ ' : '';
+      const cls = { head: 'vault-mcp-diff-head', removed: 'vault-mcp-diff-removed', inserted: 'vault-mcp-diff-inserted', message: 'vault-mcp-diff-message', more: 'vault-mcp-diff-more' }[line.kind];
       preview.createDiv({ cls: `vault-mcp-diff-line ${cls}`, text: `${sign}${line.text}` });
     }
   }
