@@ -27,6 +27,8 @@ export class ActivityLog {
   /** Oldest first. */
   private entries: ActivityEntry[] = [];
   private readonly byId = new Map<string, ActivityEntry>();
+  /** Each entry's size in the file, bytes, computed once (and again after it changes). */
+  private readonly sizes = new WeakMap<ActivityEntry, number>();
   private readonly listeners = new Set<(event: ActivityEvent) => void>();
   private saving: Promise<void> | null = null;
   private dirty = false;
@@ -111,7 +113,10 @@ export class ActivityLog {
     this.entries.push(entry);
     this.byId.set(entry.id, entry);
     const undone = entry.reverts ? this.byId.get(entry.reverts) : undefined;
-    if (undone) undone.reverted_by = entry.id;
+    if (undone) {
+      undone.reverted_by = entry.id;
+      this.sizes.delete(undone);
+    }
     this.prune();
     this.scheduleSave();
     this.emit({ type: 'recorded', entry });
@@ -127,6 +132,7 @@ export class ActivityLog {
     const entry = this.byId.get(id);
     if (!entry) throw new Error(`No activity entry '${id}'.`);
     entry.left = left;
+    this.sizes.delete(entry);
     this.scheduleSave();
     this.emit({ type: 'updated', entry });
   }
@@ -170,7 +176,14 @@ export class ActivityLog {
 
   /** Size the log takes in its file now, bytes (what `maxMegabytes` bounds). */
   sizeBytes(): number {
-    return this.entries.reduce((sum, e) => sum + entryBytes(e), 0);
+    return this.entries.reduce((sum, e) => sum + this.sizeOf(e), 0);
+  }
+
+  /** One entry's size in the file (see {@link entryBytes}), remembered. */
+  private sizeOf(entry: ActivityEntry): number {
+    let size = this.sizes.get(entry);
+    if (size === undefined) this.sizes.set(entry, (size = entryBytes(entry)));
+    return size;
   }
 
   /** Drops entries past the age limit, then the oldest past the size limit (the newest stays). @returns true when any went. */
@@ -179,12 +192,13 @@ export class ActivityLog {
     const maxBytes = maxMegabytes * 1024 * 1024;
     const oldest = this.now().getTime() - maxDays * DAY_MS;
     let keep = this.entries.filter((e) => Date.parse(e.at) >= oldest);
-    let size = keep.reduce((sum, e) => sum + entryBytes(e), 0);
+    let size = keep.reduce((sum, e) => sum + this.sizeOf(e), 0);
     let first = 0;
-    while (size > maxBytes && first < keep.length - 1) size -= entryBytes(keep[first++]);
+    while (size > maxBytes && first < keep.length - 1) size -= this.sizeOf(keep[first++]);
     keep = keep.slice(first);
     if (keep.length === this.entries.length) return false;
-    for (const e of this.entries) if (!keep.includes(e)) this.byId.delete(e.id);
+    const kept = new Set(keep);
+    for (const e of this.entries) if (!kept.has(e)) this.byId.delete(e.id);
     this.entries = keep;
     return true;
   }
