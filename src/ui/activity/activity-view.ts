@@ -1,5 +1,5 @@
 import { ItemView, Notice, TFile, type WorkspaceLeaf } from 'obsidian';
-import { diffPreview } from '../../activity/activity-diff';
+import { diffPreview, type DiffLine } from '../../activity/activity-diff';
 import type { ActivityLog } from '../../activity/activity-log';
 import type { ActivityRevert, RevertOutcome } from '../../activity/activity-revert';
 import type { ActivityEntry } from '../../activity/types';
@@ -23,6 +23,9 @@ const MAX_SHOWN = 100;
  * reverted entry says so (reverting a revert redoes it). Redraws when the log changes.
  */
 export class AgentActivityView extends ItemView {
+  /** Each entry's diff preview, computed once (an entry's texts never change). */
+  private readonly previews = new WeakMap<ActivityEntry, DiffLine[]>();
+
   /** @param leaf the workspace leaf Obsidian gives the view. @param log the log it lists. @param reverts what Revert calls. */
   constructor(
     leaf: WorkspaceLeaf,
@@ -119,7 +122,9 @@ export class AgentActivityView extends ItemView {
       button.addEventListener('click', () => void this.revertOne(e.id));
     }
     const preview = el.createDiv({ cls: 'vault-mcp-activity-preview' });
-    for (const line of diffPreview(e, PREVIEW_LINES)) {
+    let lines = this.previews.get(e);
+    if (!lines) this.previews.set(e, (lines = diffPreview(e, PREVIEW_LINES)));
+    for (const line of lines) {
       const sign = line.kind === 'removed' ? '− ' : line.kind === 'inserted' ? '+ ' : '';
       const cls = { head: 'vault-mcp-diff-head', removed: 'vault-mcp-diff-removed', inserted: 'vault-mcp-diff-inserted', message: 'vault-mcp-diff-message', more: 'vault-mcp-diff-more' }[line.kind];
       preview.createDiv({ cls: `vault-mcp-diff-line ${cls}`, text: `${sign}${line.text}` });
