@@ -254,6 +254,18 @@ describe('agent activity log', () => {
     }
   });
 
+  it("Obsidian's CLI handlers list, show and revert as the terminal does", async () => {
+    await call(env.client, 'append_note', { path: 'Ideas.md', content: '- cli idea' });
+    const id = newest().id;
+    const cli = (name: string) => env.booted.app.cliHandlers.get(name)!.handler;
+    expect(await cli('vault-mcp:activity')({})).toMatch(new RegExp(`^"Claude Code", session \\S+:\n {2}${id} .+ edit Ideas\\.md via append_note$`));
+    expect(await cli('vault-mcp:activity')({ id })).toContain('+- cli idea');
+    expect(await cli('vault-mcp:revert')({})).toBe('Give exactly one of id=<entry id>, key=<label> or session=<session>.');
+    expect(await cli('vault-mcp:revert')({ id, key: 'Claude Code' })).toBe('Give exactly one of id=<entry id>, key=<label> or session=<session>.');
+    expect(await cli('vault-mcp:revert')({ id })).toMatch(new RegExp(`^Reverted ${id}: Ideas\\.md is as it was before`));
+    expect(await read('Ideas.md')).not.toContain('- cli idea');
+  });
+
   it('the terminal commands list by key and session, show a diff, and revert a session', async () => {
     await call(env.client, 'append_note', { path: 'Ideas.md', content: '- terminal idea' });
     await call(env.client, 'create_folder', { path: 'Made by agent' });
