@@ -114,3 +114,35 @@ describe('Agent activity view in the workspace', () => {
     expect(texts('.vault-mcp-activity-empty')).toEqual(['Changes that force-mode keys make, and proposals you accept, are listed here so you can see and revert them.']);
   });
 });
+
+describe('the activity file of the running plugin', () => {
+  const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
+
+  test('a damaged file is kept aside with a Notice; what agents change next survives a restart', async () => {
+    const copy = await copyToTemp(DEMO_VAULT);
+    try {
+      await fs.mkdir(path.join(copy.dir, PLUGIN_DIR), { recursive: true });
+      await fs.writeFile(path.join(copy.dir, PLUGIN_DIR, 'activity.json'), '{"version":1,"entries":[{"id":');
+      Notice.shown.length = 0;
+      const first = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, label: 'Claude Code', mode: 'force', allowWrites: true });
+      for (let i = 0; i < 250 && Notice.shown.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(Notice.shown.map((n) => n.message)).toEqual([expect.stringMatching(/^Vault MCP could not read its agent activity file \(not valid JSON .+\); it was kept as \.obsidian\/plugins\/vault-mcp\/activity\.json\.corrupt-\S+ and the activity log starts empty\.$/)]);
+      const aside = (await fs.readdir(path.join(copy.dir, PLUGIN_DIR))).filter((n) => n.startsWith('activity.json.corrupt-'));
+      expect(aside).toHaveLength(1);
+      expect(await fs.readFile(path.join(copy.dir, PLUGIN_DIR, aside[0]), 'utf8')).toBe('{"version":1,"entries":[{"id":');
+      const client = await connectClient(first.url, first.token);
+      await call(client, 'append_note', { path: 'Inbox.md', content: '- kept across restarts' });
+      await client.close();
+      await first.plugin.activity.whenSaved();
+      await first.stop();
+      const second = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, label: 'Claude Code', mode: 'force', allowWrites: true });
+      for (let i = 0; i < 250 && second.plugin.activity.all().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(second.plugin.activity.all().map((e) => `${e.tool} ${e.path}`)).toEqual(['append_note Inbox.md']);
+      expect((await second.plugin.reverts.revert(second.plugin.activity.all()[0].id)).reverted).toBe(true);
+      await second.plugin.activity.whenSaved();
+      await second.stop();
+    } finally {
+      await copy.cleanup();
+    }
+  });
+});
