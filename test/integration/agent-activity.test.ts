@@ -244,10 +244,17 @@ describe('agent activity log', () => {
       await revert(theirs.activity[0].id);
       expect((await call(cursor, 'proposal_status', { activity: true })).activity.map((e: { status: string; via: string }) => `${e.via} ${e.status}`)).toEqual(['revert applied', 'agent reverted']);
       expect(await callError(env.client, 'proposal_status', { activity: true, id: 'p_1' })).toBe('Give id or activity, not both: activity lists every change of yours.');
+      // A folder the user quarantines since: its note's entry is hidden too.
+      await call(env.client, 'append_note', { path: 'Areas/Home/Garden plan.md', content: '- quarantined line' });
+      env.booted.plugin.settings.access.quarantine = ['Areas'];
+      const quarantined = await call(env.client, 'proposal_status', { activity: true });
+      expect(quarantined.activity[0]).toMatchObject({ tool: 'append_note', hidden: 'Its note is no longer visible to this key.' });
+      expect(JSON.stringify(quarantined)).not.toContain('quarantined line');
+      env.booted.plugin.settings.access.quarantine = [];
       // Confined to a folder now: the note outside its roots is hidden too.
       await env.booted.plugin.keyRing.setRoots(env.booted.key.id, ['Projects']);
       const confined = await call(env.client, 'proposal_status', { activity: true });
-      expect(confined.activity.map((e: { hidden?: string }) => e.hidden ?? 'shown')).toEqual(['Its note is no longer visible to this key.', 'Its note is no longer visible to this key.']);
+      expect(confined.activity.map((e: { hidden?: string }) => e.hidden ?? 'shown')).toEqual(Array(3).fill('Its note is no longer visible to this key.'));
       expect(JSON.stringify(confined)).not.toContain('open idea');
     } finally {
       await cursor.close();
