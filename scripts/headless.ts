@@ -70,7 +70,16 @@ async function main(): Promise<void> {
     const server = (booted.plugin as unknown as { server: { stop(): Promise<void> } }).server;
     // The server's own stop first and awaited (running calls get its grace, then connections
     // close): the plugin's unload starts it without waiting, so the copy could go while writes land.
-    const ok = await stopRun({ stopServer: () => server.stop(), unload: () => booted.stop() }, vault, (message) => console.error(`vault-mcp: ${message}`));
+    // The activity log writes its file shortly after each change: let the last write land before the process exits.
+    const activity = (booted.plugin as unknown as ActivityCommandTarget).activity;
+    const unload = async (): Promise<void> => {
+      try {
+        await activity.whenSaved();
+      } finally {
+        await booted.stop();
+      }
+    };
+    const ok = await stopRun({ stopServer: () => server.stop(), unload }, vault, (message) => console.error(`vault-mcp: ${message}`));
     process.exit(ok ? 0 : 1);
   };
   process.on('SIGINT', () => void stop());
