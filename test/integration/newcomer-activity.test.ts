@@ -90,5 +90,11 @@ describe('npm start: agent activity and revert from the terminal', () => {
     const after = await type('activity', /reverted by a_\w+\)\n(?:.*\n){2}/);
     expect(after.match(/\(reverted by a_\w+\)/g)).toHaveLength(3);
     expect(await type(`revert ${ids[0]}`, /already reverted[^\n]*\n/)).toContain(`${ids[0]} is already reverted`);
+    // Ctrl-C: the log's last write lands before the runner exits; the next run reads it back.
+    const exited = new Promise((r) => child?.once('exit', r));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    const saved = JSON.parse(await fsp.readFile(path.join(copy.dir, '.obsidian/plugins/vault-mcp/activity.json'), 'utf8')) as { entries: Array<{ via: string }> };
+    expect(saved.entries.map((e) => e.via)).toEqual(['agent', 'agent', 'agent', 'revert', 'revert', 'revert']);
   }, 60_000);
 });
