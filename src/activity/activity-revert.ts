@@ -98,11 +98,18 @@ export class ActivityRevert {
   /**
    * Applies what undoes `entry` for `scope`. @returns how many of its changes were left as they
    * are (text kinds whose note changed since; else 0).
-   * @throws ToolError when the vault refuses the undo (see {@link refusal}).
+   * @throws ToolError when the vault refuses the undo (see {@link refusal}), or the entry's undo
+   *   data is damaged (invalid_argument).
    */
   private async undo(entry: ActivityEntry, scope: AccessScope): Promise<number> {
+    let texts: { before: string | null; after: string | null };
+    try {
+      texts = textsOf(entry);
+    } catch (err) {
+      throw new ToolError('invalid_argument', (err as Error).message);
+    }
+    const { before, after } = texts;
     const writes = this.notes.writes;
-    const { before, after } = textsOf(entry);
     switch (entry.kind) {
       case 'edit':
       case 'properties':

@@ -6,6 +6,7 @@ import type { AccessScope } from '../../src/vault/access/access';
 import type { AppliedChange } from '../../src/vault/writes/applied-change';
 import { recentWriteHint } from '../../src/ui/activity/activity-status-bar';
 import { listActivity, runActivityCommand } from '../../src/ui/activity/activity-commands';
+import { ActivityRevert } from '../../src/activity/activity-revert';
 
 /** The activity file in memory, as PluginFile behaves: read, write, keep a corrupt copy aside. */
 class MemoryFile implements ActivityFile {
@@ -183,6 +184,18 @@ describe('undo data', () => {
     const entry = { id: 'a_1', undo: { after: 'z\n', patch: undoOf(edit('a\nb\nc\n', 'a\nb\nd\n')).undo.patch } } as never;
     expect(() => textsOf(entry)).toThrow('Activity entry a_1 is damaged: its patch does not fit its text.');
     expect(diffText(entry, 5)).toBe('Activity entry a_1 is damaged: its patch does not fit its text.');
+  });
+
+  it('a revert of a damaged entry is refused in one sentence, the vault untouched', async () => {
+    const log = new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
+    const e = log.record(edit('a\nb\nc\n', 'a\nb\nd\n'), AGENT)!;
+    e.undo.after = 'z\n';
+    const noVault = new Proxy({}, { get: () => { throw new Error('the vault was touched'); } });
+    expect(await new ActivityRevert(log, noVault as never, () => null).revert(e.id)).toEqual({
+      id: e.id,
+      reverted: false,
+      message: `${e.id} was not reverted: Activity entry ${e.id} is damaged: its patch does not fit its text.`,
+    });
   });
 
   it('a preview is capped with a line saying how many were left out', () => {
