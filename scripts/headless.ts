@@ -19,6 +19,7 @@ import { createInterface } from 'node:readline';
 import type { SessionAddOn } from '../src/server/content/session-add-on';
 import { conformanceFixtures } from '../test/conformance-fixtures';
 import { runReviewCommand, type ReviewCommandTarget } from '../src/ui/review/review-commands';
+import { ACTIVITY_COMMANDS_HELP, runActivityCommand, type ActivityCommandTarget } from '../src/ui/activity/activity-commands';
 
 async function main(): Promise<void> {
   let options: RunOptions;
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
   if (options.conformanceFixtures) (booted.plugin as unknown as { server: { addOns: SessionAddOn[] } }).server.addOns.push(conformanceFixtures);
   for (const line of startupLines(options, booted.url, token, vault, { ...run, settings, tokens })) console.log(line);
   reportSemanticIndex((booted.plugin as unknown as { semantic: SemanticIndex }).semantic, settings);
-  reviewFromStdin(booted.plugin as unknown as ReviewCommandTarget);
+  reviewFromStdin(booted.plugin as unknown as ReviewCommandTarget & ActivityCommandTarget);
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;
@@ -89,7 +90,16 @@ async function main(): Promise<void> {
     const server = (booted.plugin as unknown as { server: { stop(): Promise<void> } }).server;
     // The server's own stop first and awaited (running calls get its grace, then connections
     // close): the plugin's unload starts it without waiting, so the copy could go while writes land.
-    const ok = await stopRun({ stopServer: () => server.stop(), unload: () => booted.stop() }, vault, (message) => console.error(`vault-mcp: ${message}`));
+    // The activity log writes its file shortly after each change: let the last write land before the process exits.
+    const activity = (booted.plugin as unknown as ActivityCommandTarget).activity;
+    const unload = async (): Promise<void> => {
+      try {
+        await activity.whenSaved();
+      } finally {
+        await booted.stop();
+      }
+    };
+    const ok = await stopRun({ stopServer: () => server.stop(), unload }, vault, (message) => console.error(`vault-mcp: ${message}`));
     process.exit(ok ? 0 : 1);
   };
   process.on('SIGINT', () => void stop());
@@ -116,16 +126,17 @@ function reportSemanticIndex(semantic: SemanticIndex, settings: VaultMcpSettings
 
 /**
  * Reads review commands from standard input, one per line (`proposals`, `show <id>`,
- * `accept <id> [hunk]`, `reject <id> [hunk]`), and prints each answer: the terminal stand-in
- * for the editor's inline review. End of input leaves the server running.
+ * `accept <id> [hunk]`, `reject <id> [hunk]`; `activity [id]` and `revert ...` for the agent
+ * activity log), and prints each answer: the terminal stand-in for the editor's inline review
+ * and the Agent activity view. End of input leaves the server running.
  */
-function reviewFromStdin(target: ReviewCommandTarget): void {
+function reviewFromStdin(target: ReviewCommandTarget & ActivityCommandTarget): void {
   const lines = createInterface({ input: process.stdin, terminal: false });
   let queue = Promise.resolve();
   lines.on('line', (line) => {
     queue = queue.then(async () => {
-      const answer = await runReviewCommand(target, line);
-      if (answer) console.log(answer);
+      const answer = (await runActivityCommand(target, line)) ?? (await runReviewCommand(target, line));
+      if (answer) console.log(line.trim() === 'help' ? `${answer}\n${ACTIVITY_COMMANDS_HELP}` : answer);
     });
   });
 }

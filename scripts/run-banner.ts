@@ -3,6 +3,7 @@ import type { KeyRecord } from '../src/settings/key-record';
 import type { VaultMcpSettings } from '../src/settings/settings';
 import { clientSnippets } from '../src/ui/settings/client-snippets';
 import { REVIEW_COMMANDS_HELP } from '../src/ui/review/review-commands';
+import { ACTIVITY_COMMANDS_HELP } from '../src/ui/activity/activity-commands';
 import type { RunOptions } from './run-options';
 import { RUN_KEY_LABEL, type SettingsSource } from './run-settings';
 import type { RunVault } from './run-vault';
@@ -24,7 +25,7 @@ export interface RunDetails {
  * Then the vault, where the settings came from, every key (the run's own first; a token is
  * printed only when the run made it), the semantic index, and the run key's client setups.
  * The review hint is printed only for a propose key (a force key writes at once, so there is
- * nothing to review).
+ * nothing to review); the activity hint always (accepted proposals are logged too).
  * @param options the parsed run options. @param url the MCP endpoint. @param token the run key's bearer token.
  * @param vault the folder served. @param run the settings and tokens of the run.
  * @returns the lines, without newlines.
@@ -46,6 +47,7 @@ export function startupLines(options: RunOptions, url: string, token: string, va
     lines.push(`${snippet.title}: ${snippet.where}`, ...snippet.text.split('\n').map((line) => `  ${line}`));
   }
   if (options.mode === 'propose') lines.push(`Review proposals here (propose mode). ${REVIEW_COMMANDS_HELP}`);
+  lines.push(ACTIVITY_COMMANDS_HELP);
   lines.push('Press Ctrl-C to stop.');
   return lines;
 }

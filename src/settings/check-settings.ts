@@ -16,11 +16,13 @@ const FLAG = 'true or false';
 const COUNT = 'a whole number of 0 or more';
 const PORT = `a whole number from ${MIN_PORT} to ${MAX_PORT}`;
 const KEY_ID = 'lowercase letters, digits and dashes in quotes, as secret storage ids are';
+const POSITIVE = 'a number above 0';
 const FOLDERS = 'a list of vault folders in quotes, such as ["Private"]';
 
 const text = z.string({ error: TEXT });
 const flag = z.boolean({ error: FLAG });
 const count = z.number({ error: COUNT }).int({ error: COUNT }).min(0, { error: COUNT });
+const positive = z.number({ error: POSITIVE }).positive({ error: POSITIVE });
 const folders = z.array(text, { error: FOLDERS });
 const object = (what: string) => ({ error: `an object of ${what} in braces` });
 
@@ -48,6 +50,7 @@ export const SETTINGS_FILE_SCHEMA = z.strictObject(
     skills: z.strictObject({ folder: text }, object('skills settings')).partial(),
     proposals: z.strictObject({ notifyOnNew: flag }, object('proposal settings')).partial(),
     widgets: z.strictObject({ folder: text }, object('widget settings')).partial(),
+    activity: z.strictObject({ maxMegabytes: positive, maxDays: positive }, object('activity log limits')).partial(),
     ai: z
       .strictObject(
         {

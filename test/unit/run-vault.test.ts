@@ -132,6 +132,7 @@ describe('npm start: startup lines', () => {
     expect(force[0]).toBe('MCP server listening on http://127.0.0.1:27200/mcp');
     expect(force.some((l) => /Review proposals/.test(l))).toBe(false);
     expect(force).toContain('Key "npm start": mode force, writes off, roots Projects');
+    expect(force).toContain('Agent activity: activity (list what agents changed), activity <id> (one change with its diff), revert <id>, revert key "<label>", revert session <session>.');
     expect(force[force.length - 1]).toBe('Press Ctrl-C to stop.');
   });
 
