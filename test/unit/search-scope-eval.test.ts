@@ -18,6 +18,7 @@ const NOTES: Record<string, { text: string; frontmatter?: Record<string, unknown
   'Slow.md': { text: `${'a'.repeat(30000)}!\n- [ ] ${'a'.repeat(30000)}!\n`, frontmatter: { code: `${'a'.repeat(30000)}!` } },
   'Nfd.md': { text: 'Pastel de nata: paste\u0301is da casa.\n' },
   'flour mill.md': { text: 'A building by the river.\n' },
+  'Tasks.md': { text: 'Intro line.\n- [ ] call Bob\n' },
 };
 
 const engine = new LexicalEngine();
@@ -85,5 +86,14 @@ describe('the regex guard covers regexes inside every operator', () => {
     expect(await find('line:(/^Add/ flour)')).toEqual([]);
     expect(await find('match-case:/^sift/')).toEqual([]);
     expect(await find('match-case:/^Sift/')).toEqual(['Recipes/Cake.md']);
+  });
+
+  it('anchors and word boundaries apply to the stretch, not the whole file, and regexes without them are pre-tested on the file', async () => {
+    // The task text starts after its checkbox, mid-line in the file.
+    expect(await find('task:/^ call/')).toEqual(['Tasks.md']);
+    expect(await find('task:/^- \\[/')).toEqual([]);
+    expect(await find('task:/call B/')).toEqual(['Tasks.md']);
+    expect(await find('line:/Bob$/')).toEqual(['Tasks.md']);
+    expect(await find('line:(/l B/ -intro)')).toEqual(['Tasks.md']);
   });
 });

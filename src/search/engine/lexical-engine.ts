@@ -284,14 +284,19 @@ export class LexicalEngine {
       }
       return smallest;
     };
+    const termSets = new Map<QueryNode, Set<string>>();
     const index: TermLookup = {
       score: (node, path) => {
         const doc = this.docs.get(path);
         return doc === undefined ? null : (hits.get(node)?.scores.get(doc) ?? null);
       },
       terms: (node) => {
-        const found = hits.get(node);
-        return new Set(found === undefined ? [] : found.expansions.map((e) => this.index.dict.term(e.id)));
+        let set = termSets.get(node);
+        if (set === undefined) {
+          set = new Set((hits.get(node)?.expansions ?? []).map((e) => this.index.dict.term(e.id)));
+          termSets.set(node, set);
+        }
+        return set;
       },
       regex: (node, path) => regexHits.get(node)?.has(path) ?? false,
     };

@@ -20,6 +20,8 @@ export interface Verdict {
 export interface ScopedRegexRuns {
   answers: Map<QueryNode, Map<string, boolean>>;
   wanted: Map<QueryNode, Set<string>>;
+  /** Per regex node, the note texts whose whole file text it does not match: no stretch of them can match either (see `evaluateBatch`). */
+  absent: Map<QueryNode, Set<NoteText>>;
 }
 
 /** The note text once loaded: `full` is the whole file, `body` the part after the frontmatter. */

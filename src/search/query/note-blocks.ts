@@ -30,15 +30,20 @@ interface Line {
   /** End of the line's text, before `\r\n` or `\n`. */
   end: number;
   text: string;
+  /** The line's first character that is not a space or tab ('' for a blank line): most lines are prose, and a block start needs one of {@link MARKS}. */
+  first: string;
 }
 
-/** A fence opener; a backtick fence's info string holds no backtick (CommonMark), so ```code``` is inline code. */
+/** First characters a line that starts a block other than a paragraph can have (`=` for a setext underline). */
+const MARKS = new Set([...'`~$%#-*_+>=0123456789']);
+
 const FENCE = /^ {0,3}(`{3,}(?=[^`]*$)|~{3,})/;
 const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
 const LIST_ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])(?:([ \t]+)|$)/;
 const TASK = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[([^\]])\](?=[ \t]|$)/;
+const TASK_LINE = new RegExp(TASK.source, 'm');
 const QUOTE = /^ {0,3}>/;
 const MATH = /^[ \t]*\$\$/;
 const COMMENT = /^[ \t]*%%/;
@@ -48,9 +53,21 @@ const COMMENT = /^[ \t]*%%/;
  * @returns one range per line, in order; a final empty line after a trailing newline is left out
  */
 export function noteLines(text: string): TextRange[] {
-  return splitLines(text)
-    .filter((l, i, all) => i < all.length - 1 || l.end > l.start)
-    .map(({ start, end }) => ({ start, end }));
+  const out: TextRange[] = [];
+  let start = 0;
+  while (start <= text.length) {
+    const nl = text.indexOf('\n', start);
+    const stop = nl < 0 ? text.length : nl;
+    if (nl < 0 && stop === start) break;
+    out.push({ start, end: stop > start && text.charCodeAt(stop - 1) === 13 ? stop - 1 : stop });
+    start = stop + 1;
+  }
+  return out;
+}
+
+/** True when `text` has a line that opens a task list item (`- [ ]`, `1. [x]`...): a cheap test before parsing blocks for the task operators. */
+export function hasTaskMarker(text: string): boolean {
+  return TASK_LINE.test(text);
 }
 
 /**
@@ -109,19 +126,23 @@ function splitLines(text: string): Line[] {
     const nl = text.indexOf('\n', start);
     const stop = nl < 0 ? text.length : nl;
     const end = stop > start && text.charCodeAt(stop - 1) === 13 ? stop - 1 : stop;
-    lines.push({ start, end, text: text.slice(start, end) });
+    const line = text.slice(start, end);
+    lines.push({ start, end, text: line, first: FIRST_MARK.exec(line)?.[0] ?? '' });
     if (nl < 0) return lines;
     start = nl + 1;
   }
 }
 
+const FIRST_MARK = /[^ \t]/;
+
 function isBlank(t: string): boolean {
-  return t.trim() === '';
+  return !/\S/.test(t);
 }
 
 /** The block starting on non-blank line `i`, and the index of the first line after it. */
 function blockAt(lines: Line[], i: number): { block: NoteBlock; after: number } {
   const t = lines[i].text;
+  if (!MARKS.has(lines[i].first)) return paragraphAt(lines, i);
   const span = (kind: NoteBlock['kind'], last: number): { block: NoteBlock; after: number } => ({
     block: { kind, start: lines[i].start + leading(t).length, end: lines[last].end },
     after: last + 1,
@@ -151,15 +172,25 @@ function blockAt(lines: Line[], i: number): { block: NoteBlock; after: number } 
     }
     return span('quote', j - 1);
   }
+  return paragraphAt(lines, i);
+}
+
+/** A paragraph from line `i`, or a setext heading when a `===`/`---` line ends it. */
+function paragraphAt(lines: Line[], i: number): { block: NoteBlock; after: number } {
+  const start = lines[i].start + lines[i].text.indexOf(lines[i].first);
   let j = i + 1;
   while (j < lines.length) {
-    const tj = lines[j].text;
-    if (isBlank(tj)) break;
-    if (SETEXT_UNDERLINE.test(tj)) return span('heading', j);
-    if (startsBlock(tj) || interruptsWithItem(tj)) break;
+    const line = lines[j];
+    if (line.first === '') break;
+    if (MARKS.has(line.first)) {
+      if ((line.first === '=' || line.first === '-') && SETEXT_UNDERLINE.test(line.text)) {
+        return { block: { kind: 'heading', start, end: line.end }, after: j + 1 };
+      }
+      if (startsBlock(line.text) || interruptsWithItem(line.text)) break;
+    }
     j++;
   }
-  return span('paragraph', j - 1);
+  return { block: { kind: 'paragraph', start, end: lines[j - 1].end }, after: j };
 }
 
 /** True when a line starts a block that ends a paragraph before it (list items aside, see {@link interruptsWithItem}). */

@@ -60,11 +60,36 @@ export function evaluate(node: QueryNode, note: NoteRecord, lookup: TermLookup, 
       return evaluateText(node, note, lookup, text);
     case 'regex':
       return text === undefined ? MAYBE : answer(lookup.regex(node, note.path));
-    case 'scope':
     case 'case':
+      if (transparent(node)) return evaluate(node.child, note, lookup, text);
+      return text === undefined ? (scopeWithoutText(node, note, lookup) === 'no' ? NO : MAYBE) : scopeWithText(node, note, lookup, text);
+    case 'scope':
       return text === undefined ? (scopeWithoutText(node, note, lookup) === 'no' ? NO : MAYBE) : scopeWithText(node, note, lookup, text);
     default:
       return answer(noteFilter(node, note, lookup));
+  }
+}
+
+/**
+ * True for an `ignore-case:` with no `match-case:` inside: matching is case-insensitive
+ * anyway, so outside a stretch operator it means exactly its child (and is evaluated as such).
+ */
+function transparent(node: QueryNode & { kind: 'case' }): boolean {
+  return !node.sensitive && !hasSensitive(node.child);
+}
+
+function hasSensitive(node: QueryNode): boolean {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.children.some(hasSensitive);
+    case 'not':
+    case 'scope':
+      return hasSensitive(node.child);
+    case 'case':
+      return node.sensitive || hasSensitive(node.child);
+    default:
+      return false;
   }
 }
 
@@ -78,8 +103,15 @@ export function evaluate(node: QueryNode, note: NoteRecord, lookup: TermLookup, 
  * @throws ToolError('invalid_argument') from `guard` when a regex exceeds the search's time budget
  */
 export function evaluateBatch(query: QueryNode, items: { note: NoteRecord; text: NoteText }[], lookup: TermLookup, guard: RegexGuard): Verdict[] {
-  if (scopedRegexes(query).length > 0) {
-    const runs: ScopedRegexRuns = { answers: new Map(), wanted: new Map() };
+  const scoped = scopedRegexes(query);
+  if (scoped.length > 0) {
+    const runs: ScopedRegexRuns = { answers: new Map(), wanted: new Map(), absent: new Map() };
+    for (const node of scoped) {
+      if (node.kind !== 'regex' || !local(node.regex)) continue;
+      // Without assertions a match in a stretch is a match in the whole file text: test that first.
+      const ok = guard.testAll(node.regex, items.map((i) => i.text.full));
+      runs.absent.set(node, new Set(items.filter((_, k) => !ok[k]).map((i) => i.text)));
+    }
     for (const item of items) {
       item.text.runs = runs;
       evaluate(query, item.note, lookup, item.text);
@@ -97,6 +129,15 @@ export function evaluateBatch(query: QueryNode, items: { note: NoteRecord; text:
   return items.map((item) => evaluate(query, item.note, lookup, item.text));
 }
 
+/**
+ * True when a regex has no assertion (`^`, `$`, `\b`, `\B`, lookaround), so whether it
+ * matches a piece of text does not depend on what surrounds the piece. Conservative: a `^`
+ * inside `[^…]` also counts as one.
+ */
+function local(regex: RegExp): boolean {
+  return !/[\^$]|\\[bB]|\(\?<?[=!]/.test(regex.source);
+}
+
 /** True when `node` or a descendant can only be decided with the note text. */
 export function needsText(node: QueryNode): boolean {
   switch (node.kind) {
@@ -108,8 +149,9 @@ export function needsText(node: QueryNode): boolean {
     case 'phrase':
     case 'regex':
     case 'scope':
-    case 'case':
       return true;
+    case 'case':
+      return !transparent(node) || needsText(node.child);
     case 'word':
       return !decidedByIndex(node.text);
     default:
@@ -129,6 +171,8 @@ export function regexNodes(node: QueryNode): QueryNode[] {
       return node.children.flatMap(regexNodes);
     case 'not':
       return regexNodes(node.child);
+    case 'case':
+      return transparent(node) ? regexNodes(node.child) : [];
     case 'regex':
       return [node];
     case 'path':
@@ -173,8 +217,9 @@ export function scopedRegexes(node: QueryNode, inside = false): QueryNode[] {
     case 'not':
       return scopedRegexes(node.child, inside);
     case 'scope':
-    case 'case':
       return scopedRegexes(node.child, true);
+    case 'case':
+      return scopedRegexes(node.child, inside || !transparent(node));
     case 'regex':
       return inside ? [node] : [];
     default:

@@ -1,9 +1,9 @@
 import type { QueryNode, TextScope } from './query-ast';
 import type { NoteText, TermLookup, Truth, Verdict } from './eval-types';
 import { matchFile, matchPath, matchProperty, matchTag, type NoteRecord } from './note-filters';
-import { noteBlocks, noteLines, noteSections, noteTasks, type TextRange } from './note-blocks';
+import { hasTaskMarker, noteBlocks, noteLines, noteSections, noteTasks, type NoteBlock, type TextRange } from './note-blocks';
 import { caseSensitiveWordPattern, decidedByIndex, literalPattern } from './text-match';
-import { matchedTermSpans, queryTerms, type TermSpan } from '../engine/tokenizer';
+import { matchedTermSpans, queryTerms } from '../engine/tokenizer';
 
 /**
  * Evaluates the operators that look at one stretch of a note's text at a time: `line:`,
@@ -17,11 +17,17 @@ import { matchedTermSpans, queryTerms, type TermSpan } from '../engine/tokenizer
  * phrase with exactly its case.
  */
 
-/** One stretch being searched: `[start, end)` of `src`, which is the file text (`full`) or the title line plus the file text (`titled`). */
-interface Stretch {
-  src: 'full' | 'titled';
-  start: number;
-  end: number;
+/** One stretch of the file text being searched: `[start, end)`. */
+type Stretch = TextRange;
+
+/**
+ * How leaves are tested: case-sensitively (`match-case:`), and whether the note title counts
+ * as well (a `match-case:`/`ignore-case:` outside any stretch operator, where a word means
+ * what it means in a plain query: found in the title or the text).
+ */
+interface Mode {
+  sensitive: boolean;
+  title: boolean;
 }
 
 /** What one note's evaluation shares: the note, the index answers, the text and its parsed stretches. */
@@ -30,14 +36,18 @@ interface Ctx {
   lookup: TermLookup;
   text: NoteText;
   parsed: Parsed;
+  /** The index-decided words under the operator node being evaluated: their terms are found in one scan. */
+  words: QueryNode[];
 }
 
-/** The stretches of one note text by kind, and word match spans, computed once per text. */
+/** Parsed facts of one note text, computed when first needed and kept for the batch. */
 interface Parsed {
-  titled: string | null;
+  blocks: NoteBlock[] | null;
   scopes: Map<TextScope, TextRange[]>;
-  /** Word match spans per word node, in the file text and in the titled text. */
-  spans: Map<QueryNode, Partial<Record<Stretch['src'], TermSpan[]>>>;
+  /** Spans of the operator words' index terms in the file text and title, by term (see termPositions). */
+  positions: Partial<Record<'full' | 'title', Map<string, number[]>>>;
+  /** Spans of each word node's index terms, flat pairs sorted by start. */
+  spans: Map<QueryNode, Partial<Record<'full' | 'title', number[]>>>;
 }
 
 const parsedTexts = new WeakMap<NoteText, Parsed>();
@@ -59,16 +69,37 @@ export function scopeWithoutText(node: QueryNode & { kind: 'scope' | 'case' }, n
 export function scopeWithText(node: QueryNode & { kind: 'scope' | 'case' }, note: NoteRecord, lookup: TermLookup, text: NoteText): Verdict {
   let parsed = parsedTexts.get(text);
   if (parsed === undefined) {
-    parsed = { titled: null, scopes: new Map(), spans: new Map() };
+    parsed = { blocks: null, scopes: new Map(), positions: {}, spans: new Map() };
     parsedTexts.set(text, parsed);
   }
-  const ctx: Ctx = { note, lookup, text, parsed };
+  const ctx: Ctx = { note, lookup, text, parsed, words: decidedWords(node) };
+  const whole = { start: 0, end: text.full.length };
   const truth =
     node.kind === 'scope'
-      ? some(rangesOf(node.scope, ctx), (r) => within(node.child, { src: 'full', ...r }, ctx, false))
-      : within(node.child, { src: 'titled', start: 0, end: titledText(ctx).length }, ctx, node.sensitive);
+      ? some(stretches(node.scope, node.child, whole, ctx, false), (r) => within(node.child, r, ctx, { sensitive: false, title: false }))
+      : within(node.child, whole, ctx, { sensitive: node.sensitive, title: true });
   return truth === 'yes' ? { truth, score: positiveScore(node.child, note, lookup) } : { truth, score: 0 };
 }
+
+/** The index-decided words in `node` (computed once per node). */
+function decidedWords(node: QueryNode): QueryNode[] {
+  let words = wordLists.get(node);
+  if (words === undefined) {
+    const walk = (n: QueryNode): QueryNode[] =>
+      n.kind === 'word'
+        ? decidedByIndex(n.text) ? [n] : []
+        : n.kind === 'and' || n.kind === 'or'
+          ? n.children.flatMap(walk)
+          : n.kind === 'not' || n.kind === 'scope' || n.kind === 'case'
+            ? walk(n.child)
+            : [];
+    words = walk(node);
+    wordLists.set(node, words);
+  }
+  return words;
+}
+
+const wordLists = new WeakMap<QueryNode, QueryNode[]>();
 
 /** True when `node` could hold in some stretch of the note, judged by the index and note filters only. */
 function possible(node: QueryNode, note: NoteRecord, lookup: TermLookup): boolean {
@@ -111,12 +142,12 @@ export function noteFilter(node: QueryNode, note: NoteRecord, lookup: TermLookup
 }
 
 /** Three-valued truth of `node` within one stretch. */
-function within(node: QueryNode, s: Stretch, ctx: Ctx, sensitive: boolean): Truth {
+function within(node: QueryNode, s: Stretch, ctx: Ctx, mode: Mode): Truth {
   switch (node.kind) {
     case 'and': {
       let maybe = false;
       for (const c of node.children) {
-        const t = within(c, s, ctx, sensitive);
+        const t = within(c, s, ctx, mode);
         if (t === 'no') return 'no';
         if (t === 'maybe') maybe = true;
       }
@@ -125,29 +156,30 @@ function within(node: QueryNode, s: Stretch, ctx: Ctx, sensitive: boolean): Trut
     case 'or': {
       let maybe = false;
       for (const c of node.children) {
-        const t = within(c, s, ctx, sensitive);
+        const t = within(c, s, ctx, mode);
         if (t === 'yes') return 'yes';
         if (t === 'maybe') maybe = true;
       }
       return maybe ? 'maybe' : 'no';
     }
     case 'not': {
-      const t = within(node.child, s, ctx, sensitive);
+      const t = within(node.child, s, ctx, mode);
       return t === 'yes' ? 'no' : t === 'no' ? 'yes' : 'maybe';
     }
     case 'word':
-      return truth(wordIn(node, s, ctx, sensitive));
-    case 'phrase':
-      return truth(pattern(node.text, sensitive ? 'phrase-case' : 'phrase').test(slice(s, ctx)));
-    case 'regex':
-      return regexIn(node, slice(s, ctx), ctx);
-    case 'scope': {
-      const inner = node.scope === 'content' ? [{ start: 0, end: ctx.text.full.length }] : rangesOf(node.scope, ctx);
-      const clipped = s.src === 'titled' ? inner : clip(inner, s);
-      return some(clipped, (r) => within(node.child, { src: 'full', ...r }, ctx, sensitive));
+      return truth(wordIn(node, s, ctx, mode.sensitive) || (mode.title && wordInTitle(node, ctx, mode.sensitive)));
+    case 'phrase': {
+      const p = pattern(node.text, mode.sensitive ? 'phrase-case' : 'phrase');
+      return truth(p.test(slice(s, ctx)) || (mode.title && p.test(ctx.note.title)));
     }
+    case 'regex': {
+      const inText = regexIn(node, s, ctx);
+      return inText === 'yes' || !mode.title ? inText : or(inText, regexIn(node, null, ctx));
+    }
+    case 'scope':
+      return some(stretches(node.scope, node.child, s, ctx, mode.sensitive), (r) => within(node.child, r, ctx, { sensitive: mode.sensitive, title: false }));
     case 'case':
-      return within(node.child, s, ctx, node.sensitive);
+      return within(node.child, s, ctx, { sensitive: node.sensitive, title: mode.title });
     default:
       return truth(noteFilter(node, ctx.note, ctx.lookup));
   }
@@ -157,33 +189,92 @@ function within(node: QueryNode, s: Stretch, ctx: Ctx, sensitive: boolean): Trut
 function wordIn(node: QueryNode & { kind: 'word' }, s: Stretch, ctx: Ctx, sensitive: boolean): boolean {
   if (sensitive) return pattern(node.text, 'word-case').test(slice(s, ctx));
   if (!decidedByIndex(node.text)) return pattern(node.text, 'phrase').test(slice(s, ctx));
-  const spans = wordSpans(node, s.src, ctx);
-  // The first span starting in the stretch; tokens never cross a line, so it lies inside when it starts before the end.
-  let lo = 0;
-  let hi = spans.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (spans[mid].start < s.start) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < spans.length && spans[lo].end <= s.end;
+  return spanWithin(wordSpans(node, 'full', ctx), s);
 }
 
-/** Where the word's index terms occur in the source text, in order (computed once per word and text). */
-function wordSpans(node: QueryNode, src: Stretch['src'], ctx: Ctx): TermSpan[] {
+function wordInTitle(node: QueryNode & { kind: 'word' }, ctx: Ctx, sensitive: boolean): boolean {
+  if (sensitive) return pattern(node.text, 'word-case').test(ctx.note.title);
+  if (!decidedByIndex(node.text)) return pattern(node.text, 'phrase').test(ctx.note.title);
+  return wordSpans(node, 'title', ctx).length > 0;
+}
+
+/** Whether a span of the flat sorted pairs lies inside `s` (tokens never cross a stretch boundary: stretches start and end at line or block edges). */
+function spanWithin(spans: number[], s: Stretch): boolean {
+  const k = firstPairFrom(spans, s.start);
+  return k < spans.length && spans[k + 1] <= s.end;
+}
+
+/** Index (even) of the first pair of `spans` starting at or after `offset`; `spans.length` when none. */
+function firstPairFrom(spans: number[], offset: number): number {
+  let lo = 0;
+  let hi = spans.length >> 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (spans[mid * 2] < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo * 2;
+}
+
+/** Where the word's index terms occur in the file text or title (as the index tokenized it): flat `[start, end]` pairs sorted by start, computed once per word and note. */
+function wordSpans(node: QueryNode, src: 'full' | 'title', ctx: Ctx): number[] {
   let bySource = ctx.parsed.spans.get(node);
   if (bySource === undefined) {
     bySource = {};
     ctx.parsed.spans.set(node, bySource);
   }
-  bySource[src] ??= matchedTermSpans(source(src, ctx), ctx.lookup.terms(node));
-  return bySource[src];
+  let spans = bySource[src];
+  if (spans === undefined) {
+    const byTerm = termPositions(src, ctx);
+    const lists: number[][] = [];
+    for (const term of ctx.lookup.terms(node)) {
+      const found = byTerm.get(term);
+      if (found !== undefined) lists.push(found);
+    }
+    spans = lists.length === 1 ? lists[0] : mergePairs(lists);
+    bySource[src] = spans;
+  }
+  return spans;
 }
 
-/** A user regex on one stretch's text: answered from `runs`, or `maybe` after asking for the run. */
-function regexIn(node: QueryNode, text: string, ctx: Ctx): Truth {
+/**
+ * The spans of every index term of the operator's words in the file text or title, by term,
+ * found in one scan of the text (see `matchedTermSpans`).
+ */
+function termPositions(src: 'full' | 'title', ctx: Ctx): Map<string, number[]> {
+  let byTerm = ctx.parsed.positions[src];
+  if (byTerm === undefined) {
+    byTerm = new Map();
+    const wanted = new Set<string>();
+    for (const word of ctx.words) for (const term of ctx.lookup.terms(word)) wanted.add(term);
+    for (const t of matchedTermSpans(src === 'full' ? ctx.text.full : ctx.note.title, wanted)) {
+      const list = byTerm.get(t.term);
+      if (list === undefined) byTerm.set(t.term, [t.start, t.end]);
+      else list.push(t.start, t.end);
+    }
+    ctx.parsed.positions[src] = byTerm;
+  }
+  return byTerm;
+}
+
+/** Several sorted flat pair lists as one, sorted by start. */
+function mergePairs(lists: number[][]): number[] {
+  const pairs: [number, number][] = [];
+  for (const list of lists) for (let i = 0; i < list.length; i += 2) pairs.push([list[i], list[i + 1]]);
+  pairs.sort((a, b) => a[0] - b[0]);
+  return pairs.flat();
+}
+
+/**
+ * A user regex on one stretch of the file text (or on the title, for `s` null): answered from
+ * `runs`, or `maybe` after asking for the run. A regex the whole file text does not match
+ * (see `ScopedRegexRuns.absent`) is answered no at once for every stretch of it.
+ */
+function regexIn(node: QueryNode, s: Stretch | null, ctx: Ctx): Truth {
   const runs = ctx.text.runs;
   if (runs === undefined) return 'maybe';
+  if (s !== null && runs.absent.get(node)?.has(ctx.text) === true) return 'no';
+  const text = s === null ? ctx.note.title : slice(s, ctx);
   const known = runs.answers.get(node)?.get(text);
   if (known !== undefined) return truth(known);
   let wanted = runs.wanted.get(node);
@@ -195,14 +286,69 @@ function regexIn(node: QueryNode, text: string, ctx: Ctx): Truth {
   return 'maybe';
 }
 
+/**
+ * The stretches of kind `scope` inside `outer` where `child` may hold. When `child` needs a
+ * word (a plain word of it, or of its top AND), only the stretches holding one of that
+ * word's spans are returned (the word with the fewest spans is picked): a line is then found
+ * around the span without splitting the note into lines.
+ */
+function stretches(scope: TextScope, child: QueryNode, outer: Stretch, ctx: Ctx, sensitive: boolean): Stretch[] {
+  if (regexRuledOut(child, ctx)) return [];
+  if (scope === 'content') return [outer];
+  const ranges = scope === 'line' ? null : rangesOf(scope, ctx);
+  if (ranges !== null && ranges.length === 0) return [];
+  const anchor = sensitive ? null : anchorSpans(child, ctx);
+  if (anchor === null) return clip(ranges ?? rangesOf(scope, ctx), outer);
+  const full = ctx.text.full;
+  const out: Stretch[] = [];
+  let last = -1;
+  for (let k = firstPairFrom(anchor, outer.start); k < anchor.length && anchor[k + 1] <= outer.end; k += 2) {
+    let range: TextRange | null;
+    if (ranges === null) {
+      const start = full.lastIndexOf('\n', anchor[k] - 1) + 1;
+      const nl = full.indexOf('\n', anchor[k]);
+      const stop = nl < 0 ? full.length : nl;
+      range = { start, end: stop > start && full.charCodeAt(stop - 1) === 13 ? stop - 1 : stop };
+    } else range = rangeAt(ranges, anchor[k]);
+    if (range === null || range.start === last) continue;
+    last = range.start;
+    const start = Math.max(range.start, outer.start);
+    const end = Math.min(range.end, outer.end);
+    if (start < end) out.push({ start, end });
+  }
+  return out;
+}
+
+/** True when `child` needs a regex (itself or in its top AND) that the whole file text does not match. */
+function regexRuledOut(child: QueryNode, ctx: Ctx): boolean {
+  const absent = ctx.text.runs?.absent;
+  if (absent === undefined || absent.size === 0) return false;
+  const needed = child.kind === 'regex' ? [child] : child.kind === 'and' ? child.children.filter((c) => c.kind === 'regex') : [];
+  return needed.some((r) => absent.get(r)?.has(ctx.text) === true);
+}
+
+/** The spans of the required plain word of `child` with the fewest spans, or null when `child` requires none. */
+function anchorSpans(child: QueryNode, ctx: Ctx): number[] | null {
+  const words = child.kind === 'word' ? [child] : child.kind === 'and' ? child.children.filter((c) => c.kind === 'word') : [];
+  let best: number[] | null = null;
+  for (const w of words) {
+    if (!decidedByIndex((w as { text: string }).text)) continue;
+    const spans = wordSpans(w, 'full', ctx);
+    if (best === null || spans.length < best.length) best = spans;
+  }
+  return best;
+}
+
 function rangesOf(scope: TextScope, ctx: Ctx): TextRange[] {
   let ranges = ctx.parsed.scopes.get(scope);
   if (ranges === undefined) {
     const full = ctx.text.full;
     if (scope === 'content') ranges = [{ start: 0, end: full.length }];
     else if (scope === 'line') ranges = noteLines(full);
+    else if (scope !== 'block' && scope !== 'section' && !hasTaskMarker(full)) ranges = [];
     else {
-      const blocks = noteBlocks(full);
+      ctx.parsed.blocks ??= noteBlocks(full);
+      const blocks = ctx.parsed.blocks;
       if (scope === 'block') ranges = blocks;
       else if (scope === 'section') ranges = noteSections(full, blocks);
       else ranges = noteTasks(blocks, scope === 'task' ? 'all' : scope === 'task-todo' ? 'todo' : 'done');
@@ -212,18 +358,38 @@ function rangesOf(scope: TextScope, ctx: Ctx): TextRange[] {
   return ranges;
 }
 
-/** The parts of `ranges` inside the stretch `s` (a block inside a section, a line inside a block...). */
-function clip(ranges: TextRange[], s: Stretch): TextRange[] {
-  const out: TextRange[] = [];
-  for (const r of ranges) {
-    const start = Math.max(r.start, s.start);
-    const end = Math.min(r.end, s.end);
+/** The range of sorted, non-overlapping `ranges` holding `offset`, or null. */
+function rangeAt(ranges: TextRange[], offset: number): TextRange | null {
+  let lo = 0;
+  let hi = ranges.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ranges[mid].end <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < ranges.length && ranges[lo].start <= offset ? ranges[lo] : null;
+}
+
+/** The parts of sorted, non-overlapping `ranges` inside `outer` (a block inside a section, a line inside a block...). */
+function clip(ranges: TextRange[], outer: Stretch): Stretch[] {
+  if (ranges.length === 0 || (outer.start <= ranges[0].start && ranges[ranges.length - 1].end <= outer.end)) return ranges;
+  let lo = 0;
+  let hi = ranges.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ranges[mid].end <= outer.start) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: Stretch[] = [];
+  for (let k = lo; k < ranges.length && ranges[k].start < outer.end; k++) {
+    const start = Math.max(ranges[k].start, outer.start);
+    const end = Math.min(ranges[k].end, outer.end);
     if (start < end) out.push({ start, end });
   }
   return out;
 }
 
-/** Yes when some range gives yes; maybe when none does and some gives maybe. */
+/** Yes when some stretch gives yes; maybe when none does and some gives maybe. */
 function some(ranges: readonly TextRange[], test: (r: TextRange) => Truth): Truth {
   let maybe = false;
   for (const r of ranges) {
@@ -234,17 +400,14 @@ function some(ranges: readonly TextRange[], test: (r: TextRange) => Truth): Trut
   return maybe ? 'maybe' : 'no';
 }
 
-function titledText(ctx: Ctx): string {
-  ctx.parsed.titled ??= `${ctx.note.title}\n${ctx.text.full}`;
-  return ctx.parsed.titled;
+function or(a: Truth, b: Truth): Truth {
+  return a === 'yes' || b === 'yes' ? 'yes' : a === 'maybe' || b === 'maybe' ? 'maybe' : 'no';
 }
 
-function source(src: Stretch['src'], ctx: Ctx): string {
-  return src === 'full' ? ctx.text.full : titledText(ctx);
-}
-
+/** The text of a stretch (the file text itself when the stretch is all of it). */
 function slice(s: Stretch, ctx: Ctx): string {
-  return source(s.src, ctx).slice(s.start, s.end);
+  const full = ctx.text.full;
+  return s.start === 0 && s.end === full.length ? full : full.slice(s.start, s.end);
 }
 
 const patterns = new Map<string, RegExp>();
