@@ -125,6 +125,11 @@ describe('Obsidian Help "Search operators" examples', () => {
     ['file:("2022-07" OR -"2022")', [...Object.keys(NOTES).filter((p) => !p.includes('2022')), 'Daily notes/2022-07-01.md', 'Daily notes/2022-07-15.md'].sort()],
     ['"happy cat"', ['c1.md', 'happy cat.md']],
     ['content:"happy cat"', ['c1.md']],
+    // The text operators look at the note body; frontmatter is searched with [property] filters.
+    ['archived', ['st3.md']],
+    ['content:archived', []],
+    ['line:(status draft)', []],
+    ['block:(aliases name)', []],
     ['match-case:HappyCat', ['h1.md']],
     ['match-case:/happycat/i', ['h2.md']],
     ['ignore-case:/HAPPYCAT/', ['h1.md', 'h2.md']],

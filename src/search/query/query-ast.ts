@@ -27,8 +27,9 @@ export type PropertyTest =
   | { op: 'compare'; cmp: CompareOp; value: string };
 
 /**
- * The stretch of note text an operator looks in (Obsidian Help, "Search operators"):
- * - `content`: the whole file text, not its name or path;
+ * The stretch of note text an operator looks in (Obsidian Help, "Search operators"), always
+ * within the note body (after the frontmatter):
+ * - `content`: the whole body, not the note's name or path;
  * - `line`: one line;
  * - `block`: one Markdown block (paragraph, list item, heading, code block, quote, table...);
  * - `section`: the text from one heading to the next (or from the start to the first heading);

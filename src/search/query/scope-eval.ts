@@ -8,7 +8,9 @@ import { matchedTermSpans, queryTerms } from '../engine/tokenizer';
 /**
  * Evaluates the operators that look at one stretch of a note's text at a time: `line:`,
  * `block:`, `section:`, `task:`, `task-todo:`, `task-done:`, `content:` (the stretch is the
- * whole file) and `match-case:`/`ignore-case:` (outside those: the title and the file text).
+ * whole body) and `match-case:`/`ignore-case:` (outside those: the title and the body). Every
+ * stretch lies in the note body, after the frontmatter: frontmatter is data, searched with
+ * `[property]` filters.
  * Inside a stretch, terms keep the meaning they have anywhere in a query: a word matches
  * the index terms it expands to (prefix, typo, as found by the index), a phrase matches its
  * words in order, a regex runs through the RegexGuard (answers in `NoteText.runs`); `path:`,
@@ -17,7 +19,7 @@ import { matchedTermSpans, queryTerms } from '../engine/tokenizer';
  * phrase with exactly its case.
  */
 
-/** One stretch of the file text being searched: `[start, end)`. */
+/** One stretch of the note body being searched: `[start, end)` offsets into the whole file text. */
 type Stretch = TextRange;
 
 /**
@@ -73,7 +75,8 @@ export function scopeWithText(node: QueryNode & { kind: 'scope' | 'case' }, note
     parsedTexts.set(text, parsed);
   }
   const ctx: Ctx = { note, lookup, text, parsed, words: decidedWords(node) };
-  const whole = { start: 0, end: text.full.length };
+  // The note text: its body. Frontmatter is data, searched with [property] filters (and by plain words through the index).
+  const whole = { start: text.full.length - text.body.length, end: text.full.length };
   const truth =
     node.kind === 'scope'
       ? some(stretches(node.scope, node.child, whole, ctx, false), (r) => within(node.child, r, ctx, { sensitive: false, title: false }))
