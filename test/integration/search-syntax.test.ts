@@ -1,9 +1,11 @@
+import * as fs from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import { copyToTemp, HELP_EN_VAULT } from '../harness/temp-copy';
 
 /**
  * Obsidian's search syntax through the real `search` tool over HTTP: every operator and
@@ -205,5 +207,38 @@ describe('bad syntax', () => {
     const out = await search(query);
     expect(out.isError).toBe(true);
     expect(out.text).toBe(message);
+  });
+});
+
+const helpEn = fs.existsSync(HELP_EN_VAULT) ? describe : describe.skip;
+if (!fs.existsSync(HELP_EN_VAULT)) console.log(`Skipping the help-vault search syntax tests: ${HELP_EN_VAULT} is absent.`);
+helpEn('on obsidian-help-en', () => {
+  let helpBooted: BootedPlugin<VaultMcpPlugin>;
+  let helpClient: Client;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    const copy = await copyToTemp(HELP_EN_VAULT);
+    cleanup = copy.cleanup;
+    helpBooted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir });
+    helpClient = await connectClient(helpBooted.url, helpBooted.token);
+  });
+  afterAll(async () => {
+    await helpClient?.close();
+    await helpBooted?.stop();
+    await cleanup?.();
+  });
+
+  it.each([
+    // Basic formatting syntax shows tasks inside a code fence (not tasks) and as real task lists.
+    ['task-done:completed', ['Editing and formatting/Basic formatting syntax.md']],
+    ['task-todo:(incomplete OR subtask)', ['Editing and formatting/Basic formatting syntax.md']],
+    ['task-done:subtask', []],
+    ['[permalink:plugins/search]', ['Plugins/Search.md']],
+    ['line:("match-case" HappyCat)', ['Plugins/Search.md']],
+    ['section:("search operators" /task-todo/)', ['Plugins/Search.md']],
+  ])('%s', async (query, expected) => {
+    const result = await helpClient.callTool({ name: 'search', arguments: { query, mode: 'lexical', limit: 100 } });
+    expect(result.isError).not.toBe(true);
+    expect(((result.structuredContent as Json).results as Json[]).map((h) => h.path).sort()).toEqual(expected);
   });
 });

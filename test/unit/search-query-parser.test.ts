@@ -155,6 +155,8 @@ describe('parseQuery', () => {
     ['[status:a)]', /'\)' at character 10 without a matching '\(' in a property value/],
     ['[duration:<]', /without a value after </],
     ['[status:/dr]', /without a closing '\/'/],
+    ['line:'.repeat(40) + 'x', /nested too deeply/],
+    ['task:('.repeat(40) + 'x' + ')'.repeat(40), /nested too deeply/],
   ])('rejects %j', (input, message) => {
     let caught: unknown;
     try {
