@@ -40,6 +40,9 @@ describe('words inside text operators', () => {
     expect(await find('line:(mixng water)')).toEqual(['Recipes/Bread.md']);
     expect(await find('line:(sift flour)')).toEqual(['Recipes/Cake.md']);
     expect(await find('line:(sugar flour)')).toEqual([]);
+    // Two operators in one query, each with its own words.
+    expect(await find('line:(mix) line:(salt)')).toEqual(['Recipes/Bread.md']);
+    expect(await find('line:(mix) OR block:(sift)')).toEqual(['Recipes/Bread.md', 'Recipes/Cake.md']);
   });
 
   it('words without letters or digits and words in scripts without spaces are found literally within the stretch', async () => {

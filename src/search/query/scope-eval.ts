@@ -46,8 +46,8 @@ interface Ctx {
 interface Parsed {
   blocks: NoteBlock[] | null;
   scopes: Map<TextScope, TextRange[]>;
-  /** Spans of the operator words' index terms in the file text and title, by term (see termPositions). */
-  positions: Partial<Record<'full' | 'title', Map<string, number[]>>>;
+  /** Spans of an operator's words' index terms in the file text and title, by term (see termPositions), per operator word list. */
+  positions: Map<QueryNode[], Partial<Record<'full' | 'title', Map<string, number[]>>>>;
   /** Spans of each word node's index terms, flat pairs sorted by start. */
   spans: Map<QueryNode, Partial<Record<'full' | 'title', number[]>>>;
 }
@@ -71,7 +71,7 @@ export function scopeWithoutText(node: QueryNode & { kind: 'scope' | 'case' }, n
 export function scopeWithText(node: QueryNode & { kind: 'scope' | 'case' }, note: NoteRecord, lookup: TermLookup, text: NoteText): Verdict {
   let parsed = parsedTexts.get(text);
   if (parsed === undefined) {
-    parsed = { blocks: null, scopes: new Map(), positions: {}, spans: new Map() };
+    parsed = { blocks: null, scopes: new Map(), positions: new Map(), spans: new Map() };
     parsedTexts.set(text, parsed);
   }
   const ctx: Ctx = { note, lookup, text, parsed, words: decidedWords(node) };
@@ -245,7 +245,12 @@ function wordSpans(node: QueryNode, src: 'full' | 'title', ctx: Ctx): number[] {
  * found in one scan of the text (see `matchedTermSpans`).
  */
 function termPositions(src: 'full' | 'title', ctx: Ctx): Map<string, number[]> {
-  let byTerm = ctx.parsed.positions[src];
+  let bySource = ctx.parsed.positions.get(ctx.words);
+  if (bySource === undefined) {
+    bySource = {};
+    ctx.parsed.positions.set(ctx.words, bySource);
+  }
+  let byTerm = bySource[src];
   if (byTerm === undefined) {
     byTerm = new Map();
     const wanted = new Set<string>();
@@ -255,7 +260,7 @@ function termPositions(src: 'full' | 'title', ctx: Ctx): Map<string, number[]> {
       if (list === undefined) byTerm.set(t.term, [t.start, t.end]);
       else list.push(t.start, t.end);
     }
-    ctx.parsed.positions[src] = byTerm;
+    bySource[src] = byTerm;
   }
   return byTerm;
 }
