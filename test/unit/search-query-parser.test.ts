@@ -156,6 +156,8 @@ describe('parseQuery', () => {
     ['[duration:<]', /without a value after </],
     ['[status:/dr]', /without a closing '\/'/],
     ['line:'.repeat(40) + 'x', /nested too deeply/],
+    ['tag:(a OR b)', /tag: takes one name; write tag:a OR tag:b for several/],
+    ['has:(due)', /has: takes one name/],
     ['task:('.repeat(40) + 'x' + ')'.repeat(40), /nested too deeply/],
   ])('rejects %j', (input, message) => {
     let caught: unknown;

@@ -274,6 +274,9 @@ class QueryParser {
       return { kind: 'case', sensitive: name === 'match-case', child };
     }
     this.countTerm(at);
+    if (ch === '(') {
+      this.fail(`has ${name}:( at character ${at + 1}, but ${name}: takes one name; write ${name}:a OR ${name}:b for several`);
+    }
     const value = (ch === '"' ? readQuotedAt(this.src, this.pos, this.end, this.failer, this.advance) : this.readBare()).trim();
     if (name === 'tag') {
       const tag = value.replace(/^#/, '').toLowerCase();
