@@ -1,7 +1,6 @@
 import type { QueryNode } from '../query/query-ast';
 import type { NoteRecord } from '../query/note-filters';
-import { fileName } from '../query/note-filters';
-import { decidedByIndex, evaluate, needsText, regexNodes, termNodes, type TermLookup } from '../query/query-eval';
+import { decidedByIndex, evaluate, evaluateBatch, needsText, recordRegexInputs, regexNodes, termNodes, userRegex, type TermLookup } from '../query/query-eval';
 import type { RegexGuard } from '../query/regex-guard';
 import { bodyStart } from '../../vault/content/note-body';
 import { FIELD_COUNT, TermIndex, type ExpandMode, type Expansion, type IndexLine } from './term-index';
@@ -205,16 +204,24 @@ export class LexicalEngine {
     const regexHits = new Map<QueryNode, Set<string>>();
     const lookup = this.lookup(query, regexHits);
     const bodyRegexes: (QueryNode & { kind: 'regex' })[] = [];
-    let paths: string[] | null = null;
+    let records: NoteRecord[] | null = null;
     for (const node of regexNodes(query)) {
       if (node.kind === 'regex') {
         bodyRegexes.push(node);
         regexHits.set(node, new Set());
-      } else if ((node.kind === 'path' || node.kind === 'file') && node.match.kind === 'regex') {
-        paths ??= [...this.records.keys()];
-        const values = node.kind === 'path' ? paths : paths.map(fileName);
-        const ok = guard.testAll(node.match.regex, values);
-        regexHits.set(node, new Set(paths.filter((_, k) => ok[k])));
+      } else {
+        // path:/re/, file:/re/, [prop:/re/]: one guarded run over every note's inputs.
+                records ??= [...this.records.values()];
+        const owners: string[] = [];
+        const inputs: string[] = [];
+        for (const r of records) {
+          for (const input of recordRegexInputs(node, r)) {
+            owners.push(r.path);
+            inputs.push(input);
+          }
+        }
+        const ok = guard.testAll(userRegex(node), inputs);
+        regexHits.set(node, new Set(owners.filter((_, k) => ok[k])));
       }
     }
     const words = plainWords(query);
@@ -242,9 +249,9 @@ export class LexicalEngine {
             if (ok[k]) set.add(l.c.note.path);
           });
         }
-        loaded.forEach(({ c, text }) => {
-          const v = evaluate(query, c.note, lookup.index, text);
-          if (v.truth === 'yes') matches.push(lookup.match(c.note, v.score, text.full));
+        const verdicts = evaluateBatch(query, loaded.map((l) => ({ note: l.c.note, text: l.text })), lookup.index, guard);
+        loaded.forEach(({ c, text }, k) => {
+          if (verdicts[k].truth === 'yes') matches.push(lookup.match(c.note, verdicts[k].score, text.full));
         });
       }
     }
@@ -277,10 +284,19 @@ export class LexicalEngine {
       }
       return smallest;
     };
+    const termSets = new Map<QueryNode, Set<string>>();
     const index: TermLookup = {
       score: (node, path) => {
         const doc = this.docs.get(path);
         return doc === undefined ? null : (hits.get(node)?.scores.get(doc) ?? null);
+      },
+      terms: (node) => {
+        let set = termSets.get(node);
+        if (set === undefined) {
+          set = new Set((hits.get(node)?.expansions ?? []).map((e) => this.index.dict.term(e.id)));
+          termSets.set(node, set);
+        }
+        return set;
       },
       regex: (node, path) => regexHits.get(node)?.has(path) ?? false,
     };

@@ -34,17 +34,17 @@ export const searchTool = defineTool({
   name: 'search',
   title: 'Search notes',
   description:
-    'Ranked search, Obsidian syntax: words (all must match), "phrase", -word, a OR b, (groups), path:, file:, tag:#x (nested ' +
-    'included), [prop], [prop:value], [prop:>5] (> < >= <= =), /regex/. Filters alone list matching notes. Each hit has a ' +
-    'snippet (matches in **bold**) and `section`: read_note {path, section} reads just that part. Page with next_cursor. ' +
-    'mode hybrid (default) adds notes close in meaning to a plain-language query when the semantic index is on; each hit\'s ' +
-    'source says lexical, semantic or both.',
+    'Ranked search, Obsidian syntax: words, "phrase", -x, a OR b, (groups), file:, path:, content:, tag:#x, [prop], ' +
+    '[prop:value], [prop:>5], /regex/, match-case:, ignore-case:, and within one line:(a b), block:, section:, task:, ' +
+    'task-todo:, task-done:. Hits have a snippet (matches in **bold**) and `section`: read_note {path, section} reads just ' +
+    'that part. mode hybrid (default) adds notes close in meaning to plain queries when the semantic index is on; source: ' +
+    'lexical, semantic or both.',
   kind: 'read',
   inputSchema: {
     query: z
       .string()
       .min(1)
-      .describe('E.g. `meeting tag:#work -draft`; at most 1000 chars and 64 terms.'),
+      .describe('E.g. `meeting tag:#work -draft`, `task-todo:(call OR email)`; ≤ 1000 chars, 64 terms.'),
     mode: z
       .enum(['hybrid', 'lexical', 'semantic'])
       .optional()
