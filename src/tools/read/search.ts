@@ -26,6 +26,8 @@ export function compactHit(hit: SearchHit, withSource = false): Record<string, u
   out.section = hit.section;
   if (hit.section !== null) out.section_heading = hit.section_heading;
   if (withSource) out.source = hit.source;
+  if (hit.all_terms !== undefined) out.all_terms = hit.all_terms;
+  if (hit.missing_terms !== undefined) out.missing_terms = hit.missing_terms;
   return out;
 }
 
@@ -34,11 +36,11 @@ export const searchTool = defineTool({
   name: 'search',
   title: 'Search notes',
   description:
-    'Ranked search, Obsidian syntax: words (all must match), "phrase", -word, a OR b, (groups), path:, file:, tag:#x (nested ' +
-    'included), [prop], [prop:value], [prop:>5] (> < >= <= =), /regex/. Filters alone list matching notes. Each hit has a ' +
-    'snippet (matches in **bold**) and `section`: read_note {path, section} reads just that part. Page with next_cursor. ' +
-    'mode hybrid (default) adds notes close in meaning to a plain-language query when the semantic index is on; each hit\'s ' +
-    'source says lexical, semantic or both.',
+    'Search, Obsidian syntax. Plain words are ranked: notes with all first (all_terms; else missing_terms), stemmed. Any ' +
+    'operator makes a filter, all words required: "phrase", -word, a OR b, (groups), path:, file:, tag:#x (nested too), ' +
+    '[prop], [prop:value], [prop:>5] (> < >= <= =), /regex/. Filters alone list notes. Hits have a snippet (**bold** ' +
+    'matches) and `section` for read_note {path, section}. Page with next_cursor. mode hybrid (default) adds notes close in ' +
+    'meaning if the semantic index is on; hit source: lexical, semantic or both.',
   kind: 'read',
   inputSchema: {
     query: z
