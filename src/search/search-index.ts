@@ -219,7 +219,7 @@ export class SearchIndex {
     await this.queue;
     const progress: IndexProgress | null = this.current === 'building' ? { complete: false, indexed: this.progress.indexed, total: this.progress.total } : null;
     const guard = new RegexGuard();
-    const { matches, ranked } = await this.engine.match(
+    const { matches, total, ranked } = await this.engine.match(
       ast,
       (path) => this.readPath(path),
       { key: scopeKey(scope), allow: this.readableIn(scope) },
@@ -231,10 +231,9 @@ export class SearchIndex {
     const hits = await Promise.all(page.map((m) => this.toHit(m, leaves, options.fields ?? 'full', guard)));
     const results = hits.filter((h): h is SearchHit => h !== null);
     const next = offset + limit;
-    const out: SearchPage =
-      next < matches.length ? { results, next_cursor: encodeCursor(next, cursorKey), total: matches.length } : { results, total: matches.length };
+    const out: SearchPage = next < total ? { results, next_cursor: encodeCursor(next, cursorKey), total } : { results, total };
     if (ranked !== null) {
-      out.all_terms_total = matches.reduce((n, m) => n + (m.allTerms === true ? 1 : 0), 0);
+      out.all_terms_total = ranked.allTerms;
       if (ranked.ignored.length > 0) out.ignored_terms = ranked.ignored;
     }
     if (progress) {

@@ -175,12 +175,15 @@ describe('LexicalEngine save and load', () => {
   it('puts the best matches first when asked for only the top few', async () => {
     const engine = new LexicalEngine();
     for (let i = 0; i < 50; i++) engine.add(note(`N${String(i).padStart(2, '0')}.md`, `${'filler '.repeat(i)}apple`));
-    for (const q of ['apple', 'apple filler', 'apple OR filler']) {
-      const full = (await engine.match(parseQuery(q), async () => '', all, new RegexGuard())).matches;
-      const top = (await engine.match(parseQuery(q), async () => '', all, new RegexGuard(), 5)).matches;
-      expect(top).toHaveLength(50);
-      expect(top.slice(0, 5).map((m) => m.note.path)).toEqual(full.slice(0, 5).map((m) => m.note.path));
-      expect(new Set(top.map((m) => m.note.path))).toEqual(new Set(full.map((m) => m.note.path)));
+    // A ranked query (plain words) returns only the best; a filter lists the others after them.
+    for (const [q, listed] of [['apple', 5], ['apple filler', 5], ['apple OR filler', 50]] as const) {
+      const full = await engine.match(parseQuery(q), async () => '', all, new RegexGuard());
+      const top = await engine.match(parseQuery(q), async () => '', all, new RegexGuard(), 5);
+      expect(full.matches).toHaveLength(50);
+      expect(top.total).toBe(50);
+      expect(top.matches).toHaveLength(listed);
+      expect(top.matches.slice(0, 5).map((m) => m.note.path)).toEqual(full.matches.slice(0, 5).map((m) => m.note.path));
+      expect(new Set(full.matches.map((m) => m.note.path)).size).toBe(50);
     }
   });
 });

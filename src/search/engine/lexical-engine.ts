@@ -6,6 +6,7 @@ import type { RegexGuard } from '../query/regex-guard';
 import { bodyStart } from '../../vault/content/note-body';
 import { FIELD_COUNT, TermIndex, type CorpusView, type ExpandMode, type Expansion, type IndexLine } from './term-index';
 import { planRanked, rankedScores } from './ranked-search';
+import { bestFirst, kthLargest } from './top-k';
 import { queryTerms } from './tokenizer';
 import { combine, negatedMode, phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
 
@@ -41,9 +42,19 @@ export interface EngineMatch {
 
 /** The matches of a query, and for a ranked query (plain words) what it ranked by. */
 export interface EngineResult {
+  /**
+   * The best matches first, in rank order, as many as asked for (`ranked` of `match`); a
+   * filter query lists its other matches after them in no particular order, a ranked query
+   * leaves them out (they can be many thousands, and only a page is ever shown).
+   */
   matches: EngineMatch[];
-  /** Null for a filter query. `terms`: the informative words ranked by; `ignored`: stop words left out. */
-  ranked: { terms: string[]; ignored: string[] } | null;
+  /** Number of matches in all. */
+  total: number;
+  /**
+   * Null for a filter query. `terms`: the informative words ranked by; `ignored`: stop words
+   * left out; `allTerms`: how many of the `total` matches hold every term.
+   */
+  ranked: { terms: string[]; ignored: string[]; allTerms: number } | null;
 }
 
 /**
@@ -296,7 +307,7 @@ export class LexicalEngine {
         });
       }
     }
-    return { matches: rankTop(matches, ranked, byRank), ranked: null };
+    return { matches: bestFirst(matches, ranked, (m) => m.score, byRank), total: matches.length, ranked: null };
   }
 
   /** The caller's {@link CorpusView}, from the cache while the index is unchanged. */
@@ -316,7 +327,10 @@ export class LexicalEngine {
     return view;
   }
 
-  /** Ranked retrieval of plain words (see ranked-search.ts): the notes of `view` holding any informative term. */
+  /**
+   * Ranked retrieval of plain words (see ranked-search.ts): the notes of `view` holding any
+   * informative term; only the best `ranked` become matches (ordered by tier, score, path).
+   */
   private rankedMatches(words: QueryNode[], view: CorpusView, ranked: number): EngineResult {
     const plan = planRanked(
       words.map((w) => (w.kind === 'word' ? w.text : '')),
@@ -326,14 +340,30 @@ export class LexicalEngine {
     const hits = rankedScores(plan, this.index, BOOST, view);
     const expansions = plan.terms.flatMap((t) => t.expansions);
     const terms: MatchedTerms = (path) => this.matchedTerms(path, expansions);
+    let ceiling = 0;
+    for (const doc of hits.docs) ceiling = Math.max(ceiling, hits.score[doc]);
+    // Tier first: a note holding every term keys above any note that does not.
+    const keys = new Float64Array(hits.docs.length);
+    let allTerms = 0;
+    hits.docs.forEach((doc, i) => {
+      const all = hits.allTerms(doc);
+      if (all) allTerms++;
+      keys[i] = hits.score[doc] + (all ? ceiling + 1 : 0);
+    });
+    const threshold = kthLargest(keys, Math.min(ranked, keys.length));
     const matches: EngineMatch[] = [];
-    for (const doc of hits.docs) {
+    hits.docs.forEach((doc, i) => {
       const note = this.byDoc[doc];
-      if (note === undefined) continue;
+      if (keys[i] < threshold || note === undefined) return;
       const all = hits.allTerms(doc);
       matches.push(new LazyMatch(note, hits.score[doc], terms, undefined, { all, missing: all ? () => [] : () => hits.missing(doc) }));
-    }
-    return { matches: rankTop(matches, ranked, byTierAndRank), ranked: { terms: plan.terms.map((t) => t.word), ignored: plan.ignored } };
+    });
+    matches.sort(byTierAndRank);
+    return {
+      matches: matches.slice(0, ranked),
+      total: hits.docs.length,
+      ranked: { terms: plan.terms.map((t) => t.word), ignored: plan.ignored, allTerms },
+    };
   }
 
   /** The index terms among `expansions` that the note at `path` holds. */
@@ -428,32 +458,7 @@ interface LookupResult {
 /** Best first: score descending, then path ascending. */
 const byRank = (a: EngineMatch, b: EngineMatch): number => b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);
 /** Notes holding every term first, then {@link byRank}. */
-const byTierAndRank = (a: EngineMatch, b: EngineMatch): number => tier(b) - tier(a) || byRank(a, b);
-/** 1 for a match holding every term of a ranked query, else 0: the first sort key of a ranked query. */
-const tier = (m: EngineMatch): number => (m.allTerms === true ? 1 : 0);
-
-/**
- * `matches` with the best `k` first in the order of `order` and the rest after them
- * unordered: the k-th best (tier, score) is found with a native numeric sort (the tier as
- * an offset above every score), and only matches at least that good are sorted.
- */
-function rankTop(matches: EngineMatch[], k: number, order: (a: EngineMatch, b: EngineMatch) => number): EngineMatch[] {
-  if (matches.length <= k * 2) return matches.sort(order);
-  let ceiling = 0;
-  for (const m of matches) ceiling = Math.max(ceiling, m.score);
-  const offset = order === byRank ? 0 : ceiling + 1;
-  const key = (m: EngineMatch): number => m.score + tier(m) * offset;
-  const keys = new Float64Array(matches.length);
-  for (let i = 0; i < matches.length; i++) keys[i] = key(matches[i]);
-  keys.sort();
-  const threshold = keys[matches.length - k];
-  const top: EngineMatch[] = [];
-  const rest: EngineMatch[] = [];
-  for (const m of matches) (key(m) >= threshold ? top : rest).push(m);
-  top.sort(order);
-  for (const m of rest) top.push(m);
-  return top;
-}
+const byTierAndRank = (a: EngineMatch, b: EngineMatch): number => Number(b.allTerms === true) - Number(a.allTerms === true) || byRank(a, b);
 
 /** The index terms a note matched for the query's positive words, by path. */
 type MatchedTerms = (path: string) => Set<string>;
