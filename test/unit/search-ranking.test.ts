@@ -67,6 +67,18 @@ describe('ranked retrieval of plain words', () => {
     expect(await order(engineOf(notes), 'selective sync')).toEqual(['Field.md', 'Body.md']);
   });
 
+  it('ranks the note whose whole title the query names above notes whose title it only partly names', async () => {
+    const notes = [
+      note('Show-NetFirewallRule.md', 'Shows rules. See New-NetFirewallRule, Copy-NetFirewallRule, Set-NetFirewallRule; new ones with New-NetFirewallRule.'),
+      note('New-NetFirewallRule.md', `Creates an inbound or outbound firewall rule. ${'Parameter text about ports, programs and profiles. '.repeat(40)}`),
+      note('Filler.md', 'other text'),
+    ];
+    expect(await order(engineOf(notes), 'New-NetFirewallRule')).toEqual(['New-NetFirewallRule.md', 'Show-NetFirewallRule.md']);
+    // The title's stop words need not be asked for ("Sync your notes" is named by "sync notes").
+    const sync = [note('Sync your notes.md', 'Sync notes between devices with notes and more notes, sync.'), note('Long.md', `${'sync notes '.repeat(6)}and many other words`)];
+    expect((await order(engineOf(sync), 'sync notes'))[0]).toBe('Sync your notes.md');
+  });
+
   it('keeps other frontmatter values below the body, and aliases out of them', async () => {
     const notes = [note('Prop.md', 'text', { frontmatter: { description: 'refund policy' } }), note('Body.md', 'text refund policy')];
     expect(await order(engineOf(notes), 'refund policy')).toEqual(['Body.md', 'Prop.md']);

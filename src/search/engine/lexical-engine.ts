@@ -5,7 +5,7 @@ import { decidedByIndex, evaluate, needsText, regexNodes, termNodes, type TermLo
 import type { RegexGuard } from '../query/regex-guard';
 import { bodyStart } from '../../vault/content/note-body';
 import { FIELD_COUNT, TermIndex, type CorpusView, type ExpandMode, type Expansion, type IndexLine } from './term-index';
-import { planRanked, rankedScores } from './ranked-search';
+import { planRanked, rankedScores, titleStems } from './ranked-search';
 import { bestFirst, kthLargest } from './top-k';
 import { queryTerms } from './tokenizer';
 import { combine, negatedMode, phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
@@ -117,6 +117,8 @@ export class LexicalEngine {
   private readonly docs = new Map<string, number>();
   /** The record of each live doc id (holes for removed ids): the hot loop of a search indexes it. */
   private byDoc: (NoteRecord | undefined)[] = [];
+  /** The titleStems of each doc id's title, computed when a ranked query first needs them (doc ids are never reused). */
+  private titles: (readonly string[] | undefined)[] = [];
   /** The view of each recent caller (by CallerAccess.key) and the index version it was made at. */
   private readonly views = new Map<string, { version: number; view: CorpusView }>();
 
@@ -171,6 +173,7 @@ export class LexicalEngine {
     this.records.clear();
     this.docs.clear();
     this.byDoc = [];
+    this.titles = [];
     this.views.clear();
     this.index = new TermIndex();
     this.index.version = version + 1;
@@ -233,6 +236,7 @@ export class LexicalEngine {
     this.records.clear();
     this.docs.clear();
     this.byDoc = [];
+    this.titles = [];
     for (const [path, r] of records) this.records.set(path, r);
     for (const [path, doc] of docs) {
       this.docs.set(path, doc);
@@ -337,7 +341,7 @@ export class LexicalEngine {
       this.index,
       view,
     );
-    const hits = rankedScores(plan, this.index, BOOST, view);
+    const hits = rankedScores(plan, this.index, BOOST, view, (doc) => (this.titles[doc] ??= titleStems(this.byDoc[doc]?.title ?? '')));
     const expansions = plan.terms.flatMap((t) => t.expansions);
     const terms: MatchedTerms = (path) => this.matchedTerms(path, expansions);
     let ceiling = 0;

@@ -10,7 +10,10 @@ import { queryTerms } from './tokenizer';
  * - then their BM25F score (TermIndex.score, summed over the terms they hold) times a
  *   coordination factor `coverage ^` {@link COORDINATION}, where `coverage` is the share of
  *   the query's idf mass the note holds: missing a rare word costs more than missing a
- *   common one.
+ *   common one; and times {@link TITLE_MATCH} when the query names the note's whole title
+ *   (every informative word of the title, by stem, is a query term: `New-NetFirewallRule`
+ *   for the note of that name rather than for `Show-NetFirewallRule`, whose text mentions
+ *   "new").
  *
  * A query term expands to itself and every index term of the same Porter2 stem
  * ({@link STEM_WEIGHT}); only a term that no visible note holds in any of those forms falls
@@ -25,10 +28,14 @@ import { queryTerms } from './tokenizer';
 export const STEM_WEIGHT = 0.9;
 /** Exponent of the coordination factor (see the comment at the top of this file). */
 export const COORDINATION = 2;
+/** Score factor of a note whose whole title the query names (see the comment at the top of this file). */
+export const TITLE_MATCH = 2;
 
 /** One informative query term: how the caller wrote it (normalized) and the index terms it stands for. */
 export interface RankedTerm {
   word: string;
+  /** Its Porter2 stem (see stemOf): two words of one stem are one term. */
+  stem: string;
   expansions: Expansion[];
 }
 
@@ -71,17 +78,34 @@ export function planRanked(words: readonly string[], index: TermIndex, view: Cor
       const key = stemOf(term);
       if (seen.has(key)) continue;
       seen.add(key);
-      terms.push({ word: term, expansions: isStopWord(term) ? exactOnly(term, index, view) : expansionsOf(term, key, index, view) });
+      terms.push({ word: term, stem: key, expansions: isStopWord(term) ? exactOnly(term, index, view) : expansionsOf(term, key, index, view) });
     }
   }
   return { terms, ignored };
 }
 
 /**
+ * The stems of a title's informative words (stop words left out), the terms a query must
+ * hold to earn {@link TITLE_MATCH}; empty for a title of stop words only.
+ */
+export function titleStems(title: string): string[] {
+  return queryTerms(title)
+    .filter((t) => !isStopWord(t))
+    .map(stemOf);
+}
+
+/**
  * Scores a plan over `view` (see the comment at the top of this file).
  * @param boosts field weights, by field number
+ * @param titleOf the {@link titleStems} of a document's title, by doc id
  */
-export function rankedScores(plan: RankedPlan, index: TermIndex, boosts: ArrayLike<number>, view: CorpusView): RankedHits {
+export function rankedScores(
+  plan: RankedPlan,
+  index: TermIndex,
+  boosts: ArrayLike<number>,
+  view: CorpusView,
+  titleOf: (doc: number) => readonly string[],
+): RankedHits {
   const n = view.visible.length;
   const sum = new Float64Array(n);
   const held = new Float64Array(n);
@@ -102,7 +126,12 @@ export function rankedScores(plan: RankedPlan, index: TermIndex, boosts: ArrayLi
   // A term no visible note holds still counts as asked for: its idf is that of a term in no document.
   const absent = Math.log(1 + (view.count + 0.5) / 0.5);
   const mass = idfs.reduce((a, idf) => a + (idf > 0 ? idf : absent), 0);
-  for (const doc of docs) sum[doc] *= Math.pow(held[doc] / mass, COORDINATION);
+  const asked = new Set(plan.terms.map((t) => t.stem));
+  for (const doc of docs) {
+    const title = titleOf(doc);
+    const named = title.length > 0 && title.every((stem) => asked.has(stem));
+    sum[doc] *= Math.pow(held[doc] / mass, COORDINATION) * (named ? TITLE_MATCH : 1);
+  }
   const all = plan.terms.length;
   return {
     docs,
