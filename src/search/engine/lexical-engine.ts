@@ -4,7 +4,9 @@ import { fileName } from '../query/note-filters';
 import { decidedByIndex, evaluate, needsText, regexNodes, termNodes, type TermLookup } from '../query/query-eval';
 import type { RegexGuard } from '../query/regex-guard';
 import { bodyStart } from '../../vault/content/note-body';
-import { FIELD_COUNT, TermIndex, type CorpusView, type ExpandMode, type Expansion, type IndexLine } from './term-index';
+import { FIELDS, fieldTexts } from './note-fields';
+import { LazyMatch, type EngineMatch, type MatchedTerms } from './engine-match';
+import { TermIndex, type CorpusView, type ExpandMode, type Expansion, type IndexLine } from './term-index';
 import { planRanked, rankedScores, titleStems } from './ranked-search';
 import { bestFirst, kthLargest } from './top-k';
 import { queryTerms } from './tokenizer';
@@ -25,19 +27,6 @@ export interface IndexedNote extends NoteRecord {
   text: string;
   /** Heading texts in document order. */
   headings: string[];
-}
-
-/** One matching note, before paging. `text` is set when the query needed the note text. */
-export interface EngineMatch {
-  note: NoteRecord;
-  score: number;
-  /** Index terms the note matched for the query's positive index-decided words (for snippet placement). */
-  terms: Set<string>;
-  text?: string;
-  /** Ranked queries only: true when the note holds every informative query term. */
-  allTerms?: boolean;
-  /** Ranked queries only: the informative query terms the note lacks (empty when `allTerms`). */
-  missing?: string[];
 }
 
 /** The matches of a query, and for a ranked query (plain words) what it ranked by. */
@@ -70,29 +59,7 @@ export interface CallerAccess {
 /** Reads a note's current full text by path; may reject when the note is gone. */
 export type TextLoader = (path: string) => Promise<string>;
 
-/**
- * The indexed fields, in field-number order, with their BM25F weights: a term in the title,
- * an alias, a heading or a tag says more about what the note is about than one in the body;
- * other frontmatter values (`properties`: descriptions, permalinks, CSS classes) say less.
- * BM25F adds the weighted frequencies before one saturation, so a field must weigh several
- * times the body to count against a body that repeats the word (title 6 chosen over 3 on the
- * bench's help questions: it puts "Sync your notes across devices" first for "how to sync
- * notes between devices" and changes no other answer's top 5).
- * Changing the list or its order needs a new INDEX_FORMAT.
- */
-export const FIELDS = [
-  { name: 'title', boost: 6 },
-  { name: 'path', boost: 1.5 },
-  { name: 'body', boost: 1 },
-  { name: 'headings', boost: 3 },
-  { name: 'tags', boost: 3 },
-  { name: 'properties', boost: 0.8 },
-  { name: 'aliases', boost: 6 },
-] as const;
-const FIELD = { title: 0, path: 1, body: 2, headings: 3, tags: 4, properties: 5, aliases: 6 };
 const BOOST: readonly number[] = FIELDS.map((f) => f.boost);
-/** Frontmatter keys with a field of their own, left out of `properties` (Obsidian's aliases and tags keys). */
-const OWN_FIELD_KEYS = new Set(['aliases', 'alias', 'tags', 'tag']);
 /** Callers whose {@link CorpusView} is kept (the most recently used ones). */
 const CACHED_VIEWS = 8;
 /** Notes whose text is read at once while verifying phrases and regexes. */
@@ -108,6 +75,8 @@ interface NodeHits {
   scores: Map<number, number>;
   expansions: Expansion[];
 }
+
+export type { EngineMatch } from './engine-match';
 
 /** The in-memory lexical index. Not thread-safe across awaits: callers serialize writes. */
 export class LexicalEngine {
@@ -142,14 +111,7 @@ export class LexicalEngine {
     this.remove(note.path);
     const { text, headings, ...record } = note;
     this.records.set(note.path, record);
-    const fields: string[] = new Array<string>(FIELD_COUNT);
-    fields[FIELD.title] = note.title;
-    fields[FIELD.path] = note.path.replace(/\.md$/i, '');
-    fields[FIELD.body] = text.slice(bodyStart(text));
-    fields[FIELD.headings] = headings.join('\n');
-    fields[FIELD.tags] = note.tags.join(' ');
-    fields[FIELD.properties] = propertyText(note.frontmatter, (key) => !OWN_FIELD_KEYS.has(key.toLowerCase()));
-    fields[FIELD.aliases] = propertyText(note.frontmatter, (key) => key.toLowerCase() === 'aliases' || key.toLowerCase() === 'alias');
+    const fields = fieldTexts(note);
     const doc = this.index.add(note.path, fields);
     this.docs.set(note.path, doc);
     this.byDoc[doc] = record;
@@ -463,49 +425,3 @@ interface LookupResult {
 const byRank = (a: EngineMatch, b: EngineMatch): number => b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);
 /** Notes holding every term first, then {@link byRank}. */
 const byTierAndRank = (a: EngineMatch, b: EngineMatch): number => Number(b.allTerms === true) - Number(a.allTerms === true) || byRank(a, b);
-
-/** The index terms a note matched for the query's positive words, by path. */
-type MatchedTerms = (path: string) => Set<string>;
-
-/** An EngineMatch whose `terms` are computed on first read: only the hits of one page ever need them. */
-class LazyMatch implements EngineMatch {
-  private matched: Set<string> | null = null;
-  private lacking: string[] | null = null;
-
-  /** @param coverage for a ranked query: whether the note holds every term, and how to list those it lacks */
-  constructor(
-    readonly note: NoteRecord,
-    readonly score: number,
-    private readonly termsOf: MatchedTerms,
-    readonly text?: string,
-    private readonly coverage?: { all: boolean; missing: () => string[] },
-  ) {}
-
-  get terms(): Set<string> {
-    this.matched ??= this.termsOf(this.note.path);
-    return this.matched;
-  }
-
-  get allTerms(): boolean | undefined {
-    return this.coverage?.all;
-  }
-
-  get missing(): string[] | undefined {
-    if (this.coverage === undefined) return undefined;
-    this.lacking ??= this.coverage.missing();
-    return this.lacking;
-  }
-}
-
-/** Frontmatter values of the keys `keep` admits, as searchable text (keys left out; nested values flattened). */
-function propertyText(frontmatter: Record<string, unknown>, keep: (key: string) => boolean): string {
-  const out: string[] = [];
-  const walk = (v: unknown): void => {
-    if (v === null || v === undefined) return;
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (typeof v === 'object') Object.values(v as Record<string, unknown>).forEach(walk);
-    else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') out.push(String(v));
-  };
-  for (const [key, value] of Object.entries(frontmatter)) if (keep(key)) walk(value);
-  return out.join('\n');
-}
