@@ -10,10 +10,12 @@ import { queryTerms } from './tokenizer';
  * - then their BM25F score (TermIndex.score, summed over the terms they hold) times a
  *   coordination factor `coverage ^` {@link COORDINATION}, where `coverage` is the share of
  *   the query's idf mass the note holds: missing a rare word costs more than missing a
- *   common one; and times {@link TITLE_MATCH} when the query names the note's whole title
- *   (every informative word of the title, by stem, is a query term: `New-NetFirewallRule`
- *   for the note of that name rather than for `Show-NetFirewallRule`, whose text mentions
- *   "new").
+ *   common one; and, when the query names the note's whole title (every informative word
+ *   of the title, by stem, is a query term), times up to {@link TITLE_MATCH}, in proportion
+ *   to the share of the query's idf mass the title names: `New-NetFirewallRule` finds the
+ *   note of that name before `Show-NetFirewallRule`, whose text mentions "new", while a
+ *   module overview titled `Hyper-V` gains little for "create a new virtual machine in
+ *   Hyper-V".
  *
  * A query term expands to itself and every index term of the same Porter2 stem
  * ({@link STEM_WEIGHT}); only a term that no visible note holds in any of those forms falls
@@ -28,7 +30,7 @@ import { queryTerms } from './tokenizer';
 export const STEM_WEIGHT = 0.9;
 /** Exponent of the coordination factor (see the comment at the top of this file). */
 export const COORDINATION = 2;
-/** Score factor of a note whose whole title the query names (see the comment at the top of this file). */
+/** Score factor of a note whose whole title is the whole query (see the comment at the top of this file). */
 export const TITLE_MATCH = 2;
 
 /** One informative query term: how the caller wrote it (normalized) and the index terms it stands for. */
@@ -115,7 +117,7 @@ export function rankedScores(
   for (const term of plan.terms) {
     const sheet = index.sheet();
     const idf = index.score(term.expansions, boosts, view, sheet);
-    idfs.push(idf);
+    idfs.push(idf > 0 ? idf : absentIdf(view));
     for (const doc of sheet.docs) {
       if (count[doc] === 0) docs.push(doc);
       sum[doc] += sheet.values[doc];
@@ -123,14 +125,21 @@ export function rankedScores(
       count[doc]++;
     }
   }
-  // A term no visible note holds still counts as asked for: its idf is that of a term in no document.
-  const absent = Math.log(1 + (view.count + 0.5) / 0.5);
-  const mass = idfs.reduce((a, idf) => a + (idf > 0 ? idf : absent), 0);
-  const asked = new Set(plan.terms.map((t) => t.stem));
+  const mass = idfs.reduce((a, idf) => a + idf, 0);
+  const idfOf = new Map(plan.terms.map((t, i) => [t.stem, idfs[i]]));
   for (const doc of docs) {
     const title = titleOf(doc);
-    const named = title.length > 0 && title.every((stem) => asked.has(stem));
-    sum[doc] *= Math.pow(held[doc] / mass, COORDINATION) * (named ? TITLE_MATCH : 1);
+    let named = title.length > 0 ? 0 : -1;
+    for (const stem of new Set(title)) {
+      const idf = idfOf.get(stem);
+      if (idf === undefined) {
+        named = -1;
+        break;
+      }
+      named += idf;
+    }
+    const bonus = named > 0 ? 1 + ((TITLE_MATCH - 1) * named) / mass : 1;
+    sum[doc] *= Math.pow(held[doc] / mass, COORDINATION) * bonus;
   }
   const all = plan.terms.length;
   return {
@@ -139,6 +148,11 @@ export function rankedScores(
     allTerms: (doc) => count[doc] === all,
     missing: (doc) => plan.terms.filter((t) => !t.expansions.some((e) => index.contains(e.id, doc))).map((t) => t.word),
   };
+}
+
+/** The idf of a term no visible note holds (it still counts as asked for). */
+function absentIdf(view: CorpusView): number {
+  return Math.log(1 + (view.count + 0.5) / 0.5);
 }
 
 /** The term itself, when a visible note holds it. */
