@@ -22,6 +22,8 @@ const NOTES: Record<string, { text: string; frontmatter?: Record<string, unknown
 };
 
 const engine = new LexicalEngine();
+/** A caller who may read every note. */
+const EVERYONE = { key: 'everyone', allow: (): boolean => true };
 beforeAll(() => {
   for (const [path, { text, frontmatter }] of Object.entries(NOTES)) {
     engine.add({ path, id: `path:${path}`, title: path.slice(path.lastIndexOf('/') + 1, -3), tags: [], frontmatter: frontmatter ?? {}, text, headings: [] });
@@ -29,7 +31,7 @@ beforeAll(() => {
 });
 
 async function find(query: string, guard = new RegexGuard()): Promise<string[]> {
-  const matches = await engine.match(parseQuery(query), async (p) => NOTES[p].text, () => true, guard);
+  const { matches } = await engine.match(parseQuery(query), async (p) => NOTES[p].text, EVERYONE, guard);
   return matches.map((m) => m.note.path).sort();
 }
 
@@ -65,7 +67,7 @@ describe('words inside text operators', () => {
   });
 
   it('scores a match by the index scores of the words inside the operator', async () => {
-    const matches = await engine.match(parseQuery('line:(flour)'), async (p) => NOTES[p].text, () => true, new RegexGuard());
+    const { matches } = await engine.match(parseQuery('line:(flour)'), async (p) => NOTES[p].text, EVERYONE, new RegexGuard());
     expect(matches.map((m) => m.score).every((s) => s > 0)).toBe(true);
     expect(matches.find((m) => m.note.path === 'Recipes/Bread.md')?.terms).toEqual(new Set(['flours']));
   });
