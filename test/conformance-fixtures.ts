@@ -5,7 +5,8 @@
  * registers them (`npm start -- --conformance-fixtures`, used by scripts/conformance.mjs), as a
  * {@link SessionAddOn}; they are never part of main.js.
  */
-import { CreateMessageResultSchema, ElicitResultSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageResultSchema, ElicitResultSchema } from '@modelcontextprotocol/core';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { AddOnExtra, SessionAddOn } from '../src/server/content/session-add-on';
 
 /** A 1×1 red PNG. */
@@ -33,7 +34,7 @@ const NO_ARGUMENTS: Tool['inputSchema'] = { type: 'object', properties: {} };
 
 /** A tool definition with string arguments (all required). */
 function tool(name: string, description: string, args: string[] = []): Tool {
-  const properties = Object.fromEntries(args.map((arg) => [arg, { type: 'string', description: arg }]));
+  const properties: Record<string, { type: string; description: string }> = Object.fromEntries(args.map((arg) => [arg, { type: 'string', description: arg }]));
   return { name, description, inputSchema: args.length ? { type: 'object', properties, required: args } : NO_ARGUMENTS };
 }
 
@@ -42,7 +43,7 @@ const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 /** Sends `elicitation/create` with `requestedSchema` and reports the client's answer as text. */
 async function elicit(extra: AddOnExtra, message: string, requestedSchema: Record<string, unknown>, prefix: string): Promise<CallToolResult> {
-  const answer = await extra.sendRequest({ method: 'elicitation/create', params: { message, requestedSchema } } as never, ElicitResultSchema);
+  const answer = await extra.mcpReq.send({ method: 'elicitation/create', params: { message, requestedSchema } } as never, ElicitResultSchema);
   return text(`${prefix}: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`);
 }
 
@@ -75,7 +76,7 @@ export const conformanceFixtures: SessionAddOn = {
       call: async (_args, extra) => {
         for (const [i, data] of ['Tool execution started', 'Tool processing data', 'Tool execution completed'].entries()) {
           if (i > 0) await pause(50);
-          await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', data } });
+          await extra.mcpReq.notify({ method: 'notifications/message', params: { level: 'info', data } });
         }
         return text('Tool with logging executed successfully');
       },
@@ -87,10 +88,10 @@ export const conformanceFixtures: SessionAddOn = {
     {
       definition: tool('test_tool_with_progress', 'Reports progress 0, 50, 100 of 100.'),
       call: async (_args, extra) => {
-        const progressToken = extra._meta?.progressToken;
+        const progressToken = extra.mcpReq._meta?.progressToken;
         for (const [i, progress] of [0, 50, 100].entries()) {
           if (i > 0) await pause(50);
-          if (progressToken !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total: 100 } });
+          if (progressToken !== undefined) await extra.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total: 100 } });
         }
         return text('Tool with progress executed successfully');
       },
@@ -99,7 +100,7 @@ export const conformanceFixtures: SessionAddOn = {
       definition: tool('test_sampling', 'Asks the client\'s model through sampling/createMessage.', ['prompt']),
       call: async (args, extra) => {
         const prompt = String(args.prompt ?? '');
-        const answer = await extra.sendRequest(
+        const answer = await extra.mcpReq.send(
           { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 } } as never,
           CreateMessageResultSchema,
         );

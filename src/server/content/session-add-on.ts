@@ -1,18 +1,16 @@
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type {
   CallToolResult,
   GetPromptResult,
   Prompt,
   ReadResourceResult,
   Resource,
-  ResourceTemplate,
-  ServerNotification,
-  ServerRequest,
+  ResourceTemplateType as ResourceTemplate,
+  ServerContext,
   Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 
 /** What an add-on handler gets from the SDK for the request it serves (notifications, requests to the client, progress token). */
-export type AddOnExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type AddOnExtra = ServerContext;
 
 /**
  * Tools, prompts and resources served next to the vault's own in every session opened after

@@ -1,4 +1,4 @@
-import { JSONRPCMessageSchema, isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { isJSONRPCRequest, isSpecType, type RequestId } from '@modelcontextprotocol/server';
 
 /** A POST body refused before the SDK transport sees it: JSON-RPC -32600 (JSON-RPC 2.0 §5.1). */
 export interface FramingRefusal {
@@ -32,7 +32,7 @@ export function requestIdsOf(body: unknown): RequestId[] {
 
 /**
  * Checks a parsed POST body is one JSON-RPC 2.0 message or a non-empty batch of them
- * (JSON-RPC 2.0 §4 and §6; the message shapes are the MCP SDK's `JSONRPCMessageSchema`),
+ * (JSON-RPC 2.0 §4 and §6; the message shapes are the MCP SDK's `JSONRPCMessage` spec type),
  * at most {@link MAX_BATCH_MESSAGES} of them, with no request id used twice in a batch (answers are routed by id, so a repeated id
  * would cross them).
  * @returns a refusal naming the first problem in one sentence, or null when the body is well framed.
@@ -49,7 +49,7 @@ export function checkFraming(body: unknown): FramingRefusal | null {
   const seen = new Set<string>();
   for (const [index, message] of messages.entries()) {
     const where = batch ? `message ${index + 1} of the batch` : 'the body';
-    if (!JSONRPCMessageSchema.safeParse(message).success) {
+    if (!isSpecType.JSONRPCMessage(message)) {
       return { id: null, message: `Invalid Request: ${where} is not a JSON-RPC 2.0 message; it ${SHAPE}.` };
     }
     if (!isJSONRPCRequest(message)) continue;

@@ -1,23 +1,22 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type RequestId } from '@modelcontextprotocol/server';
 import type { KeyRing } from '../../keys/key-ring';
-import { isLocallyUsable, type KeyRecord } from '../../settings/key-record';
+import type { KeyRecord } from '../../settings/key-record';
 import type { VaultMcpSettings } from '../../settings/settings';
-import { bearerTokenOf, checkHostAndOrigin } from './door';
+import { VaultCallerVerifier, type Caller, type CallerVerifier } from './caller-auth';
+import { checkHostAndOrigin } from './door';
 import { MCP_PATH } from './endpoint';
 import { checkFraming, INVALID_REQUEST, InFlightIds, requestIdsOf } from './json-rpc-framing';
 import { BodyTooLargeError, declaredBodyTooLarge, readBody } from './request-body';
-import { createSessionServer, type SessionOrigin, type SessionServices } from '../session/mcp-session';
-import { FORWARD_TOKEN_PREFIX, RECEIPT_HEADER } from '../vaults/forward-assertion';
+import { paramsRefusal } from './request-params';
+import { SessionTable } from './session-table';
+import { sendWebResponse, webRequestOf } from './web-exchange';
+import { createSessionServer, type SessionServices } from '../session/mcp-session';
 import type { SessionAddOn } from '../content/session-add-on';
 
-/** A session unused this long (ms) is closed; its client gets 404 and re-initializes. */
-export const SESSION_IDLE_MS = 60 * 60 * 1000;
-/** Most open sessions; opening one more closes the least recently used. */
-export const MAX_SESSIONS = 64;
+export { MAX_SESSIONS, SESSION_IDLE_MS } from './session-table';
+
 /**
  * How long stop() lets calls already running finish and answer (ms) before it cuts their
  * connections: long enough for a write under way, short enough that disabling the plugin
@@ -36,21 +35,6 @@ export const REQUEST_TIMEOUT_MS = 30000;
 export const MAX_HEADER_BYTES = 16 * 1024;
 /** At most one `last_used_at` save per key per this many ms. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
-
-/** An authenticated request: the key it runs as, and for a forwarded call the client roots passed along. */
-interface Caller {
-  key: KeyRecord;
-  origin: SessionOrigin;
-}
-
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  server: Server;
-  keyId: string;
-  lastSeen: number;
-  /** Request ids of this session whose answers are still owed. */
-  inFlight: InFlightIds;
-}
 
 /** Server state shown in the settings tab: listening, stopped, or the start error. */
 export type ServerStatus =
@@ -88,7 +72,8 @@ function refuse(
  */
 export class McpHttpServer {
   private http: HttpServer | null = null;
-  private readonly sessions = new Map<string, Session>();
+  private readonly sessions = new SessionTable();
+  private readonly verifier: CallerVerifier;
   private sweepTimer: ReturnType<typeof setInterval> | null = null;
   private status: ServerStatus = { state: 'stopped' };
   /** Tools, prompts and resources served next to the vault's in sessions opened from now on (see {@link SessionAddOn}); the plugin adds none. */
@@ -109,7 +94,9 @@ export class McpHttpServer {
     private readonly keys: KeyRing,
     private readonly getSettings: () => VaultMcpSettings,
     private readonly services: SessionServices,
-  ) {}
+  ) {
+    this.verifier = new VaultCallerVerifier(keys, services.peers);
+  }
 
   /** Current status, for the settings tab and the CLI handlers. */
   getStatus(): ServerStatus {
@@ -157,7 +144,7 @@ export class McpHttpServer {
     }
     this.http = http;
     const bound = (http.address() as { port: number }).port;
-    this.sweepTimer = setInterval(() => this.closeIdleSessions(Date.now()), 60 * 1000);
+    this.sweepTimer = setInterval(() => this.sessions.closeIdle(Date.now()), 60 * 1000);
     this.sweepTimer.unref?.();
     await this.services.peers.announce(bound);
     this.status = { state: 'listening', port: bound, url: `http://127.0.0.1:${bound}${MCP_PATH}` };
@@ -192,7 +179,7 @@ export class McpHttpServer {
     }
     // The port is free from here on; leave the registry and let running calls answer meanwhile.
     await Promise.all([this.services.peers.withdraw(), http ? this.answered(STOP_GRACE_MS) : undefined]);
-    for (const id of [...this.sessions.keys()]) await this.closeSession(id);
+    await this.sessions.closeAll();
     http?.closeAllConnections();
     await closed;
     this.status = { state: 'stopped' };
@@ -212,40 +199,17 @@ export class McpHttpServer {
 
   /** Sends `notifications/tools/list_changed` to every open session (tool toggles changed). */
   async notifyToolListChanged(): Promise<void> {
-    await Promise.all(
-      [...this.sessions.values()].map((s) => s.server.sendToolListChanged().catch(() => undefined)),
-    );
+    await this.sessions.broadcast((server) => server.sendToolListChanged());
   }
 
   /** Sends `notifications/prompts/list_changed` to every open session (the skills folder setting changed). */
   async notifyPromptListChanged(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map((s) => s.server.sendPromptListChanged().catch(() => undefined)));
+    await this.sessions.broadcast((server) => server.sendPromptListChanged());
   }
 
   /** Closes the sessions of keys that no longer exist (after a revoke). */
   async closeSessionsOfRevokedKeys(): Promise<void> {
-    const live = new Set(this.keys.list().map((k) => k.id));
-    for (const [id, session] of this.sessions) if (!live.has(session.keyId)) await this.closeSession(id);
-  }
-
-  private closeIdleSessions(now: number): void {
-    for (const [id, session] of this.sessions) {
-      if (now - session.lastSeen > SESSION_IDLE_MS) void this.closeSession(id);
-    }
-  }
-
-  private leastRecentlyUsedSession(): string {
-    let oldest: [string, number] = ['', Infinity];
-    for (const [id, session] of this.sessions) if (session.lastSeen < oldest[1]) oldest = [id, session.lastSeen];
-    return oldest[0];
-  }
-
-  private async closeSession(id: string): Promise<void> {
-    const session = this.sessions.get(id);
-    if (!session) return;
-    this.sessions.delete(id);
-    await session.transport.close().catch(() => undefined);
-    await session.server.close().catch(() => undefined);
+    await this.sessions.closeUnlessKey(new Set(this.keys.list().map((k) => k.id)));
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -294,14 +258,13 @@ export class McpHttpServer {
     this.touch(key);
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const session = this.sessions.get(sessionId);
+      const session = this.sessions.use(sessionId, Date.now());
       if (!session) {
         return refuse(res, 404, -32001, 'Session not found: it expired or the plugin restarted; send initialize again.');
       }
       if (session.keyId !== key.id) {
         return refuse(res, 403, -32000, 'This session was opened with another key; initialize a new session.');
       }
-      session.lastSeen = Date.now();
       const ids = requestIdsOf(body);
       const taken = session.inFlight.claim(ids);
       if (taken !== undefined) {
@@ -310,59 +273,46 @@ export class McpHttpServer {
       }
       res.once('close', () => session.inFlight.release(ids));
       this.track(res);
-      await session.transport.handleRequest(req, res, body);
+      if (this.refuseParams(res, body)) return;
+      await sendWebResponse(await session.transport.handleRequest(webRequestOf(req, res, url), { parsedBody: body }), res);
       return;
     }
     if (req.method !== 'POST' || !containsInitialize(body)) {
       return refuse(res, 400, -32000, 'Bad request: no Mcp-Session-Id header; send initialize first to open a session.');
     }
-    await this.openSession(authenticated, req, res, body);
-  }
-
-  private async authenticate(req: IncomingMessage, res: ServerResponse): Promise<Caller | null> {
-    const token = bearerTokenOf(req);
-    if (token?.startsWith(FORWARD_TOKEN_PREFIX)) return this.authenticateForwarded(token, res);
-    const key = token ? this.keys.authenticate(token) : null;
-    if (!key) {
-      refuse(
-        res,
-        401,
-        -32000,
-        'Unauthorized: send "Authorization: Bearer <token>" with a key from Vault MCP settings → Keys.',
-        { 'WWW-Authenticate': 'Bearer realm="vault-mcp"' },
-      );
-      return null;
-    }
-    if (!isLocallyUsable(key)) {
-      refuse(res, 403, -32004, `Key "${key.label}" is a cloud-only key; set its scope to "local" or "both" in Vault MCP settings.`);
-      return null;
-    }
-    return { key, origin: {} };
+    if (this.refuseParams(res, body)) return;
+    await this.openSession(authenticated, req, res, url, body);
   }
 
   /**
-   * A call another open vault forwarded (README "Several vaults"): its signed assertion must
-   * verify (forward-assertion.ts), then it runs as this vault's own key with the caller's label
-   * and the answer carries this vault's receipt for the token ({@link RECEIPT_HEADER});
-   * without such a key, or with a cloud-only one, it is refused with 403 and a message saying so.
+   * Answers a POST whose request has params its method's schema refuses (-32602 in a JSON-RPC
+   * error response, HTTP 200 as for any answer; a batch holding one is refused whole, HTTP 400).
+   * @returns true when the request was answered here.
    */
-  private async authenticateForwarded(token: string, res: ServerResponse): Promise<Caller | null> {
-    const verifier = this.services.peers.verifier;
-    const verdict = verifier ? await verifier.verify(token) : { ok: false as const, message: 'This vault accepts no forwarded calls (it has no folder on disk).' };
+  private refuseParams(res: ServerResponse, body: unknown): boolean {
+    const messages = Array.isArray(body) ? body : [body];
+    for (const message of messages) {
+      const refusal = paramsRefusal(message);
+      if (!refusal) continue;
+      if (Array.isArray(body)) refuse(res, 400, refusal.error.code, refusal.error.message, {}, refusal.id);
+      else {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(refusal));
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /** Runs the verifier; answers its refusal and returns null, or sets its headers and returns the caller. */
+  private async authenticate(req: IncomingMessage, res: ServerResponse): Promise<Caller | null> {
+    const verdict = await this.verifier.verify(req);
     if (!verdict.ok) {
-      refuse(res, 401, -32000, `Unauthorized: ${verdict.message}`, { 'WWW-Authenticate': 'Bearer realm="vault-mcp"' });
+      refuse(res, verdict.status, verdict.code, verdict.message, verdict.headers);
       return null;
     }
-    const { label, roots } = verdict.claims;
-    const vaultName = this.services.peers.location.name;
-    const key = this.keys.list().find((k) => k.label === label);
-    if (!key || !isLocallyUsable(key)) {
-      const why = key ? 'its key with that label is cloud-only' : 'it has no key with that label';
-      refuse(res, 403, -32004, `Vault '${vaultName}' does not accept calls from key "${label}": ${why}; mint a local key labelled "${label}" in that vault's Vault MCP settings → Keys.`);
-      return null;
-    }
-    res.setHeader(RECEIPT_HEADER, this.services.peers.receipt(token));
-    return { key, origin: { forwardedRoots: roots } };
+    for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
+    return verdict.caller;
   }
 
   /** Records the key's use, at most once per TOUCH_INTERVAL_MS (judged by its saved `last_used_at`). */
@@ -372,21 +322,17 @@ export class McpHttpServer {
     this.keys.touch(key.id).catch((error) => console.error('[vault-mcp] could not save key use', error));
   }
 
-  private async openSession({ key, origin }: Caller, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  private async openSession({ key, origin }: Caller, req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void> {
     const keyId = key.id;
     const server = createSessionServer(this.services, () => this.keys.list().find((k) => k.id === keyId) ?? key, origin, this.addOns);
-    const transport = new StreamableHTTPServerTransport({
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server, keyId, lastSeen: Date.now(), inFlight: new InFlightIds() });
-        if (this.sessions.size > MAX_SESSIONS) void this.closeSession(this.leastRecentlyUsedSession());
-      },
-      onsessionclosed: (id) => {
-        this.sessions.delete(id);
-      },
+      onsessioninitialized: (id) => this.sessions.add(id, { transport, server, keyId, lastSeen: Date.now(), inFlight: new InFlightIds() }),
+      onsessionclosed: (id) => this.sessions.forget(id),
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    this.track(res);
+    await sendWebResponse(await transport.handleRequest(webRequestOf(req, res, url), { parsedBody: body }), res);
   }
 }
 
