@@ -48,7 +48,7 @@ function nodeForSuite() {
 }
 
 /** The protocol revisions whose requirement sets must pass: the session era's newest and 2026-07-28. */
-const REQUIREMENT_SETS = ['2025-11-25'];
+const REQUIREMENT_SETS = ['2025-11-25', '2026-07-28'];
 
 /** Scenarios that must pass against the plugin alone, without any fixture. */
 const REAL_PLUGIN_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'logging-set-level', 'resources-list', 'prompts-list', 'completion-complete'];

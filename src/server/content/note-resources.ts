@@ -68,7 +68,7 @@ function isWellFormedText(text: string): boolean {
 
 /** The not-found answer ({@link RESOURCE_NOT_FOUND}) for a note URI no readable note has: the same whether missing, private, quarantined or outside the key's roots. */
 function notFound(uri: string): JsonRpcError {
-  return new JsonRpcError(RESOURCE_NOT_FOUND, `Resource not found: no note this key may read is at ${quoteInput(uri)}; list notes with resources/list.`);
+  return new JsonRpcError(RESOURCE_NOT_FOUND, `Resource not found: no note this key may read is at ${quoteInput(uri)}; list notes with resources/list.`, { uri });
 }
 
 /** Encodes a list position as an opaque cursor (base64url of the last path shown). */
@@ -150,7 +150,7 @@ export class NoteResources {
   noteAt(uri: string): TFile {
     const path = pathOfNoteUri(uri);
     if (path === null) {
-      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown resource URI ${quoteInput(uri)}: notes are ${NOTE_URI_PREFIX}<path>; list them with resources/list.`);
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown resource URI ${quoteInput(uri)}: notes are ${NOTE_URI_PREFIX}<path>; list them with resources/list.`, { uri });
     }
     let real: string;
     try {

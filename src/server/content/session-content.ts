@@ -12,7 +12,6 @@ import { NOTE_TEMPLATE, NOTE_URI_TEMPLATE, NoteResources, noteUri, pathOfNoteUri
 import type { SessionAddOn } from './session-add-on';
 import { NOTE_ARGUMENT, SkillPrompts } from './skill-prompts';
 import { guarded, JsonRpcError } from '../session/rpc-errors';
-import { askingRoots } from '../roots/request-roots';
 
 /** Variable of {@link NOTE_URI_TEMPLATE} that completion/complete fills in. */
 const PATH_VARIABLE = 'path';
@@ -32,11 +31,11 @@ export type SessionRequestExtra = ServerContext;
 export interface SessionContextSource {
   /**
    * The context of one request, after any open `roots/list` round is answered.
-   * @param canAsk true for the methods that may answer input-required (see request-roots.ts).
-   * @throws JsonRpcError (-32600) with the reason when the client's roots leave the session nothing;
-   *   RootsNeeded when a 2026-07-28 request must ask the client for its roots first.
+   * In the 2026-07-28 era these requests never ask the client for its roots (only tools/call does,
+   * request-roots.ts): without them the key's own access applies.
+   * @throws JsonRpcError (-32600) with the reason when the client's roots leave the session nothing.
    */
-  forRequest(extra: SessionRequestExtra, canAsk: boolean): Promise<ToolContext>;
+  forRequest(extra: SessionRequestExtra): Promise<ToolContext>;
   /** The context now without waiting (vault events); null when the session is left nothing. */
   now(): ToolContext | null;
   /** The vault's notes, followed for change events while the session is open. */
@@ -59,12 +58,12 @@ export function registerSessionContent(
   context: SessionContextSource,
   addOns: readonly SessionAddOn[],
 ): { follow(): void; stop(): void } {
-  const resources = async (extra: SessionRequestExtra, canAsk = false): Promise<NoteResources> => {
-    const ctx = await context.forRequest(extra, canAsk);
+  const resources = async (extra: SessionRequestExtra): Promise<NoteResources> => {
+    const ctx = await context.forRequest(extra);
     return new NoteResources(ctx.notes, ctx.scope);
   };
-  const prompts = async (extra: SessionRequestExtra, canAsk = false): Promise<SkillPrompts> => {
-    const ctx = await context.forRequest(extra, canAsk);
+  const prompts = async (extra: SessionRequestExtra): Promise<SkillPrompts> => {
+    const ctx = await context.forRequest(extra);
     return new SkillPrompts(ctx.notes, ctx.scope, skillsFolderOf(ctx.settings.skills?.folder));
   };
   const addOnResources = addOns.flatMap((a) => a.resources ?? []);
@@ -92,14 +91,14 @@ export function registerSessionContent(
   server.setRequestHandler('resources/templates/list', guarded('resources/templates/list', async () => ({
     resourceTemplates: [NOTE_TEMPLATE, ...addOnTemplates.map((t) => t.definition)],
   })));
-  server.setRequestHandler('resources/read', guarded('resources/read', askingRoots(async (request, extra) => {
+  server.setRequestHandler('resources/read', guarded('resources/read', async (request, extra) => {
     const { uri } = request.params;
     if (pathOfNoteUri(uri) === null) {
       const result = readAddOn(uri);
       if (result) return result;
     }
-    return (await resources(extra, true)).read(uri);
-  })));
+    return (await resources(extra)).read(uri);
+  }));
   server.setRequestHandler('resources/subscribe', guarded('resources/subscribe', async (request, extra) => {
     const { uri } = request.params;
     if (pathOfNoteUri(uri) === null && addOnSubscribable(uri)) subscriptions.add(uri);
@@ -121,13 +120,13 @@ export function registerSessionContent(
     }
     return { prompts: [...(await (await prompts(extra)).list()), ...addOnPrompts.map((p) => p.definition)] };
   }));
-  server.setRequestHandler('prompts/get', guarded('prompts/get', askingRoots(async (request, extra) => {
+  server.setRequestHandler('prompts/get', guarded('prompts/get', async (request, extra) => {
     const { name, arguments: args } = request.params;
-    const skills = await prompts(extra, true);
+    const skills = await prompts(extra);
     const addOn = addOnPrompts.find((p) => p.definition.name === name);
-    if (addOn && !(await skills.has(name))) return addOn.get(args ?? {});
+    if (addOn && !(await skills.has(name))) return addOn.get(args ?? {}, extra);
     return skills.get(name, args);
-  })));
+  }));
 
   server.setRequestHandler('completion/complete', guarded('completion/complete', async (request, extra) => {
     const { ref, argument } = request.params;

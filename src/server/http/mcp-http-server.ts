@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { isInitializeRequest, WebStandardStreamableHTTPServerTransport, type RequestId } from '@modelcontextprotocol/server';
+import { isInitializeRequest, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type ProtocolEra, type RequestId } from '@modelcontextprotocol/server';
 import type { KeyRing } from '../../keys/key-ring';
 import type { KeyRecord } from '../../settings/key-record';
 import type { VaultMcpSettings } from '../../settings/settings';
@@ -10,6 +10,7 @@ import { MCP_PATH } from './endpoint';
 import { checkFraming, INVALID_REQUEST, InFlightIds, requestIdsOf } from './json-rpc-framing';
 import { BodyTooLargeError, declaredBodyTooLarge, readBody } from './request-body';
 import { paramsRefusal } from './request-params';
+import { ModernEndpoint } from './modern-endpoint';
 import { SessionTable } from './session-table';
 import { sendWebResponse, webRequestOf } from './web-exchange';
 import { createSessionServer, type SessionServices } from '../session/mcp-session';
@@ -74,6 +75,8 @@ export class McpHttpServer {
   private http: HttpServer | null = null;
   private readonly sessions = new SessionTable();
   private readonly verifier: CallerVerifier;
+  private readonly modern: ModernEndpoint;
+  private unfollow: (() => void) | null = null;
   private sweepTimer: ReturnType<typeof setInterval> | null = null;
   private status: ServerStatus = { state: 'stopped' };
   /** Tools, prompts and resources served next to the vault's in sessions opened from now on (see {@link SessionAddOn}); the plugin adds none. */
@@ -96,6 +99,26 @@ export class McpHttpServer {
     private readonly services: SessionServices,
   ) {
     this.verifier = new VaultCallerVerifier(keys, services.peers);
+    this.modern = new ModernEndpoint(
+      ({ key, origin }) => createSessionServer(services, () => this.keyById(key.id) ?? key, origin, this.attachedAddOns(), 'modern'),
+      (keyId) => {
+        const key = this.keyById(keyId);
+        if (!key) return null;
+        const access = services.accessFor(key, { status: 'unsupported' });
+        return access.blocked ? null : services.contextFor(key, access, { list: () => services.peers.list(), roots: access.report });
+      },
+    );
+  }
+
+  /** The add-ons, each told which server serves it (see {@link SessionAddOn.attach}). */
+  private attachedAddOns(): readonly SessionAddOn[] {
+    for (const addOn of this.addOns) addOn.attach?.(this);
+    return this.addOns;
+  }
+
+  /** The key with this id now, or undefined once it is revoked. */
+  private keyById(id: string): KeyRecord | undefined {
+    return this.keys.list().find((k) => k.id === id);
   }
 
   /** Current status, for the settings tab and the CLI handlers. */
@@ -146,6 +169,7 @@ export class McpHttpServer {
     const bound = (http.address() as { port: number }).port;
     this.sweepTimer = setInterval(() => this.sessions.closeIdle(Date.now()), 60 * 1000);
     this.sweepTimer.unref?.();
+    this.unfollow = this.services.notes.onNoteChange((change) => this.modern.noteChanged(change));
     await this.services.peers.announce(bound);
     this.status = { state: 'listening', port: bound, url: `http://127.0.0.1:${bound}${MCP_PATH}` };
     return bound;
@@ -169,6 +193,8 @@ export class McpHttpServer {
   private async stopNow(): Promise<void> {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
+    this.unfollow?.();
+    this.unfollow = null;
     const http = this.http;
     this.http = null;
     let closed: Promise<void> = Promise.resolve();
@@ -180,6 +206,7 @@ export class McpHttpServer {
     // The port is free from here on; leave the registry and let running calls answer meanwhile.
     await Promise.all([this.services.peers.withdraw(), http ? this.answered(STOP_GRACE_MS) : undefined]);
     await this.sessions.closeAll();
+    await this.modern.close();
     http?.closeAllConnections();
     await closed;
     this.status = { state: 'stopped' };
@@ -199,11 +226,13 @@ export class McpHttpServer {
 
   /** Sends `notifications/tools/list_changed` to every open session (tool toggles changed). */
   async notifyToolListChanged(): Promise<void> {
+    this.modern.toolsChanged();
     await this.sessions.broadcast((server) => server.sendToolListChanged());
   }
 
   /** Sends `notifications/prompts/list_changed` to every open session (the skills folder setting changed). */
   async notifyPromptListChanged(): Promise<void> {
+    this.modern.promptsChanged();
     await this.sessions.broadcast((server) => server.sendPromptListChanged());
   }
 
@@ -256,6 +285,13 @@ export class McpHttpServer {
       if (framing) return refuse(res, 400, INVALID_REQUEST, framing.message, {}, framing.id);
     }
     this.touch(key);
+    if (req.method === 'POST' && !(await isLegacyRequest(webRequestOf(req, res, url), body))) {
+      // A 2026-07-28 request (it carries the per-request _meta envelope): no session.
+      if (this.refuseParams(res, body, 'modern')) return;
+      this.track(res);
+      await sendWebResponse(await this.modern.serve(authenticated, webRequestOf(req, res, url), body), res);
+      return;
+    }
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = this.sessions.use(sessionId, Date.now());
@@ -289,10 +325,10 @@ export class McpHttpServer {
    * error response, HTTP 200 as for any answer; a batch holding one is refused whole, HTTP 400).
    * @returns true when the request was answered here.
    */
-  private refuseParams(res: ServerResponse, body: unknown): boolean {
+  private refuseParams(res: ServerResponse, body: unknown, era: ProtocolEra = 'legacy'): boolean {
     const messages = Array.isArray(body) ? body : [body];
     for (const message of messages) {
-      const refusal = paramsRefusal(message);
+      const refusal = paramsRefusal(message, era);
       if (!refusal) continue;
       if (Array.isArray(body)) refuse(res, 400, refusal.error.code, refusal.error.message, {}, refusal.id);
       else {
@@ -324,7 +360,7 @@ export class McpHttpServer {
 
   private async openSession({ key, origin }: Caller, req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void> {
     const keyId = key.id;
-    const server = createSessionServer(this.services, () => this.keys.list().find((k) => k.id === keyId) ?? key, origin, this.addOns);
+    const server = createSessionServer(this.services, () => this.keys.list().find((k) => k.id === keyId) ?? key, origin, this.attachedAddOns());
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => this.sessions.add(id, { transport, server, keyId, lastSeen: Date.now(), inFlight: new InFlightIds() }),

@@ -1,4 +1,4 @@
-import { isJSONRPCRequest, ProtocolErrorCode, specTypeSchemas, type JSONRPCErrorResponse, type SpecTypeName } from '@modelcontextprotocol/server';
+import { isJSONRPCRequest, ProtocolErrorCode, specTypeSchemas, type JSONRPCErrorResponse, type ProtocolEra, type SpecTypeName } from '@modelcontextprotocol/server';
 
 /** One issue as the SDK's spec schemas (zod v4 behind the Standard Schema interface) report it. */
 interface ParamsIssue {
@@ -30,6 +30,12 @@ const REQUEST_TYPES: ReadonlyMap<string, SpecTypeName> = new Map<string, SpecTyp
 ]);
 
 /**
+ * Methods protocol 2026-07-28 no longer has: the SDK answers them in that era as it must (HTTP
+ * 404, -32601), so their params are not checked there.
+ */
+const REMOVED_IN_2026 = new Set(['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
+
+/**
  * One short sentence for the first problem in a request's params, e.g.
  * `Invalid params for tools/list: params.cursor must be a string.` Never the validator's
  * own dump (a list of JSON issues an agent cannot act on).
@@ -50,10 +56,12 @@ export function describeParamsIssue(method: string, issues: readonly ParamsIssue
  * request -32603 with the validator's dump. Notifications, responses and methods without a
  * schema here pass.
  * @param message one parsed JSON-RPC message.
+ * @param era the protocol era of the request (the SDK's `ProtocolEra`).
  * @returns the error response to send, or null when the message may go on to the SDK.
  */
-export function paramsRefusal(message: unknown): JSONRPCErrorResponse | null {
+export function paramsRefusal(message: unknown, era: ProtocolEra = 'legacy'): JSONRPCErrorResponse | null {
   if (!isJSONRPCRequest(message)) return null;
+  if (era === 'modern' && REMOVED_IN_2026.has(message.method)) return null;
   const type = REQUEST_TYPES.get(message.method);
   if (!type) return null;
   const verdict = specTypeSchemas[type]['~standard'].validate(message);

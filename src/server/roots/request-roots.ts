@@ -29,9 +29,10 @@ export interface ClientRootsSource {
   /**
    * The roots one request must use.
    * @param ctx the SDK's context of the request.
-   * @param canAsk true for the methods that may answer input-required (tools/call,
-   *   resources/read, prompts/get); without it a 2026-07-28 request whose roots are unknown runs
-   *   as `unanswered` (the key's own access).
+   * @param canAsk true where a 2026-07-28 request may be answered input-required to ask (only
+   *   tools/call does: resources/read and prompts/get run with the key's own access, so that a
+   *   client that declares roots but reads a resource in one exchange is served); without it a
+   *   request whose roots are unknown runs as `unanswered` (the key's own access).
    * @throws RootsNeeded when a 2026-07-28 request must ask the client first ({@link rootsInputRequired}).
    */
   forCall(ctx: ServerContext, canAsk: boolean): Promise<ClientRootsState>;
@@ -81,15 +82,14 @@ export function requestRootsSource(rules: PathRules): ClientRootsSource {
       const answer = inputResponse(ctx.mcpReq.inputResponses, ROOTS_INPUT_KEY);
       if (answer.kind === 'roots') return { status: 'listed', ...parseRoots(answer.roots, rules) };
       if (canAsk) throw new RootsNeeded();
-      return { status: 'unanswered', reason: 'in protocol 2026-07-28 only tools/call, resources/read and prompts/get ask the client for its roots' };
+      return { status: 'unanswered', reason: 'in protocol 2026-07-28 only tools/call asks the client for its roots' };
     },
     known: { status: 'unsupported' },
   };
 }
 
 /**
- * Wraps a handler of a method that may answer input-required (tools/call, resources/read,
- * prompts/get): when the request must first ask the client for its roots ({@link RootsNeeded}),
+ * Wraps a handler of a method that may answer input-required (tools/call): when the request must first ask the client for its roots ({@link RootsNeeded}),
  * the answer is the input-required result that asks (MCP 2026-07-28).
  */
 export function askingRoots<A extends unknown[], R>(handler: (...args: A) => Promise<R>): (...args: A) => Promise<R | ReturnType<typeof rootsInputRequired>> {

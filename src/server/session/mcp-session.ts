@@ -134,8 +134,8 @@ export function createSessionServer(
     return callTool(tools, name, args, context);
   })));
   const sessionContext: SessionContextSource = {
-    forRequest: async (extra, canAsk) => {
-      const client = await roots.forCall(extra, canAsk);
+    forRequest: async (extra) => {
+      const client = await roots.forCall(extra, false);
       const { context, blocked } = contextOf(caller(), client);
       if (blocked) throw new JsonRpcError(ErrorCode.InvalidParams, blocked);
       return context;

@@ -5,10 +5,14 @@ import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcon
  * any thrown error carrying a numeric `code` with that code and its message verbatim.
  */
 export class JsonRpcError extends Error {
-  /** @param code JSON-RPC error code (-32602 invalid params, -32603 internal error). */
+  /**
+   * @param code JSON-RPC error code (-32602 invalid params, -32603 internal error).
+   * @param data the error's `data` member, when the spec defines one (e.g. `{uri}` of an unknown resource).
+   */
   constructor(
     readonly code: number,
     message: string,
+    readonly data?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'JsonRpcError';
