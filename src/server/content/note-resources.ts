@@ -76,7 +76,7 @@ function cursorAfter(path: string): string {
   return Buffer.from(JSON.stringify({ after: path }), 'utf8').toString('base64url');
 }
 
-/** @throws JsonRpcError(-32602) when `cursor` is not one {@link cursorAfter} made. */
+/** @throws JsonRpcError(-32602) when `cursor` is not one {@link cursorAfter} made (a lone UTF-16 surrogate included, raw or encoded). */
 function pathOfCursor(cursor: string): string {
   let decoded: unknown;
   try {
@@ -85,7 +85,8 @@ function pathOfCursor(cursor: string): string {
     decoded = null;
   }
   const after = decoded && typeof decoded === 'object' ? (decoded as { after?: unknown }).after : undefined;
-  if (typeof after !== 'string' || cursorAfter(after) !== cursor) {
+  // A lone surrogate is in no note path (and no cursor this server made).
+  if (typeof after !== 'string' || !isWellFormedText(after) || cursorAfter(after) !== cursor) {
     throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid cursor for resources/list: pass the nextCursor of the previous page unchanged, or omit it for the first page.');
   }
   return after;

@@ -88,9 +88,12 @@ export function registerSessionContent(
     if (request.params?.cursor === undefined) page.resources.push(...addOnResources.map((r) => r.definition));
     return page;
   }));
-  server.setRequestHandler('resources/templates/list', guarded('resources/templates/list', async () => ({
-    resourceTemplates: [NOTE_TEMPLATE, ...addOnTemplates.map((t) => t.definition)],
-  })));
+  server.setRequestHandler('resources/templates/list', guarded('resources/templates/list', async (request) => {
+    if (request.params?.cursor !== undefined) {
+      throw new JsonRpcError(ErrorCode.InvalidParams, 'resources/templates/list has a single page and gives no nextCursor; call it without cursor.');
+    }
+    return { resourceTemplates: [NOTE_TEMPLATE, ...addOnTemplates.map((t) => t.definition)] };
+  }));
   server.setRequestHandler('resources/read', guarded('resources/read', async (request, extra) => {
     const { uri } = request.params;
     if (pathOfNoteUri(uri) === null) {

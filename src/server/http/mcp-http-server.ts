@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import { isInitializeRequest, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type ProtocolEra, type RequestId } from '@modelcontextprotocol/server';
 import type { KeyRing } from '../../keys/key-ring';
 import type { KeyRecord } from '../../settings/key-record';
@@ -7,7 +8,7 @@ import type { VaultMcpSettings } from '../../settings/settings';
 import { VaultCallerVerifier, type Caller, type CallerVerifier } from './caller-auth';
 import { checkHostAndOrigin } from './door';
 import { MCP_PATH } from './endpoint';
-import { checkFraming, INVALID_REQUEST, InFlightIds, requestIdsOf } from './json-rpc-framing';
+import { cancelledIdsOf, checkFraming, INVALID_REQUEST, InFlightIds, requestIdsOf } from './json-rpc-framing';
 import { BodyTooLargeError, declaredBodyTooLarge, readBody } from './request-body';
 import { paramsRefusal } from './request-params';
 import { ModernEndpoint } from './modern-endpoint';
@@ -61,6 +62,24 @@ function refuse(
   const close: Record<string, string> = res.req.complete ? {} : { Connection: 'close' };
   res.writeHead(status, { 'Content-Type': 'application/json', ...close, ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
+}
+
+/**
+ * Answers a request Node's parser refused before any handler ran (its `clientError` event),
+ * with a JSON body that says what to fix like every other refusal: 431 for a head over
+ * {@link MAX_HEADER_BYTES}, 408 for one that came too slowly, 400 for anything else; then closes
+ * the connection. A socket already written to, or gone, is only destroyed.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', `Request headers are larger than ${MAX_HEADER_BYTES} bytes; send fewer or shorter headers.`]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request took too long to arrive; send it again at once.']
+        : [400, 'Bad Request', 'Bad request: this is not a well-formed HTTP/1.1 request.'];
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 /**
@@ -148,6 +167,7 @@ export class McpHttpServer {
         refuse(res, 500, -32603, 'Internal server error; the details are in the Obsidian developer console.');
       });
     });
+    http.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket));
     try {
       await new Promise<void>((resolve, reject) => {
         http.once('error', reject);
@@ -301,16 +321,23 @@ export class McpHttpServer {
       if (session.keyId !== key.id) {
         return refuse(res, 403, -32000, 'This session was opened with another key; initialize a new session.');
       }
+      const negotiated = session.server.getNegotiatedProtocolVersion();
+      const named = req.headers['mcp-protocol-version'];
+      if (negotiated !== undefined && typeof named === 'string' && named !== negotiated) {
+        return refuse(res, 400, -32000, `Bad request: this session negotiated protocol ${negotiated}; send MCP-Protocol-Version: ${negotiated} (or initialize a new session for another revision).`);
+      }
       const ids = requestIdsOf(body);
-      const taken = session.inFlight.claim(ids);
+      const stop = new AbortController();
+      const taken = session.inFlight.claim(ids, () => stop.abort());
       if (taken !== undefined) {
         const message = `Invalid Request: request id ${JSON.stringify(taken)} is still in flight in this session; give each request its own id.`;
         return refuse(res, 400, INVALID_REQUEST, message, {}, Array.isArray(body) ? null : taken);
       }
       res.once('close', () => session.inFlight.release(ids));
+      for (const id of cancelledIdsOf(body)) session.inFlight.cancel(id);
       this.track(res);
       if (this.refuseParams(res, body)) return;
-      await sendWebResponse(await session.transport.handleRequest(webRequestOf(req, res, url), { parsedBody: body }), res);
+      await sendWebResponse(await session.transport.handleRequest(webRequestOf(req, res, url), { parsedBody: body }), res, stop.signal);
       return;
     }
     if (req.method !== 'POST' || !containsInitialize(body)) {

@@ -64,12 +64,13 @@ export function paramsRefusal(message: unknown, era: ProtocolEra = 'legacy'): JS
   if (era === 'modern' && REMOVED_IN_2026.has(message.method)) return null;
   const type = REQUEST_TYPES.get(message.method);
   if (!type) return null;
+  const refused = (text: string): JSONRPCErrorResponse => ({ jsonrpc: '2.0', id: message.id, error: { code: ProtocolErrorCode.InvalidParams, message: text } });
+  // Tools take `vault`; a resource URI names a note of this vault, and the SDK would drop the argument unsaid.
+  if (message.method === 'resources/read' && (message.params as { vault?: unknown } | undefined)?.vault !== undefined) {
+    return refused("Invalid params for resources/read: it takes no vault argument, resources are this vault's notes; read another open vault's note with read_note and its vault argument.");
+  }
   const verdict = specTypeSchemas[type]['~standard'].validate(message);
   const issues = verdict instanceof Promise ? undefined : verdict.issues;
   if (!issues) return null;
-  return {
-    jsonrpc: '2.0',
-    id: message.id,
-    error: { code: ProtocolErrorCode.InvalidParams, message: describeParamsIssue(message.method, issues as readonly ParamsIssue[]) },
-  };
+  return refused(describeParamsIssue(message.method, issues as readonly ParamsIssue[]));
 }

@@ -28,9 +28,11 @@ export function webRequestOf(req: IncomingMessage, res: ServerResponse, url: URL
  * SSE stream is relayed chunk by chunk). When the client closes the connection first, the body
  * stream is cancelled, which is how the SDK learns that a request's stream is gone (MCP
  * 2026-07-28: closing a request's stream cancels it).
+ * @param stop when it aborts, the body stops being relayed and the answer ends there (a
+ *   cancelled request's stream).
  * @returns resolves when the body is written or the connection closed.
  */
-export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
+export async function sendWebResponse(response: Response, res: ServerResponse, stop?: AbortSignal): Promise<void> {
   if (res.headersSent) {
     await response.body?.cancel().catch(() => undefined);
     return;
@@ -47,6 +49,8 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   const reader = response.body.getReader();
   const cancel = (): void => void reader.cancel().catch(() => undefined);
   res.once('close', cancel);
+  if (stop?.aborted) cancel();
+  stop?.addEventListener('abort', cancel, { once: true });
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -61,6 +65,7 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
     // The stream ended with an error or was cancelled: the connection closes below.
   } finally {
     res.off('close', cancel);
+    stop?.removeEventListener('abort', cancel);
     if (!res.destroyed) res.end();
   }
 }
