@@ -85,4 +85,31 @@ describe('protocol faults', () => {
     const again = await raw(booted.port, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 'slow', method: 'ping' }) });
     expect(messagesOf(again)[0]).toMatchObject({ id: 'slow', result: {} });
   });
+
+  describe('progress', () => {
+    const paths = ['Home.md', 'Inbox.md', 'Ideas.md'];
+    /** The progress notifications and the result of one read_notes call with `meta` as its `_meta`. */
+    async function readNotes(meta: Record<string, unknown> | undefined): Promise<{ progress: Array<{ progressToken: unknown; progress: number; total?: number }>; result: unknown }> {
+      const params = { name: 'read_notes', arguments: { paths }, ...(meta ? { _meta: meta } : {}) };
+      const messages = messagesOf(await raw(booted.port, { headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 'p1', method: 'tools/call', params }) })) as Array<{ method?: string; params?: never; id?: unknown; result?: unknown }>;
+      return {
+        progress: messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params as { progressToken: unknown; progress: number; total?: number }),
+        result: messages.find((m) => m.id === 'p1')?.result,
+      };
+    }
+
+    it.each([['a string token', 'tok-α'], ['a number token', 7]])('a call that waits reports progress with the client\'s own token (%s), growing to the total', async (_what, token) => {
+      const { progress, result } = await readNotes({ progressToken: token });
+      expect(result).toMatchObject({ structuredContent: { notes: expect.any(Array) } });
+      expect(progress.length).toBe(paths.length);
+      expect(progress.every((p) => p.progressToken === token && p.total === paths.length)).toBe(true);
+      expect(progress.map((p) => p.progress)).toEqual([1, 2, 3]);
+    });
+
+    it('no progress is sent without a token', async () => {
+      const { progress, result } = await readNotes(undefined);
+      expect(result).toBeDefined();
+      expect(progress).toEqual([]);
+    });
+  });
 });

@@ -8,6 +8,7 @@ import type { SessionAccess } from '../roots/session-access';
 import { SessionRoots, type ClientRootsState } from '../roots/session-roots';
 import { askingRoots, askSessionRoots, requestRootsSource, sessionRootsSource, type ClientRootsSource } from '../roots/request-roots';
 import { callTool, describeTool, withVaultInput } from './tool-dispatch';
+import { progressReporter } from './progress';
 import { guarded, JsonRpcError, toolErrorResult } from './rpc-errors';
 import type { VaultPeers } from '../vaults/vault-peers';
 import type { SessionAddOn } from '../content/session-add-on';
@@ -131,7 +132,7 @@ export function createSessionServer(
     }
     const { context, blocked } = contextOf(key, client);
     if (blocked && name !== 'vaults') return toolErrorResult(blocked);
-    return callTool(tools, name, args, context);
+    return callTool(tools, name, args, { ...context, progress: progressReporter(extra) });
   })));
   const sessionContext: SessionContextSource = {
     forRequest: async (extra) => {
