@@ -1,3 +1,4 @@
+import { mkdir, writeFile } from 'node:fs/promises';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import VaultMcpPlugin from '../../src/main';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
@@ -16,6 +17,8 @@ describe('protocol eras on one endpoint', () => {
 
   beforeAll(async () => {
     copy = await copyToTemp(DEMO_VAULT);
+    await mkdir(`${copy.dir}/Skills/summarize`, { recursive: true });
+    await writeFile(`${copy.dir}/Skills/summarize/SKILL.md`, '---\nname: Summarize\ndescription: Summarize a note in three lines.\n---\nRead the note, then write three lines.\n');
     booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, mode: 'propose', allowWrites: true, label: 'Agent', token: 'eras-test-token-0123456789abcdef' });
   });
   afterAll(async () => {
@@ -63,6 +66,53 @@ describe('protocol eras on one endpoint', () => {
     expect(booted.plugin.server.sessionCount).toBe(1);
     await workflow(client, 'from the 2025-11-25 client');
     await client.close();
+  });
+
+  it('both clients see the same tools and each one answers them alike (every tool, propose key: writes stage)', async () => {
+    const modern = await modernClient();
+    const legacy = await connectClient(booted.url, booted.token);
+    const names = (await modern.listTools()).tools.map((t) => t.name).sort();
+    expect((await legacy.listTools()).tools.map((t) => t.name).sort()).toEqual(names);
+    const calls: Record<string, Record<string, unknown>> = {
+      active_note: {},
+      get_links: { path: 'Home.md' },
+      list_folders: {},
+      list_notes: { limit: 5 },
+      list_tags: {},
+      proposal_status: {},
+      query_notes: { query: 'LIMIT 3' },
+      read_note: { path: 'Home.md', outline: true },
+      read_notes: { paths: ['Home.md', 'Inbox.md'] },
+      search: { query: 'sourdough', mode: 'lexical' },
+      skills_list: {},
+      vaults: {},
+      widget_list: {},
+      create_note: { path: 'Eras/New.md', content: 'new' },
+      create_folder: { path: 'Eras/Folder' },
+      write_note: { path: 'Ideas.md', body: 'rewritten' },
+      append_note: { path: 'Ideas.md', content: 'more' },
+      edit_note: { path: 'Inbox.md', anchor: 'Renew the library card', op: 'replace', content: 'Renew the card' },
+      set_properties: { path: 'Ideas.md', properties: { status: 'draft' } },
+      move_note: { path: 'Ideas.md', to: 'Eras/Ideas.md' },
+      delete_note: { path: 'Ideas.md', confirm: true },
+      widget_write: {
+        id: 'eras',
+        html: '<!doctype html><html><head><script type="application/json" id="vault-mcp-widget">{"name":"Eras","description":"Eras board","query":"LIMIT 1"}</script></head><body></body></html>',
+      },
+    };
+    const skills = (await structured(modern, 'skills_list', {})).skills as Array<{ id: string }>;
+    calls.skill_read = { id: skills[0].id };
+    for (const name of names) {
+      if (!calls[name]) throw new Error(`no call of ${name} in this test: add one`);
+      const [a, b] = [await modern.callTool({ name, arguments: calls[name] }), await legacy.callTool({ name, arguments: calls[name] })];
+      expect({ name, isError: a.isError ?? false }).toEqual({ name, isError: false });
+      expect({ name, isError: b.isError ?? false }).toEqual({ name, isError: false });
+      // Everything but the proposal ids and clocks is the same whichever era asked.
+      const shape = (r: unknown): string => JSON.stringify((r as { structuredContent?: unknown }).structuredContent, (k, v: unknown) => (/(^|_)(id|at|mtime|ctime|hash)$/.test(k) ? '' : v));
+      if (!['write_note', 'append_note', 'edit_note', 'set_properties', 'move_note', 'delete_note', 'create_note', 'create_folder', 'widget_write', 'proposal_status'].includes(name)) expect(shape(a)).toBe(shape(b));
+    }
+    await modern.close();
+    await legacy.close();
   });
 
   it('a modern client that declares roots is asked for them with an input-required result, and they narrow the call', async () => {
