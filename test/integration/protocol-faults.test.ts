@@ -91,7 +91,7 @@ describe('protocol faults', () => {
     /** The progress notifications and the result of one read_notes call with `meta` as its `_meta`. */
     async function readNotes(meta: Record<string, unknown> | undefined): Promise<{ progress: Array<{ progressToken: unknown; progress: number; total?: number }>; result: unknown }> {
       const params = { name: 'read_notes', arguments: { paths }, ...(meta ? { _meta: meta } : {}) };
-      const messages = messagesOf(await raw(booted.port, { headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 'p1', method: 'tools/call', params }) })) as Array<{ method?: string; params?: never; id?: unknown; result?: unknown }>;
+      const messages = messagesOf(await raw(booted.port, { headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 'p1', method: 'tools/call', params }) })) as Array<{ method?: string; params?: unknown; id?: unknown; result?: unknown }>;
       return {
         progress: messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params as { progressToken: unknown; progress: number; total?: number }),
         result: messages.find((m) => m.id === 'p1')?.result,

@@ -12,6 +12,8 @@ export interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpSessionServer;
   keyId: string;
+  /** The protocol revision `initialize` negotiated (later requests must name it, if they name one). */
+  protocolVersion: string;
   lastSeen: number;
   /** Request ids of this session whose answers are still owed. */
   inFlight: InFlightIds;
