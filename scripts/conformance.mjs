@@ -3,9 +3,11 @@
 //  1. the plain plugin, for the scenarios that need nothing but Vault MCP itself
 //     (REAL_PLUGIN_SCENARIOS: resources, prompts and completion as the vault serves them);
 //  2. the plugin with the suite's fixture tools, resources and prompts, which only the test
-//     host registers (`--conformance-fixtures`, test/conformance-fixtures.ts), for the whole
-//     suite; scenarios still expected to fail are listed in test/conformance-baseline.yml.
-// The suite needs Node 22: the running Node when it is 22 or newer, else the npm package
+//     host registers (`--conformance-fixtures`, test/conformance-fixtures.ts), for each protocol
+//     revision's requirement set (`--requirements <revision>`: exactly the scenarios that revision
+//     requires, run at its own wire: REQUIREMENT_SETS below); scenarios still expected to fail are
+//     listed in test/conformance-baseline.yml.
+// The suite needs Node 22 (it calls fs.globSync, which Node 20 lacks): the running Node when it is 22 or newer, else the npm package
 // node-<platform>-<arch>@22 installed on demand into build/node22/ (not a devDependency: its
 // `node` binary would shadow the system Node in every npm script). The suite sends no
 // Authorization header, so it talks to a test-only loopback proxy that adds the run's bearer token.
@@ -44,6 +46,9 @@ function nodeForSuite() {
   }
   return binary;
 }
+
+/** The protocol revisions whose requirement sets must pass: the session era's newest and 2026-07-28. */
+const REQUIREMENT_SETS = ['2025-11-25', '2026-07-28'];
 
 /** Scenarios that must pass against the plugin alone, without any fixture. */
 const REAL_PLUGIN_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'logging-set-level', 'resources-list', 'prompts-list', 'completion-complete'];
@@ -108,6 +113,9 @@ for (const scenario of REAL_PLUGIN_SCENARIOS) {
 plain.stop();
 
 const withFixtures = await startServer(['--conformance-fixtures']);
-if ((await runSuite(withFixtures.url, ['--expected-failures', path.join(root, 'test', 'conformance-baseline.yml')])) !== 0) failed = true;
+for (const revision of REQUIREMENT_SETS) {
+  console.log(`conformance: requirement set ${revision}`);
+  if ((await runSuite(withFixtures.url, ['--requirements', revision, '--expected-failures', path.join(root, 'test', 'conformance-baseline.yml')])) !== 0) failed = true;
+}
 withFixtures.stop();
 process.exit(failed ? 1 : 0);

@@ -33,6 +33,12 @@ export interface ToolContext {
   settings: VaultMcpSettings;
   /** The open vaults and this session's effective roots (the `vaults` tool); set by the server. */
   vaults?: VaultsView;
+  /**
+   * Reports how far a call that makes the client wait has come (MCP spec "Progress"); set by the
+   * server only when the client asked for progress (a `progressToken`). `progress` must grow from
+   * call to call (a value not above the last is dropped); `total` when known.
+   */
+  progress?: (progress: number, total?: number, message?: string) => void;
 }
 
 /** MCP tool annotations (MCP spec 2025-06-18, "Tools" → ToolAnnotations). */

@@ -209,9 +209,9 @@ describe('agent context over MCP: AGENTS.md, skills, prompts, resources, complet
       expect(read.contents).toEqual([{ uri, mimeType: 'text/markdown', text: onDisk }]);
     });
 
-    it('unreadable notes are not found (-32002); bad URIs and cursors are -32602 with a clear message', async () => {
+    it('unreadable notes are not found (-32602 "Resource not found", as the SDK v2 answers on every revision); bad URIs and cursors are -32602 with a clear message', async () => {
       for (const uri of [noteUri('Personal/Therapy notes.md'), noteUri('_private/Passwords hint.md'), noteUri('Nope.md'), noteUri('../outside.md'), 'vault-mcp://note/Projects/..%2F..%2Fetc%2Fpasswd', 'vault-mcp://note/Personal%5CTherapy%20notes.md']) {
-        expect((await rpcError(client.readResource({ uri }))).code).toBe(-32002);
+        expect(await rpcError(client.readResource({ uri }))).toMatchObject({ code: -32602, message: expect.stringMatching(/Resource not found: no note/) });
       }
       const otherScheme = await rpcError(client.readResource({ uri: 'file:///etc/passwd' }));
       expect(otherScheme.code).toBe(-32602);
@@ -232,7 +232,7 @@ describe('agent context over MCP: AGENTS.md, skills, prompts, resources, complet
       expect(resources.map((r) => r.name).sort()).toEqual(
         ['Projects/Alpha/AGENT.md', 'Projects/Alpha/Alpha overview.md', 'Projects/Alpha/Budget.md', 'Projects/Alpha/Design decisions.md', 'Projects/Alpha/Meeting notes.md', 'Projects/Alpha/Risks.md'],
       );
-      expect((await rpcError(client.readResource({ uri: noteUri('Home.md') }))).code).toBe(-32002);
+      expect(await rpcError(client.readResource({ uri: noteUri('Home.md') }))).toMatchObject({ code: -32602, message: expect.stringMatching(/Resource not found: no note/) });
     });
 
     it('resources/subscribe sends updates for a changed note until unsubscribe', async () => {
@@ -252,7 +252,7 @@ describe('agent context over MCP: AGENTS.md, skills, prompts, resources, complet
       await booted.app.vault.append(booted.app.vault.getFileByPath('Home.md')!, '\nUnwatched.\n');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(updates.length).toBe(before);
-      expect((await rpcError(client.subscribeResource({ uri: noteUri('Personal/Therapy notes.md') }))).code).toBe(-32002);
+      expect(await rpcError(client.subscribeResource({ uri: noteUri('Personal/Therapy notes.md') }))).toMatchObject({ code: -32602, message: expect.stringMatching(/Resource not found: no note/) });
       expect((await rpcError(client.subscribeResource({ uri: 'https://example.com/x' }))).code).toBe(-32602);
     });
     it('a subscribed note that is renamed away or deleted sends an update for its old URI', async () => {
@@ -268,7 +268,7 @@ describe('agent context over MCP: AGENTS.md, skills, prompts, resources, complet
       await eventually(() => updates.includes(moved));
       await booted.app.vault.delete(booted.app.vault.getFileByPath('Inbox.md')!);
       await eventually(() => updates.includes(gone));
-      expect((await rpcError(client.readResource({ uri: gone }))).code).toBe(-32002);
+      expect(await rpcError(client.readResource({ uri: gone }))).toMatchObject({ code: -32602, message: expect.stringMatching(/Resource not found: no note/) });
     });
   });
 

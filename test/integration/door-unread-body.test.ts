@@ -134,7 +134,7 @@ describe('the door refuses from the headers, before reading a body', () => {
   });
 
   it('40 concurrent unauthenticated 4 MiB bodies are not read in full', async () => {
-    const http = (booted.plugin.server as unknown as { http: HttpServer }).http;
+    const http = (booted.plugin.server as unknown as { listener: { http: HttpServer } }).listener.http;
     const sockets: Socket[] = [];
     const track = (socket: Socket): void => void sockets.push(socket);
     http.on('connection', track);

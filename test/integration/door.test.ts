@@ -79,7 +79,7 @@ describe('the door of the MCP server', () => {
   it('malformed tools/call params are -32602 and messages carry one "MCP error" prefix', async () => {
     const client = await connectClient(booted.url, booted.token);
     const transport = (client as unknown as { transport: { sessionId?: string } }).transport;
-    const headers = { ...auth, 'Mcp-Session-Id': transport.sessionId as string, 'Mcp-Protocol-Version': '2025-06-18' };
+    const headers = { ...auth, 'Mcp-Session-Id': transport.sessionId as string, 'Mcp-Protocol-Version': '2025-11-25' };
     for (const params of [{}, { name: 'search', arguments: 'x' }]) {
       const reply = await raw(booted.port, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params }) });
       const message = JSON.parse(reply.body.replace(/^event: message\ndata: /, ''));

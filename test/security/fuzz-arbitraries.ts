@@ -206,3 +206,63 @@ export const rpcBody: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.array(rpcMessage, { maxLength: 6 }).map((batch) => JSON.stringify(batch)) },
   { weight: 1, arbitrary: fc.oneof(fc.string({ unit: 'binary', maxLength: 60 }), fc.constantFrom('', '[', '{"jsonrpc":"2.0"', 'null', '1', '""', '[[]]', '[{}]', '{"__proto__":{"method":"tools/call"}}')) },
 );
+
+/** The `_meta` envelope keys of protocol 2026-07-28 (SEP-2575). */
+const ENVELOPE = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  logLevel: 'io.modelcontextprotocol/logLevel',
+} as const;
+
+/** A root a forged `inputResponses` may claim: the vault's parent, other machines' paths, hostile text. */
+const forgedRoot: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom('file:///', 'file:///etc', 'file://../', 'file:///tmp/../../', 'https://example.com/', 'file:///C:/Windows'),
+  hostilePath.map((p) => `file:///${p}`),
+  jsonValue,
+);
+
+/**
+ * A forged `_meta` envelope: right and wrong protocol versions, capabilities that claim roots,
+ * sampling or elicitation (or are not objects), client info of any shape, log levels of any value.
+ */
+const forgedEnvelope: fc.Arbitrary<Record<string, unknown>> = fc.record(
+  {
+    [ENVELOPE.protocolVersion]: fc.oneof({ weight: 6, arbitrary: fc.constant('2026-07-28') }, { weight: 1, arbitrary: fc.constantFrom('2025-11-25', '2099-01-01', '', 'x') }, { weight: 1, arbitrary: jsonValue }),
+    [ENVELOPE.clientCapabilities]: fc.oneof({ weight: 8, arbitrary: fc.record({ roots: fc.constant({}), sampling: fc.constant({}), elicitation: fc.constant({}) }, { requiredKeys: [] }) }, { weight: 1, arbitrary: jsonValue }),
+    [ENVELOPE.clientInfo]: fc.oneof({ weight: 6, arbitrary: fc.constant({ name: 'fuzz', version: '1' }) }, { weight: 1, arbitrary: jsonValue }),
+    [ENVELOPE.logLevel]: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('debug', 'info', 'emergency') }, { weight: 1, arbitrary: jsonValue }),
+  },
+  // Mostly a complete envelope, so that most requests get past the SDK's envelope checks.
+  { requiredKeys: [ENVELOPE.protocolVersion, ENVELOPE.clientCapabilities] },
+).chain((envelope) => fc.oneof({ weight: 8, arbitrary: fc.constant(envelope) }, { weight: 1, arbitrary: fc.constant({ [ENVELOPE.clientInfo]: envelope[ENVELOPE.clientInfo] }) }));
+
+/**
+ * A stateless 2026-07-28 request: a tool call or a content request whose params carry a forged
+ * envelope, now and then forged `inputResponses` (roots answers naming paths outside the vault,
+ * answers of any shape) and a forged `requestState`; `subscriptions/listen` and
+ * `server/discover` among them. Headers say the same as the body or contradict it.
+ */
+export const modernRequest: fc.Arbitrary<{ method: string; params: Record<string, unknown>; headerVersion: string | null }> = fc
+  .tuple(
+    fc.oneof(
+      { weight: 4, arbitrary: toolCall.map((p) => ({ method: 'tools/call', params: p as Record<string, unknown> })) },
+      { weight: 3, arbitrary: contentRequest.map((r) => ({ method: r.method, params: (r.params && typeof r.params === 'object' && !Array.isArray(r.params) ? r.params : {}) as Record<string, unknown> })) },
+      { weight: 1, arbitrary: fc.constantFrom('server/discover', 'tools/list', 'resources/list', 'prompts/list').map((method) => ({ method, params: {} })) },
+      { weight: 1, arbitrary: fc.record({ toolsListChanged: fc.boolean(), resourceSubscriptions: fc.array(resourceUri, { maxLength: 3 }) }, { requiredKeys: [] }).map((notifications) => ({ method: 'subscriptions/listen', params: { notifications } as Record<string, unknown> })) },
+    ),
+    forgedEnvelope,
+    fc.option(fc.dictionary(fc.constantFrom('roots', 'roots_request', 'x', '__proto__'), fc.oneof(fc.record({ roots: fc.array(fc.record({ uri: forgedRoot, name: fc.option(hostileString) }, { requiredKeys: ['uri'] }), { maxLength: 3 }) }), jsonValue), { maxKeys: 2 }), { nil: undefined }),
+    fc.option(fc.oneof(hostileString, fc.constant('{"kind":"tamper-test"}')), { nil: undefined }),
+    fc.oneof({ weight: 4, arbitrary: fc.constant('2026-07-28') }, { weight: 1, arbitrary: fc.constantFrom('2025-11-25', 'garbage') }, { weight: 1, arbitrary: fc.constant(null) }),
+  )
+  .map(([request, envelope, inputResponses, requestState, headerVersion]) => ({
+    method: request.method,
+    params: {
+      ...request.params,
+      _meta: { ...(((request.params as Record<string, unknown>)._meta as Record<string, unknown> | undefined) ?? {}), ...envelope },
+      ...(inputResponses === undefined ? {} : { inputResponses }),
+      ...(requestState === undefined ? {} : { requestState }),
+    },
+    headerVersion,
+  }));

@@ -1,6 +1,7 @@
+import * as http from 'node:http';
 import fc from 'fast-check';
 import { openRawSession, raw, type RawResponse } from '../harness/raw-http';
-import { contentRequest, rpcBody, toolCall } from './fuzz-arbitraries';
+import { contentRequest, modernRequest, rpcBody, toolCall } from './fuzz-arbitraries';
 import { bootSecurityEnv, HIDDEN_NAMES, HIDDEN_VAULT_FILES, SECRET_MARK, type SecurityEnv } from './security-env';
 
 /**
@@ -20,7 +21,7 @@ import { bootSecurityEnv, HIDDEN_NAMES, HIDDEN_VAULT_FILES, SECRET_MARK, type Se
 const RUNS = Number(process.env.FUZZ_RUNS) || 0;
 const SEED = process.env.FUZZ_SEED === 'random' ? (Date.now() ^ (Math.random() * 2 ** 31)) | 0 : Number(process.env.FUZZ_SEED) || 20261130;
 /** Default runs per property: modest, so CI stays fast; FUZZ_RUNS overrides both. */
-const DEFAULT_RUNS = { rpc: 1000, tools: 1500, proposeTools: 1000, content: 1500 };
+const DEFAULT_RUNS = { rpc: 1000, tools: 1500, proposeTools: 1000, content: 1500, modern: 1000 };
 /** A request unanswered this long counts as a hang, ms (not a speed limit: answers take milliseconds). */
 const ANSWER_LIMIT_MS = 20000;
 
@@ -35,6 +36,28 @@ async function post(env: SecurityEnv, body: string, session = env.session): Prom
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Opens a `subscriptions/listen` stream, reads it for a moment and closes it (a stream never ends by itself). */
+function listenBriefly(port: number, headers: Record<string, string>, body: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        const finish = (): void => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });
+        res.on('end', finish);
+        setTimeout(() => {
+          req.destroy();
+          finish();
+        }, 50);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** Throws when an answer is an internal error. */
@@ -147,5 +170,30 @@ describe('fuzzing the server over HTTP', () => {
       { numRuns: runs, seed: SEED, endOnFailure: true },
     );
     figures.push(`resources/prompts/completion: ${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s (${tally.results} results, ${tally.errors} JSON-RPC errors)`);
+  }, 600000);
+
+  test('stateless 2026-07-28 requests with forged _meta, inputResponses and requestState: no internal error, nothing hidden shown or written', async () => {
+    const runs = RUNS || DEFAULT_RUNS.modern;
+    const started = Date.now();
+    let id = 0;
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(modernRequest, async ({ method, params, headerVersion }) => {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: `md${id++}`, method, params });
+        const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+        const headers: Record<string, string> = { Authorization: `Bearer ${env.tokens.valid}`, 'Mcp-Method': method };
+        if (headerVersion !== null) headers['MCP-Protocol-Version'] = headerVersion;
+        if (name !== undefined && /^[\x21-\x7e]*$/.test(name)) headers['Mcp-Name'] = name;
+        // A listen stream stays open: read what comes within a moment, then hang up.
+        const response = method === 'subscriptions/listen' ? await listenBriefly(env.port, headers, body) : await post(env, body, headers);
+        assertNotInternal(response, body);
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        if (response.body.toLowerCase().includes(SECRET_MARK)) throw new Error(`hidden text shown for ${body.slice(0, 300)}`);
+        await assertSentinel(body.slice(0, 300));
+      }),
+      { numRuns: runs, seed: SEED, endOnFailure: true },
+    );
+    const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${n}×${status}`).join(', ');
+    figures.push(`2026-07-28 stateless: ${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s (HTTP ${byStatus})`);
   }, 600000);
 });

@@ -1,4 +1,4 @@
-import { describeParamsIssue } from '../../src/server/session/checked-server';
+import { describeParamsIssue } from '../../src/server/http/request-params';
 import { MAX_ARGUMENT_DEPTH, nestsDeeperThan } from '../../src/server/session/tool-dispatch';
 
 describe('describeParamsIssue: one sentence per malformed request', () => {

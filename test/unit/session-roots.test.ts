@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import { SessionRoots } from '../../src/server/roots/session-roots';
 
 const RULES = { platform: 'posix' as const, caseInsensitive: false };
@@ -66,7 +66,7 @@ describe('SessionRoots', () => {
     const fromCall = deferred();
     const waiting = roots.current(fromCall.request);
     await Promise.resolve();
-    fromCall.fail(new McpError(ErrorCode.MethodNotFound, 'Method not found'));
+    fromCall.fail(new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found'));
     expect(await waiting).toMatchObject({ status: 'unanswered', reason: expect.stringMatching(/-32601/) });
   });
 
@@ -77,7 +77,7 @@ describe('SessionRoots', () => {
     const fromCall = deferred();
     const waiting = roots.current(fromCall.request);
     await Promise.resolve();
-    fromCall.fail(new McpError(ErrorCode.RequestTimeout, 'Request timed out'));
+    fromCall.fail(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out'));
     expect(await waiting).toMatchObject({ status: 'unanswered', reason: expect.stringMatching(/no answer within/) });
     standalone.answer([{ uri: 'file:///v/late' }]);
     await new Promise((resolve) => setImmediate(resolve));
@@ -99,7 +99,7 @@ describe('SessionRoots', () => {
     fromCall.answer([{ uri: 'file:///v/Journal' }]);
     await new Promise((resolve) => setImmediate(resolve));
     expect(await roots.current(() => Promise.reject(new Error('not asked')))).toEqual({ status: 'listed', paths: ['/v/Journal'], ignored: [] });
-    changed.fail(new McpError(ErrorCode.MethodNotFound, 'late'));
+    changed.fail(new ProtocolError(ProtocolErrorCode.MethodNotFound, 'late'));
     await new Promise((resolve) => setImmediate(resolve));
     expect(roots.known).toEqual({ status: 'listed', paths: ['/v/Journal'], ignored: [] });
   });
@@ -119,7 +119,7 @@ describe('SessionRoots', () => {
     roots.refresh(deferred().request);
     const fromCall = deferred();
     expect(await roots.current(fromCall.request)).toMatchObject({ previous: true });
-    fromCall.fail(new McpError(ErrorCode.RequestTimeout, 'Request timed out'));
+    fromCall.fail(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out'));
     await new Promise((resolve) => setImmediate(resolve));
     expect(roots.known).toEqual({ status: 'unanswered', reason: 'the client did not answer roots/list (no answer within 60000 ms)' });
   });

@@ -1,10 +1,10 @@
-import { ErrorCode, type ListResourcesResult, type ReadResourceResult, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode as ErrorCode, type ListResourcesResult, type ReadResourceResult, type ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/server';
 import type { TFile } from 'obsidian';
 import { quoteInput, ToolError } from '../../errors';
 import type { AccessScope } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
 import { lexicalVaultPath } from '../../vault/paths/paths';
-import { JsonRpcError } from '../session/tool-dispatch';
+import { JsonRpcError } from '../session/rpc-errors';
 
 /** Every note resource URI starts with this: `vault-mcp://note/` + the vault path, each segment percent-encoded. */
 export const NOTE_URI_PREFIX = 'vault-mcp://note/';
@@ -18,8 +18,11 @@ export const RESOURCE_PAGE_SIZE = 200;
 /** Most values one completion/complete answer carries (MCP spec 2025-06-18, "Completion": at most 100). */
 export const MAX_COMPLETIONS = 100;
 
-/** JSON-RPC code for an unknown resource (MCP spec 2025-06-18, "Resources" → Error Handling). */
-export const RESOURCE_NOT_FOUND = -32002;
+/**
+ * JSON-RPC code for an unknown resource: -32602, as MCP 2026-07-28 ("Resources" → Error Handling)
+ * and the SDK's v2 line answer on every revision (the SDK re-emits the older -32002 as -32602).
+ */
+export const RESOURCE_NOT_FOUND = ErrorCode.InvalidParams;
 
 /** Media type of a note's text. */
 const MARKDOWN = 'text/markdown';
@@ -63,9 +66,9 @@ function isWellFormedText(text: string): boolean {
   return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
 
-/** The -32002 answer for a note URI no readable note has: the same whether missing, private, quarantined or outside the key's roots. */
+/** The not-found answer ({@link RESOURCE_NOT_FOUND}) for a note URI no readable note has: the same whether missing, private, quarantined or outside the key's roots. */
 function notFound(uri: string): JsonRpcError {
-  return new JsonRpcError(RESOURCE_NOT_FOUND, `Resource not found: no note this key may read is at ${quoteInput(uri)}; list notes with resources/list.`);
+  return new JsonRpcError(RESOURCE_NOT_FOUND, `Resource not found: no note this key may read is at ${quoteInput(uri)}; list notes with resources/list.`, { uri });
 }
 
 /** Encodes a list position as an opaque cursor (base64url of the last path shown). */
@@ -73,7 +76,7 @@ function cursorAfter(path: string): string {
   return Buffer.from(JSON.stringify({ after: path }), 'utf8').toString('base64url');
 }
 
-/** @throws JsonRpcError(-32602) when `cursor` is not one {@link cursorAfter} made. */
+/** @throws JsonRpcError(-32602) when `cursor` is not one {@link cursorAfter} made (a lone UTF-16 surrogate included, raw or encoded). */
 function pathOfCursor(cursor: string): string {
   let decoded: unknown;
   try {
@@ -82,7 +85,8 @@ function pathOfCursor(cursor: string): string {
     decoded = null;
   }
   const after = decoded && typeof decoded === 'object' ? (decoded as { after?: unknown }).after : undefined;
-  if (typeof after !== 'string' || cursorAfter(after) !== cursor) {
+  // A lone surrogate is in no note path (and no cursor this server made).
+  if (typeof after !== 'string' || !isWellFormedText(after) || cursorAfter(after) !== cursor) {
     throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid cursor for resources/list: pass the nextCursor of the previous page unchanged, or omit it for the first page.');
   }
   return after;
@@ -142,12 +146,12 @@ export class NoteResources {
    * decoding (backslashes, `.`/`..` segments, NFC: `lexicalVaultPath`), case and Unicode form
    * matched to the vault's real spelling.
    * @throws JsonRpcError(-32602) for a malformed note URI or one of another scheme;
-   *   JsonRpcError(-32002) when no note the scope may read is there.
+   *   JsonRpcError({@link RESOURCE_NOT_FOUND}) when no note the scope may read is there.
    */
   noteAt(uri: string): TFile {
     const path = pathOfNoteUri(uri);
     if (path === null) {
-      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown resource URI ${quoteInput(uri)}: notes are ${NOTE_URI_PREFIX}<path>; list them with resources/list.`);
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown resource URI ${quoteInput(uri)}: notes are ${NOTE_URI_PREFIX}<path>; list them with resources/list.`, { uri });
     }
     let real: string;
     try {

@@ -1,18 +1,23 @@
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type {
   CallToolResult,
   GetPromptResult,
+  InputRequiredResult,
   Prompt,
   ReadResourceResult,
   Resource,
-  ResourceTemplate,
-  ServerNotification,
-  ServerRequest,
+  ResourceTemplateType as ResourceTemplate,
+  ServerContext,
   Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 
 /** What an add-on handler gets from the SDK for the request it serves (notifications, requests to the client, progress token). */
-export type AddOnExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type AddOnExtra = ServerContext;
+
+/** What an add-on may ask of the server it is served by: to tell every client that its lists changed. */
+export interface AddOnHost {
+  notifyToolListChanged(): Promise<void>;
+  notifyPromptListChanged(): Promise<void>;
+}
 
 /**
  * Tools, prompts and resources served next to the vault's own in every session opened after
@@ -22,14 +27,16 @@ export type AddOnExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  * vault's own win.
  */
 export interface SessionAddOn {
-  /** Tools listed after the vault's; `call` returns the whole tools/call result. */
-  tools?: ReadonlyArray<{ definition: Tool; call(args: Record<string, unknown>, extra: AddOnExtra): Promise<CallToolResult> }>;
+  /** Tools listed after the vault's; `call` returns the whole tools/call result (or, in the 2026-07-28 era, an input-required one). */
+  tools?: ReadonlyArray<{ definition: Tool; call(args: Record<string, unknown>, extra: AddOnExtra): Promise<CallToolResult | InputRequiredResult> }>;
   /** Prompts listed after the skills; `complete` answers completion/complete for one argument. */
-  prompts?: ReadonlyArray<{ definition: Prompt; get(args: Record<string, string>): GetPromptResult; complete?(argument: string, value: string): string[] }>;
+  prompts?: ReadonlyArray<{ definition: Prompt; get(args: Record<string, string>, extra: AddOnExtra): GetPromptResult | InputRequiredResult; complete?(argument: string, value: string): string[] }>;
   /** Fixed resources, listed on the first resources/list page. */
   resources?: ReadonlyArray<{ definition: Resource; read(): ReadResourceResult }>;
   /** Resource templates; `read` returns null for a URI the template does not match. */
   templates?: ReadonlyArray<{ definition: ResourceTemplate; read(uri: string): ReadResourceResult | null }>;
+  /** Called with the serving server before each session or 2026-07-28 request is served (several times: keep the last). */
+  attach?(host: AddOnHost): void;
   /** URIs (beyond its fixed resources) a client may subscribe to. */
   subscribable?(uri: string): boolean;
 }

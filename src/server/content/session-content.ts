@@ -1,27 +1,17 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CompleteRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListResourcesRequestSchema,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
+  ProtocolErrorCode as ErrorCode,
   type CompleteResult,
   type ReadResourceResult,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { ToolContext } from '../../tools/tool';
 import type { NoteChange } from '../../vault/note-store';
 import { skillsFolderOf, touchesSkills } from '../../vault/skills';
 import { NOTE_TEMPLATE, NOTE_URI_TEMPLATE, NoteResources, noteUri, pathOfNoteUri } from './note-resources';
 import type { SessionAddOn } from './session-add-on';
 import { NOTE_ARGUMENT, SkillPrompts } from './skill-prompts';
-import { JsonRpcError } from '../session/tool-dispatch';
+import { guarded, JsonRpcError } from '../session/rpc-errors';
 
 /** Variable of {@link NOTE_URI_TEMPLATE} that completion/complete fills in. */
 const PATH_VARIABLE = 'path';
@@ -32,7 +22,7 @@ const PROMPTS_CHANGED_DELAY_MS = 50;
 const EMPTY_COMPLETION: CompleteResult = { completion: { values: [], total: 0, hasMore: false } };
 
 /** What the SDK hands a request handler; a `roots/list` round is asked on the request's own stream. */
-export type SessionRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type SessionRequestExtra = ServerContext;
 
 /**
  * Where a session's resource, prompt and completion requests get their context: the key at that
@@ -41,6 +31,8 @@ export type SessionRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotif
 export interface SessionContextSource {
   /**
    * The context of one request, after any open `roots/list` round is answered.
+   * In the 2026-07-28 era these requests never ask the client for its roots (only tools/call does,
+   * request-roots.ts): without them the key's own access applies.
    * @throws JsonRpcError (-32600) with the reason when the client's roots leave the session nothing.
    */
   forRequest(extra: SessionRequestExtra): Promise<ToolContext>;
@@ -91,52 +83,55 @@ export function registerSessionContent(
   const addOnSubscribable = (uri: string): boolean =>
     addOnResources.some((r) => r.definition.uri === uri) || addOns.some((a) => a.subscribable?.(uri) ?? false);
 
-  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+  server.setRequestHandler('resources/list', guarded('resources/list', async (request, extra) => {
     const page = (await resources(extra)).list(request.params?.cursor);
     if (request.params?.cursor === undefined) page.resources.push(...addOnResources.map((r) => r.definition));
     return page;
-  });
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: [NOTE_TEMPLATE, ...addOnTemplates.map((t) => t.definition)],
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+  server.setRequestHandler('resources/templates/list', guarded('resources/templates/list', async (request) => {
+    if (request.params?.cursor !== undefined) {
+      throw new JsonRpcError(ErrorCode.InvalidParams, 'resources/templates/list has a single page and gives no nextCursor; call it without cursor.');
+    }
+    return { resourceTemplates: [NOTE_TEMPLATE, ...addOnTemplates.map((t) => t.definition)] };
+  }));
+  server.setRequestHandler('resources/read', guarded('resources/read', async (request, extra) => {
     const { uri } = request.params;
     if (pathOfNoteUri(uri) === null) {
       const result = readAddOn(uri);
       if (result) return result;
     }
     return (await resources(extra)).read(uri);
-  });
-  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+  }));
+  server.setRequestHandler('resources/subscribe', guarded('resources/subscribe', async (request, extra) => {
     const { uri } = request.params;
     if (pathOfNoteUri(uri) === null && addOnSubscribable(uri)) subscriptions.add(uri);
     else subscriptions.add(noteUri((await resources(extra)).noteAt(uri).path));
     return {};
-  });
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
+  }));
+  server.setRequestHandler('resources/unsubscribe', guarded('resources/unsubscribe', async (request, extra) => {
     const { uri } = request.params;
     const path = pathOfNoteUri(uri);
     if (path === null && !addOnSubscribable(uri)) (await resources(extra)).noteAt(uri);
     subscriptions.delete(uri);
     if (path !== null) subscriptions.delete(noteUri(path));
     return {};
-  });
+  }));
 
-  server.setRequestHandler(ListPromptsRequestSchema, async (request, extra) => {
+  server.setRequestHandler('prompts/list', guarded('prompts/list', async (request, extra) => {
     if (request.params?.cursor !== undefined) {
       throw new JsonRpcError(ErrorCode.InvalidParams, 'prompts/list has a single page and gives no nextCursor; call it without cursor.');
     }
     return { prompts: [...(await (await prompts(extra)).list()), ...addOnPrompts.map((p) => p.definition)] };
-  });
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+  }));
+  server.setRequestHandler('prompts/get', guarded('prompts/get', async (request, extra) => {
     const { name, arguments: args } = request.params;
     const skills = await prompts(extra);
     const addOn = addOnPrompts.find((p) => p.definition.name === name);
-    if (addOn && !(await skills.has(name))) return addOn.get(args ?? {});
+    if (addOn && !(await skills.has(name))) return addOn.get(args ?? {}, extra);
     return skills.get(name, args);
-  });
+  }));
 
-  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
+  server.setRequestHandler('completion/complete', guarded('completion/complete', async (request, extra) => {
     const { ref, argument } = request.params;
     if (ref.type === 'ref/prompt') {
       const skills = await prompts(extra);
@@ -159,7 +154,7 @@ export function registerSessionContent(
     }
     if (addOnTemplates.some((t) => t.definition.uriTemplate === ref.uri)) return EMPTY_COMPLETION;
     throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown resource template ${JSON.stringify(ref.uri)}; call resources/templates/list for the templates.`);
-  });
+  }));
 
   let promptsTimer: ReturnType<typeof setTimeout> | null = null;
   const promptsChanged = (): void => {

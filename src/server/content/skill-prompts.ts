@@ -1,11 +1,11 @@
-import { ErrorCode, type GetPromptResult, type Prompt, type PromptMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode as ErrorCode, type GetPromptResult, type Prompt, type PromptMessage } from '@modelcontextprotocol/server';
 import type { TFile } from 'obsidian';
 import { ToolError } from '../../errors';
 import type { AccessScope } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
 import { SkillCatalog } from '../../vault/skills';
 import { noteUri } from './note-resources';
-import { JsonRpcError } from '../session/tool-dispatch';
+import { JsonRpcError } from '../session/rpc-errors';
 
 /** The one (optional) argument of every skill prompt: a note to apply the skill to. */
 export const NOTE_ARGUMENT = 'note';

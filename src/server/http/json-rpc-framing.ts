@@ -1,4 +1,4 @@
-import { JSONRPCMessageSchema, isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { isJSONRPCRequest, isSpecType, type RequestId } from '@modelcontextprotocol/server';
 
 /** A POST body refused before the SDK transport sees it: JSON-RPC -32600 (JSON-RPC 2.0 §5.1). */
 export interface FramingRefusal {
@@ -32,7 +32,7 @@ export function requestIdsOf(body: unknown): RequestId[] {
 
 /**
  * Checks a parsed POST body is one JSON-RPC 2.0 message or a non-empty batch of them
- * (JSON-RPC 2.0 §4 and §6; the message shapes are the MCP SDK's `JSONRPCMessageSchema`),
+ * (JSON-RPC 2.0 §4 and §6; the message shapes are the MCP SDK's `JSONRPCMessage` spec type),
  * at most {@link MAX_BATCH_MESSAGES} of them, with no request id used twice in a batch (answers are routed by id, so a repeated id
  * would cross them).
  * @returns a refusal naming the first problem in one sentence, or null when the body is well framed.
@@ -49,7 +49,7 @@ export function checkFraming(body: unknown): FramingRefusal | null {
   const seen = new Set<string>();
   for (const [index, message] of messages.entries()) {
     const where = batch ? `message ${index + 1} of the batch` : 'the body';
-    if (!JSONRPCMessageSchema.safeParse(message).success) {
+    if (!isSpecType.JSONRPCMessage(message)) {
       return { id: null, message: `Invalid Request: ${where} is not a JSON-RPC 2.0 message; it ${SHAPE}.` };
     }
     if (!isJSONRPCRequest(message)) continue;
@@ -68,19 +68,21 @@ export function checkFraming(body: unknown): FramingRefusal | null {
 /**
  * The request ids of one session whose answers are still owed. The SDK transport routes an
  * answer by its request id, so a second request reusing an id in flight would receive the
- * first one's answer and leave the first unanswered; such a request is refused instead.
+ * first one's answer and leave the first unanswered; such a request is refused instead. Each id
+ * keeps how to close the stream its answer was to come on, for `notifications/cancelled`.
  */
 export class InFlightIds {
-  private readonly ids = new Set<string>();
+  private readonly ids = new Map<string, () => void>();
 
   /**
    * Claims `ids` for one POST when none is in flight.
+   * @param close closes that POST's answer stream (called by {@link cancel}).
    * @returns the first id already in flight (nothing claimed), or undefined when all were claimed.
    */
-  claim(ids: readonly RequestId[]): RequestId | undefined {
+  claim(ids: readonly RequestId[], close: () => void = () => undefined): RequestId | undefined {
     const taken = ids.find((id) => this.ids.has(idKey(id)));
     if (taken !== undefined) return taken;
-    for (const id of ids) this.ids.add(idKey(id));
+    for (const id of ids) this.ids.set(idKey(id), close);
     return undefined;
   }
 
@@ -88,4 +90,28 @@ export class InFlightIds {
   release(ids: readonly RequestId[]): void {
     for (const id of ids) this.ids.delete(idKey(id));
   }
+
+  /**
+   * The client cancelled request `id` (MCP spec "Cancellation"): the SDK then never answers it,
+   * so its stream is closed here rather than left open until the client disconnects.
+   * @returns true when the id was in flight.
+   */
+  cancel(id: RequestId): boolean {
+    const close = this.ids.get(idKey(id));
+    if (!close) return false;
+    this.ids.delete(idKey(id));
+    close();
+    return true;
+  }
+}
+
+/** The request ids a POST body cancels (`notifications/cancelled` with a string or number `requestId`). */
+export function cancelledIdsOf(body: unknown): RequestId[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((message) => {
+    const m = message as { method?: unknown; id?: unknown; params?: { requestId?: unknown } } | null;
+    if (!m || m.method !== 'notifications/cancelled' || m.id !== undefined) return [];
+    const id = m.params?.requestId;
+    return typeof id === 'string' || typeof id === 'number' ? [id] : [];
+  });
 }

@@ -1,56 +1,33 @@
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { isInitializeRequest, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type ProtocolEra } from '@modelcontextprotocol/server';
 import type { KeyRing } from '../../keys/key-ring';
-import { isLocallyUsable, type KeyRecord } from '../../settings/key-record';
+import type { KeyRecord } from '../../settings/key-record';
 import type { VaultMcpSettings } from '../../settings/settings';
-import { bearerTokenOf, checkHostAndOrigin } from './door';
+import { VaultCallerVerifier, type Caller, type CallerVerifier } from './caller-auth';
 import { MCP_PATH } from './endpoint';
-import { checkFraming, INVALID_REQUEST, InFlightIds, requestIdsOf } from './json-rpc-framing';
-import { BodyTooLargeError, declaredBodyTooLarge, readBody } from './request-body';
-import { createSessionServer, type SessionOrigin, type SessionServices } from '../session/mcp-session';
-import { FORWARD_TOKEN_PREFIX, RECEIPT_HEADER } from '../vaults/forward-assertion';
+import { cancelledIdsOf, INVALID_REQUEST, InFlightIds, requestIdsOf } from './json-rpc-framing';
+import { LoopbackListener } from './listener';
+import { ModernEndpoint } from './modern-endpoint';
+import { refuse } from './refusal';
+import { checkBeforeAuth, checkSessionRequest, negotiatedVersionOf, readJsonRpcBody } from './request-checks';
+import { paramsRefusal } from './request-params';
+import { SessionTable, type Session } from './session-table';
+import { sendWebResponse, webRequestOf } from './web-exchange';
+import { createSessionServer, type SessionServices } from '../session/mcp-session';
 import type { SessionAddOn } from '../content/session-add-on';
 
-/** A session unused this long (ms) is closed; its client gets 404 and re-initializes. */
-export const SESSION_IDLE_MS = 60 * 60 * 1000;
-/** Most open sessions; opening one more closes the least recently used. */
-export const MAX_SESSIONS = 64;
+export { MAX_SESSIONS, SESSION_IDLE_MS } from './session-table';
+export { HEADERS_TIMEOUT_MS, MAX_HEADER_BYTES, REQUEST_TIMEOUT_MS } from './listener';
+
 /**
  * How long stop() lets calls already running finish and answer (ms) before it cuts their
  * connections: long enough for a write under way, short enough that disabling the plugin
  * never hangs. The port is free at once either way.
  */
 export const STOP_GRACE_MS = 3000;
-/**
- * How long a client may take to send a request's headers, ms: a loopback client sends them at
- * once, so a connection still sending headers after this is a slow-headers attack (slowloris)
- * and is closed with 408 (Node's `headersTimeout`).
- */
-export const HEADERS_TIMEOUT_MS = 5000;
-/** How long a client may take to send a whole request, body included, ms (Node's `requestTimeout`; 4 MiB on loopback takes milliseconds). */
-export const REQUEST_TIMEOUT_MS = 30000;
-/** Largest request head accepted, bytes (Node's `maxHeaderSize`); more gets 431. */
-export const MAX_HEADER_BYTES = 16 * 1024;
 /** At most one `last_used_at` save per key per this many ms. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
-
-/** An authenticated request: the key it runs as, and for a forwarded call the client roots passed along. */
-interface Caller {
-  key: KeyRecord;
-  origin: SessionOrigin;
-}
-
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  server: Server;
-  keyId: string;
-  lastSeen: number;
-  /** Request ids of this session whose answers are still owed. */
-  inFlight: InFlightIds;
-}
 
 /** Server state shown in the settings tab: listening, stopped, or the start error. */
 export type ServerStatus =
@@ -59,42 +36,25 @@ export type ServerStatus =
   | { state: 'error'; message: string };
 
 /**
- * Sends a JSON body with a JSON-RPC style error (id null unless given), as the SDK transport
- * does. When the request's body was not read to its end, the answer closes the connection
- * (`Connection: close`), so the rest of the body is never read (a keep-alive answer would
- * make Node drain it all).
- */
-function refuse(
-  res: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-  id: RequestId | null = null,
-): void {
-  if (res.headersSent) return;
-  const close: Record<string, string> = res.req.complete ? {} : { Connection: 'close' };
-  res.writeHead(status, { 'Content-Type': 'application/json', ...close, ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
-}
-
-/**
- * The loopback MCP endpoint: a `node:http` server on 127.0.0.1 speaking Streamable HTTP
- * (MCP spec 2025-06-18, "Transports") through the official SDK transport, one SDK
- * `Server` per session. The door checks Host, Origin, the declared body size, bearer key and
- * the master switch, in that order (DESIGN.md "Transport and protocol"), all from the
- * headers; only then is the body read (up to the size limit), then the JSON-RPC
- * framing and, within a session, that no request reuses an id still in flight.
+ * The loopback MCP endpoint: Streamable HTTP on 127.0.0.1 ({@link LoopbackListener}) serving
+ * both protocol eras through the official SDK: a 2026-07-28 request (it carries the per-request
+ * `_meta` envelope) statelessly ({@link ModernEndpoint}), anything else in a session of the
+ * session era, one SDK `Server` per session ({@link SessionTable}). The door checks Host, Origin,
+ * the declared body size (request-checks.ts), the bearer key ({@link CallerVerifier}) and the
+ * master switch, in that order (DESIGN.md "Transport and protocol"), all from the headers; only
+ * then is the body read (up to the size limit), then the JSON-RPC framing and params and, within
+ * a session, its key, its protocol revision and that no request reuses an id still in flight.
  */
 export class McpHttpServer {
-  private http: HttpServer | null = null;
-  private readonly sessions = new Map<string, Session>();
+  private readonly listener = new LoopbackListener((req, res) => this.handle(req, res));
+  private readonly sessions = new SessionTable();
+  private readonly verifier: CallerVerifier;
+  private readonly modern: ModernEndpoint;
+  private unfollow: (() => void) | null = null;
   private sweepTimer: ReturnType<typeof setInterval> | null = null;
   private status: ServerStatus = { state: 'stopped' };
   /** Tools, prompts and resources served next to the vault's in sessions opened from now on (see {@link SessionAddOn}); the plugin adds none. */
   readonly addOns: SessionAddOn[] = [];
-  /** POSTs of sessions whose answer is not finished yet; stop() waits for them (up to STOP_GRACE_MS). */
-  private readonly answering = new Set<ServerResponse>();
   /** Set while stop() drains: new requests are refused with 503. */
   private stopping = false;
   /** The stop under way, if any (see {@link stop}). */
@@ -109,7 +69,29 @@ export class McpHttpServer {
     private readonly keys: KeyRing,
     private readonly getSettings: () => VaultMcpSettings,
     private readonly services: SessionServices,
-  ) {}
+  ) {
+    this.verifier = new VaultCallerVerifier(keys, services.peers);
+    this.modern = new ModernEndpoint(
+      ({ key, origin }) => createSessionServer(services, () => this.keyById(key.id) ?? key, origin, this.attachedAddOns(), 'modern'),
+      (keyId) => {
+        const key = this.keyById(keyId);
+        if (!key) return null;
+        const access = services.accessFor(key, { status: 'unsupported' });
+        return access.blocked ? null : services.contextFor(key, access, { list: () => services.peers.list(), roots: access.report });
+      },
+    );
+  }
+
+  /** The add-ons, each told which server serves it (see {@link SessionAddOn.attach}). */
+  private attachedAddOns(): readonly SessionAddOn[] {
+    for (const addOn of this.addOns) addOn.attach?.(this);
+    return this.addOns;
+  }
+
+  /** The key with this id now, or undefined once it is revoked. */
+  private keyById(id: string): KeyRecord | undefined {
+    return this.keys.list().find((k) => k.id === id);
+  }
 
   /** Current status, for the settings tab and the CLI handlers. */
   getStatus(): ServerStatus {
@@ -128,37 +110,18 @@ export class McpHttpServer {
    * @throws Error naming the port when it is taken (EADDRINUSE) or cannot be bound.
    */
   async start(): Promise<number> {
-    if (this.http || this.stopped) await this.stop();
+    if (this.listener.listening || this.stopped) await this.stop();
     this.stopping = false;
-    const port = this.getSettings().server.port;
-    const limits = { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval: 1000 };
-    const http = createServer(limits, (req, res) => {
-      this.handle(req, res).catch((error) => {
-        console.error('[vault-mcp] request failed', error);
-        refuse(res, 500, -32603, 'Internal server error; the details are in the Obsidian developer console.');
-      });
-    });
+    let bound: number;
     try {
-      await new Promise<void>((resolve, reject) => {
-        http.once('error', reject);
-        http.listen(port, '127.0.0.1', () => {
-          http.off('error', reject);
-          resolve();
-        });
-      });
+      bound = await this.listener.listen(this.getSettings().server.port);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const message =
-        code === 'EADDRINUSE'
-          ? `Port ${port} is already in use; pick another port in Vault MCP settings.`
-          : `Could not listen on 127.0.0.1:${port}: ${(error as Error).message}`;
-      this.status = { state: 'error', message };
-      throw new Error(message);
+      this.status = { state: 'error', message: (error as Error).message };
+      throw error;
     }
-    this.http = http;
-    const bound = (http.address() as { port: number }).port;
-    this.sweepTimer = setInterval(() => this.closeIdleSessions(Date.now()), 60 * 1000);
+    this.sweepTimer = setInterval(() => this.sessions.closeIdle(Date.now()), 60 * 1000);
     this.sweepTimer.unref?.();
+    this.unfollow = this.services.notes.onNoteChange((change) => this.modern.noteChanged(change));
     await this.services.peers.announce(bound);
     this.status = { state: 'listening', port: bound, url: `http://127.0.0.1:${bound}${MCP_PATH}` };
     return bound;
@@ -182,187 +145,118 @@ export class McpHttpServer {
   private async stopNow(): Promise<void> {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
-    const http = this.http;
-    this.http = null;
-    let closed: Promise<void> = Promise.resolve();
-    if (http) {
-      this.stopping = true;
-      closed = new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeIdleConnections();
-    }
+    this.unfollow?.();
+    this.unfollow = null;
+    this.stopping = this.listener.listening;
+    const { drained, closed } = this.listener.close(STOP_GRACE_MS);
     // The port is free from here on; leave the registry and let running calls answer meanwhile.
-    await Promise.all([this.services.peers.withdraw(), http ? this.answered(STOP_GRACE_MS) : undefined]);
-    for (const id of [...this.sessions.keys()]) await this.closeSession(id);
-    http?.closeAllConnections();
-    await closed;
+    await Promise.all([this.services.peers.withdraw(), drained]);
+    await this.sessions.closeAll();
+    await this.modern.close();
+    await closed();
     this.status = { state: 'stopped' };
-  }
-
-  /** Resolves when no POST is being answered, or after `limitMs`. */
-  private async answered(limitMs: number): Promise<void> {
-    const deadline = Date.now() + limitMs;
-    while (this.answering.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-
-  /** Counts `res` among the answers stop() waits for, until it is finished or its connection closes. */
-  private track(res: ServerResponse): void {
-    this.answering.add(res);
-    res.once('close', () => this.answering.delete(res));
   }
 
   /** Sends `notifications/tools/list_changed` to every open session (tool toggles changed). */
   async notifyToolListChanged(): Promise<void> {
-    await Promise.all(
-      [...this.sessions.values()].map((s) => s.server.sendToolListChanged().catch(() => undefined)),
-    );
+    this.modern.toolsChanged();
+    await this.sessions.broadcast((server) => server.sendToolListChanged());
   }
 
   /** Sends `notifications/prompts/list_changed` to every open session (the skills folder setting changed). */
   async notifyPromptListChanged(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map((s) => s.server.sendPromptListChanged().catch(() => undefined)));
+    this.modern.promptsChanged();
+    await this.sessions.broadcast((server) => server.sendPromptListChanged());
   }
 
   /** Closes the sessions of keys that no longer exist (after a revoke). */
   async closeSessionsOfRevokedKeys(): Promise<void> {
-    const live = new Set(this.keys.list().map((k) => k.id));
-    for (const [id, session] of this.sessions) if (!live.has(session.keyId)) await this.closeSession(id);
+    await this.sessions.closeUnlessKey(new Set(this.keys.list().map((k) => k.id)));
   }
 
-  private closeIdleSessions(now: number): void {
-    for (const [id, session] of this.sessions) {
-      if (now - session.lastSeen > SESSION_IDLE_MS) void this.closeSession(id);
-    }
-  }
-
-  private leastRecentlyUsedSession(): string {
-    let oldest: [string, number] = ['', Infinity];
-    for (const [id, session] of this.sessions) if (session.lastSeen < oldest[1]) oldest = [id, session.lastSeen];
-    return oldest[0];
-  }
-
-  private async closeSession(id: string): Promise<void> {
-    const session = this.sessions.get(id);
-    if (!session) return;
-    this.sessions.delete(id);
-    await session.transport.close().catch(() => undefined);
-    await session.server.close().catch(() => undefined);
-  }
-
+  /** Serves one HTTP request: the door, then the 2026-07-28 endpoint, a session, or a new session. */
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== MCP_PATH) {
-      return refuse(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}.`);
-    }
-    if (this.stopping) {
-      return refuse(res, 503, -32000, 'Vault MCP is stopping (the plugin was disabled or its port changed); reconnect once it is enabled again.', { Connection: 'close' });
-    }
-    const doorRefusal = checkHostAndOrigin(req);
-    if (doorRefusal) return refuse(res, doorRefusal.status, doorRefusal.code, doorRefusal.message);
-    if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
-      return refuse(res, 405, -32000, 'Method not allowed: use POST, GET or DELETE on /mcp.', { Allow: 'GET, POST, DELETE' });
-    }
     const settings = this.getSettings();
-    if (req.method === 'POST') {
-      const declaredTooLarge = declaredBodyTooLarge(req, settings.server.maxBodyBytes);
-      if (declaredTooLarge) return refuse(res, 413, -32000, declaredTooLarge.message);
-    }
-    const authenticated = await this.authenticate(req, res);
-    if (!authenticated) return;
-    const { key } = authenticated;
+    const early = checkBeforeAuth(req, url, this.stopping, settings.server.maxBodyBytes);
+    if (early) return refuse(res, early);
+    const caller = await this.authenticate(req, res);
+    if (!caller) return;
     if (!settings.server.enabled) {
-      return refuse(res, 403, -32000, 'Vault MCP is switched off in Obsidian; turn on "Enable server" in its settings.');
+      return refuse(res, { status: 403, code: -32000, message: 'Vault MCP is switched off in Obsidian; turn on "Enable server" in its settings.' });
     }
-    let rawBody = '';
-    if (req.method === 'POST') {
-      try {
-        rawBody = await readBody(req, settings.server.maxBodyBytes);
-      } catch (error) {
-        if (error instanceof BodyTooLargeError) return refuse(res, 413, -32000, error.message);
-        throw error;
-      }
+    const read = await readJsonRpcBody(req, settings.server.maxBodyBytes);
+    if ('refusal' in read) return refuse(res, read.refusal);
+    const { body } = read;
+    this.touch(caller.key);
+    if (req.method === 'POST' && !(await isLegacyRequest(webRequestOf(req, res, url), body))) {
+      // A 2026-07-28 request (it carries the per-request _meta envelope): no session.
+      if (this.refuseParams(res, body, 'modern')) return;
+      this.listener.track(res);
+      return sendWebResponse(await this.modern.serve(caller, webRequestOf(req, res, url), body), res);
     }
-    let body: unknown = undefined;
-    if (req.method === 'POST') {
-      try {
-        body = JSON.parse(rawBody);
-      } catch {
-        return refuse(res, 400, -32700, 'Parse error: the request body is not valid JSON.');
-      }
-      const framing = checkFraming(body);
-      if (framing) return refuse(res, 400, INVALID_REQUEST, framing.message, {}, framing.id);
-    }
-    this.touch(key);
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const session = this.sessions.get(sessionId);
-      if (!session) {
-        return refuse(res, 404, -32001, 'Session not found: it expired or the plugin restarted; send initialize again.');
-      }
-      if (session.keyId !== key.id) {
-        return refuse(res, 403, -32000, 'This session was opened with another key; initialize a new session.');
-      }
-      session.lastSeen = Date.now();
-      const ids = requestIdsOf(body);
-      const taken = session.inFlight.claim(ids);
-      if (taken !== undefined) {
-        const message = `Invalid Request: request id ${JSON.stringify(taken)} is still in flight in this session; give each request its own id.`;
-        return refuse(res, 400, INVALID_REQUEST, message, {}, Array.isArray(body) ? null : taken);
-      }
-      res.once('close', () => session.inFlight.release(ids));
-      this.track(res);
-      await session.transport.handleRequest(req, res, body);
-      return;
+      const session = this.sessions.use(sessionId, Date.now());
+      if (!session) return refuse(res, { status: 404, code: -32001, message: 'Session not found: it expired or the plugin restarted; send initialize again.' });
+      const refusal = checkSessionRequest(session, caller.key.id, req);
+      return refusal ? refuse(res, refusal) : this.serveInSession(session, req, res, url, body);
     }
     if (req.method !== 'POST' || !containsInitialize(body)) {
-      return refuse(res, 400, -32000, 'Bad request: no Mcp-Session-Id header; send initialize first to open a session.');
+      return refuse(res, { status: 400, code: -32000, message: 'Bad request: no Mcp-Session-Id header; send initialize first to open a session.' });
     }
-    await this.openSession(authenticated, req, res, body);
-  }
-
-  private async authenticate(req: IncomingMessage, res: ServerResponse): Promise<Caller | null> {
-    const token = bearerTokenOf(req);
-    if (token?.startsWith(FORWARD_TOKEN_PREFIX)) return this.authenticateForwarded(token, res);
-    const key = token ? this.keys.authenticate(token) : null;
-    if (!key) {
-      refuse(
-        res,
-        401,
-        -32000,
-        'Unauthorized: send "Authorization: Bearer <token>" with a key from Vault MCP settings → Keys.',
-        { 'WWW-Authenticate': 'Bearer realm="vault-mcp"' },
-      );
-      return null;
-    }
-    if (!isLocallyUsable(key)) {
-      refuse(res, 403, -32004, `Key "${key.label}" is a cloud-only key; set its scope to "local" or "both" in Vault MCP settings.`);
-      return null;
-    }
-    return { key, origin: {} };
+    if (this.refuseParams(res, body)) return;
+    await this.openSession(caller, req, res, url, body);
   }
 
   /**
-   * A call another open vault forwarded (README "Several vaults"): its signed assertion must
-   * verify (forward-assertion.ts), then it runs as this vault's own key with the caller's label
-   * and the answer carries this vault's receipt for the token ({@link RECEIPT_HEADER});
-   * without such a key, or with a cloud-only one, it is refused with 403 and a message saying so.
+   * Passes a request to its session's SDK transport, after claiming its ids (a request reusing an
+   * id still in flight is refused) and closing the streams of requests it cancels.
    */
-  private async authenticateForwarded(token: string, res: ServerResponse): Promise<Caller | null> {
-    const verifier = this.services.peers.verifier;
-    const verdict = verifier ? await verifier.verify(token) : { ok: false as const, message: 'This vault accepts no forwarded calls (it has no folder on disk).' };
+  private async serveInSession(session: Session, req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void> {
+    const ids = requestIdsOf(body);
+    const stop = new AbortController();
+    const taken = session.inFlight.claim(ids, () => stop.abort());
+    if (taken !== undefined) {
+      const message = `Invalid Request: request id ${JSON.stringify(taken)} is still in flight in this session; give each request its own id.`;
+      return refuse(res, { status: 400, code: INVALID_REQUEST, message, id: Array.isArray(body) ? null : taken });
+    }
+    res.once('close', () => session.inFlight.release(ids));
+    for (const id of cancelledIdsOf(body)) session.inFlight.cancel(id);
+    this.listener.track(res);
+    if (this.refuseParams(res, body)) return;
+    await sendWebResponse(await session.transport.handleRequest(webRequestOf(req, res, url), { parsedBody: body }), res, stop.signal);
+  }
+
+  /**
+   * Answers a POST whose request has params its method's schema refuses (-32602 in a JSON-RPC
+   * error response, HTTP 200 as for any answer; a batch holding one is refused whole, HTTP 400).
+   * @returns true when the request was answered here.
+   */
+  private refuseParams(res: ServerResponse, body: unknown, era: ProtocolEra = 'legacy'): boolean {
+    const messages = Array.isArray(body) ? body : [body];
+    for (const message of messages) {
+      const refusal = paramsRefusal(message, era);
+      if (!refusal) continue;
+      if (Array.isArray(body)) refuse(res, { status: 400, code: refusal.error.code, message: refusal.error.message, id: refusal.id });
+      else {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(refusal));
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /** Runs the verifier; answers its refusal and returns null, or sets its headers and returns the caller. */
+  private async authenticate(req: IncomingMessage, res: ServerResponse): Promise<Caller | null> {
+    const verdict = await this.verifier.verify(req);
     if (!verdict.ok) {
-      refuse(res, 401, -32000, `Unauthorized: ${verdict.message}`, { 'WWW-Authenticate': 'Bearer realm="vault-mcp"' });
+      refuse(res, verdict);
       return null;
     }
-    const { label, roots } = verdict.claims;
-    const vaultName = this.services.peers.location.name;
-    const key = this.keys.list().find((k) => k.label === label);
-    if (!key || !isLocallyUsable(key)) {
-      const why = key ? 'its key with that label is cloud-only' : 'it has no key with that label';
-      refuse(res, 403, -32004, `Vault '${vaultName}' does not accept calls from key "${label}": ${why}; mint a local key labelled "${label}" in that vault's Vault MCP settings → Keys.`);
-      return null;
-    }
-    res.setHeader(RECEIPT_HEADER, this.services.peers.receipt(token));
-    return { key, origin: { forwardedRoots: roots } };
+    for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
+    return verdict.caller;
   }
 
   /** Records the key's use, at most once per TOUCH_INTERVAL_MS (judged by its saved `last_used_at`). */
@@ -372,21 +266,17 @@ export class McpHttpServer {
     this.keys.touch(key.id).catch((error) => console.error('[vault-mcp] could not save key use', error));
   }
 
-  private async openSession({ key, origin }: Caller, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  private async openSession({ key, origin }: Caller, req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void> {
     const keyId = key.id;
-    const server = createSessionServer(this.services, () => this.keys.list().find((k) => k.id === keyId) ?? key, origin, this.addOns);
-    const transport = new StreamableHTTPServerTransport({
+    const server = createSessionServer(this.services, () => this.keys.list().find((k) => k.id === keyId) ?? key, origin, this.attachedAddOns());
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server, keyId, lastSeen: Date.now(), inFlight: new InFlightIds() });
-        if (this.sessions.size > MAX_SESSIONS) void this.closeSession(this.leastRecentlyUsedSession());
-      },
-      onsessionclosed: (id) => {
-        this.sessions.delete(id);
-      },
+      onsessioninitialized: (id) => this.sessions.add(id, { transport, server, keyId, protocolVersion: negotiatedVersionOf(body), lastSeen: Date.now(), inFlight: new InFlightIds() }),
+      onsessionclosed: (id) => this.sessions.forget(id),
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    this.listener.track(res);
+    await sendWebResponse(await transport.handleRequest(webRequestOf(req, res, url), { parsedBody: body }), res);
   }
 }
 

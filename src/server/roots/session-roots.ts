@@ -1,4 +1,4 @@
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import { parseRoots, type IgnoredRoot, type PathRules } from './client-roots';
 
 /** How long a tool call waits for the client's `roots/list` answer, ms; then it runs with the fallback (see {@link SessionRoots}). */
@@ -111,7 +111,7 @@ export class SessionRoots {
       },
       (error: unknown) => {
         const code = (error as { code?: unknown })?.code;
-        if (code === ErrorCode.MethodNotFound) this.settle(generation, { status: 'unanswered', reason: 'the client answered roots/list with -32601 (method not found)' });
+        if (code === ProtocolErrorCode.MethodNotFound) this.settle(generation, { status: 'unanswered', reason: 'the client answered roots/list with -32601 (method not found)' });
         else if (final) this.settle(generation, { status: 'unanswered', reason: `the client did not answer roots/list (${describe(error)})` });
       },
     );
@@ -151,10 +151,9 @@ export class SessionRoots {
   }
 }
 
-/** A short reason from an error: its code when it has one (timeouts are -32001), else its message. */
+/** A short reason from an error: the SDK's request timeout in words, else its message. */
 function describe(error: unknown): string {
-  const code = (error as { code?: unknown })?.code;
-  if (code === ErrorCode.RequestTimeout) return `no answer within ${ROOTS_REQUEST_TIMEOUT_MS} ms`;
+  if (SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout) return `no answer within ${ROOTS_REQUEST_TIMEOUT_MS} ms`;
   const message = error instanceof Error ? error.message : String(error);
   return message.slice(0, 200);
 }

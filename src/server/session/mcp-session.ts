@@ -1,14 +1,15 @@
-import * as z from 'zod';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode as ErrorCode, Server, type ProtocolEra } from '@modelcontextprotocol/server';
 import type { KeyRecord } from '../../settings/key-record';
 import type { ToolContext, ToolDefinition } from '../../tools/tool';
 import type { VaultsView } from '../../tools/read/vaults-view';
-import { CheckedServer } from './checked-server';
 import { hostPathRules } from '../roots/client-roots';
+import { ROOTS_REQUEST_TIMEOUT_MS } from '../roots/session-roots';
 import type { SessionAccess } from '../roots/session-access';
-import { ROOTS_REQUEST_TIMEOUT_MS, SessionRoots, type ClientRootsState } from '../roots/session-roots';
-import { callTool, describeTool, JsonRpcError, withVaultInput } from './tool-dispatch';
+import { SessionRoots, type ClientRootsState } from '../roots/session-roots';
+import { askingRoots, askSessionRoots, requestRootsSource, sessionRootsSource, type ClientRootsSource } from '../roots/request-roots';
+import { callTool, describeTool, withVaultInput } from './tool-dispatch';
+import { progressReporter } from './progress';
+import { guarded, JsonRpcError, toolErrorResult } from './rpc-errors';
 import type { VaultPeers } from '../vaults/vault-peers';
 import type { SessionAddOn } from '../content/session-add-on';
 import { registerSessionContent, type SessionContextSource } from '../content/session-content';
@@ -28,7 +29,16 @@ export interface SessionServices {
   version: string;
   /** This vault among the other open vaults (registry, handles, forwarding). */
   peers: VaultPeers;
+  /** The vault's notes, followed for change events (resource updates, skills changes). */
+  notes: ToolContext['notes'];
 }
+
+/**
+ * The SDK's low-level `Server` one session (or one 2026-07-28 request) is served by: low-level
+ * because Vault MCP owns tools/list and tools/call (per-key tool sets, its error model), the
+ * "advanced use case" the SDK keeps `Server` for next to `McpServer`.
+ */
+export type McpSessionServer = ReturnType<typeof createSessionServer>;
 
 /** How a session was opened. */
 export interface SessionOrigin {
@@ -45,14 +55,11 @@ const INSTRUCTIONS =
   'Paths are vault-relative; ".md" is optional. Notes are also resources (vault-mcp://note/<path>) ' +
   'and the vault\'s skills are prompts. Every tool takes an optional vault (a handle from vaults) to run in another open vault.';
 
-/** A `roots/list` result read loosely: each root is judged on its own (client-roots.ts), not the whole answer at once; a missing `roots` is judged by SessionRoots. */
-const LooseRootsResult = z.looseObject({ roots: z.unknown().optional() });
-
 /**
  * Builds the MCP `Server` of one session (SDK low-level server: we own tools/list and
  * tools/call so unknown tools and bad params are JSON-RPC -32602, as DESIGN.md's error
- * model requires; {@link CheckedServer} answers malformed params -32602 before any handler
- * runs). Capabilities (MCP spec 2025-06-18): `tools` with `listChanged`, `resources` with
+ * model requires; malformed params are answered -32602 before the SDK sees them, see
+ * http/request-params.ts). Capabilities (MCP spec 2025-06-18): `tools` with `listChanged`, `resources` with
  * `subscribe`, `prompts` with `listChanged`, `completions`, and `logging` (the SDK answers
  * logging/setLevel). Resources, prompts and completion: see {@link registerSessionContent}.
  * The session follows vault changes from `notifications/initialized` until the server closes.
@@ -61,16 +68,21 @@ const LooseRootsResult = z.looseObject({ roots: z.unknown().optional() });
  * each resource, prompt and completion request runs confined to what
  * {@link SessionServices.accessFor} makes of the answer.
  * A `vault` argument naming another open vault forwards the call there (see {@link VaultPeers}).
+ * In the 2026-07-28 era (`era: 'modern'`) the server answers one request and is dropped: the
+ * client's roots come with the request (asked with an input-required result, request-roots.ts)
+ * and vault changes reach listeners through the serving entry (modern-endpoint.ts).
  * @param caller the key that initialized the session; every call runs as this key.
  * @param addOns extra tools, prompts and resources (see {@link SessionAddOn}); the vault's own win on a name clash.
+ * @param era the protocol era the server serves (the SDK's `ProtocolEra`).
  */
 export function createSessionServer(
   services: SessionServices,
   caller: () => KeyRecord,
   origin: SessionOrigin = {},
   addOns: readonly SessionAddOn[] = [],
+  era: ProtocolEra = 'legacy',
 ): Server {
-  const server = new CheckedServer(
+  const server = new Server(
     { name: 'vault-mcp', title: 'Vault MCP', version: services.version },
     {
       capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, prompts: { listChanged: true }, completions: {}, logging: {} },
@@ -78,13 +90,14 @@ export function createSessionServer(
     },
   );
   const forwarded = origin.forwardedRoots !== undefined;
-  const roots = new SessionRoots(
+  const sessionRoots = new SessionRoots(
     hostPathRules(),
     origin.forwardedRoots ? { status: 'listed', paths: origin.forwardedRoots, ignored: [] } : { status: 'unsupported' },
   );
+  const roots: ClientRootsSource = era === 'modern' && !forwarded ? requestRootsSource(hostPathRules()) : sessionRootsSource(sessionRoots);
   const askRoots = (): void => {
     if (forwarded || !server.getClientCapabilities()?.roots) return;
-    roots.refresh(() => server.request({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_REQUEST_TIMEOUT_MS }));
+    askSessionRoots(sessionRoots, (schema) => server.request({ method: 'roots/list' }, schema, { timeout: ROOTS_REQUEST_TIMEOUT_MS }));
   };
   const peers = services.peers;
   const contextOf = (key: KeyRecord, client: ClientRootsState, session?: string): { context: ToolContext; blocked: string | null } => {
@@ -93,14 +106,14 @@ export function createSessionServer(
     return { context: services.contextFor(key, access, vaults, session), blocked: access.blocked };
   };
   const addOnTools = addOns.flatMap((a) => a.tools ?? []);
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  server.setRequestHandler('tools/list', guarded('tools/list', async () => {
     const withVault = !forwarded && (await peers.list()).length > 1;
     const tools = services.enabledTools().map(describeTool);
     const names = new Set(tools.map((t) => t.name));
     const own = withVault ? tools.map(withVaultInput) : tools;
     return { tools: [...own, ...addOnTools.filter((t) => !names.has(t.definition.name)).map((t) => t.definition)] };
-  });
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  }));
+  server.setRequestHandler('tools/call', guarded('tools/call', askingRoots(async (request, extra) => {
     const key = caller();
     const tools = services.enabledTools();
     const { name } = request.params;
@@ -110,23 +123,23 @@ export function createSessionServer(
     if (vault !== undefined && typeof vault !== 'string') {
       throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: vault must be a string (a handle from vaults).`);
     }
-    const client = await roots.current(() => extra.sendRequest({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_REQUEST_TIMEOUT_MS }));
+    const client = await roots.forCall(extra, true);
     if (vault !== undefined) {
       const target = await peers.resolve(vault);
-      if (target.kind === 'unknown') return { content: [{ type: 'text', text: target.message }], isError: true };
+      if (target.kind === 'unknown') return toolErrorResult(target.message);
       if (target.kind === 'peer') {
-        if (forwarded) return { content: [{ type: 'text', text: 'A call forwarded from another vault cannot be forwarded again; call that vault directly.' }], isError: true };
+        if (forwarded) return toolErrorResult('A call forwarded from another vault cannot be forwarded again; call that vault directly.');
         const clientPaths = client.status === 'listed' ? client.paths : null;
         return peers.forward(target.entry, target.handle, key.label, clientPaths, name, args);
       }
     }
     const { context, blocked } = contextOf(key, client, extra.sessionId);
-    if (blocked && name !== 'vaults') return { content: [{ type: 'text', text: blocked }], isError: true };
-    return callTool(tools, name, args, context);
-  });
+    if (blocked && name !== 'vaults') return toolErrorResult(blocked);
+    return callTool(tools, name, args, { ...context, progress: progressReporter(extra) });
+  })));
   const sessionContext: SessionContextSource = {
     forRequest: async (extra) => {
-      const client = await roots.current(() => extra.sendRequest({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_REQUEST_TIMEOUT_MS }));
+      const client = await roots.forCall(extra, false);
       const { context, blocked } = contextOf(caller(), client);
       if (blocked) throw new JsonRpcError(ErrorCode.InvalidParams, blocked);
       return context;
@@ -142,7 +155,8 @@ export function createSessionServer(
     askRoots();
     content.follow();
   };
-  server.setNotificationHandler(RootsListChangedNotificationSchema, askRoots);
+  server.setNotificationHandler('notifications/roots/list_changed', askRoots);
   server.onclose = () => content.stop();
   return server;
 }
+

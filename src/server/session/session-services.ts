@@ -44,6 +44,7 @@ export function createSessionServices(
   return {
     version,
     peers,
+    notes,
     enabledTools: () => enabledTools(getSettings()),
     accessFor: (caller, client) => sessionAccess(caller.roots, client, peers.location.folderSpellings, rules, spell),
     contextFor: (caller: KeyRecord, access, vaults, session) => ({

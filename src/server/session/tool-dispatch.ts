@@ -1,7 +1,10 @@
 import * as z from 'zod';
-import { ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode as ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { ToolError } from '../../errors';
 import type { ToolContext, ToolDefinition } from '../../tools/tool';
+import { internalError, JsonRpcError, toolErrorResult } from './rpc-errors';
+
+export { JsonRpcError } from './rpc-errors';
 
 /** The optional `vault` input every tool takes (shown in tools/list only when another vault is open). */
 const VAULT_INPUT = { type: 'string', description: 'Run in another open vault (handle from vaults).' } as const;
@@ -58,22 +61,6 @@ function argumentsSchemaOf(tool: ToolDefinition): z.ZodObject {
   return schema;
 }
 
-/**
- * A JSON-RPC error for the SDK to send as `{code, message}` (JSON-RPC 2.0 §5.1). Unlike the
- * SDK's McpError, the message is not prefixed with "MCP error <code>:", which clients add
- * again when they display it.
- */
-export class JsonRpcError extends Error {
-  /** @param code JSON-RPC error code (-32602 invalid params, -32603 internal error). */
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'JsonRpcError';
-  }
-}
-
 /** Formats zod issues as one line per problem: `path: message`. */
 function describeIssues(error: z.ZodError): string {
   return error.issues
@@ -128,10 +115,7 @@ export async function callTool(
     );
   }
   if (nestsDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH)) {
-    return {
-      content: [{ type: 'text', text: `Arguments of ${name} are nested too deeply; nest values at most ${MAX_ARGUMENT_DEPTH} levels.` }],
-      isError: true,
-    };
+    return toolErrorResult(`Arguments of ${name} are nested too deeply; nest values at most ${MAX_ARGUMENT_DEPTH} levels.`);
   }
   const parsed = argumentsSchemaOf(tool).safeParse(rawArgs ?? {});
   if (!parsed.success) {
@@ -144,13 +128,7 @@ export async function callTool(
       structuredContent: result,
     };
   } catch (error) {
-    if (error instanceof ToolError) {
-      return { content: [{ type: 'text', text: error.message }], isError: true };
-    }
-    console.error(`[vault-mcp] tool ${name} failed`, error);
-    throw new JsonRpcError(
-      ErrorCode.InternalError,
-      `Internal error in tool ${name}; the details are in Obsidian's developer console.`,
-    );
+    if (error instanceof ToolError) return toolErrorResult(error.message);
+    throw internalError(`tool ${name}`, error);
   }
 }

@@ -1,13 +1,13 @@
 import * as nodePath from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { VaultListing } from '../../tools/read/vaults-view';
 import type { VaultLocation } from '../../vault/vault-location';
 import { ForwardIdentity, ForwardVerifier, RECEIPT_HEADER, verifyReceipt } from './forward-assertion';
 import { MCP_PATH } from '../http/endpoint';
 import { quoteInput } from '../../errors';
+import { ForwardError, forwardToolCall } from './forward-client';
 import { loopbackFetch } from './loopback-fetch';
+import { toolErrorResult as failure } from '../session/rpc-errors';
 import { vaultIdOf, type VaultEntry, type VaultRegistry } from './vault-registry';
 
 /** Where a tool's `vault` argument points: this vault, another open one, or nowhere (with why). */
@@ -99,7 +99,7 @@ export class VaultPeers {
 
   /**
    * Calls tool `name` with `args` in vault `entry` as the key labelled `label` there, over HTTP
-   * with the MCP SDK client (one short session: initialize, tools/call, terminate). Each HTTP
+   * as an MCP client (one short session: initialize, tools/call, terminate; forward-client.ts). Each HTTP
    * request carries a fresh signed assertion (see {@link ForwardIdentity.token}), and each
    * successful answer must carry the registered vault's receipt for it: a program on that port
    * that is not that vault gets one `initialize` with signed claims and never the tool call.
@@ -111,8 +111,8 @@ export class VaultPeers {
     const selfId = this.selfId;
     if (!selfId) return failure(`This vault has no folder on disk, so it cannot forward calls to '${handle}'.`);
     const sign = (): string => this.identity.token({ iss: selfId, aud: entry.id, label, roots });
-    const signedFetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
-      const headers = new Headers(init?.headers);
+    const signedFetch = async (url: string, init: RequestInit): Promise<Response> => {
+      const headers = new Headers(init.headers);
       const token = sign();
       headers.set('Authorization', `Bearer ${token}`);
       const response = await loopbackFetch(url, { ...init, headers });
@@ -122,16 +122,10 @@ export class VaultPeers {
       }
       return response;
     };
-    const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${entry.port}${MCP_PATH}`), { fetch: signedFetch });
-    const client = new Client({ name: `vault-mcp forwarding from ${this.location.name}`, version: '1.0.0' });
     try {
-      await client.connect(transport);
-      return (await client.callTool({ name, arguments: args })) as CallToolResult;
+      return await forwardToolCall(`http://127.0.0.1:${entry.port}${MCP_PATH}`, signedFetch, `vault-mcp forwarding from ${this.location.name}`, name, args);
     } catch (error) {
       return failure(refusalOf(error, handle, entry.port));
-    } finally {
-      await transport.terminateSession().catch(() => undefined);
-      await client.close().catch(() => undefined);
     }
   }
 
@@ -155,26 +149,13 @@ export class VaultPeers {
 /** Marks the error of an answer without a valid receipt (see {@link VaultPeers.forward}). */
 const UNPROVEN = 'no valid Vault-Mcp-Receipt from';
 
-/** A tool result with `isError: true` and one sentence (MCP spec "Tools" → Error Handling). */
-function failure(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
-}
-
 /**
  * One sentence for a failed forward: the other vault's own refusal message when it answered
- * with a JSON-RPC error body (the SDK puts the body in its error text), else that it did not answer.
+ * with a JSON-RPC error, else that it did not answer.
  */
 function refusalOf(error: unknown, handle: string, port: number): string {
+  if (error instanceof ForwardError && error.refusal !== null) return `Vault '${handle}' refused the call: ${error.refusal}`;
   const text = error instanceof Error ? error.message : String(error);
-  const body = text.indexOf('{');
-  if (body >= 0) {
-    try {
-      const message = (JSON.parse(text.slice(body)) as { error?: { message?: unknown } }).error?.message;
-      if (typeof message === 'string') return `Vault '${handle}' refused the call: ${message}`;
-    } catch {
-      // Not a JSON body: fall through to the plain reason.
-    }
-  }
   if (text.includes(UNPROVEN)) return `Vault '${handle}': the program on port ${port} is not the vault the registry names (no valid receipt), so the call was not sent; reopen that vault in Obsidian.`;
   if (/ECONNREFUSED|fetch failed/i.test(text)) return `Vault '${handle}' does not answer on port ${port}; is it still open in Obsidian with its server on?`;
   return `Vault '${handle}' could not run the call: ${text.slice(0, 300)}`;

@@ -57,7 +57,15 @@ export const readNotesTool = defineTool({
         else errors.push({ path: ref, message: err.message });
       }
     }
-    const texts = await Promise.all(files.map((file) => ctx.notes.read(file)));
+    // Each note read is a step of the wait a client can follow (a progressToken asks for it).
+    let read = 0;
+    const texts = await Promise.all(
+      files.map(async (file) => {
+        const text = await ctx.notes.read(file);
+        ctx.progress?.(++read, files.length, `read ${read} of ${files.length} notes`);
+        return text;
+      }),
+    );
     const bodies = texts.map((text) => text.slice(bodyStart(text)));
     const shares = shareBudget(
       bodies.map((b) => b.length),

@@ -1,4 +1,5 @@
-import Fuse from 'fuse.js';
+// Fuse.js's basic build: plain fuzzy matching is all this needs (no extended search or logical queries), 7 KB less in main.js.
+import Fuse from 'fuse.js/basic';
 import type { TFile } from 'obsidian';
 import { unwrapWikilink } from '../paths/note-ref';
 

@@ -1,0 +1,78 @@
+import type { IncomingMessage } from 'node:http';
+import type { KeyRing } from '../../keys/key-ring';
+import { isLocallyUsable, type KeyRecord } from '../../settings/key-record';
+import { bearerTokenOf } from './door';
+import type { SessionOrigin } from '../session/mcp-session';
+import { FORWARD_TOKEN_PREFIX, RECEIPT_HEADER } from '../vaults/forward-assertion';
+import type { VaultPeers } from '../vaults/vault-peers';
+
+/** An authenticated request: the key it runs as, and for a forwarded call the client roots passed along. */
+export interface Caller {
+  key: KeyRecord;
+  origin: SessionOrigin;
+}
+
+/** The verdict on a request's credentials: a caller (and headers to add to the answer), or a refusal with its HTTP status. */
+export type AuthVerdict =
+  | { ok: true; caller: Caller; headers: Record<string, string> }
+  | { ok: false; status: number; code: number; message: string; headers: Record<string, string> };
+
+/** Decides who a request's bearer token is (DESIGN.md "Security at the door": the key check). */
+export interface CallerVerifier {
+  /** @returns the verdict; never throws for bad credentials. */
+  verify(req: IncomingMessage): Promise<AuthVerdict>;
+}
+
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="vault-mcp"' };
+
+/** The 401 answer to missing or unknown credentials (the same whether or not a key exists). */
+function unauthorized(message: string): AuthVerdict {
+  return { ok: false, status: 401, code: -32000, message, headers: CHALLENGE };
+}
+
+/**
+ * The verifier of this vault's door: a local key's token (compared in constant time across the
+ * key set by the {@link KeyRing}; a cloud-only key is refused 403 -32004), or a call another
+ * open vault forwarded (README "Several vaults": its signed assertion must verify
+ * (forward-assertion.ts), then it runs as this vault's key with the caller's label, and the
+ * answer carries this vault's receipt for the token, {@link RECEIPT_HEADER}).
+ */
+export class VaultCallerVerifier implements CallerVerifier {
+  /** @param keys the key ring. @param peers this vault among the others (forwarded calls). */
+  constructor(
+    private readonly keys: KeyRing,
+    private readonly peers: VaultPeers,
+  ) {}
+
+  async verify(req: IncomingMessage): Promise<AuthVerdict> {
+    const token = bearerTokenOf(req);
+    if (token?.startsWith(FORWARD_TOKEN_PREFIX)) return this.verifyForwarded(token);
+    const key = token ? this.keys.authenticate(token) : null;
+    if (!key) return unauthorized('Unauthorized: send "Authorization: Bearer <token>" with a key from Vault MCP settings → Keys.');
+    if (!isLocallyUsable(key)) {
+      return { ok: false, status: 403, code: -32004, message: `Key "${key.label}" is a cloud-only key; set its scope to "local" or "both" in Vault MCP settings.`, headers: {} };
+    }
+    return { ok: true, caller: { key, origin: {} }, headers: {} };
+  }
+
+  /** A forwarded call: refused 401 when its assertion does not verify, 403 when no local key has its label. */
+  private async verifyForwarded(token: string): Promise<AuthVerdict> {
+    const verifier = this.peers.verifier;
+    const verdict = verifier ? await verifier.verify(token) : { ok: false as const, message: 'This vault accepts no forwarded calls (it has no folder on disk).' };
+    if (!verdict.ok) return unauthorized(`Unauthorized: ${verdict.message}`);
+    const { label, roots } = verdict.claims;
+    const vaultName = this.peers.location.name;
+    const key = this.keys.list().find((k) => k.label === label);
+    if (!key || !isLocallyUsable(key)) {
+      const why = key ? 'its key with that label is cloud-only' : 'it has no key with that label';
+      return {
+        ok: false,
+        status: 403,
+        code: -32004,
+        message: `Vault '${vaultName}' does not accept calls from key "${label}": ${why}; mint a local key labelled "${label}" in that vault's Vault MCP settings → Keys.`,
+        headers: {},
+      };
+    }
+    return { ok: true, caller: { key, origin: { forwardedRoots: roots } }, headers: { [RECEIPT_HEADER]: this.peers.receipt(token) } };
+  }
+}

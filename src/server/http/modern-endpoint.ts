@@ -1,0 +1,116 @@
+import { createMcpHandler, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
+import type { McpSessionServer } from '../session/mcp-session';
+import type { ToolContext } from '../../tools/tool';
+import type { NoteChange } from '../../vault/note-store';
+import { skillsFolderOf, touchesSkills } from '../../vault/skills';
+import { NoteResources, noteUri } from '../content/note-resources';
+import type { Caller } from './caller-auth';
+
+/** Wait before telling listeners the prompts changed, ms: a burst of skill edits sends one notification. */
+const PROMPTS_CHANGED_DELAY_MS = 50;
+
+/** True when the key's quarantine and roots admit `path` (its folder rules, not the note's frontmatter). */
+function admitsPath(ctx: ToolContext, path: string): boolean {
+  try {
+    ctx.notes.policy.checkedPath(path, ctx.scope);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The caller a request runs as, carried to the server factory in the SDK's pass-through `authInfo`. */
+function authInfoOf(caller: Caller): AuthInfo {
+  return { token: '', clientId: caller.key.id, scopes: [], extra: { caller } };
+}
+
+/**
+ * Serves protocol revision 2026-07-28 (stateless requests: `server/discover`, the per-request
+ * `_meta` envelope, `subscriptions/listen`, input-required results) with the SDK's
+ * `createMcpHandler`, which builds one server per request with `build`. Session-era requests
+ * never come here (mcp-http-server.ts routes them to sessions with the SDK's `isLegacyRequest`),
+ * so the handlers refuse legacy traffic (`legacy: 'reject'`).
+ *
+ * There is one handler per key, so that its `subscriptions/listen` streams hear only what that
+ * key may know: a note's `notifications/resources/updated` goes to the listeners of the keys that
+ * may read the note, judged by the key's own access (a listen stream carries no client roots).
+ */
+export class ModernEndpoint {
+  private readonly handlers = new Map<string, McpHttpHandler>();
+  private promptsTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /**
+   * @param build the server that answers one request of `caller`.
+   * @param contextOf the context of a key by id (its access without client roots), or null when
+   *   the key is gone or left nothing; used to judge which notes its listeners may hear of.
+   */
+  constructor(
+    private readonly build: (caller: Caller) => McpSessionServer,
+    private readonly contextOf: (keyId: string) => ToolContext | null,
+  ) {}
+
+  /**
+   * Answers one 2026-07-28 request of `caller`.
+   * @param request the web request (headers matter: MCP-Protocol-Version, Mcp-Method, Mcp-Name).
+   * @param body its parsed JSON body.
+   */
+  serve(caller: Caller, request: Request, body: unknown): Promise<Response> {
+    return this.handlerOf(caller.key.id).fetch(request, { parsedBody: body, authInfo: authInfoOf(caller) });
+  }
+
+  private handlerOf(keyId: string): McpHttpHandler {
+    let handler = this.handlers.get(keyId);
+    if (!handler) {
+      handler = createMcpHandler(
+        ({ authInfo }) => this.build((authInfo?.extra as { caller: Caller }).caller),
+        { legacy: 'reject', onerror: (error) => console.debug('[vault-mcp] 2026-07-28 request refused or failed', error.message) },
+      );
+      this.handlers.set(keyId, handler);
+    }
+    return handler;
+  }
+
+  /** Tells every listener that the tool list changed (a tool toggle or the write gate). */
+  toolsChanged(): void {
+    for (const handler of this.handlers.values()) handler.notify.toolsChanged();
+  }
+
+  /** Tells every listener, once per burst, that the prompts (skills) changed. */
+  promptsChanged(): void {
+    if (this.promptsTimer) return;
+    this.promptsTimer = setTimeout(() => {
+      this.promptsTimer = null;
+      for (const handler of this.handlers.values()) handler.notify.promptsChanged();
+    }, PROMPTS_CHANGED_DELAY_MS);
+  }
+
+  /**
+   * Passes a vault change on to the listeners: `notifications/resources/updated` for the note's
+   * URI (and its old one after a rename) to the keys that may read it, and a prompts change when
+   * it touches the skills folder. A removed note (deleted, or the old path of a rename) can no
+   * longer be judged by its frontmatter; it is reported to the keys whose quarantine and roots
+   * admit its path, so that its subscribers learn it is gone.
+   */
+  noteChanged(change: NoteChange): void {
+    const paths = change.oldPath === undefined ? [change.path] : [change.path, change.oldPath];
+    for (const [keyId, handler] of this.handlers) {
+      const ctx = this.contextOf(keyId);
+      if (!ctx) continue;
+      if (paths.some((path) => touchesSkills(path, skillsFolderOf(ctx.settings.skills?.folder)))) this.promptsChanged();
+      const visible = new NoteResources(ctx.notes, ctx.scope);
+      for (const path of paths) {
+        const removed = change.type === 'delete' || path === change.oldPath;
+        if (removed ? admitsPath(ctx, path) : visible.canReadPath(path)) handler.notify.resourceUpdated(noteUri(path));
+      }
+    }
+  }
+
+  /** Closes every listen stream and request in flight. */
+  async close(): Promise<void> {
+    if (this.promptsTimer) clearTimeout(this.promptsTimer);
+    this.promptsTimer = null;
+    const handlers = [...this.handlers.values()];
+    this.handlers.clear();
+    await Promise.all(handlers.map((handler) => handler.close().catch(() => undefined)));
+  }
+}

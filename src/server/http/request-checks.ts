@@ -1,0 +1,82 @@
+import type { IncomingMessage } from 'node:http';
+import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { checkHostAndOrigin } from './door';
+import { MCP_PATH } from './endpoint';
+import { checkFraming, INVALID_REQUEST } from './json-rpc-framing';
+import { BodyTooLargeError, declaredBodyTooLarge, readBody } from './request-body';
+import type { Refusal } from './refusal';
+import type { Session } from './session-table';
+
+/**
+ * The checks made from the request line and headers alone, before the key is looked at
+ * (DESIGN.md "Security at the door", in its order): the path, a stop under way (503), Host and
+ * Origin, the method, and a declared body over the limit (413).
+ * @param stopping true while the server drains for a stop.
+ * @param maxBodyBytes the body limit from settings.
+ * @returns the first refusal, or null when the request may go on to authentication.
+ */
+export function checkBeforeAuth(req: IncomingMessage, url: URL, stopping: boolean, maxBodyBytes: number): Refusal | null {
+  if (url.pathname !== MCP_PATH) return { status: 404, code: -32000, message: `Not found: the MCP endpoint is ${MCP_PATH}.` };
+  if (stopping) {
+    return { status: 503, code: -32000, message: 'Vault MCP is stopping (the plugin was disabled or its port changed); reconnect once it is enabled again.', headers: { Connection: 'close' } };
+  }
+  const door = checkHostAndOrigin(req);
+  if (door) return door;
+  if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
+    return { status: 405, code: -32000, message: 'Method not allowed: use POST, GET or DELETE on /mcp.', headers: { Allow: 'GET, POST, DELETE' } };
+  }
+  const tooLarge = req.method === 'POST' ? declaredBodyTooLarge(req, maxBodyBytes) : null;
+  return tooLarge ? { status: 413, code: -32000, message: tooLarge.message } : null;
+}
+
+/**
+ * Reads a POST's body (up to `maxBodyBytes`) and checks it is JSON framed as JSON-RPC 2.0
+ * (json-rpc-framing.ts); GET and DELETE have none.
+ * @returns the parsed body (undefined without one), or the refusal: 413, 400 -32700, 400 -32600.
+ * @throws the socket's error when reading fails for another reason.
+ */
+export async function readJsonRpcBody(req: IncomingMessage, maxBodyBytes: number): Promise<{ body: unknown } | { refusal: Refusal }> {
+  if (req.method !== 'POST') return { body: undefined };
+  let text: string;
+  try {
+    text = await readBody(req, maxBodyBytes);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return { refusal: { status: 413, code: -32000, message: error.message } };
+    throw error;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { refusal: { status: 400, code: -32700, message: 'Parse error: the request body is not valid JSON.' } };
+  }
+  const framing = checkFraming(body);
+  return framing ? { refusal: { status: 400, code: INVALID_REQUEST, message: framing.message, id: framing.id } } : { body };
+}
+
+/**
+ * The checks of a request in an open session: it must come with the key that opened it (403),
+ * and an `MCP-Protocol-Version` header must name the revision the session negotiated (400; MCP
+ * spec 2025-06-18, "Transports" → Protocol Version Header).
+ * @returns the refusal, or null when the session may serve it.
+ */
+export function checkSessionRequest(session: Session, keyId: string, req: IncomingMessage): Refusal | null {
+  if (session.keyId !== keyId) return { status: 403, code: -32000, message: 'This session was opened with another key; initialize a new session.' };
+  const negotiated = session.protocolVersion;
+  const named = req.headers['mcp-protocol-version'];
+  if (negotiated !== undefined && typeof named === 'string' && named !== negotiated) {
+    return { status: 400, code: -32000, message: `Bad request: this session negotiated protocol ${negotiated}; send MCP-Protocol-Version: ${negotiated} (or initialize a new session for another revision).` };
+  }
+  return null;
+}
+
+/**
+ * The protocol revision an `initialize` in `body` opens its session at (MCP spec "Lifecycle" →
+ * Version Negotiation): the client's own when the SDK supports it, else the SDK's latest, as the
+ * SDK answers it.
+ */
+export function negotiatedVersionOf(body: unknown): string {
+  const messages = Array.isArray(body) ? body : [body];
+  const requested = (messages.find((m) => isInitializeRequest(m)) as { params?: { protocolVersion?: unknown } } | undefined)?.params?.protocolVersion;
+  return typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+}

@@ -1,0 +1,71 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * The web-standard `Request` the SDK's HTTP entries take (`WebStandardStreamableHTTPServerTransport`,
+ * `createMcpHandler`), built from a Node request whose body the door has already read: the
+ * method, URL and headers only; the body goes to the SDK as `parsedBody`. Its `signal` aborts
+ * when the connection closes before the answer is finished.
+ * @param req the Node request (its headers are copied, repeated ones joined as Node does).
+ * @param res its response, watched for an early close.
+ * @param url the request URL on this server.
+ * @returns a body-less Request (GET semantics for the body; the method is kept).
+ */
+export function webRequestOf(req: IncomingMessage, res: ServerResponse, url: URL): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const aborted = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) aborted.abort();
+  });
+  return new Request(url, { method: req.method, headers, signal: aborted.signal });
+}
+
+/**
+ * Writes an SDK `Response` to a Node response: status, headers, then the body as it comes (an
+ * SSE stream is relayed chunk by chunk). When the client closes the connection first, the body
+ * stream is cancelled, which is how the SDK learns that a request's stream is gone (MCP
+ * 2026-07-28: closing a request's stream cancels it).
+ * @param stop when it aborts, the body stops being relayed and the answer ends there (a
+ *   cancelled request's stream).
+ * @returns resolves when the body is written or the connection closed.
+ */
+export async function sendWebResponse(response: Response, res: ServerResponse, stop?: AbortSignal): Promise<void> {
+  if (res.headersSent) {
+    await response.body?.cancel().catch(() => undefined);
+    return;
+  }
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const cancel = (): void => void reader.cancel().catch(() => undefined);
+  res.once('close', cancel);
+  if (stop?.aborted) cancel();
+  stop?.addEventListener('abort', cancel, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await new Promise<void>((resolve) => {
+        res.once('drain', resolve);
+        res.once('close', resolve);
+      });
+      if (res.destroyed) break;
+    }
+  } catch {
+    // The stream ended with an error or was cancelled: the connection closes below.
+  } finally {
+    res.off('close', cancel);
+    stop?.removeEventListener('abort', cancel);
+    if (!res.destroyed) res.end();
+  }
+}

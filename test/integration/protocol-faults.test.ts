@@ -1,0 +1,115 @@
+import * as net from 'node:net';
+import VaultMcpPlugin from '../../src/main';
+import { MAX_HEADER_BYTES } from '../../src/server/http/mcp-http-server';
+import { bootPlugin, type BootedPlugin } from '../harness/boot-plugin';
+import { messagesOf, openRawSession, raw } from '../harness/raw-http';
+import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
+
+/**
+ * Issue 18's small protocol faults, each with the input that found it: what the client is told.
+ */
+describe('protocol faults', () => {
+  let copy: { dir: string; cleanup(): Promise<void> };
+  let booted: BootedPlugin<VaultMcpPlugin>;
+  let session: Record<string, string>;
+
+  beforeAll(async () => {
+    copy = await copyToTemp(DEMO_VAULT);
+    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, token: 'faults-test-token-0123456789abcdef' });
+    session = await openRawSession(booted.port, booted.token);
+  });
+  afterAll(async () => {
+    await booted.stop();
+    await copy.cleanup();
+  });
+
+  /** The one JSON-RPC answer of a session request. */
+  async function answer(method: string, params: unknown, headers = session): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+    const response = await raw(booted.port, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    return messagesOf(response)[0] as { result?: unknown; error?: { code: number; message: string } };
+  }
+
+  it('a request head over the limit gets 431 with a JSON body saying what to fix', async () => {
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(booted.port, '127.0.0.1', () => {
+        socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(MAX_HEADER_BYTES + 10)}\r\n\r\n`);
+      });
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('close', () => resolve(text));
+      socket.on('error', (error) => (text ? resolve(text) : reject(error)));
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 431 /);
+    expect(reply).toMatch(/Content-Type: application\/json/i);
+    const body = JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4)) as { error: { message: string } };
+    expect(body.error.message).toMatch(/headers are larger than 16384 bytes; send fewer or shorter headers/);
+  });
+
+  it('resources/templates/list refuses a cursor it never gave (-32602), as the other lists do', async () => {
+    const reply = await answer('resources/templates/list', { cursor: 'bogus' });
+    expect(reply.error).toMatchObject({ code: -32602, message: expect.stringMatching(/single page/) });
+    expect((await answer('resources/templates/list', {})).result).toMatchObject({ resourceTemplates: expect.any(Array) });
+  });
+
+  it.each(['\uD800', 'a\uDFFFb', '\uDBFF\uDBFF', Buffer.from(JSON.stringify({ after: '\uD800' })).toString('base64url')])('a resources/list cursor holding a lone surrogate (%j) is -32602, never -32603', async (cursor) => {
+    expect((await answer('resources/list', { cursor })).error).toMatchObject({ code: -32602, message: expect.stringMatching(/Invalid cursor/) });
+  });
+
+  it('a session that negotiated a revision refuses a later request naming another in MCP-Protocol-Version', async () => {
+    const wrong = await raw(booted.port, { headers: { ...session, 'Mcp-Protocol-Version': '2024-11-05' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
+    expect(wrong.status).toBe(400);
+    expect(JSON.parse(wrong.body).error.message).toMatch(/negotiated protocol 2025-06-18.*MCP-Protocol-Version: 2025-06-18/);
+    expect((await answer('ping', {})).result).toEqual({});
+  });
+
+  it('resources/read with a vault argument says that resources are this vault\'s', async () => {
+    const reply = await answer('resources/read', { uri: 'vault-mcp://note/Home.md', vault: 'Other' });
+    expect(reply.error).toMatchObject({ code: -32602, message: expect.stringMatching(/resources\/read: it takes no vault argument/) });
+  });
+
+  it('after notifications/cancelled the cancelled request\'s stream is closed without an answer and its id is free again', async () => {
+    // A session whose client declares roots but never answers roots/list: a tool call waits for the answer.
+    const init = await raw(booted.port, {
+      headers: { Authorization: `Bearer ${booted.token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { roots: {} }, clientInfo: { name: 'raw', version: '1' } } }),
+    });
+    const headers = { Authorization: `Bearer ${booted.token}`, 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, 'Mcp-Protocol-Version': '2025-06-18' };
+    await raw(booted.port, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    const pending = raw(booted.port, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'list_notes', arguments: {} } }) });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const cancel = await raw(booted.port, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'slow', reason: 'test' } }) });
+    expect(cancel.status).toBe(202);
+    const cancelled = await pending;
+    expect(messagesOf(cancelled).filter((m) => (m as { id?: unknown }).id === 'slow')).toEqual([]);
+    const again = await raw(booted.port, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 'slow', method: 'ping' }) });
+    expect(messagesOf(again)[0]).toMatchObject({ id: 'slow', result: {} });
+  });
+
+  describe('progress', () => {
+    const paths = ['Home.md', 'Inbox.md', 'Ideas.md'];
+    /** The progress notifications and the result of one read_notes call with `meta` as its `_meta`. */
+    async function readNotes(meta: Record<string, unknown> | undefined): Promise<{ progress: Array<{ progressToken: unknown; progress: number; total?: number }>; result: unknown }> {
+      const params = { name: 'read_notes', arguments: { paths }, ...(meta ? { _meta: meta } : {}) };
+      const messages = messagesOf(await raw(booted.port, { headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 'p1', method: 'tools/call', params }) })) as Array<{ method?: string; params?: unknown; id?: unknown; result?: unknown }>;
+      return {
+        progress: messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params as { progressToken: unknown; progress: number; total?: number }),
+        result: messages.find((m) => m.id === 'p1')?.result,
+      };
+    }
+
+    it.each([['a string token', 'tok-α'], ['a number token', 7]])('a call that waits reports progress with the client\'s own token (%s), growing to the total', async (_what, token) => {
+      const { progress, result } = await readNotes({ progressToken: token });
+      expect(result).toMatchObject({ structuredContent: { notes: expect.any(Array) } });
+      expect(progress.length).toBe(paths.length);
+      expect(progress.every((p) => p.progressToken === token && p.total === paths.length)).toBe(true);
+      expect(progress.map((p) => p.progress)).toEqual([1, 2, 3]);
+    });
+
+    it('no progress is sent without a token', async () => {
+      const { progress, result } = await readNotes(undefined);
+      expect(result).toBeDefined();
+      expect(progress).toEqual([]);
+    });
+  });
+});
