@@ -5,14 +5,16 @@
  * ORed, semantic) in the order hybrid search fuses them (src/search/hybrid/candidates.ts), so
  * any parameters can be scored without a rebuild; the chosen ones go into HYBRID_FUSION by hand.
  *
- * Objective, per (set, class) cell of the tuning half: the mean of hit@5 and MRR@10, minus
+ * Objective, per class of the tuning half with both sets' questions pooled (a set's half of one
+ * class holds 5–6 questions, too few to tune on): the mean of hit@5 and MRR@10, minus
  * {@link SHORTFALL_PENALTY} × how far hybrid falls below its better half (the best of lexical,
- * lexical-any and semantic) on either figure; averaged over cells so each class counts alike.
+ * lexical-any and semantic) on either figure; averaged over classes so each counts alike. The
+ * held-out figures are printed per set, as the tables show them.
  */
 import { hybridLists } from '../../src/search/hybrid/candidates';
 import { fuse, HYBRID_FUSION, type FusionParams, type ScoredKey } from '../../src/search/hybrid/fusion';
 import type { Log } from './measure';
-import { cell, classesOf, qualityByClass, type QualityFigures, type Question, type Split } from './retrieval-metrics';
+import { cell, classesOf, halves, qualityByClass, type QualityFigures, type Question, type Split } from './retrieval-metrics';
 
 /** One question's lists as the tool returned them. */
 export interface QuestionHalves {
@@ -61,7 +63,7 @@ export function describeFusion(p: FusionParams): string {
   return p.method === 'rank' ? `rank k=${p.k} weights=[${p.weights.join(', ')}]` : `score ${p.normalization} weights=[${p.weights.map((w) => +w.toFixed(2)).join(', ')}]`;
 }
 
-/** One (set, class) cell: hybrid figures and the best of its halves. */
+/** One (set, class) cell: hybrid figures and the best of its halves; `set` is `both` for cells over every set's questions. */
 export interface Cell {
   set: string;
   cls: string;
@@ -69,16 +71,30 @@ export interface Cell {
   best: { hitAt5: number; mrrAt10: number };
 }
 
-function cells(runs: readonly TuningRun[], params: FusionParams, split: Split): Cell[] {
-  const out: Cell[] = [];
+/**
+ * The (set, class) cells of `split`: per set, or pooled over the sets (`set: "both"`), each
+ * set's questions keeping the half it has in its own table.
+ */
+function cells(runs: readonly TuningRun[], params: FusionParams, split: Split, pooled: boolean): Cell[] {
+  const groups = new Map<string, { questions: Question[]; ranked: string[][][] }>();
   for (const run of runs) {
-    const figures = (ranked: string[][]): Map<string, QualityFigures> =>
-      qualityByClass(run.questions, run.questions.map((q, i) => ({ answers: q.answers, ranked: ranked[i] })), split);
-    const hybrid = figures(replayHybrid(run.lists, params));
-    const halves = [figures(run.lists.map((l) => l.lexical.map((e) => e.key))), figures(run.lists.map((l) => l.any.map((e) => e.key))), figures(run.lists.map((l) => l.semantic.map((e) => e.key)))];
-    for (const cls of classesOf(run.questions).filter((c) => c !== 'all')) {
-      const best = { hitAt5: Math.max(...halves.map((h) => h.get(cls)!.hitAt5)), mrrAt10: Math.max(...halves.map((h) => h.get(cls)!.mrrAt10)) };
-      out.push({ set: run.set, cls, hybrid: hybrid.get(cls)!, best });
+    const half = halves(run.questions);
+    const hybrid = replayHybrid(run.lists, params);
+    const group = groups.get(pooled ? 'both' : run.set) ?? { questions: [], ranked: [[], [], [], []] };
+    run.questions.forEach((q, i) => {
+      if (split !== 'all' && half[i] !== split) return;
+      const l = run.lists[i];
+      group.questions.push(q);
+      [hybrid[i], l.lexical.map((e) => e.key), l.any.map((e) => e.key), l.semantic.map((e) => e.key)].forEach((r, k) => group.ranked[k].push(r));
+    });
+    groups.set(pooled ? 'both' : run.set, group);
+  }
+  const out: Cell[] = [];
+  for (const [set, { questions, ranked }] of groups) {
+    const [hybrid, ...sides] = ranked.map((r) => qualityByClass(questions, questions.map((q, i) => ({ answers: q.answers, ranked: r[i] })), 'all'));
+    for (const cls of classesOf(questions).filter((c) => c !== 'all')) {
+      const best = { hitAt5: Math.max(...sides.map((h) => h.get(cls)!.hitAt5)), mrrAt10: Math.max(...sides.map((h) => h.get(cls)!.mrrAt10)) };
+      out.push({ set, cls, hybrid: hybrid.get(cls)!, best });
     }
   }
   return out;
@@ -107,15 +123,15 @@ function losses(cs: readonly Cell[]): string {
  */
 export function tuneFusion(runs: readonly TuningRun[], source: string, log: Log): FusionParams | null {
   if (runs.length === 0) return null;
-  const scoredGrid = fusionGrid().map((params) => ({ params, tuning: objective(cells(runs, params, 'tuning')) }));
+  const scoredGrid = fusionGrid().map((params) => ({ params, tuning: objective(cells(runs, params, 'tuning', true)) }));
   scoredGrid.sort((a, b) => b.tuning - a.tuning);
-  log(`\nfusion tuning with ${source} on the tuning half of ${runs.map((r) => r.set).join(' + ')} (objective: mean of hit@5 and MRR@10 per set and class, minus ${SHORTFALL_PENALTY} × any shortfall below the better half)`);
+  log(`\nfusion tuning with ${source} on the tuning half of ${runs.map((r) => r.set).join(' + ')} (objective: mean of hit@5 and MRR@10 per class over both sets, minus ${SHORTFALL_PENALTY} × any shortfall below the better half; held-out per set)`);
   for (const { params, tuning } of scoredGrid.slice(0, 5)) {
-    const held = cells(runs, params, 'held-out');
-    log(`  ${describeFusion(params).padEnd(40)} tuning ${tuning.toFixed(3)}, held-out ${objective(held).toFixed(3)}; held-out: ${losses(held)}`);
+    const held = cells(runs, params, 'held-out', false);
+      log(`  ${describeFusion(params).padEnd(40)} tuning ${tuning.toFixed(3)}, held-out ${objective(held).toFixed(3)}; held-out: ${losses(held)}`);
   }
-  const current = cells(runs, HYBRID_FUSION, 'tuning');
-  const currentHeld = cells(runs, HYBRID_FUSION, 'held-out');
+  const current = cells(runs, HYBRID_FUSION, 'tuning', true);
+  const currentHeld = cells(runs, HYBRID_FUSION, 'held-out', false);
   log(`  current HYBRID_FUSION ${describeFusion(HYBRID_FUSION)}: tuning ${objective(current).toFixed(3)}, held-out ${objective(currentHeld).toFixed(3)}; held-out: ${losses(currentHeld)}`);
   return scoredGrid[0].params;
 }
