@@ -43,19 +43,27 @@ export function replayHybrid(lists: readonly QuestionHalves[], params: FusionPar
 const RANK_WEIGHTS = [
   [0, 0.5, 1, 2, 3],
   [0, 0.5, 1, 2],
-  [0.5, 1, 1.5, 2, 3, 4],
+  [0.25, 0.5, 1, 1.5, 2, 3, 4],
 ];
 
-/** The parameter grid: weighted RRF over k and a weight per list, and convex combinations (steps of 0.1) of normalized scores. */
+/**
+ * The parameter grid: weighted RRF over k and a weight per list, and convex combinations (steps
+ * of 0.1) of normalized scores. Two rules hold for every entry: the semantic list has a weight
+ * (hybrid fuses both halves), and the two lexical lists together weigh at least as much as the
+ * semantic one, so the note the lexical ranking puts first with every query word is never
+ * outranked by a note only the semantic half found (an exact match is not buried by a fuzzy
+ * model; without this rule the tuning half chose semantic-heavy weights that put a
+ * semantic-only note above the demo vault's every-word match).
+ */
 export function fusionGrid(): FusionParams[] {
   const grid: FusionParams[] = [];
   for (const k of [2, 5, 10, 20, 40, 60, 100]) {
     for (const a of RANK_WEIGHTS[0]) for (const b of RANK_WEIGHTS[1]) for (const c of RANK_WEIGHTS[2]) grid.push({ method: 'rank', k, weights: [a, b, c] });
   }
   for (const normalization of ['min-max', 'max', 'z'] as const) {
-    for (let a = 0; a <= 10; a++) for (let b = 0; a + b <= 10; b++) grid.push({ method: 'score', normalization, weights: [a / 10, b / 10, (10 - a - b) / 10] });
+    for (let a = 0; a <= 9; a++) for (let b = 0; a + b <= 9; b++) grid.push({ method: 'score', normalization, weights: [a / 10, b / 10, (10 - a - b) / 10] });
   }
-  return grid;
+  return grid.filter((p) => p.weights[0] + p.weights[1] >= p.weights[2]);
 }
 
 /** Short text of a parameter set, as it would be written in HYBRID_FUSION. */

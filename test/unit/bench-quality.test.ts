@@ -209,7 +209,7 @@ describe('fusion tuning', () => {
   it('grids both families with one weight per list, and describes them as written in code', () => {
     const grid = fusionGrid();
     expect(grid.some((p) => p.method === 'rank') && grid.some((p) => p.method === 'score')).toBe(true);
-    expect(grid.every((p) => p.weights.length === 3)).toBe(true);
+    expect(grid.every((p) => p.weights.length === 3 && p.weights[2] > 0 && p.weights[0] + p.weights[1] >= p.weights[2])).toBe(true);
     expect(describeFusion({ method: 'score', normalization: 'max', weights: [0.3, 0.1, 0.6] })).toBe('score max weights=[0.3, 0.1, 0.6]');
   });
 

@@ -41,12 +41,13 @@ export type FusionParams =
   | { method: 'score'; normalization: ScoreNormalization; /** weight per list, ≥ 0 */ weights: readonly number[] };
 
 /**
- * The fusion hybrid search uses, weights in the order of candidates.ts `hybridLists`: notes with
- * every word, notes with any word, notes nearest in meaning. Chosen by
- * `npm run bench -- --only semantic --tune-fusion` on the tuning half of the labelled questions
- * of both vaults with the npm word-vector model (scripts/bench/), reported on the held-out half.
+ * The fusion hybrid search uses, weights in the order of candidates.ts `hybridLists` (notes with
+ * every word, notes with any word, notes nearest in meaning): each list's scores mapped to 0…1
+ * (min-max), weighted 0.2 / 0.4 / 0.4, so lexical weighs at least as much as semantic. Chosen by `npm run bench -- --only semantic --tune-fusion`
+ * (scripts/bench/fusion-tuning.ts) on the tuning half of the labelled questions of both vaults
+ * with the npm word-vector model, and reported on the held-out half (README, Performance).
  */
-export const HYBRID_FUSION: FusionParams = { method: 'rank', k: RRF_K, weights: [1, 1, 1] };
+export const HYBRID_FUSION: FusionParams = { method: 'score', normalization: 'min-max', weights: [0.2, 0.4, 0.4] };
 
 /**
  * Fuses ranked lists of keys by weighted reciprocal rank (a key repeated in one list counts at its first rank).
