@@ -47,7 +47,7 @@ export function printQualityTables(name: string, file: string, questions: readon
         const best = (pick: (f: QualityFigures) => number): number => Math.max(...halves.map((h) => pick(figures.get(h.label)!.get(split)!.get(c)!)));
         const hit = mine.hitAt5 >= best((f) => f.hitAt5) - 1e-9;
         const mrr = mine.mrrAt10 >= best((f) => f.mrrAt10) - 1e-9;
-        return `${c} ${hit && mrr ? 'yes' : `no (${!hit ? `hit@5 ${mine.hitAt5.toFixed(2)} < ${best((f) => f.hitAt5).toFixed(2)}` : ''}${!hit && !mrr ? ', ' : ''}${!mrr ? `MRR ${mine.mrrAt10.toFixed(2)} < ${best((f) => f.mrrAt10).toFixed(2)}` : ''})`}`;
+        return `${c} ${hit && mrr ? 'yes' : `no (${!hit ? `hit@5 ${mine.hitAt5.toFixed(3)} < ${best((f) => f.hitAt5).toFixed(3)}` : ''}${!hit && !mrr ? ', ' : ''}${!mrr ? `MRR ${mine.mrrAt10.toFixed(3)} < ${best((f) => f.mrrAt10).toFixed(3)}` : ''})`}`;
       });
       log(`  ${row.label} ≥ its better half, ${split}: ${verdicts.join('; ')}`);
     }

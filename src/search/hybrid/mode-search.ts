@@ -83,7 +83,7 @@ export async function searchByMode(services: SearchServices, mode: SearchMode, q
   const anyPage = widened.includes(' OR ') ? await services.lexical.search(widened, scope, { limit: FUSION_POOL, fields: options.fields }) : lexicalPage;
   const byPath = new Map([...anyPage.results, ...lexicalPage.results].map((h) => [h.path, h]));
   const semanticByPath = new Map(semantic.map((m) => [m.path, m]));
-  const lists = hybridLists(lexicalPage.results.map(scoredHit), anyPage.results.map(scoredHit), semantic.map((m) => ({ key: m.path, score: m.score })));
+  const lists = hybridLists(lexicalPage.results.map(scoredHit), anyPage.results.map(scoredHit), semantic.map((m) => ({ key: m.path, score: shownScore(m.score) })));
   const fused = fuse(lists, HYBRID_FUSION);
   const hits = await Promise.all(
     fused.slice(offset, offset + limit).map(async (f): Promise<SearchHit> => {
@@ -97,6 +97,11 @@ export async function searchByMode(services: SearchServices, mode: SearchMode, q
     out.note = lexicalPage.note;
   }
   return { page: out, mixed: true };
+}
+
+/** A cosine as a hit shows it (3 decimals); fusion uses the same value, so a page can be recomputed from what `search` returns. */
+function shownScore(cosine: number): number {
+  return Math.round(cosine * 1000) / 1000;
 }
 
 function scoredHit(h: SearchHit): ScoredKey {
@@ -164,7 +169,7 @@ async function semanticHit(notes: NoteStore, m: SemanticMatch, fields: 'full' | 
     path: m.path,
     id: file ? notes.noteId(file) : m.path,
     title: file ? notes.noteTitle(file) : m.path,
-    score: Math.round(m.score * 1000) / 1000,
+    score: shownScore(m.score),
     ...(fields === 'full' ? { snippet } : {}),
     section: m.section,
     section_heading: m.heading,
