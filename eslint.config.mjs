@@ -49,8 +49,14 @@ export default defineConfig([
   {
     // delete_note deliberately sends an agent's deletion to the system trash (else .trash), never a
     // permanent delete even when the user's own preference is "permanently delete" (README, tools).
-    files: ['src/vault/writes/entry-writer.ts'],
+    // Reverting an agent's create (the removed empty folder, the removed widget) goes the same way.
+    files: ['src/vault/writes/entry-writer.ts', 'src/vault/writes/folder-removal.ts', 'src/vault/widgets/widget-store.ts'],
     rules: { 'obsidianmd/prefer-file-manager-trash-file': 'off' },
+  },
+  {
+    // The activity hint's refresh timer also runs in npm start's Node host, where `window` does not exist.
+    files: ['src/ui/activity/activity-status-bar.ts'],
+    rules: { 'obsidianmd/prefer-window-timers': 'off' },
   },
   {
     files: ['scripts/**/*.{ts,mjs}', 'test/**/*.ts', '*.mjs'],

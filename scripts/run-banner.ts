@@ -1,27 +1,86 @@
+import type { SemanticStatus } from '../src/search/semantic/semantic-index';
+import type { KeyRecord } from '../src/settings/key-record';
+import type { VaultMcpSettings } from '../src/settings/settings';
 import { clientSnippets } from '../src/ui/settings/client-snippets';
 import { REVIEW_COMMANDS_HELP } from '../src/ui/review/review-commands';
+import { ACTIVITY_COMMANDS_HELP } from '../src/ui/activity/activity-commands';
 import type { RunOptions } from './run-options';
+import { RUN_KEY_LABEL, type SettingsSource } from './run-settings';
 import type { RunVault } from './run-vault';
+
+/** What a run started with, beyond its flags: its settings, where they came from, and the tokens it made. */
+export interface RunDetails {
+  /** The settings the plugin runs with (file or defaults, flags applied), without the run's own key. */
+  settings: VaultMcpSettings;
+  source: SettingsSource | null;
+  /** The vault's own data.json that `--settings` replaced, if it has one. */
+  ignored?: string;
+  /** The token made for each key of the settings, by key id. */
+  tokens: ReadonlyMap<string, string>;
+}
 
 /**
  * The lines `npm start` prints once the server listens. The first,
  * `MCP server listening on <url>`, is read by scripts and outside checks: keep it stable.
+ * Then the vault, where the settings came from, every key (the run's own first; a token is
+ * printed only when the run made it), the semantic index, and the run key's client setups.
  * The review hint is printed only for a propose key (a force key writes at once, so there is
- * nothing to review); the token only when it was generated for this run.
- * @param options the parsed run options. @param url the MCP endpoint. @param token the key's bearer token.
- * @param vault the folder served. @returns the lines, without newlines.
+ * nothing to review); the activity hint always (accepted proposals are logged too).
+ * @param options the parsed run options. @param url the MCP endpoint. @param token the run key's bearer token.
+ * @param vault the folder served. @param run the settings and tokens of the run.
+ * @returns the lines, without newlines.
  */
-export function startupLines(options: RunOptions, url: string, token: string, vault: RunVault): string[] {
-  const lines = [
-    `MCP server listening on ${url}`,
-    `Vault: ${vault.dir}${vault.temporary ? ' (a temporary copy of the demo vault)' : ''}`,
-    `Key "npm start": mode ${options.mode}, writes ${options.allowWrites ? 'allowed' : 'off'}${options.roots.length ? `, roots ${options.roots.join(', ')}` : ''}`,
-  ];
+export function startupLines(options: RunOptions, url: string, token: string, vault: RunVault, run: RunDetails): string[] {
+  const { settings } = run;
+  const lines = [`MCP server listening on ${url}`, `Vault: ${vault.dir}${vault.temporary ? ' (a temporary copy of the demo vault)' : ''}`];
+  if (run.source?.kind === 'file') lines.push(`Settings: ${run.source.path} (--settings${run.ignored ? `; the vault's own ${run.ignored} is not read` : ''})`);
+  if (run.source?.kind === 'vault') lines.push(`Settings: ${run.source.path} (the vault's own, read as Obsidian reads it; this run never writes it)`);
+  if (!settings.server.enabled) lines.push('Warning: server.enabled is false in the settings, so every request gets 403; set it to true to serve clients.');
+  lines.push(
+    `Key "${RUN_KEY_LABEL}": mode ${options.mode}, writes ${settings.tools.allowWrites ? 'allowed' : 'off'}${options.roots.length ? `, roots ${options.roots.join(', ')}` : ''}`,
+  );
+  for (const key of settings.keys) lines.push(keyLine(key, run.tokens.get(key.id)));
   if (!options.token) lines.push(`Token (shown once): ${token}`);
+  if (settings.access.quarantine.length) lines.push(`Quarantined: ${settings.access.quarantine.join(', ')} (besides the config folder, dot-folders and _private)`);
+  lines.push(semanticLine(settings.ai));
   for (const snippet of clientSnippets(url, token)) {
     lines.push(`${snippet.title}: ${snippet.where}`, ...snippet.text.split('\n').map((line) => `  ${line}`));
   }
   if (options.mode === 'propose') lines.push(`Review proposals here (propose mode). ${REVIEW_COMMANDS_HELP}`);
+  lines.push(ACTIVITY_COMMANDS_HELP);
   lines.push('Press Ctrl-C to stop.');
   return lines;
+}
+
+/** One key of the settings with the token the run made for it. */
+function keyLine(key: KeyRecord, token: string | undefined): string {
+  const scope = key.scope === 'cloud' ? 'scope cloud (this loopback server refuses it)' : `scope ${key.scope}`;
+  return `Key "${key.label}": mode ${key.mode}, ${scope}${key.roots.length ? `, roots ${key.roots.join(', ')}` : ''}; token (shown once): ${token ?? '(none)'}`;
+}
+
+/** Whether semantic search is on for the run, and how to turn it on when it is off. */
+function semanticLine(ai: VaultMcpSettings['ai']): string {
+  if (ai.enabled && ai.semanticIndex) {
+    return `Semantic index: ${ai.embeddingModel || '(no embedding model)'} at ${ai.baseUrl}; semantic and hybrid search use it once it is built (a line says when).`;
+  }
+  return 'Semantic search: off (hybrid search is lexical); turn it on with --embed-url URL --embed-model NAME.';
+}
+
+/**
+ * The line `npm start` prints when the semantic index reaches a state a user acts on: built
+ * (`ready`), `paused` (provider unreachable, retried) or `off` (the gates refused, with why,
+ * and the flags that set it in the terminal, since the plugin's reason names its settings tab).
+ * @param status the index's status. @returns the line, or null for `building` progress.
+ */
+export function semanticStatusLine(status: SemanticStatus): string | null {
+  switch (status.state) {
+    case 'ready':
+      return `Semantic index ready: ${status.notes} notes, ${status.chunks} chunks.`;
+    case 'paused':
+      return `Semantic index paused at ${status.indexed}/${status.total} notes: ${status.reason.replace(/\.$/, '')}.`;
+    case 'off':
+      return `Semantic index off: ${status.reason.replace(/\.$/, '')} (from the terminal: --embed-url URL --embed-model NAME).`;
+    case 'building':
+      return null;
+  }
 }

@@ -34,19 +34,20 @@ export async function prepareVault(vaultArg: string | undefined, demoVault: stri
 /**
  * Checks each of the run key's roots (already vault-relative, from parseRunOptions) against
  * the vault folder on disk: it must be a folder, inside the vault once symlinks are followed,
- * and not quarantined (the built-in rules of src/vault/access/quarantine.ts: `configDir`,
- * dot-folders, `_private`; `npm start` has no user quarantine list).
+ * and not quarantined (src/vault/access/quarantine.ts: `configDir`, dot-folders, `_private`
+ * and the settings' own `access.quarantine` folders).
  * @param vaultDir absolute vault folder. @param roots the roots as typed (after trimming).
  * @param configDir the vault's config folder (Obsidian's default `.obsidian`).
+ * @param quarantined the run's settings' `access.quarantine` list.
  * @returns one sentence per bad root, empty when every root is fine.
  */
-export async function rootProblems(vaultDir: string, roots: string[], configDir = '.obsidian'): Promise<string[]> {
-  const quarantine = new Quarantine(configDir, () => []);
+export async function rootProblems(vaultDir: string, roots: string[], configDir = '.obsidian', quarantined: readonly string[] = []): Promise<string[]> {
+  const quarantine = new Quarantine(configDir, () => [...quarantined]);
   const realVault = await fsp.realpath(vaultDir);
   const problems: string[] = [];
   for (const root of roots) {
     if (quarantine.contains(root)) {
-      problems.push(`--roots ${root}: that folder is quarantined (no tool reads it: the config folder, dot-folders and _private); give a folder agents may see, such as Projects.`);
+      problems.push(`--roots ${root}: that folder is quarantined (no tool reads it: the config folder, dot-folders, _private and the settings' quarantined folders); give a folder agents may see, such as Projects.`);
       continue;
     }
     const full = nodePath.join(vaultDir, root);

@@ -13,6 +13,9 @@ import { McpHttpServer } from './server/http/mcp-http-server';
 import { ProposalReview } from './proposals/proposal-review';
 import { ProposalStore } from './proposals/proposal-store';
 import { registerReview } from './ui/review/register';
+import { ActivityLog } from './activity/activity-log';
+import { ActivityRevert } from './activity/activity-revert';
+import { registerActivity } from './ui/activity/register';
 import { PluginFile } from './vault/plugin-file';
 import { createSessionServices } from './server/session/session-services';
 import { registerCliHandlers } from './ui/settings/cli-handlers';
@@ -39,6 +42,8 @@ export default class VaultMcpPlugin extends Plugin {
   search!: SearchIndex;
   proposals!: ProposalStore;
   review!: ProposalReview;
+  activity!: ActivityLog;
+  reverts!: ActivityRevert;
   server!: McpHttpServer;
   ai!: AiService;
   semantic!: SemanticIndex;
@@ -61,7 +66,10 @@ export default class VaultMcpPlugin extends Plugin {
     });
     this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
     this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'));
-    this.review = new ProposalReview(this.proposals, this.notes, (id) => this.keyRing.list().find((k) => k.id === id)?.roots ?? null);
+    const keyRoots = (id: string): string[] | null => this.keyRing.list().find((k) => k.id === id)?.roots ?? null;
+    this.review = new ProposalReview(this.proposals, this.notes, keyRoots);
+    this.activity = new ActivityLog(this.pluginFile('activity.json'), () => this.settings.activity);
+    this.reverts = new ActivityRevert(this.activity, this.notes, keyRoots);
     const peers = new VaultPeers(vaultLocation(this.app), new VaultRegistry(registryFolder()));
     this.ai = new AiService({
       getSettings: () => this.settings.ai,
@@ -76,13 +84,14 @@ export default class VaultMcpPlugin extends Plugin {
       enabled: () => this.settings.ai.semanticIndex,
       storage: { load: () => vectors.readBinary().catch(() => null), save: (data) => vectors.writeBinary(data) },
     });
-    const services = createSessionServices(this.notes, this.search, this.proposals, this.review, () => this.settings, this.manifest.version, peers, this.semantic);
+    const services = createSessionServices(this.notes, this.search, this.proposals, this.review, () => this.settings, this.manifest.version, peers, this.semantic, this.activity);
     this.server = new McpHttpServer(this.keyRing, () => this.settings, services);
     publishApi(this, createPublicApi(this.ai));
     this.settingTab = new VaultMcpSettingTab(this.app, this);
     this.addSettingTab(this.settingTab);
     registerCliHandlers(this);
     registerReview(this);
+    registerActivity(this);
     registerWidgetBlocks(this, vaultWidgetSource(this.notes));
     this.register(() => {
       this.api = null;

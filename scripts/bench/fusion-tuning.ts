@@ -1,8 +1,8 @@
 /**
  * Chooses hybrid fusion parameters on the tuning half of the labelled questions (see
  * retrieval-metrics.ts, Split) and reports them on the held-out half (`--tune-fusion`). The
- * bench replays the fusion on the lists the tool returned (lexical with the words ANDed and
- * ORed, semantic) in the order hybrid search fuses them (src/search/hybrid/candidates.ts), so
+ * bench replays the fusion on the lists the tool returned (the lexical ranking and its hits
+ * holding every word, semantic) in the order hybrid search fuses them (src/search/hybrid/candidates.ts), so
  * any parameters can be scored without a rebuild; the chosen ones go into HYBRID_FUSION by hand.
  *
  * Objective, per class of the tuning half with both sets' questions pooled (a set's half of one
@@ -16,9 +16,10 @@ import { fuse, HYBRID_FUSION, type FusionParams, type ScoredKey } from '../../sr
 import type { Log } from './measure';
 import { cell, classesOf, halves, qualityByClass, type QualityFigures, type Question, type Split } from './retrieval-metrics';
 
-/** One question's lists as the tool returned them. */
+/** One question's lists as the tool returned them: the lexical ranking, its hits holding every word, the words ORed (a row of the table, not fused), semantic. */
 export interface QuestionHalves {
   lexical: ScoredKey[];
+  allTerms: ScoredKey[];
   any: ScoredKey[];
   semantic: ScoredKey[];
 }
@@ -36,10 +37,10 @@ export const SHORTFALL_PENALTY = 2;
 
 /** Ranked paths of hybrid search for each question with `params` (HYBRID_FUSION by default), as mode-search.ts fuses. */
 export function replayHybrid(lists: readonly QuestionHalves[], params: FusionParams = HYBRID_FUSION): string[][] {
-  return lists.map((l) => fuse(hybridLists(l.lexical, l.any, l.semantic), params).map((e) => e.key));
+  return lists.map((l) => fuse(hybridLists(l.allTerms, l.lexical, l.semantic), params).map((e) => e.key));
 }
 
-/** Weights tried for each of the three lists (every word, any word, meaning). */
+/** Weights tried for each of the three lists (every word, the lexical ranking, meaning). */
 const RANK_WEIGHTS = [
   [0, 0.5, 1, 2, 3],
   [0, 0.5, 1, 2],

@@ -18,7 +18,7 @@ import { bootPlugin, connectClient } from '../../test/harness/boot-plugin';
 import { seededRandom } from '../../test/harness/seeded-random';
 import { AI_API_KEY_SECRET_ID } from '../../src/ai/secret-id';
 import type { ScoredKey } from '../../src/search/hybrid/fusion';
-import { anyWordsQuery, FUSION_POOL } from '../../src/search/hybrid/candidates';
+import { FUSION_POOL } from '../../src/search/hybrid/candidates';
 import { VectorStore } from '../../src/search/semantic/vector-store';
 import { encodeSemanticIndex, decodeSemanticIndex } from '../../src/search/semantic/store-file';
 import { startEmbeddingSources, type EmbeddingSource } from './embedding-sources';
@@ -78,18 +78,34 @@ export interface SemanticQualityOptions {
   tune: boolean;
 }
 
-/** One question's ranked lists: lexical (words ANDed), lexical-any (ORed), and per source semantic and the tool's hybrid page. */
+/** One question's ranked lists: lexical (and its hits holding every word), lexical-any (the words ORed), and per source semantic and the tool's hybrid page. */
 interface QuestionLists {
   lexical: ScoredKey[];
+  allTerms: ScoredKey[];
   any: ScoredKey[];
   semantic: Map<string, ScoredKey[]>;
   hybrid: Map<string, string[]>;
 }
 
-async function scored(client: Client, mode: string, query: string, limit: number): Promise<ScoredKey[]> {
+/** A hit as the bench keeps it: path, score, and whether it holds every query word (`all_terms`, true when the page does not say). */
+type BenchHit = ScoredKey & { allTerms: boolean };
+
+async function scored(client: Client, mode: string, query: string, limit: number): Promise<BenchHit[]> {
   const result = await client.callTool({ name: 'search', arguments: { query, mode, limit, fields: 'metadata' } });
   if (result.isError) throw new Error(`search ${mode} "${query}" failed: ${JSON.stringify(result.content)}`);
-  return ((result.structuredContent as { results?: Array<{ path: string; score: number }> }).results ?? []).map((h) => ({ key: h.path, score: h.score }));
+  const hits = (result.structuredContent as { results?: Array<{ path: string; score: number; all_terms?: boolean }> }).results ?? [];
+  return hits.map((h) => ({ key: h.path, score: h.score, allTerms: h.all_terms !== false }));
+}
+
+/** The words of `q` each quoted (so words such as "or" stay words) and joined by OR: the lexical-any row. */
+export function anyWordsQuery(q: string): string {
+  return q
+    .trim()
+    .split(/\s+/)
+    .map((w) => w.replace(/"/g, ''))
+    .filter((w) => w !== '')
+    .map((w) => `"${w}"`)
+    .join(' OR ');
 }
 
 /**
@@ -117,10 +133,10 @@ export async function benchSemanticQuality(Plugin: PluginClass, sets: QuestionSe
           if (!lists[0]?.semantic.has(s.label)) continue;
           rows.push({ label: `semantic ${s.label}`, ranked: lists.map((l) => l.semantic.get(s.label)!.map((e) => e.key)), half: s.label });
           rows.push({ label: `hybrid ${s.label}`, ranked: lists.map((l) => l.hybrid.get(s.label)!), hybridOf: s.label });
-          const replay = replayHybrid(set.questions.map((_, i) => ({ lexical: lists[i].lexical, any: lists[i].any, semantic: lists[i].semantic.get(s.label)! })));
+          const replay = replayHybrid(set.questions.map((_, i) => ({ allTerms: lists[i].allTerms, lexical: lists[i].lexical, any: lists[i].any, semantic: lists[i].semantic.get(s.label)! })));
           const same = replay.filter((r, i) => r.slice(0, 10).join('\n') === lists[i].hybrid.get(s.label)!.slice(0, 10).join('\n')).length;
           log(`  ${s.label}: the bench's replay of the hybrid fusion gives the tool's top 10 for ${same} of ${lists.length} questions`);
-          tuning.push({ source: s.label, set: set.name, questions: set.questions, lists: lists.map((l) => ({ lexical: l.lexical, any: l.any, semantic: l.semantic.get(s.label)! })) });
+          tuning.push({ source: s.label, set: set.name, questions: set.questions, lists: lists.map((l) => ({ allTerms: l.allTerms, lexical: l.lexical, any: l.any, semantic: l.semantic.get(s.label)! })) });
         }
         printQualityTables(set.name, set.file, set.questions, rows, log);
         measured.push(set.name);
@@ -137,7 +153,7 @@ export async function benchSemanticQuality(Plugin: PluginClass, sets: QuestionSe
 
 /** Boots the plugin over `dir` once per source (once without embeddings when there is none) and gathers every question's lists. */
 async function collect(Plugin: PluginClass, dir: string, set: QuestionSet, sources: EmbeddingSource[], log: Log): Promise<QuestionLists[]> {
-  const lists: QuestionLists[] = set.questions.map(() => ({ lexical: [], any: [], semantic: new Map(), hybrid: new Map() }));
+  const lists: QuestionLists[] = set.questions.map(() => ({ lexical: [], allTerms: [], any: [], semantic: new Map(), hybrid: new Map() }));
   const rounds: Array<EmbeddingSource | null> = sources.length === 0 ? [null] : sources;
   for (const [round, source] of rounds.entries()) {
     await fsp.rm(nodePath.join(dir, '.obsidian'), { recursive: true, force: true });
@@ -164,8 +180,9 @@ async function collect(Plugin: PluginClass, dir: string, set: QuestionSet, sourc
       const ready = source !== null && semantic.current.state === 'ready';
       for (const [i, question] of set.questions.entries()) {
         if (round === 0) {
-          lists[i].lexical = await scored(client, 'lexical', question.q, FUSION_POOL);
-          // As hybrid search widens a query of several words; one word ORed is itself.
+          const lexical = await scored(client, 'lexical', question.q, FUSION_POOL);
+          lists[i].lexical = lexical.map(({ key, score }) => ({ key, score }));
+          lists[i].allTerms = lexical.filter((h) => h.allTerms).map(({ key, score }) => ({ key, score }));
           const widened = anyWordsQuery(question.q);
           lists[i].any = widened.includes(' OR ') ? await scored(client, 'lexical', widened, FUSION_POOL) : lists[i].lexical;
         }

@@ -50,9 +50,13 @@ export class ProposalReview {
     private readonly keyRoots: (keyId: string) => string[] | null,
   ) {}
 
-  /** The proposing key's access scope now: its label (agent_overrides) and current roots. */
-  private scopeOf(p: Proposal): AccessScope {
-    return { label: p.key_label, roots: this.keyRoots(p.key_id) ?? p.key_roots };
+  /**
+   * The proposing key's access scope now: its label (agent_overrides) and current roots, with
+   * the proposal (and the hunks going in) as the actor the activity log records.
+   */
+  private scopeOf(p: Proposal, hunks?: number[]): AccessScope {
+    const via = hunks ? { proposal: p.id, hunks } : { proposal: p.id };
+    return { label: p.key_label, roots: this.keyRoots(p.key_id) ?? p.key_roots, actor: { keyId: p.key_id, via } };
   }
 
   /** Why a proposal of a revoked key cannot be applied, or null while the key exists. */
@@ -150,13 +154,16 @@ export class ProposalReview {
       const ready = placed.filter((h) => !h.stale);
       if (ready.length === 0) return { proposal: p, applied: 0, stale: placed.length };
       const next = applyHunks(current, ready);
+      const accepting = this.scopeOf(p, ready.map((h) => h.index));
+      const kind = p.kind === 'properties' ? 'properties' : 'edit';
       try {
         if (editorText !== null) {
           this.notes.writes.checkExactText(p.path, current, next, scope);
           await this.notes.writes.assertUtf8(p.path, scope);
           if (!this.editors?.applyChanges(p.path, ready.map(toChange))) continue;
+          this.notes.applied.report({ kind, tool: p.tool, path: p.path, before: current, after: next }, accepting);
         } else {
-          await this.notes.writes.writeExactText({ tool: p.tool, path: p.path, baseHash: hashText(current), text: next }, scope);
+          await this.notes.writes.writeExactText({ tool: p.tool, kind, path: p.path, baseHash: hashText(current), text: next }, accepting);
         }
       } catch (err) {
         if (err instanceof BaseChangedError) continue;
@@ -206,7 +213,9 @@ export class ProposalReview {
     const before = textAfter.slice(0, hunk.from) + hunk.removed + textAfter.slice(hunk.from + hunk.inserted.length);
     this.notes.writes.checkExactText(p.path, before, textAfter, this.scopeOf(p));
     await this.notes.writes.assertUtf8(p.path, this.scopeOf(p));
-    return this.store.decideHunks(p.id, [hunk.index], 'accepted');
+    const decided = await this.store.decideHunks(p.id, [hunk.index], 'accepted');
+    this.notes.applied.report({ kind: p.kind === 'properties' ? 'properties' : 'edit', tool: p.tool, path: p.path, before, after: textAfter }, this.scopeOf(p, [hunk.index]));
+    return decided;
   }
 
   private pendingProposal(id: string): Proposal {

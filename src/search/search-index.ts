@@ -219,10 +219,10 @@ export class SearchIndex {
     await this.queue;
     const progress: IndexProgress | null = this.current === 'building' ? { complete: false, indexed: this.progress.indexed, total: this.progress.total } : null;
     const guard = new RegexGuard();
-    const matches = await this.engine.match(
+    const { matches, total, ranked } = await this.engine.match(
       ast,
       (path) => this.readPath(path),
-      this.readableIn(scope),
+      { key: scopeKey(scope), allow: this.readableIn(scope) },
       guard,
       offset + limit,
     );
@@ -231,8 +231,11 @@ export class SearchIndex {
     const hits = await Promise.all(page.map((m) => this.toHit(m, leaves, options.fields ?? 'full', guard)));
     const results = hits.filter((h): h is SearchHit => h !== null);
     const next = offset + limit;
-    const out: SearchPage =
-      next < matches.length ? { results, next_cursor: encodeCursor(next, cursorKey), total: matches.length } : { results, total: matches.length };
+    const out: SearchPage = next < total ? { results, next_cursor: encodeCursor(next, cursorKey), total } : { results, total };
+    if (ranked !== null) {
+      out.all_terms_total = ranked.allTerms;
+      if (ranked.ignored.length > 0) out.ignored_terms = ranked.ignored;
+    }
     if (progress) {
       out.index = progress;
       out.note =
@@ -244,7 +247,7 @@ export class SearchIndex {
 
   /** `canRead(note, scope)` by path, answered from the cache of {@link readable} when it can. */
   private readableIn(scope: AccessScope): (path: string) => boolean {
-    const key = JSON.stringify([scope.label, scope.roots]);
+    const key = scopeKey(scope);
     let known = this.readable.get(key);
     if (known === undefined) {
       known = new Map();
@@ -470,8 +473,14 @@ export class SearchIndex {
       section: section?.path ?? null,
       section_heading: section?.heading ?? null,
       source: 'lexical',
+      ...(m.allTerms === undefined ? {} : { all_terms: m.allTerms, ...(m.missing?.length ? { missing_terms: m.missing } : {}) }),
     };
   }
+}
+
+/** What a scope's read decisions depend on besides the notes themselves: its label (agent_overrides) and roots (key and client roots). */
+function scopeKey(scope: AccessScope): string {
+  return JSON.stringify([scope.label, scope.roots]);
 }
 
 function emptyStats(): IndexStats {

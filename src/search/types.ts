@@ -18,13 +18,25 @@ export interface SearchHit {
   section_heading: string | null;
   /** Which ranking found the note: keywords, meaning (embeddings) or both (hybrid). */
   source: 'lexical' | 'semantic' | 'both';
+  /** Ranked (plain-word) queries only: true when the note holds every informative query word (stop words aside). */
+  all_terms?: boolean;
+  /** Ranked queries only, when `all_terms` is false: the query words the note lacks. */
+  missing_terms?: string[];
 }
 
-/** One page of results. `total` counts every match the caller may read; `next_cursor` is absent on the last page. */
+/**
+ * One page of results. `total` counts every match the caller may read — for a filter query the
+ * notes passing it, for a ranked (plain-word) query the notes holding at least one informative
+ * query word — all reachable by paging; `next_cursor` is absent on the last page.
+ */
 export interface SearchPage {
   results: SearchHit[];
   next_cursor?: string;
   total: number;
+  /** Ranked queries only: how many of the `total` matches hold every informative query word (they come first). */
+  all_terms_total?: number;
+  /** Ranked queries only, when any: English stop words of the query left out of the ranking ("how", "do", "my"...). */
+  ignored_terms?: string[];
   /** A remark for the agent, e.g. that semantic search was unavailable or the index is still being built. */
   note?: string;
   /** Present while the index is being built: how many of the readable notes it holds so far. */

@@ -7,6 +7,11 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `value` when it is a finite number above 0, else `fallback`. */
+function positiveOr(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
 /** Merges `saved` over `defaults` key by key (objects recursively; arrays and scalars replace). */
 function mergeOver<T>(defaults: T, saved: unknown): T {
   if (!isObject(defaults) || !isObject(saved)) return (saved === undefined ? defaults : saved) as T;
@@ -51,6 +56,10 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   if (!isObject(merged.tools.enabled)) merged.tools.enabled = {};
   if (!isObject(merged.skills) || typeof merged.skills.folder !== 'string') merged.skills = defaults.skills;
   if (!isObject(merged.widgets) || typeof merged.widgets.folder !== 'string') merged.widgets = { folder: defaults.widgets.folder };
+  merged.activity = {
+    maxMegabytes: positiveOr(merged.activity?.maxMegabytes, defaults.activity.maxMegabytes),
+    maxDays: positiveOr(merged.activity?.maxDays, defaults.activity.maxDays),
+  };
   if (typeof merged.ai.embeddingModel !== 'string') merged.ai.embeddingModel = defaults.ai.embeddingModel;
   if (typeof merged.ai.semanticIndex !== 'boolean') merged.ai.semanticIndex = defaults.ai.semanticIndex;
   merged.schemaVersion = SETTINGS_SCHEMA_VERSION;

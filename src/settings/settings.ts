@@ -14,6 +14,9 @@ export const DEFAULT_PORT = 27200;
 /** The widgets folder of a fresh install (`widgets.folder`). */
 export const DEFAULT_WIDGETS_FOLDER = 'Widgets';
 
+/** The agent activity log's limits of a fresh install (`activity`): 20 MB, 30 days. */
+export const DEFAULT_ACTIVITY_LIMITS = { maxMegabytes: 20, maxDays: 30 } as const;
+
 /** Everything the plugin keeps in data.json. No secrets: tokens and API keys live in SecretStorage. */
 export interface VaultMcpSettings {
   schemaVersion: number;
@@ -53,6 +56,12 @@ export interface VaultMcpSettings {
     /** "Widgets folder": where widget_write keeps `<id>.html` widgets; note tools do not use it. */
     folder: string;
   };
+  activity: {
+    /** "Activity log size": the agent activity file's largest size, megabytes; oldest entries go first past it. */
+    maxMegabytes: number;
+    /** "Keep activity for": entries older than this many days are dropped. */
+    maxDays: number;
+  };
   ai: {
     enabled: boolean;
     allowRemote: boolean;
@@ -83,6 +92,7 @@ export function defaultSettings(): VaultMcpSettings {
     skills: { folder: 'Skills' },
     proposals: { notifyOnNew: true },
     widgets: { folder: DEFAULT_WIDGETS_FOLDER },
+    activity: { ...DEFAULT_ACTIVITY_LIMITS },
     ai: {
       enabled: false,
       allowRemote: false,

@@ -8,6 +8,7 @@ import type { ProposalStore } from '../proposals/proposal-store';
 import type { ProposalReview } from '../proposals/proposal-review';
 import type { VaultMcpSettings } from '../settings/settings';
 import type { VaultsView } from './read/vaults-view';
+import type { ActivityLog } from '../activity/activity-log';
 
 /**
  * What a tool handler may use. Handlers never call the Obsidian API directly: they ask
@@ -22,6 +23,8 @@ export interface ToolContext {
   proposals: ProposalStore;
   /** The review side of proposals (where a pending proposal stands against the vault now). */
   review: ProposalReview;
+  /** The agent activity log (proposal_status's `activity`); absent or null when the plugin keeps none. */
+  activity?: ActivityLog | null;
   /** The authenticated key making this call. */
   caller: KeyRecord;
   /** The caller's access scope (label + roots), to pass to every NoteStore call. */

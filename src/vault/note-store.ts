@@ -12,6 +12,7 @@ import { countTags, type TagCount } from './content/tags';
 import { AGENT_INSTRUCTION_FILES, nearestAgentInstructions } from './content/agent-instructions';
 import { parseFrontmatter } from './writes/frontmatter-guard';
 import { NoteWriter } from './writes/note-writer';
+import { AppliedChanges } from './writes/applied-change';
 import { ScanCache } from './scan-cache';
 import { NotePolicy } from './note-policy';
 import type { NoteReader } from './note-reader';
@@ -69,6 +70,8 @@ export class NoteStore implements NoteReader {
   private readonly widgetsSetting: () => string;
   private readonly scans: ScanCache;
   private writer: NoteWriter | null = null;
+  /** Every change the write primitives applied (notes, entries, widgets), for the agent activity log. */
+  readonly applied = new AppliedChanges();
   private widgetStore: WidgetStore | null = null;
 
   /** @param app the Obsidian app. @param options where the user's quarantine and trusted-link lists come from. */
@@ -107,13 +110,13 @@ export class NoteStore implements NoteReader {
 
   /** The write side of the store (create, edit, properties, move, delete): see {@link NoteWriter}. */
   get writes(): NoteWriter {
-    this.writer ??= new NoteWriter(this.app, this);
+    this.writer ??= new NoteWriter(this.app, this, this.applied);
     return this.writer;
   }
 
   /** The widgets of the widgets folder (list, create, replace): see {@link WidgetStore}. */
   get widgets(): WidgetStore {
-    this.widgetStore ??= new WidgetStore(this.app, this.policy);
+    this.widgetStore ??= new WidgetStore(this.app, this.policy, this.applied);
     return this.widgetStore;
   }
 

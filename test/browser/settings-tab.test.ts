@@ -43,7 +43,7 @@ d('settings tab in headless Chromium', () => {
 
   it('draws every section, visibly, and screenshots the whole tab', async () => {
     const headings = await page.$$eval('.setting-item-heading .setting-item-name', (els: Element[]) => els.map((e) => e.textContent));
-    expect(headings).toEqual(['Server', 'Keys', 'Connect a client', 'Tools', 'Review', 'Access', 'AI provider']);
+    expect(headings).toEqual(['Server', 'Keys', 'Connect a client', 'Tools', 'Review', 'Agent activity', 'Access', 'AI provider']);
     const toggle = await page.$eval('.checkbox-container', (e: Element) => {
       const r = e.getBoundingClientRect();
       return { w: r.width, h: r.height };

@@ -19,6 +19,9 @@ export interface BootablePlugin extends O.Plugin {
   indexStorage(): IndexStorage;
 }
 
+/** The id of the key bootPlugin seeds (its token is `token`). */
+export const BOOT_KEY_ID = 'runkey';
+
 /** How to start the plugin in the host. */
 export interface BootOptions {
   /** The vault folder (used in place: copy fixtures first). */
@@ -44,6 +47,10 @@ export interface BootOptions {
   waitForIndex?: boolean;
   /** Save the search index in the vault's plugin folder as the plugin does (default false: kept in memory, like data.json). */
   persistIndex?: boolean;
+  /** More secrets for the host's SecretStorage, by id (other keys' tokens, the AI API key). */
+  secrets?: Record<string, string>;
+  /** The vault's config folder (`vault.configDir`; default `.obsidian`). */
+  configDir?: string;
 }
 
 /** A running plugin with its server. */
@@ -82,7 +89,7 @@ export async function bootPlugin<P extends BootablePlugin>(
   process.env[REGISTRY_DIR_ENV] ||= fs.mkdtempSync(nodePath.join(os.tmpdir(), 'vault-mcp-registry-'));
   const token = options.token ?? `test-${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`;
   const key: KeyRecord = {
-    id: 'runkey',
+    id: BOOT_KEY_ID,
     label: options.label ?? 'Test client',
     mode: options.mode ?? 'propose',
     scope: 'local',
@@ -98,8 +105,8 @@ export async function bootPlugin<P extends BootablePlugin>(
     for (const tool of ALL_TOOLS) if (tool.kind === 'write') settings.tools.enabled[tool.name] = true;
   }
   options.configure?.(settings);
-  const secrets = new Map<string, string>([[secretIdForKey(key.id), token]]);
-  const app = await createHostApp({ vaultPath: options.vaultPath, secrets });
+  const secrets = new Map<string, string>([...Object.entries(options.secrets ?? {}), [secretIdForKey(key.id), token]]);
+  const app = await createHostApp({ vaultPath: options.vaultPath, secrets, configDir: options.configDir });
   let data: unknown = JSON.parse(JSON.stringify(settings));
   // data.json (and, unless persistIndex, the search index) stay in memory so a run never writes plugin data into the vault folder.
   class Bootable extends (PluginClass as new (app: O.App, manifest: O.PluginManifest) => BootablePlugin) {

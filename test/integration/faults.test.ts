@@ -5,6 +5,7 @@ import * as nodePath from 'node:path';
 import * as http from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
+import { INDEX_FORMAT } from '../../src/search/engine/index-file';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 import type * as O from 'obsidian';
@@ -308,7 +309,8 @@ describe('damaged plugin files are kept aside with a Notice, and the plugin load
   });
 
   it('a damaged search index file: kept aside, a Notice, the index rebuilt (search answers); the next load is clean and warm', async () => {
-    const damaged = '{"format":3}\n["R",[{"nope":true}]]\n';
+    // Damage in a file of the current format (another format's file is rebuilt silently).
+    const damaged = `{"format":${INDEX_FORMAT}}\n["R",[{"nope":true}]]\n`;
     await fsp.writeFile(nodePath.join(pluginDir(), 'search-index.json'), damaged);
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     Notice.clear();

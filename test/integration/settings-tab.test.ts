@@ -78,7 +78,7 @@ describe('settings tab over the running plugin', () => {
     expect((booted.plugin as unknown as { settingTabs: unknown[] }).settingTabs).toEqual([tab]);
     expect(tab).toBeInstanceOf(VaultMcpSettingTab);
     const headings = Array.from(el().querySelectorAll('.setting-item-heading .setting-item-name')).map((h) => h.textContent);
-    expect(headings).toEqual(['Server', 'Keys', 'Connect a client', 'Tools', 'Review', 'Access', 'AI provider']);
+    expect(headings).toEqual(['Server', 'Keys', 'Connect a client', 'Tools', 'Review', 'Agent activity', 'Access', 'AI provider']);
     expect(settingRow(el(), 'Status').textContent).toContain(`Listening on ${booted.url}`);
     expect(keyRow('Claude Code').querySelector('.vault-mcp-badge')!.textContent).toBe('propose');
   });
@@ -355,5 +355,27 @@ describe('settings tab over the running plugin', () => {
     row.querySelector<HTMLElement>('.checkbox-container')!.click();
     await settle();
     expect(booted.plugin.settings.proposals.notifyOnNew).toBe(true);
+  });
+
+  it('the Agent activity section says what the log holds and saves its limits, refusing what is not a whole number in range', async () => {
+    const heading = Array.from(el().querySelectorAll('.setting-item-heading')).find((h) => h.querySelector('.setting-item-name')?.textContent === 'Agent activity')!;
+    expect(heading.querySelector('.setting-item-description')!.textContent).toMatch(/It holds 0 changes now \(0\.0 MB of 20 MB\)\.$/);
+    const size = settingRow(el(), 'Activity log size');
+    expect(size.querySelector('input')!.value).toBe('20');
+    typeInto(size.querySelector('input')!, '5');
+    await settle();
+    expect(booted.plugin.settings.activity.maxMegabytes).toBe(5);
+    expect((await booted.plugin.loadData()).activity).toEqual({ maxMegabytes: 5, maxDays: 30 });
+    const days = settingRow(el(), 'Keep activity for');
+    for (const bad of ['0', '3651', '2.5', 'ten', '']) {
+      typeInto(days.querySelector('input')!, bad);
+      await settle();
+      expect(days.querySelector('.setting-item-error')!.textContent).toBe('Type a whole number from 1 to 3650.');
+    }
+    expect(booted.plugin.settings.activity.maxDays).toBe(30);
+    typeInto(days.querySelector('input')!, ' 7 ');
+    await settle();
+    expect(booted.plugin.settings.activity.maxDays).toBe(7);
+    expect(days.querySelector('.setting-item-error')).toBeNull();
   });
 });

@@ -16,6 +16,7 @@ import { describeFusion, fusionGrid, objective, replayHybrid } from '../../scrip
 import { cell, classesOf, halves, quality, qualityByClass, type Question } from '../../scripts/bench/retrieval-metrics';
 import { SifEncoder, vectorWords, zipfProbability, type WordVectors } from '../../scripts/bench/sif-embedding';
 import { ensureWordVectors, loadWordVectors, wordVectorsFile } from '../../scripts/bench/word-vectors';
+import { anyWordsQuery } from '../../scripts/bench/semantic';
 import helpSet from '../../scripts/bench/semantic-questions.json';
 import powershellSet from '../../scripts/bench/semantic-questions-powershell.json';
 import { HELP_EN_VAULT } from '../harness/temp-copy';
@@ -50,6 +51,14 @@ describe('hit@5 and MRR@10', () => {
     expect(tuning.get('s')!.n).toBe(0);
     expect(qualityByClass(qs, runs, 'held-out').get('p')).toEqual({ hitAt5: 0.5, mrrAt10: 0.5, n: 2 });
     expect(qualityByClass(qs, runs, 'all').get('all')!.n).toBe(6);
+  });
+});
+
+describe('the lexical-any row', () => {
+  it('quotes each word (so "or" stays a word), drops stray quotes and ORs them', () => {
+    expect(anyWordsQuery('  stop  folders or "sync" ')).toBe('"stop" OR "folders" OR "or" OR "sync"');
+    expect(anyWordsQuery('canvas')).toBe('"canvas"');
+    expect(anyWordsQuery('  ')).toBe('');
   });
 });
 
@@ -198,11 +207,11 @@ describe('the word-vector file', () => {
 
 describe('fusion tuning', () => {
   const lists = [
-    { lexical: [{ key: 'a', score: 3 }], any: [{ key: 'a', score: 3 }, { key: 'b', score: 1 }], semantic: [{ key: 'b', score: 0.9 }, { key: 'a', score: 0.2 }] },
+    { allTerms: [{ key: 'a', score: 3 }], lexical: [{ key: 'a', score: 3 }, { key: 'b', score: 1 }], any: [{ key: 'b', score: 2 }], semantic: [{ key: 'b', score: 0.9 }, { key: 'a', score: 0.2 }] },
   ];
 
   it('replays hybrid search as it fuses (HYBRID_FUSION over hybridLists)', () => {
-    expect(replayHybrid(lists)).toEqual([fuse(hybridLists(lists[0].lexical, lists[0].any, lists[0].semantic), HYBRID_FUSION).map((e) => e.key)]);
+    expect(replayHybrid(lists)).toEqual([fuse(hybridLists(lists[0].allTerms, lists[0].lexical, lists[0].semantic), HYBRID_FUSION).map((e) => e.key)]);
     expect(replayHybrid(lists, { method: 'rank', k: 60, weights: [0, 0, 1] })).toEqual([['b', 'a']]);
   });
 

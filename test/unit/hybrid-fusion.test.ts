@@ -1,9 +1,9 @@
 /**
  * Hybrid search's fusion (src/search/hybrid/fusion.ts) and what it fuses
  * (src/search/hybrid/candidates.ts): weighted reciprocal rank, normalized-score combination,
- * the lists in fusion order, the widened any-word query and each hit's `source`.
+ * the lists in fusion order and each hit's `source`.
  */
-import { anyWordsQuery, ANY_WORDS_MAX, fusedSource, hybridLists, SEMANTIC_LIST } from '../../src/search/hybrid/candidates';
+import { fusedSource, hybridLists, SEMANTIC_LIST } from '../../src/search/hybrid/candidates';
 import { fuse, fuseByRank, fuseByScore, HYBRID_FUSION, RRF_K } from '../../src/search/hybrid/fusion';
 
 const keys = (entries: Array<{ key: string }>) => entries.map((e) => e.key);
@@ -95,12 +95,12 @@ describe('fuse dispatches on the method', () => {
 });
 
 describe('what hybrid search fuses', () => {
-  it('lists every-word, any-word and semantic hits in that order', () => {
-    const all = [{ key: 'a', score: 1 }];
-    const any = [{ key: 'b', score: 1 }];
+  it('lists the every-word hits, the lexical ranking and the semantic hits in that order', () => {
+    const all = [{ key: 'a', score: 2 }];
+    const ranked = [...all, { key: 'b', score: 1 }];
     const sem = [{ key: 'c', score: 0.5 }];
-    expect(hybridLists(all, any, sem)).toEqual([all, any, sem]);
-    expect(hybridLists(all, any, sem)[SEMANTIC_LIST]).toBe(sem);
+    expect(hybridLists(all, ranked, sem)).toEqual([all, ranked, sem]);
+    expect(hybridLists(all, ranked, sem)[SEMANTIC_LIST]).toBe(sem);
   });
 
   it('a hit found by one half says so; found by both, both', () => {
@@ -108,13 +108,5 @@ describe('what hybrid search fuses', () => {
     expect(fusedSource([0, 1])).toBe('lexical');
     expect(fusedSource([SEMANTIC_LIST])).toBe('semantic');
     expect(fusedSource([1, SEMANTIC_LIST])).toBe('both');
-  });
-
-  it('widens a query to its words quoted and ORed, keeping "or" a word and dropping stray quotes', () => {
-    expect(anyWordsQuery('  stop  folders or "sync" ')).toBe('"stop" OR "folders" OR "or" OR "sync"');
-    expect(anyWordsQuery('canvas')).toBe('"canvas"');
-    expect(anyWordsQuery('  ')).toBe('');
-    const long = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
-    expect(anyWordsQuery(long).split(' OR ')).toHaveLength(ANY_WORDS_MAX);
   });
 });

@@ -30,4 +30,12 @@ describe('migrateSettings', () => {
     expect(migrateSettings({ access: { trustedSymlinks: 'Shared' } }).access.trustedSymlinks).toEqual([]);
     expect(migrateSettings({ access: { trustedSymlinks: ['Shared'] } }).access.trustedSymlinks).toEqual(['Shared']);
   });
+
+  it('gives settings saved before the activity log its default limits, and repairs bad ones', () => {
+    expect(migrateSettings({ server: { port: 27300 } }).activity).toEqual({ maxMegabytes: 20, maxDays: 30 });
+    expect(migrateSettings({ activity: { maxMegabytes: 5, maxDays: 7 } }).activity).toEqual({ maxMegabytes: 5, maxDays: 7 });
+    expect(migrateSettings({ activity: { maxMegabytes: -1, maxDays: '9' } }).activity).toEqual({ maxMegabytes: 20, maxDays: 30 });
+    expect(migrateSettings({ activity: 'big' }).activity).toEqual({ maxMegabytes: 20, maxDays: 30 });
+    expect(migrateSettings({ activity: { maxMegabytes: Infinity, maxDays: 0 } }).activity).toEqual({ maxMegabytes: 20, maxDays: 30 });
+  });
 });

@@ -1,14 +1,34 @@
-import { parseRoots, parseRunOptions, USAGE } from '../../scripts/run-options';
+import { readFileSync } from 'node:fs';
+import * as nodePath from 'node:path';
+import { API_KEY_ENV, parseConfigDir, parseEmbedUrl, parseRoots, parseRunOptions, USAGE } from '../../scripts/run-options';
+
+const DEFAULTS = { mode: 'propose', allowWrites: false, roots: [], help: false, configDir: '.obsidian', allowRemote: false };
 
 describe('npm start options', () => {
-  it('has documented defaults', () => {
-    expect(parseRunOptions([])).toEqual({ port: 27200, mode: 'propose', allowWrites: false, roots: [], help: false });
+  it('has documented defaults (no port: the settings\' server.port, 27200 without a file)', () => {
+    expect(parseRunOptions([])).toEqual(DEFAULTS);
   });
 
   it('parses every flag in both spellings', () => {
     expect(
       parseRunOptions(['--vault', 'v', '--port=0', '--token', 'abcdefghijklmnop', '--mode=force', '--allow-writes', '--roots', 'Projects/, ./Areas ,']),
-    ).toEqual({ vault: 'v', port: 0, token: 'abcdefghijklmnop', mode: 'force', allowWrites: true, roots: ['Projects', 'Areas'], help: false });
+    ).toEqual({ ...DEFAULTS, vault: 'v', port: 0, token: 'abcdefghijklmnop', mode: 'force', allowWrites: true, roots: ['Projects', 'Areas'] });
+    expect(
+      parseRunOptions(['--settings', 'run.json', '--config-dir=.config', '--embed-url', 'http://127.0.0.1:11434/v1/', '--embed-model=nomic-embed-text', '--allow-remote']),
+    ).toEqual({ ...DEFAULTS, settings: 'run.json', configDir: '.config', embedUrl: 'http://127.0.0.1:11434/v1', embedModel: 'nomic-embed-text', allowRemote: true });
+  });
+
+  it('normalizes an embedding base URL and refuses one that is not http(s), carries credentials or lacks /v1', () => {
+    expect(parseEmbedUrl(' https://api.openai.com/v1/chat/completions ')).toBe('https://api.openai.com/v1');
+    expect(parseEmbedUrl('https://openrouter.ai/api/v1')).toBe('https://openrouter.ai/api/v1');
+    expect(() => parseEmbedUrl('127.0.0.1:11434/v1')).toThrow('--embed-url 127.0.0.1:11434/v1: give an http:// or https:// base URL ending in /v1, such as http://127.0.0.1:11434/v1 for Ollama.');
+    expect(() => parseEmbedUrl('http://127.0.0.1:11434')).toThrow('--embed-url http://127.0.0.1:11434: an OpenAI-compatible base URL ends in /v1 (Vault MCP adds /embeddings), such as http://127.0.0.1:11434/v1.');
+    expect(() => parseEmbedUrl('https://me:secret@example.com/v1')).toThrow(`--embed-url: remove the user name and password from the URL; put an API key in the environment variable ${API_KEY_ENV} instead.`);
+  });
+
+  it('takes a config folder name with its leading dot, as Obsidian requires', () => {
+    expect(parseConfigDir('.obsidian-work/')).toBe('.obsidian-work');
+    for (const bad of ['obsidian', '.a/b', '..', '/abs/.obsidian', '.']) expect(() => parseConfigDir(bad)).toThrow(`--config-dir ${bad}: give the name of the vault's config folder, such as .obsidian.`);
   });
 
   it('turns on the conformance fixtures only when asked', () => {
@@ -17,7 +37,10 @@ describe('npm start options', () => {
   });
 
   it('lists every flag in the usage text, --conformance-fixtures marked as for the conformance suite', () => {
-    for (const flag of ['--vault', '--port', '--token', '--mode', '--allow-writes', '--roots', '--conformance-fixtures', '--help']) expect(USAGE).toContain(flag);
+    for (const flag of ['--vault', '--port', '--token', '--mode', '--allow-writes', '--roots', '--settings', '--config-dir', '--embed-url', '--embed-model', '--allow-remote', '--conformance-fixtures', '--help']) {
+      expect(USAGE).toContain(flag);
+    }
+    expect(USAGE).toContain(API_KEY_ENV);
     expect(USAGE).toMatch(/--conformance-fixtures +for the MCP conformance suite only/);
   });
 
@@ -47,8 +70,33 @@ describe('npm start options', () => {
     [['--vault', '--port'], /needs a value/],
     [['--allow-writes=yes'], /takes no value/],
     [['--conformance-fixtures=1'], /takes no value/],
+    [['--allow-remote=yes'], /--allow-remote takes no value/],
+    [['--settings'], /--settings needs a value/],
+    [['--embed-url', 'ftp://x/v1'], /--embed-url ftp:\/\/x\/v1: give an http/],
+    [['--embed-model', ' '], /--embed-model " ": give the model's name without spaces/],
+    [['--embed-model', 'nomic embed'], /without spaces/],
     [['--bogus'], /Unknown option --bogus/],
   ])('refuses %p', (argv, message) => {
     expect(() => parseRunOptions(argv)).toThrow(message);
+  });
+});
+
+describe('README: the npm start commands it shows', () => {
+  const readme = readFileSync(nodePath.resolve(__dirname, '../../README.md'), 'utf8');
+  const start = readme.indexOf('\n### Semantic and hybrid search from the terminal\n');
+  const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
+
+  it('gives the two Ollama commands, whose npm start flags parse to an Ollama embedding endpoint', () => {
+    expect(start).toBeGreaterThan(0);
+    expect(section).toContain('\nollama pull nomic-embed-text\n');
+    const line = /^npm start -- (.*--embed-url http:\/\/127\.0\.0\.1:11434\/v1.*)$/m.exec(section);
+    expect(line).not.toBeNull();
+    const options = parseRunOptions(line![1].split(/\s+/));
+    expect(options).toMatchObject({ embedUrl: 'http://127.0.0.1:11434/v1', embedModel: 'nomic-embed-text' });
+  });
+
+  it('shows the API key read from the environment variable the runner reads, never as a flag', () => {
+    expect(section).toContain(API_KEY_ENV);
+    for (const [, args] of section.matchAll(/^npm start -- (.*)$/gm)) expect(() => parseRunOptions(args.split(/\s+/))).not.toThrow();
   });
 });

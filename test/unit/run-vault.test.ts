@@ -2,7 +2,8 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { prepareVault, rootProblems, stopRun } from '../../scripts/run-vault';
-import { startupLines } from '../../scripts/run-banner';
+import { semanticStatusLine, startupLines, type RunDetails } from '../../scripts/run-banner';
+import { defaultSettings } from '../../src/settings/settings';
 import { parseRunOptions } from '../../scripts/run-options';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 
@@ -32,6 +33,12 @@ describe('npm start: the vault folder', () => {
 
   it('accepts existing, visible folders as roots', async () => {
     expect(await rootProblems(copy.dir, ['Projects', 'Projects/Alpha', 'Areas'])).toEqual([]);
+  });
+
+  it('refuses a root the settings quarantine, and a root in a config folder of another name', async () => {
+    await fsp.mkdir(nodePath.join(copy.dir, '.config'));
+    expect(await rootProblems(copy.dir, ['Projects/Alpha', 'Areas'], '.obsidian', ['Projects'])).toEqual([expect.stringMatching(/^--roots Projects\/Alpha: that folder is quarantined \(.*the settings' quarantined folders\)/)]);
+    expect(await rootProblems(copy.dir, ['.config'], '.config')).toEqual([expect.stringMatching(/^--roots \.config: that folder is quarantined/)]);
   });
 
   it('refuses missing, file, quarantined and linked-out roots with one sentence each', async () => {
@@ -116,14 +123,66 @@ describe('npm start: stopping', () => {
 
 describe('npm start: startup lines', () => {
   const vault = { dir: '/vaults/demo', temporary: true };
+  const plain: RunDetails = { settings: defaultSettings(), source: null, tokens: new Map() };
   it('keeps the listening line first and prints the review hint only for propose mode', () => {
-    const propose = startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault);
+    const propose = startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, plain);
     expect(propose[0]).toBe('MCP server listening on http://127.0.0.1:27200/mcp');
     expect(propose.some((l) => l.startsWith('Review proposals here (propose mode).'))).toBe(true);
-    const force = startupLines(parseRunOptions(['--mode', 'force', '--roots', 'Projects']), 'http://127.0.0.1:27200/mcp', 'tok', vault);
+    const force = startupLines(parseRunOptions(['--mode', 'force', '--roots', 'Projects']), 'http://127.0.0.1:27200/mcp', 'tok', vault, plain);
     expect(force[0]).toBe('MCP server listening on http://127.0.0.1:27200/mcp');
     expect(force.some((l) => /Review proposals/.test(l))).toBe(false);
     expect(force).toContain('Key "npm start": mode force, writes off, roots Projects');
+    expect(force).toContain('Agent activity: activity (list what agents changed), activity <id> (one change with its diff), revert <id>, revert key "<label>", revert session <session>.');
     expect(force[force.length - 1]).toBe('Press Ctrl-C to stop.');
+  });
+
+  it('says where the settings came from, lists every key with the token made for it, and how semantic search stands', () => {
+    const settings = defaultSettings();
+    settings.keys = [
+      { id: 'a', label: 'Claude Code', mode: 'force', scope: 'local', roots: ['Projects'], created_at: '', last_used_at: null },
+      { id: 'b', label: 'Phone', mode: 'propose', scope: 'cloud', roots: [], created_at: '', last_used_at: null },
+    ];
+    settings.access.quarantine = ['Secret', 'Work/HR'];
+    settings.tools.allowWrites = true;
+    const fromVault = startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, {
+      settings,
+      source: { kind: 'vault', path: '/v/.obsidian/plugins/vault-mcp/data.json' },
+      tokens: new Map([['a', 'vmcp_a'], ['b', 'vmcp_b']]),
+    });
+    expect(fromVault[0]).toBe('MCP server listening on http://127.0.0.1:27200/mcp');
+    expect(fromVault).toEqual(
+      expect.arrayContaining([
+        'Settings: /v/.obsidian/plugins/vault-mcp/data.json (the vault\'s own, read as Obsidian reads it; this run never writes it)',
+        'Key "npm start": mode propose, writes allowed',
+        'Key "Claude Code": mode force, scope local, roots Projects; token (shown once): vmcp_a',
+        'Key "Phone": mode propose, scope cloud (this loopback server refuses it); token (shown once): vmcp_b',
+        'Token (shown once): tok',
+        'Quarantined: Secret, Work/HR (besides the config folder, dot-folders and _private)',
+        'Semantic search: off (hybrid search is lexical); turn it on with --embed-url URL --embed-model NAME.',
+      ]),
+    );
+    settings.ai = { ...settings.ai, enabled: true, semanticIndex: true, baseUrl: 'http://127.0.0.1:11434/v1', embeddingModel: 'nomic-embed-text' };
+    settings.server.enabled = false;
+    const fromFile = startupLines(parseRunOptions(['--token', 'abcdefghijklmnop']), 'http://127.0.0.1:27200/mcp', 'abcdefghijklmnop', vault, {
+      settings,
+      source: { kind: 'file', path: '/tmp/run.json' },
+      ignored: '/v/.obsidian/plugins/vault-mcp/data.json',
+      tokens: new Map(),
+    });
+    expect(fromFile).toEqual(
+      expect.arrayContaining([
+        'Settings: /tmp/run.json (--settings; the vault\'s own /v/.obsidian/plugins/vault-mcp/data.json is not read)',
+        'Warning: server.enabled is false in the settings, so every request gets 403; set it to true to serve clients.',
+        'Semantic index: nomic-embed-text at http://127.0.0.1:11434/v1; semantic and hybrid search use it once it is built (a line says when).',
+      ]),
+    );
+    expect(fromFile.some((l) => l.startsWith('Token (shown once)'))).toBe(false);
+  });
+
+  it('reports the semantic index when it is built, paused or off, and stays quiet while it builds', () => {
+    expect(semanticStatusLine({ state: 'ready', notes: 12, chunks: 40 })).toBe('Semantic index ready: 12 notes, 40 chunks.');
+    expect(semanticStatusLine({ state: 'paused', reason: 'the provider is busy.', indexed: 3, total: 12 })).toBe('Semantic index paused at 3/12 notes: the provider is busy.');
+    expect(semanticStatusLine({ state: 'off', reason: 'AI is turned off' })).toBe('Semantic index off: AI is turned off (from the terminal: --embed-url URL --embed-model NAME).');
+    expect(semanticStatusLine({ state: 'building', indexed: 3, total: 12 })).toBeNull();
   });
 });

@@ -161,13 +161,24 @@ describe('SearchIndex: ranking and query operators', () => {
     ({ notes, index } = await started(VAULT));
   });
 
-  it('ranks the note titled with the term first and requires every word', async () => {
+  it('ranks the note titled with the term first; plain words rank notes with every word above those with some', async () => {
     const page = await index.search('canvas', ALL);
     expect(paths(page)[0]).toBe('Plugins/Canvas.md');
     expect(new Set(paths(page))).toEqual(new Set(['Plugins/Canvas.md', 'Notes/Meeting.md', 'Notes/Draft.md']));
-    expect(page.results[0]).toMatchObject({ id: 'path:Plugins/Canvas.md', title: 'Canvas', source: 'lexical' });
+    expect(page.results[0]).toMatchObject({ id: 'path:Plugins/Canvas.md', title: 'Canvas', source: 'lexical', all_terms: true });
     expect(page.results[0].score).toBeGreaterThan(page.results[1].score);
-    expect(paths(await index.search('canvas budget', ALL))).toEqual(['Notes/Meeting.md']);
+    const both = await index.search('canvas budget', ALL);
+    expect(paths(both)[0]).toBe('Notes/Meeting.md');
+    expect(both.results[0]).toMatchObject({ all_terms: true });
+    expect(both.results[0].missing_terms).toBeUndefined();
+    expect(new Set(paths(both).slice(1))).toEqual(new Set(['Plugins/Canvas.md', 'Notes/Draft.md']));
+    for (const hit of both.results.slice(1)) expect(hit).toMatchObject({ all_terms: false, missing_terms: ['budget'] });
+    expect(both).toMatchObject({ total: 3, all_terms_total: 1 });
+    // With an operator the words are a filter again, as in Obsidian: every word must match.
+    const filtered = await index.search('"canvas" budget', ALL);
+    expect(paths(filtered)).toEqual(['Notes/Meeting.md']);
+    expect(filtered.results[0].all_terms).toBeUndefined();
+    expect(filtered.all_terms_total).toBeUndefined();
   });
 
   it('matches prefixes and small typos of longer words', async () => {

@@ -108,6 +108,35 @@ describe('SearchIndex persistence in the plugin folder', () => {
     second.stop();
   });
 
+  it('rebuilds an index saved by the previous format (3: six fields, no aliases, words unstemmed) instead of misreading it', async () => {
+    await fsp.writeFile(nodePath.join(tv.dir, 'Beta.md'), '---\ntags: [fruit]\naliases: [Plantain]\n---\nBanana apricot.\n');
+    await tv.app.vault.syncFromDisk();
+    await tv.app.metadataCache.whenResolved();
+    const first = indexOver(tv);
+    await first.start();
+    first.stop();
+    // The same index as format 3 wrote it: its header, and document rows of six field lengths.
+    const lines = (await fsp.readFile(savedFile(tv), 'utf8')).split('\n');
+    const old = [
+      JSON.stringify({ format: 3 }),
+      ...lines.slice(1).map((line) => {
+        const [kind, payload] = JSON.parse(line) as [string, unknown[]];
+        return JSON.stringify([kind, kind === 'D' ? (payload as unknown[][]).map((row) => row.slice(0, 7)) : payload]);
+      }),
+    ];
+    await fsp.writeFile(savedFile(tv), old.join('\n'));
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const second = indexOver(tv);
+    await second.start();
+    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/another version; rebuilding/)]);
+    warn.mockRestore();
+    expect(second.stats).toMatchObject({ warm: false, reindexed: 3, complete: true });
+    expect(await paths(second, 'plantain')).toEqual(['Beta.md']);
+    expect(await paths(second, 'apricots')).toEqual(['Alpha.md', 'Beta.md']);
+    second.stop();
+    expect((await readSaved(tv)).format).toBe(INDEX_FORMAT);
+  });
+
   it.each([
     ['not JSON', '{"format": 1, "engine": {"mini'],
     ['an old format version', JSON.stringify({ format: 0, engine: {}, manifest: {} })],
@@ -117,11 +146,11 @@ describe('SearchIndex persistence in the plugin folder', () => {
     ['a line of unknown kind', `{"format":${INDEX_FORMAT}}\n["X",[]]`],
     [
       'records and documents that disagree',
-      `{"format":${INDEX_FORMAT}}\n["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]\n["D",[["Other.md",1,1,1,1,0,0]]]`,
+      `{"format":${INDEX_FORMAT}}\n["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]\n["D",[["Other.md",1,1,1,1,0,0,0]]]`,
     ],
     [
       'a posting list for a document that does not exist',
-      `{"format":${INDEX_FORMAT}}\n["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]\n["D",[["Alpha.md",1,1,1,1,0,0]]]\n["T",["alpha","FA"]]`,
+      `{"format":${INDEX_FORMAT}}\n["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]\n["D",[["Alpha.md",1,1,1,1,0,0,0]]]\n["T",["alpha","FA"]]`,
     ],
   ])('rebuilds, never fails, when the saved index is %s', async (_what, text) => {
     await fsp.mkdir(nodePath.dirname(savedFile(tv)), { recursive: true });

@@ -24,8 +24,15 @@ function show(node: QueryNode): string {
       return `tag:${node.tag}`;
     case 'property': {
       const t = node.test;
-      return t.op === 'exists' ? `[${node.name}]` : t.op === 'contains' ? `[${node.name}~${t.value}]` : `[${node.name}${t.cmp}${t.value}]`;
+      if (t.op === 'exists') return `[${node.name}]`;
+      if (t.op === 'null') return `[${node.name}=null]`;
+      if (t.op === 'regex') return `[${node.name}~/${t.regex.source}/${t.regex.flags}]`;
+      return t.op === 'contains' ? `[${node.name}~${t.value}]` : `[${node.name}${t.cmp}${t.value}]`;
     }
+    case 'scope':
+      return `${node.scope}:{${show(node.child)}}`;
+    case 'case':
+      return `${node.sensitive ? 'match-case' : 'ignore-case'}:{${show(node.child)}}`;
   }
 }
 
@@ -37,9 +44,21 @@ describe('parseQuery', () => {
     ['-draft', '!draft'],
     ['-"old idea"', '!"old idea"'],
     ['a OR b', '(a | b)'],
-    // Obsidian precedence: OR binds tighter than the implicit AND.
-    ['meeting work OR personal', '(meeting & (work | personal))'],
-    ['a OR b c OR d', '((a | b) & (c | d))'],
+    // Obsidian Help, "Search terms": OR joins runs of ANDed words ("work meetings and personal meetups").
+    ['meeting work', '(meeting & work)'],
+    ['meeting OR work', '(meeting | work)'],
+    ['meeting work OR meetup personal', '((meeting & work) | (meetup & personal))'],
+    ['meeting (work OR meetup) personal', '(meeting & (work | meetup) & personal)'],
+    ['meeting -work', '(meeting & !work)'],
+    ['meeting -work -meetup', '(meeting & !work & !meetup)'],
+    ['meeting -(work meetup)', '(meeting & !(work & meetup))'],
+    ['meeting [duration:<5]', '(meeting & [duration<5])'],
+    ['meeting [duration:>5]', '(meeting & [duration>5])'],
+    ['"star wars"', '"star wars"'],
+    ['"they said \\"hello\\" to each other"', '"they said "hello" to each other"'],
+    ['"back\\\\slash"', '"back\\slash"'],
+    ['path:"C:\\notes"', 'path:C:\\notes'],
+    ['a OR b c OR d', '(a | (b & c) | d)'],
     ['(a b) OR c', '((a & b) | c)'],
     ['-(a OR b) c', '(!(a | b) & c)'],
     ['or and', '(or & and)'],
@@ -62,6 +81,42 @@ describe('parseQuery', () => {
     ['/todo/i', '/todo/im'],
     ['/a[/]b/', '/a[/]b/m'],
     ['10:30 http://example.com', '(10:30 & http://example.com)'],
+    // Obsidian Help, "Search operators": every operator and its documented example.
+    ['file:.jpg', 'file:.jpg'],
+    ['file:202209', 'file:202209'],
+    ['path:"Daily notes/2022-07"', 'path:Daily notes/2022-07'],
+    ['content:"happy cat"', 'content:{"happy cat"}'],
+    ['match-case:HappyCat', 'match-case:{HappyCat}'],
+    ['ignore-case:ikea', 'ignore-case:{ikea}'],
+    ['tag:#work', 'tag:work'],
+    ['line:(mix flour)', 'line:{(mix & flour)}'],
+    ['-line:(mix flour)', '!line:{(mix & flour)}'],
+    ['block:(dog cat)', 'block:{(dog & cat)}'],
+    ['section:(dog cat)', 'section:{(dog & cat)}'],
+    ['task:call', 'task:{call}'],
+    ['task:(call OR email)', 'task:{(call | email)}'],
+    ['task-todo:call', 'task-todo:{call}'],
+    ['task-done:call', 'task-done:{call}'],
+    ['task:-call', 'task:{!call}'],
+    ['Line:(a) LINE:b', '(line:{a} & line:{b})'],
+    ['section:(line:(a b) -c) d', '(section:{(line:{(a & b)} & !c)} & d)'],
+    ['line:("a b" OR /c+/)', 'line:{("a b" | /c+/m)}'],
+    ['match-case:(Foo ignore-case:bar)', 'match-case:{(Foo & ignore-case:{bar})}'],
+    ['match-case:/foo/i', 'match-case:{/foo/m}'],
+    ['ignore-case:/Foo/', 'ignore-case:{/Foo/im}'],
+    ['file:("to be" OR -"2B")', '(file:to be | !file:2B)'],
+    ['path:(daily 2022)', '(path:daily & path:2022)'],
+    ['path:/\\d{4}-\\d{2}-\\d{2}/', 'path:/\\d{4}-\\d{2}-\\d{2}/'],
+    ['/\\d{4}-\\d{2}-\\d{2}/', '/\\d{4}-\\d{2}-\\d{2}/m'],
+    // Obsidian Help, "Search properties".
+    ['[aliases]', '[aliases]'],
+    ['[aliases:Name]', '[aliases~Name]'],
+    ['[aliases:null]', '[aliases=null]'],
+    ['[status:Draft OR Published]', '([status~Draft] | [status~Published])'],
+    ['[status:(draft OR published) -old]', '([status] & (([status~draft] | [status~published]) & ![status~old]))'],
+    ['[status:/^dr/i]', '[status~/^dr/im]'],
+    ['[time:10:30]', '[time~10:30]'],
+    ['line mixing:flour', '(line & mixing:flour)'],
     ['日本語 検索', '(日本語 & 検索)'],
   ])('parses %s', (input, expected) => {
     expect(show(parseQuery(input))).toBe(expected);
@@ -87,8 +142,23 @@ describe('parseQuery', () => {
     ['/(unclosed/', /regular expression \/\(unclosed\/ is invalid/],
     ['/abc', /without a closing '\/'/],
     ['/abc/gx', /unsupported flags/],
-    ['line:(a b)', /operator line:/],
-    ['task-todo:x', /operator task-todo:/],
+    ['a OR OR b', /OR at character 6 without a term before it/],
+    ['"open \\"', /without a closing quote/],
+    ['line:(mix flour', /'line:\(' at character 1 without a matching '\)'; close the group \(e\.g\. line:\(mix flour\)\)/],
+    ['a task:(', /unclosed 'task:\(' at character 3/],
+    ['line:', /line: at character 1 without a value; write the value right after the colon \(e\.g\. line:\(mix flour\)\)/],
+    ['x match-case: y', /match-case: at character 3 without a value/],
+    ['section:()', /empty group/],
+    ['content:)', /content: at character 1 without a value/],
+    ['task:-', /'-' at character 6 with nothing after it/],
+    ['[status:Draft OR]', /OR at character 15 without a term after it/],
+    ['[status:a)]', /'\)' at character 10 without a matching '\(' in a property value/],
+    ['[duration:<]', /without a value after </],
+    ['[status:/dr]', /without a closing '\/'/],
+    ['line:'.repeat(40) + 'x', /nested too deeply/],
+    ['tag:(a OR b)', /tag: takes one name; write tag:a OR tag:b for several/],
+    ['has:(due)', /has: takes one name/],
+    ['task:('.repeat(40) + 'x' + ')'.repeat(40), /nested too deeply/],
   ])('rejects %j', (input, message) => {
     let caught: unknown;
     try {

@@ -1,17 +1,21 @@
 import { decodePostings, encodePostings } from '../../src/search/engine/posting-codec';
 import { TermDictionary } from '../../src/search/engine/term-dictionary';
-import { FIELD_COUNT, TermIndex, type IndexLine } from '../../src/search/engine/term-index';
+import { BM25F, FIELD_COUNT, TermIndex, type CorpusView, type IndexLine } from '../../src/search/engine/term-index';
 import { LexicalEngine, type EngineLine } from '../../src/search/engine/lexical-engine';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
 import { matchedTermSpans, termSpans } from '../../src/search/engine/tokenizer';
 
-/** Fields in index order (title, path, body, headings, tags, properties) with only a body. */
-const body = (text: string): string[] => ['', '', text, '', '', ''];
+/** Fields in index order (title, path, body, headings, tags, properties, aliases) with only a body. */
+const body = (text: string): string[] => ['', '', text, '', '', '', ''];
+const ONES = [1, 1, 1, 1, 1, 1, 1];
 
-function scores(index: TermIndex, term: string): Map<string, number> {
+/** Every live document visible. */
+const everything = (index: TermIndex): CorpusView => index.view(() => true);
+
+function scores(index: TermIndex, term: string, view = everything(index)): Map<string, number> {
   const sheet = index.sheet();
-  for (const e of index.expand(term, { prefix: false, fuzzy: false })) index.score(e.id, e.weight, [1, 1, 1, 1, 1, 1], sheet);
+  index.score(index.expand(term, { prefix: false, fuzzy: false }, view), ONES, view, sheet);
   return new Map(sheet.docs.map((doc) => [index.keyOf(doc) as string, sheet.values[doc]]));
 }
 
@@ -52,7 +56,7 @@ describe('posting codec', () => {
 });
 
 describe('TermIndex', () => {
-  it('scores BM25-style: rarer terms and shorter fields score higher, boosts multiply', () => {
+  it('scores BM25F: rarer terms and shorter fields score higher, a boost raises the frequency before saturation', () => {
     const index = new TermIndex();
     index.add('a', body('apple apple banana'));
     index.add('b', body('apple cherry cherry cherry cherry cherry cherry'));
@@ -61,20 +65,40 @@ describe('TermIndex', () => {
     expect([...apple.keys()].sort()).toEqual(['a', 'b']);
     expect(apple.get('a')).toBeGreaterThan(apple.get('b') as number);
     expect((scores(index, 'banana').get('a') as number) > (apple.get('a') as number) / 2).toBe(true);
+    const view = everything(index);
     const boosted = index.sheet();
-    const [e] = index.expand('apple', { prefix: false, fuzzy: false });
-    index.score(e.id, 1, [1, 1, 3, 1, 1, 1], boosted);
-    expect(boosted.values[0]).toBeCloseTo((apple.get('a') as number) * 3);
+    const idf = index.score(index.expand('apple', { prefix: false, fuzzy: false }, view), [1, 1, 3, 1, 1, 1, 1], view, boosted);
+    expect(boosted.values[0]).toBeGreaterThan(apple.get('a') as number);
+    // Saturation: never more than idf × (k1 + 1), however large the boost.
+    expect(boosted.values[0]).toBeLessThan(idf * (BM25F.k1 + 1));
+  });
+
+  it('counts every statistic over the view only: a hidden document changes no visible score', () => {
+    const without = new TermIndex();
+    without.add('a', body('apple banana'));
+    without.add('c', body('cherry apple apple'));
+    const withHidden = new TermIndex();
+    withHidden.add('a', body('apple banana'));
+    withHidden.add('h', body('apple apple apple apple apple apple apple apple and many more words here'));
+    withHidden.add('c', body('cherry apple apple'));
+    const hidden = withHidden.view((doc) => withHidden.keyOf(doc) !== 'h');
+    expect(hidden.count).toBe(2);
+    expect(scores(withHidden, 'apple', hidden)).toEqual(scores(without, 'apple'));
+    expect(scores(withHidden, 'apple')).not.toEqual(scores(without, 'apple'));
+    // A term only the hidden document holds is not there for the view (no expansion, so typo matching still runs).
+    expect(withHidden.expand('many', { prefix: true, fuzzy: true }, hidden)).toEqual([]);
+    expect(withHidden.expand('bananz', { prefix: true, fuzzy: true }, hidden).map((e) => withHidden.dict.term(e.id))).toEqual(['banana']);
   });
 
   it('expands by prefix, and by one edit only when nothing matches exactly or by prefix', () => {
     const index = new TermIndex();
     index.add('a', body('canvas canvases'));
-    const terms = (t: string, fuzzy: boolean): string[] => index.expand(t, { prefix: true, fuzzy }).map((e) => index.dict.term(e.id)).sort();
+    const view = everything(index);
+    const terms = (t: string, fuzzy: boolean): string[] => index.expand(t, { prefix: true, fuzzy }, view).map((e) => index.dict.term(e.id)).sort();
     expect(terms('canv', true)).toEqual(['canvas', 'canvases']);
     expect(terms('canvaz', true)).toEqual(['canvas']);
     expect(terms('canvaz', false)).toEqual([]);
-    const weights = index.expand('canvas', { prefix: true, fuzzy: true });
+    const weights = index.expand('canvas', { prefix: true, fuzzy: true }, view);
     expect(weights.find((e) => index.dict.term(e.id) === 'canvas')?.weight).toBe(1);
     expect(weights.find((e) => index.dict.term(e.id) === 'canvases')?.weight).toBeLessThan(1);
   });
@@ -107,14 +131,15 @@ describe('TermIndex', () => {
     expect(() => index.loadLine({ kind: 'D', rows: [['a', 1]] } as IndexLine)).toThrow('malformed document row');
     expect(() => index.loadLine({ kind: 'T', pairs: ['a'] })).toThrow('malformed term line');
     expect(() => index.loadLine({ kind: 'T', pairs: ['a', 'AA'] })).toThrow('unknown document');
-    expect(FIELD_COUNT).toBe(6);
+    expect(FIELD_COUNT).toBe(7);
   });
 });
 
 describe('LexicalEngine save and load', () => {
   const note = (path: string, text: string, title = path.slice(0, -3)) => ({ path, id: `path:${path}`, title, tags: [], frontmatter: {}, text, headings: [] });
+  const all = { key: 'all', allow: (): boolean => true };
   const find = async (engine: LexicalEngine, q: string): Promise<string[]> =>
-    (await engine.match(parseQuery(q), async () => '', () => true, new RegexGuard())).map((m) => m.note.path);
+    (await engine.match(parseQuery(q), async () => '', all, new RegexGuard())).matches.map((m) => m.note.path);
 
   it('answers the same after a round trip through its lines, and keeps working after edits', async () => {
     const engine = new LexicalEngine();
@@ -133,7 +158,10 @@ describe('LexicalEngine save and load', () => {
     expect(await find(copy, 'canvas')).toEqual(['Canvas.md', 'Sync.md']);
     copy.add(note('Sync.md', 'Now about boards only.'));
     expect(await find(copy, 'canvas')).toEqual(['Canvas.md']);
-    expect(await find(copy, 'boards')).toEqual(['Sync.md']);
+    // Ranked retrieval stems: "boards" also finds "board", after the note spelled as asked.
+    expect(await find(copy, 'boards')).toEqual(['Sync.md', 'Canvas.md']);
+    // A filter (any operator) keeps the word as written.
+    expect(await find(copy, 'boards -nothing')).toEqual(['Sync.md']);
     expect(copy.size).toBe(2);
   });
 
@@ -147,11 +175,16 @@ describe('LexicalEngine save and load', () => {
   it('puts the best matches first when asked for only the top few', async () => {
     const engine = new LexicalEngine();
     for (let i = 0; i < 50; i++) engine.add(note(`N${String(i).padStart(2, '0')}.md`, `${'filler '.repeat(i)}apple`));
-    const all = await engine.match(parseQuery('apple'), async () => '', () => true, new RegexGuard());
-    const top = await engine.match(parseQuery('apple'), async () => '', () => true, new RegexGuard(), 5);
-    expect(top).toHaveLength(50);
-    expect(top.slice(0, 5).map((m) => m.note.path)).toEqual(all.slice(0, 5).map((m) => m.note.path));
-    expect(new Set(top.map((m) => m.note.path))).toEqual(new Set(all.map((m) => m.note.path)));
+    // A ranked query (plain words) returns only the best; a filter lists the others after them.
+    for (const [q, listed] of [['apple', 5], ['apple filler', 5], ['apple OR filler', 50]] as const) {
+      const full = await engine.match(parseQuery(q), async () => '', all, new RegexGuard());
+      const top = await engine.match(parseQuery(q), async () => '', all, new RegexGuard(), 5);
+      expect(full.matches).toHaveLength(50);
+      expect(top.total).toBe(50);
+      expect(top.matches).toHaveLength(listed);
+      expect(top.matches.slice(0, 5).map((m) => m.note.path)).toEqual(full.matches.slice(0, 5).map((m) => m.note.path));
+      expect(new Set(full.matches.map((m) => m.note.path)).size).toBe(50);
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import type { EngineLine, LexicalEngine } from './lexical-engine';
  * `TFile.stat` had them when the note was indexed) and a format version. A file of another
  * version, or one that does not parse, is ignored and the index rebuilt.
  *
- * Layout (format 2): newline-separated JSON values. The first line is the header
+ * Layout (format 2 and later): newline-separated JSON values. The first line is the header
  * `{"format":2}`; every other line is `[kind, payload]`: `"M"` a chunk of the manifest as
  * `[path, mtime, size]` rows, then the engine's lines (`"R"` note records, `"D"` document
  * rows, `"T"` terms with their encoded postings; see LexicalEngine.lines). Lines are parsed
@@ -18,7 +18,7 @@ import type { EngineLine, LexicalEngine } from './lexical-engine';
  * Version of the saved layout, tokenizer, fields and posting encoding. Bump it whenever any
  * of them changes: an index saved by an older version is then rebuilt instead of loaded.
  */
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4;
 
 /** File name of the saved index in the plugin folder. */
 export const INDEX_FILE = 'search-index.json';

@@ -1,18 +1,23 @@
 import type { QueryNode } from '../query/query-ast';
 import type { NoteRecord } from '../query/note-filters';
-import { fileName } from '../query/note-filters';
-import { decidedByIndex, evaluate, needsText, regexNodes, termNodes, type TermLookup } from '../query/query-eval';
+import { decidedByIndex, evaluate, evaluateBatch, needsText, recordRegexInputs, regexNodes, termNodes, userRegex, type TermLookup } from '../query/query-eval';
 import type { RegexGuard } from '../query/regex-guard';
 import { bodyStart } from '../../vault/content/note-body';
-import { FIELD_COUNT, TermIndex, type ExpandMode, type Expansion, type IndexLine } from './term-index';
+import { FIELDS, fieldTexts } from './note-fields';
+import { LazyMatch, type EngineMatch, type MatchedTerms } from './engine-match';
+import { TermIndex, type CorpusView, type ExpandMode, type Expansion, type IndexLine } from './term-index';
+import { planRanked, rankedScores, titleStems } from './ranked-search';
+import { bestFirst, kthLargest } from './top-k';
 import { queryTerms } from './tokenizer';
 import { combine, negatedMode, phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
 
 /**
  * The lexical index over plain note data, never the vault or metadata cache: an inverted
- * index of our own ({@link TermIndex}, BM25+ per field with boosts) for ranked term lookup,
- * plus per-note records for the filters. `SearchIndex` feeds it from NoteStore; tests feed it
- * plain objects.
+ * index of our own ({@link TermIndex}, BM25F over the fields of {@link FIELDS}) for ranked
+ * term lookup, plus per-note records for the filters. A query of plain words is ranked
+ * retrieval (ranked-search.ts); a query with any operator is a filter with Obsidian's meaning
+ * (query-eval.ts), its matches ordered by the same scores. `SearchIndex` feeds it from
+ * NoteStore; tests feed it plain objects.
  */
 
 /** A note as handed to the engine: its record plus the full text and heading texts. */
@@ -23,22 +28,39 @@ export interface IndexedNote extends NoteRecord {
   headings: string[];
 }
 
-/** One matching note, before paging. `text` is set when the query needed the note text. */
-export interface EngineMatch {
-  note: NoteRecord;
-  score: number;
-  /** Index terms the note matched for the query's positive index-decided words (for snippet placement). */
-  terms: Set<string>;
-  text?: string;
+/** The matches of a query, and for a ranked query (plain words) what it ranked by. */
+export interface EngineResult {
+  /**
+   * The best matches first, in rank order, as many as asked for (`ranked` of `match`); a
+   * filter query lists its other matches after them in no particular order, a ranked query
+   * leaves them out (they can be many thousands, and only a page is ever shown).
+   */
+  matches: EngineMatch[];
+  /** Number of matches in all. */
+  total: number;
+  /**
+   * Null for a filter query. `terms`: the informative words ranked by; `ignored`: stop words
+   * left out; `allTerms`: how many of the `total` matches hold every term.
+   */
+  ranked: { terms: string[]; ignored: string[]; allTerms: number } | null;
+}
+
+/**
+ * Who is searching: `allow` says which notes they may read (by path); `key` names that access
+ * rule (same key, same answers while the index is unchanged), so the statistics over what
+ * they may see are computed once per index version.
+ */
+export interface CallerAccess {
+  key: string;
+  allow(path: string): boolean;
 }
 
 /** Reads a note's current full text by path; may reject when the note is gone. */
 export type TextLoader = (path: string) => Promise<string>;
 
-/** Fields in index order: title, path, body, headings, tags, properties. */
-const FIELD = { title: 0, path: 1, body: 2, headings: 3, tags: 4, properties: 5 };
-/** Field boosts, by field number: a term in the title or path says more about the note than one in the body. */
-const BOOST = [4, 2, 1, 1.5, 2, 0.7];
+const BOOST: readonly number[] = FIELDS.map((f) => f.boost);
+/** Callers whose {@link CorpusView} is kept (the most recently used ones). */
+const CACHED_VIEWS = 8;
 /** Notes whose text is read at once while verifying phrases and regexes. */
 const READ_BATCH = 32;
 /** Note records per saved line. */
@@ -53,6 +75,8 @@ interface NodeHits {
   expansions: Expansion[];
 }
 
+export type { EngineMatch } from './engine-match';
+
 /** The in-memory lexical index. Not thread-safe across awaits: callers serialize writes. */
 export class LexicalEngine {
   private index = new TermIndex();
@@ -61,6 +85,10 @@ export class LexicalEngine {
   private readonly docs = new Map<string, number>();
   /** The record of each live doc id (holes for removed ids): the hot loop of a search indexes it. */
   private byDoc: (NoteRecord | undefined)[] = [];
+  /** The titleStems of each doc id's title, computed when a ranked query first needs them (doc ids are never reused). */
+  private titles: (readonly string[] | undefined)[] = [];
+  /** The view of each recent caller (by CallerAccess.key) and the index version it was made at. */
+  private readonly views = new Map<string, { version: number; view: CorpusView }>();
 
   /** Number of indexed notes. */
   get size(): number {
@@ -82,13 +110,7 @@ export class LexicalEngine {
     this.remove(note.path);
     const { text, headings, ...record } = note;
     this.records.set(note.path, record);
-    const fields: string[] = new Array<string>(FIELD_COUNT);
-    fields[FIELD.title] = note.title;
-    fields[FIELD.path] = note.path.replace(/\.md$/i, '');
-    fields[FIELD.body] = text.slice(bodyStart(text));
-    fields[FIELD.headings] = headings.join('\n');
-    fields[FIELD.tags] = note.tags.join(' ');
-    fields[FIELD.properties] = propertyText(note.frontmatter);
+    const fields = fieldTexts(note);
     const doc = this.index.add(note.path, fields);
     this.docs.set(note.path, doc);
     this.byDoc[doc] = record;
@@ -112,6 +134,8 @@ export class LexicalEngine {
     this.records.clear();
     this.docs.clear();
     this.byDoc = [];
+    this.titles = [];
+    this.views.clear();
     this.index = new TermIndex();
     this.index.version = version + 1;
   }
@@ -173,6 +197,7 @@ export class LexicalEngine {
     this.records.clear();
     this.docs.clear();
     this.byDoc = [];
+    this.titles = [];
     for (const [path, r] of records) this.records.set(path, r);
     for (const [path, doc] of docs) {
       this.docs.set(path, doc);
@@ -181,44 +206,51 @@ export class LexicalEngine {
   }
 
   /**
-   * Every indexed note that matches `query` and passes `allow`: the best `ranked` of them
-   * first, in order (score descending, then path ascending), then the others in no
-   * particular order (sorting thousands of matches costs more than the rest of a search).
+   * Every indexed note that matches `query` and that the caller may read: the best `ranked`
+   * of them first, in order, then the others in no particular order (sorting thousands of
+   * matches costs more than the rest of a search). Plain words (see `plainWords`) are ranked
+   * retrieval: notes holding any informative term, those with all of them first, then by
+   * score (ranked-search.ts). Any other query is a filter, ordered by score descending. Ties
+   * go by path ascending. Every score is computed over the notes the caller may read only.
    * @param query parsed query
    * @param loadText reads a note's text, called only when the query has phrases, regexes or
    *   token-less words, and only for notes the cheap pass could not rule out; a rejected
    *   read drops that note
-   * @param allow access check by path (e.g. NoteStore.canRead for the caller's scope),
-   *   applied before any text is read
+   * @param access who is searching (e.g. NoteStore.canRead for the caller's scope), applied
+   *   before any text is read and to every statistic of the scores
    * @param guard runs the query's user regexes (path, file name, body) in timed batches
    * @param ranked how many of the best matches must come in order (default: all); a page
    *   ending at offset n needs n
    * @throws ToolError('invalid_argument') from `guard` when a regex exceeds the search's time budget
    */
-  async match(
-    query: QueryNode,
-    loadText: TextLoader,
-    allow: (path: string) => boolean,
-    guard: RegexGuard,
-    ranked = Infinity,
-  ): Promise<EngineMatch[]> {
+  async match(query: QueryNode, loadText: TextLoader, access: CallerAccess, guard: RegexGuard, ranked = Infinity): Promise<EngineResult> {
+    const allow = (path: string): boolean => access.allow(path);
+    const view = this.viewOf(access);
+    const words = plainWords(query);
+    if (words !== null) return this.rankedMatches(words, view, ranked);
     const regexHits = new Map<QueryNode, Set<string>>();
-    const lookup = this.lookup(query, regexHits);
+    const lookup = this.lookup(query, regexHits, view);
     const bodyRegexes: (QueryNode & { kind: 'regex' })[] = [];
-    let paths: string[] | null = null;
+    let records: NoteRecord[] | null = null;
     for (const node of regexNodes(query)) {
       if (node.kind === 'regex') {
         bodyRegexes.push(node);
         regexHits.set(node, new Set());
-      } else if ((node.kind === 'path' || node.kind === 'file') && node.match.kind === 'regex') {
-        paths ??= [...this.records.keys()];
-        const values = node.kind === 'path' ? paths : paths.map(fileName);
-        const ok = guard.testAll(node.match.regex, values);
-        regexHits.set(node, new Set(paths.filter((_, k) => ok[k])));
+      } else {
+        // path:/re/, file:/re/, [prop:/re/]: one guarded run over every note's inputs.
+                records ??= [...this.records.values()];
+        const owners: string[] = [];
+        const inputs: string[] = [];
+        for (const r of records) {
+          for (const input of recordRegexInputs(node, r)) {
+            owners.push(r.path);
+            inputs.push(input);
+          }
+        }
+        const ok = guard.testAll(userRegex(node), inputs);
+        regexHits.set(node, new Set(owners.filter((_, k) => ok[k])));
       }
     }
-    const words = plainWords(query);
-    if (words !== null) return rankTop(this.wordMatches(words, lookup, allow), ranked);
     const candidates: EngineMatch[] = [];
     const required = lookup.required();
     for (const note of required === null ? this.records.values() : this.notesOf(required)) {
@@ -242,13 +274,78 @@ export class LexicalEngine {
             if (ok[k]) set.add(l.c.note.path);
           });
         }
-        loaded.forEach(({ c, text }) => {
-          const v = evaluate(query, c.note, lookup.index, text);
-          if (v.truth === 'yes') matches.push(lookup.match(c.note, v.score, text.full));
+        const verdicts = evaluateBatch(query, loaded.map((l) => ({ note: l.c.note, text: l.text })), lookup.index, guard);
+        loaded.forEach(({ c, text }, k) => {
+          if (verdicts[k].truth === 'yes') matches.push(lookup.match(c.note, verdicts[k].score, text.full));
         });
       }
     }
-    return rankTop(matches, ranked);
+    return { matches: bestFirst(matches, ranked, (m) => m.score, byRank), total: matches.length, ranked: null };
+  }
+
+  /** The caller's {@link CorpusView}, from the cache while the index is unchanged. */
+  private viewOf(access: CallerAccess): CorpusView {
+    const version = this.index.version;
+    const known = this.views.get(access.key);
+    this.views.delete(access.key);
+    const view =
+      known !== undefined && known.version === version
+        ? known.view
+        : this.index.view((doc) => {
+            const note = this.byDoc[doc];
+            return note !== undefined && access.allow(note.path);
+          });
+    this.views.set(access.key, { version, view });
+    if (this.views.size > CACHED_VIEWS) this.views.delete(this.views.keys().next().value as string);
+    return view;
+  }
+
+  /**
+   * Ranked retrieval of plain words (see ranked-search.ts): the notes of `view` holding any
+   * informative term; only the best `ranked` become matches (ordered by tier, score, path).
+   */
+  private rankedMatches(words: QueryNode[], view: CorpusView, ranked: number): EngineResult {
+    const plan = planRanked(
+      words.map((w) => (w.kind === 'word' ? w.text : '')),
+      this.index,
+      view,
+    );
+    const hits = rankedScores(plan, this.index, BOOST, view, (doc) => (this.titles[doc] ??= titleStems(this.byDoc[doc]?.title ?? '')));
+    const expansions = plan.terms.flatMap((t) => t.expansions);
+    const terms: MatchedTerms = (path) => this.matchedTerms(path, expansions);
+    let ceiling = 0;
+    for (const doc of hits.docs) ceiling = Math.max(ceiling, hits.score[doc]);
+    // Tier first: a note holding every term keys above any note that does not.
+    const keys = new Float64Array(hits.docs.length);
+    let allTerms = 0;
+    hits.docs.forEach((doc, i) => {
+      const all = hits.allTerms(doc);
+      if (all) allTerms++;
+      keys[i] = hits.score[doc] + (all ? ceiling + 1 : 0);
+    });
+    const threshold = kthLargest(keys, Math.min(ranked, keys.length));
+    const matches: EngineMatch[] = [];
+    hits.docs.forEach((doc, i) => {
+      const note = this.byDoc[doc];
+      if (keys[i] < threshold || note === undefined) return;
+      const all = hits.allTerms(doc);
+      matches.push(new LazyMatch(note, hits.score[doc], terms, undefined, { all, missing: all ? () => [] : () => hits.missing(doc) }));
+    });
+    matches.sort(byTierAndRank);
+    return {
+      matches: matches.slice(0, ranked),
+      total: hits.docs.length,
+      ranked: { terms: plan.terms.map((t) => t.word), ignored: plan.ignored, allTerms },
+    };
+  }
+
+  /** The index terms among `expansions` that the note at `path` holds. */
+  private matchedTerms(path: string, expansions: readonly Expansion[]): Set<string> {
+    const doc = this.docs.get(path);
+    const out = new Set<string>();
+    if (doc === undefined) return out;
+    for (const e of expansions) if (this.index.contains(e.id, doc)) out.add(this.index.dict.term(e.id));
+    return out;
   }
 
   /**
@@ -256,16 +353,13 @@ export class LexicalEngine {
    * @param regexHits paths each regex node matched, filled by `match` (body regexes batch by batch)
    * @returns see {@link LookupResult}
    */
-  private lookup(
-    query: QueryNode,
-    regexHits: ReadonlyMap<QueryNode, ReadonlySet<string>>,
-  ): LookupResult {
+  private lookup(query: QueryNode, regexHits: ReadonlyMap<QueryNode, ReadonlySet<string>>, view: CorpusView): LookupResult {
     const hits = new Map<QueryNode, NodeHits>();
     const positive: Expansion[] = [];
     for (const { node, negated } of termNodes(query)) {
       if ((node.kind !== 'word' && node.kind !== 'phrase') || queryTerms(node.text).length === 0 || hits.has(node)) continue;
       const mode = node.kind === 'phrase' ? phraseMode : negated ? negatedMode : wordMode;
-      const found = this.search(node.text, mode);
+      const found = this.search(node.text, mode, view);
       hits.set(node, found);
       if (!negated && node.kind === 'word' && decidedByIndex(node.text)) positive.push(...found.expansions);
     }
@@ -277,38 +371,42 @@ export class LexicalEngine {
       }
       return smallest;
     };
+    const termSets = new Map<QueryNode, Set<string>>();
     const index: TermLookup = {
       score: (node, path) => {
         const doc = this.docs.get(path);
         return doc === undefined ? null : (hits.get(node)?.scores.get(doc) ?? null);
       },
+      terms: (node) => {
+        let set = termSets.get(node);
+        if (set === undefined) {
+          set = new Set((hits.get(node)?.expansions ?? []).map((e) => this.index.dict.term(e.id)));
+          termSets.set(node, set);
+        }
+        return set;
+      },
       regex: (node, path) => regexHits.get(node)?.has(path) ?? false,
     };
-    const terms: MatchedTerms = (path) => {
-      const doc = this.docs.get(path);
-      const out = new Set<string>();
-      if (doc === undefined) return out;
-      for (const e of positive) if (this.index.contains(e.id, doc)) out.add(this.index.dict.term(e.id));
-      return out;
-    };
+    const terms: MatchedTerms = (path) => this.matchedTerms(path, positive);
     return { index, hits, required, match: (note, score, text) => new LazyMatch(note, score, terms, text) };
   }
 
   /**
-   * Scores one word or phrase: every query term must match (AND), by its expansions; a note's
-   * score is the sum over terms times the number of terms (MiniSearch's "quality" factor).
-   * Terms are scored rarest first, each later one only over the notes still in the running.
+   * Scores one word or phrase of a filter query: every term of it must match (AND), by its
+   * expansions (no stemming: a filter keeps Obsidian's meaning); a note's score is the sum
+   * over terms times the number of terms (MiniSearch's "quality" factor). Terms are scored
+   * rarest first, each later one only over the notes still in the running.
    */
-  private search(text: string, mode: (term: string) => ExpandMode): NodeHits {
+  private search(text: string, mode: (term: string) => ExpandMode, view: CorpusView): NodeHits {
     const terms = queryTerms(text);
-    const expanded = terms.map((term) => this.index.expand(term, mode(term)));
+    const expanded = terms.map((term) => this.index.expand(term, mode(term), view));
     const expansions = expanded.flat();
     const order = expanded.map((found) => ({ found, cost: this.index.postingCount(found) })).sort((a, b) => a.cost - b.cost);
     let scores: Map<number, number> | null = null;
     let within: Uint8Array | null = null;
     for (const { found } of order) {
       const sheet = this.index.sheet();
-      for (const e of found) this.index.score(e.id, e.weight, BOOST, sheet, within);
+      this.index.score(found, BOOST, view, sheet, within);
       scores = combine(scores, sheet);
       if (scores.size === 0) break;
       within = new Uint8Array(sheet.values.length);
@@ -317,25 +415,6 @@ export class LexicalEngine {
     const out = scores ?? new Map<number, number>();
     if (terms.length > 1) for (const [doc, score] of out) out.set(doc, score * terms.length);
     return { scores: out, expansions };
-  }
-
-  /**
-   * The matches of a query made only of index-decided words (see {@link plainWords}): the
-   * notes in every word's hits, scores summed, without the general evaluator.
-   */
-  private wordMatches(words: QueryNode[], lookup: LookupResult, allow: (path: string) => boolean): EngineMatch[] {
-    const maps = words.map((w) => lookup.hits.get(w)?.scores ?? new Map<number, number>()).sort((a, b) => a.size - b.size);
-    const out: EngineMatch[] = [];
-    maps[0].forEach((first, doc) => {
-      let score = first;
-      for (let i = 1; i < maps.length && score >= 0; i++) {
-        const other = maps[i].get(doc);
-        score = other === undefined ? -1 : score + other;
-      }
-      const note = score < 0 ? undefined : this.byDoc[doc];
-      if (note !== undefined && allow(note.path)) out.push(lookup.match(note, score));
-    });
-    return out;
   }
 
   /** The records of the notes with these doc ids. */
@@ -360,55 +439,5 @@ interface LookupResult {
 
 /** Best first: score descending, then path ascending. */
 const byRank = (a: EngineMatch, b: EngineMatch): number => b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);
-
-/**
- * `matches` with the best `k` first in rank order and the rest after them unordered: the
- * k-th best score is found with a native numeric sort, and only matches scoring at least
- * that are sorted by {@link byRank}.
- */
-function rankTop(matches: EngineMatch[], k: number): EngineMatch[] {
-  if (matches.length <= k * 2) return matches.sort(byRank);
-  const scores = new Float64Array(matches.length);
-  for (let i = 0; i < matches.length; i++) scores[i] = matches[i].score;
-  scores.sort();
-  const threshold = scores[matches.length - k];
-  const top: EngineMatch[] = [];
-  const rest: EngineMatch[] = [];
-  for (const m of matches) (m.score >= threshold ? top : rest).push(m);
-  top.sort(byRank);
-  for (const m of rest) top.push(m);
-  return top;
-}
-
-/** The index terms a note matched for the query's positive words, by path. */
-type MatchedTerms = (path: string) => Set<string>;
-
-/** An EngineMatch whose `terms` are computed on first read: only the hits of one page ever need them. */
-class LazyMatch implements EngineMatch {
-  private matched: Set<string> | null = null;
-
-  constructor(
-    readonly note: NoteRecord,
-    readonly score: number,
-    private readonly termsOf: MatchedTerms,
-    readonly text?: string,
-  ) {}
-
-  get terms(): Set<string> {
-    this.matched ??= this.termsOf(this.note.path);
-    return this.matched;
-  }
-}
-
-/** Frontmatter values as searchable text (keys left out; nested values flattened). */
-function propertyText(frontmatter: Record<string, unknown>): string {
-  const out: string[] = [];
-  const walk = (v: unknown): void => {
-    if (v === null || v === undefined) return;
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (typeof v === 'object') Object.values(v as Record<string, unknown>).forEach(walk);
-    else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') out.push(String(v));
-  };
-  walk(frontmatter);
-  return out.join('\n');
-}
+/** Notes holding every term first, then {@link byRank}. */
+const byTierAndRank = (a: EngineMatch, b: EngineMatch): number => Number(b.allTerms === true) - Number(a.allTerms === true) || byRank(a, b);

@@ -1,11 +1,15 @@
 import { decodePostings, encodePostings } from './posting-codec';
+import { StemGroups } from './stemming';
 import { TermDictionary } from './term-dictionary';
 import { indexTerms } from './tokenizer';
 
 /**
  * The inverted index behind {@link LexicalEngine}: for each term, the documents and fields it
- * occurs in with its frequency, scored with BM25+ per field (the scoring MiniSearch 7 uses,
- * k 1.2, b 0.7, δ 0.5) and summed over fields with per-field boosts.
+ * occurs in with its frequency, scored with BM25F ({@link BM25F}): one saturation and one idf
+ * per query term over its field-weighted, length-normalized frequencies. Every statistic
+ * (document count, document frequency, average field length) is counted over a
+ * {@link CorpusView}, the documents one caller may see, so a note hidden from the caller
+ * changes no score it sees.
  *
  * Memory layout, chosen for a 14k-note vault in a few tens of MB: a posting list is a
  * `Uint32Array` of pairs `[doc id, field | frequency << 3]`, sorted by doc id; per-document
@@ -16,8 +20,8 @@ import { indexTerms } from './tokenizer';
  * for good by the next save (which renumbers documents densely).
  */
 
-/** Number of indexed fields per document; field numbers are 0 ≤ f < FIELD_COUNT. */
-export const FIELD_COUNT = 6;
+/** Number of indexed fields per document; field numbers are 0 ≤ f < FIELD_COUNT (at most 8: 3 bits of a posting). */
+export const FIELD_COUNT = 7;
 
 /** One term a query word expands to, with its weight (1 exact; less for prefix and typo matches). */
 export interface Expansion {
@@ -34,9 +38,13 @@ export interface ExpandMode {
 /** Saved state of one chunk of documents: `[key, field lengths...]` per document, in id order. */
 export type DocRow = [key: string, ...lengths: number[]];
 
-const K = 1.2;
-const B = 0.7;
-const D = 0.5;
+/**
+ * BM25F parameters (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and
+ * Beyond", 2009, §3.3, the simple BM25F): a query term's pseudo-frequency in a document is
+ * `Σ_fields boost_f · tf_f / (1 − b + b · len_f / avglen_f)`, saturated once as
+ * `idf · x · (k1 + 1) / (k1 + x)` with `idf = ln(1 + (N − df + 0.5) / (df + 0.5))`.
+ */
+export const BM25F = { k1: 1.2, b: 0.75 } as const;
 /** MiniSearch 7's default weights for prefix and fuzzy expansions. */
 const PREFIX_WEIGHT = 0.375;
 const FUZZY_WEIGHT = 0.45;
@@ -49,6 +57,19 @@ const DOC_LINE_ROWS = 2000;
 export interface ScoreSheet {
   values: Float64Array;
   docs: number[];
+}
+
+/**
+ * What one caller may see of the index, and the BM25 statistics counted over it: built by
+ * {@link TermIndex.view}, valid while the index's {@link TermIndex.version} is unchanged.
+ */
+export interface CorpusView {
+  /** 1 for each live document the caller may see, by doc id. */
+  visible: Uint8Array;
+  /** Number of visible documents (BM25's N). */
+  count: number;
+  /** Each field's length summed over the visible documents (terms). */
+  fieldTotal: Float64Array;
 }
 
 /** One saved line: `D` rows of documents, or `T` pairs of term and encoded postings. */
@@ -65,8 +86,15 @@ export class TermIndex {
   /** 1 for a tombstoned document (see the class comment), by doc id; `deadCount` of them. */
   private dead = new Uint8Array(1024);
   private deadCount = 0;
-  private readonly fieldTotal = new Float64Array(FIELD_COUNT);
   private live = 0;
+  /** Per-document stamp of the query term being scored (document frequency over several expansions counts a document once). */
+  private stamps = new Uint32Array(1024);
+  private stamp = 0;
+  /** Index terms by stem, for ranked queries (see stemming.ts). */
+  readonly stems = new StemGroups(
+    () => this.dict.size,
+    (id) => this.dict.term(id),
+  );
   private counts = new Uint32Array(1024);
   private seen = new Uint32Array(1024);
   /** Bumped by every change; lets a sliced save notice that the index moved under it. */
@@ -92,7 +120,6 @@ export class TermIndex {
     for (let f = 0; f < FIELD_COUNT; f++) {
       const terms = indexTerms(fields[f]);
       this.fieldLen[doc * FIELD_COUNT + f] = terms.length;
-      this.fieldTotal[f] += terms.length;
       const touched: number[] = [];
       for (const term of terms) {
         const id = this.dict.intern(term);
@@ -122,7 +149,6 @@ export class TermIndex {
     this.version++;
     this.docKey[doc] = null;
     this.live--;
-    for (let f = 0; f < FIELD_COUNT; f++) this.fieldTotal[f] -= this.fieldLen[doc * FIELD_COUNT + f];
     const terms = this.docTerms[doc];
     this.docTerms[doc] = null;
     if (terms === null || terms === undefined) {
@@ -149,25 +175,67 @@ export class TermIndex {
     return this.docKey[doc] ?? null;
   }
 
-  /** The query term's expansions: the term itself, terms it prefixes, and (only when neither exists) terms one edit away. */
-  expand(term: string, mode: ExpandMode): Expansion[] {
+  /**
+   * The documents `allow` admits among the live ones, with the BM25 statistics over them.
+   * @param allow by doc id; called once per live document
+   * @returns a view valid until the index changes ({@link version})
+   */
+  view(allow: (doc: number) => boolean): CorpusView {
+    const visible = new Uint8Array(this.docKey.length);
+    const fieldTotal = new Float64Array(FIELD_COUNT);
+    let count = 0;
+    for (let doc = 0; doc < this.docKey.length; doc++) {
+      if (this.docKey[doc] == null || this.dead[doc] === 1 || !allow(doc)) continue;
+      visible[doc] = 1;
+      count++;
+      for (let f = 0; f < FIELD_COUNT; f++) fieldTotal[f] += this.fieldLen[doc * FIELD_COUNT + f];
+    }
+    return { visible, count, fieldTotal };
+  }
+
+  /**
+   * The query term's expansions among the terms some visible document holds: the term
+   * itself, terms it prefixes, and (only when neither exists in the view) terms one edit
+   * away. Judging existence by the view keeps a hidden note from deciding whether typo
+   * matching runs.
+   */
+  expand(term: string, mode: ExpandMode, view: CorpusView): Expansion[] {
     const out: Expansion[] = [];
     const exact = this.dict.idOf(term);
-    if (exact >= 0) out.push({ id: exact, weight: 1 });
-    if (mode.prefix) {
-      for (const id of this.dict.withPrefix(term)) {
-        if (id === exact) continue;
-        const t = this.dict.term(id).length;
-        out.push({ id, weight: (PREFIX_WEIGHT * t) / (t + 0.3 * (t - term.length)) });
-      }
-    }
-    if (mode.fuzzy && out.length === 0) {
-      for (const id of this.dict.withinOneEdit(term)) {
-        const t = this.dict.term(id).length;
-        out.push({ id, weight: (FUZZY_WEIGHT * t) / (t + 1) });
-      }
+    if (exact >= 0 && this.seenIn(exact, view)) out.push({ id: exact, weight: 1 });
+    if (mode.prefix) out.push(...this.prefixed(term, exact, view));
+    if (mode.fuzzy && out.length === 0) out.push(...this.typos(term, view));
+    return out;
+  }
+
+  /** Terms longer than `term` that start with it (not `exact`), held by a visible document, weighted by how much longer they are. */
+  prefixed(term: string, exact: number, view: CorpusView): Expansion[] {
+    const out: Expansion[] = [];
+    for (const id of this.dict.withPrefix(term)) {
+      if (id === exact || !this.seenIn(id, view)) continue;
+      const t = this.dict.term(id).length;
+      out.push({ id, weight: (PREFIX_WEIGHT * t) / (t + 0.3 * (t - term.length)) });
     }
     return out;
+  }
+
+  /** Terms one edit away from `term`, held by a visible document. */
+  typos(term: string, view: CorpusView): Expansion[] {
+    const out: Expansion[] = [];
+    for (const id of this.dict.withinOneEdit(term)) {
+      if (!this.seenIn(id, view)) continue;
+      const t = this.dict.term(id).length;
+      out.push({ id, weight: (FUZZY_WEIGHT * t) / (t + 1) });
+    }
+    return out;
+  }
+
+  /** True when some document visible in `view` holds term `id` (stops at the first). */
+  seenIn(id: number, view: CorpusView): boolean {
+    const list = this.postingsOf(id);
+    const len = this.postLen[id] ?? 0;
+    for (let i = 0; i < len; i += 2) if (view.visible[list[i]] === 1) return true;
+    return false;
   }
 
   /** An empty score sheet with room for every doc id. */
@@ -183,34 +251,54 @@ export class TermIndex {
   }
 
   /**
-   * Adds the BM25+ score of every live document containing term `id` into `sheet`,
-   * `weight × boosts[field] × bm25` summed over the fields it occurs in (always > 0).
+   * Scores one query term, given as its expansions (the term, its stem variants, prefix or
+   * typo matches, each with a weight), with {@link BM25F} over the documents of `view`: the
+   * expansions' weighted frequencies add up into one pseudo-frequency per document, and the
+   * term's document frequency counts each visible document holding any expansion once.
+   * @param boosts field weights, by field number
+   * @param sheet receives the score (> 0) of every visible document holding the term
    * @param within when given, only documents `d` with `within[d] === 1` are scored (the
-   *   others cannot match the query anyway); document frequencies still count them all
+   *   others cannot match the query anyway); the document frequency still counts them all
+   * @returns the term's idf over the view (0 when no visible document holds it)
    */
-  score(id: number, weight: number, boosts: ArrayLike<number>, sheet: ScoreSheet, within: Uint8Array | null = null): void {
-    const list = this.postingsOf(id);
-    const len = this.postLen[id];
-    const matching = new Float64Array(FIELD_COUNT);
-    const skip = this.deadCount > 0;
-    for (let i = 0; i < len; i += 2) if (!skip || this.dead[list[i]] !== 1) matching[list[i + 1] & 7]++;
-    const idf = new Float64Array(FIELD_COUNT);
+  score(expansions: readonly Expansion[], boosts: ArrayLike<number>, view: CorpusView, sheet: ScoreSheet, within: Uint8Array | null = null): number {
+    const { k1, b } = BM25F;
+    if (this.stamps.length < this.docKey.length) this.stamps = grow(this.stamps, this.docKey.length);
+    if (++this.stamp === 0xffffffff) {
+      this.stamps.fill(0);
+      this.stamp = 1;
+    }
+    const stamp = this.stamp;
     const perLength = new Float64Array(FIELD_COUNT);
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      idf[f] = weight * boosts[f] * Math.log(1 + (this.live - matching[f] + 0.5) / (matching[f] + 0.5));
-      perLength[f] = (K * B) / (this.fieldTotal[f] / Math.max(1, this.live) || 1);
+    for (let f = 0; f < FIELD_COUNT; f++) perLength[f] = b / (view.fieldTotal[f] / Math.max(1, view.count) || 1);
+    const base = 1 - b;
+    const { visible } = view;
+    let df = 0;
+    for (const e of expansions) {
+      const list = this.postingsOf(e.id);
+      const len = this.postLen[e.id] ?? 0;
+      for (let i = 0; i < len; i += 2) {
+        const doc = list[i];
+        if (visible[doc] !== 1) continue;
+        if (this.stamps[doc] !== stamp) {
+          this.stamps[doc] = stamp;
+          df++;
+        }
+        if (within !== null && within[doc] !== 1) continue;
+        const code = list[i + 1];
+        const f = code & 7;
+        const x = (e.weight * boosts[f] * (code >>> 3)) / (base + perLength[f] * this.fieldLen[doc * FIELD_COUNT + f]);
+        if (sheet.values[doc] === 0) sheet.docs.push(doc);
+        sheet.values[doc] += x;
+      }
     }
-    const base = K * (1 - B);
-    for (let i = 0; i < len; i += 2) {
-      const doc = list[i];
-      if ((skip && this.dead[doc] === 1) || (within !== null && within[doc] !== 1)) continue;
-      const code = list[i + 1];
-      const f = code & 7;
-      const tf = code >>> 3;
-      const s = idf[f] * (D + (tf * (K + 1)) / (tf + base + perLength[f] * this.fieldLen[doc * FIELD_COUNT + f]));
-      if (sheet.values[doc] === 0) sheet.docs.push(doc);
-      sheet.values[doc] += s;
+    if (df === 0) return 0;
+    const idf = Math.log(1 + (view.count - df + 0.5) / (df + 0.5));
+    for (const doc of sheet.docs) {
+      const x = sheet.values[doc];
+      sheet.values[doc] = (idf * x * (k1 + 1)) / (k1 + x);
     }
+    return idf;
   }
 
   /** True when live document `doc` contains term `id` in some field. */
@@ -272,7 +360,6 @@ export class TermIndex {
         for (let f = 0; f < FIELD_COUNT; f++) {
           const n = Number(row[f + 1]) >>> 0;
           this.fieldLen[doc * FIELD_COUNT + f] = n;
-          this.fieldTotal[f] += n;
         }
         this.live++;
       }

@@ -9,7 +9,7 @@ import { SNIPPET_WIDTH, snippetText } from '../results/snippet';
 import type { SearchIndex } from '../search-index';
 import { isTransientAiError, type SemanticIndex, type SemanticMatch, type SemanticStatus } from '../semantic/semantic-index';
 import type { SearchHit, SearchOptions, SearchPage } from '../types';
-import { anyWordsQuery, fusedSource, FUSION_POOL, hybridLists } from './candidates';
+import { fusedSource, FUSION_POOL, hybridLists } from './candidates';
 import { fuse, HYBRID_FUSION, type ScoredKey } from './fusion';
 
 /** How `search` ranks: keywords, meaning, or both fused. */
@@ -40,8 +40,8 @@ const WHERE = 'Settings → Vault MCP → AI provider';
  *   lexical when the semantic index is off, building or its provider unreachable, or the query
  *   uses search operators (semantic ranking reads plain language); the page's `note` then says
  *   so once, with the reason.
- * The lists fused are the notes with every word, those with any word and the semantic ones
- * ({@link hybridLists}).
+ * The lists fused are the lexical hits holding every word (`all_terms`), the whole lexical
+ * ranking (partial matches included) and the semantic hits ({@link hybridLists}).
  * @returns one page, as `SearchIndex.search`, and `mixed` (false when only lexical ranking ran)
  * @throws ToolError invalid_argument (bad query, limit or cursor; regex in semantic mode) | unavailable
  */
@@ -79,11 +79,10 @@ export async function searchByMode(services: SearchServices, mode: SearchMode, q
     return { page: withNote(await services.lexical.search(query, scope, options), fallbackNote(providerReason(err))), mixed: false };
   }
   const lexicalPage = await services.lexical.search(query, scope, { limit: FUSION_POOL, fields: options.fields });
-  const widened = anyWordsQuery(query);
-  const anyPage = widened.includes(' OR ') ? await services.lexical.search(widened, scope, { limit: FUSION_POOL, fields: options.fields }) : lexicalPage;
-  const byPath = new Map([...anyPage.results, ...lexicalPage.results].map((h) => [h.path, h]));
+  const ranked = lexicalPage.results.map(scoredHit);
+  const byPath = new Map(lexicalPage.results.map((h) => [h.path, h]));
   const semanticByPath = new Map(semantic.map((m) => [m.path, m]));
-  const lists = hybridLists(lexicalPage.results.map(scoredHit), anyPage.results.map(scoredHit), semantic.map((m) => ({ key: m.path, score: shownScore(m.score) })));
+  const lists = hybridLists(ranked.filter((_, i) => lexicalPage.results[i].all_terms !== false), ranked, semantic.map((m) => ({ key: m.path, score: shownScore(m.score) })));
   const fused = fuse(lists, HYBRID_FUSION);
   const hits = await Promise.all(
     fused.slice(offset, offset + limit).map(async (f): Promise<SearchHit> => {

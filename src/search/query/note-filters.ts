@@ -47,27 +47,48 @@ export function matchTag(note: NoteRecord, tag: string): boolean {
   return note.tags.some((t) => t === tag || t.startsWith(tag + '/'));
 }
 
+/** A property test decided without running a user regex (`regex` tests go through {@link propertyStrings} and a RegexGuard). */
+export type PlainPropertyTest = Exclude<PropertyTest, { op: 'regex' }>;
+
 /**
  * A property filter on the frontmatter; the key is found case-insensitively.
  * - exists: the key is present (any value, even empty).
- * - contains: the value, or any list item, contains the text case-insensitively; the text
- *   `null` also matches an empty value (null, '', []), as in Obsidian's `[prop:null]`.
+ * - null: the key is present without a value (YAML `key:`), as Obsidian Help ("Search
+ *   properties") documents `[prop:null]`: not for `""` or `[]`.
+ * - contains: the value, or any list item, contains the text case-insensitively.
  * - compare: numbers compare numerically; `YYYY-MM-DD...` dates compare as ISO strings
  *   (time zone free); `=` otherwise compares the text case-insensitively. A list passes
  *   when any item does. Values that cannot be compared do not pass.
  */
-export function matchProperty(note: NoteRecord, name: string, test: PropertyTest): boolean {
-  const key = Object.keys(note.frontmatter).find((k) => k.toLowerCase() === name.toLowerCase());
+export function matchProperty(note: NoteRecord, name: string, test: PlainPropertyTest): boolean {
+  const key = propertyKey(note, name);
   if (key === undefined) return false;
   if (test.op === 'exists') return true;
   const value = note.frontmatter[key];
+  if (test.op === 'null') return value === null || value === undefined;
   const items = Array.isArray(value) ? value : [value];
   if (test.op === 'contains') {
     const wanted = test.value.toLowerCase();
-    if (wanted === 'null' && isEmpty(value)) return true;
     return items.some((item) => item !== null && item !== undefined && stringify(item).toLowerCase().includes(wanted));
   }
   return items.some((item) => compareItem(item, test.cmp, test.value));
+}
+
+/**
+ * The strings a `[name:/regex/]` test looks at: the value, or each list item, as text (a
+ * date as its ISO form); none when the key is missing or has no value.
+ */
+export function propertyStrings(note: NoteRecord, name: string): string[] {
+  const key = propertyKey(note, name);
+  if (key === undefined) return [];
+  const value = note.frontmatter[key];
+  const items = Array.isArray(value) ? value : [value];
+  return items.filter((item) => item !== null && item !== undefined).map((item) => (item instanceof Date ? item.toISOString() : stringify(item)));
+}
+
+function propertyKey(note: NoteRecord, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return Object.keys(note.frontmatter).find((k) => k.toLowerCase() === lower);
 }
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -101,10 +122,6 @@ function compareItem(item: unknown, cmp: string, wanted: string): boolean {
 
 function containsText(value: string, text: string): boolean {
   return value.normalize('NFC').toLowerCase().includes(text.normalize('NFC').toLowerCase());
-}
-
-function isEmpty(value: unknown): boolean {
-  return value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 }
 
 function stringify(value: unknown): string {

@@ -1,43 +1,21 @@
 import type { QueryNode } from './query-ast';
-import { matchFile, matchPath, matchProperty, matchTag, type NoteRecord } from './note-filters';
-import { hasUnsegmented, queryTerms } from '../engine/tokenizer';
-import { escapeRegExp } from '../../vault/writes/text-edits';
+import type { NoteText, ScopedRegexRuns, TermLookup, Verdict } from './eval-types';
+import { fileName, propertyStrings, type NoteRecord } from './note-filters';
+import type { RegexGuard } from './regex-guard';
+import { noteFilter, scopeWithoutText, scopeWithText } from './scope-eval';
+import { decidedByIndex, literalPattern } from './text-match';
+import { queryTerms } from '../engine/tokenizer';
+
+export type { NoteText, TermLookup, Truth, Verdict } from './eval-types';
+export { decidedByIndex, literalPattern } from './text-match';
 
 /**
  * Evaluates a parsed query against one note, in two passes so that only plausible notes
- * are read from disk: without the note text, phrases, regexes and token-less words answer
- * `maybe`; with the text, every node answers yes or no.
+ * are read from disk: without the note text, phrases, regexes, token-less words and the text
+ * operators (`line:`, `content:`, `match-case:`...) answer `maybe` unless the index rules
+ * them out; with the text, every node answers yes or no (see {@link evaluateBatch} for
+ * regexes inside text operators).
  */
-
-/** Three-valued truth: `maybe` means "needs the note text to decide". */
-export type Truth = 'yes' | 'no' | 'maybe';
-
-/** A node's answer for one note; `score` sums the index scores of the positive terms that matched. */
-export interface Verdict {
-  truth: Truth;
-  score: number;
-}
-
-/** The note text once loaded: `full` is the whole file, `body` the part after the frontmatter. */
-export interface NoteText {
-  full: string;
-  body: string;
-}
-
-/**
- * Index answers the evaluator needs: for a `word` or `phrase` node with index terms, the
- * note's score when all of its terms are in the note (`null` when not). Words are looked
- * up with prefix/fuzzy expansion, phrases by their exact terms.
- */
-export interface TermLookup {
-  score(node: QueryNode, path: string): number | null;
-  /**
-   * Whether a user regex matched the note: for a `regex` node the note body (asked only in
-   * the text pass), for `path:/re/` and `file:/re/` the path or file name. Answered from
-   * results computed in batches through a `RegexGuard`, so no user regex runs unguarded.
-   */
-  regex(node: QueryNode, path: string): boolean;
-}
 
 const NO: Verdict = { truth: 'no', score: 0 };
 const MAYBE: Verdict = { truth: 'maybe', score: 0 };
@@ -82,15 +60,82 @@ export function evaluate(node: QueryNode, note: NoteRecord, lookup: TermLookup, 
       return evaluateText(node, note, lookup, text);
     case 'regex':
       return text === undefined ? MAYBE : answer(lookup.regex(node, note.path));
-    case 'path':
-      return answer(node.match.kind === 'regex' ? lookup.regex(node, note.path) : matchPath(note, node.match.text));
-    case 'file':
-      return answer(node.match.kind === 'regex' ? lookup.regex(node, note.path) : matchFile(note, node.match.text));
-    case 'tag':
-      return answer(matchTag(note, node.tag));
-    case 'property':
-      return answer(matchProperty(note, node.name, node.test));
+    case 'case':
+      if (transparent(node)) return evaluate(node.child, note, lookup, text);
+      return text === undefined ? (scopeWithoutText(node, note, lookup) === 'no' ? NO : MAYBE) : scopeWithText(node, note, lookup, text);
+    case 'scope':
+      return text === undefined ? (scopeWithoutText(node, note, lookup) === 'no' ? NO : MAYBE) : scopeWithText(node, note, lookup, text);
+    default:
+      return answer(noteFilter(node, note, lookup));
   }
+}
+
+/**
+ * True for an `ignore-case:` with no `match-case:` inside: matching is case-insensitive
+ * anyway, so outside a stretch operator it means exactly its child (and is evaluated as such).
+ */
+function transparent(node: QueryNode & { kind: 'case' }): boolean {
+  return !node.sensitive && !hasSensitive(node.child);
+}
+
+function hasSensitive(node: QueryNode): boolean {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.children.some(hasSensitive);
+    case 'not':
+    case 'scope':
+      return hasSensitive(node.child);
+    case 'case':
+      return node.sensitive || hasSensitive(node.child);
+    default:
+      return false;
+  }
+}
+
+/**
+ * The text pass over a batch of loaded notes: like {@link evaluate} with the text for each
+ * note, and for regexes inside text operators (`line:(/re/)`, `match-case:/Re/`) a first
+ * round that collects every stretch they must be tested on, one guarded run per regex over
+ * the whole batch, then the real round.
+ * @param guard runs the collected regexes (each regex once per batch)
+ * @returns one verdict per item, in order: yes or no
+ * @throws ToolError('invalid_argument') from `guard` when a regex exceeds the search's time budget
+ */
+export function evaluateBatch(query: QueryNode, items: { note: NoteRecord; text: NoteText }[], lookup: TermLookup, guard: RegexGuard): Verdict[] {
+  const scoped = scopedRegexes(query);
+  if (scoped.length > 0) {
+    const runs: ScopedRegexRuns = { answers: new Map(), wanted: new Map(), absent: new Map() };
+    for (const node of scoped) {
+      if (node.kind !== 'regex' || !local(node.regex)) continue;
+      // Without assertions a match in a stretch is a match in the whole file text: test that first.
+      const ok = guard.testAll(node.regex, items.map((i) => i.text.full));
+      runs.absent.set(node, new Set(items.filter((_, k) => !ok[k]).map((i) => i.text)));
+    }
+    for (const item of items) {
+      item.text.runs = runs;
+      evaluate(query, item.note, lookup, item.text);
+    }
+    for (const [node, wanted] of runs.wanted) {
+      if (node.kind !== 'regex') continue;
+      const inputs = [...wanted];
+      const ok = guard.testAll(node.regex, inputs);
+      const known = runs.answers.get(node) ?? new Map<string, boolean>();
+      inputs.forEach((input, k) => known.set(input, ok[k]));
+      runs.answers.set(node, known);
+    }
+    runs.wanted.clear();
+  }
+  return items.map((item) => evaluate(query, item.note, lookup, item.text));
+}
+
+/**
+ * True when a regex has no assertion (`^`, `$`, `\b`, `\B`, lookaround), so whether it
+ * matches a piece of text does not depend on what surrounds the piece. Conservative: a `^`
+ * inside `[^…]` also counts as one.
+ */
+function local(regex: RegExp): boolean {
+  return !/[\^$]|\\[bB]|\(\?<?[=!]/.test(regex.source);
 }
 
 /** True when `node` or a descendant can only be decided with the note text. */
@@ -103,7 +148,10 @@ export function needsText(node: QueryNode): boolean {
       return needsText(node.child);
     case 'phrase':
     case 'regex':
+    case 'scope':
       return true;
+    case 'case':
+      return !transparent(node) || needsText(node.child);
     case 'word':
       return !decidedByIndex(node.text);
     default:
@@ -111,7 +159,11 @@ export function needsText(node: QueryNode): boolean {
   }
 }
 
-/** Every node whose verdict needs a user regex run: `regex` nodes (on the body) and `path:`/`file:` with a regex. */
+/**
+ * Every node whose verdict needs a user regex run outside text operators: `regex` nodes (on
+ * the body) and `path:`/`file:`/`[prop:…]` with a regex (see {@link recordRegexInputs}).
+ * Regexes inside `line:`, `match-case:`... are run by {@link evaluateBatch}.
+ */
 export function regexNodes(node: QueryNode): QueryNode[] {
   switch (node.kind) {
     case 'and':
@@ -119,11 +171,57 @@ export function regexNodes(node: QueryNode): QueryNode[] {
       return node.children.flatMap(regexNodes);
     case 'not':
       return regexNodes(node.child);
+    case 'case':
+      return transparent(node) ? regexNodes(node.child) : [];
     case 'regex':
       return [node];
     case 'path':
     case 'file':
       return node.match.kind === 'regex' ? [node] : [];
+    case 'property':
+      return node.test.op === 'regex' ? [node] : [];
+    default:
+      return [];
+  }
+}
+
+/**
+ * What a note-level regex node is tested on for `note`: its path (`path:/re/`), file name
+ * (`file:/re/`) or property value items (`[prop:/re/]`); the note matches when any does.
+ * @returns the strings to test (none for other nodes or a missing property)
+ */
+export function recordRegexInputs(node: QueryNode, note: NoteRecord): string[] {
+  if (node.kind === 'path') return [note.path];
+  if (node.kind === 'file') return [fileName(note.path)];
+  if (node.kind === 'property') return propertyStrings(note, node.name);
+  return [];
+}
+
+/**
+ * The user regex of a node {@link regexNodes} returned.
+ * @throws Error for a node without one (a bug in the caller)
+ */
+export function userRegex(node: QueryNode): RegExp {
+  if (node.kind === 'regex') return node.regex;
+  if ((node.kind === 'path' || node.kind === 'file') && node.match.kind === 'regex') return node.match.regex;
+  if (node.kind === 'property' && node.test.op === 'regex') return node.test.regex;
+  throw new Error(`userRegex called on a ${node.kind} node without a regex`);
+}
+
+/** The `regex` nodes inside text operators (scope and case nodes), run per stretch by {@link evaluateBatch}. */
+export function scopedRegexes(node: QueryNode, inside = false): QueryNode[] {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.children.flatMap((c) => scopedRegexes(c, inside));
+    case 'not':
+      return scopedRegexes(node.child, inside);
+    case 'scope':
+      return scopedRegexes(node.child, true);
+    case 'case':
+      return scopedRegexes(node.child, inside || !transparent(node));
+    case 'regex':
+      return inside ? [node] : [];
     default:
       return [];
   }
@@ -140,6 +238,9 @@ export function positiveLeaves(node: QueryNode, negated = false): QueryNode[] {
       return node.children.flatMap((c) => positiveLeaves(c, negated));
     case 'not':
       return positiveLeaves(node.child, !negated);
+    case 'scope':
+    case 'case':
+      return positiveLeaves(node.child, negated);
     case 'word':
     case 'phrase':
     case 'regex':
@@ -157,33 +258,15 @@ export function termNodes(node: QueryNode, negated = false): { node: QueryNode; 
       return node.children.flatMap((c) => termNodes(c, negated));
     case 'not':
       return termNodes(node.child, !negated);
+    case 'scope':
+    case 'case':
+      return termNodes(node.child, negated);
     case 'word':
     case 'phrase':
       return [{ node, negated }];
     default:
       return [];
   }
-}
-
-/**
- * A case-insensitive regex for a phrase or literal word: its whitespace-separated parts in
- * order, any run of whitespace between them. Each character matches its composed (NFC) and
- * decomposed (NFD) spelling, so `pastéis` finds a note saved as `paste\u0301is` (Unicode
- * canonical equivalence, UAX #15; macOS tools often write NFD).
- */
-export function literalPattern(text: string): RegExp {
-  const parts = text.normalize('NFC').trim().split(/\s+/).map(canonicalPattern);
-  return new RegExp(parts.join('\\s+'), 'iu');
-}
-
-/** The pattern of one whitespace-free part: each character as itself, or `(?:nfc|nfd)` where the two differ. */
-function canonicalPattern(part: string): string {
-  let out = '';
-  for (const ch of part) {
-    const nfd = ch.normalize('NFD');
-    out += nfd === ch ? escapeRegExp(ch) : `(?:${escapeRegExp(ch)}|${escapeRegExp(nfd)})`;
-  }
-  return out;
 }
 
 /** Per-node facts computed once per query, not once per note. */
@@ -215,15 +298,6 @@ function evaluateText(node: QueryNode & { kind: 'word' | 'phrase' }, note: NoteR
   if (text === undefined) return MAYBE;
   const found = facts.literal.test(`${note.title}\n${text.full}`);
   return found ? { truth: 'yes', score: facts.indexed ? score : 1 } : NO;
-}
-
-/**
- * Whether the index alone decides a word (prefix and fuzzy matches included). Not for words
- * without index terms (punctuation only), nor for words in unsegmented scripts, whose
- * bigrams must also be adjacent on the text: those are checked like a phrase.
- */
-export function decidedByIndex(word: string): boolean {
-  return queryTerms(word).length > 0 && !hasUnsegmented(word);
 }
 
 function answer(ok: boolean): Verdict {

@@ -1,26 +1,37 @@
 import { ToolError } from '../../errors';
-import type { CompareOp, PropertyTest, QueryNode, TextMatch } from './query-ast';
+import type { CompareOp, QueryNode, TextScope } from './query-ast';
+import { compileRegex, readQuotedAt, readRegexAt, type QueryFail } from './query-literals';
 
 /**
  * Parses a search query into a {@link QueryNode} tree, following Obsidian's search syntax
- * (Obsidian Help, "Search"): space-separated terms must all match; `OR` between terms binds
- * tighter than the implicit AND (`a b OR c` = a AND (b OR c)); parentheses group; `-` before
- * a term, phrase, operator or group excludes it. Operators: `path:`, `file:`, `tag:`,
- * `has:`, `[prop]`, `[prop:value]`, `[prop:op value]` (op one of > < >= <= =), `/regex/flags`
- * (flags from i, s, u; `m` is always on so `^`/`$` match at line ends), `"exact phrase"`.
+ * (Obsidian Help, "Search"): space-separated terms must all match; `OR` joins such runs of
+ * terms, so it binds looser than the implicit AND (`meeting work OR meetup personal` =
+ * (meeting AND work) OR (meetup AND personal), the Help's own example); parentheses group;
+ * `-` before a term, phrase, operator or group excludes it. A phrase in double quotes may
+ * hold `\"` (a quote) and `\\` (a backslash).
+ *
+ * Operators: `file:`, `path:` (a term or a `( … )` sub-query tested on the file name or path),
+ * `content:`, `line:`, `block:`, `section:`, `task:`, `task-todo:`, `task-done:` (a term or a
+ * `( … )` sub-query that must hold within one stretch of that kind, e.g. `line:(mix flour)`),
+ * `match-case:`, `ignore-case:` (the words, phrases and regexes of the term compare
+ * case-sensitively / -insensitively), `tag:`, `has:`, `[prop]`, `[prop:value]` (the value
+ * may be a sub-query: `[status:Draft OR Published]`, `[status:"in progress"]`,
+ * `[status:/^dr/]`, `[prop:null]`), `[prop:op value]` (op one of > < >= <= =),
+ * `/regex/flags` (flags from i, s, u; `m` is always on so `^`/`$` match at line ends).
  * A word with an unknown `name:` prefix stays a plain word (e.g. `10:30`).
  *
  * The query is normalized to Unicode NFC first (vault paths and the index use composed
  * characters), so `Cafe\u0301` and `Café` are the same query. Limits keep one query from
  * blocking the event loop or the stack: {@link MAX_QUERY_CHARS} characters,
- * {@link MAX_QUERY_TERMS} terms and {@link MAX_QUERY_DEPTH} nested groups or negations.
+ * {@link MAX_QUERY_TERMS} terms and {@link MAX_QUERY_DEPTH} nested groups, negations or
+ * operators.
  *
  * @param input the query as typed by the agent
  * @returns the root node
  * @throws ToolError('invalid_argument') naming the problem and its character position
- *   (1-based) for an empty or too long query, unbalanced parentheses or quotes, a dangling
- *   OR or `-`, an operator without a value, an unsupported Obsidian operator, an invalid
- *   regex, too many terms or too deep nesting.
+ *   (1-based) for an empty or too long query, unbalanced parentheses, brackets or quotes, a
+ *   dangling OR or `-`, an operator without a value, an invalid regex, too many terms or too
+ *   deep nesting.
  */
 export function parseQuery(input: string): QueryNode {
   if (input.trim() === '') {
@@ -33,9 +44,9 @@ export function parseQuery(input: string): QueryNode {
 
 /** Longest query accepted, in UTF-16 code units. */
 export const MAX_QUERY_CHARS = 1000;
-/** Most terms (words, phrases, regexes, operators, property filters) in one query. */
+/** Most terms (words, phrases, regexes, tags, property tests, path and file tests) in one query. */
 export const MAX_QUERY_TERMS = 64;
-/** Most groups and negations nested inside each other. */
+/** Most groups, negations and operators nested inside each other. */
 export const MAX_QUERY_DEPTH = 32;
 
 function checkLength(input: string): void {
@@ -62,73 +73,103 @@ export function regexQuery(pattern: string): QueryNode {
   return { kind: 'regex', regex: compileRegex(pattern.normalize('NFC'), '') };
 }
 
-const OPERATORS = new Set(['path', 'file', 'tag', 'has']);
-const UNSUPPORTED = new Set(['content', 'line', 'block', 'section', 'task', 'task-todo', 'task-done', 'match-case', 'ignore-case']);
-const REGEX_FLAGS = new Set(['i', 's', 'u']);
+/** Every operator, with the example its "without a value" error suggests (from Obsidian Help where it has one). */
+const OPERATOR_EXAMPLES: Record<string, string> = {
+  file: 'file:202209',
+  path: 'path:"Daily notes/2022-07"',
+  content: 'content:"happy cat"',
+  'match-case': 'match-case:HappyCat',
+  'ignore-case': 'ignore-case:ikea',
+  tag: 'tag:#work',
+  has: 'has:due',
+  line: 'line:(mix flour)',
+  block: 'block:(dog cat)',
+  section: 'section:(dog cat)',
+  task: 'task:(call OR email)',
+  'task-todo': 'task-todo:call',
+  'task-done': 'task-done:call',
+};
+const SCOPES = new Set<string>(['content', 'line', 'block', 'section', 'task', 'task-todo', 'task-done']);
 const TERM_END = /[\s()]/;
 
-/** Recursive-descent parser over the raw string; `pos` is the next UTF-16 index to read. */
+/**
+ * What the terms being read are tested on: the note (`query`), its path or file name
+ * (inside `path:( … )` / `file:( … )`), or one property's value (inside `[name: … ]`).
+ * Only `query` terms may be operators or property filters.
+ */
+type Context = { kind: 'query' } | { kind: 'path' | 'file' } | { kind: 'property'; name: string };
+
+/** Recursive-descent parser over the raw string; `pos` is the next UTF-16 index to read, `end` where the current stretch stops. */
 class QueryParser {
   private pos = 0;
-  /** Groups and negations open around the current position. */
+  private end: number;
+  /** Groups, negations and operators open around the current position. */
   private depth = 0;
   /** Terms read so far. */
   private terms = 0;
+  private ctx: Context = { kind: 'query' };
+  /** Case of the enclosing match-case:/ignore-case: (null outside both): decides the `i` flag of regexes read. */
+  private sensitive: boolean | null = null;
+  private readonly failer: QueryFail = (what) => this.fail(what);
 
-  constructor(private readonly src: string) {}
+  constructor(private readonly src: string) {
+    this.end = src.length;
+  }
 
   parseAll(): QueryNode {
-    const node = this.parseAnd();
+    const node = this.parseOr();
     this.skipSpace();
-    if (this.pos < this.src.length) {
-      // parseAnd only stops early at ')'.
+    if (this.pos < this.end) {
+      // parseOr only stops early at ')'.
       this.fail(`has a ')' at character ${this.pos + 1} without a matching '('; remove it or add the '('`);
     }
     return node;
   }
 
-  /** Terms separated by spaces, up to the end or a closing parenthesis. */
+  /** Runs of terms joined by the keyword OR. */
+  private parseOr(): QueryNode {
+    const children = [this.parseAnd()];
+    for (;;) {
+      this.skipSpace();
+      if (!this.atKeywordOr()) break;
+      const orAt = this.pos;
+      this.pos += 2;
+      this.skipSpace();
+      if (this.pos >= this.end || this.src[this.pos] === ')') {
+        this.fail(`has OR at character ${orAt + 1} without a term after it; add the alternative term`);
+      }
+      children.push(this.parseAnd());
+    }
+    return children.length === 1 ? children[0] : { kind: 'or', children };
+  }
+
+  /** Terms separated by spaces, up to the end, a closing parenthesis or the keyword OR. */
   private parseAnd(): QueryNode {
     const children: QueryNode[] = [];
     for (;;) {
       this.skipSpace();
-      if (this.pos >= this.src.length || this.src[this.pos] === ')') break;
-      children.push(this.parseOr());
+      if (this.pos >= this.end || this.src[this.pos] === ')') break;
+      if (this.atKeywordOr()) {
+        if (children.length === 0) {
+          this.fail(`has OR at character ${this.pos + 1} without a term before it; put a term on both sides of OR`);
+        }
+        break;
+      }
+      children.push(this.parseUnary());
     }
     if (children.length === 0) {
+      if (this.depth === 0 && this.pos < this.end) {
+        this.fail(`has a ')' at character ${this.pos + 1} without a matching '('; remove it or add the '('`);
+      }
       this.fail(`has an empty group at character ${this.pos + 1}; put terms inside the parentheses`);
     }
     return children.length === 1 ? children[0] : { kind: 'and', children };
   }
 
-  /** Terms joined by the keyword OR. */
-  private parseOr(): QueryNode {
-    const children = [this.parseUnary()];
-    for (;;) {
-      const save = this.pos;
-      this.skipSpace();
-      if (!this.atKeywordOr()) {
-        this.pos = save;
-        break;
-      }
-      const orAt = this.pos;
-      this.pos += 2;
-      this.skipSpace();
-      if (this.pos >= this.src.length || this.src[this.pos] === ')') {
-        this.fail(`has OR at character ${orAt + 1} without a term after it; add the alternative term`);
-      }
-      children.push(this.parseUnary());
-    }
-    return children.length === 1 ? children[0] : { kind: 'or', children };
-  }
-
   private parseUnary(): QueryNode {
-    if (this.atKeywordOr()) {
-      this.fail(`has OR at character ${this.pos + 1} without a term before it; put a term on both sides of OR`);
-    }
     if (this.src[this.pos] === '-') {
       const next = this.src[this.pos + 1];
-      if (next === undefined || /\s/.test(next) || next === ')') {
+      if (this.pos + 1 >= this.end || /\s/.test(next) || next === ')') {
         this.fail(`has '-' at character ${this.pos + 1} with nothing after it; write the excluded term right after '-' (e.g. -draft)`);
       }
       this.enter();
@@ -140,14 +181,14 @@ class QueryParser {
     return this.parsePrimary();
   }
 
-  /** Opens one group or negation level; refuses nesting deeper than MAX_QUERY_DEPTH. */
+  /** Opens one group, negation or operator level; refuses nesting deeper than MAX_QUERY_DEPTH. */
   private enter(): void {
     if (++this.depth > MAX_QUERY_DEPTH) {
-      this.fail(`is nested too deeply at character ${this.pos + 1} (more than ${MAX_QUERY_DEPTH} groups or '-' inside each other); flatten the parentheses and negations`);
+      this.fail(`is nested too deeply at character ${this.pos + 1} (more than ${MAX_QUERY_DEPTH} groups, '-' or operators inside each other); flatten the parentheses and negations`);
     }
   }
 
-  /** Counts one term; refuses more than MAX_QUERY_TERMS. */
+  /** Counts one term starting at `at`; refuses more than MAX_QUERY_TERMS. */
   private countTerm(at: number): void {
     if (++this.terms > MAX_QUERY_TERMS) {
       this.fail(`has more than ${MAX_QUERY_TERMS} terms (the ${MAX_QUERY_TERMS + 1}th at character ${at + 1}); search for fewer words, phrases and filters`);
@@ -156,145 +197,195 @@ class QueryParser {
 
   private parsePrimary(): QueryNode {
     const ch = this.src[this.pos];
-    if (ch === '(') {
-      this.enter();
-      const open = this.pos++;
-      this.skipSpace();
-      if (this.pos >= this.src.length) {
-        this.fail(`has an unclosed '(' at character ${open + 1}; put terms inside and close the group with ')'`);
-      }
-      const inner = this.parseAnd();
-      if (this.src[this.pos] !== ')') {
-        this.fail(`has '(' at character ${open + 1} without a matching ')'; close the group`);
-      }
-      this.pos++;
-      this.depth--;
-      return inner;
+    if (ch === '(') return this.parseGroup(null);
+    if (ch === '"') {
+      const at = this.pos;
+      return this.leaf('phrase', readQuotedAt(this.src, this.pos, this.end, this.failer, this.advance), at);
     }
-    this.countTerm(this.pos);
-    if (ch === '"') return { kind: 'phrase', text: this.readQuoted() };
-    if (ch === '/') return { kind: 'regex', regex: this.readRegex() };
-    if (ch === '[') return this.readProperty();
-    const op = /^([A-Za-z][A-Za-z-]*):/.exec(this.src.slice(this.pos));
-    if (op) {
-      const name = op[1].toLowerCase();
-      if (OPERATORS.has(name)) {
+    if (ch === '/') {
+      const at = this.pos;
+      const { source, flags } = readRegexAt(this.src, this.pos, this.end, this.failer, this.advance);
+      return this.regexLeaf(source, flags, at);
+    }
+    if (this.ctx.kind === 'query') {
+      if (ch === '[') return this.readProperty();
+      const op = /^([A-Za-z][A-Za-z-]*):/.exec(this.src.slice(this.pos, this.end));
+      if (op && op[1].toLowerCase() in OPERATOR_EXAMPLES) {
+        const at = this.pos;
         this.pos += op[0].length;
-        return this.readOperator(name);
-      }
-      if (UNSUPPORTED.has(name)) {
-        this.fail(`uses the operator ${name}:, which this search does not support; use words, "phrases", path:, file:, tag:, has:, [property] or /regex/`);
+        return this.readOperator(op[1].toLowerCase(), at);
       }
     }
-    return { kind: 'word', text: this.readBare() };
+    const at = this.pos;
+    return this.leaf('word', this.readBare(), at);
   }
 
-  private readOperator(name: string): QueryNode {
-    const at = this.pos;
+  /**
+   * A parenthesized group at `pos`, in the current context.
+   * @param opener the operator that opened it (`line`) and where its name starts, named in the error when it is not closed
+   */
+  private parseGroup(opener: { name: string; at: number } | null): QueryNode {
+    this.enter();
+    const open = opener === null ? this.pos : opener.at;
+    this.pos++;
+    const what = opener === null ? "'('" : `'${opener.name}:('`;
+    this.skipSpace();
+    if (this.pos >= this.end) {
+      this.fail(`has an unclosed ${what} at character ${open + 1}; put terms inside and close the group with ')'`);
+    }
+    const inner = this.parseOr();
+    if (this.src[this.pos] !== ')' || this.pos >= this.end) {
+      const example = opener === null ? '' : ` (e.g. ${OPERATOR_EXAMPLES[opener.name]})`;
+      this.fail(`has ${what} at character ${open + 1} without a matching ')'; close the group${example}`);
+    }
+    this.pos++;
+    this.depth--;
+    return inner;
+  }
+
+  /** The operand of an operator: a `( … )` group, or one term (a negated one allowed). */
+  private operand(name: string, at: number): QueryNode {
+    if (this.src[this.pos] === '(') return this.parseGroup({ name, at });
+    this.enter();
+    const node = this.parseUnary();
+    this.depth--;
+    return node;
+  }
+
+  /** Reads the value of operator `name`, whose `name:` started at `at` (already consumed). */
+  private readOperator(name: string, at: number): QueryNode {
     const ch = this.src[this.pos];
-    if (ch === undefined || TERM_END.test(ch)) {
-      this.fail(`has ${name}: at character ${at - name.length} without a value; write the value right after the colon (e.g. ${name}:${name === 'tag' ? '#project' : 'notes'})`);
+    if (this.pos >= this.end || (TERM_END.test(ch) && ch !== '(')) {
+      this.fail(`has ${name}: at character ${at + 1} without a value; write the value right after the colon (e.g. ${OPERATOR_EXAMPLES[name]})`);
     }
     if (name === 'path' || name === 'file') {
-      const match: TextMatch =
-        ch === '/' ? { kind: 'regex', regex: this.readRegex() } : { kind: 'text', text: ch === '"' ? this.readQuoted() : this.readBare() };
-      return name === 'path' ? { kind: 'path', match } : { kind: 'file', match };
+      const outer = this.ctx;
+      this.ctx = { kind: name };
+      const node = this.operand(name, at);
+      this.ctx = outer;
+      return node;
     }
-    const value = (ch === '"' ? this.readQuoted() : this.readBare()).trim();
+    if (SCOPES.has(name)) return { kind: 'scope', scope: name as TextScope, child: this.operand(name, at) };
+    if (name === 'match-case' || name === 'ignore-case') {
+      const outer = this.sensitive;
+      this.sensitive = name === 'match-case';
+      const child = this.operand(name, at);
+      this.sensitive = outer;
+      return { kind: 'case', sensitive: name === 'match-case', child };
+    }
+    this.countTerm(at);
+    if (ch === '(') {
+      this.fail(`has ${name}:( at character ${at + 1}, but ${name}: takes one name; write ${name}:a OR ${name}:b for several`);
+    }
+    const value = (ch === '"' ? readQuotedAt(this.src, this.pos, this.end, this.failer, this.advance) : this.readBare()).trim();
     if (name === 'tag') {
       const tag = value.replace(/^#/, '').toLowerCase();
-      if (tag === '') this.fail(`has tag: at character ${at - 3} without a tag name; write it as tag:#name or tag:name`);
+      if (tag === '') this.fail(`has tag: at character ${at + 1} without a tag name; write it as tag:#name or tag:name`);
       return { kind: 'tag', tag };
     }
     return { kind: 'property', name: value, test: { op: 'exists' } };
   }
 
-  /** `[name]`, `[name:value]`, `[name:"quoted value"]`, `[name:>=value]`. */
+  /** A word or phrase read at `at`, as the current context tests it. */
+  private leaf(kind: 'word' | 'phrase', text: string, at: number): QueryNode {
+    this.countTerm(at);
+    const ctx = this.ctx;
+    if (ctx.kind === 'query') return { kind, text };
+    if (ctx.kind === 'property') {
+      if (kind === 'word' && text.toLowerCase() === 'null') return { kind: 'property', name: ctx.name, test: { op: 'null' } };
+      return { kind: 'property', name: ctx.name, test: { op: 'contains', value: text } };
+    }
+    return { kind: ctx.kind, match: { kind: 'text', text } };
+  }
+
+  /** A `/regex/` read at `at`; inside match-case: its `i` flag is dropped, inside ignore-case: added. */
+  private regexLeaf(source: string, flags: string, at: number): QueryNode {
+    this.countTerm(at);
+    const caseFlags = this.sensitive === null ? flags : this.sensitive ? flags.replace('i', '') : flags + 'i';
+    const regex = compileRegex(source, caseFlags);
+    const ctx = this.ctx;
+    if (ctx.kind === 'query') return { kind: 'regex', regex };
+    if (ctx.kind === 'property') return { kind: 'property', name: ctx.name, test: { op: 'regex', regex } };
+    return { kind: ctx.kind, match: { kind: 'regex', regex } };
+  }
+
+  /** `[name]`, `[name:value]` with a sub-query as value, `[name:>=value]`. */
   private readProperty(): QueryNode {
     const open = this.pos;
     let i = this.pos + 1;
     let inQuote = false;
-    while (i < this.src.length && (inQuote || this.src[i] !== ']')) {
-      if (this.src[i] === '"') inQuote = !inQuote;
+    while (i < this.end && (inQuote || this.src[i] !== ']')) {
+      if (this.src[i] === '\\') i++;
+      else if (this.src[i] === '"') inQuote = !inQuote;
       i++;
     }
-    if (i >= this.src.length) {
+    if (i >= this.end) {
       this.fail(`has '[' at character ${open + 1} without a matching ']'; write properties as [name] or [name:value]`);
     }
-    const inner = this.src.slice(open + 1, i);
-    this.pos = i + 1;
+    const close = i;
+    const inner = this.src.slice(open + 1, close);
     const colon = inner.indexOf(':');
     const name = (colon < 0 ? inner : inner.slice(0, colon)).trim();
     if (name === '') {
       this.fail(`has a property filter at character ${open + 1} without a property name; write it as [name] or [name:value]`);
     }
-    if (colon < 0) return { kind: 'property', name, test: { op: 'exists' } };
-    let raw = inner.slice(colon + 1).trim();
-    const cmp = /^(>=|<=|>|<|=)/.exec(raw);
-    if (cmp) raw = raw.slice(cmp[0].length).trim();
-    const value = unquote(raw);
-    if (value === '') {
+    this.pos = close + 1;
+    if (colon < 0) {
+      this.countTerm(open);
+      return { kind: 'property', name, test: { op: 'exists' } };
+    }
+    const raw = inner.slice(colon + 1).trim();
+    if (raw === '') {
       this.fail(`has the property filter [${inner}] without a value after the colon; write [${name}] to test that it exists`);
     }
-    const test: PropertyTest = cmp ? { op: 'compare', cmp: cmp[1] as CompareOp, value } : { op: 'contains', value };
-    return { kind: 'property', name, test };
+    const cmp = /^(>=|<=|>|<|=)/.exec(raw);
+    if (cmp) {
+      this.countTerm(open);
+      const value = unquote(raw.slice(cmp[0].length).trim());
+      if (value === '') this.fail(`has the property filter [${inner}] without a value after ${cmp[0]}; write it as [${name}:${cmp[0]}5]`);
+      return { kind: 'property', name, test: { op: 'compare', cmp: cmp[1] as CompareOp, value } };
+    }
+    return this.valueQuery(name, open + 2 + colon, close);
   }
 
-  private readQuoted(): string {
-    const open = this.pos;
-    const close = this.src.indexOf('"', open + 1);
-    if (close < 0) {
-      this.fail(`has a '"' at character ${open + 1} without a closing quote; close the phrase`);
+  /** The sub-query of a property value between `from` and `to` (exclusive), each of its terms tested on property `name`. */
+  private valueQuery(name: string, from: number, to: number): QueryNode {
+    const outer = { ctx: this.ctx, end: this.end };
+    this.ctx = { kind: 'property', name };
+    this.pos = from;
+    this.end = to;
+    this.enter();
+    const node = this.parseOr();
+    this.skipSpace();
+    if (this.pos < this.end) {
+      this.fail(`has a ')' at character ${this.pos + 1} without a matching '(' in a property value; remove it or add the '('`);
     }
-    this.pos = close + 1;
-    const text = this.src.slice(open + 1, close);
-    if (text.trim() === '') this.fail(`has an empty phrase at character ${open + 1}; put words between the quotes`);
-    return text;
+    this.depth--;
+    this.ctx = outer.ctx;
+    this.end = outer.end;
+    this.pos = to + 1;
+    // `[status:-draft]` is about notes that have the property: an excluded value does not let notes without it in.
+    return hasNot(node) ? { kind: 'and', children: [{ kind: 'property', name, test: { op: 'exists' } }, node] } : node;
   }
 
-  /** A `/pattern/flags` literal; `/` inside `[...]` or escaped with `\` does not close it. */
-  private readRegex(): RegExp {
-    const open = this.pos;
-    let i = open + 1;
-    let inClass = false;
-    for (; i < this.src.length; i++) {
-      const c = this.src[i];
-      if (c === '\\') i++;
-      else if (c === '[') inClass = true;
-      else if (c === ']') inClass = false;
-      else if (c === '/' && !inClass) break;
-    }
-    if (i >= this.src.length) {
-      this.fail(`has a regular expression at character ${open + 1} without a closing '/'; write it as /pattern/ (escape a literal slash as \\/)`);
-    }
-    const source = this.src.slice(open + 1, i);
-    let end = i + 1;
-    while (end < this.src.length && !TERM_END.test(this.src[end])) end++;
-    const flags = this.src.slice(i + 1, end);
-    this.pos = end;
-    if (source === '') this.fail(`has an empty regular expression at character ${open + 1}; put a pattern between the slashes`);
-    for (const f of flags) {
-      if (!REGEX_FLAGS.has(f)) {
-        this.fail(`has the regular expression /${source}/${flags} with unsupported flags; use only i, s or u after the closing '/', or quote the text to search for it literally`);
-      }
-    }
-    return compileRegex(source, flags);
-  }
+  private readonly advance = (to: number): void => {
+    this.pos = to;
+  };
 
   private readBare(): string {
     const start = this.pos;
-    while (this.pos < this.src.length && !TERM_END.test(this.src[this.pos])) this.pos++;
+    while (this.pos < this.end && !TERM_END.test(this.src[this.pos])) this.pos++;
     return this.src.slice(start, this.pos);
   }
 
   private atKeywordOr(): boolean {
-    if (!this.src.startsWith('OR', this.pos)) return false;
-    const after = this.src[this.pos + 2];
+    if (this.pos + 2 > this.end || !this.src.startsWith('OR', this.pos)) return false;
+    const after = this.pos + 2 < this.end ? this.src[this.pos + 2] : undefined;
     return after === undefined || /[\s("]/.test(after);
   }
 
   private skipSpace(): void {
-    while (this.pos < this.src.length && /\s/.test(this.src[this.pos])) this.pos++;
+    while (this.pos < this.end && /\s/.test(this.src[this.pos])) this.pos++;
   }
 
   private fail(what: string): never {
@@ -302,17 +393,12 @@ class QueryParser {
   }
 }
 
+/** True when a `not` node is in the tree. */
+function hasNot(node: QueryNode): boolean {
+  return node.kind === 'not' || ((node.kind === 'and' || node.kind === 'or') && node.children.some(hasNot));
+}
+
 /** Strips one pair of surrounding double quotes. */
 function unquote(value: string): string {
   return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
-}
-
-/** Compiles `source` with `flags` plus `m`; a syntax error becomes invalid_argument. */
-function compileRegex(source: string, flags: string): RegExp {
-  try {
-    return new RegExp(source, [...new Set(flags + 'm')].join(''));
-  } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new ToolError('invalid_argument', `The regular expression /${source}/ is invalid (${reason}); fix the pattern or quote the text to search for it literally.`);
-  }
 }

@@ -45,9 +45,10 @@ export function plainWords(node: QueryNode): QueryNode[] | null {
   return out.length > 0 ? out : null;
 }
 
-/** The word and phrase nodes (with index terms) every match of `node` must contain. */
+/** The word and phrase nodes (with index terms) every match of `node` must contain (inside `line:(…)`, `match-case:`… too). */
 export function requiredNodes(node: QueryNode): QueryNode[] {
   if ((node.kind === 'word' || node.kind === 'phrase') && queryTerms(node.text).length > 0) return [node];
+  if (node.kind === 'scope' || node.kind === 'case') return requiredNodes(node.child);
   return node.kind === 'and' ? node.children.flatMap(requiredNodes) : [];
 }
 

@@ -19,8 +19,11 @@ export interface SessionServices {
   enabledTools(): readonly ToolDefinition[];
   /** The folders `caller` may touch given the client's roots (see session-access.ts). */
   accessFor(caller: KeyRecord, client: ClientRootsState): SessionAccess;
-  /** Builds the context of one tool call for `caller`, confined to `access.roots`; `vaults` feeds the vaults tool. */
-  contextFor(caller: KeyRecord, access: SessionAccess, vaults: VaultsView): ToolContext;
+  /**
+   * Builds the context of one tool call for `caller`, confined to `access.roots`; `vaults` feeds
+   * the vaults tool; `session` is the MCP session id, when the client has one (the activity log groups by it).
+   */
+  contextFor(caller: KeyRecord, access: SessionAccess, vaults: VaultsView, session?: string): ToolContext;
   /** Plugin version reported in `serverInfo`. */
   version: string;
   /** This vault among the other open vaults (registry, handles, forwarding). */
@@ -84,10 +87,10 @@ export function createSessionServer(
     roots.refresh(() => server.request({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_REQUEST_TIMEOUT_MS }));
   };
   const peers = services.peers;
-  const contextOf = (key: KeyRecord, client: ClientRootsState): { context: ToolContext; blocked: string | null } => {
+  const contextOf = (key: KeyRecord, client: ClientRootsState, session?: string): { context: ToolContext; blocked: string | null } => {
     const access = services.accessFor(key, client);
     const vaults: VaultsView = { list: () => peers.list(), roots: access.report };
-    return { context: services.contextFor(key, access, vaults), blocked: access.blocked };
+    return { context: services.contextFor(key, access, vaults, session), blocked: access.blocked };
   };
   const addOnTools = addOns.flatMap((a) => a.tools ?? []);
   server.setRequestHandler(ListToolsRequestSchema, async () => {
@@ -117,7 +120,7 @@ export function createSessionServer(
         return peers.forward(target.entry, target.handle, key.label, clientPaths, name, args);
       }
     }
-    const { context, blocked } = contextOf(key, client);
+    const { context, blocked } = contextOf(key, client, extra.sessionId);
     if (blocked && name !== 'vaults') return { content: [{ type: 'text', text: blocked }], isError: true };
     return callTool(tools, name, args, context);
   });

@@ -11,12 +11,14 @@ import { hostPathRules } from '../roots/client-roots';
 import type { SessionServices } from './mcp-session';
 import { sessionAccess } from '../roots/session-access';
 import type { VaultPeers } from '../vaults/vault-peers';
+import type { ActivityLog } from '../../activity/activity-log';
 
 /**
  * Binds the registry and the vault/search services into what MCP sessions need.
  * @param version plugin version (manifest.json) reported as `serverInfo.version`.
  * @param peers this vault among the user's other open vaults (its location places client roots).
  * @param semantic the embedding index behind semantic/hybrid search, or null without one.
+ * @param activity the agent activity log (proposal_status's `activity`), or null without one.
  */
 export function createSessionServices(
   notes: NoteStore,
@@ -27,6 +29,7 @@ export function createSessionServices(
   version: string,
   peers: VaultPeers,
   semantic: SemanticIndex | null = null,
+  activity: ActivityLog | null = null,
 ): SessionServices {
   const rules = hostPathRules();
   /** The vault's spelling of a folder (or note) a client root names (its case on a case-insensitive disk); null when absent or quarantined. */
@@ -43,14 +46,15 @@ export function createSessionServices(
     peers,
     enabledTools: () => enabledTools(getSettings()),
     accessFor: (caller, client) => sessionAccess(caller.roots, client, peers.location.folderSpellings, rules, spell),
-    contextFor: (caller: KeyRecord, access, vaults) => ({
+    contextFor: (caller: KeyRecord, access, vaults, session) => ({
       notes,
       search,
       semantic,
       proposals,
       review,
+      activity,
       caller,
-      scope: { label: caller.label, roots: access.roots },
+      scope: { label: caller.label, roots: access.roots, actor: { keyId: caller.id, ...(session ? { session } : {}) } },
       settings: getSettings(),
       vaults,
     }),

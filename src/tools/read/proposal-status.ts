@@ -3,26 +3,35 @@ import { ToolError } from '../../errors';
 import { proposalSummary } from '../../proposals/proposal-summary';
 import type { Proposal } from '../../proposals/types';
 import { defineTool, type ToolContext } from '../tool';
+import { agentActivity } from '../../activity/agent-activity';
 
 /** How many of its proposals proposal_status lists without an id (newest first). */
 const LIST_LIMIT = 50;
 
 /**
  * `proposal_status`: the state of the proposals this key staged (pending, accepted, partly
- * accepted, rejected, stale), never another key's (DESIGN.md, "Proposals").
+ * accepted, rejected, stale), never another key's (DESIGN.md, "Proposals"); with `activity`,
+ * this key's entries of the agent activity log instead (DESIGN.md, "Agent activity"; see
+ * activity/agent-activity.ts). One tool for both keeps tools/list within its budget.
  */
 export const proposalStatusTool = defineTool({
   name: 'proposal_status',
   title: 'Proposal status',
   description:
-    'State of the changes you proposed (propose mode stages writes for the user to review): pending, accepted, partly_accepted, ' +
-    `rejected or stale, with hunk counts. Give id for one proposal; without it lists your ${LIST_LIMIT} newest.`,
+    'Your proposals (pending, accepted, partly_accepted, rejected, stale; hunk counts): id for one, else your ' +
+    `${LIST_LIMIT} newest. activity: true lists your applied changes (diffs, reverts) instead.`,
   kind: 'read',
   inputSchema: {
     id: z.string().max(64).optional().describe('A proposal_id a write tool returned.'),
+    activity: z.boolean().optional().describe('Your activity log.'),
   },
   annotations: { title: 'Proposal status', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
+    if (args.activity === true) {
+      if (args.id !== undefined) throw new ToolError('invalid_argument', 'Give id or activity, not both: activity lists every change of yours.');
+      if (!ctx.activity) throw new ToolError('unavailable', 'This vault keeps no activity log.');
+      return agentActivity(ctx.activity, ctx.notes, ctx.caller.id, ctx.scope, LIST_LIMIT);
+    }
     if (args.id !== undefined) {
       const p = ctx.proposals.get(args.id.trim());
       if (!p || p.key_id !== ctx.caller.id) {

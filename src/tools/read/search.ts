@@ -26,6 +26,8 @@ export function compactHit(hit: SearchHit, withSource = false): Record<string, u
   out.section = hit.section;
   if (hit.section !== null) out.section_heading = hit.section_heading;
   if (withSource) out.source = hit.source;
+  if (hit.all_terms !== undefined) out.all_terms = hit.all_terms;
+  if (hit.missing_terms !== undefined) out.missing_terms = hit.missing_terms;
   return out;
 }
 
@@ -34,21 +36,21 @@ export const searchTool = defineTool({
   name: 'search',
   title: 'Search notes',
   description:
-    'Ranked search, Obsidian syntax: words (all must match), "phrase", -word, a OR b, (groups), path:, file:, tag:#x (nested ' +
-    'included), [prop], [prop:value], [prop:>5] (> < >= <= =), /regex/. Filters alone list matching notes. Each hit has a ' +
-    'snippet (matches in **bold**) and `section`: read_note {path, section} reads just that part. Page with next_cursor. ' +
-    'mode hybrid (default) adds notes close in meaning to a plain-language query when the semantic index is on; each hit\'s ' +
-    'source says lexical, semantic or both.',
+    'Search, Obsidian syntax. Plain words are ranked, stemmed: notes with all first (all_terms; else missing_terms). ' +
+    'An operator makes a filter, all words required: "phrase", -x, a OR b, (groups), file:, path:, content:, tag:#x, ' +
+    '[prop], [prop:value], [prop:>5], /regex/, match-case:, ignore-case:, line:(a b), block:, section:, task:, ' +
+    'task-todo:, task-done:. Hits: snippet (**bold** matches), `section` for read_note; hybrid mode (default) adds ' +
+    'notes close in meaning (source: lexical/semantic/both).',
   kind: 'read',
   inputSchema: {
     query: z
       .string()
       .min(1)
-      .describe('E.g. `meeting tag:#work -draft`; at most 1000 chars and 64 terms.'),
+      .describe('E.g. `meeting tag:#work -draft`, `task-todo:(call OR email)`; ≤ 1000 chars, 64 terms.'),
     mode: z
       .enum(['hybrid', 'lexical', 'semantic'])
       .optional()
-      .describe('hybrid (default; lexical alone, saying why, while the semantic index is off or building), lexical (keywords), semantic (meaning; needs the index).'),
+      .describe('hybrid (default; lexical, saying why, while the semantic index is off or building), lexical, semantic (needs the index).'),
     limit: z.number().int().min(1).max(100).optional().describe('Results per page, 1-100; default 10.'),
     cursor: z.string().optional().describe('next_cursor of the previous page.'),
     fields: z.enum(['full', 'metadata']).optional().describe('"metadata": no snippets.'),

@@ -4,6 +4,7 @@ import { renderAiSection } from './ai-section';
 import { renderConnectSection } from './connect-section';
 import { renderKeysSection } from './keys-section';
 import { renderReviewSection } from './review-section';
+import { renderActivitySection } from './activity-section';
 import { renderServerSection } from './server-section';
 import type { SectionContext, SettingsTabPlugin } from './tab-context';
 import { renderToolsSection } from './tools-section';
@@ -34,6 +35,7 @@ export class VaultMcpSettingTab extends PluginSettingTab {
     renderConnectSection(el, this.ctx);
     renderToolsSection(el, this.ctx);
     renderReviewSection(el, this.ctx);
+    renderActivitySection(el, this.ctx);
     renderAccessSection(el, this.ctx);
     renderAiSection(el, this.ctx);
   }

@@ -8,6 +8,22 @@ export interface AccessScope {
   label: string;
   /** Vault-relative folders (normalized, no trailing slash). Empty = the whole vault. */
   roots: string[];
+  /**
+   * On whose behalf a write is made, for the agent activity log (DESIGN.md, "Agent
+   * activity"); absent for internal callers. Access decisions never read it.
+   */
+  actor?: WriteActor;
+}
+
+/**
+ * Who causes a write, as the activity log records it: the key's id, its MCP session (when the
+ * client has one), and the route when it is not the agent's own call: the user accepting a
+ * proposal (with the hunk indices accepted) or reverting a logged change.
+ */
+export interface WriteActor {
+  keyId: string;
+  session?: string;
+  via?: { proposal: string; hunks?: number[] } | { revert: string };
 }
 
 /** A scope with no confinement, for internal callers such as the search indexer. */

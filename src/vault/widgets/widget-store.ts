@@ -5,6 +5,7 @@ import { hashText } from '../hash';
 import type { NotePolicy } from '../note-policy';
 import { findEntry } from '../paths/lookup';
 import { WriteLock } from '../writes/write-lock';
+import { AppliedChanges } from '../writes/applied-change';
 import type { PreparedWrite } from '../writes/write-types';
 import { assertWidgetId, isWidgetId, parseWidgetManifest, type WidgetManifest } from './widget-manifest';
 
@@ -64,10 +65,14 @@ export interface WidgetWriteResult {
 export class WidgetStore {
   private readonly lock = new WriteLock();
 
-  /** @param app the Obsidian app. @param policy the vault's path policy (widgets folder, quarantine, roots). */
+  /**
+   * @param app the Obsidian app. @param policy the vault's path policy (widgets folder, quarantine, roots).
+   * @param applied where every applied widget write is reported (the agent activity log listens there).
+   */
   constructor(
     private readonly app: App,
     private readonly policy: NotePolicy,
+    private readonly applied: AppliedChanges = new AppliedChanges(),
   ) {}
 
   /**
@@ -115,6 +120,7 @@ export class WidgetStore {
       const path = this.newWidgetPath(id, html, scope);
       await this.ensureFolder();
       await this.app.vault.create(path, html);
+      this.applied.report({ kind: 'widget', tool: WIDGET_WRITE_TOOL, path, before: null, after: html }, scope);
       return { status: 'applied', id, path, hash: hashText(html), replaced: false };
     });
   }
@@ -161,7 +167,30 @@ export class WidgetStore {
         if (hashText(current) !== expected) throw widgetConflict(file.path);
         return html;
       });
+      this.applied.report({ kind: 'widget', tool: WIDGET_WRITE_TOOL, path: file.path, before: old, after: html }, scope);
       return { status: 'applied', id: file.basename, path: file.path, hash: hashText(html), replaced: true, backup, previous_hash: previous };
+    });
+  }
+
+  /**
+   * Takes a widget away (to the system trash, else the vault's `.trash`), if its text is still
+   * the one whose SHA-256 is `expectedHash`: how a logged widget creation is undone.
+   * @throws ToolError('not_found') when there is no such widget; ToolError('conflict') when it
+   *   changed since (nothing is removed); as {@link existing} for the id and folder.
+   */
+  async remove(id: string, expectedHash: string, scope: AccessScope): Promise<{ status: 'applied'; path: string }> {
+    return this.lock.run(id.toLowerCase(), async () => {
+      const file = this.existing(id, scope);
+      if (!file) throw new ToolError('not_found', `No widget '${id}' any more.`);
+      const text = await this.app.vault.read(file);
+      if (hashText(text) !== expectedHash) throw new ToolError('conflict', `Widget '${file.path}' changed since it was written, so it was left as it is.`);
+      try {
+        await this.app.vault.trash(file, true);
+      } catch {
+        await this.app.vault.trash(file, false);
+      }
+      this.applied.report({ kind: 'widget', tool: WIDGET_WRITE_TOOL, path: file.path, before: text, after: null }, scope);
+      return { status: 'applied', path: file.path };
     });
   }
 

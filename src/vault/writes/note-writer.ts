@@ -12,6 +12,9 @@ import { appendText, editAtAnchor, editAtHeading, replaceBody, startsWithFrontma
 import { assertExpectedHash, assertUtf8Note, byteSize, diskTextNow, writableNote } from './write-checks';
 import { BaseChangedError, conflictError, keptChangingError, withFileSystemRefusals } from './write-errors';
 import { WriteLock } from './write-lock';
+import { AppliedChanges, type AppliedChange } from './applied-change';
+import { foldPath } from '../paths/paths';
+import { removeEmptyFolder } from './folder-removal';
 import { minimalChange, type OpenNoteEditors } from './open-editors';
 import type { ExactTextWrite, PreparedTextWrite, PreparedWrite, PropertyPatch, TextEdit, WriteRequest, WriteResult } from './write-types';
 
@@ -41,10 +44,14 @@ export class NoteWriter {
    */
   editors: OpenNoteEditors | null = null;
 
-  /** @param app the Obsidian app. @param notes the note store whose rules (paths, access) writes follow. */
+  /**
+   * @param app the Obsidian app. @param notes the note store whose rules (paths, access) writes follow.
+   * @param applied where every applied change is reported (the agent activity log listens there).
+   */
   constructor(
     private readonly app: App,
     private readonly notes: NoteReader,
+    private readonly applied: AppliedChanges = new AppliedChanges(),
   ) {
     this.entries = new EntryWriter(app, notes, this.lock);
   }
@@ -116,10 +123,24 @@ export class NoteWriter {
     switch (prepared.kind) {
       case 'edit':
       case 'properties':
-        return this.writeExactText({ tool: prepared.tool, path: prepared.path, baseHash: prepared.baseHash, text: prepared.proposedText, lines: prepared.proposedLines }, scope);
-      default:
-        return withFileSystemRefusals(`'${prepared.path}'`, () => this.entries.apply(prepared, scope));
+        return this.writeExactText({ tool: prepared.tool, kind: prepared.kind, path: prepared.path, baseHash: prepared.baseHash, text: prepared.proposedText, lines: prepared.proposedLines }, scope);
+      default: {
+        const result = await withFileSystemRefusals(`'${prepared.path}'`, () => this.entries.apply(prepared, scope));
+        this.applied.report(entryChange(prepared, result), scope);
+        return result;
+      }
     }
+  }
+
+  /**
+   * Removes the empty folder at `path` (to the trash, as deletes do), for undoing a logged
+   * create_folder; reported as an applied change like every write.
+   * @throws ToolError as folder-removal.ts's removeEmptyFolder.
+   */
+  async removeEmptyFolder(tool: string, path: string, scope: AccessScope): Promise<WriteResult> {
+    const result = await this.lock.run(`create:${foldPath(path)}`, () => removeEmptyFolder(this.app, this.notes, path, scope));
+    this.applied.report({ kind: 'folder', tool, path: result.path, removed: true }, scope);
+    return result;
   }
 
   /**
@@ -153,6 +174,7 @@ export class NoteWriter {
         box.before = current;
         return write.text;
       });
+      this.applied.report({ kind: write.kind ?? 'edit', tool: write.tool, path: file.path, before: box.before ?? '', after: write.text }, scope);
       return {
         status: 'applied',
         path: file.path,
@@ -171,6 +193,7 @@ export class NoteWriter {
     guardFrontmatter(current, write.text, file.path);
     const change = minimalChange(current, write.text);
     if (change && !this.editors?.applyChanges(file.path, [change])) throw new BaseChangedError(file.path);
+    this.applied.report({ kind: write.kind ?? 'edit', tool: write.tool, path: file.path, before: current, after: write.text }, scope);
     return {
       status: 'applied',
       path: file.path,
@@ -268,6 +291,20 @@ export class NoteWriter {
       current = indexed;
     }
     return { text: current, outline: this.notes.outline(file, current) };
+  }
+}
+
+/** What an applied create, folder, move or delete changed, for {@link AppliedChanges}. */
+function entryChange(prepared: Exclude<PreparedWrite, PreparedTextWrite>, result: WriteResult): AppliedChange {
+  switch (prepared.kind) {
+    case 'create':
+      return { kind: 'create', tool: prepared.tool, path: result.path, after: prepared.proposedText };
+    case 'delete':
+      return { kind: 'delete', tool: prepared.tool, path: prepared.path, before: prepared.baseText };
+    case 'move':
+      return { kind: 'move', tool: prepared.tool, from: prepared.path, path: result.path, folder: prepared.folder };
+    case 'folder':
+      return { kind: 'folder', tool: prepared.tool, path: result.path };
   }
 }
 

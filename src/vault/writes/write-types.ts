@@ -93,6 +93,8 @@ export type PreparedWrite =
 /** The apply primitive's input: write `text` to the note at `path` if the note's hash is still `baseHash`. */
 export interface ExactTextWrite {
   tool: string;
+  /** What kind of text change it is, for the activity log (default `edit`). */
+  kind?: 'edit' | 'properties';
   path: string;
   baseHash: string;
   text: string;

@@ -1,0 +1,204 @@
+/**
+ * The settings of an `npm start` run: read from `--settings FILE` or the vault's own data.json
+ * (checked strictly by src/settings/check-settings.ts), then the run's flags on top, plus the
+ * secrets Obsidian would keep in its secret storage (one new token per key, the AI API key
+ * from the environment).
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import * as nodePath from 'node:path';
+import { parseHttpUrl } from '../src/ai/base-url';
+import { classifyBaseUrl } from '../src/ai/classify';
+import { resolveEmbeddingConfig } from '../src/ai/embeddings/embedding-gates';
+import { AI_API_KEY_SECRET_ID } from '../src/ai/secret-id';
+import { checkSettingsData } from '../src/settings/check-settings';
+import { secretIdForKey, type KeyRecord } from '../src/settings/key-record';
+import { defaultSettings, type VaultMcpSettings } from '../src/settings/settings';
+import { ALL_TOOLS } from '../src/tools/registry';
+import { BOOT_KEY_ID } from '../test/harness/boot-plugin';
+import { API_KEY_ENV, type RunOptions } from './run-options';
+
+/** The label of the run's own key (the one `--token`, `--mode` and `--roots` describe). */
+export const RUN_KEY_LABEL = 'npm start';
+
+/** Bad input to a run (a flag or a settings file): `npm start` prints the message and exits with code 2, starting nothing. */
+export class RunInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunInputError';
+  }
+}
+
+/** Where a run's settings came from: `--settings FILE`, or the vault's own data.json. */
+export interface SettingsSource {
+  kind: 'file' | 'vault';
+  /** Absolute path of the file. */
+  path: string;
+}
+
+/** The settings a run starts from, before its flags. */
+export interface RunSettings {
+  settings: VaultMcpSettings;
+  /** null: no file, the plugin's defaults. */
+  source: SettingsSource | null;
+  /** The vault's own data.json when `--settings` was given instead (so it was not read). */
+  ignored?: string;
+}
+
+/** `<vault>/<configDir>/plugins/vault-mcp/data.json`, where Obsidian keeps the plugin's settings. */
+export function pluginDataPath(vaultDir: string, configDir: string): string {
+  return nodePath.join(vaultDir, configDir, 'plugins', 'vault-mcp', 'data.json');
+}
+
+/**
+ * The run's settings: `--settings FILE` when given (resolved against the working directory),
+ * else the vault's own data.json when it has one (read as Obsidian reads it; never written),
+ * else the plugin's defaults.
+ * @param options `settings` and `configDir` of the parsed options. @param vaultDir the absolute vault folder.
+ * @throws RunInputError with one sentence naming the file (and the key) and what to do, from {@link readSettingsFile}.
+ */
+export async function readRunSettings(options: Pick<RunOptions, 'settings' | 'configDir'>, vaultDir: string): Promise<RunSettings> {
+  const own = pluginDataPath(vaultDir, options.configDir);
+  const ownExists = (await fsp.stat(own).catch(() => null)) !== null;
+  if (options.settings !== undefined) {
+    const path = nodePath.resolve(options.settings);
+    const settings = await readSettingsFile(path, options.settings);
+    return ownExists && path !== own ? { settings, source: { kind: 'file', path }, ignored: own } : { settings, source: { kind: 'file', path } };
+  }
+  if (ownExists) return { settings: await readSettingsFile(own, own), source: { kind: 'vault', path: own } };
+  return { settings: defaultSettings(), source: null };
+}
+
+/**
+ * Reads one settings file: UTF-8 JSON (a leading BOM ignored) in the plugin's data.json format,
+ * checked by checkSettingsData with the plugin's tool names; a key labelled "npm start" or with
+ * the id "runkey" is refused (those are the run's own key's).
+ * @param path the file. @param shown how to name it in messages (as the user typed it).
+ * @returns the settings, every missing key at its default.
+ * @throws RunInputError for a missing, unreadable or non-JSON file and for the first wrong key.
+ */
+export async function readSettingsFile(path: string, shown: string): Promise<VaultMcpSettings> {
+  let text: string;
+  try {
+    text = await fsp.readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new RunInputError(`${shown}: no such file; pass the path of a JSON file in the plugin's data.json format.`);
+    if (code === 'EISDIR') throw new RunInputError(`${shown} is a folder, not a settings file; pass the path of a JSON file in the plugin's data.json format.`);
+    throw new RunInputError(`${shown} cannot be read (${code ?? (error as Error).message}); check its permissions, or pass another file.`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new RunInputError(`${shown} is not JSON (${jsonProblem(error as Error, text)}); fix the file so it parses, or pass another one.`);
+  }
+  const verdict = checkSettingsData(data, { toolNames: ALL_TOOLS.map((tool) => tool.name) });
+  if (!verdict.ok) throw new RunInputError(`${shown}: ${verdict.key === '' ? verdict.message.charAt(0).toLowerCase() + verdict.message.slice(1) : verdict.message}`);
+  const clash = verdict.settings.keys.findIndex((key) => key.label === RUN_KEY_LABEL);
+  if (clash !== -1) throw new RunInputError(`${shown}: keys[${clash}].label "${RUN_KEY_LABEL}" is the label of the run's own key; give that key another label.`);
+  const idClash = verdict.settings.keys.findIndex((key) => key.id === BOOT_KEY_ID);
+  if (idClash !== -1) throw new RunInputError(`${shown}: keys[${idClash}].id "${BOOT_KEY_ID}" is the id of the run's own key; give that key another id, or leave the id out.`);
+  return verdict.settings;
+}
+
+/** Characters V8 quotes on each side of an unexpected token in JSON.parse's message. */
+const V8_JSON_CONTEXT_CHARS = 10;
+
+/**
+ * JSON.parse's complaint as a reason and a line and column. V8 gives either a character
+ * position (`... in JSON at position 14`) or, for an unexpected token, the text around it
+ * (`Unexpected token ']', ..."ne": ["a",]..." is not valid JSON`), which is found in the file.
+ */
+function jsonProblem(error: Error, text: string): string {
+  const source = text.replace(/^\uFEFF/, '');
+  let reason = error.message;
+  let position: number | null = null;
+  const numbered = /\s*(?:in JSON )?at position (\d+)[\s\S]*$/.exec(reason);
+  const quoted = /^(Unexpected token '([\s\S])'), (\.\.\.)?"([\s\S]*?)"(?:\.\.\.)? is not valid JSON$/.exec(reason);
+  if (numbered) {
+    reason = reason.slice(0, numbered.index);
+    position = Number(numbered[1]);
+  } else if (quoted) {
+    reason = quoted[1];
+    const at = source.indexOf(quoted[4]);
+    if (at !== -1) position = at + (quoted[3] ? V8_JSON_CONTEXT_CHARS : quoted[4].indexOf(quoted[2]));
+  }
+  reason = reason.split('\n')[0];
+  if (position === null) return reason.length > 120 ? `${reason.slice(0, 117)}...` : reason;
+  const before = source.slice(0, position);
+  return `${reason} at line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')}`;
+}
+
+/**
+ * The run's flags over its settings: `--allow-writes` turns on "Allow writes" and every write
+ * tool; `--allow-remote` sets `ai.allowRemote`; `--embed-url` / `--embed-model` turn on AI and
+ * the semantic index with an OpenAI-compatible provider at that URL and model (a value not given
+ * comes from the settings: the default base URL is Ollama's). `--mode`, `--roots` and `--token`
+ * describe the run's own key and `--port` the listener; they are applied where the key and
+ * server are made (scripts/headless.ts).
+ * @param base the settings from {@link readRunSettings}. @param options the parsed options.
+ * @param apiKey the AI API key from the environment (API_KEY_ENV), or null.
+ * @param source where `base` came from, to name it in messages.
+ * @returns new settings (`base` is not changed).
+ * @throws RunInputError when the embedding endpoint the flags ask for cannot be used: no model,
+ *   a remote URL without --allow-remote or without an API key, or what the plugin's gates refuse.
+ */
+export function applyRunFlags(base: VaultMcpSettings, options: RunOptions, apiKey: string | null, source: SettingsSource | null): VaultMcpSettings {
+  const settings = structuredClone(base);
+  if (options.allowWrites) {
+    settings.tools.allowWrites = true;
+    for (const tool of ALL_TOOLS) if (tool.kind === 'write') settings.tools.enabled[tool.name] = true;
+  }
+  if (options.allowRemote) settings.ai.allowRemote = true;
+  if (options.embedUrl !== undefined || options.embedModel !== undefined) {
+    settings.ai = {
+      ...settings.ai,
+      enabled: true,
+      provider: 'openai-compatible',
+      semanticIndex: true,
+      baseUrl: options.embedUrl ?? settings.ai.baseUrl,
+      embeddingModel: options.embedModel ?? settings.ai.embeddingModel,
+    };
+    const problem = embeddingProblem(settings.ai, apiKey, options, source);
+    if (problem) throw new RunInputError(problem);
+  }
+  return settings;
+}
+
+/** Why the embedding endpoint the flags turned on cannot be used, in terminal terms; null when it can. */
+function embeddingProblem(ai: VaultMcpSettings['ai'], apiKey: string | null, options: RunOptions, source: SettingsSource | null): string | null {
+  const url = ai.baseUrl.trim();
+  const where = options.embedUrl !== undefined ? `--embed-url ${url}` : `the base URL ${url} (ai.baseUrl ${source ? `in ${source.path}` : 'by default'})`;
+  if (ai.embeddingModel.trim() === '') return `${where} needs --embed-model NAME, the embedding model that server serves (such as nomic-embed-text for Ollama).`;
+  if (!parseHttpUrl(url)) return `${where} is not an http:// or https:// base URL; pass --embed-url with one ending in /v1, such as http://127.0.0.1:11434/v1.`;
+  if (classifyBaseUrl(url) === 'remote') {
+    if (!ai.allowRemote) return `${where} is not on this computer, so your notes would be sent to it to be embedded; add --allow-remote to allow that, or use a server on this computer such as Ollama (http://127.0.0.1:11434/v1).`;
+    if (!apiKey) return `${where} is not on this computer and needs an API key; put it in the environment variable ${API_KEY_ENV} (not a flag, which would land in your shell history).`;
+  }
+  try {
+    resolveEmbeddingConfig(ai, apiKey);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** A new bearer token in the plugin's own format (`vmcp_` + 32 random bytes, base64url), as KeyRing.mint makes. */
+export function newToken(): string {
+  return `vmcp_${randomBytes(32).toString('base64url')}`;
+}
+
+/**
+ * What the run puts in the host's secret storage, which Obsidian would hold in the system
+ * keychain and a run cannot read: a new token for each key of the settings (printed once at
+ * start; the next run makes new ones), and the AI API key when one is given.
+ * @param keys the settings' key records (not the run's own key). @param apiKey from API_KEY_ENV, or null.
+ * @returns the secrets by SecretStorage id, and each key's token by key id.
+ */
+export function runSecrets(keys: readonly KeyRecord[], apiKey: string | null): { secrets: Record<string, string>; tokens: Map<string, string> } {
+  const tokens = new Map(keys.map((key) => [key.id, newToken()]));
+  const secrets: Record<string, string> = Object.fromEntries([...tokens].map(([id, token]) => [secretIdForKey(id), token]));
+  if (apiKey) secrets[AI_API_KEY_SECRET_ID] = apiKey;
+  return { secrets, tokens };
+}

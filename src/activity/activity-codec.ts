@@ -1,0 +1,85 @@
+import type { ActivityEntry, ActivityKind, ActivityRoute } from './types';
+
+/**
+ * The activity file format (`activity.json` in the plugin folder):
+ * `{"version": 1, "entries": [ActivityEntry, ...]}`, oldest first, one entry per line so a
+ * user can read it. Parsing is strict, so a damaged file is noticed (and kept aside by the
+ * log) instead of half-loaded.
+ */
+
+/** The format version written; a file with another version is not read as activity. */
+const ACTIVITY_FILE_VERSION = 1;
+
+const KINDS: readonly ActivityKind[] = ['edit', 'properties', 'create', 'delete', 'move', 'folder', 'widget'];
+const ROUTES: readonly ActivityRoute[] = ['agent', 'proposal', 'revert'];
+
+/** The file's text for `entries`. */
+export function serializeActivity(entries: readonly ActivityEntry[]): string {
+  return `{"version":${ACTIVITY_FILE_VERSION},"entries":[\n${entries.map((e) => JSON.stringify(e)).join(',\n')}\n]}\n`;
+}
+
+/** Bytes one entry takes in the file (its JSON line, UTF-8), for the size limit. */
+export function entryBytes(entry: ActivityEntry): number {
+  return utf8.encode(JSON.stringify(entry)).length + 2;
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * Reads an activity file.
+ * @returns its entries, oldest first.
+ * @throws Error naming the first problem (not JSON, wrong version, a malformed entry and its
+ *   position) when the text is not a valid activity file.
+ */
+export function parseActivity(text: string): ActivityEntry[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`not valid JSON (${(err as Error).message})`);
+  }
+  if (!isRecord(data) || !Array.isArray(data.entries)) throw new Error('no "entries" list');
+  if (data.version !== ACTIVITY_FILE_VERSION) throw new Error(`format version ${String(data.version)}, expected ${ACTIVITY_FILE_VERSION}`);
+  return data.entries.map((entry, i) => {
+    const problem = entryProblem(entry);
+    if (problem) throw new Error(`entry #${i + 1}: ${problem}`);
+    return entry as ActivityEntry;
+  });
+}
+
+/** What is wrong with a parsed entry, or null when every field has the right type. */
+function entryProblem(e: unknown): string | null {
+  if (!isRecord(e)) return 'not an object';
+  for (const key of ['id', 'at', 'key_id', 'key_label', 'tool', 'path'] as const) {
+    if (typeof e[key] !== 'string' || e[key] === '') return `"${key}" must be a non-empty string`;
+  }
+  if (Number.isNaN(Date.parse(e.at as string))) return '"at" must be a time';
+  if (!KINDS.includes(e.kind as ActivityKind)) return `unknown kind ${JSON.stringify(e.kind)}`;
+  if (!ROUTES.includes(e.via as ActivityRoute)) return `unknown route ${JSON.stringify(e.via)}`;
+  if (!Array.isArray(e.key_roots) || !e.key_roots.every((r) => typeof r === 'string')) return '"key_roots" must be a list of folders';
+  if (e.session !== null && typeof e.session !== 'string') return '"session" must be a string or null';
+  for (const key of ['hash_before', 'hash_after'] as const) {
+    if (e[key] !== null && typeof e[key] !== 'string') return `"${key}" must be a string or null`;
+  }
+  for (const key of ['from', 'proposal_id', 'reverts', 'reverted_by'] as const) {
+    if (e[key] !== undefined && typeof e[key] !== 'string') return `"${key}" must be a string`;
+  }
+  if (e.hunks !== undefined && !(Array.isArray(e.hunks) && e.hunks.every((h) => Number.isInteger(h)))) return '"hunks" must be a list of hunk numbers';
+  if (e.left !== undefined && !Number.isInteger(e.left)) return '"left" must be a whole number';
+  if (!isRecord(e.undo)) return '"undo" must be an object';
+  for (const key of ['after', 'before'] as const) {
+    if (e.undo[key] !== undefined && typeof e.undo[key] !== 'string') return `"undo.${key}" must be a string`;
+  }
+  const patch = e.undo.patch;
+  if (patch !== undefined && !(Array.isArray(patch) && patch.every(isReverseHunk))) return '"undo.patch" must be a list of {from, to, inserted}';
+  if (e.kind === 'move' && typeof e.from !== 'string') return 'a move needs "from"';
+  return null;
+}
+
+function isReverseHunk(h: unknown): boolean {
+  return isRecord(h) && Number.isInteger(h.from) && Number.isInteger(h.to) && typeof h.inserted === 'string';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

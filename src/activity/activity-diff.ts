@@ -1,0 +1,66 @@
+/**
+ * An entry's change as diff lines for people and agents (the Agent activity view, the
+ * terminal's `activity`, proposal_status's activity): the line hunks from the text before to
+ * the text after (proposals/hunks.ts, jsdiff `diffLines`), removed then inserted lines per
+ * hunk, capped. Pure string work.
+ */
+import { buildHunks } from '../proposals/hunks';
+import type { ActivityEntry } from './types';
+import { textsOf } from './undo-data';
+
+/** One line of a diff preview: `head` starts a hunk ("Line 12": where it is in the text after), `message` says what a whole-entry change did. */
+export interface DiffLine {
+  kind: 'head' | 'removed' | 'inserted' | 'message' | 'more';
+  text: string;
+}
+
+/**
+ * The diff preview of `entry`, at most `maxLines` lines (then one `more` line saying how many
+ * were left out). Moves and folders get a `message` line; a damaged entry a `message` saying so.
+ */
+export function diffPreview(entry: ActivityEntry, maxLines: number): DiffLine[] {
+  if (entry.kind === 'move') return [{ kind: 'message', text: `${entry.from} → ${entry.path}` }];
+  if (entry.kind === 'folder') return [{ kind: 'message', text: entry.removed ? 'An empty folder taken away.' : 'A new folder.' }];
+  let before: string;
+  let after: string;
+  try {
+    const texts = textsOf(entry);
+    before = texts.before ?? '';
+    after = texts.after ?? '';
+  } catch (err) {
+    return [{ kind: 'message', text: (err as Error).message }];
+  }
+  const lines: DiffLine[] = [];
+  let shift = 0;
+  for (const hunk of buildHunks(before, after)) {
+    const line = countLines(after, hunk.from + shift) + 1;
+    shift += hunk.inserted.length - hunk.removed.length;
+    lines.push({ kind: 'head', text: `Line ${line}` });
+    for (const text of splitLines(hunk.removed)) lines.push({ kind: 'removed', text });
+    for (const text of splitLines(hunk.inserted)) lines.push({ kind: 'inserted', text });
+  }
+  if (lines.length === 0) return [{ kind: 'message', text: 'No change to the text.' }];
+  if (lines.length <= maxLines) return lines;
+  return [...lines.slice(0, maxLines), { kind: 'more', text: `… ${lines.length - maxLines} more lines` }];
+}
+
+/** {@link diffPreview} as unified-diff-like text (`@@ Line n`, `-`, `+` prefixes), for terminals and agents. */
+export function diffText(entry: ActivityEntry, maxLines: number): string {
+  const prefix = { head: '@@ ', removed: '-', inserted: '+', message: '', more: '' } as const;
+  return diffPreview(entry, maxLines).map((l) => `${prefix[l.kind]}${l.text}`).join('\n');
+}
+
+/** Line breaks in `text` before offset `end`. */
+function countLines(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** The lines of a hunk's text, without their line breaks. */
+function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l) => l.replace(/\r$/, ''));
+}

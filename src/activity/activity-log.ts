@@ -1,0 +1,229 @@
+import { randomBytes } from 'node:crypto';
+import type { AccessScope } from '../vault/access/access';
+import type { PluginFile } from '../vault/plugin-file';
+import type { AppliedChange, AppliedChanges } from '../vault/writes/applied-change';
+import { entryBytes, parseActivity, serializeActivity } from './activity-codec';
+import type { ActivityEntry, ActivityLimits } from './types';
+import { undoOf } from './undo-data';
+
+/** What changed in the log, for the view and the status bar. */
+export type ActivityEvent = { type: 'recorded'; entry: ActivityEntry } | { type: 'updated'; entry: ActivityEntry } | { type: 'loaded' };
+
+/** The part of PluginFile the log uses (tests keep the file in memory). */
+export type ActivityFile = Pick<PluginFile, 'path' | 'read' | 'write' | 'keepCorruptAside'>;
+
+/** Milliseconds in a day. */
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The agent activity log (DESIGN.md, "Agent activity"): every change an agent caused, as the
+ * write primitives report it ({@link follow}: force-mode writes, accepted proposals, and the
+ * user's reverts, each attributed by the write's actor), persisted in its own file in the
+ * plugin folder. Bounded by {@link ActivityLimits}: entries older than `maxDays` and, past
+ * `maxMegabytes`, the oldest entries are dropped first (the newest always stays). A file that
+ * cannot be read is kept aside and reported, never silently dropped.
+ */
+export class ActivityLog {
+  /** Oldest first. */
+  private entries: ActivityEntry[] = [];
+  private readonly byId = new Map<string, ActivityEntry>();
+  /** Each entry's size in the file, bytes, computed once (and again after it changes). */
+  private readonly sizes = new WeakMap<ActivityEntry, number>();
+  private readonly listeners = new Set<(event: ActivityEvent) => void>();
+  private saving: Promise<void> | null = null;
+  private dirty = false;
+  /** False until {@link load} has read the file: nothing is written before, so a file not read yet is never overwritten. */
+  private loaded = false;
+
+  /**
+   * @param file where the log persists (`activity.json` in the plugin folder).
+   * @param limits the user's limits, read at every change (settings `activity`).
+   * @param now the clock, for entry times and the age limit.
+   */
+  constructor(
+    private readonly file: ActivityFile,
+    private readonly limits: () => ActivityLimits,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Reads the log file; entries recorded before it was read are kept after the loaded ones.
+   * A file that does not parse is moved aside (`activity.json.corrupt-<time>`) and the log
+   * starts from what this run recorded.
+   * @returns `{problem}`, one sentence for a Notice, when the file was damaged or unreadable; else `{}`.
+   */
+  async load(): Promise<{ problem?: string }> {
+    let text: string | null;
+    try {
+      text = await this.file.read();
+    } catch (err) {
+      return { problem: `Vault MCP could not read its agent activity file ${this.file.path} (${(err as Error).message}); it was left as it is, and this session's activity is kept in memory only.` };
+    }
+    let problem: string | undefined;
+    let loaded: ActivityEntry[] = [];
+    if (text !== null) {
+      try {
+        loaded = parseActivity(text);
+      } catch (err) {
+        const aside = await this.file.keepCorruptAside(this.now());
+        problem = `Vault MCP could not read its agent activity file (${(err as Error).message}); it was kept as ${aside} and the activity log starts empty.`;
+      }
+    }
+    this.loaded = true;
+    const recorded = this.entries.filter((e) => !loaded.some((l) => l.id === e.id));
+    this.entries = [...loaded, ...recorded];
+    this.byId.clear();
+    for (const e of this.entries) this.byId.set(e.id, e);
+    if (this.prune() || problem || recorded.length) this.scheduleSave();
+    this.emit({ type: 'loaded' });
+    return problem ? { problem } : {};
+  }
+
+  /** Records every change `applied` reports from now on. @returns the function that stops it (register it for onunload). */
+  follow(applied: AppliedChanges): () => void {
+    return applied.on((change, scope) => void this.record(change, scope));
+  }
+
+  /**
+   * Logs one applied change made for `scope`. A change without an actor (an internal write)
+   * is not an agent's and is not logged. A revert marks the entry it undid as reverted.
+   * @returns the new entry, or null when nothing was logged.
+   */
+  record(change: AppliedChange, scope: AccessScope): ActivityEntry | null {
+    const actor = scope.actor;
+    if (!actor) return null;
+    const via = actor.via;
+    const entry: ActivityEntry = {
+      id: `a_${randomBytes(6).toString('hex')}`,
+      at: this.now().toISOString(),
+      key_id: actor.keyId,
+      key_label: scope.label,
+      key_roots: [...scope.roots],
+      session: actor.session ?? null,
+      tool: change.tool,
+      kind: change.kind,
+      path: change.path,
+      ...(change.kind === 'move' ? { from: change.from, folder: change.folder } : {}),
+      ...(change.kind === 'folder' && change.removed ? { removed: true } : {}),
+      via: via === undefined ? 'agent' : 'revert' in via ? 'revert' : 'proposal',
+      ...(via && 'proposal' in via ? { proposal_id: via.proposal, ...(via.hunks ? { hunks: [...via.hunks] } : {}) } : {}),
+      ...(via && 'revert' in via ? { reverts: via.revert } : {}),
+      ...undoOf(change),
+    };
+    this.entries.push(entry);
+    this.byId.set(entry.id, entry);
+    const undone = entry.reverts ? this.byId.get(entry.reverts) : undefined;
+    if (undone) {
+      undone.reverted_by = entry.id;
+      this.sizes.delete(undone);
+    }
+    this.prune();
+    this.scheduleSave();
+    this.emit({ type: 'recorded', entry });
+    if (undone) this.emit({ type: 'updated', entry: undone });
+    return entry;
+  }
+
+  /**
+   * Notes on a revert entry how many changes of the entry it undid no longer applied and were
+   * left as they are. @throws Error for an unknown id.
+   */
+  setLeft(id: string, left: number): void {
+    const entry = this.byId.get(id);
+    if (!entry) throw new Error(`No activity entry '${id}'.`);
+    entry.left = left;
+    this.sizes.delete(entry);
+    this.scheduleSave();
+    this.emit({ type: 'updated', entry });
+  }
+
+  /** Every entry, newest first (a fresh array). */
+  all(): ActivityEntry[] {
+    return this.entries.slice().reverse();
+  }
+
+  /** @returns the entry with `id`, or undefined. */
+  get(id: string): ActivityEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  /**
+   * Whether the entry's change is undone now: it was reverted and that revert was not itself
+   * reverted (reverting a revert redoes). A revert that fell out of the log still counts.
+   */
+  isReverted(entry: ActivityEntry): boolean {
+    let hops = 0;
+    let current = entry;
+    while (current.reverted_by !== undefined && hops <= this.entries.length) {
+      hops++;
+      const by = this.byId.get(current.reverted_by);
+      if (!by) break;
+      current = by;
+    }
+    return hops % 2 === 1;
+  }
+
+  /** Subscribes to changes. @returns the unsubscribe function. */
+  onChange(listener: (event: ActivityEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves once every change so far is written to the file (after {@link load}). @throws what the last write threw. */
+  async whenSaved(): Promise<void> {
+    while (this.saving) await this.saving;
+  }
+
+  /** Size the log takes in its file now, bytes (what `maxMegabytes` bounds). */
+  sizeBytes(): number {
+    return this.entries.reduce((sum, e) => sum + this.sizeOf(e), 0);
+  }
+
+  /** One entry's size in the file (see {@link entryBytes}), remembered. */
+  private sizeOf(entry: ActivityEntry): number {
+    let size = this.sizes.get(entry);
+    if (size === undefined) this.sizes.set(entry, (size = entryBytes(entry)));
+    return size;
+  }
+
+  /** Drops entries past the age limit, then the oldest past the size limit (the newest stays). @returns true when any went. */
+  private prune(): boolean {
+    const { maxMegabytes, maxDays } = this.limits();
+    const maxBytes = maxMegabytes * 1024 * 1024;
+    const oldest = this.now().getTime() - maxDays * DAY_MS;
+    let keep = this.entries.filter((e) => Date.parse(e.at) >= oldest);
+    let size = keep.reduce((sum, e) => sum + this.sizeOf(e), 0);
+    let first = 0;
+    while (size > maxBytes && first < keep.length - 1) size -= this.sizeOf(keep[first++]);
+    keep = keep.slice(first);
+    if (keep.length === this.entries.length) return false;
+    const kept = new Set(keep);
+    for (const e of this.entries) if (!kept.has(e)) this.byId.delete(e.id);
+    this.entries = keep;
+    return true;
+  }
+
+  /** Writes the log soon: one write at a time, the last one carrying every change before it. */
+  private scheduleSave(): void {
+    this.dirty = true;
+    if (this.saving || !this.loaded) return;
+    this.saving = (async () => {
+      try {
+        while (this.dirty) {
+          this.dirty = false;
+          await this.file.write(serializeActivity(this.entries));
+        }
+      } catch (err) {
+        console.error('[vault-mcp] the agent activity file could not be written', err);
+        throw err;
+      } finally {
+        this.saving = null;
+      }
+    })();
+    this.saving.catch(() => undefined);
+  }
+
+  private emit(event: ActivityEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * Reverting logged changes (DESIGN.md, "Agent activity"): one entry, or every entry of a key or
+ * of a session, newest first. A revert is a write like any other, made through the same
+ * primitives (NoteWriter's hash-guarded apply, create, move, trash; WidgetStore) with the
+ * checks of the key that made the change (its label for access rules, its roots now), so a
+ * note that became private, read-only, quarantined or out of the key's roots is refused with
+ * one sentence. A text change is undone three-way when the note changed since: the undo's
+ * hunks are placed on the current text (proposals/rebase.ts, pure string work shared with
+ * proposals) and a hunk the later text touches is left alone, never applied over it. The
+ * revert is itself logged (`reverts`), so reverting it redoes the change.
+ */
+import { ToolError } from '../errors';
+import { applyHunks, buildHunks } from '../proposals/hunks';
+import { placeHunks } from '../proposals/rebase';
+import type { AccessScope } from '../vault/access/access';
+import { hashText } from '../vault/hash';
+import type { NoteStore } from '../vault/note-store';
+import { BaseChangedError } from '../vault/writes/write-errors';
+import type { ActivityLog } from './activity-log';
+import type { ActivityEntry } from './types';
+import { textsOf } from './undo-data';
+
+/** The tool name a revert's own log entry carries. */
+export const REVERT_TOOL = 'revert';
+
+/** How often a text revert places its hunks again when the note changed between reading and writing it. */
+const REVERT_ATTEMPTS = 4;
+
+/** What one revert did, in one sentence for the user. */
+export interface RevertOutcome {
+  /** The entry asked for. */
+  id: string;
+  reverted: boolean;
+  message: string;
+}
+
+/** Reverts logged changes; see the module comment. */
+export class ActivityRevert {
+  /**
+   * @param log the activity log. @param notes the vault side (checks and writes).
+   * @param keyRoots the current roots of a key by id, or null when the key was revoked (then
+   *   the roots it had when it made the change apply).
+   */
+  constructor(
+    private readonly log: ActivityLog,
+    private readonly notes: NoteStore,
+    private readonly keyRoots: (keyId: string) => string[] | null,
+  ) {}
+
+  /**
+   * Reverts entry `id` (or, for a revert entry, redoes what it undid).
+   * @returns the outcome; a refusal (unknown id, already reverted, the note gone, private,
+   *   read-only, changed where the undo would go) is `reverted: false` with the reason. Throws only for bugs.
+   */
+  async revert(id: string): Promise<RevertOutcome> {
+    const entry = this.log.get(id);
+    if (!entry) return { id, reverted: false, message: `No activity entry '${id}'; list them with "activity" (or the Agent activity view).` };
+    if (this.log.isReverted(entry)) {
+      return { id, reverted: false, message: `${id} is already reverted (by ${entry.reverted_by}); revert ${entry.reverted_by} to redo it.` };
+    }
+    const scope: AccessScope = {
+      label: entry.key_label,
+      roots: this.keyRoots(entry.key_id) ?? entry.key_roots,
+      actor: { keyId: entry.key_id, via: { revert: entry.id } },
+    };
+    try {
+      const left = await this.undo(entry, scope);
+      return { id, reverted: true, message: revertedSentence(entry, left, this.log.get(id)?.reverted_by) };
+    } catch (err) {
+      if (!(err instanceof ToolError)) throw err;
+      return { id, reverted: false, message: `${id} was not reverted: ${refusal(err, entry)}` };
+    }
+  }
+
+  /** Reverts every entry of key `keyId` not reverted yet, newest first (revert entries themselves are skipped). */
+  revertKey(keyId: string): Promise<RevertOutcome[]> {
+    return this.revertAll(this.log.all().filter((e) => e.key_id === keyId));
+  }
+
+  /** Reverts every entry of MCP session `session` not reverted yet, newest first (as {@link revertKey}). */
+  revertSession(session: string): Promise<RevertOutcome[]> {
+    return this.revertAll(this.log.all().filter((e) => e.session === session));
+  }
+
+  /**
+   * Reverts `entries` (give them newest first) one after the other, skipping revert entries and
+   * entries already reverted. @returns one outcome per entry tried.
+   */
+  async revertAll(entries: ActivityEntry[]): Promise<RevertOutcome[]> {
+    const out: RevertOutcome[] = [];
+    for (const entry of entries) {
+      if (entry.via === 'revert' || this.log.isReverted(entry)) continue;
+      out.push(await this.revert(entry.id));
+    }
+    return out;
+  }
+
+  /**
+   * Applies what undoes `entry` for `scope`. @returns how many of its changes were left as they
+   * are (text kinds whose note changed since; else 0).
+   * @throws ToolError when the vault refuses the undo (see {@link refusal}), or the entry's undo
+   *   data is damaged (invalid_argument).
+   */
+  private async undo(entry: ActivityEntry, scope: AccessScope): Promise<number> {
+    let texts: { before: string | null; after: string | null };
+    try {
+      texts = textsOf(entry);
+    } catch (err) {
+      throw new ToolError('invalid_argument', (err as Error).message);
+    }
+    const { before, after } = texts;
+    const writes = this.notes.writes;
+    switch (entry.kind) {
+      case 'edit':
+      case 'properties':
+        return this.undoText(entry, before ?? '', after ?? '', scope);
+      case 'create':
+        await writes.apply({ tool: REVERT_TOOL, kind: 'delete', path: entry.path, expectedHash: entry.hash_after ?? undefined }, scope);
+        return 0;
+      case 'delete':
+        await writes.apply({ tool: REVERT_TOOL, kind: 'create', path: entry.path, content: before ?? '' }, scope);
+        return 0;
+      case 'move':
+        await writes.apply({ tool: REVERT_TOOL, kind: 'move', path: entry.path, to: entry.from ?? '' }, scope);
+        return 0;
+      case 'folder':
+        if (entry.removed) await writes.apply({ tool: REVERT_TOOL, kind: 'folder', path: entry.path }, scope);
+        else await writes.removeEmptyFolder(REVERT_TOOL, entry.path, scope);
+        return 0;
+      case 'widget': {
+        const id = entry.path.slice(entry.path.lastIndexOf('/') + 1).replace(/\.html$/, '');
+        if (before === null) await this.notes.widgets.remove(id, entry.hash_after ?? '', scope);
+        else if (after === null) await this.notes.widgets.create(id, before, scope);
+        else await this.notes.widgets.replace(id, before, entry.hash_after ?? '', scope);
+        return 0;
+      }
+    }
+  }
+
+  /**
+   * Undoes a text change: the text before when the note is still what the change left; else
+   * the undo's hunks (after → before) placed three-way on the note's text now, the ones its
+   * later text touches left out. Writes through NoteWriter.writeExactText (hash-guarded).
+   * @returns how many hunks were left out.
+   * @throws ToolError('conflict') when the note is already as before, or every hunk is left out.
+   */
+  private async undoText(entry: ActivityEntry, before: string, after: string, scope: AccessScope): Promise<number> {
+    const writes = this.notes.writes;
+    for (let attempt = 0; attempt < REVERT_ATTEMPTS; attempt++) {
+      const current = writes.editors?.textOf(entry.path) ?? (await writes.currentText(entry.path, scope));
+      if (current === before) throw new ToolError('conflict', `'${entry.path}' already reads as it did before this change.`);
+      let next = before;
+      let left = 0;
+      if (hashText(current) !== entry.hash_after) {
+        const placed = placeHunks(after, current, buildHunks(after, before));
+        const ready = placed.filter((h) => !h.stale);
+        left = placed.length - ready.length;
+        if (ready.length === 0) throw new ToolError('conflict', `'${entry.path}' changed since, right where this change is, so it was left as it is.`);
+        next = applyHunks(current, ready);
+      }
+      try {
+        await writes.writeExactText({ tool: REVERT_TOOL, kind: entry.kind === 'properties' ? 'properties' : 'edit', path: entry.path, baseHash: hashText(current), text: next }, scope);
+      } catch (err) {
+        if (err instanceof BaseChangedError) continue;
+        throw err;
+      }
+      const by = this.log.get(entry.id)?.reverted_by;
+      if (left > 0 && by) this.log.setLeft(by, left);
+      return left;
+    }
+    throw new ToolError('conflict', `'${entry.path}' kept changing while it was reverted; try again.`);
+  }
+}
+
+/** One sentence on a successful revert. */
+function revertedSentence(entry: ActivityEntry, left: number, by: string | undefined): string {
+  const what = entry.reverts ? `, which redoes ${entry.reverts}` : '';
+  const as = by ? ` (logged as ${by})` : '';
+  const where = entry.kind === 'move' ? `${entry.path} is back at ${entry.from}` : entry.kind === 'delete' ? `${entry.path} is back` : `${entry.path} is as it was before`;
+  if (left === 0) return `Reverted ${entry.id}${what}: ${where}${as}.`;
+  const s = left === 1;
+  return `Reverted ${entry.id}${what} on ${entry.path}${as}, except ${left} change${s ? '' : 's'} the note's later text touches, left as ${s ? 'it is' : 'they are'}.`;
+}
+
+/** Why the vault refused a revert, as the rest of one sentence. */
+function refusal(err: ToolError, entry: ActivityEntry): string {
+  const who = `"${entry.key_label}"`;
+  if (err instanceof BaseChangedError) return `'${entry.path}' changed while it was reverted; try again.`;
+  switch (err.code) {
+    case 'not_found':
+      return `'${entry.path}' is gone, private now, or out of ${who}'s reach.`;
+    case 'forbidden':
+      return `'${entry.path}' is now read-only or closed to ${who}, so it was left as it is.`;
+    case 'exists':
+      return `'${entry.kind === 'move' ? entry.from : entry.path}' is taken now, so nothing was put back there.`;
+    case 'conflict':
+      // The writers' own conflict speaks to an agent (read_note, expected_hash); the user gets what it means here.
+      return err.message.startsWith('Note ') ? `'${entry.path}' changed since, and reverting would lose the later text.` : err.message;
+    default:
+      return err.message;
+  }
+}

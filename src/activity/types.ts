@@ -1,0 +1,71 @@
+/**
+ * The plain-data shapes of the agent activity log (DESIGN.md, "Agent activity"): one entry per
+ * change an agent caused (a force-mode write, an accepted proposal) or the user's revert of
+ * one, with what undoes it. No Obsidian objects, no DOM: entries persist as JSON.
+ */
+
+/** What a logged change did; `widget` is a widget file written, replaced or taken away. */
+export type ActivityKind = 'edit' | 'properties' | 'create' | 'delete' | 'move' | 'folder' | 'widget';
+
+/** How the change came about: the agent's own force-mode call, the user accepting its proposal, or the user reverting an entry. */
+export type ActivityRoute = 'agent' | 'proposal' | 'revert';
+
+/** One hunk of a reverse patch: the text after's `[from, to)` (UTF-16 offsets, whole lines) becomes `inserted` again. */
+export interface ReverseHunk {
+  from: number;
+  to: number;
+  inserted: string;
+}
+
+/**
+ * What undoes a change, beside the entry's paths: `after`, the whole text the change left
+ * (edits, property changes, creates, widget writes); `patch`, the hunks from `after` back to
+ * the text before (edits and widget replaces; see undo-data.ts); `before`, the whole text
+ * before, for a delete (the system trash cannot be read back through the API) and a widget
+ * taken away. A move or a folder needs only its paths.
+ */
+export interface ActivityUndo {
+  after?: string;
+  patch?: ReverseHunk[];
+  before?: string;
+}
+
+/**
+ * One logged change. `path` is where the note (folder, widget) is after the change; a move
+ * has the old path in `from`; `removed` marks a folder taken away (undoing a create_folder).
+ * `hash_before`/`hash_after` are SHA-256 hex of the whole text (null where there is none).
+ * `reverts` names the entry this one undid (so reverting it redoes that one); `reverted_by`
+ * the entry that undid this one; `left`, on a revert, how many changes of the reverted entry
+ * no longer applied and were left as they are.
+ */
+export interface ActivityEntry {
+  id: string;
+  at: string;
+  key_id: string;
+  key_label: string;
+  key_roots: string[];
+  session: string | null;
+  tool: string;
+  kind: ActivityKind;
+  path: string;
+  from?: string;
+  folder?: boolean;
+  removed?: boolean;
+  hash_before: string | null;
+  hash_after: string | null;
+  via: ActivityRoute;
+  proposal_id?: string;
+  hunks?: number[];
+  reverts?: string;
+  reverted_by?: string;
+  left?: number;
+  undo: ActivityUndo;
+}
+
+/** The log's limits (settings `activity`): total size of the file and age of an entry; oldest dropped first. */
+export interface ActivityLimits {
+  /** Largest size of the log file, megabytes (MiB). */
+  maxMegabytes: number;
+  /** Oldest entry kept, days. */
+  maxDays: number;
+}

@@ -1,0 +1,49 @@
+import type { NoteRecord } from '../query/note-filters';
+
+/** A match of the lexical engine as the search index pages it, and its lazily computed form. */
+
+/** One matching note, before paging. `text` is set when the query needed the note text. */
+export interface EngineMatch {
+  note: NoteRecord;
+  score: number;
+  /** Index terms the note matched for the query's positive index-decided words (for snippet placement). */
+  terms: Set<string>;
+  text?: string;
+  /** Ranked queries only: true when the note holds every informative query term. */
+  allTerms?: boolean;
+  /** Ranked queries only: the informative query terms the note lacks (empty when `allTerms`). */
+  missing?: string[];
+}
+
+/** The index terms a note matched for the query's positive words, by path. */
+export type MatchedTerms = (path: string) => Set<string>;
+
+/** An EngineMatch whose `terms` are computed on first read: only the hits of one page ever need them. */
+export class LazyMatch implements EngineMatch {
+  private matched: Set<string> | null = null;
+  private lacking: string[] | null = null;
+
+  /** @param coverage for a ranked query: whether the note holds every term, and how to list those it lacks */
+  constructor(
+    readonly note: NoteRecord,
+    readonly score: number,
+    private readonly termsOf: MatchedTerms,
+    readonly text?: string,
+    private readonly coverage?: { all: boolean; missing: () => string[] },
+  ) {}
+
+  get terms(): Set<string> {
+    this.matched ??= this.termsOf(this.note.path);
+    return this.matched;
+  }
+
+  get allTerms(): boolean | undefined {
+    return this.coverage?.all;
+  }
+
+  get missing(): string[] | undefined {
+    if (this.coverage === undefined) return undefined;
+    this.lacking ??= this.coverage.missing();
+    return this.lacking;
+  }
+}

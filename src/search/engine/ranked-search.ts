@@ -1,0 +1,176 @@
+import { wordMode } from '../query/query-plan';
+import { isStopWord, stemOf } from './stemming';
+import type { CorpusView, Expansion, TermIndex } from './term-index';
+import { queryTerms } from './tokenizer';
+
+/**
+ * Ranked retrieval for a query of plain words (see `plainWords`): a note matches when it
+ * holds at least one of the query's informative terms, and notes are ordered by
+ * - first, whether they hold every informative term (`allTerms`),
+ * - then their BM25F score (TermIndex.score, summed over the terms they hold) times a
+ *   coordination factor `coverage ^` {@link COORDINATION}, where `coverage` is the share of
+ *   the query's idf mass the note holds: missing a rare word costs more than missing a
+ *   common one; and, when the query names the note's whole title (every informative word
+ *   of the title, by stem, is a query term), times up to {@link TITLE_MATCH}, in proportion
+ *   to the share of the query's idf mass the title names: `New-NetFirewallRule` finds the
+ *   note of that name before `Show-NetFirewallRule`, whose text mentions "new", while a
+ *   module overview titled `Hyper-V` gains little for "create a new virtual machine in
+ *   Hyper-V".
+ *
+ * A query term expands to itself and every index term of the same Porter2 stem
+ * ({@link STEM_WEIGHT}); only a term that no visible note holds in any of those forms falls
+ * back to prefix, then typo matching (TermIndex.prefixed / typos), so a typed-ahead word
+ * still finds something while whole words do not drag in every longer word they begin.
+ * English stop words ("how", "do", "my"...) standing alone as a query word are left out of
+ * the ranking when the query has another word (a hyphenated word such as `Get-Process`
+ * keeps all its parts), and are reported as ignored.
+ */
+
+/** Weight of an index term sharing the query term's stem but spelled otherwise (`syncing` for `sync`); the exact spelling weighs 1. */
+export const STEM_WEIGHT = 0.9;
+/** Exponent of the coordination factor (see the comment at the top of this file). */
+export const COORDINATION = 2;
+/** Score factor of a note whose whole title is the whole query (see the comment at the top of this file). */
+export const TITLE_MATCH = 2;
+
+/** One informative query term: how the caller wrote it (normalized) and the index terms it stands for. */
+export interface RankedTerm {
+  word: string;
+  /** Its Porter2 stem (see stemOf): two words of one stem are one term. */
+  stem: string;
+  expansions: Expansion[];
+}
+
+/** The terms a ranked query scores, and the stop words it left out. */
+export interface RankedPlan {
+  terms: RankedTerm[];
+  ignored: string[];
+}
+
+/** A ranked query's matches: doc ids with their final score, and which terms each holds. */
+export interface RankedHits {
+  docs: number[];
+  /** Final score by doc id (BM25F sum × coordination). */
+  score: Float64Array;
+  /** True when the note holds every term of the plan. */
+  allTerms(doc: number): boolean;
+  /** The plan's words the note does not hold, in query order. */
+  missing(doc: number): string[];
+}
+
+/**
+ * Plans a ranked query: the distinct terms of `words` (by stem), stop words set aside, each
+ * with its expansions in `view`.
+ * @param words the texts of the query's plain word nodes, in query order
+ */
+export function planRanked(words: readonly string[], index: TermIndex, view: CorpusView): RankedPlan {
+  const perWord = words.map((w) => queryTerms(w));
+  const informative = (terms: string[]): boolean => terms.length > 1 || !isStopWord(terms[0]);
+  const anyInformative = perWord.some((t) => t.length > 0 && informative(t));
+  const terms: RankedTerm[] = [];
+  const ignored: string[] = [];
+  const seen = new Set<string>();
+  for (const wordTerms of perWord) {
+    if (wordTerms.length === 0) continue;
+    if (anyInformative && !informative(wordTerms)) {
+      if (!ignored.includes(wordTerms[0])) ignored.push(wordTerms[0]);
+      continue;
+    }
+    for (const term of wordTerms) {
+      const key = stemOf(term);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      terms.push({ word: term, stem: key, expansions: isStopWord(term) ? exactOnly(term, index, view) : expansionsOf(term, key, index, view) });
+    }
+  }
+  return { terms, ignored };
+}
+
+/**
+ * The stems of a title's informative words (stop words left out), the terms a query must
+ * hold to earn {@link TITLE_MATCH}; empty for a title of stop words only.
+ */
+export function titleStems(title: string): string[] {
+  return queryTerms(title)
+    .filter((t) => !isStopWord(t))
+    .map(stemOf);
+}
+
+/**
+ * Scores a plan over `view` (see the comment at the top of this file).
+ * @param boosts field weights, by field number
+ * @param titleOf the {@link titleStems} of a document's title, by doc id
+ */
+export function rankedScores(
+  plan: RankedPlan,
+  index: TermIndex,
+  boosts: ArrayLike<number>,
+  view: CorpusView,
+  titleOf: (doc: number) => readonly string[],
+): RankedHits {
+  const n = view.visible.length;
+  const sum = new Float64Array(n);
+  const held = new Float64Array(n);
+  const count = new Uint16Array(n);
+  const docs: number[] = [];
+  const idfs: number[] = [];
+  for (const term of plan.terms) {
+    const sheet = index.sheet();
+    const idf = index.score(term.expansions, boosts, view, sheet);
+    idfs.push(idf > 0 ? idf : absentIdf(view));
+    for (const doc of sheet.docs) {
+      if (count[doc] === 0) docs.push(doc);
+      sum[doc] += sheet.values[doc];
+      held[doc] += idf;
+      count[doc]++;
+    }
+  }
+  const mass = idfs.reduce((a, idf) => a + idf, 0);
+  const idfOf = new Map(plan.terms.map((t, i) => [t.stem, idfs[i]]));
+  for (const doc of docs) {
+    const title = titleOf(doc);
+    let named = title.length > 0 ? 0 : -1;
+    for (const stem of new Set(title)) {
+      const idf = idfOf.get(stem);
+      if (idf === undefined) {
+        named = -1;
+        break;
+      }
+      named += idf;
+    }
+    const bonus = named > 0 ? 1 + ((TITLE_MATCH - 1) * named) / mass : 1;
+    sum[doc] *= Math.pow(held[doc] / mass, COORDINATION) * bonus;
+  }
+  const all = plan.terms.length;
+  return {
+    docs,
+    score: sum,
+    allTerms: (doc) => count[doc] === all,
+    missing: (doc) => plan.terms.filter((t) => !t.expansions.some((e) => index.contains(e.id, doc))).map((t) => t.word),
+  };
+}
+
+/** The idf of a term no visible note holds (it still counts as asked for). */
+function absentIdf(view: CorpusView): number {
+  return Math.log(1 + (view.count + 0.5) / 0.5);
+}
+
+/** The term itself, when a visible note holds it. */
+function exactOnly(term: string, index: TermIndex, view: CorpusView): Expansion[] {
+  const id = index.dict.idOf(term);
+  return id >= 0 && index.seenIn(id, view) ? [{ id, weight: 1 }] : [];
+}
+
+/** The term and its stem variants held by visible notes; else its prefix, else its typo expansions (as `wordMode` allows). */
+function expansionsOf(term: string, stem: string, index: TermIndex, view: CorpusView): Expansion[] {
+  const out = exactOnly(term, index, view);
+  const exact = out.length > 0 ? out[0].id : -1;
+  const asStem = index.dict.idOf(stem);
+  const variants = asStem >= 0 && asStem !== exact ? [asStem, ...index.stems.variants(stem)] : index.stems.variants(stem);
+  for (const id of variants) if (id !== exact && index.seenIn(id, view)) out.push({ id, weight: STEM_WEIGHT });
+  if (out.length > 0) return out;
+  const mode = wordMode(term);
+  if (mode.prefix) out.push(...index.prefixed(term, -1, view));
+  if (out.length === 0 && mode.fuzzy) out.push(...index.typos(term, view));
+  return out;
+}

@@ -1,0 +1,93 @@
+import { ToolError } from '../../errors';
+
+/**
+ * The literal pieces of a search query that are read character by character: "quoted
+ * phrases" (with `\"` and `\\` escapes, as Obsidian Help's "Search terms" documents) and
+ * `/regex/flags` literals. Used by `query-parser.ts`; each reader takes the query text, the
+ * start and end of the stretch it may read, and reports the position after the literal.
+ */
+
+/** Reports a syntax error: `what` completes "The search query …" (see the parser's messages). */
+export type QueryFail = (what: string) => never;
+
+/** Regex flags a query may give after the closing `/`; `m` is always added. */
+const REGEX_FLAGS = new Set(['i', 's', 'u']);
+const TERM_END = /[\s()]/;
+
+/**
+ * Reads the quoted phrase whose opening `"` is at `open`: `\"` stands for a quote and `\\`
+ * for a backslash; any other backslash is kept as written (so `path:"C:\notes"` stays).
+ * @param end the index the phrase must close before
+ * @param advance told the index just after the closing quote
+ * @returns the phrase text without quotes, escapes resolved
+ * @throws through `fail` when the quote is not closed or the phrase is empty
+ */
+export function readQuotedAt(src: string, open: number, end: number, fail: QueryFail, advance: (to: number) => void): string {
+  let text = '';
+  let i = open + 1;
+  for (; i < end; i++) {
+    const c = src[i];
+    if (c === '"') break;
+    if (c === '\\' && i + 1 < end && (src[i + 1] === '"' || src[i + 1] === '\\')) {
+      text += src[++i];
+    } else text += c;
+  }
+  if (i >= end) fail(`has a '"' at character ${open + 1} without a closing quote; close the phrase (write \\" for a quote inside it)`);
+  advance(i + 1);
+  if (text.trim() === '') fail(`has an empty phrase at character ${open + 1}; put words between the quotes`);
+  return text;
+}
+
+/**
+ * Reads the `/pattern/flags` literal whose opening `/` is at `open`; `/` inside `[...]` or
+ * escaped with `\` does not close it.
+ * @param end the index the literal must end by
+ * @param advance told the index just after the flags
+ * @returns the pattern source and flags as written
+ * @throws through `fail` when the closing `/` is missing, the pattern is empty or a flag is not i, s or u
+ */
+export function readRegexAt(
+  src: string,
+  open: number,
+  end: number,
+  fail: QueryFail,
+  advance: (to: number) => void,
+): { source: string; flags: string } {
+  let i = open + 1;
+  let inClass = false;
+  for (; i < end; i++) {
+    const c = src[i];
+    if (c === '\\') i++;
+    else if (c === '[') inClass = true;
+    else if (c === ']') inClass = false;
+    else if (c === '/' && !inClass) break;
+  }
+  if (i >= end) {
+    fail(`has a regular expression at character ${open + 1} without a closing '/'; write it as /pattern/ (escape a literal slash as \\/)`);
+  }
+  const source = src.slice(open + 1, i);
+  let stop = i + 1;
+  while (stop < end && !TERM_END.test(src[stop])) stop++;
+  const flags = src.slice(i + 1, stop);
+  advance(stop);
+  if (source === '') fail(`has an empty regular expression at character ${open + 1}; put a pattern between the slashes`);
+  for (const f of flags) {
+    if (!REGEX_FLAGS.has(f)) {
+      fail(`has the regular expression /${source}/${flags} with unsupported flags; use only i, s or u after the closing '/', or quote the text to search for it literally`);
+    }
+  }
+  return { source, flags };
+}
+
+/**
+ * Compiles a user regex with `flags` plus `m` (each flag once).
+ * @throws ToolError('invalid_argument') naming the pattern and the engine's reason when it does not compile
+ */
+export function compileRegex(source: string, flags: string): RegExp {
+  try {
+    return new RegExp(source, [...new Set(flags + 'm')].join(''));
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new ToolError('invalid_argument', `The regular expression /${source}/ is invalid (${reason}); fix the pattern or quote the text to search for it literally.`);
+  }
+}

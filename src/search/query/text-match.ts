@@ -1,0 +1,49 @@
+import { hasUnsegmented, queryTerms } from '../engine/tokenizer';
+import { escapeRegExp } from '../../vault/writes/text-edits';
+
+/**
+ * How a query's literal text (a phrase, a word the index cannot decide, a case-sensitive
+ * word) is found on note text. The patterns are built from escaped query text only, never
+ * from a user regex, so they run without the RegexGuard.
+ */
+
+/**
+ * A regex for a phrase or literal word: its whitespace-separated parts in order, any run of
+ * whitespace between them. Each character matches its composed (NFC) and decomposed (NFD)
+ * spelling, so `pastéis` finds a note saved as `paste\u0301is` (Unicode canonical
+ * equivalence, UAX #15; macOS tools often write NFD).
+ * @param sensitive true for `match-case:` (case must match), else case-insensitive
+ */
+export function literalPattern(text: string, sensitive = false): RegExp {
+  const parts = text.normalize('NFC').trim().split(/\s+/).map(canonicalPattern);
+  return new RegExp(parts.join('\\s+'), sensitive ? 'u' : 'iu');
+}
+
+/**
+ * A case-sensitive regex for a word inside `match-case:`: the word as typed where a word
+ * starts (not after a letter, digit or mark), so `match-case:Happy` finds "Happy" and
+ * "HappyCat" but neither "happy" nor "unHappy" — the prefix rule every query word follows,
+ * without typo tolerance, since the case is meant exactly.
+ */
+export function caseSensitiveWordPattern(word: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}\\p{M}])${literalPattern(word, true).source}`, 'u');
+}
+
+/** The pattern of one whitespace-free part: each character as itself, or `(?:nfc|nfd)` where the two differ. */
+function canonicalPattern(part: string): string {
+  let out = '';
+  for (const ch of part) {
+    const nfd = ch.normalize('NFD');
+    out += nfd === ch ? escapeRegExp(ch) : `(?:${escapeRegExp(ch)}|${escapeRegExp(nfd)})`;
+  }
+  return out;
+}
+
+/**
+ * Whether the index alone decides a word (prefix and fuzzy matches included). Not for words
+ * without index terms (punctuation only), nor for words in unsegmented scripts, whose
+ * bigrams must also be adjacent on the text: those are checked like a phrase.
+ */
+export function decidedByIndex(word: string): boolean {
+  return queryTerms(word).length > 0 && !hasUnsegmented(word);
+}

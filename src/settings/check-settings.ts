@@ -1,0 +1,209 @@
+/**
+ * The strict reading of the plugin's settings format (data.json, settings.ts), for settings a
+ * person hands over as a file (`npm start -- --settings FILE`, the vault's own data.json in a
+ * run). The plugin's own load stays lenient (migrate-settings.ts repairs what it can, because a
+ * synced or hand-edited file must never stop Obsidian); this check instead names the first
+ * thing that is wrong, so a typo is fixed rather than silently ignored. Every key is optional:
+ * what a file leaves out takes its default.
+ */
+import * as z from 'zod';
+import { migrateSettings } from './migrate-settings';
+import { MAX_PORT, MIN_PORT, SETTINGS_SCHEMA_VERSION, type VaultMcpSettings } from './settings';
+
+/** "must be …" texts, one per kind of value, shared by every key of that kind. */
+const TEXT = 'text in quotes';
+const FLAG = 'true or false';
+const COUNT = 'a whole number of 0 or more';
+const PORT = `a whole number from ${MIN_PORT} to ${MAX_PORT}`;
+const KEY_ID = 'lowercase letters, digits and dashes in quotes, as secret storage ids are';
+const POSITIVE = 'a number above 0';
+const FOLDERS = 'a list of vault folders in quotes, such as ["Private"]';
+
+const text = z.string({ error: TEXT });
+const flag = z.boolean({ error: FLAG });
+const count = z.number({ error: COUNT }).int({ error: COUNT }).min(0, { error: COUNT });
+const positive = z.number({ error: POSITIVE }).positive({ error: POSITIVE });
+const folders = z.array(text, { error: FOLDERS });
+const object = (what: string) => ({ error: `an object of ${what} in braces` });
+
+const keyRecordSchema = z.strictObject(
+  {
+    id: z.string({ error: KEY_ID }).regex(/^[a-z0-9-]+$/, { error: KEY_ID }),
+    label: text,
+    mode: z.enum(['propose', 'force'], { error: '"propose" or "force"' }),
+    scope: z.enum(['local', 'cloud', 'both'], { error: '"local", "cloud" or "both"' }),
+    roots: folders,
+    created_at: text,
+    last_used_at: text.nullable(),
+  },
+  object('key settings'),
+).partial();
+
+/** The settings format as a Zod schema: strict objects (unknown keys refused), every key optional. */
+export const SETTINGS_FILE_SCHEMA = z.strictObject(
+  {
+    schemaVersion: z.number({ error: COUNT }).int({ error: COUNT }).min(0, { error: COUNT }),
+    server: z.strictObject({ enabled: flag, port: z.number({ error: PORT }).int({ error: PORT }).min(MIN_PORT, { error: PORT }).max(MAX_PORT, { error: PORT }), maxBodyBytes: count }, object('server settings')).partial(),
+    keys: z.array(keyRecordSchema, { error: 'a list of key objects in brackets' }),
+    tools: z.strictObject({ allowWrites: flag, enabled: z.record(z.string(), flag, object('tool names to true or false')) }, object('tool settings')).partial(),
+    access: z.strictObject({ quarantine: folders, trustedSymlinks: folders }, object('access settings')).partial(),
+    skills: z.strictObject({ folder: text }, object('skills settings')).partial(),
+    proposals: z.strictObject({ notifyOnNew: flag }, object('proposal settings')).partial(),
+    widgets: z.strictObject({ folder: text }, object('widget settings')).partial(),
+    activity: z.strictObject({ maxMegabytes: positive, maxDays: positive }, object('activity log limits')).partial(),
+    ai: z
+      .strictObject(
+        {
+          enabled: flag,
+          allowRemote: flag,
+          provider: z.enum(['openai-compatible', 'anthropic'], { error: '"openai-compatible" or "anthropic"' }),
+          baseUrl: text,
+          model: text,
+          embeddingModel: text,
+          semanticIndex: flag,
+          usage: z.strictObject({ inputTokens: count, outputTokens: count, embeddingTokens: count, scope: text }, object('token counters')).partial(),
+        },
+        object('AI provider settings'),
+      )
+      .partial(),
+  },
+  object('settings'),
+).partial();
+
+/** What {@link checkSettingsData} found: the settings to use, or the first problem. */
+export type SettingsVerdict =
+  | { ok: true; settings: VaultMcpSettings }
+  | {
+      ok: false;
+      /** The key at fault as a path, e.g. `access.quarantine`, `keys[1].mode`; '' for the whole file. */
+      key: string;
+      /** One sentence naming the key, what it must be and what to do (no file name: the caller adds it). */
+      message: string;
+    };
+
+/** Options of {@link checkSettingsData}. */
+export interface CheckSettingsOptions {
+  /** Names of the plugin's tools; when given, `tools.enabled` may name only these (tools/registry.ts). */
+  toolNames?: readonly string[];
+}
+
+/** Key names that hold secrets elsewhere; met in a file they get their own advice. */
+const SECRET_NAMES = /^(token|tokens|api_?key|secret|password)$/i;
+
+/**
+ * Checks settings read from a file against the plugin's settings format (settings.ts), strictly:
+ * unknown keys, values of the wrong type, enum values outside their list, a port outside
+ * MIN_PORT–MAX_PORT, a `schemaVersion` newer than this plugin reads, key records without a label
+ * or with a label or id used twice, and (with `toolNames`) unknown tool names are refused.
+ * @param data the parsed JSON (anything).
+ * @returns `{ok: true, settings}` with every missing key at its default (migrateSettings) and
+ *   every key record given an id (`key-<n>`) when it has none, or
+ *   `{ok: false, key, message}` for the first problem in document order. Never throws.
+ */
+export function checkSettingsData(data: unknown, options: CheckSettingsOptions = {}): SettingsVerdict {
+  const parsed = SETTINGS_FILE_SCHEMA.safeParse(data);
+  if (!parsed.success) return describeIssue(parsed.error.issues[0], data);
+  const file = parsed.data;
+  if (file.schemaVersion !== undefined && file.schemaVersion > SETTINGS_SCHEMA_VERSION) {
+    return problem('schemaVersion', `schemaVersion ${file.schemaVersion} was written by a newer Vault MCP (this one reads up to ${SETTINGS_SCHEMA_VERSION}); update Vault MCP, or remove the key to read the file as version ${SETTINGS_SCHEMA_VERSION}.`);
+  }
+  const keyProblem = checkKeys(file.keys ?? []);
+  if (keyProblem) return keyProblem;
+  if (options.toolNames) {
+    const unknown = Object.keys(file.tools?.enabled ?? {}).find((name) => !options.toolNames!.includes(name));
+    if (unknown !== undefined) {
+      return problem(`tools.enabled.${unknown}`, `tools.enabled.${unknown} is not a tool of Vault MCP; correct the name or remove it (tools: ${options.toolNames.join(', ')}).`);
+    }
+  }
+  return { ok: true, settings: migrateSettings(withKeyIds(data as Record<string, unknown>, file.keys ?? [])) };
+}
+
+/**
+ * `data` with an id for every key record that has none: `key-<n>` (n its 1-based place in the
+ * list, counted up past ids already taken), so a hand-written file need not invent ids.
+ */
+function withKeyIds(data: Record<string, unknown>, keys: Array<{ id?: string }>): Record<string, unknown> {
+  if (keys.every((key) => key.id !== undefined)) return data;
+  const taken = new Set(keys.map((key) => key.id));
+  const records = keys.map((key, i) => {
+    if (key.id !== undefined) return key;
+    let n = i + 1;
+    while (taken.has(`key-${n}`)) n++;
+    taken.add(`key-${n}`);
+    return { ...key, id: `key-${n}` };
+  });
+  return { ...data, keys: records };
+}
+
+/** Labels present, non-empty and unique; ids unique. */
+function checkKeys(keys: Array<{ id?: string; label?: string }>): SettingsVerdict | null {
+  for (const [i, key] of keys.entries()) {
+    const label = key.label?.trim() ?? '';
+    if (label === '') return problem(`keys[${i}].label`, `keys[${i}].label is ${key.label === undefined ? 'missing' : 'empty'}; give every key a label, the name of the client that uses it, such as "Claude Code".`);
+    const first = keys.findIndex((other) => other.label?.trim() === label);
+    if (first < i) return problem(`keys[${i}].label`, `keys[${i}].label "${label}" is also the label of keys[${first}]; give each key its own label.`);
+    const sameId = key.id === undefined ? -1 : keys.findIndex((other) => other.id === key.id);
+    if (sameId !== -1 && sameId < i) return problem(`keys[${i}].id`, `keys[${i}].id "${key.id}" is also the id of keys[${sameId}]; give each key its own id, or leave ids out.`);
+  }
+  return null;
+}
+
+function problem(key: string, message: string): SettingsVerdict {
+  return { ok: false, key, message };
+}
+
+/** `a.b[2].c` from Zod's path segments. */
+function keyPath(path: ReadonlyArray<PropertyKey>): string {
+  return path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : `${i === 0 ? '' : '.'}${String(segment)}`)).join('');
+}
+
+/** The value at `path` in `data`, or undefined. */
+function valueAt(data: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let value = data;
+  for (const segment of path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[segment] : undefined;
+  return value;
+}
+
+/** A short quote of a found value: JSON for scalars (at most 40 chars), "a list" / "an object" otherwise. */
+function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  if (value !== null && typeof value === 'object') return 'an object';
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > 40 ? `${json.slice(0, 37)}...` : json;
+}
+
+/** The first Zod issue as one sentence naming the key, what it must be and what to do. */
+function describeIssue(issue: z.core.$ZodIssue, data: unknown): SettingsVerdict {
+  if (issue.code === 'unrecognized_keys') {
+    const name = issue.keys[0];
+    const key = keyPath([...issue.path, name]);
+    const parent = issue.path.length ? keyPath(issue.path) : 'the top level';
+    const secret = SECRET_NAMES.test(name) ? ' (tokens and API keys never go in settings: they live in Obsidian\'s secret storage)' : '';
+    return problem(key, `${key} is not a setting${secret}; correct its spelling or remove it (settings of ${parent}: ${knownKeys(issue.path).join(', ')}).`);
+  }
+  const key = keyPath(issue.path);
+  if (key === '') return problem('', `The file holds ${describeValue(data)}, not settings; write a settings object in braces, such as {"access": {"quarantine": ["Private"]}}.`);
+  return problem(key, `${key} must be ${issue.message} (found ${describeValue(valueAt(data, issue.path))}); correct it, or remove it to use the default.`);
+}
+
+/** The setting names the schema knows at `path` (an object's keys; arrays stepped through). */
+function knownKeys(path: ReadonlyArray<PropertyKey>): string[] {
+  let schema: z.ZodType = SETTINGS_FILE_SCHEMA;
+  for (const segment of path) schema = stepInto(schema, segment);
+  return Object.keys(shapeOf(schema));
+}
+
+function stepInto(schema: z.ZodType, segment: PropertyKey): z.ZodType {
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodArray) return inner.element as z.ZodType;
+  return (shapeOf(inner)[segment as string] ?? z.never());
+}
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  return schema instanceof z.ZodOptional || schema instanceof z.ZodNullable ? unwrap(schema.unwrap() as z.ZodType) : schema;
+}
+
+function shapeOf(schema: z.ZodType): Record<string, z.ZodType> {
+  const inner = unwrap(schema);
+  return inner instanceof z.ZodObject ? inner.shape : {};
+}

@@ -1,0 +1,137 @@
+import type { ActivityLog } from '../../activity/activity-log';
+import { diffText } from '../../activity/activity-diff';
+import type { ActivityRevert, RevertOutcome } from '../../activity/activity-revert';
+import type { ActivityEntry } from '../../activity/types';
+
+/**
+ * The agent activity log as text commands, for the standard input of the headless runner
+ * behind `npm start` and the Obsidian CLI handlers (`vault-mcp:activity`, `vault-mcp:revert`):
+ * list the log grouped by key and session, show one entry with its diff, revert one entry or
+ * every entry of a key or a session. Each answers with text for a terminal and never throws for a
+ * user mistake.
+ */
+
+/** The log and its reverts, as the commands need them. */
+export interface ActivityCommandTarget {
+  activity: ActivityLog;
+  reverts: ActivityRevert;
+}
+
+/** Entries `activity` lists, newest first. */
+const LIST_LIMIT = 100;
+/** Diff lines `activity <id>` prints. */
+const SHOW_DIFF_LINES = 80;
+
+/** The commands, for `help`. */
+export const ACTIVITY_COMMANDS_HELP =
+  'Agent activity: activity (list what agents changed), activity <id> (one change with its diff), revert <id>, revert key "<label>", revert session <session>.';
+
+/**
+ * The newest {@link LIST_LIMIT} entries, newest first, grouped by key and MCP session (a group per key and session, in
+ * the order of their newest entry); or a sentence when the log is empty.
+ */
+export function listActivity(log: ActivityLog): string {
+  const entries = log.all();
+  if (entries.length === 0) return 'No agent activity yet.';
+  const shown = entries.slice(0, LIST_LIMIT);
+  const lines: string[] = [];
+  for (const group of groupEntries(shown)) {
+    lines.push(`"${group.label}", ${group.session ? `session ${group.session}` : 'no session (accepted proposals, reverts, stateless calls)'}:`);
+    for (const e of group.entries) lines.push(`  ${describeEntry(log, e)}`);
+  }
+  if (entries.length > shown.length) lines.push(`... and ${entries.length - shown.length} older changes; revert key "<label>" and revert session <session> cover them too.`);
+  return lines.join('\n');
+}
+
+/** One entry in full: its line and its diff. */
+export function showActivity(log: ActivityLog, id: string): string {
+  const entry = log.get(id);
+  if (!entry) return noSuchEntry(id);
+  return `${describeEntry(log, entry)}\n${diffText(entry, SHOW_DIFF_LINES).split('\n').map((l) => `  ${l}`).join('\n')}`;
+}
+
+/** Reverts entry `id`, or every entry of a key (by label) or a session. @returns one line per revert. */
+export async function revertActivity(target: ActivityCommandTarget, what: { id: string } | { key: string } | { session: string }): Promise<string> {
+  if ('id' in what) return (await target.reverts.revert(what.id)).message;
+  const entries = target.activity.all();
+  let outcomes: RevertOutcome[];
+  if ('key' in what) {
+    const keyIds = [...new Set(entries.filter((e) => e.key_label === what.key).map((e) => e.key_id))];
+    if (keyIds.length === 0) return `No activity from a key labelled "${what.key}"; "activity" lists the keys that changed something.`;
+    outcomes = [];
+    for (const keyId of keyIds) outcomes.push(...(await target.reverts.revertKey(keyId)));
+  } else {
+    if (!entries.some((e) => e.session === what.session)) return `No activity in session ${what.session}; "activity" lists the sessions.`;
+    outcomes = await target.reverts.revertSession(what.session);
+  }
+  if (outcomes.length === 0) return 'Nothing to revert: every change there is already reverted.';
+  const done = outcomes.filter((o) => o.reverted).length;
+  return [...outcomes.map((o) => o.message), `${done} of ${outcomes.length} reverted.`].join('\n');
+}
+
+/**
+ * Runs one typed command line if it is an activity command (`activity [id]`, `revert <id>`,
+ * `revert key "<label>"`, `revert session <session>`). @returns the answer, or null for any
+ * other command (the review commands answer those).
+ */
+export async function runActivityCommand(target: ActivityCommandTarget, line: string): Promise<string | null> {
+  const words = line.trim().split(/\s+/);
+  const [command, first, ...rest] = words;
+  if (command === 'activity') {
+    if (rest.length) return 'Usage: activity [entry id]';
+    return first === undefined ? listActivity(target.activity) : showActivity(target.activity, first);
+  }
+  if (command !== 'revert') return null;
+  const usage = 'Usage: revert <entry id> | revert key "<label>" | revert session <session>';
+  if (first === undefined || ((first === 'key' || first === 'session') && rest.length === 0)) return usage;
+  if (first === 'key' && rest.length) return revertActivity(target, { key: unquote(rest.join(' ')) });
+  if (first === 'session' && rest.length === 1) return revertActivity(target, { session: rest[0] });
+  if (rest.length) return usage;
+  return revertActivity(target, { id: first });
+}
+
+/** A group of the list: one key and one session. */
+interface EntryGroup {
+  label: string;
+  session: string | null;
+  entries: ActivityEntry[];
+}
+
+/** Entries (newest first) grouped by key id and session, groups in the order of their newest entry. */
+export function groupEntries(entries: readonly ActivityEntry[]): EntryGroup[] {
+  const groups = new Map<string, EntryGroup>();
+  for (const e of entries) {
+    const key = JSON.stringify([e.key_id, e.session]);
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { label: e.key_label, session: e.session, entries: [] }));
+    group.entries.push(e);
+  }
+  return [...groups.values()];
+}
+
+/** `a_…  2026-12-01 20:01:02  edit Notes/Ideas.md via edit_note  (reverted by a_…)`. */
+function describeEntry(log: ActivityLog, e: ActivityEntry): string {
+  const where = e.kind === 'move' ? `${e.from} -> ${e.path}` : e.path;
+  const how = e.via === 'proposal' ? `accepted proposal ${e.proposal_id}${e.hunks ? ` (hunks ${e.hunks.join(', ')})` : ''}` : `via ${e.tool}`;
+  const what = e.reverts ? `revert of ${e.reverts}: ` : '';
+  const state = log.isReverted(e) ? `  (reverted by ${e.reverted_by})` : e.reverted_by ? `  (redone: its revert ${e.reverted_by} was reverted)` : '';
+  const left = e.left ? `  (${e.left} change${e.left === 1 ? '' : 's'} left as the note has ${e.left === 1 ? 'it' : 'them'})` : '';
+  return `${e.id}  ${e.at.replace('T', ' ').slice(0, 19)}  ${what}${kindWord(e)} ${where} ${how}${state}${left}`;
+}
+
+/** What an entry did, in a word or two. */
+export function kindWord(e: ActivityEntry): string {
+  if (e.kind === 'folder') return e.removed ? 'folder removed' : 'new folder';
+  if (e.kind === 'widget') return e.hash_before === null ? 'new widget' : e.hash_after === null ? 'widget removed' : 'widget replaced';
+  return { edit: 'edit', properties: 'properties', create: 'new note', delete: 'delete', move: 'move' }[e.kind];
+}
+
+/** The answer for an unknown entry id. */
+function noSuchEntry(id: string): string {
+  return `No activity entry '${id}'; list them with "activity" (vault-mcp:activity in Obsidian's CLI) or the Agent activity view.`;
+}
+
+/** A label as typed, without surrounding quotes. */
+function unquote(text: string): string {
+  return /^(["']).*\1$/.test(text) ? text.slice(1, -1) : text;
+}

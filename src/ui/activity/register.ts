@@ -1,0 +1,69 @@
+import { Notice, requireApiVersion, type Plugin } from 'obsidian';
+import type { ActivityLog } from '../../activity/activity-log';
+import type { ActivityRevert } from '../../activity/activity-revert';
+import type { NoteStore } from '../../vault/note-store';
+import { listActivity, revertActivity, showActivity } from './activity-commands';
+import { addActivityStatusBarItem } from './activity-status-bar';
+import { ACTIVITY_ICON, ACTIVITY_VIEW_TYPE, AgentActivityView } from './activity-view';
+
+/** The plugin as the activity wiring needs it. */
+export interface ActivityPlugin extends Plugin {
+  notes: NoteStore;
+  activity: ActivityLog;
+  reverts: ActivityRevert;
+}
+
+/**
+ * Wires the agent activity log into Obsidian, so main.ts stays wiring only: the log follows
+ * every applied write (NoteStore.applied) from now on and loads its file once the layout is
+ * ready (a damaged file becomes a Notice); the Agent activity view with its ribbon icon and
+ * command; the status-bar hint after force-mode writes; and the Obsidian CLI handlers
+ * `vault-mcp:activity` and `vault-mcp:revert` (`Plugin.registerCliHandler`, since 1.12.2;
+ * skipped on older apps). Everything registered is released on unload.
+ */
+export function registerActivity(plugin: ActivityPlugin): void {
+  plugin.register(plugin.activity.follow(plugin.notes.applied));
+  plugin.app.workspace.onLayoutReady(() => {
+    void plugin.activity.load().then(({ problem }) => problem && new Notice(problem, 0));
+  });
+  plugin.registerView(ACTIVITY_VIEW_TYPE, (leaf) => new AgentActivityView(leaf, plugin.activity, plugin.reverts));
+  const open = (): void => void openAgentActivity(plugin);
+  plugin.addRibbonIcon(ACTIVITY_ICON, 'Open agent activity', open);
+  plugin.addCommand({ id: 'open-agent-activity', name: 'Open agent activity', callback: open });
+  addActivityStatusBarItem(plugin, plugin.activity, open);
+  registerActivityCliHandlers(plugin);
+}
+
+/** Reveals the Agent activity view, opening it in the right sidebar when it is not open yet. */
+async function openAgentActivity(plugin: Plugin): Promise<void> {
+  const { workspace } = plugin.app;
+  let leaf = workspace.getLeavesOfType(ACTIVITY_VIEW_TYPE)[0];
+  if (!leaf) {
+    leaf = workspace.getRightLeaf(false) ?? workspace.getLeaf(true);
+    await leaf.setViewState({ type: ACTIVITY_VIEW_TYPE, active: true });
+  }
+  await workspace.revealLeaf(leaf);
+}
+
+/** The CLI handlers (feature-checked: `registerCliHandler` is since 1.12.2); @returns false on older apps. */
+function registerActivityCliHandlers(plugin: ActivityPlugin): boolean {
+  if (requireApiVersion('1.12.2')) {
+    const idFlag = { id: { value: '<entry id>', description: 'One entry, as vault-mcp:activity lists it' } };
+    plugin.registerCliHandler('vault-mcp:activity', 'List what agents changed, or one change with its diff', idFlag, (params) =>
+      params.id ? showActivity(plugin.activity, params.id) : listActivity(plugin.activity),
+    );
+    const flags = {
+      id: { value: '<entry id>', description: 'The change to revert' },
+      key: { value: '<label>', description: 'Revert every change of this key' },
+      session: { value: '<session>', description: 'Revert every change of this session' },
+    };
+    plugin.registerCliHandler('vault-mcp:revert', 'Revert an agent change, or every change of a key or a session', flags, (params) => {
+      const given = (['id', 'key', 'session'] as const).filter((f) => params[f]);
+      if (given.length !== 1) return 'Give exactly one of id=<entry id>, key=<label> or session=<session>.';
+      const what = given[0] === 'id' ? { id: params.id ?? '' } : given[0] === 'key' ? { key: params.key ?? '' } : { session: params.session ?? '' };
+      return revertActivity(plugin, what);
+    });
+    return true;
+  }
+  return false;
+}

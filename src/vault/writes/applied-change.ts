@@ -1,0 +1,46 @@
+import type { AccessScope } from '../access/access';
+
+/**
+ * A change the vault's write primitives have just made, as plain data, for the agent activity
+ * log (DESIGN.md, "Agent activity"): the texts around it, so what undoes it can be kept.
+ * `before`/`after` are a note's (or widget's) whole text before and after; a move names the
+ * old path in `from` and the new one in `path`; a folder `removed` is an empty folder taken away
+ * (undoing a logged create_folder); a widget's `before` is null when it was created, its `after`
+ * null when it was removed.
+ */
+export type AppliedChange =
+  | { kind: 'edit' | 'properties'; tool: string; path: string; before: string; after: string }
+  | { kind: 'create'; tool: string; path: string; after: string }
+  | { kind: 'delete'; tool: string; path: string; before: string }
+  | { kind: 'move'; tool: string; from: string; path: string; folder: boolean }
+  | { kind: 'folder'; tool: string; path: string; removed?: true }
+  | { kind: 'widget'; tool: string; path: string; before: string | null; after: string | null };
+
+/** Called after each applied change, with the scope the write ran for (its `actor` says who). */
+export type AppliedChangeListener = (change: AppliedChange, scope: AccessScope) => void;
+
+/**
+ * The one place the write primitives (NoteWriter, WidgetStore) report what they applied.
+ * Listeners run synchronously after the write; one that throws is logged and never undoes
+ * or fails the write.
+ */
+export class AppliedChanges {
+  private readonly listeners = new Set<AppliedChangeListener>();
+
+  /** Adds a listener. @returns the function that removes it. */
+  on(listener: AppliedChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Tells every listener about `change`, made for `scope`. */
+  report(change: AppliedChange, scope: AccessScope): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change, scope);
+      } catch (err) {
+        console.error('[vault-mcp] an applied-change listener failed', err);
+      }
+    }
+  }
+}

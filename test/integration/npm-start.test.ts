@@ -1,0 +1,231 @@
+/**
+ * `npm start` as a newcomer runs it: the runner (scripts/start.mjs over the built main.js, as
+ * `npm start` and the conformance run start it) in its own process, read through its printed
+ * lines, with the official MCP SDK client over real HTTP. Semantic and hybrid search against
+ * the tests' fake embeddings server; a settings file (`--settings`, or the vault's own
+ * data.json) that sets quarantine and several keys; a bad file that stops the run with exit 2.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectClient } from '../harness/boot-plugin';
+import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
+import { startFakeOpenAi, type FakeOpenAi } from '../fakes/fake-openai';
+
+type Json = Record<string, any>;
+
+const ROOT = nodePath.resolve(__dirname, '../..');
+/** How long a run may take to print a line it owes (bundling the runner, loading the vault, embedding it). */
+const LINE_TIMEOUT_MS = 45_000;
+jest.setTimeout(90_000);
+
+/** A running `npm start`: what it printed so far, and how to wait for more or stop it. */
+interface Run {
+  child: ChildProcess;
+  out: string[];
+  err: string[];
+  /** Resolves with the first printed line matching `pattern` (already printed or to come). */
+  line(pattern: RegExp): Promise<string>;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+const runs: Run[] = [];
+const clients: Client[] = [];
+let vault: { dir: string; cleanup(): Promise<void> };
+let scratch: string;
+
+beforeAll(() => {
+  // `npm start` builds main.js first; the runner only bundles itself.
+  const build = spawnSync(process.execPath, ['esbuild.config.mjs', 'production'], { cwd: ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`Building main.js failed: ${build.stderr}`);
+}, 120_000);
+beforeEach(async () => {
+  vault = await copyToTemp(DEMO_VAULT);
+  scratch = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-start-'));
+});
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+  for (const run of runs.splice(0)) {
+    if (run.child.exitCode === null) run.child.kill('SIGTERM');
+    await run.exited;
+  }
+  await vault.cleanup();
+  await fsp.rm(scratch, { recursive: true, force: true });
+});
+
+/** Starts `node scripts/start.mjs ...args` over the test's vault copy on any free port. */
+function start(args: string[], env: NodeJS.ProcessEnv = {}): Run {
+  const child = spawn(process.execPath, ['scripts/start.mjs', '--vault', vault.dir, '--port', '0', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const out: string[] = [];
+  const err: string[] = [];
+  const waiting: Array<{ pattern: RegExp; resolve(line: string): void }> = [];
+  const collect = (into: string[]) => {
+    let rest = '';
+    return (chunk: Buffer) => {
+      const lines = (rest + chunk.toString('utf8')).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) {
+        into.push(line);
+        for (const w of waiting.filter((w) => w.pattern.test(line))) {
+          waiting.splice(waiting.indexOf(w), 1);
+          w.resolve(line);
+        }
+      }
+    };
+  };
+  child.stdout!.on('data', collect(out));
+  child.stderr!.on('data', collect(err));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const run: Run = {
+    child,
+    out,
+    err,
+    exited,
+    line: (pattern) =>
+      new Promise((resolve, reject) => {
+        const found = out.find((l) => pattern.test(l));
+        if (found !== undefined) return resolve(found);
+        const timer = setTimeout(() => reject(new Error(`npm start printed no line matching ${pattern} in ${LINE_TIMEOUT_MS} ms:\n${[...out, ...err].join('\n')}`)), LINE_TIMEOUT_MS);
+        waiting.push({ pattern, resolve: (line) => (clearTimeout(timer), resolve(line)) });
+        void exited.then((code) => reject(new Error(`npm start exited (${code}) before printing ${pattern}:\n${[...out, ...err].join('\n')}`)));
+      }),
+  };
+  runs.push(run);
+  return run;
+}
+
+/** The MCP URL and the run key's token, once every line printed at start is in (they may come in several chunks). */
+async function endpoint(run: Run): Promise<{ url: string; token: string }> {
+  await run.line(/^Press Ctrl-C to stop\.$/);
+  const url = /MCP server listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(await run.line(/^MCP server listening on /))![1];
+  const token = /^Token \(shown once\): (\S+)$/.exec(await run.line(/^Token \(shown once\): /))![1];
+  return { url, token };
+}
+
+/** The token printed for the settings key labelled `label`. */
+async function keyToken(run: Run, label: string): Promise<string> {
+  const line = await run.line(new RegExp(`^Key "${label}": .*; token \\(shown once\\): `));
+  return /token \(shown once\): (\S+)$/.exec(line)![1];
+}
+
+async function connect(url: string, token: string): Promise<Client> {
+  const client = await connectClient(url, token);
+  clients.push(client);
+  return client;
+}
+
+async function call(client: Client, name: string, args: Json): Promise<{ json: Json; isError: boolean; text: string }> {
+  const result = await client.callTool({ name, arguments: args });
+  const text = (result.content as Array<{ text: string }>)[0].text;
+  return { json: result.structuredContent as Json, isError: result.isError === true, text };
+}
+
+describe('npm start --embed-url: semantic and hybrid search from the terminal', () => {
+  let fake: FakeOpenAi;
+  beforeEach(async () => {
+    fake = await startFakeOpenAi({ models: {}, embeddingModels: { 'nomic-embed-text': { dimensions: 256 } } });
+  });
+  afterEach(() => fake.close());
+
+  it('embeds the vault through the given endpoint and answers mode semantic and hybrid with semantic sources', async () => {
+    const run = start(['--embed-url', fake.baseUrl, '--embed-model', 'nomic-embed-text']);
+    const { url, token } = await endpoint(run);
+    expect(run.out).toContain(`Semantic index: nomic-embed-text at ${fake.baseUrl}; semantic and hybrid search use it once it is built (a line says when).`);
+    expect(await run.line(/^Semantic index ready: /)).toMatch(/^Semantic index ready: \d+ notes, \d+ chunks\.$/);
+    expect(fake.requests.filter((r) => r.path === '/v1/embeddings').length).toBeGreaterThan(0);
+    const client = await connect(url, token);
+
+    const semantic = await call(client, 'search', { query: 'how often to feed the starter on a schedule', mode: 'semantic', limit: 5 });
+    expect(semantic.isError).toBe(false);
+    expect(semantic.json.results[0]).toMatchObject({ path: 'Reference/Sourdough handbook.md', source: 'semantic' });
+    for (const hit of semantic.json.results) expect(hit.source).toBe('semantic');
+
+    const hybrid = await call(client, 'search', { query: 'how often to feed the starter on a schedule', mode: 'hybrid', limit: 10 });
+    expect(hybrid.isError).toBe(false);
+    // Hybrid used the embedding index (no "lexical only" note) and says per hit which half found it.
+    expect(hybrid.json.note).toBeUndefined();
+    expect(hybrid.json.results[0].path).toBe('Reference/Sourdough handbook.md');
+    const sources = new Set(hybrid.json.results.map((hit: Json) => hit.source));
+    expect([...sources].every((s) => ['lexical', 'semantic', 'both'].includes(s as string))).toBe(true);
+    expect(sources.has('semantic') || sources.has('both')).toBe(true);
+    expect(hybrid.json.results[0].source).toBe('both');
+  });
+
+  it('refuses a remote endpoint without --allow-remote before anything starts (exit 2)', async () => {
+    const run = start(['--embed-url', 'https://embeddings.example.com/v1', '--embed-model', 'nomic-embed-text']);
+    expect(await run.exited).toBe(2);
+    expect(run.out.some((l) => l.startsWith('MCP server listening'))).toBe(false);
+    expect(run.err.join('\n')).toMatch(/^vault-mcp: --embed-url https:\/\/embeddings\.example\.com\/v1 is not on this computer, .*add --allow-remote to allow that/);
+  });
+});
+
+describe('npm start --settings FILE: the plugin\'s settings format for a run', () => {
+  const settingsFile = {
+    access: { quarantine: ['Journal'] },
+    keys: [
+      { label: 'Claude Code', mode: 'force', roots: ['Projects'] },
+      { label: 'Cursor', mode: 'propose' },
+    ],
+  };
+
+  it('applies its quarantine folders and serves each of its keys with the token printed for it; flags apply on top', async () => {
+    const file = nodePath.join(scratch, 'run.json');
+    await fsp.writeFile(file, JSON.stringify(settingsFile));
+    const run = start(['--settings', file, '--allow-writes']);
+    const { url, token } = await endpoint(run);
+    expect(run.out).toContain(`Settings: ${file} (--settings)`);
+    expect(run.out).toContain('Quarantined: Journal (besides the config folder, dot-folders and _private)');
+
+    const own = await connect(url, token);
+    const all = await call(own, 'list_notes', { limit: 1000 });
+    expect(all.json.notes.length).toBeGreaterThan(5);
+    expect(all.json.notes.filter((n: Json) => n.path.startsWith('Journal/'))).toEqual([]);
+    const found = await call(own, 'search', { query: 'path:Journal', mode: 'lexical' });
+    expect(found.json.results).toEqual([]);
+
+    const claude = await connect(url, await keyToken(run, 'Claude Code'));
+    const confined = await call(claude, 'list_notes', { limit: 1000 });
+    expect(confined.json.notes.length).toBeGreaterThan(0);
+    expect(confined.json.notes.every((n: Json) => n.path.startsWith('Projects/'))).toBe(true);
+    // --allow-writes over the file: the force key writes at once, the propose key stages.
+    expect((await call(claude, 'create_note', { path: 'Projects/From Claude.md', content: 'hello\n' })).json).toMatchObject({ status: 'applied' });
+    expect(await fsp.readFile(nodePath.join(vault.dir, 'Projects/From Claude.md'), 'utf8')).toBe('hello\n');
+
+    const cursor = await connect(url, await keyToken(run, 'Cursor'));
+    expect((await call(cursor, 'create_note', { path: 'From Cursor.md', content: 'hi\n' })).json).toMatchObject({ status: 'pending' });
+    await expect(fsp.stat(nodePath.join(vault.dir, 'From Cursor.md'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it("uses the vault's own data.json when there is no --settings, says so, and never writes it", async () => {
+    const dataJson = nodePath.join(vault.dir, '.obsidian', 'plugins', 'vault-mcp', 'data.json');
+    await fsp.mkdir(nodePath.dirname(dataJson), { recursive: true });
+    const text = JSON.stringify(settingsFile, null, 2);
+    await fsp.writeFile(dataJson, text);
+    const run = start([]);
+    const { url, token } = await endpoint(run);
+    expect(run.out).toContain(`Settings: ${dataJson} (the vault's own, read as Obsidian reads it; this run never writes it)`);
+    const client = await connect(url, token);
+    const notes = await call(client, 'list_notes', { limit: 1000 });
+    expect(notes.json.notes.filter((n: Json) => n.path.startsWith('Journal/'))).toEqual([]);
+    await connect(url, await keyToken(run, 'Cursor'));
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(await fsp.readFile(dataJson, 'utf8')).toBe(text);
+  });
+
+  it('stops with exit 2 and one sentence naming the file and the key when the file is wrong; nothing listens', async () => {
+    const file = nodePath.join(scratch, 'bad.json');
+    await fsp.writeFile(file, JSON.stringify({ keys: [{ label: 'Claude Code', mode: 'forse' }] }));
+    const run = start(['--settings', file]);
+    expect(await run.exited).toBe(2);
+    expect(run.out).toEqual([]);
+    expect(run.err.filter((l) => l !== '')).toEqual([`vault-mcp: ${file}: keys[0].mode must be "propose" or "force" (found "forse"); correct it, or remove it to use the default.`]);
+  });
+});

@@ -1,0 +1,90 @@
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import VaultMcpPlugin from '../../src/main';
+import { bootPlugin, connectClient } from '../harness/boot-plugin';
+
+/**
+ * Scores never depend on notes the caller cannot see (DESIGN.md, Tools → search): for each way
+ * a note can be hidden from a key, the key's search over the vault with the hidden note gives
+ * exactly the results (paths and scores) it gives over the same vault without that note.
+ */
+
+type Hit = { path: string; score: number };
+
+/** Notes every case shares: some hold the query words, in different amounts. */
+const BASE: Record<string, string> = {
+  'Baking/Sourdough.md': '# Sourdough\n\nA sourdough starter needs flour and water. Feed the starter daily.\n',
+  'Baking/Bread.md': '# Bread\n\nBread with a starter or with yeast. Sourdough bread bakes slowly.\n',
+  'Baking/Flour.md': '---\naliases: [Meal]\n---\nFlour types: rye, spelt, wheat. Rye flour suits a starter.\n',
+  'Notes/Kitchen.md': 'The kitchen has flour, a starter jar and scales.\n',
+};
+
+/** The hidden note's body: every query word, many times, in a long text (it would move idf and average lengths). */
+const HIDDEN_BODY = `${'sourdough starter flour yeast bread '.repeat(40)}\nand a great many other words to lengthen the body.\n`;
+
+const QUERIES = ['sourdough', 'sourdough starter flour', 'starter yeast rye', 'starter -yeast', '"sourdough starter"', 'flour OR bread', 'meal'];
+
+async function writeVault(notes: Record<string, string>): Promise<{ dir: string; cleanup(): Promise<void> }> {
+  const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-side-'));
+  for (const [path, text] of Object.entries(notes)) {
+    await fsp.mkdir(nodePath.dirname(nodePath.join(dir, path)), { recursive: true });
+    await fsp.writeFile(nodePath.join(dir, path), text);
+  }
+  return { dir, cleanup: () => fsp.rm(dir, { recursive: true, force: true }) };
+}
+
+/** Every query's hits (path and score), as the key with `roots` sees them over `notes`. */
+async function searchAll(notes: Record<string, string>, roots?: string[]): Promise<Record<string, Hit[]>> {
+  const vault = await writeVault(notes);
+  const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault.dir, roots });
+  let client: Client | null = null;
+  try {
+    client = await connectClient(booted.url, booted.token);
+    const out: Record<string, Hit[]> = {};
+    for (const query of QUERIES) {
+      const result = await client.callTool({ name: 'search', arguments: { query, mode: 'lexical', fields: 'metadata', limit: 50 } });
+      if (result.isError) throw new Error(`search ${query} failed: ${JSON.stringify(result.content)}`);
+      out[query] = (result.structuredContent as { results: Hit[] }).results.map((h) => ({ path: h.path, score: h.score }));
+    }
+    return out;
+  } finally {
+    await client?.close();
+    await booted.stop();
+    await vault.cleanup();
+  }
+}
+
+describe('search scores do not depend on notes the caller cannot see', () => {
+  let without: Record<string, Hit[]>;
+  beforeAll(async () => {
+    without = await searchAll(BASE);
+  });
+
+  it('the hidden note would change the scores if the caller could see it (the comparison is sensitive)', async () => {
+    const seen = await searchAll({ ...BASE, 'Notes/Secret.md': HIDDEN_BODY });
+    expect(seen.sourdough.map((h) => h.path)).toContain('Notes/Secret.md');
+    const visibleScores = (hits: Hit[]): Hit[] => hits.filter((h) => h.path !== 'Notes/Secret.md');
+    expect(visibleScores(seen['sourdough starter flour'])).not.toEqual(without['sourdough starter flour']);
+    expect(without.sourdough.length).toBeGreaterThan(1);
+    expect(without.meal.map((h) => h.path)).toEqual(['Baking/Flour.md']);
+  });
+
+  it.each([
+    ['access: private', 'Notes/Secret.md', `---\naccess: private\n---\n${HIDDEN_BODY}`],
+    ['agent_overrides no-access for this key', 'Notes/Secret.md', `---\nagent_overrides:\n  Test client: no-access\n---\n${HIDDEN_BODY}`],
+    ['a quarantined folder (_private/)', '_private/Secret.md', HIDDEN_BODY],
+    ['a quarantined dot-folder', '.hidden/Secret.md', HIDDEN_BODY],
+  ])('%s: every visible score is exactly the same as without the note', async (_how, path, text) => {
+    expect(await searchAll({ ...BASE, [path]: text })).toEqual(without);
+  });
+
+  it('a note outside the key roots: every visible score is exactly the same as without the note', async () => {
+    const inRoots = await searchAll(BASE, ['Baking']);
+    expect(inRoots.sourdough.every((h) => h.path.startsWith('Baking/'))).toBe(true);
+    expect(await searchAll({ ...BASE, 'Notes/Secret.md': HIDDEN_BODY }, ['Baking'])).toEqual(inRoots);
+    // Notes/Kitchen.md, outside the roots too, does not count either: the roots' own scores differ from the whole vault's.
+    expect(inRoots['sourdough starter flour']).not.toEqual(without['sourdough starter flour'].filter((h) => h.path.startsWith('Baking/')));
+  });
+});

@@ -1,0 +1,222 @@
+import { ActivityLog, type ActivityFile } from '../../src/activity/activity-log';
+import { parseActivity, serializeActivity } from '../../src/activity/activity-codec';
+import { textsOf, undoOf } from '../../src/activity/undo-data';
+import { diffText } from '../../src/activity/activity-diff';
+import type { AccessScope } from '../../src/vault/access/access';
+import type { AppliedChange } from '../../src/vault/writes/applied-change';
+import { recentWriteHint } from '../../src/ui/activity/activity-status-bar';
+import { listActivity, runActivityCommand } from '../../src/ui/activity/activity-commands';
+import { ActivityRevert } from '../../src/activity/activity-revert';
+
+/** The activity file in memory, as PluginFile behaves: read, write, keep a corrupt copy aside. */
+class MemoryFile implements ActivityFile {
+  readonly path = '.obsidian/plugins/vault-mcp/activity.json';
+  text: string | null = null;
+  aside: Record<string, string> = {};
+  writes = 0;
+  async read(): Promise<string | null> {
+    return this.text;
+  }
+  async write(text: string): Promise<void> {
+    this.writes++;
+    this.text = text;
+  }
+  async keepCorruptAside(now: Date = new Date()): Promise<string> {
+    const name = `${this.path}.corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;
+    this.aside[name] = this.text ?? '';
+    this.text = null;
+    return name;
+  }
+}
+
+const AGENT: AccessScope = { label: 'Claude Code', roots: [], actor: { keyId: 'k1', session: 's1' } };
+const edit = (before: string, after: string, path = 'Note.md'): AppliedChange => ({ kind: 'edit', tool: 'edit_note', path, before, after });
+
+describe('ActivityLog', () => {
+  let clock: Date;
+  let file: MemoryFile;
+  let limits: { maxMegabytes: number; maxDays: number };
+  const make = () => new ActivityLog(file, () => limits, () => clock);
+
+  beforeEach(() => {
+    clock = new Date('2026-12-01T10:00:00Z');
+    file = new MemoryFile();
+    limits = { maxMegabytes: 20, maxDays: 30 };
+  });
+
+  it('persists entries and reads them back after a restart, newest first', async () => {
+    const log = make();
+    await log.load();
+    log.record(edit('a\n', 'a\nb\n'), AGENT);
+    clock = new Date('2026-12-01T10:01:00Z');
+    log.record({ kind: 'move', tool: 'move_note', from: 'Note.md', path: 'Moved.md', folder: false }, AGENT);
+    await log.whenSaved();
+    const again = make();
+    expect(await again.load()).toEqual({});
+    expect(again.all().map((e) => `${e.kind} ${e.path} ${e.session} ${e.key_label}`)).toEqual(['move Moved.md s1 Claude Code', 'edit Note.md s1 Claude Code']);
+    expect(textsOf(again.all()[1])).toEqual({ before: 'a\n', after: 'a\nb\n' });
+  });
+
+  it('does not log writes without an actor (internal writes are nobody\'s activity)', () => {
+    expect(make().record(edit('a', 'b'), { label: '', roots: [] })).toBeNull();
+  });
+
+  it('drops entries older than maxDays and, past maxMegabytes, the oldest first, always keeping the newest', async () => {
+    const log = make();
+    await log.load();
+    log.record(edit('old', 'older'), AGENT);
+    clock = new Date('2026-12-20T10:00:00Z');
+    for (let i = 0; i < 5; i++) log.record(edit('x'.repeat(1000), `${'y'.repeat(1000)}${i}`, `N${i}.md`), AGENT);
+    expect(log.all()).toHaveLength(6);
+    limits = { maxMegabytes: 20, maxDays: 10 };
+    log.record(edit('a', 'b', 'Last.md'), AGENT);
+    expect(log.all().map((e) => e.path)).toEqual(['Last.md', 'N4.md', 'N3.md', 'N2.md', 'N1.md', 'N0.md']);
+    limits = { maxMegabytes: 5000 / (1024 * 1024), maxDays: 10 };
+    log.record(edit('c', 'd', 'Newest.md'), AGENT);
+    expect(log.all().map((e) => e.path)).toEqual(['Newest.md', 'Last.md', 'N4.md']);
+    expect(log.sizeBytes()).toBeLessThanOrEqual(5000);
+    limits = { maxMegabytes: 1 / (1024 * 1024), maxDays: 10 };
+    log.record(edit('e', 'f', 'Only.md'), AGENT);
+    expect(log.all().map((e) => e.path)).toEqual(['Only.md']);
+    await log.whenSaved();
+    expect(parseActivity(file.text ?? '')).toHaveLength(1);
+  });
+
+  it('keeps a damaged file aside and reports it in one sentence; what this run recorded stays', async () => {
+    file.text = '{"version":1,"entries":[{"id":"a_1"';
+    const log = make();
+    log.record(edit('a', 'b'), AGENT);
+    const { problem } = await log.load();
+    expect(problem).toMatch(/^Vault MCP could not read its agent activity file \(not valid JSON \(.+\)\); it was kept as \.obsidian\/plugins\/vault-mcp\/activity\.json\.corrupt-2026-12-01T10-00-00-000Z and the activity log starts empty\.$/);
+    expect(Object.values(file.aside)).toEqual(['{"version":1,"entries":[{"id":"a_1"']);
+    expect(log.all()).toHaveLength(1);
+    await log.whenSaved();
+    expect(parseActivity(file.text ?? '')).toHaveLength(1);
+  });
+
+  it('a file that does not read is reported and left as it is', async () => {
+    const broken: ActivityFile = { ...file, path: file.path, read: async () => { throw new Error('EACCES'); }, write: file.write.bind(file), keepCorruptAside: file.keepCorruptAside.bind(file) };
+    const log = new ActivityLog(broken, () => limits, () => clock);
+    expect((await log.load()).problem).toMatch(/^Vault MCP could not read its agent activity file .+ \(EACCES\); it was left as it is/);
+  });
+
+  it('marks an entry reverted by its revert, and applied again when the revert is reverted', () => {
+    const log = make();
+    const change = log.record(edit('a', 'b'), AGENT)!;
+    const undo = log.record(edit('b', 'a'), { ...AGENT, actor: { keyId: 'k1', via: { revert: change.id } } })!;
+    expect(undo).toMatchObject({ via: 'revert', reverts: change.id, session: null });
+    expect(log.isReverted(change)).toBe(true);
+    const redo = log.record(edit('a', 'b'), { ...AGENT, actor: { keyId: 'k1', via: { revert: undo.id } } })!;
+    expect(log.isReverted(undo)).toBe(true);
+    expect(log.isReverted(change)).toBe(false);
+    expect(log.isReverted(redo)).toBe(false);
+  });
+
+  it('records an accepted proposal with its id and the hunks accepted', () => {
+    const e = make().record(edit('a\nb\n', 'a\nc\n'), { ...AGENT, actor: { keyId: 'k1', via: { proposal: 'p_1', hunks: [0, 2] } } });
+    expect(e).toMatchObject({ via: 'proposal', proposal_id: 'p_1', hunks: [0, 2] });
+  });
+
+  it('the status-bar hint names who wrote directly in the last minutes, and is gone afterwards', () => {
+    const log = make();
+    log.record(edit('a', 'b'), AGENT);
+    log.record(edit('a', 'b'), { ...AGENT, actor: { keyId: 'k1', via: { proposal: 'p_1' } } });
+    const t = clock.getTime();
+    expect(recentWriteHint(log, t + 30_000)).toBe('Claude Code made 1 change · just now');
+    expect(recentWriteHint(log, t + 3 * 60_000)).toBe('Claude Code made 1 change · 3 min ago');
+    expect(recentWriteHint(log, t + 6 * 60_000)).toBeNull();
+  });
+});
+
+describe('terminal listing', () => {
+  it('lists the newest 100 and says how many older ones there are', () => {
+    const log = new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
+    expect(listActivity(log)).toBe('No agent activity yet.');
+    for (let i = 0; i < 105; i++) log.record(edit('a', `b${i}`, `N${i}.md`), AGENT);
+    const lines = listActivity(log).split('\n');
+    expect(lines[0]).toBe('"Claude Code", session s1:');
+    expect(lines).toHaveLength(102);
+    expect(lines[1]).toMatch(/ edit N104\.md via edit_note$/);
+    expect(lines[101]).toBe('... and 5 older changes; revert key "<label>" and revert session <session> cover them too.');
+  });
+
+  it('answers usage mistakes in one line and leaves other commands to the review', async () => {
+    const target = { activity: new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 })), reverts: {} as never };
+    expect(await runActivityCommand(target, 'activity a_1 extra')).toBe('Usage: activity [entry id]');
+    expect(await runActivityCommand(target, 'activity a_1')).toBe(`No activity entry 'a_1'; list them with "activity" (vault-mcp:activity in Obsidian's CLI) or the Agent activity view.`);
+    expect(await runActivityCommand(target, 'revert a_1 a_2')).toBe('Usage: revert <entry id> | revert key "<label>" | revert session <session>');
+    expect(await runActivityCommand(target, 'revert key')).toBe('Usage: revert <entry id> | revert key "<label>" | revert session <session>');
+    expect(await runActivityCommand(target, 'revert key "Nobody"')).toBe('No activity from a key labelled "Nobody"; "activity" lists the keys that changed something.');
+    expect(await runActivityCommand(target, 'accept p_1')).toBeNull();
+    expect(await runActivityCommand(target, '')).toBeNull();
+  });
+});
+
+describe('undo data', () => {
+  it.each([
+    ['a\nb\n', 'a\nb\nc'],
+    ['hello', 'hello\nworld'],
+    ['x\r\ny\r\n', 'x\r\nz\r\n'],
+    ['', 'abc\n'],
+    ['---\ntags: [a]\n---\nbody', '---\ntags: [a, b]\n---\nbody'],
+  ])('a reverse patch gives back the text before exactly (%j → %j)', (before, after) => {
+    const { undo } = undoOf(edit(before, after));
+    expect(undo.patch).toEqual(expect.any(Array));
+    expect(undo.before).toBeUndefined();
+    expect(textsOf({ undo } as never)).toEqual({ before, after });
+  });
+
+  it('stores only the changed lines in the patch, the text before once', () => {
+    const lines = Array.from({ length: 500 }, (_, i) => `line ${i}\n`);
+    const before = lines.join('');
+    const after = [...lines.slice(0, 250), 'new line\n', ...lines.slice(251)].join('');
+    const { undo } = undoOf(edit(before, after));
+    expect(undo).toEqual({ after, patch: [{ from: after.indexOf('new line'), to: after.indexOf('new line') + 9, inserted: 'line 250\n' }] });
+  });
+
+  it('a rewrite of every line still round-trips', () => {
+    const before = Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n');
+    const after = Array.from({ length: 3000 }, (_, i) => `LINE ${i}`).join('\n');
+    expect(textsOf({ undo: undoOf(edit(before, after)).undo } as never)).toEqual({ before, after });
+  });
+
+  it('a damaged entry (patch no longer applies) says so instead of guessing', () => {
+    const entry = { id: 'a_1', undo: { after: 'z\n', patch: undoOf(edit('a\nb\nc\n', 'a\nb\nd\n')).undo.patch } } as never;
+    expect(() => textsOf(entry)).toThrow('Activity entry a_1 is damaged: its patch does not fit its text.');
+    expect(diffText(entry, 5)).toBe('Activity entry a_1 is damaged: its patch does not fit its text.');
+  });
+
+  it('a revert of a damaged entry is refused in one sentence, the vault untouched', async () => {
+    const log = new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
+    const e = log.record(edit('a\nb\nc\n', 'a\nb\nd\n'), AGENT)!;
+    e.undo.after = 'z\n';
+    const noVault = new Proxy({}, { get: () => { throw new Error('the vault was touched'); } });
+    expect(await new ActivityRevert(log, noVault as never, () => null).revert(e.id)).toEqual({
+      id: e.id,
+      reverted: false,
+      message: `${e.id} was not reverted: Activity entry ${e.id} is damaged: its patch does not fit its text.`,
+    });
+  });
+
+  it('a preview is capped with a line saying how many were left out', () => {
+    const { undo } = undoOf(edit('', Array.from({ length: 30 }, (_, i) => `l${i}\n`).join('')));
+    expect(diffText({ kind: 'edit', undo } as never, 5).split('\n')).toEqual(['@@ Line 1', '+l0', '+l1', '+l2', '+l3', '… 26 more lines']);
+    const two = undoOf(edit('a\nb\nc\nd\ne\n', 'a\nB\nc\nd\ne\nf\n')).undo;
+    expect(diffText({ kind: 'edit', undo: two } as never, 20).split('\n')).toEqual(['@@ Line 2', '-b', '+B', '@@ Line 6', '+f']);
+  });
+});
+
+describe('activity file format', () => {
+  it('round-trips entries and refuses a malformed one naming it', () => {
+    const log = new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
+    const e = log.record(edit('a', 'b'), AGENT)!;
+    expect(parseActivity(serializeActivity([e]))).toEqual([e]);
+    expect(() => parseActivity('[]')).toThrow('no "entries" list');
+    expect(() => parseActivity('{"version":2,"entries":[]}')).toThrow('format version 2, expected 1');
+    expect(() => parseActivity(serializeActivity([{ ...e, kind: 'zap' as never }]))).toThrow('entry #1: unknown kind "zap"');
+    expect(() => parseActivity(serializeActivity([{ ...e, at: 'yesterday' }]))).toThrow('entry #1: "at" must be a time');
+    expect(() => parseActivity(serializeActivity([{ ...e, kind: 'move' }]))).toThrow('entry #1: a move needs "from"');
+    expect(() => parseActivity(serializeActivity([{ ...e, undo: { after: 5 as never } }]))).toThrow('entry #1: "undo.after" must be a string');
+    expect(() => parseActivity(serializeActivity([{ ...e, undo: { after: 'x', patch: [{ from: 0, to: 'z' }] as never } }]))).toThrow('entry #1: "undo.patch" must be a list of {from, to, inserted}');
+  });
+});

@@ -1,0 +1,185 @@
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import { parseRunOptions } from '../../scripts/run-options';
+import { applyRunFlags, pluginDataPath, readRunSettings, RunInputError, runSecrets } from '../../scripts/run-settings';
+import { AI_API_KEY_SECRET_ID } from '../../src/ai/secret-id';
+import { secretIdForKey } from '../../src/settings/key-record';
+import { defaultSettings } from '../../src/settings/settings';
+import { ALL_TOOLS } from '../../src/tools/registry';
+
+let dir: string;
+let vault: string;
+beforeEach(async () => {
+  dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-run-settings-'));
+  vault = nodePath.join(dir, 'vault');
+  await fsp.mkdir(vault);
+});
+afterEach(() => fsp.rm(dir, { recursive: true, force: true }));
+
+/** Writes `text` (an object is JSON-encoded) to `name` under the temp folder. @returns its path. */
+async function write(name: string, text: unknown): Promise<string> {
+  const path = nodePath.join(dir, name);
+  await fsp.mkdir(nodePath.dirname(path), { recursive: true });
+  await fsp.writeFile(path, typeof text === 'string' ? text : JSON.stringify(text));
+  return path;
+}
+
+/** readRunSettings with `argv`, expected to refuse: its message. */
+async function refusal(argv: string[]): Promise<string> {
+  const error = await readRunSettings(parseRunOptions(argv), vault).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(RunInputError);
+  return (error as Error).message;
+}
+
+describe('npm start --settings FILE', () => {
+  it('reads the plugin format: quarantine, skills folder, several keys and the AI provider; what it leaves out takes defaults', async () => {
+    const file = await write('run.json', {
+      access: { quarantine: ['Personal'] },
+      skills: { folder: 'Agent skills' },
+      keys: [{ label: 'Claude Code', mode: 'force', roots: ['Projects'] }, { label: 'Cursor' }],
+      ai: { enabled: true, baseUrl: 'http://127.0.0.1:11434/v1', embeddingModel: 'nomic-embed-text', semanticIndex: true },
+    });
+    const run = await readRunSettings(parseRunOptions(['--settings', file]), vault);
+    expect(run.source).toEqual({ kind: 'file', path: file });
+    expect(run.settings.access.quarantine).toEqual(['Personal']);
+    expect(run.settings.skills.folder).toBe('Agent skills');
+    expect(run.settings.keys.map((k) => [k.id, k.label, k.mode, k.roots])).toEqual([
+      ['key-1', 'Claude Code', 'force', ['Projects']],
+      ['key-2', 'Cursor', 'propose', []],
+    ]);
+    expect(run.settings.ai).toMatchObject({ enabled: true, embeddingModel: 'nomic-embed-text', semanticIndex: true, allowRemote: false });
+    expect(run.settings.server).toEqual(defaultSettings().server);
+  });
+
+  it("uses the vault's own data.json under its config folder when no --settings is given, and --settings instead when given", async () => {
+    await write('vault/.obsidian/plugins/vault-mcp/data.json', { access: { quarantine: ['Own'] } });
+    await write('vault/.work/plugins/vault-mcp/data.json', { access: { quarantine: ['Work'] } });
+    const own = await readRunSettings(parseRunOptions([]), vault);
+    expect(own.source).toEqual({ kind: 'vault', path: pluginDataPath(vault, '.obsidian') });
+    expect(own.settings.access.quarantine).toEqual(['Own']);
+    const work = await readRunSettings(parseRunOptions(['--config-dir', '.work']), vault);
+    expect(work.settings.access.quarantine).toEqual(['Work']);
+    const file = await write('run.json', { access: { quarantine: ['File'] } });
+    const given = await readRunSettings(parseRunOptions(['--settings', file]), vault);
+    expect(given).toMatchObject({ source: { kind: 'file', path: file }, ignored: pluginDataPath(vault, '.obsidian') });
+    expect(given.settings.access.quarantine).toEqual(['File']);
+  });
+
+  it('starts from the defaults when there is no file at all', async () => {
+    expect(await readRunSettings(parseRunOptions([]), vault)).toEqual({ settings: defaultSettings(), source: null });
+  });
+
+  it('refuses a missing file, a folder, and a file that is not JSON, naming the file and where it breaks', async () => {
+    const missing = nodePath.join(dir, 'nope.json');
+    expect(await refusal(['--settings', missing])).toBe(`${missing}: no such file; pass the path of a JSON file in the plugin's data.json format.`);
+    const folder = nodePath.join(dir, 'folder.json');
+    await fsp.mkdir(folder);
+    expect(await refusal(['--settings', folder])).toBe(`${folder} is a folder, not a settings file; pass the path of a JSON file in the plugin's data.json format.`);
+    // V8 names an unexpected token with the text around it, other mistakes with a position: both become a line and column.
+    const broken = await write('broken.json', '{\n  "access": {\n    "quarantine": ["a",]\n  }\n}\n');
+    expect(await refusal(['--settings', broken])).toBe(`${broken} is not JSON (Unexpected token ']' at line 3, column 24); fix the file so it parses, or pass another one.`);
+    const unquoted = await write('unquoted.json', '{\n  access: {}\n}');
+    expect(await refusal(['--settings', unquoted])).toBe(`${unquoted} is not JSON (Expected property name or '}' at line 2, column 3); fix the file so it parses, or pass another one.`);
+    const early = await write('early.json', '[1,2,3,4,5,6,7,8,9,10,11,12,13,x]');
+    expect(await refusal(['--settings', early])).toBe(`${early} is not JSON (Unexpected token 'x' at line 1, column 32); fix the file so it parses, or pass another one.`);
+    const empty = await write('empty.json', '');
+    expect(await refusal(['--settings', empty])).toBe(`${empty} is not JSON (Unexpected end of JSON input); fix the file so it parses, or pass another one.`);
+  });
+
+  it('reads a file that starts with a byte order mark', async () => {
+    const file = await write('bom.json', `\uFEFF${JSON.stringify({ skills: { folder: 'S' } })}`);
+    expect((await readRunSettings(parseRunOptions(['--settings', file]), vault)).settings.skills.folder).toBe('S');
+  });
+
+  it.each([
+    [{ access: { quarantine: 'Personal' } }, 'access.quarantine must be a list of vault folders in quotes, such as ["Private"] (found "Personal"); correct it, or remove it to use the default.'],
+    [{ acess: {} }, /^acess is not a setting; correct its spelling or remove it \(settings of the top level: /],
+    [{ keys: [{ label: 'A', mode: 'yolo' }] }, 'keys[0].mode must be "propose" or "force" (found "yolo"); correct it, or remove it to use the default.'],
+    [{ keys: [{ label: 'A', token: 'vmcp_x' }] }, /^keys\[0\]\.token is not a setting \(tokens and API keys never go in settings/],
+    [{ tools: { enabled: { serch: true } } }, /^tools\.enabled\.serch is not a tool of Vault MCP;/],
+    [[], "the file holds a list, not settings; write a settings object in braces, such as {\"access\": {\"quarantine\": [\"Private\"]}}."],
+    [{ keys: [{ label: 'npm start' }] }, 'keys[0].label "npm start" is the label of the run\'s own key; give that key another label.'],
+    [{ keys: [{ label: 'A', id: 'runkey' }] }, 'keys[0].id "runkey" is the id of the run\'s own key; give that key another id, or leave the id out.'],
+  ])('refuses %j with one sentence naming the file and the key', async (data, message) => {
+    const file = await write('bad.json', data);
+    const text = await refusal(['--settings', file]);
+    expect(text.startsWith(`${file}: `)).toBe(true);
+    expect(text.slice(file.length + 2)).toEqual(typeof message === 'string' ? message : expect.stringMatching(message));
+  });
+
+  it("refuses a bad data.json of the vault's own the same way, naming its path", async () => {
+    await write('vault/.obsidian/plugins/vault-mcp/data.json', { server: { port: 80 } });
+    expect(await refusal([])).toMatch(/\.obsidian\/plugins\/vault-mcp\/data\.json: server\.port must be a whole number from 1024 to 65535 \(found 80\);/);
+  });
+});
+
+describe('npm start flags over the settings', () => {
+  const flags = (...argv: string[]) => parseRunOptions(argv);
+
+  it('--allow-writes turns on writes and every write tool; the file\'s other tool toggles stay', () => {
+    const base = defaultSettings();
+    base.tools.enabled = { list_tags: false };
+    const settings = applyRunFlags(base, flags('--allow-writes'), null, null);
+    expect(settings.tools.allowWrites).toBe(true);
+    for (const tool of ALL_TOOLS.filter((t) => t.kind === 'write')) expect(settings.tools.enabled[tool.name]).toBe(true);
+    expect(settings.tools.enabled.list_tags).toBe(false);
+    expect(base.tools.allowWrites).toBe(false);
+  });
+
+  it('--embed-url and --embed-model turn on AI and the semantic index over the file\'s provider', () => {
+    const base = defaultSettings();
+    base.ai = { ...base.ai, provider: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', model: 'claude', embeddingModel: 'old' };
+    const settings = applyRunFlags(base, flags('--embed-url', 'http://127.0.0.1:9/v1', '--embed-model', 'nomic-embed-text'), null, null);
+    expect(settings.ai).toMatchObject({ enabled: true, semanticIndex: true, provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', embeddingModel: 'nomic-embed-text', allowRemote: false });
+  });
+
+  it('--embed-model alone uses the settings\' base URL (Ollama\'s by default); --embed-url alone the settings\' model', () => {
+    expect(applyRunFlags(defaultSettings(), flags('--embed-model', 'nomic-embed-text'), null, null).ai.baseUrl).toBe('http://localhost:11434/v1');
+    const base = defaultSettings();
+    base.ai.embeddingModel = 'mxbai-embed-large';
+    expect(applyRunFlags(base, flags('--embed-url', 'http://localhost:1234/v1'), null, null).ai.embeddingModel).toBe('mxbai-embed-large');
+    expect(() => applyRunFlags(defaultSettings(), flags('--embed-url', 'http://localhost:1234/v1'), null, null)).toThrow(
+      new RunInputError('--embed-url http://localhost:1234/v1 needs --embed-model NAME, the embedding model that server serves (such as nomic-embed-text for Ollama).'),
+    );
+  });
+
+  it('a remote endpoint needs --allow-remote (or ai.allowRemote in the file) and an API key from the environment', () => {
+    const remote = ['--embed-url', 'https://api.openai.com/v1', '--embed-model', 'text-embedding-3-small'];
+    expect(() => applyRunFlags(defaultSettings(), flags(...remote), 'sk-x', null)).toThrow(
+      '--embed-url https://api.openai.com/v1 is not on this computer, so your notes would be sent to it to be embedded; add --allow-remote to allow that, or use a server on this computer such as Ollama (http://127.0.0.1:11434/v1).',
+    );
+    expect(() => applyRunFlags(defaultSettings(), flags(...remote, '--allow-remote'), null, null)).toThrow(
+      '--embed-url https://api.openai.com/v1 is not on this computer and needs an API key; put it in the environment variable VAULT_MCP_AI_API_KEY (not a flag, which would land in your shell history).',
+    );
+    expect(applyRunFlags(defaultSettings(), flags(...remote, '--allow-remote'), 'sk-x', null).ai).toMatchObject({ allowRemote: true, baseUrl: 'https://api.openai.com/v1' });
+    const allowed = defaultSettings();
+    allowed.ai.allowRemote = true;
+    expect(applyRunFlags(allowed, flags(...remote), 'sk-x', null).ai.allowRemote).toBe(true);
+  });
+
+  it('names the file when the remote base URL came from it', () => {
+    const base = defaultSettings();
+    base.ai.baseUrl = 'https://api.openai.com/v1';
+    expect(() => applyRunFlags(base, flags('--embed-model', 'text-embedding-3-small'), null, { kind: 'file', path: '/tmp/run.json' })).toThrow(
+      /^the base URL https:\/\/api\.openai\.com\/v1 \(ai\.baseUrl in \/tmp\/run\.json\) is not on this computer,/,
+    );
+  });
+
+  it('makes one new token per key of the settings and puts the AI key where the plugin reads it', () => {
+    const settings = defaultSettings();
+    settings.keys = [
+      { id: 'a', label: 'A', mode: 'propose', scope: 'local', roots: [], created_at: '', last_used_at: null },
+      { id: 'b', label: 'B', mode: 'force', scope: 'local', roots: [], created_at: '', last_used_at: null },
+    ];
+    const { secrets, tokens } = runSecrets(settings.keys, 'sk-local');
+    expect([...tokens.keys()]).toEqual(['a', 'b']);
+    for (const token of tokens.values()) expect(token).toMatch(/^vmcp_[A-Za-z0-9_-]{43}$/);
+    expect(tokens.get('a')).not.toBe(tokens.get('b'));
+    expect(secrets).toEqual({ [secretIdForKey('a')]: tokens.get('a'), [secretIdForKey('b')]: tokens.get('b'), [AI_API_KEY_SECRET_ID]: 'sk-local' });
+    expect(runSecrets([], null).secrets).toEqual({});
+  });
+});

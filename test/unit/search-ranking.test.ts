@@ -1,0 +1,180 @@
+import { LexicalEngine, type EngineResult, type IndexedNote } from '../../src/search/engine/lexical-engine';
+import { isStopWord, stemOf } from '../../src/search/engine/stemming';
+import { kthLargest, bestFirst } from '../../src/search/engine/top-k';
+import { positiveLeaves } from '../../src/search/query/query-eval';
+import { parseQuery } from '../../src/search/query/query-parser';
+import { RegexGuard } from '../../src/search/query/regex-guard';
+import { buildSnippet } from '../../src/search/results/snippet';
+
+/**
+ * Ranked retrieval of plain words (ranked-search.ts) and stemming (stemming.ts), on the engine
+ * fed plain notes: tier (every term first), field weights, idf coordination, stop words,
+ * stems and where they do not apply (filters, phrases, CJK).
+ */
+
+function note(path: string, text: string, extra: Partial<IndexedNote> = {}): IndexedNote {
+  return { path, id: `path:${path}`, title: path.replace(/^.*\//, '').replace(/\.md$/, ''), tags: [], frontmatter: {}, text, headings: [], ...extra };
+}
+
+function engineOf(notes: IndexedNote[]): LexicalEngine {
+  const engine = new LexicalEngine();
+  for (const n of notes) engine.add(n);
+  return engine;
+}
+
+const texts = (notes: IndexedNote[]): Map<string, string> => new Map(notes.map((n) => [n.path, n.text]));
+
+async function run(engine: LexicalEngine, q: string, notes: IndexedNote[] = []): Promise<EngineResult> {
+  const byPath = texts(notes);
+  return engine.match(parseQuery(q), async (p) => byPath.get(p) ?? '', { key: 'all', allow: () => true }, new RegexGuard());
+}
+
+const order = async (engine: LexicalEngine, q: string, notes: IndexedNote[] = []): Promise<string[]> => (await run(engine, q, notes)).matches.map((m) => m.note.path);
+
+describe('ranked retrieval of plain words', () => {
+  it('puts notes holding every word above notes holding some, however often those repeat one word', async () => {
+    const notes = [
+      note('One.md', `${'canvas '.repeat(30)}board`),
+      note('Both.md', 'A long note about many things, with one canvas and, far later, a budget line, and more words after it.'),
+      note('Other.md', 'budget only'),
+      note('None.md', 'nothing relevant'),
+    ];
+    const result = await run(engineOf(notes), 'canvas budget');
+    expect(result.matches.map((m) => m.note.path)).toEqual(['Both.md', 'One.md', 'Other.md']);
+    expect(result.matches.map((m) => [m.allTerms, m.missing])).toEqual([
+      [true, []],
+      [false, ['budget']],
+      [false, ['canvas']],
+    ]);
+    expect(result.matches[1].score).toBeGreaterThan(0);
+    expect(result).toMatchObject({ total: 3, ranked: { terms: ['canvas', 'budget'], ignored: [], allTerms: 1 } });
+  });
+
+  it('among partial matches, missing a common word costs less than missing a rare one (coordination by idf)', async () => {
+    const filler = Array.from({ length: 8 }, (_, i) => note(`F${i}.md`, 'the garden is green'));
+    const notes = [...filler, note('HasRare.md', 'orchid seeds'), note('HasCommon.md', 'garden seeds')];
+    expect((await order(engineOf(notes), 'orchid garden')).slice(0, 2)).toEqual(['HasRare.md', 'HasCommon.md']);
+  });
+
+  it.each([
+    ['title', { title: 'Selective sync' }],
+    ['aliases', { frontmatter: { aliases: ['Selective sync'] } }],
+    ['headings', { headings: ['Selective sync'], text: '## Selective sync\n\nSome words here to fill the note up.' }],
+    ['tags', { tags: ['selective', 'sync'] }],
+  ])('weights a word in the %s above the same word in the body', async (_field, extra) => {
+    const body = 'Some words here to fill the note up, selective sync.';
+    const notes = [note('Body.md', body), note('Field.md', 'Some words here to fill the note up.', extra as Partial<IndexedNote>), note('Filler.md', 'unrelated words')];
+    expect(await order(engineOf(notes), 'selective sync')).toEqual(['Field.md', 'Body.md']);
+  });
+
+  it('ranks the note whose whole title the query names above notes whose title it only partly names', async () => {
+    const notes = [
+      note('Show-NetFirewallRule.md', 'Shows rules. See New-NetFirewallRule, Copy-NetFirewallRule, Set-NetFirewallRule; new ones with New-NetFirewallRule.'),
+      note('New-NetFirewallRule.md', `Creates an inbound or outbound firewall rule. ${'Parameter text about ports, programs and profiles. '.repeat(40)}`),
+      note('Filler.md', 'other text'),
+    ];
+    expect(await order(engineOf(notes), 'New-NetFirewallRule')).toEqual(['New-NetFirewallRule.md', 'Show-NetFirewallRule.md']);
+    // The title's stop words need not be asked for ("Sync your notes" is named by "sync notes").
+    const sync = [note('Sync your notes.md', 'Sync notes between devices with notes and more notes, sync.'), note('Long.md', `${'sync notes '.repeat(6)}and many other words`)];
+    expect((await order(engineOf(sync), 'sync notes'))[0]).toBe('Sync your notes.md');
+  });
+
+  it('keeps other frontmatter values below the body, and aliases out of them', async () => {
+    const notes = [note('Prop.md', 'text', { frontmatter: { description: 'refund policy' } }), note('Body.md', 'text refund policy')];
+    expect(await order(engineOf(notes), 'refund policy')).toEqual(['Body.md', 'Prop.md']);
+  });
+
+  it('leaves English stop words out when the query has other words, and says which', async () => {
+    const notes = [
+      note('Sync.md', 'Selective sync lets you choose folders.'),
+      note('Stop.md', 'How do I get to my phone? However, from here to there.'),
+      note('Phone.md', 'Mobile phone app.'),
+    ];
+    const result = await run(engineOf(notes), 'how do I stop some folders from syncing to my phone');
+    expect(result.ranked).toEqual({ terms: ['stop', 'folders', 'syncing', 'phone'], ignored: ['how', 'do', 'i', 'some', 'from', 'to', 'my'], allTerms: 0 });
+    expect(new Set(result.matches.map((m) => m.note.path))).toEqual(new Set(['Sync.md', 'Stop.md', 'Phone.md']));
+    // "how" neither counts nor expands: a note with only "however" and stop words is not a match.
+    expect(await order(engineOf([note('However.md', 'However, it is so.'), note('Sync.md', 'sync')]), 'how to sync')).toEqual(['Sync.md']);
+    // A query of stop words only is searched as written.
+    expect(await order(engineOf(notes), 'how')).toEqual(['Stop.md']);
+    // A hyphenated word keeps all its parts.
+    expect((await run(engineOf(notes), 'how-to')).ranked?.terms).toEqual(['how', 'to']);
+  });
+
+  it('expands whole words by stem, and only a word no note holds by prefix or typo', async () => {
+    const notes = [note('Canvas.md', 'canvases and a canvas'), note('Synchronize.md', 'synchronize now'), note('Sync.md', 'sync now')];
+    const engine = engineOf(notes);
+    expect(await order(engine, 'sync')).toEqual(['Sync.md']);
+    expect(await order(engine, 'canv')).toEqual(['Canvas.md']);
+    expect(await order(engine, 'synchronise')).toEqual(['Synchronize.md']);
+  });
+
+  it('returns only the best few when asked, with the same total and order', async () => {
+    const notes = Array.from({ length: 40 }, (_, i) => note(`N${String(i).padStart(2, '0')}.md`, `${'word '.repeat(i)}apple${i % 3 === 0 ? ' pear' : ''}`));
+    const engine = engineOf(notes);
+    const all = await run(engine, 'apple pear');
+    const top = await engine.match(parseQuery('apple pear'), async () => '', { key: 'all', allow: () => true }, new RegexGuard(), 4);
+    expect(top.total).toBe(40);
+    expect(top.matches.map((m) => m.note.path)).toEqual(all.matches.slice(0, 4).map((m) => m.note.path));
+    expect(all.matches.slice(0, 14).every((m) => m.allTerms)).toBe(true);
+  });
+});
+
+describe('stemming', () => {
+  const notes = [
+    note('Sync.md', 'Turn sync on for each device.'),
+    note('Snap.md', 'A snapshot is kept for days.'),
+    note('Syncing.md', 'Syncing takes a while.'),
+  ];
+  const engine = engineOf(notes);
+
+  it('finds other forms of English words in ranked queries (syncing ↔ sync, snapshots ↔ snapshot)', async () => {
+    expect(await order(engine, 'syncing')).toEqual(['Syncing.md', 'Sync.md']);
+    expect(await order(engine, 'sync')).toEqual(['Sync.md', 'Syncing.md']);
+    expect(await order(engine, 'snapshots')).toEqual(['Snap.md']);
+  });
+
+  it('does not stem in a filter (any operator), and a phrase still checks the literal text', async () => {
+    expect(await order(engine, 'syncing -zzz', notes)).toEqual(['Syncing.md']);
+    expect(await order(engine, 'snapshotting')).toEqual(['Snap.md']);
+    expect(await order(engine, 'snapshotting path:Snap', notes)).toEqual([]);
+    expect(await order(engine, '"snapshots"', notes)).toEqual([]);
+    expect(await order(engine, '"a snapshot"', notes)).toEqual(['Snap.md']);
+  });
+
+  it('highlights the stemmed forms the note holds', async () => {
+    const [hit] = (await run(engine, 'snapshots')).matches;
+    expect(hit.terms).toEqual(new Set(['snapshot']));
+    const snippet = buildSnippet(notes[1].text, positiveLeaves(parseQuery('snapshots')), hit.terms, new RegexGuard());
+    expect(snippet.text).toContain('**snapshot**');
+  });
+
+  it('stems Latin-letter words only: digits, other scripts and CJK keep their form', async () => {
+    expect(stemOf('syncing')).toBe('sync');
+    expect(stemOf('policies')).toBe(stemOf('policy'));
+    expect(stemOf('win32')).toBe('win32');
+    expect(stemOf('λόγοι')).toBe('λόγοι');
+    expect(stemOf('日本')).toBe('日本');
+    expect(stemOf('is')).toBe('is');
+    expect(isStopWord('how')).toBe(true);
+    expect(isStopWord('sync')).toBe(false);
+    const cjk = [note('Ja.md', '今日は日本語の検索をテストしました。'), note('Mixed.md', '日本の人。本語り。')];
+    const result = await run(engineOf(cjk), '日本語', cjk);
+    // A CJK word is checked like a phrase on the text (a filter, not ranked): only the adjacent characters match.
+    expect(result.matches.map((m) => m.note.path)).toEqual(['Ja.md']);
+    expect(result.ranked).toBeNull();
+  });
+});
+
+describe('top-k selection', () => {
+  it('finds the k-th largest value and puts the best k first in order', () => {
+    expect(kthLargest([5, 1, 4, 4, 9, 2], 1)).toBe(9);
+    expect(kthLargest([5, 1, 4, 4, 9, 2], 3)).toBe(4);
+    expect(kthLargest([5, 1, 4, 4, 9, 2], 6)).toBe(1);
+    expect(kthLargest([5, 1], 3)).toBe(-Infinity);
+    const items = Array.from({ length: 100 }, (_, i) => (i * 37) % 100);
+    const best = bestFirst(items.slice(), 5, (x) => x, (a, b) => b - a);
+    expect(best.slice(0, 5)).toEqual([99, 98, 97, 96, 95]);
+    expect(best).toHaveLength(100);
+  });
+});
