@@ -41,13 +41,16 @@ export type FusionParams =
   | { method: 'score'; normalization: ScoreNormalization; /** weight per list, ≥ 0 */ weights: readonly number[] };
 
 /**
- * The fusion hybrid search uses, weights in the order of candidates.ts `hybridLists` (notes with
- * every word, notes with any word, notes nearest in meaning): each list's scores mapped to 0…1
- * (min-max), weighted 0.2 / 0.4 / 0.4, so lexical weighs at least as much as semantic. Chosen by `npm run bench -- --only semantic --tune-fusion`
- * (scripts/bench/fusion-tuning.ts) on the tuning half of the labelled questions of both vaults
- * with the npm word-vector model, and reported on the held-out half (README, Performance).
+ * The fusion hybrid search uses, weights in the order of candidates.ts `hybridLists` (the
+ * lexical hits holding every word, the whole lexical ranking, the notes nearest in meaning):
+ * reciprocal rank fusion with k = 20 over the lexical ranking and the semantic list, equal
+ * weights, the every-word list left out (weight 0; its notes lead the lexical ranking anyway).
+ * Chosen by `npm run bench -- --only semantic --tune-fusion` (scripts/bench/fusion-tuning.ts)
+ * on the tuning half of the labelled questions of both vaults with the npm word-vector model
+ * (printed as weights [0, 0.5, 0.5], the same order), and reported on the held-out half
+ * (README, Performance → Search quality).
  */
-export const HYBRID_FUSION: FusionParams = { method: 'score', normalization: 'min-max', weights: [0.2, 0.4, 0.4] };
+export const HYBRID_FUSION: FusionParams = { method: 'rank', k: 20, weights: [0, 1, 1] };
 
 /**
  * Fuses ranked lists of keys by weighted reciprocal rank (a key repeated in one list counts at its first rank).
