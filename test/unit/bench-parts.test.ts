@@ -16,13 +16,17 @@ import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 
 describe('parseBenchArgs', () => {
   it('runs 1k and 10k by default, adds 100k with --full, takes --scale over both', () => {
-    expect(parseBenchArgs([])).toEqual({ quick: false, peer: true, scale: DEFAULT_SCALE, parts: ['onload', 'help', 'large', 'scale', 'semantic'] });
+    expect(parseBenchArgs([])).toEqual({ quick: false, peer: true, scale: DEFAULT_SCALE, parts: ['onload', 'help', 'large', 'scale', 'semantic'], model: true, tuneFusion: false });
     expect(parseBenchArgs(['--full']).scale).toEqual(FULL_SCALE);
     expect(parseBenchArgs(['--full', '--scale', '500, 100_000']).scale).toEqual([500, 100_000]);
     expect(parseBenchArgs(['--no-peer']).peer).toBe(false);
   });
   it('--quick drops the peer and the scaling table', () => {
-    expect(parseBenchArgs(['--quick', '--full'])).toEqual({ quick: true, peer: false, scale: [], parts: ['onload', 'help'] });
+    expect(parseBenchArgs(['--quick', '--full'])).toEqual({ quick: true, peer: false, scale: [], parts: ['onload', 'help'], model: false, tuneFusion: false });
+  });
+  it('--no-model leaves the word-vector model out, --tune-fusion adds the fusion grid search', () => {
+    expect(parseBenchArgs(['--only', 'semantic', '--no-model'])).toMatchObject({ parts: ['semantic'], model: false, tuneFusion: false });
+    expect(parseBenchArgs(['--only', 'semantic', '--tune-fusion'])).toMatchObject({ model: true, tuneFusion: true });
   });
   it('--only picks parts; the scaling table is empty when not picked', () => {
     expect(parseBenchArgs(['--only', 'scale', '--scale', '100000'])).toMatchObject({ parts: ['scale'], scale: [100_000] });
@@ -32,7 +36,7 @@ describe('parseBenchArgs', () => {
     expect(() => parseBenchArgs(['--scale'])).toThrow(/--scale wants comma-separated positive note counts/);
     expect(() => parseBenchArgs(['--scale', '1000,ten'])).toThrow(/got "1000,ten"/);
     expect(() => parseBenchArgs(['--scale', '0'])).toThrow(/positive/);
-    expect(() => parseBenchArgs(['--fast'])).toThrow(/Unknown bench flag "--fast"/);
+    expect(() => parseBenchArgs(['--fast'])).toThrow(/Unknown bench flag "--fast"; use .*--no-model, --tune-fusion/);
     expect(() => parseBenchArgs(['--only', 'help,peer'])).toThrow(/--only wants parts among onload, help, large, scale, semantic .*got "peer"/);
     expect(() => parseBenchArgs(['--only'])).toThrow(/--only wants parts/);
   });

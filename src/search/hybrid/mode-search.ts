@@ -9,7 +9,8 @@ import { SNIPPET_WIDTH, snippetText } from '../results/snippet';
 import type { SearchIndex } from '../search-index';
 import { isTransientAiError, type SemanticIndex, type SemanticMatch, type SemanticStatus } from '../semantic/semantic-index';
 import type { SearchHit, SearchOptions, SearchPage } from '../types';
-import { fuseByRank } from './fusion';
+import { fusedSource, FUSION_POOL, hybridLists } from './candidates';
+import { fuse, HYBRID_FUSION, type ScoredKey } from './fusion';
 
 /** How `search` ranks: keywords, meaning, or both fused. */
 export type SearchMode = 'hybrid' | 'lexical' | 'semantic';
@@ -27,8 +28,6 @@ export interface ModePage {
   mixed: boolean;
 }
 
-/** Candidates taken from each ranking before fusion (the lexical index's page limit). */
-export const FUSION_POOL = 100;
 const WHERE = 'Settings → Vault MCP → AI provider';
 
 /**
@@ -37,13 +36,12 @@ const WHERE = 'Settings → Vault MCP → AI provider';
  * - `semantic`: the notes nearest in meaning; without a usable semantic index a ToolError
  *   naming the setting;
  * - `hybrid` (default): lexical and semantic candidates ({@link FUSION_POOL} each) fused by
- *   reciprocal rank; each hit's `source` is `lexical`, `semantic` or `both`. Falls back to
+ *   {@link HYBRID_FUSION} (fusion.ts); each hit's `source` is `lexical`, `semantic` or `both`. Falls back to
  *   lexical when the semantic index is off, building or its provider unreachable, or the query
  *   uses search operators (semantic ranking reads plain language); the page's `note` then says
  *   so once, with the reason.
- * For a plain query of several words the lexical candidates are the notes with all words, then
- * those with any of them, so a question in words the notes only partly use still has lexical
- * candidates to fuse.
+ * The lists fused are the lexical hits holding every word (`all_terms`), the whole lexical
+ * ranking (partial matches included) and the semantic hits ({@link hybridLists}).
  * @returns one page, as `SearchIndex.search`, and `mixed` (false when only lexical ranking ran)
  * @throws ToolError invalid_argument (bad query, limit or cursor; regex in semantic mode) | unavailable
  */
@@ -81,21 +79,15 @@ export async function searchByMode(services: SearchServices, mode: SearchMode, q
     return { page: withNote(await services.lexical.search(query, scope, options), fallbackNote(providerReason(err))), mixed: false };
   }
   const lexicalPage = await services.lexical.search(query, scope, { limit: FUSION_POOL, fields: options.fields });
-  const lexical = [...lexicalPage.results];
-  const words = query.trim().split(/\s+/).map((w) => w.replace(/"/g, '')).filter((w) => w !== '').slice(0, 32);
-  // Each word quoted, so words such as "or" stay words.
-  if (lexical.length < FUSION_POOL && words.length > 1) {
-    const known = new Set(lexical.map((h) => h.path));
-    const any = await services.lexical.search(words.map((w) => `"${w}"`).join(' OR '), scope, { limit: FUSION_POOL, fields: options.fields });
-    lexical.push(...any.results.filter((h) => !known.has(h.path)).slice(0, FUSION_POOL - lexical.length));
-  }
-  const byPath = new Map(lexical.map((h) => [h.path, h]));
+  const ranked = lexicalPage.results.map(scoredHit);
+  const byPath = new Map(lexicalPage.results.map((h) => [h.path, h]));
   const semanticByPath = new Map(semantic.map((m) => [m.path, m]));
-  const fused = fuseByRank([lexical.map((h) => h.path), semantic.map((m) => m.path)]);
+  const lists = hybridLists(ranked.filter((_, i) => lexicalPage.results[i].all_terms !== false), ranked, semantic.map((m) => ({ key: m.path, score: shownScore(m.score) })));
+  const fused = fuse(lists, HYBRID_FUSION);
   const hits = await Promise.all(
     fused.slice(offset, offset + limit).map(async (f): Promise<SearchHit> => {
       const hit = byPath.get(f.key) ?? (await semanticHit(services.notes, semanticByPath.get(f.key)!, options.fields ?? 'full'));
-      return { ...hit, score: Math.round(f.score * 10000) / 10000, source: f.lists.length === 2 ? 'both' : f.lists[0] === 0 ? 'lexical' : 'semantic' };
+      return { ...hit, score: Math.round(f.score * 10000) / 10000, source: fusedSource(f.lists) };
     }),
   );
   const out = page(hits, offset, limit, fused.length, cursorKey);
@@ -104,6 +96,15 @@ export async function searchByMode(services: SearchServices, mode: SearchMode, q
     out.note = lexicalPage.note;
   }
   return { page: out, mixed: true };
+}
+
+/** A cosine as a hit shows it (3 decimals); fusion uses the same value, so a page can be recomputed from what `search` returns. */
+function shownScore(cosine: number): number {
+  return Math.round(cosine * 1000) / 1000;
+}
+
+function scoredHit(h: SearchHit): ScoredKey {
+  return { key: h.path, score: h.score };
 }
 
 /** Why the semantic index cannot answer now, in words for the agent; null when it can. */
@@ -167,7 +168,7 @@ async function semanticHit(notes: NoteStore, m: SemanticMatch, fields: 'full' | 
     path: m.path,
     id: file ? notes.noteId(file) : m.path,
     title: file ? notes.noteTitle(file) : m.path,
-    score: Math.round(m.score * 1000) / 1000,
+    score: shownScore(m.score),
     ...(fields === 'full' ? { snippet } : {}),
     section: m.section,
     section_heading: m.heading,
