@@ -13,6 +13,8 @@ export interface FakeHunk {
   removed: string;
   inserted: string;
   before?: string;
+  /** A fixed offset to place the hunk at (an insertion at the end of a last line without a line break). */
+  at?: number;
 }
 
 /**
@@ -28,7 +30,7 @@ export class FakeReviewController implements ReviewController {
 
   hunksFor(path: string, text: string): ReviewHunk[] {
     return (this.pending.get(path) ?? []).map((h) => {
-      const at = text.indexOf(h.removed || h.before!);
+      const at = h.at ?? text.indexOf(h.removed || h.before!);
       const from = Math.max(at, 0);
       return { ...h, from, to: from + (at < 0 ? 0 : h.removed.length), stale: at < 0 };
     });

@@ -76,7 +76,7 @@ describe('review UI in the workspace', () => {
     expect(view.contentEl.textContent).toContain('→ Archive/Reading list.md');
     const card = (id: string) => view.contentEl.querySelector(`[data-proposal-id="${id}"]`)!;
     (card(a.id).querySelector('button.mod-cta') as HTMLElement).click();
-    await until(async () => (await disk('Inbox.md')).endsWith('accepted line'));
+    await until(async () => (await disk('Inbox.md')).endsWith('accepted line\n'));
     await until(() => view.contentEl.querySelectorAll('.vault-mcp-proposal').length === 2);
     const ideasCard = view.contentEl.querySelectorAll('.vault-mcp-proposal')[0];
     (ideasCard.querySelectorAll('button')[1] as HTMLElement).click();

@@ -77,6 +77,20 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
+describe('final line breaks in the inline review', () => {
+  it('an insertion after a last line without a line break shows only the new lines; a final-break change says so in words', async () => {
+    controller.pending.set(NOTE, [{ proposalId: 'p9', index: 0, keyLabel: 'Claude Code', removed: '', inserted: '\nworld', at: 5 }]);
+    const view = mount('hello');
+    await settle();
+    expect(view.dom.querySelectorAll('.vault-mcp-removed-line')).toHaveLength(0);
+    expect([...widget(view, 'p9', 0).querySelectorAll('.vault-mcp-inserted-line')].map((l) => l.textContent)).toEqual(['world']);
+    controller.pending.set(NOTE, [{ proposalId: 'p8', index: 0, keyLabel: 'Claude Code', removed: '', inserted: '\n', at: 5 }]);
+    const other = mount('hello');
+    await settle();
+    expect(widget(other, 'p8', 0).querySelector('.vault-mcp-final-newline')?.textContent).toBe('↵ Adds a line break at the end of the note');
+  });
+});
+
 describe('inline review decorations', () => {
   it('shows removed text struck through, proposed text with changed words, provenance and buttons', async () => {
     const view = mount();

@@ -56,7 +56,7 @@ describe('staging', () => {
   test('an edit is staged with base and proposed text; the note is untouched and the proposal survives a restart', async () => {
     const before = await disk('Inbox.md');
     const p = await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: '- [ ] Water the plants', ensureNewline: true });
-    expect(p).toMatchObject({ kind: 'edit', path: 'Inbox.md', status: 'pending', key_label: 'Claude Code', base_text: before, proposed_text: `${before}- [ ] Water the plants` });
+    expect(p).toMatchObject({ kind: 'edit', path: 'Inbox.md', status: 'pending', key_label: 'Claude Code', base_text: before, proposed_text: `${before}- [ ] Water the plants\n` });
     expect(await disk('Inbox.md')).toBe(before);
     await store.flush();
     const reopened = await openStore();
