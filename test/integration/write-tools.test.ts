@@ -219,7 +219,10 @@ describe('write tools over MCP, force key on the demo vault', () => {
       expect(await callError(env.client, 'create_note', { path: hidden, content: 'x' })).toMatch(/folder agents may not access/);
     }
     expect(await callError(env.client, 'move_note', { path: 'Ideas', to: '_private/Ideas' })).toMatch(/may not access/);
-    expect((await call(env.client, 'create_note', { path: '/etc/passwd', content: 'x' })).path).toBe('etc/passwd.md');
+    // A leading / names the vault root unless the path is an absolute one outside the vault (issue 19: never a nested copy).
+    expect((await call(env.client, 'create_note', { path: '/Notes/etc passwd', content: 'x' })).path).toBe('Notes/etc passwd.md');
+    expect(await callError(env.client, 'create_note', { path: '/etc/passwd', content: 'x' })).toMatch(/absolute file-system path outside this vault/);
+    expect(await exists('etc/passwd.md')).toBe(false);
     expect(await callError(env.client, 'create_note', { path: 'C:\\Windows\\x', content: 'x' })).toMatch(/absolute file-system path/);
     expect(await exists('../outside.md')).toBe(false);
   });

@@ -13,11 +13,19 @@ import { showSettingError } from './setting-error';
 /** Scope choices as the dropdown shows them. */
 const SCOPE_LABELS: Record<KeyScope, string> = { local: 'local', both: 'both', cloud: 'cloud' };
 
-/** Splits the roots field (`Projects, Journal/2025`) into folder paths; blanks dropped. */
-export function parseRoots(raw: string): string[] {
+/**
+ * Splits the roots field (`Projects, Journal/2025`) into folder paths; blanks dropped.
+ * @param toVaultPath makes one entry vault-relative (the settings tab passes
+ *   NotePolicy.literalPath, so an absolute path inside the vault is read as the vault-relative
+ *   path and one outside is refused); default: trims leading and trailing slashes.
+ * @throws what `toVaultPath` throws (a ToolError whose sentence the tab shows).
+ */
+export function parseRoots(raw: string, toVaultPath: (root: string) => string = (r) => r.replace(/^\/+|\/+$/g, '')): string[] {
   return raw
     .split(',')
-    .map((r) => r.trim().replace(/^\/+|\/+$/g, ''))
+    .map((r) => r.trim())
+    .filter(Boolean)
+    .map(toVaultPath)
     .filter(Boolean);
 }
 
@@ -93,7 +101,7 @@ function renderKeyRow(row: HTMLTableRowElement, key: KeyRecord, ctx: SectionCont
   const roots = new TextComponent(rootsCell).setPlaceholder('Whole vault').setValue(key.roots.join(', '));
   roots.inputEl.setAttr('aria-label', `Folders "${key.label}" is confined to, comma-separated`);
   attachFolderSuggestions(roots.inputEl, folders);
-  roots.inputEl.addEventListener('change', () => void run(() => plugin.keyRing.setRoots(key.id, parseRoots(roots.getValue()))));
+  roots.inputEl.addEventListener('change', () => void run(() => plugin.keyRing.setRoots(key.id, parseRoots(roots.getValue(), (r) => plugin.notes.policy.literalPath(r)))));
 
   for (const iso of [key.created_at, key.last_used_at]) {
     const when = formatTimestamp(iso);

@@ -5,6 +5,7 @@ import type { SemanticIndex } from '../../search/semantic/semantic-index';
 import type { KeyRing } from '../../keys/key-ring';
 import type { McpHttpServer } from '../../server/http/mcp-http-server';
 import type { VaultMcpSettings } from '../../settings/settings';
+import type { NotePolicy } from '../../vault/note-policy';
 
 /**
  * The plugin surface the settings tab uses (what src/main.ts's VaultMcpPlugin exposes), as
@@ -19,6 +20,8 @@ export interface SettingsTabPlugin extends Plugin {
   search: Pick<SearchIndex, 'reindex'>;
   /** The semantic index: its status, a sync after AI settings change, and Rebuild. */
   semantic: Pick<SemanticIndex, 'current' | 'refresh' | 'rebuild'>;
+  /** The vault's path rules: key roots typed as absolute paths inside the vault are read as vault paths. */
+  notes: { policy: Pick<NotePolicy, 'literalPath'> };
   /** (Re)binds the server to the configured port; failures become a Notice and the status line. */
   restartServer(): Promise<void>;
   /** Persists settings to data.json. */
