@@ -8,15 +8,18 @@ import { CheckedServer } from './checked-server';
 import { hostPathRules } from '../roots/client-roots';
 import type { SessionAccess } from '../roots/session-access';
 import { ROOTS_REQUEST_TIMEOUT_MS, SessionRoots, type ClientRootsState } from '../roots/session-roots';
-import { callTool, describeTool, JsonRpcError, withVaultInput } from './tool-dispatch';
+import { callTool, describeTool, JsonRpcError, outsideToolSetError, withVaultInput } from './tool-dispatch';
 import type { VaultPeers } from '../vaults/vault-peers';
 import type { SessionAddOn } from '../content/session-add-on';
 import { registerSessionContent, type SessionContextSource } from '../content/session-content';
 
 /** What a session needs from the plugin: the enabled tools and a context per call. */
 export interface SessionServices {
-  /** Tools the caller may see right now (settings decide; read on every call). */
-  enabledTools(): readonly ToolDefinition[];
+  /**
+   * Tools enabled right now (settings decide; read on every call), narrowed to `caller`'s tool
+   * set when given (registry.ts toolsForKey).
+   */
+  enabledTools(caller?: KeyRecord): readonly ToolDefinition[];
   /** The folders `caller` may touch given the client's roots (see session-access.ts). */
   accessFor(caller: KeyRecord, client: ClientRootsState): SessionAccess;
   /** Builds the context of one tool call for `caller`, confined to `access.roots`; `vaults` feeds the vaults tool. */
@@ -92,15 +95,16 @@ export function createSessionServer(
   const addOnTools = addOns.flatMap((a) => a.tools ?? []);
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const withVault = !forwarded && (await peers.list()).length > 1;
-    const tools = services.enabledTools().map(describeTool);
+    const tools = services.enabledTools(caller()).map(describeTool);
     const names = new Set(tools.map((t) => t.name));
     const own = withVault ? tools.map(withVaultInput) : tools;
     return { tools: [...own, ...addOnTools.filter((t) => !names.has(t.definition.name)).map((t) => t.definition)] };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const key = caller();
-    const tools = services.enabledTools();
+    const tools = services.enabledTools(key);
     const { name } = request.params;
+    if (!tools.some((t) => t.name === name) && services.enabledTools().some((t) => t.name === name)) throw outsideToolSetError(name, key.label);
     const addOn = addOnTools.find((t) => t.definition.name === name);
     if (addOn && !tools.some((t) => t.name === name)) return addOn.call(request.params.arguments ?? {}, extra);
     const { vault, ...args } = request.params.arguments ?? {};

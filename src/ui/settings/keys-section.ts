@@ -9,6 +9,7 @@ import {
   type SectionContext,
 } from './tab-context';
 import { showSettingError } from './setting-error';
+import { renderKeyToolsCell } from './key-tools-cell';
 
 /** Scope choices as the dropdown shows them. */
 const SCOPE_LABELS: Record<KeyScope, string> = { local: 'local', both: 'both', cloud: 'cloud' };
@@ -30,8 +31,8 @@ export function parseRoots(raw: string, toVaultPath: (root: string) => string = 
 }
 
 /**
- * The "Keys" section: a table of keys (label, mode, scope, roots, created, last used) with
- * copy token, mode switch, scope, roots and revoke per row, and a mint row below. Key-ring
+ * The "Keys" section: a table of keys (label, mode, scope, roots, tool set, created, last used) with
+ * copy token, mode switch, scope, roots, tool set (key-tools-cell.ts) and revoke per row, and a mint row below. Key-ring
  * refusals (`KeyRingError`: empty or duplicate label, revoking or scoping away the last
  * locally usable key) are shown inline under the table and as a Notice.
  */
@@ -57,7 +58,7 @@ export function renderKeysSection(containerEl: HTMLElement, ctx: SectionContext)
   } else {
     const table = wrap.createEl('table', { cls: 'vault-mcp-key-table' });
     const head = table.createEl('thead').createEl('tr');
-    for (const title of ['Label', 'Mode', 'Scope', 'Roots', 'Created', 'Last used', '']) head.createEl('th', { text: title });
+    for (const title of ['Label', 'Mode', 'Scope', 'Roots', 'Tools', 'Created', 'Last used', '']) head.createEl('th', { text: title });
     const body = table.createEl('tbody');
     const folders = vaultFolders(ctx.app);
     for (const key of keys) renderKeyRow(body.createEl('tr', { attr: { 'data-key-id': key.id } }), key, ctx, folders, report);
@@ -102,6 +103,8 @@ function renderKeyRow(row: HTMLTableRowElement, key: KeyRecord, ctx: SectionCont
   roots.inputEl.setAttr('aria-label', `Folders "${key.label}" is confined to, comma-separated`);
   attachFolderSuggestions(roots.inputEl, folders);
   roots.inputEl.addEventListener('change', () => void run(() => plugin.keyRing.setRoots(key.id, parseRoots(roots.getValue(), (r) => plugin.notes.policy.literalPath(r)))));
+
+  renderKeyToolsCell(row.createEl('td', { cls: 'vault-mcp-key-tools' }), key, ctx, run);
 
   for (const iso of [key.created_at, key.last_used_at]) {
     const when = formatTimestamp(iso);

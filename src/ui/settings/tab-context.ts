@@ -13,7 +13,7 @@ import type { NotePolicy } from '../../vault/note-policy';
  */
 export interface SettingsTabPlugin extends Plugin {
   settings: VaultMcpSettings;
-  keyRing: Pick<KeyRing, 'list' | 'mint' | 'tokenOf' | 'revoke' | 'setMode' | 'setScope' | 'setRoots'>;
+  keyRing: Pick<KeyRing, 'list' | 'mint' | 'tokenOf' | 'revoke' | 'setMode' | 'setScope' | 'setRoots' | 'setTools'>;
   server: Pick<McpHttpServer, 'getStatus' | 'notifyToolListChanged' | 'notifyPromptListChanged' | 'closeSessionsOfRevokedKeys'>;
   ai: Pick<AiService, 'testConnection' | 'getUsage' | 'resetUsage' | 'settingsChanged' | 'chatAvailability'>;
   /** Rebuilt when the quarantine list changes, so search follows it at once. */
