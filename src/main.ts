@@ -14,6 +14,7 @@ import { ProposalReview } from './proposals/proposal-review';
 import { ProposalStore } from './proposals/proposal-store';
 import { registerReview } from './ui/review/register';
 import { PluginFile } from './vault/plugin-file';
+import { WRITER_LOCK_FILE, WriterLock } from './vault/writer-lock';
 import { createSessionServices } from './server/session/session-services';
 import { registerCliHandlers } from './ui/settings/cli-handlers';
 import { applyExternalSettings } from './ui/settings/external-change';
@@ -37,6 +38,8 @@ export default class VaultMcpPlugin extends Plugin {
   keyRing!: KeyRing;
   notes!: NoteStore;
   search!: SearchIndex;
+  /** One writer per plugin folder (vault/writer-lock.ts): guards proposals.json and the plugin's other shared files. */
+  writerLock!: WriterLock;
   proposals!: ProposalStore;
   review!: ProposalReview;
   server!: McpHttpServer;
@@ -60,7 +63,8 @@ export default class VaultMcpPlugin extends Plugin {
       widgetsFolder: () => this.settings.widgets.folder,
     });
     this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
-    this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'));
+    this.writerLock = new WriterLock(this.app.vault.adapter, this.pluginFile(WRITER_LOCK_FILE).folder);
+    this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'), undefined, this.writerLock);
     this.review = new ProposalReview(this.proposals, this.notes, (id) => this.keyRing.list().find((k) => k.id === id)?.roots ?? null);
     const peers = new VaultPeers(vaultLocation(this.app), new VaultRegistry(registryFolder()));
     this.ai = new AiService({
@@ -89,7 +93,7 @@ export default class VaultMcpPlugin extends Plugin {
       this.search.stop();
       this.semantic.stop();
       this.notes.close();
-      void this.server.stop();
+      void Promise.all([this.server.stop(), this.writerLock.release()]);
     });
     this.app.workspace.onLayoutReady(() => void this.startServices());
   }
@@ -99,10 +103,7 @@ export default class VaultMcpPlugin extends Plugin {
     return new PluginFile(this.app.vault.adapter, this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`, name);
   }
 
-  /**
-   * Where the search index is saved between runs: `search-index.json` in the plugin folder
-   * (unreadable = absent: rebuilt; damaged = kept aside with a Notice, then rebuilt).
-   */
+  /** Where the search index is saved between runs: `search-index.json` in the plugin folder (unreadable: rebuilt; damaged: kept aside with a Notice, rebuilt). */
   indexStorage(): IndexStorage {
     const file = this.pluginFile(INDEX_FILE);
     return {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { NoteChange, NoteStore } from '../vault/note-store';
 import type { PluginFile } from '../vault/plugin-file';
+import type { WriterLock } from '../vault/writer-lock';
 import type { PreparedWrite } from '../vault/writes/write-types';
 import { parseProposals, serializeProposals } from './proposal-codec';
 import { HunkCache, undecidedHunks } from './proposal-hunks';
@@ -46,26 +47,54 @@ export class ProposalStore {
    * @param notes the note store (reads of current note text, note change events).
    * @param file where proposals persist (`proposals.json` in the plugin folder).
    * @param now the clock, for `created_at` / `resolved_at`.
+   * @param lock the plugin folder's writer lock (writer-lock.ts): the file is written only
+   *   while this instance holds it, so a second instance never drops this one's proposals.
+   *   Without one (unit tests of a single store) the file is written freely.
    */
   constructor(
     private readonly notes: NoteStore,
     private readonly file: PluginFile,
     private readonly now: () => Date = () => new Date(),
+    private readonly lock: WriterLock | null = null,
   ) {}
 
   /**
-   * Reads the proposals file. A file that does not parse is moved aside (kept for the user,
-   * never silently dropped) and the store starts empty.
-   * @returns `{problem}`, one sentence for a Notice, when the file was damaged; else `{}`.
+   * Reads the proposals file and takes the writer lock. A file that does not parse is moved
+   * aside (kept for the user, never silently dropped) and the store starts empty.
+   * @returns `{problem}`, one sentence for a Notice, when the file was damaged or another
+   *   instance holds the lock (this one then stages and decides nothing until it is free); else `{}`.
    */
   async load(): Promise<{ problem?: string }> {
+    const locked = (await this.lock?.acquire()) ?? null;
+    const loaded = await this.readFile(locked === null);
+    if (locked) return { problem: `Vault MCP: ${locked.message}` };
+    return loaded;
+  }
+
+  /**
+   * Before any change to the proposals: makes sure this instance is the plugin folder's writer
+   * (see writer-lock.ts); when it took the lock over just now, the file is read again first,
+   * so what the other instance wrote is kept. Review actions call it before touching the vault.
+   * @throws WriterLockedError (ToolError 'unavailable') while another instance writes the file.
+   */
+  async ensureWriter(): Promise<void> {
+    if (this.lock && (await this.lock.ensure()) === 'acquired') await this.readFile();
+  }
+
+  /**
+   * Reads the proposals file into the store (see {@link load}).
+   * @param mayRepair move a damaged file aside (only the lock's holder does: the file is its).
+   */
+  private async readFile(mayRepair = true): Promise<{ problem?: string }> {
     const text = await this.file.read();
+    for (const id of this.byId.keys()) this.hunkCache.forget(id);
     this.byId.clear();
     if (text === null) return {};
     let problem: string | undefined;
     try {
       for (const p of parseProposals(text)) this.byId.set(p.id, p);
     } catch (err) {
+      if (!mayRepair) return { problem: `Vault MCP could not read its proposals file (${(err as Error).message}).` };
       const aside = await this.file.keepAside(`corrupt-${this.now().toISOString().replace(/[:.]/g, '-')}`);
       problem = `Vault MCP could not read its proposals file (${(err as Error).message}); it was kept as ${aside} and pending changes start empty.`;
     }
@@ -87,11 +116,13 @@ export class ProposalStore {
    * @param caller the proposing key.
    * @returns the stored proposal.
    * @throws ToolError('unavailable') when the key already has MAX_PENDING_PER_KEY pending
-   *   proposals or the pending texts would pass MAX_PENDING_CHARS (nothing staged); the file
+   *   proposals or the pending texts would pass MAX_PENDING_CHARS, or another instance holds
+   *   the writer lock (WriterLockedError; nothing staged); the file
    *   system's refusal as a tool error (full disk, permissions; see fileSystemRefusal) when
    *   the proposals file cannot be written (nothing staged); other errors of that write as is.
    */
   async stage(prepared: PreparedWrite, caller: ProposalCaller): Promise<Proposal> {
+    await this.ensureWriter();
     this.assertRoomFor(prepared, caller);
     const textKind = prepared.kind === 'edit' || prepared.kind === 'properties';
     const proposal: Proposal = {
@@ -190,6 +221,7 @@ export class ProposalStore {
    * resolved: accepted, rejected or partly_accepted.
    */
   async decideHunks(id: string, indexes: readonly number[], decision: HunkDecision): Promise<Proposal> {
+    await this.ensureWriter();
     const p = this.requirePending(id);
     for (const index of indexes) p.decisions[index] = decision;
     const hunks = this.hunkCache.of(p);
@@ -206,6 +238,7 @@ export class ProposalStore {
    * one sentence). Undecided hunks of a rejected text proposal count as rejected.
    */
   async settle(id: string, status: 'accepted' | 'rejected' | 'stale', reason?: string): Promise<Proposal> {
+    await this.ensureWriter();
     const p = this.requirePending(id);
     if (status === 'rejected') {
       for (const h of this.hunkCache.of(p)) p.decisions[h.index] ??= 'rejected';
@@ -296,6 +329,8 @@ export class ProposalStore {
   }
 
   private async onNoteChange(change: NoteChange): Promise<void> {
+    // The instance holding the writer lock sees the same vault events and updates the file.
+    if (this.lock && !this.lock.isHeld) return;
     if (change.type === 'rename' && change.oldPath) {
       const moved = this.pendingOn(change.oldPath);
       for (const p of moved) p.path = change.path;
