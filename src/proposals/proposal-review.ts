@@ -213,6 +213,16 @@ export class ProposalReview {
     return this.store.decideHunks(p.id, [hunk.index], 'accepted');
   }
 
+  /**
+   * Records that the user undid, in the editor, the accept of `hunk` (Ctrl+Z): it awaits
+   * review again (ProposalStore.reopenHunk). The vault is not touched: the editor already
+   * restored the text.
+   * @throws Error as ProposalStore.reopenHunk.
+   */
+  async reopenedInEditor(hunk: ReviewHunk): Promise<Proposal> {
+    return this.store.reopenHunk(hunk.proposalId, hunk.index);
+  }
+
   private pendingProposal(id: string): Proposal {
     const p = this.store.get(id);
     if (!p) throw new Error(noSuchProposal(id));

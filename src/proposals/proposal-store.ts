@@ -24,6 +24,8 @@ export type ProposalEvent =
 
 /** How many decided (accepted, rejected, stale) proposals the file keeps for proposal_status. */
 const KEEP_RESOLVED = 200;
+/** How many resolved text proposals keep their texts in memory for {@link ProposalStore.reopenHunk}. */
+const KEEP_REOPENABLE = 50;
 /** How many pending proposals one key may have; past it, staging asks the agent to wait for review. */
 export const MAX_PENDING_PER_KEY = 100;
 /** Total text (chars) the pending proposals may hold, base and proposed text summed. */
@@ -39,6 +41,12 @@ export class ProposalStore {
   private readonly byId = new Map<string, Proposal>();
   private readonly hunkCache = new HunkCache();
   private readonly listeners = new Set<(event: ProposalEvent) => void>();
+  /**
+   * The texts of text proposals resolved in this run, newest last (at most KEEP_REOPENABLE),
+   * so an accept undone with Ctrl+Z can reopen its hunk ({@link reopenHunk}) after the texts
+   * left the persisted record.
+   */
+  private readonly reopenable = new Map<string, { base_text: string; proposed_text: string }>();
   /** Proposals being accepted right now (see {@link whileAccepting}). */
   private readonly accepting = new Set<string>();
   private saving: Promise<void> = Promise.resolve();
@@ -234,6 +242,32 @@ export class ProposalStore {
   }
 
   /**
+   * Takes back the user's acceptance of one hunk of a text proposal (they undid it in the
+   * editor with Ctrl+Z): the hunk is undecided again and the proposal pending, even when that
+   * acceptance had resolved it (its texts are kept in memory for this, see `reopenable`).
+   * @returns the proposal after it.
+   * @throws Error when there is no such proposal, the hunk was not accepted, or the proposal
+   *   was resolved before this run (its texts are gone: it cannot be reopened);
+   *   WriterLockedError as {@link stage}.
+   */
+  async reopenHunk(id: string, index: number): Promise<Proposal> {
+    await this.ensureWriter();
+    const p = this.byId.get(id);
+    if (!p || p.decisions[index] !== 'accepted') throw new Error(`Proposal '${id}' has no accepted hunk ${index} to reopen.`);
+    if (p.status !== 'pending') {
+      const texts = this.reopenable.get(id);
+      if (!texts || (p.status !== 'accepted' && p.status !== 'partly_accepted')) throw new Error(`Proposal '${id}' was decided before Obsidian started, so hunk ${index} cannot be reopened; it stays ${p.status.replace('_', ' ')}.`);
+      Object.assign(p, texts, { status: 'pending' as const });
+      delete p.resolved_at;
+      delete p.hunk_total;
+      this.reopenable.delete(id);
+    }
+    delete p.decisions[index];
+    await this.commit(p);
+    return p;
+  }
+
+  /**
    * Resolves a whole pending proposal as `accepted`, `rejected` or `stale` (with the reason,
    * one sentence). Undecided hunks of a rejected text proposal count as rejected.
    */
@@ -278,6 +312,8 @@ export class ProposalStore {
     p.resolved_at = this.now().toISOString();
     if (p.base_text !== null && p.proposed_text !== null && (p.kind === 'edit' || p.kind === 'properties')) {
       p.hunk_total = this.hunkCache.of(p).length;
+      this.reopenable.set(p.id, { base_text: p.base_text, proposed_text: p.proposed_text });
+      for (const id of [...this.reopenable.keys()].slice(0, Math.max(0, this.reopenable.size - KEEP_REOPENABLE))) this.reopenable.delete(id);
       p.base_text = null;
       p.proposed_text = null;
     } else {

@@ -25,6 +25,7 @@ export class FakeReviewController implements ReviewController {
   pending = new Map<string, FakeHunk[]>();
   accepts: Array<{ hunk: ReviewHunk; textAfter: string }> = [];
   rejects: Array<{ hunk: ReviewHunk; text: string }> = [];
+  reopens: Array<{ hunk: ReviewHunk; text: string }> = [];
   failNext: Error | null = null;
   private listeners = new Set<() => void>();
 
@@ -38,6 +39,9 @@ export class FakeReviewController implements ReviewController {
   accepted(hunk: ReviewHunk, textAfter: string): void {
     this.decide(hunk);
     this.accepts.push({ hunk, textAfter });
+  }
+  reopened(hunk: ReviewHunk, text: string): void {
+    this.reopens.push({ hunk, text });
   }
   rejected(hunk: ReviewHunk, text: string): void {
     this.decide(hunk);

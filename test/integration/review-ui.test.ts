@@ -139,6 +139,23 @@ describe('review UI in the workspace', () => {
       await until(() => cm.dom.querySelector('.vault-mcp-inserted') === null);
     });
 
+    test('Ctrl+Z after ✓ reopens that hunk (the proposal is pending again and shows inline); Ctrl+Shift+Z accepts it again', async () => {
+      const { view, cm } = await openInbox();
+      const base = cm.state.doc.toString();
+      const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' });
+      await until(() => cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') !== null);
+      (cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') as HTMLElement).click();
+      await until(() => env.plugin.proposals.get(p.id)?.status === 'accepted');
+      view.editor.undo();
+      expect(cm.state.doc.toString()).toBe(base);
+      await until(() => env.plugin.proposals.get(p.id)?.status === 'pending');
+      expect(env.plugin.proposals.get(p.id)?.decisions).toEqual({});
+      await until(() => cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') !== null);
+      view.editor.redo();
+      expect(cm.state.doc.toString()).toContain('- [ ] Renew the card\n');
+      await until(() => env.plugin.proposals.get(p.id)?.status === 'accepted');
+    });
+
     test('✗ rejects; the editor commands go to, accept and reject hunks at the cursor', async () => {
       const { view, cm } = await openInbox();
       const base = cm.state.doc.toString();

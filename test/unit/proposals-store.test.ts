@@ -203,6 +203,28 @@ describe('accepting and rejecting with the note closed', () => {
   });
 });
 
+describe('reopening an accepted hunk (Ctrl+Z in the editor)', () => {
+  test('an accepted hunk becomes undecided again, even when that accept had resolved the proposal; one never accepted cannot be reopened', async () => {
+    const p = await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: 'reopen me', ensureNewline: true });
+    const staged = { base_text: p.base_text, proposed_text: p.proposed_text };
+    await expect(store.reopenHunk(p.id, 0)).rejects.toThrow(`Proposal '${p.id}' has no accepted hunk 0 to reopen.`);
+    await store.decideHunks(p.id, [0], 'accepted');
+    expect(store.get(p.id)).toMatchObject({ status: 'accepted', base_text: null });
+    const reopened = await store.reopenHunk(p.id, 0);
+    expect(reopened).toMatchObject({ status: 'pending', decisions: {}, ...staged });
+    expect(reopened.resolved_at).toBeUndefined();
+    expect(store.hunksOf(reopened)).toHaveLength(1);
+  });
+
+  test('a proposal decided before this run cannot be reopened, and says so', async () => {
+    const p = await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: 'old', ensureNewline: true });
+    await store.decideHunks(p.id, [0], 'accepted');
+    await store.flush();
+    const again = await openStore();
+    await expect(again.store.reopenHunk(p.id, 0)).rejects.toThrow(/was decided before Obsidian started, so hunk 0 cannot be reopened; it stays accepted\.$/);
+  });
+});
+
 describe('creates, moves, deletes and folders', () => {
   test('accepting each kind does it; the status is accepted', async () => {
     const create = await stage({ tool: 'create_note', kind: 'create', path: 'Plans/Q3', content: '# Q3\n' });
