@@ -29,9 +29,8 @@ import { readSettingsData } from './vault/settings-data';
 import { registerWidgetBlocks, vaultWidgetSource } from './ui/widgets/widget-block';
 
 /**
- * Vault MCP: wires settings, keys, the note store, the search index and the loopback MCP
- * server, and owns their lifetimes. Heavy work starts in `workspace.onLayoutReady`;
- * `onunload` stops the server so the port is free again at once.
+ * Vault MCP: wires settings, keys, the note store, the search index and the loopback MCP server, and owns
+ * their lifetimes. Heavy work starts in `workspace.onLayoutReady`; `onunload` stops the server at once.
  */
 export default class VaultMcpPlugin extends Plugin {
   declare settings: VaultMcpSettings;
@@ -116,9 +115,10 @@ export default class VaultMcpPlugin extends Plugin {
     };
   }
 
-  /** Loads proposals, starts the index and the server; problems are shown as Notices, not thrown. */
+  /** Loads proposals, starts the index and the server (not when the plugin unloaded meanwhile); problems are shown as Notices, not thrown. */
   async startServices(): Promise<void> {
-    const { problem } = await this.proposals.load();
+    const { problem, stopped } = await this.proposals.load();
+    if (stopped) return;
     if (problem) new Notice(problem);
     this.register(this.proposals.followNotes());
     void this.search.start();

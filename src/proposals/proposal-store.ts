@@ -70,11 +70,18 @@ export class ProposalStore {
    * Reads the proposals file and takes the writer lock. A file that does not parse is moved
    * aside (kept for the user, never silently dropped) and the store starts empty.
    * @returns `{problem}`, one sentence for a Notice, when the file was damaged or another
-   *   instance holds the lock (this one then stages and decides nothing until it is free); else `{}`.
+   *   instance holds the lock (this one then stages and decides nothing until it is free);
+   *   `{stopped: true}` when the plugin unloaded meanwhile (start nothing more); else `{}`.
    */
-  async load(): Promise<{ problem?: string }> {
-    const locked = (await this.lock?.acquire()) ?? null;
-    const loaded = await this.readFile(locked === null);
+  async load(): Promise<{ problem?: string; stopped?: true }> {
+    if (this.lock?.isClosed) return { stopped: true };
+    const locked = await this.lock?.acquire().catch((err: unknown) => {
+      if (this.lock?.isClosed) return 'stopped' as const;
+      throw err;
+    });
+    if (locked === 'stopped') return { stopped: true };
+    const loaded = await this.readFile(!locked);
+    if (this.lock?.isClosed) return { stopped: true };
     if (locked) return { problem: `Vault MCP: ${locked.message}` };
     return loaded;
   }

@@ -93,6 +93,11 @@ export class WriterLock {
     return `${this.folder}/${WRITER_LOCK_FILE}`;
   }
 
+  /** True once {@link release} ran: the plugin is unloading and this lock is never taken again. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   /** True while this instance holds the lock (as of its last look at the file). */
   get isHeld(): boolean {
     return this.held;
@@ -104,7 +109,7 @@ export class WriterLock {
    * @throws the adapter's errors (a plugin folder that cannot be written); ToolError('unavailable') after {@link release}.
    */
   async acquire(): Promise<WriterLockedError | null> {
-    if (this.closed) throw new ToolError('unavailable', 'Vault MCP is stopping; nothing was changed. Retry once it runs again.');
+    if (this.closed) throw stoppingError();
     const holder = await this.readHolder();
     if (holder && holder.id !== this.id && !this.isStale(holder)) {
       this.stopHeartbeat();
@@ -117,6 +122,11 @@ export class WriterLock {
     if (after && after.id !== this.id) {
       this.held = false;
       return new WriterLockedError(after, this.now());
+    }
+    if (this.closed) {
+      // Released (the plugin unloaded) while this acquire was under way: leave nothing behind.
+      await this.adapter.remove(this.path).catch(() => undefined);
+      throw stoppingError();
     }
     this.held = true;
     this.startHeartbeat();
@@ -211,6 +221,11 @@ export class WriterLock {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }
+}
+
+/** The refusal of a lock released for good (the plugin is unloading). */
+function stoppingError(): ToolError {
+  return new ToolError('unavailable', 'Vault MCP is stopping; nothing was changed. Retry once it runs again.');
 }
 
 /** `process.kill(pid, 0)`: true when the process exists (EPERM: it exists, owned by another user). */

@@ -68,6 +68,16 @@ describe('WriterLock', () => {
     expect(await make().acquire()).toBeInstanceOf(WriterLockedError);
   });
 
+  test('released while an acquire is under way (the plugin unloaded during start-up): the acquire refuses and leaves no lock', async () => {
+    const lock = make();
+    const acquiring = lock.acquire();
+    await lock.release();
+    await expect(acquiring).rejects.toThrow('Vault MCP is stopping; nothing was changed. Retry once it runs again.');
+    await expect(fsp.stat(lockFile())).rejects.toThrow();
+    await expect(lock.ensure()).rejects.toThrow(/is stopping/);
+    expect(lock.isClosed).toBe(true);
+  });
+
   test('a lock file that does not parse (a crash mid-write) counts as free', async () => {
     await fsp.mkdir(nodePath.dirname(lockFile()), { recursive: true });
     await fsp.writeFile(lockFile(), '{"id": ');
