@@ -17,6 +17,7 @@ import { ActivityLog } from './activity/activity-log';
 import { ActivityRevert } from './activity/activity-revert';
 import { registerActivity } from './ui/activity/register';
 import { PluginFile } from './vault/plugin-file';
+import { WRITER_LOCK_FILE, WriterLock } from './vault/writer-lock';
 import { createSessionServices } from './server/session/session-services';
 import { registerCliHandlers } from './ui/settings/cli-handlers';
 import { applyExternalSettings } from './ui/settings/external-change';
@@ -31,15 +32,16 @@ import { readSettingsData } from './vault/settings-data';
 import { registerWidgetBlocks, vaultWidgetSource } from './ui/widgets/widget-block';
 
 /**
- * Vault MCP: wires settings, keys, the note store, the search index and the loopback MCP
- * server, and owns their lifetimes. Heavy work starts in `workspace.onLayoutReady`;
- * `onunload` stops the server so the port is free again at once.
+ * Vault MCP: wires settings, keys, the note store, the search index and the loopback MCP server, and owns
+ * their lifetimes. Heavy work starts in `workspace.onLayoutReady`; `onunload` stops the server at once.
  */
 export default class VaultMcpPlugin extends Plugin {
   declare settings: VaultMcpSettings;
   keyRing!: KeyRing;
   notes!: NoteStore;
   search!: SearchIndex;
+  /** One writer per plugin folder (vault/writer-lock.ts): guards proposals.json and the plugin's other shared files. */
+  writerLock!: WriterLock;
   proposals!: ProposalStore;
   review!: ProposalReview;
   activity!: ActivityLog;
@@ -65,7 +67,8 @@ export default class VaultMcpPlugin extends Plugin {
       widgetsFolder: () => this.settings.widgets.folder,
     });
     this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
-    this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'));
+    this.writerLock = new WriterLock(this.app.vault.adapter, this.pluginFile(WRITER_LOCK_FILE).folder);
+    this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'), undefined, this.writerLock);
     const keyRoots = (id: string): string[] | null => this.keyRing.list().find((k) => k.id === id)?.roots ?? null;
     this.review = new ProposalReview(this.proposals, this.notes, keyRoots);
     this.activity = new ActivityLog(this.pluginFile('activity.json'), () => this.settings.activity);
@@ -98,7 +101,7 @@ export default class VaultMcpPlugin extends Plugin {
       this.search.stop();
       this.semantic.stop();
       this.notes.close();
-      void this.server.stop();
+      void Promise.all([this.server.stop(), this.writerLock.release()]);
     });
     this.app.workspace.onLayoutReady(() => void this.startServices());
   }
@@ -108,10 +111,7 @@ export default class VaultMcpPlugin extends Plugin {
     return new PluginFile(this.app.vault.adapter, this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`, name);
   }
 
-  /**
-   * Where the search index is saved between runs: `search-index.json` in the plugin folder
-   * (unreadable = absent: rebuilt; damaged = kept aside with a Notice, then rebuilt).
-   */
+  /** Where the search index is saved between runs: `search-index.json` in the plugin folder (unreadable: rebuilt; damaged: kept aside with a Notice, rebuilt). */
   indexStorage(): IndexStorage {
     const file = this.pluginFile(INDEX_FILE);
     return {
@@ -124,9 +124,10 @@ export default class VaultMcpPlugin extends Plugin {
     };
   }
 
-  /** Loads proposals, starts the index and the server; problems are shown as Notices, not thrown. */
+  /** Loads proposals, starts the index and the server (not when the plugin unloaded meanwhile); problems are shown as Notices, not thrown. */
   async startServices(): Promise<void> {
-    const { problem } = await this.proposals.load();
+    const { problem, stopped } = await this.proposals.load();
+    if (stopped) return;
     if (problem) new Notice(problem);
     this.register(this.proposals.followNotes());
     void this.search.start();

@@ -25,6 +25,34 @@ function addButton(parent: HTMLElement, cls: string, text: string, label: string
 }
 
 /**
+ * What a hunk that only adds or only removes the note's final line break says, as diff
+ * tools mark "no newline at end of file" (proposals/hunks.ts makes it a hunk of its own);
+ * null for any other hunk.
+ */
+function finalBreakChange(removed: string, inserted: string): string | null {
+  if (removed === '' && /^\r?\n$/.test(inserted)) return '↵ Adds a line break at the end of the note';
+  if (inserted === '' && /^\r?\n$/.test(removed)) return '↵ Removes the line break at the end of the note';
+  return null;
+}
+
+/**
+ * The parts of an insertion after a last line that has no line break (`\nworld` at the end
+ * of `hello`) without that leading break: the widget already starts on a line of its own.
+ */
+function withoutLeadingBreak(parts: readonly WordPart[]): WordPart[] {
+  const [first, ...rest] = parts;
+  if (!first || !/^\r?\n/.test(first.text)) return [...parts];
+  const text = first.text.replace(/^\r?\n/, '');
+  return text ? [{ ...first, text }, ...rest] : rest;
+}
+
+/** True for an insertion placed at the end of a line that has no line break (the last line of the note). */
+function continuesLine(view: EditorView, hunk: ReviewHunk): boolean {
+  const doc = view.state.doc;
+  return hunk.removed === '' && hunk.from > 0 && hunk.from <= doc.length && doc.sliceString(hunk.from - 1, hunk.from) !== '\n';
+}
+
+/**
  * Draws the proposed text as lines into `box`: `same` parts plain, `inserted` parts in
  * `vault-mcp-inserted-word` spans; `removed` parts are skipped (they are in the document).
  */
@@ -81,7 +109,9 @@ export class HunkWidget extends WidgetType {
     if (!hunk.inserted) root.addClass('is-deletion');
     root.dataset.proposalId = hunk.proposalId;
     root.dataset.hunkIndex = String(hunk.index);
-    if (hunk.inserted) drawInsertedLines(root.createDiv({ cls: 'vault-mcp-inserted' }), this.parts);
+    const breakOnly = finalBreakChange(hunk.removed, hunk.inserted);
+    if (breakOnly) root.createDiv({ cls: 'vault-mcp-final-newline', text: breakOnly });
+    else if (hunk.inserted) drawInsertedLines(root.createDiv({ cls: 'vault-mcp-inserted' }), continuesLine(view, hunk) ? withoutLeadingBreak(this.parts) : this.parts);
 
     const actions = root.createDiv({ cls: 'vault-mcp-hunk-actions' });
     actions.createSpan({ cls: 'vault-mcp-hunk-label', text: hunk.keyLabel });

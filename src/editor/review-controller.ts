@@ -13,6 +13,11 @@ export interface ReviewController {
   hunksFor(path: string, text: string): ReviewHunk[];
   /** The user accepted `hunk`; the editor already applied it by a transaction; `textAfter` is the doc after. */
   accepted(hunk: ReviewHunk, textAfter: string): void | Promise<void>;
+  /**
+   * The user undid the accept of `hunk` (Ctrl+Z; the doc is back as it was, `text`): it
+   * awaits review again. Optional: without it an undone accept stays recorded as accepted.
+   */
+  reopened?(hunk: ReviewHunk, text: string): void | Promise<void>;
   /** The user rejected `hunk` (the doc is unchanged). */
   rejected(hunk: ReviewHunk, text: string): void | Promise<void>;
   /** Subscribes to proposal changes (new, decided, stale) on any note; returns an unsubscribe. */

@@ -1,7 +1,7 @@
 /**
  * The inline review as one CodeMirror extension (what `registerEditorExtension` receives):
- * the review field, its decorations, the review bar, and a view plugin that keeps each
- * editor's hunks in step with the proposal store.
+ * the review field, its decorations, the review bar, Ctrl+Z reopening an accepted hunk
+ * (review-undo.ts), and a view plugin that keeps each editor's hunks in step with the proposal store.
  */
 import type { Extension } from '@codemirror/state';
 import { ViewPlugin, type EditorView, type ViewUpdate } from '@codemirror/view';
@@ -9,6 +9,7 @@ import { reviewBar } from './review-bar';
 import { refreshReviewHunks, reviewConfig, type PathOf, type ReviewController } from './review-controller';
 import { reviewDecorationsField } from './review-decorations';
 import { reviewHunksField } from './review-state';
+import { reviewUndo } from './review-undo';
 
 /**
  * Keeps one editor's hunks in step with the store: refreshes on creation, on every
@@ -65,6 +66,7 @@ export function reviewExtension(controller: ReviewController, pathOf: PathOf): E
     reviewHunksField,
     reviewDecorationsField,
     reviewBar,
+    reviewUndo,
     ViewPlugin.fromClass(ReviewSync),
   ];
 }

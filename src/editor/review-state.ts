@@ -4,17 +4,34 @@
  * (mapped through each transaction's changes); a hunk whose text a change touches turns
  * stale, so it can only be rejected and is never applied over the user's typing.
  */
-import { StateEffect, StateField, type ChangeSet, type Transaction } from '@codemirror/state';
+import { StateEffect, StateField, type ChangeDesc, type ChangeSet, type Transaction } from '@codemirror/state';
 import type { ReviewHunk } from '../proposals/types';
 
 /** Replaces the displayed hunks (positions in the document after the transaction). */
 export const setReviewHunks = StateEffect.define<readonly ReviewHunk[]>();
 
+/** Maps hunk positions through a change (for effects the undo history carries). */
+function mapHunkPositions(hunks: readonly ReviewHunk[], mapping: ChangeDesc): readonly ReviewHunk[] {
+  return hunks.map((h) => {
+    const from = mapping.mapPos(h.from, 1);
+    return { ...h, from, to: h.from === h.to ? from : Math.max(from, mapping.mapPos(h.to, -1)) };
+  });
+}
+
 /**
  * Marks a transaction as applying these hunks (accept): they leave the field, and the
  * other hunks turn stale only when their range overlaps an applied one (adjacency is fine).
+ * Positions are those before the transaction. Redoing an undone accept carries it again
+ * (see review-undo.ts).
  */
-export const applyReviewHunks = StateEffect.define<readonly ReviewHunk[]>();
+export const applyReviewHunks = StateEffect.define<readonly ReviewHunk[]>({ map: mapHunkPositions });
+
+/**
+ * Carried by the undo of an accept (review-undo.ts, through the history's inverted effects):
+ * these hunks, placed as before the accept (positions in the document after the undo), are
+ * undecided again.
+ */
+export const unapplyReviewHunks = StateEffect.define<readonly ReviewHunk[]>({ map: mapHunkPositions });
 
 /** True when `a` and `b` are the same hunk of the same proposal. */
 export function sameHunk(a: ReviewHunk, b: ReviewHunk): boolean {

@@ -3,10 +3,12 @@ import {
   isLocallyUsable,
   normalizeKeyMode,
   normalizeKeyScope,
+  normalizeKeyTools,
   secretIdForKey,
   type KeyMode,
   type KeyRecord,
   type KeyScope,
+  type KeyToolSet,
 } from '../settings/key-record';
 
 /** The part of Obsidian's `SecretStorage` (1.11.4+) the key ring uses. */
@@ -29,6 +31,8 @@ export interface MintRequest {
   mode?: KeyMode;
   scope?: KeyScope;
   roots?: string[];
+  /** The key's tool set (default `all`). */
+  tools?: KeyToolSet;
   /** Use this token instead of a random one (the headless runner's `--token`). ≥ 16 chars. */
   token?: string;
 }
@@ -38,7 +42,7 @@ const MIN_TOKEN_LENGTH = 16;
 
 /**
  * The set of bearer keys: records in settings (via `getKeys`/`saveKeys`), tokens in
- * `SecretStorage`. Minting, revoking, mode/scope/roots changes and token lookup.
+ * `SecretStorage`. Minting, revoking, mode/scope/roots/tool-set changes and token lookup.
  * Revoke and set-scope refuse to leave zero locally usable keys (DESIGN.md "Keys").
  */
 export class KeyRing {
@@ -60,6 +64,7 @@ export class KeyRing {
       mode: normalizeKeyMode(k.mode),
       scope: normalizeKeyScope(k.scope),
       roots: Array.isArray(k.roots) ? k.roots : [],
+      tools: normalizeKeyTools(k.tools),
     }));
   }
 
@@ -84,6 +89,7 @@ export class KeyRing {
       mode: normalizeKeyMode(request.mode),
       scope: normalizeKeyScope(request.scope),
       roots: request.roots ?? [],
+      tools: normalizeKeyTools(request.tools),
       created_at: new Date().toISOString(),
       last_used_at: null,
     };
@@ -158,6 +164,17 @@ export class KeyRing {
   async setRoots(id: string, roots: string[]): Promise<void> {
     this.require(id);
     await this.update(id, { roots: roots.map((r) => r.trim()).filter(Boolean) });
+  }
+
+  /**
+   * Sets a key's tool set (`all`, `read`, or a list of tool names; see normalizeKeyTools).
+   * @throws KeyRingError for an unknown key, or an empty list (a key with no tool cannot do anything: choose `read` or some tools).
+   */
+  async setTools(id: string, tools: KeyToolSet): Promise<void> {
+    this.require(id);
+    const next = normalizeKeyTools(tools);
+    if (Array.isArray(next) && next.length === 0) throw new KeyRingError('Choose at least one tool for this key, or give it read tools only.');
+    await this.update(id, { tools: next });
   }
 
   /** Records that key `id` was just used (ISO timestamp). Unknown ids are ignored. */

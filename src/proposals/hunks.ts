@@ -26,18 +26,75 @@ export interface HunkEdit {
 /**
  * The hunks that turn `base` into `proposed`, in document order, numbered from 0.
  *
- * Consecutive removed/added runs of `diffLines(base, proposed)` form one hunk; hunks are
- * separated by at least one unchanged line, so they never touch. `from`/`to` are UTF-16
- * offsets in `base` covering whole lines (trailing line break included; the last line may
- * have none), `removed === base.slice(from, to)`, and a pure insertion has `from === to` at a
- * line start or at `base.length`. A change of the final line break alone (`"a\n"` → `"a"`)
- * is a hunk replacing that last line. A BOM is ordinary text of the first line. When more
- * than `LINE_DIFF_MAX_EDIT` lines change, the result is a single hunk spanning everything
+ * Consecutive removed/added runs of `diffLines` form one hunk; hunks are separated by at
+ * least one unchanged line, so they never touch. `from`/`to` are UTF-16 offsets in `base`
+ * covering whole lines (trailing line break included; the last line may have none),
+ * `removed === base.slice(from, to)`, and a pure insertion has `from === to` at a line start
+ * or at `base.length`. A BOM is ordinary text of the first line.
+ *
+ * A last line without a line break is compared as if it had one (as diff tools do), so its
+ * missing final newline never makes an unchanged line look removed: `hello` → `hello\nworld`
+ * is an insertion of `\nworld` at the end, not `hello` replaced by `hello` and `world`. A
+ * change of the final line break itself is its own small hunk when nothing else touches the
+ * last line: `a\nb` → `a\nb\n` inserts `\n` at the end, `a\nb\n` → `a\nb` removes the final
+ * `\n` (the only hunks whose offsets are not line starts). When more than
+ * `LINE_DIFF_MAX_EDIT` lines change, the result is a single hunk spanning everything
  * between the lines the two texts share at their start and at their end.
  * `applyHunks(base, buildHunks(base, proposed)) === proposed`, byte for byte.
  * Identical texts give `[]`. Does not throw.
  */
 export function buildHunks(base: string, proposed: string): Hunk[] {
+  if (base === proposed) return [];
+  const baseEnd = missingFinalBreak(base);
+  const proposedEnd = missingFinalBreak(proposed);
+  const closedBase = base + baseEnd;
+  const closedProposed = proposed + proposedEnd;
+  const hunks = lineHunks(closedBase, closedProposed).map((h) => openHunk(h, base, baseEnd, proposedEnd, closedProposed));
+  const result = applyHunks(base, hunks);
+  if (result === proposed) return hunks;
+  const last = hunks[hunks.length - 1];
+  if (proposed === result + baseEnd && baseEnd !== '' && (!last || last.to < base.length)) {
+    return [...hunks, { index: hunks.length, from: base.length, to: base.length, removed: '', inserted: baseEnd }];
+  }
+  const finalBreak = base.endsWith('\r\n') ? '\r\n' : '\n';
+  if (result === proposed + finalBreak && (!last || last.to < base.length - finalBreak.length)) {
+    const from = base.length - finalBreak.length;
+    return [...hunks, { index: hunks.length, from, to: base.length, removed: finalBreak, inserted: '' }];
+  }
+  return lineHunks(base, proposed);
+}
+
+/** The line break a non-empty text lacks at its end (`\r\n` for a CRLF text), or `''` when it has one or is empty. */
+function missingFinalBreak(text: string): string {
+  if (text === '' || text.endsWith('\n')) return '';
+  return text.includes('\r\n') ? '\r\n' : '\n';
+}
+
+/**
+ * A hunk of the texts with their final line breaks added (see {@link buildHunks}) mapped
+ * back onto the texts themselves: the added breaks are dropped from the hunk's ends, and an
+ * insertion after the base's added break becomes an insertion at `base.length` that brings
+ * that break along.
+ */
+function openHunk(h: Hunk, base: string, baseEnd: string, proposedEnd: string, closedProposed: string): Hunk {
+  const closedBaseLength = base.length + baseEnd.length;
+  if (h.to < closedBaseLength || (baseEnd === '' && proposedEnd === '')) return h;
+  // The hunk reaches the end of both texts (nothing after it is common).
+  if (h.inserted === '' && proposedEnd !== '') {
+    // A deletion of the last lines: the proposed text's added break is the one before them, so remove that break instead.
+    const from = h.from - proposedEnd.length;
+    return { ...h, from, to: base.length, removed: base.slice(from), inserted: '' };
+  }
+  let inserted = proposedEnd !== '' && closedProposed.endsWith(h.inserted) ? h.inserted.slice(0, h.inserted.length - proposedEnd.length) : h.inserted;
+  if (h.from === closedBaseLength && baseEnd !== '') {
+    inserted = baseEnd + inserted;
+    return { ...h, from: base.length, to: base.length, removed: '', inserted };
+  }
+  return { ...h, to: base.length, removed: base.slice(h.from, base.length), inserted };
+}
+
+/** {@link buildHunks} without the final-line-break rule: the line hunks of jsdiff's `diffLines`. */
+function lineHunks(base: string, proposed: string): Hunk[] {
   if (base === proposed) return [];
   const hunks: Hunk[] = [];
   let offset = 0;

@@ -92,9 +92,11 @@ export class ProposalReview {
    * @param hunkIndex accept only this hunk of a text proposal (its index in proposal_status).
    * @returns what was applied.
    * @throws Error when the proposal does not exist or is not pending, or the hunk is not
-   *   an undecided hunk of it (a user mistake: the message says which).
+   *   an undecided hunk of it (a user mistake: the message says which); WriterLockedError
+   *   while another plugin instance writes the proposals (nothing is applied).
    */
   async accept(id: string, hunkIndex?: number): Promise<AcceptOutcome> {
+    await this.store.ensureWriter();
     const p = this.pendingProposal(id);
     const revoked = this.revokedReason(p);
     if (revoked) return { proposal: await this.store.settle(id, 'stale', revoked), applied: 0, stale: 1 };
@@ -126,6 +128,7 @@ export class ProposalReview {
    * @throws Error as {@link accept}.
    */
   async reject(id: string, hunkIndex?: number): Promise<Proposal> {
+    await this.store.ensureWriter();
     const p = this.pendingProposal(id);
     if (hunkIndex === undefined) return this.store.settle(id, 'rejected');
     this.assertUndecided(p, hunkIndex);
@@ -208,6 +211,7 @@ export class ProposalReview {
    *   Error when the hunk is not undecided.
    */
   async acceptedInEditor(hunk: ReviewHunk, textAfter: string): Promise<Proposal> {
+    await this.store.ensureWriter();
     const p = this.pendingProposal(hunk.proposalId);
     this.assertUndecided(p, hunk.index);
     const before = textAfter.slice(0, hunk.from) + hunk.removed + textAfter.slice(hunk.from + hunk.inserted.length);
@@ -216,6 +220,16 @@ export class ProposalReview {
     const decided = await this.store.decideHunks(p.id, [hunk.index], 'accepted');
     this.notes.applied.report({ kind: p.kind === 'properties' ? 'properties' : 'edit', tool: p.tool, path: p.path, before, after: textAfter }, this.scopeOf(p, [hunk.index]));
     return decided;
+  }
+
+  /**
+   * Records that the user undid, in the editor, the accept of `hunk` (Ctrl+Z): it awaits
+   * review again (ProposalStore.reopenHunk). The vault is not touched: the editor already
+   * restored the text.
+   * @throws Error as ProposalStore.reopenHunk.
+   */
+  async reopenedInEditor(hunk: ReviewHunk): Promise<Proposal> {
+    return this.store.reopenHunk(hunk.proposalId, hunk.index);
   }
 
   private pendingProposal(id: string): Proposal {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { NoteChange, NoteStore } from '../vault/note-store';
 import type { PluginFile } from '../vault/plugin-file';
+import type { WriterLock } from '../vault/writer-lock';
 import type { PreparedWrite } from '../vault/writes/write-types';
 import { parseProposals, serializeProposals } from './proposal-codec';
 import { HunkCache, undecidedHunks } from './proposal-hunks';
@@ -23,6 +24,8 @@ export type ProposalEvent =
 
 /** How many decided (accepted, rejected, stale) proposals the file keeps for proposal_status. */
 const KEEP_RESOLVED = 200;
+/** How many resolved text proposals keep their texts in memory for {@link ProposalStore.reopenHunk}. */
+const KEEP_REOPENABLE = 50;
 /** How many pending proposals one key may have; past it, staging asks the agent to wait for review. */
 export const MAX_PENDING_PER_KEY = 100;
 /** Total text (chars) the pending proposals may hold, base and proposed text summed. */
@@ -38,6 +41,12 @@ export class ProposalStore {
   private readonly byId = new Map<string, Proposal>();
   private readonly hunkCache = new HunkCache();
   private readonly listeners = new Set<(event: ProposalEvent) => void>();
+  /**
+   * The texts of text proposals resolved in this run, newest last (at most KEEP_REOPENABLE),
+   * so an accept undone with Ctrl+Z can reopen its hunk ({@link reopenHunk}) after the texts
+   * left the persisted record.
+   */
+  private readonly reopenable = new Map<string, { base_text: string; proposed_text: string }>();
   /** Proposals being accepted right now (see {@link whileAccepting}). */
   private readonly accepting = new Set<string>();
   private saving: Promise<void> = Promise.resolve();
@@ -46,26 +55,61 @@ export class ProposalStore {
    * @param notes the note store (reads of current note text, note change events).
    * @param file where proposals persist (`proposals.json` in the plugin folder).
    * @param now the clock, for `created_at` / `resolved_at`.
+   * @param lock the plugin folder's writer lock (writer-lock.ts): the file is written only
+   *   while this instance holds it, so a second instance never drops this one's proposals.
+   *   Without one (unit tests of a single store) the file is written freely.
    */
   constructor(
     private readonly notes: NoteStore,
     private readonly file: PluginFile,
     private readonly now: () => Date = () => new Date(),
+    private readonly lock: WriterLock | null = null,
   ) {}
 
   /**
-   * Reads the proposals file. A file that does not parse is moved aside (kept for the user,
-   * never silently dropped) and the store starts empty.
-   * @returns `{problem}`, one sentence for a Notice, when the file was damaged; else `{}`.
+   * Reads the proposals file and takes the writer lock. A file that does not parse is moved
+   * aside (kept for the user, never silently dropped) and the store starts empty.
+   * @returns `{problem}`, one sentence for a Notice, when the file was damaged or another
+   *   instance holds the lock (this one then stages and decides nothing until it is free);
+   *   `{stopped: true}` when the plugin unloaded meanwhile (start nothing more); else `{}`.
    */
-  async load(): Promise<{ problem?: string }> {
+  async load(): Promise<{ problem?: string; stopped?: true }> {
+    if (this.lock?.isClosed) return { stopped: true };
+    const locked = await this.lock?.acquire().catch((err: unknown) => {
+      if (this.lock?.isClosed) return 'stopped' as const;
+      throw err;
+    });
+    if (locked === 'stopped') return { stopped: true };
+    const loaded = await this.readFile(!locked);
+    if (this.lock?.isClosed) return { stopped: true };
+    if (locked) return { problem: `Vault MCP: ${locked.message}` };
+    return loaded;
+  }
+
+  /**
+   * Before any change to the proposals: makes sure this instance is the plugin folder's writer
+   * (see writer-lock.ts); when it took the lock over just now, the file is read again first,
+   * so what the other instance wrote is kept. Review actions call it before touching the vault.
+   * @throws WriterLockedError (ToolError 'unavailable') while another instance writes the file.
+   */
+  async ensureWriter(): Promise<void> {
+    if (this.lock && (await this.lock.ensure()) === 'acquired') await this.readFile();
+  }
+
+  /**
+   * Reads the proposals file into the store (see {@link load}).
+   * @param mayRepair move a damaged file aside (only the lock's holder does: the file is its).
+   */
+  private async readFile(mayRepair = true): Promise<{ problem?: string }> {
     const text = await this.file.read();
+    for (const id of this.byId.keys()) this.hunkCache.forget(id);
     this.byId.clear();
     if (text === null) return {};
     let problem: string | undefined;
     try {
       for (const p of parseProposals(text)) this.byId.set(p.id, p);
     } catch (err) {
+      if (!mayRepair) return { problem: `Vault MCP could not read its proposals file (${(err as Error).message}).` };
       const aside = await this.file.keepAside(`corrupt-${this.now().toISOString().replace(/[:.]/g, '-')}`);
       problem = `Vault MCP could not read its proposals file (${(err as Error).message}); it was kept as ${aside} and pending changes start empty.`;
     }
@@ -87,11 +131,13 @@ export class ProposalStore {
    * @param caller the proposing key.
    * @returns the stored proposal.
    * @throws ToolError('unavailable') when the key already has MAX_PENDING_PER_KEY pending
-   *   proposals or the pending texts would pass MAX_PENDING_CHARS (nothing staged); the file
+   *   proposals or the pending texts would pass MAX_PENDING_CHARS, or another instance holds
+   *   the writer lock (WriterLockedError; nothing staged); the file
    *   system's refusal as a tool error (full disk, permissions; see fileSystemRefusal) when
    *   the proposals file cannot be written (nothing staged); other errors of that write as is.
    */
   async stage(prepared: PreparedWrite, caller: ProposalCaller): Promise<Proposal> {
+    await this.ensureWriter();
     this.assertRoomFor(prepared, caller);
     const textKind = prepared.kind === 'edit' || prepared.kind === 'properties';
     const proposal: Proposal = {
@@ -190,6 +236,7 @@ export class ProposalStore {
    * resolved: accepted, rejected or partly_accepted.
    */
   async decideHunks(id: string, indexes: readonly number[], decision: HunkDecision): Promise<Proposal> {
+    await this.ensureWriter();
     const p = this.requirePending(id);
     for (const index of indexes) p.decisions[index] = decision;
     const hunks = this.hunkCache.of(p);
@@ -202,10 +249,37 @@ export class ProposalStore {
   }
 
   /**
+   * Takes back the user's acceptance of one hunk of a text proposal (they undid it in the
+   * editor with Ctrl+Z): the hunk is undecided again and the proposal pending, even when that
+   * acceptance had resolved it (its texts are kept in memory for this, see `reopenable`).
+   * @returns the proposal after it.
+   * @throws Error when there is no such proposal, the hunk was not accepted, or the proposal
+   *   was resolved before this run (its texts are gone: it cannot be reopened);
+   *   WriterLockedError as {@link stage}.
+   */
+  async reopenHunk(id: string, index: number): Promise<Proposal> {
+    await this.ensureWriter();
+    const p = this.byId.get(id);
+    if (!p || p.decisions[index] !== 'accepted') throw new Error(`Proposal '${id}' has no accepted hunk ${index} to reopen.`);
+    if (p.status !== 'pending') {
+      const texts = this.reopenable.get(id);
+      if (!texts || (p.status !== 'accepted' && p.status !== 'partly_accepted')) throw new Error(`Proposal '${id}' was decided before Obsidian started, so hunk ${index} cannot be reopened; it stays ${p.status.replace('_', ' ')}.`);
+      Object.assign(p, texts, { status: 'pending' as const });
+      delete p.resolved_at;
+      delete p.hunk_total;
+      this.reopenable.delete(id);
+    }
+    delete p.decisions[index];
+    await this.commit(p);
+    return p;
+  }
+
+  /**
    * Resolves a whole pending proposal as `accepted`, `rejected` or `stale` (with the reason,
    * one sentence). Undecided hunks of a rejected text proposal count as rejected.
    */
   async settle(id: string, status: 'accepted' | 'rejected' | 'stale', reason?: string): Promise<Proposal> {
+    await this.ensureWriter();
     const p = this.requirePending(id);
     if (status === 'rejected') {
       for (const h of this.hunkCache.of(p)) p.decisions[h.index] ??= 'rejected';
@@ -245,6 +319,8 @@ export class ProposalStore {
     p.resolved_at = this.now().toISOString();
     if (p.base_text !== null && p.proposed_text !== null && (p.kind === 'edit' || p.kind === 'properties')) {
       p.hunk_total = this.hunkCache.of(p).length;
+      this.reopenable.set(p.id, { base_text: p.base_text, proposed_text: p.proposed_text });
+      for (const id of [...this.reopenable.keys()].slice(0, Math.max(0, this.reopenable.size - KEEP_REOPENABLE))) this.reopenable.delete(id);
       p.base_text = null;
       p.proposed_text = null;
     } else {
@@ -296,6 +372,8 @@ export class ProposalStore {
   }
 
   private async onNoteChange(change: NoteChange): Promise<void> {
+    // The instance holding the writer lock sees the same vault events and updates the file.
+    if (this.lock && !this.lock.isHeld) return;
     if (change.type === 'rename' && change.oldPath) {
       const moved = this.pendingOn(change.oldPath);
       for (const p of moved) p.path = change.path;

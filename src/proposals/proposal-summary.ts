@@ -60,6 +60,7 @@ export function proposalSummary(p: Proposal, hunks: readonly Hunk[], live: LiveS
     ?? (!liveStale ? undefined
       : live.gone ? goneReason(p.path)
       : live.baseChanged ? 'The note changed after this delete was proposed; the user can only reject it.'
+      : p.expected_hash !== undefined ? EXPECTED_HASH_STALE
       : 'The note changed where these changes would go; the user can only reject them. Propose again on the new text.');
   return {
     id: p.id,
@@ -84,6 +85,13 @@ export function proposalSummary(p: Proposal, hunks: readonly Hunk[], live: LiveS
     ...(reason ? { stale_reason: reason } : {}),
   };
 }
+
+/**
+ * Why a proposal staged with `expected_hash` is stale once the note changed at all: the
+ * agent asked for exactly the text it read (proposal-hunks.ts undecidedHunks).
+ */
+export const EXPECTED_HASH_STALE =
+  "The note changed since the agent read it, and the change was proposed with expected_hash (for exactly that text), so none of it applies; the user can only reject it. Read the note again and propose anew.";
 
 function lineCount(text: string): number {
   let n = 0;

@@ -33,6 +33,7 @@ const keyRecordSchema = z.strictObject(
     mode: z.enum(['propose', 'force'], { error: '"propose" or "force"' }),
     scope: z.enum(['local', 'cloud', 'both'], { error: '"local", "cloud" or "both"' }),
     roots: folders,
+    tools: z.union([z.literal('all'), z.literal('read'), z.array(text)], { error: '"all", "read" or a list of tool names in quotes' }),
     created_at: text,
     last_used_at: text.nullable(),
   },
@@ -113,6 +114,12 @@ export function checkSettingsData(data: unknown, options: CheckSettingsOptions =
     const unknown = Object.keys(file.tools?.enabled ?? {}).find((name) => !options.toolNames!.includes(name));
     if (unknown !== undefined) {
       return problem(`tools.enabled.${unknown}`, `tools.enabled.${unknown} is not a tool of Vault MCP; correct the name or remove it (tools: ${options.toolNames.join(', ')}).`);
+    }
+    for (const [i, key] of (file.keys ?? []).entries()) {
+      const name = Array.isArray(key.tools) ? key.tools.find((t) => !options.toolNames!.includes(t)) : undefined;
+      if (name !== undefined) {
+        return problem(`keys[${i}].tools`, `keys[${i}].tools names "${name}", which is not a tool of Vault MCP; correct the name or remove it (tools: ${options.toolNames.join(', ')}).`);
+      }
     }
   }
   return { ok: true, settings: migrateSettings(withKeyIds(data as Record<string, unknown>, file.keys ?? [])) };

@@ -13,6 +13,12 @@ export interface KeyRecord {
   scope: KeyScope;
   /** Vault folders the key is confined to; empty = whole vault. */
   roots: string[];
+  /**
+   * The key's tool set (DESIGN.md "Keys"): `all` enabled tools (the default, also when
+   * missing), `read` tools only, or a chosen list of tool names. Tools outside it are absent
+   * from this key's tools/list and refused if called. Read with {@link normalizeKeyTools}.
+   */
+  tools?: KeyToolSet;
   /** ISO 8601 timestamp. */
   created_at: string;
   /** ISO 8601 timestamp of the last authenticated request, or null. */
@@ -23,6 +29,20 @@ export interface KeyRecord {
 export type KeyMode = 'propose' | 'force';
 /** Where a key may be used. Any unknown value is read as `local`. */
 export type KeyScope = 'local' | 'cloud' | 'both';
+
+/** A key's tool set: every enabled tool, the enabled read tools, or the enabled tools of a chosen list. */
+export type KeyToolSet = 'all' | 'read' | string[];
+
+/**
+ * `tools` read leniently: `read` and a list of names (strings kept, duplicates dropped) as
+ * given, anything else (missing, unknown) means `all`, so keys saved before tool sets existed
+ * keep every tool.
+ */
+export function normalizeKeyTools(value: unknown): KeyToolSet {
+  if (value === 'read') return 'read';
+  if (Array.isArray(value)) return [...new Set(value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim()))];
+  return 'all';
+}
 
 /** SecretStorage id holding the bearer token of key `keyId`. */
 export function secretIdForKey(keyId: string): string {

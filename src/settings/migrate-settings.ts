@@ -1,4 +1,4 @@
-import { normalizeKeyMode, normalizeKeyScope, type KeyRecord } from './key-record';
+import { normalizeKeyMode, normalizeKeyScope, normalizeKeyTools, type KeyRecord } from './key-record';
 import { defaultSettings, MAX_PORT, MIN_PORT, SETTINGS_SCHEMA_VERSION, type VaultMcpSettings } from './settings';
 
 type Json = Record<string, unknown>;
@@ -23,7 +23,7 @@ function mergeOver<T>(defaults: T, saved: unknown): T {
   return out as T;
 }
 
-/** Repairs one saved key record (unknown mode → propose, scope → local, roots → []). */
+/** Repairs one saved key record (unknown mode → propose, scope → local, roots → [], tools → all: keys from before tool sets keep every tool). */
 function migrateKey(raw: unknown): KeyRecord | null {
   if (!isObject(raw) || typeof raw.id !== 'string' || typeof raw.label !== 'string') return null;
   return {
@@ -32,6 +32,7 @@ function migrateKey(raw: unknown): KeyRecord | null {
     mode: normalizeKeyMode(raw.mode),
     scope: normalizeKeyScope(raw.scope),
     roots: Array.isArray(raw.roots) ? raw.roots.filter((r): r is string => typeof r === 'string') : [],
+    tools: normalizeKeyTools(raw.tools),
     created_at: typeof raw.created_at === 'string' ? raw.created_at : new Date(0).toISOString(),
     last_used_at: typeof raw.last_used_at === 'string' ? raw.last_used_at : null,
   };

@@ -1,3 +1,4 @@
+import type { KeyToolSet } from '../settings/key-record';
 import type { VaultMcpSettings } from '../settings/settings';
 import type { ToolDefinition } from './tool';
 import { activeNoteTool } from './read/active-note';
@@ -68,4 +69,15 @@ export function isToolEnabled(tool: ToolDefinition, settings: VaultMcpSettings):
 /** The tools a client may list and call under `settings` (DESIGN.md: a disabled tool is absent). */
 export function enabledTools(settings: VaultMcpSettings): ToolDefinition[] {
   return ALL_TOOLS.filter((tool) => isToolEnabled(tool, settings));
+}
+
+/**
+ * The part of `tools` (the enabled tools, {@link enabledTools}) a key's tool set lets it see
+ * and call (DESIGN.md "Keys"): all of them, the read tools, or those named in its list (names
+ * of tools that are not enabled, or do not exist, add nothing). Pure; order kept.
+ */
+export function toolsForKey(tools: readonly ToolDefinition[], set: KeyToolSet | undefined): ToolDefinition[] {
+  if (set === 'read') return tools.filter((tool) => tool.kind === 'read');
+  if (Array.isArray(set)) return tools.filter((tool) => set.includes(tool.name));
+  return [...tools];
 }

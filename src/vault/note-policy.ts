@@ -4,7 +4,9 @@ import type { AccessScope } from './access/access';
 import { isWithinRoots, noteAccess, type NoteAccess } from './access/access-rules';
 import { canonicalPath, findEntry } from './paths/lookup';
 import { frontmatterId, pathOfSyntheticId, unwrapWikilink } from './paths/note-ref';
-import { decodePercentOnce, lexicalVaultPath } from './paths/paths';
+import { existsSync } from 'node:fs';
+import { decodePercentOnce, lexicalVaultPath, type VaultOnDisk } from './paths/paths';
+import { vaultLocation } from './vault-location';
 import { Quarantine } from './access/quarantine';
 import { OutsideLinks } from './access/outside-links';
 import { resolveLinkpath } from './paths/linkpath';
@@ -41,6 +43,7 @@ export class NotePolicy {
   private readonly quarantine: Quarantine;
   private readonly outside: OutsideLinks;
   private readonly unparsed: UnparsedFrontmatter;
+  private disk: VaultOnDisk | undefined;
 
   /** @param app the Obsidian app. @param source the quarantine list and the note reads the policy needs. */
   constructor(
@@ -124,9 +127,32 @@ export class NotePolicy {
    */
   spelledPath(input: string): string {
     const chosen = this.lexicalPath(input);
-    const literal = lexicalVaultPath(input);
+    const literal = this.literalPath(input);
     if (canonicalPath(this.app.vault, literal) === chosen) return literal;
-    return lexicalVaultPath(decodePercentOnce(input.trim()));
+    return this.literalPath(decodePercentOnce(input.trim()));
+  }
+
+  /**
+   * A path made vault-relative by the lexical rules alone (paths.ts lexicalVaultPath: no
+   * percent-decoding, no lookup), with this vault's folder on disk, so an absolute path inside
+   * the vault reads as the vault-relative path and one outside is refused. For note URIs,
+   * completion prefixes and key roots, which have no decoding step of their own.
+   * @returns the vault-relative path (`''` for the vault root).
+   * @throws as lexicalVaultPath.
+   */
+  literalPath(input: string): string {
+    return lexicalVaultPath(input, this.onDisk());
+  }
+
+  /** Where the vault is on disk (computed once; no folders when the adapter has no disk path). */
+  private onDisk(): VaultOnDisk {
+    this.disk ??= {
+      folders: vaultLocation(this.app).folderSpellings,
+      caseInsensitive: process.platform === 'win32' || process.platform === 'darwin',
+      hasTopEntry: (name) => name !== '' && findEntry(this.app.vault, name) !== null,
+      diskRootHas: (name) => name !== '' && existsSync(`/${name}`),
+    };
+    return this.disk;
   }
 
   /**
@@ -272,10 +298,10 @@ export class NotePolicy {
    */
   private lexicalPath(input: string): string {
     assertPathLength(input);
-    const literal = lexicalVaultPath(input);
+    const literal = this.literalPath(input);
     const decodedInput = decodePercentOnce(input.trim());
     if (decodedInput === input.trim() || this.namesEntry(literal)) return canonicalPath(this.app.vault, literal);
-    return canonicalPath(this.app.vault, lexicalVaultPath(decodedInput));
+    return canonicalPath(this.app.vault, this.literalPath(decodedInput));
   }
 
   /** True when a normalized path, as given or with `.md` added, names an existing entry. */

@@ -16,7 +16,7 @@ export class PluginFile {
    */
   constructor(
     private readonly adapter: DataAdapter,
-    private readonly folder: string,
+    readonly folder: string,
     readonly name: string,
   ) {}
 

@@ -13,6 +13,8 @@ export interface FakeHunk {
   removed: string;
   inserted: string;
   before?: string;
+  /** A fixed offset to place the hunk at (an insertion at the end of a last line without a line break). */
+  at?: number;
 }
 
 /**
@@ -23,12 +25,13 @@ export class FakeReviewController implements ReviewController {
   pending = new Map<string, FakeHunk[]>();
   accepts: Array<{ hunk: ReviewHunk; textAfter: string }> = [];
   rejects: Array<{ hunk: ReviewHunk; text: string }> = [];
+  reopens: Array<{ hunk: ReviewHunk; text: string }> = [];
   failNext: Error | null = null;
   private listeners = new Set<() => void>();
 
   hunksFor(path: string, text: string): ReviewHunk[] {
     return (this.pending.get(path) ?? []).map((h) => {
-      const at = text.indexOf(h.removed || h.before!);
+      const at = h.at ?? text.indexOf(h.removed || h.before!);
       const from = Math.max(at, 0);
       return { ...h, from, to: from + (at < 0 ? 0 : h.removed.length), stale: at < 0 };
     });
@@ -36,6 +39,9 @@ export class FakeReviewController implements ReviewController {
   accepted(hunk: ReviewHunk, textAfter: string): void {
     this.decide(hunk);
     this.accepts.push({ hunk, textAfter });
+  }
+  reopened(hunk: ReviewHunk, text: string): void {
+    this.reopens.push({ hunk, text });
   }
   rejected(hunk: ReviewHunk, text: string): void {
     this.decide(hunk);

@@ -207,10 +207,16 @@ export class FileSystemAdapter implements O.DataAdapter {
     await writeAtomic(this.getFullPath(normalizedPath), new Uint8Array(data), options);
   }
 
-  /** Appends text (read, concatenate, atomic write). */
+  /**
+   * Appends text with an append-mode write (`fs.appendFile`, `O_APPEND`): the bytes go at the
+   * file's end as it is at that instant, so concurrent appenders never overwrite each other.
+   * The file must exist (ENOENT otherwise, as a vault file's append would). `options.mtime` is applied.
+   */
   async append(normalizedPath: string, data: string, options?: O.DataWriteOptions): Promise<void> {
-    const current = await this.read(normalizedPath);
-    await this.write(normalizedPath, current + data, options);
+    const full = this.getFullPath(normalizedPath);
+    await fsp.access(full);
+    await fsp.appendFile(full, data, { encoding: 'utf8', flag: 'a' });
+    if (options?.mtime !== undefined) await fsp.utimes(full, new Date(options.mtime), new Date(options.mtime));
   }
 
   /** Appends bytes (read, concatenate, atomic write). */

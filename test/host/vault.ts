@@ -255,18 +255,13 @@ export class Vault extends Events implements O.Vault {
     await this.writeExisting(file, options, () => this.adapter.writeBinary(file.path, data, options), () => null);
   }
 
-  /** Appends text; fires `modify`. */
+  /**
+   * Appends text with an append-mode write (the adapter's `append`: `O_APPEND`, as Obsidian's
+   * desktop adapter does), so another program appending at the same time loses nothing;
+   * fires `modify`. The cached text is dropped (the file may hold more than this process wrote).
+   */
   async append(file: TFile, data: string, options?: O.DataWriteOptions): Promise<void> {
-    let next = '';
-    await this.writeExisting(
-      file,
-      options,
-      async () => {
-        next = (await this.adapter.read(file.path)) + data;
-        await this.adapter.write(file.path, next, options);
-      },
-      () => next,
-    );
+    await this.writeExisting(file, options, () => this.adapter.append(file.path, data, options), () => null);
   }
 
   async appendBinary(file: TFile, data: ArrayBuffer, options?: O.DataWriteOptions): Promise<void> {

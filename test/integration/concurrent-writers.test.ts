@@ -144,7 +144,7 @@ describe('8 agents and the user on the same notes', () => {
     cm.dispatch({ changes: { from: 0, insert: 'UNSAVED TYPING\n' }, userEvent: 'input.type' });
     const result = await clients[0].callTool({ name: 'append_note', arguments: { path: 'Reading list', content: 'forced line' } });
     expect(result.structuredContent).toMatchObject({ status: 'applied' });
-    expect(cm.state.doc.toString()).toMatch(/^UNSAVED TYPING\n[\s\S]*forced line$/);
+    expect(cm.state.doc.toString()).toMatch(/^UNSAVED TYPING\n[\s\S]*forced line\n$/);
     expect(await fsp.readFile(nodePath.join(copy.dir, 'Reading list.md'), 'utf8')).not.toContain('forced line');
     await (view as unknown as { save(): Promise<void> }).save();
     expect(await fsp.readFile(nodePath.join(copy.dir, 'Reading list.md'), 'utf8')).toBe(cm.state.doc.toString());

@@ -58,7 +58,7 @@ describe('writes the file system refuses', () => {
   /**
    * Makes every write of a temp file in the vault fail with `code` after writing half its
    * bytes, as a disk that fills up mid-write does (the host writes notes and plugin files
-   * through a temp file and a rename).
+   * through a temp file and a rename); append-mode writes (append_note) fail before writing anything.
    */
   function failTempWrites(code: string): void {
     const writeFile = fsp.writeFile.bind(fsp);
@@ -69,6 +69,11 @@ describe('writes the file system refuses', () => {
         throw fsError(code, 'write', file);
       }
       return writeFile(file, data, options);
+    });
+    const appendFile = fsp.appendFile.bind(fsp);
+    jest.spyOn(fsp, 'appendFile').mockImplementation(async (file, data, options) => {
+      if (typeof file === 'string' && file.startsWith(copy.dir)) throw fsError(code, 'write', file);
+      return appendFile(file, data, options);
     });
   }
 
@@ -108,6 +113,9 @@ describe('writes the file system refuses', () => {
         throw fsError('EACCES', 'open', file);
       }
       return rename(from, to);
+    });
+    jest.spyOn(fsp, 'appendFile').mockImplementation(async (target) => {
+      throw fsError('EACCES', 'open', String(target));
     });
     const result = await client.callTool({ name: 'append_note', arguments: { path: 'Ideas', content: 'more' } });
     expect(result.isError).toBe(true);

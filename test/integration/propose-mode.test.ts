@@ -155,7 +155,7 @@ describe('propose mode over MCP', () => {
     expect(await cli.get('vault-mcp:proposals')!.handler({})).toContain(String(staged.proposal_id));
     expect(await cli.get('vault-mcp:accept')!.handler({ id: String(staged.proposal_id), hunk: 'two' })).toMatch(/whole number/);
     expect(await cli.get('vault-mcp:accept')!.handler({ id: String(staged.proposal_id) })).toMatch(/^Accepted 1 change/);
-    expect((await disk('Inbox.md')).endsWith('via cli')).toBe(true);
+    expect((await disk('Inbox.md')).endsWith('via cli\n')).toBe(true);
     await client.close();
   });
 

@@ -76,7 +76,7 @@ describe('review UI in the workspace', () => {
     expect(view.contentEl.textContent).toContain('→ Archive/Reading list.md');
     const card = (id: string) => view.contentEl.querySelector(`[data-proposal-id="${id}"]`)!;
     (card(a.id).querySelector('button.mod-cta') as HTMLElement).click();
-    await until(async () => (await disk('Inbox.md')).endsWith('accepted line'));
+    await until(async () => (await disk('Inbox.md')).endsWith('accepted line\n'));
     await until(() => view.contentEl.querySelectorAll('.vault-mcp-proposal').length === 2);
     const ideasCard = view.contentEl.querySelectorAll('.vault-mcp-proposal')[0];
     (ideasCard.querySelectorAll('button')[1] as HTMLElement).click();
@@ -137,6 +137,23 @@ describe('review UI in the workspace', () => {
       await until(() => env.plugin.proposals.get(p.id)?.status === 'accepted');
       expect(cm.state.doc.toString()).toContain('- [ ] Renew the card\n');
       await until(() => cm.dom.querySelector('.vault-mcp-inserted') === null);
+    });
+
+    test('Ctrl+Z after ✓ reopens that hunk (the proposal is pending again and shows inline); Ctrl+Shift+Z accepts it again', async () => {
+      const { view, cm } = await openInbox();
+      const base = cm.state.doc.toString();
+      const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' });
+      await until(() => cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') !== null);
+      (cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') as HTMLElement).click();
+      await until(() => env.plugin.proposals.get(p.id)?.status === 'accepted');
+      view.editor.undo();
+      expect(cm.state.doc.toString()).toBe(base);
+      await until(() => env.plugin.proposals.get(p.id)?.status === 'pending');
+      expect(env.plugin.proposals.get(p.id)?.decisions).toEqual({});
+      await until(() => cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') !== null);
+      view.editor.redo();
+      expect(cm.state.doc.toString()).toContain('- [ ] Renew the card\n');
+      await until(() => env.plugin.proposals.get(p.id)?.status === 'accepted');
     });
 
     test('✗ rejects; the editor commands go to, accept and reject hunks at the cursor', async () => {

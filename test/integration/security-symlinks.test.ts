@@ -146,7 +146,7 @@ describe('issue 12.1: entries whose real path is outside the vault are quarantin
     expect((await call(env.client, 'read_note', { path: 'Alias/Real' })).path).toBe('Alias/Real.md');
     expect(await searchPaths(env.client, 'insidelinkword')).toEqual(expect.arrayContaining(['Inside/Real.md']));
     await call(env.client, 'append_note', { path: 'Alias/Real', content: 'more' });
-    expect(await fsp.readFile(nodePath.join(env.vault, 'Inside', 'Real.md'), 'utf8')).toBe('insidelinkword stays in the vault.\nmore');
+    expect(await fsp.readFile(nodePath.join(env.vault, 'Inside', 'Real.md'), 'utf8')).toBe('insidelinkword stays in the vault.\nmore\n');
   });
 
   test('a link the user trusts works on every route; the other stays quarantined', async () => {
@@ -158,7 +158,7 @@ describe('issue 12.1: entries whose real path is outside the vault are quarantin
     await call(env.client, 'write_note', { path: 'LinkedDir/keep', body: 'Z\n' });
     expect(await fsp.readFile(nodePath.join(env.outsideDir, 'keep.md'), 'utf8')).toBe('Z\n');
     await call(env.client, 'append_note', { path: 'LinkedDir/Secret', content: 'Y' });
-    expect(await fsp.readFile(nodePath.join(env.outsideDir, 'Secret.md'), 'utf8')).toBe(`${OUTSIDE_NOTE}Y`);
+    expect(await fsp.readFile(nodePath.join(env.outsideDir, 'Secret.md'), 'utf8')).toBe(`${OUTSIDE_NOTE}Y\n`);
     expect((await attempt(env.client, 'read_note', { path: 'passwd' })).ok).toBe(false);
     expect(await searchPaths(env.client, 'passwdsecretword')).toEqual([]);
   });

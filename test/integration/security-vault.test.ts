@@ -68,7 +68,7 @@ describe('issue 12.7: an exact literal name wins over a percent-decoded one', ()
     expect(await env.text('a%20b.md')).toBe('W\n');
     expect(await env.text('a b.md')).toBe('decoded\n');
     await call(env.client, 'append_note', { path: 'a%20b.md', content: 'A' });
-    expect(await env.text('a%20b.md')).toBe('W\nA');
+    expect(await env.text('a%20b.md')).toBe('W\nA\n');
     expect(await env.text('a b.md')).toBe('decoded\n');
     expect(await searchPaths(env.client, 'W')).toEqual(['a%20b.md']);
     expect((await call(env.client, 'read_note', { id: 'path:a%20b.md' })).path).toBe('a%20b.md');
@@ -93,7 +93,7 @@ describe('issue 12.7: an exact literal name wins over a percent-decoded one', ()
     const staged = await call(env.client, 'append_note', { path: 'a%20b.md', content: 'P' });
     expect(staged).toMatchObject({ status: 'pending', path: 'a%20b.md' });
     await env.booted.plugin.review.accept(staged.proposal_id);
-    expect(await env.text('a%20b.md')).toBe('literal\nP');
+    expect(await env.text('a%20b.md')).toBe('literal\nP\n');
     expect(await env.text('a b.md')).toBe('decoded\n');
   });
 
@@ -101,7 +101,7 @@ describe('issue 12.7: an exact literal name wins over a percent-decoded one', ()
     env = await boot({ 'a b.md': 'decoded\n' });
     expect((await call(env.client, 'read_note', { path: 'a%20b.md' })).path).toBe('a b.md');
     expect((await attempt(env.client, 'append_note', { path: 'a%20b', content: 'x' })).ok).toBe(true);
-    expect(await env.text('a b.md')).toBe('decoded\nx');
+    expect(await env.text('a b.md')).toBe('decoded\nx\n');
   });
 });
 
@@ -257,7 +257,7 @@ describe('issue 12.4: a note whose bytes are not UTF-8 is never rewritten', () =
     }
     expect(await attempt(env.client, 'append_note', { path: 'Wide.md', content: 'x' })).toEqual({ ok: false, message: expect.stringMatching(/UTF-16/) });
     await call(env.client, 'append_note', { path: 'Bom.md', content: 'x' });
-    expect(await env.text('Bom.md')).toBe('\uFEFF# Bom\nbody\nx');
+    expect(await env.text('Bom.md')).toBe('\uFEFF# Bom\nbody\nx\n');
   });
 
   test('propose mode refuses to stage a change to it', async () => {

@@ -157,6 +157,49 @@ describe('settings tab over the running plugin', () => {
     expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Projects/Alpha', 'Journal']);
   });
 
+  it("a key's tool set: read tools only, then chosen tools, changes that key's tools/list (announced) and the Connect line", async () => {
+    const client = await connectClient(booted.url, booted.token);
+    clients.push(client);
+    let notified = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      notified++;
+    });
+    expect(await client.listTools()).toBeDefined();
+    booted.plugin.settings.tools.enabled.create_note = true;
+    settingRow(el(), 'Allow writes').querySelector<HTMLElement>('.checkbox-container')!.click();
+    await until(() => notified > 0, 'no notification after Allow writes');
+    const cell = (): HTMLElement => keyRow('Claude Code').querySelector<HTMLElement>('.vault-mcp-key-tools')!;
+    expect(cell().querySelector('select')!.value).toBe('all');
+    expect(el().querySelector('.vault-mcp-connect-tools')!.textContent).toMatch(/^A client using "Claude Code" sees \d+ tools \(all enabled tools; change under Keys → Tools\): search, /);
+
+    choose(cell().querySelector('select')!, 'read');
+    await until(() => notified > 1, 'no tools/list_changed after choosing read tools');
+    expect(booted.plugin.keyRing.list()[0]!.tools).toBe('read');
+    const readOnly = (await client.listTools()).tools.map((t) => t.name);
+    expect(readOnly).toContain('read_note');
+    expect(readOnly).not.toContain('create_note');
+    expect(el().querySelector('.vault-mcp-connect-tools')!.textContent).toContain('(read tools only;');
+
+    choose(cell().querySelector('select')!, 'list');
+    await until(() => notified > 2, 'no tools/list_changed after choosing a list');
+    expect(booted.plugin.keyRing.list()[0]!.tools).toEqual(readOnly);
+    const boxes = (): HTMLInputElement[] => Array.from(cell().querySelectorAll<HTMLInputElement>('.vault-mcp-key-tools-list input[type=checkbox]'));
+    expect(boxes().filter((b) => b.checked).map((b) => b.dataset.tool)).toEqual(readOnly);
+    const search = boxes().find((b) => b.dataset.tool === 'search')!;
+    search.checked = false;
+    search.dispatchEvent(new Event('change'));
+    await until(() => notified > 3, 'no tools/list_changed after unticking search');
+    const create = boxes().find((b) => b.dataset.tool === 'create_note')!;
+    create.checked = true;
+    create.dispatchEvent(new Event('change'));
+    await until(() => notified > 4, 'no tools/list_changed after ticking create_note');
+    const chosen = (await client.listTools()).tools.map((t) => t.name);
+    expect(chosen).not.toContain('search');
+    expect(chosen).toContain('create_note');
+    expect(chosen).toHaveLength(readOnly.length);
+    expect(cell().querySelector('.vault-mcp-key-tools-count')!.textContent).toBe(`${readOnly.length} tools in tools/list`);
+  });
+
   it('a tool toggle changes tools/list for a connected SDK client, announced by list_changed', async () => {
     const client = await connectClient(booted.url, booted.token);
     clients.push(client);

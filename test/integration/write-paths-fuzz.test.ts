@@ -73,9 +73,9 @@ describe('path resolver fuzz over MCP: no generated path escapes the vault, its 
       expect(await fsp.readdir(sandbox)).toEqual(['vault']);
       const after = await listFiles(vaultDir);
       for (const file of after) {
-        // The plugin's own files (the agent activity log) are the plugin's, not an agent's write.
+        // The plugin's own files (the agent activity log, the writer lock) are the plugin's, not an agent's write.
         if (before.has(file) || file.startsWith('.trash/') || file.startsWith('.obsidian/plugins/vault-mcp/')) continue;
-        expect(file.startsWith('Projects/Alpha/')).toBe(true);
+        expect([file, file.startsWith('Projects/Alpha/')]).toEqual([file, true]);
       }
       expect(await fsp.readFile(path.join(vaultDir, '_private/Passwords hint.md'), 'utf8')).toBe(await fsp.readFile(path.join(DEMO_VAULT, '_private/Passwords hint.md'), 'utf8'));
     } finally {

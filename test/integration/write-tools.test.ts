@@ -182,7 +182,7 @@ describe('write tools over MCP, force key on the demo vault', () => {
     expect(await callError(env.client, 'set_properties', { path: 'Broken yaml', properties: { a: 1 } })).toMatch(/does not parse as YAML .*nothing was changed/);
     expect(await callError(env.client, 'write_note', { path: 'Broken yaml', frontmatter_patch: { a: 1 } })).toMatch(/does not parse as YAML/);
     await call(env.client, 'append_note', { path: 'Broken yaml', content: 'more' });
-    expect(await disk('Broken yaml.md')).toBe(broken + 'more');
+    expect(await disk('Broken yaml.md')).toBe(broken + 'more\n');
   });
 
   it('move_note: never overwrites, adds .md, creates folders, updates links; moves folders', async () => {
@@ -208,9 +208,9 @@ describe('write tools over MCP, force key on the demo vault', () => {
 
   it('paths: case, NFD, ./, .., backslashes, leading /, percent-encoding, trailing / resolve; escapes and quarantine are refused', async () => {
     const forms = ['inbox', './Inbox.md', 'Areas/../Inbox', '/Inbox', 'Inbox%2Emd', '\\Inbox.md', 'INBOX.MD'];
-    for (const form of forms) expect((await call(env.client, 'append_note', { path: form, content: '' })).path).toBe('Inbox.md');
-    expect((await call(env.client, 'append_note', { path: 'Areas/U\u0308bersicht', content: '' })).path).toBe('Areas/Übersicht.md');
-    expect((await call(env.client, 'append_note', { path: 'Reference%2FCaf%C3%A9%20notes', content: '' })).path).toBe('Reference/Café notes.md');
+    for (const form of forms) expect((await call(env.client, 'append_note', { path: form, content: '-' })).path).toBe('Inbox.md');
+    expect((await call(env.client, 'append_note', { path: 'Areas/U\u0308bersicht', content: '-' })).path).toBe('Areas/Übersicht.md');
+    expect((await call(env.client, 'append_note', { path: 'Reference%2FCaf%C3%A9%20notes', content: '-' })).path).toBe('Reference/Café notes.md');
     expect(await call(env.client, 'create_folder', { path: 'Trailing/Slash/' })).toEqual({ status: 'applied', path: 'Trailing/Slash' });
     for (const bad of ['../outside.md', 'a/../../outside', '%2e%2e/outside', '..\\outside']) {
       expect(await callError(env.client, 'create_note', { path: bad, content: 'x' })).toMatch(/leaves the vault/);
@@ -219,7 +219,10 @@ describe('write tools over MCP, force key on the demo vault', () => {
       expect(await callError(env.client, 'create_note', { path: hidden, content: 'x' })).toMatch(/folder agents may not access/);
     }
     expect(await callError(env.client, 'move_note', { path: 'Ideas', to: '_private/Ideas' })).toMatch(/may not access/);
-    expect((await call(env.client, 'create_note', { path: '/etc/passwd', content: 'x' })).path).toBe('etc/passwd.md');
+    // A leading / names the vault root unless the path is an absolute one outside the vault (issue 19: never a nested copy).
+    expect((await call(env.client, 'create_note', { path: '/Notes/etc passwd', content: 'x' })).path).toBe('Notes/etc passwd.md');
+    expect(await callError(env.client, 'create_note', { path: '/etc/passwd', content: 'x' })).toMatch(/absolute file-system path outside this vault/);
+    expect(await exists('etc/passwd.md')).toBe(false);
     expect(await callError(env.client, 'create_note', { path: 'C:\\Windows\\x', content: 'x' })).toMatch(/absolute file-system path/);
     expect(await exists('../outside.md')).toBe(false);
   });

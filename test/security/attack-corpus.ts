@@ -118,7 +118,7 @@ export const TRAVERSALS: Array<[string, string]> = [
 ];
 
 /** Traversal spellings that name a path inside the vault (see README "Security model": paths). */
-export const CONFINED = new Set(['absolute', 'absolute-dotdot', 'pct-double', 'fullwidth-dots', 'onedot-leader']);
+export const CONFINED = new Set(['pct-double', 'fullwidth-dots', 'onedot-leader']);
 
 /** One tool call per write/read route that takes a path, for traversal and probes. */
 const PATH_ROUTES: Array<[string, (path: string) => Record<string, unknown>]> = [

@@ -19,7 +19,7 @@ describe('checkSettingsData: the settings format, read strictly', () => {
   it('accepts what the plugin writes (the defaults, a full data.json) unchanged', () => {
     const saved: VaultMcpSettings = {
       ...defaultSettings(),
-      keys: [{ id: 'a1b2c3', label: 'Claude Code', mode: 'force', scope: 'both', roots: ['Projects'], created_at: '2026-01-01T00:00:00.000Z', last_used_at: null }],
+      keys: [{ id: 'a1b2c3', label: 'Claude Code', mode: 'force', scope: 'both', roots: ['Projects'], tools: 'read', created_at: '2026-01-01T00:00:00.000Z', last_used_at: null }],
     };
     saved.tools.enabled = { create_note: true, search: false };
     saved.ai.usage = { inputTokens: 3, outputTokens: 4, embeddingTokens: 5, scope: 'openai-compatible http://localhost:11434/v1' };
@@ -61,6 +61,8 @@ describe('checkSettingsData: the settings format, read strictly', () => {
     [{ keys: [{ label: 'a', id: 'x' }, { label: 'b', id: 'x' }] }, 'keys[1].id', /^keys\[1\]\.id "x" is also the id of keys\[0\];/],
     [{ ai: { provider: 'ollama' } }, 'ai.provider', /^ai\.provider must be "openai-compatible" or "anthropic" \(found "ollama"\);/],
     [{ ai: { semanticIndex: 1 } }, 'ai.semanticIndex', /must be true or false/],
+    [{ keys: [{ label: 'a', tools: 'none' }] }, 'keys[0].tools', /^keys\[0\]\.tools must be "all", "read" or a list of tool names in quotes \(found "none"\);/],
+    [{ keys: [{ label: 'a', tools: ['search', 'serch'] }] }, 'keys[0].tools', /^keys\[0\]\.tools names "serch", which is not a tool of Vault MCP;/],
     [{ schemaVersion: 99 }, 'schemaVersion', /^schemaVersion 99 was written by a newer Vault MCP \(this one reads up to 1\); update Vault MCP,/],
   ])('refuses %j, naming %s', (data, key, message) => {
     const verdict = checkSettingsData(data, { toolNames });

@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 // Obsidian's DOM helpers (createDiv, el.createSpan, addClass, ...), which the widgets use as in the app.
 import '../host';
-import { history, undo as undoCommand } from '@codemirror/commands';
+import { history, redo as redoCommand, undo as undoCommand } from '@codemirror/commands';
 import { EditorSelection, EditorState, StateEffect, Transaction } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import type { ReviewHunk } from '../../src/proposals/types';
@@ -77,6 +77,20 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
+describe('final line breaks in the inline review', () => {
+  it('an insertion after a last line without a line break shows only the new lines; a final-break change says so in words', async () => {
+    controller.pending.set(NOTE, [{ proposalId: 'p9', index: 0, keyLabel: 'Claude Code', removed: '', inserted: '\nworld', at: 5 }]);
+    const view = mount('hello');
+    await settle();
+    expect(view.dom.querySelectorAll('.vault-mcp-removed-line')).toHaveLength(0);
+    expect([...widget(view, 'p9', 0).querySelectorAll('.vault-mcp-inserted-line')].map((l) => l.textContent)).toEqual(['world']);
+    controller.pending.set(NOTE, [{ proposalId: 'p8', index: 0, keyLabel: 'Claude Code', removed: '', inserted: '\n', at: 5 }]);
+    const other = mount('hello');
+    await settle();
+    expect(widget(other, 'p8', 0).querySelector('.vault-mcp-final-newline')?.textContent).toBe('↵ Adds a line break at the end of the note');
+  });
+});
+
 describe('inline review decorations', () => {
   it('shows removed text struck through, proposed text with changed words, provenance and buttons', async () => {
     const view = mount();
@@ -136,6 +150,21 @@ describe('accept and reject', () => {
 
     expect(undo(view)).toBe(true);
     expect(view.state.doc.toString()).toBe(DOC);
+  });
+
+  it('Ctrl+Z of an accept tells the controller the hunk is reopened (placed as before); redo accepts it again', async () => {
+    const view = mount();
+    await settle();
+    await acceptHunk(view, hunk(view, 'p1', 0));
+    expect(undo(view)).toBe(true);
+    expect(view.state.doc.toString()).toBe(DOC);
+    expect(controller.reopens).toEqual([{ hunk: expect.objectContaining({ proposalId: 'p1', index: 0, from: 22, to: 36 }), text: DOC }]);
+    expect(redoCommand(view as unknown as Parameters<typeof redoCommand>[0])).toBe(true);
+    expect(controller.accepts.map((a) => a.hunk.index)).toEqual([0, 0]);
+    expect(controller.accepts[1]!.textAfter).toBe(DOC.replace('beta line two\n', 'beta line 2, revised\n'));
+    // Typing is not an undo: nothing is reopened by it.
+    typeAt(view, 0, 'x');
+    expect(controller.reopens).toHaveLength(1);
   });
 
   it('is its own undo step, apart from the typing before it', async () => {

@@ -127,6 +127,19 @@ describe('host vault: writes and events', () => {
     expect(log).toEqual(['modify A.md', 'modify A.md']);
   });
 
+  it('append is an append-mode write: bytes another program appended in between stay, the same inode is kept', async () => {
+    const f = tv.app.vault.getFileByPath('A.md') as TFile;
+    const full = nodePath.join(tv.dir, 'A.md');
+    await tv.app.vault.modify(f, 'one\n');
+    const inode = (await fsp.stat(full)).ino;
+    await fsp.appendFile(full, 'outside\n');
+    await tv.app.vault.append(f, 'two\n');
+    expect(await fsp.readFile(full, 'utf8')).toBe('one\noutside\ntwo\n');
+    expect((await fsp.stat(full)).ino).toBe(inode);
+    expect(await tv.app.vault.cachedRead(f)).toBe('one\noutside\ntwo\n');
+    expect(log.slice(-2)).toEqual(['modify A.md', 'modify A.md']);
+  });
+
   it('renames files and folders, refusing an existing target', async () => {
     const v = tv.app.vault;
     const a = v.getFileByPath('A.md') as TFile;

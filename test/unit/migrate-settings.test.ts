@@ -25,6 +25,18 @@ describe('migrateSettings', () => {
     expect(migrated.ai.baseUrl).toBe(defaultSettings().ai.baseUrl);
   });
 
+  it('gives keys saved before tool sets every tool, keeps read and lists, and repairs anything else', () => {
+    const keys = migrateSettings({
+      keys: [
+        { id: 'old', label: 'Old' },
+        { id: 'r', label: 'Reader', tools: 'read' },
+        { id: 'l', label: 'Lister', tools: ['search', ' read_note ', 3, '', 'search'] },
+        { id: 'x', label: 'Broken', tools: { all: true } },
+      ],
+    }).keys;
+    expect(keys.map((k) => k.tools)).toEqual(['all', 'read', ['search', 'read_note'], 'all']);
+  });
+
   it('gives settings saved before trusted links an empty list, and repairs a non-list', () => {
     expect(migrateSettings({ access: { quarantine: ['Journal'] } }).access).toEqual({ quarantine: ['Journal'], trustedSymlinks: [] });
     expect(migrateSettings({ access: { trustedSymlinks: 'Shared' } }).access.trustedSymlinks).toEqual([]);

@@ -39,13 +39,25 @@ describe('buildHunks', () => {
     expect(buildHunks('same\r\ntext', 'same\r\ntext')).toEqual([]);
   });
 
-  test('only the final newline changed: the last line is replaced', () => {
-    expect(ranges('a\nb\n', 'a\nb')).toEqual([[2, 4, 'b\n', 'b']]);
-    expect(ranges('a\nb', 'a\nb\n')).toEqual([[2, 3, 'b', 'b\n']]);
+  test('only the final newline changed: that line break alone is the change', () => {
+    expect(ranges('a\nb\n', 'a\nb')).toEqual([[3, 4, '\n', '']]);
+    expect(ranges('a\nb', 'a\nb\n')).toEqual([[3, 3, '', '\n']]);
+    expect(ranges('a\r\nb\r\n', 'a\r\nb')).toEqual([[4, 6, '\r\n', '']]);
+    expect(ranges('a\r\nb', 'a\r\nb\r\n')).toEqual([[4, 4, '', '\r\n']]);
+    expect(ranges('x\nb', 'y\nb\n')).toEqual([[0, 2, 'x\n', 'y\n'], [3, 3, '', '\n']]);
   });
 
-  test('appending to a note without a final newline replaces its last line', () => {
-    expect(ranges('a\nb', 'a\nb\nc\n')).toEqual([[2, 3, 'b', 'b\nc\n']]);
+  test('adding lines after a last line without a final newline is an insertion, not a replaced line', () => {
+    expect(ranges('hello', 'hello\nworld')).toEqual([[5, 5, '', '\nworld']]);
+    expect(ranges('hello', 'hello\nworld\n')).toEqual([[5, 5, '', '\nworld\n']]);
+    expect(ranges('a\nb', 'a\nb\nc\n')).toEqual([[3, 3, '', '\nc\n']]);
+    expect(ranges('a\n', 'a\nb')).toEqual([[2, 2, '', 'b']]);
+  });
+
+  test('removing the last lines takes the line break before them, so the kept line is not replaced', () => {
+    expect(ranges('a\nb\nc', 'a\nb')).toEqual([[3, 5, '\nc', '']]);
+    expect(ranges('a\nb\n', 'a')).toEqual([[1, 4, '\nb\n', '']]);
+    expect(ranges('a\nb', 'a\nc')).toEqual([[2, 3, 'b', 'c']]);
   });
 
   test('CRLF is kept byte for byte, and a changed line ending is a change', () => {
@@ -87,9 +99,11 @@ describe('buildHunks', () => {
       for (const [k, h] of hunks.entries()) {
         expect(h.index).toBe(k);
         expect(base.slice(h.from, h.to)).toBe(h.removed);
-        expect(h.from === 0 || base[h.from - 1] === '\n').toBe(true);
+        // Line starts, except where the last line's missing or removed final line break is the change.
+        const atLastLine = h.to === base.length && !base.slice(0, h.from).endsWith('\n');
+        expect([context, h.from === 0 || base[h.from - 1] === '\n' || atLastLine]).toEqual([context, true]);
         expect(h.to === 0 || h.to === base.length || base[h.to - 1] === '\n').toBe(true);
-        if (k > 0) expect(h.from).toBeGreaterThan(hunks[k - 1].to);
+        if (k > 0) expect(h.from).toBeGreaterThanOrEqual(hunks[k - 1].to);
       }
       if (base === proposed) expect(hunks).toEqual([]);
     }

@@ -142,7 +142,9 @@ describe('placement invariant (property test, seeded)', () => {
         else {
           cleanCount++;
           expect([context, current.slice(h.from, h.to)]).toEqual([context, h.removed]);
-          expect([context, h.from === 0 || current[h.from - 1] === '\n']).toEqual([context, true]);
+          // A line start, or the end of the last line: an insertion there, or a removal of the last lines with the break before them.
+          const finalBreak = h.to === current.length && (h.removed === '' || (h.inserted === '' && /^\r?\n/.test(h.removed)));
+          expect([context, h.from === 0 || current[h.from - 1] === '\n' || finalBreak]).toEqual([context, true]);
         }
       }
       if (current === b) expect(result).toEqual(hunks.map((h) => ({ ...h, stale: false })));

@@ -56,7 +56,7 @@ describe('staging', () => {
   test('an edit is staged with base and proposed text; the note is untouched and the proposal survives a restart', async () => {
     const before = await disk('Inbox.md');
     const p = await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: '- [ ] Water the plants', ensureNewline: true });
-    expect(p).toMatchObject({ kind: 'edit', path: 'Inbox.md', status: 'pending', key_label: 'Claude Code', base_text: before, proposed_text: `${before}- [ ] Water the plants` });
+    expect(p).toMatchObject({ kind: 'edit', path: 'Inbox.md', status: 'pending', key_label: 'Claude Code', base_text: before, proposed_text: `${before}- [ ] Water the plants\n` });
     expect(await disk('Inbox.md')).toBe(before);
     await store.flush();
     const reopened = await openStore();
@@ -200,6 +200,28 @@ describe('accepting and rejecting with the note closed', () => {
     const outcome = await review.accept(p.id);
     expect(outcome.proposal.status).toBe('stale');
     await expect(fs.stat(path.join(vault.dir, 'Outside plan.md'))).rejects.toThrow();
+  });
+});
+
+describe('reopening an accepted hunk (Ctrl+Z in the editor)', () => {
+  test('an accepted hunk becomes undecided again, even when that accept had resolved the proposal; one never accepted cannot be reopened', async () => {
+    const p = await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: 'reopen me', ensureNewline: true });
+    const staged = { base_text: p.base_text, proposed_text: p.proposed_text };
+    await expect(store.reopenHunk(p.id, 0)).rejects.toThrow(`Proposal '${p.id}' has no accepted hunk 0 to reopen.`);
+    await store.decideHunks(p.id, [0], 'accepted');
+    expect(store.get(p.id)).toMatchObject({ status: 'accepted', base_text: null });
+    const reopened = await store.reopenHunk(p.id, 0);
+    expect(reopened).toMatchObject({ status: 'pending', decisions: {}, ...staged });
+    expect(reopened.resolved_at).toBeUndefined();
+    expect(store.hunksOf(reopened)).toHaveLength(1);
+  });
+
+  test('a proposal decided before this run cannot be reopened, and says so', async () => {
+    const p = await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: 'old', ensureNewline: true });
+    await store.decideHunks(p.id, [0], 'accepted');
+    await store.flush();
+    const again = await openStore();
+    await expect(again.store.reopenHunk(p.id, 0)).rejects.toThrow(/was decided before Obsidian started, so hunk 0 cannot be reopened; it stays accepted\.$/);
   });
 });
 

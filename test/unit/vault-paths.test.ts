@@ -3,7 +3,7 @@ import { TFile, TFolder } from '../host';
 import { canonicalPath, findEntry } from '../../src/vault/paths/lookup';
 import { isWithinRoots, noteAccess, parseAccessValue } from '../../src/vault/access/access-rules';
 import { frontmatterId, pathOfSyntheticId, syntheticId, unwrapWikilink } from '../../src/vault/paths/note-ref';
-import { decodePercentOnce, isPathInside, lexicalVaultPath } from '../../src/vault/paths/paths';
+import { decodePercentOnce, isPathInside, lexicalVaultPath, type VaultOnDisk } from '../../src/vault/paths/paths';
 import { Quarantine } from '../../src/vault/access/quarantine';
 import { codeOf } from '../harness/tool-errors';
 
@@ -45,6 +45,66 @@ describe('lexicalVaultPath', () => {
 
   test('a refusal names what to do', () => {
     expect(() => lexicalVaultPath('../x.md')).toThrow(/leaves the vault; give a path inside the vault/);
+  });
+});
+
+describe('lexicalVaultPath with the vault on disk: absolute paths as agents write them', () => {
+  const posix: VaultOnDisk = {
+    folders: ['/home/me/Vault', '/data/real/Vault'],
+    caseInsensitive: false,
+    hasTopEntry: (name) => ['Projects', 'Inbox.md'].includes(name),
+    diskRootHas: (name) => ['home', 'tmp', 'etc', 'data'].includes(name),
+  };
+  const windows: VaultOnDisk = { folders: ['C:\\Users\\me\\Vault'], caseInsensitive: true, hasTopEntry: () => false, diskRootHas: () => false };
+
+  test.each([
+    ['/home/me/Vault/Ideas.md', 'Ideas.md'],
+    ['/home/me/Vault/Projects/Alpha/plan.md', 'Projects/Alpha/plan.md'],
+    ['/data/real/Vault/Ideas.md', 'Ideas.md'],
+    ['/home/me/Vault/../Vault/Ideas.md', 'Ideas.md'],
+    ['/home/me/other/../Vault/./Ideas.md', 'Ideas.md'],
+    ['/home/me/Vault', ''],
+    ['/home/me/Vault/', ''],
+    ['file:///home/me/Vault/Caf%C3%A9.md', 'Café.md'],
+    ['file://localhost/home/me/Vault/Ideas.md', 'Ideas.md'],
+    ['/Projects/plan.md', 'Projects/plan.md'],
+    ['/Inbox.md', 'Inbox.md'],
+    ['/New folder/x.md', 'New folder/x.md'],
+    ['Projects/plan.md', 'Projects/plan.md'],
+  ])('%s is the vault path %j', (input, expected) => {
+    expect(lexicalVaultPath(input, posix)).toBe(expected);
+  });
+
+  test.each([
+    '/home/me/Other/Ideas.md',
+    '/home/me/Vault/../Other/Ideas.md',
+    '/home/me/Vault/sub/../../x.md',
+    '/home/me/VaultCopy/Ideas.md',
+    '/home/me/vault/Ideas.md',
+    '/tmp/Vault/Ideas.md',
+    '/etc/passwd',
+    'file:///etc/passwd',
+    'C:\\Windows\\win.ini',
+  ])('%s, outside the vault, is refused with one sentence', (input) => {
+    const error = (() => {
+      try {
+        lexicalVaultPath(input, posix);
+      } catch (err) {
+        return err as Error;
+      }
+      throw new Error('not refused');
+    })();
+    expect(codeOf(() => lexicalVaultPath(input, posix))).toBe('invalid_argument');
+    expect(error.message).toMatch(/^Path '.*' is an absolute file-system path( or URL)?(;| outside this vault;) give a vault-relative path/);
+    expect(error.message.split('. ').length).toBe(1);
+  });
+
+  test('a Windows vault: drive paths and file URLs inside it, any case and separator, are vault paths', () => {
+    expect(lexicalVaultPath('C:\\Users\\me\\Vault\\Ideas.md', windows)).toBe('Ideas.md');
+    expect(lexicalVaultPath('c:/users/ME/vault/Notes/a.md', windows)).toBe('Notes/a.md');
+    expect(lexicalVaultPath('file:///C:/Users/me/Vault/Notes/a.md', windows)).toBe('Notes/a.md');
+    expect(codeOf(() => lexicalVaultPath('D:\\Vault\\Ideas.md', windows))).toBe('invalid_argument');
+    expect(codeOf(() => lexicalVaultPath('C:\\Users\\me\\Vault\\..\\x.md', windows))).toBe('invalid_argument');
   });
 });
 

@@ -62,6 +62,17 @@ describe('anchors, bodies, appends', () => {
     expect(appendText('x', 'y', false).text).toBe('xy');
     expect(appendText('', 'y', true).text).toBe('y');
   });
+
+  test('appendText keeps the final-newline state: a note ending in a line break still ends in one', () => {
+    expect(appendText('a\nb\n', 'c', true)).toEqual({ text: 'a\nb\nc\n', lines: { start: 3, end: 3 } });
+    expect(appendText('a\nb\n', 'c\n', true).text).toBe('a\nb\nc\n');
+    expect(appendText('a\nb', 'c', true)).toEqual({ text: 'a\nb\nc', lines: { start: 3, end: 3 } });
+    expect(appendText('a\nb', 'c\n', true).text).toBe('a\nb\nc\n');
+    expect(appendText('a\r\nb\r\n', 'c\nd', true).text).toBe('a\r\nb\r\nc\r\nd\r\n');
+    expect(appendText('a\r\nb', 'c', true).text).toBe('a\r\nb\r\nc');
+    expect(appendText('a\nb\n', 'c', false).text).toBe('a\nb\nc');
+    expect(appendText('a\nb\n', '\n', true).text).toBe('a\nb\n\n');
+  });
 });
 
 describe('frontmatter guard', () => {

@@ -170,9 +170,10 @@ describe('append_note', () => {
   test('appends on a new line, keeps CRLF, reports the appended lines', async () => {
     const out = await call(appendNoteTool, { path: 'Reference/Imported from Windows', content: 'Line one\nLine two' });
     const after = await disk('Reference/Imported from Windows.md');
-    expect(after.endsWith('Monday.\r\nLine one\r\nLine two')).toBe(true);
+    // The note ended with a line break, so it still does (text-edits.ts appendText).
+    expect(after.endsWith('Monday.\r\nLine one\r\nLine two\r\n')).toBe(true);
     expect(after.replace(/\r\n/g, '').includes('\n')).toBe(false);
-    const total = after.split('\n').length;
+    const total = after.split('\n').length - 1;
     expect(out.lines).toEqual({ start: total - 1, end: total });
   });
 

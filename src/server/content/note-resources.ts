@@ -3,7 +3,6 @@ import type { TFile } from 'obsidian';
 import { quoteInput, ToolError } from '../../errors';
 import type { AccessScope } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
-import { lexicalVaultPath } from '../../vault/paths/paths';
 import { JsonRpcError } from '../session/rpc-errors';
 
 /** Every note resource URI starts with this: `vault-mcp://note/` + the vault path, each segment percent-encoded. */
@@ -143,7 +142,7 @@ export class NoteResources {
 
   /**
    * The readable note a note URI names: the decoded path made vault-relative without further
-   * decoding (backslashes, `.`/`..` segments, NFC: `lexicalVaultPath`), case and Unicode form
+   * decoding (backslashes, `.`/`..` segments, NFC, an absolute path inside the vault: NotePolicy.literalPath), case and Unicode form
    * matched to the vault's real spelling.
    * @throws JsonRpcError(-32602) for a malformed note URI or one of another scheme;
    *   JsonRpcError({@link RESOURCE_NOT_FOUND}) when no note the scope may read is there.
@@ -155,7 +154,7 @@ export class NoteResources {
     }
     let real: string;
     try {
-      real = this.notes.policy.checkedPath(lexicalVaultPath(path), this.scope);
+      real = this.notes.policy.checkedPath(this.notes.policy.literalPath(path), this.scope);
     } catch (error) {
       if (error instanceof ToolError) throw notFound(uri);
       throw error;
@@ -182,16 +181,33 @@ export class NoteResources {
   }
 
   /**
-   * Note paths starting with `prefix` (ignoring case), in path order, for completion/complete.
+   * Note paths starting with `prefix` (ignoring case; an absolute path inside the vault
+   * counts from the vault folder, as every path route reads it), in path order, for completion/complete.
    * @returns at most {@link MAX_COMPLETIONS} values, the number of matches and whether more exist.
    */
   completePath(prefix: string): { values: string[]; total: number; hasMore: boolean } {
-    const wanted = prefix.toLowerCase();
+    const wanted = this.completionPrefix(prefix).toLowerCase();
     const matches = this.notes
       .readableNotes(this.scope)
       .filter((file) => file.path.toLowerCase().startsWith(wanted))
       .sort(byPath)
       .map((file) => file.path);
     return { values: matches.slice(0, MAX_COMPLETIONS), total: matches.length, hasMore: matches.length > MAX_COMPLETIONS };
+  }
+
+  /**
+   * A completion prefix as a vault path prefix: an absolute path inside the vault loses the
+   * vault folder (NotePolicy.literalPath, with a partial last segment kept as typed); anything
+   * else, including what does not normalize yet, stays as typed.
+   */
+  private completionPrefix(prefix: string): string {
+    const cut = Math.max(prefix.lastIndexOf('/'), prefix.lastIndexOf('\\'));
+    if (cut < 0) return prefix;
+    try {
+      const folder = this.notes.policy.literalPath(prefix.slice(0, cut + 1));
+      return folder === '' ? prefix.slice(cut + 1) : `${folder}/${prefix.slice(cut + 1)}`;
+    } catch {
+      return prefix;
+    }
   }
 }

@@ -7,7 +7,7 @@ import { ROOTS_REQUEST_TIMEOUT_MS } from '../roots/session-roots';
 import type { SessionAccess } from '../roots/session-access';
 import { SessionRoots, type ClientRootsState } from '../roots/session-roots';
 import { askingRoots, askSessionRoots, requestRootsSource, sessionRootsSource, type ClientRootsSource } from '../roots/request-roots';
-import { callTool, describeTool, withVaultInput } from './tool-dispatch';
+import { callTool, describeTool, outsideToolSetError, withVaultInput } from './tool-dispatch';
 import { progressReporter } from './progress';
 import { guarded, JsonRpcError, toolErrorResult } from './rpc-errors';
 import type { VaultPeers } from '../vaults/vault-peers';
@@ -16,8 +16,11 @@ import { registerSessionContent, type SessionContextSource } from '../content/se
 
 /** What a session needs from the plugin: the enabled tools and a context per call. */
 export interface SessionServices {
-  /** Tools the caller may see right now (settings decide; read on every call). */
-  enabledTools(): readonly ToolDefinition[];
+  /**
+   * Tools enabled right now (settings decide; read on every call), narrowed to `caller`'s tool
+   * set when given (registry.ts toolsForKey).
+   */
+  enabledTools(caller?: KeyRecord): readonly ToolDefinition[];
   /** The folders `caller` may touch given the client's roots (see session-access.ts). */
   accessFor(caller: KeyRecord, client: ClientRootsState): SessionAccess;
   /**
@@ -108,15 +111,16 @@ export function createSessionServer(
   const addOnTools = addOns.flatMap((a) => a.tools ?? []);
   server.setRequestHandler('tools/list', guarded('tools/list', async () => {
     const withVault = !forwarded && (await peers.list()).length > 1;
-    const tools = services.enabledTools().map(describeTool);
+    const tools = services.enabledTools(caller()).map(describeTool);
     const names = new Set(tools.map((t) => t.name));
     const own = withVault ? tools.map(withVaultInput) : tools;
     return { tools: [...own, ...addOnTools.filter((t) => !names.has(t.definition.name)).map((t) => t.definition)] };
   }));
   server.setRequestHandler('tools/call', guarded('tools/call', askingRoots(async (request, extra) => {
     const key = caller();
-    const tools = services.enabledTools();
+    const tools = services.enabledTools(key);
     const { name } = request.params;
+    if (!tools.some((t) => t.name === name) && services.enabledTools().some((t) => t.name === name)) throw outsideToolSetError(name, key.label);
     const addOn = addOnTools.find((t) => t.definition.name === name);
     if (addOn && !tools.some((t) => t.name === name)) return addOn.call(request.params.arguments ?? {}, extra);
     const { vault, ...args } = request.params.arguments ?? {};

@@ -4,7 +4,7 @@ import type { ProposalStore } from '../../proposals/proposal-store';
 import type { SearchIndex } from '../../search/search-index';
 import type { SemanticIndex } from '../../search/semantic/semantic-index';
 import type { VaultMcpSettings } from '../../settings/settings';
-import { enabledTools } from '../../tools/registry';
+import { enabledTools, toolsForKey } from '../../tools/registry';
 import { UNRESTRICTED_SCOPE } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
 import { hostPathRules } from '../roots/client-roots';
@@ -45,7 +45,7 @@ export function createSessionServices(
     version,
     peers,
     notes,
-    enabledTools: () => enabledTools(getSettings()),
+    enabledTools: (caller) => (caller ? toolsForKey(enabledTools(getSettings()), caller.tools) : enabledTools(getSettings())),
     accessFor: (caller, client) => sessionAccess(caller.roots, client, peers.location.folderSpellings, rules, spell),
     contextFor: (caller: KeyRecord, access, vaults, session) => ({
       notes,

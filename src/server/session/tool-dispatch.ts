@@ -61,6 +61,17 @@ function argumentsSchemaOf(tool: ToolDefinition): z.ZodObject {
   return schema;
 }
 
+/**
+ * The refusal of an enabled tool outside the calling key's tool set (DESIGN.md "Keys"):
+ * -32602, as for an unknown or disabled tool, with a message that says why.
+ */
+export function outsideToolSetError(name: string, keyLabel: string): JsonRpcError {
+  return new JsonRpcError(
+    ErrorCode.InvalidParams,
+    `Tool "${name}" is not in the tool set of key "${keyLabel}"; call tools/list for the tools this key may use, or ask the user to add it in Vault MCP settings → Keys.`,
+  );
+}
+
 /** Formats zod issues as one line per problem: `path: message`. */
 function describeIssues(error: z.ZodError): string {
   return error.issues

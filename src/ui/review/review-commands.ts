@@ -26,12 +26,23 @@ export async function listPendingProposals(target: ReviewCommandTarget): Promise
   return (await Promise.all(pending.map((p) => describeProposal(target, p)))).join('\n');
 }
 
-/** A proposal in full: its header line and a unified-style listing of its hunks, each marked when decided or stale. */
-export async function showProposal(target: ReviewCommandTarget, id: string): Promise<string> {
+/** The most lines `show` prints at once; the rest is one `show <id> <line>` away. */
+export const SHOW_MAX_LINES = 200;
+/** The most chars of one note line `show` prints (a longer line ends in `…`). */
+export const SHOW_MAX_LINE_CHARS = 300;
+
+/**
+ * A proposal in full: its header line and a unified-style listing of its hunks, each marked
+ * when decided or stale. A long listing is cut after {@link SHOW_MAX_LINES} lines (and a long
+ * line after {@link SHOW_MAX_LINE_CHARS} chars), ending with the command that shows the rest.
+ * @param fromLine the first listing line to print (1-based, the header not counted), from `show <id> <line>`.
+ */
+export async function showProposal(target: ReviewCommandTarget, id: string, fromLine = 1): Promise<string> {
   const p = target.proposals.get(id);
   if (!p) return noSuchProposal(id);
   const live = await target.review.liveState(p);
-  const lines = [await describeProposal(target, p, live)];
+  const header = await describeProposal(target, p, live);
+  const lines: string[] = [];
   const hunks = target.proposals.hunksOf(p);
   const stale = new Set(live?.gone ? hunks.map((h) => h.index) : live?.placed.filter((h) => h.stale).map((h) => h.index));
   if (p.base_text !== null && hunks.length) {
@@ -39,13 +50,34 @@ export async function showProposal(target: ReviewCommandTarget, id: string): Pro
     hunks.forEach((h, i) => {
       const verdict = p.decisions[h.index] ? ` (${p.decisions[h.index]})` : stale.has(h.index) ? ' (stale: only reject)' : '';
       lines.push(`  hunk ${h.index} at line ${summaries[i].line}${verdict}:`);
-      for (const l of splitLines(h.removed)) lines.push(`  - ${l}`);
-      for (const l of splitLines(h.inserted)) lines.push(`  + ${l}`);
+      const base = p.base_text ?? '';
+      lines.push(...hunkLines(h.removed, h.inserted, h.removed === '' && h.from > 0 && base[h.from - 1] !== '\n'));
     });
   } else if (p.kind === 'create' && p.proposed_text !== null) {
     for (const l of splitLines(p.proposed_text)) lines.push(`  + ${l}`);
   }
-  return lines.join('\n');
+  if (fromLine > Math.max(lines.length, 1)) return `Proposal ${id} shows ${lines.length} line${lines.length === 1 ? '' : 's'}; give a line from 1 to ${lines.length}.`;
+  const page = lines.slice(fromLine - 1, fromLine - 1 + SHOW_MAX_LINES).map(shortened);
+  const rest = lines.length - (fromLine - 1) - page.length;
+  const more = rest > 0 ? [`  … ${rest} more line${rest === 1 ? '' : 's'}: show ${id} ${fromLine + page.length}`] : [];
+  return [header, ...page, ...more].join('\n');
+}
+
+/**
+ * A hunk's `-` / `+` lines; a change of the final line break alone is said in words, as diff
+ * tools mark it. @param continuesLine an insertion after a last line without a line break
+ * (its leading break is that line's end, not an empty line).
+ */
+function hunkLines(removed: string, inserted: string, continuesLine: boolean): string[] {
+  if (removed === '' && /^\r?\n$/.test(inserted)) return ['  \\ adds the line break at the end of the note'];
+  if (inserted === '' && /^\r?\n$/.test(removed)) return ['  \\ removes the line break at the end of the note'];
+  const added = splitLines(continuesLine ? inserted.replace(/^\r?\n/, '') : inserted);
+  return [...splitLines(removed).map((l) => `  - ${l}`), ...added.map((l) => `  + ${l}`)];
+}
+
+/** A listing line cut to {@link SHOW_MAX_LINE_CHARS} chars. */
+function shortened(line: string): string {
+  return line.length > SHOW_MAX_LINE_CHARS ? `${line.slice(0, SHOW_MAX_LINE_CHARS)}… (${line.length - SHOW_MAX_LINE_CHARS} more chars)` : line;
 }
 
 /**
@@ -63,14 +95,14 @@ export async function decideProposal(target: ReviewCommandTarget, verdict: 'acce
   try {
     if (verdict === 'reject') {
       const p = await target.review.reject(id, hunk);
-      return `Rejected ${hunk === undefined ? `proposal ${id}` : `hunk ${hunk} of ${id}`}; it is now ${await statusNow(target, p)}.`;
+      return `Rejected ${hunk === undefined ? `proposal ${id}` : `hunk ${hunk} of ${id}`}; ${await statusNow(target, p)}.`;
     }
     const { proposal, applied, stale } = await target.review.accept(id, hunk);
     if (proposal.status === 'stale') return `Proposal ${id} was not applied and is now stale: ${clause(proposal.stale_reason ?? 'it no longer applies.')}`;
-    const status = await statusNow(target, proposal);
+    const status = await statusNow(target, proposal, stale);
     const staleChanges = `${stale} change${stale === 1 ? '' : 's'} no longer appl${stale === 1 ? 'ies' : 'y'} to ${proposal.path} and can only be rejected`;
-    if (applied === 0) return `Nothing of ${id} was applied: ${staleChanges}; it is now ${status}.`;
-    return `Accepted ${applied} change${applied === 1 ? '' : 's'} of ${id} on ${proposal.path}; it is now ${status}${stale ? `; ${staleChanges}` : ''}.`;
+    if (applied === 0) return `Nothing of ${id} was applied: ${staleChanges}; ${status}.`;
+    return `Accepted ${applied} change${applied === 1 ? '' : 's'} of ${id} on ${proposal.path}; ${status}${stale ? `; ${staleChanges}` : ''}.`;
   } catch (err) {
     return (err as Error).message;
   }
@@ -83,6 +115,7 @@ export async function decideProposal(target: ReviewCommandTarget, verdict: 'acce
 export async function runReviewCommand(target: ReviewCommandTarget, line: string): Promise<string> {
   const [command = '', id, hunkText, ...extra] = line.trim().split(/\s+/);
   if (command === '') return '';
+  if ((command === 'accept' || command === 'reject') && id === 'all') return decideAll(target, command, line.trim().split(/\s+/).slice(2));
   if (command === 'proposals' || command === 'list' || command === 'help') {
     if (id !== undefined) return `Usage: ${command} (no arguments)`;
     return command === 'help' ? REVIEW_COMMANDS_HELP : listPendingProposals(target);
@@ -91,14 +124,38 @@ export async function runReviewCommand(target: ReviewCommandTarget, line: string
   const hunk = parseHunkNumber(hunkText);
   const wantsHunk = command !== 'show';
   if (wantsHunk && id && !extra.length && hunk === null && /^\d+$/.test(hunkText ?? '')) return hunkOutOfRange(target, id, hunkText ?? '');
-  if (!id || extra.length || hunk === null || (!wantsHunk && hunkText !== undefined)) return `Usage: ${command} <proposal id>${wantsHunk ? ' [hunk number]' : ''}`;
-  if (command === 'show') return showProposal(target, id);
+  if (!id || extra.length || hunk === null || (!wantsHunk && hunk === 0)) return `Usage: ${command} <proposal id>${wantsHunk ? ' [hunk number]' : ' [line to start from]'}`;
+  if (command === 'show') return showProposal(target, id, hunk);
   return decideProposal(target, command as 'accept' | 'reject', id, hunk);
+}
+
+/**
+ * `accept all` / `reject all`, optionally `note <path>` or `key <label>` (the rest of the line,
+ * spaces allowed): decides every pending proposal, or those on one note or from one key, one
+ * by one as `accept <id>` would. @returns one line per proposal and a count, or a sentence.
+ */
+async function decideAll(target: ReviewCommandTarget, verdict: 'accept' | 'reject', words: string[]): Promise<string> {
+  const [by, ...rest] = words;
+  const value = rest.join(' ');
+  if (by !== undefined && (!['note', 'key'].includes(by) || value === '')) return `Usage: ${verdict} all [note <path> | key <label>]`;
+  const chosen = target.proposals.pending().filter((p) => by === undefined || (by === 'key' ? p.key_label === value : samePath(p.path, value)));
+  if (chosen.length === 0) return by === undefined ? 'No pending changes.' : `No pending changes ${by === 'key' ? `from key "${value}"` : `on ${value}`}; list them with "proposals".`;
+  const answers: string[] = [];
+  for (const p of chosen) answers.push(await decideProposal(target, verdict, p.id));
+  const which = by === undefined ? '' : by === 'key' ? ` from "${value}"` : ` on ${value}`;
+  return [...answers, `${verdict === 'accept' ? 'Accept' : 'Reject'} all: ${chosen.length} proposal${chosen.length === 1 ? '' : 's'}${which}, each line above says what happened.`].join('\n');
+}
+
+/** True when a proposal's vault path is the note a user typed (`.md` optional, case ignored). */
+function samePath(path: string, typed: string): boolean {
+  const wanted = typed.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase();
+  const have = path.toLowerCase();
+  return have === wanted || have === `${wanted}.md`;
 }
 
 /** The commands the headless runner reads on standard input. */
 export const REVIEW_COMMANDS_HELP =
-  'Commands: proposals (list pending changes), show <id>, accept <id> [hunk], reject <id> [hunk], help.';
+  'Commands: proposals (list pending changes), show <id> [line], accept <id> [hunk], reject <id> [hunk], accept all / reject all [note <path> | key <label>], help.';
 
 /**
  * A hunk number as typed: digits only (`0`, `12`). @returns the number, undefined when none
@@ -120,10 +177,20 @@ async function describeProposal(target: ReviewCommandTarget, p: Proposal, known?
   return `${p.id}  ${summary.status.replace('_', ' ')}  ${p.kind} ${where}  from "${p.key_label}" via ${p.tool}${size}${why}`;
 }
 
-/** A proposal's status as `show` prints it: a pending one reads stale when nothing of it applies any more. */
-async function statusNow(target: ReviewCommandTarget, p: Proposal): Promise<string> {
-  const summary = proposalSummary(p, target.proposals.hunksOf(p), await target.review.liveState(p)) as { status: Proposal['status'] };
-  return summary.status.replace('_', ' ');
+/**
+ * Where a proposal stands after a decision, as a clause: `it is now accepted` (rejected,
+ * partly accepted, stale) once decided or stale, else how many of its changes still await
+ * review (a proposal with hunks left is not "now pending": it was pending before).
+ * @param staleSaid stale hunks the caller already names (not counted again here).
+ */
+async function statusNow(target: ReviewCommandTarget, p: Proposal, staleSaid = 0): Promise<string> {
+  const summary = proposalSummary(p, target.proposals.hunksOf(p), await target.review.liveState(p)) as { status: Proposal['status']; hunks?: { pending: number; stale: number } };
+  if (summary.status !== 'pending') return `it is now ${summary.status.replace('_', ' ')}`;
+  const waiting = summary.hunks?.pending ?? 0;
+  const stale = (summary.hunks?.stale ?? 0) - staleSaid;
+  const parts = [`${waiting} change${waiting === 1 ? '' : 's'} of it still await${waiting === 1 ? 's' : ''} review`];
+  if (stale > 0) parts.push(`${stale} no longer appl${stale === 1 ? 'ies' : 'y'}`);
+  return parts.join(', ');
 }
 
 /** The answer for a hunk number (as typed) that is not one of proposal `id`'s hunks. */

@@ -7,8 +7,8 @@ import type { ProposalStore } from '../../proposals/proposal-store';
 /**
  * The editor's {@link ReviewController} over the proposal store and review: hunks come from
  * ProposalReview.reviewHunks, ✓ records through acceptedInEditor (which re-checks access and
- * protected properties; a refusal is shown as a Notice and the editor reverts), ✗ records a
- * rejection. Every store change refreshes the open editors.
+ * protected properties; a refusal is shown as a Notice and the editor reverts), Ctrl+Z of an
+ * accept reopens the hunk (reopenedInEditor), ✗ records a rejection. Every store change refreshes the open editors.
  */
 export function proposalReviewController(proposals: ProposalStore, review: ProposalReview): ReviewController {
   const noticeAndRethrow = (err: unknown): never => {
@@ -19,6 +19,9 @@ export function proposalReviewController(proposals: ProposalStore, review: Propo
     hunksFor: (path, text) => review.reviewHunks(path, text),
     accepted: async (hunk, textAfter) => {
       await review.acceptedInEditor(hunk, textAfter).catch(noticeAndRethrow);
+    },
+    reopened: async (hunk) => {
+      await review.reopenedInEditor(hunk).catch(noticeAndRethrow);
     },
     rejected: async (hunk) => {
       await review.reject(hunk.proposalId, hunk.index).catch(noticeAndRethrow);

@@ -11,6 +11,8 @@
  * - Codex: `~/.codex/config.toml`, `[mcp_servers.<name>]` with `url` and `http_headers`.
  */
 
+import type { KeyRecord } from '../../settings/key-record';
+
 /** The server name every snippet registers. */
 export const MCP_SERVER_NAME = 'vault-mcp';
 
@@ -28,6 +30,16 @@ export interface ClientSnippet {
   language: 'shell' | 'json' | 'toml';
   /** The text to copy. */
   text: string;
+}
+
+/**
+ * What a client connected with `key` gets, in one sentence above the snippets: the key's tool
+ * set and the tools its tools/list will hold (`visible`, registry.ts toolsForKey).
+ */
+export function keyToolsSummary(key: Pick<KeyRecord, 'label' | 'tools'>, visible: readonly string[]): string {
+  const set = key.tools === 'read' ? 'read tools only' : Array.isArray(key.tools) ? 'chosen tools' : 'all enabled tools';
+  if (visible.length === 0) return `A client using "${key.label}" sees no tools (${set}, none of them enabled); change its tool set under Keys or switch tools on under Tools.`;
+  return `A client using "${key.label}" sees ${visible.length} tool${visible.length === 1 ? '' : 's'} (${set}; change under Keys → Tools): ${visible.join(', ')}.`;
 }
 
 /** `Authorization` header value for `token`. */

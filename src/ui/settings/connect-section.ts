@@ -1,6 +1,7 @@
 import { Setting } from 'obsidian';
 import { isLocallyUsable } from '../../settings/key-record';
-import { clientSnippets } from './client-snippets';
+import { clientSnippets, keyToolsSummary } from './client-snippets';
+import { enabledTools, toolsForKey } from '../../tools/registry';
 import { serverUrl } from './server-section';
 import { copyToClipboard, type SectionContext } from './tab-context';
 
@@ -11,8 +12,9 @@ export function maskToken(token: string): string {
 
 /**
  * The "Connect a client" section: pick a key, then copy ready-made setup for Claude Code,
- * Claude Desktop, Cursor, VS Code and Codex (client-snippets.ts). The text on screen shows
- * the token shortened; the copy button copies the real one.
+ * Claude Desktop, Cursor, VS Code and Codex (client-snippets.ts), under a line saying which
+ * tools a client with that key sees (its tool set). The text on screen shows the token
+ * shortened; the copy button copies the real one.
  */
 export function renderConnectSection(containerEl: HTMLElement, ctx: SectionContext): void {
   const { plugin } = ctx;
@@ -43,6 +45,8 @@ export function renderConnectSection(containerEl: HTMLElement, ctx: SectionConte
     });
     return;
   }
+  const visible = toolsForKey(enabledTools(plugin.settings), selected.tools).map((t) => t.name);
+  containerEl.createDiv({ cls: 'vault-mcp-connect-tools', text: keyToolsSummary(selected, visible) });
   const url = serverUrl(ctx);
   const shown = maskToken(token);
   for (const snippet of clientSnippets(url, token)) {

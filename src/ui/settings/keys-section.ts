@@ -9,21 +9,30 @@ import {
   type SectionContext,
 } from './tab-context';
 import { showSettingError } from './setting-error';
+import { renderKeyToolsCell } from './key-tools-cell';
 
 /** Scope choices as the dropdown shows them. */
 const SCOPE_LABELS: Record<KeyScope, string> = { local: 'local', both: 'both', cloud: 'cloud' };
 
-/** Splits the roots field (`Projects, Journal/2025`) into folder paths; blanks dropped. */
-export function parseRoots(raw: string): string[] {
+/**
+ * Splits the roots field (`Projects, Journal/2025`) into folder paths; blanks dropped.
+ * @param toVaultPath makes one entry vault-relative (the settings tab passes
+ *   NotePolicy.literalPath, so an absolute path inside the vault is read as the vault-relative
+ *   path and one outside is refused); default: trims leading and trailing slashes.
+ * @throws what `toVaultPath` throws (a ToolError whose sentence the tab shows).
+ */
+export function parseRoots(raw: string, toVaultPath: (root: string) => string = (r) => r.replace(/^\/+|\/+$/g, '')): string[] {
   return raw
     .split(',')
-    .map((r) => r.trim().replace(/^\/+|\/+$/g, ''))
+    .map((r) => r.trim())
+    .filter(Boolean)
+    .map(toVaultPath)
     .filter(Boolean);
 }
 
 /**
- * The "Keys" section: a table of keys (label, mode, scope, roots, created, last used) with
- * copy token, mode switch, scope, roots and revoke per row, and a mint row below. Key-ring
+ * The "Keys" section: a table of keys (label, mode, scope, roots, tool set, created, last used) with
+ * copy token, mode switch, scope, roots, tool set (key-tools-cell.ts) and revoke per row, and a mint row below. Key-ring
  * refusals (`KeyRingError`: empty or duplicate label, revoking or scoping away the last
  * locally usable key) are shown inline under the table and as a Notice.
  */
@@ -49,7 +58,7 @@ export function renderKeysSection(containerEl: HTMLElement, ctx: SectionContext)
   } else {
     const table = wrap.createEl('table', { cls: 'vault-mcp-key-table' });
     const head = table.createEl('thead').createEl('tr');
-    for (const title of ['Label', 'Mode', 'Scope', 'Roots', 'Created', 'Last used', '']) head.createEl('th', { text: title });
+    for (const title of ['Label', 'Mode', 'Scope', 'Roots', 'Tools', 'Created', 'Last used', '']) head.createEl('th', { text: title });
     const body = table.createEl('tbody');
     const folders = vaultFolders(ctx.app);
     for (const key of keys) renderKeyRow(body.createEl('tr', { attr: { 'data-key-id': key.id } }), key, ctx, folders, report);
@@ -93,7 +102,9 @@ function renderKeyRow(row: HTMLTableRowElement, key: KeyRecord, ctx: SectionCont
   const roots = new TextComponent(rootsCell).setPlaceholder('Whole vault').setValue(key.roots.join(', '));
   roots.inputEl.setAttr('aria-label', `Folders "${key.label}" is confined to, comma-separated`);
   attachFolderSuggestions(roots.inputEl, folders);
-  roots.inputEl.addEventListener('change', () => void run(() => plugin.keyRing.setRoots(key.id, parseRoots(roots.getValue()))));
+  roots.inputEl.addEventListener('change', () => void run(() => plugin.keyRing.setRoots(key.id, parseRoots(roots.getValue(), (r) => plugin.notes.policy.literalPath(r)))));
+
+  renderKeyToolsCell(row.createEl('td', { cls: 'vault-mcp-key-tools' }), key, ctx, run);
 
   for (const iso of [key.created_at, key.last_used_at]) {
     const when = formatTimestamp(iso);

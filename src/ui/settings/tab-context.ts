@@ -6,6 +6,7 @@ import type { KeyRing } from '../../keys/key-ring';
 import type { McpHttpServer } from '../../server/http/mcp-http-server';
 import type { VaultMcpSettings } from '../../settings/settings';
 import type { ActivityLog } from '../../activity/activity-log';
+import type { NotePolicy } from '../../vault/note-policy';
 
 /**
  * The plugin surface the settings tab uses (what src/main.ts's VaultMcpPlugin exposes), as
@@ -13,7 +14,7 @@ import type { ActivityLog } from '../../activity/activity-log';
  */
 export interface SettingsTabPlugin extends Plugin {
   settings: VaultMcpSettings;
-  keyRing: Pick<KeyRing, 'list' | 'mint' | 'tokenOf' | 'revoke' | 'setMode' | 'setScope' | 'setRoots'>;
+  keyRing: Pick<KeyRing, 'list' | 'mint' | 'tokenOf' | 'revoke' | 'setMode' | 'setScope' | 'setRoots' | 'setTools'>;
   server: Pick<McpHttpServer, 'getStatus' | 'notifyToolListChanged' | 'notifyPromptListChanged' | 'closeSessionsOfRevokedKeys'>;
   ai: Pick<AiService, 'testConnection' | 'getUsage' | 'resetUsage' | 'settingsChanged' | 'chatAvailability'>;
   /** Rebuilt when the quarantine list changes, so search follows it at once. */
@@ -22,6 +23,8 @@ export interface SettingsTabPlugin extends Plugin {
   semantic: Pick<SemanticIndex, 'current' | 'refresh' | 'rebuild'>;
   /** The agent activity log, for how much it holds (absent in stand-ins without one). */
   activity?: Pick<ActivityLog, 'all' | 'sizeBytes'>;
+  /** The vault's path rules: key roots typed as absolute paths inside the vault are read as vault paths. */
+  notes: { policy: Pick<NotePolicy, 'literalPath'> };
   /** (Re)binds the server to the configured port; failures become a Notice and the status line. */
   restartServer(): Promise<void>;
   /** Persists settings to data.json. */

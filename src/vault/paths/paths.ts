@@ -9,6 +9,73 @@ import { ToolError } from '../../errors';
 
 /** An absolute file-system path or URL: `C:\…`, `\\server\…`, `file://…`, `obsidian://…`. */
 const ABSOLUTE_OR_URL = /^(?:[a-zA-Z]:[\\/]|\\\\|[a-zA-Z][a-zA-Z0-9+.-]*:\/\/)/;
+/**
+ * Where the vault lies on disk, for reading absolute paths that agents send (coding agents
+ * think in absolute paths, and the `vaults` tool shows the vault's folder). Built by
+ * NotePolicy from `FileSystemAdapter.getBasePath()` (vault-location.ts).
+ */
+export interface VaultOnDisk {
+  /** The vault folder's absolute path in every spelling (as opened, real path), any separator, no trailing separator. */
+  folders: readonly string[];
+  /** True where the file system ignores case (Windows, macOS): folders compare ignoring case. */
+  caseInsensitive: boolean;
+  /** True when the vault has a top-level entry with this name (then `/name/…` is the vault-relative path it always was). */
+  hasTopEntry(name: string): boolean;
+  /** True when the file-system root has an entry with this name (`/tmp`, `/home`, `/Users`): `/name/…` is then a path outside the vault. */
+  diskRootHas(name: string): boolean;
+}
+
+/** A Windows drive path (`C:\…`, `C:/…`) or UNC path (`\\server\…`). */
+const WINDOWS_ABSOLUTE = /^(?:[a-zA-Z]:[\\/]|\\\\)/;
+/** A `file://` URL. */
+const FILE_URL = /^file:\/\//i;
+
+/**
+ * The one rule for an absolute file-system path inside the vault (issue 19): `raw`, as an
+ * absolute path (POSIX `/…`, Windows `C:\…` or UNC, or a `file://` URL), with `.`/`..`
+ * resolved as the file system would, lying in one of `vault.folders`, is read as the
+ * vault-relative path below that folder. Every route that takes a note path (tools, note
+ * resources, completion, key roots) goes through {@link lexicalVaultPath} and so this rule.
+ * @returns the vault-relative rest (`''` for the vault folder itself); `raw` unchanged when
+ *   it is not absolute, or is a POSIX path whose first segment is a top-level vault entry or
+ *   no entry of the disk's root (read as vault-relative, as a leading `/` always was).
+ * @throws ToolError('invalid_argument') for an absolute path or `file://` URL outside the vault.
+ */
+export function withoutVaultFolder(raw: string, vault: VaultOnDisk): string {
+  let absolute: string | null = null;
+  if (FILE_URL.test(raw)) {
+    const rest = decodePercentOnce(raw.slice('file://'.length).replace(/^localhost(?=\/)/i, ''));
+    absolute = /^\/[a-zA-Z]:[\\/]/.test(rest) ? rest.slice(1) : rest;
+  } else if (WINDOWS_ABSOLUTE.test(raw) || raw.startsWith('/')) {
+    absolute = raw;
+  }
+  if (absolute === null) return raw;
+  const windows = WINDOWS_ABSOLUTE.test(absolute);
+  const segments = resolvedSegments(absolute);
+  for (const folder of vault.folders) {
+    const base = resolvedSegments(folder);
+    const same = (a: string, b: string): boolean => (vault.caseInsensitive || windows ? a.toLowerCase() === b.toLowerCase() : a === b);
+    if (base.length <= segments.length && base.every((segment, i) => same(segment, segments[i]))) return segments.slice(base.length).join('/') || '/';
+  }
+  const first = segments[0] ?? '';
+  if (!windows && !FILE_URL.test(raw) && (vault.hasTopEntry(first) || !vault.diskRootHas(first))) return raw;
+  throw new ToolError(
+    'invalid_argument',
+    `Path '${raw}' is an absolute file-system path outside this vault; give a vault-relative path such as 'Folder/Note.md' (an absolute path inside the vault folder works too).`,
+  );
+}
+
+/** An absolute path's segments (`/`, `\\` separators; `.` dropped, `..` climbing, never above the root), NFC. */
+function resolvedSegments(path: string): string[] {
+  const out: string[] = [];
+  for (const segment of path.replace(/\\/g, '/').normalize('NFC').split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') out.pop();
+    else out.push(segment);
+  }
+  return out;
+}
+
 /** C0 control characters (NUL, newlines, tabs...) never belong in a vault path. */
 // eslint-disable-next-line no-control-regex -- matching control characters is this pattern's job
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
@@ -36,18 +103,22 @@ export function decodePercentOnce(input: string): string {
  * slashes go, then Obsidian's `normalizePath` (API doc: collapses slashes, replaces
  * non-breaking spaces, NFC) gives the final form. Percent-escapes are not decoded here.
  * @param input the raw string as an agent sent it (outer whitespace is trimmed).
+ * @param vault where the vault is on disk: an absolute path inside it is read as the
+ *   vault-relative path ({@link withoutVaultFolder}); without it every absolute path is refused.
  * @returns the vault-relative path, or `''` for the vault root (`/`, `.`, `./`).
  * @throws ToolError('invalid_argument') for an empty string, control characters, or an
- *   absolute file-system path / URL; ToolError('forbidden') when `..` climbs above the vault.
+ *   absolute file-system path / URL (outside the vault, when `vault` is given);
+ *   ToolError('forbidden') when `..` climbs above the vault.
  */
-export function lexicalVaultPath(input: string): string {
+export function lexicalVaultPath(input: string, vault?: VaultOnDisk): string {
   if (typeof input !== 'string' || input.trim() === '') {
     throw new ToolError('invalid_argument', "The path is empty; give a vault-relative path such as 'Folder/Note.md'.");
   }
-  const raw = input.trim();
-  if (CONTROL_CHARS.test(raw)) {
-    throw new ToolError('invalid_argument', `Path '${printable(raw)}' contains control characters; give a plain vault-relative path.`);
+  const given = input.trim();
+  if (CONTROL_CHARS.test(given)) {
+    throw new ToolError('invalid_argument', `Path '${printable(given)}' contains control characters; give a plain vault-relative path.`);
   }
+  const raw = vault ? withoutVaultFolder(given, vault) : given;
   if (ABSOLUTE_OR_URL.test(raw)) {
     throw new ToolError(
       'invalid_argument',

@@ -1,6 +1,7 @@
 import type { App, TFile } from 'obsidian';
 import { ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
+import { appendInPlace, assertAppendable } from './append-write';
 import { EntryWriter } from './entry-writer';
 import { assertWritableText, guardFrontmatter } from './frontmatter-guard';
 import { hashText } from '../hash';
@@ -89,12 +90,32 @@ export class NoteWriter {
   /**
    * Force mode: prepares `request` and writes it, preparing again (so the edit runs on the
    * newer text, with every check redone) when the note changed between reading and writing.
+   * append_note without expected_hash on a note no editor shows is an append-mode write
+   * instead (append-write.ts), so another program appending at the same time loses nothing.
    * @returns what was done ({@link WriteResult}).
    * @throws what {@link prepare} throws; ToolError('conflict') when the note kept changing.
    */
   async apply(request: WriteRequest, scope: AccessScope): Promise<WriteResult> {
     if (request.kind === 'create' || request.kind === 'folder' || request.kind === 'move') return this.applyWithRetries(request, scope);
-    return this.queue.run(writableNote(this.notes, request.path, scope), () => this.applyWithRetries(request, scope));
+    const file = writableNote(this.notes, request.path, scope);
+    if (request.kind === 'append' && request.expectedHash === undefined && this.editors?.textOf(file.path) == null) {
+      return this.queue.run(file, () => this.appendToFile(file, request.content, request.ensureNewline, scope));
+    }
+    return this.queue.run(file, () => this.applyWithRetries(request, scope));
+  }
+
+  /**
+   * append_note without expected_hash on a note no editor shows: an append-mode write
+   * (append-write.ts), under the same per-note lock as the apply primitive; reported as an
+   * applied edit like every write (the agent's own text only, not another program's lines).
+   */
+  private appendToFile(file: TFile, content: string, ensureNewline: boolean, scope: AccessScope): Promise<WriteResult> {
+    return this.lock.run(file, () => withFileSystemRefusals(`'${file.path}'`, async () => {
+      await assertUtf8Note(this.app.vault, writableNote(this.notes, file.path, scope));
+      const { result, before, after } = await appendInPlace(this.app, file, content, ensureNewline, scope);
+      this.applied.report({ kind: 'edit', tool: 'append_note', path: file.path, before, after }, scope);
+      return result;
+    }));
   }
 
   /** {@link apply}'s loop: prepare (from disk after the first try), write, again when the note changed. */
@@ -348,6 +369,7 @@ function textEditOf(request: TextRequest, notePath: string): { kind: 'edit' | 'p
     }
     case 'append': {
       const { content, ensureNewline } = request;
+      assertAppendable(content, notePath);
       return { kind: 'edit', edit: (text) => appendText(text, content, ensureNewline), needsOutline: false };
     }
     case 'edit': {

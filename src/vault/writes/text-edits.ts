@@ -59,15 +59,32 @@ export function replaceBody(text: string, body: string): TextEditResult {
 }
 
 /**
- * `append_note`: adds `content` at the end. With `ensureNewline` a note that does not end in
- * a line break gets one first, so the content starts on its own line.
+ * `append_note`: adds `content` at the end, keeping the note's final-newline state.
+ * With `ensureNewline` (the default): a note that does not end in a line break gets one
+ * first, so the content starts on its own line; and a note that ends in a line break still
+ * ends in one afterwards (content without a trailing line break gets one), so
+ * `a\nb\n` + `c` gives `a\nb\nc\n` while `a\nb` + `c` gives `a\nb\nc`. An empty note
+ * takes the content as given. Without `ensureNewline` the content is appended exactly as
+ * given (to continue the last line). Line breaks take the note's style (CRLF stays CRLF).
  */
 export function appendText(text: string, content: string, ensureNewline: boolean): TextEditResult {
+  const insert = appendedText(text, content, ensureNewline);
+  const next = text + insert;
+  const sep = ensureNewline && text !== '' && !text.endsWith('\n') ? lineEndingOf(text).length : 0;
+  return { text: next, lines: insertedLines(next, text.length + sep, insert.length - sep) };
+}
+
+/**
+ * The exact text {@link appendText} adds after `text`: the separating line break (when
+ * `ensureNewline` and the note does not end in one), the content in the note's line-ending
+ * style, and the final line break the note had (when `ensureNewline`).
+ */
+export function appendedText(text: string, content: string, ensureNewline: boolean): string {
   const eol = lineEndingOf(text);
-  const sep = ensureNewline && text !== '' && !text.endsWith('\n') ? eol : '';
-  const insert = withLineEnding(content, eol);
-  const next = text + sep + insert;
-  return { text: next, lines: insertedLines(next, text.length + sep.length, insert.length) };
+  const body = withLineEnding(content, eol);
+  if (!ensureNewline || text === '') return body;
+  if (!text.endsWith('\n')) return eol + body;
+  return body === '' || body.endsWith('\n') ? body : body + eol;
 }
 
 /**

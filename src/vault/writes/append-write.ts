@@ -1,0 +1,65 @@
+import type { App, TFile } from 'obsidian';
+import { ToolError } from '../../errors';
+import type { AccessScope } from '../access/access';
+import { hashText } from '../hash';
+import { assertWritableText, guardFrontmatter } from './frontmatter-guard';
+import { appendedText, insertedLines, lineEndingOf } from './text-edits';
+import { byteSize, diskTextNow } from './write-checks';
+import type { WriteResult } from './write-types';
+
+/**
+ * append_note without expected_hash: an append-mode write (`vault.append`), which another
+ * program appending to the same file at the same time cannot clobber and is not clobbered
+ * by, unlike a whole-file rewrite (`vault.process` reads, then replaces the file: a line
+ * another program appends in between is lost). The checks run on the note's bytes on disk
+ * read synchronously just before the append (`diskTextNow`, else `vault.read`): the key
+ * may write it (`access`, `agent_overrides`), the appended text changes no protected
+ * frontmatter key, and the separating / final line break is decided on that text
+ * (text-edits.ts `appendedText`).
+ * @param file a note `scope` may write (writableNote), UTF-8 checked by the caller.
+ * @returns `result`, `{status: 'applied', path, hash, size_before, size_after, lines}`: `hash`
+ *   and `size_after` are of the note as read right after the append (another program's lines
+ *   included), `lines` where the appended text landed in it; and the agent's own change as
+ *   `before` (the note's text the append was decided on) and `after` (`before` + the appended
+ *   text, without another program's lines), for the activity log.
+ * @throws ToolError('invalid_argument') for empty content (nothing to append);
+ *   ToolError('forbidden') as assertWritableText / guardFrontmatter; the file system's errors as they come
+ *   (the caller maps them, write-errors.ts).
+ */
+export async function appendInPlace(
+  app: App,
+  file: TFile,
+  content: string,
+  ensureNewline: boolean,
+  scope: AccessScope,
+): Promise<{ result: WriteResult; before: string; after: string }> {
+  assertAppendable(content, file.path);
+  const read = await app.vault.read(file);
+  const before = diskTextNow(app.vault, file) ?? read;
+  assertWritableText(before, scope, file.path);
+  const insert = appendedText(before, content, ensureNewline);
+  guardFrontmatter(before, before + insert, file.path);
+  await app.vault.append(file, insert);
+  const after = await app.vault.read(file);
+  const found = after.lastIndexOf(insert);
+  const at = found >= before.length ? found : before.length;
+  const lead = ensureNewline && before !== '' && !before.endsWith('\n') ? lineEndingOf(before).length : 0;
+  const result: WriteResult = {
+    status: 'applied',
+    path: file.path,
+    hash: hashText(after),
+    size_before: byteSize(before),
+    size_after: byteSize(after),
+    lines: insertedLines(after, Math.min(at + lead, after.length), Math.max(0, Math.min(insert.length - lead, after.length - at - lead))),
+  };
+  return { result, before, after: before + insert };
+}
+
+/**
+ * Refuses an append of nothing, in every mode (a staged empty append would show as a hunk
+ * whose two sides look the same).
+ * @throws ToolError('invalid_argument').
+ */
+export function assertAppendable(content: string, notePath: string): void {
+  if (content === '') throw new ToolError('invalid_argument', `content is empty, so there is nothing to append to '${notePath}'; pass the text to add.`);
+}

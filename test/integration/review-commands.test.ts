@@ -1,0 +1,98 @@
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import VaultMcpPlugin from '../../src/main';
+import { runReviewCommand, SHOW_MAX_LINES } from '../../src/ui/review/review-commands';
+import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import { call } from './write-helpers';
+
+/**
+ * Issue 19's review fixes in the terminal (the standard input of `npm start`, the same
+ * commands as the Obsidian CLI handlers): accept all / reject all for a note or a key, `show`
+ * of a huge proposal cut with a way to see the rest, the state after accepting one of two
+ * hunks, the stale reason of an expected_hash proposal, and an insertion after a last line
+ * without a final newline shown as an insertion.
+ */
+describe('terminal review commands', () => {
+  let dir: string;
+  let booted: BootedPlugin<VaultMcpPlugin>;
+  let client: Client;
+  const disk = (p: string): Promise<string> => fsp.readFile(nodePath.join(dir, p), 'utf8');
+  const run = (line: string): Promise<string> => runReviewCommand(booted.plugin, line);
+
+  beforeEach(async () => {
+    dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-review-'));
+    await fsp.writeFile(nodePath.join(dir, 'A.md'), 'one\ntwo\nthree\nfour\nfive\n');
+    await fsp.writeFile(nodePath.join(dir, 'B.md'), 'hello');
+    await fsp.writeFile(nodePath.join(dir, 'C note.md'), 'c\n');
+    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'propose', allowWrites: true, label: 'Agent One' });
+    client = await connectClient(booted.url, booted.token);
+  });
+  afterEach(async () => {
+    await client?.close();
+    await booted?.stop();
+    await fsp.rm(dir, { recursive: true, force: true });
+  });
+
+  test('accepting one of two hunks says how many still await review, not "it is now pending"', async () => {
+    const staged = await call(client, 'write_note', { path: 'A', body: 'ONE\ntwo\nthree\nfour\nFIVE\n' });
+    const answer = await run(`accept ${staged.proposal_id} 0`);
+    expect(answer).toBe(`Accepted 1 change of ${staged.proposal_id} on A.md; 1 change of it still awaits review.`);
+    expect(await run(`reject ${staged.proposal_id} 1`)).toBe(`Rejected hunk 1 of ${staged.proposal_id}; it is now partly accepted.`);
+  });
+
+  test('a proposal staged with expected_hash that went stale names that cause', async () => {
+    const { hash } = await call(client, 'read_note', { path: 'A' });
+    const staged = await call(client, 'edit_note', { path: 'A', anchor: 'three', op: 'replace', content: 'THREE', expected_hash: hash });
+    await fsp.appendFile(nodePath.join(dir, 'A.md'), 'six\n');
+    await booted.app.vault.syncFromDisk();
+    const status = (await call(client, 'proposal_status', { id: staged.proposal_id })).proposal;
+    expect(status).toMatchObject({ status: 'stale', stale_reason: expect.stringMatching(/^The note changed since the agent read it, and the change was proposed with expected_hash/) });
+    expect(await run('proposals')).toMatch(/expected_hash/);
+  });
+
+  test('proposing "hello\\nworld" over "hello" shows an insertion of world, and accepts to exactly that text', async () => {
+    const staged = await call(client, 'write_note', { path: 'B', body: 'hello\nworld' });
+    expect(staged.hunks).toEqual([{ index: 0, line: 1, removed_lines: 0, added_lines: 2 }]);
+    const shown = await run(`show ${staged.proposal_id}`);
+    expect(shown.split('\n').slice(1)).toEqual(['  hunk 0 at line 1:', '  + world']);
+    await run(`accept ${staged.proposal_id}`);
+    expect(await disk('B.md')).toBe('hello\nworld');
+    const eol = await call(client, 'write_note', { path: 'B', body: 'hello\nworld\n' });
+    expect((await run(`show ${eol.proposal_id}`)).split('\n').slice(1)).toEqual(['  hunk 0 at line 2:', '  \\ adds the line break at the end of the note']);
+  });
+
+  test('accept all / reject all for a note, for a key, and for everything', async () => {
+    const a = await call(client, 'append_note', { path: 'A', content: 'six' });
+    const c = await call(client, 'append_note', { path: 'C note', content: 'more' });
+    const b = await call(client, 'append_note', { path: 'B', content: 'again' });
+    const onC = await run('accept all note C note');
+    expect(onC.split('\n')).toEqual([`Accepted 1 change of ${c.proposal_id} on C note.md; it is now accepted.`, 'Accept all: 1 proposal on C note, each line above says what happened.']);
+    expect(await disk('C note.md')).toBe('c\nmore\n');
+    expect(await run('reject all key Somebody Else')).toBe('No pending changes from key "Somebody Else"; list them with "proposals".');
+    const byKey = await run('reject all key Agent One');
+    expect(byKey).toContain(`Rejected proposal ${a.proposal_id}; it is now rejected.`);
+    expect(byKey).toContain(`Rejected proposal ${b.proposal_id}; it is now rejected.`);
+    expect(byKey.split('\n').pop()).toBe('Reject all: 2 proposals from "Agent One", each line above says what happened.');
+    expect(await run('accept all')).toBe('No pending changes.');
+    expect(await run('accept all folder X')).toBe('Usage: accept all [note <path> | key <label>]');
+    await call(client, 'append_note', { path: 'A', content: 'seven' });
+    expect((await run('accept all')).split('\n').pop()).toBe('Accept all: 1 proposal, each line above says what happened.');
+    expect(await disk('A.md')).toBe('one\ntwo\nthree\nfour\nfive\nseven\n');
+  });
+
+  test('show of a huge proposal is cut, with the command that shows the rest; long lines are cut too', async () => {
+    const body = Array.from({ length: 500 }, (_, i) => `line ${i}`).join('\n') + '\n' + 'x'.repeat(5000) + '\n';
+    const staged = await call(client, 'create_note', { path: 'Huge', content: body });
+    const first = (await run(`show ${staged.proposal_id}`)).split('\n');
+    expect(first).toHaveLength(1 + SHOW_MAX_LINES + 1);
+    expect(first[first.length - 1]).toBe(`  … 301 more lines: show ${staged.proposal_id} ${SHOW_MAX_LINES + 1}`);
+    const last = (await run(`show ${staged.proposal_id} 401`)).split('\n');
+    expect(last[1]).toBe('  + line 400');
+    expect(last[last.length - 1]).toMatch(/^ {2}\+ x+… \(\d+ more chars\)$/);
+    expect(last[last.length - 1].length).toBeLessThan(400);
+    expect(await run(`show ${staged.proposal_id} 9999`)).toBe(`Proposal ${staged.proposal_id} shows 501 lines; give a line from 1 to 501.`);
+    expect(await run(`show ${staged.proposal_id} 0`)).toBe('Usage: show <proposal id> [line to start from]');
+  });
+});

@@ -1,0 +1,89 @@
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import VaultMcpPlugin from '../../src/main';
+import { WRITER_LOCK_FILE } from '../../src/vault/writer-lock';
+import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import { attempt } from './write-helpers';
+
+/**
+ * Issue 19: two plugin instances on one vault (two `npm start` on one --vault, two Obsidian
+ * windows) never silently drop each other's proposals.json. The first holds the plugin
+ * folder's writer lock; the second says so at start and refuses to stage or decide with a
+ * sentence; once the first stops, the second takes over and reads the file first, so every
+ * proposal either instance staged is still there. Counted: proposals staged, refused, kept.
+ */
+describe('two plugin instances on one vault', () => {
+  let dir: string;
+  const booted: BootedPlugin<VaultMcpPlugin>[] = [];
+  const clients: Client[] = [];
+
+  beforeEach(async () => {
+    dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-two-'));
+    await fsp.writeFile(nodePath.join(dir, 'Inbox.md'), '# Inbox\n');
+  });
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+    for (const b of booted.splice(0)) await b.stop().catch(() => undefined);
+    await fsp.rm(dir, { recursive: true, force: true });
+  });
+
+  async function start(label: string): Promise<{ env: BootedPlugin<VaultMcpPlugin>; client: Client }> {
+    const env = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'propose', allowWrites: true, label });
+    booted.push(env);
+    await env.plugin.proposals.flush();
+    const client = await connectClient(env.url, env.token);
+    clients.push(client);
+    return { env, client };
+  }
+  const pluginFolder = (env: BootedPlugin<VaultMcpPlugin>): string => nodePath.join(dir, env.plugin.pluginFile('x').folder);
+  const fileIds = async (env: BootedPlugin<VaultMcpPlugin>): Promise<string[]> => {
+    const text = await fsp.readFile(nodePath.join(pluginFolder(env), 'proposals.json'), 'utf8');
+    return (JSON.parse(text) as { proposals: Array<{ id: string }> }).proposals.map((p) => p.id).sort();
+  };
+
+  test('the second is refused with one sentence while the first runs, and takes over after it stops without losing a proposal', async () => {
+    const first = await start('First');
+    const second = await start('Second');
+    const lock = JSON.parse(await fsp.readFile(nodePath.join(pluginFolder(first.env), WRITER_LOCK_FILE), 'utf8'));
+    expect(lock).toMatchObject({ id: first.env.plugin.writerLock.id, pid: process.pid, host: os.hostname() });
+    expect(second.env.plugin.writerLock.isHeld).toBe(false);
+
+    const staged: string[] = [];
+    let refused = 0;
+    for (let i = 0; i < 10; i++) {
+      for (const { client } of [first, second]) {
+        const out = await attempt(client, 'append_note', { path: 'Inbox', content: `line ${i}` });
+        if (out.ok) staged.push(String(out.value.proposal_id));
+        else {
+          refused++;
+          expect(out.message).toMatch(/^Another Vault MCP instance is writing this vault's plugin files \(process \d+ on .+, last seen \d+ s ago\), so this one changes no proposal and writes no log; nothing was changed\. Close the other Obsidian window or npm start on this vault; this one takes over within 45 s after it stops\.$/);
+        }
+      }
+    }
+    await first.env.plugin.proposals.flush();
+    process.stdout.write(`\nTwo instances on one vault: ${staged.length} proposals staged by the lock holder, ${refused} refused by the other with a sentence, ${(await fileIds(first.env)).length} in proposals.json\n`);
+    expect(staged).toHaveLength(10);
+    expect(refused).toBe(10);
+    expect(await fileIds(first.env)).toEqual([...staged].sort());
+    await expect(second.env.plugin.review.reject(staged[0])).rejects.toThrow(/^Another Vault MCP instance/);
+
+    await first.client.close();
+    await first.env.stop();
+    booted.splice(booted.indexOf(first.env), 1);
+    // The lock is released once the stopped instance's server has closed.
+    const lockPath = nodePath.join(pluginFolder(second.env), WRITER_LOCK_FILE);
+    for (let i = 0; i < 100 && (await fsp.stat(lockPath).then(() => true, () => false)); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(fsp.stat(lockPath)).rejects.toThrow();
+    const after = await attempt(second.client, 'append_note', { path: 'Inbox', content: 'after takeover' });
+    expect(after.ok).toBe(true);
+    await second.env.plugin.proposals.flush();
+    expect(second.env.plugin.writerLock.isHeld).toBe(true);
+    const ids = await fileIds(second.env);
+    expect(ids).toHaveLength(11);
+    expect(ids).toEqual(expect.arrayContaining(staged));
+    // The taker-over reviews what the first staged: it was read back from the file.
+    expect(second.env.plugin.proposals.pending().map((p) => p.id)).toEqual(expect.arrayContaining(staged));
+  });
+});

@@ -1,0 +1,44 @@
+import { ALL_TOOLS, toolsForKey } from '../../src/tools/registry';
+import { normalizeKeyTools } from '../../src/settings/key-record';
+import { keyToolsSummary } from '../../src/ui/settings/client-snippets';
+
+/** registry.ts toolsForKey: the pure filter behind a key's tools/list and tools/call. */
+describe('toolsForKey', () => {
+  const names = (set: Parameters<typeof toolsForKey>[1]): string[] => toolsForKey(ALL_TOOLS, set).map((t) => t.name);
+
+  test('all (and a missing set) keeps every given tool in order', () => {
+    expect(names('all')).toEqual(ALL_TOOLS.map((t) => t.name));
+    expect(names(undefined)).toEqual(ALL_TOOLS.map((t) => t.name));
+  });
+
+  test('read keeps the read tools only', () => {
+    expect(names('read')).toEqual(ALL_TOOLS.filter((t) => t.kind === 'read').map((t) => t.name));
+    expect(names('read')).not.toContain('append_note');
+  });
+
+  test('a list keeps the named tools in registry order; unknown names add nothing; an empty list gives none', () => {
+    expect(names(['append_note', 'search', 'nope'])).toEqual(['search', 'append_note']);
+    expect(names([])).toEqual([]);
+  });
+
+  test('it never adds a tool that is not given (a disabled tool stays absent)', () => {
+    const enabled = ALL_TOOLS.filter((t) => t.name !== 'search');
+    expect(toolsForKey(enabled, ['search', 'read_note']).map((t) => t.name)).toEqual(['read_note']);
+  });
+});
+
+describe('normalizeKeyTools and the Connect summary', () => {
+  test('unknown values mean all; lists are trimmed and deduplicated', () => {
+    expect(normalizeKeyTools(undefined)).toBe('all');
+    expect(normalizeKeyTools('write')).toBe('all');
+    expect(normalizeKeyTools('read')).toBe('read');
+    expect(normalizeKeyTools([' a ', 'a', 2, 'b'])).toEqual(['a', 'b']);
+  });
+
+  test('the summary names the set and the tools a client will see', () => {
+    expect(keyToolsSummary({ label: 'Reader', tools: 'read' }, ['search', 'read_note'])).toBe(
+      'A client using "Reader" sees 2 tools (read tools only; change under Keys → Tools): search, read_note.',
+    );
+    expect(keyToolsSummary({ label: 'Empty', tools: ['append_note'] }, [])).toMatch(/^A client using "Empty" sees no tools \(chosen tools, none of them enabled\)/);
+  });
+});
