@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   const search = (booted.plugin as unknown as { search: SearchIndexInternals }).search;
   await search.whenBuilt();
   console.log(`${vault.notes} notes, ${(vault.bytes / 1e6).toFixed(0)} MB text; cold index ${((search.stats.buildMs ?? 0) / 1000).toFixed(1)} s; heap ${before.toFixed(0)} → ${heapMb().toFixed(0)} MB`);
-  let client = await connectClient(booted.url, booted.token);
+  const client = await connectClient(booted.url, booted.token);
   const queries = [...generatedQueries(), ...heavyQueries()];
   const http = new Map<string, number>();
   for (const q of queries) {
@@ -49,27 +49,6 @@ async function main(): Promise<void> {
     }
     http.set(q, percentiles(runs).p50);
   }
-  await client.close();
-  console.log('query                          matches   engine ms   page ms   HTTP p50 ms');
-  for (const q of queries) {
-    const engineMs: number[] = [];
-    const totalMs: number[] = [];
-    let total = 0;
-    for (let i = 0; i < 5; i++) {
-      const t0 = performance.now();
-      const r = await search.engine.match(parseQuery(q), (path) => readNote(booted.app, path), { key: 'all', allow: () => true }, new RegexGuard(), 20);
-      engineMs.push(performance.now() - t0);
-      total = r.total;
-      const t1 = performance.now();
-      await search.search(q, UNRESTRICTED_SCOPE);
-      totalMs.push(performance.now() - t1);
-    }
-    const e = percentiles(engineMs).p50;
-    const t = percentiles(totalMs).p50;
-    console.log(`${q.padEnd(30)} ${String(total).padStart(8)} ${ms(e).padStart(11)} ${ms(Math.max(0, t - e)).padStart(9)} ${ms(http.get(q) ?? 0).padStart(13)}`);
-  }
-  client = await connectClient(booted.url, booted.token);
-
   const session = new inspector.Session();
   session.connect();
   await post(session, 'Profiler.enable');
@@ -92,6 +71,24 @@ async function main(): Promise<void> {
   for (const [name, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${t.toFixed(0).padStart(6)} ms ${((100 * t) / all).toFixed(1).padStart(5)} %  ${name}`);
 
   await client.close();
+  console.log('query                          matches   engine ms   page ms   HTTP p50 ms');
+  for (const q of queries) {
+    const engineMs: number[] = [];
+    const totalMs: number[] = [];
+    let total = 0;
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      const r = await search.engine.match(parseQuery(q), (path) => readNote(booted.app, path), { key: 'all', allow: () => true }, new RegexGuard(), 20);
+      engineMs.push(performance.now() - t0);
+      total = r.total;
+      const t1 = performance.now();
+      await search.search(q, UNRESTRICTED_SCOPE);
+      totalMs.push(performance.now() - t1);
+    }
+    const e = percentiles(engineMs).p50;
+    const t = percentiles(totalMs).p50;
+    console.log(`${q.padEnd(30)} ${String(total).padStart(8)} ${ms(e).padStart(11)} ${ms(Math.max(0, t - e)).padStart(9)} ${ms(http.get(q) ?? 0).padStart(13)}`);
+  }
   const engine = search.engine as unknown as EngineInternals;
   const index = engine.index;
   const f = search.engine.footprint();
