@@ -149,3 +149,14 @@ export function generatedQueries(): string[] {
   const w = (rank: number): string => vocabularyWord(rank);
   return [w(30), w(300), w(8000), `${w(40)} ${w(900)}`, `"${w(20)} ${w(21)}"`, w(120).slice(0, 4), `tag:#${w(2003)}`];
 }
+
+/**
+ * Queries whose every term is among the vocabulary's most frequent made-up words, so each
+ * matches tens of thousands of notes at 100k: the worst case of ranked retrieval (every
+ * holder is scored) and of a filter (every candidate evaluated), reported apart from
+ * {@link generatedQueries}.
+ */
+export function heavyQueries(): string[] {
+  const w = (rank: number): string => vocabularyWord(rank);
+  return [w(20), `${w(21)} ${w(22)}`, `${w(23)} ${w(24)} ${w(25)} ${w(26)}`, `${w(27)} ${w(8000)}`, `${w(28)} -${w(29)}`];
+}

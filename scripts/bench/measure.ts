@@ -43,6 +43,16 @@ export function heapMb(): number {
   return process.memoryUsage().heapUsed / 1e6;
 }
 
+/**
+ * Memory after a full GC, MB (10^6 bytes): the JS heap in use, and the bytes of ArrayBuffers
+ * (typed arrays' contents live outside the heap, so a heap figure alone misses an index
+ * built of typed arrays).
+ */
+export function memoryMb(): { heap: number; arrays: number } {
+  const heap = heapMb();
+  return { heap, arrays: process.memoryUsage().arrayBuffers / 1e6 };
+}
+
 /** A duration in ms for a table cell: one decimal below 100 ms, whole ms above. */
 export function ms(value: number): string {
   return value < 100 ? value.toFixed(1) : value.toFixed(0);

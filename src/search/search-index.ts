@@ -370,6 +370,14 @@ export class SearchIndex {
         this.progress.indexed++;
         inSlice++;
       }
+      const trim = this.engine.trimSteps();
+      while (trim.next().done !== true) {
+        if (performance.now() - sliceStart < this.sliceMs) continue;
+        this.progress.longestSliceMs = Math.max(this.progress.longestSliceMs, performance.now() - sliceStart);
+        await new Promise<void>((resolve) => setTimeout(resolve, 0));
+        if (!live()) return;
+        sliceStart = performance.now();
+      }
       this.progress.longestSliceMs = Math.max(this.progress.longestSliceMs, performance.now() - sliceStart);
     } finally {
       if (live()) {

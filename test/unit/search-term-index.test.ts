@@ -126,6 +126,39 @@ describe('TermIndex', () => {
     expect([...scores(again, 'apple').keys()]).toEqual(['c']);
   });
 
+  it('finds every posting of a removed document after many removals reclaim its term lists', () => {
+    const index = new TermIndex();
+    const words = (i: number): string => Array.from({ length: 40 }, (_, k) => `w${(i * 7 + k) % 300}`).join(' ');
+    const ids: number[] = [];
+    for (let i = 0; i < 400; i++) ids.push(index.add(`n${i}`, body(`${words(i)} common`)));
+    // Removing most documents makes the term-list store copy the live lists away from the garbage.
+    for (let i = 0; i < 380; i++) index.remove(ids[i]);
+    expect(index.documentCount).toBe(20);
+    expect([...scores(index, 'common').keys()].sort()).toEqual(Array.from({ length: 20 }, (_, k) => `n${380 + k}`).sort());
+    for (let i = 380; i < 400; i++) index.remove(ids[i]);
+    expect(scores(index, 'common').size).toBe(0);
+    for (let k = 0; k < 300; k++) expect(scores(index, `w${k}`).size).toBe(0);
+  });
+
+  it('trims spare capacity without changing a score, and keeps indexing and removing after it', () => {
+    const index = new TermIndex();
+    for (let i = 0; i < 50; i++) index.add(`n${i}`, body(`apple ${i % 3 === 0 ? 'banana' : 'cherry'} word${i}`));
+    const before = { apple: scores(index, 'apple'), banana: scores(index, 'banana') };
+    const bytes = index.bytes();
+    expect(bytes.postings).toBeGreaterThan(bytes.postingsUsed);
+    expect([...index.trimSteps()].length).toBeGreaterThan(0);
+    const trimmed = index.bytes();
+    expect(trimmed.postings).toBe(trimmed.postingsUsed);
+    expect(trimmed.docTerms).toBeLessThan(bytes.docTerms);
+    expect(scores(index, 'apple')).toEqual(before.apple);
+    expect(scores(index, 'banana')).toEqual(before.banana);
+    index.add('late', body('apple banana'));
+    index.remove(0);
+    expect(scores(index, 'apple').has('n0')).toBe(false);
+    expect(scores(index, 'banana').has('late')).toBe(true);
+    expect(scores(index, 'apple').size).toBe(50);
+  });
+
   it('refuses saved lines of the wrong shape', () => {
     const index = new TermIndex();
     expect(() => index.loadLine({ kind: 'D', rows: [['a', 1]] } as IndexLine)).toThrow('malformed document row');

@@ -140,6 +140,16 @@ export class LexicalEngine {
     this.index.version = version + 1;
   }
 
+  /** See TermIndex.trimSteps: drops the index's spare capacity in steps the caller may yield between. */
+  trimSteps(): Generator<void> {
+    return this.index.trimSteps();
+  }
+
+  /** Bytes of the index's typed arrays by structure (see TermIndex.bytes), and its term count; for the bench. */
+  footprint(): ReturnType<TermIndex['bytes']> & { terms: number } {
+    return { ...this.index.bytes(), terms: this.index.dict.size };
+  }
+
   /** Vault paths of every indexed note. */
   paths(): string[] {
     return [...this.records.keys()];

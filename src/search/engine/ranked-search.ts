@@ -87,13 +87,14 @@ export function planRanked(words: readonly string[], index: TermIndex, view: Cor
 }
 
 /**
- * The stems of a title's informative words (stop words left out), the terms a query must
- * hold to earn {@link TITLE_MATCH}; empty for a title of stop words only.
+ * The distinct stems of a title's informative words (stop words left out), the terms a query
+ * must hold to earn {@link TITLE_MATCH}; empty for a title of stop words only.
  */
 export function titleStems(title: string): string[] {
-  return queryTerms(title)
+  const stems = queryTerms(title)
     .filter((t) => !isStopWord(t))
     .map(stemOf);
+  return [...new Set(stems)];
 }
 
 /**
@@ -130,7 +131,7 @@ export function rankedScores(
   for (const doc of docs) {
     const title = titleOf(doc);
     let named = title.length > 0 ? 0 : -1;
-    for (const stem of new Set(title)) {
+    for (const stem of title) {
       const idf = idfOf.get(stem);
       if (idf === undefined) {
         named = -1;

@@ -11,13 +11,15 @@ import { indexTerms } from './tokenizer';
  * {@link CorpusView}, the documents one caller may see, so a note hidden from the caller
  * changes no score it sees.
  *
- * Memory layout, chosen for a 14k-note vault in a few tens of MB: a posting list is a
- * `Uint32Array` of pairs `[doc id, field | frequency << 3]`, sorted by doc id; per-document
- * field lengths are one flat `Uint32Array`. Doc ids are dense and only grow: a re-added
- * document gets a new id, the old one is removed from every posting list it was in (the
- * document's own term list says which). A document loaded from a saved index has no term
- * list: when it is removed it is tombstoned instead, skipped by every lookup, and dropped
- * for good by the next save (which renumbers documents densely).
+ * Memory layout, measured at 100k generated notes (docs/performance.md): a posting list is a
+ * `Uint32Array` of pairs `[doc id, field | frequency << 3]`, sorted by doc id, grown by
+ * doubling while indexing and trimmed to its length by {@link trim} once a build ends;
+ * per-document field lengths are one flat `Uint32Array`, and so are the documents' own term
+ * lists ({@link DocTermLists}: one arena, no object per document). Doc ids are dense and only
+ * grow: a re-added document gets a new id, the old one is removed from every posting list it
+ * was in (the document's own term list says which). A document loaded from a saved index has
+ * no term list: when it is removed it is tombstoned instead, skipped by every lookup, and
+ * dropped for good by the next save (which renumbers documents densely).
  */
 
 /** Number of indexed fields per document; field numbers are 0 ≤ f < FIELD_COUNT (at most 8: 3 bits of a posting). */
@@ -52,6 +54,8 @@ const FUZZY_WEIGHT = 0.45;
 const TERM_LINE_CHARS = 1 << 18;
 /** Documents per saved doc line. */
 const DOC_LINE_ROWS = 2000;
+/** Posting lists trimmed per step of {@link TermIndex.trimSteps} (a few ms of copying at 100k notes). */
+const TRIM_STEP_LISTS = 1024;
 
 /** Scores summed per document for one query term: `values` by doc id, `docs` the ids with a score, in first-scored order. */
 export interface ScoreSheet {
@@ -82,7 +86,7 @@ export class TermIndex {
   private postLen: number[] = [];
   private docKey: (string | null)[] = [];
   private fieldLen = new Uint32Array(FIELD_COUNT * 1024);
-  private docTerms: (Uint32Array | null)[] = [];
+  private readonly docTerms = new DocTermLists();
   /** 1 for a tombstoned document (see the class comment), by doc id; `deadCount` of them. */
   private dead = new Uint8Array(1024);
   private deadCount = 0;
@@ -138,7 +142,7 @@ export class TermIndex {
         }
       }
     }
-    this.docTerms[doc] = Uint32Array.from(all);
+    this.docTerms.set(doc, all);
     this.live++;
     return doc;
   }
@@ -149,9 +153,8 @@ export class TermIndex {
     this.version++;
     this.docKey[doc] = null;
     this.live--;
-    const terms = this.docTerms[doc];
-    this.docTerms[doc] = null;
-    if (terms === null || terms === undefined) {
+    const terms = this.docTerms.take(doc);
+    if (terms === null) {
       if (doc >= this.dead.length) this.dead = growBytes(this.dead, doc + 1);
       this.dead[doc] = 1;
       this.deadCount++;
@@ -355,7 +358,6 @@ export class TermIndex {
         if (!Array.isArray(row) || typeof row[0] !== 'string' || row.length !== FIELD_COUNT + 1) throw new Error('saved search index has a malformed document row');
         const doc = this.docKey.length;
         this.docKey.push(row[0]);
-        this.docTerms.push(null);
         if (this.fieldLen.length < (doc + 1) * FIELD_COUNT) this.fieldLen = grow(this.fieldLen, (doc + 1) * FIELD_COUNT);
         for (let f = 0; f < FIELD_COUNT; f++) {
           const n = Number(row[f + 1]) >>> 0;
@@ -377,6 +379,43 @@ export class TermIndex {
     }
   }
 
+  /**
+   * Drops the spare capacity that growth by doubling left in every posting list and in the
+   * documents' term lists (a third of the postings' bytes after a cold build at 100k notes).
+   * Costs one copy of the postings, so it comes in steps the caller may yield between (each
+   * trims {@link TRIM_STEP_LISTS} posting lists, the last one the term lists); the index
+   * stays consistent between steps and may change meanwhile. Run it when a build ends, not
+   * after each change.
+   */
+  *trimSteps(): Generator<void> {
+    for (let first = 0; first < this.post.length; first += TRIM_STEP_LISTS) {
+      const end = Math.min(this.post.length, first + TRIM_STEP_LISTS);
+      for (let id = first; id < end; id++) {
+        const list = this.post[id];
+        const len = this.postLen[id] ?? 0;
+        if (list != null && list.length > len) this.post[id] = len === 0 ? null : list.slice(0, len);
+      }
+      yield;
+    }
+    this.docTerms.trim();
+  }
+
+  /**
+   * Bytes held by the index's typed arrays (outside the JS heap, in `arrayBuffers`), by
+   * structure: posting lists (allocated, and used by postings), per-document term lists,
+   * and the per-document field lengths with the scoring scratch arrays. For the bench.
+   */
+  bytes(): { postings: number; postingsUsed: number; docTerms: number; perDoc: number } {
+    let postings = 0;
+    let postingsUsed = 0;
+    for (let id = 0; id < this.post.length; id++) {
+      postings += this.post[id]?.byteLength ?? 0;
+      postingsUsed += (this.postLen[id] ?? 0) * 4;
+    }
+    const perDoc = this.fieldLen.byteLength + this.dead.byteLength + this.stamps.byteLength + this.counts.byteLength + this.seen.byteLength;
+    return { postings, postingsUsed, docTerms: this.docTerms.bytes(), perDoc };
+  }
+
   /** The term's posting list (slots past `postLen[id]` are spare capacity). */
   private postingsOf(id: number): Uint32Array {
     return this.post[id] ?? EMPTY;
@@ -396,6 +435,75 @@ export class TermIndex {
 }
 
 const EMPTY = new Uint32Array(0);
+/** `DocTermLists.start` of a document without a term list (loaded from a saved index, or removed). */
+const NO_LIST = 0xffffffff;
+
+/**
+ * The distinct term ids of each document, which {@link TermIndex.remove} needs to find the
+ * document's postings: every list in one `Uint32Array` arena, addressed by a start and a
+ * count per doc id, instead of one typed array per document (100k of them cost about 20 MB
+ * of object headers at 100k notes). A removed document's slots become garbage, reclaimed by
+ * copying the live lists once garbage outweighs them.
+ */
+class DocTermLists {
+  private data = new Uint32Array(1024);
+  private used = 0;
+  private garbage = 0;
+  private start = new Uint32Array(1024).fill(NO_LIST);
+  private count = new Uint32Array(1024);
+
+  /** Stores `terms` as document `doc`'s list (`doc` has none yet). */
+  set(doc: number, terms: readonly number[]): void {
+    if (doc >= this.start.length) {
+      const old = this.start.length;
+      this.start = grow(this.start, doc + 1);
+      this.start.fill(NO_LIST, old);
+      this.count = grow(this.count, doc + 1);
+    }
+    if (this.used + terms.length > this.data.length) this.data = grow(this.data, this.used + terms.length);
+    for (let i = 0; i < terms.length; i++) this.data[this.used + i] = terms[i];
+    this.start[doc] = this.used;
+    this.count[doc] = terms.length;
+    this.used += terms.length;
+  }
+
+  /** Document `doc`'s list, removed from the store (a copy), or null when it has none. */
+  take(doc: number): Uint32Array | null {
+    if (doc >= this.start.length || this.start[doc] === NO_LIST) return null;
+    const at = this.start[doc];
+    const out = this.data.slice(at, at + this.count[doc]);
+    this.start[doc] = NO_LIST;
+    this.garbage += out.length;
+    if (this.garbage > 4096 && this.garbage * 2 > this.used) this.compact(this.used - this.garbage);
+    return out;
+  }
+
+  /** Drops the arena's spare capacity. */
+  trim(): void {
+    if (this.data.length > this.used) this.compact(this.used - this.garbage);
+  }
+
+  /** Bytes of the arena and its per-document index. */
+  bytes(): number {
+    return this.data.byteLength + this.start.byteLength + this.count.byteLength;
+  }
+
+  /** Copies the live lists, in doc order, into an arena of exactly `size` slots. */
+  private compact(size: number): void {
+    const out = new Uint32Array(size);
+    let next = 0;
+    for (let doc = 0; doc < this.start.length; doc++) {
+      const at = this.start[doc];
+      if (at === NO_LIST) continue;
+      out.set(this.data.subarray(at, at + this.count[doc]), next);
+      this.start[doc] = next;
+      next += this.count[doc];
+    }
+    this.data = out;
+    this.used = next;
+    this.garbage = 0;
+  }
+}
 
 /** A copy of `a` with room for at least `min` elements (capacity doubled). */
 function grow(a: Uint32Array, min: number): Uint32Array<ArrayBuffer> {
