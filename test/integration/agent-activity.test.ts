@@ -27,7 +27,17 @@ describe('agent activity log', () => {
   const userEdit = async (p: string, edit: (text: string) => string): Promise<void> => {
     const file = env.booted.app.vault.getFileByPath(p);
     if (!file) throw new Error(`no ${p}`);
+    // Obsidian re-parses the note's metadata after the write, asynchronously: wait for it, as
+    // access rules (frontmatter `access`) are read from the metadata cache.
+    const parsed = new Promise<void>((resolve) => {
+      const ref = env.booted.app.metadataCache.on('changed', (changed) => {
+        if (changed.path !== p) return;
+        env.booted.app.metadataCache.offref(ref);
+        resolve();
+      });
+    });
     await env.booted.app.vault.process(file, edit);
+    await parsed;
   };
 
   beforeEach(async () => {
