@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { connectClient } from '../harness/boot-plugin';
@@ -6,7 +7,8 @@ import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 import { call } from './write-helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
-const TOKEN = 'vmcp_newcomer_activity_token_0123456789';
+/** The run's bearer token, new for every test run. */
+const TOKEN = `vmcp_${randomBytes(24).toString('base64url')}`;
 
 /** Every note and folder of a vault folder with its text, skipping the config folder and the local trash. */
 async function snapshot(dir: string, sub = ''): Promise<Record<string, string>> {
