@@ -13,6 +13,18 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * `stringifyYaml` instead of bundling `yaml` (98 KB); see KEPT_OUT.
  */
 const BUDGET_BYTES = 700_000;
+/**
+ * Why each bundled package is there, printed beside its cost; a package in main.js without an
+ * entry here fails the check, so every dependency's cost and reason stay on record.
+ */
+const WHY = {
+  '@modelcontextprotocol/server': 'the MCP server: official SDK v2, both protocol eras on one endpoint',
+  '@modelcontextprotocol/core': "the SDK's shared protocol types and schemas",
+  zod: "tool input schemas; the SDK's own schemas are zod v4 classic, so one copy serves both",
+  'fuse.js': '"did you mean" for a note not found (basic build: fuzzy names, paths, aliases)',
+  diff: 'line and word diffs of proposal hunks',
+  porter2: 'English stemming for ranked lexical search',
+};
 /** Inputs that must not be in main.js (matched on the metafile path), with the reason printed when one is. */
 const KEPT_OUT = [
   {
@@ -47,11 +59,16 @@ const kb = (bytes) => `${(bytes / 1000).toFixed(1).padStart(7)} KB`;
 const rows = [...cost].filter(([, bytes]) => bytes > 0).sort((a, b) => b[1] - a[1]);
 const width = Math.max(...rows.map(([name]) => name.length));
 console.log('main.js (minified) by package / src folder:');
-for (const [name, bytes] of rows) console.log(`  ${name.padEnd(width)} ${kb(bytes)}`);
+for (const [name, bytes] of rows) console.log(`  ${name.padEnd(width)} ${kb(bytes)}${name in WHY ? `  ${WHY[name]}` : ''}`);
 const deps = rows.filter(([name]) => !name.startsWith('src/')).reduce((sum, [, bytes]) => sum + bytes, 0);
 console.log(`  ${'dependencies'.padEnd(width)} ${kb(deps)}\n  ${'total'.padEnd(width)} ${kb(output.bytes)}  (budget ${kb(BUDGET_BYTES).trim()})`);
 
 const problems = [];
+for (const [name] of rows) {
+  if (!name.startsWith('src/') && !name.startsWith('scripts/') && !(name in WHY)) {
+    problems.push(`${name} is in main.js without a reason: add it to WHY in scripts/check-bundle.mjs (or keep it out).`);
+  }
+}
 for (const { name, pattern, why } of KEPT_OUT) {
   if (Object.keys(output.inputs).some((input) => pattern.test(input))) problems.push(`${name} in main.js: ${why}.`);
 }
