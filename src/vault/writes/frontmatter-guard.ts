@@ -1,5 +1,4 @@
 import { getFrontMatterInfo, parseYaml } from 'obsidian';
-import { parse as parseYamlDocument } from 'yaml';
 import { ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
 import { ACCESS_KEY, AGENT_OVERRIDES_KEY, noteAccess, unparsedBlockAccess } from '../access/access-rules';
@@ -75,16 +74,38 @@ export function guardFrontmatter(before: string, after: string, notePath: string
  * The protected keys of a block read with YAML merge keys expanded (`<<: *anchor`, YAML 1.1).
  * Whether the app's own parser expands them is not something we can check here, so a change
  * is judged both ways: a merge key must not smuggle in an `access` rule. A block that is
- * empty, or does not parse this way, counts as having no protected keys.
+ * empty, or does not parse, counts as having no protected keys.
  */
 function mergedFingerprint(block: string): string {
   let data: unknown = null;
   try {
-    if (block !== '') data = parseYamlDocument(block.replace(/\r\n/g, '\n'), { merge: true });
+    if (block !== '') data = withMergeKeys(parseYaml(block.replace(/\r\n/g, '\n')));
   } catch {
     data = null;
   }
   return protectedFingerprint(data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {});
+}
+
+/**
+ * `value` with YAML 1.1 merge keys expanded at every depth (https://yaml.org/type/merge.html):
+ * a `<<` key whose value is a mapping, or a list of mappings, is replaced by their entries;
+ * the mapping's own keys win, then earlier mappings in the list. A parser that expands merge
+ * keys itself leaves no `<<` to expand. A `<<` holding anything else stays a plain key.
+ * @param seen the mappings being expanded on the current path (an alias cycle ends there).
+ */
+function withMergeKeys(value: unknown, seen: ReadonlySet<object> = new Set()): unknown {
+  if (value === null || typeof value !== 'object' || seen.has(value)) return value;
+  const path = new Set(seen).add(value);
+  if (Array.isArray(value)) return value.map((item) => withMergeKeys(item, path));
+  const own = value as Record<string, unknown>;
+  const sources = Array.isArray(own['<<']) ? (own['<<'] as unknown[]) : [own['<<']];
+  const mergeable = '<<' in own && sources.every((source) => source !== null && typeof source === 'object' && !Array.isArray(source));
+  const out: Record<string, unknown> = {};
+  if (mergeable) {
+    for (const source of [...sources].reverse()) Object.assign(out, withMergeKeys(source, path));
+  }
+  for (const [key, item] of Object.entries(own)) if (!(mergeable && key === '<<')) out[key] = withMergeKeys(item, path);
+  return out;
 }
 
 /**
