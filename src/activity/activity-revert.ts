@@ -1,5 +1,5 @@
 /**
- * Reverting logged changes (DESIGN.md, "Agent activity"): one entry, or every entry of a key or
+ * Reverting logged changes (docs/architecture.md#agent-activity): one entry, or every entry of a key or
  * of a session, newest first. A revert is a write like any other, made through the same
  * primitives (NoteWriter's hash-guarded apply, create, move, trash; WidgetStore) with the
  * checks of the key that made the change (its label for access rules, its roots now), so a

@@ -27,7 +27,7 @@ export function hunkSummaries(text: string, hunks: readonly Hunk[]): HunkSummary
 }
 
 /**
- * The result a write tool returns for a `propose` key (DESIGN.md, "Tools"):
+ * The result a write tool returns for a `propose` key (docs/architecture.md#tool-contract):
  * `{status: 'pending', proposal_id, kind, path, to?, hunks?, message}`.
  */
 export function stagedResult(p: Proposal, hunks: readonly Hunk[]): Record<string, unknown> {

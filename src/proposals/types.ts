@@ -1,10 +1,10 @@
 /**
- * The plain-data shapes of propose mode (DESIGN.md, "Proposals"): a staged change, its
+ * The plain-data shapes of propose mode (docs/architecture.md#proposals): a staged change, its
  * hunks, and a hunk placed on a note's current text for review. No Obsidian objects, no
  * DOM: proposals are persisted as JSON and shown by editor/ and ui/.
  */
 
-/** What a proposal changes (DESIGN.md, "Proposals"). */
+/** What a proposal changes (docs/architecture.md#proposals). */
 export type ProposalKind = 'edit' | 'create' | 'delete' | 'move' | 'properties' | 'folder';
 
 /**

@@ -67,7 +67,7 @@ const CACHED_SCOPES = 8;
 
 /**
  * The vault's lexical search index: the thin adapter between NoteStore and the pure
- * {@link LexicalEngine}. Builds after layout ready in time slices (DESIGN.md, Runtime facts:
+ * {@link LexicalEngine}. Builds after layout ready in time slices (docs/architecture.md#runtime-facts:
  * heavy work never blocks the UI), stays current through `NoteStore.onNoteChange`, and
  * answers queries for one caller's access scope.
  */

@@ -1,5 +1,5 @@
 /**
- * Shapes returned by the search index to the `search` tool (DESIGN.md, Tools → search).
+ * Shapes returned by the search index to the `search` tool (docs/architecture.md#tool-contract, search).
  */
 
 /** One ranked note. `section`/`section_heading` name the outline section holding the snippet's match, so `read_note({path, section})` can follow. */

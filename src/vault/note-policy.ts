@@ -33,7 +33,7 @@ export interface NotePolicySource {
 }
 
 /**
- * The vault's path and access policy (DESIGN.md "Notes that agents may not touch"), shared by
+ * The vault's path and access policy (docs/architecture.md#trust-model), shared by
  * reads, writes and proposals: how an agent-supplied path or note reference becomes a vault
  * path or TFile (normalization, real spelling, wikilink-style names, ids), and whether a key's
  * {@link AccessScope} may use it (quarantine, key roots, the `access` / `agent_overrides`
@@ -208,7 +208,7 @@ export class NotePolicy {
    * True when the entry at `path` inside the widgets folder (a widget file, a backup name) is
    * closed to every route: quarantined, or its real path is outside the vault (a symbolic link
    * out, or a dangling one, that the user does not trust in settings `access.trustedSymlinks`;
-   * README "Security model"). Widget code treats such an entry as if nothing were there but
+   * docs/security.md#symbolic-links). Widget code treats such an entry as if nothing were there but
    * never reads or writes through it. The widgets folder itself is checked by {@link widgetsFolderFor}.
    */
   isWidgetEntryClosed(path: string): boolean {

@@ -59,7 +59,7 @@ export interface NoteStoreOptions {
  * `app.workspace` (with its {@link policy}, {@link writes} and {@link widgets}): reads notes, their metadata
  * (frontmatter, titles, tags, outline, links), lists and change events. Every tool asks it,
  * passing the caller's {@link AccessScope}; which paths and notes a scope may use is decided
- * in one place, {@link policy} (DESIGN.md "Notes that agents may not touch"). A note the
+ * in one place, {@link policy} (docs/architecture.md#trust-model). A note the
  * scope may not read behaves as missing.
  */
 export class NoteStore implements NoteReader {

@@ -23,7 +23,7 @@ async function snapshot(dir: string, sub = ''): Promise<Record<string, string>> 
 }
 
 /**
- * The README's newcomer loop with the real runner (`npm start`'s headless.ts over the built
+ * The terminal loop of docs/agent-activity.md#from-the-terminal with the real runner (`npm start`'s headless.ts over the built
  * main.js, in its own process): a force key edits, moves and deletes a note over MCP, the
  * terminal's `activity` lists the three changes, `revert` takes each back, and the vault is
  * as it was.

@@ -81,10 +81,10 @@ describe('npm start options', () => {
   });
 });
 
-describe('README: the npm start commands it shows', () => {
-  const readme = readFileSync(nodePath.resolve(__dirname, '../../README.md'), 'utf8');
-  const start = readme.indexOf('\n### Semantic and hybrid search from the terminal\n');
-  const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
+describe('docs/npm-start.md: the npm start commands it shows', () => {
+  const page = readFileSync(nodePath.resolve(__dirname, '../../docs/npm-start.md'), 'utf8');
+  const start = page.indexOf('\n## Semantic and hybrid search from the terminal\n');
+  const section = page.slice(start, page.indexOf('\n## ', start + 1));
 
   it('gives the two Ollama commands, whose npm start flags parse to an Ollama embedding endpoint', () => {
     expect(start).toBeGreaterThan(0);
@@ -93,6 +93,18 @@ describe('README: the npm start commands it shows', () => {
     expect(line).not.toBeNull();
     const options = parseRunOptions(line![1].split(/\s+/));
     expect(options).toMatchObject({ embedUrl: 'http://127.0.0.1:11434/v1', embedModel: 'nomic-embed-text' });
+  });
+
+  it('lists in its options table exactly the flags of the runner\'s usage text', () => {
+    const tableFlags = [...page.matchAll(/^\| `(--[a-z-]+)/gm)].map((m) => m[1]!).sort();
+    const usageFlags = [...USAGE.matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]!).sort();
+    expect(usageFlags.length).toBeGreaterThan(5);
+    expect(tableFlags).toEqual(usageFlags);
+  });
+
+  it('documents, here and in the README, the first line the runner prints (scripts/run-banner.ts startupLines)', () => {
+    const readme = readFileSync(nodePath.resolve(__dirname, '../../README.md'), 'utf8');
+    for (const text of [page, readme]) expect(text).toContain('\nMCP server listening on http://127.0.0.1:27200/mcp\n');
   });
 
   it('shows the API key read from the environment variable the runner reads, never as a flag', () => {

@@ -7,7 +7,7 @@
  *   Unlike ranks, normalized scores keep how far ahead a list's best hit is, so a list that is
  *   sure of one note outweighs one that is not.
  * {@link HYBRID_FUSION} is what `search` uses in hybrid mode; its values were chosen on one
- * half of the bench's labelled questions and checked on the other (README, Performance).
+ * half of the bench's labelled questions and checked on the other (docs/performance.md#search-quality).
  */
 
 /** The constant of the original RRF paper; larger values flatten the head of each list. */
@@ -48,7 +48,7 @@ export type FusionParams =
  * Chosen by `npm run bench -- --only semantic --tune-fusion` (scripts/bench/fusion-tuning.ts)
  * on the tuning half of the labelled questions of both vaults with the npm word-vector model
  * (printed as weights [0, 0.5, 0.5], the same order), and reported on the held-out half
- * (README, Performance → Search quality).
+ * (docs/performance.md#search-quality).
  */
 export const HYBRID_FUSION: FusionParams = { method: 'rank', k: 20, weights: [0, 1, 1] };
 

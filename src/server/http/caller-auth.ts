@@ -17,7 +17,7 @@ export type AuthVerdict =
   | { ok: true; caller: Caller; headers: Record<string, string> }
   | { ok: false; status: number; code: number; message: string; headers: Record<string, string> };
 
-/** Decides who a request's bearer token is (DESIGN.md "Security at the door": the key check). */
+/** Decides who a request's bearer token is (docs/architecture.md#request-path: the key check). */
 export interface CallerVerifier {
   /** @returns the verdict; never throws for bad credentials. */
   verify(req: IncomingMessage): Promise<AuthVerdict>;
@@ -33,7 +33,7 @@ function unauthorized(message: string): AuthVerdict {
 /**
  * The verifier of this vault's door: a local key's token (compared in constant time across the
  * key set by the {@link KeyRing}; a cloud-only key is refused 403 -32004), or a call another
- * open vault forwarded (README "Several vaults": its signed assertion must verify
+ * open vault forwarded (docs/several-vaults.md: its signed assertion must verify
  * (forward-assertion.ts), then it runs as this vault's key with the caller's label, and the
  * answer carries this vault's receipt for the token, {@link RECEIPT_HEADER}).
  */

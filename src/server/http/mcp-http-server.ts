@@ -41,7 +41,7 @@ export type ServerStatus =
  * `_meta` envelope) statelessly ({@link ModernEndpoint}), anything else in a session of the
  * session era, one SDK `Server` per session ({@link SessionTable}). The door checks Host, Origin,
  * the declared body size (request-checks.ts), the bearer key ({@link CallerVerifier}) and the
- * master switch, in that order (DESIGN.md "Transport and protocol"), all from the headers; only
+ * master switch, in that order (docs/architecture.md#request-path), all from the headers; only
  * then is the body read (up to the size limit), then the JSON-RPC framing and params and, within
  * a session, its key, its protocol revision and that no request reuses an id still in flight.
  */

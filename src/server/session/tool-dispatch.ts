@@ -62,7 +62,7 @@ function argumentsSchemaOf(tool: ToolDefinition): z.ZodObject {
 }
 
 /**
- * The refusal of an enabled tool outside the calling key's tool set (DESIGN.md "Keys"):
+ * The refusal of an enabled tool outside the calling key's tool set (docs/architecture.md#keys):
  * -32602, as for an unknown or disabled tool, with a message that says why.
  */
 export function outsideToolSetError(name: string, keyLabel: string): JsonRpcError {

@@ -10,8 +10,8 @@ const LIST_LIMIT = 50;
 
 /**
  * `proposal_status`: the state of the proposals this key staged (pending, accepted, partly
- * accepted, rejected, stale), never another key's (DESIGN.md, "Proposals"); with `activity`,
- * this key's entries of the agent activity log instead (DESIGN.md, "Agent activity"; see
+ * accepted, rejected, stale), never another key's (docs/architecture.md#proposals); with `activity`,
+ * this key's entries of the agent activity log instead (docs/architecture.md#agent-activity; see
  * activity/agent-activity.ts). One tool for both keeps tools/list within its budget.
  */
 export const proposalStatusTool = defineTool({

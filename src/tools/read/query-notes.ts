@@ -9,11 +9,11 @@ import { defineTool } from '../tool';
 const NEAR_CHARS = 24;
 
 /**
- * `query_notes`: a base-style query over frontmatter and file fields (DESIGN.md, Tools). Runs
+ * `query_notes`: a base-style query over frontmatter and file fields (docs/architecture.md#tool-contract). Runs
  * over the notes the caller may read (NoteStore.readableNotes: quarantine, roots and
  * `access: private` / `no-access` applied, exactly as list_notes). A query that does not
- * parse is answered as a result with `error` and `position` (DESIGN.md: parse errors are
- * results, not failures).
+ * parse is answered as a result with `error` and `position` (docs/architecture.md#tool-contract: parse
+ * errors are results, not failures).
  */
 export const queryNotesTool = defineTool({
   name: 'query_notes',

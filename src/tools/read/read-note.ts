@@ -7,7 +7,7 @@ import { withPreamble } from '../../vault/content/sections';
 import type { AgentInstructions } from '../../vault/note-store';
 import { defineTool, type ToolContext } from '../tool';
 
-/** Default cap on returned body/outline text, chars (DESIGN.md, `read_note`). */
+/** Default cap on returned body/outline text, chars (docs/architecture.md#tool-contract, `read_note`). */
 export const BODY_BUDGET = 8000;
 
 /** One page of a longer text. Offsets and lengths are in chars (UTF-16 code units). */

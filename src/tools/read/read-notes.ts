@@ -6,7 +6,7 @@ import type { AgentInstructions } from '../../vault/note-store';
 import { BODY_BUDGET, cappedInstructions, noteHeader, pageText } from './read-note';
 import { defineTool } from '../tool';
 
-/** Most notes one `read_notes` call takes (DESIGN.md, "Tools"). */
+/** Most notes one `read_notes` call takes (docs/architecture.md#tool-contract). */
 export const MAX_NOTES_PER_CALL = 20;
 
 /**

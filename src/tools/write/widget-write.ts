@@ -9,7 +9,7 @@ import { widgetQueryError } from '../widget-query';
 
 /**
  * `widget_write`: adds or replaces one widget. Like every write it goes through the key's
- * mode (DESIGN.md, "Keys"): a `propose` key can only stage a new widget, which the user
+ * mode (docs/architecture.md#keys): a `propose` key can only stage a new widget, which the user
  * reviews like a new note; a `force` key creates it at once, and only a force key can replace
  * an existing widget, with `expected_hash`, the old text archived first as `<id>.html.bak`,
  * or `<id>.html.bak.1`, `.bak.2`, ... when taken (backups are never overwritten).

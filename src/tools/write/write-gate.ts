@@ -5,7 +5,7 @@ import type { WriteRequest } from '../../vault/writes/write-types';
 import type { ToolContext } from '../tool';
 
 /**
- * The one place that decides whether a write is applied or staged (DESIGN.md, "Keys": a
+ * The one place that decides whether a write is applied or staged (docs/architecture.md#keys: a
  * `force` key's writes apply directly; `propose`, the default and what any unknown mode
  * means, stages them for review). Every write tool calls {@link submitWrite}.
  */

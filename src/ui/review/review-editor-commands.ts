@@ -15,7 +15,7 @@ interface ReviewCommand {
 
 const hunksIn = (cm: EditorView) => cm.state.field(reviewHunksField, false) ?? [];
 
-/** The editor commands of the inline review (DESIGN.md, "Proposals"); no default hotkeys. */
+/** The editor commands of the inline review (docs/architecture.md#proposals); no default hotkeys. */
 const REVIEW_COMMANDS: readonly ReviewCommand[] = [
   {
     id: 'accept-change-at-cursor',

@@ -3,8 +3,8 @@ import { ToolError } from '../../errors';
 
 /**
  * Lexical path rules shared by every NoteStore check: how an agent-supplied string becomes a
- * vault-relative path before any lookup, quarantine or roots check (DESIGN.md, "Notes that
- * agents may not touch": paths are normalized before any check). Nothing here reads the vault.
+ * vault-relative path before any lookup, quarantine or roots check
+ * (docs/architecture.md#trust-model: paths are normalized before any check). Nothing here reads the vault.
  */
 
 /** An absolute file-system path or URL: `C:\…`, `\\server\…`, `file://…`, `obsidian://…`. */

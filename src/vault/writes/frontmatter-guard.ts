@@ -4,8 +4,8 @@ import type { AccessScope } from '../access/access';
 import { ACCESS_KEY, AGENT_OVERRIDES_KEY, noteAccess, unparsedBlockAccess } from '../access/access-rules';
 
 /**
- * The guard that keeps agents away from a note's access rules (DESIGN.md, "Notes that agents
- * may not touch"): no route may add, change or remove `access` or `agent_overrides`, and no
+ * The guard that keeps agents away from a note's access rules
+ * (docs/architecture.md#trust-model): no route may add, change or remove `access` or `agent_overrides`, and no
  * write may leave frontmatter that does not parse (which would hide those keys from the
  * metadata cache and so loosen them). It compares whole texts before and after a change, so
  * it holds for every route: patches, whole-body writes, anchored edits inside the block,
@@ -128,7 +128,7 @@ export function protectedKeysError(notePath: string): ToolError {
 
 /**
  * Checks, on the exact text about to be changed, that `scope` may write the note: its own
- * `access` and `agent_overrides[scope.label]` (DESIGN.md), keys in any case; in a block that
+ * `access` and `agent_overrides[scope.label]` (docs/architecture.md#trust-model), keys in any case; in a block that
  * does not parse, an access rule counts at its strictest (access-rules unparsedBlockAccess). Used inside atomic writes so a rule
  * added since the tool resolved the note still holds.
  * @throws ToolError('not_found') when the note is private to this key (it behaves as

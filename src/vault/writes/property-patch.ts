@@ -8,7 +8,7 @@ import type { PropertyPatch, TextEditResult } from './write-types';
 
 /**
  * Frontmatter property patches for `set_properties` and `write_note`'s `frontmatter_patch`
- * (DESIGN.md tool table): a value sets, null deletes, other keys are kept, and value types
+ * (docs/architecture.md#tool-contract): a value sets, null deletes, other keys are kept, and value types
  * are kept (a list stays a list). {@link patchFrontmatterText} applies a patch to a whole note
  * text, so the write runs inside one `vault.process` together with its hash check (and, for
  * `write_note`, the new body).
