@@ -3,6 +3,7 @@ import { searchByMode } from '../../search/hybrid/mode-search';
 import type { SearchHit } from '../../search/types';
 import { syntheticId } from '../../vault/paths/note-ref';
 import { defineTool } from '../tool';
+import { arrayOf, INTEGER, NUMBER, objectOf, STRING } from '../output-schema';
 
 /** Results per page when the caller gives no `limit`: enough to choose from, cheap to read. */
 export const SEARCH_DEFAULT_LIMIT = 10;
@@ -50,12 +51,25 @@ export const searchTool = defineTool({
     mode: z
       .enum(['hybrid', 'lexical', 'semantic'])
       .optional()
-      .describe('hybrid (default; lexical, saying why, while the semantic index is off or building), lexical, semantic (needs the index).'),
+      .describe('Default hybrid (lexical, saying why, until the semantic index is ready).'),
     limit: z.number().int().min(1).max(100).optional().describe('Results per page, 1-100; default 10.'),
     cursor: z.string().optional().describe('next_cursor of the previous page.'),
     fields: z.enum(['full', 'metadata']).optional().describe('"metadata": no snippets.'),
     regex: z.boolean().optional().describe('The whole query is one JavaScript regex on note bodies.'),
   },
+  outputSchema: objectOf(
+    {
+      results: arrayOf(
+        objectOf(
+          { path: STRING, score: NUMBER, section: { type: ['string', 'null'] } },
+          ['path', 'score', 'section'],
+        ),
+      ),
+      next_cursor: STRING,
+      total: INTEGER,
+    },
+    ['results', 'total'],
+  ),
   annotations: { title: 'Search notes', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const mode = args.mode ?? 'hybrid';
