@@ -103,11 +103,19 @@ Shortened for reading: strings over ${MAX_STRING_CHARS} characters end in "…";
 show their first ${ARRAY_HEAD_ITEMS} and "… N more items". Values that differ from run to run are
 masked: \`<time>\` (file times), \`<hash>\` (content hashes), \`<vault path>\` and \`<vault name>\`
 (the temporary vault folder).
+
+Output schemas: \`search\`, \`read_note\`, \`read_notes\` and \`proposal_status\` declare an
+\`outputSchema\` (JSON Schema 2020-12), shown under their description: these are the results
+client programs act on (a hit's \`path\` and \`section\` to read next, paging, a note's \`hash\`
+for \`expected_hash\`, a proposal's \`status\`). Each names only those fields and leaves its
+objects open (other fields, such as \`note\`, may appear), since every agent pays for tools/list
+in every session; the other tools' results are read by the model from the text. Failed calls
+are \`isError\` results, which the schemas do not describe.
 `;
 
 /**
  * docs/tools.md for `examples`: the preamble, a list of the tools, then per tool its
- * description (as tools/list gives it), the call's arguments (in full) and its result (masked
+ * description (as tools/list gives it), its output schema when it declares one, the call's arguments (in full) and its result (masked
  * and trimmed), both as JSON.
  * @param examples the run's examples in tools/list order
  * @param vaultDir the run's vault folder (masked in results, see {@link maskRunValues})
@@ -121,6 +129,7 @@ export function renderToolDocs(examples: readonly ToolExample[], vaultDir: strin
       '',
       ...example.description.split('\n').map((line) => `> ${line}`.trimEnd()),
       '',
+      ...(example.outputSchema === undefined ? [] : ['Output schema:', '', '```json', compactJson(example.outputSchema), '```', '']),
       'Call:',
       '',
       '```json',

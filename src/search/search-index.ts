@@ -219,9 +219,11 @@ export class SearchIndex {
     await this.queue;
     const progress: IndexProgress | null = this.current === 'building' ? { complete: false, indexed: this.progress.indexed, total: this.progress.total } : null;
     const guard = new RegexGuard();
+    let notesRead = 0;
+    const onTextRead = options.onTextRead;
     const { matches, total, ranked } = await this.engine.match(
       ast,
-      (path) => this.readPath(path),
+      onTextRead ? (path) => this.readPath(path).finally(() => onTextRead(++notesRead)) : (path) => this.readPath(path),
       { key: scopeKey(scope), allow: this.readableIn(scope) },
       guard,
       offset + limit,

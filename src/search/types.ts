@@ -53,4 +53,10 @@ export interface SearchOptions {
   fields?: 'full' | 'metadata';
   /** Treat the whole query as one JavaScript regular expression tested on note bodies. */
   regex?: boolean;
+  /**
+   * Called after each note text the search reads to check phrases, regexes or `content:`
+   * (where a search over a large vault waits), with how many it has read so far; the search
+   * tool turns it into MCP progress notifications.
+   */
+  onTextRead?: (notesRead: number) => void;
 }

@@ -22,7 +22,8 @@ describe('write tools over MCP, force key on the demo vault', () => {
     for (const name of WRITE_TOOLS) {
       const tool = tools.find((t) => t.name === name);
       expect(tool).toBeDefined();
-      expect(tool?.annotations?.readOnlyHint).toBe(false);
+      // readOnlyHint is false by the spec's default, so tools/list leaves it out (tool-dispatch compactAnnotations).
+      expect(tool?.annotations?.readOnlyHint ?? false).toBe(false);
       expect(Object.keys(tool?.inputSchema.properties ?? {})).toContain('expected_hash');
     }
     const edit = tools.find((t) => t.name === 'edit_note');

@@ -22,7 +22,7 @@ export const queryNotesTool = defineTool({
     'Find notes by properties and file fields, like a base: WHERE status is "draft" AND file.folder under "Projects" ' +
     'SORT file.mtime desc LIMIT 20 COLUMNS title, status. All clauses optional. Tests: is, is not, contains, not contains, ' +
     'exists, missing, gt, lt, gte, lte, under (or = != > < >= <=), joined by AND, OR, NOT, ( ). Fields: any property, ' +
-    'file.name, file.basename, file.path, file.folder, file.ext, file.mtime, file.ctime, file.size, file.tags. ' +
+    'file.name/basename/path/folder/ext/mtime/ctime/size/tags. ' +
     'Returns {columns, rows, total}; a bad query returns {error, position}.',
   kind: 'read',
   inputSchema: {

@@ -21,7 +21,7 @@ export const widgetWriteTool = defineTool({
     'Add a widget Widgets/<id>.html: self-contained HTML with <script type="application/json" id="vault-mcp-widget">' +
     '{"name","description","query"}</script>. Runs sandboxed, no network; gets {type:"vault-mcp-widget-data",result} (the ' +
     'query_notes result) by postMessage, may post {type:"vault-mcp-widget-height",height}. Replacing needs a force key and ' +
-    'expected_hash; the old file is kept as <id>.html.bak, else .bak.1, .bak.2... (never overwritten).',
+    'expected_hash; the old file is kept as <id>.html.bak (or .bak.1, .bak.2...).',
   kind: 'write',
   inputSchema: {
     id: z.string().describe('E.g. "reading-list" (letters, digits, - _).'),

@@ -14,7 +14,7 @@ import type { ToolContext } from '../tool';
 export const expectedHashArg = z
   .string()
   .optional()
-  .describe('`hash` from read_note: if the note changed since, nothing is written (conflict).');
+  .describe("read_note's hash; refused if the note changed since.");
 
 /**
  * Validates `request` against the vault for the caller (paths, access rules, expected_hash,
