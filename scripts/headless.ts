@@ -25,8 +25,8 @@ import { runReviewCommand, type ReviewCommandTarget } from '../src/ui/review/rev
 import { ACTIVITY_COMMANDS_HELP, runActivityCommand, type ActivityCommandTarget } from '../src/ui/activity/activity-commands';
 
 async function main(): Promise<void> {
-  // A terminal that went away (closed window, `| head`) must not crash the run before it cleans up.
-  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+  // A terminal that went away (closed window, `| head`: EIO, EPIPE) must not crash the run before it cleans up.
+  for (const stream of [process.stdin, process.stdout, process.stderr]) stream.on('error', () => undefined);
   const argv = process.argv.slice(2);
   const kept = npmKeptFlags(argv, process.env);
   if (kept) {

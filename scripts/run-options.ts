@@ -35,12 +35,13 @@ export interface RunOptions {
 
 /** Usage text printed by `--help` and after a bad flag. */
 export const USAGE = `Usage: npm start -- [options]
-  --vault DIR            serve this folder (default: a temporary copy of the demo vault)
+  --vault DIR            serve this folder in place (default: a temporary copy of the demo vault);
+                         the whole disk and your home folder are refused unless they hold a .obsidian folder
   --port N               port on 127.0.0.1 (default the settings' server.port, 27200; 0 = any free port)
   --token T              bearer token, at least 16 characters (default: a new random one, printed once)
   --mode propose|force   write mode of the run's key (default propose)
   --allow-writes         turn on "Allow writes" and every write tool
-  --roots a,b            confine the run's key to these vault folders (existing, not quarantined)
+  --roots a,b            confine the run's key to these folders, relative to the vault (existing, not quarantined)
   --settings FILE        settings in the plugin's data.json format (default: the vault's own
                          <config-dir>/plugins/vault-mcp/data.json when it has one); flags win over it
   --config-dir NAME      the vault's config folder, if Obsidian is set to another than .obsidian
