@@ -109,7 +109,8 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
  *   char) plus `structuredContent`, or `isError: true`
  *   with one sentence when the handler threw a {@link ToolError} or the arguments nest
  *   deeper than {@link MAX_ARGUMENT_DEPTH}.
- * @throws JsonRpcError(-32602) for an unknown or disabled tool or arguments that do not match
+ * @throws JsonRpcError(-32602) for an unknown or disabled tool (for a write tool of
+ *   ALL_TOOLS, the message says how the user turns it on) or arguments that do not match
  *   the input schema; JsonRpcError(-32603) for any other exception (a bug), after logging its
  *   stack to the console (the stack never goes into the reply).
  */
