@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { ProtocolErrorCode as ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { ToolError } from '../../errors';
 import type { ToolContext, ToolDefinition } from '../../tools/tool';
+import { ALL_TOOLS } from '../../tools/registry';
 import { internalError, JsonRpcError, toolErrorResult } from './rpc-errors';
 
 export { JsonRpcError } from './rpc-errors';
@@ -165,7 +166,8 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
  *   char) plus `structuredContent`, or `isError: true`
  *   with one sentence when the handler threw a {@link ToolError} or the arguments nest
  *   deeper than {@link MAX_ARGUMENT_DEPTH}.
- * @throws JsonRpcError(-32602) for an unknown or disabled tool or arguments that do not match
+ * @throws JsonRpcError(-32602) for an unknown or disabled tool (for a write tool of
+ *   ALL_TOOLS, the message says how the user turns it on) or arguments that do not match
  *   the input schema; JsonRpcError(-32603) for any other exception (a bug), after logging its
  *   stack to the console (the stack never goes into the reply).
  */
@@ -177,9 +179,13 @@ export async function callTool(
 ): Promise<CallToolResult> {
   const tool = tools.find((t) => t.name === name);
   if (!tool) {
+    // A write tool that exists is off by the user's settings: say which, so the agent can ask for it.
+    const off = ALL_TOOLS.some((t) => t.name === name && t.kind === 'write')
+      ? ` ${name} is a write tool, off until the user turns on "Allow writes" and its toggle in Vault MCP settings → Tools (npm start: --allow-writes).`
+      : '';
     throw new JsonRpcError(
       ErrorCode.InvalidParams,
-      `Unknown or disabled tool "${name}"; call tools/list for the tools this key may use.`,
+      `Unknown or disabled tool "${name}"; call tools/list for the tools this key may use.${off}`,
     );
   }
   if (nestsDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH)) {
