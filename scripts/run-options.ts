@@ -220,8 +220,8 @@ export function parseEmbedUrl(text: string): string {
 }
 
 /**
- * The folders of `--roots a,b`, vault-relative as a key's `roots` are in the settings (DESIGN.md
- * "Keys"): trimmed, a backslash read as `/`, empty and `.` segments dropped (`Projects/` is
+ * The folders of `--roots a,b`, vault-relative as a key's `roots` are in the settings
+ * (docs/architecture.md#keys): trimmed, a backslash read as `/`, empty and `.` segments dropped (`Projects/` is
  * `Projects`), empty entries skipped. An absolute path is refused, not converted, so the flag
  * and the settings spell a root one way; when it lies inside `vaultDir` the message gives the
  * vault-relative spelling to type.
