@@ -13,6 +13,7 @@ import { McpHttpServer } from './server/http/mcp-http-server';
 import { ProposalReview } from './proposals/proposal-review';
 import { ProposalStore } from './proposals/proposal-store';
 import { registerReview } from './ui/review/register';
+import { workspaceEditors } from './ui/review/workspace-editors';
 import { ActivityLog } from './activity/activity-log';
 import { ActivityRevert } from './activity/activity-revert';
 import { registerActivity } from './ui/activity/register';
@@ -65,6 +66,7 @@ export default class VaultMcpPlugin extends Plugin {
       quarantine: () => this.settings.access.quarantine,
       trustedSymlinks: () => this.settings.access.trustedSymlinks,
       widgetsFolder: () => this.settings.widgets.folder,
+      editors: workspaceEditors(this.app),
     });
     this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
     this.writerLock = new WriterLock(this.app.vault.adapter, this.pluginFile(WRITER_LOCK_FILE).folder);

@@ -147,7 +147,7 @@ export class ActivityRevert {
   private async undoText(entry: ActivityEntry, before: string, after: string, scope: AccessScope): Promise<number> {
     const writes = this.notes.writes;
     for (let attempt = 0; attempt < REVERT_ATTEMPTS; attempt++) {
-      const current = writes.editors?.textOf(entry.path) ?? (await writes.currentText(entry.path, scope));
+      const current = await writes.currentText(entry.path, scope);
       if (current === before) throw new ToolError('conflict', `'${entry.path}' already reads as it did before this change.`);
       let next = before;
       let left = 0;

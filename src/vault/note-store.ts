@@ -12,6 +12,7 @@ import { countTags, type TagCount } from './content/tags';
 import { AGENT_INSTRUCTION_FILES, nearestAgentInstructions } from './content/agent-instructions';
 import { parseFrontmatter } from './writes/frontmatter-guard';
 import { NoteWriter } from './writes/note-writer';
+import type { OpenNoteEditors } from './writes/open-note-editors';
 import { AppliedChanges } from './writes/applied-change';
 import { ScanCache } from './scan-cache';
 import { NotePolicy } from './note-policy';
@@ -52,6 +53,8 @@ export interface NoteStoreOptions {
   trustedSymlinks?: () => string[];
   /** Returns the widgets folder setting (settings `widgets.folder`); `Widgets` when absent. */
   widgetsFolder?: () => string;
+  /** The editors of open notes, which text writes go through (NoteWriter); none in headless runs. */
+  editors?: OpenNoteEditors;
 }
 
 /**
@@ -68,13 +71,14 @@ export class NoteStore implements NoteReader {
   private readonly quarantineList: () => string[];
   private readonly trustedList: () => string[];
   private readonly widgetsSetting: () => string;
+  private readonly editors: OpenNoteEditors | null;
   private readonly scans: ScanCache;
   private writer: NoteWriter | null = null;
   /** Every change the write primitives applied (notes, entries, widgets), for the agent activity log. */
   readonly applied = new AppliedChanges();
   private widgetStore: WidgetStore | null = null;
 
-  /** @param app the Obsidian app. @param options where the user's quarantine and trusted-link lists come from. */
+  /** @param app the Obsidian app. @param options where the user's quarantine and trusted-link lists come from, and the open editors. */
   constructor(
     private readonly app: App,
     options: NoteStoreOptions,
@@ -82,6 +86,7 @@ export class NoteStore implements NoteReader {
     this.quarantineList = options.quarantine;
     this.trustedList = options.trustedSymlinks ?? (() => []);
     this.widgetsSetting = options.widgetsFolder ?? (() => DEFAULT_WIDGETS_FOLDER);
+    this.editors = options.editors ?? null;
     this.scans = new ScanCache(app);
     this.policy = new NotePolicy(app, {
       quarantine: options.quarantine,
@@ -110,7 +115,7 @@ export class NoteStore implements NoteReader {
 
   /** The write side of the store (create, edit, properties, move, delete): see {@link NoteWriter}. */
   get writes(): NoteWriter {
-    this.writer ??= new NoteWriter(this.app, this, this.applied);
+    this.writer ??= new NoteWriter(this.app, this, this.applied, this.editors);
     return this.writer;
   }
 
