@@ -6,7 +6,7 @@
 import { ChangeSet, EditorSelection, type EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import type { ReviewHunk } from '../proposals/types';
-import { refreshReviewHunks, reviewConfig, type ReviewController } from './review-controller';
+import { refreshReviewHunks, reviewConfig, type ReviewController } from './review-config';
 import { applyReviewHunks, hunksConflict, reviewHunksField, sameHunk, setReviewHunks } from './review-state';
 
 /** The `userEvent` of an accept transaction (an `input.*` event, so the undo history keeps it as its own step). */

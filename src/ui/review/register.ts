@@ -5,7 +5,7 @@ import type { VaultMcpSettings } from '../../settings/settings';
 import { decideProposal, listPendingProposals, parseHunkNumber, showProposal } from './review-commands';
 import { reviewExtension } from '../../editor/review-extension';
 import { addReviewEditorCommands } from './review-editor-commands';
-import { notePathOf, proposalReviewController } from './review-controller';
+import { notePathOf, proposalReviewController } from './proposal-review-controller';
 import { addPendingStatusBarItem } from './pending-status-bar';
 import { PENDING_VIEW_TYPE, PendingChangesView } from './pending-view';
 
