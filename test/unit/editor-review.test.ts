@@ -1,6 +1,5 @@
 /** @jest-environment jsdom */
-// Obsidian's DOM helpers (createDiv, el.createSpan, addClass, ...), which the widgets use as in the app.
-import '../host';
+// No Obsidian host here: editor/ draws its widgets with plain DOM calls (src/editor/dom.ts).
 import { history, redo as redoCommand, undo as undoCommand } from '@codemirror/commands';
 import { EditorSelection, EditorState, StateEffect, Transaction } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
@@ -75,6 +74,16 @@ beforeEach(() => {
 afterEach(() => {
   while (views.length) views.pop()!.destroy();
   document.body.innerHTML = '';
+});
+
+describe('the DOM it runs in', () => {
+  test('draws widgets and the review bar without Obsidian\'s DOM globals (plain document calls, so jsdom is enough)', async () => {
+    expect((globalThis as { createDiv?: unknown }).createDiv).toBeUndefined();
+    const view = mount();
+    await settle();
+    expect(view.dom.querySelectorAll('.vault-mcp-hunk')).toHaveLength(3);
+    expect(view.dom.querySelector('.vault-mcp-review-summary')?.textContent).toBe('3 pending changes from Claude Code, Cursor');
+  });
 });
 
 describe('final line breaks in the inline review', () => {
