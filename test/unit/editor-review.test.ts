@@ -9,7 +9,7 @@ import { FakeReviewController as FakeController, type FakeHunk } from '../fakes/
 import { reviewHunksField, setReviewHunks } from '../../src/editor/review-state';
 import { reviewDecorationsField } from '../../src/editor/review-decorations';
 import * as wordDiffModule from '../../src/proposals/word-diff';
-import { acceptAll, acceptHunk, hunkAtCursor, nextHunk, previousHunk, rejectAll, rejectHunk, ACCEPT_USER_EVENT } from '../../src/editor/review-actions';
+import { acceptAll, acceptHunk, hunkAtCursor, moveByHunk, rejectAll, rejectHunk, ACCEPT_USER_EVENT } from '../../src/editor/review-actions';
 
 const NOTE = 'Projects/Plan.md';
 const DOC = ['# Plan', 'alpha line one', 'beta line two', 'gamma line three', 'delta line four', 'epsilon line five', ''].join('\n');
@@ -264,7 +264,7 @@ describe('accept and reject', () => {
     views.push(bare);
     await expect(acceptHunk(bare, ghost)).rejects.toThrow(/reviewExtension/);
     expect(hunkAtCursor(bare.state)).toBeNull();
-    expect(nextHunk(bare)).toBe(false);
+    expect(moveByHunk(bare, 1)).toBe(false);
   });
 });
 
@@ -314,14 +314,14 @@ describe('accept all, reject all, navigation', () => {
     const starts = hunks(view).map((h) => h.from);
     const visited: number[] = [];
     for (let i = 0; i < 4; i++) {
-      expect(nextHunk(view)).toBe(true);
+      expect(moveByHunk(view, 1)).toBe(true);
       visited.push(view.state.selection.main.head);
     }
     expect(visited).toEqual([...starts, starts[0]]);
     view.dispatch({ selection: EditorSelection.cursor(0) });
-    expect(previousHunk(view)).toBe(true);
+    expect(moveByHunk(view, -1)).toBe(true);
     expect(view.state.selection.main.head).toBe(starts[2]);
-    expect(previousHunk(view)).toBe(true);
+    expect(moveByHunk(view, -1)).toBe(true);
     expect(view.state.selection.main.head).toBe(starts[1]);
 
     view.dispatch({ selection: EditorSelection.cursor(hunk(view, 'p1', 0).from + 3) });
