@@ -1,4 +1,4 @@
-import { TFile, TFolder, getAllTags, getLinkpath, parseFrontMatterAliases, parseFrontMatterTags, type App, type EventRef, type TAbstractFile } from 'obsidian';
+import { TFile, TFolder, getAllTags, getLinkpath, parseFrontMatterAliases, parseFrontMatterTags, type App, type TAbstractFile } from 'obsidian';
 import { ToolError } from '../errors';
 import type { AccessScope } from './access/access';
 import { isWithinRoots } from './access/access-rules';
@@ -16,18 +16,12 @@ import type { OpenNoteEditors } from './writes/open-note-editors';
 import { AppliedChanges } from './writes/applied-change';
 import { ScanCache } from './scan-cache';
 import { NotePolicy } from './note-policy';
+import { followNoteChanges, type NoteChange } from './note-changes';
 import type { NoteReader } from './note-reader';
 import { WidgetStore } from './widgets/widget-store';
 import { DEFAULT_WIDGETS_FOLDER } from '../settings/settings';
 
-/** A note change, reported after the metadata cache has caught up with it. */
-export interface NoteChange {
-  type: 'create' | 'modify' | 'delete' | 'rename';
-  /** The note's vault path (the new path for a rename). */
-  path: string;
-  /** The previous path, for a rename only. */
-  oldPath?: string;
-}
+export type { NoteChange } from './note-changes';
 
 /** A folder as list tools show it: vault paths only, no Obsidian objects. */
 export interface FolderEntry {
@@ -321,52 +315,12 @@ export class NoteStore implements NoteReader {
   }
 
   /**
-   * Subscribes to note changes (Markdown files only): create/modify once the metadata cache
-   * has re-parsed the note (`metadataCache` 'changed'; a 'changed' for a path the vault just
-   * reported in 'create' is a create), delete and rename from the vault's events, and a
-   * 'modify' when an unparseable frontmatter block has been read (its access is known now). Readability
-   * is not filtered here: listeners check {@link canRead} themselves.
+   * Subscribes to note changes (Markdown files only), as note-changes.ts's followNoteChanges
+   * reports them. Readability is not filtered here: listeners check {@link canRead} themselves.
    * @returns a function that unsubscribes.
    */
   onNoteChange(listener: (change: NoteChange) => void): () => void {
-    const { vault, metadataCache } = this.app;
-    const created = new Set<string>();
-    const refs: Array<{ source: { offref(ref: EventRef): void }; ref: EventRef }> = [
-      {
-        source: vault,
-        ref: vault.on('create', (file) => {
-          if (file instanceof TFile && file.extension === 'md') created.add(file.path);
-        }),
-      },
-      {
-        source: metadataCache,
-        ref: metadataCache.on('changed', (file) => {
-          const type = created.delete(file.path) ? 'create' : 'modify';
-          listener({ type, path: file.path });
-        }),
-      },
-      {
-        source: vault,
-        ref: vault.on('delete', (file) => {
-          if (!(file instanceof TFile) || file.extension !== 'md') return;
-          created.delete(file.path);
-          listener({ type: 'delete', path: file.path });
-        }),
-      },
-      {
-        source: vault,
-        ref: vault.on('rename', (file, oldPath) => {
-          if (!(file instanceof TFile) || (file.extension !== 'md' && !oldPath.endsWith('.md'))) return;
-          if (created.delete(oldPath)) created.add(file.path);
-          listener({ type: 'rename', path: file.path, oldPath });
-        }),
-      },
-    ];
-    const unlearn = this.policy.onAccessLearned((path) => listener({ type: 'modify', path }));
-    return () => {
-      unlearn();
-      for (const { source, ref } of refs) source.offref(ref);
-    };
+    return followNoteChanges(this.app, this.policy, listener);
   }
 
   /**
