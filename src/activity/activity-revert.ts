@@ -5,13 +5,13 @@
  * checks of the key that made the change (its label for access rules, its roots now), so a
  * note that became private, read-only, quarantined or out of the key's roots is refused with
  * one sentence. A text change is undone three-way when the note changed since: the undo's
- * hunks are placed on the current text (proposals/rebase.ts, pure string work shared with
+ * hunks are placed on the current text (diff/rebase.ts, pure string work shared with
  * proposals) and a hunk the later text touches is left alone, never applied over it. The
  * revert is itself logged (`reverts`), so reverting it redoes the change.
  */
 import { ToolError } from '../errors';
-import { applyHunks, buildHunks } from '../proposals/hunks';
-import { placeHunks } from '../proposals/rebase';
+import { applyHunks, buildHunks } from '../diff/hunks';
+import { placeHunks } from '../diff/rebase';
 import type { AccessScope } from '../vault/access/access';
 import { hashText } from '../vault/hash';
 import type { NoteStore } from '../vault/note-store';

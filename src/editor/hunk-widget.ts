@@ -4,7 +4,8 @@
  * when the hunk can no longer apply).
  */
 import { WidgetType, type EditorView } from '@codemirror/view';
-import type { ReviewHunk, WordPart } from '../proposals/types';
+import type { WordPart } from '../diff/types';
+import type { ReviewHunk } from '../proposals/types';
 import { acceptHunk, rejectHunk } from './review-actions';
 import { addElement, makeElement } from './dom';
 
@@ -27,7 +28,7 @@ function addButton(parent: HTMLElement, cls: string, text: string, label: string
 
 /**
  * What a hunk that only adds or only removes the note's final line break says, as diff
- * tools mark "no newline at end of file" (proposals/hunks.ts makes it a hunk of its own);
+ * tools mark "no newline at end of file" (diff/hunks.ts makes it a hunk of its own);
  * null for any other hunk.
  */
 function finalBreakChange(removed: string, inserted: string): string | null {

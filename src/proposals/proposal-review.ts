@@ -6,9 +6,10 @@ import { BaseChangedError } from '../vault/writes/write-errors';
 import type { TextChange } from '../vault/writes/open-note-editors';
 import type { WriteRequest } from '../vault/writes/write-types';
 import { WIDGET_WRITE_TOOL } from '../vault/widgets/widget-store';
-import { applyHunks } from './hunks';
+import { applyHunks } from '../diff/hunks';
 import { goneReason, type ProposalStore } from './proposal-store';
-import type { PlacedHunk, Proposal, ReviewHunk } from './types';
+import type { PlacedHunk } from '../diff/types';
+import type { Proposal, ReviewHunk } from './types';
 
 /** What an accept did: the proposal after it, and how many hunks went in / stayed stale. */
 export interface AcceptOutcome {

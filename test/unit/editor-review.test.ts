@@ -8,7 +8,7 @@ import { reviewExtension } from '../../src/editor/review-extension';
 import { FakeReviewController as FakeController, type FakeHunk } from '../fakes/fake-review-controller';
 import { reviewHunksField, setReviewHunks } from '../../src/editor/review-state';
 import { reviewDecorationsField } from '../../src/editor/review-decorations';
-import * as wordDiffModule from '../../src/proposals/word-diff';
+import * as wordDiffModule from '../../src/diff/word-diff';
 import { acceptAll, acceptHunk, hunkAtCursor, moveByHunk, rejectAll, rejectHunk, ACCEPT_USER_EVENT } from '../../src/editor/review-actions';
 
 const NOTE = 'Projects/Plan.md';

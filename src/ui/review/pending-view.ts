@@ -2,7 +2,8 @@ import { ItemView, MarkdownView, Notice, TFile, type WorkspaceLeaf } from 'obsid
 import type { ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
 import { hunkSummaries } from '../../proposals/proposal-summary';
-import type { Hunk, Proposal } from '../../proposals/types';
+import type { Hunk } from '../../diff/types';
+import type { Proposal } from '../../proposals/types';
 import { decideProposal } from './review-commands';
 
 /** The view type of the Pending changes view (`registerView`). */

@@ -1,4 +1,4 @@
-import { LINE_DIFF_MAX_EDIT, applyHunks, buildHunks } from '../../src/proposals/hunks';
+import { LINE_DIFF_MAX_EDIT, applyHunks, buildHunks } from '../../src/diff/hunks';
 import { randomEdit, randomNote, seededRandom } from './proposals-random';
 
 /** The hunks without their index, for compact expectations. */

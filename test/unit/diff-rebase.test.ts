@@ -1,6 +1,6 @@
-import { applyHunks, buildHunks } from '../../src/proposals/hunks';
-import { placeHunks } from '../../src/proposals/rebase';
-import type { PlacedHunk } from '../../src/proposals/types';
+import { applyHunks, buildHunks } from '../../src/diff/hunks';
+import { placeHunks } from '../../src/diff/rebase';
+import type { PlacedHunk } from '../../src/diff/types';
 import { randomEdit, randomNote, seededRandom } from './proposals-random';
 
 /** Places the hunks of (base → proposed) on current; returns [from, to, stale] per hunk. */

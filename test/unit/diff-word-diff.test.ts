@@ -1,5 +1,5 @@
-import { WORD_DIFF_MAX_CHARS, WORD_DIFF_MAX_EDIT, wordDiff } from '../../src/proposals/word-diff';
-import type { WordPart } from '../../src/proposals/types';
+import { WORD_DIFF_MAX_CHARS, WORD_DIFF_MAX_EDIT, wordDiff } from '../../src/diff/word-diff';
+import type { WordPart } from '../../src/diff/types';
 import { randomLine, seededRandom } from './proposals-random';
 
 /** The texts the parts rebuild: [same + removed, same + inserted]. */
