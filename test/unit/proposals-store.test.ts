@@ -6,7 +6,7 @@ import { MAX_PENDING_PER_KEY, ProposalStore, type ProposalCaller } from '../../s
 import { NoteStore } from '../../src/vault/note-store';
 import { PluginFile } from '../../src/vault/plugin-file';
 import type { WriteRequest } from '../../src/vault/writes/write-types';
-import { openDemoVault, type DemoVault } from './vault-fixture';
+import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 
 const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
 const AGENT: ProposalCaller = { id: 'k1', label: 'Claude Code', roots: [] };

@@ -4,7 +4,7 @@ import type { AccessScope } from '../../src/vault/access/access';
 import { NoteStore, type NoteChange } from '../../src/vault/note-store';
 import { bodyStart } from '../../src/vault/content/note-body';
 import { sectionAt } from '../../src/vault/content/sections';
-import { openDemoVault, type DemoVault } from './vault-fixture';
+import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 import { codeOf, errorOf } from '../harness/tool-errors';
 
 const ANYONE: AccessScope = { label: 'Test agent', roots: [] };
