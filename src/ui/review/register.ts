@@ -7,7 +7,8 @@ import { reviewExtension } from '../../editor/review-extension';
 import { addReviewEditorCommands } from './review-editor-commands';
 import { notePathOf, proposalReviewController } from './proposal-review-controller';
 import { addPendingStatusBarItem } from './pending-status-bar';
-import { PENDING_VIEW_TYPE, PendingChangesView } from './pending-view';
+import { PENDING_VIEW, PendingChangesView } from './pending-view';
+import { addSidebarView } from '../sidebar-view';
 
 /** The plugin as the review wiring needs it. */
 export interface ReviewPlugin extends Plugin {
@@ -27,10 +28,7 @@ export interface ReviewPlugin extends Plugin {
 export function registerReview(plugin: ReviewPlugin): void {
   plugin.registerEditorExtension(reviewExtension(proposalReviewController(plugin.proposals, plugin.review), notePathOf));
   addReviewEditorCommands(plugin);
-  plugin.registerView(PENDING_VIEW_TYPE, (leaf) => new PendingChangesView(leaf, plugin.proposals, plugin.review));
-  const open = (): void => void openPendingChanges(plugin);
-  plugin.addRibbonIcon('git-pull-request-arrow', 'Open pending changes', open);
-  plugin.addCommand({ id: 'open-pending-changes', name: 'Open pending changes', callback: open });
+  const open = addSidebarView(plugin, PENDING_VIEW, (leaf) => new PendingChangesView(leaf, plugin.proposals, plugin.review));
   addPendingStatusBarItem(plugin, plugin.proposals, open);
   plugin.register(
     plugin.proposals.onChange((event) => {
@@ -40,20 +38,6 @@ export function registerReview(plugin: ReviewPlugin): void {
     }),
   );
   registerReviewCliHandlers(plugin);
-}
-
-/**
- * Reveals the Pending changes view, opening it in the right sidebar when it is not open yet
- * (`workspace.getRightLeaf`, `revealLeaf`).
- */
-async function openPendingChanges(plugin: Plugin): Promise<void> {
-  const { workspace } = plugin.app;
-  let leaf = workspace.getLeavesOfType(PENDING_VIEW_TYPE)[0];
-  if (!leaf) {
-    leaf = workspace.getRightLeaf(false) ?? workspace.getLeaf(true);
-    await leaf.setViewState({ type: PENDING_VIEW_TYPE, active: true });
-  }
-  await workspace.revealLeaf(leaf);
 }
 
 /** The CLI handlers (feature-checked: `registerCliHandler` is since 1.12.2); @returns false on older apps. */
