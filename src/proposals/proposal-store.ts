@@ -7,7 +7,8 @@ import { parseProposals, serializeProposals } from './proposal-codec';
 import { HunkCache, undecidedHunks } from './proposal-hunks';
 import { ToolError } from '../errors';
 import { fileSystemRefusal } from '../vault/writes/write-errors';
-import type { Hunk, HunkDecision, PlacedHunk, Proposal, ReviewHunk } from './types';
+import type { Hunk, PlacedHunk } from '../diff/types';
+import type { HunkDecision, Proposal, ReviewHunk } from './types';
 
 /** Who staged a proposal: the key's id, label (shown as provenance) and roots. */
 export interface ProposalCaller {

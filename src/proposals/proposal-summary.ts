@@ -1,6 +1,7 @@
 import type { LiveState } from './proposal-review';
 import { goneReason } from './proposal-store';
-import type { Hunk, Proposal } from './types';
+import type { Hunk } from '../diff/types';
+import type { Proposal } from './types';
 
 /**
  * What agents see of proposals: compact JSON for the staged result of a write tool and for

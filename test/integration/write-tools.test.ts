@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { DEMO_VAULT } from '../harness/temp-copy';
-import { bootWriteEnv, call, callError, type WriteEnv } from './write-helpers';
+import { bootWriteEnv, call, callError, type WriteEnv } from '../harness/write-helpers';
 
 const WRITE_TOOLS = ['create_note', 'write_note', 'append_note', 'edit_note', 'set_properties', 'move_note', 'delete_note', 'create_folder'];
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');

@@ -9,7 +9,7 @@ import { seededRandom } from '../harness/seeded-random';
 import { PluginFile } from '../../src/vault/plugin-file';
 import { SEMANTIC_INDEX_FILE } from '../../src/search/semantic/store-file';
 import { migrateSettings } from '../../src/settings/migrate-settings';
-import { openDemoVault } from './vault-fixture';
+import { openDemoVault } from '../harness/vault-fixture';
 
 /** The outline of `text` as the metadata cache would give it (ATX headings only). */
 function sectionsOf(text: string) {

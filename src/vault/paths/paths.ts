@@ -172,3 +172,13 @@ export function parentOf(path: string): string {
 function printable(text: string): string {
   return text.replace(CONTROL_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** Longest path or id accepted, in characters (file systems stop far earlier). */
+export const MAX_PATH_CHARS = 1024;
+
+/** @throws ToolError('invalid_argument') when `input` is longer than {@link MAX_PATH_CHARS}; the message does not echo it. */
+export function assertPathLength(input: string): void {
+  if (input.length > MAX_PATH_CHARS) {
+    throw new ToolError('invalid_argument', `A path or id may be at most ${MAX_PATH_CHARS} characters; this one has ${input.length}.`);
+  }
+}

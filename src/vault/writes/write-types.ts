@@ -1,4 +1,5 @@
 import type { NoteSection } from '../content/sections';
+import type { TextChange } from './open-note-editors';
 
 /**
  * The shapes that flow through a write (docs/architecture.md#write-path): what a write
@@ -100,6 +101,12 @@ export interface ExactTextWrite {
   text: string;
   /** The changed lines of `text`, reported back in the result when known. */
   lines?: LineRange;
+  /**
+   * The accepted hunks of a proposal that turn the text of `baseHash` into `text` (offsets in
+   * the base): in an open editor they are applied as they are, as one accept transaction.
+   * Without them the write is an agent's own: one minimal change, tagged as an agent write.
+   */
+  acceptedHunks?: ReadonlyArray<TextChange>;
 }
 
 /**
