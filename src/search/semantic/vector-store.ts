@@ -5,15 +5,15 @@
  * `scale · Σ q[i]·v[i]` (one pass over 1 byte per dimension, a quarter of Float32's memory;
  * rank changes from the rounding are rare and only between near-equal scores).
  *
- * Search is two-stage once a store holds more than {@link RERANK_POOL} admitted rows: every
- * row's sign pattern (sign-bits.ts, 1 bit per dimension) is scored against the float query by
- * table look-ups, and only the best rows by that score, the pool, are scored exactly on their
- * int8 values. The pool is large enough that the exact top 10 is nearly always inside it
- * (recall@10 against exact search is printed by `npm run bench`); smaller stores are scanned
- * exactly. Rows a caller may not see are in neither stage, so they never change what it gets.
+ * Search is two-stage once more rows are admitted than the pool holds (the larger of
+ * {@link RERANK_POOL} and 16 × k): every row's sign pattern (sign-bits.ts, 1 bit per dimension)
+ * is scored against the float query by table look-ups, and only the best rows by that score,
+ * the pool, are scored exactly on their int8 values. The pool is large enough that the exact
+ * top 10 is nearly always inside it (recall@10 against exact search is printed by `npm run
+ * bench`); smaller stores are scanned exactly. Rows a caller may not see are in neither stage,
+ * so they never change what it gets.
  */
 import { nearestBySigns, packSigns, signWords } from './sign-bits';
-
 
 /** What a stored vector belongs to. */
 export interface ChunkRecord {
@@ -146,8 +146,8 @@ export class VectorStore {
   }
 
   /**
-   * Cosine search: the chunks of notes `allowed` admits nearest to `query`. Exact up to
-   * {@link RERANK_POOL} admitted rows; above, the sign prefilter picks the pool and the pool is
+   * Cosine search: the chunks of notes `allowed` admits nearest to `query`. Exact while the
+   * admitted rows fit in the pool; above, the sign prefilter picks the pool and the pool is
    * scored exactly (see the module comment; `pool` overrides the pool size, for tests and the bench).
    * @param query the query embedding (any length-`dim` vector; normalized here)
    * @param k how many chunks to return at most
