@@ -59,6 +59,18 @@ function cpuMs(from: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1000;
 }
 
+/** A Slicer that also keeps the longest CPU time between two of its pause points (one step), ms. */
+class SteppedSlicer extends Slicer {
+  longestStepCpuMs = 0;
+  private stepFrom = process.cpuUsage();
+
+  override async pause(): Promise<void> {
+    this.longestStepCpuMs = Math.max(this.longestStepCpuMs, cpuMs(this.stepFrom));
+    await super.pause();
+    this.stepFrom = process.cpuUsage();
+  }
+}
+
 /** Share of the exact top `k` that the two-stage search returns too, averaged over queries. */
 function measure(store: VectorStore, queries: Float32Array[]): { exact: number[]; fast: number[]; fast10: number[]; cpuExact: number; cpuFast: number; cpuFast10: number; recall10: number; recallK: number } {
   const exact: number[] = [];
@@ -140,18 +152,19 @@ export async function benchVectorScale(modelPrefix: string | null, log: Log): Pr
   }
 
   started = performance.now();
-  const saveSlicer = new Slicer(12);
+  const saveSlicer = new SteppedSlicer(12);
   const bytes = await encodeSemanticIndex(store, new Map(), saveSlicer);
   const saveMs = performance.now() - started;
   const saveLongest = saveSlicer.longestMs;
   started = performance.now();
-  const loadSlicer = new Slicer(12);
+  const loadSlicer = new SteppedSlicer(12);
   const back = await decodeSemanticIndex(bytes, loadSlicer);
   const loadMs = performance.now() - started;
   const loadLongest = loadSlicer.longestMs;
   if (back === null || back.store.size !== store.size) throw new Error('the bench store did not read back from its own file');
   log(
-    `  save ${(bytes.byteLength / 1e6).toFixed(0)} MB: ${ms(saveMs)} ms in slices, longest ${ms(saveLongest)} ms; ` +
-      `load: ${ms(loadMs)} ms in slices, longest ${ms(loadLongest)} ms (12 ms budget; a slice runs past it by one step)`,
+    `  save ${(bytes.byteLength / 1e6).toFixed(0)} MB: ${ms(saveMs)} ms in slices, longest ${ms(saveLongest)} ms wall, longest step ${ms(saveSlicer.longestStepCpuMs)} ms CPU; ` +
+      `load: ${ms(loadMs)} ms in slices, longest ${ms(loadLongest)} ms wall, longest step ${ms(loadSlicer.longestStepCpuMs)} ms CPU ` +
+      `(12 ms budget: a slice runs at most one step past it on its own CPU time; wall time adds whatever else the machine ran meanwhile)`,
   );
 }
