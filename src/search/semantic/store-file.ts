@@ -14,7 +14,7 @@ const MAGIC = 0x564d5345; // "VMSE"
 const PART_ITEMS = 2048;
 /** Bytes of vectors copied per step of a save. */
 const COPY_BYTES = 1 << 22;
-/** Time a save or load may run before it yields to the event loop, ms (DESIGN.md: heavy work never blocks the UI). */
+/** Time a save or load may run before it yields to the event loop, ms (docs/architecture.md#runtime-facts: heavy work never blocks the UI). */
 const SLICE_MS = 12;
 /** Saves started over because the store changed under them before a save gives up. */
 const ATTEMPTS = 3;
