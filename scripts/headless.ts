@@ -8,9 +8,12 @@ import * as nodePath from 'node:path';
 import type * as O from 'obsidian';
 import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin, type BootablePlugin } from '../test/harness/boot-plugin';
-import { API_KEY_ENV, parseRunOptions, USAGE, type RunOptions } from './run-options';
+import { API_KEY_ENV, npmKeptFlags, parseRunOptions, USAGE, type RunOptions } from './run-options';
 import { prepareVault, rootProblems, stopRun } from './run-vault';
-import { semanticStatusLine, startupLines } from './run-banner';
+import { proposalLine, semanticStatusLine, startupLines } from './run-banner';
+import { countNotes, formatCount, reportLoading } from './run-progress';
+import { handleStopSignals } from './run-signals';
+import type { ProposalStore } from '../src/proposals/proposal-store';
 import { applyRunFlags, newToken, readRunSettings, RUN_KEY_LABEL, runSecrets, RunInputError, type RunSettings } from './run-settings';
 import type { SemanticIndex, SemanticStatus } from '../src/search/semantic/semantic-index';
 import type { VaultMcpSettings } from '../src/settings/settings';
@@ -22,9 +25,17 @@ import { runReviewCommand, type ReviewCommandTarget } from '../src/ui/review/rev
 import { ACTIVITY_COMMANDS_HELP, runActivityCommand, type ActivityCommandTarget } from '../src/ui/activity/activity-commands';
 
 async function main(): Promise<void> {
+  // A terminal that went away (closed window, `| head`: EIO, EPIPE) must not crash the run before it cleans up.
+  for (const stream of [process.stdin, process.stdout, process.stderr]) stream.on('error', () => undefined);
+  const argv = process.argv.slice(2);
+  const kept = npmKeptFlags(argv, process.env);
+  if (kept) {
+    console.error(`vault-mcp: ${kept}`);
+    process.exit(2);
+  }
   let options: RunOptions;
   try {
-    options = parseRunOptions(process.argv.slice(2));
+    options = parseRunOptions(argv);
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
     process.exit(2);
@@ -34,7 +45,24 @@ async function main(): Promise<void> {
     return;
   }
   provideObsidianModule();
-  const vault = await prepareVault(options.vault, nodePath.resolve(__dirname, '../test/fixtures/demo-vault'));
+  const vault = await prepareVault(options.vault, nodePath.resolve(__dirname, '../test/fixtures/demo-vault'), options.configDir).catch((error: Error) => {
+    console.error(`vault-mcp: ${error.message}`);
+    return process.exit(2);
+  });
+  // From here on a signal stops the run and removes the copy, also while a large vault loads.
+  let stopBooted: (() => Promise<boolean>) | null = null;
+  const report = (message: string): void => console.error(`vault-mcp: ${message}`);
+  const noSteps = { stopServer: async () => undefined, unload: async () => undefined };
+  handleStopSignals(process, vault, {
+    stop: () => (stopBooted ? stopBooted() : stopRun(noSteps, vault, report)),
+    print: (line) => console.log(line),
+    exit: (code) => process.exit(code),
+    quiet: () => {
+      // No terminal is left to read output: writes to it would fail (EIO) or block.
+      console.log = () => undefined;
+      console.error = () => undefined;
+    },
+  });
   /** Ends a run that never started: the temporary copy goes, the message is printed. */
   const refuse = async (message: string, code: number): Promise<never> => {
     if (vault.temporary) await fsp.rm(vault.dir, { recursive: true, force: true });
@@ -59,7 +87,8 @@ async function main(): Promise<void> {
   const PluginClass = (require(mainJs) as { default: new (app: O.App, manifest: O.PluginManifest) => BootablePlugin }).default;
   const token = options.token ?? newToken();
   const { secrets, tokens } = runSecrets(settings.keys, apiKey);
-  const booted = await bootPlugin(PluginClass, {
+  const notes = vault.temporary ? 0 : await countNotes(vault.dir, options.configDir, (n) => console.log(`Counting notes in ${vault.dir}: ${formatCount(n)} so far…`));
+  const booting = bootPlugin(PluginClass, {
     vaultPath: vault.dir,
     configDir: options.configDir,
     port,
@@ -71,9 +100,11 @@ async function main(): Promise<void> {
     configure: (seeded) => {
       // The run's own key first (made by bootPlugin from --token, --mode, --roots), then the settings' keys.
       const keys = [...seeded.keys, ...settings.keys];
-      Object.assign(seeded, structuredClone(settings), { keys });
+      // The plugin's notice on each proposal points to the editor and Pending changes; the run prints its own line instead.
+      Object.assign(seeded, structuredClone(settings), { keys, proposals: { ...settings.proposals, notifyOnNew: false } });
     },
-  }).catch(async (error: unknown) => {
+  });
+  const booted = await reportLoading(notes, vault.dir, (line) => console.log(line), booting).catch(async (error: unknown) => {
     if (vault.temporary) await fsp.rm(vault.dir, { recursive: true, force: true });
     // Taken between the check above and the plugin's listen: the terminal's advice, not the settings tab's.
     if (port !== 0 && (await portTaken(port))) throw new Error(portTakenAdvice(port));
@@ -82,11 +113,9 @@ async function main(): Promise<void> {
   if (options.conformanceFixtures) (booted.plugin as unknown as { server: { addOns: SessionAddOn[] } }).server.addOns.push(conformanceFixtures);
   for (const line of startupLines(options, booted.url, token, vault, { ...run, settings, tokens })) console.log(line);
   reportSemanticIndex((booted.plugin as unknown as { semantic: SemanticIndex }).semantic, settings);
+  if (settings.proposals.notifyOnNew) reportProposals((booted.plugin as unknown as { proposals: ProposalStore }).proposals);
   reviewFromStdin(booted.plugin as unknown as ReviewCommandTarget & ActivityCommandTarget);
-  let stopping = false;
-  const stop = async (): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
+  const stop = async (): Promise<boolean> => {
     const server = (booted.plugin as unknown as { server: { stop(): Promise<void> } }).server;
     // The server's own stop first and awaited (running calls get its grace, then connections
     // close): the plugin's unload starts it without waiting, so the copy could go while writes land.
@@ -99,11 +128,16 @@ async function main(): Promise<void> {
         await booted.stop();
       }
     };
-    const ok = await stopRun({ stopServer: () => server.stop(), unload }, vault, (message) => console.error(`vault-mcp: ${message}`));
-    process.exit(ok ? 0 : 1);
+    return stopRun({ stopServer: () => server.stop(), unload }, vault, report);
   };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  stopBooted = stop;
+}
+
+/** Prints {@link proposalLine} each time an agent stages a proposal (the run's stand-in for the plugin's notice). */
+function reportProposals(proposals: ProposalStore): void {
+  proposals.onChange((event) => {
+    if (event.type === 'staged') console.log(proposalLine(event.proposal));
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { SemanticStatus } from '../src/search/semantic/semantic-index';
-import type { KeyRecord } from '../src/settings/key-record';
+import type { KeyMode, KeyRecord } from '../src/settings/key-record';
+import type { Proposal } from '../src/proposals/types';
 import type { VaultMcpSettings } from '../src/settings/settings';
 import { clientSnippets } from '../src/ui/settings/client-snippets';
 import { REVIEW_COMMANDS_HELP } from '../src/ui/review/review-commands';
@@ -24,8 +25,10 @@ export interface RunDetails {
  * `MCP server listening on <url>`, is read by scripts and outside checks: keep it stable.
  * Then the vault, where the settings came from, every key (the run's own first; a token is
  * printed only when the run made it), the semantic index, and the run key's client setups.
- * The review hint is printed only for a propose key (a force key writes at once, so there is
- * nothing to review); the activity hint always (accepted proposals are logged too).
+ * With writes off, a line says how to turn them on (agents can only read until then, and a
+ * write call is refused); with writes on, the review hint is printed only for a propose key (a
+ * force key writes at once, so there is nothing to review). The activity hint always (accepted
+ * proposals are logged too).
  * @param options the parsed run options. @param url the MCP endpoint. @param token the run key's bearer token.
  * @param vault the folder served. @param run the settings and tokens of the run.
  * @returns the lines, without newlines.
@@ -46,10 +49,42 @@ export function startupLines(options: RunOptions, url: string, token: string, va
   for (const snippet of clientSnippets(url, token)) {
     lines.push(`${snippet.title}: ${snippet.where}`, ...snippet.text.split('\n').map((line) => `  ${line}`));
   }
-  if (options.mode === 'propose') lines.push(`Review proposals here (propose mode). ${REVIEW_COMMANDS_HELP}`);
+  if (!settings.tools.allowWrites) lines.push(writesOffLine(options.mode));
+  else if (options.mode === 'propose') lines.push(`Review proposals here (propose mode). ${REVIEW_COMMANDS_HELP}`);
   lines.push(ACTIVITY_COMMANDS_HELP);
   lines.push('Press Ctrl-C to stop.');
   return lines;
+}
+
+/**
+ * The banner line of a run whose writes are off: what agents may do, and the flags that let
+ * them write in the run key's `mode` (with npm's `--` shown, since npm keeps flags without it).
+ */
+export function writesOffLine(mode: KeyMode): string {
+  const what =
+    mode === 'propose'
+      ? 'propose changes you review here (proposals, show, accept, reject), or add --mode force to let them write at once'
+      : 'write at once (mode force; activity lists what they changed, revert undoes it)';
+  return `Writes are off: agents can read notes, and a write tool call is refused. Restart with --allow-writes (npm start -- --allow-writes) to let them ${what}.`;
+}
+
+/**
+ * The line `npm start` prints when an agent stages a proposal, in place of the plugin's notice
+ * (which points to the editor and the Pending changes view, not in a terminal): what it
+ * changes and the commands that review it here.
+ * @param proposal the staged proposal. @returns the line, without a newline.
+ */
+export function proposalLine(proposal: Proposal): string {
+  const { id, path } = proposal;
+  const change: Record<Proposal['kind'], string> = {
+    edit: `changes to ${path}`,
+    properties: `property changes to ${path}`,
+    create: `a new note ${path}`,
+    delete: `deleting ${path}`,
+    move: `moving ${path}${proposal.to ? ` to ${proposal.to}` : ''}`,
+    folder: `a new folder ${path}`,
+  };
+  return `[proposal] "${proposal.key_label}" proposes ${change[proposal.kind]} (id ${id}). Review it here: show ${id}, then accept ${id} or reject ${id}; proposals lists every pending one.`;
 }
 
 /** One key of the settings with the token the run made for it. */

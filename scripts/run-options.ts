@@ -1,3 +1,4 @@
+import * as nodePath from 'node:path';
 import { endsInV1, normalizeBaseUrl, parseHttpUrl } from '../src/ai/base-url';
 import type { KeyMode } from '../src/settings/key-record';
 import { MAX_PORT, MIN_PORT } from '../src/settings/settings';
@@ -34,12 +35,13 @@ export interface RunOptions {
 
 /** Usage text printed by `--help` and after a bad flag. */
 export const USAGE = `Usage: npm start -- [options]
-  --vault DIR            serve this folder (default: a temporary copy of the demo vault)
+  --vault DIR            serve this folder in place (default: a temporary copy of the demo vault);
+                         the whole disk and your home folder are refused unless they hold a .obsidian folder
   --port N               port on 127.0.0.1 (default the settings' server.port, 27200; 0 = any free port)
   --token T              bearer token, at least 16 characters (default: a new random one, printed once)
   --mode propose|force   write mode of the run's key (default propose)
   --allow-writes         turn on "Allow writes" and every write tool
-  --roots a,b            confine the run's key to these vault folders (existing, not quarantined)
+  --roots a,b            confine the run's key to these folders, relative to the vault (existing, not quarantined)
   --settings FILE        settings in the plugin's data.json format (default: the vault's own
                          <config-dir>/plugins/vault-mcp/data.json when it has one); flags win over it
   --config-dir NAME      the vault's config folder, if Obsidian is set to another than .obsidian
@@ -53,10 +55,13 @@ export const USAGE = `Usage: npm start -- [options]
 
 /**
  * Parses `npm start` arguments (`--flag value` or `--flag=value`).
- * @throws Error naming the flag and what it accepts, for unknown flags and bad values.
+ * @throws Error naming the flag and what it accepts, for unknown flags and bad values; for a
+ *   bare word (what `npm start --port 27310` leaves once npm took `--port`), one that says to
+ *   put `--` before the run's flags.
  */
 export function parseRunOptions(argv: string[]): RunOptions {
   const options: RunOptions = { mode: 'propose', allowWrites: false, roots: [], help: false, configDir: DEFAULT_CONFIG_DIR, allowRemote: false };
+  let rootsText: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const eq = arg.indexOf('=');
@@ -96,7 +101,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
         options.allowWrites = true;
         break;
       case '--roots':
-        options.roots = parseRoots(value());
+        rootsText = value();
         break;
       case '--settings':
         options.settings = value();
@@ -127,10 +132,63 @@ export function parseRunOptions(argv: string[]): RunOptions {
         options.help = true;
         break;
       default:
+        if (!arg.startsWith('-')) throw new Error(`Unknown option ${arg}: the run takes --flags only; through npm, put -- before them (npm start -- --port 27310).`);
         throw new Error(`Unknown option ${arg}.`);
     }
   }
+  // After the loop: --vault may come after --roots, and an absolute root is checked against it.
+  if (rootsText !== undefined) options.roots = parseRoots(rootsText, options.vault === undefined ? undefined : nodePath.resolve(options.vault));
   return options;
+}
+
+/** The run's flags as npm names them in `npm_config_*` environment variables when it keeps them (`allow-writes` → `allow_writes`). */
+const RUN_FLAGS = ['vault', 'port', 'token', 'mode', 'allow-writes', 'roots', 'settings', 'config-dir', 'embed-url', 'embed-model', 'allow-remote', 'conformance-fixtures'] as const;
+
+/** The run's flags that take no value: npm records them as `true`, and they leave no word behind. */
+const SWITCHES: ReadonlySet<string> = new Set(['allow-writes', 'allow-remote', 'conformance-fixtures']);
+
+/**
+ * Flags npm kept for itself: `npm start --port 27310` (no `--` before the flag) makes npm read
+ * `--port` as its own config, set `npm_config_port=true` and pass only `27310` on; `--port=27310`
+ * and `--allow-writes` leave nothing at all, so the run would start without them. Checked only
+ * when npm runs the script (`npm_lifecycle_event` is set).
+ * @param argv the run's arguments. @param env the process environment.
+ * @returns one sentence naming the kept flags and the command to type instead (values npm passed
+ *   on as bare words are put back after a single kept flag), or null when npm kept none.
+ */
+export function npmKeptFlags(argv: readonly string[], env: NodeJS.ProcessEnv): string | null {
+  if (!env.npm_lifecycle_event) return null;
+  const kept = RUN_FLAGS.filter((flag) => env[npmConfigName(flag)] !== undefined);
+  if (kept.length === 0) return null;
+  const wordAt = bareWordIndexes(argv);
+  const words = wordAt.map((i) => argv[i]);
+  const bare = kept.filter((flag) => !SWITCHES.has(flag) && ['true', ''].includes(env[npmConfigName(flag)] ?? ''));
+  const exact = bare.length === 1 && words.length === 1;
+  const typed = kept.map((flag) => {
+    if (SWITCHES.has(flag)) return `--${flag}`;
+    if (!bare.includes(flag)) return `--${flag} ${env[npmConfigName(flag)]}`;
+    return `--${flag} ${exact ? words[0] : '...'}`;
+  });
+  const rest = argv.filter((_, i) => !wordAt.includes(i));
+  const values = !exact && words.length ? ` (putting ${words.join(' ')} back after ${words.length === 1 ? 'its flag' : 'their flags'})` : '';
+  const them = kept.length === 1 ? 'it' : 'them';
+  return `npm kept ${kept.map((flag) => `--${flag}`).join(', ')} for itself (flags after "npm start" need -- before them), so this run would go without ${them}; run: ${['npm start --', ...typed, ...rest].join(' ')}${values}`;
+}
+
+/** The environment variable npm sets for a config it read from the command line (`allow-writes` → `npm_config_allow_writes`). */
+function npmConfigName(flag: string): string {
+  return `npm_config_${flag.replace(/-/g, '_')}`;
+}
+
+/** Where `argv` has words that are neither a flag nor the value after a flag that takes one: what npm passed on from flags it kept. */
+function bareWordIndexes(argv: readonly string[]): number[] {
+  const words: number[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('-')) words.push(i);
+    else if (!arg.includes('=') && !SWITCHES.has(arg.slice(2)) && arg !== '--help' && arg !== '-h') i++;
+  }
+  return words;
 }
 
 /** Obsidian's default config folder (`vault.configDir`). */
@@ -162,19 +220,28 @@ export function parseEmbedUrl(text: string): string {
 }
 
 /**
- * The folders of `--roots a,b`, vault-relative: trimmed, a backslash read as `/`, empty and `.`
- * segments dropped (`Projects/` is `Projects`), empty entries skipped.
+ * The folders of `--roots a,b`, vault-relative as a key's `roots` are in the settings
+ * (docs/architecture.md#keys): trimmed, a backslash read as `/`, empty and `.` segments dropped (`Projects/` is
+ * `Projects`), empty entries skipped. An absolute path is refused, not converted, so the flag
+ * and the settings spell a root one way; when it lies inside `vaultDir` the message gives the
+ * vault-relative spelling to type.
+ * @param text the flag's value. @param vaultDir the absolute `--vault` folder, when one was given.
  * @throws Error with one sentence per entry that is absolute or climbs out with `..`
  *   (`--roots /etc` must not quietly become `etc`).
  */
-export function parseRoots(text: string): string[] {
+export function parseRoots(text: string, vaultDir?: string): string[] {
   const roots: string[] = [];
   const problems: string[] = [];
   for (const entry of text.split(',').map((r) => r.trim())) {
     if (entry === '') continue;
     const segments = entry.split(/[\\/]/).filter((s) => s !== '' && s !== '.');
-    if (/^([\\/]|[A-Za-z]:)/.test(entry) || segments.includes('..')) {
-      problems.push(`--roots ${entry}: give a folder inside the vault, such as Projects.`);
+    const inside = vaultDir === undefined || !nodePath.isAbsolute(entry) ? null : nodePath.relative(vaultDir, nodePath.resolve(entry));
+    if (inside === '') {
+      problems.push(`--roots ${entry}: that is the whole vault; leave --roots out to let the key see all of it.`);
+    } else if (inside !== null && !inside.startsWith('..') && !nodePath.isAbsolute(inside)) {
+      problems.push(`--roots ${entry}: roots are folders relative to the vault; use --roots ${inside.split(nodePath.sep).join('/')}.`);
+    } else if (/^([\\/]|[A-Za-z]:)/.test(entry) || segments.includes('..')) {
+      problems.push(`--roots ${entry}: give a folder inside the vault, relative to it (as a key's roots in the settings are), such as Projects.`);
     } else if (segments.length) {
       roots.push(segments.join('/'));
     }

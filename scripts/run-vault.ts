@@ -14,16 +14,24 @@ export interface RunVault {
 }
 
 /**
- * The folder to serve: `vaultArg` resolved against the working directory, or a new temporary
- * copy of `demoVault`.
- * @throws Error naming `--vault` when `vaultArg` does not exist or is a file.
+ * The folder to serve: `vaultArg` resolved against the working directory (served in place,
+ * never copied), or a new temporary copy of `demoVault`. The whole disk (a filesystem or drive
+ * root) and the home folder itself are refused unless they hold the vault's config folder (then
+ * Obsidian opens them as a vault too): agents would see every file of the user's, and loading
+ * them takes minutes, so either is a slip for the folder that holds the notes.
+ * @param configDir the vault's config folder name (`--config-dir`). @param home the user's home folder.
+ * @throws Error naming `--vault` when `vaultArg` does not exist, is a file, or is the disk or home folder.
  */
-export async function prepareVault(vaultArg: string | undefined, demoVault: string): Promise<RunVault> {
+export async function prepareVault(vaultArg: string | undefined, demoVault: string, configDir = '.obsidian', home = os.homedir()): Promise<RunVault> {
   if (vaultArg !== undefined) {
     const dir = nodePath.resolve(vaultArg);
     const stat = await fsp.stat(dir).catch(() => null);
     if (!stat) throw new Error(`--vault ${vaultArg}: no such folder; pass the folder that holds your notes.`);
     if (!stat.isDirectory()) throw new Error(`--vault ${vaultArg}: that is a file, not a folder; pass the folder that holds your notes.`);
+    const whole = dir === nodePath.parse(dir).root ? 'the whole disk' : dir === nodePath.resolve(home) ? 'your home folder' : null;
+    if (whole && !(await fsp.stat(nodePath.join(dir, configDir)).catch(() => null))?.isDirectory()) {
+      throw new Error(`--vault ${vaultArg}: that is ${whole}, not a vault, and agents would see every file in it; pass the folder that holds your notes (an Obsidian vault has a ${configDir} folder).`);
+    }
     return { dir, temporary: false };
   }
   const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-demo-'));

@@ -4,15 +4,15 @@ import { createPublicApi, publishApi } from './ai/public-api';
 import { AI_API_KEY_SECRET_ID } from './ai/secret-id';
 import type { VaultMcpApi } from '../types/vault-mcp-api';
 import { KeyRing } from './keys/key-ring';
-import { INDEX_FILE } from './search/engine/index-file';
 import { SearchIndex, type IndexStorage } from './search/search-index';
 import { SemanticIndex } from './search/semantic/semantic-index';
-import { SEMANTIC_INDEX_FILE } from './search/semantic/store-file';
 import { addSemanticStatusBarItem } from './ui/semantic-status-bar';
+import { searchIndexStorage, semanticIndexStorage } from './ui/index-files';
 import { McpHttpServer } from './server/http/mcp-http-server';
 import { ProposalReview } from './proposals/proposal-review';
 import { ProposalStore } from './proposals/proposal-store';
 import { registerReview } from './ui/review/register';
+import { workspaceEditors } from './ui/review/workspace-editors';
 import { ActivityLog } from './activity/activity-log';
 import { ActivityRevert } from './activity/activity-revert';
 import { registerActivity } from './ui/activity/register';
@@ -65,6 +65,7 @@ export default class VaultMcpPlugin extends Plugin {
       quarantine: () => this.settings.access.quarantine,
       trustedSymlinks: () => this.settings.access.trustedSymlinks,
       widgetsFolder: () => this.settings.widgets.folder,
+      editors: workspaceEditors(this.app),
     });
     this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
     this.writerLock = new WriterLock(this.app.vault.adapter, this.pluginFile(WRITER_LOCK_FILE).folder);
@@ -82,10 +83,9 @@ export default class VaultMcpPlugin extends Plugin {
         await this.saveSettings();
       },
     });
-    const vectors = this.pluginFile(SEMANTIC_INDEX_FILE);
     this.semantic = new SemanticIndex(this.notes, this.ai, {
       enabled: () => this.settings.ai.semanticIndex,
-      storage: { load: () => vectors.readBinary().catch(() => null), save: (data) => vectors.writeBinary(data) },
+      storage: semanticIndexStorage((name) => this.pluginFile(name)),
     });
     const services = createSessionServices(this.notes, this.search, this.proposals, this.review, () => this.settings, this.manifest.version, peers, this.semantic, this.activity);
     this.server = new McpHttpServer(this.keyRing, () => this.settings, services);
@@ -111,17 +111,9 @@ export default class VaultMcpPlugin extends Plugin {
     return new PluginFile(this.app.vault.adapter, this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`, name);
   }
 
-  /** Where the search index is saved between runs: `search-index.json` in the plugin folder (unreadable: rebuilt; damaged: kept aside with a Notice, rebuilt). */
+  /** Where the search index is saved between runs: `search-index.json` in the plugin folder (ui/index-files.ts). */
   indexStorage(): IndexStorage {
-    const file = this.pluginFile(INDEX_FILE);
-    return {
-      load: () => file.read().catch(() => null),
-      save: (text) => file.write(text),
-      damaged: async (reason) => {
-        const aside = await file.keepCorruptAside();
-        new Notice(`Vault MCP's search index file was damaged (${reason}); it was kept as ${aside} and the index is rebuilt from your notes.`);
-      },
-    };
+    return searchIndexStorage((name) => this.pluginFile(name));
   }
 
   /** Loads proposals, starts the index and the server (not when the plugin unloaded meanwhile); problems are shown as Notices, not thrown. */

@@ -6,8 +6,8 @@
  *   embedding source (embedding-sources.ts: the npm word-vector model by default, plus
  *   VAULT_MCP_EMBED_URL), on all questions and on the two halves that fusion is tuned on
  *   (odd positions) and checked on (even positions);
- * - with `--tune-fusion`, the fusion grid search on the tuning half (fusion-tuning.ts);
- * - speed of exact cosine search over 100k int8 chunks of 768 dimensions.
+ * - with `--tune-fusion`, the fusion grid search on the tuning half (fusion-tuning.ts).
+ * Vector search speed at 100k chunks is vector-scale.ts.
  */
 import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
@@ -15,16 +15,13 @@ import * as nodePath from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { bootPlugin, connectClient } from '../../test/harness/boot-plugin';
-import { seededRandom } from '../../test/harness/seeded-random';
 import { AI_API_KEY_SECRET_ID } from '../../src/ai/secret-id';
 import type { ScoredKey } from '../../src/search/hybrid/fusion';
 import { FUSION_POOL } from '../../src/search/hybrid/candidates';
-import { VectorStore } from '../../src/search/semantic/vector-store';
-import { encodeSemanticIndex, decodeSemanticIndex } from '../../src/search/semantic/store-file';
 import { startEmbeddingSources, type EmbeddingSource } from './embedding-sources';
 import { tuneFusion, replayHybrid, type TuningRun } from './fusion-tuning';
 import { unpackLargeVault } from './large-vault';
-import { ms, percentiles, type Log } from './measure';
+import { ms, type Log } from './measure';
 import type { PluginClass } from './plugin-class';
 import { printQualityTables, type RankingRow } from './quality-table';
 import type { Question } from './retrieval-metrics';
@@ -197,42 +194,4 @@ async function collect(Plugin: PluginClass, dir: string, set: QuestionSet, sourc
     }
   }
   return lists;
-}
-
-/**
- * Times exact cosine search over `rows` random int8 chunks of `dim` dimensions (20 queries),
- * and the save/load of that store; prints one line each.
- */
-export function benchVectorSearch(rows: number, dim: number, log: Log): void {
-  const random = seededRandom(42);
-  const store = new VectorStore('bench');
-  const started = performance.now();
-  const batch = 1000;
-  for (let n = 0; n < rows; n += batch) {
-    const entries = [];
-    for (let i = 0; i < batch && n + i < rows; i++) {
-      entries.push({
-        record: { path: `n${n + i}.md`, section: '1', heading: 'h', start: 0, hash: String(n + i) },
-        vector: Float32Array.from({ length: dim }, () => random() * 2 - 1),
-      });
-    }
-    for (const e of entries) store.setNote(e.record.path, [e]);
-  }
-  const fillMs = performance.now() - started;
-  const times: number[] = [];
-  for (let i = 0; i < 20; i++) {
-    const q = Float32Array.from({ length: dim }, () => random() * 2 - 1);
-    const t = performance.now();
-    store.nearest(q, 400, () => true);
-    times.push(performance.now() - t);
-  }
-  const p = percentiles(times);
-  const t0 = performance.now();
-  const bytes = encodeSemanticIndex(store, new Map());
-  const encodeMs = performance.now() - t0;
-  const t1 = performance.now();
-  decodeSemanticIndex(bytes);
-  const decodeMs = performance.now() - t1;
-  log(`\nexact cosine search, ${rows.toLocaleString('en-US')} chunks × ${dim} dims int8 (${(bytes.byteLength / 1e6).toFixed(0)} MB file; filled in ${ms(fillMs)} ms):`);
-  log(`  top 400 chunks per query: p50 ${ms(p.p50)} ms, p95 ${ms(p.p95)} ms (${p.count} queries); save encode ${ms(encodeMs)} ms, load decode ${ms(decodeMs)} ms`);
 }

@@ -23,20 +23,6 @@ const withoutAjv = {
 };
 
 /**
- * `yaml` offers Node a CommonJS build (its `node` export condition), which esbuild cannot
- * tree-shake, and every other platform the same sources as ES modules (`default`: browser/).
- * The bundle takes the ES modules (about 17 KB less in main.js); they differ from the Node build
- * only in how a YAML warning is printed (console.warn instead of process.emitWarning).
- * @type {import('esbuild').Plugin}
- */
-const yamlAsModules = {
-  name: 'yaml-as-modules',
-  setup(build) {
-    build.onResolve({ filter: /^yaml$/ }, () => ({ path: path.join(root, 'node_modules', 'yaml', 'browser', 'index.js') }));
-  },
-};
-
-/**
  * Options for bundling src/main.ts to main.js (CommonJS, as Obsidian loads community plugins).
  * Obsidian, Electron, the CodeMirror/Lezer packages listed below and Node builtins are
  * provided by the app. Production is minified and tree-shaken without a source map; dev
@@ -57,7 +43,7 @@ export function mainBundleOptions(production) {
     minify: production,
     treeShaking: true,
     logLevel: 'warning',
-    plugins: [withoutAjv, yamlAsModules],
+    plugins: [withoutAjv],
     external: [
       'obsidian',
       'electron',

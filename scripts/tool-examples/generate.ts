@@ -62,6 +62,8 @@ export interface ToolExample {
   name: string;
   description: string;
   arguments: ExampleArguments;
+  /** The tools/list `outputSchema`, for the tools that declare one. */
+  outputSchema?: unknown;
   /** `structuredContent` of the result (else the parsed text content). */
   result: unknown;
 }
@@ -141,7 +143,7 @@ export async function runToolExamples(Plugin: PluginClass, calls: Readonly<Recor
       const content = result.content as Array<{ type: string; text?: string }>;
       const text = content.find((c) => c.type === 'text')?.text ?? '';
       if (result.isError) throw new Error(`The example call of "${tool.name}" failed (fix its arguments in scripts/tool-examples/example-calls.ts): ${text}`);
-      examples.push({ name: tool.name, description: tool.description ?? '', arguments: args, result: result.structuredContent ?? JSON.parse(text) });
+      examples.push({ name: tool.name, description: tool.description ?? '', arguments: args, ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}), result: result.structuredContent ?? JSON.parse(text) });
     }
     return { examples, vaultDir };
   } finally {

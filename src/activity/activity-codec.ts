@@ -1,3 +1,4 @@
+import { isRecord, parseListFile, stringFieldProblem } from '../vault/list-file-codec';
 import type { ActivityEntry, ActivityKind, ActivityRoute } from './types';
 
 /**
@@ -32,44 +33,26 @@ const utf8 = new TextEncoder();
  *   position) when the text is not a valid activity file.
  */
 export function parseActivity(text: string): ActivityEntry[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new Error(`not valid JSON (${(err as Error).message})`);
-  }
-  if (!isRecord(data) || !Array.isArray(data.entries)) throw new Error('no "entries" list');
-  if (data.version !== ACTIVITY_FILE_VERSION) throw new Error(`format version ${String(data.version)}, expected ${ACTIVITY_FILE_VERSION}`);
-  return data.entries.map((entry, i) => {
-    const problem = entryProblem(entry);
-    if (problem) throw new Error(`entry #${i + 1}: ${problem}`);
-    return entry as ActivityEntry;
-  });
+  return parseListFile<ActivityEntry>(text, { version: ACTIVITY_FILE_VERSION, list: 'entries', item: 'entry', problemOf: entryProblem });
 }
 
 /** What is wrong with a parsed entry, or null when every field has the right type. */
 function entryProblem(e: unknown): string | null {
   if (!isRecord(e)) return 'not an object';
-  for (const key of ['id', 'at', 'key_id', 'key_label', 'tool', 'path'] as const) {
-    if (typeof e[key] !== 'string' || e[key] === '') return `"${key}" must be a non-empty string`;
-  }
+  const strings = stringFieldProblem(e, ['id', 'at', 'key_id', 'key_label', 'tool', 'path'], 'required');
+  if (strings) return strings;
   if (Number.isNaN(Date.parse(e.at as string))) return '"at" must be a time';
   if (!KINDS.includes(e.kind as ActivityKind)) return `unknown kind ${JSON.stringify(e.kind)}`;
   if (!ROUTES.includes(e.via as ActivityRoute)) return `unknown route ${JSON.stringify(e.via)}`;
   if (!Array.isArray(e.key_roots) || !e.key_roots.every((r) => typeof r === 'string')) return '"key_roots" must be a list of folders';
   if (e.session !== null && typeof e.session !== 'string') return '"session" must be a string or null';
-  for (const key of ['hash_before', 'hash_after'] as const) {
-    if (e[key] !== null && typeof e[key] !== 'string') return `"${key}" must be a string or null`;
-  }
-  for (const key of ['from', 'proposal_id', 'reverts', 'reverted_by'] as const) {
-    if (e[key] !== undefined && typeof e[key] !== 'string') return `"${key}" must be a string`;
-  }
+  const optional = stringFieldProblem(e, ['hash_before', 'hash_after'], 'nullable') ?? stringFieldProblem(e, ['from', 'proposal_id', 'reverts', 'reverted_by'], 'optional');
+  if (optional) return optional;
   if (e.hunks !== undefined && !(Array.isArray(e.hunks) && e.hunks.every((h) => Number.isInteger(h)))) return '"hunks" must be a list of hunk numbers';
   if (e.left !== undefined && !Number.isInteger(e.left)) return '"left" must be a whole number';
   if (!isRecord(e.undo)) return '"undo" must be an object';
-  for (const key of ['after', 'before'] as const) {
-    if (e.undo[key] !== undefined && typeof e.undo[key] !== 'string') return `"undo.${key}" must be a string`;
-  }
+  const undoText = stringFieldProblem(e.undo, ['after', 'before'], 'optional');
+  if (undoText) return undoText.replace(/^"/, '"undo.');
   const patch = e.undo.patch;
   if (patch !== undefined && !(Array.isArray(patch) && patch.every(isReverseHunk))) return '"undo.patch" must be a list of {from, to, inserted}';
   if (e.kind === 'move' && typeof e.from !== 'string') return 'a move needs "from"';
@@ -78,8 +61,4 @@ function entryProblem(e: unknown): string | null {
 
 function isReverseHunk(h: unknown): boolean {
   return isRecord(h) && Number.isInteger(h.from) && Number.isInteger(h.to) && typeof h.inserted === 'string';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

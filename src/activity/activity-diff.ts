@@ -1,10 +1,10 @@
 /**
  * An entry's change as diff lines for people and agents (the Agent activity view, the
  * terminal's `activity`, proposal_status's activity): the line hunks from the text before to
- * the text after (proposals/hunks.ts, jsdiff `diffLines`), removed then inserted lines per
+ * the text after (diff/hunks.ts, jsdiff `diffLines`), removed then inserted lines per
  * hunk, capped. Pure string work.
  */
-import { buildHunks } from '../proposals/hunks';
+import { buildHunks } from '../diff/hunks';
 import type { ActivityEntry } from './types';
 import { textsOf } from './undo-data';
 

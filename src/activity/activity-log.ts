@@ -16,7 +16,7 @@ export type ActivityFile = Pick<PluginFile, 'path' | 'read' | 'write' | 'keepCor
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The agent activity log (DESIGN.md, "Agent activity"): every change an agent caused, as the
+ * The agent activity log (docs/architecture.md#agent-activity): every change an agent caused, as the
  * write primitives report it ({@link follow}: force-mode writes, accepted proposals, and the
  * user's reverts, each attributed by the write's actor), persisted in its own file in the
  * plugin folder. Bounded by {@link ActivityLimits}: entries older than `maxDays` and, past

@@ -1,17 +1,17 @@
 /**
- * Reverting logged changes (DESIGN.md, "Agent activity"): one entry, or every entry of a key or
+ * Reverting logged changes (docs/architecture.md#agent-activity): one entry, or every entry of a key or
  * of a session, newest first. A revert is a write like any other, made through the same
  * primitives (NoteWriter's hash-guarded apply, create, move, trash; WidgetStore) with the
  * checks of the key that made the change (its label for access rules, its roots now), so a
  * note that became private, read-only, quarantined or out of the key's roots is refused with
  * one sentence. A text change is undone three-way when the note changed since: the undo's
- * hunks are placed on the current text (proposals/rebase.ts, pure string work shared with
+ * hunks are placed on the current text (diff/rebase.ts, pure string work shared with
  * proposals) and a hunk the later text touches is left alone, never applied over it. The
  * revert is itself logged (`reverts`), so reverting it redoes the change.
  */
 import { ToolError } from '../errors';
-import { applyHunks, buildHunks } from '../proposals/hunks';
-import { placeHunks } from '../proposals/rebase';
+import { applyHunks, buildHunks } from '../diff/hunks';
+import { placeHunks } from '../diff/rebase';
 import type { AccessScope } from '../vault/access/access';
 import { hashText } from '../vault/hash';
 import type { NoteStore } from '../vault/note-store';
@@ -147,7 +147,7 @@ export class ActivityRevert {
   private async undoText(entry: ActivityEntry, before: string, after: string, scope: AccessScope): Promise<number> {
     const writes = this.notes.writes;
     for (let attempt = 0; attempt < REVERT_ATTEMPTS; attempt++) {
-      const current = writes.editors?.textOf(entry.path) ?? (await writes.currentText(entry.path, scope));
+      const current = await writes.currentText(entry.path, scope);
       if (current === before) throw new ToolError('conflict', `'${entry.path}' already reads as it did before this change.`);
       let next = before;
       let left = 0;

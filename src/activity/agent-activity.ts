@@ -1,5 +1,5 @@
 /**
- * What a key sees of the activity log (DESIGN.md, "Agent activity": a key sees only its own
+ * What a key sees of the activity log (docs/architecture.md#agent-activity: a key sees only its own
  * activity): its own entries and the user's reverts of them, newest first. An entry whose note
  * the key may not see now (private, quarantined, out of its roots, or a hidden note at that
  * path) shows no path, hash or text, only that it is hidden.

@@ -1,5 +1,5 @@
 /**
- * The plain-data shapes of the agent activity log (DESIGN.md, "Agent activity"): one entry per
+ * The plain-data shapes of the agent activity log (docs/architecture.md#agent-activity): one entry per
  * change an agent caused (a force-mode write, an accepted proposal) or the user's revert of
  * one, with what undoes it. No Obsidian objects, no DOM: entries persist as JSON.
  */

@@ -1,12 +1,12 @@
 /**
  * What undoes a change, computed when it is logged, and the texts around it read back (pure
  * string work). An edit keeps the text after the change and a reverse patch: the line hunks
- * from that text back to the text before (proposals/hunks.ts, jsdiff `diffLines`), each
+ * from that text back to the text before (diff/hunks.ts, jsdiff `diffLines`), each
  * `{from, to, inserted}` with offsets in the text after and the replaced text to put back, so
  * only the changed lines are stored twice. `applyHunks(after, patch) === before` holds byte for
  * byte (buildHunks' contract).
  */
-import { applyHunks, buildHunks } from '../proposals/hunks';
+import { applyHunks, buildHunks } from '../diff/hunks';
 import { hashText } from '../vault/hash';
 import type { AppliedChange } from '../vault/writes/applied-change';
 import type { ActivityEntry, ActivityUndo, ReverseHunk } from './types';

@@ -14,7 +14,7 @@ export interface AiProviderPreset {
 }
 
 /**
- * Base URLs of the providers named in the design (DESIGN.md "AI provider"): default ports of
+ * Base URLs of the providers named in the design (docs/architecture.md#ai-provider): default ports of
  * Ollama (11434), LM Studio (1234) and vLLM (8000) on this computer, and the public endpoints
  * of OpenAI, OpenRouter and Anthropic.
  */

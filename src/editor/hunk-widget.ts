@@ -4,8 +4,10 @@
  * when the hunk can no longer apply).
  */
 import { WidgetType, type EditorView } from '@codemirror/view';
-import type { ReviewHunk, WordPart } from '../proposals/types';
+import type { WordPart } from '../diff/types';
+import type { ReviewHunk } from '../proposals/types';
 import { acceptHunk, rejectHunk } from './review-actions';
+import { addElement, makeElement } from './dom';
 
 /** Runs a review action from a click; a failure is logged (the controller tells the user why it refused). */
 function run(action: Promise<unknown>): void {
@@ -14,7 +16,7 @@ function run(action: Promise<unknown>): void {
 
 /** Adds a ✓ / ✗ button to `parent` that acts on click without taking the editor's focus. */
 function addButton(parent: HTMLElement, cls: string, text: string, label: string, onClick: () => void): HTMLButtonElement {
-  const el = parent.createEl('button', { cls: ['vault-mcp-hunk-button', cls], text, attr: { type: 'button', 'aria-label': label, title: label } });
+  const el = addElement(parent, 'button', { cls: ['vault-mcp-hunk-button', cls], text, attr: { type: 'button', 'aria-label': label, title: label } });
   // Keep the editor's focus and selection: the click alone acts.
   el.addEventListener('mousedown', (e) => e.preventDefault());
   el.addEventListener('click', (e) => {
@@ -26,7 +28,7 @@ function addButton(parent: HTMLElement, cls: string, text: string, label: string
 
 /**
  * What a hunk that only adds or only removes the note's final line break says, as diff
- * tools mark "no newline at end of file" (proposals/hunks.ts makes it a hunk of its own);
+ * tools mark "no newline at end of file" (diff/hunks.ts makes it a hunk of its own);
  * null for any other hunk.
  */
 function finalBreakChange(removed: string, inserted: string): string | null {
@@ -74,11 +76,11 @@ function drawInsertedLines(box: HTMLElement, parts: readonly WordPart[]): void {
   // A proposed text ends with its line break: no empty line after it.
   if (lines.length > 1 && lines[lines.length - 1].length === 0) lines.pop();
   lines.forEach((pieces, i) => {
-    const line = box.createDiv({ cls: 'vault-mcp-inserted-line' });
-    if (pieces.length === 0) line.createEl('br');
+    const line = addElement(box, 'div', { cls: 'vault-mcp-inserted-line' });
+    if (pieces.length === 0) addElement(line, 'br');
     pieces.forEach((piece, k) => {
-      if (kinds[i][k] === 'inserted') line.createSpan({ cls: 'vault-mcp-inserted-word', text: piece });
-      else line.appendText(piece);
+      if (kinds[i][k] === 'inserted') addElement(line, 'span', { cls: 'vault-mcp-inserted-word', text: piece });
+      else line.append(piece);
     });
   });
 }
@@ -103,20 +105,19 @@ export class HunkWidget extends WidgetType {
 
   override toDOM(view: EditorView): HTMLElement {
     const hunk = this.hunk;
-    // Obsidian's global createDiv: the editor adopts the element into its own (popout) document when it inserts it.
-    const root = createDiv({ cls: 'vault-mcp-hunk' });
-    if (hunk.stale) root.addClass('is-stale');
-    if (!hunk.inserted) root.addClass('is-deletion');
+    const root = makeElement(view.dom.ownerDocument, 'div', { cls: 'vault-mcp-hunk' });
+    if (hunk.stale) root.classList.add('is-stale');
+    if (!hunk.inserted) root.classList.add('is-deletion');
     root.dataset.proposalId = hunk.proposalId;
     root.dataset.hunkIndex = String(hunk.index);
     const breakOnly = finalBreakChange(hunk.removed, hunk.inserted);
-    if (breakOnly) root.createDiv({ cls: 'vault-mcp-final-newline', text: breakOnly });
-    else if (hunk.inserted) drawInsertedLines(root.createDiv({ cls: 'vault-mcp-inserted' }), continuesLine(view, hunk) ? withoutLeadingBreak(this.parts) : this.parts);
+    if (breakOnly) addElement(root, 'div', { cls: 'vault-mcp-final-newline', text: breakOnly });
+    else if (hunk.inserted) drawInsertedLines(addElement(root, 'div', { cls: 'vault-mcp-inserted' }), continuesLine(view, hunk) ? withoutLeadingBreak(this.parts) : this.parts);
 
-    const actions = root.createDiv({ cls: 'vault-mcp-hunk-actions' });
-    actions.createSpan({ cls: 'vault-mcp-hunk-label', text: hunk.keyLabel });
+    const actions = addElement(root, 'div', { cls: 'vault-mcp-hunk-actions' });
+    addElement(actions, 'span', { cls: 'vault-mcp-hunk-label', text: hunk.keyLabel });
     if (hunk.stale) {
-      actions.createSpan({ cls: 'vault-mcp-hunk-stale', text: 'Stale', attr: { title: 'The note changed here since the proposal; it can only be rejected.' } });
+      addElement(actions, 'span', { cls: 'vault-mcp-hunk-stale', text: 'Stale', attr: { title: 'The note changed here since the proposal; it can only be rejected.' } });
     } else {
       addButton(actions, 'mod-accept', '✓', `Accept change from ${hunk.keyLabel}`, () => run(acceptHunk(view, hunk)));
     }

@@ -1,13 +1,15 @@
 /**
- * What the user does with a hunk under review: accept (an ordinary, undoable editor
- * transaction, then the proposal store records it), reject, do either for the whole note,
- * find the hunk at the cursor, go to the next or previous one.
+ * What the user does with a hunk under review, in an editor: accept (an ordinary, undoable
+ * editor transaction, then the proposal store records it), reject, do either for the whole
+ * note, find the hunk at the cursor, move to the next or previous one. Which hunks an action
+ * takes is decided by the pure functions of hunk-selection.ts.
  */
 import { ChangeSet, EditorSelection, type EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import type { ReviewHunk } from '../proposals/types';
-import { refreshReviewHunks, reviewConfig, type ReviewController } from './review-controller';
-import { applyReviewHunks, hunksConflict, reviewHunksField, sameHunk, setReviewHunks } from './review-state';
+import { canApply, hunkAtPosition, hunkInDirection, hunksToAcceptTogether, sameHunk, type HunkDirection } from './hunk-selection';
+import { refreshReviewHunks, reviewConfig, type ReviewController } from './review-config';
+import { applyReviewHunks, reviewHunksOf, setReviewHunks } from './review-state';
 
 /** The `userEvent` of an accept transaction (an `input.*` event, so the undo history keeps it as its own step). */
 export const ACCEPT_USER_EVENT = 'input.vault-mcp-accept';
@@ -24,25 +26,12 @@ function controllerOf(view: EditorView): ReviewController {
   return config.controller;
 }
 
-/** The hunks on display in `state`, or none without the review field. */
-function hunksOf(state: EditorState): readonly ReviewHunk[] {
-  return state.field(reviewHunksField, false) ?? [];
-}
-
-/** Whether `hunk` can be applied to `state`'s document: not stale, and its range still holds exactly the text it removes. */
-function applicable(state: EditorState, hunk: ReviewHunk): boolean {
-  return !hunk.stale && hunk.to <= state.doc.length && state.doc.sliceString(hunk.from, hunk.to) === hunk.removed;
-}
-
 /**
- * The hunk under the main cursor: one whose lines include the cursor's line (a pure
- * insertion counts on the line it is inserted before), the first in document order.
+ * The hunk under the main cursor ({@link hunkAtPosition} at its head).
  * @returns the hunk as displayed, or null when the cursor is on none
  */
 export function hunkAtCursor(state: EditorState): ReviewHunk | null {
-  const doc = state.doc;
-  const line = doc.lineAt(state.selection.main.head).number;
-  return hunksOf(state).find((h) => doc.lineAt(h.from).number <= line && line <= doc.lineAt(Math.max(h.from, h.to - 1)).number) ?? null;
+  return hunkAtPosition(reviewHunksOf(state), state.doc, state.selection.main.head);
 }
 
 /**
@@ -57,8 +46,8 @@ export function hunkAtCursor(state: EditorState): ReviewHunk | null {
  */
 export async function acceptHunk(view: EditorView, hunk: ReviewHunk): Promise<boolean> {
   const controller = controllerOf(view);
-  const current = hunksOf(view.state).find((h) => sameHunk(h, hunk));
-  if (!current || !applicable(view.state, current)) return false;
+  const current = reviewHunksOf(view.state).find((h) => sameHunk(h, hunk));
+  if (!current || !canApply(view.state.doc, current)) return false;
   const before = view.state.doc;
   const tr = view.state.update({
     changes: { from: current.from, to: current.to, insert: current.inserted },
@@ -84,7 +73,7 @@ export async function acceptHunk(view: EditorView, hunk: ReviewHunk): Promise<bo
  */
 export async function rejectHunk(view: EditorView, hunk: ReviewHunk): Promise<boolean> {
   const controller = controllerOf(view);
-  const hunks = hunksOf(view.state);
+  const hunks = reviewHunksOf(view.state);
   const current = hunks.find((h) => sameHunk(h, hunk));
   if (!current) return false;
   view.dispatch({ effects: setReviewHunks.of(hunks.filter((h) => h !== current)) });
@@ -107,12 +96,8 @@ export async function rejectHunk(view: EditorView, hunk: ReviewHunk): Promise<bo
  */
 export async function acceptAll(view: EditorView): Promise<AcceptAllResult> {
   const controller = controllerOf(view);
-  const hunks = hunksOf(view.state);
-  const chosen: ReviewHunk[] = [];
-  for (let i = hunks.length - 1; i >= 0; i--) {
-    const hunk = hunks[i];
-    if (applicable(view.state, hunk) && !chosen.some((c) => hunksConflict(c, hunk) || hunksConflict(hunk, c))) chosen.push(hunk);
-  }
+  const hunks = reviewHunksOf(view.state);
+  const chosen = hunksToAcceptTogether(hunks, view.state.doc);
   if (!chosen.length) return { accepted: 0, skipped: hunks.length };
   let state = view.state;
   let changes = ChangeSet.empty(state.doc.length);
@@ -141,7 +126,7 @@ export async function acceptAll(view: EditorView): Promise<AcceptAllResult> {
  */
 export async function rejectAll(view: EditorView): Promise<number> {
   const controller = controllerOf(view);
-  const hunks = hunksOf(view.state);
+  const hunks = reviewHunksOf(view.state);
   if (!hunks.length) return 0;
   view.dispatch({ effects: setReviewHunks.of([]) });
   const text = view.state.doc.toString();
@@ -154,34 +139,14 @@ export async function rejectAll(view: EditorView): Promise<number> {
   return hunks.length;
 }
 
-/** Puts the cursor at the start of `hunk` and scrolls it to the middle of the editor. */
-function goTo(view: EditorView, hunk: ReviewHunk): void {
-  view.dispatch({ selection: EditorSelection.cursor(hunk.from), effects: EditorView.scrollIntoView(hunk.from, { y: 'center' }) });
-}
-
 /**
- * Moves the cursor to the first hunk starting after it, wrapping to the first hunk.
+ * Moves the cursor to the start of the next (1) or previous (-1) hunk, wrapping around the
+ * note ({@link hunkInDirection}), and scrolls it to the middle of the editor.
  * @returns false when the note has no hunks
  */
-export function nextHunk(view: EditorView): boolean {
-  const hunks = hunksOf(view.state);
-  const head = view.state.selection.main.head;
-  const target = hunks.find((h) => h.from > head) ?? hunks[0];
+export function moveByHunk(view: EditorView, direction: HunkDirection): boolean {
+  const target = hunkInDirection(reviewHunksOf(view.state), view.state.selection.main.head, direction);
   if (!target) return false;
-  goTo(view, target);
-  return true;
-}
-
-/**
- * Moves the cursor to the last hunk starting before it, wrapping to the last hunk.
- * @returns false when the note has no hunks
- */
-export function previousHunk(view: EditorView): boolean {
-  const hunks = hunksOf(view.state);
-  const head = view.state.selection.main.head;
-  let target = hunks[hunks.length - 1];
-  for (const h of hunks) if (h.from < head) target = h;
-  if (!target) return false;
-  goTo(view, target);
+  view.dispatch({ selection: EditorSelection.cursor(target.from), effects: EditorView.scrollIntoView(target.from, { y: 'center' }) });
   return true;
 }

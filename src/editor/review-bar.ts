@@ -6,6 +6,7 @@ import { showPanel, type EditorView, type Panel, type ViewUpdate } from '@codemi
 import type { ReviewHunk } from '../proposals/types';
 import { acceptAll, rejectAll } from './review-actions';
 import { reviewHunksField } from './review-state';
+import { addElement, makeElement } from './dom';
 
 /**
  * The bar's sentence for `hunks`, e.g. "3 pending changes from Claude Code, Cursor (1 stale)".
@@ -19,12 +20,11 @@ function reviewSummary(hunks: readonly ReviewHunk[]): string {
 }
 
 function createReviewBar(view: EditorView): Panel {
-  // Obsidian's global createDiv: the editor adopts the element into its own (popout) document when it inserts it.
-  const dom = createDiv({ cls: 'vault-mcp-review-bar', attr: { role: 'toolbar', 'aria-label': 'Pending changes in this note' } });
-  const summary = dom.createSpan({ cls: 'vault-mcp-review-summary' });
-  const message = dom.createSpan({ cls: 'vault-mcp-review-message' });
-  const acceptButton = dom.createEl('button', { cls: ['vault-mcp-review-accept-all', 'mod-cta'], text: 'Accept all', attr: { type: 'button' } });
-  const rejectButton = dom.createEl('button', { cls: 'vault-mcp-review-reject-all', text: 'Reject all', attr: { type: 'button' } });
+  const dom = makeElement(view.dom.ownerDocument, 'div', { cls: 'vault-mcp-review-bar', attr: { role: 'toolbar', 'aria-label': 'Pending changes in this note' } });
+  const summary = addElement(dom, 'span', { cls: 'vault-mcp-review-summary' });
+  const message = addElement(dom, 'span', { cls: 'vault-mcp-review-message' });
+  const acceptButton = addElement(dom, 'button', { cls: ['vault-mcp-review-accept-all', 'mod-cta'], text: 'Accept all', attr: { type: 'button' } });
+  const rejectButton = addElement(dom, 'button', { cls: 'vault-mcp-review-reject-all', text: 'Reject all', attr: { type: 'button' } });
 
   const render = (): void => {
     const hunks = view.state.field(reviewHunksField, false) ?? [];

@@ -7,7 +7,7 @@
 import { StateField, type EditorState, type Range } from '@codemirror/state';
 import { Decoration, EditorView, type DecorationSet } from '@codemirror/view';
 import type { ReviewHunk } from '../proposals/types';
-import { wordDiff } from '../proposals/word-diff';
+import { wordDiff } from '../diff/word-diff';
 import { HunkWidget } from './hunk-widget';
 import { reviewHunksField, setReviewHunks } from './review-state';
 

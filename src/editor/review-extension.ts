@@ -6,7 +6,7 @@
 import type { Extension } from '@codemirror/state';
 import { ViewPlugin, type EditorView, type ViewUpdate } from '@codemirror/view';
 import { reviewBar } from './review-bar';
-import { refreshReviewHunks, reviewConfig, type PathOf, type ReviewController } from './review-controller';
+import { refreshReviewHunks, reviewConfig, type PathOf, type ReviewController } from './review-config';
 import { reviewDecorationsField } from './review-decorations';
 import { reviewHunksField } from './review-state';
 import { reviewUndo } from './review-undo';

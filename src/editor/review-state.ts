@@ -4,8 +4,9 @@
  * (mapped through each transaction's changes); a hunk whose text a change touches turns
  * stale, so it can only be rejected and is never applied over the user's typing.
  */
-import { StateEffect, StateField, type ChangeDesc, type ChangeSet, type Transaction } from '@codemirror/state';
+import { StateEffect, StateField, type ChangeDesc, type ChangeSet, type EditorState, type Transaction } from '@codemirror/state';
 import type { ReviewHunk } from '../proposals/types';
+import { hunksConflict, sameHunk } from './hunk-selection';
 
 /** Replaces the displayed hunks (positions in the document after the transaction). */
 export const setReviewHunks = StateEffect.define<readonly ReviewHunk[]>();
@@ -32,20 +33,6 @@ export const applyReviewHunks = StateEffect.define<readonly ReviewHunk[]>({ map:
  * undecided again.
  */
 export const unapplyReviewHunks = StateEffect.define<readonly ReviewHunk[]>({ map: mapHunkPositions });
-
-/** True when `a` and `b` are the same hunk of the same proposal. */
-export function sameHunk(a: ReviewHunk, b: ReviewHunk): boolean {
-  return a.proposalId === b.proposalId && a.index === b.index;
-}
-
-/**
- * Whether applying `applied` changes text that `other` covers: their ranges overlap, or both
- * are insertions at one point (their order would be a guess).
- */
-export function hunksConflict(applied: ReviewHunk, other: ReviewHunk): boolean {
-  if (applied.from === applied.to && other.from === other.to) return applied.from === other.from;
-  return applied.from < other.to && other.from < applied.to;
-}
 
 /** Hunks in document order (by `from`, insertions before replacements at one point, then proposal and index). */
 function sortHunks(hunks: readonly ReviewHunk[]): readonly ReviewHunk[] {
@@ -112,3 +99,8 @@ export const reviewHunksField = StateField.define<readonly ReviewHunk[]>({
     return next;
   },
 });
+
+/** The hunks on display in `state`, in document order, or none without the review field. */
+export function reviewHunksOf(state: EditorState): readonly ReviewHunk[] {
+  return state.field(reviewHunksField, false) ?? [];
+}

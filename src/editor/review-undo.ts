@@ -9,7 +9,7 @@ import { invertedEffects } from '@codemirror/commands';
 import type { Extension, Transaction } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import type { ReviewHunk } from '../proposals/types';
-import { reviewConfig } from './review-controller';
+import { reviewConfig } from './review-config';
 import { applyReviewHunks, unapplyReviewHunks } from './review-state';
 
 /** The history's inverse of an accept (and of its undo). */

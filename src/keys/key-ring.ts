@@ -43,7 +43,7 @@ const MIN_TOKEN_LENGTH = 16;
 /**
  * The set of bearer keys: records in settings (via `getKeys`/`saveKeys`), tokens in
  * `SecretStorage`. Minting, revoking, mode/scope/roots/tool-set changes and token lookup.
- * Revoke and set-scope refuse to leave zero locally usable keys (DESIGN.md "Keys").
+ * Revoke and set-scope refuse to leave zero locally usable keys (docs/architecture.md#keys).
  */
 export class KeyRing {
   /**

@@ -1,3 +1,4 @@
+import { isRecord, parseListFile, stringFieldProblem } from '../vault/list-file-codec';
 import type { HunkDecision, Proposal, ProposalKind, ProposalStatus } from './types';
 
 /**
@@ -24,36 +25,19 @@ export function serializeProposals(proposals: readonly Proposal[]): string {
  *   its position) when the text is not a valid proposals file.
  */
 export function parseProposals(text: string): Proposal[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new Error(`not valid JSON (${(err as Error).message})`);
-  }
-  if (!isRecord(data) || !Array.isArray(data.proposals)) throw new Error('no "proposals" list');
-  if (data.version !== PROPOSAL_FILE_VERSION) throw new Error(`format version ${String(data.version)}, expected ${PROPOSAL_FILE_VERSION}`);
-  return data.proposals.map((entry, i) => {
-    const problem = proposalProblem(entry);
-    if (problem) throw new Error(`proposal #${i + 1}: ${problem}`);
-    return entry as Proposal;
-  });
+  return parseListFile<Proposal>(text, { version: PROPOSAL_FILE_VERSION, list: 'proposals', item: 'proposal', problemOf: proposalProblem });
 }
 
 /** What is wrong with a parsed proposal, or null when it has every field with the right type. */
 function proposalProblem(p: unknown): string | null {
   if (!isRecord(p)) return 'not an object';
-  for (const key of ['id', 'key_id', 'key_label', 'tool', 'path', 'created_at'] as const) {
-    if (typeof p[key] !== 'string' || p[key] === '') return `"${key}" must be a non-empty string`;
-  }
+  const strings = stringFieldProblem(p, ['id', 'key_id', 'key_label', 'tool', 'path', 'created_at'], 'required');
+  if (strings) return strings;
   if (!KINDS.includes(p.kind as ProposalKind)) return `unknown kind ${JSON.stringify(p.kind)}`;
   if (!STATUSES.includes(p.status as ProposalStatus)) return `unknown status ${JSON.stringify(p.status)}`;
   if (!Array.isArray(p.key_roots) || !p.key_roots.every((r) => typeof r === 'string')) return '"key_roots" must be a list of folders';
-  for (const key of ['base_hash', 'base_text', 'proposed_text'] as const) {
-    if (p[key] !== null && typeof p[key] !== 'string') return `"${key}" must be a string or null`;
-  }
-  for (const key of ['to', 'expected_hash', 'resolved_at', 'stale_reason'] as const) {
-    if (p[key] !== undefined && typeof p[key] !== 'string') return `"${key}" must be a string`;
-  }
+  const optional = stringFieldProblem(p, ['base_hash', 'base_text', 'proposed_text'], 'nullable') ?? stringFieldProblem(p, ['to', 'expected_hash', 'resolved_at', 'stale_reason'], 'optional');
+  if (optional) return optional;
   if (!isRecord(p.decisions)) return '"decisions" must be an object';
   for (const [index, decision] of Object.entries(p.decisions)) {
     if (!/^\d+$/.test(index) || !(['accepted', 'rejected'] as HunkDecision[]).includes(decision as HunkDecision)) return `bad decision ${index}: ${JSON.stringify(decision)}`;
@@ -65,8 +49,4 @@ function proposalProblem(p: unknown): string | null {
   if (p.kind === 'create' && pending && p.proposed_text === null) return 'a pending create needs proposed_text';
   if (p.kind === 'move' && typeof p.to !== 'string') return 'a move needs "to"';
   return null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,7 @@
-import { applyHunks, buildHunks } from './hunks';
-import { placeHunks } from './rebase';
-import type { Hunk, PlacedHunk, Proposal } from './types';
+import { applyHunks, buildHunks } from '../diff/hunks';
+import { placeHunks } from '../diff/rebase';
+import type { Hunk, PlacedHunk } from '../diff/types';
+import type { Proposal } from './types';
 
 /**
  * The hunks of a text proposal that still await the user's verdict, placed on the note's

@@ -3,12 +3,13 @@ import type { AccessScope } from '../vault/access/access';
 import { hashText } from '../vault/hash';
 import type { NoteStore } from '../vault/note-store';
 import { BaseChangedError } from '../vault/writes/write-errors';
-import type { OpenNoteEditors } from '../vault/writes/open-editors';
+import type { TextChange } from '../vault/writes/open-note-editors';
 import type { WriteRequest } from '../vault/writes/write-types';
 import { WIDGET_WRITE_TOOL } from '../vault/widgets/widget-store';
-import { applyHunks } from './hunks';
+import { applyHunks } from '../diff/hunks';
 import { goneReason, type ProposalStore } from './proposal-store';
-import type { PlacedHunk, Proposal, ReviewHunk } from './types';
+import type { PlacedHunk } from '../diff/types';
+import type { Proposal, ReviewHunk } from './types';
 
 /** What an accept did: the proposal after it, and how many hunks went in / stayed stale. */
 export interface AcceptOutcome {
@@ -36,9 +37,6 @@ const ACCEPT_ATTEMPTS = 4;
  * proposal stale with the reason.
  */
 export class ProposalReview {
-  /** Editors of open notes; null until ui/ wires them (and in headless runs). */
-  editors: OpenNoteEditors | null = null;
-
   /**
    * @param store the proposals. @param notes the vault side (checks and writes).
    * @param keyRoots the current roots of a key by id, or null when the key no longer exists
@@ -77,7 +75,7 @@ export class ProposalReview {
     let text: string;
     try {
       const file = this.notes.policy.resolveNote({ path: p.path }, this.scopeOf(p));
-      text = this.editors?.textOf(file.path) ?? (await this.notes.read(file));
+      text = this.notes.writes.openEditorText(file.path) ?? (await this.notes.read(file));
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
       return { gone: true, placed: [], baseChanged: false };
@@ -137,18 +135,17 @@ export class ProposalReview {
 
   /**
    * Applies the undecided, non-stale hunks (or just `hunkIndex`) of a text proposal on the
-   * note's current text: through the open editor when there is one, else through the apply
-   * primitive (NoteWriter.writeExactText) with the hash of the text they were placed on,
-   * placing again when the note changed in between.
+   * note's current text (its open editor's, when there is one) through the apply primitive
+   * (NoteWriter.writeExactText, which applies them in the editor when the note is open) with
+   * the hash of the text they were placed on, placing again when the note changed in between.
    */
   private async acceptText(p: Proposal, hunkIndex: number | undefined): Promise<AcceptOutcome> {
     if (hunkIndex !== undefined) this.assertUndecided(p, hunkIndex);
     const scope = this.scopeOf(p);
     for (let attempt = 0; attempt < ACCEPT_ATTEMPTS; attempt++) {
       let current: string;
-      const editorText = this.editors?.textOf(p.path) ?? null;
       try {
-        current = editorText ?? (await this.notes.writes.currentText(p.path, scope));
+        current = await this.notes.writes.currentText(p.path, scope);
       } catch (err) {
         if (!(err instanceof ToolError)) throw err;
         return { proposal: await this.store.settle(p.id, 'stale', staleReason(err, p)), applied: 0, stale: 1 };
@@ -156,18 +153,11 @@ export class ProposalReview {
       const placed = this.store.placedHunks(p, current).filter((h) => hunkIndex === undefined || h.index === hunkIndex);
       const ready = placed.filter((h) => !h.stale);
       if (ready.length === 0) return { proposal: p, applied: 0, stale: placed.length };
-      const next = applyHunks(current, ready);
       const accepting = this.scopeOf(p, ready.map((h) => h.index));
       const kind = p.kind === 'properties' ? 'properties' : 'edit';
       try {
-        if (editorText !== null) {
-          this.notes.writes.checkExactText(p.path, current, next, scope);
-          await this.notes.writes.assertUtf8(p.path, scope);
-          if (!this.editors?.applyChanges(p.path, ready.map(toChange))) continue;
-          this.notes.applied.report({ kind, tool: p.tool, path: p.path, before: current, after: next }, accepting);
-        } else {
-          await this.notes.writes.writeExactText({ tool: p.tool, kind, path: p.path, baseHash: hashText(current), text: next }, accepting);
-        }
+        const text = applyHunks(current, ready);
+        await this.notes.writes.writeExactText({ tool: p.tool, kind, path: p.path, baseHash: hashText(current), text, acceptedHunks: ready.map(toChange) }, accepting);
       } catch (err) {
         if (err instanceof BaseChangedError) continue;
         if (!(err instanceof ToolError)) throw err;
@@ -269,7 +259,7 @@ function staleReason(err: ToolError, p: Proposal): string {
   return `It can no longer be applied. ${err.message}`;
 }
 
-function toChange(h: PlacedHunk): { from: number; to: number; insert: string } {
+function toChange(h: PlacedHunk): TextChange {
   return { from: h.from, to: h.to, insert: h.inserted };
 }
 

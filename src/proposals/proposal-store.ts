@@ -7,7 +7,8 @@ import { parseProposals, serializeProposals } from './proposal-codec';
 import { HunkCache, undecidedHunks } from './proposal-hunks';
 import { ToolError } from '../errors';
 import { fileSystemRefusal } from '../vault/writes/write-errors';
-import type { Hunk, HunkDecision, PlacedHunk, Proposal, ReviewHunk } from './types';
+import type { Hunk, PlacedHunk } from '../diff/types';
+import type { HunkDecision, Proposal, ReviewHunk } from './types';
 
 /** Who staged a proposal: the key's id, label (shown as provenance) and roots. */
 export interface ProposalCaller {
@@ -32,7 +33,7 @@ export const MAX_PENDING_PER_KEY = 100;
 const MAX_PENDING_CHARS = 32 * 1024 * 1024;
 
 /**
- * The proposals of propose mode (DESIGN.md, "Proposals"): staged changes that wait for the
+ * The proposals of propose mode (docs/architecture.md#proposals): staged changes that wait for the
  * user, persisted in their own file in the plugin folder (not in data.json), surviving reload
  * and restart. Pending proposals follow renames of their note and go stale when it is
  * deleted. The note itself is untouched until the user accepts (see ProposalReview).

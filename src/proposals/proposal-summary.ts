@@ -1,6 +1,7 @@
 import type { LiveState } from './proposal-review';
 import { goneReason } from './proposal-store';
-import type { Hunk, Proposal } from './types';
+import type { Hunk } from '../diff/types';
+import type { Proposal } from './types';
 
 /**
  * What agents see of proposals: compact JSON for the staged result of a write tool and for
@@ -27,7 +28,7 @@ export function hunkSummaries(text: string, hunks: readonly Hunk[]): HunkSummary
 }
 
 /**
- * The result a write tool returns for a `propose` key (DESIGN.md, "Tools"):
+ * The result a write tool returns for a `propose` key (docs/architecture.md#tool-contract):
  * `{status: 'pending', proposal_id, kind, path, to?, hunks?, message}`.
  */
 export function stagedResult(p: Proposal, hunks: readonly Hunk[]): Record<string, unknown> {

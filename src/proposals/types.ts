@@ -1,10 +1,11 @@
 /**
- * The plain-data shapes of propose mode (DESIGN.md, "Proposals"): a staged change, its
- * hunks, and a hunk placed on a note's current text for review. No Obsidian objects, no
+ * The plain-data shapes of propose mode (docs/architecture.md#proposals): a staged change and a hunk
+ * under review (the hunks themselves are diff/types.ts's). No Obsidian objects, no
  * DOM: proposals are persisted as JSON and shown by editor/ and ui/.
  */
+import type { PlacedHunk } from '../diff/types';
 
-/** What a proposal changes (DESIGN.md, "Proposals"). */
+/** What a proposal changes (docs/architecture.md#proposals). */
 export type ProposalKind = 'edit' | 'create' | 'delete' | 'move' | 'properties' | 'folder';
 
 /**
@@ -53,37 +54,9 @@ export interface Proposal {
   stale_reason?: string;
 }
 
-/**
- * One change between a base text and a proposed text, line-granular: the base's
- * characters `[from, to)` (whole lines, trailing newline included) become `inserted`.
- * A pure insertion has `from === to` at a line start. `index` numbers the hunks of one
- * (base, proposed) pair in document order, from 0.
- */
-export interface Hunk {
-  index: number;
-  from: number;
-  to: number;
-  removed: string;
-  inserted: string;
-}
-
-/**
- * A hunk placed on another text than its base (the note as it is now): `from`/`to` are
- * offsets in that text. `stale` is true when the text changed inside or right at the hunk
- * since the base, so applying it could overwrite someone's typing: it can only be rejected.
- */
-export interface PlacedHunk extends Hunk {
-  stale: boolean;
-}
-
 /** A hunk to review in the editor: a placed hunk with its proposal's id and provenance. */
 export interface ReviewHunk extends PlacedHunk {
   proposalId: string;
   keyLabel: string;
 }
 
-/** One piece of a word-level diff inside a changed region. */
-export interface WordPart {
-  kind: 'same' | 'removed' | 'inserted';
-  text: string;
-}

@@ -67,7 +67,7 @@ const CACHED_SCOPES = 8;
 
 /**
  * The vault's lexical search index: the thin adapter between NoteStore and the pure
- * {@link LexicalEngine}. Builds after layout ready in time slices (DESIGN.md, Runtime facts:
+ * {@link LexicalEngine}. Builds after layout ready in time slices (docs/architecture.md#runtime-facts:
  * heavy work never blocks the UI), stays current through `NoteStore.onNoteChange`, and
  * answers queries for one caller's access scope.
  */
@@ -219,9 +219,11 @@ export class SearchIndex {
     await this.queue;
     const progress: IndexProgress | null = this.current === 'building' ? { complete: false, indexed: this.progress.indexed, total: this.progress.total } : null;
     const guard = new RegexGuard();
+    let notesRead = 0;
+    const onTextRead = options.onTextRead;
     const { matches, total, ranked } = await this.engine.match(
       ast,
-      (path) => this.readPath(path),
+      onTextRead ? (path) => this.readPath(path).finally(() => onTextRead(++notesRead)) : (path) => this.readPath(path),
       { key: scopeKey(scope), allow: this.readableIn(scope) },
       guard,
       offset + limit,

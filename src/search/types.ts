@@ -1,5 +1,5 @@
 /**
- * Shapes returned by the search index to the `search` tool (DESIGN.md, Tools → search).
+ * Shapes returned by the search index to the `search` tool (docs/architecture.md#tool-contract, search).
  */
 
 /** One ranked note. `section`/`section_heading` name the outline section holding the snippet's match, so `read_note({path, section})` can follow. */
@@ -53,4 +53,10 @@ export interface SearchOptions {
   fields?: 'full' | 'metadata';
   /** Treat the whole query as one JavaScript regular expression tested on note bodies. */
   regex?: boolean;
+  /**
+   * Called after each note text the search reads to check phrases, regexes or `content:`
+   * (where a search over a large vault waits), with how many it has read so far; the search
+   * tool turns it into MCP progress notifications.
+   */
+  onTextRead?: (notesRead: number) => void;
 }

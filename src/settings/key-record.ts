@@ -14,7 +14,7 @@ export interface KeyRecord {
   /** Vault folders the key is confined to; empty = whole vault. */
   roots: string[];
   /**
-   * The key's tool set (DESIGN.md "Keys"): `all` enabled tools (the default, also when
+   * The key's tool set (docs/architecture.md#keys): `all` enabled tools (the default, also when
    * missing), `read` tools only, or a chosen list of tool names. Tools outside it are absent
    * from this key's tools/list and refused if called. Read with {@link normalizeKeyTools}.
    */
@@ -49,12 +49,12 @@ export function secretIdForKey(keyId: string): string {
   return `vault-mcp-key-${keyId}`;
 }
 
-/** `mode` read leniently: anything but `force` means `propose` (DESIGN.md "Keys"). */
+/** `mode` read leniently: anything but `force` means `propose` (docs/architecture.md#keys). */
 export function normalizeKeyMode(value: unknown): KeyMode {
   return value === 'force' ? 'force' : 'propose';
 }
 
-/** `scope` read leniently: unknown or missing means `local` (DESIGN.md "Keys"). */
+/** `scope` read leniently: unknown or missing means `local` (docs/architecture.md#keys). */
 export function normalizeKeyScope(value: unknown): KeyScope {
   return value === 'cloud' || value === 'both' ? value : 'local';
 }

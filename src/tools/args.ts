@@ -4,4 +4,4 @@
  */
 
 /** The `path` of a tool that acts on one existing note (write tools; ids are read tools' extra). */
-export const NOTE_ARG_DESCRIPTION = 'Note path (".md" optional) or [[wikilink]] name.';
+export const NOTE_ARG_DESCRIPTION = 'Path (.md optional) or [[wikilink]] name.';

@@ -66,14 +66,14 @@ export function isToolEnabled(tool: ToolDefinition, settings: VaultMcpSettings):
   return tool.kind === 'write' ? own && settings.tools.allowWrites : own;
 }
 
-/** The tools a client may list and call under `settings` (DESIGN.md: a disabled tool is absent). */
+/** The tools a client may list and call under `settings` (docs/architecture.md#tool-contract: a disabled tool is absent). */
 export function enabledTools(settings: VaultMcpSettings): ToolDefinition[] {
   return ALL_TOOLS.filter((tool) => isToolEnabled(tool, settings));
 }
 
 /**
  * The part of `tools` (the enabled tools, {@link enabledTools}) a key's tool set lets it see
- * and call (DESIGN.md "Keys"): all of them, the read tools, or those named in its list (names
+ * and call (docs/architecture.md#keys): all of them, the read tools, or those named in its list (names
  * of tools that are not enabled, or do not exist, add nothing). Pure; order kept.
  */
 export function toolsForKey(tools: readonly ToolDefinition[], set: KeyToolSet | undefined): ToolDefinition[] {

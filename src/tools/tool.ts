@@ -9,6 +9,7 @@ import type { ProposalReview } from '../proposals/proposal-review';
 import type { VaultMcpSettings } from '../settings/settings';
 import type { VaultsView } from './read/vaults-view';
 import type { ActivityLog } from '../activity/activity-log';
+import type { JsonSchema } from './output-schema';
 
 /**
  * What a tool handler may use. Handlers never call the Obsidian API directly: they ask
@@ -62,6 +63,11 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   description: string;
   kind: 'read' | 'write';
   inputSchema: Shape;
+  /**
+   * JSON Schema (2020-12) of the handler's result as `structuredContent`, for the tools whose
+   * results client programs consume (see output-schema.ts); every success path must match it.
+   */
+  outputSchema?: JsonSchema;
   annotations: ToolAnnotations;
   handler(args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext): Promise<Record<string, unknown>>;
 }

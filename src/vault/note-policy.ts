@@ -5,7 +5,7 @@ import { isWithinRoots, noteAccess, type NoteAccess } from './access/access-rule
 import { canonicalPath, findEntry } from './paths/lookup';
 import { frontmatterId, pathOfSyntheticId, unwrapWikilink } from './paths/note-ref';
 import { existsSync } from 'node:fs';
-import { decodePercentOnce, lexicalVaultPath, type VaultOnDisk } from './paths/paths';
+import { assertPathLength, decodePercentOnce, lexicalVaultPath, type VaultOnDisk } from './paths/paths';
 import { vaultLocation } from './vault-location';
 import { Quarantine } from './access/quarantine';
 import { OutsideLinks } from './access/outside-links';
@@ -33,7 +33,7 @@ export interface NotePolicySource {
 }
 
 /**
- * The vault's path and access policy (DESIGN.md "Notes that agents may not touch"), shared by
+ * The vault's path and access policy (docs/architecture.md#trust-model), shared by
  * reads, writes and proposals: how an agent-supplied path or note reference becomes a vault
  * path or TFile (normalization, real spelling, wikilink-style names, ids), and whether a key's
  * {@link AccessScope} may use it (quarantine, key roots, the `access` / `agent_overrides`
@@ -208,7 +208,7 @@ export class NotePolicy {
    * True when the entry at `path` inside the widgets folder (a widget file, a backup name) is
    * closed to every route: quarantined, or its real path is outside the vault (a symbolic link
    * out, or a dangling one, that the user does not trust in settings `access.trustedSymlinks`;
-   * README "Security model"). Widget code treats such an entry as if nothing were there but
+   * docs/security.md#symbolic-links). Widget code treats such an entry as if nothing were there but
    * never reads or writes through it. The widgets folder itself is checked by {@link widgetsFolderFor}.
    */
   isWidgetEntryClosed(path: string): boolean {
@@ -269,8 +269,8 @@ export class NotePolicy {
   /**
    * Finds a readable Markdown note. `path`: a vault path, `.md` optional, or a wikilink-style
    * name (`Meeting notes`, `Alpha/Meeting notes`, `[[Note|alias]]`, an alias); a path that
-   * matches nothing is also tried as an id (so is a `path:` synthetic id passed as path). `id`: the frontmatter `id`, or `path:<path>`;
-   * an id that matches nothing is also tried as a path.
+   * matches nothing is also tried as an id. `id`: the frontmatter `id`, tried first, then as a
+   * path. `path:<path>` (the synthetic id, as path or id) is the path alone.
    * @throws ToolError('invalid_argument') when neither or both are given, or the path is a folder or a
    *   non-Markdown file; ToolError('forbidden') for quarantined paths or paths outside
    *   `scope.roots`; ToolError('ambiguous') when a name or id matches several notes (the
@@ -278,16 +278,60 @@ export class NotePolicy {
    */
   resolveNote(ref: { path?: string; id?: string }, scope: AccessScope): TFile {
     for (const value of [ref.path, ref.id]) if (typeof value === 'string') assertPathLength(value);
+    const given = (value: string | undefined): value is string => typeof value === 'string' && value.trim() !== '';
+    if (given(ref.path) && given(ref.id)) throw new ToolError('invalid_argument', 'Give either path or id, not both: they could name different notes.');
+    if (!given(ref.path) && !given(ref.id)) throw new ToolError('invalid_argument', "Give the note's path (e.g. 'Folder/Note.md') or its id.");
     const lookup: Lookup = { scope, readable: once(() => this.source.readableNotes(scope)) };
-    if (typeof ref.path === 'string' && ref.path.trim() !== '' && typeof ref.id === 'string' && ref.id.trim() !== '') {
-      throw new ToolError('invalid_argument', 'Give either path or id, not both: they could name different notes.');
+    const byPath = given(ref.path);
+    const text = byPath ? ref.path! : ref.id!.trim();
+    const syntheticPath = pathOfSyntheticId(text.trim());
+    const path = syntheticPath ?? text;
+    // An id names a note before a path does; a path before an id. A synthetic id is a path only.
+    const idFirst = syntheticPath === null && !byPath ? this.findById(text, lookup) : null;
+    if (idFirst) return idFirst;
+    const found = this.lookUpPath(path, lookup);
+    if ('note' in found) return found.note;
+    const idAfter = syntheticPath === null && byPath ? this.findById(unwrapWikilink(text).trim(), lookup) : null;
+    if (idAfter) return idAfter;
+    throw found.miss;
+  }
+
+  /**
+   * Looks a path-like reference up: the note at that path (`.md` optional), else the note a
+   * wikilink-style name resolves to ({@link resolveLinkpath}).
+   * @returns the note, or the refusal to give when nothing else matches either (a folder, a
+   *   path outside the roots, not found with similar names).
+   * @throws ToolError('invalid_argument') for the vault root or a non-Markdown file;
+   *   ToolError('forbidden') for a quarantined path or one in the widgets folder.
+   */
+  private lookUpPath(input: string, lookup: Lookup): { note: TFile } | { miss: ToolError } {
+    const { scope } = lookup;
+    const name = unwrapWikilink(input);
+    const path = this.lexicalPath(name);
+    if (path === '') throw new ToolError('invalid_argument', `'${input}' names the vault root, not a note; give a note path such as 'Folder/Note.md'.`);
+    // Quarantined by name: refused whether or not a note is there. Below a link out of the vault
+    // the answer must not tell an existing link from a missing folder: it falls through to "not found".
+    // The widgets folder is no secret: note tools get the sentence naming widget_write.
+    if (this.quarantine.contains(path) || this.isWidgetPath(path)) this.assertAllowed(path, scope);
+    const outsideRoots = !isWithinRoots(path, scope.roots);
+    let folder: TFolder | null = null;
+    if (!outsideRoots) {
+      const exact = findEntry(this.app.vault, path);
+      if (exact instanceof TFolder && !this.isQuarantined(exact.path)) folder = exact;
+      const withMd = path.toLowerCase().endsWith('.md') ? null : findEntry(this.app.vault, `${path}.md`);
+      for (const entry of [exact, withMd]) {
+        if (!(entry instanceof TFile) || !this.canRead(entry, scope)) continue;
+        if (entry.extension === 'md') return { note: entry };
+        throw new ToolError('invalid_argument', `'${entry.path}' is not a Markdown note; only .md notes can be read.`);
+      }
     }
-    if (typeof ref.path === 'string' && ref.path.trim() !== '') {
-      if (pathOfSyntheticId(ref.path.trim()) !== null) return this.resolveById(ref.path, lookup, true);
-      return this.resolveByPath(ref.path, lookup, true);
-    }
-    if (typeof ref.id === 'string' && ref.id.trim() !== '') return this.resolveById(ref.id, lookup, true);
-    throw new ToolError('invalid_argument', "Give the note's path (e.g. 'Folder/Note.md') or its id.");
+    const linked = resolveLinkpath(path, lookup.readable(), (file) => this.source.frontmatterOf(file), () =>
+      this.app.metadataCache.getFirstLinkpathDest(path.replace(/\.md$/i, ''), ''),
+    );
+    if (linked) return { note: linked };
+    if (folder) return { miss: new ToolError('invalid_argument', `'${folder.path}' is a folder; call list_notes with folder '${folder.path}' to see its notes.`) };
+    if (outsideRoots && path.includes('/')) return { miss: outsideRootsError(path, scope) };
+    return { miss: noteNotFound(input, similarNotePaths(name, lookup.readable(), (file) => this.source.aliasesOf(file))) };
   }
 
   /**
@@ -321,54 +365,6 @@ export class NotePolicy {
     if (!isWithinRoots(path, scope.roots)) throw outsideRootsError(path, scope);
   }
 
-  /** Path lookup, then wikilink-style name resolution, then (optionally) the id. */
-  private resolveByPath(input: string, lookup: Lookup, tryId: boolean): TFile {
-    const { scope } = lookup;
-    const name = unwrapWikilink(input);
-    const path = this.lexicalPath(name);
-    if (path === '') throw new ToolError('invalid_argument', `'${input}' names the vault root, not a note; give a note path such as 'Folder/Note.md'.`);
-    // Quarantined by name: refused whether or not a note is there. Below a link out of the vault
-    // the answer must not tell an existing link from a missing folder: it falls through to "not found".
-    // The widgets folder is no secret: note tools get the sentence naming widget_write.
-    if (this.quarantine.contains(path) || this.isWidgetPath(path)) this.assertAllowed(path, scope);
-    const outsideRoots = !isWithinRoots(path, scope.roots);
-    let folder: TFolder | null = null;
-    if (!outsideRoots) {
-      const exact = findEntry(this.app.vault, path);
-      if (exact instanceof TFolder && !this.isQuarantined(exact.path)) folder = exact;
-      const withMd = path.toLowerCase().endsWith('.md') ? null : findEntry(this.app.vault, `${path}.md`);
-      for (const entry of [exact, withMd]) {
-        if (!(entry instanceof TFile) || !this.canRead(entry, scope)) continue;
-        if (entry.extension === 'md') return entry;
-        throw new ToolError('invalid_argument', `'${entry.path}' is not a Markdown note; only .md notes can be read.`);
-      }
-    }
-    const linked = resolveLinkpath(path, lookup.readable(), (file) => this.source.frontmatterOf(file), () =>
-      this.app.metadataCache.getFirstLinkpathDest(path.replace(/\.md$/i, ''), ''),
-    );
-    if (linked) return linked;
-    if (tryId) {
-      const byId = this.findById(name.trim(), lookup);
-      if (byId) return byId;
-    }
-    if (folder) {
-      throw new ToolError('invalid_argument', `'${folder.path}' is a folder; call list_notes with folder '${folder.path}' to see its notes.`);
-    }
-    if (outsideRoots && path.includes('/')) throw outsideRootsError(path, scope);
-    throw noteNotFound(input, similarNotePaths(name, lookup.readable(), (file) => this.source.aliasesOf(file)));
-  }
-
-  /** Id lookup (`path:<path>` or frontmatter `id`), then (optionally) the path. */
-  private resolveById(input: string, lookup: Lookup, tryPath: boolean): TFile {
-    const id = input.trim();
-    const syntheticPath = pathOfSyntheticId(id);
-    if (syntheticPath !== null) return this.resolveByPath(syntheticPath, lookup, false);
-    const byId = this.findById(id, lookup);
-    if (byId) return byId;
-    if (tryPath) return this.resolveByPath(id, lookup, false);
-    throw noteNotFound(input);
-  }
-
   /** The readable note whose frontmatter `id` equals `id`; null when none. @throws ToolError('ambiguous') when several share it. */
   private findById(id: string, lookup: Lookup): TFile | null {
     const matches = lookup.readable().filter((file) => frontmatterId(this.source.frontmatterOf(file)) === id);
@@ -394,14 +390,4 @@ function once<T>(compute: () => T): () => T {
 /** The refusal of a path outside `scope.roots` (the same whatever is, or is not, at that path). */
 function outsideRootsError(path: string, scope: AccessScope): ToolError {
   return new ToolError('forbidden', `Path '${path}' is outside the folders this key may use (${scope.roots.join(', ')}); use a path inside them.`);
-}
-
-/** Longest path or id accepted, in characters (file systems stop far earlier). */
-export const MAX_PATH_CHARS = 1024;
-
-/** @throws ToolError('invalid_argument') when `input` is longer than {@link MAX_PATH_CHARS}; the message does not echo it. */
-function assertPathLength(input: string): void {
-  if (input.length > MAX_PATH_CHARS) {
-    throw new ToolError('invalid_argument', `A path or id may be at most ${MAX_PATH_CHARS} characters; this one has ${input.length}.`);
-  }
 }

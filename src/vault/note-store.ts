@@ -1,4 +1,4 @@
-import { TFile, TFolder, getAllTags, getLinkpath, parseFrontMatterAliases, parseFrontMatterTags, type App, type EventRef, type TAbstractFile } from 'obsidian';
+import { TFile, TFolder, getAllTags, getLinkpath, parseFrontMatterAliases, parseFrontMatterTags, type App, type TAbstractFile } from 'obsidian';
 import { ToolError } from '../errors';
 import type { AccessScope } from './access/access';
 import { isWithinRoots } from './access/access-rules';
@@ -12,21 +12,16 @@ import { countTags, type TagCount } from './content/tags';
 import { AGENT_INSTRUCTION_FILES, nearestAgentInstructions } from './content/agent-instructions';
 import { parseFrontmatter } from './writes/frontmatter-guard';
 import { NoteWriter } from './writes/note-writer';
+import type { OpenNoteEditors } from './writes/open-note-editors';
 import { AppliedChanges } from './writes/applied-change';
 import { ScanCache } from './scan-cache';
 import { NotePolicy } from './note-policy';
+import { followNoteChanges, type NoteChange } from './note-changes';
 import type { NoteReader } from './note-reader';
 import { WidgetStore } from './widgets/widget-store';
 import { DEFAULT_WIDGETS_FOLDER } from '../settings/settings';
 
-/** A note change, reported after the metadata cache has caught up with it. */
-export interface NoteChange {
-  type: 'create' | 'modify' | 'delete' | 'rename';
-  /** The note's vault path (the new path for a rename). */
-  path: string;
-  /** The previous path, for a rename only. */
-  oldPath?: string;
-}
+export type { NoteChange } from './note-changes';
 
 /** A folder as list tools show it: vault paths only, no Obsidian objects. */
 export interface FolderEntry {
@@ -52,6 +47,8 @@ export interface NoteStoreOptions {
   trustedSymlinks?: () => string[];
   /** Returns the widgets folder setting (settings `widgets.folder`); `Widgets` when absent. */
   widgetsFolder?: () => string;
+  /** The editors of open notes, which text writes go through (NoteWriter); none in headless runs. */
+  editors?: OpenNoteEditors;
 }
 
 /**
@@ -59,7 +56,7 @@ export interface NoteStoreOptions {
  * `app.workspace` (with its {@link policy}, {@link writes} and {@link widgets}): reads notes, their metadata
  * (frontmatter, titles, tags, outline, links), lists and change events. Every tool asks it,
  * passing the caller's {@link AccessScope}; which paths and notes a scope may use is decided
- * in one place, {@link policy} (DESIGN.md "Notes that agents may not touch"). A note the
+ * in one place, {@link policy} (docs/architecture.md#trust-model). A note the
  * scope may not read behaves as missing.
  */
 export class NoteStore implements NoteReader {
@@ -68,13 +65,14 @@ export class NoteStore implements NoteReader {
   private readonly quarantineList: () => string[];
   private readonly trustedList: () => string[];
   private readonly widgetsSetting: () => string;
+  private readonly editors: OpenNoteEditors | null;
   private readonly scans: ScanCache;
   private writer: NoteWriter | null = null;
   /** Every change the write primitives applied (notes, entries, widgets), for the agent activity log. */
   readonly applied = new AppliedChanges();
   private widgetStore: WidgetStore | null = null;
 
-  /** @param app the Obsidian app. @param options where the user's quarantine and trusted-link lists come from. */
+  /** @param app the Obsidian app. @param options where the user's quarantine and trusted-link lists come from, and the open editors. */
   constructor(
     private readonly app: App,
     options: NoteStoreOptions,
@@ -82,6 +80,7 @@ export class NoteStore implements NoteReader {
     this.quarantineList = options.quarantine;
     this.trustedList = options.trustedSymlinks ?? (() => []);
     this.widgetsSetting = options.widgetsFolder ?? (() => DEFAULT_WIDGETS_FOLDER);
+    this.editors = options.editors ?? null;
     this.scans = new ScanCache(app);
     this.policy = new NotePolicy(app, {
       quarantine: options.quarantine,
@@ -110,7 +109,7 @@ export class NoteStore implements NoteReader {
 
   /** The write side of the store (create, edit, properties, move, delete): see {@link NoteWriter}. */
   get writes(): NoteWriter {
-    this.writer ??= new NoteWriter(this.app, this, this.applied);
+    this.writer ??= new NoteWriter(this.app, this, this.applied, this.editors);
     return this.writer;
   }
 
@@ -316,52 +315,12 @@ export class NoteStore implements NoteReader {
   }
 
   /**
-   * Subscribes to note changes (Markdown files only): create/modify once the metadata cache
-   * has re-parsed the note (`metadataCache` 'changed'; a 'changed' for a path the vault just
-   * reported in 'create' is a create), delete and rename from the vault's events, and a
-   * 'modify' when an unparseable frontmatter block has been read (its access is known now). Readability
-   * is not filtered here: listeners check {@link canRead} themselves.
+   * Subscribes to note changes (Markdown files only), as note-changes.ts's followNoteChanges
+   * reports them. Readability is not filtered here: listeners check {@link canRead} themselves.
    * @returns a function that unsubscribes.
    */
   onNoteChange(listener: (change: NoteChange) => void): () => void {
-    const { vault, metadataCache } = this.app;
-    const created = new Set<string>();
-    const refs: Array<{ source: { offref(ref: EventRef): void }; ref: EventRef }> = [
-      {
-        source: vault,
-        ref: vault.on('create', (file) => {
-          if (file instanceof TFile && file.extension === 'md') created.add(file.path);
-        }),
-      },
-      {
-        source: metadataCache,
-        ref: metadataCache.on('changed', (file) => {
-          const type = created.delete(file.path) ? 'create' : 'modify';
-          listener({ type, path: file.path });
-        }),
-      },
-      {
-        source: vault,
-        ref: vault.on('delete', (file) => {
-          if (!(file instanceof TFile) || file.extension !== 'md') return;
-          created.delete(file.path);
-          listener({ type: 'delete', path: file.path });
-        }),
-      },
-      {
-        source: vault,
-        ref: vault.on('rename', (file, oldPath) => {
-          if (!(file instanceof TFile) || (file.extension !== 'md' && !oldPath.endsWith('.md'))) return;
-          if (created.delete(oldPath)) created.add(file.path);
-          listener({ type: 'rename', path: file.path, oldPath });
-        }),
-      },
-    ];
-    const unlearn = this.policy.onAccessLearned((path) => listener({ type: 'modify', path }));
-    return () => {
-      unlearn();
-      for (const { source, ref } of refs) source.offref(ref);
-    };
+    return followNoteChanges(this.app, this.policy, listener);
   }
 
   /**

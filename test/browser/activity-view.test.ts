@@ -1,8 +1,7 @@
 import * as fsp from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { bundleHostPage } from './bundle';
-import { describeWithChromium, launchChromium, ROOT } from './chromium';
+import { describeWithChromium } from './chromium';
+import { useSidebarPage } from './sidebar-page';
 import { ActivityLog, type ActivityFile } from '../../src/activity/activity-log';
 import type { AccessScope } from '../../src/vault/access/access';
 
@@ -40,99 +39,64 @@ async function activityFile(): Promise<string> {
   return file.text ?? '';
 }
 
-/** The page: Obsidian-like theme and sidebar CSS, the plugin's styles.css, the file, the bundled view. */
-async function pageHtml(): Promise<string> {
-  const css = await Promise.all(
-    ['obsidian-theme.css', 'obsidian-editor.css', 'obsidian-sidebar.css'].map((f) => fsp.readFile(path.join(__dirname, f), 'utf8')).concat(fsp.readFile(path.join(ROOT, 'styles.css'), 'utf8')),
-  );
-  const script = await bundleHostPage('activity-entry.ts');
-  const data = `window.vaultMcpActivityFile = ${JSON.stringify(await activityFile())};`;
-  return `<!doctype html><html><head><meta charset="utf-8">${css.map((c) => `<style>${c}</style>`).join('')}</head>` +
-    `<body class="theme-light"><div id="sidebar"></div><script>${data.replace(/<\/script/g, '<\\/script')}</script><script>${script.replace(/<\/script/g, '<\\/script')}</script></body></html>`;
-}
-
 d('Agent activity view in headless Chromium', () => {
-  let browser: any;
-  let page: any;
-  let dir: string;
-  let file: string;
-  const errors: string[] = [];
-  const shot = (name: string) => (process.env.UPDATE_SCREENSHOT ? path.join(ROOT, 'docs', name) : path.join(dir, name));
-  const texts = (selector: string): Promise<string[]> => page.locator(selector).allTextContents();
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 360, height: 1100 }, deviceScaleFactor: 1, locale: 'en-GB', timezoneId: 'UTC' });
-    page.on('pageerror', (e: Error) => errors.push(e.message));
-    page.on('console', (m: { type(): string; text(): string }) => m.type() === 'error' && errors.push(m.text()));
-    dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'vault-mcp-activity-'));
-    file = path.join(dir, 'activity.html');
-    await fsp.writeFile(file, await pageHtml());
+  const ui = useSidebarPage({
+    entry: 'activity-entry.ts',
+    viewport: { width: 360, height: 1100 },
+    data: async () => `window.vaultMcpActivityFile = ${JSON.stringify(await activityFile())};`,
+    ready: (page) => page.waitForFunction(() => document.querySelectorAll('.vault-mcp-activity-entry').length === 6, undefined, { timeout: 5000 }),
   });
-
-  beforeEach(async () => {
-    await page.goto(`file://${file}`);
-    await page.waitForFunction(() => document.querySelectorAll('.vault-mcp-activity-entry').length === 6, undefined, { timeout: 5000 });
-  });
-
-  afterEach(() => {
-    expect(errors).toEqual([]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    if (dir) await fsp.rm(dir, { recursive: true, force: true });
-  });
+  const { shot, texts } = ui;
 
   it('groups by key and session, newest first, with kinds, routes, diffs and a reverted entry; screenshots light and dark', async () => {
-    expect(await page.textContent('.vault-mcp-activity-title')).toBe('6 changes by agents');
+    expect(await ui.page.textContent('.vault-mcp-activity-title')).toBe('6 changes by agents');
     expect(await texts('.vault-mcp-activity-key-header-title')).toEqual(['Cursor', 'Claude Code']);
     expect(await texts('.vault-mcp-activity-session-header-title')).toEqual(['Accepted proposals and reverts', 'Session 5be01d7e', 'Accepted proposals and reverts', 'Session 9f3a2c71']);
     expect(await texts('.vault-mcp-activity-kind')).toEqual(['revert · new note', 'delete', 'properties', 'move', 'new note', 'edit']);
     expect(await texts('.vault-mcp-activity-state')).toEqual(['reverted']);
-    expect(await page.locator('.vault-mcp-activity-entry.is-reverted .vault-mcp-activity-path').allTextContents()).toEqual(['Inbox/Old scratch.md']);
+    expect(await ui.page.locator('.vault-mcp-activity-entry.is-reverted .vault-mcp-activity-path').allTextContents()).toEqual(['Inbox/Old scratch.md']);
     expect(await texts('.vault-mcp-activity-detail')).toEqual([
       'your revert · 9 Mar 2026, 16:45', 'via delete_note · 9 Mar 2026, 16:44', 'accepted proposal (1 hunk) · 9 Mar 2026, 16:43',
       'via move_note · 9 Mar 2026, 16:42', 'via create_note · 9 Mar 2026, 16:41', 'via edit_note · 9 Mar 2026, 16:40',
     ]);
-    const edit = page.locator('.vault-mcp-activity-entry').last();
+    const edit = ui.page.locator('.vault-mcp-activity-entry').last();
     expect(await edit.locator('.vault-mcp-diff-removed').allTextContents()).toEqual(['− - Stay three nights near Alfama']);
     expect(await edit.locator('.vault-mcp-diff-inserted').allTextContents()).toEqual(['+ - Stay four nights near Alfama, checking out on Tuesday', '+ A Lisboa Card for three days is 45 euros.']);
     expect(await edit.locator('.vault-mcp-diff-head').allTextContents()).toEqual(['Line 5', 'Line 11']);
-    expect(await page.locator('.vault-mcp-activity-entry', { hasText: 'move' }).locator('.vault-mcp-diff-message').allTextContents()).toEqual(['Reading/Dune.md → Reading/Finished/Dune.md']);
+    expect(await ui.page.locator('.vault-mcp-activity-entry', { hasText: 'move' }).locator('.vault-mcp-diff-message').allTextContents()).toEqual(['Reading/Dune.md → Reading/Finished/Dune.md']);
     // A reverted entry has no Revert; its revert offers Redo. Revert all per key and per session.
-    expect(await page.locator('.vault-mcp-activity-actions button').allTextContents()).toEqual(['Redo', 'Revert', 'Revert', 'Revert', 'Revert']);
-    expect(await page.getByRole('button', { name: /^Redo what a_\w+ reverted$/ }).count()).toBe(1);
-    expect(await page.getByRole('button', { name: 'Revert all from Claude Code' }).count()).toBe(1);
-    expect(await page.getByRole('button', { name: 'Revert session 9f3a2c71 of Claude Code' }).count()).toBe(1);
+    expect(await ui.page.locator('.vault-mcp-activity-actions button').allTextContents()).toEqual(['Redo', 'Revert', 'Revert', 'Revert', 'Revert']);
+    expect(await ui.page.getByRole('button', { name: /^Redo what a_\w+ reverted$/ }).count()).toBe(1);
+    expect(await ui.page.getByRole('button', { name: 'Revert all from Claude Code' }).count()).toBe(1);
+    expect(await ui.page.getByRole('button', { name: 'Revert session 9f3a2c71 of Claude Code' }).count()).toBe(1);
 
     // Readable: inserted and removed lines tinted apart, the button on the card's first row inside the sidebar.
     const [inserted, removed, plain] = await Promise.all(
-      ['.vault-mcp-diff-inserted', '.vault-mcp-diff-removed', '.vault-mcp-activity-meta'].map((s) => page.locator(s).first().evaluate((e: Element) => getComputedStyle(e).backgroundColor)),
+      ['.vault-mcp-diff-inserted', '.vault-mcp-diff-removed', '.vault-mcp-activity-meta'].map((s) => ui.page.locator(s).first().evaluate((e: Element) => getComputedStyle(e).backgroundColor)),
     );
     expect(inserted).not.toBe(plain);
     expect(removed).not.toBe(plain);
     expect(inserted).not.toBe(removed);
     const button = await edit.getByRole('button', { name: 'Revert edit of Travel/Lisbon trip.md' }).boundingBox();
     const kind = await edit.locator('.vault-mcp-activity-kind').boundingBox();
-    const sidebar = await page.locator('#sidebar').boundingBox();
+    const sidebar = await ui.page.locator('#sidebar').boundingBox();
     expect(Math.abs(button.y - kind.y)).toBeLessThan(8);
     expect(button.x + button.width).toBeLessThanOrEqual(sidebar.x + sidebar.width);
 
     await fsp.mkdir(path.dirname(shot('agent-activity.png')), { recursive: true });
-    await page.locator('#sidebar').screenshot({ path: shot('agent-activity.png') });
-    await page.evaluate(() => document.body.classList.replace('theme-light', 'theme-dark'));
-    await page.locator('#sidebar').screenshot({ path: shot('agent-activity-dark.png') });
+    await ui.page.locator('#sidebar').screenshot({ path: shot('agent-activity.png') });
+    await ui.page.evaluate(() => document.body.classList.replace('theme-light', 'theme-dark'));
+    await ui.page.locator('#sidebar').screenshot({ path: shot('agent-activity-dark.png') });
     for (const name of ['agent-activity.png', 'agent-activity-dark.png']) expect((await fsp.stat(shot(name))).size).toBeGreaterThan(20_000);
   });
 
   it('Revert and Revert all answer in a Notice; the page has no vault, so nothing changes', async () => {
-    await page.getByRole('button', { name: 'Revert edit of Travel/Lisbon trip.md' }).click();
-    await page.waitForFunction(() => window.vaultMcpActivity.notices().length === 1);
-    expect(await page.evaluate(() => window.vaultMcpActivity.notices())).toEqual(['Vault MCP: This page has no vault, so nothing can be reverted here.']);
-    await page.getByRole('button', { name: 'Revert all from Claude Code' }).click();
-    await page.waitForFunction(() => window.vaultMcpActivity.notices().length === 2);
-    expect((await page.evaluate(() => window.vaultMcpActivity.notices()))[1]).toMatch(/^Vault MCP: reverted 0 of 4 changes\. This page has no vault/);
-    expect(await page.textContent('.vault-mcp-activity-title')).toBe('6 changes by agents');
+    await ui.page.getByRole('button', { name: 'Revert edit of Travel/Lisbon trip.md' }).click();
+    await ui.page.waitForFunction(() => window.vaultMcpActivity.notices().length === 1);
+    expect(await ui.page.evaluate(() => window.vaultMcpActivity.notices())).toEqual(['Vault MCP: This page has no vault, so nothing can be reverted here.']);
+    await ui.page.getByRole('button', { name: 'Revert all from Claude Code' }).click();
+    await ui.page.waitForFunction(() => window.vaultMcpActivity.notices().length === 2);
+    expect((await ui.page.evaluate(() => window.vaultMcpActivity.notices()))[1]).toMatch(/^Vault MCP: reverted 0 of 4 changes\. This page has no vault/);
+    expect(await ui.page.textContent('.vault-mcp-activity-title')).toBe('6 changes by agents');
   });
 });

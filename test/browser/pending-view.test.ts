@@ -1,58 +1,21 @@
 import * as fsp from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { bundleHostPage } from './bundle';
-import { describeWithChromium, launchChromium, ROOT } from './chromium';
+import { describeWithChromium } from './chromium';
+import { useSidebarPage } from './sidebar-page';
 
 const d = describeWithChromium('the Pending changes browser test');
 
-/** The page: Obsidian-like theme, editor (light theme) and sidebar CSS, the plugin's styles.css, the bundled view. */
-async function pageHtml(): Promise<string> {
-  const css = await Promise.all(
-    ['obsidian-theme.css', 'obsidian-editor.css', 'obsidian-sidebar.css'].map((f) => fsp.readFile(path.join(__dirname, f), 'utf8')).concat(fsp.readFile(path.join(ROOT, 'styles.css'), 'utf8')),
-  );
-  const script = await bundleHostPage('pending-entry.ts');
-  return `<!doctype html><html><head><meta charset="utf-8">${css.map((c) => `<style>${c}</style>`).join('')}</head>` +
-    `<body class="theme-light"><div id="sidebar"></div><script>${script.replace(/<\/script/g, '<\\/script')}</script></body></html>`;
-}
-
 d('Pending changes view in headless Chromium', () => {
-  let browser: any;
-  let page: any;
-  let dir: string;
-  let file: string;
-  const errors: string[] = [];
-
-  const shot = (name: string) => (process.env.UPDATE_SCREENSHOT ? path.join(ROOT, 'docs', name) : path.join(dir, name));
-  const texts = (selector: string): Promise<string[]> => page.locator(selector).allTextContents();
-  const card = (label: string, kind: string) => page.locator('.vault-mcp-proposal', { has: page.locator('.vault-mcp-proposal-label', { hasText: label }) }).filter({ hasText: kind });
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 360, height: 1000 }, deviceScaleFactor: 1, locale: 'en-GB', timezoneId: 'UTC' });
-    page.on('pageerror', (e: Error) => errors.push(e.message));
-    page.on('console', (m: { type(): string; text(): string }) => m.type() === 'error' && errors.push(m.text()));
-    dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'vault-mcp-pending-'));
-    file = path.join(dir, 'pending.html');
-    await fsp.writeFile(file, await pageHtml());
+  const ui = useSidebarPage({
+    entry: 'pending-entry.ts',
+    viewport: { width: 360, height: 1000 },
+    ready: (page) => page.waitForFunction(() => document.querySelectorAll('.vault-mcp-proposal').length === 5, undefined, { timeout: 5000 }),
   });
-
-  beforeEach(async () => {
-    await page.goto(`file://${file}`);
-    await page.waitForFunction(() => document.querySelectorAll('.vault-mcp-proposal').length === 5, undefined, { timeout: 5000 });
-  });
-
-  afterEach(() => {
-    expect(errors).toEqual([]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    if (dir) await fsp.rm(dir, { recursive: true, force: true });
-  });
+  const { shot, texts } = ui;
+  const card = (label: string, kind: string) => ui.page.locator('.vault-mcp-proposal', { has: ui.page.locator('.vault-mcp-proposal-label', { hasText: label }) }).filter({ hasText: kind });
 
   it('lists every note and proposal with who proposed it, its kind and its diff lines; screenshots light and dark', async () => {
-    expect(await page.textContent('.vault-mcp-pending-title')).toBe('5 pending changes');
+    expect(await ui.page.textContent('.vault-mcp-pending-title')).toBe('5 pending changes');
     expect(await texts('.vault-mcp-pending-path')).toEqual(['Travel/Lisbon trip.md', 'Daily notes/2026-03-10.md', 'Reading/Dune.md', 'Inbox/Old scratch.md']);
     expect(await texts('.vault-mcp-proposal-label')).toEqual(['Claude Code', 'Cursor', 'Claude Code', 'Cursor', 'Cursor']);
     const kinds = await texts('.vault-mcp-proposal-kind');
@@ -68,11 +31,11 @@ d('Pending changes view in headless Chromium', () => {
     expect(await card('Claude Code', 'create_note').locator('.vault-mcp-diff-inserted').count()).toBe(5);
     expect(await card('Cursor', 'move_note').locator('.vault-mcp-diff-line').allTextContents()).toEqual(['→ Reading/Finished/Dune.md']);
     expect(await card('Cursor', 'delete_note').locator('.vault-mcp-diff-removed').allTextContents()).toEqual(['The whole note goes to the trash.']);
-    expect(await page.getByRole('button', { name: 'Reject the change from Cursor' }).count()).toBe(3);
+    expect(await ui.page.getByRole('button', { name: 'Reject the change from Cursor' }).count()).toBe(3);
 
     // Readable: diff lines tinted and monospaced, Accept and Reject side by side on one row.
     const [inserted, removed, plain] = await Promise.all(
-      ['.vault-mcp-diff-inserted', '.vault-mcp-diff-removed', '.vault-mcp-proposal-meta'].map((s) => page.locator(s).first().evaluate((e: Element) => getComputedStyle(e).backgroundColor)),
+      ['.vault-mcp-diff-inserted', '.vault-mcp-diff-removed', '.vault-mcp-proposal-meta'].map((s) => ui.page.locator(s).first().evaluate((e: Element) => getComputedStyle(e).backgroundColor)),
     );
     expect(inserted).not.toBe(plain);
     expect(removed).not.toBe(plain);
@@ -80,13 +43,13 @@ d('Pending changes view in headless Chromium', () => {
     const [accept, reject] = await Promise.all(['Accept', 'Reject'].map((name) => edit.getByRole('button', { name: `${name} the change from Claude Code` }).boundingBox()));
     expect(Math.abs(accept.y - reject.y)).toBeLessThan(1);
     expect(reject.x).toBeGreaterThan(accept.x + accept.width);
-    const sidebar = await page.locator('#sidebar').boundingBox();
+    const sidebar = await ui.page.locator('#sidebar').boundingBox();
     expect(reject.x + reject.width).toBeLessThanOrEqual(sidebar.x + sidebar.width);
 
     await fsp.mkdir(path.dirname(shot('pending-changes.png')), { recursive: true });
-    await page.locator('#sidebar').screenshot({ path: shot('pending-changes.png') });
-    await page.evaluate(() => document.body.classList.replace('theme-light', 'theme-dark'));
-    await page.locator('#sidebar').screenshot({ path: shot('pending-changes-dark.png') });
+    await ui.page.locator('#sidebar').screenshot({ path: shot('pending-changes.png') });
+    await ui.page.evaluate(() => document.body.classList.replace('theme-light', 'theme-dark'));
+    await ui.page.locator('#sidebar').screenshot({ path: shot('pending-changes-dark.png') });
     for (const name of ['pending-changes.png', 'pending-changes-dark.png']) expect((await fsp.stat(shot(name))).size).toBeGreaterThan(20_000);
   });
 
@@ -94,25 +57,25 @@ d('Pending changes view in headless Chromium', () => {
     const properties = card('Cursor', 'set_properties');
     const id: string = await properties.getAttribute('data-proposal-id');
     await properties.getByRole('button', { name: 'Reject the change from Cursor' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('.vault-mcp-proposal').length === 4);
-    expect(await page.textContent('.vault-mcp-pending-title')).toBe('4 pending changes');
-    expect(await page.locator(`[data-proposal-id="${id}"]`).count()).toBe(0);
+    await ui.page.waitForFunction(() => document.querySelectorAll('.vault-mcp-proposal').length === 4);
+    expect(await ui.page.textContent('.vault-mcp-pending-title')).toBe('4 pending changes');
+    expect(await ui.page.locator(`[data-proposal-id="${id}"]`).count()).toBe(0);
     expect(await texts('.vault-mcp-proposal-label')).toEqual(['Claude Code', 'Claude Code', 'Cursor', 'Cursor']);
-    expect(await page.evaluate((pid: string) => window.vaultMcpPending.store.get(pid)?.status, id)).toBe('rejected');
-    const saved: { proposals: Array<{ id: string; status: string }> } = JSON.parse(await page.evaluate(() => window.vaultMcpPending.fileText()));
+    expect(await ui.page.evaluate((pid: string) => window.vaultMcpPending.store.get(pid)?.status, id)).toBe('rejected');
+    const saved: { proposals: Array<{ id: string; status: string }> } = JSON.parse(await ui.page.evaluate(() => window.vaultMcpPending.fileText()));
     expect(saved.proposals.find((p) => p.id === id)?.status).toBe('rejected');
-    expect(await page.evaluate(() => window.vaultMcpPending.notices())).toEqual([`Vault MCP: Rejected proposal ${id}; it is now rejected.`]);
+    expect(await ui.page.evaluate(() => window.vaultMcpPending.notices())).toEqual([`Vault MCP: Rejected proposal ${id}; it is now rejected.`]);
 
     await card('Cursor', 'delete_note').getByRole('button', { name: 'Reject the change from Cursor' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('.vault-mcp-proposal').length === 3);
-    expect(await page.textContent('.vault-mcp-pending-title')).toBe('3 pending changes');
+    await ui.page.waitForFunction(() => document.querySelectorAll('.vault-mcp-proposal').length === 3);
+    expect(await ui.page.textContent('.vault-mcp-pending-title')).toBe('3 pending changes');
     expect(await texts('.vault-mcp-pending-path')).toEqual(['Travel/Lisbon trip.md', 'Daily notes/2026-03-10.md', 'Reading/Dune.md']);
   });
 
   it('Accept on a page without a vault says so in a Notice and keeps the proposal', async () => {
     await card('Cursor', 'move_note').getByRole('button', { name: 'Accept the change from Cursor' }).click();
-    await page.waitForFunction(() => window.vaultMcpPending.notices().length === 1);
-    expect(await page.evaluate(() => window.vaultMcpPending.notices())).toEqual(['Vault MCP: This page has no vault, so nothing can be accepted here; Reject works.']);
-    expect(await page.textContent('.vault-mcp-pending-title')).toBe('5 pending changes');
+    await ui.page.waitForFunction(() => window.vaultMcpPending.notices().length === 1);
+    expect(await ui.page.evaluate(() => window.vaultMcpPending.notices())).toEqual(['Vault MCP: This page has no vault, so nothing can be accepted here; Reject works.']);
+    expect(await ui.page.textContent('.vault-mcp-pending-title')).toBe('5 pending changes');
   });
 });

@@ -4,8 +4,6 @@
  * its own undo history), each with the review extension over one fake proposal store.
  * `window.vaultMcpReview` exposes the views and the store so the test can read and steer them.
  */
-// Obsidian's DOM helpers and globals (createDiv, el.createSpan, ...), which the widgets use as in the app.
-import '../host/dom';
 import { history, historyKeymap, defaultKeymap } from '@codemirror/commands';
 import { Annotation, EditorState, Transaction } from '@codemirror/state';
 import { EditorView, keymap } from '@codemirror/view';

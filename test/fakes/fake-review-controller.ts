@@ -1,8 +1,8 @@
 /**
  * An in-memory stand-in for the proposal store's side of the inline review
- * (src/editor/review-controller.ts), shared by the jsdom and the Chromium tests.
+ * (src/editor/review-config.ts), shared by the jsdom and the Chromium tests.
  */
-import type { ReviewController } from '../../src/editor/review-controller';
+import type { ReviewController } from '../../src/editor/review-config';
 import type { ReviewHunk } from '../../src/proposals/types';
 
 /** A pending hunk of the fake store: placed on any text by finding `removed` (or, for an insertion, the line it goes before). */

@@ -7,7 +7,7 @@ import { ACTIVITY_VIEW_TYPE, type AgentActivityView } from '../../src/ui/activit
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call } from './write-helpers';
+import { call } from '../harness/write-helpers';
 
 /** What the host's Plugin records for tests. */
 type HostPluginRecords = Pick<Plugin, 'statusBarItems' | 'ribbonIcons'>;

@@ -13,7 +13,7 @@ function nested(depth: number): string {
   return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 }
 
-// DESIGN.md, "Error model": a client mistake is -32600/-32602 or a tool error with one short
+// docs/architecture.md#error-model: a client mistake is -32600/-32602 or a tool error with one short
 // sentence; -32603 is kept for our own bugs (stack in the console, never in the reply).
 describe('client mistakes are answered as client mistakes', () => {
   let booted: BootedPlugin<VaultMcpPlugin>;

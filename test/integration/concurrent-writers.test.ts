@@ -5,13 +5,16 @@
 // typed, is in the file. Asserts on content only, never on time.
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import type { EditorView } from '@codemirror/view';
+import { StateEffect, Transaction } from '@codemirror/state';
+import { EditorView } from '@codemirror/view';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 import type { MarkdownView, TFile } from '../host';
 import { seededRandom } from '../harness/seeded-random';
+import { AGENT_WRITE_USER_EVENT } from '../../src/ui/review/workspace-editors';
+import { ACCEPT_USER_EVENT } from '../../src/editor/review-actions';
 
 const NOTES = ['Inbox.md', 'Ideas.md'];
 const AGENTS = 8;
@@ -142,8 +145,12 @@ describe('8 agents and the user on the same notes', () => {
     (env.app.workspace as unknown as { saveDelayMs: number }).saveDelayMs = 60_000;
     const cm = (view.editor as unknown as { cm: EditorView }).cm;
     cm.dispatch({ changes: { from: 0, insert: 'UNSAVED TYPING\n' }, userEvent: 'input.type' });
+    const events: string[] = [];
+    cm.dispatch({ effects: StateEffect.appendConfig.of(EditorView.updateListener.of((u) => u.transactions.forEach((tr) => events.push(String(tr.annotation(Transaction.userEvent)))))) });
     const result = await clients[0].callTool({ name: 'append_note', arguments: { path: 'Reading list', content: 'forced line' } });
     expect(result.structuredContent).toMatchObject({ status: 'applied' });
+    expect(events).toContain(AGENT_WRITE_USER_EVENT);
+    expect(events).not.toContain(ACCEPT_USER_EVENT);
     expect(cm.state.doc.toString()).toMatch(/^UNSAVED TYPING\n[\s\S]*forced line\n$/);
     expect(await fsp.readFile(nodePath.join(copy.dir, 'Reading list.md'), 'utf8')).not.toContain('forced line');
     await (view as unknown as { save(): Promise<void> }).save();

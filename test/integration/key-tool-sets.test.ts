@@ -8,7 +8,7 @@ import { enabledTools } from '../../src/tools/registry';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 
 /**
- * Issue 19 / DESIGN.md "Keys": per-key tool sets over real HTTP with two keys. A key sees,
+ * Issue 19 / docs/architecture.md#keys: per-key tool sets over real HTTP with two keys. A key sees,
  * in tools/list, the enabled tools of its set only, and a call of an enabled tool outside it
  * is refused -32602 with a sentence saying why; the other key is unaffected.
  */

@@ -4,7 +4,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { connectClient } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
-import { call } from './write-helpers';
+import { call } from '../harness/write-helpers';
 
 const ROOT = path.resolve(__dirname, '../..');
 /** The run's bearer token, new for every test run. */
@@ -23,7 +23,7 @@ async function snapshot(dir: string, sub = ''): Promise<Record<string, string>> 
 }
 
 /**
- * The README's newcomer loop with the real runner (`npm start`'s headless.ts over the built
+ * The terminal loop of docs/agent-activity.md#from-the-terminal with the real runner (`npm start`'s headless.ts over the built
  * main.js, in its own process): a force key edits, moves and deletes a note over MCP, the
  * terminal's `activity` lists the three changes, `revert` takes each back, and the vault is
  * as it was.

@@ -5,7 +5,6 @@
  * the tests' fake embeddings server; a settings file (`--settings`, or the vault's own
  * data.json) that sets quarantine and several keys; a bad file that stops the run with exit 2.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
@@ -13,35 +12,19 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectClient } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/fake-openai';
+import { buildMainJs, runEndpoint as endpoint, startRunner, type StartedRun as Run } from '../harness/npm-start-run';
 
 type Json = Record<string, any>;
 
-const ROOT = nodePath.resolve(__dirname, '../..');
-/** How long a run may take to print a line it owes (bundling the runner, loading the vault, embedding it). */
-const LINE_TIMEOUT_MS = 45_000;
 jest.setTimeout(90_000);
-
-/** A running `npm start`: what it printed so far, and how to wait for more or stop it. */
-interface Run {
-  child: ChildProcess;
-  out: string[];
-  err: string[];
-  /** Resolves with the first printed line matching `pattern` (already printed or to come). */
-  line(pattern: RegExp): Promise<string>;
-  /** Resolves with the exit code. */
-  exited: Promise<number | null>;
-}
 
 const runs: Run[] = [];
 const clients: Client[] = [];
 let vault: { dir: string; cleanup(): Promise<void> };
 let scratch: string;
 
-beforeAll(() => {
-  // `npm start` builds main.js first; the runner only bundles itself.
-  const build = spawnSync(process.execPath, ['esbuild.config.mjs', 'production'], { cwd: ROOT, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`Building main.js failed: ${build.stderr}`);
-}, 120_000);
+// `npm start` builds main.js first; the runner only bundles itself.
+beforeAll(buildMainJs, 120_000);
 beforeEach(async () => {
   vault = await copyToTemp(DEMO_VAULT);
   scratch = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-start-'));
@@ -58,55 +41,9 @@ afterEach(async () => {
 
 /** Starts `node scripts/start.mjs ...args` over the test's vault copy on any free port. */
 function start(args: string[], env: NodeJS.ProcessEnv = {}): Run {
-  const child = spawn(process.execPath, ['scripts/start.mjs', '--vault', vault.dir, '--port', '0', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  const out: string[] = [];
-  const err: string[] = [];
-  const waiting: Array<{ pattern: RegExp; resolve(line: string): void }> = [];
-  const collect = (into: string[]) => {
-    let rest = '';
-    return (chunk: Buffer) => {
-      const lines = (rest + chunk.toString('utf8')).split('\n');
-      rest = lines.pop() ?? '';
-      for (const line of lines) {
-        into.push(line);
-        for (const w of waiting.filter((w) => w.pattern.test(line))) {
-          waiting.splice(waiting.indexOf(w), 1);
-          w.resolve(line);
-        }
-      }
-    };
-  };
-  child.stdout!.on('data', collect(out));
-  child.stderr!.on('data', collect(err));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const run: Run = {
-    child,
-    out,
-    err,
-    exited,
-    line: (pattern) =>
-      new Promise((resolve, reject) => {
-        const found = out.find((l) => pattern.test(l));
-        if (found !== undefined) return resolve(found);
-        const timer = setTimeout(() => reject(new Error(`npm start printed no line matching ${pattern} in ${LINE_TIMEOUT_MS} ms:\n${[...out, ...err].join('\n')}`)), LINE_TIMEOUT_MS);
-        waiting.push({ pattern, resolve: (line) => (clearTimeout(timer), resolve(line)) });
-        void exited.then((code) => reject(new Error(`npm start exited (${code}) before printing ${pattern}:\n${[...out, ...err].join('\n')}`)));
-      }),
-  };
+  const run = startRunner(['--vault', vault.dir, '--port', '0', ...args], env);
   runs.push(run);
   return run;
-}
-
-/** The MCP URL and the run key's token, once every line printed at start is in (they may come in several chunks). */
-async function endpoint(run: Run): Promise<{ url: string; token: string }> {
-  await run.line(/^Press Ctrl-C to stop\.$/);
-  const url = /MCP server listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(await run.line(/^MCP server listening on /))![1];
-  const token = /^Token \(shown once\): (\S+)$/.exec(await run.line(/^Token \(shown once\): /))![1];
-  return { url, token };
 }
 
 /** The token printed for the settings key labelled `label`. */

@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { TFile } from '../host';
 import VaultMcpPlugin from '../../src/main';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
-import { attempt } from './write-helpers';
+import { attempt } from '../harness/write-helpers';
 
 /**
  * Issue 12.11 and 19: another program appending to a note while append_note writes it.
@@ -15,7 +15,7 @@ import { attempt } from './write-helpers';
  * accepted) the note is rewritten whole in one `vault.process`, which compares the bytes on
  * disk with the text it was computed on immediately before handing the new text over, so an
  * outside change up to that moment makes it start over (or, with expected_hash, answer
- * conflict); what remains (README "Security model") is an append landing while the vault
+ * conflict); what remains (docs/security.md#other-programs-writing-the-same-note) is an append landing while the vault
  * itself writes the file, since no file API offers compare-and-swap: those runs count it.
  */
 describe('append_note against an outside appender', () => {

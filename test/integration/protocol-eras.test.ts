@@ -173,4 +173,22 @@ describe('protocol eras on one endpoint', () => {
     expect(narrowed.length).toBeGreaterThan(0);
     expect(narrowed.every((p) => p.startsWith('Projects/') && keyView.includes(p))).toBe(true);
   });
+  it('a hidden or missing note resource is the same -32602 "Resource not found" in both eras (SEP-2164, MCP 2026-07-28), revealing nothing', async () => {
+    const modern = await modernClient();
+    const legacy = await connectClient(booted.url, booted.token);
+    /** The JSON-RPC error of reading `uri` through `client`, message with the URI taken out. */
+    const notFound = async (client: { readResource(params: { uri: string }): Promise<unknown> }, uri: string): Promise<{ code?: number; message: string }> => {
+      const error = (await client.readResource({ uri }).then(() => ({ message: 'resolved' }), (e: unknown) => e)) as { code?: number; message: string };
+      // The 1.x client prefixes "MCP error <code>: " to the server's message.
+      return { code: error.code, message: error.message.replace(/^MCP error -?\d+: /, '').replace(uri, '<uri>') };
+    };
+    const uris = ['Personal/Therapy notes.md', '_private/Passwords hint.md', 'No such note.md'].map((p) => `vault-mcp://note/${p.split('/').map(encodeURIComponent).join('/')}`);
+    const answers = [];
+    for (const uri of uris) answers.push(await notFound(modern, uri), await notFound(legacy, uri));
+    expect(answers[0]).toEqual({ code: -32602, message: expect.stringMatching(/Resource not found: no note this key may read is at/) });
+    // private (access: private), quarantined (_private/) and missing: one answer, whichever era asks.
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    await modern.close();
+    await legacy.close();
+  });
 });

@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { runReviewCommand, SHOW_MAX_LINES } from '../../src/ui/review/review-commands';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
-import { call } from './write-helpers';
+import { call } from '../harness/write-helpers';
 
 /**
  * Issue 19's review fixes in the terminal (the standard input of `npm start`, the same

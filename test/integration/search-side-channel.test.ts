@@ -6,7 +6,7 @@ import VaultMcpPlugin from '../../src/main';
 import { bootPlugin, connectClient } from '../harness/boot-plugin';
 
 /**
- * Scores never depend on notes the caller cannot see (DESIGN.md, Tools → search): for each way
+ * Scores never depend on notes the caller cannot see (docs/architecture.md#tool-contract, search): for each way
  * a note can be hidden from a key, the key's search over the vault with the hidden note gives
  * exactly the results (paths and scores) it gives over the same vault without that note.
  */

@@ -4,7 +4,7 @@ import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../harness/boot-plugin';
-import { attempt, call, type Json } from './write-helpers';
+import { attempt, call, type Json } from '../harness/write-helpers';
 
 /**
  * The vault-side inputs of issue 12, each through the MCP client as an agent sends them:

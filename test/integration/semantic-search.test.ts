@@ -2,6 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
+import { decodeSemanticIndex } from '../../src/search/semantic/store-file';
 import type { VaultMcpSettings } from '../../src/settings/settings';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
@@ -138,6 +139,34 @@ describe('semantic index over the demo vault', () => {
     const inputs = embeddedInputs();
     expect(inputs).toHaveLength(1);
     expect(inputs[0]).toMatch(/^Garden plan\nWater\n\n## Water\n\nThe rain barrel/);
+  });
+
+  it('a damaged or old-format saved index is rebuilt and saved readable again', async () => {
+    const file = nodePath.join(vault.dir, '.obsidian/plugins/vault-mcp/semantic-index.bin');
+    const first = await boot();
+    const chunks = (first.plugin.semantic.current as { chunks: number }).chunks;
+    await first.client.close();
+    await first.booted.stop();
+    running.splice(0);
+    const saved = await fs.readFile(file);
+    const oldFormat = Buffer.from(saved);
+    oldFormat.writeUInt32LE(1, 4);
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    for (const bytes of [saved.subarray(0, saved.length - 7), oldFormat]) {
+      await fs.writeFile(file, bytes);
+      fake.requests.length = 0;
+      warn.mockClear();
+      const again = await boot();
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/unreadable or of another version; rebuilding it/));
+      expect(again.plugin.semantic.current).toMatchObject({ state: 'ready', chunks });
+      expect(embeddedInputs()).toHaveLength(chunks);
+      await again.client.close();
+      await again.booted.stop();
+      running.splice(0);
+      const rebuilt = await fs.readFile(file);
+      expect(await decodeSemanticIndex(rebuilt.buffer.slice(rebuilt.byteOffset, rebuilt.byteOffset + rebuilt.byteLength))).toMatchObject({ store: { size: chunks } });
+    }
+    warn.mockRestore();
   });
 
   it('a model change embeds everything again with the new model', async () => {

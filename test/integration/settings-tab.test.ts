@@ -11,7 +11,7 @@ import { secretIdForKey } from '../../src/settings/key-record';
 import { AI_API_KEY_SECRET_ID } from '../../src/ai/secret-id';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { startFakeOpenAi } from '../fakes/fake-openai';
-import { choose, installDom, settingRow, settle, typeInto, until, type InstalledDom } from './settings-dom-env';
+import { choose, installDom, settingRow, settle, typeInto, until, type InstalledDom } from '../harness/settings-dom-env';
 
 let dom: InstalledDom;
 let vaultDir: string;

@@ -6,11 +6,12 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import VaultMcpPlugin from '../../src/main';
 import { ForwardIdentity } from '../../src/server/vaults/forward-assertion';
 import { REGISTRY_DIR_ENV, REGISTRY_FILE, vaultIdOf } from '../../src/server/vaults/vault-registry';
 import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../harness/boot-plugin';
-import { call, callError as errorOf, type Json } from './write-helpers';
+import { call, callError as errorOf, type Json } from '../harness/write-helpers';
 
 /**
  * Several vaults through the SDK client over real HTTP: three plugin instances on three temp
@@ -185,5 +186,68 @@ describe('several vaults', () => {
     const { vaults } = await call(client, 'vaults');
     expect(vaults.map((v: Json) => v.name)).toEqual(['Work', 'Home', 'Stranger']);
     expect(await registryText()).not.toContain('Ghost');
+  });
+});
+
+/**
+ * The same forwarding for a 2026-07-28 client: the v2 client negotiates the modern era
+ * (stateless requests, no session), and a call with `vault` runs in the other vault as that
+ * vault's key; the client's roots, asked with an input-required result, travel with it.
+ */
+describe('several vaults, 2026-07-28 client', () => {
+  const modernClients: ModernClient[] = [];
+  afterAll(async () => {
+    for (const client of modernClients) await client.close().catch(() => undefined);
+  });
+
+  async function modern(env: VaultEnv, capabilities: Record<string, unknown> = {}): Promise<ModernClient> {
+    const client = new ModernClient({ name: 'multi-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, capabilities });
+    await client.connect(new ModernTransport(new URL(env.booted.url), { requestInit: { headers: { Authorization: `Bearer ${env.booted.token}` } } }));
+    expect(client.getProtocolEra()).toBe('modern');
+    modernClients.push(client);
+    return client;
+  }
+
+  /** The structured result of a successful call, or the text of an isError result. */
+  async function outcome(client: ModernClient, name: string, args: Record<string, unknown>): Promise<{ ok: Json } | { error: string }> {
+    const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Json; content?: Array<{ text?: string }> };
+    return result.isError ? { error: result.content?.[0]?.text ?? '' } : { ok: result.structuredContent ?? {} };
+  }
+
+  it('a forwarded call runs in the other vault as its key: its roots and mode, no session opened here', async () => {
+    const sessionsBefore = work.booted.plugin.server.sessionCount;
+    const client = await modern(work);
+    const soup = await outcome(client, 'read_note', { path: 'Recipes/Soup.md', vault: 'Home' });
+    expect(soup).toMatchObject({ ok: { path: 'Recipes/Soup.md', body: expect.stringContaining('leek and potato') } });
+    expect(await outcome(client, 'read_note', { path: 'Diary/Day.md', vault: 'Home' })).toEqual({ error: expect.stringMatching(/outside the folders this key may use \(Recipes\)/) });
+    expect(await outcome(client, 'list_notes', { vault: 'Stranger' })).toEqual({ error: expect.stringMatching(/Vault 'Stranger' refused the call: .*no key with that label/) });
+    // Home's key has no write tools on and is a propose key: Work's force key does not carry over.
+    expect(await outcome(client, 'create_note', { path: 'Recipes/Stew.md', content: 'x', vault: 'Home' })).toEqual({ error: expect.stringMatching(/Vault 'Home' refused the call: Unknown or disabled tool "create_note"/) });
+    await expect(fsp.stat(nodePath.join(home.dir, 'Recipes/Stew.md'))).rejects.toThrow();
+    expect(work.booted.plugin.server.sessionCount).toBe(sessionsBefore);
+  });
+
+  it('the roots the client gives in an input-required round trip narrow the forwarded call too', async () => {
+    const client = await modern(work, { roots: {} });
+    client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: pathToFileURL(nodePath.join(home.dir, 'Diary')).href }, { uri: pathToFileURL(nodePath.join(work.dir, 'Plans')).href }] }));
+    const here = await outcome(client, 'list_notes', {});
+    expect(here).toEqual({ ok: expect.objectContaining({ notes: [expect.objectContaining({ path: 'Plans/Q1.md' })] }) });
+    expect(await outcome(client, 'list_notes', { vault: 'Home' })).toEqual({ error: expect.stringMatching(/lie outside this key's folders \(Recipes\)/) });
+  });
+
+  it('a stateless request with a forged forwarding token is refused at the door (401)', async () => {
+    const forged = new ForwardIdentity().token({ iss: vaultIdOf(work.dir), aud: vaultIdOf(home.dir), label: 'Agent', roots: null });
+    const answer = await fetch(home.booted.url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${forged}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'list_notes' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'list_notes', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' } } },
+      }),
+    });
+    expect(answer.status).toBe(401);
+    expect(((await answer.json()) as Json).error.message).toMatch(/not signed by the vault it names/);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * docs/tools.md (every tool with an example call and its real result, linked from the README)
+ * docs/tools.md (every tool with an example call and its real result, linked from the README and docs/tool-reference.md)
  * is what `npm run docs:tools` writes today: the examples are re-run in memory against the
- * plugin and compared line by line, so the README's examples never drift from the tools.
+ * plugin and compared line by line, so its examples never drift from the tools.
  * Also: a tool without an example fails the run naming it, and the masking and trimming rules.
  */
 import { readFileSync } from 'node:fs';

@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { WRITER_LOCK_FILE } from '../../src/vault/writer-lock';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
-import { attempt } from './write-helpers';
+import { attempt } from '../harness/write-helpers';
 
 /**
  * Issue 19: two plugin instances on one vault (two `npm start` on one --vault, two Obsidian

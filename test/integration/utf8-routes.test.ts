@@ -7,7 +7,7 @@ import VaultMcpPlugin from '../../src/main';
 import type { ProposalCaller } from '../../src/proposals/proposal-store';
 import type { WriteRequest } from '../../src/vault/writes/write-types';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
-import { attempt } from './write-helpers';
+import { attempt } from '../harness/write-helpers';
 
 /**
  * The UTF-8 round-trip refusal (issue 12.4) on the routes that do not write through

@@ -6,10 +6,10 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { vaultWidgetSource } from '../../src/ui/widgets/widget-block';
 import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../harness/boot-plugin';
-import { attempt, call, callError, type Json } from './write-helpers';
+import { attempt, call, callError, type Json } from '../harness/write-helpers';
 
 /**
- * Widgets and symbolic links out of the vault (README "Security model"): a widget file, a
+ * Widgets and symbolic links out of the vault (docs/security.md#symbolic-links): a widget file, a
  * backup name or the widgets folder itself whose real path is outside the vault is quarantined
  * on every route (widget_list, widget_write under force and propose keys, the code-block
  * renderer) unless the user trusts that link; its bytes are never read, copied or written through.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { DEMO_VAULT } from '../harness/temp-copy';
-import { bootWriteEnv, call, callError, type WriteEnv } from './write-helpers';
+import { bootWriteEnv, call, callError, type WriteEnv } from '../harness/write-helpers';
 
 const WRITE_TOOLS = ['create_note', 'write_note', 'append_note', 'edit_note', 'set_properties', 'move_note', 'delete_note', 'create_folder'];
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -22,7 +22,8 @@ describe('write tools over MCP, force key on the demo vault', () => {
     for (const name of WRITE_TOOLS) {
       const tool = tools.find((t) => t.name === name);
       expect(tool).toBeDefined();
-      expect(tool?.annotations?.readOnlyHint).toBe(false);
+      // readOnlyHint is false by the spec's default, so tools/list leaves it out (tool-dispatch compactAnnotations).
+      expect(tool?.annotations?.readOnlyHint ?? false).toBe(false);
       expect(Object.keys(tool?.inputSchema.properties ?? {})).toContain('expected_hash');
     }
     const edit = tools.find((t) => t.name === 'edit_note');

@@ -117,7 +117,7 @@ export const TRAVERSALS: Array<[string, string]> = [
   ['quarantine-config', '.obsidian/app.json'],
 ];
 
-/** Traversal spellings that name a path inside the vault (see README "Security model": paths). */
+/** Traversal spellings that name a path inside the vault (see docs/security.md#paths). */
 export const CONFINED = new Set(['pct-double', 'fullwidth-dots', 'onedot-leader']);
 
 /** One tool call per write/read route that takes a path, for traversal and probes. */

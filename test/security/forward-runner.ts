@@ -81,7 +81,34 @@ export async function runForwardCase(c: ForwardCase, env: SecurityEnv): Promise<
     if (answer.text.toLowerCase().includes(SECRET_MARK)) leaks.push('forwarded session shows hidden text');
     if (then.expect === 'refused' && !isRefusal(answer)) leaks.push(`forwarded ${then.tool} was not refused: ${answer.text.slice(0, 300)}`);
   }
+  if (!(then && 'sessionOfKey' in then)) await runModernForwardCase(c, env, problems, leaks);
   return { family: c.family, id: c.id, asExpected: problems.length === 0 && leaks.length === 0, problems, leaks };
+}
+
+/** The `_meta` envelope of a stateless 2026-07-28 request (SEP-2575). */
+const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'forwarder', version: '1' } };
+
+/**
+ * The same case in the 2026-07-28 era: the forged assertion on one stateless tools/call (the
+ * case's own tool, else list_notes), which must get the status the session era gets at
+ * initialize; a replayed assertion is refused on its second use, and a forwarded call that must
+ * be refused is. Problems and leaks are added to the case's lists.
+ */
+async function runModernForwardCase(c: ForwardCase, env: SecurityEnv, problems: string[], leaks: string[]): Promise<void> {
+  const then = c.then && 'tool' in c.then ? c.then : null;
+  const tool = then?.tool ?? 'list_notes';
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 'fw-modern', method: 'tools/call', params: { name: tool, arguments: then?.args ?? {}, _meta: MODERN_META } });
+  const headers = (token: string): Record<string, string> => ({ ...bearer(token), 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': tool });
+  const token = forge(c.recipe, env);
+  let response = await raw(env.port, { headers: headers(token), body });
+  if (c.replay) {
+    if (response.status !== 200) problems.push(`2026-07-28: the first use was refused (HTTP ${response.status})`);
+    response = await raw(env.port, { headers: headers(token), body });
+  }
+  if (!c.expect.status.includes(response.status)) problems.push(`2026-07-28: HTTP ${response.status}, expected ${c.expect.status.join('/')}: ${response.body.slice(0, 200)}`);
+  if (response.status >= 500 || /"code":-32603/.test(response.body)) problems.push('2026-07-28: internal error');
+  leaks.push(...answerLeaks(response, c.expect.status).map((leak) => `2026-07-28: ${leak}`));
+  if (then?.expect === 'refused' && response.status === 200 && !isRefusal(rpcAnswer(response))) leaks.push(`2026-07-28: forwarded ${tool} was not refused: ${response.body.slice(0, 300)}`);
 }
 
 /** Runs one {@link ForeignCase}: the call is refused, and the listener got no key token and no tool arguments. */

@@ -1,6 +1,5 @@
 /** @jest-environment jsdom */
-// Obsidian's DOM helpers (createDiv, el.createSpan, addClass, ...), which the widgets use as in the app.
-import '../host';
+// No Obsidian host here: editor/ draws its widgets with plain DOM calls (src/editor/dom.ts).
 import { history, redo as redoCommand, undo as undoCommand } from '@codemirror/commands';
 import { EditorSelection, EditorState, StateEffect, Transaction } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
@@ -9,8 +8,8 @@ import { reviewExtension } from '../../src/editor/review-extension';
 import { FakeReviewController as FakeController, type FakeHunk } from '../fakes/fake-review-controller';
 import { reviewHunksField, setReviewHunks } from '../../src/editor/review-state';
 import { reviewDecorationsField } from '../../src/editor/review-decorations';
-import * as wordDiffModule from '../../src/proposals/word-diff';
-import { acceptAll, acceptHunk, hunkAtCursor, nextHunk, previousHunk, rejectAll, rejectHunk, ACCEPT_USER_EVENT } from '../../src/editor/review-actions';
+import * as wordDiffModule from '../../src/diff/word-diff';
+import { acceptAll, acceptHunk, hunkAtCursor, moveByHunk, rejectAll, rejectHunk, ACCEPT_USER_EVENT } from '../../src/editor/review-actions';
 
 const NOTE = 'Projects/Plan.md';
 const DOC = ['# Plan', 'alpha line one', 'beta line two', 'gamma line three', 'delta line four', 'epsilon line five', ''].join('\n');
@@ -75,6 +74,16 @@ beforeEach(() => {
 afterEach(() => {
   while (views.length) views.pop()!.destroy();
   document.body.innerHTML = '';
+});
+
+describe('the DOM it runs in', () => {
+  test('draws widgets and the review bar without Obsidian\'s DOM globals (plain document calls, so jsdom is enough)', async () => {
+    expect((globalThis as { createDiv?: unknown }).createDiv).toBeUndefined();
+    const view = mount();
+    await settle();
+    expect(view.dom.querySelectorAll('.vault-mcp-hunk')).toHaveLength(3);
+    expect(view.dom.querySelector('.vault-mcp-review-summary')?.textContent).toBe('3 pending changes from Claude Code, Cursor');
+  });
 });
 
 describe('final line breaks in the inline review', () => {
@@ -255,7 +264,7 @@ describe('accept and reject', () => {
     views.push(bare);
     await expect(acceptHunk(bare, ghost)).rejects.toThrow(/reviewExtension/);
     expect(hunkAtCursor(bare.state)).toBeNull();
-    expect(nextHunk(bare)).toBe(false);
+    expect(moveByHunk(bare, 1)).toBe(false);
   });
 });
 
@@ -305,14 +314,14 @@ describe('accept all, reject all, navigation', () => {
     const starts = hunks(view).map((h) => h.from);
     const visited: number[] = [];
     for (let i = 0; i < 4; i++) {
-      expect(nextHunk(view)).toBe(true);
+      expect(moveByHunk(view, 1)).toBe(true);
       visited.push(view.state.selection.main.head);
     }
     expect(visited).toEqual([...starts, starts[0]]);
     view.dispatch({ selection: EditorSelection.cursor(0) });
-    expect(previousHunk(view)).toBe(true);
+    expect(moveByHunk(view, -1)).toBe(true);
     expect(view.state.selection.main.head).toBe(starts[2]);
-    expect(previousHunk(view)).toBe(true);
+    expect(moveByHunk(view, -1)).toBe(true);
     expect(view.state.selection.main.head).toBe(starts[1]);
 
     view.dispatch({ selection: EditorSelection.cursor(hunk(view, 'p1', 0).from + 3) });

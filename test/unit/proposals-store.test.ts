@@ -1,12 +1,12 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { ProposalReview } from '../../src/proposals/proposal-review';
-import type { OpenNoteEditors } from '../../src/vault/writes/open-editors';
+import type { OpenNoteEditors } from '../../src/vault/writes/open-note-editors';
 import { MAX_PENDING_PER_KEY, ProposalStore, type ProposalCaller } from '../../src/proposals/proposal-store';
 import { NoteStore } from '../../src/vault/note-store';
 import { PluginFile } from '../../src/vault/plugin-file';
 import type { WriteRequest } from '../../src/vault/writes/write-types';
-import { openDemoVault, type DemoVault } from './vault-fixture';
+import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 
 const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
 const AGENT: ProposalCaller = { id: 'k1', label: 'Claude Code', roots: [] };
@@ -276,18 +276,23 @@ describe('a note open in an editor', () => {
     const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' });
     let doc = (await disk('Inbox.md')).replace('# Inbox\n', '# Inbox (unsaved typing)\n');
     const changes: unknown[] = [];
+    const causes: string[] = [];
     const editors: OpenNoteEditors = {
       textOf: (notePath) => (notePath === 'Inbox.md' ? doc : null),
-      applyChanges: (_path, list) => {
+      applyChanges: (_path, list, cause) => {
         changes.push(...list);
+        causes.push(cause);
         for (const c of [...list].sort((a, b) => b.from - a.from)) doc = doc.slice(0, c.from) + c.insert + doc.slice(c.to);
         return true;
       },
     };
-    review.editors = editors;
+    await store.flush();
+    notes = new NoteStore(vault.app, { quarantine: () => [], editors });
+    ({ store, review } = await openStore());
     const onDisk = await disk('Inbox.md');
     await review.accept(p.id);
     expect(changes).toHaveLength(1);
+    expect(causes).toEqual(['accept']);
     expect(doc).toContain('# Inbox (unsaved typing)\n');
     expect(doc).toContain('- [ ] Renew the card\n');
     expect(await disk('Inbox.md')).toBe(onDisk);

@@ -5,7 +5,7 @@ import { defaultSettings } from '../../src/settings/settings';
 import { queryNotesTool } from '../../src/tools/read/query-notes';
 import type { ToolContext } from '../../src/tools/tool';
 import { NoteStore } from '../../src/vault/note-store';
-import { openDemoVault, type DemoVault } from './vault-fixture';
+import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 
 /** The syntax error `source` raises; fails when it parses. */
 function syntaxError(source: string): QuerySyntaxError {

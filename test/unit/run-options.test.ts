@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
-import { API_KEY_ENV, parseConfigDir, parseEmbedUrl, parseRoots, parseRunOptions, USAGE } from '../../scripts/run-options';
+import { API_KEY_ENV, npmKeptFlags, parseConfigDir, parseEmbedUrl, parseRoots, parseRunOptions, USAGE } from '../../scripts/run-options';
 
 const DEFAULTS = { mode: 'propose', allowWrites: false, roots: [], help: false, configDir: '.obsidian', allowRemote: false };
 
@@ -49,15 +49,47 @@ describe('npm start options', () => {
   });
 
   it('refuses roots outside the vault with one sentence each, never stripping them into vault paths', () => {
-    expect(() => parseRoots('../outside,Projects')).toThrow(/^--roots \.\.\/outside: give a folder inside the vault, such as Projects\.$/);
-    expect(() => parseRunOptions(['--roots', '/etc'])).toThrow('--roots /etc: give a folder inside the vault, such as Projects.');
+    const outside = "give a folder inside the vault, relative to it (as a key's roots in the settings are), such as Projects.";
+    expect(() => parseRoots('../outside,Projects')).toThrow(`--roots ../outside: ${outside}`);
+    expect(() => parseRunOptions(['--roots', '/etc'])).toThrow(`--roots /etc: ${outside}`);
     expect(() => parseRoots('C:\\Users,Projects/../..,/etc')).toThrow(
-      [
-        '--roots C:\\Users: give a folder inside the vault, such as Projects.',
-        '--roots Projects/../..: give a folder inside the vault, such as Projects.',
-        '--roots /etc: give a folder inside the vault, such as Projects.',
-      ].join('\n'),
+      [`--roots C:\\Users: ${outside}`, `--roots Projects/../..: ${outside}`, `--roots /etc: ${outside}`].join('\n'),
     );
+  });
+
+  it('answers an absolute root inside --vault with the vault-relative spelling to type, wherever --vault comes', () => {
+    const vault = nodePath.resolve('some-vault');
+    expect(() => parseRunOptions(['--roots', `${vault}/Projects/Alpha/`, '--vault', 'some-vault'])).toThrow(
+      `--roots ${vault}/Projects/Alpha/: roots are folders relative to the vault; use --roots Projects/Alpha.`,
+    );
+    expect(() => parseRoots(vault, vault)).toThrow(`--roots ${vault}: that is the whole vault; leave --roots out to let the key see all of it.`);
+    expect(() => parseRoots(`${vault}-other/Projects`, vault)).toThrow(/: give a folder inside the vault, relative to it/);
+  });
+
+  it('says to put -- before the flags for a bare word, as npm leaves one behind', () => {
+    expect(() => parseRunOptions(['27310'])).toThrow('Unknown option 27310: the run takes --flags only; through npm, put -- before them (npm start -- --port 27310).');
+  });
+
+  describe('flags npm kept for itself (npm start --flag without --)', () => {
+    const npm = { npm_lifecycle_event: 'start' };
+    it('gives the exact command for one kept flag and the word npm passed on, keeping the flags that did arrive', () => {
+      expect(npmKeptFlags(['27310', '--mode', 'force'], { ...npm, npm_config_port: 'true' })).toBe(
+        'npm kept --port for itself (flags after "npm start" need -- before them), so this run would go without it; run: npm start -- --port 27310 --mode force',
+      );
+      expect(npmKeptFlags([], { ...npm, npm_config_port: '27310' })).toMatch(/run: npm start -- --port 27310$/);
+    });
+
+    it('names switches, which leave no word behind, and several kept flags with their values to put back', () => {
+      expect(npmKeptFlags([], { ...npm, npm_config_allow_writes: 'true' })).toMatch(/^npm kept --allow-writes for itself .*; run: npm start -- --allow-writes$/);
+      expect(npmKeptFlags(['/v', 'force'], { ...npm, npm_config_vault: 'true', npm_config_mode: 'true' })).toBe(
+        'npm kept --vault, --mode for itself (flags after "npm start" need -- before them), so this run would go without them; run: npm start -- --vault ... --mode ... (putting /v force back after their flags)',
+      );
+    });
+
+    it('is silent when npm kept none of the run\'s flags, or the runner was not started by npm', () => {
+      expect(npmKeptFlags(['--port', '0'], { ...npm, npm_config_cache: '/c' })).toBeNull();
+      expect(npmKeptFlags(['27310'], { npm_config_port: 'true' })).toBeNull();
+    });
   });
 
   it.each([
@@ -81,10 +113,10 @@ describe('npm start options', () => {
   });
 });
 
-describe('README: the npm start commands it shows', () => {
-  const readme = readFileSync(nodePath.resolve(__dirname, '../../README.md'), 'utf8');
-  const start = readme.indexOf('\n### Semantic and hybrid search from the terminal\n');
-  const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
+describe('docs/npm-start.md: the npm start commands it shows', () => {
+  const page = readFileSync(nodePath.resolve(__dirname, '../../docs/npm-start.md'), 'utf8');
+  const start = page.indexOf('\n## Semantic and hybrid search from the terminal\n');
+  const section = page.slice(start, page.indexOf('\n## ', start + 1));
 
   it('gives the two Ollama commands, whose npm start flags parse to an Ollama embedding endpoint', () => {
     expect(start).toBeGreaterThan(0);
@@ -93,6 +125,18 @@ describe('README: the npm start commands it shows', () => {
     expect(line).not.toBeNull();
     const options = parseRunOptions(line![1].split(/\s+/));
     expect(options).toMatchObject({ embedUrl: 'http://127.0.0.1:11434/v1', embedModel: 'nomic-embed-text' });
+  });
+
+  it('lists in its options table exactly the flags of the runner\'s usage text', () => {
+    const tableFlags = [...page.matchAll(/^\| `(--[a-z-]+)/gm)].map((m) => m[1]!).sort();
+    const usageFlags = [...USAGE.matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]!).sort();
+    expect(usageFlags.length).toBeGreaterThan(5);
+    expect(tableFlags).toEqual(usageFlags);
+  });
+
+  it('documents, here and in the README, the first line the runner prints (scripts/run-banner.ts startupLines)', () => {
+    const readme = readFileSync(nodePath.resolve(__dirname, '../../README.md'), 'utf8');
+    for (const text of [page, readme]) expect(text).toContain('\nMCP server listening on http://127.0.0.1:27200/mcp\n');
   });
 
   it('shows the API key read from the environment variable the runner reads, never as a flag', () => {

@@ -2,7 +2,8 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { prepareVault, rootProblems, stopRun } from '../../scripts/run-vault';
-import { semanticStatusLine, startupLines, type RunDetails } from '../../scripts/run-banner';
+import { proposalLine, semanticStatusLine, startupLines, writesOffLine, type RunDetails } from '../../scripts/run-banner';
+import type { Proposal } from '../../src/proposals/types';
 import { defaultSettings } from '../../src/settings/settings';
 import { parseRunOptions } from '../../scripts/run-options';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
@@ -19,6 +20,23 @@ describe('npm start: the vault folder', () => {
     await expect(prepareVault(file, DEMO_VAULT)).rejects.toThrow(`--vault ${file}: that is a file, not a folder; pass the folder that holds your notes.`);
     await expect(prepareVault(nodePath.join(copy.dir, 'Nope'), DEMO_VAULT)).rejects.toThrow(/: no such folder; pass the folder/);
     await expect(prepareVault(copy.dir, DEMO_VAULT)).resolves.toEqual({ dir: copy.dir, temporary: false });
+  });
+
+  it('refuses the whole disk and the home folder unless they hold the config folder, as a vault does', async () => {
+    const root = nodePath.parse(copy.dir).root;
+    await expect(prepareVault(root, DEMO_VAULT, '.vault-mcp-no-such-config')).rejects.toThrow(
+      `--vault ${root}: that is the whole disk, not a vault, and agents would see every file in it; pass the folder that holds your notes (an Obsidian vault has a .vault-mcp-no-such-config folder).`,
+    );
+    const home = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-home-'));
+    try {
+      await fsp.mkdir(nodePath.join(home, 'Notes'));
+      await expect(prepareVault(home, DEMO_VAULT, '.obsidian', home)).rejects.toThrow(/: that is your home folder, not a vault, and agents would see every file in it; .*has a \.obsidian folder\)\.$/);
+      await expect(prepareVault(nodePath.join(home, 'Notes'), DEMO_VAULT, '.obsidian', home)).resolves.toMatchObject({ temporary: false });
+      await fsp.mkdir(nodePath.join(home, '.obsidian'));
+      await expect(prepareVault(home, DEMO_VAULT, '.obsidian', home)).resolves.toEqual({ dir: home, temporary: false });
+    } finally {
+      await fsp.rm(home, { recursive: true, force: true });
+    }
   });
 
   it('makes a temporary copy of the demo vault when no --vault is given', async () => {
@@ -124,13 +142,19 @@ describe('npm start: stopping', () => {
 describe('npm start: startup lines', () => {
   const vault = { dir: '/vaults/demo', temporary: true };
   const plain: RunDetails = { settings: defaultSettings(), source: null, tokens: new Map() };
-  it('keeps the listening line first and prints the review hint only for propose mode', () => {
-    const propose = startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, plain);
+  it('keeps the listening line first and prints the review hint only for propose mode with writes on', () => {
+    const writes: RunDetails = { ...plain, settings: { ...plain.settings, tools: { ...plain.settings.tools, allowWrites: true } } };
+    const propose = startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, writes);
     expect(propose[0]).toBe('MCP server listening on http://127.0.0.1:27200/mcp');
     expect(propose.some((l) => l.startsWith('Review proposals here (propose mode).'))).toBe(true);
+    expect(propose.some((l) => l.startsWith('Writes are off'))).toBe(false);
+    const off = startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, plain);
+    expect(off.some((l) => /Review proposals/.test(l))).toBe(false);
+    expect(off).toContain(writesOffLine('propose'));
     const force = startupLines(parseRunOptions(['--mode', 'force', '--roots', 'Projects']), 'http://127.0.0.1:27200/mcp', 'tok', vault, plain);
     expect(force[0]).toBe('MCP server listening on http://127.0.0.1:27200/mcp');
     expect(force.some((l) => /Review proposals/.test(l))).toBe(false);
+    expect(force).toContain(writesOffLine('force'));
     expect(force).toContain('Key "npm start": mode force, writes off, roots Projects');
     expect(force).toContain('Agent activity: activity (list what agents changed), activity <id> (one change with its diff), revert <id>, revert key "<label>", revert session <session>.');
     expect(force[force.length - 1]).toBe('Press Ctrl-C to stop.');
@@ -177,6 +201,22 @@ describe('npm start: startup lines', () => {
       ]),
     );
     expect(fromFile.some((l) => l.startsWith('Token (shown once)'))).toBe(false);
+  });
+
+  it('tells a proposal by what it changes, with the commands that review it in the terminal', () => {
+    const base = { id: 'p1', key_label: 'Claude Code', path: 'Notes/A.md' } as Proposal;
+    const review = 'Review it here: show p1, then accept p1 or reject p1; proposals lists every pending one.';
+    expect(proposalLine({ ...base, kind: 'edit' })).toBe(`[proposal] "Claude Code" proposes changes to Notes/A.md (id p1). ${review}`);
+    expect(proposalLine({ ...base, kind: 'properties' })).toBe(`[proposal] "Claude Code" proposes property changes to Notes/A.md (id p1). ${review}`);
+    expect(proposalLine({ ...base, kind: 'move', to: 'Archive/A.md' })).toContain('proposes moving Notes/A.md to Archive/A.md (id p1).');
+    expect(proposalLine({ ...base, kind: 'delete' })).toContain('proposes deleting Notes/A.md');
+    expect(proposalLine({ ...base, kind: 'folder', path: 'Notes/New' })).toContain('proposes a new folder Notes/New');
+    for (const kind of ['edit', 'create', 'delete', 'move', 'properties', 'folder'] as const) expect(proposalLine({ ...base, kind })).not.toMatch(/editor|Pending changes/);
+  });
+
+  it('says how to turn writes on in the run key\'s mode', () => {
+    expect(writesOffLine('propose')).toMatch(/Restart with --allow-writes \(npm start -- --allow-writes\) to let them propose changes you review here .*or add --mode force/);
+    expect(writesOffLine('force')).toMatch(/to let them write at once \(mode force; activity lists what they changed, revert undoes it\)\.$/);
   });
 
   it('reports the semantic index when it is built, paused or off, and stays quiet while it builds', () => {

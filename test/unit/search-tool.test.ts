@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ToolError } from '../../src/errors';
 import type { SearchIndex } from '../../src/search/search-index';
 import type { SearchOptions, SearchPage } from '../../src/search/types';
-import { SEARCH_DEFAULT_LIMIT, searchTool } from '../../src/tools/read/search';
+import { SEARCH_DEFAULT_LIMIT, SEARCH_PROGRESS_STEP, searchProgress, searchTool } from '../../src/tools/read/search';
 import type { ToolContext } from '../../src/tools/tool';
 import type { AccessScope } from '../../src/vault/access/access';
 
@@ -73,5 +73,25 @@ describe('search tool', () => {
     expect((err as ToolError).code).toBe('unavailable');
     expect((err as ToolError).message).toMatch(/Index for semantic search.*lexical.*hybrid/);
     expect(calls).toHaveLength(0);
+  });
+});
+
+describe('search progress', () => {
+  it('is absent when the client asked for none, and reports every SEARCH_PROGRESS_STEP notes read otherwise', () => {
+    expect(searchProgress(undefined)).toBeUndefined();
+    const sent: Array<[number, number | undefined, string | undefined]> = [];
+    const onTextRead = searchProgress((progress, total, message) => sent.push([progress, total, message]))!;
+    for (let read = 1; read <= SEARCH_PROGRESS_STEP * 2 + 5; read++) onTextRead(read);
+    expect(sent).toEqual([
+      [SEARCH_PROGRESS_STEP, undefined, `checked the text of ${SEARCH_PROGRESS_STEP} notes`],
+      [SEARCH_PROGRESS_STEP * 2, undefined, `checked the text of ${SEARCH_PROGRESS_STEP * 2} notes`],
+    ]);
+  });
+
+  it('passes the reporter to the search index only when the client asked for progress', async () => {
+    const { ctx, calls } = context();
+    await searchTool.handler({ query: 'plan', mode: 'lexical' }, ctx);
+    await searchTool.handler({ query: 'plan', mode: 'lexical' }, { ...ctx, progress: () => undefined });
+    expect(calls.map((c) => typeof c.options.onTextRead)).toEqual(['undefined', 'function']);
   });
 });

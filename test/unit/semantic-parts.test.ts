@@ -9,7 +9,7 @@ import { seededRandom } from '../harness/seeded-random';
 import { PluginFile } from '../../src/vault/plugin-file';
 import { SEMANTIC_INDEX_FILE } from '../../src/search/semantic/store-file';
 import { migrateSettings } from '../../src/settings/migrate-settings';
-import { openDemoVault } from './vault-fixture';
+import { openDemoVault } from '../harness/vault-fixture';
 
 /** The outline of `text` as the metadata cache would give it (ATX headings only). */
 function sectionsOf(text: string) {
@@ -113,19 +113,19 @@ describe('VectorStore', () => {
     expect(() => store.setNote('e.md', [{ record: record('e.md', 0), vector: vec(9) }])).toThrow(/dimension 8/);
   });
 
-  it('round-trips through the binary file; damaged or foreign bytes are null', () => {
+  it('round-trips through the binary file; damaged or foreign bytes are null', async () => {
     const store = new VectorStore('nomic-embed-text');
     store.setNote('x/é.md', [{ record: record('x/é.md', 0), vector: vec(16) }, { record: { ...record('x/é.md', 1), section: null, heading: null }, vector: vec(16) }]);
     const stamps = new Map([['x/é.md', [123, 456] as [number, number]]]);
-    const bytes = encodeSemanticIndex(store, stamps);
-    const back = decodeSemanticIndex(bytes)!;
+    const bytes = await encodeSemanticIndex(store, stamps);
+    const back = (await decodeSemanticIndex(bytes))!;
     expect(back.store.model).toBe('nomic-embed-text');
     expect(back.store.dim).toBe(16);
     expect(back.stamps).toEqual(stamps);
     const q = vec(16);
     expect(back.store.nearest(q, 2, () => true)).toEqual(store.nearest(q, 2, () => true));
-    expect(decodeSemanticIndex(bytes.slice(0, bytes.byteLength - 1))).toBeNull();
-    expect(decodeSemanticIndex(new TextEncoder().encode('{"not":"ours"}').buffer)).toBeNull();
+    expect(await decodeSemanticIndex(bytes.slice(0, bytes.byteLength - 1))).toBeNull();
+    expect(await decodeSemanticIndex(new TextEncoder().encode('{"not":"ours"}').buffer)).toBeNull();
   });
 });
 

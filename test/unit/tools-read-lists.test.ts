@@ -10,7 +10,7 @@ import { listNotesTool, parseSince } from '../../src/tools/read/list-notes';
 import { listTagsTool } from '../../src/tools/read/list-tags';
 import type { ToolContext } from '../../src/tools/tool';
 import { NoteStore } from '../../src/vault/note-store';
-import { openDemoVault, type DemoVault } from './vault-fixture';
+import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 import { rejection } from '../harness/tool-errors';
 
 let vault: DemoVault;

@@ -8,7 +8,7 @@ import { readNotesTool, shareBudget } from '../../src/tools/read/read-notes';
 import type { ToolContext } from '../../src/tools/tool';
 import type { AccessScope } from '../../src/vault/access/access';
 import { NoteStore } from '../../src/vault/note-store';
-import { openDemoVault, type DemoVault } from './vault-fixture';
+import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 import { rejection } from '../harness/tool-errors';
 
 let vault: DemoVault;

@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { UnparsedFrontmatter } from '../../src/vault/access/unparsed-frontmatter';
-import { openDemoVault, type DemoVault } from './vault-fixture';
+import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 
 /**
  * A started app's metadata cache is loaded from its own store, so no 'changed' event brings

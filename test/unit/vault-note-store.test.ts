@@ -4,7 +4,7 @@ import type { AccessScope } from '../../src/vault/access/access';
 import { NoteStore, type NoteChange } from '../../src/vault/note-store';
 import { bodyStart } from '../../src/vault/content/note-body';
 import { sectionAt } from '../../src/vault/content/sections';
-import { openDemoVault, type DemoVault } from './vault-fixture';
+import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 import { codeOf, errorOf } from '../harness/tool-errors';
 
 const ANYONE: AccessScope = { label: 'Test agent', roots: [] };
@@ -175,6 +175,15 @@ describe('resolveNote', () => {
     expect(resolve({ path: 'path:Inbox.md' })).toBe('Inbox.md');
     expect(resolve({ path: 'person-ana' })).toBe('People/Ana Ruiz.md');
     expect(resolve({ id: 'Reading list' })).toBe('Reading list.md');
+  });
+
+  test('an id is tried before a path, a path before an id; a synthetic id is its path only; path and id together are refused', () => {
+    expect(resolve({ id: '  PRJ-ALPHA  ' })).toBe('Projects/Alpha/Alpha overview.md');
+    expect(resolve({ path: '[[person-ana]]' })).toBe('People/Ana Ruiz.md');
+    expect(errorOf(() => resolve({ id: 'path:Nowhere.md' })).message).toMatch(/^Note 'Nowhere.md' not found/);
+    expect(errorOf(() => resolve({ path: 'path:projects' })).message).toMatch(/'Projects' is a folder/);
+    expect(errorOf(() => resolve({ path: 'Inbox', id: 'PRJ-ALPHA' })).message).toBe('Give either path or id, not both: they could name different notes.');
+    expect(codeOf(() => resolve({ id: '   ' }))).toBe('invalid_argument');
   });
 
   test('bare names resolve like wikilinks, aliases included', () => {

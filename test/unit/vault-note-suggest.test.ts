@@ -3,7 +3,7 @@ import { similarNotePaths, MAX_SUGGESTIONS } from '../../src/vault/content/note-
 import { NoteStore } from '../../src/vault/note-store';
 import type { AccessScope } from '../../src/vault/access/access';
 import { errorOf } from '../harness/tool-errors';
-import { openDemoVault, type DemoVault } from './vault-fixture';
+import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 
 /** A stand-in TFile with just what the matcher reads. */
 function file(path: string): TFile {

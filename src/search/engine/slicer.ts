@@ -1,7 +1,7 @@
 /**
  * Cuts long main-thread work into slices: the work calls {@link Slicer.pause} at safe points,
  * which yields to the event loop (`setTimeout(0)`) once the current slice has run its budget,
- * so the UI stays responsive (DESIGN.md, Runtime facts: heavy work never blocks the UI).
+ * so the UI stays responsive (docs/architecture.md#runtime-facts: heavy work never blocks the UI).
  */
 export class Slicer {
   private sliceStart = performance.now();

@@ -7,7 +7,7 @@
  *   Unlike ranks, normalized scores keep how far ahead a list's best hit is, so a list that is
  *   sure of one note outweighs one that is not.
  * {@link HYBRID_FUSION} is what `search` uses in hybrid mode; its values were chosen on one
- * half of the bench's labelled questions and checked on the other (README, Performance).
+ * half of the bench's labelled questions and checked on the other (docs/performance.md#search-quality).
  */
 
 /** The constant of the original RRF paper; larger values flatten the head of each list. */
@@ -50,7 +50,8 @@ export type FusionParams =
  * Chosen by `npm run bench -- --only semantic --tune-fusion` (scripts/bench/fusion-tuning.ts:
  * never below its better half in any class of either vault on the tuning half, then fewest
  * questions below, then the mean figure) with the npm word-vector model, which is weak next
- * to a sentence transformer: hence the small semantic weight. Reported on the held-out half.
+ * to a sentence transformer: hence the small semantic weight. Reported on the held-out half
+ * (docs/performance.md#search-quality).
  */
 export const HYBRID_FUSION: FusionParams = { method: 'score', normalization: 'max', weights: [0.3, 0.6, 0.1] };
 

@@ -31,7 +31,7 @@ export interface ModePage {
 const WHERE = 'Settings → Vault MCP → AI provider';
 
 /**
- * Runs `search` in a mode (DESIGN.md, Tools → search):
+ * Runs `search` in a mode (docs/architecture.md#tool-contract, search):
  * - `lexical`: the lexical index as is;
  * - `semantic`: the notes nearest in meaning; without a usable semantic index a ToolError
  *   naming the setting;

@@ -1,5 +1,5 @@
 /**
- * The `query_notes` language (DESIGN.md, Tools → query_notes): a small base-style query over
+ * The `query_notes` language (docs/architecture.md#tool-contract, query_notes): a small base-style query over
  * frontmatter properties and file fields, written in one line:
  *
  *   WHERE status is "draft" AND file.folder under "Projects" SORT file.mtime desc LIMIT 20 COLUMNS title, status
@@ -70,7 +70,7 @@ export const MAX_QUERY_LIMIT = 1000;
 
 /**
  * A query that does not parse: what is wrong and where. Returned to the agent as a result
- * (DESIGN.md: parse errors are results, not failures) so it can fix the query.
+ * (docs/architecture.md#tool-contract: parse errors are results, not failures) so it can fix the query.
  */
 export class QuerySyntaxError extends Error {
   /**

@@ -320,7 +320,7 @@ export class SemanticIndex {
     if (this.loaded || !this.options.storage) return;
     this.loaded = true;
     const data = await this.options.storage.load().catch(() => null);
-    const saved = data === null ? null : decodeSemanticIndex(data);
+    const saved = data === null ? null : await decodeSemanticIndex(data);
     if (saved === null) {
       if (data !== null) console.warn('[vault-mcp] the saved semantic index is unreadable or of another version; rebuilding it');
       return;
@@ -333,9 +333,10 @@ export class SemanticIndex {
     const storage = this.options.storage;
     if (!storage || this.store.model === '') return this.saving;
     this.lastSave = performance.now();
-    const bytes = encodeSemanticIndex(this.store, this.stamps);
+    const store = this.store;
     this.saving = this.saving
-      .then(() => storage.save(bytes))
+      .then(() => encodeSemanticIndex(store, this.stamps))
+      .then((bytes) => storage.save(bytes))
       .catch((err: unknown) => console.error('[vault-mcp] saving the semantic index failed', err));
     return this.saving;
   }

@@ -4,7 +4,16 @@
  * `scale = max|x| / 127`, so cosine similarity with a normalized query `q` is
  * `scale · Σ q[i]·v[i]` (one pass over 1 byte per dimension, a quarter of Float32's memory;
  * rank changes from the rounding are rare and only between near-equal scores).
+ *
+ * Search is two-stage once more rows are admitted than the pool holds (the larger of
+ * {@link RERANK_POOL} and 16 × k): every row's sign pattern (sign-bits.ts, 1 bit per dimension)
+ * is scored against the float query by table look-ups, and only the best rows by that score,
+ * the pool, are scored exactly on their int8 values. The pool is large enough that the exact
+ * top 10 is nearly always inside it (recall@10 against exact search is printed by `npm run
+ * bench`); smaller stores are scanned exactly. Rows a caller may not see are in neither stage,
+ * so they never change what it gets.
  */
+import { nearestBySigns, packSigns, signWords } from './sign-bits';
 
 /** What a stored vector belongs to. */
 export interface ChunkRecord {
@@ -32,12 +41,21 @@ export interface StoredVector {
 }
 
 const INITIAL_ROWS = 256;
+/**
+ * Rows scored exactly after the sign prefilter (at least; `k × 16` when that is more). Measured
+ * with `npm run bench` on clustered vectors at 100k × 768: see the vector-scale section there.
+ */
+export const RERANK_POOL = 3000;
 
 /** In-memory vectors with their chunk records; rows of one note are replaced together. */
 export class VectorStore {
   private records: ChunkRecord[] = [];
   private scales = new Float32Array(INITIAL_ROWS);
   private values = new Int8Array(0);
+  /** Sign pattern per row, {@link signWords}(dim) words each. */
+  private signs = new Uint32Array(0);
+  /** Counts every change of rows, so a save spread over several event-loop turns can tell it saw one state. */
+  private changes = 0;
   /** Row numbers per note path. */
   private readonly rowsByPath = new Map<string, number[]>();
   private dimension = 0;
@@ -53,6 +71,11 @@ export class VectorStore {
   /** Stored chunks. */
   get size(): number {
     return this.records.length;
+  }
+
+  /** Changes of rows so far (any setNote, removeNote, renameNote or restore adds one). */
+  get revision(): number {
+    return this.changes;
   }
 
   /** Paths of the notes with stored chunks. */
@@ -82,6 +105,7 @@ export class VectorStore {
    */
   setNote(path: string, chunks: ReadonlyArray<{ record: ChunkRecord; vector: Float32Array | StoredVector }>): void {
     this.removeNote(path);
+    this.changes++;
     for (const { record, vector } of chunks) {
       const length = vector instanceof Float32Array ? vector.length : vector.values.length;
       if (this.dimension === 0) this.dimension = length;
@@ -94,6 +118,7 @@ export class VectorStore {
         this.scales[row] = vector.scale;
         this.values.set(vector.values, row * this.dimension);
       }
+      packSigns(this.values, row * this.dimension, this.dimension, this.signs, row * signWords(this.dimension));
       const rows = this.rowsByPath.get(path);
       if (rows) rows.push(row);
       else this.rowsByPath.set(path, [row]);
@@ -104,6 +129,7 @@ export class VectorStore {
   removeNote(path: string): void {
     const rows = this.rowsByPath.get(path);
     if (!rows) return;
+    this.changes++;
     this.rowsByPath.delete(path);
     for (const row of [...rows].sort((a, b) => b - a)) this.removeRow(row);
   }
@@ -113,72 +139,97 @@ export class VectorStore {
     const rows = this.rowsByPath.get(from);
     if (!rows || from === to) return;
     this.removeNote(to);
+    this.changes++;
     this.rowsByPath.delete(from);
     this.rowsByPath.set(to, rows);
     for (const row of rows) this.records[row] = { ...this.records[row], path: to };
   }
 
   /**
-   * Exact cosine search: scores every stored chunk of a note `allowed` admits against `query`.
+   * Cosine search: the chunks of notes `allowed` admits nearest to `query`. Exact while the
+   * admitted rows fit in the pool; above, the sign prefilter picks the pool and the pool is
+   * scored exactly (see the module comment; `pool` overrides the pool size, for tests and the bench).
    * @param query the query embedding (any length-`dim` vector; normalized here)
    * @param k how many chunks to return at most
    * @param allowed path filter, asked once per note
-   * @returns the `k` best chunks, best first
+   * @param pool rows to score exactly after the prefilter; Infinity for an exact scan of every admitted row
+   * @returns the `k` best chunks, best first, with their exact int8 cosine
    */
-  nearest(query: Float32Array, k: number, allowed: (path: string) => boolean): ScoredChunk[] {
+  nearest(query: Float32Array, k: number, allowed: (path: string) => boolean, pool = Math.max(RERANK_POOL, k * 16)): ScoredChunk[] {
     const d = this.dimension;
     if (d === 0 || query.length !== d || k <= 0) return [];
     const q = normalized(query);
     const n = this.records.length;
     const admitted = new Uint8Array(n);
+    let count = 0;
     for (const [path, rows] of this.rowsByPath) {
-      if (allowed(path)) for (const row of rows) admitted[row] = 1;
+      if (!allowed(path)) continue;
+      for (const row of rows) admitted[row] = 1;
+      count += rows.length;
     }
     const heap = new TopK(k);
-    const values = this.values;
-    const tail = d - (d % 4);
-    for (let row = 0; row < n; row++) {
-      if (admitted[row] === 0) continue;
-      const base = row * d;
-      let a = 0;
-      let b = 0;
-      let c = 0;
-      let e = 0;
-      let i = 0;
-      for (; i < tail; i += 4) {
-        a += q[i] * values[base + i];
-        b += q[i + 1] * values[base + i + 1];
-        c += q[i + 2] * values[base + i + 2];
-        e += q[i + 3] * values[base + i + 3];
-      }
-      for (; i < d; i++) a += q[i] * values[base + i];
-      heap.offer(row, (a + b + c + e) * this.scales[row]);
+    if (count <= Math.max(pool, k)) {
+      for (let row = 0; row < n; row++) if (admitted[row] === 1) heap.offer(row, this.score(q, row));
+    } else {
+      for (const row of nearestBySigns(this.signs, signWords(d), q, admitted, n, Math.max(pool, k))) heap.offer(row, this.score(q, row));
     }
     return heap.best().map(({ row, score }) => ({ ...this.records[row], score }));
   }
 
-  /** Every row's record, scale and quantized values, for saving (store-file.ts). */
-  snapshot(): { records: readonly ChunkRecord[]; scales: Float32Array; values: Int8Array } {
-    const n = this.records.length;
-    return { records: this.records, scales: this.scales.subarray(0, n), values: this.values.subarray(0, n * this.dimension) };
+  /** Cosine of the normalized query `q` with a row: its int8 dot product (4 sums, so the loop pipelines) times the row's scale. */
+  private score(q: Float32Array, row: number): number {
+    const d = this.dimension;
+    const values = this.values;
+    const base = row * d;
+    const tail = d - (d % 4);
+    let a = 0;
+    let b = 0;
+    let c = 0;
+    let e = 0;
+    let i = 0;
+    for (; i < tail; i += 4) {
+      a += q[i] * values[base + i];
+      b += q[i + 1] * values[base + i + 1];
+      c += q[i + 2] * values[base + i + 2];
+      e += q[i + 3] * values[base + i + 3];
+    }
+    for (; i < d; i++) a += q[i] * values[base + i];
+    return (a + b + c + e) * this.scales[row];
   }
 
   /**
-   * Fills an empty store from a saved snapshot.
+   * Every row's record (a copy of the list), scale and quantized values (views of the live
+   * arrays, valid while {@link revision} stays `revision`), for saving (store-file.ts).
+   */
+  snapshot(): { records: readonly ChunkRecord[]; scales: Float32Array; values: Int8Array; revision: number } {
+    const n = this.records.length;
+    return { records: this.records.slice(), scales: this.scales.subarray(0, n), values: this.values.subarray(0, n * this.dimension), revision: this.changes };
+  }
+
+  /**
+   * Fills an empty store from a saved snapshot, keeping `scales` and `values` as they are (not
+   * copied) and deriving the sign patterns row by row, awaiting `pause` between rows so a
+   * caller can spread the work over event-loop turns (store-file.ts passes a Slicer's pause).
+   * @param dim vector length; `values` holds `records.length × dim` of them
    * @throws Error when the arrays do not fit the records and dimension
    */
-  restore(dim: number, records: ChunkRecord[], scales: Float32Array, values: Int8Array): void {
+  async restore(dim: number, records: ChunkRecord[], scales: Float32Array<ArrayBuffer>, values: Int8Array<ArrayBuffer>, pause: () => Promise<void>): Promise<void> {
     if (scales.length !== records.length || values.length !== records.length * dim) throw new Error('saved vectors do not match their records');
+    this.changes++;
     this.dimension = records.length === 0 ? 0 : dim;
     this.records = records;
-    this.scales = Float32Array.from(scales);
-    this.values = Int8Array.from(values);
+    this.scales = scales;
+    this.values = values;
+    const words = signWords(dim);
+    this.signs = new Uint32Array(records.length * words);
     this.rowsByPath.clear();
-    records.forEach((r, row) => {
-      const rows = this.rowsByPath.get(r.path);
+    for (let row = 0; row < records.length; row++) {
+      if (row % 256 === 0) await pause();
+      packSigns(values, row * dim, dim, this.signs, row * words);
+      const rows = this.rowsByPath.get(records[row].path);
       if (rows) rows.push(row);
-      else this.rowsByPath.set(r.path, [row]);
-    });
+      else this.rowsByPath.set(records[row].path, [row]);
+    }
   }
 
   private removeRow(row: number): void {
@@ -189,6 +240,8 @@ export class VectorStore {
       this.scales[row] = this.scales[last];
       const d = this.dimension;
       this.values.copyWithin(row * d, last * d, (last + 1) * d);
+      const words = signWords(d);
+      this.signs.copyWithin(row * words, last * words, (last + 1) * words);
       const rows = this.rowsByPath.get(moved.path)!;
       rows[rows.indexOf(last)] = row;
     }
@@ -197,14 +250,18 @@ export class VectorStore {
 
   private ensureRows(rows: number): void {
     const needed = rows * this.dimension;
-    if (this.scales.length >= rows && this.values.length >= needed) return;
+    const words = signWords(this.dimension);
+    if (this.scales.length >= rows && this.values.length >= needed && this.signs.length >= rows * words) return;
     const capacity = Math.max(INITIAL_ROWS, rows, this.scales.length * 2);
     const scales = new Float32Array(capacity);
     scales.set(this.scales.subarray(0, this.records.length));
     const values = new Int8Array(capacity * this.dimension);
     values.set(this.values.subarray(0, this.records.length * this.dimension));
+    const signs = new Uint32Array(capacity * words);
+    signs.set(this.signs.subarray(0, this.records.length * words));
     this.scales = scales;
     this.values = values;
+    this.signs = signs;
   }
 }
 

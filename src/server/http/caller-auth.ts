@@ -17,7 +17,7 @@ export type AuthVerdict =
   | { ok: true; caller: Caller; headers: Record<string, string> }
   | { ok: false; status: number; code: number; message: string; headers: Record<string, string> };
 
-/** Decides who a request's bearer token is (DESIGN.md "Security at the door": the key check). */
+/** Decides who a request's bearer token is (docs/architecture.md#request-path: the key check). */
 export interface CallerVerifier {
   /** @returns the verdict; never throws for bad credentials. */
   verify(req: IncomingMessage): Promise<AuthVerdict>;
@@ -30,23 +30,22 @@ function unauthorized(message: string): AuthVerdict {
   return { ok: false, status: 401, code: -32000, message, headers: CHALLENGE };
 }
 
-/**
- * The verifier of this vault's door: a local key's token (compared in constant time across the
- * key set by the {@link KeyRing}; a cloud-only key is refused 403 -32004), or a call another
- * open vault forwarded (README "Several vaults": its signed assertion must verify
- * (forward-assertion.ts), then it runs as this vault's key with the caller's label, and the
- * answer carries this vault's receipt for the token, {@link RECEIPT_HEADER}).
- */
-export class VaultCallerVerifier implements CallerVerifier {
-  /** @param keys the key ring. @param peers this vault among the others (forwarded calls). */
-  constructor(
-    private readonly keys: KeyRing,
-    private readonly peers: VaultPeers,
-  ) {}
+/** One kind of credential the door accepts, given the request's bearer token (null when it sent none). */
+export interface CredentialVerifier {
+  /** @returns the verdict; never throws for bad credentials. */
+  verify(token: string | null): Promise<AuthVerdict>;
+}
 
-  async verify(req: IncomingMessage): Promise<AuthVerdict> {
-    const token = bearerTokenOf(req);
-    if (token?.startsWith(FORWARD_TOKEN_PREFIX)) return this.verifyForwarded(token);
+/**
+ * A local key's token, compared in constant time across the key set by the {@link KeyRing}
+ * (docs/architecture.md#keys): unknown or missing → 401 (the same answer whether a key exists or not), a
+ * cloud-only key → 403 -32004.
+ */
+export class LocalKeyVerifier implements CredentialVerifier {
+  /** @param keys the key ring. */
+  constructor(private readonly keys: KeyRing) {}
+
+  async verify(token: string | null): Promise<AuthVerdict> {
     const key = token ? this.keys.authenticate(token) : null;
     if (!key) return unauthorized('Unauthorized: send "Authorization: Bearer <token>" with a key from Vault MCP settings → Keys.');
     if (!isLocallyUsable(key)) {
@@ -54,10 +53,24 @@ export class VaultCallerVerifier implements CallerVerifier {
     }
     return { ok: true, caller: { key, origin: {} }, headers: {} };
   }
+}
 
-  /** A forwarded call: refused 401 when its assertion does not verify, 403 when no local key has its label. */
-  private async verifyForwarded(token: string): Promise<AuthVerdict> {
+/**
+ * A call another open vault forwarded (README "Several vaults"): its signed assertion must verify
+ * (forward-assertion.ts) — else 401 — and this vault must have a local key with the caller's
+ * label — else 403 -32004; it then runs as that key with the client roots passed along, and the
+ * answer carries this vault's receipt for the token ({@link RECEIPT_HEADER}).
+ */
+export class ForwardedCallVerifier implements CredentialVerifier {
+  /** @param keys the key ring. @param peers this vault among the others (its assertion verifier and receipts). */
+  constructor(
+    private readonly keys: KeyRing,
+    private readonly peers: VaultPeers,
+  ) {}
+
+  async verify(token: string | null): Promise<AuthVerdict> {
     const verifier = this.peers.verifier;
+    if (token === null) return unauthorized('Unauthorized: a forwarded call needs its signed assertion as the bearer token.');
     const verdict = verifier ? await verifier.verify(token) : { ok: false as const, message: 'This vault accepts no forwarded calls (it has no folder on disk).' };
     if (!verdict.ok) return unauthorized(`Unauthorized: ${verdict.message}`);
     const { label, roots } = verdict.claims;
@@ -74,5 +87,26 @@ export class VaultCallerVerifier implements CallerVerifier {
       };
     }
     return { ok: true, caller: { key, origin: { forwardedRoots: roots } }, headers: { [RECEIPT_HEADER]: this.peers.receipt(token) } };
+  }
+}
+
+/**
+ * The verifier of this vault's door: a bearer token with the forwarding prefix
+ * ({@link FORWARD_TOKEN_PREFIX}) goes to the {@link ForwardedCallVerifier}, any other (or none)
+ * to the {@link LocalKeyVerifier}.
+ */
+export class VaultCallerVerifier implements CallerVerifier {
+  private readonly local: CredentialVerifier;
+  private readonly forwarded: CredentialVerifier;
+
+  /** @param keys the key ring. @param peers this vault among the others (forwarded calls). */
+  constructor(keys: KeyRing, peers: VaultPeers) {
+    this.local = new LocalKeyVerifier(keys);
+    this.forwarded = new ForwardedCallVerifier(keys, peers);
+  }
+
+  verify(req: IncomingMessage): Promise<AuthVerdict> {
+    const token = bearerTokenOf(req);
+    return token?.startsWith(FORWARD_TOKEN_PREFIX) ? this.forwarded.verify(token) : this.local.verify(token);
   }
 }

@@ -68,7 +68,7 @@ function headerCount(req: IncomingMessage, name: string): number {
 }
 
 /**
- * The checks made before any body is read, in DESIGN.md's order: one Host header (a
+ * The checks made before any body is read, in the order of docs/architecture.md#request-path: one Host header (a
  * repeated one is 400, RFC 9112 §3.2; Node would keep the first) naming loopback, then at most
  * one Origin, an allowed one. Returns a refusal or null when the request may proceed.
  */

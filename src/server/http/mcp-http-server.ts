@@ -9,7 +9,7 @@ import { MCP_PATH } from './endpoint';
 import { cancelledIdsOf, INVALID_REQUEST, InFlightIds, requestIdsOf } from './json-rpc-framing';
 import { LoopbackListener } from './listener';
 import { ModernEndpoint } from './modern-endpoint';
-import { refuse } from './refusal';
+import { refuse, type Refusal } from './refusal';
 import { checkBeforeAuth, checkSessionRequest, negotiatedVersionOf, readJsonRpcBody } from './request-checks';
 import { paramsRefusal } from './request-params';
 import { SessionTable, type Session } from './session-table';
@@ -41,7 +41,7 @@ export type ServerStatus =
  * `_meta` envelope) statelessly ({@link ModernEndpoint}), anything else in a session of the
  * session era, one SDK `Server` per session ({@link SessionTable}). The door checks Host, Origin,
  * the declared body size (request-checks.ts), the bearer key ({@link CallerVerifier}) and the
- * master switch, in that order (DESIGN.md "Transport and protocol"), all from the headers; only
+ * master switch, in that order (docs/architecture.md#request-path), all from the headers; only
  * then is the body read (up to the size limit), then the JSON-RPC framing and params and, within
  * a session, its key, its protocol revision and that no request reuses an id still in flight.
  */
@@ -174,39 +174,74 @@ export class McpHttpServer {
     await this.sessions.closeUnlessKey(new Set(this.keys.list().map((k) => k.id)));
   }
 
-  /** Serves one HTTP request: the door, then the 2026-07-28 endpoint, a session, or a new session. */
+  /**
+   * Serves one HTTP request: the door ({@link admit}), then where {@link route} sends it — the
+   * 2026-07-28 endpoint, an open session, a new session — or the refusal it names.
+   */
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const admitted = await this.admit(req, url);
+    if (!admitted.ok) return refuse(res, admitted.refusal);
+    for (const [name, value] of Object.entries(admitted.headers)) res.setHeader(name, value);
+    const { caller, body } = admitted;
+    this.touch(caller.key);
+    const route = await this.route(req, res, url, caller, body);
+    switch (route.to) {
+      case 'refused':
+        return refuse(res, route.refusal);
+      case 'modern':
+        return this.serveModern(caller, req, res, url, body);
+      case 'session':
+        return this.serveInSession(route.session, req, res, url, body);
+      case 'open':
+        return this.openSession(caller, req, res, url, body);
+    }
+  }
+
+  /**
+   * The door, in docs/architecture.md#request-path's order: path, stopping, Host, Origin and declared size
+   * (request-checks.ts), the bearer credentials ({@link CallerVerifier}), the master switch, then
+   * the body read within its size limit. A refusal after authentication keeps the verifier's
+   * headers (a forwarded call's receipt).
+   * @returns the caller, the headers its answer carries and the parsed body (undefined for GET
+   *   and DELETE), or the refusal to send.
+   */
+  private async admit(req: IncomingMessage, url: URL): Promise<Admission> {
     const settings = this.getSettings();
     const early = checkBeforeAuth(req, url, this.stopping, settings.server.maxBodyBytes);
-    if (early) return refuse(res, early);
-    const caller = await this.authenticate(req, res);
-    if (!caller) return;
-    if (!settings.server.enabled) {
-      return refuse(res, { status: 403, code: -32000, message: 'Vault MCP is switched off in Obsidian; turn on "Enable server" in its settings.' });
-    }
+    if (early) return { ok: false, refusal: early };
+    const verdict = await this.verifier.verify(req);
+    if (!verdict.ok) return { ok: false, refusal: verdict };
+    if (!settings.server.enabled) return { ok: false, refusal: { ...SWITCHED_OFF, headers: verdict.headers } };
     const read = await readJsonRpcBody(req, settings.server.maxBodyBytes);
-    if ('refusal' in read) return refuse(res, read.refusal);
-    const { body } = read;
-    this.touch(caller.key);
-    if (req.method === 'POST' && !(await isLegacyRequest(webRequestOf(req, res, url), body))) {
-      // A 2026-07-28 request (it carries the per-request _meta envelope): no session.
-      if (this.refuseParams(res, body, 'modern')) return;
-      this.listener.track(res);
-      return sendWebResponse(await this.modern.serve(caller, webRequestOf(req, res, url), body), res);
-    }
+    if ('refusal' in read) return { ok: false, refusal: { ...read.refusal, headers: { ...verdict.headers, ...read.refusal.headers } } };
+    return { ok: true, caller: verdict.caller, headers: verdict.headers, body: read.body };
+  }
+
+  /**
+   * Where an admitted request goes (MCP 2026-07-28 "Transports": the era is decided per request):
+   * a POST without the legacy markers to the stateless endpoint; one naming a session to that
+   * session, when it exists (else 404, so the client initializes again) and this key and revision
+   * may use it; an `initialize` to a new session; anything else is refused.
+   */
+  private async route(req: IncomingMessage, res: ServerResponse, url: URL, caller: Caller, body: unknown): Promise<Route> {
+    if (req.method === 'POST' && !(await isLegacyRequest(webRequestOf(req, res, url), body))) return { to: 'modern' };
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = this.sessions.use(sessionId, Date.now());
-      if (!session) return refuse(res, { status: 404, code: -32001, message: 'Session not found: it expired or the plugin restarted; send initialize again.' });
+      if (!session) return { to: 'refused', refusal: SESSION_NOT_FOUND };
       const refusal = checkSessionRequest(session, caller.key.id, req);
-      return refusal ? refuse(res, refusal) : this.serveInSession(session, req, res, url, body);
+      return refusal ? { to: 'refused', refusal } : { to: 'session', session };
     }
-    if (req.method !== 'POST' || !containsInitialize(body)) {
-      return refuse(res, { status: 400, code: -32000, message: 'Bad request: no Mcp-Session-Id header; send initialize first to open a session.' });
-    }
-    if (this.refuseParams(res, body)) return;
-    await this.openSession(caller, req, res, url, body);
+    if (req.method !== 'POST' || !containsInitialize(body)) return { to: 'refused', refusal: NO_SESSION };
+    return { to: 'open' };
+  }
+
+  /** Serves a 2026-07-28 request statelessly (it carries the per-request _meta envelope), after its params check. */
+  private async serveModern(caller: Caller, req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void> {
+    if (this.refuseParams(res, body, 'modern')) return;
+    this.listener.track(res);
+    await sendWebResponse(await this.modern.serve(caller, webRequestOf(req, res, url), body), res);
   }
 
   /**
@@ -248,17 +283,6 @@ export class McpHttpServer {
     return false;
   }
 
-  /** Runs the verifier; answers its refusal and returns null, or sets its headers and returns the caller. */
-  private async authenticate(req: IncomingMessage, res: ServerResponse): Promise<Caller | null> {
-    const verdict = await this.verifier.verify(req);
-    if (!verdict.ok) {
-      refuse(res, verdict);
-      return null;
-    }
-    for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
-    return verdict.caller;
-  }
-
   /** Records the key's use, at most once per TOUCH_INTERVAL_MS (judged by its saved `last_used_at`). */
   private touch(key: KeyRecord): void {
     const last = key.last_used_at === null ? 0 : Date.parse(key.last_used_at);
@@ -266,7 +290,9 @@ export class McpHttpServer {
     this.keys.touch(key.id).catch((error) => console.error('[vault-mcp] could not save key use', error));
   }
 
+  /** Opens a session for an `initialize` (after its params check) and answers it through the session's SDK transport. */
   private async openSession({ key, origin }: Caller, req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void> {
+    if (this.refuseParams(res, body)) return;
     const keyId = key.id;
     const server = createSessionServer(this.services, () => this.keys.list().find((k) => k.id === keyId) ?? key, origin, this.attachedAddOns());
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
@@ -279,6 +305,21 @@ export class McpHttpServer {
     await sendWebResponse(await transport.handleRequest(webRequestOf(req, res, url), { parsedBody: body }), res);
   }
 }
+
+/** The door's verdict on a request (see McpHttpServer.admit). */
+type Admission = { ok: true; caller: Caller; headers: Record<string, string>; body: unknown } | { ok: false; refusal: Refusal };
+
+/** Where an admitted request is served (see McpHttpServer.route). */
+type Route = { to: 'modern' } | { to: 'session'; session: Session } | { to: 'open' } | { to: 'refused'; refusal: Refusal };
+
+/** The master switch is off (docs/architecture.md#error-model: 403). */
+const SWITCHED_OFF: Refusal = { status: 403, code: -32000, message: 'Vault MCP is switched off in Obsidian; turn on "Enable server" in its settings.' };
+
+/** A session id the table does not hold: 404, so the client initializes again (MCP spec "Session Management"). */
+const SESSION_NOT_FOUND: Refusal = { status: 404, code: -32001, message: 'Session not found: it expired or the plugin restarted; send initialize again.' };
+
+/** A session-era request without a session that is no initialize. */
+const NO_SESSION: Refusal = { status: 400, code: -32000, message: 'Bad request: no Mcp-Session-Id header; send initialize first to open a session.' };
 
 /** True when a JSON-RPC message or batch contains an `initialize` request. */
 function containsInitialize(body: unknown): boolean {

@@ -9,7 +9,7 @@ import type { Session } from './session-table';
 
 /**
  * The checks made from the request line and headers alone, before the key is looked at
- * (DESIGN.md "Security at the door", in its order): the path, a stop under way (503), Host and
+ * (docs/architecture.md#request-path, in its order): the path, a stop under way (503), Host and
  * Origin, the method, and a declared body over the limit (413).
  * @param stopping true while the server drains for a stop.
  * @param maxBodyBytes the body limit from settings.

@@ -51,8 +51,8 @@ export function describeParamsIssue(method: string, issues: readonly ParamsIssue
 }
 
 /**
- * The -32602 answer to a request whose params do not match its method's schema (DESIGN.md's
- * error model), checked before the SDK sees the request: the SDK itself would answer such a
+ * The -32602 answer to a request whose params do not match its method's schema (the error model,
+ * docs/architecture.md#error-model), checked before the SDK sees the request: the SDK itself would answer such a
  * request -32603 with the validator's dump. Notifications, responses and methods without a
  * schema here pass.
  * @param message one parsed JSON-RPC message.

@@ -12,7 +12,7 @@ export interface SessionAccess {
 }
 
 /**
- * Combines a key's roots with the client's MCP roots for one vault (README "MCP roots"):
+ * Combines a key's roots with the client's MCP roots for one vault (docs/clients.md#mcp-roots):
  * roots inside the vault narrow the session to those folders, intersected with the key's own;
  * a root that is the vault or contains it means the whole vault (the key's folders); roots
  * elsewhere are ignored, and when no root is usable, or the client has no roots capability,

@@ -60,8 +60,8 @@ const INSTRUCTIONS =
 
 /**
  * Builds the MCP `Server` of one session (SDK low-level server: we own tools/list and
- * tools/call so unknown tools and bad params are JSON-RPC -32602, as DESIGN.md's error
- * model requires; malformed params are answered -32602 before the SDK sees them, see
+ * tools/call so unknown tools and bad params are JSON-RPC -32602, as the error model
+ * requires (docs/architecture.md#error-model); malformed params are answered -32602 before the SDK sees them, see
  * http/request-params.ts). Capabilities (MCP spec 2025-06-18): `tools` with `listChanged`, `resources` with
  * `subscribe`, `prompts` with `listChanged`, `completions`, and `logging` (the SDK answers
  * logging/setLevel). Resources, prompts and completion: see {@link registerSessionContent}.

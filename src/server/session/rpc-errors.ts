@@ -20,8 +20,8 @@ export class JsonRpcError extends Error {
 }
 
 /**
- * The one tool result that tells the agent what went wrong and what to do instead (DESIGN.md
- * "Error model": a failure the agent can act on is `isError: true` with one sentence).
+ * The one tool result that tells the agent what went wrong and what to do instead (docs/architecture.md#error-model:
+ * a failure the agent can act on is `isError: true` with one sentence).
  * @param sentence the message shown to the agent.
  */
 export function toolErrorResult(sentence: string): CallToolResult {

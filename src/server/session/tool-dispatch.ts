@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { ProtocolErrorCode as ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { ToolError } from '../../errors';
 import type { ToolContext, ToolDefinition } from '../../tools/tool';
+import { ALL_TOOLS } from '../../tools/registry';
 import { internalError, JsonRpcError, toolErrorResult } from './rpc-errors';
 
 export { JsonRpcError } from './rpc-errors';
@@ -10,28 +11,85 @@ export { JsonRpcError } from './rpc-errors';
 const VAULT_INPUT = { type: 'string', description: 'Run in another open vault (handle from vaults).' } as const;
 
 /**
- * The `tools/list` entry of one tool (MCP spec 2025-06-18, "Tools" → Listing Tools):
+ * The `tools/list` entry of one tool (MCP spec 2025-11-25, "Tools" → Listing Tools):
  * name, title, description, JSON Schema of the input (from its zod shape, unknown
- * properties refused) and annotations. The title is sent once, at the top level (the spec's
- * display-name precedence puts it before `annotations.title`), since every agent pays for
- * tools/list in every session.
+ * properties refused, see {@link compactInputSchema}), the `outputSchema` when the tool
+ * declares one, and the annotations that say something (see {@link compactAnnotations}). The
+ * title is sent once, at the top level (the spec's display-name precedence puts it before
+ * `annotations.title`), since every agent pays for tools/list in every session.
  */
 export function describeTool(tool: ToolDefinition): Tool {
   let description = descriptions.get(tool);
   if (!description) {
-    const schema = z.toJSONSchema(argumentsSchemaOf(tool), { io: 'input' }) as Record<string, unknown>;
-    delete schema.$schema;
-    const { title: _annotationTitle, ...hints } = tool.annotations;
+    const schema = compactInputSchema(z.toJSONSchema(argumentsSchemaOf(tool), { io: 'input' }));
     description = {
       name: tool.name,
       title: tool.title,
       description: tool.description,
       inputSchema: schema as Tool['inputSchema'],
-      annotations: hints,
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+      annotations: compactAnnotations(tool.annotations),
     };
     descriptions.set(tool, description);
   }
   return description;
+}
+
+/**
+ * The annotations without `title` (sent at the top level) and without hints that only repeat
+ * the spec's defaults or do not apply (MCP spec 2025-11-25, ToolAnnotations): `readOnlyHint:
+ * false` and `idempotentHint: false` are the defaults, and `destructiveHint`/`idempotentHint`
+ * are "meaningful only when readOnlyHint == false". `openWorldHint: false` is kept (its
+ * default is true).
+ */
+export function compactAnnotations(annotations: ToolDefinition['annotations']): Record<string, boolean> {
+  const { title: _title, ...hints } = annotations;
+  const out: Record<string, boolean> = {};
+  for (const [hint, value] of Object.entries(hints)) {
+    if (value === undefined) continue;
+    if (hint === 'readOnlyHint' && value === false) continue;
+    if (hint === 'idempotentHint' && value === false) continue;
+    if (annotations.readOnlyHint === true && (hint === 'destructiveHint' || hint === 'idempotentHint')) continue;
+    out[hint] = value;
+  }
+  return out;
+}
+
+/**
+ * An input schema as zod writes it, less what says nothing in JSON Schema 2020-12 (walked
+ * recursively, returned as a new object): `$schema` (2020-12 is MCP's default dialect),
+ * `properties: {}` of a tool without inputs (the spec's own no-parameter example), a record's
+ * `propertyNames: {type: "string"}` (JSON keys are strings) and `additionalProperties: {}`
+ * (the default), and an integer's ±2^53−1 bounds (`z.number().int()`'s safe range, which zod
+ * still checks on every call).
+ */
+export function compactInputSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (keyword === '$schema') continue;
+    if (keyword === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
+    if (keyword === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
+    if (keyword === 'propertyNames' && isStringTypeOnly(value)) continue;
+    if ((keyword === 'additionalProperties' || keyword === 'properties') && isEmptyObject(value)) continue;
+    if (keyword === 'properties' && value !== null && typeof value === 'object') {
+      out.properties = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, compactInputSchema(sub as Record<string, unknown>)]));
+    } else if ((keyword === 'items' || keyword === 'additionalProperties') && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      out[keyword] = compactInputSchema(value as Record<string, unknown>);
+    } else if ((keyword === 'anyOf' || keyword === 'oneOf' || keyword === 'allOf') && Array.isArray(value)) {
+      out[keyword] = value.map((sub) => compactInputSchema(sub as Record<string, unknown>));
+    } else {
+      out[keyword] = value;
+    }
+  }
+  return out;
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
+function isStringTypeOnly(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && Object.keys(value).length === 1 && (value as { type?: unknown }).type === 'string';
 }
 
 /**
@@ -62,7 +120,7 @@ function argumentsSchemaOf(tool: ToolDefinition): z.ZodObject {
 }
 
 /**
- * The refusal of an enabled tool outside the calling key's tool set (DESIGN.md "Keys"):
+ * The refusal of an enabled tool outside the calling key's tool set (docs/architecture.md#keys):
  * -32602, as for an unknown or disabled tool, with a message that says why.
  */
 export function outsideToolSetError(name: string, keyLabel: string): JsonRpcError {
@@ -108,7 +166,8 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
  *   char) plus `structuredContent`, or `isError: true`
  *   with one sentence when the handler threw a {@link ToolError} or the arguments nest
  *   deeper than {@link MAX_ARGUMENT_DEPTH}.
- * @throws JsonRpcError(-32602) for an unknown or disabled tool or arguments that do not match
+ * @throws JsonRpcError(-32602) for an unknown or disabled tool (for a write tool of
+ *   ALL_TOOLS, the message says how the user turns it on) or arguments that do not match
  *   the input schema; JsonRpcError(-32603) for any other exception (a bug), after logging its
  *   stack to the console (the stack never goes into the reply).
  */
@@ -120,9 +179,13 @@ export async function callTool(
 ): Promise<CallToolResult> {
   const tool = tools.find((t) => t.name === name);
   if (!tool) {
+    // A write tool that exists is off by the user's settings: say which, so the agent can ask for it.
+    const off = ALL_TOOLS.some((t) => t.name === name && t.kind === 'write')
+      ? ` ${name} is a write tool, off until the user turns on "Allow writes" and its toggle in Vault MCP settings → Tools (npm start: --allow-writes).`
+      : '';
     throw new JsonRpcError(
       ErrorCode.InvalidParams,
-      `Unknown or disabled tool "${name}"; call tools/list for the tools this key may use.`,
+      `Unknown or disabled tool "${name}"; call tools/list for the tools this key may use.${off}`,
     );
   }
   if (nestsDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH)) {

@@ -32,7 +32,7 @@ export interface ForwardClaims {
  * This plugin run's signing identity for forwarded calls: an Ed25519 key pair made at start,
  * whose private half never leaves memory and whose public half goes in the vault registry.
  * A forwarded HTTP request carries `Authorization: Bearer vmcpfwd.<claims>.<signature>`; no key
- * token of either vault is ever sent to the other (README "Several vaults").
+ * token of either vault is ever sent to the other (docs/several-vaults.md).
  */
 export class ForwardIdentity {
   /** SPKI DER of the public key, base64: what the registry publishes. */

@@ -14,7 +14,7 @@ import { vaultIdOf, type VaultEntry, type VaultRegistry } from './vault-registry
 export type VaultTarget = { kind: 'self' } | { kind: 'peer'; entry: VaultEntry; handle: string } | { kind: 'unknown'; message: string };
 
 /**
- * This vault among the user's other open vaults (README "Several vaults"): announces itself in
+ * This vault among the user's other open vaults (docs/several-vaults.md): announces itself in
  * the {@link VaultRegistry} while its server listens, lists the open vaults with handles,
  * resolves a tool's `vault` argument, forwards calls to another vault signed with this run's
  * {@link ForwardIdentity}, and verifies calls forwarded to it.

@@ -4,9 +4,9 @@ import { decodeCursor, encodeCursor } from '../../search/results/cursor';
 import { isPathInside } from '../../vault/paths/paths';
 import { defineTool } from '../tool';
 
-/** Default page size of `list_notes`, notes (DESIGN.md, "Tools"). */
+/** Default page size of `list_notes`, notes (docs/architecture.md#tool-contract). */
 export const LIST_NOTES_DEFAULT_LIMIT = 200;
-/** Largest page size of `list_notes`, notes (DESIGN.md, "Tools"). */
+/** Largest page size of `list_notes`, notes (docs/architecture.md#tool-contract). */
 export const LIST_NOTES_MAX_LIMIT = 1000;
 
 /** ISO 8601 date (`2026-01-15`) or date-time (`2026-01-15T09:30`, seconds, fraction and zone optional). */

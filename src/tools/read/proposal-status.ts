@@ -4,14 +4,25 @@ import { proposalSummary } from '../../proposals/proposal-summary';
 import type { Proposal } from '../../proposals/types';
 import { defineTool, type ToolContext } from '../tool';
 import { agentActivity } from '../../activity/agent-activity';
+import { arrayOf, INTEGER, objectOf, STRING } from '../output-schema';
+
+/**
+ * One proposal as proposal_status shows it (proposal-summary.ts), in `$defs` since both the
+ * one-proposal and the list answer hold it.
+ */
+const PROPOSAL_SCHEMA = objectOf(
+  { id: STRING, status: { enum: ['pending', 'accepted', 'partly_accepted', 'rejected', 'stale'] } },
+  ['id', 'status'],
+);
+const PROPOSAL_REF = { $ref: '#/$defs/proposal' };
 
 /** How many of its proposals proposal_status lists without an id (newest first). */
 const LIST_LIMIT = 50;
 
 /**
  * `proposal_status`: the state of the proposals this key staged (pending, accepted, partly
- * accepted, rejected, stale), never another key's (DESIGN.md, "Proposals"); with `activity`,
- * this key's entries of the agent activity log instead (DESIGN.md, "Agent activity"; see
+ * accepted, rejected, stale), never another key's (docs/architecture.md#proposals); with `activity`,
+ * this key's entries of the agent activity log instead (docs/architecture.md#agent-activity; see
  * activity/agent-activity.ts). One tool for both keeps tools/list within its budget.
  */
 export const proposalStatusTool = defineTool({
@@ -24,6 +35,10 @@ export const proposalStatusTool = defineTool({
   inputSchema: {
     id: z.string().max(64).optional().describe('A proposal_id a write tool returned.'),
     activity: z.boolean().optional().describe('Your activity log.'),
+  },
+  outputSchema: {
+    ...objectOf({ proposal: PROPOSAL_REF, proposals: arrayOf(PROPOSAL_REF), total: INTEGER }),
+    $defs: { proposal: PROPOSAL_SCHEMA },
   },
   annotations: { title: 'Proposal status', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {

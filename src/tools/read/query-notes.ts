@@ -9,11 +9,11 @@ import { defineTool } from '../tool';
 const NEAR_CHARS = 24;
 
 /**
- * `query_notes`: a base-style query over frontmatter and file fields (DESIGN.md, Tools). Runs
+ * `query_notes`: a base-style query over frontmatter and file fields (docs/architecture.md#tool-contract). Runs
  * over the notes the caller may read (NoteStore.readableNotes: quarantine, roots and
  * `access: private` / `no-access` applied, exactly as list_notes). A query that does not
- * parse is answered as a result with `error` and `position` (DESIGN.md: parse errors are
- * results, not failures).
+ * parse is answered as a result with `error` and `position` (docs/architecture.md#tool-contract: parse
+ * errors are results, not failures).
  */
 export const queryNotesTool = defineTool({
   name: 'query_notes',
@@ -22,7 +22,7 @@ export const queryNotesTool = defineTool({
     'Find notes by properties and file fields, like a base: WHERE status is "draft" AND file.folder under "Projects" ' +
     'SORT file.mtime desc LIMIT 20 COLUMNS title, status. All clauses optional. Tests: is, is not, contains, not contains, ' +
     'exists, missing, gt, lt, gte, lte, under (or = != > < >= <=), joined by AND, OR, NOT, ( ). Fields: any property, ' +
-    'file.name, file.basename, file.path, file.folder, file.ext, file.mtime, file.ctime, file.size, file.tags. ' +
+    'file.name/basename/path/folder/ext/mtime/ctime/size/tags. ' +
     'Returns {columns, rows, total}; a bad query returns {error, position}.',
   kind: 'read',
   inputSchema: {

@@ -6,8 +6,9 @@ import { bodyStart } from '../../vault/content/note-body';
 import { withPreamble } from '../../vault/content/sections';
 import type { AgentInstructions } from '../../vault/note-store';
 import { defineTool, type ToolContext } from '../tool';
+import { NOTE_HEADER_FIELDS, NOTE_HEADER_REQUIRED, objectOf } from '../output-schema';
 
-/** Default cap on returned body/outline text, chars (DESIGN.md, `read_note`). */
+/** Default cap on returned body/outline text, chars (docs/architecture.md#tool-contract, `read_note`). */
 export const BODY_BUDGET = 8000;
 
 /** One page of a longer text. Offsets and lengths are in chars (UTF-16 code units). */
@@ -72,7 +73,7 @@ export const readNoteTool = defineTool({
   name: 'read_note',
   title: 'Read note',
   description:
-    'Read a note by path (".md" optional, or a [[wikilink]] name) or id: frontmatter, tags, links, times, `hash` (for ' +
+    'Read a note by path or id: frontmatter, tags, links, times, `hash` (for ' +
     'expected_hash) and body up to 8000 chars (page with offset; max_chars:0 = all). outline:true lists ' +
     '"path<TAB>chars<TAB>heading" per section ("0" = text before the first heading); then section reads one part. Follow ' +
     '`agent_md` (AGENTS.md instructions) when present.',
@@ -83,8 +84,9 @@ export const readNoteTool = defineTool({
     offset: z.number().int().min(0).optional().describe('Char offset to start at (after has_more).'),
     max_chars: z.number().int().min(0).optional().describe('Default 8000; 0 = all.'),
     outline: z.boolean().optional().describe('The outline instead of the body.'),
-    section: z.string().optional().describe('Outline path ("2.1"; "0" = before the first heading), heading text or "Parent/Child".'),
+    section: z.string().optional().describe('Outline path ("2.1"), heading text or "Parent/Child".'),
   },
+  outputSchema: objectOf(NOTE_HEADER_FIELDS, NOTE_HEADER_REQUIRED),
   annotations: { title: 'Read note', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {
     if (args.outline && args.section !== undefined) {

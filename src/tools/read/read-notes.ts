@@ -5,8 +5,9 @@ import { bodyStart } from '../../vault/content/note-body';
 import type { AgentInstructions } from '../../vault/note-store';
 import { BODY_BUDGET, cappedInstructions, noteHeader, pageText } from './read-note';
 import { defineTool } from '../tool';
+import { arrayOf, NOTE_HEADER_FIELDS, NOTE_HEADER_REQUIRED, objectOf, STRINGS } from '../output-schema';
 
-/** Most notes one `read_notes` call takes (DESIGN.md, "Tools"). */
+/** Most notes one `read_notes` call takes (docs/architecture.md#tool-contract). */
 export const MAX_NOTES_PER_CALL = 20;
 
 /**
@@ -32,8 +33,8 @@ export const readNotesTool = defineTool({
   name: 'read_notes',
   title: 'Read several notes',
   description:
-    'Read up to 20 notes by path or id, as read_note, all bodies sharing one 8000-char budget (a cut body has has_more: read ' +
-    'it with read_note). Unknown names go to not_found; agent_md lists governing AGENTS.md once: follow it.',
+    'Read up to 20 notes by path or id, as read_note, all bodies sharing one 8000-char budget (has_more: read the rest ' +
+    'with read_note). Unknown names go to not_found; agent_md lists governing AGENTS.md once: follow it.',
   kind: 'read',
   inputSchema: {
     paths: z
@@ -42,6 +43,7 @@ export const readNotesTool = defineTool({
       .max(MAX_NOTES_PER_CALL)
       .describe('Note paths, names or ids.'),
   },
+  outputSchema: objectOf({ notes: arrayOf(objectOf(NOTE_HEADER_FIELDS, [...NOTE_HEADER_REQUIRED, 'body'])), not_found: STRINGS }, ['notes', 'not_found']),
   annotations: { title: 'Read several notes', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const notFound: string[] = [];

@@ -2,10 +2,30 @@ import * as z from 'zod';
 import { searchByMode } from '../../search/hybrid/mode-search';
 import type { SearchHit } from '../../search/types';
 import { syntheticId } from '../../vault/paths/note-ref';
-import { defineTool } from '../tool';
+import { defineTool, type ToolContext } from '../tool';
+import { arrayOf, INTEGER, NUMBER, objectOf, STRING } from '../output-schema';
 
 /** Results per page when the caller gives no `limit`: enough to choose from, cheap to read. */
 export const SEARCH_DEFAULT_LIMIT = 10;
+
+/**
+ * Notes read between two progress notifications of a search that checks note texts (phrases,
+ * regexes, `content:`): one notification per batch the engine reads, not one per note.
+ */
+export const SEARCH_PROGRESS_STEP = 32;
+
+/**
+ * The `onTextRead` of a search whose client asked for progress: every
+ * {@link SEARCH_PROGRESS_STEP} notes read it reports the count so far (no total: how many notes
+ * the query must read is not known up front).
+ * @returns undefined when the client sent no progressToken (`progress` absent).
+ */
+export function searchProgress(progress: ToolContext['progress']): ((notesRead: number) => void) | undefined {
+  if (!progress) return undefined;
+  return (notesRead) => {
+    if (notesRead % SEARCH_PROGRESS_STEP === 0) progress(notesRead, undefined, `checked the text of ${notesRead} notes`);
+  };
+}
 
 /**
  * One hit as the agent receives it, without repeated facts: `id` only when the note has a
@@ -50,12 +70,25 @@ export const searchTool = defineTool({
     mode: z
       .enum(['hybrid', 'lexical', 'semantic'])
       .optional()
-      .describe('hybrid (default; lexical, saying why, while the semantic index is off or building), lexical, semantic (needs the index).'),
+      .describe('Default hybrid (lexical, saying why, until the semantic index is ready).'),
     limit: z.number().int().min(1).max(100).optional().describe('Results per page, 1-100; default 10.'),
     cursor: z.string().optional().describe('next_cursor of the previous page.'),
     fields: z.enum(['full', 'metadata']).optional().describe('"metadata": no snippets.'),
     regex: z.boolean().optional().describe('The whole query is one JavaScript regex on note bodies.'),
   },
+  outputSchema: objectOf(
+    {
+      results: arrayOf(
+        objectOf(
+          { path: STRING, score: NUMBER, section: { type: ['string', 'null'] } },
+          ['path', 'score', 'section'],
+        ),
+      ),
+      next_cursor: STRING,
+      total: INTEGER,
+    },
+    ['results', 'total'],
+  ),
   annotations: { title: 'Search notes', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const mode = args.mode ?? 'hybrid';
@@ -64,6 +97,7 @@ export const searchTool = defineTool({
       cursor: args.cursor,
       fields: args.fields,
       regex: args.regex,
+      onTextRead: searchProgress(ctx.progress),
     });
     return { ...page, results: page.results.map((h) => compactHit(h, mixed)) };
   },

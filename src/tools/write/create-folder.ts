@@ -12,7 +12,7 @@ export const createFolderTool = defineTool({
   kind: 'write',
   inputSchema: {
     path: z.string().describe('Folder path.'),
-    expected_hash: z.string().optional().describe('Unused here (every write tool takes it).'),
+    expected_hash: z.string().optional().describe('Unused here.'),
   },
   annotations: { title: 'Create folder', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {

@@ -8,13 +8,13 @@ export const createNoteTool = defineTool({
   title: 'Create note',
   description:
     'Create a note with the whole `content` (frontmatter allowed, but not access/agent_overrides); adds ".md" and missing ' +
-    'folders. Never overwrites: a taken path answers "Cannot create at <path>". Names may not contain * " \\ < > : | ? # ^ [ ' +
+    'folders. Never overwrites a taken path. Names may not contain * " \\ < > : | ? # ^ [ ' +
     '].',
   kind: 'write',
   inputSchema: {
     path: z.string().describe('E.g. "Projects/Plan.md".'),
     content: z.string().describe('Whole note text, frontmatter included.'),
-    expected_hash: z.string().optional().describe('Unused here (every write tool takes it).'),
+    expected_hash: z.string().optional().describe('Unused here.'),
   },
   annotations: { title: 'Create note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {

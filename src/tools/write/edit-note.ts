@@ -10,10 +10,10 @@ export const editNoteTool = defineTool({
   title: 'Edit note',
   description:
     'Change part of a note, found by `anchor` (text occurring exactly once, copied from read_note; \\n for line breaks) or ' +
-    '`heading` (outline text, "1.2" or "Parent/Child"; its section runs to the next heading of the same or higher level). op: ' +
+    '`heading` (its section runs to the next heading of the same or higher level). op: ' +
     'replace (anchor: swap it for content; heading: the text under the heading line; "" deletes), insert_before / ' +
     'insert_after (next to the anchor; before the heading / after its line), append_within (heading only: at the section\'s ' +
-    'end). A missing or repeated target is an error listing what exists.',
+    'end).',
   kind: 'write',
   inputSchema: {
     path: z.string().describe(NOTE_ARG_DESCRIPTION),

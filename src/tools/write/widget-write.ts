@@ -9,7 +9,7 @@ import { widgetQueryError } from '../widget-query';
 
 /**
  * `widget_write`: adds or replaces one widget. Like every write it goes through the key's
- * mode (DESIGN.md, "Keys"): a `propose` key can only stage a new widget, which the user
+ * mode (docs/architecture.md#keys): a `propose` key can only stage a new widget, which the user
  * reviews like a new note; a `force` key creates it at once, and only a force key can replace
  * an existing widget, with `expected_hash`, the old text archived first as `<id>.html.bak`,
  * or `<id>.html.bak.1`, `.bak.2`, ... when taken (backups are never overwritten).
@@ -21,7 +21,7 @@ export const widgetWriteTool = defineTool({
     'Add a widget Widgets/<id>.html: self-contained HTML with <script type="application/json" id="vault-mcp-widget">' +
     '{"name","description","query"}</script>. Runs sandboxed, no network; gets {type:"vault-mcp-widget-data",result} (the ' +
     'query_notes result) by postMessage, may post {type:"vault-mcp-widget-height",height}. Replacing needs a force key and ' +
-    'expected_hash; the old file is kept as <id>.html.bak, else .bak.1, .bak.2... (never overwritten).',
+    'expected_hash; the old file is kept as <id>.html.bak (or .bak.1, .bak.2...).',
   kind: 'write',
   inputSchema: {
     id: z.string().describe('E.g. "reading-list" (letters, digits, - _).'),

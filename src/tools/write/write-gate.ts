@@ -5,7 +5,7 @@ import type { WriteRequest } from '../../vault/writes/write-types';
 import type { ToolContext } from '../tool';
 
 /**
- * The one place that decides whether a write is applied or staged (DESIGN.md, "Keys": a
+ * The one place that decides whether a write is applied or staged (docs/architecture.md#keys: a
  * `force` key's writes apply directly; `propose`, the default and what any unknown mode
  * means, stages them for review). Every write tool calls {@link submitWrite}.
  */
@@ -14,7 +14,7 @@ import type { ToolContext } from '../tool';
 export const expectedHashArg = z
   .string()
   .optional()
-  .describe('`hash` from read_note: if the note changed since, nothing is written (conflict).');
+  .describe("read_note's hash; refused if the note changed since.");
 
 /**
  * Validates `request` against the vault for the caller (paths, access rules, expected_hash,

@@ -1,4 +1,5 @@
-import { ItemView, Notice, TFile, type WorkspaceLeaf } from 'obsidian';
+import { Notice, TFile, type WorkspaceLeaf } from 'obsidian';
+import { SidebarListView } from '../sidebar-view';
 import { diffPreview, type DiffLine } from '../../activity/activity-diff';
 import type { ActivityLog } from '../../activity/activity-log';
 import type { ActivityRevert, RevertOutcome } from '../../activity/activity-revert';
@@ -8,8 +9,8 @@ import { groupEntries, kindWord } from './activity-commands';
 /** The view type of the Agent activity view (`registerView`). */
 export const ACTIVITY_VIEW_TYPE = 'vault-mcp-activity';
 
-/** The icon of the view and its ribbon button (Lucide `history`). */
-export const ACTIVITY_ICON = 'history';
+/** The Agent activity view's type, title, icon (Lucide `history`) and command. */
+export const ACTIVITY_VIEW = { type: ACTIVITY_VIEW_TYPE, title: 'Agent activity', icon: 'history', commandId: 'open-agent-activity' };
 
 /** Diff lines shown per entry before "… more lines". */
 const PREVIEW_LINES = 12;
@@ -22,7 +23,7 @@ const MAX_SHOWN = 100;
  * time and route, a diff preview and Revert; a key and a session each have Revert all. A
  * reverted entry says so (reverting a revert redoes it). Redraws when the log changes.
  */
-export class AgentActivityView extends ItemView {
+export class AgentActivityView extends SidebarListView {
   /** Each entry's diff preview, computed once (an entry's texts never change). */
   private readonly previews = new WeakMap<ActivityEntry, DiffLine[]>();
 
@@ -32,28 +33,11 @@ export class AgentActivityView extends ItemView {
     private readonly log: ActivityLog,
     private readonly reverts: ActivityRevert,
   ) {
-    super(leaf);
-  }
-
-  override getViewType(): string {
-    return ACTIVITY_VIEW_TYPE;
-  }
-
-  override getDisplayText(): string {
-    return 'Agent activity';
-  }
-
-  override getIcon(): string {
-    return ACTIVITY_ICON;
-  }
-
-  override async onOpen(): Promise<void> {
-    this.register(this.log.onChange(() => this.render()));
-    this.render();
+    super(leaf, { ...ACTIVITY_VIEW, onChange: (listener) => log.onChange(listener) });
   }
 
   /** Draws the list anew from the log (previews are capped, so this stays cheap). */
-  render(): void {
+  override render(): void {
     const root = this.contentEl;
     root.empty();
     root.addClass('vault-mcp-activity');

@@ -4,7 +4,8 @@ import type { ActivityRevert } from '../../activity/activity-revert';
 import type { NoteStore } from '../../vault/note-store';
 import { listActivity, revertActivity, showActivity } from './activity-commands';
 import { addActivityStatusBarItem } from './activity-status-bar';
-import { ACTIVITY_ICON, ACTIVITY_VIEW_TYPE, AgentActivityView } from './activity-view';
+import { ACTIVITY_VIEW, AgentActivityView } from './activity-view';
+import { addSidebarView } from '../sidebar-view';
 
 /** The plugin as the activity wiring needs it. */
 export interface ActivityPlugin extends Plugin {
@@ -26,23 +27,9 @@ export function registerActivity(plugin: ActivityPlugin): void {
   plugin.app.workspace.onLayoutReady(() => {
     void plugin.activity.load().then(({ problem }) => problem && new Notice(problem, 0));
   });
-  plugin.registerView(ACTIVITY_VIEW_TYPE, (leaf) => new AgentActivityView(leaf, plugin.activity, plugin.reverts));
-  const open = (): void => void openAgentActivity(plugin);
-  plugin.addRibbonIcon(ACTIVITY_ICON, 'Open agent activity', open);
-  plugin.addCommand({ id: 'open-agent-activity', name: 'Open agent activity', callback: open });
+  const open = addSidebarView(plugin, ACTIVITY_VIEW, (leaf) => new AgentActivityView(leaf, plugin.activity, plugin.reverts));
   addActivityStatusBarItem(plugin, plugin.activity, open);
   registerActivityCliHandlers(plugin);
-}
-
-/** Reveals the Agent activity view, opening it in the right sidebar when it is not open yet. */
-async function openAgentActivity(plugin: Plugin): Promise<void> {
-  const { workspace } = plugin.app;
-  let leaf = workspace.getLeavesOfType(ACTIVITY_VIEW_TYPE)[0];
-  if (!leaf) {
-    leaf = workspace.getRightLeaf(false) ?? workspace.getLeaf(true);
-    await leaf.setViewState({ type: ACTIVITY_VIEW_TYPE, active: true });
-  }
-  await workspace.revealLeaf(leaf);
 }
 
 /** The CLI handlers (feature-checked: `registerCliHandler` is since 1.12.2); @returns false on older apps. */

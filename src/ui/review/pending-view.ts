@@ -1,12 +1,17 @@
-import { ItemView, MarkdownView, Notice, TFile, type WorkspaceLeaf } from 'obsidian';
+import { MarkdownView, Notice, TFile, type WorkspaceLeaf } from 'obsidian';
+import { SidebarListView } from '../sidebar-view';
 import type { ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
 import { hunkSummaries } from '../../proposals/proposal-summary';
-import type { Hunk, Proposal } from '../../proposals/types';
+import type { Hunk } from '../../diff/types';
+import type { Proposal } from '../../proposals/types';
 import { decideProposal } from './review-commands';
 
 /** The view type of the Pending changes view (`registerView`). */
 export const PENDING_VIEW_TYPE = 'vault-mcp-pending';
+
+/** The Pending changes view's type, title, icon (Lucide `git-pull-request-arrow`) and command. */
+export const PENDING_VIEW = { type: PENDING_VIEW_TYPE, title: 'Pending changes', icon: 'git-pull-request-arrow', commandId: 'open-pending-changes' };
 
 /** Lines of a hunk's removed or proposed text shown in the preview before "…". */
 const PREVIEW_LINES = 12;
@@ -17,7 +22,7 @@ const PREVIEW_LINES = 12;
  * with who proposed it, a diff preview, Accept and Reject. Clicking a hunk opens the note at
  * that line, where the inline review shows it. Redraws when proposals change.
  */
-export class PendingChangesView extends ItemView {
+export class PendingChangesView extends SidebarListView {
   /**
    * @param leaf the workspace leaf Obsidian gives the view.
    * @param proposals the store it lists. @param review what Accept / Reject call.
@@ -27,28 +32,11 @@ export class PendingChangesView extends ItemView {
     private readonly proposals: ProposalStore,
     private readonly review: ProposalReview,
   ) {
-    super(leaf);
-  }
-
-  override getViewType(): string {
-    return PENDING_VIEW_TYPE;
-  }
-
-  override getDisplayText(): string {
-    return 'Pending changes';
-  }
-
-  override getIcon(): string {
-    return 'git-pull-request-arrow';
-  }
-
-  override async onOpen(): Promise<void> {
-    this.register(this.proposals.onChange(() => this.render()));
-    this.render();
+    super(leaf, { ...PENDING_VIEW, onChange: (listener) => proposals.onChange(listener) });
   }
 
   /** Draws the list anew from the store (cheap: proposals are few and previews are capped). */
-  render(): void {
+  override render(): void {
     const root = this.contentEl;
     root.empty();
     root.addClass('vault-mcp-pending');

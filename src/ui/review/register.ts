@@ -2,46 +2,33 @@ import { Notice, requireApiVersion, type Plugin } from 'obsidian';
 import type { ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
 import type { VaultMcpSettings } from '../../settings/settings';
-import type { NoteStore } from '../../vault/note-store';
 import { decideProposal, listPendingProposals, parseHunkNumber, showProposal } from './review-commands';
 import { reviewExtension } from '../../editor/review-extension';
-import { workspaceEditors } from './open-editors';
 import { addReviewEditorCommands } from './review-editor-commands';
-import { notePathOf, proposalReviewController } from './review-controller';
+import { notePathOf, proposalReviewController } from './proposal-review-controller';
 import { addPendingStatusBarItem } from './pending-status-bar';
-import { PENDING_VIEW_TYPE, PendingChangesView } from './pending-view';
+import { PENDING_VIEW, PendingChangesView } from './pending-view';
+import { addSidebarView } from '../sidebar-view';
 
 /** The plugin as the review wiring needs it. */
 export interface ReviewPlugin extends Plugin {
   settings: VaultMcpSettings;
   proposals: ProposalStore;
   review: ProposalReview;
-  notes: NoteStore;
 }
 
 /**
  * Wires the user's side of propose mode into Obsidian, so main.ts stays wiring only: the
- * inline review in every editor (`registerEditorExtension`) and its editor commands; accepts
- * from elsewhere and force-mode writes on open notes go through their editor; the Pending changes view with its ribbon icon,
+ * inline review in every editor (`registerEditorExtension`) and its editor commands; the Pending changes view with its ribbon icon,
  * command and status-bar count; a Notice for each new proposal (unless muted in settings);
  * and the Obsidian CLI handlers `vault-mcp:proposals`, `vault-mcp:show`, `vault-mcp:accept`,
  * `vault-mcp:reject` (`Plugin.registerCliHandler`, since 1.12.2; skipped on older apps).
  * Everything registered is released on unload.
  */
 export function registerReview(plugin: ReviewPlugin): void {
-  const editors = workspaceEditors(plugin.app);
-  plugin.review.editors = editors;
-  plugin.notes.writes.editors = editors;
-  plugin.register(() => {
-    plugin.review.editors = null;
-    plugin.notes.writes.editors = null;
-  });
   plugin.registerEditorExtension(reviewExtension(proposalReviewController(plugin.proposals, plugin.review), notePathOf));
   addReviewEditorCommands(plugin);
-  plugin.registerView(PENDING_VIEW_TYPE, (leaf) => new PendingChangesView(leaf, plugin.proposals, plugin.review));
-  const open = (): void => void openPendingChanges(plugin);
-  plugin.addRibbonIcon('git-pull-request-arrow', 'Open pending changes', open);
-  plugin.addCommand({ id: 'open-pending-changes', name: 'Open pending changes', callback: open });
+  const open = addSidebarView(plugin, PENDING_VIEW, (leaf) => new PendingChangesView(leaf, plugin.proposals, plugin.review));
   addPendingStatusBarItem(plugin, plugin.proposals, open);
   plugin.register(
     plugin.proposals.onChange((event) => {
@@ -51,20 +38,6 @@ export function registerReview(plugin: ReviewPlugin): void {
     }),
   );
   registerReviewCliHandlers(plugin);
-}
-
-/**
- * Reveals the Pending changes view, opening it in the right sidebar when it is not open yet
- * (`workspace.getRightLeaf`, `revealLeaf`).
- */
-async function openPendingChanges(plugin: Plugin): Promise<void> {
-  const { workspace } = plugin.app;
-  let leaf = workspace.getLeavesOfType(PENDING_VIEW_TYPE)[0];
-  if (!leaf) {
-    leaf = workspace.getRightLeaf(false) ?? workspace.getLeaf(true);
-    await leaf.setViewState({ type: PENDING_VIEW_TYPE, active: true });
-  }
-  await workspace.revealLeaf(leaf);
 }
 
 /** The CLI handlers (feature-checked: `registerCliHandler` is since 1.12.2); @returns false on older apps. */

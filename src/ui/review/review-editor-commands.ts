@@ -1,7 +1,7 @@
 import { Notice, type Editor, type Plugin } from 'obsidian';
 import type { EditorView } from '@codemirror/view';
-import { acceptAll, acceptHunk, hunkAtCursor, nextHunk, previousHunk, rejectAll, rejectHunk } from '../../editor/review-actions';
-import { reviewHunksField } from '../../editor/review-state';
+import { acceptAll, acceptHunk, hunkAtCursor, moveByHunk, rejectAll, rejectHunk } from '../../editor/review-actions';
+import { reviewHunksOf } from '../../editor/review-state';
 
 /** One review command: its id and name, and what it does in an editor with hunks under review. */
 interface ReviewCommand {
@@ -13,9 +13,9 @@ interface ReviewCommand {
   run(cm: EditorView): unknown;
 }
 
-const hunksIn = (cm: EditorView) => cm.state.field(reviewHunksField, false) ?? [];
+const hunksIn = (cm: EditorView) => reviewHunksOf(cm.state);
 
-/** The editor commands of the inline review (DESIGN.md, "Proposals"); no default hotkeys. */
+/** The editor commands of the inline review (docs/architecture.md#proposals); no default hotkeys. */
 const REVIEW_COMMANDS: readonly ReviewCommand[] = [
   {
     id: 'accept-change-at-cursor',
@@ -32,8 +32,8 @@ const REVIEW_COMMANDS: readonly ReviewCommand[] = [
     available: (cm) => hunkAtCursor(cm.state) !== null,
     run: (cm) => rejectHunk(cm, hunkAtCursor(cm.state)!),
   },
-  { id: 'next-change', name: 'Go to next proposed change', available: (cm) => hunksIn(cm).length > 0, run: (cm) => nextHunk(cm) },
-  { id: 'previous-change', name: 'Go to previous proposed change', available: (cm) => hunksIn(cm).length > 0, run: (cm) => previousHunk(cm) },
+  { id: 'next-change', name: 'Go to next proposed change', available: (cm) => hunksIn(cm).length > 0, run: (cm) => moveByHunk(cm, 1) },
+  { id: 'previous-change', name: 'Go to previous proposed change', available: (cm) => hunksIn(cm).length > 0, run: (cm) => moveByHunk(cm, -1) },
   {
     id: 'accept-all-changes-in-note',
     name: 'Accept all proposed changes in this note',

@@ -11,7 +11,7 @@ export function cleanFolder(raw: string): string {
  * The "Access" section: the built-in quarantine (config folder, dot-folders, `_private/`),
  * shown and fixed; the user's quarantined folders with add/remove; the symbolic links out of
  * the vault the user trusts (`access.trustedSymlinks`); and what the `access` and
- * `agent_overrides` frontmatter keys do (DESIGN.md, "Notes that agents may not touch").
+ * `agent_overrides` frontmatter keys do (docs/architecture.md#trust-model).
  */
 export function renderAccessSection(containerEl: HTMLElement, ctx: SectionContext): void {
   const { app } = ctx;

@@ -7,8 +7,8 @@ const MAX_MEGABYTES = 1000;
 const MAX_DAYS = 3650;
 
 /**
- * The "Agent activity" section: what the agent activity log keeps (DESIGN.md, "Agent
- * activity"): its largest size in megabytes and how many days an entry is kept, oldest
+ * The "Agent activity" section: what the agent activity log keeps
+ * (docs/architecture.md#agent-activity): its largest size in megabytes and how many days an entry is kept, oldest
  * dropped first; and how much it holds now.
  */
 export function renderActivitySection(containerEl: HTMLElement, ctx: SectionContext): void {

@@ -1,8 +1,8 @@
 import { isPathInside } from '../paths/paths';
 
 /**
- * What a key may do with one note, from its frontmatter (DESIGN.md, "Notes that agents may
- * not touch"): `private` behaves as missing for every tool, `read-only` refuses writes,
+ * What a key may do with one note, from its frontmatter
+ * (docs/architecture.md#trust-model): `private` behaves as missing for every tool, `read-only` refuses writes,
  * `read-write` is the default.
  */
 export type NoteAccess = 'private' | 'read-only' | 'read-write';

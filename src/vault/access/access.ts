@@ -9,8 +9,8 @@ export interface AccessScope {
   /** Vault-relative folders (normalized, no trailing slash). Empty = the whole vault. */
   roots: string[];
   /**
-   * On whose behalf a write is made, for the agent activity log (DESIGN.md, "Agent
-   * activity"); absent for internal callers. Access decisions never read it.
+   * On whose behalf a write is made, for the agent activity log
+   * (docs/architecture.md#agent-activity); absent for internal callers. Access decisions never read it.
    */
   actor?: WriteActor;
 }

@@ -1,8 +1,8 @@
 import { foldPath, isPathInside, lexicalVaultPath } from '../paths/paths';
 
 /**
- * Quarantine: parts of the vault no tool reads, lists, searches or writes (DESIGN.md, "Notes
- * that agents may not touch"). Built-ins always apply: the config folder (`vault.configDir`),
+ * Quarantine: parts of the vault no tool reads, lists, searches or writes
+ * (docs/architecture.md#trust-model). Built-ins always apply: the config folder (`vault.configDir`),
  * every dot-folder or dot-file at any depth (Obsidian itself does not index them), and every
  * folder named `_private` at any depth. The user's own list comes from settings
  * (`access.quarantine`) and is re-read on every check so edits apply at once.

@@ -6,7 +6,7 @@ export const AGENT_INSTRUCTION_FILES = ['AGENTS.md', 'AGENT.md'] as const;
 /**
  * The nearest agent-instructions file for a note: `AGENTS.md`, else `AGENT.md` (exact name
  * first, then ignoring case), in the note's folder, then each ancestor up to the vault root.
- * Nearest wins (DESIGN.md, `read_note`: "nearest wins").
+ * Nearest wins (docs/architecture.md#tool-contract, `read_note`: "nearest wins").
  * @param file the note being read.
  * @param accept filter for candidates (readability, skipping the note itself).
  * @returns the file, or null when no folder on the way up has an accepted one.

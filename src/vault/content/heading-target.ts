@@ -2,8 +2,8 @@ import { ToolError } from '../../errors';
 import { collapseWhitespace, type NoteSection } from './sections';
 
 /**
- * Finding the section a `read_note` `section` or an `edit_note` `heading` names (DESIGN.md
- * tool table): both tools resolve headings here, with the same rules. Sections come from the
+ * Finding the section a `read_note` `section` or an `edit_note` `heading` names
+ * (docs/architecture.md#tool-contract): both tools resolve headings here, with the same rules. Sections come from the
  * metadata cache (NoteStore.outline), so `# text` inside code spans, code fences or tables is
  * never a heading. Never guesses: no match or several matches is an error that lists the
  * candidates.

@@ -30,7 +30,7 @@ export interface NoteLinks {
  * @param canReadPath true when the caller may see the file at a vault path.
  * @param hiddenTargetLinks the note's links (linkpath → count) whose target the caller may
  *   not see; they are listed as unresolved, as links to missing notes are, so a hidden note
- *   looks exactly like a missing one (DESIGN.md: `access: private` behaves as missing).
+ *   looks exactly like a missing one (docs/architecture.md#trust-model: `access: private` behaves as missing).
  * @param linkingSources the notes linking to `path` with their counts, from {@link backlinkIndex}
  *   built once for many calls; when absent, `resolved` is scanned.
  */

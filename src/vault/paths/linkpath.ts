@@ -6,7 +6,7 @@ import { foldPath } from './paths';
  * Resolves a note name the way a wikilink does (Obsidian help, "Internal links": the link
  * text is a file name, or a partial path to tell same-named notes apart), among the notes
  * the caller may read. Unlike Obsidian, which silently picks one of several same-named
- * notes, an ambiguous name is an error listing the candidates (DESIGN.md, "Tools").
+ * notes, an ambiguous name is an error listing the candidates (docs/architecture.md#tool-contract).
  * @param linkpath a normalized name or partial path, `.md` optional, e.g. `Meeting notes`
  *   or `Alpha/Meeting notes`.
  * @param notes the readable Markdown notes.

@@ -5,7 +5,7 @@ import { foldPath } from './paths';
  * Finding files in the vault tree by a normalized path when the exact spelling may differ
  * from the one on disk: a name stored in NFD (macOS) matches its NFC spelling, and on any
  * disk a path whose case differs matches the one existing entry with that name ignoring
- * case (DESIGN.md: "case on case-insensitive disks"). Two entries differing only by case
+ * case (docs/architecture.md#trust-model: "case on case-insensitive disks"). Two entries differing only by case
  * (possible on Linux) make the case-insensitive step match nothing rather than guess.
  */
 

@@ -1,5 +1,5 @@
 /**
- * How agents name notes (DESIGN.md, "Tools"): a vault path (`.md` optional), an id (the
+ * How agents name notes (docs/architecture.md#tool-contract): a vault path (`.md` optional), an id (the
  * frontmatter `id`, else the synthetic `path:<path>`), or a bare name that resolves like a
  * wikilink. These helpers read and write those forms; NoteStore does the lookups.
  */

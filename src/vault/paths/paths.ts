@@ -3,8 +3,8 @@ import { ToolError } from '../../errors';
 
 /**
  * Lexical path rules shared by every NoteStore check: how an agent-supplied string becomes a
- * vault-relative path before any lookup, quarantine or roots check (DESIGN.md, "Notes that
- * agents may not touch": paths are normalized before any check). Nothing here reads the vault.
+ * vault-relative path before any lookup, quarantine or roots check
+ * (docs/architecture.md#trust-model: paths are normalized before any check). Nothing here reads the vault.
  */
 
 /** An absolute file-system path or URL: `C:\…`, `\\server\…`, `file://…`, `obsidian://…`. */
@@ -171,4 +171,14 @@ export function parentOf(path: string): string {
 /** Shows control characters as `\uXXXX` so an error message stays on one line. */
 function printable(text: string): string {
   return text.replace(CONTROL_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Longest path or id accepted, in characters (file systems stop far earlier). */
+export const MAX_PATH_CHARS = 1024;
+
+/** @throws ToolError('invalid_argument') when `input` is longer than {@link MAX_PATH_CHARS}; the message does not echo it. */
+export function assertPathLength(input: string): void {
+  if (input.length > MAX_PATH_CHARS) {
+    throw new ToolError('invalid_argument', `A path or id may be at most ${MAX_PATH_CHARS} characters; this one has ${input.length}.`);
+  }
 }

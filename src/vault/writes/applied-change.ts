@@ -2,7 +2,7 @@ import type { AccessScope } from '../access/access';
 
 /**
  * A change the vault's write primitives have just made, as plain data, for the agent activity
- * log (DESIGN.md, "Agent activity"): the texts around it, so what undoes it can be kept.
+ * log (docs/architecture.md#agent-activity): the texts around it, so what undoes it can be kept.
  * `before`/`after` are a note's (or widget's) whole text before and after; a move names the
  * old path in `from` and the new one in `path`; a folder `removed` is an empty folder taken away
  * (undoing a logged create_folder); a widget's `before` is null when it was created, its `after`

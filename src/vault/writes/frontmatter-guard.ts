@@ -1,12 +1,11 @@
 import { getFrontMatterInfo, parseYaml } from 'obsidian';
-import { parse as parseYamlDocument } from 'yaml';
 import { ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
 import { ACCESS_KEY, AGENT_OVERRIDES_KEY, noteAccess, unparsedBlockAccess } from '../access/access-rules';
 
 /**
- * The guard that keeps agents away from a note's access rules (DESIGN.md, "Notes that agents
- * may not touch"): no route may add, change or remove `access` or `agent_overrides`, and no
+ * The guard that keeps agents away from a note's access rules
+ * (docs/architecture.md#trust-model): no route may add, change or remove `access` or `agent_overrides`, and no
  * write may leave frontmatter that does not parse (which would hide those keys from the
  * metadata cache and so loosen them). It compares whole texts before and after a change, so
  * it holds for every route: patches, whole-body writes, anchored edits inside the block,
@@ -75,16 +74,38 @@ export function guardFrontmatter(before: string, after: string, notePath: string
  * The protected keys of a block read with YAML merge keys expanded (`<<: *anchor`, YAML 1.1).
  * Whether the app's own parser expands them is not something we can check here, so a change
  * is judged both ways: a merge key must not smuggle in an `access` rule. A block that is
- * empty, or does not parse this way, counts as having no protected keys.
+ * empty, or does not parse, counts as having no protected keys.
  */
 function mergedFingerprint(block: string): string {
   let data: unknown = null;
   try {
-    if (block !== '') data = parseYamlDocument(block.replace(/\r\n/g, '\n'), { merge: true });
+    if (block !== '') data = withMergeKeys(parseYaml(block.replace(/\r\n/g, '\n')));
   } catch {
     data = null;
   }
   return protectedFingerprint(data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {});
+}
+
+/**
+ * `value` with YAML 1.1 merge keys expanded at every depth (https://yaml.org/type/merge.html):
+ * a `<<` key whose value is a mapping, or a list of mappings, is replaced by their entries;
+ * the mapping's own keys win, then earlier mappings in the list. A parser that expands merge
+ * keys itself leaves no `<<` to expand. A `<<` holding anything else stays a plain key.
+ * @param seen the mappings being expanded on the current path (an alias cycle ends there).
+ */
+function withMergeKeys(value: unknown, seen: ReadonlySet<object> = new Set()): unknown {
+  if (value === null || typeof value !== 'object' || seen.has(value)) return value;
+  const path = new Set(seen).add(value);
+  if (Array.isArray(value)) return value.map((item) => withMergeKeys(item, path));
+  const own = value as Record<string, unknown>;
+  const sources = Array.isArray(own['<<']) ? (own['<<'] as unknown[]) : [own['<<']];
+  const mergeable = '<<' in own && sources.every((source) => source !== null && typeof source === 'object' && !Array.isArray(source));
+  const out: Record<string, unknown> = {};
+  if (mergeable) {
+    for (const source of [...sources].reverse()) Object.assign(out, withMergeKeys(source, path));
+  }
+  for (const [key, item] of Object.entries(own)) if (!(mergeable && key === '<<')) out[key] = withMergeKeys(item, path);
+  return out;
 }
 
 /**
@@ -107,7 +128,7 @@ export function protectedKeysError(notePath: string): ToolError {
 
 /**
  * Checks, on the exact text about to be changed, that `scope` may write the note: its own
- * `access` and `agent_overrides[scope.label]` (DESIGN.md), keys in any case; in a block that
+ * `access` and `agent_overrides[scope.label]` (docs/architecture.md#trust-model), keys in any case; in a block that
  * does not parse, an access rule counts at its strictest (access-rules unparsedBlockAccess). Used inside atomic writes so a rule
  * added since the tool resolved the note still holds.
  * @throws ToolError('not_found') when the note is private to this key (it behaves as

@@ -16,7 +16,8 @@ import { WriteLock } from './write-lock';
 import { AppliedChanges, type AppliedChange } from './applied-change';
 import { foldPath } from '../paths/paths';
 import { removeEmptyFolder } from './folder-removal';
-import { minimalChange, type OpenNoteEditors } from './open-editors';
+import { minimalChange } from './minimal-change';
+import type { OpenNoteEditors } from './open-note-editors';
 import type { ExactTextWrite, PreparedTextWrite, PreparedWrite, PropertyPatch, TextEdit, WriteRequest, WriteResult } from './write-types';
 
 /** How long a heading edit waits for Obsidian to index a note that just changed, ms. */
@@ -39,20 +40,18 @@ export class NoteWriter {
   /** Queues force-mode writes per note, so writers in this process take turns instead of racing to retry. */
   private readonly queue = new WriteLock();
   private readonly entries: EntryWriter;
-  /**
-   * Editors of open notes; null until ui/ wires them (and in headless runs). A text write to an
-   * open note is computed on and applied to its editor's text, never to the file behind it.
-   */
-  editors: OpenNoteEditors | null = null;
 
   /**
    * @param app the Obsidian app. @param notes the note store whose rules (paths, access) writes follow.
    * @param applied where every applied change is reported (the agent activity log listens there).
+   * @param editors the editors of open notes (null in headless runs): a text write to an open
+   *   note is computed on and applied to its editor's text, never to the file behind it.
    */
   constructor(
     private readonly app: App,
     private readonly notes: NoteReader,
     private readonly applied: AppliedChanges = new AppliedChanges(),
+    private readonly editors: OpenNoteEditors | null = null,
   ) {
     this.entries = new EntryWriter(app, notes, this.lock);
   }
@@ -169,9 +168,10 @@ export class NoteWriter {
    * `write.path` if the note's SHA-256 is still `write.baseHash` and its bytes on disk, read
    * again at that instant, are still that text ({@link diskTextNow}), after checking on that exact
    * text that `scope` may write it (`access`, `agent_overrides`) and that no protected
-   * frontmatter key changes. Proposals apply through this, as force mode does. When the note
+   * frontmatter key changes. Accepted proposals, reverts and force mode all apply through this. When the note
    * is open in an editor, the same checks run on the editor's text and the change is one
-   * editor transaction (the editor saves it), so the user's unsaved typing is never lost.
+   * editor transaction (the editor saves it), so the user's unsaved typing is never lost:
+   * `write.acceptedHunks` as they are (an accept), else one minimal change (an agent write).
    * @returns `{status: 'applied', path, hash, size_before, size_after, lines?}`.
    * @throws ToolError('not_found') when no note the key may write is at `path`;
    *   ToolError('forbidden') when it became read-only or a protected key would change;
@@ -212,8 +212,9 @@ export class NoteWriter {
     if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
     assertWritableText(current, scope, file.path);
     guardFrontmatter(current, write.text, file.path);
-    const change = minimalChange(current, write.text);
-    if (change && !this.editors?.applyChanges(file.path, [change])) throw new BaseChangedError(file.path);
+    const minimal = write.acceptedHunks ? null : minimalChange(current, write.text);
+    const changes = write.acceptedHunks ?? (minimal ? [minimal] : []);
+    if (changes.length && !this.editors?.applyChanges(file.path, changes, write.acceptedHunks ? 'accept' : 'agent-write')) throw new BaseChangedError(file.path);
     this.applied.report({ kind: write.kind ?? 'edit', tool: write.tool, path: file.path, before: current, after: write.text }, scope);
     return {
       status: 'applied',
@@ -226,9 +227,8 @@ export class NoteWriter {
   }
 
   /**
-   * The checks of {@link writeExactText} without writing, for a change that another route
-   * applies (an accepted proposal on a note open in the editor goes through an undoable
-   * editor transaction): `scope` may write the note at `path`, judged on `current` (its text
+   * The checks of {@link writeExactText} without writing, for a change the editor itself
+   * applies (a hunk the user accepted with its ✓, an undoable editor transaction): `scope` may write the note at `path`, judged on `current` (its text
    * now), and `next` changes no protected frontmatter key.
    * @throws ToolError('not_found') / ToolError('forbidden') as writeExactText.
    */
@@ -239,8 +239,8 @@ export class NoteWriter {
   }
 
   /**
-   * The encoding check of {@link writeExactText} for a change another route applies (an
-   * accepted proposal on a note open in the editor): the note's bytes on disk must be UTF-8.
+   * The encoding check of {@link writeExactText} for a change the editor itself applies (a
+   * hunk the user accepted with its ✓): the note's bytes on disk must be UTF-8.
    * @throws ToolError('not_found') as writeExactText; ToolError('invalid_argument') saying the
    *   note is not UTF-8 text.
    */
@@ -249,12 +249,19 @@ export class NoteWriter {
   }
 
   /**
-   * The note's text on disk now (`vault.read`, not the cache), for a change about to be
-   * computed on it.
-   * @throws ToolError('not_found') when `scope` may not write a note at `path`.
+   * The note's text as {@link writeExactText} would change it, for a change about to be
+   * computed on it: its open editor's document, else its text on disk now (`vault.read`, not the cache).
+   * @throws ToolError('not_found') when `scope` may not write a note at `path`;
+   *   ToolError('forbidden') when it is read-only for `scope`.
    */
   async currentText(path: string, scope: AccessScope): Promise<string> {
-    return this.app.vault.read(writableNote(this.notes, path, scope));
+    const file = writableNote(this.notes, path, scope);
+    return this.editors?.textOf(file.path) ?? this.app.vault.read(file);
+  }
+
+  /** The document of an editor showing the note at `path` (a vault path), or null when none is open. */
+  openEditorText(path: string): string | null {
+    return this.editors?.textOf(path) ?? null;
   }
 
   /**

@@ -1,21 +1,18 @@
 import { isDeepStrictEqual } from 'node:util';
-import { getFrontMatterInfo } from 'obsidian';
-import { isMap, isScalar, parseDocument, stringify, type Document, type YAMLMap } from 'yaml';
+import { getFrontMatterInfo, stringifyYaml } from 'obsidian';
 import { ToolError } from '../../errors';
 import { isProtectedKey, parseFrontmatter } from './frontmatter-guard';
+import { splicedYaml } from './frontmatter-lines';
 import { lineAt, lineEndingOf } from './text-edits';
 import type { PropertyPatch, TextEditResult } from './write-types';
 
 /**
  * Frontmatter property patches for `set_properties` and `write_note`'s `frontmatter_patch`
- * (DESIGN.md tool table): a value sets, null deletes, other keys are kept, and value types
+ * (docs/architecture.md#tool-contract): a value sets, null deletes, other keys are kept, and value types
  * are kept (a list stays a list). {@link patchFrontmatterText} applies a patch to a whole note
  * text, so the write runs inside one `vault.process` together with its hash check (and, for
  * `write_note`, the new body).
  */
-
-/** YAML output options: no line folding, so long values stay on one line as Obsidian writes them. */
-const YAML_OUTPUT = { lineWidth: 0 } as const;
 
 /** Obsidian's built-in list properties (https://help.obsidian.md/properties#Default+properties). */
 const LIST_PROPERTIES = new Set(['tags', 'aliases', 'cssclasses']);
@@ -61,9 +58,11 @@ export function applyPropertyPatch(frontmatter: Record<string, unknown>, patch: 
 
 /**
  * Applies `patch` to the frontmatter of a whole note text (the `processFrontMatter` semantics,
- * on text): the block is parsed with the `yaml` package and only the lines of the patched
- * keys are rewritten, so untouched keys keep their exact lines (formatting, comments, order). Values follow
- * {@link applyPropertyPatch}. A note without a block gets one; deleting every property removes
+ * on text): the block is read with the app's `parseYaml` and only the lines of the patched
+ * keys are rewritten (frontmatter-lines.ts), so untouched keys keep their exact lines
+ * (formatting, comments, order); a block whose key lines cannot be told apart (a flow mapping
+ * `{a: 1}`, a complex key) is written out whole with `stringifyYaml`, as `processFrontMatter`
+ * does. Values follow {@link applyPropertyPatch}. A note without a block gets one; deleting every property removes
  * it. The body, a BOM and the note's line ending (LF or CRLF) are kept.
  * @param text the whole note. @param patch checked with {@link validatePropertyPatch}.
  * @returns the new text (the same string when nothing changes) and, when the new text has a
@@ -74,25 +73,17 @@ export function applyPropertyPatch(frontmatter: Record<string, unknown>, patch: 
 export function patchFrontmatterText(text: string, patch: PropertyPatch, notePath: string): TextEditResult {
   const parsed = parseFrontmatter(text);
   if (parsed.state === 'invalid') throw unparseableError(notePath, parsed.error);
-  const info = getFrontMatterInfo(text);
-  const doc = parseDocument(info.exists ? info.frontmatter.replace(/\r\n/g, '\n') : '');
-  if (doc.errors.length > 0) throw unparseableError(notePath, doc.errors[0].message.split('\n')[0]);
-  const before: unknown = doc.toJS() ?? {};
-  if (typeof before !== 'object' || before === null || Array.isArray(before) || (doc.contents !== null && !isMap(doc.contents))) {
-    throw unparseableError(notePath, 'the frontmatter is not a mapping of "key: value" properties');
-  }
-  const old = before as Record<string, unknown>;
+  const old = parsed.data;
   const data = structuredClone(old);
   applyPropertyPatch(data, patch);
   const changed = Object.keys(patch).filter((key) => key in old !== key in data || !isDeepStrictEqual(old[key], data[key]));
   if (changed.length === 0) return withBlockLines(text);
+  const info = getFrontMatterInfo(text);
   const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
   const body = info.exists ? text.slice(info.contentStart) : text.slice(bom.length);
   if (Object.keys(data).length === 0) return withBlockLines(bom + body);
   const source = info.exists ? info.frontmatter.replace(/\r\n/g, '\n') : '';
-  const yamlText = isMap(doc.contents)
-    ? (splicedYaml(source, doc.contents, data, changed) ?? patchedYaml(doc, doc.contents, data, changed))
-    : stringify(data, YAML_OUTPUT);
+  const yamlText = splicedYaml(source, old, data, changed) ?? stringifyYaml(data);
   return withBlockLines(bom + `---\n${yamlText}---\n`.replace(/\n/g, lineEndingOf(text)) + body);
 }
 
@@ -102,64 +93,6 @@ export function unparseableError(notePath: string, detail: string): ToolError {
     'invalid_argument',
     `The frontmatter of '${notePath}' does not parse as YAML (${detail}); nothing was changed. Fix the YAML first (edit_note with an anchor inside the block) or ask the user.`,
   );
-}
-
-/** A node's source range as the `yaml` parser records it: [start, value end, node end]. */
-type SourceRange = [number, number, number];
-
-/**
- * `source` (the frontmatter YAML) with only the lines of the `changed` top-level keys
- * replaced by `data`'s values, deleted when absent there, or appended when new: every other
- * line stays byte for byte (formatting, comments, quoting). Null when the map is written in
- * flow style (`{a: 1}`) or a key has no source range; the caller then re-renders the block.
- */
-function splicedYaml(source: string, map: YAMLMap, data: Record<string, unknown>, changed: string[]): string | null {
-  if (map.flow) return null;
-  let text = source === '' || source.endsWith('\n') ? source : `${source}\n`;
-  const edits: Array<{ from: number; to: number; insert: string }> = [];
-  for (const key of changed) {
-    const insert = key in data ? stringify({ [key]: data[key] }, YAML_OUTPUT) : '';
-    const pair = map.items.find((item) => String(isScalar(item.key) ? item.key.value : item.key) === key);
-    if (!pair) {
-      edits.push({ from: text.length, to: text.length, insert });
-      continue;
-    }
-    const keyRange = (pair.key as { range?: SourceRange } | null)?.range;
-    const valueRange = (pair.value as { range?: SourceRange } | null)?.range;
-    if (!keyRange) return null;
-    const from = text.lastIndexOf('\n', keyRange[0] - 1) + 1;
-    let to = (valueRange ?? keyRange)[2];
-    if (to > from && text[to - 1] !== '\n') {
-      const lineEnd = text.indexOf('\n', to);
-      to = lineEnd === -1 ? text.length : lineEnd + 1;
-    }
-    edits.push({ from, to, insert });
-  }
-  // Last position first; new keys all insert at the end, so the later one goes in first and
-  // the keys end up in patch order (as in a new block).
-  const order = new Map(edits.map((edit, i) => [edit, i]));
-  for (const edit of edits.sort((a, b) => b.from - a.from || (order.get(b) ?? 0) - (order.get(a) ?? 0))) {
-    text = text.slice(0, edit.from) + edit.insert + text.slice(edit.to);
-  }
-  return text;
-}
-
-/**
- * `doc` with the `changed` keys of its top-level `map` set from `data` or, when absent there,
- * deleted (keys compared as strings, so `1:` matches "1"); as YAML text ending in a line break.
- */
-function patchedYaml(doc: Document, map: YAMLMap, data: Record<string, unknown>, changed: string[]): string {
-  for (const key of changed) {
-    const index = map.items.findIndex((pair) => String(isScalar(pair.key) ? pair.key.value : pair.key) === key);
-    if (!(key in data)) {
-      if (index >= 0) map.items.splice(index, 1);
-    } else if (index >= 0) {
-      map.items[index].value = doc.createNode(data[key]);
-    } else {
-      map.items.push(doc.createPair(key, data[key]));
-    }
-  }
-  return doc.toString(YAML_OUTPUT);
 }
 
 /** `text` with the lines of its frontmatter block (none when it has no block). */

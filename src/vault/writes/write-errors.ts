@@ -1,7 +1,7 @@
 import { ToolError } from '../../errors';
 
 /**
- * The refusals writes give (DESIGN.md, "Error model"): one sentence the agent can act on,
+ * The refusals writes give (docs/architecture.md#error-model): one sentence the agent can act on,
  * each wording in one place. Access refusals that name frontmatter (read-only, protected
  * keys) live beside the guard that decides them (frontmatter-guard.ts).
  */

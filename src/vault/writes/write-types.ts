@@ -1,12 +1,13 @@
 import type { NoteSection } from '../content/sections';
+import type { TextChange } from './open-note-editors';
 
 /**
- * The shapes that flow through a write (DESIGN.md, "Tools" and "Proposals"): what a write
+ * The shapes that flow through a write (docs/architecture.md#write-path): what a write
  * tool asks for ({@link WriteRequest}), the validated change ready to apply or stage
  * ({@link PreparedWrite}), and what an applied change reports ({@link WriteResult}).
  */
 
-/** Where `edit_note` puts its content (DESIGN.md tool table). */
+/** Where `edit_note` puts its content (docs/architecture.md#tool-contract). */
 export type EditOp = 'replace' | 'insert_before' | 'insert_after' | 'append_within';
 
 /** What `edit_note` edits: a unique substring of the note, or a heading's section. */
@@ -80,7 +81,7 @@ export interface PreparedTextWrite {
 /**
  * A validated write, ready to apply (force mode) or to stage as a proposal (propose mode):
  * plain data only (no TFile, no closures), so proposals can persist it. `kind` uses the
- * proposal kinds of DESIGN.md ("Proposals"). Paths are normalized vault paths; `folder` on a
+ * proposal kinds of docs/architecture.md#proposals. Paths are normalized vault paths; `folder` on a
  * move tells a folder move from a note move; a note's move or delete carries its text as read.
  */
 export type PreparedWrite =
@@ -100,6 +101,12 @@ export interface ExactTextWrite {
   text: string;
   /** The changed lines of `text`, reported back in the result when known. */
   lines?: LineRange;
+  /**
+   * The accepted hunks of a proposal that turn the text of `baseHash` into `text` (offsets in
+   * the base): in an open editor they are applied as they are, as one accept transaction.
+   * Without them the write is an agent's own: one minimal change, tagged as an agent write.
+   */
+  acceptedHunks?: ReadonlyArray<TextChange>;
 }
 
 /**

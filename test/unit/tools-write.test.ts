@@ -18,7 +18,7 @@ import { readNoteTool } from '../../src/tools/read/read-note';
 import { NoteStore } from '../../src/vault/note-store';
 import { PluginFile } from '../../src/vault/plugin-file';
 import { ProposalStore } from '../../src/proposals/proposal-store';
-import { openDemoVault, type DemoVault } from './vault-fixture';
+import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 import { rejection } from '../harness/tool-errors';
 
 let vault: DemoVault;

@@ -1,6 +1,6 @@
 import { Notice, editorInfoField } from 'obsidian';
 import type { EditorView } from '@codemirror/view';
-import type { ReviewController } from '../../editor/review-controller';
+import type { ReviewController } from '../../editor/review-config';
 import type { ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
 

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
-import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../harness/boot-plugin';
-import { copyToTemp } from '../harness/temp-copy';
+import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from './boot-plugin';
+import { copyToTemp } from './temp-copy';
 
 /** A tool result's structured content. */
 export type Json = Record<string, any>;

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { ToolError } from '../../src/errors';
 import { NoteStore } from '../../src/vault/note-store';
 import { seededRandom } from '../harness/seeded-random';
-import { openDemoVault, type DemoVault } from './vault-fixture';
+import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 
 const PIECES = ['..', '.', '', 'Projects', 'Alpha', 'alpha', '_private', '.obsidian', '%2e%2e', '%2F', '%5C', '%252e', 'Cafe\u0301', '日本語', ' ', 'C:', 'Note.md', '...', '\\', 'x%'];
 

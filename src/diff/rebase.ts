@@ -1,8 +1,9 @@
 /**
- * Three-way placement of a proposal's hunks on the note as it is now (DESIGN.md,
- * "Proposals": "hunks are rebased onto the new text; one that no longer applies is marked
+ * Three-way placement of a proposal's hunks on the note as it is now
+ * (docs/architecture.md#proposals: "hunks are rebased onto the new text; one that no longer applies is marked
  * stale, never applied blindly"). The note may have moved on since the proposal's base: the
- * user typed, sync arrived, another proposal was accepted. Pure string work.
+ * user typed, sync arrived, another proposal was accepted. Pure string work, also used to
+ * place an activity entry's undo on the note when it is reverted (activity/activity-revert.ts).
  */
 import { buildHunks } from './hunks';
 import type { Hunk, PlacedHunk } from './types';

@@ -1,5 +1,5 @@
-import { LINE_DIFF_MAX_EDIT, applyHunks, buildHunks } from '../../src/proposals/hunks';
-import { randomEdit, randomNote, seededRandom } from './proposals-random';
+import { LINE_DIFF_MAX_EDIT, applyHunks, buildHunks } from '../../src/diff/hunks';
+import { randomEdit, randomNote, seededRandom } from '../harness/proposals-random';
 
 /** The hunks without their index, for compact expectations. */
 function ranges(base: string, proposed: string): Array<[number, number, string, string]> {

@@ -1,6 +1,6 @@
 /**
- * Line-granular hunks between a note's base text and a proposed text (DESIGN.md,
- * "Proposals"), and applying them. Pure string work, no DOM, no Obsidian: the diff is
+ * Line-granular hunks between a note's base text and a proposed text
+ * (docs/architecture.md#proposals), and applying them. Pure string work, no DOM, no Obsidian: the diff is
  * jsdiff's `diffLines` (Myers), whose tokens are whole lines with their line break (`\n` or
  * `\r\n`, kept byte for byte; a lone `\r` is line content), so offsets always fall on line
  * starts or at the end of the text.

@@ -1,6 +1,6 @@
-import { WORD_DIFF_MAX_CHARS, WORD_DIFF_MAX_EDIT, wordDiff } from '../../src/proposals/word-diff';
-import type { WordPart } from '../../src/proposals/types';
-import { randomLine, seededRandom } from './proposals-random';
+import { WORD_DIFF_MAX_CHARS, WORD_DIFF_MAX_EDIT, wordDiff } from '../../src/diff/word-diff';
+import type { WordPart } from '../../src/diff/types';
+import { randomLine, seededRandom } from '../harness/proposals-random';
 
 /** The texts the parts rebuild: [same + removed, same + inserted]. */
 function sides(parts: WordPart[]): [string, string] {

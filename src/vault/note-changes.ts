@@ -1,0 +1,60 @@
+import { TFile, type App, type EventRef } from 'obsidian';
+import type { NotePolicy } from './note-policy';
+
+/** A note change, reported after the metadata cache has caught up with it. */
+export interface NoteChange {
+  type: 'create' | 'modify' | 'delete' | 'rename';
+  /** The note's vault path (the new path for a rename). */
+  path: string;
+  /** The previous path, for a rename only. */
+  oldPath?: string;
+}
+
+/**
+ * Subscribes to note changes (Markdown files only): create/modify once the metadata cache
+ * has re-parsed the note (`metadataCache` 'changed'; a 'changed' for a path the vault just
+ * reported in 'create' is a create), delete and rename from the vault's events, and a
+ * 'modify' when an unparseable frontmatter block has been read (`policy.onAccessLearned`: its
+ * access is known now). Readability is not filtered here: listeners check it themselves.
+ * @returns a function that unsubscribes.
+ */
+export function followNoteChanges(app: App, policy: Pick<NotePolicy, 'onAccessLearned'>, listener: (change: NoteChange) => void): () => void {
+  const { vault, metadataCache } = app;
+  const created = new Set<string>();
+  const refs: Array<{ source: { offref(ref: EventRef): void }; ref: EventRef }> = [
+    {
+      source: vault,
+      ref: vault.on('create', (file) => {
+        if (file instanceof TFile && file.extension === 'md') created.add(file.path);
+      }),
+    },
+    {
+      source: metadataCache,
+      ref: metadataCache.on('changed', (file) => {
+        const type = created.delete(file.path) ? 'create' : 'modify';
+        listener({ type, path: file.path });
+      }),
+    },
+    {
+      source: vault,
+      ref: vault.on('delete', (file) => {
+        if (!(file instanceof TFile) || file.extension !== 'md') return;
+        created.delete(file.path);
+        listener({ type: 'delete', path: file.path });
+      }),
+    },
+    {
+      source: vault,
+      ref: vault.on('rename', (file, oldPath) => {
+        if (!(file instanceof TFile) || (file.extension !== 'md' && !oldPath.endsWith('.md'))) return;
+        if (created.delete(oldPath)) created.add(file.path);
+        listener({ type: 'rename', path: file.path, oldPath });
+      }),
+    },
+  ];
+  const unlearn = policy.onAccessLearned((path) => listener({ type: 'modify', path }));
+  return () => {
+    unlearn();
+    for (const { source, ref } of refs) source.offref(ref);
+  };
+}

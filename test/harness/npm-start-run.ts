@@ -1,0 +1,83 @@
+/**
+ * `npm start` as a user runs it, for the runner's tests: `node scripts/start.mjs ...args` (what
+ * `npm start` runs after building main.js) in its own process, read through its printed lines.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as nodePath from 'node:path';
+
+/** The repository root, where `npm start` runs. */
+export const ROOT = nodePath.resolve(__dirname, '../..');
+/** How long a run may take to print a line it owes (bundling the runner, loading the vault, embedding it). */
+export const LINE_TIMEOUT_MS = 45_000;
+
+/** A running `npm start`: what it printed so far, and how to wait for more. */
+export interface StartedRun {
+  child: ChildProcess;
+  /** Lines printed to stdout so far, without newlines. */
+  out: string[];
+  /** Lines printed to stderr so far. */
+  err: string[];
+  /** Resolves with the first stdout line matching `pattern` (already printed or to come); rejects after LINE_TIMEOUT_MS or when the run exits first. */
+  line(pattern: RegExp): Promise<string>;
+  /** Resolves with the exit code (null when a signal ended the process). */
+  exited: Promise<number | null>;
+}
+
+/** Builds main.js as `npm start` does before it runs the runner. @throws Error with esbuild's output when the build fails. */
+export function buildMainJs(): void {
+  const build = spawnSync(process.execPath, ['esbuild.config.mjs', 'production'], { cwd: ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`Building main.js failed: ${build.stderr}`);
+}
+
+/**
+ * Starts `node scripts/start.mjs ...args` from the repository root with `env` over the test's
+ * own environment (stdin a pipe, as commands are typed into it).
+ */
+export function startRunner(args: string[], env: NodeJS.ProcessEnv = {}): StartedRun {
+  const child = spawn(process.execPath, ['scripts/start.mjs', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const out: string[] = [];
+  const err: string[] = [];
+  const waiting: Array<{ pattern: RegExp; resolve(line: string): void }> = [];
+  const collect = (into: string[]) => {
+    let rest = '';
+    return (chunk: Buffer) => {
+      const lines = (rest + chunk.toString('utf8')).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) {
+        into.push(line);
+        if (into !== out) continue;
+        for (const w of waiting.filter((w) => w.pattern.test(line))) {
+          waiting.splice(waiting.indexOf(w), 1);
+          w.resolve(line);
+        }
+      }
+    };
+  };
+  child.stdout!.on('data', collect(out));
+  child.stderr!.on('data', collect(err));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const line = (pattern: RegExp): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const found = out.find((l) => pattern.test(l));
+      if (found !== undefined) return resolve(found);
+      const timer = setTimeout(() => reject(new Error(`npm start printed no line matching ${pattern} in ${LINE_TIMEOUT_MS} ms:\n${[...out, ...err].join('\n')}`)), LINE_TIMEOUT_MS);
+      waiting.push({ pattern, resolve: (l) => (clearTimeout(timer), resolve(l)) });
+      void exited.then((code) => {
+        clearTimeout(timer);
+        reject(new Error(`npm start exited (${code}) before printing ${pattern}:\n${[...out, ...err].join('\n')}`));
+      });
+    });
+  return { child, out, err, line, exited };
+}
+
+/** The MCP URL and the run key's token, once every line printed at start is in (they may come in several chunks). */
+export async function runEndpoint(run: StartedRun): Promise<{ url: string; token: string }> {
+  await run.line(/^Press Ctrl-C to stop\.$/);
+  const url = /MCP server listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(await run.line(/^MCP server listening on /))![1];
+  const token = /^Token \(shown once\): (\S+)$/.exec(await run.line(/^Token \(shown once\): /))![1];
+  return { url, token };
+}
