@@ -2,7 +2,8 @@
  * Prints the search-quality tables of one labelled set: one row per ranking, one column per
  * question class, `hit@5 / MRR@10` in each cell; for all questions, the tuning half and the
  * held-out half (retrieval-metrics.ts, Split); then, per hybrid row, whether hybrid is at
- * least as good as its better half (lexical, lexical-any or that source's semantic) in each class.
+ * least as good as its better half (lexical or that source's semantic: the two rankings it
+ * fuses; lexical-any is a reference row, the words ORed as a filter, not part of hybrid) in each class.
  */
 import type { Log } from './measure';
 import { cell, classesOf, qualityByClass, type QualityFigures, type Question, type Split } from './retrieval-metrics';
@@ -13,6 +14,8 @@ export interface RankingRow {
   ranked: string[][];
   /** Set on a semantic row: the embedding source it measures. */
   half?: string;
+  /** Set on a row hybrid does not fuse (lexical-any): never a better half. */
+  reference?: boolean;
   /** Set on a hybrid row: the embedding source whose semantic half it fuses. */
   hybridOf?: string;
 }
@@ -40,7 +43,7 @@ export function printQualityTables(name: string, file: string, questions: readon
     for (const row of rows) log(`    ${row.label.padEnd(20)}${classes.map((c) => cell(figures.get(row.label)!.get(split)!.get(c)!).padStart(width)).join('')}`);
   }
   for (const row of rows.filter((r) => r.hybridOf !== undefined)) {
-    const halves = rows.filter((r) => r.hybridOf === undefined && (r.half === undefined || r.half === row.hybridOf));
+    const halves = rows.filter((r) => r.hybridOf === undefined && r.reference !== true && (r.half === undefined || r.half === row.hybridOf));
     for (const split of ['held-out', 'all'] as const) {
       const verdicts = classes.map((c) => {
         const mine = figures.get(row.label)!.get(split)!.get(c)!;

@@ -124,7 +124,7 @@ export async function benchSemanticQuality(Plugin: PluginClass, sets: QuestionSe
         const lists = await collect(Plugin, vault.dir, set, sources, log);
         const rows: RankingRow[] = [
           { label: 'lexical', ranked: lists.map((l) => l.lexical.map((e) => e.key)) },
-          { label: 'lexical-any', ranked: lists.map((l) => l.any.map((e) => e.key)) },
+          { label: 'lexical-any', ranked: lists.map((l) => l.any.map((e) => e.key)), reference: true },
         ];
         for (const s of sources) {
           if (!lists[0]?.semantic.has(s.label)) continue;

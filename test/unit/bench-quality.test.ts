@@ -12,7 +12,8 @@ import * as nodePath from 'node:path';
 import { fuse, HYBRID_FUSION } from '../../src/search/hybrid/fusion';
 import { hybridLists } from '../../src/search/hybrid/candidates';
 import { answerEmbeddings, startEmbeddingsServer } from '../../scripts/bench/embeddings-server';
-import { describeFusion, fusionGrid, objective, replayHybrid } from '../../scripts/bench/fusion-tuning';
+import { answerRank, byStanding, describeFusion, fusionGrid, neverBelow, objective, questionLosses, replayHybrid, type TuningRun } from '../../scripts/bench/fusion-tuning';
+import { printQualityTables } from '../../scripts/bench/quality-table';
 import { cell, classesOf, halves, quality, qualityByClass, type Question } from '../../scripts/bench/retrieval-metrics';
 import { SifEncoder, vectorWords, zipfProbability, type WordVectors } from '../../scripts/bench/sif-embedding';
 import { ensureWordVectors, loadWordVectors, wordVectorsFile } from '../../scripts/bench/word-vectors';
@@ -227,5 +228,65 @@ describe('fusion tuning', () => {
     expect(objective([even])).toBeCloseTo(0.5, 10);
     expect(objective([{ ...even, best: { hitAt5: 0.75, mrrAt10: 0.5 } }])).toBeCloseTo(0.5 - 2 * 0.25, 10);
     expect(objective([])).toBe(0);
+  });
+
+  it('ranks the answer in the top 10, 10 when absent', () => {
+    expect(answerRank(['b', 'c'], ['a', 'c', 'b'])).toBe(1);
+    expect(answerRank(['z'], ['a', 'b'])).toBe(10);
+    expect(answerRank(['k'], [...'abcdefghij', 'k'])).toBe(10);
+  });
+
+  it('counts questions hybrid ranks below the better of its halves, per split', () => {
+    const questions: Question[] = [
+      { q: 'one', answers: ['a'], class: 'p' },
+      { q: 'two', answers: ['b'], class: 'p' },
+    ];
+    const run: TuningRun = {
+      source: 's',
+      set: 'v',
+      questions,
+      lists: [
+        // Lexical has "a" first; semantic alone puts "z" above it.
+        { allTerms: [], lexical: [{ key: 'a', score: 1 }], any: [], semantic: [{ key: 'z', score: 0.9 }, { key: 'a', score: 0.1 }] },
+        { allTerms: [], lexical: [{ key: 'b', score: 1 }], any: [], semantic: [{ key: 'b', score: 0.9 }] },
+      ],
+    };
+    const semanticOnly = { method: 'rank', k: 60, weights: [0, 0, 1] } as const;
+    expect(questionLosses([run], semanticOnly, 'all')).toBe(1);
+    // Question one is the held-out half (the class's 1st question), question two the tuning half.
+    expect(questionLosses([run], semanticOnly, 'held-out')).toBe(1);
+    expect(questionLosses([run], semanticOnly, 'tuning')).toBe(0);
+    expect(questionLosses([run], { method: 'rank', k: 60, weights: [0, 1, 0.5] }, 'all')).toBe(0);
+  });
+
+  it('orders parameter sets: safe first, then fewest questions below, then the objective', () => {
+    const p = (k: number) => ({ method: 'rank' as const, k, weights: [0, 1, 1] });
+    const standings = [
+      { params: p(1), safe: false, lost: 0, objective: 0.9 },
+      { params: p(2), safe: true, lost: 2, objective: 0.9 },
+      { params: p(3), safe: true, lost: 1, objective: 0.5 },
+      { params: p(4), safe: true, lost: 1, objective: 0.6 },
+    ];
+    expect([...standings].sort(byStanding).map((s) => s.params.k)).toEqual([4, 3, 2, 1]);
+    const cellOf = (hit: number, best: number) => ({ set: 's', cls: 'p', hybrid: { hitAt5: hit, mrrAt10: hit, n: 1 }, best: { hitAt5: best, mrrAt10: best } });
+    expect(neverBelow([cellOf(0.5, 0.5), cellOf(0.6, 0.5)])).toBe(true);
+    expect(neverBelow([cellOf(0.4, 0.5)])).toBe(false);
+  });
+});
+
+describe('the quality tables', () => {
+  it('judges hybrid against lexical and its own semantic row only, never the lexical-any reference row', () => {
+    const questions: Question[] = [{ q: 'q', answers: ['a'], class: 'p' }];
+    const lines: string[] = [];
+    printQualityTables('v', 'f.json', questions, [
+      { label: 'lexical', ranked: [['x', 'y', 'z', 'w', 'v', 'a']] },
+      { label: 'lexical-any', ranked: [['a']], reference: true },
+      { label: 'semantic m', ranked: [['y', 'a']], half: 'm' },
+      { label: 'hybrid m', ranked: [['y', 'a']], hybridOf: 'm' },
+    ], (l) => lines.push(l));
+    expect(lines.filter((l) => l.includes('hybrid m ≥ its better half'))).toEqual([
+      '  hybrid m ≥ its better half, held-out: all yes; p yes',
+      '  hybrid m ≥ its better half, all: all yes; p yes',
+    ]);
   });
 });

@@ -88,6 +88,29 @@ describe('fuse dispatches on the method', () => {
     expect(fuse(lists, { method: 'score', normalization: 'max', weights: [1, 1] })).toEqual(fuseByScore(lists, 'max', [1, 1]));
   });
 
+  it('HYBRID_FUSION keeps an every-word lexical top first whatever the semantic half says, and lets meaning reorder near ties', () => {
+    const lexical = [
+      { key: 'exact', score: 10 },
+      { key: 'near', score: 9.8 },
+      { key: 'partial', score: 4 },
+    ];
+    const allTerms = lexical.slice(0, 2);
+    // The semantic half ranks a note the words missed first, and the lexical top last.
+    const semantic = [
+      { key: 'meaning-only', score: 0.9 },
+      { key: 'partial', score: 0.8 },
+      { key: 'exact', score: 0.1 },
+    ];
+    const fused = fuse(hybridLists(allTerms, lexical, semantic), HYBRID_FUSION);
+    expect(keys(fused)[0]).toBe('exact');
+    expect(fused.map((e) => [e.key, fusedSource(e.lists)])).toContainEqual(['meaning-only', 'semantic']);
+    expect(fusedSource(fused.find((e) => e.key === 'exact')!.lists)).toBe('both');
+    expect(keys(fused).indexOf('meaning-only')).toBeGreaterThan(keys(fused).indexOf('partial'));
+    // Two every-word notes 2 % apart: the one the semantic half prefers comes first.
+    const tied = fuse(hybridLists(allTerms, lexical, [{ key: 'near', score: 0.9 }, { key: 'exact', score: 0.1 }]), HYBRID_FUSION);
+    expect(keys(tied).slice(0, 2)).toEqual(['near', 'exact']);
+  });
+
   it('HYBRID_FUSION has one weight per list of hybridLists', () => {
     expect(HYBRID_FUSION.weights).toHaveLength(hybridLists([], [], []).length);
     expect(() => fuse(hybridLists([], [], []), HYBRID_FUSION)).not.toThrow();

@@ -1,5 +1,6 @@
 import { LexicalEngine, type EngineResult, type IndexedNote } from '../../src/search/engine/lexical-engine';
 import { isStopWord, stemOf } from '../../src/search/engine/stemming';
+import { TITLE_MATCH, titleFactor } from '../../src/search/engine/ranked-search';
 import { kthLargest, bestFirst } from '../../src/search/engine/top-k';
 import { positiveLeaves } from '../../src/search/query/query-eval';
 import { parseQuery } from '../../src/search/query/query-parser';
@@ -77,6 +78,19 @@ describe('ranked retrieval of plain words', () => {
     // The title's stop words need not be asked for ("Sync your notes" is named by "sync notes").
     const sync = [note('Sync your notes.md', 'Sync notes between devices with notes and more notes, sync.'), note('Long.md', `${'sync notes '.repeat(6)}and many other words`)];
     expect((await order(engineOf(sync), 'sync notes'))[0]).toBe('Sync your notes.md');
+  });
+
+  it('gives a wholly named title little when it names a small share of the query (an overview titled with one query word)', async () => {
+    expect(titleFactor(1)).toBe(TITLE_MATCH);
+    expect(titleFactor(0)).toBe(1);
+    // Squared share: "Defender" naming 0.45 of "start a Windows Defender scan" gains 1.2, not 1.45.
+    expect(titleFactor(0.45)).toBeCloseTo(1.2025, 4);
+    expect(() => titleFactor(1.5)).toThrow(/within 0…1/);
+    expect(() => titleFactor(Number.NaN)).toThrow(/within 0…1/);
+    // Same body: the note whose title names the whole query ranks above the one naming part of it.
+    const body = 'start a defender scan of the disk';
+    const notes = [note('Defender.md', body), note('Defender Scan.md', body), note('Filler.md', 'other words'), note('Filler2.md', 'more words')];
+    expect((await order(engineOf(notes), 'defender scan')).slice(0, 2)).toEqual(['Defender Scan.md', 'Defender.md']);
   });
 
   it('keeps other frontmatter values below the body, and aliases out of them', async () => {

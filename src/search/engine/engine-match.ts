@@ -47,3 +47,20 @@ export class LazyMatch implements EngineMatch {
     return this.lacking;
   }
 }
+
+/** The matches of a query, and for a ranked query (plain words) what it ranked by. */
+export interface EngineResult {
+  /**
+   * The best matches first, in rank order, as many as asked for (`ranked` of `match`); a
+   * filter query lists its other matches after them in no particular order, a ranked query
+   * leaves them out (they can be many thousands, and only a page is ever shown).
+   */
+  matches: EngineMatch[];
+  /** Number of matches in all. */
+  total: number;
+  /**
+   * Null for a filter query. `terms`: the informative words ranked by; `ignored`: stop words
+   * left out; `allTerms`: how many of the `total` matches hold every term.
+   */
+  ranked: { terms: string[]; ignored: string[]; allTerms: number } | null;
+}

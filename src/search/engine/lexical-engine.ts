@@ -4,12 +4,14 @@ import { decidedByIndex, evaluate, evaluateBatch, needsText, recordRegexInputs, 
 import type { RegexGuard } from '../query/regex-guard';
 import { bodyStart } from '../../vault/content/note-body';
 import { FIELDS, fieldTexts } from './note-fields';
-import { LazyMatch, type EngineMatch, type MatchedTerms } from './engine-match';
-import { TermIndex, type CorpusView, type ExpandMode, type Expansion, type IndexLine } from './term-index';
-import { planRanked, rankedScores, titleStems } from './ranked-search';
-import { bestFirst, kthLargest } from './top-k';
+import { LazyMatch, type EngineMatch, type EngineResult, type MatchedTerms } from './engine-match';
+import { scoreFilterWord, type NodeHits } from './filter-terms';
+import { TermIndex, type CorpusView, type Expansion, type IndexLine } from './term-index';
+import { titleStems } from './ranked-search';
+import { rankedMatches } from './ranked-matches';
+import { bestFirst } from './top-k';
 import { queryTerms } from './tokenizer';
-import { combine, negatedMode, phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
+import { negatedMode, phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
 
 /**
  * The lexical index over plain note data, never the vault or metadata cache: an inverted
@@ -26,23 +28,6 @@ export interface IndexedNote extends NoteRecord {
   text: string;
   /** Heading texts in document order. */
   headings: string[];
-}
-
-/** The matches of a query, and for a ranked query (plain words) what it ranked by. */
-export interface EngineResult {
-  /**
-   * The best matches first, in rank order, as many as asked for (`ranked` of `match`); a
-   * filter query lists its other matches after them in no particular order, a ranked query
-   * leaves them out (they can be many thousands, and only a page is ever shown).
-   */
-  matches: EngineMatch[];
-  /** Number of matches in all. */
-  total: number;
-  /**
-   * Null for a filter query. `terms`: the informative words ranked by; `ignored`: stop words
-   * left out; `allTerms`: how many of the `total` matches hold every term.
-   */
-  ranked: { terms: string[]; ignored: string[]; allTerms: number } | null;
 }
 
 /**
@@ -69,13 +54,7 @@ const RECORD_LINE_ROWS = 1000;
 /** One line of the saved engine: note records (`R`), or a line of the term index (`D`, `T`). */
 export type EngineLine = IndexLine | { kind: 'R'; records: NoteRecord[] };
 
-/** Hits of one word or phrase node: doc id → score, and the index terms it expanded to. */
-interface NodeHits {
-  scores: Map<number, number>;
-  expansions: Expansion[];
-}
-
-export type { EngineMatch } from './engine-match';
+export type { EngineMatch, EngineResult } from './engine-match';
 
 /** The in-memory lexical index. Not thread-safe across awaits: callers serialize writes. */
 export class LexicalEngine {
@@ -237,7 +216,10 @@ export class LexicalEngine {
     const allow = (path: string): boolean => access.allow(path);
     const view = this.viewOf(access);
     const words = plainWords(query);
-    if (words !== null) return this.rankedMatches(words, view, ranked);
+    if (words !== null) {
+      const source = { index: this.index, boosts: BOOST, view, note: (doc: number) => this.byDoc[doc], title: (doc: number) => (this.titles[doc] ??= titleStems(this.byDoc[doc]?.title ?? '')) };
+      return rankedMatches(words, source, (path, expansions) => this.matchedTerms(path, expansions), ranked);
+    }
     const regexHits = new Map<QueryNode, Set<string>>();
     const lookup = this.lookup(query, regexHits, view);
     const bodyRegexes: (QueryNode & { kind: 'regex' })[] = [];
@@ -310,45 +292,6 @@ export class LexicalEngine {
     return view;
   }
 
-  /**
-   * Ranked retrieval of plain words (see ranked-search.ts): the notes of `view` holding any
-   * informative term; only the best `ranked` become matches (ordered by tier, score, path).
-   */
-  private rankedMatches(words: QueryNode[], view: CorpusView, ranked: number): EngineResult {
-    const plan = planRanked(
-      words.map((w) => (w.kind === 'word' ? w.text : '')),
-      this.index,
-      view,
-    );
-    const hits = rankedScores(plan, this.index, BOOST, view, (doc) => (this.titles[doc] ??= titleStems(this.byDoc[doc]?.title ?? '')));
-    const expansions = plan.terms.flatMap((t) => t.expansions);
-    const terms: MatchedTerms = (path) => this.matchedTerms(path, expansions);
-    let ceiling = 0;
-    for (const doc of hits.docs) ceiling = Math.max(ceiling, hits.score[doc]);
-    // Tier first: a note holding every term keys above any note that does not.
-    const keys = new Float64Array(hits.docs.length);
-    let allTerms = 0;
-    hits.docs.forEach((doc, i) => {
-      const all = hits.allTerms(doc);
-      if (all) allTerms++;
-      keys[i] = hits.score[doc] + (all ? ceiling + 1 : 0);
-    });
-    const threshold = kthLargest(keys, Math.min(ranked, keys.length));
-    const matches: EngineMatch[] = [];
-    hits.docs.forEach((doc, i) => {
-      const note = this.byDoc[doc];
-      if (keys[i] < threshold || note === undefined) return;
-      const all = hits.allTerms(doc);
-      matches.push(new LazyMatch(note, hits.score[doc], terms, undefined, { all, missing: all ? () => [] : () => hits.missing(doc) }));
-    });
-    matches.sort(byTierAndRank);
-    return {
-      matches: matches.slice(0, ranked),
-      total: hits.docs.length,
-      ranked: { terms: plan.terms.map((t) => t.word), ignored: plan.ignored, allTerms },
-    };
-  }
-
   /** The index terms among `expansions` that the note at `path` holds. */
   private matchedTerms(path: string, expansions: readonly Expansion[]): Set<string> {
     const doc = this.docs.get(path);
@@ -369,7 +312,7 @@ export class LexicalEngine {
     for (const { node, negated } of termNodes(query)) {
       if ((node.kind !== 'word' && node.kind !== 'phrase') || queryTerms(node.text).length === 0 || hits.has(node)) continue;
       const mode = node.kind === 'phrase' ? phraseMode : negated ? negatedMode : wordMode;
-      const found = this.search(node.text, mode, view);
+      const found = scoreFilterWord(this.index, node.text, mode, BOOST, view);
       hits.set(node, found);
       if (!negated && node.kind === 'word' && decidedByIndex(node.text)) positive.push(...found.expansions);
     }
@@ -401,32 +344,6 @@ export class LexicalEngine {
     return { index, hits, required, match: (note, score, text) => new LazyMatch(note, score, terms, text) };
   }
 
-  /**
-   * Scores one word or phrase of a filter query: every term of it must match (AND), by its
-   * expansions (no stemming: a filter keeps Obsidian's meaning); a note's score is the sum
-   * over terms times the number of terms (MiniSearch's "quality" factor). Terms are scored
-   * rarest first, each later one only over the notes still in the running.
-   */
-  private search(text: string, mode: (term: string) => ExpandMode, view: CorpusView): NodeHits {
-    const terms = queryTerms(text);
-    const expanded = terms.map((term) => this.index.expand(term, mode(term), view));
-    const expansions = expanded.flat();
-    const order = expanded.map((found) => ({ found, cost: this.index.postingCount(found) })).sort((a, b) => a.cost - b.cost);
-    let scores: Map<number, number> | null = null;
-    let within: Uint8Array | null = null;
-    for (const { found } of order) {
-      const sheet = this.index.sheet();
-      this.index.score(found, BOOST, view, sheet, within);
-      scores = combine(scores, sheet);
-      if (scores.size === 0) break;
-      within = new Uint8Array(sheet.values.length);
-      for (const doc of scores.keys()) within[doc] = 1;
-    }
-    const out = scores ?? new Map<number, number>();
-    if (terms.length > 1) for (const [doc, score] of out) out.set(doc, score * terms.length);
-    return { scores: out, expansions };
-  }
-
   /** The records of the notes with these doc ids. */
   private notesOf(scores: Map<number, number>): NoteRecord[] {
     const out: NoteRecord[] = [];
@@ -449,5 +366,3 @@ interface LookupResult {
 
 /** Best first: score descending, then path ascending. */
 const byRank = (a: EngineMatch, b: EngineMatch): number => b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);
-/** Notes holding every term first, then {@link byRank}. */
-const byTierAndRank = (a: EngineMatch, b: EngineMatch): number => Number(b.allTerms === true) - Number(a.allTerms === true) || byRank(a, b);

@@ -98,7 +98,7 @@ export async function searchByMode(services: SearchServices, mode: SearchMode, q
   return { page: out, mixed: true };
 }
 
-/** A cosine as a hit shows it (3 decimals); fusion uses the same value, so a page can be recomputed from what `search` returns. */
+/** A cosine as a hit shows it (3 decimals); fusion uses the same value (and the lexical hits' shown scores), so a page can be recomputed from what `search` returns. */
 function shownScore(cosine: number): number {
   return Math.round(cosine * 1000) / 1000;
 }

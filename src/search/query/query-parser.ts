@@ -1,6 +1,7 @@
 import { ToolError } from '../../errors';
-import type { CompareOp, QueryNode, TextScope } from './query-ast';
+import type { CompareOp, QueryNode } from './query-ast';
 import { compileRegex, readQuotedAt, readRegexAt, type QueryFail } from './query-literals';
+import { isOperator, isScopeOperator, operatorExample } from './query-operators';
 
 /**
  * Parses a search query into a {@link QueryNode} tree, following Obsidian's search syntax
@@ -73,23 +74,6 @@ export function regexQuery(pattern: string): QueryNode {
   return { kind: 'regex', regex: compileRegex(pattern.normalize('NFC'), '') };
 }
 
-/** Every operator, with the example its "without a value" error suggests (from Obsidian Help where it has one). */
-const OPERATOR_EXAMPLES: Record<string, string> = {
-  file: 'file:202209',
-  path: 'path:"Daily notes/2022-07"',
-  content: 'content:"happy cat"',
-  'match-case': 'match-case:HappyCat',
-  'ignore-case': 'ignore-case:ikea',
-  tag: 'tag:#work',
-  has: 'has:due',
-  line: 'line:(mix flour)',
-  block: 'block:(dog cat)',
-  section: 'section:(dog cat)',
-  task: 'task:(call OR email)',
-  'task-todo': 'task-todo:call',
-  'task-done': 'task-done:call',
-};
-const SCOPES = new Set<string>(['content', 'line', 'block', 'section', 'task', 'task-todo', 'task-done']);
 const TERM_END = /[\s()]/;
 
 /**
@@ -210,7 +194,7 @@ class QueryParser {
     if (this.ctx.kind === 'query') {
       if (ch === '[') return this.readProperty();
       const op = /^([A-Za-z][A-Za-z-]*):/.exec(this.src.slice(this.pos, this.end));
-      if (op && op[1].toLowerCase() in OPERATOR_EXAMPLES) {
+      if (op && isOperator(op[1].toLowerCase())) {
         const at = this.pos;
         this.pos += op[0].length;
         return this.readOperator(op[1].toLowerCase(), at);
@@ -235,7 +219,7 @@ class QueryParser {
     }
     const inner = this.parseOr();
     if (this.src[this.pos] !== ')' || this.pos >= this.end) {
-      const example = opener === null ? '' : ` (e.g. ${OPERATOR_EXAMPLES[opener.name]})`;
+      const example = opener === null ? '' : ` (e.g. ${operatorExample(opener.name)})`;
       this.fail(`has ${what} at character ${open + 1} without a matching ')'; close the group${example}`);
     }
     this.pos++;
@@ -256,7 +240,7 @@ class QueryParser {
   private readOperator(name: string, at: number): QueryNode {
     const ch = this.src[this.pos];
     if (this.pos >= this.end || (TERM_END.test(ch) && ch !== '(')) {
-      this.fail(`has ${name}: at character ${at + 1} without a value; write the value right after the colon (e.g. ${OPERATOR_EXAMPLES[name]})`);
+      this.fail(`has ${name}: at character ${at + 1} without a value; write the value right after the colon (e.g. ${operatorExample(name)})`);
     }
     if (name === 'path' || name === 'file') {
       const outer = this.ctx;
@@ -265,7 +249,7 @@ class QueryParser {
       this.ctx = outer;
       return node;
     }
-    if (SCOPES.has(name)) return { kind: 'scope', scope: name as TextScope, child: this.operand(name, at) };
+    if (isScopeOperator(name)) return { kind: 'scope', scope: name, child: this.operand(name, at) };
     if (name === 'match-case' || name === 'ignore-case') {
       const outer = this.sensitive;
       this.sensitive = name === 'match-case';

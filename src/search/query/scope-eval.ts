@@ -2,7 +2,8 @@ import type { QueryNode, TextScope } from './query-ast';
 import type { NoteText, TermLookup, Truth, Verdict } from './eval-types';
 import { matchFile, matchPath, matchProperty, matchTag, type NoteRecord } from './note-filters';
 import { hasTaskMarker, noteBlocks, noteLines, noteSections, noteTasks, type NoteBlock, type TextRange } from './note-blocks';
-import { caseSensitiveWordPattern, decidedByIndex, literalPattern } from './text-match';
+import { cachedPattern, decidedByIndex } from './text-match';
+import { clip, firstPairFrom, mergePairs, rangeAt, spanWithin } from './text-ranges';
 import { matchedTermSpans, queryTerms } from '../engine/tokenizer';
 
 /**
@@ -172,7 +173,7 @@ function within(node: QueryNode, s: Stretch, ctx: Ctx, mode: Mode): Truth {
     case 'word':
       return truth(wordIn(node, s, ctx, mode.sensitive) || (mode.title && wordInTitle(node, ctx, mode.sensitive)));
     case 'phrase': {
-      const p = pattern(node.text, mode.sensitive ? 'phrase-case' : 'phrase');
+      const p = cachedPattern(node.text, mode.sensitive ? 'phrase-case' : 'phrase');
       return truth(p.test(slice(s, ctx)) || (mode.title && p.test(ctx.note.title)));
     }
     case 'regex': {
@@ -190,33 +191,15 @@ function within(node: QueryNode, s: Stretch, ctx: Ctx, mode: Mode): Truth {
 
 /** Whether a word occurs in the stretch: case-sensitively at a word start, else by its index terms (or literally, for words the index cannot decide). */
 function wordIn(node: QueryNode & { kind: 'word' }, s: Stretch, ctx: Ctx, sensitive: boolean): boolean {
-  if (sensitive) return pattern(node.text, 'word-case').test(slice(s, ctx));
-  if (!decidedByIndex(node.text)) return pattern(node.text, 'phrase').test(slice(s, ctx));
+  if (sensitive) return cachedPattern(node.text, 'word-case').test(slice(s, ctx));
+  if (!decidedByIndex(node.text)) return cachedPattern(node.text, 'phrase').test(slice(s, ctx));
   return spanWithin(wordSpans(node, 'full', ctx), s);
 }
 
 function wordInTitle(node: QueryNode & { kind: 'word' }, ctx: Ctx, sensitive: boolean): boolean {
-  if (sensitive) return pattern(node.text, 'word-case').test(ctx.note.title);
-  if (!decidedByIndex(node.text)) return pattern(node.text, 'phrase').test(ctx.note.title);
+  if (sensitive) return cachedPattern(node.text, 'word-case').test(ctx.note.title);
+  if (!decidedByIndex(node.text)) return cachedPattern(node.text, 'phrase').test(ctx.note.title);
   return wordSpans(node, 'title', ctx).length > 0;
-}
-
-/** Whether a span of the flat sorted pairs lies inside `s` (tokens never cross a stretch boundary: stretches start and end at line or block edges). */
-function spanWithin(spans: number[], s: Stretch): boolean {
-  const k = firstPairFrom(spans, s.start);
-  return k < spans.length && spans[k + 1] <= s.end;
-}
-
-/** Index (even) of the first pair of `spans` starting at or after `offset`; `spans.length` when none. */
-function firstPairFrom(spans: number[], offset: number): number {
-  let lo = 0;
-  let hi = spans.length >> 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (spans[mid * 2] < offset) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo * 2;
 }
 
 /** Where the word's index terms occur in the file text or title (as the index tokenized it): flat `[start, end]` pairs sorted by start, computed once per word and note. */
@@ -263,14 +246,6 @@ function termPositions(src: 'full' | 'title', ctx: Ctx): Map<string, number[]> {
     bySource[src] = byTerm;
   }
   return byTerm;
-}
-
-/** Several sorted flat pair lists as one, sorted by start. */
-function mergePairs(lists: number[][]): number[] {
-  const pairs: [number, number][] = [];
-  for (const list of lists) for (let i = 0; i < list.length; i += 2) pairs.push([list[i], list[i + 1]]);
-  pairs.sort((a, b) => a[0] - b[0]);
-  return pairs.flat();
 }
 
 /**
@@ -366,37 +341,6 @@ function rangesOf(scope: TextScope, ctx: Ctx): TextRange[] {
   return ranges;
 }
 
-/** The range of sorted, non-overlapping `ranges` holding `offset`, or null. */
-function rangeAt(ranges: TextRange[], offset: number): TextRange | null {
-  let lo = 0;
-  let hi = ranges.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (ranges[mid].end <= offset) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < ranges.length && ranges[lo].start <= offset ? ranges[lo] : null;
-}
-
-/** The parts of sorted, non-overlapping `ranges` inside `outer` (a block inside a section, a line inside a block...). */
-function clip(ranges: TextRange[], outer: Stretch): Stretch[] {
-  if (ranges.length === 0 || (outer.start <= ranges[0].start && ranges[ranges.length - 1].end <= outer.end)) return ranges;
-  let lo = 0;
-  let hi = ranges.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (ranges[mid].end <= outer.start) lo = mid + 1;
-    else hi = mid;
-  }
-  const out: Stretch[] = [];
-  for (let k = lo; k < ranges.length && ranges[k].start < outer.end; k++) {
-    const start = Math.max(ranges[k].start, outer.start);
-    const end = Math.min(ranges[k].end, outer.end);
-    if (start < end) out.push({ start, end });
-  }
-  return out;
-}
-
 /** Yes when some stretch gives yes; maybe when none does and some gives maybe. */
 function some(ranges: readonly TextRange[], test: (r: TextRange) => Truth): Truth {
   let maybe = false;
@@ -416,22 +360,6 @@ function or(a: Truth, b: Truth): Truth {
 function slice(s: Stretch, ctx: Ctx): string {
   const full = ctx.text.full;
   return s.start === 0 && s.end === full.length ? full : full.slice(s.start, s.end);
-}
-
-const patterns = new Map<string, RegExp>();
-/** Most literal patterns kept between queries (they are cheap to rebuild). */
-const MAX_PATTERNS = 256;
-
-/** The literal pattern of `text` (see text-match.ts), cached. */
-function pattern(text: string, kind: 'phrase' | 'phrase-case' | 'word-case'): RegExp {
-  const key = `${kind}\u0000${text}`;
-  let p = patterns.get(key);
-  if (p === undefined) {
-    p = kind === 'word-case' ? caseSensitiveWordPattern(text) : literalPattern(text, kind === 'phrase-case');
-    if (patterns.size >= MAX_PATTERNS) patterns.clear();
-    patterns.set(key, p);
-  }
-  return p;
 }
 
 /** Sum of the index scores of the words and phrases under an even number of negations that the note matched. */

@@ -47,3 +47,22 @@ function canonicalPattern(part: string): string {
 export function decidedByIndex(word: string): boolean {
   return queryTerms(word).length > 0 && !hasUnsegmented(word);
 }
+
+const patterns = new Map<string, RegExp>();
+/** Most literal patterns kept between queries (they are cheap to rebuild). */
+const MAX_PATTERNS = 256;
+
+/**
+ * The literal pattern of `text`, cached between queries ({@link MAX_PATTERNS} at most):
+ * {@link caseSensitiveWordPattern} for `word-case`, else {@link literalPattern} (case-sensitive for `phrase-case`).
+ */
+export function cachedPattern(text: string, kind: 'phrase' | 'phrase-case' | 'word-case'): RegExp {
+  const key = `${kind}\u0000${text}`;
+  let p = patterns.get(key);
+  if (p === undefined) {
+    p = kind === 'word-case' ? caseSensitiveWordPattern(text) : literalPattern(text, kind === 'phrase-case');
+    if (patterns.size >= MAX_PATTERNS) patterns.clear();
+    patterns.set(key, p);
+  }
+  return p;
+}
