@@ -3,7 +3,7 @@ import type { NoteRecord } from '../query/note-filters';
 import { decidedByIndex, evaluate, evaluateBatch, needsText, recordRegexInputs, regexNodes, termNodes, userRegex, type TermLookup } from '../query/query-eval';
 import type { RegexGuard } from '../query/regex-guard';
 import { bodyStart } from '../../vault/content/note-body';
-import { FIELDS, fieldTexts } from './note-fields';
+import { FIELD_BOOSTS, fieldTexts } from './note-fields';
 import { LazyMatch, type EngineMatch, type MatchedTerms } from './engine-match';
 import { TermIndex, type CorpusView, type ExpandMode, type Expansion, type IndexLine } from './term-index';
 import { planRanked, rankedScores, titleStems } from './ranked-search';
@@ -13,7 +13,7 @@ import { combine, negatedMode, phraseMode, plainWords, requiredNodes, wordMode }
 
 /**
  * The lexical index over plain note data, never the vault or metadata cache: an inverted
- * index of our own ({@link TermIndex}, BM25F over the fields of {@link FIELDS}) for ranked
+ * index of our own ({@link TermIndex}, BM25F over the field table of note-fields.ts) for ranked
  * term lookup, plus per-note records for the filters. A query of plain words is ranked
  * retrieval (ranked-search.ts); a query with any operator is a filter with Obsidian's meaning
  * (query-eval.ts), its matches ordered by the same scores. `SearchIndex` feeds it from
@@ -58,7 +58,7 @@ export interface CallerAccess {
 /** Reads a note's current full text by path; may reject when the note is gone. */
 export type TextLoader = (path: string) => Promise<string>;
 
-const BOOST: readonly number[] = FIELDS.map((f) => f.boost);
+const BOOST = FIELD_BOOSTS;
 /** Callers whose {@link CorpusView} is kept (the most recently used ones). */
 const CACHED_VIEWS = 8;
 /** Notes whose text is read at once while verifying phrases and regexes. */

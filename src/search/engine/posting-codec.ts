@@ -65,3 +65,26 @@ function varint(n: number): string {
   }
   return s + ALPHABET[n];
 }
+
+/** Bits of a posting's code that hold the field number: fields are 0 ≤ f < 2^FIELD_BITS. */
+export const FIELD_BITS = 3;
+const FIELD_MASK = (1 << FIELD_BITS) - 1;
+
+/**
+ * A posting's code: the field number in the low {@link FIELD_BITS} bits, the term's frequency
+ * in that field above them.
+ * @param field 0 ≤ field < 2^FIELD_BITS; @param frequency ≥ 1, below 2^(32 − FIELD_BITS)
+ */
+export function packPosting(field: number, frequency: number): number {
+  return (field | (frequency << FIELD_BITS)) >>> 0;
+}
+
+/** The field number of a code made by {@link packPosting}. */
+export function postingField(code: number): number {
+  return code & FIELD_MASK;
+}
+
+/** The term frequency of a code made by {@link packPosting}. */
+export function postingFrequency(code: number): number {
+  return code >>> FIELD_BITS;
+}
