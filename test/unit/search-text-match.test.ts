@@ -7,12 +7,13 @@ function withFlags(text: string): RegExp {
 
 describe('literalPattern', () => {
   it('matches, for every ASCII character, exactly the characters the `iu` flags match', () => {
-    const anyAscii = /^[\x00-\x7f]$/iu;
+    // Only letters have case variants; the other ASCII characters fold to nothing else.
+    const letter = /^[a-z]$/iu;
     const candidates: string[] = [];
     for (let cp = 0; cp <= 0x10ffff; cp++) {
       if (cp >= 0xd800 && cp <= 0xdfff) continue;
       const ch = String.fromCodePoint(cp);
-      if (anyAscii.test(ch)) candidates.push(ch);
+      if (cp < 128 || letter.test(ch)) candidates.push(ch);
     }
     expect(candidates).toEqual(expect.arrayContaining(['\u212a', '\u017f']));
     for (let c = 0x21; c < 0x7f; c++) {
