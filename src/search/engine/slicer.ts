@@ -26,10 +26,13 @@ export class Slicer {
   /** Resolves at once inside the budget; else after yielding to the event loop, starting a new slice. */
   async pause(): Promise<void> {
     const ran = performance.now() - this.sliceStart;
-    if (ran < this.budgetMs && ++this.steps < this.maxSteps) return;
+    if (ran < this.budgetMs && this.steps < this.maxSteps) {
+      this.steps++;
+      return;
+    }
     this.longest = Math.max(this.longest, ran);
     await new Promise<void>((resolve) => setTimeout(resolve, 0));
     this.sliceStart = performance.now();
-    this.steps = 0;
+    this.steps = 1;
   }
 }
