@@ -74,6 +74,14 @@ export class DocTermLists {
     return out;
   }
 
+  /** Document `doc`'s list as a view into its page (valid until the store next changes), or null when it has none. */
+  peek(doc: number): Uint32Array | null {
+    if (doc >= this.start.length || this.start[doc] === NO_LIST) return null;
+    const address = this.start[doc];
+    const at = address % PAGE;
+    return (this.pages[Math.floor(address / PAGE)] as Uint32Array).subarray(at, at + this.count[doc]);
+  }
+
   /** Drops the spare capacity of the page being filled (later lists start a new page). */
   trim(): void {
     const data = this.pages[this.current];

@@ -7,6 +7,8 @@ import { FIELD_BOOSTS, fieldTexts } from './note-fields';
 import { LazyMatch, type EngineMatch, type MatchedTerms } from './engine-match';
 import { TermIndex, type CorpusView, type ExpandMode, type Expansion, type IndexLine } from './term-index';
 import { planRanked, rankedScores, titleStems } from './ranked-search';
+import { PhraseFilters, phraseKeys } from './phrase-filter';
+import { decodeWords, encodeWords } from './posting-codec';
 import { bestFirst, kthLargest } from './top-k';
 import { queryTerms } from './tokenizer';
 import { combine, negatedMode, phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
@@ -66,8 +68,8 @@ const READ_BATCH = 32;
 /** Note records per saved line. */
 const RECORD_LINE_ROWS = 1000;
 
-/** One line of the saved engine: note records (`R`), or a line of the term index (`D`, `T`). */
-export type EngineLine = IndexLine | { kind: 'R'; records: NoteRecord[] };
+/** One line of the saved engine: note records (`R`), a line of the term index (`D`, `T`), or phrase filters (`P`, encodeWords, in doc order). */
+export type EngineLine = IndexLine | { kind: 'R'; records: NoteRecord[] } | { kind: 'P'; filters: string[] };
 
 /** Hits of one word or phrase node: doc id → score, and the index terms it expanded to. */
 interface NodeHits {
@@ -80,6 +82,8 @@ export type { EngineMatch } from './engine-match';
 /** The in-memory lexical index. Not thread-safe across awaits: callers serialize writes. */
 export class LexicalEngine {
   private index = new TermIndex();
+  /** Each doc id's phrase filter (phrase-filter.ts): which notes the text pass of a phrase need not read. */
+  private phrases = new PhraseFilters();
   private readonly records = new Map<string, NoteRecord>();
   /** Doc id in `index` of every indexed note, by path. */
   private readonly docs = new Map<string, number>();
@@ -112,6 +116,7 @@ export class LexicalEngine {
     this.records.set(note.path, record);
     const fields = fieldTexts(note);
     const doc = this.index.add(note.path, fields);
+    this.phrases.add(doc, note.title, text);
     this.docs.set(note.path, doc);
     this.byDoc[doc] = record;
   }
@@ -123,6 +128,7 @@ export class LexicalEngine {
     this.docs.delete(path);
     if (doc !== undefined) {
       this.index.remove(doc);
+      this.phrases.remove(doc);
       this.byDoc[doc] = undefined;
     }
     return true;
@@ -137,17 +143,19 @@ export class LexicalEngine {
     this.titles = [];
     this.views.clear();
     this.index = new TermIndex();
+    this.phrases = new PhraseFilters();
     this.index.version = version + 1;
   }
 
   /** See TermIndex.trimSteps: drops the index's spare capacity in steps the caller may yield between. */
-  trimSteps(): Generator<void> {
-    return this.index.trimSteps();
+  *trimSteps(): Generator<void> {
+    yield* this.index.trimSteps();
+    this.phrases.trim();
   }
 
   /** Bytes of the index's typed arrays by structure (see TermIndex.bytes), and its term count; for the bench. */
-  footprint(): ReturnType<TermIndex['bytes']> & { terms: number } {
-    return { ...this.index.bytes(), terms: this.index.dict.size };
+  footprint(): ReturnType<TermIndex['bytes']> & { phraseFilters: number; terms: number } {
+    return { ...this.index.bytes(), phraseFilters: this.phrases.bytes(), terms: this.index.dict.size };
   }
 
   /** Vault paths of every indexed note. */
@@ -171,6 +179,17 @@ export class LexicalEngine {
     }
     if (records.length > 0) yield { kind: 'R', records };
     yield* this.index.lines();
+    let filters: string[] = [];
+    for (let doc = 0; doc < this.byDoc.length; doc++) {
+      if (this.index.keyOf(doc) === null) continue;
+      const words = this.phrases.filterOf(doc);
+      filters.push(words === null ? '' : encodeWords(words));
+      if (filters.length === RECORD_LINE_ROWS) {
+        yield { kind: 'P', filters };
+        filters = [];
+      }
+    }
+    if (filters.length > 0) yield { kind: 'P', filters };
   }
 
   /**
@@ -182,9 +201,18 @@ export class LexicalEngine {
    */
   async load(lines: Iterable<EngineLine>, pause: () => Promise<void>): Promise<void> {
     const index = new TermIndex();
+    const phrases = new PhraseFilters();
+    let filtered = 0;
     const records = new Map<string, NoteRecord>();
     for (const line of lines) {
-      if (line.kind === 'R') {
+      if (line.kind === 'P') {
+        if (!Array.isArray(line.filters)) throw new Error('saved search index has a malformed phrase filter line');
+        for (const f of line.filters) {
+          if (typeof f !== 'string') throw new Error('saved search index has a malformed phrase filter line');
+          if (f !== '') phrases.set(filtered, decodeWords(f));
+          filtered++;
+        }
+      } else if (line.kind === 'R') {
         if (!Array.isArray(line.records)) throw new Error('saved search index has a malformed record line');
         for (const r of line.records) {
           if (typeof r?.path !== 'string' || typeof r.id !== 'string' || typeof r.title !== 'string' || !Array.isArray(r.tags)) {
@@ -201,9 +229,10 @@ export class LexicalEngine {
       if (path === null || !records.has(path) || docs.has(path)) throw new Error('saved search index records and documents disagree');
       docs.set(path, doc);
     }
-    if (docs.size !== records.size) throw new Error('saved search index records and documents disagree');
+    if (docs.size !== records.size || filtered > index.documentCount) throw new Error('saved search index records and documents disagree');
     index.version = this.index.version + 1;
     this.index = index;
+    this.phrases = phrases;
     this.records.clear();
     this.docs.clear();
     this.byDoc = [];
@@ -382,6 +411,8 @@ export class LexicalEngine {
       return smallest;
     };
     const termSets = new Map<QueryNode, Set<string>>();
+    const phraseKeyCache = new Map<QueryNode, number[] | null>();
+    for (const node of hits.keys()) if (node.kind === 'phrase') phraseKeyCache.set(node, phraseKeys(node.text.normalize('NFC')));
     const index: TermLookup = {
       score: (node, path) => {
         const doc = this.docs.get(path);
@@ -396,6 +427,12 @@ export class LexicalEngine {
         return set;
       },
       regex: (node, path) => regexHits.get(node)?.has(path) ?? false,
+      mayHold: (node, path) => {
+        const keys = phraseKeyCache.get(node);
+        if (keys === undefined || keys === null) return true;
+        const doc = this.docs.get(path);
+        return doc === undefined || this.phrases.mayHold(doc, keys);
+      },
     };
     const terms: MatchedTerms = (path) => this.matchedTerms(path, positive);
     return { index, hits, required, match: (note, score, text) => new LazyMatch(note, score, terms, text) };

@@ -88,3 +88,35 @@ export function postingField(code: number): number {
 export function postingFrequency(code: number): number {
   return code >>> FIELD_BITS;
 }
+
+/** Characters per 32-bit word in {@link encodeWords}: 6 bits each. */
+const WORD_CHARS = 6;
+
+/** Encodes 32-bit words (a phrase filter) as {@link WORD_CHARS} base64url characters each, low bits first. */
+export function encodeWords(words: Uint32Array): string {
+  let out = '';
+  for (const w of words) for (let k = 0; k < WORD_CHARS; k++) out += ALPHABET[Math.floor(w / 2 ** (6 * k)) & 63];
+  return out;
+}
+
+/**
+ * Decodes a string written by {@link encodeWords}.
+ * @throws Error when its length is not a whole number of words, or it holds a character
+ *   outside the alphabet or a word above 32 bits
+ */
+export function decodeWords(text: string): Uint32Array {
+  if (text.length % WORD_CHARS !== 0) throw new Error('saved search index has a truncated phrase filter');
+  const out = new Uint32Array(text.length / WORD_CHARS);
+  for (let i = 0; i < out.length; i++) {
+    let w = 0;
+    for (let k = 0; k < WORD_CHARS; k++) {
+      const c = text.charCodeAt(i * WORD_CHARS + k);
+      const v = c < 128 ? VALUE[c] : -1;
+      if (v < 0) throw new Error('saved search index has a damaged phrase filter');
+      w += v * 2 ** (6 * k);
+    }
+    if (w > 0xffffffff) throw new Error('saved search index has a damaged phrase filter');
+    out[i] = w;
+  }
+  return out;
+}
