@@ -33,28 +33,37 @@ export function encodePostings(values: Uint32Array, count: number, renumber: Int
  * @throws Error when the text holds a character outside the alphabet or ends mid-number
  */
 export function decodePostings(text: string): Uint32Array {
-  const out: number[] = [];
-  let prev = 0;
-  let value = 0;
-  let shift = 0;
+  // Each number ends at a character without the "more follows" bit: count them, then fill an
+  // array of exactly that size (no growing JS array of numbers, which a load of 100k notes'
+  // postings turns into tens of millions of boxed values).
+  let count = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     const v = c < 128 ? VALUE[c] : -1;
     if (v < 0) throw new Error('saved search index has a damaged posting list');
+    if ((v & 32) === 0) count++;
+  }
+  const out = new Uint32Array(count);
+  let n = 0;
+  let prev = 0;
+  let value = 0;
+  let shift = 0;
+  for (let i = 0; i < text.length; i++) {
+    const v = VALUE[text.charCodeAt(i)];
     value += (v & 31) * 2 ** shift;
     if (v & 32) {
       shift += 5;
       continue;
     }
-    if (out.length % 2 === 0) {
+    if (n % 2 === 0) {
       prev += value;
-      out.push(prev);
-    } else out.push(value);
+      out[n++] = prev;
+    } else out[n++] = value;
     value = 0;
     shift = 0;
   }
-  if (shift !== 0 || out.length % 2 !== 0) throw new Error('saved search index has a truncated posting list');
-  return Uint32Array.from(out);
+  if (shift !== 0 || count % 2 !== 0) throw new Error('saved search index has a truncated posting list');
+  return out;
 }
 
 function varint(n: number): string {
