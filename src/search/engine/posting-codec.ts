@@ -8,6 +8,7 @@
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) VALUE[ALPHABET.charCodeAt(i)] = i;
+const ALPHABET_CODES = Uint16Array.from(ALPHABET, (ch) => ch.charCodeAt(0));
 
 /**
  * Encodes `count` unsigned 32-bit integers from `values`, each entry pair `[doc, code]` with
@@ -103,9 +104,19 @@ const WORD_CHARS = 6;
 
 /** Encodes 32-bit words (a phrase filter) as {@link WORD_CHARS} base64url characters each, low bits first. */
 export function encodeWords(words: Uint32Array): string {
-  let out = '';
-  for (const w of words) for (let k = 0; k < WORD_CHARS; k++) out += ALPHABET[Math.floor(w / 2 ** (6 * k)) & 63];
-  return out;
+  // Character codes first, then strings of a few thousand at once: appending one character at
+  // a time builds a rope V8 must flatten, which made saving 14k notes' filters take seconds.
+  const codes = new Uint16Array(words.length * WORD_CHARS);
+  for (let i = 0; i < words.length; i++) {
+    let w = words[i];
+    for (let k = 0; k < WORD_CHARS; k++) {
+      codes[i * WORD_CHARS + k] = ALPHABET_CODES[w & 63];
+      w >>>= 6;
+    }
+  }
+  const parts: string[] = [];
+  for (let at = 0; at < codes.length; at += 4096) parts.push(String.fromCharCode(...codes.subarray(at, at + 4096)));
+  return parts.join('');
 }
 
 /**
