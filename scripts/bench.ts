@@ -50,7 +50,7 @@ async function main(argv: string[]): Promise<void> {
     await benchLargeVault(Plugin, LARGE_ARCHIVE, { peer: withPeer ? { rounds: 3, budgetMs: 40_000 } : null, throughputMs: 10_000 }, log);
   }
   if (parts.includes('scale')) {
-    await scalingTable(Plugin, sizes, log);
+    await scalingTable(Plugin, sizes, LARGE_ARCHIVE, log);
     if (!sizes.some((n) => n >= 100_000)) log('  (100k notes only with --full or --scale 1000,10000,100000)');
   }
   if (parts.includes('semantic')) {

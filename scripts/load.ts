@@ -6,17 +6,19 @@
  *   read_note and search with 1, 8 and 32 sessions (calls/s, p50, p99) on the demo vault and
  *   on the 14k-note vault (../shared/vaults/windows-powershell-docs.tar.zst, skipped when
  *   absent); then heap and RSS after GC every 10% of 100,000 calls on the demo vault, with
- *   their fitted growth per 10,000 calls.
+ *   their fitted growth per 10,000 calls; with `--only scale`, read_note and search with 8
+ *   sessions on the bench's generated 100k-note vault (generated once into the temp dir).
  *
  *   --quick          2 s per cell and 20,000 calls for memory
  *   --duration s     seconds per cell (default 10)
  *   --memory-calls n calls of the memory run (default 100000)
- *   --only a,b       parts among demo, large, memory
+ *   --only a,b       parts among demo, large, memory, scale (scale only when named)
  */
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { generateVault, generatedQueries, heavyQueries } from './bench/generate-vault';
 import { unpackLargeVault, LARGE_QUERIES } from './bench/large-vault';
 import { ms, type Log } from './bench/measure';
 import { drive, type DriveResult, type ToolCall } from './load/drive';
@@ -46,7 +48,7 @@ async function readablePaths(server: ServerChild, max: number): Promise<string[]
 }
 
 /** The table of one vault: read_note and search at each session count. */
-async function vaultTable(label: string, vault: string, queries: string[], durationS: number, log: Log): Promise<void> {
+async function vaultTable(label: string, vault: string, queries: string[], durationS: number, log: Log, sessionCounts = SESSION_COUNTS): Promise<void> {
   const server = await startServerChild(vault);
   try {
     const paths = await readablePaths(server, 100);
@@ -57,7 +59,7 @@ async function vaultTable(label: string, vault: string, queries: string[], durat
     log(`\n${label}: ${server.paths.length} notes, ${durationS} s per row`);
     log('tool        sessions   calls/s   p50 ms   p99 ms     calls  failed');
     for (const [tool, calls] of workloads) {
-      for (const sessions of SESSION_COUNTS) {
+      for (const sessions of sessionCounts) {
         const r: DriveResult = await drive(server.port, server.token, calls, { sessions, durationS });
         log(`${tool.padEnd(11)} ${String(sessions).padStart(8)} ${r.callsPerSecond.toFixed(0).padStart(9)} ${ms(r.p50).padStart(8)} ${ms(r.p99).padStart(8)} ${String(r.calls).padStart(9)} ${String(r.failed).padStart(7)}`);
       }
@@ -79,6 +81,10 @@ async function main(argv: string[]): Promise<void> {
     if (options.parts.includes('large')) {
       const large = await unpackLargeVault(LARGE_ARCHIVE, log);
       if (large) await vaultTable('14k vault (windows-powershell-docs)', large, LARGE_QUERIES, options.durationS, log);
+    }
+    if (options.parts.includes('scale')) {
+      const vault = await generateVault(nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated'), 100_000);
+      await vaultTable('generated 100k vault (bench query mix and its heavy queries)', vault.path, [...generatedQueries(), ...heavyQueries()], options.durationS, log, [8]);
     }
     if (options.parts.includes('memory')) {
       const server = await startServerChild(demo);

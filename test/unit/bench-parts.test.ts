@@ -8,6 +8,7 @@ import * as nodePath from 'node:path';
 import VaultMcpPlugin from '../../src/main';
 import { DEFAULT_SCALE, FULL_SCALE, parseBenchArgs } from '../../scripts/bench/options';
 import { percentiles } from '../../scripts/bench/measure';
+import { parseLoadArgs } from '../../scripts/load/options';
 import { generateVault, generatedQueries, vocabularyWord, VOCABULARY_SIZE } from '../../scripts/bench/generate-vault';
 import { benchPeerSearch } from '../../scripts/bench/peer';
 import { measureThroughput } from '../../scripts/bench/throughput';
@@ -139,5 +140,16 @@ describe('measureThroughput', () => {
   });
   it('refuses an empty workload', async () => {
     await expect(measureThroughput('http://127.0.0.1:1/mcp', 'x', { queries: [], paths: ['a.md'] })).rejects.toThrow(/at least one query and one path/);
+  });
+});
+
+describe('load flags', () => {
+  it('runs the 100k table only when --only names it', () => {
+    expect(parseLoadArgs([]).parts).toEqual(['demo', 'large', 'memory']);
+    expect(parseLoadArgs(['--quick']).parts).not.toContain('scale');
+    expect(parseLoadArgs(['--only', 'scale', '--duration', '5'])).toMatchObject({ parts: ['scale'], durationS: 5 });
+  });
+  it('names the parts when --only gets an unknown one', () => {
+    expect(() => parseLoadArgs(['--only', 'huge'])).toThrow(/--only wants parts among demo, large, memory, scale .*got "huge"/);
   });
 });

@@ -108,6 +108,41 @@ describe('SearchIndex persistence in the plugin folder', () => {
     second.stop();
   });
 
+  it('rebuilds an index saved by format 4 (no phrase filters) instead of loading it without them', async () => {
+    const first = indexOver(tv);
+    await first.start();
+    first.stop();
+    const lines = (await fsp.readFile(savedFile(tv), 'utf8')).split('\n');
+    expect(lines.some((line) => line.startsWith('["P"'))).toBe(true);
+    const old = [JSON.stringify({ format: 4 }), ...lines.slice(1).filter((line) => !line.startsWith('["P"'))];
+    await fsp.writeFile(savedFile(tv), old.join('\n'));
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const second = indexOver(tv);
+    await second.start();
+    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/another version; rebuilding/)]);
+    warn.mockRestore();
+    expect(second.stats).toMatchObject({ warm: false, complete: true });
+    second.stop();
+    expect((await readSaved(tv)).format).toBe(INDEX_FORMAT);
+  });
+
+  it('keeps phrase filters across a warm start: a phrase finds the same notes from the saved index', async () => {
+    await fsp.writeFile(nodePath.join(tv.dir, 'Gamma.md'), 'The quick brown fox jumps.\n');
+    await tv.app.vault.syncFromDisk();
+    await tv.app.metadataCache.whenResolved();
+    const first = indexOver(tv);
+    await first.start();
+    const cold = await paths(first, '"QUICK   brown"');
+    first.stop();
+    const second = indexOver(tv);
+    await second.start();
+    expect(second.stats.warm).toBe(true);
+    expect(await paths(second, '"QUICK   brown"')).toEqual(cold);
+    expect(cold).toEqual(['Gamma.md']);
+    expect(await paths(second, '"brown quick"')).toEqual([]);
+    second.stop();
+  });
+
   it('rebuilds an index saved by the previous format (3: six fields, no aliases, words unstemmed) instead of misreading it', async () => {
     await fsp.writeFile(nodePath.join(tv.dir, 'Beta.md'), '---\ntags: [fruit]\naliases: [Plantain]\n---\nBanana apricot.\n');
     await tv.app.vault.syncFromDisk();
@@ -144,6 +179,7 @@ describe('SearchIndex persistence in the plugin folder', () => {
     ['a line that is not JSON', `{"format":${INDEX_FORMAT}}\n["M",[["Alpha.md",1,2]]]\n["R",[{"path":"Alpha.md"`],
     ['a damaged record', `{"format":${INDEX_FORMAT}}\n["R",[{"nope":true}]]`],
     ['a line of unknown kind', `{"format":${INDEX_FORMAT}}\n["X",[]]`],
+    ['a damaged phrase filter', `{"format":${INDEX_FORMAT}}\n["P",["AB*"]]`],
     [
       'records and documents that disagree',
       `{"format":${INDEX_FORMAT}}\n["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]\n["D",[["Other.md",1,1,1,1,0,0,0]]]`,

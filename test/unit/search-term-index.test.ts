@@ -1,6 +1,8 @@
 import { decodePostings, encodePostings } from '../../src/search/engine/posting-codec';
 import { TermDictionary } from '../../src/search/engine/term-dictionary';
-import { BM25F, FIELD_COUNT, TermIndex, type CorpusView, type IndexLine } from '../../src/search/engine/term-index';
+import { BM25F } from '../../src/search/engine/bm25';
+import { FIELD_COUNT } from '../../src/search/engine/note-fields';
+import { TermIndex, type CorpusView, type IndexLine } from '../../src/search/engine/term-index';
 import { LexicalEngine, type EngineLine } from '../../src/search/engine/lexical-engine';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';

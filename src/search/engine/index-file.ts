@@ -9,16 +9,17 @@ import type { EngineLine, LexicalEngine } from './lexical-engine';
  * Layout (format 2 and later): newline-separated JSON values. The first line is the header
  * `{"format":2}`; every other line is `[kind, payload]`: `"M"` a chunk of the manifest as
  * `[path, mtime, size]` rows, then the engine's lines (`"R"` note records, `"D"` document
- * rows, `"T"` terms with their encoded postings; see LexicalEngine.lines). Lines are parsed
+ * rows, `"T"` terms with their encoded postings, `"P"` phrase filters; see LexicalEngine.lines). Lines are parsed
  * and written one at a time so neither load nor save blocks the event loop for long.
- * Format 1 was MiniSearch's JSON in one object; such a file is rebuilt.
+ * Format 1 was MiniSearch's JSON in one object; format 4 had no phrase filters; such files
+ * are rebuilt.
  */
 
 /**
  * Version of the saved layout, tokenizer, fields and posting encoding. Bump it whenever any
  * of them changes: an index saved by an older version is then rebuilt instead of loaded.
  */
-export const INDEX_FORMAT = 4;
+export const INDEX_FORMAT = 5;
 
 /** File name of the saved index in the plugin folder. */
 export const INDEX_FILE = 'search-index.json';
@@ -49,7 +50,7 @@ export async function encodeIndex(engine: LexicalEngine, manifest: ReadonlyMap<s
   await pause();
   if (engine.version !== version) return null;
   for (const line of engine.lines()) {
-    out.push(JSON.stringify([line.kind, line.kind === 'R' ? line.records : line.kind === 'D' ? line.rows : line.pairs]));
+    out.push(JSON.stringify([line.kind, payloadOf(line)]));
     await pause();
     if (engine.version !== version) return null;
   }
@@ -103,6 +104,7 @@ export function openIndex(text: string): SavedIndex | null {
         } else if (kind === 'R') yield { kind, records: payload as never };
         else if (kind === 'D') yield { kind, rows: payload as never };
         else if (kind === 'T') yield { kind, pairs: payload as never };
+        else if (kind === 'P') yield { kind, filters: payload as never };
         else throw new Error(`saved search index has a line of unknown kind ${JSON.stringify(kind)}`);
       }
     },
@@ -117,4 +119,18 @@ export function openIndex(text: string): SavedIndex | null {
 export function isOtherIndexFormat(text: string): boolean {
   const format = /^\s*\{\s*"format"\s*:\s*(\d+)/.exec(text.slice(0, 100));
   return format !== null && Number(format[1]) !== INDEX_FORMAT;
+}
+
+/** The payload of one engine line as saved. */
+function payloadOf(line: EngineLine): unknown[] {
+  switch (line.kind) {
+    case 'R':
+      return line.records;
+    case 'D':
+      return line.rows;
+    case 'T':
+      return line.pairs;
+    case 'P':
+      return line.filters;
+  }
 }

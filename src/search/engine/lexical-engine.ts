@@ -3,19 +3,20 @@ import type { NoteRecord } from '../query/note-filters';
 import { decidedByIndex, evaluate, evaluateBatch, needsText, recordRegexInputs, regexNodes, termNodes, userRegex, type TermLookup } from '../query/query-eval';
 import type { RegexGuard } from '../query/regex-guard';
 import { bodyStart } from '../../vault/content/note-body';
-import { FIELDS, fieldTexts } from './note-fields';
+import { FIELD_BOOSTS, fieldTexts } from './note-fields';
 import { LazyMatch, type EngineMatch, type EngineResult, type MatchedTerms } from './engine-match';
 import { scoreFilterWord, type NodeHits } from './filter-terms';
 import { TermIndex, type CorpusView, type Expansion, type IndexLine } from './term-index';
 import { titleStems } from './ranked-search';
 import { rankedMatches } from './ranked-matches';
+import { PhraseFilters, phraseKeys } from './phrase-filter';
 import { bestFirst } from './top-k';
 import { queryTerms } from './tokenizer';
 import { negatedMode, phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
 
 /**
  * The lexical index over plain note data, never the vault or metadata cache: an inverted
- * index of our own ({@link TermIndex}, BM25F over the fields of {@link FIELDS}) for ranked
+ * index of our own ({@link TermIndex}, BM25F over the field table of note-fields.ts) for ranked
  * term lookup, plus per-note records for the filters. A query of plain words is ranked
  * retrieval (ranked-search.ts); a query with any operator is a filter with Obsidian's meaning
  * (query-eval.ts), its matches ordered by the same scores. `SearchIndex` feeds it from
@@ -43,7 +44,6 @@ export interface CallerAccess {
 /** Reads a note's current full text by path; may reject when the note is gone. */
 export type TextLoader = (path: string) => Promise<string>;
 
-const BOOST: readonly number[] = FIELDS.map((f) => f.boost);
 /** Callers whose {@link CorpusView} is kept (the most recently used ones). */
 const CACHED_VIEWS = 8;
 /** Notes whose text is read at once while verifying phrases and regexes. */
@@ -51,14 +51,16 @@ const READ_BATCH = 32;
 /** Note records per saved line. */
 const RECORD_LINE_ROWS = 1000;
 
-/** One line of the saved engine: note records (`R`), or a line of the term index (`D`, `T`). */
-export type EngineLine = IndexLine | { kind: 'R'; records: NoteRecord[] };
+/** One line of the saved engine: note records (`R`), a line of the term index (`D`, `T`), or phrase filters (`P`, encodeWords, in doc order). */
+export type EngineLine = IndexLine | { kind: 'R'; records: NoteRecord[] } | { kind: 'P'; filters: string[] };
 
 export type { EngineMatch, EngineResult } from './engine-match';
 
 /** The in-memory lexical index. Not thread-safe across awaits: callers serialize writes. */
 export class LexicalEngine {
   private index = new TermIndex();
+  /** Each doc id's phrase filter (phrase-filter.ts): which notes the text pass of a phrase need not read. */
+  private phrases = new PhraseFilters();
   private readonly records = new Map<string, NoteRecord>();
   /** Doc id in `index` of every indexed note, by path. */
   private readonly docs = new Map<string, number>();
@@ -91,6 +93,7 @@ export class LexicalEngine {
     this.records.set(note.path, record);
     const fields = fieldTexts(note);
     const doc = this.index.add(note.path, fields);
+    this.phrases.add(doc, note.title, text);
     this.docs.set(note.path, doc);
     this.byDoc[doc] = record;
   }
@@ -102,6 +105,7 @@ export class LexicalEngine {
     this.docs.delete(path);
     if (doc !== undefined) {
       this.index.remove(doc);
+      this.phrases.remove(doc);
       this.byDoc[doc] = undefined;
     }
     return true;
@@ -116,17 +120,19 @@ export class LexicalEngine {
     this.titles = [];
     this.views.clear();
     this.index = new TermIndex();
+    this.phrases = new PhraseFilters();
     this.index.version = version + 1;
   }
 
   /** See TermIndex.trimSteps: drops the index's spare capacity in steps the caller may yield between. */
-  trimSteps(): Generator<void> {
-    return this.index.trimSteps();
+  *trimSteps(): Generator<void> {
+    yield* this.index.trimSteps();
+    this.phrases.trim();
   }
 
   /** Bytes of the index's typed arrays by structure (see TermIndex.bytes), and its term count; for the bench. */
-  footprint(): ReturnType<TermIndex['bytes']> & { terms: number } {
-    return { ...this.index.bytes(), terms: this.index.dict.size };
+  footprint(): ReturnType<TermIndex['bytes']> & { phraseFilters: number; terms: number } {
+    return { ...this.index.bytes(), phraseFilters: this.phrases.bytes(), terms: this.index.dict.size };
   }
 
   /** Vault paths of every indexed note. */
@@ -150,6 +156,12 @@ export class LexicalEngine {
     }
     if (records.length > 0) yield { kind: 'R', records };
     yield* this.index.lines();
+    for (const filters of this.phrases.savedLines(this.indexedDocs(), RECORD_LINE_ROWS)) yield { kind: 'P', filters };
+  }
+
+  /** Doc ids that hold a note, ascending. */
+  private *indexedDocs(): Generator<number> {
+    for (let doc = 0; doc < this.byDoc.length; doc++) if (this.index.keyOf(doc) !== null) yield doc;
   }
 
   /**
@@ -161,9 +173,12 @@ export class LexicalEngine {
    */
   async load(lines: Iterable<EngineLine>, pause: () => Promise<void>): Promise<void> {
     const index = new TermIndex();
+    const phrases = new PhraseFilters();
+    let filtered = 0;
     const records = new Map<string, NoteRecord>();
     for (const line of lines) {
-      if (line.kind === 'R') {
+      if (line.kind === 'P') filtered += phrases.loadSavedLine(line.filters, filtered);
+      else if (line.kind === 'R') {
         if (!Array.isArray(line.records)) throw new Error('saved search index has a malformed record line');
         for (const r of line.records) {
           if (typeof r?.path !== 'string' || typeof r.id !== 'string' || typeof r.title !== 'string' || !Array.isArray(r.tags)) {
@@ -180,9 +195,10 @@ export class LexicalEngine {
       if (path === null || !records.has(path) || docs.has(path)) throw new Error('saved search index records and documents disagree');
       docs.set(path, doc);
     }
-    if (docs.size !== records.size) throw new Error('saved search index records and documents disagree');
+    if (docs.size !== records.size || filtered > index.documentCount) throw new Error('saved search index records and documents disagree');
     index.version = this.index.version + 1;
     this.index = index;
+    this.phrases = phrases;
     this.records.clear();
     this.docs.clear();
     this.byDoc = [];
@@ -217,7 +233,7 @@ export class LexicalEngine {
     const view = this.viewOf(access);
     const words = plainWords(query);
     if (words !== null) {
-      const source = { index: this.index, boosts: BOOST, view, note: (doc: number) => this.byDoc[doc], title: (doc: number) => (this.titles[doc] ??= titleStems(this.byDoc[doc]?.title ?? '')) };
+      const source = { index: this.index, boosts: FIELD_BOOSTS, view, note: (doc: number) => this.byDoc[doc], title: (doc: number) => (this.titles[doc] ??= titleStems(this.byDoc[doc]?.title ?? '')) };
       return rankedMatches(words, source, (path, expansions) => this.matchedTerms(path, expansions), ranked);
     }
     const regexHits = new Map<QueryNode, Set<string>>();
@@ -312,7 +328,7 @@ export class LexicalEngine {
     for (const { node, negated } of termNodes(query)) {
       if ((node.kind !== 'word' && node.kind !== 'phrase') || queryTerms(node.text).length === 0 || hits.has(node)) continue;
       const mode = node.kind === 'phrase' ? phraseMode : negated ? negatedMode : wordMode;
-      const found = scoreFilterWord(this.index, node.text, mode, BOOST, view);
+      const found = scoreFilterWord(this.index, node.text, mode, FIELD_BOOSTS, view);
       hits.set(node, found);
       if (!negated && node.kind === 'word' && decidedByIndex(node.text)) positive.push(...found.expansions);
     }
@@ -325,6 +341,8 @@ export class LexicalEngine {
       return smallest;
     };
     const termSets = new Map<QueryNode, Set<string>>();
+    const phraseKeyCache = new Map<QueryNode, number[] | null>();
+    for (const node of hits.keys()) if (node.kind === 'phrase') phraseKeyCache.set(node, phraseKeys(node.text.normalize('NFC')));
     const index: TermLookup = {
       score: (node, path) => {
         const doc = this.docs.get(path);
@@ -339,6 +357,12 @@ export class LexicalEngine {
         return set;
       },
       regex: (node, path) => regexHits.get(node)?.has(path) ?? false,
+      mayHold: (node, path) => {
+        const keys = phraseKeyCache.get(node);
+        if (keys === undefined || keys === null) return true;
+        const doc = this.docs.get(path);
+        return doc === undefined || this.phrases.mayHold(doc, keys);
+      },
     };
     const terms: MatchedTerms = (path) => this.matchedTerms(path, positive);
     return { index, hits, required, match: (note, score, text) => new LazyMatch(note, score, terms, text) };

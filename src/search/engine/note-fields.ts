@@ -1,5 +1,4 @@
 import { bodyStart } from '../../vault/content/note-body';
-import { FIELD_COUNT } from './term-index';
 
 /**
  * How a note becomes the texts of the index's fields (TermIndex: one string per field
@@ -25,7 +24,14 @@ export const FIELDS = [
   { name: 'properties', boost: 0.8 },
   { name: 'aliases', boost: 6 },
 ] as const;
-const FIELD = { title: 0, path: 1, body: 2, headings: 3, tags: 4, properties: 5, aliases: 6 };
+/** A field's name in {@link FIELDS}. */
+export type FieldName = (typeof FIELDS)[number]['name'];
+/** Number of indexed fields; field numbers are 0 ≤ f < FIELD_COUNT, the positions in {@link FIELDS}. */
+export const FIELD_COUNT = FIELDS.length;
+/** Each field's BM25F weight by field number, read from {@link FIELDS}. */
+export const FIELD_BOOSTS: readonly number[] = FIELDS.map((f) => f.boost);
+/** Field number by name, read from {@link FIELDS}. */
+const FIELD = Object.fromEntries(FIELDS.map((f, i) => [f.name, i])) as Record<FieldName, number>;
 /** Frontmatter keys with a field of their own, left out of `properties` (Obsidian's aliases and tags keys). */
 const OWN_FIELD_KEYS = new Set(['aliases', 'alias', 'tags', 'tag']);
 /** What {@link fieldTexts} reads of a note: its record's path, title, tags and frontmatter, its full text and heading texts. */

@@ -8,6 +8,7 @@
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) VALUE[ALPHABET.charCodeAt(i)] = i;
+const ALPHABET_CODES = Uint16Array.from(ALPHABET, (ch) => ch.charCodeAt(0));
 
 /**
  * Encodes `count` unsigned 32-bit integers from `values`, each entry pair `[doc, code]` with
@@ -33,28 +34,37 @@ export function encodePostings(values: Uint32Array, count: number, renumber: Int
  * @throws Error when the text holds a character outside the alphabet or ends mid-number
  */
 export function decodePostings(text: string): Uint32Array {
-  const out: number[] = [];
-  let prev = 0;
-  let value = 0;
-  let shift = 0;
+  // Each number ends at a character without the "more follows" bit: count them, then fill an
+  // array of exactly that size (no growing JS array of numbers, which a load of 100k notes'
+  // postings turns into tens of millions of boxed values).
+  let count = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     const v = c < 128 ? VALUE[c] : -1;
     if (v < 0) throw new Error('saved search index has a damaged posting list');
+    if ((v & 32) === 0) count++;
+  }
+  const out = new Uint32Array(count);
+  let n = 0;
+  let prev = 0;
+  let value = 0;
+  let shift = 0;
+  for (let i = 0; i < text.length; i++) {
+    const v = VALUE[text.charCodeAt(i)];
     value += (v & 31) * 2 ** shift;
     if (v & 32) {
       shift += 5;
       continue;
     }
-    if (out.length % 2 === 0) {
+    if (n % 2 === 0) {
       prev += value;
-      out.push(prev);
-    } else out.push(value);
+      out[n++] = prev;
+    } else out[n++] = value;
     value = 0;
     shift = 0;
   }
-  if (shift !== 0 || out.length % 2 !== 0) throw new Error('saved search index has a truncated posting list');
-  return Uint32Array.from(out);
+  if (shift !== 0 || count % 2 !== 0) throw new Error('saved search index has a truncated posting list');
+  return out;
 }
 
 function varint(n: number): string {
@@ -64,4 +74,69 @@ function varint(n: number): string {
     n = Math.floor(n / 32);
   }
   return s + ALPHABET[n];
+}
+
+/** Bits of a posting's code that hold the field number: fields are 0 ≤ f < 2^FIELD_BITS. */
+export const FIELD_BITS = 3;
+const FIELD_MASK = (1 << FIELD_BITS) - 1;
+
+/**
+ * A posting's code: the field number in the low {@link FIELD_BITS} bits, the term's frequency
+ * in that field above them.
+ * @param field 0 ≤ field < 2^FIELD_BITS; @param frequency ≥ 1, below 2^(32 − FIELD_BITS)
+ */
+export function packPosting(field: number, frequency: number): number {
+  return (field | (frequency << FIELD_BITS)) >>> 0;
+}
+
+/** The field number of a code made by {@link packPosting}. */
+export function postingField(code: number): number {
+  return code & FIELD_MASK;
+}
+
+/** The term frequency of a code made by {@link packPosting}. */
+export function postingFrequency(code: number): number {
+  return code >>> FIELD_BITS;
+}
+
+/** Characters per 32-bit word in {@link encodeWords}: 6 bits each. */
+const WORD_CHARS = 6;
+
+/** Encodes 32-bit words (a phrase filter) as {@link WORD_CHARS} base64url characters each, low bits first. */
+export function encodeWords(words: Uint32Array): string {
+  // Character codes first, then strings of a few thousand at once: appending one character at
+  // a time builds a rope V8 must flatten, which made saving 14k notes' filters take seconds.
+  const codes = new Uint16Array(words.length * WORD_CHARS);
+  for (let i = 0; i < words.length; i++) {
+    let w = words[i];
+    for (let k = 0; k < WORD_CHARS; k++) {
+      codes[i * WORD_CHARS + k] = ALPHABET_CODES[w & 63];
+      w >>>= 6;
+    }
+  }
+  const parts: string[] = [];
+  for (let at = 0; at < codes.length; at += 4096) parts.push(String.fromCharCode(...codes.subarray(at, at + 4096)));
+  return parts.join('');
+}
+
+/**
+ * Decodes a string written by {@link encodeWords}.
+ * @throws Error when its length is not a whole number of words, or it holds a character
+ *   outside the alphabet or a word above 32 bits
+ */
+export function decodeWords(text: string): Uint32Array {
+  if (text.length % WORD_CHARS !== 0) throw new Error('saved search index has a truncated phrase filter');
+  const out = new Uint32Array(text.length / WORD_CHARS);
+  for (let i = 0; i < out.length; i++) {
+    let w = 0;
+    for (let k = 0; k < WORD_CHARS; k++) {
+      const c = text.charCodeAt(i * WORD_CHARS + k);
+      const v = c < 128 ? VALUE[c] : -1;
+      if (v < 0) throw new Error('saved search index has a damaged phrase filter');
+      w += v * 2 ** (6 * k);
+    }
+    if (w > 0xffffffff) throw new Error('saved search index has a damaged phrase filter');
+    out[i] = w;
+  }
+  return out;
 }

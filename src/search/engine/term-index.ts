@@ -1,7 +1,12 @@
-import { decodePostings, encodePostings } from './posting-codec';
+import { BM25F, bm25Idf, bm25Saturate, fieldFrequency, lengthNormalizers } from './bm25';
+import { DocTermLists } from './doc-term-lists';
+import { FIELD_COUNT } from './note-fields';
+import { FIELD_BITS, decodePostings, encodePostings, packPosting, postingField, postingFrequency } from './posting-codec';
+import { PostingLists } from './posting-lists';
 import { StemGroups } from './stemming';
 import { TermDictionary } from './term-dictionary';
 import { indexTerms } from './tokenizer';
+import { grow, growBytes } from './typed-growth';
 
 /**
  * The inverted index behind {@link LexicalEngine}: for each term, the documents and fields it
@@ -11,19 +16,17 @@ import { indexTerms } from './tokenizer';
  * {@link CorpusView}, the documents one caller may see, so a note hidden from the caller
  * changes no score it sees.
  *
- * Memory layout, measured at 100k generated notes (docs/performance.md): a posting list is a
- * `Uint32Array` of pairs `[doc id, field | frequency << 3]`, sorted by doc id, grown by
- * doubling while indexing and trimmed to its length by {@link trim} once a build ends;
- * per-document field lengths are one flat `Uint32Array`, and so are the documents' own term
- * lists ({@link DocTermLists}: one arena, no object per document). Doc ids are dense and only
+ * Memory layout, measured at 100k generated notes (docs/performance.md): posting lists are
+ * {@link PostingLists} (one `Uint32Array` of pairs `[doc id, packPosting(field, frequency)]`
+ * per term); per-document field lengths are one flat `Uint32Array`, and the documents' own
+ * term lists are {@link DocTermLists} (fixed-size pages, no object per document). Doc ids are dense and only
  * grow: a re-added document gets a new id, the old one is removed from every posting list it
  * was in (the document's own term list says which). A document loaded from a saved index has
  * no term list: when it is removed it is tombstoned instead, skipped by every lookup, and
  * dropped for good by the next save (which renumbers documents densely).
  */
 
-/** Number of indexed fields per document; field numbers are 0 ≤ f < FIELD_COUNT (at most 8: 3 bits of a posting). */
-export const FIELD_COUNT = 7;
+if (FIELD_COUNT > 1 << FIELD_BITS) throw new Error(`the field table has ${FIELD_COUNT} fields; a posting's code holds at most ${1 << FIELD_BITS}`);
 
 /** One term a query word expands to, with its weight (1 exact; less for prefix and typo matches). */
 export interface Expansion {
@@ -40,17 +43,6 @@ export interface ExpandMode {
 /** Saved state of one chunk of documents: `[key, field lengths...]` per document, in id order. */
 export type DocRow = [key: string, ...lengths: number[]];
 
-/**
- * BM25F parameters (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and
- * Beyond", 2009, §3.3, the simple BM25F): a query term's pseudo-frequency in a document is
- * `Σ_fields boost_f · tf_f / (1 − b + b · len_f / avglen_f)`, saturated once as
- * `idf · x · (k1 + 1) / (k1 + x)` with `idf = ln(1 + (N − df + 0.5) / (df + 0.5))`.
- * k1 = 2, the top of the usual 1.2–2 range: field weights add up before the one saturation, so
- * a low k1 lets a long note that repeats every query word reach the ceiling as a note about
- * them does (chosen on the bench's tuning half: help MRR@10 0.71 → 0.74 for natural-language
- * questions, PowerShell unchanged there; 3 gave the same).
- */
-export const BM25F = { k1: 2, b: 0.75 } as const;
 /** MiniSearch 7's default weights for prefix and fuzzy expansions. */
 const PREFIX_WEIGHT = 0.375;
 const FUZZY_WEIGHT = 0.45;
@@ -58,8 +50,6 @@ const FUZZY_WEIGHT = 0.45;
 const TERM_LINE_CHARS = 1 << 18;
 /** Documents per saved doc line. */
 const DOC_LINE_ROWS = 2000;
-/** Posting lists trimmed per step of {@link TermIndex.trimSteps} (a few ms of copying at 100k notes). */
-const TRIM_STEP_LISTS = 1024;
 
 /** Scores summed per document for one query term: `values` by doc id, `docs` the ids with a score, in first-scored order. */
 export interface ScoreSheet {
@@ -86,8 +76,7 @@ export type IndexLine = { kind: 'D'; rows: DocRow[] } | { kind: 'T'; pairs: stri
 /** The inverted index itself (see the comment at the top of this file). Not thread-safe: callers serialize writes. */
 export class TermIndex {
   readonly dict = new TermDictionary();
-  private post: (Uint32Array | null)[] = [];
-  private postLen: number[] = [];
+  private readonly post = new PostingLists();
   private docKey: (string | null)[] = [];
   private fieldLen = new Uint32Array(FIELD_COUNT * 1024);
   private readonly docTerms = new DocTermLists();
@@ -138,7 +127,7 @@ export class TermIndex {
         if (this.counts[id]++ === 0) touched.push(id);
       }
       for (const id of touched) {
-        this.append(id, doc, f | (this.counts[id] << 3));
+        this.post.append(id, doc, packPosting(f, this.counts[id]));
         this.counts[id] = 0;
         if (this.seen[id] !== doc + 1) {
           this.seen[id] = doc + 1;
@@ -164,17 +153,7 @@ export class TermIndex {
       this.deadCount++;
       return;
     }
-    for (const id of terms) {
-      const list = this.postingsOf(id);
-      const len = this.postLen[id];
-      const at = lowerBound(list, len, doc);
-      let end = at;
-      while (end < len && list[end] === doc) end += 2;
-      if (end > at) {
-        list.copyWithin(at, end, len);
-        this.postLen[id] = len - (end - at);
-      }
-    }
+    for (const id of terms) this.post.removeDoc(id, doc);
   }
 
   /** The key given to {@link add} for a live document, else null. */
@@ -239,8 +218,8 @@ export class TermIndex {
 
   /** True when some document visible in `view` holds term `id` (stops at the first). */
   seenIn(id: number, view: CorpusView): boolean {
-    const list = this.postingsOf(id);
-    const len = this.postLen[id] ?? 0;
+    const list = this.post.of(id);
+    const len = this.post.length(id);
     for (let i = 0; i < len; i += 2) if (view.visible[list[i]] === 1) return true;
     return false;
   }
@@ -253,13 +232,13 @@ export class TermIndex {
   /** Number of (document, field) postings of these terms: what scoring them costs. */
   postingCount(expansions: readonly Expansion[]): number {
     let n = 0;
-    for (const e of expansions) n += this.postLen[e.id] ?? 0;
+    for (const e of expansions) n += this.post.length(e.id);
     return n / 2;
   }
 
   /**
    * Scores one query term, given as its expansions (the term, its stem variants, prefix or
-   * typo matches, each with a weight), with {@link BM25F} over the documents of `view`: the
+   * typo matches, each with a weight), with BM25F (bm25.ts) over the documents of `view`: the
    * expansions' weighted frequencies add up into one pseudo-frequency per document, and the
    * term's document frequency counts each visible document holding any expansion once.
    * @param boosts field weights, by field number
@@ -269,21 +248,18 @@ export class TermIndex {
    * @returns the term's idf over the view (0 when no visible document holds it)
    */
   score(expansions: readonly Expansion[], boosts: ArrayLike<number>, view: CorpusView, sheet: ScoreSheet, within: Uint8Array | null = null): number {
-    const { k1, b } = BM25F;
     if (this.stamps.length < this.docKey.length) this.stamps = grow(this.stamps, this.docKey.length);
     if (++this.stamp === 0xffffffff) {
       this.stamps.fill(0);
       this.stamp = 1;
     }
     const stamp = this.stamp;
-    const perLength = new Float64Array(FIELD_COUNT);
-    for (let f = 0; f < FIELD_COUNT; f++) perLength[f] = b / (view.fieldTotal[f] / Math.max(1, view.count) || 1);
-    const base = 1 - b;
+    const normalizer = lengthNormalizers(view.fieldTotal, view.count, BM25F);
     const { visible } = view;
     let df = 0;
     for (const e of expansions) {
-      const list = this.postingsOf(e.id);
-      const len = this.postLen[e.id] ?? 0;
+      const list = this.post.of(e.id);
+      const len = this.post.length(e.id);
       for (let i = 0; i < len; i += 2) {
         const doc = list[i];
         if (visible[doc] !== 1) continue;
@@ -293,26 +269,21 @@ export class TermIndex {
         }
         if (within !== null && within[doc] !== 1) continue;
         const code = list[i + 1];
-        const f = code & 7;
-        const x = (e.weight * boosts[f] * (code >>> 3)) / (base + perLength[f] * this.fieldLen[doc * FIELD_COUNT + f]);
+        const f = postingField(code);
+        const x = fieldFrequency(e.weight * boosts[f], postingFrequency(code), normalizer[f], this.fieldLen[doc * FIELD_COUNT + f], BM25F);
         if (sheet.values[doc] === 0) sheet.docs.push(doc);
         sheet.values[doc] += x;
       }
     }
-    if (df === 0) return 0;
-    const idf = Math.log(1 + (view.count - df + 0.5) / (df + 0.5));
-    for (const doc of sheet.docs) {
-      const x = sheet.values[doc];
-      sheet.values[doc] = (idf * x * (k1 + 1)) / (k1 + x);
-    }
+    const idf = bm25Idf(view.count, df);
+    if (idf === 0) return 0;
+    for (const doc of sheet.docs) sheet.values[doc] = bm25Saturate(sheet.values[doc], idf, BM25F);
     return idf;
   }
 
   /** True when live document `doc` contains term `id` in some field. */
   contains(id: number, doc: number): boolean {
-    const list = this.postingsOf(id);
-    const at = lowerBound(list, this.postLen[id], doc);
-    return at < this.postLen[id] && list[at] === doc && this.dead[doc] !== 1;
+    return this.dead[doc] !== 1 && this.post.has(id, doc);
   }
 
   /**
@@ -337,7 +308,7 @@ export class TermIndex {
     let pairs: string[] = [];
     let chars = 0;
     for (let id = 0; id < this.dict.size; id++) {
-      const list = encodePostings(this.postingsOf(id), this.postLen[id], renumber);
+      const list = encodePostings(this.post.of(id), this.post.length(id), renumber);
       if (list.length === 0) continue;
       pairs.push(this.dict.term(id), list);
       chars += list.length;
@@ -378,29 +349,18 @@ export class TermIndex {
       const list = decodePostings(pairs[i + 1]);
       if (list.length > 0 && list[list.length - 2] >= this.docKey.length) throw new Error('saved search index has a posting for an unknown document');
       const id = this.dict.intern(pairs[i]);
-      this.post[id] = list;
-      this.postLen[id] = list.length;
+      this.post.set(id, list);
     }
   }
 
   /**
-   * Drops the spare capacity that growth by doubling left in every posting list and in the
-   * documents' term lists (a third of the postings' bytes after a cold build at 100k notes).
-   * Costs one copy of the postings, so it comes in steps the caller may yield between (each
-   * trims {@link TRIM_STEP_LISTS} posting lists, the last one the term lists); the index
-   * stays consistent between steps and may change meanwhile. Run it when a build ends, not
-   * after each change.
+   * Drops the spare capacity that growth by doubling left in the posting lists and the
+   * documents' term lists, in steps the caller may yield between (see PostingLists.trimSteps);
+   * the index stays consistent between steps and may change meanwhile. Run it when a build
+   * ends, not after each change.
    */
   *trimSteps(): Generator<void> {
-    for (let first = 0; first < this.post.length; first += TRIM_STEP_LISTS) {
-      const end = Math.min(this.post.length, first + TRIM_STEP_LISTS);
-      for (let id = first; id < end; id++) {
-        const list = this.post[id];
-        const len = this.postLen[id] ?? 0;
-        if (list != null && list.length > len) this.post[id] = len === 0 ? null : list.slice(0, len);
-      }
-      yield;
-    }
+    yield* this.post.trimSteps();
     this.docTerms.trim();
   }
 
@@ -410,127 +370,8 @@ export class TermIndex {
    * and the per-document field lengths with the scoring scratch arrays. For the bench.
    */
   bytes(): { postings: number; postingsUsed: number; docTerms: number; perDoc: number } {
-    let postings = 0;
-    let postingsUsed = 0;
-    for (let id = 0; id < this.post.length; id++) {
-      postings += this.post[id]?.byteLength ?? 0;
-      postingsUsed += (this.postLen[id] ?? 0) * 4;
-    }
+    const { allocated: postings, used: postingsUsed } = this.post.bytes();
     const perDoc = this.fieldLen.byteLength + this.dead.byteLength + this.stamps.byteLength + this.counts.byteLength + this.seen.byteLength;
     return { postings, postingsUsed, docTerms: this.docTerms.bytes(), perDoc };
   }
-
-  /** The term's posting list (slots past `postLen[id]` are spare capacity). */
-  private postingsOf(id: number): Uint32Array {
-    return this.post[id] ?? EMPTY;
-  }
-
-  private append(id: number, doc: number, code: number): void {
-    let list = this.postingsOf(id);
-    const len = this.postLen[id] ?? 0;
-    if (len + 2 > list.length) {
-      list = grow(list, len + 2);
-      this.post[id] = list;
-    }
-    list[len] = doc;
-    list[len + 1] = code;
-    this.postLen[id] = len + 2;
-  }
-}
-
-const EMPTY = new Uint32Array(0);
-/** `DocTermLists.start` of a document without a term list (loaded from a saved index, or removed). */
-const NO_LIST = 0xffffffff;
-
-/**
- * The distinct term ids of each document, which {@link TermIndex.remove} needs to find the
- * document's postings: every list in one `Uint32Array` arena, addressed by a start and a
- * count per doc id, instead of one typed array per document (100k of them cost about 20 MB
- * of object headers at 100k notes). A removed document's slots become garbage, reclaimed by
- * copying the live lists once garbage outweighs them.
- */
-class DocTermLists {
-  private data = new Uint32Array(1024);
-  private used = 0;
-  private garbage = 0;
-  private start = new Uint32Array(1024).fill(NO_LIST);
-  private count = new Uint32Array(1024);
-
-  /** Stores `terms` as document `doc`'s list (`doc` has none yet). */
-  set(doc: number, terms: readonly number[]): void {
-    if (doc >= this.start.length) {
-      const old = this.start.length;
-      this.start = grow(this.start, doc + 1);
-      this.start.fill(NO_LIST, old);
-      this.count = grow(this.count, doc + 1);
-    }
-    if (this.used + terms.length > this.data.length) this.data = grow(this.data, this.used + terms.length);
-    for (let i = 0; i < terms.length; i++) this.data[this.used + i] = terms[i];
-    this.start[doc] = this.used;
-    this.count[doc] = terms.length;
-    this.used += terms.length;
-  }
-
-  /** Document `doc`'s list, removed from the store (a copy), or null when it has none. */
-  take(doc: number): Uint32Array | null {
-    if (doc >= this.start.length || this.start[doc] === NO_LIST) return null;
-    const at = this.start[doc];
-    const out = this.data.slice(at, at + this.count[doc]);
-    this.start[doc] = NO_LIST;
-    this.garbage += out.length;
-    if (this.garbage > 4096 && this.garbage * 2 > this.used) this.compact(this.used - this.garbage);
-    return out;
-  }
-
-  /** Drops the arena's spare capacity. */
-  trim(): void {
-    if (this.data.length > this.used) this.compact(this.used - this.garbage);
-  }
-
-  /** Bytes of the arena and its per-document index. */
-  bytes(): number {
-    return this.data.byteLength + this.start.byteLength + this.count.byteLength;
-  }
-
-  /** Copies the live lists, in doc order, into an arena of exactly `size` slots. */
-  private compact(size: number): void {
-    const out = new Uint32Array(size);
-    let next = 0;
-    for (let doc = 0; doc < this.start.length; doc++) {
-      const at = this.start[doc];
-      if (at === NO_LIST) continue;
-      out.set(this.data.subarray(at, at + this.count[doc]), next);
-      this.start[doc] = next;
-      next += this.count[doc];
-    }
-    this.data = out;
-    this.used = next;
-    this.garbage = 0;
-  }
-}
-
-/** A copy of `a` with room for at least `min` elements (capacity doubled). */
-function grow(a: Uint32Array, min: number): Uint32Array<ArrayBuffer> {
-  const out = new Uint32Array(Math.max(min, a.length * 2, 4));
-  out.set(a);
-  return out;
-}
-
-/** A copy of `a` with room for at least `min` bytes (capacity doubled). */
-function growBytes(a: Uint8Array, min: number): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(Math.max(min, a.length * 2));
-  out.set(a);
-  return out;
-}
-
-/** First even index `i` with `list[i] >= doc`, by binary search over the pairs. */
-function lowerBound(list: Uint32Array, len: number, doc: number): number {
-  let lo = 0;
-  let hi = len >>> 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid * 2] < doc) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo * 2;
 }

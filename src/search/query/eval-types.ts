@@ -51,4 +51,10 @@ export interface TermLookup {
    * user regex runs unguarded.
    */
   regex(node: QueryNode, path: string): boolean;
+  /**
+   * False when the note certainly does not hold a `phrase` node's literal text (a necessary
+   * condition from the index, engine/phrase-filter.ts); true when it may. Lets the text pass
+   * skip reading notes that cannot match. Absent: every note may.
+   */
+  mayHold?(node: QueryNode, path: string): boolean;
 }

@@ -295,6 +295,7 @@ function evaluateText(node: QueryNode & { kind: 'word' | 'phrase' }, note: NoteR
   const score = facts.indexed ? lookup.score(node, note.path) : 0;
   if (score === null) return NO;
   if (facts.decided) return { truth: 'yes', score };
+  if (node.kind === 'phrase' && lookup.mayHold?.(node, note.path) === false) return NO;
   if (text === undefined) return MAYBE;
   const found = facts.literal.test(`${note.title}\n${text.full}`);
   return found ? { truth: 'yes', score: facts.indexed ? score : 1 } : NO;

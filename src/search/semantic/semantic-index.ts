@@ -3,7 +3,7 @@ import { UNRESTRICTED_SCOPE, type AccessScope } from '../../vault/access/access'
 import { withPreamble } from '../../vault/content/sections';
 import type { NoteChange, NoteStore } from '../../vault/note-store';
 import type { NoteStamp } from '../engine/index-file';
-import { Slicer } from '../engine/slicer';
+import { changedSince, Debounce, IndexLifecycle, reportDamaged, stampOf } from '../index-lifecycle';
 import { chunkNote, type NoteChunk } from './chunker';
 import { decodeSemanticIndex, encodeSemanticIndex } from './store-file';
 import { VectorStore, type ChunkRecord, type StoredVector } from './vector-store';
@@ -58,6 +58,8 @@ export interface SemanticMatch {
 const WHERE = 'Settings → Vault MCP → AI provider';
 /** Hash length kept per chunk (hex chars of SHA-256): 64 bits, ample for one vault's chunks. */
 const HASH_CHARS = 16;
+/** Time budget of one slice of a sync's loop over notes, ms (DESIGN.md, Runtime facts). */
+const SLICE_MS = 12;
 
 /**
  * The semantic index: chunks every readable note (chunker.ts), embeds the chunks through the AI
@@ -65,7 +67,9 @@ const HASH_CHARS = 16;
  * nearest-note queries for one caller's access scope. A sync re-chunks only notes whose stat
  * changed and embeds only chunks whose content hash is new; it yields to the UI between notes
  * and pauses (retrying after `retryMs`) when the provider is unreachable or busy. A different
- * embedding model, or vectors of another dimension, start over.
+ * embedding model, or vectors of another dimension, start over. Its run (subscription,
+ * generation, sliced loop, debounced sync, damaged file) is an {@link IndexLifecycle}, as
+ * SearchIndex's is.
  */
 export class SemanticIndex {
   private store = new VectorStore('');
@@ -73,11 +77,12 @@ export class SemanticIndex {
   private status: SemanticStatus = { state: 'off', reason: `semantic search is off; turn on "Index for semantic search" in ${WHERE}` };
   private readonly listeners = new Set<(status: SemanticStatus) => void>();
   private readonly dirty = new Set<string>();
-  private unsubscribe: (() => void) | null = null;
+  /** Subscription and generation (bumped by rebuild and stop so a sync of an earlier run stops). */
+  private readonly lifecycle: IndexLifecycle;
   private running: Promise<void> | null = null;
   private again = false;
-  private generation = 0;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** The next sync, after changes settle or a pause. */
+  private readonly timer = new Debounce(() => void this.refresh());
   private loaded = false;
   /** True once a sync finished for the current model: later syncs only update. */
   private built = false;
@@ -90,7 +95,9 @@ export class SemanticIndex {
     private readonly notes: NoteStore,
     private readonly embedder: Embedder,
     private readonly options: SemanticIndexOptions,
-  ) {}
+  ) {
+    this.lifecycle = new IndexLifecycle(notes, SLICE_MS);
+  }
 
   /** The current status (see {@link SemanticStatus}). */
   get current(): SemanticStatus {
@@ -105,7 +112,7 @@ export class SemanticIndex {
 
   /** Follows note changes and starts a sync (which does nothing while the setting is off). Call after layout ready. */
   start(): Promise<void> {
-    if (this.unsubscribe === null) this.unsubscribe = this.notes.onNoteChange((change) => this.noteChanged(change));
+    if (!this.lifecycle.following) this.lifecycle.follow((change) => this.noteChanged(change));
     return this.refresh();
   }
 
@@ -114,27 +121,26 @@ export class SemanticIndex {
    * ended (finished, paused or off); a sync already running is run again after it.
    */
   refresh(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.timer.cancel();
     if (this.running) {
       this.again = true;
       return this.running;
     }
-    const generation = this.generation;
+    const generation = this.lifecycle.generation;
     this.running = (async () => {
       do {
         this.again = false;
         await this.sync(generation);
-      } while (this.again && generation === this.generation);
+      } while (this.again && this.lifecycle.isLive(generation));
     })().finally(() => {
-      if (generation === this.generation) this.running = null;
+      if (this.lifecycle.isLive(generation)) this.running = null;
     });
     return this.running;
   }
 
   /** Forgets every vector and embeds the vault again (the settings tab's Rebuild button). */
   async rebuild(): Promise<void> {
-    this.generation++;
+    this.lifecycle.supersede();
     this.running = null;
     this.store = new VectorStore('');
     this.stamps.clear();
@@ -145,12 +151,9 @@ export class SemanticIndex {
 
   /** Stops following changes and any sync; saves nothing more. */
   stop(): void {
-    this.generation++;
+    this.lifecycle.end();
     this.running = null;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.unsubscribe?.();
-    this.unsubscribe = null;
+    this.timer.cancel();
   }
 
   /**
@@ -199,19 +202,11 @@ export class SemanticIndex {
       return;
     }
     this.dirty.add(change.path);
-    this.schedule(this.options.changeDelayMs ?? 2000);
-  }
-
-  private schedule(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.refresh();
-    }, ms);
+    this.timer.schedule(this.options.changeDelayMs ?? 2000);
   }
 
   private async sync(generation: number): Promise<void> {
-    const live = (): boolean => generation === this.generation;
+    const live = (): boolean => this.lifecycle.isLive(generation);
     if (!this.options.enabled()) {
       this.setStatus({ state: 'off', reason: `semantic search is off; turn on "Index for semantic search" in ${WHERE}` });
       return;
@@ -232,7 +227,7 @@ export class SemanticIndex {
         this.stamps.delete(path);
       }
     }
-    const todo = readable.filter((f) => this.dirty.has(f.path) || !sameStamp(this.stamps.get(f.path), f));
+    const todo = readable.filter((f) => this.dirty.has(f.path) || changedSince(this.stamps.get(f.path), f));
     this.dirty.clear();
     const progress = { indexed: readable.length - todo.length, total: readable.length };
     const report = (): void => {
@@ -247,7 +242,7 @@ export class SemanticIndex {
       await this.save();
     } catch (err) {
       if (!live()) return;
-      for (const f of todo) if (!sameStamp(this.stamps.get(f.path), f)) this.dirty.add(f.path);
+      for (const f of todo) if (changedSince(this.stamps.get(f.path), f)) this.dirty.add(f.path);
       if (err instanceof DimensionChanged) {
         this.startOver(availability.model);
         this.again = true;
@@ -256,7 +251,7 @@ export class SemanticIndex {
       const reason = err instanceof Error ? err.message : String(err);
       if (isTransientAiError(err)) {
         this.setStatus({ state: 'paused', reason: `the embedding provider is unreachable or busy (${reason}); retrying in a minute`, ...progress });
-        this.schedule(this.options.retryMs ?? 60_000);
+        this.timer.schedule(this.options.retryMs ?? 60_000);
       } else {
         if (errorCode(err) === undefined) console.error('[vault-mcp] semantic index sync failed', err);
         this.setStatus({ state: 'off', reason });
@@ -267,7 +262,7 @@ export class SemanticIndex {
 
   /** Chunks and embeds `todo`, gathering chunks of several notes per embed call; a note is stored once all its chunks have vectors. */
   private async embedAll(todo: TFile[], progress: { indexed: number }, report: () => void, live: () => boolean): Promise<void> {
-    const slicer = new Slicer(12);
+    const slicer = this.lifecycle.slicer();
     type Pending = { file: TFile; stamp: NoteStamp; chunks: NoteChunk[]; reuse: Map<string, StoredVector> };
     let pending: Pending[] = [];
     let needed = 0;
@@ -290,9 +285,7 @@ export class SemanticIndex {
       report();
       if (performance.now() - this.lastSave > (this.options.saveEveryMs ?? 30_000)) await this.save();
     };
-    for (const file of todo) {
-      await slicer.pause();
-      if (!live()) return;
+    for await (const file of this.lifecycle.sliced(todo, slicer, live)) {
       let text: string;
       try {
         text = await this.notes.read(file);
@@ -303,11 +296,11 @@ export class SemanticIndex {
       // The metadata cache has not caught up with this text: its change event brings the note back.
       if (chunks === null) continue;
       const reuse = this.store.vectorsOf(file.path);
-      pending.push({ file, stamp: [file.stat.mtime, file.stat.size], chunks, reuse });
+      pending.push({ file, stamp: stampOf(file), chunks, reuse });
       needed += chunks.filter((c) => !reuse.has(short(c.hash))).length;
       if (needed >= (this.options.chunksPerCall ?? 64)) await flush();
     }
-    if (pending.length > 0) await flush();
+    if (live() && pending.length > 0) await flush();
   }
 
   private startOver(model: string): void {
@@ -322,7 +315,7 @@ export class SemanticIndex {
     const data = await this.options.storage.load().catch(() => null);
     const saved = data === null ? null : await decodeSemanticIndex(data);
     if (saved === null) {
-      if (data !== null) console.warn('[vault-mcp] the saved semantic index is unreadable or of another version; rebuilding it');
+      if (data !== null) await reportDamaged('semantic index', 'unreadable or of another version');
       return;
     }
     this.store = saved.store;
@@ -353,9 +346,6 @@ function recordOf(path: string, c: NoteChunk): ChunkRecord {
   return { path, section: c.section, heading: c.heading, start: c.start, hash: short(c.hash) };
 }
 
-function sameStamp(stamp: NoteStamp | undefined, file: TFile): boolean {
-  return stamp !== undefined && stamp[0] === file.stat.mtime && stamp[1] === file.stat.size;
-}
 
 /** The `code` of an AI error (ai/ai-error.ts, read by shape so search/ does not import ai/). */
 function errorCode(err: unknown): string | undefined {

@@ -1,0 +1,177 @@
+import { DocTermLists } from './doc-term-lists';
+import { decodeWords, encodeWords } from './posting-codec';
+
+/**
+ * A cheap, exact-safe candidate check for phrases (`"a b"` matches where the literal text,
+ * case-insensitive, has the parts with whitespace between: text-match.ts's literalPattern):
+ * per note, a Bloom filter (Bloom, "Space/time trade-offs in hash coding with allowable
+ * errors", CACM 1970) of every pair of neighbouring whitespace-separated chunks of its title
+ * and text, each pair keyed by the last {@link WINDOW} characters of the first chunk and the
+ * first {@link WINDOW} of the second, ASCII case folded as the `iu` flags fold it. A phrase
+ * part ends a chunk and the next part starts the next chunk, so a note whose filter lacks the
+ * key of some neighbouring parts (both at least WINDOW long) cannot match: the text pass then
+ * skips reading it. A key present may be a false positive (about 5 % at {@link BITS_PER_PAIR}
+ * bits and two hashes); the text pass decides those.
+ */
+
+/** Characters of each chunk end a pair key holds. */
+const WINDOW = 3;
+/** Filter bits per chunk pair of a note. */
+const BITS_PER_PAIR = 8;
+
+/** True for the characters JavaScript's `\s` matches (ECMA-262 WhiteSpace and LineTerminator). */
+export function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** A code unit case folded as the `iu` flags fold an ASCII letter: A–Z to a–z, KELVIN SIGN to k, LONG S to s; others as they are. */
+function fold(c: number): number {
+  if (c >= 0x41 && c <= 0x5a) return c + 0x20;
+  if (c === 0x212a) return 0x6b;
+  if (c === 0x17f) return 0x73;
+  return c;
+}
+
+/** FNV-1a over the folded last WINDOW code units of the chunk `text[aStart, aEnd)`, a separator, then the first WINDOW of the chunk `text[bStart, bEnd)`. */
+function pairHash(text: string, aEnd: number, aStart: number, bStart: number, bEnd: number): number {
+  let h = 0x811c9dc5;
+  for (let i = Math.max(aStart, aEnd - WINDOW); i < aEnd; i++) h = Math.imul(h ^ fold(text.charCodeAt(i)), 0x01000193);
+  h = Math.imul(h ^ 0x20, 0x01000193);
+  const stop = Math.min(bEnd, bStart + WINDOW);
+  for (let i = bStart; i < stop; i++) h = Math.imul(h ^ fold(text.charCodeAt(i)), 0x01000193);
+  return h >>> 0;
+}
+
+/** The two bit positions of a key's hash in a filter of `bits` bits. */
+function positions(h: number, bits: number): [number, number] {
+  const h2 = (Math.imul(h, 0x9e3779b1) | 1) >>> 0;
+  return [h % bits, (h + h2) % bits];
+}
+
+/** The Bloom filter of `text`'s neighbouring chunk pairs, as 32-bit words (at least two). */
+export function phraseFilterOf(text: string): Uint32Array {
+  const hashes: number[] = [];
+  let prevStart = -1;
+  let prevEnd = -1;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    while (i < n && isSpace(text.charCodeAt(i))) i++;
+    if (i >= n) break;
+    const start = i;
+    while (i < n && !isSpace(text.charCodeAt(i))) i++;
+    if (prevEnd >= 0) hashes.push(pairHash(text, prevEnd, prevStart, start, i));
+    prevStart = start;
+    prevEnd = i;
+  }
+  const words = new Uint32Array(Math.max(2, Math.ceil((hashes.length * BITS_PER_PAIR) / 32)));
+  const bits = words.length * 32;
+  for (const h of hashes) {
+    for (const p of positions(h, bits)) words[p >>> 5] |= 1 << (p & 31);
+  }
+  return words;
+}
+
+/**
+ * The pair keys a phrase's note must hold (see the file comment), or null when the check
+ * cannot rule anything out: text outside ASCII (its case folding is not the ASCII one above)
+ * or no two neighbouring parts both {@link WINDOW} characters long.
+ */
+export function phraseKeys(phrase: string): number[] | null {
+  for (let i = 0; i < phrase.length; i++) if (phrase.charCodeAt(i) > 0x7f) return null;
+  const parts = phrase.trim().split(/\s+/);
+  const keys: number[] = [];
+  for (let k = 0; k + 1 < parts.length; k++) {
+    const a = parts[k];
+    const b = parts[k + 1];
+    if (a.length < WINDOW || b.length < WINDOW) continue;
+    const joined = `${a} ${b}`;
+    keys.push(pairHash(joined, a.length, 0, a.length + 1, joined.length));
+  }
+  return keys.length === 0 ? null : keys;
+}
+
+/** True when the filter `words` may hold every key of `keys` (false: certainly not). */
+export function mayHoldAll(words: Uint32Array, keys: readonly number[]): boolean {
+  const bits = words.length * 32;
+  for (const h of keys) {
+    for (const p of positions(h, bits)) if ((words[p >>> 5] & (1 << (p & 31))) === 0) return false;
+  }
+  return true;
+}
+
+/** The phrase filters of every indexed document, by doc id, in the paged store of DocTermLists. */
+export class PhraseFilters {
+  private readonly store = new DocTermLists();
+
+  /** Sets document `doc`'s filter from the text a phrase is tested on (title, newline, full text). */
+  add(doc: number, title: string, text: string): void {
+    this.store.set(doc, phraseFilterOf(`${title}\n${text}`));
+  }
+
+  /** Stores a filter as saved ({@link filterOf}). */
+  set(doc: number, words: Uint32Array): void {
+    this.store.set(doc, words);
+  }
+
+  /** Drops document `doc`'s filter. */
+  remove(doc: number): void {
+    this.store.take(doc);
+  }
+
+  /** Document `doc`'s filter (a view, valid until the next change), or null when it has none. */
+  filterOf(doc: number): Uint32Array | null {
+    return this.store.peek(doc);
+  }
+
+  /** False when document `doc` certainly cannot hold a phrase of these keys; true when it may (or has no filter). */
+  mayHold(doc: number, keys: readonly number[]): boolean {
+    const words = this.store.peek(doc);
+    return words === null || mayHoldAll(words, keys);
+  }
+
+  /**
+   * The filters as saved lines: one `encodeWords` string per document of `docs` (empty for one
+   * without a filter), `perLine` documents a line, in the order given.
+   */
+  *savedLines(docs: Iterable<number>, perLine: number): Generator<string[]> {
+    let filters: string[] = [];
+    for (const doc of docs) {
+      const words = this.store.peek(doc);
+      filters.push(words === null ? '' : encodeWords(words));
+      if (filters.length === perLine) {
+        yield filters;
+        filters = [];
+      }
+    }
+    if (filters.length > 0) yield filters;
+  }
+
+  /**
+   * Restores one line of {@link savedLines} for the documents from `firstDoc` on.
+   * @returns how many documents the line covered
+   * @throws Error when the line is not a list of strings (the caller then rebuilds)
+   */
+  loadSavedLine(filters: unknown, firstDoc: number): number {
+    if (!Array.isArray(filters)) throw new Error('saved search index has a malformed phrase filter line');
+    let doc = firstDoc;
+    for (const f of filters) {
+      if (typeof f !== 'string') throw new Error('saved search index has a malformed phrase filter line');
+      if (f !== '') this.set(doc, decodeWords(f));
+      doc++;
+    }
+    return filters.length;
+  }
+
+  /** Drops spare capacity once a build ends. */
+  trim(): void {
+    this.store.trim();
+  }
+
+  /** Bytes held. */
+  bytes(): number {
+    return this.store.bytes();
+  }
+}

@@ -1,0 +1,36 @@
+import type { NoteStore } from '../../vault/note-store';
+import type { EngineMatch } from '../engine/lexical-engine';
+import type { QueryNode } from '../query/query-ast';
+import type { RegexGuard } from '../query/regex-guard';
+import type { SearchHit } from '../types';
+import { buildSnippet } from './snippet';
+
+/**
+ * The result entry for one engine match: snippet and section from the note's current text
+ * (the match's own text when the query read it).
+ * @param leaves the query's positive leaves (where the snippet looks for matches)
+ * @returns the hit, or null when the note vanished or cannot be read
+ */
+export async function toHit(notes: NoteStore, m: EngineMatch, leaves: QueryNode[], fields: 'full' | 'metadata', guard: RegexGuard): Promise<SearchHit | null> {
+  const file = notes.fileByPath(m.note.path);
+  if (file === null) return null;
+  let text: string;
+  try {
+    text = m.text ?? (await notes.read(file));
+  } catch {
+    return null;
+  }
+  const snippet = buildSnippet(text, leaves, m.terms, guard, notes.outline(file, text));
+  const section = snippet.section;
+  return {
+    path: m.note.path,
+    id: m.note.id,
+    title: m.note.title,
+    score: Math.round(m.score * 1000) / 1000,
+    ...(fields === 'full' ? { snippet: snippet.text } : {}),
+    section: section?.path ?? null,
+    section_heading: section?.heading ?? null,
+    source: 'lexical',
+    ...(m.allTerms === undefined ? {} : { all_terms: m.allTerms, ...(m.missing?.length ? { missing_terms: m.missing } : {}) }),
+  };
+}

@@ -1,0 +1,53 @@
+/** The shapes SearchIndex takes and reports: build progress and figures, where it is saved, how it is tuned. */
+
+/** How far the build is: `indexed` of `total` readable notes; `complete` once the build has ended. */
+export interface IndexProgress {
+  complete: boolean;
+  indexed: number;
+  total: number;
+}
+
+/** Figures of the last build, for the bench and the status line. Times in ms. */
+export interface IndexStats extends IndexProgress {
+  /** Wall time of the last build from start to end; null while it runs or before any. */
+  buildMs: number | null;
+  /** Longest stretch the build (saved index load included) or a save ran without yielding to the event loop. */
+  longestSliceMs: number;
+  /** True when the build started from the saved index and only reindexed notes changed since. */
+  warm: boolean;
+  /** Notes (re)indexed by the last build (all of them when cold, the changed ones when warm). */
+  reindexed: number;
+  /** Time the last save of the index took (serialize + write); null before any save. */
+  saveMs: number | null;
+}
+
+/** Where the index is saved between runs (the plugin folder, see vault/plugin-files). */
+export interface IndexStorage {
+  /** The saved index text, or null when there is none. */
+  load(): Promise<string | null>;
+  /** Replaces the saved index text. May reject; the index then stays unsaved until the next save. */
+  save(text: string): Promise<void>;
+  /**
+   * Called once when the saved text is damaged (not an index of another format version, which
+   * is rebuilt silently), before the index is rebuilt from the notes: keep the file aside and
+   * tell the user. `reason` is one short phrase. Its failure is logged, never thrown on.
+   */
+  damaged?(reason: string): Promise<void>;
+}
+
+/** Tuning of the initial build. Defaults keep each slice well under the 50 ms long-task budget. */
+export interface SearchIndexOptions {
+  /** Time budget of one build slice in ms before yielding to the UI (default 12). */
+  sliceMs?: number;
+  /** Most notes indexed in one slice before yielding (default 100). */
+  sliceNotes?: number;
+  /** Saves the index and loads it at start, so a restart reindexes only notes changed meanwhile. */
+  storage?: IndexStorage;
+  /** Delay after the last note change before the index is saved again, ms (default 60000). */
+  saveDelayMs?: number;
+}
+
+/** The figures of a build that has not started. */
+export function emptyStats(): IndexStats {
+  return { complete: false, indexed: 0, total: 0, buildMs: null, longestSliceMs: 0, warm: false, reindexed: 0, saveMs: null };
+}

@@ -1,0 +1,65 @@
+import fc from 'fast-check';
+import { isSpace, mayHoldAll, phraseFilterOf, phraseKeys, PhraseFilters } from '../../src/search/engine/phrase-filter';
+import { decodeWords, encodeWords } from '../../src/search/engine/posting-codec';
+import { literalPattern } from '../../src/search/query/text-match';
+
+describe('phrase filter', () => {
+  it('counts as space exactly what JavaScript\'s \\s matches', () => {
+    const space = /\s/;
+    const differ: number[] = [];
+    for (let c = 0; c <= 0xffff; c++) if (isSpace(c) !== space.test(String.fromCharCode(c))) differ.push(c);
+    expect(differ).toEqual([]);
+    expect(isSpace(0x20) && isSpace(0x3000) && !isSpace(0x41)).toBe(true);
+  });
+
+  it('never rules out a note that holds the phrase (any case, any whitespace, the characters iu folds to ASCII)', () => {
+    const piece = fc.constantFrom('tok', 'TOK', 'aka', 'AKa', 'kel', '\u212ael', 'sss', '\u017fs', 'ab', 'x', '-', 'é', 'e\u0301');
+    const gap = fc.constantFrom(' ', '\n', '\t ', '\u00a0', '\u3000', '\u2028');
+    const text = fc.array(fc.tuple(fc.array(piece, { minLength: 1, maxLength: 3 }), gap), { minLength: 1, maxLength: 30 }).map((ws) => ws.map(([p, g]) => p.join('') + g).join(''));
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), fc.nat(), (t, a, len, cut) => {
+        const start = a % t.length;
+        const phrase = t.slice(start, start + 1 + (len % 20)).slice(cut % 2);
+        const keys = phraseKeys(phrase.normalize('NFC'));
+        if (keys === null || phrase.trim() === '') return;
+        if (literalPattern(phrase).test(t)) expect(mayHoldAll(phraseFilterOf(t), keys)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('rules out most notes whose words are there but not side by side', () => {
+    const notes = Array.from({ length: 200 }, (_, i) => `note ${i}: tokaka is here and later tokato is there, word${i} after word${i + 1}`);
+    const keys = phraseKeys('tokaka tokato') as number[];
+    const kept = notes.filter((n) => mayHoldAll(phraseFilterOf(n), keys)).length;
+    expect(kept).toBeLessThan(40);
+    expect(mayHoldAll(phraseFilterOf('and TOKAKA\n  Tokato!'), keys)).toBe(true);
+  });
+
+  it('gives no keys when the check could rule nothing out: non-ASCII text, short parts, one part', () => {
+    expect(phraseKeys('café crème')).toBeNull();
+    expect(phraseKeys('to be')).toBeNull();
+    expect(phraseKeys('tokaka')).toBeNull();
+    expect(phraseKeys('a tokaka tokato')).toHaveLength(1);
+  });
+
+  it('keeps a filter per document, forgets removed ones (which may then hold anything)', () => {
+    const filters = new PhraseFilters();
+    const keys = phraseKeys('quick brown') as number[];
+    filters.add(0, 'Title', 'the quick brown fox');
+    filters.add(1, 'Other', 'brown quick');
+    expect(filters.mayHold(0, keys)).toBe(true);
+    expect(filters.mayHold(1, keys)).toBe(false);
+    filters.remove(1);
+    expect(filters.mayHold(1, keys)).toBe(true);
+    expect(filters.mayHold(0, phraseKeys('title the') as number[])).toBe(true);
+  });
+
+  it('encodes filter words and decodes them back; refuses damaged text', () => {
+    const words = Uint32Array.from([0, 1, 0xffffffff, 0x80000000, 123456789]);
+    expect(decodeWords(encodeWords(words))).toEqual(words);
+    expect(() => decodeWords('AB')).toThrow(/truncated phrase filter/);
+    expect(() => decodeWords('AAAA*A')).toThrow(/damaged phrase filter/);
+    expect(() => decodeWords('______')).toThrow(/damaged phrase filter/);
+  });
+});
