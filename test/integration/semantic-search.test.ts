@@ -157,7 +157,7 @@ describe('semantic index over the demo vault', () => {
       fake.requests.length = 0;
       warn.mockClear();
       const again = await boot();
-      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/unreadable or of another version; rebuilding it/));
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/saved semantic index is damaged \(unreadable or of another version\); rebuilding it/));
       expect(again.plugin.semantic.current).toMatchObject({ state: 'ready', chunks });
       expect(embeddedInputs()).toHaveLength(chunks);
       await again.client.close();
