@@ -5,10 +5,10 @@ import type { WriterLock } from '../vault/writer-lock';
 import type { PreparedWrite } from '../vault/writes/write-types';
 import { parseProposals, serializeProposals } from './proposal-codec';
 import { HunkCache, undecidedHunks } from './proposal-hunks';
-import { ToolError } from '../errors';
 import { fileSystemRefusal } from '../vault/writes/write-errors';
 import type { Hunk, PlacedHunk } from '../diff/types';
 import type { HunkDecision, Proposal, ReviewHunk } from './types';
+import { assertRoomForProposal } from './pending-limits';
 
 /** Who staged a proposal: the key's id, label (shown as provenance) and roots. */
 export interface ProposalCaller {
@@ -18,19 +18,12 @@ export interface ProposalCaller {
 }
 
 /** What changed in the store, for the view, the status bar, the editor and notices. */
-export type ProposalEvent =
-  | { type: 'staged'; proposal: Proposal }
-  | { type: 'updated'; proposal: Proposal }
-  | { type: 'loaded' };
+export type ProposalEvent = { type: 'staged'; proposal: Proposal } | { type: 'updated'; proposal: Proposal } | { type: 'loaded' };
 
 /** How many decided (accepted, rejected, stale) proposals the file keeps for proposal_status. */
 const KEEP_RESOLVED = 200;
 /** How many resolved text proposals keep their texts in memory for {@link ProposalStore.reopenHunk}. */
 const KEEP_REOPENABLE = 50;
-/** How many pending proposals one key may have; past it, staging asks the agent to wait for review. */
-export const MAX_PENDING_PER_KEY = 100;
-/** Total text (chars) the pending proposals may hold, base and proposed text summed. */
-const MAX_PENDING_CHARS = 32 * 1024 * 1024;
 
 /**
  * The proposals of propose mode (docs/architecture.md#proposals): staged changes that wait for the
@@ -139,7 +132,7 @@ export class ProposalStore {
    */
   async stage(prepared: PreparedWrite, caller: ProposalCaller): Promise<Proposal> {
     await this.ensureWriter();
-    this.assertRoomFor(prepared, caller);
+    assertRoomForProposal(this.pending(), prepared, caller.id);
     const textKind = prepared.kind === 'edit' || prepared.kind === 'properties';
     const proposal: Proposal = {
       id: `p_${randomBytes(6).toString('hex')}`,
@@ -167,19 +160,6 @@ export class ProposalStore {
     }
     this.emit({ type: 'staged', proposal });
     return proposal;
-  }
-
-  /** Refuses a proposal that would pass the per-key count or the total text size of pending proposals. */
-  private assertRoomFor(prepared: PreparedWrite, caller: ProposalCaller): void {
-    const pending = this.pending();
-    if (pending.filter((p) => p.key_id === caller.id).length >= MAX_PENDING_PER_KEY) {
-      throw new ToolError('unavailable', `This key already has ${MAX_PENDING_PER_KEY} changes waiting for the user's review; nothing was staged. Wait until they are reviewed (see proposal_status).`);
-    }
-    const size = (p: { base_text: string | null; proposed_text: string | null }) => (p.base_text?.length ?? 0) + (p.proposed_text?.length ?? 0);
-    const incoming = ('baseText' in prepared ? prepared.baseText.length : 0) + ('proposedText' in prepared ? prepared.proposedText.length : 0);
-    if (pending.reduce((sum, p) => sum + size(p), incoming) > MAX_PENDING_CHARS) {
-      throw new ToolError('unavailable', "The changes waiting for the user's review are too large in total; nothing was staged. Wait until they are reviewed (see proposal_status).");
-    }
   }
 
   /** @returns the proposal with `id`, or undefined. */
@@ -264,7 +244,10 @@ export class ProposalStore {
     if (!p || p.decisions[index] !== 'accepted') throw new Error(`Proposal '${id}' has no accepted hunk ${index} to reopen.`);
     if (p.status !== 'pending') {
       const texts = this.reopenable.get(id);
-      if (!texts || (p.status !== 'accepted' && p.status !== 'partly_accepted')) throw new Error(`Proposal '${id}' was decided before Obsidian started, so hunk ${index} cannot be reopened; it stays ${p.status.replace('_', ' ')}.`);
+      if (!texts || (p.status !== 'accepted' && p.status !== 'partly_accepted'))
+        throw new Error(
+          `Proposal '${id}' was decided before Obsidian started, so hunk ${index} cannot be reopened; it stays ${p.status.replace('_', ' ')}.`,
+        );
       Object.assign(p, texts, { status: 'pending' as const });
       delete p.resolved_at;
       delete p.hunk_total;
@@ -321,7 +304,8 @@ export class ProposalStore {
     if (p.base_text !== null && p.proposed_text !== null && (p.kind === 'edit' || p.kind === 'properties')) {
       p.hunk_total = this.hunkCache.of(p).length;
       this.reopenable.set(p.id, { base_text: p.base_text, proposed_text: p.proposed_text });
-      for (const id of [...this.reopenable.keys()].slice(0, Math.max(0, this.reopenable.size - KEEP_REOPENABLE))) this.reopenable.delete(id);
+      for (const id of [...this.reopenable.keys()].slice(0, Math.max(0, this.reopenable.size - KEEP_REOPENABLE)))
+        this.reopenable.delete(id);
       p.base_text = null;
       p.proposed_text = null;
     } else {

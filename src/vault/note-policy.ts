@@ -4,9 +4,8 @@ import type { AccessScope } from './access/access';
 import { isWithinRoots, noteAccess, type NoteAccess } from './access/access-rules';
 import { canonicalPath, findEntry } from './paths/lookup';
 import { frontmatterId, pathOfSyntheticId, unwrapWikilink } from './paths/note-ref';
-import { existsSync } from 'node:fs';
-import { assertPathLength, decodePercentOnce, lexicalVaultPath, type VaultOnDisk } from './paths/paths';
-import { vaultLocation } from './vault-location';
+import { assertPathLength } from './paths/paths';
+import { PathSpelling } from './paths/path-spelling';
 import { Quarantine } from './access/quarantine';
 import { OutsideLinks } from './access/outside-links';
 import { resolveLinkpath } from './paths/linkpath';
@@ -43,7 +42,7 @@ export class NotePolicy {
   private readonly quarantine: Quarantine;
   private readonly outside: OutsideLinks;
   private readonly unparsed: UnparsedFrontmatter;
-  private disk: VaultOnDisk | undefined;
+  private readonly spelling: PathSpelling;
 
   /** @param app the Obsidian app. @param source the quarantine list and the note reads the policy needs. */
   constructor(
@@ -53,6 +52,7 @@ export class NotePolicy {
     this.quarantine = new Quarantine(app.vault.configDir, source.quarantine);
     this.outside = new OutsideLinks(app, source.trustedSymlinks);
     this.unparsed = new UnparsedFrontmatter(app);
+    this.spelling = new PathSpelling(app);
   }
 
   /** Stops following vault events (unparsed-frontmatter blocks, symbolic links); call when the plugin unloads. */
@@ -81,7 +81,7 @@ export class NotePolicy {
    *   the vault, is quarantined, or lies outside `scope.roots`.
    */
   normalizePath(input: string, scope: AccessScope): string {
-    const path = this.lexicalPath(input);
+    const path = this.spelling.lexicalPath(input);
     if (path === '') {
       throw new ToolError('invalid_argument', `Path '${input}' names the vault root; give a note or folder path such as 'Folder/Note.md'.`);
     }
@@ -98,7 +98,7 @@ export class NotePolicy {
    */
   normalizeFolderPath(input: string | undefined, scope: AccessScope): string {
     if (input === undefined || input.trim() === '') return '';
-    const path = this.lexicalPath(input);
+    const path = this.spelling.lexicalPath(input);
     // A folder that is itself a link out, in a place that is not, is left to the caller to answer as missing.
     if (path !== '' && (this.isQuarantinedPlace(path) || !this.isQuarantined(path))) this.assertAllowed(path, scope);
     return path;
@@ -119,40 +119,19 @@ export class NotePolicy {
   }
 
   /**
-   * The vault path `input` spells, chosen like {@link normalizePath} (the same rule for the
-   * literal versus the percent-decoded spelling) but as typed: existing entries do not lend
-   * their real case or Unicode form, and no access check runs. Tells a case-only rename
-   * (`Ideas` → `ideas`) from a target that is already there.
-   * @throws as {@link normalizePath}'s path rules (empty, control characters, absolute, leaving the vault).
+   * The vault path `input` spells, as typed ({@link PathSpelling.spelledPath}).
+   * @throws as {@link normalizePath}'s path rules.
    */
   spelledPath(input: string): string {
-    const chosen = this.lexicalPath(input);
-    const literal = this.literalPath(input);
-    if (canonicalPath(this.app.vault, literal) === chosen) return literal;
-    return this.literalPath(decodePercentOnce(input.trim()));
+    return this.spelling.spelledPath(input);
   }
 
   /**
-   * A path made vault-relative by the lexical rules alone (paths.ts lexicalVaultPath: no
-   * percent-decoding, no lookup), with this vault's folder on disk, so an absolute path inside
-   * the vault reads as the vault-relative path and one outside is refused. For note URIs,
-   * completion prefixes and key roots, which have no decoding step of their own.
-   * @returns the vault-relative path (`''` for the vault root).
+   * A path made vault-relative by the lexical rules alone ({@link PathSpelling.literalPath}).
    * @throws as lexicalVaultPath.
    */
   literalPath(input: string): string {
-    return lexicalVaultPath(input, this.onDisk());
-  }
-
-  /** Where the vault is on disk (computed once; no folders when the adapter has no disk path). */
-  private onDisk(): VaultOnDisk {
-    this.disk ??= {
-      folders: vaultLocation(this.app).folderSpellings,
-      caseInsensitive: process.platform === 'win32' || process.platform === 'darwin',
-      hasTopEntry: (name) => name !== '' && findEntry(this.app.vault, name) !== null,
-      diskRootHas: (name) => name !== '' && existsSync(`/${name}`),
-    };
-    return this.disk;
+    return this.spelling.literalPath(input);
   }
 
   /**
@@ -196,10 +175,16 @@ export class NotePolicy {
   widgetsFolderFor(scope: AccessScope): string {
     const folder = this.widgetsFolder();
     if (this.isHidden(folder)) {
-      throw new ToolError('forbidden', `The widgets folder '${folder}' is in a folder agents may not access; the user can choose another widgets folder in the settings.`);
+      throw new ToolError(
+        'forbidden',
+        `The widgets folder '${folder}' is in a folder agents may not access; the user can choose another widgets folder in the settings.`,
+      );
     }
     if (!isWithinRoots(folder, scope.roots)) {
-      throw new ToolError('forbidden', `The widgets folder '${folder}' is outside the folders this key may use (${scope.roots.join(', ')}); widgets need a key whose roots include it.`);
+      throw new ToolError(
+        'forbidden',
+        `The widgets folder '${folder}' is outside the folders this key may use (${scope.roots.join(', ')}); widgets need a key whose roots include it.`,
+      );
     }
     return folder;
   }
@@ -279,8 +264,10 @@ export class NotePolicy {
   resolveNote(ref: { path?: string; id?: string }, scope: AccessScope): TFile {
     for (const value of [ref.path, ref.id]) if (typeof value === 'string') assertPathLength(value);
     const given = (value: string | undefined): value is string => typeof value === 'string' && value.trim() !== '';
-    if (given(ref.path) && given(ref.id)) throw new ToolError('invalid_argument', 'Give either path or id, not both: they could name different notes.');
-    if (!given(ref.path) && !given(ref.id)) throw new ToolError('invalid_argument', "Give the note's path (e.g. 'Folder/Note.md') or its id.");
+    if (given(ref.path) && given(ref.id))
+      throw new ToolError('invalid_argument', 'Give either path or id, not both: they could name different notes.');
+    if (!given(ref.path) && !given(ref.id))
+      throw new ToolError('invalid_argument', "Give the note's path (e.g. 'Folder/Note.md') or its id.");
     const lookup: Lookup = { scope, readable: once(() => this.source.readableNotes(scope)) };
     const byPath = given(ref.path);
     const text = byPath ? ref.path! : ref.id!.trim();
@@ -307,8 +294,9 @@ export class NotePolicy {
   private lookUpPath(input: string, lookup: Lookup): { note: TFile } | { miss: ToolError } {
     const { scope } = lookup;
     const name = unwrapWikilink(input);
-    const path = this.lexicalPath(name);
-    if (path === '') throw new ToolError('invalid_argument', `'${input}' names the vault root, not a note; give a note path such as 'Folder/Note.md'.`);
+    const path = this.spelling.lexicalPath(name);
+    if (path === '')
+      throw new ToolError('invalid_argument', `'${input}' names the vault root, not a note; give a note path such as 'Folder/Note.md'.`);
     // Quarantined by name: refused whether or not a note is there. Below a link out of the vault
     // the answer must not tell an existing link from a missing folder: it falls through to "not found".
     // The widgets folder is no secret: note tools get the sentence naming widget_write.
@@ -325,39 +313,36 @@ export class NotePolicy {
         throw new ToolError('invalid_argument', `'${entry.path}' is not a Markdown note; only .md notes can be read.`);
       }
     }
-    const linked = resolveLinkpath(path, lookup.readable(), (file) => this.source.frontmatterOf(file), () =>
-      this.app.metadataCache.getFirstLinkpathDest(path.replace(/\.md$/i, ''), ''),
+    const linked = resolveLinkpath(
+      path,
+      lookup.readable(),
+      (file) => this.source.frontmatterOf(file),
+      () => this.app.metadataCache.getFirstLinkpathDest(path.replace(/\.md$/i, ''), ''),
     );
     if (linked) return { note: linked };
-    if (folder) return { miss: new ToolError('invalid_argument', `'${folder.path}' is a folder; call list_notes with folder '${folder.path}' to see its notes.`) };
+    if (folder)
+      return {
+        miss: new ToolError(
+          'invalid_argument',
+          `'${folder.path}' is a folder; call list_notes with folder '${folder.path}' to see its notes.`,
+        ),
+      };
     if (outsideRoots && path.includes('/')) return { miss: outsideRootsError(path, scope) };
-    return { miss: noteNotFound(input, similarNotePaths(name, lookup.readable(), (file) => this.source.aliasesOf(file))) };
-  }
-
-  /**
-   * Lexical normalization with percent-decoding, then the real spelling of existing entries.
-   * An exact literal name always wins: when the path as typed (or with `.md` added) names an
-   * existing entry, escapes in it are part of the name (`a%20b.md` next to `a b.md`); only
-   * otherwise is the once-decoded spelling used.
-   */
-  private lexicalPath(input: string): string {
-    assertPathLength(input);
-    const literal = this.literalPath(input);
-    const decodedInput = decodePercentOnce(input.trim());
-    if (decodedInput === input.trim() || this.namesEntry(literal)) return canonicalPath(this.app.vault, literal);
-    return canonicalPath(this.app.vault, this.literalPath(decodedInput));
-  }
-
-  /** True when a normalized path, as given or with `.md` added, names an existing entry. */
-  private namesEntry(path: string): boolean {
-    if (path === '') return false;
-    return findEntry(this.app.vault, path) !== null || (!/\.md$/i.test(path) && findEntry(this.app.vault, `${path}.md`) !== null);
+    return {
+      miss: noteNotFound(
+        input,
+        similarNotePaths(name, lookup.readable(), (file) => this.source.aliasesOf(file)),
+      ),
+    };
   }
 
   /** Throws ToolError('forbidden') when `path` is in the widgets folder, quarantined or outside `scope.roots`. */
   private assertAllowed(path: string, scope: AccessScope): void {
     if (this.isWidgetPath(path) && !this.isHidden(path)) {
-      throw new ToolError('forbidden', `Path '${path}' is in the widgets folder '${this.widgetsFolder()}', which note tools do not use; list widgets with widget_list and write them with widget_write.`);
+      throw new ToolError(
+        'forbidden',
+        `Path '${path}' is in the widgets folder '${this.widgetsFolder()}', which note tools do not use; list widgets with widget_list and write them with widget_write.`,
+      );
     }
     if (this.isQuarantined(path)) {
       throw new ToolError('forbidden', `Path '${path}' is in a folder agents may not access; use a path outside it.`);
@@ -369,7 +354,10 @@ export class NotePolicy {
   private findById(id: string, lookup: Lookup): TFile | null {
     const matches = lookup.readable().filter((file) => frontmatterId(this.source.frontmatterOf(file)) === id);
     if (matches.length > 1) {
-      throw new ToolError('ambiguous', `Id '${id}' is used by ${matches.length} notes (${matches.map((f) => f.path).join(', ')}); pass the path instead.`);
+      throw new ToolError(
+        'ambiguous',
+        `Id '${id}' is used by ${matches.length} notes (${matches.map((f) => f.path).join(', ')}); pass the path instead.`,
+      );
     }
     return matches[0] ?? null;
   }
@@ -389,5 +377,8 @@ function once<T>(compute: () => T): () => T {
 
 /** The refusal of a path outside `scope.roots` (the same whatever is, or is not, at that path). */
 function outsideRootsError(path: string, scope: AccessScope): ToolError {
-  return new ToolError('forbidden', `Path '${path}' is outside the folders this key may use (${scope.roots.join(', ')}); use a path inside them.`);
+  return new ToolError(
+    'forbidden',
+    `Path '${path}' is outside the folders this key may use (${scope.roots.join(', ')}); use a path inside them.`,
+  );
 }

@@ -2,7 +2,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { ProposalReview } from '../../src/proposals/proposal-review';
 import type { OpenNoteEditors } from '../../src/vault/writes/open-note-editors';
-import { MAX_PENDING_PER_KEY, ProposalStore, type ProposalCaller } from '../../src/proposals/proposal-store';
+import { ProposalStore, type ProposalCaller } from '../../src/proposals/proposal-store';
+import { MAX_PENDING_PER_KEY } from '../../src/proposals/pending-limits';
 import { NoteStore } from '../../src/vault/note-store';
 import { PluginFile } from '../../src/vault/plugin-file';
 import type { WriteRequest } from '../../src/vault/writes/write-types';
@@ -24,7 +25,11 @@ const proposalsFile = (): string => path.join(vault.dir, PLUGIN_DIR, 'proposals.
 
 /** A new store over the vault's proposals file, loaded. */
 async function openStore(): Promise<{ store: ProposalStore; review: ProposalReview; problem?: string }> {
-  const s = new ProposalStore(notes, new PluginFile(vault.app.vault.adapter, PLUGIN_DIR, 'proposals.json'), () => new Date('2026-11-30T12:00:00Z'));
+  const s = new ProposalStore(
+    notes,
+    new PluginFile(vault.app.vault.adapter, PLUGIN_DIR, 'proposals.json'),
+    () => new Date('2026-11-30T12:00:00Z'),
+  );
   const { problem } = await s.load();
   return { store: s, review: new ProposalReview(s, notes, (id) => KEY_ROOTS[id] ?? null), problem };
 }
@@ -56,7 +61,14 @@ describe('staging', () => {
   test('an edit is staged with base and proposed text; the note is untouched and the proposal survives a restart', async () => {
     const before = await disk('Inbox.md');
     const p = await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: '- [ ] Water the plants', ensureNewline: true });
-    expect(p).toMatchObject({ kind: 'edit', path: 'Inbox.md', status: 'pending', key_label: 'Claude Code', base_text: before, proposed_text: `${before}- [ ] Water the plants\n` });
+    expect(p).toMatchObject({
+      kind: 'edit',
+      path: 'Inbox.md',
+      status: 'pending',
+      key_label: 'Claude Code',
+      base_text: before,
+      proposed_text: `${before}- [ ] Water the plants\n`,
+    });
     expect(await disk('Inbox.md')).toBe(before);
     await store.flush();
     const reopened = await openStore();
@@ -95,14 +107,27 @@ describe('staging', () => {
     await fs.mkdir(path.dirname(proposalsFile()), { recursive: true });
     await fs.writeFile(proposalsFile(), JSON.stringify({ version: 7, proposals: [] }));
     expect((await openStore()).problem).toMatch(/format version 7, expected 1/);
-    await fs.writeFile(proposalsFile(), JSON.stringify({ version: 1, proposals: [{ id: 'p', key_id: 'k', key_label: 'x', tool: 't', path: 'a.md', created_at: 'now', kind: 'explode' }] }));
+    await fs.writeFile(
+      proposalsFile(),
+      JSON.stringify({
+        version: 1,
+        proposals: [{ id: 'p', key_id: 'k', key_label: 'x', tool: 't', path: 'a.md', created_at: 'now', kind: 'explode' }],
+      }),
+    );
     expect((await openStore()).problem).toMatch(/proposal #1: unknown kind "explode"/);
   });
 });
 
 describe('accepting and rejecting with the note closed', () => {
   test('accept writes the proposed text through the apply primitive; the status becomes accepted', async () => {
-    const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Book the dentist for March' }, op: 'replace', content: 'Book the dentist for April' });
+    const p = await stage({
+      tool: 'edit_note',
+      kind: 'edit',
+      path: 'Inbox',
+      target: { anchor: 'Book the dentist for March' },
+      op: 'replace',
+      content: 'Book the dentist for April',
+    });
     const proposed = p.proposed_text;
     const outcome = await review.accept(p.id);
     expect(outcome).toMatchObject({ applied: 1, stale: 0 });
@@ -119,7 +144,14 @@ describe('accepting and rejecting with the note closed', () => {
   });
 
   test('the user edited elsewhere: the hunk is rebased and applied around their text', async () => {
-    const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the library card (online)' });
+    const p = await stage({
+      tool: 'edit_note',
+      kind: 'edit',
+      path: 'Inbox',
+      target: { anchor: 'Renew the library card' },
+      op: 'replace',
+      content: 'Renew the library card (online)',
+    });
     await write('Inbox.md', (await disk('Inbox.md')).replace('# Inbox\n', '# Inbox\n\nTyped by the user.\n'));
     await sync();
     await review.accept(p.id);
@@ -129,7 +161,14 @@ describe('accepting and rejecting with the note closed', () => {
   });
 
   test('the user edited the same line: the hunk is stale and never applied over their text', async () => {
-    const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the passport' });
+    const p = await stage({
+      tool: 'edit_note',
+      kind: 'edit',
+      path: 'Inbox',
+      target: { anchor: 'Renew the library card' },
+      op: 'replace',
+      content: 'Renew the passport',
+    });
     const mine = (await disk('Inbox.md')).replace('Renew the library card', 'Renew the library card today');
     await write('Inbox.md', mine);
     await sync();
@@ -142,7 +181,15 @@ describe('accepting and rejecting with the note closed', () => {
 
   test('a proposal staged with expected_hash wants that exact note: any later change elsewhere makes it stale', async () => {
     const hash = notes.hashOf(await disk('Inbox.md'));
-    const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew it', expectedHash: hash });
+    const p = await stage({
+      tool: 'edit_note',
+      kind: 'edit',
+      path: 'Inbox',
+      target: { anchor: 'Renew the library card' },
+      op: 'replace',
+      content: 'Renew it',
+      expectedHash: hash,
+    });
     expect(p.expected_hash).toBe(hash);
     const changed = (await disk('Inbox.md')).replace('# Inbox\n', '# Inbox\n\nFar away from the hunk.\n');
     await write('Inbox.md', changed);
@@ -153,7 +200,9 @@ describe('accepting and rejecting with the note closed', () => {
 
   test('hunks are decided one by one: accept one, reject the other → partly accepted', async () => {
     const base = await disk('Inbox.md');
-    const body = base.replace('Book the dentist for March', 'Book the dentist for May').replace('Renew the library card', 'Cancel the library card');
+    const body = base
+      .replace('Book the dentist for March', 'Book the dentist for May')
+      .replace('Renew the library card', 'Cancel the library card');
     const p = await stage({ tool: 'write_note', kind: 'write', path: 'Inbox', body: body.slice(body.indexOf('# Inbox')) });
     expect(store.hunksOf(p)).toHaveLength(2);
     await review.accept(p.id, 1);
@@ -165,12 +214,33 @@ describe('accepting and rejecting with the note closed', () => {
   });
 
   test('two proposals on one note stack: after the first is accepted, the second applies where it does not overlap', async () => {
-    const first = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' });
+    const first = await stage({
+      tool: 'edit_note',
+      kind: 'edit',
+      path: 'Inbox',
+      target: { anchor: 'Renew the library card' },
+      op: 'replace',
+      content: 'Renew the card',
+    });
     const second = await stage(
-      { tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Book the dentist for March' }, op: 'replace', content: 'Book the dentist for June' },
+      {
+        tool: 'edit_note',
+        kind: 'edit',
+        path: 'Inbox',
+        target: { anchor: 'Book the dentist for March' },
+        op: 'replace',
+        content: 'Book the dentist for June',
+      },
       { id: 'k2', label: 'Cursor', roots: [] },
     );
-    const clash = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew nothing' });
+    const clash = await stage({
+      tool: 'edit_note',
+      kind: 'edit',
+      path: 'Inbox',
+      target: { anchor: 'Renew the library card' },
+      op: 'replace',
+      content: 'Renew nothing',
+    });
     expect(store.reviewHunks('Inbox.md', await disk('Inbox.md')).map((h) => h.keyLabel)).toEqual(['Cursor', 'Claude Code', 'Claude Code']);
     await review.accept(first.id);
     await sync();
@@ -194,7 +264,10 @@ describe('accepting and rejecting with the note closed', () => {
   });
 
   test('roots are checked again at acceptance for the key that proposed', async () => {
-    const p = await stage({ tool: 'create_note', kind: 'create', path: 'Projects/New plan', content: 'x\n' }, { id: 'k3', label: 'Scoped', roots: ['Projects'] });
+    const p = await stage(
+      { tool: 'create_note', kind: 'create', path: 'Projects/New plan', content: 'x\n' },
+      { id: 'k3', label: 'Scoped', roots: ['Projects'] },
+    );
     const tampered = { ...store.get(p.id)!, path: 'Outside plan.md' };
     Object.assign(store.get(p.id)!, tampered);
     const outcome = await review.accept(p.id);
@@ -221,7 +294,9 @@ describe('reopening an accepted hunk (Ctrl+Z in the editor)', () => {
     await store.decideHunks(p.id, [0], 'accepted');
     await store.flush();
     const again = await openStore();
-    await expect(again.store.reopenHunk(p.id, 0)).rejects.toThrow(/was decided before Obsidian started, so hunk 0 cannot be reopened; it stays accepted\.$/);
+    await expect(again.store.reopenHunk(p.id, 0)).rejects.toThrow(
+      /was decided before Obsidian started, so hunk 0 cannot be reopened; it stays accepted\.$/,
+    );
   });
 });
 
@@ -273,7 +348,14 @@ describe('following the note', () => {
 
 describe('a note open in an editor', () => {
   test('accept goes through the editor (its unsaved text is the base) and never writes the file directly', async () => {
-    const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' });
+    const p = await stage({
+      tool: 'edit_note',
+      kind: 'edit',
+      path: 'Inbox',
+      target: { anchor: 'Renew the library card' },
+      op: 'replace',
+      content: 'Renew the card',
+    });
     let doc = (await disk('Inbox.md')).replace('# Inbox\n', '# Inbox (unsaved typing)\n');
     const changes: unknown[] = [];
     const causes: string[] = [];
@@ -300,10 +382,22 @@ describe('a note open in an editor', () => {
   });
 
   test('reviewHunks places every pending proposal on the editor text with its provenance', async () => {
-    await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' });
+    await stage({
+      tool: 'edit_note',
+      kind: 'edit',
+      path: 'Inbox',
+      target: { anchor: 'Renew the library card' },
+      op: 'replace',
+      content: 'Renew the card',
+    });
     const doc = await disk('Inbox.md');
     const [hunk] = store.reviewHunks('Inbox.md', doc);
-    expect(hunk).toMatchObject({ keyLabel: 'Claude Code', stale: false, removed: '- [ ] Renew the library card\n', inserted: '- [ ] Renew the card\n' });
+    expect(hunk).toMatchObject({
+      keyLabel: 'Claude Code',
+      stale: false,
+      removed: '- [ ] Renew the library card\n',
+      inserted: '- [ ] Renew the card\n',
+    });
     expect(doc.slice(hunk.from, hunk.to)).toBe(hunk.removed);
   });
 });
@@ -311,15 +405,26 @@ describe('a note open in an editor', () => {
 describe('limits and keys', () => {
   test(`a key with ${MAX_PENDING_PER_KEY} pending proposals is asked to wait; other keys are not`, async () => {
     for (let i = 0; i < MAX_PENDING_PER_KEY; i++) await stage({ tool: 'create_folder', kind: 'folder', path: `Later/${i}` });
-    await expect(stage({ tool: 'create_folder', kind: 'folder', path: 'Later/one more' })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/already has 100 changes waiting/) });
-    await expect(stage({ tool: 'create_folder', kind: 'folder', path: 'Later/other' }, { id: 'k2', label: 'Cursor', roots: [] })).resolves.toMatchObject({ status: 'pending' });
+    await expect(stage({ tool: 'create_folder', kind: 'folder', path: 'Later/one more' })).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/already has 100 changes waiting/),
+    });
+    await expect(
+      stage({ tool: 'create_folder', kind: 'folder', path: 'Later/other' }, { id: 'k2', label: 'Cursor', roots: [] }),
+    ).resolves.toMatchObject({ status: 'pending' });
   });
 
   test('a proposal of a revoked key cannot be applied and shows stale inline', async () => {
-    const p = await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: 'x', ensureNewline: true }, { id: 'gone', label: 'Old agent', roots: [] });
+    const p = await stage(
+      { tool: 'append_note', kind: 'append', path: 'Inbox', content: 'x', ensureNewline: true },
+      { id: 'gone', label: 'Old agent', roots: [] },
+    );
     expect(review.reviewHunks('Inbox.md', await disk('Inbox.md')).map((h) => h.stale)).toEqual([true]);
     const before = await disk('Inbox.md');
-    expect((await review.accept(p.id)).proposal).toMatchObject({ status: 'stale', stale_reason: expect.stringMatching(/'Old agent' .* was revoked/) });
+    expect((await review.accept(p.id)).proposal).toMatchObject({
+      status: 'stale',
+      stale_reason: expect.stringMatching(/'Old agent' .* was revoked/),
+    });
     expect(await disk('Inbox.md')).toBe(before);
   });
 

@@ -1,6 +1,16 @@
 import type { QueryNode } from '../query/query-ast';
 import type { NoteRecord } from '../query/note-filters';
-import { decidedByIndex, evaluate, evaluateBatch, needsText, recordRegexInputs, regexNodes, termNodes, userRegex, type TermLookup } from '../query/query-eval';
+import {
+  decidedByIndex,
+  evaluate,
+  evaluateBatch,
+  needsText,
+  recordRegexInputs,
+  regexNodes,
+  termNodes,
+  userRegex,
+  type TermLookup,
+} from '../query/query-eval';
 import type { RegexGuard } from '../query/regex-guard';
 import { bodyStart } from '../../vault/content/note-body';
 import { FIELD_BOOSTS, fieldTexts } from './note-fields';
@@ -8,6 +18,7 @@ import { LazyMatch, type EngineMatch, type EngineResult, type MatchedTerms } fro
 import { scoreFilterWord, type NodeHits } from './filter-terms';
 import { TermIndex, type CorpusView, type Expansion, type IndexLine } from './term-index';
 import { titleStems } from './ranked-search';
+import { documentsOf, loadRecordLine, recordLines } from './record-lines';
 import { rankedMatches } from './ranked-matches';
 import { PhraseFilters, phraseKeys } from './phrase-filter';
 import { bestFirst } from './top-k';
@@ -146,15 +157,7 @@ export class LexicalEngine {
    * (compare {@link version} between lines).
    */
   *lines(): Generator<EngineLine> {
-    let records: NoteRecord[] = [];
-    for (const r of this.records.values()) {
-      records.push(r);
-      if (records.length === RECORD_LINE_ROWS) {
-        yield { kind: 'R', records };
-        records = [];
-      }
-    }
-    if (records.length > 0) yield { kind: 'R', records };
+    for (const records of recordLines(this.records.values(), RECORD_LINE_ROWS)) yield { kind: 'R', records };
     yield* this.index.lines();
     for (const filters of this.phrases.savedLines(this.indexedDocs(), RECORD_LINE_ROWS)) yield { kind: 'P', filters };
   }
@@ -178,24 +181,12 @@ export class LexicalEngine {
     const records = new Map<string, NoteRecord>();
     for (const line of lines) {
       if (line.kind === 'P') filtered += phrases.loadSavedLine(line.filters, filtered);
-      else if (line.kind === 'R') {
-        if (!Array.isArray(line.records)) throw new Error('saved search index has a malformed record line');
-        for (const r of line.records) {
-          if (typeof r?.path !== 'string' || typeof r.id !== 'string' || typeof r.title !== 'string' || !Array.isArray(r.tags)) {
-            throw new Error('saved search index has a malformed note record');
-          }
-          records.set(r.path, { path: r.path, id: r.id, title: r.title, tags: r.tags, frontmatter: r.frontmatter ?? {} });
-        }
-      } else index.loadLine(line);
+      else if (line.kind === 'R') loadRecordLine(line.records, records);
+      else index.loadLine(line);
       await pause();
     }
-    const docs = new Map<string, number>();
-    for (let doc = 0; doc < index.documentCount; doc++) {
-      const path = index.keyOf(doc);
-      if (path === null || !records.has(path) || docs.has(path)) throw new Error('saved search index records and documents disagree');
-      docs.set(path, doc);
-    }
-    if (docs.size !== records.size || filtered > index.documentCount) throw new Error('saved search index records and documents disagree');
+    const docs = documentsOf(index, records);
+    if (filtered > index.documentCount) throw new Error('saved search index records and documents disagree');
     index.version = this.index.version + 1;
     this.index = index;
     this.phrases = phrases;
@@ -233,7 +224,13 @@ export class LexicalEngine {
     const view = this.viewOf(access);
     const words = plainWords(query);
     if (words !== null) {
-      const source = { index: this.index, boosts: FIELD_BOOSTS, view, note: (doc: number) => this.byDoc[doc], title: (doc: number) => (this.titles[doc] ??= titleStems(this.byDoc[doc]?.title ?? '')) };
+      const source = {
+        index: this.index,
+        boosts: FIELD_BOOSTS,
+        view,
+        note: (doc: number) => this.byDoc[doc],
+        title: (doc: number) => (this.titles[doc] ??= titleStems(this.byDoc[doc]?.title ?? '')),
+      };
       return rankedMatches(words, source, (path, expansions) => this.matchedTerms(path, expansions), ranked);
     }
     const regexHits = new Map<QueryNode, Set<string>>();
@@ -246,7 +243,7 @@ export class LexicalEngine {
         regexHits.set(node, new Set());
       } else {
         // path:/re/, file:/re/, [prop:/re/]: one guarded run over every note's inputs.
-                records ??= [...this.records.values()];
+        records ??= [...this.records.values()];
         const owners: string[] = [];
         const inputs: string[] = [];
         for (const r of records) {
@@ -276,13 +273,21 @@ export class LexicalEngine {
           return full === null ? [] : [{ c, text: { full, body: full.slice(bodyStart(full)) } }];
         });
         for (const node of bodyRegexes) {
-          const ok = guard.testAll(node.regex, loaded.map((l) => l.text.body));
+          const ok = guard.testAll(
+            node.regex,
+            loaded.map((l) => l.text.body),
+          );
           const set = regexHits.get(node) as Set<string>;
           loaded.forEach((l, k) => {
             if (ok[k]) set.add(l.c.note.path);
           });
         }
-        const verdicts = evaluateBatch(query, loaded.map((l) => ({ note: l.c.note, text: l.text })), lookup.index, guard);
+        const verdicts = evaluateBatch(
+          query,
+          loaded.map((l) => ({ note: l.c.note, text: l.text })),
+          lookup.index,
+          guard,
+        );
         loaded.forEach(({ c, text }, k) => {
           if (verdicts[k].truth === 'yes') matches.push(lookup.match(c.note, verdicts[k].score, text.full));
         });
@@ -389,4 +394,5 @@ interface LookupResult {
 }
 
 /** Best first: score descending, then path ascending. */
-const byRank = (a: EngineMatch, b: EngineMatch): number => b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);
+const byRank = (a: EngineMatch, b: EngineMatch): number =>
+  b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);

@@ -1,15 +1,14 @@
 import type { App, TFile } from 'obsidian';
+import { textEditOf, type TextRequest } from './request-edits';
 import { ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
-import { appendInPlace, assertAppendable } from './append-write';
+import { appendInPlace } from './append-write';
 import { EntryWriter } from './entry-writer';
 import { assertWritableText, guardFrontmatter } from './frontmatter-guard';
 import { hashText } from '../hash';
 import { cacheMatchesText, nextIndexed } from '../index-freshness';
 import type { NoteReader } from '../note-reader';
-import { patchFrontmatterText, validatePropertyPatch } from './property-patch';
 import type { NoteSection } from '../content/sections';
-import { appendText, editAtAnchor, editAtHeading, replaceBody, startsWithFrontmatter } from './text-edits';
 import { assertExpectedHash, assertUtf8Note, byteSize, diskTextNow, writableNote } from './write-checks';
 import { BaseChangedError, conflictError, keptChangingError, withFileSystemRefusals } from './write-errors';
 import { WriteLock } from './write-lock';
@@ -18,7 +17,7 @@ import { foldPath } from '../paths/paths';
 import { removeEmptyFolder } from './folder-removal';
 import { minimalChange } from './minimal-change';
 import type { OpenNoteEditors } from './open-note-editors';
-import type { ExactTextWrite, PreparedTextWrite, PreparedWrite, PropertyPatch, TextEdit, WriteRequest, WriteResult } from './write-types';
+import type { ExactTextWrite, PreparedTextWrite, PreparedWrite, WriteRequest, WriteResult } from './write-types';
 
 /** How long a heading edit waits for Obsidian to index a note that just changed, ms. */
 const INDEX_WAIT_MS = 3000;
@@ -109,12 +108,14 @@ export class NoteWriter {
    * applied edit like every write (the agent's own text only, not another program's lines).
    */
   private appendToFile(file: TFile, content: string, ensureNewline: boolean, scope: AccessScope): Promise<WriteResult> {
-    return this.lock.run(file, () => withFileSystemRefusals(`'${file.path}'`, async () => {
-      await assertUtf8Note(this.app.vault, writableNote(this.notes, file.path, scope));
-      const { result, before, after } = await appendInPlace(this.app, file, content, ensureNewline, scope);
-      this.applied.report({ kind: 'edit', tool: 'append_note', path: file.path, before, after }, scope);
-      return result;
-    }));
+    return this.lock.run(file, () =>
+      withFileSystemRefusals(`'${file.path}'`, async () => {
+        await assertUtf8Note(this.app.vault, writableNote(this.notes, file.path, scope));
+        const { result, before, after } = await appendInPlace(this.app, file, content, ensureNewline, scope);
+        this.applied.report({ kind: 'edit', tool: 'append_note', path: file.path, before, after }, scope);
+        return result;
+      }),
+    );
   }
 
   /** {@link apply}'s loop: prepare (from disk after the first try), write, again when the note changed. */
@@ -143,7 +144,17 @@ export class NoteWriter {
     switch (prepared.kind) {
       case 'edit':
       case 'properties':
-        return this.writeExactText({ tool: prepared.tool, kind: prepared.kind, path: prepared.path, baseHash: prepared.baseHash, text: prepared.proposedText, lines: prepared.proposedLines }, scope);
+        return this.writeExactText(
+          {
+            tool: prepared.tool,
+            kind: prepared.kind,
+            path: prepared.path,
+            baseHash: prepared.baseHash,
+            text: prepared.proposedText,
+            lines: prepared.proposedLines,
+          },
+          scope,
+        );
       default: {
         const result = await withFileSystemRefusals(`'${prepared.path}'`, () => this.entries.apply(prepared, scope));
         this.applied.report(entryChange(prepared, result), scope);
@@ -180,31 +191,36 @@ export class NoteWriter {
    */
   async writeExactText(write: ExactTextWrite, scope: AccessScope): Promise<WriteResult> {
     const file = writableNote(this.notes, write.path, scope);
-    return this.lock.run(file, () => withFileSystemRefusals(`'${file.path}'`, async () => {
-      await assertUtf8Note(this.app.vault, file);
-      const editorText = this.editors?.textOf(file.path) ?? null;
-      if (editorText !== null) return this.writeInEditor(file, write, editorText, scope);
-      const box: { before?: string } = {};
-      await this.app.vault.process(file, (current) => {
-        if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
-        // Another program may have changed the file since the vault read it: compare with the bytes on disk now.
-        const onDisk = diskTextNow(this.app.vault, file);
-        if (onDisk !== null && onDisk !== current) throw new BaseChangedError(file.path);
-        assertWritableText(current, scope, file.path);
-        guardFrontmatter(current, write.text, file.path);
-        box.before = current;
-        return write.text;
-      });
-      this.applied.report({ kind: write.kind ?? 'edit', tool: write.tool, path: file.path, before: box.before ?? '', after: write.text }, scope);
-      return {
-        status: 'applied',
-        path: file.path,
-        hash: hashText(write.text),
-        size_before: byteSize(box.before ?? ''),
-        size_after: byteSize(write.text),
-        ...(write.lines ? { lines: write.lines } : {}),
-      };
-    }));
+    return this.lock.run(file, () =>
+      withFileSystemRefusals(`'${file.path}'`, async () => {
+        await assertUtf8Note(this.app.vault, file);
+        const editorText = this.editors?.textOf(file.path) ?? null;
+        if (editorText !== null) return this.writeInEditor(file, write, editorText, scope);
+        const box: { before?: string } = {};
+        await this.app.vault.process(file, (current) => {
+          if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
+          // Another program may have changed the file since the vault read it: compare with the bytes on disk now.
+          const onDisk = diskTextNow(this.app.vault, file);
+          if (onDisk !== null && onDisk !== current) throw new BaseChangedError(file.path);
+          assertWritableText(current, scope, file.path);
+          guardFrontmatter(current, write.text, file.path);
+          box.before = current;
+          return write.text;
+        });
+        this.applied.report(
+          { kind: write.kind ?? 'edit', tool: write.tool, path: file.path, before: box.before ?? '', after: write.text },
+          scope,
+        );
+        return {
+          status: 'applied',
+          path: file.path,
+          hash: hashText(write.text),
+          size_before: byteSize(box.before ?? ''),
+          size_after: byteSize(write.text),
+          ...(write.lines ? { lines: write.lines } : {}),
+        };
+      }),
+    );
   }
 
   /** {@link writeExactText} on a note open in an editor whose text is `current`. */
@@ -214,7 +230,8 @@ export class NoteWriter {
     guardFrontmatter(current, write.text, file.path);
     const minimal = write.acceptedHunks ? null : minimalChange(current, write.text);
     const changes = write.acceptedHunks ?? (minimal ? [minimal] : []);
-    if (changes.length && !this.editors?.applyChanges(file.path, changes, write.acceptedHunks ? 'accept' : 'agent-write')) throw new BaseChangedError(file.path);
+    if (changes.length && !this.editors?.applyChanges(file.path, changes, write.acceptedHunks ? 'accept' : 'agent-write'))
+      throw new BaseChangedError(file.path);
     this.applied.report({ kind: write.kind ?? 'edit', tool: write.tool, path: file.path, before: current, after: write.text }, scope);
     return {
       status: 'applied',
@@ -335,57 +352,3 @@ function entryChange(prepared: Exclude<PreparedWrite, PreparedTextWrite>, result
       return { kind: 'folder', tool: prepared.tool, path: result.path };
   }
 }
-
-/** The text-changing requests. */
-type TextRequest = Extract<WriteRequest, { kind: 'write' | 'append' | 'edit' | 'properties' }>;
-
-/**
- * The edit a text request makes, as a function of the note's text (see {@link TextEdit}), and
- * its proposal kind: `properties` for set_properties and a patch-only write_note, else `edit`.
- * write_note with both a body and a frontmatter_patch is one edit (patched frontmatter plus
- * the new body), so it applies in one `vault.process`.
- * @throws ToolError('invalid_argument') for a write_note without body and patch, or a body
- *   that starts with a frontmatter block; what validatePropertyPatch throws for a bad patch.
- */
-function textEditOf(request: TextRequest, notePath: string): { kind: 'edit' | 'properties'; edit: TextEdit; needsOutline: boolean } {
-  switch (request.kind) {
-    case 'properties': {
-      const { properties } = request;
-      validatePropertyPatch(properties, notePath);
-      return { kind: 'properties', edit: (text) => patchFrontmatterText(text, properties, notePath), needsOutline: false };
-    }
-    case 'write': {
-      const { body, frontmatterPatch } = request;
-      if (body === undefined && frontmatterPatch === undefined) {
-        throw new ToolError('invalid_argument', 'Give body, frontmatter_patch or both; to add text use append_note or edit_note.');
-      }
-      if (frontmatterPatch !== undefined) validatePropertyPatch(frontmatterPatch, notePath);
-      if (body === undefined) {
-        return { kind: 'properties', edit: (text) => patchFrontmatterText(text, frontmatterPatch as PropertyPatch, notePath), needsOutline: false };
-      }
-      if (startsWithFrontmatter(body)) {
-        throw new ToolError(
-          'invalid_argument',
-          'body starts with a --- frontmatter block; pass only the body (what read_note returns as body) and put property changes in frontmatter_patch.',
-        );
-      }
-      const edit: TextEdit = frontmatterPatch === undefined
-        ? (text) => replaceBody(text, body)
-        : (text) => replaceBody(patchFrontmatterText(text, frontmatterPatch, notePath).text, body);
-      return { kind: 'edit', edit, needsOutline: false };
-    }
-    case 'append': {
-      const { content, ensureNewline } = request;
-      assertAppendable(content, notePath);
-      return { kind: 'edit', edit: (text) => appendText(text, content, ensureNewline), needsOutline: false };
-    }
-    case 'edit': {
-      const { target, op, content } = request;
-      if ('heading' in target) {
-        return { kind: 'edit', edit: (text, outline) => editAtHeading(text, outline ?? [], target.heading, op, content, notePath), needsOutline: true };
-      }
-      return { kind: 'edit', edit: (text) => editAtAnchor(text, target.anchor, op, content, notePath), needsOutline: false };
-    }
-  }
-}
-

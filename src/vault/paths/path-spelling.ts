@@ -1,0 +1,74 @@
+import type { App } from 'obsidian';
+import { existsSync } from 'node:fs';
+import { canonicalPath, findEntry } from './lookup';
+import { assertPathLength, decodePercentOnce, lexicalVaultPath, type VaultOnDisk } from './paths';
+import { vaultLocation } from '../vault-location';
+
+/**
+ * How a typed path becomes a vault path: the lexical rules (paths.ts), this vault's folder on
+ * disk, percent-decoding when the literal spelling names nothing, and the real spelling of
+ * existing entries. No access check: NotePolicy adds that.
+ */
+export class PathSpelling {
+  private disk: VaultOnDisk | undefined;
+
+  /** @param app the Obsidian app, for its vault's entries and its folder on disk. */
+  constructor(private readonly app: App) {}
+
+  /**
+   * The vault path `input` spells, chosen like {@link normalizePath} (the same rule for the
+   * literal versus the percent-decoded spelling) but as typed: existing entries do not lend
+   * their real case or Unicode form, and no access check runs. Tells a case-only rename
+   * (`Ideas` → `ideas`) from a target that is already there.
+   * @throws as NotePolicy.normalizePath's path rules (empty, control characters, absolute, leaving the vault).
+   */
+  spelledPath(input: string): string {
+    const chosen = this.lexicalPath(input);
+    const literal = this.literalPath(input);
+    if (canonicalPath(this.app.vault, literal) === chosen) return literal;
+    return this.literalPath(decodePercentOnce(input.trim()));
+  }
+
+  /**
+   * A path made vault-relative by the lexical rules alone (paths.ts lexicalVaultPath: no
+   * percent-decoding, no lookup), with this vault's folder on disk, so an absolute path inside
+   * the vault reads as the vault-relative path and one outside is refused. For note URIs,
+   * completion prefixes and key roots, which have no decoding step of their own.
+   * @returns the vault-relative path (`''` for the vault root).
+   * @throws as lexicalVaultPath.
+   */
+  literalPath(input: string): string {
+    return lexicalVaultPath(input, this.onDisk());
+  }
+
+  /** Where the vault is on disk (computed once; no folders when the adapter has no disk path). */
+  private onDisk(): VaultOnDisk {
+    this.disk ??= {
+      folders: vaultLocation(this.app).folderSpellings,
+      caseInsensitive: process.platform === 'win32' || process.platform === 'darwin',
+      hasTopEntry: (name) => name !== '' && findEntry(this.app.vault, name) !== null,
+      diskRootHas: (name) => name !== '' && existsSync(`/${name}`),
+    };
+    return this.disk;
+  }
+
+  /**
+   * Lexical normalization with percent-decoding, then the real spelling of existing entries.
+   * An exact literal name always wins: when the path as typed (or with `.md` added) names an
+   * existing entry, escapes in it are part of the name (`a%20b.md` next to `a b.md`); only
+   * otherwise is the once-decoded spelling used.
+   */
+  lexicalPath(input: string): string {
+    assertPathLength(input);
+    const literal = this.literalPath(input);
+    const decodedInput = decodePercentOnce(input.trim());
+    if (decodedInput === input.trim() || this.namesEntry(literal)) return canonicalPath(this.app.vault, literal);
+    return canonicalPath(this.app.vault, this.literalPath(decodedInput));
+  }
+
+  /** True when a normalized path, as given or with `.md` added, names an existing entry. */
+  private namesEntry(path: string): boolean {
+    if (path === '') return false;
+    return findEntry(this.app.vault, path) !== null || (!/\.md$/i.test(path) && findEntry(this.app.vault, `${path}.md`) !== null);
+  }
+}
