@@ -19,12 +19,22 @@ export default defineConfig([
     extends: [obsidianmd.configs.recommended],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
-      'obsidianmd/ui/sentence-case': ['warn', { enforceCamelCaseLower: true, brands: ['Vault MCP', 'Claude Code', 'Obsidian', 'OpenAI', 'Ollama', 'Anthropic', 'Cursor'], acronyms: ['MCP', 'AI', 'API', 'URL'] }],
+      'obsidianmd/ui/sentence-case': [
+        'warn',
+        {
+          enforceCamelCaseLower: true,
+          brands: ['Vault MCP', 'Claude Code', 'Obsidian', 'OpenAI', 'Ollama', 'Anthropic', 'Cursor'],
+          acronyms: ['MCP', 'AI', 'API', 'URL'],
+        },
+      ],
       // Zod's named `z` export drags every locale into main.js (about +350 KB, past the size budget).
-      'no-restricted-syntax': ['error', {
-        selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z']",
-        message: "Write `import * as z from 'zod'`: the named z export bundles every Zod locale (+350 KB).",
-      }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z']",
+          message: "Write `import * as z from 'zod'`: the named z export bundles every Zod locale (+350 KB).",
+        },
+      ],
     },
   },
   {
@@ -37,7 +47,12 @@ export default defineConfig([
     // The MCP SDK marks its low-level `Server` deprecated in favour of McpServer "for the
     // high-level API"; we need the low-level one (our own tools/list and tools/call with
     // per-key filtering and checked request schemas), which the SDK keeps supported.
-    files: ['src/server/session/checked-server.ts', 'src/server/http/mcp-http-server.ts', 'src/server/session/mcp-session.ts', 'src/server/content/session-content.ts'],
+    files: [
+      'src/server/session/checked-server.ts',
+      'src/server/http/mcp-http-server.ts',
+      'src/server/session/mcp-session.ts',
+      'src/server/content/session-content.ts',
+    ],
     rules: { '@typescript-eslint/no-deprecated': 'off' },
   },
   {

@@ -1,5 +1,5 @@
 // Prettier formats the code (`npm run format`; `npm run format:check` says what is off). Print
-// width 130, within the 120–140 issue 21 asks for: the code's long one-line messages and
+// width 140, the top of the 120–140 issue 21 asks for: the code's long one-line messages and
 // signatures wrap less than at Prettier's default 80. Single quotes as the code is written;
 // everything else is Prettier's default (semicolons, trailing commas, two spaces). The ESLint
 // config turns on no formatting rule Prettier would fight (checked with eslint-config-prettier's
@@ -7,6 +7,6 @@
 
 /** @type {import('prettier').Config} */
 export default {
-  printWidth: 130,
+  printWidth: 140,
   singleQuote: true,
 };

@@ -54,7 +54,12 @@ async function main(argv: string[]): Promise<void> {
     if (!sizes.some((n) => n >= 100_000)) log('  (100k notes only with --full or --scale 1000,10000,100000)');
   }
   if (parts.includes('semantic')) {
-    await benchSemanticQuality(Plugin, questionSets(HELP_VAULT, LARGE_ARCHIVE), { modelPrefix: model ? MODEL_PREFIX : null, tune: tuneFusion }, log);
+    await benchSemanticQuality(
+      Plugin,
+      questionSets(HELP_VAULT, LARGE_ARCHIVE),
+      { modelPrefix: model ? MODEL_PREFIX : null, tune: tuneFusion },
+      log,
+    );
     await benchVectorScale(model ? MODEL_PREFIX : null, log);
   }
   log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(0)} s${quick ? ' (--quick)' : ''}`);

@@ -32,7 +32,11 @@ const KEPT_OUT = [
     pattern: /node_modules\/yaml\//,
     why: "frontmatter is read and written with the app's parseYaml/stringifyYaml (src/vault/writes/frontmatter-lines.ts); yaml is a devDependency for test/host only",
   },
-  { name: 'ajv', pattern: /node_modules\/ajv\//, why: 'the SDK pulls it only for elicitation; scripts/bundle/options.mjs swaps its provider out' },
+  {
+    name: 'ajv',
+    pattern: /node_modules\/ajv\//,
+    why: 'the SDK pulls it only for elicitation; scripts/bundle/options.mjs swaps its provider out',
+  },
   {
     name: 'Zod locales other than English',
     pattern: /node_modules\/zod\/v4\/locales\/(?!en\.js$)/,
@@ -61,7 +65,9 @@ const width = Math.max(...rows.map(([name]) => name.length));
 console.log('main.js (minified) by package / src folder:');
 for (const [name, bytes] of rows) console.log(`  ${name.padEnd(width)} ${kb(bytes)}${name in WHY ? `  ${WHY[name]}` : ''}`);
 const deps = rows.filter(([name]) => !name.startsWith('src/')).reduce((sum, [, bytes]) => sum + bytes, 0);
-console.log(`  ${'dependencies'.padEnd(width)} ${kb(deps)}\n  ${'total'.padEnd(width)} ${kb(output.bytes)}  (budget ${kb(BUDGET_BYTES).trim()})`);
+console.log(
+  `  ${'dependencies'.padEnd(width)} ${kb(deps)}\n  ${'total'.padEnd(width)} ${kb(output.bytes)}  (budget ${kb(BUDGET_BYTES).trim()})`,
+);
 
 const problems = [];
 for (const [name] of rows) {

@@ -38,7 +38,10 @@ function nodeForSuite() {
   if (!existsSync(binary)) {
     console.log(`conformance: the suite needs Node 22; installing ${pkg}@22 into build/node22/ (once)`);
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const install = spawnSync(npm, ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, `${pkg}@22`], { cwd: root, stdio: 'inherit' });
+    const install = spawnSync(npm, ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, `${pkg}@22`], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     if (install.status !== 0 || !existsSync(binary)) {
       console.error(`conformance: could not install ${pkg}@22 from npm; run the suite with Node 22 (node scripts/conformance.mjs).`);
       process.exit(1);
@@ -51,7 +54,15 @@ function nodeForSuite() {
 const REQUIREMENT_SETS = ['2025-11-25', '2026-07-28'];
 
 /** Scenarios that must pass against the plugin alone, without any fixture. */
-const REAL_PLUGIN_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'logging-set-level', 'resources-list', 'prompts-list', 'completion-complete'];
+const REAL_PLUGIN_SCENARIOS = [
+  'server-initialize',
+  'ping',
+  'tools-list',
+  'logging-set-level',
+  'resources-list',
+  'prompts-list',
+  'completion-complete',
+];
 
 const build = spawnSync(process.execPath, ['esbuild.config.mjs', 'production'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
@@ -115,7 +126,15 @@ plain.stop();
 const withFixtures = await startServer(['--conformance-fixtures']);
 for (const revision of REQUIREMENT_SETS) {
   console.log(`conformance: requirement set ${revision}`);
-  if ((await runSuite(withFixtures.url, ['--requirements', revision, '--expected-failures', path.join(root, 'test', 'conformance-baseline.yml')])) !== 0) failed = true;
+  if (
+    (await runSuite(withFixtures.url, [
+      '--requirements',
+      revision,
+      '--expected-failures',
+      path.join(root, 'test', 'conformance-baseline.yml'),
+    ])) !== 0
+  )
+    failed = true;
 }
 withFixtures.stop();
 process.exit(failed ? 1 : 0);

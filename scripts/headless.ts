@@ -45,10 +45,12 @@ async function main(): Promise<void> {
     return;
   }
   provideObsidianModule();
-  const vault = await prepareVault(options.vault, nodePath.resolve(__dirname, '../test/fixtures/demo-vault'), options.configDir).catch((error: Error) => {
-    console.error(`vault-mcp: ${error.message}`);
-    return process.exit(2);
-  });
+  const vault = await prepareVault(options.vault, nodePath.resolve(__dirname, '../test/fixtures/demo-vault'), options.configDir).catch(
+    (error: Error) => {
+      console.error(`vault-mcp: ${error.message}`);
+      return process.exit(2);
+    },
+  );
   // From here on a signal stops the run and removes the copy, also while a large vault loads.
   let stopBooted: (() => Promise<boolean>) | null = null;
   const report = (message: string): void => console.error(`vault-mcp: ${message}`);
@@ -87,7 +89,9 @@ async function main(): Promise<void> {
   const PluginClass = (require(mainJs) as { default: new (app: O.App, manifest: O.PluginManifest) => BootablePlugin }).default;
   const token = options.token ?? newToken();
   const { secrets, tokens } = runSecrets(settings.keys, apiKey);
-  const notes = vault.temporary ? 0 : await countNotes(vault.dir, options.configDir, (n) => console.log(`Counting notes in ${vault.dir}: ${formatCount(n)} so far…`));
+  const notes = vault.temporary
+    ? 0
+    : await countNotes(vault.dir, options.configDir, (n) => console.log(`Counting notes in ${vault.dir}: ${formatCount(n)} so far…`));
   const booting = bootPlugin(PluginClass, {
     vaultPath: vault.dir,
     configDir: options.configDir,
@@ -110,7 +114,8 @@ async function main(): Promise<void> {
     if (port !== 0 && (await portTaken(port))) throw new Error(portTakenAdvice(port));
     throw error;
   });
-  if (options.conformanceFixtures) (booted.plugin as unknown as { server: { addOns: SessionAddOn[] } }).server.addOns.push(conformanceFixtures);
+  if (options.conformanceFixtures)
+    (booted.plugin as unknown as { server: { addOns: SessionAddOn[] } }).server.addOns.push(conformanceFixtures);
   for (const line of startupLines(options, booted.url, token, vault, { ...run, settings, tokens })) console.log(line);
   reportSemanticIndex((booted.plugin as unknown as { semantic: SemanticIndex }).semantic, settings);
   if (settings.proposals.notifyOnNew) reportProposals((booted.plugin as unknown as { proposals: ProposalStore }).proposals);

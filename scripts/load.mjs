@@ -16,6 +16,10 @@ const common = {
   alias: { obsidian: path.join(root, 'test', 'host', 'index.ts') },
   external: ['autocannon', ...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
 };
-await esbuild.build({ ...common, entryPoints: [path.join(root, 'scripts', 'load', 'load-server.ts')], outfile: path.join(root, 'build', 'load-server.cjs') });
+await esbuild.build({
+  ...common,
+  entryPoints: [path.join(root, 'scripts', 'load', 'load-server.ts')],
+  outfile: path.join(root, 'build', 'load-server.cjs'),
+});
 await esbuild.build({ ...common, entryPoints: [path.join(root, 'scripts', 'load.ts')], outfile: path.join(root, 'build', 'load.cjs') });
 createRequire(import.meta.url)(path.join(root, 'build', 'load.cjs'));

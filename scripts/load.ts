@@ -39,7 +39,12 @@ async function readablePaths(server: ServerChild, max: number): Promise<string[]
   const step = Math.max(1, Math.floor(server.paths.length / (max * 2)));
   const out: string[] = [];
   for (let i = 0; i < server.paths.length && out.length < max; i += step) {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: i + 10, method: 'tools/call', params: { name: 'read_note', arguments: { path: server.paths[i] } } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: i + 10,
+      method: 'tools/call',
+      params: { name: 'read_note', arguments: { path: server.paths[i] } },
+    });
     const answer = messagesOf(await raw(server.port, { headers, body }))[0] as { result?: { isError?: boolean } };
     if (answer.result && !answer.result.isError) out.push(server.paths[i]);
   }
@@ -48,7 +53,14 @@ async function readablePaths(server: ServerChild, max: number): Promise<string[]
 }
 
 /** The table of one vault: read_note and search at each session count. */
-async function vaultTable(label: string, vault: string, queries: string[], durationS: number, log: Log, sessionCounts = SESSION_COUNTS): Promise<void> {
+async function vaultTable(
+  label: string,
+  vault: string,
+  queries: string[],
+  durationS: number,
+  log: Log,
+  sessionCounts = SESSION_COUNTS,
+): Promise<void> {
   const server = await startServerChild(vault);
   try {
     const paths = await readablePaths(server, 100);
@@ -61,7 +73,9 @@ async function vaultTable(label: string, vault: string, queries: string[], durat
     for (const [tool, calls] of workloads) {
       for (const sessions of sessionCounts) {
         const r: DriveResult = await drive(server.port, server.token, calls, { sessions, durationS });
-        log(`${tool.padEnd(11)} ${String(sessions).padStart(8)} ${r.callsPerSecond.toFixed(0).padStart(9)} ${ms(r.p50).padStart(8)} ${ms(r.p99).padStart(8)} ${String(r.calls).padStart(9)} ${String(r.failed).padStart(7)}`);
+        log(
+          `${tool.padEnd(11)} ${String(sessions).padStart(8)} ${r.callsPerSecond.toFixed(0).padStart(9)} ${ms(r.p50).padStart(8)} ${ms(r.p99).padStart(8)} ${String(r.calls).padStart(9)} ${String(r.failed).padStart(7)}`,
+        );
       }
     }
   } finally {
@@ -73,7 +87,9 @@ async function main(argv: string[]): Promise<void> {
   const started = performance.now();
   const options = parseLoadArgs(argv);
   const log: Log = (line) => console.log(line);
-  log(`Load on the built main.js (server in a child process, autocannon here; ${os.cpus().length} CPU cores shared with everything else on this machine)`);
+  log(
+    `Load on the built main.js (server in a child process, autocannon here; ${os.cpus().length} CPU cores shared with everything else on this machine)`,
+  );
   const demo = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-load-'));
   try {
     await fsp.cp(DEMO_VAULT, demo, { recursive: true });
@@ -84,7 +100,14 @@ async function main(argv: string[]): Promise<void> {
     }
     if (options.parts.includes('scale')) {
       const vault = await generateVault(nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated'), 100_000);
-      await vaultTable('generated 100k vault (bench query mix and its heavy queries)', vault.path, [...generatedQueries(), ...heavyQueries()], options.durationS, log, [8]);
+      await vaultTable(
+        'generated 100k vault (bench query mix and its heavy queries)',
+        vault.path,
+        [...generatedQueries(), ...heavyQueries()],
+        options.durationS,
+        log,
+        [8],
+      );
     }
     if (options.parts.includes('memory')) {
       const server = await startServerChild(demo);
@@ -95,10 +118,15 @@ async function main(argv: string[]): Promise<void> {
           { name: 'search', arguments: { query: DEMO_QUERIES[i % DEMO_QUERIES.length], limit: 10 } },
         ]);
         const m = await measureMemory(server, calls, options.memoryCalls, 10, 8);
-        log(`\nmemory: ${m.samples[m.samples.length - 1].calls} calls (read_note and search alternating, 8 sessions per step, new sessions each step) on the demo vault`);
+        log(
+          `\nmemory: ${m.samples[m.samples.length - 1].calls} calls (read_note and search alternating, 8 sessions per step, new sessions each step) on the demo vault`,
+        );
         log('   calls   heap MB   RSS MB   (server process, after a full GC)');
-        for (const s of m.samples) log(`${String(s.calls).padStart(8)} ${s.heapMb.toFixed(1).padStart(9)} ${s.rssMb.toFixed(1).padStart(8)}`);
-        log(`fitted growth after the first step: heap ${m.heapSlope.toFixed(3)} MB, RSS ${m.rssSlope.toFixed(3)} MB per 10,000 calls; ${m.failed} failed calls`);
+        for (const s of m.samples)
+          log(`${String(s.calls).padStart(8)} ${s.heapMb.toFixed(1).padStart(9)} ${s.rssMb.toFixed(1).padStart(8)}`);
+        log(
+          `fitted growth after the first step: heap ${m.heapSlope.toFixed(3)} MB, RSS ${m.rssSlope.toFixed(3)} MB per 10,000 calls; ${m.failed} failed calls`,
+        );
       } finally {
         await server.stop();
       }

@@ -22,7 +22,11 @@ import { UNRESTRICTED_SCOPE } from '../src/vault/access/access';
 import { parseQuery } from '../src/search/query/query-parser';
 import { RegexGuard } from '../src/search/query/regex-guard';
 
-type Profile = { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[]; samples: number[]; timeDeltas: number[] };
+type Profile = {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[];
+  samples: number[];
+  timeDeltas: number[];
+};
 
 function post<T>(session: inspector.Session, method: string, params?: object): Promise<T> {
   return new Promise((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res as T))));
@@ -36,7 +40,9 @@ async function main(): Promise<void> {
   const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault.path, waitForIndex: false });
   const search = (booted.plugin as unknown as { search: SearchIndexInternals }).search;
   await search.whenBuilt();
-  console.log(`${vault.notes} notes, ${(vault.bytes / 1e6).toFixed(0)} MB text; cold index ${((search.stats.buildMs ?? 0) / 1000).toFixed(1)} s; heap ${before.toFixed(0)} → ${heapMb().toFixed(0)} MB`);
+  console.log(
+    `${vault.notes} notes, ${(vault.bytes / 1e6).toFixed(0)} MB text; cold index ${((search.stats.buildMs ?? 0) / 1000).toFixed(1)} s; heap ${before.toFixed(0)} → ${heapMb().toFixed(0)} MB`,
+  );
   const client = await connectClient(booted.url, booted.token);
   const queries = [...generatedQueries(), ...heavyQueries()];
   const http = new Map<string, number>();
@@ -68,7 +74,8 @@ async function main(): Promise<void> {
   });
   const all = [...self.values()].reduce((a, b) => a + b, 0);
   console.log(`\nCPU profile of 3 rounds of the queries over HTTP: ${all.toFixed(0)} ms sampled; top self time:`);
-  for (const [name, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${t.toFixed(0).padStart(6)} ms ${((100 * t) / all).toFixed(1).padStart(5)} %  ${name}`);
+  for (const [name, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`  ${t.toFixed(0).padStart(6)} ms ${((100 * t) / all).toFixed(1).padStart(5)} %  ${name}`);
 
   await client.close();
   console.log('query                          matches   engine ms   page ms   HTTP p50 ms');
@@ -78,7 +85,13 @@ async function main(): Promise<void> {
     let total = 0;
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now();
-      const r = await search.engine.match(parseQuery(q), (path) => readNote(booted.app, path), { key: 'all', allow: () => true }, new RegexGuard(), 20);
+      const r = await search.engine.match(
+        parseQuery(q),
+        (path) => readNote(booted.app, path),
+        { key: 'all', allow: () => true },
+        new RegexGuard(),
+        20,
+      );
       engineMs.push(performance.now() - t0);
       total = r.total;
       const t1 = performance.now();
@@ -87,7 +100,9 @@ async function main(): Promise<void> {
     }
     const e = percentiles(engineMs).p50;
     const t = percentiles(totalMs).p50;
-    console.log(`${q.padEnd(30)} ${String(total).padStart(8)} ${ms(e).padStart(11)} ${ms(Math.max(0, t - e)).padStart(9)} ${ms(http.get(q) ?? 0).padStart(13)}`);
+    console.log(
+      `${q.padEnd(30)} ${String(total).padStart(8)} ${ms(e).padStart(11)} ${ms(Math.max(0, t - e)).padStart(9)} ${ms(http.get(q) ?? 0).padStart(13)}`,
+    );
   }
   const engine = search.engine as unknown as EngineInternals;
   const index = engine.index;
@@ -98,28 +113,40 @@ async function main(): Promise<void> {
       `(${mb(f.postingsUsed)} MB used), per-note term lists ${mb(f.docTerms)} MB, per-note lengths and scratch ${mb(f.perDoc)} MB; ${f.terms} terms`,
   );
   const drops: [string, () => void][] = [
-    ['note records (records map, byDoc, titles)', () => {
-      engine.records.clear();
-      engine.byDoc = [];
-      engine.titles = [];
-      engine.docs.clear();
-    }],
-    ['views, score scratch, stem groups', () => {
-      engine.views.clear();
-      index.stamps = new Uint32Array(0);
-      index.counts = new Uint32Array(0);
-      index.seen = new Uint32Array(0);
-      (index as unknown as { stems: unknown }).stems = null;
-    }],
+    [
+      'note records (records map, byDoc, titles)',
+      () => {
+        engine.records.clear();
+        engine.byDoc = [];
+        engine.titles = [];
+        engine.docs.clear();
+      },
+    ],
+    [
+      'views, score scratch, stem groups',
+      () => {
+        engine.views.clear();
+        index.stamps = new Uint32Array(0);
+        index.counts = new Uint32Array(0);
+        index.seen = new Uint32Array(0);
+        (index as unknown as { stems: unknown }).stems = null;
+      },
+    ],
     ['per-note term lists (docTerms)', () => ((index as unknown as { docTerms: unknown }).docTerms = null)],
-    ['posting lists', () => {
-      index.post = [];
-      index.postLen = [];
-    }],
-    ['doc keys and field lengths', () => {
-      index.docKey = [];
-      index.fieldLen = new Uint32Array(0);
-    }],
+    [
+      'posting lists',
+      () => {
+        index.post = [];
+        index.postLen = [];
+      },
+    ],
+    [
+      'doc keys and field lengths',
+      () => {
+        index.docKey = [];
+        index.fieldLen = new Uint32Array(0);
+      },
+    ],
     ['term dictionary', () => ((index as unknown as { dict: unknown }).dict = null)],
   ];
   console.log('Retained memory by structure (dropped one after another, full GC between): heap MB + ArrayBuffer MB');
@@ -130,12 +157,17 @@ async function main(): Promise<void> {
     console.log(`  ${(last.heap - now.heap).toFixed(0).padStart(6)} + ${(last.arrays - now.arrays).toFixed(0).padStart(4)}  ${name}`);
     last = now;
   }
-  console.log(`  ${(last.heap - before).toFixed(0).padStart(6)} MB heap left above the pre-boot heap (host: vault, text cache, metadata cache; plugin shell)`);
+  console.log(
+    `  ${(last.heap - before).toFixed(0).padStart(6)} MB heap left above the pre-boot heap (host: vault, text cache, metadata cache; plugin shell)`,
+  );
   await booted.stop();
 }
 
 /** A note's text as the plugin reads it (the host's cached read). */
-function readNote(app: { vault: { getFileByPath(path: string): unknown; cachedRead(file: never): Promise<string> } }, path: string): Promise<string> {
+function readNote(
+  app: { vault: { getFileByPath(path: string): unknown; cachedRead(file: never): Promise<string> } },
+  path: string,
+): Promise<string> {
   const file = app.vault.getFileByPath(path);
   return file === null ? Promise.reject(new Error(`${path} is gone`)) : app.vault.cachedRead(file as never);
 }

@@ -36,15 +36,19 @@ export interface RunDetails {
 export function startupLines(options: RunOptions, url: string, token: string, vault: RunVault, run: RunDetails): string[] {
   const { settings } = run;
   const lines = [`MCP server listening on ${url}`, `Vault: ${vault.dir}${vault.temporary ? ' (a temporary copy of the demo vault)' : ''}`];
-  if (run.source?.kind === 'file') lines.push(`Settings: ${run.source.path} (--settings${run.ignored ? `; the vault's own ${run.ignored} is not read` : ''})`);
-  if (run.source?.kind === 'vault') lines.push(`Settings: ${run.source.path} (the vault's own, read as Obsidian reads it; this run never writes it)`);
-  if (!settings.server.enabled) lines.push('Warning: server.enabled is false in the settings, so every request gets 403; set it to true to serve clients.');
+  if (run.source?.kind === 'file')
+    lines.push(`Settings: ${run.source.path} (--settings${run.ignored ? `; the vault's own ${run.ignored} is not read` : ''})`);
+  if (run.source?.kind === 'vault')
+    lines.push(`Settings: ${run.source.path} (the vault's own, read as Obsidian reads it; this run never writes it)`);
+  if (!settings.server.enabled)
+    lines.push('Warning: server.enabled is false in the settings, so every request gets 403; set it to true to serve clients.');
   lines.push(
     `Key "${RUN_KEY_LABEL}": mode ${options.mode}, writes ${settings.tools.allowWrites ? 'allowed' : 'off'}${options.roots.length ? `, roots ${options.roots.join(', ')}` : ''}`,
   );
   for (const key of settings.keys) lines.push(keyLine(key, run.tokens.get(key.id)));
   if (!options.token) lines.push(`Token (shown once): ${token}`);
-  if (settings.access.quarantine.length) lines.push(`Quarantined: ${settings.access.quarantine.join(', ')} (besides the config folder, dot-folders and _private)`);
+  if (settings.access.quarantine.length)
+    lines.push(`Quarantined: ${settings.access.quarantine.join(', ')} (besides the config folder, dot-folders and _private)`);
   lines.push(semanticLine(settings.ai));
   for (const snippet of clientSnippets(url, token)) {
     lines.push(`${snippet.title}: ${snippet.where}`, ...snippet.text.split('\n').map((line) => `  ${line}`));

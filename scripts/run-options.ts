@@ -60,7 +60,14 @@ export const USAGE = `Usage: npm start -- [options]
  *   put `--` before the run's flags.
  */
 export function parseRunOptions(argv: string[]): RunOptions {
-  const options: RunOptions = { mode: 'propose', allowWrites: false, roots: [], help: false, configDir: DEFAULT_CONFIG_DIR, allowRemote: false };
+  const options: RunOptions = {
+    mode: 'propose',
+    allowWrites: false,
+    roots: [],
+    help: false,
+    configDir: DEFAULT_CONFIG_DIR,
+    allowRemote: false,
+  };
   let rootsText: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -115,7 +122,8 @@ export function parseRunOptions(argv: string[]): RunOptions {
       case '--embed-model': {
         const raw = value();
         const model = raw.trim();
-        if (model === '' || /\s/.test(model)) throw new Error(`--embed-model "${raw}": give the model's name without spaces, such as nomic-embed-text.`);
+        if (model === '' || /\s/.test(model))
+          throw new Error(`--embed-model "${raw}": give the model's name without spaces, such as nomic-embed-text.`);
         options.embedModel = model;
         break;
       }
@@ -132,17 +140,34 @@ export function parseRunOptions(argv: string[]): RunOptions {
         options.help = true;
         break;
       default:
-        if (!arg.startsWith('-')) throw new Error(`Unknown option ${arg}: the run takes --flags only; through npm, put -- before them (npm start -- --port 27310).`);
+        if (!arg.startsWith('-'))
+          throw new Error(
+            `Unknown option ${arg}: the run takes --flags only; through npm, put -- before them (npm start -- --port 27310).`,
+          );
         throw new Error(`Unknown option ${arg}.`);
     }
   }
   // After the loop: --vault may come after --roots, and an absolute root is checked against it.
-  if (rootsText !== undefined) options.roots = parseRoots(rootsText, options.vault === undefined ? undefined : nodePath.resolve(options.vault));
+  if (rootsText !== undefined)
+    options.roots = parseRoots(rootsText, options.vault === undefined ? undefined : nodePath.resolve(options.vault));
   return options;
 }
 
 /** The run's flags as npm names them in `npm_config_*` environment variables when it keeps them (`allow-writes` → `allow_writes`). */
-const RUN_FLAGS = ['vault', 'port', 'token', 'mode', 'allow-writes', 'roots', 'settings', 'config-dir', 'embed-url', 'embed-model', 'allow-remote', 'conformance-fixtures'] as const;
+const RUN_FLAGS = [
+  'vault',
+  'port',
+  'token',
+  'mode',
+  'allow-writes',
+  'roots',
+  'settings',
+  'config-dir',
+  'embed-url',
+  'embed-model',
+  'allow-remote',
+  'conformance-fixtures',
+] as const;
 
 /** The run's flags that take no value: npm records them as `true`, and they leave no word behind. */
 const SWITCHES: ReadonlySet<string> = new Set(['allow-writes', 'allow-remote', 'conformance-fixtures']);
@@ -170,7 +195,8 @@ export function npmKeptFlags(argv: readonly string[], env: NodeJS.ProcessEnv): s
     return `--${flag} ${exact ? words[0] : '...'}`;
   });
   const rest = argv.filter((_, i) => !wordAt.includes(i));
-  const values = !exact && words.length ? ` (putting ${words.join(' ')} back after ${words.length === 1 ? 'its flag' : 'their flags'})` : '';
+  const values =
+    !exact && words.length ? ` (putting ${words.join(' ')} back after ${words.length === 1 ? 'its flag' : 'their flags'})` : '';
   const them = kept.length === 1 ? 'it' : 'them';
   return `npm kept ${kept.map((flag) => `--${flag}`).join(', ')} for itself (flags after "npm start" need -- before them), so this run would go without ${them}; run: ${['npm start --', ...typed, ...rest].join(' ')}${values}`;
 }
@@ -201,7 +227,8 @@ export const DEFAULT_CONFIG_DIR = '.obsidian';
  */
 export function parseConfigDir(text: string): string {
   const name = text.trim().replace(/[\\/]+$/, '');
-  if (!/^\.[^\\/]+$/.test(name) || name === '..') throw new Error(`--config-dir ${text}: give the name of the vault's config folder, such as .obsidian.`);
+  if (!/^\.[^\\/]+$/.test(name) || name === '..')
+    throw new Error(`--config-dir ${text}: give the name of the vault's config folder, such as .obsidian.`);
   return name;
 }
 
@@ -212,10 +239,17 @@ export function parseConfigDir(text: string): string {
  */
 export function parseEmbedUrl(text: string): string {
   const url = parseHttpUrl(text);
-  if (!url) throw new Error(`--embed-url ${text}: give an http:// or https:// base URL ending in /v1, such as http://127.0.0.1:11434/v1 for Ollama.`);
-  if (url.username || url.password) throw new Error(`--embed-url: remove the user name and password from the URL; put an API key in the environment variable ${API_KEY_ENV} instead.`);
+  if (!url)
+    throw new Error(
+      `--embed-url ${text}: give an http:// or https:// base URL ending in /v1, such as http://127.0.0.1:11434/v1 for Ollama.`,
+    );
+  if (url.username || url.password)
+    throw new Error(
+      `--embed-url: remove the user name and password from the URL; put an API key in the environment variable ${API_KEY_ENV} instead.`,
+    );
   const base = normalizeBaseUrl(text);
-  if (!endsInV1(base)) throw new Error(`--embed-url ${text}: an OpenAI-compatible base URL ends in /v1 (Vault MCP adds /embeddings), such as ${base}/v1.`);
+  if (!endsInV1(base))
+    throw new Error(`--embed-url ${text}: an OpenAI-compatible base URL ends in /v1 (Vault MCP adds /embeddings), such as ${base}/v1.`);
   return base;
 }
 
@@ -241,7 +275,9 @@ export function parseRoots(text: string, vaultDir?: string): string[] {
     } else if (inside !== null && !inside.startsWith('..') && !nodePath.isAbsolute(inside)) {
       problems.push(`--roots ${entry}: roots are folders relative to the vault; use --roots ${inside.split(nodePath.sep).join('/')}.`);
     } else if (/^([\\/]|[A-Za-z]:)/.test(entry) || segments.includes('..')) {
-      problems.push(`--roots ${entry}: give a folder inside the vault, relative to it (as a key's roots in the settings are), such as Projects.`);
+      problems.push(
+        `--roots ${entry}: give a folder inside the vault, relative to it (as a key's roots in the settings are), such as Projects.`,
+      );
     } else if (segments.length) {
       roots.push(segments.join('/'));
     }

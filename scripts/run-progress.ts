@@ -55,8 +55,13 @@ export function formatCount(n: number): string {
 export async function reportLoading<T>(notes: number, dir: string, print: (line: string) => void, loading: Promise<T>): Promise<T> {
   if (notes < LARGE_VAULT_NOTES) return loading;
   const started = Date.now();
-  print(`Loading ${formatCount(notes)} notes from ${dir}; a large vault takes a while (a line every ${PROGRESS_INTERVAL_MS / 1000} s until the server listens).`);
-  const timer = setInterval(() => print(`Still loading ${formatCount(notes)} notes (${Math.round((Date.now() - started) / 1000)} s)…`), PROGRESS_INTERVAL_MS);
+  print(
+    `Loading ${formatCount(notes)} notes from ${dir}; a large vault takes a while (a line every ${PROGRESS_INTERVAL_MS / 1000} s until the server listens).`,
+  );
+  const timer = setInterval(
+    () => print(`Still loading ${formatCount(notes)} notes (${Math.round((Date.now() - started) / 1000)} s)…`),
+    PROGRESS_INTERVAL_MS,
+  );
   try {
     return await loading;
   } finally {

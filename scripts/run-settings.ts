@@ -63,7 +63,9 @@ export async function readRunSettings(options: Pick<RunOptions, 'settings' | 'co
   if (options.settings !== undefined) {
     const path = nodePath.resolve(options.settings);
     const settings = await readSettingsFile(path, options.settings);
-    return ownExists && path !== own ? { settings, source: { kind: 'file', path }, ignored: own } : { settings, source: { kind: 'file', path } };
+    return ownExists && path !== own
+      ? { settings, source: { kind: 'file', path }, ignored: own }
+      : { settings, source: { kind: 'file', path } };
   }
   if (ownExists) return { settings: await readSettingsFile(own, own), source: { kind: 'vault', path: own } };
   return { settings: defaultSettings(), source: null };
@@ -83,8 +85,10 @@ export async function readSettingsFile(path: string, shown: string): Promise<Vau
     text = await fsp.readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new RunInputError(`${shown}: no such file; pass the path of a JSON file in the plugin's data.json format.`);
-    if (code === 'EISDIR') throw new RunInputError(`${shown} is a folder, not a settings file; pass the path of a JSON file in the plugin's data.json format.`);
+    if (code === 'ENOENT')
+      throw new RunInputError(`${shown}: no such file; pass the path of a JSON file in the plugin's data.json format.`);
+    if (code === 'EISDIR')
+      throw new RunInputError(`${shown} is a folder, not a settings file; pass the path of a JSON file in the plugin's data.json format.`);
     throw new RunInputError(`${shown} cannot be read (${code ?? (error as Error).message}); check its permissions, or pass another file.`);
   }
   let data: unknown;
@@ -94,11 +98,20 @@ export async function readSettingsFile(path: string, shown: string): Promise<Vau
     throw new RunInputError(`${shown} is not JSON (${jsonProblem(error as Error, text)}); fix the file so it parses, or pass another one.`);
   }
   const verdict = checkSettingsData(data, { toolNames: ALL_TOOLS.map((tool) => tool.name) });
-  if (!verdict.ok) throw new RunInputError(`${shown}: ${verdict.key === '' ? verdict.message.charAt(0).toLowerCase() + verdict.message.slice(1) : verdict.message}`);
+  if (!verdict.ok)
+    throw new RunInputError(
+      `${shown}: ${verdict.key === '' ? verdict.message.charAt(0).toLowerCase() + verdict.message.slice(1) : verdict.message}`,
+    );
   const clash = verdict.settings.keys.findIndex((key) => key.label === RUN_KEY_LABEL);
-  if (clash !== -1) throw new RunInputError(`${shown}: keys[${clash}].label "${RUN_KEY_LABEL}" is the label of the run's own key; give that key another label.`);
+  if (clash !== -1)
+    throw new RunInputError(
+      `${shown}: keys[${clash}].label "${RUN_KEY_LABEL}" is the label of the run's own key; give that key another label.`,
+    );
   const idClash = verdict.settings.keys.findIndex((key) => key.id === BOOT_KEY_ID);
-  if (idClash !== -1) throw new RunInputError(`${shown}: keys[${idClash}].id "${BOOT_KEY_ID}" is the id of the run's own key; give that key another id, or leave the id out.`);
+  if (idClash !== -1)
+    throw new RunInputError(
+      `${shown}: keys[${idClash}].id "${BOOT_KEY_ID}" is the id of the run's own key; give that key another id, or leave the id out.`,
+    );
   return verdict.settings;
 }
 
@@ -144,7 +157,12 @@ function jsonProblem(error: Error, text: string): string {
  * @throws RunInputError when the embedding endpoint the flags ask for cannot be used: no model,
  *   a remote URL without --allow-remote or without an API key, or what the plugin's gates refuse.
  */
-export function applyRunFlags(base: VaultMcpSettings, options: RunOptions, apiKey: string | null, source: SettingsSource | null): VaultMcpSettings {
+export function applyRunFlags(
+  base: VaultMcpSettings,
+  options: RunOptions,
+  apiKey: string | null,
+  source: SettingsSource | null,
+): VaultMcpSettings {
   const settings = structuredClone(base);
   if (options.allowWrites) {
     settings.tools.allowWrites = true;
@@ -167,14 +185,26 @@ export function applyRunFlags(base: VaultMcpSettings, options: RunOptions, apiKe
 }
 
 /** Why the embedding endpoint the flags turned on cannot be used, in terminal terms; null when it can. */
-function embeddingProblem(ai: VaultMcpSettings['ai'], apiKey: string | null, options: RunOptions, source: SettingsSource | null): string | null {
+function embeddingProblem(
+  ai: VaultMcpSettings['ai'],
+  apiKey: string | null,
+  options: RunOptions,
+  source: SettingsSource | null,
+): string | null {
   const url = ai.baseUrl.trim();
-  const where = options.embedUrl !== undefined ? `--embed-url ${url}` : `the base URL ${url} (ai.baseUrl ${source ? `in ${source.path}` : 'by default'})`;
-  if (ai.embeddingModel.trim() === '') return `${where} needs --embed-model NAME, the embedding model that server serves (such as nomic-embed-text for Ollama).`;
-  if (!parseHttpUrl(url)) return `${where} is not an http:// or https:// base URL; pass --embed-url with one ending in /v1, such as http://127.0.0.1:11434/v1.`;
+  const where =
+    options.embedUrl !== undefined
+      ? `--embed-url ${url}`
+      : `the base URL ${url} (ai.baseUrl ${source ? `in ${source.path}` : 'by default'})`;
+  if (ai.embeddingModel.trim() === '')
+    return `${where} needs --embed-model NAME, the embedding model that server serves (such as nomic-embed-text for Ollama).`;
+  if (!parseHttpUrl(url))
+    return `${where} is not an http:// or https:// base URL; pass --embed-url with one ending in /v1, such as http://127.0.0.1:11434/v1.`;
   if (classifyBaseUrl(url) === 'remote') {
-    if (!ai.allowRemote) return `${where} is not on this computer, so your notes would be sent to it to be embedded; add --allow-remote to allow that, or use a server on this computer such as Ollama (http://127.0.0.1:11434/v1).`;
-    if (!apiKey) return `${where} is not on this computer and needs an API key; put it in the environment variable ${API_KEY_ENV} (not a flag, which would land in your shell history).`;
+    if (!ai.allowRemote)
+      return `${where} is not on this computer, so your notes would be sent to it to be embedded; add --allow-remote to allow that, or use a server on this computer such as Ollama (http://127.0.0.1:11434/v1).`;
+    if (!apiKey)
+      return `${where} is not on this computer and needs an API key; put it in the environment variable ${API_KEY_ENV} (not a flag, which would land in your shell history).`;
   }
   try {
     resolveEmbeddingConfig(ai, apiKey);
@@ -196,7 +226,10 @@ export function newToken(): string {
  * @param keys the settings' key records (not the run's own key). @param apiKey from API_KEY_ENV, or null.
  * @returns the secrets by SecretStorage id, and each key's token by key id.
  */
-export function runSecrets(keys: readonly KeyRecord[], apiKey: string | null): { secrets: Record<string, string>; tokens: Map<string, string> } {
+export function runSecrets(
+  keys: readonly KeyRecord[],
+  apiKey: string | null,
+): { secrets: Record<string, string>; tokens: Map<string, string> } {
   const tokens = new Map(keys.map((key) => [key.id, newToken()]));
   const secrets: Record<string, string> = Object.fromEntries([...tokens].map(([id, token]) => [secretIdForKey(id), token]));
   if (apiKey) secrets[AI_API_KEY_SECRET_ID] = apiKey;

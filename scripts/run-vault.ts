@@ -22,7 +22,12 @@ export interface RunVault {
  * @param configDir the vault's config folder name (`--config-dir`). @param home the user's home folder.
  * @throws Error naming `--vault` when `vaultArg` does not exist, is a file, or is the disk or home folder.
  */
-export async function prepareVault(vaultArg: string | undefined, demoVault: string, configDir = '.obsidian', home = os.homedir()): Promise<RunVault> {
+export async function prepareVault(
+  vaultArg: string | undefined,
+  demoVault: string,
+  configDir = '.obsidian',
+  home = os.homedir(),
+): Promise<RunVault> {
   if (vaultArg !== undefined) {
     const dir = nodePath.resolve(vaultArg);
     const stat = await fsp.stat(dir).catch(() => null);
@@ -30,7 +35,9 @@ export async function prepareVault(vaultArg: string | undefined, demoVault: stri
     if (!stat.isDirectory()) throw new Error(`--vault ${vaultArg}: that is a file, not a folder; pass the folder that holds your notes.`);
     const whole = dir === nodePath.parse(dir).root ? 'the whole disk' : dir === nodePath.resolve(home) ? 'your home folder' : null;
     if (whole && !(await fsp.stat(nodePath.join(dir, configDir)).catch(() => null))?.isDirectory()) {
-      throw new Error(`--vault ${vaultArg}: that is ${whole}, not a vault, and agents would see every file in it; pass the folder that holds your notes (an Obsidian vault has a ${configDir} folder).`);
+      throw new Error(
+        `--vault ${vaultArg}: that is ${whole}, not a vault, and agents would see every file in it; pass the folder that holds your notes (an Obsidian vault has a ${configDir} folder).`,
+      );
     }
     return { dir, temporary: false };
   }
@@ -49,13 +56,20 @@ export async function prepareVault(vaultArg: string | undefined, demoVault: stri
  * @param quarantined the run's settings' `access.quarantine` list.
  * @returns one sentence per bad root, empty when every root is fine.
  */
-export async function rootProblems(vaultDir: string, roots: string[], configDir = '.obsidian', quarantined: readonly string[] = []): Promise<string[]> {
+export async function rootProblems(
+  vaultDir: string,
+  roots: string[],
+  configDir = '.obsidian',
+  quarantined: readonly string[] = [],
+): Promise<string[]> {
   const quarantine = new Quarantine(configDir, () => [...quarantined]);
   const realVault = await fsp.realpath(vaultDir);
   const problems: string[] = [];
   for (const root of roots) {
     if (quarantine.contains(root)) {
-      problems.push(`--roots ${root}: that folder is quarantined (no tool reads it: the config folder, dot-folders, _private and the settings' quarantined folders); give a folder agents may see, such as Projects.`);
+      problems.push(
+        `--roots ${root}: that folder is quarantined (no tool reads it: the config folder, dot-folders, _private and the settings' quarantined folders); give a folder agents may see, such as Projects.`,
+      );
       continue;
     }
     const full = nodePath.join(vaultDir, root);

@@ -13,7 +13,9 @@ const write = (name, value) => writeFileSync(path.join(root, name), `${JSON.stri
 
 const version = process.env.npm_package_version ?? read('package.json').version;
 if (!/^\d+\.\d+\.\d+$/.test(version)) {
-  console.error(`version-bump: "${version}" is not x.y.z; Obsidian's release tags and manifest versions are plain x.y.z (no "v", no pre-release suffix).`);
+  console.error(
+    `version-bump: "${version}" is not x.y.z; Obsidian's release tags and manifest versions are plain x.y.z (no "v", no pre-release suffix).`,
+  );
   process.exit(1);
 }
 const manifest = read('manifest.json');

@@ -7,14 +7,7 @@
 
 /** Machine-readable reason carried by a {@link ToolError}. */
 export type ToolErrorCode =
-  | 'not_found'
-  | 'ambiguous'
-  | 'invalid_argument'
-  | 'forbidden'
-  | 'conflict'
-  | 'exists'
-  | 'too_large'
-  | 'unavailable';
+  'not_found' | 'ambiguous' | 'invalid_argument' | 'forbidden' | 'conflict' | 'exists' | 'too_large' | 'unavailable';
 
 /**
  * A failure the calling agent can fix. `message` is one plain sentence that names what to

@@ -57,10 +57,14 @@ export default class VaultMcpPlugin extends Plugin {
     const saved = await readSettingsData(() => this.loadData(), this.pluginFile('data.json'));
     this.settings = migrateSettings(saved.data);
     if (saved.problem) new Notice(saved.problem, 0);
-    this.keyRing = new KeyRing(this.app.secretStorage, () => this.settings.keys, async (keys) => {
-      this.settings.keys = keys;
-      await this.saveSettings();
-    });
+    this.keyRing = new KeyRing(
+      this.app.secretStorage,
+      () => this.settings.keys,
+      async (keys) => {
+        this.settings.keys = keys;
+        await this.saveSettings();
+      },
+    );
     this.notes = new NoteStore(this.app, {
       quarantine: () => this.settings.access.quarantine,
       trustedSymlinks: () => this.settings.access.trustedSymlinks,
@@ -87,7 +91,17 @@ export default class VaultMcpPlugin extends Plugin {
       enabled: () => this.settings.ai.semanticIndex,
       storage: semanticIndexStorage((name) => this.pluginFile(name)),
     });
-    const services = createSessionServices(this.notes, this.search, this.proposals, this.review, () => this.settings, this.manifest.version, peers, this.semantic, this.activity);
+    const services = createSessionServices(
+      this.notes,
+      this.search,
+      this.proposals,
+      this.review,
+      () => this.settings,
+      this.manifest.version,
+      peers,
+      this.semantic,
+      this.activity,
+    );
     this.server = new McpHttpServer(this.keyRing, () => this.settings, services);
     publishApi(this, createPublicApi(this.ai));
     this.settingTab = new VaultMcpSettingTab(this.app, this);

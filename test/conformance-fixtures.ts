@@ -46,7 +46,9 @@ const NO_ARGUMENTS: Tool['inputSchema'] = { type: 'object', properties: {} };
 
 /** A tool definition with string arguments (all required). */
 function tool(name: string, description: string, args: string[] = []): Tool {
-  const properties: Record<string, { type: string; description: string }> = Object.fromEntries(args.map((arg) => [arg, { type: 'string', description: arg }]));
+  const properties: Record<string, { type: string; description: string }> = Object.fromEntries(
+    args.map((arg) => [arg, { type: 'string', description: arg }]),
+  );
   return { name, description, inputSchema: args.length ? { type: 'object', properties, required: args } : NO_ARGUMENTS };
 }
 
@@ -54,13 +56,21 @@ const text = (value: string): CallToolResult => ({ content: [{ type: 'text', tex
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Sends `elicitation/create` with `requestedSchema` and reports the client's answer as text. */
-async function elicit(extra: AddOnExtra, message: string, requestedSchema: Record<string, unknown>, prefix: string): Promise<CallToolResult> {
-  const answer = await extra.mcpReq.send({ method: 'elicitation/create', params: { message, requestedSchema } } as never, ElicitResultSchema);
+async function elicit(
+  extra: AddOnExtra,
+  message: string,
+  requestedSchema: Record<string, unknown>,
+  prefix: string,
+): Promise<CallToolResult> {
+  const answer = await extra.mcpReq.send(
+    { method: 'elicitation/create', params: { message, requestedSchema } } as never,
+    ElicitResultSchema,
+  );
   return text(`${prefix}: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`);
 }
 
-const titled = (prefix: string, titles: string[]): Array<{ const: string; title: string }> => titles.map((title, i) => ({ const: `${prefix}${i + 1}`, title }));
-
+const titled = (prefix: string, titles: string[]): Array<{ const: string; title: string }> =>
+  titles.map((title, i) => ({ const: `${prefix}${i + 1}`, title }));
 
 /** The client capabilities a 2026-07-28 request declares in its `_meta` envelope (empty in the session era). */
 function declared(extra: AddOnExtra): Record<string, unknown> {
@@ -70,7 +80,10 @@ function declared(extra: AddOnExtra): Record<string, unknown> {
 
 /** A form elicitation asking for one string field. */
 function ask(message: string, field: string): InputRequest {
-  return inputRequired.elicit({ message, requestedSchema: { type: 'object', properties: { [field]: { type: 'string' } }, required: [field] } });
+  return inputRequired.elicit({
+    message,
+    requestedSchema: { type: 'object', properties: { [field]: { type: 'string' } }, required: [field] },
+  });
 }
 
 /** The accepted elicitation field `field` of the retried request's answer `key`, or undefined. */
@@ -138,34 +151,43 @@ let host: AddOnHost | null = null;
 /** The 2026-07-28 multi round-trip fixtures (SEP-2322, SEP-2575), as the suite's reference server serves them. */
 const MODERN_TOOLS: NonNullable<SessionAddOn['tools']> = [
   {
-    definition: tool('test_missing_capability', 'Needs the client\'s sampling capability.'),
+    definition: tool('test_missing_capability', "Needs the client's sampling capability."),
     call: async (_args, extra) => {
       if (!declared(extra).sampling) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { sampling: {} } });
       return text('Success');
     },
   },
   {
-    definition: tool('test_input_required_result_elicitation', 'Asks the user\'s name (input-required).'),
+    definition: tool('test_input_required_result_elicitation', "Asks the user's name (input-required)."),
     call: async (_args, extra) => {
       const name = answered(extra, 'user_name', 'name');
-      return name !== undefined ? text(`Hello, ${name}!`) : inputRequired({ inputRequests: { user_name: ask('What is your name?', 'name') } });
+      return name !== undefined
+        ? text(`Hello, ${name}!`)
+        : inputRequired({ inputRequests: { user_name: ask('What is your name?', 'name') } });
     },
   },
   {
-    definition: tool('test_input_required_result_sampling', 'Asks the client\'s model (input-required).'),
+    definition: tool('test_input_required_result_sampling', "Asks the client's model (input-required)."),
     call: async (_args, extra) => {
       const answer = sampled(extra, 'sample_request');
       if (answer !== undefined) return text(`Sampling result: ${answer}`);
       return inputRequired({
-        inputRequests: { sample_request: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }], maxTokens: 100 }) },
+        inputRequests: {
+          sample_request: inputRequired.createMessage({
+            messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }],
+            maxTokens: 100,
+          }),
+        },
       });
     },
   },
   {
-    definition: tool('test_input_required_result_list_roots', 'Asks the client\'s roots (input-required).'),
+    definition: tool('test_input_required_result_list_roots', "Asks the client's roots (input-required)."),
     call: async (_args, extra) => {
       const count = rootCount(extra, 'roots_request');
-      return count !== undefined ? text(`Found ${count} root(s)`) : inputRequired({ inputRequests: { roots_request: inputRequired.listRoots() } });
+      return count !== undefined
+        ? text(`Found ${count} root(s)`)
+        : inputRequired({ inputRequests: { roots_request: inputRequired.listRoots() } });
     },
   },
   {
@@ -173,9 +195,15 @@ const MODERN_TOOLS: NonNullable<SessionAddOn['tools']> = [
     call: async (_args, extra) => {
       const state = parseState(stateOf(extra));
       const view = inputResponse(extra.mcpReq.inputResponses, 'confirm');
-      if (state.kind === 'request-state' && view.kind === 'elicit' && view.content?.ok === true) return text('state-ok: requestState validated');
+      if (state.kind === 'request-state' && view.kind === 'elicit' && view.content?.ok === true)
+        return text('state-ok: requestState validated');
       return inputRequired({
-        inputRequests: { confirm: inputRequired.elicit({ message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }) },
+        inputRequests: {
+          confirm: inputRequired.elicit({
+            message: 'Please confirm',
+            requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+          }),
+        },
         requestState: plainState({ kind: 'request-state' }),
       });
     },
@@ -192,7 +220,10 @@ const MODERN_TOOLS: NonNullable<SessionAddOn['tools']> = [
       return inputRequired({
         inputRequests: {
           user_name: ask('What is your name?', 'name'),
-          greeting: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 }),
+          greeting: inputRequired.createMessage({
+            messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }],
+            maxTokens: 50,
+          }),
           client_roots: inputRequired.listRoots(),
         },
         requestState: plainState({ kind: 'multiple-inputs' }),
@@ -205,10 +236,14 @@ const MODERN_TOOLS: NonNullable<SessionAddOn['tools']> = [
       const state = parseState(stateOf(extra));
       const name = answered(extra, 'step1', 'name');
       if (state.round === 1 && name !== undefined) {
-        return inputRequired({ inputRequests: { step2: ask('Step 2: What is your favorite color?', 'color') }, requestState: plainState({ round: 2, name }) });
+        return inputRequired({
+          inputRequests: { step2: ask('Step 2: What is your favorite color?', 'color') },
+          requestState: plainState({ round: 2, name }),
+        });
       }
       const color = answered(extra, 'step2', 'color');
-      if (state.round === 2 && color !== undefined) return text(`Multi-round complete for ${typeof state.name === 'string' ? state.name : 'friend'} who likes ${color}`);
+      if (state.round === 2 && color !== undefined)
+        return text(`Multi-round complete for ${typeof state.name === 'string' ? state.name : 'friend'} who likes ${color}`);
       return inputRequired({ inputRequests: { step1: ask('Step 1: What is your name?', 'name') }, requestState: plainState({ round: 1 }) });
     },
   },
@@ -219,10 +254,16 @@ const MODERN_TOOLS: NonNullable<SessionAddOn['tools']> = [
       if (state !== undefined) {
         const verified = verifyState(state);
         if (!verified) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState integrity check failed');
-        if (verified.kind === 'tamper-test' && inputResponse(extra.mcpReq.inputResponses, 'confirm').kind !== 'missing') return text('integrity-ok: state verified');
+        if (verified.kind === 'tamper-test' && inputResponse(extra.mcpReq.inputResponses, 'confirm').kind !== 'missing')
+          return text('integrity-ok: state verified');
       }
       return inputRequired({
-        inputRequests: { confirm: inputRequired.elicit({ message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }) },
+        inputRequests: {
+          confirm: inputRequired.elicit({
+            message: 'Please confirm',
+            requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+          }),
+        },
         requestState: signState({ kind: 'tamper-test', nonce: randomUUID() }),
       });
     },
@@ -235,7 +276,11 @@ const MODERN_TOOLS: NonNullable<SessionAddOn['tools']> = [
       const capabilities = declared(extra);
       const inputRequests: Record<string, InputRequest> = {};
       if (capabilities.elicitation) inputRequests.elicit_input = ask('Elicitation input', 'value');
-      if (capabilities.sampling) inputRequests.sample_input = inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Sample request' } }], maxTokens: 50 });
+      if (capabilities.sampling)
+        inputRequests.sample_input = inputRequired.createMessage({
+          messages: [{ role: 'user', content: { type: 'text', text: 'Sample request' } }],
+          maxTokens: 50,
+        });
       if (Object.keys(inputRequests).length === 0) return text('No supported capabilities declared');
       return inputRequired({ inputRequests, requestState: signState({ kind: 'capabilities-test', nonce: randomUUID() }) });
     },
@@ -255,7 +300,7 @@ const MODERN_TOOLS: NonNullable<SessionAddOn['tools']> = [
     },
   },
   {
-    definition: tool('test_streaming_elicitation', 'Answers on the request\'s own stream only.'),
+    definition: tool('test_streaming_elicitation', "Answers on the request's own stream only."),
     call: async () => text('Streaming complete'),
   },
   {
@@ -268,7 +313,9 @@ const MODERN_TOOLS: NonNullable<SessionAddOn['tools']> = [
 ];
 
 /** The prompt that asks the user for context before it answers (input-required). */
-function contextPrompt(extra: AddOnExtra): InputRequiredResult | { messages: Array<{ role: 'user'; content: { type: 'text'; text: string } }> } {
+function contextPrompt(
+  extra: AddOnExtra,
+): InputRequiredResult | { messages: Array<{ role: 'user'; content: { type: 'text'; text: string } }> } {
   const context = answered(extra, 'user_context', 'context');
   if (context !== undefined) return { messages: [{ role: 'user', content: { type: 'text', text: `Prompt with context: ${context}` } }] };
   return inputRequired({ inputRequests: { user_context: ask('What context should the prompt use?', 'context') } });
@@ -279,7 +326,13 @@ const JSON_SCHEMA_2020_12: Tool['inputSchema'] = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object',
   $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
-  properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' }, contactMethod: { type: 'string', enum: ['phone', 'email'] }, phone: { type: 'string' }, email: { type: 'string' } },
+  properties: {
+    name: { type: 'string' },
+    address: { $ref: '#/$defs/address' },
+    contactMethod: { type: 'string', enum: ['phone', 'email'] },
+    phone: { type: 'string' },
+    email: { type: 'string' },
+  },
   allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
   if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
   then: { required: ['phone'] },
@@ -294,12 +347,23 @@ export const conformanceFixtures: SessionAddOn = {
   },
   tools: [
     { definition: tool('test_simple_text', 'Returns simple text.'), call: async () => text('This is a simple text response for testing.') },
-    { definition: tool('test_image_content', 'Returns an image.'), call: async () => ({ content: [{ type: 'image', data: RED_PIXEL_PNG, mimeType: 'image/png' }] }) },
-    { definition: tool('test_audio_content', 'Returns audio.'), call: async () => ({ content: [{ type: 'audio', data: SILENT_WAV, mimeType: 'audio/wav' }] }) },
+    {
+      definition: tool('test_image_content', 'Returns an image.'),
+      call: async () => ({ content: [{ type: 'image', data: RED_PIXEL_PNG, mimeType: 'image/png' }] }),
+    },
+    {
+      definition: tool('test_audio_content', 'Returns audio.'),
+      call: async () => ({ content: [{ type: 'audio', data: SILENT_WAV, mimeType: 'audio/wav' }] }),
+    },
     {
       definition: tool('test_embedded_resource', 'Returns an embedded resource.'),
       call: async () => ({
-        content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }],
+        content: [
+          {
+            type: 'resource',
+            resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' },
+          },
+        ],
       }),
     },
     {
@@ -308,7 +372,10 @@ export const conformanceFixtures: SessionAddOn = {
         content: [
           { type: 'text', text: 'Multiple content types test:' },
           { type: 'image', data: RED_PIXEL_PNG, mimeType: 'image/png' },
-          { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' } },
+          {
+            type: 'resource',
+            resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' },
+          },
         ],
       }),
     },
@@ -332,17 +399,21 @@ export const conformanceFixtures: SessionAddOn = {
         const progressToken = extra.mcpReq._meta?.progressToken;
         for (const [i, progress] of [0, 50, 100].entries()) {
           if (i > 0) await pause(50);
-          if (progressToken !== undefined) await extra.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total: 100 } });
+          if (progressToken !== undefined)
+            await extra.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total: 100 } });
         }
         return text('Tool with progress executed successfully');
       },
     },
     {
-      definition: tool('test_sampling', 'Asks the client\'s model through sampling/createMessage.', ['prompt']),
+      definition: tool('test_sampling', "Asks the client's model through sampling/createMessage.", ['prompt']),
       call: async (args, extra) => {
         const prompt = String(args.prompt ?? '');
         const answer = await extra.mcpReq.send(
-          { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 } } as never,
+          {
+            method: 'sampling/createMessage',
+            params: { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 },
+          } as never,
           CreateMessageResultSchema,
         );
         const content = answer.content as { type: string; text?: string };
@@ -357,7 +428,10 @@ export const conformanceFixtures: SessionAddOn = {
           String(args.message ?? ''),
           {
             type: 'object',
-            properties: { username: { type: 'string', description: "User's response" }, email: { type: 'string', description: "User's email address" } },
+            properties: {
+              username: { type: 'string', description: "User's response" },
+              email: { type: 'string', description: "User's email address" },
+            },
             required: ['username', 'email'],
           },
           'User response',
@@ -392,35 +466,73 @@ export const conformanceFixtures: SessionAddOn = {
             type: 'object',
             properties: {
               untitledSingle: { type: 'string', description: 'Untitled single-select', enum: ['option1', 'option2', 'option3'] },
-              titledSingle: { type: 'string', description: 'Titled single-select', oneOf: titled('value', ['First Option', 'Second Option', 'Third Option']) },
-              legacyEnum: { type: 'string', description: 'Legacy titled enum', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
-              untitledMulti: { type: 'array', description: 'Untitled multi-select', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
-              titledMulti: { type: 'array', description: 'Titled multi-select', items: { anyOf: titled('value', ['First Choice', 'Second Choice', 'Third Choice']) } },
+              titledSingle: {
+                type: 'string',
+                description: 'Titled single-select',
+                oneOf: titled('value', ['First Option', 'Second Option', 'Third Option']),
+              },
+              legacyEnum: {
+                type: 'string',
+                description: 'Legacy titled enum',
+                enum: ['opt1', 'opt2', 'opt3'],
+                enumNames: ['Option One', 'Option Two', 'Option Three'],
+              },
+              untitledMulti: {
+                type: 'array',
+                description: 'Untitled multi-select',
+                items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+              },
+              titledMulti: {
+                type: 'array',
+                description: 'Titled multi-select',
+                items: { anyOf: titled('value', ['First Choice', 'Second Choice', 'Third Choice']) },
+              },
             },
           },
           'Elicitation completed',
         ),
     },
-    { definition: { name: 'json_schema_2020_12_tool', description: 'Tool with JSON Schema 2020-12 features', inputSchema: JSON_SCHEMA_2020_12 }, call: async () => text('ok') },
+    {
+      definition: {
+        name: 'json_schema_2020_12_tool',
+        description: 'Tool with JSON Schema 2020-12 features',
+        inputSchema: JSON_SCHEMA_2020_12,
+      },
+      call: async () => text('ok'),
+    },
     ...MODERN_TOOLS,
   ],
   resources: [
     {
       definition: { uri: 'test://static-text', name: 'static-text', description: 'A static text resource.', mimeType: 'text/plain' },
-      read: () => ({ contents: [{ uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' }] }),
+      read: () => ({
+        contents: [{ uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
+      }),
     },
     {
-      definition: { uri: 'test://static-binary', name: 'static-binary', description: 'A static binary resource (PNG).', mimeType: 'image/png' },
+      definition: {
+        uri: 'test://static-binary',
+        name: 'static-binary',
+        description: 'A static binary resource (PNG).',
+        mimeType: 'image/png',
+      },
       read: () => ({ contents: [{ uri: 'test://static-binary', mimeType: 'image/png', blob: RED_PIXEL_PNG }] }),
     },
   ],
   templates: [
     {
-      definition: { uriTemplate: 'test://template/{id}/data', name: 'template-data', description: 'Data for an id.', mimeType: 'application/json' },
+      definition: {
+        uriTemplate: 'test://template/{id}/data',
+        name: 'template-data',
+        description: 'Data for an id.',
+        mimeType: 'application/json',
+      },
       read: (uri) => {
         const id = /^test:\/\/template\/([^/]+)\/data$/.exec(uri)?.[1];
         if (id === undefined) return null;
-        return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }] };
+        return {
+          contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }],
+        };
       },
     },
   ],
@@ -439,19 +551,34 @@ export const conformanceFixtures: SessionAddOn = {
           { name: 'arg2', description: 'Second test argument', required: true },
         ],
       },
-      get: (args) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'` } }] }),
+      get: (args) => ({
+        messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'` } }],
+      }),
       complete: (argument, value) => ['paris', 'park', 'party'].filter((word) => argument === 'arg1' && word.startsWith(value)),
     },
     {
-      definition: { name: 'test_prompt_with_embedded_resource', description: 'A prompt embedding a resource.', arguments: [{ name: 'resourceUri', description: 'URI to embed', required: true }] },
+      definition: {
+        name: 'test_prompt_with_embedded_resource',
+        description: 'A prompt embedding a resource.',
+        arguments: [{ name: 'resourceUri', description: 'URI to embed', required: true }],
+      },
       get: (args) => ({
         messages: [
-          { role: 'user', content: { type: 'resource', resource: { uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+          {
+            role: 'user',
+            content: {
+              type: 'resource',
+              resource: { uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+            },
+          },
           { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
         ],
       }),
     },
-    { definition: { name: 'test_input_required_result_prompt', description: 'Asks for context first (input-required).' }, get: (_args, extra) => contextPrompt(extra) },
+    {
+      definition: { name: 'test_input_required_result_prompt', description: 'Asks for context first (input-required).' },
+      get: (_args, extra) => contextPrompt(extra),
+    },
     {
       definition: { name: 'test_prompt_with_image', description: 'A prompt with an image.' },
       get: () => ({

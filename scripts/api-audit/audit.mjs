@@ -49,7 +49,11 @@ function sinceOf(node) {
 function describe(decl) {
   const own = sinceOf(decl);
   const parent = decl.parent;
-  const memberName = ts.isIndexSignatureDeclaration(decl) ? '[key]' : decl.name && ts.isIdentifier(decl.name) ? decl.name.text : (decl.name?.getText() ?? '(anonymous)');
+  const memberName = ts.isIndexSignatureDeclaration(decl)
+    ? '[key]'
+    : decl.name && ts.isIdentifier(decl.name)
+      ? decl.name.text
+      : (decl.name?.getText() ?? '(anonymous)');
   if ((ts.isClassDeclaration(parent) || ts.isInterfaceDeclaration(parent)) && parent.name) {
     return { name: `${parent.name.text}.${memberName}`, since: own ?? sinceOf(parent) };
   }
@@ -61,7 +65,13 @@ function typeOnly(node) {
   for (let n = node.parent; n; n = n.parent) {
     if (ts.isTypeNode(n) && !ts.isExpressionWithTypeArguments(n)) return true;
     if (ts.isImportDeclaration(n) || ts.isExportDeclaration(n) || ts.isTypeAliasDeclaration(n) || ts.isInterfaceDeclaration(n)) return true;
-    if (ts.isExpressionWithTypeArguments(n) && n.parent && ts.isHeritageClause(n.parent) && n.parent.token === ts.SyntaxKind.ImplementsKeyword) return true;
+    if (
+      ts.isExpressionWithTypeArguments(n) &&
+      n.parent &&
+      ts.isHeritageClause(n.parent) &&
+      n.parent.token === ts.SyntaxKind.ImplementsKeyword
+    )
+      return true;
     if (ts.isStatement(n) || ts.isClassElement(n)) break;
   }
   const parent = node.parent;
@@ -70,7 +80,13 @@ function typeOnly(node) {
 
 /** @param {ts.Expression} expr @returns {string | null} the version a requireApiVersion('x') check (or `a && b` starting with one) requires */
 function guardVersion(expr) {
-  if (ts.isCallExpression(expr) && ts.isIdentifier(expr.expression) && expr.expression.text === 'requireApiVersion' && expr.arguments[0] && ts.isStringLiteral(expr.arguments[0])) {
+  if (
+    ts.isCallExpression(expr) &&
+    ts.isIdentifier(expr.expression) &&
+    expr.expression.text === 'requireApiVersion' &&
+    expr.arguments[0] &&
+    ts.isStringLiteral(expr.arguments[0])
+  ) {
     return expr.arguments[0].text;
   }
   if (ts.isBinaryExpression(expr) && expr.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken) return guardVersion(expr.left);
@@ -85,7 +101,8 @@ function guarded(node, since) {
     let version = null;
     if (ts.isIfStatement(n) && child === n.thenStatement) version = guardVersion(n.expression);
     else if (ts.isConditionalExpression(n) && child === n.whenTrue) version = guardVersion(n.condition);
-    else if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && child === n.right) version = guardVersion(n.left);
+    else if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && child === n.right)
+      version = guardVersion(n.left);
     if (version && compareVersions(version, since) >= 0) return true;
   }
   return false;
@@ -115,13 +132,17 @@ for (const file of program.getSourceFiles()) {
 }
 
 const problems = [];
-const newer = [...used].filter(([, e]) => e.since !== null && compareVersions(e.since, minAppVersion) > 0).sort((a, b) => compareVersions(b[1].since, a[1].since) || a[0].localeCompare(b[0]));
+const newer = [...used]
+  .filter(([, e]) => e.since !== null && compareVersions(e.since, minAppVersion) > 0)
+  .sort((a, b) => compareVersions(b[1].since, a[1].since) || a[0].localeCompare(b[0]));
 console.log(`api-audit: src/ uses ${used.size} Obsidian APIs; minAppVersion ${minAppVersion}; ${newer.length} newer:`);
 for (const [name, entry] of newer) {
   const open = entry.uses.filter((u) => !u.guarded);
   const decision = decisions[name];
   const checked = decision?.startsWith('feature-checked');
-  console.log(`  ${name} @since ${entry.since}: ${decision ?? 'NO DECISION'}${open.length > 0 ? ` (unguarded at ${open.map((u) => u.where).join(', ')})` : ''}`);
+  console.log(
+    `  ${name} @since ${entry.since}: ${decision ?? 'NO DECISION'}${open.length > 0 ? ` (unguarded at ${open.map((u) => u.where).join(', ')})` : ''}`,
+  );
   if (!decision) {
     problems.push(
       `${name} is @since ${entry.since}, newer than minAppVersion ${minAppVersion} (used at ${entry.uses.map((u) => u.where).join(', ')}). ` +
@@ -129,13 +150,17 @@ for (const [name, entry] of newer) {
         `raise minAppVersion, or record why it may run unguarded, in scripts/api-audit/decisions.json.`,
     );
   } else if (checked && open.length > 0) {
-    problems.push(`${name} is recorded as feature-checked but used without a requireApiVersion('${entry.since}') check at ${open.map((u) => u.where).join(', ')}.`);
+    problems.push(
+      `${name} is recorded as feature-checked but used without a requireApiVersion('${entry.since}') check at ${open.map((u) => u.where).join(', ')}.`,
+    );
   }
 }
 for (const name of Object.keys(decisions)) {
   const entry = used.get(name);
   if (!entry || entry.since === null || compareVersions(entry.since, minAppVersion) <= 0) {
-    problems.push(`scripts/api-audit/decisions.json lists ${name}, which src/ no longer uses above minAppVersion ${minAppVersion}: remove the entry.`);
+    problems.push(
+      `scripts/api-audit/decisions.json lists ${name}, which src/ no longer uses above minAppVersion ${minAppVersion}: remove the entry.`,
+    );
   }
 }
 const oldest = [...used].filter(([, e]) => e.since !== null).sort((a, b) => compareVersions(b[1].since, a[1].since));

@@ -59,11 +59,27 @@ export async function startEmbeddingSources(modelPrefix: string | null, log: Log
   const envUrl = process.env.VAULT_MCP_EMBED_URL;
   if (envUrl === 'fake') {
     const fake = await startFakeOpenAi({ models: {}, embeddingModels: { 'hashed-bow': { dimensions: 512 } } });
-    sources.push({ label: 'hashed-bow', about: "the tests' hashed bag-of-words fake (plumbing check, not a model)", baseUrl: fake.baseUrl, model: 'hashed-bow', close: () => fake.close() });
+    sources.push({
+      label: 'hashed-bow',
+      about: "the tests' hashed bag-of-words fake (plumbing check, not a model)",
+      baseUrl: fake.baseUrl,
+      model: 'hashed-bow',
+      close: () => fake.close(),
+    });
   } else if (envUrl) {
     const model = process.env.VAULT_MCP_EMBED_MODEL;
-    if (!model) throw new Error('VAULT_MCP_EMBED_URL is set but VAULT_MCP_EMBED_MODEL is not; set it to the embedding model to use (e.g. nomic-embed-text).');
-    sources.push({ label: model.slice(0, 12), about: `${model} at ${envUrl}`, baseUrl: envUrl, model, key: process.env.VAULT_MCP_EMBED_KEY, close: async () => {} });
+    if (!model)
+      throw new Error(
+        'VAULT_MCP_EMBED_URL is set but VAULT_MCP_EMBED_MODEL is not; set it to the embedding model to use (e.g. nomic-embed-text).',
+      );
+    sources.push({
+      label: model.slice(0, 12),
+      about: `${model} at ${envUrl}`,
+      baseUrl: envUrl,
+      model,
+      key: process.env.VAULT_MCP_EMBED_KEY,
+      close: async () => {},
+    });
   }
   return sources;
 }

@@ -28,10 +28,18 @@ function error(status: number, message: string, param: string | null = null, cod
  * @param model the one model name served
  * @param encode text → vector
  */
-export function answerEmbeddings(method: string, path: string, text: string, model: string, encode: (text: string) => ArrayLike<number>): Answer {
+export function answerEmbeddings(
+  method: string,
+  path: string,
+  text: string,
+  model: string,
+  encode: (text: string) => ArrayLike<number>,
+): Answer {
   const route = path.split('?')[0];
-  if (method === 'GET' && route === '/v1/models') return { status: 200, body: { object: 'list', data: [{ id: model, object: 'model', owned_by: 'vault-mcp-bench' }] } };
-  if (method !== 'POST' || route !== '/v1/embeddings') return error(404, `Unknown endpoint ${method} ${route}; this server serves POST /v1/embeddings and GET /v1/models.`);
+  if (method === 'GET' && route === '/v1/models')
+    return { status: 200, body: { object: 'list', data: [{ id: model, object: 'model', owned_by: 'vault-mcp-bench' }] } };
+  if (method !== 'POST' || route !== '/v1/embeddings')
+    return error(404, `Unknown endpoint ${method} ${route}; this server serves POST /v1/embeddings and GET /v1/models.`);
   let body: { model?: unknown; input?: unknown };
   try {
     body = JSON.parse(text) as typeof body;
@@ -39,7 +47,8 @@ export function answerEmbeddings(method: string, path: string, text: string, mod
     return error(400, 'We could not parse the JSON body of your request.');
   }
   if (body === null || typeof body !== 'object') return error(400, 'The request body must be a JSON object with model and input.');
-  if (body.model !== model) return error(404, `The model \`${String(body.model)}\` does not exist; this server serves \`${model}\`.`, 'model', 'model_not_found');
+  if (body.model !== model)
+    return error(404, `The model \`${String(body.model)}\` does not exist; this server serves \`${model}\`.`, 'model', 'model_not_found');
   const texts = typeof body.input === 'string' ? [body.input] : body.input;
   if (!Array.isArray(texts) || texts.length === 0 || !texts.every((t) => typeof t === 'string')) {
     return error(400, "'input' must be a string or a non-empty array of strings.", 'input');

@@ -66,17 +66,21 @@ const RANK_WEIGHTS = [
 export function fusionGrid(): FusionParams[] {
   const grid: FusionParams[] = [];
   for (const k of [2, 5, 10, 20, 40, 60, 100]) {
-    for (const a of RANK_WEIGHTS[0]) for (const b of RANK_WEIGHTS[1]) for (const c of RANK_WEIGHTS[2]) grid.push({ method: 'rank', k, weights: [a, b, c] });
+    for (const a of RANK_WEIGHTS[0])
+      for (const b of RANK_WEIGHTS[1]) for (const c of RANK_WEIGHTS[2]) grid.push({ method: 'rank', k, weights: [a, b, c] });
   }
   for (const normalization of ['min-max', 'max', 'z'] as const) {
-    for (let a = 0; a <= 9; a++) for (let b = 0; a + b <= 9; b++) grid.push({ method: 'score', normalization, weights: [a / 10, b / 10, (10 - a - b) / 10] });
+    for (let a = 0; a <= 9; a++)
+      for (let b = 0; a + b <= 9; b++) grid.push({ method: 'score', normalization, weights: [a / 10, b / 10, (10 - a - b) / 10] });
   }
   return grid.filter((p) => p.weights[0] + p.weights[1] >= p.weights[2]);
 }
 
 /** Short text of a parameter set, as it would be written in HYBRID_FUSION. */
 export function describeFusion(p: FusionParams): string {
-  return p.method === 'rank' ? `rank k=${p.k} weights=[${p.weights.join(', ')}]` : `score ${p.normalization} weights=[${p.weights.map((w) => +w.toFixed(2)).join(', ')}]`;
+  return p.method === 'rank'
+    ? `rank k=${p.k} weights=[${p.weights.join(', ')}]`
+    : `score ${p.normalization} weights=[${p.weights.map((w) => +w.toFixed(2)).join(', ')}]`;
 }
 
 /** One (set, class) cell: hybrid figures and the best of its halves (lexical, semantic); `set` is `both` for cells over every set's questions. */
@@ -107,9 +111,18 @@ function cells(runs: readonly TuningRun[], params: FusionParams, split: Split, p
   }
   const out: Cell[] = [];
   for (const [set, { questions, ranked }] of groups) {
-    const [hybrid, ...sides] = ranked.map((r) => qualityByClass(questions, questions.map((q, i) => ({ answers: q.answers, ranked: r[i] })), 'all'));
+    const [hybrid, ...sides] = ranked.map((r) =>
+      qualityByClass(
+        questions,
+        questions.map((q, i) => ({ answers: q.answers, ranked: r[i] })),
+        'all',
+      ),
+    );
     for (const cls of classesOf(questions).filter((c) => c !== 'all')) {
-      const best = { hitAt5: Math.max(...sides.map((h) => h.get(cls)!.hitAt5)), mrrAt10: Math.max(...sides.map((h) => h.get(cls)!.mrrAt10)) };
+      const best = {
+        hitAt5: Math.max(...sides.map((h) => h.get(cls)!.hitAt5)),
+        mrrAt10: Math.max(...sides.map((h) => h.get(cls)!.mrrAt10)),
+      };
       out.push({ set, cls, hybrid: hybrid.get(cls)!, best });
     }
   }
@@ -129,7 +142,9 @@ export function objective(cs: readonly Cell[]): number {
 
 function losses(cs: readonly Cell[]): string {
   const lost = cs.filter((c) => c.hybrid.hitAt5 < c.best.hitAt5 - 1e-9 || c.hybrid.mrrAt10 < c.best.mrrAt10 - 1e-9);
-  return lost.length === 0 ? 'never below its better half' : `below its better half in ${lost.map((c) => `${c.set}/${c.cls} (${cell(c.hybrid)} vs ${c.best.hitAt5.toFixed(2)} / ${c.best.mrrAt10.toFixed(2)})`).join(', ')}`;
+  return lost.length === 0
+    ? 'never below its better half'
+    : `below its better half in ${lost.map((c) => `${c.set}/${c.cls} (${cell(c.hybrid)} vs ${c.best.hitAt5.toFixed(2)} / ${c.best.mrrAt10.toFixed(2)})`).join(', ')}`;
 }
 
 /** Rank of the first listed answer in the top 10 (0-based), 10 when none: where a question's answer stands in one ranking. */
@@ -147,7 +162,16 @@ export function questionLosses(runs: readonly TuningRun[], params: FusionParams,
     run.questions.forEach((q, i) => {
       if (split !== 'all' && half[i] !== split) return;
       const l = run.lists[i];
-      const best = Math.min(answerRank(q.answers, l.lexical.map((e) => e.key)), answerRank(q.answers, l.semantic.map((e) => e.key)));
+      const best = Math.min(
+        answerRank(
+          q.answers,
+          l.lexical.map((e) => e.key),
+        ),
+        answerRank(
+          q.answers,
+          l.semantic.map((e) => e.key),
+        ),
+      );
       if (answerRank(q.answers, hybrid[i]) > best) lost++;
     });
   }
@@ -173,7 +197,12 @@ export function byStanding(a: Standing, b: Standing): number {
 }
 
 function standing(runs: readonly TuningRun[], params: FusionParams, split: Split): Standing {
-  return { params, safe: neverBelow(cells(runs, params, split, false)), lost: questionLosses(runs, params, split), objective: objective(cells(runs, params, split, true)) };
+  return {
+    params,
+    safe: neverBelow(cells(runs, params, split, false)),
+    lost: questionLosses(runs, params, split),
+    objective: objective(cells(runs, params, split, true)),
+  };
 }
 
 function describeStanding(s: Standing): string {
@@ -190,13 +219,19 @@ export function tuneFusion(runs: readonly TuningRun[], source: string, log: Log)
   if (runs.length === 0) return null;
   const ranked = fusionGrid().map((params) => standing(runs, params, 'tuning'));
   ranked.sort(byStanding);
-  log(`\nfusion tuning with ${source} on the tuning half of ${runs.map((r) => r.set).join(' + ')} (safe in every class of each set, then fewest questions below their better half, then the pooled mean of hit@5 and MRR@10 minus ${SHORTFALL_PENALTY} × shortfall); held-out per set`);
+  log(
+    `\nfusion tuning with ${source} on the tuning half of ${runs.map((r) => r.set).join(' + ')} (safe in every class of each set, then fewest questions below their better half, then the pooled mean of hit@5 and MRR@10 minus ${SHORTFALL_PENALTY} × shortfall); held-out per set`,
+  );
   for (const s of ranked.slice(0, 5)) {
     const held = cells(runs, s.params, 'held-out', false);
-    log(`  ${describeFusion(s.params).padEnd(40)} tuning: ${describeStanding(s)}; held-out: ${questionLosses(runs, s.params, 'held-out')} questions below, ${losses(held)}`);
+    log(
+      `  ${describeFusion(s.params).padEnd(40)} tuning: ${describeStanding(s)}; held-out: ${questionLosses(runs, s.params, 'held-out')} questions below, ${losses(held)}`,
+    );
   }
   const current = standing(runs, HYBRID_FUSION, 'tuning');
   const currentHeld = cells(runs, HYBRID_FUSION, 'held-out', false);
-  log(`  current HYBRID_FUSION ${describeFusion(HYBRID_FUSION)}: tuning: ${describeStanding(current)}; held-out: ${questionLosses(runs, HYBRID_FUSION, 'held-out')} questions below, ${losses(currentHeld)}`);
+  log(
+    `  current HYBRID_FUSION ${describeFusion(HYBRID_FUSION)}: tuning: ${describeStanding(current)}; held-out: ${questionLosses(runs, HYBRID_FUSION, 'held-out')} questions below, ${losses(currentHeld)}`,
+  );
   return ranked[0].params;
 }

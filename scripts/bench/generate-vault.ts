@@ -11,8 +11,50 @@ import { seededRandom } from '../../test/harness/seeded-random';
 
 /** Distinct words in the generated language. */
 export const VOCABULARY_SIZE = 30_000;
-const STOPWORDS = ['the', 'of', 'and', 'to', 'in', 'a', 'is', 'that', 'for', 'it', 'as', 'with', 'on', 'be', 'by', 'this', 'from', 'or', 'at', 'are'];
-const SYLLABLES = ['ka', 'to', 'ri', 'men', 'sel', 'an', 'vo', 'lu', 'tra', 'pe', 'do', 'gin', 'shi', 'ur', 'bal', 'nex', 'or', 'fi', 'quo', 'zem'];
+const STOPWORDS = [
+  'the',
+  'of',
+  'and',
+  'to',
+  'in',
+  'a',
+  'is',
+  'that',
+  'for',
+  'it',
+  'as',
+  'with',
+  'on',
+  'be',
+  'by',
+  'this',
+  'from',
+  'or',
+  'at',
+  'are',
+];
+const SYLLABLES = [
+  'ka',
+  'to',
+  'ri',
+  'men',
+  'sel',
+  'an',
+  'vo',
+  'lu',
+  'tra',
+  'pe',
+  'do',
+  'gin',
+  'shi',
+  'ur',
+  'bal',
+  'nex',
+  'or',
+  'fi',
+  'quo',
+  'zem',
+];
 /** Bumped when the generator's output changes, so cached vaults of an older shape are not reused. */
 const GENERATOR_VERSION = 1;
 
@@ -92,7 +134,8 @@ export async function generateVault(cacheDir: string, count: number, seed = 1): 
     const n = 2 + Math.floor(random() * 3);
     const out: string[] = [];
     // Titles use the middle of the vocabulary (no stopwords), as note names are content words.
-    for (let i = 0; i < n; i++) out.push(capitalize(vocabularyWord(STOPWORDS.length + sample(words, random) % (VOCABULARY_SIZE - STOPWORDS.length))));
+    for (let i = 0; i < n; i++)
+      out.push(capitalize(vocabularyWord(STOPWORDS.length + (sample(words, random) % (VOCABULARY_SIZE - STOPWORDS.length)))));
     return out.join(' ');
   };
   const paragraph = (noteIndex: number): string => {
@@ -119,7 +162,15 @@ export async function generateVault(cacheDir: string, count: number, seed = 1): 
     const noteTags = Array.from({ length: 1 + Math.floor(random() * 3) }, () => vocabularyWord(2000 + sample(tags, random)));
     const lines = ['---', `title: ${title}`, `tags: [${[...new Set(noteTags)].join(', ')}]`];
     if (random() < 0.2) lines.push(`aliases: [${capitalize(text(2))}]`);
-    lines.push(`created: 2024-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`, '---', '', `# ${title}`, '', paragraph(i), '');
+    lines.push(
+      `created: 2024-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
+      '---',
+      '',
+      `# ${title}`,
+      '',
+      paragraph(i),
+      '',
+    );
     const sections = 1 + Math.floor(random() * 4);
     for (let h = 0; h < sections; h++) {
       lines.push(`## ${capitalize(text(2 + Math.floor(random() * 3)))}`, '');

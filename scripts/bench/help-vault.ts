@@ -13,7 +13,18 @@ import { comparePeer, COMPARE_LIMIT, type PeerBudget } from './peer';
 import { indexOf, type PluginClass } from './plugin-class';
 
 /** The queries timed on obsidian-help-en (operators included: phrase, OR, NOT, path:). */
-export const HELP_QUERIES = ['canvas', 'sync', '"daily notes"', 'tag:#x OR plugin', 'link -embed', 'path:Plugins template', 'publish', 'graph view', 'hotkey', 'frontmatter properties'];
+export const HELP_QUERIES = [
+  'canvas',
+  'sync',
+  '"daily notes"',
+  'tag:#x OR plugin',
+  'link -embed',
+  'path:Plugins template',
+  'publish',
+  'graph view',
+  'hotkey',
+  'frontmatter properties',
+];
 
 /** How much to measure: passes over the queries and over the read paths, and whether to run the peer too (null: no peer). */
 export interface HelpBenchOptions {
@@ -50,11 +61,14 @@ export async function benchHelpVault(Plugin: PluginClass, vault: string, options
     await indexOf(booted.plugin).whenBuilt();
     const firstNote = progress ? `partial, ${progress.indexed} of ${progress.total} notes indexed` : 'complete';
     const notes = booted.app.vault.getMarkdownFiles();
-    log(`obsidian-help-en: ${notes.length} notes; host loaded and plugin listening in ${(listening - bootStart).toFixed(0)} ms; first search answered ${firstAnswer.toFixed(0)} ms after listening (${firstNote})`);
+    log(
+      `obsidian-help-en: ${notes.length} notes; host loaded and plugin listening in ${(listening - bootStart).toFixed(0)} ms; first search answered ${firstAnswer.toFixed(0)} ms after listening (${firstNote})`,
+    );
 
     const perQuery: number[] = [];
     for (let r = 0; r < options.searchRounds; r++) {
-      for (const query of HELP_QUERIES) perQuery.push(...(await timeRuns(() => client.callTool({ name: 'search', arguments: { query, limit: COMPARE_LIMIT } }), 1)));
+      for (const query of HELP_QUERIES)
+        perQuery.push(...(await timeRuns(() => client.callTool({ name: 'search', arguments: { query, limit: COMPARE_LIMIT } }), 1)));
     }
     const paths = notes.slice(0, 40).map((f) => f.path);
     const perRead: number[] = [];
@@ -75,13 +89,22 @@ export async function benchHelpVault(Plugin: PluginClass, vault: string, options
       ['read_note outline', perOutline],
     ] as Array<[string, number[]]>) {
       const s = percentiles(samples);
-      log(`${name.padEnd(34)} ${s.p50.toFixed(2).padStart(6)} ${s.p95.toFixed(2).padStart(8)} ${(s.p50 / ping).toFixed(1).padStart(8)} ${String(s.count).padStart(7)}`);
+      log(
+        `${name.padEnd(34)} ${s.p50.toFixed(2).padStart(6)} ${s.p95.toFixed(2).padStart(8)} ${(s.p50 / ping).toFixed(1).padStart(8)} ${String(s.count).padStart(7)}`,
+      );
     }
     log(`search / read_note p50 ratio: ${(percentiles(perQuery).p50 / percentiles(perRead).p50).toFixed(1)}`);
     await client.close();
     await booted.stop();
     if (options.peer) {
-      await comparePeer('obsidian-help-en', dir, HELP_QUERIES, { startToFirstAnswerMs: firstAnswer, firstAnswerNote: firstNote, samples: perQuery }, options.peer, log);
+      await comparePeer(
+        'obsidian-help-en',
+        dir,
+        HELP_QUERIES,
+        { startToFirstAnswerMs: firstAnswer, firstAnswerNote: firstNote, samples: perQuery },
+        options.peer,
+        log,
+      );
     }
     return true;
   } finally {

@@ -16,7 +16,16 @@ import { indexOf, type PluginClass } from './plugin-class';
 import { measureThroughput, printThroughput } from './throughput';
 
 /** The queries timed on the 14k vault (ours and the peer's). */
-export const LARGE_QUERIES = ['Get-Process', 'remote session', 'Get-ChildItem', 'computer', 'certificate store', '"execution policy"', 'firewall rule', 'registry key'];
+export const LARGE_QUERIES = [
+  'Get-Process',
+  'remote session',
+  'Get-ChildItem',
+  'computer',
+  'certificate store',
+  '"execution policy"',
+  'firewall rule',
+  'registry key',
+];
 
 /** What to run besides the cold/warm rounds: the peer (null: not) and the throughput run's length (0: not). */
 export interface LargeBenchOptions {
@@ -77,8 +86,12 @@ export async function benchLargeVault(Plugin: PluginClass, archive: string, opti
     await index.whenBuilt();
     const s = index.stats;
     const notes = booted.app.vault.getMarkdownFiles();
-    log(`\n14k vault (${notes.length} notes), ${round} start: host loaded and plugin listening in ${(listening - bootStart).toFixed(0)} ms`);
-    log(`  first search answered ${(answered - listening).toFixed(0)} ms after listening${progress ? ` (partial: ${progress.indexed} of ${progress.total} notes indexed)` : ''}`);
+    log(
+      `\n14k vault (${notes.length} notes), ${round} start: host loaded and plugin listening in ${(listening - bootStart).toFixed(0)} ms`,
+    );
+    log(
+      `  first search answered ${(answered - listening).toFixed(0)} ms after listening${progress ? ` (partial: ${progress.indexed} of ${progress.total} notes indexed)` : ''}`,
+    );
     log(
       `  index ${round === 'warm' ? `loaded from the saved file, ${s.reindexed} notes reindexed` : 'built'} in ${(s.buildMs ?? NaN).toFixed(0)} ms; ` +
         `longest build slice ${s.longestSliceMs.toFixed(1)} ms; save ${s.saveMs === null ? 'skipped (nothing changed)' : `${s.saveMs.toFixed(0)} ms`}`,
@@ -86,7 +99,11 @@ export async function benchLargeVault(Plugin: PluginClass, archive: string, opti
     log(`  heap: host + idle plugin ${hostHeap.toFixed(0)} MB, after indexing ${heapMb().toFixed(0)} MB`);
     const file = notes[500].path;
     const rows: Array<[string, string, Record<string, unknown>]> = [
-      ...LARGE_QUERIES.map((query): [string, string, Record<string, unknown>] => [`search ${query}`, 'search', { query, limit: COMPARE_LIMIT }]),
+      ...LARGE_QUERIES.map((query): [string, string, Record<string, unknown>] => [
+        `search ${query}`,
+        'search',
+        { query, limit: COMPARE_LIMIT },
+      ]),
       ['read_note', 'read_note', { path: file }],
       ['list_notes (limit 200)', 'list_notes', { limit: 200 }],
       ['list_tags', 'list_tags', {}],

@@ -57,9 +57,13 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     } else if (arg === '--only') {
       const list = (argv[++i] ?? '').split(',').map((part) => part.trim());
       const unknown = list.filter((part) => !(BENCH_PARTS as readonly string[]).includes(part));
-      if (unknown.length > 0) throw new Error(`--only wants parts among ${BENCH_PARTS.join(', ')} (comma-separated); got "${unknown.join(',')}"`);
+      if (unknown.length > 0)
+        throw new Error(`--only wants parts among ${BENCH_PARTS.join(', ')} (comma-separated); got "${unknown.join(',')}"`);
       parts = list as BenchPart[];
-    } else throw new Error(`Unknown bench flag "${arg}"; use --quick, --full, --scale a,b,..., --no-peer, --no-model, --tune-fusion or --only onload,help,large,scale,semantic`);
+    } else
+      throw new Error(
+        `Unknown bench flag "${arg}"; use --quick, --full, --scale a,b,..., --no-peer, --no-model, --tune-fusion or --only onload,help,large,scale,semantic`,
+      );
   }
   if (quick) return { quick, peer: false, scale: [], parts: ['onload', 'help'], model: false, tuneFusion: false };
   return { quick, peer, scale: parts.includes('scale') ? (scale ?? (full ? FULL_SCALE : DEFAULT_SCALE)) : [], parts, model, tuneFusion };

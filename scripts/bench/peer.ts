@@ -42,7 +42,9 @@ export async function installPeer(cacheDir = nodePath.join(os.tmpdir(), 'vault-m
       throw new Error(`npm install ${PEER_PACKAGE}@${PEER_VERSION} failed: ${detail}`);
     }
   }
-  const manifest = JSON.parse(await fsp.readFile(nodePath.join(pkgDir, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> };
+  const manifest = JSON.parse(await fsp.readFile(nodePath.join(pkgDir, 'package.json'), 'utf8')) as {
+    bin?: string | Record<string, string>;
+  };
   const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin ? Object.values(manifest.bin)[0] : undefined;
   if (!bin) throw new Error(`${PEER_PACKAGE}@${PEER_VERSION} has no "bin" entry to start`);
   return nodePath.join(pkgDir, bin);
@@ -96,7 +98,9 @@ export async function benchPeerSearch(entry: string, vault: string, queries: str
     for (let round = 0; round < budget.rounds && (round === 0 || performance.now() - started < budget.budgetMs); round++) {
       for (const query of queries) {
         const at = performance.now();
-        const result = await client.callTool({ name: tool.name, arguments: { query, limit: COMPARE_LIMIT } }, undefined, { timeout: 600_000 });
+        const result = await client.callTool({ name: tool.name, arguments: { query, limit: COMPARE_LIMIT } }, undefined, {
+          timeout: 600_000,
+        });
         const done = performance.now();
         if (Number.isNaN(startToFirstAnswerMs)) startToFirstAnswerMs = done - spawnAt;
         if (result.isError) errors++;
@@ -121,7 +125,14 @@ export interface OurSearchFigures {
  * by side with the ratio peer/ours (how many times faster ours is). When the install, start
  * or search fails, prints "peer skipped: <reason>" and returns without throwing.
  */
-export async function comparePeer(label: string, vault: string, queries: string[], ours: OurSearchFigures, budget: PeerBudget, log: Log): Promise<void> {
+export async function comparePeer(
+  label: string,
+  vault: string,
+  queries: string[],
+  ours: OurSearchFigures,
+  budget: PeerBudget,
+  log: Log,
+): Promise<void> {
   let peer: PeerSearchResult;
   try {
     const entry = await installPeer();
@@ -132,13 +143,17 @@ export async function comparePeer(label: string, vault: string, queries: string[
   }
   const o = percentiles(ours.samples);
   const p = percentiles(peer.samples);
-  log(`  ${label}: ours vs ${PEER_PACKAGE}@${PEER_VERSION} (\`${peer.tool}\`), same vault copy, same ${queries.length} queries, limit ${COMPARE_LIMIT}`);
+  log(
+    `  ${label}: ours vs ${PEER_PACKAGE}@${PEER_VERSION} (\`${peer.tool}\`), same vault copy, same ${queries.length} queries, limit ${COMPARE_LIMIT}`,
+  );
   log('                                  ours        peer    peer/ours');
   const row = (name: string, a: number, b: number): void =>
     log(`  ${name.padEnd(30)} ${ms(a).padStart(8)} ${ms(b).padStart(11)} ${(b / a).toFixed(1).padStart(11)}×`);
   row('search p50 ms', o.p50, p.p50);
   row('search p95 ms', o.p95, p.p95);
   row('start → first answer ms', ours.startToFirstAnswerMs, peer.startToFirstAnswerMs);
-  log(`  (ours: ${o.count} calls over HTTP; start = server listening, the host's own vault load excluded; first answer ${ours.firstAnswerNote})`);
+  log(
+    `  (ours: ${o.count} calls over HTTP; start = server listening, the host's own vault load excluded; first answer ${ours.firstAnswerNote})`,
+  );
   log(`  (peer: ${p.count} calls over stdio${peer.errors ? `, ${peer.errors} returned isError` : ''}; start = process spawn)`);
 }

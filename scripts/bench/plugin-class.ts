@@ -10,7 +10,15 @@ export type PluginClass = new (app: O.App, manifest: O.PluginManifest) => Bootab
 
 /** The index figures the bench prints (src/search's SearchIndex `stats`; ms). */
 export interface IndexView {
-  stats: { indexed: number; total: number; buildMs: number | null; longestSliceMs: number; warm: boolean; reindexed: number; saveMs: number | null };
+  stats: {
+    indexed: number;
+    total: number;
+    buildMs: number | null;
+    longestSliceMs: number;
+    warm: boolean;
+    reindexed: number;
+    saveMs: number | null;
+  };
   whenBuilt(): Promise<void>;
 }
 

@@ -27,7 +27,13 @@ const SPLITS: Array<[Split, string]> = [
 ];
 
 /** Prints the tables of one set (see the file's comment). */
-export function printQualityTables(name: string, file: string, questions: readonly Question[], rows: readonly RankingRow[], log: Log): void {
+export function printQualityTables(
+  name: string,
+  file: string,
+  questions: readonly Question[],
+  rows: readonly RankingRow[],
+  log: Log,
+): void {
   const classes = classesOf(questions);
   const width = 22;
   const figures = new Map<string, Map<Split, Map<string, QualityFigures>>>();
@@ -40,14 +46,18 @@ export function printQualityTables(name: string, file: string, questions: readon
     const sample = figures.get(rows[0].label)!.get(split)!;
     log(`  ${title}`);
     log(`    ${'ranking'.padEnd(20)}${classes.map((c) => `${c} (n=${sample.get(c)!.n})`.padStart(width)).join('')}`);
-    for (const row of rows) log(`    ${row.label.padEnd(20)}${classes.map((c) => cell(figures.get(row.label)!.get(split)!.get(c)!).padStart(width)).join('')}`);
+    for (const row of rows)
+      log(`    ${row.label.padEnd(20)}${classes.map((c) => cell(figures.get(row.label)!.get(split)!.get(c)!).padStart(width)).join('')}`);
   }
   for (const row of rows.filter((r) => r.hybridOf !== undefined)) {
-    const halves = rows.filter((r) => r.hybridOf === undefined && r.reference !== true && (r.half === undefined || r.half === row.hybridOf));
+    const halves = rows.filter(
+      (r) => r.hybridOf === undefined && r.reference !== true && (r.half === undefined || r.half === row.hybridOf),
+    );
     for (const split of ['held-out', 'all'] as const) {
       const verdicts = classes.map((c) => {
         const mine = figures.get(row.label)!.get(split)!.get(c)!;
-        const best = (pick: (f: QualityFigures) => number): number => Math.max(...halves.map((h) => pick(figures.get(h.label)!.get(split)!.get(c)!)));
+        const best = (pick: (f: QualityFigures) => number): number =>
+          Math.max(...halves.map((h) => pick(figures.get(h.label)!.get(split)!.get(c)!)));
         const hit = mine.hitAt5 >= best((f) => f.hitAt5) - 1e-9;
         const mrr = mine.mrrAt10 >= best((f) => f.mrrAt10) - 1e-9;
         return `${c} ${hit && mrr ? 'yes' : `no (${!hit ? `hit@5 ${mine.hitAt5.toFixed(3)} < ${best((f) => f.hitAt5).toFixed(3)}` : ''}${!hit && !mrr ? ', ' : ''}${!mrr ? `MRR ${mine.mrrAt10.toFixed(3)} < ${best((f) => f.mrrAt10).toFixed(3)}` : ''})`}`;

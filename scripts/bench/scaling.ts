@@ -57,7 +57,13 @@ interface TableVault {
 /** What the bench reads of the lexical engine (LexicalEngine.footprint in bytes, and match for the profile). */
 interface EngineView {
   footprint(): { postings: number; postingsUsed: number; docTerms: number; perDoc: number; phraseFilters?: number; terms: number };
-  match(query: unknown, load: (path: string) => Promise<string>, access: { key: string; allow(path: string): boolean }, guard: unknown, ranked: number): Promise<{ total: number }>;
+  match(
+    query: unknown,
+    load: (path: string) => Promise<string>,
+    access: { key: string; allow(path: string): boolean },
+    guard: unknown,
+    ranked: number,
+  ): Promise<{ total: number }>;
 }
 
 /** Common words of the PowerShell docs, each in thousands of its notes: the heavy queries of the real-notes row. */
@@ -80,11 +86,26 @@ export async function scalingTable(Plugin: PluginClass, sizes: number[], archive
       `Search over the query mix × 5 and "heavy" queries of the most frequent words × 5; slice: longest stretch without yielding (wall time); loop: longest event-loop delay during the cold build; ` +
       `arrays: ArrayBuffers (typed arrays, outside the heap); plugin: heap + arrays above the host's own. Timing figures come from a machine shared with other work:`,
   );
-  log('  vault              notes   text MB   index s   slice ms   loop ms   warm s   warm slice ms   heap MB   arrays MB   plugin MB   search p50 / p95 ms   heavy p50 / p95 ms');
+  log(
+    '  vault              notes   text MB   index s   slice ms   loop ms   warm s   warm slice ms   heap MB   arrays MB   plugin MB   search p50 / p95 ms   heavy p50 / p95 ms',
+  );
   const rows: ScalingRow[] = [];
   for (const size of sizes) {
     const vault = await generateVault(cache, size);
-    rows.push(await measureVault(Plugin, { label: `generated ${size >= 1000 ? `${size / 1000}k` : size}`, path: vault.path, notes: vault.notes, bytes: vault.bytes, queries: generatedQueries(), heavy: heavyQueries() }, log));
+    rows.push(
+      await measureVault(
+        Plugin,
+        {
+          label: `generated ${size >= 1000 ? `${size / 1000}k` : size}`,
+          path: vault.path,
+          notes: vault.notes,
+          bytes: vault.bytes,
+          queries: generatedQueries(),
+          heavy: heavyQueries(),
+        },
+        log,
+      ),
+    );
     if (size >= 100_000) {
       const copies = await sevenCopies(archive, log);
       if (copies !== null) rows.push(await measureVault(Plugin, copies, log));
@@ -117,7 +138,8 @@ async function measureVault(Plugin: PluginClass, vault: TableVault, log: Log): P
   const h = await pass(vault.heavy);
   const profiled = vault.notes >= 100_000 ? [...vault.queries, ...vault.heavy] : [];
   const httpMs: number[] = [];
-  for (const query of profiled) httpMs.push(percentiles(await timeRuns(() => client.callTool({ name: 'search', arguments: { query } }), 5)).p50);
+  for (const query of profiled)
+    httpMs.push(percentiles(await timeRuns(() => client.callTool({ name: 'search', arguments: { query } }), 5)).p50);
   // The engine runs come after the client is closed: an HTTP connection left idle meanwhile may be reset by the server.
   await client.close();
   const profile = (await engineTimes(engine, booted.app, profiled)).map((e, i) => ({ ...e, httpMs: httpMs[i] }));
@@ -158,15 +180,24 @@ async function measureVault(Plugin: PluginClass, vault: TableVault, log: Log): P
       `per-note lengths and scratch ${mb(footprint.perDoc)} MB, phrase filters ${mb(footprint.phraseFilters ?? 0)} MB; ${footprint.terms} terms`,
   );
   if (profile.length > 0) {
-    log(`            where a search's time goes (p50 of 5, ms): engine = ranking or filter incl. reading notes to verify phrases; HTTP = the whole tool call`);
+    log(
+      `            where a search's time goes (p50 of 5, ms): engine = ranking or filter incl. reading notes to verify phrases; HTTP = the whole tool call`,
+    );
     log('              query                                 matches   engine ms   HTTP ms');
-    for (const q of profile) log(`              ${q.query.padEnd(36)} ${String(q.matches).padStart(9)} ${ms(q.engineMs).padStart(11)} ${ms(q.httpMs).padStart(9)}`);
+    for (const q of profile)
+      log(
+        `              ${q.query.padEnd(36)} ${String(q.matches).padStart(9)} ${ms(q.engineMs).padStart(11)} ${ms(q.httpMs).padStart(9)}`,
+      );
   }
   return row;
 }
 
 /** Per query: its matches and the engine's time alone (LexicalEngine.match over every note, the caller seeing all), p50 of 5 runs. */
-async function engineTimes(engine: EngineView, app: unknown, queries: string[]): Promise<{ query: string; matches: number; engineMs: number }[]> {
+async function engineTimes(
+  engine: EngineView,
+  app: unknown,
+  queries: string[],
+): Promise<{ query: string; matches: number; engineMs: number }[]> {
   const vault = (app as { vault: { getFileByPath(path: string): unknown; cachedRead(file: never): Promise<string> } }).vault;
   const read = (path: string): Promise<string> => {
     const file = vault.getFileByPath(path);

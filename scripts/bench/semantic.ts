@@ -110,7 +110,12 @@ export function anyWordsQuery(q: string): string {
  * fusion grid search over all sets' tuning halves).
  * @returns the sets that were measured (absent vaults are skipped after saying so)
  */
-export async function benchSemanticQuality(Plugin: PluginClass, sets: QuestionSet[], options: SemanticQualityOptions, log: Log): Promise<string[]> {
+export async function benchSemanticQuality(
+  Plugin: PluginClass,
+  sets: QuestionSet[],
+  options: SemanticQualityOptions,
+  log: Log,
+): Promise<string[]> {
   log('\nsearch quality: hit@5 (an answer in the top 5) / MRR@10 per question class');
   const sources = await startEmbeddingSources(options.modelPrefix, log);
   if (sources.length === 0) log('  semantic and hybrid not measured: no embedding source (drop --no-model, or set VAULT_MCP_EMBED_URL)');
@@ -130,10 +135,22 @@ export async function benchSemanticQuality(Plugin: PluginClass, sets: QuestionSe
           if (!lists[0]?.semantic.has(s.label)) continue;
           rows.push({ label: `semantic ${s.label}`, ranked: lists.map((l) => l.semantic.get(s.label)!.map((e) => e.key)), half: s.label });
           rows.push({ label: `hybrid ${s.label}`, ranked: lists.map((l) => l.hybrid.get(s.label)!), hybridOf: s.label });
-          const replay = replayHybrid(set.questions.map((_, i) => ({ allTerms: lists[i].allTerms, lexical: lists[i].lexical, any: lists[i].any, semantic: lists[i].semantic.get(s.label)! })));
+          const replay = replayHybrid(
+            set.questions.map((_, i) => ({
+              allTerms: lists[i].allTerms,
+              lexical: lists[i].lexical,
+              any: lists[i].any,
+              semantic: lists[i].semantic.get(s.label)!,
+            })),
+          );
           const same = replay.filter((r, i) => r.slice(0, 10).join('\n') === lists[i].hybrid.get(s.label)!.slice(0, 10).join('\n')).length;
           log(`  ${s.label}: the bench's replay of the hybrid fusion gives the tool's top 10 for ${same} of ${lists.length} questions`);
-          tuning.push({ source: s.label, set: set.name, questions: set.questions, lists: lists.map((l) => ({ allTerms: l.allTerms, lexical: l.lexical, any: l.any, semantic: l.semantic.get(s.label)! })) });
+          tuning.push({
+            source: s.label,
+            set: set.name,
+            questions: set.questions,
+            lists: lists.map((l) => ({ allTerms: l.allTerms, lexical: l.lexical, any: l.any, semantic: l.semantic.get(s.label)! })),
+          });
         }
         printQualityTables(set.name, set.file, set.questions, rows, log);
         measured.push(set.name);
@@ -141,7 +158,13 @@ export async function benchSemanticQuality(Plugin: PluginClass, sets: QuestionSe
         await vault.cleanup();
       }
     }
-    if (options.tune) for (const s of sources) tuneFusion(tuning.filter((t) => t.source === s.label), s.label, log);
+    if (options.tune)
+      for (const s of sources)
+        tuneFusion(
+          tuning.filter((t) => t.source === s.label),
+          s.label,
+          log,
+        );
   } finally {
     for (const s of sources) await s.close();
   }
@@ -165,14 +188,18 @@ async function collect(Plugin: PluginClass, dir: string, set: QuestionSet, sourc
     });
     if (source?.key) booted.app.secretStorage.setSecret(AI_API_KEY_SECRET_ID, source.key);
     const lexicalMs = performance.now() - started;
-    const semantic = (booted.plugin as unknown as { semantic: { refresh(): Promise<void>; current: { state: string; chunks?: number; reason?: string } } }).semantic;
+    const semantic = (
+      booted.plugin as unknown as { semantic: { refresh(): Promise<void>; current: { state: string; chunks?: number; reason?: string } } }
+    ).semantic;
     const client = await connectClient(booted.url, booted.token);
     try {
       if (source) {
         const t = performance.now();
         await semantic.refresh();
         const status = semantic.current;
-        log(`  ${set.name}, ${source.label}: ${source.about}; lexical index ${ms(lexicalMs)} ms, semantic index ${status.state} (${status.chunks ?? 0} chunks) after ${ms(performance.now() - t)} ms${status.reason ? `: ${status.reason}` : ''}`);
+        log(
+          `  ${set.name}, ${source.label}: ${source.about}; lexical index ${ms(lexicalMs)} ms, semantic index ${status.state} (${status.chunks ?? 0} chunks) after ${ms(performance.now() - t)} ms${status.reason ? `: ${status.reason}` : ''}`,
+        );
       }
       const ready = source !== null && semantic.current.state === 'ready';
       for (const [i, question] of set.questions.entries()) {
@@ -185,7 +212,10 @@ async function collect(Plugin: PluginClass, dir: string, set: QuestionSet, sourc
         }
         if (ready) {
           lists[i].semantic.set(source.label, await scored(client, 'semantic', question.q, FUSION_POOL));
-          lists[i].hybrid.set(source.label, (await scored(client, 'hybrid', question.q, 10)).map((e) => e.key));
+          lists[i].hybrid.set(
+            source.label,
+            (await scored(client, 'hybrid', question.q, 10)).map((e) => e.key),
+          );
         }
       }
     } finally {

@@ -34,8 +34,15 @@ const MIX = ['search', 'read_note', 'search', 'list_notes', 'search', 'read_note
  * another for `durationMs` (calls in flight at the deadline finish and count).
  * @throws Error when the workload has no query or no path, or a client cannot connect.
  */
-export async function measureThroughput(url: string, token: string, workload: ThroughputWorkload, sessions = 8, durationMs = 10_000): Promise<ThroughputResult> {
-  if (workload.queries.length === 0 || workload.paths.length === 0) throw new Error('measureThroughput: the workload needs at least one query and one path');
+export async function measureThroughput(
+  url: string,
+  token: string,
+  workload: ThroughputWorkload,
+  sessions = 8,
+  durationMs = 10_000,
+): Promise<ThroughputResult> {
+  if (workload.queries.length === 0 || workload.paths.length === 0)
+    throw new Error('measureThroughput: the workload needs at least one query and one path');
   const clients = await Promise.all(Array.from({ length: sessions }, (_, i) => connectClient(url, token, `bench-session-${i}`)));
   const latencies: Record<string, number[]> = { search: [], read_note: [], list_notes: [] };
   let errors = 0;
@@ -67,8 +74,18 @@ export async function measureThroughput(url: string, token: string, workload: Th
   const all = Object.values(latencies).flat();
   const p = percentiles(all);
   const byTool: ThroughputResult['byTool'] = {};
-  for (const [tool, samples] of Object.entries(latencies)) if (samples.length > 0) byTool[tool] = { calls: samples.length, p50: percentiles(samples).p50 };
-  return { sessions, durationMs: elapsed, calls: all.length, errors, callsPerSecond: all.length / (elapsed / 1000), p50: p.p50, p99: p.p99, byTool };
+  for (const [tool, samples] of Object.entries(latencies))
+    if (samples.length > 0) byTool[tool] = { calls: samples.length, p50: percentiles(samples).p50 };
+  return {
+    sessions,
+    durationMs: elapsed,
+    calls: all.length,
+    errors,
+    callsPerSecond: all.length / (elapsed / 1000),
+    p50: p.p50,
+    p99: p.p99,
+    byTool,
+  };
 }
 
 /** Prints a throughput result in the bench's style. */

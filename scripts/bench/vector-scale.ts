@@ -72,7 +72,19 @@ class SteppedSlicer extends Slicer {
 }
 
 /** Share of the exact top `k` that the two-stage search returns too, averaged over queries. */
-function measure(store: VectorStore, queries: Float32Array[]): { exact: number[]; fast: number[]; fast10: number[]; cpuExact: number; cpuFast: number; cpuFast10: number; recall10: number; recallK: number } {
+function measure(
+  store: VectorStore,
+  queries: Float32Array[],
+): {
+  exact: number[];
+  fast: number[];
+  fast10: number[];
+  cpuExact: number;
+  cpuFast: number;
+  cpuFast10: number;
+  recall10: number;
+  recallK: number;
+} {
   const exact: number[] = [];
   let cpuExact = 0;
   let cpuFast = 0;
@@ -103,7 +115,16 @@ function measure(store: VectorStore, queries: Float32Array[]): { exact: number[]
     const topK = new Set(truth.map(key));
     hitsK += got.filter((c) => topK.has(key(c))).length;
   }
-  return { exact, fast, fast10, cpuExact: cpuExact / queries.length, cpuFast: cpuFast / queries.length, cpuFast10: cpuFast10 / queries.length, recall10: hits10 / (10 * queries.length), recallK: hitsK / (INDEX_K * queries.length) };
+  return {
+    exact,
+    fast,
+    fast10,
+    cpuExact: cpuExact / queries.length,
+    cpuFast: cpuFast / queries.length,
+    cpuFast10: cpuFast10 / queries.length,
+    recall10: hits10 / (10 * queries.length),
+    recallK: hitsK / (INDEX_K * queries.length),
+  };
 }
 
 function row(label: string, store: VectorStore, queries: Float32Array[], log: Log): void {
@@ -127,28 +148,41 @@ export async function benchVectorScale(modelPrefix: string | null, log: Log): Pr
     `\nvector search at ${ROWS.toLocaleString('en-US')} chunks: exact scan of every row vs two-stage (sign prefilter, exact int8 scoring of a pool of max(${RERANK_POOL}, 16 k)), ` +
       `${QUERIES} queries each; ms are wall-clock on a shared machine, CPU ms this process's own time (mean per query: exact top 400, 2-stage top 400, 2-stage top 10); recall = share of the exact top 10 / top ${INDEX_K} returned:`,
   );
-  log(`  ${'vectors'.padEnd(34)} ${'exact top 400 ms'.padStart(16)} ${'2-stage top 400 ms'.padStart(19)} ${'2-stage top 10 ms'.padStart(18)} ${'CPU ms per query'.padStart(24)} ${'recall@10'.padStart(10)} ${'recall@400'.padStart(11)}`);
-  log(`  ${''.padEnd(34)} ${'p50 / p95'.padStart(16)} ${'p50 / p95'.padStart(19)} ${'p50 / p95'.padStart(18)} ${'exact / 400 / 10'.padStart(24)}`);
+  log(
+    `  ${'vectors'.padEnd(34)} ${'exact top 400 ms'.padStart(16)} ${'2-stage top 400 ms'.padStart(19)} ${'2-stage top 10 ms'.padStart(18)} ${'CPU ms per query'.padStart(24)} ${'recall@10'.padStart(10)} ${'recall@400'.padStart(11)}`,
+  );
+  log(
+    `  ${''.padEnd(34)} ${'p50 / p95'.padStart(16)} ${'p50 / p95'.padStart(19)} ${'p50 / p95'.padStart(18)} ${'exact / 400 / 10'.padStart(24)}`,
+  );
   let started = performance.now();
   const next = clustered(768, 42);
   const store = fill(ROWS, next);
   const queries = Array.from({ length: QUERIES }, next);
-  row(`clustered 768 dims (filled ${(( performance.now() - started) / 1000).toFixed(1)} s)`, store, queries, log);
+  row(`clustered 768 dims (filled ${((performance.now() - started) / 1000).toFixed(1)} s)`, store, queries, log);
 
   const uniformRandom = seededRandom(7);
   const uniform = (): Float32Array => Float32Array.from({ length: 768 }, () => uniformRandom() * 2 - 1);
   row('uniform random 768 dims', fill(ROWS, uniform), Array.from({ length: QUERIES }, uniform), log);
 
   const file = modelPrefix === null ? null : wordVectorsFile(modelPrefix);
-  if (file === null || !existsSync(file)) log('  real-ish row skipped: the word-vector model is not installed (run the bench without --no-model)');
+  if (file === null || !existsSync(file))
+    log('  real-ish row skipped: the word-vector model is not installed (run the bench without --no-model)');
   else {
     const words = loadWordVectors(file);
     const encoder = new SifEncoder(words);
     const count = Math.min(ROWS, words.words.length);
     let n = 0;
     const wordStore = fill(count, () => words.data.slice(n * words.dim, (n++ + 1) * words.dim));
-    const texts = [...(helpQuestions as { questions: Array<{ q: string }> }).questions, ...(powershellQuestions as { questions: Array<{ q: string }> }).questions].map((q) => q.q);
-    row(`${count / 1000}k word vectors ${words.dim} dims, questions' SIF`, wordStore, texts.map((t) => encoder.encode(t)), log);
+    const texts = [
+      ...(helpQuestions as { questions: Array<{ q: string }> }).questions,
+      ...(powershellQuestions as { questions: Array<{ q: string }> }).questions,
+    ].map((q) => q.q);
+    row(
+      `${count / 1000}k word vectors ${words.dim} dims, questions' SIF`,
+      wordStore,
+      texts.map((t) => encoder.encode(t)),
+      log,
+    );
   }
 
   started = performance.now();

@@ -18,7 +18,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const withoutAjv = {
   name: 'without-ajv',
   setup(build) {
-    build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({ path: path.join(root, 'scripts', 'bundle', 'elicitation-validator.mjs') }));
+    build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
+      path: path.join(root, 'scripts', 'bundle', 'elicitation-validator.mjs'),
+    }));
   },
 };
 

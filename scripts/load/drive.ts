@@ -67,7 +67,11 @@ export async function drive(port: number, token: string, calls: ToolCall[], opti
           context.sentAt = performance.now();
           return {
             ...request,
-            headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(context.session as Record<string, string>) },
+            headers: {
+              'Content-Type': 'application/json',
+              Accept: 'application/json, text/event-stream',
+              ...(context.session as Record<string, string>),
+            },
             body: bodies[((context.offset as number) + n) % bodies.length](n),
           };
         },
@@ -82,5 +86,13 @@ export async function drive(port: number, token: string, calls: ToolCall[], opti
   await Promise.all(sessions.map((headers) => raw(port, { method: 'DELETE', headers })));
   failed += result.errors;
   const p = latencies.length > 0 ? percentiles(latencies) : { p50: NaN, p99: NaN };
-  return { sessions: options.sessions, calls: latencies.length, failed, seconds, callsPerSecond: latencies.length / seconds, p50: p.p50, p99: p.p99 };
+  return {
+    sessions: options.sessions,
+    calls: latencies.length,
+    failed,
+    seconds,
+    callsPerSecond: latencies.length / seconds,
+    p50: p.p50,
+    p99: p.p99,
+  };
 }

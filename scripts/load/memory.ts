@@ -26,7 +26,13 @@ export interface MemoryResult {
  * equal steps, sampling memory before the first and after every step.
  * @throws Error when `steps` is below 3 (a slope needs samples after the warm-up step).
  */
-export async function measureMemory(server: ServerChild, calls: ToolCall[], totalCalls: number, steps: number, sessions: number): Promise<MemoryResult> {
+export async function measureMemory(
+  server: ServerChild,
+  calls: ToolCall[],
+  totalCalls: number,
+  steps: number,
+  sessions: number,
+): Promise<MemoryResult> {
   if (steps < 3) throw new Error('measureMemory: use at least 3 steps');
   const per = Math.ceil(totalCalls / steps);
   const sample = async (done: number): Promise<MemorySample> => {

@@ -38,7 +38,8 @@ export function parseLoadArgs(argv: string[]): LoadOptions {
     else if (arg === '--only') {
       const list = (argv[++i] ?? '').split(',').map((p) => p.trim());
       const unknown = list.filter((p) => !(LOAD_PARTS as readonly string[]).includes(p));
-      if (unknown.length > 0 || list.length === 0) throw new Error(`--only wants parts among ${LOAD_PARTS.join(', ')} (comma-separated); got "${unknown.join(',')}"`);
+      if (unknown.length > 0 || list.length === 0)
+        throw new Error(`--only wants parts among ${LOAD_PARTS.join(', ')} (comma-separated); got "${unknown.join(',')}"`);
       options.parts = list as LoadPart[];
     } else throw new Error(`Unknown load flag "${arg}"; use --quick, --duration s, --memory-calls n or --only demo,large,memory,scale`);
   }

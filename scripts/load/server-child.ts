@@ -22,7 +22,10 @@ export interface ServerChild {
  * @throws Error with the child's stderr when it exits before it listens.
  */
 export async function startServerChild(vault: string): Promise<ServerChild> {
-  const child = fork(nodePath.join(__dirname, 'load-server.cjs'), [vault], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+  const child = fork(nodePath.join(__dirname, 'load-server.cjs'), [vault], {
+    execArgv: ['--expose-gc'],
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   const ready = await new Promise<Extract<ServerMessage, { type: 'ready' }>>((resolve, reject) => {

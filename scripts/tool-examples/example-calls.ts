@@ -27,7 +27,10 @@ export const EXAMPLE_CALLS: Readonly<Record<string, ExampleArguments>> = {
   vaults: {},
   skills_list: {},
   skill_read: { id: 'weekly-review' },
-  create_note: { path: 'Inbox/Weekly review', content: '---\nstatus: draft\n---\n# Weekly review\n\n## Done\n\n- Shipped the Alpha dashboard mock-ups\n\n## Next\n' },
+  create_note: {
+    path: 'Inbox/Weekly review',
+    content: '---\nstatus: draft\n---\n# Weekly review\n\n## Done\n\n- Shipped the Alpha dashboard mock-ups\n\n## Next\n',
+  },
   write_note: { path: 'Inbox/Weekly review', frontmatter_patch: { week: '2026-W06' } },
   append_note: { path: 'Inbox/Weekly review', content: '- Book the Beta retrospective' },
   edit_note: { path: 'Inbox/Weekly review', heading: 'Done', op: 'append_within', content: '- Renewed the garden plan' },

@@ -24,7 +24,8 @@ function demoVault(): string {
   for (let dir = __dirname; ; dir = nodePath.dirname(dir)) {
     const candidate = nodePath.join(dir, 'test', 'fixtures', 'demo-vault');
     if (existsSync(candidate)) return candidate;
-    if (nodePath.dirname(dir) === dir) throw new Error(`No test/fixtures/demo-vault above ${__dirname}: run from a checkout of the repository.`);
+    if (nodePath.dirname(dir) === dir)
+      throw new Error(`No test/fixtures/demo-vault above ${__dirname}: run from a checkout of the repository.`);
   }
 }
 
@@ -36,7 +37,7 @@ const SKILL_PATH = 'Skills/weekly-review/SKILL.md';
 const SKILL_TEXT = [
   '---',
   'name: Weekly review',
-  'description: Sort the Inbox into projects and areas, then write the week\'s review note.',
+  "description: Sort the Inbox into projects and areas, then write the week's review note.",
   '---',
   '1. `list_notes` with `folder: "Inbox"`; for each capture, decide its project or area.',
   '2. Write `Inbox/Weekly review.md` with what was done and what comes next.',
@@ -105,7 +106,10 @@ async function prepareVault(): Promise<string> {
  * @throws Error naming the tools of tools/list that have no example (add them to
  *   scripts/tool-examples/example-calls.ts), or the tool whose example call failed with its error text
  */
-export async function runToolExamples(Plugin: PluginClass, calls: Readonly<Record<string, ExampleArguments>> = EXAMPLE_CALLS): Promise<ToolExampleRun> {
+export async function runToolExamples(
+  Plugin: PluginClass,
+  calls: Readonly<Record<string, ExampleArguments>> = EXAMPLE_CALLS,
+): Promise<ToolExampleRun> {
   const vaultDir = await prepareVault();
   // A registry of open vaults of its own, so `vaults` lists this vault alone whatever else ran in this process.
   const previousRegistry = process.env[REGISTRY_DIR_ENV];
@@ -117,7 +121,13 @@ export async function runToolExamples(Plugin: PluginClass, calls: Readonly<Recor
     await fsp.rm(registryDir, { recursive: true, force: true });
     await fsp.rm(vaultDir, { recursive: true, force: true });
   };
-  const booted = await bootPlugin(Plugin, { vaultPath: vaultDir, mode: 'force', allowWrites: true, label: 'Docs examples', token: 'docs-examples-token-0000' }).catch(async (error: unknown) => {
+  const booted = await bootPlugin(Plugin, {
+    vaultPath: vaultDir,
+    mode: 'force',
+    allowWrites: true,
+    label: 'Docs examples',
+    token: 'docs-examples-token-0000',
+  }).catch(async (error: unknown) => {
     await cleanup();
     throw error;
   });
@@ -125,7 +135,10 @@ export async function runToolExamples(Plugin: PluginClass, calls: Readonly<Recor
   try {
     client = await connectClient(booted.url, booted.token, 'vault-mcp-docs');
     const { tools } = await client.listTools();
-    const missing = missingExamples(tools.map((t) => t.name), calls);
+    const missing = missingExamples(
+      tools.map((t) => t.name),
+      calls,
+    );
     if (missing.length > 0) {
       throw new Error(
         `No example call for tool${missing.length > 1 ? 's' : ''} ${missing.map((n) => `"${n}"`).join(', ')}: add a line \`${missing[0]}: { ...arguments },\` to EXAMPLE_CALLS in scripts/tool-examples/example-calls.ts.`,
@@ -134,7 +147,10 @@ export async function runToolExamples(Plugin: PluginClass, calls: Readonly<Recor
     const active = booted.app.vault.getFileByPath(ACTIVE_NOTE);
     if (!active) throw new Error(`The demo vault has no ${ACTIVE_NOTE} to open for the active_note example.`);
     const start = (await booted.app.vault.read(active)).indexOf(ACTIVE_SELECTION);
-    if (start < 0) throw new Error(`${ACTIVE_NOTE} no longer contains "${ACTIVE_SELECTION}", the text the active_note example selects: update ACTIVE_SELECTION in scripts/tool-examples/generate.ts.`);
+    if (start < 0)
+      throw new Error(
+        `${ACTIVE_NOTE} no longer contains "${ACTIVE_SELECTION}", the text the active_note example selects: update ACTIVE_SELECTION in scripts/tool-examples/generate.ts.`,
+      );
     await booted.app.workspace.setActiveNote(active, { anchor: start, head: start + ACTIVE_SELECTION.length });
     const examples: ToolExample[] = [];
     for (const tool of tools) {
@@ -142,8 +158,15 @@ export async function runToolExamples(Plugin: PluginClass, calls: Readonly<Recor
       const result = await client.callTool({ name: tool.name, arguments: args });
       const content = result.content as Array<{ type: string; text?: string }>;
       const text = content.find((c) => c.type === 'text')?.text ?? '';
-      if (result.isError) throw new Error(`The example call of "${tool.name}" failed (fix its arguments in scripts/tool-examples/example-calls.ts): ${text}`);
-      examples.push({ name: tool.name, description: tool.description ?? '', arguments: args, ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}), result: result.structuredContent ?? JSON.parse(text) });
+      if (result.isError)
+        throw new Error(`The example call of "${tool.name}" failed (fix its arguments in scripts/tool-examples/example-calls.ts): ${text}`);
+      examples.push({
+        name: tool.name,
+        description: tool.description ?? '',
+        arguments: args,
+        ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+        result: result.structuredContent ?? JSON.parse(text),
+      });
     }
     return { examples, vaultDir };
   } finally {

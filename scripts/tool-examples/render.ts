@@ -62,7 +62,10 @@ export function trimForDocs(value: unknown): unknown {
 /** `value` as JSON on one line with a space after each `,` and `:` (`{"a": 1, "b": [2, 3]}`). */
 function oneLineJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(oneLineJson).join(', ')}]`;
-  if (value !== null && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${oneLineJson(v)}`).join(', ')}}`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${oneLineJson(v)}`)
+      .join(', ')}}`;
   return JSON.stringify(value) ?? 'null';
 }
 

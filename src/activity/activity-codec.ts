@@ -46,15 +46,19 @@ function entryProblem(e: unknown): string | null {
   if (!ROUTES.includes(e.via as ActivityRoute)) return `unknown route ${JSON.stringify(e.via)}`;
   if (!Array.isArray(e.key_roots) || !e.key_roots.every((r) => typeof r === 'string')) return '"key_roots" must be a list of folders';
   if (e.session !== null && typeof e.session !== 'string') return '"session" must be a string or null';
-  const optional = stringFieldProblem(e, ['hash_before', 'hash_after'], 'nullable') ?? stringFieldProblem(e, ['from', 'proposal_id', 'reverts', 'reverted_by'], 'optional');
+  const optional =
+    stringFieldProblem(e, ['hash_before', 'hash_after'], 'nullable') ??
+    stringFieldProblem(e, ['from', 'proposal_id', 'reverts', 'reverted_by'], 'optional');
   if (optional) return optional;
-  if (e.hunks !== undefined && !(Array.isArray(e.hunks) && e.hunks.every((h) => Number.isInteger(h)))) return '"hunks" must be a list of hunk numbers';
+  if (e.hunks !== undefined && !(Array.isArray(e.hunks) && e.hunks.every((h) => Number.isInteger(h))))
+    return '"hunks" must be a list of hunk numbers';
   if (e.left !== undefined && !Number.isInteger(e.left)) return '"left" must be a whole number';
   if (!isRecord(e.undo)) return '"undo" must be an object';
   const undoText = stringFieldProblem(e.undo, ['after', 'before'], 'optional');
   if (undoText) return undoText.replace(/^"/, '"undo.');
   const patch = e.undo.patch;
-  if (patch !== undefined && !(Array.isArray(patch) && patch.every(isReverseHunk))) return '"undo.patch" must be a list of {from, to, inserted}';
+  if (patch !== undefined && !(Array.isArray(patch) && patch.every(isReverseHunk)))
+    return '"undo.patch" must be a list of {from, to, inserted}';
   if (e.kind === 'move' && typeof e.from !== 'string') return 'a move needs "from"';
   return null;
 }

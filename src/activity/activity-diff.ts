@@ -47,7 +47,9 @@ export function diffPreview(entry: ActivityEntry, maxLines: number): DiffLine[] 
 /** {@link diffPreview} as unified-diff-like text (`@@ Line n`, `-`, `+` prefixes), for terminals and agents. */
 export function diffText(entry: ActivityEntry, maxLines: number): string {
   const prefix = { head: '@@ ', removed: '-', inserted: '+', message: '', more: '' } as const;
-  return diffPreview(entry, maxLines).map((l) => `${prefix[l.kind]}${l.text}`).join('\n');
+  return diffPreview(entry, maxLines)
+    .map((l) => `${prefix[l.kind]}${l.text}`)
+    .join('\n');
 }
 
 /** Line breaks in `text` before offset `end`. */

@@ -57,7 +57,9 @@ export class ActivityLog {
     try {
       text = await this.file.read();
     } catch (err) {
-      return { problem: `Vault MCP could not read its agent activity file ${this.file.path} (${(err as Error).message}); it was left as it is, and this session's activity is kept in memory only.` };
+      return {
+        problem: `Vault MCP could not read its agent activity file ${this.file.path} (${(err as Error).message}); it was left as it is, and this session's activity is kept in memory only.`,
+      };
     }
     let problem: string | undefined;
     let loaded: ActivityEntry[] = [];

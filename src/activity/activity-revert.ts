@@ -54,9 +54,14 @@ export class ActivityRevert {
    */
   async revert(id: string): Promise<RevertOutcome> {
     const entry = this.log.get(id);
-    if (!entry) return { id, reverted: false, message: `No activity entry '${id}'; list them with "activity" (or the Agent activity view).` };
+    if (!entry)
+      return { id, reverted: false, message: `No activity entry '${id}'; list them with "activity" (or the Agent activity view).` };
     if (this.log.isReverted(entry)) {
-      return { id, reverted: false, message: `${id} is already reverted (by ${entry.reverted_by}); revert ${entry.reverted_by} to redo it.` };
+      return {
+        id,
+        reverted: false,
+        message: `${id} is already reverted (by ${entry.reverted_by}); revert ${entry.reverted_by} to redo it.`,
+      };
     }
     const scope: AccessScope = {
       label: entry.key_label,
@@ -155,11 +160,21 @@ export class ActivityRevert {
         const placed = placeHunks(after, current, buildHunks(after, before));
         const ready = placed.filter((h) => !h.stale);
         left = placed.length - ready.length;
-        if (ready.length === 0) throw new ToolError('conflict', `'${entry.path}' changed since, right where this change is, so it was left as it is.`);
+        if (ready.length === 0)
+          throw new ToolError('conflict', `'${entry.path}' changed since, right where this change is, so it was left as it is.`);
         next = applyHunks(current, ready);
       }
       try {
-        await writes.writeExactText({ tool: REVERT_TOOL, kind: entry.kind === 'properties' ? 'properties' : 'edit', path: entry.path, baseHash: hashText(current), text: next }, scope);
+        await writes.writeExactText(
+          {
+            tool: REVERT_TOOL,
+            kind: entry.kind === 'properties' ? 'properties' : 'edit',
+            path: entry.path,
+            baseHash: hashText(current),
+            text: next,
+          },
+          scope,
+        );
       } catch (err) {
         if (err instanceof BaseChangedError) continue;
         throw err;
@@ -176,7 +191,12 @@ export class ActivityRevert {
 function revertedSentence(entry: ActivityEntry, left: number, by: string | undefined): string {
   const what = entry.reverts ? `, which redoes ${entry.reverts}` : '';
   const as = by ? ` (logged as ${by})` : '';
-  const where = entry.kind === 'move' ? `${entry.path} is back at ${entry.from}` : entry.kind === 'delete' ? `${entry.path} is back` : `${entry.path} is as it was before`;
+  const where =
+    entry.kind === 'move'
+      ? `${entry.path} is back at ${entry.from}`
+      : entry.kind === 'delete'
+        ? `${entry.path} is back`
+        : `${entry.path} is as it was before`;
   if (left === 0) return `Reverted ${entry.id}${what}: ${where}${as}.`;
   const s = left === 1;
   return `Reverted ${entry.id}${what} on ${entry.path}${as}, except ${left} change${s ? '' : 's'} the note's later text touches, left as ${s ? 'it is' : 'they are'}.`;

@@ -17,7 +17,13 @@ const AGENT_DIFF_LINES = 12;
  * The key's own entries (at most `limit`, newest first), as plain data for a tool result.
  * @param keyId the calling key; @param scope its access scope now (what it may see).
  */
-export function agentActivity(log: ActivityLog, notes: NoteStore, keyId: string, scope: AccessScope, limit: number): Record<string, unknown> {
+export function agentActivity(
+  log: ActivityLog,
+  notes: NoteStore,
+  keyId: string,
+  scope: AccessScope,
+  limit: number,
+): Record<string, unknown> {
   const mine = log.all().filter((e) => e.key_id === keyId);
   const shown = mine.slice(0, limit).map((e) => agentEntry(log, notes, e, scope));
   return {
@@ -40,7 +46,8 @@ function agentEntry(log: ActivityLog, notes: NoteStore, e: ActivityEntry, scope:
     ...(e.reverted_by ? { reverted_by: e.reverted_by } : {}),
   };
   const paths = e.from ? [e.path, e.from] : [e.path];
-  if (!paths.every((p) => visibleTo(notes, p, e.kind === 'widget', scope))) return { ...base, hidden: 'Its note is no longer visible to this key.' };
+  if (!paths.every((p) => visibleTo(notes, p, e.kind === 'widget', scope)))
+    return { ...base, hidden: 'Its note is no longer visible to this key.' };
   return {
     ...base,
     path: e.path,

@@ -36,8 +36,7 @@ export interface AiUsage extends ChatUsage {
 
 /** Whether `embed()` would reach a provider now: the embedding model, or the exact refusal. */
 export type EmbeddingAvailability =
-  | { ready: true; model: string; classification: 'local' | 'remote' }
-  | { ready: false; code: AiErrorCode; reason: string };
+  { ready: true; model: string; classification: 'local' | 'remote' } | { ready: false; code: AiErrorCode; reason: string };
 
 /** Result of the settings tab's Test button. */
 export type TestConnectionResult = { ok: true; text: string } | { ok: false; code: AiErrorCode; message: string };

@@ -34,7 +34,10 @@ export function resolveProviderConfig(settings: AiSettings, apiKey: string | nul
     );
   }
   if (rawUrl === '') {
-    throw new AiError('aiNotConfigured', `The AI provider's base URL is empty; enter it in ${WHERE} (for example ${exampleUrl(settings)}).`);
+    throw new AiError(
+      'aiNotConfigured',
+      `The AI provider's base URL is empty; enter it in ${WHERE} (for example ${exampleUrl(settings)}).`,
+    );
   }
   if (!url) {
     throw new AiError(

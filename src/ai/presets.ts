@@ -19,12 +19,48 @@ export interface AiProviderPreset {
  * of OpenAI, OpenRouter and Anthropic.
  */
 export const AI_PROVIDER_PRESETS: readonly AiProviderPreset[] = Object.freeze([
-  { label: 'Ollama (this computer)', provider: 'openai-compatible', baseUrl: 'http://localhost:11434/v1', exampleModel: 'llama3.2', exampleEmbeddingModel: 'nomic-embed-text' },
-  { label: 'LM Studio (this computer)', provider: 'openai-compatible', baseUrl: 'http://localhost:1234/v1', exampleModel: 'qwen2.5-7b-instruct', exampleEmbeddingModel: 'text-embedding-nomic-embed-text-v1.5' },
-  { label: 'vLLM (this computer)', provider: 'openai-compatible', baseUrl: 'http://localhost:8000/v1', exampleModel: 'Qwen/Qwen2.5-7B-Instruct', exampleEmbeddingModel: 'BAAI/bge-small-en-v1.5' },
-  { label: 'OpenAI', provider: 'openai-compatible', baseUrl: 'https://api.openai.com/v1', exampleModel: 'gpt-4o-mini', exampleEmbeddingModel: 'text-embedding-3-small' },
-  { label: 'OpenRouter', provider: 'openai-compatible', baseUrl: 'https://openrouter.ai/api/v1', exampleModel: 'openai/gpt-4o-mini', exampleEmbeddingModel: 'openai/text-embedding-3-small' },
-  { label: 'Anthropic', provider: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', exampleModel: 'claude-sonnet-4-5', exampleEmbeddingModel: '' },
+  {
+    label: 'Ollama (this computer)',
+    provider: 'openai-compatible',
+    baseUrl: 'http://localhost:11434/v1',
+    exampleModel: 'llama3.2',
+    exampleEmbeddingModel: 'nomic-embed-text',
+  },
+  {
+    label: 'LM Studio (this computer)',
+    provider: 'openai-compatible',
+    baseUrl: 'http://localhost:1234/v1',
+    exampleModel: 'qwen2.5-7b-instruct',
+    exampleEmbeddingModel: 'text-embedding-nomic-embed-text-v1.5',
+  },
+  {
+    label: 'vLLM (this computer)',
+    provider: 'openai-compatible',
+    baseUrl: 'http://localhost:8000/v1',
+    exampleModel: 'Qwen/Qwen2.5-7B-Instruct',
+    exampleEmbeddingModel: 'BAAI/bge-small-en-v1.5',
+  },
+  {
+    label: 'OpenAI',
+    provider: 'openai-compatible',
+    baseUrl: 'https://api.openai.com/v1',
+    exampleModel: 'gpt-4o-mini',
+    exampleEmbeddingModel: 'text-embedding-3-small',
+  },
+  {
+    label: 'OpenRouter',
+    provider: 'openai-compatible',
+    baseUrl: 'https://openrouter.ai/api/v1',
+    exampleModel: 'openai/gpt-4o-mini',
+    exampleEmbeddingModel: 'openai/text-embedding-3-small',
+  },
+  {
+    label: 'Anthropic',
+    provider: 'anthropic',
+    baseUrl: 'https://api.anthropic.com/v1',
+    exampleModel: 'claude-sonnet-4-5',
+    exampleEmbeddingModel: '',
+  },
 ] satisfies AiProviderPreset[]);
 
 /**

@@ -3,12 +3,7 @@
  * types/vault-mcp-api.d.ts and re-exported here so the plugin and its published typings
  * cannot drift apart; `ChatProvider` and `ProviderConfig` are internal.
  */
-import type {
-  ChatMessage,
-  ChatOptions,
-  ChatResult,
-  ChatUsage,
-} from '../../types/vault-mcp-api';
+import type { ChatMessage, ChatOptions, ChatResult, ChatUsage } from '../../types/vault-mcp-api';
 import type { VaultMcpSettings } from '../settings/settings';
 
 export type {

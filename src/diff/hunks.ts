@@ -85,7 +85,8 @@ function openHunk(h: Hunk, base: string, baseEnd: string, proposedEnd: string, c
     const from = h.from - proposedEnd.length;
     return { ...h, from, to: base.length, removed: base.slice(from), inserted: '' };
   }
-  let inserted = proposedEnd !== '' && closedProposed.endsWith(h.inserted) ? h.inserted.slice(0, h.inserted.length - proposedEnd.length) : h.inserted;
+  let inserted =
+    proposedEnd !== '' && closedProposed.endsWith(h.inserted) ? h.inserted.slice(0, h.inserted.length - proposedEnd.length) : h.inserted;
   if (h.from === closedBaseLength && baseEnd !== '') {
     inserted = baseEnd + inserted;
     return { ...h, from: base.length, to: base.length, removed: '', inserted };

@@ -31,14 +31,22 @@ export const WORD_DIFF_MAX_EDIT = 500;
  * only when non-empty). Does not throw.
  */
 export function wordDiff(removed: string, inserted: string): WordPart[] {
-  const whole = withoutEmpty([{ kind: 'removed', text: removed }, { kind: 'inserted', text: inserted }]);
+  const whole = withoutEmpty([
+    { kind: 'removed', text: removed },
+    { kind: 'inserted', text: inserted },
+  ]);
   if (removed.length + inserted.length > WORD_DIFF_MAX_CHARS) return whole;
   const changes = diffWordsWithSpace(removed, inserted, { maxEditLength: WORD_DIFF_MAX_EDIT });
   if (!changes) return whole;
   const parts: WordPart[] = [];
   let run = { removed: '', inserted: '' };
   const flush = (): void => {
-    parts.push(...withoutEmpty([{ kind: 'removed', text: run.removed }, { kind: 'inserted', text: run.inserted }]));
+    parts.push(
+      ...withoutEmpty([
+        { kind: 'removed', text: run.removed },
+        { kind: 'inserted', text: run.inserted },
+      ]),
+    );
     run = { removed: '', inserted: '' };
   };
   for (const change of changes) {

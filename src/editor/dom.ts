@@ -15,7 +15,11 @@ export interface ElementSpec {
  * A new `<tag>` element of `doc` with `spec`'s classes, text and attributes.
  * Pass the editor's own document (`view.dom.ownerDocument`) so a popout window gets its own elements.
  */
-export function makeElement<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, spec: ElementSpec = {}): HTMLElementTagNameMap[K] {
+export function makeElement<K extends keyof HTMLElementTagNameMap>(
+  doc: Document,
+  tag: K,
+  spec: ElementSpec = {},
+): HTMLElementTagNameMap[K] {
   const el = doc.createElement(tag);
   const classes = typeof spec.cls === 'string' ? [spec.cls] : (spec.cls ?? []);
   if (classes.length) el.classList.add(...classes);
@@ -25,6 +29,10 @@ export function makeElement<K extends keyof HTMLElementTagNameMap>(doc: Document
 }
 
 /** {@link makeElement} in `parent`'s document, appended as its last child. @returns the new element. */
-export function addElement<K extends keyof HTMLElementTagNameMap>(parent: HTMLElement, tag: K, spec: ElementSpec = {}): HTMLElementTagNameMap[K] {
+export function addElement<K extends keyof HTMLElementTagNameMap>(
+  parent: HTMLElement,
+  tag: K,
+  spec: ElementSpec = {},
+): HTMLElementTagNameMap[K] {
   return parent.appendChild(makeElement(parent.ownerDocument, tag, spec));
 }

@@ -16,7 +16,11 @@ function run(action: Promise<unknown>): void {
 
 /** Adds a ✓ / ✗ button to `parent` that acts on click without taking the editor's focus. */
 function addButton(parent: HTMLElement, cls: string, text: string, label: string, onClick: () => void): HTMLButtonElement {
-  const el = addElement(parent, 'button', { cls: ['vault-mcp-hunk-button', cls], text, attr: { type: 'button', 'aria-label': label, title: label } });
+  const el = addElement(parent, 'button', {
+    cls: ['vault-mcp-hunk-button', cls],
+    text,
+    attr: { type: 'button', 'aria-label': label, title: label },
+  });
   // Keep the editor's focus and selection: the click alone acts.
   el.addEventListener('mousedown', (e) => e.preventDefault());
   el.addEventListener('click', (e) => {
@@ -92,7 +96,10 @@ function drawInsertedLines(box: HTMLElement, parts: readonly WordPart[]): void {
  * as currently displayed, so they stay right while the user types elsewhere.
  */
 export class HunkWidget extends WidgetType {
-  constructor(readonly hunk: ReviewHunk, readonly parts: readonly WordPart[]) {
+  constructor(
+    readonly hunk: ReviewHunk,
+    readonly parts: readonly WordPart[],
+  ) {
     super();
   }
 
@@ -100,7 +107,14 @@ export class HunkWidget extends WidgetType {
   override eq(other: HunkWidget): boolean {
     const a = this.hunk;
     const b = other.hunk;
-    return a.proposalId === b.proposalId && a.index === b.index && a.keyLabel === b.keyLabel && a.inserted === b.inserted && a.removed === b.removed && a.stale === b.stale;
+    return (
+      a.proposalId === b.proposalId &&
+      a.index === b.index &&
+      a.keyLabel === b.keyLabel &&
+      a.inserted === b.inserted &&
+      a.removed === b.removed &&
+      a.stale === b.stale
+    );
   }
 
   override toDOM(view: EditorView): HTMLElement {
@@ -112,12 +126,20 @@ export class HunkWidget extends WidgetType {
     root.dataset.hunkIndex = String(hunk.index);
     const breakOnly = finalBreakChange(hunk.removed, hunk.inserted);
     if (breakOnly) addElement(root, 'div', { cls: 'vault-mcp-final-newline', text: breakOnly });
-    else if (hunk.inserted) drawInsertedLines(addElement(root, 'div', { cls: 'vault-mcp-inserted' }), continuesLine(view, hunk) ? withoutLeadingBreak(this.parts) : this.parts);
+    else if (hunk.inserted)
+      drawInsertedLines(
+        addElement(root, 'div', { cls: 'vault-mcp-inserted' }),
+        continuesLine(view, hunk) ? withoutLeadingBreak(this.parts) : this.parts,
+      );
 
     const actions = addElement(root, 'div', { cls: 'vault-mcp-hunk-actions' });
     addElement(actions, 'span', { cls: 'vault-mcp-hunk-label', text: hunk.keyLabel });
     if (hunk.stale) {
-      addElement(actions, 'span', { cls: 'vault-mcp-hunk-stale', text: 'Stale', attr: { title: 'The note changed here since the proposal; it can only be rejected.' } });
+      addElement(actions, 'span', {
+        cls: 'vault-mcp-hunk-stale',
+        text: 'Stale',
+        attr: { title: 'The note changed here since the proposal; it can only be rejected.' },
+      });
     } else {
       addButton(actions, 'mod-accept', '✓', `Accept change from ${hunk.keyLabel}`, () => run(acceptHunk(view, hunk)));
     }

@@ -20,10 +20,17 @@ function reviewSummary(hunks: readonly ReviewHunk[]): string {
 }
 
 function createReviewBar(view: EditorView): Panel {
-  const dom = makeElement(view.dom.ownerDocument, 'div', { cls: 'vault-mcp-review-bar', attr: { role: 'toolbar', 'aria-label': 'Pending changes in this note' } });
+  const dom = makeElement(view.dom.ownerDocument, 'div', {
+    cls: 'vault-mcp-review-bar',
+    attr: { role: 'toolbar', 'aria-label': 'Pending changes in this note' },
+  });
   const summary = addElement(dom, 'span', { cls: 'vault-mcp-review-summary' });
   const message = addElement(dom, 'span', { cls: 'vault-mcp-review-message' });
-  const acceptButton = addElement(dom, 'button', { cls: ['vault-mcp-review-accept-all', 'mod-cta'], text: 'Accept all', attr: { type: 'button' } });
+  const acceptButton = addElement(dom, 'button', {
+    cls: ['vault-mcp-review-accept-all', 'mod-cta'],
+    text: 'Accept all',
+    attr: { type: 'button' },
+  });
   const rejectButton = addElement(dom, 'button', { cls: 'vault-mcp-review-reject-all', text: 'Reject all', attr: { type: 'button' } });
 
   const render = (): void => {
@@ -32,7 +39,10 @@ function createReviewBar(view: EditorView): Panel {
     if (summary.textContent !== text) summary.textContent = text;
     const applicable = hunks.filter((h) => !h.stale).length;
     acceptButton.disabled = applicable === 0;
-    acceptButton.title = applicable === hunks.length ? `Accept ${applicable === 1 ? 'the change' : `all ${applicable} changes`}` : `Accept the ${applicable} changes that still apply; stale ones are skipped`;
+    acceptButton.title =
+      applicable === hunks.length
+        ? `Accept ${applicable === 1 ? 'the change' : `all ${applicable} changes`}`
+        : `Accept the ${applicable} changes that still apply; stale ones are skipped`;
     rejectButton.title = `Reject ${hunks.length === 1 ? 'the change' : `all ${hunks.length} changes`}`;
   };
   const report = (err: unknown): void => {
@@ -42,7 +52,8 @@ function createReviewBar(view: EditorView): Panel {
   acceptButton.addEventListener('click', () => {
     message.textContent = '';
     acceptAll(view).then(({ accepted, skipped }) => {
-      if (skipped) message.textContent = `Accepted ${accepted}; skipped ${skipped} stale: reject ${skipped === 1 ? 'it' : 'them'} or ask the agent again.`;
+      if (skipped)
+        message.textContent = `Accepted ${accepted}; skipped ${skipped} stale: reject ${skipped === 1 ? 'it' : 'them'} or ask the agent again.`;
     }, report);
   });
   rejectButton.addEventListener('click', () => {

@@ -14,7 +14,9 @@ import { applyReviewHunks, unapplyReviewHunks } from './review-state';
 
 /** The history's inverse of an accept (and of its undo). */
 const acceptInversion = invertedEffects.of((tr: Transaction) =>
-  tr.effects.flatMap((e) => (e.is(applyReviewHunks) ? [unapplyReviewHunks.of(e.value)] : e.is(unapplyReviewHunks) ? [applyReviewHunks.of(e.value)] : [])),
+  tr.effects.flatMap((e) =>
+    e.is(applyReviewHunks) ? [unapplyReviewHunks.of(e.value)] : e.is(unapplyReviewHunks) ? [applyReviewHunks.of(e.value)] : [],
+  ),
 );
 
 /** Tells the controller about undone and redone accepts; its refusals are its own to show, the editor only logs them. */

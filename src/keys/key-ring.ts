@@ -130,9 +130,7 @@ export class KeyRing {
     const key = this.require(id);
     const rest = this.list().filter((k) => k.id !== id);
     if (isLocallyUsable(key) && !rest.some(isLocallyUsable)) {
-      throw new KeyRingError(
-        'This is the last key local clients can use; mint another key before revoking it.',
-      );
+      throw new KeyRingError('This is the last key local clients can use; mint another key before revoking it.');
     }
     this.secrets.setSecret(secretIdForKey(id), '');
     await this.saveKeys(this.getKeys().filter((k) => k.id !== id));
@@ -153,9 +151,7 @@ export class KeyRing {
     const next = normalizeKeyScope(scope);
     const others = this.list().filter((k) => k.id !== id);
     if (next === 'cloud' && !others.some(isLocallyUsable)) {
-      throw new KeyRingError(
-        'Local clients would have no usable key left; keep this key "local" or "both", or mint another first.',
-      );
+      throw new KeyRingError('Local clients would have no usable key left; keep this key "local" or "both", or mint another first.');
     }
     await this.update(id, { scope: next });
   }
@@ -173,7 +169,8 @@ export class KeyRing {
   async setTools(id: string, tools: KeyToolSet): Promise<void> {
     this.require(id);
     const next = normalizeKeyTools(tools);
-    if (Array.isArray(next) && next.length === 0) throw new KeyRingError('Choose at least one tool for this key, or give it read tools only.');
+    if (Array.isArray(next) && next.length === 0)
+      throw new KeyRingError('Choose at least one tool for this key, or give it read tools only.');
     await this.update(id, { tools: next });
   }
 

@@ -36,16 +36,21 @@ function proposalProblem(p: unknown): string | null {
   if (!KINDS.includes(p.kind as ProposalKind)) return `unknown kind ${JSON.stringify(p.kind)}`;
   if (!STATUSES.includes(p.status as ProposalStatus)) return `unknown status ${JSON.stringify(p.status)}`;
   if (!Array.isArray(p.key_roots) || !p.key_roots.every((r) => typeof r === 'string')) return '"key_roots" must be a list of folders';
-  const optional = stringFieldProblem(p, ['base_hash', 'base_text', 'proposed_text'], 'nullable') ?? stringFieldProblem(p, ['to', 'expected_hash', 'resolved_at', 'stale_reason'], 'optional');
+  const optional =
+    stringFieldProblem(p, ['base_hash', 'base_text', 'proposed_text'], 'nullable') ??
+    stringFieldProblem(p, ['to', 'expected_hash', 'resolved_at', 'stale_reason'], 'optional');
   if (optional) return optional;
   if (!isRecord(p.decisions)) return '"decisions" must be an object';
   for (const [index, decision] of Object.entries(p.decisions)) {
-    if (!/^\d+$/.test(index) || !(['accepted', 'rejected'] as HunkDecision[]).includes(decision as HunkDecision)) return `bad decision ${index}: ${JSON.stringify(decision)}`;
+    if (!/^\d+$/.test(index) || !(['accepted', 'rejected'] as HunkDecision[]).includes(decision as HunkDecision))
+      return `bad decision ${index}: ${JSON.stringify(decision)}`;
   }
-  if (p.hunk_total !== undefined && (!Number.isInteger(p.hunk_total) || (p.hunk_total as number) < 0)) return '"hunk_total" must be a whole number';
+  if (p.hunk_total !== undefined && (!Number.isInteger(p.hunk_total) || (p.hunk_total as number) < 0))
+    return '"hunk_total" must be a whole number';
   const textKind = p.kind === 'edit' || p.kind === 'properties';
   const pending = p.status === 'pending';
-  if (textKind && pending && (p.base_text === null || p.proposed_text === null || p.base_hash === null)) return 'a pending edit needs base_text, base_hash and proposed_text';
+  if (textKind && pending && (p.base_text === null || p.proposed_text === null || p.base_hash === null))
+    return 'a pending edit needs base_text, base_hash and proposed_text';
   if (p.kind === 'create' && pending && p.proposed_text === null) return 'a pending create needs proposed_text';
   if (p.kind === 'move' && typeof p.to !== 'string') return 'a move needs "to"';
   return null;

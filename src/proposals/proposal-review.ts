@@ -59,7 +59,9 @@ export class ProposalReview {
 
   /** Why a proposal of a revoked key cannot be applied, or null while the key exists. */
   private revokedReason(p: Proposal): string | null {
-    return this.keyRoots(p.key_id) === null ? `The key '${p.key_label}' that proposed this change was revoked, so it cannot be applied.` : null;
+    return this.keyRoots(p.key_id) === null
+      ? `The key '${p.key_label}' that proposed this change was revoked, so it cannot be applied.`
+      : null;
   }
 
   /**
@@ -153,17 +155,27 @@ export class ProposalReview {
       const placed = this.store.placedHunks(p, current).filter((h) => hunkIndex === undefined || h.index === hunkIndex);
       const ready = placed.filter((h) => !h.stale);
       if (ready.length === 0) return { proposal: p, applied: 0, stale: placed.length };
-      const accepting = this.scopeOf(p, ready.map((h) => h.index));
+      const accepting = this.scopeOf(
+        p,
+        ready.map((h) => h.index),
+      );
       const kind = p.kind === 'properties' ? 'properties' : 'edit';
       try {
         const text = applyHunks(current, ready);
-        await this.notes.writes.writeExactText({ tool: p.tool, kind, path: p.path, baseHash: hashText(current), text, acceptedHunks: ready.map(toChange) }, accepting);
+        await this.notes.writes.writeExactText(
+          { tool: p.tool, kind, path: p.path, baseHash: hashText(current), text, acceptedHunks: ready.map(toChange) },
+          accepting,
+        );
       } catch (err) {
         if (err instanceof BaseChangedError) continue;
         if (!(err instanceof ToolError)) throw err;
         return { proposal: await this.store.settle(p.id, 'stale', staleReason(err, p)), applied: 0, stale: placed.length };
       }
-      const proposal = await this.store.decideHunks(p.id, ready.map((h) => h.index), 'accepted');
+      const proposal = await this.store.decideHunks(
+        p.id,
+        ready.map((h) => h.index),
+        'accepted',
+      );
       return { proposal, applied: ready.length, stale: placed.length - ready.length };
     }
     throw new Error(`The note '${p.path}' kept changing while proposal '${p.id}' was accepted; nothing was applied, try again.`);
@@ -208,7 +220,10 @@ export class ProposalReview {
     this.notes.writes.checkExactText(p.path, before, textAfter, this.scopeOf(p));
     await this.notes.writes.assertUtf8(p.path, this.scopeOf(p));
     const decided = await this.store.decideHunks(p.id, [hunk.index], 'accepted');
-    this.notes.applied.report({ kind: p.kind === 'properties' ? 'properties' : 'edit', tool: p.tool, path: p.path, before, after: textAfter }, this.scopeOf(p, [hunk.index]));
+    this.notes.applied.report(
+      { kind: p.kind === 'properties' ? 'properties' : 'edit', tool: p.tool, path: p.path, before, after: textAfter },
+      this.scopeOf(p, [hunk.index]),
+    );
     return decided;
   }
 
@@ -232,7 +247,9 @@ export class ProposalReview {
   private assertUndecided(p: Proposal, index: number): void {
     const hunk = this.store.hunksOf(p).find((h) => h.index === index);
     if (!hunk || p.decisions[index] !== undefined) {
-      throw new Error(`Proposal '${p.id}' has no undecided hunk ${index}; its hunks are numbered from 0 in the order they appear in the note.`);
+      throw new Error(
+        `Proposal '${p.id}' has no undecided hunk ${index}; its hunks are numbered from 0 in the order they appear in the note.`,
+      );
     }
   }
 }
@@ -255,7 +272,8 @@ function entryRequest(p: Proposal): WriteRequest {
 function staleReason(err: ToolError, p: Proposal): string {
   if (err instanceof BaseChangedError) return 'The note changed after this change was proposed, so it was not applied.';
   if (err.code === 'not_found') return goneReason(p.path);
-  if (err.code === 'exists') return `Its path '${p.kind === 'move' ? p.to : p.path}' is now taken or not available to the key, so it can no longer be applied.`;
+  if (err.code === 'exists')
+    return `Its path '${p.kind === 'move' ? p.to : p.path}' is now taken or not available to the key, so it can no longer be applied.`;
   return `It can no longer be applied. ${err.message}`;
 }
 

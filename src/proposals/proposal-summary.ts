@@ -39,7 +39,8 @@ export function stagedResult(p: Proposal, hunks: readonly Hunk[]): Record<string
     path: p.path,
     ...(p.to !== undefined ? { to: p.to } : {}),
     ...(p.base_text !== null && p.proposed_text !== null ? { hunks: hunkSummaries(p.base_text, hunks) } : {}),
-    message: 'Staged for the user to review in Obsidian; the vault is unchanged until they accept it. Check the outcome with proposal_status.',
+    message:
+      'Staged for the user to review in Obsidian; the vault is unchanged until they accept it. Check the outcome with proposal_status.',
   };
 }
 
@@ -56,13 +57,21 @@ export function proposalSummary(p: Proposal, hunks: readonly Hunk[], live: LiveS
   const undecided = total - decisions.length;
   const allStale = live !== null && live.placed.length > 0 && live.placed.every((h) => h.stale);
   const liveStale = p.status === 'pending' && live !== null && (live.gone || live.baseChanged || allStale);
-  const stale = p.status === 'stale' || (live !== null && (live.gone || live.baseChanged)) ? undecided : (live?.placed.filter((h) => h.stale).length ?? 0);
-  const reason = p.stale_reason
-    ?? (!liveStale ? undefined
-      : live.gone ? goneReason(p.path)
-      : live.baseChanged ? 'The note changed after this delete was proposed; the user can only reject it.'
-      : p.expected_hash !== undefined ? EXPECTED_HASH_STALE
-      : 'The note changed where these changes would go; the user can only reject them. Propose again on the new text.');
+  const stale =
+    p.status === 'stale' || (live !== null && (live.gone || live.baseChanged))
+      ? undecided
+      : (live?.placed.filter((h) => h.stale).length ?? 0);
+  const reason =
+    p.stale_reason ??
+    (!liveStale
+      ? undefined
+      : live.gone
+        ? goneReason(p.path)
+        : live.baseChanged
+          ? 'The note changed after this delete was proposed; the user can only reject it.'
+          : p.expected_hash !== undefined
+            ? EXPECTED_HASH_STALE
+            : 'The note changed where these changes would go; the user can only reject them. Propose again on the new text.');
   return {
     id: p.id,
     tool: p.tool,
@@ -92,7 +101,7 @@ export function proposalSummary(p: Proposal, hunks: readonly Hunk[], live: LiveS
  * agent asked for exactly the text it read (proposal-hunks.ts undecidedHunks).
  */
 export const EXPECTED_HASH_STALE =
-  "The note changed since the agent read it, and the change was proposed with expected_hash (for exactly that text), so none of it applies; the user can only reject it. Read the note again and propose anew.";
+  'The note changed since the agent read it, and the change was proposed with expected_hash (for exactly that text), so none of it applies; the user can only reject it. Read the note again and propose anew.';
 
 function lineCount(text: string): number {
   let n = 0;

@@ -59,4 +59,3 @@ export interface ReviewHunk extends PlacedHunk {
   proposalId: string;
   keyLabel: string;
 }
-

@@ -161,7 +161,8 @@ export class SearchIndex {
       throw new ToolError('unavailable', 'The search index is not running (the plugin is starting or stopping); try again in a moment.');
     }
     await this.queue;
-    const progress: IndexProgress | null = this.status === 'building' ? { complete: false, indexed: this.progress.indexed, total: this.progress.total } : null;
+    const progress: IndexProgress | null =
+      this.status === 'building' ? { complete: false, indexed: this.progress.indexed, total: this.progress.total } : null;
     const guard = new RegexGuard();
     let notesRead = 0;
     const onTextRead = options.onTextRead;
@@ -227,7 +228,8 @@ export class SearchIndex {
     const text = await this.storage.load().catch(() => null);
     const saved = text === null ? null : openIndex(text);
     if (saved === null) {
-      if (text !== null && isOtherIndexFormat(text)) console.warn('[vault-mcp] the saved search index is of another version; rebuilding it');
+      if (text !== null && isOtherIndexFormat(text))
+        console.warn('[vault-mcp] the saved search index is of another version; rebuilding it');
       else if (text !== null) await this.reportDamaged('its first line is not an index header');
       return false;
     }

@@ -26,50 +26,70 @@ const positive = z.number({ error: POSITIVE }).positive({ error: POSITIVE });
 const folders = z.array(text, { error: FOLDERS });
 const object = (what: string) => ({ error: `an object of ${what} in braces` });
 
-const keyRecordSchema = z.strictObject(
-  {
-    id: z.string({ error: KEY_ID }).regex(/^[a-z0-9-]+$/, { error: KEY_ID }),
-    label: text,
-    mode: z.enum(['propose', 'force'], { error: '"propose" or "force"' }),
-    scope: z.enum(['local', 'cloud', 'both'], { error: '"local", "cloud" or "both"' }),
-    roots: folders,
-    tools: z.union([z.literal('all'), z.literal('read'), z.array(text)], { error: '"all", "read" or a list of tool names in quotes' }),
-    created_at: text,
-    last_used_at: text.nullable(),
-  },
-  object('key settings'),
-).partial();
+const keyRecordSchema = z
+  .strictObject(
+    {
+      id: z.string({ error: KEY_ID }).regex(/^[a-z0-9-]+$/, { error: KEY_ID }),
+      label: text,
+      mode: z.enum(['propose', 'force'], { error: '"propose" or "force"' }),
+      scope: z.enum(['local', 'cloud', 'both'], { error: '"local", "cloud" or "both"' }),
+      roots: folders,
+      tools: z.union([z.literal('all'), z.literal('read'), z.array(text)], { error: '"all", "read" or a list of tool names in quotes' }),
+      created_at: text,
+      last_used_at: text.nullable(),
+    },
+    object('key settings'),
+  )
+  .partial();
 
 /** The settings format as a Zod schema: strict objects (unknown keys refused), every key optional. */
-export const SETTINGS_FILE_SCHEMA = z.strictObject(
-  {
-    schemaVersion: z.number({ error: COUNT }).int({ error: COUNT }).min(0, { error: COUNT }),
-    server: z.strictObject({ enabled: flag, port: z.number({ error: PORT }).int({ error: PORT }).min(MIN_PORT, { error: PORT }).max(MAX_PORT, { error: PORT }), maxBodyBytes: count }, object('server settings')).partial(),
-    keys: z.array(keyRecordSchema, { error: 'a list of key objects in brackets' }),
-    tools: z.strictObject({ allowWrites: flag, enabled: z.record(z.string(), flag, object('tool names to true or false')) }, object('tool settings')).partial(),
-    access: z.strictObject({ quarantine: folders, trustedSymlinks: folders }, object('access settings')).partial(),
-    skills: z.strictObject({ folder: text }, object('skills settings')).partial(),
-    proposals: z.strictObject({ notifyOnNew: flag }, object('proposal settings')).partial(),
-    widgets: z.strictObject({ folder: text }, object('widget settings')).partial(),
-    activity: z.strictObject({ maxMegabytes: positive, maxDays: positive }, object('activity log limits')).partial(),
-    ai: z
-      .strictObject(
-        {
-          enabled: flag,
-          allowRemote: flag,
-          provider: z.enum(['openai-compatible', 'anthropic'], { error: '"openai-compatible" or "anthropic"' }),
-          baseUrl: text,
-          model: text,
-          embeddingModel: text,
-          semanticIndex: flag,
-          usage: z.strictObject({ inputTokens: count, outputTokens: count, embeddingTokens: count, scope: text }, object('token counters')).partial(),
-        },
-        object('AI provider settings'),
-      )
-      .partial(),
-  },
-  object('settings'),
-).partial();
+export const SETTINGS_FILE_SCHEMA = z
+  .strictObject(
+    {
+      schemaVersion: z.number({ error: COUNT }).int({ error: COUNT }).min(0, { error: COUNT }),
+      server: z
+        .strictObject(
+          {
+            enabled: flag,
+            port: z.number({ error: PORT }).int({ error: PORT }).min(MIN_PORT, { error: PORT }).max(MAX_PORT, { error: PORT }),
+            maxBodyBytes: count,
+          },
+          object('server settings'),
+        )
+        .partial(),
+      keys: z.array(keyRecordSchema, { error: 'a list of key objects in brackets' }),
+      tools: z
+        .strictObject(
+          { allowWrites: flag, enabled: z.record(z.string(), flag, object('tool names to true or false')) },
+          object('tool settings'),
+        )
+        .partial(),
+      access: z.strictObject({ quarantine: folders, trustedSymlinks: folders }, object('access settings')).partial(),
+      skills: z.strictObject({ folder: text }, object('skills settings')).partial(),
+      proposals: z.strictObject({ notifyOnNew: flag }, object('proposal settings')).partial(),
+      widgets: z.strictObject({ folder: text }, object('widget settings')).partial(),
+      activity: z.strictObject({ maxMegabytes: positive, maxDays: positive }, object('activity log limits')).partial(),
+      ai: z
+        .strictObject(
+          {
+            enabled: flag,
+            allowRemote: flag,
+            provider: z.enum(['openai-compatible', 'anthropic'], { error: '"openai-compatible" or "anthropic"' }),
+            baseUrl: text,
+            model: text,
+            embeddingModel: text,
+            semanticIndex: flag,
+            usage: z
+              .strictObject({ inputTokens: count, outputTokens: count, embeddingTokens: count, scope: text }, object('token counters'))
+              .partial(),
+          },
+          object('AI provider settings'),
+        )
+        .partial(),
+    },
+    object('settings'),
+  )
+  .partial();
 
 /** What {@link checkSettingsData} found: the settings to use, or the first problem. */
 export type SettingsVerdict =
@@ -106,19 +126,28 @@ export function checkSettingsData(data: unknown, options: CheckSettingsOptions =
   if (!parsed.success) return describeIssue(parsed.error.issues[0], data);
   const file = parsed.data;
   if (file.schemaVersion !== undefined && file.schemaVersion > SETTINGS_SCHEMA_VERSION) {
-    return problem('schemaVersion', `schemaVersion ${file.schemaVersion} was written by a newer Vault MCP (this one reads up to ${SETTINGS_SCHEMA_VERSION}); update Vault MCP, or remove the key to read the file as version ${SETTINGS_SCHEMA_VERSION}.`);
+    return problem(
+      'schemaVersion',
+      `schemaVersion ${file.schemaVersion} was written by a newer Vault MCP (this one reads up to ${SETTINGS_SCHEMA_VERSION}); update Vault MCP, or remove the key to read the file as version ${SETTINGS_SCHEMA_VERSION}.`,
+    );
   }
   const keyProblem = checkKeys(file.keys ?? []);
   if (keyProblem) return keyProblem;
   if (options.toolNames) {
     const unknown = Object.keys(file.tools?.enabled ?? {}).find((name) => !options.toolNames!.includes(name));
     if (unknown !== undefined) {
-      return problem(`tools.enabled.${unknown}`, `tools.enabled.${unknown} is not a tool of Vault MCP; correct the name or remove it (tools: ${options.toolNames.join(', ')}).`);
+      return problem(
+        `tools.enabled.${unknown}`,
+        `tools.enabled.${unknown} is not a tool of Vault MCP; correct the name or remove it (tools: ${options.toolNames.join(', ')}).`,
+      );
     }
     for (const [i, key] of (file.keys ?? []).entries()) {
       const name = Array.isArray(key.tools) ? key.tools.find((t) => !options.toolNames!.includes(t)) : undefined;
       if (name !== undefined) {
-        return problem(`keys[${i}].tools`, `keys[${i}].tools names "${name}", which is not a tool of Vault MCP; correct the name or remove it (tools: ${options.toolNames.join(', ')}).`);
+        return problem(
+          `keys[${i}].tools`,
+          `keys[${i}].tools names "${name}", which is not a tool of Vault MCP; correct the name or remove it (tools: ${options.toolNames.join(', ')}).`,
+        );
       }
     }
   }
@@ -146,11 +175,20 @@ function withKeyIds(data: Record<string, unknown>, keys: Array<{ id?: string }>)
 function checkKeys(keys: Array<{ id?: string; label?: string }>): SettingsVerdict | null {
   for (const [i, key] of keys.entries()) {
     const label = key.label?.trim() ?? '';
-    if (label === '') return problem(`keys[${i}].label`, `keys[${i}].label is ${key.label === undefined ? 'missing' : 'empty'}; give every key a label, the name of the client that uses it, such as "Claude Code".`);
+    if (label === '')
+      return problem(
+        `keys[${i}].label`,
+        `keys[${i}].label is ${key.label === undefined ? 'missing' : 'empty'}; give every key a label, the name of the client that uses it, such as "Claude Code".`,
+      );
     const first = keys.findIndex((other) => other.label?.trim() === label);
-    if (first < i) return problem(`keys[${i}].label`, `keys[${i}].label "${label}" is also the label of keys[${first}]; give each key its own label.`);
+    if (first < i)
+      return problem(`keys[${i}].label`, `keys[${i}].label "${label}" is also the label of keys[${first}]; give each key its own label.`);
     const sameId = key.id === undefined ? -1 : keys.findIndex((other) => other.id === key.id);
-    if (sameId !== -1 && sameId < i) return problem(`keys[${i}].id`, `keys[${i}].id "${key.id}" is also the id of keys[${sameId}]; give each key its own id, or leave ids out.`);
+    if (sameId !== -1 && sameId < i)
+      return problem(
+        `keys[${i}].id`,
+        `keys[${i}].id "${key.id}" is also the id of keys[${sameId}]; give each key its own id, or leave ids out.`,
+      );
   }
   return null;
 }
@@ -167,7 +205,8 @@ function keyPath(path: ReadonlyArray<PropertyKey>): string {
 /** The value at `path` in `data`, or undefined. */
 function valueAt(data: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   let value = data;
-  for (const segment of path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[segment] : undefined;
+  for (const segment of path)
+    value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[segment] : undefined;
   return value;
 }
 
@@ -185,12 +224,22 @@ function describeIssue(issue: z.core.$ZodIssue, data: unknown): SettingsVerdict 
     const name = issue.keys[0];
     const key = keyPath([...issue.path, name]);
     const parent = issue.path.length ? keyPath(issue.path) : 'the top level';
-    const secret = SECRET_NAMES.test(name) ? ' (tokens and API keys never go in settings: they live in Obsidian\'s secret storage)' : '';
-    return problem(key, `${key} is not a setting${secret}; correct its spelling or remove it (settings of ${parent}: ${knownKeys(issue.path).join(', ')}).`);
+    const secret = SECRET_NAMES.test(name) ? " (tokens and API keys never go in settings: they live in Obsidian's secret storage)" : '';
+    return problem(
+      key,
+      `${key} is not a setting${secret}; correct its spelling or remove it (settings of ${parent}: ${knownKeys(issue.path).join(', ')}).`,
+    );
   }
   const key = keyPath(issue.path);
-  if (key === '') return problem('', `The file holds ${describeValue(data)}, not settings; write a settings object in braces, such as {"access": {"quarantine": ["Private"]}}.`);
-  return problem(key, `${key} must be ${issue.message} (found ${describeValue(valueAt(data, issue.path))}); correct it, or remove it to use the default.`);
+  if (key === '')
+    return problem(
+      '',
+      `The file holds ${describeValue(data)}, not settings; write a settings object in braces, such as {"access": {"quarantine": ["Private"]}}.`,
+    );
+  return problem(
+    key,
+    `${key} must be ${issue.message} (found ${describeValue(valueAt(data, issue.path))}); correct it, or remove it to use the default.`,
+  );
 }
 
 /** The setting names the schema knows at `path` (an object's keys; arrays stepped through). */
@@ -203,7 +252,7 @@ function knownKeys(path: ReadonlyArray<PropertyKey>): string[] {
 function stepInto(schema: z.ZodType, segment: PropertyKey): z.ZodType {
   const inner = unwrap(schema);
   if (inner instanceof z.ZodArray) return inner.element as z.ZodType;
-  return (shapeOf(inner)[segment as string] ?? z.never());
+  return shapeOf(inner)[segment as string] ?? z.never();
 }
 
 function unwrap(schema: z.ZodType): z.ZodType {

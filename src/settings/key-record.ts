@@ -40,7 +40,8 @@ export type KeyToolSet = 'all' | 'read' | string[];
  */
 export function normalizeKeyTools(value: unknown): KeyToolSet {
   if (value === 'read') return 'read';
-  if (Array.isArray(value)) return [...new Set(value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim()))];
+  if (Array.isArray(value))
+    return [...new Set(value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim()))];
   return 'all';
 }
 

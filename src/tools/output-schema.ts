@@ -32,7 +32,8 @@ export const STRINGS: JsonSchema = { type: 'array', items: STRING };
  */
 export function objectOf(properties: Record<string, JsonSchema>, required: readonly string[] = []): JsonSchema {
   const missing = required.filter((name) => !(name in properties));
-  if (missing.length > 0) throw new Error(`objectOf: required field(s) ${missing.join(', ')} are not declared; declare them in properties.`);
+  if (missing.length > 0)
+    throw new Error(`objectOf: required field(s) ${missing.join(', ')} are not declared; declare them in properties.`);
   return required.length > 0 ? { type: 'object', properties, required } : { type: 'object', properties };
 }
 

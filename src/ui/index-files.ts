@@ -18,7 +18,9 @@ export function searchIndexStorage(fileOf: (name: string) => PluginFile): IndexS
     save: (text) => file.write(text),
     damaged: async (reason) => {
       const aside = await file.keepCorruptAside();
-      new Notice(`Vault MCP's search index file was damaged (${reason}); it was kept as ${aside} and the index is rebuilt from your notes.`);
+      new Notice(
+        `Vault MCP's search index file was damaged (${reason}); it was kept as ${aside} and the index is rebuilt from your notes.`,
+      );
     },
   };
 }

@@ -53,7 +53,11 @@ export abstract class SidebarListView extends ItemView {
  * @returns the function that reveals the view, opening it in the right sidebar when it is not
  *   open yet (`workspace.getRightLeaf`, `revealLeaf`).
  */
-export function addSidebarView(plugin: Plugin, view: { type: string; title: string; icon: string; commandId: string }, create: (leaf: WorkspaceLeaf) => SidebarListView): () => void {
+export function addSidebarView(
+  plugin: Plugin,
+  view: { type: string; title: string; icon: string; commandId: string },
+  create: (leaf: WorkspaceLeaf) => SidebarListView,
+): () => void {
   plugin.registerView(view.type, create);
   const open = (): void => void revealSidebarView(plugin, view.type);
   const name = `Open ${view.title.toLowerCase()}`;

@@ -20,7 +20,13 @@ export function cacheMatchesText(cache: CachedMetadata | null, text: string): bo
     const line = collapseWhitespace(text.slice(start.offset, end.offset));
     if (!line.includes(collapseWhitespace(h.heading))) return false;
     const lineStart = text.lastIndexOf('\n', start.offset - 1) + 1;
-    if (text.slice(lineStart, start.offset).replace(/^\uFEFF/, '').trim() !== '') return false;
+    if (
+      text
+        .slice(lineStart, start.offset)
+        .replace(/^\uFEFF/, '')
+        .trim() !== ''
+    )
+      return false;
   }
   const fmEnd = cache.frontmatterPosition?.end.offset;
   const info = getFrontMatterInfo(text);

@@ -49,7 +49,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * non-empty string, `nullable` a string or null, `optional` a string or absent.
  * @returns the problem as a phrase (`"id" must be a non-empty string`), or null when all are right.
  */
-export function stringFieldProblem(record: Record<string, unknown>, keys: readonly string[], rule: 'required' | 'nullable' | 'optional'): string | null {
+export function stringFieldProblem(
+  record: Record<string, unknown>,
+  keys: readonly string[],
+  rule: 'required' | 'nullable' | 'optional',
+): string | null {
   for (const key of keys) {
     const value = record[key];
     if (rule === 'required' && (typeof value !== 'string' || value === '')) return `"${key}" must be a non-empty string`;

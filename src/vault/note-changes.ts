@@ -18,7 +18,11 @@ export interface NoteChange {
  * access is known now). Readability is not filtered here: listeners check it themselves.
  * @returns a function that unsubscribes.
  */
-export function followNoteChanges(app: App, policy: Pick<NotePolicy, 'onAccessLearned'>, listener: (change: NoteChange) => void): () => void {
+export function followNoteChanges(
+  app: App,
+  policy: Pick<NotePolicy, 'onAccessLearned'>,
+  listener: (change: NoteChange) => void,
+): () => void {
   const { vault, metadataCache } = app;
   const created = new Set<string>();
   const refs: Array<{ source: { offref(ref: EventRef): void }; ref: EventRef }> = [

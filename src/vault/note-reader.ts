@@ -6,7 +6,10 @@ import type { NoteSection } from './content/sections';
  * The path and access decisions the writers use: the part of {@link NotePolicy} that checks
  * targets (normalize, spell, check, what is there) and sources (resolve, read, write access).
  */
-export type WritePolicy = Pick<NotePolicy, 'normalizePath' | 'spelledPath' | 'checkedPath' | 'entryAt' | 'isQuarantined' | 'canRead' | 'accessOf' | 'resolveNote'>;
+export type WritePolicy = Pick<
+  NotePolicy,
+  'normalizePath' | 'spelledPath' | 'checkedPath' | 'entryAt' | 'isQuarantined' | 'canRead' | 'accessOf' | 'resolveNote'
+>;
 
 /**
  * The read side of NoteStore that its writers (NoteWriter, EntryWriter, write checks) use.

@@ -1,4 +1,13 @@
-import { TFile, TFolder, getAllTags, getLinkpath, parseFrontMatterAliases, parseFrontMatterTags, type App, type TAbstractFile } from 'obsidian';
+import {
+  TFile,
+  TFolder,
+  getAllTags,
+  getLinkpath,
+  parseFrontMatterAliases,
+  parseFrontMatterTags,
+  type App,
+  type TAbstractFile,
+} from 'obsidian';
 import { ToolError } from '../errors';
 import type { AccessScope } from './access/access';
 import { isWithinRoots } from './access/access-rules';
@@ -301,12 +310,16 @@ export class NoteStore implements NoteReader {
 
   /** Tags on at least one note `scope` may read, with the number of such notes; count desc, then name. */
   tagCounts(scope: AccessScope): TagCount[] {
-    return this.scans.get(`tags\u0000${this.scopeKey(scope)}`, () => countTags(this.readableShared(scope).map((file) => this.tagsOf(file)))).map((t) => ({ ...t }));
+    return this.scans
+      .get(`tags\u0000${this.scopeKey(scope)}`, () => countTags(this.readableShared(scope).map((file) => this.tagsOf(file))))
+      .map((t) => ({ ...t }));
   }
 
   /** The readable notes shared between calls until the vault changes (see ScanCache). */
   private readableShared(scope: AccessScope): readonly TFile[] {
-    return this.scans.get(`readable\u0000${this.scopeKey(scope)}`, () => this.app.vault.getMarkdownFiles().filter((file) => this.policy.canRead(file, scope)));
+    return this.scans.get(`readable\u0000${this.scopeKey(scope)}`, () =>
+      this.app.vault.getMarkdownFiles().filter((file) => this.policy.canRead(file, scope)),
+    );
   }
 
   /** What a scan's answer for `scope` depends on besides the vault: the key's label and roots, the quarantine list and the widgets folder. */
@@ -347,7 +360,11 @@ export class NoteStore implements NoteReader {
     const found = files.map((file) => {
       const isInstructions = AGENT_INSTRUCTION_FILES.some((name) => name.toLowerCase() === file.name.toLowerCase());
       const key = isInstructions ? `file:${file.path}` : `folder:${parentOf(file.path)}`;
-      if (!byKey.has(key)) byKey.set(key, nearestAgentInstructions(file, (candidate) => candidate !== file && this.policy.canRead(candidate, unrooted)));
+      if (!byKey.has(key))
+        byKey.set(
+          key,
+          nearestAgentInstructions(file, (candidate) => candidate !== file && this.policy.canRead(candidate, unrooted)),
+        );
       return byKey.get(key) ?? null;
     });
     const texts = new Map<TFile, Promise<string>>();

@@ -62,10 +62,18 @@ export function touchesSkills(path: string, folder: string): boolean {
 export function judgeSkillText(text: string): Pick<SkillEntry, 'name' | 'description' | 'error'> {
   const parsed = parseFrontmatter(text);
   if (parsed.state === 'none') {
-    return { name: null, description: null, error: 'SKILL.md has no frontmatter; start it with a --- block holding name: and description:.' };
+    return {
+      name: null,
+      description: null,
+      error: 'SKILL.md has no frontmatter; start it with a --- block holding name: and description:.',
+    };
   }
   if (parsed.state === 'invalid') {
-    return { name: null, description: null, error: `SKILL.md frontmatter does not parse (${parsed.error}); fix the YAML between the --- lines.` };
+    return {
+      name: null,
+      description: null,
+      error: `SKILL.md frontmatter does not parse (${parsed.error}); fix the YAML between the --- lines.`,
+    };
   }
   const field = (key: string): string | null => {
     const value = parsed.data[key];
@@ -74,7 +82,9 @@ export function judgeSkillText(text: string): Pick<SkillEntry, 'name' | 'descrip
   const name = field('name');
   const description = field('description');
   const missing = [name === null ? 'name' : null, description === null ? 'description' : null].filter(Boolean);
-  const error = missing.length ? `SKILL.md frontmatter needs a text ${missing.join(' and a text ')}; add ${missing.map((m) => `${m}:`).join(' and ')} to it.` : null;
+  const error = missing.length
+    ? `SKILL.md frontmatter needs a text ${missing.join(' and a text ')}; add ${missing.map((m) => `${m}:`).join(' and ')} to it.`
+    : null;
   return { name, description, error };
 }
 
@@ -107,10 +117,16 @@ export class SkillCatalog {
    */
   assertFolderOpen(folder: string, scope: AccessScope): void {
     if (this.notes.policy.isQuarantined(folder)) {
-      throw new ToolError('forbidden', `The skills folder '${folder}' is in a folder agents may not access; the user can choose another skills folder in the settings.`);
+      throw new ToolError(
+        'forbidden',
+        `The skills folder '${folder}' is in a folder agents may not access; the user can choose another skills folder in the settings.`,
+      );
     }
     if (!isWithinRoots(folder, scope.roots) && !scope.roots.some((root) => isPathInside(root, folder))) {
-      throw new ToolError('forbidden', `The skills folder '${folder}' is outside the folders this key may use (${scope.roots.join(', ')}); skills need a key whose roots include it.`);
+      throw new ToolError(
+        'forbidden',
+        `The skills folder '${folder}' is outside the folders this key may use (${scope.roots.join(', ')}); skills need a key whose roots include it.`,
+      );
     }
   }
 

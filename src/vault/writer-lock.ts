@@ -178,7 +178,13 @@ export class WriterLock {
     if (!(await this.adapter.exists(this.path))) return null;
     try {
       const parsed = JSON.parse(await this.adapter.read(this.path)) as Partial<LockHolder>;
-      if (typeof parsed.id !== 'string' || typeof parsed.pid !== 'number' || typeof parsed.host !== 'string' || typeof parsed.heartbeat_at !== 'string') return null;
+      if (
+        typeof parsed.id !== 'string' ||
+        typeof parsed.pid !== 'number' ||
+        typeof parsed.host !== 'string' ||
+        typeof parsed.heartbeat_at !== 'string'
+      )
+        return null;
       return { started_at: '', ...parsed } as LockHolder;
     } catch {
       return null;

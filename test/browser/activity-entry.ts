@@ -41,7 +41,8 @@ const NO_VAULT = 'This page has no vault, so nothing can be reverted here.';
 /** Reverts answer that the page has no vault (the view's buttons still run). */
 const noVault = {
   revert: async (id: string): Promise<RevertOutcome> => ({ id, reverted: false, message: NO_VAULT }),
-  revertAll: async (entries: ActivityEntry[]): Promise<RevertOutcome[]> => entries.map((e) => ({ id: e.id, reverted: false, message: NO_VAULT })),
+  revertAll: async (entries: ActivityEntry[]): Promise<RevertOutcome[]> =>
+    entries.map((e) => ({ id: e.id, reverted: false, message: NO_VAULT })),
 };
 
 async function main(): Promise<void> {

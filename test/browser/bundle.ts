@@ -28,7 +28,10 @@ const stubNodeBuiltins: Plugin = {
   setup(build) {
     const names = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
     build.onResolve({ filter: /.*/ }, (args) => (names.has(args.path) ? { path: args.path, namespace: 'node-stub' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'node-stub' }, (args) => ({ contents: args.path.replace(/^node:/, '') === 'crypto' ? CRYPTO_STUB : 'module.exports = {};', loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'node-stub' }, (args) => ({
+      contents: args.path.replace(/^node:/, '') === 'crypto' ? CRYPTO_STUB : 'module.exports = {};',
+      loader: 'js',
+    }));
   },
 };
 
@@ -61,7 +64,9 @@ export async function bundleHostPage(entry: string): Promise<string> {
     define: { 'process.env.JEST_WORKER_ID': '"browser"', 'process.env.NODE_ENV': '"production"', global: 'globalThis' },
     plugins: [stubNodeBuiltins],
     // Host modules read `process` (platform, env) at load; a browser has none.
-    banner: { js: "var process = { env: { JEST_WORKER_ID: 'browser' }, platform: 'linux', versions: {}, cwd: () => '/', nextTick: (f, ...a) => queueMicrotask(() => f(...a)) };" },
+    banner: {
+      js: "var process = { env: { JEST_WORKER_ID: 'browser' }, platform: 'linux', versions: {}, cwd: () => '/', nextTick: (f, ...a) => queueMicrotask(() => f(...a)) };",
+    },
     logLevel: 'silent',
   });
   return result.outputFiles[0]!.text;

@@ -50,12 +50,35 @@ export function createDemoPlugin(): DemoPlugin {
   const secrets = new Map<string, string>();
   const settings = migrateSettings({
     keys: [
-      { id: 'k1', label: 'Claude Code', mode: 'propose', scope: 'local', roots: [], created_at: '2026-03-02T09:14:00Z', last_used_at: '2026-03-09T16:41:00Z' },
-      { id: 'k2', label: 'Cursor', mode: 'force', scope: 'both', roots: ['Projects/Website'], created_at: '2026-03-04T11:02:00Z', last_used_at: null },
+      {
+        id: 'k1',
+        label: 'Claude Code',
+        mode: 'propose',
+        scope: 'local',
+        roots: [],
+        created_at: '2026-03-02T09:14:00Z',
+        last_used_at: '2026-03-09T16:41:00Z',
+      },
+      {
+        id: 'k2',
+        label: 'Cursor',
+        mode: 'force',
+        scope: 'both',
+        roots: ['Projects/Website'],
+        created_at: '2026-03-04T11:02:00Z',
+        last_used_at: null,
+      },
     ],
     tools: { allowWrites: false, enabled: {} },
     access: { quarantine: ['Work/Clients'] },
-    ai: { enabled: true, allowRemote: false, provider: 'openai-compatible', baseUrl: 'http://localhost:11434/v1', model: 'llama3.2', usage: { inputTokens: 18250, outputTokens: 2411 } },
+    ai: {
+      enabled: true,
+      allowRemote: false,
+      provider: 'openai-compatible',
+      baseUrl: 'http://localhost:11434/v1',
+      model: 'llama3.2',
+      usage: { inputTokens: 18250, outputTokens: 2411 },
+    },
   });
   secrets.set('vault-mcp-key-k1', randomToken());
   secrets.set('vault-mcp-key-k2', randomToken());
@@ -65,7 +88,11 @@ export function createDemoPlugin(): DemoPlugin {
   const plugin: DemoPlugin = {
     app: {
       vault: { configDir: '.obsidian', getAllFolders: () => FOLDERS.map((path) => ({ path })) },
-      secretStorage: { getSecret: (id) => secrets.get(id) ?? null, setSecret: (id, v) => void secrets.set(id, v), listSecrets: () => [...secrets.keys()] },
+      secretStorage: {
+        getSecret: (id) => secrets.get(id) ?? null,
+        setSecret: (id, v) => void secrets.set(id, v),
+        listSecrets: () => [...secrets.keys()],
+      },
     },
     settings,
     keyRing: {
@@ -74,7 +101,15 @@ export function createDemoPlugin(): DemoPlugin {
         const clean = label.trim();
         if (!clean) throw new Error('A key needs a label: name the client that will use it, e.g. "Claude Code".');
         if (keys().some((k) => k.label === clean)) throw new Error(`A key labelled "${clean}" already exists; pick another label.`);
-        const record: KeyRecord = { id: `k${++counter}`, label: clean, mode: mode ?? 'propose', scope: 'local', roots: [], created_at: new Date().toISOString(), last_used_at: null };
+        const record: KeyRecord = {
+          id: `k${++counter}`,
+          label: clean,
+          mode: mode ?? 'propose',
+          scope: 'local',
+          roots: [],
+          created_at: new Date().toISOString(),
+          last_used_at: null,
+        };
         const token = `vmcp_demo${counter}xxxxxxxxxxxxxxxxxxxxxxxx`;
         secrets.set(`vault-mcp-key-${record.id}`, token);
         settings.keys = [...keys(), record];
@@ -114,7 +149,10 @@ export function createDemoPlugin(): DemoPlugin {
     },
     search: { reindex: async () => undefined },
     semantic: {
-      current: { state: 'off', reason: 'semantic search is off; turn on "Index for semantic search" in Settings → Vault MCP → AI provider' },
+      current: {
+        state: 'off',
+        reason: 'semantic search is off; turn on "Index for semantic search" in Settings → Vault MCP → AI provider',
+      },
       refresh: async () => undefined,
       rebuild: async () => undefined,
     },

@@ -80,16 +80,24 @@ const LISBON_TEXT = [
   '',
 ].join('\n');
 /** Claude Code's edit: one line replaced in Plan, one line added to Budget (two hunks). */
-const LISBON_EDITED = LISBON_TEXT
-  .replace('- Stay three nights near Alfama\n', '- Stay four nights near Alfama, checking out on Tuesday\n')
-  .replace('The hotel is 95 euros per night.\n', 'The hotel is 95 euros per night.\nA Lisboa Card for three days is 45 euros.\n');
+const LISBON_EDITED = LISBON_TEXT.replace(
+  '- Stay three nights near Alfama\n',
+  '- Stay four nights near Alfama, checking out on Tuesday\n',
+).replace('The hotel is 95 euros per night.\n', 'The hotel is 95 euros per night.\nA Lisboa Card for three days is 45 euros.\n');
 /** Cursor's property change: status and tags. */
 const LISBON_PROPERTIES = LISBON_TEXT.replace('status: planning\ntags: [travel]\n', 'status: booked\ntags: [travel, portugal]\n');
 
 const DUNE = 'Reading/Dune.md';
 const SCRATCH = 'Inbox/Old scratch.md';
 const SCRATCH_TEXT = 'call plumber?\nsomething about the tram\n';
-const DAILY_TEXT = ['# Tuesday, 10 March', '', '## Tasks', '- [ ] Send the Lisbon budget to Ana', '- [ ] Return Dune to the library', ''].join('\n');
+const DAILY_TEXT = [
+  '# Tuesday, 10 March',
+  '',
+  '## Tasks',
+  '- [ ] Send the Lisbon budget to Ana',
+  '- [ ] Return Dune to the library',
+  '',
+].join('\n');
 
 const claude: ProposalCaller = { id: 'k1', label: 'Claude Code', roots: [] };
 const cursor: ProposalCaller = { id: 'k2', label: 'Cursor', roots: [] };
@@ -99,7 +107,17 @@ async function stageProposals(store: ProposalStore, clock: { minutes: number }):
   const lisbonHash = await sha256(LISBON_TEXT);
   const writes: Array<[PreparedWrite, ProposalCaller]> = [
     [{ kind: 'edit', tool: 'edit_note', path: LISBON, baseText: LISBON_TEXT, baseHash: lisbonHash, proposedText: LISBON_EDITED }, claude],
-    [{ kind: 'properties', tool: 'set_properties', path: LISBON, baseText: LISBON_TEXT, baseHash: lisbonHash, proposedText: LISBON_PROPERTIES }, cursor],
+    [
+      {
+        kind: 'properties',
+        tool: 'set_properties',
+        path: LISBON,
+        baseText: LISBON_TEXT,
+        baseHash: lisbonHash,
+        proposedText: LISBON_PROPERTIES,
+      },
+      cursor,
+    ],
     [{ kind: 'create', tool: 'create_note', path: 'Daily notes/2026-03-10.md', proposedText: DAILY_TEXT }, claude],
     [{ kind: 'move', tool: 'move_note', path: DUNE, to: 'Reading/Finished/Dune.md', folder: false }, cursor],
     [{ kind: 'delete', tool: 'delete_note', path: SCRATCH, baseText: SCRATCH_TEXT, baseHash: await sha256(SCRATCH_TEXT) }, cursor],

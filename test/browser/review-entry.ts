@@ -23,7 +23,13 @@ export interface LongNoteFigures {
 
 declare global {
   interface Window {
-    vaultMcpReview: { left: EditorView; right: EditorView; controller: FakeReviewController; path: string; measureLongNote: () => Promise<LongNoteFigures> };
+    vaultMcpReview: {
+      left: EditorView;
+      right: EditorView;
+      controller: FakeReviewController;
+      path: string;
+      measureLongNote: () => Promise<LongNoteFigures>;
+    };
   }
 }
 
@@ -48,9 +54,28 @@ const NOTE = [
 
 const controller = new FakeReviewController();
 controller.pending.set(PATH, [
-  { proposalId: 'p1', index: 0, keyLabel: 'Claude Code', removed: '- Stay three nights near Alfama\n', inserted: '- Stay four nights near Alfama, checking out on Tuesday\n' },
-  { proposalId: 'p1', index: 1, keyLabel: 'Claude Code', removed: '', inserted: '- Book a fado dinner for Saturday\n', before: '\n## Budget' },
-  { proposalId: 'p2', index: 0, keyLabel: 'Cursor', removed: 'The hotel is 95 euros per night.\n', inserted: 'The hotel is 95 euros per night, 380 euros in all.\n' },
+  {
+    proposalId: 'p1',
+    index: 0,
+    keyLabel: 'Claude Code',
+    removed: '- Stay three nights near Alfama\n',
+    inserted: '- Stay four nights near Alfama, checking out on Tuesday\n',
+  },
+  {
+    proposalId: 'p1',
+    index: 1,
+    keyLabel: 'Claude Code',
+    removed: '',
+    inserted: '- Book a fado dinner for Saturday\n',
+    before: '\n## Budget',
+  },
+  {
+    proposalId: 'p2',
+    index: 0,
+    keyLabel: 'Cursor',
+    removed: 'The hotel is 95 euros per night.\n',
+    inserted: 'The hotel is 95 euros per night, 380 euros in all.\n',
+  },
   { proposalId: 'p2', index: 1, keyLabel: 'Cursor', removed: 'Ask Ana about the tram 28 timetable.\n', inserted: '' },
 ]);
 
@@ -89,17 +114,23 @@ const right: EditorView = pane(document.querySelector<HTMLElement>('#right .view
 async function measureLongNote(): Promise<LongNoteFigures> {
   const path = 'Long note.md';
   const doc = `${Array.from({ length: 10_000 }, (_, i) => `line ${i} of a long note with a few words`).join('\n')}\n`;
-  controller.pending.set(path, Array.from({ length: 50 }, (_, k) => ({
-    proposalId: `long${k % 5}`,
-    index: Math.floor(k / 5),
-    keyLabel: `Agent ${k % 5}`,
-    removed: `line ${k * 200 + 7} of a long note with a few words\n`,
-    inserted: `line ${k * 200 + 7} of a long note with some new words\n`,
-  })));
+  controller.pending.set(
+    path,
+    Array.from({ length: 50 }, (_, k) => ({
+      proposalId: `long${k % 5}`,
+      index: Math.floor(k / 5),
+      keyLabel: `Agent ${k % 5}`,
+      removed: `line ${k * 200 + 7} of a long note with a few words\n`,
+      inserted: `line ${k * 200 + 7} of a long note with some new words\n`,
+    })),
+  );
   const parent = document.querySelector<HTMLElement>('#right .view-content')!;
   right.dom.remove();
   const started = performance.now();
-  const view = new EditorView({ parent, state: EditorState.create({ doc, extensions: [history(), EditorView.lineWrapping, reviewExtension(controller, () => path)] }) });
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({ doc, extensions: [history(), EditorView.lineWrapping, reviewExtension(controller, () => path)] }),
+  });
   await Promise.resolve();
   await Promise.resolve();
   const mountMs = performance.now() - started;

@@ -28,10 +28,13 @@ async function pageHtml(): Promise<string> {
     fsp.readFile(path.join(ROOT, 'styles.css'), 'utf8'),
     bundleReviewPage(),
   ]);
-  const leaf = (id: string) => `<div class="workspace-leaf" id="${id}"><div class="view-header">Lisbon trip</div><div class="view-content"></div></div>`;
-  return `<!doctype html><html><head><meta charset="utf-8"><style>${theme}</style><style>${editor}</style><style>${styles}</style></head>` +
+  const leaf = (id: string) =>
+    `<div class="workspace-leaf" id="${id}"><div class="view-header">Lisbon trip</div><div class="view-content"></div></div>`;
+  return (
+    `<!doctype html><html><head><meta charset="utf-8"><style>${theme}</style><style>${editor}</style><style>${styles}</style></head>` +
     `<body class="theme-light"><div class="workspace">${leaf('left')}${leaf('right')}</div>` +
-    `<script>${script.replace(/<\/script/g, '<\\/script')}</script></body></html>`;
+    `<script>${script.replace(/<\/script/g, '<\\/script')}</script></body></html>`
+  );
 }
 
 d('inline review in headless Chromium', () => {
@@ -41,9 +44,11 @@ d('inline review in headless Chromium', () => {
   let file: string;
   const errors: string[] = [];
 
-  const docOf = (pane: 'left' | 'right'): Promise<string> => page.evaluate((p: 'left' | 'right') => window.vaultMcpReview[p].state.doc.toString(), pane);
+  const docOf = (pane: 'left' | 'right'): Promise<string> =>
+    page.evaluate((p: 'left' | 'right') => window.vaultMcpReview[p].state.doc.toString(), pane);
   const widgets = (pane: 'left' | 'right') => page.locator(`#${pane} .vault-mcp-hunk`);
-  const hunkWidget = (pane: 'left' | 'right', proposalId: string, index: number) => page.locator(`#${pane} .vault-mcp-hunk[data-proposal-id="${proposalId}"][data-hunk-index="${index}"]`);
+  const hunkWidget = (pane: 'left' | 'right', proposalId: string, index: number) =>
+    page.locator(`#${pane} .vault-mcp-hunk[data-proposal-id="${proposalId}"][data-hunk-index="${index}"]`);
   const line = (pane: 'left' | 'right', text: string) => page.locator(`#${pane} .cm-line`, { hasText: text }).first();
   const shot = (name: string) => (process.env.UPDATE_SCREENSHOT ? path.join(ROOT, 'docs', name) : path.join(dir, name));
 
@@ -77,7 +82,10 @@ d('inline review in headless Chromium', () => {
       expect(await page.textContent(`#${pane} .vault-mcp-review-summary`)).toBe('4 pending changes from Claude Code, Cursor');
     }
     expect(await page.locator('#left .vault-mcp-removed-word').allTextContents()).toEqual(['three']);
-    expect(await hunkWidget('left', 'p1', 0).locator('.vault-mcp-inserted-word').allTextContents()).toEqual(['four', ', checking out on Tuesday']);
+    expect(await hunkWidget('left', 'p1', 0).locator('.vault-mcp-inserted-word').allTextContents()).toEqual([
+      'four',
+      ', checking out on Tuesday',
+    ]);
     expect(await hunkWidget('left', 'p2', 1).getAttribute('class')).toContain('is-deletion');
     expect(await page.getByRole('button', { name: 'Accept change from Cursor' }).count()).toBe(4);
 
@@ -88,7 +96,10 @@ d('inline review in headless Chromium', () => {
     expect(accept.x).toBeGreaterThanOrEqual(text.x + text.width - 1);
     expect(accept.x + accept.width).toBeLessThanOrEqual(box.x + box.width + 1);
     // Struck-through removed text, in the muted colour, on a tinted line.
-    const removed = await page.locator('#left .vault-mcp-removed').first().evaluate((e: Element) => getComputedStyle(e).textDecorationLine);
+    const removed = await page
+      .locator('#left .vault-mcp-removed')
+      .first()
+      .evaluate((e: Element) => getComputedStyle(e).textDecorationLine);
     expect(removed).toContain('line-through');
 
     await fsp.mkdir(path.dirname(shot('review-inline.png')), { recursive: true });
@@ -116,7 +127,8 @@ d('inline review in headless Chromium', () => {
     expect(accepted).toContain('- Stay four nights near Alfama, checking out on Tuesday\n');
     expect(accepted).not.toContain('three nights');
     expect(await docOf('right')).toBe(accepted);
-    for (const pane of ['left', 'right'] as const) await page.waitForFunction((p: string) => document.querySelectorAll(`#${p} .vault-mcp-hunk`).length === 3, pane);
+    for (const pane of ['left', 'right'] as const)
+      await page.waitForFunction((p: string) => document.querySelectorAll(`#${p} .vault-mcp-hunk`).length === 3, pane);
 
     await hunkWidget('right', 'p2', 0).getByRole('button', { name: 'Reject change from Cursor' }).click();
     expect(await docOf('right')).toBe(accepted);
@@ -124,7 +136,9 @@ d('inline review in headless Chromium', () => {
       await page.waitForFunction((p: string) => document.querySelectorAll(`#${p} .vault-mcp-hunk`).length === 2, pane);
       expect(await page.textContent(`#${pane} .vault-mcp-review-summary`)).toBe('2 pending changes from Claude Code, Cursor');
     }
-    expect(await page.evaluate(() => [window.vaultMcpReview.controller.accepts.length, window.vaultMcpReview.controller.rejects.length])).toEqual([1, 1]);
+    expect(
+      await page.evaluate(() => [window.vaultMcpReview.controller.accepts.length, window.vaultMcpReview.controller.rejects.length]),
+    ).toEqual([1, 1]);
   });
 
   it('typing between proposal and accept: the hunk shifts, or turns stale when typed inside', async () => {
@@ -160,14 +174,21 @@ d('inline review in headless Chromium', () => {
   it('a new proposal from the store shows in both panes; accept all in one pane updates the other', async () => {
     await page.evaluate(() => {
       const { controller, path: note } = window.vaultMcpReview;
-      controller.propose(note, { proposalId: 'p3', index: 0, keyLabel: 'Codex', removed: 'Pack the blue rain jacket.\n', inserted: 'Pack the blue rain jacket and an adapter.\n' });
+      controller.propose(note, {
+        proposalId: 'p3',
+        index: 0,
+        keyLabel: 'Codex',
+        removed: 'Pack the blue rain jacket.\n',
+        inserted: 'Pack the blue rain jacket and an adapter.\n',
+      });
     });
     for (const pane of ['left', 'right'] as const) {
       await page.waitForFunction((p: string) => document.querySelectorAll(`#${p} .vault-mcp-hunk`).length === 5, pane);
       expect(await page.textContent(`#${pane} .vault-mcp-review-summary`)).toBe('5 pending changes from Claude Code, Cursor, Codex');
     }
     await page.locator('#right .vault-mcp-review-accept-all').click();
-    for (const pane of ['left', 'right'] as const) await page.waitForFunction((p: string) => !document.querySelector(`#${p} .vault-mcp-review-bar`), pane);
+    for (const pane of ['left', 'right'] as const)
+      await page.waitForFunction((p: string) => !document.querySelector(`#${p} .vault-mcp-review-bar`), pane);
     const doc = await docOf('left');
     expect(await docOf('right')).toBe(doc);
     expect(doc).toContain('Pack the blue rain jacket and an adapter.\n');
@@ -179,7 +200,9 @@ d('inline review in headless Chromium', () => {
 
   it('a 10,000-line note with 50 hunks: mounts and takes typing between the hunks (timings printed, not asserted)', async () => {
     const figures = await page.evaluate(() => window.vaultMcpReview.measureLongNote());
-    console.log(`Inline review, 10,000 lines / 50 hunks in Chromium: mount ${figures.mountMs.toFixed(1)} ms; ${figures.keystrokes} keystrokes: mean ${figures.keystrokeMeanMs.toFixed(2)} ms, max ${figures.keystrokeMaxMs.toFixed(2)} ms`);
+    console.log(
+      `Inline review, 10,000 lines / 50 hunks in Chromium: mount ${figures.mountMs.toFixed(1)} ms; ${figures.keystrokes} keystrokes: mean ${figures.keystrokeMeanMs.toFixed(2)} ms, max ${figures.keystrokeMaxMs.toFixed(2)} ms`,
+    );
     expect(figures.hunksAfter).toBe(50);
     expect(figures.staleAfter).toBe(0);
   });

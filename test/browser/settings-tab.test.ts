@@ -13,8 +13,10 @@ async function pageHtml(): Promise<string> {
     fsp.readFile(path.join(ROOT, 'styles.css'), 'utf8'),
     bundleSettingsTab(),
   ]);
-  return `<!doctype html><html><head><meta charset="utf-8"><style>${theme}</style><style>${styles}</style></head>` +
-    `<body class="theme-dark"><div id="tab"></div><script>${script.replace(/<\/script/g, '<\\/script')}</script></body></html>`;
+  return (
+    `<!doctype html><html><head><meta charset="utf-8"><style>${theme}</style><style>${styles}</style></head>` +
+    `<body class="theme-dark"><div id="tab"></div><script>${script.replace(/<\/script/g, '<\\/script')}</script></body></html>`
+  );
 }
 
 d('settings tab in headless Chromium', () => {
@@ -58,9 +60,12 @@ d('settings tab in headless Chromium', () => {
   it('clicks as a person would: a tool toggle, force confirmation, the last-key refusal', async () => {
     const tool = page.locator('.vault-mcp-tool', { has: page.locator('code', { hasText: /^list_tags$/ }) }).locator('.checkbox-container');
     await tool.click();
-    expect(await page.evaluate(() => [window.vaultMcpTab.plugin.settings.tools.enabled.list_tags, window.vaultMcpTab.plugin.toolListChanges])).toEqual([false, 1]);
+    expect(
+      await page.evaluate(() => [window.vaultMcpTab.plugin.settings.tools.enabled.list_tags, window.vaultMcpTab.plugin.toolListChanges]),
+    ).toEqual([false, 1]);
 
-    const row = (label: string) => page.locator('.vault-mcp-key-table tr', { has: page.locator('.vault-mcp-key-label', { hasText: label }) });
+    const row = (label: string) =>
+      page.locator('.vault-mcp-key-table tr', { has: page.locator('.vault-mcp-key-label', { hasText: label }) });
     await row('Claude Code').getByRole('button', { name: 'Use force' }).click();
     await row('Claude Code').getByRole('button', { name: 'Confirm: no review' }).click();
     expect(await page.evaluate(() => window.vaultMcpTab.plugin.settings.keys.find((k) => k.label === 'Claude Code')!.mode)).toBe('force');

@@ -22,7 +22,12 @@ export interface SidebarPage {
  * for `ready`, and fails when the page logged an error; everything is closed and removed at the end.
  * @param viewport the page size in CSS pixels.
  */
-export function useSidebarPage(options: { entry: string; viewport: { width: number; height: number }; data?: () => Promise<string>; ready: (page: any) => Promise<unknown> }): SidebarPage {
+export function useSidebarPage(options: {
+  entry: string;
+  viewport: { width: number; height: number };
+  data?: () => Promise<string>;
+  ready: (page: any) => Promise<unknown>;
+}): SidebarPage {
   let browser: any;
   let page: any;
   let dir = '';
@@ -60,10 +65,14 @@ export function useSidebarPage(options: { entry: string; viewport: { width: numb
 /** The HTML of {@link useSidebarPage}: the CSS, `#sidebar`, the `data` script, the bundled entry. */
 async function sidebarPageHtml(entry: string, data: string): Promise<string> {
   const css = await Promise.all(
-    ['obsidian-theme.css', 'obsidian-editor.css', 'obsidian-sidebar.css'].map((f) => fsp.readFile(path.join(__dirname, f), 'utf8')).concat(fsp.readFile(path.join(ROOT, 'styles.css'), 'utf8')),
+    ['obsidian-theme.css', 'obsidian-editor.css', 'obsidian-sidebar.css']
+      .map((f) => fsp.readFile(path.join(__dirname, f), 'utf8'))
+      .concat(fsp.readFile(path.join(ROOT, 'styles.css'), 'utf8')),
   );
   const script = await bundleHostPage(entry);
   const inline = (js: string): string => `<script>${js.replace(/<\/script/g, '<\\/script')}</script>`;
-  return `<!doctype html><html><head><meta charset="utf-8">${css.map((c) => `<style>${c}</style>`).join('')}</head>` +
-    `<body class="theme-light"><div id="sidebar"></div>${data ? inline(data) : ''}${inline(script)}</body></html>`;
+  return (
+    `<!doctype html><html><head><meta charset="utf-8">${css.map((c) => `<style>${c}</style>`).join('')}</head>` +
+    `<body class="theme-light"><div id="sidebar"></div>${data ? inline(data) : ''}${inline(script)}</body></html>`
+  );
 }

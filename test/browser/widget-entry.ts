@@ -110,7 +110,9 @@ async function main(): Promise<void> {
   let dataChanged: (() => void) | null = null;
   const source: WidgetSource = {
     async load(id) {
-      return id === 'reading-board' ? { html: widgetHtml(window.vaultMcpWidgetPort), query: QUERY } : { error: `No widget '${id}' in the widgets folder.` };
+      return id === 'reading-board'
+        ? { html: widgetHtml(window.vaultMcpWidgetPort), query: QUERY }
+        : { error: `No widget '${id}' in the widgets folder.` };
     },
     async run(query) {
       return runNotesQuery(parseNotesQuery(query), FACTS);
@@ -120,7 +122,14 @@ async function main(): Promise<void> {
       return () => (dataChanged = null);
     },
   };
-  const manifest: PluginManifest = { id: 'vault-mcp', name: 'Vault MCP', version: '0.1.0', minAppVersion: '1.11.4', description: '', author: '' };
+  const manifest: PluginManifest = {
+    id: 'vault-mcp',
+    name: 'Vault MCP',
+    version: '0.1.0',
+    minAppVersion: '1.11.4',
+    description: '',
+    author: '',
+  };
   const plugin = new (class extends Plugin {})({} as App, manifest);
   registerWidgetBlocks(plugin as unknown as import('obsidian').Plugin, source);
 
@@ -129,7 +138,8 @@ async function main(): Promise<void> {
   document.getElementById('note')!.appendChild(note);
   note.createEl('h1', { text: 'Reading' });
   note.createEl('p', { text: 'What I am reading this autumn, drawn by a widget from the notes tagged #book.' });
-  for (const id of ['reading-board', 'no-such-widget']) note.createEl('pre').createEl('code', { cls: 'language-vault-mcp-widget', text: `${id}\n` });
+  for (const id of ['reading-board', 'no-such-widget'])
+    note.createEl('pre').createEl('code', { cls: 'language-vault-mcp-widget', text: `${id}\n` });
   const ctx = new HostPostProcessorContext('Reading.md');
   for (const processor of plugin.markdownPostProcessors) await processor(note, ctx);
   window.vaultMcpWidget = { ctx, changed: () => dataChanged?.() };

@@ -28,9 +28,12 @@ d('a vault-mcp-widget block in headless Chromium', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
-    const css = await Promise.all(['obsidian-theme.css', path.join('..', '..', 'styles.css')].map((f) => fsp.readFile(path.join(__dirname, f), 'utf8')));
+    const css = await Promise.all(
+      ['obsidian-theme.css', path.join('..', '..', 'styles.css')].map((f) => fsp.readFile(path.join(__dirname, f), 'utf8')),
+    );
     const script = await bundleHostPage('widget-entry.ts');
-    const html = `<!doctype html><html><head><meta charset="utf-8"><title>Parent page</title>${css.map((c) => `<style>${c}</style>`).join('')}` +
+    const html =
+      `<!doctype html><html><head><meta charset="utf-8"><title>Parent page</title>${css.map((c) => `<style>${c}</style>`).join('')}` +
       '<style>#note { max-width: 700px; padding: 8px 32px 24px; } h1 { font-size: 26px; } p { color: var(--text-muted); }</style></head>' +
       `<body class="theme-dark"><div id="note" class="markdown-preview-view"></div><script>window.vaultMcpWidgetPort = ${port};</script>` +
       `<script>${script.replace(/<\/script/g, '<\\/script')}</script></body></html>`;
@@ -111,7 +114,10 @@ d('a vault-mcp-widget block in headless Chromium', () => {
       image: 'blocked',
     });
     // Control: the same server answers a request from the parent page, so silence above is the sandbox's doing.
-    await page.evaluate((port: number) => fetch(`http://127.0.0.1:${port}/control`, { mode: 'no-cors' }), (server.address() as AddressInfo).port);
+    await page.evaluate(
+      (port: number) => fetch(`http://127.0.0.1:${port}/control`, { mode: 'no-cors' }),
+      (server.address() as AddressInfo).port,
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(requests).toEqual(['/control']);
     // Messages from anywhere but the widget's frame are ignored, and from it only a height is taken.
@@ -127,7 +133,7 @@ d('a vault-mcp-widget block in headless Chromium', () => {
     for (const blocked of ['/fetch', '/beacon', '/image.png']) expect(consoleErrors.some((m) => m.includes(blocked))).toBe(true);
   });
 
-  it('unloading the section removes the frame\'s listeners: later height requests change nothing', async () => {
+  it("unloading the section removes the frame's listeners: later height requests change nothing", async () => {
     await page.evaluate(() => window.vaultMcpWidget.ctx.unload());
     await widget().evaluate(() => parent.postMessage({ type: 'vault-mcp-widget-height', height: 50 }, '*'));
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -1,4 +1,11 @@
-import { countWords, firstWords, startRecordingServer, type FakeResponse, type RecordedRequest, type RecordingServer } from './recording-server';
+import {
+  countWords,
+  firstWords,
+  startRecordingServer,
+  type FakeResponse,
+  type RecordedRequest,
+  type RecordingServer,
+} from './recording-server';
 
 /** How one model of the fake Anthropic server behaves. */
 export interface FakeAnthropicModel {

@@ -1,4 +1,11 @@
-import { countWords, firstWords, startRecordingServer, type FakeResponse, type RecordedRequest, type RecordingServer } from './recording-server';
+import {
+  countWords,
+  firstWords,
+  startRecordingServer,
+  type FakeResponse,
+  type RecordedRequest,
+  type RecordingServer,
+} from './recording-server';
 
 /** How one model of the fake OpenAI-compatible server behaves. */
 export interface FakeOpenAiModel {
@@ -71,7 +78,13 @@ function handleEmbeddings(req: RecordedRequest, options: FakeOpenAiOptions): Fak
   const body = req.json;
   const model = options.embeddingModels?.[body?.model];
   if (!model) {
-    return openAiError(404, `The model \`${body?.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', null, 'model_not_found');
+    return openAiError(
+      404,
+      `The model \`${body?.model}\` does not exist or you do not have access to it.`,
+      'invalid_request_error',
+      null,
+      'model_not_found',
+    );
   }
   const input: unknown = body.input;
   const texts = typeof input === 'string' ? [input] : input;
@@ -119,7 +132,13 @@ function handle(req: RecordedRequest, options: FakeOpenAiOptions, prefix: string
   }
   const model = options.models[body.model];
   if (!model) {
-    return openAiError(404, `The model \`${body.model}\` does not exist or you do not have access to it.`, 'invalid_request_error', null, 'model_not_found');
+    return openAiError(
+      404,
+      `The model \`${body.model}\` does not exist or you do not have access to it.`,
+      'invalid_request_error',
+      null,
+      'model_not_found',
+    );
   }
   if (!Array.isArray(body.messages) || body.messages.length === 0) {
     return openAiError(400, "Invalid 'messages': empty array.", 'invalid_request_error', 'messages', 'empty_array');

@@ -64,7 +64,11 @@ export class FakeReviewController implements ReviewController {
       this.failNext = null;
       throw err;
     }
-    for (const [path, hunks] of this.pending) this.pending.set(path, hunks.filter((h) => !(h.proposalId === hunk.proposalId && h.index === hunk.index)));
+    for (const [path, hunks] of this.pending)
+      this.pending.set(
+        path,
+        hunks.filter((h) => !(h.proposalId === hunk.proposalId && h.index === hunk.index)),
+      );
     this.emit();
   }
   private emit(): void {

@@ -7,10 +7,32 @@
 const { TestEnvironment } = require('jest-environment-jsdom');
 
 const NODE_GLOBALS = [
-  'fetch', 'Request', 'Response', 'Headers', 'FormData', 'Blob', 'File',
-  'ReadableStream', 'WritableStream', 'TransformStream', 'TextEncoderStream', 'TextDecoderStream',
-  'TextEncoder', 'TextDecoder', 'AbortController', 'AbortSignal', 'structuredClone',
-  'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'MessageChannel', 'MessagePort', 'BroadcastChannel',
+  'fetch',
+  'Request',
+  'Response',
+  'Headers',
+  'FormData',
+  'Blob',
+  'File',
+  'ReadableStream',
+  'WritableStream',
+  'TransformStream',
+  'TextEncoderStream',
+  'TextDecoderStream',
+  'TextEncoder',
+  'TextDecoder',
+  'AbortController',
+  'AbortSignal',
+  'structuredClone',
+  'setImmediate',
+  'clearImmediate',
+  'setTimeout',
+  'clearTimeout',
+  'setInterval',
+  'clearInterval',
+  'MessageChannel',
+  'MessagePort',
+  'BroadcastChannel',
 ];
 
 class JsdomWithNodeEnvironment extends TestEnvironment {
@@ -21,8 +43,12 @@ class JsdomWithNodeEnvironment extends TestEnvironment {
     // jsdom does no layout: CodeMirror's measuring (after scrollIntoView) asks a Range for its
     // rectangles, which jsdom lacks. Empty rectangles are what a zero-size layout gives.
     const range = this.global.Range.prototype;
-    range.getClientRects ??= function getClientRects() { return []; };
-    range.getBoundingClientRect ??= function getBoundingClientRect() { return { x: 0, y: 0, width: 0, height: 0, top: 0, left: 0, right: 0, bottom: 0 }; };
+    range.getClientRects ??= function getClientRects() {
+      return [];
+    };
+    range.getBoundingClientRect ??= function getBoundingClientRect() {
+      return { x: 0, y: 0, width: 0, height: 0, top: 0, left: 0, right: 0, bottom: 0 };
+    };
     for (const name of NODE_GLOBALS) {
       if (globalThis[name] !== undefined) this.global[name] = globalThis[name];
     }

@@ -64,7 +64,10 @@ export function startRunner(args: string[], env: NodeJS.ProcessEnv = {}): Starte
     new Promise((resolve, reject) => {
       const found = out.find((l) => pattern.test(l));
       if (found !== undefined) return resolve(found);
-      const timer = setTimeout(() => reject(new Error(`npm start printed no line matching ${pattern} in ${LINE_TIMEOUT_MS} ms:\n${[...out, ...err].join('\n')}`)), LINE_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`npm start printed no line matching ${pattern} in ${LINE_TIMEOUT_MS} ms:\n${[...out, ...err].join('\n')}`)),
+        LINE_TIMEOUT_MS,
+      );
       waiting.push({ pattern, resolve: (l) => (clearTimeout(timer), resolve(l)) });
       void exited.then((code) => {
         clearTimeout(timer);

@@ -4,7 +4,9 @@ import type { JSDOM as JSDOMType } from 'jsdom';
 // jsdom 29 (the top-level copy) is ESM-only under Jest's CommonJS runtime on Node 20; the copy
 // jest-environment-jsdom ships (jsdom 26) is CommonJS and has the same API.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { JSDOM } = require(path.resolve(__dirname, '../../node_modules/jest-environment-jsdom/node_modules/jsdom')) as { JSDOM: typeof JSDOMType };
+const { JSDOM } = require(path.resolve(__dirname, '../../node_modules/jest-environment-jsdom/node_modules/jsdom')) as {
+  JSDOM: typeof JSDOMType;
+};
 type JSDOM = JSDOMType;
 
 /** What {@link installDom} returns: the window and the texts copied to the clipboard. */
@@ -16,7 +18,17 @@ export interface InstalledDom {
   uninstall(): void;
 }
 
-const GLOBALS = ['window', 'document', 'Node', 'Element', 'HTMLElement', 'HTMLInputElement', 'Event', 'MouseEvent', 'DocumentFragment'] as const;
+const GLOBALS = [
+  'window',
+  'document',
+  'Node',
+  'Element',
+  'HTMLElement',
+  'HTMLInputElement',
+  'Event',
+  'MouseEvent',
+  'DocumentFragment',
+] as const;
 
 /**
  * Gives a Node test a DOM (jsdom) as globals, so the host's `createHostElement` makes real
@@ -29,7 +41,11 @@ export function installDom(): InstalledDom {
   const saved = new Map<string, PropertyDescriptor | undefined>();
   for (const name of GLOBALS) {
     saved.set(name, Object.getOwnPropertyDescriptor(g, name));
-    Object.defineProperty(g, name, { value: name === 'window' ? dom.window : (dom.window as unknown as Record<string, unknown>)[name], configurable: true, writable: true });
+    Object.defineProperty(g, name, {
+      value: name === 'window' ? dom.window : (dom.window as unknown as Record<string, unknown>)[name],
+      configurable: true,
+      writable: true,
+    });
   }
   const clipboard: string[] = [];
   saved.set('navigator', Object.getOwnPropertyDescriptor(g, 'navigator'));
@@ -68,7 +84,8 @@ export function choose(select: HTMLSelectElement, value: string): void {
 export function settingRow(root: HTMLElement, name: string): HTMLElement {
   const rows = Array.from(root.querySelectorAll<HTMLElement>('.setting-item'));
   const row = rows.find((r) => r.querySelector('.setting-item-name')?.textContent === name);
-  if (!row) throw new Error(`No setting named "${name}"; rows: ${rows.map((r) => r.querySelector('.setting-item-name')?.textContent).join(' | ')}`);
+  if (!row)
+    throw new Error(`No setting named "${name}"; rows: ${rows.map((r) => r.querySelector('.setting-item-name')?.textContent).join(' | ')}`);
   return row;
 }
 

@@ -49,7 +49,11 @@ export async function callError(client: Client, name: string, args: Json = {}): 
 }
 
 /** A result either way: `{ok: true, value}` or `{ok: false, message}`. */
-export async function attempt(client: Client, name: string, args: Json): Promise<{ ok: true; value: Json } | { ok: false; message: string }> {
+export async function attempt(
+  client: Client,
+  name: string,
+  args: Json,
+): Promise<{ ok: true; value: Json } | { ok: false; message: string }> {
   const result = await client.callTool({ name, arguments: args });
   if (result.isError) return { ok: false, message: (result.content as Array<{ text: string }>)[0].text };
   return { ok: true, value: result.structuredContent as Json };

@@ -41,7 +41,10 @@ export class HostPlugins {
  * workspace and secretStorage over one real folder, plus Obsidian's internal `plugins` and
  * `commands` registries. Build it with createHostApp and end it with `close()`.
  */
-export class App implements Pick<O.App, 'vault' | 'metadataCache' | 'fileManager' | 'secretStorage' | 'lastEvent' | 'isDarkMode' | 'loadLocalStorage' | 'saveLocalStorage'> {
+export class App implements Pick<
+  O.App,
+  'vault' | 'metadataCache' | 'fileManager' | 'secretStorage' | 'lastEvent' | 'isDarkMode' | 'loadLocalStorage' | 'saveLocalStorage'
+> {
   vault: Vault;
   metadataCache: MetadataCache;
   fileManager: FileManager;
@@ -62,7 +65,8 @@ export class App implements Pick<O.App, 'vault' | 'metadataCache' | 'fileManager
     this.fileManager = new FileManager(this.vault, this.metadataCache);
     this.workspace = new Workspace(this as unknown as O.App);
     if (options.saveDelayMs !== undefined) {
-      if (!Number.isFinite(options.saveDelayMs) || options.saveDelayMs < 0) throw new Error(`saveDelayMs must be a number of milliseconds >= 0; got ${options.saveDelayMs}.`);
+      if (!Number.isFinite(options.saveDelayMs) || options.saveDelayMs < 0)
+        throw new Error(`saveDelayMs must be a number of milliseconds >= 0; got ${options.saveDelayMs}.`);
       this.workspace.saveDelayMs = options.saveDelayMs;
     }
     this.secretStorage = new SecretStorage(options.secrets);
@@ -109,7 +113,8 @@ export class App implements Pick<O.App, 'vault' | 'metadataCache' | 'fileManager
 export async function createHostApp(options: HostAppOptions): Promise<App> {
   const full = nodePath.resolve(options.vaultPath);
   const stat = await fsp.stat(full).catch(() => null);
-  if (!stat?.isDirectory()) throw new Error(`Vault folder "${full}" does not exist or is not a folder; pass an existing folder as vaultPath.`);
+  if (!stat?.isDirectory())
+    throw new Error(`Vault folder "${full}" does not exist or is not a folder; pass an existing folder as vaultPath.`);
   const app = new App({ ...options, vaultPath: full });
   await app.vault.load();
   await app.metadataCache.initialize();
@@ -124,7 +129,11 @@ export async function createHostApp(options: HostAppOptions): Promise<App> {
  * (running `onLayoutReady` callbacks). Throws when a plugin with the same id is loaded, or
  * rethrows what `onload` throws after unloading the half-loaded plugin.
  */
-export async function loadPluginInHost<T extends O.Plugin>(app: App, PluginClass: new (app: O.App, manifest: O.PluginManifest) => T, manifest: O.PluginManifest): Promise<T> {
+export async function loadPluginInHost<T extends O.Plugin>(
+  app: App,
+  PluginClass: new (app: O.App, manifest: O.PluginManifest) => T,
+  manifest: O.PluginManifest,
+): Promise<T> {
   if (app.plugins.plugins[manifest.id]) throw new Error(`Plugin "${manifest.id}" is already loaded; unload it first.`);
   const plugin = new PluginClass(app as unknown as O.App, manifest);
   const host = plugin as unknown as Plugin;

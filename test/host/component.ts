@@ -68,7 +68,12 @@ export class Component implements O.Component {
     this.register(() => ref.e.offref(ref));
   }
 
-  registerDomEvent(el: any, type: string, callback: (this: HTMLElement, ev: any) => any, options?: boolean | AddEventListenerOptions): void {
+  registerDomEvent(
+    el: any,
+    type: string,
+    callback: (this: HTMLElement, ev: any) => any,
+    options?: boolean | AddEventListenerOptions,
+  ): void {
     el.addEventListener(type, callback, options);
     this.register(() => el.removeEventListener(type, callback, options));
   }

@@ -21,7 +21,7 @@ export interface ElementInfo {
 type InfoArg = ElementInfo | string | undefined;
 
 function normalizeInfo(o: InfoArg): ElementInfo {
-  return typeof o === 'string' ? { cls: o } : o ?? {};
+  return typeof o === 'string' ? { cls: o } : (o ?? {});
 }
 
 /** A minimal element for DOM-less Node: text, classes, attributes, children, listeners. */

@@ -2,10 +2,32 @@ import type * as O from 'obsidian';
 
 /** The Editor methods both host editors (text-only and CodeMirror) implement. */
 export type EditorMethods =
-  | 'getValue' | 'setValue' | 'getLine' | 'setLine' | 'lineCount' | 'lastLine'
-  | 'getSelection' | 'somethingSelected' | 'getRange' | 'replaceSelection' | 'replaceRange'
-  | 'getCursor' | 'listSelections' | 'setCursor' | 'setSelection' | 'setSelections'
-  | 'focus' | 'blur' | 'hasFocus' | 'posToOffset' | 'offsetToPos' | 'wordAt' | 'refresh' | 'scrollIntoView' | 'undo' | 'redo';
+  | 'getValue'
+  | 'setValue'
+  | 'getLine'
+  | 'setLine'
+  | 'lineCount'
+  | 'lastLine'
+  | 'getSelection'
+  | 'somethingSelected'
+  | 'getRange'
+  | 'replaceSelection'
+  | 'replaceRange'
+  | 'getCursor'
+  | 'listSelections'
+  | 'setCursor'
+  | 'setSelection'
+  | 'setSelections'
+  | 'focus'
+  | 'blur'
+  | 'hasFocus'
+  | 'posToOffset'
+  | 'offsetToPos'
+  | 'wordAt'
+  | 'refresh'
+  | 'scrollIntoView'
+  | 'undo'
+  | 'redo';
 
 /**
  * A text-only stand-in for Obsidian's `Editor` (obsidian.d.ts), used by MarkdownViews when
@@ -21,7 +43,10 @@ export class HostEditor implements Pick<O.Editor, EditorMethods | 'transaction'>
   private focused = true;
 
   /** Creates an editor over `text` with the cursor at the start; `onChange` runs after each edit. */
-  constructor(text: string, private readonly onChange: () => void = () => {}) {
+  constructor(
+    text: string,
+    private readonly onChange: () => void = () => {},
+  ) {
     this.text = text;
     this.selections = [{ anchor: { line: 0, ch: 0 }, head: { line: 0, ch: 0 } }];
   }

@@ -30,7 +30,10 @@ export class Events implements O.Events {
   off(name: string, callback: (...data: any[]) => unknown): void {
     const list = this.handlers.get(name);
     if (!list) return;
-    this.handlers.set(name, list.filter((r) => r.fn !== callback));
+    this.handlers.set(
+      name,
+      list.filter((r) => r.fn !== callback),
+    );
   }
 
   /** Removes the registration behind `ref` (no-op if already removed). */
@@ -38,7 +41,10 @@ export class Events implements O.Events {
     const r = ref as HostEventRef;
     const list = this.handlers.get(r.name);
     if (!list) return;
-    this.handlers.set(r.name, list.filter((x) => x !== r));
+    this.handlers.set(
+      r.name,
+      list.filter((x) => x !== r),
+    );
   }
 
   /** Calls every handler of `name` with `data`, in order, isolating handler errors. */

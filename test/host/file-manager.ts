@@ -6,7 +6,15 @@ import { editFrontmatter } from './frontmatter-edit';
 import { getFrontMatterInfo } from './frontmatter';
 import { getLinkpath } from './link-text';
 import { normalizePath, splitExtension } from './path';
-import { applyLinkEdits, isWikiReference, LinkEdit, LinkpathStyle, rewriteFrontmatterLinks, rewriteMarkdownLink, rewriteWikilink } from './link-rewrite';
+import {
+  applyLinkEdits,
+  isWikiReference,
+  LinkEdit,
+  LinkpathStyle,
+  rewriteFrontmatterLinks,
+  rewriteMarkdownLink,
+  rewriteWikilink,
+} from './link-rewrite';
 
 /** Links found in one note that point into a file or folder about to move. */
 interface RenamePlan {
@@ -25,7 +33,10 @@ export class FileManager implements O.FileManager {
   deletionAnswer = true;
 
   /** Creates a file manager over the host vault and its metadata cache. */
-  constructor(private readonly vault: Vault, private readonly metadataCache: MetadataCache) {}
+  constructor(
+    private readonly vault: Vault,
+    private readonly metadataCache: MetadataCache,
+  ) {}
 
   /** The folder for new notes: the vault root (Obsidian's default "Vault folder"). */
   getNewFileParent(_sourcePath: string, _newFilePath?: string): TFolder {
@@ -49,7 +60,9 @@ export class FileManager implements O.FileManager {
       await this.vault.process(source, (text) => {
         const edits = plan.edits.map((e) => ({
           ...e,
-          replacement: e.wiki ? rewriteWikilink(e.original, e.target, style) : rewriteMarkdownLink(e.original, source.path, e.target, style),
+          replacement: e.wiki
+            ? rewriteWikilink(e.original, e.target, style)
+            : rewriteMarkdownLink(e.original, source.path, e.target, style),
         }));
         const next = applyLinkEdits(text, edits);
         const fm = getFrontMatterInfo(next);
@@ -115,9 +128,7 @@ export class FileManager implements O.FileManager {
 
   /** Finds every link in the vault that resolves into `entry`, before it moves. */
   private planRename(entry: TAbstractFile): Map<TFile, RenamePlan> {
-    const moving = new Set<TFile>(
-      entry instanceof TFolder ? this.allFiles(entry) : entry instanceof TFile ? [entry] : [],
-    );
+    const moving = new Set<TFile>(entry instanceof TFolder ? this.allFiles(entry) : entry instanceof TFile ? [entry] : []);
     const plans = new Map<TFile, RenamePlan>();
     for (const source of this.vault.getMarkdownFiles()) {
       const cache = this.metadataCache.getFileCache(source);

@@ -57,14 +57,7 @@ export { getLinkpath, parseLinktext } from './link-text';
 export { parseNoteMetadata } from './markdown-metadata';
 export { createHostElement, HostElement } from './dom';
 export { HostCommands } from './commands';
-export {
-  App,
-  HostPlugins,
-  createHostApp,
-  loadPluginInHost,
-  unloadPluginInHost,
-  simulateExternalSettingsChange,
-} from './app';
+export { App, HostPlugins, createHostApp, loadPluginInHost, unloadPluginInHost, simulateExternalSettingsChange } from './app';
 export type { HostAppOptions } from './app';
 export { App as HostApp } from './app';
 export { createTempVault } from './temp-vault';

@@ -49,7 +49,7 @@ export class LinkResolver {
     const sourceFolder = parentPath(sourcePath);
     if (lp.startsWith('./') || lp.startsWith('../')) {
       const joined = this.joinRelative(sourceFolder, lp);
-      return joined === null ? null : this.exact(joined) ?? this.exact(joined + '.md');
+      return joined === null ? null : (this.exact(joined) ?? this.exact(joined + '.md'));
     }
     if (lp.startsWith('/')) lp = normalizePath(lp);
     const direct = this.exact(lp) ?? this.exact(lp + '.md');

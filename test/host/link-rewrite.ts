@@ -76,7 +76,11 @@ export function applyLinkEdits(text: string, edits: Array<LinkEdit & { replaceme
  * Rewrites frontmatter wikilinks (`key: "[[Old]]"`) inside the frontmatter block of `text`,
  * replacing each `original` by its rewritten form. Returns the new text.
  */
-export function rewriteFrontmatterLinks(text: string, frontmatterEnd: number, links: Array<{ original: string; replacement: string }>): string {
+export function rewriteFrontmatterLinks(
+  text: string,
+  frontmatterEnd: number,
+  links: Array<{ original: string; replacement: string }>,
+): string {
   let head = text.slice(0, frontmatterEnd);
   for (const l of links) head = head.split(l.original).join(l.replacement);
   return head + text.slice(frontmatterEnd);

@@ -242,9 +242,7 @@ class MetadataBuilder {
     const position = this.pos(node.from, nested ? nested.from : node.to);
     const list = node.parent;
     const parentItem = list?.parent?.name === 'ListItem' ? list.parent : null;
-    const parent = parentItem
-      ? this.loc(parentItem.from).line
-      : -this.loc(list?.firstChild?.from ?? node.from).line;
+    const parent = parentItem ? this.loc(parentItem.from).line : -this.loc(list?.firstChild?.from ?? node.from).line;
     const item: O.ListItemCache = { position, parent };
     const task = node.getChild('Task')?.getChild('TaskMarker');
     if (task) item.task = this.masked.charAt(task.from + 1);

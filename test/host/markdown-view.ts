@@ -9,8 +9,21 @@ import { hostTextSource } from './editor-fields';
 import { createMarkdownEditor, resetMarkdownEditor, type MarkdownEditorHost } from './markdown-editor';
 
 type MarkdownViewMembers =
-  | 'getViewType' | 'getMode' | 'getDisplayText' | 'getViewData' | 'setViewData' | 'clear' | 'save'
-  | 'requestSave' | 'onLoadFile' | 'onUnloadFile' | 'getState' | 'setState' | 'allowNoFile' | 'file' | 'data';
+  | 'getViewType'
+  | 'getMode'
+  | 'getDisplayText'
+  | 'getViewData'
+  | 'setViewData'
+  | 'clear'
+  | 'save'
+  | 'requestSave'
+  | 'onLoadFile'
+  | 'onUnloadFile'
+  | 'getState'
+  | 'setState'
+  | 'allowNoFile'
+  | 'file'
+  | 'data';
 
 /**
  * Obsidian's `MarkdownView` (obsidian.d.ts; a TextFileView) in source mode. `editor` is a

@@ -30,7 +30,7 @@ export class Notice implements O.Notice {
   }
 
   setMessage(message: string | DocumentFragment): this {
-    const text = typeof message === 'string' ? message : message.textContent ?? '';
+    const text = typeof message === 'string' ? message : (message.textContent ?? '');
     this.record.message = text;
     this.messageEl.setText(text);
     if (process.env.JEST_WORKER_ID === undefined) console.log(`[notice] ${text}`);

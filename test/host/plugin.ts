@@ -7,11 +7,27 @@ import type { App } from './app';
 import type { HostViewCreator } from './view';
 
 type PluginMembers =
-  | 'app' | 'manifest' | 'onload' | 'addRibbonIcon' | 'addStatusBarItem' | 'addCommand' | 'removeCommand'
-  | 'addSettingTab' | 'registerView' | 'registerExtensions' | 'registerMarkdownPostProcessor'
-  | 'registerMarkdownCodeBlockProcessor' | 'registerEditorExtension' | 'registerObsidianProtocolHandler'
-  | 'registerEditorSuggest' | 'registerHoverLinkSource' | 'registerCliHandler' | 'registerBasesView'
-  | 'loadData' | 'saveData' | 'onUserEnable';
+  | 'app'
+  | 'manifest'
+  | 'onload'
+  | 'addRibbonIcon'
+  | 'addStatusBarItem'
+  | 'addCommand'
+  | 'removeCommand'
+  | 'addSettingTab'
+  | 'registerView'
+  | 'registerExtensions'
+  | 'registerMarkdownPostProcessor'
+  | 'registerMarkdownCodeBlockProcessor'
+  | 'registerEditorExtension'
+  | 'registerObsidianProtocolHandler'
+  | 'registerEditorSuggest'
+  | 'registerHoverLinkSource'
+  | 'registerCliHandler'
+  | 'registerBasesView'
+  | 'loadData'
+  | 'saveData'
+  | 'onUserEnable';
 
 /**
  * Obsidian's `Plugin` (obsidian.d.ts) in the host. Everything a plugin registers is recorded
@@ -36,7 +52,10 @@ export abstract class Plugin extends Component implements Pick<O.Plugin, PluginM
   readonly cliHandlers = new Map<string, { description: string; flags: O.CliFlags | null; handler: O.CliHandler }>();
   readonly protocolHandlers = new Map<string, O.ObsidianProtocolHandler>();
   readonly markdownPostProcessors: O.MarkdownPostProcessor[] = [];
-  readonly codeBlockProcessors = new Map<string, (source: string, el: HTMLElement, ctx: O.MarkdownPostProcessorContext) => Promise<any> | void>();
+  readonly codeBlockProcessors = new Map<
+    string,
+    (source: string, el: HTMLElement, ctx: O.MarkdownPostProcessorContext) => Promise<any> | void
+  >();
   readonly editorSuggests: O.EditorSuggest<any>[] = [];
   readonly hoverLinkSources = new Map<string, O.HoverLinkSource>();
 
@@ -130,7 +149,11 @@ export abstract class Plugin extends Component implements Pick<O.Plugin, PluginM
    * Registers `handler` for fenced code of `language`; the returned post processor replaces
    * each `pre > code.language-<language>` in a rendered element with a `div` the handler fills.
    */
-  registerMarkdownCodeBlockProcessor(language: string, handler: (source: string, el: HTMLElement, ctx: O.MarkdownPostProcessorContext) => Promise<any> | void, _sortOrder?: number): O.MarkdownPostProcessor {
+  registerMarkdownCodeBlockProcessor(
+    language: string,
+    handler: (source: string, el: HTMLElement, ctx: O.MarkdownPostProcessorContext) => Promise<any> | void,
+    _sortOrder?: number,
+  ): O.MarkdownPostProcessor {
     this.codeBlockProcessors.set(language, handler);
     const processor = async (el: HTMLElement, ctx: O.MarkdownPostProcessorContext): Promise<void> => {
       const blocks = typeof el.querySelectorAll === 'function' ? Array.from(el.querySelectorAll(`pre > code.language-${language}`)) : [];

@@ -38,7 +38,10 @@ export abstract class ValueComponent<T> extends BaseComponent implements O.Value
 }
 
 /** `AbstractTextComponent`: an `<input>` or `<textarea>` whose `onChange` fires on every `input` event. */
-export class AbstractTextComponent<T extends HTMLInputElement | HTMLTextAreaElement> extends ValueComponent<string> implements O.AbstractTextComponent<T> {
+export class AbstractTextComponent<T extends HTMLInputElement | HTMLTextAreaElement>
+  extends ValueComponent<string>
+  implements O.AbstractTextComponent<T>
+{
   inputEl: T;
   private changeCallback: ((value: string) => any) | null = null;
 
@@ -236,7 +239,10 @@ export class ExtraButtonComponent extends BaseComponent implements O.ExtraButton
 
   constructor(containerEl: HTMLElement) {
     super();
-    this.extraSettingsEl = containerEl.createDiv({ cls: ['clickable-icon', 'extra-setting-button'], attr: { role: 'button', tabindex: 0 } });
+    this.extraSettingsEl = containerEl.createDiv({
+      cls: ['clickable-icon', 'extra-setting-button'],
+      attr: { role: 'button', tabindex: 0 },
+    });
     this.extraSettingsEl.addEventListener('click', () => {
       if (!this.disabled) this.clickCallback?.();
     });

@@ -255,7 +255,14 @@ export class FileSystemAdapter implements O.DataAdapter {
     const name = nodePath.basename(this.getFullPath(normalizedPath));
     const [stem, ext] = splitExtension(name);
     let target = nodePath.join(trashDir, name);
-    for (let n = 1; await fsp.stat(target).then(() => true, () => false); n++) {
+    for (
+      let n = 1;
+      await fsp.stat(target).then(
+        () => true,
+        () => false,
+      );
+      n++
+    ) {
       target = nodePath.join(trashDir, `${stem} ${n}${ext ? '.' + ext : ''}`);
     }
     await fsp.rename(this.getFullPath(normalizedPath), target);

@@ -58,7 +58,13 @@ function entriesAt(tree: VaultTree, roots: readonly string[]): TAbstractFile[] {
  * Adds `path` (a file, or a folder with everything Obsidian would load under it) to the
  * index after a host operation created it on disk, emitting `create` parents first.
  */
-export async function loadSubtree(tree: VaultTree, adapter: FileSystemAdapter, path: string, configDir: string, emit: (entry: TAbstractFile) => void): Promise<void> {
+export async function loadSubtree(
+  tree: VaultTree,
+  adapter: FileSystemAdapter,
+  path: string,
+  configDir: string,
+  emit: (entry: TAbstractFile) => void,
+): Promise<void> {
   const s = await adapter.stat(path);
   if (!s) return;
   if (s.type === 'file') {

@@ -60,7 +60,11 @@ export class Vault extends Events implements O.Vault {
    */
   startWatching(delayMs: number): void {
     if (this.watcher) return;
-    const watcher = new FolderWatcher((p) => this.adapter.getFullPath(p), (paths) => this.applyDiskChanges(paths), delayMs);
+    const watcher = new FolderWatcher(
+      (p) => this.adapter.getFullPath(p),
+      (paths) => this.applyDiskChanges(paths),
+      delayMs,
+    );
     this.watcher = watcher;
     watcher.watchFolder('/');
     for (const folder of this.getAllFolders(false)) watcher.watchFolder(folder.path);
@@ -248,11 +252,21 @@ export class Vault extends Events implements O.Vault {
 
   /** Replaces the file's text; fires `modify`. */
   async modify(file: TFile, data: string, options?: O.DataWriteOptions): Promise<void> {
-    await this.writeExisting(file, options, () => this.adapter.write(file.path, data, options), () => data);
+    await this.writeExisting(
+      file,
+      options,
+      () => this.adapter.write(file.path, data, options),
+      () => data,
+    );
   }
 
   async modifyBinary(file: TFile, data: ArrayBuffer, options?: O.DataWriteOptions): Promise<void> {
-    await this.writeExisting(file, options, () => this.adapter.writeBinary(file.path, data, options), () => null);
+    await this.writeExisting(
+      file,
+      options,
+      () => this.adapter.writeBinary(file.path, data, options),
+      () => null,
+    );
   }
 
   /**
@@ -261,11 +275,21 @@ export class Vault extends Events implements O.Vault {
    * fires `modify`. The cached text is dropped (the file may hold more than this process wrote).
    */
   async append(file: TFile, data: string, options?: O.DataWriteOptions): Promise<void> {
-    await this.writeExisting(file, options, () => this.adapter.append(file.path, data, options), () => null);
+    await this.writeExisting(
+      file,
+      options,
+      () => this.adapter.append(file.path, data, options),
+      () => null,
+    );
   }
 
   async appendBinary(file: TFile, data: ArrayBuffer, options?: O.DataWriteOptions): Promise<void> {
-    await this.writeExisting(file, options, () => this.adapter.appendBinary(file.path, data, options), () => null);
+    await this.writeExisting(
+      file,
+      options,
+      () => this.adapter.appendBinary(file.path, data, options),
+      () => null,
+    );
   }
 
   /**
@@ -364,7 +388,12 @@ export class Vault extends Events implements O.Vault {
     }
   }
 
-  private async createWith(path: string, options: O.DataWriteOptions | undefined, write: (p: string) => Promise<void>, text: string | null): Promise<TFile> {
+  private async createWith(
+    path: string,
+    options: O.DataWriteOptions | undefined,
+    write: (p: string) => Promise<void>,
+    text: string | null,
+  ): Promise<TFile> {
     const p = this.checkedPath(path);
     return this.exclusive(`path:${p}`, async () => {
       if (this.tree.get(p) || (await this.adapter.exists(p))) throw new Error('File already exists.');
@@ -377,7 +406,12 @@ export class Vault extends Events implements O.Vault {
     });
   }
 
-  private async writeExisting(file: TFile, options: O.DataWriteOptions | undefined, write: () => Promise<void>, text: () => string | null): Promise<void> {
+  private async writeExisting(
+    file: TFile,
+    options: O.DataWriteOptions | undefined,
+    write: () => Promise<void>,
+    text: () => string | null,
+  ): Promise<void> {
     await this.exclusive(file, async () => {
       this.assertLoaded(file);
       await write();

@@ -11,8 +11,20 @@ import type { WorkspaceLeaf } from './workspace-leaf';
 export type HostViewCreator = O.ViewCreator | ((leaf: O.WorkspaceLeaf) => View);
 
 type ViewMembers =
-  | 'app' | 'icon' | 'navigation' | 'containerEl' | 'scope' | 'getViewType' | 'getState' | 'setState'
-  | 'getEphemeralState' | 'setEphemeralState' | 'getIcon' | 'onResize' | 'getDisplayText' | 'onPaneMenu';
+  | 'app'
+  | 'icon'
+  | 'navigation'
+  | 'containerEl'
+  | 'scope'
+  | 'getViewType'
+  | 'getState'
+  | 'setState'
+  | 'getEphemeralState'
+  | 'setEphemeralState'
+  | 'getIcon'
+  | 'onResize'
+  | 'getDisplayText'
+  | 'onPaneMenu';
 
 /**
  * Obsidian's `View` (obsidian.d.ts): a Component shown in a leaf. `containerEl` is

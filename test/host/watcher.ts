@@ -21,7 +21,12 @@ export interface DiskEntry {
  * `under` (a vault folder path, default the root) with its disk path `underFull` scans only
  * below that folder (the folder itself is not listed).
  */
-export async function scanVaultFolder(basePath: string, configDir: string, under = '/', underFull = basePath): Promise<Map<string, DiskEntry>> {
+export async function scanVaultFolder(
+  basePath: string,
+  configDir: string,
+  under = '/',
+  underFull = basePath,
+): Promise<Map<string, DiskEntry>> {
   const out = new Map<string, DiskEntry>();
   const walk = async (folder: string, full: string): Promise<void> => {
     let names: string[];

@@ -5,9 +5,20 @@ import { EmptyView, type View } from './view';
 import type { Workspace } from './workspace';
 
 type LeafMembers =
-  | 'openFile' | 'open' | 'getViewState' | 'setViewState' | 'getEphemeralState' | 'setEphemeralState'
-  | 'togglePinned' | 'setPinned' | 'detach' | 'getIcon' | 'getDisplayText' | 'onResize'
-  | 'isDeferred' | 'loadIfDeferred';
+  | 'openFile'
+  | 'open'
+  | 'getViewState'
+  | 'setViewState'
+  | 'getEphemeralState'
+  | 'setEphemeralState'
+  | 'togglePinned'
+  | 'setPinned'
+  | 'detach'
+  | 'getIcon'
+  | 'getDisplayText'
+  | 'onResize'
+  | 'isDeferred'
+  | 'loadIfDeferred';
 
 /** Where a leaf sits: the main area or a sidebar. */
 export type LeafSide = 'root' | 'left' | 'right';
@@ -31,7 +42,10 @@ export class WorkspaceLeaf extends Events implements Pick<O.WorkspaceLeaf, LeafM
   detached = false;
 
   /** Creates a leaf of `workspace` on `side`, holding an EmptyView (loaded and open). */
-  constructor(readonly workspace: Workspace, readonly side: LeafSide) {
+  constructor(
+    readonly workspace: Workspace,
+    readonly side: LeafSide,
+  ) {
     super();
     this.id = Array.from({ length: 16 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
     this.containerEl = createHostElement('div', 'workspace-leaf');
@@ -53,7 +67,10 @@ export class WorkspaceLeaf extends Events implements Pick<O.WorkspaceLeaf, LeafM
 
   /** Opens `file` as a Markdown view; active unless `openState.active === false`. */
   async openFile(file: O.TFile, openState?: O.OpenViewState): Promise<void> {
-    await this.setViewState({ type: 'markdown', state: { ...openState?.state, file: file.path }, active: openState?.active ?? true }, openState?.eState);
+    await this.setViewState(
+      { type: 'markdown', state: { ...openState?.state, file: file.path }, active: openState?.active ?? true },
+      openState?.eState,
+    );
   }
 
   /** Replaces the leaf's view with `view` (closing the old one) and opens it. Returns `view`. */

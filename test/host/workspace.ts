@@ -28,9 +28,23 @@ export interface OpenNoteOptions {
 export type HostLeaf = WorkspaceLeaf;
 
 type WorkspaceMembers =
-  | 'layoutReady' | 'containerEl' | 'onLayoutReady' | 'getActiveFile' | 'getActiveViewOfType' | 'getLeaf'
-  | 'getLeftLeaf' | 'getRightLeaf' | 'getLeafById' | 'getMostRecentLeaf' | 'setActiveLeaf' | 'revealLeaf'
-  | 'iterateAllLeaves' | 'iterateRootLeaves' | 'getLeavesOfType' | 'detachLeavesOfType' | 'getLastOpenFiles'
+  | 'layoutReady'
+  | 'containerEl'
+  | 'onLayoutReady'
+  | 'getActiveFile'
+  | 'getActiveViewOfType'
+  | 'getLeaf'
+  | 'getLeftLeaf'
+  | 'getRightLeaf'
+  | 'getLeafById'
+  | 'getMostRecentLeaf'
+  | 'setActiveLeaf'
+  | 'revealLeaf'
+  | 'iterateAllLeaves'
+  | 'iterateRootLeaves'
+  | 'getLeavesOfType'
+  | 'detachLeavesOfType'
+  | 'getLastOpenFiles'
   | 'updateOptions';
 
 /**
@@ -121,7 +135,8 @@ export class Workspace extends Events implements Pick<O.Workspace, WorkspaceMemb
    */
   getLeaf(newLeaf?: O.PaneType | boolean, _direction?: O.SplitDirection): O.WorkspaceLeaf {
     if (!newLeaf) {
-      const reusable = (leaf: WorkspaceLeaf | null): leaf is WorkspaceLeaf => !!leaf && leaf.side === 'root' && leaf.view.navigation && !leaf.pinned;
+      const reusable = (leaf: WorkspaceLeaf | null): leaf is WorkspaceLeaf =>
+        !!leaf && leaf.side === 'root' && leaf.view.navigation && !leaf.pinned;
       const found = reusable(this.activeLeaf) ? this.activeLeaf : (this.recentLeaves.find(reusable) ?? this.leaves.find(reusable));
       if (found) return found as unknown as O.WorkspaceLeaf;
     }
@@ -207,7 +222,8 @@ export class Workspace extends Events implements Pick<O.Workspace, WorkspaceMemb
 
   /** Host (Obsidian's view registry): `setViewState({type})` will call `creator`. Throws if the type is taken. */
   registerViewType(type: string, creator: HostViewCreator): void {
-    if (type === 'markdown' || type === 'empty' || this.viewCreators.has(type)) throw new Error(`Attempting to register an existing view type "${type}".`);
+    if (type === 'markdown' || type === 'empty' || this.viewCreators.has(type))
+      throw new Error(`Attempting to register an existing view type "${type}".`);
     this.viewCreators.set(type, creator);
   }
 
@@ -325,7 +341,8 @@ export class Workspace extends Events implements Pick<O.Workspace, WorkspaceMemb
     const file = this.getActiveFile();
     if (file !== this.announcedFile) {
       this.announcedFile = file;
-      if (file) this.recentFiles.splice(0, this.recentFiles.length, file.path, ...this.recentFiles.filter((p) => p !== file.path).slice(0, 9));
+      if (file)
+        this.recentFiles.splice(0, this.recentFiles.length, file.path, ...this.recentFiles.filter((p) => p !== file.path).slice(0, 9));
       this.trigger('file-open', file);
     }
     if (leafChanged) this.trigger('active-leaf-change', this.activeLeaf);

@@ -42,7 +42,10 @@ describe.each(['force', 'propose'] as const)('absolute paths on every route (%s 
 
   /** Every vault file's path, dot-folders left out. */
   async function vaultFiles(): Promise<string[]> {
-    return (await fsp.readdir(dir, { recursive: true })).map((f) => String(f).split(nodePath.sep).join('/')).filter((f) => !f.startsWith('.')).sort();
+    return (await fsp.readdir(dir, { recursive: true }))
+      .map((f) => String(f).split(nodePath.sep).join('/'))
+      .filter((f) => !f.startsWith('.'))
+      .sort();
   }
 
   /** One call per route that takes a note or folder path, with `p` as that path. */
@@ -62,7 +65,11 @@ describe.each(['force', 'propose'] as const)('absolute paths on every route (%s 
 
   test.each(ROUTES)('%s with the absolute path of a note inside the vault reaches Projects/Plan.md', async (tool, args) => {
     const before = await vaultFiles();
-    for (const spelling of [abs('Projects/Plan.md'), abs('Projects/../Projects/Plan'), nodePath.join(dir, '..', 'My Vault', 'Projects', 'Plan.md')]) {
+    for (const spelling of [
+      abs('Projects/Plan.md'),
+      abs('Projects/../Projects/Plan'),
+      nodePath.join(dir, '..', 'My Vault', 'Projects', 'Plan.md'),
+    ]) {
       const out = await attempt(client, tool, args(spelling));
       if (!out.ok) throw new Error(`${tool} ${spelling}: ${out.message}`);
       const value = out.value;
@@ -76,20 +83,29 @@ describe.each(['force', 'propose'] as const)('absolute paths on every route (%s 
     expect(after.filter((f) => !before.includes(f) && f !== 'Projects/Moved.md')).toEqual([]);
   });
 
-  test.each(ROUTES)('%s with an absolute path outside the vault, or leaving it through .., is refused with one sentence', async (tool, args) => {
-    for (const spelling of [nodePath.join(outside, 'secret.md'), `${dir}/../Elsewhere/secret.md`, pathToFileURL(nodePath.join(outside, 'secret.md')).href]) {
-      const out = await attempt(client, tool, args(spelling));
-      if (tool === 'read_notes' && out.ok) {
-        // read_notes answers what it found and each refusal in `errors`.
-        expect(out.value).toMatchObject({ notes: [], not_found: [] });
-        expect(out.value.errors).toEqual([{ path: spelling, message: expect.stringMatching(/absolute file-system path outside this vault|leaves the vault/) }]);
-        continue;
+  test.each(ROUTES)(
+    '%s with an absolute path outside the vault, or leaving it through .., is refused with one sentence',
+    async (tool, args) => {
+      for (const spelling of [
+        nodePath.join(outside, 'secret.md'),
+        `${dir}/../Elsewhere/secret.md`,
+        pathToFileURL(nodePath.join(outside, 'secret.md')).href,
+      ]) {
+        const out = await attempt(client, tool, args(spelling));
+        if (tool === 'read_notes' && out.ok) {
+          // read_notes answers what it found and each refusal in `errors`.
+          expect(out.value).toMatchObject({ notes: [], not_found: [] });
+          expect(out.value.errors).toEqual([
+            { path: spelling, message: expect.stringMatching(/absolute file-system path outside this vault|leaves the vault/) },
+          ]);
+          continue;
+        }
+        expect(out.ok).toBe(false);
+        if (!out.ok) expect(out.message).toMatch(/absolute file-system path|leaves the vault|not found|No note/i);
       }
-      expect(out.ok).toBe(false);
-      if (!out.ok) expect(out.message).toMatch(/absolute file-system path|leaves the vault|not found|No note/i);
-    }
-    expect(await fsp.readFile(nodePath.join(outside, 'secret.md'), 'utf8')).toBe('secret\n');
-  });
+      expect(await fsp.readFile(nodePath.join(outside, 'secret.md'), 'utf8')).toBe('secret\n');
+    },
+  );
 
   test('create_note and create_folder at an absolute path inside the vault create there, never a nested copy', async () => {
     const created = await attempt(client, 'create_note', { path: abs('New idea.md'), content: '# New\n' });
@@ -99,7 +115,10 @@ describe.each(['force', 'propose'] as const)('absolute paths on every route (%s 
     const files = await vaultFiles();
     expect(files.some((f) => f.includes('My Vault') || f.startsWith('tmp/'))).toBe(false);
     const refused = await attempt(client, 'create_note', { path: nodePath.join(outside, 'x.md'), content: 'x' });
-    expect(refused).toEqual({ ok: false, message: `Path '${nodePath.join(outside, 'x.md')}' is an absolute file-system path outside this vault; give a vault-relative path such as 'Folder/Note.md' (an absolute path inside the vault folder works too).` });
+    expect(refused).toEqual({
+      ok: false,
+      message: `Path '${nodePath.join(outside, 'x.md')}' is an absolute file-system path outside this vault; give a vault-relative path such as 'Folder/Note.md' (an absolute path inside the vault folder works too).`,
+    });
     await expect(fsp.stat(nodePath.join(outside, 'x.md'))).rejects.toThrow();
     expect((await vaultFiles()).some((f) => f.endsWith('x.md'))).toBe(false);
   });
@@ -108,7 +127,10 @@ describe.each(['force', 'propose'] as const)('absolute paths on every route (%s 
     const read = await client.readResource({ uri: `${NOTE_URI_PREFIX}${encodeURI(abs('Ideas.md'))}` });
     expect(read.contents[0]).toMatchObject({ uri: `${NOTE_URI_PREFIX}Ideas.md` });
     await expect(client.readResource({ uri: `${NOTE_URI_PREFIX}${encodeURI(nodePath.join(outside, 'secret.md'))}` })).rejects.toThrow();
-    const completed = await client.complete({ ref: { type: 'ref/resource', uri: NOTE_URI_TEMPLATE }, argument: { name: 'path', value: abs('Projects/Pl') } });
+    const completed = await client.complete({
+      ref: { type: 'ref/resource', uri: NOTE_URI_TEMPLATE },
+      argument: { name: 'path', value: abs('Projects/Pl') },
+    });
     expect(completed.completion.values).toEqual(['Projects/Plan.md']);
   });
 });

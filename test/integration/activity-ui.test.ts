@@ -55,7 +55,9 @@ describe('Agent activity view in the workspace', () => {
     await call(client, 'move_note', { path: 'Archive/Old ideas.md', to: 'Archive/Older ideas.md' });
     expect(hint.getText()).toBe('Claude Code made 2 changes · just now');
     (env.plugin as unknown as HostPluginRecords).ribbonIcons.find((r) => r.title === 'Open agent activity')!.el.click();
-    await until(() => env.app.workspace.getLeavesOfType(ACTIVITY_VIEW_TYPE).length === 1 && texts('.vault-mcp-activity-entry').length === 2);
+    await until(
+      () => env.app.workspace.getLeavesOfType(ACTIVITY_VIEW_TYPE).length === 1 && texts('.vault-mcp-activity-entry').length === 2,
+    );
     expect(texts('.vault-mcp-activity-title')).toEqual(['2 changes by agents']);
     expect(texts('.vault-mcp-activity-key-header-title')).toEqual(['Claude Code']);
     expect(texts('.vault-mcp-activity-session-header-title')).toEqual([expect.stringMatching(/^Session \S{8}$/)]);
@@ -68,18 +70,26 @@ describe('Agent activity view in the workspace', () => {
     edit.querySelector<HTMLButtonElement>('button[aria-label="Revert edit of Inbox.md"]')!.click();
     await until(async () => (await disk('Inbox.md')) === inbox);
     await until(() => texts('.vault-mcp-activity-state').length === 1);
-    expect(Notice.shown.map((n) => n.message)).toEqual([expect.stringMatching(/^Vault MCP: Reverted a_\w+: Inbox\.md is as it was before \(logged as a_\w+\)\.$/)]);
+    expect(Notice.shown.map((n) => n.message)).toEqual([
+      expect.stringMatching(/^Vault MCP: Reverted a_\w+: Inbox\.md is as it was before \(logged as a_\w+\)\.$/),
+    ]);
     expect(texts('.vault-mcp-activity-kind')).toEqual(['revert · edit', 'move', 'edit']);
     expect(view().contentEl.querySelectorAll('.vault-mcp-activity-entry.is-reverted')).toHaveLength(1);
 
     view().contentEl.querySelector<HTMLButtonElement>('.vault-mcp-activity-session-header button')!.click();
-    await until(async () => (await fs.stat(path.join(copy.dir, 'Archive/Old ideas.md')).then(() => true, () => false)));
+    await until(
+      async () =>
+        await fs.stat(path.join(copy.dir, 'Archive/Old ideas.md')).then(
+          () => true,
+          () => false,
+        ),
+    );
     await until(() => Notice.shown.length === 2);
     expect(Notice.shown[1].message).toBe('Vault MCP: reverted 1 of 1 change.');
     expect(hint.getText()).toBe('Claude Code made 2 changes · just now');
   });
 
-  test('on an open note: a force write, a hunk accepted with ✓ and a revert go through the editor, logged, the user\'s unsaved typing kept', async () => {
+  test("on an open note: a force write, a hunk accepted with ✓ and a revert go through the editor, logged, the user's unsaved typing kept", async () => {
     const file = env.app.vault.getFileByPath('Inbox.md') as unknown as TFile;
     const view = (await env.app.workspace.openNote(file)) as unknown as MarkdownView;
     const cm = (view.editor as unknown as { cm: import('@codemirror/view').EditorView }).cm;
@@ -92,7 +102,17 @@ describe('Agent activity view in the workspace', () => {
     expect(force.undo.after).toContain('# Inbox (typed)');
 
     const caller = { id: env.key.id, label: 'Claude Code', roots: [] };
-    const prepared = await env.plugin.notes.writes.prepare({ tool: 'edit_note', kind: 'edit', path: 'Inbox.md', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' }, { label: 'Claude Code', roots: [] });
+    const prepared = await env.plugin.notes.writes.prepare(
+      {
+        tool: 'edit_note',
+        kind: 'edit',
+        path: 'Inbox.md',
+        target: { anchor: 'Renew the library card' },
+        op: 'replace',
+        content: 'Renew the card',
+      },
+      { label: 'Claude Code', roots: [] },
+    );
     const p = await env.plugin.proposals.stage(prepared, caller);
     await until(() => cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') !== null);
     (cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') as HTMLElement).click();
@@ -111,7 +131,9 @@ describe('Agent activity view in the workspace', () => {
     await env.app.commands.executeCommandById('vault-mcp:open-agent-activity');
     await until(() => env.app.workspace.getLeavesOfType(ACTIVITY_VIEW_TYPE).length === 1);
     expect(texts('.vault-mcp-activity-title')).toEqual(['No agent activity']);
-    expect(texts('.vault-mcp-activity-empty')).toEqual(['Changes that force-mode keys make, and proposals you accept, are listed here so you can see and revert them.']);
+    expect(texts('.vault-mcp-activity-empty')).toEqual([
+      'Changes that force-mode keys make, and proposals you accept, are listed here so you can see and revert them.',
+    ]);
   });
 });
 
@@ -126,7 +148,11 @@ describe('the activity file of the running plugin', () => {
       Notice.shown.length = 0;
       const first = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, label: 'Claude Code', mode: 'force', allowWrites: true });
       for (let i = 0; i < 250 && Notice.shown.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-      expect(Notice.shown.map((n) => n.message)).toEqual([expect.stringMatching(/^Vault MCP could not read its agent activity file \(not valid JSON .+\); it was kept as \.obsidian\/plugins\/vault-mcp\/activity\.json\.corrupt-\S+ and the activity log starts empty\.$/)]);
+      expect(Notice.shown.map((n) => n.message)).toEqual([
+        expect.stringMatching(
+          /^Vault MCP could not read its agent activity file \(not valid JSON .+\); it was kept as \.obsidian\/plugins\/vault-mcp\/activity\.json\.corrupt-\S+ and the activity log starts empty\.$/,
+        ),
+      ]);
       const aside = (await fs.readdir(path.join(copy.dir, PLUGIN_DIR))).filter((n) => n.startsWith('activity.json.corrupt-'));
       expect(aside).toHaveLength(1);
       expect(await fs.readFile(path.join(copy.dir, PLUGIN_DIR, aside[0]), 'utf8')).toBe('{"version":1,"entries":[{"id":');

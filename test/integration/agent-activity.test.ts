@@ -19,7 +19,11 @@ const WIDGET = (name: string): string =>
 describe('agent activity log', () => {
   let env: WriteEnv;
   const read = (p: string): Promise<string> => fsp.readFile(path.join(env.dir, p), 'utf8');
-  const exists = (p: string): Promise<boolean> => fsp.stat(path.join(env.dir, p)).then(() => true, () => false);
+  const exists = (p: string): Promise<boolean> =>
+    fsp.stat(path.join(env.dir, p)).then(
+      () => true,
+      () => false,
+    );
   const log = () => env.booted.plugin.activity;
   const newest = (): ActivityEntry => log().all()[0];
   const revert = (id: string) => env.booted.plugin.reverts.revert(id);
@@ -55,8 +59,20 @@ describe('agent activity log', () => {
       kinds.push(newest().kind);
       return newest();
     };
-    const edit = await write('edit_note', { path: 'Ideas.md', anchor: 'Pair every new hire', op: 'replace', content: 'Pair each new hire' });
-    expect(edit).toMatchObject({ key_label: 'Claude Code', tool: 'edit_note', kind: 'edit', path: 'Ideas.md', via: 'agent', hash_before: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const edit = await write('edit_note', {
+      path: 'Ideas.md',
+      anchor: 'Pair every new hire',
+      op: 'replace',
+      content: 'Pair each new hire',
+    });
+    expect(edit).toMatchObject({
+      key_label: 'Claude Code',
+      tool: 'edit_note',
+      kind: 'edit',
+      path: 'Ideas.md',
+      via: 'agent',
+      hash_before: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(edit.session).toEqual(expect.any(String));
     expect(edit.undo.patch).toEqual([expect.objectContaining({ inserted: expect.stringContaining('- Pair every new hire') })]);
     const props = await write('set_properties', { path: 'Ideas.md', properties: { status: 'sorted' } });
@@ -76,7 +92,9 @@ describe('agent activity log', () => {
     expect(widget).toMatchObject({ kind: 'widget', path: 'Widgets/board.html', hash_before: null });
 
     // Reverted newest first, each through the same write primitives: the vault is as it was.
-    for (const e of log().all().filter((x) => x.via === 'agent')) {
+    for (const e of log()
+      .all()
+      .filter((x) => x.via === 'agent')) {
       const outcome = await revert(e.id);
       expect(outcome).toMatchObject({ reverted: true });
       expect(outcome.message).toMatch(new RegExp(`^Reverted ${e.id}`));
@@ -84,8 +102,17 @@ describe('agent activity log', () => {
     expect(await read('Ideas.md')).toBe(ideas);
     expect(await read('Archive/Old ideas.md')).toContain('# Old ideas');
     for (const gone of ['Notes/Fresh.md', 'Notes/Renamed.md', 'Empty folder', 'Widgets/board.html']) expect(await exists(gone)).toBe(false);
-    expect(log().all().filter((x) => x.via === 'revert')).toHaveLength(9);
-    expect(log().all().filter((x) => x.via === 'agent').every((x) => log().isReverted(x))).toBe(true);
+    expect(
+      log()
+        .all()
+        .filter((x) => x.via === 'revert'),
+    ).toHaveLength(9);
+    expect(
+      log()
+        .all()
+        .filter((x) => x.via === 'agent')
+        .every((x) => log().isReverted(x)),
+    ).toBe(true);
   });
 
   it('a moved note goes back with the links Obsidian rewrote rewritten back; reverting the revert redoes it', async () => {
@@ -93,11 +120,19 @@ describe('agent activity log', () => {
     await call(env.client, 'move_note', { path: 'Archive/Old ideas.md', to: 'Archive/Older ideas.md' });
     expect(await read('Ideas.md')).toContain('[[Archive/Older ideas]]');
     const move = newest();
-    expect((await revert(move.id)).message).toBe(`Reverted ${move.id}: Archive/Older ideas.md is back at Archive/Old ideas.md (logged as ${log().get(move.id)?.reverted_by}).`);
+    expect((await revert(move.id)).message).toBe(
+      `Reverted ${move.id}: Archive/Older ideas.md is back at Archive/Old ideas.md (logged as ${log().get(move.id)?.reverted_by}).`,
+    );
     expect(await read('Ideas.md')).toBe(before);
     expect(await exists('Archive/Old ideas.md')).toBe(true);
     const undo = log().get(move.id)?.reverted_by ?? '';
-    expect(log().get(undo)).toMatchObject({ kind: 'move', via: 'revert', reverts: move.id, from: 'Archive/Older ideas.md', path: 'Archive/Old ideas.md' });
+    expect(log().get(undo)).toMatchObject({
+      kind: 'move',
+      via: 'revert',
+      reverts: move.id,
+      from: 'Archive/Older ideas.md',
+      path: 'Archive/Old ideas.md',
+    });
     expect((await revert(move.id)).message).toBe(`${move.id} is already reverted (by ${undo}); revert ${undo} to redo it.`);
     // Reverting the revert redoes the move; the original entry is applied again.
     expect((await revert(undo)).message).toMatch(new RegExp(`^Reverted ${undo}, which redoes ${move.id}:`));
@@ -117,19 +152,25 @@ describe('agent activity log', () => {
     expect((await frontmatter())?.tags).toEqual(['inbox']);
   });
 
-  it('revert after the user typed: three-way, the user\'s lines kept, a change the user touched left alone and said so', async () => {
+  it("revert after the user typed: three-way, the user's lines kept, a change the user touched left alone and said so", async () => {
     await call(env.client, 'edit_note', { path: 'Ideas.md', anchor: 'Pair every new hire', op: 'replace', content: 'Pair each new hire' });
     await call(env.client, 'edit_note', { path: 'Ideas.md', heading: 'Home', op: 'append_within', content: '- Agent idea at home' });
     const [home, work] = log().all();
     // The user types elsewhere in the note, then rewrites the very line of the first edit.
     await userEdit('Ideas.md', (t) => t.replace('# Ideas\n', '# Ideas\n\nUser line at the top.\n'));
-    expect((await revert(home.id)).message).toBe(`Reverted ${home.id}: Ideas.md is as it was before (logged as ${log().get(home.id)?.reverted_by}).`);
+    expect((await revert(home.id)).message).toBe(
+      `Reverted ${home.id}: Ideas.md is as it was before (logged as ${log().get(home.id)?.reverted_by}).`,
+    );
     let now = await read('Ideas.md');
     expect(now).toContain('User line at the top.');
     expect(now).not.toContain('Agent idea at home');
     await userEdit('Ideas.md', (t) => t.replace('Pair each new hire', 'Pair each new hire (user wording)'));
     const refused = await revert(work.id);
-    expect(refused).toEqual({ id: work.id, reverted: false, message: `${work.id} was not reverted: 'Ideas.md' changed since, right where this change is, so it was left as it is.` });
+    expect(refused).toEqual({
+      id: work.id,
+      reverted: false,
+      message: `${work.id} was not reverted: 'Ideas.md' changed since, right where this change is, so it was left as it is.`,
+    });
     now = await read('Ideas.md');
     expect(now).toContain('Pair each new hire (user wording)');
     expect(now).toContain('User line at the top.');
@@ -141,7 +182,9 @@ describe('agent activity log', () => {
     const entry = newest();
     await userEdit('Ideas.md', (t) => t.replace('PAIR', 'PAIR by user'));
     const outcome = await revert(entry.id);
-    expect(outcome.message).toMatch(/^Reverted a_[0-9a-f]+ on Ideas\.md \(logged as a_[0-9a-f]+\), except 1 change the note's later text touches, left as it is\.$/);
+    expect(outcome.message).toMatch(
+      /^Reverted a_[0-9a-f]+ on Ideas\.md \(logged as a_[0-9a-f]+\), except 1 change the note's later text touches, left as it is\.$/,
+    );
     const now = await read('Ideas.md');
     expect(now).toContain('PAIR by user');
     expect(now).toContain('Rain barrel');
@@ -155,9 +198,15 @@ describe('agent activity log', () => {
     await userEdit('Ideas.md', (t) => t.replace('status: collecting', 'status: collecting\naccess: read-only'));
     await fsp.rm(path.join(env.dir, 'Home.md'));
     await new Promise((r) => setTimeout(r, 300));
-    expect((await revert(inbox.id)).message).toBe(`${inbox.id} was not reverted: 'Inbox.md' is gone, private now, or out of "Claude Code"'s reach.`);
-    expect((await revert(ideas.id)).message).toBe(`${ideas.id} was not reverted: 'Ideas.md' is now read-only or closed to "Claude Code", so it was left as it is.`);
-    expect((await revert(home.id)).message).toBe(`${home.id} was not reverted: 'Home.md' is gone, private now, or out of "Claude Code"'s reach.`);
+    expect((await revert(inbox.id)).message).toBe(
+      `${inbox.id} was not reverted: 'Inbox.md' is gone, private now, or out of "Claude Code"'s reach.`,
+    );
+    expect((await revert(ideas.id)).message).toBe(
+      `${ideas.id} was not reverted: 'Ideas.md' is now read-only or closed to "Claude Code", so it was left as it is.`,
+    );
+    expect((await revert(home.id)).message).toBe(
+      `${home.id} was not reverted: 'Home.md' is gone, private now, or out of "Claude Code"'s reach.`,
+    );
     expect((await revert('a_nope')).message).toBe(`No activity entry 'a_nope'; list them with "activity" (or the Agent activity view).`);
     expect(await read('Inbox.md')).toContain('- agent line');
     expect(await read('Ideas.md')).toContain('- agent line');
@@ -166,13 +215,25 @@ describe('agent activity log', () => {
   it('propose mode: an accepted proposal is logged with the hunks accepted, and reverts', async () => {
     await env.booted.plugin.keyRing.setMode(env.booted.key.id, 'propose');
     const before = await read('Ideas.md');
-    const staged = await call(env.client, 'edit_note', { path: 'Ideas.md', anchor: 'Pair every new hire', op: 'replace', content: 'Pair each new hire' });
+    const staged = await call(env.client, 'edit_note', {
+      path: 'Ideas.md',
+      anchor: 'Pair every new hire',
+      op: 'replace',
+      content: 'Pair each new hire',
+    });
     const created = await call(env.client, 'create_note', { path: 'Proposed.md', content: 'hello\n' });
     expect(log().all()).toHaveLength(0);
     await env.booted.plugin.review.accept(staged.proposal_id);
     await env.booted.plugin.review.accept(created.proposal_id);
     const [create, edit] = log().all();
-    expect(edit).toMatchObject({ via: 'proposal', proposal_id: staged.proposal_id, hunks: [0], kind: 'edit', key_label: 'Claude Code', session: null });
+    expect(edit).toMatchObject({
+      via: 'proposal',
+      proposal_id: staged.proposal_id,
+      hunks: [0],
+      kind: 'edit',
+      key_label: 'Claude Code',
+      session: null,
+    });
     expect(create).toMatchObject({ via: 'proposal', proposal_id: created.proposal_id, kind: 'create', path: 'Proposed.md' });
     const answer = await runActivityCommand(env.booted.plugin, 'revert key "Claude Code"');
     expect(answer).toMatch(/\n2 of 2 reverted\.$/);
@@ -193,22 +254,29 @@ describe('agent activity log', () => {
       await stage('widget_write', { id: 'staged', html: WIDGET('Staged') }),
     ];
     for (const id of ids) expect((await env.booted.plugin.review.accept(id)).applied).toBe(1);
-    expect(log().all().map((e) => `${e.via} ${e.kind} ${e.proposal_id === ids[5 - log().all().indexOf(e)]}`)).toEqual(
-      ['widget', 'delete', 'move', 'folder', 'create', 'properties'].map((k) => `proposal ${k} true`),
-    );
+    expect(
+      log()
+        .all()
+        .map((e) => `${e.via} ${e.kind} ${e.proposal_id === ids[5 - log().all().indexOf(e)]}`),
+    ).toEqual(['widget', 'delete', 'move', 'folder', 'create', 'properties'].map((k) => `proposal ${k} true`));
     const answer = (await runActivityCommand(env.booted.plugin, 'revert key "Claude Code"')) ?? '';
     expect(answer.split('\n').pop()).toBe('6 of 6 reverted.');
     expect(await read('Ideas.md')).toBe(before);
     expect(await exists('Inbox.md')).toBe(true);
     expect(await exists('Archive/Old ideas.md')).toBe(true);
-    for (const gone of ['Proposed/New.md', 'Proposed folder', 'Archive/Moved ideas.md', 'Widgets/staged.html']) expect(await exists(gone)).toBe(false);
+    for (const gone of ['Proposed/New.md', 'Proposed folder', 'Archive/Moved ideas.md', 'Widgets/staged.html'])
+      expect(await exists(gone)).toBe(false);
   });
 
   it('a replaced widget goes back to its old text; a moved folder moves back', async () => {
     const v1 = WIDGET('One');
     await call(env.client, 'widget_write', { id: 'board', html: v1 });
     const { createHash } = await import('node:crypto');
-    await call(env.client, 'widget_write', { id: 'board', html: WIDGET('Two'), expected_hash: createHash('sha256').update(v1).digest('hex') });
+    await call(env.client, 'widget_write', {
+      id: 'board',
+      html: WIDGET('Two'),
+      expected_hash: createHash('sha256').update(v1).digest('hex'),
+    });
     expect(newest()).toMatchObject({ kind: 'widget', hash_before: expect.any(String), hash_after: expect.any(String) });
     expect((await revert(newest().id)).reverted).toBe(true);
     expect(await read('Widgets/board.html')).toBe(v1);
@@ -225,11 +293,15 @@ describe('agent activity log', () => {
     const folder = newest();
     await fsp.writeFile(path.join(env.dir, 'Agent folder/User note.md'), 'mine\n');
     await new Promise((r) => setTimeout(r, 300));
-    expect((await revert(folder.id)).message).toBe(`${folder.id} was not reverted: Folder 'Agent folder' is no longer empty, and what is in it now stays.`);
+    expect((await revert(folder.id)).message).toBe(
+      `${folder.id} was not reverted: Folder 'Agent folder' is no longer empty, and what is in it now stays.`,
+    );
     await call(env.client, 'create_note', { path: 'Agent note.md', content: 'agent\n' });
     const note = newest();
     await userEdit('Agent note.md', (t) => `${t}user line\n`);
-    expect((await revert(note.id)).message).toBe(`${note.id} was not reverted: 'Agent note.md' changed since, and reverting would lose the later text.`);
+    expect((await revert(note.id)).message).toBe(
+      `${note.id} was not reverted: 'Agent note.md' changed since, and reverting would lose the later text.`,
+    );
     expect(await read('Agent note.md')).toBe('agent\nuser line\n');
   });
 
@@ -246,14 +318,28 @@ describe('agent activity log', () => {
       expect(mine.activity[0].diff).toContain('+- open idea');
       await userEdit('Inbox.md', (t) => t.replace('tags: [inbox]', 'tags: [inbox]\naccess: private'));
       const later = await call(env.client, 'proposal_status', { activity: true });
-      expect(later.activity[1]).toEqual({ id: expect.any(String), at: expect.any(String), tool: 'append_note', kind: 'edit', via: 'agent', status: 'applied', hidden: 'Its note is no longer visible to this key.' });
+      expect(later.activity[1]).toEqual({
+        id: expect.any(String),
+        at: expect.any(String),
+        tool: 'append_note',
+        kind: 'edit',
+        via: 'agent',
+        status: 'applied',
+        hidden: 'Its note is no longer visible to this key.',
+      });
       expect(JSON.stringify(later)).not.toContain('secret plan');
       expect(JSON.stringify(later)).not.toContain('cursor line');
       const theirs = await call(cursor, 'proposal_status', { activity: true });
       expect(theirs.activity.map((e: { path: string }) => e.path)).toEqual(['Home.md']);
       await revert(theirs.activity[0].id);
-      expect((await call(cursor, 'proposal_status', { activity: true })).activity.map((e: { status: string; via: string }) => `${e.via} ${e.status}`)).toEqual(['revert applied', 'agent reverted']);
-      expect(await callError(env.client, 'proposal_status', { activity: true, id: 'p_1' })).toBe('Give id or activity, not both: activity lists every change of yours.');
+      expect(
+        (await call(cursor, 'proposal_status', { activity: true })).activity.map(
+          (e: { status: string; via: string }) => `${e.via} ${e.status}`,
+        ),
+      ).toEqual(['revert applied', 'agent reverted']);
+      expect(await callError(env.client, 'proposal_status', { activity: true, id: 'p_1' })).toBe(
+        'Give id or activity, not both: activity lists every change of yours.',
+      );
       // A folder the user quarantines since: its note's entry is hidden too.
       await call(env.client, 'append_note', { path: 'Areas/Home/Garden plan.md', content: '- quarantined line' });
       env.booted.plugin.settings.access.quarantine = ['Areas'];
@@ -264,7 +350,9 @@ describe('agent activity log', () => {
       // Confined to a folder now: the note outside its roots is hidden too.
       await env.booted.plugin.keyRing.setRoots(env.booted.key.id, ['Projects']);
       const confined = await call(env.client, 'proposal_status', { activity: true });
-      expect(confined.activity.map((e: { hidden?: string }) => e.hidden ?? 'shown')).toEqual(Array(3).fill('Its note is no longer visible to this key.'));
+      expect(confined.activity.map((e: { hidden?: string }) => e.hidden ?? 'shown')).toEqual(
+        Array(3).fill('Its note is no longer visible to this key.'),
+      );
       expect(JSON.stringify(confined)).not.toContain('open idea');
     } finally {
       await cursor.close();
@@ -275,10 +363,14 @@ describe('agent activity log', () => {
     await call(env.client, 'append_note', { path: 'Ideas.md', content: '- cli idea' });
     const id = newest().id;
     const cli = (name: string) => env.booted.app.cliHandlers.get(name)!.handler;
-    expect(await cli('vault-mcp:activity')({})).toMatch(new RegExp(`^"Claude Code", session \\S+:\n {2}${id} .+ edit Ideas\\.md via append_note$`));
+    expect(await cli('vault-mcp:activity')({})).toMatch(
+      new RegExp(`^"Claude Code", session \\S+:\n {2}${id} .+ edit Ideas\\.md via append_note$`),
+    );
     expect(await cli('vault-mcp:activity')({ id })).toContain('+- cli idea');
     expect(await cli('vault-mcp:revert')({})).toBe('Give exactly one of id=<entry id>, key=<label> or session=<session>.');
-    expect(await cli('vault-mcp:revert')({ id, key: 'Claude Code' })).toBe('Give exactly one of id=<entry id>, key=<label> or session=<session>.');
+    expect(await cli('vault-mcp:revert')({ id, key: 'Claude Code' })).toBe(
+      'Give exactly one of id=<entry id>, key=<label> or session=<session>.',
+    );
     expect(await cli('vault-mcp:revert')({ id })).toMatch(new RegExp(`^Reverted ${id}: Ideas\\.md is as it was before`));
     expect(await read('Ideas.md')).not.toContain('- cli idea');
   });
@@ -289,15 +381,24 @@ describe('agent activity log', () => {
     const listed = (await runActivityCommand(env.booted.plugin, 'activity')) ?? '';
     const [header, ...rows] = listed.split('\n');
     expect(header).toMatch(/^"Claude Code", session \S+:$/);
-    expect(rows).toEqual([expect.stringMatching(/^ {2}a_\w+ {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}new folder Made by agent via create_folder$/), expect.stringMatching(/edit Ideas\.md via append_note$/)]);
+    expect(rows).toEqual([
+      expect.stringMatching(/^ {2}a_\w+ {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}new folder Made by agent via create_folder$/),
+      expect.stringMatching(/edit Ideas\.md via append_note$/),
+    ]);
     const shown = (await runActivityCommand(env.booted.plugin, `activity ${log().all()[1].id}`)) ?? '';
     expect(shown).toContain('  +- terminal idea');
-    expect(await runActivityCommand(env.booted.plugin, 'revert')).toBe('Usage: revert <entry id> | revert key "<label>" | revert session <session>');
+    expect(await runActivityCommand(env.booted.plugin, 'revert')).toBe(
+      'Usage: revert <entry id> | revert key "<label>" | revert session <session>',
+    );
     expect(await runActivityCommand(env.booted.plugin, 'proposals')).toBeNull();
     const session = header.match(/session (\S+):/)?.[1] ?? '';
     expect(await runActivityCommand(env.booted.plugin, `revert session ${session}`)).toMatch(/\n2 of 2 reverted\.$/);
     expect(await exists('Made by agent')).toBe(false);
-    expect(await runActivityCommand(env.booted.plugin, `revert session ${session}`)).toBe('Nothing to revert: every change there is already reverted.');
-    expect(await runActivityCommand(env.booted.plugin, 'revert session nope')).toBe('No activity in session nope; "activity" lists the sessions.');
+    expect(await runActivityCommand(env.booted.plugin, `revert session ${session}`)).toBe(
+      'Nothing to revert: every change there is already reverted.',
+    );
+    expect(await runActivityCommand(env.booted.plugin, 'revert session nope')).toBe(
+      'No activity in session nope; "activity" lists the sessions.',
+    );
   });
 });

@@ -33,7 +33,11 @@ describe.each(['force', 'propose'] as const)('append_note and the final newline 
 
   /** Appends (accepting the proposal for a propose key) and returns the note's text after. */
   async function append(path: string, content: string, ensureNewline?: boolean): Promise<string> {
-    const out = await call(client, 'append_note', { path, content, ...(ensureNewline === undefined ? {} : { ensure_newline: ensureNewline }) });
+    const out = await call(client, 'append_note', {
+      path,
+      content,
+      ...(ensureNewline === undefined ? {} : { ensure_newline: ensureNewline }),
+    });
     if (mode === 'propose') {
       expect(out.status).toBe('pending');
       const { applied } = await booted.plugin.review.accept(String(out.proposal_id));

@@ -14,7 +14,9 @@ const NUMBER = String.raw`\d+(?:\.\d+)?`;
 describe('quick bench on obsidian-help-en', () => {
   it('prints the absent vault and returns false when the vault is missing', async () => {
     const lines: string[] = [];
-    const ran = await benchHelpVault(VaultMcpPlugin as unknown as PluginClass, `${HELP_EN_VAULT}-absent`, QUICK, (line) => lines.push(line));
+    const ran = await benchHelpVault(VaultMcpPlugin as unknown as PluginClass, `${HELP_EN_VAULT}-absent`, QUICK, (line) =>
+      lines.push(line),
+    );
     expect(ran).toBe(false);
     expect(lines.join('\n')).toMatch(/Skipping the obsidian-help-en benchmark: .* is absent/);
   });
@@ -26,7 +28,9 @@ describe('quick bench on obsidian-help-en', () => {
     const ran = await benchHelpVault(VaultMcpPlugin as unknown as PluginClass, HELP_EN_VAULT, QUICK, (line) => lines.push(line));
     const out = lines.join('\n');
     expect(ran).toBe(true);
-    expect(out).toMatch(new RegExp(`obsidian-help-en: \\d+ notes; host loaded and plugin listening in ${NUMBER} ms; first search answered ${NUMBER} ms`));
+    expect(out).toMatch(
+      new RegExp(`obsidian-help-en: \\d+ notes; host loaded and plugin listening in ${NUMBER} ms; first search answered ${NUMBER} ms`),
+    );
     for (const row of ['ping \\(HTTP \\+ session round trip\\)', 'search \\(10 queries\\)', 'read_note whole note', 'read_note outline']) {
       expect(out).toMatch(new RegExp(`^${row}\\s+${NUMBER}\\s+${NUMBER}\\s+${NUMBER}\\s+\\d+$`, 'm'));
     }

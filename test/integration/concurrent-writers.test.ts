@@ -146,7 +146,11 @@ describe('8 agents and the user on the same notes', () => {
     const cm = (view.editor as unknown as { cm: EditorView }).cm;
     cm.dispatch({ changes: { from: 0, insert: 'UNSAVED TYPING\n' }, userEvent: 'input.type' });
     const events: string[] = [];
-    cm.dispatch({ effects: StateEffect.appendConfig.of(EditorView.updateListener.of((u) => u.transactions.forEach((tr) => events.push(String(tr.annotation(Transaction.userEvent)))))) });
+    cm.dispatch({
+      effects: StateEffect.appendConfig.of(
+        EditorView.updateListener.of((u) => u.transactions.forEach((tr) => events.push(String(tr.annotation(Transaction.userEvent))))),
+      ),
+    });
     const result = await clients[0].callTool({ name: 'append_note', arguments: { path: 'Reading list', content: 'forced line' } });
     expect(result.structuredContent).toMatchObject({ status: 'applied' });
     expect(events).toContain(AGENT_WRITE_USER_EVENT);

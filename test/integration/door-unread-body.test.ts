@@ -11,10 +11,21 @@ const MIB = 1024 * 1024;
  * waits without sending more. Resolves with the answer, which can only come if the server
  * refused from the headers (it never gets the rest of the body).
  */
-function sendPartial(port: number, headers: Record<string, string>, declaredBytes: number, sentBytes: number): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+function sendPartial(
+  port: number,
+  headers: Record<string, string>,
+  declaredBytes: number,
+  sentBytes: number,
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': String(declaredBytes), ...headers } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(declaredBytes), ...headers },
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -42,7 +53,13 @@ function sendWhole(port: number, headers: Record<string, string>, bytes: number)
       settled = true;
     };
     const req = http.request(
-      { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': String(bytes), ...headers } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(bytes), ...headers },
+      },
       (res) => {
         res.resume();
         settle({ status: res.statusCode });
@@ -103,7 +120,13 @@ describe('the door refuses from the headers, before reading a body', () => {
     const limit = booted.plugin.settings.server.maxBodyBytes;
     const reply = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port: booted.port, path: '/mcp', method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${booted.token}` } },
+        {
+          host: '127.0.0.1',
+          port: booted.port,
+          path: '/mcp',
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${booted.token}` },
+        },
         (res) => {
           let body = '';
           res.setEncoding('utf8');
@@ -142,7 +165,9 @@ describe('the door refuses from the headers, before reading a body', () => {
       const outcomes = await Promise.all(Array.from({ length: 40 }, () => sendWhole(booted.port, {}, 4 * MIB)));
       const bytesRead = sockets.reduce((sum, socket) => sum + socket.bytesRead, 0);
       const answered = outcomes.filter((o) => o.status === 401).length;
-      console.log(`40 unauthenticated 4 MiB bodies: server read ${(bytesRead / MIB).toFixed(2)} MiB of 160 MiB; ${answered} clients read the 401, the others saw the connection close while sending`);
+      console.log(
+        `40 unauthenticated 4 MiB bodies: server read ${(bytesRead / MIB).toFixed(2)} MiB of 160 MiB; ${answered} clients read the 401, the others saw the connection close while sending`,
+      );
       expect(sockets).toHaveLength(40);
       // Each connection reads at most what arrived before its 401 was sent; far below the bodies.
       expect(bytesRead).toBeLessThan(40 * MIB);
@@ -154,10 +179,25 @@ describe('the door refuses from the headers, before reading a body', () => {
   });
 
   it('an authenticated request still sends its body and is served', async () => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     const reply = await new Promise<number>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port: booted.port, path: '/mcp', method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${booted.token}` } },
+        {
+          host: '127.0.0.1',
+          port: booted.port,
+          path: '/mcp',
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: 'application/json, text/event-stream',
+            Authorization: `Bearer ${booted.token}`,
+          },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);

@@ -16,7 +16,9 @@ type Copy = Awaited<ReturnType<typeof copyToTemp>>;
 /** Every file under `dir` whose name ends in `.tmp` (vault-relative). */
 async function tmpFiles(dir: string): Promise<string[]> {
   const entries = await fsp.readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name.endsWith('.tmp')).map((e) => nodePath.relative(dir, nodePath.join(e.parentPath, e.name)));
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith('.tmp'))
+    .map((e) => nodePath.relative(dir, nodePath.join(e.parentPath, e.name)));
 }
 
 /** The text of a tool result (its one content item). */
@@ -77,27 +79,30 @@ describe('writes the file system refuses', () => {
     });
   }
 
-  it.each(['force', 'propose'] as const)('a full disk (ENOSPC) in %s mode: a tool error that says so, the note and the proposals unchanged, no .tmp left', async (mode) => {
-    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, mode, allowWrites: true });
-    client = await connectClient(booted.url, booted.token);
-    const before = await disk('Inbox.md');
-    failTempWrites('ENOSPC');
-    for (const [name, args] of [
-      ['append_note', { path: 'Inbox', content: '- one more line' }],
-      ['write_note', { path: 'Inbox', body: 'Replaced\n' }],
-      ['create_note', { path: 'Brand new', content: '# New\n' }],
-    ] as const) {
-      const result = await client.callTool({ name, arguments: args });
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/disk is full/);
-      expect(textOf(result)).toMatch(/nothing was (written|staged)/);
-    }
-    jest.restoreAllMocks();
-    expect(await disk('Inbox.md')).toBe(before);
-    await expect(fsp.stat(nodePath.join(copy.dir, 'Brand new.md'))).rejects.toThrow();
-    expect(booted.plugin.proposals.pending()).toEqual([]);
-    expect(await tmpFiles(copy.dir)).toEqual([]);
-  });
+  it.each(['force', 'propose'] as const)(
+    'a full disk (ENOSPC) in %s mode: a tool error that says so, the note and the proposals unchanged, no .tmp left',
+    async (mode) => {
+      booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, mode, allowWrites: true });
+      client = await connectClient(booted.url, booted.token);
+      const before = await disk('Inbox.md');
+      failTempWrites('ENOSPC');
+      for (const [name, args] of [
+        ['append_note', { path: 'Inbox', content: '- one more line' }],
+        ['write_note', { path: 'Inbox', body: 'Replaced\n' }],
+        ['create_note', { path: 'Brand new', content: '# New\n' }],
+      ] as const) {
+        const result = await client.callTool({ name, arguments: args });
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toMatch(/disk is full/);
+        expect(textOf(result)).toMatch(/nothing was (written|staged)/);
+      }
+      jest.restoreAllMocks();
+      expect(await disk('Inbox.md')).toBe(before);
+      await expect(fsp.stat(nodePath.join(copy.dir, 'Brand new.md'))).rejects.toThrow();
+      expect(booted.plugin.proposals.pending()).toEqual([]);
+      expect(await tmpFiles(copy.dir)).toEqual([]);
+    },
+  );
 
   it('a read-only note (chmod 0444): a tool error naming the fix, the note unchanged, no .tmp left', async () => {
     booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, mode: 'force', allowWrites: true });
@@ -131,7 +136,11 @@ describe('a note renamed or deleted between read and write', () => {
   let copy: Copy;
   let booted: BootedPlugin<VaultMcpPlugin>;
   let client: Client;
-  const exists = (p: string): Promise<boolean> => fsp.stat(nodePath.join(copy.dir, p)).then(() => true, () => false);
+  const exists = (p: string): Promise<boolean> =>
+    fsp.stat(nodePath.join(copy.dir, p)).then(
+      () => true,
+      () => false,
+    );
 
   beforeEach(async () => {
     copy = await copyToTemp(DEMO_VAULT);
@@ -207,49 +216,60 @@ describe('the plugin disabled while a call runs', () => {
     await copy.cleanup();
   });
 
-  it.each(['write_note', 'search'] as const)('%s in flight: the call completes or ends with a clear error, nothing is half-written, the port is free at once', async (tool) => {
-    copy = await copyToTemp(DEMO_VAULT);
-    const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, mode: 'force', allowWrites: true });
-    const client = await connectClient(booted.url, booted.token);
-    const before = await fsp.readFile(nodePath.join(copy.dir, 'Inbox.md'), 'utf8');
-    // Hold the call inside the plugin until the plugin has been disabled.
-    let entered!: () => void;
-    const inside = new Promise<void>((resolve) => (entered = resolve));
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const vault = booted.app.vault;
-    const held = tool === 'write_note' ? 'process' : 'cachedRead';
-    const original = (vault[held] as (...args: unknown[]) => Promise<unknown>).bind(vault);
-    jest.spyOn(vault, held).mockImplementation((async (...args: unknown[]) => {
-      entered();
-      await gate;
-      return original(...args);
-    }) as never);
-    const args = tool === 'write_note' ? { path: 'Inbox', body: 'All new text\n' } : { query: 'budget' };
-    const outcome = client.callTool({ name: tool, arguments: args }).then(
-      (result) => ({ result, error: null }),
-      (error: Error) => ({ result: null, error }),
-    );
-    await inside;
-    unloadPluginInHost(booted.plugin);
-    expect(await portIsFree(booted.port)).toBe(true);
-    release();
-    const { result, error } = await outcome;
-    if (error) expect(error.message).toMatch(/Vault MCP (is stopping|stopped)/);
-    else expect(result?.isError).toBeFalsy();
-    const after = await fsp.readFile(nodePath.join(copy.dir, 'Inbox.md'), 'utf8');
-    expect([before, `${before.slice(0, before.indexOf('---\n', 4) + 4)}All new text\n`]).toContain(after);
-    if (tool === 'write_note' && result) expect(after).toMatch(/All new text\n$/);
-    expect(await tmpFiles(copy.dir)).toEqual([]);
-    await client.close().catch(() => undefined);
-    await booted.plugin.server.stop();
-    await booted.app.close();
-  });
+  it.each(['write_note', 'search'] as const)(
+    '%s in flight: the call completes or ends with a clear error, nothing is half-written, the port is free at once',
+    async (tool) => {
+      copy = await copyToTemp(DEMO_VAULT);
+      const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, mode: 'force', allowWrites: true });
+      const client = await connectClient(booted.url, booted.token);
+      const before = await fsp.readFile(nodePath.join(copy.dir, 'Inbox.md'), 'utf8');
+      // Hold the call inside the plugin until the plugin has been disabled.
+      let entered!: () => void;
+      const inside = new Promise<void>((resolve) => (entered = resolve));
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const vault = booted.app.vault;
+      const held = tool === 'write_note' ? 'process' : 'cachedRead';
+      const original = (vault[held] as (...args: unknown[]) => Promise<unknown>).bind(vault);
+      jest.spyOn(vault, held).mockImplementation((async (...args: unknown[]) => {
+        entered();
+        await gate;
+        return original(...args);
+      }) as never);
+      const args = tool === 'write_note' ? { path: 'Inbox', body: 'All new text\n' } : { query: 'budget' };
+      const outcome = client.callTool({ name: tool, arguments: args }).then(
+        (result) => ({ result, error: null }),
+        (error: Error) => ({ result: null, error }),
+      );
+      await inside;
+      unloadPluginInHost(booted.plugin);
+      expect(await portIsFree(booted.port)).toBe(true);
+      release();
+      const { result, error } = await outcome;
+      if (error) expect(error.message).toMatch(/Vault MCP (is stopping|stopped)/);
+      else expect(result?.isError).toBeFalsy();
+      const after = await fsp.readFile(nodePath.join(copy.dir, 'Inbox.md'), 'utf8');
+      expect([before, `${before.slice(0, before.indexOf('---\n', 4) + 4)}All new text\n`]).toContain(after);
+      if (tool === 'write_note' && result) expect(after).toMatch(/All new text\n$/);
+      expect(await tmpFiles(copy.dir)).toEqual([]);
+      await client.close().catch(() => undefined);
+      await booted.plugin.server.stop();
+      await booted.app.close();
+    },
+  );
 });
 
 describe('damaged plugin files are kept aside with a Notice, and the plugin loads (twice)', () => {
   const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
-  const MANIFEST: O.PluginManifest = { id: 'vault-mcp', name: 'Vault MCP', version: '0.1.0', minAppVersion: '1.11.4', description: 'Vault MCP', author: 'Vault MCP', isDesktopOnly: true };
+  const MANIFEST: O.PluginManifest = {
+    id: 'vault-mcp',
+    name: 'Vault MCP',
+    version: '0.1.0',
+    minAppVersion: '1.11.4',
+    description: 'Vault MCP',
+    author: 'Vault MCP',
+    isDesktopOnly: true,
+  };
   let copy: Copy;
   const pluginDir = (): string => nodePath.join(copy.dir, PLUGIN_DIR);
   const kept = async (name: string): Promise<string[]> => (await fsp.readdir(pluginDir())).filter((n) => n.startsWith(`${name}.corrupt-`));
@@ -288,29 +308,39 @@ describe('damaged plugin files are kept aside with a Notice, and the plugin load
   it.each([
     ['not JSON', '{"server": {"port": 27'],
     ['a list', '[1, 2]'],
-  ])('data.json that is %s: kept aside byte for byte, defaults used, a Notice saying where; the next load is clean', async (_what, text) => {
-    await fsp.writeFile(nodePath.join(pluginDir(), 'data.json'), text);
-    const first = await loadOnce();
-    expect(first.state).toBe('listening');
-    expect(first.notices.filter((m) => /could not read its settings file data\.json/.test(m))).toHaveLength(1);
-    expect(first.notices.join('\n')).toMatch(/kept as \.obsidian\/plugins\/vault-mcp\/data\.json\.corrupt-[^ ]+, and settings start from their defaults/);
-    const aside = await kept('data.json');
-    expect(aside).toHaveLength(1);
-    expect(await fsp.readFile(nodePath.join(pluginDir(), aside[0]), 'utf8')).toBe(text);
-    const second = await loadOnce();
-    expect(second.state).toBe('listening');
-    expect(second.notices.filter((m) => /settings file/.test(m))).toEqual([]);
-    expect(await kept('data.json')).toEqual(aside);
-  });
+  ])(
+    'data.json that is %s: kept aside byte for byte, defaults used, a Notice saying where; the next load is clean',
+    async (_what, text) => {
+      await fsp.writeFile(nodePath.join(pluginDir(), 'data.json'), text);
+      const first = await loadOnce();
+      expect(first.state).toBe('listening');
+      expect(first.notices.filter((m) => /could not read its settings file data\.json/.test(m))).toHaveLength(1);
+      expect(first.notices.join('\n')).toMatch(
+        /kept as \.obsidian\/plugins\/vault-mcp\/data\.json\.corrupt-[^ ]+, and settings start from their defaults/,
+      );
+      const aside = await kept('data.json');
+      expect(aside).toHaveLength(1);
+      expect(await fsp.readFile(nodePath.join(pluginDir(), aside[0]), 'utf8')).toBe(text);
+      const second = await loadOnce();
+      expect(second.state).toBe('listening');
+      expect(second.notices.filter((m) => /settings file/.test(m))).toEqual([]);
+      expect(await kept('data.json')).toEqual(aside);
+    },
+  );
 
   it('data.json damaged by a sync while the plugin runs: the current settings stay, with a Notice', async () => {
-    await fsp.writeFile(nodePath.join(pluginDir(), 'data.json'), JSON.stringify({ server: { port: 28111 }, access: { quarantine: ['Secret'] } }));
+    await fsp.writeFile(
+      nodePath.join(pluginDir(), 'data.json'),
+      JSON.stringify({ server: { port: 28111 }, access: { quarantine: ['Secret'] } }),
+    );
     const app = await createHostApp({ vaultPath: copy.dir });
     const plugin = await loadPluginInHost(app, OnFreePort, MANIFEST);
     await fsp.writeFile(nodePath.join(pluginDir(), 'data.json'), '{"server": {"po');
     await simulateExternalSettingsChange(plugin);
     expect(plugin.settings.access.quarantine).toEqual(['Secret']);
-    expect(Notice.messages().join('\n')).toMatch(/data\.json changed outside Obsidian but could not be read .*the current settings are kept/);
+    expect(Notice.messages().join('\n')).toMatch(
+      /data\.json changed outside Obsidian but could not be read .*the current settings are kept/,
+    );
     unloadPluginInHost(plugin);
     await plugin.server.stop();
     await app.close();

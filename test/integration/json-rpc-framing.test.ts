@@ -46,7 +46,10 @@ describe('JSON-RPC framing at the door', () => {
     ['a string', '"ping"'],
     ['null', 'null'],
     ['a batch holding a number', '[1]'],
-    ['a batch holding a valid and an invalid message', '[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"1.0","id":8,"method":"ping"}]'],
+    [
+      'a batch holding a valid and an invalid message',
+      '[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"1.0","id":8,"method":"ping"}]',
+    ],
     ['a message without jsonrpc', '{"id":7,"method":"ping"}'],
     ['a request whose params are not structured', '{"jsonrpc":"2.0","id":7,"method":"ping","params":5}'],
     ['a request whose id is an object', '{"jsonrpc":"2.0","id":{},"method":"ping"}'],

@@ -22,7 +22,16 @@ describe('per-key tool sets over HTTP, two keys', () => {
     dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-toolsets-'));
     await fsp.writeFile(nodePath.join(dir, 'Ideas.md'), '# Ideas\n');
     booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true, label: 'Writer' });
-    const reader: KeyRecord = { id: 'reader', label: 'Reader', mode: 'force', scope: 'local', roots: [], tools: 'read', created_at: new Date().toISOString(), last_used_at: null };
+    const reader: KeyRecord = {
+      id: 'reader',
+      label: 'Reader',
+      mode: 'force',
+      scope: 'local',
+      roots: [],
+      tools: 'read',
+      created_at: new Date().toISOString(),
+      last_used_at: null,
+    };
     booted.plugin.settings.keys.push(reader);
     booted.app.secretStorage.setSecret(secretIdForKey(reader.id), READER_TOKEN);
   });
@@ -47,7 +56,9 @@ describe('per-key tool sets over HTTP, two keys', () => {
     expect(await names(reader)).toEqual(all.filter((t) => t.kind === 'read').map((t) => t.name));
     await expect(reader.callTool({ name: 'create_note', arguments: { path: 'X', content: 'x' } })).rejects.toMatchObject({
       code: -32602,
-      message: expect.stringContaining('Tool "create_note" is not in the tool set of key "Reader"; call tools/list for the tools this key may use'),
+      message: expect.stringContaining(
+        'Tool "create_note" is not in the tool set of key "Reader"; call tools/list for the tools this key may use',
+      ),
     });
     await expect(fsp.stat(nodePath.join(dir, 'X.md'))).rejects.toThrow();
     expect((await reader.callTool({ name: 'read_note', arguments: { path: 'Ideas' } })).isError).toBeFalsy();
@@ -63,9 +74,17 @@ describe('per-key tool sets over HTTP, two keys', () => {
     booted.plugin.settings.tools.enabled.delete_note = false;
     expect(await names(reader)).toEqual(['read_note', 'append_note']);
     expect((await reader.callTool({ name: 'append_note', arguments: { path: 'Ideas', content: 'more' } })).isError).toBeFalsy();
-    await expect(reader.callTool({ name: 'search', arguments: { query: 'x' } })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('not in the tool set of key "Reader"') });
-    await expect(reader.callTool({ name: 'delete_note', arguments: { path: 'Ideas', confirm: true } })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown or disabled tool "delete_note"') });
-    await expect(booted.plugin.keyRing.setTools('reader', [])).rejects.toThrow('Choose at least one tool for this key, or give it read tools only.');
+    await expect(reader.callTool({ name: 'search', arguments: { query: 'x' } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('not in the tool set of key "Reader"'),
+    });
+    await expect(reader.callTool({ name: 'delete_note', arguments: { path: 'Ideas', confirm: true } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown or disabled tool "delete_note"'),
+    });
+    await expect(booted.plugin.keyRing.setTools('reader', [])).rejects.toThrow(
+      'Choose at least one tool for this key, or give it read tools only.',
+    );
     await booted.plugin.keyRing.setTools('reader', 'all');
     expect(await names(reader)).toContain('search');
   });

@@ -15,7 +15,6 @@ import { call, callError as errorOf, type Json } from '../harness/write-helpers'
  * them mid-session with notifications/roots/list_changed, and hostile root URIs are ignored.
  */
 
-
 const FILES: Record<string, string> = {
   'Projects/Alpha.md': '# Alpha\nproject alpha\n',
   'Projects/Beta.md': '# Beta\nproject beta\n',
@@ -28,15 +27,17 @@ let booted: BootedPlugin<VaultMcpPlugin>;
 const clients: Client[] = [];
 
 /** A client that declares roots and answers roots/list from `roots()` (a function, so a test can change them). */
-async function rootsClient(roots: () => Promise<Array<{ uri: string; name?: string }>>, token = booted.token, url = booted.url): Promise<Client> {
+async function rootsClient(
+  roots: () => Promise<Array<{ uri: string; name?: string }>>,
+  token = booted.token,
+  url = booted.url,
+): Promise<Client> {
   const client = new Client({ name: 'roots-client', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
   client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: await roots() }));
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
   clients.push(client);
   return client;
 }
-
-
 
 async function notePaths(client: Client): Promise<string[]> {
   return ((await call(client, 'list_notes')).notes as Json[]).map((n) => n.path).sort();
@@ -60,7 +61,7 @@ afterAll(async () => {
 });
 
 describe('MCP roots', () => {
-  it('a client without the roots capability keeps the key\'s access, and vaults says so', async () => {
+  it("a client without the roots capability keeps the key's access, and vaults says so", async () => {
     const client = await connectClient(booted.url, booted.token);
     clients.push(client);
     expect(await notePaths(client)).toEqual(Object.keys(FILES).sort());
@@ -73,8 +74,12 @@ describe('MCP roots', () => {
     const client = await rootsClient(async () => [{ uri: uri('Projects'), name: 'Projects' }]);
     expect(await notePaths(client)).toEqual(['Projects/Alpha.md', 'Projects/Beta.md']);
     expect(await errorOf(client, 'read_note', { path: 'Journal/2026-01-01.md' })).toMatch(/outside the folders/);
-    expect(await errorOf(client, 'skills_list')).toBe("The skills folder 'Skills' is outside the folders this key may use (Projects); skills need a key whose roots include it.");
-    expect(await errorOf(client, 'widget_list')).toBe("The widgets folder 'Widgets' is outside the folders this key may use (Projects); widgets need a key whose roots include it.");
+    expect(await errorOf(client, 'skills_list')).toBe(
+      "The skills folder 'Skills' is outside the folders this key may use (Projects); skills need a key whose roots include it.",
+    );
+    expect(await errorOf(client, 'widget_list')).toBe(
+      "The widgets folder 'Widgets' is outside the folders this key may use (Projects); widgets need a key whose roots include it.",
+    );
     const found = (await call(client, 'search', { query: 'archived OR journal OR project' })).results as Json[];
     expect(found.every((r) => r.path.startsWith('Projects/'))).toBe(true);
     const { roots } = await call(client, 'vaults');
@@ -89,12 +94,15 @@ describe('MCP roots', () => {
     await expect(client.readResource({ uri: 'vault-mcp://note/Journal/2026-01-01.md' })).rejects.toThrow(/not found/i);
     const alpha = await client.readResource({ uri: 'vault-mcp://note/Projects/Alpha.md' });
     expect(JSON.stringify(alpha.contents)).toContain('project alpha');
-    const completed = await client.complete({ ref: { type: 'ref/resource', uri: 'vault-mcp://note/{+path}' }, argument: { name: 'path', value: '' } });
+    const completed = await client.complete({
+      ref: { type: 'ref/resource', uri: 'vault-mcp://note/{+path}' },
+      argument: { name: 'path', value: '' },
+    });
     expect(completed.completion.values.every((v) => v.startsWith('Projects/'))).toBe(true);
     expect(completed.completion.values.length).toBeGreaterThan(0);
   });
 
-  it('a call made before a slow roots/list answer arrives waits for it instead of running with the key\'s access', async () => {
+  it("a call made before a slow roots/list answer arrives waits for it instead of running with the key's access", async () => {
     let answered = false;
     const client = await rootsClient(async () => {
       await new Promise((resolve) => setTimeout(resolve, 400));
@@ -148,15 +156,17 @@ describe('MCP roots', () => {
     expect((await call(above, 'vaults')).roots.note).toMatch(/contains this vault/);
   });
 
-  it('a client that declares roots but answers -32601 keeps the key\'s access', async () => {
+  it("a client that declares roots but answers -32601 keeps the key's access", async () => {
     const client = new Client({ name: 'no-handler', version: '1.0.0' }, { capabilities: { roots: {} } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${booted.token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${booted.token}` } } }),
+    );
     clients.push(client);
     expect(await notePaths(client)).toEqual(Object.keys(FILES).sort());
     expect((await call(client, 'vaults')).roots.note).toMatch(/-32601/);
   });
 
-  it('a client that never answers roots/list gets the key\'s access once the wait ends', async () => {
+  it("a client that never answers roots/list gets the key's access once the wait ends", async () => {
     const client = await rootsClient(() => new Promise(() => undefined));
     expect(await notePaths(client)).toEqual(Object.keys(FILES).sort());
     expect((await call(client, 'vaults')).roots).toMatchObject({ source: 'key' });
@@ -175,7 +185,9 @@ describe('MCP roots: late answers and odd answers', () => {
       aborted.push(extra.signal.aborted);
       return { roots: current };
     });
-    await client.connect(new StreamableHTTPClientTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${booted.token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${booted.token}` } } }),
+    );
     clients.push(client);
     expect(await notePaths(client)).toEqual(['Projects/Alpha.md', 'Projects/Beta.md']);
     gate = new Promise((resolve) => (release = resolve));
@@ -189,13 +201,19 @@ describe('MCP roots: late answers and odd answers', () => {
     expect(aborted.length).toBeGreaterThan(0);
     expect(aborted.every((a) => !a)).toBe(true);
     expect(await notePaths(client)).toEqual(['Journal/2026-01-01.md']);
-    expect((await call(client, 'vaults')).roots).toMatchObject({ source: 'client', effective: ['Journal'], note: "Narrowed to the client's MCP roots in this vault." });
+    expect((await call(client, 'vaults')).roots).toMatchObject({
+      source: 'client',
+      effective: ['Journal'],
+      note: "Narrowed to the client's MCP roots in this vault.",
+    });
   });
 
   it('an answer without a roots array is one sentence in vaults (key access)', async () => {
     const client = new Client({ name: 'empty-answer', version: '1.0.0' }, { capabilities: { roots: {} } });
     client.setRequestHandler(ListRootsRequestSchema, async () => ({}) as { roots: [] });
-    await client.connect(new StreamableHTTPClientTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${booted.token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${booted.token}` } } }),
+    );
     clients.push(client);
     expect(await notePaths(client)).toEqual(Object.keys(FILES).sort());
     expect((await call(client, 'vaults')).roots.note).toBe(
@@ -205,12 +223,21 @@ describe('MCP roots: late answers and odd answers', () => {
 
   it('a root naming no folder is named in the vaults note; an encoded backslash root is ignored', async () => {
     // `archive` names the folder `Archive`: the part inside the vault is matched ignoring case, as note paths are.
-    const client = await rootsClient(async () => [{ uri: uri('Projects') }, { uri: uri('archive') }, { uri: uri('Nowhere') }, { uri: `${uri('Projects')}%5CAlpha` }, { uri: `${uri('Projects')}/%` }]);
+    const client = await rootsClient(async () => [
+      { uri: uri('Projects') },
+      { uri: uri('archive') },
+      { uri: uri('Nowhere') },
+      { uri: `${uri('Projects')}%5CAlpha` },
+      { uri: `${uri('Projects')}/%` },
+    ]);
     expect(await notePaths(client)).toEqual(['Archive/Old.md', 'Projects/Alpha.md', 'Projects/Beta.md']);
     const { roots } = await call(client, 'vaults');
     expect(roots.effective).toEqual(['Projects', 'Archive', 'Nowhere']);
     expect(roots.note).toMatch(/match nothing: Nowhere\.$/);
-    expect((roots.ignored as Json[]).map((i) => i.reason)).toEqual([expect.stringMatching(/encoded separator/), expect.stringMatching(/broken percent-escape/)]);
+    expect((roots.ignored as Json[]).map((i) => i.reason)).toEqual([
+      expect.stringMatching(/encoded separator/),
+      expect.stringMatching(/broken percent-escape/),
+    ]);
   });
 });
 
@@ -228,21 +255,29 @@ describe('MCP roots with a key confined to folders', () => {
   });
   const confinedUri = (path: string): string => pathToFileURL(nodePath.join(confinedDir, path)).href;
 
-  it('client roots are intersected with the key\'s roots; they never widen them', async () => {
+  it("client roots are intersected with the key's roots; they never widen them", async () => {
     const wide = await rootsClient(async () => [{ uri: pathToFileURL(confinedDir).href }], confined.token, confined.url);
     expect(await notePaths(wide)).toEqual(['Projects/Alpha.md', 'Projects/Beta.md']);
-    const both = await rootsClient(async () => [{ uri: confinedUri('Projects/Alpha.md') }, { uri: confinedUri('Journal') }], confined.token, confined.url);
+    const both = await rootsClient(
+      async () => [{ uri: confinedUri('Projects/Alpha.md') }, { uri: confinedUri('Journal') }],
+      confined.token,
+      confined.url,
+    );
     expect(await notePaths(both)).toEqual(['Projects/Alpha.md']);
   });
 
-  it('client roots disjoint from the key\'s roots leave nothing, and every note tool says why', async () => {
+  it("client roots disjoint from the key's roots leave nothing, and every note tool says why", async () => {
     const client = await rootsClient(async () => [{ uri: confinedUri('Journal') }], confined.token, confined.url);
     expect(await errorOf(client, 'list_notes')).toMatch(/lie outside this key's folders \(Projects\)/);
     expect(await errorOf(client, 'skills_list')).toMatch(/lie outside this key's folders \(Projects\)/);
     const { roots } = await call(client, 'vaults');
     expect(roots).toMatchObject({ source: 'client', effective: [], key_roots: ['Projects'] });
     // A well-formed request the session's access refuses: -32602 (Invalid params), never -32600 (malformed message).
-    for (const request of [() => client.listResources(), () => client.listPrompts(), () => client.complete({ ref: { type: 'ref/resource', uri: 'vault-mcp://note/{+path}' }, argument: { name: 'path', value: 'P' } })]) {
+    for (const request of [
+      () => client.listResources(),
+      () => client.listPrompts(),
+      () => client.complete({ ref: { type: 'ref/resource', uri: 'vault-mcp://note/{+path}' }, argument: { name: 'path', value: 'P' } }),
+    ]) {
       await expect(request()).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/lie outside this key's folders/) });
     }
   });

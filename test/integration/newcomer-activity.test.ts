@@ -65,7 +65,11 @@ describe('npm start: agent activity and revert from the terminal', () => {
   test('edit, move and delete a note with a force key, then "activity" and "revert" each: the vault is as it was', async () => {
     copy = await copyToTemp(DEMO_VAULT);
     const before = await snapshot(copy.dir);
-    child = spawn(process.execPath, ['scripts/start.mjs', '--vault', copy.dir, '--port', '0', '--mode', 'force', '--allow-writes', '--token', TOKEN], { cwd: ROOT });
+    child = spawn(
+      process.execPath,
+      ['scripts/start.mjs', '--vault', copy.dir, '--port', '0', '--mode', 'force', '--allow-writes', '--token', TOKEN],
+      { cwd: ROOT },
+    );
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     const url = (await printed(/MCP server listening on (\S+)/))[1];
@@ -96,7 +100,9 @@ describe('npm start: agent activity and revert from the terminal', () => {
     const exited = new Promise((r) => child?.once('exit', r));
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-    const saved = JSON.parse(await fsp.readFile(path.join(copy.dir, '.obsidian/plugins/vault-mcp/activity.json'), 'utf8')) as { entries: Array<{ via: string }> };
+    const saved = JSON.parse(await fsp.readFile(path.join(copy.dir, '.obsidian/plugins/vault-mcp/activity.json'), 'utf8')) as {
+      entries: Array<{ via: string }>;
+    };
     expect(saved.entries.map((e) => e.via)).toEqual(['agent', 'agent', 'agent', 'revert', 'revert', 'revert']);
   }, 60_000);
 });

@@ -80,7 +80,9 @@ describe('npm start: proposals and writes in the terminal', () => {
     const result = await client.callTool({ name: 'create_note', arguments: { path: 'Inbox/From agent.md', content: 'hello\n' } });
     const id = (result.structuredContent as { proposal_id: string }).proposal_id;
     const line = await run.line(/^\[proposal\] /);
-    expect(line).toBe(`[proposal] "npm start" proposes a new note Inbox/From agent.md (id ${id}). Review it here: show ${id}, then accept ${id} or reject ${id}; proposals lists every pending one.`);
+    expect(line).toBe(
+      `[proposal] "npm start" proposes a new note Inbox/From agent.md (id ${id}). Review it here: show ${id}, then accept ${id} or reject ${id}; proposals lists every pending one.`,
+    );
     expect([...run.out, ...run.err].filter((l) => /Pending changes|in the editor/.test(l))).toEqual([]);
     run.child.stdin!.write('proposals\n');
     expect(await run.line(new RegExp(`^${id}\\b`))).toContain('Inbox/From agent.md');
@@ -96,10 +98,14 @@ describe('npm start: proposals and writes in the terminal', () => {
     const client = await connect(url, token);
     await expect(client.callTool({ name: 'create_note', arguments: { path: 'x.md', content: '' } })).rejects.toMatchObject({
       code: -32602,
-      message: expect.stringContaining('create_note is a write tool, off until the user turns on "Allow writes" and its toggle in Vault MCP settings → Tools (npm start: --allow-writes).'),
+      message: expect.stringContaining(
+        'create_note is a write tool, off until the user turns on "Allow writes" and its toggle in Vault MCP settings → Tools (npm start: --allow-writes).',
+      ),
     });
     // An unknown name gets no write-tool hint.
-    await expect(client.callTool({ name: 'make_coffee', arguments: {} })).rejects.toMatchObject({ message: expect.not.stringContaining('write tool') });
+    await expect(client.callTool({ name: 'make_coffee', arguments: {} })).rejects.toMatchObject({
+      message: expect.not.stringContaining('write tool'),
+    });
   });
 
   it('says in force mode with writes off that --allow-writes lets the key write at once', async () => {
@@ -169,7 +175,9 @@ describe('npm start: flags as typed', () => {
   it('answers a bare word with the -- to put before the flags', async () => {
     const run = start(['27310'], { npm_lifecycle_event: '' });
     expect(await run.exited).toBe(2);
-    expect(run.err[0]).toBe('Unknown option 27310: the run takes --flags only; through npm, put -- before them (npm start -- --port 27310).');
+    expect(run.err[0]).toBe(
+      'Unknown option 27310: the run takes --flags only; through npm, put -- before them (npm start -- --port 27310).',
+    );
   });
 
   it('answers an absolute --roots inside the vault with its vault-relative spelling', async () => {
@@ -177,7 +185,9 @@ describe('npm start: flags as typed', () => {
     cleanups.push(() => copy.cleanup());
     const run = start(['--vault', copy.dir, '--port', '0', '--roots', nodePath.join(copy.dir, 'Projects')]);
     expect(await run.exited).toBe(2);
-    expect(run.err[0]).toBe(`--roots ${nodePath.join(copy.dir, 'Projects')}: roots are folders relative to the vault; use --roots Projects.`);
+    expect(run.err[0]).toBe(
+      `--roots ${nodePath.join(copy.dir, 'Projects')}: roots are folders relative to the vault; use --roots Projects.`,
+    );
   });
 });
 
@@ -185,7 +195,9 @@ describe('npm start --vault: what it serves', () => {
   it('refuses the whole disk and the home folder, which are not vaults', async () => {
     const root = start(['--vault', '/', '--port', '0']);
     expect(await root.exited).toBe(2);
-    expect(root.err[0]).toBe("vault-mcp: --vault /: that is the whole disk, not a vault, and agents would see every file in it; pass the folder that holds your notes (an Obsidian vault has a .obsidian folder).");
+    expect(root.err[0]).toBe(
+      'vault-mcp: --vault /: that is the whole disk, not a vault, and agents would see every file in it; pass the folder that holds your notes (an Obsidian vault has a .obsidian folder).',
+    );
     const home = await scratch();
     const inHome = start(['--vault', home, '--port', '0'], { HOME: home, USERPROFILE: home });
     expect(await inHome.exited).toBe(2);
@@ -198,7 +210,9 @@ describe('npm start --vault: what it serves', () => {
     for (let f = 0; f < total / 100; f++) {
       const folder = nodePath.join(dir, `Folder ${f}`);
       await fsp.mkdir(folder);
-      await Promise.all(Array.from({ length: 100 }, (_, i) => fsp.writeFile(nodePath.join(folder, `Note ${i}.md`), `# Note ${f}.${i}\n\nSome text.\n`)));
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) => fsp.writeFile(nodePath.join(folder, `Note ${i}.md`), `# Note ${f}.${i}\n\nSome text.\n`)),
+      );
     }
     // Not notes: skipped by the count as by the vault.
     await fsp.mkdir(nodePath.join(dir, '.obsidian'));
@@ -207,7 +221,9 @@ describe('npm start --vault: what it serves', () => {
     const run = start(['--vault', dir, '--port', '0']);
     await runEndpoint(run);
     const loading = run.out.findIndex((l) => l.startsWith('Loading '));
-    expect(run.out[loading]).toBe(`Loading 1,200 notes from ${dir}; a large vault takes a while (a line every 5 s until the server listens).`);
+    expect(run.out[loading]).toBe(
+      `Loading 1,200 notes from ${dir}; a large vault takes a while (a line every 5 s until the server listens).`,
+    );
     expect(loading).toBeLessThan(run.out.findIndex((l) => l.startsWith('MCP server listening on ')));
   });
 });

@@ -74,7 +74,9 @@ describe('npm start --embed-url: semantic and hybrid search from the terminal', 
   it('embeds the vault through the given endpoint and answers mode semantic and hybrid with semantic sources', async () => {
     const run = start(['--embed-url', fake.baseUrl, '--embed-model', 'nomic-embed-text']);
     const { url, token } = await endpoint(run);
-    expect(run.out).toContain(`Semantic index: nomic-embed-text at ${fake.baseUrl}; semantic and hybrid search use it once it is built (a line says when).`);
+    expect(run.out).toContain(
+      `Semantic index: nomic-embed-text at ${fake.baseUrl}; semantic and hybrid search use it once it is built (a line says when).`,
+    );
     expect(await run.line(/^Semantic index ready: /)).toMatch(/^Semantic index ready: \d+ notes, \d+ chunks\.$/);
     expect(fake.requests.filter((r) => r.path === '/v1/embeddings').length).toBeGreaterThan(0);
     const client = await connect(url, token);
@@ -99,11 +101,13 @@ describe('npm start --embed-url: semantic and hybrid search from the terminal', 
     const run = start(['--embed-url', 'https://embeddings.example.com/v1', '--embed-model', 'nomic-embed-text']);
     expect(await run.exited).toBe(2);
     expect(run.out.some((l) => l.startsWith('MCP server listening'))).toBe(false);
-    expect(run.err.join('\n')).toMatch(/^vault-mcp: --embed-url https:\/\/embeddings\.example\.com\/v1 is not on this computer, .*add --allow-remote to allow that/);
+    expect(run.err.join('\n')).toMatch(
+      /^vault-mcp: --embed-url https:\/\/embeddings\.example\.com\/v1 is not on this computer, .*add --allow-remote to allow that/,
+    );
   });
 });
 
-describe('npm start --settings FILE: the plugin\'s settings format for a run', () => {
+describe("npm start --settings FILE: the plugin's settings format for a run", () => {
   const settingsFile = {
     access: { quarantine: ['Journal'] },
     keys: [
@@ -132,7 +136,9 @@ describe('npm start --settings FILE: the plugin\'s settings format for a run', (
     expect(confined.json.notes.length).toBeGreaterThan(0);
     expect(confined.json.notes.every((n: Json) => n.path.startsWith('Projects/'))).toBe(true);
     // --allow-writes over the file: the force key writes at once, the propose key stages.
-    expect((await call(claude, 'create_note', { path: 'Projects/From Claude.md', content: 'hello\n' })).json).toMatchObject({ status: 'applied' });
+    expect((await call(claude, 'create_note', { path: 'Projects/From Claude.md', content: 'hello\n' })).json).toMatchObject({
+      status: 'applied',
+    });
     expect(await fsp.readFile(nodePath.join(vault.dir, 'Projects/From Claude.md'), 'utf8')).toBe('hello\n');
 
     const cursor = await connect(url, await keyToken(run, 'Cursor'));
@@ -163,6 +169,8 @@ describe('npm start --settings FILE: the plugin\'s settings format for a run', (
     const run = start(['--settings', file]);
     expect(await run.exited).toBe(2);
     expect(run.out).toEqual([]);
-    expect(run.err.filter((l) => l !== '')).toEqual([`vault-mcp: ${file}: keys[0].mode must be "propose" or "force" (found "forse"); correct it, or remove it to use the default.`]);
+    expect(run.err.filter((l) => l !== '')).toEqual([
+      `vault-mcp: ${file}: keys[0].mode must be "propose" or "force" (found "forse"); correct it, or remove it to use the default.`,
+    ]);
   });
 });

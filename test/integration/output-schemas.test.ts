@@ -53,7 +53,13 @@ describe('output schemas', () => {
 
   beforeAll(async () => {
     copy = await copyToTemp(DEMO_VAULT);
-    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, mode: 'propose', allowWrites: true, label: 'Schemas', token: 'output-schemas-token-0123456789ab' });
+    booted = await bootPlugin(VaultMcpPlugin, {
+      vaultPath: copy.dir,
+      mode: 'propose',
+      allowWrites: true,
+      label: 'Schemas',
+      token: 'output-schemas-token-0123456789ab',
+    });
   });
   afterAll(async () => {
     await booted.stop();
@@ -61,7 +67,9 @@ describe('output schemas', () => {
   });
 
   /** The schemas a client lists, compiled strictly (a schema Ajv 2020 refuses fails here). */
-  async function listedValidators(client: { listTools(): Promise<{ tools: Array<{ name: string; outputSchema?: unknown }> }> }): Promise<Map<string, ReturnType<Ajv2020['compile']>>> {
+  async function listedValidators(client: {
+    listTools(): Promise<{ tools: Array<{ name: string; outputSchema?: unknown }> }>;
+  }): Promise<Map<string, ReturnType<Ajv2020['compile']>>> {
     const validators = new Map<string, ReturnType<Ajv2020['compile']>>();
     for (const tool of (await client.listTools()).tools) {
       if (tool.outputSchema) validators.set(tool.name, ajv.compile(tool.outputSchema as object));
@@ -74,14 +82,25 @@ describe('output schemas', () => {
   /** Runs every success path of every schema'd tool through `client` and validates each result. */
   async function validateAll(client: Caller, validators: Map<string, ReturnType<Ajv2020['compile']>>): Promise<number> {
     // A staged proposal first, so proposal_status lists one and answers one by id.
-    const staged = (await client.callTool({ name: 'append_note', arguments: { path: 'Inbox.md', content: '- schema check' } })) as { structuredContent: { proposal_id: string } };
+    const staged = (await client.callTool({ name: 'append_note', arguments: { path: 'Inbox.md', content: '- schema check' } })) as {
+      structuredContent: { proposal_id: string };
+    };
     const paths = { ...SUCCESS_PATHS, proposal_status: [...SUCCESS_PATHS.proposal_status, { id: staged.structuredContent.proposal_id }] };
     let checked = 0;
     for (const [name, validate] of validators) {
       expect({ name, hasSuccessPaths: name in paths }).toEqual({ name, hasSuccessPaths: true });
       for (const args of paths[name as keyof typeof paths]) {
-        const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: unknown; content?: Array<{ text?: string }> };
-        expect({ name, args, isError: result.isError ?? false, text: result.isError ? result.content?.[0]?.text : undefined }).toEqual({ name, args, isError: false, text: undefined });
+        const result = (await client.callTool({ name, arguments: args })) as {
+          isError?: boolean;
+          structuredContent?: unknown;
+          content?: Array<{ text?: string }>;
+        };
+        expect({ name, args, isError: result.isError ?? false, text: result.isError ? result.content?.[0]?.text : undefined }).toEqual({
+          name,
+          args,
+          isError: false,
+          text: undefined,
+        });
         const valid = validate(result.structuredContent);
         expect({ name, args, errors: valid ? null : validate.errors }).toEqual({ name, args, errors: null });
         checked++;
@@ -91,7 +110,11 @@ describe('output schemas', () => {
   }
 
   it('the tools that declare one are search, read_note, read_notes and proposal_status', () => {
-    expect(ALL_TOOLS.filter((t) => t.outputSchema).map((t) => t.name).sort()).toEqual(['proposal_status', 'read_note', 'read_notes', 'search']);
+    expect(
+      ALL_TOOLS.filter((t) => t.outputSchema)
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['proposal_status', 'read_note', 'read_notes', 'search']);
   });
 
   it('every declared schema compiles under Ajv 2020 strict mode and is an object schema (MCP requires type "object")', () => {
@@ -103,7 +126,9 @@ describe('output schemas', () => {
 
   it('a 2026-07-28 v2 client gets results matching every schema on every success path', async () => {
     const client = new ModernClient({ name: 'schemas-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(new ModernTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${booted.token}` } } }));
+    await client.connect(
+      new ModernTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${booted.token}` } } }),
+    );
     expect(client.getProtocolEra()).toBe('modern');
     const checked = await validateAll(client, await listedValidators(client));
     expect(checked).toBeGreaterThanOrEqual(20);
@@ -127,7 +152,11 @@ describe('output schemas', () => {
       ['search', { query: '(unclosed', regex: true }],
     ] as const) {
       const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: unknown };
-      expect({ name, isError: result.isError, structured: result.structuredContent }).toEqual({ name, isError: true, structured: undefined });
+      expect({ name, isError: result.isError, structured: result.structuredContent }).toEqual({
+        name,
+        isError: true,
+        structured: undefined,
+      });
     }
     await client.close();
   });
@@ -154,7 +183,10 @@ describe('search output schema on pages the demo vault does not produce', () => 
       index: { complete: false, indexed: 10, total: 20 },
     };
     const search = { search: async (): Promise<SearchPage> => page } as unknown as SearchIndex;
-    const out = await searchTool.handler({ query: 'alpha', mode: 'lexical' }, { search, scope: { label: 'x', roots: [] } } as unknown as ToolContext);
+    const out = await searchTool.handler({ query: 'alpha', mode: 'lexical' }, {
+      search,
+      scope: { label: 'x', roots: [] },
+    } as unknown as ToolContext);
     expect(validate(out)).toBe(true);
     expect(validate(compactHit(page.results[0], true))).toBe(false);
   });

@@ -42,13 +42,17 @@ describe('append_note against an outside appender', () => {
     const original = vault.process.bind(vault);
     let armed = true;
     vault.process = ((file: TFile, fn: (data: string) => string, options?: unknown) =>
-      original(file, (current: string) => {
-        if (armed && file.path === 'Log.md') {
-          armed = false;
-          appendFileSync(full('Log.md'), line);
-        }
-        return fn(current);
-      }, options as never)) as typeof vault.process;
+      original(
+        file,
+        (current: string) => {
+          if (armed && file.path === 'Log.md') {
+            armed = false;
+            appendFileSync(full('Log.md'), line);
+          }
+          return fn(current);
+        },
+        options as never,
+      )) as typeof vault.process;
   }
 
   test('without expected_hash the append is an append-mode write: an outside append just before it is kept, no rewrite happens', async () => {
@@ -95,7 +99,9 @@ describe('append_note against an outside appender', () => {
    * staged by a propose key and accepted at once through the plugin's review.
    * @returns the counts, with the final file's lines.
    */
-  async function race(how: 'append' | 'hash' | 'accept'): Promise<{ applied: string[]; refused: number; lost: number; outside: number[]; lines: string[] }> {
+  async function race(
+    how: 'append' | 'hash' | 'accept',
+  ): Promise<{ applied: string[]; refused: number; lost: number; outside: number[]; lines: string[] }> {
     const outsideLines = 300;
     const script = `const fs=require('fs');let i=0;const t=setInterval(()=>{fs.appendFileSync(process.argv[1],'outside '+i+'\\n');if(++i>=${outsideLines})clearInterval(t);},5);`;
     const child = spawn(process.execPath, ['-e', script, full('Log.md')], { stdio: 'ignore' });
@@ -127,20 +133,25 @@ describe('append_note against an outside appender', () => {
     const lines = (await fsp.readFile(full('Log.md'), 'utf8')).split('\n');
     const outside = lines.filter((l) => l.startsWith('outside ')).map((l) => Number(l.slice('outside '.length)));
     const lost = outsideLines - outside.length;
-    process.stdout.write(`\nOutside appender (append_note ${how === 'append' ? 'without expected_hash' : how === 'hash' ? 'with expected_hash' : 'proposed, then accepted'}): ${outsideLines} outside lines every 5 ms, ${applied.length} agent appends applied, ${refused} refused as changed or kept changing, ${lost} outside lines lost\n`);
+    process.stdout.write(
+      `\nOutside appender (append_note ${how === 'append' ? 'without expected_hash' : how === 'hash' ? 'with expected_hash' : 'proposed, then accepted'}): ${outsideLines} outside lines every 5 ms, ${applied.length} agent appends applied, ${refused} refused as changed or kept changing, ${lost} outside lines lost\n`,
+    );
     return { applied, refused, lost, outside, lines };
   }
 
-  test.each(['append', 'hash', 'accept'] as const)('a program appending every 5 ms (%s): every applied agent line is there, outside lines stay in order, losses are counted', async (how) => {
-    await boot(how === 'accept' ? 'propose' : 'force');
-    const { applied, refused, lost, outside, lines } = await race(how);
-    for (const line of applied) expect(lines).toContain(line);
-    expect(outside).toEqual([...outside].sort((a, b) => a - b));
-    expect(new Set(outside).size).toBe(outside.length);
-    expect(applied.length + refused).toBeGreaterThan(0);
-    if (how === 'append') {
-      expect(lost).toBe(0);
-      expect(refused).toBe(0);
-    }
-  });
+  test.each(['append', 'hash', 'accept'] as const)(
+    'a program appending every 5 ms (%s): every applied agent line is there, outside lines stay in order, losses are counted',
+    async (how) => {
+      await boot(how === 'accept' ? 'propose' : 'force');
+      const { applied, refused, lost, outside, lines } = await race(how);
+      for (const line of applied) expect(lines).toContain(line);
+      expect(outside).toEqual([...outside].sort((a, b) => a - b));
+      expect(new Set(outside).size).toBe(outside.length);
+      expect(applied.length + refused).toBeGreaterThan(0);
+      if (how === 'append') {
+        expect(lost).toBe(0);
+        expect(refused).toBe(0);
+      }
+    },
+  );
 });

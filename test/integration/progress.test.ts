@@ -24,8 +24,14 @@ describe('progress notifications', () => {
   beforeAll(async () => {
     copy = await copyToTemp(DEMO_VAULT);
     await mkdir(`${copy.dir}/Bulk`, { recursive: true });
-    for (let i = 0; i < BULK_NOTES; i++) await writeFile(`${copy.dir}/Bulk/Batch ${i}.md`, `# Batch ${i}\n\nThe levain-${i} rose overnight.\n`);
-    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, mode: 'propose', label: 'Progress', token: 'progress-test-token-0123456789ab' });
+    for (let i = 0; i < BULK_NOTES; i++)
+      await writeFile(`${copy.dir}/Bulk/Batch ${i}.md`, `# Batch ${i}\n\nThe levain-${i} rose overnight.\n`);
+    booted = await bootPlugin(VaultMcpPlugin, {
+      vaultPath: copy.dir,
+      mode: 'propose',
+      label: 'Progress',
+      token: 'progress-test-token-0123456789ab',
+    });
   });
   afterAll(async () => {
     await booted.stop();
@@ -36,13 +42,17 @@ describe('progress notifications', () => {
 
   async function modernClient(): Promise<ModernClient> {
     const client = new ModernClient({ name: 'progress-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(new ModernTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${booted.token}` } } }));
+    await client.connect(
+      new ModernTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${booted.token}` } } }),
+    );
     expect(client.getProtocolEra()).toBe('modern');
     return client;
   }
 
   /** One call through either client with `onprogress`, returning the reports and the result. */
-  async function withProgress(call: (onprogress: (p: Progress) => void) => Promise<unknown>): Promise<{ reports: Progress[]; result: { isError?: boolean; structuredContent?: Record<string, unknown> } }> {
+  async function withProgress(
+    call: (onprogress: (p: Progress) => void) => Promise<unknown>,
+  ): Promise<{ reports: Progress[]; result: { isError?: boolean; structuredContent?: Record<string, unknown> } }> {
     const reports: Progress[] = [];
     const result = (await call((p) => reports.push(p))) as { isError?: boolean; structuredContent?: Record<string, unknown> };
     return { reports, result };
@@ -71,7 +81,12 @@ describe('progress notifications', () => {
   it('2026-07-28: read_notes reports one step per note read, up to the total', async () => {
     const client = await modernClient();
     const { reports } = await withProgress((onprogress) => client.callTool(READ_NOTES, { onprogress }));
-    expect(reports.map((r) => [r.progress, r.total])).toEqual([[1, 4], [2, 4], [3, 4], [4, 4]]);
+    expect(reports.map((r) => [r.progress, r.total])).toEqual([
+      [1, 4],
+      [2, 4],
+      [3, 4],
+      [4, 4],
+    ]);
     await client.close();
   });
 
@@ -86,25 +101,45 @@ describe('progress notifications', () => {
 
   it('a search that reads no note text (plain words, answered from the index) sends none, even with a token', async () => {
     const client = await modernClient();
-    const { reports, result } = await withProgress((onprogress) => client.callTool({ name: 'search', arguments: { query: 'levain', mode: 'lexical' } }, { onprogress }));
+    const { reports, result } = await withProgress((onprogress) =>
+      client.callTool({ name: 'search', arguments: { query: 'levain', mode: 'lexical' } }, { onprogress }),
+    );
     expect(result.isError ?? false).toBe(false);
     expect(reports).toEqual([]);
     await client.close();
   });
 
   /** A raw stateless 2026-07-28 call of `tool` with `meta` merged into its `_meta`. */
-  async function rawModernCall(call: { name: string; arguments: Record<string, unknown> }, meta: Record<string, unknown>): Promise<Array<{ method?: string; params?: Record<string, unknown>; id?: unknown; result?: unknown }>> {
+  async function rawModernCall(
+    call: { name: string; arguments: Record<string, unknown> },
+    meta: Record<string, unknown>,
+  ): Promise<Array<{ method?: string; params?: Record<string, unknown>; id?: unknown; result?: unknown }>> {
     const body = JSON.stringify({
       jsonrpc: '2.0',
       id: 9,
       method: 'tools/call',
       params: {
         ...call,
-        _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, ...meta },
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+          ...meta,
+        },
       },
     });
-    const headers = { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': call.name, Authorization: `Bearer ${booted.token}` };
-    return messagesOf(await raw(booted.port, { headers, body })) as Array<{ method?: string; params?: Record<string, unknown>; id?: unknown; result?: unknown }>;
+    const headers = {
+      'MCP-Protocol-Version': '2026-07-28',
+      'Mcp-Method': 'tools/call',
+      'Mcp-Name': call.name,
+      Authorization: `Bearer ${booted.token}`,
+    };
+    return messagesOf(await raw(booted.port, { headers, body })) as Array<{
+      method?: string;
+      params?: Record<string, unknown>;
+      id?: unknown;
+      result?: unknown;
+    }>;
   }
 
   it.each([

@@ -17,7 +17,13 @@ describe('propose mode over MCP', () => {
 
   const disk = (p: string): Promise<string> => fs.readFile(path.join(copy.dir, p), 'utf8');
   const boot = async (): Promise<BootedPlugin<VaultMcpPlugin>> => {
-    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, mode: 'propose', allowWrites: true, label: 'Claude Code', token: 'propose-test-token-0123456789' });
+    booted = await bootPlugin(VaultMcpPlugin, {
+      vaultPath: copy.dir,
+      mode: 'propose',
+      allowWrites: true,
+      label: 'Claude Code',
+      token: 'propose-test-token-0123456789',
+    });
     return booted;
   };
 
@@ -35,11 +41,24 @@ describe('propose mode over MCP', () => {
     let env = await boot();
     let client = await connectClient(env.url, env.token);
     const before = await disk('Inbox.md');
-    const staged = await call(client, 'edit_note', { path: 'Inbox', anchor: 'Renew the library card', op: 'replace', content: 'Renew the library card online' });
-    expect(staged).toMatchObject({ status: 'pending', kind: 'edit', path: 'Inbox.md', hunks: [{ index: 0, line: 9, removed_lines: 1, added_lines: 1 }] });
+    const staged = await call(client, 'edit_note', {
+      path: 'Inbox',
+      anchor: 'Renew the library card',
+      op: 'replace',
+      content: 'Renew the library card online',
+    });
+    expect(staged).toMatchObject({
+      status: 'pending',
+      kind: 'edit',
+      path: 'Inbox.md',
+      hunks: [{ index: 0, line: 9, removed_lines: 1, added_lines: 1 }],
+    });
     expect(staged.message).toMatch(/unchanged until they accept/);
     expect(await disk('Inbox.md')).toBe(before);
-    expect((await call(client, 'proposal_status', { id: staged.proposal_id })).proposal).toMatchObject({ status: 'pending', hunks: { total: 1, pending: 1 } });
+    expect((await call(client, 'proposal_status', { id: staged.proposal_id })).proposal).toMatchObject({
+      status: 'pending',
+      hunks: { total: 1, pending: 1 },
+    });
     await client.close();
     await env.stop();
 
@@ -50,14 +69,21 @@ describe('propose mode over MCP', () => {
     expect(answer).toMatch(/^Accepted 1 change of p_\w+ on Inbox.md; it is now accepted\.$/);
     expect(await disk('Inbox.md')).toBe(before.replace('Renew the library card', 'Renew the library card online'));
     const status = (await call(client, 'proposal_status', {})).proposals as Json[];
-    expect(status).toEqual([expect.objectContaining({ id: staged.proposal_id, status: 'accepted', hunks: { total: 1, accepted: 1, rejected: 0, pending: 0, stale: 0 } })]);
+    expect(status).toEqual([
+      expect.objectContaining({
+        id: staged.proposal_id,
+        status: 'accepted',
+        hunks: { total: 1, accepted: 1, rejected: 0, pending: 0, stale: 0 },
+      }),
+    ]);
     await client.close();
   });
 
   test('every write tool stages for a propose key and nothing is written until accepted', async () => {
     const env = await boot();
     const client = await connectClient(env.url, env.token);
-    const vaultFiles = async (): Promise<string[]> => (await fs.readdir(copy.dir, { recursive: true })).filter((f) => !f.startsWith('.obsidian/plugins'));
+    const vaultFiles = async (): Promise<string[]> =>
+      (await fs.readdir(copy.dir, { recursive: true })).filter((f) => !f.startsWith('.obsidian/plugins'));
     const listing = await vaultFiles();
     const ideas = await disk('Ideas.md');
     const calls: Array<[string, Json]> = [
@@ -69,7 +95,8 @@ describe('propose mode over MCP', () => {
       ['delete_note', { path: 'Reading list', confirm: true }],
       ['create_folder', { path: 'Later' }],
     ];
-    for (const [name, args] of calls) expect(await call(client, name, args)).toMatchObject({ status: 'pending', proposal_id: expect.stringMatching(/^p_/) });
+    for (const [name, args] of calls)
+      expect(await call(client, name, args)).toMatchObject({ status: 'pending', proposal_id: expect.stringMatching(/^p_/) });
     expect(await vaultFiles()).toEqual(listing);
     expect(await disk('Ideas.md')).toBe(ideas);
     expect(env.plugin.proposals.pending().map((p) => p.kind)).toEqual(['create', 'edit', 'edit', 'properties', 'move', 'delete', 'folder']);
@@ -80,7 +107,9 @@ describe('propose mode over MCP', () => {
     const env = await boot();
     const client = await connectClient(env.url, env.token);
     expect(await callError(client, 'append_note', { path: 'Projects/Alpha/Budget', content: 'x' })).toMatch(/read-only/);
-    expect(await callError(client, 'append_note', { path: 'Inbox', content: 'x', expected_hash: '0'.repeat(64) })).toMatch(/changed since you read it/);
+    expect(await callError(client, 'append_note', { path: 'Inbox', content: 'x', expected_hash: '0'.repeat(64) })).toMatch(
+      /changed since you read it/,
+    );
     expect(await callError(client, 'set_properties', { path: 'Inbox', properties: { access: 'read-write' } })).toMatch(/Only the user may/);
     expect(env.plugin.proposals.all()).toEqual([]);
     await client.close();
@@ -90,14 +119,27 @@ describe('propose mode over MCP', () => {
     const env = await boot();
     const client = await connectClient(env.url, env.token);
     const mine = await call(client, 'append_note', { path: 'Inbox', content: 'mine' });
-    const other = { id: 'other', label: 'Cursor', mode: 'propose' as const, scope: 'local' as const, roots: [], created_at: new Date().toISOString(), last_used_at: null };
+    const other = {
+      id: 'other',
+      label: 'Cursor',
+      mode: 'propose' as const,
+      scope: 'local' as const,
+      roots: [],
+      created_at: new Date().toISOString(),
+      last_used_at: null,
+    };
     env.plugin.settings.keys.push(other);
     env.app.secretStorage.setSecret(secretIdForKey(other.id), 'cursor-token-0123456789abcdef');
     const cursor = await connectClient(env.url, 'cursor-token-0123456789abcdef');
     const theirs = await call(cursor, 'append_note', { path: 'Inbox', content: 'theirs' });
     expect(((await call(client, 'proposal_status', {})).proposals as Json[]).map((p) => p.id)).toEqual([mine.proposal_id]);
     expect(await callError(client, 'proposal_status', { id: theirs.proposal_id })).toMatch(/No proposal .* from this key/);
-    expect(env.plugin.proposals.reviewHunks('Inbox.md', await disk('Inbox.md')).map((h) => h.keyLabel).sort()).toEqual(['Claude Code', 'Cursor']);
+    expect(
+      env.plugin.proposals
+        .reviewHunks('Inbox.md', await disk('Inbox.md'))
+        .map((h) => h.keyLabel)
+        .sort(),
+    ).toEqual(['Claude Code', 'Cursor']);
     await cursor.close();
     await client.close();
   });
@@ -106,7 +148,9 @@ describe('propose mode over MCP', () => {
     const env = await boot();
     const client = await connectClient(env.url, env.token);
     const staged = await call(client, 'append_note', { path: 'Inbox', content: '- [ ] New task' });
-    expect(await runReviewCommand(env.plugin, 'proposals')).toMatch(new RegExp(`^${staged.proposal_id}  pending  edit Inbox.md  from "Claude Code" via append_note, 1 of 1 hunks to review$`));
+    expect(await runReviewCommand(env.plugin, 'proposals')).toMatch(
+      new RegExp(`^${staged.proposal_id}  pending  edit Inbox.md  from "Claude Code" via append_note, 1 of 1 hunks to review$`),
+    );
     expect(await runReviewCommand(env.plugin, `show ${staged.proposal_id}`)).toContain('  + - [ ] New task');
     expect(await runReviewCommand(env.plugin, 'accept nope')).toMatch(/No proposal 'nope'/);
     expect(await runReviewCommand(env.plugin, `accept ${staged.proposal_id} x`)).toMatch(/^Usage: accept <proposal id> \[hunk number\]/);
@@ -118,7 +162,9 @@ describe('propose mode over MCP', () => {
     const create = await call(client, 'create_note', { path: 'Projects/Fresh.md', content: 'new' });
     await fs.writeFile(path.join(copy.dir, 'Projects', 'Fresh.md'), 'taken by the user');
     for (let i = 0; i < 200 && !env.app.vault.getAbstractFileByPath('Projects/Fresh.md'); i++) await new Promise((r) => setTimeout(r, 25));
-    expect(await runReviewCommand(env.plugin, `accept ${create.proposal_id} 2`)).toMatch(/is a create, which has no hunks; accept it whole\.$/);
+    expect(await runReviewCommand(env.plugin, `accept ${create.proposal_id} 2`)).toMatch(
+      /is a create, which has no hunks; accept it whole\.$/,
+    );
     expect(await runReviewCommand(env.plugin, `accept ${create.proposal_id} 99999999999999999999`)).toBe(
       `Hunk 99999999999999999999 is out of range for proposal ${create.proposal_id}: it has no hunks, so accept or reject it whole (see "show ${create.proposal_id}").`,
     );
@@ -168,12 +214,23 @@ describe('propose mode over MCP', () => {
     const until = async (check: () => Promise<boolean>) => {
       for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 25));
     };
-    await fs.writeFile(path.join(copy.dir, 'Inbox.md'), (await disk('Inbox.md')).replace('Renew the library card', 'Renew the library card today'));
+    await fs.writeFile(
+      path.join(copy.dir, 'Inbox.md'),
+      (await disk('Inbox.md')).replace('Renew the library card', 'Renew the library card today'),
+    );
     await fs.writeFile(path.join(copy.dir, 'Ideas.md'), `---\naccess: private\n---\n${await disk('Ideas.md')}`);
     await fs.rm(path.join(copy.dir, 'Reading list.md'));
     const status = async (id: unknown) => (await call(client, 'proposal_status', { id })).proposal as Json;
-    await until(async () => (await status(doomed.proposal_id)).status === 'stale' && (await status(other.proposal_id)).status === 'stale' && (await status(staged.proposal_id)).status === 'stale');
-    expect(await status(staged.proposal_id)).toMatchObject({ status: 'stale', hunks: { total: 1, accepted: 0, rejected: 0, pending: 0, stale: 1 } });
+    await until(
+      async () =>
+        (await status(doomed.proposal_id)).status === 'stale' &&
+        (await status(other.proposal_id)).status === 'stale' &&
+        (await status(staged.proposal_id)).status === 'stale',
+    );
+    expect(await status(staged.proposal_id)).toMatchObject({
+      status: 'stale',
+      hunks: { total: 1, accepted: 0, rejected: 0, pending: 0, stale: 1 },
+    });
     const privateOne = await status(other.proposal_id);
     const deletedOne = await status(doomed.proposal_id);
     expect(privateOne.stale_reason.replace('Ideas.md', 'X')).toBe(deletedOne.stale_reason.replace('Reading list.md', 'X'));
@@ -185,12 +242,16 @@ describe('propose mode over MCP', () => {
     expect(await runReviewCommand(env.plugin, `accept ${staged.proposal_id} 99999999999999999999`)).toBe(
       `Hunk 99999999999999999999 is out of range for proposal ${staged.proposal_id}: its hunks are numbered 0 to 0 (see "show ${staged.proposal_id}").`,
     );
-    expect(await runReviewCommand(env.plugin, `reject ${staged.proposal_id} 3`)).toMatch(/^Hunk 3 is out of range for proposal p_\w+: its hunks are numbered 0 to 0/);
+    expect(await runReviewCommand(env.plugin, `reject ${staged.proposal_id} 3`)).toMatch(
+      /^Hunk 3 is out of range for proposal p_\w+: its hunks are numbered 0 to 0/,
+    );
     // Accepting what no longer applies says the state show and proposal_status say: stale.
     expect(await runReviewCommand(env.plugin, `accept ${staged.proposal_id}`)).toBe(
       `Nothing of ${staged.proposal_id} was applied: 1 change no longer applies to Inbox.md and can only be rejected; it is now stale.`,
     );
-    expect(await runReviewCommand(env.plugin, `show ${staged.proposal_id}`)).toMatch(new RegExp(`^${staged.proposal_id}  stale  edit Inbox.md`));
+    expect(await runReviewCommand(env.plugin, `show ${staged.proposal_id}`)).toMatch(
+      new RegExp(`^${staged.proposal_id}  stale  edit Inbox.md`),
+    );
     expect(await status(staged.proposal_id)).toMatchObject({ status: 'stale' });
     expect(await runReviewCommand(env.plugin, 'proposals now')).toBe('Usage: proposals (no arguments)');
     await client.close();

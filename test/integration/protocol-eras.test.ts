@@ -18,8 +18,17 @@ describe('protocol eras on one endpoint', () => {
   beforeAll(async () => {
     copy = await copyToTemp(DEMO_VAULT);
     await mkdir(`${copy.dir}/Skills/summarize`, { recursive: true });
-    await writeFile(`${copy.dir}/Skills/summarize/SKILL.md`, '---\nname: Summarize\ndescription: Summarize a note in three lines.\n---\nRead the note, then write three lines.\n');
-    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, mode: 'propose', allowWrites: true, label: 'Agent', token: 'eras-test-token-0123456789abcdef' });
+    await writeFile(
+      `${copy.dir}/Skills/summarize/SKILL.md`,
+      '---\nname: Summarize\ndescription: Summarize a note in three lines.\n---\nRead the note, then write three lines.\n',
+    );
+    booted = await bootPlugin(VaultMcpPlugin, {
+      vaultPath: copy.dir,
+      mode: 'propose',
+      allowWrites: true,
+      label: 'Agent',
+      token: 'eras-test-token-0123456789abcdef',
+    });
   });
   afterAll(async () => {
     await booted.stop();
@@ -29,13 +38,23 @@ describe('protocol eras on one endpoint', () => {
   /** A v2 client that negotiates the era, with the run's bearer token. */
   async function modernClient(capabilities: Record<string, unknown> = {}): Promise<ModernClient> {
     const client = new ModernClient({ name: 'eras-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, capabilities });
-    await client.connect(new ModernTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${booted.token}` } } }));
+    await client.connect(
+      new ModernTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${booted.token}` } } }),
+    );
     return client;
   }
 
   /** The structured result of one tool call (a failed call fails the test with its text). */
-  async function structured(client: { callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown> }, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Record<string, unknown>; content?: Array<{ text?: string }> };
+  async function structured(
+    client: { callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown> },
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    const result = (await client.callTool({ name, arguments: args })) as {
+      isError?: boolean;
+      structuredContent?: Record<string, unknown>;
+      content?: Array<{ text?: string }>;
+    };
     if (result.isError) throw new Error(`${name} failed: ${result.content?.[0]?.text}`);
     return result.structuredContent ?? {};
   }
@@ -108,8 +127,25 @@ describe('protocol eras on one endpoint', () => {
       expect({ name, isError: a.isError ?? false }).toEqual({ name, isError: false });
       expect({ name, isError: b.isError ?? false }).toEqual({ name, isError: false });
       // Everything but the proposal ids and clocks is the same whichever era asked.
-      const shape = (r: unknown): string => JSON.stringify((r as { structuredContent?: unknown }).structuredContent, (k, v: unknown) => (/(^|_)(id|at|mtime|ctime|hash)$/.test(k) ? '' : v));
-      if (!['write_note', 'append_note', 'edit_note', 'set_properties', 'move_note', 'delete_note', 'create_note', 'create_folder', 'widget_write', 'proposal_status'].includes(name)) expect(shape(a)).toBe(shape(b));
+      const shape = (r: unknown): string =>
+        JSON.stringify((r as { structuredContent?: unknown }).structuredContent, (k, v: unknown) =>
+          /(^|_)(id|at|mtime|ctime|hash)$/.test(k) ? '' : v,
+        );
+      if (
+        ![
+          'write_note',
+          'append_note',
+          'edit_note',
+          'set_properties',
+          'move_note',
+          'delete_note',
+          'create_note',
+          'create_folder',
+          'widget_write',
+          'proposal_status',
+        ].includes(name)
+      )
+        expect(shape(a)).toBe(shape(b));
     }
     await modern.close();
     await legacy.close();
@@ -125,7 +161,12 @@ describe('protocol eras on one endpoint', () => {
   });
 
   /** A raw stateless 2026-07-28 tools/call with the given envelope capabilities and extra params. */
-  function modernCall(tool: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}, capabilities: Record<string, unknown> = {}): string {
+  function modernCall(
+    tool: string,
+    args: Record<string, unknown>,
+    extra: Record<string, unknown> = {},
+    capabilities: Record<string, unknown> = {},
+  ): string {
     return JSON.stringify({
       jsonrpc: '2.0',
       id: 7,
@@ -133,19 +174,30 @@ describe('protocol eras on one endpoint', () => {
       params: {
         name: tool,
         arguments: args,
-        _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': capabilities, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } },
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': capabilities,
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+        },
         ...extra,
       },
     });
   }
-  const modernHeaders = (tool: string): Record<string, string> => ({ 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': tool });
+  const modernHeaders = (tool: string): Record<string, string> => ({
+    'MCP-Protocol-Version': '2026-07-28',
+    'Mcp-Method': 'tools/call',
+    'Mcp-Name': tool,
+  });
 
   it('the door checks stateless requests as it checks sessions: no key 401, a foreign Host 403, the master switch 403', async () => {
     const body = modernCall('list_notes', {});
     const noKey = await raw(booted.port, { headers: modernHeaders('list_notes'), body });
     expect(noKey.status).toBe(401);
     expect(noKey.body).toMatch(/Authorization: Bearer/);
-    const foreignHost = await raw(booted.port, { headers: { ...modernHeaders('list_notes'), Authorization: `Bearer ${booted.token}`, Host: 'evil.example:80' }, body });
+    const foreignHost = await raw(booted.port, {
+      headers: { ...modernHeaders('list_notes'), Authorization: `Bearer ${booted.token}`, Host: 'evil.example:80' },
+      body,
+    });
     expect(foreignHost.status).toBe(403);
     booted.plugin.settings.server.enabled = false;
     try {
@@ -159,14 +211,23 @@ describe('protocol eras on one endpoint', () => {
 
   it('forged roots in inputResponses only narrow: roots outside the vault are ignored (the key applies), never more than the key', async () => {
     const headers = { ...modernHeaders('list_notes'), Authorization: `Bearer ${booted.token}` };
-    type Answer = { result?: { resultType?: string; inputRequests?: Record<string, { method: string }>; structuredContent?: { notes: Array<{ path: string }> } } };
+    type Answer = {
+      result?: {
+        resultType?: string;
+        inputRequests?: Record<string, { method: string }>;
+        structuredContent?: { notes: Array<{ path: string }> };
+      };
+    };
     const call = async (extra: Record<string, unknown>, capabilities: Record<string, unknown>): Promise<Answer> =>
       messagesOf(await raw(booted.port, { headers, body: modernCall('list_notes', { limit: 1000 }, extra, capabilities) }))[0] as Answer;
     const asked = await call({}, { roots: {} });
     expect(asked.result).toMatchObject({ resultType: 'input_required', inputRequests: { roots: { method: 'roots/list' } } });
     const keyView = (await call({}, {})).result?.structuredContent?.notes.map((n) => n.path) ?? [];
     expect(keyView.length).toBeGreaterThan(0);
-    const outside = await call({ inputResponses: { roots: { roots: [{ uri: 'file:///etc' }, { uri: 'https://example.com/' }] } } }, { roots: {} });
+    const outside = await call(
+      { inputResponses: { roots: { roots: [{ uri: 'file:///etc' }, { uri: 'https://example.com/' }] } } },
+      { roots: {} },
+    );
     expect(outside.result?.structuredContent?.notes.map((n) => n.path)).toEqual(keyView);
     const inside = await call({ inputResponses: { roots: { roots: [{ uri: `file://${copy.dir}/Projects` }] } } }, { roots: {} });
     const narrowed = inside.result?.structuredContent?.notes.map((n) => n.path) ?? [];
@@ -177,12 +238,20 @@ describe('protocol eras on one endpoint', () => {
     const modern = await modernClient();
     const legacy = await connectClient(booted.url, booted.token);
     /** The JSON-RPC error of reading `uri` through `client`, message with the URI taken out. */
-    const notFound = async (client: { readResource(params: { uri: string }): Promise<unknown> }, uri: string): Promise<{ code?: number; message: string }> => {
-      const error = (await client.readResource({ uri }).then(() => ({ message: 'resolved' }), (e: unknown) => e)) as { code?: number; message: string };
+    const notFound = async (
+      client: { readResource(params: { uri: string }): Promise<unknown> },
+      uri: string,
+    ): Promise<{ code?: number; message: string }> => {
+      const error = (await client.readResource({ uri }).then(
+        () => ({ message: 'resolved' }),
+        (e: unknown) => e,
+      )) as { code?: number; message: string };
       // The 1.x client prefixes "MCP error <code>: " to the server's message.
       return { code: error.code, message: error.message.replace(/^MCP error -?\d+: /, '').replace(uri, '<uri>') };
     };
-    const uris = ['Personal/Therapy notes.md', '_private/Passwords hint.md', 'No such note.md'].map((p) => `vault-mcp://note/${p.split('/').map(encodeURIComponent).join('/')}`);
+    const uris = ['Personal/Therapy notes.md', '_private/Passwords hint.md', 'No such note.md'].map(
+      (p) => `vault-mcp://note/${p.split('/').map(encodeURIComponent).join('/')}`,
+    );
     const answers = [];
     for (const uri of uris) answers.push(await notFound(modern, uri), await notFound(legacy, uri));
     expect(answers[0]).toEqual({ code: -32602, message: expect.stringMatching(/Resource not found: no note this key may read is at/) });

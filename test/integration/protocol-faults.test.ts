@@ -24,7 +24,11 @@ describe('protocol faults', () => {
   });
 
   /** The one JSON-RPC answer of a session request. */
-  async function answer(method: string, params: unknown, headers = session): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+  async function answer(
+    method: string,
+    params: unknown,
+    headers = session,
+  ): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
     const response = await raw(booted.port, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
     return messagesOf(response)[0] as { result?: unknown; error?: { code: number; message: string } };
   }
@@ -52,33 +56,57 @@ describe('protocol faults', () => {
     expect((await answer('resources/templates/list', {})).result).toMatchObject({ resourceTemplates: expect.any(Array) });
   });
 
-  it.each(['\uD800', 'a\uDFFFb', '\uDBFF\uDBFF', Buffer.from(JSON.stringify({ after: '\uD800' })).toString('base64url')])('a resources/list cursor holding a lone surrogate (%j) is -32602, never -32603', async (cursor) => {
-    expect((await answer('resources/list', { cursor })).error).toMatchObject({ code: -32602, message: expect.stringMatching(/Invalid cursor/) });
-  });
+  it.each(['\uD800', 'a\uDFFFb', '\uDBFF\uDBFF', Buffer.from(JSON.stringify({ after: '\uD800' })).toString('base64url')])(
+    'a resources/list cursor holding a lone surrogate (%j) is -32602, never -32603',
+    async (cursor) => {
+      expect((await answer('resources/list', { cursor })).error).toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/Invalid cursor/),
+      });
+    },
+  );
 
   it('a session that negotiated a revision refuses a later request naming another in MCP-Protocol-Version', async () => {
-    const wrong = await raw(booted.port, { headers: { ...session, 'Mcp-Protocol-Version': '2024-11-05' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
+    const wrong = await raw(booted.port, {
+      headers: { ...session, 'Mcp-Protocol-Version': '2024-11-05' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+    });
     expect(wrong.status).toBe(400);
     expect(JSON.parse(wrong.body).error.message).toMatch(/negotiated protocol 2025-06-18.*MCP-Protocol-Version: 2025-06-18/);
     expect((await answer('ping', {})).result).toEqual({});
   });
 
-  it('resources/read with a vault argument says that resources are this vault\'s', async () => {
+  it("resources/read with a vault argument says that resources are this vault's", async () => {
     const reply = await answer('resources/read', { uri: 'vault-mcp://note/Home.md', vault: 'Other' });
     expect(reply.error).toMatchObject({ code: -32602, message: expect.stringMatching(/resources\/read: it takes no vault argument/) });
   });
 
-  it('after notifications/cancelled the cancelled request\'s stream is closed without an answer and its id is free again', async () => {
+  it("after notifications/cancelled the cancelled request's stream is closed without an answer and its id is free again", async () => {
     // A session whose client declares roots but never answers roots/list: a tool call waits for the answer.
     const init = await raw(booted.port, {
       headers: { Authorization: `Bearer ${booted.token}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { roots: {} }, clientInfo: { name: 'raw', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: { roots: {} }, clientInfo: { name: 'raw', version: '1' } },
+      }),
     });
-    const headers = { Authorization: `Bearer ${booted.token}`, 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, 'Mcp-Protocol-Version': '2025-06-18' };
+    const headers = {
+      Authorization: `Bearer ${booted.token}`,
+      'Mcp-Session-Id': init.headers['mcp-session-id'] as string,
+      'Mcp-Protocol-Version': '2025-06-18',
+    };
     await raw(booted.port, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
-    const pending = raw(booted.port, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'list_notes', arguments: {} } }) });
+    const pending = raw(booted.port, {
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'list_notes', arguments: {} } }),
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const cancel = await raw(booted.port, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'slow', reason: 'test' } }) });
+    const cancel = await raw(booted.port, {
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'slow', reason: 'test' } }),
+    });
     expect(cancel.status).toBe(202);
     const cancelled = await pending;
     expect(messagesOf(cancelled).filter((m) => (m as { id?: unknown }).id === 'slow')).toEqual([]);
@@ -89,16 +117,25 @@ describe('protocol faults', () => {
   describe('progress', () => {
     const paths = ['Home.md', 'Inbox.md', 'Ideas.md'];
     /** The progress notifications and the result of one read_notes call with `meta` as its `_meta`. */
-    async function readNotes(meta: Record<string, unknown> | undefined): Promise<{ progress: Array<{ progressToken: unknown; progress: number; total?: number }>; result: unknown }> {
+    async function readNotes(
+      meta: Record<string, unknown> | undefined,
+    ): Promise<{ progress: Array<{ progressToken: unknown; progress: number; total?: number }>; result: unknown }> {
       const params = { name: 'read_notes', arguments: { paths }, ...(meta ? { _meta: meta } : {}) };
-      const messages = messagesOf(await raw(booted.port, { headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 'p1', method: 'tools/call', params }) })) as Array<{ method?: string; params?: unknown; id?: unknown; result?: unknown }>;
+      const messages = messagesOf(
+        await raw(booted.port, { headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 'p1', method: 'tools/call', params }) }),
+      ) as Array<{ method?: string; params?: unknown; id?: unknown; result?: unknown }>;
       return {
-        progress: messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params as { progressToken: unknown; progress: number; total?: number }),
+        progress: messages
+          .filter((m) => m.method === 'notifications/progress')
+          .map((m) => m.params as { progressToken: unknown; progress: number; total?: number }),
         result: messages.find((m) => m.id === 'p1')?.result,
       };
     }
 
-    it.each([['a string token', 'tok-α'], ['a number token', 7]])('a call that waits reports progress with the client\'s own token (%s), growing to the total', async (_what, token) => {
+    it.each([
+      ['a string token', 'tok-α'],
+      ['a number token', 7],
+    ])("a call that waits reports progress with the client's own token (%s), growing to the total", async (_what, token) => {
       const { progress, result } = await readNotes({ progressToken: token });
       expect(result).toMatchObject({ structuredContent: { notes: expect.any(Array) } });
       expect(progress.length).toBe(paths.length);

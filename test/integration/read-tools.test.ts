@@ -20,7 +20,10 @@ async function callError(client: Client, name: string, args: Json): Promise<stri
   return (result.content as Array<{ text: string }>)[0].text;
 }
 
-async function withVault(source: string, label?: string): Promise<{ booted: BootedPlugin<VaultMcpPlugin>; client: Client; done(): Promise<void> }> {
+async function withVault(
+  source: string,
+  label?: string,
+): Promise<{ booted: BootedPlugin<VaultMcpPlugin>; client: Client; done(): Promise<void> }> {
   const copy = await copyToTemp(source);
   const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, label });
   const client = await connectClient(booted.url, booted.token);
@@ -47,7 +50,22 @@ describe('read tools over MCP on the demo vault', () => {
     expect(env.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
     const { tools } = await env.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['active_note', 'get_links', 'list_folders', 'list_notes', 'list_tags', 'proposal_status', 'query_notes', 'read_note', 'read_notes', 'search', 'skill_read', 'skills_list', 'vaults', 'widget_list'].sort(),
+      [
+        'active_note',
+        'get_links',
+        'list_folders',
+        'list_notes',
+        'list_tags',
+        'proposal_status',
+        'query_notes',
+        'read_note',
+        'read_notes',
+        'search',
+        'skill_read',
+        'skills_list',
+        'vaults',
+        'widget_list',
+      ].sort(),
     );
     for (const tool of tools) {
       expect(tool.description?.length).toBeGreaterThan(20);
@@ -101,7 +119,9 @@ describe('read tools over MCP on the demo vault', () => {
     expect(paths).not.toContain('Personal/Therapy notes.md');
     expect(await callError(env.client, 'read_note', { path: 'Personal/Therapy notes' })).toMatch(/not found/);
     expect(await callError(env.client, 'read_note', { path: 'Therapy note' })).not.toMatch(/Therapy notes\.md/);
-    expect(await callError(env.client, 'read_note', { path: 'Sourdough handbok' })).toMatch(/Did you mean 'Reference\/Sourdough handbook\.md'/);
+    expect(await callError(env.client, 'read_note', { path: 'Sourdough handbok' })).toMatch(
+      /Did you mean 'Reference\/Sourdough handbook\.md'/,
+    );
     expect(await callError(env.client, 'read_note', { path: '_private/Passwords hint' })).toMatch(/./);
     expect(await callError(env.client, 'read_note', { path: '../outside' })).toMatch(/./);
     const folders = await call(env.client, 'list_folders', {});
@@ -112,7 +132,11 @@ describe('read tools over MCP on the demo vault', () => {
 
   it('query_notes answers rows over MCP, and a parse error as a result (not isError) with its position', async () => {
     const rows = await call(env.client, 'query_notes', { query: 'WHERE status exists SORT file.path COLUMNS status' });
-    expect(rows.rows.map((r: unknown[]) => r[0])).toEqual(['Ideas.md', 'Projects/Alpha/Alpha overview.md', 'Projects/Beta/Beta overview.md']);
+    expect(rows.rows.map((r: unknown[]) => r[0])).toEqual([
+      'Ideas.md',
+      'Projects/Alpha/Alpha overview.md',
+      'Projects/Beta/Beta overview.md',
+    ]);
     const bad = await env.client.callTool({ name: 'query_notes', arguments: { query: 'status is' } });
     expect(bad.isError).toBeFalsy();
     expect(bad.structuredContent).toMatchObject({ position: 10, error: expect.stringMatching(/Expected a value/) });

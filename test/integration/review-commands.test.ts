@@ -48,7 +48,10 @@ describe('terminal review commands', () => {
     await fsp.appendFile(nodePath.join(dir, 'A.md'), 'six\n');
     await booted.app.vault.syncFromDisk();
     const status = (await call(client, 'proposal_status', { id: staged.proposal_id })).proposal;
-    expect(status).toMatchObject({ status: 'stale', stale_reason: expect.stringMatching(/^The note changed since the agent read it, and the change was proposed with expected_hash/) });
+    expect(status).toMatchObject({
+      status: 'stale',
+      stale_reason: expect.stringMatching(/^The note changed since the agent read it, and the change was proposed with expected_hash/),
+    });
     expect(await run('proposals')).toMatch(/expected_hash/);
   });
 
@@ -60,7 +63,10 @@ describe('terminal review commands', () => {
     await run(`accept ${staged.proposal_id}`);
     expect(await disk('B.md')).toBe('hello\nworld');
     const eol = await call(client, 'write_note', { path: 'B', body: 'hello\nworld\n' });
-    expect((await run(`show ${eol.proposal_id}`)).split('\n').slice(1)).toEqual(['  hunk 0 at line 2:', '  \\ adds the line break at the end of the note']);
+    expect((await run(`show ${eol.proposal_id}`)).split('\n').slice(1)).toEqual([
+      '  hunk 0 at line 2:',
+      '  \\ adds the line break at the end of the note',
+    ]);
   });
 
   test('accept all / reject all for a note, for a key, and for everything', async () => {
@@ -68,7 +74,10 @@ describe('terminal review commands', () => {
     const c = await call(client, 'append_note', { path: 'C note', content: 'more' });
     const b = await call(client, 'append_note', { path: 'B', content: 'again' });
     const onC = await run('accept all note C note');
-    expect(onC.split('\n')).toEqual([`Accepted 1 change of ${c.proposal_id} on C note.md; it is now accepted.`, 'Accept all: 1 proposal on C note, each line above says what happened.']);
+    expect(onC.split('\n')).toEqual([
+      `Accepted 1 change of ${c.proposal_id} on C note.md; it is now accepted.`,
+      'Accept all: 1 proposal on C note, each line above says what happened.',
+    ]);
     expect(await disk('C note.md')).toBe('c\nmore\n');
     expect(await run('reject all key Somebody Else')).toBe('No pending changes from key "Somebody Else"; list them with "proposals".');
     const byKey = await run('reject all key Agent One');

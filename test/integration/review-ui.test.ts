@@ -26,7 +26,8 @@ describe('review UI in the workspace', () => {
   const disk = (p: string): Promise<string> => fs.readFile(path.join(copy.dir, p), 'utf8');
   const stage = async (request: WriteRequest) =>
     env.plugin.proposals.stage(await env.plugin.notes.writes.prepare(request, { label: agent.label, roots: [] }), agent);
-  const pendingView = (): PendingChangesView => env.app.workspace.getLeavesOfType(PENDING_VIEW_TYPE)[0].view as unknown as PendingChangesView;
+  const pendingView = (): PendingChangesView =>
+    env.app.workspace.getLeavesOfType(PENDING_VIEW_TYPE)[0].view as unknown as PendingChangesView;
   const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
   /** Waits until `check` holds (a click's async accept, a save), failing after 5 s. */
   const until = async (check: () => boolean | Promise<boolean>): Promise<void> => {
@@ -53,7 +54,9 @@ describe('review UI in the workspace', () => {
     const statusBar = (env.plugin as unknown as HostPluginRecords).statusBarItems.find((el) => el.hasClass('vault-mcp-pending-count'))!;
     expect(statusBar.getText()).toBe('');
     await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: '- [ ] Proposed task', ensureNewline: true });
-    expect(Notice.shown.map((n) => n.message)).toEqual(['Vault MCP: Claude Code proposed changes to Inbox.md. Review it in the editor or in Pending changes.']);
+    expect(Notice.shown.map((n) => n.message)).toEqual([
+      'Vault MCP: Claude Code proposed changes to Inbox.md. Review it in the editor or in Pending changes.',
+    ]);
     expect(statusBar.getText()).toBe('1 pending change');
     (env.plugin as unknown as HostPluginRecords).ribbonIcons.find((r) => r.title === 'Open pending changes')!.el.click();
     await settle();
@@ -72,7 +75,11 @@ describe('review UI in the workspace', () => {
     env.app.commands.executeCommandById('vault-mcp:open-pending-changes');
     await settle();
     const view = pendingView();
-    expect([...view.contentEl.querySelectorAll('.vault-mcp-pending-path')].map((el) => el.textContent)).toEqual(['Inbox.md', 'Ideas.md', 'Reading list.md']);
+    expect([...view.contentEl.querySelectorAll('.vault-mcp-pending-path')].map((el) => el.textContent)).toEqual([
+      'Inbox.md',
+      'Ideas.md',
+      'Reading list.md',
+    ]);
     expect(view.contentEl.textContent).toContain('→ Archive/Reading list.md');
     const card = (id: string) => view.contentEl.querySelector(`[data-proposal-id="${id}"]`)!;
     (card(a.id).querySelector('button.mod-cta') as HTMLElement).click();
@@ -91,7 +98,14 @@ describe('review UI in the workspace', () => {
     const view = (await env.app.workspace.openNote(file)) as unknown as MarkdownView;
     const cm = (view.editor as unknown as { cm: import('@codemirror/view').EditorView }).cm;
     cm.dispatch({ changes: { from: cm.state.doc.toString().indexOf('# Inbox') + 7, insert: ' (typed)' }, userEvent: 'input.type' });
-    const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' });
+    const p = await stage({
+      tool: 'edit_note',
+      kind: 'edit',
+      path: 'Inbox',
+      target: { anchor: 'Renew the library card' },
+      op: 'replace',
+      content: 'Renew the card',
+    });
     const onDisk = await disk('Inbox.md');
     await env.plugin.review.accept(p.id);
     expect(cm.state.doc.toString()).toContain('# Inbox (typed)\n');
@@ -107,7 +121,14 @@ describe('review UI in the workspace', () => {
   });
 
   test('clicking a hunk in the view opens the note with the cursor on that line', async () => {
-    await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' });
+    await stage({
+      tool: 'edit_note',
+      kind: 'edit',
+      path: 'Inbox',
+      target: { anchor: 'Renew the library card' },
+      op: 'replace',
+      content: 'Renew the card',
+    });
     env.app.commands.executeCommandById('vault-mcp:open-pending-changes');
     await settle();
     (pendingView().contentEl.querySelector('.vault-mcp-diff-head') as HTMLElement).click();
@@ -127,7 +148,14 @@ describe('review UI in the workspace', () => {
 
     test('a proposal shows inline in the open note: struck text, proposed text, provenance, ✓ applies it and records the decision', async () => {
       const { cm } = await openInbox();
-      const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' });
+      const p = await stage({
+        tool: 'edit_note',
+        kind: 'edit',
+        path: 'Inbox',
+        target: { anchor: 'Renew the library card' },
+        op: 'replace',
+        content: 'Renew the card',
+      });
       await until(() => cm.dom.querySelector('.vault-mcp-inserted') !== null);
       expect(cm.dom.querySelector('.vault-mcp-removed')?.textContent).toContain('Renew the library card');
       expect(cm.dom.querySelector('.vault-mcp-inserted')?.textContent).toContain('Renew the card');
@@ -142,7 +170,14 @@ describe('review UI in the workspace', () => {
     test('Ctrl+Z after ✓ reopens that hunk (the proposal is pending again and shows inline); Ctrl+Shift+Z accepts it again', async () => {
       const { view, cm } = await openInbox();
       const base = cm.state.doc.toString();
-      const p = await stage({ tool: 'edit_note', kind: 'edit', path: 'Inbox', target: { anchor: 'Renew the library card' }, op: 'replace', content: 'Renew the card' });
+      const p = await stage({
+        tool: 'edit_note',
+        kind: 'edit',
+        path: 'Inbox',
+        target: { anchor: 'Renew the library card' },
+        op: 'replace',
+        content: 'Renew the card',
+      });
       await until(() => cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') !== null);
       (cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') as HTMLElement).click();
       await until(() => env.plugin.proposals.get(p.id)?.status === 'accepted');
@@ -159,7 +194,9 @@ describe('review UI in the workspace', () => {
     test('✗ rejects; the editor commands go to, accept and reject hunks at the cursor', async () => {
       const { view, cm } = await openInbox();
       const base = cm.state.doc.toString();
-      const body = base.replace('Book the dentist for March', 'Book the dentist for May').replace('Renew the library card', 'Cancel the library card');
+      const body = base
+        .replace('Book the dentist for March', 'Book the dentist for May')
+        .replace('Renew the library card', 'Cancel the library card');
       const p = await stage({ tool: 'write_note', kind: 'write', path: 'Inbox', body: body.slice(body.indexOf('# Inbox')) });
       await until(() => cm.dom.querySelectorAll('.vault-mcp-inserted').length === 2);
       const run = (id: string) => env.app.commands.executeCommandById(`vault-mcp:${id}`);

@@ -50,7 +50,9 @@ helpEn('search then read the part, on obsidian-help-en', () => {
     expect(hit.section).not.toBeNull();
     const part = await callText(client, 'read_note', { path: hit.path, section: hit.section });
     expect(part.json.section).toMatchObject({ path: hit.section, heading: hit.section_heading });
-    figures.push(`${query}: search ${page.chars} + read_note ${part.chars} = ${page.chars + part.chars} (section ${hit.section} "${hit.section_heading}")`);
+    figures.push(
+      `${query}: search ${page.chars} + read_note ${part.chars} = ${page.chars + part.chars} (section ${hit.section} "${hit.section_heading}")`,
+    );
     expect(page.chars + part.chars).toBeLessThanOrEqual(8000);
   });
 

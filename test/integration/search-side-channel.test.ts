@@ -24,7 +24,15 @@ const BASE: Record<string, string> = {
 /** The hidden note's body: every query word, many times, in a long text (it would move idf and average lengths). */
 const HIDDEN_BODY = `${'sourdough starter flour yeast bread '.repeat(40)}\nand a great many other words to lengthen the body.\n`;
 
-const QUERIES = ['sourdough', 'sourdough starter flour', 'starter yeast rye', 'starter -yeast', '"sourdough starter"', 'flour OR bread', 'meal'];
+const QUERIES = [
+  'sourdough',
+  'sourdough starter flour',
+  'starter yeast rye',
+  'starter -yeast',
+  '"sourdough starter"',
+  'flour OR bread',
+  'meal',
+];
 
 async function writeVault(notes: Record<string, string>): Promise<{ dir: string; cleanup(): Promise<void> }> {
   const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-side-'));

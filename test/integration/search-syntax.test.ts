@@ -100,7 +100,12 @@ async function found(query: string): Promise<string[]> {
 describe('Obsidian Help "Search terms" examples', () => {
   it('meeting work: the notes with both words come first', async () => {
     const out = await search('meeting work');
-    expect((out.json.results as Json[]).slice(0, 2).map((h) => h.path).sort()).toEqual(['m1.md', 'm6.md']);
+    expect(
+      (out.json.results as Json[])
+        .slice(0, 2)
+        .map((h) => h.path)
+        .sort(),
+    ).toEqual(['m1.md', 'm6.md']);
   });
 
   it.each([
@@ -124,7 +129,10 @@ describe('Obsidian Help "Search operators" examples', () => {
   it.each([
     ['file:202209', ['Zettel/202209051200 Idea.md']],
     ['path:"Daily notes/2022-07"', ['Daily notes/2022-07-01.md', 'Daily notes/2022-07-15.md']],
-    ['file:("2022-07" OR -"2022")', [...Object.keys(NOTES).filter((p) => !p.includes('2022')), 'Daily notes/2022-07-01.md', 'Daily notes/2022-07-15.md'].sort()],
+    [
+      'file:("2022-07" OR -"2022")',
+      [...Object.keys(NOTES).filter((p) => !p.includes('2022')), 'Daily notes/2022-07-01.md', 'Daily notes/2022-07-15.md'].sort(),
+    ],
     ['"happy cat"', ['c1.md', 'happy cat.md']],
     ['content:"happy cat"', ['c1.md']],
     // The text operators look at the note body; frontmatter is searched with [property] filters.
@@ -201,7 +209,10 @@ describe('Obsidian Help "Search properties" examples', () => {
 describe('bad syntax', () => {
   it.each([
     ['line:(mix flour', "The search query has 'line:(' at character 1 without a matching ')'; close the group (e.g. line:(mix flour))."],
-    ['task-todo:', 'The search query has task-todo: at character 1 without a value; write the value right after the colon (e.g. task-todo:call).'],
+    [
+      'task-todo:',
+      'The search query has task-todo: at character 1 without a value; write the value right after the colon (e.g. task-todo:call).',
+    ],
     ['[status:Draft OR]', 'The search query has OR at character 15 without a term after it; add the alternative term.'],
   ])('%s is refused with one sentence saying what to write', async (query, message) => {
     const out = await search(query);

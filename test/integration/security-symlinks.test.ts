@@ -169,7 +169,8 @@ describe('issue 12.1: entries whose real path is outside the vault are quarantin
     try {
       await fsp.writeFile(nodePath.join(deeper, 'Far.md'), 'farawayword\n');
       await fsp.symlink(deeper, nodePath.join(env.outsideDir, 'Deeper'), 'dir');
-      for (let i = 0; i < 100 && !env.booted.app.vault.getFileByPath('LinkedDir/Deeper/Far.md'); i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && !env.booted.app.vault.getFileByPath('LinkedDir/Deeper/Far.md'); i++)
+        await new Promise((r) => setTimeout(r, 20));
       expect(env.booted.app.vault.getFileByPath('LinkedDir/Deeper/Far.md')).not.toBeNull();
       expect((await attempt(env.client, 'read_note', { path: 'LinkedDir/Deeper/Far' })).ok).toBe(false);
       expect((await attempt(env.client, 'write_note', { path: 'LinkedDir/Deeper/new', body: 'X\n' })).ok).toBe(false);

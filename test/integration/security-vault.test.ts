@@ -29,7 +29,11 @@ interface SecEnv {
  * Writes `files` into a new temp folder (`prepare` may add symlinks and the like), boots the
  * plugin there with a force key and every write tool on, and connects one client.
  */
-async function boot(files: Record<string, Content>, options: Partial<BootOptions> = {}, prepare?: (dir: string) => Promise<void>): Promise<SecEnv> {
+async function boot(
+  files: Record<string, Content>,
+  options: Partial<BootOptions> = {},
+  prepare?: (dir: string) => Promise<void>,
+): Promise<SecEnv> {
   const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-sec-'));
   for (const [path, content] of Object.entries(files)) {
     await fsp.mkdir(nodePath.dirname(nodePath.join(dir, path)), { recursive: true });
@@ -128,7 +132,8 @@ describe('issue 12.2: access rules hold when frontmatter is broken, duplicated o
     const listed = ((await call(env.client, 'list_notes', {})).notes as Json[]).map((n) => n.path);
     for (const path of secrets) expect(listed).not.toContain(path);
     expect(listed).toContain('Plain broken.md');
-    for (const word of ['secretwordone', 'secretwordtwo', 'secretwordthree', 'secretwordfour']) expect(await searchPaths(env.client, word)).toEqual([]);
+    for (const word of ['secretwordone', 'secretwordtwo', 'secretwordthree', 'secretwordfour'])
+      expect(await searchPaths(env.client, word)).toEqual([]);
     const links = await call(env.client, 'get_links', { path: 'Public' });
     // A link to a note the caller may not see looks like a link to a missing note.
     expect((links.outgoing as Json[]).map((l) => l.path)).toEqual(['Plain broken.md']);
@@ -163,8 +168,14 @@ describe('issue 12.2: access rules hold when frontmatter is broken, duplicated o
 
   test('propose mode refuses to stage them', async () => {
     env = await boot(files, { mode: 'propose' });
-    expect(await attempt(env.client, 'append_note', { path: 'Secret cap.md', content: 'x' })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
-    expect(await attempt(env.client, 'append_note', { path: 'RO broken.md', content: 'x' })).toEqual({ ok: false, message: expect.stringMatching(/read-only/) });
+    expect(await attempt(env.client, 'append_note', { path: 'Secret cap.md', content: 'x' })).toEqual({
+      ok: false,
+      message: expect.stringMatching(/not found/),
+    });
+    expect(await attempt(env.client, 'append_note', { path: 'RO broken.md', content: 'x' })).toEqual({
+      ok: false,
+      message: expect.stringMatching(/read-only/),
+    });
   });
 });
 
@@ -180,7 +191,10 @@ describe('issue 12.8: a heading that looks like an outline path never selects an
       ['read_note', { path: 'Release', section: '1.1' }],
     ] as const) {
       const out = await attempt(env.client, tool, args);
-      expect(out).toEqual({ ok: false, message: expect.stringMatching(/both the outline path of 1\.1 "2\.1" and the heading text of 1\.3 "1\.1"/) });
+      expect(out).toEqual({
+        ok: false,
+        message: expect.stringMatching(/both the outline path of 1\.1 "2\.1" and the heading text of 1\.3 "1\.1"/),
+      });
     }
     expect(await env.text('Release.md')).toBe(note);
   });
@@ -216,7 +230,10 @@ describe('issue 12.9: one rule decides what a note is (extension md, written in 
 
   test('a file with an upper-case .MD on disk is not a note: read refuses it by name, create does not overwrite it', async () => {
     env = await boot({ 'Old.MD': 'legacy\n' });
-    expect(await attempt(env.client, 'read_note', { path: 'Old.MD' })).toEqual({ ok: false, message: expect.stringMatching(/not a Markdown note/) });
+    expect(await attempt(env.client, 'read_note', { path: 'Old.MD' })).toEqual({
+      ok: false,
+      message: expect.stringMatching(/not a Markdown note/),
+    });
     expect(((await call(env.client, 'list_notes', {})).notes as Json[]).map((n) => n.path)).toEqual([]);
     expect((await attempt(env.client, 'create_note', { path: 'Old', content: 'x' })).ok).toBe(false);
     expect(await env.text('Old.MD')).toBe('legacy\n');
@@ -255,14 +272,20 @@ describe('issue 12.4: a note whose bytes are not UTF-8 is never rewritten', () =
       }
       expect((await env.bytes(path)).equals(files[path] as Buffer)).toBe(true);
     }
-    expect(await attempt(env.client, 'append_note', { path: 'Wide.md', content: 'x' })).toEqual({ ok: false, message: expect.stringMatching(/UTF-16/) });
+    expect(await attempt(env.client, 'append_note', { path: 'Wide.md', content: 'x' })).toEqual({
+      ok: false,
+      message: expect.stringMatching(/UTF-16/),
+    });
     await call(env.client, 'append_note', { path: 'Bom.md', content: 'x' });
     expect(await env.text('Bom.md')).toBe('\uFEFF# Bom\nbody\nx\n');
   });
 
   test('propose mode refuses to stage a change to it', async () => {
     env = await boot(files, { mode: 'propose' });
-    expect(await attempt(env.client, 'append_note', { path: 'Latin.md', content: 'x' })).toEqual({ ok: false, message: expect.stringMatching(/is not UTF-8 text/) });
+    expect(await attempt(env.client, 'append_note', { path: 'Latin.md', content: 'x' })).toEqual({
+      ok: false,
+      message: expect.stringMatching(/is not UTF-8 text/),
+    });
   });
 });
 
@@ -292,7 +315,12 @@ describe('issue 12.3: a move never updates links in notes its caller may not wri
 
   test('each blocking kind alone refuses, in force and in propose mode (staging and acceptance)', async () => {
     for (const blocker of ['Other/Outside.md', 'Public/RO.md', 'Public/Priv.md']) {
-      const files: Record<string, string> = { 'Public/B.md': 'bee\n', 'Other/Outside.md': 'none\n', 'Public/RO.md': '---\naccess: read-only\n---\n', 'Public/Priv.md': '---\naccess: private\n---\n' };
+      const files: Record<string, string> = {
+        'Public/B.md': 'bee\n',
+        'Other/Outside.md': 'none\n',
+        'Public/RO.md': '---\naccess: read-only\n---\n',
+        'Public/Priv.md': '---\naccess: private\n---\n',
+      };
       files[blocker] += 'See [[B]].\n';
       env = await boot(files, { roots: ['Public'], mode: 'propose' });
       expect((await attempt(env.client, 'move_note', { path: 'Public/B', to: 'Public/C' })).ok).toBe(false);

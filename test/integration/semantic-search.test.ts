@@ -90,13 +90,15 @@ describe('semantic index over the demo vault', () => {
     expect(page.json.note).toBeUndefined();
     const first = await call(client, 'search', { query: 'sourdough starter feeding', limit: 3 });
     const second = await call(client, 'search', { query: 'sourdough starter feeding', limit: 3, cursor: first.json.next_cursor });
-    expect([...first.json.results, ...second.json.results].map((h: Json) => h.path)).toEqual(page.json.results.slice(0, 6).map((h: Json) => h.path));
+    expect([...first.json.results, ...second.json.results].map((h: Json) => h.path)).toEqual(
+      page.json.results.slice(0, 6).map((h: Json) => h.path),
+    );
     const filtered = await call(client, 'search', { query: 'starter tag:#baking' });
     expect(filtered.json.note).toMatch(/Semantic ranking unavailable \(the query uses search operators.*\); lexical results only\./);
     expect(filtered.json.results[0].source).toBeUndefined();
   });
 
-  it('never returns notes outside the key\'s roots, nor a note made private after it was embedded', async () => {
+  it("never returns notes outside the key's roots, nor a note made private after it was embedded", async () => {
     const { client, booted } = await boot(undefined, ['Projects']);
     const page = await call(client, 'search', { query: 'sourdough bread starter', mode: 'semantic', limit: 20 });
     expect(page.json.results.length).toBeGreaterThan(0);
@@ -107,7 +109,10 @@ describe('semantic index over the demo vault', () => {
     expect(before.json.results.map((h: Json) => h.path)).toContain(file);
     const text = await fs.readFile(nodePath.join(vault.dir, file), 'utf8');
     const tfile = booted.app.vault.getFileByPath(file)!;
-    await booted.app.vault.modify(tfile, text.startsWith('---\n') ? text.replace('---\n', '---\naccess: private\n') : `---\naccess: private\n---\n${text}`);
+    await booted.app.vault.modify(
+      tfile,
+      text.startsWith('---\n') ? text.replace('---\n', '---\naccess: private\n') : `---\naccess: private\n---\n${text}`,
+    );
     await new Promise((r) => setTimeout(r, 50));
     const after = await call(client, 'search', { query: 'budget costs money', mode: 'semantic', limit: 20 });
     expect(after.json.results.map((h: Json) => h.path)).not.toContain(file);
@@ -157,14 +162,18 @@ describe('semantic index over the demo vault', () => {
       fake.requests.length = 0;
       warn.mockClear();
       const again = await boot();
-      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/saved semantic index is damaged \(unreadable or of another version\); rebuilding it/));
+      expect(warn).toHaveBeenCalledWith(
+        expect.stringMatching(/saved semantic index is damaged \(unreadable or of another version\); rebuilding it/),
+      );
       expect(again.plugin.semantic.current).toMatchObject({ state: 'ready', chunks });
       expect(embeddedInputs()).toHaveLength(chunks);
       await again.client.close();
       await again.booted.stop();
       running.splice(0);
       const rebuilt = await fs.readFile(file);
-      expect(await decodeSemanticIndex(rebuilt.buffer.slice(rebuilt.byteOffset, rebuilt.byteOffset + rebuilt.byteLength))).toMatchObject({ store: { size: chunks } });
+      expect(await decodeSemanticIndex(rebuilt.buffer.slice(rebuilt.byteOffset, rebuilt.byteOffset + rebuilt.byteLength))).toMatchObject({
+        store: { size: chunks },
+      });
     }
     warn.mockRestore();
   });
@@ -199,7 +208,9 @@ describe('semantic index over the demo vault', () => {
     await plugin.semantic.refresh();
     expect(plugin.semantic.current).toMatchObject({ state: 'paused' });
     const page = await call(client, 'search', { query: 'sourdough starter' });
-    expect(page.json.note).toMatch(/Semantic ranking unavailable \(the embedding provider is unreachable or busy .*\); lexical results only\./);
+    expect(page.json.note).toMatch(
+      /Semantic ranking unavailable \(the embedding provider is unreachable or busy .*\); lexical results only\./,
+    );
     expect(page.json.results.length).toBeGreaterThan(0);
     const semantic = await call(client, 'search', { query: 'sourdough starter', mode: 'semantic' });
     expect(semantic.isError).toBe(true);

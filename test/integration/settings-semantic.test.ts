@@ -70,7 +70,9 @@ describe('semantic search settings', () => {
     choose(settingRow(el(), 'Provider type').querySelector('select')!, 'anthropic');
     await settle();
     const row = settingRow(el(), 'Embedding model');
-    expect(row.querySelector('.setting-item-description')!.textContent).toMatch(/^Anthropic has no embeddings endpoint: semantic search is unavailable and hybrid search is lexical only\./);
+    expect(row.querySelector('.setting-item-description')!.textContent).toMatch(
+      /^Anthropic has no embeddings endpoint: semantic search is unavailable and hybrid search is lexical only\./,
+    );
     expect(row.querySelector('input')!.disabled).toBe(true);
     expect(rebuildButton().disabled).toBe(true);
   });

@@ -35,7 +35,10 @@ function shellWords(line: string): string[] {
 function parseTomlSubset(text: string): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   let table: Record<string, unknown> | null = null;
-  for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
+  for (const line of text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     const header = /^\[([A-Za-z0-9_.-]+)\]$/.exec(line);
     if (header) {
       table = out[header[1]!] = {};
@@ -109,23 +112,31 @@ describe('client snippets reach the running server', () => {
     await fs.rm(vaultDir, { recursive: true, force: true });
   });
 
-  it.each(['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex'] as const)('%s: parses, and its URL and header open an MCP session', async (id) => {
-    const snippet = clientSnippets(booted.url, booted.token).find((s) => s.client === id)!;
-    const { url, headers } = endpointOf(id, snippet.text);
-    expect(url).toBe(booted.url);
-    expect(headers).toEqual({ Authorization: `Bearer ${booted.token}` });
-    const client = new Client({ name: `snippet-${id}`, version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-    try {
-      expect((await client.listTools()).tools.map((t) => t.name)).toContain('read_note');
-    } finally {
-      await client.close();
-    }
-  });
+  it.each(['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex'] as const)(
+    '%s: parses, and its URL and header open an MCP session',
+    async (id) => {
+      const snippet = clientSnippets(booted.url, booted.token).find((s) => s.client === id)!;
+      const { url, headers } = endpointOf(id, snippet.text);
+      expect(url).toBe(booted.url);
+      expect(headers).toEqual({ Authorization: `Bearer ${booted.token}` });
+      const client = new Client({ name: `snippet-${id}`, version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name)).toContain('read_note');
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
   it('a wrong token in the same shape is refused', async () => {
-    const { url, headers } = endpointOf('cursor', clientSnippets(booted.url, 'not-the-token-at-all').find((s) => s.client === 'cursor')!.text);
+    const { url, headers } = endpointOf(
+      'cursor',
+      clientSnippets(booted.url, 'not-the-token-at-all').find((s) => s.client === 'cursor')!.text,
+    );
     const client = new Client({ name: 'snippet-wrong', version: '1.0.0' });
-    await expect(client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }))).rejects.toThrow(/401|Unauthorized/);
+    await expect(client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }))).rejects.toThrow(
+      /401|Unauthorized/,
+    );
   });
 });

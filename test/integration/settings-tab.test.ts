@@ -33,7 +33,12 @@ function el(): HTMLElement {
 
 function button(root: HTMLElement, text: string): HTMLButtonElement {
   const found = Array.from(root.querySelectorAll('button')).find((b) => b.textContent === text);
-  if (!found) throw new Error(`No button "${text}" in: ${Array.from(root.querySelectorAll('button')).map((b) => b.textContent).join(' | ')}`);
+  if (!found)
+    throw new Error(
+      `No button "${text}" in: ${Array.from(root.querySelectorAll('button'))
+        .map((b) => b.textContent)
+        .join(' | ')}`,
+    );
   return found;
 }
 
@@ -148,7 +153,7 @@ describe('settings tab over the running plugin', () => {
     await expect(client.listTools()).rejects.toThrow();
   });
 
-  it('edits a key\'s roots with vault folder suggestions', async () => {
+  it("edits a key's roots with vault folder suggestions", async () => {
     const input = keyRow('Claude Code').querySelector<HTMLInputElement>('.vault-mcp-key-roots input')!;
     const options = Array.from(el().querySelectorAll(`datalist#${input.getAttribute('list')} option`)).map((o) => o.getAttribute('value'));
     expect(options).toEqual(expect.arrayContaining(['Journal', 'Projects', 'Projects/Alpha']));
@@ -170,7 +175,9 @@ describe('settings tab over the running plugin', () => {
     await until(() => notified > 0, 'no notification after Allow writes');
     const cell = (): HTMLElement => keyRow('Claude Code').querySelector<HTMLElement>('.vault-mcp-key-tools')!;
     expect(cell().querySelector('select')!.value).toBe('all');
-    expect(el().querySelector('.vault-mcp-connect-tools')!.textContent).toMatch(/^A client using "Claude Code" sees \d+ tools \(all enabled tools; change under Keys → Tools\): search, /);
+    expect(el().querySelector('.vault-mcp-connect-tools')!.textContent).toMatch(
+      /^A client using "Claude Code" sees \d+ tools \(all enabled tools; change under Keys → Tools\): search, /,
+    );
 
     choose(cell().querySelector('select')!, 'read');
     await until(() => notified > 1, 'no tools/list_changed after choosing read tools');
@@ -183,8 +190,13 @@ describe('settings tab over the running plugin', () => {
     choose(cell().querySelector('select')!, 'list');
     await until(() => notified > 2, 'no tools/list_changed after choosing a list');
     expect(booted.plugin.keyRing.list()[0]!.tools).toEqual(readOnly);
-    const boxes = (): HTMLInputElement[] => Array.from(cell().querySelectorAll<HTMLInputElement>('.vault-mcp-key-tools-list input[type=checkbox]'));
-    expect(boxes().filter((b) => b.checked).map((b) => b.dataset.tool)).toEqual(readOnly);
+    const boxes = (): HTMLInputElement[] =>
+      Array.from(cell().querySelectorAll<HTMLInputElement>('.vault-mcp-key-tools-list input[type=checkbox]'));
+    expect(
+      boxes()
+        .filter((b) => b.checked)
+        .map((b) => b.dataset.tool),
+    ).toEqual(readOnly);
     const search = boxes().find((b) => b.dataset.tool === 'search')!;
     search.checked = false;
     search.dispatchEvent(new Event('change'));
@@ -209,7 +221,9 @@ describe('settings tab over the running plugin', () => {
     });
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('list_tags');
 
-    const row = Array.from(el().querySelectorAll<HTMLElement>('.vault-mcp-tool')).find((r) => r.querySelector('code')?.textContent === 'list_tags')!;
+    const row = Array.from(el().querySelectorAll<HTMLElement>('.vault-mcp-tool')).find(
+      (r) => r.querySelector('code')?.textContent === 'list_tags',
+    )!;
     expect(row.querySelector('.checkbox-container')!.classList.contains('is-enabled')).toBe(true);
     row.querySelector<HTMLElement>('.checkbox-container')!.click();
     await until(() => notified > 0, 'no tools/list_changed notification arrived');
@@ -249,7 +263,10 @@ describe('settings tab over the running plugin', () => {
 
     const port = await freePort();
     typeInto(settingRow(el(), 'Port').querySelector('input')!, String(port), true);
-    await until(() => booted.plugin.server.getStatus().state === 'listening' && el().textContent!.includes(`:${port}/mcp`), 'server did not move');
+    await until(
+      () => booted.plugin.server.getStatus().state === 'listening' && el().textContent!.includes(`:${port}/mcp`),
+      'server did not move',
+    );
     expect(booted.plugin.settings.server.port).toBe(port);
     const client = await connectClient(`http://127.0.0.1:${port}/mcp`, booted.token);
     clients.push(client);
@@ -366,7 +383,9 @@ describe('settings tab over the running plugin', () => {
     await until(() => notified > 0, 'no tools/list_changed after an external change');
     expect(booted.plugin.server.getStatus()).toMatchObject({ state: 'listening', port: booted.port });
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('search');
-    const searchRow = Array.from(el().querySelectorAll<HTMLElement>('.vault-mcp-tool')).find((r) => r.querySelector('code')?.textContent === 'search')!;
+    const searchRow = Array.from(el().querySelectorAll<HTMLElement>('.vault-mcp-tool')).find(
+      (r) => r.querySelector('code')?.textContent === 'search',
+    )!;
     expect(searchRow.querySelector('.checkbox-container')!.classList.contains('is-enabled')).toBe(false);
 
     const port = await freePort();
@@ -401,7 +420,9 @@ describe('settings tab over the running plugin', () => {
   });
 
   it('the Agent activity section says what the log holds and saves its limits, refusing what is not a whole number in range', async () => {
-    const heading = Array.from(el().querySelectorAll('.setting-item-heading')).find((h) => h.querySelector('.setting-item-name')?.textContent === 'Agent activity')!;
+    const heading = Array.from(el().querySelectorAll('.setting-item-heading')).find(
+      (h) => h.querySelector('.setting-item-name')?.textContent === 'Agent activity',
+    )!;
     expect(heading.querySelector('.setting-item-description')!.textContent).toMatch(/It holds 0 changes now \(0\.0 MB of 20 MB\)\.$/);
     const size = settingRow(el(), 'Activity log size');
     expect(size.querySelector('input')!.value).toBe('20');

@@ -20,7 +20,6 @@ import { call, callError as errorOf, type Json } from '../harness/write-helpers'
  * caller's label, and is refused where no key has that label.
  */
 
-
 interface VaultEnv {
   dir: string;
   booted: BootedPlugin<VaultMcpPlugin>;
@@ -49,8 +48,6 @@ async function connect(env: VaultEnv): Promise<Client> {
   return client;
 }
 
-
-
 async function registryText(): Promise<string> {
   return fsp.readFile(nodePath.join(registryDir, REGISTRY_FILE), 'utf8');
 }
@@ -58,8 +55,16 @@ async function registryText(): Promise<string> {
 beforeAll(async () => {
   registryDir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-registry-multi-'));
   process.env[REGISTRY_DIR_ENV] = registryDir;
-  work = await vault('Work', { 'Plans/Q1.md': '# Q1\nship the work plan\n', 'Private/Salary.md': '# Salary\nsecret\n' }, { label: 'Agent', mode: 'force', allowWrites: true });
-  home = await vault('Home', { 'Recipes/Soup.md': '# Soup\nleek and potato\n', 'Diary/Day.md': '# Day\nquiet\n' }, { label: 'Agent', roots: ['Recipes'] });
+  work = await vault(
+    'Work',
+    { 'Plans/Q1.md': '# Q1\nship the work plan\n', 'Private/Salary.md': '# Salary\nsecret\n' },
+    { label: 'Agent', mode: 'force', allowWrites: true },
+  );
+  home = await vault(
+    'Home',
+    { 'Recipes/Soup.md': '# Soup\nleek and potato\n', 'Diary/Day.md': '# Day\nquiet\n' },
+    { label: 'Agent', roots: ['Recipes'] },
+  );
   stranger = await vault('Stranger', { 'Note.md': '# Note\nhello\n' }, { label: 'Someone else' });
 });
 
@@ -103,17 +108,21 @@ describe('several vaults', () => {
     const client = await connect(work);
     const soup = await call(client, 'read_note', { path: 'Recipes/Soup.md', vault: 'Home' });
     expect(soup.body).toContain('leek and potato');
-    expect(await errorOf(client, 'read_note', { path: 'Diary/Day.md', vault: 'home' })).toMatch(/outside the folders this key may use \(Recipes\)/);
+    expect(await errorOf(client, 'read_note', { path: 'Diary/Day.md', vault: 'home' })).toMatch(
+      /outside the folders this key may use \(Recipes\)/,
+    );
     const byPath = await call(client, 'list_notes', { vault: home.dir });
     expect((byPath.notes as Json[]).map((n) => n.path)).toEqual(['Recipes/Soup.md']);
     // Home's key has no write tools on and is a propose key: Work's force key does not carry over.
-    expect(await errorOf(client, 'create_note', { path: 'Recipes/Stew.md', content: 'x', vault: 'Home' })).toMatch(/Unknown or disabled tool "create_note"/);
+    expect(await errorOf(client, 'create_note', { path: 'Recipes/Stew.md', content: 'x', vault: 'Home' })).toMatch(
+      /Unknown or disabled tool "create_note"/,
+    );
     await expect(fsp.stat(nodePath.join(home.dir, 'Recipes/Stew.md'))).rejects.toThrow();
     // The vault's own handle, or no vault, runs here.
     expect((await call(client, 'read_note', { path: 'Plans/Q1.md', vault: 'Work' })).body).toContain('work plan');
   });
 
-  it('a vault without a key of the caller\'s label refuses, saying so; an unknown vault is an error', async () => {
+  it("a vault without a key of the caller's label refuses, saying so; an unknown vault is an error", async () => {
     const client = await connect(work);
     const refusal = await errorOf(client, 'list_notes', { vault: 'Stranger' });
     expect(refusal).toMatch(/Vault 'Stranger' refused the call: .*no key with that label; mint a local key labelled "Agent"/);
@@ -125,10 +134,16 @@ describe('several vaults', () => {
     await expect(client.callTool({ name: 'list_notes', arguments: { vault: 3 } })).rejects.toThrow(/vault must be a string/);
   });
 
-  it('the client\'s MCP roots travel with a forwarded call and narrow it there too', async () => {
+  it("the client's MCP roots travel with a forwarded call and narrow it there too", async () => {
     const client = new Client({ name: 'roots', version: '1.0.0' }, { capabilities: { roots: {} } });
-    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: pathToFileURL(nodePath.join(home.dir, 'Diary')).href }, { uri: pathToFileURL(nodePath.join(work.dir, 'Plans')).href }] }));
-    await client.connect(new StreamableHTTPClientTransport(new URL(work.booted.url), { requestInit: { headers: { Authorization: `Bearer ${work.booted.token}` } } }));
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: [{ uri: pathToFileURL(nodePath.join(home.dir, 'Diary')).href }, { uri: pathToFileURL(nodePath.join(work.dir, 'Plans')).href }],
+    }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(work.booted.url), {
+        requestInit: { headers: { Authorization: `Bearer ${work.booted.token}` } },
+      }),
+    );
     clients.push(client);
     expect(((await call(client, 'list_notes')).notes as Json[]).map((n) => n.path)).toEqual(['Plans/Q1.md']);
     // In Home the client's Diary root and the key's Recipes root share nothing.
@@ -140,7 +155,12 @@ describe('several vaults', () => {
       fetch(home.booted.url, {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        }),
       });
     const forger = new ForwardIdentity();
     const forged = forger.token({ iss: vaultIdOf(work.dir), aud: vaultIdOf(home.dir), label: 'Agent', roots: null });
@@ -163,7 +183,14 @@ describe('several vaults', () => {
       expect(message).toMatch(/^'stranger' names 2 open vaults: .*; use one of these handles\.$/);
       for (const dir of [stranger.dir, twin.dir]) expect(message).toContain(`(${dir})`);
       for (const handle of handles) expect(message).toContain(handle);
-      expect((await call(client, 'read_note', { path: 'B.md', vault: handles.find((h) => h.startsWith(`Stranger~${vaultIdOf(twin.dir).slice(0, 6)}`)) })).body).toBeDefined();
+      expect(
+        (
+          await call(client, 'read_note', {
+            path: 'B.md',
+            vault: handles.find((h) => h.startsWith(`Stranger~${vaultIdOf(twin.dir).slice(0, 6)}`)),
+          })
+        ).body,
+      ).toBeDefined();
     } finally {
       await twin.booted.stop();
       await fsp.rm(nodePath.dirname(twin.dir), { recursive: true, force: true });
@@ -180,7 +207,13 @@ describe('several vaults', () => {
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     const file = nodePath.join(registryDir, REGISTRY_FILE);
     const registry = JSON.parse(await registryText()) as { vaults: Json[] };
-    const ghost = { ...registry.vaults[0], id: 'deadbeefdeadbeef', name: 'Ghost', path: nodePath.join(os.tmpdir(), 'ghost-vault'), pid: dead };
+    const ghost = {
+      ...registry.vaults[0],
+      id: 'deadbeefdeadbeef',
+      name: 'Ghost',
+      path: nodePath.join(os.tmpdir(), 'ghost-vault'),
+      pid: dead,
+    };
     await fsp.writeFile(file, JSON.stringify({ vaults: [...registry.vaults, ghost, { junk: true }] }));
     const client = await connect(work);
     const { vaults } = await call(client, 'vaults');
@@ -202,7 +235,9 @@ describe('several vaults, 2026-07-28 client', () => {
 
   async function modern(env: VaultEnv, capabilities: Record<string, unknown> = {}): Promise<ModernClient> {
     const client = new ModernClient({ name: 'multi-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, capabilities });
-    await client.connect(new ModernTransport(new URL(env.booted.url), { requestInit: { headers: { Authorization: `Bearer ${env.booted.token}` } } }));
+    await client.connect(
+      new ModernTransport(new URL(env.booted.url), { requestInit: { headers: { Authorization: `Bearer ${env.booted.token}` } } }),
+    );
     expect(client.getProtocolEra()).toBe('modern');
     modernClients.push(client);
     return client;
@@ -210,7 +245,11 @@ describe('several vaults, 2026-07-28 client', () => {
 
   /** The structured result of a successful call, or the text of an isError result. */
   async function outcome(client: ModernClient, name: string, args: Record<string, unknown>): Promise<{ ok: Json } | { error: string }> {
-    const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Json; content?: Array<{ text?: string }> };
+    const result = (await client.callTool({ name, arguments: args })) as {
+      isError?: boolean;
+      structuredContent?: Json;
+      content?: Array<{ text?: string }>;
+    };
     return result.isError ? { error: result.content?.[0]?.text ?? '' } : { ok: result.structuredContent ?? {} };
   }
 
@@ -219,32 +258,57 @@ describe('several vaults, 2026-07-28 client', () => {
     const client = await modern(work);
     const soup = await outcome(client, 'read_note', { path: 'Recipes/Soup.md', vault: 'Home' });
     expect(soup).toMatchObject({ ok: { path: 'Recipes/Soup.md', body: expect.stringContaining('leek and potato') } });
-    expect(await outcome(client, 'read_note', { path: 'Diary/Day.md', vault: 'Home' })).toEqual({ error: expect.stringMatching(/outside the folders this key may use \(Recipes\)/) });
-    expect(await outcome(client, 'list_notes', { vault: 'Stranger' })).toEqual({ error: expect.stringMatching(/Vault 'Stranger' refused the call: .*no key with that label/) });
+    expect(await outcome(client, 'read_note', { path: 'Diary/Day.md', vault: 'Home' })).toEqual({
+      error: expect.stringMatching(/outside the folders this key may use \(Recipes\)/),
+    });
+    expect(await outcome(client, 'list_notes', { vault: 'Stranger' })).toEqual({
+      error: expect.stringMatching(/Vault 'Stranger' refused the call: .*no key with that label/),
+    });
     // Home's key has no write tools on and is a propose key: Work's force key does not carry over.
-    expect(await outcome(client, 'create_note', { path: 'Recipes/Stew.md', content: 'x', vault: 'Home' })).toEqual({ error: expect.stringMatching(/Vault 'Home' refused the call: Unknown or disabled tool "create_note"/) });
+    expect(await outcome(client, 'create_note', { path: 'Recipes/Stew.md', content: 'x', vault: 'Home' })).toEqual({
+      error: expect.stringMatching(/Vault 'Home' refused the call: Unknown or disabled tool "create_note"/),
+    });
     await expect(fsp.stat(nodePath.join(home.dir, 'Recipes/Stew.md'))).rejects.toThrow();
     expect(work.booted.plugin.server.sessionCount).toBe(sessionsBefore);
   });
 
   it('the roots the client gives in an input-required round trip narrow the forwarded call too', async () => {
     const client = await modern(work, { roots: {} });
-    client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: pathToFileURL(nodePath.join(home.dir, 'Diary')).href }, { uri: pathToFileURL(nodePath.join(work.dir, 'Plans')).href }] }));
+    client.setRequestHandler('roots/list', async () => ({
+      roots: [{ uri: pathToFileURL(nodePath.join(home.dir, 'Diary')).href }, { uri: pathToFileURL(nodePath.join(work.dir, 'Plans')).href }],
+    }));
     const here = await outcome(client, 'list_notes', {});
     expect(here).toEqual({ ok: expect.objectContaining({ notes: [expect.objectContaining({ path: 'Plans/Q1.md' })] }) });
-    expect(await outcome(client, 'list_notes', { vault: 'Home' })).toEqual({ error: expect.stringMatching(/lie outside this key's folders \(Recipes\)/) });
+    expect(await outcome(client, 'list_notes', { vault: 'Home' })).toEqual({
+      error: expect.stringMatching(/lie outside this key's folders \(Recipes\)/),
+    });
   });
 
   it('a stateless request with a forged forwarding token is refused at the door (401)', async () => {
     const forged = new ForwardIdentity().token({ iss: vaultIdOf(work.dir), aud: vaultIdOf(home.dir), label: 'Agent', roots: null });
     const answer = await fetch(home.booted.url, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${forged}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'list_notes' },
+      headers: {
+        Authorization: `Bearer ${forged}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': '2026-07-28',
+        'Mcp-Method': 'tools/call',
+        'Mcp-Name': 'list_notes',
+      },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',
-        params: { name: 'list_notes', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' } } },
+        params: {
+          name: 'list_notes',
+          arguments: {},
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' },
+          },
+        },
       }),
     });
     expect(answer.status).toBe(401);

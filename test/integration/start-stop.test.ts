@@ -15,7 +15,10 @@ describe('npm start: Ctrl-C with writes in flight', () => {
     const calls = Array.from({ length: 30 }, (_, i) =>
       env.client
         .callTool({ name: 'create_note', arguments: { path: `Projects/Alpha/Late ${i}.md`, content: `note ${i}\n`.repeat(200) } })
-        .then(() => 'answered', () => 'cut'),
+        .then(
+          () => 'answered',
+          () => 'cut',
+        ),
     );
     await new Promise((resolve) => setTimeout(resolve, 20));
     const reported: string[] = [];

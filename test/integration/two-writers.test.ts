@@ -58,12 +58,16 @@ describe('two plugin instances on one vault', () => {
         if (out.ok) staged.push(String(out.value.proposal_id));
         else {
           refused++;
-          expect(out.message).toMatch(/^Another Vault MCP instance is writing this vault's plugin files \(process \d+ on .+, last seen \d+ s ago\), so this one changes no proposal and writes no log; nothing was changed\. Close the other Obsidian window or npm start on this vault; this one takes over within 45 s after it stops\.$/);
+          expect(out.message).toMatch(
+            /^Another Vault MCP instance is writing this vault's plugin files \(process \d+ on .+, last seen \d+ s ago\), so this one changes no proposal and writes no log; nothing was changed\. Close the other Obsidian window or npm start on this vault; this one takes over within 45 s after it stops\.$/,
+          );
         }
       }
     }
     await first.env.plugin.proposals.flush();
-    process.stdout.write(`\nTwo instances on one vault: ${staged.length} proposals staged by the lock holder, ${refused} refused by the other with a sentence, ${(await fileIds(first.env)).length} in proposals.json\n`);
+    process.stdout.write(
+      `\nTwo instances on one vault: ${staged.length} proposals staged by the lock holder, ${refused} refused by the other with a sentence, ${(await fileIds(first.env)).length} in proposals.json\n`,
+    );
     expect(staged).toHaveLength(10);
     expect(refused).toBe(10);
     expect(await fileIds(first.env)).toEqual([...staged].sort());
@@ -74,7 +78,16 @@ describe('two plugin instances on one vault', () => {
     booted.splice(booted.indexOf(first.env), 1);
     // The lock is released once the stopped instance's server has closed.
     const lockPath = nodePath.join(pluginFolder(second.env), WRITER_LOCK_FILE);
-    for (let i = 0; i < 100 && (await fsp.stat(lockPath).then(() => true, () => false)); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (
+      let i = 0;
+      i < 100 &&
+      (await fsp.stat(lockPath).then(
+        () => true,
+        () => false,
+      ));
+      i++
+    )
+      await new Promise((resolve) => setTimeout(resolve, 20));
     await expect(fsp.stat(lockPath)).rejects.toThrow();
     const after = await attempt(second.client, 'append_note', { path: 'Inbox', content: 'after takeover' });
     expect(after.ok).toBe(true);

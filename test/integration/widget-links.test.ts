@@ -87,8 +87,12 @@ describe('widgets and symbolic links out of the vault', () => {
     expect(await callError(client, 'widget_write', { id: 'outw', html, expected_hash: sha256(OUTSIDE_WIDGET) })).toBe(
       "No widget 'outw'; call widget_list to see the widgets, or omit expected_hash to create it.",
     );
-    expect(await callError(client, 'widget_write', { id: 'OUTW', html, expected_hash: sha256(OUTSIDE_WIDGET) })).toMatch(/^No widget 'OUTW'/);
-    expect(await callError(client, 'widget_write', { id: 'outw', html })).toBe("'Widgets/outw.html' is taken or unavailable; choose another widget id.");
+    expect(await callError(client, 'widget_write', { id: 'OUTW', html, expected_hash: sha256(OUTSIDE_WIDGET) })).toMatch(
+      /^No widget 'OUTW'/,
+    );
+    expect(await callError(client, 'widget_write', { id: 'outw', html })).toBe(
+      "'Widgets/outw.html' is taken or unavailable; choose another widget id.",
+    );
 
     expect(await vaultWidgetSource(env.booted.plugin.notes).load('outw')).toEqual({ error: "No widget 'outw' in the widgets folder." });
     expect(await vaultWidgetSource(env.booted.plugin.notes).load('ok')).toMatchObject({ html: widgetHtml('Ok') });
@@ -108,7 +112,10 @@ describe('widgets and symbolic links out of the vault', () => {
   test('a link the user trusts in settings is a widget like any other', async () => {
     env = await boot(linkedWidget, { configure: (s) => void (s.access.trustedSymlinks = ['Widgets/outw.html']) });
     const listed = (await call(env.client, 'widget_list', {})).widgets as Json[];
-    expect(listed.map((w) => [w.id, w.hash])).toEqual([['ok', sha256(widgetHtml('Ok'))], ['outw', sha256(OUTSIDE_WIDGET)]]);
+    expect(listed.map((w) => [w.id, w.hash])).toEqual([
+      ['ok', sha256(widgetHtml('Ok'))],
+      ['outw', sha256(OUTSIDE_WIDGET)],
+    ]);
   });
 
   test('backup names that are links out (dangling or not) are skipped, never written through', async () => {
@@ -119,19 +126,28 @@ describe('widgets and symbolic links out of the vault', () => {
       await fsp.symlink(nodePath.join(root, 'outside.html'), nodePath.join(vault, 'Widgets', 'ok.html.bak.1'), 'file');
     });
     const { client, vault, root } = env;
-    const written = await call(client, 'widget_write', { id: 'ok', html: widgetHtml('Ok', '<p>two</p>'), expected_hash: sha256(widgetHtml('Ok')) });
+    const written = await call(client, 'widget_write', {
+      id: 'ok',
+      html: widgetHtml('Ok', '<p>two</p>'),
+      expected_hash: sha256(widgetHtml('Ok')),
+    });
     expect(written).toMatchObject({ replaced: true, backup: 'Widgets/ok.html.bak.2' });
     expect(await fsp.readFile(nodePath.join(vault, 'Widgets', 'ok.html.bak.2'), 'utf8')).toBe(widgetHtml('Ok'));
     expect((await fsp.readdir(root)).sort()).toEqual(['outdir', 'outside.html', 'vault']);
     expect(await fsp.readFile(nodePath.join(root, 'outside.html'), 'utf8')).toBe(OUTSIDE_WIDGET);
-    for (const name of ['ok.html.bak', 'ok.html.bak.1']) expect((await fsp.lstat(nodePath.join(vault, 'Widgets', name))).isSymbolicLink()).toBe(true);
+    for (const name of ['ok.html.bak', 'ok.html.bak.1'])
+      expect((await fsp.lstat(nodePath.join(vault, 'Widgets', name))).isSymbolicLink()).toBe(true);
   });
 
   test('a dangling link is outside too: note writes aimed at it never create its target', async () => {
     env = await boot(async (vault, root) => {
       await fsp.symlink(nodePath.join(root, 'ghost-target.md'), nodePath.join(vault, 'ghost.md'), 'file');
     });
-    for (const [tool, args] of [['create_note', { path: 'ghost', content: 'X\n' }], ['write_note', { path: 'ghost.md', body: 'X\n' }], ['append_note', { path: 'ghost', content: 'X' }]] as const) {
+    for (const [tool, args] of [
+      ['create_note', { path: 'ghost', content: 'X\n' }],
+      ['write_note', { path: 'ghost.md', body: 'X\n' }],
+      ['append_note', { path: 'ghost', content: 'X' }],
+    ] as const) {
       expect({ tool, ok: (await attempt(env.client, tool, args)).ok }).toEqual({ tool, ok: false });
     }
     expect((await fsp.readdir(env.root)).sort()).toEqual(['outdir', 'outside.html', 'vault']);
@@ -141,9 +157,12 @@ describe('widgets and symbolic links out of the vault', () => {
     env = await boot(async (vault, root) => {
       await fsp.symlink(nodePath.join(root, 'outdir'), nodePath.join(vault, 'Widgets'), 'dir');
     });
-    const closed = "The widgets folder 'Widgets' is in a folder agents may not access; the user can choose another widgets folder in the settings.";
+    const closed =
+      "The widgets folder 'Widgets' is in a folder agents may not access; the user can choose another widgets folder in the settings.";
     expect(await callError(env.client, 'widget_list', {})).toBe(closed);
-    expect(await callError(env.client, 'widget_write', { id: 'far', html: widgetHtml('Mine'), expected_hash: sha256(OUTSIDE_WIDGET) })).toBe(closed);
+    expect(
+      await callError(env.client, 'widget_write', { id: 'far', html: widgetHtml('Mine'), expected_hash: sha256(OUTSIDE_WIDGET) }),
+    ).toBe(closed);
     expect(await callError(env.client, 'widget_write', { id: 'new', html: widgetHtml('Mine') })).toBe(closed);
     expect(await vaultWidgetSource(env.booted.plugin.notes).load('far')).toEqual({ error: closed });
     expect((await fsp.readdir(nodePath.join(env.root, 'outdir'))).sort()).toEqual(['far.html']);

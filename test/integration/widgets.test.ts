@@ -23,7 +23,11 @@ function widgetHtml(name: string, query = 'WHERE status exists SORT file.path', 
 describe('widgets over MCP', () => {
   let env: WriteEnv | null = null;
   const disk = (p: string): Promise<string> => fs.readFile(path.join(env!.dir, p), 'utf8');
-  const exists = (p: string): Promise<boolean> => fs.access(path.join(env!.dir, p)).then(() => true, () => false);
+  const exists = (p: string): Promise<boolean> =>
+    fs.access(path.join(env!.dir, p)).then(
+      () => true,
+      () => false,
+    );
 
   afterEach(async () => {
     await env?.done();
@@ -34,11 +38,26 @@ describe('widgets over MCP', () => {
     env = await bootWriteEnv(DEMO_VAULT, { mode: 'force' });
     const html = widgetHtml('Status board');
     const written = await call(env.client, 'widget_write', { id: 'status-board', html });
-    expect(written).toEqual({ status: 'applied', id: 'status-board', path: 'Widgets/status-board.html', hash: sha256(html), replaced: false });
+    expect(written).toEqual({
+      status: 'applied',
+      id: 'status-board',
+      path: 'Widgets/status-board.html',
+      hash: sha256(html),
+      replaced: false,
+    });
     expect(await disk('Widgets/status-board.html')).toBe(html);
     const listed = await call(env.client, 'widget_list', {});
     expect(listed).toEqual({
-      widgets: [{ id: 'status-board', name: 'Status board', description: 'Status board board', query: 'WHERE status exists SORT file.path', path: 'Widgets/status-board.html', hash: sha256(html) }],
+      widgets: [
+        {
+          id: 'status-board',
+          name: 'Status board',
+          description: 'Status board board',
+          query: 'WHERE status exists SORT file.path',
+          path: 'Widgets/status-board.html',
+          hash: sha256(html),
+        },
+      ],
     });
     expect(JSON.stringify(listed)).not.toContain('<p>hello</p>');
   });
@@ -49,17 +68,32 @@ describe('widgets over MCP', () => {
     const v2 = widgetHtml('Board', undefined, '<p>two</p>');
     const v3 = widgetHtml('Board', undefined, '<p>three</p>');
     await call(env.client, 'widget_write', { id: 'board', html: v1 });
-    expect(await callError(env.client, 'widget_write', { id: 'board', html: v2 })).toMatch(/^Widget 'board' already exists; to replace it pass expected_hash/);
-    expect(await callError(env.client, 'widget_write', { id: 'board', html: v2, expected_hash: sha256('something else') })).toMatch(/changed since you listed it \(expected_hash does not match\); nothing was written/);
+    expect(await callError(env.client, 'widget_write', { id: 'board', html: v2 })).toMatch(
+      /^Widget 'board' already exists; to replace it pass expected_hash/,
+    );
+    expect(await callError(env.client, 'widget_write', { id: 'board', html: v2, expected_hash: sha256('something else') })).toMatch(
+      /changed since you listed it \(expected_hash does not match\); nothing was written/,
+    );
     expect(await disk('Widgets/board.html')).toBe(v1);
     expect(await exists('Widgets/board.html.bak')).toBe(false);
 
     const replaced = await call(env.client, 'widget_write', { id: 'board', html: v2, expected_hash: sha256(v1).toUpperCase() });
-    expect(replaced).toEqual({ status: 'applied', id: 'board', path: 'Widgets/board.html', hash: sha256(v2), replaced: true, backup: 'Widgets/board.html.bak', previous_hash: sha256(v1) });
+    expect(replaced).toEqual({
+      status: 'applied',
+      id: 'board',
+      path: 'Widgets/board.html',
+      hash: sha256(v2),
+      replaced: true,
+      backup: 'Widgets/board.html.bak',
+      previous_hash: sha256(v1),
+    });
     expect(await disk('Widgets/board.html')).toBe(v2);
     expect(await disk('Widgets/board.html.bak')).toBe(v1);
     // A second replace never overwrites the first backup: it takes the next free name; another case of the id names the same widget.
-    expect(await call(env.client, 'widget_write', { id: 'BOARD', html: v3, expected_hash: sha256(v2) })).toMatchObject({ backup: 'Widgets/board.html.bak.1', previous_hash: sha256(v2) });
+    expect(await call(env.client, 'widget_write', { id: 'BOARD', html: v3, expected_hash: sha256(v2) })).toMatchObject({
+      backup: 'Widgets/board.html.bak.1',
+      previous_hash: sha256(v2),
+    });
     expect(await disk('Widgets/board.html')).toBe(v3);
     expect(await disk('Widgets/board.html.bak')).toBe(v1);
     expect(await disk('Widgets/board.html.bak.1')).toBe(v2);
@@ -67,10 +101,16 @@ describe('widgets over MCP', () => {
     // A name taken by anything (a folder, a file in another case) is skipped, never written into.
     await env.booted.app.vault.createFolder('Widgets/board.html.bak.2');
     await env.booted.app.vault.create('Widgets/BOARD.html.bak.3', 'user file\n');
-    expect(await call(env.client, 'widget_write', { id: 'board', html: v1, expected_hash: sha256(v3) })).toMatchObject({ backup: 'Widgets/board.html.bak.4' });
+    expect(await call(env.client, 'widget_write', { id: 'board', html: v1, expected_hash: sha256(v3) })).toMatchObject({
+      backup: 'Widgets/board.html.bak.4',
+    });
     expect(await disk('Widgets/board.html.bak.4')).toBe(v3);
     expect(await disk('Widgets/BOARD.html.bak.3')).toBe('user file\n');
-    expect([await disk('Widgets/board.html.bak'), await disk('Widgets/board.html.bak.1'), await disk('Widgets/board.html')]).toEqual([v1, v2, v1]);
+    expect([await disk('Widgets/board.html.bak'), await disk('Widgets/board.html.bak.1'), await disk('Widgets/board.html')]).toEqual([
+      v1,
+      v2,
+      v1,
+    ]);
     expect(await callError(env.client, 'widget_write', { id: 'nothing-here', html: v1, expected_hash: sha256(v1) })).toBe(
       "No widget 'nothing-here'; call widget_list to see the widgets, or omit expected_hash to create it.",
     );
@@ -80,7 +120,13 @@ describe('widgets over MCP', () => {
     env = await bootWriteEnv(DEMO_VAULT, { mode: 'propose', label: 'Claude Code' });
     const html = widgetHtml('Reading list');
     const staged = await call(env.client, 'widget_write', { id: 'reading', html });
-    expect(staged).toMatchObject({ status: 'pending', proposal_id: expect.stringMatching(/^p_/), kind: 'create', path: 'Widgets/reading.html', id: 'reading' });
+    expect(staged).toMatchObject({
+      status: 'pending',
+      proposal_id: expect.stringMatching(/^p_/),
+      kind: 'create',
+      path: 'Widgets/reading.html',
+      id: 'reading',
+    });
     expect(await exists('Widgets')).toBe(false);
     expect((await call(env.client, 'widget_list', {})).widgets).toEqual([]);
     expect(await runReviewCommand(env.booted.plugin, `accept ${staged.proposal_id}`)).toMatch(/^Accepted/);
@@ -88,7 +134,10 @@ describe('widgets over MCP', () => {
     const status = (await call(env.client, 'proposal_status', { id: staged.proposal_id })).proposal as Json;
     expect(status).toMatchObject({ tool: 'widget_write', kind: 'create', status: 'accepted' });
 
-    for (const args of [{ id: 'reading', html: widgetHtml('Other') }, { id: 'reading', html: widgetHtml('Other'), expected_hash: sha256(html) }]) {
+    for (const args of [
+      { id: 'reading', html: widgetHtml('Other') },
+      { id: 'reading', html: widgetHtml('Other'), expected_hash: sha256(html) },
+    ]) {
       expect(await callError(env.client, 'widget_write', args)).toBe(
         "Widget 'reading' already exists; replacing a widget needs a force key and expected_hash (its hash from widget_list). A propose key can only add new widgets.",
       );
@@ -111,7 +160,9 @@ describe('widgets over MCP', () => {
     env = await bootWriteEnv(DEMO_VAULT, { mode: 'force' });
     const html = widgetHtml('X');
     for (const id of ['', '../escape', 'a/b', 'x.html', '.hidden', '-dash', 'con:x', 'spa ce', 'ü', 'a'.repeat(65), 'x\u0000y']) {
-      expect(await callError(env.client, 'widget_write', { id, html })).toMatch(/^Widget id '.*' is not valid: use 1-64 ASCII letters, digits, '-' or '_'/s);
+      expect(await callError(env.client, 'widget_write', { id, html })).toMatch(
+        /^Widget id '.*' is not valid: use 1-64 ASCII letters, digits, '-' or '_'/s,
+      );
     }
     expect(await exists('Widgets')).toBe(false);
     expect(await exists('escape.html')).toBe(false);
@@ -122,14 +173,26 @@ describe('widgets over MCP', () => {
     const cases: Array<[string, RegExp]> = [
       ['<p>no manifest</p>', /^Invalid widget manifest: no manifest: add <script type="application\/json" id="vault-mcp-widget">/],
       ['<script id="vault-mcp-widget">{"name":"x","query":""}</script>', /must have type="application\/json" \(it has none\)/],
-      ['<script type="text/javascript" id="vault-mcp-widget">{"name":"x","query":""}</script>', /must have type="application\/json" \(it has "text\/javascript"\)/],
+      [
+        '<script type="text/javascript" id="vault-mcp-widget">{"name":"x","query":""}</script>',
+        /must have type="application\/json" \(it has "text\/javascript"\)/,
+      ],
       ['<script type="application/json" id="vault-mcp-widget">{"name": "x", </script>', /the manifest is not valid JSON/],
       ['<script type="application/json" id="vault-mcp-widget">["x"]</script>', /must be a JSON object/],
       ['<script type="application/json" id="vault-mcp-widget">{"query":""}</script>', /needs a non-empty string "name"/],
       ['<script type="application/json" id="vault-mcp-widget">{"name":"x"}</script>', /needs a string "query"/],
-      ['<script type="application/json" id="vault-mcp-widget">{"name":"x","query":"","description":5}</script>', /"description" must be a string/],
-      ['<script type="application/json" id="vault-mcp-widget">{"name":"x","query":"WHERE status iz 1"}</script>', /"query" is not a query_notes query/],
-      ['<script type="application/json" id="vault-mcp-widget">{"name":"x","query":""}</script><script type="application/json" id=\'vault-mcp-widget\'>{}</script>', /more than one element has id "vault-mcp-widget"/],
+      [
+        '<script type="application/json" id="vault-mcp-widget">{"name":"x","query":"","description":5}</script>',
+        /"description" must be a string/,
+      ],
+      [
+        '<script type="application/json" id="vault-mcp-widget">{"name":"x","query":"WHERE status iz 1"}</script>',
+        /"query" is not a query_notes query/,
+      ],
+      [
+        '<script type="application/json" id="vault-mcp-widget">{"name":"x","query":""}</script><script type="application/json" id=\'vault-mcp-widget\'>{}</script>',
+        /more than one element has id "vault-mcp-widget"/,
+      ],
       ['<script type="application/json" id="vault-mcp-widget">{"name":"x","query":""}', /not closed with <\/script>/],
     ];
     for (const [html, message] of cases) expect(await callError(env.client, 'widget_write', { id: 'broken', html })).toMatch(message);
@@ -146,11 +209,19 @@ describe('widgets over MCP', () => {
     const listed = (await call(env.client, 'widget_list', {})).widgets as Json[];
     expect(listed.map((w) => [w.id, w.error ?? null])).toEqual([
       ['Bad Name', expect.stringMatching(/is not a valid widget id/)],
-      ['bad-query', 'Invalid widget manifest: "query" is not a query_notes query: Expected a field to sort by, e.g. file.mtime (the query ends there) (at position 5).'],
+      [
+        'bad-query',
+        'Invalid widget manifest: "query" is not a query_notes query: Expected a field to sort by, e.g. file.mtime (the query ends there) (at position 5).',
+      ],
       ['by-hand', expect.stringMatching(/not valid JSON/)],
       ['loose', null],
     ]);
-    expect(listed.find((w) => w.id === 'by-hand')).toMatchObject({ name: null, description: null, query: null, path: 'Widgets/by-hand.html' });
+    expect(listed.find((w) => w.id === 'by-hand')).toMatchObject({
+      name: null,
+      description: null,
+      query: null,
+      path: 'Widgets/by-hand.html',
+    });
   });
 
   test('note tools refuse the widgets folder with one sentence naming widget_write; search and lists skip it', async () => {
@@ -158,7 +229,8 @@ describe('widgets over MCP', () => {
     await call(env.client, 'widget_write', { id: 'w', html: widgetHtml('W') });
     await env.booted.app.vault.create('Widgets/planted.md', '# Planted\nzebraquartz\n');
     await env.booted.app.metadataCache.whenResolved();
-    const refusal = /is in the widgets folder 'Widgets', which note tools do not use; list widgets with widget_list and write them with widget_write\.$/;
+    const refusal =
+      /is in the widgets folder 'Widgets', which note tools do not use; list widgets with widget_list and write them with widget_write\.$/;
     const calls: Array<[string, Json]> = [
       ['create_note', { path: 'Widgets/x.md', content: 'x' }],
       ['create_note', { path: 'widgets/Sub/x', content: 'x' }],
@@ -197,20 +269,26 @@ describe('widgets over MCP', () => {
   test('the widgets folder is a setting; widgets follow key roots and quarantine', async () => {
     env = await bootWriteEnv(DEMO_VAULT, { mode: 'force', configure: (s) => (s.widgets.folder = 'Dash/Boards/') });
     expect(await call(env.client, 'widget_write', { id: 'a', html: widgetHtml('A') })).toMatchObject({ path: 'Dash/Boards/a.html' });
-    expect(await call(env.client, 'create_note', { path: 'Widgets/plain.md', content: 'an ordinary note now\n' })).toMatchObject({ status: 'applied' });
+    expect(await call(env.client, 'create_note', { path: 'Widgets/plain.md', content: 'an ordinary note now\n' })).toMatchObject({
+      status: 'applied',
+    });
     expect(await callError(env.client, 'create_note', { path: 'Dash/Boards/x.md', content: 'x' })).toMatch(/widgets folder 'Dash\/Boards'/);
     await env.done();
 
     env = await bootWriteEnv(DEMO_VAULT, { mode: 'force', roots: ['Projects'] });
-    expect(await callError(env.client, 'widget_list', {})).toBe("The widgets folder 'Widgets' is outside the folders this key may use (Projects); widgets need a key whose roots include it.");
+    expect(await callError(env.client, 'widget_list', {})).toBe(
+      "The widgets folder 'Widgets' is outside the folders this key may use (Projects); widgets need a key whose roots include it.",
+    );
     expect(await callError(env.client, 'widget_write', { id: 'a', html: widgetHtml('A') })).toMatch(/outside the folders this key may use/);
     await env.done();
 
     env = await bootWriteEnv(DEMO_VAULT, { mode: 'force', configure: (s) => (s.widgets.folder = '_private/Widgets') });
-    expect(await callError(env.client, 'widget_write', { id: 'a', html: widgetHtml('A') })).toMatch(/^The widgets folder '_private\/Widgets' is in a folder agents may not access/);
+    expect(await callError(env.client, 'widget_write', { id: 'a', html: widgetHtml('A') })).toMatch(
+      /^The widgets folder '_private\/Widgets' is in a folder agents may not access/,
+    );
   });
 
-  test('a rendered widget gets its query run over the owner\'s view: private notes and the widgets folder left out', async () => {
+  test("a rendered widget gets its query run over the owner's view: private notes and the widgets folder left out", async () => {
     env = await bootWriteEnv(DEMO_VAULT, { mode: 'force' });
     const query = 'WHERE file.folder under "Personal" OR status exists SORT file.path COLUMNS status';
     await call(env.client, 'widget_write', { id: 'status', html: widgetHtml('Status', query) });

@@ -21,17 +21,25 @@ describe('concurrent writes from several MCP clients to one note', () => {
   });
 
   it('appends without a hash all land, each reported once', async () => {
-    const jobs = clients.flatMap((client, i) => [0, 1, 2].map((j) => call(client, 'append_note', { path: 'Inbox', content: `- line ${i}.${j}` })));
+    const jobs = clients.flatMap((client, i) =>
+      [0, 1, 2].map((j) => call(client, 'append_note', { path: 'Inbox', content: `- line ${i}.${j}` })),
+    );
     const results = await Promise.all(jobs);
     const text = await disk('Inbox.md');
-    for (let i = 0; i < clients.length; i++) for (const j of [0, 1, 2]) expect(text.split('\n').filter((l) => l === `- line ${i}.${j}`)).toHaveLength(1);
+    for (let i = 0; i < clients.length; i++)
+      for (const j of [0, 1, 2]) expect(text.split('\n').filter((l) => l === `- line ${i}.${j}`)).toHaveLength(1);
     expect(new Set(results.map((r) => r.hash)).size).toBe(results.length);
   });
 
   it('heading edits racing each other all land or are reported as conflicts; none is lost', async () => {
     const results = await Promise.all(
       clients.map((client, i) =>
-        attempt(client, 'edit_note', { path: 'Ideas', heading: i % 2 ? 'Home' : 'Work', op: 'append_within', content: `- idea from client ${i}` }),
+        attempt(client, 'edit_note', {
+          path: 'Ideas',
+          heading: i % 2 ? 'Home' : 'Work',
+          op: 'append_within',
+          content: `- idea from client ${i}`,
+        }),
       ),
     );
     const text = await disk('Ideas.md');
@@ -54,19 +62,25 @@ describe('concurrent writes from several MCP clients to one note', () => {
   it('edits that all carry the same expected_hash: exactly one applies, the others are conflicts', async () => {
     const read = await call(clients[0], 'read_note', { path: 'Reading list' });
     const results = await Promise.all(
-      clients.map((client, i) => attempt(client, 'append_note', { path: 'Reading list', content: `- pick ${i}`, expected_hash: read.hash })),
+      clients.map((client, i) =>
+        attempt(client, 'append_note', { path: 'Reading list', content: `- pick ${i}`, expected_hash: read.hash }),
+      ),
     );
     const winners = results.filter((r) => r.ok);
     expect(winners).toHaveLength(1);
     for (const r of results) if (!r.ok) expect(r.message).toMatch(/changed since you read it/);
     const text = await disk('Reading list.md');
     expect(text.match(/- pick \d/g)).toHaveLength(1);
-    expect((winners[0] as { ok: true; value: Record<string, unknown> }).value.hash).toBe((await call(clients[0], 'read_note', { path: 'Reading list' })).hash);
+    expect((winners[0] as { ok: true; value: Record<string, unknown> }).value.hash).toBe(
+      (await call(clients[0], 'read_note', { path: 'Reading list' })).hash,
+    );
   });
 
   it('property patches from every client all land, alongside body appends', async () => {
     const jobs = clients.map((client, i) =>
-      i % 2 ? call(client, 'set_properties', { path: 'Home', properties: { [`key_${i}`]: i } }) : call(client, 'append_note', { path: 'Home', content: `tail ${i}` }),
+      i % 2
+        ? call(client, 'set_properties', { path: 'Home', properties: { [`key_${i}`]: i } })
+        : call(client, 'append_note', { path: 'Home', content: `tail ${i}` }),
     );
     await Promise.all(jobs);
     await env.booted.app.metadataCache.whenResolved();
@@ -99,13 +113,21 @@ helpVault('write tools on a copy of the Obsidian help vault', () => {
 
   it('heading edits by text and outline path land in the right section', async () => {
     const read = await call(env.client, 'read_note', { path: note });
-    const out = await call(env.client, 'edit_note', { path: note, heading: 'Link to a heading in a note', op: 'append_within', content: 'Added by an agent.', expected_hash: read.hash });
+    const out = await call(env.client, 'edit_note', {
+      path: note,
+      heading: 'Link to a heading in a note',
+      op: 'append_within',
+      content: 'Added by an agent.',
+      expected_hash: read.hash,
+    });
     const text = await disk(note);
     const lines = text.split('\n');
     expect(lines[out.lines.start - 1]).toBe('Added by an agent.');
     expect(text.indexOf('Added by an agent.')).toBeLessThan(text.indexOf('## Link to a block in a note'));
     expect(text.indexOf('Added by an agent.')).toBeGreaterThan(text.indexOf('## Link to a heading in a note'));
-    expect(await callError(env.client, 'edit_note', { path: note, heading: 'Nonexistent heading', op: 'replace', content: 'x' })).toMatch(/Link to a file/);
+    expect(await callError(env.client, 'edit_note', { path: note, heading: 'Nonexistent heading', op: 'replace', content: 'x' })).toMatch(
+      /Link to a file/,
+    );
   });
 
   it('move_note keeps every backlink resolved', async () => {

@@ -9,18 +9,65 @@ import { seededRandom } from '../harness/seeded-random';
 
 /** Path pieces that broke other vault servers: climbing, encodings, separators, quarantine, Unicode forms. */
 const PIECES = [
-  '..', '.', '', 'Projects', 'projects', 'Alpha', 'ALPHA', 'Beta', '_private', '_Private', '.obsidian', '.trash', '.git',
-  '%2e%2e', '%2E%2E%2F', '%2F', '%5C', '%252e%252e', '..%2F..', 'Cafe\u0301', 'Café', 'Über', '日本語', ' ', '~', 'C:', 'a%',
-  'note', 'Note.md', 'x.MD', 'con', '\u00a0pad', 'sub dir', '...', '.hidden', 'file:', 'D:\\', '\\\\server',
+  '..',
+  '.',
+  '',
+  'Projects',
+  'projects',
+  'Alpha',
+  'ALPHA',
+  'Beta',
+  '_private',
+  '_Private',
+  '.obsidian',
+  '.trash',
+  '.git',
+  '%2e%2e',
+  '%2E%2E%2F',
+  '%2F',
+  '%5C',
+  '%252e%252e',
+  '..%2F..',
+  'Cafe\u0301',
+  'Café',
+  'Über',
+  '日本語',
+  ' ',
+  '~',
+  'C:',
+  'a%',
+  'note',
+  'Note.md',
+  'x.MD',
+  'con',
+  '\u00a0pad',
+  'sub dir',
+  '...',
+  '.hidden',
+  'file:',
+  'D:\\',
+  '\\\\server',
 ];
 const SEPARATORS = ['/', '/', '/', '\\', '//', '/./', '/../'];
 /** Spellings of the key's root, so many paths start inside it before the random tail. */
-const ROOT_SPELLINGS = ['Projects/Alpha/', 'projects/alpha/', 'Projects\\Alpha\\', './Projects/Beta/../Alpha/', '/Projects//Alpha/', 'Projects%2FAlpha%2F'];
+const ROOT_SPELLINGS = [
+  'Projects/Alpha/',
+  'projects/alpha/',
+  'Projects\\Alpha\\',
+  './Projects/Beta/../Alpha/',
+  '/Projects//Alpha/',
+  'Projects%2FAlpha%2F',
+];
 
 /** A random path from the pieces, with random separators and an optional leading or trailing one. */
 function randomPath(random: () => number): string {
   const count = 1 + Math.floor(random() * 5);
-  let out = random() < 0.7 ? ROOT_SPELLINGS[Math.floor(random() * ROOT_SPELLINGS.length)] : random() < 0.3 ? SEPARATORS[Math.floor(random() * SEPARATORS.length)] : '';
+  let out =
+    random() < 0.7
+      ? ROOT_SPELLINGS[Math.floor(random() * ROOT_SPELLINGS.length)]
+      : random() < 0.3
+        ? SEPARATORS[Math.floor(random() * SEPARATORS.length)]
+        : '';
   for (let i = 0; i < count; i++) {
     if (i > 0) out += SEPARATORS[Math.floor(random() * SEPARATORS.length)];
     out += PIECES[Math.floor(random() * PIECES.length)];
@@ -77,7 +124,9 @@ describe('path resolver fuzz over MCP: no generated path escapes the vault, its 
         if (before.has(file) || file.startsWith('.trash/') || file.startsWith('.obsidian/plugins/vault-mcp/')) continue;
         expect([file, file.startsWith('Projects/Alpha/')]).toEqual([file, true]);
       }
-      expect(await fsp.readFile(path.join(vaultDir, '_private/Passwords hint.md'), 'utf8')).toBe(await fsp.readFile(path.join(DEMO_VAULT, '_private/Passwords hint.md'), 'utf8'));
+      expect(await fsp.readFile(path.join(vaultDir, '_private/Passwords hint.md'), 'utf8')).toBe(
+        await fsp.readFile(path.join(DEMO_VAULT, '_private/Passwords hint.md'), 'utf8'),
+      );
     } finally {
       await client.close();
       await booted.stop();

@@ -4,13 +4,26 @@ import * as path from 'node:path';
 import { DEMO_VAULT } from '../harness/temp-copy';
 import { bootWriteEnv, call, callError, type WriteEnv } from '../harness/write-helpers';
 
-const WRITE_TOOLS = ['create_note', 'write_note', 'append_note', 'edit_note', 'set_properties', 'move_note', 'delete_note', 'create_folder'];
+const WRITE_TOOLS = [
+  'create_note',
+  'write_note',
+  'append_note',
+  'edit_note',
+  'set_properties',
+  'move_note',
+  'delete_note',
+  'create_folder',
+];
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 describe('write tools over MCP, force key on the demo vault', () => {
   let env: WriteEnv;
   const disk = (p: string): Promise<string> => fs.readFile(path.join(env.dir, p), 'utf8');
-  const exists = (p: string): Promise<boolean> => fs.stat(path.join(env.dir, p)).then(() => true, () => false);
+  const exists = (p: string): Promise<boolean> =>
+    fs.stat(path.join(env.dir, p)).then(
+      () => true,
+      () => false,
+    );
 
   beforeAll(async () => {
     env = await bootWriteEnv(DEMO_VAULT, { label: 'Cursor' });
@@ -32,12 +45,23 @@ describe('write tools over MCP, force key on the demo vault', () => {
 
   it('create_note: .md added, folders created, result verifies against read_note; never overwrites', async () => {
     const out = await call(env.client, 'create_note', { path: 'Projects/Gamma/Kickoff', content: '# Kickoff\n\nAgenda.\n' });
-    expect(out).toEqual({ status: 'applied', path: 'Projects/Gamma/Kickoff.md', hash: sha('# Kickoff\n\nAgenda.\n'), size_before: 0, size_after: 19, lines: { start: 1, end: 3 } });
+    expect(out).toEqual({
+      status: 'applied',
+      path: 'Projects/Gamma/Kickoff.md',
+      hash: sha('# Kickoff\n\nAgenda.\n'),
+      size_before: 0,
+      size_after: 19,
+      lines: { start: 1, end: 3 },
+    });
     const read = await call(env.client, 'read_note', { path: 'Projects/Gamma/Kickoff' });
     expect(read.hash).toBe(out.hash);
-    expect(await callError(env.client, 'create_note', { path: 'projects/gamma/KICKOFF.md', content: 'x' })).toBe("Cannot create at that path: it is taken or unavailable; choose another path.");
+    expect(await callError(env.client, 'create_note', { path: 'projects/gamma/KICKOFF.md', content: 'x' })).toBe(
+      'Cannot create at that path: it is taken or unavailable; choose another path.',
+    );
     expect(await disk('Projects/Gamma/Kickoff.md')).toBe('# Kickoff\n\nAgenda.\n');
-    expect(await callError(env.client, 'create_note', { path: 'Notes/a|b', content: '' })).toMatch(/may not contain \* " \\ \/ < > : \| \?/);
+    expect(await callError(env.client, 'create_note', { path: 'Notes/a|b', content: '' })).toMatch(
+      /may not contain \* " \\ \/ < > : \| \?/,
+    );
     expect(await callError(env.client, 'create_note', { path: 'Notes/[[x]]', content: '' })).toMatch(/break \[\[links\]\]/);
   });
 
@@ -61,7 +85,9 @@ describe('write tools over MCP, force key on the demo vault', () => {
     const generic = await callError(env.client, 'create_note', { path: 'Personal/Therapy notes', content: 'overwrite?' });
     const visible = await callError(env.client, 'create_note', { path: 'Home', content: 'overwrite?' });
     expect(generic.replace(target, 'X')).toBe(visible.replace('Home.md', 'X'));
-    expect(await callError(env.client, 'move_note', { path: 'Inbox', to: target })).toBe('Cannot move to that path: it is taken or unavailable; choose another path.');
+    expect(await callError(env.client, 'move_note', { path: 'Inbox', to: target })).toBe(
+      'Cannot move to that path: it is taken or unavailable; choose another path.',
+    );
     for (const [tool, args] of [
       ['write_note', { body: 'x' }],
       ['append_note', { content: 'x' }],
@@ -70,7 +96,9 @@ describe('write tools over MCP, force key on the demo vault', () => {
       ['move_note', { to: 'Elsewhere.md' }],
       ['delete_note', { confirm: true }],
     ] as const) {
-      expect(await callError(env.client, tool, { path: target, ...args })).toBe(`Note '${target}' not found; call search or list_notes to find its path.`);
+      expect(await callError(env.client, tool, { path: target, ...args })).toBe(
+        `Note '${target}' not found; call search or list_notes to find its path.`,
+      );
     }
     expect(await disk(target)).toBe(before);
   });
@@ -84,9 +112,13 @@ describe('write tools over MCP, force key on the demo vault', () => {
       ['move_note', { to: 'Budget2' }],
       ['delete_note', { confirm: true }],
     ] as const) {
-      expect(await callError(env.client, tool, { path: 'Projects/Alpha/Budget', ...args })).toMatch(/read-only for agents \(frontmatter 'access: read-only'\)/);
+      expect(await callError(env.client, tool, { path: 'Projects/Alpha/Budget', ...args })).toMatch(
+        /read-only for agents \(frontmatter 'access: read-only'\)/,
+      );
     }
-    expect(await callError(env.client, 'append_note', { path: 'Projects/Beta/Retrospective', content: 'x' })).toMatch(/agent_overrides' gives 'Cursor' read-only/);
+    expect(await callError(env.client, 'append_note', { path: 'Projects/Beta/Retrospective', content: 'x' })).toMatch(
+      /agent_overrides' gives 'Cursor' read-only/,
+    );
   });
 
   it('no route may add, change or remove access or agent_overrides', async () => {
@@ -101,10 +133,13 @@ describe('write tools over MCP, force key on the demo vault', () => {
       ['edit_note', { path: 'Guarded', anchor: 'tags: [x]\n', op: 'insert_after', content: 'agent_overrides:\n  Claude: no-access\n' }],
       ['create_note', { path: 'Guarded2', content: '---\naccess: read-only\n---\n' }],
     ];
-    for (const [tool, args] of routes) expect(await callError(env.client, tool, args)).toMatch(/'access'|'agent_overrides'|--- frontmatter block/);
+    for (const [tool, args] of routes)
+      expect(await callError(env.client, tool, args)).toMatch(/'access'|'agent_overrides'|--- frontmatter block/);
     await call(env.client, 'create_note', { path: 'Bare', content: '' });
     expect(await callError(env.client, 'append_note', { path: 'Bare', content: '---\naccess: private\n---\n' })).toMatch(/access/);
-    expect(await callError(env.client, 'write_note', { path: 'Bare', body: 'x', frontmatter_patch: { ACCESS: 'private' } })).toMatch(/ACCESS/);
+    expect(await callError(env.client, 'write_note', { path: 'Bare', body: 'x', frontmatter_patch: { ACCESS: 'private' } })).toMatch(
+      /ACCESS/,
+    );
     expect(await disk('Guarded.md')).toBe('---\ntags: [x]\n---\n# Guarded\n');
     expect(await disk('Bare.md')).toBe('');
     expect(await exists('Guarded2.md')).toBe(false);
@@ -116,19 +151,39 @@ describe('write tools over MCP, force key on the demo vault', () => {
     const first = await call(env.client, 'append_note', { path: 'Reading list', content: '- One more book', expected_hash: read.hash });
     expect(first.status).toBe('applied');
     const text = await disk('Reading list.md');
-    expect(await callError(env.client, 'append_note', { path: 'Reading list', content: 'x', expected_hash: read.hash })).toMatch(/changed since you read it/);
-    expect(await callError(env.client, 'set_properties', { path: 'Reading list', properties: { a: 1 }, expected_hash: read.hash })).toMatch(/changed since/);
+    expect(await callError(env.client, 'append_note', { path: 'Reading list', content: 'x', expected_hash: read.hash })).toMatch(
+      /changed since you read it/,
+    );
+    expect(await callError(env.client, 'set_properties', { path: 'Reading list', properties: { a: 1 }, expected_hash: read.hash })).toMatch(
+      /changed since/,
+    );
     expect(await callError(env.client, 'move_note', { path: 'Reading list', to: 'RL', expected_hash: read.hash })).toMatch(/changed since/);
-    expect(await callError(env.client, 'delete_note', { path: 'Reading list', confirm: true, expected_hash: read.hash })).toMatch(/changed since/);
+    expect(await callError(env.client, 'delete_note', { path: 'Reading list', confirm: true, expected_hash: read.hash })).toMatch(
+      /changed since/,
+    );
     expect(await disk('Reading list.md')).toBe(text);
-    const second = await call(env.client, 'edit_note', { path: 'Reading list', anchor: '- One more book', op: 'replace', content: '- Two more books', expected_hash: first.hash });
+    const second = await call(env.client, 'edit_note', {
+      path: 'Reading list',
+      anchor: '- One more book',
+      op: 'replace',
+      content: '- Two more books',
+      expected_hash: first.hash,
+    });
     expect(second.hash).toBe(sha(await disk('Reading list.md')));
   });
 
   it('a file changed on disk behind the cache: an old expected_hash is a conflict', async () => {
     const read = await call(env.client, 'read_note', { path: 'Areas/Health/Sleep' });
     await fs.writeFile(path.join(env.dir, 'Areas/Health/Sleep.md'), '# Sleep\n\nRewritten by another program.\n');
-    expect(await callError(env.client, 'edit_note', { path: 'Areas/Health/Sleep', heading: 'Sleep', op: 'append_within', content: 'x', expected_hash: read.hash })).toMatch(/changed since you read it/);
+    expect(
+      await callError(env.client, 'edit_note', {
+        path: 'Areas/Health/Sleep',
+        heading: 'Sleep',
+        op: 'append_within',
+        content: 'x',
+        expected_hash: read.hash,
+      }),
+    ).toMatch(/changed since you read it/);
     expect(await disk('Areas/Health/Sleep.md')).toBe('# Sleep\n\nRewritten by another program.\n');
   });
 
@@ -140,29 +195,70 @@ describe('write tools over MCP, force key on the demo vault', () => {
     expect(missing).toMatch(/not found .*1\.3\.1\.1 "Open questions"/);
     const outline = await call(env.client, 'read_note', { path: note, outline: true });
     const line = (outline.outline as string).split('\n').find((l) => l.endsWith('\tOpen questions')) as string;
-    const out = await call(env.client, 'edit_note', { path: note, heading: line.split('\t')[0], op: 'append_within', content: '- Who owns the display budget?' });
+    const out = await call(env.client, 'edit_note', {
+      path: note,
+      heading: line.split('\t')[0],
+      op: 'append_within',
+      content: '- Who owns the display budget?',
+    });
     const text = await disk(note);
     expect(text.split('\n')[out.lines.start - 1]).toBe('- Who owns the display budget?');
-    await call(env.client, 'edit_note', { path: note, heading: '2026-01-08 Kickoff/Decisions   ', op: 'insert_after', content: '- Decided first' });
-    expect(await disk(note)).toContain('## 2026-01-08 Kickoff\n\nPresent: [[Ana Ruiz]], [[Ben Okafor]], Northwind\'s ops manager (Marta) and me.\n\n### Decisions\n- Decided first\n');
-    await call(env.client, 'edit_note', { path: 'Reference/Café notes', heading: 'Kaffeehaus Süd', op: 'replace', content: 'Closed for good.' });
+    await call(env.client, 'edit_note', {
+      path: note,
+      heading: '2026-01-08 Kickoff/Decisions   ',
+      op: 'insert_after',
+      content: '- Decided first',
+    });
+    expect(await disk(note)).toContain(
+      "## 2026-01-08 Kickoff\n\nPresent: [[Ana Ruiz]], [[Ben Okafor]], Northwind's ops manager (Marta) and me.\n\n### Decisions\n- Decided first\n",
+    );
+    await call(env.client, 'edit_note', {
+      path: 'Reference/Café notes',
+      heading: 'Kaffeehaus Süd',
+      op: 'replace',
+      content: 'Closed for good.',
+    });
     expect(await disk('Reference/Café notes.md')).toContain('## Kaffeehaus Süd\n\nClosed for good.\n\n## Notes on brewing');
     const note2 = await disk(note);
     expect(note2.match(/^#+ /gm)?.length).toBe(text.match(/^#+ /gm)?.length);
   });
 
   it('edit_note by anchor: 0 → not found with a hint, 2+ → ambiguous with count and lines; empty replace deletes', async () => {
-    expect(await callError(env.client, 'edit_note', { path: 'Reference/Git cheatsheet', anchor: 'git push --force-with-lease --everywhere', op: 'replace', content: 'x' })).toMatch(/not found .*Copy the anchor exactly/);
-    expect(await callError(env.client, 'edit_note', { path: 'Reference/Git cheatsheet', anchor: '```bash', op: 'replace', content: 'x' })).toMatch(/occurs \d+ times .*\(lines \d+, \d+/);
-    await call(env.client, 'edit_note', { path: 'Reference/Git cheatsheet', anchor: 'Commands I look up more often than I would like to admit.\n', op: 'replace', content: '' });
+    expect(
+      await callError(env.client, 'edit_note', {
+        path: 'Reference/Git cheatsheet',
+        anchor: 'git push --force-with-lease --everywhere',
+        op: 'replace',
+        content: 'x',
+      }),
+    ).toMatch(/not found .*Copy the anchor exactly/);
+    expect(
+      await callError(env.client, 'edit_note', { path: 'Reference/Git cheatsheet', anchor: '```bash', op: 'replace', content: 'x' }),
+    ).toMatch(/occurs \d+ times .*\(lines \d+, \d+/);
+    await call(env.client, 'edit_note', {
+      path: 'Reference/Git cheatsheet',
+      anchor: 'Commands I look up more often than I would like to admit.\n',
+      op: 'replace',
+      content: '',
+    });
     expect(await disk('Reference/Git cheatsheet.md')).not.toContain('Commands I look up');
   });
 
   it('CRLF: body read through read_note matches as an anchor and the note stays CRLF', async () => {
     const read = await call(env.client, 'read_note', { path: 'Reference/Imported from Windows', section: 'Printer settings' });
     const anchor = (read.body as string).replace(/\r\n/g, '\n').trim();
-    await call(env.client, 'edit_note', { path: 'Reference/Imported from Windows', anchor, op: 'insert_after', content: '\n- Colour: off' });
-    await call(env.client, 'edit_note', { path: 'Reference/Imported from Windows', heading: 'Wi-Fi at the office', op: 'append_within', content: 'Ask reception.\n' });
+    await call(env.client, 'edit_note', {
+      path: 'Reference/Imported from Windows',
+      anchor,
+      op: 'insert_after',
+      content: '\n- Colour: off',
+    });
+    await call(env.client, 'edit_note', {
+      path: 'Reference/Imported from Windows',
+      heading: 'Wi-Fi at the office',
+      op: 'append_within',
+      content: 'Ask reception.\n',
+    });
     await call(env.client, 'write_note', { path: 'Reference/Imported from Windows', frontmatter_patch: { checked: true } });
     const text = await disk('Reference/Imported from Windows.md');
     expect(text.replace(/\r\n/g, '').includes('\n')).toBe(false);
@@ -172,7 +268,10 @@ describe('write tools over MCP, force key on the demo vault', () => {
   });
 
   it('set_properties keeps YAML types, lists and nested maps, and refuses invalid YAML without touching it', async () => {
-    await call(env.client, 'create_note', { path: 'Typed', content: '---\ntags:\n  - a\n  - b\ncount: 3\nnested:\n  inner:\n    deep: [1, 2]\nflag: true\n---\nbody\n' });
+    await call(env.client, 'create_note', {
+      path: 'Typed',
+      content: '---\ntags:\n  - a\n  - b\ncount: 3\nnested:\n  inner:\n    deep: [1, 2]\nflag: true\n---\nbody\n',
+    });
     await call(env.client, 'set_properties', { path: 'Typed', properties: { tags: 'c', count: 4, added: ['x'] } });
     const read = await call(env.client, 'read_note', { path: 'Typed' });
     expect(read.frontmatter).toEqual({ tags: ['c'], count: 4, nested: { inner: { deep: [1, 2] } }, flag: true, added: ['x'] });
@@ -180,21 +279,31 @@ describe('write tools over MCP, force key on the demo vault', () => {
     await fs.writeFile(path.join(env.dir, 'Broken yaml.md'), broken);
     await env.booted.app.vault.syncFromDisk();
     await env.booted.app.metadataCache.whenResolved();
-    expect(await callError(env.client, 'set_properties', { path: 'Broken yaml', properties: { a: 1 } })).toMatch(/does not parse as YAML .*nothing was changed/);
-    expect(await callError(env.client, 'write_note', { path: 'Broken yaml', frontmatter_patch: { a: 1 } })).toMatch(/does not parse as YAML/);
+    expect(await callError(env.client, 'set_properties', { path: 'Broken yaml', properties: { a: 1 } })).toMatch(
+      /does not parse as YAML .*nothing was changed/,
+    );
+    expect(await callError(env.client, 'write_note', { path: 'Broken yaml', frontmatter_patch: { a: 1 } })).toMatch(
+      /does not parse as YAML/,
+    );
     await call(env.client, 'append_note', { path: 'Broken yaml', content: 'more' });
     expect(await disk('Broken yaml.md')).toBe(broken + 'more\n');
   });
 
   it('move_note: never overwrites, adds .md, creates folders, updates links; moves folders', async () => {
-    expect(await callError(env.client, 'move_note', { path: 'Ideas', to: 'Inbox' })).toBe("Cannot move to that path: it is taken or unavailable; choose another path.");
+    expect(await callError(env.client, 'move_note', { path: 'Ideas', to: 'Inbox' })).toBe(
+      'Cannot move to that path: it is taken or unavailable; choose another path.',
+    );
     const out = await call(env.client, 'move_note', { path: 'People/Ben Okafor', to: 'Contacts/Work/Ben' });
     expect(out).toMatchObject({ status: 'applied', path: 'Contacts/Work/Ben.md', from: 'People/Ben Okafor.md' });
     expect(out.hash).toBe(sha(await disk('Contacts/Work/Ben.md')));
     await env.booted.app.metadataCache.whenResolved();
     expect(await disk('Inbox.md')).toContain('Send Ben the retro notes');
     expect(await disk('Areas/Übersicht.md')).toContain('[[Ben]]');
-    expect(await call(env.client, 'move_note', { path: 'Contacts/', to: 'People/Contacts' })).toEqual({ status: 'applied', path: 'People/Contacts', from: 'Contacts' });
+    expect(await call(env.client, 'move_note', { path: 'Contacts/', to: 'People/Contacts' })).toEqual({
+      status: 'applied',
+      path: 'People/Contacts',
+      from: 'Contacts',
+    });
     expect(await exists('People/Contacts/Work/Ben.md')).toBe(true);
   });
 
@@ -202,7 +311,13 @@ describe('write tools over MCP, force key on the demo vault', () => {
     expect(await callError(env.client, 'delete_note', { path: 'Archive/Old ideas', confirm: false })).toMatch(/confirm: true/);
     const text = await disk('Archive/Old ideas.md');
     const out = await call(env.client, 'delete_note', { path: 'Archive/Old ideas', confirm: true });
-    expect(out).toEqual({ status: 'applied', path: 'Archive/Old ideas.md', hash: sha(text), size_before: Buffer.byteLength(text), size_after: 0 });
+    expect(out).toEqual({
+      status: 'applied',
+      path: 'Archive/Old ideas.md',
+      hash: sha(text),
+      size_before: Buffer.byteLength(text),
+      size_after: 0,
+    });
     expect(await exists('Archive/Old ideas.md')).toBe(false);
     expect(await fs.readFile(path.join(env.dir, '.trash/Old ideas.md'), 'utf8')).toBe(text);
   });
@@ -211,18 +326,29 @@ describe('write tools over MCP, force key on the demo vault', () => {
     const forms = ['inbox', './Inbox.md', 'Areas/../Inbox', '/Inbox', 'Inbox%2Emd', '\\Inbox.md', 'INBOX.MD'];
     for (const form of forms) expect((await call(env.client, 'append_note', { path: form, content: '-' })).path).toBe('Inbox.md');
     expect((await call(env.client, 'append_note', { path: 'Areas/U\u0308bersicht', content: '-' })).path).toBe('Areas/Übersicht.md');
-    expect((await call(env.client, 'append_note', { path: 'Reference%2FCaf%C3%A9%20notes', content: '-' })).path).toBe('Reference/Café notes.md');
+    expect((await call(env.client, 'append_note', { path: 'Reference%2FCaf%C3%A9%20notes', content: '-' })).path).toBe(
+      'Reference/Café notes.md',
+    );
     expect(await call(env.client, 'create_folder', { path: 'Trailing/Slash/' })).toEqual({ status: 'applied', path: 'Trailing/Slash' });
     for (const bad of ['../outside.md', 'a/../../outside', '%2e%2e/outside', '..\\outside']) {
       expect(await callError(env.client, 'create_note', { path: bad, content: 'x' })).toMatch(/leaves the vault/);
     }
-    for (const hidden of ['.obsidian/app.json', '.obsidian/plugins/x.md', '_private/Passwords hint', '_Private/new', 'Notes/.hidden/x', '.trash/Deleted draft']) {
+    for (const hidden of [
+      '.obsidian/app.json',
+      '.obsidian/plugins/x.md',
+      '_private/Passwords hint',
+      '_Private/new',
+      'Notes/.hidden/x',
+      '.trash/Deleted draft',
+    ]) {
       expect(await callError(env.client, 'create_note', { path: hidden, content: 'x' })).toMatch(/folder agents may not access/);
     }
     expect(await callError(env.client, 'move_note', { path: 'Ideas', to: '_private/Ideas' })).toMatch(/may not access/);
     // A leading / names the vault root unless the path is an absolute one outside the vault (issue 19: never a nested copy).
     expect((await call(env.client, 'create_note', { path: '/Notes/etc passwd', content: 'x' })).path).toBe('Notes/etc passwd.md');
-    expect(await callError(env.client, 'create_note', { path: '/etc/passwd', content: 'x' })).toMatch(/absolute file-system path outside this vault/);
+    expect(await callError(env.client, 'create_note', { path: '/etc/passwd', content: 'x' })).toMatch(
+      /absolute file-system path outside this vault/,
+    );
     expect(await exists('etc/passwd.md')).toBe(false);
     expect(await callError(env.client, 'create_note', { path: 'C:\\Windows\\x', content: 'x' })).toMatch(/absolute file-system path/);
     expect(await exists('../outside.md')).toBe(false);
@@ -240,7 +366,9 @@ describe('write tools: gates and keys', () => {
     try {
       const names = (await env.client.listTools()).tools.map((t) => t.name);
       for (const name of WRITE_TOOLS) expect(names).not.toContain(name);
-      await expect(env.client.callTool({ name: 'create_note', arguments: { path: 'x', content: '' } })).rejects.toThrow(/Unknown or disabled tool/);
+      await expect(env.client.callTool({ name: 'create_note', arguments: { path: 'x', content: '' } })).rejects.toThrow(
+        /Unknown or disabled tool/,
+      );
     } finally {
       await env.done();
     }
@@ -263,8 +391,12 @@ describe('write tools: gates and keys', () => {
     const env = await bootWriteEnv(DEMO_VAULT, { roots: ['Projects/Alpha'], label: 'Claude Code' });
     try {
       expect((await call(env.client, 'create_note', { path: 'Projects/Alpha/New', content: 'x' })).path).toBe('Projects/Alpha/New.md');
-      expect(await callError(env.client, 'create_note', { path: 'Projects/Beta/New', content: 'x' })).toMatch(/outside the folders this key may use/);
-      expect(await callError(env.client, 'create_note', { path: 'Projects/Alpha/../Beta/New', content: 'x' })).toMatch(/outside the folders/);
+      expect(await callError(env.client, 'create_note', { path: 'Projects/Beta/New', content: 'x' })).toMatch(
+        /outside the folders this key may use/,
+      );
+      expect(await callError(env.client, 'create_note', { path: 'Projects/Alpha/../Beta/New', content: 'x' })).toMatch(
+        /outside the folders/,
+      );
       expect(await callError(env.client, 'move_note', { path: 'Projects/Alpha/New', to: 'New' })).toMatch(/outside the folders/);
       expect(await callError(env.client, 'append_note', { path: 'Inbox.md', content: 'x' })).toMatch(/outside the folders|not found/);
       expect(await callError(env.client, 'create_note', { path: 'Projects/Alpha', content: 'x' })).toMatch(/outside the folders/);

@@ -74,7 +74,11 @@ export function messageText(answer: { status: number; error?: unknown; result?: 
 }
 
 /** The session a case runs in: the run key's, or one of another key opened on first use. */
-export async function sessionFor(env: SecurityEnv, key: KeyChoice | undefined, sessions: Map<string, Record<string, string>>): Promise<Record<string, string>> {
+export async function sessionFor(
+  env: SecurityEnv,
+  key: KeyChoice | undefined,
+  sessions: Map<string, Record<string, string>>,
+): Promise<Record<string, string>> {
   if (key === undefined || key === 'valid') return env.session;
   let session = sessions.get(key);
   if (!session) {
@@ -102,4 +106,3 @@ export function isRefusal(answer: RpcAnswer): boolean {
   const notes = (answer.result?.structuredContent as { notes?: unknown[] } | undefined)?.notes;
   return Array.isArray(notes) && notes.length === 0 && 'not_found' in (answer.result?.structuredContent as object);
 }
-

@@ -40,7 +40,27 @@ describe('attack corpus', () => {
 
   test('the corpus covers every family the issue names', () => {
     const families = new Set(outcomes.map((o) => o.family));
-    for (const family of ['door-host', 'door-origin', 'door-key', 'token-timing', 'traversal', 'hidden-probe', 'hidden-listing', 'access-edit', 'oversize', 'slow', 'batch-bomb', 'deep-nesting', 'prototype', 'redos', 'agent-md', 'client-roots', 'forward-token', 'forward-foreign', 'vault-arg']) {
+    for (const family of [
+      'door-host',
+      'door-origin',
+      'door-key',
+      'token-timing',
+      'traversal',
+      'hidden-probe',
+      'hidden-listing',
+      'access-edit',
+      'oversize',
+      'slow',
+      'batch-bomb',
+      'deep-nesting',
+      'prototype',
+      'redos',
+      'agent-md',
+      'client-roots',
+      'forward-token',
+      'forward-foreign',
+      'vault-arg',
+    ]) {
       expect(families).toContain(family);
     }
   });

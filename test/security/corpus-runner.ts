@@ -3,7 +3,17 @@
 import nodeCrypto = require('node:crypto');
 import * as net from 'node:net';
 import { raw, type RawResponse } from '../harness/raw-http';
-import { fill, internalError, isRefusal, masked, messageText, sendRequest, sessionFor, type CaseOutcome, type RpcAnswer } from './answer-checks';
+import {
+  fill,
+  internalError,
+  isRefusal,
+  masked,
+  messageText,
+  sendRequest,
+  sessionFor,
+  type CaseOutcome,
+  type RpcAnswer,
+} from './answer-checks';
 import type { AttackCase, CaseArgs, HttpCase, ProbeCase, SocketCase, TimingCase, ToolCase } from './attack-corpus';
 import { SECRET_MARK, type SecurityEnv } from './security-env';
 import { runSurfaceCase } from './surface-runner';
@@ -28,7 +38,11 @@ function echoes(args: string): string {
   return args.toLowerCase();
 }
 
-async function runToolCase(c: ToolCase, env: SecurityEnv, sessions: Map<string, Record<string, string>>): Promise<Omit<CaseOutcome, 'leaks'> & { leaks: string[] }> {
+async function runToolCase(
+  c: ToolCase,
+  env: SecurityEnv,
+  sessions: Map<string, Record<string, string>>,
+): Promise<Omit<CaseOutcome, 'leaks'> & { leaks: string[] }> {
   const args = argsJson(c.args, env);
   const answer = await callTool(env, await sessionFor(env, c.key, sessions), c.tool, args);
   const problems: string[] = [];
@@ -37,10 +51,12 @@ async function runToolCase(c: ToolCase, env: SecurityEnv, sessions: Map<string, 
   if (internal) problems.push(internal);
   else if (c.expect === 'refused' && !isRefusal(answer)) problems.push(`not refused: ${answer.text.slice(0, 300)}`);
   else if (!answer.result && !answer.error) problems.push(`no JSON-RPC answer (HTTP ${answer.status}): ${answer.text.slice(0, 200)}`);
-  if (answer.text.toLowerCase().includes(SECRET_MARK) && !echoes(args).includes(SECRET_MARK)) leaks.push(`answer shows hidden text: ${answer.text.slice(0, 300)}`);
+  if (answer.text.toLowerCase().includes(SECRET_MARK) && !echoes(args).includes(SECRET_MARK))
+    leaks.push(`answer shows hidden text: ${answer.text.slice(0, 300)}`);
   if (c.after === 'proto-readable') {
     const check = await callTool(env, env.session, 'read_note', '{"path":"Proto.md"}');
-    if (check.result?.isError !== false && !check.result?.structuredContent) leaks.push('Proto.md became unreadable (an access rule got in through a prototype key)');
+    if (check.result?.isError !== false && !check.result?.structuredContent)
+      leaks.push('Proto.md became unreadable (an access rule got in through a prototype key)');
   }
   return { family: c.family, id: c.id, asExpected: problems.length === 0, problems, leaks };
 }
@@ -98,16 +114,22 @@ async function runHttpCase(c: HttpCase, env: SecurityEnv): Promise<CaseOutcome> 
   const body = typeof c.body === 'function' ? c.body() : c.body;
   let response: RawResponse;
   try {
-    response = await raw(env.port, { method: c.method ?? 'POST', headers, body: c.method === 'GET' || c.method === 'DELETE' ? undefined : body });
+    response = await raw(env.port, {
+      method: c.method ?? 'POST',
+      headers,
+      body: c.method === 'GET' || c.method === 'DELETE' ? undefined : body,
+    });
   } catch (error) {
     response = { status: 0, headers: {}, body: String((error as Error).message) };
   }
   const problems: string[] = [];
   const leaks: string[] = [];
-  if (!c.expect.status.includes(response.status)) problems.push(`HTTP ${response.status}, expected ${c.expect.status.join('/')}: ${response.body.slice(0, 200)}`);
+  if (!c.expect.status.includes(response.status))
+    problems.push(`HTTP ${response.status}, expected ${c.expect.status.join('/')}: ${response.body.slice(0, 200)}`);
   if (response.status >= 500) problems.push(`HTTP ${response.status}`);
   if (/"code":-32603/.test(response.body)) problems.push('an internal error (-32603) in the answer');
-  if (c.expect.code !== undefined && !response.body.includes(`"code":${c.expect.code}`)) problems.push(`expected JSON-RPC code ${c.expect.code}: ${response.body.slice(0, 200)}`);
+  if (c.expect.code !== undefined && !response.body.includes(`"code":${c.expect.code}`))
+    problems.push(`expected JSON-RPC code ${c.expect.code}: ${response.body.slice(0, 200)}`);
   const refusalExpected = c.expect.status.every((s) => s >= 400 || s === 0);
   if (refusalExpected && response.status >= 200 && response.status < 300) leaks.push(`accepted (HTTP ${response.status})`);
   if (response.body.toLowerCase().includes(SECRET_MARK)) leaks.push('answer shows hidden text');
@@ -184,10 +206,17 @@ function runTimingCase(c: TimingCase, env: SecurityEnv): CaseOutcome {
   const keys = ring.list().length;
   const problems: string[] = [];
   if (calls.length !== keys) problems.push(`timingSafeEqual ran ${calls.length} times for ${keys} keys`);
-  if (calls.some(([a, b]) => a !== 32 || b !== 32)) problems.push(`compared buffers of lengths ${JSON.stringify(calls)} (not 32-byte digests)`);
+  if (calls.some(([a, b]) => a !== 32 || b !== 32))
+    problems.push(`compared buffers of lengths ${JSON.stringify(calls)} (not 32-byte digests)`);
   const expectMatch = presented === env.tokens.valid;
   if ((matched !== null) !== expectMatch) problems.push(`authenticate returned ${matched}`);
-  return { family: c.family, id: c.id, asExpected: problems.length === 0, problems, leaks: problems.length ? ['comparison is not constant-time by construction'] : [] };
+  return {
+    family: c.family,
+    id: c.id,
+    asExpected: problems.length === 0,
+    problems,
+    leaks: problems.length ? ['comparison is not constant-time by construction'] : [],
+  };
 }
 
 /** True when something set properties on Object.prototype (a prototype-pollution leak). */
@@ -253,7 +282,10 @@ export async function runCorpus(cases: ReadonlyArray<AttackCase | SurfaceCase>, 
 function diffLines(a: string, b: string): string {
   const left = new Set(a.split('\n'));
   const right = new Set(b.split('\n'));
-  return [...[...left].filter((l) => !right.has(l)).map((l) => `- ${l}`), ...[...right].filter((l) => !left.has(l)).map((l) => `+ ${l}`)].join('\n');
+  return [
+    ...[...left].filter((l) => !right.has(l)).map((l) => `- ${l}`),
+    ...[...right].filter((l) => !left.has(l)).map((l) => `+ ${l}`),
+  ].join('\n');
 }
 
 /** The summary table: one row per family and a total row (tried, refused as expected, leaks). */
@@ -266,7 +298,11 @@ export function corpusTable(outcomes: readonly CaseOutcome[]): string {
     if (o.leaks.length) row.leaks++;
     rows.set(o.family, row);
   }
-  const total = { tried: outcomes.length, ok: outcomes.filter((o) => o.asExpected).length, leaks: outcomes.filter((o) => o.leaks.length).length };
+  const total = {
+    tried: outcomes.length,
+    ok: outcomes.filter((o) => o.asExpected).length,
+    leaks: outcomes.filter((o) => o.leaks.length).length,
+  };
   const line = (name: string, r: { tried: number; ok: number; leaks: number }): string =>
     `${name.padEnd(16)} ${String(r.tried).padStart(6)} ${String(r.ok).padStart(10)} ${String(r.leaks).padStart(6)}`;
   return [

@@ -69,7 +69,8 @@ export async function runForwardCase(c: ForwardCase, env: SecurityEnv): Promise<
       response = await raw(env.port, { headers: bearer(token), body: INITIALIZE });
     }
   }
-  if (!c.expect.status.includes(response.status)) problems.push(`HTTP ${response.status}, expected ${c.expect.status.join('/')}: ${response.body.slice(0, 200)}`);
+  if (!c.expect.status.includes(response.status))
+    problems.push(`HTTP ${response.status}, expected ${c.expect.status.join('/')}: ${response.body.slice(0, 200)}`);
   if (response.status >= 500 || /"code":-32603/.test(response.body)) problems.push('internal error');
   leaks.push(...answerLeaks(response, c.expect.status));
   if (then && 'tool' in then && response.status === 200) {
@@ -86,7 +87,11 @@ export async function runForwardCase(c: ForwardCase, env: SecurityEnv): Promise<
 }
 
 /** The `_meta` envelope of a stateless 2026-07-28 request (SEP-2575). */
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'forwarder', version: '1' } };
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'forwarder', version: '1' },
+};
 
 /**
  * The same case in the 2026-07-28 era: the forged assertion on one stateless tools/call (the
@@ -97,18 +102,30 @@ const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', '
 async function runModernForwardCase(c: ForwardCase, env: SecurityEnv, problems: string[], leaks: string[]): Promise<void> {
   const then = c.then && 'tool' in c.then ? c.then : null;
   const tool = then?.tool ?? 'list_notes';
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 'fw-modern', method: 'tools/call', params: { name: tool, arguments: then?.args ?? {}, _meta: MODERN_META } });
-  const headers = (token: string): Record<string, string> => ({ ...bearer(token), 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': tool });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 'fw-modern',
+    method: 'tools/call',
+    params: { name: tool, arguments: then?.args ?? {}, _meta: MODERN_META },
+  });
+  const headers = (token: string): Record<string, string> => ({
+    ...bearer(token),
+    'MCP-Protocol-Version': '2026-07-28',
+    'Mcp-Method': 'tools/call',
+    'Mcp-Name': tool,
+  });
   const token = forge(c.recipe, env);
   let response = await raw(env.port, { headers: headers(token), body });
   if (c.replay) {
     if (response.status !== 200) problems.push(`2026-07-28: the first use was refused (HTTP ${response.status})`);
     response = await raw(env.port, { headers: headers(token), body });
   }
-  if (!c.expect.status.includes(response.status)) problems.push(`2026-07-28: HTTP ${response.status}, expected ${c.expect.status.join('/')}: ${response.body.slice(0, 200)}`);
+  if (!c.expect.status.includes(response.status))
+    problems.push(`2026-07-28: HTTP ${response.status}, expected ${c.expect.status.join('/')}: ${response.body.slice(0, 200)}`);
   if (response.status >= 500 || /"code":-32603/.test(response.body)) problems.push('2026-07-28: internal error');
   leaks.push(...answerLeaks(response, c.expect.status).map((leak) => `2026-07-28: ${leak}`));
-  if (then?.expect === 'refused' && response.status === 200 && !isRefusal(rpcAnswer(response))) leaks.push(`2026-07-28: forwarded ${tool} was not refused: ${response.body.slice(0, 300)}`);
+  if (then?.expect === 'refused' && response.status === 200 && !isRefusal(rpcAnswer(response)))
+    leaks.push(`2026-07-28: forwarded ${tool} was not refused: ${response.body.slice(0, 300)}`);
 }
 
 /** Runs one {@link ForeignCase}: the call is refused, and the listener got no key token and no tool arguments. */
@@ -126,8 +143,10 @@ export async function runForeignCase(c: ForeignCase, env: SecurityEnv): Promise<
     const seen = `${JSON.stringify(request.headers)}\n${request.body}`;
     for (const token of tokens) if (seen.includes(token)) leaks.push(`${request.handle} received a key token of this vault`);
     const authorization = request.headers.authorization;
-    if (authorization !== undefined && !authorization.startsWith('Bearer vmcpfwd.')) leaks.push(`${request.handle} received Authorization ${authorization.slice(0, 40)}`);
-    if (/"tools\/call"/.test(request.body) || request.body.includes('pwned') || request.body.includes('Plain.md')) leaks.push(`${request.handle} received the tool call's arguments (${request.body.slice(0, 120)})`);
+    if (authorization !== undefined && !authorization.startsWith('Bearer vmcpfwd.'))
+      leaks.push(`${request.handle} received Authorization ${authorization.slice(0, 40)}`);
+    if (/"tools\/call"/.test(request.body) || request.body.includes('pwned') || request.body.includes('Plain.md'))
+      leaks.push(`${request.handle} received the tool call's arguments (${request.body.slice(0, 120)})`);
   }
   return { family: c.family, id: c.id, asExpected: problems.length === 0 && leaks.length === 0, problems, leaks };
 }

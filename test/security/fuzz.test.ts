@@ -42,7 +42,13 @@ async function post(env: SecurityEnv, body: string, session = env.session): Prom
 function listenBriefly(port: number, headers: Record<string, string>, body: string): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -117,37 +123,46 @@ describe('fuzzing the server over HTTP', () => {
     );
     const ping = await post(env, '{"jsonrpc":"2.0","id":"alive","method":"ping"}');
     expect(ping.status).toBe(200);
-    const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${n}×${status}`).join(', ');
+    const byStatus = [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${n}×${status}`)
+      .join(', ');
     figures.push(`json-rpc: ${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s (HTTP ${byStatus})`);
   }, 600000);
 
   test.each([
     ['force', DEFAULT_RUNS.tools],
     ['propose', DEFAULT_RUNS.proposeTools],
-  ] as const)('tools/call with hostile schema-aware arguments (%s key): no internal error, nothing outside or hidden written', async (mode, defaultRuns) => {
-    const runs = RUNS || defaultRuns;
-    const session = mode === 'force' ? env.session : await openRawSession(env.port, env.tokens.propose);
-    const started = Date.now();
-    let id = 0;
-    const tally = { results: 0, toolErrors: 0, rpcErrors: 0, done: 0 };
-    await fc.assert(
-      fc.asyncProperty(toolCall, async (params) => {
-        const body = JSON.stringify({ jsonrpc: '2.0', id: `fz${id++}`, method: 'tools/call', params });
-        const response = await post(env, body, session);
-        assertNotInternal(response, body);
-        if (/"isError":true/.test(response.body)) tally.toolErrors++;
-        else if (/"result":/.test(response.body)) tally.results++;
-        else tally.rpcErrors++;
-        if (/\\"status\\":\\"(applied|pending)\\"/.test(response.body)) tally.done++;
-        await assertSentinel(body.slice(0, 300));
-      }),
-      { numRuns: runs, seed: SEED, endOnFailure: true },
-    );
-    const ping = await post(env, `{"jsonrpc":"2.0","id":"alive-${mode}","method":"ping"}`, session);
-    expect(ping.status).toBe(200);
-    const done = mode === 'force' ? 'writes applied' : 'proposals staged';
-    figures.push(`tools/call (${mode}): ${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s (${tally.results} results, ${tally.done} ${done}, ${tally.toolErrors} tool errors, ${tally.rpcErrors} JSON-RPC errors)`);
-  }, 600000);
+  ] as const)(
+    'tools/call with hostile schema-aware arguments (%s key): no internal error, nothing outside or hidden written',
+    async (mode, defaultRuns) => {
+      const runs = RUNS || defaultRuns;
+      const session = mode === 'force' ? env.session : await openRawSession(env.port, env.tokens.propose);
+      const started = Date.now();
+      let id = 0;
+      const tally = { results: 0, toolErrors: 0, rpcErrors: 0, done: 0 };
+      await fc.assert(
+        fc.asyncProperty(toolCall, async (params) => {
+          const body = JSON.stringify({ jsonrpc: '2.0', id: `fz${id++}`, method: 'tools/call', params });
+          const response = await post(env, body, session);
+          assertNotInternal(response, body);
+          if (/"isError":true/.test(response.body)) tally.toolErrors++;
+          else if (/"result":/.test(response.body)) tally.results++;
+          else tally.rpcErrors++;
+          if (/\\"status\\":\\"(applied|pending)\\"/.test(response.body)) tally.done++;
+          await assertSentinel(body.slice(0, 300));
+        }),
+        { numRuns: runs, seed: SEED, endOnFailure: true },
+      );
+      const ping = await post(env, `{"jsonrpc":"2.0","id":"alive-${mode}","method":"ping"}`, session);
+      expect(ping.status).toBe(200);
+      const done = mode === 'force' ? 'writes applied' : 'proposals staged';
+      figures.push(
+        `tools/call (${mode}): ${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s (${tally.results} results, ${tally.done} ${done}, ${tally.toolErrors} tool errors, ${tally.rpcErrors} JSON-RPC errors)`,
+      );
+    },
+    600000,
+  );
 
   test('resources, prompts and completion with hostile URIs, names and prefixes: no internal error, nothing hidden shown', async () => {
     const runs = RUNS || DEFAULT_RUNS.content;
@@ -163,13 +178,17 @@ describe('fuzzing the server over HTTP', () => {
         else tally.errors++;
         if (response.body.toLowerCase().includes(SECRET_MARK)) throw new Error(`hidden text shown for ${body.slice(0, 300)}`);
         // A hidden path as a whole value or URI (fuzzed writes may create notes whose names merely contain one).
-        const named = HIDDEN_NAMES.find((name) => (response.body.includes(`"${name}`) || response.body.includes(`vault-mcp://note/${name}`)) && !body.includes(name));
+        const named = HIDDEN_NAMES.find(
+          (name) => (response.body.includes(`"${name}`) || response.body.includes(`vault-mcp://note/${name}`)) && !body.includes(name),
+        );
         if (named) throw new Error(`hidden ${named} named for ${body.slice(0, 300)}: ${response.body.slice(0, 300)}`);
         await assertSentinel(body.slice(0, 300));
       }),
       { numRuns: runs, seed: SEED, endOnFailure: true },
     );
-    figures.push(`resources/prompts/completion: ${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s (${tally.results} results, ${tally.errors} JSON-RPC errors)`);
+    figures.push(
+      `resources/prompts/completion: ${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s (${tally.results} results, ${tally.errors} JSON-RPC errors)`,
+    );
   }, 600000);
 
   test('stateless 2026-07-28 requests with forged _meta, inputResponses and requestState: no internal error, nothing hidden shown or written', async () => {
@@ -193,7 +212,10 @@ describe('fuzzing the server over HTTP', () => {
       }),
       { numRuns: runs, seed: SEED, endOnFailure: true },
     );
-    const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${n}×${status}`).join(', ');
+    const byStatus = [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${n}×${status}`)
+      .join(', ');
     figures.push(`2026-07-28 stateless: ${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s (HTTP ${byStatus})`);
   }, 600000);
 });

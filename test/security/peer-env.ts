@@ -21,7 +21,13 @@ export interface RecordedRequest {
 }
 
 /** Handles of the registry entries (see the module comment). */
-export const PEER_HANDLES = { peer: 'Peer', notFound: 'Foreign404', impostor: 'Impostor', selfPort: 'EchoSelf', closed: 'GonePort' } as const;
+export const PEER_HANDLES = {
+  peer: 'Peer',
+  notFound: 'Foreign404',
+  impostor: 'Impostor',
+  selfPort: 'EchoSelf',
+  closed: 'GonePort',
+} as const;
 
 /** The registry side of the security environment. */
 export interface PeerEnv {
@@ -40,7 +46,11 @@ export interface PeerEnv {
 }
 
 /** Starts a listener on 127.0.0.1 that records each request and answers with `answer`. */
-async function listener(handle: string, received: RecordedRequest[], answer: (body: string, res: http.ServerResponse) => void): Promise<http.Server> {
+async function listener(
+  handle: string,
+  received: RecordedRequest[],
+  answer: (body: string, res: http.ServerResponse) => void,
+): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
@@ -70,7 +80,9 @@ function impostorAnswer(body: string, res: http.ServerResponse): void {
     message.method === 'initialize'
       ? { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'impostor', version: '1' } }
       : { content: [{ type: 'text', text: 'impostor answer' }] };
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 'impostor-session' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+  res
+    .writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 'impostor-session' })
+    .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
 }
 
 const portOf = (server: http.Server): number => (server.address() as AddressInfo).port;
@@ -85,7 +97,9 @@ export async function startPeerEnv(registryDir: string, vaultFolder: string): Pr
   const previous = process.env[REGISTRY_DIR_ENV];
   process.env[REGISTRY_DIR_ENV] = registryDir;
   const received: RecordedRequest[] = [];
-  const notFound = await listener(PEER_HANDLES.notFound, received, (_b, res) => res.writeHead(404, { 'Content-Type': 'text/plain' }).end('no such thing'));
+  const notFound = await listener(PEER_HANDLES.notFound, received, (_b, res) =>
+    res.writeHead(404, { 'Content-Type': 'text/plain' }).end('no such thing'),
+  );
   const impostor = await listener(PEER_HANDLES.impostor, received, impostorAnswer);
   const closed = await listener(PEER_HANDLES.closed, received, (_b, res) => res.end());
   const closedPort = portOf(closed);
@@ -94,7 +108,13 @@ export async function startPeerEnv(registryDir: string, vaultFolder: string): Pr
   const stranger = { id: 'b2b2b2b2b2b2b2b2', identity: new ForwardIdentity() };
   const registry = new VaultRegistry(registryDir);
   const entry = (id: string, name: string, port: number, key: string) => ({
-    id, name, path: `/nonexistent/${name}`, port, pid: process.pid, public_key: key, started_at: new Date().toISOString(),
+    id,
+    name,
+    path: `/nonexistent/${name}`,
+    port,
+    pid: process.pid,
+    public_key: key,
+    started_at: new Date().toISOString(),
   });
   return {
     registryDir,

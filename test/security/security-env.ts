@@ -62,16 +62,64 @@ export const VAULT_FILES: Record<string, Content> = {
  * quarantined and linked-out notes, hidden skills and hidden AGENTS.md files.
  */
 export const HIDDEN_NAMES = [
-  'Secret/Kx1.md', 'Cap1.md', 'Brk1.md', 'Dup1.md', 'Ovr1.md', '_private/Q1.md', '.hidden/Q1.md', 'LinkedDir/secret.md', 'passwd.md', 'Public/Deep/note.md',
-  'Skills/secret', 'Skills/capsec', 'Skills/brksec', 'Skills/_private', 'Skills/linked', 'Skills/linkfile', 'hidden-ref.md',
-  'Gov/AGENTS.md', 'Gov/Brk/AGENTS.md', 'Gov/Sub/AGENTS.md', '_private/AGENTS.md',
+  'Secret/Kx1.md',
+  'Cap1.md',
+  'Brk1.md',
+  'Dup1.md',
+  'Ovr1.md',
+  '_private/Q1.md',
+  '.hidden/Q1.md',
+  'LinkedDir/secret.md',
+  'passwd.md',
+  'Public/Deep/note.md',
+  'Skills/secret',
+  'Skills/capsec',
+  'Skills/brksec',
+  'Skills/_private',
+  'Skills/linked',
+  'Skills/linkfile',
+  'hidden-ref.md',
+  'Gov/AGENTS.md',
+  'Gov/Brk/AGENTS.md',
+  'Gov/Sub/AGENTS.md',
+  '_private/AGENTS.md',
 ];
 
 /** Vault files whose bytes no tool call may change (the sentinel checks them after every case). */
-export const PROTECTED_VAULT_FILES = ['Secret/Kx1.md', 'Cap1.md', 'Brk1.md', 'Dup1.md', 'Ovr1.md', 'RO.md', '_private/Q1.md', '.hidden/Q1.md', 'Latin1.md', 'Plain.md', 'Public/Linker.md', 'Skills/secret/SKILL.md', 'Skills/good/hidden-ref.md', 'Gov/AGENTS.md', 'Gov/Brk/AGENTS.md', '_private/AGENTS.md'];
+export const PROTECTED_VAULT_FILES = [
+  'Secret/Kx1.md',
+  'Cap1.md',
+  'Brk1.md',
+  'Dup1.md',
+  'Ovr1.md',
+  'RO.md',
+  '_private/Q1.md',
+  '.hidden/Q1.md',
+  'Latin1.md',
+  'Plain.md',
+  'Public/Linker.md',
+  'Skills/secret/SKILL.md',
+  'Skills/good/hidden-ref.md',
+  'Gov/AGENTS.md',
+  'Gov/Brk/AGENTS.md',
+  '_private/AGENTS.md',
+];
 
 /** Hidden and read-only notes: no call may change their bytes, whatever else a fuzz run does. */
-export const HIDDEN_VAULT_FILES = ['Secret/Kx1.md', 'Cap1.md', 'Brk1.md', 'Dup1.md', 'Ovr1.md', 'RO.md', '_private/Q1.md', '.hidden/Q1.md', 'Skills/secret/SKILL.md', 'Skills/good/hidden-ref.md', 'Gov/AGENTS.md', 'Gov/Brk/AGENTS.md'];
+export const HIDDEN_VAULT_FILES = [
+  'Secret/Kx1.md',
+  'Cap1.md',
+  'Brk1.md',
+  'Dup1.md',
+  'Ovr1.md',
+  'RO.md',
+  '_private/Q1.md',
+  '.hidden/Q1.md',
+  'Skills/secret/SKILL.md',
+  'Skills/good/hidden-ref.md',
+  'Gov/AGENTS.md',
+  'Gov/Brk/AGENTS.md',
+];
 
 /** The booted environment of a security suite. */
 export interface SecurityEnv {
@@ -109,7 +157,11 @@ async function fingerprintTree(dir: string, into: string[]): Promise<void> {
     } else if (entry.isSymbolicLink()) {
       into.push(`l ${full} -> ${await fsp.readlink(full)}`);
     } else {
-      into.push(`f ${full} ${createHash('sha256').update(await fsp.readFile(full)).digest('hex')}`);
+      into.push(
+        `f ${full} ${createHash('sha256')
+          .update(await fsp.readFile(full))
+          .digest('hex')}`,
+      );
     }
   }
 }
@@ -133,7 +185,10 @@ export async function bootSecurityEnv(options: Partial<BootOptions> = {}): Promi
   await fsp.symlink(nodePath.join(outside, 'secret.md'), nodePath.join(vault, 'passwd.md'), 'file');
   await fsp.symlink(nodePath.join(outside, 'deeper'), nodePath.join(vault, 'Public', 'Deep'), 'dir');
   await fsp.mkdir(nodePath.join(outside, 'skill'));
-  await fsp.writeFile(nodePath.join(outside, 'skill', 'SKILL.md'), `---\nname: Linked ${SECRET_MARK}\ndescription: outside\n---\n${SECRET_MARK} linked skill\n`);
+  await fsp.writeFile(
+    nodePath.join(outside, 'skill', 'SKILL.md'),
+    `---\nname: Linked ${SECRET_MARK}\ndescription: outside\n---\n${SECRET_MARK} linked skill\n`,
+  );
   await fsp.writeFile(nodePath.join(outside, 'agents.md'), `${SECRET_MARK} outside governance\n`);
   await fsp.symlink(nodePath.join(outside, 'skill'), nodePath.join(vault, 'Skills', 'linked'), 'dir');
   await fsp.mkdir(nodePath.join(vault, 'Skills', 'linkfile'));

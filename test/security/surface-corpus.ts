@@ -122,7 +122,12 @@ const uriTraversals: RpcCase[] = TRAVERSALS.flatMap(([name, path]) =>
   URI_SPELLINGS.flatMap(([spelling, uri]) =>
     ['resources/read', 'resources/subscribe'].map((method): RpcCase => ({
       // Spellings that name a place inside the vault (the tool cases before may have created a note there) may be answered.
-      kind: 'rpc', family: 'traversal', id: `${name} (${spelling} URI) via ${method}`, method, params: { uri: uri(path) }, expect: INSIDE.has(name) ? 'answered' : 'refused',
+      kind: 'rpc',
+      family: 'traversal',
+      id: `${name} (${spelling} URI) via ${method}`,
+      method,
+      params: { uri: uri(path) },
+      expect: INSIDE.has(name) ? 'answered' : 'refused',
     })),
   ),
 );
@@ -131,11 +136,23 @@ const completionTraversals: RpcCase[] = TRAVERSALS.flatMap(([name, path]) =>
   [
     ['template', { ref: { type: 'ref/resource', uri: TEMPLATE }, argument: { name: 'path', value: path } }],
     ['prompt', { ref: { type: 'ref/prompt', name: 'good' }, argument: { name: 'note', value: path } }],
-  ].map(([via, params]): RpcCase => ({ kind: 'rpc', family: 'traversal', id: `${name} via completion (${via as string})`, method: 'completion/complete', params, expect: INSIDE.has(name) ? 'answered' : 'empty' })),
+  ].map(([via, params]): RpcCase => ({
+    kind: 'rpc',
+    family: 'traversal',
+    id: `${name} via completion (${via as string})`,
+    method: 'completion/complete',
+    params,
+    expect: INSIDE.has(name) ? 'answered' : 'empty',
+  })),
 );
 
 const promptNoteTraversals: RpcCase[] = TRAVERSALS.map(([name, path]): RpcCase => ({
-  kind: 'rpc', family: 'traversal', id: `${name} via prompts/get note`, method: 'prompts/get', params: { name: 'good', arguments: { note: path } }, expect: INSIDE.has(name) ? 'answered' : 'refused',
+  kind: 'rpc',
+  family: 'traversal',
+  id: `${name} via prompts/get note`,
+  method: 'prompts/get',
+  params: { name: 'good', arguments: { note: path } },
+  expect: INSIDE.has(name) ? 'answered' : 'refused',
 }));
 
 /** Hidden notes against missing twins through resources/read, subscribe, prompts/get's note, and the same again for a rooted key. */
@@ -146,38 +163,66 @@ const resourceProbes: RpcProbeCase[] = [
   ['agents-md-linked-out', 'Gov/Sub/AGENTS.md', 'Gov/Sub/AGENTZ.md'],
   ['skill-linked-out', 'Skills/linked/SKILL.md', 'Skills/linkes/SKILL.md'],
 ].flatMap(([name, hidden, missing]) =>
-  ([
-    ['resources/read', (p: string) => ({ uri: NOTE + p })],
-    ['resources/read (encoded)', (p: string) => ({ uri: NOTE + p.split('/').map(encodeURIComponent).join('/') })],
-    ['resources/subscribe', (p: string) => ({ uri: NOTE + p })],
-    ['resources/unsubscribe', (p: string) => ({ uri: NOTE + p })],
-    ['prompts/get note', (p: string) => ({ name: 'good', arguments: { note: p } })],
-    ['prompts/get note (no .md)', (p: string) => ({ name: 'good', arguments: { note: p.replace(/\.md$/, '') } })],
-  ] as const).map(([route, params]): RpcProbeCase => ({
-    kind: 'rpc-probe', family: 'hidden-probe', id: `${name} via ${route}`, method: route.split(' ')[0], hidden, missing, params,
+  (
+    [
+      ['resources/read', (p: string) => ({ uri: NOTE + p })],
+      ['resources/read (encoded)', (p: string) => ({ uri: NOTE + p.split('/').map(encodeURIComponent).join('/') })],
+      ['resources/subscribe', (p: string) => ({ uri: NOTE + p })],
+      ['resources/unsubscribe', (p: string) => ({ uri: NOTE + p })],
+      ['prompts/get note', (p: string) => ({ name: 'good', arguments: { note: p } })],
+      ['prompts/get note (no .md)', (p: string) => ({ name: 'good', arguments: { note: p.replace(/\.md$/, '') } })],
+    ] as const
+  ).map(([route, params]): RpcProbeCase => ({
+    kind: 'rpc-probe',
+    family: 'hidden-probe',
+    id: `${name} via ${route}`,
+    method: route.split(' ')[0],
+    hidden,
+    missing,
+    params,
   })),
 );
 
-const rootedResourceProbes: RpcProbeCase[] = ([
-  ['resources/read', (p: string) => ({ uri: NOTE + p })],
-  ['resources/subscribe', (p: string) => ({ uri: NOTE + p })],
-  ['prompts/get note', (p: string) => ({ name: 'good', arguments: { note: p } })],
-] as const).map(([route, params]): RpcProbeCase => ({
-  kind: 'rpc-probe', family: 'hidden-probe', id: `outside roots via ${route}`, method: route.split(' ')[0], hidden: 'Public/Open.md', missing: 'Public/Opem.md', params, key: 'rooted',
+const rootedResourceProbes: RpcProbeCase[] = (
+  [
+    ['resources/read', (p: string) => ({ uri: NOTE + p })],
+    ['resources/subscribe', (p: string) => ({ uri: NOTE + p })],
+    ['prompts/get note', (p: string) => ({ name: 'good', arguments: { note: p } })],
+  ] as const
+).map(([route, params]): RpcProbeCase => ({
+  kind: 'rpc-probe',
+  family: 'hidden-probe',
+  id: `outside roots via ${route}`,
+  method: route.split(' ')[0],
+  hidden: 'Public/Open.md',
+  missing: 'Public/Opem.md',
+  params,
+  key: 'rooted',
 }));
 
 /** A note below a link out of the vault against one in a missing folder: reads must not tell the link exists (for a rooted key too). */
 const linkedFolderProbes: ProbeCase[] = (['valid', 'rooted'] as const).flatMap((key) =>
-  ([
-    ['read_note', (path: string) => ({ path })],
-    ['read_note', (path: string) => ({ id: `path:${path}` })],
-    ['read_notes', (path: string) => ({ paths: [path] })],
-    ['get_links', (path: string) => ({ path })],
-  ] as const).flatMap(([tool, args], i) =>
+  (
+    [
+      ['read_note', (path: string) => ({ path })],
+      ['read_note', (path: string) => ({ id: `path:${path}` })],
+      ['read_notes', (path: string) => ({ paths: [path] })],
+      ['get_links', (path: string) => ({ path })],
+    ] as const
+  ).flatMap(([tool, args], i) =>
     [
       ['LinkedDir/secret.md', 'LinkedDor/secret.md'],
       ['Public/Deep/note.md', 'Public/Daep/note.md'],
-    ].map(([hidden, missing]): ProbeCase => ({ kind: 'probe', family: 'hidden-probe', id: `below ${hidden.split('/').slice(0, -1).join('/')} vs a missing folder via ${tool} #${i} (${key})`, tool, hidden, missing, args, key })),
+    ].map(([hidden, missing]): ProbeCase => ({
+      kind: 'probe',
+      family: 'hidden-probe',
+      id: `below ${hidden.split('/').slice(0, -1).join('/')} vs a missing folder via ${tool} #${i} (${key})`,
+      tool,
+      hidden,
+      missing,
+      args,
+      key,
+    })),
   ),
 );
 
@@ -190,48 +235,168 @@ const skillProbes: RpcProbeCase[] = [
   ['linked-out folder', 'linked', 'linkee'],
   ['linked-out SKILL.md', 'linkfile', 'linkfilf'],
 ].flatMap(([name, hidden, missing]) =>
-  ([
-    ['prompts/get', (id: string) => ({ name: id })],
-    ['prompts/get', (id: string) => ({ name: id, arguments: { note: 'Plain.md' } })],
-    ['completion/complete', (id: string) => ({ ref: { type: 'ref/prompt', name: id }, argument: { name: 'note', value: '' } })],
-    ['tools/call', (id: string) => ({ name: 'skill_read', arguments: { id } })],
-  ] as const).map(([method, params], i): RpcProbeCase => ({
-    kind: 'rpc-probe', family: 'hidden-probe', id: `skill ${name} via ${method} #${i}`, method, hidden, missing, params,
+  (
+    [
+      ['prompts/get', (id: string) => ({ name: id })],
+      ['prompts/get', (id: string) => ({ name: id, arguments: { note: 'Plain.md' } })],
+      ['completion/complete', (id: string) => ({ ref: { type: 'ref/prompt', name: id }, argument: { name: 'note', value: '' } })],
+      ['tools/call', (id: string) => ({ name: 'skill_read', arguments: { id } })],
+    ] as const
+  ).map(([method, params], i): RpcProbeCase => ({
+    kind: 'rpc-probe',
+    family: 'hidden-probe',
+    id: `skill ${name} via ${method} #${i}`,
+    method,
+    hidden,
+    missing,
+    params,
   })),
 );
 
-const COMPLETION_PREFIXES = ['', 'S', 'Secret/', 'Secret/K', 'Cap', 'Brk', 'Dup', 'Ovr', '_', '_private/', '.', '.hidden/', 'L', 'LinkedDir/', 'p', 'passwd', 'Public/', 'Public/D', 'Skills/', 'Skills/s', 'Skills/l', 'Gov/', 'Gov/A', 'Gov/Sub/', 'gov/agents', 'SECRET/KX'];
+const COMPLETION_PREFIXES = [
+  '',
+  'S',
+  'Secret/',
+  'Secret/K',
+  'Cap',
+  'Brk',
+  'Dup',
+  'Ovr',
+  '_',
+  '_private/',
+  '.',
+  '.hidden/',
+  'L',
+  'LinkedDir/',
+  'p',
+  'passwd',
+  'Public/',
+  'Public/D',
+  'Skills/',
+  'Skills/s',
+  'Skills/l',
+  'Gov/',
+  'Gov/A',
+  'Gov/Sub/',
+  'gov/agents',
+  'SECRET/KX',
+];
 
 /** Listings of the new surfaces: nothing hidden may be named (default forbid list), no secret text. */
 const surfaceListings: RpcCase[] = [
   ...(['valid', 'rooted', 'propose'] as const).flatMap((key): RpcCase[] => [
     { kind: 'rpc', family: 'hidden-listing', id: `resources/list (${key})`, method: 'resources/list', params: {}, key, expect: 'answered' },
     { kind: 'rpc', family: 'hidden-listing', id: `prompts/list (${key})`, method: 'prompts/list', params: {}, key, expect: 'answered' },
-    { kind: 'rpc', family: 'hidden-listing', id: `skills_list (${key})`, method: 'tools/call', params: { name: 'skills_list', arguments: {} }, key, expect: 'answered' },
-    { kind: 'rpc', family: 'hidden-listing', id: `skill_read good (${key})`, method: 'tools/call', params: { name: 'skill_read', arguments: { id: 'good' } }, key, expect: 'answered' },
-    { kind: 'rpc', family: 'hidden-listing', id: `prompts/get good (${key})`, method: 'prompts/get', params: { name: 'good' }, key, expect: 'answered' },
+    {
+      kind: 'rpc',
+      family: 'hidden-listing',
+      id: `skills_list (${key})`,
+      method: 'tools/call',
+      params: { name: 'skills_list', arguments: {} },
+      key,
+      expect: 'answered',
+    },
+    {
+      kind: 'rpc',
+      family: 'hidden-listing',
+      id: `skill_read good (${key})`,
+      method: 'tools/call',
+      params: { name: 'skill_read', arguments: { id: 'good' } },
+      key,
+      expect: 'answered',
+    },
+    {
+      kind: 'rpc',
+      family: 'hidden-listing',
+      id: `prompts/get good (${key})`,
+      method: 'prompts/get',
+      params: { name: 'good' },
+      key,
+      expect: 'answered',
+    },
   ]),
-  { kind: 'rpc', family: 'hidden-listing', id: 'resources/templates/list', method: 'resources/templates/list', params: {}, expect: 'answered' },
+  {
+    kind: 'rpc',
+    family: 'hidden-listing',
+    id: 'resources/templates/list',
+    method: 'resources/templates/list',
+    params: {},
+    expect: 'answered',
+  },
   ...COMPLETION_PREFIXES.flatMap((value): RpcCase[] => [
-    { kind: 'rpc', family: 'hidden-listing', id: `completion template ${JSON.stringify(value)}`, method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: TEMPLATE }, argument: { name: 'path', value } }, expect: 'answered' },
-    { kind: 'rpc', family: 'hidden-listing', id: `completion prompt ${JSON.stringify(value)}`, method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: 'good' }, argument: { name: 'note', value } }, expect: 'answered' },
+    {
+      kind: 'rpc',
+      family: 'hidden-listing',
+      id: `completion template ${JSON.stringify(value)}`,
+      method: 'completion/complete',
+      params: { ref: { type: 'ref/resource', uri: TEMPLATE }, argument: { name: 'path', value } },
+      expect: 'answered',
+    },
+    {
+      kind: 'rpc',
+      family: 'hidden-listing',
+      id: `completion prompt ${JSON.stringify(value)}`,
+      method: 'completion/complete',
+      params: { ref: { type: 'ref/prompt', name: 'good' }, argument: { name: 'note', value } },
+      expect: 'answered',
+    },
   ]),
   ...['', 'R', 'P', 'Public/', 'Secret/'].map((value): RpcCase => ({
-    kind: 'rpc', family: 'hidden-listing', id: `completion template ${JSON.stringify(value)} (rooted)`, method: 'completion/complete', key: 'rooted',
+    kind: 'rpc',
+    family: 'hidden-listing',
+    id: `completion template ${JSON.stringify(value)} (rooted)`,
+    method: 'completion/complete',
+    key: 'rooted',
     params: { ref: { type: 'ref/resource', uri: TEMPLATE }, argument: { name: 'path', value } },
-    expect: value.startsWith('R') || value === '' ? 'answered' : 'empty', forbid: [...HIDDEN_NAMES, 'Public/', 'Plain.md', 'Secret/Open.md'],
+    expect: value.startsWith('R') || value === '' ? 'answered' : 'empty',
+    forbid: [...HIDDEN_NAMES, 'Public/', 'Plain.md', 'Secret/Open.md'],
   })),
-  { kind: 'rpc', family: 'hidden-listing', id: 'resources/list (rooted) shows only its roots', method: 'resources/list', params: {}, key: 'rooted', expect: 'answered', forbid: [...HIDDEN_NAMES, 'Public/', 'Plain.md'] },
+  {
+    kind: 'rpc',
+    family: 'hidden-listing',
+    id: 'resources/list (rooted) shows only its roots',
+    method: 'resources/list',
+    params: {},
+    key: 'rooted',
+    expect: 'answered',
+    forbid: [...HIDDEN_NAMES, 'Public/', 'Plain.md'],
+  },
   ...[
     Buffer.from(JSON.stringify({ after: 'Secret/Kx0' })).toString('base64url'),
     Buffer.from(JSON.stringify({ after: '' })).toString('base64url'),
     Buffer.from(JSON.stringify({ after: '_private/' })).toString('base64url'),
-  ].map((cursor, i): RpcCase => ({ kind: 'rpc', family: 'hidden-listing', id: `resources/list forged cursor #${i}`, method: 'resources/list', params: { cursor }, expect: 'answered' })),
-  ...['Public/Open.md', 'Gov/Note.md', 'Gov/Brk/Note.md', 'Gov/Sub/Note.md', 'Skills/good/SKILL.md'].map((path): RpcCase => ({
-    kind: 'rpc', family: 'agent-md', id: `read_note ${path}`, method: 'tools/call', params: { name: 'read_note', arguments: { path } }, expect: 'answered',
+  ].map((cursor, i): RpcCase => ({
+    kind: 'rpc',
+    family: 'hidden-listing',
+    id: `resources/list forged cursor #${i}`,
+    method: 'resources/list',
+    params: { cursor },
+    expect: 'answered',
   })),
-  { kind: 'rpc', family: 'agent-md', id: 'read_notes under hidden AGENTS.md files', method: 'tools/call', params: { name: 'read_notes', arguments: { paths: ['Gov/Note.md', 'Gov/Brk/Note.md', 'Gov/Sub/Note.md'] } }, expect: 'answered' },
-  { kind: 'rpc', family: 'agent-md', id: 'resources/read under a hidden AGENTS.md', method: 'resources/read', params: { uri: `${NOTE}Gov/Note.md` }, expect: 'answered' },
+  ...['Public/Open.md', 'Gov/Note.md', 'Gov/Brk/Note.md', 'Gov/Sub/Note.md', 'Skills/good/SKILL.md'].map((path): RpcCase => ({
+    kind: 'rpc',
+    family: 'agent-md',
+    id: `read_note ${path}`,
+    method: 'tools/call',
+    params: { name: 'read_note', arguments: { path } },
+    expect: 'answered',
+  })),
+  {
+    kind: 'rpc',
+    family: 'agent-md',
+    id: 'read_notes under hidden AGENTS.md files',
+    method: 'tools/call',
+    params: { name: 'read_notes', arguments: { paths: ['Gov/Note.md', 'Gov/Brk/Note.md', 'Gov/Sub/Note.md'] } },
+    expect: 'answered',
+  },
+  {
+    kind: 'rpc',
+    family: 'agent-md',
+    id: 'resources/read under a hidden AGENTS.md',
+    method: 'resources/read',
+    params: { uri: `${NOTE}Gov/Note.md` },
+    expect: 'answered',
+  },
 ];
 
 /** Client mistakes in the new methods: refused with -32602 (or -32002), never an internal error. */
@@ -270,9 +435,23 @@ const surfaceMistakes: RpcCase[] = [
   ['completion/complete', { ref: { type: 'ref/resource', uri: TEMPLATE }, argument: { name: 'nope', value: '' } }],
   ['completion/complete', { ref: { type: 'ref/prompt', name: 'good' }, argument: { name: 'nope', value: '' } }],
   ['completion/complete', { ref: { type: 'ref/other' }, argument: { name: 'path', value: '' } }],
-].map(([method, params], i): RpcCase => ({ kind: 'rpc', family: 'framing', id: `${method as string} mistake #${i}`, method: method as string, params, expect: 'refused' }));
+].map(([method, params], i): RpcCase => ({
+  kind: 'rpc',
+  family: 'framing',
+  id: `${method as string} mistake #${i}`,
+  method: method as string,
+  params,
+  expect: 'refused',
+}));
 // Asking for prompts of an unknown name completes to nothing (completion only helps typing).
-surfaceMistakes.push({ kind: 'rpc', family: 'framing', id: 'completion of an unknown prompt', method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: '../Secret' }, argument: { name: 'note', value: '' } }, expect: 'empty' });
+surfaceMistakes.push({
+  kind: 'rpc',
+  family: 'framing',
+  id: 'completion of an unknown prompt',
+  method: 'completion/complete',
+  params: { ref: { type: 'ref/prompt', name: '../Secret' }, argument: { name: 'note', value: '' } },
+  expect: 'empty',
+});
 
 /** Hostile and narrowing client roots; `{VAULT}`/`{OUTSIDE}` are absolute folders. */
 const rootsCases: RootsCase[] = (
@@ -308,13 +487,41 @@ const rootsCases: RootsCase[] = (
   ] as Array<[string, unknown, RootsCase['expect']]>
 ).map(([id, roots, expect]): RootsCase => ({ kind: 'roots', family: 'client-roots', id, roots, expect }));
 rootsCases.push(
-  { kind: 'roots', family: 'client-roots', id: 'rooted key, root is the vault', roots: [{ uri: 'file://{VAULT}' }], key: 'rooted', expect: 'key' },
+  {
+    kind: 'roots',
+    family: 'client-roots',
+    id: 'rooted key, root is the vault',
+    roots: [{ uri: 'file://{VAULT}' }],
+    key: 'rooted',
+    expect: 'key',
+  },
   { kind: 'roots', family: 'client-roots', id: 'rooted key, root is /', roots: [{ uri: 'file:///' }], key: 'rooted', expect: 'key' },
-  { kind: 'roots', family: 'client-roots', id: 'rooted key, root elsewhere in the vault', roots: [{ uri: 'file://{VAULT}/Public' }], key: 'rooted', expect: 'blocked' },
-  { kind: 'roots', family: 'client-roots', id: 'rooted key, root outside', roots: [{ uri: 'file://{OUTSIDE}' }], key: 'rooted', expect: 'key' },
+  {
+    kind: 'roots',
+    family: 'client-roots',
+    id: 'rooted key, root elsewhere in the vault',
+    roots: [{ uri: 'file://{VAULT}/Public' }],
+    key: 'rooted',
+    expect: 'blocked',
+  },
+  {
+    kind: 'roots',
+    family: 'client-roots',
+    id: 'rooted key, root outside',
+    roots: [{ uri: 'file://{OUTSIDE}' }],
+    key: 'rooted',
+    expect: 'key',
+  },
 );
 
-const fwd = (id: string, recipe: ForwardRecipe, status: number[], extra: Partial<ForwardCase> = {}): ForwardCase => ({ kind: 'forward', family: 'forward-token', id, recipe, expect: { status }, ...extra });
+const fwd = (id: string, recipe: ForwardRecipe, status: number[], extra: Partial<ForwardCase> = {}): ForwardCase => ({
+  kind: 'forward',
+  family: 'forward-token',
+  id,
+  recipe,
+  expect: { status },
+  ...extra,
+});
 const forwardCases: ForwardCase[] = [
   fwd('signed by the registered peer (control)', { signer: 'peer' }, [200]),
   fwd('replayed', { signer: 'peer' }, [401], { replay: true }),
@@ -336,33 +543,104 @@ const forwardCases: ForwardCase[] = [
   fwd('label of a cloud-only key', { signer: 'peer', label: 'Cloud client' }, [403]),
   fwd('label of no key', { signer: 'peer', label: 'Nobody' }, [403]),
   fwd('label 201 chars', { signer: 'peer', label: 'x'.repeat(201) }, [401]),
-  fwd('rooted label with roots "/" stays in its roots', { signer: 'peer', label: 'Rooted client', roots: ['/'] }, [200], { then: { tool: 'read_note', args: { path: 'Public/Open.md' }, expect: 'refused' } }),
-  fwd('roots outside the vault do not widen a rooted key', { signer: 'peer', label: 'Rooted client', roots: ['/tmp', '/'] }, [200], { then: { tool: 'list_notes', args: { folder: 'Public' }, expect: 'refused' } }),
-  fwd('forwarded call reads a private note', { signer: 'peer' }, [200], { then: { tool: 'read_note', args: { path: 'Secret/Kx1.md' }, expect: 'refused' } }),
-  fwd('forwarded call forwards again', { signer: 'peer' }, [200], { then: { tool: 'read_note', args: { path: 'Plain.md', vault: PEER_HANDLES.peer }, expect: 'refused' } }),
-  fwd('forwarded assertion on the run key\'s session', { signer: 'peer', label: 'Rooted client' }, [403], { then: { sessionOfKey: 'valid' } }),
+  fwd('rooted label with roots "/" stays in its roots', { signer: 'peer', label: 'Rooted client', roots: ['/'] }, [200], {
+    then: { tool: 'read_note', args: { path: 'Public/Open.md' }, expect: 'refused' },
+  }),
+  fwd('roots outside the vault do not widen a rooted key', { signer: 'peer', label: 'Rooted client', roots: ['/tmp', '/'] }, [200], {
+    then: { tool: 'list_notes', args: { folder: 'Public' }, expect: 'refused' },
+  }),
+  fwd('forwarded call reads a private note', { signer: 'peer' }, [200], {
+    then: { tool: 'read_note', args: { path: 'Secret/Kx1.md' }, expect: 'refused' },
+  }),
+  fwd('forwarded call forwards again', { signer: 'peer' }, [200], {
+    then: { tool: 'read_note', args: { path: 'Plain.md', vault: PEER_HANDLES.peer }, expect: 'refused' },
+  }),
+  fwd("forwarded assertion on the run key's session", { signer: 'peer', label: 'Rooted client' }, [403], {
+    then: { sessionOfKey: 'valid' },
+  }),
 ];
 
 /** Tool calls whose `vault` argument is hostile: unknown handles and paths are refused; this vault's own folder runs here. */
 const vaultArgCases: ToolCase[] = [
-  ['..', 'refused'], ['../vault', 'refused'], ['{VAULT}/..', 'refused'], ['{OUTSIDE}', 'refused'], ['{VAULT}/../outside', 'refused'], ['/', 'refused'],
-  ['/etc/passwd', 'refused'], ['file://{VAULT}', 'refused'], ['%2e%2e', 'refused'], ['', 'refused'], [' ', 'refused'], ['\u0000', 'refused'],
-  ['a'.repeat(5000), 'refused'], ['__proto__', 'refused'], ['constructor', 'refused'], ['Nowhere', 'refused'], ['a1a1a1', 'refused'],
-  ['{VAULT}', 'answered'], ['{VAULT}/', 'answered'], ['{VAULT}/./', 'answered'], ['vault', 'answered'], ['VAULT', 'answered'],
-].map(([vault, expect]): ToolCase => ({ kind: 'tool', family: 'vault-arg', id: `vault ${JSON.stringify(vault.slice(0, 40))}`, tool: 'read_note', args: { path: 'Plain.md', vault }, expect: expect as 'refused' | 'answered' }));
+  ['..', 'refused'],
+  ['../vault', 'refused'],
+  ['{VAULT}/..', 'refused'],
+  ['{OUTSIDE}', 'refused'],
+  ['{VAULT}/../outside', 'refused'],
+  ['/', 'refused'],
+  ['/etc/passwd', 'refused'],
+  ['file://{VAULT}', 'refused'],
+  ['%2e%2e', 'refused'],
+  ['', 'refused'],
+  [' ', 'refused'],
+  ['\u0000', 'refused'],
+  ['a'.repeat(5000), 'refused'],
+  ['__proto__', 'refused'],
+  ['constructor', 'refused'],
+  ['Nowhere', 'refused'],
+  ['a1a1a1', 'refused'],
+  ['{VAULT}', 'answered'],
+  ['{VAULT}/', 'answered'],
+  ['{VAULT}/./', 'answered'],
+  ['vault', 'answered'],
+  ['VAULT', 'answered'],
+].map(([vault, expect]): ToolCase => ({
+  kind: 'tool',
+  family: 'vault-arg',
+  id: `vault ${JSON.stringify(vault.slice(0, 40))}`,
+  tool: 'read_note',
+  args: { path: 'Plain.md', vault },
+  expect: expect as 'refused' | 'answered',
+}));
 vaultArgCases.push(
   { kind: 'tool', family: 'vault-arg', id: 'vault a number', tool: 'read_note', args: { path: 'Plain.md', vault: 3 }, expect: 'refused' },
   { kind: 'tool', family: 'vault-arg', id: 'vault null', tool: 'read_note', args: { path: 'Plain.md', vault: null }, expect: 'refused' },
-  { kind: 'tool', family: 'vault-arg', id: 'vault an object', tool: 'read_note', args: { json: '{"path":"Plain.md","vault":{"__proto__":"x"}}' }, expect: 'refused' },
-  { kind: 'tool', family: 'vault-arg', id: 'private note through this vault\'s own path', tool: 'read_note', args: { path: 'Secret/Kx1.md', vault: '{VAULT}' }, expect: 'refused' },
-  { kind: 'tool', family: 'vault-arg', id: 'traversal through this vault\'s own path', tool: 'read_note', args: { path: '../outside/secret.md', vault: '{VAULT}' }, expect: 'refused' },
+  {
+    kind: 'tool',
+    family: 'vault-arg',
+    id: 'vault an object',
+    tool: 'read_note',
+    args: { json: '{"path":"Plain.md","vault":{"__proto__":"x"}}' },
+    expect: 'refused',
+  },
+  {
+    kind: 'tool',
+    family: 'vault-arg',
+    id: "private note through this vault's own path",
+    tool: 'read_note',
+    args: { path: 'Secret/Kx1.md', vault: '{VAULT}' },
+    expect: 'refused',
+  },
+  {
+    kind: 'tool',
+    family: 'vault-arg',
+    id: "traversal through this vault's own path",
+    tool: 'read_note',
+    args: { path: '../outside/secret.md', vault: '{VAULT}' },
+    expect: 'refused',
+  },
 );
 
-const foreignCases: ForeignCase[] = [PEER_HANDLES.notFound, PEER_HANDLES.impostor, PEER_HANDLES.selfPort, PEER_HANDLES.closed, PEER_HANDLES.peer].flatMap((handle) =>
-  ([
-    ['read_note', { path: 'Plain.md' }],
-    ['write_note', { path: 'Plain.md', body: 'pwned\n' }],
-  ] as const).map(([tool, args]): ForeignCase => ({ kind: 'foreign', family: 'forward-foreign', id: `${tool} to ${handle}`, handle, tool, args: { ...args, vault: handle } })),
+const foreignCases: ForeignCase[] = [
+  PEER_HANDLES.notFound,
+  PEER_HANDLES.impostor,
+  PEER_HANDLES.selfPort,
+  PEER_HANDLES.closed,
+  PEER_HANDLES.peer,
+].flatMap((handle) =>
+  (
+    [
+      ['read_note', { path: 'Plain.md' }],
+      ['write_note', { path: 'Plain.md', body: 'pwned\n' }],
+    ] as const
+  ).map(([tool, args]): ForeignCase => ({
+    kind: 'foreign',
+    family: 'forward-foreign',
+    id: `${tool} to ${handle}`,
+    handle,
+    tool,
+    args: { ...args, vault: handle },
+  })),
 );
 
 /** The whole surface corpus, in the order the runner tries it. */

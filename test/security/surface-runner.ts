@@ -1,7 +1,17 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema, type ListRootsResult } from '@modelcontextprotocol/sdk/types.js';
-import { fill, internalError, isRefusal, masked, messageText, sendRequest, sessionFor, type CaseOutcome, type RpcAnswer } from './answer-checks';
+import {
+  fill,
+  internalError,
+  isRefusal,
+  masked,
+  messageText,
+  sendRequest,
+  sessionFor,
+  type CaseOutcome,
+  type RpcAnswer,
+} from './answer-checks';
 import { runForwardCase, runForeignCase } from './forward-runner';
 import { HIDDEN_NAMES, SECRET_MARK, type SecurityEnv } from './security-env';
 import type { RootsCase, RpcCase, RpcProbeCase, SurfaceCase } from './surface-corpus';
@@ -16,7 +26,8 @@ import type { RootsCase, RpcCase, RpcProbeCase, SurfaceCase } from './surface-co
 function shownHidden(text: string, request: string, forbid: readonly string[]): string[] {
   const leaks: string[] = [];
   const lower = text.toLowerCase();
-  if (lower.includes(SECRET_MARK) && !request.toLowerCase().includes(SECRET_MARK)) leaks.push(`answer shows hidden text: ${text.slice(0, 300)}`);
+  if (lower.includes(SECRET_MARK) && !request.toLowerCase().includes(SECRET_MARK))
+    leaks.push(`answer shows hidden text: ${text.slice(0, 300)}`);
   for (const name of forbid) {
     if (text.includes(name) && !request.includes(name)) leaks.push(`answer names hidden ${JSON.stringify(name)}: ${text.slice(0, 300)}`);
   }
@@ -29,7 +40,9 @@ function isEmptyListing(answer: RpcAnswer): boolean {
   if (!result) return false;
   const completion = result.completion as { values?: unknown[] } | undefined;
   const lists = [completion?.values, result.resources, result.prompts];
-  return lists.some((list) => Array.isArray(list)) && lists.every((list) => list === undefined || (Array.isArray(list) && list.length === 0));
+  return (
+    lists.some((list) => Array.isArray(list)) && lists.every((list) => list === undefined || (Array.isArray(list) && list.length === 0))
+  );
 }
 
 async function runRpcCase(c: RpcCase, env: SecurityEnv, sessions: Map<string, Record<string, string>>): Promise<CaseOutcome> {
@@ -89,28 +102,37 @@ async function runRootsCase(c: RootsCase, env: SecurityEnv): Promise<CaseOutcome
     if (text.toLowerCase().includes(SECRET_MARK)) leaks.push(`${what} shows hidden text`);
   };
   try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(env.booted.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(env.booted.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+    );
     for (const path of [...ROOTS_READABLE, ...ROOTS_NEVER]) {
       const allowed = !blocked && ROOTS_READABLE.includes(path) && inside(path, folders);
       const tool = await client.callTool({ name: 'read_note', arguments: { path } });
       see(`read_note ${path}`, JSON.stringify(tool));
       if (!allowed && !tool.isError) leaks.push(`read_note ${path} was answered outside the expected roots`);
-      if (allowed && tool.isError) problems.push(`read_note ${path} refused inside the expected roots: ${JSON.stringify(tool.content).slice(0, 200)}`);
+      if (allowed && tool.isError)
+        problems.push(`read_note ${path} refused inside the expected roots: ${JSON.stringify(tool.content).slice(0, 200)}`);
       const resource = await client.readResource({ uri: `vault-mcp://note/${path}` }).then(
         (r) => ({ ok: true, text: JSON.stringify(r) }),
         (error: unknown) => ({ ok: false, text: String((error as Error).message) }),
       );
       see(`resources/read ${path}`, resource.text);
       if (!allowed && resource.ok) leaks.push(`resources/read ${path} was answered outside the expected roots`);
-      if (allowed && !resource.ok) problems.push(`resources/read ${path} refused inside the expected roots: ${resource.text.slice(0, 200)}`);
+      if (allowed && !resource.ok)
+        problems.push(`resources/read ${path} refused inside the expected roots: ${resource.text.slice(0, 200)}`);
       if (/-32603/.test(resource.text)) problems.push(`resources/read ${path}: internal error`);
     }
     const list = await client.callTool({ name: 'list_notes', arguments: {} });
     see('list_notes', JSON.stringify(list));
-    if (blocked !== (list.isError === true)) problems.push(`list_notes ${list.isError ? 'refused' : 'answered'}, expected ${blocked ? 'a refusal' : 'notes'}`);
+    if (blocked !== (list.isError === true))
+      problems.push(`list_notes ${list.isError ? 'refused' : 'answered'}, expected ${blocked ? 'a refusal' : 'notes'}`);
     const listed = ((list.structuredContent as { notes?: Array<{ path: string }> } | undefined)?.notes ?? []).map((n) => n.path);
-    const resources = await client.listResources().then((r) => r.resources.map((x) => x.name), () => [] as string[]);
-    for (const path of [...listed, ...resources]) if (!inside(path, folders) || HIDDEN_NAMES.some((h) => path.startsWith(h))) leaks.push(`listed ${path} outside the expected roots`);
+    const resources = await client.listResources().then(
+      (r) => r.resources.map((x) => x.name),
+      () => [] as string[],
+    );
+    for (const path of [...listed, ...resources])
+      if (!inside(path, folders) || HIDDEN_NAMES.some((h) => path.startsWith(h))) leaks.push(`listed ${path} outside the expected roots`);
   } catch (error) {
     problems.push(`client error: ${(error as Error).message.slice(0, 200)}`);
   } finally {
@@ -120,7 +142,11 @@ async function runRootsCase(c: RootsCase, env: SecurityEnv): Promise<CaseOutcome
 }
 
 /** Runs one surface case against `env` (see {@link SurfaceCase}). */
-export async function runSurfaceCase(c: SurfaceCase, env: SecurityEnv, sessions: Map<string, Record<string, string>>): Promise<CaseOutcome> {
+export async function runSurfaceCase(
+  c: SurfaceCase,
+  env: SecurityEnv,
+  sessions: Map<string, Record<string, string>>,
+): Promise<CaseOutcome> {
   switch (c.kind) {
     case 'rpc':
       return runRpcCase(c, env, sessions);

@@ -36,7 +36,12 @@ describe('ActivityLog', () => {
   let clock: Date;
   let file: MemoryFile;
   let limits: { maxMegabytes: number; maxDays: number };
-  const make = () => new ActivityLog(file, () => limits, () => clock);
+  const make = () =>
+    new ActivityLog(
+      file,
+      () => limits,
+      () => clock,
+    );
 
   beforeEach(() => {
     clock = new Date('2026-12-01T10:00:00Z');
@@ -53,11 +58,14 @@ describe('ActivityLog', () => {
     await log.whenSaved();
     const again = make();
     expect(await again.load()).toEqual({});
-    expect(again.all().map((e) => `${e.kind} ${e.path} ${e.session} ${e.key_label}`)).toEqual(['move Moved.md s1 Claude Code', 'edit Note.md s1 Claude Code']);
+    expect(again.all().map((e) => `${e.kind} ${e.path} ${e.session} ${e.key_label}`)).toEqual([
+      'move Moved.md s1 Claude Code',
+      'edit Note.md s1 Claude Code',
+    ]);
     expect(textsOf(again.all()[1])).toEqual({ before: 'a\n', after: 'a\nb\n' });
   });
 
-  it('does not log writes without an actor (internal writes are nobody\'s activity)', () => {
+  it("does not log writes without an actor (internal writes are nobody's activity)", () => {
     expect(make().record(edit('a', 'b'), { label: '', roots: [] })).toBeNull();
   });
 
@@ -87,7 +95,9 @@ describe('ActivityLog', () => {
     const log = make();
     log.record(edit('a', 'b'), AGENT);
     const { problem } = await log.load();
-    expect(problem).toMatch(/^Vault MCP could not read its agent activity file \(not valid JSON \(.+\)\); it was kept as \.obsidian\/plugins\/vault-mcp\/activity\.json\.corrupt-2026-12-01T10-00-00-000Z and the activity log starts empty\.$/);
+    expect(problem).toMatch(
+      /^Vault MCP could not read its agent activity file \(not valid JSON \(.+\)\); it was kept as \.obsidian\/plugins\/vault-mcp\/activity\.json\.corrupt-2026-12-01T10-00-00-000Z and the activity log starts empty\.$/,
+    );
     expect(Object.values(file.aside)).toEqual(['{"version":1,"entries":[{"id":"a_1"']);
     expect(log.all()).toHaveLength(1);
     await log.whenSaved();
@@ -95,8 +105,20 @@ describe('ActivityLog', () => {
   });
 
   it('a file that does not read is reported and left as it is', async () => {
-    const broken: ActivityFile = { ...file, path: file.path, read: async () => { throw new Error('EACCES'); }, write: file.write.bind(file), keepCorruptAside: file.keepCorruptAside.bind(file) };
-    const log = new ActivityLog(broken, () => limits, () => clock);
+    const broken: ActivityFile = {
+      ...file,
+      path: file.path,
+      read: async () => {
+        throw new Error('EACCES');
+      },
+      write: file.write.bind(file),
+      keepCorruptAside: file.keepCorruptAside.bind(file),
+    };
+    const log = new ActivityLog(
+      broken,
+      () => limits,
+      () => clock,
+    );
     expect((await log.load()).problem).toMatch(/^Vault MCP could not read its agent activity file .+ \(EACCES\); it was left as it is/);
   });
 
@@ -143,10 +165,18 @@ describe('terminal listing', () => {
   it('answers usage mistakes in one line and leaves other commands to the review', async () => {
     const target = { activity: new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 })), reverts: {} as never };
     expect(await runActivityCommand(target, 'activity a_1 extra')).toBe('Usage: activity [entry id]');
-    expect(await runActivityCommand(target, 'activity a_1')).toBe(`No activity entry 'a_1'; list them with "activity" (vault-mcp:activity in Obsidian's CLI) or the Agent activity view.`);
-    expect(await runActivityCommand(target, 'revert a_1 a_2')).toBe('Usage: revert <entry id> | revert key "<label>" | revert session <session>');
-    expect(await runActivityCommand(target, 'revert key')).toBe('Usage: revert <entry id> | revert key "<label>" | revert session <session>');
-    expect(await runActivityCommand(target, 'revert key "Nobody"')).toBe('No activity from a key labelled "Nobody"; "activity" lists the keys that changed something.');
+    expect(await runActivityCommand(target, 'activity a_1')).toBe(
+      `No activity entry 'a_1'; list them with "activity" (vault-mcp:activity in Obsidian's CLI) or the Agent activity view.`,
+    );
+    expect(await runActivityCommand(target, 'revert a_1 a_2')).toBe(
+      'Usage: revert <entry id> | revert key "<label>" | revert session <session>',
+    );
+    expect(await runActivityCommand(target, 'revert key')).toBe(
+      'Usage: revert <entry id> | revert key "<label>" | revert session <session>',
+    );
+    expect(await runActivityCommand(target, 'revert key "Nobody"')).toBe(
+      'No activity from a key labelled "Nobody"; "activity" lists the keys that changed something.',
+    );
     expect(await runActivityCommand(target, 'accept p_1')).toBeNull();
     expect(await runActivityCommand(target, '')).toBeNull();
   });
@@ -171,7 +201,10 @@ describe('undo data', () => {
     const before = lines.join('');
     const after = [...lines.slice(0, 250), 'new line\n', ...lines.slice(251)].join('');
     const { undo } = undoOf(edit(before, after));
-    expect(undo).toEqual({ after, patch: [{ from: after.indexOf('new line'), to: after.indexOf('new line') + 9, inserted: 'line 250\n' }] });
+    expect(undo).toEqual({
+      after,
+      patch: [{ from: after.indexOf('new line'), to: after.indexOf('new line') + 9, inserted: 'line 250\n' }],
+    });
   });
 
   it('a rewrite of every line still round-trips', () => {
@@ -190,7 +223,14 @@ describe('undo data', () => {
     const log = new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
     const e = log.record(edit('a\nb\nc\n', 'a\nb\nd\n'), AGENT)!;
     e.undo.after = 'z\n';
-    const noVault = new Proxy({}, { get: () => { throw new Error('the vault was touched'); } });
+    const noVault = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('the vault was touched');
+        },
+      },
+    );
     expect(await new ActivityRevert(log, noVault as never, () => null).revert(e.id)).toEqual({
       id: e.id,
       reverted: false,
@@ -216,7 +256,11 @@ describe('activity file format', () => {
     expect(() => parseActivity(serializeActivity([{ ...e, kind: 'zap' as never }]))).toThrow('entry #1: unknown kind "zap"');
     expect(() => parseActivity(serializeActivity([{ ...e, at: 'yesterday' }]))).toThrow('entry #1: "at" must be a time');
     expect(() => parseActivity(serializeActivity([{ ...e, kind: 'move' }]))).toThrow('entry #1: a move needs "from"');
-    expect(() => parseActivity(serializeActivity([{ ...e, undo: { after: 5 as never } }]))).toThrow('entry #1: "undo.after" must be a string');
-    expect(() => parseActivity(serializeActivity([{ ...e, undo: { after: 'x', patch: [{ from: 0, to: 'z' }] as never } }]))).toThrow('entry #1: "undo.patch" must be a list of {from, to, inserted}');
+    expect(() => parseActivity(serializeActivity([{ ...e, undo: { after: 5 as never } }]))).toThrow(
+      'entry #1: "undo.after" must be a string',
+    );
+    expect(() => parseActivity(serializeActivity([{ ...e, undo: { after: 'x', patch: [{ from: 0, to: 'z' }] as never } }]))).toThrow(
+      'entry #1: "undo.patch" must be a list of {from, to, inserted}',
+    );
   });
 });

@@ -125,7 +125,10 @@ describe('Anthropic Messages adapter over HTTP', () => {
 
     test('429 rate_limit_error → rate limit', async () => {
       const s = await fake({ [MODEL]: {} });
-      s.failNext({ ...anthropicError(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'), headers: { 'retry-after': '7' } });
+      s.failNext({
+        ...anthropicError(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'),
+        headers: { 'retry-after': '7' },
+      });
       const err = await aiFailure(provider(s.baseUrl, MODEL).chat([{ role: 'user', content: 'Q' }], {}));
       expect(err).toMatchObject({ code: 'aiHttpError', status: 429 });
       expect(err.message).toContain('wait 7 s');

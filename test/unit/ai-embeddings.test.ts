@@ -20,7 +20,11 @@ async function fake(): Promise<FakeOpenAi> {
 
 /** A service over mutable settings, with instant backoff; `sleeps` records the waits asked for. */
 function harness(ai: Partial<AiSettings>, apiKey: string | null = null) {
-  const state = { settings: { ...defaultSettings().ai, enabled: true, ...ai } as AiSettings, saved: [] as AiUsage[], sleeps: [] as number[] };
+  const state = {
+    settings: { ...defaultSettings().ai, enabled: true, ...ai } as AiSettings,
+    saved: [] as AiUsage[],
+    sleeps: [] as number[],
+  };
   const service = new AiService({
     getSettings: () => state.settings,
     getApiKey: () => apiKey,
@@ -70,7 +74,7 @@ describe('AiService.embed', () => {
     expect(s.requests).toHaveLength(4);
   });
 
-  test('gives up after the tries with the provider\'s reason', async () => {
+  test("gives up after the tries with the provider's reason", async () => {
     const s = await fake();
     const { service } = harness({ baseUrl: s.baseUrl, embeddingModel: 'nomic-embed-text' });
     for (let i = 0; i < 4; i++) s.failNext({ status: 500, body: { error: { message: 'model crashed' } } });
@@ -96,7 +100,9 @@ describe('AiService.embed', () => {
   });
 
   test('a remote endpoint without "Allow remote providers": no request reaches it', async () => {
-    const address = Object.values(networkInterfaces()).flat().find((i) => i && !i.internal && i.family === 'IPv4')?.address;
+    const address = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i && !i.internal && i.family === 'IPv4')?.address;
     if (!address) {
       console.warn('skipped: this machine has no non-loopback IPv4 address to stand for a remote server');
       return;
@@ -119,12 +125,18 @@ describe('AiService.embed', () => {
   });
 
   test('Anthropic has no embeddings endpoint; a missing embedding model names the setting', async () => {
-    const anthropic = harness({ provider: 'anthropic', allowRemote: true, baseUrl: 'https://api.anthropic.com/v1', embeddingModel: 'x' }, 'k');
+    const anthropic = harness(
+      { provider: 'anthropic', allowRemote: true, baseUrl: 'https://api.anthropic.com/v1', embeddingModel: 'x' },
+      'k',
+    );
     const err = await aiFailure(anthropic.service.embed(['x']));
     expect(err.code).toBe('aiNotConfigured');
     expect(err.message).toMatch(/Anthropic has no embeddings endpoint/);
     const noModel = harness({ baseUrl: 'http://localhost:11434/v1', embeddingModel: '' });
-    expect(noModel.service.embeddingAvailability()).toMatchObject({ ready: false, reason: expect.stringMatching(/Embedding model.*nomic-embed-text/) });
+    expect(noModel.service.embeddingAvailability()).toMatchObject({
+      ready: false,
+      reason: expect.stringMatching(/Embedding model.*nomic-embed-text/),
+    });
   });
 
   test('a 2xx without data is aiBadResponse', async () => {

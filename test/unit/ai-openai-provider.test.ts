@@ -25,10 +25,10 @@ const USER = [{ role: 'user' as const, content: 'Say hello to the vault' }];
 describe('OpenAI-compatible adapter over HTTP', () => {
   test('posts a chat completion and returns text, usage, finish reason and model', async () => {
     const s = await fake({ models: { 'llama3.2': { reply: () => 'Hello vault' } } });
-    const result = await provider(s.baseUrl, 'llama3.2').chat(
-      [{ role: 'system', content: 'Be brief.' }, ...USER],
-      { temperature: 0.2, maxTokens: 50 },
-    );
+    const result = await provider(s.baseUrl, 'llama3.2').chat([{ role: 'system', content: 'Be brief.' }, ...USER], {
+      temperature: 0.2,
+      maxTokens: 50,
+    });
     expect(result).toEqual({ text: 'Hello vault', usage: { inputTokens: 7, outputTokens: 2 }, finishReason: 'stop', model: 'llama3.2' });
     expect(s.requests).toHaveLength(1);
     const req = s.requests[0];
@@ -80,7 +80,10 @@ describe('OpenAI-compatible adapter over HTTP', () => {
   test('<think> blocks and reasoning_content are not part of the answer', async () => {
     const s = await fake({
       models: {
-        r1: { reply: () => '<think>\nThe user wants a greeting. I will say hi.\n</think>\n\nHi there', reasoningContent: 'separate reasoning' },
+        r1: {
+          reply: () => '<think>\nThe user wants a greeting. I will say hi.\n</think>\n\nHi there',
+          reasoningContent: 'separate reasoning',
+        },
       },
     });
     const result = await provider(s.baseUrl, 'r1').chat(USER, {});
@@ -124,16 +127,21 @@ describe('OpenAI-compatible adapter over HTTP', () => {
       const s = await fake({ models: { o1: { rejects: ['max_tokens', 'temperature'] } } });
       const result = await provider(s.baseUrl, 'o1').chat(USER, { temperature: 0.3, maxTokens: 20 });
       expect(result.text).toBe('OK');
-      expect(s.requests.map((r) => Object.keys(r.json).filter((k) => /temp|tokens/.test(k)).sort())).toEqual([
-        ['max_tokens', 'temperature'],
-        ['max_completion_tokens', 'temperature'],
-        ['max_completion_tokens'],
-      ]);
+      expect(
+        s.requests.map((r) =>
+          Object.keys(r.json)
+            .filter((k) => /temp|tokens/.test(k))
+            .sort(),
+        ),
+      ).toEqual([['max_tokens', 'temperature'], ['max_completion_tokens', 'temperature'], ['max_completion_tokens']]);
     });
 
     test('a 400 about something else is not retried', async () => {
       const s = await fake({ models: { m: {} } });
-      s.failNext({ status: 400, body: { error: { message: "Invalid 'messages[0].role'", type: 'invalid_request_error', param: 'messages', code: null } } });
+      s.failNext({
+        status: 400,
+        body: { error: { message: "Invalid 'messages[0].role'", type: 'invalid_request_error', param: 'messages', code: null } },
+      });
       const err = await aiFailure(provider(s.baseUrl, 'm').chat(USER, { maxTokens: 5, temperature: 1 }));
       expect(err.code).toBe('aiHttpError');
       expect(err.status).toBe(400);

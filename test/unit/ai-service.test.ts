@@ -81,7 +81,12 @@ describe('AiService gates', () => {
     expect(err.code).toBe('aiNotConfigured');
     expect(err.message).toContain('API key is missing');
     state.apiKey = 'sk-x';
-    expect(service.chatAvailability()).toEqual({ ready: true, provider: 'openai-compatible', model: 'gpt-4o-mini', classification: 'remote' });
+    expect(service.chatAvailability()).toEqual({
+      ready: true,
+      provider: 'openai-compatible',
+      model: 'gpt-4o-mini',
+      classification: 'remote',
+    });
   });
 
   test('a local provider needs no key, and gets it when one is set', async () => {

@@ -17,13 +17,27 @@ import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 
 describe('parseBenchArgs', () => {
   it('runs 1k and 10k by default, adds 100k with --full, takes --scale over both', () => {
-    expect(parseBenchArgs([])).toEqual({ quick: false, peer: true, scale: DEFAULT_SCALE, parts: ['onload', 'help', 'large', 'scale', 'semantic'], model: true, tuneFusion: false });
+    expect(parseBenchArgs([])).toEqual({
+      quick: false,
+      peer: true,
+      scale: DEFAULT_SCALE,
+      parts: ['onload', 'help', 'large', 'scale', 'semantic'],
+      model: true,
+      tuneFusion: false,
+    });
     expect(parseBenchArgs(['--full']).scale).toEqual(FULL_SCALE);
     expect(parseBenchArgs(['--full', '--scale', '500, 100_000']).scale).toEqual([500, 100_000]);
     expect(parseBenchArgs(['--no-peer']).peer).toBe(false);
   });
   it('--quick drops the peer and the scaling table', () => {
-    expect(parseBenchArgs(['--quick', '--full'])).toEqual({ quick: true, peer: false, scale: [], parts: ['onload', 'help'], model: false, tuneFusion: false });
+    expect(parseBenchArgs(['--quick', '--full'])).toEqual({
+      quick: true,
+      peer: false,
+      scale: [],
+      parts: ['onload', 'help'],
+      model: false,
+      tuneFusion: false,
+    });
   });
   it('--no-model leaves the word-vector model out, --tune-fusion adds the fusion grid search', () => {
     expect(parseBenchArgs(['--only', 'semantic', '--no-model'])).toMatchObject({ parts: ['semantic'], model: false, tuneFusion: false });
@@ -38,7 +52,9 @@ describe('parseBenchArgs', () => {
     expect(() => parseBenchArgs(['--scale', '1000,ten'])).toThrow(/got "1000,ten"/);
     expect(() => parseBenchArgs(['--scale', '0'])).toThrow(/positive/);
     expect(() => parseBenchArgs(['--fast'])).toThrow(/Unknown bench flag "--fast"; use .*--no-model, --tune-fusion/);
-    expect(() => parseBenchArgs(['--only', 'help,peer'])).toThrow(/--only wants parts among onload, help, large, scale, semantic .*got "peer"/);
+    expect(() => parseBenchArgs(['--only', 'help,peer'])).toThrow(
+      /--only wants parts among onload, help, large, scale, semantic .*got "peer"/,
+    );
     expect(() => parseBenchArgs(['--only'])).toThrow(/--only wants parts/);
   });
 });
@@ -118,7 +134,9 @@ describe('generateVault', () => {
 describe('benchPeerSearch', () => {
   it('throws a reason when the peer cannot start', async () => {
     const missing = nodePath.join(os.tmpdir(), 'vault-mcp-no-such-peer', 'server.js');
-    await expect(benchPeerSearch(missing, os.tmpdir(), ['x'], { rounds: 1, budgetMs: 0 })).rejects.toThrow(/cannot start .*server\.js: .*Error: Cannot find module/);
+    await expect(benchPeerSearch(missing, os.tmpdir(), ['x'], { rounds: 1, budgetMs: 0 })).rejects.toThrow(
+      /cannot start .*server\.js: .*Error: Cannot find module/,
+    );
   });
 });
 
@@ -127,7 +145,13 @@ describe('measureThroughput', () => {
     const copy = await copyToTemp(DEMO_VAULT);
     const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir });
     try {
-      const result = await measureThroughput(booted.url, booted.token, { queries: ['project', 'idea'], paths: ['Home.md', 'Ideas.md'] }, 3, 300);
+      const result = await measureThroughput(
+        booted.url,
+        booted.token,
+        { queries: ['project', 'idea'], paths: ['Home.md', 'Ideas.md'] },
+        3,
+        300,
+      );
       expect(result.sessions).toBe(3);
       expect(result.errors).toBe(0);
       expect(result.calls).toBeGreaterThanOrEqual(3);
@@ -139,7 +163,9 @@ describe('measureThroughput', () => {
     }
   });
   it('refuses an empty workload', async () => {
-    await expect(measureThroughput('http://127.0.0.1:1/mcp', 'x', { queries: [], paths: ['a.md'] })).rejects.toThrow(/at least one query and one path/);
+    await expect(measureThroughput('http://127.0.0.1:1/mcp', 'x', { queries: [], paths: ['a.md'] })).rejects.toThrow(
+      /at least one query and one path/,
+    );
   });
 });
 

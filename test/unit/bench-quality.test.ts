@@ -12,7 +12,17 @@ import * as nodePath from 'node:path';
 import { fuse, HYBRID_FUSION } from '../../src/search/hybrid/fusion';
 import { hybridLists } from '../../src/search/hybrid/candidates';
 import { answerEmbeddings, startEmbeddingsServer } from '../../scripts/bench/embeddings-server';
-import { answerRank, byStanding, describeFusion, fusionGrid, neverBelow, objective, questionLosses, replayHybrid, type TuningRun } from '../../scripts/bench/fusion-tuning';
+import {
+  answerRank,
+  byStanding,
+  describeFusion,
+  fusionGrid,
+  neverBelow,
+  objective,
+  questionLosses,
+  replayHybrid,
+  type TuningRun,
+} from '../../scripts/bench/fusion-tuning';
 import { printQualityTables } from '../../scripts/bench/quality-table';
 import { cell, classesOf, halves, quality, qualityByClass, type Question } from '../../scripts/bench/retrieval-metrics';
 import { SifEncoder, vectorWords, zipfProbability, type WordVectors } from '../../scripts/bench/sif-embedding';
@@ -81,14 +91,17 @@ describe('the labelled sets', () => {
   const helpPresent = existsSync(HELP_EN_VAULT) ? it : it.skip;
   if (!existsSync(HELP_EN_VAULT)) console.log(`Skipping the help set's answer check: ${HELP_EN_VAULT} is absent.`);
   helpPresent('every obsidian-help-en answer is a note of that vault', () => {
-    for (const q of helpSet.questions) for (const a of q.answers) expect([q.q, existsSync(nodePath.join(HELP_EN_VAULT, a))]).toEqual([q.q, true]);
+    for (const q of helpSet.questions)
+      for (const a of q.answers) expect([q.q, existsSync(nodePath.join(HELP_EN_VAULT, a))]).toEqual([q.q, true]);
   });
 
   const archive = nodePath.resolve(__dirname, '../../../shared/vaults/windows-powershell-docs.tar.zst');
   const psPresent = existsSync(archive) ? it : it.skip;
   if (!existsSync(archive)) console.log(`Skipping the PowerShell set's answer check: ${archive} is absent.`);
   psPresent('every PowerShell answer is in the archive, and a cmdlet lists its note in every version folder', () => {
-    const listed = execFileSync('tar', ['--zstd', '-tf', archive], { maxBuffer: 64 * 1024 * 1024 }).toString('utf8').split('\n');
+    const listed = execFileSync('tar', ['--zstd', '-tf', archive], { maxBuffer: 64 * 1024 * 1024 })
+      .toString('utf8')
+      .split('\n');
     const prefix = 'windows-powershell-docs/';
     const paths = listed.filter((p) => p.startsWith(prefix) && p.endsWith('.md')).map((p) => p.slice(prefix.length));
     const byName = new Map<string, string[]>();
@@ -163,13 +176,33 @@ describe('the bench embeddings server', () => {
     const ok = answerEmbeddings('POST', '/v1/embeddings', JSON.stringify({ model: 'm', input: ['ab', 'c d e'] }), 'm', encode);
     expect(ok).toEqual({
       status: 200,
-      body: { object: 'list', model: 'm', usage: { prompt_tokens: 4, total_tokens: 4 }, data: [{ object: 'embedding', index: 0, embedding: [2, 1] }, { object: 'embedding', index: 1, embedding: [5, 1] }] },
+      body: {
+        object: 'list',
+        model: 'm',
+        usage: { prompt_tokens: 4, total_tokens: 4 },
+        data: [
+          { object: 'embedding', index: 0, embedding: [2, 1] },
+          { object: 'embedding', index: 1, embedding: [5, 1] },
+        ],
+      },
     });
     expect(answerEmbeddings('POST', '/v1/embeddings', JSON.stringify({ model: 'm', input: 'x' }), 'm', encode).status).toBe(200);
-    expect(answerEmbeddings('POST', '/v1/embeddings', JSON.stringify({ model: 'other', input: 'x' }), 'm', encode)).toMatchObject({ status: 404, body: { error: { code: 'model_not_found' } } });
-    expect(answerEmbeddings('POST', '/v1/embeddings', JSON.stringify({ model: 'm', input: [] }), 'm', encode)).toMatchObject({ status: 400, body: { error: { param: 'input' } } });
-    expect(answerEmbeddings('POST', '/v1/embeddings', '{not json', 'm', encode)).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/could not parse/) } } });
-    expect(answerEmbeddings('POST', '/v1/chat/completions', '{}', 'm', encode)).toMatchObject({ status: 404, body: { error: { message: expect.stringMatching(/serves POST \/v1\/embeddings/) } } });
+    expect(answerEmbeddings('POST', '/v1/embeddings', JSON.stringify({ model: 'other', input: 'x' }), 'm', encode)).toMatchObject({
+      status: 404,
+      body: { error: { code: 'model_not_found' } },
+    });
+    expect(answerEmbeddings('POST', '/v1/embeddings', JSON.stringify({ model: 'm', input: [] }), 'm', encode)).toMatchObject({
+      status: 400,
+      body: { error: { param: 'input' } },
+    });
+    expect(answerEmbeddings('POST', '/v1/embeddings', '{not json', 'm', encode)).toMatchObject({
+      status: 400,
+      body: { error: { message: expect.stringMatching(/could not parse/) } },
+    });
+    expect(answerEmbeddings('POST', '/v1/chat/completions', '{}', 'm', encode)).toMatchObject({
+      status: 404,
+      body: { error: { message: expect.stringMatching(/serves POST \/v1\/embeddings/) } },
+    });
     expect(answerEmbeddings('GET', '/v1/models', '', 'm', encode)).toMatchObject({ status: 200, body: { data: [{ id: 'm' }] } });
   });
 
@@ -177,7 +210,11 @@ describe('the bench embeddings server', () => {
     const server = await startEmbeddingsServer('m', encode);
     try {
       expect(server.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-      const res = await fetch(`${server.baseUrl}/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', input: 'hello' }) });
+      const res = await fetch(`${server.baseUrl}/embeddings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'm', input: 'hello' }),
+      });
       expect(res.status).toBe(200);
       expect(((await res.json()) as { data: Array<{ embedding: number[] }> }).data[0].embedding).toEqual([5, 1]);
     } finally {
@@ -192,7 +229,10 @@ describe('the word-vector file', () => {
     try {
       const file = wordVectorsFile(dir);
       await fsp.mkdir(nodePath.dirname(file), { recursive: true });
-      await fsp.writeFile(file, JSON.stringify({ dimensions: 2, words: ['the', 'gone', 'dns'], vectors: { the: [1, 2, 2.2, 0], dns: [3, 4, 5, 2] } }));
+      await fsp.writeFile(
+        file,
+        JSON.stringify({ dimensions: 2, words: ['the', 'gone', 'dns'], vectors: { the: [1, 2, 2.2, 0], dns: [3, 4, 5, 2] } }),
+      );
       // Present already: nothing is installed.
       expect(ensureWordVectors(dir, () => {})).toEqual({ file });
       const v = loadWordVectors(file);
@@ -208,11 +248,24 @@ describe('the word-vector file', () => {
 
 describe('fusion tuning', () => {
   const lists = [
-    { allTerms: [{ key: 'a', score: 3 }], lexical: [{ key: 'a', score: 3 }, { key: 'b', score: 1 }], any: [{ key: 'b', score: 2 }], semantic: [{ key: 'b', score: 0.9 }, { key: 'a', score: 0.2 }] },
+    {
+      allTerms: [{ key: 'a', score: 3 }],
+      lexical: [
+        { key: 'a', score: 3 },
+        { key: 'b', score: 1 },
+      ],
+      any: [{ key: 'b', score: 2 }],
+      semantic: [
+        { key: 'b', score: 0.9 },
+        { key: 'a', score: 0.2 },
+      ],
+    },
   ];
 
   it('replays hybrid search as it fuses (HYBRID_FUSION over hybridLists)', () => {
-    expect(replayHybrid(lists)).toEqual([fuse(hybridLists(lists[0].allTerms, lists[0].lexical, lists[0].semantic), HYBRID_FUSION).map((e) => e.key)]);
+    expect(replayHybrid(lists)).toEqual([
+      fuse(hybridLists(lists[0].allTerms, lists[0].lexical, lists[0].semantic), HYBRID_FUSION).map((e) => e.key),
+    ]);
     expect(replayHybrid(lists, { method: 'rank', k: 60, weights: [0, 0, 1] })).toEqual([['b', 'a']]);
   });
 
@@ -247,7 +300,15 @@ describe('fusion tuning', () => {
       questions,
       lists: [
         // Lexical has "a" first; semantic alone puts "z" above it.
-        { allTerms: [], lexical: [{ key: 'a', score: 1 }], any: [], semantic: [{ key: 'z', score: 0.9 }, { key: 'a', score: 0.1 }] },
+        {
+          allTerms: [],
+          lexical: [{ key: 'a', score: 1 }],
+          any: [],
+          semantic: [
+            { key: 'z', score: 0.9 },
+            { key: 'a', score: 0.1 },
+          ],
+        },
         { allTerms: [], lexical: [{ key: 'b', score: 1 }], any: [], semantic: [{ key: 'b', score: 0.9 }] },
       ],
     };
@@ -268,7 +329,12 @@ describe('fusion tuning', () => {
       { params: p(4), safe: true, lost: 1, objective: 0.6 },
     ];
     expect([...standings].sort(byStanding).map((s) => s.params.k)).toEqual([4, 3, 2, 1]);
-    const cellOf = (hit: number, best: number) => ({ set: 's', cls: 'p', hybrid: { hitAt5: hit, mrrAt10: hit, n: 1 }, best: { hitAt5: best, mrrAt10: best } });
+    const cellOf = (hit: number, best: number) => ({
+      set: 's',
+      cls: 'p',
+      hybrid: { hitAt5: hit, mrrAt10: hit, n: 1 },
+      best: { hitAt5: best, mrrAt10: best },
+    });
     expect(neverBelow([cellOf(0.5, 0.5), cellOf(0.6, 0.5)])).toBe(true);
     expect(neverBelow([cellOf(0.4, 0.5)])).toBe(false);
   });
@@ -278,12 +344,18 @@ describe('the quality tables', () => {
   it('judges hybrid against lexical and its own semantic row only, never the lexical-any reference row', () => {
     const questions: Question[] = [{ q: 'q', answers: ['a'], class: 'p' }];
     const lines: string[] = [];
-    printQualityTables('v', 'f.json', questions, [
-      { label: 'lexical', ranked: [['x', 'y', 'z', 'w', 'v', 'a']] },
-      { label: 'lexical-any', ranked: [['a']], reference: true },
-      { label: 'semantic m', ranked: [['y', 'a']], half: 'm' },
-      { label: 'hybrid m', ranked: [['y', 'a']], hybridOf: 'm' },
-    ], (l) => lines.push(l));
+    printQualityTables(
+      'v',
+      'f.json',
+      questions,
+      [
+        { label: 'lexical', ranked: [['x', 'y', 'z', 'w', 'v', 'a']] },
+        { label: 'lexical-any', ranked: [['a']], reference: true },
+        { label: 'semantic m', ranked: [['y', 'a']], half: 'm' },
+        { label: 'hybrid m', ranked: [['y', 'a']], hybridOf: 'm' },
+      ],
+      (l) => lines.push(l),
+    );
     expect(lines.filter((l) => l.includes('hybrid m ≥ its better half'))).toEqual([
       '  hybrid m ≥ its better half, held-out: all yes; p yes',
       '  hybrid m ≥ its better half, all: all yes; p yes',

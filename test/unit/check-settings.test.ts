@@ -4,7 +4,8 @@ import { defaultSettings, type VaultMcpSettings } from '../../src/settings/setti
 import { ALL_TOOLS } from '../../src/tools/registry';
 
 /** Every key of T required, all the way down (arrays and records stepped into). */
-type DeepRequired<T> = T extends ReadonlyArray<infer U> ? Array<DeepRequired<U>> : T extends object ? { [K in keyof T]-?: DeepRequired<T[K]> } : T;
+type DeepRequired<T> =
+  T extends ReadonlyArray<infer U> ? Array<DeepRequired<U>> : T extends object ? { [K in keyof T]-?: DeepRequired<T[K]> } : T;
 /** true when A and B are assignable to each other. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
@@ -19,7 +20,18 @@ describe('checkSettingsData: the settings format, read strictly', () => {
   it('accepts what the plugin writes (the defaults, a full data.json) unchanged', () => {
     const saved: VaultMcpSettings = {
       ...defaultSettings(),
-      keys: [{ id: 'a1b2c3', label: 'Claude Code', mode: 'force', scope: 'both', roots: ['Projects'], tools: 'read', created_at: '2026-01-01T00:00:00.000Z', last_used_at: null }],
+      keys: [
+        {
+          id: 'a1b2c3',
+          label: 'Claude Code',
+          mode: 'force',
+          scope: 'both',
+          roots: ['Projects'],
+          tools: 'read',
+          created_at: '2026-01-01T00:00:00.000Z',
+          last_used_at: null,
+        },
+      ],
     };
     saved.tools.enabled = { create_note: true, search: false };
     saved.ai.usage = { inputTokens: 3, outputTokens: 4, embeddingTokens: 5, scope: 'openai-compatible http://localhost:11434/v1' };
@@ -27,7 +39,10 @@ describe('checkSettingsData: the settings format, read strictly', () => {
   });
 
   it('fills what a partial file leaves out with defaults and gives keys without an id one', () => {
-    const verdict = checkSettingsData({ access: { quarantine: ['Secret'] }, keys: [{ label: 'A' }, { label: 'B', id: 'key-1' }, { label: 'C' }] });
+    const verdict = checkSettingsData({
+      access: { quarantine: ['Secret'] },
+      keys: [{ label: 'A' }, { label: 'B', id: 'key-1' }, { label: 'C' }],
+    });
     if (!verdict.ok) throw new Error(verdict.message);
     expect(verdict.settings.access).toEqual({ quarantine: ['Secret'], trustedSymlinks: [] });
     expect(verdict.settings.server).toEqual(defaultSettings().server);
@@ -41,29 +56,82 @@ describe('checkSettingsData: the settings format, read strictly', () => {
   it.each([
     [[], '', 'The file holds a list, not settings; write a settings object in braces, such as {"access": {"quarantine": ["Private"]}}.'],
     ['x', '', /^The file holds "x", not settings;/],
-    [{ quarantine: ['a'] }, 'quarantine', /^quarantine is not a setting; correct its spelling or remove it \(settings of the top level: schemaVersion, server, keys, tools, access,/],
-    [{ ai: { embedModel: 'x' } }, 'ai.embedModel', /^ai\.embedModel is not a setting; .*\(settings of ai: enabled, allowRemote, provider, baseUrl, model, embeddingModel, semanticIndex, usage\)\.$/],
-    [{ keys: [{ label: 'a', token: 'x' }] }, 'keys[0].token', /^keys\[0\]\.token is not a setting \(tokens and API keys never go in settings: they live in Obsidian's secret storage\);/],
-    [{ access: { quarantine: 'Private' } }, 'access.quarantine', 'access.quarantine must be a list of vault folders in quotes, such as ["Private"] (found "Private"); correct it, or remove it to use the default.'],
-    [{ access: { quarantine: ['a', 3] } }, 'access.quarantine[1]', 'access.quarantine[1] must be text in quotes (found 3); correct it, or remove it to use the default.'],
+    [
+      { quarantine: ['a'] },
+      'quarantine',
+      /^quarantine is not a setting; correct its spelling or remove it \(settings of the top level: schemaVersion, server, keys, tools, access,/,
+    ],
+    [
+      { ai: { embedModel: 'x' } },
+      'ai.embedModel',
+      /^ai\.embedModel is not a setting; .*\(settings of ai: enabled, allowRemote, provider, baseUrl, model, embeddingModel, semanticIndex, usage\)\.$/,
+    ],
+    [
+      { keys: [{ label: 'a', token: 'x' }] },
+      'keys[0].token',
+      /^keys\[0\]\.token is not a setting \(tokens and API keys never go in settings: they live in Obsidian's secret storage\);/,
+    ],
+    [
+      { access: { quarantine: 'Private' } },
+      'access.quarantine',
+      'access.quarantine must be a list of vault folders in quotes, such as ["Private"] (found "Private"); correct it, or remove it to use the default.',
+    ],
+    [
+      { access: { quarantine: ['a', 3] } },
+      'access.quarantine[1]',
+      'access.quarantine[1] must be text in quotes (found 3); correct it, or remove it to use the default.',
+    ],
     [{ server: { port: 80 } }, 'server.port', /^server\.port must be a whole number from 1024 to 65535 \(found 80\);/],
     [{ server: { port: '27200' } }, 'server.port', /\(found "27200"\)/],
     [{ server: { enabled: 'yes' } }, 'server.enabled', /^server\.enabled must be true or false \(found "yes"\);/],
     [{ tools: [] }, 'tools', /^tools must be an object of tool settings in braces \(found a list\);/],
     [{ tools: { enabled: { search: 1 } } }, 'tools.enabled.search', /must be true or false \(found 1\)/],
-    [{ tools: { enabled: { serch: true } } }, 'tools.enabled.serch', /^tools\.enabled\.serch is not a tool of Vault MCP; correct the name or remove it \(tools: search, /],
+    [
+      { tools: { enabled: { serch: true } } },
+      'tools.enabled.serch',
+      /^tools\.enabled\.serch is not a tool of Vault MCP; correct the name or remove it \(tools: search, /,
+    ],
     [{ keys: {} }, 'keys', /^keys must be a list of key objects in brackets \(found an object\);/],
-    [{ keys: [{ label: 'a', mode: 'forse' }] }, 'keys[0].mode', 'keys[0].mode must be "propose" or "force" (found "forse"); correct it, or remove it to use the default.'],
+    [
+      { keys: [{ label: 'a', mode: 'forse' }] },
+      'keys[0].mode',
+      'keys[0].mode must be "propose" or "force" (found "forse"); correct it, or remove it to use the default.',
+    ],
     [{ keys: [{ label: 'a', id: 'Upper' }] }, 'keys[0].id', /^keys\[0\]\.id must be lowercase letters, digits and dashes/],
     [{ keys: [{ mode: 'force' }] }, 'keys[0].label', /^keys\[0\]\.label is missing; give every key a label/],
     [{ keys: [{ label: ' ' }] }, 'keys[0].label', /^keys\[0\]\.label is empty;/],
-    [{ keys: [{ label: 'a' }, { label: 'a' }] }, 'keys[1].label', 'keys[1].label "a" is also the label of keys[0]; give each key its own label.'],
-    [{ keys: [{ label: 'a', id: 'x' }, { label: 'b', id: 'x' }] }, 'keys[1].id', /^keys\[1\]\.id "x" is also the id of keys\[0\];/],
+    [
+      { keys: [{ label: 'a' }, { label: 'a' }] },
+      'keys[1].label',
+      'keys[1].label "a" is also the label of keys[0]; give each key its own label.',
+    ],
+    [
+      {
+        keys: [
+          { label: 'a', id: 'x' },
+          { label: 'b', id: 'x' },
+        ],
+      },
+      'keys[1].id',
+      /^keys\[1\]\.id "x" is also the id of keys\[0\];/,
+    ],
     [{ ai: { provider: 'ollama' } }, 'ai.provider', /^ai\.provider must be "openai-compatible" or "anthropic" \(found "ollama"\);/],
     [{ ai: { semanticIndex: 1 } }, 'ai.semanticIndex', /must be true or false/],
-    [{ keys: [{ label: 'a', tools: 'none' }] }, 'keys[0].tools', /^keys\[0\]\.tools must be "all", "read" or a list of tool names in quotes \(found "none"\);/],
-    [{ keys: [{ label: 'a', tools: ['search', 'serch'] }] }, 'keys[0].tools', /^keys\[0\]\.tools names "serch", which is not a tool of Vault MCP;/],
-    [{ schemaVersion: 99 }, 'schemaVersion', /^schemaVersion 99 was written by a newer Vault MCP \(this one reads up to 1\); update Vault MCP,/],
+    [
+      { keys: [{ label: 'a', tools: 'none' }] },
+      'keys[0].tools',
+      /^keys\[0\]\.tools must be "all", "read" or a list of tool names in quotes \(found "none"\);/,
+    ],
+    [
+      { keys: [{ label: 'a', tools: ['search', 'serch'] }] },
+      'keys[0].tools',
+      /^keys\[0\]\.tools names "serch", which is not a tool of Vault MCP;/,
+    ],
+    [
+      { schemaVersion: 99 },
+      'schemaVersion',
+      /^schemaVersion 99 was written by a newer Vault MCP \(this one reads up to 1\); update Vault MCP,/,
+    ],
   ])('refuses %j, naming %s', (data, key, message) => {
     const verdict = checkSettingsData(data, { toolNames });
     expect(verdict).toMatchObject({ ok: false, key });

@@ -1,4 +1,11 @@
-import { intersectRoots, MAX_CLIENT_ROOTS, parseRoots, rootPathOf, rootsInVault, type PathRules } from '../../src/server/roots/client-roots';
+import {
+  intersectRoots,
+  MAX_CLIENT_ROOTS,
+  parseRoots,
+  rootPathOf,
+  rootsInVault,
+  type PathRules,
+} from '../../src/server/roots/client-roots';
 import { sessionAccess } from '../../src/server/roots/session-access';
 
 const LINUX: PathRules = { platform: 'posix', caseInsensitive: false };
@@ -47,11 +54,21 @@ describe('rootPathOf', () => {
 
 describe('parseRoots', () => {
   it('keeps valid entries, reports each bad one, and reads at most MAX_CLIENT_ROOTS', () => {
-    const roots = [{ uri: 'file:///a' }, null, { uri: 7 }, { uri: 'file:///a' }, ...Array.from({ length: MAX_CLIENT_ROOTS }, (_, i) => ({ uri: `file:///r${i}` }))];
+    const roots = [
+      { uri: 'file:///a' },
+      null,
+      { uri: 7 },
+      { uri: 'file:///a' },
+      ...Array.from({ length: MAX_CLIENT_ROOTS }, (_, i) => ({ uri: `file:///r${i}` })),
+    ];
     const parsed = parseRoots(roots, LINUX);
     expect(parsed.paths[0]).toBe('/a');
     expect(parsed.paths).toHaveLength(MAX_CLIENT_ROOTS - 3);
-    expect(parsed.ignored.map((i) => i.reason)).toEqual(['uri is not a string', 'uri is not a string', '4 roots past the first 100 were not read']);
+    expect(parsed.ignored.map((i) => i.reason)).toEqual([
+      'uri is not a string',
+      'uri is not a string',
+      '4 roots past the first 100 were not read',
+    ]);
     expect(parseRoots('nope', LINUX)).toEqual({ paths: [], ignored: [{ uri: '', reason: 'roots is not a list' }] });
   });
 });
@@ -59,7 +76,10 @@ describe('parseRoots', () => {
 describe('rootsInVault', () => {
   const vault = ['/home/me/Vault', '/private/home/me/Vault'];
   it('places roots: inside → folders, outermost only; the vault or above → whole; else elsewhere', () => {
-    expect(rootsInVault(['/home/me/Vault/A', '/home/me/Vault/A/B', '/home/me/Vault/C/D'], vault, LINUX)).toEqual({ kind: 'folders', folders: ['A', 'C/D'] });
+    expect(rootsInVault(['/home/me/Vault/A', '/home/me/Vault/A/B', '/home/me/Vault/C/D'], vault, LINUX)).toEqual({
+      kind: 'folders',
+      folders: ['A', 'C/D'],
+    });
     expect(rootsInVault(['/home/me/Vault/A', '/home/me'], vault, LINUX)).toEqual({ kind: 'whole' });
     expect(rootsInVault(['/home/me/Vault'], vault, LINUX)).toEqual({ kind: 'whole' });
     expect(rootsInVault(['/home/me/VaultOther', '/srv'], vault, LINUX)).toEqual({ kind: 'elsewhere' });
@@ -69,12 +89,15 @@ describe('rootsInVault', () => {
   it('follows the case rules of the disk', () => {
     expect(rootsInVault(['/HOME/me/vault/Projects'], vault, LINUX)).toEqual({ kind: 'elsewhere' });
     expect(rootsInVault(['/HOME/me/vault/Projects'], vault, MAC)).toEqual({ kind: 'folders', folders: ['Projects'] });
-    expect(rootsInVault(['c:\\users\\me\\vault\\Notes\\Daily'], ['C:\\Users\\Me\\Vault'], WINDOWS)).toEqual({ kind: 'folders', folders: ['Notes/Daily'] });
+    expect(rootsInVault(['c:\\users\\me\\vault\\Notes\\Daily'], ['C:\\Users\\Me\\Vault'], WINDOWS)).toEqual({
+      kind: 'folders',
+      folders: ['Notes/Daily'],
+    });
   });
 });
 
 describe('intersectRoots and sessionAccess', () => {
-  it('keeps the inner folder of each overlapping pair; a key without roots takes the client\'s', () => {
+  it("keeps the inner folder of each overlapping pair; a key without roots takes the client's", () => {
     expect(intersectRoots([], ['A', 'B'], false)).toEqual(['A', 'B']);
     expect(intersectRoots(['A'], ['A/x', 'B'], false)).toEqual(['A/x']);
     expect(intersectRoots(['A/x', 'C'], ['A'], false)).toEqual(['A/x']);
@@ -82,20 +105,38 @@ describe('intersectRoots and sessionAccess', () => {
     expect(intersectRoots(['projects'], ['Projects/sub'], true)).toEqual(['Projects/sub']);
   });
 
-  it('blocks the session when the client\'s roots and the key\'s share nothing; otherwise never widens the key', () => {
+  it("blocks the session when the client's roots and the key's share nothing; otherwise never widens the key", () => {
     const spell = (f: string): string => f;
     const listed = (paths: string[]) => ({ status: 'listed' as const, paths, ignored: [] });
     const blocked = sessionAccess(['A'], listed(['/v/B']), ['/v'], LINUX, spell);
     expect(blocked.blocked).toMatch(/lie outside this key's folders \(A\)/);
-    expect(sessionAccess(['A'], listed(['/v']), ['/v'], LINUX, spell)).toMatchObject({ roots: ['A'], blocked: null, report: { source: 'key' } });
+    expect(sessionAccess(['A'], listed(['/v']), ['/v'], LINUX, spell)).toMatchObject({
+      roots: ['A'],
+      blocked: null,
+      report: { source: 'key' },
+    });
     expect(sessionAccess(['A'], listed(['/elsewhere']), ['/v'], LINUX, spell).roots).toEqual(['A']);
     expect(sessionAccess([], listed(['/v/B']), [], LINUX, spell).roots).toEqual([]);
-    expect(sessionAccess([], { status: 'unanswered', reason: 'the client answered roots/list with -32601 (method not found)' }, ['/v'], LINUX, spell).report.note).toMatch(/-32601/);
+    expect(
+      sessionAccess(
+        [],
+        { status: 'unanswered', reason: 'the client answered roots/list with -32601 (method not found)' },
+        ['/v'],
+        LINUX,
+        spell,
+      ).report.note,
+    ).toMatch(/-32601/);
   });
 
   it('names the client roots that match no usable folder or note; keeps them narrowing (nothing widens)', () => {
     const spell = (f: string): string | null => (f.toLowerCase() === 'projects' ? 'Projects' : null);
-    const access = sessionAccess([], { status: 'listed', paths: ['/v/projects', '/v/Gone', '/v/Secret'], ignored: [] }, ['/v'], LINUX, spell);
+    const access = sessionAccess(
+      [],
+      { status: 'listed', paths: ['/v/projects', '/v/Gone', '/v/Secret'], ignored: [] },
+      ['/v'],
+      LINUX,
+      spell,
+    );
     expect(access.roots).toEqual(['Projects', 'Gone', 'Secret']);
     expect(access.report.note).toBe(
       "Narrowed to the client's MCP roots in this vault. These name no folder or note this session can use (missing or quarantined), so they match nothing: Gone, Secret.",

@@ -44,7 +44,10 @@ describe('buildHunks', () => {
     expect(ranges('a\nb', 'a\nb\n')).toEqual([[3, 3, '', '\n']]);
     expect(ranges('a\r\nb\r\n', 'a\r\nb')).toEqual([[4, 6, '\r\n', '']]);
     expect(ranges('a\r\nb', 'a\r\nb\r\n')).toEqual([[4, 4, '', '\r\n']]);
-    expect(ranges('x\nb', 'y\nb\n')).toEqual([[0, 2, 'x\n', 'y\n'], [3, 3, '', '\n']]);
+    expect(ranges('x\nb', 'y\nb\n')).toEqual([
+      [0, 2, 'x\n', 'y\n'],
+      [3, 3, '', '\n'],
+    ]);
   });
 
   test('adding lines after a last line without a final newline is an insertion, not a replaced line', () => {
@@ -126,8 +129,18 @@ describe('applyHunks', () => {
   });
 
   test('throws on overlapping ranges and on two insertions at one point', () => {
-    expect(() => applyHunks('a\nb\nc\n', [{ from: 0, to: 4, inserted: '' }, { from: 2, to: 6, inserted: '' }])).toThrow(/overlaps/);
-    expect(() => applyHunks('a\n', [{ from: 2, to: 2, inserted: 'x' }, { from: 2, to: 2, inserted: 'y' }])).toThrow(/overlaps/);
+    expect(() =>
+      applyHunks('a\nb\nc\n', [
+        { from: 0, to: 4, inserted: '' },
+        { from: 2, to: 6, inserted: '' },
+      ]),
+    ).toThrow(/overlaps/);
+    expect(() =>
+      applyHunks('a\n', [
+        { from: 2, to: 2, inserted: 'x' },
+        { from: 2, to: 2, inserted: 'y' },
+      ]),
+    ).toThrow(/overlaps/);
   });
 
   test('throws on out-of-range, reversed, or fractional offsets', () => {

@@ -10,7 +10,10 @@ function placed(base: string, proposed: string, current: string): Array<[number,
 
 /** `current` with every non-stale placed hunk applied. */
 function applyClean(current: string, hunks: PlacedHunk[]): string {
-  return applyHunks(current, hunks.filter((h) => !h.stale));
+  return applyHunks(
+    current,
+    hunks.filter((h) => !h.stale),
+  );
 }
 
 const base = 'a\nb\nc\nd\ne\nf\ng\n';
@@ -25,7 +28,10 @@ describe('placeHunks', () => {
 
   test('a user edit elsewhere shifts the hunks, which still apply cleanly', () => {
     const current = 'intro\nmore\na\nb\nc\nd\ne\nf\ng\n';
-    expect(placed(base, proposed, current)).toEqual([[15, 17, false], [21, 21, false]]);
+    expect(placed(base, proposed, current)).toEqual([
+      [15, 17, false],
+      [21, 21, false],
+    ]);
     const hunks = placeHunks(base, current, buildHunks(base, proposed));
     expect(hunks.map((h) => current.slice(h.from, h.to))).toEqual(['c\n', '']);
     expect(applyClean(current, hunks)).toBe('intro\nmore\na\nb\nC\nd\ne\nnew\nf\ng\n');
@@ -33,20 +39,38 @@ describe('placeHunks', () => {
 
   test('a user edit between two hunks shifts only the later one', () => {
     const current = 'a\nb\nc\nd\nD2\ne\nf\ng\n';
-    expect(placed(base, proposed, current)).toEqual([[4, 6, false], [13, 13, false]]);
+    expect(placed(base, proposed, current)).toEqual([
+      [4, 6, false],
+      [13, 13, false],
+    ]);
     expect(applyClean(current, placeHunks(base, current, buildHunks(base, proposed)))).toBe('a\nb\nC\nd\nD2\ne\nnew\nf\ng\n');
   });
 
   test('a user edit inside a replacement hunk makes it stale, spanning the new text', () => {
-    expect(placed(base, proposed, 'a\nb\ncc typed\nd\ne\nf\ng\n')).toEqual([[4, 13, true], [17, 17, false]]);
+    expect(placed(base, proposed, 'a\nb\ncc typed\nd\ne\nf\ng\n')).toEqual([
+      [4, 13, true],
+      [17, 17, false],
+    ]);
   });
 
   test('a user edit of the line just before or just after a replacement hunk makes it stale', () => {
-    expect(placed(base, proposed, 'a\nB!\nc\nd\ne\nf\ng\n')).toEqual([[5, 7, true], [11, 11, false]]);
-    expect(placed(base, proposed, 'a\nb\nc\nD!\ne\nf\ng\n')).toEqual([[4, 6, true], [11, 11, false]]);
+    expect(placed(base, proposed, 'a\nB!\nc\nd\ne\nf\ng\n')).toEqual([
+      [5, 7, true],
+      [11, 11, false],
+    ]);
+    expect(placed(base, proposed, 'a\nb\nc\nD!\ne\nf\ng\n')).toEqual([
+      [4, 6, true],
+      [11, 11, false],
+    ]);
     // A line inserted right before it touches it too; two lines away does not.
-    expect(placed(base, proposed, 'a\nb\nx\nc\nd\ne\nf\ng\n')).toEqual([[4, 8, true], [12, 12, false]]);
-    expect(placed(base, proposed, 'a\nx\nb\nc\nd\ne\nf\ng\n')).toEqual([[6, 8, false], [12, 12, false]]);
+    expect(placed(base, proposed, 'a\nb\nx\nc\nd\ne\nf\ng\n')).toEqual([
+      [4, 8, true],
+      [12, 12, false],
+    ]);
+    expect(placed(base, proposed, 'a\nx\nb\nc\nd\ne\nf\ng\n')).toEqual([
+      [6, 8, false],
+      [12, 12, false],
+    ]);
   });
 
   test('an insertion hunk is stale when a line next to it changes or text is inserted at its point', () => {
@@ -57,12 +81,21 @@ describe('placeHunks', () => {
   });
 
   test('the user deleting the whole region makes both hunks stale, collapsed where it was', () => {
-    expect(placed(base, proposed, 'a\ng\n')).toEqual([[2, 2, true], [2, 2, true]]);
-    expect(placed(base, proposed, '')).toEqual([[0, 0, true], [0, 0, true]]);
+    expect(placed(base, proposed, 'a\ng\n')).toEqual([
+      [2, 2, true],
+      [2, 2, true],
+    ]);
+    expect(placed(base, proposed, '')).toEqual([
+      [0, 0, true],
+      [0, 0, true],
+    ]);
   });
 
   test('the user appending at the end leaves hunks in the middle alone', () => {
-    expect(placed(base, proposed, base + 'h\ni\n')).toEqual([[4, 6, false], [10, 10, false]]);
+    expect(placed(base, proposed, base + 'h\ni\n')).toEqual([
+      [4, 6, false],
+      [10, 10, false],
+    ]);
   });
 
   test('an append hunk is stale when the user also appended', () => {
@@ -75,7 +108,10 @@ describe('placeHunks', () => {
     const before = 'keep0\nkeep1\n' + body('old') + 'keepZ\n';
     const agent = 'KEEP0\nkeep1\n' + body('old').replace('old 1000\n', 'agent\n') + 'keepZ\n';
     const current = 'keep0\nkeep1\n' + body('user') + 'keepZ\n';
-    expect(placed(before, agent, current)).toEqual([[0, 6, false], [12, 12 + body('user').length, true]]);
+    expect(placed(before, agent, current)).toEqual([
+      [0, 6, false],
+      [12, 12 + body('user').length, true],
+    ]);
   });
 
   test('CRLF notes shift byte for byte', () => {
@@ -94,8 +130,12 @@ describe('placeHunks', () => {
     const [hunk] = placeHunks(big, current, buildHunks(big, bigProposed));
     const shift = 'line twelve, edited\n'.length - 'line 12\n'.length;
     expect(hunk).toEqual({
-      index: 0, from: big.indexOf('line 7000\n') + shift, to: big.indexOf('line 7001\n') + shift,
-      removed: 'line 7000\n', inserted: 'line seven thousand\n', stale: false,
+      index: 0,
+      from: big.indexOf('line 7000\n') + shift,
+      to: big.indexOf('line 7001\n') + shift,
+      removed: 'line 7000\n',
+      inserted: 'line seven thousand\n',
+      stale: false,
     });
     expect(applyHunks(current, [hunk])).toBe(current.replace('line 7000\n', 'line seven thousand\n'));
   });
@@ -117,9 +157,14 @@ describe('stacking two proposals from the same base', () => {
     const afterFirst = applyHunks(base, buildHunks(base, first));
     const both = 'a2\nb\nc\nd\ne\nf\nG\n';
     const hunks = placeHunks(base, afterFirst, buildHunks(base, both));
-    expect(hunks.map((h) => [h.from, h.to, h.stale])).toEqual([[0, 2, true], [12, 14, false]]);
+    expect(hunks.map((h) => [h.from, h.to, h.stale])).toEqual([
+      [0, 2, true],
+      [12, 14, false],
+    ]);
     expect(applyClean(afterFirst, hunks)).toBe('A\nb\nc\nd\ne\nf\nG\n');
-    expect(placeHunks(base, afterFirst, buildHunks(base, overlapping))).toEqual([{ index: 0, from: 0, to: 2, removed: 'a\n', inserted: 'a2\n', stale: true }]);
+    expect(placeHunks(base, afterFirst, buildHunks(base, overlapping))).toEqual([
+      { index: 0, from: 0, to: 2, removed: 'a\n', inserted: 'a2\n', stale: true },
+    ]);
   });
 });
 

@@ -4,7 +4,11 @@ import { randomLine, seededRandom } from '../harness/proposals-random';
 
 /** The texts the parts rebuild: [same + removed, same + inserted]. */
 function sides(parts: WordPart[]): [string, string] {
-  const join = (kind: WordPart['kind']) => parts.filter((p) => p.kind === 'same' || p.kind === kind).map((p) => p.text).join('');
+  const join = (kind: WordPart['kind']) =>
+    parts
+      .filter((p) => p.kind === 'same' || p.kind === kind)
+      .map((p) => p.text)
+      .join('');
   return [join('removed'), join('inserted')];
 }
 
@@ -62,7 +66,10 @@ describe('wordDiff', () => {
     const removed = 'word '.repeat(2000);
     const inserted = 'other '.repeat(2000);
     expect(removed.length + inserted.length).toBeGreaterThan(WORD_DIFF_MAX_CHARS);
-    expect(wordDiff(removed, inserted)).toEqual([{ kind: 'removed', text: removed }, { kind: 'inserted', text: inserted }]);
+    expect(wordDiff(removed, inserted)).toEqual([
+      { kind: 'removed', text: removed },
+      { kind: 'inserted', text: inserted },
+    ]);
     expect(wordDiff('x'.repeat(WORD_DIFF_MAX_CHARS + 1), '')).toEqual([{ kind: 'removed', text: 'x'.repeat(WORD_DIFF_MAX_CHARS + 1) }]);
     const atCap = 'y'.repeat(WORD_DIFF_MAX_CHARS / 2);
     expect(wordDiff(atCap, atCap)).toEqual([{ kind: 'same', text: atCap }]);
@@ -72,7 +79,10 @@ describe('wordDiff', () => {
     const removed = 'aa '.repeat(WORD_DIFF_MAX_EDIT);
     const inserted = 'bb '.repeat(WORD_DIFF_MAX_EDIT);
     expect(removed.length + inserted.length).toBeLessThan(WORD_DIFF_MAX_CHARS);
-    expect(wordDiff(removed, inserted)).toEqual([{ kind: 'removed', text: removed }, { kind: 'inserted', text: inserted }]);
+    expect(wordDiff(removed, inserted)).toEqual([
+      { kind: 'removed', text: removed },
+      { kind: 'inserted', text: inserted },
+    ]);
     expect(wordDiff(removed, removed.replace(/aa $/, 'bb '))).toEqual([
       { kind: 'same', text: removed.slice(0, -3) },
       { kind: 'removed', text: 'aa' },

@@ -75,8 +75,18 @@ function danglingReason(target: string, anchor: string | undefined): string | nu
 
 describe('githubAnchors', () => {
   it('makes anchors as GitHub does: lowercase, punctuation dropped, spaces to dashes, repeats numbered', () => {
-    const anchors = githubAnchors('# Tool reference\n## The `vault` input\n## Proposals\n## Proposals\n```\n# not a heading\n```\n### 100k notes: where the time goes (issue 20)\n## The tools/list budget\n## Search → quality');
-    expect([...anchors]).toEqual(['tool-reference', 'the-vault-input', 'proposals', 'proposals-1', '100k-notes-where-the-time-goes-issue-20', 'the-toolslist-budget', 'search--quality']);
+    const anchors = githubAnchors(
+      '# Tool reference\n## The `vault` input\n## Proposals\n## Proposals\n```\n# not a heading\n```\n### 100k notes: where the time goes (issue 20)\n## The tools/list budget\n## Search → quality',
+    );
+    expect([...anchors]).toEqual([
+      'tool-reference',
+      'the-vault-input',
+      'proposals',
+      'proposals-1',
+      '100k-notes-where-the-time-goes-issue-20',
+      'the-toolslist-budget',
+      'search--quality',
+    ]);
   });
 
   it('finds no anchor in a document without headings', () => {
@@ -87,7 +97,8 @@ describe('githubAnchors', () => {
 describe('README.md', () => {
   it(`is at most ${README_MAX_BYTES} bytes: everything else lives in docs/ and CONTRIBUTING.md`, () => {
     const bytes = statSync(nodePath.join(ROOT, 'README.md')).size;
-    if (bytes > README_MAX_BYTES) throw new Error(`README.md is ${bytes} bytes, over ${README_MAX_BYTES}: move the detail to a page under docs/ and link it`);
+    if (bytes > README_MAX_BYTES)
+      throw new Error(`README.md is ${bytes} bytes, over ${README_MAX_BYTES}: move the detail to a page under docs/ and link it`);
     expect(bytes).toBeGreaterThan(0);
   });
 
@@ -122,7 +133,9 @@ describe('pointers at the documentation in source, test and script comments', ()
 
   it('refuse a pointer at a missing file or heading, saying which', () => {
     expect(danglingReason('DESIGN.md', undefined)).toBe('DESIGN.md is not in the repository');
-    expect(danglingReason('docs/architecture.md', 'no-such-section')).toMatch(/^docs\/architecture\.md has no heading with anchor #no-such-section \(its anchors: .*write-path/);
+    expect(danglingReason('docs/architecture.md', 'no-such-section')).toMatch(
+      /^docs\/architecture\.md has no heading with anchor #no-such-section \(its anchors: .*write-path/,
+    );
     expect(danglingReason('docs/architecture.md', 'write-path')).toBeNull();
   });
 });

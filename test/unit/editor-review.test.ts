@@ -77,7 +77,7 @@ afterEach(() => {
 });
 
 describe('the DOM it runs in', () => {
-  test('draws widgets and the review bar without Obsidian\'s DOM globals (plain document calls, so jsdom is enough)', async () => {
+  test("draws widgets and the review bar without Obsidian's DOM globals (plain document calls, so jsdom is enough)", async () => {
     expect((globalThis as { createDiv?: unknown }).createDiv).toBeUndefined();
     const view = mount();
     await settle();
@@ -96,7 +96,9 @@ describe('final line breaks in the inline review', () => {
     controller.pending.set(NOTE, [{ proposalId: 'p8', index: 0, keyLabel: 'Claude Code', removed: '', inserted: '\n', at: 5 }]);
     const other = mount('hello');
     await settle();
-    expect(widget(other, 'p8', 0).querySelector('.vault-mcp-final-newline')?.textContent).toBe('↵ Adds a line break at the end of the note');
+    expect(widget(other, 'p8', 0).querySelector('.vault-mcp-final-newline')?.textContent).toBe(
+      '↵ Adds a line break at the end of the note',
+    );
   });
 });
 
@@ -106,7 +108,9 @@ describe('inline review decorations', () => {
     await settle();
     expect(hunks(view).map((h) => `${h.proposalId}#${h.index}@${h.from}-${h.to}`)).toEqual(['p1#0@22-36', 'p2#0@36-36', 'p1#1@53-69']);
 
-    const removed = Array.from(view.dom.querySelectorAll('.vault-mcp-removed')).map((e) => e.textContent).join('|');
+    const removed = Array.from(view.dom.querySelectorAll('.vault-mcp-removed'))
+      .map((e) => e.textContent)
+      .join('|');
     expect(removed).toContain('beta line two');
     expect(removed).toContain('delta line four');
     expect(Array.from(view.dom.querySelectorAll('.vault-mcp-removed-word')).map((e) => e.textContent)).toEqual(['two']);
@@ -181,7 +185,9 @@ describe('accept and reject', () => {
     await settle();
     const events: string[] = [];
     typeAt(view, view.state.doc.length, 'zeta');
-    const userEvents = EditorView.updateListener.of((u) => u.transactions.forEach((tr) => events.push(String(tr.annotation(Transaction.userEvent)))));
+    const userEvents = EditorView.updateListener.of((u) =>
+      u.transactions.forEach((tr) => events.push(String(tr.annotation(Transaction.userEvent)))),
+    );
     view.dispatch({ effects: StateEffect.appendConfig.of(userEvents) });
     expect(await acceptHunk(view, hunk(view, 'p1', 0))).toBe(true);
     expect(events).toContain(ACCEPT_USER_EVENT);
@@ -223,7 +229,7 @@ describe('accept and reject', () => {
     expect(controller.rejects[0]!.hunk).toMatchObject({ proposalId: 'p1', index: 0, stale: true });
   });
 
-  it('typing right at a hunk\'s edge makes it stale; a pure insertion goes stale when typed at', async () => {
+  it("typing right at a hunk's edge makes it stale; a pure insertion goes stale when typed at", async () => {
     const view = mount();
     await settle();
     typeAt(view, hunk(view, 'p2', 0).from, 'x');
@@ -238,7 +244,9 @@ describe('accept and reject', () => {
     expect(hunk(view, 'p1', 0)).toMatchObject({ from: 28, to: 42, stale: false });
     expect(await acceptHunk(view, hunk(view, 'p1', 1))).toBe(true);
     expect(await acceptHunk(view, hunk(view, 'p1', 0))).toBe(true);
-    expect(view.state.doc.toString()).toBe(`Intro\n${DOC.replace('beta line two\n', 'beta line 2, revised\n').replace('delta line four\n', '')}tail\n`);
+    expect(view.state.doc.toString()).toBe(
+      `Intro\n${DOC.replace('beta line two\n', 'beta line 2, revised\n').replace('delta line four\n', '')}tail\n`,
+    );
     expect(controller.accepts.map((a) => a.textAfter === view.state.doc.toString())).toEqual([false, true]);
   });
 
@@ -293,7 +301,9 @@ describe('accept all, reject all, navigation', () => {
     await settle();
     expect(controller.accepts.map((a) => a.hunk.proposalId)).toEqual(['p2', 'p1']);
     expect(view.state.doc.toString()).toContain('dEelta line four');
-    expect(view.dom.querySelector('.vault-mcp-review-message')!.textContent).toBe('Accepted 2; skipped 1 stale: reject it or ask the agent again.');
+    expect(view.dom.querySelector('.vault-mcp-review-message')!.textContent).toBe(
+      'Accepted 2; skipped 1 stale: reject it or ask the agent again.',
+    );
     expect((view.dom.querySelector('.vault-mcp-review-accept-all') as HTMLButtonElement).disabled).toBe(true);
   });
 
@@ -346,7 +356,13 @@ describe('several editors and long notes', () => {
     await settle();
     expect(hunks(right)).toHaveLength(3);
 
-    controller.propose(NOTE, { proposalId: 'p3', index: 0, keyLabel: 'Codex', removed: 'epsilon line five\n', inserted: 'epsilon line 5\n' });
+    controller.propose(NOTE, {
+      proposalId: 'p3',
+      index: 0,
+      keyLabel: 'Codex',
+      removed: 'epsilon line five\n',
+      inserted: 'epsilon line 5\n',
+    });
     await settle();
     for (const view of [left, right]) {
       expect(hunks(view).map((h) => h.proposalId)).toEqual(['p1', 'p2', 'p1', 'p3']);
@@ -357,7 +373,8 @@ describe('several editors and long notes', () => {
     expect(await acceptHunk(left, hunk(left, 'p3', 0))).toBe(true);
     expect(right.state.doc.toString()).toBe(left.state.doc.toString());
     await settle();
-    for (const view of [left, right]) expect(hunks(view).map((h) => `${h.proposalId}:${h.stale}`)).toEqual(['p1:false', 'p2:false', 'p1:false']);
+    for (const view of [left, right])
+      expect(hunks(view).map((h) => `${h.proposalId}:${h.stale}`)).toEqual(['p1:false', 'p2:false', 'p1:false']);
   });
 
   it('unsubscribes when an editor is destroyed and refreshes when it switches to another note', async () => {

@@ -17,15 +17,36 @@ describe('forwarding assertions', () => {
 
   it('refuses another audience, an expired token, a changed payload, an unknown issuer and junk', async () => {
     const check = verifier();
-    expect(await verifier('cccccccccccccccc').verify(issuer.token(claims))).toMatchObject({ ok: false, message: expect.stringMatching(/another vault/) });
-    expect(await check.verify(issuer.token(claims, Date.now() - 60_000))).toMatchObject({ ok: false, message: expect.stringMatching(/expired/) });
+    expect(await verifier('cccccccccccccccc').verify(issuer.token(claims))).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/another vault/),
+    });
+    expect(await check.verify(issuer.token(claims, Date.now() - 60_000))).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/expired/),
+    });
     // A far-future exp is not "expired": it claims a lifetime longer than any real assertion has.
-    expect(await check.verify(issuer.token(claims, Date.now() + 86_400_000))).toEqual({ ok: false, message: 'The forwarded call is not valid: its lifetime exceeds 30 s.' });
+    expect(await check.verify(issuer.token(claims, Date.now() + 86_400_000))).toEqual({
+      ok: false,
+      message: 'The forwarded call is not valid: its lifetime exceeds 30 s.',
+    });
     const [payload, signature] = issuer.token(claims).slice(FORWARD_TOKEN_PREFIX.length).split('.');
-    const widened = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), roots: null })).toString('base64url');
-    expect(await check.verify(`${FORWARD_TOKEN_PREFIX}${widened}.${signature}`)).toMatchObject({ ok: false, message: expect.stringMatching(/not signed/) });
-    expect(await check.verify(new ForwardIdentity().token({ ...claims, iss: 'dddddddddddddddd' }))).toMatchObject({ ok: false, message: expect.stringMatching(/not open/) });
-    for (const junk of [`${FORWARD_TOKEN_PREFIX}`, `${FORWARD_TOKEN_PREFIX}a.b.c`, `${FORWARD_TOKEN_PREFIX}${Buffer.from('[1]').toString('base64url')}.x`]) {
+    const widened = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), roots: null })).toString(
+      'base64url',
+    );
+    expect(await check.verify(`${FORWARD_TOKEN_PREFIX}${widened}.${signature}`)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/not signed/),
+    });
+    expect(await check.verify(new ForwardIdentity().token({ ...claims, iss: 'dddddddddddddddd' }))).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/not open/),
+    });
+    for (const junk of [
+      `${FORWARD_TOKEN_PREFIX}`,
+      `${FORWARD_TOKEN_PREFIX}a.b.c`,
+      `${FORWARD_TOKEN_PREFIX}${Buffer.from('[1]').toString('base64url')}.x`,
+    ]) {
       expect(await check.verify(junk)).toMatchObject({ ok: false, message: expect.stringMatching(/malformed/) });
     }
   });

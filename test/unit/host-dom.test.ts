@@ -2,7 +2,14 @@
 import { createTempVault, Plugin, PluginSettingTab, loadPluginInHost, TFile } from '../host';
 import type * as O from 'obsidian';
 
-const manifest: O.PluginManifest = { id: 'dom-plugin', name: 'DOM Plugin', author: 'me', version: '1.0.0', minAppVersion: '1.11.4', description: 'test' };
+const manifest: O.PluginManifest = {
+  id: 'dom-plugin',
+  name: 'DOM Plugin',
+  author: 'me',
+  version: '1.0.0',
+  minAppVersion: '1.11.4',
+  description: 'test',
+};
 
 class Tab extends PluginSettingTab {
   override display(): void {

@@ -29,7 +29,12 @@ describe('Markdown views without a DOM (plain Node, npm start)', () => {
     view.editor.replaceSelection('TWO');
     expect(second.data).toBe('one TWO three');
     await until(async () => (await tv.app.vault.read(note)) === 'one TWO three', 'the autosave');
-    view.editor.transaction({ changes: [{ from: { line: 0, ch: 0 }, to: { line: 0, ch: 3 }, text: 'ONE' }, { from: { line: 0, ch: 13 }, text: '!' }] });
+    view.editor.transaction({
+      changes: [
+        { from: { line: 0, ch: 0 }, to: { line: 0, ch: 3 }, text: 'ONE' },
+        { from: { line: 0, ch: 13 }, text: '!' },
+      ],
+    });
     expect(view.data).toBe('ONE TWO three!');
     await view.save();
     expect(await tv.app.vault.read(note)).toBe('ONE TWO three!');

@@ -3,10 +3,27 @@ import { StateField, type Extension } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import type * as O from 'obsidian';
 import {
-  createTempVault, editorInfoField, HostApp, ItemView, loadPluginInHost, MarkdownView, Plugin, TempVault, TFile, unloadPluginInHost, WorkspaceLeaf,
+  createTempVault,
+  editorInfoField,
+  HostApp,
+  ItemView,
+  loadPluginInHost,
+  MarkdownView,
+  Plugin,
+  TempVault,
+  TFile,
+  unloadPluginInHost,
+  WorkspaceLeaf,
 } from '../host';
 
-const manifest: O.PluginManifest = { id: 'review', name: 'Review', author: 'me', version: '1.0.0', minAppVersion: '1.11.4', description: 'test' };
+const manifest: O.PluginManifest = {
+  id: 'review',
+  name: 'Review',
+  author: 'me',
+  version: '1.0.0',
+  minAppVersion: '1.11.4',
+  description: 'test',
+};
 const PENDING = 'review-pending';
 
 /** A state field counting the doc-changing transactions the editor saw since it was added. */
@@ -96,7 +113,10 @@ describe('Markdown views backed by CodeMirror', () => {
     view.editor.replaceRange('\nline 2', { line: 0, ch: 16 });
     expect(view.editor.lineCount()).toBe(2);
     expect(view.editor.offsetToPos(view.editor.posToOffset({ line: 1, ch: 99 }))).toEqual({ line: 1, ch: 6 });
-    view.editor.transaction({ changes: [{ from: { line: 1, ch: 0 }, to: { line: 1, ch: 4 }, text: 'LINE' }], selection: { from: { line: 1, ch: 0 } } });
+    view.editor.transaction({
+      changes: [{ from: { line: 1, ch: 0 }, to: { line: 1, ch: 4 }, text: 'LINE' }],
+      selection: { from: { line: 1, ch: 0 } },
+    });
     expect(view.editor.getLine(1)).toBe('LINE 2');
     expect(view.editor.getCursor()).toEqual({ line: 1, ch: 0 });
     expect(tv.app.workspace.getActiveViewOfType(MarkdownView)).toBe(view);

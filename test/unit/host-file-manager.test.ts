@@ -26,7 +26,9 @@ describe('host fileManager.processFrontMatter', () => {
       delete fm.count;
       fm.added = ['[[Link]]'];
     });
-    expect(await read('Fm.md')).toBe('---\n# a comment\ntitle: New\ntags:\n  - a\n  - b\nadded:\n  - "[[Link]]"\n---\nBody line 1\n\nBody [[line]] 2\n');
+    expect(await read('Fm.md')).toBe(
+      '---\n# a comment\ntitle: New\ntags:\n  - a\n  - b\nadded:\n  - "[[Link]]"\n---\nBody line 1\n\nBody [[line]] 2\n',
+    );
     await tv.app.metadataCache.whenResolved();
     expect(tv.app.metadataCache.getFileCache(file('Fm.md'))?.frontmatter).toEqual({ title: 'New', tags: ['a', 'b'], added: ['[[Link]]'] });
   });
@@ -124,7 +126,9 @@ describe('host fileManager.renameFile', () => {
 
   it('refuses to overwrite and changes nothing', async () => {
     const before = await read('Links.md');
-    await expect(tv.app.fileManager.renameFile(tv.app.vault.getFileByPath('Old.md') as TFile, 'Older.md')).rejects.toThrow('Destination file already exists!');
+    await expect(tv.app.fileManager.renameFile(tv.app.vault.getFileByPath('Old.md') as TFile, 'Older.md')).rejects.toThrow(
+      'Destination file already exists!',
+    );
     expect(await read('Links.md')).toBe(before);
   });
 

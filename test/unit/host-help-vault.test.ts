@@ -48,9 +48,13 @@ d('host on the obsidian-help-en vault', () => {
 
   it('resolves a duplicate basename to the note next to the linking one', () => {
     const mc = app.metadataCache;
-    const fromSync = app.vault.getMarkdownFiles().find((f) => f.path.startsWith('Obsidian Sync/') && f.basename !== 'Security and privacy') as TFile;
+    const fromSync = app.vault
+      .getMarkdownFiles()
+      .find((f) => f.path.startsWith('Obsidian Sync/') && f.basename !== 'Security and privacy') as TFile;
     expect(mc.getFirstLinkpathDest('Security and privacy', fromSync.path)?.path).toBe('Obsidian Sync/Security and privacy.md');
-    const fromPublish = app.vault.getMarkdownFiles().find((f) => f.path.startsWith('Obsidian Publish/') && f.basename !== 'Security and privacy') as TFile;
+    const fromPublish = app.vault
+      .getMarkdownFiles()
+      .find((f) => f.path.startsWith('Obsidian Publish/') && f.basename !== 'Security and privacy') as TFile;
     expect(mc.getFirstLinkpathDest('Security and privacy', fromPublish.path)?.path).toBe('Obsidian Publish/Security and privacy.md');
     expect(mc.getFirstLinkpathDest('Plugins/Templates', 'Home.md')?.path).toBe('Plugins/Templates.md');
     expect(mc.getFirstLinkpathDest('home', 'Plugins/Templates.md')?.path).toBe('Home.md');
@@ -64,7 +68,10 @@ d('host on the obsidian-help-en vault', () => {
     expect(Object.keys(mc.resolvedLinks).length).toBe(173);
     const unresolved = Object.entries(mc.unresolvedLinks).flatMap(([src, m]) => Object.keys(m).map((t) => `${src} -> ${t}`));
     const notes = unresolved.filter((t) => !/\.(png|svg|jpe?g|gif|mp4|ogg|webm|ico|pdf)$/i.test(t));
-    expect(notes).toEqual(['Linking notes and files/Internal links.md -> Example', 'Linking notes and files/Internal links.md -> Example.md']);
+    expect(notes).toEqual([
+      'Linking notes and files/Internal links.md -> Example',
+      'Linking notes and files/Internal links.md -> Example.md',
+    ]);
     expect(mc.resolvedLinks['Home.md']).toEqual(expect.objectContaining({ 'Getting started/Create a vault.md': expect.any(Number) }));
   });
 });

@@ -1,11 +1,35 @@
-import { parseNoteMetadata, getAllTags, parseFrontMatterTags, parseFrontMatterAliases, getFrontMatterInfo, getLinkpath, parseLinktext } from '../host';
+import {
+  parseNoteMetadata,
+  getAllTags,
+  parseFrontMatterTags,
+  parseFrontMatterAliases,
+  getFrontMatterInfo,
+  getLinkpath,
+  parseLinktext,
+} from '../host';
 
 /** The text a cache position covers. */
 const at = (text: string, p: { start: { offset: number }; end: { offset: number } }): string => text.slice(p.start.offset, p.end.offset);
 
 describe('host metadata: headings', () => {
   it('ignores # lines inside code fences and indented code, keeps ATX and setext headings', () => {
-    const text = ['# Top', '', '```md', '# not a heading', '## nor this', '```', '', '    # indented code', '', 'Setext one', '===', '', 'Setext two', '---', ''].join('\n');
+    const text = [
+      '# Top',
+      '',
+      '```md',
+      '# not a heading',
+      '## nor this',
+      '```',
+      '',
+      '    # indented code',
+      '',
+      'Setext one',
+      '===',
+      '',
+      'Setext two',
+      '---',
+      '',
+    ].join('\n');
     const c = parseNoteMetadata(text);
     expect(c.headings?.map((h) => [h.level, h.heading])).toEqual([
       [1, 'Top'],
@@ -90,7 +114,18 @@ describe('host metadata: callouts, links, tags, blocks', () => {
   const c = parseNoteMetadata(text);
 
   it('types the callout section and counts what is inside it', () => {
-    expect(c.sections?.map((s) => s.type)).toEqual(['yaml', 'callout', 'paragraph', 'code', 'paragraph', 'list', 'table', 'paragraph', 'comment', 'paragraph']);
+    expect(c.sections?.map((s) => s.type)).toEqual([
+      'yaml',
+      'callout',
+      'paragraph',
+      'code',
+      'paragraph',
+      'list',
+      'table',
+      'paragraph',
+      'comment',
+      'paragraph',
+    ]);
     expect(c.headings?.map((h) => [h.level, h.heading])).toEqual([[2, 'Inside heading']]);
     expect(c.tags?.map((t) => t.tag)).toEqual(['#calloutTag', '#one', '#two/sub', '#y1984']);
   });

@@ -2,7 +2,14 @@
 import type * as O from 'obsidian';
 import { createHostElement, HostPostProcessorContext, MarkdownRenderChild, Plugin } from '../host';
 
-const manifest: O.PluginManifest = { id: 'blocks', name: 'Blocks', author: 'me', version: '1.0.0', minAppVersion: '1.11.4', description: 'test' };
+const manifest: O.PluginManifest = {
+  id: 'blocks',
+  name: 'Blocks',
+  author: 'me',
+  version: '1.0.0',
+  minAppVersion: '1.11.4',
+  description: 'test',
+};
 
 /** A render child that counts clicks on its element while loaded. */
 class Counter extends MarkdownRenderChild {
@@ -36,7 +43,10 @@ describe('host code blocks: registerMarkdownCodeBlockProcessor, MarkdownRenderCh
     const ctx = new HostPostProcessorContext('Note.md');
     for (const processor of plugin.markdownPostProcessors) await processor(section, ctx);
 
-    expect(seen).toEqual([{ source: 'a\n', sourcePath: 'Note.md' }, { source: 'b\n', sourcePath: 'Note.md' }]);
+    expect(seen).toEqual([
+      { source: 'a\n', sourcePath: 'Note.md' },
+      { source: 'b\n', sourcePath: 'Note.md' },
+    ]);
     expect(Array.from(section.querySelectorAll('.block-language-tally'), (el) => el.textContent)).toEqual(['tally of a', 'tally of b']);
     expect(section.querySelectorAll('pre').length).toBe(1);
     expect(ctx.getSectionInfo(section)).toBeNull();

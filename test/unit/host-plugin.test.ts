@@ -3,13 +3,37 @@ import type { AddressInfo } from 'node:net';
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import {
-  createTempVault, TempVault, Plugin, PluginSettingTab, Notice, MarkdownView, SecretStorage, TFile, Events,
-  loadPluginInHost, unloadPluginInHost, simulateExternalSettingsChange, createHostApp, normalizePath, requestUrl,
-  debounce, parseYaml, stringifyYaml, Platform, requireApiVersion,
+  createTempVault,
+  TempVault,
+  Plugin,
+  PluginSettingTab,
+  Notice,
+  MarkdownView,
+  SecretStorage,
+  TFile,
+  Events,
+  loadPluginInHost,
+  unloadPluginInHost,
+  simulateExternalSettingsChange,
+  createHostApp,
+  normalizePath,
+  requestUrl,
+  debounce,
+  parseYaml,
+  stringifyYaml,
+  Platform,
+  requireApiVersion,
 } from '../host';
 import type * as O from 'obsidian';
 
-const manifest: O.PluginManifest = { id: 'test-plugin', name: 'Test Plugin', author: 'me', version: '1.0.0', minAppVersion: '1.11.4', description: 'test' };
+const manifest: O.PluginManifest = {
+  id: 'test-plugin',
+  name: 'Test Plugin',
+  author: 'me',
+  version: '1.0.0',
+  minAppVersion: '1.11.4',
+  description: 'test',
+};
 
 /** A plugin that exercises the registration API and logs its lifecycle. */
 class TestPlugin extends Plugin {
@@ -22,7 +46,11 @@ class TestPlugin extends Plugin {
     this.registerEvent(this.app.vault.on('create', (f) => this.log.push(`create ${f.path}`)));
     this.registerInterval(setInterval(() => this.log.push('tick'), 1_000_000) as unknown as number);
     this.addCommand({ id: 'bump', name: 'Bump', callback: () => this.log.push('bump') });
-    this.addCommand({ id: 'needs-editor', name: 'Needs editor', editorCallback: (editor) => this.log.push(`sel ${editor.getSelection()}`) });
+    this.addCommand({
+      id: 'needs-editor',
+      name: 'Needs editor',
+      editorCallback: (editor) => this.log.push(`sel ${editor.getSelection()}`),
+    });
     this.addSettingTab(new TestTab(this.app, this));
     this.statusEl = this.addStatusBarItem();
     this.statusEl.setText('ready');
@@ -57,7 +85,10 @@ describe('host plugin lifecycle', () => {
     const plugin = await loadPluginInHost(tv.app, TestPlugin, manifest);
     expect(plugin.log).toEqual(['onload', 'layout-ready']);
     expect(tv.app.plugins.getPlugin('test-plugin')).toBe(plugin);
-    expect(plugin.commands.map((c) => [c.id, c.name])).toEqual([['test-plugin:bump', 'Test Plugin: Bump'], ['test-plugin:needs-editor', 'Test Plugin: Needs editor']]);
+    expect(plugin.commands.map((c) => [c.id, c.name])).toEqual([
+      ['test-plugin:bump', 'Test Plugin: Bump'],
+      ['test-plugin:needs-editor', 'Test Plugin: Needs editor'],
+    ]);
     expect(plugin.settingTabs[0]).toBeInstanceOf(TestTab);
     expect(plugin.statusEl.getText()).toBe('ready');
 
@@ -195,7 +226,9 @@ describe('host secret storage, notices and helpers', () => {
     const e = new Events();
     const seen: string[] = [];
     const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    e.on('x', () => { throw new Error('bad handler'); });
+    e.on('x', () => {
+      throw new Error('bad handler');
+    });
     e.on('x', (v: unknown) => seen.push(String(v)));
     e.trigger('x', 1);
     spy.mockRestore();

@@ -45,9 +45,19 @@ describe('host vault: loading', () => {
 
   it('loads files and folders but not dot-entries, node_modules or the config dir', () => {
     const v = tv.app.vault;
-    expect(v.getFiles().map((f) => f.path).sort()).toEqual(['Archive.tar.gz', 'Folder/Note.md', 'Folder/Sub/Deep.md', 'Folder/image.png', 'Home.md']);
+    expect(
+      v
+        .getFiles()
+        .map((f) => f.path)
+        .sort(),
+    ).toEqual(['Archive.tar.gz', 'Folder/Note.md', 'Folder/Sub/Deep.md', 'Folder/image.png', 'Home.md']);
     expect(v.getMarkdownFiles().length).toBe(3);
-    expect(v.getAllFolders().map((f) => f.path).sort()).toEqual(['Folder', 'Folder/Sub']);
+    expect(
+      v
+        .getAllFolders()
+        .map((f) => f.path)
+        .sort(),
+    ).toEqual(['Folder', 'Folder/Sub']);
     expect(v.getAllFolders(true).some((f) => f.isRoot())).toBe(true);
     expect(v.getAbstractFileByPath('.obsidian/app.json')).toBeNull();
     expect(v.getRoot().children.map((c) => c.name)).toEqual(['Archive.tar.gz', 'Folder', 'Home.md']);
@@ -105,13 +115,22 @@ describe('host vault: writes and events', () => {
     await Promise.all(Array.from({ length: 50 }, (_, i) => tv.app.vault.process(f, (data) => `${data}\n${i}`)));
     const lines = (await tv.app.vault.read(f)).split('\n');
     expect(lines[0]).toBe('alpha');
-    expect(lines.slice(1).map(Number).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(
+      lines
+        .slice(1)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 50 }, (_, i) => i));
     expect(log.filter((l) => l === 'modify A.md').length).toBe(50);
   });
 
   it('leaves the file untouched when the process callback throws, and skips no-op writes', async () => {
     const f = tv.app.vault.getFileByPath('A.md') as TFile;
-    await expect(tv.app.vault.process(f, () => { throw new Error('nope'); })).rejects.toThrow('nope');
+    await expect(
+      tv.app.vault.process(f, () => {
+        throw new Error('nope');
+      }),
+    ).rejects.toThrow('nope');
     expect(await tv.app.vault.process(f, (d) => d)).toBe('alpha');
     expect(await tv.app.vault.read(f)).toBe('alpha');
     expect(log).toEqual([]);
@@ -152,7 +171,13 @@ describe('host vault: writes and events', () => {
     const folder = v.getFolderByPath('Folder') as TFolder;
     await v.rename(folder, 'Renamed');
     expect(v.getFileByPath('Renamed/B.md')?.parent).toBe(folder);
-    expect(log).toEqual(['create New', 'create New/Place', 'rename New/Place/A2.md <- A.md', 'rename Renamed <- Folder', 'rename Renamed/B.md <- Folder/B.md']);
+    expect(log).toEqual([
+      'create New',
+      'create New/Place',
+      'rename New/Place/A2.md <- A.md',
+      'rename Renamed <- Folder',
+      'rename Renamed/B.md <- Folder/B.md',
+    ]);
   });
 
   it('trashes into .trash/ (numbering name clashes) and deletes folders with their files', async () => {

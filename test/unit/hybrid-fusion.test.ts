@@ -10,9 +10,38 @@ const keys = (entries: Array<{ key: string }>) => entries.map((e) => e.key);
 
 describe('fuseByRank (weighted RRF)', () => {
   it('weights each list: a heavier second list wins where the first would', () => {
-    expect(keys(fuseByRank([['a', 'b'], ['b', 'a']], 10, [1, 1]))).toEqual(['a', 'b']);
-    expect(keys(fuseByRank([['a', 'b'], ['b', 'a']], 10, [1, 2]))).toEqual(['b', 'a']);
-    const [b] = fuseByRank([['a', 'b'], ['b', 'a']], 10, [1, 2]);
+    expect(
+      keys(
+        fuseByRank(
+          [
+            ['a', 'b'],
+            ['b', 'a'],
+          ],
+          10,
+          [1, 1],
+        ),
+      ),
+    ).toEqual(['a', 'b']);
+    expect(
+      keys(
+        fuseByRank(
+          [
+            ['a', 'b'],
+            ['b', 'a'],
+          ],
+          10,
+          [1, 2],
+        ),
+      ),
+    ).toEqual(['b', 'a']);
+    const [b] = fuseByRank(
+      [
+        ['a', 'b'],
+        ['b', 'a'],
+      ],
+      10,
+      [1, 2],
+    );
     expect(b).toEqual({ key: 'b', score: 1 / 12 + 2 / 11, lists: [0, 1] });
   });
 
@@ -107,7 +136,13 @@ describe('fuse dispatches on the method', () => {
     expect(fusedSource(fused.find((e) => e.key === 'exact')!.lists)).toBe('both');
     expect(keys(fused).indexOf('meaning-only')).toBeGreaterThan(keys(fused).indexOf('partial'));
     // Two every-word notes 2 % apart: the one the semantic half prefers comes first.
-    const tied = fuse(hybridLists(allTerms, lexical, [{ key: 'near', score: 0.9 }, { key: 'exact', score: 0.1 }]), HYBRID_FUSION);
+    const tied = fuse(
+      hybridLists(allTerms, lexical, [
+        { key: 'near', score: 0.9 },
+        { key: 'exact', score: 0.1 },
+      ]),
+      HYBRID_FUSION,
+    );
     expect(keys(tied).slice(0, 2)).toEqual(['near', 'exact']);
   });
 

@@ -31,7 +31,11 @@ describe('writes interrupted by a crash are cleaned up at load', () => {
       'Sub/.x.md.zz.tmp': 'a user file',
       'Sub/.x.md.0123456789AB.tmp': 'a user file (upper-case hex is not ours)',
     });
-    for (const leftover of ['.Note.md.0123456789ab.tmp', 'Sub/.x.md.aabbccddeeff.tmp', '.obsidian/plugins/vault-mcp/.proposals.json.tmp.00112233aabb.tmp']) {
+    for (const leftover of [
+      '.Note.md.0123456789ab.tmp',
+      'Sub/.x.md.aabbccddeeff.tmp',
+      '.obsidian/plugins/vault-mcp/.proposals.json.tmp.00112233aabb.tmp',
+    ]) {
       expect(await onDisk(tv, leftover)).toBe(false);
     }
     for (const kept of ['Note.md', 'notes.tmp', 'Draft.md.tmp', '.hidden.tmp', 'Sub/.x.md.zz.tmp', 'Sub/.x.md.0123456789AB.tmp']) {

@@ -9,7 +9,11 @@ function memorySecrets(): SecretStore & { map: Map<string, string> } {
 function ring(): { keys: KeyRing; secrets: ReturnType<typeof memorySecrets>; saved: () => KeyRecord[] } {
   let stored: KeyRecord[] = [];
   const secrets = memorySecrets();
-  const keys = new KeyRing(secrets, () => stored, async (next) => void (stored = next));
+  const keys = new KeyRing(
+    secrets,
+    () => stored,
+    async (next) => void (stored = next),
+  );
   return { keys, secrets, saved: () => stored };
 }
 

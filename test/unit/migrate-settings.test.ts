@@ -10,10 +10,7 @@ describe('migrateSettings', () => {
     const migrated = migrateSettings({
       server: { port: 80 },
       tools: { allowWrites: true },
-      keys: [
-        { id: 'k1', label: 'Cursor', mode: 'weird', scope: 'nowhere' },
-        { label: 'no id' },
-      ],
+      keys: [{ id: 'k1', label: 'Cursor', mode: 'weird', scope: 'nowhere' }, { label: 'no id' }],
     });
     expect(migrated.schemaVersion).toBe(SETTINGS_SCHEMA_VERSION);
     expect(migrated.server.port).toBe(27200);

@@ -17,7 +17,7 @@ describe('progressReporter', () => {
     expect(progressReporter(contextWith({}).ctx)).toBeUndefined();
   });
 
-  it('sends the client\'s token unchanged and drops values that do not grow', () => {
+  it("sends the client's token unchanged and drops values that do not grow", () => {
     const { ctx, sent } = contextWith({ progressToken: 0 });
     const report = progressReporter(ctx)!;
     report(1, 3);

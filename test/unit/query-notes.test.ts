@@ -20,7 +20,9 @@ function syntaxError(source: string): QuerySyntaxError {
 
 describe('query_notes: parsing', () => {
   it('reads every clause, in any order, case-insensitively, with WHERE optional', () => {
-    const q = parseNotesQuery('WHERE status is "draft" AND file.folder under "Projects" SORT file.mtime desc LIMIT 20 COLUMNS title, status');
+    const q = parseNotesQuery(
+      'WHERE status is "draft" AND file.folder under "Projects" SORT file.mtime desc LIMIT 20 COLUMNS title, status',
+    );
     expect(q).toEqual({
       where: {
         kind: 'and',
@@ -63,17 +65,32 @@ describe('query_notes: parsing', () => {
         },
       },
     });
-    expect(parseNotesQuery('status is not draft').where).toEqual({ kind: 'not', child: expect.objectContaining({ op: 'is', value: 'draft' }) });
+    expect(parseNotesQuery('status is not draft').where).toEqual({
+      kind: 'not',
+      child: expect.objectContaining({ op: 'is', value: 'draft' }),
+    });
     expect(parseNotesQuery('tags not contains x').where).toEqual({ kind: 'not', child: expect.objectContaining({ op: 'contains' }) });
     expect(parseNotesQuery('status != x').where).toMatchObject({ kind: 'not' });
   });
 
   it('errors name what was expected and the 1-based position where the problem starts', () => {
-    expect(syntaxError('status equals "draft"')).toMatchObject({ position: 8, message: expect.stringMatching(/'equals' is not an operator; use is, is not/) });
-    expect(syntaxError('status is')).toMatchObject({ position: 10, message: expect.stringMatching(/Expected a value after 'is'.*ends there/) });
-    expect(syntaxError('file.owner is x')).toMatchObject({ position: 1, message: expect.stringMatching(/not a file field; use one of file\.name/) });
+    expect(syntaxError('status equals "draft"')).toMatchObject({
+      position: 8,
+      message: expect.stringMatching(/'equals' is not an operator; use is, is not/),
+    });
+    expect(syntaxError('status is')).toMatchObject({
+      position: 10,
+      message: expect.stringMatching(/Expected a value after 'is'.*ends there/),
+    });
+    expect(syntaxError('file.owner is x')).toMatchObject({
+      position: 1,
+      message: expect.stringMatching(/not a file field; use one of file\.name/),
+    });
     expect(syntaxError('status is "draft')).toMatchObject({ position: 11, message: expect.stringMatching(/never closed/) });
-    expect(syntaxError('(a is 1 OR b is 2')).toMatchObject({ position: 18, message: expect.stringMatching(/Expected \) to close the \( at 1/) });
+    expect(syntaxError('(a is 1 OR b is 2')).toMatchObject({
+      position: 18,
+      message: expect.stringMatching(/Expected \) to close the \( at 1/),
+    });
     expect(syntaxError('a is 1 LIMIT 0')).toMatchObject({ position: 14, message: expect.stringMatching(/whole number from 1 to 1000/) });
     expect(syntaxError('a is 1 LIMIT 5 LIMIT 6')).toMatchObject({ position: 16, message: expect.stringMatching(/LIMIT is given twice/) });
     expect(syntaxError('a is 1 b is 2')).toMatchObject({ position: 8, message: expect.stringMatching(/Unexpected 'b'; expected AND, OR/) });
@@ -86,15 +103,32 @@ describe('query_notes: evaluation', () => {
   const DAY = 86_400_000;
   const base = Date.UTC(2026, 0, 15, 12);
   const notes: NoteFacts[] = [
-    { path: 'Projects/Alpha/Plan.md', mtime: base, ctime: base - 30 * DAY, size: 1200, tags: ['#project', '#project/alpha'], frontmatter: { status: 'Draft', priority: 2, due: '2026-02-01', owners: ['Ana', 'Ben'] } },
-    { path: 'Projects/Beta.md', mtime: base - DAY, ctime: base - 40 * DAY, size: 300, tags: ['#project'], frontmatter: { status: 'active', priority: 10, due: '2026-01-20' } },
+    {
+      path: 'Projects/Alpha/Plan.md',
+      mtime: base,
+      ctime: base - 30 * DAY,
+      size: 1200,
+      tags: ['#project', '#project/alpha'],
+      frontmatter: { status: 'Draft', priority: 2, due: '2026-02-01', owners: ['Ana', 'Ben'] },
+    },
+    {
+      path: 'Projects/Beta.md',
+      mtime: base - DAY,
+      ctime: base - 40 * DAY,
+      size: 300,
+      tags: ['#project'],
+      frontmatter: { status: 'active', priority: 10, due: '2026-01-20' },
+    },
     { path: 'Inbox.md', mtime: base + DAY, ctime: base, size: 50, tags: [], frontmatter: { status: null } },
     { path: 'Journal/2026-01-15.md', mtime: base, ctime: base, size: 80, tags: ['#journal'], frontmatter: {} },
   ];
   const paths = (source: string): string[] => runNotesQuery(parseNotesQuery(source), notes).rows.map((r) => r[0] as string);
 
   it('a bare date that names no calendar day is an error at its position; real dates and other words pass', () => {
-    expect(syntaxError('file.mtime is 2026-13-45')).toMatchObject({ position: 15, message: expect.stringMatching(/'2026-13-45' is not a calendar date/) });
+    expect(syntaxError('file.mtime is 2026-13-45')).toMatchObject({
+      position: 15,
+      message: expect.stringMatching(/'2026-13-45' is not a calendar date/),
+    });
     expect(syntaxError('due < 2026-02-30')).toMatchObject({ position: 7 });
     expect(parseNotesQuery('due < 2024-02-29').where).toMatchObject({ value: '2024-02-29' });
     expect(parseNotesQuery('file.mtime > 2026-01-15T10:00').where).toMatchObject({ value: '2026-01-15T10:00' });
@@ -158,8 +192,24 @@ describe('query_notes tool on the demo vault', () => {
   afterAll(async () => vault?.close());
 
   function contextFor(label = 'Test agent', roots: string[] = []): ToolContext {
-    const caller: KeyRecord = { id: 'k1', label, mode: 'propose', scope: 'local', roots, created_at: '2026-01-01T00:00:00.000Z', last_used_at: null };
-    return { notes, search: undefined as never, proposals: undefined as never, review: undefined as never, caller, scope: { label, roots }, settings: defaultSettings() };
+    const caller: KeyRecord = {
+      id: 'k1',
+      label,
+      mode: 'propose',
+      scope: 'local',
+      roots,
+      created_at: '2026-01-01T00:00:00.000Z',
+      last_used_at: null,
+    };
+    return {
+      notes,
+      search: undefined as never,
+      proposals: undefined as never,
+      review: undefined as never,
+      caller,
+      scope: { label, roots },
+      settings: defaultSettings(),
+    };
   }
 
   it('answers rows of readable notes with the fields asked for', async () => {

@@ -33,15 +33,21 @@ describe('README "Connect a client"', () => {
     expect(snippets.map((s) => s.title)).toEqual(['Claude Code', 'Claude Desktop', 'Cursor', 'VS Code', 'Codex']);
   });
 
-  it.each(snippets.map((s) => [s.title, s] as const))('shows the settings tab\'s complete %s setup verbatim, under its name', (title, snippet) => {
-    expect(connect).toContain(`**${title}**`);
-    if (!connect.includes(fenced(snippet))) {
-      throw new Error(`README.md "Connect a client" lacks the ${title} setup as the settings tab gives it; paste this block:\n${fenced(snippet)}`);
-    }
-  });
+  it.each(snippets.map((s) => [s.title, s] as const))(
+    "shows the settings tab's complete %s setup verbatim, under its name",
+    (title, snippet) => {
+      expect(connect).toContain(`**${title}**`);
+      if (!connect.includes(fenced(snippet))) {
+        throw new Error(
+          `README.md "Connect a client" lacks the ${title} setup as the settings tab gives it; paste this block:\n${fenced(snippet)}`,
+        );
+      }
+    },
+  );
 
   it('says where each setup goes, as the settings tab does', () => {
-    for (const path of ['claude_desktop_config.json', '~/.cursor/mcp.json', '.vscode/mcp.json', '~/.codex/config.toml']) expect(connect).toContain(path);
+    for (const path of ['claude_desktop_config.json', '~/.cursor/mcp.json', '.vscode/mcp.json', '~/.codex/config.toml'])
+      expect(connect).toContain(path);
   });
 
   it('gives the one step to get a token, in Obsidian and with npm start', () => {

@@ -5,30 +5,70 @@ import { API_KEY_ENV, npmKeptFlags, parseConfigDir, parseEmbedUrl, parseRoots, p
 const DEFAULTS = { mode: 'propose', allowWrites: false, roots: [], help: false, configDir: '.obsidian', allowRemote: false };
 
 describe('npm start options', () => {
-  it('has documented defaults (no port: the settings\' server.port, 27200 without a file)', () => {
+  it("has documented defaults (no port: the settings' server.port, 27200 without a file)", () => {
     expect(parseRunOptions([])).toEqual(DEFAULTS);
   });
 
   it('parses every flag in both spellings', () => {
     expect(
-      parseRunOptions(['--vault', 'v', '--port=0', '--token', 'abcdefghijklmnop', '--mode=force', '--allow-writes', '--roots', 'Projects/, ./Areas ,']),
-    ).toEqual({ ...DEFAULTS, vault: 'v', port: 0, token: 'abcdefghijklmnop', mode: 'force', allowWrites: true, roots: ['Projects', 'Areas'] });
+      parseRunOptions([
+        '--vault',
+        'v',
+        '--port=0',
+        '--token',
+        'abcdefghijklmnop',
+        '--mode=force',
+        '--allow-writes',
+        '--roots',
+        'Projects/, ./Areas ,',
+      ]),
+    ).toEqual({
+      ...DEFAULTS,
+      vault: 'v',
+      port: 0,
+      token: 'abcdefghijklmnop',
+      mode: 'force',
+      allowWrites: true,
+      roots: ['Projects', 'Areas'],
+    });
     expect(
-      parseRunOptions(['--settings', 'run.json', '--config-dir=.config', '--embed-url', 'http://127.0.0.1:11434/v1/', '--embed-model=nomic-embed-text', '--allow-remote']),
-    ).toEqual({ ...DEFAULTS, settings: 'run.json', configDir: '.config', embedUrl: 'http://127.0.0.1:11434/v1', embedModel: 'nomic-embed-text', allowRemote: true });
+      parseRunOptions([
+        '--settings',
+        'run.json',
+        '--config-dir=.config',
+        '--embed-url',
+        'http://127.0.0.1:11434/v1/',
+        '--embed-model=nomic-embed-text',
+        '--allow-remote',
+      ]),
+    ).toEqual({
+      ...DEFAULTS,
+      settings: 'run.json',
+      configDir: '.config',
+      embedUrl: 'http://127.0.0.1:11434/v1',
+      embedModel: 'nomic-embed-text',
+      allowRemote: true,
+    });
   });
 
   it('normalizes an embedding base URL and refuses one that is not http(s), carries credentials or lacks /v1', () => {
     expect(parseEmbedUrl(' https://api.openai.com/v1/chat/completions ')).toBe('https://api.openai.com/v1');
     expect(parseEmbedUrl('https://openrouter.ai/api/v1')).toBe('https://openrouter.ai/api/v1');
-    expect(() => parseEmbedUrl('127.0.0.1:11434/v1')).toThrow('--embed-url 127.0.0.1:11434/v1: give an http:// or https:// base URL ending in /v1, such as http://127.0.0.1:11434/v1 for Ollama.');
-    expect(() => parseEmbedUrl('http://127.0.0.1:11434')).toThrow('--embed-url http://127.0.0.1:11434: an OpenAI-compatible base URL ends in /v1 (Vault MCP adds /embeddings), such as http://127.0.0.1:11434/v1.');
-    expect(() => parseEmbedUrl('https://me:secret@example.com/v1')).toThrow(`--embed-url: remove the user name and password from the URL; put an API key in the environment variable ${API_KEY_ENV} instead.`);
+    expect(() => parseEmbedUrl('127.0.0.1:11434/v1')).toThrow(
+      '--embed-url 127.0.0.1:11434/v1: give an http:// or https:// base URL ending in /v1, such as http://127.0.0.1:11434/v1 for Ollama.',
+    );
+    expect(() => parseEmbedUrl('http://127.0.0.1:11434')).toThrow(
+      '--embed-url http://127.0.0.1:11434: an OpenAI-compatible base URL ends in /v1 (Vault MCP adds /embeddings), such as http://127.0.0.1:11434/v1.',
+    );
+    expect(() => parseEmbedUrl('https://me:secret@example.com/v1')).toThrow(
+      `--embed-url: remove the user name and password from the URL; put an API key in the environment variable ${API_KEY_ENV} instead.`,
+    );
   });
 
   it('takes a config folder name with its leading dot, as Obsidian requires', () => {
     expect(parseConfigDir('.obsidian-work/')).toBe('.obsidian-work');
-    for (const bad of ['obsidian', '.a/b', '..', '/abs/.obsidian', '.']) expect(() => parseConfigDir(bad)).toThrow(`--config-dir ${bad}: give the name of the vault's config folder, such as .obsidian.`);
+    for (const bad of ['obsidian', '.a/b', '..', '/abs/.obsidian', '.'])
+      expect(() => parseConfigDir(bad)).toThrow(`--config-dir ${bad}: give the name of the vault's config folder, such as .obsidian.`);
   });
 
   it('turns on the conformance fixtures only when asked', () => {
@@ -37,7 +77,21 @@ describe('npm start options', () => {
   });
 
   it('lists every flag in the usage text, --conformance-fixtures marked as for the conformance suite', () => {
-    for (const flag of ['--vault', '--port', '--token', '--mode', '--allow-writes', '--roots', '--settings', '--config-dir', '--embed-url', '--embed-model', '--allow-remote', '--conformance-fixtures', '--help']) {
+    for (const flag of [
+      '--vault',
+      '--port',
+      '--token',
+      '--mode',
+      '--allow-writes',
+      '--roots',
+      '--settings',
+      '--config-dir',
+      '--embed-url',
+      '--embed-model',
+      '--allow-remote',
+      '--conformance-fixtures',
+      '--help',
+    ]) {
       expect(USAGE).toContain(flag);
     }
     expect(USAGE).toContain(API_KEY_ENV);
@@ -62,12 +116,16 @@ describe('npm start options', () => {
     expect(() => parseRunOptions(['--roots', `${vault}/Projects/Alpha/`, '--vault', 'some-vault'])).toThrow(
       `--roots ${vault}/Projects/Alpha/: roots are folders relative to the vault; use --roots Projects/Alpha.`,
     );
-    expect(() => parseRoots(vault, vault)).toThrow(`--roots ${vault}: that is the whole vault; leave --roots out to let the key see all of it.`);
+    expect(() => parseRoots(vault, vault)).toThrow(
+      `--roots ${vault}: that is the whole vault; leave --roots out to let the key see all of it.`,
+    );
     expect(() => parseRoots(`${vault}-other/Projects`, vault)).toThrow(/: give a folder inside the vault, relative to it/);
   });
 
   it('says to put -- before the flags for a bare word, as npm leaves one behind', () => {
-    expect(() => parseRunOptions(['27310'])).toThrow('Unknown option 27310: the run takes --flags only; through npm, put -- before them (npm start -- --port 27310).');
+    expect(() => parseRunOptions(['27310'])).toThrow(
+      'Unknown option 27310: the run takes --flags only; through npm, put -- before them (npm start -- --port 27310).',
+    );
   });
 
   describe('flags npm kept for itself (npm start --flag without --)', () => {
@@ -80,13 +138,15 @@ describe('npm start options', () => {
     });
 
     it('names switches, which leave no word behind, and several kept flags with their values to put back', () => {
-      expect(npmKeptFlags([], { ...npm, npm_config_allow_writes: 'true' })).toMatch(/^npm kept --allow-writes for itself .*; run: npm start -- --allow-writes$/);
+      expect(npmKeptFlags([], { ...npm, npm_config_allow_writes: 'true' })).toMatch(
+        /^npm kept --allow-writes for itself .*; run: npm start -- --allow-writes$/,
+      );
       expect(npmKeptFlags(['/v', 'force'], { ...npm, npm_config_vault: 'true', npm_config_mode: 'true' })).toBe(
         'npm kept --vault, --mode for itself (flags after "npm start" need -- before them), so this run would go without them; run: npm start -- --vault ... --mode ... (putting /v force back after their flags)',
       );
     });
 
-    it('is silent when npm kept none of the run\'s flags, or the runner was not started by npm', () => {
+    it("is silent when npm kept none of the run's flags, or the runner was not started by npm", () => {
       expect(npmKeptFlags(['--port', '0'], { ...npm, npm_config_cache: '/c' })).toBeNull();
       expect(npmKeptFlags(['27310'], { npm_config_port: 'true' })).toBeNull();
     });
@@ -127,7 +187,7 @@ describe('docs/npm-start.md: the npm start commands it shows', () => {
     expect(options).toMatchObject({ embedUrl: 'http://127.0.0.1:11434/v1', embedModel: 'nomic-embed-text' });
   });
 
-  it('lists in its options table exactly the flags of the runner\'s usage text', () => {
+  it("lists in its options table exactly the flags of the runner's usage text", () => {
     const tableFlags = [...page.matchAll(/^\| `(--[a-z-]+)/gm)].map((m) => m[1]!).sort();
     const usageFlags = [...USAGE.matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]!).sort();
     expect(usageFlags.length).toBeGreaterThan(5);

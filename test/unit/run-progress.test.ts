@@ -8,8 +8,20 @@ describe('npm start: progress while a vault loads', () => {
   it('counts the notes the vault loads, skipping dot-folders, node_modules, the config folder and other files', async () => {
     const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-count-'));
     try {
-      for (const folder of ['A/B', '.git', 'node_modules/x', '.config', 'C']) await fsp.mkdir(nodePath.join(dir, folder), { recursive: true });
-      for (const file of ['one.md', 'A/two.md', 'A/B/three.md', 'C/four.md', 'C/image.png', 'C/.hidden.md', '.git/x.md', 'node_modules/x/y.md', '.config/z.md', 'C/canvas.canvas']) {
+      for (const folder of ['A/B', '.git', 'node_modules/x', '.config', 'C'])
+        await fsp.mkdir(nodePath.join(dir, folder), { recursive: true });
+      for (const file of [
+        'one.md',
+        'A/two.md',
+        'A/B/three.md',
+        'C/four.md',
+        'C/image.png',
+        'C/.hidden.md',
+        '.git/x.md',
+        'node_modules/x/y.md',
+        '.config/z.md',
+        'C/canvas.canvas',
+      ]) {
         await fsp.writeFile(nodePath.join(dir, file), '');
       }
       const progress: number[] = [];
@@ -23,7 +35,9 @@ describe('npm start: progress while a vault loads', () => {
     const copy = await copyToTemp(DEMO_VAULT);
     try {
       const { execFileSync } = await import('node:child_process');
-      const expected = execFileSync('find', [copy.dir, '-name', '*.md', '-not', '-path', '*/.*'], { encoding: 'utf8' }).trim().split('\n').length;
+      const expected = execFileSync('find', [copy.dir, '-name', '*.md', '-not', '-path', '*/.*'], { encoding: 'utf8' })
+        .trim()
+        .split('\n').length;
       expect(await countNotes(copy.dir, '.obsidian', () => undefined)).toBe(expected);
       expect(await countNotes(nodePath.join(copy.dir, 'no-such-folder'), '.obsidian', () => undefined)).toBe(0);
     } finally {
@@ -31,7 +45,7 @@ describe('npm start: progress while a vault loads', () => {
     }
   });
 
-  it('prints a loading line for a large vault only, and passes the load\'s result or failure through', async () => {
+  it("prints a loading line for a large vault only, and passes the load's result or failure through", async () => {
     const lines: string[] = [];
     await expect(reportLoading(LARGE_VAULT_NOTES - 1, '/v', (l) => lines.push(l), Promise.resolve('small'))).resolves.toBe('small');
     expect(lines).toEqual([]);

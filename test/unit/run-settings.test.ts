@@ -75,19 +75,31 @@ describe('npm start --settings FILE', () => {
 
   it('refuses a missing file, a folder, and a file that is not JSON, naming the file and where it breaks', async () => {
     const missing = nodePath.join(dir, 'nope.json');
-    expect(await refusal(['--settings', missing])).toBe(`${missing}: no such file; pass the path of a JSON file in the plugin's data.json format.`);
+    expect(await refusal(['--settings', missing])).toBe(
+      `${missing}: no such file; pass the path of a JSON file in the plugin's data.json format.`,
+    );
     const folder = nodePath.join(dir, 'folder.json');
     await fsp.mkdir(folder);
-    expect(await refusal(['--settings', folder])).toBe(`${folder} is a folder, not a settings file; pass the path of a JSON file in the plugin's data.json format.`);
+    expect(await refusal(['--settings', folder])).toBe(
+      `${folder} is a folder, not a settings file; pass the path of a JSON file in the plugin's data.json format.`,
+    );
     // V8 names an unexpected token with the text around it, other mistakes with a position: both become a line and column.
     const broken = await write('broken.json', '{\n  "access": {\n    "quarantine": ["a",]\n  }\n}\n');
-    expect(await refusal(['--settings', broken])).toBe(`${broken} is not JSON (Unexpected token ']' at line 3, column 24); fix the file so it parses, or pass another one.`);
+    expect(await refusal(['--settings', broken])).toBe(
+      `${broken} is not JSON (Unexpected token ']' at line 3, column 24); fix the file so it parses, or pass another one.`,
+    );
     const unquoted = await write('unquoted.json', '{\n  access: {}\n}');
-    expect(await refusal(['--settings', unquoted])).toBe(`${unquoted} is not JSON (Expected property name or '}' at line 2, column 3); fix the file so it parses, or pass another one.`);
+    expect(await refusal(['--settings', unquoted])).toBe(
+      `${unquoted} is not JSON (Expected property name or '}' at line 2, column 3); fix the file so it parses, or pass another one.`,
+    );
     const early = await write('early.json', '[1,2,3,4,5,6,7,8,9,10,11,12,13,x]');
-    expect(await refusal(['--settings', early])).toBe(`${early} is not JSON (Unexpected token 'x' at line 1, column 32); fix the file so it parses, or pass another one.`);
+    expect(await refusal(['--settings', early])).toBe(
+      `${early} is not JSON (Unexpected token 'x' at line 1, column 32); fix the file so it parses, or pass another one.`,
+    );
     const empty = await write('empty.json', '');
-    expect(await refusal(['--settings', empty])).toBe(`${empty} is not JSON (Unexpected end of JSON input); fix the file so it parses, or pass another one.`);
+    expect(await refusal(['--settings', empty])).toBe(
+      `${empty} is not JSON (Unexpected end of JSON input); fix the file so it parses, or pass another one.`,
+    );
   });
 
   it('reads a file that starts with a byte order mark', async () => {
@@ -96,14 +108,23 @@ describe('npm start --settings FILE', () => {
   });
 
   it.each([
-    [{ access: { quarantine: 'Personal' } }, 'access.quarantine must be a list of vault folders in quotes, such as ["Private"] (found "Personal"); correct it, or remove it to use the default.'],
+    [
+      { access: { quarantine: 'Personal' } },
+      'access.quarantine must be a list of vault folders in quotes, such as ["Private"] (found "Personal"); correct it, or remove it to use the default.',
+    ],
     [{ acess: {} }, /^acess is not a setting; correct its spelling or remove it \(settings of the top level: /],
-    [{ keys: [{ label: 'A', mode: 'yolo' }] }, 'keys[0].mode must be "propose" or "force" (found "yolo"); correct it, or remove it to use the default.'],
+    [
+      { keys: [{ label: 'A', mode: 'yolo' }] },
+      'keys[0].mode must be "propose" or "force" (found "yolo"); correct it, or remove it to use the default.',
+    ],
     [{ keys: [{ label: 'A', token: 'vmcp_x' }] }, /^keys\[0\]\.token is not a setting \(tokens and API keys never go in settings/],
     [{ tools: { enabled: { serch: true } } }, /^tools\.enabled\.serch is not a tool of Vault MCP;/],
-    [[], "the file holds a list, not settings; write a settings object in braces, such as {\"access\": {\"quarantine\": [\"Private\"]}}."],
+    [[], 'the file holds a list, not settings; write a settings object in braces, such as {"access": {"quarantine": ["Private"]}}.'],
     [{ keys: [{ label: 'npm start' }] }, 'keys[0].label "npm start" is the label of the run\'s own key; give that key another label.'],
-    [{ keys: [{ label: 'A', id: 'runkey' }] }, 'keys[0].id "runkey" is the id of the run\'s own key; give that key another id, or leave the id out.'],
+    [
+      { keys: [{ label: 'A', id: 'runkey' }] },
+      'keys[0].id "runkey" is the id of the run\'s own key; give that key another id, or leave the id out.',
+    ],
   ])('refuses %j with one sentence naming the file and the key', async (data, message) => {
     const file = await write('bad.json', data);
     const text = await refusal(['--settings', file]);
@@ -113,14 +134,16 @@ describe('npm start --settings FILE', () => {
 
   it("refuses a bad data.json of the vault's own the same way, naming its path", async () => {
     await write('vault/.obsidian/plugins/vault-mcp/data.json', { server: { port: 80 } });
-    expect(await refusal([])).toMatch(/\.obsidian\/plugins\/vault-mcp\/data\.json: server\.port must be a whole number from 1024 to 65535 \(found 80\);/);
+    expect(await refusal([])).toMatch(
+      /\.obsidian\/plugins\/vault-mcp\/data\.json: server\.port must be a whole number from 1024 to 65535 \(found 80\);/,
+    );
   });
 });
 
 describe('npm start flags over the settings', () => {
   const flags = (...argv: string[]) => parseRunOptions(argv);
 
-  it('--allow-writes turns on writes and every write tool; the file\'s other tool toggles stay', () => {
+  it("--allow-writes turns on writes and every write tool; the file's other tool toggles stay", () => {
     const base = defaultSettings();
     base.tools.enabled = { list_tags: false };
     const settings = applyRunFlags(base, flags('--allow-writes'), null, null);
@@ -130,20 +153,31 @@ describe('npm start flags over the settings', () => {
     expect(base.tools.allowWrites).toBe(false);
   });
 
-  it('--embed-url and --embed-model turn on AI and the semantic index over the file\'s provider', () => {
+  it("--embed-url and --embed-model turn on AI and the semantic index over the file's provider", () => {
     const base = defaultSettings();
     base.ai = { ...base.ai, provider: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', model: 'claude', embeddingModel: 'old' };
     const settings = applyRunFlags(base, flags('--embed-url', 'http://127.0.0.1:9/v1', '--embed-model', 'nomic-embed-text'), null, null);
-    expect(settings.ai).toMatchObject({ enabled: true, semanticIndex: true, provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', embeddingModel: 'nomic-embed-text', allowRemote: false });
+    expect(settings.ai).toMatchObject({
+      enabled: true,
+      semanticIndex: true,
+      provider: 'openai-compatible',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      embeddingModel: 'nomic-embed-text',
+      allowRemote: false,
+    });
   });
 
-  it('--embed-model alone uses the settings\' base URL (Ollama\'s by default); --embed-url alone the settings\' model', () => {
-    expect(applyRunFlags(defaultSettings(), flags('--embed-model', 'nomic-embed-text'), null, null).ai.baseUrl).toBe('http://localhost:11434/v1');
+  it("--embed-model alone uses the settings' base URL (Ollama's by default); --embed-url alone the settings' model", () => {
+    expect(applyRunFlags(defaultSettings(), flags('--embed-model', 'nomic-embed-text'), null, null).ai.baseUrl).toBe(
+      'http://localhost:11434/v1',
+    );
     const base = defaultSettings();
     base.ai.embeddingModel = 'mxbai-embed-large';
     expect(applyRunFlags(base, flags('--embed-url', 'http://localhost:1234/v1'), null, null).ai.embeddingModel).toBe('mxbai-embed-large');
     expect(() => applyRunFlags(defaultSettings(), flags('--embed-url', 'http://localhost:1234/v1'), null, null)).toThrow(
-      new RunInputError('--embed-url http://localhost:1234/v1 needs --embed-model NAME, the embedding model that server serves (such as nomic-embed-text for Ollama).'),
+      new RunInputError(
+        '--embed-url http://localhost:1234/v1 needs --embed-model NAME, the embedding model that server serves (such as nomic-embed-text for Ollama).',
+      ),
     );
   });
 
@@ -155,7 +189,10 @@ describe('npm start flags over the settings', () => {
     expect(() => applyRunFlags(defaultSettings(), flags(...remote, '--allow-remote'), null, null)).toThrow(
       '--embed-url https://api.openai.com/v1 is not on this computer and needs an API key; put it in the environment variable VAULT_MCP_AI_API_KEY (not a flag, which would land in your shell history).',
     );
-    expect(applyRunFlags(defaultSettings(), flags(...remote, '--allow-remote'), 'sk-x', null).ai).toMatchObject({ allowRemote: true, baseUrl: 'https://api.openai.com/v1' });
+    expect(applyRunFlags(defaultSettings(), flags(...remote, '--allow-remote'), 'sk-x', null).ai).toMatchObject({
+      allowRemote: true,
+      baseUrl: 'https://api.openai.com/v1',
+    });
     const allowed = defaultSettings();
     allowed.ai.allowRemote = true;
     expect(applyRunFlags(allowed, flags(...remote), 'sk-x', null).ai.allowRemote).toBe(true);
@@ -164,9 +201,9 @@ describe('npm start flags over the settings', () => {
   it('names the file when the remote base URL came from it', () => {
     const base = defaultSettings();
     base.ai.baseUrl = 'https://api.openai.com/v1';
-    expect(() => applyRunFlags(base, flags('--embed-model', 'text-embedding-3-small'), null, { kind: 'file', path: '/tmp/run.json' })).toThrow(
-      /^the base URL https:\/\/api\.openai\.com\/v1 \(ai\.baseUrl in \/tmp\/run\.json\) is not on this computer,/,
-    );
+    expect(() =>
+      applyRunFlags(base, flags('--embed-model', 'text-embedding-3-small'), null, { kind: 'file', path: '/tmp/run.json' }),
+    ).toThrow(/^the base URL https:\/\/api\.openai\.com\/v1 \(ai\.baseUrl in \/tmp\/run\.json\) is not on this computer,/);
   });
 
   it('makes one new token per key of the settings and puts the AI key where the plugin reads it', () => {
@@ -179,7 +216,11 @@ describe('npm start flags over the settings', () => {
     expect([...tokens.keys()]).toEqual(['a', 'b']);
     for (const token of tokens.values()) expect(token).toMatch(/^vmcp_[A-Za-z0-9_-]{43}$/);
     expect(tokens.get('a')).not.toBe(tokens.get('b'));
-    expect(secrets).toEqual({ [secretIdForKey('a')]: tokens.get('a'), [secretIdForKey('b')]: tokens.get('b'), [AI_API_KEY_SECRET_ID]: 'sk-local' });
+    expect(secrets).toEqual({
+      [secretIdForKey('a')]: tokens.get('a'),
+      [secretIdForKey('b')]: tokens.get('b'),
+      [AI_API_KEY_SECRET_ID]: 'sk-local',
+    });
     expect(runSecrets([], null).secrets).toEqual({});
   });
 });

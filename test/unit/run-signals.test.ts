@@ -26,7 +26,7 @@ describe('npm start: the signals that end a run', () => {
     expect(STOP_SIGNALS.map((s) => target.listenerCount(s))).toEqual([1, 1, 1]);
   });
 
-  it('says at once on Ctrl-C that it is stopping, then exits with the stop\'s verdict', async () => {
+  it("says at once on Ctrl-C that it is stopping, then exits with the stop's verdict", async () => {
     const target = new EventEmitter();
     const { events, actions, finish } = recorder();
     handleStopSignals(target, { dir: '/nowhere', temporary: false }, actions);
@@ -55,7 +55,12 @@ describe('npm start: the signals that end a run', () => {
       handleStopSignals(target, { dir: copy.dir, temporary: true }, actions);
       target.emit('SIGINT');
       target.emit('SIGINT');
-      expect(events).toEqual([`print ${STOPPING_LINE}`, 'stop', 'print Stopped at once: running calls were cut off; the temporary copy is removed.', `exit ${FORCED_EXIT_CODE}`]);
+      expect(events).toEqual([
+        `print ${STOPPING_LINE}`,
+        'stop',
+        'print Stopped at once: running calls were cut off; the temporary copy is removed.',
+        `exit ${FORCED_EXIT_CODE}`,
+      ]);
       await expect(fsp.stat(copy.dir)).rejects.toMatchObject({ code: 'ENOENT' });
     } finally {
       await copy.cleanup();

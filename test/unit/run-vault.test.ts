@@ -17,7 +17,9 @@ describe('npm start: the vault folder', () => {
 
   it('says a file passed as --vault is a file, not a folder, and a missing one is no such folder', async () => {
     const file = nodePath.join(copy.dir, 'Home.md');
-    await expect(prepareVault(file, DEMO_VAULT)).rejects.toThrow(`--vault ${file}: that is a file, not a folder; pass the folder that holds your notes.`);
+    await expect(prepareVault(file, DEMO_VAULT)).rejects.toThrow(
+      `--vault ${file}: that is a file, not a folder; pass the folder that holds your notes.`,
+    );
     await expect(prepareVault(nodePath.join(copy.dir, 'Nope'), DEMO_VAULT)).rejects.toThrow(/: no such folder; pass the folder/);
     await expect(prepareVault(copy.dir, DEMO_VAULT)).resolves.toEqual({ dir: copy.dir, temporary: false });
   });
@@ -30,7 +32,9 @@ describe('npm start: the vault folder', () => {
     const home = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-home-'));
     try {
       await fsp.mkdir(nodePath.join(home, 'Notes'));
-      await expect(prepareVault(home, DEMO_VAULT, '.obsidian', home)).rejects.toThrow(/: that is your home folder, not a vault, and agents would see every file in it; .*has a \.obsidian folder\)\.$/);
+      await expect(prepareVault(home, DEMO_VAULT, '.obsidian', home)).rejects.toThrow(
+        /: that is your home folder, not a vault, and agents would see every file in it; .*has a \.obsidian folder\)\.$/,
+      );
       await expect(prepareVault(nodePath.join(home, 'Notes'), DEMO_VAULT, '.obsidian', home)).resolves.toMatchObject({ temporary: false });
       await fsp.mkdir(nodePath.join(home, '.obsidian'));
       await expect(prepareVault(home, DEMO_VAULT, '.obsidian', home)).resolves.toEqual({ dir: home, temporary: false });
@@ -43,7 +47,9 @@ describe('npm start: the vault folder', () => {
     const vault = await prepareVault(undefined, DEMO_VAULT);
     try {
       expect(vault.temporary).toBe(true);
-      expect(await fsp.readFile(nodePath.join(vault.dir, 'Home.md'), 'utf8')).toBe(await fsp.readFile(nodePath.join(DEMO_VAULT, 'Home.md'), 'utf8'));
+      expect(await fsp.readFile(nodePath.join(vault.dir, 'Home.md'), 'utf8')).toBe(
+        await fsp.readFile(nodePath.join(DEMO_VAULT, 'Home.md'), 'utf8'),
+      );
     } finally {
       await fsp.rm(vault.dir, { recursive: true, force: true });
     }
@@ -55,15 +61,27 @@ describe('npm start: the vault folder', () => {
 
   it('refuses a root the settings quarantine, and a root in a config folder of another name', async () => {
     await fsp.mkdir(nodePath.join(copy.dir, '.config'));
-    expect(await rootProblems(copy.dir, ['Projects/Alpha', 'Areas'], '.obsidian', ['Projects'])).toEqual([expect.stringMatching(/^--roots Projects\/Alpha: that folder is quarantined \(.*the settings' quarantined folders\)/)]);
-    expect(await rootProblems(copy.dir, ['.config'], '.config')).toEqual([expect.stringMatching(/^--roots \.config: that folder is quarantined/)]);
+    expect(await rootProblems(copy.dir, ['Projects/Alpha', 'Areas'], '.obsidian', ['Projects'])).toEqual([
+      expect.stringMatching(/^--roots Projects\/Alpha: that folder is quarantined \(.*the settings' quarantined folders\)/),
+    ]);
+    expect(await rootProblems(copy.dir, ['.config'], '.config')).toEqual([
+      expect.stringMatching(/^--roots \.config: that folder is quarantined/),
+    ]);
   });
 
   it('refuses missing, file, quarantined and linked-out roots with one sentence each', async () => {
     const outside = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-outside-'));
     try {
       await fsp.symlink(outside, nodePath.join(copy.dir, 'Elsewhere'), 'dir');
-      const problems = await rootProblems(copy.dir, ['Nope', 'Home.md', '_private', '.obsidian', 'Projects/.hidden', 'Elsewhere', 'Projects']);
+      const problems = await rootProblems(copy.dir, [
+        'Nope',
+        'Home.md',
+        '_private',
+        '.obsidian',
+        'Projects/.hidden',
+        'Elsewhere',
+        'Projects',
+      ]);
       expect(problems).toEqual([
         '--roots Nope: no such folder in the vault.',
         '--roots Home.md: that is a note or file, not a folder; give a folder of the vault, such as Projects.',
@@ -130,7 +148,11 @@ describe('npm start: stopping', () => {
     })();
     setTimeout(() => (writing = false), 150);
     const reported: string[] = [];
-    const ok = await stopRun({ stopServer: async () => undefined, unload: async () => undefined }, { dir: copy.dir, temporary: true }, (m) => reported.push(m));
+    const ok = await stopRun(
+      { stopServer: async () => undefined, unload: async () => undefined },
+      { dir: copy.dir, temporary: true },
+      (m) => reported.push(m),
+    );
     await writer;
     await fsp.rm(copy.dir, { recursive: true, force: true });
     expect(n).toBeGreaterThan(0);
@@ -151,12 +173,20 @@ describe('npm start: startup lines', () => {
     const off = startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, plain);
     expect(off.some((l) => /Review proposals/.test(l))).toBe(false);
     expect(off).toContain(writesOffLine('propose'));
-    const force = startupLines(parseRunOptions(['--mode', 'force', '--roots', 'Projects']), 'http://127.0.0.1:27200/mcp', 'tok', vault, plain);
+    const force = startupLines(
+      parseRunOptions(['--mode', 'force', '--roots', 'Projects']),
+      'http://127.0.0.1:27200/mcp',
+      'tok',
+      vault,
+      plain,
+    );
     expect(force[0]).toBe('MCP server listening on http://127.0.0.1:27200/mcp');
     expect(force.some((l) => /Review proposals/.test(l))).toBe(false);
     expect(force).toContain(writesOffLine('force'));
     expect(force).toContain('Key "npm start": mode force, writes off, roots Projects');
-    expect(force).toContain('Agent activity: activity (list what agents changed), activity <id> (one change with its diff), revert <id>, revert key "<label>", revert session <session>.');
+    expect(force).toContain(
+      'Agent activity: activity (list what agents changed), activity <id> (one change with its diff), revert <id>, revert key "<label>", revert session <session>.',
+    );
     expect(force[force.length - 1]).toBe('Press Ctrl-C to stop.');
   });
 
@@ -171,12 +201,15 @@ describe('npm start: startup lines', () => {
     const fromVault = startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, {
       settings,
       source: { kind: 'vault', path: '/v/.obsidian/plugins/vault-mcp/data.json' },
-      tokens: new Map([['a', 'vmcp_a'], ['b', 'vmcp_b']]),
+      tokens: new Map([
+        ['a', 'vmcp_a'],
+        ['b', 'vmcp_b'],
+      ]),
     });
     expect(fromVault[0]).toBe('MCP server listening on http://127.0.0.1:27200/mcp');
     expect(fromVault).toEqual(
       expect.arrayContaining([
-        'Settings: /v/.obsidian/plugins/vault-mcp/data.json (the vault\'s own, read as Obsidian reads it; this run never writes it)',
+        "Settings: /v/.obsidian/plugins/vault-mcp/data.json (the vault's own, read as Obsidian reads it; this run never writes it)",
         'Key "npm start": mode propose, writes allowed',
         'Key "Claude Code": mode force, scope local, roots Projects; token (shown once): vmcp_a',
         'Key "Phone": mode propose, scope cloud (this loopback server refuses it); token (shown once): vmcp_b',
@@ -185,17 +218,29 @@ describe('npm start: startup lines', () => {
         'Semantic search: off (hybrid search is lexical); turn it on with --embed-url URL --embed-model NAME.',
       ]),
     );
-    settings.ai = { ...settings.ai, enabled: true, semanticIndex: true, baseUrl: 'http://127.0.0.1:11434/v1', embeddingModel: 'nomic-embed-text' };
+    settings.ai = {
+      ...settings.ai,
+      enabled: true,
+      semanticIndex: true,
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      embeddingModel: 'nomic-embed-text',
+    };
     settings.server.enabled = false;
-    const fromFile = startupLines(parseRunOptions(['--token', 'abcdefghijklmnop']), 'http://127.0.0.1:27200/mcp', 'abcdefghijklmnop', vault, {
-      settings,
-      source: { kind: 'file', path: '/tmp/run.json' },
-      ignored: '/v/.obsidian/plugins/vault-mcp/data.json',
-      tokens: new Map(),
-    });
+    const fromFile = startupLines(
+      parseRunOptions(['--token', 'abcdefghijklmnop']),
+      'http://127.0.0.1:27200/mcp',
+      'abcdefghijklmnop',
+      vault,
+      {
+        settings,
+        source: { kind: 'file', path: '/tmp/run.json' },
+        ignored: '/v/.obsidian/plugins/vault-mcp/data.json',
+        tokens: new Map(),
+      },
+    );
     expect(fromFile).toEqual(
       expect.arrayContaining([
-        'Settings: /tmp/run.json (--settings; the vault\'s own /v/.obsidian/plugins/vault-mcp/data.json is not read)',
+        "Settings: /tmp/run.json (--settings; the vault's own /v/.obsidian/plugins/vault-mcp/data.json is not read)",
         'Warning: server.enabled is false in the settings, so every request gets 403; set it to true to serve clients.',
         'Semantic index: nomic-embed-text at http://127.0.0.1:11434/v1; semantic and hybrid search use it once it is built (a line says when).',
       ]),
@@ -207,22 +252,33 @@ describe('npm start: startup lines', () => {
     const base = { id: 'p1', key_label: 'Claude Code', path: 'Notes/A.md' } as Proposal;
     const review = 'Review it here: show p1, then accept p1 or reject p1; proposals lists every pending one.';
     expect(proposalLine({ ...base, kind: 'edit' })).toBe(`[proposal] "Claude Code" proposes changes to Notes/A.md (id p1). ${review}`);
-    expect(proposalLine({ ...base, kind: 'properties' })).toBe(`[proposal] "Claude Code" proposes property changes to Notes/A.md (id p1). ${review}`);
+    expect(proposalLine({ ...base, kind: 'properties' })).toBe(
+      `[proposal] "Claude Code" proposes property changes to Notes/A.md (id p1). ${review}`,
+    );
     expect(proposalLine({ ...base, kind: 'move', to: 'Archive/A.md' })).toContain('proposes moving Notes/A.md to Archive/A.md (id p1).');
     expect(proposalLine({ ...base, kind: 'delete' })).toContain('proposes deleting Notes/A.md');
     expect(proposalLine({ ...base, kind: 'folder', path: 'Notes/New' })).toContain('proposes a new folder Notes/New');
-    for (const kind of ['edit', 'create', 'delete', 'move', 'properties', 'folder'] as const) expect(proposalLine({ ...base, kind })).not.toMatch(/editor|Pending changes/);
+    for (const kind of ['edit', 'create', 'delete', 'move', 'properties', 'folder'] as const)
+      expect(proposalLine({ ...base, kind })).not.toMatch(/editor|Pending changes/);
   });
 
-  it('says how to turn writes on in the run key\'s mode', () => {
-    expect(writesOffLine('propose')).toMatch(/Restart with --allow-writes \(npm start -- --allow-writes\) to let them propose changes you review here .*or add --mode force/);
-    expect(writesOffLine('force')).toMatch(/to let them write at once \(mode force; activity lists what they changed, revert undoes it\)\.$/);
+  it("says how to turn writes on in the run key's mode", () => {
+    expect(writesOffLine('propose')).toMatch(
+      /Restart with --allow-writes \(npm start -- --allow-writes\) to let them propose changes you review here .*or add --mode force/,
+    );
+    expect(writesOffLine('force')).toMatch(
+      /to let them write at once \(mode force; activity lists what they changed, revert undoes it\)\.$/,
+    );
   });
 
   it('reports the semantic index when it is built, paused or off, and stays quiet while it builds', () => {
     expect(semanticStatusLine({ state: 'ready', notes: 12, chunks: 40 })).toBe('Semantic index ready: 12 notes, 40 chunks.');
-    expect(semanticStatusLine({ state: 'paused', reason: 'the provider is busy.', indexed: 3, total: 12 })).toBe('Semantic index paused at 3/12 notes: the provider is busy.');
-    expect(semanticStatusLine({ state: 'off', reason: 'AI is turned off' })).toBe('Semantic index off: AI is turned off (from the terminal: --embed-url URL --embed-model NAME).');
+    expect(semanticStatusLine({ state: 'paused', reason: 'the provider is busy.', indexed: 3, total: 12 })).toBe(
+      'Semantic index paused at 3/12 notes: the provider is busy.',
+    );
+    expect(semanticStatusLine({ state: 'off', reason: 'AI is turned off' })).toBe(
+      'Semantic index off: AI is turned off (from the terminal: --embed-url URL --embed-model NAME).',
+    );
     expect(semanticStatusLine({ state: 'building', indexed: 3, total: 12 })).toBeNull();
   });
 });

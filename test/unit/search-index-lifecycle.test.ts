@@ -25,7 +25,10 @@ describe('IndexLifecycle', () => {
     const second = lifecycle.follow((change, generation) => seen.push([change.path, generation]));
     source.fire({ type: 'modify', path: 'b.md' });
     expect(source.listeners()).toBe(1);
-    expect(seen).toEqual([['a.md', first], ['b.md', second]]);
+    expect(seen).toEqual([
+      ['a.md', first],
+      ['b.md', second],
+    ]);
     expect(lifecycle.isLive(first)).toBe(false);
     expect(lifecycle.isLive(second)).toBe(true);
     lifecycle.end();

@@ -29,7 +29,12 @@ describe('bm25', () => {
 
 describe('posting codes and the field table', () => {
   it('packs a field and a frequency and reads both back', () => {
-    for (const [field, freq] of [[0, 1], [6, 1], [3, 12345], [7, 2 ** 28]]) {
+    for (const [field, freq] of [
+      [0, 1],
+      [6, 1],
+      [3, 12345],
+      [7, 2 ** 28],
+    ]) {
       const code = packPosting(field, freq);
       expect([postingField(code), postingFrequency(code)]).toEqual([field, freq]);
     }

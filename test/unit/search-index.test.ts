@@ -143,11 +143,13 @@ async function expectInvalid(promise: Promise<unknown>, message: RegExp): Promis
 }
 
 const VAULT: Record<string, string> = {
-  'Plugins/Canvas.md': '---\ntags: [plugin]\n---\nCanvas is a core plugin for visual note-taking.\n\n## Create a canvas\n\nOpen the Command\npalette and pick Canvas.\n',
+  'Plugins/Canvas.md':
+    '---\ntags: [plugin]\n---\nCanvas is a core plugin for visual note-taking.\n\n## Create a canvas\n\nOpen the Command\npalette and pick Canvas.\n',
   'Notes/Meeting.md': '# Meeting\n\nWe talked about the canvas briefly, then the budget.\nPhone 555-1234.\n',
   'Notes/Palette.md': 'A palette of colours. The command to open it is hidden.\n',
   'Notes/Draft.md': '---\nstatus: draft\npriority: 3\ndue: 2024-05-01\n---\nA canvas draft about plugins.\n',
-  'Projects/Alpha.md': '---\nstatus: in progress\npriority: 8\ndue: 2024-07-15\ntags:\n  - project/alpha\n---\n# Alpha\n\n## Plan\n\nShip the beta.\n',
+  'Projects/Alpha.md':
+    '---\nstatus: in progress\npriority: 8\ndue: 2024-07-15\ntags:\n  - project/alpha\n---\n# Alpha\n\n## Plan\n\nShip the beta.\n',
   'Projects/Beta.md': '---\nstatus: done\npriority: 5\nreviewed:\n---\nThe #project note about beta testing.\n',
   'Projects/Gamma.md': 'Unrelated #projects note.\n',
   'Journal/2024-06-01.md': '# Day\n\n今日は日本語の検索をテストしました。\n',
@@ -231,9 +233,7 @@ describe('SearchIndex: ranking and query operators', () => {
 
   it('lists notes for a filter-only query with score 0, by path', async () => {
     const page = await index.search('path:Projects -tag:project', ALL);
-    expect(page.results).toEqual([
-      expect.objectContaining({ path: 'Projects/Gamma.md', score: 0, section: null, section_heading: null }),
-    ]);
+    expect(page.results).toEqual([expect.objectContaining({ path: 'Projects/Gamma.md', score: 0, section: null, section_heading: null })]);
   });
 
   it('tests /regex/ on the body only, and the whole query as a regex with regex:true', async () => {
@@ -260,7 +260,11 @@ describe('SearchIndex: ranking and query operators', () => {
   it('finds Japanese text by a Japanese query, and not by a partial mismatch', async () => {
     const page = await index.search('日本語', ALL);
     expect(paths(page)).toEqual(['Journal/2024-06-01.md']);
-    expect(page.results[0]).toMatchObject({ snippet: 'Day 今日は**日本語**の検索をテストしました。', section: '1', section_heading: 'Day' });
+    expect(page.results[0]).toMatchObject({
+      snippet: 'Day 今日は**日本語**の検索をテストしました。',
+      section: '1',
+      section_heading: 'Day',
+    });
     expect(paths(await index.search('検索', ALL))).toEqual(['Journal/2024-06-01.md']);
     expect(paths(await index.search('検', ALL))).toEqual(['Journal/2024-06-01.md']);
     expect(paths(await index.search('語', ALL)).sort()).toEqual(['Journal/2024-06-01.md', 'Journal/Scattered.md']);

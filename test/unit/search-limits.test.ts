@@ -61,7 +61,9 @@ describe('LexicalEngine limits', () => {
     }
   });
   const find = async (q: string): Promise<string[]> =>
-    (await engine.match(parseQuery(q), async () => '', { key: 'all', allow: () => true }, new RegexGuard())).matches.map((m) => m.note.path).sort();
+    (await engine.match(parseQuery(q), async () => '', { key: 'all', allow: () => true }, new RegexGuard())).matches
+      .map((m) => m.note.path)
+      .sort();
 
   it('matches a term longer than 32 characters exactly, without prefix or fuzzy expansion', async () => {
     expect(await find(long)).toEqual(['Long.md']);

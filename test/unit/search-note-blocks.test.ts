@@ -46,7 +46,19 @@ describe('noteBlocks', () => {
     ].join('\n');
     const blocks = noteBlocks(text);
     expect(blocks.map((b) => b.kind)).toEqual([
-      'yaml', 'heading', 'paragraph', 'list-item', 'list-item', 'list-item', 'list-item', 'quote', 'code', 'math', 'comment', 'heading', 'rule',
+      'yaml',
+      'heading',
+      'paragraph',
+      'list-item',
+      'list-item',
+      'list-item',
+      'list-item',
+      'quote',
+      'code',
+      'math',
+      'comment',
+      'heading',
+      'rule',
     ]);
     expect(texts(text, blocks)[2]).toBe('First paragraph\nstill first.');
     expect(texts(text, blocks)[3]).toBe('- item one\n  continued');
@@ -59,7 +71,12 @@ describe('noteBlocks', () => {
 
   it('keeps a list item across a blank line when the next paragraph is indented to its text, not otherwise', () => {
     const text = '1. first\n\n   more of first\n\nnot in the list\n\n2) second\n   ```\n   code\n   ```\nafter the fence\n';
-    expect(texts(text, noteBlocks(text))).toEqual(['1. first\n\n   more of first', 'not in the list', '2) second\n   ```\n   code\n   ```', 'after the fence']);
+    expect(texts(text, noteBlocks(text))).toEqual([
+      '1. first\n\n   more of first',
+      'not in the list',
+      '2) second\n   ```\n   code\n   ```',
+      'after the fence',
+    ]);
     // CommonMark: only an ordered item starting at 1 interrupts a paragraph.
     expect(texts('text\n2. two\n1. one\n', noteBlocks('text\n2. two\n1. one\n'))).toEqual(['text\n2. two', '1. one']);
   });
@@ -99,7 +116,13 @@ function markdownFiles(dir: string): string[] {
   return fs
     .readdirSync(dir, { withFileTypes: true })
     .flatMap((e) =>
-      e.name.startsWith('.') ? [] : e.isDirectory() ? markdownFiles(path.join(dir, e.name)) : e.name.endsWith('.md') ? [path.join(dir, e.name)] : [],
+      e.name.startsWith('.')
+        ? []
+        : e.isDirectory()
+          ? markdownFiles(path.join(dir, e.name))
+          : e.name.endsWith('.md')
+            ? [path.join(dir, e.name)]
+            : [],
     );
 }
 
@@ -129,7 +152,9 @@ describe("noteBlocks agrees with the test host's metadata cache (sections and li
       );
       if (want.size !== got.size || [...want].some((w) => !got.has(w))) differing.push(file.split(path.sep).slice(-2).join('/'));
     }
-    console.log(`noteBlocks: ${files.length - differing.length} of ${files.length} notes agree with the metadata cache; differing: ${differing.join(', ')}`);
+    console.log(
+      `noteBlocks: ${files.length - differing.length} of ${files.length} notes agree with the metadata cache; differing: ${differing.join(', ')}`,
+    );
     expect(files.length).toBeGreaterThan(10);
     expect(differing.length).toBeLessThanOrEqual(files.length / 100);
   });

@@ -36,7 +36,21 @@ async function readSaved(tv: TempVault): Promise<{ format: unknown; manifest: Re
 /** The file a format-1 plugin saved: MiniSearch's JSON in one object. */
 const MINISEARCH_FILE = JSON.stringify({
   format: 1,
-  engine: { mini: { documentCount: 1, nextId: 1, documentIds: { 0: 'Alpha.md' }, fieldIds: { title: 0 }, fieldLength: { 0: [1] }, averageFieldLength: [1], storedFields: {}, dirtCount: 0, index: [['alpha', { 0: { 0: 1 } }]], serializationVersion: 2 }, records: [] },
+  engine: {
+    mini: {
+      documentCount: 1,
+      nextId: 1,
+      documentIds: { 0: 'Alpha.md' },
+      fieldIds: { title: 0 },
+      fieldLength: { 0: [1] },
+      averageFieldLength: [1],
+      storedFields: {},
+      dirtCount: 0,
+      index: [['alpha', { 0: { 0: 1 } }]],
+      serializationVersion: 2,
+    },
+    records: [],
+  },
   manifest: { 'Alpha.md': [1, 2] },
 });
 

@@ -4,7 +4,7 @@ import { decodeWords, encodeWords } from '../../src/search/engine/posting-codec'
 import { literalPattern } from '../../src/search/query/text-match';
 
 describe('phrase filter', () => {
-  it('counts as space exactly what JavaScript\'s \\s matches', () => {
+  it("counts as space exactly what JavaScript's \\s matches", () => {
     const space = /\s/;
     const differ: number[] = [];
     for (let c = 0; c <= 0xffff; c++) if (isSpace(c) !== space.test(String.fromCharCode(c))) differ.push(c);
@@ -15,7 +15,9 @@ describe('phrase filter', () => {
   it('never rules out a note that holds the phrase (any case, any whitespace, the characters iu folds to ASCII)', () => {
     const piece = fc.constantFrom('tok', 'TOK', 'aka', 'AKa', 'kel', '\u212ael', 'sss', '\u017fs', 'ab', 'x', '-', 'é', 'e\u0301');
     const gap = fc.constantFrom(' ', '\n', '\t ', '\u00a0', '\u3000', '\u2028');
-    const text = fc.array(fc.tuple(fc.array(piece, { minLength: 1, maxLength: 3 }), gap), { minLength: 1, maxLength: 30 }).map((ws) => ws.map(([p, g]) => p.join('') + g).join(''));
+    const text = fc
+      .array(fc.tuple(fc.array(piece, { minLength: 1, maxLength: 3 }), gap), { minLength: 1, maxLength: 30 })
+      .map((ws) => ws.map(([p, g]) => p.join('') + g).join(''));
     fc.assert(
       fc.property(text, fc.nat(), fc.nat(), fc.nat(), (t, a, len, cut) => {
         const start = a % t.length;

@@ -14,7 +14,16 @@ import { buildSnippet } from '../../src/search/results/snippet';
  */
 
 function note(path: string, text: string, extra: Partial<IndexedNote> = {}): IndexedNote {
-  return { path, id: `path:${path}`, title: path.replace(/^.*\//, '').replace(/\.md$/, ''), tags: [], frontmatter: {}, text, headings: [], ...extra };
+  return {
+    path,
+    id: `path:${path}`,
+    title: path.replace(/^.*\//, '').replace(/\.md$/, ''),
+    tags: [],
+    frontmatter: {},
+    text,
+    headings: [],
+    ...extra,
+  };
 }
 
 function engineOf(notes: IndexedNote[]): LexicalEngine {
@@ -30,7 +39,8 @@ async function run(engine: LexicalEngine, q: string, notes: IndexedNote[] = []):
   return engine.match(parseQuery(q), async (p) => byPath.get(p) ?? '', { key: 'all', allow: () => true }, new RegexGuard());
 }
 
-const order = async (engine: LexicalEngine, q: string, notes: IndexedNote[] = []): Promise<string[]> => (await run(engine, q, notes)).matches.map((m) => m.note.path);
+const order = async (engine: LexicalEngine, q: string, notes: IndexedNote[] = []): Promise<string[]> =>
+  (await run(engine, q, notes)).matches.map((m) => m.note.path);
 
 describe('ranked retrieval of plain words', () => {
   it('puts notes holding every word above notes holding some, however often those repeat one word', async () => {
@@ -64,19 +74,32 @@ describe('ranked retrieval of plain words', () => {
     ['tags', { tags: ['selective', 'sync'] }],
   ])('weights a word in the %s above the same word in the body', async (_field, extra) => {
     const body = 'Some words here to fill the note up, selective sync.';
-    const notes = [note('Body.md', body), note('Field.md', 'Some words here to fill the note up.', extra as Partial<IndexedNote>), note('Filler.md', 'unrelated words')];
+    const notes = [
+      note('Body.md', body),
+      note('Field.md', 'Some words here to fill the note up.', extra as Partial<IndexedNote>),
+      note('Filler.md', 'unrelated words'),
+    ];
     expect(await order(engineOf(notes), 'selective sync')).toEqual(['Field.md', 'Body.md']);
   });
 
   it('ranks the note whose whole title the query names above notes whose title it only partly names', async () => {
     const notes = [
-      note('Show-NetFirewallRule.md', 'Shows rules. See New-NetFirewallRule, Copy-NetFirewallRule, Set-NetFirewallRule; new ones with New-NetFirewallRule.'),
-      note('New-NetFirewallRule.md', `Creates an inbound or outbound firewall rule. ${'Parameter text about ports, programs and profiles. '.repeat(40)}`),
+      note(
+        'Show-NetFirewallRule.md',
+        'Shows rules. See New-NetFirewallRule, Copy-NetFirewallRule, Set-NetFirewallRule; new ones with New-NetFirewallRule.',
+      ),
+      note(
+        'New-NetFirewallRule.md',
+        `Creates an inbound or outbound firewall rule. ${'Parameter text about ports, programs and profiles. '.repeat(40)}`,
+      ),
       note('Filler.md', 'other text'),
     ];
     expect(await order(engineOf(notes), 'New-NetFirewallRule')).toEqual(['New-NetFirewallRule.md', 'Show-NetFirewallRule.md']);
     // The title's stop words need not be asked for ("Sync your notes" is named by "sync notes").
-    const sync = [note('Sync your notes.md', 'Sync notes between devices with notes and more notes, sync.'), note('Long.md', `${'sync notes '.repeat(6)}and many other words`)];
+    const sync = [
+      note('Sync your notes.md', 'Sync notes between devices with notes and more notes, sync.'),
+      note('Long.md', `${'sync notes '.repeat(6)}and many other words`),
+    ];
     expect((await order(engineOf(sync), 'sync notes'))[0]).toBe('Sync your notes.md');
   });
 
@@ -89,7 +112,12 @@ describe('ranked retrieval of plain words', () => {
     expect(() => titleFactor(Number.NaN)).toThrow(/within 0…1/);
     // Same body: the note whose title names the whole query ranks above the one naming part of it.
     const body = 'start a defender scan of the disk';
-    const notes = [note('Defender.md', body), note('Defender Scan.md', body), note('Filler.md', 'other words'), note('Filler2.md', 'more words')];
+    const notes = [
+      note('Defender.md', body),
+      note('Defender Scan.md', body),
+      note('Filler.md', 'other words'),
+      note('Filler2.md', 'more words'),
+    ];
     expect((await order(engineOf(notes), 'defender scan')).slice(0, 2)).toEqual(['Defender Scan.md', 'Defender.md']);
   });
 
@@ -105,7 +133,11 @@ describe('ranked retrieval of plain words', () => {
       note('Phone.md', 'Mobile phone app.'),
     ];
     const result = await run(engineOf(notes), 'how do I stop some folders from syncing to my phone');
-    expect(result.ranked).toEqual({ terms: ['stop', 'folders', 'syncing', 'phone'], ignored: ['how', 'do', 'i', 'some', 'from', 'to', 'my'], allTerms: 0 });
+    expect(result.ranked).toEqual({
+      terms: ['stop', 'folders', 'syncing', 'phone'],
+      ignored: ['how', 'do', 'i', 'some', 'from', 'to', 'my'],
+      allTerms: 0,
+    });
     expect(new Set(result.matches.map((m) => m.note.path))).toEqual(new Set(['Sync.md', 'Stop.md', 'Phone.md']));
     // "how" neither counts nor expands: a note with only "however" and stop words is not a match.
     expect(await order(engineOf([note('However.md', 'However, it is so.'), note('Sync.md', 'sync')]), 'how to sync')).toEqual(['Sync.md']);
@@ -124,7 +156,9 @@ describe('ranked retrieval of plain words', () => {
   });
 
   it('returns only the best few when asked, with the same total and order', async () => {
-    const notes = Array.from({ length: 40 }, (_, i) => note(`N${String(i).padStart(2, '0')}.md`, `${'word '.repeat(i)}apple${i % 3 === 0 ? ' pear' : ''}`));
+    const notes = Array.from({ length: 40 }, (_, i) =>
+      note(`N${String(i).padStart(2, '0')}.md`, `${'word '.repeat(i)}apple${i % 3 === 0 ? ' pear' : ''}`),
+    );
     const engine = engineOf(notes);
     const all = await run(engine, 'apple pear');
     const top = await engine.match(parseQuery('apple pear'), async () => '', { key: 'all', allow: () => true }, new RegexGuard(), 4);
@@ -187,7 +221,12 @@ describe('top-k selection', () => {
     expect(kthLargest([5, 1, 4, 4, 9, 2], 6)).toBe(1);
     expect(kthLargest([5, 1], 3)).toBe(-Infinity);
     const items = Array.from({ length: 100 }, (_, i) => (i * 37) % 100);
-    const best = bestFirst(items.slice(), 5, (x) => x, (a, b) => b - a);
+    const best = bestFirst(
+      items.slice(),
+      5,
+      (x) => x,
+      (a, b) => b - a,
+    );
     expect(best.slice(0, 5)).toEqual([99, 98, 97, 96, 95]);
     expect(best).toHaveLength(100);
   });

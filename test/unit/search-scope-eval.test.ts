@@ -26,7 +26,15 @@ const engine = new LexicalEngine();
 const EVERYONE = { key: 'everyone', allow: (): boolean => true };
 beforeAll(() => {
   for (const [path, { text, frontmatter }] of Object.entries(NOTES)) {
-    engine.add({ path, id: `path:${path}`, title: path.slice(path.lastIndexOf('/') + 1, -3), tags: [], frontmatter: frontmatter ?? {}, text, headings: [] });
+    engine.add({
+      path,
+      id: `path:${path}`,
+      title: path.slice(path.lastIndexOf('/') + 1, -3),
+      tags: [],
+      frontmatter: frontmatter ?? {},
+      text,
+      headings: [],
+    });
   }
 });
 
@@ -74,17 +82,22 @@ describe('words inside text operators', () => {
 });
 
 describe('the regex guard covers regexes inside every operator', () => {
-  it.each(['line:(/^(a+)+$/)', 'block:/^(a+)+$/', 'section:(/^(a+)+$/ -x)', 'task-todo:/^ (a+)+$/', 'content:/^(a+)+$/', 'match-case:/^(a+)+$/', '[code:/^(a+)+$/]'])(
-    '%s is stopped with an invalid_argument error instead of freezing the app',
-    async (query) => {
-      const err: unknown = await find(query, new RegexGuard(100)).then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(err).toBeInstanceOf(ToolError);
-      expect((err as ToolError).message).toMatch(/too slow.*catastrophic backtracking/);
-    },
-  );
+  it.each([
+    'line:(/^(a+)+$/)',
+    'block:/^(a+)+$/',
+    'section:(/^(a+)+$/ -x)',
+    'task-todo:/^ (a+)+$/',
+    'content:/^(a+)+$/',
+    'match-case:/^(a+)+$/',
+    '[code:/^(a+)+$/]',
+  ])('%s is stopped with an invalid_argument error instead of freezing the app', async (query) => {
+    const err: unknown = await find(query, new RegexGuard(100)).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ToolError);
+    expect((err as ToolError).message).toMatch(/too slow.*catastrophic backtracking/);
+  });
 
   it('answers fast regexes inside operators per stretch', async () => {
     expect(await find('line:(/^Add/ salt)')).toEqual(['Recipes/Bread.md']);

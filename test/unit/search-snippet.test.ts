@@ -132,7 +132,12 @@ describe('buildSnippet points at the section where the query terms concentrate',
     let offset = 0;
     for (const line of text.split('\n')) {
       const m = /^(#{1,6}) (.+)$/.exec(line);
-      if (m) headings.push({ heading: m[2], level: m[1].length, position: { start: { line: 0, col: 0, offset }, end: { line: 0, col: 0, offset } } });
+      if (m)
+        headings.push({
+          heading: m[2],
+          level: m[1].length,
+          position: { start: { line: 0, col: 0, offset }, end: { line: 0, col: 0, offset } },
+        });
       offset += line.length + 1;
     }
     return buildOutline(headings, text.length);
@@ -185,7 +190,7 @@ describe('buildSnippet keeps Markdown safe (adversarial notes)', () => {
     expect(italic).toBe('An *italic **canvas*** note with strong **canvas** and snake_case_**canvas**.');
   });
 
-  it('the issue\'s own cases: no **JSON **Canvas****, no [[**Canvas**|**canvas**]]', () => {
+  it("the issue's own cases: no **JSON **Canvas****, no [[**Canvas**|**canvas**]]", () => {
     const text =
       'Canvas is a [[Core plugins|core plugin]] for visual note-taking.\n\n' +
       'Obsidian saves canvases as `.canvas` files using the open [JSON Canvas](https://jsoncanvas.org/) format. ' +
@@ -200,14 +205,22 @@ describe('buildSnippet keeps Markdown safe (adversarial notes)', () => {
   });
 
   it('wikilinks show their visible text: the alias, or the target with " > " for a heading; targets are never marked', () => {
-    const s = snip('See [[Canvas|the board]], [[Canvas#Create a new canvas]], [[Plugins/Canvas#Add cards|cards]] and [[Canvas^abc123]].', 'canvas', ['canvas']);
+    const s = snip(
+      'See [[Canvas|the board]], [[Canvas#Create a new canvas]], [[Plugins/Canvas#Add cards|cards]] and [[Canvas^abc123]].',
+      'canvas',
+      ['canvas'],
+    );
     expect(s).toBe('See the board, **Canvas** > Create a new **canvas**, cards and **Canvas**.');
     expectWellFormed(s);
     expect(snip('Jump to [[#Canvas basics]] now.', 'canvas', ['canvas'])).toBe('Jump to **Canvas** basics now.');
   });
 
   it('Markdown links show their text, never their URL; images and embeds are left out', () => {
-    const s = snip('Read the [JSON Canvas spec](https://jsoncanvas.org/canvas) and ![canvas](canvas.png) ![[canvas.svg#icon]] now.', 'canvas', ['canvas']);
+    const s = snip(
+      'Read the [JSON Canvas spec](https://jsoncanvas.org/canvas) and ![canvas](canvas.png) ![[canvas.svg#icon]] now.',
+      'canvas',
+      ['canvas'],
+    );
     expect(s).toBe('Read the JSON **Canvas** spec and now.');
     expectWellFormed(s);
   });
@@ -219,13 +232,21 @@ describe('buildSnippet keeps Markdown safe (adversarial notes)', () => {
   });
 
   it('URLs and HTML are never marked; tags and comments are left out', () => {
-    const s = snip('Visit https://obsidian.md/canvas or <https://canvas.example> for <span class="canvas">Canvas</span> docs %%canvas%% <!-- canvas -->.', 'canvas', ['canvas']);
+    const s = snip(
+      'Visit https://obsidian.md/canvas or <https://canvas.example> for <span class="canvas">Canvas</span> docs %%canvas%% <!-- canvas -->.',
+      'canvas',
+      ['canvas'],
+    );
     expect(s).toBe('Visit https://obsidian.md/canvas or https://canvas.example for **Canvas** docs .');
     expectWellFormed(s);
   });
 
   it('callouts, quotes and headings lose their line marks; fenced code is shown but never marked', () => {
-    const s = snip('## Canvas basics\n\n> [!note] The canvas format\n> Obsidian stores canvas data.\n\n```js\ncanvas.draw();\n```\nThe end.', 'canvas', ['canvas']);
+    const s = snip(
+      '## Canvas basics\n\n> [!note] The canvas format\n> Obsidian stores canvas data.\n\n```js\ncanvas.draw();\n```\nThe end.',
+      'canvas',
+      ['canvas'],
+    );
     expect(s).toBe('**Canvas** basics The **canvas** format Obsidian stores **canvas** data. canvas.draw(); The end.');
     expectWellFormed(s);
   });

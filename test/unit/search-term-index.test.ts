@@ -26,7 +26,12 @@ describe('TermDictionary', () => {
     const dict = new TermDictionary();
     const words = Array.from({ length: 300 }, (_, i) => `w${i}`);
     words.forEach((w) => dict.intern(w));
-    expect(dict.withPrefix('w29').map((id) => dict.term(id)).sort()).toEqual(['w29', 'w290', 'w291', 'w292', 'w293', 'w294', 'w295', 'w296', 'w297', 'w298', 'w299']);
+    expect(
+      dict
+        .withPrefix('w29')
+        .map((id) => dict.term(id))
+        .sort(),
+    ).toEqual(['w29', 'w290', 'w291', 'w292', 'w293', 'w294', 'w295', 'w296', 'w297', 'w298', 'w299']);
     dict.intern('w29x');
     expect(dict.withPrefix('w29x').map((id) => dict.term(id))).toEqual(['w29x']);
     expect(dict.withPrefix('zz')).toEqual([]);
@@ -37,7 +42,12 @@ describe('TermDictionary', () => {
   it('finds terms exactly one edit away, not the term itself', () => {
     const dict = new TermDictionary();
     for (const w of ['canvas', 'canvass', 'canva', 'canvaz', 'cnvas', 'banvaz', 'canvas2x']) dict.intern(w);
-    expect(dict.withinOneEdit('canvas').map((id) => dict.term(id)).sort()).toEqual(['canva', 'canvass', 'canvaz', 'cnvas']);
+    expect(
+      dict
+        .withinOneEdit('canvas')
+        .map((id) => dict.term(id))
+        .sort(),
+    ).toEqual(['canva', 'canvass', 'canvaz', 'cnvas']);
   });
 });
 
@@ -96,7 +106,11 @@ describe('TermIndex', () => {
     const index = new TermIndex();
     index.add('a', body('canvas canvases'));
     const view = everything(index);
-    const terms = (t: string, fuzzy: boolean): string[] => index.expand(t, { prefix: true, fuzzy }, view).map((e) => index.dict.term(e.id)).sort();
+    const terms = (t: string, fuzzy: boolean): string[] =>
+      index
+        .expand(t, { prefix: true, fuzzy }, view)
+        .map((e) => index.dict.term(e.id))
+        .sort();
     expect(terms('canv', true)).toEqual(['canvas', 'canvases']);
     expect(terms('canvaz', true)).toEqual(['canvas']);
     expect(terms('canvaz', false)).toEqual([]);
@@ -171,7 +185,15 @@ describe('TermIndex', () => {
 });
 
 describe('LexicalEngine save and load', () => {
-  const note = (path: string, text: string, title = path.slice(0, -3)) => ({ path, id: `path:${path}`, title, tags: [], frontmatter: {}, text, headings: [] });
+  const note = (path: string, text: string, title = path.slice(0, -3)) => ({
+    path,
+    id: `path:${path}`,
+    title,
+    tags: [],
+    frontmatter: {},
+    text,
+    headings: [],
+  });
   const all = { key: 'all', allow: (): boolean => true };
   const find = async (engine: LexicalEngine, q: string): Promise<string[]> =>
     (await engine.match(parseQuery(q), async () => '', all, new RegexGuard())).matches.map((m) => m.note.path);
@@ -203,7 +225,9 @@ describe('LexicalEngine save and load', () => {
   it('keeps its content when a load fails', async () => {
     const engine = new LexicalEngine();
     engine.add(note('A.md', 'apple'));
-    await expect(engine.load([{ kind: 'R', records: [{ path: 'X.md' } as never] }], async () => undefined)).rejects.toThrow('malformed note record');
+    await expect(engine.load([{ kind: 'R', records: [{ path: 'X.md' } as never] }], async () => undefined)).rejects.toThrow(
+      'malformed note record',
+    );
     expect(await find(engine, 'apple')).toEqual(['A.md']);
   });
 
@@ -211,7 +235,11 @@ describe('LexicalEngine save and load', () => {
     const engine = new LexicalEngine();
     for (let i = 0; i < 50; i++) engine.add(note(`N${String(i).padStart(2, '0')}.md`, `${'filler '.repeat(i)}apple`));
     // A ranked query (plain words) returns only the best; a filter lists the others after them.
-    for (const [q, listed] of [['apple', 5], ['apple filler', 5], ['apple OR filler', 50]] as const) {
+    for (const [q, listed] of [
+      ['apple', 5],
+      ['apple filler', 5],
+      ['apple OR filler', 50],
+    ] as const) {
       const full = await engine.match(parseQuery(q), async () => '', all, new RegexGuard());
       const top = await engine.match(parseQuery(q), async () => '', all, new RegexGuard(), 5);
       expect(full.matches).toHaveLength(50);

@@ -9,7 +9,16 @@ import type { AccessScope } from '../../src/vault/access/access';
 const scope: AccessScope = { label: 'Claude Code', roots: ['Projects'] };
 const page: SearchPage = {
   results: [
-    { path: 'Projects/A.md', id: 'path:Projects/A.md', title: 'A', score: 1.5, snippet: 'the **plan**', section: '1', section_heading: 'Plan', source: 'lexical' },
+    {
+      path: 'Projects/A.md',
+      id: 'path:Projects/A.md',
+      title: 'A',
+      score: 1.5,
+      snippet: 'the **plan**',
+      section: '1',
+      section_heading: 'Plan',
+      source: 'lexical',
+    },
     { path: 'Projects/B.md', id: 'b-7', title: 'Beta plan', score: 0.5, section: null, section_heading: null, source: 'lexical' },
   ],
   next_cursor: 'abc',

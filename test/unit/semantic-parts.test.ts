@@ -22,7 +22,8 @@ function sectionsOf(text: string) {
 }
 
 describe('chunkNote', () => {
-  const text = '---\ntags: [x]\n---\nIntro line.\n\n# Guide\n\nTop text.\n\n## Setup\n\nInstall it.\n\n### Linux\n\nUse apt.\n\n## Empty\n\n## Use\n\nRun it.\n';
+  const text =
+    '---\ntags: [x]\n---\nIntro line.\n\n# Guide\n\nTop text.\n\n## Setup\n\nInstall it.\n\n### Linux\n\nUse apt.\n\n## Empty\n\n## Use\n\nRun it.\n';
 
   it('gives one chunk per non-empty section with title and heading path, skipping frontmatter', () => {
     const chunks = chunkNote({ title: 'Tool', text, sections: sectionsOf(text) })!;
@@ -60,7 +61,9 @@ describe('chunkNote', () => {
   });
 
   it('a note without body text is one title-only chunk; an outline that does not fit the text is null', () => {
-    expect(chunkNote({ title: 'Empty', text: '', sections: [] })).toEqual([{ section: null, heading: null, input: 'Empty', start: 0, hash: expect.any(String) }]);
+    expect(chunkNote({ title: 'Empty', text: '', sections: [] })).toEqual([
+      { section: null, heading: null, input: 'Empty', start: 0, hash: expect.any(String) },
+    ]);
     const stale = sectionsOf('# A\n\ntext\n\n## B\n\nmore\n');
     expect(chunkNote({ title: 'A', text: 'changed text without those headings at those offsets', sections: stale })).toBeNull();
   });
@@ -70,8 +73,14 @@ describe('VectorStore', () => {
   const random = seededRandom(7);
   const vec = (d: number) => Float32Array.from({ length: d }, () => random() * 2 - 1);
   const cosine = (a: Float32Array, b: Float32Array) => {
-    let dot = 0, na = 0, nb = 0;
-    for (let i = 0; i < a.length; i++) { dot += a[i] * b[i]; na += a[i] * a[i]; nb += b[i] * b[i]; }
+    let dot = 0,
+      na = 0,
+      nb = 0;
+    for (let i = 0; i < a.length; i++) {
+      dot += a[i] * b[i];
+      na += a[i] * a[i];
+      nb += b[i] * b[i];
+    }
     return dot / Math.sqrt(na * nb);
   };
   const record = (path: string, i: number) => ({ path, section: String(i), heading: `H${i}`, start: i * 10, hash: `h${path}${i}` });
@@ -99,23 +108,37 @@ describe('VectorStore', () => {
     expect(odd).toHaveLength(50);
   });
 
-  it('replaces, removes and renames a note\'s rows, reuses stored vectors, and refuses another dimension', () => {
+  it("replaces, removes and renames a note's rows, reuses stored vectors, and refuses another dimension", () => {
     const store = new VectorStore('m');
-    store.setNote('a.md', [{ record: record('a.md', 0), vector: vec(8) }, { record: record('a.md', 1), vector: vec(8) }]);
+    store.setNote('a.md', [
+      { record: record('a.md', 0), vector: vec(8) },
+      { record: record('a.md', 1), vector: vec(8) },
+    ]);
     store.setNote('b.md', [{ record: record('b.md', 0), vector: vec(8) }]);
     const kept = store.vectorsOf('a.md');
     store.removeNote('a.md');
     expect(store.size).toBe(1);
-    store.setNote('c.md', [...kept.values()].map((v, i) => ({ record: { ...record('c.md', i), hash: v.hash }, vector: v })));
+    store.setNote(
+      'c.md',
+      [...kept.values()].map((v, i) => ({ record: { ...record('c.md', i), hash: v.hash }, vector: v })),
+    );
     store.renameNote('b.md', 'd.md');
     expect([...store.paths()].sort()).toEqual(['c.md', 'd.md']);
-    expect(store.nearest(vec(8), 10, () => true).map((f) => f.path).sort()).toEqual(['c.md', 'c.md', 'd.md']);
+    expect(
+      store
+        .nearest(vec(8), 10, () => true)
+        .map((f) => f.path)
+        .sort(),
+    ).toEqual(['c.md', 'c.md', 'd.md']);
     expect(() => store.setNote('e.md', [{ record: record('e.md', 0), vector: vec(9) }])).toThrow(/dimension 8/);
   });
 
   it('round-trips through the binary file; damaged or foreign bytes are null', async () => {
     const store = new VectorStore('nomic-embed-text');
-    store.setNote('x/é.md', [{ record: record('x/é.md', 0), vector: vec(16) }, { record: { ...record('x/é.md', 1), section: null, heading: null }, vector: vec(16) }]);
+    store.setNote('x/é.md', [
+      { record: record('x/é.md', 0), vector: vec(16) },
+      { record: { ...record('x/é.md', 1), section: null, heading: null }, vector: vec(16) },
+    ]);
     const stamps = new Map([['x/é.md', [123, 456] as [number, number]]]);
     const bytes = await encodeSemanticIndex(store, stamps);
     const back = (await decodeSemanticIndex(bytes))!;
@@ -131,7 +154,10 @@ describe('VectorStore', () => {
 
 describe('hybrid fusion and fallback wording', () => {
   it('fuses by reciprocal rank and remembers which lists held each key', () => {
-    const fused = fuseByRank([['a', 'b', 'c'], ['c', 'd', 'a']]);
+    const fused = fuseByRank([
+      ['a', 'b', 'c'],
+      ['c', 'd', 'a'],
+    ]);
     expect(fused.map((f) => f.key)).toEqual(['a', 'c', 'b', 'd']);
     expect(fused[0]).toEqual({ key: 'a', score: 1 / (RRF_K + 1) + 1 / (RRF_K + 3), lists: [0, 1] });
     expect(fused.find((f) => f.key === 'd')!.lists).toEqual([1]);
@@ -140,7 +166,9 @@ describe('hybrid fusion and fallback wording', () => {
   it('names the reason: off, building with its percentage, paused', () => {
     expect(unusableReason(null)).toMatch(/turn on "Index for semantic search"/);
     expect(unusableReason({ state: 'building', indexed: 40, total: 100 })).toBe('the semantic index is being built (40 %)');
-    expect(unusableReason({ state: 'paused', reason: 'the embedding provider is unreachable', indexed: 1, total: 2 })).toBe('the embedding provider is unreachable');
+    expect(unusableReason({ state: 'paused', reason: 'the embedding provider is unreachable', indexed: 1, total: 2 })).toBe(
+      'the embedding provider is unreachable',
+    );
     expect(unusableReason({ state: 'ready', notes: 1, chunks: 2 })).toBeNull();
     expect(fallbackNote('x')).toBe('Semantic ranking unavailable (x); lexical results only.');
     expect(semanticStatusText({ state: 'building', indexed: 2, total: 5 })).toBe('Semantic index 40 %');
@@ -167,7 +195,13 @@ describe('binary plugin file and settings migration', () => {
 
   it('fills the new AI fields of an older data.json and repairs wrong types', () => {
     const old = migrateSettings({ schemaVersion: 1, ai: { enabled: true, model: 'llama3.2', usage: { inputTokens: 3, outputTokens: 4 } } });
-    expect(old.ai).toMatchObject({ enabled: true, model: 'llama3.2', embeddingModel: '', semanticIndex: false, usage: { inputTokens: 3, outputTokens: 4 } });
+    expect(old.ai).toMatchObject({
+      enabled: true,
+      model: 'llama3.2',
+      embeddingModel: '',
+      semanticIndex: false,
+      usage: { inputTokens: 3, outputTokens: 4 },
+    });
     const bad = migrateSettings({ ai: { embeddingModel: 42, semanticIndex: 'yes' } });
     expect(bad.ai).toMatchObject({ embeddingModel: '', semanticIndex: false });
   });

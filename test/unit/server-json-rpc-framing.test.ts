@@ -4,8 +4,18 @@ describe('checkFraming', () => {
   it('accepts one message or a non-empty batch of requests, notifications and responses', () => {
     expect(checkFraming({ jsonrpc: '2.0', id: 1, method: 'ping' })).toBeNull();
     expect(checkFraming({ jsonrpc: '2.0', method: 'notifications/initialized' })).toBeNull();
-    expect(checkFraming([{ jsonrpc: '2.0', id: 1, result: {} }, { jsonrpc: '2.0', id: 1, method: 'ping' }])).toBeNull();
-    expect(checkFraming([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: '1', method: 'ping' }])).toBeNull();
+    expect(
+      checkFraming([
+        { jsonrpc: '2.0', id: 1, result: {} },
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+      ]),
+    ).toBeNull();
+    expect(
+      checkFraming([
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', id: '1', method: 'ping' },
+      ]),
+    ).toBeNull();
   });
 
   it('refuses an empty batch, a non-message and a repeated request id, naming where', () => {
@@ -22,7 +32,10 @@ describe('checkFraming', () => {
   it('refuses a batch of more than MAX_BATCH_MESSAGES messages before looking at them (a batch bomb)', () => {
     const pings = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' }));
     expect(checkFraming(pings(MAX_BATCH_MESSAGES))).toBeNull();
-    expect(checkFraming(pings(MAX_BATCH_MESSAGES + 1))).toEqual({ id: null, message: `Invalid Request: the batch has ${MAX_BATCH_MESSAGES + 1} messages; send at most ${MAX_BATCH_MESSAGES} per request.` });
+    expect(checkFraming(pings(MAX_BATCH_MESSAGES + 1))).toEqual({
+      id: null,
+      message: `Invalid Request: the batch has ${MAX_BATCH_MESSAGES + 1} messages; send at most ${MAX_BATCH_MESSAGES} per request.`,
+    });
   });
 });
 
@@ -38,7 +51,13 @@ describe('InFlightIds', () => {
   });
 
   it('takes the ids of requests only', () => {
-    expect(requestIdsOf([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, result: {} }, { jsonrpc: '2.0', method: 'n' }])).toEqual([1]);
+    expect(
+      requestIdsOf([
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', id: 2, result: {} },
+        { jsonrpc: '2.0', method: 'n' },
+      ]),
+    ).toEqual([1]);
     expect(requestIdsOf(undefined)).toEqual([]);
   });
 });

@@ -3,9 +3,32 @@ import { MAX_ARGUMENT_DEPTH, nestsDeeperThan } from '../../src/server/session/to
 
 describe('describeParamsIssue: one sentence per malformed request', () => {
   it.each([
-    [[{ code: 'invalid_type', path: ['params', 'cursor'], expected: 'string', message: 'Invalid input: expected string, received number' }], 'Invalid params for m: params.cursor must be a string.'],
-    [[{ code: 'invalid_type', path: ['params', 'capabilities'], expected: 'object', message: 'Invalid input: expected object, received undefined' }], 'Invalid params for m: params.capabilities is required.'],
-    [[{ code: 'invalid_value', path: ['params', 'level'], values: ['debug', 'info'], message: 'Invalid option' }], 'Invalid params for m: params.level must be one of debug, info.'],
+    [
+      [
+        {
+          code: 'invalid_type',
+          path: ['params', 'cursor'],
+          expected: 'string',
+          message: 'Invalid input: expected string, received number',
+        },
+      ],
+      'Invalid params for m: params.cursor must be a string.',
+    ],
+    [
+      [
+        {
+          code: 'invalid_type',
+          path: ['params', 'capabilities'],
+          expected: 'object',
+          message: 'Invalid input: expected object, received undefined',
+        },
+      ],
+      'Invalid params for m: params.capabilities is required.',
+    ],
+    [
+      [{ code: 'invalid_value', path: ['params', 'level'], values: ['debug', 'info'], message: 'Invalid option' }],
+      'Invalid params for m: params.level must be one of debug, info.',
+    ],
     [[{ code: 'custom', path: [], message: 'x' }], 'Invalid params for m: params is invalid.'],
     [[], 'Invalid params for m: params is invalid.'],
   ])('%j → %p', (issues, sentence) => {

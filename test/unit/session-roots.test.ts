@@ -4,7 +4,12 @@ import { SessionRoots } from '../../src/server/roots/session-roots';
 const RULES = { platform: 'posix' as const, caseInsensitive: false };
 
 /** A request whose answer the test gives later. */
-function deferred(): { request: () => Promise<{ roots?: unknown }>; answer(roots: unknown): void; fail(error: unknown): void; calls: number } {
+function deferred(): {
+  request: () => Promise<{ roots?: unknown }>;
+  answer(roots: unknown): void;
+  fail(error: unknown): void;
+  calls: number;
+} {
   let resolve: (value: { roots?: unknown }) => void = () => undefined;
   let reject: (error: unknown) => void = () => undefined;
   const handle = {
@@ -81,7 +86,11 @@ describe('SessionRoots', () => {
     expect(await waiting).toMatchObject({ status: 'unanswered', reason: expect.stringMatching(/no answer within/) });
     standalone.answer([{ uri: 'file:///v/late' }]);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(await roots.current(() => Promise.reject(new Error('not asked')))).toEqual({ status: 'listed', paths: ['/v/late'], ignored: [] });
+    expect(await roots.current(() => Promise.reject(new Error('not asked')))).toEqual({
+      status: 'listed',
+      paths: ['/v/late'],
+      ignored: [],
+    });
   });
 
   it('a call whose wait runs out uses the last listed roots (marked previous), and the late answer applies to the next call', async () => {
@@ -89,7 +98,11 @@ describe('SessionRoots', () => {
     const first = deferred();
     roots.refresh(first.request);
     first.answer([{ uri: 'file:///v/Projects' }]);
-    expect(await roots.current(() => Promise.reject(new Error('not asked')))).toEqual({ status: 'listed', paths: ['/v/Projects'], ignored: [] });
+    expect(await roots.current(() => Promise.reject(new Error('not asked')))).toEqual({
+      status: 'listed',
+      paths: ['/v/Projects'],
+      ignored: [],
+    });
     const changed = deferred();
     roots.refresh(changed.request);
     const fromCall = deferred();
@@ -98,7 +111,11 @@ describe('SessionRoots', () => {
     expect(await roots.current(() => Promise.reject(new Error('not asked again')))).toMatchObject({ previous: true });
     fromCall.answer([{ uri: 'file:///v/Journal' }]);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(await roots.current(() => Promise.reject(new Error('not asked')))).toEqual({ status: 'listed', paths: ['/v/Journal'], ignored: [] });
+    expect(await roots.current(() => Promise.reject(new Error('not asked')))).toEqual({
+      status: 'listed',
+      paths: ['/v/Journal'],
+      ignored: [],
+    });
     changed.fail(new ProtocolError(ProtocolErrorCode.MethodNotFound, 'late'));
     await new Promise((resolve) => setImmediate(resolve));
     expect(roots.known).toEqual({ status: 'listed', paths: ['/v/Journal'], ignored: [] });
@@ -108,13 +125,16 @@ describe('SessionRoots', () => {
     const roots = new SessionRoots(RULES, { status: 'unsupported' }, 5);
     const standalone = deferred();
     roots.refresh(standalone.request);
-    expect(await roots.current(deferred().request)).toEqual({ status: 'unanswered', reason: 'the client did not answer roots/list within 5 ms' });
+    expect(await roots.current(deferred().request)).toEqual({
+      status: 'unanswered',
+      reason: 'the client did not answer roots/list within 5 ms',
+    });
     standalone.answer([{ uri: 'file:///v/Projects' }]);
     await new Promise((resolve) => setImmediate(resolve));
     expect(roots.known).toEqual({ status: 'listed', paths: ['/v/Projects'], ignored: [] });
   });
 
-  it('a definitive error after the wait ran out ends the previous roots: the key\'s access applies', async () => {
+  it("a definitive error after the wait ran out ends the previous roots: the key's access applies", async () => {
     const roots = new SessionRoots(RULES, { status: 'listed', paths: ['/v/Projects'], ignored: [] }, 5);
     roots.refresh(deferred().request);
     const fromCall = deferred();
@@ -129,6 +149,9 @@ describe('SessionRoots', () => {
     const standalone = deferred();
     roots.refresh(standalone.request);
     standalone.answer(undefined);
-    expect(await roots.current(() => new Promise(() => undefined))).toEqual({ status: 'unanswered', reason: 'the client answered roots/list without a roots array' });
+    expect(await roots.current(() => new Promise(() => undefined))).toEqual({
+      status: 'unanswered',
+      reason: 'the client answered roots/list without a roots array',
+    });
   });
 });

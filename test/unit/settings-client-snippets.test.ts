@@ -1,4 +1,12 @@
-import { formatJson, claudeCodeCommand, clientSnippets, codexToml, cursorConfig, vscodeConfig, claudeDesktopConfig } from '../../src/ui/settings/client-snippets';
+import {
+  formatJson,
+  claudeCodeCommand,
+  clientSnippets,
+  codexToml,
+  cursorConfig,
+  vscodeConfig,
+  claudeDesktopConfig,
+} from '../../src/ui/settings/client-snippets';
 
 const URL_ = 'http://127.0.0.1:27200/mcp';
 const TOKEN = 'vmcp_abc123';
@@ -24,8 +32,12 @@ describe('client snippets', () => {
   });
 
   it('Cursor and VS Code: url + headers, VS Code with type http under servers', () => {
-    expect(cursorConfig(URL_, TOKEN)).toEqual({ mcpServers: { 'vault-mcp': { url: URL_, headers: { Authorization: 'Bearer vmcp_abc123' } } } });
-    expect(vscodeConfig(URL_, TOKEN)).toEqual({ servers: { 'vault-mcp': { type: 'http', url: URL_, headers: { Authorization: 'Bearer vmcp_abc123' } } } });
+    expect(cursorConfig(URL_, TOKEN)).toEqual({
+      mcpServers: { 'vault-mcp': { url: URL_, headers: { Authorization: 'Bearer vmcp_abc123' } } },
+    });
+    expect(vscodeConfig(URL_, TOKEN)).toEqual({
+      servers: { 'vault-mcp': { type: 'http', url: URL_, headers: { Authorization: 'Bearer vmcp_abc123' } } },
+    });
   });
 
   it('Codex: an mcp_servers table with url and http_headers, exact text', () => {

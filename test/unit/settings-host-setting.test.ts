@@ -15,7 +15,7 @@ function container(): HTMLElement {
 }
 
 describe('host Setting family under jsdom', () => {
-  it('draws Obsidian\'s row structure, heading and inline error', () => {
+  it("draws Obsidian's row structure, heading and inline error", () => {
     const el = container();
     new Setting(el).setName('Server').setHeading();
     const s = new Setting(el).setName('Port').setDesc('TCP port').setErrorMessage('Out of range');
@@ -35,9 +35,24 @@ describe('host Setting family under jsdom', () => {
     s.addText((t) => (text = t.setValue('a').onChange((v) => seen.push(['text', v]))))
       .addTextArea((t) => t.setPlaceholder('more'))
       .addToggle((t) => (toggle = t.onChange((v) => seen.push(['toggle', v]))))
-      .addDropdown((d) => d.addOptions({ a: 'A', b: 'B' }).setValue('a').onChange((v) => seen.push(['dropdown', v])))
-      .addButton((b) => b.setButtonText('Go').setCta().onClick(() => seen.push(['button'])))
-      .addExtraButton((b) => b.setIcon('copy').setTooltip('Copy').onClick(() => seen.push(['extra'])));
+      .addDropdown((d) =>
+        d
+          .addOptions({ a: 'A', b: 'B' })
+          .setValue('a')
+          .onChange((v) => seen.push(['dropdown', v])),
+      )
+      .addButton((b) =>
+        b
+          .setButtonText('Go')
+          .setCta()
+          .onClick(() => seen.push(['button'])),
+      )
+      .addExtraButton((b) =>
+        b
+          .setIcon('copy')
+          .setTooltip('Copy')
+          .onClick(() => seen.push(['extra'])),
+      );
     text.inputEl.value = 'abc';
     text.inputEl.dispatchEvent(new Event('input'));
     toggle.toggleEl.click();

@@ -5,7 +5,11 @@ import { judgeSkillText, skillsFolderOf, touchesSkills } from '../../src/vault/s
 
 describe('SKILL.md frontmatter', () => {
   it('takes name and description from good frontmatter', () => {
-    expect(judgeSkillText('---\nname: Summarize\ndescription: Three bullets.\n---\nBody\n')).toEqual({ name: 'Summarize', description: 'Three bullets.', error: null });
+    expect(judgeSkillText('---\nname: Summarize\ndescription: Three bullets.\n---\nBody\n')).toEqual({
+      name: 'Summarize',
+      description: 'Three bullets.',
+      error: null,
+    });
   });
 
   it.each([

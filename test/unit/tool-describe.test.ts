@@ -5,9 +5,17 @@ import { arrayOf, objectOf, STRING } from '../../src/tools/output-schema';
 /** What tools/list leaves out of each entry to stay within its budget, and what it must keep. */
 describe('tools/list entries (describeTool)', () => {
   it('drops hints that repeat the spec defaults or do not apply, keeps the rest', () => {
-    expect(compactAnnotations({ title: 'T', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false })).toEqual({ readOnlyHint: true, openWorldHint: false });
-    expect(compactAnnotations({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false })).toEqual({ destructiveHint: false, openWorldHint: false });
-    expect(compactAnnotations({ readOnlyHint: false, destructiveHint: true, idempotentHint: true })).toEqual({ destructiveHint: true, idempotentHint: true });
+    expect(
+      compactAnnotations({ title: 'T', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }),
+    ).toEqual({ readOnlyHint: true, openWorldHint: false });
+    expect(compactAnnotations({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false })).toEqual({
+      destructiveHint: false,
+      openWorldHint: false,
+    });
+    expect(compactAnnotations({ readOnlyHint: false, destructiveHint: true, idempotentHint: true })).toEqual({
+      destructiveHint: true,
+      idempotentHint: true,
+    });
     expect(compactAnnotations({})).toEqual({});
   });
 
@@ -34,12 +42,20 @@ describe('tools/list entries (describeTool)', () => {
       additionalProperties: false,
     });
     // Constraints that mean something stay.
-    expect(compactInputSchema({ type: 'object', propertyNames: { pattern: '^a' }, additionalProperties: { type: 'string' } })).toEqual({ type: 'object', propertyNames: { pattern: '^a' }, additionalProperties: { type: 'string' } });
+    expect(compactInputSchema({ type: 'object', propertyNames: { pattern: '^a' }, additionalProperties: { type: 'string' } })).toEqual({
+      type: 'object',
+      propertyNames: { pattern: '^a' },
+      additionalProperties: { type: 'string' },
+    });
   });
 
   it('every tool still refuses unknown inputs, and a tool without inputs lists none', () => {
-    for (const tool of ALL_TOOLS.map(describeTool)) expect({ name: tool.name, additional: tool.inputSchema.additionalProperties }).toEqual({ name: tool.name, additional: false });
-    expect(describeTool(ALL_TOOLS.find((t) => t.name === 'list_tags')!).inputSchema).toEqual({ type: 'object', additionalProperties: false });
+    for (const tool of ALL_TOOLS.map(describeTool))
+      expect({ name: tool.name, additional: tool.inputSchema.additionalProperties }).toEqual({ name: tool.name, additional: false });
+    expect(describeTool(ALL_TOOLS.find((t) => t.name === 'list_tags')!).inputSchema).toEqual({
+      type: 'object',
+      additionalProperties: false,
+    });
   });
 
   it('lists a declared outputSchema as is, and none for tools without one', () => {
@@ -50,6 +66,9 @@ describe('tools/list entries (describeTool)', () => {
 
   it('objectOf refuses a required field it does not declare (a schema bug), and builds open objects', () => {
     expect(() => objectOf({ path: STRING }, ['path', 'hash'])).toThrow(/required field\(s\) hash are not declared/);
-    expect(objectOf({ paths: arrayOf(STRING) })).toEqual({ type: 'object', properties: { paths: { type: 'array', items: { type: 'string' } } } });
+    expect(objectOf({ paths: arrayOf(STRING) })).toEqual({
+      type: 'object',
+      properties: { paths: { type: 'array', items: { type: 'string' } } },
+    });
   });
 });

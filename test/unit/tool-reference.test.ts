@@ -42,7 +42,10 @@ describe(`${PAGE} tool tables`, () => {
       if (cell === undefined) continue;
       const named = inputsIn(cell);
       for (const input of Object.keys(tool.inputSchema)) {
-        if (!named.has(input)) missing.push(`${PAGE} row for "${tool.name}" does not list input "${input}" (add \`${input}\` or \`${input}?\` to its inputs cell)`);
+        if (!named.has(input))
+          missing.push(
+            `${PAGE} row for "${tool.name}" does not list input "${input}" (add \`${input}\` or \`${input}?\` to its inputs cell)`,
+          );
       }
     }
     expect(missing).toEqual([]);

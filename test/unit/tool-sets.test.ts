@@ -39,6 +39,8 @@ describe('normalizeKeyTools and the Connect summary', () => {
     expect(keyToolsSummary({ label: 'Reader', tools: 'read' }, ['search', 'read_note'])).toBe(
       'A client using "Reader" sees 2 tools (read tools only; change under Keys → Tools): search, read_note.',
     );
-    expect(keyToolsSummary({ label: 'Empty', tools: ['append_note'] }, [])).toMatch(/^A client using "Empty" sees no tools \(chosen tools, none of them enabled\)/);
+    expect(keyToolsSummary({ label: 'Empty', tools: ['append_note'] }, [])).toMatch(
+      /^A client using "Empty" sees no tools \(chosen tools, none of them enabled\)/,
+    );
   });
 });

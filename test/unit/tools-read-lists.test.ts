@@ -40,8 +40,24 @@ async function setMtimes(dir: string, rel = ''): Promise<void> {
 
 /** A ToolContext for a key with this label and roots (search is not used by these tools). */
 function contextFor(label = 'Test agent', roots: string[] = []): ToolContext {
-  const caller: KeyRecord = { id: 'k1', label, mode: 'propose', scope: 'local', roots, created_at: '2026-01-01T00:00:00.000Z', last_used_at: null };
-  return { notes, search: undefined as never, proposals: undefined as never, review: undefined as never, caller, scope: { label, roots }, settings: defaultSettings() };
+  const caller: KeyRecord = {
+    id: 'k1',
+    label,
+    mode: 'propose',
+    scope: 'local',
+    roots,
+    created_at: '2026-01-01T00:00:00.000Z',
+    last_used_at: null,
+  };
+  return {
+    notes,
+    search: undefined as never,
+    proposals: undefined as never,
+    review: undefined as never,
+    caller,
+    scope: { label, roots },
+    settings: defaultSettings(),
+  };
 }
 
 type Row = Record<string, unknown>;
@@ -117,7 +133,9 @@ describe('list_notes', () => {
     expect((await rejection(listNotesTool.handler({ cursor: 'not-a-cursor' }, contextFor()))).code).toBe('invalid_argument');
     const foreign = (await listNotesTool.handler({ folder: 'Journal', limit: 1 }, contextFor())).next_cursor as string;
     expect((await rejection(listNotesTool.handler({ cursor: foreign }, contextFor()))).message).toMatch(/another folder or since/);
-    expect((await rejection(listNotesTool.handler({ cursor: foreign, folder: 'Journal', since: '2026-01-01' }, contextFor()))).message).toMatch(/another folder or since/);
+    expect(
+      (await rejection(listNotesTool.handler({ cursor: foreign, folder: 'Journal', since: '2026-01-01' }, contextFor()))).message,
+    ).toMatch(/another folder or since/);
     expect((await rejection(listNotesTool.handler({ since: 'last tuesday' }, contextFor()))).code).toBe('invalid_argument');
     expect((await rejection(listNotesTool.handler({ since: '2026-13-45' }, contextFor()))).code).toBe('invalid_argument');
     expect((await rejection(listNotesTool.handler({ folder: 'Nowhere' }, contextFor()))).code).toBe('not_found');
@@ -127,7 +145,10 @@ describe('list_notes', () => {
 
   test('a cursor continues its own folder and since; a forged negative offset is refused; parseSince reads ISO dates', async () => {
     const first = await listNotesTool.handler({ folder: 'journal', since: '2025-01-01', limit: 2 }, contextFor());
-    const next = await listNotesTool.handler({ folder: 'Journal', since: '2025-01-01', limit: 2, cursor: first.next_cursor as string }, contextFor());
+    const next = await listNotesTool.handler(
+      { folder: 'Journal', since: '2025-01-01', limit: 2, cursor: first.next_cursor as string },
+      contextFor(),
+    );
     const all = await listNotesTool.handler({ folder: 'Journal', since: '2025-01-01', limit: 4 }, contextFor());
     expect([...(first.notes as Row[]), ...(next.notes as Row[])].map((r) => r.path)).toEqual((all.notes as Row[]).map((r) => r.path));
     const forged = Buffer.from('{"o":-1,"q":"00000000"}').toString('base64url');
@@ -228,7 +249,10 @@ describe('active_note', () => {
   test('an unreadable active note is reported as none', async () => {
     const file = vault.app.vault.getFileByPath('Projects/Beta/Retrospective.md')!;
     await vault.host.workspace.setActiveNote(file as never);
-    expect((await activeNoteTool.handler({}, contextFor('Cursor'))).active).toMatchObject({ path: 'Projects/Beta/Retrospective.md', selection: '' });
+    expect((await activeNoteTool.handler({}, contextFor('Cursor'))).active).toMatchObject({
+      path: 'Projects/Beta/Retrospective.md',
+      selection: '',
+    });
     expect(await activeNoteTool.handler({}, contextFor('Claude Code'))).toEqual({ active: null, note: NO_NOTE_OPEN });
     await vault.host.workspace.setActiveNote(null);
   });

@@ -16,9 +16,25 @@ let notes: NoteStore;
 
 /** A ToolContext for a key with this label and roots (search is not used by these tools). */
 function contextFor(label = 'Test agent', roots: string[] = []): ToolContext {
-  const caller: KeyRecord = { id: 'k1', label, mode: 'propose', scope: 'local', roots, created_at: '2026-01-01T00:00:00.000Z', last_used_at: null };
+  const caller: KeyRecord = {
+    id: 'k1',
+    label,
+    mode: 'propose',
+    scope: 'local',
+    roots,
+    created_at: '2026-01-01T00:00:00.000Z',
+    last_used_at: null,
+  };
   const scope: AccessScope = { label, roots };
-  return { notes, search: undefined as never, proposals: undefined as never, review: undefined as never, caller, scope, settings: defaultSettings() };
+  return {
+    notes,
+    search: undefined as never,
+    proposals: undefined as never,
+    review: undefined as never,
+    caller,
+    scope,
+    settings: defaultSettings(),
+  };
 }
 
 /** Calls read_note and returns its result. */
@@ -222,8 +238,24 @@ describe('read_note and read_notes on text the metadata cache has not caught up 
 
   /** A context over this block's own vault copy (it writes). */
   function ownContext(): ToolContext {
-    const caller: KeyRecord = { id: 'k2', label: 'Test agent', mode: 'force', scope: 'local', roots: [], created_at: '2026-01-01T00:00:00.000Z', last_used_at: null };
-    return { notes: ownNotes, search: undefined as never, proposals: undefined as never, review: undefined as never, caller, scope: { label: 'Test agent', roots: [] }, settings: defaultSettings() };
+    const caller: KeyRecord = {
+      id: 'k2',
+      label: 'Test agent',
+      mode: 'force',
+      scope: 'local',
+      roots: [],
+      created_at: '2026-01-01T00:00:00.000Z',
+      last_used_at: null,
+    };
+    return {
+      notes: ownNotes,
+      search: undefined as never,
+      proposals: undefined as never,
+      review: undefined as never,
+      caller,
+      scope: { label: 'Test agent', roots: [] },
+      settings: defaultSettings(),
+    };
   }
 
   beforeAll(async () => {

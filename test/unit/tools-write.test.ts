@@ -27,7 +27,15 @@ let notes: NoteStore;
 /** A ToolContext for a key with this label, mode and roots. */
 function ctx(label = 'Test agent', mode: KeyMode = 'force', roots: string[] = []): ToolContext {
   const caller: KeyRecord = { id: 'k1', label, mode, scope: 'local', roots, created_at: '2026-01-01T00:00:00.000Z', last_used_at: null };
-  return { notes, search: undefined as never, proposals: undefined as never, review: undefined as never, caller, scope: { label, roots }, settings: defaultSettings() };
+  return {
+    notes,
+    search: undefined as never,
+    proposals: undefined as never,
+    review: undefined as never,
+    caller,
+    scope: { label, roots },
+    settings: defaultSettings(),
+  };
 }
 
 /** Calls a tool handler with a force key. */
@@ -50,7 +58,17 @@ afterEach(async () => {
 describe('registry', () => {
   test('write tools come after the read tools, are kind write, and are hidden until allowed and toggled on', () => {
     const names = ALL_TOOLS.map((t) => t.name);
-    const writes = ['create_note', 'write_note', 'append_note', 'edit_note', 'set_properties', 'move_note', 'delete_note', 'create_folder', 'widget_write'];
+    const writes = [
+      'create_note',
+      'write_note',
+      'append_note',
+      'edit_note',
+      'set_properties',
+      'move_note',
+      'delete_note',
+      'create_folder',
+      'widget_write',
+    ];
     expect(names.slice(-writes.length)).toEqual(writes);
     for (const name of writes) expect(ALL_TOOLS.find((t) => t.name === name)?.kind).toBe('write');
     const settings = defaultSettings();
@@ -82,7 +100,14 @@ describe('create_note', () => {
   test('creates with .md added, missing folders created, and reports hash and sizes', async () => {
     const content = '# Plan\n\nFirst step.\n';
     const out = await call(createNoteTool, { path: 'Projects/Gamma/Sub/Plan', content });
-    expect(out).toEqual({ status: 'applied', path: 'Projects/Gamma/Sub/Plan.md', hash: sha(content), size_before: 0, size_after: Buffer.byteLength(content), lines: { start: 1, end: 3 } });
+    expect(out).toEqual({
+      status: 'applied',
+      path: 'Projects/Gamma/Sub/Plan.md',
+      hash: sha(content),
+      size_before: 0,
+      size_after: Buffer.byteLength(content),
+      lines: { start: 1, end: 3 },
+    });
     expect(await disk('Projects/Gamma/Sub/Plan.md')).toBe(content);
   });
 
@@ -91,8 +116,8 @@ describe('create_note', () => {
     const privateOne = await rejection(call(createNoteTool, { path: 'Personal/Therapy notes', content: 'x' }));
     expect(taken.code).toBe('exists');
     expect(privateOne.code).toBe('exists');
-    expect(taken.message).toBe("Cannot create at that path: it is taken or unavailable; choose another path.");
-    expect(privateOne.message).toBe("Cannot create at that path: it is taken or unavailable; choose another path.");
+    expect(taken.message).toBe('Cannot create at that path: it is taken or unavailable; choose another path.');
+    expect(privateOne.message).toBe('Cannot create at that path: it is taken or unavailable; choose another path.');
     expect(await disk('Personal/Therapy notes.md')).toMatch(/^---\naccess: private/);
   });
 
@@ -106,11 +131,15 @@ describe('create_note', () => {
     const access = await rejection(call(createNoteTool, { path: 'Sneaky', content: '---\naccess: read-write\n---\nbody\n' }));
     expect(access.code).toBe('forbidden');
     expect(access.message).toMatch(/access/);
-    const overrides = await rejection(call(createNoteTool, { path: 'Sneaky', content: '---\nagent_overrides:\n  Other: read-only\n---\n' }));
+    const overrides = await rejection(
+      call(createNoteTool, { path: 'Sneaky', content: '---\nagent_overrides:\n  Other: read-only\n---\n' }),
+    );
     expect(overrides.code).toBe('forbidden');
     expect((await rejection(call(createNoteTool, { path: '_private/x', content: '' }))).code).toBe('forbidden');
     expect((await rejection(call(createNoteTool, { path: '../outside', content: '' }))).code).toBe('forbidden');
-    expect((await rejection(call(createNoteTool, { path: 'Elsewhere/x', content: '' }, ctx('Test agent', 'force', ['Projects'])))).code).toBe('forbidden');
+    expect(
+      (await rejection(call(createNoteTool, { path: 'Elsewhere/x', content: '' }, ctx('Test agent', 'force', ['Projects'])))).code,
+    ).toBe('forbidden');
     await expect(fs.stat(path.join(vault.dir, 'Sneaky.md'))).rejects.toThrow();
   });
 });
@@ -121,17 +150,33 @@ describe('write_note', () => {
     const stale = await rejection(call(writeNoteTool, { path: 'Ideas', body: 'new\n', expected_hash: sha('other') }));
     expect(stale.code).toBe('conflict');
     expect(await disk('Ideas.md')).toBe(before);
-    const out = await call(writeNoteTool, { path: 'Ideas', body: '# Ideas\n\nAll gone.\n', frontmatter_patch: { status: 'done', reviewed: 3 }, expected_hash: sha(before) });
+    const out = await call(writeNoteTool, {
+      path: 'Ideas',
+      body: '# Ideas\n\nAll gone.\n',
+      frontmatter_patch: { status: 'done', reviewed: 3 },
+      expected_hash: sha(before),
+    });
     const after = await disk('Ideas.md');
     expect(after).toMatch(/^---\ntags: \[ ?idea ?\]\nstatus: done\nreviewed: 3\n---\n# Ideas\n\nAll gone.\n$/);
-    expect(out).toMatchObject({ status: 'applied', path: 'Ideas.md', hash: sha(after), size_before: Buffer.byteLength(before), size_after: Buffer.byteLength(after), lines: { start: 6, end: 8 } });
+    expect(out).toMatchObject({
+      status: 'applied',
+      path: 'Ideas.md',
+      hash: sha(after),
+      size_before: Buffer.byteLength(before),
+      size_after: Buffer.byteLength(after),
+      lines: { start: 6, end: 8 },
+    });
     expect((await rejection(call(writeNoteTool, { path: 'Ideas' }))).code).toBe('invalid_argument');
-    expect((await rejection(call(writeNoteTool, { path: 'Ideas', body: '---\naccess: private\n---\nx' }))).message).toMatch(/starts with a --- frontmatter block/);
+    expect((await rejection(call(writeNoteTool, { path: 'Ideas', body: '---\naccess: private\n---\nx' }))).message).toMatch(
+      /starts with a --- frontmatter block/,
+    );
   });
 
   test('body and frontmatter_patch are one write: a stale expected_hash or a change just before writing leaves the note as it was', async () => {
     const before = await disk('Ideas.md');
-    const stale = await rejection(call(writeNoteTool, { path: 'Ideas', body: 'new\n', frontmatter_patch: { status: 'done' }, expected_hash: sha('other') }));
+    const stale = await rejection(
+      call(writeNoteTool, { path: 'Ideas', body: 'new\n', frontmatter_patch: { status: 'done' }, expected_hash: sha('other') }),
+    );
     expect(stale.code).toBe('conflict');
     expect(await disk('Ideas.md')).toBe(before);
     // Another program changes the note after write_note validated it, right before the write.
@@ -141,7 +186,9 @@ describe('write_note', () => {
       await fs.writeFile(path.join(vault.dir, file.path), `${before}outside edit\n`);
       return process(file, fn, options);
     });
-    const raced = await rejection(call(writeNoteTool, { path: 'Ideas', body: 'new\n', frontmatter_patch: { status: 'done' }, expected_hash: sha(before) }));
+    const raced = await rejection(
+      call(writeNoteTool, { path: 'Ideas', body: 'new\n', frontmatter_patch: { status: 'done' }, expected_hash: sha(before) }),
+    );
     spy.mockRestore();
     expect(raced.code).toBe('conflict');
     expect(raced.message).toMatch(/nothing was written/);
@@ -197,12 +244,19 @@ describe('edit_note by anchor', () => {
     const many = await rejection(call(editNoteTool, { path: 'Inbox', anchor: '- [ ]', op: 'replace', content: 'x' }));
     expect(many.code).toBe('ambiguous');
     expect(many.message).toMatch(/occurs 3 times .*lines 6, 7, 8\)/);
-    expect((await rejection(call(editNoteTool, { path: 'Inbox', anchor: 'Inbox', op: 'append_within', content: 'x' }))).code).toBe('invalid_argument');
+    expect((await rejection(call(editNoteTool, { path: 'Inbox', anchor: 'Inbox', op: 'append_within', content: 'x' }))).code).toBe(
+      'invalid_argument',
+    );
     expect((await rejection(call(editNoteTool, { path: 'Inbox', op: 'replace', content: 'x' }))).code).toBe('invalid_argument');
   });
 
   test('text read with LF line breaks matches a CRLF note, and the edit keeps CRLF', async () => {
-    await call(editNoteTool, { path: 'Reference/Imported from Windows', anchor: '- Duplex: long edge\n- Paper: A4, tray 2', op: 'insert_after', content: '\n- Colour: off' });
+    await call(editNoteTool, {
+      path: 'Reference/Imported from Windows',
+      anchor: '- Duplex: long edge\n- Paper: A4, tray 2',
+      op: 'insert_after',
+      content: '\n- Colour: off',
+    });
     const after = await disk('Reference/Imported from Windows.md');
     expect(after).toContain('- Paper: A4, tray 2\r\n- Colour: off\r\n');
     expect(after.replace(/\r\n/g, '').includes('\n')).toBe(false);
@@ -211,11 +265,22 @@ describe('edit_note by anchor', () => {
   test('an anchor inside the frontmatter may edit other keys but never access', async () => {
     await call(editNoteTool, { path: 'Ideas', anchor: 'status: collecting', op: 'replace', content: 'status: sorted' });
     expect(await disk('Ideas.md')).toContain('status: sorted');
-    const err = await rejection(call(editNoteTool, { path: 'Ideas', anchor: 'status: sorted', op: 'insert_after', content: '\naccess: private' }));
+    const err = await rejection(
+      call(editNoteTool, { path: 'Ideas', anchor: 'status: sorted', op: 'insert_after', content: '\naccess: private' }),
+    );
     expect(err.code).toBe('forbidden');
-    const retro = await rejection(call(editNoteTool, { path: 'Projects/Beta/Retrospective', anchor: '  Cursor: read-only', op: 'replace', content: '  Cursor: read-write' }));
+    const retro = await rejection(
+      call(editNoteTool, {
+        path: 'Projects/Beta/Retrospective',
+        anchor: '  Cursor: read-only',
+        op: 'replace',
+        content: '  Cursor: read-write',
+      }),
+    );
     expect(retro.code).toBe('forbidden');
-    const broken = await rejection(call(editNoteTool, { path: 'Ideas', anchor: 'status: sorted', op: 'replace', content: 'status: [unclosed' }));
+    const broken = await rejection(
+      call(editNoteTool, { path: 'Ideas', anchor: 'status: sorted', op: 'replace', content: 'status: [unclosed' }),
+    );
     expect(broken.code).toBe('invalid_argument');
     expect(broken.message).toMatch(/unparseable/);
   });
@@ -229,9 +294,16 @@ describe('edit_note by heading', () => {
     expect(dup.code).toBe('ambiguous');
     expect(dup.message).toContain('1.1.2 "Action items"');
     expect(dup.message).toContain('1.3.1 "Action items"');
-    await call(editNoteTool, { path: MEETING, heading: '2026-01-15 Data access/Action items', op: 'append_within', content: '- [ ] Ana: review the views' });
+    await call(editNoteTool, {
+      path: MEETING,
+      heading: '2026-01-15 Data access/Action items',
+      op: 'append_within',
+      content: '- [ ] Ana: review the views',
+    });
     const text = await disk(MEETING);
-    expect(text).toContain('- [ ] Me: wire the first view (stock by location) into the prototype\n- [ ] Ana: review the views\n\n## 2026-01-29');
+    expect(text).toContain(
+      '- [ ] Me: wire the first view (stock by location) into the prototype\n- [ ] Ana: review the views\n\n## 2026-01-29',
+    );
     await call(editNoteTool, { path: MEETING, heading: '1.1.1', op: 'insert_after', content: '- First decision line' });
     expect(await disk(MEETING)).toContain('### Decisions\n- First decision line\n\n- The dashboard reads');
   });
@@ -245,7 +317,12 @@ describe('edit_note by heading', () => {
   });
 
   test('replace keeps the heading line and the blank lines around the body; non-ASCII with trailing spaces', async () => {
-    const out = await call(editNoteTool, { path: 'Areas/Übersicht', heading: '  ## Zuhause   ', op: 'replace', content: 'Nur noch der Garten.' });
+    const out = await call(editNoteTool, {
+      path: 'Areas/Übersicht',
+      heading: '  ## Zuhause   ',
+      op: 'replace',
+      content: 'Nur noch der Garten.',
+    });
     const text = await disk('Areas/Übersicht.md');
     expect(text).toContain('## Zuhause\n\nNur noch der Garten.\n\n## Gesundheit');
     const line = text.split('\n').indexOf('Nur noch der Garten.') + 1;
@@ -255,7 +332,10 @@ describe('edit_note by heading', () => {
   });
 
   test('heading-looking text in code fences and table code spans is not a heading', async () => {
-    await vault.app.vault.create('Code.md', '# Real\n\n```bash\n# not a heading\n```\n\n| a | b |\n| --- | --- |\n| `# nope` | x |\n\n## Second\n');
+    await vault.app.vault.create(
+      'Code.md',
+      '# Real\n\n```bash\n# not a heading\n```\n\n| a | b |\n| --- | --- |\n| `# nope` | x |\n\n## Second\n',
+    );
     await vault.host.metadataCache.whenResolved();
     const err = await rejection(call(editNoteTool, { path: 'Code', heading: 'not a heading', op: 'replace', content: 'x' }));
     expect(err.code).toBe('not_found');
@@ -276,11 +356,20 @@ describe('edit_note by heading', () => {
 describe('set_properties', () => {
   test('keeps types and untouched keys; lists stay lists; null deletes', async () => {
     const before = await disk('Projects/Alpha/Alpha overview.md');
-    await call(setPropertiesTool, { path: 'PRJ-ALPHA', properties: { priority: 2, tags: 'project, #client/northwind, urgent', aliases: 'Northwind', owner: null } });
+    await call(setPropertiesTool, {
+      path: 'PRJ-ALPHA',
+      properties: { priority: 2, tags: 'project, #client/northwind, urgent', aliases: 'Northwind', owner: null },
+    });
     const after = await disk('Projects/Alpha/Alpha overview.md');
     await vault.host.metadataCache.whenResolved();
     const fm = notes.frontmatterOf(notes.policy.resolveNote({ path: 'Projects/Alpha/Alpha overview' }, { label: '', roots: [] }));
-    expect(fm).toMatchObject({ priority: 2, tags: ['project', 'client/northwind', 'urgent'], aliases: ['Northwind'], budget_eur: 48000, id: 'PRJ-ALPHA' });
+    expect(fm).toMatchObject({
+      priority: 2,
+      tags: ['project', 'client/northwind', 'urgent'],
+      aliases: ['Northwind'],
+      budget_eur: 48000,
+      id: 'PRJ-ALPHA',
+    });
     expect(fm.owner).toBeUndefined();
     expect(after).toContain('due: 2026-03-31\n');
     expect(after.slice(after.indexOf('# Project Alpha'))).toBe(before.slice(before.indexOf('# Project Alpha')));
@@ -293,21 +382,35 @@ describe('set_properties', () => {
     await call(setPropertiesTool, { path: 'Styled', properties: { newkey: 'hello' } });
     expect(await disk('Styled.md')).toBe(`---\n${block}newkey: hello\n---\nbody\n`);
     await call(setPropertiesTool, { path: 'Styled', properties: { newkey: null, list: ['gamma'] } });
-    expect(await disk('Styled.md')).toBe("---\ntags: [x]   # c\n'single q': 007\nnested:\n  deep: [1, 2]   # flow\nlist:\n  - gamma\n---\nbody\n");
+    expect(await disk('Styled.md')).toBe(
+      "---\ntags: [x]   # c\n'single q': 007\nnested:\n  deep: [1, 2]   # flow\nlist:\n  - gamma\n---\nbody\n",
+    );
   });
 
   test('reads the note once and writes in one vault.process; untouched lines stay byte for byte', async () => {
     await vault.app.vault.create('Commented.md', '---\n# kept comment\ntitle:   "Spaced"   # why\ncount: 1\n---\nbody\n');
     await vault.host.metadataCache.whenResolved();
     const host = vault.app.vault;
-    const spies = [jest.spyOn(host, 'read'), jest.spyOn(host, 'cachedRead'), jest.spyOn(host, 'process'), jest.spyOn(vault.app.fileManager, 'processFrontMatter')];
+    const spies = [
+      jest.spyOn(host, 'read'),
+      jest.spyOn(host, 'cachedRead'),
+      jest.spyOn(host, 'process'),
+      jest.spyOn(vault.app.fileManager, 'processFrontMatter'),
+    ];
     const out = await call(setPropertiesTool, { path: 'Commented', properties: { count: 2, added: ['a', 'b'] } });
     const [read, cachedRead, process, processFrontMatter] = spies.map((spy) => spy.mock.calls.length);
     spies.forEach((spy) => spy.mockRestore());
     expect({ reads: read + cachedRead, process, processFrontMatter }).toEqual({ reads: 1, process: 1, processFrontMatter: 0 });
     const after = await disk('Commented.md');
     expect(after).toBe('---\n# kept comment\ntitle:   "Spaced"   # why\ncount: 2\nadded:\n  - a\n  - b\n---\nbody\n');
-    expect(out).toEqual({ status: 'applied', path: 'Commented.md', hash: sha(after), size_before: 63, size_after: Buffer.byteLength(after), lines: { start: 1, end: 8 } });
+    expect(out).toEqual({
+      status: 'applied',
+      path: 'Commented.md',
+      hash: sha(after),
+      size_before: 63,
+      size_after: Buffer.byteLength(after),
+      lines: { start: 1, end: 8 },
+    });
   });
 
   test('a prepared write never lands on a note that changed since; force mode prepares again on the new text', async () => {
@@ -332,7 +435,9 @@ describe('set_properties', () => {
     expect(ro.message).toMatch(/access: read-only/);
     const override = await rejection(call(setPropertiesTool, { path: 'Projects/Beta/Retrospective', properties: { x: 1 } }, ctx('Cursor')));
     expect(override.message).toMatch(/agent_overrides/);
-    expect((await rejection(call(setPropertiesTool, { path: 'Projects/Beta/Retrospective', properties: { x: 1 } }, ctx('Claude Code')))).code).toBe('not_found');
+    expect(
+      (await rejection(call(setPropertiesTool, { path: 'Projects/Beta/Retrospective', properties: { x: 1 } }, ctx('Claude Code')))).code,
+    ).toBe('not_found');
     expect((await rejection(call(setPropertiesTool, { path: 'Personal/Therapy notes', properties: { x: 1 } }))).code).toBe('not_found');
     await vault.app.vault.create('Broken.md', '---\ntitle: [unclosed\ntags: a\n---\nbody\n');
     const broken = await rejection(call(setPropertiesTool, { path: 'Broken', properties: { x: 1 } }));
@@ -351,31 +456,44 @@ describe('move_note', () => {
     expect(await disk('Ideas.md')).toContain('[[Plan 2026#Water]]');
     const taken = await rejection(call(moveNoteTool, { path: 'Ideas', to: 'Inbox' }));
     const hidden = await rejection(call(moveNoteTool, { path: 'Ideas', to: 'personal/therapy NOTES.md' }));
-    expect(taken.message).toBe("Cannot move to that path: it is taken or unavailable; choose another path.");
-    expect(hidden.message).toBe("Cannot move to that path: it is taken or unavailable; choose another path.");
+    expect(taken.message).toBe('Cannot move to that path: it is taken or unavailable; choose another path.');
+    expect(hidden.message).toBe('Cannot move to that path: it is taken or unavailable; choose another path.');
     expect((await rejection(call(moveNoteTool, { path: 'Projects/Alpha/Budget', to: 'B' }))).code).toBe('forbidden');
     expect((await rejection(call(moveNoteTool, { path: 'Ideas', to: '.hidden/Ideas' }))).code).toBe('forbidden');
   });
 
   test('a case-only rename of a name with a literal %25 keeps the %25 (the spelling rule of path lookups)', async () => {
     await vault.app.vault.create('Report 100%25.md', 'text\n');
-    expect(await call(moveNoteTool, { path: 'Report 100%25.md', to: 'report 100%25.md' })).toMatchObject({ path: 'report 100%25.md', from: 'Report 100%25.md' });
+    expect(await call(moveNoteTool, { path: 'Report 100%25.md', to: 'report 100%25.md' })).toMatchObject({
+      path: 'report 100%25.md',
+      from: 'Report 100%25.md',
+    });
     expect(await disk('report 100%25.md')).toBe('text\n');
     await expect(fs.stat(path.join(vault.dir, 'report 100%.md'))).rejects.toThrow();
   });
 
   test('renames by case only, and moves folders unless they hold quarantined entries or read-only notes', async () => {
     expect(await call(moveNoteTool, { path: 'Ideas', to: 'ideas' })).toMatchObject({ path: 'ideas.md', from: 'Ideas.md' });
-    expect(await call(moveNoteTool, { path: 'Areas/Health', to: 'Areas/Wellbeing/' })).toEqual({ status: 'applied', path: 'Areas/Wellbeing', from: 'Areas/Health' });
+    expect(await call(moveNoteTool, { path: 'Areas/Health', to: 'Areas/Wellbeing/' })).toEqual({
+      status: 'applied',
+      path: 'Areas/Wellbeing',
+      from: 'Areas/Health',
+    });
     // A folder whose only note is private and linked from a visible journal note is refused:
     // moving it would rewrite that link and so reveal the note (issue 12.3). Unlinked, it
     // moves like an empty folder would, contents untouched.
     const privateText = await disk('Personal/Therapy notes.md');
-    expect((await rejection(call(moveNoteTool, { path: 'Personal', to: 'Elsewhere' }))).message).toMatch(/holds notes this key may not change/);
+    expect((await rejection(call(moveNoteTool, { path: 'Personal', to: 'Elsewhere' }))).message).toMatch(
+      /holds notes this key may not change/,
+    );
     await fs.writeFile(path.join(vault.dir, 'Journal/2026/2026-01-05.md'), 'no links\n');
     await vault.host.vault.syncFromDisk();
     await vault.host.metadataCache.whenResolved();
-    expect(await call(moveNoteTool, { path: 'Personal', to: 'Elsewhere' })).toEqual({ status: 'applied', path: 'Elsewhere', from: 'Personal' });
+    expect(await call(moveNoteTool, { path: 'Personal', to: 'Elsewhere' })).toEqual({
+      status: 'applied',
+      path: 'Elsewhere',
+      from: 'Personal',
+    });
     expect(await disk('Elsewhere/Therapy notes.md')).toBe(privateText);
     expect((await rejection(call(moveNoteTool, { path: 'Projects/Alpha', to: 'Alpha moved' }))).code).toBe('forbidden');
     expect((await rejection(call(moveNoteTool, { path: 'Areas', to: 'Areas/Inner' }))).message).toMatch(/into itself/);
@@ -386,7 +504,13 @@ describe('delete_note', () => {
   test('needs confirm; goes to the trash; read-only and private notes are refused', async () => {
     expect((await rejection(call(deleteNoteTool, { path: 'Inbox', confirm: false }))).message).toMatch(/confirm: true/);
     const text = await disk('Inbox.md');
-    expect(await call(deleteNoteTool, { path: 'Inbox', confirm: true })).toEqual({ status: 'applied', path: 'Inbox.md', hash: sha(text), size_before: Buffer.byteLength(text), size_after: 0 });
+    expect(await call(deleteNoteTool, { path: 'Inbox', confirm: true })).toEqual({
+      status: 'applied',
+      path: 'Inbox.md',
+      hash: sha(text),
+      size_before: Buffer.byteLength(text),
+      size_after: 0,
+    });
     expect(await fs.readFile(path.join(vault.dir, '.trash', 'Inbox.md'), 'utf8')).toBe(text);
     expect((await rejection(call(deleteNoteTool, { path: 'Projects/Alpha/Budget', confirm: true }))).code).toBe('forbidden');
     expect((await rejection(call(deleteNoteTool, { path: 'Personal/Therapy notes', confirm: true }))).code).toBe('not_found');

@@ -1,10 +1,18 @@
 import { isRecord, parseListFile, stringFieldProblem, type ListFileFormat } from '../../src/vault/list-file-codec';
 
-const FORMAT: ListFileFormat = { version: 2, list: 'things', item: 'thing', problemOf: (t) => (isRecord(t) ? stringFieldProblem(t, ['name'], 'required') : 'not an object') };
+const FORMAT: ListFileFormat = {
+  version: 2,
+  list: 'things',
+  item: 'thing',
+  problemOf: (t) => (isRecord(t) ? stringFieldProblem(t, ['name'], 'required') : 'not an object'),
+};
 
 describe('versioned list files', () => {
   test('reads the list of a file of its version, in order', () => {
-    expect(parseListFile(JSON.stringify({ version: 2, things: [{ name: 'a' }, { name: 'b' }] }), FORMAT)).toEqual([{ name: 'a' }, { name: 'b' }]);
+    expect(parseListFile(JSON.stringify({ version: 2, things: [{ name: 'a' }, { name: 'b' }] }), FORMAT)).toEqual([
+      { name: 'a' },
+      { name: 'b' },
+    ]);
     expect(parseListFile('{"version":2,"things":[]}', FORMAT)).toEqual([]);
   });
 
@@ -13,7 +21,9 @@ describe('versioned list files', () => {
     expect(() => parseListFile('[]', FORMAT)).toThrow('no "things" list');
     expect(() => parseListFile('{"version":2,"things":{}}', FORMAT)).toThrow('no "things" list');
     expect(() => parseListFile('{"version":1,"things":[]}', FORMAT)).toThrow('format version 1, expected 2');
-    expect(() => parseListFile('{"version":2,"things":[{"name":"a"},{"name":""},7]}', FORMAT)).toThrow('thing #2: "name" must be a non-empty string');
+    expect(() => parseListFile('{"version":2,"things":[{"name":"a"},{"name":""},7]}', FORMAT)).toThrow(
+      'thing #2: "name" must be a non-empty string',
+    );
     expect(() => parseListFile('{"version":2,"things":[null]}', FORMAT)).toThrow('thing #1: not an object');
   });
 

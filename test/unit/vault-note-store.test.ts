@@ -71,7 +71,9 @@ describe('normalizePath', () => {
     expect(codeOf(() => store.policy.normalizePath('Projects/Beta/Beta overview.md', ALPHA_ONLY))).toBe('forbidden');
     expect(codeOf(() => store.policy.normalizePath('Projects/Alpha/../Beta/x.md', ALPHA_ONLY))).toBe('forbidden');
     expect(codeOf(() => store.policy.normalizePath('Projects/Alphabet/x.md', ALPHA_ONLY))).toBe('forbidden');
-    expect(errorOf(() => store.policy.normalizePath('Inbox.md', ALPHA_ONLY)).message).toMatch(/outside the folders this key may use \(Projects\/Alpha\)/);
+    expect(errorOf(() => store.policy.normalizePath('Inbox.md', ALPHA_ONLY)).message).toMatch(
+      /outside the folders this key may use \(Projects\/Alpha\)/,
+    );
   });
 
   test('the user quarantine list is read live', () => {
@@ -182,7 +184,9 @@ describe('resolveNote', () => {
     expect(resolve({ path: '[[person-ana]]' })).toBe('People/Ana Ruiz.md');
     expect(errorOf(() => resolve({ id: 'path:Nowhere.md' })).message).toMatch(/^Note 'Nowhere.md' not found/);
     expect(errorOf(() => resolve({ path: 'path:projects' })).message).toMatch(/'Projects' is a folder/);
-    expect(errorOf(() => resolve({ path: 'Inbox', id: 'PRJ-ALPHA' })).message).toBe('Give either path or id, not both: they could name different notes.');
+    expect(errorOf(() => resolve({ path: 'Inbox', id: 'PRJ-ALPHA' })).message).toBe(
+      'Give either path or id, not both: they could name different notes.',
+    );
     expect(codeOf(() => resolve({ id: '   ' }))).toBe('invalid_argument');
   });
 
@@ -269,7 +273,9 @@ describe('note facts', () => {
 
   test('tags come with # from frontmatter (list or string) and inline', () => {
     expect(store.tagsOf(note('Journal/2026/2026-01-05.md'))).toEqual(expect.arrayContaining(['#journal', '#work']));
-    expect(store.tagsOf(note('Projects/Alpha/Alpha overview.md'))).toEqual(expect.arrayContaining(['#project', '#client/northwind', '#active']));
+    expect(store.tagsOf(note('Projects/Alpha/Alpha overview.md'))).toEqual(
+      expect.arrayContaining(['#project', '#client/northwind', '#active']),
+    );
   });
 
   test('outline: nesting numbers, duplicate headings, code fences are not headings', async () => {
@@ -288,7 +294,13 @@ describe('note facts', () => {
       '1.3.1.1 Open questions',
     ]);
     const git = note('Reference/Git cheatsheet.md');
-    expect(store.outline(git, await store.read(git)).map((s) => s.heading)).toEqual(['Git cheatsheet', 'Undo', 'Branches', 'History', 'Config']);
+    expect(store.outline(git, await store.read(git)).map((s) => s.heading)).toEqual([
+      'Git cheatsheet',
+      'Undo',
+      'Branches',
+      'History',
+      'Config',
+    ]);
   });
 
   test('CRLF note: body start and section offsets line up with the text', async () => {
@@ -332,7 +344,9 @@ describe('links and tags', () => {
         expect(store.outgoingLinks(file, scope)).toEqual(store.linksOf(file, scope).outgoing);
       }
     }
-    expect(store.outgoingLinks(note('Journal/2026/2026-01-05.md'), ANYONE)).toEqual([{ path: 'Projects/Alpha/Alpha overview.md', count: 1 }]);
+    expect(store.outgoingLinks(note('Journal/2026/2026-01-05.md'), ANYONE)).toEqual([
+      { path: 'Projects/Alpha/Alpha overview.md', count: 1 },
+    ]);
   });
 
   test('unresolved links are reported with their text', () => {
@@ -368,7 +382,13 @@ describe('agent instructions', () => {
   });
 
   test('for several notes, each instructions file is read once and AGENTS.md itself still skips itself', async () => {
-    const paths = ['Projects/Alpha/Budget.md', 'Projects/Alpha/Meeting notes.md', 'Projects/Beta/Beta overview.md', 'Projects/AGENTS.md', 'Inbox.md'];
+    const paths = [
+      'Projects/Alpha/Budget.md',
+      'Projects/Alpha/Meeting notes.md',
+      'Projects/Beta/Beta overview.md',
+      'Projects/AGENTS.md',
+      'Inbox.md',
+    ];
     const files = paths.map((p) => store.policy.resolveNote({ path: p }, ANYONE));
     const spy = jest.spyOn(store, 'read');
     try {

@@ -12,7 +12,9 @@ function file(path: string): TFile {
 }
 
 describe('similarNotePaths (fuzzy "did you mean" with fuse.js)', () => {
-  const notes = ['Projects/Alpha/Alpha overview.md', 'Projects/Beta/Beta overview.md', 'Reference/Sourdough handbook.md', 'Inbox.md'].map(file);
+  const notes = ['Projects/Alpha/Alpha overview.md', 'Projects/Beta/Beta overview.md', 'Reference/Sourdough handbook.md', 'Inbox.md'].map(
+    file,
+  );
   const none = (): string[] => [];
 
   it('finds names with typos, with or without folders, .md or [[ ]], closest first', () => {
@@ -49,7 +51,9 @@ describe('read_note not_found says "did you mean", never naming notes the key ma
   };
 
   it('a misspelled name gets the close readable notes', () => {
-    expect(messageFor('Alpha overveiw')).toMatch(/^Note 'Alpha overveiw' not found\. Did you mean 'Projects\/Alpha\/Alpha overview\.md'.*\? Otherwise call search or list_notes/);
+    expect(messageFor('Alpha overveiw')).toMatch(
+      /^Note 'Alpha overveiw' not found\. Did you mean 'Projects\/Alpha\/Alpha overview\.md'.*\? Otherwise call search or list_notes/,
+    );
     expect(messageFor('Sourdough handbok')).toContain("'Reference/Sourdough handbook.md'");
   });
 

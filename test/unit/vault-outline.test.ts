@@ -130,7 +130,9 @@ describe('findHeadingSection as read_note uses it', () => {
   });
 
   test('a missing heading lists the available ones; a note without headings says so', () => {
-    expect(() => findSection(outline, 'Budget', 'n.md')).toThrow(/Heading 'Budget' not found in 'n.md'; its headings are: 1 "Alpha meeting notes"/);
+    expect(() => findSection(outline, 'Budget', 'n.md')).toThrow(
+      /Heading 'Budget' not found in 'n.md'; its headings are: 1 "Alpha meeting notes"/,
+    );
     expect(() => findSection(outline, '9.9', 'n.md')).toThrow(ToolError);
     expect(() => findSection([], 'x', 'n.md')).toThrow(/has no headings; read it without section/);
   });
@@ -147,12 +149,7 @@ describe('findHeadingSection as read_note uses it', () => {
 
 describe('countTags', () => {
   test('counts notes per tag case-insensitively, most used first, repeated tags once per note', () => {
-    const counts = countTags([
-      ['#project', '#client/northwind', '#project'],
-      ['#Project'],
-      ['#project', '#idea'],
-      ['#Idea', '#idea'],
-    ]);
+    const counts = countTags([['#project', '#client/northwind', '#project'], ['#Project'], ['#project', '#idea'], ['#Idea', '#idea']]);
     expect(counts).toEqual([
       { tag: '#project', count: 3 },
       { tag: '#idea', count: 2 },

@@ -4,7 +4,28 @@ import { NoteStore } from '../../src/vault/note-store';
 import { seededRandom } from '../harness/seeded-random';
 import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 
-const PIECES = ['..', '.', '', 'Projects', 'Alpha', 'alpha', '_private', '.obsidian', '%2e%2e', '%2F', '%5C', '%252e', 'Cafe\u0301', '日本語', ' ', 'C:', 'Note.md', '...', '\\', 'x%'];
+const PIECES = [
+  '..',
+  '.',
+  '',
+  'Projects',
+  'Alpha',
+  'alpha',
+  '_private',
+  '.obsidian',
+  '%2e%2e',
+  '%2F',
+  '%5C',
+  '%252e',
+  'Cafe\u0301',
+  '日本語',
+  ' ',
+  'C:',
+  'Note.md',
+  '...',
+  '\\',
+  'x%',
+];
 
 let vault: DemoVault;
 let notes: NoteStore;

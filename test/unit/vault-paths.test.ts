@@ -55,7 +55,12 @@ describe('lexicalVaultPath with the vault on disk: absolute paths as agents writ
     hasTopEntry: (name) => ['Projects', 'Inbox.md'].includes(name),
     diskRootHas: (name) => ['home', 'tmp', 'etc', 'data'].includes(name),
   };
-  const windows: VaultOnDisk = { folders: ['C:\\Users\\me\\Vault'], caseInsensitive: true, hasTopEntry: () => false, diskRootHas: () => false };
+  const windows: VaultOnDisk = {
+    folders: ['C:\\Users\\me\\Vault'],
+    caseInsensitive: true,
+    hasTopEntry: () => false,
+    diskRootHas: () => false,
+  };
 
   test.each([
     ['/home/me/Vault/Ideas.md', 'Ideas.md'],
@@ -95,7 +100,9 @@ describe('lexicalVaultPath with the vault on disk: absolute paths as agents writ
       throw new Error('not refused');
     })();
     expect(codeOf(() => lexicalVaultPath(input, posix))).toBe('invalid_argument');
-    expect(error.message).toMatch(/^Path '.*' is an absolute file-system path( or URL)?(;| outside this vault;) give a vault-relative path/);
+    expect(error.message).toMatch(
+      /^Path '.*' is an absolute file-system path( or URL)?(;| outside this vault;) give a vault-relative path/,
+    );
     expect(error.message.split('. ').length).toBe(1);
   });
 

@@ -22,7 +22,9 @@ describe('registryFolder', () => {
     expect(registryFolder({}, 'linux', '/home/me')).toBe(nodePath.join('/home/me', '.config', 'vault-mcp'));
     expect(registryFolder({ XDG_CONFIG_HOME: '/xdg' }, 'linux', '/home/me')).toBe(nodePath.join('/xdg', 'vault-mcp'));
     expect(registryFolder({}, 'darwin', '/Users/me')).toBe(nodePath.join('/Users/me', 'Library', 'Application Support', 'vault-mcp'));
-    expect(registryFolder({ APPDATA: 'C:/Users/me/AppData/Roaming' }, 'win32', 'C:/Users/me')).toBe(nodePath.join('C:/Users/me/AppData/Roaming', 'vault-mcp'));
+    expect(registryFolder({ APPDATA: 'C:/Users/me/AppData/Roaming' }, 'win32', 'C:/Users/me')).toBe(
+      nodePath.join('C:/Users/me/AppData/Roaming', 'vault-mcp'),
+    );
   });
 });
 
@@ -48,7 +50,10 @@ describe('VaultRegistry', () => {
     expect(await fsp.readFile(nodePath.join(folder, REGISTRY_FILE), 'utf8')).not.toContain('"B"');
     await fsp.writeFile(nodePath.join(folder, REGISTRY_FILE), '{not json');
     expect(await registry.list()).toEqual([]);
-    await fsp.writeFile(nodePath.join(folder, REGISTRY_FILE), JSON.stringify({ vaults: [{ ...entry('C', 1), port: 'x' }, { ...entry('D', 1), path: 'relative' }, entry('E', 1)] }));
+    await fsp.writeFile(
+      nodePath.join(folder, REGISTRY_FILE),
+      JSON.stringify({ vaults: [{ ...entry('C', 1), port: 'x' }, { ...entry('D', 1), path: 'relative' }, entry('E', 1)] }),
+    );
     expect((await registry.list()).map((e) => e.name)).toEqual(['E']);
   });
 

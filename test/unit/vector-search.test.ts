@@ -85,7 +85,7 @@ describe('two-stage vector search', () => {
     expect(found / (10 * queries)).toBeGreaterThanOrEqual(0.95);
   });
 
-  it('never returns a hidden note\'s chunks, and hidden chunks do not change what a caller sees', () => {
+  it("never returns a hidden note's chunks, and hidden chunks do not change what a caller sees", () => {
     const q = vec(dim);
     const visible = Array.from({ length: 800 }, () => vec(dim));
     // The hidden notes are the query's nearest neighbours: they would take every place if seen.
@@ -176,7 +176,9 @@ describe('the semantic index file, saved and loaded in slices', () => {
     const bytes = await encodeSemanticIndex(store, new Map([['n1.md', [1, 2]]]));
     expect(await decodeSemanticIndex(bytes)).not.toBeNull();
     // Format 1: the same magic, one JSON header holding every row, then the vectors.
-    const header = new TextEncoder().encode(JSON.stringify({ model: 'm', dim, paths: ['n0.md'], stamps: [], rows: [[0, '1', 'H', 0, 'h']] }));
+    const header = new TextEncoder().encode(
+      JSON.stringify({ model: 'm', dim, paths: ['n0.md'], stamps: [], rows: [[0, '1', 'H', 0, 'h']] }),
+    );
     const padded = Math.ceil(header.length / 4) * 4;
     const old = new ArrayBuffer(12 + padded + 4 + dim);
     new DataView(old).setUint32(0, 0x564d5345, true);

@@ -3,24 +3,35 @@ import { widgetsFolderPath } from '../../src/vault/widgets/widget-folder';
 import { migrateSettings } from '../../src/settings/migrate-settings';
 import { WIDGET_CSP, widgetDocument } from '../../src/ui/widgets/widget-frame';
 
-const manifest = (json: string, attrs = 'type="application/json" id="vault-mcp-widget"'): string => `<html><head><script ${attrs}>${json}</script></head><body></body></html>`;
+const manifest = (json: string, attrs = 'type="application/json" id="vault-mcp-widget"'): string =>
+  `<html><head><script ${attrs}>${json}</script></head><body></body></html>`;
 
 describe('widget manifest', () => {
   it('reads name, description and query; description may be left out', () => {
-    expect(parseWidgetManifest(manifest('{"name": " Board ", "description": "d", "query": "LIMIT 3"}'))).toEqual({ ok: true, manifest: { name: 'Board', description: 'd', query: 'LIMIT 3' } });
-    expect(parseWidgetManifest(manifest('{"name": "B", "query": ""}'))).toEqual({ ok: true, manifest: { name: 'B', description: '', query: '' } });
+    expect(parseWidgetManifest(manifest('{"name": " Board ", "description": "d", "query": "LIMIT 3"}'))).toEqual({
+      ok: true,
+      manifest: { name: 'Board', description: 'd', query: 'LIMIT 3' },
+    });
+    expect(parseWidgetManifest(manifest('{"name": "B", "query": ""}'))).toEqual({
+      ok: true,
+      manifest: { name: 'B', description: '', query: '' },
+    });
   });
 
   it('finds the element whatever the attribute order, quoting or case; other scripts and data-id are not it', () => {
-    const html = '<script>var id = "vault-mcp-widget";</script><script data-id="vault-mcp-widget" type="application/json">{}</script>' +
-      "<SCRIPT\nTYPE='Application/JSON'\nID=vault-mcp-widget>{\"name\": \"x\", \"query\": \"\"}</Script >";
+    const html =
+      '<script>var id = "vault-mcp-widget";</script><script data-id="vault-mcp-widget" type="application/json">{}</script>' +
+      '<SCRIPT\nTYPE=\'Application/JSON\'\nID=vault-mcp-widget>{"name": "x", "query": ""}</Script >';
     expect(parseWidgetManifest(html)).toEqual({ ok: true, manifest: { name: 'x', description: '', query: '' } });
   });
 
   it('refuses what is not one well-formed JSON manifest, saying what to fix', () => {
     const cases: Array<[string, RegExp]> = [
       ['', /no manifest/],
-      [manifest('{"name":"x","query":""}', 'id="vault-mcp-widget" type="module"'), /must have type="application\/json" \(it has "module"\)/],
+      [
+        manifest('{"name":"x","query":""}', 'id="vault-mcp-widget" type="module"'),
+        /must have type="application\/json" \(it has "module"\)/,
+      ],
       [manifest('{"name":"x","query":"</script>"}'), /not valid JSON/],
       [manifest('null'), /must be a JSON object/],
       [manifest('{"name":"   ","query":""}'), /non-empty string "name"/],
@@ -40,10 +51,18 @@ describe('widget manifest', () => {
   });
 
   it('a text full of unclosed <script tags is scanned to its end and answered', () => {
-    expect(parseWidgetManifest('<script id="vault-mcp-widget" '.repeat(15000))).toEqual({ ok: false, error: expect.stringMatching(/no manifest/) });
-    expect(parseWidgetManifest(`<script type="application/json" id="vault-mcp-widget">${'{'.repeat(200000)}`)).toEqual({ ok: false, error: expect.stringMatching(/not closed/) });
+    expect(parseWidgetManifest('<script id="vault-mcp-widget" '.repeat(15000))).toEqual({
+      ok: false,
+      error: expect.stringMatching(/no manifest/),
+    });
+    expect(parseWidgetManifest(`<script type="application/json" id="vault-mcp-widget">${'{'.repeat(200000)}`)).toEqual({
+      ok: false,
+      error: expect.stringMatching(/not closed/),
+    });
     // Many manifest start tags before one far-away end tag: answered after the second.
-    expect(parseWidgetManifest(`${'<script type="application/json" id="vault-mcp-widget">'.repeat(9000)}${'x'.repeat(30000)}</script>`)).toEqual({ ok: false, error: expect.stringMatching(/more than one element/) });
+    expect(
+      parseWidgetManifest(`${'<script type="application/json" id="vault-mcp-widget">'.repeat(9000)}${'x'.repeat(30000)}</script>`),
+    ).toEqual({ ok: false, error: expect.stringMatching(/more than one element/) });
   });
 
   it('ids are safe file names', () => {

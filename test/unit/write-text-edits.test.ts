@@ -20,8 +20,12 @@ describe('heading edits', () => {
   });
 
   test('append_within lands after the last non-blank line before the next same-level heading', () => {
-    expect(editAtHeading(text, outline(text), 'A', 'append_within', 'x', 'n.md').text).toBe('# Top\n\n## A\n\none\n\n### A1\n\ndeep\nx\n\n## B\nlast');
-    expect(editAtHeading(text, outline(text), 'B', 'append_within', 'x', 'n.md').text).toBe('# Top\n\n## A\n\none\n\n### A1\n\ndeep\n\n## B\nlast\nx\n');
+    expect(editAtHeading(text, outline(text), 'A', 'append_within', 'x', 'n.md').text).toBe(
+      '# Top\n\n## A\n\none\n\n### A1\n\ndeep\nx\n\n## B\nlast',
+    );
+    expect(editAtHeading(text, outline(text), 'B', 'append_within', 'x', 'n.md').text).toBe(
+      '# Top\n\n## A\n\none\n\n### A1\n\ndeep\n\n## B\nlast\nx\n',
+    );
     const bare = '## Empty';
     expect(editAtHeading(bare, outline(bare), 'Empty', 'append_within', 'x', 'n.md').text).toBe('## Empty\nx\n');
   });
@@ -38,7 +42,9 @@ describe('heading edits', () => {
     const sections = outline(doc);
     expect(findHeadingSection(sections, 'Cafe\u0301', 'n.md').path).toBe('1');
     expect(findHeadingSection(sections, 'Other/Notes', 'n.md').path).toBe('2.1');
-    expect(errorOf(() => findHeadingSection(sections, '## Notes', 'n.md')).message).toMatch(/matches 2 headings .*1\.1 "Notes", 2\.1 "Notes"/);
+    expect(errorOf(() => findHeadingSection(sections, '## Notes', 'n.md')).message).toMatch(
+      /matches 2 headings .*1\.1 "Notes", 2\.1 "Notes"/,
+    );
     expect(findHeadingSection(sections, '2.1', 'n.md').heading).toBe('Notes');
     expect(errorOf(() => findHeadingSection(sections, 'Missing', 'n.md')).code).toBe('not_found');
     expect(errorOf(() => findHeadingSection([], 'x', 'n.md')).message).toMatch(/no headings; use an anchor/);
@@ -79,7 +85,11 @@ describe('frontmatter guard', () => {
   test('a YAML merge key cannot bring in an access rule (judged with merge keys expanded too)', () => {
     const smuggled = '---\nbase: &b {access: private}\n<<: *b\n---\nbody\n';
     expect(errorOf(() => guardFrontmatter('', smuggled, 'n.md')).code).toBe('forbidden');
-    expect(errorOf(() => guardFrontmatter('---\nbase: &b {x: 1}\n---\n', '---\nbase: &b {x: 1, agent_overrides: {A: read-only}}\n<<: *b\n---\n', 'n.md')).code).toBe('forbidden');
+    expect(
+      errorOf(() =>
+        guardFrontmatter('---\nbase: &b {x: 1}\n---\n', '---\nbase: &b {x: 1, agent_overrides: {A: read-only}}\n<<: *b\n---\n', 'n.md'),
+      ).code,
+    ).toBe('forbidden');
     expect(() => guardFrontmatter('', '---\nbase: &b {x: 1}\n<<: *b\n---\nbody\n', 'n.md')).not.toThrow();
   });
 
@@ -87,13 +97,19 @@ describe('frontmatter guard', () => {
     expect(() => guardFrontmatter('---\na: 1\n---\n', '---\na: 2\n---\n', 'n.md')).not.toThrow();
     expect(errorOf(() => guardFrontmatter('x', '---\naccess: private\n---\nx', 'n.md')).code).toBe('forbidden');
     expect(errorOf(() => guardFrontmatter('---\naccess: read-only\n---\n', 'no block', 'n.md')).code).toBe('forbidden');
-    expect(errorOf(() => guardFrontmatter('---\nagent_overrides:\n  A: read-only\n---\n', '---\nagent_overrides:\n  A: no-access\n---\n', 'n.md')).code).toBe('forbidden');
+    expect(
+      errorOf(() =>
+        guardFrontmatter('---\nagent_overrides:\n  A: read-only\n---\n', '---\nagent_overrides:\n  A: no-access\n---\n', 'n.md'),
+      ).code,
+    ).toBe('forbidden');
   });
 
   test('never leaves unparseable frontmatter, but leaves an already broken block alone', () => {
     expect(errorOf(() => guardFrontmatter('---\na: 1\n---\n', '---\na: [1\n---\n', 'n.md')).message).toMatch(/unparseable/);
     expect(() => guardFrontmatter('---\na: [1\n---\nbody', '---\na: [1\n---\nbody more', 'n.md')).not.toThrow();
-    expect(errorOf(() => guardFrontmatter('---\na: [1\naccess: private\n---\n', '---\na: [1\n---\n', 'n.md')).code).toBe('invalid_argument');
+    expect(errorOf(() => guardFrontmatter('---\na: [1\naccess: private\n---\n', '---\na: [1\n---\n', 'n.md')).code).toBe(
+      'invalid_argument',
+    );
     expect(errorOf(() => guardFrontmatter('---\na: [1\naccess: private\n---\n', '---\na: 1\n---\n', 'n.md')).code).toBe('forbidden');
     expect(parseFrontmatter('---\n- a\n---\n').state).toBe('invalid');
   });

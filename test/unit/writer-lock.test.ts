@@ -34,12 +34,18 @@ describe('WriterLock', () => {
     const first = make();
     expect(await first.acquire()).toBeNull();
     expect(JSON.parse(await fsp.readFile(lockFile(), 'utf8'))).toEqual({
-      id: first.id, pid: process.pid, host: os.hostname(), started_at: clock.toISOString(), heartbeat_at: clock.toISOString(),
+      id: first.id,
+      pid: process.pid,
+      host: os.hostname(),
+      started_at: clock.toISOString(),
+      heartbeat_at: clock.toISOString(),
     });
     const second = make();
     const refusal = await second.acquire();
     expect(refusal).toBeInstanceOf(WriterLockedError);
-    expect(refusal?.message).toMatch(new RegExp(`^Another Vault MCP instance is writing this vault's plugin files \\(process ${process.pid} on `));
+    expect(refusal?.message).toMatch(
+      new RegExp(`^Another Vault MCP instance is writing this vault's plugin files \\(process ${process.pid} on `),
+    );
     expect(refusal?.code).toBe('unavailable');
     await expect(second.ensure()).rejects.toBeInstanceOf(WriterLockedError);
     expect(await first.ensure()).toBe('held');
@@ -61,10 +67,16 @@ describe('WriterLock', () => {
   test('a lock left by a process that is gone (same host) is taken over at once', async () => {
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
     await fsp.mkdir(nodePath.dirname(lockFile()), { recursive: true });
-    await fsp.writeFile(lockFile(), JSON.stringify({ id: 'old', pid: dead, host: os.hostname(), started_at: clock.toISOString(), heartbeat_at: clock.toISOString() }));
+    await fsp.writeFile(
+      lockFile(),
+      JSON.stringify({ id: 'old', pid: dead, host: os.hostname(), started_at: clock.toISOString(), heartbeat_at: clock.toISOString() }),
+    );
     expect(await make().acquire()).toBeNull();
     // On another host the pid says nothing: only the heartbeat's age counts.
-    await fsp.writeFile(lockFile(), JSON.stringify({ id: 'other', pid: dead, host: 'another-host', started_at: clock.toISOString(), heartbeat_at: clock.toISOString() }));
+    await fsp.writeFile(
+      lockFile(),
+      JSON.stringify({ id: 'other', pid: dead, host: 'another-host', started_at: clock.toISOString(), heartbeat_at: clock.toISOString() }),
+    );
     expect(await make().acquire()).toBeInstanceOf(WriterLockedError);
   });
 
@@ -91,7 +103,8 @@ describe('WriterLock', () => {
       await first.acquire();
       clock = new Date(clock.getTime() + HEARTBEAT_MS);
       jest.advanceTimersByTime(HEARTBEAT_MS);
-      for (let i = 0; i < 20 && JSON.parse(await fsp.readFile(lockFile(), 'utf8')).heartbeat_at !== clock.toISOString(); i++) await new Promise((resolve) => setImmediate(resolve));
+      for (let i = 0; i < 20 && JSON.parse(await fsp.readFile(lockFile(), 'utf8')).heartbeat_at !== clock.toISOString(); i++)
+        await new Promise((resolve) => setImmediate(resolve));
       expect(JSON.parse(await fsp.readFile(lockFile(), 'utf8')).heartbeat_at).toBe(clock.toISOString());
     } finally {
       jest.useRealTimers();

@@ -105,7 +105,10 @@ function parseEmbeddings(res: ProviderResponse, expected: number, endpoint: stri
     const entry = (item ?? {}) as Record<string, unknown>;
     const embedding = entry.embedding;
     if (!Array.isArray(embedding) || embedding.length === 0 || !embedding.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-      throw new AiError('aiBadResponse', `The server at ${endpoint} sent an embedding that is not a list of numbers; check the embedding model.`);
+      throw new AiError(
+        'aiBadResponse',
+        `The server at ${endpoint} sent an embedding that is not a list of numbers; check the embedding model.`,
+      );
     }
     return { index: typeof entry.index === 'number' ? entry.index : position, vector: Float32Array.from(embedding as number[]) };
   });
@@ -117,5 +120,8 @@ function parseEmbeddings(res: ProviderResponse, expected: number, endpoint: stri
 }
 
 function mixedDimensions(endpoint: string): AiError {
-  return new AiError('aiBadResponse', `The server at ${endpoint} sent embeddings of different lengths in one answer; check the embedding model.`);
+  return new AiError(
+    'aiBadResponse',
+    `The server at ${endpoint} sent embeddings of different lengths in one answer; check the embedding model.`,
+  );
 }

@@ -87,9 +87,7 @@ export class AnthropicProvider implements ChatProvider {
       usage: {
         // Cached prompt tokens are reported apart from input_tokens; all of them are input.
         inputTokens:
-          tokenCount(usage.input_tokens) +
-          tokenCount(usage.cache_creation_input_tokens) +
-          tokenCount(usage.cache_read_input_tokens),
+          tokenCount(usage.input_tokens) + tokenCount(usage.cache_creation_input_tokens) + tokenCount(usage.cache_read_input_tokens),
         outputTokens: tokenCount(usage.output_tokens),
       },
       finishReason: mapFinishReason(body!.stop_reason),

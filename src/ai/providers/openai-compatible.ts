@@ -116,7 +116,9 @@ function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content
-      .map((part) => (part && typeof part === 'object' && (part as Record<string, unknown>).type === 'text' ? (part as Record<string, unknown>).text : ''))
+      .map((part) =>
+        part && typeof part === 'object' && (part as Record<string, unknown>).type === 'text' ? (part as Record<string, unknown>).text : '',
+      )
       .filter((t): t is string => typeof t === 'string')
       .join('');
   }

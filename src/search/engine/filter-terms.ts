@@ -19,7 +19,13 @@ export interface NodeHits {
  * @param boosts field weights, by field number
  * @returns the visible notes holding every term, with their scores, and the expansions used
  */
-export function scoreFilterWord(index: TermIndex, text: string, mode: (term: string) => ExpandMode, boosts: ArrayLike<number>, view: CorpusView): NodeHits {
+export function scoreFilterWord(
+  index: TermIndex,
+  text: string,
+  mode: (term: string) => ExpandMode,
+  boosts: ArrayLike<number>,
+  view: CorpusView,
+): NodeHits {
   const terms = queryTerms(text);
   const expanded = terms.map((term) => index.expand(term, mode(term), view));
   const expansions = expanded.flat();

@@ -35,7 +35,11 @@ const MANIFEST_LINE_ROWS = 2000;
  * @returns the file text, or null when the engine changed while it was being serialized
  *   (the caller saves again later)
  */
-export async function encodeIndex(engine: LexicalEngine, manifest: ReadonlyMap<string, NoteStamp>, pause: () => Promise<void>): Promise<string | null> {
+export async function encodeIndex(
+  engine: LexicalEngine,
+  manifest: ReadonlyMap<string, NoteStamp>,
+  pause: () => Promise<void>,
+): Promise<string | null> {
   const version = engine.version;
   const out: string[] = [JSON.stringify({ format: INDEX_FORMAT })];
   let rows: [string, number, number][] = [];
@@ -95,7 +99,8 @@ export function openIndex(text: string): SavedIndex | null {
         at = end;
         if (line.length === 0) continue;
         const value = JSON.parse(line) as unknown;
-        if (!Array.isArray(value) || value.length !== 2 || !Array.isArray(value[1])) throw new Error('saved search index has a malformed line');
+        if (!Array.isArray(value) || value.length !== 2 || !Array.isArray(value[1]))
+          throw new Error('saved search index has a malformed line');
         const [kind, payload] = value as [unknown, unknown[]];
         if (kind === 'M') {
           for (const row of payload) {

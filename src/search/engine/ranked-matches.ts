@@ -30,7 +30,12 @@ export interface RankedSource {
  * @param ranked how many of the best matches to return (Infinity: all)
  * @returns the matches, `total` (every note holding a term) and what the query ranked by
  */
-export function rankedMatches(words: readonly QueryNode[], source: RankedSource, matchedTerms: (path: string, expansions: readonly Expansion[]) => Set<string>, ranked: number): EngineResult {
+export function rankedMatches(
+  words: readonly QueryNode[],
+  source: RankedSource,
+  matchedTerms: (path: string, expansions: readonly Expansion[]) => Set<string>,
+  ranked: number,
+): EngineResult {
   const { index, view } = source;
   const plan = planRanked(
     words.map((w) => (w.kind === 'word' ? w.text : '')),
@@ -68,4 +73,6 @@ export function rankedMatches(words: readonly QueryNode[], source: RankedSource,
 
 /** Notes holding every term first, then score descending, then path ascending. */
 const byTierAndRank = (a: EngineMatch, b: EngineMatch): number =>
-  Number(b.allTerms === true) - Number(a.allTerms === true) || b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);
+  Number(b.allTerms === true) - Number(a.allTerms === true) ||
+  b.score - a.score ||
+  (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);

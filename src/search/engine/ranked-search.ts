@@ -90,7 +90,11 @@ export function planRanked(words: readonly string[], index: TermIndex, view: Cor
       const key = stemOf(term);
       if (seen.has(key)) continue;
       seen.add(key);
-      terms.push({ word: term, stem: key, expansions: isStopWord(term) ? exactOnly(term, index, view) : expansionsOf(term, key, index, view) });
+      terms.push({
+        word: term,
+        stem: key,
+        expansions: isStopWord(term) ? exactOnly(term, index, view) : expansionsOf(term, key, index, view),
+      });
     }
   }
   return { terms, ignored };

@@ -26,7 +26,8 @@ import { grow, growBytes } from './typed-growth';
  * dropped for good by the next save (which renumbers documents densely).
  */
 
-if (FIELD_COUNT > 1 << FIELD_BITS) throw new Error(`the field table has ${FIELD_COUNT} fields; a posting's code holds at most ${1 << FIELD_BITS}`);
+if (FIELD_COUNT > 1 << FIELD_BITS)
+  throw new Error(`the field table has ${FIELD_COUNT} fields; a posting's code holds at most ${1 << FIELD_BITS}`);
 
 /** One term a query word expands to, with its weight (1 exact; less for prefix and typo matches). */
 export interface Expansion {
@@ -247,7 +248,13 @@ export class TermIndex {
    *   others cannot match the query anyway); the document frequency still counts them all
    * @returns the term's idf over the view (0 when no visible document holds it)
    */
-  score(expansions: readonly Expansion[], boosts: ArrayLike<number>, view: CorpusView, sheet: ScoreSheet, within: Uint8Array | null = null): number {
+  score(
+    expansions: readonly Expansion[],
+    boosts: ArrayLike<number>,
+    view: CorpusView,
+    sheet: ScoreSheet,
+    within: Uint8Array | null = null,
+  ): number {
     if (this.stamps.length < this.docKey.length) this.stamps = grow(this.stamps, this.docKey.length);
     if (++this.stamp === 0xffffffff) {
       this.stamps.fill(0);
@@ -330,7 +337,8 @@ export class TermIndex {
   loadLine(line: IndexLine): void {
     if (line.kind === 'D') {
       for (const row of line.rows) {
-        if (!Array.isArray(row) || typeof row[0] !== 'string' || row.length !== FIELD_COUNT + 1) throw new Error('saved search index has a malformed document row');
+        if (!Array.isArray(row) || typeof row[0] !== 'string' || row.length !== FIELD_COUNT + 1)
+          throw new Error('saved search index has a malformed document row');
         const doc = this.docKey.length;
         this.docKey.push(row[0]);
         if (this.fieldLen.length < (doc + 1) * FIELD_COUNT) this.fieldLen = grow(this.fieldLen, (doc + 1) * FIELD_COUNT);
@@ -347,7 +355,8 @@ export class TermIndex {
     for (let i = 0; i < pairs.length; i += 2) {
       if (typeof pairs[i] !== 'string' || typeof pairs[i + 1] !== 'string') throw new Error('saved search index has a malformed term line');
       const list = decodePostings(pairs[i + 1]);
-      if (list.length > 0 && list[list.length - 2] >= this.docKey.length) throw new Error('saved search index has a posting for an unknown document');
+      if (list.length > 0 && list[list.length - 2] >= this.docKey.length)
+        throw new Error('saved search index has a posting for an unknown document');
       const id = this.dict.intern(pairs[i]);
       this.post.set(id, list);
     }

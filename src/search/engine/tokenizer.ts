@@ -19,8 +19,7 @@ export interface TermSpan {
   end: number;
 }
 
-const UNSEGMENTED =
-  /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]/u;
+const UNSEGMENTED = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]/u;
 
 /** True when `text` has a character of a script written without spaces (Han, kana, Hangul, Thai...). */
 export function hasUnsegmented(text: string): boolean {

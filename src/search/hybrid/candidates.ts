@@ -15,7 +15,11 @@ export const FUSION_POOL = 100;
  * @param lexical the lexical ranking of the query, best first
  * @param semantic the semantic index's nearest notes, best first
  */
-export function hybridLists(allTerms: readonly ScoredKey[], lexical: readonly ScoredKey[], semantic: readonly ScoredKey[]): Array<readonly ScoredKey[]> {
+export function hybridLists(
+  allTerms: readonly ScoredKey[],
+  lexical: readonly ScoredKey[],
+  semantic: readonly ScoredKey[],
+): Array<readonly ScoredKey[]> {
   return [allTerms, lexical, semantic];
 }
 

@@ -63,7 +63,11 @@ export const HYBRID_FUSION: FusionParams = { method: 'score', normalization: 'ma
  * @returns every key once, best fused score first; ties keep the order of first appearance
  * @throws Error when k ≤ 0, or weights do not match the lists or are negative
  */
-export function fuseByRank(lists: ReadonlyArray<readonly string[]>, k = RRF_K, weights: readonly number[] = lists.map(() => 1)): FusedEntry[] {
+export function fuseByRank(
+  lists: ReadonlyArray<readonly string[]>,
+  k = RRF_K,
+  weights: readonly number[] = lists.map(() => 1),
+): FusedEntry[] {
   if (!(k > 0)) throw new Error(`fuseByRank: k must be > 0, got ${k}`);
   checkWeights(weights, lists.length, 'fuseByRank');
   const fused = new Map<string, FusedEntry>();
@@ -90,14 +94,21 @@ export function fuseByRank(lists: ReadonlyArray<readonly string[]>, k = RRF_K, w
  * @returns every key once, best fused score first; ties keep the order of first appearance
  * @throws Error when weights do not match the lists or are negative
  */
-export function fuseByScore(lists: ReadonlyArray<readonly ScoredKey[]>, normalization: ScoreNormalization, weights: readonly number[]): FusedEntry[] {
+export function fuseByScore(
+  lists: ReadonlyArray<readonly ScoredKey[]>,
+  normalization: ScoreNormalization,
+  weights: readonly number[],
+): FusedEntry[] {
   checkWeights(weights, lists.length, 'fuseByScore');
   const fused = new Map<string, FusedEntry>();
   lists.forEach((list, which) => {
     if (weights[which] === 0) return;
     const seen = new Set<string>();
     const unique = list.filter((e) => !seen.has(e.key) && seen.add(e.key));
-    const norm = normalizer(unique.map((e) => e.score), normalization);
+    const norm = normalizer(
+      unique.map((e) => e.score),
+      normalization,
+    );
     for (const e of unique) {
       const entry = fused.get(e.key) ?? { key: e.key, score: 0, lists: [] };
       entry.score += weights[which] * norm(e.score);
@@ -113,7 +124,12 @@ export function fuseByScore(lists: ReadonlyArray<readonly ScoredKey[]>, normaliz
  * @throws Error as {@link fuseByRank} / {@link fuseByScore} for bad parameters
  */
 export function fuse(lists: ReadonlyArray<readonly ScoredKey[]>, params: FusionParams): FusedEntry[] {
-  if (params.method === 'rank') return fuseByRank(lists.map((l) => l.map((e) => e.key)), params.k, params.weights);
+  if (params.method === 'rank')
+    return fuseByRank(
+      lists.map((l) => l.map((e) => e.key)),
+      params.k,
+      params.weights,
+    );
   return fuseByScore(lists, params.normalization, params.weights);
 }
 

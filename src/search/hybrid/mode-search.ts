@@ -45,7 +45,13 @@ const WHERE = 'Settings → Vault MCP → AI provider';
  * @returns one page, as `SearchIndex.search`, and `mixed` (false when only lexical ranking ran)
  * @throws ToolError invalid_argument (bad query, limit or cursor; regex in semantic mode) | unavailable
  */
-export async function searchByMode(services: SearchServices, mode: SearchMode, query: string, scope: AccessScope, options: SearchOptions = {}): Promise<ModePage> {
+export async function searchByMode(
+  services: SearchServices,
+  mode: SearchMode,
+  query: string,
+  scope: AccessScope,
+  options: SearchOptions = {},
+): Promise<ModePage> {
   if (mode === 'lexical') return { page: await services.lexical.search(query, scope, options), mixed: false };
   const limit = options.limit ?? 20;
   const cursorKey = JSON.stringify([query, mode, options.regex === true]);
@@ -53,19 +59,28 @@ export async function searchByMode(services: SearchServices, mode: SearchMode, q
   const ownOffset = (): number => (options.cursor === undefined ? 0 : decodeCursor(options.cursor, cursorKey));
   const status = services.semantic?.current ?? null;
   if (mode === 'semantic') {
-    if (options.regex) throw new ToolError('invalid_argument', 'regex does not apply to semantic search; call search with mode "lexical" for a regex.');
+    if (options.regex)
+      throw new ToolError('invalid_argument', 'regex does not apply to semantic search; call search with mode "lexical" for a regex.');
     const reason = unusableReason(status);
     if (reason !== null) {
-      throw new ToolError('unavailable', `Semantic search is unavailable: ${reason}. Call search with mode "lexical" or "hybrid" meanwhile.`);
+      throw new ToolError(
+        'unavailable',
+        `Semantic search is unavailable: ${reason}. Call search with mode "lexical" or "hybrid" meanwhile.`,
+      );
     }
     const offset = ownOffset();
     let matches: SemanticMatch[];
     try {
       matches = await services.semantic!.nearest(query, scope, offset + limit + 1);
     } catch (err) {
-      throw new ToolError('unavailable', `Semantic search is unavailable: ${providerReason(err)}. Call search with mode "lexical" meanwhile.`);
+      throw new ToolError(
+        'unavailable',
+        `Semantic search is unavailable: ${providerReason(err)}. Call search with mode "lexical" meanwhile.`,
+      );
     }
-    const hits = await Promise.all(matches.slice(offset, offset + limit).map((m) => semanticHit(services.notes, m, options.fields ?? 'full')));
+    const hits = await Promise.all(
+      matches.slice(offset, offset + limit).map((m) => semanticHit(services.notes, m, options.fields ?? 'full')),
+    );
     return { page: page(hits, offset, limit, matches.length, cursorKey), mixed: true };
   }
   const plain = !options.regex && isPlainQuery(query);
@@ -82,7 +97,11 @@ export async function searchByMode(services: SearchServices, mode: SearchMode, q
   const ranked = lexicalPage.results.map(scoredHit);
   const byPath = new Map(lexicalPage.results.map((h) => [h.path, h]));
   const semanticByPath = new Map(semantic.map((m) => [m.path, m]));
-  const lists = hybridLists(ranked.filter((_, i) => lexicalPage.results[i].all_terms !== false), ranked, semantic.map((m) => ({ key: m.path, score: shownScore(m.score) })));
+  const lists = hybridLists(
+    ranked.filter((_, i) => lexicalPage.results[i].all_terms !== false),
+    ranked,
+    semantic.map((m) => ({ key: m.path, score: shownScore(m.score) })),
+  );
   const fused = fuse(lists, HYBRID_FUSION);
   const hits = await Promise.all(
     fused.slice(offset, offset + limit).map(async (f): Promise<SearchHit> => {

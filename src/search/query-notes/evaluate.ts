@@ -146,8 +146,14 @@ function compare(item: unknown, wanted: string): number | null {
 
 /** True when `path` is the folder `folder` or inside it (case-insensitive; `""` or `"/"` is the vault root). */
 function isUnder(path: string, folder: string): boolean {
-  const f = folder.replace(/^\/+|\/+$/g, '').normalize('NFC').toLowerCase();
-  const p = path.replace(/^\/+|\/+$/g, '').normalize('NFC').toLowerCase();
+  const f = folder
+    .replace(/^\/+|\/+$/g, '')
+    .normalize('NFC')
+    .toLowerCase();
+  const p = path
+    .replace(/^\/+|\/+$/g, '')
+    .normalize('NFC')
+    .toLowerCase();
   return f === '' || p === f || p.startsWith(f + '/');
 }
 

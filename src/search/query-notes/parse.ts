@@ -13,7 +13,17 @@
  */
 
 /** Fields every note has, computed from the file (Obsidian Bases' `file.*` names). */
-export const FILE_FIELDS = ['file.name', 'file.basename', 'file.path', 'file.folder', 'file.ext', 'file.mtime', 'file.ctime', 'file.size', 'file.tags'] as const;
+export const FILE_FIELDS = [
+  'file.name',
+  'file.basename',
+  'file.path',
+  'file.folder',
+  'file.ext',
+  'file.mtime',
+  'file.ctime',
+  'file.size',
+  'file.tags',
+] as const;
 export type FileField = (typeof FILE_FIELDS)[number];
 
 /** A field: a file field, or a frontmatter property by name (matched case-insensitively). */
@@ -218,7 +228,11 @@ class Parser {
     if (!meaning) throw this.error(`'${opToken.text}' is not an operator; use ${OPERATOR_LIST}.`, opToken);
     if (meaning.op === 'exists') return wrap({ kind: 'test', field, op: 'exists', value: null }, negated !== meaning.negated);
     const valueToken = this.peek();
-    if (!valueToken || (valueToken.kind !== 'word' && valueToken.kind !== 'string') || (valueToken.kind === 'word' && this.isClause(valueToken))) {
+    if (
+      !valueToken ||
+      (valueToken.kind !== 'word' && valueToken.kind !== 'string') ||
+      (valueToken.kind === 'word' && this.isClause(valueToken))
+    ) {
       throw this.error(`Expected a value after '${opToken.text}', e.g. "draft", 5 or 2026-01-15.`, valueToken ?? null);
     }
     if (valueToken.kind === 'word' && !isRealDate(valueToken.text)) {
@@ -229,7 +243,8 @@ class Parser {
   }
 
   private parseSort(clause: Token): SortKey[] {
-    if (clause.text.toLowerCase() === 'order' && !this.keyword('by')) throw this.error("Expected BY after ORDER (or write SORT).", this.peek() ?? null);
+    if (clause.text.toLowerCase() === 'order' && !this.keyword('by'))
+      throw this.error('Expected BY after ORDER (or write SORT).', this.peek() ?? null);
     if (clause.text.toLowerCase() === 'sort') this.keyword('by');
     const keys: SortKey[] = [];
     do {

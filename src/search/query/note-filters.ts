@@ -83,7 +83,9 @@ export function propertyStrings(note: NoteRecord, name: string): string[] {
   if (key === undefined) return [];
   const value = note.frontmatter[key];
   const items = Array.isArray(value) ? value : [value];
-  return items.filter((item) => item !== null && item !== undefined).map((item) => (item instanceof Date ? item.toISOString() : stringify(item)));
+  return items
+    .filter((item) => item !== null && item !== undefined)
+    .map((item) => (item instanceof Date ? item.toISOString() : stringify(item)));
 }
 
 function propertyKey(note: NoteRecord, name: string): string | undefined {

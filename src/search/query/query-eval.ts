@@ -102,14 +102,22 @@ function hasSensitive(node: QueryNode): boolean {
  * @returns one verdict per item, in order: yes or no
  * @throws ToolError('invalid_argument') from `guard` when a regex exceeds the search's time budget
  */
-export function evaluateBatch(query: QueryNode, items: { note: NoteRecord; text: NoteText }[], lookup: TermLookup, guard: RegexGuard): Verdict[] {
+export function evaluateBatch(
+  query: QueryNode,
+  items: { note: NoteRecord; text: NoteText }[],
+  lookup: TermLookup,
+  guard: RegexGuard,
+): Verdict[] {
   const scoped = scopedRegexes(query);
   if (scoped.length > 0) {
     const runs: ScopedRegexRuns = { answers: new Map(), wanted: new Map(), absent: new Map() };
     for (const node of scoped) {
       if (node.kind !== 'regex' || !local(node.regex)) continue;
       // Without assertions a match in a stretch is a match in the whole file text: test that first.
-      const ok = guard.testAll(node.regex, items.map((i) => i.text.full));
+      const ok = guard.testAll(
+        node.regex,
+        items.map((i) => i.text.full),
+      );
       runs.absent.set(node, new Set(items.filter((_, k) => !ok[k]).map((i) => i.text)));
     }
     for (const item of items) {

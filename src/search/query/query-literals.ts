@@ -73,7 +73,9 @@ export function readRegexAt(
   if (source === '') fail(`has an empty regular expression at character ${open + 1}; put a pattern between the slashes`);
   for (const f of flags) {
     if (!REGEX_FLAGS.has(f)) {
-      fail(`has the regular expression /${source}/${flags} with unsupported flags; use only i, s or u after the closing '/', or quote the text to search for it literally`);
+      fail(
+        `has the regular expression /${source}/${flags} with unsupported flags; use only i, s or u after the closing '/', or quote the text to search for it literally`,
+      );
     }
   }
   return { source, flags };
@@ -88,6 +90,9 @@ export function compileRegex(source: string, flags: string): RegExp {
     return new RegExp(source, [...new Set(flags + 'm')].join(''));
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    throw new ToolError('invalid_argument', `The regular expression /${source}/ is invalid (${reason}); fix the pattern or quote the text to search for it literally.`);
+    throw new ToolError(
+      'invalid_argument',
+      `The regular expression /${source}/ is invalid (${reason}); fix the pattern or quote the text to search for it literally.`,
+    );
   }
 }

@@ -168,14 +168,18 @@ class QueryParser {
   /** Opens one group, negation or operator level; refuses nesting deeper than MAX_QUERY_DEPTH. */
   private enter(): void {
     if (++this.depth > MAX_QUERY_DEPTH) {
-      this.fail(`is nested too deeply at character ${this.pos + 1} (more than ${MAX_QUERY_DEPTH} groups, '-' or operators inside each other); flatten the parentheses and negations`);
+      this.fail(
+        `is nested too deeply at character ${this.pos + 1} (more than ${MAX_QUERY_DEPTH} groups, '-' or operators inside each other); flatten the parentheses and negations`,
+      );
     }
   }
 
   /** Counts one term starting at `at`; refuses more than MAX_QUERY_TERMS. */
   private countTerm(at: number): void {
     if (++this.terms > MAX_QUERY_TERMS) {
-      this.fail(`has more than ${MAX_QUERY_TERMS} terms (the ${MAX_QUERY_TERMS + 1}th at character ${at + 1}); search for fewer words, phrases and filters`);
+      this.fail(
+        `has more than ${MAX_QUERY_TERMS} terms (the ${MAX_QUERY_TERMS + 1}th at character ${at + 1}); search for fewer words, phrases and filters`,
+      );
     }
   }
 
@@ -240,7 +244,9 @@ class QueryParser {
   private readOperator(name: string, at: number): QueryNode {
     const ch = this.src[this.pos];
     if (this.pos >= this.end || (TERM_END.test(ch) && ch !== '(')) {
-      this.fail(`has ${name}: at character ${at + 1} without a value; write the value right after the colon (e.g. ${operatorExample(name)})`);
+      this.fail(
+        `has ${name}: at character ${at + 1} without a value; write the value right after the colon (e.g. ${operatorExample(name)})`,
+      );
     }
     if (name === 'path' || name === 'file') {
       const outer = this.ctx;

@@ -91,7 +91,9 @@ function decidedWords(node: QueryNode): QueryNode[] {
   if (words === undefined) {
     const walk = (n: QueryNode): QueryNode[] =>
       n.kind === 'word'
-        ? decidedByIndex(n.text) ? [n] : []
+        ? decidedByIndex(n.text)
+          ? [n]
+          : []
         : n.kind === 'and' || n.kind === 'or'
           ? n.children.flatMap(walk)
           : n.kind === 'not' || n.kind === 'scope' || n.kind === 'case'
@@ -181,7 +183,9 @@ function within(node: QueryNode, s: Stretch, ctx: Ctx, mode: Mode): Truth {
       return inText === 'yes' || !mode.title ? inText : or(inText, regexIn(node, null, ctx));
     }
     case 'scope':
-      return some(stretches(node.scope, node.child, s, ctx, mode.sensitive), (r) => within(node.child, r, ctx, { sensitive: mode.sensitive, title: false }));
+      return some(stretches(node.scope, node.child, s, ctx, mode.sensitive), (r) =>
+        within(node.child, r, ctx, { sensitive: mode.sensitive, title: false }),
+      );
     case 'case':
       return within(node.child, s, ctx, { sensitive: node.sensitive, title: mode.title });
     default:

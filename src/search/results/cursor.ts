@@ -29,10 +29,16 @@ export function decodeCursor(cursor: string, query: string): number {
   }
   const p = parsed as { o?: unknown; q?: unknown } | null;
   if (!p || typeof p.o !== 'number' || !Number.isInteger(p.o) || p.o < 0 || typeof p.q !== 'string') {
-    throw new ToolError('invalid_argument', 'The cursor is not valid; pass the next_cursor from the previous search result unchanged, or search again without a cursor.');
+    throw new ToolError(
+      'invalid_argument',
+      'The cursor is not valid; pass the next_cursor from the previous search result unchanged, or search again without a cursor.',
+    );
   }
   if (p.q !== fingerprint(query)) {
-    throw new ToolError('invalid_argument', 'The cursor belongs to a different query; repeat the same query with it, or search again without a cursor.');
+    throw new ToolError(
+      'invalid_argument',
+      'The cursor belongs to a different query; repeat the same query with it, or search again without a cursor.',
+    );
   }
   return p.o;
 }

@@ -11,7 +11,13 @@ import { buildSnippet } from './snippet';
  * @param leaves the query's positive leaves (where the snippet looks for matches)
  * @returns the hit, or null when the note vanished or cannot be read
  */
-export async function toHit(notes: NoteStore, m: EngineMatch, leaves: QueryNode[], fields: 'full' | 'metadata', guard: RegexGuard): Promise<SearchHit | null> {
+export async function toHit(
+  notes: NoteStore,
+  m: EngineMatch,
+  leaves: QueryNode[],
+  fields: 'full' | 'metadata',
+  guard: RegexGuard,
+): Promise<SearchHit | null> {
   const file = notes.fileByPath(m.note.path);
   if (file === null) return null;
   let text: string;

@@ -47,7 +47,12 @@ export interface RankedSection {
  * @returns the best-scoring section and its matches; ties go to the earlier section; null
  *   when no match lies in any section (no spans, or a note without sections)
  */
-export function bestSection(text: string, sections: readonly NoteSection[], spans: readonly Span[], words: readonly string[] = []): RankedSection | null {
+export function bestSection(
+  text: string,
+  sections: readonly NoteSection[],
+  spans: readonly Span[],
+  words: readonly string[] = [],
+): RankedSection | null {
   const bySection = new Map<NoteSection, Span[]>();
   for (const span of spans) {
     const section = sectionAt(sections, span.start);

@@ -55,7 +55,12 @@ export function chunkNote(note: ChunkSource, maxTokens = MAX_CHUNK_TOKENS): Note
   for (let i = 0; i < sections.length; i++) {
     const s = sections[i];
     const ownEnd = Math.min(s.end, i + 1 < sections.length ? sections[i + 1].start : note.text.length);
-    const headingPath = s.level === 0 ? [] : ancestorPaths(s.path).map((p) => byPath.get(p) ?? '').filter((h) => h !== '');
+    const headingPath =
+      s.level === 0
+        ? []
+        : ancestorPaths(s.path)
+            .map((p) => byPath.get(p) ?? '')
+            .filter((h) => h !== '');
     // A top heading that repeats the title (the usual `# Title`) is said once.
     if (headingPath[0] === note.title) headingPath.shift();
     const prefix = headingPath.length > 0 ? `${note.title}\n${headingPath.join(' > ')}\n\n` : `${note.title}\n\n`;
@@ -76,7 +81,10 @@ export function chunkNote(note: ChunkSource, maxTokens = MAX_CHUNK_TOKENS): Note
 function headingAt(text: string, offset: number, heading: string): boolean {
   if (text[offset] === '#') return true;
   const lineEnd = text.indexOf('\n', offset);
-  const line = text.slice(offset, lineEnd < 0 ? text.length : lineEnd).replace(/\s+/g, ' ').trim();
+  const line = text
+    .slice(offset, lineEnd < 0 ? text.length : lineEnd)
+    .replace(/\s+/g, ' ')
+    .trim();
   return heading !== '' && line.includes(heading.slice(0, 20));
 }
 

@@ -250,7 +250,11 @@ export class SemanticIndex {
       }
       const reason = err instanceof Error ? err.message : String(err);
       if (isTransientAiError(err)) {
-        this.setStatus({ state: 'paused', reason: `the embedding provider is unreachable or busy (${reason}); retrying in a minute`, ...progress });
+        this.setStatus({
+          state: 'paused',
+          reason: `the embedding provider is unreachable or busy (${reason}); retrying in a minute`,
+          ...progress,
+        });
         this.timer.schedule(this.options.retryMs ?? 60_000);
       } else {
         if (errorCode(err) === undefined) console.error('[vault-mcp] semantic index sync failed', err);
@@ -345,7 +349,6 @@ function short(hash: string): string {
 function recordOf(path: string, c: NoteChunk): ChunkRecord {
   return { path, section: c.section, heading: c.heading, start: c.start, hash: short(c.hash) };
 }
-
 
 /** The `code` of an AI error (ai/ai-error.ts, read by shape so search/ does not import ai/). */
 function errorCode(err: unknown): string | undefined {

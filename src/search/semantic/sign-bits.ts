@@ -45,7 +45,14 @@ export function packSigns(v: Int8Array, from: number, dim: number, out: Uint32Ar
  * @param rows how many rows `signs` and `admitted` hold
  * @returns row numbers, ascending; every admitted row when there are at most `pool`
  */
-export function nearestBySigns(signs: Uint32Array, words: number, query: Float32Array, admitted: Uint8Array, rows: number, pool: number): Int32Array {
+export function nearestBySigns(
+  signs: Uint32Array,
+  words: number,
+  query: Float32Array,
+  admitted: Uint8Array,
+  rows: number,
+  pool: number,
+): Int32Array {
   const bytes = words * 4;
   const table = new Float32Array(bytes * 256);
   for (let j = 0; j < bytes; j++) {
@@ -68,7 +75,8 @@ export function nearestBySigns(signs: Uint32Array, words: number, query: Float32
     let sum = 0;
     for (let w = 0, base = row * words, at = 0; w < words; w++, at += 1024) {
       const x = signs[base + w];
-      sum += table[at + (x & 255)] + table[at + 256 + ((x >>> 8) & 255)] + table[at + 512 + ((x >>> 16) & 255)] + table[at + 768 + (x >>> 24)];
+      sum +=
+        table[at + (x & 255)] + table[at + 256 + ((x >>> 8) & 255)] + table[at + 512 + ((x >>> 16) & 255)] + table[at + 768 + (x >>> 24)];
     }
     scores[row] = sum;
   }

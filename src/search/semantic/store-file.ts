@@ -44,7 +44,11 @@ interface Part {
  * @returns the file's bytes
  * @throws Error when the store changed during {@link ATTEMPTS} saves in a row (the next save writes it)
  */
-export async function encodeSemanticIndex(store: VectorStore, stamps: ReadonlyMap<string, NoteStamp>, slicer = new Slicer(SLICE_MS)): Promise<ArrayBuffer> {
+export async function encodeSemanticIndex(
+  store: VectorStore,
+  stamps: ReadonlyMap<string, NoteStamp>,
+  slicer = new Slicer(SLICE_MS),
+): Promise<ArrayBuffer> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const bytes = await encodeOnce(store, stamps, slicer);
     if (bytes !== null) return bytes;
@@ -78,7 +82,9 @@ async function encodeOnce(store: VectorStore, stamps: ReadonlyMap<string, NoteSt
     parts.push(encoder.encode(JSON.stringify(part)));
     await slicer.pause();
   }
-  const header = encoder.encode(JSON.stringify({ model: store.model, dim: store.dim, rows: records.length, parts: parts.map((p) => p.length) }));
+  const header = encoder.encode(
+    JSON.stringify({ model: store.model, dim: store.dim, rows: records.length, parts: parts.map((p) => p.length) }),
+  );
   const textBytes = header.length + parts.reduce((sum, p) => sum + p.length, 0);
   const scalesAt = 12 + Math.ceil(textBytes / 4) * 4;
   const buffer = new ArrayBuffer(scalesAt + scales.byteLength + values.byteLength);
@@ -118,9 +124,15 @@ export async function decodeSemanticIndex(data: ArrayBuffer, slicer = new Slicer
     if (view.getUint32(0, true) !== MAGIC || view.getUint32(4, true) !== FORMAT) return null;
     const headerLength = view.getUint32(8, true);
     const decoder = new TextDecoder('utf-8', { fatal: true });
-    const header = JSON.parse(decoder.decode(new Uint8Array(data, 12, headerLength))) as { model: string; dim: number; rows: number; parts: number[] };
+    const header = JSON.parse(decoder.decode(new Uint8Array(data, 12, headerLength))) as {
+      model: string;
+      dim: number;
+      rows: number;
+      parts: number[];
+    };
     const { model, dim, rows: n, parts } = header;
-    if (typeof model !== 'string' || !Number.isInteger(dim) || dim < 0 || !Number.isInteger(n) || n < 0 || !Array.isArray(parts)) return null;
+    if (typeof model !== 'string' || !Number.isInteger(dim) || dim < 0 || !Number.isInteger(n) || n < 0 || !Array.isArray(parts))
+      return null;
     if (parts.some((length) => !Number.isInteger(length) || length < 0)) return null;
     const textBytes = headerLength + parts.reduce((sum, length) => sum + length, 0);
     const scalesAt = 12 + Math.ceil(textBytes / 4) * 4;
@@ -143,7 +155,9 @@ export async function decodeSemanticIndex(data: ArrayBuffer, slicer = new Slicer
     }
     if (records.length !== n) return null;
     const store = new VectorStore(model);
-    await store.restore(dim, records, new Float32Array(data, scalesAt, n), new Int8Array(data, scalesAt + n * 4, n * dim), () => slicer.pause());
+    await store.restore(dim, records, new Float32Array(data, scalesAt, n), new Int8Array(data, scalesAt + n * 4, n * dim), () =>
+      slicer.pause(),
+    );
     return { store, stamps };
   } catch {
     return null;

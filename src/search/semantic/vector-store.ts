@@ -93,7 +93,11 @@ export class VectorStore {
     const out = new Map<string, StoredVector>();
     for (const row of this.rowsByPath.get(path) ?? []) {
       const d = this.dimension;
-      out.set(this.records[row].hash, { hash: this.records[row].hash, scale: this.scales[row], values: this.values.slice(row * d, (row + 1) * d) });
+      out.set(this.records[row].hash, {
+        hash: this.records[row].hash,
+        scale: this.scales[row],
+        values: this.values.slice(row * d, (row + 1) * d),
+      });
     }
     return out;
   }
@@ -203,7 +207,12 @@ export class VectorStore {
    */
   snapshot(): { records: readonly ChunkRecord[]; scales: Float32Array; values: Int8Array; revision: number } {
     const n = this.records.length;
-    return { records: this.records.slice(), scales: this.scales.subarray(0, n), values: this.values.subarray(0, n * this.dimension), revision: this.changes };
+    return {
+      records: this.records.slice(),
+      scales: this.scales.subarray(0, n),
+      values: this.values.subarray(0, n * this.dimension),
+      revision: this.changes,
+    };
   }
 
   /**
@@ -213,8 +222,15 @@ export class VectorStore {
    * @param dim vector length; `values` holds `records.length × dim` of them
    * @throws Error when the arrays do not fit the records and dimension
    */
-  async restore(dim: number, records: ChunkRecord[], scales: Float32Array<ArrayBuffer>, values: Int8Array<ArrayBuffer>, pause: () => Promise<void>): Promise<void> {
-    if (scales.length !== records.length || values.length !== records.length * dim) throw new Error('saved vectors do not match their records');
+  async restore(
+    dim: number,
+    records: ChunkRecord[],
+    scales: Float32Array<ArrayBuffer>,
+    values: Int8Array<ArrayBuffer>,
+    pause: () => Promise<void>,
+  ): Promise<void> {
+    if (scales.length !== records.length || values.length !== records.length * dim)
+      throw new Error('saved vectors do not match their records');
     this.changes++;
     this.dimension = records.length === 0 ? 0 : dim;
     this.records = records;

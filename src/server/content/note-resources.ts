@@ -1,4 +1,9 @@
-import { ProtocolErrorCode as ErrorCode, type ListResourcesResult, type ReadResourceResult, type ResourceTemplateType as ResourceTemplate } from '@modelcontextprotocol/server';
+import {
+  ProtocolErrorCode as ErrorCode,
+  type ListResourcesResult,
+  type ReadResourceResult,
+  type ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import type { TFile } from 'obsidian';
 import { quoteInput, ToolError } from '../../errors';
 import type { AccessScope } from '../../vault/access/access';
@@ -53,10 +58,18 @@ export function pathOfNoteUri(uri: string): string | null {
   try {
     path = rest.split('/').map(decodeURIComponent).join('/');
   } catch {
-    throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid resource URI ${quoteInput(uri)}: a percent-escape is broken; encode each path segment with encodeURIComponent.`);
+    throw new JsonRpcError(
+      ErrorCode.InvalidParams,
+      `Invalid resource URI ${quoteInput(uri)}: a percent-escape is broken; encode each path segment with encodeURIComponent.`,
+    );
   }
-  if (path.trim() === '') throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid resource URI ${quoteInput(uri)}: give a note path after ${NOTE_URI_PREFIX}.`);
-  if (!isWellFormedText(path)) throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid resource URI ${quoteInput(uri)}: it holds a lone UTF-16 surrogate, which no note path has.`);
+  if (path.trim() === '')
+    throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid resource URI ${quoteInput(uri)}: give a note path after ${NOTE_URI_PREFIX}.`);
+  if (!isWellFormedText(path))
+    throw new JsonRpcError(
+      ErrorCode.InvalidParams,
+      `Invalid resource URI ${quoteInput(uri)}: it holds a lone UTF-16 surrogate, which no note path has.`,
+    );
   return path;
 }
 
@@ -67,7 +80,11 @@ function isWellFormedText(text: string): boolean {
 
 /** The not-found answer ({@link RESOURCE_NOT_FOUND}) for a note URI no readable note has: the same whether missing, private, quarantined or outside the key's roots. */
 function notFound(uri: string): JsonRpcError {
-  return new JsonRpcError(RESOURCE_NOT_FOUND, `Resource not found: no note this key may read is at ${quoteInput(uri)}; list notes with resources/list.`, { uri });
+  return new JsonRpcError(
+    RESOURCE_NOT_FOUND,
+    `Resource not found: no note this key may read is at ${quoteInput(uri)}; list notes with resources/list.`,
+    { uri },
+  );
 }
 
 /** Encodes a list position as an opaque cursor (base64url of the last path shown). */
@@ -86,7 +103,10 @@ function pathOfCursor(cursor: string): string {
   const after = decoded && typeof decoded === 'object' ? (decoded as { after?: unknown }).after : undefined;
   // A lone surrogate is in no note path (and no cursor this server made).
   if (typeof after !== 'string' || !isWellFormedText(after) || cursorAfter(after) !== cursor) {
-    throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid cursor for resources/list: pass the nextCursor of the previous page unchanged, or omit it for the first page.');
+    throw new JsonRpcError(
+      ErrorCode.InvalidParams,
+      'Invalid cursor for resources/list: pass the nextCursor of the previous page unchanged, or omit it for the first page.',
+    );
   }
   return after;
 }
@@ -150,7 +170,11 @@ export class NoteResources {
   noteAt(uri: string): TFile {
     const path = pathOfNoteUri(uri);
     if (path === null) {
-      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown resource URI ${quoteInput(uri)}: notes are ${NOTE_URI_PREFIX}<path>; list them with resources/list.`, { uri });
+      throw new JsonRpcError(
+        ErrorCode.InvalidParams,
+        `Unknown resource URI ${quoteInput(uri)}: notes are ${NOTE_URI_PREFIX}<path>; list them with resources/list.`,
+        { uri },
+      );
     }
     let real: string;
     try {

@@ -28,9 +28,16 @@ export interface AddOnHost {
  */
 export interface SessionAddOn {
   /** Tools listed after the vault's; `call` returns the whole tools/call result (or, in the 2026-07-28 era, an input-required one). */
-  tools?: ReadonlyArray<{ definition: Tool; call(args: Record<string, unknown>, extra: AddOnExtra): Promise<CallToolResult | InputRequiredResult> }>;
+  tools?: ReadonlyArray<{
+    definition: Tool;
+    call(args: Record<string, unknown>, extra: AddOnExtra): Promise<CallToolResult | InputRequiredResult>;
+  }>;
   /** Prompts listed after the skills; `complete` answers completion/complete for one argument. */
-  prompts?: ReadonlyArray<{ definition: Prompt; get(args: Record<string, string>, extra: AddOnExtra): GetPromptResult | InputRequiredResult; complete?(argument: string, value: string): string[] }>;
+  prompts?: ReadonlyArray<{
+    definition: Prompt;
+    get(args: Record<string, string>, extra: AddOnExtra): GetPromptResult | InputRequiredResult;
+    complete?(argument: string, value: string): string[];
+  }>;
   /** Fixed resources, listed on the first resources/list page. */
   resources?: ReadonlyArray<{ definition: Resource; read(): ReadResourceResult }>;
   /** Resource templates; `read` returns null for a URI the template does not match. */

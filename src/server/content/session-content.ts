@@ -83,78 +83,116 @@ export function registerSessionContent(
   const addOnSubscribable = (uri: string): boolean =>
     addOnResources.some((r) => r.definition.uri === uri) || addOns.some((a) => a.subscribable?.(uri) ?? false);
 
-  server.setRequestHandler('resources/list', guarded('resources/list', async (request, extra) => {
-    const page = (await resources(extra)).list(request.params?.cursor);
-    if (request.params?.cursor === undefined) page.resources.push(...addOnResources.map((r) => r.definition));
-    return page;
-  }));
-  server.setRequestHandler('resources/templates/list', guarded('resources/templates/list', async (request) => {
-    if (request.params?.cursor !== undefined) {
-      throw new JsonRpcError(ErrorCode.InvalidParams, 'resources/templates/list has a single page and gives no nextCursor; call it without cursor.');
-    }
-    return { resourceTemplates: [NOTE_TEMPLATE, ...addOnTemplates.map((t) => t.definition)] };
-  }));
-  server.setRequestHandler('resources/read', guarded('resources/read', async (request, extra) => {
-    const { uri } = request.params;
-    if (pathOfNoteUri(uri) === null) {
-      const result = readAddOn(uri);
-      if (result) return result;
-    }
-    return (await resources(extra)).read(uri);
-  }));
-  server.setRequestHandler('resources/subscribe', guarded('resources/subscribe', async (request, extra) => {
-    const { uri } = request.params;
-    if (pathOfNoteUri(uri) === null && addOnSubscribable(uri)) subscriptions.add(uri);
-    else subscriptions.add(noteUri((await resources(extra)).noteAt(uri).path));
-    return {};
-  }));
-  server.setRequestHandler('resources/unsubscribe', guarded('resources/unsubscribe', async (request, extra) => {
-    const { uri } = request.params;
-    const path = pathOfNoteUri(uri);
-    if (path === null && !addOnSubscribable(uri)) (await resources(extra)).noteAt(uri);
-    subscriptions.delete(uri);
-    if (path !== null) subscriptions.delete(noteUri(path));
-    return {};
-  }));
+  server.setRequestHandler(
+    'resources/list',
+    guarded('resources/list', async (request, extra) => {
+      const page = (await resources(extra)).list(request.params?.cursor);
+      if (request.params?.cursor === undefined) page.resources.push(...addOnResources.map((r) => r.definition));
+      return page;
+    }),
+  );
+  server.setRequestHandler(
+    'resources/templates/list',
+    guarded('resources/templates/list', async (request) => {
+      if (request.params?.cursor !== undefined) {
+        throw new JsonRpcError(
+          ErrorCode.InvalidParams,
+          'resources/templates/list has a single page and gives no nextCursor; call it without cursor.',
+        );
+      }
+      return { resourceTemplates: [NOTE_TEMPLATE, ...addOnTemplates.map((t) => t.definition)] };
+    }),
+  );
+  server.setRequestHandler(
+    'resources/read',
+    guarded('resources/read', async (request, extra) => {
+      const { uri } = request.params;
+      if (pathOfNoteUri(uri) === null) {
+        const result = readAddOn(uri);
+        if (result) return result;
+      }
+      return (await resources(extra)).read(uri);
+    }),
+  );
+  server.setRequestHandler(
+    'resources/subscribe',
+    guarded('resources/subscribe', async (request, extra) => {
+      const { uri } = request.params;
+      if (pathOfNoteUri(uri) === null && addOnSubscribable(uri)) subscriptions.add(uri);
+      else subscriptions.add(noteUri((await resources(extra)).noteAt(uri).path));
+      return {};
+    }),
+  );
+  server.setRequestHandler(
+    'resources/unsubscribe',
+    guarded('resources/unsubscribe', async (request, extra) => {
+      const { uri } = request.params;
+      const path = pathOfNoteUri(uri);
+      if (path === null && !addOnSubscribable(uri)) (await resources(extra)).noteAt(uri);
+      subscriptions.delete(uri);
+      if (path !== null) subscriptions.delete(noteUri(path));
+      return {};
+    }),
+  );
 
-  server.setRequestHandler('prompts/list', guarded('prompts/list', async (request, extra) => {
-    if (request.params?.cursor !== undefined) {
-      throw new JsonRpcError(ErrorCode.InvalidParams, 'prompts/list has a single page and gives no nextCursor; call it without cursor.');
-    }
-    return { prompts: [...(await (await prompts(extra)).list()), ...addOnPrompts.map((p) => p.definition)] };
-  }));
-  server.setRequestHandler('prompts/get', guarded('prompts/get', async (request, extra) => {
-    const { name, arguments: args } = request.params;
-    const skills = await prompts(extra);
-    const addOn = addOnPrompts.find((p) => p.definition.name === name);
-    if (addOn && !(await skills.has(name))) return addOn.get(args ?? {}, extra);
-    return skills.get(name, args);
-  }));
-
-  server.setRequestHandler('completion/complete', guarded('completion/complete', async (request, extra) => {
-    const { ref, argument } = request.params;
-    if (ref.type === 'ref/prompt') {
+  server.setRequestHandler(
+    'prompts/list',
+    guarded('prompts/list', async (request, extra) => {
+      if (request.params?.cursor !== undefined) {
+        throw new JsonRpcError(ErrorCode.InvalidParams, 'prompts/list has a single page and gives no nextCursor; call it without cursor.');
+      }
+      return { prompts: [...(await (await prompts(extra)).list()), ...addOnPrompts.map((p) => p.definition)] };
+    }),
+  );
+  server.setRequestHandler(
+    'prompts/get',
+    guarded('prompts/get', async (request, extra) => {
+      const { name, arguments: args } = request.params;
       const skills = await prompts(extra);
-      if (await skills.has(ref.name)) {
-        if (argument.name !== NOTE_ARGUMENT) {
-          throw new JsonRpcError(ErrorCode.InvalidParams, `Prompt "${ref.name}" has no argument "${argument.name}"; its only argument is "${NOTE_ARGUMENT}".`);
+      const addOn = addOnPrompts.find((p) => p.definition.name === name);
+      if (addOn && !(await skills.has(name))) return addOn.get(args ?? {}, extra);
+      return skills.get(name, args);
+    }),
+  );
+
+  server.setRequestHandler(
+    'completion/complete',
+    guarded('completion/complete', async (request, extra) => {
+      const { ref, argument } = request.params;
+      if (ref.type === 'ref/prompt') {
+        const skills = await prompts(extra);
+        if (await skills.has(ref.name)) {
+          if (argument.name !== NOTE_ARGUMENT) {
+            throw new JsonRpcError(
+              ErrorCode.InvalidParams,
+              `Prompt "${ref.name}" has no argument "${argument.name}"; its only argument is "${NOTE_ARGUMENT}".`,
+            );
+          }
+          return { completion: (await resources(extra)).completePath(argument.value) };
+        }
+        const addOn = addOnPrompts.find((p) => p.definition.name === ref.name);
+        const values = addOn?.complete?.(argument.name, argument.value) ?? [];
+        // An unknown prompt completes to nothing: completion only helps a person type, and a skill may vanish while they do.
+        return values.length
+          ? { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } }
+          : EMPTY_COMPLETION;
+      }
+      if (ref.uri === NOTE_URI_TEMPLATE) {
+        if (argument.name !== PATH_VARIABLE) {
+          throw new JsonRpcError(
+            ErrorCode.InvalidParams,
+            `Resource template ${NOTE_URI_TEMPLATE} has no variable "${argument.name}"; its only variable is "${PATH_VARIABLE}".`,
+          );
         }
         return { completion: (await resources(extra)).completePath(argument.value) };
       }
-      const addOn = addOnPrompts.find((p) => p.definition.name === ref.name);
-      const values = addOn?.complete?.(argument.name, argument.value) ?? [];
-      // An unknown prompt completes to nothing: completion only helps a person type, and a skill may vanish while they do.
-      return values.length ? { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } } : EMPTY_COMPLETION;
-    }
-    if (ref.uri === NOTE_URI_TEMPLATE) {
-      if (argument.name !== PATH_VARIABLE) {
-        throw new JsonRpcError(ErrorCode.InvalidParams, `Resource template ${NOTE_URI_TEMPLATE} has no variable "${argument.name}"; its only variable is "${PATH_VARIABLE}".`);
-      }
-      return { completion: (await resources(extra)).completePath(argument.value) };
-    }
-    if (addOnTemplates.some((t) => t.definition.uriTemplate === ref.uri)) return EMPTY_COMPLETION;
-    throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown resource template ${JSON.stringify(ref.uri)}; call resources/templates/list for the templates.`);
-  }));
+      if (addOnTemplates.some((t) => t.definition.uriTemplate === ref.uri)) return EMPTY_COMPLETION;
+      throw new JsonRpcError(
+        ErrorCode.InvalidParams,
+        `Unknown resource template ${JSON.stringify(ref.uri)}; call resources/templates/list for the templates.`,
+      );
+    }),
+  );
 
   let promptsTimer: ReturnType<typeof setTimeout> | null = null;
   const promptsChanged = (): void => {

@@ -37,7 +37,13 @@ export class SkillPrompts {
         name: skill.id,
         title: skill.name ?? skill.id,
         description: skill.description ?? '',
-        arguments: [{ name: NOTE_ARGUMENT, description: 'Optional: path of a note to apply the skill to; it is attached to the prompt.', required: false }],
+        arguments: [
+          {
+            name: NOTE_ARGUMENT,
+            description: 'Optional: path of a note to apply the skill to; it is attached to the prompt.',
+            required: false,
+          },
+        ],
       }));
   }
 
@@ -55,10 +61,17 @@ export class SkillPrompts {
   async get(name: string, args: Record<string, string> | undefined): Promise<GetPromptResult> {
     const extra = Object.keys(args ?? {}).filter((key) => key !== NOTE_ARGUMENT);
     if (extra.length > 0) {
-      throw new JsonRpcError(ErrorCode.InvalidParams, `Prompt "${name}" takes only the optional argument "${NOTE_ARGUMENT}", not ${extra.map((k) => `"${k}"`).join(', ')}.`);
+      throw new JsonRpcError(
+        ErrorCode.InvalidParams,
+        `Prompt "${name}" takes only the optional argument "${NOTE_ARGUMENT}", not ${extra.map((k) => `"${k}"`).join(', ')}.`,
+      );
     }
     const skill = await this.catalog.read(this.folder, name, this.scope).catch((error: unknown) => {
-      if (error instanceof ToolError) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt "${name}"; call prompts/list for the prompts (skills) this key may use.`);
+      if (error instanceof ToolError)
+        throw new JsonRpcError(
+          ErrorCode.InvalidParams,
+          `Unknown prompt "${name}"; call prompts/list for the prompts (skills) this key may use.`,
+        );
       throw error;
     });
     if (skill.error !== null) throw new JsonRpcError(ErrorCode.InvalidParams, `Prompt "${name}" is unusable: ${skill.error}`);
@@ -70,7 +83,10 @@ export class SkillPrompts {
     if (notePath !== undefined && notePath.trim() !== '') {
       const file = this.resolveNote(name, notePath);
       const text = await this.notes.read(file);
-      messages.push({ role: 'user', content: { type: 'resource', resource: { uri: noteUri(file.path), mimeType: 'text/markdown', text } } });
+      messages.push({
+        role: 'user',
+        content: { type: 'resource', resource: { uri: noteUri(file.path), mimeType: 'text/markdown', text } },
+      });
     }
     return { description: skill.description ?? undefined, messages };
   }
@@ -80,7 +96,8 @@ export class SkillPrompts {
     try {
       return this.notes.policy.resolveNote({ path: notePath }, this.scope);
     } catch (error) {
-      if (error instanceof ToolError) throw new JsonRpcError(ErrorCode.InvalidParams, `Argument "${NOTE_ARGUMENT}" of prompt "${prompt}": ${error.message}`);
+      if (error instanceof ToolError)
+        throw new JsonRpcError(ErrorCode.InvalidParams, `Argument "${NOTE_ARGUMENT}" of prompt "${prompt}": ${error.message}`);
       throw error;
     }
   }

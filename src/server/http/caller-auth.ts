@@ -49,7 +49,13 @@ export class LocalKeyVerifier implements CredentialVerifier {
     const key = token ? this.keys.authenticate(token) : null;
     if (!key) return unauthorized('Unauthorized: send "Authorization: Bearer <token>" with a key from Vault MCP settings → Keys.');
     if (!isLocallyUsable(key)) {
-      return { ok: false, status: 403, code: -32004, message: `Key "${key.label}" is a cloud-only key; set its scope to "local" or "both" in Vault MCP settings.`, headers: {} };
+      return {
+        ok: false,
+        status: 403,
+        code: -32004,
+        message: `Key "${key.label}" is a cloud-only key; set its scope to "local" or "both" in Vault MCP settings.`,
+        headers: {},
+      };
     }
     return { ok: true, caller: { key, origin: {} }, headers: {} };
   }
@@ -71,7 +77,9 @@ export class ForwardedCallVerifier implements CredentialVerifier {
   async verify(token: string | null): Promise<AuthVerdict> {
     const verifier = this.peers.verifier;
     if (token === null) return unauthorized('Unauthorized: a forwarded call needs its signed assertion as the bearer token.');
-    const verdict = verifier ? await verifier.verify(token) : { ok: false as const, message: 'This vault accepts no forwarded calls (it has no folder on disk).' };
+    const verdict = verifier
+      ? await verifier.verify(token)
+      : { ok: false as const, message: 'This vault accepts no forwarded calls (it has no folder on disk).' };
     if (!verdict.ok) return unauthorized(`Unauthorized: ${verdict.message}`);
     const { label, roots } = verdict.claims;
     const vaultName = this.peers.location.name;

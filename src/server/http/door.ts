@@ -74,7 +74,11 @@ function headerCount(req: IncomingMessage, name: string): number {
  */
 export function checkHostAndOrigin(req: IncomingMessage): DoorRefusal | null {
   if (headerCount(req, 'host') > 1 || headerCount(req, 'origin') > 1) {
-    return { status: 400, code: -32000, message: 'Bad request: send exactly one Host header and at most one Origin header (RFC 9112 §3.2).' };
+    return {
+      status: 400,
+      code: -32000,
+      message: 'Bad request: send exactly one Host header and at most one Origin header (RFC 9112 §3.2).',
+    };
   }
   if (!isLoopbackHost(req.headers.host)) {
     return {

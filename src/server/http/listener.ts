@@ -36,7 +36,12 @@ export class LoopbackListener {
    * @throws Error naming the port when it is taken (EADDRINUSE) or cannot be bound.
    */
   async listen(port: number): Promise<number> {
-    const limits = { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, maxHeaderSize: MAX_HEADER_BYTES, connectionsCheckingInterval: 1000 };
+    const limits = {
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      maxHeaderSize: MAX_HEADER_BYTES,
+      connectionsCheckingInterval: 1000,
+    };
     const http = createServer(limits, (req, res) => {
       this.handle(req, res).catch((error) => {
         console.error('[vault-mcp] request failed', error);
@@ -54,7 +59,11 @@ export class LoopbackListener {
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new Error(code === 'EADDRINUSE' ? `Port ${port} is already in use; pick another port in Vault MCP settings.` : `Could not listen on 127.0.0.1:${port}: ${(error as Error).message}`);
+      throw new Error(
+        code === 'EADDRINUSE'
+          ? `Port ${port} is already in use; pick another port in Vault MCP settings.`
+          : `Could not listen on 127.0.0.1:${port}: ${(error as Error).message}`,
+      );
     }
     this.http = http;
     return (http.address() as { port: number }).port;

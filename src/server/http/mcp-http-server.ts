@@ -1,6 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { isInitializeRequest, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type ProtocolEra } from '@modelcontextprotocol/server';
+import {
+  isInitializeRequest,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type ProtocolEra,
+} from '@modelcontextprotocol/server';
 import type { KeyRing } from '../../keys/key-ring';
 import type { KeyRecord } from '../../settings/key-record';
 import type { VaultMcpSettings } from '../../settings/settings';
@@ -30,10 +35,7 @@ export const STOP_GRACE_MS = 3000;
 const TOUCH_INTERVAL_MS = 60 * 1000;
 
 /** Server state shown in the settings tab: listening, stopped, or the start error. */
-export type ServerStatus =
-  | { state: 'stopped' }
-  | { state: 'listening'; port: number; url: string }
-  | { state: 'error'; message: string };
+export type ServerStatus = { state: 'stopped' } | { state: 'listening'; port: number; url: string } | { state: 'error'; message: string };
 
 /**
  * The loopback MCP endpoint: Streamable HTTP on 127.0.0.1 ({@link LoopbackListener}) serving
@@ -294,10 +296,23 @@ export class McpHttpServer {
   private async openSession({ key, origin }: Caller, req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void> {
     if (this.refuseParams(res, body)) return;
     const keyId = key.id;
-    const server = createSessionServer(this.services, () => this.keys.list().find((k) => k.id === keyId) ?? key, origin, this.attachedAddOns());
+    const server = createSessionServer(
+      this.services,
+      () => this.keys.list().find((k) => k.id === keyId) ?? key,
+      origin,
+      this.attachedAddOns(),
+    );
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => this.sessions.add(id, { transport, server, keyId, protocolVersion: negotiatedVersionOf(body), lastSeen: Date.now(), inFlight: new InFlightIds() }),
+      onsessioninitialized: (id) =>
+        this.sessions.add(id, {
+          transport,
+          server,
+          keyId,
+          protocolVersion: negotiatedVersionOf(body),
+          lastSeen: Date.now(),
+          inFlight: new InFlightIds(),
+        }),
       onsessionclosed: (id) => this.sessions.forget(id),
     });
     await server.connect(transport);
@@ -313,13 +328,25 @@ type Admission = { ok: true; caller: Caller; headers: Record<string, string>; bo
 type Route = { to: 'modern' } | { to: 'session'; session: Session } | { to: 'open' } | { to: 'refused'; refusal: Refusal };
 
 /** The master switch is off (docs/architecture.md#error-model: 403). */
-const SWITCHED_OFF: Refusal = { status: 403, code: -32000, message: 'Vault MCP is switched off in Obsidian; turn on "Enable server" in its settings.' };
+const SWITCHED_OFF: Refusal = {
+  status: 403,
+  code: -32000,
+  message: 'Vault MCP is switched off in Obsidian; turn on "Enable server" in its settings.',
+};
 
 /** A session id the table does not hold: 404, so the client initializes again (MCP spec "Session Management"). */
-const SESSION_NOT_FOUND: Refusal = { status: 404, code: -32001, message: 'Session not found: it expired or the plugin restarted; send initialize again.' };
+const SESSION_NOT_FOUND: Refusal = {
+  status: 404,
+  code: -32001,
+  message: 'Session not found: it expired or the plugin restarted; send initialize again.',
+};
 
 /** A session-era request without a session that is no initialize. */
-const NO_SESSION: Refusal = { status: 400, code: -32000, message: 'Bad request: no Mcp-Session-Id header; send initialize first to open a session.' };
+const NO_SESSION: Refusal = {
+  status: 400,
+  code: -32000,
+  message: 'Bad request: no Mcp-Session-Id header; send initialize first to open a session.',
+};
 
 /** True when a JSON-RPC message or batch contains an `initialize` request. */
 function containsInitialize(body: unknown): boolean {

@@ -61,10 +61,10 @@ export class ModernEndpoint {
   private handlerOf(keyId: string): McpHttpHandler {
     let handler = this.handlers.get(keyId);
     if (!handler) {
-      handler = createMcpHandler(
-        ({ authInfo }) => this.build((authInfo?.extra as { caller: Caller }).caller),
-        { legacy: 'reject', onerror: (error) => console.debug('[vault-mcp] 2026-07-28 request refused or failed', error.message) },
-      );
+      handler = createMcpHandler(({ authInfo }) => this.build((authInfo?.extra as { caller: Caller }).caller), {
+        legacy: 'reject',
+        onerror: (error) => console.debug('[vault-mcp] 2026-07-28 request refused or failed', error.message),
+      });
       this.handlers.set(keyId, handler);
     }
     return handler;

@@ -45,5 +45,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, 
         ? [408, 'Request Timeout', 'The request took too long to arrive; send it again at once.']
         : [400, 'Bad Request', 'Bad request: this is not a well-formed HTTP/1.1 request.'];
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

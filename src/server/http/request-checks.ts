@@ -18,12 +18,22 @@ import type { Session } from './session-table';
 export function checkBeforeAuth(req: IncomingMessage, url: URL, stopping: boolean, maxBodyBytes: number): Refusal | null {
   if (url.pathname !== MCP_PATH) return { status: 404, code: -32000, message: `Not found: the MCP endpoint is ${MCP_PATH}.` };
   if (stopping) {
-    return { status: 503, code: -32000, message: 'Vault MCP is stopping (the plugin was disabled or its port changed); reconnect once it is enabled again.', headers: { Connection: 'close' } };
+    return {
+      status: 503,
+      code: -32000,
+      message: 'Vault MCP is stopping (the plugin was disabled or its port changed); reconnect once it is enabled again.',
+      headers: { Connection: 'close' },
+    };
   }
   const door = checkHostAndOrigin(req);
   if (door) return door;
   if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
-    return { status: 405, code: -32000, message: 'Method not allowed: use POST, GET or DELETE on /mcp.', headers: { Allow: 'GET, POST, DELETE' } };
+    return {
+      status: 405,
+      code: -32000,
+      message: 'Method not allowed: use POST, GET or DELETE on /mcp.',
+      headers: { Allow: 'GET, POST, DELETE' },
+    };
   }
   const tooLarge = req.method === 'POST' ? declaredBodyTooLarge(req, maxBodyBytes) : null;
   return tooLarge ? { status: 413, code: -32000, message: tooLarge.message } : null;
@@ -61,11 +71,16 @@ export async function readJsonRpcBody(req: IncomingMessage, maxBodyBytes: number
  * @returns the refusal, or null when the session may serve it.
  */
 export function checkSessionRequest(session: Session, keyId: string, req: IncomingMessage): Refusal | null {
-  if (session.keyId !== keyId) return { status: 403, code: -32000, message: 'This session was opened with another key; initialize a new session.' };
+  if (session.keyId !== keyId)
+    return { status: 403, code: -32000, message: 'This session was opened with another key; initialize a new session.' };
   const negotiated = session.protocolVersion;
   const named = req.headers['mcp-protocol-version'];
   if (negotiated !== undefined && typeof named === 'string' && named !== negotiated) {
-    return { status: 400, code: -32000, message: `Bad request: this session negotiated protocol ${negotiated}; send MCP-Protocol-Version: ${negotiated} (or initialize a new session for another revision).` };
+    return {
+      status: 400,
+      code: -32000,
+      message: `Bad request: this session negotiated protocol ${negotiated}; send MCP-Protocol-Version: ${negotiated} (or initialize a new session for another revision).`,
+    };
   }
   return null;
 }
@@ -77,6 +92,7 @@ export function checkSessionRequest(session: Session, keyId: string, req: Incomi
  */
 export function negotiatedVersionOf(body: unknown): string {
   const messages = Array.isArray(body) ? body : [body];
-  const requested = (messages.find((m) => isInitializeRequest(m)) as { params?: { protocolVersion?: unknown } } | undefined)?.params?.protocolVersion;
+  const requested = (messages.find((m) => isInitializeRequest(m)) as { params?: { protocolVersion?: unknown } } | undefined)?.params
+    ?.protocolVersion;
   return typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
 }

@@ -1,4 +1,11 @@
-import { isJSONRPCRequest, ProtocolErrorCode, specTypeSchemas, type JSONRPCErrorResponse, type ProtocolEra, type SpecTypeName } from '@modelcontextprotocol/server';
+import {
+  isJSONRPCRequest,
+  ProtocolErrorCode,
+  specTypeSchemas,
+  type JSONRPCErrorResponse,
+  type ProtocolEra,
+  type SpecTypeName,
+} from '@modelcontextprotocol/server';
 
 /** One issue as the SDK's spec schemas (zod v4 behind the Standard Schema interface) report it. */
 interface ParamsIssue {
@@ -45,7 +52,8 @@ export function describeParamsIssue(method: string, issues: readonly ParamsIssue
   const where = issue && issue.path.length ? issue.path.map(String).join('.') : 'params';
   let problem = 'is invalid';
   if (issue?.code === 'invalid_type' && /received undefined/.test(issue.message)) problem = 'is required';
-  else if (issue?.code === 'invalid_type' && issue.expected) problem = `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
+  else if (issue?.code === 'invalid_type' && issue.expected)
+    problem = `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
   else if (issue?.code === 'invalid_value' && issue.values) problem = `must be one of ${issue.values.map(String).join(', ')}`;
   return `Invalid params for ${method}: ${where} ${problem}.`;
 }
@@ -64,10 +72,16 @@ export function paramsRefusal(message: unknown, era: ProtocolEra = 'legacy'): JS
   if (era === 'modern' && REMOVED_IN_2026.has(message.method)) return null;
   const type = REQUEST_TYPES.get(message.method);
   if (!type) return null;
-  const refused = (text: string): JSONRPCErrorResponse => ({ jsonrpc: '2.0', id: message.id, error: { code: ProtocolErrorCode.InvalidParams, message: text } });
+  const refused = (text: string): JSONRPCErrorResponse => ({
+    jsonrpc: '2.0',
+    id: message.id,
+    error: { code: ProtocolErrorCode.InvalidParams, message: text },
+  });
   // Tools take `vault`; a resource URI names a note of this vault, and the SDK would drop the argument unsaid.
   if (message.method === 'resources/read' && (message.params as { vault?: unknown } | undefined)?.vault !== undefined) {
-    return refused("Invalid params for resources/read: it takes no vault argument, resources are this vault's notes; read another open vault's note with read_note and its vault argument.");
+    return refused(
+      "Invalid params for resources/read: it takes no vault argument, resources are this vault's notes; read another open vault's note with read_note and its vault argument.",
+    );
   }
   const verdict = specTypeSchemas[type]['~standard'].validate(message);
   const issues = verdict instanceof Promise ? undefined : verdict.issues;

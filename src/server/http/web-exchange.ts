@@ -55,10 +55,11 @@ export async function sendWebResponse(response: Response, res: ServerResponse, s
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await new Promise<void>((resolve) => {
-        res.once('drain', resolve);
-        res.once('close', resolve);
-      });
+      if (!res.write(value))
+        await new Promise<void>((resolve) => {
+          res.once('drain', resolve);
+          res.once('close', resolve);
+        });
       if (res.destroyed) break;
     }
   } catch {

@@ -147,7 +147,11 @@ export function intersectRoots(keyRoots: readonly string[], clientFolders: reado
 }
 
 /** Where `path` lies from `base`: the base or above it, inside it (as a vault-relative folder), or apart. */
-function relate(path: string, base: string, rules: PathRules): { kind: 'contains' } | { kind: 'inside'; folder: string } | { kind: 'apart' } {
+function relate(
+  path: string,
+  base: string,
+  rules: PathRules,
+): { kind: 'contains' } | { kind: 'inside'; folder: string } | { kind: 'apart' } {
   const sep = rules.platform === 'win32' ? '\\' : '/';
   const cmp = (s: string): string => (rules.caseInsensitive ? s.toLowerCase() : s);
   const p = cmp(path);

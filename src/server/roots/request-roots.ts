@@ -1,4 +1,10 @@
-import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  inputResponse,
+  type InputRequiredResult,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { parseRoots, type PathRules } from './client-roots';
 import { SessionRoots, ROOTS_REQUEST_TIMEOUT_MS, type ClientRootsState } from './session-roots';
 import * as z from 'zod';
@@ -46,7 +52,8 @@ const LooseRootsResult = z.looseObject({ roots: z.unknown().optional() });
 /** The roots of a session of the session era: asked on the call's own stream while a round is open (see {@link SessionRoots}). */
 export function sessionRootsSource(roots: SessionRoots): ClientRootsSource {
   return {
-    forCall: (ctx) => roots.current(() => ctx.mcpReq.send({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_REQUEST_TIMEOUT_MS })),
+    forCall: (ctx) =>
+      roots.current(() => ctx.mcpReq.send({ method: 'roots/list' }, LooseRootsResult, { timeout: ROOTS_REQUEST_TIMEOUT_MS })),
     get known() {
       return roots.known;
     },
@@ -92,7 +99,9 @@ export function requestRootsSource(rules: PathRules): ClientRootsSource {
  * Wraps a handler of a method that may answer input-required (tools/call): when the request must first ask the client for its roots ({@link RootsNeeded}),
  * the answer is the input-required result that asks (MCP 2026-07-28).
  */
-export function askingRoots<A extends unknown[], R>(handler: (...args: A) => Promise<R>): (...args: A) => Promise<R | ReturnType<typeof rootsInputRequired>> {
+export function askingRoots<A extends unknown[], R>(
+  handler: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R | ReturnType<typeof rootsInputRequired>> {
   return async (...args: A) => {
     try {
       return await handler(...args);

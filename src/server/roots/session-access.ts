@@ -39,7 +39,8 @@ export function sessionAccess(
   if (paths.length === 0) return keep("The client shared no usable MCP roots; this key's folders apply.");
   const placed = vaultFolders.length ? rootsInVault(paths, vaultFolders, rules) : { kind: 'elsewhere' as const };
   if (placed.kind === 'whole') return keep("A client root contains this vault; this key's folders apply.");
-  if (placed.kind === 'elsewhere') return keep("None of the client's MCP roots lie in this vault; they are ignored and this key's folders apply.");
+  if (placed.kind === 'elsewhere')
+    return keep("None of the client's MCP roots lie in this vault; they are ignored and this key's folders apply.");
   const spelled = placed.folders.map((folder) => ({ folder, spelling: spell(folder) }));
   const folders = spelled.map(({ folder, spelling }) => spelling ?? folder);
   const unusable = spelled.filter(({ spelling }) => spelling === null).map(({ folder }) => folder);
@@ -53,6 +54,8 @@ export function sessionAccess(
   const which = client.previous
     ? "Narrowed to the client's previous MCP roots in this vault: it has not yet answered roots/list after notifications/roots/list_changed."
     : "Narrowed to the client's MCP roots in this vault.";
-  const missing = unusable.length ? ` These name no folder or note this session can use (missing or quarantined), so they match nothing: ${unusable.join(', ')}.` : '';
+  const missing = unusable.length
+    ? ` These name no folder or note this session can use (missing or quarantined), so they match nothing: ${unusable.join(', ')}.`
+    : '';
   return { roots: effective, blocked: null, report: { source: 'client', effective, ...base, note: which + missing } };
 }

@@ -106,13 +106,16 @@ export class SessionRoots {
     request().then(
       (result) => {
         const roots = (result as { roots?: unknown } | null | undefined)?.roots;
-        if (!Array.isArray(roots)) this.settle(generation, { status: 'unanswered', reason: 'the client answered roots/list without a roots array' });
+        if (!Array.isArray(roots))
+          this.settle(generation, { status: 'unanswered', reason: 'the client answered roots/list without a roots array' });
         else this.settle(generation, { status: 'listed', ...parseRoots(roots, this.rules) });
       },
       (error: unknown) => {
         const code = (error as { code?: unknown })?.code;
-        if (code === ProtocolErrorCode.MethodNotFound) this.settle(generation, { status: 'unanswered', reason: 'the client answered roots/list with -32601 (method not found)' });
-        else if (final) this.settle(generation, { status: 'unanswered', reason: `the client did not answer roots/list (${describe(error)})` });
+        if (code === ProtocolErrorCode.MethodNotFound)
+          this.settle(generation, { status: 'unanswered', reason: 'the client answered roots/list with -32601 (method not found)' });
+        else if (final)
+          this.settle(generation, { status: 'unanswered', reason: `the client did not answer roots/list (${describe(error)})` });
       },
     );
   }

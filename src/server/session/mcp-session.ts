@@ -56,7 +56,7 @@ const INSTRUCTIONS =
   'Tools for one Obsidian vault. Find notes with search or list_notes, read them with read_note ' +
   '(use outline/section for long notes), and pass the returned hash as expected_hash when writing. ' +
   'Paths are vault-relative; ".md" is optional. Notes are also resources (vault-mcp://note/<path>) ' +
-  'and the vault\'s skills are prompts. Every tool takes an optional vault (a handle from vaults) to run in another open vault.';
+  "and the vault's skills are prompts. Every tool takes an optional vault (a handle from vaults) to run in another open vault.";
 
 /**
  * Builds the MCP `Server` of one session (SDK low-level server: we own tools/list and
@@ -88,7 +88,13 @@ export function createSessionServer(
   const server = new Server(
     { name: 'vault-mcp', title: 'Vault MCP', version: services.version },
     {
-      capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, prompts: { listChanged: true }, completions: {}, logging: {} },
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { subscribe: true },
+        prompts: { listChanged: true },
+        completions: {},
+        logging: {},
+      },
       instructions: INSTRUCTIONS,
     },
   );
@@ -109,38 +115,49 @@ export function createSessionServer(
     return { context: services.contextFor(key, access, vaults, session), blocked: access.blocked };
   };
   const addOnTools = addOns.flatMap((a) => a.tools ?? []);
-  server.setRequestHandler('tools/list', guarded('tools/list', async () => {
-    const withVault = !forwarded && (await peers.list()).length > 1;
-    const tools = services.enabledTools(caller()).map(describeTool);
-    const names = new Set(tools.map((t) => t.name));
-    const own = withVault ? tools.map(withVaultInput) : tools;
-    return { tools: [...own, ...addOnTools.filter((t) => !names.has(t.definition.name)).map((t) => t.definition)] };
-  }));
-  server.setRequestHandler('tools/call', guarded('tools/call', askingRoots(async (request, extra) => {
-    const key = caller();
-    const tools = services.enabledTools(key);
-    const { name } = request.params;
-    if (!tools.some((t) => t.name === name) && services.enabledTools().some((t) => t.name === name)) throw outsideToolSetError(name, key.label);
-    const addOn = addOnTools.find((t) => t.definition.name === name);
-    if (addOn && !tools.some((t) => t.name === name)) return addOn.call(request.params.arguments ?? {}, extra);
-    const { vault, ...args } = request.params.arguments ?? {};
-    if (vault !== undefined && typeof vault !== 'string') {
-      throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: vault must be a string (a handle from vaults).`);
-    }
-    const client = await roots.forCall(extra, true);
-    if (vault !== undefined) {
-      const target = await peers.resolve(vault);
-      if (target.kind === 'unknown') return toolErrorResult(target.message);
-      if (target.kind === 'peer') {
-        if (forwarded) return toolErrorResult('A call forwarded from another vault cannot be forwarded again; call that vault directly.');
-        const clientPaths = client.status === 'listed' ? client.paths : null;
-        return peers.forward(target.entry, target.handle, key.label, clientPaths, name, args);
-      }
-    }
-    const { context, blocked } = contextOf(key, client, extra.sessionId);
-    if (blocked && name !== 'vaults') return toolErrorResult(blocked);
-    return callTool(tools, name, args, { ...context, progress: progressReporter(extra) });
-  })));
+  server.setRequestHandler(
+    'tools/list',
+    guarded('tools/list', async () => {
+      const withVault = !forwarded && (await peers.list()).length > 1;
+      const tools = services.enabledTools(caller()).map(describeTool);
+      const names = new Set(tools.map((t) => t.name));
+      const own = withVault ? tools.map(withVaultInput) : tools;
+      return { tools: [...own, ...addOnTools.filter((t) => !names.has(t.definition.name)).map((t) => t.definition)] };
+    }),
+  );
+  server.setRequestHandler(
+    'tools/call',
+    guarded(
+      'tools/call',
+      askingRoots(async (request, extra) => {
+        const key = caller();
+        const tools = services.enabledTools(key);
+        const { name } = request.params;
+        if (!tools.some((t) => t.name === name) && services.enabledTools().some((t) => t.name === name))
+          throw outsideToolSetError(name, key.label);
+        const addOn = addOnTools.find((t) => t.definition.name === name);
+        if (addOn && !tools.some((t) => t.name === name)) return addOn.call(request.params.arguments ?? {}, extra);
+        const { vault, ...args } = request.params.arguments ?? {};
+        if (vault !== undefined && typeof vault !== 'string') {
+          throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: vault must be a string (a handle from vaults).`);
+        }
+        const client = await roots.forCall(extra, true);
+        if (vault !== undefined) {
+          const target = await peers.resolve(vault);
+          if (target.kind === 'unknown') return toolErrorResult(target.message);
+          if (target.kind === 'peer') {
+            if (forwarded)
+              return toolErrorResult('A call forwarded from another vault cannot be forwarded again; call that vault directly.');
+            const clientPaths = client.status === 'listed' ? client.paths : null;
+            return peers.forward(target.entry, target.handle, key.label, clientPaths, name, args);
+          }
+        }
+        const { context, blocked } = contextOf(key, client, extra.sessionId);
+        if (blocked && name !== 'vaults') return toolErrorResult(blocked);
+        return callTool(tools, name, args, { ...context, progress: progressReporter(extra) });
+      }),
+    ),
+  );
   const sessionContext: SessionContextSource = {
     forRequest: async (extra) => {
       const client = await roots.forCall(extra, false);
@@ -163,4 +180,3 @@ export function createSessionServer(
   server.onclose = () => content.stop();
   return server;
 }
-

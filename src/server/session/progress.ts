@@ -16,7 +16,12 @@ export function progressReporter(ctx: ServerContext): ToolContext['progress'] {
   return (progress, total, message) => {
     if (!(progress > last)) return;
     last = progress;
-    const params = { progressToken: token, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) };
+    const params = {
+      progressToken: token,
+      progress,
+      ...(total === undefined ? {} : { total }),
+      ...(message === undefined ? {} : { message }),
+    };
     ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => undefined);
   };
 }

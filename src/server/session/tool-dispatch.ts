@@ -72,8 +72,15 @@ export function compactInputSchema(schema: Record<string, unknown>): Record<stri
     if (keyword === 'propertyNames' && isStringTypeOnly(value)) continue;
     if ((keyword === 'additionalProperties' || keyword === 'properties') && isEmptyObject(value)) continue;
     if (keyword === 'properties' && value !== null && typeof value === 'object') {
-      out.properties = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, compactInputSchema(sub as Record<string, unknown>)]));
-    } else if ((keyword === 'items' || keyword === 'additionalProperties') && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      out.properties = Object.fromEntries(
+        Object.entries(value).map(([name, sub]) => [name, compactInputSchema(sub as Record<string, unknown>)]),
+      );
+    } else if (
+      (keyword === 'items' || keyword === 'additionalProperties') &&
+      value !== null &&
+      typeof value === 'object' &&
+      !Array.isArray(value)
+    ) {
       out[keyword] = compactInputSchema(value as Record<string, unknown>);
     } else if ((keyword === 'anyOf' || keyword === 'oneOf' || keyword === 'allOf') && Array.isArray(value)) {
       out[keyword] = value.map((sub) => compactInputSchema(sub as Record<string, unknown>));
@@ -132,9 +139,7 @@ export function outsideToolSetError(name: string, keyLabel: string): JsonRpcErro
 
 /** Formats zod issues as one line per problem: `path: message`. */
 function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
-    .join('; ');
+  return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`).join('; ');
 }
 
 /**

@@ -115,7 +115,8 @@ export class ForwardVerifier {
     if (!claims) return refused('The forwarded call is malformed.');
     if (claims.aud !== this.selfId) return refused('The forwarded call is meant for another vault.');
     if (claims.exp < now) return refused('The forwarded call has expired; retry it.');
-    if (claims.exp > now + 2 * LIFETIME_MS) return refused(`The forwarded call is not valid: its lifetime exceeds ${LIFETIME_MS / 1000} s.`);
+    if (claims.exp > now + 2 * LIFETIME_MS)
+      return refused(`The forwarded call is not valid: its lifetime exceeds ${LIFETIME_MS / 1000} s.`);
     const publicKey = await this.publicKeyOf(claims.iss);
     if (!publicKey) return refused('The forwarding vault is not open (not in the vault registry).');
     let valid = false;
@@ -144,7 +145,8 @@ function parseClaims(payload: string): ForwardClaims | null {
   if (value === null || typeof value !== 'object') return null;
   const c = value as Record<string, unknown>;
   const roots = c.roots;
-  const rootsOk = roots === null || (Array.isArray(roots) && roots.length <= 100 && roots.every((r) => typeof r === 'string' && r.length <= 4096));
+  const rootsOk =
+    roots === null || (Array.isArray(roots) && roots.length <= 100 && roots.every((r) => typeof r === 'string' && r.length <= 4096));
   if (typeof c.iss !== 'string' || typeof c.aud !== 'string' || typeof c.label !== 'string' || c.label.length > 200) return null;
   if (typeof c.exp !== 'number' || typeof c.jti !== 'string' || c.jti.length > 64 || !rootsOk) return null;
   return { iss: c.iss, aud: c.aud, label: c.label, roots: roots as string[] | null, exp: c.exp, jti: c.jti };

@@ -71,7 +71,13 @@ function parseOrNull(text: string): unknown {
  * @throws ForwardError when the other vault refuses or does not answer as a server should; the
  *   socket's error when it cannot be reached.
  */
-export async function forwardToolCall(url: string, fetchFn: ForwardFetch, clientName: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+export async function forwardToolCall(
+  url: string,
+  fetchFn: ForwardFetch,
+  clientName: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
   const post = (body: object, headers: Record<string, string> = {}): Promise<Response> =>
     fetchFn(url, {
       method: 'POST',
@@ -87,7 +93,10 @@ export async function forwardToolCall(url: string, fetchFn: ForwardFetch, client
   const sessionId = initialize.headers.get('mcp-session-id');
   const opened = (await answerOf(initialize, 1)).result as { protocolVersion?: unknown } | undefined;
   if (!sessionId) throw new ForwardError('the other vault opened no session (no Mcp-Session-Id header)');
-  const session = { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': typeof opened?.protocolVersion === 'string' ? opened.protocolVersion : FORWARD_PROTOCOL_VERSION };
+  const session = {
+    'Mcp-Session-Id': sessionId,
+    'MCP-Protocol-Version': typeof opened?.protocolVersion === 'string' ? opened.protocolVersion : FORWARD_PROTOCOL_VERSION,
+  };
   try {
     const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
     await initialized.body?.cancel().catch(() => undefined);

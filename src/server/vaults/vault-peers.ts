@@ -35,7 +35,10 @@ export class VaultPeers {
     this.selfId = location.folder ? vaultIdOf(location.folder) : null;
     const selfId = this.selfId;
     this.verifier = selfId
-      ? new ForwardVerifier(selfId, async (id) => (await this.registry.list()).find((e) => e.id === id && e.id !== selfId)?.public_key ?? null)
+      ? new ForwardVerifier(
+          selfId,
+          async (id) => (await this.registry.list()).find((e) => e.id === id && e.id !== selfId)?.public_key ?? null,
+        )
       : null;
   }
 
@@ -63,7 +66,9 @@ export class VaultPeers {
     if (this.selfId && this.announced) {
       this.announced = null;
       const id = this.selfId;
-      this.leaving = this.registry.unregister(id, process.pid).catch((error) => console.error('[vault-mcp] could not leave the vault registry', error));
+      this.leaving = this.registry
+        .unregister(id, process.pid)
+        .catch((error) => console.error('[vault-mcp] could not leave the vault registry', error));
     }
     return this.leaving;
   }
@@ -84,12 +89,16 @@ export class VaultPeers {
     const wanted = input.trim();
     const { self, peers } = await this.handles();
     const samePath = (path: string): boolean => nodePath.isAbsolute(wanted) && foldedPath(path) === foldedPath(wanted);
-    if (wanted.toLowerCase() === self.handle.toLowerCase() || wanted === this.selfId || this.location.folderSpellings.some(samePath)) return { kind: 'self' };
-    const peer = peers.find(({ entry, handle }) => handle.toLowerCase() === wanted.toLowerCase() || entry.id === wanted || samePath(entry.path));
-    if (peer) return { kind: 'peer', ...peer };
-    const named = [{ handle: self.handle, name: self.name, path: self.path }, ...peers.map(({ entry, handle }) => ({ handle, name: entry.name, path: entry.path }))].filter(
-      (v) => v.name.toLowerCase() === wanted.toLowerCase(),
+    if (wanted.toLowerCase() === self.handle.toLowerCase() || wanted === this.selfId || this.location.folderSpellings.some(samePath))
+      return { kind: 'self' };
+    const peer = peers.find(
+      ({ entry, handle }) => handle.toLowerCase() === wanted.toLowerCase() || entry.id === wanted || samePath(entry.path),
     );
+    if (peer) return { kind: 'peer', ...peer };
+    const named = [
+      { handle: self.handle, name: self.name, path: self.path },
+      ...peers.map(({ entry, handle }) => ({ handle, name: entry.name, path: entry.path })),
+    ].filter((v) => v.name.toLowerCase() === wanted.toLowerCase());
     if (named.length > 1) {
       const list = named.map((v) => `${v.handle} (${v.path})`).join(', ');
       return { kind: 'unknown', message: `${quoteInput(wanted)} names ${named.length} open vaults: ${list}; use one of these handles.` };
@@ -107,7 +116,14 @@ export class VaultPeers {
    * @returns the other vault's result as it sent it; an `isError` result with one sentence when
    *   that vault refuses (no key with this label, switched off) or does not answer.
    */
-  async forward(entry: VaultEntry, handle: string, label: string, roots: string[] | null, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  async forward(
+    entry: VaultEntry,
+    handle: string,
+    label: string,
+    roots: string[] | null,
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<CallToolResult> {
     const selfId = this.selfId;
     if (!selfId) return failure(`This vault has no folder on disk, so it cannot forward calls to '${handle}'.`);
     const sign = (): string => this.identity.token({ iss: selfId, aud: entry.id, label, roots });
@@ -123,7 +139,13 @@ export class VaultPeers {
       return response;
     };
     try {
-      return await forwardToolCall(`http://127.0.0.1:${entry.port}${MCP_PATH}`, signedFetch, `vault-mcp forwarding from ${this.location.name}`, name, args);
+      return await forwardToolCall(
+        `http://127.0.0.1:${entry.port}${MCP_PATH}`,
+        signedFetch,
+        `vault-mcp forwarding from ${this.location.name}`,
+        name,
+        args,
+      );
     } catch (error) {
       return failure(refusalOf(error, handle, entry.port));
     }
@@ -140,7 +162,12 @@ export class VaultPeers {
     const names = [this.location.name, ...entries.map((e) => e.name)].map((n) => n.toLowerCase());
     const handleOf = (name: string, id: string | null): string =>
       names.filter((n) => n === name.toLowerCase()).length > 1 && id ? `${name}~${id.slice(0, 6)}` : name;
-    const self: VaultListing = { handle: handleOf(this.location.name, this.selfId), name: this.location.name, path: this.location.folder ?? '', active: true };
+    const self: VaultListing = {
+      handle: handleOf(this.location.name, this.selfId),
+      name: this.location.name,
+      path: this.location.folder ?? '',
+      active: true,
+    };
     const peers = entries.sort((a, b) => a.name.localeCompare(b.name)).map((entry) => ({ entry, handle: handleOf(entry.name, entry.id) }));
     return { self, peers };
   }
@@ -156,14 +183,18 @@ const UNPROVEN = 'no valid Vault-Mcp-Receipt from';
 function refusalOf(error: unknown, handle: string, port: number): string {
   if (error instanceof ForwardError && error.refusal !== null) return `Vault '${handle}' refused the call: ${error.refusal}`;
   const text = error instanceof Error ? error.message : String(error);
-  if (text.includes(UNPROVEN)) return `Vault '${handle}': the program on port ${port} is not the vault the registry names (no valid receipt), so the call was not sent; reopen that vault in Obsidian.`;
-  if (/ECONNREFUSED|fetch failed/i.test(text)) return `Vault '${handle}' does not answer on port ${port}; is it still open in Obsidian with its server on?`;
+  if (text.includes(UNPROVEN))
+    return `Vault '${handle}': the program on port ${port} is not the vault the registry names (no valid receipt), so the call was not sent; reopen that vault in Obsidian.`;
+  if (/ECONNREFUSED|fetch failed/i.test(text))
+    return `Vault '${handle}' does not answer on port ${port}; is it still open in Obsidian with its server on?`;
   return `Vault '${handle}' could not run the call: ${text.slice(0, 300)}`;
 }
 
-
 /** A path for comparison: resolved, NFC, without a trailing separator, lower case where disks ignore case. */
 function foldedPath(path: string): string {
-  const resolved = nodePath.resolve(path).normalize('NFC').replace(/[\\/]+$/, '');
+  const resolved = nodePath
+    .resolve(path)
+    .normalize('NFC')
+    .replace(/[\\/]+$/, '');
   return process.platform === 'win32' || process.platform === 'darwin' ? resolved.toLowerCase() : resolved;
 }

@@ -40,7 +40,11 @@ export interface VaultEntry {
  * app-data folder (Windows `%APPDATA%`, macOS `~/Library/Application Support`, elsewhere
  * `$XDG_CONFIG_HOME` or `~/.config`, per the XDG Base Directory spec).
  */
-export function registryFolder(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home = os.homedir()): string {
+export function registryFolder(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home = os.homedir(),
+): string {
   const override = env[REGISTRY_DIR_ENV];
   if (override && override.trim() !== '') return nodePath.resolve(override);
   if (platform === 'win32') return nodePath.join(env.APPDATA || nodePath.join(home, 'AppData', 'Roaming'), 'vault-mcp');
@@ -143,7 +147,10 @@ export class VaultRegistry {
         return () => fsp.rm(lock, { recursive: true, force: true });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const age = await fsp.stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+        const age = await fsp.stat(lock).then(
+          (s) => Date.now() - s.mtimeMs,
+          () => 0,
+        );
         if (age > STALE_LOCK_MS) await fsp.rm(lock, { recursive: true, force: true });
         else if (Date.now() > deadline) throw new Error(`The vault registry ${this.file} is locked by another Obsidian window; try again.`);
         else await new Promise((resolve) => setTimeout(resolve, 20));
@@ -157,12 +164,20 @@ function isVaultEntry(value: unknown): value is VaultEntry {
   if (value === null || typeof value !== 'object') return false;
   const e = value as Record<string, unknown>;
   return (
-    typeof e.id === 'string' && /^[0-9a-f]{16}$/.test(e.id) &&
-    typeof e.name === 'string' && e.name.length <= 255 &&
-    typeof e.path === 'string' && e.path.length <= 4096 && nodePath.isAbsolute(e.path) &&
-    Number.isInteger(e.port) && (e.port as number) > 0 && (e.port as number) < 65536 &&
-    Number.isInteger(e.pid) && (e.pid as number) > 0 &&
-    typeof e.public_key === 'string' && e.public_key.length <= 200 &&
+    typeof e.id === 'string' &&
+    /^[0-9a-f]{16}$/.test(e.id) &&
+    typeof e.name === 'string' &&
+    e.name.length <= 255 &&
+    typeof e.path === 'string' &&
+    e.path.length <= 4096 &&
+    nodePath.isAbsolute(e.path) &&
+    Number.isInteger(e.port) &&
+    (e.port as number) > 0 &&
+    (e.port as number) < 65536 &&
+    Number.isInteger(e.pid) &&
+    (e.pid as number) > 0 &&
+    typeof e.public_key === 'string' &&
+    e.public_key.length <= 200 &&
     typeof e.started_at === 'string'
   );
 }

@@ -4,14 +4,14 @@ import { defineTool } from '../tool';
 export const SELECTION_BUDGET = 8000;
 
 /** What `active_note` says when no note it may show is open. */
-export const NO_NOTE_OPEN = 'No note is open in Obsidian\'s editor; ask the user to open one, or find notes with search or list_notes.';
+export const NO_NOTE_OPEN = "No note is open in Obsidian's editor; ask the user to open one, or find notes with search or list_notes.";
 
 /** `active_note`: what the user is looking at in Obsidian right now. */
 export const activeNoteTool = defineTool({
   name: 'active_note',
   title: 'Active note',
   description:
-    'The note in Obsidian\'s focused editor: path, id, title, frontmatter, tags, mtime, cursor_line, selection (≤8000 chars), ' +
+    "The note in Obsidian's focused editor: path, id, title, frontmatter, tags, mtime, cursor_line, selection (≤8000 chars), " +
     'or active: null.',
   kind: 'read',
   inputSchema: {},

@@ -5,8 +5,7 @@ import { defineTool } from '../tool';
 export const getLinksTool = defineTool({
   name: 'get_links',
   title: 'Get links',
-  description:
-    'A note\'s outgoing links and backlinks ({path, count}) and unresolved links ({link, count}: text matching no file).',
+  description: "A note's outgoing links and backlinks ({path, count}) and unresolved links ({link, count}: text matching no file).",
   kind: 'read',
   inputSchema: {
     path: z.string().describe('Note path, [[wikilink]] name or id.'),

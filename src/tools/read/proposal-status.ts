@@ -10,10 +10,10 @@ import { arrayOf, INTEGER, objectOf, STRING } from '../output-schema';
  * One proposal as proposal_status shows it (proposal-summary.ts), in `$defs` since both the
  * one-proposal and the list answer hold it.
  */
-const PROPOSAL_SCHEMA = objectOf(
-  { id: STRING, status: { enum: ['pending', 'accepted', 'partly_accepted', 'rejected', 'stale'] } },
-  ['id', 'status'],
-);
+const PROPOSAL_SCHEMA = objectOf({ id: STRING, status: { enum: ['pending', 'accepted', 'partly_accepted', 'rejected', 'stale'] } }, [
+  'id',
+  'status',
+]);
 const PROPOSAL_REF = { $ref: '#/$defs/proposal' };
 
 /** How many of its proposals proposal_status lists without an id (newest first). */
@@ -43,7 +43,8 @@ export const proposalStatusTool = defineTool({
   annotations: { title: 'Proposal status', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async handler(args, ctx) {
     if (args.activity === true) {
-      if (args.id !== undefined) throw new ToolError('invalid_argument', 'Give id or activity, not both: activity lists every change of yours.');
+      if (args.id !== undefined)
+        throw new ToolError('invalid_argument', 'Give id or activity, not both: activity lists every change of yours.');
       if (!ctx.activity) throw new ToolError('unavailable', 'This vault keeps no activity log.');
       return agentActivity(ctx.activity, ctx.notes, ctx.caller.id, ctx.scope, LIST_LIMIT);
     }
@@ -54,7 +55,10 @@ export const proposalStatusTool = defineTool({
       }
       return { proposal: await summarize(p, ctx) };
     }
-    const mine = ctx.proposals.all().filter((p) => p.key_id === ctx.caller.id).reverse();
+    const mine = ctx.proposals
+      .all()
+      .filter((p) => p.key_id === ctx.caller.id)
+      .reverse();
     const shown = mine.slice(0, LIST_LIMIT);
     return {
       proposals: await Promise.all(shown.map((p) => summarize(p, ctx))),

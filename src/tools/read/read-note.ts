@@ -31,7 +31,10 @@ export interface TextPage {
  */
 export function pageText(text: string, offset: number, maxChars: number, atLine = false): TextPage {
   if (offset > text.length) {
-    throw new ToolError('invalid_argument', `offset ${offset} is past the end (the text has ${text.length} chars); use an offset below that.`);
+    throw new ToolError(
+      'invalid_argument',
+      `offset ${offset} is past the end (the text has ${text.length} chars); use an offset below that.`,
+    );
   }
   let end = maxChars === 0 ? text.length : Math.min(text.length, offset + maxChars);
   if (end < text.length) {
@@ -104,7 +107,8 @@ export const readNoteTool = defineTool({
       const page = pageText(outline, offset, maxChars, true);
       Object.assign(out, { outline: page.text, outline_length: page.length, outline_offset: page.offset, has_more: page.hasMore });
       if (headings.length === 0) out.note = 'This note has no headings; read its body with offset paging instead.';
-      else if (page.hasMore) out.note = `Outline cut at ${page.next} of ${page.length} chars; call read_note with outline:true and offset=${page.next} for the rest.`;
+      else if (page.hasMore)
+        out.note = `Outline cut at ${page.next} of ${page.length} chars; call read_note with outline:true and offset=${page.next} for the rest.`;
     } else if (args.section !== undefined) {
       const section = findHeadingSection(withPreamble(ctx.notes.outline(file, text), text), args.section, file.path, 'read_note');
       const page = pageText(text.slice(section.start, section.end), offset, maxChars);

@@ -37,13 +37,12 @@ export const readNotesTool = defineTool({
     'with read_note). Unknown names go to not_found; agent_md lists governing AGENTS.md once: follow it.',
   kind: 'read',
   inputSchema: {
-    paths: z
-      .array(z.string())
-      .min(1)
-      .max(MAX_NOTES_PER_CALL)
-      .describe('Note paths, names or ids.'),
+    paths: z.array(z.string()).min(1).max(MAX_NOTES_PER_CALL).describe('Note paths, names or ids.'),
   },
-  outputSchema: objectOf({ notes: arrayOf(objectOf(NOTE_HEADER_FIELDS, [...NOTE_HEADER_REQUIRED, 'body'])), not_found: STRINGS }, ['notes', 'not_found']),
+  outputSchema: objectOf({ notes: arrayOf(objectOf(NOTE_HEADER_FIELDS, [...NOTE_HEADER_REQUIRED, 'body'])), not_found: STRINGS }, [
+    'notes',
+    'not_found',
+  ]),
   annotations: { title: 'Read several notes', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const notFound: string[] = [];

@@ -63,10 +63,7 @@ export const searchTool = defineTool({
     'notes close in meaning (source: lexical/semantic/both).',
   kind: 'read',
   inputSchema: {
-    query: z
-      .string()
-      .min(1)
-      .describe('E.g. `meeting tag:#work -draft`, `task-todo:(call OR email)`; ≤ 1000 chars, 64 terms.'),
+    query: z.string().min(1).describe('E.g. `meeting tag:#work -draft`, `task-todo:(call OR email)`; ≤ 1000 chars, 64 terms.'),
     mode: z
       .enum(['hybrid', 'lexical', 'semantic'])
       .optional()
@@ -78,12 +75,7 @@ export const searchTool = defineTool({
   },
   outputSchema: objectOf(
     {
-      results: arrayOf(
-        objectOf(
-          { path: STRING, score: NUMBER, section: { type: ['string', 'null'] } },
-          ['path', 'score', 'section'],
-        ),
-      ),
+      results: arrayOf(objectOf({ path: STRING, score: NUMBER, section: { type: ['string', 'null'] } }, ['path', 'score', 'section'])),
       next_cursor: STRING,
       total: INTEGER,
     },
@@ -92,13 +84,19 @@ export const searchTool = defineTool({
   annotations: { title: 'Search notes', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {
     const mode = args.mode ?? 'hybrid';
-    const { page, mixed } = await searchByMode({ notes: ctx.notes, lexical: ctx.search, semantic: ctx.semantic ?? null }, mode, args.query, ctx.scope, {
-      limit: args.limit ?? SEARCH_DEFAULT_LIMIT,
-      cursor: args.cursor,
-      fields: args.fields,
-      regex: args.regex,
-      onTextRead: searchProgress(ctx.progress),
-    });
+    const { page, mixed } = await searchByMode(
+      { notes: ctx.notes, lexical: ctx.search, semantic: ctx.semantic ?? null },
+      mode,
+      args.query,
+      ctx.scope,
+      {
+        limit: args.limit ?? SEARCH_DEFAULT_LIMIT,
+        cursor: args.cursor,
+        fields: args.fields,
+        regex: args.regex,
+        onTextRead: searchProgress(ctx.progress),
+      },
+    );
     return { ...page, results: page.results.map((h) => compactHit(h, mixed)) };
   },
 });

@@ -15,6 +15,14 @@ export const skillReadTool = defineTool({
   async handler(args, ctx) {
     const folder = skillsFolderOf(ctx.settings.skills?.folder);
     const skill = await new SkillCatalog(ctx.notes).read(folder, args.id, ctx.scope);
-    return { id: skill.id, name: skill.name, description: skill.description, path: skill.path, error: skill.error, body: skill.body, files: skill.files };
+    return {
+      id: skill.id,
+      name: skill.name,
+      description: skill.description,
+      path: skill.path,
+      error: skill.error,
+      body: skill.body,
+      files: skill.files,
+    };
   },
 });

@@ -18,7 +18,8 @@ export const skillsListTool = defineTool({
     catalog.assertFolderOpen(folder, ctx.scope);
     const skills = await catalog.list(folder, ctx.scope);
     const out: Record<string, unknown> = { folder, skills };
-    if (skills.length === 0) out.note = `No skills in ${folder}/; a skill is a folder ${folder}/<id>/ holding a SKILL.md with name: and description: frontmatter.`;
+    if (skills.length === 0)
+      out.note = `No skills in ${folder}/; a skill is a folder ${folder}/<id>/ holding a SKILL.md with name: and description: frontmatter.`;
     return out;
   },
 });

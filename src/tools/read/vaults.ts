@@ -6,7 +6,7 @@ export const vaultsTool = defineTool({
   name: 'vaults',
   title: 'Open vaults',
   description:
-    'Vaults open in Obsidian: {handle, name, path, active}; pass a handle as any tool\'s vault to run it there. ' +
+    "Vaults open in Obsidian: {handle, name, path, active}; pass a handle as any tool's vault to run it there. " +
     'roots: the folders this session may touch (effective; [] = whole vault when source is key) and why.',
   kind: 'read',
   inputSchema: {},

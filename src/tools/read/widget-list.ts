@@ -8,7 +8,8 @@ import { widgetQueryError } from '../widget-query';
 export const widgetListTool = defineTool({
   name: 'widget_list',
   title: 'List widgets',
-  description: 'Widgets (Widgets/<id>.html, shown in a note by a vault-mcp-widget code block holding the id): {id, name, description, query, path, hash, error?}; no HTML.',
+  description:
+    'Widgets (Widgets/<id>.html, shown in a note by a vault-mcp-widget code block holding the id): {id, name, description, query, path, hash, error?}; no HTML.',
   kind: 'read',
   inputSchema: {},
   annotations: { title: 'List widgets', readOnlyHint: true, openWorldHint: false },

@@ -8,7 +8,7 @@ export const appendNoteTool = defineTool({
   name: 'append_note',
   title: 'Append to note',
   description:
-    'Append `content` at a note\'s end, on a new line unless ensure_newline is false, keeping its final line break and line endings (CRLF).',
+    "Append `content` at a note's end, on a new line unless ensure_newline is false, keeping its final line break and line endings (CRLF).",
   kind: 'write',
   inputSchema: {
     path: z.string().describe(NOTE_ARG_DESCRIPTION),

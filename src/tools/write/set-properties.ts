@@ -10,7 +10,7 @@ export const setPropertiesTool = defineTool({
   description:
     'Set (value) or delete (null) frontmatter properties, tags included. Types are kept (a value for ' +
     'a list property becomes a one-item list; tags/aliases/cssclasses as "a, b" become lists). access and agent_overrides are ' +
-    'the user\'s. Unparsable frontmatter is refused with the YAML error.',
+    "the user's. Unparsable frontmatter is refused with the YAML error.",
   kind: 'write',
   inputSchema: {
     path: z.string().describe(NOTE_ARG_DESCRIPTION),

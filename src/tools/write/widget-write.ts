@@ -41,6 +41,9 @@ export const widgetWriteTool = defineTool({
     }
     if (args.expected_hash !== undefined) return { ...(await widgets.replace(args.id, args.html, args.expected_hash, ctx.scope)) };
     if (widgets.existing(args.id, ctx.scope) === null) return { ...(await widgets.create(args.id, args.html, ctx.scope)) };
-    throw new ToolError('invalid_argument', `Widget '${args.id}' already exists; to replace it pass expected_hash (its hash from widget_list), or choose a new id.`);
+    throw new ToolError(
+      'invalid_argument',
+      `Widget '${args.id}' already exists; to replace it pass expected_hash (its hash from widget_list), or choose a new id.`,
+    );
   },
 });

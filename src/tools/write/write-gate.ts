@@ -11,10 +11,7 @@ import type { ToolContext } from '../tool';
  */
 
 /** The optional `expected_hash` argument of every write tool that changes an existing note. */
-export const expectedHashArg = z
-  .string()
-  .optional()
-  .describe("read_note's hash; refused if the note changed since.");
+export const expectedHashArg = z.string().optional().describe("read_note's hash; refused if the note changed since.");
 
 /**
  * Validates `request` against the vault for the caller (paths, access rules, expected_hash,

@@ -8,7 +8,7 @@ export const writeNoteTool = defineTool({
   name: 'write_note',
   title: 'Write note',
   description:
-    'Replace a note\'s body (all after the frontmatter, which is kept; must not start with ---) and/or patch its frontmatter ' +
+    "Replace a note's body (all after the frontmatter, which is kept; must not start with ---) and/or patch its frontmatter " +
     '(a value sets, null deletes, types kept). Give at least one.',
   kind: 'write',
   inputSchema: {

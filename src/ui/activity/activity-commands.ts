@@ -36,10 +36,13 @@ export function listActivity(log: ActivityLog): string {
   const shown = entries.slice(0, LIST_LIMIT);
   const lines: string[] = [];
   for (const group of groupEntries(shown)) {
-    lines.push(`"${group.label}", ${group.session ? `session ${group.session}` : 'no session (accepted proposals, reverts, stateless calls)'}:`);
+    lines.push(
+      `"${group.label}", ${group.session ? `session ${group.session}` : 'no session (accepted proposals, reverts, stateless calls)'}:`,
+    );
     for (const e of group.entries) lines.push(`  ${describeEntry(log, e)}`);
   }
-  if (entries.length > shown.length) lines.push(`... and ${entries.length - shown.length} older changes; revert key "<label>" and revert session <session> cover them too.`);
+  if (entries.length > shown.length)
+    lines.push(`... and ${entries.length - shown.length} older changes; revert key "<label>" and revert session <session> cover them too.`);
   return lines.join('\n');
 }
 
@@ -47,11 +50,17 @@ export function listActivity(log: ActivityLog): string {
 export function showActivity(log: ActivityLog, id: string): string {
   const entry = log.get(id);
   if (!entry) return noSuchEntry(id);
-  return `${describeEntry(log, entry)}\n${diffText(entry, SHOW_DIFF_LINES).split('\n').map((l) => `  ${l}`).join('\n')}`;
+  return `${describeEntry(log, entry)}\n${diffText(entry, SHOW_DIFF_LINES)
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n')}`;
 }
 
 /** Reverts entry `id`, or every entry of a key (by label) or a session. @returns one line per revert. */
-export async function revertActivity(target: ActivityCommandTarget, what: { id: string } | { key: string } | { session: string }): Promise<string> {
+export async function revertActivity(
+  target: ActivityCommandTarget,
+  what: { id: string } | { key: string } | { session: string },
+): Promise<string> {
   if ('id' in what) return (await target.reverts.revert(what.id)).message;
   const entries = target.activity.all();
   let outcomes: RevertOutcome[];
@@ -112,9 +121,14 @@ export function groupEntries(entries: readonly ActivityEntry[]): EntryGroup[] {
 /** `a_…  2026-12-01 20:01:02  edit Notes/Ideas.md via edit_note  (reverted by a_…)`. */
 function describeEntry(log: ActivityLog, e: ActivityEntry): string {
   const where = e.kind === 'move' ? `${e.from} -> ${e.path}` : e.path;
-  const how = e.via === 'proposal' ? `accepted proposal ${e.proposal_id}${e.hunks ? ` (hunks ${e.hunks.join(', ')})` : ''}` : `via ${e.tool}`;
+  const how =
+    e.via === 'proposal' ? `accepted proposal ${e.proposal_id}${e.hunks ? ` (hunks ${e.hunks.join(', ')})` : ''}` : `via ${e.tool}`;
   const what = e.reverts ? `revert of ${e.reverts}: ` : '';
-  const state = log.isReverted(e) ? `  (reverted by ${e.reverted_by})` : e.reverted_by ? `  (redone: its revert ${e.reverted_by} was reverted)` : '';
+  const state = log.isReverted(e)
+    ? `  (reverted by ${e.reverted_by})`
+    : e.reverted_by
+      ? `  (redone: its revert ${e.reverted_by} was reverted)`
+      : '';
   const left = e.left ? `  (${e.left} change${e.left === 1 ? '' : 's'} left as the note has ${e.left === 1 ? 'it' : 'them'})` : '';
   return `${e.id}  ${e.at.replace('T', ' ').slice(0, 19)}  ${what}${kindWord(e)} ${where} ${how}${state}${left}`;
 }

@@ -42,9 +42,15 @@ export class AgentActivityView extends SidebarListView {
     root.empty();
     root.addClass('vault-mcp-activity');
     const entries = this.log.all();
-    root.createDiv({ cls: 'vault-mcp-activity-title', text: entries.length ? `${entries.length} change${entries.length === 1 ? '' : 's'} by agents` : 'No agent activity' });
+    root.createDiv({
+      cls: 'vault-mcp-activity-title',
+      text: entries.length ? `${entries.length} change${entries.length === 1 ? '' : 's'} by agents` : 'No agent activity',
+    });
     if (entries.length === 0) {
-      root.createEl('p', { cls: 'vault-mcp-activity-empty', text: 'Changes that force-mode keys make, and proposals you accept, are listed here so you can see and revert them.' });
+      root.createEl('p', {
+        cls: 'vault-mcp-activity-empty',
+        text: 'Changes that force-mode keys make, and proposals you accept, are listed here so you can see and revert them.',
+      });
       return;
     }
     const shown = entries.slice(0, MAX_SHOWN);
@@ -58,14 +64,27 @@ export class AgentActivityView extends SidebarListView {
       for (const group of groupEntries(list)) {
         const sessionEl = keyEl.createDiv({ cls: 'vault-mcp-activity-session' });
         const session = group.session;
-        const title = session ? `Session ${session.slice(0, 8)}` : group.entries.every((e) => e.via !== 'agent') ? 'Accepted proposals and reverts' : 'Without an MCP session';
+        const title = session
+          ? `Session ${session.slice(0, 8)}`
+          : group.entries.every((e) => e.via !== 'agent')
+            ? 'Accepted proposals and reverts'
+            : 'Without an MCP session';
         const ofSession = session ? ofKey.filter((e) => e.session === session) : [];
-        this.groupHeader(sessionEl, 'vault-mcp-activity-session-header', title, session ? `Revert session ${session.slice(0, 8)} of ${label}` : null, ofSession);
+        this.groupHeader(
+          sessionEl,
+          'vault-mcp-activity-session-header',
+          title,
+          session ? `Revert session ${session.slice(0, 8)} of ${label}` : null,
+          ofSession,
+        );
         for (const e of group.entries) this.renderEntry(sessionEl.createDiv({ cls: 'vault-mcp-activity-entry' }), e);
       }
     }
     if (entries.length > shown.length) {
-      root.createEl('p', { cls: 'vault-mcp-activity-empty', text: `${entries.length - shown.length} older changes are not shown; Revert all still covers them.` });
+      root.createEl('p', {
+        cls: 'vault-mcp-activity-empty',
+        text: `${entries.length - shown.length} older changes are not shown; Revert all still covers them.`,
+      });
     }
   }
 
@@ -96,10 +115,22 @@ export class AgentActivityView extends SidebarListView {
     });
     if (reverted) what.createSpan({ cls: 'vault-mcp-activity-state', text: 'reverted' });
     const at = new Date(e.at);
-    const route = e.via === 'proposal' ? `accepted proposal${e.hunks ? ` (${e.hunks.length} hunk${e.hunks.length === 1 ? '' : 's'})` : ''}` : e.via === 'revert' ? 'your revert' : `via ${e.tool}`;
-    const detail = meta.createDiv({ cls: 'vault-mcp-activity-detail', text: `${route} · ${at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}` });
+    const route =
+      e.via === 'proposal'
+        ? `accepted proposal${e.hunks ? ` (${e.hunks.length} hunk${e.hunks.length === 1 ? '' : 's'})` : ''}`
+        : e.via === 'revert'
+          ? 'your revert'
+          : `via ${e.tool}`;
+    const detail = meta.createDiv({
+      cls: 'vault-mcp-activity-detail',
+      text: `${route} · ${at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`,
+    });
     detail.setAttribute('title', at.toLocaleString());
-    if (e.left) meta.createDiv({ cls: 'vault-mcp-activity-left', text: `${e.left} change${e.left === 1 ? '' : 's'} left as the note has ${e.left === 1 ? 'it' : 'them'} now` });
+    if (e.left)
+      meta.createDiv({
+        cls: 'vault-mcp-activity-left',
+        text: `${e.left} change${e.left === 1 ? '' : 's'} left as the note has ${e.left === 1 ? 'it' : 'them'} now`,
+      });
     if (!reverted) {
       const button = header.createDiv({ cls: 'vault-mcp-activity-actions' }).createEl('button', { text: e.reverts ? 'Redo' : 'Revert' });
       button.setAttribute('aria-label', e.reverts ? `Redo what ${e.id} reverted` : `Revert ${kindWord(e)} of ${e.path}`);
@@ -110,7 +141,13 @@ export class AgentActivityView extends SidebarListView {
     if (!lines) this.previews.set(e, (lines = diffPreview(e, PREVIEW_LINES)));
     for (const line of lines) {
       const sign = line.kind === 'removed' ? '− ' : line.kind === 'inserted' ? '+ ' : '';
-      const cls = { head: 'vault-mcp-diff-head', removed: 'vault-mcp-diff-removed', inserted: 'vault-mcp-diff-inserted', message: 'vault-mcp-diff-message', more: 'vault-mcp-diff-more' }[line.kind];
+      const cls = {
+        head: 'vault-mcp-diff-head',
+        removed: 'vault-mcp-diff-removed',
+        inserted: 'vault-mcp-diff-inserted',
+        message: 'vault-mcp-diff-message',
+        more: 'vault-mcp-diff-more',
+      }[line.kind];
       preview.createDiv({ cls: `vault-mcp-diff-line ${cls}`, text: `${sign}${line.text}` });
     }
   }
@@ -123,7 +160,9 @@ export class AgentActivityView extends SidebarListView {
     const outcomes: RevertOutcome[] = await this.reverts.revertAll(entries);
     const done = outcomes.filter((o) => o.reverted).length;
     const refused = outcomes.filter((o) => !o.reverted).map((o) => o.message);
-    new Notice(`Vault MCP: reverted ${done} of ${outcomes.length} change${outcomes.length === 1 ? '' : 's'}.${refused.length ? ` ${refused.join(' ')}` : ''}`);
+    new Notice(
+      `Vault MCP: reverted ${done} of ${outcomes.length} change${outcomes.length === 1 ? '' : 's'}.${refused.length ? ` ${refused.join(' ')}` : ''}`,
+    );
   }
 
   /** Opens the note in the main area; a Notice when nothing is at `path` now. */

@@ -47,7 +47,8 @@ function registerActivityCliHandlers(plugin: ActivityPlugin): boolean {
     plugin.registerCliHandler('vault-mcp:revert', 'Revert an agent change, or every change of a key or a session', flags, (params) => {
       const given = (['id', 'key', 'session'] as const).filter((f) => params[f]);
       if (given.length !== 1) return 'Give exactly one of id=<entry id>, key=<label> or session=<session>.';
-      const what = given[0] === 'id' ? { id: params.id ?? '' } : given[0] === 'key' ? { key: params.key ?? '' } : { session: params.session ?? '' };
+      const what =
+        given[0] === 'id' ? { id: params.id ?? '' } : given[0] === 'key' ? { key: params.key ?? '' } : { session: params.session ?? '' };
       return revertActivity(plugin, what);
     });
     return true;

@@ -11,7 +11,12 @@ import { decideProposal } from './review-commands';
 export const PENDING_VIEW_TYPE = 'vault-mcp-pending';
 
 /** The Pending changes view's type, title, icon (Lucide `git-pull-request-arrow`) and command. */
-export const PENDING_VIEW = { type: PENDING_VIEW_TYPE, title: 'Pending changes', icon: 'git-pull-request-arrow', commandId: 'open-pending-changes' };
+export const PENDING_VIEW = {
+  type: PENDING_VIEW_TYPE,
+  title: 'Pending changes',
+  icon: 'git-pull-request-arrow',
+  commandId: 'open-pending-changes',
+};
 
 /** Lines of a hunk's removed or proposed text shown in the preview before "…". */
 const PREVIEW_LINES = 12;
@@ -41,9 +46,15 @@ export class PendingChangesView extends SidebarListView {
     root.empty();
     root.addClass('vault-mcp-pending');
     const pending = this.proposals.pending();
-    root.createDiv({ cls: 'vault-mcp-pending-title', text: pending.length ? `${pending.length} pending change${pending.length === 1 ? '' : 's'}` : 'No pending changes' });
+    root.createDiv({
+      cls: 'vault-mcp-pending-title',
+      text: pending.length ? `${pending.length} pending change${pending.length === 1 ? '' : 's'}` : 'No pending changes',
+    });
     if (pending.length === 0) {
-      root.createEl('p', { cls: 'vault-mcp-pending-empty', text: 'Changes that agents propose with a propose-mode key wait here and inline in the editor until you accept or reject them.' });
+      root.createEl('p', {
+        cls: 'vault-mcp-pending-empty',
+        text: 'Changes that agents propose with a propose-mode key wait here and inline in the editor until you accept or reject them.',
+      });
       return;
     }
     const byNote = new Map<string, Proposal[]>();
@@ -67,7 +78,10 @@ export class PendingChangesView extends SidebarListView {
     who.createSpan({ cls: 'vault-mcp-proposal-label', text: p.key_label });
     who.createSpan({ cls: ['vault-mcp-proposal-kind', `mod-${p.kind}`], text: describeKind(p) });
     const created = new Date(p.created_at);
-    const detail = meta.createDiv({ cls: 'vault-mcp-proposal-detail', text: `via ${p.tool} · ${created.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}` });
+    const detail = meta.createDiv({
+      cls: 'vault-mcp-proposal-detail',
+      text: `via ${p.tool} · ${created.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`,
+    });
     detail.setAttribute('title', created.toLocaleString());
     const actions = header.createDiv({ cls: 'vault-mcp-proposal-actions' });
     const accept = actions.createEl('button', { cls: 'mod-cta', text: 'Accept' });
@@ -142,5 +156,6 @@ function diffLines(el: HTMLElement, text: string, side: 'removed' | 'inserted'):
   for (const line of lines.slice(0, PREVIEW_LINES)) {
     el.createDiv({ cls: `vault-mcp-diff-line vault-mcp-diff-${side}`, text: `${side === 'removed' ? '−' : '+'} ${line}` });
   }
-  if (lines.length > PREVIEW_LINES) el.createDiv({ cls: 'vault-mcp-diff-line vault-mcp-diff-more', text: `… ${lines.length - PREVIEW_LINES} more lines` });
+  if (lines.length > PREVIEW_LINES)
+    el.createDiv({ cls: 'vault-mcp-diff-line vault-mcp-diff-more', text: `… ${lines.length - PREVIEW_LINES} more lines` });
 }

@@ -34,7 +34,9 @@ export function registerReview(plugin: ReviewPlugin): void {
     plugin.proposals.onChange((event) => {
       if (event.type !== 'staged' || !plugin.settings.proposals.notifyOnNew) return;
       const p = event.proposal;
-      new Notice(`Vault MCP: ${p.key_label} proposed ${p.kind === 'edit' || p.kind === 'properties' ? 'changes to' : `to ${p.kind}`} ${p.path}. Review it in the editor or in Pending changes.`);
+      new Notice(
+        `Vault MCP: ${p.key_label} proposed ${p.kind === 'edit' || p.kind === 'properties' ? 'changes to' : `to ${p.kind}`} ${p.path}. Review it in the editor or in Pending changes.`,
+      );
     }),
   );
   registerReviewCliHandlers(plugin);
@@ -45,14 +47,23 @@ function registerReviewCliHandlers(plugin: ReviewPlugin): boolean {
   if (requireApiVersion('1.12.2')) {
     const idFlag = { id: { value: '<proposal id>', description: 'The proposal, as vault-mcp:proposals lists it', required: true } };
     const hunkFlag = { hunk: { value: '<n>', description: 'Only this hunk of an edit (numbered from 0)' } };
-    plugin.registerCliHandler('vault-mcp:proposals', 'List the changes agents proposed that await review', null, () => listPendingProposals(plugin));
-    plugin.registerCliHandler('vault-mcp:show', 'Show a proposed change and its hunks', idFlag, (params) => showProposal(plugin, params.id ?? ''));
+    plugin.registerCliHandler('vault-mcp:proposals', 'List the changes agents proposed that await review', null, () =>
+      listPendingProposals(plugin),
+    );
+    plugin.registerCliHandler('vault-mcp:show', 'Show a proposed change and its hunks', idFlag, (params) =>
+      showProposal(plugin, params.id ?? ''),
+    );
     for (const verdict of ['accept', 'reject'] as const) {
-      plugin.registerCliHandler(`vault-mcp:${verdict}`, `${verdict === 'accept' ? 'Accept' : 'Reject'} a proposed change (or one hunk of it)`, { ...idFlag, ...hunkFlag }, (params) => {
-        const hunk = parseHunkNumber(params.hunk);
-        if (hunk === null) return `hunk must be a whole number such as 0 or 2, got '${params.hunk}'.`;
-        return decideProposal(plugin, verdict, params.id ?? '', hunk);
-      });
+      plugin.registerCliHandler(
+        `vault-mcp:${verdict}`,
+        `${verdict === 'accept' ? 'Accept' : 'Reject'} a proposed change (or one hunk of it)`,
+        { ...idFlag, ...hunkFlag },
+        (params) => {
+          const hunk = parseHunkNumber(params.hunk);
+          if (hunk === null) return `hunk must be a whole number such as 0 or 2, got '${params.hunk}'.`;
+          return decideProposal(plugin, verdict, params.id ?? '', hunk);
+        },
+      );
     }
     return true;
   }

@@ -56,7 +56,8 @@ export async function showProposal(target: ReviewCommandTarget, id: string, from
   } else if (p.kind === 'create' && p.proposed_text !== null) {
     for (const l of splitLines(p.proposed_text)) lines.push(`  + ${l}`);
   }
-  if (fromLine > Math.max(lines.length, 1)) return `Proposal ${id} shows ${lines.length} line${lines.length === 1 ? '' : 's'}; give a line from 1 to ${lines.length}.`;
+  if (fromLine > Math.max(lines.length, 1))
+    return `Proposal ${id} shows ${lines.length} line${lines.length === 1 ? '' : 's'}; give a line from 1 to ${lines.length}.`;
   const page = lines.slice(fromLine - 1, fromLine - 1 + SHOW_MAX_LINES).map(shortened);
   const rest = lines.length - (fromLine - 1) - page.length;
   const more = rest > 0 ? [`  … ${rest} more line${rest === 1 ? '' : 's'}: show ${id} ${fromLine + page.length}`] : [];
@@ -77,7 +78,9 @@ function hunkLines(removed: string, inserted: string, continuesLine: boolean): s
 
 /** A listing line cut to {@link SHOW_MAX_LINE_CHARS} chars. */
 function shortened(line: string): string {
-  return line.length > SHOW_MAX_LINE_CHARS ? `${line.slice(0, SHOW_MAX_LINE_CHARS)}… (${line.length - SHOW_MAX_LINE_CHARS} more chars)` : line;
+  return line.length > SHOW_MAX_LINE_CHARS
+    ? `${line.slice(0, SHOW_MAX_LINE_CHARS)}… (${line.length - SHOW_MAX_LINE_CHARS} more chars)`
+    : line;
 }
 
 /**
@@ -86,7 +89,12 @@ function shortened(line: string): string {
  *   as `show` and proposal_status report it (a pending proposal whose remaining hunks no
  *   longer apply reads stale).
  */
-export async function decideProposal(target: ReviewCommandTarget, verdict: 'accept' | 'reject', id: string, hunk?: number): Promise<string> {
+export async function decideProposal(
+  target: ReviewCommandTarget,
+  verdict: 'accept' | 'reject',
+  id: string,
+  hunk?: number,
+): Promise<string> {
   const before = target.proposals.get(id);
   if (before && hunk !== undefined && before.status === 'pending') {
     const indices = target.proposals.hunksOf(before).map((h) => h.index);
@@ -98,7 +106,8 @@ export async function decideProposal(target: ReviewCommandTarget, verdict: 'acce
       return `Rejected ${hunk === undefined ? `proposal ${id}` : `hunk ${hunk} of ${id}`}; ${await statusNow(target, p)}.`;
     }
     const { proposal, applied, stale } = await target.review.accept(id, hunk);
-    if (proposal.status === 'stale') return `Proposal ${id} was not applied and is now stale: ${clause(proposal.stale_reason ?? 'it no longer applies.')}`;
+    if (proposal.status === 'stale')
+      return `Proposal ${id} was not applied and is now stale: ${clause(proposal.stale_reason ?? 'it no longer applies.')}`;
     const status = await statusNow(target, proposal, stale);
     const staleChanges = `${stale} change${stale === 1 ? '' : 's'} no longer appl${stale === 1 ? 'ies' : 'y'} to ${proposal.path} and can only be rejected`;
     if (applied === 0) return `Nothing of ${id} was applied: ${staleChanges}; ${status}.`;
@@ -124,7 +133,8 @@ export async function runReviewCommand(target: ReviewCommandTarget, line: string
   const hunk = parseHunkNumber(hunkText);
   const wantsHunk = command !== 'show';
   if (wantsHunk && id && !extra.length && hunk === null && /^\d+$/.test(hunkText ?? '')) return hunkOutOfRange(target, id, hunkText ?? '');
-  if (!id || extra.length || hunk === null || (!wantsHunk && hunk === 0)) return `Usage: ${command} <proposal id>${wantsHunk ? ' [hunk number]' : ' [line to start from]'}`;
+  if (!id || extra.length || hunk === null || (!wantsHunk && hunk === 0))
+    return `Usage: ${command} <proposal id>${wantsHunk ? ' [hunk number]' : ' [line to start from]'}`;
   if (command === 'show') return showProposal(target, id, hunk);
   return decideProposal(target, command as 'accept' | 'reject', id, hunk);
 }
@@ -138,12 +148,20 @@ async function decideAll(target: ReviewCommandTarget, verdict: 'accept' | 'rejec
   const [by, ...rest] = words;
   const value = rest.join(' ');
   if (by !== undefined && (!['note', 'key'].includes(by) || value === '')) return `Usage: ${verdict} all [note <path> | key <label>]`;
-  const chosen = target.proposals.pending().filter((p) => by === undefined || (by === 'key' ? p.key_label === value : samePath(p.path, value)));
-  if (chosen.length === 0) return by === undefined ? 'No pending changes.' : `No pending changes ${by === 'key' ? `from key "${value}"` : `on ${value}`}; list them with "proposals".`;
+  const chosen = target.proposals
+    .pending()
+    .filter((p) => by === undefined || (by === 'key' ? p.key_label === value : samePath(p.path, value)));
+  if (chosen.length === 0)
+    return by === undefined
+      ? 'No pending changes.'
+      : `No pending changes ${by === 'key' ? `from key "${value}"` : `on ${value}`}; list them with "proposals".`;
   const answers: string[] = [];
   for (const p of chosen) answers.push(await decideProposal(target, verdict, p.id));
   const which = by === undefined ? '' : by === 'key' ? ` from "${value}"` : ` on ${value}`;
-  return [...answers, `${verdict === 'accept' ? 'Accept' : 'Reject'} all: ${chosen.length} proposal${chosen.length === 1 ? '' : 's'}${which}, each line above says what happened.`].join('\n');
+  return [
+    ...answers,
+    `${verdict === 'accept' ? 'Accept' : 'Reject'} all: ${chosen.length} proposal${chosen.length === 1 ? '' : 's'}${which}, each line above says what happened.`,
+  ].join('\n');
 }
 
 /** True when a proposal's vault path is the note a user typed (`.md` optional, case ignored). */
@@ -169,7 +187,11 @@ export function parseHunkNumber(text: string | undefined): number | undefined | 
 /** The one-line header of a proposal, with its status as it is now (proposalSummary). */
 async function describeProposal(target: ReviewCommandTarget, p: Proposal, known?: LiveState | null): Promise<string> {
   const live = known !== undefined ? known : await target.review.liveState(p);
-  const summary = proposalSummary(p, target.proposals.hunksOf(p), live) as { status: Proposal['status']; hunks?: { total: number; pending: number; stale: number }; stale_reason?: string };
+  const summary = proposalSummary(p, target.proposals.hunksOf(p), live) as {
+    status: Proposal['status'];
+    hunks?: { total: number; pending: number; stale: number };
+    stale_reason?: string;
+  };
   const where = p.kind === 'move' ? `${p.path} -> ${p.to}` : p.path;
   const h = summary.hunks;
   const size = h && p.status === 'pending' ? `, ${h.pending} of ${h.total} hunks to review${h.stale ? `, ${h.stale} stale` : ''}` : '';
@@ -184,7 +206,10 @@ async function describeProposal(target: ReviewCommandTarget, p: Proposal, known?
  * @param staleSaid stale hunks the caller already names (not counted again here).
  */
 async function statusNow(target: ReviewCommandTarget, p: Proposal, staleSaid = 0): Promise<string> {
-  const summary = proposalSummary(p, target.proposals.hunksOf(p), await target.review.liveState(p)) as { status: Proposal['status']; hunks?: { pending: number; stale: number } };
+  const summary = proposalSummary(p, target.proposals.hunksOf(p), await target.review.liveState(p)) as {
+    status: Proposal['status'];
+    hunks?: { pending: number; stale: number };
+  };
   if (summary.status !== 'pending') return `it is now ${summary.status.replace('_', ' ')}`;
   const waiting = summary.hunks?.pending ?? 0;
   const stale = (summary.hunks?.stale ?? 0) - staleSaid;
@@ -198,7 +223,9 @@ function hunkOutOfRange(target: ReviewCommandTarget, id: string, typed: string):
   const p = target.proposals.get(id);
   if (!p) return noSuchProposal(id);
   const indices = target.proposals.hunksOf(p).map((h) => h.index);
-  const range = indices.length ? `its hunks are numbered ${Math.min(...indices)} to ${Math.max(...indices)}` : 'it has no hunks, so accept or reject it whole';
+  const range = indices.length
+    ? `its hunks are numbered ${Math.min(...indices)} to ${Math.max(...indices)}`
+    : 'it has no hunks, so accept or reject it whole';
   return `Hunk ${typed} is out of range for proposal ${id}: ${range} (see "show ${id}").`;
 }
 

@@ -23,7 +23,8 @@ const REVIEW_COMMANDS: readonly ReviewCommand[] = [
     available: (cm) => hunkAtCursor(cm.state) !== null,
     run: async (cm) => {
       const hunk = hunkAtCursor(cm.state)!;
-      if (!(await acceptHunk(cm, hunk))) new Notice('Vault MCP: this change is stale (the text changed under it); it can only be rejected.');
+      if (!(await acceptHunk(cm, hunk)))
+        new Notice('Vault MCP: this change is stale (the text changed under it); it can only be rejected.');
     },
   },
   {
@@ -33,7 +34,12 @@ const REVIEW_COMMANDS: readonly ReviewCommand[] = [
     run: (cm) => rejectHunk(cm, hunkAtCursor(cm.state)!),
   },
   { id: 'next-change', name: 'Go to next proposed change', available: (cm) => hunksIn(cm).length > 0, run: (cm) => moveByHunk(cm, 1) },
-  { id: 'previous-change', name: 'Go to previous proposed change', available: (cm) => hunksIn(cm).length > 0, run: (cm) => moveByHunk(cm, -1) },
+  {
+    id: 'previous-change',
+    name: 'Go to previous proposed change',
+    available: (cm) => hunksIn(cm).length > 0,
+    run: (cm) => moveByHunk(cm, -1),
+  },
   {
     id: 'accept-all-changes-in-note',
     name: 'Accept all proposed changes in this note',
@@ -43,7 +49,12 @@ const REVIEW_COMMANDS: readonly ReviewCommand[] = [
       if (skipped) new Notice(`Vault MCP: ${skipped} stale or overlapping change${skipped === 1 ? ' was' : 's were'} left for review.`);
     },
   },
-  { id: 'reject-all-changes-in-note', name: 'Reject all proposed changes in this note', available: (cm) => hunksIn(cm).length > 0, run: (cm) => rejectAll(cm) },
+  {
+    id: 'reject-all-changes-in-note',
+    name: 'Reject all proposed changes in this note',
+    available: (cm) => hunksIn(cm).length > 0,
+    run: (cm) => rejectAll(cm),
+  },
 ];
 
 /**

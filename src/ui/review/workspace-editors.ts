@@ -18,7 +18,7 @@ const USER_EVENT_OF: Record<EditorChangeCause, string> = { accept: ACCEPT_USER_E
  * @returns the EditorView, or null when the editor has none.
  */
 function editorViewOf(view: MarkdownView): EditorView | null {
-  return ((view.editor as unknown as { cm?: EditorView }).cm ?? null);
+  return (view.editor as unknown as { cm?: EditorView }).cm ?? null;
 }
 
 /**

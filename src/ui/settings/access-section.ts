@@ -4,7 +4,10 @@ import { showSettingError } from './setting-error';
 
 /** Normalizes a folder typed by the user: trims, drops leading/trailing slashes. */
 export function cleanFolder(raw: string): string {
-  return raw.trim().replace(/\\/g, '/').replace(/^\/+|\/+$/g, '');
+  return raw
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/^\/+|\/+$/g, '');
 }
 
 /**
@@ -49,7 +52,8 @@ export function renderAccessSection(containerEl: HTMLElement, ctx: SectionContex
     rowClass: 'vault-mcp-trusted-link-row',
     removeTooltip: (link) => `Stop trusting ${link}`,
     addName: 'Trust a symbolic link',
-    addDesc: 'Files and folders whose real location is outside the vault (symbolic links) are quarantined. List a link here to let agents use what it points to.',
+    addDesc:
+      'Files and folders whose real location is outside the vault (symbolic links) are quarantined. List a link here to let agents use what it points to.',
     placeholder: 'Link path, e.g. Shared',
     button: 'Trust',
     invalid: 'Type the vault path of the link, e.g. "Shared" or "Work/Team drive".',
@@ -65,7 +69,7 @@ export function renderAccessSection(containerEl: HTMLElement, ctx: SectionContex
       else el.createEl('code', { text: part[0] });
     }
   };
-  line(['Set in a note\'s frontmatter:']);
+  line(["Set in a note's frontmatter:"]);
   line([['access: read-only'], ' refuses every write to the note.']);
   line([['access: private'], ' makes the note behave as missing for every tool.']);
   line([['agent_overrides: {Claude Code: no-access}'], ' tightens a note for one key label (read-only or no-access).']);
@@ -106,7 +110,12 @@ function renderPathList(containerEl: HTMLElement, ctx: SectionContext, spec: Pat
   for (const path of list) {
     const row = new Setting(containerEl).setName(spec.rowName(path)).setClass(spec.rowClass);
     if (spec.rowDesc) row.setDesc(spec.rowDesc);
-    row.addExtraButton((button) => button.setIcon('x').setTooltip(spec.removeTooltip(path)).onClick(() => save(list.filter((p) => p !== path))));
+    row.addExtraButton((button) =>
+      button
+        .setIcon('x')
+        .setTooltip(spec.removeTooltip(path))
+        .onClick(() => save(list.filter((p) => p !== path))),
+    );
   }
   let pending = '';
   const add = new Setting(containerEl).setName(spec.addName).setDesc(spec.addDesc);

@@ -15,14 +15,39 @@ export function renderActivitySection(containerEl: HTMLElement, ctx: SectionCont
   const { plugin } = ctx;
   const limits = plugin.settings.activity;
   const heading = new Setting(containerEl).setName('Agent activity').setHeading();
-  const held = plugin.activity ? ` It holds ${plugin.activity.all().length} changes now (${formatMegabytes(plugin.activity.sizeBytes())} of ${limits.maxMegabytes} MB).` : '';
-  heading.setDesc(`Every change force-mode keys make, and every proposal you accept, is logged with what undoes it, so you can revert it in the agent activity view.${held}`);
-  limitSetting(containerEl, ctx, 'Activity log size', `Largest size of the log in megabytes (1–${MAX_MEGABYTES}); past it the oldest changes are dropped first.`, 'maxMegabytes', MAX_MEGABYTES);
-  limitSetting(containerEl, ctx, 'Keep activity for', `Days a change stays in the log (1–${MAX_DAYS}); older ones are dropped.`, 'maxDays', MAX_DAYS);
+  const held = plugin.activity
+    ? ` It holds ${plugin.activity.all().length} changes now (${formatMegabytes(plugin.activity.sizeBytes())} of ${limits.maxMegabytes} MB).`
+    : '';
+  heading.setDesc(
+    `Every change force-mode keys make, and every proposal you accept, is logged with what undoes it, so you can revert it in the agent activity view.${held}`,
+  );
+  limitSetting(
+    containerEl,
+    ctx,
+    'Activity log size',
+    `Largest size of the log in megabytes (1–${MAX_MEGABYTES}); past it the oldest changes are dropped first.`,
+    'maxMegabytes',
+    MAX_MEGABYTES,
+  );
+  limitSetting(
+    containerEl,
+    ctx,
+    'Keep activity for',
+    `Days a change stays in the log (1–${MAX_DAYS}); older ones are dropped.`,
+    'maxDays',
+    MAX_DAYS,
+  );
 }
 
 /** One numeric limit row: validated as typed, saved when valid. */
-function limitSetting(containerEl: HTMLElement, ctx: SectionContext, name: string, desc: string, field: 'maxMegabytes' | 'maxDays', max: number): void {
+function limitSetting(
+  containerEl: HTMLElement,
+  ctx: SectionContext,
+  name: string,
+  desc: string,
+  field: 'maxMegabytes' | 'maxDays',
+  max: number,
+): void {
   const setting = new Setting(containerEl).setName(name).setDesc(desc);
   setting.addText((text) => {
     text.inputEl.setAttr('inputmode', 'numeric');

@@ -30,18 +30,18 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
     await changed();
     void plugin.semantic.refresh();
   };
-  new Setting(containerEl)
-    .setName('AI provider')
-    .setHeading()
-    .setDesc('The model other plugins reach through Vault MCP\'s chat() API.');
+  new Setting(containerEl).setName('AI provider').setHeading().setDesc("The model other plugins reach through Vault MCP's chat() API.");
 
-  new Setting(containerEl).setName('Enable AI').setDesc('Off: every chat() call is refused.').addToggle((t) =>
-    t.setValue(ai.enabled).onChange(async (v) => {
-      ai.enabled = v;
-      await changedReach();
-      ctx.redisplay();
-    }),
-  );
+  new Setting(containerEl)
+    .setName('Enable AI')
+    .setDesc('Off: every chat() call is refused.')
+    .addToggle((t) =>
+      t.setValue(ai.enabled).onChange(async (v) => {
+        ai.enabled = v;
+        await changedReach();
+        ctx.redisplay();
+      }),
+    );
   new Setting(containerEl)
     .setName('Allow remote providers')
     .setDesc('Off: only a provider on this computer (localhost) is used, so note text never leaves it.')
@@ -86,27 +86,36 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
     .setName('Base URL')
     .setDesc('OpenAI-compatible servers end in /v1.')
     .addText((t) => {
-      baseUrl = t.setPlaceholder(examplePreset(ai.provider).baseUrl).setValue(ai.baseUrl).onChange(async (v) => {
-        ai.baseUrl = v.trim();
-        await changed();
-      });
+      baseUrl = t
+        .setPlaceholder(examplePreset(ai.provider).baseUrl)
+        .setValue(ai.baseUrl)
+        .onChange(async (v) => {
+          ai.baseUrl = v.trim();
+          await changed();
+        });
       t.inputEl.addClass('vault-mcp-wide-input');
     });
   new Setting(containerEl)
     .setName('API key')
-    .setDesc('Stored in Obsidian\'s secret storage on this device, not in data.json. Local servers usually need none.')
+    .setDesc("Stored in Obsidian's secret storage on this device, not in data.json. Local servers usually need none.")
     .addText((t) => {
-      apiKey = t.setPlaceholder('None').setValue(app.secretStorage.getSecret(AI_API_KEY_SECRET_ID) ?? '').onChange((v) => {
-        app.secretStorage.setSecret(AI_API_KEY_SECRET_ID, v.trim());
-      });
+      apiKey = t
+        .setPlaceholder('None')
+        .setValue(app.secretStorage.getSecret(AI_API_KEY_SECRET_ID) ?? '')
+        .onChange((v) => {
+          app.secretStorage.setSecret(AI_API_KEY_SECRET_ID, v.trim());
+        });
       t.inputEl.type = 'password';
       t.inputEl.setAttr('autocomplete', 'off');
     });
   new Setting(containerEl).setName('Model').addText((t) => {
-    model = t.setPlaceholder(`e.g. ${examplePreset(ai.provider).exampleModel}`).setValue(ai.model).onChange(async (v) => {
-      ai.model = v.trim();
-      await changed();
-    });
+    model = t
+      .setPlaceholder(`e.g. ${examplePreset(ai.provider).exampleModel}`)
+      .setValue(ai.model)
+      .onChange(async (v) => {
+        ai.model = v.trim();
+        await changed();
+      });
   });
   renderSemanticSettings(containerEl, ctx);
 
@@ -127,7 +136,11 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
   const availability = plugin.ai.chatAvailability();
   const test = new Setting(containerEl)
     .setName('Test')
-    .setDesc(availability.ready ? `Ready: ${availability.model} via ${availability.provider} (${availability.classification}).` : availability.reason);
+    .setDesc(
+      availability.ready
+        ? `Ready: ${availability.model} via ${availability.provider} (${availability.classification}).`
+        : availability.reason,
+    );
   const resultEl = containerEl.createDiv({ cls: 'vault-mcp-test-result', attr: { 'aria-live': 'polite' } });
   test.addButton((b) =>
     b.setButtonText('Send test prompt').onClick(async () => {

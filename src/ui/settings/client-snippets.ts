@@ -38,7 +38,8 @@ export interface ClientSnippet {
  */
 export function keyToolsSummary(key: Pick<KeyRecord, 'label' | 'tools'>, visible: readonly string[]): string {
   const set = key.tools === 'read' ? 'read tools only' : Array.isArray(key.tools) ? 'chosen tools' : 'all enabled tools';
-  if (visible.length === 0) return `A client using "${key.label}" sees no tools (${set}, none of them enabled); change its tool set under Keys or switch tools on under Tools.`;
+  if (visible.length === 0)
+    return `A client using "${key.label}" sees no tools (${set}, none of them enabled); change its tool set under Keys or switch tools on under Tools.`;
   return `A client using "${key.label}" sees ${visible.length} tool${visible.length === 1 ? '' : 's'} (${set}; change under Keys → Tools): ${visible.join(', ')}.`;
 }
 
@@ -63,7 +64,10 @@ export function claudeCodeCommand(url: string, token: string): string {
 }
 
 /** Claude Desktop's `claude_desktop_config.json` object with one `mcpServers` entry over mcp-remote. */
-export function claudeDesktopConfig(url: string, token: string): { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> } {
+export function claudeDesktopConfig(
+  url: string,
+  token: string,
+): { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> } {
   return {
     mcpServers: {
       [MCP_SERVER_NAME]: {
@@ -81,7 +85,10 @@ export function cursorConfig(url: string, token: string): { mcpServers: Record<s
 }
 
 /** VS Code's `.vscode/mcp.json` object: `servers.vault-mcp = {type: 'http', url, headers}`. */
-export function vscodeConfig(url: string, token: string): { servers: Record<string, { type: 'http'; url: string; headers: Record<string, string> }> } {
+export function vscodeConfig(
+  url: string,
+  token: string,
+): { servers: Record<string, { type: 'http'; url: string; headers: Record<string, string> }> } {
   return { servers: { [MCP_SERVER_NAME]: { type: 'http', url, headers: { Authorization: bearerHeader(token) } } } };
 }
 
@@ -129,8 +136,20 @@ export function clientSnippets(url: string, token: string): ClientSnippet[] {
       language: 'json',
       text: json(claudeDesktopConfig(url, token)),
     },
-    { client: 'cursor', title: 'Cursor', where: 'Merge into ~/.cursor/mcp.json (or .cursor/mcp.json in a project).', language: 'json', text: json(cursorConfig(url, token)) },
-    { client: 'vscode', title: 'VS Code', where: 'Merge into .vscode/mcp.json in your workspace.', language: 'json', text: json(vscodeConfig(url, token)) },
+    {
+      client: 'cursor',
+      title: 'Cursor',
+      where: 'Merge into ~/.cursor/mcp.json (or .cursor/mcp.json in a project).',
+      language: 'json',
+      text: json(cursorConfig(url, token)),
+    },
+    {
+      client: 'vscode',
+      title: 'VS Code',
+      where: 'Merge into .vscode/mcp.json in your workspace.',
+      language: 'json',
+      text: json(vscodeConfig(url, token)),
+    },
     { client: 'codex', title: 'Codex', where: 'Append to ~/.codex/config.toml.', language: 'toml', text: codexToml(url, token) },
   ];
 }

@@ -21,7 +21,7 @@ export function renderConnectSection(containerEl: HTMLElement, ctx: SectionConte
   new Setting(containerEl)
     .setName('Connect a client')
     .setHeading()
-    .setDesc('Copy the setup for your client; it carries the chosen key\'s token, so keep it private.');
+    .setDesc("Copy the setup for your client; it carries the chosen key's token, so keep it private.");
 
   const keys = plugin.keyRing.list().filter(isLocallyUsable);
   if (keys.length === 0) {
@@ -60,6 +60,8 @@ export function renderConnectSection(containerEl: HTMLElement, ctx: SectionConte
           .setTooltip(`Copy ${snippet.title} setup`)
           .onClick(() => copyToClipboard(snippet.text, `the ${snippet.title} setup`)),
       );
-    block.createEl('pre', { cls: ['vault-mcp-code', `language-${snippet.language}`] }).createEl('code', { text: snippet.text.split(token).join(shown) });
+    block
+      .createEl('pre', { cls: ['vault-mcp-code', `language-${snippet.language}`] })
+      .createEl('code', { text: snippet.text.split(token).join(shown) });
   }
 }

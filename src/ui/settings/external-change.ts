@@ -35,7 +35,9 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<
   // The master switch is read on every request: only a port change needs a new listener.
   const restarted = before.server.port !== next.server.port;
   if (restarted) await plugin.restartServer();
-  const listsChanged = (['quarantine', 'trustedSymlinks'] as const).some((k) => before.access[k].join('\u0000') !== next.access[k].join('\u0000')) || before.widgets.folder !== next.widgets.folder;
+  const listsChanged =
+    (['quarantine', 'trustedSymlinks'] as const).some((k) => before.access[k].join('\u0000') !== next.access[k].join('\u0000')) ||
+    before.widgets.folder !== next.widgets.folder;
   if (listsChanged) void plugin.search.reindex();
   await plugin.server.closeSessionsOfRevokedKeys();
   await plugin.server.notifyToolListChanged();

@@ -13,7 +13,12 @@ const CHOICES = { all: 'All enabled tools', read: 'Read tools only', list: 'Chos
  * KeyRing.setTools and announced to connected clients (`notifications/tools/list_changed`).
  * @param run runs a key-ring action, redraws the tab after it, and shows a refusal.
  */
-export function renderKeyToolsCell(cell: HTMLElement, key: KeyRecord, ctx: SectionContext, run: (action: () => Promise<void>) => Promise<void>): void {
+export function renderKeyToolsCell(
+  cell: HTMLElement,
+  key: KeyRecord,
+  ctx: SectionContext,
+  run: (action: () => Promise<void>) => Promise<void>,
+): void {
   const { plugin } = ctx;
   const set: KeyToolSet = key.tools ?? 'all';
   const save = (next: KeyToolSet): Promise<void> =>
@@ -26,7 +31,8 @@ export function renderKeyToolsCell(cell: HTMLElement, key: KeyRecord, ctx: Secti
   dropdown.selectEl.setAttr('aria-label', `Tools "${key.label}" may use`);
   dropdown.setValue(Array.isArray(set) ? 'list' : set).onChange((value) => {
     // Choosing a list starts from what the key sees now, so nothing changes until a box is unticked.
-    const next: KeyToolSet = value === 'list' ? toolsForKey(enabledTools(plugin.settings), set).map((t) => t.name) : (value as 'all' | 'read');
+    const next: KeyToolSet =
+      value === 'list' ? toolsForKey(enabledTools(plugin.settings), set).map((t) => t.name) : (value as 'all' | 'read');
     void save(next.length === 0 ? 'read' : next);
   });
   const shown = toolsForKey(enabledTools(plugin.settings), set).length;

@@ -1,13 +1,6 @@
 import { ButtonComponent, DropdownComponent, ExtraButtonComponent, Notice, Setting, TextComponent } from 'obsidian';
 import type { KeyMode, KeyRecord, KeyScope } from '../../settings/key-record';
-import {
-  attachFolderSuggestions,
-  copyToClipboard,
-  formatTimestamp,
-  twoStepButton,
-  vaultFolders,
-  type SectionContext,
-} from './tab-context';
+import { attachFolderSuggestions, copyToClipboard, formatTimestamp, twoStepButton, vaultFolders, type SectionContext } from './tab-context';
 import { showSettingError } from './setting-error';
 import { renderKeyToolsCell } from './key-tools-cell';
 
@@ -67,7 +60,13 @@ export function renderKeysSection(containerEl: HTMLElement, ctx: SectionContext)
   renderMintRow(containerEl, ctx);
 }
 
-function renderKeyRow(row: HTMLTableRowElement, key: KeyRecord, ctx: SectionContext, folders: string[], report: (e: unknown) => void): void {
+function renderKeyRow(
+  row: HTMLTableRowElement,
+  key: KeyRecord,
+  ctx: SectionContext,
+  folders: string[],
+  report: (e: unknown) => void,
+): void {
   const { plugin } = ctx;
   const run = async (action: () => Promise<void>): Promise<void> => {
     try {
@@ -89,9 +88,7 @@ function renderKeyRow(row: HTMLTableRowElement, key: KeyRecord, ctx: SectionCont
     modeButton.setButtonText('Use propose').onClick(() => run(() => plugin.keyRing.setMode(key.id, 'propose')));
   }
 
-  const scope = new DropdownComponent(row.createEl('td', { cls: 'vault-mcp-key-scope' }))
-    .addOptions(SCOPE_LABELS)
-    .setValue(key.scope);
+  const scope = new DropdownComponent(row.createEl('td', { cls: 'vault-mcp-key-scope' })).addOptions(SCOPE_LABELS).setValue(key.scope);
   scope.selectEl.setAttr('aria-label', `Where "${key.label}" may be used: local (this computer), both, or cloud only`);
   scope.onChange(async (value) => {
     await run(() => plugin.keyRing.setScope(key.id, value as KeyScope));
@@ -102,7 +99,16 @@ function renderKeyRow(row: HTMLTableRowElement, key: KeyRecord, ctx: SectionCont
   const roots = new TextComponent(rootsCell).setPlaceholder('Whole vault').setValue(key.roots.join(', '));
   roots.inputEl.setAttr('aria-label', `Folders "${key.label}" is confined to, comma-separated`);
   attachFolderSuggestions(roots.inputEl, folders);
-  roots.inputEl.addEventListener('change', () => void run(() => plugin.keyRing.setRoots(key.id, parseRoots(roots.getValue(), (r) => plugin.notes.policy.literalPath(r)))));
+  roots.inputEl.addEventListener(
+    'change',
+    () =>
+      void run(() =>
+        plugin.keyRing.setRoots(
+          key.id,
+          parseRoots(roots.getValue(), (r) => plugin.notes.policy.literalPath(r)),
+        ),
+      ),
+  );
 
   renderKeyToolsCell(row.createEl('td', { cls: 'vault-mcp-key-tools' }), key, ctx, run);
 
@@ -136,10 +142,12 @@ function renderMintRow(containerEl: HTMLElement, ctx: SectionContext): void {
     .setName('Mint a key')
     .setDesc('Propose keys stage every write for your review; force keys write directly.')
     .setClass('vault-mcp-mint');
-  setting.addText((text) => text.setPlaceholder('Client name, e.g. Claude Code').onChange((value) => {
-    label = value;
-    showSettingError(setting, null);
-  }));
+  setting.addText((text) =>
+    text.setPlaceholder('Client name, e.g. Claude Code').onChange((value) => {
+      label = value;
+      showSettingError(setting, null);
+    }),
+  );
   let mintButton: ButtonComponent | null = null;
   const mint = async (): Promise<void> => {
     try {

@@ -4,7 +4,6 @@ import { MAX_PORT, MIN_PORT } from '../../settings/settings';
 import { copyToClipboard, type SectionContext } from './tab-context';
 import { showSettingError } from './setting-error';
 
-
 /**
  * Reads a port typed by the user.
  * @param raw the text field's value

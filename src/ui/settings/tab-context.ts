@@ -64,7 +64,12 @@ export const CONFIRM_WINDOW_MS = 5000;
  * for revoking keys and choosing force mode (writes without review), where Obsidian would
  * show a confirm modal.
  */
-export function twoStepButton(button: ButtonComponent, text: string, confirmText: string, action: () => Promise<void> | void): ButtonComponent {
+export function twoStepButton(
+  button: ButtonComponent,
+  text: string,
+  confirmText: string,
+  action: () => Promise<void> | void,
+): ButtonComponent {
   let armed = false;
   let timer: number | null = null;
   const disarm = (): void => {

@@ -87,12 +87,17 @@ export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext
   const reindexLater = debounce(() => void plugin.search.reindex(), WIDGETS_FOLDER_SETTLE_MS, true);
   new Setting(containerEl)
     .setName('Widgets folder')
-    .setDesc('Where widget_write keeps widgets (<id>.html); note tools do not read or write in it. A note shows one with a vault-mcp-widget code block.')
+    .setDesc(
+      'Where widget_write keeps widgets (<id>.html); note tools do not read or write in it. A note shows one with a vault-mcp-widget code block.',
+    )
     .addText((text) =>
-      text.setPlaceholder(DEFAULT_WIDGETS_FOLDER).setValue(plugin.settings.widgets.folder).onChange(async (value) => {
-        plugin.settings.widgets.folder = value.trim() === '' ? DEFAULT_WIDGETS_FOLDER : normalizePath(value.trim());
-        await plugin.saveSettings();
-        reindexLater();
-      }),
+      text
+        .setPlaceholder(DEFAULT_WIDGETS_FOLDER)
+        .setValue(plugin.settings.widgets.folder)
+        .onChange(async (value) => {
+          plugin.settings.widgets.folder = value.trim() === '' ? DEFAULT_WIDGETS_FOLDER : normalizePath(value.trim());
+          await plugin.saveSettings();
+          reindexLater();
+        }),
     );
 }

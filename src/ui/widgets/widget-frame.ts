@@ -10,7 +10,8 @@ import { MarkdownRenderChild } from 'obsidian';
  */
 
 /** The frame's Content Security Policy: no network at all; inline scripts and styles, and data: images and fonts. */
-export const WIDGET_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:; media-src data:; form-action 'none'; base-uri 'none'";
+export const WIDGET_CSP =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:; media-src data:; form-action 'none'; base-uri 'none'";
 
 /** The `sandbox` attribute of every widget frame: scripts only (no same-origin, forms, popups, top navigation, downloads). */
 export const WIDGET_SANDBOX = 'allow-scripts';

@@ -23,7 +23,10 @@ const STRICTNESS: Record<NoteAccess, number> = { 'read-write': 0, 'read-only': 1
 export function parseAccessValue(value: unknown): NoteAccess {
   if (Array.isArray(value)) return strictest(value.map(parseAccessValue));
   if (typeof value !== 'string') return 'read-write';
-  const word = value.trim().toLowerCase().replace(/[\s_]+/g, '-');
+  const word = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
   if (word === 'private' || word === 'no-access' || word === 'noaccess' || word === 'none') return 'private';
   if (word === 'read-only' || word === 'readonly') return 'read-only';
   return 'read-write';
@@ -102,13 +105,20 @@ export function unparsedBlockAccess(block: string, label: string): NoteAccess | 
 
 /** One raw value from an unparseable block: quotes, brackets and a `# comment` dropped; unknown words are `private`. */
 function unparsedValue(raw: string): NoteAccess {
-  const words = raw.replace(/\s#.*$/, '').replace(/^[\s:]+/, '').split(',').map((w) => w.replace(/["'[\]{}]/g, '').trim()).filter((w) => w !== '');
+  const words = raw
+    .replace(/\s#.*$/, '')
+    .replace(/^[\s:]+/, '')
+    .split(',')
+    .map((w) => w.replace(/["'[\]{}]/g, '').trim())
+    .filter((w) => w !== '');
   if (words.length === 0) return 'private';
-  return strictest(words.map((word) => {
-    const level = parseAccessValue(word);
-    const known = level !== 'read-write' || ['read-write', 'readwrite'].includes(word.toLowerCase().replace(/[\s_]+/g, '-'));
-    return known ? level : 'private';
-  }));
+  return strictest(
+    words.map((word) => {
+      const level = parseAccessValue(word);
+      const known = level !== 'read-write' || ['read-write', 'readwrite'].includes(word.toLowerCase().replace(/[\s_]+/g, '-'));
+      return known ? level : 'private';
+    }),
+  );
 }
 
 /**

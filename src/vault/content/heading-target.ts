@@ -46,10 +46,18 @@ function stripMarks(text: string): string {
  *   when none does (listing the note's headings, or saying it has none: a preamble, level 0,
  *   is not a heading).
  */
-export function findHeadingSection(sections: readonly NoteSection[], query: string, notePath: string, use: HeadingUse = 'edit_note'): NoteSection {
+export function findHeadingSection(
+  sections: readonly NoteSection[],
+  query: string,
+  notePath: string,
+  use: HeadingUse = 'edit_note',
+): NoteSection {
   const wanted = stripMarks(normalizeHeading(query));
   if (wanted === '') {
-    throw new ToolError('invalid_argument', 'The heading is empty; give the heading text as in the outline, its outline path ("1.2") or "Parent/Child".');
+    throw new ToolError(
+      'invalid_argument',
+      'The heading is empty; give the heading text as in the outline, its outline path ("1.2") or "Parent/Child".',
+    );
   }
   let matches = byText(sections, wanted);
   if (SECTION_PATH.test(wanted)) {
@@ -64,7 +72,10 @@ export function findHeadingSection(sections: readonly NoteSection[], query: stri
     if (byPath) return byPath;
   }
   if (matches.length === 0 && wanted.includes('/')) {
-    const parts = wanted.split('/').map((p) => stripMarks(normalizeHeading(p))).filter((p) => p !== '');
+    const parts = wanted
+      .split('/')
+      .map((p) => stripMarks(normalizeHeading(p)))
+      .filter((p) => p !== '');
     if (parts.length > 1) matches = byHeadingPath(sections, parts);
   }
   if (matches.length === 1) return matches[0];

@@ -76,7 +76,11 @@ export function backlinkIndex(resolved: Record<string, Record<string, number>>, 
  * descending then path; reads only `resolved[path]`, never the rest of the vault.
  * @param resolved `metadataCache.resolvedLinks`. @param canReadPath as in {@link linkGraphOf}.
  */
-export function outgoingLinksOf(path: string, resolved: Record<string, Record<string, number>>, canReadPath: (path: string) => boolean): LinkCount[] {
+export function outgoingLinksOf(
+  path: string,
+  resolved: Record<string, Record<string, number>>,
+  canReadPath: (path: string) => boolean,
+): LinkCount[] {
   return Object.entries(resolved[path] ?? {})
     .filter(([target]) => canReadPath(target))
     .map(([target, count]) => ({ path: target, count }))

@@ -42,11 +42,17 @@ export function resolveLinkpath(
 export function aliasesOf(frontmatter: Record<string, unknown>): string[] {
   const raw = frontmatter.aliases ?? frontmatter.alias;
   const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [];
-  return list.filter((a): a is string => typeof a === 'string').map((a) => a.trim()).filter((a) => a !== '');
+  return list
+    .filter((a): a is string => typeof a === 'string')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
 }
 
 function single(matches: readonly TFile[], name: string): TFile {
   if (matches.length === 1) return matches[0];
   const paths = matches.map((f) => f.path).sort();
-  throw new ToolError('ambiguous', `Note name '${name}' matches ${paths.length} notes (${paths.join(', ')}); pass the full path of the one you mean.`);
+  throw new ToolError(
+    'ambiguous',
+    `Note name '${name}' matches ${paths.length} notes (${paths.join(', ')}); pass the full path of the one you mean.`,
+  );
 }

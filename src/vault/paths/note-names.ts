@@ -34,7 +34,10 @@ export function assertValidName(path: string): void {
       if (bad) throw new ToolError('invalid_argument', `'${segment}' contains '${bad[0]}': ${rule}; choose another name.`);
     }
     if (/[. ]$/.test(segment) || /[. ]\.md$/i.test(segment)) {
-      throw new ToolError('invalid_argument', `'${segment}' ends with a dot or a space, which some disks and sync services drop; choose another name.`);
+      throw new ToolError(
+        'invalid_argument',
+        `'${segment}' ends with a dot or a space, which some disks and sync services drop; choose another name.`,
+      );
     }
   }
 }

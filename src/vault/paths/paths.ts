@@ -55,7 +55,8 @@ export function withoutVaultFolder(raw: string, vault: VaultOnDisk): string {
   for (const folder of vault.folders) {
     const base = resolvedSegments(folder);
     const same = (a: string, b: string): boolean => (vault.caseInsensitive || windows ? a.toLowerCase() === b.toLowerCase() : a === b);
-    if (base.length <= segments.length && base.every((segment, i) => same(segment, segments[i]))) return segments.slice(base.length).join('/') || '/';
+    if (base.length <= segments.length && base.every((segment, i) => same(segment, segments[i])))
+      return segments.slice(base.length).join('/') || '/';
   }
   const first = segments[0] ?? '';
   if (!windows && !FILE_URL.test(raw) && (vault.hasTopEntry(first) || !vault.diskRootHas(first))) return raw;

@@ -52,7 +52,10 @@ export function isWidgetId(id: string): boolean {
 export function assertWidgetId(id: string): void {
   if (!isWidgetId(id)) {
     const shown = id.length > 40 ? `${id.slice(0, 40)}…` : id;
-    throw new ToolError('invalid_argument', `Widget id '${shown}' is not valid: use 1-64 ASCII letters, digits, '-' or '_', starting with a letter or digit (e.g. 'reading-list'); it becomes the file name <id>.html.`);
+    throw new ToolError(
+      'invalid_argument',
+      `Widget id '${shown}' is not valid: use 1-64 ASCII letters, digits, '-' or '_', starting with a letter or digit (e.g. 'reading-list'); it becomes the file name <id>.html.`,
+    );
   }
 }
 
@@ -79,22 +82,31 @@ export function parseWidgetManifest(html: string): ManifestResult {
     // A second one is already an error: stop, so many start tags before one far </script> cost one scan each at most twice.
     if (found.length > 1) return fail(`more than one element has id "${MANIFEST_ELEMENT_ID}"; keep exactly one manifest`);
   }
-  if (found.length === 0) return fail(`no manifest: add <script type="application/json" id="${MANIFEST_ELEMENT_ID}">{"name": "...", "description": "...", "query": "..."}</script>`);
+  if (found.length === 0)
+    return fail(
+      `no manifest: add <script type="application/json" id="${MANIFEST_ELEMENT_ID}">{"name": "...", "description": "...", "query": "..."}</script>`,
+    );
   const [{ type, body }] = found;
-  if (type !== 'application/json') return fail(`the manifest <script> must have type="application/json" (it has ${type ? `"${type}"` : 'none'}), so it is data and never runs`);
+  if (type !== 'application/json')
+    return fail(
+      `the manifest <script> must have type="application/json" (it has ${type ? `"${type}"` : 'none'}), so it is data and never runs`,
+    );
   let data: unknown;
   try {
     data = JSON.parse(body);
   } catch (err) {
     return fail(`the manifest is not valid JSON (${(err as Error).message})`);
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return fail('the manifest must be a JSON object with "name", "description" and "query"');
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    return fail('the manifest must be a JSON object with "name", "description" and "query"');
   const { name, description, query } = data as Record<string, unknown>;
   if (typeof name !== 'string' || name.trim() === '') return fail('the manifest needs a non-empty string "name"');
   if (name.length > MAX_NAME_CHARS) return fail(`the manifest "name" is longer than ${MAX_NAME_CHARS} characters`);
   if (description !== undefined && typeof description !== 'string') return fail('the manifest "description" must be a string');
-  if ((description ?? '').length > MAX_DESCRIPTION_CHARS) return fail(`the manifest "description" is longer than ${MAX_DESCRIPTION_CHARS} characters`);
-  if (typeof query !== 'string') return fail('the manifest needs a string "query" (a query_notes query, e.g. "WHERE status is \\"reading\\" LIMIT 20")');
+  if ((description ?? '').length > MAX_DESCRIPTION_CHARS)
+    return fail(`the manifest "description" is longer than ${MAX_DESCRIPTION_CHARS} characters`);
+  if (typeof query !== 'string')
+    return fail('the manifest needs a string "query" (a query_notes query, e.g. "WHERE status is \\"reading\\" LIMIT 20")');
   if (query.length > MAX_WIDGET_QUERY_CHARS) return fail(`the manifest "query" is longer than ${MAX_WIDGET_QUERY_CHARS} characters`);
   return { ok: true, manifest: { name: name.trim(), description: description ?? '', query } };
 }

@@ -84,7 +84,9 @@ export class WidgetStore {
   async list(scope: AccessScope): Promise<WidgetEntry[]> {
     const folder = findEntry(this.app.vault, this.policy.widgetsFolderFor(scope));
     if (!(folder instanceof TFolder)) return [];
-    const files = folder.children.filter((c): c is TFile => c instanceof TFile && c.extension === 'html' && !this.policy.isWidgetEntryClosed(c.path));
+    const files = folder.children.filter(
+      (c): c is TFile => c instanceof TFile && c.extension === 'html' && !this.policy.isWidgetEntryClosed(c.path),
+    );
     files.sort((a, b) => a.name.localeCompare(b.name));
     return Promise.all(files.map(async (file) => entryOf(await this.describe(file))));
   }
@@ -156,7 +158,8 @@ export class WidgetStore {
     assertManifest(html);
     return this.lock.run(id.toLowerCase(), async () => {
       const file = this.existing(id, scope);
-      if (!file) throw new ToolError('not_found', `No widget '${id}'; call widget_list to see the widgets, or omit expected_hash to create it.`);
+      if (!file)
+        throw new ToolError('not_found', `No widget '${id}'; call widget_list to see the widgets, or omit expected_hash to create it.`);
       const old = await this.app.vault.read(file);
       const previous = hashText(old);
       const expected = expectedHash.trim().toLowerCase();
@@ -168,7 +171,15 @@ export class WidgetStore {
         return html;
       });
       this.applied.report({ kind: 'widget', tool: WIDGET_WRITE_TOOL, path: file.path, before: old, after: html }, scope);
-      return { status: 'applied', id: file.basename, path: file.path, hash: hashText(html), replaced: true, backup, previous_hash: previous };
+      return {
+        status: 'applied',
+        id: file.basename,
+        path: file.path,
+        hash: hashText(html),
+        replaced: true,
+        backup,
+        previous_hash: previous,
+      };
     });
   }
 
@@ -183,7 +194,8 @@ export class WidgetStore {
       const file = this.existing(id, scope);
       if (!file) throw new ToolError('not_found', `No widget '${id}' any more.`);
       const text = await this.app.vault.read(file);
-      if (hashText(text) !== expectedHash) throw new ToolError('conflict', `Widget '${file.path}' changed since it was written, so it was left as it is.`);
+      if (hashText(text) !== expectedHash)
+        throw new ToolError('conflict', `Widget '${file.path}' changed since it was written, so it was left as it is.`);
       try {
         await this.app.vault.trash(file, true);
       } catch {
@@ -222,7 +234,10 @@ export class WidgetStore {
     assertManifest(html);
     const taken = this.existing(id, scope);
     if (taken) {
-      throw new ToolError('forbidden', `Widget '${taken.basename}' already exists; replacing a widget needs a force key and expected_hash (its hash from widget_list). A propose key can only add new widgets.`);
+      throw new ToolError(
+        'forbidden',
+        `Widget '${taken.basename}' already exists; replacing a widget needs a force key and expected_hash (its hash from widget_list). A propose key can only add new widgets.`,
+      );
     }
     const path = `${this.policy.widgetsFolderFor(scope)}/${id}.html`;
     if (findEntry(this.app.vault, path)) throw new ToolError('exists', `'${path}' is taken or unavailable; choose another widget id.`);
@@ -234,7 +249,8 @@ export class WidgetStore {
     const folder = this.policy.widgetsFolder();
     const entry = findEntry(this.app.vault, folder);
     if (entry instanceof TFolder) return;
-    if (entry) throw new ToolError('exists', `The widgets folder '${folder}' is a file; ask the user to move it or choose another widgets folder.`);
+    if (entry)
+      throw new ToolError('exists', `The widgets folder '${folder}' is a file; ask the user to move it or choose another widgets folder.`);
     await this.app.vault.createFolder(folder);
   }
 
@@ -243,7 +259,11 @@ export class WidgetStore {
     const html = await this.app.vault.cachedRead(file);
     const base = { id: file.basename, path: file.path, html, hash: hashText(html) };
     if (!isWidgetId(file.basename)) {
-      return { ...base, manifest: null, error: `The file name '${file.name}' is not a valid widget id (1-64 ASCII letters, digits, '-' or '_'); rename it.` };
+      return {
+        ...base,
+        manifest: null,
+        error: `The file name '${file.name}' is not a valid widget id (1-64 ASCII letters, digits, '-' or '_'); rename it.`,
+      };
     }
     const parsed = parseWidgetManifest(html);
     return parsed.ok ? { ...base, manifest: parsed.manifest } : { ...base, manifest: null, error: parsed.error };
@@ -271,5 +291,8 @@ function assertManifest(html: string): void {
 }
 
 function widgetConflict(path: string): ToolError {
-  return new ToolError('conflict', `Widget '${path}' changed since you listed it (expected_hash does not match); nothing was written. Call widget_list for its current hash.`);
+  return new ToolError(
+    'conflict',
+    `Widget '${path}' changed since you listed it (expected_hash does not match); nothing was written. Call widget_list for its current hash.`,
+  );
 }

@@ -61,5 +61,6 @@ export async function appendInPlace(
  * @throws ToolError('invalid_argument').
  */
 export function assertAppendable(content: string, notePath: string): void {
-  if (content === '') throw new ToolError('invalid_argument', `content is empty, so there is nothing to append to '${notePath}'; pass the text to add.`);
+  if (content === '')
+    throw new ToolError('invalid_argument', `content is empty, so there is nothing to append to '${notePath}'; pass the text to add.`);
 }

@@ -37,7 +37,10 @@ export class EntryWriter {
    */
   prepareCreate(tool: string, rawPath: string, content: string, scope: AccessScope): PreparedWrite {
     if (namesFolder(rawPath)) {
-      throw new ToolError('invalid_argument', `'${rawPath}' ends with '/', which names a folder; give a note path such as 'Folder/Note.md', or call create_folder.`);
+      throw new ToolError(
+        'invalid_argument',
+        `'${rawPath}' ends with '/', which names a folder; give a note path such as 'Folder/Note.md', or call create_folder.`,
+      );
     }
     const path = this.notes.policy.checkedPath(withMarkdownExtension(this.notes.policy.normalizePath(rawPath, scope)), scope);
     this.assertNewSegmentsValid(path);
@@ -68,7 +71,13 @@ export class EntryWriter {
    * must be one this key may write, and UTF-8 text (both checked again when applying).
    * @throws ToolError as prepareCreate, plus not_found / forbidden / conflict for the source.
    */
-  async prepareMove(tool: string, rawPath: string, rawTo: string, expectedHash: string | undefined, scope: AccessScope): Promise<PreparedWrite> {
+  async prepareMove(
+    tool: string,
+    rawPath: string,
+    rawTo: string,
+    expectedHash: string | undefined,
+    scope: AccessScope,
+  ): Promise<PreparedWrite> {
     const source = this.sourceEntry(rawPath, scope);
     const isNote = source instanceof TFile;
     if (source instanceof TFolder) this.assertFolderMovable(source, scope);
@@ -101,7 +110,13 @@ export class EntryWriter {
    * instead of Obsidian's cached text.
    * @throws ToolError('invalid_argument') for a folder; as NoteWriter for the note.
    */
-  async prepareDelete(tool: string, rawPath: string, expectedHash: string | undefined, scope: AccessScope, fresh = false): Promise<PreparedWrite> {
+  async prepareDelete(
+    tool: string,
+    rawPath: string,
+    expectedHash: string | undefined,
+    scope: AccessScope,
+    fresh = false,
+  ): Promise<PreparedWrite> {
     if (this.folderAt(rawPath, scope)) {
       throw new ToolError('invalid_argument', `'${rawPath}' is a folder; delete_note deletes notes only, so delete its notes one by one.`);
     }
@@ -125,7 +140,7 @@ export class EntryWriter {
         });
       case 'move': {
         const entry = this.app.vault.getAbstractFileByPath(prepared.path);
-        if (!entry || (entry instanceof TFolder) !== prepared.folder) throw noteNotFound(prepared.path);
+        if (!entry || entry instanceof TFolder !== prepared.folder) throw noteNotFound(prepared.path);
         return this.lock.run(entry, () => this.move(entry, prepared, scope));
       }
       case 'delete': {
@@ -180,7 +195,14 @@ export class EntryWriter {
     }
     if (!(entry instanceof TFile) || before === null) return { status: 'applied', path: entry.path, from: p.path };
     const after = await this.app.vault.read(entry);
-    return { status: 'applied', path: entry.path, from: p.path, hash: hashText(after), size_before: byteSize(before), size_after: byteSize(after) };
+    return {
+      status: 'applied',
+      path: entry.path,
+      from: p.path,
+      hash: hashText(after),
+      size_before: byteSize(before),
+      size_after: byteSize(after),
+    };
   }
 
   /**
@@ -236,7 +258,10 @@ export class EntryWriter {
       return this.notes.policy.accessOf(entry, scope) !== 'read-write';
     };
     if (folder.isRoot() || blocked(folder)) {
-      throw new ToolError('forbidden', `Folder '${folder.path}' holds notes this key may not change; move its notes one at a time instead.`);
+      throw new ToolError(
+        'forbidden',
+        `Folder '${folder.path}' holds notes this key may not change; move its notes one at a time instead.`,
+      );
     }
   }
 
@@ -248,9 +273,12 @@ export class EntryWriter {
    * @throws ToolError('forbidden').
    */
   private assertLinkersWritable(entry: TAbstractFile, scope: AccessScope): void {
-    const blocked = this.notes.notesLinkingInto(entry).some(
-      (file) => file.extension !== 'md' || !this.notes.policy.canRead(file, scope) || this.notes.policy.accessOf(file, scope) !== 'read-write',
-    );
+    const blocked = this.notes
+      .notesLinkingInto(entry)
+      .some(
+        (file) =>
+          file.extension !== 'md' || !this.notes.policy.canRead(file, scope) || this.notes.policy.accessOf(file, scope) !== 'read-write',
+      );
     if (blocked) {
       throw new ToolError(
         'forbidden',
@@ -332,4 +360,3 @@ export class EntryWriter {
     }
   }
 }
-

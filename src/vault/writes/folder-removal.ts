@@ -17,7 +17,8 @@ export async function removeEmptyFolder(app: App, notes: NoteReader, path: strin
   const checked = notes.policy.checkedPath(notes.policy.normalizePath(path, scope), scope);
   const folder = notes.policy.entryAt(checked);
   if (!(folder instanceof TFolder) || folder.isRoot()) throw new ToolError('not_found', `There is no folder '${checked}' any more.`);
-  if (folder.children.length > 0) throw new ToolError('conflict', `Folder '${folder.path}' is no longer empty, and what is in it now stays.`);
+  if (folder.children.length > 0)
+    throw new ToolError('conflict', `Folder '${folder.path}' is no longer empty, and what is in it now stays.`);
   try {
     await app.vault.trash(folder, true);
   } catch {

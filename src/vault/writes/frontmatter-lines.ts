@@ -46,7 +46,11 @@ export function topLevelEntries(source: string): TopLevelEntry[] | null {
     }
     lineStart = lineEnd;
   }
-  return entries.map(({ from, to }) => ({ key: soleKey(source.slice(from, to)) ?? addedKey(source.slice(0, from), source.slice(0, to)), from, to }));
+  return entries.map(({ from, to }) => ({
+    key: soleKey(source.slice(from, to)) ?? addedKey(source.slice(0, from), source.slice(0, to)),
+    from,
+    to,
+  }));
 }
 
 /**
@@ -58,7 +62,12 @@ export function topLevelEntries(source: string): TopLevelEntry[] | null {
  *   told apart (see {@link topLevelEntries}, duplicate keys) or the spliced text would not parse
  *   back to exactly `data`; the caller then re-renders the whole block.
  */
-export function splicedYaml(source: string, old: Record<string, unknown>, data: Record<string, unknown>, changed: readonly string[]): string | null {
+export function splicedYaml(
+  source: string,
+  old: Record<string, unknown>,
+  data: Record<string, unknown>,
+  changed: readonly string[],
+): string | null {
   let text = source === '' || source.endsWith('\n') ? source : `${source}\n`;
   const entries = topLevelEntries(text);
   if (!entries) return null;

@@ -97,7 +97,10 @@ export function appendedText(text: string, content: string, ensureNewline: boole
  */
 export function findAnchor(text: string, anchor: string, notePath: string): { from: number; to: number } {
   if (anchor === '') throw new ToolError('invalid_argument', 'The anchor is empty; give a piece of the note that occurs exactly once.');
-  const pattern = anchor.split(/\r\n|\r|\n/).map(escapeRegExp).join('\\r?\\n');
+  const pattern = anchor
+    .split(/\r\n|\r|\n/)
+    .map(escapeRegExp)
+    .join('\\r?\\n');
   const hits = occurrences(text, new RegExp(pattern, 'g'));
   if (hits.length === 1) return hits[0];
   if (hits.length > 1) {
@@ -111,7 +114,10 @@ export function findAnchor(text: string, anchor: string, notePath: string): { fr
   const near = loose === '' ? [] : occurrences(text, new RegExp(loose, 'gi'));
   const hint =
     near.length > 0
-      ? ` Text differing only in case or spacing is on line ${near.slice(0, 5).map((h) => lineAt(text, h.from)).join(', ')}; copy it exactly from read_note.`
+      ? ` Text differing only in case or spacing is on line ${near
+          .slice(0, 5)
+          .map((h) => lineAt(text, h.from))
+          .join(', ')}; copy it exactly from read_note.`
       : ' Copy the anchor exactly from read_note (character for character), or address a heading instead.';
   throw new ToolError('not_found', `The anchor was not found in '${notePath}'.${hint}`);
 }
@@ -146,7 +152,14 @@ export function editAtAnchor(text: string, anchor: string, op: EditOp, content: 
  *   heading of the same or a higher level.
  * @throws as findHeadingSection.
  */
-export function editAtHeading(text: string, sections: readonly NoteSection[], heading: string, op: EditOp, content: string, notePath: string): TextEditResult {
+export function editAtHeading(
+  text: string,
+  sections: readonly NoteSection[],
+  heading: string,
+  op: EditOp,
+  content: string,
+  notePath: string,
+): TextEditResult {
   const section = findHeadingSection(sections, heading, notePath);
   const eol = lineEndingOf(text);
   const lines = asLines(content, eol);
@@ -161,7 +174,8 @@ export function editAtHeading(text: string, sections: readonly NoteSection[], he
     let last = section.end;
     while (last > headingEnd && /\s/.test(text[last - 1])) last--;
     const lineBreak = text.indexOf('\n', last);
-    if (lineBreak < 0 || lineBreak >= section.end) return insertAt(text, lineBreak < 0 ? text.length : section.end, lines, lineBreak < 0 ? eol : '');
+    if (lineBreak < 0 || lineBreak >= section.end)
+      return insertAt(text, lineBreak < 0 ? text.length : section.end, lines, lineBreak < 0 ? eol : '');
     return insertAt(text, lineBreak + 1, lines, '');
   }
   const body = text.slice(headingEnd, section.end);

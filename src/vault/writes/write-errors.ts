@@ -16,7 +16,10 @@ export function conflictError(notePath: string): ToolError {
 
 /** The refusal when a note kept changing under an edit after every retry. */
 export function keptChangingError(notePath: string): ToolError {
-  return new ToolError('conflict', `Note '${notePath}' kept changing while this edit was applied, so nothing was written; read it again and retry.`);
+  return new ToolError(
+    'conflict',
+    `Note '${notePath}' kept changing while this edit was applied, so nothing was written; read it again and retry.`,
+  );
 }
 
 /**
@@ -44,9 +47,21 @@ export class BaseChangedError extends ToolError {
 const FILE_SYSTEM_REFUSALS: Record<string, { code: 'unavailable' | 'forbidden'; why: string; fix: string }> = {
   ENOSPC: { code: 'unavailable', why: 'the disk is full', fix: 'Ask the user to free disk space, then retry.' },
   EDQUOT: { code: 'unavailable', why: 'the disk quota is used up', fix: 'Ask the user to free disk space, then retry.' },
-  EACCES: { code: 'forbidden', why: 'the file or its folder is read-only or not writable', fix: 'Ask the user to change its file permissions; do not retry until then.' },
-  EPERM: { code: 'forbidden', why: 'the file or its folder is read-only or not writable', fix: 'Ask the user to change its file permissions; do not retry until then.' },
-  EROFS: { code: 'forbidden', why: 'the vault is on a read-only file system', fix: 'Ask the user to make the vault writable; do not retry until then.' },
+  EACCES: {
+    code: 'forbidden',
+    why: 'the file or its folder is read-only or not writable',
+    fix: 'Ask the user to change its file permissions; do not retry until then.',
+  },
+  EPERM: {
+    code: 'forbidden',
+    why: 'the file or its folder is read-only or not writable',
+    fix: 'Ask the user to change its file permissions; do not retry until then.',
+  },
+  EROFS: {
+    code: 'forbidden',
+    why: 'the vault is on a read-only file system',
+    fix: 'Ask the user to make the vault writable; do not retry until then.',
+  },
   EBUSY: { code: 'unavailable', why: 'the file is locked by another program', fix: 'Retry in a moment.' },
   EMFILE: { code: 'unavailable', why: 'the system has too many open files', fix: 'Retry in a moment.' },
   ENFILE: { code: 'unavailable', why: 'the system has too many open files', fix: 'Retry in a moment.' },
@@ -66,7 +81,10 @@ export function fileSystemRefusal(error: unknown, target: string, outcome = 'not
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (typeof code !== 'string') return null;
   if (code === 'ENOENT') {
-    return new ToolError('not_found', `${target} was deleted or moved while this change was written; ${outcome}. Find it again with search or list_notes and read it.`);
+    return new ToolError(
+      'not_found',
+      `${target} was deleted or moved while this change was written; ${outcome}. Find it again with search or list_notes and read it.`,
+    );
   }
   const refusal = FILE_SYSTEM_REFUSALS[code];
   return refusal ? new ToolError(refusal.code, `Cannot write ${target}: ${refusal.why} (${code}); ${outcome}. ${refusal.fix}`) : null;
