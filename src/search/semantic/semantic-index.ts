@@ -58,7 +58,7 @@ export interface SemanticMatch {
 const WHERE = 'Settings → Vault MCP → AI provider';
 /** Hash length kept per chunk (hex chars of SHA-256): 64 bits, ample for one vault's chunks. */
 const HASH_CHARS = 16;
-/** Time budget of one slice of a sync's loop over notes, ms (DESIGN.md, Runtime facts). */
+/** Time budget of one slice of a sync's loop over notes, ms (docs/architecture.md#runtime-facts). */
 const SLICE_MS = 12;
 
 /**
