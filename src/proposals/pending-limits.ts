@@ -5,7 +5,7 @@ import type { Proposal } from './types';
 /** How many pending proposals one key may have; past it, staging asks the agent to wait for review. */
 export const MAX_PENDING_PER_KEY = 100;
 /** Total text (chars) the pending proposals may hold, base and proposed text summed. */
-export const MAX_PENDING_CHARS = 32 * 1024 * 1024;
+const MAX_PENDING_CHARS = 32 * 1024 * 1024;
 
 /**
  * Refuses a proposal that would pass the per-key count ({@link MAX_PENDING_PER_KEY}) or the total
