@@ -3,7 +3,12 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test', '<rootDir>/src'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
+    // approx-string-match ships ES modules only; Jest runs CommonJS, so ts-jest compiles it too.
+    '/node_modules/approx-string-match/.+\\.js$': ['ts-jest', { diagnostics: false, tsconfig: { allowJs: true } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!approx-string-match/)'],
   moduleNameMapper: { '^obsidian$': '<rootDir>/test/host/index.ts' },
   testTimeout: 60000,
 };

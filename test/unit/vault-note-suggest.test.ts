@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import type { TFile } from 'obsidian';
+import { substringEditDistance } from '../../src/vault/content/approximate-match';
 import { similarNotePaths, MAX_SUGGESTIONS } from '../../src/vault/content/note-suggest';
 import { NoteStore } from '../../src/vault/note-store';
 import type { AccessScope } from '../../src/vault/access/access';
@@ -11,7 +13,61 @@ function file(path: string): TFile {
   return { path, name, basename: name.replace(/\.md$/, ''), extension: 'md' } as TFile;
 }
 
-describe('similarNotePaths (fuzzy "did you mean" with fuse.js)', () => {
+/** Sellers' table in full, no cut-off: the reference the fast version must agree with. */
+function referenceDistance(pattern: string, text: string): number {
+  let column = Array.from({ length: pattern.length + 1 }, (_, i) => i);
+  let best = column[pattern.length];
+  for (const unit of text) {
+    const next = [0];
+    for (let i = 1; i <= pattern.length; i++) {
+      next[i] = Math.min(column[i - 1] + (pattern[i - 1] === unit ? 0 : 1), column[i] + 1, next[i - 1] + 1);
+    }
+    column = next;
+    best = Math.min(best, column[pattern.length]);
+  }
+  return best;
+}
+
+describe('substringEditDistance (pattern against its closest substring)', () => {
+  it('counts substitutions, insertions, deletions and a swap as two', () => {
+    expect(substringEditDistance('overview', 'Alpha overview', 3)).toBe(0);
+    expect(substringEditDistance('alfa', 'alpha overview', 3)).toBe(2);
+    expect(substringEditDistance('handbok', 'sourdough handbook', 3)).toBe(1);
+    expect(substringEditDistance('overveiw', 'beta overview', 3)).toBe(2);
+    expect(substringEditDistance('meeting', 'meeting 11', 0)).toBe(0);
+  });
+
+  it('edge cases: empty pattern matches anywhere, empty text costs the whole pattern', () => {
+    expect(substringEditDistance('', 'anything', 0)).toBe(0);
+    expect(substringEditDistance('abc', '', 5)).toBe(3);
+    expect(substringEditDistance('abc', 'xyz', 5)).toBe(3);
+  });
+
+  it('above maxErrors it only says "more than that"', () => {
+    expect(substringEditDistance('quantum', 'alpha overview', 2)).toBeGreaterThan(2);
+    expect(substringEditDistance('abcdefgh', 'abcdxxxx', 1)).toBeGreaterThan(1);
+  });
+
+  it('refuses a negative or fractional maxErrors', () => {
+    expect(() => substringEditDistance('a', 'b', -1)).toThrow(/maxErrors must be a whole number/);
+    expect(() => substringEditDistance('a', 'b', 1.5)).toThrow(RangeError);
+  });
+
+  it('agrees with the full table whenever the distance is within maxErrors (longer than 32 units too)', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', 'c', ' '), maxLength: 60 });
+    fc.assert(
+      fc.property(text, text, fc.nat(40), (pattern, haystack, maxErrors) => {
+        const exact = referenceDistance(pattern, haystack);
+        const fast = substringEditDistance(pattern, haystack, maxErrors);
+        if (exact <= maxErrors) expect(fast).toBe(exact);
+        else expect(fast).toBeGreaterThan(maxErrors);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('similarNotePaths (fuzzy "did you mean")', () => {
   const notes = ['Projects/Alpha/Alpha overview.md', 'Projects/Beta/Beta overview.md', 'Reference/Sourdough handbook.md', 'Inbox.md'].map(
     file,
   );
@@ -31,6 +87,18 @@ describe('similarNotePaths (fuzzy "did you mean" with fuse.js)', () => {
     expect(similarNotePaths('  ', notes, none)).toEqual([]);
     const many = Array.from({ length: 12 }, (_, k) => file(`Daily/Meeting ${k}.md`));
     expect(similarNotePaths('Meeting', many, none)).toHaveLength(MAX_SUGGESTIONS);
+  });
+
+  it('ignores case, ranks an exact name over a longer one, and ties in vault order', () => {
+    const names = ['Archive/Inbox old.md', 'Inbox.md', 'Work/Inbox.md'].map(file);
+    expect(similarNotePaths('INBOX', names, none)).toEqual(['Inbox.md', 'Work/Inbox.md', 'Archive/Inbox old.md']);
+  });
+
+  it('a long input (over 32 characters) is matched whole: a typo in it still finds the note, a stranger does not', () => {
+    const long = ['Licenses/Introduction to licenses and payment.md', 'Sync/Introduction to Obsidian Sync.md'].map(file);
+    expect(similarNotePaths('Introduction to licenses agd payment', long, none)).toEqual([
+      'Licenses/Introduction to licenses and payment.md',
+    ]);
   });
 });
 

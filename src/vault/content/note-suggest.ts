@@ -1,31 +1,48 @@
-// Fuse.js's basic build: plain fuzzy matching is all this needs (no extended search or logical queries), 7 KB less in main.js.
-import Fuse from 'fuse.js/basic';
 import type { TFile } from 'obsidian';
 import { unwrapWikilink } from '../paths/note-ref';
+import { substringEditDistance } from './approximate-match';
 
 /** Most "did you mean" candidates given with a not-found note. */
 export const MAX_SUGGESTIONS = 5;
 
 /**
- * How close a name must be to be suggested: Fuse.js's threshold (0 = exact, 1 = anything).
- * 0.4 lets a typo or two and a missing word through, not unrelated names.
+ * How close a name must be to be suggested: the edits it takes to find what was asked for in a
+ * name, alias or path, as a share of its length (0 = found as it is, 1 = anything). 0.4 lets a
+ * typo or two and a missing word through, not unrelated names.
  */
 const THRESHOLD = 0.4;
 
-/** One note as the fuzzy matcher sees it. */
-interface Candidate {
-  path: string;
-  /** File name without `.md`. */
-  name: string;
-  /** Path without `.md`, for inputs that include folders. */
-  stem: string;
-  /** Frontmatter aliases. */
-  aliases: string[];
+/** A field's weight in a candidate's score: the file name counts most, then aliases, then the path. */
+const WEIGHTS = { name: 2, alias: 1.5, stem: 1 } as const;
+const WEIGHT_SUM = WEIGHTS.name + WEIGHTS.alias + WEIGHTS.stem;
+
+/**
+ * How much a field of `tokens` words counts: 1/√tokens rounded to 3 decimals, so that a match in a
+ * short name weighs more than the same match in a long one.
+ */
+function fieldNorm(value: string): number {
+  const tokens = Math.max(1, value.split(/[\t-\r \u00a0]+/).filter((token) => token !== '').length);
+  return Math.round(1000 / Math.sqrt(tokens)) / 1000;
 }
 
 /**
- * Notes whose name, path or alias is close to what an agent asked for, for the "did you
- * mean" of a not-found error (fuzzy matching with Fuse.js, Bitap over the whole string).
+ * The score of one field against `wanted` (both lower-cased): 0 when equal, else the edit share
+ * (at least 0.001), or null when over {@link THRESHOLD}.
+ */
+function fieldScore(wanted: string, value: string): number | null {
+  if (value === wanted) return 0;
+  const errors = substringEditDistance(wanted, value, Math.floor(THRESHOLD * wanted.length));
+  const share = errors / wanted.length;
+  return share <= THRESHOLD ? Math.max(0.001, share) : null;
+}
+
+/**
+ * Notes whose name, path or alias is close to what an agent asked for, for the "did you mean"
+ * of a not-found error. Each field is matched case-insensitively as an approximate substring
+ * (see {@link substringEditDistance}); a note's score multiplies, over its matching fields,
+ * `share ^ (weight × fieldNorm)` (weights normalized to sum to 1; an exact field counts as
+ * `Number.EPSILON`), lowest first, ties in vault order. This is Fuse.js's scoring with
+ * `ignoreLocation` and threshold 0.4, which this replaced to keep main.js within its budget.
  * @param input the path, name or wikilink the agent gave (`.md` and `[[…]]` ignored)
  * @param notes the notes the caller may read (never pass unreadable ones: a suggestion would
  *   reveal them)
@@ -33,22 +50,28 @@ interface Candidate {
  * @returns up to {@link MAX_SUGGESTIONS} vault paths, closest first; empty when nothing is close
  */
 export function similarNotePaths(input: string, notes: readonly TFile[], aliasesOf: (file: TFile) => string[]): string[] {
-  const wanted = unwrapWikilink(input).trim().replace(/\.md$/i, '').normalize('NFC');
-  if (wanted === '' || notes.length === 0) return [];
-  const candidates: Candidate[] = notes.map((file) => ({
-    path: file.path,
-    name: file.basename.normalize('NFC'),
-    stem: file.path.replace(/\.md$/i, '').normalize('NFC'),
-    aliases: aliasesOf(file),
-  }));
-  const fuse = new Fuse(candidates, {
-    keys: [
-      { name: 'name', weight: 2 },
-      { name: 'aliases', weight: 1.5 },
-      { name: 'stem', weight: 1 },
-    ],
-    threshold: THRESHOLD,
-    ignoreLocation: true,
-  });
-  return fuse.search(wanted, { limit: MAX_SUGGESTIONS }).map((r) => r.item.path);
+  const wanted = unwrapWikilink(input).trim().replace(/\.md$/i, '').normalize('NFC').toLowerCase();
+  if (wanted === '') return [];
+  const scored: Array<{ path: string; score: number }> = [];
+  for (const file of notes) {
+    const fields: Array<[string, number]> = [
+      [file.basename, WEIGHTS.name],
+      ...aliasesOf(file).map((alias): [string, number] => [alias, WEIGHTS.alias]),
+      [file.path.replace(/\.md$/i, ''), WEIGHTS.stem],
+    ];
+    let score = 1;
+    let matched = false;
+    for (const [raw, weight] of fields) {
+      const value = raw.normalize('NFC');
+      const share = fieldScore(wanted, value.toLowerCase());
+      if (share === null) continue;
+      matched = true;
+      score *= Math.pow(share === 0 ? Number.EPSILON : share, (weight / WEIGHT_SUM) * fieldNorm(value));
+    }
+    if (matched) scored.push({ path: file.path, score });
+  }
+  return scored
+    .sort((a, b) => a.score - b.score)
+    .slice(0, MAX_SUGGESTIONS)
+    .map((entry) => entry.path);
 }
