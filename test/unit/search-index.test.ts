@@ -33,6 +33,14 @@ class FakeNotes {
   readableNotes(scope: AccessScope): TFile[] {
     return [...this.texts.keys()].map((p) => this.file(p)).filter((f) => this.canRead(f, scope));
   }
+  async readableNotesInSteps(scope: AccessScope, pacer: { due(): boolean; pause(): Promise<void> }): Promise<TFile[]> {
+    const out: TFile[] = [];
+    for (const file of this.readableNotes(scope)) {
+      if (pacer.due()) await pacer.pause();
+      out.push(file);
+    }
+    return out;
+  }
   canRead(file: TFile, scope: AccessScope): boolean {
     if (!this.texts.has(file.path) || this.hidden.has(file.path)) return false;
     return scope.roots.length === 0 || scope.roots.some((r) => file.path.startsWith(r + '/'));
