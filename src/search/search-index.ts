@@ -278,6 +278,8 @@ export class SearchIndex {
     const started = performance.now();
     const slicer = this.lifecycle.slicer(this.sliceNotes);
     try {
+      // Until the scan below has counted the readable notes, a search during the build names the vault's notes as the total.
+      this.progress.total = this.notes.markdownCount();
       // In steps: the first scan of a large vault is seconds of disk checks (NoteStore.readableNotesInSteps).
       const readable = await this.notes.readableNotesInSteps(UNRESTRICTED_SCOPE, slicer);
       if (!live()) return;

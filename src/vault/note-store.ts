@@ -133,6 +133,11 @@ export class NoteStore implements NoteReader {
     return this.readableShared(scope).slice();
   }
 
+  /** Markdown notes in the vault, readable or not: a cheap upper bound of {@link readableNotes}' length (no access checks). */
+  markdownCount(): number {
+    return this.app.vault.getMarkdownFiles().length;
+  }
+
   /**
    * {@link readableNotes} computed in steps, for an index build that must not block the UI:
    * awaits `pacer.pause()` whenever `pacer.due()` says the current slice has run its budget

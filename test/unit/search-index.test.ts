@@ -33,6 +33,9 @@ class FakeNotes {
   readableNotes(scope: AccessScope): TFile[] {
     return [...this.texts.keys()].map((p) => this.file(p)).filter((f) => this.canRead(f, scope));
   }
+  markdownCount(): number {
+    return this.texts.size;
+  }
   async readableNotesInSteps(scope: AccessScope, pacer: { due(): boolean; pause(): Promise<void> }): Promise<TFile[]> {
     const out: TFile[] = [];
     for (const file of this.readableNotes(scope)) {

@@ -130,6 +130,8 @@ describe('readability and access', () => {
     const notes = vault.app.vault.getMarkdownFiles().length;
     expect(checks).toBe(notes);
     expect(pauses).toBe(Math.floor(notes / 3));
+    expect(store.markdownCount()).toBe(notes);
+    expect(store.markdownCount()).toBeGreaterThan(stepped.length);
   });
 
   test('accessOf combines access and agent_overrides', () => {
