@@ -288,9 +288,11 @@ export class SearchIndex {
       if (!live()) return;
       let files = readable;
       if (loaded) {
+        // Changes applied while the saved index loaded went into the engine the load replaced: apply them again (queued, after it).
+        for (const path of this.touched) void this.enqueue(generation, () => this.applyChange({ type: 'modify', path }, generation));
         const current = new Set(readable.map((f) => f.path));
         for (const path of this.engine.paths()) {
-          if (!current.has(path)) this.forget(path);
+          if (!current.has(path) && !this.touched.has(path)) this.forget(path);
         }
         files = readable.filter((f) => changedSince(this.manifest.get(f.path), f));
       }
