@@ -45,12 +45,15 @@ export async function encodeIndex(
   const version = engine.version;
   const out: string[] = [JSON.stringify({ format: INDEX_FORMAT })];
   let rows: [string, number, number][] = [];
+  // A pause after each manifest line too: the whole manifest at once was a 290 ms step (CPU) at 100k notes.
   for (const [path, [mtime, size]] of manifest) {
     rows.push([path, mtime, size]);
-    if (rows.length === MANIFEST_LINE_ROWS) {
-      out.push(JSON.stringify(['M', rows]));
-      rows = [];
-    }
+    if (rows.length < MANIFEST_LINE_ROWS) continue;
+    out.push(JSON.stringify(['M', rows]));
+    rows = [];
+    await pause();
+    // The manifest changes only with the engine: a change meanwhile shows in its version.
+    if (engine.version !== version) return null;
   }
   if (rows.length > 0) out.push(JSON.stringify(['M', rows]));
   await pause();
