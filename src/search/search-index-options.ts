@@ -25,8 +25,13 @@ export interface IndexStats extends IndexProgress {
 export interface IndexStorage {
   /** The saved index text, or null when there is none. */
   load(): Promise<string | null>;
-  /** Replaces the saved index text. May reject; the index then stays unsaved until the next save. */
-  save(text: string): Promise<void>;
+  /**
+   * Replaces the saved index text with the concatenation of `chunks` (about 1 MB each, produced
+   * as they are taken: take them one at a time, e.g. PluginFile.writeChunks, rather than joining
+   * them at once). Until it resolves the previous saved text must stay loadable. May reject;
+   * the index then stays unsaved until the next save.
+   */
+  save(chunks: Iterable<string>): Promise<void>;
   /**
    * Called once when the saved text is damaged (not an index of another format version, which
    * is rebuilt silently), before the index is rebuilt from the notes: keep the file aside and

@@ -15,7 +15,7 @@ export function searchIndexStorage(fileOf: (name: string) => PluginFile): IndexS
   const file = fileOf(INDEX_FILE);
   return {
     load: () => file.read().catch(() => null),
-    save: (text) => file.write(text),
+    save: (chunks) => file.writeChunks(chunks),
     damaged: async (reason) => {
       const aside = await file.keepCorruptAside();
       new Notice(

@@ -133,6 +133,29 @@ export class NoteStore implements NoteReader {
     return this.readableShared(scope).slice();
   }
 
+  /** Markdown notes in the vault, readable or not: a cheap upper bound of {@link readableNotes}' length (no access checks). */
+  markdownCount(): number {
+    return this.app.vault.getMarkdownFiles().length;
+  }
+
+  /**
+   * {@link readableNotes} computed in steps, for an index build that must not block the UI:
+   * awaits `pacer.pause()` whenever `pacer.due()` says the current slice has run its budget
+   * (the first check of a path asks the disk for its real path, NotePolicy.canRead: tens of
+   * µs a note, seconds in one call at 100k notes). A vault small enough to check within one
+   * slice is answered before the first await.
+   * @param pacer a search/engine Slicer, or anything with its `due` and `pause`
+   * @returns a fresh array, in vault order
+   */
+  async readableNotesInSteps(scope: AccessScope, pacer: { due(): boolean; pause(): Promise<void> }): Promise<TFile[]> {
+    const out: TFile[] = [];
+    for (const file of this.app.vault.getMarkdownFiles()) {
+      if (pacer.due()) await pacer.pause();
+      if (this.policy.canRead(file, scope)) out.push(file);
+    }
+    return out;
+  }
+
   /**
    * {@link readableNotes} most recently modified first (mtime descending, then path), shared
    * between calls until the vault changes: callers must not mutate it.

@@ -65,6 +65,27 @@ export class PluginFile {
     await this.swapIn(() => this.adapter.write(this.tempPath, text));
   }
 
+  /**
+   * {@link write} for a text given in chunks, for a file of tens of MB (the saved search index):
+   * the temp copy gets the first chunk with `DataAdapter.write` and each further one with
+   * `DataAdapter.append`, so no string of the whole file is ever built and each step blocks the
+   * event loop only for one chunk's encoding (the appends' disk writes are awaited). Until the
+   * swap, the previous file is untouched and is what {@link read} returns, also after a crash.
+   * @param chunks the file's text in order; taken one at a time, between writes
+   * @throws the adapter's error when a write fails (the temp copy is then dropped by the next read)
+   */
+  async writeChunks(chunks: Iterable<string>): Promise<void> {
+    await this.swapIn(async () => {
+      let first = true;
+      for (const chunk of chunks) {
+        if (first) await this.adapter.write(this.tempPath, chunk);
+        else await this.adapter.append(this.tempPath, chunk);
+        first = false;
+      }
+      if (first) await this.adapter.write(this.tempPath, '');
+    });
+  }
+
   /** {@link write} for bytes (`DataAdapter.writeBinary`), with the same temp-copy swap. */
   async writeBinary(data: ArrayBuffer): Promise<void> {
     await this.swapIn(() => this.adapter.writeBinary(this.tempPath, data));

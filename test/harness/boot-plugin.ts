@@ -121,8 +121,8 @@ export async function bootPlugin<P extends BootablePlugin>(
       let saved: string | null = null;
       return {
         load: async () => saved,
-        save: async (text) => {
-          saved = text;
+        save: async (chunks) => {
+          saved = [...chunks].join('');
         },
       };
     }

@@ -68,4 +68,45 @@ describe('writes interrupted by a crash are cleaned up at load', () => {
     expect(await file.read()).toBe('two');
     expect(await onDisk(tv, 'plug/index.json.tmp')).toBe(false);
   });
+
+  it('a plugin file written in chunks holds their concatenation; an empty list writes an empty file', async () => {
+    tv = await createTempVault({});
+    const file = new PluginFile(tv.app.vault.adapter as never, 'plug', 'search-index.json');
+    await file.writeChunks(['{"format":5}\n', '["M",[]]\n', 'é€𝄞']);
+    expect(await file.read()).toBe('{"format":5}\n["M",[]]\né€𝄞');
+    await file.writeChunks([]);
+    expect(await file.read()).toBe('');
+    expect(await onDisk(tv, 'plug/search-index.json.tmp')).toBe(false);
+  });
+
+  it('a chunked write that dies midway leaves the previous file whole, readable meanwhile and after', async () => {
+    tv = await createTempVault({ 'plug/search-index.json': 'the previous index' });
+    const adapter = tv.app.vault.adapter;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // The adapter holds every append until the test has read the file mid-write.
+    const held = Object.assign(Object.create(adapter) as typeof adapter, {
+      append: async (path: string, data: string) => {
+        await gate;
+        return adapter.append(path, data);
+      },
+    });
+    function* dying(): Generator<string> {
+      yield 'the first half of the next index, ';
+      yield 'and more of it';
+      // What the disk holds when the process dies here: the old file and a partial temp copy.
+      throw new Error('killed mid-save');
+    }
+    const writing = new PluginFile(held as never, 'plug', 'search-index.json').writeChunks(dying());
+    const file = new PluginFile(adapter as never, 'plug', 'search-index.json');
+    while (!(await onDisk(tv, 'plug/search-index.json.tmp'))) await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(await file.read()).toBe('the previous index');
+    release();
+    await expect(writing).rejects.toThrow('killed mid-save');
+    expect(await fsp.readFile(nodePath.join(tv.dir, 'plug/search-index.json.tmp'), 'utf8')).toBe(
+      'the first half of the next index, and more of it',
+    );
+    expect(await file.read()).toBe('the previous index');
+    expect(await onDisk(tv, 'plug/search-index.json.tmp')).toBe(false);
+  });
 });

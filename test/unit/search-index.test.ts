@@ -33,6 +33,17 @@ class FakeNotes {
   readableNotes(scope: AccessScope): TFile[] {
     return [...this.texts.keys()].map((p) => this.file(p)).filter((f) => this.canRead(f, scope));
   }
+  markdownCount(): number {
+    return this.texts.size;
+  }
+  async readableNotesInSteps(scope: AccessScope, pacer: { due(): boolean; pause(): Promise<void> }): Promise<TFile[]> {
+    const out: TFile[] = [];
+    for (const file of this.readableNotes(scope)) {
+      if (pacer.due()) await pacer.pause();
+      out.push(file);
+    }
+    return out;
+  }
   canRead(file: TFile, scope: AccessScope): boolean {
     if (!this.texts.has(file.path) || this.hidden.has(file.path)) return false;
     return scope.roots.length === 0 || scope.roots.some((r) => file.path.startsWith(r + '/'));
@@ -452,6 +463,39 @@ describe('SearchIndex: lifecycle and incremental updates', () => {
     const slices = readsAtYield.map((r, i) => r - (i === 0 ? 0 : readsAtYield[i - 1]));
     // The partial search read its hits' texts for snippets inside one slice.
     expect(Math.max(...slices)).toBeLessThanOrEqual(25 + searchReads);
+  });
+
+  it('keeps the changes made while the saved index loads: modified, deleted, created and renamed notes', async () => {
+    const notes = new FakeNotes({ 'A.md': 'apple pie\n', 'B.md': 'banana bread\n', 'D.md': 'damson jam\n' });
+    let saved = '';
+    const storage = {
+      load: async () => saved,
+      save: async (chunks: Iterable<string>) => {
+        saved = [...chunks].join('');
+      },
+    };
+    const first = new SearchIndex(notes.asStore(), { storage });
+    await first.start();
+    await first.whenBuilt();
+    first.stop();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const second = new SearchIndex(notes.asStore(), { storage: { ...storage, load: () => gate.then(() => saved) } });
+    const building = second.start();
+    // Same length, same (fake) mtime: only the change event says the note changed.
+    notes.write('A.md', 'plums pie\n');
+    notes.delete('B.md');
+    notes.write('C.md', 'cherry tart\n');
+    notes.rename('D.md', 'E.md');
+    release();
+    await building;
+    expect(second.stats.warm).toBe(true);
+    expect(paths(await second.search('plums', ALL))).toEqual(['A.md']);
+    expect(paths(await second.search('apple', ALL))).toEqual([]);
+    expect(paths(await second.search('banana', ALL))).toEqual([]);
+    expect(paths(await second.search('cherry', ALL))).toEqual(['C.md']);
+    expect(paths(await second.search('damson', ALL))).toEqual(['E.md']);
+    second.stop();
   });
 
   it('refuses searches before start and after stop, and stops listening', async () => {

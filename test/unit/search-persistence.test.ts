@@ -12,7 +12,7 @@ const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
 /** A SearchIndex over the temp vault that saves into the plugin folder, as main.ts wires it. */
 function indexOver(tv: TempVault): SearchIndex {
   const file = new PluginFile(tv.app.vault.adapter as never, PLUGIN_DIR, INDEX_FILE);
-  const storage: IndexStorage = { load: () => file.read().catch(() => null), save: (text) => file.write(text) };
+  const storage: IndexStorage = { load: () => file.read().catch(() => null), save: (chunks) => file.writeChunks(chunks) };
   return new SearchIndex(new NoteStore(tv.app as never, { quarantine: () => [] }), { storage, saveDelayMs: 10 });
 }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { isSpace, mayHoldAll, phraseFilterOf, phraseKeys, PhraseFilters } from '../../src/search/engine/phrase-filter';
-import { decodeWords, encodeWords } from '../../src/search/engine/posting-codec';
+import { decodeWords, encodeWordLists, encodeWords } from '../../src/search/engine/posting-codec';
 import { literalPattern } from '../../src/search/query/text-match';
 
 describe('phrase filter', () => {
@@ -63,5 +63,16 @@ describe('phrase filter', () => {
     expect(() => decodeWords('AB')).toThrow(/truncated phrase filter/);
     expect(() => decodeWords('AAAA*A')).toThrow(/damaged phrase filter/);
     expect(() => decodeWords('______')).toThrow(/damaged phrase filter/);
+    expect(() => decodeWords('AAAAA\u00e9')).toThrow(/damaged phrase filter/);
+    expect(() => decodeWords('AAAAE')).toThrow(/truncated phrase filter/);
+  });
+
+  it('encodes many filters at once exactly as one at a time, an absent one as the empty string', () => {
+    const lists = [Uint32Array.from([7, 0xffffffff]), null, new Uint32Array(0), Uint32Array.from([0x3f, 0xfc0, 1 << 30])];
+    const texts = encodeWordLists(lists);
+    expect(texts).toEqual([encodeWords(lists[0] as Uint32Array), '', '', encodeWords(lists[3] as Uint32Array)]);
+    expect(texts[0]).toHaveLength(12);
+    expect(decodeWords(texts[3])).toEqual(lists[3]);
+    expect(encodeWordLists([])).toEqual([]);
   });
 });

@@ -115,6 +115,25 @@ describe('readability and access', () => {
     expect(forClaude).toHaveLength(paths.length - 1);
   });
 
+  test('readableNotesInSteps answers what readableNotes does, pausing whenever the pacer says the slice is due', async () => {
+    let checks = 0;
+    let pauses = 0;
+    const pacer = {
+      due: () => ++checks % 3 === 0,
+      pause: async () => {
+        pauses++;
+      },
+    };
+    const stepped = await store.readableNotesInSteps(CLAUDE, pacer);
+    expect(stepped.map((f) => f.path)).toEqual(store.readableNotes(CLAUDE).map((f) => f.path));
+    expect(stepped.map((f) => f.path)).not.toContain('Projects/Beta/Retrospective.md');
+    const notes = vault.app.vault.getMarkdownFiles().length;
+    expect(checks).toBe(notes);
+    expect(pauses).toBe(Math.floor(notes / 3));
+    expect(store.markdownCount()).toBe(notes);
+    expect(store.markdownCount()).toBeGreaterThan(stepped.length);
+  });
+
   test('accessOf combines access and agent_overrides', () => {
     expect(store.policy.accessOf(file('Projects/Alpha/Budget.md'), ANYONE)).toBe('read-only');
     expect(store.policy.accessOf(file('Personal/Therapy notes.md'), ANYONE)).toBe('private');

@@ -1,5 +1,5 @@
 import { DocTermLists } from './doc-term-lists';
-import { decodeWords, encodeWords } from './posting-codec';
+import { decodeWords, encodeWordLists } from './posting-codec';
 
 /**
  * A cheap, exact-safe candidate check for phrases (`"a b"` matches where the literal text,
@@ -143,20 +143,20 @@ export class PhraseFilters {
   }
 
   /**
-   * The filters as saved lines: one `encodeWords` string per document of `docs` (empty for one
+   * The filters as saved lines: one `encodeWords` string per document (encoded a line at once, encodeWordLists) of `docs` (empty for one
    * without a filter), `perLine` documents a line, in the order given.
    */
   *savedLines(docs: Iterable<number>, perLine: number): Generator<string[]> {
-    let filters: string[] = [];
+    // Views into the store, encoded together before the line is yielded (the store may change after).
+    let line: (Uint32Array | null)[] = [];
     for (const doc of docs) {
-      const words = this.store.peek(doc);
-      filters.push(words === null ? '' : encodeWords(words));
-      if (filters.length === perLine) {
-        yield filters;
-        filters = [];
+      line.push(this.store.peek(doc));
+      if (line.length === perLine) {
+        yield encodeWordLists(line);
+        line = [];
       }
     }
-    if (filters.length > 0) yield filters;
+    if (line.length > 0) yield encodeWordLists(line);
   }
 
   /**

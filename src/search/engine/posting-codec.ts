@@ -8,7 +8,6 @@
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) VALUE[ALPHABET.charCodeAt(i)] = i;
-const ALPHABET_CODES = Uint16Array.from(ALPHABET, (ch) => ch.charCodeAt(0));
 
 /**
  * Encodes `count` unsigned 32-bit integers from `values`, each entry pair `[doc, code]` with
@@ -101,22 +100,48 @@ export function postingFrequency(code: number): number {
 
 /** Characters per 32-bit word in {@link encodeWords}: 6 bits each. */
 const WORD_CHARS = 6;
+const ALPHABET_BYTES = Uint8Array.from(ALPHABET, (ch) => ch.charCodeAt(0));
+/** The encoded words are ASCII, which UTF-8 decodes byte for byte (TextDecoder's fast path). */
+const ASCII = new TextDecoder();
 
 /** Encodes 32-bit words (a phrase filter) as {@link WORD_CHARS} base64url characters each, low bits first. */
 export function encodeWords(words: Uint32Array): string {
-  // Character codes first, then strings of a few thousand at once: appending one character at
-  // a time builds a rope V8 must flatten, which made saving 14k notes' filters take seconds.
-  const codes = new Uint16Array(words.length * WORD_CHARS);
-  for (let i = 0; i < words.length; i++) {
-    let w = words[i];
-    for (let k = 0; k < WORD_CHARS; k++) {
-      codes[i * WORD_CHARS + k] = ALPHABET_CODES[w & 63];
-      w >>>= 6;
+  return encodeWordLists([words])[0];
+}
+
+/**
+ * {@link encodeWords} for many lists at once: one byte buffer for all of them, turned into one
+ * string by TextDecoder and sliced per list (a string built character by character, or a
+ * buffer and a `String.fromCharCode` per list, made saving 14k notes' filters take hundreds of ms).
+ * @param lists the word lists; null encodes as the empty string
+ * @returns one string per list, in order
+ */
+export function encodeWordLists(lists: readonly (Uint32Array | null)[]): string[] {
+  let total = 0;
+  for (const words of lists) total += (words?.length ?? 0) * WORD_CHARS;
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const words of lists) {
+    if (words === null) continue;
+    for (let i = 0; i < words.length; i++, at += WORD_CHARS) {
+      const w = words[i];
+      bytes[at] = ALPHABET_BYTES[w & 63];
+      bytes[at + 1] = ALPHABET_BYTES[(w >>> 6) & 63];
+      bytes[at + 2] = ALPHABET_BYTES[(w >>> 12) & 63];
+      bytes[at + 3] = ALPHABET_BYTES[(w >>> 18) & 63];
+      bytes[at + 4] = ALPHABET_BYTES[(w >>> 24) & 63];
+      bytes[at + 5] = ALPHABET_BYTES[w >>> 30];
     }
   }
-  const parts: string[] = [];
-  for (let at = 0; at < codes.length; at += 4096) parts.push(String.fromCharCode(...codes.subarray(at, at + 4096)));
-  return parts.join('');
+  const text = ASCII.decode(bytes);
+  const out: string[] = [];
+  at = 0;
+  for (const words of lists) {
+    const end = at + (words?.length ?? 0) * WORD_CHARS;
+    out.push(text.slice(at, end));
+    at = end;
+  }
+  return out;
 }
 
 /**
@@ -127,16 +152,25 @@ export function encodeWords(words: Uint32Array): string {
 export function decodeWords(text: string): Uint32Array {
   if (text.length % WORD_CHARS !== 0) throw new Error('saved search index has a truncated phrase filter');
   const out = new Uint32Array(text.length / WORD_CHARS);
-  for (let i = 0; i < out.length; i++) {
-    let w = 0;
-    for (let k = 0; k < WORD_CHARS; k++) {
-      const c = text.charCodeAt(i * WORD_CHARS + k);
-      const v = c < 128 ? VALUE[c] : -1;
-      if (v < 0) throw new Error('saved search index has a damaged phrase filter');
-      w += v * 2 ** (6 * k);
-    }
-    if (w > 0xffffffff) throw new Error('saved search index has a damaged phrase filter');
-    out[i] = w;
+  // Six characters a word, unrolled, with whole-word checks: a loop over characters summing
+  // powers of 2 ** 6 decoded 14k notes' filters in about 400 ms, this in about 10.
+  for (let i = 0, j = 0; i < out.length; i++, j += WORD_CHARS) {
+    const c0 = text.charCodeAt(j);
+    const c1 = text.charCodeAt(j + 1);
+    const c2 = text.charCodeAt(j + 2);
+    const c3 = text.charCodeAt(j + 3);
+    const c4 = text.charCodeAt(j + 4);
+    const c5 = text.charCodeAt(j + 5);
+    if ((c0 | c1 | c2 | c3 | c4 | c5) > 127) throw new Error('saved search index has a damaged phrase filter');
+    const v0 = VALUE[c0];
+    const v1 = VALUE[c1];
+    const v2 = VALUE[c2];
+    const v3 = VALUE[c3];
+    const v4 = VALUE[c4];
+    const v5 = VALUE[c5];
+    // A negative value is a character outside the alphabet; a last character above 3 a word above 32 bits.
+    if ((v0 | v1 | v2 | v3 | v4 | v5) < 0 || v5 > 3) throw new Error('saved search index has a damaged phrase filter');
+    out[i] = (v0 | (v1 << 6) | (v2 << 12) | (v3 << 18) | (v4 << 24) | (v5 << 30)) >>> 0;
   }
   return out;
 }

@@ -59,14 +59,19 @@ export async function encodeSemanticIndex(
 /** One try of {@link encodeSemanticIndex}; null when the store changed meanwhile. */
 async function encodeOnce(store: VectorStore, stamps: ReadonlyMap<string, NoteStamp>, slicer: Slicer): Promise<ArrayBuffer | null> {
   const { records, scales, values, revision } = store.snapshot();
-  const stampList = [...stamps].map(([p, [m, s]]): [string, number, number] => [p, m, s]);
   const changed = (): boolean => store.revision !== revision;
   const encoder = new TextEncoder();
   const parts: Uint8Array[] = [];
-  for (let i = 0; i < stampList.length; i += PART_ITEMS) {
-    parts.push(encoder.encode(JSON.stringify({ stamps: stampList.slice(i, i + PART_ITEMS) } satisfies Part)));
+  // One part's stamps at a time (the whole list of 100k rows at once was a 30-40 ms step).
+  let stampRows: Array<[string, number, number]> = [];
+  for (const [p, [m, s]] of stamps) {
+    stampRows.push([p, m, s]);
+    if (stampRows.length < PART_ITEMS) continue;
+    parts.push(encoder.encode(JSON.stringify({ stamps: stampRows } satisfies Part)));
+    stampRows = [];
     await slicer.pause();
   }
+  if (stampRows.length > 0) parts.push(encoder.encode(JSON.stringify({ stamps: stampRows } satisfies Part)));
   const pathIndex = new Map<string, number>();
   for (let i = 0; i < records.length; i += PART_ITEMS) {
     const part: Required<Pick<Part, 'paths' | 'rows'>> = { paths: [], rows: [] };
@@ -98,6 +103,7 @@ async function encodeOnce(store: VectorStore, stamps: ReadonlyMap<string, NoteSt
   for (const p of parts) {
     text.set(p, at);
     at += p.length;
+    await slicer.pause();
   }
   if (changed()) return null;
   new Float32Array(buffer, scalesAt, scales.length).set(scales);
