@@ -257,10 +257,10 @@ export class SearchIndex {
     const started = performance.now();
     const slicer = this.lifecycle.slicer(this.sliceNotes);
     try {
-      this.progress.total = this.notes.readableNotes(UNRESTRICTED_SCOPE).length;
+      const readable = this.notes.readableNotes(UNRESTRICTED_SCOPE);
+      this.progress.total = readable.length;
       const loaded = warm && (await this.loadSaved(slicer));
       if (!live()) return;
-      const readable = this.notes.readableNotes(UNRESTRICTED_SCOPE);
       let files = readable;
       if (loaded) {
         const current = new Set(readable.map((f) => f.path));

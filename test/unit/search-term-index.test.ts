@@ -6,7 +6,8 @@ import { TermIndex, type CorpusView, type IndexLine } from '../../src/search/eng
 import { LexicalEngine, type EngineLine } from '../../src/search/engine/lexical-engine';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
-import { matchedTermSpans, termSpans } from '../../src/search/engine/tokenizer';
+import fc from 'fast-check';
+import { indexTerms, internIndexTerms, matchedTermSpans, termSpans } from '../../src/search/engine/tokenizer';
 
 /** Fields in index order (title, path, body, headings, tags, properties, aliases) with only a body. */
 const body = (text: string): string[] => ['', '', text, '', '', '', ''];
@@ -37,6 +38,27 @@ describe('TermDictionary', () => {
     expect(dict.withPrefix('zz')).toEqual([]);
     expect(dict.intern('w5')).toBe(dict.idOf('w5'));
     expect(dict.idOf('nope')).toBe(-1);
+  });
+
+  it("interns a text's words by offsets to the ids of the terms indexTerms gives, ASCII, accented and CJK alike", () => {
+    const dict = new TermDictionary();
+    const piece = fc.constantFrom('Get', 'get', 'GET', 'Process', '42', 'x', 'Café', 'e\u0301', '日本語', 'の', 'Ελλ', '𠀀', 'naïve');
+    const gap = fc.constantFrom(' ', '-', '\n', '_', '—', '', '.');
+    const text = fc.array(fc.tuple(piece, gap), { maxLength: 40 }).map((ws) => ws.map(([p, g]) => p + g).join(''));
+    fc.assert(
+      fc.property(text, (t) => {
+        const { ids, count } = internIndexTerms(t, dict);
+        expect(Array.from(ids.subarray(0, count), (id) => dict.term(id))).toEqual(indexTerms(t));
+      }),
+      { numRuns: 2000 },
+    );
+    // Past the hash table's first size, known terms are still found and new ones added once.
+    const many = Array.from({ length: 5000 }, (_, i) => `W${i}x`).join(' ');
+    const first = internIndexTerms(many, dict).ids.slice(0, 5000);
+    const again = internIndexTerms(many.toLowerCase(), dict).ids.slice(0, 5000);
+    expect(again).toEqual(first);
+    expect(dict.idOf('w4999x')).toBe(first[4999]);
+    expect(dict.internAscii('say W17X now', 4, 8)).toBe(dict.idOf('w17x'));
   });
 
   it('finds terms exactly one edit away, not the term itself', () => {

@@ -5,7 +5,7 @@ import { FIELD_BITS, decodePostings, encodePostings, packPosting, postingField, 
 import { PostingLists } from './posting-lists';
 import { StemGroups } from './stemming';
 import { TermDictionary } from './term-dictionary';
-import { indexTerms } from './tokenizer';
+import { internIndexTerms } from './tokenizer';
 import { grow, growBytes } from './typed-growth';
 
 /**
@@ -106,7 +106,7 @@ export class TermIndex {
   /**
    * Indexes a document.
    * @param key the caller's key for it (the note path), returned by {@link keyOf}
-   * @param fields the text of each field, `FIELD_COUNT` strings, tokenized with `indexTerms`
+   * @param fields the text of each field, `FIELD_COUNT` strings, tokenized as `indexTerms` does
    * @returns the new document's id
    */
   add(key: string, fields: readonly string[]): number {
@@ -116,11 +116,11 @@ export class TermIndex {
     if (this.fieldLen.length < (doc + 1) * FIELD_COUNT) this.fieldLen = grow(this.fieldLen, (doc + 1) * FIELD_COUNT);
     const all: number[] = [];
     for (let f = 0; f < FIELD_COUNT; f++) {
-      const terms = indexTerms(fields[f]);
-      this.fieldLen[doc * FIELD_COUNT + f] = terms.length;
+      const { ids, count } = internIndexTerms(fields[f], this.dict);
+      this.fieldLen[doc * FIELD_COUNT + f] = count;
       const touched: number[] = [];
-      for (const term of terms) {
-        const id = this.dict.intern(term);
+      for (let k = 0; k < count; k++) {
+        const id = ids[k];
         if (id >= this.counts.length) {
           this.counts = grow(this.counts, id + 1);
           this.seen = grow(this.seen, id + 1);
