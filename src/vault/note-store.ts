@@ -128,6 +128,14 @@ export class NoteStore implements NoteReader {
     return this.widgetStore;
   }
 
+  /**
+   * Every Markdown note of the vault in vault order, readable or not: for a caller that filters
+   * with {@link canRead} in slices (the search index's build; {@link readableNotes} does it in one go).
+   */
+  markdownFiles(): TFile[] {
+    return this.app.vault.getMarkdownFiles();
+  }
+
   /** Markdown notes `scope` may read, in vault order (a fresh array; remembered until the vault changes). */
   readableNotes(scope: AccessScope): TFile[] {
     return this.readableShared(scope).slice();

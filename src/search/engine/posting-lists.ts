@@ -1,7 +1,9 @@
 import { grow, lowerBound } from './typed-growth';
 
-/** Posting lists trimmed per step of {@link PostingLists.trimSteps} (a few ms of copying at 100k notes). */
-const TRIM_STEP_LISTS = 1024;
+/** Array slots one step of {@link PostingLists.trimSteps} copies at most (1 MB), besides one list longer than that. */
+const TRIM_STEP_SLOTS = 1 << 18;
+/** Lists one step looks at, at most (most of them need no copy). */
+const TRIM_STEP_LISTS = 4096;
 const EMPTY = new Uint32Array(0);
 
 /**
@@ -65,19 +67,28 @@ export class PostingLists {
 
   /**
    * Drops the spare capacity that growth by doubling left (a third of the postings' bytes after
-   * a cold build at 100k notes), {@link TRIM_STEP_LISTS} lists per step, so the caller may yield
-   * between steps; the lists stay consistent between steps and may change meanwhile.
+   * a cold build at 100k notes), in steps of at most {@link TRIM_STEP_SLOTS} slots copied (or one
+   * longer list) and {@link TRIM_STEP_LISTS} lists looked at, so the caller may yield between
+   * steps: a step of 1024 lists by count alone copied tens of MB at once and held the main thread
+   * for hundreds of ms. The lists stay consistent between steps and may change meanwhile.
    */
   *trimSteps(): Generator<void> {
-    for (let first = 0; first < this.lists.length; first += TRIM_STEP_LISTS) {
-      const end = Math.min(this.lists.length, first + TRIM_STEP_LISTS);
-      for (let id = first; id < end; id++) {
-        const list = this.lists[id];
-        const len = this.length(id);
-        if (list != null && list.length > len) this.lists[id] = len === 0 ? null : list.slice(0, len);
+    let copied = 0;
+    let looked = 0;
+    for (let id = 0; id < this.lists.length; id++) {
+      if (++looked > TRIM_STEP_LISTS || (copied > 0 && copied + this.length(id) > TRIM_STEP_SLOTS)) {
+        yield;
+        copied = 0;
+        looked = 1;
       }
-      yield;
+      const list = this.lists[id];
+      const len = this.length(id);
+      if (list != null && list.length > len) {
+        this.lists[id] = len === 0 ? null : list.slice(0, len);
+        copied += len;
+      }
     }
+    yield;
   }
 
   /** Bytes allocated by the lists, and the bytes their postings use. */
