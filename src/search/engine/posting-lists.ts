@@ -4,6 +4,8 @@ import { grow, lowerBound } from './typed-growth';
 const TRIM_STEP_SLOTS = 1 << 18;
 /** Lists one step looks at, at most (most of them need no copy). */
 const TRIM_STEP_LISTS = 4096;
+/** Slots of one shared page that trimmed lists are copied into (4 MB); a list above a quarter of it gets an array of its own. */
+const TRIM_PAGE_SLOTS = 1 << 20;
 const EMPTY = new Uint32Array(0);
 
 /**
@@ -75,6 +77,14 @@ export class PostingLists {
   *trimSteps(): Generator<void> {
     let copied = 0;
     let looked = 0;
+    let page = EMPTY;
+    let used = 0;
+    // Slots still to copy (as of the start): a page is no larger than what remains, so a small index gets no 4 MB page.
+    let remaining = 0;
+    for (let id = 0; id < this.lists.length; id++) {
+      const list = this.lists[id];
+      if (list != null && list.length > this.length(id)) remaining += this.length(id);
+    }
     for (let id = 0; id < this.lists.length; id++) {
       if (++looked > TRIM_STEP_LISTS || (copied > 0 && copied + this.length(id) > TRIM_STEP_SLOTS)) {
         yield;
@@ -83,22 +93,36 @@ export class PostingLists {
       }
       const list = this.lists[id];
       const len = this.length(id);
-      if (list != null && list.length > len) {
-        this.lists[id] = len === 0 ? null : list.slice(0, len);
-        copied += len;
+      if (list == null || list.length === len) continue;
+      if (len === 0) this.lists[id] = null;
+      else if (len * 4 > TRIM_PAGE_SLOTS) this.lists[id] = list.slice(0, len);
+      else {
+        if (used + len > page.length) {
+          page = new Uint32Array(Math.min(TRIM_PAGE_SLOTS, Math.max(len, remaining)));
+          used = 0;
+        }
+        const into = page.subarray(used, used + len);
+        into.set(list.subarray(0, len));
+        this.lists[id] = into;
+        used += len;
       }
+      copied += len;
+      remaining -= len;
     }
     yield;
   }
 
-  /** Bytes allocated by the lists, and the bytes their postings use. */
+  /** Bytes allocated by the lists (each buffer once: trimmed lists share pages), and the bytes their postings use. */
   bytes(): { allocated: number; used: number } {
-    let allocated = 0;
+    const buffers = new Set<ArrayBufferLike>();
     let used = 0;
     for (let id = 0; id < this.lists.length; id++) {
-      allocated += this.lists[id]?.byteLength ?? 0;
+      const list = this.lists[id];
+      if (list != null) buffers.add(list.buffer);
       used += this.length(id) * 4;
     }
+    let allocated = 0;
+    for (const buffer of buffers) allocated += buffer.byteLength;
     return { allocated, used };
   }
 }
