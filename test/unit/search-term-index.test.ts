@@ -1,4 +1,4 @@
-import { decodePostings, encodePostings } from '../../src/search/engine/posting-codec';
+import { decodePostings, encodePostings, packTermIds, unpackTermIds } from '../../src/search/engine/posting-codec';
 import { TermDictionary } from '../../src/search/engine/term-dictionary';
 import { BM25F } from '../../src/search/engine/bm25';
 import { FIELD_COUNT } from '../../src/search/engine/note-fields';
@@ -80,6 +80,19 @@ describe('posting codec', () => {
     expect([...decodePostings(encodePostings(pairs, pairs.length, identity))]).toEqual([...pairs]);
     identity[3] = -1;
     expect([...decodePostings(encodePostings(pairs, pairs.length, identity))]).toEqual([0, 2, 40, 5, 70000, 0xffffffff]);
+  });
+
+  it("packs a document's term ids into varint words and reads them back sorted, about 2 bytes an id", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.oneof(fc.nat(300), fc.nat(40_000), fc.constant(2 ** 32 - 1)), { maxLength: 300 }), (ids) => {
+        const { words, count } = packTermIds([...ids]);
+        expect(unpackTermIds(words.slice(0, count))).toEqual([...ids].sort((a, b) => a - b));
+      }),
+      { numRuns: 500 },
+    );
+    expect(unpackTermIds(packTermIds([]).words.slice(0, 0))).toEqual([]);
+    const dense = Array.from({ length: 200 }, (_, i) => i * 150);
+    expect(packTermIds(dense).count).toBeLessThanOrEqual(100);
   });
 
   it('refuses damaged text', () => {

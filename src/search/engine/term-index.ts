@@ -1,7 +1,16 @@
 import { BM25F, bm25Idf, bm25Saturate, fieldFrequency, lengthNormalizers } from './bm25';
 import { DocTermLists } from './doc-term-lists';
 import { FIELD_COUNT } from './note-fields';
-import { FIELD_BITS, decodePostings, encodePostings, packPosting, postingField, postingFrequency } from './posting-codec';
+import {
+  FIELD_BITS,
+  decodePostings,
+  encodePostings,
+  packPosting,
+  packTermIds,
+  postingField,
+  postingFrequency,
+  unpackTermIds,
+} from './posting-codec';
 import { PostingLists } from './posting-lists';
 import { StemGroups } from './stemming';
 import { TermDictionary } from './term-dictionary';
@@ -18,8 +27,11 @@ import { grow, growBytes } from './typed-growth';
  *
  * Memory layout, measured at 100k generated notes (docs/performance.md): posting lists are
  * {@link PostingLists} (one `Uint32Array` of pairs `[doc id, packPosting(field, frequency)]`
- * per term); per-document field lengths are one flat `Uint32Array`, and the documents' own
- * term lists are {@link DocTermLists} (fixed-size pages, no object per document). Doc ids are dense and only
+ * per term, grown by doubling while indexing, then trimmed into shared pages); per-document
+ * field lengths are one flat `Uint32Array`, and the documents' own term lists are
+ * {@link DocTermLists} (fixed-size pages, no object per document) holding each document's
+ * term ids delta-coded as varint bytes (packTermIds). Words are interned by their offsets in
+ * the note text (TermDictionary.internAscii), so a build makes no string per word. Doc ids are dense and only
  * grow: a re-added document gets a new id, the old one is removed from every posting list it
  * was in (the document's own term list says which). A document loaded from a saved index has
  * no term list: when it is removed it is tombstoned instead, skipped by every lookup, and
@@ -136,7 +148,8 @@ export class TermIndex {
         }
       }
     }
-    this.docTerms.set(doc, all);
+    const { words, count } = packTermIds(all);
+    this.docTerms.set(doc, words.subarray(0, count));
     this.live++;
     return doc;
   }
@@ -154,7 +167,7 @@ export class TermIndex {
       this.deadCount++;
       return;
     }
-    for (const id of terms) this.post.removeDoc(id, doc);
+    for (const id of unpackTermIds(terms)) this.post.removeDoc(id, doc);
   }
 
   /** The key given to {@link add} for a live document, else null. */
