@@ -61,6 +61,21 @@ describe('PostingLists', () => {
     for (const step of lists.trimSteps()) void step;
     expect(lists.bytes()).toEqual({ allocated: 72, used: 72 });
   });
+
+  it('trims in steps of about 1 MB copied, so no step holds the main thread long', () => {
+    const lists = new PostingLists();
+    for (let id = 0; id < 3; id++) for (let doc = 0; doc < 100_000; doc++) lists.append(id, doc, packPosting(0, 1));
+    const used: number[] = [];
+    for (const step of lists.trimSteps()) {
+      void step;
+      used.push(lists.bytes().allocated);
+    }
+    // Two lists of 200k slots are more than one step copies: one list per step.
+    expect(used.length).toBe(3);
+    expect(used[0]).toBeGreaterThan(used[1]);
+    expect(lists.bytes()).toEqual({ allocated: 3 * 200_000 * 4, used: 3 * 200_000 * 4 });
+    expect(lists.has(2, 99_999)).toBe(true);
+  });
 });
 
 describe('DocTermLists', () => {

@@ -31,7 +31,10 @@ class FakeNotes {
 
   // --- the NoteStore surface ---
   readableNotes(scope: AccessScope): TFile[] {
-    return [...this.texts.keys()].map((p) => this.file(p)).filter((f) => this.canRead(f, scope));
+    return this.markdownFiles().filter((f) => this.canRead(f, scope));
+  }
+  markdownFiles(): TFile[] {
+    return [...this.texts.keys()].map((p) => this.file(p));
   }
   markdownCount(): number {
     return this.texts.size;

@@ -30,6 +30,17 @@ describe('phrase filter', () => {
     );
   });
 
+  it('gives a title and a text the filter of the two joined by a newline', () => {
+    const part = fc.array(fc.constantFrom('tok', 'AKA', ' ', '\n', 'é', '\u3000', 'x'), { maxLength: 12 }).map((ps) => ps.join(''));
+    fc.assert(
+      fc.property(part, part, (title, text) => {
+        expect(phraseFilterOf(title, text)).toEqual(phraseFilterOf(`${title}\n${text}`));
+      }),
+      { numRuns: 1000 },
+    );
+    expect(Array.from(phraseFilterOf(''))).toEqual([0, 0]);
+  });
+
   it('rules out most notes whose words are there but not side by side', () => {
     const notes = Array.from({ length: 200 }, (_, i) => `note ${i}: tokaka is here and later tokato is there, word${i} after word${i + 1}`);
     const keys = phraseKeys('tokaka tokato') as number[];

@@ -1,4 +1,4 @@
-import { decodePostings, encodePostings } from '../../src/search/engine/posting-codec';
+import { decodePostings, encodePostings, packTermIds, unpackTermIds } from '../../src/search/engine/posting-codec';
 import { TermDictionary } from '../../src/search/engine/term-dictionary';
 import { BM25F } from '../../src/search/engine/bm25';
 import { FIELD_COUNT } from '../../src/search/engine/note-fields';
@@ -6,7 +6,8 @@ import { TermIndex, type CorpusView, type IndexLine } from '../../src/search/eng
 import { LexicalEngine, type EngineLine } from '../../src/search/engine/lexical-engine';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
-import { matchedTermSpans, termSpans } from '../../src/search/engine/tokenizer';
+import fc from 'fast-check';
+import { indexTerms, internIndexTerms, matchedTermSpans, termSpans } from '../../src/search/engine/tokenizer';
 
 /** Fields in index order (title, path, body, headings, tags, properties, aliases) with only a body. */
 const body = (text: string): string[] => ['', '', text, '', '', '', ''];
@@ -39,6 +40,27 @@ describe('TermDictionary', () => {
     expect(dict.idOf('nope')).toBe(-1);
   });
 
+  it("interns a text's words by offsets to the ids of the terms indexTerms gives, ASCII, accented and CJK alike", () => {
+    const dict = new TermDictionary();
+    const piece = fc.constantFrom('Get', 'get', 'GET', 'Process', '42', 'x', 'Café', 'e\u0301', '日本語', 'の', 'Ελλ', '𠀀', 'naïve');
+    const gap = fc.constantFrom(' ', '-', '\n', '_', '—', '', '.');
+    const text = fc.array(fc.tuple(piece, gap), { maxLength: 40 }).map((ws) => ws.map(([p, g]) => p + g).join(''));
+    fc.assert(
+      fc.property(text, (t) => {
+        const { ids, count } = internIndexTerms(t, dict);
+        expect(Array.from(ids.subarray(0, count), (id) => dict.term(id))).toEqual(indexTerms(t));
+      }),
+      { numRuns: 2000 },
+    );
+    // Past the hash table's first size, known terms are still found and new ones added once.
+    const many = Array.from({ length: 5000 }, (_, i) => `W${i}x`).join(' ');
+    const first = internIndexTerms(many, dict).ids.slice(0, 5000);
+    const again = internIndexTerms(many.toLowerCase(), dict).ids.slice(0, 5000);
+    expect(again).toEqual(first);
+    expect(dict.idOf('w4999x')).toBe(first[4999]);
+    expect(dict.internAscii('say W17X now', 4, 8)).toBe(dict.idOf('w17x'));
+  });
+
   it('finds terms exactly one edit away, not the term itself', () => {
     const dict = new TermDictionary();
     for (const w of ['canvas', 'canvass', 'canva', 'canvaz', 'cnvas', 'banvaz', 'canvas2x']) dict.intern(w);
@@ -58,6 +80,19 @@ describe('posting codec', () => {
     expect([...decodePostings(encodePostings(pairs, pairs.length, identity))]).toEqual([...pairs]);
     identity[3] = -1;
     expect([...decodePostings(encodePostings(pairs, pairs.length, identity))]).toEqual([0, 2, 40, 5, 70000, 0xffffffff]);
+  });
+
+  it("packs a document's term ids into varint words and reads them back sorted, about 2 bytes an id", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.oneof(fc.nat(300), fc.nat(40_000), fc.constant(2 ** 32 - 1)), { maxLength: 300 }), (ids) => {
+        const { words, count } = packTermIds([...ids]);
+        expect(unpackTermIds(words.slice(0, count))).toEqual([...ids].sort((a, b) => a - b));
+      }),
+      { numRuns: 500 },
+    );
+    expect(unpackTermIds(packTermIds([]).words.slice(0, 0))).toEqual([]);
+    const dense = Array.from({ length: 200 }, (_, i) => i * 150);
+    expect(packTermIds(dense).count).toBeLessThanOrEqual(100);
   });
 
   it('refuses damaged text', () => {

@@ -7,8 +7,10 @@ const PAGE = 1 << PAGE_BITS;
 const NO_LIST = 0xffffffff;
 
 /**
- * The distinct term ids of each document, which TermIndex.remove needs to find the document's
- * postings: every list in fixed-size `Uint32Array` pages, addressed by a start (page, offset)
+ * A short list of 32-bit words per document, by doc id: each document's distinct term ids,
+ * which TermIndex.remove needs to find the document's postings (packed by posting-codec's
+ * packTermIds, about 2 bytes an id), and each document's phrase filter. Every list in
+ * fixed-size `Uint32Array` pages, addressed by a start (page, offset)
  * and a count per doc id, instead of one typed array per document (100k of them cost about
  * 20 MB of object headers at 100k notes) or one arena grown by doubling (whose copies of tens
  * of MB, and the garbage collections their allocations set off, held the main thread for

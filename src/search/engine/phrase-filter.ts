@@ -60,26 +60,52 @@ function positions(h: number, bits: number): [number, number] {
   return [h % bits, (h + h2) % bits];
 }
 
-/** The Bloom filter of `text`'s neighbouring chunk pairs, as 32-bit words (at least two). */
-export function phraseFilterOf(text: string): Uint32Array {
-  const hashes: number[] = [];
-  let prevStart = -1;
-  let prevEnd = -1;
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    while (i < n && isSpace(text.charCodeAt(i))) i++;
-    if (i >= n) break;
-    const start = i;
-    while (i < n && !isSpace(text.charCodeAt(i))) i++;
-    if (prevEnd >= 0) hashes.push(pairHash(text, prevEnd, prevStart, start, i));
-    prevStart = start;
-    prevEnd = i;
+/** Pair hashes of the last {@link phraseFilterOf} call (reused, grown by doubling). */
+let scratchHashes = new Uint32Array(4096);
+
+/**
+ * The Bloom filter of the neighbouring chunk pairs of the texts `parts` joined by newlines
+ * (a note's title and text), as 32-bit words (at least two). The parts are scanned where they
+ * are, not joined: joining a note's text to its title copied every note once more.
+ */
+export function phraseFilterOf(...parts: string[]): Uint32Array {
+  let hashes = scratchHashes;
+  let count = 0;
+  // FNV-1a state over the previous chunk's last WINDOW folded code units and the separator; -1 before the first chunk.
+  let tail = -1;
+  for (const text of parts) {
+    let i = 0;
+    const n = text.length;
+    while (i < n) {
+      while (i < n && isSpace(text.charCodeAt(i))) i++;
+      if (i >= n) break;
+      const start = i;
+      while (i < n && !isSpace(text.charCodeAt(i))) i++;
+      if (tail !== -1) {
+        let h = tail;
+        const stop = Math.min(i, start + WINDOW);
+        for (let k = start; k < stop; k++) h = Math.imul(h ^ fold(text.charCodeAt(k)), 0x01000193);
+        if (count === hashes.length) {
+          const grown = new Uint32Array(hashes.length * 2);
+          grown.set(hashes);
+          hashes = scratchHashes = grown;
+        }
+        hashes[count++] = h >>> 0;
+      }
+      let t = 0x811c9dc5;
+      for (let k = Math.max(start, i - WINDOW); k < i; k++) t = Math.imul(t ^ fold(text.charCodeAt(k)), 0x01000193);
+      tail = Math.imul(t ^ 0x20, 0x01000193) >>> 0;
+    }
   }
-  const words = new Uint32Array(Math.max(2, Math.ceil((hashes.length * BITS_PER_PAIR) / 32)));
+  const words = new Uint32Array(Math.max(2, Math.ceil((count * BITS_PER_PAIR) / 32)));
   const bits = words.length * 32;
-  for (const h of hashes) {
-    for (const p of positions(h, bits)) words[p >>> 5] |= 1 << (p & 31);
+  for (let k = 0; k < count; k++) {
+    const h = hashes[k];
+    const h2 = (Math.imul(h, 0x9e3779b1) | 1) >>> 0;
+    const p1 = h % bits;
+    const p2 = (h + h2) % bits;
+    words[p1 >>> 5] |= 1 << (p1 & 31);
+    words[p2 >>> 5] |= 1 << (p2 & 31);
   }
   return words;
 }
@@ -118,7 +144,7 @@ export class PhraseFilters {
 
   /** Sets document `doc`'s filter from the text a phrase is tested on (title, newline, full text). */
   add(doc: number, title: string, text: string): void {
-    this.store.set(doc, phraseFilterOf(`${title}\n${text}`));
+    this.store.set(doc, phraseFilterOf(title, text));
   }
 
   /** Stores a filter as saved ({@link filterOf}). */

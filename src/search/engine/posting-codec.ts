@@ -174,3 +174,64 @@ export function decodeWords(text: string): Uint32Array {
   }
   return out;
 }
+
+/** Words of the last {@link packTermIds} call (reused, grown by doubling). */
+let packScratch = new Uint32Array(256);
+
+/**
+ * A set of term ids packed for DocTermLists: sorted, each stored as its distance to the one
+ * before (the first as itself + 1, so no value is 0) in base-128 varint bytes, four bytes to a
+ * 32-bit word, zero bytes padding the last word. A document's ~200 distinct terms of a ~30k-term
+ * vocabulary take about 2 bytes each instead of 4.
+ * @param ids distinct term ids (below 2^32); sorted in place
+ * @returns `words[0, count)`: a buffer shared by every call, valid until the next one
+ */
+export function packTermIds(ids: number[]): { words: Uint32Array; count: number } {
+  ids.sort((a, b) => a - b);
+  const most = Math.ceil((ids.length * 5) / 4);
+  if (packScratch.length < most) packScratch = new Uint32Array(Math.max(most, packScratch.length * 2));
+  const words = packScratch;
+  let byte = 0;
+  let prev = -1;
+  for (const id of ids) {
+    let v = id - prev;
+    prev = id;
+    while (v >= 128) {
+      putByte(words, byte++, (v & 127) | 128);
+      v = Math.floor(v / 128);
+    }
+    putByte(words, byte++, v);
+  }
+  const count = Math.ceil(byte / 4);
+  // Zero the unused bytes of the last word (the buffer is reused).
+  for (let b = byte; b < count * 4; b++) putByte(words, b, 0);
+  return { words, count };
+}
+
+function putByte(words: Uint32Array, at: number, value: number): void {
+  const shift = (at & 3) * 8;
+  const w = at >>> 2;
+  words[w] = ((words[w] & ~(255 << shift)) | (value << shift)) >>> 0;
+}
+
+/** The term ids packed by {@link packTermIds}, ascending. */
+export function unpackTermIds(words: Uint32Array): number[] {
+  const out: number[] = [];
+  let prev = -1;
+  let value = 0;
+  let scale = 1;
+  for (let b = 0; b < words.length * 4; b++) {
+    const v = (words[b >>> 2] >>> ((b & 3) * 8)) & 255;
+    if (v === 0) break;
+    value += (v & 127) * scale;
+    if (v & 128) {
+      scale *= 128;
+      continue;
+    }
+    prev += value;
+    out.push(prev);
+    value = 0;
+    scale = 1;
+  }
+  return out;
+}

@@ -1,7 +1,11 @@
 import { grow, lowerBound } from './typed-growth';
 
-/** Posting lists trimmed per step of {@link PostingLists.trimSteps} (a few ms of copying at 100k notes). */
-const TRIM_STEP_LISTS = 1024;
+/** Array slots one step of {@link PostingLists.trimSteps} copies at most (1 MB), besides one list longer than that. */
+const TRIM_STEP_SLOTS = 1 << 18;
+/** Lists one step looks at, at most (most of them need no copy). */
+const TRIM_STEP_LISTS = 4096;
+/** Slots of one shared page that trimmed lists are copied into (4 MB); a list above a quarter of it gets an array of its own. */
+const TRIM_PAGE_SLOTS = 1 << 20;
 const EMPTY = new Uint32Array(0);
 
 /**
@@ -65,29 +69,60 @@ export class PostingLists {
 
   /**
    * Drops the spare capacity that growth by doubling left (a third of the postings' bytes after
-   * a cold build at 100k notes), {@link TRIM_STEP_LISTS} lists per step, so the caller may yield
-   * between steps; the lists stay consistent between steps and may change meanwhile.
+   * a cold build at 100k notes), in steps of at most {@link TRIM_STEP_SLOTS} slots copied (or one
+   * longer list) and {@link TRIM_STEP_LISTS} lists looked at, so the caller may yield between
+   * steps: a step of 1024 lists by count alone copied tens of MB at once and held the main thread
+   * for hundreds of ms. The lists stay consistent between steps and may change meanwhile.
    */
   *trimSteps(): Generator<void> {
-    for (let first = 0; first < this.lists.length; first += TRIM_STEP_LISTS) {
-      const end = Math.min(this.lists.length, first + TRIM_STEP_LISTS);
-      for (let id = first; id < end; id++) {
-        const list = this.lists[id];
-        const len = this.length(id);
-        if (list != null && list.length > len) this.lists[id] = len === 0 ? null : list.slice(0, len);
-      }
-      yield;
+    let copied = 0;
+    let looked = 0;
+    let page = EMPTY;
+    let used = 0;
+    // Slots still to copy (as of the start): a page is no larger than what remains, so a small index gets no 4 MB page.
+    let remaining = 0;
+    for (let id = 0; id < this.lists.length; id++) {
+      const list = this.lists[id];
+      if (list != null && list.length > this.length(id)) remaining += this.length(id);
     }
+    for (let id = 0; id < this.lists.length; id++) {
+      if (++looked > TRIM_STEP_LISTS || (copied > 0 && copied + this.length(id) > TRIM_STEP_SLOTS)) {
+        yield;
+        copied = 0;
+        looked = 1;
+      }
+      const list = this.lists[id];
+      const len = this.length(id);
+      if (list == null || list.length === len) continue;
+      if (len === 0) this.lists[id] = null;
+      else if (len * 4 > TRIM_PAGE_SLOTS) this.lists[id] = list.slice(0, len);
+      else {
+        if (used + len > page.length) {
+          page = new Uint32Array(Math.min(TRIM_PAGE_SLOTS, Math.max(len, remaining)));
+          used = 0;
+        }
+        const into = page.subarray(used, used + len);
+        into.set(list.subarray(0, len));
+        this.lists[id] = into;
+        used += len;
+      }
+      copied += len;
+      remaining -= len;
+    }
+    yield;
   }
 
-  /** Bytes allocated by the lists, and the bytes their postings use. */
+  /** Bytes allocated by the lists (each buffer once: trimmed lists share pages), and the bytes their postings use. */
   bytes(): { allocated: number; used: number } {
-    let allocated = 0;
+    const buffers = new Set<ArrayBufferLike>();
     let used = 0;
     for (let id = 0; id < this.lists.length; id++) {
-      allocated += this.lists[id]?.byteLength ?? 0;
+      const list = this.lists[id];
+      if (list != null) buffers.add(list.buffer);
       used += this.length(id) * 4;
     }
+    let allocated = 0;
+    for (const buffer of buffers) allocated += buffer.byteLength;
     return { allocated, used };
   }
 }

@@ -4,10 +4,23 @@
  * search) and within one edit (a scan of the terms of nearby length).
  */
 
-/** Term ids are dense from 0 in first-seen order; a term keeps its id for the dictionary's life. */
+/** True for a term of ASCII lower-case letters and digits only: the terms {@link TermDictionary.internAscii} can find. */
+const ASCII_TERM = /^[a-z0-9]+$/;
+
+/**
+ * Term ids are dense from 0 in first-seen order; a term keeps its id for the dictionary's life.
+ * Besides the map by term, the ASCII terms sit in an open-addressing hash table keyed by their
+ * characters, so {@link internAscii} finds a word of the note text by its offsets: an index
+ * build then makes a string only for a term it has not seen (tens of thousands), not for every
+ * word (tens of millions at 100k notes, whose garbage collections took a third of the build).
+ */
 export class TermDictionary {
   private readonly ids = new Map<string, number>();
   private readonly terms: string[] = [];
+  /** Hash table of the ASCII terms: term id + 1 per slot (0 empty), and the term's hash. */
+  private slots = new Int32Array(1024);
+  private slotHash = new Uint32Array(1024);
+  private asciiCount = 0;
   /** Term ids sorted by term (UTF-16 code unit order). */
   private sorted: number[] = [];
   /** Ids added since `sorted` was last merged, unsorted. */
@@ -36,10 +49,32 @@ export class TermDictionary {
       this.terms.push(term);
       this.ids.set(term, id);
       this.pending.push(id);
+      if (ASCII_TERM.test(term)) this.addSlot(id, asciiHash(term, 0, term.length));
     }
     return id;
   }
 
+  /**
+   * The id of the lower-cased ASCII run `text[start, end)` (letters and digits only, as the
+   * tokenizer cuts them), adding the term when new: what `intern(text.slice(start, end).toLowerCase())`
+   * returns, without making the string when the term is known.
+   */
+  internAscii(text: string, start: number, end: number): number {
+    const h = asciiHash(text, start, end);
+    const mask = this.slots.length - 1;
+    const len = end - start;
+    for (let at = h & mask; ; at = (at + 1) & mask) {
+      const slot = this.slots[at];
+      if (slot === 0) break;
+      if (this.slotHash[at] !== h) continue;
+      const term = this.terms[slot - 1];
+      if (term.length !== len) continue;
+      let k = 0;
+      while (k < len && term.charCodeAt(k) === lower(text.charCodeAt(start + k))) k++;
+      if (k === len) return slot - 1;
+    }
+    return this.intern(text.slice(start, end).toLowerCase());
+  }
   /**
    * Ids of every term that starts with `prefix` (the prefix itself included when present),
    * in no particular order.
@@ -75,6 +110,26 @@ export class TermDictionary {
     return out;
   }
 
+  /** Puts ASCII term `id` of hash `h` into the hash table, doubling it past half full. */
+  private addSlot(id: number, h: number): void {
+    if (++this.asciiCount * 2 > this.slots.length) {
+      const old = this.slots;
+      const oldHash = this.slotHash;
+      this.slots = new Int32Array(old.length * 2);
+      this.slotHash = new Uint32Array(old.length * 2);
+      for (let at = 0; at < old.length; at++) if (old[at] !== 0) this.place(old[at], oldHash[at]);
+    }
+    this.place(id + 1, h);
+  }
+
+  private place(slot: number, h: number): void {
+    const mask = this.slots.length - 1;
+    let at = h & mask;
+    while (this.slots[at] !== 0) at = (at + 1) & mask;
+    this.slots[at] = slot;
+    this.slotHash[at] = h;
+  }
+
   /** Folds the ids added since the last lookup into the sorted view once they are many enough. */
   private merge(): void {
     if (this.pending.length === 0) return;
@@ -104,4 +159,17 @@ function oneEditApart(a: string, b: string): boolean {
   }
   // b is one longer: one insertion at i.
   return a.slice(i) === b.slice(i + 1);
+}
+
+/** An ASCII letter or digit lower-cased (A–Z to a–z; others as they are). */
+function lower(c: number): number {
+  return c >= 65 && c <= 90 ? c + 32 : c;
+}
+
+/** FNV-1a over the lower-cased code units of `text[start, end)`, mixed so the low bits spread (they index the table). */
+function asciiHash(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ lower(text.charCodeAt(i)), 0x01000193);
+  h ^= h >>> 15;
+  return Math.imul(h, 0x2c1b3c6d) >>> 0;
 }

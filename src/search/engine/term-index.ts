@@ -1,11 +1,20 @@
 import { BM25F, bm25Idf, bm25Saturate, fieldFrequency, lengthNormalizers } from './bm25';
 import { DocTermLists } from './doc-term-lists';
 import { FIELD_COUNT } from './note-fields';
-import { FIELD_BITS, decodePostings, encodePostings, packPosting, postingField, postingFrequency } from './posting-codec';
+import {
+  FIELD_BITS,
+  decodePostings,
+  encodePostings,
+  packPosting,
+  packTermIds,
+  postingField,
+  postingFrequency,
+  unpackTermIds,
+} from './posting-codec';
 import { PostingLists } from './posting-lists';
 import { StemGroups } from './stemming';
 import { TermDictionary } from './term-dictionary';
-import { indexTerms } from './tokenizer';
+import { internIndexTerms } from './tokenizer';
 import { grow, growBytes } from './typed-growth';
 
 /**
@@ -18,8 +27,11 @@ import { grow, growBytes } from './typed-growth';
  *
  * Memory layout, measured at 100k generated notes (docs/performance.md): posting lists are
  * {@link PostingLists} (one `Uint32Array` of pairs `[doc id, packPosting(field, frequency)]`
- * per term); per-document field lengths are one flat `Uint32Array`, and the documents' own
- * term lists are {@link DocTermLists} (fixed-size pages, no object per document). Doc ids are dense and only
+ * per term, grown by doubling while indexing, then trimmed into shared pages); per-document
+ * field lengths are one flat `Uint32Array`, and the documents' own term lists are
+ * {@link DocTermLists} (fixed-size pages, no object per document) holding each document's
+ * term ids delta-coded as varint bytes (packTermIds). Words are interned by their offsets in
+ * the note text (TermDictionary.internAscii), so a build makes no string per word. Doc ids are dense and only
  * grow: a re-added document gets a new id, the old one is removed from every posting list it
  * was in (the document's own term list says which). A document loaded from a saved index has
  * no term list: when it is removed it is tombstoned instead, skipped by every lookup, and
@@ -106,7 +118,7 @@ export class TermIndex {
   /**
    * Indexes a document.
    * @param key the caller's key for it (the note path), returned by {@link keyOf}
-   * @param fields the text of each field, `FIELD_COUNT` strings, tokenized with `indexTerms`
+   * @param fields the text of each field, `FIELD_COUNT` strings, tokenized as `indexTerms` does
    * @returns the new document's id
    */
   add(key: string, fields: readonly string[]): number {
@@ -116,11 +128,11 @@ export class TermIndex {
     if (this.fieldLen.length < (doc + 1) * FIELD_COUNT) this.fieldLen = grow(this.fieldLen, (doc + 1) * FIELD_COUNT);
     const all: number[] = [];
     for (let f = 0; f < FIELD_COUNT; f++) {
-      const terms = indexTerms(fields[f]);
-      this.fieldLen[doc * FIELD_COUNT + f] = terms.length;
+      const { ids, count } = internIndexTerms(fields[f], this.dict);
+      this.fieldLen[doc * FIELD_COUNT + f] = count;
       const touched: number[] = [];
-      for (const term of terms) {
-        const id = this.dict.intern(term);
+      for (let k = 0; k < count; k++) {
+        const id = ids[k];
         if (id >= this.counts.length) {
           this.counts = grow(this.counts, id + 1);
           this.seen = grow(this.seen, id + 1);
@@ -136,7 +148,8 @@ export class TermIndex {
         }
       }
     }
-    this.docTerms.set(doc, all);
+    const { words, count } = packTermIds(all);
+    this.docTerms.set(doc, words.subarray(0, count));
     this.live++;
     return doc;
   }
@@ -154,7 +167,7 @@ export class TermIndex {
       this.deadCount++;
       return;
     }
-    for (const id of terms) this.post.removeDoc(id, doc);
+    for (const id of unpackTermIds(terms)) this.post.removeDoc(id, doc);
   }
 
   /** The key given to {@link add} for a live document, else null. */

@@ -143,6 +143,67 @@ export function indexTerms(text: string): string[] {
   return termSpans(text, 'index').map((s) => s.term);
 }
 
+/**
+ * Where {@link internIndexTerms} puts a text's terms: `internAscii` for a run of ASCII letters
+ * and digits (lower-cased by the sink, so no string need be made for a term it already
+ * holds), `intern` for any other term (already normalized). Both return the term's id.
+ */
+export interface TermSink {
+  internAscii(text: string, start: number, end: number): number;
+  intern(term: string): number;
+}
+
+/** Term ids of the last {@link internIndexTerms} call (reused, grown by doubling). */
+let scratchIds = new Uint32Array(1024);
+
+/**
+ * The ids of `text`'s index terms, in text order: the ids of `indexTerms(text)`, interned into
+ * `sink`, without making a string per word (an ASCII run goes to `sink.internAscii` as offsets).
+ * The scan is {@link termSpans}' in `'index'` mode.
+ * @returns `ids[0, count)`: a buffer shared by every call, valid until the next one
+ */
+export function internIndexTerms(text: string, sink: TermSink): { ids: Uint32Array; count: number } {
+  let ids = scratchIds;
+  let count = 0;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c < 128 && !isAsciiWordChar(c)) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < n && isAsciiWordChar(text.charCodeAt(j))) j++;
+    if (count === ids.length) {
+      const grown = new Uint32Array(ids.length * 2);
+      grown.set(ids);
+      ids = scratchIds = grown;
+    }
+    if (j > i && (j === n || text.charCodeAt(j) < 128)) {
+      ids[count++] = sink.internAscii(text, i, j);
+      i = j;
+      continue;
+    }
+    WORD_RUN_AT.lastIndex = i;
+    const run = WORD_RUN_AT.exec(text);
+    if (run === null) {
+      i = Math.max(j, i + 1);
+      continue;
+    }
+    const parts: TermSpan[] = [];
+    splitRun(run[0], i, 'index', parts);
+    if (count + parts.length > ids.length) {
+      const grown = new Uint32Array(Math.max(ids.length * 2, count + parts.length));
+      grown.set(ids);
+      ids = scratchIds = grown;
+    }
+    for (const part of parts) ids[count++] = sink.intern(part.term);
+    i += run[0].length;
+  }
+  return { ids, count };
+}
+
 /** The terms of a query word or phrase (see {@link termSpans} `'query'` mode). */
 export function queryTerms(text: string): string[] {
   return termSpans(text, 'query').map((s) => s.term);
