@@ -17,7 +17,8 @@ import { FIELD_BOOSTS, fieldTexts } from './note-fields';
 import { LazyMatch, type EngineMatch, type EngineResult, type MatchedTerms } from './engine-match';
 import { scoreFilterWord, type NodeHits } from './filter-terms';
 import { TermIndex, type CorpusView, type Expansion, type IndexLine } from './term-index';
-import { titleStems } from './ranked-search';
+import { RankingScratch } from './ranked-search';
+import { TitleStemTable } from './title-stems';
 import { documentsOf, loadRecordLine, recordLines } from './record-lines';
 import { rankedMatches } from './ranked-matches';
 import { PhraseFilters, phraseKeys } from './phrase-filter';
@@ -77,10 +78,12 @@ export class LexicalEngine {
   private readonly docs = new Map<string, number>();
   /** The record of each live doc id (holes for removed ids): the hot loop of a search indexes it. */
   private byDoc: (NoteRecord | undefined)[] = [];
-  /** The titleStems of each doc id's title, computed when a ranked query first needs them (doc ids are never reused). */
-  private titles: (readonly string[] | undefined)[] = [];
+  /** The title stems of each doc id's title, computed when a ranked query first needs them (doc ids are never reused). */
+  private titles = this.titleTable();
   /** The view of each recent caller (by CallerAccess.key) and the index version it was made at. */
   private readonly views = new Map<string, { version: number; view: CorpusView }>();
+  /** The per-document arrays ranked queries sum scores in (reused: see RankingScratch). */
+  private readonly scratch = new RankingScratch();
 
   /** Number of indexed notes. */
   get size(): number {
@@ -128,7 +131,7 @@ export class LexicalEngine {
     this.records.clear();
     this.docs.clear();
     this.byDoc = [];
-    this.titles = [];
+    this.titles = this.titleTable();
     this.views.clear();
     this.index = new TermIndex();
     this.phrases = new PhraseFilters();
@@ -193,7 +196,7 @@ export class LexicalEngine {
     this.records.clear();
     this.docs.clear();
     this.byDoc = [];
-    this.titles = [];
+    this.titles = this.titleTable();
     for (const [path, r] of records) this.records.set(path, r);
     for (const [path, doc] of docs) {
       this.docs.set(path, doc);
@@ -229,7 +232,8 @@ export class LexicalEngine {
         boosts: FIELD_BOOSTS,
         view,
         note: (doc: number) => this.byDoc[doc],
-        title: (doc: number) => (this.titles[doc] ??= titleStems(this.byDoc[doc]?.title ?? '')),
+        titles: this.titles,
+        scratch: this.scratch,
       };
       return rankedMatches(words, source, (path, expansions) => this.matchedTerms(path, expansions), ranked);
     }
@@ -294,6 +298,11 @@ export class LexicalEngine {
       }
     }
     return { matches: bestFirst(matches, ranked, (m) => m.score, byRank), total: matches.length, ranked: null };
+  }
+
+  /** An empty title stem table over this engine's records. */
+  private titleTable(): TitleStemTable {
+    return new TitleStemTable((doc) => this.byDoc[doc]?.title);
   }
 
   /** The caller's {@link CorpusView}, from the cache while the index is unchanged. */

@@ -56,3 +56,56 @@ export function bestFirst<T>(items: T[], k: number, key: (item: T) => number, or
   for (const item of rest) top.push(item);
   return top;
 }
+
+/**
+ * The `k` largest of a stream of numbers, kept in a binary min-heap of `k` slots: offering n
+ * values costs O(n log k) at worst and O(n) when most fall below the kept ones, with no copy
+ * of the stream (a ranked query offers one value per matching note, and k is one page).
+ */
+export class LargestValues {
+  private readonly heap: Float64Array;
+  private size = 0;
+
+  /**
+   * @param k how many of the largest values to keep, ≥ 1
+   * @throws Error when k is not a whole number ≥ 1 (a bug in the caller)
+   */
+  constructor(readonly k: number) {
+    if (!Number.isInteger(k) || k < 1) throw new Error(`LargestValues: k must be a whole number ≥ 1, got ${k}`);
+    this.heap = new Float64Array(k);
+  }
+
+  /** Offers one value: kept when fewer than k are kept or it is larger than the smallest kept. */
+  offer(value: number): void {
+    const heap = this.heap;
+    if (this.size < this.k) {
+      let i = this.size++;
+      while (i > 0) {
+        const parent = (i - 1) >>> 1;
+        if (heap[parent] <= value) break;
+        heap[i] = heap[parent];
+        i = parent;
+      }
+      heap[i] = value;
+      return;
+    }
+    if (value <= heap[0]) return;
+    let i = 0;
+    const n = this.size;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= n) break;
+      const right = left + 1;
+      const child = right < n && heap[right] < heap[left] ? right : left;
+      if (heap[child] >= value) break;
+      heap[i] = heap[child];
+      i = child;
+    }
+    heap[i] = value;
+  }
+
+  /** The k-th largest value offered (the smallest kept), or -Infinity while fewer than k were offered. */
+  kth(): number {
+    return this.size < this.k ? -Infinity : this.heap[0];
+  }
+}
