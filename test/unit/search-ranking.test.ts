@@ -292,6 +292,35 @@ describe('best few of a ranked query', () => {
   });
 });
 
+describe('filter queries over part of the vault', () => {
+  it('match, for a caller who may read some notes, exactly the readable ones among everyone\'s matches, reading no other note', async () => {
+    const notes = ['alpha beta gamma', 'alpha gamma', 'beta gamma alpha', 'alpha beta', 'gamma', 'beta alpha beta'].flatMap((text, i) => [
+      note(`A/N${i}.md`, text),
+      note(`B/N${i}.md`, text),
+    ]);
+    const engine = engineOf(notes);
+    const byPath = texts(notes);
+    const readable = (p: string): boolean => p.startsWith('A/');
+    for (const q of ['alpha -beta', '"alpha beta"', 'alpha OR gamma', 'gamma -"beta alpha"', 'path:N1 OR beta']) {
+      const everyone = await engine.match(parseQuery(q), async (p) => byPath.get(p) ?? '', { key: 'all', allow: () => true }, new RegexGuard());
+      const read: string[] = [];
+      const some = await engine.match(
+        parseQuery(q),
+        async (p) => {
+          read.push(p);
+          return byPath.get(p) ?? '';
+        },
+        { key: 'A', allow: readable },
+        new RegexGuard(),
+      );
+      const paths = (r: EngineResult): string[] => r.matches.map((m) => m.note.path).sort();
+      expect(paths(some)).toEqual(paths(everyone).filter(readable));
+      expect(some.total).toBe(some.matches.length);
+      expect(read.every(readable)).toBe(true);
+    }
+  });
+});
+
 describe('title stem table', () => {
   it('gives each title its stems by id in doc order, none for a removed doc id, and -1 for a stem no title has', () => {
     const titles = ['Syncing notes', undefined, 'The notes', 'How to'];

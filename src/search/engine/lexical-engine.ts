@@ -223,7 +223,6 @@ export class LexicalEngine {
    * @throws ToolError('invalid_argument') from `guard` when a regex exceeds the search's time budget
    */
   async match(query: QueryNode, loadText: TextLoader, access: CallerAccess, guard: RegexGuard, ranked = Infinity): Promise<EngineResult> {
-    const allow = (path: string): boolean => access.allow(path);
     const view = this.viewOf(access);
     const words = plainWords(query);
     if (words !== null) {
@@ -260,12 +259,19 @@ export class LexicalEngine {
         regexHits.set(node, new Set(owners.filter((_, k) => ok[k])));
       }
     }
+    // The view says whom the caller may read (CallerAccess.allow, per doc id): no path lookup per note.
     const candidates: EngineMatch[] = [];
     const required = lookup.required();
-    for (const note of required === null ? this.records.values() : this.notesOf(required)) {
+    const visible = view.visible;
+    const consider = (doc: number): void => {
+      const note = this.byDoc[doc];
+      if (note === undefined || visible[doc] !== 1) return;
+      lookup.focus(doc);
       const v = evaluate(query, note, lookup.index);
-      if (v.truth !== 'no' && allow(note.path)) candidates.push(lookup.match(note, v.score));
-    }
+      if (v.truth !== 'no') candidates.push(lookup.match(note, v.score));
+    };
+    if (required === null) for (let doc = 0; doc < this.byDoc.length; doc++) consider(doc);
+    else for (const doc of required) consider(doc);
     let matches = candidates;
     if (needsText(query)) {
       matches = [];
@@ -346,21 +352,36 @@ export class LexicalEngine {
       hits.set(node, found);
       if (!negated && node.kind === 'word' && decidedByIndex(node.text)) positive.push(...found.expansions);
     }
-    const required = (): Map<number, number> | null => {
-      let smallest: Map<number, number> | null = null;
+    const required = (): number[] | null => {
+      let smallest: number[] | null = null;
       for (const node of requiredNodes(query)) {
-        const found = hits.get(node)?.scores;
-        if (found !== undefined && (smallest === null || found.size < smallest.size)) smallest = found;
+        const found = hits.get(node)?.docs;
+        if (found !== undefined && (smallest === null || found.length < smallest.length)) smallest = found;
       }
       return smallest;
+    };
+    // The doc id of the note being evaluated: the filter asks once per node for the same path.
+    let lastPath: string | null = null;
+    let lastDoc = -1;
+    const docOf = (path: string): number => {
+      if (path !== lastPath) {
+        lastPath = path;
+        lastDoc = this.docs.get(path) ?? -1;
+      }
+      return lastDoc;
+    };
+    const focus = (doc: number): void => {
+      lastPath = this.byDoc[doc]?.path ?? null;
+      lastDoc = doc;
     };
     const termSets = new Map<QueryNode, Set<string>>();
     const phraseKeyCache = new Map<QueryNode, number[] | null>();
     for (const node of hits.keys()) if (node.kind === 'phrase') phraseKeyCache.set(node, phraseKeys(node.text.normalize('NFC')));
     const index: TermLookup = {
       score: (node, path) => {
-        const doc = this.docs.get(path);
-        return doc === undefined ? null : (hits.get(node)?.scores.get(doc) ?? null);
+        const doc = docOf(path);
+        const found = doc < 0 ? undefined : hits.get(node)?.values[doc];
+        return found !== undefined && found > 0 ? found : null;
       },
       terms: (node) => {
         let set = termSets.get(node);
@@ -374,22 +395,12 @@ export class LexicalEngine {
       mayHold: (node, path) => {
         const keys = phraseKeyCache.get(node);
         if (keys === undefined || keys === null) return true;
-        const doc = this.docs.get(path);
-        return doc === undefined || this.phrases.mayHold(doc, keys);
+        const doc = docOf(path);
+        return doc < 0 || this.phrases.mayHold(doc, keys);
       },
     };
     const terms: MatchedTerms = (path) => this.matchedTerms(path, positive);
-    return { index, hits, required, match: (note, score, text) => new LazyMatch(note, score, terms, text) };
-  }
-
-  /** The records of the notes with these doc ids. */
-  private notesOf(scores: Map<number, number>): NoteRecord[] {
-    const out: NoteRecord[] = [];
-    for (const doc of scores.keys()) {
-      const note = this.byDoc[doc];
-      if (note) out.push(note);
-    }
-    return out;
+    return { index, hits, required, focus, match: (note, score, text) => new LazyMatch(note, score, terms, text) };
   }
 }
 
@@ -397,8 +408,10 @@ export class LexicalEngine {
 interface LookupResult {
   index: TermLookup;
   hits: Map<QueryNode, NodeHits>;
-  /** Hits of the required word or phrase with the fewest (only those notes can match), or null when none is required. */
-  required(): Map<number, number> | null;
+  /** Doc ids of the required word or phrase with the fewest hits (only those notes can match), or null when none is required. */
+  required(): number[] | null;
+  /** Tells the lookup which doc id the next evaluation is of (saves a path lookup per node). */
+  focus(doc: number): void;
   match(note: NoteRecord, score: number, text?: string): EngineMatch;
 }
 
