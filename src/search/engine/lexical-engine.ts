@@ -9,6 +9,7 @@ import {
   regexNodes,
   termNodes,
   userRegex,
+  type NoteText,
   type TermLookup,
 } from '../query/query-eval';
 import type { RegexGuard } from '../query/regex-guard';
@@ -261,6 +262,7 @@ export class LexicalEngine {
     }
     // The view says whom the caller may read (CallerAccess.allow, per doc id): no path lookup per note.
     const candidates: EngineMatch[] = [];
+    const candidateDocs: number[] = [];
     const required = lookup.required();
     const visible = view.visible;
     const consider = (doc: number): void => {
@@ -268,7 +270,9 @@ export class LexicalEngine {
       if (note === undefined || visible[doc] !== 1) return;
       lookup.focus(doc);
       const v = evaluate(query, note, lookup.index);
-      if (v.truth !== 'no') candidates.push(lookup.match(note, v.score));
+      if (v.truth === 'no') return;
+      candidates.push(lookup.match(note, v.score));
+      candidateDocs.push(doc);
     };
     if (required === null) for (let doc = 0; doc < this.byDoc.length; doc++) consider(doc);
     else for (const doc of required) consider(doc);
@@ -280,7 +284,7 @@ export class LexicalEngine {
         const texts = await Promise.all(batch.map((c) => loadText(c.note.path).catch(() => null)));
         const loaded = batch.flatMap((c, k) => {
           const full = texts[k];
-          return full === null ? [] : [{ c, text: { full, body: full.slice(bodyStart(full)) } }];
+          return full === null ? [] : [{ c, doc: candidateDocs[i + k], text: new LoadedText(full) }];
         });
         for (const node of bodyRegexes) {
           const ok = guard.testAll(
@@ -297,6 +301,7 @@ export class LexicalEngine {
           loaded.map((l) => ({ note: l.c.note, text: l.text })),
           lookup.index,
           guard,
+          (k) => lookup.focus(loaded[k].doc),
         );
         loaded.forEach(({ c, text }, k) => {
           if (verdicts[k].truth === 'yes') matches.push(lookup.match(c.note, verdicts[k].score, text.full));
@@ -401,6 +406,19 @@ export class LexicalEngine {
     };
     const terms: MatchedTerms = (path) => this.matchedTerms(path, positive);
     return { index, hits, required, focus, match: (note, score, text) => new LazyMatch(note, score, terms, text) };
+  }
+}
+
+/** A note's text as the text pass reads it: the body (after the frontmatter) is found only when a node asks for it. */
+class LoadedText implements NoteText {
+  private after: string | null = null;
+  runs?: NoteText['runs'];
+
+  constructor(readonly full: string) {}
+
+  get body(): string {
+    this.after ??= this.full.slice(bodyStart(this.full));
+    return this.after;
   }
 }
 
