@@ -234,7 +234,7 @@ describe('top-k selection', () => {
 
   it('keeps the k largest of a stream (LargestValues), ties and all, and refuses a k below 1', () => {
     let seed = 11;
-    const random = (): number => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const random = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     for (const k of [1, 2, 7, 50]) {
       const values = Array.from({ length: 200 }, () => Math.floor(random() * 40) / 4);
       const largest = new LargestValues(k);
@@ -251,14 +251,16 @@ describe('top-k selection', () => {
 describe('best few of a ranked query', () => {
   const words = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma', 'kappa', 'theta'];
   let seed = 7;
-  const random = (): number => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const random = (): number => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   const pick = (): string => words[Math.floor(random() * random() * words.length)];
   const notes = Array.from({ length: 120 }, (_, i) => {
     const titleWords = Array.from({ length: 1 + Math.floor(random() * 2) }, pick);
     const body = Array.from({ length: 3 + Math.floor(random() * 30) }, pick).join(' ');
     // Some notes share a title and body, so equal scores are ordered by path.
     const twin = i % 17 === 0 && i > 0;
-    return note(`F${i % 5}/N${String(i).padStart(3, '0')}.md`, twin ? 'alpha beta' : body, { title: twin ? 'Alpha' : titleWords.join(' ') });
+    return note(`F${i % 5}/N${String(i).padStart(3, '0')}.md`, twin ? 'alpha beta' : body, {
+      title: twin ? 'Alpha' : titleWords.join(' '),
+    });
   });
   const engine = engineOf(notes);
   const queries = ['alpha', 'beta gamma', 'alpha omega theta', 'kappa sigma', 'alpha beta', 'delta theta omega kappa'];
@@ -293,7 +295,7 @@ describe('best few of a ranked query', () => {
 });
 
 describe('filter queries over part of the vault', () => {
-  it('match, for a caller who may read some notes, exactly the readable ones among everyone\'s matches, reading no other note', async () => {
+  it("match, for a caller who may read some notes, exactly the readable ones among everyone's matches, reading no other note", async () => {
     const notes = ['alpha beta gamma', 'alpha gamma', 'beta gamma alpha', 'alpha beta', 'gamma', 'beta alpha beta'].flatMap((text, i) => [
       note(`A/N${i}.md`, text),
       note(`B/N${i}.md`, text),
@@ -302,7 +304,12 @@ describe('filter queries over part of the vault', () => {
     const byPath = texts(notes);
     const readable = (p: string): boolean => p.startsWith('A/');
     for (const q of ['alpha -beta', '"alpha beta"', 'alpha OR gamma', 'gamma -"beta alpha"', 'path:N1 OR beta']) {
-      const everyone = await engine.match(parseQuery(q), async (p) => byPath.get(p) ?? '', { key: 'all', allow: () => true }, new RegexGuard());
+      const everyone = await engine.match(
+        parseQuery(q),
+        async (p) => byPath.get(p) ?? '',
+        { key: 'all', allow: () => true },
+        new RegexGuard(),
+      );
       const read: string[] = [];
       const some = await engine.match(
         parseQuery(q),

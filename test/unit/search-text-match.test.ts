@@ -52,8 +52,9 @@ describe('matchesTitleAndText', () => {
     const pieces = ['ab', 'abc', 'b', 'c', 'Ab', 'cab', ' ', '  ', '\n', '\t'];
     const phrases = ['ab c', 'b ab', 'ab', 'c ab b', 'abc ab', 'b  c'];
     let seed = 3;
-    const random = (): number => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-    const text = (): string => Array.from({ length: Math.floor(random() * 8) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+    const random = (): number => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+    const text = (): string =>
+      Array.from({ length: Math.floor(random() * 8) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
     let found = 0;
     for (let i = 0; i < 3000; i++) {
       const phrase = phrases[i % phrases.length];
