@@ -232,6 +232,21 @@ describe('top-k selection', () => {
     expect(best).toHaveLength(100);
   });
 
+  it('puts the best k first when most items tie on the key (ordered by the full comparison), keeping every item', () => {
+    const names = Array.from({ length: 300 }, (_, i) => ({
+      key: i % 50 === 0 ? 1 : 0,
+      name: `n${String((i * 71) % 300).padStart(3, '0')}`,
+    }));
+    const order = (a: (typeof names)[number], b: (typeof names)[number]): number =>
+      b.key - a.key || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    const expected = [...names].sort(order);
+    for (const k of [1, 4, 6, 20]) {
+      const best = bestFirst(names.slice(), k, (x) => x.key, order);
+      expect(best.slice(0, k)).toEqual(expected.slice(0, k));
+      expect([...best].sort(order)).toEqual(expected);
+    }
+  });
+
   it('keeps the k largest of a stream (LargestValues), ties and all, and refuses a k below 1', () => {
     let seed = 11;
     const random = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;

@@ -40,7 +40,8 @@ export function kthLargest(values: ArrayLike<number>, k: number): number {
 /**
  * `items` with the best `k` first, in `order`, and the others after them in no particular
  * order; the k-th best key is found by {@link kthLargest} and only items keyed at least that
- * high are sorted.
+ * high are sorted, and when many of them tie (a filter whose matches all score 0, such as a
+ * tag: thousands of notes ordered by path alone) the best k of those come from a k-slot heap.
  * @param key a number that is larger for a better item, consistent with `order`
  * @param order the full comparison (ties included) among the best
  */
@@ -52,9 +53,48 @@ export function bestFirst<T>(items: T[], k: number, key: (item: T) => number, or
   const top: T[] = [];
   const rest: T[] = [];
   for (let i = 0; i < items.length; i++) (keys[i] >= threshold ? top : rest).push(items[i]);
-  top.sort(order);
-  for (const item of rest) top.push(item);
-  return top;
+  const best = top.length > k * 2 ? firstInOrder(top, k, order, rest) : top;
+  best.sort(order);
+  for (const item of rest) best.push(item);
+  return best;
+}
+
+/**
+ * The first `k` of `items` in `order` (unsorted), by a binary heap of `k` slots whose root is
+ * the last of them; every other item is pushed onto `others`.
+ */
+function firstInOrder<T>(items: readonly T[], k: number, order: (a: T, b: T) => number, others: T[]): T[] {
+  const heap: T[] = [];
+  const siftDown = (item: T): void => {
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= heap.length) break;
+      const right = left + 1;
+      const child = right < heap.length && order(heap[right], heap[left]) > 0 ? right : left;
+      if (order(heap[child], item) <= 0) break;
+      heap[i] = heap[child];
+      i = child;
+    }
+    heap[i] = item;
+  };
+  for (const item of items) {
+    if (heap.length < k) {
+      let i = heap.length;
+      heap.push(item);
+      while (i > 0) {
+        const parent = (i - 1) >>> 1;
+        if (order(heap[parent], item) >= 0) break;
+        heap[i] = heap[parent];
+        i = parent;
+      }
+      heap[i] = item;
+    } else if (order(item, heap[0]) < 0) {
+      others.push(heap[0]);
+      siftDown(item);
+    } else others.push(item);
+  }
+  return heap;
 }
 
 /**
