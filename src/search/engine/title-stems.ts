@@ -40,9 +40,19 @@ export class TitleStemTable {
       this.offsets = grown;
     }
     let at = this.offsets[this.upTo];
+    // Titles repeat their words (a vault's titles share a vocabulary): Porter2 runs once per distinct word.
+    const known = new Map<string, string>();
+    const stem = (term: string): string => {
+      let s = known.get(term);
+      if (s === undefined) {
+        s = stemOf(term);
+        known.set(term, s);
+      }
+      return s;
+    };
     for (let doc = this.upTo; doc < n; doc++) {
       const title = this.titleOf(doc);
-      const stems = title === undefined ? [] : titleStems(title);
+      const stems = title === undefined ? [] : titleStems(title, stem);
       if (at + stems.length > this.stems.length) {
         const grown = new Int32Array(Math.max(at + stems.length, this.stems.length * 2));
         grown.set(this.stems);
@@ -70,10 +80,11 @@ export class TitleStemTable {
 /**
  * The distinct stems of a title's informative words (stop words left out), the terms a query
  * must hold to earn the title factor (ranked-search.ts's TITLE_MATCH); empty for a title of stop words only.
+ * @param stem stemOf, or a memo of it
  */
-export function titleStems(title: string): string[] {
+export function titleStems(title: string, stem: (term: string) => string = stemOf): string[] {
   const stems = queryTerms(title)
     .filter((t) => !isStopWord(t))
-    .map(stemOf);
+    .map(stem);
   return [...new Set(stems)];
 }
