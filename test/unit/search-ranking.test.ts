@@ -1,7 +1,8 @@
 import { LexicalEngine, type EngineResult, type IndexedNote } from '../../src/search/engine/lexical-engine';
 import { isStopWord, stemOf } from '../../src/search/engine/stemming';
 import { TITLE_MATCH, titleFactor } from '../../src/search/engine/ranked-search';
-import { kthLargest, bestFirst } from '../../src/search/engine/top-k';
+import { kthLargest, bestFirst, LargestValues } from '../../src/search/engine/top-k';
+import { TitleStemTable } from '../../src/search/engine/title-stems';
 import { positiveLeaves } from '../../src/search/query/query-eval';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
@@ -229,5 +230,130 @@ describe('top-k selection', () => {
     );
     expect(best.slice(0, 5)).toEqual([99, 98, 97, 96, 95]);
     expect(best).toHaveLength(100);
+  });
+
+  it('puts the best k first when most items tie on the key (ordered by the full comparison), keeping every item', () => {
+    const names = Array.from({ length: 300 }, (_, i) => ({
+      key: i % 50 === 0 ? 1 : 0,
+      name: `n${String((i * 71) % 300).padStart(3, '0')}`,
+    }));
+    const order = (a: (typeof names)[number], b: (typeof names)[number]): number =>
+      b.key - a.key || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    const expected = [...names].sort(order);
+    for (const k of [1, 4, 6, 20]) {
+      const best = bestFirst(names.slice(), k, (x) => x.key, order);
+      expect(best.slice(0, k)).toEqual(expected.slice(0, k));
+      expect([...best].sort(order)).toEqual(expected);
+    }
+  });
+
+  it('keeps the k largest of a stream (LargestValues), ties and all, and refuses a k below 1', () => {
+    let seed = 11;
+    const random = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    for (const k of [1, 2, 7, 50]) {
+      const values = Array.from({ length: 200 }, () => Math.floor(random() * 40) / 4);
+      const largest = new LargestValues(k);
+      values.forEach((v) => largest.offer(v));
+      expect(largest.kth()).toBe([...values].sort((a, b) => b - a)[k - 1]);
+    }
+    const few = new LargestValues(3);
+    few.offer(1);
+    expect(few.kth()).toBe(-Infinity);
+    expect(() => new LargestValues(0)).toThrow(/k must be a whole number/);
+  });
+});
+
+describe('best few of a ranked query', () => {
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma', 'kappa', 'theta'];
+  let seed = 7;
+  const random = (): number => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+  const pick = (): string => words[Math.floor(random() * random() * words.length)];
+  const notes = Array.from({ length: 120 }, (_, i) => {
+    const titleWords = Array.from({ length: 1 + Math.floor(random() * 2) }, pick);
+    const body = Array.from({ length: 3 + Math.floor(random() * 30) }, pick).join(' ');
+    // Some notes share a title and body, so equal scores are ordered by path.
+    const twin = i % 17 === 0 && i > 0;
+    return note(`F${i % 5}/N${String(i).padStart(3, '0')}.md`, twin ? 'alpha beta' : body, {
+      title: twin ? 'Alpha' : titleWords.join(' '),
+    });
+  });
+  const engine = engineOf(notes);
+  const queries = ['alpha', 'beta gamma', 'alpha omega theta', 'kappa sigma', 'alpha beta', 'delta theta omega kappa'];
+
+  it('returns, for any k, the first k of the whole order (tier, score descending, path ascending), with the same counts', async () => {
+    for (const q of queries) {
+      const all = await run(engine, q);
+      const keys = all.matches.map((m) => [m.allTerms === true ? 1 : 0, m.score, m.note.path] as const);
+      const sorted = [...keys].sort((a, b) => b[0] - a[0] || b[1] - a[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0));
+      expect(keys).toEqual(sorted);
+      expect(all.matches).toHaveLength(all.total);
+      for (const k of [1, 2, 5, 13, 40]) {
+        const top = await engine.match(parseQuery(q), async () => '', { key: 'all', allow: () => true }, new RegexGuard(), k);
+        expect(top.total).toBe(all.total);
+        expect(top.ranked).toEqual(all.ranked);
+        expect(top.matches.map((m) => [m.note.path, m.score, m.allTerms, m.missing])).toEqual(
+          all.matches.slice(0, k).map((m) => [m.note.path, m.score, m.allTerms, m.missing]),
+        );
+      }
+    }
+  });
+
+  it('scores the same after notes are removed and re-added (doc ids grow; titles follow the new ids)', async () => {
+    const before = await run(engine, 'alpha omega');
+    const changed = notes[3];
+    engine.remove(changed.path);
+    expect((await run(engine, 'alpha omega')).matches.some((m) => m.note.path === changed.path)).toBe(false);
+    engine.add(changed);
+    const after = await run(engine, 'alpha omega');
+    expect(after.matches.map((m) => [m.note.path, m.score])).toEqual(before.matches.map((m) => [m.note.path, m.score]));
+  });
+});
+
+describe('filter queries over part of the vault', () => {
+  it("match, for a caller who may read some notes, exactly the readable ones among everyone's matches, reading no other note", async () => {
+    const notes = ['alpha beta gamma', 'alpha gamma', 'beta gamma alpha', 'alpha beta', 'gamma', 'beta alpha beta'].flatMap((text, i) => [
+      note(`A/N${i}.md`, text),
+      note(`B/N${i}.md`, text),
+    ]);
+    const engine = engineOf(notes);
+    const byPath = texts(notes);
+    const readable = (p: string): boolean => p.startsWith('A/');
+    for (const q of ['alpha -beta', '"alpha beta"', 'alpha OR gamma', 'gamma -"beta alpha"', 'path:N1 OR beta']) {
+      const everyone = await engine.match(
+        parseQuery(q),
+        async (p) => byPath.get(p) ?? '',
+        { key: 'all', allow: () => true },
+        new RegexGuard(),
+      );
+      const read: string[] = [];
+      const some = await engine.match(
+        parseQuery(q),
+        async (p) => {
+          read.push(p);
+          return byPath.get(p) ?? '';
+        },
+        { key: 'A', allow: readable },
+        new RegexGuard(),
+      );
+      const paths = (r: EngineResult): string[] => r.matches.map((m) => m.note.path).sort();
+      expect(paths(some)).toEqual(paths(everyone).filter(readable));
+      expect(some.total).toBe(some.matches.length);
+      expect(read.every(readable)).toBe(true);
+    }
+  });
+});
+
+describe('title stem table', () => {
+  it('gives each title its stems by id in doc order, none for a removed doc id, and -1 for a stem no title has', () => {
+    const titles = ['Syncing notes', undefined, 'The notes', 'How to'];
+    const table = new TitleStemTable((doc) => titles[doc]);
+    table.cover(2);
+    table.cover(4);
+    const stemsOf = (doc: number): number[] => [...table.stems.subarray(table.offsets[doc], table.offsets[doc + 1])];
+    expect(stemsOf(0)).toEqual([table.idOf('sync'), table.idOf('note')]);
+    expect(stemsOf(1)).toEqual([]);
+    expect(stemsOf(2)).toEqual([table.idOf('note')]);
+    expect(stemsOf(3)).toEqual([]);
+    expect(table.idOf('absent')).toBe(-1);
   });
 });

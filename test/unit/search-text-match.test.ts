@@ -1,4 +1,4 @@
-import { literalPattern } from '../../src/search/query/text-match';
+import { literalParts, literalPattern, matchesTitleAndText } from '../../src/search/query/text-match';
 
 /** The pattern literalPattern built before it spelled ASCII case out: the text escaped, with the `iu` flags. */
 function withFlags(text: string): RegExp {
@@ -44,5 +44,32 @@ describe('literalPattern', () => {
     const p = literalPattern('Happy', true);
     expect(p.test('Happy')).toBe(true);
     expect(p.test('happy')).toBe(false);
+  });
+});
+
+describe('matchesTitleAndText', () => {
+  it('answers as the pattern on title, newline, text does, for phrases inside the title, the text or across them', () => {
+    const pieces = ['ab', 'abc', 'b', 'c', 'Ab', 'cab', ' ', '  ', '\n', '\t'];
+    const phrases = ['ab c', 'b ab', 'ab', 'c ab b', 'abc ab', 'b  c'];
+    let seed = 3;
+    const random = (): number => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+    const text = (): string =>
+      Array.from({ length: Math.floor(random() * 8) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+    let found = 0;
+    for (let i = 0; i < 3000; i++) {
+      const phrase = phrases[i % phrases.length];
+      const pattern = literalPattern(phrase);
+      const [title, body] = [text(), text()];
+      const expected = pattern.test(`${title}\n${body}`);
+      if (expected) found++;
+      expect(matchesTitleAndText(pattern, literalParts(phrase), title, body)).toBe(expected);
+    }
+    expect(found).toBeGreaterThan(300);
+  });
+
+  it('finds a phrase that starts at the end of the title and ends in the text', () => {
+    const pattern = literalPattern('remote session');
+    expect(matchesTitleAndText(pattern, 2, 'About remote', '  session state')).toBe(true);
+    expect(matchesTitleAndText(pattern, 2, 'About remote', 'other session')).toBe(false);
   });
 });

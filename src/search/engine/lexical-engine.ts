@@ -9,6 +9,7 @@ import {
   regexNodes,
   termNodes,
   userRegex,
+  type NoteText,
   type TermLookup,
 } from '../query/query-eval';
 import type { RegexGuard } from '../query/regex-guard';
@@ -17,7 +18,8 @@ import { FIELD_BOOSTS, fieldTexts } from './note-fields';
 import { LazyMatch, type EngineMatch, type EngineResult, type MatchedTerms } from './engine-match';
 import { scoreFilterWord, type NodeHits } from './filter-terms';
 import { TermIndex, type CorpusView, type Expansion, type IndexLine } from './term-index';
-import { titleStems } from './ranked-search';
+import { RankingScratch } from './ranked-search';
+import { TitleStemTable } from './title-stems';
 import { documentsOf, loadRecordLine, recordLines } from './record-lines';
 import { rankedMatches } from './ranked-matches';
 import { PhraseFilters, phraseKeys } from './phrase-filter';
@@ -77,10 +79,12 @@ export class LexicalEngine {
   private readonly docs = new Map<string, number>();
   /** The record of each live doc id (holes for removed ids): the hot loop of a search indexes it. */
   private byDoc: (NoteRecord | undefined)[] = [];
-  /** The titleStems of each doc id's title, computed when a ranked query first needs them (doc ids are never reused). */
-  private titles: (readonly string[] | undefined)[] = [];
+  /** The title stems of each doc id's title, computed when a ranked query first needs them (doc ids are never reused). */
+  private titles = this.titleTable();
   /** The view of each recent caller (by CallerAccess.key) and the index version it was made at. */
   private readonly views = new Map<string, { version: number; view: CorpusView }>();
+  /** The per-document arrays ranked queries sum scores in (reused: see RankingScratch). */
+  private readonly scratch = new RankingScratch();
 
   /** Number of indexed notes. */
   get size(): number {
@@ -128,7 +132,7 @@ export class LexicalEngine {
     this.records.clear();
     this.docs.clear();
     this.byDoc = [];
-    this.titles = [];
+    this.titles = this.titleTable();
     this.views.clear();
     this.index = new TermIndex();
     this.phrases = new PhraseFilters();
@@ -193,7 +197,7 @@ export class LexicalEngine {
     this.records.clear();
     this.docs.clear();
     this.byDoc = [];
-    this.titles = [];
+    this.titles = this.titleTable();
     for (const [path, r] of records) this.records.set(path, r);
     for (const [path, doc] of docs) {
       this.docs.set(path, doc);
@@ -220,7 +224,6 @@ export class LexicalEngine {
    * @throws ToolError('invalid_argument') from `guard` when a regex exceeds the search's time budget
    */
   async match(query: QueryNode, loadText: TextLoader, access: CallerAccess, guard: RegexGuard, ranked = Infinity): Promise<EngineResult> {
-    const allow = (path: string): boolean => access.allow(path);
     const view = this.viewOf(access);
     const words = plainWords(query);
     if (words !== null) {
@@ -229,7 +232,8 @@ export class LexicalEngine {
         boosts: FIELD_BOOSTS,
         view,
         note: (doc: number) => this.byDoc[doc],
-        title: (doc: number) => (this.titles[doc] ??= titleStems(this.byDoc[doc]?.title ?? '')),
+        titles: this.titles,
+        scratch: this.scratch,
       };
       return rankedMatches(words, source, (path, expansions) => this.matchedTerms(path, expansions), ranked);
     }
@@ -256,12 +260,22 @@ export class LexicalEngine {
         regexHits.set(node, new Set(owners.filter((_, k) => ok[k])));
       }
     }
+    // The view says whom the caller may read (CallerAccess.allow, per doc id): no path lookup per note.
     const candidates: EngineMatch[] = [];
+    const candidateDocs: number[] = [];
     const required = lookup.required();
-    for (const note of required === null ? this.records.values() : this.notesOf(required)) {
+    const visible = view.visible;
+    const consider = (doc: number): void => {
+      const note = this.byDoc[doc];
+      if (note === undefined || visible[doc] !== 1) return;
+      lookup.focus(doc);
       const v = evaluate(query, note, lookup.index);
-      if (v.truth !== 'no' && allow(note.path)) candidates.push(lookup.match(note, v.score));
-    }
+      if (v.truth === 'no') return;
+      candidates.push(lookup.match(note, v.score));
+      candidateDocs.push(doc);
+    };
+    if (required === null) for (let doc = 0; doc < this.byDoc.length; doc++) consider(doc);
+    else for (const doc of required) consider(doc);
     let matches = candidates;
     if (needsText(query)) {
       matches = [];
@@ -270,7 +284,7 @@ export class LexicalEngine {
         const texts = await Promise.all(batch.map((c) => loadText(c.note.path).catch(() => null)));
         const loaded = batch.flatMap((c, k) => {
           const full = texts[k];
-          return full === null ? [] : [{ c, text: { full, body: full.slice(bodyStart(full)) } }];
+          return full === null ? [] : [{ c, doc: candidateDocs[i + k], text: new LoadedText(full) }];
         });
         for (const node of bodyRegexes) {
           const ok = guard.testAll(
@@ -287,6 +301,7 @@ export class LexicalEngine {
           loaded.map((l) => ({ note: l.c.note, text: l.text })),
           lookup.index,
           guard,
+          (k) => lookup.focus(loaded[k].doc),
         );
         loaded.forEach(({ c, text }, k) => {
           if (verdicts[k].truth === 'yes') matches.push(lookup.match(c.note, verdicts[k].score, text.full));
@@ -294,6 +309,11 @@ export class LexicalEngine {
       }
     }
     return { matches: bestFirst(matches, ranked, (m) => m.score, byRank), total: matches.length, ranked: null };
+  }
+
+  /** An empty title stem table over this engine's records. */
+  private titleTable(): TitleStemTable {
+    return new TitleStemTable((doc) => this.byDoc[doc]?.title);
   }
 
   /** The caller's {@link CorpusView}, from the cache while the index is unchanged. */
@@ -337,21 +357,36 @@ export class LexicalEngine {
       hits.set(node, found);
       if (!negated && node.kind === 'word' && decidedByIndex(node.text)) positive.push(...found.expansions);
     }
-    const required = (): Map<number, number> | null => {
-      let smallest: Map<number, number> | null = null;
+    const required = (): number[] | null => {
+      let smallest: number[] | null = null;
       for (const node of requiredNodes(query)) {
-        const found = hits.get(node)?.scores;
-        if (found !== undefined && (smallest === null || found.size < smallest.size)) smallest = found;
+        const found = hits.get(node)?.docs;
+        if (found !== undefined && (smallest === null || found.length < smallest.length)) smallest = found;
       }
       return smallest;
+    };
+    // The doc id of the note being evaluated: the filter asks once per node for the same path.
+    let lastPath: string | null = null;
+    let lastDoc = -1;
+    const docOf = (path: string): number => {
+      if (path !== lastPath) {
+        lastPath = path;
+        lastDoc = this.docs.get(path) ?? -1;
+      }
+      return lastDoc;
+    };
+    const focus = (doc: number): void => {
+      lastPath = this.byDoc[doc]?.path ?? null;
+      lastDoc = doc;
     };
     const termSets = new Map<QueryNode, Set<string>>();
     const phraseKeyCache = new Map<QueryNode, number[] | null>();
     for (const node of hits.keys()) if (node.kind === 'phrase') phraseKeyCache.set(node, phraseKeys(node.text.normalize('NFC')));
     const index: TermLookup = {
       score: (node, path) => {
-        const doc = this.docs.get(path);
-        return doc === undefined ? null : (hits.get(node)?.scores.get(doc) ?? null);
+        const doc = docOf(path);
+        const found = doc < 0 ? undefined : hits.get(node)?.values[doc];
+        return found !== undefined && found > 0 ? found : null;
       },
       terms: (node) => {
         let set = termSets.get(node);
@@ -365,22 +400,25 @@ export class LexicalEngine {
       mayHold: (node, path) => {
         const keys = phraseKeyCache.get(node);
         if (keys === undefined || keys === null) return true;
-        const doc = this.docs.get(path);
-        return doc === undefined || this.phrases.mayHold(doc, keys);
+        const doc = docOf(path);
+        return doc < 0 || this.phrases.mayHold(doc, keys);
       },
     };
     const terms: MatchedTerms = (path) => this.matchedTerms(path, positive);
-    return { index, hits, required, match: (note, score, text) => new LazyMatch(note, score, terms, text) };
+    return { index, hits, required, focus, match: (note, score, text) => new LazyMatch(note, score, terms, text) };
   }
+}
 
-  /** The records of the notes with these doc ids. */
-  private notesOf(scores: Map<number, number>): NoteRecord[] {
-    const out: NoteRecord[] = [];
-    for (const doc of scores.keys()) {
-      const note = this.byDoc[doc];
-      if (note) out.push(note);
-    }
-    return out;
+/** A note's text as the text pass reads it: the body (after the frontmatter) is found only when a node asks for it. */
+class LoadedText implements NoteText {
+  private after: string | null = null;
+  runs?: NoteText['runs'];
+
+  constructor(readonly full: string) {}
+
+  get body(): string {
+    this.after ??= this.full.slice(bodyStart(this.full));
+    return this.after;
   }
 }
 
@@ -388,8 +426,10 @@ export class LexicalEngine {
 interface LookupResult {
   index: TermLookup;
   hits: Map<QueryNode, NodeHits>;
-  /** Hits of the required word or phrase with the fewest (only those notes can match), or null when none is required. */
-  required(): Map<number, number> | null;
+  /** Doc ids of the required word or phrase with the fewest hits (only those notes can match), or null when none is required. */
+  required(): number[] | null;
+  /** Tells the lookup which doc id the next evaluation is of (saves a path lookup per node). */
+  focus(doc: number): void;
   match(note: NoteRecord, score: number, text?: string): EngineMatch;
 }
 

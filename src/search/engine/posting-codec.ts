@@ -101,8 +101,8 @@ export function postingFrequency(code: number): number {
 /** Characters per 32-bit word in {@link encodeWords}: 6 bits each. */
 const WORD_CHARS = 6;
 const ALPHABET_BYTES = Uint8Array.from(ALPHABET, (ch) => ch.charCodeAt(0));
-/** The encoded words are ASCII, which UTF-8 decodes byte for byte (TextDecoder's fast path). */
-const ASCII = new TextDecoder();
+/** The encoded words are ASCII, which UTF-8 decodes byte for byte (TextDecoder's fast path); made on first use. */
+let ascii: TextDecoder | null = null;
 
 /** Encodes 32-bit words (a phrase filter) as {@link WORD_CHARS} base64url characters each, low bits first. */
 export function encodeWords(words: Uint32Array): string {
@@ -133,7 +133,7 @@ export function encodeWordLists(lists: readonly (Uint32Array | null)[]): string[
       bytes[at + 5] = ALPHABET_BYTES[w >>> 30];
     }
   }
-  const text = ASCII.decode(bytes);
+  const text = (ascii ??= new TextDecoder()).decode(bytes);
   const out: string[] = [];
   at = 0;
   for (const words of lists) {

@@ -2,9 +2,10 @@ import type { QueryNode } from '../query/query-ast';
 import type { NoteRecord } from '../query/note-filters';
 import { LazyMatch, type EngineMatch, type MatchedTerms } from './engine-match';
 import type { EngineResult } from './engine-match';
-import { planRanked, rankedScores } from './ranked-search';
+import { planRanked, rankedScores, type RankedHits, type RankingScratch } from './ranked-search';
 import type { CorpusView, Expansion, TermIndex } from './term-index';
-import { kthLargest } from './top-k';
+import type { TitleStemTable } from './title-stems';
+import { LargestValues } from './top-k';
 
 /**
  * The matches of a ranked query (plain words, see ranked-search.ts) as the lexical engine
@@ -19,13 +20,17 @@ export interface RankedSource {
   view: CorpusView;
   /** The record of a live doc id (undefined for a removed one). */
   note(doc: number): NoteRecord | undefined;
-  /** The titleStems of a doc id's title. */
-  title(doc: number): readonly string[];
+  /** The title stems of the documents (for the title factor). */
+  titles: TitleStemTable;
+  /** The per-document arrays the scores are summed in (the engine's own, reused between queries). */
+  scratch: RankingScratch;
 }
 
 /**
  * Ranks the notes of `source.view` for the plain word nodes `words` (see ranked-search.ts):
- * ordered by tier (every term held first), then score descending, then path ascending.
+ * ordered by tier (every term held first), then score descending, then path ascending. Only
+ * the best `ranked` are ordered: the `ranked`-th best score of each tier is found in one pass
+ * (LargestValues), and only the notes scoring at least that are sorted.
  * @param matchedTerms the index terms among the plan's expansions that a note holds, by path (for snippets)
  * @param ranked how many of the best matches to return (Infinity: all)
  * @returns the matches, `total` (every note holding a term) and what the query ranked by
@@ -42,37 +47,60 @@ export function rankedMatches(
     index,
     view,
   );
-  const hits = rankedScores(plan, index, source.boosts, view, (doc) => source.title(doc));
+  const hits = rankedScores(plan, index, source.boosts, view, source.titles, source.scratch);
   const expansions = plan.terms.flatMap((t) => t.expansions);
   const terms: MatchedTerms = (path) => matchedTerms(path, expansions);
-  let ceiling = 0;
-  for (const doc of hits.docs) ceiling = Math.max(ceiling, hits.score[doc]);
-  // Tier first: a note holding every term keys above any note that does not.
-  const keys = new Float64Array(hits.docs.length);
-  let allTerms = 0;
-  hits.docs.forEach((doc, i) => {
-    const all = hits.allTerms(doc);
-    if (all) allTerms++;
-    keys[i] = hits.score[doc] + (all ? ceiling + 1 : 0);
-  });
-  const threshold = kthLargest(keys, Math.min(ranked, keys.length));
+  const wanted = Math.min(ranked, hits.length);
+  const fromAll = Math.min(wanted, hits.allTermsCount);
+  const best = [...bestOfTier(hits, true, fromAll, source), ...bestOfTier(hits, false, wanted - fromAll, source)];
   const matches: EngineMatch[] = [];
-  hits.docs.forEach((doc, i) => {
-    const note = source.note(doc);
-    if (keys[i] < threshold || note === undefined) return;
+  for (const { doc, score, note } of best) {
     const all = hits.allTerms(doc);
-    matches.push(new LazyMatch(note, hits.score[doc], terms, undefined, { all, missing: all ? () => [] : () => hits.missing(doc) }));
-  });
-  matches.sort(byTierAndRank);
+    matches.push(new LazyMatch(note, score, terms, undefined, { all, missing: all ? () => [] : () => hits.missing(doc) }));
+  }
   return {
-    matches: matches.slice(0, ranked),
-    total: hits.docs.length,
-    ranked: { terms: plan.terms.map((t) => t.word), ignored: plan.ignored, allTerms },
+    matches,
+    total: hits.length,
+    ranked: { terms: plan.terms.map((t) => t.word), ignored: plan.ignored, allTerms: hits.allTermsCount },
   };
 }
 
-/** Notes holding every term first, then score descending, then path ascending. */
-const byTierAndRank = (a: EngineMatch, b: EngineMatch): number =>
-  Number(b.allTerms === true) - Number(a.allTerms === true) ||
-  b.score - a.score ||
-  (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);
+/** A scored hit being ordered. */
+interface Ranked {
+  doc: number;
+  score: number;
+  note: NoteRecord;
+}
+
+/**
+ * The best `k` hits of one tier (holding every term, or not), score descending then path
+ * ascending: those scoring at least the tier's k-th best score, sorted, the first k. A doc id
+ * without a record (removed) is skipped.
+ */
+function bestOfTier(hits: RankedHits, allTerms: boolean, k: number, source: RankedSource): Ranked[] {
+  if (k <= 0) return [];
+  const { docs, length, score } = hits;
+  let floor = -Infinity;
+  if (k < (allTerms ? hits.allTermsCount : length - hits.allTermsCount)) {
+    const largest = new LargestValues(k);
+    for (let i = 0; i < length; i++) {
+      const doc = docs[i];
+      if (hits.allTerms(doc) === allTerms) largest.offer(score[doc]);
+    }
+    floor = largest.kth();
+  }
+  const out: Ranked[] = [];
+  for (let i = 0; i < length; i++) {
+    const doc = docs[i];
+    if (score[doc] < floor || hits.allTerms(doc) !== allTerms) continue;
+    const note = source.note(doc);
+    if (note !== undefined) out.push({ doc, score: score[doc], note });
+  }
+  out.sort(byRankAndPath);
+  out.length = Math.min(out.length, k);
+  return out;
+}
+
+/** Score descending, then path ascending. */
+const byRankAndPath = (a: Ranked, b: Ranked): number =>
+  b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);

@@ -1,6 +1,7 @@
 import { wordMode } from '../query/query-plan';
 import { isStopWord, stemOf } from './stemming';
-import type { CorpusView, Expansion, TermIndex } from './term-index';
+import type { CorpusView, Expansion, ScoreSheet, TermIndex } from './term-index';
+import type { TitleStemTable } from './title-stems';
 import { queryTerms } from './tokenizer';
 
 /**
@@ -57,15 +58,58 @@ export interface RankedPlan {
   ignored: string[];
 }
 
-/** A ranked query's matches: doc ids with their final score, and which terms each holds. */
+/** A ranked query's matches: doc ids with their final score, and which terms each holds; valid until the next {@link rankedScores} call on the same {@link RankingScratch}. */
 export interface RankedHits {
-  docs: number[];
-  /** Final score by doc id (BM25F sum × coordination). */
+  /** Doc ids holding some term of the plan, in first-scored order; `length` of them. */
+  docs: Int32Array;
+  length: number;
+  /** Final score by doc id (BM25F sum × coordination × title factor). */
   score: Float64Array;
+  /** How many of `docs` hold every term of the plan. */
+  allTermsCount: number;
   /** True when the note holds every term of the plan. */
   allTerms(doc: number): boolean;
   /** The plan's words the note does not hold, in query order. */
   missing(doc: number): string[];
+}
+
+/**
+ * Per-document arrays a ranked query sums its term scores in, kept between queries: at 100k
+ * notes a fresh set is about 3 MB of typed arrays per query, and the garbage collections those
+ * allocations bring on cost more than the scoring itself (docs/performance.md#search-latency).
+ * Not for two queries at once (ranking is synchronous).
+ */
+export class RankingScratch {
+  /** The sheet TermIndex.score fills for one term; all zero between terms. */
+  readonly sheet: ScoreSheet = { values: new Float64Array(0), docs: [] };
+  sum = new Float64Array(0);
+  held = new Float64Array(0);
+  count = new Uint16Array(0);
+  docs = new Int32Array(0);
+  /** How many of `docs` the last query used (their entries of sum, held, count are not zero). */
+  used = 0;
+
+  /** Clears what the last query left and makes room for doc ids below `n`. */
+  begin(n: number): void {
+    if (this.sum.length < n) {
+      const size = Math.max(n, Math.ceil(this.sum.length * 1.25));
+      this.sheet.values = new Float64Array(size);
+      this.sum = new Float64Array(size);
+      this.held = new Float64Array(size);
+      this.count = new Uint16Array(size);
+      this.docs = new Int32Array(size);
+    } else {
+      const { docs, sum, held, count } = this;
+      for (let i = 0; i < this.used; i++) {
+        const doc = docs[i];
+        sum[doc] = 0;
+        held[doc] = 0;
+        count[doc] = 0;
+      }
+    }
+    this.used = 0;
+    this.sheet.docs.length = 0;
+  }
 }
 
 /**
@@ -101,65 +145,69 @@ export function planRanked(words: readonly string[], index: TermIndex, view: Cor
 }
 
 /**
- * The distinct stems of a title's informative words (stop words left out), the terms a query
- * must hold to earn {@link TITLE_MATCH}; empty for a title of stop words only.
- */
-export function titleStems(title: string): string[] {
-  const stems = queryTerms(title)
-    .filter((t) => !isStopWord(t))
-    .map(stemOf);
-  return [...new Set(stems)];
-}
-
-/**
- * Scores a plan over `view` (see the comment at the top of this file).
+ * Scores a plan over `view` (see the comment at the top of this file), in `scratch`.
  * @param boosts field weights, by field number
- * @param titleOf the {@link titleStems} of a document's title, by doc id
+ * @param titles the {@link titleStems} of the documents' titles
+ * @throws Error when the plan has more than 65535 terms (a bug: queries are far shorter)
  */
 export function rankedScores(
   plan: RankedPlan,
   index: TermIndex,
   boosts: ArrayLike<number>,
   view: CorpusView,
-  titleOf: (doc: number) => readonly string[],
+  titles: TitleStemTable,
+  scratch: RankingScratch,
 ): RankedHits {
-  const n = view.visible.length;
-  const sum = new Float64Array(n);
-  const held = new Float64Array(n);
-  const count = new Uint16Array(n);
-  const docs: number[] = [];
+  if (plan.terms.length > 0xffff) throw new Error(`rankedScores: a plan holds at most 65535 terms, got ${plan.terms.length}`);
+  scratch.begin(view.visible.length);
+  const { sheet, sum, held, count, docs } = scratch;
+  const values = sheet.values;
   const idfs: number[] = [];
+  let length = 0;
   for (const term of plan.terms) {
-    const sheet = index.sheet();
+    sheet.docs.length = 0;
     const idf = index.score(term.expansions, boosts, view, sheet);
     idfs.push(idf > 0 ? idf : absentIdf(view));
-    for (const doc of sheet.docs) {
-      if (count[doc] === 0) docs.push(doc);
-      sum[doc] += sheet.values[doc];
+    const scored = sheet.docs;
+    for (let i = 0; i < scored.length; i++) {
+      const doc = scored[i];
+      if (count[doc] === 0) docs[length++] = doc;
+      sum[doc] += values[doc];
+      values[doc] = 0;
       held[doc] += idf;
       count[doc]++;
     }
+    scratch.used = length;
   }
+  sheet.docs.length = 0;
   const mass = idfs.reduce((a, idf) => a + idf, 0);
-  const idfOf = new Map(plan.terms.map((t, i) => [t.stem, idfs[i]]));
-  for (const doc of docs) {
-    const title = titleOf(doc);
-    let named = title.length > 0 ? 0 : -1;
-    for (const stem of title) {
-      const idf = idfOf.get(stem);
-      if (idf === undefined) {
+  // The title factor: a title's stems are ids of `titles`; the plan's stems by the same ids (stems are distinct within a plan).
+  titles.cover(view.visible.length);
+  const planStems = Int32Array.from(plan.terms, (t) => titles.idOf(t.stem));
+  const { offsets, stems } = titles;
+  const all = plan.terms.length;
+  let allTermsCount = 0;
+  for (let i = 0; i < length; i++) {
+    const doc = docs[i];
+    if (count[doc] === all) allTermsCount++;
+    const end = offsets[doc + 1];
+    let named = end > offsets[doc] ? 0 : -1;
+    for (let k = offsets[doc]; k < end; k++) {
+      const term = planStems.indexOf(stems[k]);
+      if (term < 0) {
         named = -1;
         break;
       }
-      named += idf;
+      named += idfs[term];
     }
     const bonus = named > 0 ? titleFactor(named / mass) : 1;
     sum[doc] *= Math.pow(held[doc] / mass, COORDINATION) * bonus;
   }
-  const all = plan.terms.length;
   return {
     docs,
+    length,
     score: sum,
+    allTermsCount,
     allTerms: (doc) => count[doc] === all,
     missing: (doc) => plan.terms.filter((t) => !t.expansions.some((e) => index.contains(e.id, doc))).map((t) => t.word),
   };

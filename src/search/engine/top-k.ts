@@ -40,7 +40,8 @@ export function kthLargest(values: ArrayLike<number>, k: number): number {
 /**
  * `items` with the best `k` first, in `order`, and the others after them in no particular
  * order; the k-th best key is found by {@link kthLargest} and only items keyed at least that
- * high are sorted.
+ * high are sorted, and when many of them tie (a filter whose matches all score 0, such as a
+ * tag: thousands of notes ordered by path alone) the best k of those come from a k-slot heap.
  * @param key a number that is larger for a better item, consistent with `order`
  * @param order the full comparison (ties included) among the best
  */
@@ -52,7 +53,99 @@ export function bestFirst<T>(items: T[], k: number, key: (item: T) => number, or
   const top: T[] = [];
   const rest: T[] = [];
   for (let i = 0; i < items.length; i++) (keys[i] >= threshold ? top : rest).push(items[i]);
-  top.sort(order);
-  for (const item of rest) top.push(item);
-  return top;
+  const best = top.length > k * 2 ? firstInOrder(top, k, order, rest) : top;
+  best.sort(order);
+  for (const item of rest) best.push(item);
+  return best;
+}
+
+/**
+ * The first `k` of `items` in `order` (unsorted), by a binary heap of `k` slots whose root is
+ * the last of them; every other item is pushed onto `others`.
+ */
+function firstInOrder<T>(items: readonly T[], k: number, order: (a: T, b: T) => number, others: T[]): T[] {
+  const heap: T[] = [];
+  const siftDown = (item: T): void => {
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= heap.length) break;
+      const right = left + 1;
+      const child = right < heap.length && order(heap[right], heap[left]) > 0 ? right : left;
+      if (order(heap[child], item) <= 0) break;
+      heap[i] = heap[child];
+      i = child;
+    }
+    heap[i] = item;
+  };
+  for (const item of items) {
+    if (heap.length < k) {
+      let i = heap.length;
+      heap.push(item);
+      while (i > 0) {
+        const parent = (i - 1) >>> 1;
+        if (order(heap[parent], item) >= 0) break;
+        heap[i] = heap[parent];
+        i = parent;
+      }
+      heap[i] = item;
+    } else if (order(item, heap[0]) < 0) {
+      others.push(heap[0]);
+      siftDown(item);
+    } else others.push(item);
+  }
+  return heap;
+}
+
+/**
+ * The `k` largest of a stream of numbers, kept in a binary min-heap of `k` slots: offering n
+ * values costs O(n log k) at worst and O(n) when most fall below the kept ones, with no copy
+ * of the stream (a ranked query offers one value per matching note, and k is one page).
+ */
+export class LargestValues {
+  private readonly heap: Float64Array;
+  private size = 0;
+
+  /**
+   * @param k how many of the largest values to keep, ≥ 1
+   * @throws Error when k is not a whole number ≥ 1 (a bug in the caller)
+   */
+  constructor(readonly k: number) {
+    if (!Number.isInteger(k) || k < 1) throw new Error(`LargestValues: k must be a whole number ≥ 1, got ${k}`);
+    this.heap = new Float64Array(k);
+  }
+
+  /** Offers one value: kept when fewer than k are kept or it is larger than the smallest kept. */
+  offer(value: number): void {
+    const heap = this.heap;
+    if (this.size < this.k) {
+      let i = this.size++;
+      while (i > 0) {
+        const parent = (i - 1) >>> 1;
+        if (heap[parent] <= value) break;
+        heap[i] = heap[parent];
+        i = parent;
+      }
+      heap[i] = value;
+      return;
+    }
+    if (value <= heap[0]) return;
+    let i = 0;
+    const n = this.size;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= n) break;
+      const right = left + 1;
+      const child = right < n && heap[right] < heap[left] ? right : left;
+      if (heap[child] >= value) break;
+      heap[i] = heap[child];
+      i = child;
+    }
+    heap[i] = value;
+  }
+
+  /** The k-th largest value offered (the smallest kept), or -Infinity while fewer than k were offered. */
+  kth(): number {
+    return this.size < this.k ? -Infinity : this.heap[0];
+  }
 }

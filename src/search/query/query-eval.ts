@@ -3,7 +3,7 @@ import type { NoteText, ScopedRegexRuns, TermLookup, Verdict } from './eval-type
 import { fileName, propertyStrings, type NoteRecord } from './note-filters';
 import type { RegexGuard } from './regex-guard';
 import { noteFilter, scopeWithoutText, scopeWithText } from './scope-eval';
-import { decidedByIndex, literalPattern } from './text-match';
+import { decidedByIndex, literalParts, literalPattern, matchesTitleAndText } from './text-match';
 import { queryTerms } from '../engine/tokenizer';
 
 export type { NoteText, TermLookup, Truth, Verdict } from './eval-types';
@@ -99,6 +99,7 @@ function hasSensitive(node: QueryNode): boolean {
  * round that collects every stretch they must be tested on, one guarded run per regex over
  * the whole batch, then the real round.
  * @param guard runs the collected regexes (each regex once per batch)
+ * @param focus called with an item's position before each evaluation of it (lets the caller's lookup know which note is asked about)
  * @returns one verdict per item, in order: yes or no
  * @throws ToolError('invalid_argument') from `guard` when a regex exceeds the search's time budget
  */
@@ -107,6 +108,7 @@ export function evaluateBatch(
   items: { note: NoteRecord; text: NoteText }[],
   lookup: TermLookup,
   guard: RegexGuard,
+  focus: (item: number) => void = () => undefined,
 ): Verdict[] {
   const scoped = scopedRegexes(query);
   if (scoped.length > 0) {
@@ -120,10 +122,11 @@ export function evaluateBatch(
       );
       runs.absent.set(node, new Set(items.filter((_, k) => !ok[k]).map((i) => i.text)));
     }
-    for (const item of items) {
+    items.forEach((item, k) => {
       item.text.runs = runs;
+      focus(k);
       evaluate(query, item.note, lookup, item.text);
-    }
+    });
     for (const [node, wanted] of runs.wanted) {
       if (node.kind !== 'regex') continue;
       const inputs = [...wanted];
@@ -134,7 +137,10 @@ export function evaluateBatch(
     }
     runs.wanted.clear();
   }
-  return items.map((item) => evaluate(query, item.note, lookup, item.text));
+  return items.map((item, k) => {
+    focus(k);
+    return evaluate(query, item.note, lookup, item.text);
+  });
 }
 
 /**
@@ -282,19 +288,28 @@ interface TextFacts {
   indexed: boolean;
   decided: boolean;
   literal: RegExp;
+  /** The number of whitespace-separated parts of `literal`. */
+  parts: number;
 }
 const textFacts = new WeakMap<QueryNode, TextFacts>();
+/** The node whose facts were asked for last, and its facts: a query asks for the same few nodes once per note, and a WeakMap lookup per note cost as much as the test itself. */
+let lastNode: QueryNode | null = null;
+let lastFacts: TextFacts | null = null;
 
 function factsOf(node: QueryNode & { kind: 'word' | 'phrase' }): TextFacts {
+  if (node === lastNode && lastFacts !== null) return lastFacts;
   let facts = textFacts.get(node);
   if (!facts) {
     facts = {
       indexed: queryTerms(node.text).length > 0,
       decided: node.kind === 'word' && decidedByIndex(node.text),
       literal: literalPattern(node.text),
+      parts: literalParts(node.text),
     };
     textFacts.set(node, facts);
   }
+  lastNode = node;
+  lastFacts = facts;
   return facts;
 }
 
@@ -305,7 +320,7 @@ function evaluateText(node: QueryNode & { kind: 'word' | 'phrase' }, note: NoteR
   if (facts.decided) return { truth: 'yes', score };
   if (node.kind === 'phrase' && lookup.mayHold?.(node, note.path) === false) return NO;
   if (text === undefined) return MAYBE;
-  const found = facts.literal.test(`${note.title}\n${text.full}`);
+  const found = matchesTitleAndText(facts.literal, facts.parts, note.title, text.full);
   return found ? { truth: 'yes', score: facts.indexed ? score : 1 } : NO;
 }
 

@@ -1,12 +1,11 @@
 import type { QueryNode } from './query-ast';
 import { decidedByIndex } from './query-eval';
-import type { ExpandMode, ScoreSheet } from '../engine/term-index';
+import type { ExpandMode } from '../engine/term-index';
 import { hasUnsegmented, queryTerms } from '../engine/tokenizer';
 
 /**
  * How LexicalEngine plans a query over the term index: how each kind of query term may
- * expand (prefix, typo), which query shapes take the fast path, and how the hits of the
- * terms of one word are combined.
+ * expand (prefix, typo), and which query shapes take the fast path.
  */
 
 /**
@@ -50,18 +49,4 @@ export function requiredNodes(node: QueryNode): QueryNode[] {
   if ((node.kind === 'word' || node.kind === 'phrase') && queryTerms(node.text).length > 0) return [node];
   if (node.kind === 'scope' || node.kind === 'case') return requiredNodes(node.child);
   return node.kind === 'and' ? node.children.flatMap(requiredNodes) : [];
-}
-
-/** The sheet's scores as a map, or (given `earlier`) only docs in both, scores summed. */
-export function combine(earlier: Map<number, number> | null, sheet: ScoreSheet): Map<number, number> {
-  const out = new Map<number, number>();
-  if (earlier === null) {
-    for (const doc of sheet.docs) out.set(doc, sheet.values[doc]);
-    return out;
-  }
-  for (const [doc, score] of earlier) {
-    const other = sheet.values[doc];
-    if (other > 0) out.set(doc, score + other);
-  }
-  return out;
 }

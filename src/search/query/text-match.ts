@@ -1,3 +1,4 @@
+import { isSpace } from '../engine/phrase-filter';
 import { hasUnsegmented, queryTerms } from '../engine/tokenizer';
 import { escapeRegExp } from '../../vault/writes/text-edits';
 
@@ -21,6 +22,30 @@ export function literalPattern(text: string, sensitive = false): RegExp {
   // common words is tested on thousands of them). The classes are what `iu` matches.
   if (!sensitive && isAscii(text)) return new RegExp(parts.map(asciiCaselessPattern).join('\\s+'), 'u');
   return new RegExp(parts.map(canonicalPattern).join('\\s+'), sensitive ? 'u' : 'iu');
+}
+
+/**
+ * Whether a {@link literalPattern} of `parts` whitespace-separated parts matches
+ * `` `${title}\n${text}` `` (what a phrase is tested on), without building that string per note:
+ * the pattern has no assertions, so a match starting in the text is a match of the text
+ * alone, and one starting in the title ends within the text's first `parts` chunks (each
+ * later part lies inside one chunk). Joining a 2 KB text to its title cost more than the
+ * test itself when a phrase of common words is checked on tens of thousands of notes.
+ * @param parts the number of parts the pattern was built from (≥ 1)
+ */
+export function matchesTitleAndText(pattern: RegExp, parts: number, title: string, text: string): boolean {
+  if (pattern.test(text)) return true;
+  let end = 0;
+  for (let chunk = 0; chunk < parts && end < text.length; chunk++) {
+    while (end < text.length && isSpace(text.charCodeAt(end))) end++;
+    while (end < text.length && !isSpace(text.charCodeAt(end))) end++;
+  }
+  return pattern.test(`${title}\n${text.slice(0, end)}`);
+}
+
+/** Number of whitespace-separated parts {@link literalPattern} builds a pattern of for `text`. */
+export function literalParts(text: string): number {
+  return text.normalize('NFC').trim().split(/\s+/).length;
 }
 
 /**
