@@ -21,7 +21,7 @@ describe('parseBenchArgs', () => {
       quick: false,
       peer: true,
       scale: DEFAULT_SCALE,
-      parts: ['onload', 'help', 'large', 'scale', 'semantic'],
+      parts: ['onload', 'help', 'large', 'scale', 'semantic', 'vectors'],
       model: true,
       tuneFusion: false,
     });
@@ -46,6 +46,7 @@ describe('parseBenchArgs', () => {
   it('--only picks parts; the scaling table is empty when not picked', () => {
     expect(parseBenchArgs(['--only', 'scale', '--scale', '100000'])).toMatchObject({ parts: ['scale'], scale: [100_000] });
     expect(parseBenchArgs(['--only', 'help,large'])).toMatchObject({ parts: ['help', 'large'], scale: [] });
+    expect(parseBenchArgs(['--only', 'vectors', '--no-model'])).toMatchObject({ parts: ['vectors'], scale: [], model: false });
   });
   it('names the flag on bad input', () => {
     expect(() => parseBenchArgs(['--scale'])).toThrow(/--scale wants comma-separated positive note counts/);
@@ -53,7 +54,7 @@ describe('parseBenchArgs', () => {
     expect(() => parseBenchArgs(['--scale', '0'])).toThrow(/positive/);
     expect(() => parseBenchArgs(['--fast'])).toThrow(/Unknown bench flag "--fast"; use .*--no-model, --tune-fusion/);
     expect(() => parseBenchArgs(['--only', 'help,peer'])).toThrow(
-      /--only wants parts among onload, help, large, scale, semantic .*got "peer"/,
+      /--only wants parts among onload, help, large, scale, semantic, vectors .*got "peer"/,
     );
     expect(() => parseBenchArgs(['--only'])).toThrow(/--only wants parts/);
   });
