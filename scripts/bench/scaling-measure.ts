@@ -91,8 +91,10 @@ export async function measureVault(Plugin: PluginClass, vault: TableVault): Prom
   const booted = await bootPlugin(Plugin, boot);
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
+  const buildCpu = process.cpuUsage();
   const index = indexOf(booted.plugin);
   await index.whenBuilt();
+  const { user, system } = process.cpuUsage(buildCpu);
   loop.disable();
   const cold = index.stats;
   const after = memoryMb();
@@ -115,6 +117,7 @@ export async function measureVault(Plugin: PluginClass, vault: TableVault): Prom
   const profile = (await engineTimes(engine, booted.app, profiled)).map((e, i) => ({ ...e, httpMs: httpMs[i] }));
   unloadPluginInHost(booted.plugin);
   const host = memoryMb();
+  const left = engine.footprint();
   await booted.stop();
   const warmBoot = await bootPlugin(Plugin, boot);
   const warmIndex = indexOf(warmBoot.plugin);
@@ -145,8 +148,10 @@ export async function measureVault(Plugin: PluginClass, vault: TableVault): Prom
   const details = [
     `            index arrays: postings ${mb(footprint.postings)} MB (${mb(footprint.postingsUsed)} MB used), per-note term lists ${mb(footprint.docTerms)} MB, ` +
       `per-note lengths and scratch ${mb(footprint.perDoc)} MB, phrase filters ${mb(footprint.phraseFilters ?? 0)} MB; ${footprint.terms} terms`,
+    `            cold build: ${((user + system) / 1e6).toFixed(1)} s of this process's CPU (all threads, GC included) from the server listening to the index built; ` +
+      `wall time beyond it is other work on the machine or waiting on the disk`,
     `            process: host after the plugin's unload heap ${host.heap.toFixed(0)} MB + arrays ${host.arrays.toFixed(0)} MB; ` +
-      `peak RSS ${row.peakRssMb.toFixed(0)} MB; heap limit ${(v8.getHeapStatistics().heap_size_limit / 1e6).toFixed(0)} MB`,
+      `the index's own arrays then ${mb(left.postings + left.docTerms + left.perDoc + (left.phraseFilters ?? 0))} MB; peak RSS ${row.peakRssMb.toFixed(0)} MB; heap limit ${(v8.getHeapStatistics().heap_size_limit / 1e6).toFixed(0)} MB`,
   ];
   if (profile.length > 0) {
     details.push(

@@ -79,7 +79,11 @@ export async function measureInChild(rowScript: string, vault: TableVault, log: 
   let measured: MeasuredRow | null = null;
   const exit = await new Promise<string>((resolve) => {
     // Advanced serialization keeps NaN (a figure not measured) as NaN over IPC.
-    const child = fork(rowScript, [JSON.stringify(vault)], { stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced' });
+    const child = fork(rowScript, [JSON.stringify(vault)], {
+      execArgv: rowExecArgv(process.execArgv),
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+      serialization: 'advanced',
+    });
     child.stderr?.on('data', (chunk: Buffer) => {
       process.stderr.write(chunk);
       stderr = (stderr + chunk.toString()).slice(-8000);
@@ -101,6 +105,19 @@ export async function measureInChild(rowScript: string, vault: TableVault, log: 
     `            row measured in ${((performance.now() - started) / 1000).toFixed(0)} s in its own process (host load, cold build, searches, warm start)`,
   );
   return done;
+}
+
+/**
+ * Heap limit of a row's process, MB: seven copies of the PowerShell vault (660 MB of text)
+ * take the test host past Node's default of about 4 GB (the host keeps every note's text and
+ * metadata; the plugin's share is what the table's plugin column shows), where a row crawls
+ * in back-to-back garbage collections or dies.
+ */
+export const ROW_HEAP_MB = 8192;
+
+/** The Node flags of a row's process: this process's own (a --cpu-prof applies to each row too), with ROW_HEAP_MB unless a heap limit is already given. */
+export function rowExecArgv(own: string[]): string[] {
+  return own.some((flag) => flag.startsWith('--max-old-space-size')) ? own : [...own, `--max-old-space-size=${ROW_HEAP_MB}`];
 }
 
 /** The line of a child's stderr that says why it ended: V8's fatal error (heap out of memory) or the first thrown error's message; else its last line, or null when empty. */

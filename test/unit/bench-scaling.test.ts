@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { formatScalingRow, SCALING_HEADER, targetLines } from '../../scripts/bench/scaling-format';
 import type { ScalingRow, TableVault } from '../../scripts/bench/scaling-measure';
-import { measureInChild } from '../../scripts/bench/scaling';
+import { measureInChild, ROW_HEAP_MB, rowExecArgv } from '../../scripts/bench/scaling';
 import { FIGURES_AT_FILING, TARGETS_AT_100K, verdicts } from '../../scripts/bench/scaling-targets';
 
 function row(overrides: Partial<ScalingRow>): ScalingRow {
@@ -89,6 +89,14 @@ describe('formatScalingRow', () => {
     );
     // The last column ends where its header ends.
     expect(line.length).toBe(SCALING_HEADER.length);
+  });
+});
+
+describe('rowExecArgv', () => {
+  it("passes the bench's own Node flags on, with the row heap limit unless one is given", () => {
+    expect(rowExecArgv([])).toEqual([`--max-old-space-size=${ROW_HEAP_MB}`]);
+    expect(rowExecArgv(['--cpu-prof'])).toEqual(['--cpu-prof', `--max-old-space-size=${ROW_HEAP_MB}`]);
+    expect(rowExecArgv(['--max-old-space-size=12000'])).toEqual(['--max-old-space-size=12000']);
   });
 });
 
