@@ -87,6 +87,8 @@ async function vaultTable(
         log(
           `${tool.padEnd(11)} ${String(sessions).padStart(8)} ${r.callsPerSecond.toFixed(0).padStart(9)} ${ms(r.p50).padStart(8)} ${ms(r.p99).padStart(8)} ${String(r.calls).padStart(9)} ${String(r.failed).padStart(7)} ${r.seconds.toFixed(1).padStart(9)}`,
         );
+        const kinds = Object.entries(r.failures).map(([kind, count]) => `${kind} × ${count}`);
+        if (kinds.length > 0) log(`            failed: ${kinds.join(', ')}`);
       }
     }
   } finally {

@@ -9,6 +9,7 @@ import VaultMcpPlugin from '../../src/main';
 import { DEFAULT_SCALE, FULL_SCALE, parseBenchArgs } from '../../scripts/bench/options';
 import { percentiles } from '../../scripts/bench/measure';
 import { parseLoadArgs } from '../../scripts/load/options';
+import { failureKind } from '../../scripts/load/drive';
 import { generateVault, generatedQueries, vocabularyWord, VOCABULARY_SIZE } from '../../scripts/bench/generate-vault';
 import { benchPeerSearch } from '../../scripts/bench/peer';
 import { measureThroughput } from '../../scripts/bench/throughput';
@@ -178,5 +179,16 @@ describe('load flags', () => {
   });
   it('names the parts when --only gets an unknown one', () => {
     expect(() => parseLoadArgs(['--only', 'huge'])).toThrow(/--only wants parts among demo, large, memory, scale .*got "huge"/);
+  });
+});
+
+describe('failureKind', () => {
+  it('passes a good answer and names a bad one by status, tool error text or a missing result', () => {
+    expect(failureKind(200, '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}')).toBeNull();
+    expect(failureKind(408, '{"error":{"message":"The request took too long to arrive"}}')).toBe('HTTP 408');
+    expect(failureKind(200, String.raw`{"result":{"content":[{"type":"text","text":"Regex \"a+\" is too slow"}],"isError":true}}`)).toBe(
+      String.raw`tool error "Regex \"a+\" is too slow"`,
+    );
+    expect(failureKind(200, '{"jsonrpc":"2.0","id":1,"error":{"code":-32603}}')).toBe('answer without a result');
   });
 });
