@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { generateVault, generatedQueries, heavyQueries } from './generate-vault';
 import { LARGE_QUERIES, unpackLargeVault } from './large-vault';
 import type { Log } from './measure';
+import { benchConfigDir } from './plugin-class';
 import { formatScalingRow, SCALING_HEADER, targetLines } from './scaling-format';
 import type { MeasuredRow, ScalingRow, TableVault } from './scaling-measure';
 import type { RowMessage } from './scaling-row';
@@ -56,7 +57,7 @@ export async function scalingTable(sizes: number[], archive: string, rowScript: 
       bytes: vault.bytes,
       queries: generatedQueries(),
       heavy: heavyQueries(),
-      configDir: runConfigDir(),
+      configDir: benchConfigDir(),
       targets: size >= 100_000 ? 'at-100k' : null,
     });
     if (size < 100_000) continue;
@@ -129,11 +130,6 @@ function failureReason(stderr: string): string | null {
   return lines.find((line) => /^(FATAL ERROR|[\w.]*Error\b)/.test(line)) ?? lines.at(-1) ?? null;
 }
 
-/** A config folder name of this bench run (hidden from the host's file index), so runs beside each other never share a saved index. */
-function runConfigDir(): string {
-  return `.obsidian-bench-${process.pid}`;
-}
-
 /**
  * The real-notes rows beside 100k: the PowerShell vault unpacked from `archive` (14k notes,
  * held to its figures at filing) and seven copies of it (held to the 100k targets).
@@ -149,7 +145,7 @@ async function powershellVaults(archive: string, log: Log): Promise<TableVault[]
   const copies = await sevenCopies(source);
   const vault = async (label: string, path: string, targets: TableVault['targets']): Promise<TableVault> => {
     const size = await markdownSize(path);
-    return { label, path, ...size, queries: LARGE_QUERIES, heavy: REAL_HEAVY, configDir: runConfigDir(), targets };
+    return { label, path, ...size, queries: LARGE_QUERIES, heavy: REAL_HEAVY, configDir: benchConfigDir(), targets };
   };
   return [await vault('PowerShell 14k', source, 'at-filing'), await vault('PowerShell × 7', copies, 'at-100k')];
 }
