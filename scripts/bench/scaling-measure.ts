@@ -115,6 +115,8 @@ export async function measureVault(Plugin: PluginClass, vault: TableVault): Prom
   // The engine runs come after the client is closed: an HTTP connection left idle meanwhile may be reset by the server.
   await client.close();
   const profile = (await engineTimes(engine, booted.app, profiled)).map((e, i) => ({ ...e, httpMs: httpMs[i] }));
+  // A save still running at the unload keeps the index's arrays reachable, and the host's figure would hold them.
+  const saved = await saveDone(index, SAVE_WAIT_MS);
   unloadPluginInHost(booted.plugin);
   const host = memoryMb();
   const left = engine.footprint();
@@ -150,6 +152,9 @@ export async function measureVault(Plugin: PluginClass, vault: TableVault): Prom
       `per-note lengths and scratch ${mb(footprint.perDoc)} MB, phrase filters ${mb(footprint.phraseFilters ?? 0)} MB; ${footprint.terms} terms`,
     `            cold build: ${((user + system) / 1e6).toFixed(1)} s of this process's CPU (all threads, GC included) from the server listening to the index built; ` +
       `wall time beyond it is other work on the machine or waiting on the disk`,
+    saved
+      ? `            cold save: ${ms(index.stats.saveMs ?? NaN)} ms, done before the plugin's unload`
+      : `            cold save: not done ${SAVE_WAIT_MS / 1000} s after the searches; the host's figure may hold the index's arrays (plugin MB too low)`,
     `            process: host after the plugin's unload heap ${host.heap.toFixed(0)} MB + arrays ${host.arrays.toFixed(0)} MB; ` +
       `the index's own arrays then ${mb(left.postings + left.docTerms + left.perDoc + (left.phraseFilters ?? 0))} MB; peak RSS ${row.peakRssMb.toFixed(0)} MB; heap limit ${(v8.getHeapStatistics().heap_size_limit / 1e6).toFixed(0)} MB`,
   ];
@@ -164,6 +169,19 @@ export async function measureVault(Plugin: PluginClass, vault: TableVault): Prom
     );
   }
   return { row, details };
+}
+
+/** How long a row waits after its searches for the cold build's save to finish, ms. */
+const SAVE_WAIT_MS = 60_000;
+
+/** Resolves true once the index's save has finished (stats.saveMs set), false after `waitMs`. */
+async function saveDone(index: ReturnType<typeof indexOf>, waitMs: number): Promise<boolean> {
+  const until = Date.now() + waitMs;
+  while (index.stats.saveMs === null) {
+    if (Date.now() > until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return true;
 }
 
 /** Per query: its matches and the engine's time alone (LexicalEngine.match over every note, the caller seeing all), p50 of 5 runs. */
