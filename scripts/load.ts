@@ -7,7 +7,9 @@
  *   on the 14k-note vault (../shared/vaults/windows-powershell-docs.tar.zst, skipped when
  *   absent); then heap and RSS after GC every 10% of 100,000 calls on the demo vault, with
  *   their fitted growth per 10,000 calls; with `--only scale`, read_note and search with 8
- *   sessions on the bench's generated 100k-note vault (generated once into the temp dir).
+ *   sessions on the bench's generated 100k-note vault (generated once into the temp dir), search
+ *   there as a fixed count of calls (each session through the query mix twice) rather than for
+ *   a duration.
  *
  *   --quick          2 s per cell and 20,000 calls for memory
  *   --duration s     seconds per cell (default 10)
@@ -52,7 +54,13 @@ async function readablePaths(server: ServerChild, max: number): Promise<string[]
   return out;
 }
 
-/** The table of one vault: read_note and search at each session count. */
+/**
+ * The table of one vault: read_note and search at each session count, each cell driven for
+ * `durationS`, or, with `searchPasses`, the search cells until every session has sent the
+ * query mix that many times on average (a fixed count of calls, however long they take: at
+ * 100k notes a search under 8 sessions can take longer than a whole 10 s cell, whose calls
+ * still in flight at its end are not counted).
+ */
 async function vaultTable(
   label: string,
   vault: string,
@@ -60,22 +68,27 @@ async function vaultTable(
   durationS: number,
   log: Log,
   sessionCounts = SESSION_COUNTS,
+  searchPasses?: number,
 ): Promise<void> {
   const server = await startServerChild(vault);
   try {
     const paths = await readablePaths(server, 100);
-    const workloads: Array<[string, ToolCall[]]> = [
-      ['read_note', paths.map((path) => ({ name: 'read_note', arguments: { path } }))],
-      ['search', queries.map((query) => ({ name: 'search', arguments: { query, limit: 10 } }))],
+    const workloads: Array<[string, ToolCall[], number | undefined]> = [
+      ['read_note', paths.map((path) => ({ name: 'read_note', arguments: { path } })), undefined],
+      ['search', queries.map((query) => ({ name: 'search', arguments: { query, limit: 10 } })), searchPasses],
     ];
-    log(`\n${label}: ${server.paths.length} notes, ${durationS} s per row`);
-    log('tool        sessions   calls/s   p50 ms   p99 ms     calls  failed');
-    for (const [tool, calls] of workloads) {
+    const searchCell = searchPasses === undefined ? '' : `, search ${searchPasses} × the ${queries.length} queries per session`;
+    log(`\n${label}: ${server.paths.length} notes, ${durationS} s per row${searchCell}`);
+    log('tool        sessions   calls/s   p50 ms   p99 ms     calls  failed   seconds');
+    for (const [tool, calls, passes] of workloads) {
       for (const sessions of sessionCounts) {
-        const r: DriveResult = await drive(server.port, server.token, calls, { sessions, durationS });
+        const amount = passes === undefined ? undefined : passes * sessions * calls.length;
+        const r: DriveResult = await drive(server.port, server.token, calls, { sessions, durationS, amount });
         log(
-          `${tool.padEnd(11)} ${String(sessions).padStart(8)} ${r.callsPerSecond.toFixed(0).padStart(9)} ${ms(r.p50).padStart(8)} ${ms(r.p99).padStart(8)} ${String(r.calls).padStart(9)} ${String(r.failed).padStart(7)}`,
+          `${tool.padEnd(11)} ${String(sessions).padStart(8)} ${r.callsPerSecond.toFixed(0).padStart(9)} ${ms(r.p50).padStart(8)} ${ms(r.p99).padStart(8)} ${String(r.calls).padStart(9)} ${String(r.failed).padStart(7)} ${r.seconds.toFixed(1).padStart(9)}`,
         );
+        const kinds = Object.entries(r.failures).map(([kind, count]) => `${kind} × ${count}`);
+        if (kinds.length > 0) log(`            failed: ${kinds.join(', ')}`);
       }
     }
   } finally {
@@ -107,6 +120,7 @@ async function main(argv: string[]): Promise<void> {
         options.durationS,
         log,
         [8],
+        2,
       );
     }
     if (options.parts.includes('memory')) {

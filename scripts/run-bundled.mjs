@@ -1,5 +1,6 @@
 // Bundles a TypeScript entry of scripts/ together with the Obsidian host (test/host, which
-// the entry's own 'obsidian' imports resolve to) and runs it in this Node process.
+// the entry's own 'obsidian' imports resolve to) and runs it in this Node process. Entries
+// the runner forks as child processes are bundled beside it into build/ first.
 import esbuild from 'esbuild';
 import { builtinModules, createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -7,9 +8,9 @@ import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** @param {string} entry file name under scripts/, e.g. "headless.ts" */
-export async function runBundled(entry) {
-  const outfile = path.join(root, 'build', entry.replace(/\.ts$/, '.cjs'));
+/** @param {string} entry file under scripts/, e.g. "headless.ts" or "bench/scaling-row.ts"; bundled to build/<its name>.cjs */
+async function bundle(entry) {
+  const outfile = path.join(root, 'build', path.basename(entry).replace(/\.ts$/, '.cjs'));
   await esbuild.build({
     entryPoints: [path.join(root, 'scripts', entry)],
     bundle: true,
@@ -21,5 +22,14 @@ export async function runBundled(entry) {
     alias: { obsidian: path.join(root, 'test', 'host', 'index.ts') },
     external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
   });
-  createRequire(import.meta.url)(outfile);
+  return outfile;
+}
+
+/**
+ * @param {string} entry file name under scripts/, e.g. "headless.ts"
+ * @param {string[]} [children] entries under scripts/ that the runner forks (each to build/<name>.cjs)
+ */
+export async function runBundled(entry, children = []) {
+  for (const child of children) await bundle(child);
+  createRequire(import.meta.url)(await bundle(entry));
 }

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { bootPlugin, connectClient } from '../../test/harness/boot-plugin';
 import { heapMb, ms, percentiles, timeRuns, type Log } from './measure';
 import { comparePeer, COMPARE_LIMIT, type OurSearchFigures, type PeerBudget } from './peer';
-import { indexOf, type PluginClass } from './plugin-class';
+import { benchConfigDir, indexOf, type PluginClass } from './plugin-class';
 import { measureThroughput, printThroughput } from './throughput';
 
 /** The queries timed on the 14k vault (ours and the peer's). */
@@ -35,8 +35,8 @@ export interface LargeBenchOptions {
 
 /**
  * The 14k-note vault unpacked from `archive` into a cache folder under the temp dir (once;
- * its `.obsidian` folder removed each time so every run starts cold); null (after printing why)
- * when the archive is absent or tar fails.
+ * shared by every bench run, so a run keeps its saved index in a config folder of its own,
+ * benchConfigDir); null (after printing why) when the archive is absent or tar fails.
  */
 export async function unpackLargeVault(archive: string, log: Log): Promise<string | null> {
   if (!existsSync(archive)) {
@@ -54,7 +54,6 @@ export async function unpackLargeVault(archive: string, log: Log): Promise<strin
       return null;
     }
   }
-  await fsp.rm(nodePath.join(vault, '.obsidian'), { recursive: true, force: true });
   return vault;
 }
 
@@ -65,10 +64,21 @@ export async function unpackLargeVault(archive: string, log: Log): Promise<strin
 export async function benchLargeVault(Plugin: PluginClass, archive: string, options: LargeBenchOptions, log: Log): Promise<void> {
   const vault = await unpackLargeVault(archive, log);
   if (vault === null) return;
+  const configDir = benchConfigDir();
+  await fsp.rm(nodePath.join(vault, configDir), { recursive: true, force: true });
+  try {
+    await coldAndWarm(Plugin, vault, configDir, options, log);
+  } finally {
+    await fsp.rm(nodePath.join(vault, configDir), { recursive: true, force: true });
+  }
+}
+
+/** The cold round (index built, saved under `configDir`) and the warm round (loaded from it) on `vault`, printed; then the peer beside them. */
+async function coldAndWarm(Plugin: PluginClass, vault: string, configDir: string, options: LargeBenchOptions, log: Log): Promise<void> {
   let coldFirstAnswer: OurSearchFigures | null = null;
   for (const round of ['cold', 'warm'] as const) {
     const bootStart = performance.now();
-    const booted = await bootPlugin(Plugin, { vaultPath: vault, waitForIndex: false, persistIndex: true });
+    const booted = await bootPlugin(Plugin, { vaultPath: vault, waitForIndex: false, persistIndex: true, configDir });
     const listening = performance.now();
     const hostHeap = heapMb();
     const index = indexOf(booted.plugin);

@@ -3,8 +3,12 @@
  * --tune-fusion, --only parts.
  */
 
-/** The bench's parts: plugin start (onload), obsidian-help-en, the 14k-note vault (with throughput and peer), the generated-vault scaling table, search quality and vector search speed. */
-export const BENCH_PARTS = ['onload', 'help', 'large', 'scale', 'semantic'] as const;
+/**
+ * The bench's parts: plugin start (onload), obsidian-help-en, the 14k-note vault (with
+ * throughput and peer), the generated-vault scaling table, search quality (followed by the
+ * vector search part) and vector search speed at 100k chunks alone.
+ */
+export const BENCH_PARTS = ['onload', 'help', 'large', 'scale', 'semantic', 'vectors'] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
 /** What a bench run does. */
@@ -62,7 +66,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       parts = list as BenchPart[];
     } else
       throw new Error(
-        `Unknown bench flag "${arg}"; use --quick, --full, --scale a,b,..., --no-peer, --no-model, --tune-fusion or --only onload,help,large,scale,semantic`,
+        `Unknown bench flag "${arg}"; use --quick, --full, --scale a,b,..., --no-peer, --no-model, --tune-fusion or --only onload,help,large,scale,semantic,vectors`,
       );
   }
   if (quick) return { quick, peer: false, scale: [], parts: ['onload', 'help'], model: false, tuneFusion: false };

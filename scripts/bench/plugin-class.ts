@@ -26,3 +26,12 @@ export interface IndexView {
 export function indexOf(plugin: BootablePlugin): IndexView {
   return (plugin as unknown as { search: IndexView }).search;
 }
+
+/**
+ * The config folder (`vault.configDir`, hidden from the host's file index) of this bench
+ * run's plugin boots, where the saved index goes: one per process, so benches running beside
+ * each other on the same cached vault never load, overwrite or delete each other's index.
+ */
+export function benchConfigDir(): string {
+  return `.obsidian-bench-${process.pid}`;
+}

@@ -1,231 +1,161 @@
 /**
  * The scaling table: generated vaults of growing size (1k, 10k, optionally 100k notes) and,
- * beside the largest, seven copies of the PowerShell vault in seven folders (≈ 99k real
- * notes), each loaded cold in the host with the plugin, then started again warm from the
- * saved index, reporting index build time, the longest slice and the event loop's longest
- * delay during the build, memory (the plugin's apart from the host's own) and search p50/p95,
- * for the bench's query mix and apart for queries whose terms match most notes. At 100k and
- * more it also prints where a search's time goes per query (engine vs page vs HTTP).
+ * beside the 100k one, the PowerShell vault as it is (14k real notes, held to its figures when
+ * issue 20 was filed) and seven copies of it in seven folders (≈ 99k real notes). Each row is
+ * measured in its own child process (scaling-row.ts: cold index, search, memory above the
+ * host's own, warm start), as Obsidian holds one vault at a time: every row starts on a clean
+ * heap, and one vault's objects never weigh on the next row's figures. Then issue 20's targets
+ * beside the rows' figures, marked met or not (scaling-targets.ts).
  */
+import { fork } from 'node:child_process';
 import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { bootPlugin, connectClient } from '../../test/harness/boot-plugin';
-import { unloadPluginInHost } from '../../test/host/app';
-import { parseQuery } from '../../src/search/query/query-parser';
-import { RegexGuard } from '../../src/search/query/regex-guard';
+import { performance } from 'node:perf_hooks';
 import { generateVault, generatedQueries, heavyQueries } from './generate-vault';
 import { LARGE_QUERIES, unpackLargeVault } from './large-vault';
-import { memoryMb, ms, percentiles, timeRuns, type Log } from './measure';
-import { indexOf, type PluginClass } from './plugin-class';
+import type { Log } from './measure';
+import { benchConfigDir } from './plugin-class';
+import { formatScalingRow, SCALING_HEADER, targetLines } from './scaling-format';
+import type { MeasuredRow, ScalingRow, TableVault } from './scaling-measure';
+import type { RowMessage } from './scaling-row';
 
-/** One row of the table; times in ms, heap in MB. */
-export interface ScalingRow {
-  label: string;
-  notes: number;
-  textMb: number;
-  indexMs: number;
-  /** Longest stretch the build ran without yielding (wall time, awaits on file reads included), ms. */
-  longestSliceMs: number;
-  /** Longest event-loop delay while the cold build ran (what a UI would feel), ms. */
-  loopDelayMs: number;
-  /** Warm start: the saved index loaded, changed notes reindexed; build ms and longest slice. */
-  warmMs: number;
-  warmSliceMs: number;
-  heapAfterMb: number;
-  arraysAfterMb: number;
-  /** Heap + ArrayBuffers after indexing minus the same once the plugin is unloaded (the host's own), MB. */
-  pluginMb: number;
-  searchP50: number;
-  searchP95: number;
-  /** Over the heavy queries (terms matching most notes). */
-  heavyP50: number;
-  heavyP95: number;
-}
-
-/** A vault of the table: where it is and the queries it is searched with. */
-interface TableVault {
-  label: string;
-  path: string;
-  notes: number;
-  bytes: number;
-  queries: string[];
-  heavy: string[];
-}
-
-/** What the bench reads of the lexical engine (LexicalEngine.footprint in bytes, and match for the profile). */
-interface EngineView {
-  footprint(): { postings: number; postingsUsed: number; docTerms: number; perDoc: number; phraseFilters?: number; terms: number };
-  match(
-    query: unknown,
-    load: (path: string) => Promise<string>,
-    access: { key: string; allow(path: string): boolean },
-    guard: unknown,
-    ranked: number,
-  ): Promise<{ total: number }>;
-}
-
-/** Common words of the PowerShell docs, each in thousands of its notes: the heavy queries of the real-notes row. */
+/** Common words of the PowerShell docs, each in thousands of its notes: the heavy queries of the real-notes rows. */
 const REAL_HEAVY = ['the', 'command parameter', '"of the"', 'value object type string', 'get -set'];
 
 /**
- * Generates (or reuses from the temp cache) a vault of each size in `sizes`, and beside the
- * 100k one the seven PowerShell copies (skipped with a message when the archive is absent);
- * on each boots the plugin with the index saved in the vault's plugin folder (removed before
- * and after), waits for the cold build, measures heap and ArrayBuffers after a full GC,
- * `search` over HTTP (5 passes over the query mix, then over the heavy queries), the memory
- * once the plugin is unloaded (the host's own, subtracted to give the plugin's), then boots
- * again warm; prints a row as soon as it is measured.
- * @throws Error when a size is not a positive integer or the plugin does not start.
+ * Measures a row per size in `sizes` (generated vaults, made once into the temp dir and
+ * reused) and, beside a size of 100k or more, the two PowerShell rows (skipped with a message
+ * when `archive` is absent), each in a child process running `rowScript` (the bundled
+ * scaling-row.ts); prints each row as it is measured, a row whose process failed as "not
+ * measured" with its reason, then the targets table.
+ * @returns the measured rows
+ * @throws Error when a size is not a positive integer (generateVault).
  */
-export async function scalingTable(Plugin: PluginClass, sizes: number[], archive: string, log: Log): Promise<ScalingRow[]> {
+export async function scalingTable(sizes: number[], archive: string, rowScript: string, log: Log): Promise<ScalingRow[]> {
   const cache = nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated');
   log(
-    `\nGenerated vaults (seeded; Zipf-like vocabulary, frontmatter, headings, wikilinks, tags) and, beside 100k, 7 copies of the PowerShell vault; cold index, then a warm start from the saved index. ` +
+    `\nGenerated vaults (seeded; Zipf-like vocabulary, frontmatter, headings, wikilinks, tags) and, beside 100k, the PowerShell vault alone (14k) and in 7 copies; each row in its own process: cold index, then a warm start from the saved index. ` +
       `Search over the query mix × 5 and "heavy" queries of the most frequent words × 5; slice: longest stretch without yielding (wall time); loop: longest event-loop delay during the cold build; ` +
       `arrays: ArrayBuffers (typed arrays, outside the heap); plugin: heap + arrays above the host's own. Timing figures come from a machine shared with other work:`,
   );
-  log(
-    '  vault              notes   text MB   index s   slice ms   loop ms   warm s   warm slice ms   heap MB   arrays MB   plugin MB   search p50 / p95 ms   heavy p50 / p95 ms',
-  );
+  log(SCALING_HEADER);
   const rows: ScalingRow[] = [];
+  const measure = async (vault: TableVault): Promise<void> => {
+    const measured = await measureInChild(rowScript, vault, log);
+    if (measured === null) return;
+    rows.push(measured.row);
+    log(formatScalingRow(measured.row));
+    for (const line of measured.details) log(line);
+  };
   for (const size of sizes) {
     const vault = await generateVault(cache, size);
-    rows.push(
-      await measureVault(
-        Plugin,
-        {
-          label: `generated ${size >= 1000 ? `${size / 1000}k` : size}`,
-          path: vault.path,
-          notes: vault.notes,
-          bytes: vault.bytes,
-          queries: generatedQueries(),
-          heavy: heavyQueries(),
-        },
-        log,
-      ),
-    );
-    if (size >= 100_000) {
-      const copies = await sevenCopies(archive, log);
-      if (copies !== null) rows.push(await measureVault(Plugin, copies, log));
-    }
+    await measure({
+      label: `generated ${size >= 1000 ? `${size / 1000}k` : size}`,
+      path: vault.path,
+      notes: vault.notes,
+      bytes: vault.bytes,
+      queries: generatedQueries(),
+      heavy: heavyQueries(),
+      configDir: benchConfigDir(),
+      targets: size >= 100_000 ? 'at-100k' : null,
+    });
+    if (size < 100_000) continue;
+    const real = await powershellVaults(archive, log);
+    for (const vault of real) await measure(vault);
   }
+  for (const line of targetLines(rows)) log(line);
   return rows;
 }
 
-/** Cold boot, measures, unload, warm boot; one row. */
-async function measureVault(Plugin: PluginClass, vault: TableVault, log: Log): Promise<ScalingRow> {
-  const pluginFolder = nodePath.join(vault.path, '.obsidian');
-  await fsp.rm(pluginFolder, { recursive: true, force: true });
-  const booted = await bootPlugin(Plugin, { vaultPath: vault.path, waitForIndex: false, persistIndex: true });
-  const loop = monitorEventLoopDelay({ resolution: 10 });
-  loop.enable();
-  const index = indexOf(booted.plugin);
-  await index.whenBuilt();
-  loop.disable();
-  const cold = index.stats;
-  const after = memoryMb();
-  const engine = (index as unknown as { engine: EngineView }).engine;
-  const footprint = engine.footprint();
-  const client = await connectClient(booted.url, booted.token);
-  const pass = async (list: string[]): Promise<ReturnType<typeof percentiles>> => {
-    const samples: number[] = [];
-    for (const query of list) samples.push(...(await timeRuns(() => client.callTool({ name: 'search', arguments: { query } }), 5)));
-    return percentiles(samples);
-  };
-  const p = await pass(vault.queries);
-  const h = await pass(vault.heavy);
-  const profiled = vault.notes >= 100_000 ? [...vault.queries, ...vault.heavy] : [];
-  const httpMs: number[] = [];
-  for (const query of profiled)
-    httpMs.push(percentiles(await timeRuns(() => client.callTool({ name: 'search', arguments: { query } }), 5)).p50);
-  // The engine runs come after the client is closed: an HTTP connection left idle meanwhile may be reset by the server.
-  await client.close();
-  const profile = (await engineTimes(engine, booted.app, profiled)).map((e, i) => ({ ...e, httpMs: httpMs[i] }));
-  unloadPluginInHost(booted.plugin);
-  const host = memoryMb();
-  await booted.stop();
-  const warmBoot = await bootPlugin(Plugin, { vaultPath: vault.path, waitForIndex: false, persistIndex: true });
-  const warmIndex = indexOf(warmBoot.plugin);
-  await warmIndex.whenBuilt();
-  const warm = warmIndex.stats;
-  await warmBoot.stop();
-  await fsp.rm(pluginFolder, { recursive: true, force: true });
-  const row: ScalingRow = {
-    label: vault.label,
-    notes: vault.notes,
-    textMb: vault.bytes / 1e6,
-    indexMs: cold.buildMs ?? NaN,
-    longestSliceMs: cold.longestSliceMs,
-    loopDelayMs: loop.max / 1e6,
-    warmMs: warm.warm ? (warm.buildMs ?? NaN) : NaN,
-    warmSliceMs: warm.longestSliceMs,
-    heapAfterMb: after.heap,
-    arraysAfterMb: after.arrays,
-    pluginMb: after.heap + after.arrays - host.heap - host.arrays,
-    searchP50: p.p50,
-    searchP95: p.p95,
-    heavyP50: h.p50,
-    heavyP95: h.p95,
-  };
-  log(
-    `  ${row.label.padEnd(16)} ${String(row.notes).padStart(7)} ${row.textMb.toFixed(1).padStart(9)} ${(row.indexMs / 1000).toFixed(1).padStart(9)} ${ms(row.longestSliceMs).padStart(10)} ` +
-      `${ms(row.loopDelayMs).padStart(9)} ${(row.warmMs / 1000).toFixed(1).padStart(8)} ${ms(row.warmSliceMs).padStart(15)} ${row.heapAfterMb.toFixed(0).padStart(9)} ` +
-      `${row.arraysAfterMb.toFixed(0).padStart(11)} ${row.pluginMb.toFixed(0).padStart(11)} ${`${ms(row.searchP50)} / ${ms(row.searchP95)}`.padStart(21)} ${`${ms(row.heavyP50)} / ${ms(row.heavyP95)}`.padStart(20)}`,
-  );
-  const mb = (bytes: number): string => (bytes / 1e6).toFixed(0);
-  log(
-    `            index arrays: postings ${mb(footprint.postings)} MB (${mb(footprint.postingsUsed)} MB used), per-note term lists ${mb(footprint.docTerms)} MB, ` +
-      `per-note lengths and scratch ${mb(footprint.perDoc)} MB, phrase filters ${mb(footprint.phraseFilters ?? 0)} MB; ${footprint.terms} terms`,
-  );
-  if (profile.length > 0) {
-    log(
-      `            where a search's time goes (p50 of 5, ms): engine = ranking or filter incl. reading notes to verify phrases; HTTP = the whole tool call`,
-    );
-    log('              query                                 matches   engine ms   HTTP ms');
-    for (const q of profile)
-      log(
-        `              ${q.query.padEnd(36)} ${String(q.matches).padStart(9)} ${ms(q.engineMs).padStart(11)} ${ms(q.httpMs).padStart(9)}`,
-      );
+/**
+ * Forks `rowScript` on `vault` (its stderr echoed here and its tail kept), waits for the row
+ * it sends, and removes the vault's run config folder afterwards whether or not the child
+ * finished.
+ * @returns the measured row, or null after logging why when the child exited without one
+ */
+export async function measureInChild(rowScript: string, vault: TableVault, log: Log): Promise<MeasuredRow | null> {
+  const started = performance.now();
+  let stderr = '';
+  let measured: MeasuredRow | null = null;
+  const exit = await new Promise<string>((resolve) => {
+    // Advanced serialization keeps NaN (a figure not measured) as NaN over IPC.
+    const child = fork(rowScript, [JSON.stringify(vault)], {
+      execArgv: rowExecArgv(process.execArgv),
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+      serialization: 'advanced',
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      stderr = (stderr + chunk.toString()).slice(-8000);
+    });
+    child.on('message', (message: RowMessage) => {
+      if (message.type === 'row') measured = message.measured;
+    });
+    child.once('error', (error) => resolve(error.message));
+    child.once('exit', (code, signal) => resolve(signal === null ? `code ${code}` : `signal ${signal}`));
+  });
+  await fsp.rm(nodePath.join(vault.path, vault.configDir), { recursive: true, force: true });
+  if (measured === null) {
+    const reason = failureReason(stderr);
+    log(`  ${vault.label}: not measured: its process ended (${exit}) without a row${reason === null ? '' : `: ${reason}`}`);
+    return null;
   }
-  return row;
-}
-
-/** Per query: its matches and the engine's time alone (LexicalEngine.match over every note, the caller seeing all), p50 of 5 runs. */
-async function engineTimes(
-  engine: EngineView,
-  app: unknown,
-  queries: string[],
-): Promise<{ query: string; matches: number; engineMs: number }[]> {
-  const vault = (app as { vault: { getFileByPath(path: string): unknown; cachedRead(file: never): Promise<string> } }).vault;
-  const read = (path: string): Promise<string> => {
-    const file = vault.getFileByPath(path);
-    return file === null ? Promise.reject(new Error(`${path} is gone`)) : vault.cachedRead(file as never);
-  };
-  const out: { query: string; matches: number; engineMs: number }[] = [];
-  for (const query of queries) {
-    let matches = 0;
-    const engineRuns = await timeRuns(async () => {
-      matches = (await engine.match(parseQuery(query), read, { key: 'bench', allow: () => true }, new RegexGuard(), 20)).total;
-    }, 5);
-    out.push({ query, matches, engineMs: percentiles(engineRuns).p50 });
-  }
-  return out;
+  const done: MeasuredRow = measured;
+  done.details.push(
+    `            row measured in ${((performance.now() - started) / 1000).toFixed(0)} s in its own process (host load, cold build, searches, warm start)`,
+  );
+  return done;
 }
 
 /**
- * Seven copies of the PowerShell vault (unpacked from `archive`), one per folder `copy-1` …
- * `copy-7` of a temp folder, as hard links where the file system allows (made once).
- * @returns the vault, or null after saying why when the archive is absent
+ * Heap limit of a row's process, MB: seven copies of the PowerShell vault (660 MB of text)
+ * take the test host past Node's default of about 4 GB (the host keeps every note's text and
+ * metadata; the plugin's share is what the table's plugin column shows), where a row crawls
+ * in back-to-back garbage collections or dies.
  */
-async function sevenCopies(archive: string, log: Log): Promise<TableVault | null> {
+export const ROW_HEAP_MB = 8192;
+
+/** The Node flags of a row's process: this process's own (a --cpu-prof applies to each row too), with ROW_HEAP_MB unless a heap limit is already given. */
+export function rowExecArgv(own: string[]): string[] {
+  return own.some((flag) => flag.startsWith('--max-old-space-size')) ? own : [...own, `--max-old-space-size=${ROW_HEAP_MB}`];
+}
+
+/** The line of a child's stderr that says why it ended: V8's fatal error (heap out of memory) or the first thrown error's message; else its last line, or null when empty. */
+function failureReason(stderr: string): string | null {
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return lines.find((line) => /^(FATAL ERROR|[\w.]*Error\b)/.test(line)) ?? lines.at(-1) ?? null;
+}
+
+/**
+ * The real-notes rows beside 100k: the PowerShell vault unpacked from `archive` (14k notes,
+ * held to its figures at filing) and seven copies of it (held to the 100k targets).
+ * @returns both vaults, or none after saying why when the archive is absent or cannot be unpacked
+ */
+async function powershellVaults(archive: string, log: Log): Promise<TableVault[]> {
   if (!existsSync(archive)) {
-    log(`  (7 copies of the PowerShell vault skipped: ${archive} is absent)`);
-    return null;
+    log(`  (the PowerShell vault and its 7 copies skipped: ${archive} is absent)`);
+    return [];
   }
   const source = await unpackLargeVault(archive, log);
-  if (source === null) return null;
+  if (source === null) return [];
+  const copies = await sevenCopies(source);
+  const vault = async (label: string, path: string, targets: TableVault['targets']): Promise<TableVault> => {
+    const size = await markdownSize(path);
+    return { label, path, ...size, queries: LARGE_QUERIES, heavy: REAL_HEAVY, configDir: benchConfigDir(), targets };
+  };
+  return [await vault('PowerShell 14k', source, 'at-filing'), await vault('PowerShell × 7', copies, 'at-100k')];
+}
+
+/**
+ * Seven copies of the vault at `source`, one per folder `copy-1` … `copy-7` of a temp folder,
+ * as hard links where the file system allows (made once, reused after).
+ * @returns the folder holding the copies
+ */
+async function sevenCopies(source: string): Promise<string> {
   const dir = nodePath.join(os.tmpdir(), 'vault-mcp-bench-powershell-x7');
   const marker = `${dir}.done`;
   if (!existsSync(marker)) {
@@ -233,21 +163,33 @@ async function sevenCopies(archive: string, log: Log): Promise<TableVault | null
     for (let i = 1; i <= 7; i++) await copyTree(source, nodePath.join(dir, `copy-${i}`));
     await fsp.writeFile(marker, '');
   }
+  return dir;
+}
+
+/** Markdown notes under `dir` and their bytes, outside hidden folders (the host's file index leaves those out). */
+async function markdownSize(dir: string): Promise<{ notes: number; bytes: number }> {
   let notes = 0;
   let bytes = 0;
   for (const entry of await fsp.readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.md')) continue;
+    if (
+      nodePath
+        .relative(dir, entry.parentPath)
+        .split(nodePath.sep)
+        .some((segment) => segment.startsWith('.'))
+    )
+      continue;
     notes++;
     bytes += (await fsp.stat(nodePath.join(entry.parentPath, entry.name))).size;
   }
-  return { label: 'PowerShell × 7', path: dir, notes, bytes, queries: LARGE_QUERIES, heavy: REAL_HEAVY };
+  return { notes, bytes };
 }
 
-/** Copies the tree at `from` to `to` (without `.obsidian`), hard-linking files, copying when linking fails. */
+/** Copies the tree at `from` to `to` (without hidden folders such as `.obsidian`), hard-linking files, copying when linking fails. */
 async function copyTree(from: string, to: string): Promise<void> {
   await fsp.mkdir(to, { recursive: true });
   for (const entry of await fsp.readdir(from, { withFileTypes: true })) {
-    if (entry.name === '.obsidian') continue;
+    if (entry.name.startsWith('.')) continue;
     const a = nodePath.join(from, entry.name);
     const b = nodePath.join(to, entry.name);
     if (entry.isDirectory()) await copyTree(a, b);

@@ -31,6 +31,8 @@ export interface DriveResult {
   callsPerSecond: number;
   p50: number;
   p99: number;
+  /** The failed calls by kind (HTTP status, tool error and its text's start, transport error or timeout), counts. */
+  failures: Record<string, number>;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function drive(port: number, token: string, calls: ToolCall[], opti
   const bodies = calls.map((call) => (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: call }));
   const latencies: number[] = [];
   let failed = 0;
+  const failures: Record<string, number> = {};
   let assigned = 0;
   const started = performance.now();
   const result = await autocannon({
@@ -77,7 +80,10 @@ export async function drive(port: number, token: string, calls: ToolCall[], opti
         },
         onResponse: (status, body, context) => {
           latencies.push(performance.now() - (context.sentAt as number));
-          if (status !== 200 || !body.includes('"result"') || body.includes('"isError":true')) failed++;
+          const kind = failureKind(status, body);
+          if (kind === null) return;
+          failed++;
+          failures[kind] = (failures[kind] ?? 0) + 1;
         },
       },
     ],
@@ -85,6 +91,7 @@ export async function drive(port: number, token: string, calls: ToolCall[], opti
   const seconds = (performance.now() - started) / 1000;
   await Promise.all(sessions.map((headers) => raw(port, { method: 'DELETE', headers })));
   failed += result.errors;
+  if (result.errors > 0) failures['transport error or timeout'] = result.errors;
   const p = latencies.length > 0 ? percentiles(latencies) : { p50: NaN, p99: NaN };
   return {
     sessions: options.sessions,
@@ -94,5 +101,13 @@ export async function drive(port: number, token: string, calls: ToolCall[], opti
     callsPerSecond: latencies.length / seconds,
     p50: p.p50,
     p99: p.p99,
+    failures,
   };
+}
+
+/** Why an answer counts as failed: its HTTP status, a tool error with the start of its text, or an answer without a result; null for a good answer. */
+export function failureKind(status: number, body: string): string | null {
+  if (status !== 200) return `HTTP ${status}`;
+  if (body.includes('"isError":true')) return `tool error "${/"text":"((?:[^"\\]|\\.){0,80})/.exec(body)?.[1] ?? ''}"`;
+  return body.includes('"result"') ? null : 'answer without a result';
 }

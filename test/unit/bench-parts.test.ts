@@ -9,6 +9,7 @@ import VaultMcpPlugin from '../../src/main';
 import { DEFAULT_SCALE, FULL_SCALE, parseBenchArgs } from '../../scripts/bench/options';
 import { percentiles } from '../../scripts/bench/measure';
 import { parseLoadArgs } from '../../scripts/load/options';
+import { failureKind } from '../../scripts/load/drive';
 import { generateVault, generatedQueries, vocabularyWord, VOCABULARY_SIZE } from '../../scripts/bench/generate-vault';
 import { benchPeerSearch } from '../../scripts/bench/peer';
 import { measureThroughput } from '../../scripts/bench/throughput';
@@ -21,7 +22,7 @@ describe('parseBenchArgs', () => {
       quick: false,
       peer: true,
       scale: DEFAULT_SCALE,
-      parts: ['onload', 'help', 'large', 'scale', 'semantic'],
+      parts: ['onload', 'help', 'large', 'scale', 'semantic', 'vectors'],
       model: true,
       tuneFusion: false,
     });
@@ -46,6 +47,7 @@ describe('parseBenchArgs', () => {
   it('--only picks parts; the scaling table is empty when not picked', () => {
     expect(parseBenchArgs(['--only', 'scale', '--scale', '100000'])).toMatchObject({ parts: ['scale'], scale: [100_000] });
     expect(parseBenchArgs(['--only', 'help,large'])).toMatchObject({ parts: ['help', 'large'], scale: [] });
+    expect(parseBenchArgs(['--only', 'vectors', '--no-model'])).toMatchObject({ parts: ['vectors'], scale: [], model: false });
   });
   it('names the flag on bad input', () => {
     expect(() => parseBenchArgs(['--scale'])).toThrow(/--scale wants comma-separated positive note counts/);
@@ -53,7 +55,7 @@ describe('parseBenchArgs', () => {
     expect(() => parseBenchArgs(['--scale', '0'])).toThrow(/positive/);
     expect(() => parseBenchArgs(['--fast'])).toThrow(/Unknown bench flag "--fast"; use .*--no-model, --tune-fusion/);
     expect(() => parseBenchArgs(['--only', 'help,peer'])).toThrow(
-      /--only wants parts among onload, help, large, scale, semantic .*got "peer"/,
+      /--only wants parts among onload, help, large, scale, semantic, vectors .*got "peer"/,
     );
     expect(() => parseBenchArgs(['--only'])).toThrow(/--only wants parts/);
   });
@@ -177,5 +179,16 @@ describe('load flags', () => {
   });
   it('names the parts when --only gets an unknown one', () => {
     expect(() => parseLoadArgs(['--only', 'huge'])).toThrow(/--only wants parts among demo, large, memory, scale .*got "huge"/);
+  });
+});
+
+describe('failureKind', () => {
+  it('passes a good answer and names a bad one by status, tool error text or a missing result', () => {
+    expect(failureKind(200, '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}')).toBeNull();
+    expect(failureKind(408, '{"error":{"message":"The request took too long to arrive"}}')).toBe('HTTP 408');
+    expect(failureKind(200, String.raw`{"result":{"content":[{"type":"text","text":"Regex \"a+\" is too slow"}],"isError":true}}`)).toBe(
+      String.raw`tool error "Regex \"a+\" is too slow"`,
+    );
+    expect(failureKind(200, '{"jsonrpc":"2.0","id":1,"error":{"code":-32603}}')).toBe('answer without a result');
   });
 });

@@ -1,0 +1,207 @@
+/**
+ * One row of the scaling table, measured in this process: a cold boot of the plugin on a
+ * vault, the index's figures, `search` over HTTP, the memory above the host's own, then a
+ * warm boot from the saved index. scaling-row.ts runs it in a child process per row.
+ */
+import { promises as fsp } from 'node:fs';
+import * as nodePath from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import * as v8 from 'node:v8';
+import { bootPlugin, connectClient } from '../../test/harness/boot-plugin';
+import { unloadPluginInHost } from '../../test/host/app';
+import { parseQuery } from '../../src/search/query/query-parser';
+import { RegexGuard } from '../../src/search/query/regex-guard';
+import { memoryMb, ms, percentiles, timeRuns } from './measure';
+import { indexOf, type PluginClass } from './plugin-class';
+
+/** Which of issue 20's target sets a row is held to (scaling-targets.ts): the 100k targets, the 14k figures at filing, or none. */
+export type TargetSet = 'at-100k' | 'at-filing' | null;
+
+/** A vault of the table: where it is, the queries it is searched with, the config folder its run may use. */
+export interface TableVault {
+  label: string;
+  path: string;
+  notes: number;
+  bytes: number;
+  queries: string[];
+  /** Queries whose terms match most notes, timed apart. */
+  heavy: string[];
+  /** The vault's config folder for this run (`vault.configDir`, relative): the saved index goes under it; removed before and after. */
+  configDir: string;
+  targets: TargetSet;
+}
+
+/** One row of the table; times in ms, memory in MB (10^6 bytes). */
+export interface ScalingRow {
+  label: string;
+  notes: number;
+  textMb: number;
+  indexMs: number;
+  /** Longest stretch the build ran without yielding (wall time, awaits on file reads included), ms. */
+  longestSliceMs: number;
+  /** Longest event-loop delay while the cold build ran (what a UI would feel), ms. */
+  loopDelayMs: number;
+  /** Warm start: the saved index loaded, changed notes reindexed; build ms and longest slice. */
+  warmMs: number;
+  warmSliceMs: number;
+  heapAfterMb: number;
+  arraysAfterMb: number;
+  /** Heap + ArrayBuffers after indexing minus the same once the plugin is unloaded (the host's own), MB. */
+  pluginMb: number;
+  searchP50: number;
+  searchP95: number;
+  /** Over the heavy queries (terms matching most notes). */
+  heavyP50: number;
+  heavyP95: number;
+  /** The measuring process's peak resident set (host, plugin and bench together), MB. */
+  peakRssMb: number;
+  targets: TargetSet;
+}
+
+/** A measured row and the lines printed under it (index arrays, process memory, per-query times at 100k). */
+export interface MeasuredRow {
+  row: ScalingRow;
+  details: string[];
+}
+
+/** What the bench reads of the lexical engine (LexicalEngine.footprint in bytes, and match for the profile). */
+interface EngineView {
+  footprint(): { postings: number; postingsUsed: number; docTerms: number; perDoc: number; phraseFilters?: number; terms: number };
+  match(
+    query: unknown,
+    load: (path: string) => Promise<string>,
+    access: { key: string; allow(path: string): boolean },
+    guard: unknown,
+    ranked: number,
+  ): Promise<{ total: number }>;
+}
+
+/**
+ * Boots `Plugin` cold on `vault` with the index saved under its `configDir` (removed before
+ * and after), waits for the build, measures heap and ArrayBuffers after a full GC, `search`
+ * over HTTP (5 passes over the query mix, then over the heavy queries), at 100k notes and
+ * more each query's engine and HTTP time, the memory once the plugin is unloaded (the host's
+ * own, subtracted to give the plugin's), then boots again warm.
+ * @throws Error when the plugin does not start or a search fails at the transport level.
+ */
+export async function measureVault(Plugin: PluginClass, vault: TableVault): Promise<MeasuredRow> {
+  const configFolder = nodePath.join(vault.path, vault.configDir);
+  await fsp.rm(configFolder, { recursive: true, force: true });
+  const boot = { vaultPath: vault.path, waitForIndex: false, persistIndex: true, configDir: vault.configDir };
+  const booted = await bootPlugin(Plugin, boot);
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const buildCpu = process.cpuUsage();
+  const index = indexOf(booted.plugin);
+  await index.whenBuilt();
+  const { user, system } = process.cpuUsage(buildCpu);
+  loop.disable();
+  const cold = index.stats;
+  const after = memoryMb();
+  const engine = (index as unknown as { engine: EngineView }).engine;
+  const footprint = engine.footprint();
+  const client = await connectClient(booted.url, booted.token);
+  const pass = async (list: string[]): Promise<ReturnType<typeof percentiles>> => {
+    const samples: number[] = [];
+    for (const query of list) samples.push(...(await timeRuns(() => client.callTool({ name: 'search', arguments: { query } }), 5)));
+    return percentiles(samples);
+  };
+  const p = await pass(vault.queries);
+  const h = await pass(vault.heavy);
+  const profiled = vault.notes >= 90_000 ? [...vault.queries, ...vault.heavy] : [];
+  const httpMs: number[] = [];
+  for (const query of profiled)
+    httpMs.push(percentiles(await timeRuns(() => client.callTool({ name: 'search', arguments: { query } }), 5)).p50);
+  // The engine runs come after the client is closed: an HTTP connection left idle meanwhile may be reset by the server.
+  await client.close();
+  const profile = (await engineTimes(engine, booted.app, profiled)).map((e, i) => ({ ...e, httpMs: httpMs[i] }));
+  // A save still running at the unload keeps the index's arrays reachable, and the host's figure would hold them.
+  const saved = await saveDone(index, SAVE_WAIT_MS);
+  unloadPluginInHost(booted.plugin);
+  const host = memoryMb();
+  const left = engine.footprint();
+  await booted.stop();
+  const warmBoot = await bootPlugin(Plugin, boot);
+  const warmIndex = indexOf(warmBoot.plugin);
+  await warmIndex.whenBuilt();
+  const warm = warmIndex.stats;
+  await warmBoot.stop();
+  await fsp.rm(configFolder, { recursive: true, force: true });
+  const row: ScalingRow = {
+    label: vault.label,
+    notes: vault.notes,
+    textMb: vault.bytes / 1e6,
+    indexMs: cold.buildMs ?? NaN,
+    longestSliceMs: cold.longestSliceMs,
+    loopDelayMs: loop.max / 1e6,
+    warmMs: warm.warm ? (warm.buildMs ?? NaN) : NaN,
+    warmSliceMs: warm.longestSliceMs,
+    heapAfterMb: after.heap,
+    arraysAfterMb: after.arrays,
+    pluginMb: after.heap + after.arrays - host.heap - host.arrays,
+    searchP50: p.p50,
+    searchP95: p.p95,
+    heavyP50: h.p50,
+    heavyP95: h.p95,
+    peakRssMb: process.resourceUsage().maxRSS / 1000,
+    targets: vault.targets,
+  };
+  const mb = (bytes: number): string => (bytes / 1e6).toFixed(0);
+  const details = [
+    `            index arrays: postings ${mb(footprint.postings)} MB (${mb(footprint.postingsUsed)} MB used), per-note term lists ${mb(footprint.docTerms)} MB, ` +
+      `per-note lengths and scratch ${mb(footprint.perDoc)} MB, phrase filters ${mb(footprint.phraseFilters ?? 0)} MB; ${footprint.terms} terms`,
+    `            cold build: ${((user + system) / 1e6).toFixed(1)} s of this process's CPU (all threads, GC included) from the server listening to the index built; ` +
+      `wall time beyond it is other work on the machine or waiting on the disk`,
+    saved
+      ? `            cold save: ${ms(index.stats.saveMs ?? NaN)} ms, done before the plugin's unload`
+      : `            cold save: not done ${SAVE_WAIT_MS / 1000} s after the searches; the host's figure may hold the index's arrays (plugin MB too low)`,
+    `            process: host after the plugin's unload heap ${host.heap.toFixed(0)} MB + arrays ${host.arrays.toFixed(0)} MB; ` +
+      `the index's own arrays then ${mb(left.postings + left.docTerms + left.perDoc + (left.phraseFilters ?? 0))} MB; peak RSS ${row.peakRssMb.toFixed(0)} MB; heap limit ${(v8.getHeapStatistics().heap_size_limit / 1e6).toFixed(0)} MB`,
+  ];
+  if (profile.length > 0) {
+    details.push(
+      `            where a search's time goes (p50 of 5, ms): engine = ranking or filter incl. reading notes to verify phrases; HTTP = the whole tool call`,
+      '              query                                 matches   engine ms   HTTP ms',
+      ...profile.map(
+        (q) =>
+          `              ${q.query.padEnd(36)} ${String(q.matches).padStart(9)} ${ms(q.engineMs).padStart(11)} ${ms(q.httpMs).padStart(9)}`,
+      ),
+    );
+  }
+  return { row, details };
+}
+
+/** How long a row waits after its searches for the cold build's save to finish, ms. */
+const SAVE_WAIT_MS = 60_000;
+
+/** Resolves true once the index's save has finished (stats.saveMs set), false after `waitMs`. */
+async function saveDone(index: ReturnType<typeof indexOf>, waitMs: number): Promise<boolean> {
+  const until = Date.now() + waitMs;
+  while (index.stats.saveMs === null) {
+    if (Date.now() > until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return true;
+}
+
+/** Per query: its matches and the engine's time alone (LexicalEngine.match over every note, the caller seeing all), p50 of 5 runs. */
+async function engineTimes(
+  engine: EngineView,
+  app: unknown,
+  queries: string[],
+): Promise<{ query: string; matches: number; engineMs: number }[]> {
+  const vault = (app as { vault: { getFileByPath(path: string): unknown; cachedRead(file: never): Promise<string> } }).vault;
+  const read = (path: string): Promise<string> => {
+    const file = vault.getFileByPath(path);
+    return file === null ? Promise.reject(new Error(`${path} is gone`)) : vault.cachedRead(file as never);
+  };
+  const out: { query: string; matches: number; engineMs: number }[] = [];
+  for (const query of queries) {
+    let matches = 0;
+    const engineRuns = await timeRuns(async () => {
+      matches = (await engine.match(parseQuery(query), read, { key: 'bench', allow: () => true }, new RegexGuard(), 20)).total;
+    }, 5);
+    out.push({ query, matches, engineMs: percentiles(engineRuns).p50 });
+  }
+  return out;
+}
