@@ -25,16 +25,22 @@ export class PluginFile {
     return `${this.folder}/${this.name}`;
   }
 
-  /** Vault-relative path of the temp copy {@link write} swaps in. */
+  /** Vault-relative path of the whole temp copy {@link write} swaps in. */
   private get tempPath(): string {
     return `${this.path}.tmp`;
   }
 
+  /** Vault-relative path the temp copy is written to; renamed to {@link tempPath} only once it is whole. */
+  private get partialPath(): string {
+    return `${this.path}.partial`;
+  }
+
   /**
    * Reads the file, first finishing or undoing a {@link write} a crash interrupted (unless
-   * this process is writing it now): a temp copy next to the file is a write that never
-   * swapped in and is removed; a temp copy with no file was written whole (the old file is
-   * removed only after that) and is swapped in.
+   * this process is writing it now): a `.partial` copy is a write that never finished and is
+   * removed (so a crash during the very first write leaves no file, not half of one); a whole
+   * `.tmp` copy next to the file is a write that never swapped in and is removed; a `.tmp` copy
+   * with no file was written whole (the old file is removed only after that) and is swapped in.
    * @returns the file's text, or null when it does not exist. Rethrows other read errors.
    */
   async read(): Promise<string | null> {
@@ -50,6 +56,7 @@ export class PluginFile {
 
   /** Finishes or undoes an interrupted write (see {@link read}); true when the file exists afterwards. */
   private async recover(): Promise<boolean> {
+    if (!writing.has(this.path) && (await this.adapter.exists(this.partialPath))) await this.adapter.remove(this.partialPath);
     if (!writing.has(this.path) && (await this.adapter.exists(this.tempPath))) {
       if (await this.adapter.exists(this.path)) await this.adapter.remove(this.tempPath);
       else await this.adapter.rename(this.tempPath, this.path);
@@ -62,7 +69,7 @@ export class PluginFile {
    * mid-write leaves the previous file or the whole new one (recovered by the next {@link read}).
    */
   async write(text: string): Promise<void> {
-    await this.swapIn(() => this.adapter.write(this.tempPath, text));
+    await this.swapIn((path) => this.adapter.write(path, text));
   }
 
   /**
@@ -72,31 +79,37 @@ export class PluginFile {
    * event loop only for one chunk's encoding (the appends' disk writes are awaited). Until the
    * swap, the previous file is untouched and is what {@link read} returns, also after a crash.
    * @param chunks the file's text in order; taken one at a time, between writes
-   * @throws the adapter's error when a write fails (the temp copy is then dropped by the next read)
+   * @throws the adapter's error when a write fails (the partial copy is then dropped by the next read)
    */
   async writeChunks(chunks: Iterable<string>): Promise<void> {
-    await this.swapIn(async () => {
+    await this.swapIn(async (path) => {
       let first = true;
       for (const chunk of chunks) {
-        if (first) await this.adapter.write(this.tempPath, chunk);
-        else await this.adapter.append(this.tempPath, chunk);
+        if (first) await this.adapter.write(path, chunk);
+        else await this.adapter.append(path, chunk);
         first = false;
       }
-      if (first) await this.adapter.write(this.tempPath, '');
+      if (first) await this.adapter.write(path, '');
     });
   }
 
   /** {@link write} for bytes (`DataAdapter.writeBinary`), with the same temp-copy swap. */
   async writeBinary(data: ArrayBuffer): Promise<void> {
-    await this.swapIn(() => this.adapter.writeBinary(this.tempPath, data));
+    await this.swapIn((path) => this.adapter.writeBinary(path, data));
   }
 
-  /** Writes the temp copy with `writeTemp`, then swaps it in place of the file. */
-  private async swapIn(writeTemp: () => Promise<void>): Promise<void> {
+  /**
+   * Writes the temp copy with `writeTemp` (to the `.partial` path it is given), renames it to
+   * `.tmp` once whole, then swaps it in place of the file.
+   */
+  private async swapIn(writeTemp: (path: string) => Promise<void>): Promise<void> {
     writing.add(this.path);
     try {
       if (!(await this.adapter.exists(this.folder))) await this.adapter.mkdir(this.folder);
-      await writeTemp();
+      if (await this.adapter.exists(this.partialPath)) await this.adapter.remove(this.partialPath);
+      await writeTemp(this.partialPath);
+      if (await this.adapter.exists(this.tempPath)) await this.adapter.remove(this.tempPath);
+      await this.adapter.rename(this.partialPath, this.tempPath);
       if (await this.adapter.exists(this.path)) await this.adapter.remove(this.path);
       await this.adapter.rename(this.tempPath, this.path);
     } finally {

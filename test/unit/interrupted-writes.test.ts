@@ -99,14 +99,38 @@ describe('writes interrupted by a crash are cleaned up at load', () => {
     }
     const writing = new PluginFile(held as never, 'plug', 'search-index.json').writeChunks(dying());
     const file = new PluginFile(adapter as never, 'plug', 'search-index.json');
-    while (!(await onDisk(tv, 'plug/search-index.json.tmp'))) await new Promise((resolve) => setTimeout(resolve, 1));
+    while (!(await onDisk(tv, 'plug/search-index.json.partial'))) await new Promise((resolve) => setTimeout(resolve, 1));
     expect(await file.read()).toBe('the previous index');
     release();
     await expect(writing).rejects.toThrow('killed mid-save');
-    expect(await fsp.readFile(nodePath.join(tv.dir, 'plug/search-index.json.tmp'), 'utf8')).toBe(
+    expect(await fsp.readFile(nodePath.join(tv.dir, 'plug/search-index.json.partial'), 'utf8')).toBe(
       'the first half of the next index, and more of it',
     );
     expect(await file.read()).toBe('the previous index');
-    expect(await onDisk(tv, 'plug/search-index.json.tmp')).toBe(false);
+    expect(await onDisk(tv, 'plug/search-index.json.partial')).toBe(false);
+  });
+
+  it('a first write that dies midway leaves no file, never half of one', async () => {
+    tv = await createTempVault({});
+    function* dying(): Generator<string> {
+      yield '{"format":5}\n';
+      throw new Error('killed mid-save');
+    }
+    await expect(new PluginFile(tv.app.vault.adapter as never, 'plug', 'search-index.json').writeChunks(dying())).rejects.toThrow(
+      'killed mid-save',
+    );
+    const file = new PluginFile(tv.app.vault.adapter as never, 'plug', 'search-index.json');
+    expect(await file.read()).toBeNull();
+    expect(await onDisk(tv, 'plug/search-index.json.partial')).toBe(false);
+    expect(await onDisk(tv, 'plug/search-index.json')).toBe(false);
+    await file.write('whole');
+    expect(await file.read()).toBe('whole');
+  });
+
+  it('a partial copy of a crashed write is dropped while the whole file stays', async () => {
+    tv = await createTempVault({ 'plug/proposals.json': '{"whole":true}', 'plug/proposals.json.partial': '{"hal' });
+    const file = new PluginFile(tv.app.vault.adapter as never, 'plug', 'proposals.json');
+    expect(await file.read()).toBe('{"whole":true}');
+    expect(await onDisk(tv, 'plug/proposals.json.partial')).toBe(false);
   });
 });
