@@ -307,6 +307,7 @@ export class SearchIndex {
       }
       if (!live()) return;
       for await (const step of this.lifecycle.sliced(this.engine.trimSteps(), slicer, live)) void step;
+      for await (const step of this.lifecycle.sliced(this.engine.rankingSteps(), slicer, live)) void step;
     } finally {
       this.progress.longestSliceMs = Math.max(this.progress.longestSliceMs, slicer.longestMs);
       if (live()) {

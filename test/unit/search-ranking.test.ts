@@ -357,3 +357,35 @@ describe('title stem table', () => {
     expect(table.idOf('absent')).toBe(-1);
   });
 });
+
+describe('ranking work done ahead (LexicalEngine.rankingSteps, run at the end of a build)', () => {
+  it('stems the dictionary and the titles in steps, after which every ranked query answers as without it', async () => {
+    const notes = Array.from({ length: 2500 }, (_, i) =>
+      note(`n${i}.md`, `syncing device ${i % 7 === 0 ? 'snapshots' : 'notes'} word${i} ${i % 3 === 0 ? 'synced' : ''}`, {
+        title: `Syncing note ${i % 11 === 0 ? 'snapshots' : 'device'} t${i}`,
+      }),
+    );
+    const ahead = engineOf(notes);
+    let steps = 0;
+    for (const step of ahead.rankingSteps()) {
+      void step;
+      steps++;
+    }
+    // 2,500 titles at 1,000 a step and over 2,500 terms at 2,000 a step: the work is cut up, not done in one go.
+    expect(steps).toBeGreaterThanOrEqual(3);
+    const lazy = engineOf(notes);
+    for (const q of ['sync', 'syncing snapshots', 'device t42', 'snapshot note', 'word17 synced']) {
+      const [a, b] = [await run(ahead, q), await run(lazy, q)];
+      expect(a.matches.map((m) => [m.note.path, m.score])).toEqual(b.matches.map((m) => [m.note.path, m.score]));
+      expect(a.total).toBe(b.total);
+      expect(a.matches.length).toBeGreaterThan(0);
+    }
+    // Notes added after the steps are ranked as well: the queries cover what the steps did not.
+    ahead.add(note('late.md', 'syncing late', { title: 'Syncing late' }));
+    lazy.add(note('late.md', 'syncing late', { title: 'Syncing late' }));
+    expect((await run(ahead, 'syncing late')).matches.map((m) => [m.note.path, m.score])).toEqual(
+      (await run(lazy, 'syncing late')).matches.map((m) => [m.note.path, m.score]),
+    );
+    expect((await run(ahead, 'syncing late')).matches[0].note.path).toBe('late.md');
+  });
+});

@@ -75,8 +75,18 @@ export class StemGroups {
    * order (the term spelled as the stem, if any, is the caller's `idOf(stem)`).
    */
   variants(stem: string): readonly number[] {
-    const size = this.size();
-    for (; this.seen < size; this.seen++) {
+    this.advance(Infinity);
+    return this.groups.get(stem) ?? EMPTY;
+  }
+
+  /**
+   * Groups at most `most` more dictionary terms (Porter2 on each), so the first ranked query
+   * after a build need not stem the whole dictionary at once.
+   * @returns true when every term of the dictionary is grouped
+   */
+  advance(most: number): boolean {
+    const end = Math.min(this.size(), this.seen + most);
+    for (; this.seen < end; this.seen++) {
       const term = this.termAt(this.seen);
       if (!STEMMABLE.test(term)) continue;
       const s = stemOf(term);
@@ -85,7 +95,7 @@ export class StemGroups {
       if (group === undefined) this.groups.set(s, [this.seen]);
       else group.push(this.seen);
     }
-    return this.groups.get(stem) ?? EMPTY;
+    return this.seen >= this.size();
   }
 }
 
