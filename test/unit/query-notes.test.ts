@@ -1,11 +1,10 @@
-import type { KeyRecord } from '../../src/settings/key-record';
 import { runNotesQuery, type NoteFacts } from '../../src/search/query-notes/evaluate';
 import { parseNotesQuery, QuerySyntaxError } from '../../src/search/query-notes/parse';
-import { defaultSettings } from '../../src/settings/settings';
 import { queryNotesTool } from '../../src/tools/read/query-notes';
 import type { ToolContext } from '../../src/tools/tool';
 import { NoteStore } from '../../src/vault/note-store';
 import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
+import { toolContext } from '../harness/tool-context';
 
 /** The syntax error `source` raises; fails when it parses. */
 function syntaxError(source: string): QuerySyntaxError {
@@ -191,26 +190,7 @@ describe('query_notes tool on the demo vault', () => {
   });
   afterAll(async () => vault?.close());
 
-  function contextFor(label = 'Test agent', roots: string[] = []): ToolContext {
-    const caller: KeyRecord = {
-      id: 'k1',
-      label,
-      mode: 'propose',
-      scope: 'local',
-      roots,
-      created_at: '2026-01-01T00:00:00.000Z',
-      last_used_at: null,
-    };
-    return {
-      notes,
-      search: undefined as never,
-      proposals: undefined as never,
-      review: undefined as never,
-      caller,
-      scope: { label, roots },
-      settings: defaultSettings(),
-    };
-  }
+  const contextFor = (label = 'Test agent', roots: string[] = []): ToolContext => toolContext(notes, { label, roots });
 
   it('answers rows of readable notes with the fields asked for', async () => {
     const out = await queryNotesTool.handler({ query: 'WHERE status exists SORT file.path COLUMNS status, owner' }, contextFor());

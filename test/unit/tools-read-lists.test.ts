@@ -1,8 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { ToolError } from '../../src/errors';
-import type { KeyRecord } from '../../src/settings/key-record';
-import { defaultSettings } from '../../src/settings/settings';
 import { activeNoteTool, NO_NOTE_OPEN } from '../../src/tools/read/active-note';
 import { getLinksTool } from '../../src/tools/read/get-links';
 import { listFoldersTool } from '../../src/tools/read/list-folders';
@@ -12,6 +10,7 @@ import type { ToolContext } from '../../src/tools/tool';
 import { NoteStore } from '../../src/vault/note-store';
 import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 import { rejection } from '../harness/tool-errors';
+import { toolContext } from '../harness/tool-context';
 
 let vault: DemoVault;
 let notes: NoteStore;
@@ -38,27 +37,8 @@ async function setMtimes(dir: string, rel = ''): Promise<void> {
   }
 }
 
-/** A ToolContext for a key with this label and roots (search is not used by these tools). */
-function contextFor(label = 'Test agent', roots: string[] = []): ToolContext {
-  const caller: KeyRecord = {
-    id: 'k1',
-    label,
-    mode: 'propose',
-    scope: 'local',
-    roots,
-    created_at: '2026-01-01T00:00:00.000Z',
-    last_used_at: null,
-  };
-  return {
-    notes,
-    search: undefined as never,
-    proposals: undefined as never,
-    review: undefined as never,
-    caller,
-    scope: { label, roots },
-    settings: defaultSettings(),
-  };
-}
+/** A ToolContext for a propose key with this label and roots (search is not used by these tools). */
+const contextFor = (label = 'Test agent', roots: string[] = []): ToolContext => toolContext(notes, { label, roots });
 
 type Row = Record<string, unknown>;
 

@@ -1,41 +1,19 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { KeyRecord } from '../../src/settings/key-record';
-import { defaultSettings } from '../../src/settings/settings';
 import { pageText, readNoteTool } from '../../src/tools/read/read-note';
 import { readNotesTool, shareBudget } from '../../src/tools/read/read-notes';
 import type { ToolContext } from '../../src/tools/tool';
-import type { AccessScope } from '../../src/vault/access/access';
 import { NoteStore } from '../../src/vault/note-store';
 import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 import { rejection } from '../harness/tool-errors';
+import { toolContext } from '../harness/tool-context';
 
 let vault: DemoVault;
 let notes: NoteStore;
 
-/** A ToolContext for a key with this label and roots (search is not used by these tools). */
-function contextFor(label = 'Test agent', roots: string[] = []): ToolContext {
-  const caller: KeyRecord = {
-    id: 'k1',
-    label,
-    mode: 'propose',
-    scope: 'local',
-    roots,
-    created_at: '2026-01-01T00:00:00.000Z',
-    last_used_at: null,
-  };
-  const scope: AccessScope = { label, roots };
-  return {
-    notes,
-    search: undefined as never,
-    proposals: undefined as never,
-    review: undefined as never,
-    caller,
-    scope,
-    settings: defaultSettings(),
-  };
-}
+/** A ToolContext for a propose key with this label and roots (search is not used by these tools). */
+const contextFor = (label = 'Test agent', roots: string[] = []): ToolContext => toolContext(notes, { label, roots });
 
 /** Calls read_note and returns its result. */
 function readNote(args: Parameters<typeof readNoteTool.handler>[0], ctx = contextFor()) {
@@ -237,26 +215,7 @@ describe('read_note and read_notes on text the metadata cache has not caught up 
   let ownNotes: NoteStore;
 
   /** A context over this block's own vault copy (it writes). */
-  function ownContext(): ToolContext {
-    const caller: KeyRecord = {
-      id: 'k2',
-      label: 'Test agent',
-      mode: 'force',
-      scope: 'local',
-      roots: [],
-      created_at: '2026-01-01T00:00:00.000Z',
-      last_used_at: null,
-    };
-    return {
-      notes: ownNotes,
-      search: undefined as never,
-      proposals: undefined as never,
-      review: undefined as never,
-      caller,
-      scope: { label: 'Test agent', roots: [] },
-      settings: defaultSettings(),
-    };
-  }
+  const ownContext = (): ToolContext => toolContext(ownNotes, { id: 'k2', mode: 'force' });
 
   beforeAll(async () => {
     own = await openDemoVault(async (dir) => {

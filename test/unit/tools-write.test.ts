@@ -2,7 +2,7 @@ import { BaseChangedError } from '../../src/vault/writes/write-errors';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { KeyMode, KeyRecord } from '../../src/settings/key-record';
+import type { KeyMode } from '../../src/settings/key-record';
 import { defaultSettings } from '../../src/settings/settings';
 import { appendNoteTool } from '../../src/tools/write/append-note';
 import { createFolderTool } from '../../src/tools/write/create-folder';
@@ -20,23 +20,14 @@ import { PluginFile } from '../../src/vault/plugin-file';
 import { ProposalStore } from '../../src/proposals/proposal-store';
 import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 import { rejection } from '../harness/tool-errors';
+import { toolContext } from '../harness/tool-context';
 
 let vault: DemoVault;
 let notes: NoteStore;
 
 /** A ToolContext for a key with this label, mode and roots. */
-function ctx(label = 'Test agent', mode: KeyMode = 'force', roots: string[] = []): ToolContext {
-  const caller: KeyRecord = { id: 'k1', label, mode, scope: 'local', roots, created_at: '2026-01-01T00:00:00.000Z', last_used_at: null };
-  return {
-    notes,
-    search: undefined as never,
-    proposals: undefined as never,
-    review: undefined as never,
-    caller,
-    scope: { label, roots },
-    settings: defaultSettings(),
-  };
-}
+const ctx = (label = 'Test agent', mode: KeyMode = 'force', roots: string[] = []): ToolContext =>
+  toolContext(notes, { label, mode, roots });
 
 /** Calls a tool handler with a force key. */
 function call(tool: ToolDefinition<any>, args: Record<string, unknown>, context = ctx()): Promise<Record<string, unknown>> {
