@@ -8,6 +8,7 @@ import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-pl
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call } from '../harness/write-helpers';
+import { inboxTaskEdit } from '../harness/demo-edits';
 
 /** What the host's Plugin records for tests. */
 type HostPluginRecords = Pick<Plugin, 'statusBarItems' | 'ribbonIcons'>;
@@ -102,17 +103,10 @@ describe('Agent activity view in the workspace', () => {
     expect(force.undo.after).toContain('# Inbox (typed)');
 
     const caller = { id: env.key.id, label: 'Claude Code', roots: [] };
-    const prepared = await env.plugin.notes.writes.prepare(
-      {
-        tool: 'edit_note',
-        kind: 'edit',
-        path: 'Inbox.md',
-        target: { anchor: 'Renew the library card' },
-        op: 'replace',
-        content: 'Renew the card',
-      },
-      { label: 'Claude Code', roots: [] },
-    );
+    const prepared = await env.plugin.notes.writes.prepare(inboxTaskEdit('Renew the card', { path: 'Inbox.md' }), {
+      label: 'Claude Code',
+      roots: [],
+    });
     const p = await env.plugin.proposals.stage(prepared, caller);
     await until(() => cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') !== null);
     (cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') as HTMLElement).click();

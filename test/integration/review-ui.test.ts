@@ -8,6 +8,7 @@ import { PENDING_VIEW_TYPE, type PendingChangesView } from '../../src/ui/review/
 import type { WriteRequest } from '../../src/vault/writes/write-types';
 import { bootPlugin, type BootedPlugin } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
+import { inboxTaskEdit } from '../harness/demo-edits';
 
 /** What the host's Plugin records for tests. */
 type HostPluginRecords = Pick<Plugin, 'statusBarItems' | 'ribbonIcons'>;
@@ -98,14 +99,7 @@ describe('review UI in the workspace', () => {
     const view = (await env.app.workspace.openNote(file)) as unknown as MarkdownView;
     const cm = (view.editor as unknown as { cm: import('@codemirror/view').EditorView }).cm;
     cm.dispatch({ changes: { from: cm.state.doc.toString().indexOf('# Inbox') + 7, insert: ' (typed)' }, userEvent: 'input.type' });
-    const p = await stage({
-      tool: 'edit_note',
-      kind: 'edit',
-      path: 'Inbox',
-      target: { anchor: 'Renew the library card' },
-      op: 'replace',
-      content: 'Renew the card',
-    });
+    const p = await stage(inboxTaskEdit('Renew the card'));
     const onDisk = await disk('Inbox.md');
     await env.plugin.review.accept(p.id);
     expect(cm.state.doc.toString()).toContain('# Inbox (typed)\n');
@@ -121,14 +115,7 @@ describe('review UI in the workspace', () => {
   });
 
   test('clicking a hunk in the view opens the note with the cursor on that line', async () => {
-    await stage({
-      tool: 'edit_note',
-      kind: 'edit',
-      path: 'Inbox',
-      target: { anchor: 'Renew the library card' },
-      op: 'replace',
-      content: 'Renew the card',
-    });
+    await stage(inboxTaskEdit('Renew the card'));
     env.app.commands.executeCommandById('vault-mcp:open-pending-changes');
     await settle();
     (pendingView().contentEl.querySelector('.vault-mcp-diff-head') as HTMLElement).click();
@@ -148,14 +135,7 @@ describe('review UI in the workspace', () => {
 
     test('a proposal shows inline in the open note: struck text, proposed text, provenance, ✓ applies it and records the decision', async () => {
       const { cm } = await openInbox();
-      const p = await stage({
-        tool: 'edit_note',
-        kind: 'edit',
-        path: 'Inbox',
-        target: { anchor: 'Renew the library card' },
-        op: 'replace',
-        content: 'Renew the card',
-      });
+      const p = await stage(inboxTaskEdit('Renew the card'));
       await until(() => cm.dom.querySelector('.vault-mcp-inserted') !== null);
       expect(cm.dom.querySelector('.vault-mcp-removed')?.textContent).toContain('Renew the library card');
       expect(cm.dom.querySelector('.vault-mcp-inserted')?.textContent).toContain('Renew the card');
@@ -170,14 +150,7 @@ describe('review UI in the workspace', () => {
     test('Ctrl+Z after ✓ reopens that hunk (the proposal is pending again and shows inline); Ctrl+Shift+Z accepts it again', async () => {
       const { view, cm } = await openInbox();
       const base = cm.state.doc.toString();
-      const p = await stage({
-        tool: 'edit_note',
-        kind: 'edit',
-        path: 'Inbox',
-        target: { anchor: 'Renew the library card' },
-        op: 'replace',
-        content: 'Renew the card',
-      });
+      const p = await stage(inboxTaskEdit('Renew the card'));
       await until(() => cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') !== null);
       (cm.dom.querySelector('.vault-mcp-hunk-button.mod-accept') as HTMLElement).click();
       await until(() => env.plugin.proposals.get(p.id)?.status === 'accepted');

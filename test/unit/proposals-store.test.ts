@@ -8,6 +8,7 @@ import { NoteStore } from '../../src/vault/note-store';
 import { PluginFile } from '../../src/vault/plugin-file';
 import type { WriteRequest } from '../../src/vault/writes/write-types';
 import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
+import { inboxTaskEdit } from '../harness/demo-edits';
 
 const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
 const AGENT: ProposalCaller = { id: 'k1', label: 'Claude Code', roots: [] };
@@ -144,14 +145,7 @@ describe('accepting and rejecting with the note closed', () => {
   });
 
   test('the user edited elsewhere: the hunk is rebased and applied around their text', async () => {
-    const p = await stage({
-      tool: 'edit_note',
-      kind: 'edit',
-      path: 'Inbox',
-      target: { anchor: 'Renew the library card' },
-      op: 'replace',
-      content: 'Renew the library card (online)',
-    });
+    const p = await stage(inboxTaskEdit('Renew the library card (online)'));
     await write('Inbox.md', (await disk('Inbox.md')).replace('# Inbox\n', '# Inbox\n\nTyped by the user.\n'));
     await sync();
     await review.accept(p.id);
@@ -161,14 +155,7 @@ describe('accepting and rejecting with the note closed', () => {
   });
 
   test('the user edited the same line: the hunk is stale and never applied over their text', async () => {
-    const p = await stage({
-      tool: 'edit_note',
-      kind: 'edit',
-      path: 'Inbox',
-      target: { anchor: 'Renew the library card' },
-      op: 'replace',
-      content: 'Renew the passport',
-    });
+    const p = await stage(inboxTaskEdit('Renew the passport'));
     const mine = (await disk('Inbox.md')).replace('Renew the library card', 'Renew the library card today');
     await write('Inbox.md', mine);
     await sync();
@@ -181,15 +168,7 @@ describe('accepting and rejecting with the note closed', () => {
 
   test('a proposal staged with expected_hash wants that exact note: any later change elsewhere makes it stale', async () => {
     const hash = notes.hashOf(await disk('Inbox.md'));
-    const p = await stage({
-      tool: 'edit_note',
-      kind: 'edit',
-      path: 'Inbox',
-      target: { anchor: 'Renew the library card' },
-      op: 'replace',
-      content: 'Renew it',
-      expectedHash: hash,
-    });
+    const p = await stage(inboxTaskEdit('Renew it', { expectedHash: hash }));
     expect(p.expected_hash).toBe(hash);
     const changed = (await disk('Inbox.md')).replace('# Inbox\n', '# Inbox\n\nFar away from the hunk.\n');
     await write('Inbox.md', changed);
@@ -214,14 +193,7 @@ describe('accepting and rejecting with the note closed', () => {
   });
 
   test('two proposals on one note stack: after the first is accepted, the second applies where it does not overlap', async () => {
-    const first = await stage({
-      tool: 'edit_note',
-      kind: 'edit',
-      path: 'Inbox',
-      target: { anchor: 'Renew the library card' },
-      op: 'replace',
-      content: 'Renew the card',
-    });
+    const first = await stage(inboxTaskEdit('Renew the card'));
     const second = await stage(
       {
         tool: 'edit_note',
@@ -233,14 +205,7 @@ describe('accepting and rejecting with the note closed', () => {
       },
       { id: 'k2', label: 'Cursor', roots: [] },
     );
-    const clash = await stage({
-      tool: 'edit_note',
-      kind: 'edit',
-      path: 'Inbox',
-      target: { anchor: 'Renew the library card' },
-      op: 'replace',
-      content: 'Renew nothing',
-    });
+    const clash = await stage(inboxTaskEdit('Renew nothing'));
     expect(store.reviewHunks('Inbox.md', await disk('Inbox.md')).map((h) => h.keyLabel)).toEqual(['Cursor', 'Claude Code', 'Claude Code']);
     await review.accept(first.id);
     await sync();
@@ -348,14 +313,7 @@ describe('following the note', () => {
 
 describe('a note open in an editor', () => {
   test('accept goes through the editor (its unsaved text is the base) and never writes the file directly', async () => {
-    const p = await stage({
-      tool: 'edit_note',
-      kind: 'edit',
-      path: 'Inbox',
-      target: { anchor: 'Renew the library card' },
-      op: 'replace',
-      content: 'Renew the card',
-    });
+    const p = await stage(inboxTaskEdit('Renew the card'));
     let doc = (await disk('Inbox.md')).replace('# Inbox\n', '# Inbox (unsaved typing)\n');
     const changes: unknown[] = [];
     const causes: string[] = [];
@@ -382,14 +340,7 @@ describe('a note open in an editor', () => {
   });
 
   test('reviewHunks places every pending proposal on the editor text with its provenance', async () => {
-    await stage({
-      tool: 'edit_note',
-      kind: 'edit',
-      path: 'Inbox',
-      target: { anchor: 'Renew the library card' },
-      op: 'replace',
-      content: 'Renew the card',
-    });
+    await stage(inboxTaskEdit('Renew the card'));
     const doc = await disk('Inbox.md');
     const [hunk] = store.reviewHunks('Inbox.md', doc);
     expect(hunk).toMatchObject({
