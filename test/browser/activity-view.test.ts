@@ -5,25 +5,12 @@ import { useSidebarPage } from './sidebar-page';
 import { ActivityLog, type ActivityFile } from '../../src/activity/activity-log';
 import type { AccessScope } from '../../src/vault/access/access';
 
+import { LISBON_NOTE, lisbonEdited } from './lisbon-note';
+
 const d = describeWithChromium('the Agent activity browser test');
 
-const LISBON = [
-  '# Lisbon trip',
-  '',
-  '## Plan',
-  '- Fly out on Friday morning',
-  '- Stay three nights near Alfama',
-  '- Visit the tile museum',
-  '',
-  '## Budget',
-  'Flights cost about 240 euros each.',
-  'The hotel is 95 euros per night.',
-  '',
-].join('\n');
-const LISBON_EDITED = LISBON.replace('- Stay three nights near Alfama', '- Stay four nights near Alfama, checking out on Tuesday').replace(
-  '95 euros per night.',
-  '95 euros per night.\nA Lisboa Card for three days is 45 euros.',
-);
+const LISBON = LISBON_NOTE;
+const LISBON_EDITED = lisbonEdited(LISBON);
 const DUNE_TASKS = '---\nstatus: reading\n---\n# Dune\n\nStarted in March.\n';
 const DAILY = '# 2026-03-10\n\n- Call the hotel about late check-out\n- Buy tram tickets\n';
 const SCRATCH = '# Old scratch\n\nNumbers from the call: 4411, 9\n';

@@ -17,6 +17,7 @@ import { PendingChangesView } from '../../src/ui/review/pending-view';
 import type { NoteStore } from '../../src/vault/note-store';
 import type { PluginFile } from '../../src/vault/plugin-file';
 import type { PreparedWrite } from '../../src/vault/writes/write-types';
+import { LISBON_NOTE, lisbonEdited } from './lisbon-note';
 
 declare global {
   interface Window {
@@ -62,28 +63,9 @@ async function sha256(text: string): Promise<string> {
 }
 
 const LISBON = 'Travel/Lisbon trip.md';
-const LISBON_TEXT = [
-  '---',
-  'status: planning',
-  'tags: [travel]',
-  '---',
-  '# Lisbon trip',
-  '',
-  '## Plan',
-  '- Fly out on Friday morning',
-  '- Stay three nights near Alfama',
-  '- Visit the tile museum',
-  '',
-  '## Budget',
-  'Flights cost about 240 euros each.',
-  'The hotel is 95 euros per night.',
-  '',
-].join('\n');
+const LISBON_TEXT = ['---', 'status: planning', 'tags: [travel]', '---', LISBON_NOTE].join('\n');
 /** Claude Code's edit: one line replaced in Plan, one line added to Budget (two hunks). */
-const LISBON_EDITED = LISBON_TEXT.replace(
-  '- Stay three nights near Alfama\n',
-  '- Stay four nights near Alfama, checking out on Tuesday\n',
-).replace('The hotel is 95 euros per night.\n', 'The hotel is 95 euros per night.\nA Lisboa Card for three days is 45 euros.\n');
+const LISBON_EDITED = lisbonEdited(LISBON_TEXT);
 /** Cursor's property change: status and tags. */
 const LISBON_PROPERTIES = LISBON_TEXT.replace('status: planning\ntags: [travel]\n', 'status: booked\ntags: [travel, portugal]\n');
 

@@ -10,6 +10,7 @@ import { EditorView, keymap } from '@codemirror/view';
 import { reviewExtension } from '../../src/editor/review-extension';
 import { reviewHunksField } from '../../src/editor/review-state';
 import { FakeReviewController } from '../fakes/fake-review-controller';
+import { LISBON_NOTE } from './lisbon-note';
 
 /** Figures from {@link measureLongNote}, in ms. */
 export interface LongNoteFigures {
@@ -34,23 +35,7 @@ declare global {
 }
 
 const PATH = 'Travel/Lisbon trip.md';
-const NOTE = [
-  '# Lisbon trip',
-  '',
-  '## Plan',
-  '- Fly out on Friday morning',
-  '- Stay three nights near Alfama',
-  '- Visit the tile museum',
-  '',
-  '## Budget',
-  'Flights cost about 240 euros each.',
-  'The hotel is 95 euros per night.',
-  '',
-  '## Notes',
-  'Ask Ana about the tram 28 timetable.',
-  'Pack the blue rain jacket.',
-  '',
-].join('\n');
+const NOTE = [LISBON_NOTE, '## Notes', 'Ask Ana about the tram 28 timetable.', 'Pack the blue rain jacket.', ''].join('\n');
 
 const controller = new FakeReviewController();
 controller.pending.set(PATH, [
