@@ -178,10 +178,13 @@ describe('review UI in the workspace', () => {
       expect(view.editor.getLine(view.editor.getCursor().line)).toBe('- [ ] Book the dentist for March');
       expect(run('reject-change-at-cursor')).toBe(true);
       await until(() => env.plugin.proposals.get(p.id)?.decisions[0] === 'rejected');
+      // The editor shows the decision once the store's change reaches it (asynchronous, slower on a loaded machine).
+      await until(() => cm.dom.querySelectorAll('.vault-mcp-inserted').length === 1);
       expect(run('next-change')).toBe(true);
       expect(run('accept-change-at-cursor')).toBe(true);
       await until(() => env.plugin.proposals.get(p.id)?.status === 'partly_accepted');
       expect(cm.state.doc.toString()).toBe(base.replace('Renew the library card', 'Cancel the library card'));
+      await until(() => cm.dom.querySelector('.vault-mcp-inserted') === null);
       expect(run('next-change')).toBe(false);
     });
 
