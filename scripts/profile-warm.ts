@@ -40,9 +40,10 @@ interface IndexInternals {
   save(): Promise<void>;
 }
 
-/** Records each slice of LONG_SLICE_MS or more with the stack of the pause that ended it. */
-function watchSlices(): { long: { ms: number; at: string }[]; restore(): void } {
+/** Records each slice of LONG_SLICE_MS or more with the stack of the pause that ended it, and the pauses that yielded with the time until they resumed. */
+function watchSlices(): { long: { ms: number; at: string }[]; yields: { count: number; ms: number }; restore(): void } {
   const long: { ms: number; at: string }[] = [];
+  const yields = { count: 0, ms: 0 };
   const proto = Slicer.prototype as unknown as { pause(): Promise<void>; mark(): void };
   const { pause, mark } = proto;
   const note = (slicer: Slicer): void => {
@@ -57,9 +58,15 @@ function watchSlices(): { long: { ms: number; at: string }[]; restore(): void } 
       long.push({ ms, at });
     }
   };
-  proto.pause = function (this: Slicer) {
+  proto.pause = async function (this: Slicer) {
     if ((this as unknown as { running: boolean }).running && this.due()) note(this);
-    return pause.call(this);
+    const before = performance.now();
+    await pause.call(this);
+    const waited = performance.now() - before;
+    if (waited > 0.02) {
+      yields.count++;
+      yields.ms += waited;
+    }
   };
   proto.mark = function (this: Slicer) {
     note(this);
@@ -67,6 +74,7 @@ function watchSlices(): { long: { ms: number; at: string }[]; restore(): void } 
   };
   return {
     long,
+    yields,
     restore: () => {
       proto.pause = pause;
       proto.mark = mark;
@@ -125,6 +133,7 @@ async function main(): Promise<void> {
       `build ${(s.buildMs ?? NaN).toFixed(0)} ms, longest slice ${s.longestSliceMs.toFixed(0)} ms; index start to built ${wall.toFixed(0)} ms wall, ` +
       `${((used.user + used.system) / 1000).toFixed(0)} ms CPU`,
   );
+  console.log(`yields to the event loop: ${slices.yields.count}, ${slices.yields.ms.toFixed(0)} ms from yielding to resuming`);
   console.log(`slices ≥ ${LONG_SLICE_MS} ms: ${slices.long.length}`);
   for (const l of slices.long.sort((a, b) => b.ms - a.ms).slice(0, 12)) console.log(`  ${l.ms.toFixed(0).padStart(6)} ms  ${l.at}`);
   printProfile(profile);
