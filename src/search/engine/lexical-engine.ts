@@ -211,7 +211,6 @@ export class LexicalEngine {
     }
     const docs = documentsOf(index, records);
     if (filtered > index.documentCount) throw new Error('saved search index records and documents disagree');
-    await pause();
     // The loaded maps become the engine's own, swapped in at once: copying 100k notes' entries was one step of hundreds of ms.
     const byDoc: (NoteRecord | undefined)[] = [];
     let filled = 0;
