@@ -112,7 +112,8 @@ export default class VaultMcpPlugin extends Plugin {
     registerWidgetBlocks(this, vaultWidgetSource(this.notes));
     this.register(() => {
       this.api = null;
-      this.search.stop();
+      // A save the index owed is still made, in slices, after the unload (SearchIndex.stop).
+      void this.search.stop();
       this.semantic.stop();
       this.notes.close();
       void Promise.all([this.server.stop(), this.writerLock.release()]);

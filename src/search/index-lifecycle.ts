@@ -52,6 +52,11 @@ export class Debounce {
     }, ms);
   }
 
+  /** True while the timer runs: `run` is due and has not fired. */
+  get pending(): boolean {
+    return this.timer !== null;
+  }
+
   /** Stops the timer without running. */
   cancel(): void {
     if (this.timer) clearTimeout(this.timer);

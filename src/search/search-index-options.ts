@@ -50,6 +50,8 @@ export interface SearchIndexOptions {
   storage?: IndexStorage;
   /** Delay after the last note change before the index is saved again, ms (default 60000). */
   saveDelayMs?: number;
+  /** Longest a stop waits for the save it flushes (SearchIndex.stop), ms (default 30000). */
+  stopSaveMs?: number;
 }
 
 /** The figures of a build that has not started. */

@@ -19,6 +19,8 @@ import type { SearchHit, SearchOptions, SearchPage } from './types';
 export type { IndexProgress, IndexStats, IndexStorage, SearchIndexOptions } from './search-index-options';
 
 const DEFAULT_LIMIT = 20;
+/** Longest a stop waits for a save it flushes before giving it up, ms (a 100k-note index saves in about 3 s). */
+const STOP_SAVE_MS = 30_000;
 const MAX_LIMIT = 100;
 
 /**
@@ -46,9 +48,12 @@ export class SearchIndex {
   private readonly manifest = new Map<string, NoteStamp>();
   private readonly storage: IndexStorage | null;
   private readonly saveDelayMs: number;
+  private readonly stopSaveMs: number;
   private readonly saveTimer = new Debounce(() => void this.save());
   /** False only while the index equals the saved one just loaded (a warm start that found nothing to do needs no save). */
   private dirtySinceLoad = true;
+  /** The save running now (see {@link save}), or null. */
+  private saving: Promise<void> | null = null;
   /** True once a start has tried the saved index (reindex() never loads it). */
   private loadedSaved = false;
   private readonly sliceNotes: number;
@@ -65,6 +70,7 @@ export class SearchIndex {
     this.sliceNotes = options.sliceNotes ?? 100;
     this.storage = options.storage ?? null;
     this.saveDelayMs = options.saveDelayMs ?? 60_000;
+    this.stopSaveMs = options.stopSaveMs ?? STOP_SAVE_MS;
   }
 
   /** `idle` before start and after stop, `building` during the first build, then `ready`. */
@@ -112,9 +118,23 @@ export class SearchIndex {
    * Saves the index now (serialize, then `storage.save`); does nothing without storage, before
    * start or during a build. Failures are logged: a missing save only costs a longer next start.
    */
-  async save(): Promise<void> {
+  save(): Promise<void> {
     this.saveTimer.cancel();
-    if (!this.storage || this.status !== 'ready') return;
+    if (!this.storage || this.status !== 'ready') return Promise.resolve();
+    const saving = this.writeIndex(this.storage).finally(() => {
+      if (this.saving === saving) this.saving = null;
+    });
+    this.saving = saving;
+    return saving;
+  }
+
+  /** Resolves when no save runs (the one {@link stop} makes included); at once when none does. */
+  async whenSaved(): Promise<void> {
+    while (this.saving !== null) await this.saving;
+  }
+
+  /** The body of {@link save}: serialize in slices, then `storage.save`; failures are logged. */
+  private async writeIndex(storage: IndexStorage): Promise<void> {
     const started = performance.now();
     const slicer = this.lifecycle.slicer();
     try {
@@ -122,7 +142,7 @@ export class SearchIndex {
       // The index changed while it was being serialized: the change has scheduled another save.
       if (lines === null) return;
       // Each chunk is joined when the write takes it, between awaited writes: time each step as a slice too.
-      await this.storage.save(this.timedChunks(fileChunks(lines), slicer));
+      await storage.save(this.timedChunks(fileChunks(lines), slicer));
       this.progress.saveMs = performance.now() - started;
     } catch (err) {
       console.error('[vault-mcp] saving the search index failed', err);
@@ -148,14 +168,45 @@ export class SearchIndex {
     }
   }
 
-  /** Unsubscribes from note changes, abandons a running build and drops the index. */
-  stop(): void {
+  /**
+   * Unsubscribes from note changes, abandons a running build and drops the index. A save that
+   * changes made due (waiting for its debounce) is made now, and a running save is let finish,
+   * in slices as ever, for at most `stopSaveMs` (default {@link STOP_SAVE_MS}); the index's
+   * memory goes when it ends. Without this a plugin stopped within `saveDelayMs` of a change
+   * (or during a save) lost it, and the next start reindexed what had changed, or everything
+   * when no file was saved yet.
+   * @returns resolves when that save has ended or been given up (at once when none was due); never rejects
+   */
+  stop(): Promise<void> {
+    const due = this.status === 'ready' && (this.saveTimer.pending || this.saving !== null);
+    const flush = due ? (this.saving ?? this.save()) : null;
     this.lifecycle.end();
     this.buildId++;
     this.saveTimer.cancel();
-    this.manifest.clear();
-    this.engine.clear();
     this.status = 'idle';
+    const drop = (): void => {
+      // A start after this stop owns the engine now: leave it alone.
+      if (this.status !== 'idle') return;
+      this.manifest.clear();
+      this.engine.clear();
+    };
+    if (flush === null) {
+      drop();
+      return Promise.resolve();
+    }
+    // Past the bound, dropping the engine ends a serialization still running (encodeIndex sees the change and writes nothing).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        drop();
+        resolve();
+      }, this.stopSaveMs);
+    });
+    const done = flush.finally(() => {
+      clearTimeout(timer);
+      drop();
+    });
+    return Promise.race([done, bound]);
   }
 
   /**
@@ -262,6 +313,7 @@ export class SearchIndex {
       return false;
     }
     for (const [path, stamp] of saved.manifest) {
+      if (slicer.due()) await slicer.pause();
       if (this.engine.has(path)) this.manifest.set(path, stamp);
     }
     return true;
@@ -290,11 +342,20 @@ export class SearchIndex {
       if (loaded) {
         // Changes applied while the saved index loaded went into the engine the load replaced: apply them again (queued, after it).
         for (const path of this.touched) void this.enqueue(generation, () => this.applyChange({ type: 'modify', path }, generation));
-        const current = new Set(readable.map((f) => f.path));
+        // Each pass over every note checks the slice's budget: at 100k notes these three were one step of a quarter second and more.
+        const current = new Set<string>();
+        files = [];
+        for (const f of readable) {
+          if (slicer.due()) await slicer.pause();
+          current.add(f.path);
+          if (changedSince(this.manifest.get(f.path), f)) files.push(f);
+        }
+        if (!live()) return;
         for (const path of this.engine.paths()) {
+          if (slicer.due()) await slicer.pause();
           if (!current.has(path) && !this.touched.has(path)) this.forget(path);
         }
-        files = readable.filter((f) => changedSince(this.manifest.get(f.path), f));
+        if (!live()) return;
       }
       this.progress.warm = loaded;
       this.dirtySinceLoad = !loaded || files.length > 0 || this.engine.size !== readable.length;

@@ -141,19 +141,23 @@ export class NoteStore implements NoteReader {
   /**
    * {@link readableNotes} computed in steps, for an index build that must not block the UI:
    * awaits `pacer.pause()` whenever `pacer.due()` says the current slice has run its budget
-   * (the first check of a path asks the disk for its real path, NotePolicy.canRead: tens of
-   * µs a note, seconds in one call at 100k notes). A vault small enough to check within one
-   * slice is answered before the first await.
+   * (the first check of a path asks the disk whether it leads out of the vault, NotePolicy.canRead:
+   * an lstat per note and a realpath per folder, a second in one call at 100k notes). A vault small enough to check within one
+   * slice is answered before the first await. Shares its answer with {@link readableNotes} (the
+   * scan cache): a second scan before the vault changes costs a copy.
    * @param pacer a search/engine Slicer, or anything with its `due` and `pause`
    * @returns a fresh array, in vault order
    */
   async readableNotesInSteps(scope: AccessScope, pacer: { due(): boolean; pause(): Promise<void> }): Promise<TFile[]> {
-    const out: TFile[] = [];
-    for (const file of this.app.vault.getMarkdownFiles()) {
-      if (pacer.due()) await pacer.pause();
-      if (this.policy.canRead(file, scope)) out.push(file);
-    }
-    return out;
+    const readable = await this.scans.getStepped(`readable\u0000${this.scopeKey(scope)}`, async () => {
+      const out: TFile[] = [];
+      for (const file of this.app.vault.getMarkdownFiles()) {
+        if (pacer.due()) await pacer.pause();
+        if (this.policy.canRead(file, scope)) out.push(file);
+      }
+      return out;
+    });
+    return readable.slice();
   }
 
   /**

@@ -428,17 +428,17 @@ describe('SearchIndex: lifecycle and incremental updates', () => {
     expect((await index.search('secret', ALL)).total).toBe(0);
   });
 
-  it('builds in slices, yielding with setTimeout between them; a search during the build answers at once, flagged incomplete', async () => {
+  it('builds in slices, yielding to the event loop (setImmediate in Node) between them; a search during the build answers at once, flagged incomplete', async () => {
     const docs: Record<string, string> = {};
     for (let i = 0; i < 500; i++) docs[`Bulk/${i}.md`] = `bulk note ${i} ${i % 7 === 0 ? 'seventh' : ''}\n`;
     const notes = new FakeNotes(docs);
     const index = new SearchIndex(notes.asStore(), { sliceNotes: 25 });
-    const realSetTimeout = global.setTimeout;
+    const realSetImmediate = global.setImmediate;
     const readsAtYield: number[] = [];
-    const spy = jest.spyOn(global, 'setTimeout').mockImplementation(((fn: () => void, ms?: number) => {
-      if (ms === 0) readsAtYield.push(notes.reads);
-      return realSetTimeout(fn, ms);
-    }) as unknown as typeof setTimeout);
+    const spy = jest.spyOn(global, 'setImmediate').mockImplementation(((fn: () => void) => {
+      readsAtYield.push(notes.reads);
+      return realSetImmediate(fn);
+    }) as unknown as typeof setImmediate);
     let searchReads = 0;
     try {
       expect(index.state).toBe('idle');

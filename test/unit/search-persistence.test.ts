@@ -122,6 +122,58 @@ describe('SearchIndex persistence in the plugin folder', () => {
     second.stop();
   });
 
+  it('a stop before the debounced save makes it, so the next start reindexes nothing', async () => {
+    const file = new PluginFile(tv.app.vault.adapter as never, PLUGIN_DIR, INDEX_FILE);
+    const storage: IndexStorage = { load: () => file.read().catch(() => null), save: (chunks) => file.writeChunks(chunks) };
+    const notes = new NoteStore(tv.app as never, { quarantine: () => [] });
+    const first = new SearchIndex(notes, { storage, saveDelayMs: 60_000 });
+    await first.start();
+    await tv.app.vault.create('Fig.md', 'Fig jam.\n');
+    await tv.app.metadataCache.whenResolved();
+    // The change is applied (searches wait for queued changes); its save waits a minute.
+    expect(await paths(first, 'fig')).toEqual(['Fig.md']);
+    expect(Object.keys((await readSaved(tv)).manifest)).not.toContain('Fig.md');
+    await first.stop();
+    expect(first.state).toBe('idle');
+    expect(Object.keys((await readSaved(tv)).manifest)).toContain('Fig.md');
+    const second = indexOver(tv);
+    await second.start();
+    expect(second.stats).toMatchObject({ warm: true, reindexed: 0 });
+    expect(await paths(second, 'fig')).toEqual(['Fig.md']);
+    await second.stop();
+  });
+
+  it('a stop with nothing due saves nothing, and a stop waits for a save no longer than stopSaveMs', async () => {
+    let saves = 0;
+    let saved: string | null = null;
+    const notes = new NoteStore(tv.app as never, { quarantine: () => [] });
+    const quiet = new SearchIndex(notes, {
+      storage: {
+        load: async () => saved,
+        save: async (chunks) => {
+          saves++;
+          saved = [...chunks].join('');
+        },
+      },
+    });
+    await quiet.start();
+    expect(saves).toBe(1);
+    await quiet.stop();
+    expect(saves).toBe(1);
+
+    // A storage whose write never ends: the stop gives the save up after stopSaveMs.
+    const stuck = new SearchIndex(notes, {
+      storage: { load: async () => null, save: () => new Promise<void>(() => undefined) },
+      stopSaveMs: 50,
+    });
+    void stuck.start();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(stuck.state).toBe('ready');
+    await stuck.stop();
+    expect(stuck.state).toBe('idle');
+    await expect(stuck.search('apricot', UNRESTRICTED_SCOPE)).rejects.toMatchObject({ code: 'unavailable' });
+  });
+
   it('rebuilds an index saved by format 4 (no phrase filters) instead of loading it without them', async () => {
     const first = indexOver(tv);
     await first.start();

@@ -1,4 +1,4 @@
-import { Slicer } from '../../src/search/engine/slicer';
+import { eventLoopYield, Slicer, type YieldEnv } from '../../src/search/engine/slicer';
 
 /** A Slicer over a clock the test moves (performance.now mocked), so slices are exact. */
 function withClock(): { advance(ms: number): void; restore(): void } {
@@ -34,9 +34,9 @@ describe('Slicer', () => {
     }
   });
 
-  it('yields with setTimeout once the budget is spent, and then starts a new slice', async () => {
+  it('yields (setImmediate in Node) once the budget is spent, and then starts a new slice', async () => {
     const clock = withClock();
-    const timeouts = jest.spyOn(global, 'setTimeout');
+    const timeouts = jest.spyOn(global, 'setImmediate');
     try {
       const slicer = new Slicer(10);
       clock.advance(3);
@@ -57,7 +57,7 @@ describe('Slicer', () => {
 
   it('yields after its most steps even inside the time budget', async () => {
     const clock = withClock();
-    const timeouts = jest.spyOn(global, 'setTimeout');
+    const timeouts = jest.spyOn(global, 'setImmediate');
     try {
       const slicer = new Slicer(1000, 2);
       await slicer.pause();
@@ -69,5 +69,31 @@ describe('Slicer', () => {
       timeouts.mockRestore();
       clock.restore();
     }
+  });
+});
+
+describe('eventLoopYield', () => {
+  it('in a page posts a message to itself, resolving each yield in order, and sets no timer', async () => {
+    const timers = jest.fn();
+    const immediates = jest.fn();
+    const env: YieldEnv = { hasDocument: true, MessageChannel, setTimeout: timers, setImmediate: immediates };
+    const pause = eventLoopYield(env);
+    const order: number[] = [];
+    await Promise.all([1, 2, 3].map((n) => pause().then(() => order.push(n))));
+    expect(order).toEqual([1, 2, 3]);
+    expect(timers).not.toHaveBeenCalled();
+    expect(immediates).not.toHaveBeenCalled();
+  });
+
+  it('in Node uses setImmediate, and without either setTimeout(0)', async () => {
+    const immediate = jest.fn((run: () => void) => run());
+    await eventLoopYield({ hasDocument: false, setImmediate: immediate, setTimeout })();
+    expect(immediate).toHaveBeenCalledTimes(1);
+    const timeout = jest.fn((run: () => void, ms: number) => {
+      expect(ms).toBe(0);
+      run();
+    });
+    await eventLoopYield({ hasDocument: true, setTimeout: timeout })();
+    expect(timeout).toHaveBeenCalledTimes(1);
   });
 });

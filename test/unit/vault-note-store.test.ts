@@ -116,22 +116,60 @@ describe('readability and access', () => {
   });
 
   test('readableNotesInSteps answers what readableNotes does, pausing whenever the pacer says the slice is due', async () => {
-    let checks = 0;
-    let pauses = 0;
-    const pacer = {
-      due: () => ++checks % 3 === 0,
-      pause: async () => {
-        pauses++;
-      },
-    };
-    const stepped = await store.readableNotesInSteps(CLAUDE, pacer);
-    expect(stepped.map((f) => f.path)).toEqual(store.readableNotes(CLAUDE).map((f) => f.path));
-    expect(stepped.map((f) => f.path)).not.toContain('Projects/Beta/Retrospective.md');
-    const notes = vault.app.vault.getMarkdownFiles().length;
-    expect(checks).toBe(notes);
-    expect(pauses).toBe(Math.floor(notes / 3));
-    expect(store.markdownCount()).toBe(notes);
-    expect(store.markdownCount()).toBeGreaterThan(stepped.length);
+    const fresh = new NoteStore(vault.app, { quarantine: () => userQuarantine });
+    try {
+      let checks = 0;
+      let pauses = 0;
+      const pacer = {
+        due: () => ++checks % 3 === 0,
+        pause: async () => {
+          pauses++;
+        },
+      };
+      const stepped = await fresh.readableNotesInSteps(CLAUDE, pacer);
+      expect(stepped.map((f) => f.path)).toEqual(fresh.readableNotes(CLAUDE).map((f) => f.path));
+      expect(stepped.map((f) => f.path)).not.toContain('Projects/Beta/Retrospective.md');
+      const notes = vault.app.vault.getMarkdownFiles().length;
+      expect(checks).toBe(notes);
+      expect(pauses).toBe(Math.floor(notes / 3));
+      expect(fresh.markdownCount()).toBe(notes);
+      expect(fresh.markdownCount()).toBeGreaterThan(stepped.length);
+      // The answer is shared until the vault changes: a second scan checks nothing and hands out a fresh copy.
+      const again = await fresh.readableNotesInSteps(CLAUDE, pacer);
+      expect(checks).toBe(notes);
+      expect(again).not.toBe(stepped);
+      expect(again).toEqual(stepped);
+      // Another scope is scanned on its own.
+      expect((await fresh.readableNotesInSteps(ALPHA_ONLY, pacer)).every((f) => f.path.startsWith('Projects/Alpha/'))).toBe(true);
+      expect(checks).toBe(2 * notes);
+    } finally {
+      fresh.close();
+    }
+  });
+
+  test('readableNotesInSteps does not keep an answer when the vault changed while it scanned', async () => {
+    const fresh = new NoteStore(vault.app, { quarantine: () => userQuarantine });
+    try {
+      let checks = 0;
+      let changed = false;
+      const pacer = {
+        due: () => ++checks === 2,
+        pause: async () => {
+          // A note changes while the scan waits between slices.
+          if (!changed) vault.app.vault.trigger('modify', vault.app.vault.getMarkdownFiles()[0]);
+          changed = true;
+        },
+      };
+      await fresh.readableNotesInSteps(ANYONE, pacer);
+      const notes = vault.app.vault.getMarkdownFiles().length;
+      expect(checks).toBe(notes);
+      await fresh.readableNotesInSteps(ANYONE, pacer);
+      expect(checks).toBe(2 * notes);
+      await fresh.readableNotesInSteps(ANYONE, pacer);
+      expect(checks).toBe(2 * notes);
+    } finally {
+      fresh.close();
+    }
   });
 
   test('accessOf combines access and agent_overrides', () => {

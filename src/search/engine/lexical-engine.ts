@@ -66,6 +66,8 @@ const RANKING_STEP_TERMS = 2000;
 const RANKING_STEP_TITLES = 1000;
 /** Note records per saved line. */
 const RECORD_LINE_ROWS = 1000;
+/** Notes {@link LexicalEngine.load} links to their records between two pauses. */
+const LOAD_STEP_NOTES = 5000;
 
 /** One line of the saved engine: note records (`R`), a line of the term index (`D`, `T`), or phrase filters (`P`, encodeWords, in doc order). */
 export type EngineLine = IndexLine | { kind: 'R'; records: NoteRecord[] } | { kind: 'P'; filters: string[] };
@@ -77,9 +79,9 @@ export class LexicalEngine {
   private index = new TermIndex();
   /** Each doc id's phrase filter (phrase-filter.ts): which notes the text pass of a phrase need not read. */
   private phrases = new PhraseFilters();
-  private readonly records = new Map<string, NoteRecord>();
+  private records = new Map<string, NoteRecord>();
   /** Doc id in `index` of every indexed note, by path. */
-  private readonly docs = new Map<string, number>();
+  private docs = new Map<string, number>();
   /** The record of each live doc id (holes for removed ids): the hot loop of a search indexes it. */
   private byDoc: (NoteRecord | undefined)[] = [];
   /** The title stems of each doc id's title, computed when a ranked query first needs them (doc ids are never reused). */
@@ -209,18 +211,20 @@ export class LexicalEngine {
     }
     const docs = documentsOf(index, records);
     if (filtered > index.documentCount) throw new Error('saved search index records and documents disagree');
+    // The loaded maps become the engine's own, swapped in at once: copying 100k notes' entries was one step of hundreds of ms.
+    const byDoc: (NoteRecord | undefined)[] = [];
+    let filled = 0;
+    for (const [path, doc] of docs) {
+      byDoc[doc] = records.get(path);
+      if (++filled % LOAD_STEP_NOTES === 0) await pause();
+    }
     index.version = this.index.version + 1;
     this.index = index;
     this.phrases = phrases;
-    this.records.clear();
-    this.docs.clear();
-    this.byDoc = [];
+    this.records = records;
+    this.docs = docs;
+    this.byDoc = byDoc;
     this.titles = this.titleTable();
-    for (const [path, r] of records) this.records.set(path, r);
-    for (const [path, doc] of docs) {
-      this.docs.set(path, doc);
-      this.byDoc[doc] = records.get(path);
-    }
   }
 
   /**

@@ -219,7 +219,9 @@ export class SemanticIndex {
     await this.loadSaved();
     if (!live()) return;
     if (this.store.model !== availability.model) this.startOver(availability.model);
-    const readable = this.notes.readableNotes(UNRESTRICTED_SCOPE);
+    // In steps, sharing the lexical index's scan when the vault has not changed since (NoteStore's scan cache).
+    const readable = await this.notes.readableNotesInSteps(UNRESTRICTED_SCOPE, this.lifecycle.slicer());
+    if (!live()) return;
     const current = new Set(readable.map((f) => f.path));
     for (const path of [...this.store.paths(), ...this.stamps.keys()]) {
       if (!current.has(path)) {

@@ -9,8 +9,11 @@ import { isPathInside, lexicalVaultPath } from '../paths/paths';
  * anything below one (issue 12, "Symlinks lead out of the vault"). Obsidian's desktop
  * adapter follows links when it loads a vault, so such entries arrive as ordinary TFiles and
  * TFolders; vaults come by git clone and sync, so a link the user never looked at is enough.
- * An entry is outside when `fs.realpathSync.native` (one realpath(3) call) of its full path (FileSystemAdapter.getFullPath)
- * is not inside the real path of the vault folder (getBasePath). A path that does not exist
+ * An entry is outside when the real path of its full path (FileSystemAdapter.getFullPath)
+ * is not inside the real path of the vault folder (getBasePath). An existing entry that is not
+ * itself a link (`fs.lstatSync`) has its folder's answer, so only folders and links are resolved
+ * (`fs.realpathSync.native`, which walks every segment): at 100k notes a realpath per note was
+ * most of a warm start. A path that does not exist
  * yet (a write target) is judged by its nearest existing ancestor, so `LinkedDir/new.md`
  * is outside as well; a dangling link (`fs.lstatSync` says link, realpath finds no target) is
  * outside, since writing to it would create its target wherever that is. A link that stays inside the vault is fine.
@@ -66,9 +69,7 @@ export class OutsideLinks {
     const key = trusted.length === 0 ? path : `${path}\u0000${trusted.map((t) => t.real).join('\u0000')}`;
     const known = this.cache.get(key);
     if (known !== undefined) return known;
-    const real = this.realPathOf(this.app.vault.adapter, path);
-    const bases = [this.vaultBase(this.app.vault.adapter), ...trusted.map((t) => t.real)];
-    const outside = real === null || !bases.some((base) => isInsideDisk(real, base));
+    const outside = this.judge(this.app.vault.adapter, path, trusted);
     // Paths come from callers (any string a tool or URI names): keep the cache bounded, with room for every vault entry.
     if (this.cache.size >= this.limit) {
       this.limit = Math.max(MAX_CACHED_PATHS, 2 * this.app.vault.getAllLoadedFiles().length);
@@ -76,6 +77,22 @@ export class OutsideLinks {
     }
     this.cache.set(key, outside);
     return outside;
+  }
+
+  /**
+   * The uncached answer of {@link isOutside}. An existing entry that is not itself a link (one
+   * `lstat`) lies where its folder's real path puts it, so it shares its folder's answer (cached,
+   * so a folder is resolved once, not once per note below it: a `realpath` walks every segment of
+   * the path); unless a trusted link is this very entry, which widens its rule alone. A link, a
+   * missing entry or one whose kind cannot be told is resolved in full ({@link realPathOf}).
+   */
+  private judge(adapter: FileSystemAdapter, path: string, trusted: Array<{ path: string; real: string }>): boolean {
+    const slash = path.lastIndexOf('/');
+    if (!trusted.some((link) => link.path === path) && isPlainEntry(adapter, path))
+      return this.isOutside(slash === -1 ? '' : path.slice(0, slash));
+    const real = this.realPathOf(adapter, path);
+    const bases = [this.vaultBase(adapter), ...trusted.map((t) => t.real)];
+    return real === null || !bases.some((base) => isInsideDisk(real, base));
   }
 
   /** Drops cached answers for `path` and everything below it. */
@@ -171,6 +188,19 @@ function realOrNull(full: string): string | null {
     return realpathSync.native(full);
   } catch {
     return null;
+  }
+}
+
+/**
+ * True when the vault entry at `path` exists and is not itself a symbolic link (`fs.lstatSync`
+ * of its full path; Node reports a Windows junction as a link too); false when it is a link,
+ * does not exist or cannot be mapped to disk or stat'ed.
+ */
+function isPlainEntry(adapter: FileSystemAdapter, path: string): boolean {
+  try {
+    return !lstatSync(adapter.getFullPath(path)).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

@@ -1,0 +1,178 @@
+/**
+ * `node scripts/profile-warm.mjs [notes] [--fresh]`: where a warm start's time goes on a
+ * generated vault (default 100k notes, reused from the bench's cache). Boots src/main in the
+ * host (not main.js, so the CPU profile names our functions) with the index saved under the
+ * vault's `.obsidian-profile-warm` config folder: a cold boot first when no saved index is
+ * there (or with --fresh), then a warm boot under a CPU profile. Prints the warm start's
+ * figures (build ms, longest slice, CPU time), the slices over 50 ms with where they ended,
+ * and the functions with the most self and total time. Prints figures; asserts nothing.
+ * Not part of `npm run bench` (slow; the saved index stays for the next run).
+ */
+import { existsSync, promises as fsp } from 'node:fs';
+import * as inspector from 'node:inspector';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { provideObsidianModule } from './obsidian-module';
+import { bootPlugin } from '../test/harness/boot-plugin';
+import { generateVault } from './bench/generate-vault';
+import VaultMcpPlugin from '../src/main';
+import { Slicer } from '../src/search/engine/slicer';
+import { SearchIndex } from '../src/search/search-index';
+
+type Profile = {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+};
+
+const CONFIG_DIR = '.obsidian-profile-warm';
+/** Slices at least this long are listed with the stack where they ended, ms. */
+const LONG_SLICE_MS = 50;
+
+function post<T>(session: inspector.Session, method: string, params?: object): Promise<T> {
+  return new Promise((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res as T))));
+}
+
+interface IndexInternals {
+  stats: { buildMs: number | null; longestSliceMs: number; warm: boolean; reindexed: number; saveMs: number | null };
+  whenBuilt(): Promise<void>;
+  save(): Promise<void>;
+}
+
+/** Records each slice of LONG_SLICE_MS or more with the stack of the pause that ended it, and the pauses that yielded with the time until they resumed. */
+function watchSlices(): { long: { ms: number; at: string }[]; yields: { count: number; ms: number }; restore(): void } {
+  const long: { ms: number; at: string }[] = [];
+  const yields = { count: 0, ms: 0 };
+  const proto = Slicer.prototype as unknown as { pause(): Promise<void>; mark(): void };
+  const { pause, mark } = proto;
+  const note = (slicer: Slicer): void => {
+    const start = (slicer as unknown as { sliceStart: number; running: boolean }).sliceStart;
+    const ms = performance.now() - start;
+    if ((slicer as unknown as { running: boolean }).running && ms >= LONG_SLICE_MS) {
+      const at = (new Error().stack ?? '')
+        .split('\n')
+        .slice(3, 9)
+        .map((l) => l.trim())
+        .join(' < ');
+      long.push({ ms, at });
+    }
+  };
+  proto.pause = async function (this: Slicer) {
+    if ((this as unknown as { running: boolean }).running && this.due()) note(this);
+    const before = performance.now();
+    await pause.call(this);
+    const waited = performance.now() - before;
+    if (waited > 0.02) {
+      yields.count++;
+      yields.ms += waited;
+    }
+  };
+  proto.mark = function (this: Slicer) {
+    note(this);
+    mark.call(this);
+  };
+  return {
+    long,
+    yields,
+    restore: () => {
+      proto.pause = pause;
+      proto.mark = mark;
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  provideObsidianModule();
+  const args = process.argv.slice(2);
+  const size = Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000);
+  const vault = await generateVault(nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated'), size);
+  const configFolder = nodePath.join(vault.path, CONFIG_DIR);
+  if (args.includes('--fresh')) await fsp.rm(configFolder, { recursive: true, force: true });
+  const boot = { vaultPath: vault.path, waitForIndex: false, persistIndex: true, configDir: CONFIG_DIR };
+  const indexFile = nodePath.join(configFolder, 'plugins', 'vault-mcp', 'search-index.json');
+  if (!existsSync(indexFile)) {
+    const cold = await bootPlugin(VaultMcpPlugin, boot);
+    const index = (cold.plugin as unknown as { search: IndexInternals }).search;
+    await index.whenBuilt();
+    while (index.stats.saveMs === null) await new Promise((resolve) => setTimeout(resolve, 100));
+    console.log(
+      `cold boot: index ${((index.stats.buildMs ?? 0) / 1000).toFixed(1)} s, saved in ${(index.stats.saveMs / 1000).toFixed(1)} s`,
+    );
+    await cold.stop();
+  }
+  const stat = await fsp.stat(indexFile);
+  const slices = watchSlices();
+  const session = new inspector.Session();
+  session.connect();
+  await post(session, 'Profiler.enable');
+  await post(session, 'Profiler.setSamplingInterval', { interval: 500 });
+  // The profile starts with the index's start (after the host has loaded the vault and its metadata).
+  const proto = SearchIndex.prototype as unknown as { start(): Promise<void> };
+  const start = proto.start;
+  let cpu = process.cpuUsage();
+  let t0 = performance.now();
+  proto.start = function (this: SearchIndex) {
+    session.post('Profiler.start');
+    cpu = process.cpuUsage();
+    t0 = performance.now();
+    return start.call(this);
+  };
+  const warm = await bootPlugin(VaultMcpPlugin, boot);
+  const index = (warm.plugin as unknown as { search: IndexInternals }).search;
+  await index.whenBuilt();
+  const wall = performance.now() - t0;
+  const used = process.cpuUsage(cpu);
+  proto.start = start;
+  const { profile } = await post<{ profile: Profile }>(session, 'Profiler.stop');
+  session.disconnect();
+  slices.restore();
+  const s = index.stats;
+  console.log(
+    `${vault.notes} notes, saved index ${(stat.size / 1e6).toFixed(0)} MB; warm ${s.warm ? 'yes' : 'NO'}, ${s.reindexed} reindexed; ` +
+      `build ${(s.buildMs ?? NaN).toFixed(0)} ms, longest slice ${s.longestSliceMs.toFixed(0)} ms; index start to built ${wall.toFixed(0)} ms wall, ` +
+      `${((used.user + used.system) / 1000).toFixed(0)} ms CPU`,
+  );
+  console.log(`yields to the event loop: ${slices.yields.count}, ${slices.yields.ms.toFixed(0)} ms from yielding to resuming`);
+  console.log(`slices ≥ ${LONG_SLICE_MS} ms: ${slices.long.length}`);
+  for (const l of slices.long.sort((a, b) => b.ms - a.ms).slice(0, 12)) console.log(`  ${l.ms.toFixed(0).padStart(6)} ms  ${l.at}`);
+  printProfile(profile);
+  await warm.stop();
+}
+
+/** Top self and total (inclusive) time by function. */
+function printProfile(profile: Profile): void {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const name = (id: number): string => {
+    const f = (byId.get(id) as Profile['nodes'][number]).callFrame;
+    return `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
+  };
+  const self = new Map<string, number>();
+  const total = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const dt = (profile.timeDeltas[i] ?? 0) / 1000;
+    self.set(name(id), (self.get(name(id)) ?? 0) + dt);
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const n = name(at);
+      if (seen.has(n)) continue;
+      seen.add(n);
+      total.set(n, (total.get(n) ?? 0) + dt);
+    }
+  });
+  const all = [...self.values()].reduce((a, b) => a + b, 0);
+  const show = (title: string, map: Map<string, number>, n: number): void => {
+    console.log(`\n${title} (${all.toFixed(0)} ms sampled):`);
+    for (const [k, t] of [...map].sort((a, b) => b[1] - a[1]).slice(0, n))
+      console.log(`  ${t.toFixed(0).padStart(6)} ms ${((100 * t) / all).toFixed(1).padStart(5)} %  ${k}`);
+  };
+  show('top self time', self, 30);
+  show('top total time', total, 40);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

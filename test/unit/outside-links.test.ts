@@ -1,0 +1,200 @@
+import * as fs from 'node:fs';
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import { createHostApp, type HostApp } from '../host';
+import { OutsideLinks } from '../../src/vault/access/outside-links';
+
+/**
+ * OutsideLinks (issue 12, symlinks out of the vault) on a real folder: which entries are
+ * outside, that a folder's real path is resolved once for all the notes in it, and how many
+ * answers its cache holds before it starts over.
+ */
+
+interface Env {
+  app: HostApp;
+  vault: string;
+  outside: string;
+  done(): Promise<void>;
+}
+
+/**
+ * A vault with `Deep/a/b/n0..n(notes-1).md`, `LinkedDir → <outside folder>` (holding
+ * `Secret.md` and a plain folder `Sub/Inner.md`), `passwd.md → <outside file>`,
+ * `Alias → Deep` (a link that stays inside), `Deep/a/b/away.md → <outside file>` and
+ * `dangling.md → <nothing>`.
+ */
+async function makeEnv(notes = 3): Promise<Env> {
+  const root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-outside-'));
+  const vault = nodePath.join(root, 'vault');
+  const outside = nodePath.join(root, 'outside');
+  const deep = nodePath.join(vault, 'Deep', 'a', 'b');
+  await fsp.mkdir(deep, { recursive: true });
+  await fsp.mkdir(nodePath.join(outside, 'Sub'), { recursive: true });
+  await fsp.writeFile(nodePath.join(outside, 'Secret.md'), 'secret\n');
+  await fsp.writeFile(nodePath.join(outside, 'Sub', 'Inner.md'), 'inner\n');
+  await fsp.writeFile(nodePath.join(root, 'passwd'), 'root:x:0:0\n');
+  for (let i = 0; i < notes; i++) await fsp.writeFile(nodePath.join(deep, `n${i}.md`), `note ${i}\n`);
+  await fsp.symlink(outside, nodePath.join(vault, 'LinkedDir'), 'dir');
+  await fsp.symlink(nodePath.join(root, 'passwd'), nodePath.join(vault, 'passwd.md'), 'file');
+  await fsp.symlink(nodePath.join(root, 'passwd'), nodePath.join(deep, 'away.md'), 'file');
+  await fsp.symlink(nodePath.join(vault, 'Deep'), nodePath.join(vault, 'Alias'), 'dir');
+  await fsp.symlink(nodePath.join(root, 'nothing-here'), nodePath.join(vault, 'dangling.md'), 'file');
+  const app = (await createHostApp({ vaultPath: vault, watchIntervalMs: false })) as HostApp;
+  return {
+    app,
+    vault,
+    outside,
+    done: async () => {
+      await app.close();
+      await fsp.rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('OutsideLinks', () => {
+  let env: Env;
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await env?.done();
+  });
+
+  it('finds links out of the vault and what lies below them, and nothing else', async () => {
+    env = await makeEnv();
+    const links = new OutsideLinks(env.app as never, () => []);
+    try {
+      const answers = Object.fromEntries(
+        [
+          '',
+          'Deep',
+          'Deep/a/b',
+          'Deep/a/b/n0.md',
+          'Deep/a/b/away.md',
+          'passwd.md',
+          'dangling.md',
+          'LinkedDir',
+          'LinkedDir/Secret.md',
+          'LinkedDir/Sub',
+          'LinkedDir/Sub/Inner.md',
+          'LinkedDir/new.md',
+          'LinkedDir/Missing/deeper/x.md',
+          'Alias/a/b/n1.md',
+          'Alias/a/b/away.md',
+          'Deep/missing/x.md',
+        ].map((path) => [path, links.isOutside(path)]),
+      );
+      expect(answers).toEqual({
+        '': false,
+        Deep: false,
+        'Deep/a/b': false,
+        'Deep/a/b/n0.md': false,
+        'Deep/a/b/away.md': true,
+        'passwd.md': true,
+        'dangling.md': true,
+        LinkedDir: true,
+        'LinkedDir/Secret.md': true,
+        'LinkedDir/Sub': true,
+        'LinkedDir/Sub/Inner.md': true,
+        'LinkedDir/new.md': true,
+        'LinkedDir/Missing/deeper/x.md': true,
+        'Alias/a/b/n1.md': false,
+        'Alias/a/b/away.md': true,
+        'Deep/missing/x.md': false,
+      });
+    } finally {
+      links.close();
+    }
+  });
+
+  it('widens the rule at and below a trusted link only, and for a trusted plain folder inside a link out', async () => {
+    env = await makeEnv();
+    let trusted = ['LinkedDir'];
+    const links = new OutsideLinks(env.app as never, () => trusted);
+    try {
+      expect(['LinkedDir', 'LinkedDir/Secret.md', 'LinkedDir/Sub/Inner.md', 'passwd.md'].map((p) => links.isOutside(p))).toEqual([
+        false,
+        false,
+        false,
+        true,
+      ]);
+      trusted = ['LinkedDir/Sub'];
+      expect(['LinkedDir/Sub', 'LinkedDir/Sub/Inner.md', 'LinkedDir/Secret.md'].map((p) => links.isOutside(p))).toEqual([
+        false,
+        false,
+        true,
+      ]);
+      trusted = ['../escape', '', 'missing-link'];
+      expect(links.isOutside('LinkedDir/Secret.md')).toBe(true);
+    } finally {
+      links.close();
+    }
+  });
+
+  it('resolves a folder once for all its notes: a note that is not a link costs an lstat, not a realpath', async () => {
+    env = await makeEnv(40);
+    const realpaths = jest.spyOn(fs.realpathSync, 'native');
+    const links = new OutsideLinks(env.app as never, () => []);
+    try {
+      for (let i = 0; i < 40; i++) expect(links.isOutside(`Deep/a/b/n${i}.md`)).toBe(false);
+      // The vault folder and Deep, Deep/a, Deep/a/b are plain folders: only the vault folder is resolved.
+      expect(realpaths.mock.calls.length).toBeLessThanOrEqual(1);
+      expect(links.isOutside('Deep/a/b/away.md')).toBe(true);
+      expect(realpaths.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      links.close();
+    }
+  });
+
+  it('forgets the answers below a renamed or deleted folder', async () => {
+    env = await makeEnv();
+    const links = new OutsideLinks(env.app as never, () => []);
+    try {
+      expect(links.isOutside('Deep/a/b/n0.md')).toBe(false);
+      // Deep/a becomes a link out of the vault: the vault reports the old folder deleted and a new one created.
+      await fsp.rm(nodePath.join(env.vault, 'Deep', 'a'), { recursive: true });
+      await fsp.symlink(env.outside, nodePath.join(env.vault, 'Deep', 'a'), 'dir');
+      await fsp.mkdir(nodePath.join(env.outside, 'b'));
+      await fsp.writeFile(nodePath.join(env.outside, 'b', 'n0.md'), 'now outside\n');
+      const folder = env.app.vault.getAbstractFileByPath('Deep/a');
+      expect(folder).not.toBeNull();
+      env.app.vault.trigger('delete', folder);
+      expect(links.isOutside('Deep/a/b/n0.md')).toBe(true);
+    } finally {
+      links.close();
+    }
+  });
+
+  describe('cache bound', () => {
+    const sizeOf = (links: OutsideLinks): number => (links as unknown as { cache: Map<string, boolean> }).cache.size;
+
+    it('keeps 10,000 answers in a small vault, then starts over', async () => {
+      env = await makeEnv();
+      const links = new OutsideLinks(env.app as never, () => []);
+      try {
+        for (let i = 0; i < 10_000; i++) links.isOutside(`missing-${i}.md`);
+        expect(sizeOf(links)).toBe(10_000);
+        links.isOutside('one-more.md');
+        expect(sizeOf(links)).toBe(1);
+        expect(links.isOutside('passwd.md')).toBe(true);
+      } finally {
+        links.close();
+      }
+    });
+
+    it('grows to twice the vault entries past 10,000, so every note of a large vault keeps its answer', async () => {
+      env = await makeEnv();
+      const entries = env.app.vault.getAllLoadedFiles();
+      // A vault of 7,000 entries (the listed ones repeated): the bound becomes 14,000.
+      jest.spyOn(env.app.vault, 'getAllLoadedFiles').mockReturnValue(Array.from({ length: 7_000 }, (_, i) => entries[i % entries.length]));
+      const links = new OutsideLinks(env.app as never, () => []);
+      try {
+        for (let i = 0; i < 14_000; i++) links.isOutside(`missing-${i}.md`);
+        expect(sizeOf(links)).toBe(14_000);
+        links.isOutside('one-more.md');
+        expect(sizeOf(links)).toBe(1);
+      } finally {
+        links.close();
+      }
+    });
+  });
+});
