@@ -9,61 +9,66 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) VALUE[ALPHABET.charCodeAt(i)] = i;
 
+/** What {@link encodePostings} reads: a posting list in doc order (PostingLists' PostingCursor). */
+export interface PostingSource {
+  /** Reads the next posting into `doc` and `code`; false at the end. */
+  next(): boolean;
+  doc: number;
+  code: number;
+}
+
 /**
- * Encodes `count` unsigned 32-bit integers from `values`, each entry pair `[doc, code]` with
- * `doc` written as the difference to the previous pair's doc (lists are sorted by doc).
- * @param values pairs `[doc id, field code]`; `count` is the number of array slots used (even)
- * @param renumber maps an old doc id to its saved id (monotonic), or -1 to leave the pair out
+ * Encodes a posting list as text: each posting `[doc, code]` as two varints, `doc` written as
+ * the difference to the previous written posting's doc (lists are sorted by doc).
+ * @param postings the list, read to its end
+ * @param renumber maps an old doc id to its saved id (monotonic), or -1 to leave the posting out
  */
-export function encodePostings(values: Uint32Array, count: number, renumber: Int32Array): string {
+export function encodePostings(postings: PostingSource, renumber: Int32Array): string {
   let out = '';
   let prev = 0;
-  for (let i = 0; i < count; i += 2) {
-    const doc = renumber[values[i]];
+  while (postings.next()) {
+    const doc = renumber[postings.doc];
     if (doc < 0) continue;
-    out += varint(doc - prev) + varint(values[i + 1]);
+    out += varint(doc - prev) + varint(postings.code);
     prev = doc;
   }
   return out;
 }
 
 /**
- * Decodes a string written by {@link encodePostings}.
- * @returns the pairs `[doc, code]` with absolute doc ids, flat
- * @throws Error when the text holds a character outside the alphabet or ends mid-number
+ * Decodes a string written by {@link encodePostings}, handing each posting to `sink` in order
+ * (absolute doc ids). The whole text is checked before the first posting is handed over.
+ * @returns the number of postings
+ * @throws Error when the text holds a character outside the alphabet or ends mid-number or mid-posting
  */
-export function decodePostings(text: string): Uint32Array {
-  // Each number ends at a character without the "more follows" bit: count them, then fill an
-  // array of exactly that size (no growing JS array of numbers, which a load of 100k notes'
-  // postings turns into tens of millions of boxed values).
+export function decodePostings(text: string, sink: (doc: number, code: number) => void): number {
   let count = 0;
+  let more = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     const v = c < 128 ? VALUE[c] : -1;
     if (v < 0) throw new Error('saved search index has a damaged posting list');
-    if ((v & 32) === 0) count++;
+    more = (v & 32) !== 0;
+    if (!more) count++;
   }
-  const out = new Uint32Array(count);
+  if (more || count % 2 !== 0) throw new Error('saved search index has a truncated posting list');
   let n = 0;
-  let prev = 0;
+  let doc = 0;
   let value = 0;
-  let shift = 0;
+  let scale = 1;
   for (let i = 0; i < text.length; i++) {
     const v = VALUE[text.charCodeAt(i)];
-    value += (v & 31) * 2 ** shift;
+    value += (v & 31) * scale;
     if (v & 32) {
-      shift += 5;
+      scale *= 32;
       continue;
     }
-    if (n % 2 === 0) {
-      prev += value;
-      out[n++] = prev;
-    } else out[n++] = value;
+    if (n++ % 2 === 0) doc += value;
+    else sink(doc, value);
     value = 0;
-    shift = 0;
+    scale = 1;
   }
-  if (shift !== 0 || count % 2 !== 0) throw new Error('saved search index has a truncated posting list');
-  return out;
+  return count / 2;
 }
 
 function varint(n: number): string {

@@ -232,9 +232,8 @@ export class TermIndex {
 
   /** True when some document visible in `view` holds term `id` (stops at the first). */
   seenIn(id: number, view: CorpusView): boolean {
-    const list = this.post.of(id);
-    const len = this.post.length(id);
-    for (let i = 0; i < len; i += 2) if (view.visible[list[i]] === 1) return true;
+    const c = this.post.cursor(id);
+    while (c.next()) if (view.visible[c.doc] === 1) return true;
     return false;
   }
 
@@ -246,8 +245,8 @@ export class TermIndex {
   /** Number of (document, field) postings of these terms: what scoring them costs. */
   postingCount(expansions: readonly Expansion[]): number {
     let n = 0;
-    for (const e of expansions) n += this.post.length(e.id);
-    return n / 2;
+    for (const e of expansions) n += this.post.count(e.id);
+    return n;
   }
 
   /**
@@ -278,17 +277,16 @@ export class TermIndex {
     const { visible } = view;
     let df = 0;
     for (const e of expansions) {
-      const list = this.post.of(e.id);
-      const len = this.post.length(e.id);
-      for (let i = 0; i < len; i += 2) {
-        const doc = list[i];
+      const c = this.post.cursor(e.id);
+      while (c.next()) {
+        const doc = c.doc;
         if (visible[doc] !== 1) continue;
         if (this.stamps[doc] !== stamp) {
           this.stamps[doc] = stamp;
           df++;
         }
         if (within !== null && within[doc] !== 1) continue;
-        const code = list[i + 1];
+        const code = c.code;
         const f = postingField(code);
         const x = fieldFrequency(e.weight * boosts[f], postingFrequency(code), normalizer[f], this.fieldLen[doc * FIELD_COUNT + f], BM25F);
         if (sheet.values[doc] === 0) sheet.docs.push(doc);
@@ -328,7 +326,7 @@ export class TermIndex {
     let pairs: string[] = [];
     let chars = 0;
     for (let id = 0; id < this.dict.size; id++) {
-      const list = encodePostings(this.post.of(id), this.post.length(id), renumber);
+      const list = encodePostings(this.post.cursor(id), renumber);
       if (list.length === 0) continue;
       pairs.push(this.dict.term(id), list);
       chars += list.length;
@@ -367,11 +365,13 @@ export class TermIndex {
     if (!Array.isArray(pairs) || pairs.length % 2 !== 0) throw new Error('saved search index has a malformed term line');
     for (let i = 0; i < pairs.length; i += 2) {
       if (typeof pairs[i] !== 'string' || typeof pairs[i + 1] !== 'string') throw new Error('saved search index has a malformed term line');
-      const list = decodePostings(pairs[i + 1]);
-      if (list.length > 0 && list[list.length - 2] >= this.docKey.length)
-        throw new Error('saved search index has a posting for an unknown document');
       const id = this.dict.intern(pairs[i]);
-      this.post.set(id, list);
+      if (this.post.count(id) > 0) throw new Error('saved search index lists a term twice');
+      const docs = this.docKey.length;
+      decodePostings(pairs[i + 1], (doc, code) => {
+        if (doc >= docs) throw new Error('saved search index has a posting for an unknown document');
+        this.post.append(id, doc, code);
+      });
     }
   }
 
