@@ -56,8 +56,8 @@ function read(lists: PostingLists, id: number): number[][] {
   return out;
 }
 
-/** Bytes of the per-term bookkeeping arrays (used bytes, skip slots, last doc, count: 4 bytes; block fill: 1), for `terms` term ids. */
-const perTerm = (terms: number): number => terms * 17;
+/** Bytes of the per-term bookkeeping (bytes used, skip slots used, last doc, postings, postings of the last block: 4 bytes each), for `terms` term ids. */
+const perTerm = (terms: number): number => terms * 20;
 
 describe('PostingLists', () => {
   it('appends, finds, removes and trims postings by doc', () => {

@@ -94,14 +94,14 @@ describe('posting codec', () => {
   it("packs a document's term ids into varint words and reads them back sorted, about 2 bytes an id", () => {
     fc.assert(
       fc.property(fc.uniqueArray(fc.oneof(fc.nat(300), fc.nat(40_000), fc.constant(2 ** 32 - 1)), { maxLength: 300 }), (ids) => {
-        const { words, count } = packTermIds([...ids]);
+        const { words, count } = packTermIds(Uint32Array.from(ids));
         expect(unpackTermIds(words.slice(0, count))).toEqual([...ids].sort((a, b) => a - b));
       }),
       { numRuns: 500 },
     );
-    expect(unpackTermIds(packTermIds([]).words.slice(0, 0))).toEqual([]);
+    expect(unpackTermIds(packTermIds(new Uint32Array(0)).words.slice(0, 0))).toEqual([]);
     const dense = Array.from({ length: 200 }, (_, i) => i * 150);
-    expect(packTermIds(dense).count).toBeLessThanOrEqual(100);
+    expect(packTermIds(Uint32Array.from(dense)).count).toBeLessThanOrEqual(100);
   });
 
   it('refuses damaged text', () => {

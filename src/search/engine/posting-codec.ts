@@ -186,37 +186,43 @@ let packScratch = new Uint32Array(256);
 /**
  * A set of term ids packed for DocTermLists: sorted, each stored as its distance to the one
  * before (the first as itself + 1, so no value is 0) in base-128 varint bytes, four bytes to a
- * 32-bit word, zero bytes padding the last word. A document's ~200 distinct terms of a ~30k-term
- * vocabulary take about 2 bytes each instead of 4.
- * @param ids distinct term ids (below 2^32); sorted in place
+ * 32-bit word (low byte first), zero bytes padding the last word. A document's ~200 distinct
+ * terms of a ~30k-term vocabulary take about 2 bytes each instead of 4.
+ * @param ids distinct term ids (below 2^32); sorted in place (a typed array sorts numerically
+ *   without a comparator: a JS array sorted with one was 6 % of a cold build)
  * @returns `words[0, count)`: a buffer shared by every call, valid until the next one
  */
-export function packTermIds(ids: number[]): { words: Uint32Array; count: number } {
-  ids.sort((a, b) => a - b);
-  const most = Math.ceil((ids.length * 5) / 4);
+export function packTermIds(ids: Uint32Array): { words: Uint32Array; count: number } {
+  ids.sort();
+  const most = Math.ceil((ids.length * 5) / 4) + 1;
   if (packScratch.length < most) packScratch = new Uint32Array(Math.max(most, packScratch.length * 2));
   const words = packScratch;
-  let byte = 0;
+  // Bytes gather in `word` (low byte first) and go out four at a time.
+  let count = 0;
+  let word = 0;
+  let shift = 0;
   let prev = -1;
-  for (const id of ids) {
-    let v = id - prev;
-    prev = id;
+  for (let i = 0; i < ids.length; i++) {
+    let v = ids[i] - prev;
+    prev = ids[i];
     while (v >= 128) {
-      putByte(words, byte++, (v & 127) | 128);
+      word |= ((v & 127) | 128) << shift;
       v = Math.floor(v / 128);
+      if ((shift += 8) === 32) {
+        words[count++] = word >>> 0;
+        word = 0;
+        shift = 0;
+      }
     }
-    putByte(words, byte++, v);
+    word |= v << shift;
+    if ((shift += 8) === 32) {
+      words[count++] = word >>> 0;
+      word = 0;
+      shift = 0;
+    }
   }
-  const count = Math.ceil(byte / 4);
-  // Zero the unused bytes of the last word (the buffer is reused).
-  for (let b = byte; b < count * 4; b++) putByte(words, b, 0);
+  if (shift > 0) words[count++] = word >>> 0;
   return { words, count };
-}
-
-function putByte(words: Uint32Array, at: number, value: number): void {
-  const shift = (at & 3) * 8;
-  const w = at >>> 2;
-  words[w] = ((words[w] & ~(255 << shift)) | (value << shift)) >>> 0;
 }
 
 /** The term ids packed by {@link packTermIds}, ascending. */

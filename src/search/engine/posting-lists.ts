@@ -16,6 +16,18 @@ const EMPTY_BYTES = new Uint8Array(0);
 const EMPTY_SKIPS = new Uint32Array(0);
 /** Bytes a posting takes at most: two varints of 32-bit values, 5 bytes each. */
 const MAX_POSTING_BYTES = 10;
+/** Per-term bookkeeping in {@link PostingLists}' `meta`: slots a term, and each slot's offset. */
+const META = 5;
+/** Bytes of the list used. */
+const USED = 0;
+/** Slots of the skip entries used (two an entry). */
+const SKIP_USED = 1;
+/** Doc id of the list's last posting (0 when empty). */
+const LAST = 2;
+/** Postings in the list. */
+const COUNT = 3;
+/** Postings in the list's last block. */
+const FILL = 4;
 
 /**
  * Reads one term's postings in order: after each {@link next} that returns true, `doc` and
@@ -84,23 +96,19 @@ export class PostingCursor {
 export class PostingLists {
   private data: (Uint8Array | null)[] = [];
   private skips: (Uint32Array | null)[] = [];
-  /** Per term id: bytes used, skip slots used (two a skip entry), last doc id, postings, postings in the last block. */
-  private used = new Uint32Array(1024);
-  private skipUsed = new Uint32Array(1024);
-  private last = new Uint32Array(1024);
-  private counts = new Uint32Array(1024);
-  private fill = new Uint8Array(1024);
+  /** Per term id, {@link META} slots side by side (one cache line for an append): see USED, SKIP_USED, LAST, COUNT, FILL. */
+  private meta = new Uint32Array(1024 * META);
   /** Block index (0 the first) of the last {@link seek}. */
   private seekBlock = 0;
 
   /** Number of postings in term `id`'s list (one per document and field holding it). */
   count(id: number): number {
-    return id < this.counts.length ? this.counts[id] : 0;
+    return this.at(id, COUNT);
   }
 
   /** A cursor at the start of term `id`'s list (see {@link PostingCursor}). */
   cursor(id: number): PostingCursor {
-    return new PostingCursor(this.data[id] ?? EMPTY_BYTES, id < this.used.length ? this.used[id] : 0, 0, 0);
+    return new PostingCursor(this.data[id] ?? EMPTY_BYTES, this.at(id, USED), 0, 0);
   }
 
   /**
@@ -110,26 +118,35 @@ export class PostingLists {
    * @throws Error when `doc` is below the list's last doc id (postings must come in doc order)
    */
   append(id: number, doc: number, code: number): void {
-    if (id >= this.used.length) this.cover(id + 1);
-    const n = this.counts[id];
-    const last = this.last[id];
-    if (n > 0 && doc < last)
-      throw new Error(`PostingLists.append: doc ${doc} comes after doc ${last} in term ${id}'s list; append in doc order`);
-    let len = this.used[id];
-    if (n > 0 && doc !== last && this.fill[id] >= BLOCK_POSTINGS) {
-      this.addSkip(id, last, len);
-      this.fill[id] = 0;
+    const m = id * META;
+    if (m >= this.meta.length) this.cover(id + 1);
+    const meta = this.meta;
+    const n = meta[m + COUNT];
+    // LAST is 0 while the list is empty: the first posting's distance is its doc id.
+    const last = meta[m + LAST];
+    let len = meta[m + USED];
+    if (n > 0) {
+      if (doc < last) throw new Error(`PostingLists.append: doc ${doc} comes after doc ${last} in term ${id}'s list; append in doc order`);
+      if (doc !== last && meta[m + FILL] >= BLOCK_POSTINGS) {
+        this.addSkip(id, last, len);
+        meta[m + FILL] = 0;
+      }
     }
-    let bytes = this.data[id] ?? EMPTY_BYTES;
-    if (len + MAX_POSTING_BYTES > bytes.length) {
-      bytes = growBytes(bytes, len + MAX_POSTING_BYTES);
+    let bytes = this.data[id];
+    if (bytes == null || len + MAX_POSTING_BYTES > bytes.length) {
+      bytes = growBytes(bytes ?? EMPTY_BYTES, len + MAX_POSTING_BYTES);
       this.data[id] = bytes;
     }
-    len = writeVarint(bytes, len, doc - (n > 0 ? last : 0));
-    this.used[id] = writeVarint(bytes, len, code);
-    this.last[id] = doc;
-    this.counts[id] = n + 1;
-    this.fill[id]++;
+    const delta = doc - last;
+    if (delta < 128 && code < 128) {
+      bytes[len] = delta;
+      bytes[len + 1] = code;
+      len += 2;
+    } else len = writeVarint(bytes, writeVarint(bytes, len, delta), code);
+    meta[m + USED] = len;
+    meta[m + LAST] = doc;
+    meta[m + COUNT] = n + 1;
+    meta[m + FILL]++;
   }
 
   /** True when term `id`'s list has a posting of `doc`. */
@@ -142,8 +159,10 @@ export class PostingLists {
   /** Drops every posting of `doc` from term `id`'s list (nothing when it has none). */
   removeDoc(id: number, doc: number): void {
     const bytes = this.data[id];
-    if (bytes == null || id >= this.used.length) return;
-    const len = this.used[id];
+    if (bytes == null) return;
+    const m = id * META;
+    const meta = this.meta;
+    const len = meta[m + USED];
     const c = this.seek(id, doc);
     // The doc id before `doc`'s postings, their byte range [start, end), and the next posting's doc id (-1: none).
     let before = c.doc;
@@ -169,15 +188,15 @@ export class PostingLists {
     if (after >= 0) {
       cut = end + varintLength(after - doc);
       written = writeVarint(bytes, start, after - before);
-    } else this.last[id] = before;
+    } else meta[m + LAST] = before;
     bytes.copyWithin(written, cut, len);
     const shrink = cut - written;
     const newLen = len - shrink;
-    this.used[id] = newLen;
-    this.counts[id] -= removed;
+    meta[m + USED] = newLen;
+    meta[m + COUNT] -= removed;
     // Only the last block is still being filled (an earlier block's removals must not let the last one grow past its size).
-    if (this.seekBlock === this.skipUsed[id] >>> 1) this.fill[id] = Math.max(0, this.fill[id] - removed);
-    if (this.counts[id] === 0) this.last[id] = 0;
+    if (this.seekBlock === meta[m + SKIP_USED] >>> 1) meta[m + FILL] = Math.max(0, meta[m + FILL] - removed);
+    if (meta[m + COUNT] === 0) meta[m + LAST] = 0;
     this.fixSkips(id, doc, before, start, end, shrink, newLen);
   }
 
@@ -194,15 +213,17 @@ export class PostingLists {
     let remainingBytes = 0;
     let remainingSkips = 0;
     for (let id = 0; id < this.data.length; id++) {
-      if ((this.data[id]?.length ?? 0) > this.used[id]) remainingBytes += this.used[id];
-      if ((this.skips[id]?.length ?? 0) > this.skipUsed[id]) remainingSkips += this.skipUsed[id];
+      const len = this.at(id, USED);
+      const slots = this.at(id, SKIP_USED);
+      if ((this.data[id]?.length ?? 0) > len) remainingBytes += len;
+      if ((this.skips[id]?.length ?? 0) > slots) remainingSkips += slots;
     }
     const bytePages = new PageCutter((n) => new Uint8Array(n), TRIM_PAGE_BYTES, remainingBytes);
     const skipPages = new PageCutter((n) => new Uint32Array(n), TRIM_PAGE_BYTES / 4, remainingSkips);
     let copied = 0;
     let looked = 0;
     for (let id = 0; id < this.data.length; id++) {
-      const len = this.used[id];
+      const len = this.at(id, USED);
       if (++looked > TRIM_STEP_LISTS || (copied > 0 && copied + len > TRIM_STEP_BYTES)) {
         yield;
         copied = 0;
@@ -214,7 +235,7 @@ export class PostingLists {
         copied += len;
       }
       const skips = this.skips[id];
-      const slots = this.skipUsed[id];
+      const slots = this.at(id, SKIP_USED);
       if (skips != null && skips.length !== slots) {
         this.skips[id] = slots === 0 ? null : skipPages.cut(skips, slots);
         copied += slots * 4;
@@ -226,14 +247,14 @@ export class PostingLists {
   /** Bytes allocated by the lists and their skip entries (each buffer once: trimmed lists share pages), and the bytes they use. */
   bytes(): { allocated: number; used: number } {
     const buffers = new Set<ArrayBufferLike>();
-    let used = this.used.byteLength + this.skipUsed.byteLength + this.last.byteLength + this.counts.byteLength + this.fill.byteLength;
+    let used = this.meta.byteLength;
     let allocated = used;
     for (let id = 0; id < this.data.length; id++) {
       const list = this.data[id];
       if (list != null) buffers.add(list.buffer);
       const skips = this.skips[id];
       if (skips != null) buffers.add(skips.buffer);
-      used += this.used[id] + this.skipUsed[id] * 4;
+      used += this.at(id, USED) + this.at(id, SKIP_USED) * 4;
     }
     for (const buffer of buffers) allocated += buffer.byteLength;
     return { allocated, used };
@@ -242,11 +263,11 @@ export class PostingLists {
   /** A cursor at the start of the block of term `id`'s list that holds `doc` if any posting does. */
   private seek(id: number, doc: number): PostingCursor {
     const bytes = this.data[id] ?? EMPTY_BYTES;
-    const len = id < this.used.length ? this.used[id] : 0;
+    const len = this.at(id, USED);
     const skips = this.skips[id] ?? EMPTY_SKIPS;
     // Last skip entry whose base is below `doc`: every doc id of block k lies in (base_k, base_k+1].
     let lo = 0;
-    let hi = id < this.skipUsed.length ? this.skipUsed[id] >>> 1 : 0;
+    let hi = this.at(id, SKIP_USED) >>> 1;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (skips[mid * 2] < doc) lo = mid + 1;
@@ -259,14 +280,14 @@ export class PostingLists {
   /** Adds the skip entry `[base, at]` (a block starting at byte `at`, after a posting of doc `base`) to term `id`'s list. */
   private addSkip(id: number, base: number, at: number): void {
     let skips = this.skips[id] ?? EMPTY_SKIPS;
-    const n = this.skipUsed[id];
+    const n = this.meta[id * META + SKIP_USED];
     if (n + 2 > skips.length) {
       skips = grow(skips, n + 2);
       this.skips[id] = skips;
     }
     skips[n] = base;
     skips[n + 1] = at;
-    this.skipUsed[id] = n + 2;
+    this.meta[id * META + SKIP_USED] = n + 2;
   }
 
   /**
@@ -278,7 +299,7 @@ export class PostingLists {
   private fixSkips(id: number, doc: number, before: number, start: number, end: number, shrink: number, newLen: number): void {
     const skips = this.skips[id];
     if (skips == null) return;
-    const n = this.skipUsed[id];
+    const n = this.meta[id * META + SKIP_USED];
     let out = 0;
     let prevAt = 0;
     for (let k = 0; k < n; k += 2) {
@@ -294,16 +315,18 @@ export class PostingLists {
       out += 2;
       prevAt = at;
     }
-    this.skipUsed[id] = out;
+    this.meta[id * META + SKIP_USED] = out;
   }
 
-  /** Grows the per-term arrays to hold term ids below `n`. */
+  /** Slot `slot` of term `id`'s bookkeeping (0 for a term never appended to). */
+  private at(id: number, slot: number): number {
+    const i = id * META + slot;
+    return i < this.meta.length ? this.meta[i] : 0;
+  }
+
+  /** Grows the per-term bookkeeping to hold term ids below `n`. */
   private cover(n: number): void {
-    this.used = grow(this.used, n);
-    this.skipUsed = grow(this.skipUsed, n);
-    this.last = grow(this.last, n);
-    this.counts = grow(this.counts, n);
-    this.fill = growBytes(this.fill, n);
+    this.meta = grow(this.meta, n * META);
   }
 }
 
@@ -342,7 +365,7 @@ class PageCutter<T extends Uint8Array<ArrayBuffer> | Uint32Array<ArrayBuffer>> {
 function writeVarint(bytes: Uint8Array, at: number, v: number): number {
   while (v > 127) {
     bytes[at++] = (v & 127) | 128;
-    v = Math.floor(v / 128);
+    v >>>= 7;
   }
   bytes[at++] = v;
   return at;
@@ -352,7 +375,7 @@ function writeVarint(bytes: Uint8Array, at: number, v: number): number {
 function varintLength(v: number): number {
   let n = 1;
   while (v > 127) {
-    v = Math.floor(v / 128);
+    v >>>= 7;
     n++;
   }
   return n;

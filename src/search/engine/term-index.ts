@@ -26,8 +26,9 @@ import { grow, growBytes } from './typed-growth';
  * changes no score it sees.
  *
  * Memory layout, measured at 100k generated notes (docs/performance.md): posting lists are
- * {@link PostingLists} (one `Uint32Array` of pairs `[doc id, packPosting(field, frequency)]`
- * per term, grown by doubling while indexing, then trimmed into shared pages); per-document
+ * {@link PostingLists} (per term, its postings `[doc id, packPosting(field, frequency)]` as
+ * delta-coded varint bytes, about 2.4 bytes a posting, with a skip entry every 64 postings;
+ * grown by doubling while indexing, then trimmed into shared pages); per-document
  * field lengths are one flat `Uint32Array`, and the documents' own term lists are
  * {@link DocTermLists} (fixed-size pages, no object per document) holding each document's
  * term ids delta-coded as varint bytes (packTermIds). Words are interned by their offsets in
@@ -107,6 +108,8 @@ export class TermIndex {
   );
   private counts = new Uint32Array(1024);
   private seen = new Uint32Array(1024);
+  /** The distinct term ids of the document being added (reused by every add). */
+  private docIds = new Uint32Array(1024);
   /** Bumped by every change; lets a sliced save notice that the index moved under it. */
   version = 0;
 
@@ -126,7 +129,8 @@ export class TermIndex {
     const doc = this.docKey.length;
     this.docKey.push(key);
     if (this.fieldLen.length < (doc + 1) * FIELD_COUNT) this.fieldLen = grow(this.fieldLen, (doc + 1) * FIELD_COUNT);
-    const all: number[] = [];
+    let all = this.docIds;
+    let distinct = 0;
     for (let f = 0; f < FIELD_COUNT; f++) {
       const { ids, count } = internIndexTerms(fields[f], this.dict);
       this.fieldLen[doc * FIELD_COUNT + f] = count;
@@ -144,11 +148,12 @@ export class TermIndex {
         this.counts[id] = 0;
         if (this.seen[id] !== doc + 1) {
           this.seen[id] = doc + 1;
-          all.push(id);
+          if (distinct === all.length) all = this.docIds = grow(all, distinct + 1);
+          all[distinct++] = id;
         }
       }
     }
-    const { words, count } = packTermIds(all);
+    const { words, count } = packTermIds(all.subarray(0, distinct));
     this.docTerms.set(doc, words.subarray(0, count));
     this.live++;
     return doc;
