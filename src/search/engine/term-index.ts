@@ -108,8 +108,9 @@ export class TermIndex {
   );
   private counts = new Uint32Array(1024);
   private seen = new Uint32Array(1024);
-  /** The distinct term ids of the document being added (reused by every add). */
+  /** The distinct term ids of the document being added, and of its field being added, in first-seen order (reused by every add). */
   private docIds = new Uint32Array(1024);
+  private touched = new Uint32Array(1024);
   /** Bumped by every change; lets a sliced save notice that the index moved under it. */
   version = 0;
 
@@ -134,16 +135,19 @@ export class TermIndex {
     for (let f = 0; f < FIELD_COUNT; f++) {
       const { ids, count } = internIndexTerms(fields[f], this.dict);
       this.fieldLen[doc * FIELD_COUNT + f] = count;
-      const touched: number[] = [];
+      if (this.touched.length < count) this.touched = grow(this.touched, count);
+      const touched = this.touched;
+      let distinctInField = 0;
       for (let k = 0; k < count; k++) {
         const id = ids[k];
         if (id >= this.counts.length) {
           this.counts = grow(this.counts, id + 1);
           this.seen = grow(this.seen, id + 1);
         }
-        if (this.counts[id]++ === 0) touched.push(id);
+        if (this.counts[id]++ === 0) touched[distinctInField++] = id;
       }
-      for (const id of touched) {
+      for (let t = 0; t < distinctInField; t++) {
+        const id = touched[t];
         this.post.append(id, doc, packPosting(f, this.counts[id]));
         this.counts[id] = 0;
         if (this.seen[id] !== doc + 1) {
