@@ -299,6 +299,9 @@ describe('TermIndex', () => {
     expect(() => index.loadLine({ kind: 'D', rows: [['a', 1]] } as IndexLine)).toThrow('malformed document row');
     expect(() => index.loadLine({ kind: 'T', pairs: ['a'] })).toThrow('malformed term line');
     expect(() => index.loadLine({ kind: 'T', pairs: ['a', 'AA'] })).toThrow('unknown document');
+    const twice = new TermIndex();
+    twice.loadLine({ kind: 'D', rows: [['x', 1, 0, 0, 0, 0, 0, 0]] });
+    expect(() => twice.loadLine({ kind: 'T', pairs: ['a', 'AI', 'a', 'AI'] })).toThrow('lists a term twice');
     expect(FIELD_COUNT).toBe(7);
   });
 });
