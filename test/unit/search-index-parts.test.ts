@@ -91,6 +91,18 @@ describe('PostingLists', () => {
     expect(lists.bytes().used - perTerm(1024)).toBeLessThan(1000 * 2 + 16 * 8 + 20);
   });
 
+  it('reserves room ahead, so appends of a list of known size copy nothing, and trims the rest', () => {
+    const lists = new PostingLists();
+    lists.append(2, 0, 8);
+    lists.reserve(2, 100);
+    const reserved = lists.bytes().allocated;
+    for (let doc = 1; doc < 50; doc++) lists.append(2, doc, 8);
+    expect(lists.bytes().allocated).toBe(reserved);
+    expect(read(lists, 2).map(([doc]) => doc)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    for (const step of lists.trimSteps()) void step;
+    expect(lists.bytes()).toEqual({ allocated: perTerm(1024) + 100, used: perTerm(1024) + 100 });
+  });
+
   it('refuses a posting out of doc order', () => {
     const lists = new PostingLists();
     lists.append(0, 5, 8);

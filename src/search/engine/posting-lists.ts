@@ -149,6 +149,20 @@ export class PostingLists {
     meta[m + FILL]++;
   }
 
+  /**
+   * Makes room for `bytes` more bytes in term `id`'s list, so appends of a list whose size is
+   * known ahead (a saved one being loaded) copy nothing as it grows.
+   */
+  reserve(id: number, bytes: number): void {
+    if (id * META >= this.meta.length) this.cover(id + 1);
+    const len = this.meta[id * META + USED];
+    const data = this.data[id] ?? EMPTY_BYTES;
+    if (len + bytes + MAX_POSTING_BYTES <= data.length) return;
+    const out = new Uint8Array(len + bytes + MAX_POSTING_BYTES);
+    out.set(data.subarray(0, len));
+    this.data[id] = out;
+  }
+
   /** True when term `id`'s list has a posting of `doc`. */
   has(id: number, doc: number): boolean {
     const c = this.seek(id, doc);

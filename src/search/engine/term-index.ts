@@ -377,6 +377,8 @@ export class TermIndex {
       const id = this.dict.intern(pairs[i]);
       if (this.post.count(id) > 0) throw new Error('saved search index lists a term twice');
       const docs = this.docKey.length;
+      // A saved number of k characters (5 bits each) takes at most k bytes here (7 bits each): the text's length bounds the list's.
+      this.post.reserve(id, pairs[i + 1].length);
       decodePostings(pairs[i + 1], (doc, code) => {
         if (doc >= docs) throw new Error('saved search index has a posting for an unknown document');
         this.post.append(id, doc, code);
