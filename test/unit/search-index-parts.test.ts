@@ -3,6 +3,7 @@ import { DocTermLists } from '../../src/search/engine/doc-term-lists';
 import { FIELD_BOOSTS, FIELD_COUNT, FIELDS } from '../../src/search/engine/note-fields';
 import { FIELD_BITS, packPosting, postingField, postingFrequency } from '../../src/search/engine/posting-codec';
 import { PostingLists } from '../../src/search/engine/posting-lists';
+import fc from 'fast-check';
 
 describe('bm25', () => {
   it('gives rarer terms a higher idf, and 0 to a term no document holds', () => {
@@ -47,34 +48,160 @@ describe('posting codes and the field table', () => {
   });
 });
 
+/** The postings of term `id` as read by a cursor: `[doc, code]` pairs. */
+function read(lists: PostingLists, id: number): number[][] {
+  const out: number[][] = [];
+  const c = lists.cursor(id);
+  while (c.next()) out.push([c.doc, c.code]);
+  return out;
+}
+
+/** Bytes of the per-term bookkeeping (bytes used, skip slots used, last doc, postings, postings of the last block: 4 bytes each), for `terms` term ids. */
+const perTerm = (terms: number): number => terms * 20;
+
 describe('PostingLists', () => {
   it('appends, finds, removes and trims postings by doc', () => {
     const lists = new PostingLists();
     for (let doc = 0; doc < 10; doc++) lists.append(3, doc, packPosting(doc % 2, 1));
-    expect(lists.length(3)).toBe(20);
+    expect(lists.count(3)).toBe(10);
     expect(lists.has(3, 4)).toBe(true);
     lists.removeDoc(3, 4);
     lists.removeDoc(3, 42);
+    lists.removeDoc(9, 0);
     expect(lists.has(3, 4)).toBe(false);
-    expect(lists.length(3)).toBe(18);
+    expect(lists.count(3)).toBe(9);
+    expect(read(lists, 3).map(([doc]) => doc)).toEqual([0, 1, 2, 3, 5, 6, 7, 8, 9]);
     expect(lists.has(7, 0)).toBe(false);
+    expect(read(lists, 7)).toEqual([]);
     for (const step of lists.trimSteps()) void step;
-    expect(lists.bytes()).toEqual({ allocated: 72, used: 72 });
+    // 9 postings of one byte of distance and one of code, after the per-term arrays.
+    expect(lists.bytes()).toEqual({ allocated: perTerm(1024) + 18, used: perTerm(1024) + 18 });
+  });
+
+  it('takes about 2 bytes a posting where pairs of Uint32 took 8, and large values round-trip', () => {
+    const lists = new PostingLists();
+    for (let doc = 0; doc < 1000; doc++) lists.append(0, doc * 3, packPosting(2, 1 + (doc % 5)));
+    lists.append(1, 0, 0xffffffff);
+    lists.append(1, 0xfffffffe, packPosting(7, 2 ** 28));
+    expect(read(lists, 1)).toEqual([
+      [0, 0xffffffff],
+      [0xfffffffe, packPosting(7, 2 ** 28)],
+    ]);
+    for (const step of lists.trimSteps()) void step;
+    expect(lists.bytes().used - perTerm(1024)).toBeLessThan(1000 * 2 + 16 * 8 + 20);
+  });
+
+  it('reserves room ahead, so appends of a list of known size copy nothing, and trims the rest', () => {
+    const lists = new PostingLists();
+    lists.append(2, 0, 8);
+    lists.reserve(2, 100);
+    const reserved = lists.bytes().allocated;
+    for (let doc = 1; doc < 50; doc++) lists.append(2, doc, 8);
+    expect(lists.bytes().allocated).toBe(reserved);
+    expect(read(lists, 2).map(([doc]) => doc)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    for (const step of lists.trimSteps()) void step;
+    expect(lists.bytes()).toEqual({ allocated: perTerm(1024) + 100, used: perTerm(1024) + 100 });
+  });
+
+  it('refuses a posting out of doc order', () => {
+    const lists = new PostingLists();
+    lists.append(0, 5, 8);
+    lists.append(0, 5, 9);
+    expect(() => lists.append(0, 4, 8)).toThrow('append in doc order');
   });
 
   it('trims in steps of about 1 MB copied, so no step holds the main thread long', () => {
     const lists = new PostingLists();
-    for (let id = 0; id < 3; id++) for (let doc = 0; doc < 100_000; doc++) lists.append(id, doc, packPosting(0, 1));
+    // Distances of 200 take two bytes, codes one: 3 bytes a posting, 1.2 MB a list.
+    for (let id = 0; id < 3; id++) for (let doc = 0; doc < 400_000; doc++) lists.append(id, doc * 200, packPosting(0, 1));
     const used: number[] = [];
     for (const step of lists.trimSteps()) {
       void step;
       used.push(lists.bytes().allocated);
     }
-    // Two lists of 200k slots are more than one step copies: one list per step.
+    // Lists of 1.2 MB are more than one step copies: one list per step.
     expect(used.length).toBe(3);
     expect(used[0]).toBeGreaterThan(used[1]);
-    expect(lists.bytes()).toEqual({ allocated: 3 * 200_000 * 4, used: 3 * 200_000 * 4 });
-    expect(lists.has(2, 99_999)).toBe(true);
+    const bytes = lists.bytes();
+    expect(bytes.allocated).toBe(bytes.used);
+    expect(bytes.used).toBeLessThan(3 * 400_000 * 3 * 1.05 + perTerm(1024));
+    expect(lists.has(2, 399_999 * 200)).toBe(true);
+    expect(lists.has(2, 399_999 * 200 - 1)).toBe(false);
+  });
+});
+
+/** A posting list as pairs of `[doc, code]` in plain arrays: the model the compact lists must answer like. */
+class ModelLists {
+  readonly lists = new Map<number, number[][]>();
+  append(id: number, doc: number, code: number): void {
+    const list = this.lists.get(id) ?? [];
+    list.push([doc, code]);
+    this.lists.set(id, list);
+  }
+  removeDoc(id: number, doc: number): void {
+    this.lists.set(
+      id,
+      (this.lists.get(id) ?? []).filter(([d]) => d !== doc),
+    );
+  }
+}
+
+describe('PostingLists against pairs in plain arrays', () => {
+  /** One step of a random history: a document added with some terms (1–3 fields each), or a document removed. */
+  const step = fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        kind: fc.constant('add' as const),
+        gap: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 100, max: 70_000 })),
+        terms: fc.uniqueArray(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 3 }),
+        fields: fc.integer({ min: 1, max: 3 }),
+        freq: fc.oneof(fc.integer({ min: 1, max: 15 }), fc.integer({ min: 16, max: 2 ** 20 })),
+      }),
+    },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('remove' as const), pick: fc.nat(), trim: fc.boolean() }) },
+  );
+
+  it('reads, finds and counts the same postings over random adds, removes and trims', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 500, size: 'max' }), (steps) => {
+        const lists = new PostingLists();
+        const model = new ModelLists();
+        const live: { doc: number; terms: number[] }[] = [];
+        let doc = 0;
+        for (const s of steps) {
+          if (s.kind === 'add') {
+            doc += s.gap;
+            for (const id of s.terms)
+              for (let f = 0; f < s.fields; f++) {
+                lists.append(id, doc, packPosting(f, s.freq));
+                model.append(id, doc, packPosting(f, s.freq));
+              }
+            live.push({ doc, terms: s.terms });
+            doc++;
+          } else if (live.length > 0) {
+            const [gone] = live.splice(s.pick % live.length, 1);
+            for (const id of gone.terms) {
+              lists.removeDoc(id, gone.doc);
+              model.removeDoc(id, gone.doc);
+            }
+            if (s.trim) for (const t of lists.trimSteps()) void t;
+          }
+        }
+        for (let id = 0; id <= 3; id++) {
+          const want = model.lists.get(id) ?? [];
+          expect(read(lists, id)).toEqual(want);
+          expect(lists.count(id)).toBe(want.length);
+          const held = new Set(want.map(([d]) => d));
+          for (const d of held) {
+            expect(lists.has(id, d)).toBe(true);
+            expect(lists.has(id, d + 1)).toBe(held.has(d + 1));
+            if (d > 0) expect(lists.has(id, d - 1)).toBe(held.has(d - 1));
+          }
+        }
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import { decodePostings, encodePostings, packTermIds, unpackTermIds } from '../../src/search/engine/posting-codec';
+import { PostingLists } from '../../src/search/engine/posting-lists';
 import { TermDictionary } from '../../src/search/engine/term-dictionary';
 import { BM25F } from '../../src/search/engine/bm25';
 import { FIELD_COUNT } from '../../src/search/engine/note-fields';
@@ -74,31 +75,45 @@ describe('TermDictionary', () => {
 });
 
 describe('posting codec', () => {
-  it('round-trips pairs with large values and drops renumbered-away docs', () => {
-    const pairs = Uint32Array.from([0, 2, 3, 7 << 3, 40, 5, 70000, 0xffffffff]);
+  it('round-trips postings with large values and drops renumbered-away docs', () => {
+    const pairs = [0, 2, 3, 7 << 3, 40, 5, 70000, 0xffffffff];
+    const lists = new PostingLists();
+    for (let i = 0; i < pairs.length; i += 2) lists.append(0, pairs[i], pairs[i + 1]);
+    const decoded = (text: string): number[] => {
+      const out: number[] = [];
+      expect(decodePostings(text, (doc, code) => out.push(doc, code))).toBe(out.length / 2);
+      return out;
+    };
     const identity = Int32Array.from({ length: 70001 }, (_, i) => i);
-    expect([...decodePostings(encodePostings(pairs, pairs.length, identity))]).toEqual([...pairs]);
+    // The saved text is what format 5 wrote from pairs of Uint32 (so saved files load as they are: no format bump).
+    expect(encodePostings(lists.cursor(0), identity)).toBe('ACD4BlBFoqkC______D');
+    expect(decoded(encodePostings(lists.cursor(0), identity))).toEqual(pairs);
     identity[3] = -1;
-    expect([...decodePostings(encodePostings(pairs, pairs.length, identity))]).toEqual([0, 2, 40, 5, 70000, 0xffffffff]);
+    expect(decoded(encodePostings(lists.cursor(0), identity))).toEqual([0, 2, 40, 5, 70000, 0xffffffff]);
+    expect(encodePostings(lists.cursor(1), identity)).toBe('');
   });
 
   it("packs a document's term ids into varint words and reads them back sorted, about 2 bytes an id", () => {
     fc.assert(
       fc.property(fc.uniqueArray(fc.oneof(fc.nat(300), fc.nat(40_000), fc.constant(2 ** 32 - 1)), { maxLength: 300 }), (ids) => {
-        const { words, count } = packTermIds([...ids]);
+        const { words, count } = packTermIds(Uint32Array.from(ids));
         expect(unpackTermIds(words.slice(0, count))).toEqual([...ids].sort((a, b) => a - b));
       }),
       { numRuns: 500 },
     );
-    expect(unpackTermIds(packTermIds([]).words.slice(0, 0))).toEqual([]);
+    expect(unpackTermIds(packTermIds(new Uint32Array(0)).words.slice(0, 0))).toEqual([]);
     const dense = Array.from({ length: 200 }, (_, i) => i * 150);
-    expect(packTermIds(dense).count).toBeLessThanOrEqual(100);
+    expect(packTermIds(Uint32Array.from(dense)).count).toBeLessThanOrEqual(100);
   });
 
   it('refuses damaged text', () => {
-    expect(() => decodePostings('A!')).toThrow('damaged');
-    expect(() => decodePostings('A')).toThrow('truncated');
-    expect(() => decodePostings('g')).toThrow('truncated');
+    const sink = jest.fn();
+    expect(() => decodePostings('A!', sink)).toThrow('damaged');
+    expect(() => decodePostings('A', sink)).toThrow('truncated');
+    expect(() => decodePostings('g', sink)).toThrow('truncated');
+    expect(() => decodePostings('AAg', sink)).toThrow('truncated');
+    // The text is checked whole before any posting is handed over.
+    expect(sink).not.toHaveBeenCalled();
   });
 });
 
@@ -210,11 +225,83 @@ describe('TermIndex', () => {
     expect(scores(index, 'apple').size).toBe(50);
   });
 
+  it('scores as an index built from the surviving notes alone, over random adds, removes, trims and save/load', () => {
+    // Words from a small vocabulary, so lists of the common ones run over many blocks of postings.
+    const vocabulary = ['apple', 'banana', 'cherry', 'date', 'elder', 'fig', 'grape'];
+    const noteText = fc.array(fc.nat(vocabulary.length * 3 - 1), { minLength: 1, maxLength: 12 }).map((picks) => ({
+      title: vocabulary[picks[0] % vocabulary.length],
+      text: picks.map((k) => (k < vocabulary.length ? vocabulary[k] : `${vocabulary[k % vocabulary.length]} w${k}`)).join(' '),
+    }));
+    const step = fc.oneof(
+      { weight: 4, arbitrary: fc.record({ kind: fc.constant('add' as const), note: noteText, key: fc.nat(150) }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), key: fc.nat(150) }) },
+      { weight: 1, arbitrary: fc.constant({ kind: 'trim' as const }) },
+      { weight: 1, arbitrary: fc.constant({ kind: 'reload' as const }) },
+    );
+    const fields = (n: { title: string; text: string }): string[] => [n.title, '', n.text, '', '', '', ''];
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 300, size: 'max' }), (steps) => {
+        let index = new TermIndex();
+        // Each live key's note and doc id, in the order the survivors were (re)added.
+        const live = new Map<string, { note: { title: string; text: string }; doc: number }>();
+        for (const s of steps) {
+          if (s.kind === 'add') {
+            const key = `k${s.key}`;
+            const old = live.get(key);
+            if (old !== undefined) index.remove(old.doc);
+            live.delete(key);
+            live.set(key, { note: s.note, doc: index.add(key, fields(s.note)) });
+          } else if (s.kind === 'remove') {
+            const old = live.get(`k${s.key}`);
+            if (old !== undefined) index.remove(old.doc);
+            live.delete(`k${s.key}`);
+          } else if (s.kind === 'trim') for (const t of index.trimSteps()) void t;
+          else {
+            // A save and load renumbers the live documents densely, in doc id order.
+            const loaded = new TermIndex();
+            for (const line of index.lines()) loaded.loadLine(line);
+            index = loaded;
+            const byDoc = [...live.entries()].sort((a, b) => a[1].doc - b[1].doc);
+            byDoc.forEach(([key, v], doc) => live.set(key, { ...v, doc }));
+          }
+        }
+        const fresh = new TermIndex();
+        const byDoc = [...live.entries()].sort((a, b) => a[1].doc - b[1].doc);
+        for (const [key, { note }] of byDoc) fresh.add(key, fields(note));
+        expect(index.documentCount).toBe(fresh.documentCount);
+        const view = everything(index);
+        const freshView = everything(fresh);
+        for (const word of [...vocabulary, 'w9', 'w20', 'ap']) {
+          expect(scores(index, word)).toEqual(scores(fresh, word));
+          const mode = { prefix: true, fuzzy: true };
+          const expansions = index.expand(word, mode, view);
+          expect(expansions.map((e) => index.dict.term(e.id)).sort()).toEqual(
+            fresh
+              .expand(word, mode, freshView)
+              .map((e) => fresh.dict.term(e.id))
+              .sort(),
+          );
+          expect(index.postingCount(expansions)).toBeGreaterThanOrEqual(0);
+          for (const [key, { doc }] of byDoc) {
+            const id = index.dict.idOf(word);
+            const freshId = fresh.dict.idOf(word);
+            const freshDoc = byDoc.findIndex(([k]) => k === key);
+            expect(id >= 0 && index.contains(id, doc)).toBe(freshId >= 0 && fresh.contains(freshId, freshDoc));
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('refuses saved lines of the wrong shape', () => {
     const index = new TermIndex();
     expect(() => index.loadLine({ kind: 'D', rows: [['a', 1]] } as IndexLine)).toThrow('malformed document row');
     expect(() => index.loadLine({ kind: 'T', pairs: ['a'] })).toThrow('malformed term line');
     expect(() => index.loadLine({ kind: 'T', pairs: ['a', 'AA'] })).toThrow('unknown document');
+    const twice = new TermIndex();
+    twice.loadLine({ kind: 'D', rows: [['x', 1, 0, 0, 0, 0, 0, 0]] });
+    expect(() => twice.loadLine({ kind: 'T', pairs: ['a', 'AI', 'a', 'AI'] })).toThrow('lists a term twice');
     expect(FIELD_COUNT).toBe(7);
   });
 });

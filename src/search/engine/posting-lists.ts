@@ -1,128 +1,396 @@
-import { grow, lowerBound } from './typed-growth';
-
-/** Array slots one step of {@link PostingLists.trimSteps} copies at most (1 MB), besides one list longer than that. */
-const TRIM_STEP_SLOTS = 1 << 18;
-/** Lists one step looks at, at most (most of them need no copy). */
-const TRIM_STEP_LISTS = 4096;
-/** Slots of one shared page that trimmed lists are copied into (4 MB); a list above a quarter of it gets an array of its own. */
-const TRIM_PAGE_SLOTS = 1 << 20;
-const EMPTY = new Uint32Array(0);
+import { grow, growBytes } from './typed-growth';
 
 /**
- * Every term's posting list: a `Uint32Array` of pairs `[doc id, code]` (the code made by
- * posting-codec's packPosting), sorted by doc id, grown by doubling while indexing and
- * trimmed to its length by {@link trimSteps} once a build ends. Indexed by term id.
+ * Postings after which a list starts a new block at its next document: each block has a skip
+ * entry, so {@link PostingLists.has} and {@link PostingLists.removeDoc} decode one block, not
+ * the whole list (8 bytes of skip entry per 64 postings of ≈ 2.5 bytes each).
+ */
+const BLOCK_POSTINGS = 64;
+/** Bytes one step of {@link PostingLists.trimSteps} copies at most (1 MB), besides one list longer than that. */
+const TRIM_STEP_BYTES = 1 << 20;
+/** Lists one step looks at, at most (most of them need no copy). */
+const TRIM_STEP_LISTS = 4096;
+/** Bytes of one shared page that trimmed lists are copied into (4 MB); a list above a quarter of it gets an array of its own. */
+const TRIM_PAGE_BYTES = 1 << 22;
+const EMPTY_BYTES = new Uint8Array(0);
+const EMPTY_SKIPS = new Uint32Array(0);
+/** Bytes a posting takes at most: two varints of 32-bit values, 5 bytes each. */
+const MAX_POSTING_BYTES = 10;
+/** Per-term bookkeeping in {@link PostingLists}' `meta`: slots a term, and each slot's offset. */
+const META = 5;
+/** Bytes of the list used. */
+const USED = 0;
+/** Slots of the skip entries used (two an entry). */
+const SKIP_USED = 1;
+/** Doc id of the list's last posting (0 when empty). */
+const LAST = 2;
+/** Postings in the list. */
+const COUNT = 3;
+/** Postings in the list's last block. */
+const FILL = 4;
+
+/**
+ * Reads one term's postings in order: after each {@link next} that returns true, `doc` and
+ * `code` are the posting's doc id and code (posting-codec's packPosting). Made by
+ * {@link PostingLists.cursor}; valid until the lists next change.
+ */
+export class PostingCursor {
+  /** Doc id of the posting last read (the block's base before the first). */
+  doc: number;
+  /** Code of the posting last read. */
+  code = 0;
+  /** Byte offset of the next posting. */
+  at: number;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly end: number,
+    at: number,
+    doc: number,
+  ) {
+    this.at = at;
+    this.doc = doc;
+  }
+
+  /** Reads the next posting; false at the end of the list. */
+  next(): boolean {
+    let at = this.at;
+    if (at >= this.end) return false;
+    const bytes = this.bytes;
+    let b = bytes[at++];
+    let v = b & 127;
+    for (let scale = 128; b > 127; scale *= 128) {
+      b = bytes[at++];
+      v += (b & 127) * scale;
+    }
+    this.doc += v;
+    b = bytes[at++];
+    v = b & 127;
+    for (let scale = 128; b > 127; scale *= 128) {
+      b = bytes[at++];
+      v += (b & 127) * scale;
+    }
+    this.code = v;
+    this.at = at;
+    return true;
+  }
+}
+
+/**
+ * Every term's posting list, indexed by term id. A list is a byte string of postings sorted by
+ * doc id, each the distance of its doc id to the previous posting's (the first: to 0) and its
+ * code, both as base-128 varints (7 bits a byte, low bits first, high bit "more follows"): about
+ * 2.5 bytes a posting where pairs of `Uint32` took 8 (165 MB of postings at 100k generated
+ * notes; docs/performance.md). A document holding the term in several fields has one posting
+ * per field, consecutive, the later ones at distance 0.
+ *
+ * Lists are cut into blocks of about {@link BLOCK_POSTINGS} postings, a block always starting
+ * at a new document; each block after the first has a skip entry `[doc id of the posting
+ * before it, byte offset]`, so finding or removing a document decodes one block after a binary
+ * search of the skip entries. Scoring reads a list from its start ({@link cursor}) and needs no
+ * skip entry. Lists grow by doubling while indexing ({@link append}: doc ids only grow), lose a
+ * document in place ({@link removeDoc}: its postings are cut out and the next posting's
+ * distance rewritten, which never takes more bytes), and are trimmed into shared pages by
+ * {@link trimSteps} once a build ends.
  */
 export class PostingLists {
-  private lists: (Uint32Array | null)[] = [];
-  private lens: number[] = [];
+  private data: (Uint8Array | null)[] = [];
+  private skips: (Uint32Array | null)[] = [];
+  /** Per term id, {@link META} slots side by side (one cache line for an append): see USED, SKIP_USED, LAST, COUNT, FILL. */
+  private meta = new Uint32Array(1024 * META);
+  /** Block index (0 the first) of the last {@link seek}. */
+  private seekBlock = 0;
 
-  /** Term `id`'s list; slots from {@link length} on are spare capacity. */
-  of(id: number): Uint32Array {
-    return this.lists[id] ?? EMPTY;
+  /** Number of postings in term `id`'s list (one per document and field holding it). */
+  count(id: number): number {
+    return this.at(id, COUNT);
   }
 
-  /** Array slots used by term `id`'s list (twice its number of postings). */
-  length(id: number): number {
-    return this.lens[id] ?? 0;
+  /** A cursor at the start of term `id`'s list (see {@link PostingCursor}). */
+  cursor(id: number): PostingCursor {
+    return new PostingCursor(this.data[id] ?? EMPTY_BYTES, this.at(id, USED), 0, 0);
   }
 
-  /** Appends the posting `[doc, code]` to term `id`'s list; `doc` must not be below the list's last doc. */
+  /**
+   * Appends the posting `[doc, code]` to term `id`'s list.
+   * @param doc must not be below the list's last doc id
+   * @param code below 2^32
+   * @throws Error when `doc` is below the list's last doc id (postings must come in doc order)
+   */
   append(id: number, doc: number, code: number): void {
-    let list = this.of(id);
-    const len = this.length(id);
-    if (len + 2 > list.length) {
-      list = grow(list, len + 2);
-      this.lists[id] = list;
+    const m = id * META;
+    if (m >= this.meta.length) this.cover(id + 1);
+    const meta = this.meta;
+    const n = meta[m + COUNT];
+    // LAST is 0 while the list is empty: the first posting's distance is its doc id.
+    const last = meta[m + LAST];
+    let len = meta[m + USED];
+    if (n > 0) {
+      if (doc < last) throw new Error(`PostingLists.append: doc ${doc} comes after doc ${last} in term ${id}'s list; append in doc order`);
+      if (doc !== last && meta[m + FILL] >= BLOCK_POSTINGS) {
+        this.addSkip(id, last, len);
+        meta[m + FILL] = 0;
+      }
     }
-    list[len] = doc;
-    list[len + 1] = code;
-    this.lens[id] = len + 2;
+    let bytes = this.data[id];
+    if (bytes == null || len + MAX_POSTING_BYTES > bytes.length) {
+      bytes = growBytes(bytes ?? EMPTY_BYTES, len + MAX_POSTING_BYTES);
+      this.data[id] = bytes;
+    }
+    const delta = doc - last;
+    if (delta < 128 && code < 128) {
+      bytes[len] = delta;
+      bytes[len + 1] = code;
+      len += 2;
+    } else len = writeVarint(bytes, writeVarint(bytes, len, delta), code);
+    meta[m + USED] = len;
+    meta[m + LAST] = doc;
+    meta[m + COUNT] = n + 1;
+    meta[m + FILL]++;
   }
 
-  /** Replaces term `id`'s list with `pairs` (flat `[doc, code]`, sorted by doc), as loaded from a saved index. */
-  set(id: number, pairs: Uint32Array): void {
-    this.lists[id] = pairs;
-    this.lens[id] = pairs.length;
-  }
-
-  /** Drops every posting of `doc` from term `id`'s list. */
-  removeDoc(id: number, doc: number): void {
-    const list = this.of(id);
-    const len = this.length(id);
-    const at = lowerBound(list, len, doc);
-    let end = at;
-    while (end < len && list[end] === doc) end += 2;
-    if (end > at) {
-      list.copyWithin(at, end, len);
-      this.lens[id] = len - (end - at);
-    }
+  /**
+   * Makes room for `bytes` more bytes in term `id`'s list, so appends of a list whose size is
+   * known ahead (a saved one being loaded) copy nothing as it grows.
+   */
+  reserve(id: number, bytes: number): void {
+    if (id * META >= this.meta.length) this.cover(id + 1);
+    const len = this.meta[id * META + USED];
+    const data = this.data[id] ?? EMPTY_BYTES;
+    if (len + bytes + MAX_POSTING_BYTES <= data.length) return;
+    const out = new Uint8Array(len + bytes + MAX_POSTING_BYTES);
+    out.set(data.subarray(0, len));
+    this.data[id] = out;
   }
 
   /** True when term `id`'s list has a posting of `doc`. */
   has(id: number, doc: number): boolean {
-    const list = this.of(id);
-    const len = this.length(id);
-    const at = lowerBound(list, len, doc);
-    return at < len && list[at] === doc;
+    const c = this.seek(id, doc);
+    while (c.next()) if (c.doc >= doc) return c.doc === doc;
+    return false;
+  }
+
+  /** Drops every posting of `doc` from term `id`'s list (nothing when it has none). */
+  removeDoc(id: number, doc: number): void {
+    const bytes = this.data[id];
+    if (bytes == null) return;
+    const m = id * META;
+    const meta = this.meta;
+    const len = meta[m + USED];
+    const c = this.seek(id, doc);
+    // The doc id before `doc`'s postings, their byte range [start, end), and the next posting's doc id (-1: none).
+    let before = c.doc;
+    let start = -1;
+    let end = -1;
+    let after = -1;
+    let removed = 0;
+    for (let at = c.at; c.next(); at = c.at) {
+      if (c.doc < doc) before = c.doc;
+      else if (c.doc === doc) {
+        if (start < 0) start = at;
+        end = c.at;
+        removed++;
+      } else {
+        after = c.doc;
+        break;
+      }
+    }
+    if (start < 0) return;
+    // The next posting's distance (to `doc`) becomes its distance to `before`: never more bytes than the two it replaces.
+    let cut = len;
+    let written = start;
+    if (after >= 0) {
+      cut = end + varintLength(after - doc);
+      written = writeVarint(bytes, start, after - before);
+    } else meta[m + LAST] = before;
+    bytes.copyWithin(written, cut, len);
+    const shrink = cut - written;
+    const newLen = len - shrink;
+    meta[m + USED] = newLen;
+    meta[m + COUNT] -= removed;
+    // Only the last block is still being filled (an earlier block's removals must not let the last one grow past its size).
+    if (this.seekBlock === meta[m + SKIP_USED] >>> 1) meta[m + FILL] = Math.max(0, meta[m + FILL] - removed);
+    if (meta[m + COUNT] === 0) meta[m + LAST] = 0;
+    this.fixSkips(id, doc, before, start, end, shrink, newLen);
   }
 
   /**
    * Drops the spare capacity that growth by doubling left (a third of the postings' bytes after
-   * a cold build at 100k notes), in steps of at most {@link TRIM_STEP_SLOTS} slots copied (or one
-   * longer list) and {@link TRIM_STEP_LISTS} lists looked at, so the caller may yield between
-   * steps: a step of 1024 lists by count alone copied tens of MB at once and held the main thread
-   * for hundreds of ms. The lists stay consistent between steps and may change meanwhile.
+   * a cold build), in steps of at most {@link TRIM_STEP_BYTES} copied (or one longer list) and
+   * {@link TRIM_STEP_LISTS} lists looked at, so the caller may yield between steps: thousands of
+   * separate array allocations in one step held the main thread for hundreds of ms at 100k
+   * notes, so trimmed lists share pages. The lists stay consistent between steps and may change
+   * meanwhile.
    */
   *trimSteps(): Generator<void> {
+    // Bytes still to copy (as of the start): a page is no larger than what remains, so a small index gets no 4 MB page.
+    let remainingBytes = 0;
+    let remainingSkips = 0;
+    for (let id = 0; id < this.data.length; id++) {
+      const len = this.at(id, USED);
+      const slots = this.at(id, SKIP_USED);
+      if ((this.data[id]?.length ?? 0) > len) remainingBytes += len;
+      if ((this.skips[id]?.length ?? 0) > slots) remainingSkips += slots;
+    }
+    const bytePages = new PageCutter((n) => new Uint8Array(n), TRIM_PAGE_BYTES, remainingBytes);
+    const skipPages = new PageCutter((n) => new Uint32Array(n), TRIM_PAGE_BYTES / 4, remainingSkips);
     let copied = 0;
     let looked = 0;
-    let page = EMPTY;
-    let used = 0;
-    // Slots still to copy (as of the start): a page is no larger than what remains, so a small index gets no 4 MB page.
-    let remaining = 0;
-    for (let id = 0; id < this.lists.length; id++) {
-      const list = this.lists[id];
-      if (list != null && list.length > this.length(id)) remaining += this.length(id);
-    }
-    for (let id = 0; id < this.lists.length; id++) {
-      if (++looked > TRIM_STEP_LISTS || (copied > 0 && copied + this.length(id) > TRIM_STEP_SLOTS)) {
+    for (let id = 0; id < this.data.length; id++) {
+      const len = this.at(id, USED);
+      if (++looked > TRIM_STEP_LISTS || (copied > 0 && copied + len > TRIM_STEP_BYTES)) {
         yield;
         copied = 0;
         looked = 1;
       }
-      const list = this.lists[id];
-      const len = this.length(id);
-      if (list == null || list.length === len) continue;
-      if (len === 0) this.lists[id] = null;
-      else if (len * 4 > TRIM_PAGE_SLOTS) this.lists[id] = list.slice(0, len);
-      else {
-        if (used + len > page.length) {
-          page = new Uint32Array(Math.min(TRIM_PAGE_SLOTS, Math.max(len, remaining)));
-          used = 0;
-        }
-        const into = page.subarray(used, used + len);
-        into.set(list.subarray(0, len));
-        this.lists[id] = into;
-        used += len;
+      const list = this.data[id];
+      if (list != null && list.length !== len) {
+        this.data[id] = len === 0 ? null : bytePages.cut(list, len);
+        copied += len;
       }
-      copied += len;
-      remaining -= len;
+      const skips = this.skips[id];
+      const slots = this.at(id, SKIP_USED);
+      if (skips != null && skips.length !== slots) {
+        this.skips[id] = slots === 0 ? null : skipPages.cut(skips, slots);
+        copied += slots * 4;
+      }
     }
     yield;
   }
 
-  /** Bytes allocated by the lists (each buffer once: trimmed lists share pages), and the bytes their postings use. */
+  /** Bytes allocated by the lists and their skip entries (each buffer once: trimmed lists share pages), and the bytes they use. */
   bytes(): { allocated: number; used: number } {
     const buffers = new Set<ArrayBufferLike>();
-    let used = 0;
-    for (let id = 0; id < this.lists.length; id++) {
-      const list = this.lists[id];
+    let used = this.meta.byteLength;
+    let allocated = used;
+    for (let id = 0; id < this.data.length; id++) {
+      const list = this.data[id];
       if (list != null) buffers.add(list.buffer);
-      used += this.length(id) * 4;
+      const skips = this.skips[id];
+      if (skips != null) buffers.add(skips.buffer);
+      used += this.at(id, USED) + this.at(id, SKIP_USED) * 4;
     }
-    let allocated = 0;
     for (const buffer of buffers) allocated += buffer.byteLength;
     return { allocated, used };
   }
+
+  /** A cursor at the start of the block of term `id`'s list that holds `doc` if any posting does. */
+  private seek(id: number, doc: number): PostingCursor {
+    const bytes = this.data[id] ?? EMPTY_BYTES;
+    const len = this.at(id, USED);
+    const skips = this.skips[id] ?? EMPTY_SKIPS;
+    // Last skip entry whose base is below `doc`: every doc id of block k lies in (base_k, base_k+1].
+    let lo = 0;
+    let hi = this.at(id, SKIP_USED) >>> 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (skips[mid * 2] < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    this.seekBlock = lo;
+    return lo === 0 ? new PostingCursor(bytes, len, 0, 0) : new PostingCursor(bytes, len, skips[lo * 2 - 1], skips[lo * 2 - 2]);
+  }
+
+  /** Adds the skip entry `[base, at]` (a block starting at byte `at`, after a posting of doc `base`) to term `id`'s list. */
+  private addSkip(id: number, base: number, at: number): void {
+    let skips = this.skips[id] ?? EMPTY_SKIPS;
+    const n = this.meta[id * META + SKIP_USED];
+    if (n + 2 > skips.length) {
+      skips = grow(skips, n + 2);
+      this.skips[id] = skips;
+    }
+    skips[n] = base;
+    skips[n + 1] = at;
+    this.meta[id * META + SKIP_USED] = n + 2;
+  }
+
+  /**
+   * Updates term `id`'s skip entries after {@link removeDoc} cut `doc`'s postings (bytes
+   * [start, end) before the cut, the list `shrink` bytes shorter, `newLen` long): a block that
+   * began at the next posting now begins at `start` after `before`; later blocks moved back;
+   * an entry left empty (at the same offset as the one before, or at the end) is dropped.
+   */
+  private fixSkips(id: number, doc: number, before: number, start: number, end: number, shrink: number, newLen: number): void {
+    const skips = this.skips[id];
+    if (skips == null) return;
+    const n = this.meta[id * META + SKIP_USED];
+    let out = 0;
+    let prevAt = 0;
+    for (let k = 0; k < n; k += 2) {
+      let base = skips[k];
+      let at = skips[k + 1];
+      if (at === end && base === doc) {
+        base = before;
+        at = start;
+      } else if (at > end) at -= shrink;
+      if (at === prevAt || at >= newLen) continue;
+      skips[out] = base;
+      skips[out + 1] = at;
+      out += 2;
+      prevAt = at;
+    }
+    this.meta[id * META + SKIP_USED] = out;
+  }
+
+  /** Slot `slot` of term `id`'s bookkeeping (0 for a term never appended to). */
+  private at(id: number, slot: number): number {
+    const i = id * META + slot;
+    return i < this.meta.length ? this.meta[i] : 0;
+  }
+
+  /** Grows the per-term bookkeeping to hold term ids below `n`. */
+  private cover(n: number): void {
+    this.meta = grow(this.meta, n * META);
+  }
+}
+
+/** Copies lists into shared pages of `size` elements (a list above a quarter of a page gets an array of its own). */
+class PageCutter<T extends Uint8Array<ArrayBuffer> | Uint32Array<ArrayBuffer>> {
+  private page: T | null = null;
+  private at = 0;
+
+  constructor(
+    private readonly make: (n: number) => T,
+    private readonly size: number,
+    /** Elements still to copy: a page is no larger than that. */
+    private remaining: number,
+  ) {}
+
+  /** A trimmed copy of `list[0, len)`, in a shared page or its own array. */
+  cut(list: Uint8Array | Uint32Array, len: number): T {
+    this.remaining -= len;
+    if (len * 4 > this.size) {
+      const out = this.make(len);
+      out.set(list.subarray(0, len));
+      return out;
+    }
+    if (this.page === null || this.at + len > this.page.length) {
+      this.page = this.make(Math.min(this.size, Math.max(len, this.remaining + len)));
+      this.at = 0;
+    }
+    const into = this.page.subarray(this.at, this.at + len) as T;
+    into.set(list.subarray(0, len));
+    this.at += len;
+    return into;
+  }
+}
+
+/** Writes `v` (0 ≤ v < 2^32) as a base-128 varint at `bytes[at]`; returns the offset after it. */
+function writeVarint(bytes: Uint8Array, at: number, v: number): number {
+  while (v > 127) {
+    bytes[at++] = (v & 127) | 128;
+    v >>>= 7;
+  }
+  bytes[at++] = v;
+  return at;
+}
+
+/** Bytes {@link writeVarint} takes for `v`. */
+function varintLength(v: number): number {
+  let n = 1;
+  while (v > 127) {
+    v >>>= 7;
+    n++;
+  }
+  return n;
 }

@@ -26,8 +26,9 @@ import { grow, growBytes } from './typed-growth';
  * changes no score it sees.
  *
  * Memory layout, measured at 100k generated notes (docs/performance.md): posting lists are
- * {@link PostingLists} (one `Uint32Array` of pairs `[doc id, packPosting(field, frequency)]`
- * per term, grown by doubling while indexing, then trimmed into shared pages); per-document
+ * {@link PostingLists} (per term, its postings `[doc id, packPosting(field, frequency)]` as
+ * delta-coded varint bytes, about 2.4 bytes a posting, with a skip entry every 64 postings;
+ * grown by doubling while indexing, then trimmed into shared pages); per-document
  * field lengths are one flat `Uint32Array`, and the documents' own term lists are
  * {@link DocTermLists} (fixed-size pages, no object per document) holding each document's
  * term ids delta-coded as varint bytes (packTermIds). Words are interned by their offsets in
@@ -107,6 +108,9 @@ export class TermIndex {
   );
   private counts = new Uint32Array(1024);
   private seen = new Uint32Array(1024);
+  /** The distinct term ids of the document being added, and of its field being added, in first-seen order (reused by every add). */
+  private docIds = new Uint32Array(1024);
+  private touched = new Uint32Array(1024);
   /** Bumped by every change; lets a sliced save notice that the index moved under it. */
   version = 0;
 
@@ -126,29 +130,34 @@ export class TermIndex {
     const doc = this.docKey.length;
     this.docKey.push(key);
     if (this.fieldLen.length < (doc + 1) * FIELD_COUNT) this.fieldLen = grow(this.fieldLen, (doc + 1) * FIELD_COUNT);
-    const all: number[] = [];
+    let all = this.docIds;
+    let distinct = 0;
     for (let f = 0; f < FIELD_COUNT; f++) {
       const { ids, count } = internIndexTerms(fields[f], this.dict);
       this.fieldLen[doc * FIELD_COUNT + f] = count;
-      const touched: number[] = [];
+      if (this.touched.length < count) this.touched = grow(this.touched, count);
+      const touched = this.touched;
+      let distinctInField = 0;
       for (let k = 0; k < count; k++) {
         const id = ids[k];
         if (id >= this.counts.length) {
           this.counts = grow(this.counts, id + 1);
           this.seen = grow(this.seen, id + 1);
         }
-        if (this.counts[id]++ === 0) touched.push(id);
+        if (this.counts[id]++ === 0) touched[distinctInField++] = id;
       }
-      for (const id of touched) {
+      for (let t = 0; t < distinctInField; t++) {
+        const id = touched[t];
         this.post.append(id, doc, packPosting(f, this.counts[id]));
         this.counts[id] = 0;
         if (this.seen[id] !== doc + 1) {
           this.seen[id] = doc + 1;
-          all.push(id);
+          if (distinct === all.length) all = this.docIds = grow(all, distinct + 1);
+          all[distinct++] = id;
         }
       }
     }
-    const { words, count } = packTermIds(all);
+    const { words, count } = packTermIds(all.subarray(0, distinct));
     this.docTerms.set(doc, words.subarray(0, count));
     this.live++;
     return doc;
@@ -232,9 +241,8 @@ export class TermIndex {
 
   /** True when some document visible in `view` holds term `id` (stops at the first). */
   seenIn(id: number, view: CorpusView): boolean {
-    const list = this.post.of(id);
-    const len = this.post.length(id);
-    for (let i = 0; i < len; i += 2) if (view.visible[list[i]] === 1) return true;
+    const c = this.post.cursor(id);
+    while (c.next()) if (view.visible[c.doc] === 1) return true;
     return false;
   }
 
@@ -246,8 +254,8 @@ export class TermIndex {
   /** Number of (document, field) postings of these terms: what scoring them costs. */
   postingCount(expansions: readonly Expansion[]): number {
     let n = 0;
-    for (const e of expansions) n += this.post.length(e.id);
-    return n / 2;
+    for (const e of expansions) n += this.post.count(e.id);
+    return n;
   }
 
   /**
@@ -278,17 +286,16 @@ export class TermIndex {
     const { visible } = view;
     let df = 0;
     for (const e of expansions) {
-      const list = this.post.of(e.id);
-      const len = this.post.length(e.id);
-      for (let i = 0; i < len; i += 2) {
-        const doc = list[i];
+      const c = this.post.cursor(e.id);
+      while (c.next()) {
+        const doc = c.doc;
         if (visible[doc] !== 1) continue;
         if (this.stamps[doc] !== stamp) {
           this.stamps[doc] = stamp;
           df++;
         }
         if (within !== null && within[doc] !== 1) continue;
-        const code = list[i + 1];
+        const code = c.code;
         const f = postingField(code);
         const x = fieldFrequency(e.weight * boosts[f], postingFrequency(code), normalizer[f], this.fieldLen[doc * FIELD_COUNT + f], BM25F);
         if (sheet.values[doc] === 0) sheet.docs.push(doc);
@@ -328,7 +335,7 @@ export class TermIndex {
     let pairs: string[] = [];
     let chars = 0;
     for (let id = 0; id < this.dict.size; id++) {
-      const list = encodePostings(this.post.of(id), this.post.length(id), renumber);
+      const list = encodePostings(this.post.cursor(id), renumber);
       if (list.length === 0) continue;
       pairs.push(this.dict.term(id), list);
       chars += list.length;
@@ -367,11 +374,15 @@ export class TermIndex {
     if (!Array.isArray(pairs) || pairs.length % 2 !== 0) throw new Error('saved search index has a malformed term line');
     for (let i = 0; i < pairs.length; i += 2) {
       if (typeof pairs[i] !== 'string' || typeof pairs[i + 1] !== 'string') throw new Error('saved search index has a malformed term line');
-      const list = decodePostings(pairs[i + 1]);
-      if (list.length > 0 && list[list.length - 2] >= this.docKey.length)
-        throw new Error('saved search index has a posting for an unknown document');
       const id = this.dict.intern(pairs[i]);
-      this.post.set(id, list);
+      if (this.post.count(id) > 0) throw new Error('saved search index lists a term twice');
+      const docs = this.docKey.length;
+      // A saved number of k characters (5 bits each) takes at most k bytes here (7 bits each): the text's length bounds the list's.
+      this.post.reserve(id, pairs[i + 1].length);
+      decodePostings(pairs[i + 1], (doc, code) => {
+        if (doc >= docs) throw new Error('saved search index has a posting for an unknown document');
+        this.post.append(id, doc, code);
+      });
     }
   }
 
