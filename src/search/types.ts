@@ -33,6 +33,12 @@ export interface SearchPage {
   results: SearchHit[];
   next_cursor?: string;
   total: number;
+  /**
+   * Present (true) when `total` is an estimate (two significant digits): a filter query whose
+   * phrases, regexes or text operators had to be checked on more than a thousand notes' text
+   * checks only those that decide the page (`next_cursor` is still exact).
+   */
+  total_estimated?: boolean;
   /** Ranked queries only: how many of the `total` matches hold every informative query word (they come first). */
   all_terms_total?: number;
   /** Ranked queries only, when any: English stop words of the query left out of the ranking ("how", "do", "my"...). */

@@ -6,6 +6,7 @@ import {
   evaluateBatch,
   needsText,
   recordRegexInputs,
+  scoreBound,
   regexNodes,
   termNodes,
   userRegex,
@@ -24,6 +25,7 @@ import { documentsOf, loadRecordLine, recordLines } from './record-lines';
 import { rankedMatches } from './ranked-matches';
 import { PhraseFilters, phraseKeys } from './phrase-filter';
 import { bestFirst } from './top-k';
+import { ESTIMATE_SAMPLE, textPass, type TextCandidate, type VerifyBatch } from './text-pass';
 import { queryTerms } from './tokenizer';
 import { negatedMode, phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
 
@@ -61,6 +63,12 @@ export type TextLoader = (path: string) => Promise<string>;
 const CACHED_VIEWS = 8;
 /** Notes whose text is read at once while verifying phrases and regexes. */
 const READ_BATCH = 32;
+/**
+ * A filter query reads every candidate, for an exact total, when at most this many need their
+ * text read; beyond, it reads in rank order only until the page is settled, and estimates the
+ * total (text-pass.ts). A thousand notes' texts take a few ms to test in memory.
+ */
+export const EXACT_TOTAL_UP_TO = 1000;
 /** Dictionary terms stemmed, and titles stemmed, per step of {@link LexicalEngine.rankingSteps} (about a ms each). */
 const RANKING_STEP_TERMS = 2000;
 const RANKING_STEP_TITLES = 1000;
@@ -88,6 +96,25 @@ export class LexicalEngine {
   private readonly views = new Map<string, { version: number; view: CorpusView }>();
   /** The per-document arrays ranked queries sum scores in (reused: see RankingScratch). */
   private readonly scratch = new RankingScratch();
+
+  private readonly passOptions: { exactUpTo: number; sample: number; batch: number };
+
+  /**
+   * @param options how a filter query's text pass reads (text-pass.ts; tests lower them):
+   *   `exactTotalUpTo` candidates to read at most for an exact total (default
+   *   {@link EXACT_TOTAL_UP_TO}), `estimateSample` the sample an estimated total is read from
+   *   (default ESTIMATE_SAMPLE), `readBatch` the notes read at once (default {@link READ_BATCH})
+   * @throws Error when an option is not a whole number (exactTotalUpTo ≥ 0, the others ≥ 1)
+   */
+  constructor(options: { exactTotalUpTo?: number; estimateSample?: number; readBatch?: number } = {}) {
+    const exactUpTo = options.exactTotalUpTo ?? EXACT_TOTAL_UP_TO;
+    const sample = options.estimateSample ?? ESTIMATE_SAMPLE;
+    const batch = options.readBatch ?? READ_BATCH;
+    if (!Number.isInteger(exactUpTo) || exactUpTo < 0) throw new Error(`LexicalEngine: exactTotalUpTo must be a whole number ≥ 0, got ${exactUpTo}`);
+    if (!Number.isInteger(sample) || sample < 1) throw new Error(`LexicalEngine: estimateSample must be a whole number ≥ 1, got ${sample}`);
+    if (!Number.isInteger(batch) || batch < 1) throw new Error(`LexicalEngine: readBatch must be a whole number ≥ 1, got ${batch}`);
+    this.passOptions = { exactUpTo, sample, batch };
+  }
 
   /** Number of indexed notes. */
   get size(): number {
@@ -238,7 +265,10 @@ export class LexicalEngine {
    *   before any text is read and to every statistic of the scores
    * @param guard runs the query's user regexes (path, file name, body) in timed batches
    * @param ranked how many of the best matches must come in order (default: all); a page
-   *   ending at offset n needs n
+   *   ending at offset n needs n. A filter query whose candidates' text must be read reads
+   *   them best bound first and stops once these are settled (and one more match is known), if
+   *   more than the engine's `exactTotalUpTo` would need reading: its other matches are then
+   *   not all listed, and `total` is an estimate (`estimated`; text-pass.ts)
    * @throws ToolError('invalid_argument') from `guard` when a regex exceeds the search's time budget
    */
   async match(query: QueryNode, loadText: TextLoader, access: CallerAccess, guard: RegexGuard, ranked = Infinity): Promise<EngineResult> {
@@ -279,8 +309,9 @@ export class LexicalEngine {
       }
     }
     // The view says whom the caller may read (CallerAccess.allow, per doc id): no path lookup per note.
-    const candidates: EngineMatch[] = [];
-    const candidateDocs: number[] = [];
+    const withText = needsText(query);
+    const matches: EngineMatch[] = [];
+    const candidates: TextCandidate[] = [];
     const required = lookup.required();
     const visible = view.visible;
     const consider = (doc: number): void => {
@@ -289,44 +320,53 @@ export class LexicalEngine {
       lookup.focus(doc);
       const v = evaluate(query, note, lookup.index);
       if (v.truth === 'no') return;
-      candidates.push(lookup.match(note, v.score));
-      candidateDocs.push(doc);
+      if (!withText) {
+        matches.push(lookup.match(note, v.score));
+        return;
+      }
+      // A `yes` of the index pass is final; reading the text could only raise its score, and not above the bound.
+      const bound = scoreBound(query, note, lookup.index);
+      candidates.push({ doc, note, bound, decided: v.truth === 'yes' && v.score === bound ? lookup.match(note, v.score) : null });
     };
     if (required === null) for (let doc = 0; doc < this.byDoc.length; doc++) consider(doc);
     else for (const doc of required) consider(doc);
-    let matches = candidates;
-    if (needsText(query)) {
-      matches = [];
-      for (let i = 0; i < candidates.length; i += READ_BATCH) {
-        const batch = candidates.slice(i, i + READ_BATCH);
-        const texts = await Promise.all(batch.map((c) => loadText(c.note.path).catch(() => null)));
-        const loaded = batch.flatMap((c, k) => {
-          const full = texts[k];
-          return full === null ? [] : [{ c, doc: candidateDocs[i + k], text: new LoadedText(full) }];
-        });
-        for (const node of bodyRegexes) {
-          const ok = guard.testAll(
-            node.regex,
-            loaded.map((l) => l.text.body),
-          );
-          const set = regexHits.get(node) as Set<string>;
-          loaded.forEach((l, k) => {
-            if (ok[k]) set.add(l.c.note.path);
-          });
-        }
-        const verdicts = evaluateBatch(
-          query,
-          loaded.map((l) => ({ note: l.c.note, text: l.text })),
-          lookup.index,
-          guard,
-          (k) => lookup.focus(loaded[k].doc),
+    if (!withText) return { matches: bestFirst(matches, ranked, (m) => m.score, byRank), total: matches.length, ranked: null };
+    const verify: VerifyBatch = async (batch) => {
+      const texts = await Promise.all(batch.map((c) => loadText(c.note.path).catch(() => null)));
+      const loaded = batch.flatMap((c, k) => {
+        const full = texts[k];
+        return full === null ? [] : [{ c, at: k, text: new LoadedText(full) }];
+      });
+      for (const node of bodyRegexes) {
+        const ok = guard.testAll(
+          node.regex,
+          loaded.map((l) => l.text.body),
         );
-        loaded.forEach(({ c, text }, k) => {
-          if (verdicts[k].truth === 'yes') matches.push(lookup.match(c.note, verdicts[k].score, text.full));
+        const set = regexHits.get(node) as Set<string>;
+        loaded.forEach((l, k) => {
+          if (ok[k]) set.add(l.c.note.path);
         });
       }
-    }
-    return { matches: bestFirst(matches, ranked, (m) => m.score, byRank), total: matches.length, ranked: null };
+      const verdicts = evaluateBatch(
+        query,
+        loaded.map((l) => ({ note: l.c.note, text: l.text })),
+        lookup.index,
+        guard,
+        (k) => lookup.focus(loaded[k].c.doc),
+      );
+      const out: (EngineMatch | null)[] = batch.map(() => null);
+      loaded.forEach(({ c, at, text }, k) => {
+        if (verdicts[k].truth === 'yes') out[at] = lookup.match(c.note, verdicts[k].score, text.full);
+      });
+      return out;
+    };
+    const found = await textPass(candidates, verify, { ranked, ...this.passOptions });
+    return {
+      matches: bestFirst(found.matches, ranked, (m) => m.score, byRank),
+      total: found.total,
+      ranked: null,
+      ...(found.estimated ? { estimated: true } : {}),
+    };
   }
 
   /** An empty title stem table over this engine's records. */
