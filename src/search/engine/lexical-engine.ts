@@ -25,7 +25,7 @@ import { documentsOf, loadRecordLine, recordLines } from './record-lines';
 import { rankedMatches } from './ranked-matches';
 import { PhraseFilters, phraseKeys } from './phrase-filter';
 import { bestFirst } from './top-k';
-import { ESTIMATE_SAMPLE, textPass, type TextCandidate, type VerifyBatch } from './text-pass';
+import { ESTIMATE_SAMPLE, textPass, type TextCandidates, type VerifyBatch } from './text-pass';
 import { queryTerms } from './tokenizer';
 import { negatedMode, phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
 
@@ -64,9 +64,10 @@ const CACHED_VIEWS = 8;
 /** Notes whose text is read at once while verifying phrases and regexes. */
 const READ_BATCH = 32;
 /**
- * A filter query reads every candidate, for an exact total, when at most this many need their
- * text read; beyond, it reads in rank order only until the page is settled, and estimates the
- * total (text-pass.ts). A thousand notes' texts take a few ms to test in memory.
+ * A filter query whose text must be read decides every candidate (the notes holding its
+ * required words), for an exact total, when there are at most this many; beyond, it reads
+ * them in rank order only until the page is settled, and estimates the total (text-pass.ts).
+ * A thousand notes' texts take a few ms to test in memory.
  */
 export const EXACT_TOTAL_UP_TO = 1000;
 /** Dictionary terms stemmed, and titles stemmed, per step of {@link LexicalEngine.rankingSteps} (about a ms each). */
@@ -101,7 +102,7 @@ export class LexicalEngine {
 
   /**
    * @param options how a filter query's text pass reads (text-pass.ts; tests lower them):
-   *   `exactTotalUpTo` candidates to read at most for an exact total (default
+   *   `exactTotalUpTo` the most candidates decided whole, for an exact total (default
    *   {@link EXACT_TOTAL_UP_TO}), `estimateSample` the sample an estimated total is read from
    *   (default ESTIMATE_SAMPLE), `readBatch` the notes read at once (default {@link READ_BATCH})
    * @throws Error when an option is not a whole number (exactTotalUpTo ≥ 0, the others ≥ 1)
@@ -311,31 +312,39 @@ export class LexicalEngine {
     // The view says whom the caller may read (CallerAccess.allow, per doc id): no path lookup per note.
     const withText = needsText(query);
     const matches: EngineMatch[] = [];
-    const candidates: TextCandidate[] = [];
+    const docs: number[] = [];
+    const bounds: number[] = [];
     const required = lookup.required();
     const visible = view.visible;
     const consider = (doc: number): void => {
       const note = this.byDoc[doc];
       if (note === undefined || visible[doc] !== 1) return;
       lookup.focus(doc);
-      const v = evaluate(query, note, lookup.index);
-      if (v.truth === 'no') return;
-      if (!withText) {
-        matches.push(lookup.match(note, v.score));
+      if (withText) {
+        // Judged when it comes up (text-pass.ts): most candidates of a common phrase never do.
+        docs.push(doc);
+        bounds.push(scoreBound(query, note, lookup.index));
         return;
       }
-      // A `yes` of the index pass is final; reading the text could only raise its score, and not above the bound.
-      const bound = scoreBound(query, note, lookup.index);
-      candidates.push({ doc, note, bound, decided: v.truth === 'yes' && v.score === bound ? lookup.match(note, v.score) : null });
+      const v = evaluate(query, note, lookup.index);
+      if (v.truth !== 'no') matches.push(lookup.match(note, v.score));
     };
     if (required === null) for (let doc = 0; doc < this.byDoc.length; doc++) consider(doc);
     else for (const doc of required) consider(doc);
     if (!withText) return { matches: bestFirst(matches, ranked, (m) => m.score, byRank), total: matches.length, ranked: null };
+    const judge = (doc: number): EngineMatch | null | undefined => {
+      const note = this.byDoc[doc] as NoteRecord;
+      lookup.focus(doc);
+      const v = evaluate(query, note, lookup.index);
+      if (v.truth === 'no') return null;
+      // A `yes` without the text is final; reading could only raise its score, never above the bound.
+      return v.truth === 'yes' && v.score === scoreBound(query, note, lookup.index) ? lookup.match(note, v.score) : undefined;
+    };
     const verify: VerifyBatch = async (batch) => {
-      const texts = await Promise.all(batch.map((c) => loadText(c.note.path).catch(() => null)));
-      const loaded = batch.flatMap((c, k) => {
+      const texts = await Promise.all(batch.map((doc) => loadText((this.byDoc[doc] as NoteRecord).path).catch(() => null)));
+      const loaded = batch.flatMap((doc, k) => {
         const full = texts[k];
-        return full === null ? [] : [{ c, at: k, text: new LoadedText(full) }];
+        return full === null ? [] : [{ doc, note: this.byDoc[doc] as NoteRecord, at: k, text: new LoadedText(full) }];
       });
       for (const node of bodyRegexes) {
         const ok = guard.testAll(
@@ -344,22 +353,23 @@ export class LexicalEngine {
         );
         const set = regexHits.get(node) as Set<string>;
         loaded.forEach((l, k) => {
-          if (ok[k]) set.add(l.c.note.path);
+          if (ok[k]) set.add(l.note.path);
         });
       }
       const verdicts = evaluateBatch(
         query,
-        loaded.map((l) => ({ note: l.c.note, text: l.text })),
+        loaded.map((l) => ({ note: l.note, text: l.text })),
         lookup.index,
         guard,
-        (k) => lookup.focus(loaded[k].c.doc),
+        (k) => lookup.focus(loaded[k].doc),
       );
       const out: (EngineMatch | null)[] = batch.map(() => null);
-      loaded.forEach(({ c, at, text }, k) => {
-        if (verdicts[k].truth === 'yes') out[at] = lookup.match(c.note, verdicts[k].score, text.full);
+      loaded.forEach(({ note, at, text }, k) => {
+        if (verdicts[k].truth === 'yes') out[at] = lookup.match(note, verdicts[k].score, text.full);
       });
       return out;
     };
+    const candidates: TextCandidates = { docs, bounds, path: (doc) => (this.byDoc[doc] as NoteRecord).path, judge };
     const found = await textPass(candidates, verify, { ranked, ...this.passOptions });
     return {
       matches: bestFirst(found.matches, ranked, (m) => m.score, byRank),

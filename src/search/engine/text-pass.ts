@@ -1,4 +1,3 @@
-import type { NoteRecord } from '../query/note-filters';
 import type { EngineMatch } from './engine-match';
 
 /**
@@ -13,27 +12,41 @@ import type { EngineMatch } from './engine-match';
  * 100k notes a phrase of two common words had tens of thousands of candidates to read.
  *
  * The total is then exact only when every candidate was decided; otherwise it is estimated
- * from an evenly spread sample of the unread candidates ({@link ESTIMATE_SAMPLE} of them by default),
- * rounded to two significant digits and kept between the matches known and the candidates
- * left, and the result says so (`estimated`). A query with at most `exactUpTo` candidates to
- * read is read whole, as is one asking for all its matches.
+ * from an evenly spread sample of the unread candidates, taken until it holds
+ * {@link ESTIMATE_SAMPLE} matches (by default; or until its reading budget is spent), rounded
+ * to two significant digits and kept between the matches known and the candidates left, and
+ * the result says so (`estimated`). A query with at most `exactUpTo`
+ * candidates is decided whole, as is one asking for all its matches.
  */
 
-/** Candidates the unread remainder's sample holds by default (the total's estimate is read from it). */
-export const ESTIMATE_SAMPLE = 200;
+/** Matches the sample an estimated total is read from aims to hold by default (relative error about 1/√ of it: 10 %). */
+export const ESTIMATE_SAMPLE = 100;
+/** The sample reads at most this many candidates' text per match it aims to hold; with no more unread than that, all are read (exact). */
+const READS_PER_HIT = 8;
+/** The sample judges at most this many candidates per match it aims to hold. */
+const JUDGED_PER_HIT = 40;
+/** The golden ratio's fractional part: the step of the sample's evenly spread order. */
+const GOLDEN = (Math.sqrt(5) - 1) / 2;
 
-/** One candidate note of a filter query after the index pass. */
-export interface TextCandidate {
-  doc: number;
-  note: NoteRecord;
-  /** The highest score reading the note can give it (`scoreBound`). */
-  bound: number;
-  /** The match itself when the index pass already decided the note matches at its bound (nothing to read); else null. */
-  decided: EngineMatch | null;
+/**
+ * The candidates of a filter query after the index pass (the notes holding its required words),
+ * and how one is judged. Judging without the text (phrase filters, note filters, decided words)
+ * is deferred until a candidate comes up: at 100k notes tens of thousands of candidates each
+ * cost a query-tree walk and a phrase-filter check, and a page needs a few dozen.
+ */
+export interface TextCandidates {
+  /** Doc ids of the candidates. */
+  docs: readonly number[];
+  /** The highest score reading each candidate can give it (`scoreBound`), by position in `docs`. */
+  bounds: readonly number[];
+  /** A candidate's path (candidates of one bound come by path ascending, the engine's order). */
+  path(doc: number): string;
+  /** The verdict without the text: null when the note cannot match, its match when it matches at its bound, undefined when the text decides. */
+  judge(doc: number): EngineMatch | null | undefined;
 }
 
-/** Reads and tests a batch of candidates: one match (or null for none) per candidate, in order. */
-export type VerifyBatch = (batch: readonly TextCandidate[]) => Promise<(EngineMatch | null)[]>;
+/** Reads and tests a batch of candidates by doc id: one match (or null for none) per doc, in order. */
+export type VerifyBatch = (docs: readonly number[]) => Promise<(EngineMatch | null)[]>;
 
 /** What the text pass found. */
 export interface TextPassResult {
@@ -50,28 +63,27 @@ export interface TextPassOptions {
   ranked: number;
   /** Candidates read at once. */
   batch: number;
-  /** Read every candidate (exact total) when at most this many need reading. */
+  /** Judge and read every candidate (exact total) when there are at most this many. */
   exactUpTo: number;
-  /** Size of the sample of unread candidates the total is estimated from (≥ 1); with fewer unread than this, all are read. */
+  /** Matches the sample of unread candidates an estimated total is read from aims to hold (≥ 1); with few unread (8 × this), all are read. */
   sample: number;
 }
 
 /**
  * Runs the text pass (see the comment at the top of this file) over `candidates`.
- * @param candidates the index pass's candidates, in doc order
  * @param verify reads and tests a batch (its rejections propagate: a regex over its time budget)
  * @returns the matches found and the total
- * @throws Error when `ranked` is not a whole number ≥ 0 or Infinity, or `batch` < 1 (a bug in the caller)
+ * @throws Error when `ranked` is not a whole number ≥ 0 or Infinity, or `batch` or `sample` is not a whole number ≥ 1 (a bug in the caller)
  */
-export async function textPass(candidates: readonly TextCandidate[], verify: VerifyBatch, options: TextPassOptions): Promise<TextPassResult> {
+export async function textPass(candidates: TextCandidates, verify: VerifyBatch, options: TextPassOptions): Promise<TextPassResult> {
   const { ranked, batch, sample: size } = options;
   if (!(ranked === Infinity || (Number.isInteger(ranked) && ranked >= 0))) throw new Error(`textPass: ranked must be a whole number ≥ 0 or Infinity, got ${ranked}`);
   if (!(Number.isInteger(batch) && batch >= 1)) throw new Error(`textPass: batch must be a whole number ≥ 1, got ${batch}`);
   if (!(Number.isInteger(size) && size >= 1)) throw new Error(`textPass: sample must be a whole number ≥ 1, got ${size}`);
-  let toRead = 0;
-  for (const c of candidates) if (c.decided === null) toRead++;
-  if (ranked === Infinity || toRead <= options.exactUpTo) {
-    const matches = await readAll(candidates, verify, batch);
+  const { docs, bounds } = candidates;
+  const n = docs.length;
+  if (ranked === Infinity || n <= options.exactUpTo) {
+    const matches = await readAll(candidates, docs, verify, batch);
     return { matches, total: matches.length, estimated: false };
   }
   const order = new CandidateHeap(candidates);
@@ -82,52 +94,95 @@ export async function textPass(candidates: readonly TextCandidate[], verify: Ver
     best.offer(m);
   };
   // Settled: more than `ranked` matches known (so the page knows a next one exists), and no unread candidate can rank among the first `ranked`.
-  const settled = (): boolean => found.length > ranked && (order.size === 0 || best.ranksBefore(candidates[order.peek()]));
-  const read = new Uint8Array(candidates.length);
+  const settled = (): boolean => {
+    if (found.length <= ranked) return false;
+    if (order.size === 0) return true;
+    const next = order.peek();
+    return best.ranksBefore(bounds[next], candidates.path(docs[next]));
+  };
+  const taken = new Uint8Array(n);
   while (order.size > 0 && !settled()) {
-    const pending: TextCandidate[] = [];
+    const pending: number[] = [];
     while (order.size > 0 && pending.length < batch && !settled()) {
       const k = order.pop();
-      read[k] = 1;
-      const c = candidates[k];
-      if (c.decided !== null) add(c.decided);
-      else pending.push(c);
+      taken[k] = 1;
+      const verdict = candidates.judge(docs[k]);
+      if (verdict === undefined) pending.push(docs[k]);
+      else if (verdict !== null) add(verdict);
     }
     if (pending.length > 0) for (const m of await verify(pending)) if (m !== null) add(m);
   }
-  let known = found.length;
-  const unread: TextCandidate[] = [];
-  for (let k = 0; k < candidates.length; k++) {
-    if (read[k] === 1) continue;
-    if (candidates[k].decided !== null) known++;
-    else unread.push(candidates[k]);
+  const unread: number[] = [];
+  for (let k = 0; k < n; k++) if (taken[k] === 0) unread.push(docs[k]);
+  if (unread.length <= size * READS_PER_HIT) {
+    const rest = await readAll(candidates, unread, verify, batch);
+    return { matches: found.concat(rest), total: found.length + rest.length, estimated: false };
   }
-  if (unread.length <= size) {
-    const rest = await readAll(unread, verify, batch);
-    return { matches: found.concat(rest), total: known + rest.length, estimated: false };
-  }
-  const sample = Array.from({ length: size }, (_, i) => unread[Math.floor(((i + 0.5) * unread.length) / size)]);
-  const hits = (await readAll(sample, verify, batch)).length;
-  const estimate = roundSignificant(known + (unread.length * hits) / size, 2);
+  const { judged, hits } = await sampleMatches(candidates, unread, verify, batch, size);
+  const known = found.length;
+  const estimate = roundSignificant(known + (unread.length * hits) / judged, 2);
   // Between the matches known (the sample's included) and all but the sample's non-matches.
-  const total = Math.min(known + unread.length - (size - hits), Math.max(known + hits, estimate));
+  const total = Math.min(known + unread.length - (judged - hits), Math.max(known + hits, estimate));
   return { matches: found, total, estimated: true };
 }
 
-/** Every candidate's match: decided ones as they are, the others read `batch` at a time, in order. */
-async function readAll(candidates: readonly TextCandidate[], verify: VerifyBatch, batch: number): Promise<EngineMatch[]> {
+/**
+ * Judges (and reads where needed) unread candidates in an evenly spread order (the golden
+ * ratio's additive sequence over their positions: every prefix of it is spread over them all)
+ * until `hits` matches are seen, or `hits` × {@link READS_PER_HIT} candidates were read, or
+ * `hits` × {@link JUDGED_PER_HIT} judged.
+ * @param unread the unread candidates' doc ids, more than `hits` × READS_PER_HIT of them
+ * @returns how many were judged and how many of those match
+ */
+async function sampleMatches(
+  candidates: TextCandidates,
+  unread: readonly number[],
+  verify: VerifyBatch,
+  batch: number,
+  hits: number,
+): Promise<{ judged: number; hits: number }> {
+  const n = unread.length;
+  const seen = new Uint8Array(n);
+  let x = 0;
+  let judged = 0;
+  let found = 0;
+  let reads = 0;
+  let pending: number[] = [];
+  const flush = async (): Promise<void> => {
+    for (const m of await verify(pending)) if (m !== null) found++;
+    reads += pending.length;
+    pending = [];
+  };
+  while (judged < n && found < hits && reads + pending.length < hits * READS_PER_HIT && judged < hits * JUDGED_PER_HIT) {
+    x = (x + GOLDEN) % 1;
+    let k = Math.floor(x * n);
+    while (seen[k] === 1) k = (k + 1) % n;
+    seen[k] = 1;
+    judged++;
+    const verdict = candidates.judge(unread[k]);
+    if (verdict === undefined) {
+      pending.push(unread[k]);
+      if (pending.length === batch) await flush();
+    } else if (verdict !== null) found++;
+  }
+  if (pending.length > 0) await flush();
+  return { judged, hits: found };
+}
+
+/** The matches among the candidates `docs`: each judged, those the text decides read `batch` at a time, in order. */
+async function readAll(candidates: TextCandidates, docs: readonly number[], verify: VerifyBatch, batch: number): Promise<EngineMatch[]> {
   const out: EngineMatch[] = [];
-  let pending: TextCandidate[] = [];
+  let pending: number[] = [];
   const flush = async (): Promise<void> => {
     for (const m of await verify(pending)) if (m !== null) out.push(m);
     pending = [];
   };
-  for (const c of candidates) {
-    if (c.decided !== null) out.push(c.decided);
-    else {
-      pending.push(c);
+  for (const doc of docs) {
+    const verdict = candidates.judge(doc);
+    if (verdict === undefined) {
+      pending.push(doc);
       if (pending.length === batch) await flush();
-    }
+    } else if (verdict !== null) out.push(verdict);
   }
   if (pending.length > 0) await flush();
   return out;
@@ -140,11 +195,6 @@ function roundSignificant(x: number, digits: number): number {
   return Math.round(x / unit) * unit;
 }
 
-/** True when a match ranks before a candidate at its bound: score descending, then path ascending (the engine's order). */
-function matchBefore(m: EngineMatch, c: TextCandidate): boolean {
-  return m.score > c.bound || (m.score === c.bound && m.note.path < c.note.path);
-}
-
 /** Rank order of two matches: negative when `a` comes first (score descending, then path ascending). */
 function byRank(a: EngineMatch, b: EngineMatch): number {
   return b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);
@@ -155,8 +205,8 @@ class CandidateHeap {
   private readonly heap: Int32Array;
   size: number;
 
-  constructor(private readonly candidates: readonly TextCandidate[]) {
-    this.size = candidates.length;
+  constructor(private readonly candidates: TextCandidates) {
+    this.size = candidates.docs.length;
     this.heap = new Int32Array(this.size);
     for (let i = 0; i < this.size; i++) this.heap[i] = i;
     for (let i = (this.size >>> 1) - 1; i >= 0; i--) this.sift(i);
@@ -175,11 +225,12 @@ class CandidateHeap {
     return top;
   }
 
-  /** True when candidate `a` comes before candidate `b`. */
+  /** True when the candidate at position `a` comes before the one at `b`. */
   private before(a: number, b: number): boolean {
-    const x = this.candidates[a];
-    const y = this.candidates[b];
-    return x.bound > y.bound || (x.bound === y.bound && x.note.path < y.note.path);
+    const { bounds, docs } = this.candidates;
+    const x = bounds[a];
+    const y = bounds[b];
+    return x > y || (x === y && this.candidates.path(docs[a]) < this.candidates.path(docs[b]));
   }
 
   private sift(from: number): void {
@@ -235,9 +286,11 @@ class BestMatches {
     heap[i] = m;
   }
 
-  /** True when k matches are kept and the k-th best ranks before candidate `c` at its bound (k = 0: always). */
-  ranksBefore(c: TextCandidate): boolean {
+  /** True when k matches are kept and the k-th best ranks before a candidate at `bound` with `path` (k = 0: always). */
+  ranksBefore(bound: number, path: string): boolean {
     if (this.k === 0) return true;
-    return this.heap.length === this.k && matchBefore(this.heap[0], c);
+    if (this.heap.length < this.k) return false;
+    const m = this.heap[0];
+    return m.score > bound || (m.score === bound && m.note.path < path);
   }
 }
