@@ -35,8 +35,9 @@ export interface SearchPage {
   total: number;
   /**
    * Present (true) when `total` is an estimate (two significant digits): a filter query whose
-   * phrases, regexes or text operators had to be checked on more than a thousand notes' text
-   * checks only those that decide the page (`next_cursor` is still exact).
+   * phrases, regexes or text operators must be checked on more than 1,000 candidate notes'
+   * text checks only those that decide the page, and a sample (`next_cursor` is still exact;
+   * engine/text-pass.ts).
    */
   total_estimated?: boolean;
   /** Ranked queries only: how many of the `total` matches hold every informative query word (they come first). */

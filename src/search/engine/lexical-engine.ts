@@ -316,16 +316,20 @@ export class LexicalEngine {
     const bounds: number[] = [];
     const required = lookup.required();
     const visible = view.visible;
+    const terms = withText ? flatBound(query, lookup.hits) : null;
     const consider = (doc: number): void => {
       const note = this.byDoc[doc];
       if (note === undefined || visible[doc] !== 1) return;
-      lookup.focus(doc);
       if (withText) {
         // Judged when it comes up (text-pass.ts): most candidates of a common phrase never do.
         docs.push(doc);
-        bounds.push(scoreBound(query, note, lookup.index));
+        if (terms === null) {
+          lookup.focus(doc);
+          bounds.push(scoreBound(query, note, lookup.index));
+        } else bounds.push(sumBound(terms, doc));
         return;
       }
+      lookup.focus(doc);
       const v = evaluate(query, note, lookup.index);
       if (v.truth !== 'no') matches.push(lookup.match(note, v.score));
     };
@@ -499,6 +503,45 @@ interface LookupResult {
   /** Tells the lookup which doc id the next evaluation is of (saves a path lookup per node). */
   focus(doc: number): void;
   match(note: NoteRecord, score: number, text?: string): EngineMatch;
+}
+
+/** A term of {@link flatBound}: a word or phrase node's scores by doc id, or 1 for one without index terms. */
+type BoundTerm = Float64Array | 1;
+
+/**
+ * `scoreBound` of a query that is one node or an AND of nodes none of which nests others (a
+ * phrase with words and note filters: the common shape), as the terms it sums, in its order:
+ * summed by {@link sumBound}, bit for bit `scoreBound`'s value without its tree walk and
+ * lookups, which cost most of a phrase's index pass over 80k candidates. Null for any other
+ * query (OR, text operators, nested groups), which takes `scoreBound` itself.
+ */
+function flatBound(query: QueryNode, hits: ReadonlyMap<QueryNode, NodeHits>): BoundTerm[] | null {
+  const term = (node: QueryNode): BoundTerm | null | undefined => {
+    if (node.kind === 'word' || node.kind === 'phrase') return hits.get(node)?.values ?? 1;
+    // Nodes scoreBound gives 0 (a negation, a regex, a note filter) add nothing; others nest.
+    return node.kind === 'and' || node.kind === 'or' || node.kind === 'scope' || node.kind === 'case' ? null : undefined;
+  };
+  const out: BoundTerm[] = [];
+  for (const node of query.kind === 'and' ? query.children : [query]) {
+    const t = term(node);
+    if (t === null) return null;
+    if (t !== undefined) out.push(t);
+  }
+  return out;
+}
+
+/** The bound of document `doc` from {@link flatBound}'s terms: their scores summed in order, a node the document does not hold adding 0. */
+function sumBound(terms: readonly BoundTerm[], doc: number): number {
+  let score = 0;
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i];
+    if (t === 1) score += 1;
+    else {
+      const v = t[doc];
+      score += v > 0 ? v : 0;
+    }
+  }
+  return score;
 }
 
 /** Best first: score descending, then path ascending. */
