@@ -268,8 +268,8 @@ export class LexicalEngine {
    * @param ranked how many of the best matches must come in order (default: all); a page
    *   ending at offset n needs n. A filter query whose candidates' text must be read reads
    *   them best bound first and stops once these are settled (and one more match is known), if
-   *   more than the engine's `exactTotalUpTo` would need reading: its other matches are then
-   *   not all listed, and `total` is an estimate (`estimated`; text-pass.ts)
+   *   it has more than the engine's `exactTotalUpTo` candidates: its other matches are then not
+   *   all listed, and `total` is an estimate (`estimated`; text-pass.ts)
    * @throws ToolError('invalid_argument') from `guard` when a regex exceeds the search's time budget
    */
   async match(query: QueryNode, loadText: TextLoader, access: CallerAccess, guard: RegexGuard, ranked = Infinity): Promise<EngineResult> {
