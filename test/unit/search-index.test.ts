@@ -344,7 +344,9 @@ describe('SearchIndex: paging and arguments', () => {
 
   it('pages a phrase over thousands of notes reading a page and a sample, its total flagged as an estimate', async () => {
     const many: Record<string, string> = {};
-    for (let i = 0; i < 1500; i++) many[`P/${String(i).padStart(4, '0')}.md`] = i % 2 === 0 ? `the end of the road ${i}\n` : `the of road ${i} and a few more words here\n`;
+    for (let i = 0; i < 1500; i++)
+      many[`P/${String(i).padStart(4, '0')}.md`] =
+        i % 2 === 0 ? `the end of the road ${i}\n` : `the of road ${i} and a few more words here\n`;
     const { notes, index } = await started(many);
     notes.reads = 0;
     const first = await index.search('"of the"', ALL, { limit: 10 });

@@ -54,11 +54,17 @@ function scene(specs: Spec[]): { candidates: TextCandidates; judged: number[]; r
 }
 
 /** Page paths of a result: its matches best first, the first `k`. */
-const page = (matches: EngineMatch[], k: number): string[] => [...matches].sort(byRank).slice(0, k).map((m) => m.note.path);
+const page = (matches: EngineMatch[], k: number): string[] =>
+  [...matches]
+    .sort(byRank)
+    .slice(0, k)
+    .map((m) => m.note.path);
 
 describe('textPass', () => {
   it('reads best bound first and stops once the page and one more match are known', async () => {
-    const { candidates, read, verify } = scene(Array.from({ length: 1000 }, (_, i) => ({ bound: 1000 - i, score: i % 3 === 0 ? 1000 - i : null })));
+    const { candidates, read, verify } = scene(
+      Array.from({ length: 1000 }, (_, i) => ({ bound: 1000 - i, score: i % 3 === 0 ? 1000 - i : null })),
+    );
     const out = await textPass(candidates, verify, { ranked: 5, batch: 4, exactUpTo: 10, sample: 50 });
     expect(page(out.matches, 5)).toEqual(['c0000.md', 'c0003.md', 'c0006.md', 'c0009.md', 'c0012.md']);
     // 6 matches need 16 candidates in bound order (batches of 4), then an evenly spread sample of the rest until it holds 50 matches (about 150).
@@ -86,7 +92,11 @@ describe('textPass', () => {
 
   it('judges only the candidates that come up, and reads none that judging decides', async () => {
     // Every third candidate is ruled out without its text, every third decided; ties at bound 0 go by path.
-    const specs: Spec[] = Array.from({ length: 600 }, (_, i) => ({ bound: 0, judged: (['no', 'decided', 'read'] as const)[i % 3], score: null }));
+    const specs: Spec[] = Array.from({ length: 600 }, (_, i) => ({
+      bound: 0,
+      judged: (['no', 'decided', 'read'] as const)[i % 3],
+      score: null,
+    }));
     const { candidates, judged, read, verify } = scene(specs);
     const out = await textPass(candidates, verify, { ranked: 10, batch: 8, exactUpTo: 0, sample: 30 });
     expect(page(out.matches, 3)).toEqual(['c0001.md', 'c0004.md', 'c0007.md']);
@@ -101,18 +111,33 @@ describe('textPass', () => {
 
   it('keeps a match whose score is below its bound out of the page until no bound can beat it', async () => {
     // Candidate 0 has the best bound but scores 1 once read; the others score their bound, 599 down to 1.
-    const { candidates, verify } = scene(Array.from({ length: 600 }, (_, i) => ({ bound: i === 0 ? 1000 : 600 - i, score: i === 0 ? 1 : 600 - i })));
+    const { candidates, verify } = scene(
+      Array.from({ length: 600 }, (_, i) => ({ bound: i === 0 ? 1000 : 600 - i, score: i === 0 ? 1 : 600 - i })),
+    );
     const out = await textPass(candidates, verify, { ranked: 3, batch: 2, exactUpTo: 0, sample: 5 });
-    expect([...out.matches].sort(byRank).slice(0, 3).map((m) => m.score)).toEqual([599, 598, 597]);
+    expect(
+      [...out.matches]
+        .sort(byRank)
+        .slice(0, 3)
+        .map((m) => m.score),
+    ).toEqual([599, 598, 597]);
     expect(out.total).toBe(600);
   });
 
   it('refuses options that are not whole numbers', async () => {
     const { candidates, verify } = scene([]);
-    await expect(textPass(candidates, verify, { ranked: -1, batch: 1, exactUpTo: 0, sample: 1 })).rejects.toThrow(/ranked must be a whole number/);
-    await expect(textPass(candidates, verify, { ranked: 1.5, batch: 1, exactUpTo: 0, sample: 1 })).rejects.toThrow(/ranked must be a whole number/);
-    await expect(textPass(candidates, verify, { ranked: 1, batch: 0, exactUpTo: 0, sample: 1 })).rejects.toThrow(/batch must be a whole number/);
-    await expect(textPass(candidates, verify, { ranked: 1, batch: 1, exactUpTo: 0, sample: 0 })).rejects.toThrow(/sample must be a whole number/);
+    await expect(textPass(candidates, verify, { ranked: -1, batch: 1, exactUpTo: 0, sample: 1 })).rejects.toThrow(
+      /ranked must be a whole number/,
+    );
+    await expect(textPass(candidates, verify, { ranked: 1.5, batch: 1, exactUpTo: 0, sample: 1 })).rejects.toThrow(
+      /ranked must be a whole number/,
+    );
+    await expect(textPass(candidates, verify, { ranked: 1, batch: 0, exactUpTo: 0, sample: 1 })).rejects.toThrow(
+      /batch must be a whole number/,
+    );
+    await expect(textPass(candidates, verify, { ranked: 1, batch: 1, exactUpTo: 0, sample: 0 })).rejects.toThrow(
+      /sample must be a whole number/,
+    );
     expect(() => new LexicalEngine({ exactTotalUpTo: -1 })).toThrow(/exactTotalUpTo must be a whole number/);
     expect(() => new LexicalEngine({ estimateSample: 0 })).toThrow(/estimateSample must be a whole number/);
     expect(() => new LexicalEngine({ readBatch: 0.5 })).toThrow(/readBatch must be a whole number/);
@@ -148,32 +173,34 @@ const arbPhrase = fc
     fc.constantFrom(' ', ' ', '  ', '\u00a0'),
   )
   .map(([ws, gap]) => ws.join(gap));
-const arbQuery = fc.tuple(arbPhrase, arbPhrase, fc.constantFrom('tok', 'aka', 'the', 'kel', 'cafe', 'zed'), fc.nat(20)).map(([p, q, w, t]) => {
-  const templates = [
-    `"${p}"`,
-    `"${p}" ${w}`,
-    `-"${p}"`,
-    `${w} -"${p}"`,
-    `"${p}" OR ${w}`,
-    `"${p}" OR "${q}"`,
-    `line:("${p}")`,
-    `section:("${p}" ${w})`,
-    `"${p}" path:A`,
-    `"${p}" tag:#t1`,
-    `"${p}" [status:draft]`,
-    `match-case:"${p}"`,
-    `/tok\\s+aka/`,
-    `"${p}" -${w}`,
-    `(${w} OR "${q}") -"${p}"`,
-    `ignore-case:("${p}") block:(${w})`,
-    `"${p}" OR ${w}`,
-    `section:("${p}" ${w})`,
-    `line:("${p}") OR ${w}`,
-    `(${w} OR "${q}") "${p}"`,
-    `block:("${p}" OR ${w})`,
-  ];
-  return templates[t % templates.length];
-});
+const arbQuery = fc
+  .tuple(arbPhrase, arbPhrase, fc.constantFrom('tok', 'aka', 'the', 'kel', 'cafe', 'zed'), fc.nat(20))
+  .map(([p, q, w, t]) => {
+    const templates = [
+      `"${p}"`,
+      `"${p}" ${w}`,
+      `-"${p}"`,
+      `${w} -"${p}"`,
+      `"${p}" OR ${w}`,
+      `"${p}" OR "${q}"`,
+      `line:("${p}")`,
+      `section:("${p}" ${w})`,
+      `"${p}" path:A`,
+      `"${p}" tag:#t1`,
+      `"${p}" [status:draft]`,
+      `match-case:"${p}"`,
+      `/tok\\s+aka/`,
+      `"${p}" -${w}`,
+      `(${w} OR "${q}") -"${p}"`,
+      `ignore-case:("${p}") block:(${w})`,
+      `"${p}" OR ${w}`,
+      `section:("${p}" ${w})`,
+      `line:("${p}") OR ${w}`,
+      `(${w} OR "${q}") "${p}"`,
+      `block:("${p}" OR ${w})`,
+    ];
+    return templates[t % templates.length];
+  });
 
 /** Two engines over the same notes: one reading every candidate, one always lazy, two notes at a time, with a tiny sample. */
 function engines(notes: { folder: string; title: string; text: string; tags: string[]; status?: string }[]): {
@@ -213,26 +240,30 @@ describe('the lazy text pass through LexicalEngine', () => {
     // Comparisons where the page was a strict part of several matches with different scores: the cases that can go wrong.
     let telling = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(arbNote, { minLength: 1, maxLength: 80, size: "max" }), fc.array(arbQuery, { minLength: 1, maxLength: 4 }), async (notes, queries) => {
-        const { exact, lazy, texts } = engines(notes);
-        const read = async (p: string): Promise<string> => texts.get(p) as string;
-        for (const q of queries) {
-          const ast = parseQuery(q);
-          for (const who of access) {
-            const full = await exact.match(ast, read, who, new RegexGuard());
-            expect(full.estimated).toBeUndefined();
-            for (const k of [1, 2, 5]) {
-              const page = await lazy.match(ast, read, who, new RegexGuard(), k);
-              expect(signature(page, k)).toEqual(signature(full, k));
-              if (full.total > k && new Set(full.matches.map((m) => m.score)).size > 1) telling++;
-              // The next page exists exactly when it does for the full read.
-              expect(page.total > k).toBe(full.total > k);
-              if (page.estimated === true) expect(page.total).toBeGreaterThan(k);
-              else expect(page.total).toBe(full.total);
+      fc.asyncProperty(
+        fc.array(arbNote, { minLength: 1, maxLength: 80, size: 'max' }),
+        fc.array(arbQuery, { minLength: 1, maxLength: 4 }),
+        async (notes, queries) => {
+          const { exact, lazy, texts } = engines(notes);
+          const read = async (p: string): Promise<string> => texts.get(p) as string;
+          for (const q of queries) {
+            const ast = parseQuery(q);
+            for (const who of access) {
+              const full = await exact.match(ast, read, who, new RegexGuard());
+              expect(full.estimated).toBeUndefined();
+              for (const k of [1, 2, 5]) {
+                const page = await lazy.match(ast, read, who, new RegexGuard(), k);
+                expect(signature(page, k)).toEqual(signature(full, k));
+                if (full.total > k && new Set(full.matches.map((m) => m.score)).size > 1) telling++;
+                // The next page exists exactly when it does for the full read.
+                expect(page.total > k).toBe(full.total > k);
+                if (page.estimated === true) expect(page.total).toBeGreaterThan(k);
+                else expect(page.total).toBe(full.total);
+              }
             }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 100 },
     );
     expect(telling).toBeGreaterThan(100);

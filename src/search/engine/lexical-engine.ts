@@ -111,7 +111,8 @@ export class LexicalEngine {
     const exactUpTo = options.exactTotalUpTo ?? EXACT_TOTAL_UP_TO;
     const sample = options.estimateSample ?? ESTIMATE_SAMPLE;
     const batch = options.readBatch ?? READ_BATCH;
-    if (!Number.isInteger(exactUpTo) || exactUpTo < 0) throw new Error(`LexicalEngine: exactTotalUpTo must be a whole number ≥ 0, got ${exactUpTo}`);
+    if (!Number.isInteger(exactUpTo) || exactUpTo < 0)
+      throw new Error(`LexicalEngine: exactTotalUpTo must be a whole number ≥ 0, got ${exactUpTo}`);
     if (!Number.isInteger(sample) || sample < 1) throw new Error(`LexicalEngine: estimateSample must be a whole number ≥ 1, got ${sample}`);
     if (!Number.isInteger(batch) || batch < 1) throw new Error(`LexicalEngine: readBatch must be a whole number ≥ 1, got ${batch}`);
     this.passOptions = { exactUpTo, sample, batch };

@@ -77,7 +77,8 @@ export interface TextPassOptions {
  */
 export async function textPass(candidates: TextCandidates, verify: VerifyBatch, options: TextPassOptions): Promise<TextPassResult> {
   const { ranked, batch, sample: size } = options;
-  if (!(ranked === Infinity || (Number.isInteger(ranked) && ranked >= 0))) throw new Error(`textPass: ranked must be a whole number ≥ 0 or Infinity, got ${ranked}`);
+  if (!(ranked === Infinity || (Number.isInteger(ranked) && ranked >= 0)))
+    throw new Error(`textPass: ranked must be a whole number ≥ 0 or Infinity, got ${ranked}`);
   if (!(Number.isInteger(batch) && batch >= 1)) throw new Error(`textPass: batch must be a whole number ≥ 1, got ${batch}`);
   if (!(Number.isInteger(size) && size >= 1)) throw new Error(`textPass: sample must be a whole number ≥ 1, got ${size}`);
   const { docs, bounds } = candidates;
