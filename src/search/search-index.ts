@@ -236,7 +236,7 @@ export class SearchIndex {
     const guard = new RegexGuard();
     let notesRead = 0;
     const onTextRead = options.onTextRead;
-    const { matches, total, ranked } = await this.engine.match(
+    const { matches, total, ranked, estimated } = await this.engine.match(
       ast,
       onTextRead ? (path) => this.readPath(path).finally(() => onTextRead(++notesRead)) : (path) => this.readPath(path),
       { key: scopeKey(scope), allow: this.readable.of(scope) },
@@ -249,6 +249,7 @@ export class SearchIndex {
     const results = hits.filter((h): h is SearchHit => h !== null);
     const next = offset + limit;
     const out: SearchPage = next < total ? { results, next_cursor: encodeCursor(next, cursorKey), total } : { results, total };
+    if (estimated === true) out.total_estimated = true;
     if (ranked !== null) {
       out.all_terms_total = ranked.allTerms;
       if (ranked.ignored.length > 0) out.ignored_terms = ranked.ignored;

@@ -33,6 +33,13 @@ export interface SearchPage {
   results: SearchHit[];
   next_cursor?: string;
   total: number;
+  /**
+   * Present (true) when `total` is an estimate (two significant digits): a filter query whose
+   * phrases, regexes or text operators must be checked on more than 1,000 candidate notes'
+   * text checks only those that decide the page, and a sample (`next_cursor` is still exact;
+   * engine/text-pass.ts).
+   */
+  total_estimated?: boolean;
   /** Ranked queries only: how many of the `total` matches hold every informative query word (they come first). */
   all_terms_total?: number;
   /** Ranked queries only, when any: English stop words of the query left out of the ranking ("how", "do", "my"...). */

@@ -341,6 +341,29 @@ describe('SearchIndex: paging and arguments', () => {
     await expectInvalid(index.search('shared', ALL, { limit: 101 }), /limit/);
     await expectInvalid(index.search('  ', ALL), /empty/);
   });
+
+  it('pages a phrase over thousands of notes reading a page and a sample, its total flagged as an estimate', async () => {
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 1500; i++)
+      many[`P/${String(i).padStart(4, '0')}.md`] =
+        i % 2 === 0 ? `the end of the road ${i}\n` : `the of road ${i} and a few more words here\n`;
+    const { notes, index } = await started(many);
+    notes.reads = 0;
+    const first = await index.search('"of the"', ALL, { limit: 10 });
+    // The page's notes, then the sample the total is estimated from: far from all 1500.
+    expect(notes.reads).toBeLessThan(300);
+    expect(first.total_estimated).toBe(true);
+    expect(first.total).toBeGreaterThanOrEqual(650);
+    expect(first.total).toBeLessThanOrEqual(850);
+    expect(first.results).toHaveLength(10);
+    const second = await index.search('"of the"', ALL, { limit: 10, cursor: first.next_cursor });
+    const shown = [...paths(first), ...paths(second)];
+    // Ties at one score go by path: the first twenty even notes, as a full read lists them.
+    expect(shown).toEqual(Array.from({ length: 20 }, (_, i) => `P/${String(2 * i).padStart(4, '0')}.md`));
+    // A small phrase query still counts exactly, without the flag.
+    const exact = await index.search('"end of the road 12"', ALL);
+    expect([exact.total, exact.total_estimated]).toEqual([1, undefined]);
+  });
 });
 
 describe('SearchIndex: hostile queries', () => {

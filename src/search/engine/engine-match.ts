@@ -52,12 +52,18 @@ export class LazyMatch implements EngineMatch {
 export interface EngineResult {
   /**
    * The best matches first, in rank order, as many as asked for (`ranked` of `match`); a
-   * filter query lists its other matches after them in no particular order, a ranked query
-   * leaves them out (they can be many thousands, and only a page is ever shown).
+   * filter query lists other matches after them in no particular order (every other match,
+   * unless `estimated`), a ranked query leaves them out (they can be many thousands, and only
+   * a page is ever shown).
    */
   matches: EngineMatch[];
-  /** Number of matches in all. */
+  /** Number of matches in all (an estimate when `estimated`). */
   total: number;
+  /**
+   * True when `total` is an estimate: a filter query that had to read many notes' text read
+   * only those that decide its best matches (engine/text-pass.ts). Absent when exact.
+   */
+  estimated?: boolean;
   /**
    * Null for a filter query. `terms`: the informative words ranked by; `ignored`: stop words
    * left out; `allTerms`: how many of the `total` matches hold every term.

@@ -6,6 +6,7 @@ import {
   evaluateBatch,
   needsText,
   recordRegexInputs,
+  scoreBound,
   regexNodes,
   termNodes,
   userRegex,
@@ -24,6 +25,7 @@ import { documentsOf, loadRecordLine, recordLines } from './record-lines';
 import { rankedMatches } from './ranked-matches';
 import { PhraseFilters, phraseKeys } from './phrase-filter';
 import { bestFirst } from './top-k';
+import { ESTIMATE_SAMPLE, textPass, type TextCandidates, type VerifyBatch } from './text-pass';
 import { queryTerms } from './tokenizer';
 import { negatedMode, phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
 
@@ -61,6 +63,13 @@ export type TextLoader = (path: string) => Promise<string>;
 const CACHED_VIEWS = 8;
 /** Notes whose text is read at once while verifying phrases and regexes. */
 const READ_BATCH = 32;
+/**
+ * A filter query whose text must be read decides every candidate (the notes holding its
+ * required words), for an exact total, when there are at most this many; beyond, it reads
+ * them in rank order only until the page is settled, and estimates the total (text-pass.ts).
+ * A thousand notes' texts take a few ms to test in memory.
+ */
+export const EXACT_TOTAL_UP_TO = 1000;
 /** Dictionary terms stemmed, and titles stemmed, per step of {@link LexicalEngine.rankingSteps} (about a ms each). */
 const RANKING_STEP_TERMS = 2000;
 const RANKING_STEP_TITLES = 1000;
@@ -90,6 +99,26 @@ export class LexicalEngine {
   private readonly views = new Map<string, { version: number; view: CorpusView }>();
   /** The per-document arrays ranked queries sum scores in (reused: see RankingScratch). */
   private readonly scratch = new RankingScratch();
+
+  private readonly passOptions: { exactUpTo: number; sample: number; batch: number };
+
+  /**
+   * @param options how a filter query's text pass reads (text-pass.ts; tests lower them):
+   *   `exactTotalUpTo` the most candidates decided whole, for an exact total (default
+   *   {@link EXACT_TOTAL_UP_TO}), `estimateSample` the sample an estimated total is read from
+   *   (default ESTIMATE_SAMPLE), `readBatch` the notes read at once (default {@link READ_BATCH})
+   * @throws Error when an option is not a whole number (exactTotalUpTo ≥ 0, the others ≥ 1)
+   */
+  constructor(options: { exactTotalUpTo?: number; estimateSample?: number; readBatch?: number } = {}) {
+    const exactUpTo = options.exactTotalUpTo ?? EXACT_TOTAL_UP_TO;
+    const sample = options.estimateSample ?? ESTIMATE_SAMPLE;
+    const batch = options.readBatch ?? READ_BATCH;
+    if (!Number.isInteger(exactUpTo) || exactUpTo < 0)
+      throw new Error(`LexicalEngine: exactTotalUpTo must be a whole number ≥ 0, got ${exactUpTo}`);
+    if (!Number.isInteger(sample) || sample < 1) throw new Error(`LexicalEngine: estimateSample must be a whole number ≥ 1, got ${sample}`);
+    if (!Number.isInteger(batch) || batch < 1) throw new Error(`LexicalEngine: readBatch must be a whole number ≥ 1, got ${batch}`);
+    this.passOptions = { exactUpTo, sample, batch };
+  }
 
   /** Number of indexed notes. */
   get size(): number {
@@ -242,7 +271,10 @@ export class LexicalEngine {
    *   before any text is read and to every statistic of the scores
    * @param guard runs the query's user regexes (path, file name, body) in timed batches
    * @param ranked how many of the best matches must come in order (default: all); a page
-   *   ending at offset n needs n
+   *   ending at offset n needs n. A filter query whose candidates' text must be read reads
+   *   them best bound first and stops once these are settled (and one more match is known), if
+   *   it has more than the engine's `exactTotalUpTo` candidates: its other matches are then not
+   *   all listed, and `total` is an estimate (`estimated`; text-pass.ts)
    * @throws ToolError('invalid_argument') from `guard` when a regex exceeds the search's time budget
    */
   async match(query: QueryNode, loadText: TextLoader, access: CallerAccess, guard: RegexGuard, ranked = Infinity): Promise<EngineResult> {
@@ -283,54 +315,77 @@ export class LexicalEngine {
       }
     }
     // The view says whom the caller may read (CallerAccess.allow, per doc id): no path lookup per note.
-    const candidates: EngineMatch[] = [];
-    const candidateDocs: number[] = [];
+    const withText = needsText(query);
+    const matches: EngineMatch[] = [];
+    const docs: number[] = [];
+    const bounds: number[] = [];
     const required = lookup.required();
     const visible = view.visible;
+    const terms = withText ? flatBound(query, lookup.hits) : null;
     const consider = (doc: number): void => {
       const note = this.byDoc[doc];
       if (note === undefined || visible[doc] !== 1) return;
+      if (withText) {
+        // Judged when it comes up (text-pass.ts): most candidates of a common phrase never do.
+        docs.push(doc);
+        if (terms === null) {
+          lookup.focus(doc);
+          bounds.push(scoreBound(query, note, lookup.index));
+        } else bounds.push(sumBound(terms, doc));
+        return;
+      }
       lookup.focus(doc);
       const v = evaluate(query, note, lookup.index);
-      if (v.truth === 'no') return;
-      candidates.push(lookup.match(note, v.score));
-      candidateDocs.push(doc);
+      if (v.truth !== 'no') matches.push(lookup.match(note, v.score));
     };
     if (required === null) for (let doc = 0; doc < this.byDoc.length; doc++) consider(doc);
     else for (const doc of required) consider(doc);
-    let matches = candidates;
-    if (needsText(query)) {
-      matches = [];
-      for (let i = 0; i < candidates.length; i += READ_BATCH) {
-        const batch = candidates.slice(i, i + READ_BATCH);
-        const texts = await Promise.all(batch.map((c) => loadText(c.note.path).catch(() => null)));
-        const loaded = batch.flatMap((c, k) => {
-          const full = texts[k];
-          return full === null ? [] : [{ c, doc: candidateDocs[i + k], text: new LoadedText(full) }];
-        });
-        for (const node of bodyRegexes) {
-          const ok = guard.testAll(
-            node.regex,
-            loaded.map((l) => l.text.body),
-          );
-          const set = regexHits.get(node) as Set<string>;
-          loaded.forEach((l, k) => {
-            if (ok[k]) set.add(l.c.note.path);
-          });
-        }
-        const verdicts = evaluateBatch(
-          query,
-          loaded.map((l) => ({ note: l.c.note, text: l.text })),
-          lookup.index,
-          guard,
-          (k) => lookup.focus(loaded[k].doc),
+    if (!withText) return { matches: bestFirst(matches, ranked, (m) => m.score, byRank), total: matches.length, ranked: null };
+    const judge = (doc: number): EngineMatch | null | undefined => {
+      const note = this.byDoc[doc] as NoteRecord;
+      lookup.focus(doc);
+      const v = evaluate(query, note, lookup.index);
+      if (v.truth === 'no') return null;
+      // A `yes` without the text is final; reading could only raise its score, never above the bound.
+      return v.truth === 'yes' && v.score === scoreBound(query, note, lookup.index) ? lookup.match(note, v.score) : undefined;
+    };
+    const verify: VerifyBatch = async (batch) => {
+      const texts = await Promise.all(batch.map((doc) => loadText((this.byDoc[doc] as NoteRecord).path).catch(() => null)));
+      const loaded = batch.flatMap((doc, k) => {
+        const full = texts[k];
+        return full === null ? [] : [{ doc, note: this.byDoc[doc] as NoteRecord, at: k, text: new LoadedText(full) }];
+      });
+      for (const node of bodyRegexes) {
+        const ok = guard.testAll(
+          node.regex,
+          loaded.map((l) => l.text.body),
         );
-        loaded.forEach(({ c, text }, k) => {
-          if (verdicts[k].truth === 'yes') matches.push(lookup.match(c.note, verdicts[k].score, text.full));
+        const set = regexHits.get(node) as Set<string>;
+        loaded.forEach((l, k) => {
+          if (ok[k]) set.add(l.note.path);
         });
       }
-    }
-    return { matches: bestFirst(matches, ranked, (m) => m.score, byRank), total: matches.length, ranked: null };
+      const verdicts = evaluateBatch(
+        query,
+        loaded.map((l) => ({ note: l.note, text: l.text })),
+        lookup.index,
+        guard,
+        (k) => lookup.focus(loaded[k].doc),
+      );
+      const out: (EngineMatch | null)[] = batch.map(() => null);
+      loaded.forEach(({ note, at, text }, k) => {
+        if (verdicts[k].truth === 'yes') out[at] = lookup.match(note, verdicts[k].score, text.full);
+      });
+      return out;
+    };
+    const candidates: TextCandidates = { docs, bounds, path: (doc) => (this.byDoc[doc] as NoteRecord).path, judge };
+    const found = await textPass(candidates, verify, { ranked, ...this.passOptions });
+    return {
+      matches: bestFirst(found.matches, ranked, (m) => m.score, byRank),
+      total: found.total,
+      ranked: null,
+      ...(found.estimated ? { estimated: true } : {}),
+    };
   }
 
   /** An empty title stem table over this engine's records. */
@@ -453,6 +508,45 @@ interface LookupResult {
   /** Tells the lookup which doc id the next evaluation is of (saves a path lookup per node). */
   focus(doc: number): void;
   match(note: NoteRecord, score: number, text?: string): EngineMatch;
+}
+
+/** A term of {@link flatBound}: a word or phrase node's scores by doc id, or 1 for one without index terms. */
+type BoundTerm = Float64Array | 1;
+
+/**
+ * `scoreBound` of a query that is one node or an AND of nodes none of which nests others (a
+ * phrase with words and note filters: the common shape), as the terms it sums, in its order:
+ * summed by {@link sumBound}, bit for bit `scoreBound`'s value without its tree walk and
+ * lookups, which cost most of a phrase's index pass over 80k candidates. Null for any other
+ * query (OR, text operators, nested groups), which takes `scoreBound` itself.
+ */
+function flatBound(query: QueryNode, hits: ReadonlyMap<QueryNode, NodeHits>): BoundTerm[] | null {
+  const term = (node: QueryNode): BoundTerm | null | undefined => {
+    if (node.kind === 'word' || node.kind === 'phrase') return hits.get(node)?.values ?? 1;
+    // Nodes scoreBound gives 0 (a negation, a regex, a note filter) add nothing; others nest.
+    return node.kind === 'and' || node.kind === 'or' || node.kind === 'scope' || node.kind === 'case' ? null : undefined;
+  };
+  const out: BoundTerm[] = [];
+  for (const node of query.kind === 'and' ? query.children : [query]) {
+    const t = term(node);
+    if (t === null) return null;
+    if (t !== undefined) out.push(t);
+  }
+  return out;
+}
+
+/** The bound of document `doc` from {@link flatBound}'s terms: their scores summed in order, a node the document does not hold adding 0. */
+function sumBound(terms: readonly BoundTerm[], doc: number): number {
+  let score = 0;
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i];
+    if (t === 1) score += 1;
+    else {
+      const v = t[doc];
+      score += v > 0 ? v : 0;
+    }
+  }
+  return score;
 }
 
 /** Best first: score descending, then path ascending. */

@@ -54,12 +54,6 @@ function pairHash(text: string, aEnd: number, aStart: number, bStart: number, bE
   return h >>> 0;
 }
 
-/** The two bit positions of a key's hash in a filter of `bits` bits. */
-function positions(h: number, bits: number): [number, number] {
-  const h2 = (Math.imul(h, 0x9e3779b1) | 1) >>> 0;
-  return [h % bits, (h + h2) % bits];
-}
-
 /** Pair hashes of the last {@link phraseFilterOf} call (reused, grown by doubling). */
 let scratchHashes = new Uint32Array(4096);
 
@@ -129,11 +123,19 @@ export function phraseKeys(phrase: string): number[] | null {
   return keys.length === 0 ? null : keys;
 }
 
-/** True when the filter `words` may hold every key of `keys` (false: certainly not). */
+/**
+ * True when the filter `words` may hold every key of `keys` (false: certainly not). Each key's
+ * two bit positions as {@link phraseFilterOf} sets them, computed in place: this runs once per
+ * candidate note of a phrase, tens of thousands of times at 100k notes.
+ */
 export function mayHoldAll(words: Uint32Array, keys: readonly number[]): boolean {
   const bits = words.length * 32;
-  for (const h of keys) {
-    for (const p of positions(h, bits)) if ((words[p >>> 5] & (1 << (p & 31))) === 0) return false;
+  for (let k = 0; k < keys.length; k++) {
+    const h = keys[k];
+    const p1 = h % bits;
+    if ((words[p1 >>> 5] & (1 << (p1 & 31))) === 0) return false;
+    const p2 = (h + ((Math.imul(h, 0x9e3779b1) | 1) >>> 0)) % bits;
+    if ((words[p2 >>> 5] & (1 << (p2 & 31))) === 0) return false;
   }
   return true;
 }

@@ -2,7 +2,7 @@ import type { QueryNode } from './query-ast';
 import type { NoteText, ScopedRegexRuns, TermLookup, Verdict } from './eval-types';
 import { fileName, propertyStrings, type NoteRecord } from './note-filters';
 import type { RegexGuard } from './regex-guard';
-import { noteFilter, scopeWithoutText, scopeWithText } from './scope-eval';
+import { noteFilter, positiveScore, scopeWithoutText, scopeWithText } from './scope-eval';
 import { decidedByIndex, literalParts, literalPattern, matchesTitleAndText } from './text-match';
 import { queryTerms } from '../engine/tokenizer';
 
@@ -67,6 +67,36 @@ export function evaluate(node: QueryNode, note: NoteRecord, lookup: TermLookup, 
       return text === undefined ? (scopeWithoutText(node, note, lookup) === 'no' ? NO : MAYBE) : scopeWithText(node, note, lookup, text);
     default:
       return answer(noteFilter(node, note, lookup));
+  }
+}
+
+/**
+ * The highest score {@link evaluate} can give `node` for `note` once the text is read, from
+ * the index alone: what a `yes` of every text-dependent part would score (a word or phrase its
+ * index score, a text operator the scores of its positive terms, a negation or regex 0), summed
+ * in evaluate's order. Every score is ≥ 0 and floating-point addition is monotone, so the real
+ * score with the text is never above it; the engine reads notes in this order and stops once a
+ * page is settled (engine/text-pass.ts).
+ */
+export function scoreBound(node: QueryNode, note: NoteRecord, lookup: TermLookup): number {
+  switch (node.kind) {
+    case 'and':
+    case 'or': {
+      let score = 0;
+      for (const child of node.children) score += scoreBound(child, note, lookup);
+      return score;
+    }
+    case 'word':
+    case 'phrase': {
+      const facts = factsOf(node);
+      return facts.indexed ? (lookup.score(node, note.path) ?? 0) : 1;
+    }
+    case 'case':
+      return transparent(node) ? scoreBound(node.child, note, lookup) : positiveScore(node.child, note, lookup);
+    case 'scope':
+      return positiveScore(node.child, note, lookup);
+    default:
+      return 0;
   }
 }
 

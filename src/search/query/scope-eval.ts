@@ -366,8 +366,12 @@ function slice(s: Stretch, ctx: Ctx): string {
   return s.start === 0 && s.end === full.length ? full : full.slice(s.start, s.end);
 }
 
-/** Sum of the index scores of the words and phrases under an even number of negations that the note matched. */
-function positiveScore(node: QueryNode, note: NoteRecord, lookup: TermLookup, negated = false): number {
+/**
+ * Sum of the index scores of the words and phrases under an even number of negations that the
+ * note matched: the score of a `scope`/`case` node that holds for the note (text-free, so the
+ * text pass can bound it before reading the note: `scoreBound` in query-eval.ts).
+ */
+export function positiveScore(node: QueryNode, note: NoteRecord, lookup: TermLookup, negated = false): number {
   switch (node.kind) {
     case 'and':
     case 'or':

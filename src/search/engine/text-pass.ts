@@ -1,0 +1,297 @@
+import type { EngineMatch } from './engine-match';
+
+/**
+ * The text pass of a filter query (phrases, regexes, text operators): which candidate notes
+ * are read and tested, in what order, and what the query's `total` is then.
+ *
+ * A query that asks for its best `ranked` matches only (a result page) has its candidates
+ * read best bound first: each candidate's score once read is at most its bound (`scoreBound`,
+ * query-eval.ts), so once `ranked` matches are found and the `ranked`-th best of them ranks
+ * before the best bound still unread, no unread note can enter the page, and reading stops.
+ * That is the same first `ranked` matches, in the same order, as reading every candidate; at
+ * 100k notes a phrase of two common words had tens of thousands of candidates to read.
+ *
+ * The total is then exact only when every candidate was decided; otherwise it is estimated
+ * from an evenly spread sample of the unread candidates, taken until it holds
+ * {@link ESTIMATE_SAMPLE} matches (by default; or until its reading budget is spent), rounded
+ * to two significant digits and kept between the matches known and the candidates left, and
+ * the result says so (`estimated`). A query with at most `exactUpTo`
+ * candidates is decided whole, as is one asking for all its matches.
+ */
+
+/** Matches the sample an estimated total is read from aims to hold by default (relative error about 1/√ of it: 10 %). */
+export const ESTIMATE_SAMPLE = 100;
+/** The sample reads at most this many candidates' text per match it aims to hold; with no more unread than that, all are read (exact). */
+const READS_PER_HIT = 8;
+/** The sample judges at most this many candidates per match it aims to hold. */
+const JUDGED_PER_HIT = 40;
+/** The golden ratio's fractional part: the step of the sample's evenly spread order. */
+const GOLDEN = (Math.sqrt(5) - 1) / 2;
+
+/**
+ * The candidates of a filter query after the index pass (the notes holding its required words),
+ * and how one is judged. Judging without the text (phrase filters, note filters, decided words)
+ * is deferred until a candidate comes up: at 100k notes tens of thousands of candidates each
+ * cost a query-tree walk and a phrase-filter check, and a page needs a few dozen.
+ */
+export interface TextCandidates {
+  /** Doc ids of the candidates. */
+  docs: readonly number[];
+  /** The highest score reading each candidate can give it (`scoreBound`), by position in `docs`. */
+  bounds: readonly number[];
+  /** A candidate's path (candidates of one bound come by path ascending, the engine's order). */
+  path(doc: number): string;
+  /** The verdict without the text: null when the note cannot match, its match when it matches at its bound, undefined when the text decides. */
+  judge(doc: number): EngineMatch | null | undefined;
+}
+
+/** Reads and tests a batch of candidates by doc id: one match (or null for none) per doc, in order. */
+export type VerifyBatch = (docs: readonly number[]) => Promise<(EngineMatch | null)[]>;
+
+/** What the text pass found. */
+export interface TextPassResult {
+  /** The matches found: with `ranked` finite, they hold the best `ranked` matches of the query, in no particular order. */
+  matches: EngineMatch[];
+  /** Number of matches in all: exact, or an estimate when `estimated`. */
+  total: number;
+  estimated: boolean;
+}
+
+/** How the text pass runs. */
+export interface TextPassOptions {
+  /** How many of the best matches must be found (Infinity: every match, and an exact total). */
+  ranked: number;
+  /** Candidates read at once. */
+  batch: number;
+  /** Judge and read every candidate (exact total) when there are at most this many. */
+  exactUpTo: number;
+  /** Matches the sample of unread candidates an estimated total is read from aims to hold (≥ 1); with few unread (8 × this), all are read. */
+  sample: number;
+}
+
+/**
+ * Runs the text pass (see the comment at the top of this file) over `candidates`.
+ * @param verify reads and tests a batch (its rejections propagate: a regex over its time budget)
+ * @returns the matches found and the total
+ * @throws Error when `ranked` is not a whole number ≥ 0 or Infinity, or `batch` or `sample` is not a whole number ≥ 1 (a bug in the caller)
+ */
+export async function textPass(candidates: TextCandidates, verify: VerifyBatch, options: TextPassOptions): Promise<TextPassResult> {
+  const { ranked, batch, sample: size } = options;
+  if (!(ranked === Infinity || (Number.isInteger(ranked) && ranked >= 0)))
+    throw new Error(`textPass: ranked must be a whole number ≥ 0 or Infinity, got ${ranked}`);
+  if (!(Number.isInteger(batch) && batch >= 1)) throw new Error(`textPass: batch must be a whole number ≥ 1, got ${batch}`);
+  if (!(Number.isInteger(size) && size >= 1)) throw new Error(`textPass: sample must be a whole number ≥ 1, got ${size}`);
+  const { docs, bounds } = candidates;
+  const n = docs.length;
+  if (ranked === Infinity || n <= options.exactUpTo) {
+    const matches = await readAll(candidates, docs, verify, batch);
+    return { matches, total: matches.length, estimated: false };
+  }
+  const order = new CandidateHeap(candidates);
+  const best = new BestMatches(ranked);
+  const found: EngineMatch[] = [];
+  const add = (m: EngineMatch): void => {
+    found.push(m);
+    best.offer(m);
+  };
+  // Settled: more than `ranked` matches known (so the page knows a next one exists), and no unread candidate can rank among the first `ranked`.
+  const settled = (): boolean => {
+    if (found.length <= ranked) return false;
+    if (order.size === 0) return true;
+    const next = order.peek();
+    return best.ranksBefore(bounds[next], candidates.path(docs[next]));
+  };
+  const taken = new Uint8Array(n);
+  while (order.size > 0 && !settled()) {
+    const pending: number[] = [];
+    while (order.size > 0 && pending.length < batch && !settled()) {
+      const k = order.pop();
+      taken[k] = 1;
+      const verdict = candidates.judge(docs[k]);
+      if (verdict === undefined) pending.push(docs[k]);
+      else if (verdict !== null) add(verdict);
+    }
+    if (pending.length > 0) for (const m of await verify(pending)) if (m !== null) add(m);
+  }
+  const unread: number[] = [];
+  for (let k = 0; k < n; k++) if (taken[k] === 0) unread.push(docs[k]);
+  if (unread.length <= size * READS_PER_HIT) {
+    const rest = await readAll(candidates, unread, verify, batch);
+    return { matches: found.concat(rest), total: found.length + rest.length, estimated: false };
+  }
+  const { judged, hits } = await sampleMatches(candidates, unread, verify, batch, size);
+  const known = found.length;
+  const estimate = roundSignificant(known + (unread.length * hits) / judged, 2);
+  // Between the matches known (the sample's included) and all but the sample's non-matches.
+  const total = Math.min(known + unread.length - (judged - hits), Math.max(known + hits, estimate));
+  return { matches: found, total, estimated: true };
+}
+
+/**
+ * Judges (and reads where needed) unread candidates in an evenly spread order (the golden
+ * ratio's additive sequence over their positions: every prefix of it is spread over them all)
+ * until `hits` matches are seen, or `hits` × {@link READS_PER_HIT} candidates were read, or
+ * `hits` × {@link JUDGED_PER_HIT} judged.
+ * @param unread the unread candidates' doc ids, more than `hits` × READS_PER_HIT of them
+ * @returns how many were judged and how many of those match
+ */
+async function sampleMatches(
+  candidates: TextCandidates,
+  unread: readonly number[],
+  verify: VerifyBatch,
+  batch: number,
+  hits: number,
+): Promise<{ judged: number; hits: number }> {
+  const n = unread.length;
+  const seen = new Uint8Array(n);
+  let x = 0;
+  let judged = 0;
+  let found = 0;
+  let reads = 0;
+  let pending: number[] = [];
+  const flush = async (): Promise<void> => {
+    for (const m of await verify(pending)) if (m !== null) found++;
+    reads += pending.length;
+    pending = [];
+  };
+  while (judged < n && found < hits && reads + pending.length < hits * READS_PER_HIT && judged < hits * JUDGED_PER_HIT) {
+    x = (x + GOLDEN) % 1;
+    let k = Math.floor(x * n);
+    while (seen[k] === 1) k = (k + 1) % n;
+    seen[k] = 1;
+    judged++;
+    const verdict = candidates.judge(unread[k]);
+    if (verdict === undefined) {
+      pending.push(unread[k]);
+      if (pending.length === batch) await flush();
+    } else if (verdict !== null) found++;
+  }
+  if (pending.length > 0) await flush();
+  return { judged, hits: found };
+}
+
+/** The matches among the candidates `docs`: each judged, those the text decides read `batch` at a time, in order. */
+async function readAll(candidates: TextCandidates, docs: readonly number[], verify: VerifyBatch, batch: number): Promise<EngineMatch[]> {
+  const out: EngineMatch[] = [];
+  let pending: number[] = [];
+  const flush = async (): Promise<void> => {
+    for (const m of await verify(pending)) if (m !== null) out.push(m);
+    pending = [];
+  };
+  for (const doc of docs) {
+    const verdict = candidates.judge(doc);
+    if (verdict === undefined) {
+      pending.push(doc);
+      if (pending.length === batch) await flush();
+    } else if (verdict !== null) out.push(verdict);
+  }
+  if (pending.length > 0) await flush();
+  return out;
+}
+
+/** `x` rounded to `digits` significant decimal digits (0 stays 0). */
+function roundSignificant(x: number, digits: number): number {
+  if (x <= 0) return 0;
+  const unit = Math.pow(10, Math.max(0, Math.floor(Math.log10(x)) + 1 - digits));
+  return Math.round(x / unit) * unit;
+}
+
+/** Rank order of two matches: negative when `a` comes first (score descending, then path ascending). */
+function byRank(a: EngineMatch, b: EngineMatch): number {
+  return b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);
+}
+
+/** The candidates' positions in a binary heap, best bound first (ties by path ascending): built in O(n), each pop O(log n). */
+class CandidateHeap {
+  private readonly heap: Int32Array;
+  size: number;
+
+  constructor(private readonly candidates: TextCandidates) {
+    this.size = candidates.docs.length;
+    this.heap = new Int32Array(this.size);
+    for (let i = 0; i < this.size; i++) this.heap[i] = i;
+    for (let i = (this.size >>> 1) - 1; i >= 0; i--) this.sift(i);
+  }
+
+  /** Position of the best candidate left (size > 0). */
+  peek(): number {
+    return this.heap[0];
+  }
+
+  /** Removes and returns the position of the best candidate left (size > 0). */
+  pop(): number {
+    const top = this.heap[0];
+    this.heap[0] = this.heap[--this.size];
+    this.sift(0);
+    return top;
+  }
+
+  /** True when the candidate at position `a` comes before the one at `b`. */
+  private before(a: number, b: number): boolean {
+    const { bounds, docs } = this.candidates;
+    const x = bounds[a];
+    const y = bounds[b];
+    return x > y || (x === y && this.candidates.path(docs[a]) < this.candidates.path(docs[b]));
+  }
+
+  private sift(from: number): void {
+    const { heap, size } = this;
+    const item = heap[from];
+    let i = from;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= size) break;
+      const right = left + 1;
+      const child = right < size && this.before(heap[right], heap[left]) ? right : left;
+      if (!this.before(heap[child], item)) break;
+      heap[i] = heap[child];
+      i = child;
+    }
+    heap[i] = item;
+  }
+}
+
+/** The best `k` matches offered, in a binary heap whose root is the k-th best. */
+class BestMatches {
+  private readonly heap: EngineMatch[] = [];
+
+  constructor(private readonly k: number) {}
+
+  /** Keeps `m` when fewer than k are kept or it ranks before the k-th best. */
+  offer(m: EngineMatch): void {
+    const heap = this.heap;
+    if (this.k === 0) return;
+    if (heap.length < this.k) {
+      let i = heap.length;
+      heap.push(m);
+      while (i > 0) {
+        const parent = (i - 1) >>> 1;
+        if (byRank(heap[parent], m) >= 0) break;
+        heap[i] = heap[parent];
+        i = parent;
+      }
+      heap[i] = m;
+      return;
+    }
+    if (byRank(m, heap[0]) >= 0) return;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= heap.length) break;
+      const right = left + 1;
+      const child = right < heap.length && byRank(heap[right], heap[left]) > 0 ? right : left;
+      if (byRank(heap[child], m) <= 0) break;
+      heap[i] = heap[child];
+      i = child;
+    }
+    heap[i] = m;
+  }
+
+  /** True when k matches are kept and the k-th best ranks before a candidate at `bound` with `path` (k = 0: always). */
+  ranksBefore(bound: number, path: string): boolean {
+    if (this.k === 0) return true;
+    if (this.heap.length < this.k) return false;
+    const m = this.heap[0];
+    return m.score > bound || (m.score === bound && m.note.path < path);
+  }
+}
