@@ -5,7 +5,7 @@ import type { QueryNode } from '../query/query-ast';
 import type { RegexGuard } from '../query/regex-guard';
 import { bestSection, densestSpan } from './section-rank';
 import { queryTerms } from '../engine/tokenizer';
-import { displayText, fencesOf, highlightMask, type DisplayText } from './snippet-display';
+import { displayText, fencesOf, highlightMask, isSpace, type DisplayText } from './snippet-display';
 
 /** Where the snippet's match sits and the text shown around it. Offsets are UTF-16 indexes into the full note text. */
 export interface Snippet {
@@ -71,10 +71,10 @@ export function buildSnippet(
  * @returns one line: display text cut at word boundaries (never inside inline code), `…` where cut
  */
 export function snippetText(body: string, spans: readonly Span[], anchor: Span | null, width: number): string {
-  const fences = fencesOf(body);
   const reach = REGION_FACTOR * width;
   const from = anchor === null ? 0 : lineStart(body, Math.max(0, anchor.start - reach), anchor.start - 2 * reach);
   const to = lineEnd(body, Math.min(body.length, (anchor?.end ?? 0) + reach), (anchor?.end ?? 0) + 2 * reach);
+  const fences = fencesOf(body, to);
   const display = displayText(body, from, to, fences);
   const mask = highlightMask(display, spans);
   const n = display.text.length;
@@ -152,6 +152,6 @@ function lineEnd(text: string, at: number, ceiling: number): number {
 
 /** True when `text[from, to)` has a non-whitespace character. */
 function hasText(text: string, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) if (!/\s/.test(text[k])) return true;
+  for (let k = from; k < to; k++) if (!isSpace(text.charCodeAt(k))) return true;
   return false;
 }

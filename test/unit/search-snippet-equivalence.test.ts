@@ -1,0 +1,113 @@
+import { displayText, fencesOf, isSpace } from '../../src/search/results/snippet-display';
+import { densestSpan } from '../../src/search/results/section-rank';
+import type { Span } from '../../src/search/results/match-spans';
+import { normalizeTerm } from '../../src/search/engine/tokenizer';
+
+/**
+ * The snippet's fast paths (char-code tests instead of a regex per character, fences cut at
+ * the region shown, a moving fence pointer, each match's term computed once) give exactly
+ * what the plain definitions give.
+ */
+
+/** A small seeded generator (LCG), so failures repeat. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+}
+
+const PIECES = [
+  'word ',
+  'Get-Process ',
+  '\n',
+  '\n\n',
+  '```\n',
+  '```powershell\n',
+  '~~~~\n',
+  '````\n',
+  '`code` ',
+  '[[Link|alias]] ',
+  'https://x.org/a ',
+  '  ',
+  '\t',
+  '> quote ',
+  '# Head\n',
+  '**bold** ',
+];
+
+function body(next: () => number, pieces: number): string {
+  let out = '';
+  for (let k = 0; k < pieces; k++) out += PIECES[Math.floor(next() * PIECES.length)];
+  return out;
+}
+
+describe('snippet fast paths', () => {
+  it("isSpace holds for exactly the UTF-16 code units JavaScript's \\s matches", () => {
+    const differ: number[] = [];
+    for (let code = 0; code <= 0xffff; code++) if (isSpace(code) !== /\s/.test(String.fromCharCode(code))) differ.push(code);
+    expect(differ).toEqual([]);
+  });
+
+  it('fencesOf(body, until) is the blocks of fencesOf(body) that open before until, in order, not overlapping', () => {
+    const next = random(7);
+    for (let round = 0; round < 200; round++) {
+      const text = body(next, 40);
+      const all = fencesOf(text);
+      for (let k = 1; k < all.length; k++) expect(all[k].start).toBeGreaterThanOrEqual(all[k - 1].end);
+      for (let until = 0; until <= text.length; until += 7) expect(fencesOf(text, until)).toEqual(all.filter((f) => f.start < until));
+    }
+  });
+
+  it('displayText over a region gives the same text with the fences cut at its end as with all of them', () => {
+    const next = random(11);
+    for (let round = 0; round < 200; round++) {
+      const text = body(next, 60);
+      const from = Math.floor(next() * text.length);
+      const to = from + Math.floor(next() * (text.length - from + 1));
+      expect(displayText(text, from, to, fencesOf(text, to))).toEqual(displayText(text, from, to, fencesOf(text)));
+    }
+  });
+
+  it('displayText hides every fenced block a region crosses, however many come before it', () => {
+    const text = 'a\n```\none\n```\nb\n~~~\ntwo\n~~~\nc `x` d\n```\nthree\n```\ne';
+    const shown = displayText(text, 0, text.length, fencesOf(text));
+    expect(shown.text).toBe('a one b two c `x` d three e');
+    const neverMarked = shown.text.split('').filter((_, k) => shown.atom[k] < 0);
+    expect(neverMarked.join('')).toBe('one two three ');
+  });
+
+  it('densestSpan picks the span a plain window count picks', () => {
+    const next = random(3);
+    const words = ['alpha', 'Beta', 'gamma', 'ALPHA', 'beta'];
+    for (let round = 0; round < 300; round++) {
+      let text = '';
+      const spans: Span[] = [];
+      for (let k = 0; k < 30; k++) {
+        text += ' '.repeat(Math.floor(next() * 40));
+        const word = words[Math.floor(next() * words.length)];
+        spans.push({ start: text.length, end: text.length + word.length });
+        text += word;
+      }
+      const width = 20 + Math.floor(next() * 200);
+      expect(densestSpan(text, spans, width)).toBe(plainDensest(text, spans, width));
+    }
+    expect(densestSpan('', [], 160)).toBeUndefined();
+  });
+});
+
+/** densestSpan's definition, spelled out: the first span starting the window with the most distinct terms. */
+function plainDensest(text: string, spans: Span[], width: number): Span | undefined {
+  let best: Span | undefined;
+  let count = 0;
+  for (const span of spans) {
+    const inWindow = spans.filter((s) => s.start >= span.start && s.start < span.start + width);
+    const distinct = new Set(inWindow.map((s) => normalizeTerm(text.slice(s.start, s.end)))).size;
+    if (distinct > count) {
+      count = distinct;
+      best = span;
+    }
+  }
+  return best;
+}
