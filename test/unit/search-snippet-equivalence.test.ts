@@ -2,6 +2,11 @@ import { displayText, fencesOf, isSpace } from '../../src/search/results/snippet
 import { densestSpan } from '../../src/search/results/section-rank';
 import type { Span } from '../../src/search/results/match-spans';
 import { normalizeTerm } from '../../src/search/engine/tokenizer';
+import { buildSnippet, placeSnippet } from '../../src/search/results/snippet';
+import { parseQuery } from '../../src/search/query/query-parser';
+import { positiveLeaves } from '../../src/search/query/query-eval';
+import { RegexGuard } from '../../src/search/query/regex-guard';
+import { buildOutline } from '../../src/vault/content/sections';
 
 /**
  * The snippet's fast paths (char-code tests instead of a regex per character, fences cut at
@@ -94,6 +99,27 @@ describe('snippet fast paths', () => {
       expect(densestSpan(text, spans, width)).toBe(plainDensest(text, spans, width));
     }
     expect(densestSpan('', [], 160)).toBeUndefined();
+  });
+});
+
+describe('placeSnippet (a page without snippets)', () => {
+  it('gives the section and match offset buildSnippet gives, with or without a body match', () => {
+    const text = '---\ntitle: x\n---\nIntro.\n# Alpha\nalpha text\n## Beta\nbeta and alpha and beta\n';
+    const headings = [
+      { heading: 'Alpha', level: 1, position: { start: { line: 4, col: 0, offset: text.indexOf('# Alpha') } } },
+      { heading: 'Beta', level: 2, position: { start: { line: 6, col: 0, offset: text.indexOf('## Beta') } } },
+    ];
+    const outline = buildOutline(headings as never, text.length);
+    for (const query of ['beta', 'alpha beta', 'nothing', '"and alpha"']) {
+      const leaves = positiveLeaves(parseQuery(query));
+      const terms = new Set(query.split(' ').filter((w) => text.includes(w)));
+      const full = buildSnippet(text, leaves, terms, new RegexGuard(), outline);
+      const place = placeSnippet(text, leaves, terms, new RegexGuard(), outline);
+      expect({ section: place.section, matchOffset: place.matchOffset }).toEqual({ section: full.section, matchOffset: full.matchOffset });
+    }
+    expect(placeSnippet(text, positiveLeaves(parseQuery('beta')), new Set(['beta']), new RegexGuard(), outline).section?.heading).toBe(
+      'Beta',
+    );
   });
 });
 
