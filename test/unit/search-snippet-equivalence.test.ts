@@ -1,7 +1,8 @@
 import { displayText, fencesOf, isSpace } from '../../src/search/results/snippet-display';
 import { densestSpan } from '../../src/search/results/section-rank';
 import type { Span } from '../../src/search/results/match-spans';
-import { normalizeTerm } from '../../src/search/engine/tokenizer';
+import { indexTerms, matchedTermSpans, normalizeTerm } from '../../src/search/engine/tokenizer';
+import { termSpansIn } from '../../src/search/results/match-spans';
 import { buildSnippet, placeSnippet } from '../../src/search/results/snippet';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { positiveLeaves } from '../../src/search/query/query-eval';
@@ -99,6 +100,33 @@ describe('snippet fast paths', () => {
       expect(densestSpan(text, spans, width)).toBe(plainDensest(text, spans, width));
     }
     expect(densestSpan('', [], 160)).toBeUndefined();
+  });
+});
+
+describe('termSpansIn (mostly-ASCII notes line by line)', () => {
+  const WORDS = ['Get', 'process', 'café', 'Über', 'naïve', '日本語', '—', 'x—y', 'key2', 'KEY', 'ｋｅｙ', '😀', 'process_id', 'é', 'cafe'];
+  it('gives the spans matchedTermSpans gives on the whole body', () => {
+    const next = random(5);
+    for (let round = 0; round < 400; round++) {
+      let text = '';
+      for (let k = 0; k < 30; k++) text += WORDS[Math.floor(next() * WORDS.length)] + (next() < 0.2 ? '\n' : next() < 0.5 ? ' ' : '-');
+      const all = [...new Set(indexTerms(text))];
+      const terms = new Set(all.filter(() => next() < 0.4));
+      const plain = matchedTermSpans(text, terms).map((t) => ({ start: t.start, end: t.end }));
+      expect(termSpansIn(text, terms)).toEqual(plain);
+    }
+  });
+
+  it('finds nothing for no terms and handles text without a line break or a non-ASCII unit', () => {
+    expect(termSpansIn('café key', new Set())).toEqual([]);
+    expect(termSpansIn('key café key', new Set(['key']))).toEqual([
+      { start: 0, end: 3 },
+      { start: 9, end: 12 },
+    ]);
+    expect(termSpansIn('a key\nkey', new Set(['key']))).toEqual([
+      { start: 2, end: 5 },
+      { start: 6, end: 9 },
+    ]);
   });
 });
 
