@@ -38,7 +38,7 @@ export function matchSpans(body: string, leaves: QueryNode[], matchedTerms: Read
       found.push(...allMatches(new RegExp(literal.source, literal.flags + 'g'), body));
     } else if (leaf.kind === 'word' && !termsDone) {
       termsDone = true;
-      for (const t of matchedTermSpans(body, matchedTerms)) found.push({ start: t.start, end: t.end });
+      for (const t of termSpansIn(body, matchedTerms)) found.push(t);
     }
   }
   found.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -49,6 +49,52 @@ export function matchSpans(body: string, leaves: QueryNode[], matchedTerms: Read
     else merged.push({ ...span });
   }
   return merged;
+}
+
+/** A term as the index keeps an ASCII word: lower-case letters and digits. */
+const ASCII_TERM = /^[a-z0-9]+$/;
+/** A UTF-16 unit above U+007F. */
+const NON_ASCII = /[\u0080-\uffff]/g;
+
+/**
+ * Where the index terms `terms` occur in `body`: the spans of `matchedTermSpans(body, terms)`,
+ * cheaper on a mostly-ASCII note with a few non-ASCII characters (a dash, a quote, a name).
+ * A term never spans a line break, so the lines holding a non-ASCII character go through
+ * the tokenizer one by one and the rest through one native regex pass, as wholly ASCII text
+ * does in `matchedTermSpans`.
+ * @param terms normalized index terms
+ * @returns spans into `body` (start, end), in text order (as matchedTermSpans gives them)
+ */
+export function termSpansIn(body: string, terms: ReadonlySet<string>): Span[] {
+  const ascii = [...terms];
+  if (ascii.length === 0 || !ascii.every((t) => ASCII_TERM.test(t))) return toSpans(matchedTermSpans(body, terms), 0);
+  NON_ASCII.lastIndex = 0;
+  let hit = NON_ASCII.exec(body);
+  if (hit === null) return toSpans(matchedTermSpans(body, terms), 0);
+  // The lines holding a non-ASCII unit, in order: [start, end) without their line break.
+  const lines: Span[] = [];
+  while (hit !== null) {
+    const next = body.indexOf('\n', hit.index);
+    const end = next < 0 ? body.length : next;
+    lines.push({ start: body.lastIndexOf('\n', hit.index) + 1, end });
+    NON_ASCII.lastIndex = end;
+    hit = NON_ASCII.exec(body);
+  }
+  const spans: Span[] = [];
+  for (const line of lines) spans.push(...toSpans(matchedTermSpans(body.slice(line.start, line.end), terms), line.start));
+  // A match never holds a line break, so each lies wholly inside or outside those lines.
+  const words = new RegExp(`(?<![A-Za-z0-9])(?:${ascii.join('|')})(?![A-Za-z0-9])`, 'gi');
+  let k = 0;
+  for (const m of body.matchAll(words)) {
+    while (k < lines.length && lines[k].end <= m.index) k++;
+    if (k < lines.length && lines[k].start <= m.index) continue;
+    spans.push({ start: m.index, end: m.index + m[0].length });
+  }
+  return spans.sort((x, y) => x.start - y.start);
+}
+
+function toSpans(terms: readonly { start: number; end: number }[], offset: number): Span[] {
+  return terms.map((t) => ({ start: offset + t.start, end: offset + t.end }));
 }
 
 const globals = new WeakMap<RegExp, RegExp>();

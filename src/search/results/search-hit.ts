@@ -3,11 +3,12 @@ import type { EngineMatch } from '../engine/lexical-engine';
 import type { QueryNode } from '../query/query-ast';
 import type { RegexGuard } from '../query/regex-guard';
 import type { SearchHit } from '../types';
-import { buildSnippet } from './snippet';
+import { placeSnippet, SNIPPET_WIDTH, snippetText } from './snippet';
 
 /**
  * The result entry for one engine match: snippet and section from the note's current text
- * (the match's own text when the query read it).
+ * (the match's own text when the query read it); with `fields: "metadata"` the section only
+ * (the snippet's text is not built).
  * @param leaves the query's positive leaves (where the snippet looks for matches)
  * @returns the hit, or null when the note vanished or cannot be read
  */
@@ -26,14 +27,14 @@ export async function toHit(
   } catch {
     return null;
   }
-  const snippet = buildSnippet(text, leaves, m.terms, guard, notes.outline(file, text));
-  const section = snippet.section;
+  const place = placeSnippet(text, leaves, m.terms, guard, notes.outline(file, text));
+  const section = place.section;
   return {
     path: m.note.path,
     id: m.note.id,
     title: m.note.title,
     score: Math.round(m.score * 1000) / 1000,
-    ...(fields === 'full' ? { snippet: snippet.text } : {}),
+    ...(fields === 'full' ? { snippet: snippetText(text.slice(place.bodyAt), place.spans, place.anchor, SNIPPET_WIDTH) } : {}),
     section: section?.path ?? null,
     section_heading: section?.heading ?? null,
     source: 'lexical',

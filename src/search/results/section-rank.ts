@@ -108,11 +108,12 @@ export function bestSection(
 export function densestSpan(text: string, spans: readonly Span[], window: number): Span | undefined {
   let best: Span | undefined;
   let bestCount = 0;
+  // Each match's term once (a note may repeat the query's words hundreds of times in a window's reach).
+  const terms = spans.map((span) => normalizeTerm(text.slice(span.start, span.end)));
+  const keys = new Set<string>();
   for (let i = 0; i < spans.length; i++) {
-    const keys = new Set<string>();
-    for (let j = i; j < spans.length && spans[j].start < spans[i].start + window; j++) {
-      keys.add(normalizeTerm(text.slice(spans[j].start, spans[j].end)));
-    }
+    keys.clear();
+    for (let j = i; j < spans.length && spans[j].start < spans[i].start + window; j++) keys.add(terms[j]);
     if (keys.size > bestCount) {
       bestCount = keys.size;
       best = spans[i];

@@ -38,18 +38,20 @@ const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})[^\n]*$/gm;
 /**
  * The fenced code blocks of a body (CommonMark: a line of ≥ 3 backticks or tildes opens, a
  * line of at least as many of the same character closes; an unclosed block runs to the end).
- * @returns blocks in text order; empty when the body has no fence line.
+ * @param until only blocks opening before this offset (default: all); a block that opens
+ *   before it is returned whole, however far it runs
+ * @returns blocks in text order, not overlapping; empty when the body has no fence line.
  */
-export function fencesOf(body: string): Fence[] {
+export function fencesOf(body: string, until = body.length): Fence[] {
   if (!body.includes('```') && !body.includes('~~~')) return [];
   const fences: Fence[] = [];
   FENCE_OPEN.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = FENCE_OPEN.exec(body)) !== null) {
+  while ((m = FENCE_OPEN.exec(body)) !== null && m.index < until) {
     const marker = m[1];
     if (marker[0] === '`' && m[0].slice(m[0].indexOf(marker) + marker.length).includes('`')) continue;
     const contentStart = Math.min(body.length, m.index + m[0].length + 1);
-    const close = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`, 'gm');
+    const close = closingFence(marker);
     close.lastIndex = contentStart;
     const c = close.exec(body);
     const contentEnd = c ? c.index : body.length;
@@ -58,6 +60,22 @@ export function fencesOf(body: string): Fence[] {
     FENCE_OPEN.lastIndex = Math.max(end, m.index + 1);
   }
   return fences;
+}
+
+/** The closing-line regexes by opening marker (`` ``` ``, `~~~~`, …): few distinct ones, compiled once. */
+const closers = new Map<string, RegExp>();
+/** Bound of {@link closers}: real notes use a handful of markers; a note with hundreds of lengths only recompiles. */
+const MAX_CLOSERS = 32;
+
+/** The regex of a line closing a fence opened by `marker`: at least as many of its character, then only spaces or tabs. */
+function closingFence(marker: string): RegExp {
+  let close = closers.get(marker);
+  if (close === undefined) {
+    if (closers.size >= MAX_CLOSERS) closers.clear();
+    close = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`, 'gm');
+    closers.set(marker, close);
+  }
+  return close;
 }
 
 const LINE_PREFIX = /[ \t]*(?:>[ \t]*)*(?:\[![^\]\n]*\][+-]?[ \t]*|#{1,6}(?=[ \t\n]|$)[ \t]*)?/y;
@@ -73,8 +91,50 @@ const AUTOLINK = /<((?:https?|mailto|obsidian):[^<>\s]+)>/y;
 const OBSIDIAN_COMMENT = /%%[\s\S]*?%%/y;
 const EMPHASIS_RUN = /\*{2,}|_{2,}|==/y;
 const BARE_URL = /(?:https?:\/\/|www\.)[^\s<>()[\]]*[^\s<>()[\].,;:!?'"*_]/y;
-/** Characters that may start Markdown syntax; everything else is plain text. */
-const SPECIAL = /[`![<%*_=\\hw]/;
+/**
+ * True for the characters that may start Markdown syntax (`` ` `` `!` `[` `<` `%` `*` `_` `=`
+ * `\\` `h` `w`); everything else is plain text. By char code: this runs for every source char
+ * a snippet shows.
+ */
+function isSpecial(code: number): boolean {
+  switch (code) {
+    case 0x60: // `
+    case 0x21: // !
+    case 0x5b: // [
+    case 0x3c: // <
+    case 0x25: // %
+    case 0x2a: // *
+    case 0x5f: // _
+    case 0x3d: // =
+    case 0x5c: // \
+    case 0x68: // h
+    case 0x77: // w
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * True for a UTF-16 code unit JavaScript's `\s` matches (ECMAScript WhiteSpace and
+ * LineTerminator: tab, LF, VT, FF, CR, space, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029,
+ * U+202F, U+205F, U+3000, U+FEFF), without a regex per character.
+ */
+export function isSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
 
 /** Builds a {@link DisplayText} piece by piece. */
 class DisplayBuilder {
@@ -100,7 +160,7 @@ class DisplayBuilder {
   }
 
   private push(ch: string, at: number, atom: number): void {
-    if (/\s/.test(ch)) {
+    if (isSpace(ch.charCodeAt(0))) {
       const last = this.chars.length - 1;
       if (last < 0 || this.chars[last] === ' ') return;
       ch = ' ';
@@ -127,8 +187,11 @@ export function displayText(source: string, from: number, to: number, fences: re
   const flush = (upTo: number): void => {
     if (upTo > plainFrom) out.free(source, plainFrom, upTo);
   };
+  // Fences are in text order and do not overlap, and `i` only grows: the one fence that can hold `i` is the first ending after it.
+  let next = 0;
   while (i < to) {
-    const fence = fences.find((f) => f.start <= i && i < f.end);
+    while (next < fences.length && fences[next].end <= i) next++;
+    const fence = next < fences.length && fences[next].start <= i ? fences[next] : undefined;
     if (fence) {
       flush(i);
       const a = Math.max(i, fence.contentStart);
@@ -147,8 +210,7 @@ export function displayText(source: string, from: number, to: number, fences: re
         continue;
       }
     }
-    const ch = source[i];
-    if (!SPECIAL.test(ch)) {
+    if (!isSpecial(source.charCodeAt(i))) {
       i++;
       continue;
     }

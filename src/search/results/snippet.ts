@@ -5,7 +5,7 @@ import type { QueryNode } from '../query/query-ast';
 import type { RegexGuard } from '../query/regex-guard';
 import { bestSection, densestSpan } from './section-rank';
 import { queryTerms } from '../engine/tokenizer';
-import { displayText, fencesOf, highlightMask, type DisplayText } from './snippet-display';
+import { displayText, fencesOf, highlightMask, isSpace, type DisplayText } from './snippet-display';
 
 /** Where the snippet's match sits and the text shown around it. Offsets are UTF-16 indexes into the full note text. */
 export interface Snippet {
@@ -29,11 +29,49 @@ const REGION_FACTOR = 4;
 /** How far a cut may move to reach a word boundary, display chars. */
 const SNAP = 30;
 
+/** Where a snippet goes in one note: the body's matches, the match to centre on and the section (see {@link placeSnippet}). */
+export interface SnippetPlace {
+  /** Offset of the body (text after the frontmatter) in the full text. */
+  bodyAt: number;
+  /** Every match in the body, as offsets into the body, sorted, not overlapping. */
+  spans: Span[];
+  /** The match to centre on, as offsets into the body; null without a body match. */
+  anchor: Span | null;
+  /** Start of `anchor` in the full text; null without a body match. */
+  matchOffset: number | null;
+  /** The section where the matches concentrate; null without a body match. */
+  section: NoteSection | null;
+}
+
 /**
- * Builds the snippet for one note: finds the matches of the query's positive words, phrases
- * and regexes in the body (never in the frontmatter), picks the section where they
- * concentrate, and centres about `width` display characters on the densest cluster of
- * matches in it, marking every match inside that window.
+ * Places the snippet for one note without building its text (what a page without snippets,
+ * `fields: "metadata"`, still needs for `section`): finds the matches of the query's positive
+ * words, phrases and regexes in the body (never in the frontmatter), picks the section where
+ * they concentrate, and the match starting the densest cluster of `width` characters in it.
+ * Parameters and throws as {@link buildSnippet}.
+ * @returns the place; without a body match, `anchor`, `matchOffset` and `section` null
+ */
+export function placeSnippet(
+  text: string,
+  leaves: QueryNode[],
+  matchedTerms: ReadonlySet<string>,
+  guard: RegexGuard,
+  outline: readonly NoteSection[] = [],
+  width = SNIPPET_WIDTH,
+): SnippetPlace {
+  const bodyAt = bodyStart(text);
+  const spans = matchSpans(text.slice(bodyAt), leaves, matchedTerms, guard);
+  const inText = spans.map((s) => ({ start: bodyAt + s.start, end: bodyAt + s.end }));
+  const words = leaves.flatMap((leaf) => (leaf.kind === 'word' ? queryTerms(leaf.text) : []));
+  const ranked = bestSection(text, withPreamble(outline, text), inText, words);
+  const at = densestSpan(text, ranked?.spans ?? inText, width) ?? null;
+  const anchor = at === null ? null : { start: at.start - bodyAt, end: at.end - bodyAt };
+  return { bodyAt, spans, anchor, matchOffset: at?.start ?? null, section: ranked?.section ?? null };
+}
+
+/**
+ * Builds the snippet for one note: {@link placeSnippet}, then about `width` display
+ * characters centred on its anchor, marking every match inside that window.
  * @param text full note text
  * @param leaves positive word/phrase/regex nodes (see `positiveLeaves`)
  * @param matchedTerms index terms the note matched for its words (exact, prefix or fuzzy), normalized
@@ -51,15 +89,12 @@ export function buildSnippet(
   outline: readonly NoteSection[] = [],
   width = SNIPPET_WIDTH,
 ): Snippet {
-  const bodyAt = bodyStart(text);
-  const body = text.slice(bodyAt);
-  const spans = matchSpans(body, leaves, matchedTerms, guard);
-  const inText = spans.map((s) => ({ start: bodyAt + s.start, end: bodyAt + s.end }));
-  const words = leaves.flatMap((leaf) => (leaf.kind === 'word' ? queryTerms(leaf.text) : []));
-  const ranked = bestSection(text, withPreamble(outline, text), inText, words);
-  const anchor = densestSpan(text, ranked?.spans ?? inText, width) ?? null;
-  const bodyAnchor = anchor === null ? null : { start: anchor.start - bodyAt, end: anchor.end - bodyAt };
-  return { text: snippetText(body, spans, bodyAnchor, width), matchOffset: anchor?.start ?? null, section: ranked?.section ?? null };
+  const place = placeSnippet(text, leaves, matchedTerms, guard, outline, width);
+  return {
+    text: snippetText(text.slice(place.bodyAt), place.spans, place.anchor, width),
+    matchOffset: place.matchOffset,
+    section: place.section,
+  };
 }
 
 /**
@@ -71,10 +106,10 @@ export function buildSnippet(
  * @returns one line: display text cut at word boundaries (never inside inline code), `…` where cut
  */
 export function snippetText(body: string, spans: readonly Span[], anchor: Span | null, width: number): string {
-  const fences = fencesOf(body);
   const reach = REGION_FACTOR * width;
   const from = anchor === null ? 0 : lineStart(body, Math.max(0, anchor.start - reach), anchor.start - 2 * reach);
   const to = lineEnd(body, Math.min(body.length, (anchor?.end ?? 0) + reach), (anchor?.end ?? 0) + 2 * reach);
+  const fences = fencesOf(body, to);
   const display = displayText(body, from, to, fences);
   const mask = highlightMask(display, spans);
   const n = display.text.length;
@@ -152,6 +187,6 @@ function lineEnd(text: string, at: number, ceiling: number): number {
 
 /** True when `text[from, to)` has a non-whitespace character. */
 function hasText(text: string, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) if (!/\s/.test(text[k])) return true;
+  for (let k = from; k < to; k++) if (!isSpace(text.charCodeAt(k))) return true;
   return false;
 }
