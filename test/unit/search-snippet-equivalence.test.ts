@@ -1,4 +1,5 @@
-import { displayText, fencesOf, isSpace } from '../../src/search/results/snippet-display';
+import { isSpace } from '../../src/search/engine/phrase-filter';
+import { displayText, fencesOf } from '../../src/search/results/snippet-display';
 import { densestSpan } from '../../src/search/results/section-rank';
 import type { Span } from '../../src/search/results/match-spans';
 import { indexTerms, matchedTermSpans, normalizeTerm } from '../../src/search/engine/tokenizer';

@@ -1,3 +1,4 @@
+import { isSpace } from '../engine/phrase-filter';
 import type { Span } from './match-spans';
 
 /**
@@ -113,27 +114,6 @@ function isSpecial(code: number): boolean {
     default:
       return false;
   }
-}
-
-/**
- * True for a UTF-16 code unit JavaScript's `\s` matches (ECMAScript WhiteSpace and
- * LineTerminator: tab, LF, VT, FF, CR, space, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029,
- * U+202F, U+205F, U+3000, U+FEFF), without a regex per character.
- */
-export function isSpace(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
 }
 
 /** Builds a {@link DisplayText} piece by piece. */

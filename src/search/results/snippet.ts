@@ -5,7 +5,8 @@ import type { QueryNode } from '../query/query-ast';
 import type { RegexGuard } from '../query/regex-guard';
 import { bestSection, densestSpan } from './section-rank';
 import { queryTerms } from '../engine/tokenizer';
-import { displayText, fencesOf, highlightMask, isSpace, type DisplayText } from './snippet-display';
+import { isSpace } from '../engine/phrase-filter';
+import { displayText, fencesOf, highlightMask, type DisplayText } from './snippet-display';
 
 /** Where the snippet's match sits and the text shown around it. Offsets are UTF-16 indexes into the full note text. */
 export interface Snippet {
