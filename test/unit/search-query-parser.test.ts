@@ -132,6 +132,13 @@ describe('parseQuery', () => {
     ['""', /empty phrase/],
     ['a OR', /OR at character 3 without a term after it/],
     ['OR a', /without a term before it/],
+    // An OR right before a group's ')' is the keyword too, not the word "or" (a newcomer's report).
+    ['(a OR)', /OR at character 4 without a term after it/],
+    ['(OR)', /OR at character 2 without a term before it/],
+    ['line:(a OR)', /OR at character 9 without a term after it/],
+    ['section:(a OR)', /OR at character 12 without a term after it/],
+    ['task:(call OR)', /OR at character 12 without a term after it/],
+    ['line:(OR)', /OR at character 7 without a term before it/],
     ['a -', /'-' at character 3 with nothing after it/],
     ['path:', /path: at character 1 without a value/],
     ['a file:', /file: at character 3 without a value/],

@@ -371,7 +371,8 @@ class QueryParser {
   private atKeywordOr(): boolean {
     if (this.pos + 2 > this.end || !this.src.startsWith('OR', this.pos)) return false;
     const after = this.pos + 2 < this.end ? this.src[this.pos + 2] : undefined;
-    return after === undefined || /[\s("]/.test(after);
+    // Before ')' too: `(a OR)` has a dangling OR, not the word "or".
+    return after === undefined || /[\s()"]/.test(after);
   }
 
   private skipSpace(): void {
