@@ -67,11 +67,22 @@ describe('the door of the MCP server', () => {
     expect((await raw(booted.port, { method: 'PUT', headers: auth, body: '{}' })).status).toBe(405);
   });
 
-  it('unknown tool and malformed params are JSON-RPC -32602; unknown method is -32601', async () => {
+  it('unknown tool is JSON-RPC -32602, arguments its schema refuses a tool error (SEP-1303); unknown method is -32601', async () => {
     const client = await connectClient(booted.url, booted.token);
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
-    await expect(client.callTool({ name: 'read_note', arguments: { path: 42 } })).rejects.toMatchObject({ code: -32602 });
-    await expect(client.callTool({ name: 'read_note', arguments: { path: 'Home', bogus: 1 } })).rejects.toMatchObject({ code: -32602 });
+    // Input validation errors are tool execution errors (MCP 2025-11-25, "Tools" → Error Handling): the model sees them.
+    expect(await client.callTool({ name: 'read_note', arguments: { path: 42 } })).toEqual({
+      content: [{ type: 'text', text: expect.stringMatching(/^Invalid arguments for read_note: path: .*string/) }],
+      isError: true,
+    });
+    expect(await client.callTool({ name: 'search', arguments: { query: 'x', limit: 0 } })).toMatchObject({
+      content: [{ type: 'text', text: expect.stringMatching(/^Invalid arguments for search: limit: /) }],
+      isError: true,
+    });
+    expect(await client.callTool({ name: 'read_note', arguments: { path: 'Home', bogus: 1 } })).toMatchObject({
+      content: [{ type: 'text', text: expect.stringMatching(/Invalid arguments for read_note: .*bogus/) }],
+      isError: true,
+    });
     await expect(client.request({ method: 'vault/unknown' } as never, {} as never)).rejects.toMatchObject({ code: -32601 });
     await client.close();
   });

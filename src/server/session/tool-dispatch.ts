@@ -169,11 +169,11 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
  * and Error Handling).
  * @returns the tool result: compact JSON text content (one line: the agent pays for every
  *   char) plus `structuredContent`, or `isError: true`
- *   with one sentence when the handler threw a {@link ToolError} or the arguments nest
+ *   with one sentence when the handler threw a {@link ToolError}, the arguments do not match
+ *   the input schema (SEP-1303: input validation errors are tool execution errors) or nest
  *   deeper than {@link MAX_ARGUMENT_DEPTH}.
  * @throws JsonRpcError(-32602) for an unknown or disabled tool (for a write tool of
- *   ALL_TOOLS, the message says how the user turns it on) or arguments that do not match
- *   the input schema; JsonRpcError(-32603) for any other exception (a bug), after logging its
+ *   ALL_TOOLS, the message says how the user turns it on); JsonRpcError(-32603) for any other exception (a bug), after logging its
  *   stack to the console (the stack never goes into the reply).
  */
 export async function callTool(
@@ -197,9 +197,8 @@ export async function callTool(
     return toolErrorResult(`Arguments of ${name} are nested too deeply; nest values at most ${MAX_ARGUMENT_DEPTH} levels.`);
   }
   const parsed = argumentsSchemaOf(tool).safeParse(rawArgs ?? {});
-  if (!parsed.success) {
-    throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
-  }
+  // Input validation errors are tool execution errors (SEP-1303, MCP 2025-11-25 "Tools" → Error Handling): the model sees them and can correct its call.
+  if (!parsed.success) return toolErrorResult(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
   try {
     const result = await tool.handler(parsed.data, ctx);
     return {
