@@ -1,4 +1,5 @@
 import type { EngineMatch } from './engine-match';
+import { FirstInOrder } from './top-k';
 
 /**
  * The text pass of a filter query (phrases, regexes, text operators): which candidate notes
@@ -251,47 +252,24 @@ class CandidateHeap {
   }
 }
 
-/** The best `k` matches offered, in a binary heap whose root is the k-th best. */
+/** The best `k` matches offered ({@link FirstInOrder} in {@link byRank}). */
 class BestMatches {
-  private readonly heap: EngineMatch[] = [];
+  private readonly heap: FirstInOrder<EngineMatch>;
 
-  constructor(private readonly k: number) {}
+  constructor(private readonly k: number) {
+    this.heap = new FirstInOrder(k, byRank);
+  }
 
   /** Keeps `m` when fewer than k are kept or it ranks before the k-th best. */
   offer(m: EngineMatch): void {
-    const heap = this.heap;
-    if (this.k === 0) return;
-    if (heap.length < this.k) {
-      let i = heap.length;
-      heap.push(m);
-      while (i > 0) {
-        const parent = (i - 1) >>> 1;
-        if (byRank(heap[parent], m) >= 0) break;
-        heap[i] = heap[parent];
-        i = parent;
-      }
-      heap[i] = m;
-      return;
-    }
-    if (byRank(m, heap[0]) >= 0) return;
-    let i = 0;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= heap.length) break;
-      const right = left + 1;
-      const child = right < heap.length && byRank(heap[right], heap[left]) > 0 ? right : left;
-      if (byRank(heap[child], m) <= 0) break;
-      heap[i] = heap[child];
-      i = child;
-    }
-    heap[i] = m;
+    this.heap.offer(m);
   }
 
   /** True when k matches are kept and the k-th best ranks before a candidate at `bound` with `path` (k = 0: always). */
   ranksBefore(bound: number, path: string): boolean {
     if (this.k === 0) return true;
-    if (this.heap.length < this.k) return false;
-    const m = this.heap[0];
+    if (this.heap.size < this.k) return false;
+    const m = this.heap.last() as EngineMatch;
     return m.score > bound || (m.score === bound && m.note.path < path);
   }
 }

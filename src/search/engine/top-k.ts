@@ -60,12 +60,67 @@ export function bestFirst<T>(items: T[], k: number, key: (item: T) => number, or
 }
 
 /**
- * The first `k` of `items` in `order` (unsorted), by a binary heap of `k` slots whose root is
- * the last of them; every other item is pushed onto `others`.
+ * The first `k` of `items` in `order` (unsorted), by a {@link FirstInOrder} heap; every other
+ * item is pushed onto `others`.
  */
 function firstInOrder<T>(items: readonly T[], k: number, order: (a: T, b: T) => number, others: T[]): T[] {
-  const heap: T[] = [];
-  const siftDown = (item: T): void => {
+  const heap = new FirstInOrder(k, order);
+  for (const item of items) {
+    const out = heap.offer(item);
+    if (out !== undefined) others.push(out);
+  }
+  return heap.items();
+}
+
+/**
+ * The first `k` items offered in `order` (a negative answer puts its first argument first),
+ * kept in a binary heap of `k` slots whose root is the last of them: offering n items costs
+ * O(n log k), with no copy of the stream.
+ */
+export class FirstInOrder<T> {
+  private readonly heap: T[] = [];
+
+  /** @param k how many to keep (0: none) @param order the full comparison among items */
+  constructor(
+    private readonly k: number,
+    private readonly order: (a: T, b: T) => number,
+  ) {}
+
+  /** Number of items kept (at most k). */
+  get size(): number {
+    return this.heap.length;
+  }
+
+  /** The last of the items kept (the k-th once k are kept), or undefined when none is. */
+  last(): T | undefined {
+    return this.heap[0];
+  }
+
+  /** The items kept, in no particular order (the heap's own array: read, do not change). */
+  items(): T[] {
+    return this.heap;
+  }
+
+  /**
+   * Keeps `item` when fewer than k are kept or it comes before the last kept one.
+   * @returns the item no longer kept (the displaced last one, or `item` itself), or undefined when none was dropped
+   */
+  offer(item: T): T | undefined {
+    const { heap, order } = this;
+    if (heap.length < this.k) {
+      let i = heap.length;
+      heap.push(item);
+      while (i > 0) {
+        const parent = (i - 1) >>> 1;
+        if (order(heap[parent], item) >= 0) break;
+        heap[i] = heap[parent];
+        i = parent;
+      }
+      heap[i] = item;
+      return undefined;
+    }
+    if (heap.length === 0 || order(item, heap[0]) >= 0) return item;
+    const dropped = heap[0];
     let i = 0;
     for (;;) {
       const left = 2 * i + 1;
@@ -77,24 +132,8 @@ function firstInOrder<T>(items: readonly T[], k: number, order: (a: T, b: T) => 
       i = child;
     }
     heap[i] = item;
-  };
-  for (const item of items) {
-    if (heap.length < k) {
-      let i = heap.length;
-      heap.push(item);
-      while (i > 0) {
-        const parent = (i - 1) >>> 1;
-        if (order(heap[parent], item) >= 0) break;
-        heap[i] = heap[parent];
-        i = parent;
-      }
-      heap[i] = item;
-    } else if (order(item, heap[0]) < 0) {
-      others.push(heap[0]);
-      siftDown(item);
-    } else others.push(item);
+    return dropped;
   }
-  return heap;
 }
 
 /**
