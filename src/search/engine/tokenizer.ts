@@ -11,6 +11,7 @@
  * run-final single characters). A Japanese query therefore finds a Japanese note whatever
  * the surrounding particles; callers check that the characters are adjacent on the text.
  */
+import { grow } from './typed-growth';
 
 /** One term and where it came from: `start`/`end` are UTF-16 offsets into the input text. */
 export interface TermSpan {
@@ -175,11 +176,7 @@ export function internIndexTerms(text: string, sink: TermSink): { ids: Uint32Arr
     }
     let j = i;
     while (j < n && isAsciiWordChar(text.charCodeAt(j))) j++;
-    if (count === ids.length) {
-      const grown = new Uint32Array(ids.length * 2);
-      grown.set(ids);
-      ids = scratchIds = grown;
-    }
+    if (count === ids.length) ids = scratchIds = grow(ids, count + 1);
     if (j > i && (j === n || text.charCodeAt(j) < 128)) {
       ids[count++] = sink.internAscii(text, i, j);
       i = j;
@@ -193,11 +190,7 @@ export function internIndexTerms(text: string, sink: TermSink): { ids: Uint32Arr
     }
     const parts: TermSpan[] = [];
     splitRun(run[0], i, 'index', parts);
-    if (count + parts.length > ids.length) {
-      const grown = new Uint32Array(Math.max(ids.length * 2, count + parts.length));
-      grown.set(ids);
-      ids = scratchIds = grown;
-    }
+    if (count + parts.length > ids.length) ids = scratchIds = grow(ids, count + parts.length);
     for (const part of parts) ids[count++] = sink.intern(part.term);
     i += run[0].length;
   }
