@@ -1,3 +1,5 @@
+import { grow } from './typed-growth';
+
 /**
  * Text encoding of one term's postings for the saved index: unsigned integers as
  * little-endian base-32 varints written in the base64url alphabet (each character carries 5
@@ -35,40 +37,59 @@ export function encodePostings(postings: PostingSource, renumber: Int32Array): s
   return out;
 }
 
+/** Decoded postings in reused arrays grown by doubling: posting i < {@link length} is `[docs[i], codes[i]]`. */
+export class PostingBuffer {
+  docs = new Uint32Array(1024);
+  codes = new Uint32Array(1024);
+  /** Postings held. */
+  length = 0;
+
+  /** Appends the posting `[doc, code]`. */
+  push(doc: number, code: number): void {
+    if (this.length === this.docs.length) {
+      this.docs = grow(this.docs, this.length + 1);
+      this.codes = grow(this.codes, this.length + 1);
+    }
+    this.docs[this.length] = doc;
+    this.codes[this.length++] = code;
+  }
+}
+
 /**
- * Decodes a string written by {@link encodePostings}, handing each posting to `sink` in order
- * (absolute doc ids). The whole text is checked before the first posting is handed over.
+ * Decodes a string written by {@link encodePostings}, appending its postings (absolute doc ids,
+ * in order) to `into`; on damage `into` is left as it was.
  * @returns the number of postings
  * @throws Error when the text holds a character outside the alphabet or ends mid-number or mid-posting
  */
-export function decodePostings(text: string, sink: (doc: number, code: number) => void): number {
-  let count = 0;
-  let more = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const v = c < 128 ? VALUE[c] : -1;
-    if (v < 0) throw new Error('saved search index has a damaged posting list');
-    more = (v & 32) !== 0;
-    if (!more) count++;
-  }
-  if (more || count % 2 !== 0) throw new Error('saved search index has a truncated posting list');
+export function decodePostings(text: string, into: PostingBuffer): number {
+  const before = into.length;
   let n = 0;
   let doc = 0;
   let value = 0;
   let scale = 1;
+  let v = 0;
   for (let i = 0; i < text.length; i++) {
-    const v = VALUE[text.charCodeAt(i)];
+    const c = text.charCodeAt(i);
+    v = c < 128 ? VALUE[c] : -1;
+    if (v < 0) {
+      into.length = before;
+      throw new Error('saved search index has a damaged posting list');
+    }
     value += (v & 31) * scale;
     if (v & 32) {
       scale *= 32;
       continue;
     }
     if (n++ % 2 === 0) doc += value;
-    else sink(doc, value);
+    else into.push(doc, value);
     value = 0;
     scale = 1;
   }
-  return count / 2;
+  if ((v & 32) !== 0 || n % 2 !== 0) {
+    into.length = before;
+    throw new Error('saved search index has a truncated posting list');
+  }
+  return n / 2;
 }
 
 function varint(n: number): string {
@@ -150,13 +171,16 @@ export function encodeWordLists(lists: readonly (Uint32Array | null)[]): string[
 }
 
 /**
- * Decodes a string written by {@link encodeWords}.
- * @throws Error when its length is not a whole number of words, or it holds a character
- *   outside the alphabet or a word above 32 bits
+ * Decodes a string written by {@link encodeWords} into the array `into(words)` returns (the
+ * words' own place in a store, so loading makes no array per filter).
+ * @param into given the number of words, returns where to write them (at least that long)
+ * @returns the words written (the start of `into`'s array)
+ * @throws Error when its length is not a whole number of words (before `into` is called), or it
+ *   holds a character outside the alphabet or a word above 32 bits
  */
-export function decodeWords(text: string): Uint32Array {
+export function decodeWords(text: string, into: (words: number) => Uint32Array): Uint32Array {
   if (text.length % WORD_CHARS !== 0) throw new Error('saved search index has a truncated phrase filter');
-  const out = new Uint32Array(text.length / WORD_CHARS);
+  const out = into(text.length / WORD_CHARS).subarray(0, text.length / WORD_CHARS);
   // Six characters a word, unrolled, with whole-word checks: a loop over characters summing
   // powers of 2 ** 6 decoded 14k notes' filters in about 400 ms, this in about 10.
   for (let i = 0, j = 0; i < out.length; i++, j += WORD_CHARS) {
