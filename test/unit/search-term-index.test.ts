@@ -1,4 +1,11 @@
-import { PostingBuffer, decodePostings, encodePostings, packTermIds, unpackTermIds } from '../../src/search/engine/posting-codec';
+import {
+  PostingBuffer,
+  PostingText,
+  decodePostings,
+  type PostingSource,
+  packTermIds,
+  unpackTermIds,
+} from '../../src/search/engine/posting-codec';
 import { PostingLists } from '../../src/search/engine/posting-lists';
 import { TermDictionary } from '../../src/search/engine/term-dictionary';
 import { BM25F } from '../../src/search/engine/bm25';
@@ -74,6 +81,13 @@ describe('TermDictionary', () => {
   });
 });
 
+/** One list's text as PostingText writes it ('' when every posting is left out). */
+function encodePostings(postings: PostingSource, renumber: Int32Array): string {
+  const text = new PostingText();
+  text.add(postings, renumber);
+  return text.take()[0] ?? '';
+}
+
 describe('posting codec', () => {
   it('round-trips postings with large values and drops renumbered-away docs', () => {
     const pairs = [0, 2, 3, 7 << 3, 40, 5, 70000, 0xffffffff];
@@ -95,6 +109,16 @@ describe('posting codec', () => {
     identity[3] = -1;
     expect(decoded(encodePostings(lists.cursor(0), identity))).toEqual([0, 2, 40, 5, 70000, 0xffffffff]);
     expect(encodePostings(lists.cursor(1), identity)).toBe('');
+    // Several lists at once (a saved line) are each what they are alone; a list left empty gets no string.
+    const text = new PostingText();
+    expect(text.add(lists.cursor(0), identity)).toBe(encodePostings(lists.cursor(0), identity).length);
+    expect(text.add(lists.cursor(1), identity)).toBe(0);
+    text.add(
+      lists.cursor(0),
+      Int32Array.from({ length: 70001 }, (_, i) => i),
+    );
+    expect(text.take()).toEqual([encodePostings(lists.cursor(0), identity), 'ACD4BlBFoqkC______D']);
+    expect(text.take()).toEqual([]);
   });
 
   it("packs a document's term ids into varint words and reads them back sorted, about 2 bytes an id", () => {

@@ -4,8 +4,8 @@ import { FIELD_COUNT } from './note-fields';
 import {
   FIELD_BITS,
   PostingBuffer,
+  PostingText,
   decodePostings,
-  encodePostings,
   packPosting,
   packTermIds,
   postingField,
@@ -335,20 +335,26 @@ export class TermIndex {
       }
     }
     if (rows.length > 0) yield { kind: 'D', rows };
-    let pairs: string[] = [];
+    // A line's lists are encoded into one buffer and become strings together (PostingText.take).
+    const text = new PostingText();
+    let terms: string[] = [];
     let chars = 0;
+    const line = (): IndexLine => {
+      const lists = text.take();
+      const pairs: string[] = [];
+      for (let k = 0; k < terms.length; k++) pairs.push(terms[k], lists[k]);
+      terms = [];
+      chars = 0;
+      return { kind: 'T', pairs };
+    };
     for (let id = 0; id < this.dict.size; id++) {
-      const list = encodePostings(this.post.cursor(id), renumber);
-      if (list.length === 0) continue;
-      pairs.push(this.dict.term(id), list);
-      chars += list.length;
-      if (chars >= TERM_LINE_CHARS) {
-        yield { kind: 'T', pairs };
-        pairs = [];
-        chars = 0;
-      }
+      const n = text.add(this.post.cursor(id), renumber);
+      if (n === 0) continue;
+      terms.push(this.dict.term(id));
+      chars += n;
+      if (chars >= TERM_LINE_CHARS) yield line();
     }
-    if (pairs.length > 0) yield { kind: 'T', pairs };
+    if (terms.length > 0) yield line();
   }
 
   /**
