@@ -1,6 +1,7 @@
 /**
- * `node scripts/profile-warm.mjs [notes] [--fresh]`: where a warm start's time goes on a
- * generated vault (default 100k notes, reused from the bench's cache). Boots src/main in the
+ * `node scripts/profile-warm.mjs [notes | x7] [--fresh]`: where a warm start's time goes on a
+ * generated vault (default 100k notes, reused from the bench's cache) or, with `x7`, on the
+ * bench's seven copies of the PowerShell vault (made by a `--rows powershell-x7` bench run). Boots src/main in the
  * host (not main.js, so the CPU profile names our functions) with the index saved under the
  * vault's `.obsidian-profile-warm` config folder: a cold boot first when no saved index is
  * there (or with --fresh), then a warm boot under a CPU profile. Prints the warm start's
@@ -35,7 +36,7 @@ function post<T>(session: inspector.Session, method: string, params?: object): P
 }
 
 interface IndexInternals {
-  stats: { buildMs: number | null; longestSliceMs: number; warm: boolean; reindexed: number; saveMs: number | null };
+  stats: { buildMs: number | null; longestSliceMs: number; warm: boolean; reindexed: number; total: number; saveMs: number | null };
   whenBuilt(): Promise<void>;
   save(): Promise<void>;
 }
@@ -85,8 +86,9 @@ function watchSlices(): { long: { ms: number; at: string }[]; yields: { count: n
 async function main(): Promise<void> {
   provideObsidianModule();
   const args = process.argv.slice(2);
-  const size = Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000);
-  const vault = await generateVault(nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated'), size);
+  const vault = args.includes('x7')
+    ? sevenCopies()
+    : await generateVault(nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated'), Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000));
   const configFolder = nodePath.join(vault.path, CONFIG_DIR);
   if (args.includes('--fresh')) await fsp.rm(configFolder, { recursive: true, force: true });
   const boot = { vaultPath: vault.path, waitForIndex: false, persistIndex: true, configDir: CONFIG_DIR };
@@ -129,7 +131,7 @@ async function main(): Promise<void> {
   slices.restore();
   const s = index.stats;
   console.log(
-    `${vault.notes} notes, saved index ${(stat.size / 1e6).toFixed(0)} MB; warm ${s.warm ? 'yes' : 'NO'}, ${s.reindexed} reindexed; ` +
+    `${s.total} notes, saved index ${(stat.size / 1e6).toFixed(0)} MB; warm ${s.warm ? 'yes' : 'NO'}, ${s.reindexed} reindexed; ` +
       `build ${(s.buildMs ?? NaN).toFixed(0)} ms, longest slice ${s.longestSliceMs.toFixed(0)} ms; index start to built ${wall.toFixed(0)} ms wall, ` +
       `${((used.user + used.system) / 1000).toFixed(0)} ms CPU`,
   );
@@ -138,6 +140,17 @@ async function main(): Promise<void> {
   for (const l of slices.long.sort((a, b) => b.ms - a.ms).slice(0, 12)) console.log(`  ${l.ms.toFixed(0).padStart(6)} ms  ${l.at}`);
   printProfile(profile);
   await warm.stop();
+}
+
+/**
+ * The bench's seven copies of the PowerShell vault (scripts/bench/scaling.ts makes them).
+ * @throws Error when no bench run has made them yet
+ */
+function sevenCopies(): { path: string } {
+  const path = nodePath.join(os.tmpdir(), 'vault-mcp-bench-powershell-x7');
+  if (!existsSync(`${path}.done`))
+    throw new Error(`${path} is not made yet: run npm run bench -- --only scale --scale 100000 --rows powershell-x7 once`);
+  return { path };
 }
 
 /** Top self and total (inclusive) time by function. */

@@ -91,16 +91,43 @@ describe('PostingLists', () => {
     expect(lists.bytes().used - perTerm(1024)).toBeLessThan(1000 * 2 + 16 * 8 + 20);
   });
 
-  it('reserves room ahead, so appends of a list of known size copy nothing, and trims the rest', () => {
-    const lists = new PostingLists();
-    lists.append(2, 0, 8);
-    lists.reserve(2, 100);
-    const reserved = lists.bytes().allocated;
-    for (let doc = 1; doc < 50; doc++) lists.append(2, doc, 8);
-    expect(lists.bytes().allocated).toBe(reserved);
-    expect(read(lists, 2).map(([doc]) => doc)).toEqual(Array.from({ length: 50 }, (_, i) => i));
-    for (const step of lists.trimSteps()) void step;
-    expect(lists.bytes()).toEqual({ allocated: perTerm(1024) + 100, used: perTerm(1024) + 100 });
+  it('loads lists as append lays them out, in one array of exactly their size that needs no trim', () => {
+    const appended = new PostingLists();
+    const loaded = new PostingLists();
+    const ids = [4, 1, 9];
+    const docs: number[] = [];
+    const codes: number[] = [];
+    const ends: number[] = [];
+    ids.forEach((id, k) => {
+      // 300 postings over two fields (several blocks, docs repeated at distance 0), with distances and codes of several bytes.
+      for (let i = 0; i < 300; i++) {
+        const doc = i * (k * 90 + 1) + (i >> 1);
+        const code = i % 3 === 0 ? 2 ** 30 + i : packPosting(i % 2, 1 + k);
+        appended.append(id, doc, code);
+        docs.push(doc);
+        codes.push(code);
+      }
+      ends.push(docs.length);
+    });
+    loaded.loadLists(ids, ends, Uint32Array.from(docs), Uint32Array.from(codes));
+    for (const step of appended.trimSteps()) void step;
+    const bytes = loaded.bytes();
+    expect(bytes).toEqual(appended.bytes());
+    expect(bytes.allocated).toBe(bytes.used);
+    for (const id of [...ids, 0, 2]) {
+      expect(read(loaded, id)).toEqual(read(appended, id));
+      expect(loaded.count(id)).toBe(appended.count(id));
+    }
+    for (const doc of [0, 1, 150, 151, 27_000, 27_134, 54_134, 54_135]) expect(loaded.has(9, doc)).toBe(appended.has(9, doc));
+    // Loaded lists change as appended ones do.
+    for (const lists of [loaded, appended]) {
+      lists.removeDoc(9, 181 * 100 + 50);
+      lists.append(9, 10 ** 6, 8);
+      lists.append(0, 3, 8);
+    }
+    for (const id of [0, ...ids]) expect(read(loaded, id)).toEqual(read(appended, id));
+    expect(() => loaded.loadLists([4], [1], Uint32Array.of(0), Uint32Array.of(8))).toThrow('already has postings');
+    expect(() => new PostingLists().loadLists([0], [2], Uint32Array.of(5, 4), Uint32Array.of(8, 8))).toThrow('comes after doc');
   });
 
   it('refuses a posting out of doc order', () => {

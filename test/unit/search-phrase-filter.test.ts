@@ -3,6 +3,9 @@ import { isSpace, mayHoldAll, phraseFilterOf, phraseKeys, PhraseFilters } from '
 import { decodeWords, encodeWordLists, encodeWords } from '../../src/search/engine/posting-codec';
 import { literalPattern } from '../../src/search/query/text-match';
 
+/** A new array of `n` words, for decodeWords. */
+const fresh = (n: number): Uint32Array => new Uint32Array(n);
+
 describe('phrase filter', () => {
   it("counts as space exactly what JavaScript's \\s matches", () => {
     const space = /\s/;
@@ -68,14 +71,28 @@ describe('phrase filter', () => {
     expect(filters.mayHold(0, phraseKeys('title the') as number[])).toBe(true);
   });
 
+  it('saves filters in lines and loads them back into its store', () => {
+    const filters = new PhraseFilters();
+    filters.add(0, 'Title', 'the quick brown fox');
+    filters.add(2, 'Other', 'brown quick');
+    const lines = [...filters.savedLines([0, 1, 2], 2)];
+    expect(lines.map((line) => line.length)).toEqual([2, 1]);
+    const loaded = new PhraseFilters();
+    expect(loaded.loadSavedLine(lines[0], 0)).toBe(2);
+    expect(loaded.loadSavedLine(lines[1], 2)).toBe(1);
+    for (const doc of [0, 2]) expect(loaded.filterOf(doc)).toEqual(filters.filterOf(doc));
+    expect(loaded.filterOf(1)).toBeNull();
+    expect(() => loaded.loadSavedLine(['AAAAE'], 3)).toThrow(/truncated phrase filter/);
+  });
+
   it('encodes filter words and decodes them back; refuses damaged text', () => {
     const words = Uint32Array.from([0, 1, 0xffffffff, 0x80000000, 123456789]);
-    expect(decodeWords(encodeWords(words))).toEqual(words);
-    expect(() => decodeWords('AB')).toThrow(/truncated phrase filter/);
-    expect(() => decodeWords('AAAA*A')).toThrow(/damaged phrase filter/);
-    expect(() => decodeWords('______')).toThrow(/damaged phrase filter/);
-    expect(() => decodeWords('AAAAA\u00e9')).toThrow(/damaged phrase filter/);
-    expect(() => decodeWords('AAAAE')).toThrow(/truncated phrase filter/);
+    expect(decodeWords(encodeWords(words), fresh)).toEqual(words);
+    expect(() => decodeWords('AB', fresh)).toThrow(/truncated phrase filter/);
+    expect(() => decodeWords('AAAA*A', fresh)).toThrow(/damaged phrase filter/);
+    expect(() => decodeWords('______', fresh)).toThrow(/damaged phrase filter/);
+    expect(() => decodeWords('AAAAA\u00e9', fresh)).toThrow(/damaged phrase filter/);
+    expect(() => decodeWords('AAAAE', fresh)).toThrow(/truncated phrase filter/);
   });
 
   it('encodes many filters at once exactly as one at a time, an absent one as the empty string', () => {
@@ -83,7 +100,7 @@ describe('phrase filter', () => {
     const texts = encodeWordLists(lists);
     expect(texts).toEqual([encodeWords(lists[0] as Uint32Array), '', '', encodeWords(lists[3] as Uint32Array)]);
     expect(texts[0]).toHaveLength(12);
-    expect(decodeWords(texts[3])).toEqual(lists[3]);
+    expect(decodeWords(texts[3], fresh)).toEqual(lists[3]);
     expect(encodeWordLists([])).toEqual([]);
   });
 });

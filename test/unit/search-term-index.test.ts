@@ -1,4 +1,11 @@
-import { decodePostings, encodePostings, packTermIds, unpackTermIds } from '../../src/search/engine/posting-codec';
+import {
+  PostingBuffer,
+  PostingText,
+  decodePostings,
+  type PostingSource,
+  packTermIds,
+  unpackTermIds,
+} from '../../src/search/engine/posting-codec';
 import { PostingLists } from '../../src/search/engine/posting-lists';
 import { TermDictionary } from '../../src/search/engine/term-dictionary';
 import { BM25F } from '../../src/search/engine/bm25';
@@ -74,14 +81,25 @@ describe('TermDictionary', () => {
   });
 });
 
+/** One list's text as PostingText writes it ('' when every posting is left out). */
+function encodePostings(postings: PostingSource, renumber: Int32Array): string {
+  const text = new PostingText();
+  text.add(postings, renumber);
+  return text.take()[0] ?? '';
+}
+
 describe('posting codec', () => {
   it('round-trips postings with large values and drops renumbered-away docs', () => {
     const pairs = [0, 2, 3, 7 << 3, 40, 5, 70000, 0xffffffff];
     const lists = new PostingLists();
     for (let i = 0; i < pairs.length; i += 2) lists.append(0, pairs[i], pairs[i + 1]);
     const decoded = (text: string): number[] => {
+      const buffer = new PostingBuffer();
+      buffer.push(7, 7);
+      const n = decodePostings(text, buffer);
+      expect(buffer.length).toBe(n + 1);
       const out: number[] = [];
-      expect(decodePostings(text, (doc, code) => out.push(doc, code))).toBe(out.length / 2);
+      for (let i = 1; i < buffer.length; i++) out.push(buffer.docs[i], buffer.codes[i]);
       return out;
     };
     const identity = Int32Array.from({ length: 70001 }, (_, i) => i);
@@ -91,6 +109,16 @@ describe('posting codec', () => {
     identity[3] = -1;
     expect(decoded(encodePostings(lists.cursor(0), identity))).toEqual([0, 2, 40, 5, 70000, 0xffffffff]);
     expect(encodePostings(lists.cursor(1), identity)).toBe('');
+    // Several lists at once (a saved line) are each what they are alone; a list left empty gets no string.
+    const text = new PostingText();
+    expect(text.add(lists.cursor(0), identity)).toBe(encodePostings(lists.cursor(0), identity).length);
+    expect(text.add(lists.cursor(1), identity)).toBe(0);
+    text.add(
+      lists.cursor(0),
+      Int32Array.from({ length: 70001 }, (_, i) => i),
+    );
+    expect(text.take()).toEqual([encodePostings(lists.cursor(0), identity), 'ACD4BlBFoqkC______D']);
+    expect(text.take()).toEqual([]);
   });
 
   it("packs a document's term ids into varint words and reads them back sorted, about 2 bytes an id", () => {
@@ -107,13 +135,14 @@ describe('posting codec', () => {
   });
 
   it('refuses damaged text', () => {
-    const sink = jest.fn();
-    expect(() => decodePostings('A!', sink)).toThrow('damaged');
-    expect(() => decodePostings('A', sink)).toThrow('truncated');
-    expect(() => decodePostings('g', sink)).toThrow('truncated');
-    expect(() => decodePostings('AAg', sink)).toThrow('truncated');
-    // The text is checked whole before any posting is handed over.
-    expect(sink).not.toHaveBeenCalled();
+    const buffer = new PostingBuffer();
+    expect(() => decodePostings('AC!', buffer)).toThrow('damaged');
+    expect(() => decodePostings('A', buffer)).toThrow('truncated');
+    expect(() => decodePostings('g', buffer)).toThrow('truncated');
+    expect(() => decodePostings('AAg', buffer)).toThrow('truncated');
+    expect(() => decodePostings('ACA', buffer)).toThrow('truncated');
+    // A damaged text leaves the buffer as it was.
+    expect(buffer.length).toBe(0);
   });
 });
 

@@ -32,13 +32,21 @@ export class DocTermLists {
 
   /** Stores `terms` as document `doc`'s list (`doc` has none yet). */
   set(doc: number, terms: ArrayLike<number>): void {
+    this.reserve(doc, terms.length).set(terms);
+  }
+
+  /**
+   * Makes room for document `doc`'s list of `n` words (`doc` has none yet) and returns it, to
+   * be filled in place (a saved list decoded straight into its page, not into an array of its own).
+   * @returns a view of the list, zeroed, valid until the store next changes
+   */
+  reserve(doc: number, n: number): Uint32Array {
     if (doc >= this.start.length) {
       const old = this.start.length;
       this.start = grow(this.start, doc + 1);
       this.start.fill(NO_LIST, old);
       this.count = grow(this.count, doc + 1);
     }
-    const n = terms.length;
     let page: number;
     let at: number;
     if (n > PAGE) {
@@ -54,12 +62,11 @@ export class DocTermLists {
       at = this.used;
       this.used += n;
     }
-    const data = this.pages[page] as Uint32Array;
-    for (let i = 0; i < n; i++) data[at + i] = terms[i];
     this.start[doc] = page * PAGE + at;
     this.count[doc] = n;
     this.pageLive[page] += n;
     this.pageDocs[page].push(doc);
+    return (this.pages[page] as Uint32Array).subarray(at, at + n);
   }
 
   /** Document `doc`'s list, removed from the store (a copy), or null when it has none. */

@@ -149,11 +149,6 @@ export class PhraseFilters {
     this.store.set(doc, phraseFilterOf(title, text));
   }
 
-  /** Stores a filter as saved ({@link filterOf}). */
-  set(doc: number, words: Uint32Array): void {
-    this.store.set(doc, words);
-  }
-
   /** Drops document `doc`'s filter. */
   remove(doc: number): void {
     this.store.take(doc);
@@ -197,7 +192,7 @@ export class PhraseFilters {
     let doc = firstDoc;
     for (const f of filters) {
       if (typeof f !== 'string') throw new Error('saved search index has a malformed phrase filter line');
-      if (f !== '') this.set(doc, decodeWords(f));
+      if (f !== '') decodeWords(f, (words) => this.store.reserve(doc, words));
       doc++;
     }
     return filters.length;

@@ -1,3 +1,5 @@
+import { grow, growBytes } from './typed-growth';
+
 /**
  * Text encoding of one term's postings for the saved index: unsigned integers as
  * little-endian base-32 varints written in the base64url alphabet (each character carries 5
@@ -8,8 +10,11 @@
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) VALUE[ALPHABET.charCodeAt(i)] = i;
+const ALPHABET_BYTES = Uint8Array.from(ALPHABET, (ch) => ch.charCodeAt(0));
+/** The encoded text is ASCII, which UTF-8 decodes byte for byte (TextDecoder's fast path); made on first use. */
+let ascii: TextDecoder | null = null;
 
-/** What {@link encodePostings} reads: a posting list in doc order (PostingLists' PostingCursor). */
+/** What {@link PostingText} reads: a posting list in doc order (PostingLists' PostingCursor). */
 export interface PostingSource {
   /** Reads the next posting into `doc` and `code`; false at the end. */
   next(): boolean;
@@ -17,67 +22,124 @@ export interface PostingSource {
   code: number;
 }
 
+/** Characters a varint of a 32-bit value takes at most (5 value bits each). */
+const MAX_VARINT_CHARS = 7;
+
 /**
- * Encodes a posting list as text: each posting `[doc, code]` as two varints, `doc` written as
- * the difference to the previous written posting's doc (lists are sorted by doc).
- * @param postings the list, read to its end
- * @param renumber maps an old doc id to its saved id (monotonic), or -1 to leave the posting out
+ * Encodes posting lists as text for the saved index, several at a time: each posting `[doc,
+ * code]` as two varints, `doc` written as the difference to the previous written posting's doc
+ * (lists are sorted by doc). The characters of every list {@link add}ed go into one reused
+ * byte buffer that {@link take} turns into one string by TextDecoder and slices per list: a
+ * string grown by `+=` two varints at a time was most of a save's time.
  */
-export function encodePostings(postings: PostingSource, renumber: Int32Array): string {
-  let out = '';
-  let prev = 0;
-  while (postings.next()) {
-    const doc = renumber[postings.doc];
-    if (doc < 0) continue;
-    out += varint(doc - prev) + varint(postings.code);
-    prev = doc;
+export class PostingText {
+  private bytes = new Uint8Array(1 << 16);
+  private at = 0;
+  /** Where each list added since the last {@link take} ends in `bytes`. */
+  private ends: number[] = [];
+
+  /**
+   * Encodes one list after those added before.
+   * @param postings the list, read to its end
+   * @param renumber maps an old doc id to its saved id (monotonic), or -1 to leave the posting out
+   * @returns the list's length in characters; 0 when every posting was left out, and then the
+   *   list is not added ({@link take} has no string for it)
+   */
+  add(postings: PostingSource, renumber: Int32Array): number {
+    const start = this.at;
+    let at = start;
+    let bytes = this.bytes;
+    let prev = 0;
+    while (postings.next()) {
+      const doc = renumber[postings.doc];
+      if (doc < 0) continue;
+      if (at + 2 * MAX_VARINT_CHARS > bytes.length) bytes = this.bytes = growBytes(bytes, at + 2 * MAX_VARINT_CHARS);
+      at = writeChars(bytes, writeChars(bytes, at, doc - prev), postings.code);
+      prev = doc;
+    }
+    this.at = at;
+    if (at > start) this.ends.push(at);
+    return at - start;
   }
-  return out;
+
+  /** The lists added since the last call, as text, in order; the buffer then starts over. */
+  take(): string[] {
+    const text = (ascii ??= new TextDecoder()).decode(this.bytes.subarray(0, this.at));
+    const out: string[] = [];
+    let from = 0;
+    for (const end of this.ends) {
+      out.push(text.slice(from, end));
+      from = end;
+    }
+    this.at = 0;
+    this.ends = [];
+    return out;
+  }
+}
+
+/** Writes `v` (0 ≤ v < 2^32) as base-32 varint characters of the alphabet at `bytes[at]`; returns the offset after it. */
+function writeChars(bytes: Uint8Array, at: number, v: number): number {
+  while (v >= 32) {
+    bytes[at++] = ALPHABET_BYTES[32 | (v & 31)];
+    v >>>= 5;
+  }
+  bytes[at++] = ALPHABET_BYTES[v];
+  return at;
+}
+
+/** Decoded postings in reused arrays grown by doubling: posting i < {@link length} is `[docs[i], codes[i]]`. */
+export class PostingBuffer {
+  docs = new Uint32Array(1024);
+  codes = new Uint32Array(1024);
+  /** Postings held. */
+  length = 0;
+
+  /** Appends the posting `[doc, code]`. */
+  push(doc: number, code: number): void {
+    if (this.length === this.docs.length) {
+      this.docs = grow(this.docs, this.length + 1);
+      this.codes = grow(this.codes, this.length + 1);
+    }
+    this.docs[this.length] = doc;
+    this.codes[this.length++] = code;
+  }
 }
 
 /**
- * Decodes a string written by {@link encodePostings}, handing each posting to `sink` in order
- * (absolute doc ids). The whole text is checked before the first posting is handed over.
+ * Decodes a list's text written by {@link PostingText}, appending its postings (absolute doc ids,
+ * in order) to `into`; on damage `into` is left as it was.
  * @returns the number of postings
  * @throws Error when the text holds a character outside the alphabet or ends mid-number or mid-posting
  */
-export function decodePostings(text: string, sink: (doc: number, code: number) => void): number {
-  let count = 0;
-  let more = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const v = c < 128 ? VALUE[c] : -1;
-    if (v < 0) throw new Error('saved search index has a damaged posting list');
-    more = (v & 32) !== 0;
-    if (!more) count++;
-  }
-  if (more || count % 2 !== 0) throw new Error('saved search index has a truncated posting list');
+export function decodePostings(text: string, into: PostingBuffer): number {
+  const before = into.length;
   let n = 0;
   let doc = 0;
   let value = 0;
   let scale = 1;
+  let v = 0;
   for (let i = 0; i < text.length; i++) {
-    const v = VALUE[text.charCodeAt(i)];
+    const c = text.charCodeAt(i);
+    v = c < 128 ? VALUE[c] : -1;
+    if (v < 0) {
+      into.length = before;
+      throw new Error('saved search index has a damaged posting list');
+    }
     value += (v & 31) * scale;
     if (v & 32) {
       scale *= 32;
       continue;
     }
     if (n++ % 2 === 0) doc += value;
-    else sink(doc, value);
+    else into.push(doc, value);
     value = 0;
     scale = 1;
   }
-  return count / 2;
-}
-
-function varint(n: number): string {
-  let s = '';
-  while (n >= 32) {
-    s += ALPHABET[32 | (n & 31)];
-    n = Math.floor(n / 32);
+  if ((v & 32) !== 0 || n % 2 !== 0) {
+    into.length = before;
+    throw new Error('saved search index has a truncated posting list');
   }
-  return s + ALPHABET[n];
+  return n / 2;
 }
 
 /** Bits of a posting's code that hold the field number: fields are 0 ≤ f < 2^FIELD_BITS. */
@@ -105,9 +167,6 @@ export function postingFrequency(code: number): number {
 
 /** Characters per 32-bit word in {@link encodeWords}: 6 bits each. */
 const WORD_CHARS = 6;
-const ALPHABET_BYTES = Uint8Array.from(ALPHABET, (ch) => ch.charCodeAt(0));
-/** The encoded words are ASCII, which UTF-8 decodes byte for byte (TextDecoder's fast path); made on first use. */
-let ascii: TextDecoder | null = null;
 
 /** Encodes 32-bit words (a phrase filter) as {@link WORD_CHARS} base64url characters each, low bits first. */
 export function encodeWords(words: Uint32Array): string {
@@ -150,13 +209,16 @@ export function encodeWordLists(lists: readonly (Uint32Array | null)[]): string[
 }
 
 /**
- * Decodes a string written by {@link encodeWords}.
- * @throws Error when its length is not a whole number of words, or it holds a character
- *   outside the alphabet or a word above 32 bits
+ * Decodes a string written by {@link encodeWords} into the array `into(words)` returns (the
+ * words' own place in a store, so loading makes no array per filter).
+ * @param into given the number of words, returns where to write them (at least that long)
+ * @returns the words written (the start of `into`'s array)
+ * @throws Error when its length is not a whole number of words (before `into` is called), or it
+ *   holds a character outside the alphabet or a word above 32 bits
  */
-export function decodeWords(text: string): Uint32Array {
+export function decodeWords(text: string, into: (words: number) => Uint32Array): Uint32Array {
   if (text.length % WORD_CHARS !== 0) throw new Error('saved search index has a truncated phrase filter');
-  const out = new Uint32Array(text.length / WORD_CHARS);
+  const out = into(text.length / WORD_CHARS).subarray(0, text.length / WORD_CHARS);
   // Six characters a word, unrolled, with whole-word checks: a loop over characters summing
   // powers of 2 ** 6 decoded 14k notes' filters in about 400 ms, this in about 10.
   for (let i = 0, j = 0; i < out.length; i++, j += WORD_CHARS) {

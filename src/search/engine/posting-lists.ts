@@ -150,17 +150,70 @@ export class PostingLists {
   }
 
   /**
-   * Makes room for `bytes` more bytes in term `id`'s list, so appends of a list whose size is
-   * known ahead (a saved one being loaded) copy nothing as it grows.
+   * Fills the lists of terms that have none yet from decoded postings (a saved index being
+   * loaded): term `ids[k]` gets postings `[ends[k - 1], ends[k])` of `docs` and `codes` (from 0
+   * for k = 0), laid out as {@link append} would lay them out, all the lists in one byte array
+   * and their skip entries in one `Uint32Array`, each of exactly the size they need. A list per
+   * array, grown while appending and then trimmed, made thousands of allocations of tens of MB
+   * in all at 100k notes, whose external-memory pressure set off full garbage collections of
+   * the host's heap on the main thread; these need no trim.
+   * @param docs each list's doc ids, ascending within a list
+   * @throws Error when a term already has postings or a list's doc ids are not in order
    */
-  reserve(id: number, bytes: number): void {
-    if (id * META >= this.meta.length) this.cover(id + 1);
-    const len = this.meta[id * META + USED];
-    const data = this.data[id] ?? EMPTY_BYTES;
-    if (len + bytes + MAX_POSTING_BYTES <= data.length) return;
-    const out = new Uint8Array(len + bytes + MAX_POSTING_BYTES);
-    out.set(data.subarray(0, len));
-    this.data[id] = out;
+  loadLists(ids: ArrayLike<number>, ends: ArrayLike<number>, docs: Uint32Array, codes: Uint32Array): void {
+    let bytes = 0;
+    let slots = 0;
+    let start = 0;
+    for (let k = 0; k < ids.length; k++) {
+      if (this.count(ids[k]) > 0) throw new Error(`PostingLists.loadLists: term ${ids[k]} already has postings`);
+      let last = 0;
+      let fill = 0;
+      for (let i = start; i < ends[k]; i++) {
+        const doc = docs[i];
+        if (doc < last) throw new Error(`PostingLists.loadLists: doc ${doc} comes after doc ${last} in term ${ids[k]}'s list`);
+        if (i > start && doc !== last && fill >= BLOCK_POSTINGS) {
+          slots += 2;
+          fill = 0;
+        }
+        bytes += varintLength(doc - last) + varintLength(codes[i]);
+        last = doc;
+        fill++;
+      }
+      start = ends[k];
+    }
+    const data = new Uint8Array(bytes);
+    const skipData = slots === 0 ? EMPTY_SKIPS : new Uint32Array(slots);
+    let at = 0;
+    let slot = 0;
+    start = 0;
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k];
+      if (id * META >= this.meta.length) this.cover(id + 1);
+      const from = at;
+      const fromSlot = slot;
+      let last = 0;
+      let fill = 0;
+      for (let i = start; i < ends[k]; i++) {
+        const doc = docs[i];
+        if (i > start && doc !== last && fill >= BLOCK_POSTINGS) {
+          skipData[slot++] = last;
+          skipData[slot++] = at - from;
+          fill = 0;
+        }
+        at = writeVarint(data, writeVarint(data, at, doc - last), codes[i]);
+        last = doc;
+        fill++;
+      }
+      const m = id * META;
+      this.meta[m + USED] = at - from;
+      this.meta[m + SKIP_USED] = slot - fromSlot;
+      this.meta[m + LAST] = last;
+      this.meta[m + COUNT] = ends[k] - start;
+      this.meta[m + FILL] = fill;
+      this.data[id] = at === from ? null : data.subarray(from, at);
+      this.skips[id] = slot === fromSlot ? null : skipData.subarray(fromSlot, slot);
+      start = ends[k];
+    }
   }
 
   /** True when term `id`'s list has a posting of `doc`. */

@@ -3,8 +3,9 @@ import { DocTermLists } from './doc-term-lists';
 import { FIELD_COUNT } from './note-fields';
 import {
   FIELD_BITS,
+  PostingBuffer,
+  PostingText,
   decodePostings,
-  encodePostings,
   packPosting,
   packTermIds,
   postingField,
@@ -111,6 +112,8 @@ export class TermIndex {
   /** The distinct term ids of the document being added, and of its field being added, in first-seen order (reused by every add). */
   private docIds = new Uint32Array(1024);
   private touched = new Uint32Array(1024);
+  /** The postings of the saved line being loaded (reused by every {@link loadLine}). */
+  private readonly loadBuffer = new PostingBuffer();
   /** Bumped by every change; lets a sliced save notice that the index moved under it. */
   version = 0;
 
@@ -332,20 +335,26 @@ export class TermIndex {
       }
     }
     if (rows.length > 0) yield { kind: 'D', rows };
-    let pairs: string[] = [];
+    // A line's lists are encoded into one buffer and become strings together (PostingText.take).
+    const text = new PostingText();
+    let terms: string[] = [];
     let chars = 0;
+    const line = (): IndexLine => {
+      const lists = text.take();
+      const pairs: string[] = [];
+      for (let k = 0; k < terms.length; k++) pairs.push(terms[k], lists[k]);
+      terms = [];
+      chars = 0;
+      return { kind: 'T', pairs };
+    };
     for (let id = 0; id < this.dict.size; id++) {
-      const list = encodePostings(this.post.cursor(id), renumber);
-      if (list.length === 0) continue;
-      pairs.push(this.dict.term(id), list);
-      chars += list.length;
-      if (chars >= TERM_LINE_CHARS) {
-        yield { kind: 'T', pairs };
-        pairs = [];
-        chars = 0;
-      }
+      const n = text.add(this.post.cursor(id), renumber);
+      if (n === 0) continue;
+      terms.push(this.dict.term(id));
+      chars += n;
+      if (chars >= TERM_LINE_CHARS) yield line();
     }
-    if (pairs.length > 0) yield { kind: 'T', pairs };
+    if (terms.length > 0) yield line();
   }
 
   /**
@@ -372,18 +381,25 @@ export class TermIndex {
     }
     const { pairs } = line;
     if (!Array.isArray(pairs) || pairs.length % 2 !== 0) throw new Error('saved search index has a malformed term line');
+    // The line's lists decode into one buffer and go into PostingLists together (loadLists: one array for all of them).
+    const buffer = this.loadBuffer;
+    buffer.length = 0;
+    const ids: number[] = [];
+    const ends: number[] = [];
+    const docs = this.docKey.length;
     for (let i = 0; i < pairs.length; i += 2) {
       if (typeof pairs[i] !== 'string' || typeof pairs[i + 1] !== 'string') throw new Error('saved search index has a malformed term line');
+      // The index being loaded holds only the terms of earlier lists: a term it knows is listed twice.
+      const terms = this.dict.size;
       const id = this.dict.intern(pairs[i]);
-      if (this.post.count(id) > 0) throw new Error('saved search index lists a term twice');
-      const docs = this.docKey.length;
-      // A saved number of k characters (5 bits each) takes at most k bytes here (7 bits each): the text's length bounds the list's.
-      this.post.reserve(id, pairs[i + 1].length);
-      decodePostings(pairs[i + 1], (doc, code) => {
-        if (doc >= docs) throw new Error('saved search index has a posting for an unknown document');
-        this.post.append(id, doc, code);
-      });
+      if (this.dict.size === terms) throw new Error('saved search index lists a term twice');
+      // Doc ids only grow within a list: its last posting names its largest.
+      if (decodePostings(pairs[i + 1], buffer) > 0 && buffer.docs[buffer.length - 1] >= docs)
+        throw new Error('saved search index has a posting for an unknown document');
+      ids.push(id);
+      ends.push(buffer.length);
     }
+    this.post.loadLists(ids, ends, buffer.docs, buffer.codes);
   }
 
   /**
