@@ -308,6 +308,26 @@ export class TermIndex {
     return idf;
   }
 
+  /**
+   * Marks the documents of `view` holding any of `expansions` (no score: an excluded word only
+   * rules notes out, and its BM25F score is never read): `sheet.values[doc]` becomes 1 for each,
+   * listed once in `sheet.docs`, in first-seen order.
+   * @param within when given, only documents `d` with `within[d] === 1` are marked
+   */
+  mark(expansions: readonly Expansion[], view: CorpusView, sheet: ScoreSheet, within: Uint8Array | null = null): void {
+    const { visible } = view;
+    const { values, docs } = sheet;
+    for (const e of expansions) {
+      const c = this.post.cursor(e.id);
+      while (c.next()) {
+        const doc = c.doc;
+        if (visible[doc] !== 1 || values[doc] !== 0 || (within !== null && within[doc] !== 1)) continue;
+        values[doc] = 1;
+        docs.push(doc);
+      }
+    }
+  }
+
   /** True when live document `doc` contains term `id` in some field. */
   contains(id: number, doc: number): boolean {
     return this.dead[doc] !== 1 && this.post.has(id, doc);
