@@ -430,7 +430,7 @@ export class LexicalEngine {
     for (const { node, negated } of termNodes(query)) {
       if ((node.kind !== 'word' && node.kind !== 'phrase') || queryTerms(node.text).length === 0 || hits.has(node)) continue;
       const mode = node.kind === 'phrase' ? phraseMode : negated ? negatedMode : wordMode;
-      const found = scoreFilterWord(this.index, node.text, mode, FIELD_BOOSTS, view);
+      const found = scoreFilterWord(this.index, node.text, mode, FIELD_BOOSTS, view, !negated);
       hits.set(node, found);
       if (!negated && node.kind === 'word' && decidedByIndex(node.text)) positive.push(...found.expansions);
     }

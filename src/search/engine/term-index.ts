@@ -287,28 +287,53 @@ export class TermIndex {
     const stamp = this.stamp;
     const normalizer = lengthNormalizers(view.fieldTotal, view.count, BM25F);
     const { visible } = view;
+    const { stamps, fieldLen } = this;
+    const { values, docs } = sheet;
+    // The expansion's weight times each field's boost, once per expansion (the same products the loop would take per posting).
+    const weights = new Float64Array(FIELD_COUNT);
     let df = 0;
     for (const e of expansions) {
+      for (let f = 0; f < FIELD_COUNT; f++) weights[f] = e.weight * boosts[f];
       const c = this.post.cursor(e.id);
       while (c.next()) {
         const doc = c.doc;
         if (visible[doc] !== 1) continue;
-        if (this.stamps[doc] !== stamp) {
-          this.stamps[doc] = stamp;
+        if (stamps[doc] !== stamp) {
+          stamps[doc] = stamp;
           df++;
         }
         if (within !== null && within[doc] !== 1) continue;
         const code = c.code;
         const f = postingField(code);
-        const x = fieldFrequency(e.weight * boosts[f], postingFrequency(code), normalizer[f], this.fieldLen[doc * FIELD_COUNT + f], BM25F);
-        if (sheet.values[doc] === 0) sheet.docs.push(doc);
-        sheet.values[doc] += x;
+        const x = fieldFrequency(weights[f], postingFrequency(code), normalizer[f], fieldLen[doc * FIELD_COUNT + f], BM25F);
+        if (values[doc] === 0) docs.push(doc);
+        values[doc] += x;
       }
     }
     const idf = bm25Idf(view.count, df);
     if (idf === 0) return 0;
     for (const doc of sheet.docs) sheet.values[doc] = bm25Saturate(sheet.values[doc], idf, BM25F);
     return idf;
+  }
+
+  /**
+   * Marks the documents of `view` holding any of `expansions` (no score: an excluded word only
+   * rules notes out, and its BM25F score is never read): `sheet.values[doc]` becomes 1 for each,
+   * listed once in `sheet.docs`, in first-seen order.
+   * @param within when given, only documents `d` with `within[d] === 1` are marked
+   */
+  mark(expansions: readonly Expansion[], view: CorpusView, sheet: ScoreSheet, within: Uint8Array | null = null): void {
+    const { visible } = view;
+    const { values, docs } = sheet;
+    for (const e of expansions) {
+      const c = this.post.cursor(e.id);
+      while (c.next()) {
+        const doc = c.doc;
+        if (visible[doc] !== 1 || values[doc] !== 0 || (within !== null && within[doc] !== 1)) continue;
+        values[doc] = 1;
+        docs.push(doc);
+      }
+    }
   }
 
   /** True when live document `doc` contains term `id` in some field. */

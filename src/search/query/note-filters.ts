@@ -39,12 +39,18 @@ export function fileName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
+/** The char code of `/`, which nests tags. */
+const SLASH = 0x2f;
+
 /**
  * `tag:x` — the note has tag `x` or a nested tag `x/...` (Obsidian Help, "Tags" → "Nested
  * tags": searching a parent tag finds its children). `tag` is lower-case without `#`.
  */
 export function matchTag(note: NoteRecord, tag: string): boolean {
-  return note.tags.some((t) => t === tag || t.startsWith(tag + '/'));
+  // `tag/` tested by its slash and prefix: no string built per tag and note (a `tag:` filter with no word tests every note).
+  for (const t of note.tags)
+    if (t === tag || (t.length > tag.length && t.charCodeAt(tag.length) === SLASH && t.startsWith(tag))) return true;
+  return false;
 }
 
 /** A property test decided without running a user regex (`regex` tests go through {@link propertyStrings} and a RegexGuard). */

@@ -322,12 +322,19 @@ interface TextFacts {
   parts: number;
 }
 const textFacts = new WeakMap<QueryNode, TextFacts>();
-/** The node whose facts were asked for last, and its facts: a query asks for the same few nodes once per note, and a WeakMap lookup per note cost as much as the test itself. */
-let lastNode: QueryNode | null = null;
-let lastFacts: TextFacts | null = null;
+/**
+ * The nodes whose facts were asked for last, and their facts, {@link RECENT_FACTS} of them
+ * (replaced in turn): a query asks for the same few nodes once per note, and a WeakMap lookup
+ * per note cost as much as the test itself; one slot thrashed as soon as a query had two words
+ * (`tokatra -tokape` asks for both for every candidate).
+ */
+const RECENT_FACTS = 4;
+const recentNodes: (QueryNode | null)[] = new Array<QueryNode | null>(RECENT_FACTS).fill(null);
+const recentFacts: (TextFacts | null)[] = new Array<TextFacts | null>(RECENT_FACTS).fill(null);
+let nextRecent = 0;
 
 function factsOf(node: QueryNode & { kind: 'word' | 'phrase' }): TextFacts {
-  if (node === lastNode && lastFacts !== null) return lastFacts;
+  for (let i = 0; i < RECENT_FACTS; i++) if (recentNodes[i] === node) return recentFacts[i] as TextFacts;
   let facts = textFacts.get(node);
   if (!facts) {
     facts = {
@@ -338,8 +345,9 @@ function factsOf(node: QueryNode & { kind: 'word' | 'phrase' }): TextFacts {
     };
     textFacts.set(node, facts);
   }
-  lastNode = node;
-  lastFacts = facts;
+  recentNodes[nextRecent] = node;
+  recentFacts[nextRecent] = facts;
+  nextRecent = (nextRecent + 1) % RECENT_FACTS;
   return facts;
 }
 
