@@ -28,12 +28,38 @@ export class Quarantine {
    * The vault root (`''`) itself is never quarantined.
    */
   contains(path: string): boolean {
-    if (path === '') return false;
-    for (const segment of path.split('/')) {
-      if (segment.startsWith('.')) return true;
-      if (foldPath(segment) === '_private') return true;
+    return this.refusal(path) !== null;
+  }
+
+  /**
+   * Why the vault-relative, normalized `path` is quarantined, as the sentence a tool answers
+   * with: the rule and the name or folder that closes it (a hidden name, `_private`, the
+   * config folder, a folder the user listed), and what to do instead. It says the same whether
+   * or not anything is at `path`, and calls a hidden last name a "file or folder" for that reason.
+   * @returns the sentence, or null when `path` is not quarantined (the vault root never is).
+   */
+  refusal(path: string): string | null {
+    if (path === '') return null;
+    const segments = path.split('/');
+    for (let i = 0; i < segments.length; i++) {
+      const last = i === segments.length - 1;
+      const at = segments.slice(0, i + 1).join('/');
+      if (segments[i].startsWith('.') && last)
+        return `Path '${path}' names a hidden file or folder (its name starts with '.'), which agents may not access; use a path in which no name starts with '.'.`;
+      if (segments[i].startsWith('.'))
+        return `Path '${path}' is inside '${at}', a hidden folder agents may not access (its name starts with '.'); use a path outside it.`;
+      if (foldPath(segments[i]) === '_private')
+        return last
+          ? `Path '${path}' names '${segments[i]}', which agents may not access (every '_private' folder is closed to them); use a path outside it.`
+          : `Path '${path}' is inside '${at}', a '_private' folder agents may not access; use a path outside it.`;
     }
-    return this.folders().some((folder) => isPathInside(path, folder, true));
+    const folder = this.folders().find((f) => isPathInside(path, f, true));
+    if (folder === undefined) return null;
+    const what =
+      foldPath(folder) === foldPath(this.configDir) ? "Obsidian's config folder" : 'a folder the user closed to agents in the settings';
+    return foldPath(folder) === foldPath(path)
+      ? `Path '${path}' is ${what}, which agents may not access; use a path outside it.`
+      : `Path '${path}' is inside '${segments.slice(0, folder.split('/').length).join('/')}', ${what} agents may not access; use a path outside it.`;
   }
 
   /**
