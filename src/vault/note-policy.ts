@@ -319,13 +319,8 @@ export class NotePolicy {
       if (folder) return { miss: folderError(folder) };
       if (outsideRoots) return { miss: outsideRootsError(path, scope) };
       const note = this.lookUpPath(path, lookup);
-      const instead =
-        'note' in note
-          ? `; to use the note '${note.note.path}', give its path without the '/'.`
-          : `; give a note path without a trailing '/'.`;
-      return {
-        miss: new ToolError('not_found', `'${input}' ends with '/', which names a folder, and there is no folder '${path}'${instead}`),
-      };
+      const instead = 'note' in note ? `for the note, give '${note.note.path}'` : "give a note's path without it";
+      return { miss: new ToolError('not_found', `No folder '${path}' (a path ending in '/' names one); ${instead}.`) };
     }
     if (!outsideRoots) {
       const withMd = path.toLowerCase().endsWith('.md') ? null : findEntry(this.app.vault, `${path}.md`);

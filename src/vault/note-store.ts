@@ -204,13 +204,8 @@ export class NoteStore implements NoteReader {
     // A folder that is a link out of the vault answers as a missing one, so it cannot be told from a free name.
     if (path !== '' && (!this.folderAt(path) || this.policy.isQuarantined(path))) {
       const entry = findEntry(this.app.vault, path);
-      if (entry instanceof TFile && this.policy.canRead(entry, scope)) {
-        const parent = parentOf(entry.path);
-        throw new ToolError(
-          'invalid_argument',
-          `'${entry.path}' is a note, not a folder; read it with read_note, or list its folder ${parent === '' ? '(the vault root: omit folder)' : `'${parent}'`}.`,
-        );
-      }
+      if (entry instanceof TFile && this.policy.canRead(entry, scope))
+        throw new ToolError('invalid_argument', `'${entry.path}' is a note, not a folder; read it with read_note.`);
       throw new ToolError('not_found', `Folder '${path}' not found; call list_folders without folder to see the folders.`);
     }
     return path;

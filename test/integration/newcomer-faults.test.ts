@@ -101,22 +101,24 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
       for (const path of ['.bashrc', '.profile']) {
         const text = await callError('read_note', { path });
         expect(text).toBe(
-          `Path '${path}' names a hidden file or folder (its name starts with '.'), which agents may not access; use a path in which no name starts with '.'.`,
+          `Path '${path}' is a hidden file or folder (its name starts with '.'), which agents may not access; use a path outside it.`,
         );
-        expect(await callError('create_note', { path, content: 'x' })).toMatch(/names a hidden file or folder/);
-        expect(await callError('list_notes', { folder: path })).toMatch(/names a hidden file or folder/);
+        expect(await callError('create_note', { path, content: 'x' })).toMatch(/is a hidden file or folder/);
+        expect(await callError('list_notes', { folder: path })).toMatch(/is a hidden file or folder/);
       }
     });
 
     it('a path inside a hidden or _private folder names that folder', async () => {
       expect(await callError('read_note', { path: 'Notes/.hidden/x.md' })).toBe(
-        "Path 'Notes/.hidden/x.md' is inside 'Notes/.hidden', a hidden folder agents may not access (its name starts with '.'); use a path outside it.",
+        "Path 'Notes/.hidden/x.md' is inside 'Notes/.hidden', a hidden file or folder (its name starts with '.'), which agents may not access; use a path outside it.",
       );
-      expect(await callError('read_note', { path: '.obsidian/app.json' })).toMatch(/inside '\.obsidian', a hidden folder/);
+      expect(await callError('read_note', { path: '.obsidian/app.json' })).toMatch(/inside '\.obsidian', a hidden file or folder/);
       expect(await callError('append_note', { path: '_private/Passwords hint', content: 'x' })).toBe(
-        "Path '_private/Passwords hint' is inside '_private', a '_private' folder agents may not access; use a path outside it.",
+        "Path '_private/Passwords hint' is inside '_private', a '_private' folder, which agents may not access; use a path outside it.",
       );
-      expect(await callError('list_notes', { folder: '_private' })).toMatch(/names '_private', which agents may not access/);
+      expect(await callError('list_notes', { folder: '_private' })).toMatch(
+        /^Path '_private' is a '_private' folder, which agents may not access/,
+      );
     });
 
     it('a missing note at the root or in a folder, and a folder, each get their own sentence', async () => {
@@ -125,11 +127,9 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
       expect(await callError('read_note', { path: 'Projects/' })).toBe(
         "'Projects' is a folder; call list_notes with folder 'Projects' to see its notes.",
       );
-      expect(await callError('list_notes', { folder: 'Inbox.md' })).toBe(
-        "'Inbox.md' is a note, not a folder; read it with read_note, or list its folder (the vault root: omit folder).",
-      );
+      expect(await callError('list_notes', { folder: 'Inbox.md' })).toBe("'Inbox.md' is a note, not a folder; read it with read_note.");
       expect(await callError('list_folders', { folder: 'Projects/Alpha/Budget.md' })).toMatch(
-        /^'Projects\/Alpha\/Budget\.md' is a note, not a folder; .* list its folder 'Projects\/Alpha'\.$/,
+        /^'Projects\/Alpha\/Budget\.md' is a note, not a folder/,
       );
       expect(await callError('list_notes', { folder: 'Nowhere' })).toMatch(/^Folder 'Nowhere' not found/);
     });
@@ -160,15 +160,12 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
         for (const [tool, args] of calls) {
           const text = await callError(tool, args);
           if (path.startsWith('Inbox.md.md')) expect(text).toMatch(/^Note 'Inbox\.md\.md' not found\. Did you mean 'Inbox\.md'\?/);
-          else
-            expect(text).toMatch(
-              /ends with '\/', which names a folder, and there is no folder 'Inbox(\.md)?'; to use the note 'Inbox\.md', give its path without the '\/'\.$/,
-            );
+          else expect(text).toMatch(/^No folder 'Inbox(\.md)?' \(a path ending in '\/' names one\); for the note, give 'Inbox\.md'\.$/);
         }
         expect((await call('read_notes', { paths: [path] })).not_found).toEqual([path]);
         await expect(client.readResource({ uri: `${NOTE_URI_PREFIX}${encodeURIComponent(path)}` })).rejects.toThrow(/not found/i);
       }
-      expect(await callError('read_note', { id: 'Inbox.md/' })).toMatch(/names a folder/);
+      expect(await callError('read_note', { id: 'Inbox.md/' })).toMatch(/ending in '\/' names one/);
       expect(inbox()).toBe(before);
       expect((await call('read_note', { path: 'Inbox' })).hash).toBe(hash);
       expect(fs.existsSync(nodePath.join(vault, 'Archive/Moved inbox.md'))).toBe(false);

@@ -38,10 +38,7 @@ export function parseQuery(input: string): QueryNode {
   checkLength(input);
   const visible = visibleQuery(input);
   if (visible.trim() === '') {
-    throw new ToolError(
-      'invalid_argument',
-      'The search query is empty (it holds no visible character); pass words, a "phrase" or an operator such as tag:project.',
-    );
+    throw new ToolError('invalid_argument', 'The search query is empty; pass words, a "phrase" or an operator such as tag:project.');
   }
   const parser = new QueryParser(visible.normalize('NFC'));
   return parser.parseAll();

@@ -41,25 +41,20 @@ export class Quarantine {
   refusal(path: string): string | null {
     if (path === '') return null;
     const segments = path.split('/');
-    for (let i = 0; i < segments.length; i++) {
-      const last = i === segments.length - 1;
-      const at = segments.slice(0, i + 1).join('/');
-      if (segments[i].startsWith('.') && last)
-        return `Path '${path}' names a hidden file or folder (its name starts with '.'), which agents may not access; use a path in which no name starts with '.'.`;
-      if (segments[i].startsWith('.'))
-        return `Path '${path}' is inside '${at}', a hidden folder agents may not access (its name starts with '.'); use a path outside it.`;
-      if (foldPath(segments[i]) === '_private')
-        return last
-          ? `Path '${path}' names '${segments[i]}', which agents may not access (every '_private' folder is closed to them); use a path outside it.`
-          : `Path '${path}' is inside '${at}', a '_private' folder agents may not access; use a path outside it.`;
+    let at = '';
+    let what = '';
+    for (let i = 0; i < segments.length && what === ''; i++) {
+      at = segments.slice(0, i + 1).join('/');
+      if (segments[i].startsWith('.')) what = "a hidden file or folder (its name starts with '.')";
+      else if (foldPath(segments[i]) === '_private') what = "a '_private' folder";
     }
-    const folder = this.folders().find((f) => isPathInside(path, f, true));
-    if (folder === undefined) return null;
-    const what =
-      foldPath(folder) === foldPath(this.configDir) ? "Obsidian's config folder" : 'a folder the user closed to agents in the settings';
-    return foldPath(folder) === foldPath(path)
-      ? `Path '${path}' is ${what}, which agents may not access; use a path outside it.`
-      : `Path '${path}' is inside '${segments.slice(0, folder.split('/').length).join('/')}', ${what} agents may not access; use a path outside it.`;
+    if (what === '') {
+      const folder = this.folders().find((f) => isPathInside(path, f, true));
+      if (folder === undefined) return null;
+      at = segments.slice(0, folder.split('/').length).join('/');
+      what = foldPath(folder) === foldPath(this.configDir) ? "Obsidian's config folder" : 'a folder the user closed to agents';
+    }
+    return `Path '${path}' ${at === path ? 'is' : `is inside '${at}',`} ${what}, which agents may not access; use a path outside it.`;
   }
 
   /**
