@@ -127,6 +127,14 @@ export class NotePolicy {
   }
 
   /**
+   * True when an agent-supplied path ends in a separator ({@link PathSpelling.namesFolder}):
+   * it names a folder, never the note normalization would otherwise reach (`Inbox.md/` is not `Inbox.md`).
+   */
+  namesFolder(input: string): boolean {
+    return this.spelling.namesFolder(input);
+  }
+
+  /**
    * A path made vault-relative by the lexical rules alone ({@link PathSpelling.literalPath}).
    * @throws as lexicalVaultPath.
    */
@@ -302,10 +310,19 @@ export class NotePolicy {
     // The widgets folder is no secret: note tools get the sentence naming widget_write.
     if (this.quarantine.contains(path) || this.isWidgetPath(path)) this.assertAllowed(path, scope);
     const outsideRoots = !isWithinRoots(path, scope.roots);
-    let folder: TFolder | null = null;
+    const exact = outsideRoots ? null : findEntry(this.app.vault, path);
+    const folder = exact instanceof TFolder && !this.isQuarantined(exact.path) ? exact : null;
+    const folderError = (f: TFolder): ToolError =>
+      new ToolError('invalid_argument', `'${f.path}' is a folder; call list_notes with folder '${f.path}' to see its notes.`);
+    // A trailing '/' names a folder: never the note that normalization (which drops it) would reach.
+    if (this.spelling.namesFolder(name)) {
+      if (folder) return { miss: folderError(folder) };
+      if (outsideRoots) return { miss: outsideRootsError(path, scope) };
+      const note = this.lookUpPath(path, lookup);
+      const instead = 'note' in note ? `for the note, give '${note.note.path}'` : "give a note's path without it";
+      return { miss: new ToolError('not_found', `No folder '${path}' (a path ending in '/' names one); ${instead}.`) };
+    }
     if (!outsideRoots) {
-      const exact = findEntry(this.app.vault, path);
-      if (exact instanceof TFolder && !this.isQuarantined(exact.path)) folder = exact;
       const withMd = path.toLowerCase().endsWith('.md') ? null : findEntry(this.app.vault, `${path}.md`);
       for (const entry of [exact, withMd]) {
         if (!(entry instanceof TFile) || !this.canRead(entry, scope)) continue;
@@ -313,20 +330,15 @@ export class NotePolicy {
         throw new ToolError('invalid_argument', `'${entry.path}' is not a Markdown note; only .md notes can be read.`);
       }
     }
+    // Obsidian's own resolution of the name as typed: `Inbox` and `Inbox.md` reach Inbox.md, `Inbox.md.md` does not.
     const linked = resolveLinkpath(
       path,
       lookup.readable(),
       (file) => this.source.frontmatterOf(file),
-      () => this.app.metadataCache.getFirstLinkpathDest(path.replace(/\.md$/i, ''), ''),
+      () => this.app.metadataCache.getFirstLinkpathDest(path, ''),
     );
     if (linked) return { note: linked };
-    if (folder)
-      return {
-        miss: new ToolError(
-          'invalid_argument',
-          `'${folder.path}' is a folder; call list_notes with folder '${folder.path}' to see its notes.`,
-        ),
-      };
+    if (folder) return { miss: folderError(folder) };
     if (outsideRoots && path.includes('/')) return { miss: outsideRootsError(path, scope) };
     return {
       miss: noteNotFound(
@@ -344,6 +356,8 @@ export class NotePolicy {
         `Path '${path}' is in the widgets folder '${this.widgetsFolder()}', which note tools do not use; list widgets with widget_list and write them with widget_write.`,
       );
     }
+    const refusal = this.quarantine.refusal(path);
+    if (refusal !== null) throw new ToolError('forbidden', refusal);
     if (this.isQuarantined(path)) {
       throw new ToolError('forbidden', `Path '${path}' is in a folder agents may not access; use a path outside it.`);
     }

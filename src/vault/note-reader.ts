@@ -8,7 +8,7 @@ import type { NoteSection } from './content/sections';
  */
 export type WritePolicy = Pick<
   NotePolicy,
-  'normalizePath' | 'spelledPath' | 'checkedPath' | 'entryAt' | 'isQuarantined' | 'canRead' | 'accessOf' | 'resolveNote'
+  'normalizePath' | 'spelledPath' | 'namesFolder' | 'checkedPath' | 'entryAt' | 'isQuarantined' | 'canRead' | 'accessOf' | 'resolveNote'
 >;
 
 /**

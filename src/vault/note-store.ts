@@ -196,12 +196,16 @@ export class NoteStore implements NoteReader {
    * @param input undefined, `''`, `/` or `.` mean the vault root (returned as `''`).
    * @returns the folder's vault path (`''` for the root).
    * @throws as {@link NotePolicy.normalizeFolderPath}; ToolError('not_found') when no folder is
-   *   there, or the folder is itself a link out of the vault.
+   *   there, or the folder is itself a link out of the vault; ToolError('invalid_argument') when
+   *   the path names a note the scope may read.
    */
   requireFolder(input: string | undefined, scope: AccessScope): string {
     const path = this.policy.normalizeFolderPath(input, scope);
     // A folder that is a link out of the vault answers as a missing one, so it cannot be told from a free name.
     if (path !== '' && (!this.folderAt(path) || this.policy.isQuarantined(path))) {
+      const entry = findEntry(this.app.vault, path);
+      if (entry instanceof TFile && this.policy.canRead(entry, scope))
+        throw new ToolError('invalid_argument', `'${entry.path}' is a note, not a folder; read it with read_note.`);
       throw new ToolError('not_found', `Folder '${path}' not found; call list_folders without folder to see the folders.`);
     }
     return path;

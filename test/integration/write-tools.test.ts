@@ -341,7 +341,7 @@ describe('write tools over MCP, force key on the demo vault', () => {
       'Notes/.hidden/x',
       '.trash/Deleted draft',
     ]) {
-      expect(await callError(env.client, 'create_note', { path: hidden, content: 'x' })).toMatch(/folder agents may not access/);
+      expect(await callError(env.client, 'create_note', { path: hidden, content: 'x' })).toMatch(/agents may not access/);
     }
     expect(await callError(env.client, 'move_note', { path: 'Ideas', to: '_private/Ideas' })).toMatch(/may not access/);
     // A leading / names the vault root unless the path is an absolute one outside the vault (issue 19: never a nested copy).

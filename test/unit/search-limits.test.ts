@@ -94,4 +94,38 @@ describe('RegexGuard', () => {
     toolError(() => guard.testAll(/^(a+)+$/, ['a'.repeat(30000) + '!']));
     expect(toolError(() => guard.testAll(/b/, ['b'])).message).toMatch('too slow');
   });
+
+  it('a regex that outruns one run on one input is too slow with budget left, and the search refuses it from then on', () => {
+    // The budget (1000 ms) is far from spent: one synchronous run may take RUN_LIMIT_MS only.
+    const guard = new RegexGuard();
+    expect(toolError(() => guard.testAll(/^(a+)+$/, ['aa', 'a'.repeat(30000) + '!', 'a'])).message).toMatch('too slow');
+    expect(toolError(() => guard.testAll(/b/, ['b'])).message).toMatch('too slow');
+  });
+
+  /** The order in which an already queued macrotask and `await guard.pause()` finish. */
+  async function orderAfterPause(guard: RegexGuard): Promise<string[]> {
+    const order: string[] = [];
+    setImmediate(() => order.push('other session'));
+    await guard.pause();
+    order.push('search');
+    await new Promise((resolve) => setImmediate(resolve));
+    return order;
+  }
+
+  it('pause lets other work run once the guard has run regexes for a slice, and not before', async () => {
+    expect(await orderAfterPause(new RegexGuard())).toEqual(['search', 'other session']);
+    const slow = new RegexGuard();
+    expect(slow.testAll(/b/, ['b'])).toEqual([true]);
+    toolError(() => slow.testAll(/^(a+)+$/, ['a'.repeat(30000) + '!']));
+    expect(await orderAfterPause(slow)).toEqual(['other session', 'search']);
+    // The slice starts again after a yield.
+    expect(await orderAfterPause(slow)).toEqual(['search', 'other session']);
+  });
+
+  it('testAllInSlices answers as testAll does, across slices', async () => {
+    const inputs = Array.from({ length: 700 }, (_, i) => `note ${i}`);
+    const expected = inputs.map((input) => /7$/.test(input));
+    expect(await new RegexGuard().testAllInSlices(/7$/, inputs)).toEqual(expected);
+    expect(new RegexGuard().testAll(/7$/, inputs)).toEqual(expected);
+  });
 });

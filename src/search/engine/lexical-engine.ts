@@ -310,7 +310,7 @@ export class LexicalEngine {
             inputs.push(input);
           }
         }
-        const ok = guard.testAll(userRegex(node), inputs);
+        const ok = await guard.testAllInSlices(userRegex(node), inputs);
         regexHits.set(node, new Set(owners.filter((_, k) => ok[k])));
       }
     }
@@ -356,6 +356,7 @@ export class LexicalEngine {
         return full === null ? [] : [{ doc, note: this.byDoc[doc] as NoteRecord, at: k, text: new LoadedText(full) }];
       });
       for (const node of bodyRegexes) {
+        await guard.pause();
         const ok = guard.testAll(
           node.regex,
           loaded.map((l) => l.text.body),
@@ -365,6 +366,7 @@ export class LexicalEngine {
           if (ok[k]) set.add(l.note.path);
         });
       }
+      await guard.pause();
       const verdicts = evaluateBatch(
         query,
         loaded.map((l) => ({ note: l.note, text: l.text })),

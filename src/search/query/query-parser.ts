@@ -35,12 +35,33 @@ import { isOperator, isScopeOperator, operatorExample } from './query-operators'
  *   deep nesting.
  */
 export function parseQuery(input: string): QueryNode {
-  if (input.trim() === '') {
+  checkLength(input);
+  const visible = visibleQuery(input);
+  if (visible.trim() === '') {
     throw new ToolError('invalid_argument', 'The search query is empty; pass words, a "phrase" or an operator such as tag:project.');
   }
-  checkLength(input);
-  const parser = new QueryParser(input.normalize('NFC'));
+  const parser = new QueryParser(visible.normalize('NFC'));
   return parser.parseAll();
+}
+
+/**
+ * Control characters other than whitespace (NUL, BEL, DEL, C1), format characters (zero-width
+ * space U+200B, word joiner, BOM, soft hyphen, bidi marks) and lone surrogates. The tokenizer
+ * never makes them part of a term (a word is letters, digits and marks), so an unquoted
+ * `weekly\u200breview` is two words; the zero-width (non-)joiners are kept here and read by {@link LOOSE_JOINER}.
+ */
+const INVISIBLE = /(?![\t\n\v\f\r\u200c\u200d])[\p{Cc}\p{Cf}\p{Cs}]/gu;
+/** A zero-width joiner or non-joiner not between two visible characters: it joins nothing (inside `👩‍💻` or a Persian word it spells the text). */
+const LOOSE_JOINER = /(?<!\S)[\u200c\u200d]|[\u200c\u200d](?!\S)/gu;
+
+/**
+ * `input` with each {@link INVISIBLE} character and {@link LOOSE_JOINER} read as a space, the
+ * separator the tokenizer makes of it: a phrase `"weekly\u0000review"` is the phrase
+ * `"weekly review"`, as the unquoted words are `weekly review`, and a query of nothing else is empty.
+ * @returns the query, the same length (one space per character replaced)
+ */
+export function visibleQuery(input: string): string {
+  return input.replace(INVISIBLE, ' ').replace(LOOSE_JOINER, ' ');
 }
 
 /** Longest query accepted, in UTF-16 code units. */

@@ -8,6 +8,7 @@ import type { TFile } from 'obsidian';
 import { quoteInput, ToolError } from '../../errors';
 import type { AccessScope } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
+import { endsInSeparator } from '../../vault/paths/paths';
 import { JsonRpcError } from '../session/rpc-errors';
 
 /** Every note resource URI starts with this: `vault-mcp://note/` + the vault path, each segment percent-encoded. */
@@ -176,6 +177,8 @@ export class NoteResources {
         { uri },
       );
     }
+    // A trailing '/' names a folder, never the note normalization would reach by dropping it.
+    if (endsInSeparator(path)) throw notFound(uri);
     let real: string;
     try {
       real = this.notes.policy.checkedPath(this.notes.policy.literalPath(path), this.scope);

@@ -28,12 +28,33 @@ export class Quarantine {
    * The vault root (`''`) itself is never quarantined.
    */
   contains(path: string): boolean {
-    if (path === '') return false;
-    for (const segment of path.split('/')) {
-      if (segment.startsWith('.')) return true;
-      if (foldPath(segment) === '_private') return true;
+    return this.refusal(path) !== null;
+  }
+
+  /**
+   * Why the vault-relative, normalized `path` is quarantined, as the sentence a tool answers
+   * with: the rule and the name or folder that closes it (a hidden name, `_private`, the
+   * config folder, a folder the user listed), and what to do instead. It says the same whether
+   * or not anything is at `path`, and calls a hidden last name a "file or folder" for that reason.
+   * @returns the sentence, or null when `path` is not quarantined (the vault root never is).
+   */
+  refusal(path: string): string | null {
+    if (path === '') return null;
+    const segments = path.split('/');
+    let at = '';
+    let what = '';
+    for (let i = 0; i < segments.length && what === ''; i++) {
+      at = segments.slice(0, i + 1).join('/');
+      if (segments[i].startsWith('.')) what = "a hidden file or folder (its name starts with '.')";
+      else if (foldPath(segments[i]) === '_private') what = "a '_private' folder";
     }
-    return this.folders().some((folder) => isPathInside(path, folder, true));
+    if (what === '') {
+      const folder = this.folders().find((f) => isPathInside(path, f, true));
+      if (folder === undefined) return null;
+      at = segments.slice(0, folder.split('/').length).join('/');
+      what = foldPath(folder) === foldPath(this.configDir) ? "Obsidian's config folder" : 'a folder the user closed to agents';
+    }
+    return `Path '${path}' ${at === path ? 'is' : `is inside '${at}',`} ${what}, which agents may not access; use a path outside it.`;
   }
 
   /**

@@ -52,8 +52,3 @@ export function assertValidName(path: string): void {
 export function withMarkdownExtension(path: string): string {
   return /\.md$/i.test(path) ? `${path.slice(0, -3)}.md` : `${path}.md`;
 }
-
-/** True when an agent-supplied path ends in `/` or `\` (it names a folder). */
-export function namesFolder(input: string): boolean {
-  return /[\\/]\s*$/.test(input);
-}

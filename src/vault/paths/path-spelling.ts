@@ -1,7 +1,7 @@
 import type { App } from 'obsidian';
 import { existsSync } from 'node:fs';
 import { canonicalPath, findEntry } from './lookup';
-import { assertPathLength, decodePercentOnce, lexicalVaultPath, type VaultOnDisk } from './paths';
+import { assertPathLength, decodePercentOnce, endsInSeparator, lexicalVaultPath, type VaultOnDisk } from './paths';
 import { vaultLocation } from '../vault-location';
 
 /**
@@ -60,10 +60,26 @@ export class PathSpelling {
    */
   lexicalPath(input: string): string {
     assertPathLength(input);
-    const literal = this.literalPath(input);
-    const decodedInput = decodePercentOnce(input.trim());
-    if (decodedInput === input.trim() || this.namesEntry(literal)) return canonicalPath(this.app.vault, literal);
-    return canonicalPath(this.app.vault, this.literalPath(decodedInput));
+    return canonicalPath(this.app.vault, this.literalPath(this.chosenSpelling(input)));
+  }
+
+  /**
+   * True when `input`, in the spelling {@link lexicalPath} chooses (literal or percent-decoded),
+   * ends in a separator, alone or followed by `.`/`..` (`Inbox/`, `Inbox.md\`, `Inbox.md%2F`,
+   * `Inbox.md/.`): it names a folder, even though normalization drops that ending.
+   */
+  namesFolder(input: string): boolean {
+    return endsInSeparator(this.chosenSpelling(input));
+  }
+
+  /**
+   * The spelling of `input` (trimmed) that path rules apply to: as typed when it holds no
+   * percent-escapes or names an existing entry as typed (or with `.md` added), else decoded once.
+   */
+  private chosenSpelling(input: string): string {
+    const given = input.trim();
+    const decoded = decodePercentOnce(given);
+    return decoded === given || this.namesEntry(this.literalPath(given)) ? given : decoded;
   }
 
   /** True when a normalized path, as given or with `.md` added, names an existing entry. */

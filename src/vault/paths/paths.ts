@@ -163,6 +163,14 @@ export function isPathInside(path: string, folder: string, fold = false): boolea
   return p === f || p.startsWith(`${f}/`);
 }
 
+/**
+ * True when a path as given ends in a separator, alone or followed by a `.`/`..` segment
+ * (`Inbox/`, `Inbox.md\\`, `Inbox.md/.`): it names a folder, although {@link lexicalVaultPath} drops that ending.
+ */
+export function endsInSeparator(input: string): boolean {
+  return /[\\/](?:\.\.?)?\s*$/.test(input);
+}
+
 /** The parent folder of a vault-relative path (`''` for a top-level entry). */
 export function parentOf(path: string): string {
   const slash = path.lastIndexOf('/');

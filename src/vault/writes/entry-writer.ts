@@ -3,7 +3,7 @@ import { ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
 import { assertWritableText, guardFrontmatter, noteNotFound } from './frontmatter-guard';
 import { hashText } from '../hash';
-import { assertValidName, namesFolder, withMarkdownExtension } from '../paths/note-names';
+import { assertValidName, withMarkdownExtension } from '../paths/note-names';
 import type { NoteReader } from '../note-reader';
 import { foldPath, isPathInside, parentOf } from '../paths/paths';
 import { insertedLines } from './text-edits';
@@ -36,7 +36,7 @@ export class EntryWriter {
    *   ToolError('forbidden') for quarantine/roots/protected keys; ToolError('exists') when taken.
    */
   prepareCreate(tool: string, rawPath: string, content: string, scope: AccessScope): PreparedWrite {
-    if (namesFolder(rawPath)) {
+    if (this.notes.policy.namesFolder(rawPath)) {
       throw new ToolError(
         'invalid_argument',
         `'${rawPath}' ends with '/', which names a folder; give a note path such as 'Folder/Note.md', or call create_folder.`,
@@ -84,6 +84,12 @@ export class EntryWriter {
     else if (isNote && expectedHash !== undefined) assertExpectedHash(await this.notes.read(source), expectedHash, source.path);
     this.assertLinkersWritable(source, scope);
     await this.assertLinkersUtf8(source);
+    if (isNote && this.notes.policy.namesFolder(rawTo)) {
+      throw new ToolError(
+        'invalid_argument',
+        `'${rawTo}' ends with '/', which names a folder; give the note's whole new path, such as '${rawTo.trim().replace(/[\\/]+$/, '')}/${source.name}'.`,
+      );
+    }
     let to = this.notes.policy.normalizePath(rawTo, scope);
     if (isNote) to = this.notes.policy.checkedPath(withMarkdownExtension(to), scope);
     if (!isNote && isPathInside(to, source.path, true)) {

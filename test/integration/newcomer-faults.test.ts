@@ -1,0 +1,188 @@
+import * as fs from 'node:fs';
+import * as nodePath from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import VaultMcpPlugin from '../../src/main';
+import { NOTE_URI_PREFIX } from '../../src/server/content/note-resources';
+import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
+
+type Json = Record<string, any>;
+
+// A newcomer's report (issue 20 session): invisible characters in search queries, wrong
+// not-found sentences for hidden names, and paths that reached another note than they named.
+describe('a newcomer’s faults, through the tools over MCP', () => {
+  let booted: BootedPlugin<VaultMcpPlugin>;
+  let client: Client;
+  let vault: string;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    const copy = await copyToTemp(DEMO_VAULT);
+    cleanup = copy.cleanup;
+    vault = copy.dir;
+    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, allowWrites: true, mode: 'force' });
+    client = await connectClient(booted.url, booted.token);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await booted?.stop();
+    await cleanup?.();
+  });
+
+  async function call(name: string, args: Json): Promise<Json> {
+    const result = await client.callTool({ name, arguments: args });
+    if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+    return result.structuredContent as Json;
+  }
+  async function callError(name: string, args: Json): Promise<string> {
+    const result = await client.callTool({ name, arguments: args });
+    expect(result.isError).toBe(true);
+    return (result.content as Array<{ text: string }>)[0].text;
+  }
+  const paths = async (query: string): Promise<string[]> =>
+    ((await call('search', { query, mode: 'lexical', limit: 100 })).results as Json[]).map((r) => r.path);
+
+  describe('search queries with invisible characters', () => {
+    it('a query of NUL, zero-width characters or a lone surrogate is the empty-query error a space-only query gets', async () => {
+      const empty = await callError('search', { query: '   ' });
+      expect(empty).toMatch(/^The search query is empty/);
+      for (const query of [
+        '\u0000',
+        '\u200b',
+        '\u200b\u200c',
+        '\u200d',
+        '\ud800',
+        '\udc00\u0000',
+        '\u2060\ufeff',
+        '\u0007 \u0000',
+        ' \u00ad ',
+        '\u202e',
+      ])
+        expect(await callError('search', { query, mode: 'lexical' })).toBe(empty);
+    });
+
+    it('an invisible character inside a phrase is read as a space, as it is between unquoted words', async () => {
+      const phrase = await paths('"picking throughput"');
+      expect(phrase).toContain('Projects/Alpha/Alpha overview.md');
+      const words = await paths('picking throughput');
+      for (const invisible of [
+        '\u0000',
+        '\u0007',
+        '\u007f',
+        '\u0085',
+        '\u200b',
+        '\u2060',
+        '\ufeff',
+        '\u00ad',
+        '\ud800',
+        '\u200c ',
+        ' \u200d',
+      ]) {
+        expect(await paths(`"picking${invisible}throughput"`)).toEqual(phrase);
+        expect(await paths(`picking${invisible}throughput`)).toEqual(words);
+      }
+      expect(await callError('search', { query: '"\u0000\u200b"' })).toMatch(/empty phrase at character 1/);
+    });
+
+    it('a zero-width joiner or non-joiner between two characters is kept: it spells a Persian word or an emoji', async () => {
+      await call('create_note', {
+        path: 'Joiners',
+        content: 'Persian: \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645. Emoji: \u{1f469}\u200d\u{1f4bb} coder.\n',
+      });
+      await booted.plugin.search.whenBuilt();
+      expect(await paths('"\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"')).toEqual(['Joiners.md']);
+      expect(await paths('"\u{1f469}\u200d\u{1f4bb} coder"')).toEqual(['Joiners.md']);
+      expect(await paths('"\u{1f469} \u{1f4bb} coder"')).toEqual([]);
+    });
+  });
+
+  describe('not-found and refusal sentences name what the path is', () => {
+    it('a dot-file at the vault root is a hidden name, not "in a folder", whether it exists or not', async () => {
+      fs.writeFileSync(nodePath.join(vault, '.bashrc'), 'secret');
+      for (const path of ['.bashrc', '.profile']) {
+        const text = await callError('read_note', { path });
+        expect(text).toBe(
+          `Path '${path}' is a hidden file or folder (its name starts with '.'), which agents may not access; use a path outside it.`,
+        );
+        expect(await callError('create_note', { path, content: 'x' })).toMatch(/is a hidden file or folder/);
+        expect(await callError('list_notes', { folder: path })).toMatch(/is a hidden file or folder/);
+      }
+    });
+
+    it('a path inside a hidden or _private folder names that folder', async () => {
+      expect(await callError('read_note', { path: 'Notes/.hidden/x.md' })).toBe(
+        "Path 'Notes/.hidden/x.md' is inside 'Notes/.hidden', a hidden file or folder (its name starts with '.'), which agents may not access; use a path outside it.",
+      );
+      expect(await callError('read_note', { path: '.obsidian/app.json' })).toMatch(/inside '\.obsidian', a hidden file or folder/);
+      expect(await callError('append_note', { path: '_private/Passwords hint', content: 'x' })).toBe(
+        "Path '_private/Passwords hint' is inside '_private', a '_private' folder, which agents may not access; use a path outside it.",
+      );
+      expect(await callError('list_notes', { folder: '_private' })).toMatch(
+        /^Path '_private' is a '_private' folder, which agents may not access/,
+      );
+    });
+
+    it('a missing note at the root or in a folder, and a folder, each get their own sentence', async () => {
+      expect(await callError('read_note', { path: 'Nope.md' })).toMatch(/^Note 'Nope\.md' not found/);
+      expect(await callError('read_note', { path: 'Projects/Nope.md' })).toMatch(/^Note 'Projects\/Nope\.md' not found/);
+      expect(await callError('read_note', { path: 'Projects/' })).toBe(
+        "'Projects' is a folder; call list_notes with folder 'Projects' to see its notes.",
+      );
+      expect(await callError('list_notes', { folder: 'Inbox.md' })).toBe("'Inbox.md' is a note, not a folder; read it with read_note.");
+      expect(await callError('list_folders', { folder: 'Projects/Alpha/Budget.md' })).toMatch(
+        /^'Projects\/Alpha\/Budget\.md' is a note, not a folder/,
+      );
+      expect(await callError('list_notes', { folder: 'Nowhere' })).toMatch(/^Folder 'Nowhere' not found/);
+    });
+  });
+
+  describe('a path names one note exactly', () => {
+    const inbox = (): string => fs.readFileSync(nodePath.join(vault, 'Inbox.md'), 'utf8');
+
+    it('the documented conveniences still reach Inbox.md: no .md, other case, a wikilink', async () => {
+      for (const path of ['Inbox.md', 'Inbox', 'inbox.md', 'INBOX', '[[Inbox]]', './Inbox.md', 'Inbox.MD'])
+        expect((await call('read_note', { path })).path).toBe('Inbox.md');
+    });
+
+    it('Inbox.md.md, Inbox.md/ and Inbox/ reach no note through any path tool, and Inbox.md is left as it was', async () => {
+      const before = inbox();
+      const hash = (await call('read_note', { path: 'Inbox.md' })).hash as string;
+      for (const path of ['Inbox.md.md', 'Inbox.md/', 'Inbox/', 'Inbox.md\\', 'Inbox.md/.', 'Inbox.md%2F', 'path:Inbox.md/']) {
+        const calls: Array<[string, Json]> = [
+          ['read_note', { path }],
+          ['get_links', { path }],
+          ['write_note', { path, body: 'clobbered' }],
+          ['append_note', { path, content: 'clobbered' }],
+          ['edit_note', { path, anchor: 'Inbox', op: 'replace', content: 'clobbered' }],
+          ['set_properties', { path, properties: { clobbered: true } }],
+          ['move_note', { path, to: 'Archive/Moved inbox' }],
+          ['delete_note', { path, confirm: true }],
+        ];
+        for (const [tool, args] of calls) {
+          const text = await callError(tool, args);
+          if (path.startsWith('Inbox.md.md')) expect(text).toMatch(/^Note 'Inbox\.md\.md' not found\. Did you mean 'Inbox\.md'\?/);
+          else expect(text).toMatch(/^No folder 'Inbox(\.md)?' \(a path ending in '\/' names one\); for the note, give 'Inbox\.md'\.$/);
+        }
+        expect((await call('read_notes', { paths: [path] })).not_found).toEqual([path]);
+        await expect(client.readResource({ uri: `${NOTE_URI_PREFIX}${encodeURIComponent(path)}` })).rejects.toThrow(/not found/i);
+      }
+      expect(await callError('read_note', { id: 'Inbox.md/' })).toMatch(/ending in '\/' names one/);
+      expect(inbox()).toBe(before);
+      expect((await call('read_note', { path: 'Inbox' })).hash).toBe(hash);
+      expect(fs.existsSync(nodePath.join(vault, 'Archive/Moved inbox.md'))).toBe(false);
+    });
+
+    it('a note moved to a path ending in / is refused with the whole path to give, never renamed to <folder>.md', async () => {
+      const text = await callError('move_note', { path: 'Ideas', to: 'Archive/' });
+      expect(text).toBe("'Archive/' ends with '/', which names a folder; give the note's whole new path, such as 'Archive/Ideas.md'.");
+      expect(fs.existsSync(nodePath.join(vault, 'Archive.md'))).toBe(false);
+      expect(fs.existsSync(nodePath.join(vault, 'Ideas.md'))).toBe(true);
+      expect(await callError('create_note', { path: 'New%2F', content: 'x' })).toMatch(/ends with '\/', which names a folder/);
+    });
+
+    it('a folder still moves and lists with a trailing slash', async () => {
+      expect((await call('list_notes', { folder: 'Projects/' })).notes.length).toBeGreaterThan(0);
+      expect((await call('create_folder', { path: 'Scratch/' })).path).toBe('Scratch');
+      expect((await call('move_note', { path: 'Scratch/', to: 'Scratch2/' })).path).toBe('Scratch2');
+    });
+  });
+});
