@@ -1,19 +1,20 @@
 /**
- * `node scripts/profile-warm.mjs [notes | x7] [--fresh]`: where a warm start's time goes on a
+ * `node scripts/profile-warm.mjs [notes | x7] [--fresh] [--cold]`: where a warm start's time goes on a
  * generated vault (default 100k notes, reused from the bench's cache) or, with `x7`, on the
  * bench's seven copies of the PowerShell vault (made by a `--rows powershell-x7` bench run). Boots src/main in the
  * host (not main.js, so the CPU profile names our functions) with the index saved under the
  * vault's `.obsidian-profile-warm` config folder: a cold boot first when no saved index is
- * there (or with --fresh), then a warm boot under a CPU profile. Prints the warm start's
- * figures (build ms, longest slice, CPU time), the slices over 50 ms with where they ended,
- * and the functions with the most self and total time. Prints figures; asserts nothing.
+ * there (or with --fresh), then a warm boot under a CPU profile; with --cold the saved index is
+ * removed and the cold boot is the one profiled. Prints the build's figures (build ms, longest
+ * slice, CPU time), the slices over 50 ms with where they ended, the garbage collections'
+ * pauses, and the functions with the most self and total time. Prints figures; asserts nothing.
  * Not part of `npm run bench` (slow; the saved index stays for the next run).
  */
 import { existsSync, promises as fsp } from 'node:fs';
 import * as inspector from 'node:inspector';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin } from '../test/harness/boot-plugin';
 import { generateVault } from './bench/generate-vault';
@@ -83,6 +84,41 @@ function watchSlices(): { long: { ms: number; at: string }[]; yields: { count: n
   };
 }
 
+/** Garbage-collection pauses between `since()` and {@link stop} (ms, performance.now): count and sum by kind, and the longest ones with when they began. */
+function watchGc(since: () => number): { stop(): void; print(): void } {
+  const kinds: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak callbacks' };
+  const all: { kind: string; start: number; ms: number }[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0;
+      all.push({ kind: kinds[kind] ?? String(kind), start: e.startTime, ms: e.duration });
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  let end = Infinity;
+  return {
+    stop: () => {
+      end = performance.now();
+      // Entries come a task later: take the last ones before disconnecting.
+      setTimeout(() => observer.disconnect(), 0);
+    },
+    print: () => {
+      const from = since();
+      const pauses = all.filter((p) => p.start >= from && p.start < end);
+      const byKind = new Map<string, { n: number; ms: number; max: number }>();
+      for (const p of pauses) {
+        const k = byKind.get(p.kind) ?? { n: 0, ms: 0, max: 0 };
+        byKind.set(p.kind, { n: k.n + 1, ms: k.ms + p.ms, max: Math.max(k.max, p.ms) });
+      }
+      console.log(
+        `gc pauses: ${[...byKind].map(([kind, k]) => `${kind} ${k.n} × (${k.ms.toFixed(0)} ms, longest ${k.max.toFixed(0)})`).join('; ')}`,
+      );
+      for (const p of pauses.sort((a, b) => b.ms - a.ms).slice(0, 8))
+        console.log(`  ${p.ms.toFixed(0).padStart(6)} ms ${p.kind} at ${((p.start - from) / 1000).toFixed(1)} s`);
+    },
+  };
+}
+
 async function main(): Promise<void> {
   provideObsidianModule();
   const args = process.argv.slice(2);
@@ -90,20 +126,21 @@ async function main(): Promise<void> {
     ? sevenCopies()
     : await generateVault(nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated'), Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000));
   const configFolder = nodePath.join(vault.path, CONFIG_DIR);
-  if (args.includes('--fresh')) await fsp.rm(configFolder, { recursive: true, force: true });
+  const cold = args.includes('--cold');
+  if (cold || args.includes('--fresh')) await fsp.rm(configFolder, { recursive: true, force: true });
   const boot = { vaultPath: vault.path, waitForIndex: false, persistIndex: true, configDir: CONFIG_DIR };
   const indexFile = nodePath.join(configFolder, 'plugins', 'vault-mcp', 'search-index.json');
-  if (!existsSync(indexFile)) {
-    const cold = await bootPlugin(VaultMcpPlugin, boot);
-    const index = (cold.plugin as unknown as { search: IndexInternals }).search;
+  if (!cold && !existsSync(indexFile)) {
+    const first = await bootPlugin(VaultMcpPlugin, boot);
+    const index = (first.plugin as unknown as { search: IndexInternals }).search;
     await index.whenBuilt();
     while (index.stats.saveMs === null) await new Promise((resolve) => setTimeout(resolve, 100));
     console.log(
       `cold boot: index ${((index.stats.buildMs ?? 0) / 1000).toFixed(1)} s, saved in ${(index.stats.saveMs / 1000).toFixed(1)} s`,
     );
-    await cold.stop();
+    await first.stop();
   }
-  const stat = await fsp.stat(indexFile);
+  const saved = cold ? null : await fsp.stat(indexFile);
   const slices = watchSlices();
   const session = new inspector.Session();
   session.connect();
@@ -120,26 +157,30 @@ async function main(): Promise<void> {
     t0 = performance.now();
     return start.call(this);
   };
-  const warm = await bootPlugin(VaultMcpPlugin, boot);
-  const index = (warm.plugin as unknown as { search: IndexInternals }).search;
+  const gc = watchGc(() => t0);
+  const booted = await bootPlugin(VaultMcpPlugin, boot);
+  const index = (booted.plugin as unknown as { search: IndexInternals }).search;
   await index.whenBuilt();
   const wall = performance.now() - t0;
   const used = process.cpuUsage(cpu);
   proto.start = start;
+  gc.stop();
   const { profile } = await post<{ profile: Profile }>(session, 'Profiler.stop');
   session.disconnect();
   slices.restore();
   const s = index.stats;
   console.log(
-    `${s.total} notes, saved index ${(stat.size / 1e6).toFixed(0)} MB; warm ${s.warm ? 'yes' : 'NO'}, ${s.reindexed} reindexed; ` +
+    `${s.total} notes, saved index ${saved === null ? 'removed' : `${(saved.size / 1e6).toFixed(0)} MB`}; warm ${s.warm ? 'yes' : 'NO'}, ${s.reindexed} reindexed; ` +
       `build ${(s.buildMs ?? NaN).toFixed(0)} ms, longest slice ${s.longestSliceMs.toFixed(0)} ms; index start to built ${wall.toFixed(0)} ms wall, ` +
       `${((used.user + used.system) / 1000).toFixed(0)} ms CPU`,
   );
   console.log(`yields to the event loop: ${slices.yields.count}, ${slices.yields.ms.toFixed(0)} ms from yielding to resuming`);
   console.log(`slices ≥ ${LONG_SLICE_MS} ms: ${slices.long.length}`);
   for (const l of slices.long.sort((a, b) => b.ms - a.ms).slice(0, 12)) console.log(`  ${l.ms.toFixed(0).padStart(6)} ms  ${l.at}`);
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  gc.print();
   printProfile(profile);
-  await warm.stop();
+  await booted.stop();
 }
 
 /**

@@ -44,6 +44,14 @@ describe('phrase filter', () => {
     expect(Array.from(phraseFilterOf(''))).toEqual([0, 0]);
   });
 
+  it('stores in PhraseFilters the filter phraseFilterOf gives, a long note after a short one or the reverse', () => {
+    const long = Array.from({ length: 3000 }, (_, i) => `Word${i} tok${i % 7}`).join(' ');
+    const texts = ['a short note', long, 'tokaka tokato', '', long.slice(0, 500), 'tokaka tokato'];
+    const filters = new PhraseFilters();
+    texts.forEach((text, doc) => filters.add(doc, 'Title', text));
+    texts.forEach((text, doc) => expect(filters.filterOf(doc)).toEqual(phraseFilterOf('Title', text)));
+  });
+
   it('rules out most notes whose words are there but not side by side', () => {
     const notes = Array.from({ length: 200 }, (_, i) => `note ${i}: tokaka is here and later tokato is there, word${i} after word${i + 1}`);
     const keys = phraseKeys('tokaka tokato') as number[];

@@ -15,6 +15,7 @@ import { LexicalEngine, type EngineLine } from '../../src/search/engine/lexical-
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
 import fc from 'fast-check';
+import { ASCII_HASH_SEED, asciiHashFinish, asciiHashStep } from '../../src/search/engine/ascii-hash';
 import { indexTerms, internIndexTerms, matchedTermSpans, termSpans } from '../../src/search/engine/tokenizer';
 
 /** Fields in index order (title, path, body, headings, tags, properties, aliases) with only a body. */
@@ -67,6 +68,11 @@ describe('TermDictionary', () => {
     expect(again).toEqual(first);
     expect(dict.idOf('w4999x')).toBe(first[4999]);
     expect(dict.internAscii('say W17X now', 4, 8)).toBe(dict.idOf('w17x'));
+    // The hash made in steps as the tokenizer scans, for either case, finds the same term.
+    const stepped = (word: string): number =>
+      asciiHashFinish([...word].reduce((h, ch) => asciiHashStep(h, ch.charCodeAt(0)), ASCII_HASH_SEED));
+    expect(stepped('W17X')).toBe(stepped('w17x'));
+    expect(dict.internAscii('say W17X now', 4, 8, stepped('W17X'))).toBe(dict.idOf('w17x'));
   });
 
   it('finds terms exactly one edit away, not the term itself', () => {

@@ -1,5 +1,6 @@
 import { DocTermLists } from './doc-term-lists';
 import { decodeWords, encodeWordLists } from './posting-codec';
+import { grow } from './typed-growth';
 
 /**
  * A cheap, exact-safe candidate check for phrases (`"a b"` matches where the literal text,
@@ -54,8 +55,10 @@ function pairHash(text: string, aEnd: number, aStart: number, bStart: number, bE
   return h >>> 0;
 }
 
-/** Pair hashes of the last {@link phraseFilterOf} call (reused, grown by doubling). */
+/** Pair hashes of the last {@link fillPhraseFilter} call (reused, grown by doubling). */
 let scratchHashes = new Uint32Array(4096);
+/** The filter words of the last {@link fillPhraseFilter} call (reused, grown by doubling). */
+let scratchWords = new Uint32Array(1024);
 
 /**
  * The Bloom filter of the neighbouring chunk pairs of the texts `parts` joined by newlines
@@ -63,6 +66,14 @@ let scratchHashes = new Uint32Array(4096);
  * are, not joined: joining a note's text to its title copied every note once more.
  */
 export function phraseFilterOf(...parts: string[]): Uint32Array {
+  return fillPhraseFilter(parts).slice();
+}
+
+/**
+ * {@link phraseFilterOf} into a buffer shared by every call: a view valid until the next call,
+ * for a caller that copies it (PhraseFilters' store), so a build allocates no array per note.
+ */
+function fillPhraseFilter(parts: readonly string[]): Uint32Array {
   let hashes = scratchHashes;
   let count = 0;
   // FNV-1a state over the previous chunk's last WINDOW folded code units and the separator; -1 before the first chunk.
@@ -79,11 +90,7 @@ export function phraseFilterOf(...parts: string[]): Uint32Array {
         let h = tail;
         const stop = Math.min(i, start + WINDOW);
         for (let k = start; k < stop; k++) h = Math.imul(h ^ fold(text.charCodeAt(k)), 0x01000193);
-        if (count === hashes.length) {
-          const grown = new Uint32Array(hashes.length * 2);
-          grown.set(hashes);
-          hashes = scratchHashes = grown;
-        }
+        if (count === hashes.length) hashes = scratchHashes = grow(hashes, count + 1);
         hashes[count++] = h >>> 0;
       }
       let t = 0x811c9dc5;
@@ -91,8 +98,11 @@ export function phraseFilterOf(...parts: string[]): Uint32Array {
       tail = Math.imul(t ^ 0x20, 0x01000193) >>> 0;
     }
   }
-  const words = new Uint32Array(Math.max(2, Math.ceil((count * BITS_PER_PAIR) / 32)));
-  const bits = words.length * 32;
+  const size = Math.max(2, Math.ceil((count * BITS_PER_PAIR) / 32));
+  if (scratchWords.length < size) scratchWords = grow(scratchWords, size);
+  const words = scratchWords.subarray(0, size);
+  words.fill(0);
+  const bits = size * 32;
   for (let k = 0; k < count; k++) {
     const h = hashes[k];
     const h2 = (Math.imul(h, 0x9e3779b1) | 1) >>> 0;
@@ -146,7 +156,7 @@ export class PhraseFilters {
 
   /** Sets document `doc`'s filter from the text a phrase is tested on (title, newline, full text). */
   add(doc: number, title: string, text: string): void {
-    this.store.set(doc, phraseFilterOf(title, text));
+    this.store.set(doc, fillPhraseFilter([title, text]));
   }
 
   /** Drops document `doc`'s filter. */

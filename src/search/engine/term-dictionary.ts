@@ -4,6 +4,8 @@
  * search) and within one edit (a scan of the terms of nearby length).
  */
 
+import { ASCII_HASH_SEED, asciiHashFinish, asciiHashStep } from './ascii-hash';
+
 /** True for a term of ASCII lower-case letters and digits only: the terms {@link TermDictionary.internAscii} can find. */
 const ASCII_TERM = /^[a-z0-9]+$/;
 
@@ -58,9 +60,10 @@ export class TermDictionary {
    * The id of the lower-cased ASCII run `text[start, end)` (letters and digits only, as the
    * tokenizer cuts them), adding the term when new: what `intern(text.slice(start, end).toLowerCase())`
    * returns, without making the string when the term is known.
+   * @param hash the run's hash (ascii-hash.ts), when the caller computed it while scanning
    */
-  internAscii(text: string, start: number, end: number): number {
-    const h = asciiHash(text, start, end);
+  internAscii(text: string, start: number, end: number, hash = asciiHash(text, start, end)): number {
+    const h = hash;
     const mask = this.slots.length - 1;
     const len = end - start;
     for (let at = h & mask; ; at = (at + 1) & mask) {
@@ -75,6 +78,7 @@ export class TermDictionary {
     }
     return this.intern(text.slice(start, end).toLowerCase());
   }
+
   /**
    * Ids of every term that starts with `prefix` (the prefix itself included when present),
    * in no particular order.
@@ -166,10 +170,9 @@ function lower(c: number): number {
   return c >= 65 && c <= 90 ? c + 32 : c;
 }
 
-/** FNV-1a over the lower-cased code units of `text[start, end)`, mixed so the low bits spread (they index the table). */
+/** The hash of ascii-hash.ts over `text[start, end)`. */
 function asciiHash(text: string, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ lower(text.charCodeAt(i)), 0x01000193);
-  h ^= h >>> 15;
-  return Math.imul(h, 0x2c1b3c6d) >>> 0;
+  let h = ASCII_HASH_SEED;
+  for (let i = start; i < end; i++) h = asciiHashStep(h, text.charCodeAt(i));
+  return asciiHashFinish(h);
 }

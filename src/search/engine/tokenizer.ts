@@ -11,6 +11,7 @@
  * run-final single characters). A Japanese query therefore finds a Japanese note whatever
  * the surrounding particles; callers check that the characters are adjacent on the text.
  */
+import { ASCII_HASH_SEED, asciiHashFinish, asciiHashStep } from './ascii-hash';
 import { grow } from './typed-growth';
 
 /** One term and where it came from: `start`/`end` are UTF-16 offsets into the input text. */
@@ -147,10 +148,11 @@ export function indexTerms(text: string): string[] {
 /**
  * Where {@link internIndexTerms} puts a text's terms: `internAscii` for a run of ASCII letters
  * and digits (lower-cased by the sink, so no string need be made for a term it already
- * holds), `intern` for any other term (already normalized). Both return the term's id.
+ * holds), with the run's hash of ascii-hash.ts, `intern` for any other term (already
+ * normalized). Both return the term's id.
  */
 export interface TermSink {
-  internAscii(text: string, start: number, end: number): number;
+  internAscii(text: string, start: number, end: number, hash: number): number;
   intern(term: string): number;
 }
 
@@ -174,11 +176,13 @@ export function internIndexTerms(text: string, sink: TermSink): { ids: Uint32Arr
       i++;
       continue;
     }
+    // The run's hash is made as its end is looked for: the word is read once here, once more by the sink's comparison.
     let j = i;
-    while (j < n && isAsciiWordChar(text.charCodeAt(j))) j++;
+    let h = ASCII_HASH_SEED;
+    for (let d = c; isAsciiWordChar(d); d = ++j < n ? text.charCodeAt(j) : -1) h = asciiHashStep(h, d);
     if (count === ids.length) ids = scratchIds = grow(ids, count + 1);
     if (j > i && (j === n || text.charCodeAt(j) < 128)) {
-      ids[count++] = sink.internAscii(text, i, j);
+      ids[count++] = sink.internAscii(text, i, j, asciiHashFinish(h));
       i = j;
       continue;
     }
