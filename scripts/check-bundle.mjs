@@ -7,7 +7,7 @@ import { mainBundleOptions } from './bundle/options.mjs';
 
 /**
  * Budget for the minified main.js, in bytes (issue 13 set 700 KB; issue 18 held the bundle to it;
- * issue 20's 100k-note work raised it to 705 KB, below).
+ * issue 20's 100k-note work raised it to 705 KB, then 708 KB, below).
  * What fills it: the MCP SDK's v2 line serving both protocol eras, 193 KB (`@modelcontextprotocol/server`
  * + `core`; `createMcpHandler` for the 2026-07-28 era keeps the SDK's high-level `McpServer` class,
  * about 18 KB, through an `instanceof` test, which no option can drop without patching the SDK),
@@ -19,9 +19,12 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * 682 KB, and 691 KB after issue 20's first search round: the bundle briefly needed 710 KB before
  * fuse.js went. Issue 20's second round took it to 702 KB (compact posting lists with skip entries,
  * the rank-order text pass of phrase queries, stepped warm-start passes, the save a stop waits for:
- * about 11 KB, each kept for a measured gain in docs/performance.md), so the budget is 705 KB.
+ * about 11 KB, each kept for a measured gain in docs/performance.md), so the budget was 705 KB. Its
+ * third round took it to 706 KB: paths that name one note exactly with refusals that name the rule
+ * (2 KB of error text), regex searches that yield in 50 ms runs, loading posting lists at their
+ * exact size, so the budget is 708 KB; winning it back is left to the front-door issue's tangles.
  */
-const BUDGET_BYTES = 705_000;
+const BUDGET_BYTES = 708_000;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.
