@@ -48,6 +48,15 @@ function runtimeEnv(): YieldEnv {
 let yieldOnce: (() => Promise<void>) | null = null;
 
 /**
+ * Yields to the event loop once through this runtime's {@link eventLoopYield}, shared by every
+ * caller (one page channel for the whole plugin). @returns a promise that resolves after the turn
+ */
+export function yieldToEventLoop(): Promise<void> {
+  yieldOnce ??= eventLoopYield();
+  return yieldOnce();
+}
+
+/**
  * Cuts long main-thread work into slices: the work calls {@link Slicer.pause} at safe points,
  * which yields to the event loop ({@link eventLoopYield}) once the current slice has run its budget
  * (or taken its most steps), so the UI stays responsive (docs/architecture.md#runtime-facts:
@@ -106,8 +115,7 @@ export class Slicer {
       return;
     }
     this.longest = Math.max(this.longest, ran);
-    yieldOnce ??= eventLoopYield();
-    await yieldOnce();
+    await yieldToEventLoop();
     this.sliceStart = performance.now();
     this.steps = 1;
   }

@@ -1,5 +1,6 @@
 import * as vm from 'node:vm';
 import { ToolError } from '../../errors';
+import { yieldToEventLoop } from '../engine/slicer';
 
 /**
  * Runs user-supplied regular expressions with a time limit. A JavaScript regex cannot be
@@ -62,14 +63,14 @@ export class RegexGuard {
   constructor(private readonly budgetMs: number = REGEX_BUDGET_MS) {}
 
   /**
-   * Yields to the event loop (a macrotask turn: other sessions' requests and searches run)
+   * Yields to the event loop (a macrotask turn through the Slicer's `yieldToEventLoop`: other sessions' requests and searches run)
    * when this guard has run regexes for {@link REGEX_SLICE_MS} ms or more since it last
    * yielded; resolves at once otherwise. Await it between runs wherever the search is async.
    */
   async pause(): Promise<void> {
     if (this.sincePauseMs < REGEX_SLICE_MS) return;
     this.sincePauseMs = 0;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await yieldToEventLoop();
   }
 
   /**
