@@ -9,10 +9,19 @@ import { PluginFile } from '../../src/vault/plugin-file';
 
 const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
 
-/** A SearchIndex over the temp vault that saves into the plugin folder, as main.ts wires it. */
-function indexOver(tv: TempVault): SearchIndex {
+/**
+ * A SearchIndex over the temp vault that saves into the plugin folder, as main.ts wires it.
+ * `onSaved` runs after each save has written the file, so a test waits for a save, not for a time.
+ */
+function indexOver(tv: TempVault, onSaved: () => void = () => undefined): SearchIndex {
   const file = new PluginFile(tv.app.vault.adapter as never, PLUGIN_DIR, INDEX_FILE);
-  const storage: IndexStorage = { load: () => file.read().catch(() => null), save: (chunks) => file.writeChunks(chunks) };
+  const storage: IndexStorage = {
+    load: () => file.read().catch(() => null),
+    save: async (chunks) => {
+      await file.writeChunks(chunks);
+      onSaved();
+    },
+  };
   return new SearchIndex(new NoteStore(tv.app as never, { quarantine: () => [] }), { storage, saveDelayMs: 10 });
 }
 
@@ -107,11 +116,14 @@ describe('SearchIndex persistence in the plugin folder', () => {
   });
 
   it('saves again after note changes, and the saved index holds them', async () => {
-    const first = indexOver(tv);
+    let savedAfterChange: () => void = () => undefined;
+    const first = indexOver(tv, () => savedAfterChange());
     await first.start();
+    const changeSaved = new Promise<void>((resolve) => (savedAfterChange = resolve));
     await tv.app.vault.create('Fig.md', 'Fig jam.\n');
     await tv.app.metadataCache.whenResolved();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The debounced save (saveDelayMs 10) follows the change; wait for it, however slow the machine.
+    await changeSaved;
     first.stop();
     const saved = await readSaved(tv);
     expect(Object.keys(saved.manifest)).toContain('Fig.md');
@@ -162,12 +174,21 @@ describe('SearchIndex persistence in the plugin folder', () => {
     expect(saves).toBe(1);
 
     // A storage whose write never ends: the stop gives the save up after stopSaveMs.
+    let saveBegan: () => void = () => undefined;
+    const began = new Promise<void>((resolve) => (saveBegan = resolve));
     const stuck = new SearchIndex(notes, {
-      storage: { load: async () => null, save: () => new Promise<void>(() => undefined) },
+      storage: {
+        load: async () => null,
+        save: () => {
+          saveBegan();
+          return new Promise<void>(() => undefined);
+        },
+      },
       stopSaveMs: 50,
     });
     void stuck.start();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The build's save begins once the index is ready; it never ends.
+    await began;
     expect(stuck.state).toBe('ready');
     await stuck.stop();
     expect(stuck.state).toBe('idle');
