@@ -13,9 +13,10 @@ const ASCII_TERM = /^[a-z0-9]+$/;
 /**
  * Term ids are dense from 0 in first-seen order; a term keeps its id for the dictionary's life.
  * Besides the map by term, the ASCII terms sit in an open-addressing hash table keyed by their
- * characters (kept as bytes beside it), so {@link internAscii} finds a word of the note text by its offsets: an index
- * build then makes a string only for a term it has not seen (tens of thousands), not for every
- * word (tens of millions at 100k notes, whose garbage collections took a third of the build).
+ * characters (kept as bytes beside it), so {@link internAscii} finds a word of the note text by
+ * its offsets: an index build then makes a string only for a term it has not seen (tens of
+ * thousands), not for every word (tens of millions at 100k notes, whose garbage collections
+ * took a third of the build).
  */
 export class TermDictionary {
   private readonly ids = new Map<string, number>();
