@@ -21,6 +21,7 @@ import { scoreFilterWord, type NodeHits } from './filter-terms';
 import { TermIndex, type CorpusView, type Expansion, type IndexLine } from './term-index';
 import { RankingScratch } from './ranked-search';
 import { TitleStemTable } from './title-stems';
+import { TagDocTable } from './tag-docs';
 import { documentsOf, loadRecordLine, recordLines } from './record-lines';
 import { rankedMatches } from './ranked-matches';
 import { PhraseFilters, phraseKeys } from './phrase-filter';
@@ -96,6 +97,8 @@ export class LexicalEngine {
   private byDoc: (NoteRecord | undefined)[] = [];
   /** The title stems of each doc id's title, computed when a ranked query first needs them (doc ids are never reused). */
   private titles = this.titleTable();
+  /** The doc ids of each tag's notes, listed when a `tag:` filter first needs them (doc ids are never reused). */
+  private tags = this.tagTable();
   /** The view of each recent caller (by CallerAccess.key) and the index version it was made at. */
   private readonly views = new Map<string, { version: number; view: CorpusView }>();
   /** The per-document arrays ranked queries sum scores in (reused: see RankingScratch). */
@@ -171,6 +174,7 @@ export class LexicalEngine {
     this.docs.clear();
     this.byDoc = [];
     this.titles = this.titleTable();
+    this.tags = this.tagTable();
     this.views.clear();
     this.index = new TermIndex();
     this.phrases = new PhraseFilters();
@@ -258,6 +262,7 @@ export class LexicalEngine {
     this.docs = docs;
     this.byDoc = byDoc;
     this.titles = this.titleTable();
+    this.tags = this.tagTable();
   }
 
   /**
@@ -391,18 +396,20 @@ export class LexicalEngine {
 
   /**
    * The matches of a filter query the index decides alone (`needsText` false): every candidate
-   * (the doc ids of `required`, else every doc id) the caller may see is scored by the compiled
+   * (the doc ids of `words`, the required word with the fewest notes, or of a tag every match
+   * holds, whichever are fewer, else every doc id) the caller may see is scored by the compiled
    * query (index-filter.ts), and only the best `ranked` become matches, in rank order.
    */
-  private indexFilter(
-    query: QueryNode,
-    lookup: LookupResult,
-    required: number[] | null,
-    visible: Uint8Array,
-    ranked: number,
-  ): EngineResult {
+  private indexFilter(query: QueryNode, lookup: LookupResult, words: number[] | null, visible: Uint8Array, ranked: number): EngineResult {
     const byDoc = this.byDoc;
     const scorer = docScorer(query, lookup.hits, (doc) => byDoc[doc] as NoteRecord, lookup.index);
+    let required = words;
+    for (const node of query.kind === 'and' ? query.children : [query]) {
+      if (node.kind !== 'tag') continue;
+      this.tags.cover(byDoc.length);
+      const tagged = this.tags.docsOf(node.tag);
+      if (required === null || tagged.length < required.length) required = tagged;
+    }
     const n = required === null ? byDoc.length : required.length;
     if (this.filterDocs.length < n) {
       this.filterDocs = new Int32Array(n);
@@ -425,6 +432,11 @@ export class LexicalEngine {
   /** An empty title stem table over this engine's records. */
   private titleTable(): TitleStemTable {
     return new TitleStemTable((doc) => this.byDoc[doc]?.title);
+  }
+
+  /** An empty tag table over this engine's records. */
+  private tagTable(): TagDocTable {
+    return new TagDocTable((doc) => this.byDoc[doc]?.tags);
   }
 
   /** The caller's {@link CorpusView}, from the cache while the index is unchanged. */
