@@ -161,9 +161,14 @@ describe('Quarantine', () => {
     ['Archive/Old ideas.md', false],
     ['Projects/Alpha/Budget.md', false],
     ['my_private_notes.md', false],
+    ['Caf\u00e9/_PRIVATE/x.md', true],
+    ['CLIENTS/SECRET', true],
+    ['Clients/Secret.md', false],
     ['', false],
   ])('%j quarantined: %s', (path, expected) => {
     expect(q.contains(path)).toBe(expected);
+    // contains is the quick form of refusal: both say the same of every path.
+    expect(q.refusal(path) !== null).toBe(expected);
   });
 
   test('reads the user list on every check and honours a custom config dir', () => {
