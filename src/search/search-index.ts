@@ -285,8 +285,31 @@ export class SearchIndex {
     this.progress = emptyStats();
     this.building = this.build(generation, id, warm)
       .catch((err: unknown) => console.error('[vault-mcp] search index build failed', err))
-      .then(() => (this.status === 'ready' && this.buildId === id && this.dirtySinceLoad ? this.save() : undefined));
+      .then(() => {
+        if (this.status !== 'ready' || this.buildId !== id) return undefined;
+        void this.rankAhead(generation, id);
+        return this.dirtySinceLoad ? this.save() : undefined;
+      });
     return this.building;
+  }
+
+  /**
+   * After a build has made the index complete: the ranking work the first ranked query would
+   * otherwise do (LexicalEngine.rankingSteps: stems of the dictionary's terms and of every title),
+   * in slices. Searches answer complete and correct meanwhile: a ranked query that comes first
+   * stems what it needs itself. Left out of the build, it no longer delays the index's
+   * completeness (0.5 s of a 100k-note warm start). Stops when the build is superseded or the index stopped.
+   */
+  private async rankAhead(generation: number, id: number): Promise<void> {
+    const live = (): boolean => this.lifecycle.isLive(generation) && id === this.buildId;
+    const slicer = this.lifecycle.slicer();
+    try {
+      for await (const step of this.lifecycle.sliced(this.engine.rankingSteps(), slicer, live)) void step;
+    } catch (err) {
+      console.error('[vault-mcp] search index ranking steps failed', err);
+    } finally {
+      this.progress.longestSliceMs = Math.max(this.progress.longestSliceMs, slicer.longestMs);
+    }
   }
 
   /**
@@ -325,7 +348,7 @@ export class SearchIndex {
     return reportDamaged('search index', reason, this.storage?.damaged?.bind(this.storage));
   }
 
-  /** The build itself: the saved index (when `warm`), then every note changed since or not in it, then trimming; one Slicer over all of it. */
+  /** The build itself: the saved index (when `warm`), then every note changed since or not in it, then trimming; one Slicer over all of it (the ranking steps follow it: {@link rankAhead}). */
   private async build(generation: number, id: number, warm: boolean): Promise<void> {
     const live = (): boolean => this.lifecycle.isLive(generation) && id === this.buildId;
     const started = performance.now();
@@ -369,7 +392,6 @@ export class SearchIndex {
       }
       if (!live()) return;
       for await (const step of this.lifecycle.sliced(this.engine.trimSteps(), slicer, live)) void step;
-      for await (const step of this.lifecycle.sliced(this.engine.rankingSteps(), slicer, live)) void step;
     } finally {
       this.progress.longestSliceMs = Math.max(this.progress.longestSliceMs, slicer.longestMs);
       if (live()) {
