@@ -367,18 +367,16 @@ export class SearchIndex {
         // Changes applied while the saved index loaded went into the engine the load replaced: apply them again (queued, after it).
         for (const path of this.touched) void this.enqueue(generation, () => this.applyChange({ type: 'modify', path }, generation));
         // Each pass over every note checks the slice's budget: at 100k notes these three were one step of a quarter second and more.
-        const current = new Set<string>();
         files = [];
+        let kept = 0;
         for (const f of readable) {
           if (slicer.due()) await slicer.pause();
-          current.add(f.path);
+          if (this.engine.has(f.path)) kept++;
           if (changedSince(this.manifest.get(f.path), f)) files.push(f);
         }
         if (!live()) return;
-        for (const path of this.engine.paths()) {
-          if (slicer.due()) await slicer.pause();
-          if (!current.has(path) && !this.touched.has(path)) this.forget(path);
-        }
+        // No change has touched the loaded notes and every one of them is still readable (the usual warm start): none to forget, no set of 100k paths to build.
+        if (kept !== this.engine.size || this.touched.size > 0) await this.forgetUnreadable(readable, slicer, live);
         if (!live()) return;
       }
       this.progress.warm = loaded;
@@ -400,6 +398,20 @@ export class SearchIndex {
         this.progress.complete = true;
         this.progress.buildMs = performance.now() - started;
       }
+    }
+  }
+
+  /** Drops the notes the loaded index holds that are not among `readable` (gone, or no longer readable since it was saved), unless a change indexed them meanwhile; stops when `live()` turns false. */
+  private async forgetUnreadable(readable: readonly TFile[], slicer: Slicer, live: () => boolean): Promise<void> {
+    const current = new Set<string>();
+    for (const f of readable) {
+      if (slicer.due()) await slicer.pause();
+      current.add(f.path);
+    }
+    for (const path of this.engine.paths()) {
+      if (slicer.due()) await slicer.pause();
+      if (!live()) return;
+      if (!current.has(path) && !this.touched.has(path)) this.forget(path);
     }
   }
 
