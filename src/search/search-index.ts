@@ -45,7 +45,7 @@ export class SearchIndex {
   private readonly touched = new Set<string>();
   private progress: IndexStats = emptyStats();
   /** Stat of every indexed note when it was indexed: tells a warm start which notes changed. */
-  private readonly manifest = new Map<string, NoteStamp>();
+  private manifest = new Map<string, NoteStamp>();
   private readonly storage: IndexStorage | null;
   private readonly saveDelayMs: number;
   private readonly stopSaveMs: number;
@@ -313,10 +313,10 @@ export class SearchIndex {
   }
 
   /**
-   * Loads the saved index into the engine and manifest.
+   * Loads the saved index into the engine and manifest (the manifest only while `live()` holds).
    * @returns true when it loaded; false (engine left empty) when absent, corrupt or of another format.
    */
-  private async loadSaved(slicer: Slicer): Promise<boolean> {
+  private async loadSaved(slicer: Slicer, live: () => boolean): Promise<boolean> {
     if (!this.storage || this.loadedSaved) return false;
     this.loadedSaved = true;
     slicer.mark();
@@ -336,10 +336,14 @@ export class SearchIndex {
       await this.reportDamaged((err as Error).message);
       return false;
     }
-    for (const [path, stamp] of saved.manifest) {
+    // The saved manifest becomes the index's own, less the paths the engine does not hold: no copy of 100k entries.
+    // (Stamps of changes applied meanwhile went into the engine the load replaced: those notes are applied again, touched.)
+    for (const path of saved.manifest.keys()) {
       if (slicer.due()) await slicer.pause();
-      if (this.engine.has(path)) this.manifest.set(path, stamp);
+      if (!this.engine.has(path)) saved.manifest.delete(path);
     }
+    if (!live()) return false;
+    this.manifest = saved.manifest;
     return true;
   }
 
@@ -360,7 +364,7 @@ export class SearchIndex {
       const readable = await this.notes.readableNotesInSteps(UNRESTRICTED_SCOPE, slicer);
       if (!live()) return;
       this.progress.total = readable.length;
-      const loaded = warm && (await this.loadSaved(slicer));
+      const loaded = warm && (await this.loadSaved(slicer, live));
       if (!live()) return;
       let files = readable;
       if (loaded) {
