@@ -171,6 +171,13 @@ describe('Quarantine', () => {
     expect(q.refusal(path) !== null).toBe(expected);
   });
 
+  test('judges a note by its own name after notes of the same open folder, and a closed folder after an open one', () => {
+    const fresh = new Quarantine('.obsidian', () => []);
+    expect(
+      ['A/b/x.md', 'A/b/.y.md', 'A/b/_Private', 'A/b/z.md', 'A/.b/x.md', 'A/b/x.md', '_private/x.md', 'x.md'].map((p) => fresh.contains(p)),
+    ).toEqual([false, true, true, false, true, false, true, false]);
+  });
+
   test('reads the user list on every check and honours a custom config dir', () => {
     const list: string[] = [];
     const custom = new Quarantine('config', () => list);

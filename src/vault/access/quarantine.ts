@@ -12,6 +12,8 @@ import { foldPath, lexicalVaultPath } from '../paths/paths';
 export class Quarantine {
   /** The last user list seen and the folder prefixes derived from it (re-derived when it changes). */
   private cached: { key: string; folders: string[]; folded: string[] } | null = null;
+  /** The last folder path whose every name passed {@link isClosedName} (a fact of the path alone, so it never goes stale). */
+  private openFolder: string | null = null;
 
   /**
    * @param configDir `app.vault.configDir` (usually `.obsidian`).
@@ -29,8 +31,14 @@ export class Quarantine {
    */
   contains(path: string): boolean {
     if (path === '') return false;
-    for (const segment of path.split('/')) if (isClosedName(segment)) return true;
-    return this.closingFolder(path) !== undefined;
+    const slash = path.lastIndexOf('/');
+    const folder = slash < 0 ? '' : path.slice(0, slash);
+    // A scan asks for the notes of one folder after another: the folder's own names are checked once for all of them.
+    if (folder !== this.openFolder) {
+      if (folder !== '' && folder.split('/').some(isClosedName)) return true;
+      this.openFolder = folder;
+    }
+    return isClosedName(path.slice(slash + 1)) || this.closingFolder(path) !== undefined;
   }
 
   /**
