@@ -184,8 +184,9 @@ export class LexicalEngine {
   /**
    * Does ahead of time, in steps the caller may yield between, what the first ranked query would
    * otherwise do in one go: stem the dictionary's terms (StemGroups) and every title
-   * (TitleStemTable); hundreds of ms at 14k notes. Run after a build; later changes are covered
-   * by the queries themselves, a few notes at a time.
+   * (TitleStemTable); hundreds of ms at 14k notes. Run after a build (SearchIndex runs it once the
+   * index is complete); what the steps have not reached yet, and later changes, are covered by
+   * the queries themselves.
    */
   *rankingSteps(): Generator<void> {
     while (!this.index.stems.advance(RANKING_STEP_TERMS)) yield;
