@@ -6,7 +6,7 @@
  * vault's `.obsidian-profile-warm` config folder: a cold boot first when no saved index is
  * there (or with --fresh), then a warm boot under a CPU profile; with --cold the saved index is
  * removed and the cold boot is the one profiled. Prints the build's figures (build ms, longest
- * slice, CPU time), the slices over 50 ms with where they ended, the garbage collections'
+ * slice, CPU time), the slices over 50 ms with the process's CPU time in them and where they ended, the garbage collections'
  * pauses, and the functions with the most self and total time. Prints figures; asserts nothing.
  * Not part of `npm run bench` (slow; the saved index stays for the next run).
  */
@@ -42,12 +42,21 @@ interface IndexInternals {
   save(): Promise<void>;
 }
 
+/** A long slice: its wall time, the process's CPU time meanwhile (all threads: a slice far longer in wall time than in CPU was preempted by other work on the machine), and where it ended. */
+interface LongSlice {
+  ms: number;
+  cpuMs: number;
+  at: string;
+}
+
 /** Records each slice of LONG_SLICE_MS or more with the stack of the pause that ended it, and the pauses that yielded with the time until they resumed. */
-function watchSlices(): { long: { ms: number; at: string }[]; yields: { count: number; ms: number }; restore(): void } {
-  const long: { ms: number; at: string }[] = [];
+function watchSlices(): { long: LongSlice[]; yields: { count: number; ms: number }; restore(): void } {
+  const long: LongSlice[] = [];
   const yields = { count: 0, ms: 0 };
-  const proto = Slicer.prototype as unknown as { pause(): Promise<void>; mark(): void };
-  const { pause, mark } = proto;
+  const proto = Slicer.prototype as unknown as { pause(): Promise<void>; mark(): void; restart(): void };
+  const { pause, mark, restart } = proto;
+  // The process's CPU time when each slicer's current slice began.
+  const cpuAtStart = new WeakMap<Slicer, NodeJS.CpuUsage>();
   const note = (slicer: Slicer): void => {
     const start = (slicer as unknown as { sliceStart: number; running: boolean }).sliceStart;
     const ms = performance.now() - start;
@@ -57,14 +66,17 @@ function watchSlices(): { long: { ms: number; at: string }[]; yields: { count: n
         .slice(3, 9)
         .map((l) => l.trim())
         .join(' < ');
-      long.push({ ms, at });
+      const cpu = process.cpuUsage(cpuAtStart.get(slicer));
+      long.push({ ms, cpuMs: cpuAtStart.has(slicer) ? (cpu.user + cpu.system) / 1000 : NaN, at });
     }
   };
   proto.pause = async function (this: Slicer) {
-    if ((this as unknown as { running: boolean }).running && this.due()) note(this);
+    const running = (this as unknown as { running: boolean }).running;
+    if (running && this.due()) note(this);
     const before = performance.now();
     await pause.call(this);
     const waited = performance.now() - before;
+    if (waited > 0.02 || !running) cpuAtStart.set(this, process.cpuUsage());
     if (waited > 0.02) {
       yields.count++;
       yields.ms += waited;
@@ -74,12 +86,17 @@ function watchSlices(): { long: { ms: number; at: string }[]; yields: { count: n
     note(this);
     mark.call(this);
   };
+  proto.restart = function (this: Slicer) {
+    restart.call(this);
+    cpuAtStart.set(this, process.cpuUsage());
+  };
   return {
     long,
     yields,
     restore: () => {
       proto.pause = pause;
       proto.mark = mark;
+      proto.restart = restart;
     },
   };
 }
@@ -176,7 +193,8 @@ async function main(): Promise<void> {
   );
   console.log(`yields to the event loop: ${slices.yields.count}, ${slices.yields.ms.toFixed(0)} ms from yielding to resuming`);
   console.log(`slices ≥ ${LONG_SLICE_MS} ms: ${slices.long.length}`);
-  for (const l of slices.long.sort((a, b) => b.ms - a.ms).slice(0, 12)) console.log(`  ${l.ms.toFixed(0).padStart(6)} ms  ${l.at}`);
+  for (const l of slices.long.sort((a, b) => b.ms - a.ms).slice(0, 12))
+    console.log(`  ${l.ms.toFixed(0).padStart(6)} ms (${l.cpuMs.toFixed(0).padStart(4)} ms CPU)  ${l.at}`);
   await new Promise((resolve) => setTimeout(resolve, 10));
   gc.print();
   printProfile(profile);

@@ -1,3 +1,4 @@
+import { ByteArena } from './byte-arena';
 import { grow, growBytes } from './typed-growth';
 
 /**
@@ -104,6 +105,8 @@ export class PostingLists {
   private meta = new Uint32Array(1024 * META);
   /** Block index (0 the first) of the last {@link seek}. */
   private seekBlock = 0;
+  /** Where lists grow until the next trim moves them out (then null: later growth gets arrays of its own, as edits are few). */
+  private arena: ByteArena | null = new ByteArena();
 
   /** Number of postings in term `id`'s list (one per document and field holding it). */
   count(id: number): number {
@@ -138,7 +141,8 @@ export class PostingLists {
     }
     let bytes = this.data[id];
     if (bytes == null || len + MAX_POSTING_BYTES > bytes.length) {
-      bytes = growBytes(bytes ?? EMPTY_BYTES, len + MAX_POSTING_BYTES);
+      const old = bytes ?? EMPTY_BYTES;
+      bytes = this.arena === null ? growBytes(old, len + MAX_POSTING_BYTES) : this.arena.grow(old, len + MAX_POSTING_BYTES);
       this.data[id] = bytes;
     }
     const delta = doc - last;
@@ -277,16 +281,21 @@ export class PostingLists {
    * {@link TRIM_STEP_LISTS} lists looked at, so the caller may yield between steps: thousands of
    * separate array allocations in one step held the main thread for hundreds of ms at 100k
    * notes, so trimmed lists share pages. The lists stay consistent between steps and may change
-   * meanwhile.
+   * meanwhile. Every list still in the build's {@link ByteArena} is copied out, and the arena dropped.
    */
   *trimSteps(): Generator<void> {
+    const arena = this.arena;
+    // Lists that grow from here on (edits meanwhile) get arrays of their own: none is left in the arena.
+    this.arena = null;
+    const moves = (list: Uint8Array, len: number): boolean => list.length !== len || (arena !== null && arena.holds(list));
     // Bytes still to copy (as of the start): a page is no larger than what remains, so a small index gets no 4 MB page.
     let remainingBytes = 0;
     let remainingSkips = 0;
     for (let id = 0; id < this.data.length; id++) {
       const len = this.at(id, USED);
       const slots = this.at(id, SKIP_USED);
-      if ((this.data[id]?.length ?? 0) > len) remainingBytes += len;
+      const list = this.data[id];
+      if (list != null && moves(list, len)) remainingBytes += len;
       if ((this.skips[id]?.length ?? 0) > slots) remainingSkips += slots;
     }
     const bytePages = new PageCutter((n) => new Uint8Array(n), TRIM_PAGE_BYTES, remainingBytes);
@@ -301,7 +310,7 @@ export class PostingLists {
         looked = 1;
       }
       const list = this.data[id];
-      if (list != null && list.length !== len) {
+      if (list != null && moves(list, len)) {
         this.data[id] = len === 0 ? null : bytePages.cut(list, len);
         copied += len;
       }

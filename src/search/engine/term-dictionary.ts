@@ -5,6 +5,7 @@
  */
 
 import { ASCII_HASH_SEED, asciiHashFinish, asciiHashStep } from './ascii-hash';
+import { grow, growBytes } from './typed-growth';
 
 /** True for a term of ASCII lower-case letters and digits only: the terms {@link TermDictionary.internAscii} can find. */
 const ASCII_TERM = /^[a-z0-9]+$/;
@@ -12,17 +13,27 @@ const ASCII_TERM = /^[a-z0-9]+$/;
 /**
  * Term ids are dense from 0 in first-seen order; a term keeps its id for the dictionary's life.
  * Besides the map by term, the ASCII terms sit in an open-addressing hash table keyed by their
- * characters, so {@link internAscii} finds a word of the note text by its offsets: an index
+ * characters (kept as bytes beside it), so {@link internAscii} finds a word of the note text by its offsets: an index
  * build then makes a string only for a term it has not seen (tens of thousands), not for every
  * word (tens of millions at 100k notes, whose garbage collections took a third of the build).
  */
 export class TermDictionary {
   private readonly ids = new Map<string, number>();
   private readonly terms: string[] = [];
-  /** Hash table of the ASCII terms: term id + 1 per slot (0 empty), and the term's hash. */
-  private slots = new Int32Array(1024);
-  private slotHash = new Uint32Array(1024);
+  /**
+   * Hash table of the ASCII terms: per slot, two entries side by side (one cache line for a
+   * probe): the term's hash and its id + 1 (0: empty slot).
+   */
+  private table = new Int32Array(2 * 1024);
   private asciiCount = 0;
+  /**
+   * The ASCII terms' characters, lower-cased, one byte each, in id order: term `id`'s are
+   * `chars[charStart[id], charStart[id + 1])` (empty for a term that is not ASCII). A probe
+   * compares the note's word against these bytes, not the term's string (one pointer less to
+   * follow per word: interning 20k generated notes' texts took 14-20 % less CPU).
+   */
+  private chars = new Uint8Array(1 << 16);
+  private charStart = new Uint32Array(1024);
   /** Term ids sorted by term (UTF-16 code unit order). */
   private sorted: number[] = [];
   /** Ids added since `sorted` was last merged, unsorted. */
@@ -51,7 +62,9 @@ export class TermDictionary {
       this.terms.push(term);
       this.ids.set(term, id);
       this.pending.push(id);
-      if (ASCII_TERM.test(term)) this.addSlot(id, asciiHash(term, 0, term.length));
+      const ascii = ASCII_TERM.test(term);
+      this.addChars(id, ascii ? term : '');
+      if (ascii) this.addSlot(id, asciiHash(term, 0, term.length));
     }
     return id;
   }
@@ -63,17 +76,18 @@ export class TermDictionary {
    * @param hash the run's hash (ascii-hash.ts), when the caller computed it while scanning
    */
   internAscii(text: string, start: number, end: number, hash = asciiHash(text, start, end)): number {
-    const h = hash;
-    const mask = this.slots.length - 1;
+    const h = hash | 0;
+    const { table, chars, charStart } = this;
+    const mask = (table.length >>> 1) - 1;
     const len = end - start;
     for (let at = h & mask; ; at = (at + 1) & mask) {
-      const slot = this.slots[at];
+      const slot = table[2 * at + 1];
       if (slot === 0) break;
-      if (this.slotHash[at] !== h) continue;
-      const term = this.terms[slot - 1];
-      if (term.length !== len) continue;
+      if (table[2 * at] !== h) continue;
+      const from = charStart[slot - 1];
+      if (charStart[slot] - from !== len) continue;
       let k = 0;
-      while (k < len && term.charCodeAt(k) === lower(text.charCodeAt(start + k))) k++;
+      while (k < len && chars[from + k] === lower(text.charCodeAt(start + k))) k++;
       if (k === len) return slot - 1;
     }
     return this.intern(text.slice(start, end).toLowerCase());
@@ -114,24 +128,31 @@ export class TermDictionary {
     return out;
   }
 
+  /** Appends term `id`'s characters (`term`: ASCII, or '' for a term that is not) to {@link chars}. */
+  private addChars(id: number, term: string): void {
+    if (id + 2 > this.charStart.length) this.charStart = grow(this.charStart, id + 2);
+    const from = this.charStart[id];
+    if (from + term.length > this.chars.length) this.chars = growBytes(this.chars, from + term.length);
+    for (let k = 0; k < term.length; k++) this.chars[from + k] = term.charCodeAt(k);
+    this.charStart[id + 1] = from + term.length;
+  }
+
   /** Puts ASCII term `id` of hash `h` into the hash table, doubling it past half full. */
   private addSlot(id: number, h: number): void {
-    if (++this.asciiCount * 2 > this.slots.length) {
-      const old = this.slots;
-      const oldHash = this.slotHash;
-      this.slots = new Int32Array(old.length * 2);
-      this.slotHash = new Uint32Array(old.length * 2);
-      for (let at = 0; at < old.length; at++) if (old[at] !== 0) this.place(old[at], oldHash[at]);
+    if (++this.asciiCount * 4 > this.table.length) {
+      const old = this.table;
+      this.table = new Int32Array(old.length * 2);
+      for (let at = 0; at < old.length; at += 2) if (old[at + 1] !== 0) this.place(old[at + 1], old[at]);
     }
-    this.place(id + 1, h);
+    this.place(id + 1, h | 0);
   }
 
   private place(slot: number, h: number): void {
-    const mask = this.slots.length - 1;
+    const mask = (this.table.length >>> 1) - 1;
     let at = h & mask;
-    while (this.slots[at] !== 0) at = (at + 1) & mask;
-    this.slots[at] = slot;
-    this.slotHash[at] = h;
+    while (this.table[2 * at + 1] !== 0) at = (at + 1) & mask;
+    this.table[2 * at] = h;
+    this.table[2 * at + 1] = slot;
   }
 
   /** Folds the ids added since the last lookup into the sorted view once they are many enough. */
