@@ -29,7 +29,7 @@ import { bestFirst } from './top-k';
 import { bestPositions, docScorer, NO_MATCH } from './index-filter';
 import { ESTIMATE_SAMPLE, textPass, type TextCandidates, type VerifyBatch } from './text-pass';
 import { queryTerms } from './tokenizer';
-import { negatedMode, phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
+import { phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
 
 /**
  * The lexical index over plain note data, never the vault or metadata cache: an inverted
@@ -476,7 +476,7 @@ export class LexicalEngine {
     const positive: Expansion[] = [];
     for (const { node, negated } of termNodes(query)) {
       if ((node.kind !== 'word' && node.kind !== 'phrase') || queryTerms(node.text).length === 0 || hits.has(node)) continue;
-      const mode = node.kind === 'phrase' ? phraseMode : negated ? negatedMode : wordMode;
+      const mode = node.kind === 'phrase' ? phraseMode : wordMode;
       const found = scoreFilterWord(this.index, node.text, mode, FIELD_BOOSTS, view, !negated);
       hits.set(node, found);
       if (!negated && node.kind === 'word' && decidedByIndex(node.text)) positive.push(...found.expansions);
