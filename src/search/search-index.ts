@@ -375,8 +375,10 @@ export class SearchIndex {
         let kept = 0;
         for (const f of readable) {
           if (slicer.due()) await slicer.pause();
-          if (this.engine.has(f.path)) kept++;
-          if (changedSince(this.manifest.get(f.path), f)) files.push(f);
+          // The manifest holds only notes the engine holds (loadSaved): a stamp counts one of them.
+          const stamp = this.manifest.get(f.path);
+          if (stamp !== undefined) kept++;
+          if (changedSince(stamp, f)) files.push(f);
         }
         if (!live()) return;
         // No change has touched the loaded notes and every one of them is still readable (the usual warm start): none to forget, no set of 100k paths to build.
