@@ -1,7 +1,8 @@
 /**
- * `node scripts/profile-warm.mjs [notes | x7] [--fresh] [--cold]`: where a warm start's time goes on a
- * generated vault (default 100k notes, reused from the bench's cache) or, with `x7`, on the
- * bench's seven copies of the PowerShell vault (made by a `--rows powershell-x7` bench run). Boots src/main in the
+ * `node scripts/profile-warm.mjs [notes | x7 | large] [--fresh] [--cold]`: where a warm start's time goes on a
+ * generated vault (default 100k notes, reused from the bench's cache), with `x7` on the
+ * bench's seven copies of the PowerShell vault (made by a `--rows powershell-x7` bench run), with
+ * `large` on the 14k PowerShell vault the bench's `large` part unpacks. Boots src/main in the
  * host (not main.js, so the CPU profile names our functions) with the index saved under the
  * vault's `.obsidian-profile-warm` config folder: a cold boot first when no saved index is
  * there (or with --fresh), then a warm boot under a CPU profile; with --cold the saved index is
@@ -141,7 +142,9 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const vault = args.includes('x7')
     ? sevenCopies()
-    : await generateVault(nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated'), Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000));
+    : args.includes('large')
+      ? { path: nodePath.join(os.tmpdir(), 'vault-mcp-bench-large', 'windows-powershell-docs') }
+      : await generateVault(nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated'), Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000));
   const configFolder = nodePath.join(vault.path, CONFIG_DIR);
   const cold = args.includes('--cold');
   if (cold || args.includes('--fresh')) await fsp.rm(configFolder, { recursive: true, force: true });

@@ -43,6 +43,8 @@ export class NotePolicy {
   private readonly outside: OutsideLinks;
   private readonly unparsed: UnparsedFrontmatter;
   private readonly spelling: PathSpelling;
+  /** The widgets folder setting last seen and its vault path (asked once per note by every scan). */
+  private widgets: { setting: string; path: string } | null = null;
 
   /** @param app the Obsidian app. @param source the quarantine list and the note reads the policy needs. */
   constructor(
@@ -169,9 +171,11 @@ export class NotePolicy {
     return path !== '' && isPathInside(path, this.widgetsFolder(), true);
   }
 
-  /** The widgets folder's vault path now (settings `widgets.folder`, see {@link widgetsFolderPath}). */
+  /** The widgets folder's vault path now (settings `widgets.folder`, see {@link widgetsFolderPath}; derived again only when the setting changed). */
   widgetsFolder(): string {
-    return widgetsFolderPath(this.source.widgetsFolder());
+    const setting = this.source.widgetsFolder();
+    if (this.widgets?.setting !== setting) this.widgets = { setting, path: widgetsFolderPath(setting) };
+    return this.widgets.path;
   }
 
   /**

@@ -95,6 +95,45 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
     });
   });
 
+  // A second newcomer's report (issue 20, sixth session): a word meant the same thing in every place.
+  describe('a word or a group means one thing, included or excluded', () => {
+    const search = async (query: string): Promise<Json> => call('search', { query, mode: 'lexical', limit: 100 });
+    it('an excluded word drops exactly the notes the word finds, typo matches included ("replika" finds "replica")', async () => {
+      const typo = await paths('replika');
+      expect(typo.length).toBeGreaterThan(0);
+      expect(await paths('replika')).toEqual(await paths('replica'));
+      const northwind = await paths('northwind');
+      const both = new Set(await paths('northwind line:replika'));
+      expect(both.size).toBeGreaterThan(0);
+      for (const query of ['northwind -replika', 'northwind -REPLICA', 'northwind -line:replika']) {
+        const without = await paths(query);
+        expect(without.filter((p) => typo.includes(p))).toEqual([]);
+        expect(without.sort()).toEqual(northwind.filter((p) => !typo.includes(p)).sort());
+      }
+      const everything = (await search('-zzzzqq')).total as number;
+      expect((await search('-replika')).total).toBe(everything - typo.length);
+    });
+    it('parentheses make a filter: every word in them must match, as the docs say', async () => {
+      const ranked = await search('alpha beta');
+      expect(ranked.all_terms_total).toBeLessThan(ranked.total);
+      for (const query of ['alpha (beta)', '(alpha beta)', '((alpha)) beta']) {
+        const filtered = await search(query);
+        expect(filtered.all_terms_total).toBeUndefined();
+        expect(filtered.total).toBe(ranked.all_terms_total);
+      }
+      expect((await search('(alpha)')).total).toBe((await search('alpha')).total);
+    });
+    it('a word of no letters or digits beside plain words is ignored and listed, not a filter that finds nothing', async () => {
+      const ranked = await search('alpha beta');
+      for (const sign of ['&', '+', '&&']) {
+        const result = await search(`alpha ${sign} beta`);
+        expect(result.total).toBe(ranked.total);
+        expect(result.all_terms_total).toBe(ranked.all_terms_total);
+        expect(result.ignored_terms).toEqual([sign]);
+      }
+    });
+  });
+
   describe('not-found and refusal sentences name what the path is', () => {
     it('a dot-file at the vault root is a hidden name, not "in a folder", whether it exists or not', async () => {
       fs.writeFileSync(nodePath.join(vault, '.bashrc'), 'secret');

@@ -5,6 +5,12 @@ import * as nodePath from 'node:path';
 import { createHostApp, type HostApp } from '../host';
 import { OutsideLinks } from '../../src/vault/access/outside-links';
 
+// Counted, not changed: which disk calls a check makes (node:fs's own functions cannot be spied on).
+jest.mock('node:fs', () => {
+  const actual = jest.requireActual<typeof import('node:fs')>('node:fs');
+  return { ...actual, lstatSync: jest.fn(actual.lstatSync), readdirSync: jest.fn(actual.readdirSync) };
+});
+
 /**
  * OutsideLinks (issue 12, symlinks out of the vault) on a real folder: which entries are
  * outside, that a folder's real path is resolved once for all the notes in it, and how many
@@ -130,7 +136,7 @@ describe('OutsideLinks', () => {
     }
   });
 
-  it('resolves a folder once for all its notes: a note that is not a link costs an lstat, not a realpath', async () => {
+  it('resolves a folder once for all its notes: a note that is not a link costs no realpath', async () => {
     env = await makeEnv(40);
     const realpaths = jest.spyOn(fs.realpathSync, 'native');
     const links = new OutsideLinks(env.app as never, () => []);
@@ -140,6 +146,45 @@ describe('OutsideLinks', () => {
       expect(realpaths.mock.calls.length).toBeLessThanOrEqual(1);
       expect(links.isOutside('Deep/a/b/away.md')).toBe(true);
       expect(realpaths.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      links.close();
+    }
+  });
+
+  it('tells plain notes from links by one listing of their folder, and asks the disk for any name the listing does not call plain', async () => {
+    env = await makeEnv(40);
+    const lstats = jest.mocked(fs.lstatSync);
+    const listings = jest.mocked(fs.readdirSync);
+    lstats.mockClear();
+    listings.mockClear();
+    const links = new OutsideLinks(env.app as never, () => []);
+    try {
+      for (let i = 0; i < 40; i++) expect(links.isOutside(`Deep/a/b/n${i}.md`)).toBe(false);
+      // One listing of each folder on the way up (Deep/a/b, Deep/a, Deep, the vault folder), no lstat.
+      expect(listings.mock.calls.length).toBe(4);
+      expect(lstats).not.toHaveBeenCalled();
+      expect(links.isOutside('Deep/a/b/away.md')).toBe(true);
+      // A link made after the listing (the vault has not reported it yet) is not in it: asked of the disk.
+      await fsp.symlink(nodePath.join(env.outside, 'Secret.md'), nodePath.join(env.vault, 'Deep', 'a', 'b', 'late.md'), 'file');
+      expect(links.isOutside('Deep/a/b/late.md')).toBe(true);
+      expect(listings.mock.calls.length).toBe(4);
+    } finally {
+      links.close();
+    }
+  });
+
+  it('lists a folder again once the vault reports a change in it: a plain note replaced by a link out is outside', async () => {
+    env = await makeEnv();
+    const links = new OutsideLinks(env.app as never, () => []);
+    try {
+      expect(links.isOutside('Deep/a/b/n0.md')).toBe(false);
+      const note = env.app.vault.getAbstractFileByPath('Deep/a/b/n0.md');
+      expect(note).not.toBeNull();
+      await fsp.rm(nodePath.join(env.vault, 'Deep', 'a', 'b', 'n0.md'));
+      await fsp.symlink(nodePath.join(env.outside, 'Secret.md'), nodePath.join(env.vault, 'Deep', 'a', 'b', 'n0.md'), 'file');
+      env.app.vault.trigger('delete', note);
+      expect(links.isOutside('Deep/a/b/n0.md')).toBe(true);
+      expect(links.isOutside('Deep/a/b/n1.md')).toBe(false);
     } finally {
       links.close();
     }

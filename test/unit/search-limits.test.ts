@@ -39,7 +39,7 @@ describe('query limits', () => {
     expect(toolError(() => parseQuery('-'.repeat(deep) + 'a')).message).toMatch('nested too deeply');
     expect(toolError(() => parseQuery('('.repeat(deep) + 'a' + ')'.repeat(deep))).message).toMatch('nested too deeply');
     expect(toolError(() => parseQuery('(-'.repeat(deep) + 'a' + ')'.repeat(deep))).message).toMatch('nested too deeply');
-    expect(parseQuery('('.repeat(MAX_QUERY_DEPTH) + 'a' + ')'.repeat(MAX_QUERY_DEPTH))).toEqual({ kind: 'word', text: 'a' });
+    expect(parseQuery('('.repeat(MAX_QUERY_DEPTH) + 'a' + ')'.repeat(MAX_QUERY_DEPTH))).toEqual({ kind: 'word', text: 'a', grouped: true });
     expect(parseQuery('-'.repeat(2) + 'a')).toEqual({ kind: 'not', child: { kind: 'not', child: { kind: 'word', text: 'a' } } });
   });
 

@@ -13,7 +13,7 @@ const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
  * A SearchIndex over the temp vault that saves into the plugin folder, as main.ts wires it.
  * `onSaved` runs after each save has written the file, so a test waits for a save, not for a time.
  */
-function indexOver(tv: TempVault, onSaved: () => void = () => undefined): SearchIndex {
+function indexOver(tv: TempVault, onSaved: () => void = () => undefined, quarantine: string[] = []): SearchIndex {
   const file = new PluginFile(tv.app.vault.adapter as never, PLUGIN_DIR, INDEX_FILE);
   const storage: IndexStorage = {
     load: () => file.read().catch(() => null),
@@ -22,7 +22,7 @@ function indexOver(tv: TempVault, onSaved: () => void = () => undefined): Search
       onSaved();
     },
   };
-  return new SearchIndex(new NoteStore(tv.app as never, { quarantine: () => [] }), { storage, saveDelayMs: 10 });
+  return new SearchIndex(new NoteStore(tv.app as never, { quarantine: () => quarantine }), { storage, saveDelayMs: 10 });
 }
 
 async function paths(index: SearchIndex, query: string): Promise<string[]> {
@@ -112,6 +112,21 @@ describe('SearchIndex persistence in the plugin folder', () => {
     expect(await paths(second, 'apricot')).toEqual(['Deep/New.md']);
     expect(await paths(second, 'durian')).toEqual(['Alpha.md']);
     expect(await paths(second, 'banana')).toEqual([]);
+    second.stop();
+  });
+
+  it('drops a saved note that is quarantined since, although the note itself did not change', async () => {
+    const first = indexOver(tv);
+    await first.start();
+    expect(await paths(first, 'cherry')).toEqual(['Deep/Gamma.md']);
+    first.stop();
+    const second = indexOver(tv, undefined, ['Deep']);
+    await second.start();
+    expect(second.stats).toMatchObject({ warm: true, reindexed: 0, total: 2, complete: true });
+    expect(await paths(second, 'cherry')).toEqual([]);
+    expect(await paths(second, 'apricot')).toEqual(['Alpha.md', 'Beta.md']);
+    // Gone from the index itself, not only hidden by the search's access check.
+    expect((second as unknown as { engine: { paths(): string[] } }).engine.paths().sort()).toEqual(['Alpha.md', 'Beta.md']);
     second.stop();
   });
 

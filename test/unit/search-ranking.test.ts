@@ -358,7 +358,31 @@ describe('title stem table', () => {
   });
 });
 
-describe('ranking work done ahead (LexicalEngine.rankingSteps, run at the end of a build)', () => {
+describe('ranking work done ahead (LexicalEngine.rankingSteps, run after a build has made the index complete)', () => {
+  it('answers a ranked query made between two of its steps as without them, and the steps go on after it', async () => {
+    const notes = Array.from({ length: 1200 }, (_, i) =>
+      note(`n${i}.md`, `syncing device word${i} ${i % 5 === 0 ? 'snapshots' : ''}`, {
+        title: `Syncing t${i} ${i % 4 === 0 ? 'device' : ''}`,
+      }),
+    );
+    const ahead = engineOf(notes);
+    const lazy = engineOf(notes);
+    const queries = ['sync', 'syncing snapshots', 'device t40', 'word17 synced'];
+    const steps = ahead.rankingSteps();
+    let taken = 0;
+    for (let i = 0; i < 3 && steps.next().done !== true; i++) taken++;
+    expect(taken).toBe(3);
+    for (const q of queries)
+      expect((await run(ahead, q)).matches.map((m) => [m.note.path, m.score])).toEqual(
+        (await run(lazy, q)).matches.map((m) => [m.note.path, m.score]),
+      );
+    while (steps.next().done !== true) taken++;
+    for (const q of queries)
+      expect((await run(ahead, q)).matches.map((m) => [m.note.path, m.score])).toEqual(
+        (await run(lazy, q)).matches.map((m) => [m.note.path, m.score]),
+      );
+  });
+
   it('stems the dictionary and the titles in steps, after which every ranked query answers as without it', async () => {
     const notes = Array.from({ length: 2500 }, (_, i) =>
       note(`n${i}.md`, `syncing device ${i % 7 === 0 ? 'snapshots' : 'notes'} word${i} ${i % 3 === 0 ? 'synced' : ''}`, {

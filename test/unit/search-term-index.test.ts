@@ -391,11 +391,12 @@ describe('LexicalEngine save and load', () => {
   it('puts the best matches first when asked for only the top few', async () => {
     const engine = new LexicalEngine();
     for (let i = 0; i < 50; i++) engine.add(note(`N${String(i).padStart(2, '0')}.md`, `${'filler '.repeat(i)}apple`));
-    // A ranked query (plain words) returns only the best; a filter lists the others after them.
+    // A ranked query (plain words) and a filter the index decides alone return only the best; one that reads text lists the others after them.
     for (const [q, listed] of [
       ['apple', 5],
       ['apple filler', 5],
-      ['apple OR filler', 50],
+      ['apple OR filler', 5],
+      ['apple OR /zzz/', 50],
     ] as const) {
       const full = await engine.match(parseQuery(q), async () => '', all, new RegexGuard());
       const top = await engine.match(parseQuery(q), async () => '', all, new RegexGuard(), 5);

@@ -161,9 +161,21 @@ describe('Quarantine', () => {
     ['Archive/Old ideas.md', false],
     ['Projects/Alpha/Budget.md', false],
     ['my_private_notes.md', false],
+    ['Caf\u00e9/_PRIVATE/x.md', true],
+    ['CLIENTS/SECRET', true],
+    ['Clients/Secret.md', false],
     ['', false],
   ])('%j quarantined: %s', (path, expected) => {
     expect(q.contains(path)).toBe(expected);
+    // contains is the quick form of refusal: both say the same of every path.
+    expect(q.refusal(path) !== null).toBe(expected);
+  });
+
+  test('judges a note by its own name after notes of the same open folder, and a closed folder after an open one', () => {
+    const fresh = new Quarantine('.obsidian', () => []);
+    expect(
+      ['A/b/x.md', 'A/b/.y.md', 'A/b/_Private', 'A/b/z.md', 'A/.b/x.md', 'A/b/x.md', '_private/x.md', 'x.md'].map((p) => fresh.contains(p)),
+    ).toEqual([false, true, true, false, true, false, true, false]);
   });
 
   test('reads the user list on every check and honours a custom config dir', () => {

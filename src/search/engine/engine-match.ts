@@ -52,9 +52,9 @@ export class LazyMatch implements EngineMatch {
 export interface EngineResult {
   /**
    * The best matches first, in rank order, as many as asked for (`ranked` of `match`); a
-   * filter query lists other matches after them in no particular order (every other match,
-   * unless `estimated`), a ranked query leaves them out (they can be many thousands, and only
-   * a page is ever shown).
+   * filter query that read note text lists other matches after them in no particular order
+   * (every other match, unless `estimated`), a ranked query and a filter the index decides
+   * alone leave them out (they can be many thousands, and only a page is ever shown).
    */
   matches: EngineMatch[];
   /** Number of matches in all (an estimate when `estimated`). */

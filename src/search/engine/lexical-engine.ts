@@ -21,13 +21,15 @@ import { scoreFilterWord, type NodeHits } from './filter-terms';
 import { TermIndex, type CorpusView, type Expansion, type IndexLine } from './term-index';
 import { RankingScratch } from './ranked-search';
 import { TitleStemTable } from './title-stems';
+import { TagDocTable } from './tag-docs';
 import { documentsOf, loadRecordLine, recordLines } from './record-lines';
 import { rankedMatches } from './ranked-matches';
 import { PhraseFilters, phraseKeys } from './phrase-filter';
 import { bestFirst } from './top-k';
+import { bestPositions, docScorer, NO_MATCH } from './index-filter';
 import { ESTIMATE_SAMPLE, textPass, type TextCandidates, type VerifyBatch } from './text-pass';
 import { queryTerms } from './tokenizer';
-import { negatedMode, phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
+import { phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
 
 /**
  * The lexical index over plain note data, never the vault or metadata cache: an inverted
@@ -95,10 +97,15 @@ export class LexicalEngine {
   private byDoc: (NoteRecord | undefined)[] = [];
   /** The title stems of each doc id's title, computed when a ranked query first needs them (doc ids are never reused). */
   private titles = this.titleTable();
+  /** The doc ids of each tag's notes, listed when a `tag:` filter first needs them (doc ids are never reused). */
+  private tags = this.tagTable();
   /** The view of each recent caller (by CallerAccess.key) and the index version it was made at. */
   private readonly views = new Map<string, { version: number; view: CorpusView }>();
   /** The per-document arrays ranked queries sum scores in (reused: see RankingScratch). */
   private readonly scratch = new RankingScratch();
+  /** The matching doc ids of an index-decided filter and their scores (reused: {@link indexFilter} runs without awaiting). */
+  private filterDocs = new Int32Array(0);
+  private filterScores = new Float64Array(0);
 
   private readonly passOptions: { exactUpTo: number; sample: number; batch: number };
 
@@ -167,6 +174,7 @@ export class LexicalEngine {
     this.docs.clear();
     this.byDoc = [];
     this.titles = this.titleTable();
+    this.tags = this.tagTable();
     this.views.clear();
     this.index = new TermIndex();
     this.phrases = new PhraseFilters();
@@ -176,8 +184,9 @@ export class LexicalEngine {
   /**
    * Does ahead of time, in steps the caller may yield between, what the first ranked query would
    * otherwise do in one go: stem the dictionary's terms (StemGroups) and every title
-   * (TitleStemTable); hundreds of ms at 14k notes. Run after a build; later changes are covered
-   * by the queries themselves, a few notes at a time.
+   * (TitleStemTable); hundreds of ms at 14k notes. Run after a build (SearchIndex runs it once the
+   * index is complete); what the steps have not reached yet, and later changes, are covered by
+   * the queries themselves.
    */
   *rankingSteps(): Generator<void> {
     while (!this.index.stems.advance(RANKING_STEP_TERMS)) yield;
@@ -254,12 +263,15 @@ export class LexicalEngine {
     this.docs = docs;
     this.byDoc = byDoc;
     this.titles = this.titleTable();
+    this.tags = this.tagTable();
   }
 
   /**
-   * Every indexed note that matches `query` and that the caller may read: the best `ranked`
-   * of them first, in order, then the others in no particular order (sorting thousands of
-   * matches costs more than the rest of a search). Plain words (see `plainWords`) are ranked
+   * The indexed notes that match `query` and that the caller may read: the best `ranked` of
+   * them first, in order, then, for a filter query that read note text, the others in no
+   * particular order (sorting thousands of matches costs more than the rest of a search; a
+   * ranked query, or a filter the index decides alone, lists the best `ranked` only; `total`
+   * counts them all). Plain words (see `plainWords`) are ranked
    * retrieval: notes holding any informative term, those with all of them first, then by
    * score (ranked-search.ts). Any other query is a filter, ordered by score descending. Ties
    * go by path ascending. Every score is computed over the notes the caller may read only.
@@ -316,31 +328,24 @@ export class LexicalEngine {
     }
     // The view says whom the caller may read (CallerAccess.allow, per doc id): no path lookup per note.
     const withText = needsText(query);
-    const matches: EngineMatch[] = [];
     const docs: number[] = [];
     const bounds: number[] = [];
     const required = lookup.required();
     const visible = view.visible;
-    const terms = withText ? flatBound(query, lookup.hits) : null;
+    if (!withText) return this.indexFilter(query, lookup, required, visible, ranked);
+    const terms = flatBound(query, lookup.hits);
     const consider = (doc: number): void => {
       const note = this.byDoc[doc];
       if (note === undefined || visible[doc] !== 1) return;
-      if (withText) {
-        // Judged when it comes up (text-pass.ts): most candidates of a common phrase never do.
-        docs.push(doc);
-        if (terms === null) {
-          lookup.focus(doc);
-          bounds.push(scoreBound(query, note, lookup.index));
-        } else bounds.push(sumBound(terms, doc));
-        return;
-      }
-      lookup.focus(doc);
-      const v = evaluate(query, note, lookup.index);
-      if (v.truth !== 'no') matches.push(lookup.match(note, v.score));
+      // Judged when it comes up (text-pass.ts): most candidates of a common phrase never do.
+      docs.push(doc);
+      if (terms === null) {
+        lookup.focus(doc);
+        bounds.push(scoreBound(query, note, lookup.index));
+      } else bounds.push(sumBound(terms, doc));
     };
     if (required === null) for (let doc = 0; doc < this.byDoc.length; doc++) consider(doc);
     else for (const doc of required) consider(doc);
-    if (!withText) return { matches: bestFirst(matches, ranked, (m) => m.score, byRank), total: matches.length, ranked: null };
     const judge = (doc: number): EngineMatch | null | undefined => {
       const note = this.byDoc[doc] as NoteRecord;
       lookup.focus(doc);
@@ -390,9 +395,49 @@ export class LexicalEngine {
     };
   }
 
+  /**
+   * The matches of a filter query the index decides alone (`needsText` false): every candidate
+   * (the doc ids of `words`, the required word with the fewest notes, or of a tag every match
+   * holds, whichever are fewer, else every doc id) the caller may see is scored by the compiled
+   * query (index-filter.ts), and only the best `ranked` become matches, in rank order.
+   */
+  private indexFilter(query: QueryNode, lookup: LookupResult, words: number[] | null, visible: Uint8Array, ranked: number): EngineResult {
+    const byDoc = this.byDoc;
+    const scorer = docScorer(query, lookup.hits, (doc) => byDoc[doc] as NoteRecord, lookup.index);
+    let required = words;
+    for (const node of query.kind === 'and' ? query.children : [query]) {
+      if (node.kind !== 'tag') continue;
+      this.tags.cover(byDoc.length);
+      const tagged = this.tags.docsOf(node.tag);
+      if (required === null || tagged.length < required.length) required = tagged;
+    }
+    const n = required === null ? byDoc.length : required.length;
+    if (this.filterDocs.length < n) {
+      this.filterDocs = new Int32Array(n);
+      this.filterScores = new Float64Array(n);
+    }
+    const { filterDocs: docs, filterScores: scores } = this;
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      const doc = required === null ? i : required[i];
+      if (visible[doc] !== 1 || byDoc[doc] === undefined) continue;
+      const score = scorer(doc);
+      if (score === NO_MATCH) continue;
+      docs[count] = doc;
+      scores[count++] = score;
+    }
+    const best = bestPositions(docs, scores, count, ranked, (doc) => (byDoc[doc] as NoteRecord).path);
+    return { matches: best.map((at) => lookup.match(byDoc[docs[at]] as NoteRecord, scores[at])), total: count, ranked: null };
+  }
+
   /** An empty title stem table over this engine's records. */
   private titleTable(): TitleStemTable {
     return new TitleStemTable((doc) => this.byDoc[doc]?.title);
+  }
+
+  /** An empty tag table over this engine's records. */
+  private tagTable(): TagDocTable {
+    return new TagDocTable((doc) => this.byDoc[doc]?.tags);
   }
 
   /** The caller's {@link CorpusView}, from the cache while the index is unchanged. */
@@ -431,7 +476,7 @@ export class LexicalEngine {
     const positive: Expansion[] = [];
     for (const { node, negated } of termNodes(query)) {
       if ((node.kind !== 'word' && node.kind !== 'phrase') || queryTerms(node.text).length === 0 || hits.has(node)) continue;
-      const mode = node.kind === 'phrase' ? phraseMode : negated ? negatedMode : wordMode;
+      const mode = node.kind === 'phrase' ? phraseMode : wordMode;
       const found = scoreFilterWord(this.index, node.text, mode, FIELD_BOOSTS, view, !negated);
       hits.set(node, found);
       if (!negated && node.kind === 'word' && decidedByIndex(node.text)) positive.push(...found.expansions);

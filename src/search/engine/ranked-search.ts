@@ -113,7 +113,7 @@ export class RankingScratch {
 }
 
 /**
- * Plans a ranked query: the distinct terms of `words` (by stem), stop words set aside, each
+ * Plans a ranked query: the distinct terms of `words` (by stem), stop words and words without index terms (`&`) set aside as ignored, each
  * with its expansions in `view`.
  * @param words the texts of the query's plain word nodes, in query order
  */
@@ -124,8 +124,12 @@ export function planRanked(words: readonly string[], index: TermIndex, view: Cor
   const terms: RankedTerm[] = [];
   const ignored: string[] = [];
   const seen = new Set<string>();
-  for (const wordTerms of perWord) {
-    if (wordTerms.length === 0) continue;
+  for (const [i, wordTerms] of perWord.entries()) {
+    if (wordTerms.length === 0) {
+      // A word of no letters or digits (`&`, `+`) has nothing to rank by: left out, and said so.
+      if (!ignored.includes(words[i])) ignored.push(words[i]);
+      continue;
+    }
     if (anyInformative && !informative(wordTerms)) {
       if (!ignored.includes(wordTerms[0])) ignored.push(wordTerms[0]);
       continue;

@@ -38,13 +38,17 @@ export type PropertyTest =
  */
 export type TextScope = 'content' | 'line' | 'block' | 'section' | 'task' | 'task-todo' | 'task-done';
 
-/** One node of a parsed query. `and`/`or` have at least two children. */
+/**
+ * One node of a parsed query. `and`/`or` have at least two children. `grouped` marks a word or
+ * an AND written inside parentheses of its own (`alpha (beta)`): such a query is a filter, not
+ * plain words (query-plan.ts plainWords).
+ */
 export type QueryNode =
-  | { kind: 'and'; children: QueryNode[] }
+  | { kind: 'and'; children: QueryNode[]; grouped?: true }
   | { kind: 'or'; children: QueryNode[] }
   | { kind: 'not'; child: QueryNode }
   /** A bare word: matched through the index (prefix and fuzzy for longer terms). */
-  | { kind: 'word'; text: string }
+  | { kind: 'word'; text: string; grouped?: true }
   /** A "quoted phrase": its words in order, case-insensitive, whitespace-insensitive. */
   | { kind: 'phrase'; text: string }
   /** `/pattern/flags`: a JavaScript regular expression tested on the note body (or the scope's text). */

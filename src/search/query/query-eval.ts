@@ -104,7 +104,7 @@ export function scoreBound(node: QueryNode, note: NoteRecord, lookup: TermLookup
  * True for an `ignore-case:` with no `match-case:` inside: matching is case-insensitive
  * anyway, so outside a stretch operator it means exactly its child (and is evaluated as such).
  */
-function transparent(node: QueryNode & { kind: 'case' }): boolean {
+export function transparent(node: QueryNode & { kind: 'case' }): boolean {
   return !node.sensitive && !hasSensitive(node.child);
 }
 

@@ -249,7 +249,8 @@ class QueryParser {
     }
     this.pos++;
     this.depth--;
-    return inner;
+    // Parentheses make a filter even around plain words (docs/search-syntax.md), so the plan must still see them.
+    return opener === null && (inner.kind === 'word' || inner.kind === 'and') ? { ...inner, grouped: true } : inner;
   }
 
   /** The operand of an operator: a `( … )` group, or one term (a negated one allowed). */

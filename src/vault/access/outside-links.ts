@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { FileSystemAdapter, type App, type EventRef, type TAbstractFile } from 'obsidian';
 import { isPathInside, lexicalVaultPath } from '../paths/paths';
@@ -11,9 +11,12 @@ import { isPathInside, lexicalVaultPath } from '../paths/paths';
  * TFolders; vaults come by git clone and sync, so a link the user never looked at is enough.
  * An entry is outside when the real path of its full path (FileSystemAdapter.getFullPath)
  * is not inside the real path of the vault folder (getBasePath). An existing entry that is not
- * itself a link (`fs.lstatSync`) has its folder's answer, so only folders and links are resolved
+ * itself a link has its folder's answer, so only folders and links are resolved
  * (`fs.realpathSync.native`, which walks every segment): at 100k notes a realpath per note was
- * most of a warm start. A path that does not exist
+ * most of a warm start. Whether an entry is a link is read from one listing of its folder
+ * (`fs.readdirSync` with file types, kept {@link LISTING_MS}) when the listing names it a plain
+ * file or folder, else from an `fs.lstatSync` of the entry: an lstat per note was a second of a
+ * 100k-note warm start. A path that does not exist
  * yet (a write target) is judged by its nearest existing ancestor, so `LinkedDir/new.md`
  * is outside as well; a dangling link (`fs.lstatSync` says link, realpath finds no target) is
  * outside, since writing to it would create its target wherever that is. A link that stays inside the vault is fine.
@@ -35,6 +38,8 @@ export class OutsideLinks {
   private base: string | null = null;
   /** The trusted list last seen and the real targets derived from it. */
   private trusted: { key: string; links: Array<{ path: string; real: string }> } | null = null;
+  /** The plain entries of recently listed folders (see {@link isPlain}): folder vault path → when listed (performance.now) and the names. */
+  private readonly listings = new Map<string, { at: number; plain: Set<string> }>();
   private readonly refs: EventRef[] = [];
 
   /**
@@ -88,19 +93,44 @@ export class OutsideLinks {
    */
   private judge(adapter: FileSystemAdapter, path: string, trusted: Array<{ path: string; real: string }>): boolean {
     const slash = path.lastIndexOf('/');
-    if (!trusted.some((link) => link.path === path) && isPlainEntry(adapter, path))
+    if (!trusted.some((link) => link.path === path) && this.isPlain(adapter, path))
       return this.isOutside(slash === -1 ? '' : path.slice(0, slash));
     const real = this.realPathOf(adapter, path);
     const bases = [this.vaultBase(adapter), ...trusted.map((t) => t.real)];
     return real === null || !bases.some((base) => isInsideDisk(real, base));
   }
 
-  /** Drops cached answers for `path` and everything below it. */
+  /**
+   * True when the vault entry at `path` exists and is not itself a symbolic link: a plain file or
+   * folder in its folder's listing (one `readdir` with file types answers for every entry of a
+   * folder), else {@link isPlainEntry} (one `lstat`): an entry the listing does not name a plain
+   * file or folder (a link, a kind `readdir` cannot tell, a name created or spelled otherwise
+   * since) is asked of the disk itself, so the listing can only spare an lstat, never change an
+   * answer. A listing is used for {@link LISTING_MS} at most and dropped with the folder's answers.
+   */
+  private isPlain(adapter: FileSystemAdapter, path: string): boolean {
+    const slash = path.lastIndexOf('/');
+    const folder = slash === -1 ? '' : path.slice(0, slash);
+    const now = performance.now();
+    let listing = this.listings.get(folder);
+    if (listing === undefined || now - listing.at > LISTING_MS) {
+      this.listings.delete(folder);
+      if (this.listings.size >= MAX_LISTINGS) this.listings.delete(this.listings.keys().next().value as string);
+      listing = { at: now, plain: plainEntriesOf(adapter, folder) };
+      this.listings.set(folder, listing);
+    }
+    return listing.plain.has(path.slice(slash + 1)) || isPlainEntry(adapter, path);
+  }
+
+  /** Drops cached answers for `path` and everything below it, and the listings of its folder and of the folders at or below it. */
   private forget(path: string): void {
     for (const key of [...this.cache.keys()]) {
       const keyPath = key.split('\u0000', 1)[0] ?? key;
       if (keyPath === path || keyPath.startsWith(`${path}/`)) this.cache.delete(key);
     }
+    const slash = path.lastIndexOf('/');
+    this.listings.delete(slash === -1 ? '' : path.slice(0, slash));
+    for (const folder of [...this.listings.keys()]) if (folder === path || folder.startsWith(`${path}/`)) this.listings.delete(folder);
     this.trusted = null;
   }
 
@@ -181,6 +211,27 @@ export class OutsideLinks {
  * Get-Process p95 439 → 207 ms in the bench).
  */
 const MAX_CACHED_PATHS = 10_000;
+
+/** How long one folder listing answers which entries are plain ({@link OutsideLinks}), ms: a scan of the vault's notes lists each folder once. */
+const LISTING_MS = 2000;
+/** Folder listings {@link OutsideLinks} keeps at once (the most recently made). */
+const MAX_LISTINGS = 64;
+
+/**
+ * The names of the entries of the vault folder `folder` (`''` the vault root) that `readdir`
+ * reports as plain files or folders, not links (Node reports a Windows junction or other reparse
+ * point as a link); empty when the folder cannot be listed.
+ */
+function plainEntriesOf(adapter: FileSystemAdapter, folder: string): Set<string> {
+  const plain = new Set<string>();
+  try {
+    for (const entry of readdirSync(folder === '' ? adapter.getBasePath() : adapter.getFullPath(folder), { withFileTypes: true }))
+      if (entry.isFile() || entry.isDirectory()) plain.add(entry.name);
+  } catch {
+    // Not a folder, gone, or not readable: every entry is asked of the disk itself.
+  }
+  return plain;
+}
 
 /** `fs.realpathSync.native(full)`, or null when the entry does not exist or cannot be resolved. */
 function realOrNull(full: string): string | null {

@@ -1,4 +1,4 @@
-import { foldPath, isPathInside, lexicalVaultPath } from '../paths/paths';
+import { foldPath, lexicalVaultPath } from '../paths/paths';
 
 /**
  * Quarantine: parts of the vault no tool reads, lists, searches or writes
@@ -11,7 +11,9 @@ import { foldPath, isPathInside, lexicalVaultPath } from '../paths/paths';
  */
 export class Quarantine {
   /** The last user list seen and the folder prefixes derived from it (re-derived when it changes). */
-  private cached: { key: string; folders: string[] } | null = null;
+  private cached: { key: string; folders: string[]; folded: string[] } | null = null;
+  /** The last folder path whose every name passed {@link isClosedName} (a fact of the path alone, so it never goes stale). */
+  private openFolder: string | null = null;
 
   /**
    * @param configDir `app.vault.configDir` (usually `.obsidian`).
@@ -28,7 +30,15 @@ export class Quarantine {
    * The vault root (`''`) itself is never quarantined.
    */
   contains(path: string): boolean {
-    return this.refusal(path) !== null;
+    if (path === '') return false;
+    const slash = path.lastIndexOf('/');
+    const folder = slash < 0 ? '' : path.slice(0, slash);
+    // A scan asks for the notes of one folder after another: the folder's own names are checked once for all of them.
+    if (folder !== this.openFolder) {
+      if (folder !== '' && folder.split('/').some(isClosedName)) return true;
+      this.openFolder = folder;
+    }
+    return isClosedName(path.slice(slash + 1)) || this.closingFolder(path) !== undefined;
   }
 
   /**
@@ -45,11 +55,11 @@ export class Quarantine {
     let what = '';
     for (let i = 0; i < segments.length && what === ''; i++) {
       at = segments.slice(0, i + 1).join('/');
-      if (segments[i].startsWith('.')) what = "a hidden file or folder (its name starts with '.')";
-      else if (foldPath(segments[i]) === '_private') what = "a '_private' folder";
+      if (!isClosedName(segments[i])) continue;
+      what = segments[i].startsWith('.') ? "a hidden file or folder (its name starts with '.')" : "a '_private' folder";
     }
     if (what === '') {
-      const folder = this.folders().find((f) => isPathInside(path, f, true));
+      const folder = this.closingFolder(path);
       if (folder === undefined) return null;
       at = segments.slice(0, folder.split('/').length).join('/');
       what = foldPath(folder) === foldPath(this.configDir) ? "Obsidian's config folder" : 'a folder the user closed to agents';
@@ -58,14 +68,27 @@ export class Quarantine {
   }
 
   /**
-   * The quarantined folder prefixes besides the segment rules: configDir plus the user's list.
-   * Called once per note on list and search paths, so the parsed list is reused until the
-   * user's list changes (compared by content, since settings may be edited in place).
+   * The first quarantined folder prefix besides the segment rules (configDir, then the user's
+   * list) that `path` is or lies inside, compared case- and normalization-insensitively as
+   * `isPathInside(path, folder, true)` does; undefined when none.
    */
-  private folders(): string[] {
+  private closingFolder(path: string): string | undefined {
+    const { folders, folded } = this.folders();
+    const p = foldPath(path);
+    for (let i = 0; i < folders.length; i++) if (p === folded[i] || p.startsWith(`${folded[i]}/`)) return folders[i];
+    return undefined;
+  }
+
+  /**
+   * The quarantined folder prefixes besides the segment rules: configDir plus the user's list,
+   * and each one folded (foldPath). Called once per note on list and search paths, so the parsed
+   * list is reused until the user's list changes (compared by content, since settings may be
+   * edited in place).
+   */
+  private folders(): { folders: string[]; folded: string[] } {
     const source = this.userFolders();
     const key = source.join('\u0000');
-    if (this.cached?.key === key) return this.cached.folders;
+    if (this.cached?.key === key) return this.cached;
     const out: string[] = [];
     for (const entry of [this.configDir, ...source]) {
       if (typeof entry !== 'string') continue;
@@ -76,7 +99,12 @@ export class Quarantine {
         // A malformed settings entry (empty, absolute, escaping) quarantines nothing.
       }
     }
-    this.cached = { key, folders: out };
-    return out;
+    this.cached = { key, folders: out, folded: out.map(foldPath) };
+    return this.cached;
   }
+}
+
+/** True when one path segment closes everything at and below it: a hidden name (starts with `.`) or `_private` in any case or Unicode form. */
+function isClosedName(segment: string): boolean {
+  return segment.startsWith('.') || foldPath(segment) === '_private';
 }
