@@ -1,4 +1,4 @@
-import { eventLoopYield, keepSlicesBrief, Slicer, type YieldEnv } from '../../src/search/engine/slicer';
+import { eventLoopYield, Slicer, type YieldEnv } from '../../src/search/engine/slicer';
 
 /** A Slicer over a clock the test moves (performance.now mocked), so slices are exact. */
 function withClock(): { advance(ms: number): void; restore(): void } {
@@ -51,37 +51,6 @@ describe('Slicer', () => {
       expect(slicer.longestMs).toBe(23);
     } finally {
       timeouts.mockRestore();
-      clock.restore();
-    }
-  });
-
-  it('keeps its slices to 2 ms while a client is answered (keepSlicesBrief), then to its own budget again', async () => {
-    const clock = withClock();
-    const immediates = jest.spyOn(global, 'setImmediate');
-    try {
-      const slicer = new Slicer(12);
-      clock.advance(3);
-      expect(slicer.due()).toBe(false);
-      keepSlicesBrief(100);
-      expect(slicer.due()).toBe(true);
-      await slicer.pause();
-      expect(immediates).toHaveBeenCalledTimes(1);
-      clock.advance(1);
-      await slicer.pause();
-      expect(immediates).toHaveBeenCalledTimes(1);
-      // A shorter request later does not cut the window short: 97 ms on, slices are still brief.
-      keepSlicesBrief(10);
-      clock.advance(97);
-      expect(slicer.due()).toBe(true);
-      await slicer.pause();
-      expect(immediates).toHaveBeenCalledTimes(2);
-      // Past the window: the Slicer's own 12 ms again.
-      clock.advance(3);
-      expect(slicer.due()).toBe(false);
-      clock.advance(9);
-      expect(slicer.due()).toBe(true);
-    } finally {
-      immediates.mockRestore();
       clock.restore();
     }
   });

@@ -56,23 +56,6 @@ export function yieldToEventLoop(): Promise<void> {
   return yieldOnce();
 }
 
-/** The slice budget of every {@link Slicer} while a client is being answered ({@link keepSlicesBrief}), ms. */
-const BRIEF_SLICE_MS = 2;
-/** `performance.now()` until which every Slicer keeps its slices to {@link BRIEF_SLICE_MS}. */
-let briefUntil = -Infinity;
-
-/**
- * Asks every {@link Slicer} (all of them run background work: index builds, loads and saves) to
- * keep its slices to {@link BRIEF_SLICE_MS} for the next `ms`, its own budget when lower. The
- * server calls it as a request comes in: answering takes several turns of the event loop (the
- * body, the session, the tool, the reply; an MCP client's handshake is three requests), and
- * each turn otherwise waited behind a whole slice of the build (12 ms).
- * @param ms how long from now, ms; a later end already asked for stays
- */
-export function keepSlicesBrief(ms: number): void {
-  briefUntil = Math.max(briefUntil, performance.now() + ms);
-}
-
 /**
  * Cuts long main-thread work into slices: the work calls {@link Slicer.pause} at safe points,
  * which yields to the event loop ({@link eventLoopYield}) once the current slice has run its budget
@@ -104,14 +87,7 @@ export class Slicer {
 
   /** True once the current slice has run its time budget: the next {@link pause} yields (work that is cheap per item checks this rather than awaiting each pause). */
   due(): boolean {
-    if (!this.running) return false;
-    const now = performance.now();
-    return now - this.sliceStart >= this.budgetAt(now);
-  }
-
-  /** The slice budget at time `now`: {@link BRIEF_SLICE_MS} while a client is being answered ({@link keepSlicesBrief}), else the Slicer's own. */
-  private budgetAt(now: number): number {
-    return now < briefUntil ? Math.min(this.budgetMs, BRIEF_SLICE_MS) : this.budgetMs;
+    return this.running && performance.now() - this.sliceStart >= this.budgetMs;
   }
 
   /**
@@ -133,9 +109,8 @@ export class Slicer {
   /** Resolves at once inside the budget; else after yielding to the event loop, starting a new slice. */
   async pause(): Promise<void> {
     if (!this.running) this.restart();
-    const now = performance.now();
-    const ran = now - this.sliceStart;
-    if (ran < this.budgetAt(now) && this.steps < this.maxSteps) {
+    const ran = performance.now() - this.sliceStart;
+    if (ran < this.budgetMs && this.steps < this.maxSteps) {
       this.steps++;
       return;
     }

@@ -20,7 +20,6 @@ import { paramsRefusal } from './request-params';
 import { SessionTable, type Session } from './session-table';
 import { sendWebResponse, webRequestOf } from './web-exchange';
 import { createSessionServer, type SessionServices } from '../session/mcp-session';
-import { keepSlicesBrief } from '../../search/engine/slicer';
 import type { SessionAddOn } from '../content/session-add-on';
 
 export { MAX_SESSIONS, SESSION_IDLE_MS } from './session-table';
@@ -34,8 +33,6 @@ export { HEADERS_TIMEOUT_MS, MAX_HEADER_BYTES, REQUEST_TIMEOUT_MS } from './list
 export const STOP_GRACE_MS = 3000;
 /** At most one `last_used_at` save per key per this many ms. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
-/** How long after a request comes in background work keeps its slices brief (keepSlicesBrief): the request and the client's next ones, ms. */
-const CLIENT_BRIEF_MS = 1000;
 
 /** Server state shown in the settings tab: listening, stopped, or the start error. */
 export type ServerStatus = { state: 'stopped' } | { state: 'listening'; port: number; url: string } | { state: 'error'; message: string };
@@ -184,8 +181,6 @@ export class McpHttpServer {
    * 2026-07-28 endpoint, an open session, a new session — or the refusal it names.
    */
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // Background work (the index's build, load or save) keeps its slices short while a client is being answered.
-    keepSlicesBrief(CLIENT_BRIEF_MS);
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const admitted = await this.admit(req, url);
     if (!admitted.ok) return refuse(res, admitted.refusal);
