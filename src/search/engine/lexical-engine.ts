@@ -75,8 +75,6 @@ export const EXACT_TOTAL_UP_TO = 1000;
 /** Dictionary terms stemmed, and titles stemmed, per step of {@link LexicalEngine.rankingSteps} (a few ms each; steps of 1000 titles took up to 40 ms at 100k notes). */
 const RANKING_STEP_TERMS = 500;
 const RANKING_STEP_TITLES = 250;
-/** Expansions beyond which a note's matched terms are read from its own term list (TermIndex.termIdsOf) rather than looked up one by one. */
-const MANY_EXPANSIONS = 8;
 /** Note records per saved line. */
 const RECORD_LINE_ROWS = 1000;
 /** Notes {@link LexicalEngine.load} links to their records between two pauses. */
@@ -463,8 +461,8 @@ export class LexicalEngine {
     const doc = this.docs.get(path);
     const out = new Set<string>();
     if (doc === undefined) return out;
-    // A prefix of many expansions (`toan`: hundreds) asks the note's own term list once instead of each expansion's postings.
-    const held = expansions.length > MANY_EXPANSIONS ? this.index.termIdsOf(doc) : null;
+    // The note's own term list, decoded once, rather than each expansion's postings (`toan` has hundreds of prefix matches).
+    const held = this.index.termIdsOf(doc);
     for (const e of expansions) if (held !== null ? held.has(e.id) : this.index.contains(e.id, doc)) out.add(this.index.dict.term(e.id));
     return out;
   }
