@@ -81,7 +81,7 @@ export function docScorer(
     case 'case':
       // `ignore-case:` with no `match-case:` inside means its child (as evaluate reads it).
       if (transparent(node)) return docScorer(node.child, hits, note, lookup);
-      throw new Error('docScorer: a match-case: node needs the note text');
+    // falls through: a match-case: part needs the note text
     case 'phrase':
     case 'regex':
     case 'scope':
@@ -95,7 +95,7 @@ export function docScorer(
  * The best `k` of `count` scored doc ids, score descending then path ascending (the engine's
  * rank order; paths are unique, so the order is total): a k-slot heap over their positions,
  * in which a note scoring below the k-th kept costs one number comparison, then the kept ones
- * sorted. All of them, sorted, when k ≥ count.
+ * sorted (all of them when k ≥ count, Infinity included).
  * @param docs doc ids, `count` of them; `scores` their scores at the same positions
  * @param path the path of a doc id
  * @returns positions into `docs`, best first
@@ -108,12 +108,7 @@ export function bestPositions(docs: Int32Array, scores: Float64Array, count: num
     const pb = path(docs[b]);
     return pa < pb ? -1 : pa > pb ? 1 : 0;
   };
-  let kept: number[];
-  if (k >= count) kept = Array.from({ length: count }, (_, i) => i);
-  else {
-    const heap = new FirstInOrder<number>(k, order);
-    for (let i = 0; i < count; i++) heap.offer(i);
-    kept = heap.items();
-  }
-  return kept.sort(order);
+  const heap = new FirstInOrder<number>(k, order);
+  for (let i = 0; i < count; i++) heap.offer(i);
+  return heap.items().sort(order);
 }

@@ -462,7 +462,9 @@ export class LexicalEngine {
     const doc = this.docs.get(path);
     const out = new Set<string>();
     if (doc === undefined) return out;
-    for (const e of expansions) if (this.index.contains(e.id, doc)) out.add(this.index.dict.term(e.id));
+    // The note's own term list, decoded once, rather than each expansion's postings (`toan` has hundreds of prefix matches).
+    const held = this.index.termIdsOf(doc);
+    for (const e of expansions) if (held !== null ? held.has(e.id) : this.index.contains(e.id, doc)) out.add(this.index.dict.term(e.id));
     return out;
   }
 

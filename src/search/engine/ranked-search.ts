@@ -193,19 +193,23 @@ export function rankedScores(
   let allTermsCount = 0;
   for (let i = 0; i < length; i++) {
     const doc = docs[i];
-    if (count[doc] === all) allTermsCount++;
+    const holdsAll = count[doc] === all;
+    if (holdsAll) allTermsCount++;
     const end = offsets[doc + 1];
     let named = end > offsets[doc] ? 0 : -1;
     for (let k = offsets[doc]; k < end; k++) {
-      const term = planStems.indexOf(stems[k]);
-      if (term < 0) {
+      const stem = stems[k];
+      let term = 0;
+      while (term < all && planStems[term] !== stem) term++;
+      if (term === all) {
         named = -1;
         break;
       }
       named += idfs[term];
     }
     const bonus = named > 0 ? titleFactor(named / mass) : 1;
-    sum[doc] *= Math.pow(held[doc] / mass, COORDINATION) * bonus;
+    // A note holding every term summed the same idfs in the same order as `mass`: coverage is exactly 1, and so is its power.
+    sum[doc] *= holdsAll ? bonus : Math.pow(held[doc] / mass, COORDINATION) * bonus;
   }
   return {
     docs,

@@ -1,3 +1,5 @@
+import { isTagOrNested } from '../query/note-filters';
+
 /**
  * The doc ids of the notes holding each tag, so a `tag:` filter tests the few thousand notes
  * that can match instead of every note: at 100k notes `tag:#x` alone read every note's record
@@ -32,12 +34,8 @@ export class TagDocTable {
    */
   docsOf(tag: string): number[] {
     const lists: number[][] = [];
-    for (const [name, list] of this.docs)
-      if (name === tag || (name.length > tag.length && name.charCodeAt(tag.length) === SLASH && name.startsWith(tag))) lists.push(list);
+    for (const [name, list] of this.docs) if (isTagOrNested(name, tag)) lists.push(list);
     if (lists.length <= 1) return lists[0] ?? [];
     return [...new Set(lists.flat())].sort((a, b) => a - b);
   }
 }
-
-/** The char code of `/`, which nests tags. */
-const SLASH = 0x2f;

@@ -267,7 +267,8 @@ export class TermIndex {
    * expansions' weighted frequencies add up into one pseudo-frequency per document, and the
    * term's document frequency counts each visible document holding any expansion once.
    * @param boosts field weights, by field number
-   * @param sheet receives the score (> 0) of every visible document holding the term
+   * @param sheet receives the score (> 0) of every visible document holding the term; its
+   *   values must be 0 for every document not already in its `docs` (a cleared sheet)
    * @param within when given, only documents `d` with `within[d] === 1` are scored (the
    *   others cannot match the query anyway); the document frequency still counts them all
    * @returns the term's idf over the view (0 when no visible document holds it)
@@ -291,6 +292,8 @@ export class TermIndex {
     const { values, docs } = sheet;
     // The expansion's weight times each field's boost, once per expansion (the same products the loop would take per posting).
     const weights = new Float64Array(FIELD_COUNT);
+    // Without `within`, every visible holder is scored and listed once in `docs` (its value, 0 before, becomes > 0): they are the document frequency, no stamp needed.
+    const listed = docs.length;
     let df = 0;
     for (const e of expansions) {
       for (let f = 0; f < FIELD_COUNT; f++) weights[f] = e.weight * boosts[f];
@@ -298,11 +301,13 @@ export class TermIndex {
       while (c.next()) {
         const doc = c.doc;
         if (visible[doc] !== 1) continue;
-        if (stamps[doc] !== stamp) {
-          stamps[doc] = stamp;
-          df++;
+        if (within !== null) {
+          if (stamps[doc] !== stamp) {
+            stamps[doc] = stamp;
+            df++;
+          }
+          if (within[doc] !== 1) continue;
         }
-        if (within !== null && within[doc] !== 1) continue;
         const code = c.code;
         const f = postingField(code);
         const x = fieldFrequency(weights[f], postingFrequency(code), normalizer[f], fieldLen[doc * FIELD_COUNT + f], BM25F);
@@ -310,6 +315,7 @@ export class TermIndex {
         values[doc] += x;
       }
     }
+    if (within === null) df = docs.length - listed;
     const idf = bm25Idf(view.count, df);
     if (idf === 0) return 0;
     for (const doc of sheet.docs) sheet.values[doc] = bm25Saturate(sheet.values[doc], idf, BM25F);
@@ -334,6 +340,17 @@ export class TermIndex {
         docs.push(doc);
       }
     }
+  }
+
+  /**
+   * The term ids live document `doc` holds, from its own term list (one decode of a few hundred
+   * ids: cheaper than a posting lookup per term for a word of many expansions), or null when
+   * it has no list (loaded from a saved index) or is not live: then ask {@link contains}.
+   */
+  termIdsOf(doc: number): Set<number> | null {
+    if (this.docKey[doc] == null) return null;
+    const words = this.docTerms.peek(doc);
+    return words === null ? null : new Set(unpackTermIds(words));
   }
 
   /** True when live document `doc` contains term `id` in some field. */

@@ -47,10 +47,16 @@ const SLASH = 0x2f;
  * tags": searching a parent tag finds its children). `tag` is lower-case without `#`.
  */
 export function matchTag(note: NoteRecord, tag: string): boolean {
-  // `tag/` tested by its slash and prefix: no string built per tag and note (a `tag:` filter with no word tests every note).
-  for (const t of note.tags)
-    if (t === tag || (t.length > tag.length && t.charCodeAt(tag.length) === SLASH && t.startsWith(tag))) return true;
+  for (const t of note.tags) if (isTagOrNested(t, tag)) return true;
   return false;
+}
+
+/**
+ * True when the note tag `t` is `tag` or nested under it (`tag/...`), as {@link matchTag} reads
+ * `tag:`. `tag/` is tested by its slash and prefix: no string built per tag and note.
+ */
+export function isTagOrNested(t: string, tag: string): boolean {
+  return t === tag || (t.length > tag.length && t.charCodeAt(tag.length) === SLASH && t.startsWith(tag));
 }
 
 /** A property test decided without running a user regex (`regex` tests go through {@link propertyStrings} and a RegexGuard). */
