@@ -24,8 +24,8 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * (2 KB of error text), regex searches that yield in 50 ms runs, loading posting lists at their
  * exact size, so the budget is 708 KB. Its fourth round took it to 711 KB: filters the index decides
  * alone compiled into a test by doc id with a top-k over flat arrays, a table of each tag's notes,
- * build lists grown in shared pages, one folder listing per folder for the symlink check, brief
- * slices while a request waits (each measured in docs/performance.md), so the budget is 712 KB;
+ * build lists grown in shared pages, one folder listing per folder for the symlink check (each
+ * measured in docs/performance.md), so the budget is 712 KB;
  * winning it back is left to the front-door issue's tangles.
  */
 const BUDGET_BYTES = 712_000;
