@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import {
   isInitializeRequest,
   isLegacyRequest,
+  preloadSchemas,
   WebStandardStreamableHTTPServerTransport,
   type ProtocolEra,
 } from '@modelcontextprotocol/server';
@@ -107,13 +108,15 @@ export class McpHttpServer {
 
   /**
    * Starts listening on 127.0.0.1 at the configured port (0 = any free port), with the
-   * slow-client and header-size limits above.
+   * slow-client and header-size limits above. The SDK's wire schemas are built first (its
+   * `preloadSchemas`, once per process), so the first client's `initialize` does not wait for them.
    * @returns the bound port.
    * @throws Error naming the port when it is taken (EADDRINUSE) or cannot be bound.
    */
   async start(): Promise<number> {
     if (this.listener.listening || this.stopped) await this.stop();
     this.stopping = false;
+    preloadSchemas();
     let bound: number;
     try {
       bound = await this.listener.listen(this.getSettings().server.port);
