@@ -1,6 +1,7 @@
 import { wordMode } from '../query/query-plan';
 import { isStopWord, stemOf } from './stemming';
-import type { CorpusView, Expansion, ScoreSheet, TermIndex } from './term-index';
+import { BM25F, bm25Idf, bm25Saturate } from './bm25';
+import type { CorpusView, Expansion, TermIndex } from './term-index';
 import type { TitleStemTable } from './title-stems';
 import { queryTerms } from './tokenizer';
 
@@ -80,8 +81,10 @@ export interface RankedHits {
  * Not for two queries at once (ranking is synchronous).
  */
 export class RankingScratch {
-  /** The sheet TermIndex.score fills for one term; all zero between terms. */
-  readonly sheet: ScoreSheet = { values: new Float64Array(0), docs: [] };
+  /** One term's pseudo-frequencies by doc id (TermIndex.frequencies); all zero between terms. */
+  values = new Float64Array(0);
+  /** The documents holding the term being scored, as TermIndex.frequencies lists them. */
+  holders = new Int32Array(0);
   sum = new Float64Array(0);
   held = new Float64Array(0);
   count = new Uint16Array(0);
@@ -93,7 +96,8 @@ export class RankingScratch {
   begin(n: number): void {
     if (this.sum.length < n) {
       const size = Math.max(n, Math.ceil(this.sum.length * 1.25));
-      this.sheet.values = new Float64Array(size);
+      this.values = new Float64Array(size);
+      this.holders = new Int32Array(size);
       this.sum = new Float64Array(size);
       this.held = new Float64Array(size);
       this.count = new Uint16Array(size);
@@ -108,7 +112,6 @@ export class RankingScratch {
       }
     }
     this.used = 0;
-    this.sheet.docs.length = 0;
   }
 }
 
@@ -164,26 +167,24 @@ export function rankedScores(
 ): RankedHits {
   if (plan.terms.length > 0xffff) throw new Error(`rankedScores: a plan holds at most 65535 terms, got ${plan.terms.length}`);
   scratch.begin(view.visible.length);
-  const { sheet, sum, held, count, docs } = scratch;
-  const values = sheet.values;
+  const { values, holders, sum, held, count, docs } = scratch;
   const idfs: number[] = [];
   let length = 0;
   for (const term of plan.terms) {
-    sheet.docs.length = 0;
-    const idf = index.score(term.expansions, boosts, view, sheet);
+    const { listed, df } = index.frequencies(term.expansions, boosts, view, values, holders);
+    // TermIndex.score's saturation, taken here as each holder is summed (no visible holder: idf 0, nothing listed).
+    const idf = bm25Idf(view.count, df);
     idfs.push(idf > 0 ? idf : absentIdf(view));
-    const scored = sheet.docs;
-    for (let i = 0; i < scored.length; i++) {
-      const doc = scored[i];
+    for (let i = 0; i < listed; i++) {
+      const doc = holders[i];
       if (count[doc] === 0) docs[length++] = doc;
-      sum[doc] += values[doc];
+      sum[doc] += bm25Saturate(values[doc], idf, BM25F);
       values[doc] = 0;
       held[doc] += idf;
       count[doc]++;
     }
     scratch.used = length;
   }
-  sheet.docs.length = 0;
   const mass = idfs.reduce((a, idf) => a + idf, 0);
   // The title factor: a title's stems are ids of `titles`; the plan's stems by the same ids (stems are distinct within a plan).
   titles.cover(view.visible.length);
