@@ -3,6 +3,7 @@ import { isStopWord, stemOf } from './stemming';
 import { BM25F, bm25Idf, bm25Saturate } from './bm25';
 import type { CorpusView, Expansion, TermIndex } from './term-index';
 import type { TitleStemTable } from './title-stems';
+import { TopCandidates } from './top-k';
 import { queryTerms } from './tokenizer';
 
 /**
@@ -68,6 +69,8 @@ export interface RankedHits {
   score: Float64Array;
   /** How many of `docs` hold every term of the plan. */
   allTermsCount: number;
+  /** The docs that may be among the `page` best of each tier (see TopCandidates): `all` of those holding every term, `some` of the others. */
+  candidates: { all: TopCandidates; some: TopCandidates };
   /** True when the note holds every term of the plan. */
   allTerms(doc: number): boolean;
   /** The plan's words the note does not hold, in query order. */
@@ -104,12 +107,18 @@ export class RankingScratch {
       this.docs = new Int32Array(size);
     } else {
       const { docs, sum, held, count } = this;
-      for (let i = 0; i < this.used; i++) {
-        const doc = docs[i];
-        sum[doc] = 0;
-        held[doc] = 0;
-        count[doc] = 0;
-      }
+      // Many used (a common word): clearing whole arrays in order beats visiting each doc id.
+      if (this.used * 4 > n) {
+        sum.fill(0);
+        held.fill(0);
+        count.fill(0);
+      } else
+        for (let i = 0; i < this.used; i++) {
+          const doc = docs[i];
+          sum[doc] = 0;
+          held[doc] = 0;
+          count[doc] = 0;
+        }
     }
     this.used = 0;
   }
@@ -152,9 +161,11 @@ export function planRanked(words: readonly string[], index: TermIndex, view: Cor
 }
 
 /**
- * Scores a plan over `view` (see the comment at the top of this file), in `scratch`.
+ * Scores a plan over `view` (see the comment at the top of this file), in `scratch`, and
+ * offers each hit to its tier's {@link TopCandidates} as its final score is known.
  * @param boosts field weights, by field number
  * @param titles the {@link titleStems} of the documents' titles
+ * @param page how many of the best hits the caller will read (Infinity: all)
  * @throws Error when the plan has more than 65535 terms (a bug: queries are far shorter)
  */
 export function rankedScores(
@@ -164,6 +175,7 @@ export function rankedScores(
   view: CorpusView,
   titles: TitleStemTable,
   scratch: RankingScratch,
+  page: number,
 ): RankedHits {
   if (plan.terms.length > 0xffff) throw new Error(`rankedScores: a plan holds at most 65535 terms, got ${plan.terms.length}`);
   scratch.begin(view.visible.length);
@@ -191,6 +203,8 @@ export function rankedScores(
   const planStems = Int32Array.from(plan.terms, (t) => titles.idOf(t.stem));
   const { offsets, stems } = titles;
   const all = plan.terms.length;
+  const k = page >= length ? Infinity : Math.max(1, page);
+  const candidates = { all: new TopCandidates(k), some: new TopCandidates(k) };
   let allTermsCount = 0;
   for (let i = 0; i < length; i++) {
     const doc = docs[i];
@@ -210,13 +224,15 @@ export function rankedScores(
     }
     const bonus = named > 0 ? titleFactor(named / mass) : 1;
     // A note holding every term summed the same idfs in the same order as `mass`: coverage is exactly 1, and so is its power.
-    sum[doc] *= holdsAll ? bonus : Math.pow(held[doc] / mass, COORDINATION) * bonus;
+    const score = (sum[doc] *= holdsAll ? bonus : Math.pow(held[doc] / mass, COORDINATION) * bonus);
+    (holdsAll ? candidates.all : candidates.some).offer(doc, score);
   }
   return {
     docs,
     length,
     score: sum,
     allTermsCount,
+    candidates,
     allTerms: (doc) => count[doc] === all,
     missing: (doc) => plan.terms.filter((t) => !t.expansions.some((e) => index.contains(e.id, doc))).map((t) => t.word),
   };
