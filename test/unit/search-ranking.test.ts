@@ -337,6 +337,32 @@ describe('best few of a ranked query', () => {
     }
   });
 
+  it('gives, on random corpora and for any k (around the all-terms count too), the first k of the exhaustive order', async () => {
+    const vocabulary = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma'];
+    for (let corpus = 0; corpus < 8; corpus++) {
+      const size = 20 + Math.floor(random() * 80);
+      const word = (): string => vocabulary[Math.floor(random() * random() * vocabulary.length)];
+      const made = Array.from({ length: size }, (_, i) =>
+        note(`C${corpus}/N${String(i).padStart(3, '0')}.md`, Array.from({ length: 1 + Math.floor(random() * 12) }, word).join(' '), {
+          title: Array.from({ length: 1 + Math.floor(random() * 2) }, word).join(' '),
+        }),
+      );
+      const local = engineOf(made);
+      for (const q of ['alpha', 'alpha beta', 'gamma delta', 'beta omega sigma', 'alpha beta gamma delta']) {
+        const all = await run(local, q);
+        const allTerms = all.ranked?.allTerms ?? 0;
+        for (const k of [1, 2, 3, 7, allTerms - 1, allTerms, allTerms + 1, allTerms + 5]) {
+          if (k < 1) continue;
+          const top = await local.match(parseQuery(q), async () => '', { key: 'all', allow: () => true }, new RegexGuard(), k);
+          expect([top.total, top.ranked]).toEqual([all.total, all.ranked]);
+          expect(top.matches.map((m) => [m.note.path, m.score, m.allTerms, m.missing])).toEqual(
+            all.matches.slice(0, k).map((m) => [m.note.path, m.score, m.allTerms, m.missing]),
+          );
+        }
+      }
+    }
+  });
+
   it('scores the same after notes are removed and re-added (doc ids grow; titles follow the new ids)', async () => {
     const before = await run(engine, 'alpha omega');
     const changed = notes[3];

@@ -65,11 +65,11 @@ export interface RankedHits {
   /** Doc ids holding some term of the plan, in first-scored order; `length` of them. */
   docs: Int32Array;
   length: number;
-  /** Final score by doc id (BM25F sum × coordination × title factor). */
+  /** Final score by doc id (BM25F sum × coordination × title factor) of each doc offered to `candidates`: every hit, or only those holding every term when they fill the page (the others' are left unfinished). */
   score: Float64Array;
   /** How many of `docs` hold every term of the plan. */
   allTermsCount: number;
-  /** The docs that may be among the `page` best of each tier (see TopCandidates): `all` of those holding every term, `some` of the others. */
+  /** The docs that may be among the `page` best of each tier (see TopCandidates): `all` of those holding every term, `some` of the others (none when `all` fill the page). */
   candidates: { all: TopCandidates; some: TopCandidates };
   /** True when the note holds every term of the plan. */
   allTerms(doc: number): boolean;
@@ -180,8 +180,10 @@ export function rankedScores(
   if (plan.terms.length > 0xffff) throw new Error(`rankedScores: a plan holds at most 65535 terms, got ${plan.terms.length}`);
   scratch.begin(view.visible.length);
   const { values, holders, sum, held, count, docs } = scratch;
+  const all = plan.terms.length;
   const idfs: number[] = [];
   let length = 0;
+  let allTermsCount = 0;
   for (const term of plan.terms) {
     const { listed, df } = index.frequencies(term.expansions, boosts, view, values, holders);
     // TermIndex.score's saturation, taken here as each holder is summed (no visible holder: idf 0, nothing listed).
@@ -193,7 +195,7 @@ export function rankedScores(
       sum[doc] += bm25Saturate(values[doc], idf, BM25F);
       values[doc] = 0;
       held[doc] += idf;
-      count[doc]++;
+      if (++count[doc] === all) allTermsCount++;
     }
     scratch.used = length;
   }
@@ -202,14 +204,14 @@ export function rankedScores(
   titles.cover(view.visible.length);
   const planStems = Int32Array.from(plan.terms, (t) => titles.idOf(t.stem));
   const { offsets, stems } = titles;
-  const all = plan.terms.length;
   const k = page >= length ? Infinity : Math.max(1, page);
   const candidates = { all: new TopCandidates(k), some: new TopCandidates(k) };
-  let allTermsCount = 0;
+  // The notes holding every term fill the page: no other note is read, so their final scores are not worked out.
+  const onlyAll = allTermsCount >= page;
   for (let i = 0; i < length; i++) {
     const doc = docs[i];
     const holdsAll = count[doc] === all;
-    if (holdsAll) allTermsCount++;
+    if (onlyAll && !holdsAll) continue;
     const end = offsets[doc + 1];
     let named = end > offsets[doc] ? 0 : -1;
     for (let k = offsets[doc]; k < end; k++) {
