@@ -183,11 +183,6 @@ export class LargestValues {
     heap[i] = value;
   }
 
-  /** The k-th largest value offered (the smallest kept), or -Infinity while fewer than k were offered. */
-  kth(): number {
-    return this.size < this.k ? -Infinity : this.heap[0];
-  }
-
   /** True when {@link offer} would keep `value`, or it ties the smallest kept: fewer than k are kept, or it is at least the smallest kept. */
   admits(value: number): boolean {
     return this.size < this.k || value >= this.heap[0];
@@ -199,7 +194,7 @@ export class LargestValues {
    * @throws Error when j is outside 1…k (a bug in the caller)
    */
   nth(j: number): number {
-    if (!Number.isInteger(j) || j < 1 || j > this.k)
+    if (!(Number.isInteger(j) && j >= 1 && j <= this.k))
       throw new Error(`LargestValues.nth: j must be a whole number from 1 to ${this.k}, got ${j}`);
     if (this.size < j) return -Infinity;
     return j === this.k ? this.heap[0] : this.heap.slice(0, this.size).sort()[this.size - j];
@@ -248,7 +243,7 @@ export class TopCandidates {
    */
   floor(j: number): number {
     if (j >= this.offered) return -Infinity;
-    if (this.largest === null) throw new Error(`TopCandidates.floor: kept every item, asked for the ${j} largest of ${this.offered}`);
+    if (this.largest === null) throw new Error(`TopCandidates.floor: k is Infinity, asked for ${j} of ${this.offered}`);
     return this.largest.nth(j);
   }
 }
