@@ -1,7 +1,7 @@
 import { LexicalEngine, type EngineResult, type IndexedNote } from '../../src/search/engine/lexical-engine';
 import { isStopWord, stemOf } from '../../src/search/engine/stemming';
 import { TITLE_MATCH, titleFactor } from '../../src/search/engine/ranked-search';
-import { kthLargest, bestFirst, LargestValues } from '../../src/search/engine/top-k';
+import { kthLargest, bestFirst, LargestValues, TopCandidates } from '../../src/search/engine/top-k';
 import { TitleStemTable } from '../../src/search/engine/title-stems';
 import { positiveLeaves } from '../../src/search/query/query-eval';
 import { parseQuery } from '../../src/search/query/query-parser';
@@ -254,12 +254,51 @@ describe('top-k selection', () => {
       const values = Array.from({ length: 200 }, () => Math.floor(random() * 40) / 4);
       const largest = new LargestValues(k);
       values.forEach((v) => largest.offer(v));
-      expect(largest.kth()).toBe([...values].sort((a, b) => b - a)[k - 1]);
+      expect(largest.nth(k)).toBe([...values].sort((a, b) => b - a)[k - 1]);
     }
     const few = new LargestValues(3);
     few.offer(1);
-    expect(few.kth()).toBe(-Infinity);
+    expect(few.nth(3)).toBe(-Infinity);
     expect(() => new LargestValues(0)).toThrow(/k must be a whole number/);
+  });
+
+  it('gives the j-th largest of a stream for any j up to k (LargestValues.nth), and refuses a j outside 1…k', () => {
+    let seed = 5;
+    const random = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    const values = Array.from({ length: 300 }, () => Math.floor(random() * 60) / 4);
+    const sorted = [...values].sort((a, b) => b - a);
+    const largest = new LargestValues(20);
+    values.forEach((v) => largest.offer(v));
+    for (const j of [1, 2, 7, 19, 20]) expect(largest.nth(j)).toBe(sorted[j - 1]);
+    const few = new LargestValues(5);
+    few.offer(3);
+    few.offer(1);
+    expect([few.nth(1), few.nth(2), few.nth(3)]).toEqual([3, 1, -Infinity]);
+    expect(() => few.nth(6)).toThrow(/j must be a whole number from 1 to 5/);
+  });
+
+  it('keeps as candidates every item valued at least the j-th largest of a stream (TopCandidates), ties included', () => {
+    let seed = 3;
+    const random = (): number => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    for (const k of [1, 3, 20]) {
+      // Few distinct values, so the j-th largest ties with many items.
+      const values = Array.from({ length: 500 }, () => Math.floor(random() * 12));
+      const top = new TopCandidates(k);
+      values.forEach((v, item) => top.offer(item, v));
+      const sorted = [...values].sort((a, b) => b - a);
+      for (let j = 1; j <= k; j++) {
+        const floor = top.floor(j);
+        expect(floor).toBe(sorted[j - 1]);
+        const wanted = values.flatMap((v, item) => (v >= floor ? [item] : []));
+        expect(top.items.filter((item) => values[item] >= floor)).toEqual(wanted);
+      }
+      expect(top.items.length).toBeLessThan(values.length);
+    }
+    const all = new TopCandidates(Infinity);
+    [4, 2, 9].forEach((v, item) => all.offer(item, v));
+    expect(all.items).toEqual([0, 1, 2]);
+    expect(all.floor(3)).toBe(-Infinity);
+    expect(() => all.floor(2)).toThrow(/k is Infinity/);
   });
 });
 
@@ -294,6 +333,32 @@ describe('best few of a ranked query', () => {
         expect(top.matches.map((m) => [m.note.path, m.score, m.allTerms, m.missing])).toEqual(
           all.matches.slice(0, k).map((m) => [m.note.path, m.score, m.allTerms, m.missing]),
         );
+      }
+    }
+  });
+
+  it('gives, on random corpora and for any k (around the all-terms count too), the first k of the exhaustive order', async () => {
+    const vocabulary = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma'];
+    for (let corpus = 0; corpus < 8; corpus++) {
+      const size = 20 + Math.floor(random() * 80);
+      const word = (): string => vocabulary[Math.floor(random() * random() * vocabulary.length)];
+      const made = Array.from({ length: size }, (_, i) =>
+        note(`C${corpus}/N${String(i).padStart(3, '0')}.md`, Array.from({ length: 1 + Math.floor(random() * 12) }, word).join(' '), {
+          title: Array.from({ length: 1 + Math.floor(random() * 2) }, word).join(' '),
+        }),
+      );
+      const local = engineOf(made);
+      for (const q of ['alpha', 'alpha beta', 'gamma delta', 'beta omega sigma', 'alpha beta gamma delta']) {
+        const all = await run(local, q);
+        const allTerms = all.ranked?.allTerms ?? 0;
+        for (const k of [1, 2, 3, 7, allTerms - 1, allTerms, allTerms + 1, allTerms + 5]) {
+          if (k < 1) continue;
+          const top = await local.match(parseQuery(q), async () => '', { key: 'all', allow: () => true }, new RegexGuard(), k);
+          expect([top.total, top.ranked]).toEqual([all.total, all.ranked]);
+          expect(top.matches.map((m) => [m.note.path, m.score, m.allTerms, m.missing])).toEqual(
+            all.matches.slice(0, k).map((m) => [m.note.path, m.score, m.allTerms, m.missing]),
+          );
+        }
       }
     }
   });

@@ -5,7 +5,6 @@ import type { EngineResult } from './engine-match';
 import { planRanked, rankedScores, type RankedHits, type RankingScratch } from './ranked-search';
 import type { CorpusView, Expansion, TermIndex } from './term-index';
 import type { TitleStemTable } from './title-stems';
-import { LargestValues } from './top-k';
 
 /**
  * The matches of a ranked query (plain words, see ranked-search.ts) as the lexical engine
@@ -29,8 +28,8 @@ export interface RankedSource {
 /**
  * Ranks the notes of `source.view` for the plain word nodes `words` (see ranked-search.ts):
  * ordered by tier (every term held first), then score descending, then path ascending. Only
- * the best `ranked` are ordered: the `ranked`-th best score of each tier is found in one pass
- * (LargestValues), and only the notes scoring at least that are sorted.
+ * the best `ranked` are ordered: the `ranked`-th best score of each tier is found as the scores
+ * are (TopCandidates), and only the notes scoring at least that are sorted.
  * @param matchedTerms the index terms among the plan's expansions that a note holds, by path (for snippets)
  * @param ranked how many of the best matches to return (Infinity: all)
  * @returns the matches, `total` (every note holding a term) and what the query ranked by
@@ -47,7 +46,7 @@ export function rankedMatches(
     index,
     view,
   );
-  const hits = rankedScores(plan, index, source.boosts, view, source.titles, source.scratch);
+  const hits = rankedScores(plan, index, source.boosts, view, source.titles, source.scratch, ranked);
   const expansions = plan.terms.flatMap((t) => t.expansions);
   const terms: MatchedTerms = (path) => matchedTerms(path, expansions);
   const wanted = Math.min(ranked, hits.length);
@@ -74,25 +73,17 @@ interface Ranked {
 
 /**
  * The best `k` hits of one tier (holding every term, or not), score descending then path
- * ascending: those scoring at least the tier's k-th best score, sorted, the first k. A doc id
- * without a record (removed) is skipped.
+ * ascending: the tier's candidates scoring at least its k-th best score, sorted, the first k.
+ * A doc id without a record (removed) is skipped.
  */
 function bestOfTier(hits: RankedHits, allTerms: boolean, k: number, source: RankedSource): Ranked[] {
   if (k <= 0) return [];
-  const { docs, length, score } = hits;
-  let floor = -Infinity;
-  if (k < (allTerms ? hits.allTermsCount : length - hits.allTermsCount)) {
-    const largest = new LargestValues(k);
-    for (let i = 0; i < length; i++) {
-      const doc = docs[i];
-      if (hits.allTerms(doc) === allTerms) largest.offer(score[doc]);
-    }
-    floor = largest.kth();
-  }
+  const tier = allTerms ? hits.candidates.all : hits.candidates.some;
+  const floor = tier.floor(k);
+  const { score } = hits;
   const out: Ranked[] = [];
-  for (let i = 0; i < length; i++) {
-    const doc = docs[i];
-    if (score[doc] < floor || hits.allTerms(doc) !== allTerms) continue;
+  for (const doc of tier.items) {
+    if (score[doc] < floor) continue;
     const note = source.note(doc);
     if (note !== undefined) out.push({ doc, score: score[doc], note });
   }

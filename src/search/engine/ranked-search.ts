@@ -1,7 +1,9 @@
 import { wordMode } from '../query/query-plan';
 import { isStopWord, stemOf } from './stemming';
-import type { CorpusView, Expansion, ScoreSheet, TermIndex } from './term-index';
+import { BM25F, bm25Idf, bm25Saturate } from './bm25';
+import type { CorpusView, Expansion, TermIndex } from './term-index';
 import type { TitleStemTable } from './title-stems';
+import { TopCandidates } from './top-k';
 import { queryTerms } from './tokenizer';
 
 /**
@@ -63,10 +65,12 @@ export interface RankedHits {
   /** Doc ids holding some term of the plan, in first-scored order; `length` of them. */
   docs: Int32Array;
   length: number;
-  /** Final score by doc id (BM25F sum × coordination × title factor). */
+  /** Final score by doc id (BM25F sum × coordination × title factor) of each doc offered to `candidates`: every hit, or only those holding every term when they fill the page (the others' are left unfinished). */
   score: Float64Array;
   /** How many of `docs` hold every term of the plan. */
   allTermsCount: number;
+  /** The docs that may be among the `page` best of each tier (see TopCandidates): `all` of those holding every term, `some` of the others (none when `all` fill the page). */
+  candidates: { all: TopCandidates; some: TopCandidates };
   /** True when the note holds every term of the plan. */
   allTerms(doc: number): boolean;
   /** The plan's words the note does not hold, in query order. */
@@ -80,8 +84,10 @@ export interface RankedHits {
  * Not for two queries at once (ranking is synchronous).
  */
 export class RankingScratch {
-  /** The sheet TermIndex.score fills for one term; all zero between terms. */
-  readonly sheet: ScoreSheet = { values: new Float64Array(0), docs: [] };
+  /** One term's pseudo-frequencies by doc id (TermIndex.frequencies); all zero between terms. */
+  values = new Float64Array(0);
+  /** The documents holding the term being scored, as TermIndex.frequencies lists them. */
+  holders = new Int32Array(0);
   sum = new Float64Array(0);
   held = new Float64Array(0);
   count = new Uint16Array(0);
@@ -93,22 +99,28 @@ export class RankingScratch {
   begin(n: number): void {
     if (this.sum.length < n) {
       const size = Math.max(n, Math.ceil(this.sum.length * 1.25));
-      this.sheet.values = new Float64Array(size);
+      this.values = new Float64Array(size);
+      this.holders = new Int32Array(size);
       this.sum = new Float64Array(size);
       this.held = new Float64Array(size);
       this.count = new Uint16Array(size);
       this.docs = new Int32Array(size);
     } else {
       const { docs, sum, held, count } = this;
-      for (let i = 0; i < this.used; i++) {
-        const doc = docs[i];
-        sum[doc] = 0;
-        held[doc] = 0;
-        count[doc] = 0;
-      }
+      // Many used (a common word): clearing whole arrays in order beats visiting each doc id.
+      if (this.used * 4 > n) {
+        sum.fill(0);
+        held.fill(0);
+        count.fill(0);
+      } else
+        for (let i = 0; i < this.used; i++) {
+          const doc = docs[i];
+          sum[doc] = 0;
+          held[doc] = 0;
+          count[doc] = 0;
+        }
     }
     this.used = 0;
-    this.sheet.docs.length = 0;
   }
 }
 
@@ -149,9 +161,11 @@ export function planRanked(words: readonly string[], index: TermIndex, view: Cor
 }
 
 /**
- * Scores a plan over `view` (see the comment at the top of this file), in `scratch`.
+ * Scores a plan over `view` (see the comment at the top of this file), in `scratch`, and
+ * offers each hit to its tier's {@link TopCandidates} as its final score is known.
  * @param boosts field weights, by field number
  * @param titles the {@link titleStems} of the documents' titles
+ * @param page how many of the best hits the caller will read (Infinity: all)
  * @throws Error when the plan has more than 65535 terms (a bug: queries are far shorter)
  */
 export function rankedScores(
@@ -161,40 +175,43 @@ export function rankedScores(
   view: CorpusView,
   titles: TitleStemTable,
   scratch: RankingScratch,
+  page: number,
 ): RankedHits {
   if (plan.terms.length > 0xffff) throw new Error(`rankedScores: a plan holds at most 65535 terms, got ${plan.terms.length}`);
   scratch.begin(view.visible.length);
-  const { sheet, sum, held, count, docs } = scratch;
-  const values = sheet.values;
+  const { values, holders, sum, held, count, docs } = scratch;
+  const all = plan.terms.length;
   const idfs: number[] = [];
   let length = 0;
+  let allTermsCount = 0;
   for (const term of plan.terms) {
-    sheet.docs.length = 0;
-    const idf = index.score(term.expansions, boosts, view, sheet);
+    const { listed, df } = index.frequencies(term.expansions, boosts, view, values, holders);
+    // TermIndex.score's saturation, taken here as each holder is summed (no visible holder: idf 0, nothing listed).
+    const idf = bm25Idf(view.count, df);
     idfs.push(idf > 0 ? idf : absentIdf(view));
-    const scored = sheet.docs;
-    for (let i = 0; i < scored.length; i++) {
-      const doc = scored[i];
+    for (let i = 0; i < listed; i++) {
+      const doc = holders[i];
       if (count[doc] === 0) docs[length++] = doc;
-      sum[doc] += values[doc];
+      sum[doc] += bm25Saturate(values[doc], idf, BM25F);
       values[doc] = 0;
       held[doc] += idf;
-      count[doc]++;
+      if (++count[doc] === all) allTermsCount++;
     }
     scratch.used = length;
   }
-  sheet.docs.length = 0;
   const mass = idfs.reduce((a, idf) => a + idf, 0);
   // The title factor: a title's stems are ids of `titles`; the plan's stems by the same ids (stems are distinct within a plan).
   titles.cover(view.visible.length);
   const planStems = Int32Array.from(plan.terms, (t) => titles.idOf(t.stem));
   const { offsets, stems } = titles;
-  const all = plan.terms.length;
-  let allTermsCount = 0;
+  const k = page >= length ? Infinity : Math.max(1, page);
+  const candidates = { all: new TopCandidates(k), some: new TopCandidates(k) };
+  // The notes holding every term fill the page: no other note is read, so their final scores are not worked out.
+  const onlyAll = allTermsCount >= page;
   for (let i = 0; i < length; i++) {
     const doc = docs[i];
     const holdsAll = count[doc] === all;
-    if (holdsAll) allTermsCount++;
+    if (onlyAll && !holdsAll) continue;
     const end = offsets[doc + 1];
     let named = end > offsets[doc] ? 0 : -1;
     for (let k = offsets[doc]; k < end; k++) {
@@ -209,13 +226,15 @@ export function rankedScores(
     }
     const bonus = named > 0 ? titleFactor(named / mass) : 1;
     // A note holding every term summed the same idfs in the same order as `mass`: coverage is exactly 1, and so is its power.
-    sum[doc] *= holdsAll ? bonus : Math.pow(held[doc] / mass, COORDINATION) * bonus;
+    const score = (sum[doc] *= holdsAll ? bonus : Math.pow(held[doc] / mass, COORDINATION) * bonus);
+    (holdsAll ? candidates.all : candidates.some).offer(doc, score);
   }
   return {
     docs,
     length,
     score: sum,
     allTermsCount,
+    candidates,
     allTerms: (doc) => count[doc] === all,
     missing: (doc) => plan.terms.filter((t) => !t.expansions.some((e) => index.contains(e.id, doc))).map((t) => t.word),
   };

@@ -102,6 +102,8 @@ export class TermIndex {
   /** Per-document stamp of the query term being scored (document frequency over several expansions counts a document once). */
   private stamps = new Uint32Array(1024);
   private stamp = 0;
+  /** The documents {@link score} lists for one term (reused by every call). */
+  private listed = new Int32Array(0);
   /** Index terms by stem, for ranked queries (see stemming.ts). */
   readonly stems = new StemGroups(
     () => this.dict.size,
@@ -264,8 +266,8 @@ export class TermIndex {
   /**
    * Scores one query term, given as its expansions (the term, its stem variants, prefix or
    * typo matches, each with a weight), with BM25F (bm25.ts) over the documents of `view`: the
-   * expansions' weighted frequencies add up into one pseudo-frequency per document, and the
-   * term's document frequency counts each visible document holding any expansion once.
+   * expansions' weighted frequencies add up into one pseudo-frequency per document
+   * ({@link frequencies}), saturated once with the term's idf.
    * @param boosts field weights, by field number
    * @param sheet receives the score (> 0) of every visible document holding the term; its
    *   values must be 0 for every document not already in its `docs` (a cleared sheet)
@@ -280,20 +282,56 @@ export class TermIndex {
     sheet: ScoreSheet,
     within: Uint8Array | null = null,
   ): number {
-    if (this.stamps.length < this.docKey.length) this.stamps = grow(this.stamps, this.docKey.length);
-    if (++this.stamp === 0xffffffff) {
-      this.stamps.fill(0);
-      this.stamp = 1;
+    if (this.listed.length < this.docKey.length) this.listed = new Int32Array(this.docKey.length);
+    const { values, docs } = sheet;
+    const { listed, df } = this.frequencies(expansions, boosts, view, values, this.listed, within);
+    // No visible holder: nothing listed, idf 0.
+    const idf = bm25Idf(view.count, df);
+    const holders = this.listed;
+    for (let i = 0; i < listed; i++) {
+      const doc = holders[i];
+      docs.push(doc);
+      values[doc] = bm25Saturate(values[doc], idf, BM25F);
     }
-    const stamp = this.stamp;
+    return idf;
+  }
+
+  /**
+   * One query term's BM25F pseudo-frequency in each visible document holding it, before
+   * saturation (see {@link score}): `Σ_expansions Σ_fields fieldFrequency(weight · boost_f, tf_f,
+   * normalizer_f, len_f)`, added into `values[doc]` in posting order.
+   * @param values by doc id; must be 0 for every document not yet holding this term's score
+   * @param listed receives, from index 0, each document whose value this call made nonzero, in
+   *   first-scored order; room for every doc id
+   * @param within when given, only documents `d` with `within[d] === 1` are scored; `df` still
+   *   counts every visible holder
+   * @returns `listed`, how many documents were listed, and `df`, the term's document frequency
+   *   over the view (each visible document holding any expansion once)
+   */
+  frequencies(
+    expansions: readonly Expansion[],
+    boosts: ArrayLike<number>,
+    view: CorpusView,
+    values: Float64Array,
+    listed: Int32Array,
+    within: Uint8Array | null = null,
+  ): { listed: number; df: number } {
+    let stamp = 0;
+    if (within !== null) {
+      if (this.stamps.length < this.docKey.length) this.stamps = grow(this.stamps, this.docKey.length);
+      if (++this.stamp === 0xffffffff) {
+        this.stamps.fill(0);
+        this.stamp = 1;
+      }
+      stamp = this.stamp;
+    }
     const normalizer = lengthNormalizers(view.fieldTotal, view.count, BM25F);
     const { visible } = view;
     const { stamps, fieldLen } = this;
-    const { values, docs } = sheet;
     // The expansion's weight times each field's boost, once per expansion (the same products the loop would take per posting).
     const weights = new Float64Array(FIELD_COUNT);
-    // Without `within`, every visible holder is scored and listed once in `docs` (its value, 0 before, becomes > 0): they are the document frequency, no stamp needed.
-    const listed = docs.length;
+    // Without `within`, every visible holder is scored and listed once (its value, 0 before, becomes > 0): they are the document frequency, no stamp needed.
+    let n = 0;
     let df = 0;
     for (const e of expansions) {
       for (let f = 0; f < FIELD_COUNT; f++) weights[f] = e.weight * boosts[f];
@@ -311,15 +349,11 @@ export class TermIndex {
         const code = c.code;
         const f = postingField(code);
         const x = fieldFrequency(weights[f], postingFrequency(code), normalizer[f], fieldLen[doc * FIELD_COUNT + f], BM25F);
-        if (values[doc] === 0) docs.push(doc);
+        if (values[doc] === 0) listed[n++] = doc;
         values[doc] += x;
       }
     }
-    if (within === null) df = docs.length - listed;
-    const idf = bm25Idf(view.count, df);
-    if (idf === 0) return 0;
-    for (const doc of sheet.docs) sheet.values[doc] = bm25Saturate(sheet.values[doc], idf, BM25F);
-    return idf;
+    return { listed: n, df: within === null ? n : df };
   }
 
   /**
@@ -462,7 +496,13 @@ export class TermIndex {
    */
   bytes(): { postings: number; postingsUsed: number; docTerms: number; perDoc: number } {
     const { allocated: postings, used: postingsUsed } = this.post.bytes();
-    const perDoc = this.fieldLen.byteLength + this.dead.byteLength + this.stamps.byteLength + this.counts.byteLength + this.seen.byteLength;
+    const perDoc =
+      this.fieldLen.byteLength +
+      this.dead.byteLength +
+      this.stamps.byteLength +
+      this.listed.byteLength +
+      this.counts.byteLength +
+      this.seen.byteLength;
     return { postings, postingsUsed, docTerms: this.docTerms.bytes(), perDoc };
   }
 }

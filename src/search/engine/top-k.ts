@@ -183,8 +183,67 @@ export class LargestValues {
     heap[i] = value;
   }
 
-  /** The k-th largest value offered (the smallest kept), or -Infinity while fewer than k were offered. */
-  kth(): number {
-    return this.size < this.k ? -Infinity : this.heap[0];
+  /** True when {@link offer} would keep `value`, or it ties the smallest kept: fewer than k are kept, or it is at least the smallest kept. */
+  admits(value: number): boolean {
+    return this.size < this.k || value >= this.heap[0];
+  }
+
+  /**
+   * The `j`-th largest value offered, or -Infinity while fewer than j were offered.
+   * @param j 1-based rank, 1 ≤ j ≤ k (the kept values are the k largest, so they hold it)
+   * @throws Error when j is outside 1…k (a bug in the caller)
+   */
+  nth(j: number): number {
+    if (!(Number.isInteger(j) && j >= 1 && j <= this.k))
+      throw new Error(`LargestValues.nth: j must be a whole number from 1 to ${this.k}, got ${j}`);
+    if (this.size < j) return -Infinity;
+    return j === this.k ? this.heap[0] : this.heap.slice(0, this.size).sort()[this.size - j];
+  }
+}
+
+/**
+ * The items that may be among the `k` of largest value in a stream of (item, value) pairs,
+ * found in the one pass that offers them: an item is kept as a candidate when fewer than k
+ * values were kept or its value is at least the smallest kept one (LargestValues), which only
+ * grows, so every item valued at least the final j-th largest (j ≤ k) is a candidate, ties
+ * included. With the values in random order about k · ln(n / k) of n items are candidates; a
+ * ranked query, which offers one item per matching note, then looks at those alone.
+ */
+export class TopCandidates {
+  /** The candidate items, in the order offered. */
+  readonly items: number[] = [];
+  private offered = 0;
+  private readonly largest: LargestValues | null;
+
+  /**
+   * @param k how many of the largest values are wanted, a whole number ≥ 1; Infinity keeps
+   *   every item (then only {@link floor} for all of them may be asked)
+   * @throws Error when k is neither Infinity nor a whole number ≥ 1 (a bug in the caller)
+   */
+  constructor(k: number) {
+    this.largest = k === Infinity ? null : new LargestValues(k);
+  }
+
+  /** Offers `item` valued `value`. */
+  offer(item: number, value: number): void {
+    this.offered++;
+    const largest = this.largest;
+    if (largest !== null) {
+      if (!largest.admits(value)) return;
+      largest.offer(value);
+    }
+    this.items.push(item);
+  }
+
+  /**
+   * The least value an item must have to be among the `j` largest: the j-th largest value
+   * offered, or -Infinity when no more than j were offered (all of them are).
+   * @param j 1 ≤ j ≤ k
+   * @throws Error when j is below the number offered while k is Infinity, or outside 1…k
+   */
+  floor(j: number): number {
+    if (j >= this.offered) return -Infinity;
+    if (this.largest === null) throw new Error(`TopCandidates.floor: k is Infinity, asked for ${j} of ${this.offered}`);
+    return this.largest.nth(j);
   }
 }
