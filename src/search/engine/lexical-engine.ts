@@ -407,14 +407,19 @@ export class LexicalEngine {
    */
   private indexFilter(query: QueryNode, lookup: LookupResult, words: number[] | null, visible: Uint8Array, ranked: number): EngineResult {
     const byDoc = this.byDoc;
-    const scorer = docScorer(query, lookup.hits, (doc) => byDoc[doc] as NoteRecord, lookup.index);
     let required = words;
+    // The tag whose notes are the candidates: each holds it (a doc id's record never changes), so it is not tested again.
+    let tagOfAll: QueryNode | null = null;
     for (const node of query.kind === 'and' ? query.children : [query]) {
       if (node.kind !== 'tag') continue;
       this.tags.cover(byDoc.length);
       const tagged = this.tags.docsOf(node.tag);
-      if (required === null || tagged.length < required.length) required = tagged;
+      if (required === null || tagged.length < required.length) {
+        required = tagged;
+        tagOfAll = node;
+      }
     }
+    const scorer = docScorer(query, lookup.hits, (doc) => byDoc[doc] as NoteRecord, lookup.index, tagOfAll);
     const n = required === null ? byDoc.length : required.length;
     if (this.filterDocs.length < n) {
       this.filterDocs = new Int32Array(n);
