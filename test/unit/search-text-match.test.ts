@@ -1,4 +1,4 @@
-import { literalParts, literalPattern, matchesTitleAndText } from '../../src/search/query/text-match';
+import { literalParts, literalPattern, literalTest, matchesTitleAndText } from '../../src/search/query/text-match';
 
 /** The pattern literalPattern built before it spelled ASCII case out: the text escaped, with the `iu` flags. */
 function withFlags(text: string): RegExp {
@@ -44,6 +44,49 @@ describe('literalPattern', () => {
     const p = literalPattern('Happy', true);
     expect(p.test('Happy')).toBe(true);
     expect(p.test('happy')).toBe(false);
+  });
+});
+
+describe('literalTest', () => {
+  it('tests true exactly where literalPattern does, surrogate pairs, folds and odd spaces included', () => {
+    const pieces = [
+      'ab',
+      'AB',
+      'a',
+      'b',
+      '\u212a',
+      'k',
+      'K',
+      '\u017f',
+      's',
+      '.',
+      '/',
+      '[',
+      ' ',
+      '\u00a0',
+      '\u3000',
+      '\n',
+      '\ud83d\ude00',
+      '\ud83d',
+      '\ude00',
+      'e\u0301',
+      '\u00e9',
+    ];
+    const phrases = ['ab', 'a b', 'k s', 'AB.', 'a/[b', 'é b', 'Ks s'];
+    let seed = 11;
+    const random = (): number => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+    let found = 0;
+    for (let i = 0; i < 4000; i++) {
+      const phrase = phrases[i % phrases.length];
+      const sensitive = i % 3 === 0;
+      const text = Array.from({ length: Math.floor(random() * 10) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+      const expected = literalPattern(phrase, sensitive).test(text);
+      if (expected) found++;
+      expect([phrase, sensitive, text, literalTest(phrase, sensitive).test(text)]).toEqual([phrase, sensitive, text, expected]);
+    }
+    expect(found).toBeGreaterThan(200);
+    expect(literalTest('a b').flags).toBe('');
+    expect(literalTest('é b').flags).toBe('iu');
   });
 });
 

@@ -44,6 +44,7 @@ export function scoreFilterWord(
   let values: Float64Array | null = null;
   let docs: number[] = [];
   let within: Uint8Array | null = null;
+  let step = 0;
   for (const { found } of order) {
     const sheet = index.sheet();
     if (scored) index.score(found, boosts, view, sheet, within);
@@ -52,21 +53,23 @@ export function scoreFilterWord(
       values = sheet.values;
       docs = sheet.docs;
     } else {
-      const kept: number[] = [];
-      for (const doc of docs) {
+      // Kept in place, in their order: the list is the query's candidate order.
+      let kept = 0;
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i];
         const other = sheet.values[doc];
         if (other > 0) {
           values[doc] += other;
-          kept.push(doc);
+          docs[kept++] = doc;
         } else values[doc] = 0;
       }
-      docs = kept;
+      docs.length = kept;
     }
-    if (docs.length === 0) break;
+    if (docs.length === 0 || ++step === order.length) break;
     if (within === null) within = new Uint8Array(values.length);
     else within.fill(0);
-    for (const doc of docs) within[doc] = 1;
+    for (let i = 0; i < docs.length; i++) within[docs[i]] = 1;
   }
-  if (scored && terms.length > 1) for (const doc of docs) (values as Float64Array)[doc] *= terms.length;
+  if (scored && terms.length > 1) for (let i = 0; i < docs.length; i++) (values as Float64Array)[docs[i]] *= terms.length;
   return { values: values ?? new Float64Array(0), docs, expansions };
 }

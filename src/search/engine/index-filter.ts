@@ -29,6 +29,9 @@ export type DocScorer = (doc: number) => number;
  * @param hits each word node's scores by doc id (LexicalEngine's lookup: above 0 when the note holds it)
  * @param note the record of a live doc id
  * @param lookup answers the regex note filters (`path:/re/`, `file:/re/`, `[prop:/re/]`) by path
+ * @param holds a note filter of `node` that every doc id the scorer will be asked about satisfies
+ *   (the `tag:` whose notes are the candidates, TagDocTable): it scores 0 without a test of the
+ *   note's record (a record read per candidate was most of a `tag:` filter's time)
  * @throws Error for a node only the text decides (a phrase, a body regex, a text operator, a
  *   case-sensitive part): the caller compiles only queries `needsText` clears
  */
@@ -37,10 +40,12 @@ export function docScorer(
   hits: ReadonlyMap<QueryNode, NodeHits>,
   note: (doc: number) => NoteRecord,
   lookup: TermLookup,
+  holds: QueryNode | null = null,
 ): DocScorer {
+  if (node === holds) return () => 0;
   switch (node.kind) {
     case 'and': {
-      const parts = node.children.map((c) => docScorer(c, hits, note, lookup));
+      const parts = node.children.map((c) => docScorer(c, hits, note, lookup, holds));
       return (doc) => {
         let score = 0;
         for (let i = 0; i < parts.length; i++) {
@@ -52,7 +57,7 @@ export function docScorer(
       };
     }
     case 'or': {
-      const parts = node.children.map((c) => docScorer(c, hits, note, lookup));
+      const parts = node.children.map((c) => docScorer(c, hits, note, lookup, holds));
       return (doc) => {
         let score = 0;
         let yes = false;
@@ -66,7 +71,7 @@ export function docScorer(
       };
     }
     case 'not': {
-      const child = docScorer(node.child, hits, note, lookup);
+      const child = docScorer(node.child, hits, note, lookup, holds);
       return (doc) => (child(doc) === NO_MATCH ? 0 : NO_MATCH);
     }
     case 'word': {
@@ -80,7 +85,7 @@ export function docScorer(
     }
     case 'case':
       // `ignore-case:` with no `match-case:` inside means its child (as evaluate reads it).
-      if (transparent(node)) return docScorer(node.child, hits, note, lookup);
+      if (transparent(node)) return docScorer(node.child, hits, note, lookup, holds);
     // falls through: a match-case: part needs the note text
     case 'phrase':
     case 'regex':

@@ -328,24 +328,28 @@ export class LexicalEngine {
     }
     // The view says whom the caller may read (CallerAccess.allow, per doc id): no path lookup per note.
     const withText = needsText(query);
-    const docs: number[] = [];
-    const bounds: number[] = [];
     const required = lookup.required();
     const visible = view.visible;
     if (!withText) return this.indexFilter(query, lookup, required, visible, ranked);
     const terms = flatBound(query, lookup.hits);
-    const consider = (doc: number): void => {
+    // Flat arrays sized for every candidate (a common phrase has tens of thousands at 100k notes), trimmed to those kept.
+    const n = required === null ? this.byDoc.length : required.length;
+    const candidateDocs = new Int32Array(n);
+    const candidateBounds = new Float64Array(n);
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      const doc = required === null ? i : required[i];
       const note = this.byDoc[doc];
-      if (note === undefined || visible[doc] !== 1) return;
+      if (note === undefined || visible[doc] !== 1) continue;
       // Judged when it comes up (text-pass.ts): most candidates of a common phrase never do.
-      docs.push(doc);
+      candidateDocs[count] = doc;
       if (terms === null) {
         lookup.focus(doc);
-        bounds.push(scoreBound(query, note, lookup.index));
-      } else bounds.push(sumBound(terms, doc));
-    };
-    if (required === null) for (let doc = 0; doc < this.byDoc.length; doc++) consider(doc);
-    else for (const doc of required) consider(doc);
+        candidateBounds[count++] = scoreBound(query, note, lookup.index);
+      } else candidateBounds[count++] = sumBound(terms, doc);
+    }
+    const docs = candidateDocs.subarray(0, count);
+    const bounds = candidateBounds.subarray(0, count);
     const judge = (doc: number): EngineMatch | null | undefined => {
       const note = this.byDoc[doc] as NoteRecord;
       lookup.focus(doc);
@@ -403,14 +407,19 @@ export class LexicalEngine {
    */
   private indexFilter(query: QueryNode, lookup: LookupResult, words: number[] | null, visible: Uint8Array, ranked: number): EngineResult {
     const byDoc = this.byDoc;
-    const scorer = docScorer(query, lookup.hits, (doc) => byDoc[doc] as NoteRecord, lookup.index);
     let required = words;
+    // The tag whose notes are the candidates: each holds it (a doc id's record never changes), so it is not tested again.
+    let tagOfAll: QueryNode | null = null;
     for (const node of query.kind === 'and' ? query.children : [query]) {
       if (node.kind !== 'tag') continue;
       this.tags.cover(byDoc.length);
       const tagged = this.tags.docsOf(node.tag);
-      if (required === null || tagged.length < required.length) required = tagged;
+      if (required === null || tagged.length < required.length) {
+        required = tagged;
+        tagOfAll = node;
+      }
     }
+    const scorer = docScorer(query, lookup.hits, (doc) => byDoc[doc] as NoteRecord, lookup.index, tagOfAll);
     const n = required === null ? byDoc.length : required.length;
     if (this.filterDocs.length < n) {
       this.filterDocs = new Int32Array(n);

@@ -36,10 +36,10 @@ const GOLDEN = (Math.sqrt(5) - 1) / 2;
  * cost a query-tree walk and a phrase-filter check, and a page needs a few dozen.
  */
 export interface TextCandidates {
-  /** Doc ids of the candidates. */
-  docs: readonly number[];
+  /** Doc ids of the candidates (typed arrays do: tens of thousands of candidates at 100k notes). */
+  docs: ArrayLike<number>;
   /** The highest score reading each candidate can give it (`scoreBound`), by position in `docs`. */
-  bounds: readonly number[];
+  bounds: ArrayLike<number>;
   /** A candidate's path (candidates of one bound come by path ascending, the engine's order). */
   path(doc: number): string;
   /** The verdict without the text: null when the note cannot match, its match when it matches at its bound, undefined when the text decides. */
@@ -103,19 +103,21 @@ export async function textPass(candidates: TextCandidates, verify: VerifyBatch, 
     return best.ranksBefore(bounds[next], candidates.path(docs[next]));
   };
   const taken = new Uint8Array(n);
+  let takenCount = 0;
   while (order.size > 0 && !settled()) {
     const pending: number[] = [];
     while (order.size > 0 && pending.length < batch && !settled()) {
       const k = order.pop();
       taken[k] = 1;
+      takenCount++;
       const verdict = candidates.judge(docs[k]);
       if (verdict === undefined) pending.push(docs[k]);
       else if (verdict !== null) add(verdict);
     }
     if (pending.length > 0) for (const m of await verify(pending)) if (m !== null) add(m);
   }
-  const unread: number[] = [];
-  for (let k = 0; k < n; k++) if (taken[k] === 0) unread.push(docs[k]);
+  const unread = new Int32Array(n - takenCount);
+  for (let k = 0, at = 0; k < n; k++) if (taken[k] === 0) unread[at++] = docs[k];
   if (unread.length <= size * READS_PER_HIT) {
     const rest = await readAll(candidates, unread, verify, batch);
     return { matches: found.concat(rest), total: found.length + rest.length, estimated: false };
@@ -138,7 +140,7 @@ export async function textPass(candidates: TextCandidates, verify: VerifyBatch, 
  */
 async function sampleMatches(
   candidates: TextCandidates,
-  unread: readonly number[],
+  unread: ArrayLike<number>,
   verify: VerifyBatch,
   batch: number,
   hits: number,
@@ -172,14 +174,15 @@ async function sampleMatches(
 }
 
 /** The matches among the candidates `docs`: each judged, those the text decides read `batch` at a time, in order. */
-async function readAll(candidates: TextCandidates, docs: readonly number[], verify: VerifyBatch, batch: number): Promise<EngineMatch[]> {
+async function readAll(candidates: TextCandidates, docs: ArrayLike<number>, verify: VerifyBatch, batch: number): Promise<EngineMatch[]> {
   const out: EngineMatch[] = [];
   let pending: number[] = [];
   const flush = async (): Promise<void> => {
     for (const m of await verify(pending)) if (m !== null) out.push(m);
     pending = [];
   };
-  for (const doc of docs) {
+  for (let k = 0; k < docs.length; k++) {
+    const doc = docs[k];
     const verdict = candidates.judge(doc);
     if (verdict === undefined) {
       pending.push(doc);

@@ -3,7 +3,7 @@ import type { NoteText, ScopedRegexRuns, TermLookup, Verdict } from './eval-type
 import { fileName, propertyStrings, type NoteRecord } from './note-filters';
 import type { RegexGuard } from './regex-guard';
 import { noteFilter, positiveScore, scopeWithoutText, scopeWithText } from './scope-eval';
-import { decidedByIndex, literalParts, literalPattern, matchesTitleAndText } from './text-match';
+import { decidedByIndex, literalParts, literalTest, matchesTitleAndText } from './text-match';
 import { queryTerms } from '../engine/tokenizer';
 
 export type { NoteText, TermLookup, Truth, Verdict } from './eval-types';
@@ -340,7 +340,7 @@ function factsOf(node: QueryNode & { kind: 'word' | 'phrase' }): TextFacts {
     facts = {
       indexed: queryTerms(node.text).length > 0,
       decided: node.kind === 'word' && decidedByIndex(node.text),
-      literal: literalPattern(node.text),
+      literal: literalTest(node.text),
       parts: literalParts(node.text),
     };
     textFacts.set(node, facts);

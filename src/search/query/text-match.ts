@@ -25,6 +25,20 @@ export function literalPattern(text: string, sensitive = false): RegExp {
 }
 
 /**
+ * {@link literalPattern} for testing whether text holds the literal (`test` only, not spans):
+ * for ASCII text the same source without the `u` flag, which V8 runs about twice as fast
+ * (a common phrase is tested on hundreds of notes per search). It matches the same strings:
+ * every atom of that source is one BMP code unit outside the surrogates or a class of them,
+ * and `\s` is the same set in both modes, so no match depends on how surrogate pairs are read.
+ * Other text keeps literalPattern's flags.
+ * @param sensitive true for `match-case:` (case must match), else case-insensitive
+ */
+export function literalTest(text: string, sensitive = false): RegExp {
+  const pattern = literalPattern(text, sensitive);
+  return isAscii(text) ? new RegExp(pattern.source) : pattern;
+}
+
+/**
  * Whether a {@link literalPattern} of `parts` whitespace-separated parts matches
  * `` `${title}\n${text}` `` (what a phrase is tested on), without building that string per note:
  * the pattern has no assertions, so a match starting in the text is a match of the text
@@ -106,13 +120,13 @@ const MAX_PATTERNS = 256;
 
 /**
  * The literal pattern of `text`, cached between queries ({@link MAX_PATTERNS} at most):
- * {@link caseSensitiveWordPattern} for `word-case`, else {@link literalPattern} (case-sensitive for `phrase-case`).
+ * {@link caseSensitiveWordPattern} for `word-case`, else {@link literalTest} (case-sensitive for `phrase-case`).
  */
 export function cachedPattern(text: string, kind: 'phrase' | 'phrase-case' | 'word-case'): RegExp {
   const key = `${kind}\u0000${text}`;
   let p = patterns.get(key);
   if (p === undefined) {
-    p = kind === 'word-case' ? caseSensitiveWordPattern(text) : literalPattern(text, kind === 'phrase-case');
+    p = kind === 'word-case' ? caseSensitiveWordPattern(text) : literalTest(text, kind === 'phrase-case');
     if (patterns.size >= MAX_PATTERNS) patterns.clear();
     patterns.set(key, p);
   }
