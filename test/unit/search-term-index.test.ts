@@ -379,6 +379,40 @@ describe('LexicalEngine save and load', () => {
     expect(copy.size).toBe(2);
   });
 
+  it('answers phrases before its phrase filters load (phrasesLater) as after; a note changed meanwhile answers by its new text', async () => {
+    const engine = new LexicalEngine();
+    for (let i = 0; i < 30; i++) engine.add(note(`N${i}.md`, i % 3 === 0 ? `the quick brown fox ${i}` : `slow green turtle ${i}`));
+    const texts = new Map(
+      Array.from({ length: 30 }, (_, i) => [`N${i}.md`, i % 3 === 0 ? `the quick brown fox ${i}` : `slow green turtle ${i}`]),
+    );
+    const phrase = async (e: LexicalEngine, q: string): Promise<{ paths: string[]; read: number }> => {
+      let read = 0;
+      const loader = async (path: string): Promise<string> => {
+        read++;
+        return texts.get(path) ?? '';
+      };
+      const found = await e.match(parseQuery(q), loader, all, new RegexGuard());
+      return { paths: found.matches.map((m) => m.note.path).sort(), read };
+    };
+    const copy = new LexicalEngine();
+    const later = await copy.load(engine.lines(), async () => undefined, true);
+    if (later === null) throw new Error('the phrase filter lines were not left');
+    const before = await phrase(copy, '"quick brown"');
+    expect(before.paths).toEqual((await phrase(engine, '"quick brown"')).paths);
+    expect(before.paths).toHaveLength(10);
+    // Without filters, every note holding both words is read.
+    const turtleBefore = await phrase(copy, '"turtle slow"');
+    // A note changed before its filter loaded: the filter saved for its old text must not come back.
+    texts.set('N3.md', 'slow green turtle now');
+    copy.add(note('N3.md', 'slow green turtle now'));
+    expect(await copy.loadPhrases(later, async () => undefined)).toBe(true);
+    const after = await phrase(copy, '"quick brown"');
+    expect(after.paths).toEqual(before.paths.filter((p) => p !== 'N3.md'));
+    // The filters are in: notes holding both words but not the phrase are ruled out without being read.
+    expect((await phrase(copy, '"turtle slow"')).read).toBeLessThan(turtleBefore.read);
+    expect(turtleBefore.read).toBe(20);
+  });
+
   it('keeps its content when a load fails', async () => {
     const engine = new LexicalEngine();
     engine.add(note('A.md', 'apple'));
