@@ -287,7 +287,7 @@ describe('SearchIndex persistence in the plugin folder', () => {
     ],
     [
       'a posting list for a document that does not exist',
-      `{"format":${INDEX_FORMAT}}\n["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]\n["D",[["Alpha.md",1,1,1,1,0,0,0]]]\n["T",["alpha","FA"]]`,
+      `{"format":${INDEX_FORMAT}}\n["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]\n["D",[["Alpha.md",1,1,1,1,0,0,0]]]\n["T",[["alpha"],[2],"FgA"]]`,
     ],
   ])('rebuilds, never fails, when the saved index is %s', async (_what, text) => {
     await fsp.mkdir(nodePath.dirname(savedFile(tv)), { recursive: true });
