@@ -26,9 +26,11 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * alone compiled into a test by doc id with a top-k over flat arrays, a table of each tag's notes,
  * build lists grown in shared pages, one folder listing per folder for the symlink check (each
  * measured in docs/performance.md), so the budget is 712 KB;
- * winning it back is left to the front-door issue's tangles.
+ * winning it back is left to the front-door issue's tangles. Session 7's warm round: +0.4 KB for the
+ * saved phrase filters loaded after the index is complete, +0.1 KB for posting lists saved as their
+ * bytes (format 6; docs/performance.md).
  */
-const BUDGET_BYTES = 712_000;
+const BUDGET_BYTES = 712_500;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

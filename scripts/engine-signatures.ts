@@ -1,5 +1,5 @@
 /**
- * `node scripts/engine-signatures.mjs [notes] [out-file] [--time runs]`: the lexical engine's
+ * `node scripts/engine-signatures.mjs [notes] [out-file] [--time runs] [--warm]`: the lexical engine's
  * answers to many queries on a generated vault (default 40k notes, reused from the bench's
  * cache), written as one signature line per (query, caller, k) run — total, estimated flag,
  * ranked summary (terms, ignored, all-terms count), and the first k matches in order with path,
@@ -8,7 +8,11 @@
  * Queries cover plain words, prefixes, typos, stop words, phrases, negations, OR, groups,
  * `tag:`, `path:`, `file:`, properties, `task:`, text operators and regexes; callers see every
  * note or a rule hiding about a fifth of them. With `--time runs` it also prints each query's
- * engine CPU ms (p50 of the runs, k 20, every note visible). Asserts nothing.
+ * engine CPU ms (p50 of the runs, k 20, every note visible). With `--warm` the engine answering
+ * is one loaded from the saved index: a first boot builds and saves it (under the vault's
+ * `.obsidian-signatures` config folder, removed first), a second boot loads it, and the
+ * signatures are taken once its phrase filters have loaded too; they must equal a cold build's.
+ * Asserts nothing.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -102,6 +106,9 @@ function signature(label: string, r: EngineResult, k: number): string {
 
 interface SearchInternals {
   engine: LexicalEngine;
+  save(): Promise<void>;
+  stats: { warm: boolean };
+  phrasesLoaded: Promise<boolean> | null;
 }
 
 async function main(): Promise<void> {
@@ -109,12 +116,24 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const timeAt = args.indexOf('--time');
   const timeRuns = timeAt >= 0 ? Number(args[timeAt + 1]) : 0;
-  const positional = args.filter((_, i) => timeAt < 0 || (i !== timeAt && i !== timeAt + 1));
+  const warm = args.includes('--warm');
+  const positional = args.filter((a, i) => a !== '--warm' && (timeAt < 0 || (i !== timeAt && i !== timeAt + 1)));
   const notes = Number(positional[0] ?? 40_000);
   const out = positional[1] ?? null;
   const vault = await generateVault(nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated'), notes);
-  const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault.path, waitForIndex: true });
-  const engine = (booted.plugin as unknown as { search: SearchInternals }).search.engine;
+  const boot = { vaultPath: vault.path, waitForIndex: true, ...(warm ? { persistIndex: true, configDir: '.obsidian-signatures' } : {}) };
+  if (warm) {
+    fs.rmSync(nodePath.join(vault.path, boot.configDir ?? ''), { recursive: true, force: true });
+    const first = await bootPlugin(VaultMcpPlugin, boot);
+    await (first.plugin as unknown as { search: SearchInternals }).search.save();
+    await first.stop();
+  }
+  const booted = await bootPlugin(VaultMcpPlugin, boot);
+  const search = (booted.plugin as unknown as { search: SearchInternals }).search;
+  if (warm && !search.stats.warm) throw new Error('engine-signatures --warm: the second boot did not load the saved index');
+  // The phrase filters load after the index is complete; until they are in, an estimated total may differ (its sample reads other notes).
+  if (warm && (await search.phrasesLoaded) !== true) throw new Error('engine-signatures --warm: the saved phrase filters did not load');
+  const engine = search.engine;
   const vaultFiles = booted.app.vault as unknown as { getFileByPath(path: string): unknown; cachedRead(file: never): Promise<string> };
   const read = (path: string): Promise<string> => {
     const file = vaultFiles.getFileByPath(path);

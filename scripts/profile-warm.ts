@@ -4,8 +4,8 @@
  * bench's seven copies of the PowerShell vault (made by a `--rows powershell-x7` bench run), with
  * `large` on the 14k PowerShell vault the bench's `large` part unpacks. Boots src/main in the
  * host (not main.js, so the CPU profile names our functions) with the index saved under the
- * vault's `.obsidian-profile-warm` config folder: a cold boot first when no saved index is
- * there (or with --fresh), then a warm boot under a CPU profile; with --cold the saved index is
+ * vault's `.obsidian-profile-warm-<format>` config folder (format 5's had no suffix): a cold boot
+ * first when no saved index is there (or with --fresh), then a warm boot under a CPU profile; with --cold the saved index is
  * removed and the cold boot is the one profiled. Prints the build's figures (build ms, longest
  * slice, CPU time), the slices over 50 ms with the process's CPU time in them and where they ended, the garbage collections'
  * pauses, and the functions with the most self and total time. Prints figures; asserts nothing.
@@ -22,6 +22,7 @@ import { generateVault } from './bench/generate-vault';
 import VaultMcpPlugin from '../src/main';
 import { Slicer } from '../src/search/engine/slicer';
 import { SearchIndex } from '../src/search/search-index';
+import { INDEX_FORMAT } from '../src/search/engine/index-file';
 
 type Profile = {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
@@ -29,7 +30,8 @@ type Profile = {
   timeDeltas: number[];
 };
 
-const CONFIG_DIR = '.obsidian-profile-warm';
+/** A folder per saved format (format 5 had none of its own), so that trees of two formats profiled in turn each find their file warm. */
+const CONFIG_DIR = `.obsidian-profile-warm-${INDEX_FORMAT}`;
 /** Slices at least this long are listed with the stack where they ended, ms. */
 const LONG_SLICE_MS = 50;
 

@@ -1,7 +1,7 @@
 import { BM25F, bm25Idf, bm25Saturate, fieldFrequency, lengthNormalizers } from '../../src/search/engine/bm25';
 import { DocTermLists } from '../../src/search/engine/doc-term-lists';
 import { FIELD_BOOSTS, FIELD_COUNT, FIELDS } from '../../src/search/engine/note-fields';
-import { FIELD_BITS, packPosting, postingField, postingFrequency } from '../../src/search/engine/posting-codec';
+import { FIELD_BITS, packPosting, postingField, postingFrequency, writeVarint } from '../../src/search/engine/posting-codec';
 import { PostingLists } from '../../src/search/engine/posting-lists';
 import fc from 'fast-check';
 
@@ -95,21 +95,24 @@ describe('PostingLists', () => {
     const appended = new PostingLists();
     const loaded = new PostingLists();
     const ids = [4, 1, 9];
-    const docs: number[] = [];
-    const codes: number[] = [];
-    const ends: number[] = [];
+    // The saved bytes: each list's postings as a doc distance and a code, base-128 varints (posting-codec's PostingText).
+    const data = new Uint8Array(3 * 300 * 10);
+    let at = 0;
+    const sizes: number[] = [];
     ids.forEach((id, k) => {
       // 300 postings over two fields (several blocks, docs repeated at distance 0), with distances and codes of several bytes.
+      const from = at;
+      let last = 0;
       for (let i = 0; i < 300; i++) {
         const doc = i * (k * 90 + 1) + (i >> 1);
         const code = i % 3 === 0 ? 2 ** 30 + i : packPosting(i % 2, 1 + k);
         appended.append(id, doc, code);
-        docs.push(doc);
-        codes.push(code);
+        at = writeVarint(data, writeVarint(data, at, doc - last), code);
+        last = doc;
       }
-      ends.push(docs.length);
+      sizes.push(at - from);
     });
-    loaded.loadLists(ids, ends, Uint32Array.from(docs), Uint32Array.from(codes));
+    loaded.loadLists(ids, sizes, data.slice(0, at), 10 ** 5);
     for (const step of appended.trimSteps()) void step;
     const bytes = loaded.bytes();
     expect(bytes).toEqual(appended.bytes());
@@ -126,8 +129,21 @@ describe('PostingLists', () => {
       lists.append(0, 3, 8);
     }
     for (const id of [0, ...ids]) expect(read(loaded, id)).toEqual(read(appended, id));
-    expect(() => loaded.loadLists([4], [1], Uint32Array.of(0), Uint32Array.of(8))).toThrow('already has postings');
-    expect(() => new PostingLists().loadLists([0], [2], Uint32Array.of(5, 4), Uint32Array.of(8, 8))).toThrow('comes after doc');
+    expect(() => loaded.loadLists([4], [2], Uint8Array.of(0, 8), 10)).toThrow('already has postings');
+    // Damage: a posting without its code, a varint cut off, one not in its shortest form, one above 32 bits, bytes left over, a doc not loaded.
+    const load =
+      (bytes: number[], docs = 10, size = bytes.length): (() => void) =>
+      () =>
+        new PostingLists().loadLists([0], [size], Uint8Array.from(bytes), docs);
+    expect(load([5])).toThrow('damaged posting list');
+    expect(load([5, 0x88])).toThrow('damaged posting list');
+    expect(load([5, 0x88, 0])).toThrow('damaged posting list');
+    expect(load([5, 0xff, 0xff, 0xff, 0xff, 0x1f])).toThrow('damaged posting list');
+    expect(load([5, 0xff, 0xff, 0xff, 0xff, 0xff, 1])).toThrow('damaged posting list');
+    expect(load([5, 8, 1], 10, 2)).toThrow('damaged posting list');
+    expect(load([5, 8], 5)).toThrow('unknown document');
+    expect(load([5, 8, 0, 16], 6)).not.toThrow();
+    expect(load([5, 0xff, 0xff, 0xff, 0xff, 0x0f])).not.toThrow();
   });
 
   it('refuses a posting out of doc order', () => {

@@ -281,14 +281,13 @@ describe('SearchIndex persistence in the plugin folder', () => {
     ['a line that is not JSON', `{"format":${INDEX_FORMAT}}\n["M",[["Alpha.md",1,2]]]\n["R",[{"path":"Alpha.md"`],
     ['a damaged record', `{"format":${INDEX_FORMAT}}\n["R",[{"nope":true}]]`],
     ['a line of unknown kind', `{"format":${INDEX_FORMAT}}\n["X",[]]`],
-    ['a damaged phrase filter', `{"format":${INDEX_FORMAT}}\n["P",["AB*"]]`],
     [
       'records and documents that disagree',
       `{"format":${INDEX_FORMAT}}\n["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]\n["D",[["Other.md",1,1,1,1,0,0,0]]]`,
     ],
     [
       'a posting list for a document that does not exist',
-      `{"format":${INDEX_FORMAT}}\n["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]\n["D",[["Alpha.md",1,1,1,1,0,0,0]]]\n["T",["alpha","FA"]]`,
+      `{"format":${INDEX_FORMAT}}\n["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]\n["D",[["Alpha.md",1,1,1,1,0,0,0]]]\n["T",[["alpha"],[2],"FgA"]]`,
     ],
   ])('rebuilds, never fails, when the saved index is %s', async (_what, text) => {
     await fsp.mkdir(nodePath.dirname(savedFile(tv)), { recursive: true });
@@ -301,5 +300,49 @@ describe('SearchIndex persistence in the plugin folder', () => {
     expect(await paths(index, 'apricot')).toEqual(['Alpha.md', 'Beta.md']);
     index.stop();
     expect((await readSaved(tv)).format).toBe(INDEX_FORMAT);
+  });
+
+  it('rebuilds, never fails, when a saved phrase filter is damaged: found once the index is complete, then reported and rebuilt', async () => {
+    const first = indexOver(tv);
+    await first.start();
+    first.stop();
+    const text = await fsp.readFile(savedFile(tv), 'utf8');
+    // The phrase filter lines come last and load after the index is complete: damage one of them.
+    await fsp.writeFile(savedFile(tv), text.replace(/\n\["P",\["[^"]*"/, '\n["P",["AB*"'));
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const index = indexOver(tv);
+    await index.start();
+    expect(index.stats).toMatchObject({ warm: true, reindexed: 0, complete: true });
+    expect(await paths(index, 'apricot')).toEqual(['Alpha.md', 'Beta.md']);
+    while (warn.mock.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(String(warn.mock.calls[0][0])).toMatch(/phrase filter\); rebuilding/);
+    await index.whenBuilt();
+    warn.mockRestore();
+    expect(index.stats).toMatchObject({ warm: false, reindexed: 3, complete: true });
+    expect(await paths(index, '"apricot orchard"')).toEqual(['Alpha.md']);
+    await index.whenSaved();
+    index.stop();
+    expect((await readSaved(tv)).format).toBe(INDEX_FORMAT);
+  });
+
+  it('answers a phrase from a warm start before its phrase filters have loaded as after, and saves them all', async () => {
+    const first = indexOver(tv);
+    await first.start();
+    const cold = await paths(first, '"apricot orchard"');
+    first.stop();
+    const savedBefore = (await fsp.readFile(savedFile(tv), 'utf8')).split('\n').filter((l) => l.startsWith('["P"'));
+    let saved: () => void = () => undefined;
+    const second = indexOver(tv, () => saved());
+    await second.start();
+    // Right after the build, before the filters' lines had a turn of the event loop.
+    expect(await paths(second, '"apricot orchard"')).toEqual(cold);
+    expect(cold).toEqual(['Alpha.md']);
+    // A change makes a save due: it waits for the filters, so the file holds every one.
+    const changeSaved = new Promise<void>((resolve) => (saved = resolve));
+    await tv.app.vault.create('Fig.md', 'Fig jam.\n');
+    await changeSaved;
+    second.stop();
+    const savedAfter = (await fsp.readFile(savedFile(tv), 'utf8')).split('\n').filter((l) => l.startsWith('["P"'));
+    expect(savedAfter.join('\n')).toContain(savedBefore.join('\n').slice(6, -2));
   });
 });

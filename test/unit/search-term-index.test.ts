@@ -1,11 +1,4 @@
-import {
-  PostingBuffer,
-  PostingText,
-  decodePostings,
-  type PostingSource,
-  packTermIds,
-  unpackTermIds,
-} from '../../src/search/engine/posting-codec';
+import { PostingText, decodeBytes, type PostingSource, packTermIds, unpackTermIds } from '../../src/search/engine/posting-codec';
 import { PostingLists } from '../../src/search/engine/posting-lists';
 import { TermDictionary } from '../../src/search/engine/term-dictionary';
 import { BM25F } from '../../src/search/engine/bm25';
@@ -87,11 +80,11 @@ describe('TermDictionary', () => {
   });
 });
 
-/** One list's text as PostingText writes it ('' when every posting is left out). */
-function encodePostings(postings: PostingSource, renumber: Int32Array): string {
+/** One list as PostingText writes it: its size in bytes and the bytes' text (0 and '' when every posting is left out). */
+function encodePostings(postings: PostingSource, renumber: Int32Array): { sizes: number[]; text: string } {
   const text = new PostingText();
   text.add(postings, renumber);
-  return text.take()[0] ?? '';
+  return text.take();
 }
 
 describe('posting codec', () => {
@@ -99,32 +92,66 @@ describe('posting codec', () => {
     const pairs = [0, 2, 3, 7 << 3, 40, 5, 70000, 0xffffffff];
     const lists = new PostingLists();
     for (let i = 0; i < pairs.length; i += 2) lists.append(0, pairs[i], pairs[i + 1]);
-    const decoded = (text: string): number[] => {
-      const buffer = new PostingBuffer();
-      buffer.push(7, 7);
-      const n = decodePostings(text, buffer);
-      expect(buffer.length).toBe(n + 1);
+    const decoded = ({ sizes, text }: { sizes: number[]; text: string }): number[] => {
+      const loaded = new PostingLists();
+      const data = new Uint8Array(sizes.reduce((a, b) => a + b, 0));
+      decodeBytes(text, data);
+      loaded.loadLists(
+        sizes.map((_, k) => k),
+        sizes,
+        data,
+        70001,
+      );
       const out: number[] = [];
-      for (let i = 1; i < buffer.length; i++) out.push(buffer.docs[i], buffer.codes[i]);
+      sizes.forEach((_, k) => {
+        const c = loaded.cursor(k);
+        while (c.next()) out.push(c.doc, c.code);
+      });
       return out;
     };
     const identity = Int32Array.from({ length: 70001 }, (_, i) => i);
-    // The saved text is what format 5 wrote from pairs of Uint32 (so saved files load as they are: no format bump).
-    expect(encodePostings(lists.cursor(0), identity)).toBe('ACD4BlBFoqkC______D');
+    // The saved text: the list's base-128 bytes (as PostingLists holds them) in base64url, three bytes to four characters (format 6).
+    expect(encodePostings(lists.cursor(0), identity)).toEqual({ sizes: [14], text: 'AIwA4USBILKB______A' });
     expect(decoded(encodePostings(lists.cursor(0), identity))).toEqual(pairs);
     identity[3] = -1;
     expect(decoded(encodePostings(lists.cursor(0), identity))).toEqual([0, 2, 40, 5, 70000, 0xffffffff]);
-    expect(encodePostings(lists.cursor(1), identity)).toBe('');
-    // Several lists at once (a saved line) are each what they are alone; a list left empty gets no string.
+    expect(encodePostings(lists.cursor(1), identity)).toEqual({ sizes: [], text: '' });
+    // Several lists at once (a saved line): each list's size, one text; a list left empty gets no size.
     const text = new PostingText();
-    expect(text.add(lists.cursor(0), identity)).toBe(encodePostings(lists.cursor(0), identity).length);
+    expect(text.add(lists.cursor(0), identity)).toBe(encodePostings(lists.cursor(0), identity).sizes[0]);
     expect(text.add(lists.cursor(1), identity)).toBe(0);
     text.add(
       lists.cursor(0),
       Int32Array.from({ length: 70001 }, (_, i) => i),
     );
-    expect(text.take()).toEqual([encodePostings(lists.cursor(0), identity), 'ACD4BlBFoqkC______D']);
-    expect(text.take()).toEqual([]);
+    const line = text.take();
+    expect(line.sizes).toEqual([encodePostings(lists.cursor(0), identity).sizes[0], 14]);
+    expect(decoded(line)).toEqual([0, 2, 40, 5, 70000, 0xffffffff, ...pairs]);
+    expect(text.take()).toEqual({ sizes: [], text: '' });
+  });
+
+  it('encodes bytes three to four characters and refuses damaged or truncated text', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), (bytes) => {
+        const text = new PostingText();
+        // One posting a byte pair is not needed here: the text is the buffer's bytes, whatever they are.
+        (text as unknown as { bytes: Uint8Array; at: number }).bytes = Uint8Array.from(bytes);
+        (text as unknown as { at: number }).at = bytes.length;
+        const encoded = text.take().text;
+        expect(encoded.length).toBe(Math.ceil((bytes.length * 4) / 3));
+        const back = new Uint8Array(bytes.length);
+        decodeBytes(encoded, back);
+        expect(back).toEqual(bytes);
+      }),
+      { numRuns: 300 },
+    );
+    expect(() => decodeBytes('AAA', new Uint8Array(3))).toThrow('truncated');
+    expect(() => decodeBytes('AAAAA', new Uint8Array(3))).toThrow('truncated');
+    expect(() => decodeBytes('AA!A', new Uint8Array(3))).toThrow('damaged');
+    expect(() => decodeBytes('AAéA', new Uint8Array(3))).toThrow('damaged');
+    // Bits beyond the last byte are damage too.
+    expect(() => decodeBytes('AE', new Uint8Array(1))).toThrow('damaged');
+    expect(() => decodeBytes('AAQ', new Uint8Array(2))).toThrow('damaged');
   });
 
   it("packs a document's term ids into varint words and reads them back sorted, about 2 bytes an id", () => {
@@ -138,17 +165,6 @@ describe('posting codec', () => {
     expect(unpackTermIds(packTermIds(new Uint32Array(0)).words.slice(0, 0))).toEqual([]);
     const dense = Array.from({ length: 200 }, (_, i) => i * 150);
     expect(packTermIds(Uint32Array.from(dense)).count).toBeLessThanOrEqual(100);
-  });
-
-  it('refuses damaged text', () => {
-    const buffer = new PostingBuffer();
-    expect(() => decodePostings('AC!', buffer)).toThrow('damaged');
-    expect(() => decodePostings('A', buffer)).toThrow('truncated');
-    expect(() => decodePostings('g', buffer)).toThrow('truncated');
-    expect(() => decodePostings('AAg', buffer)).toThrow('truncated');
-    expect(() => decodePostings('ACA', buffer)).toThrow('truncated');
-    // A damaged text leaves the buffer as it was.
-    expect(buffer.length).toBe(0);
   });
 });
 
@@ -332,11 +348,15 @@ describe('TermIndex', () => {
   it('refuses saved lines of the wrong shape', () => {
     const index = new TermIndex();
     expect(() => index.loadLine({ kind: 'D', rows: [['a', 1]] } as IndexLine)).toThrow('malformed document row');
-    expect(() => index.loadLine({ kind: 'T', pairs: ['a'] })).toThrow('malformed term line');
-    expect(() => index.loadLine({ kind: 'T', pairs: ['a', 'AA'] })).toThrow('unknown document');
+    expect(() => index.loadLine({ kind: 'T', terms: ['a'], sizes: [], bytes: '' })).toThrow('malformed term line');
+    expect(() => index.loadLine({ kind: 'T', terms: ['a'], sizes: [1.5], bytes: '' })).toThrow('malformed term line');
+    expect(() => index.loadLine({ kind: 'T', pairs: ['a', 'AA'] } as unknown as IndexLine)).toThrow('malformed term line');
+    // Bytes [0, 8]: a posting of doc 0, and no document is loaded.
+    expect(() => index.loadLine({ kind: 'T', terms: ['a'], sizes: [2], bytes: 'AIA' })).toThrow('unknown document');
     const twice = new TermIndex();
     twice.loadLine({ kind: 'D', rows: [['x', 1, 0, 0, 0, 0, 0, 0]] });
-    expect(() => twice.loadLine({ kind: 'T', pairs: ['a', 'AI', 'a', 'AI'] })).toThrow('lists a term twice');
+    expect(() => twice.loadLine({ kind: 'T', terms: ['a', 'a'], sizes: [2, 2], bytes: 'AIAAI' })).toThrow('lists a term twice');
+    expect(() => twice.loadLine({ kind: 'T', terms: ['b'], sizes: [3], bytes: 'AIA' })).toThrow('truncated');
     expect(FIELD_COUNT).toBe(7);
   });
 });
@@ -377,6 +397,40 @@ describe('LexicalEngine save and load', () => {
     // A filter (any operator) keeps the word as written.
     expect(await find(copy, 'boards -nothing')).toEqual(['Sync.md']);
     expect(copy.size).toBe(2);
+  });
+
+  it('answers phrases before its phrase filters load (phrasesLater) as after; a note changed meanwhile answers by its new text', async () => {
+    const engine = new LexicalEngine();
+    for (let i = 0; i < 30; i++) engine.add(note(`N${i}.md`, i % 3 === 0 ? `the quick brown fox ${i}` : `slow green turtle ${i}`));
+    const texts = new Map(
+      Array.from({ length: 30 }, (_, i) => [`N${i}.md`, i % 3 === 0 ? `the quick brown fox ${i}` : `slow green turtle ${i}`]),
+    );
+    const phrase = async (e: LexicalEngine, q: string): Promise<{ paths: string[]; read: number }> => {
+      let read = 0;
+      const loader = async (path: string): Promise<string> => {
+        read++;
+        return texts.get(path) ?? '';
+      };
+      const found = await e.match(parseQuery(q), loader, all, new RegexGuard());
+      return { paths: found.matches.map((m) => m.note.path).sort(), read };
+    };
+    const copy = new LexicalEngine();
+    const later = await copy.load(engine.lines(), async () => undefined, true);
+    if (later === null) throw new Error('the phrase filter lines were not left');
+    const before = await phrase(copy, '"quick brown"');
+    expect(before.paths).toEqual((await phrase(engine, '"quick brown"')).paths);
+    expect(before.paths).toHaveLength(10);
+    // Without filters, every note holding both words is read.
+    const turtleBefore = await phrase(copy, '"turtle slow"');
+    // A note changed before its filter loaded: the filter saved for its old text must not come back.
+    texts.set('N3.md', 'slow green turtle now');
+    copy.add(note('N3.md', 'slow green turtle now'));
+    expect(await copy.loadPhrases(later, async () => undefined)).toBe(true);
+    const after = await phrase(copy, '"quick brown"');
+    expect(after.paths).toEqual(before.paths.filter((p) => p !== 'N3.md'));
+    // The filters are in: notes holding both words but not the phrase are ruled out without being read.
+    expect((await phrase(copy, '"turtle slow"')).read).toBeLessThan(turtleBefore.read);
+    expect(turtleBefore.read).toBe(20);
   });
 
   it('keeps its content when a load fails', async () => {

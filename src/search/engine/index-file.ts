@@ -9,17 +9,18 @@ import type { EngineLine, LexicalEngine } from './lexical-engine';
  * Layout (format 2 and later): newline-separated JSON values. The first line is the header
  * `{"format":2}`; every other line is `[kind, payload]`: `"M"` a chunk of the manifest as
  * `[path, mtime, size]` rows, then the engine's lines (`"R"` note records, `"D"` document
- * rows, `"T"` terms with their encoded postings, `"P"` phrase filters; see LexicalEngine.lines). Lines are parsed
- * and written one at a time so neither load nor save blocks the event loop for long.
- * Format 1 was MiniSearch's JSON in one object; format 4 had no phrase filters; such files
- * are rebuilt.
+ * rows, `"T"` `[terms, byte sizes, bytes]`: terms with their posting lists' bytes in one base64url
+ * string, `"P"` phrase filters; see LexicalEngine.lines). Lines are parsed and written one at
+ * a time so neither load nor save blocks the event loop for long. Format 1 was MiniSearch's
+ * JSON in one object; format 4 had no phrase filters; format 5 wrote each term's postings as
+ * base-32 varints of the numbers (`"T"` pairs of term and text); such files are rebuilt.
  */
 
 /**
  * Version of the saved layout, tokenizer, fields and posting encoding. Bump it whenever any
  * of them changes: an index saved by an older version is then rebuilt instead of loaded.
  */
-export const INDEX_FORMAT = 5;
+export const INDEX_FORMAT = 6;
 
 /** File name of the saved index in the plugin folder. */
 export const INDEX_FILE = 'search-index.json';
@@ -132,7 +133,7 @@ export function openIndex(text: string): SavedIndex | null {
           }
         } else if (kind === 'R') yield { kind, records: payload as never };
         else if (kind === 'D') yield { kind, rows: payload as never };
-        else if (kind === 'T') yield { kind, pairs: payload as never };
+        else if (kind === 'T') yield { kind, terms: payload[0] as never, sizes: payload[1] as never, bytes: payload[2] as never };
         else if (kind === 'P') yield { kind, filters: payload as never };
         else throw new Error(`saved search index has a line of unknown kind ${JSON.stringify(kind)}`);
       }
@@ -158,7 +159,7 @@ function payloadOf(line: EngineLine): unknown[] {
     case 'D':
       return line.rows;
     case 'T':
-      return line.pairs;
+      return [line.terms, line.sizes, line.bytes];
     case 'P':
       return line.filters;
   }

@@ -83,6 +83,16 @@ const LOAD_STEP_NOTES = 5000;
 /** One line of the saved engine: note records (`R`), a line of the term index (`D`, `T`), or phrase filters (`P`, encodeWords, in doc order). */
 export type EngineLine = IndexLine | { kind: 'R'; records: NoteRecord[] } | { kind: 'P'; filters: string[] };
 
+/** The phrase filter lines a {@link LexicalEngine.load} left for {@link LexicalEngine.loadPhrases}: the first, the rest, and what they fill. */
+export interface PhraseLines {
+  first: EngineLine;
+  rest: Iterator<EngineLine>;
+  /** The filters of the load (the engine's until it is cleared or loaded again). */
+  phrases: PhraseFilters;
+  /** Documents the load held (doc ids 0 … docs - 1, in the order the filters come). */
+  docs: number;
+}
+
 export type { EngineMatch, EngineResult } from './engine-match';
 
 /** The in-memory lexical index. Not thread-safe across awaits: callers serialize writes. */
@@ -233,15 +243,26 @@ export class LexicalEngine {
    * Replaces the index with one saved by {@link lines}, awaiting `pause()` between lines so
    * the caller can yield to the event loop. The engine keeps its old content until the
    * whole load has succeeded.
+   * @param phrasesLater leave the phrase filters (the last lines) for {@link loadPhrases}: the
+   *   engine answers without them (a note without its filter is read by a phrase query, never missed)
+   * @returns with `phrasesLater`, the phrase filter lines left (null when the file has none);
+   *   otherwise null
    * @throws Error when a line does not have the saved shape, or records and documents
    *   disagree (the caller then rebuilds)
    */
-  async load(lines: Iterable<EngineLine>, pause: () => Promise<void>): Promise<void> {
+  async load(lines: Iterable<EngineLine>, pause: () => Promise<void>, phrasesLater = false): Promise<PhraseLines | null> {
     const index = new TermIndex();
     const phrases = new PhraseFilters();
     let filtered = 0;
     const records = new Map<string, NoteRecord>();
-    for (const line of lines) {
+    const it = lines[Symbol.iterator]();
+    let later: EngineLine | null = null;
+    for (let next = it.next(); next.done !== true; next = it.next()) {
+      const line = next.value;
+      if (line.kind === 'P' && phrasesLater) {
+        later = line;
+        break;
+      }
       if (line.kind === 'P') filtered += phrases.loadSavedLine(line.filters, filtered);
       else if (line.kind === 'R') loadRecordLine(line.records, records);
       else index.loadLine(line);
@@ -264,6 +285,32 @@ export class LexicalEngine {
     this.byDoc = byDoc;
     this.titles = this.titleTable();
     this.tags = this.tagTable();
+    return later === null ? null : { first: later, rest: it, phrases, docs: byDoc.length };
+  }
+
+  /**
+   * Loads the phrase filters {@link load} left (`phrasesLater`), awaiting `pause()` between
+   * lines; the engine may change meanwhile: a document removed since the load gets no filter.
+   * @param wanted checked before each line: false drops the rest
+   * @returns false when the engine was cleared or loaded again meanwhile, or `wanted()` turned false (the rest is dropped)
+   * @throws Error when a line is not a phrase filter line, or the lines name more documents than
+   *   the load held (the filters loaded so far stay: each is right for its document)
+   */
+  async loadPhrases(lines: PhraseLines, pause: () => Promise<void>, wanted: () => boolean = () => true): Promise<boolean> {
+    let filtered = 0;
+    const live = (doc: number): boolean => this.byDoc[doc] !== undefined;
+    for (let line: EngineLine | null = lines.first; line !== null;) {
+      if (this.phrases !== lines.phrases || !wanted()) return false;
+      if (line.kind !== 'P' || !Array.isArray(line.filters) || filtered + line.filters.length > lines.docs)
+        throw new Error('saved search index has a malformed phrase filter line');
+      filtered += lines.phrases.loadSavedLine(line.filters, filtered, live);
+      await pause();
+      const next = lines.rest.next();
+      line = next.done === true ? null : next.value;
+    }
+    if (this.phrases !== lines.phrases || !wanted()) return false;
+    lines.phrases.trim();
+    return true;
   }
 
   /**

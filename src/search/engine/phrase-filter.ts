@@ -193,16 +193,17 @@ export class PhraseFilters {
   }
 
   /**
-   * Restores one line of {@link savedLines} for the documents from `firstDoc` on.
+   * Restores one line of {@link savedLines} for the documents from `firstDoc` on (those `live`
+   * says are still indexed; by default all).
    * @returns how many documents the line covered
    * @throws Error when the line is not a list of strings (the caller then rebuilds)
    */
-  loadSavedLine(filters: unknown, firstDoc: number): number {
+  loadSavedLine(filters: unknown, firstDoc: number, live: (doc: number) => boolean = () => true): number {
     if (!Array.isArray(filters)) throw new Error('saved search index has a malformed phrase filter line');
     let doc = firstDoc;
     for (const f of filters) {
       if (typeof f !== 'string') throw new Error('saved search index has a malformed phrase filter line');
-      if (f !== '') decodeWords(f, (words) => this.store.reserve(doc, words));
+      if (f !== '' && live(doc)) decodeWords(f, (words) => this.store.reserve(doc, words));
       doc++;
     }
     return filters.length;

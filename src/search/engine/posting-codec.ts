@@ -1,10 +1,9 @@
-import { grow, growBytes } from './typed-growth';
+import { growBytes } from './typed-growth';
 
 /**
- * Text encoding of one term's postings for the saved index: unsigned integers as
- * little-endian base-32 varints written in the base64url alphabet (each character carries 5
- * value bits and a "more follows" bit), so a posting list is a short ASCII string that needs
- * no escaping in JSON and decodes with one `charCodeAt` pass — no Buffer, works on mobile.
+ * Text encodings for the saved index, in the base64url alphabet (no escaping in JSON, decoded by
+ * `charCodeAt` passes: no Buffer, works on mobile): posting lists as their bytes
+ * ({@link PostingText}, {@link decodeBytes}), phrase filters as 32-bit words ({@link encodeWords}).
  */
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -22,28 +21,44 @@ export interface PostingSource {
   code: number;
 }
 
-/** Characters a varint of a 32-bit value takes at most (5 value bits each). */
-const MAX_VARINT_CHARS = 7;
+/** Bytes a posting takes at most: two base-128 varints of 32-bit values, 5 bytes each. */
+const MAX_POSTING_BYTES = 10;
 
 /**
- * Encodes posting lists as text for the saved index, several at a time: each posting `[doc,
- * code]` as two varints, `doc` written as the difference to the previous written posting's doc
- * (lists are sorted by doc). The characters of every list {@link add}ed go into one reused
- * byte buffer that {@link take} turns into one string by TextDecoder and slices per list: a
- * string grown by `+=` two varints at a time was most of a save's time.
+ * Writes `v` (0 ≤ v < 2^32) as a base-128 varint (7 bits a byte, low bits first, high bit "more
+ * follows") at `bytes[at]`.
+ * @returns the offset after it
+ */
+export function writeVarint(bytes: Uint8Array, at: number, v: number): number {
+  while (v > 127) {
+    bytes[at++] = (v & 127) | 128;
+    v >>>= 7;
+  }
+  bytes[at++] = v;
+  return at;
+}
+
+/**
+ * Encodes posting lists for the saved index, several at a time, as PostingLists holds them:
+ * each posting `[doc, code]` as two base-128 varints, `doc` the difference to the previous
+ * written posting's doc (lists are sorted by doc). The bytes of every list {@link add}ed go
+ * into one reused buffer that {@link take} turns into one base64url string, so a load decodes
+ * a line's lists straight into the bytes PostingLists keeps (PostingLists.loadLists), with no
+ * list of numbers between (format 5 wrote base-32 varints of the numbers: a decode into
+ * numbers, then an encode into bytes, 1.8 s of a 100k-note warm start).
  */
 export class PostingText {
   private bytes = new Uint8Array(1 << 16);
   private at = 0;
-  /** Where each list added since the last {@link take} ends in `bytes`. */
-  private ends: number[] = [];
+  /** The byte length of each list added since the last {@link take}. */
+  private sizes: number[] = [];
 
   /**
    * Encodes one list after those added before.
    * @param postings the list, read to its end
    * @param renumber maps an old doc id to its saved id (monotonic), or -1 to leave the posting out
-   * @returns the list's length in characters; 0 when every posting was left out, and then the
-   *   list is not added ({@link take} has no string for it)
+   * @returns the list's length in bytes; 0 when every posting was left out, and then the list is
+   *   not added ({@link take} has no size for it)
    */
   add(postings: PostingSource, renumber: Int32Array): number {
     const start = this.at;
@@ -53,93 +68,70 @@ export class PostingText {
     while (postings.next()) {
       const doc = renumber[postings.doc];
       if (doc < 0) continue;
-      if (at + 2 * MAX_VARINT_CHARS > bytes.length) bytes = this.bytes = growBytes(bytes, at + 2 * MAX_VARINT_CHARS);
-      at = writeChars(bytes, writeChars(bytes, at, doc - prev), postings.code);
+      if (at + MAX_POSTING_BYTES > bytes.length) bytes = this.bytes = growBytes(bytes, at + MAX_POSTING_BYTES);
+      at = writeVarint(bytes, writeVarint(bytes, at, doc - prev), postings.code);
       prev = doc;
     }
     this.at = at;
-    if (at > start) this.ends.push(at);
+    if (at > start) this.sizes.push(at - start);
     return at - start;
   }
 
-  /** The lists added since the last call, as text, in order; the buffer then starts over. */
-  take(): string[] {
-    const text = (ascii ??= new TextDecoder()).decode(this.bytes.subarray(0, this.at));
-    const out: string[] = [];
-    let from = 0;
-    for (const end of this.ends) {
-      out.push(text.slice(from, end));
-      from = end;
+  /**
+   * The lists added since the last call: their byte lengths in order, and all their bytes as
+   * one base64url string ({@link decodeBytes} reads it); the buffer then starts over.
+   */
+  take(): { sizes: number[]; text: string } {
+    const n = this.at;
+    const chars = new Uint8Array(Math.ceil((n * 4) / 3));
+    const bytes = this.bytes;
+    let j = 0;
+    // Three bytes make four characters, low bits first; a last one or two bytes make two or three.
+    for (let i = 0; i < n; i += 3) {
+      const w = bytes[i] | (i + 1 < n ? bytes[i + 1] << 8 : 0) | (i + 2 < n ? bytes[i + 2] << 16 : 0);
+      chars[j++] = ALPHABET_BYTES[w & 63];
+      chars[j++] = ALPHABET_BYTES[(w >>> 6) & 63];
+      if (i + 1 < n) chars[j++] = ALPHABET_BYTES[(w >>> 12) & 63];
+      if (i + 2 < n) chars[j++] = ALPHABET_BYTES[w >>> 18];
     }
+    const out = { sizes: this.sizes, text: (ascii ??= new TextDecoder()).decode(chars) };
     this.at = 0;
-    this.ends = [];
+    this.sizes = [];
     return out;
   }
 }
 
-/** Writes `v` (0 ≤ v < 2^32) as base-32 varint characters of the alphabet at `bytes[at]`; returns the offset after it. */
-function writeChars(bytes: Uint8Array, at: number, v: number): number {
-  while (v >= 32) {
-    bytes[at++] = ALPHABET_BYTES[32 | (v & 31)];
-    v >>>= 5;
-  }
-  bytes[at++] = ALPHABET_BYTES[v];
-  return at;
-}
-
-/** Decoded postings in reused arrays grown by doubling: posting i < {@link length} is `[docs[i], codes[i]]`. */
-export class PostingBuffer {
-  docs = new Uint32Array(1024);
-  codes = new Uint32Array(1024);
-  /** Postings held. */
-  length = 0;
-
-  /** Appends the posting `[doc, code]`. */
-  push(doc: number, code: number): void {
-    if (this.length === this.docs.length) {
-      this.docs = grow(this.docs, this.length + 1);
-      this.codes = grow(this.codes, this.length + 1);
-    }
-    this.docs[this.length] = doc;
-    this.codes[this.length++] = code;
-  }
-}
-
 /**
- * Decodes a list's text written by {@link PostingText}, appending its postings (absolute doc ids,
- * in order) to `into`; on damage `into` is left as it was.
- * @returns the number of postings
- * @throws Error when the text holds a character outside the alphabet or ends mid-number or mid-posting
+ * Decodes text written by {@link PostingText.take} into `into`, which must be exactly as long as
+ * the bytes it holds.
+ * @throws Error when the text's length does not fit `into` (truncated), or it holds a character
+ *   outside the alphabet or bits beyond the last byte (damaged)
  */
-export function decodePostings(text: string, into: PostingBuffer): number {
-  const before = into.length;
-  let n = 0;
-  let doc = 0;
-  let value = 0;
-  let scale = 1;
-  let v = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    v = c < 128 ? VALUE[c] : -1;
-    if (v < 0) {
-      into.length = before;
-      throw new Error('saved search index has a damaged posting list');
-    }
-    value += (v & 31) * scale;
-    if (v & 32) {
-      scale *= 32;
-      continue;
-    }
-    if (n++ % 2 === 0) doc += value;
-    else into.push(doc, value);
-    value = 0;
-    scale = 1;
+export function decodeBytes(text: string, into: Uint8Array): void {
+  const n = into.length;
+  if (text.length !== Math.ceil((n * 4) / 3)) throw new Error('saved search index has a truncated posting line');
+  let bad = 0;
+  let j = 0;
+  for (let i = 0; i < n; i += 3, j += 4) {
+    const c0 = text.charCodeAt(j);
+    const c1 = text.charCodeAt(j + 1);
+    // Past the text's end charCodeAt is NaN, which reads as 0 here: only the last group is short.
+    const c2 = i + 1 < n ? text.charCodeAt(j + 2) : 65;
+    const c3 = i + 2 < n ? text.charCodeAt(j + 3) : 65;
+    const v0 = VALUE[c0 & 127];
+    const v1 = VALUE[c1 & 127];
+    const v2 = VALUE[c2 & 127];
+    const v3 = VALUE[c3 & 127];
+    bad |= (c0 | c1 | c2 | c3) & ~127;
+    bad |= v0 | v1 | v2 | v3;
+    const w = v0 | (v1 << 6) | (v2 << 12) | (v3 << 18);
+    into[i] = w;
+    if (i + 1 < n) into[i + 1] = w >>> 8;
+    else bad |= w >>> 8 === 0 ? 0 : -1;
+    if (i + 2 < n) into[i + 2] = w >>> 16;
+    else bad |= w >>> 16 === 0 ? 0 : -1;
   }
-  if ((v & 32) !== 0 || n % 2 !== 0) {
-    into.length = before;
-    throw new Error('saved search index has a truncated posting list');
-  }
-  return n / 2;
+  if (bad < 0 || bad > 127) throw new Error('saved search index has a damaged posting line');
 }
 
 /** Bits of a posting's code that hold the field number: fields are 0 ≤ f < 2^FIELD_BITS. */

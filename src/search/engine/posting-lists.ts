@@ -1,4 +1,5 @@
 import { ByteArena } from './byte-arena';
+import { writeVarint } from './posting-codec';
 import { grow, growBytes } from './typed-growth';
 
 /**
@@ -107,6 +108,8 @@ export class PostingLists {
   private seekBlock = 0;
   /** Where lists grow until the next trim moves them out (then null: later growth gets arrays of its own, as edits are few). */
   private arena: ByteArena | null = new ByteArena();
+  /** The skip entries of the saved line being loaded (reused by every {@link loadLists}). */
+  private loadSkips = new Uint32Array(1024);
 
   /** Number of postings in term `id`'s list (one per document and field holding it). */
   count(id: number): number {
@@ -158,69 +161,75 @@ export class PostingLists {
   }
 
   /**
-   * Fills the lists of terms that have none yet from decoded postings (a saved index being
-   * loaded): term `ids[k]` gets postings `[ends[k - 1], ends[k])` of `docs` and `codes` (from 0
-   * for k = 0), laid out as {@link append} would lay them out, all the lists in one byte array
-   * and their skip entries in one `Uint32Array`, each of exactly the size they need. A list per
-   * array, grown while appending and then trimmed, made thousands of allocations of tens of MB
-   * in all at 100k notes, whose external-memory pressure set off full garbage collections of
-   * the host's heap on the main thread; these need no trim.
-   * @param docs each list's doc ids, ascending within a list
-   * @throws Error when a term already has postings or a list's doc ids are not in order
+   * Fills the lists of terms that have none yet from their saved bytes (a saved index being
+   * loaded, posting-codec's PostingText): term `ids[k]` gets the next `sizes[k]` bytes of `data`,
+   * which become its list as they are (views of `data`, which the lists then own), after one
+   * pass that checks them and makes the skip entries {@link append} would have made, all in one
+   * `Uint32Array` of exactly their size. No list of numbers between, and nothing to trim: list
+   * per array grown while loading made thousands of allocations whose external-memory pressure
+   * set off full garbage collections of the host's heap on the main thread at 100k notes.
+   * @param docs documents the index holds: every doc id must be below it
+   * @throws Error when a term already has postings, the sizes do not add up to `data`'s length,
+   *   or a list is damaged (a varint cut off, too long or not in its shortest form, a posting
+   *   without its code, a doc id not below `docs`)
    */
-  loadLists(ids: ArrayLike<number>, ends: ArrayLike<number>, docs: Uint32Array, codes: Uint32Array): void {
-    let bytes = 0;
-    let slots = 0;
-    let start = 0;
-    for (let k = 0; k < ids.length; k++) {
-      if (this.count(ids[k]) > 0) throw new Error(`PostingLists.loadLists: term ${ids[k]} already has postings`);
-      let last = 0;
-      let fill = 0;
-      for (let i = start; i < ends[k]; i++) {
-        const doc = docs[i];
-        if (doc < last) throw new Error(`PostingLists.loadLists: doc ${doc} comes after doc ${last} in term ${ids[k]}'s list`);
-        if (i > start && doc !== last && fill >= BLOCK_POSTINGS) {
-          slots += 2;
-          fill = 0;
-        }
-        bytes += varintLength(doc - last) + varintLength(codes[i]);
-        last = doc;
-        fill++;
-      }
-      start = ends[k];
-    }
-    const data = new Uint8Array(bytes);
-    const skipData = slots === 0 ? EMPTY_SKIPS : new Uint32Array(slots);
-    let at = 0;
+  loadLists(ids: ArrayLike<number>, sizes: ArrayLike<number>, data: Uint8Array, docs: number): void {
+    const damaged = (): Error => new Error('saved search index has a damaged posting list');
+    let skips = this.loadSkips;
     let slot = 0;
-    start = 0;
+    let at = 0;
+    const slotEnds: number[] = [];
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k];
+      if (this.count(id) > 0) throw new Error(`PostingLists.loadLists: term ${id} already has postings`);
       if (id * META >= this.meta.length) this.cover(id + 1);
       const from = at;
-      const fromSlot = slot;
+      const end = from + sizes[k];
+      if (end > data.length) throw damaged();
       let last = 0;
       let fill = 0;
-      for (let i = start; i < ends[k]; i++) {
-        const doc = docs[i];
-        if (i > start && doc !== last && fill >= BLOCK_POSTINGS) {
-          skipData[slot++] = last;
-          skipData[slot++] = at - from;
+      let count = 0;
+      while (at < end) {
+        const start = at;
+        let doc = 0;
+        // Two varints a posting: the doc's distance, then the code; each below 2^32, in its shortest form, within the list.
+        for (let half = 0; half < 2; half++) {
+          let b = data[at++];
+          let v = b & 127;
+          for (let scale = 128; b > 127; scale *= 128) {
+            if (at >= end || scale > 1 << 28) throw damaged();
+            b = data[at++];
+            if (b === 0) throw damaged();
+            v += (b & 127) * scale;
+          }
+          if (v > 0xffffffff || (half === 0 && at >= end)) throw damaged();
+          if (half === 0) doc = last + v;
+        }
+        if (count > 0 && doc !== last && fill >= BLOCK_POSTINGS) {
+          if (slot + 2 > skips.length) skips = this.loadSkips = grow(skips, slot + 2);
+          skips[slot++] = last;
+          skips[slot++] = start - from;
           fill = 0;
         }
-        at = writeVarint(data, writeVarint(data, at, doc - last), codes[i]);
         last = doc;
         fill++;
+        count++;
       }
+      if (count > 0 && last >= docs) throw new Error('saved search index has a posting for an unknown document');
       const m = id * META;
-      this.meta[m + USED] = at - from;
-      this.meta[m + SKIP_USED] = slot - fromSlot;
+      this.meta[m + USED] = end - from;
+      this.meta[m + SKIP_USED] = slot - (slotEnds[k - 1] ?? 0);
       this.meta[m + LAST] = last;
-      this.meta[m + COUNT] = ends[k] - start;
+      this.meta[m + COUNT] = count;
       this.meta[m + FILL] = fill;
-      this.data[id] = at === from ? null : data.subarray(from, at);
-      this.skips[id] = slot === fromSlot ? null : skipData.subarray(fromSlot, slot);
-      start = ends[k];
+      this.data[id] = end === from ? null : data.subarray(from, end);
+      slotEnds.push(slot);
+    }
+    if (at !== data.length) throw damaged();
+    const skipData = slot === 0 ? EMPTY_SKIPS : skips.slice(0, slot);
+    for (let k = 0; k < ids.length; k++) {
+      const fromSlot = slotEnds[k - 1] ?? 0;
+      this.skips[ids[k]] = slotEnds[k] === fromSlot ? null : skipData.subarray(fromSlot, slotEnds[k]);
     }
   }
 
@@ -439,16 +448,6 @@ class PageCutter<T extends Uint8Array<ArrayBuffer> | Uint32Array<ArrayBuffer>> {
     this.at += len;
     return into;
   }
-}
-
-/** Writes `v` (0 ≤ v < 2^32) as a base-128 varint at `bytes[at]`; returns the offset after it. */
-function writeVarint(bytes: Uint8Array, at: number, v: number): number {
-  while (v > 127) {
-    bytes[at++] = (v & 127) | 128;
-    v >>>= 7;
-  }
-  bytes[at++] = v;
-  return at;
 }
 
 /** Bytes {@link writeVarint} takes for `v`. */

@@ -3,9 +3,8 @@ import { DocTermLists } from './doc-term-lists';
 import { FIELD_COUNT } from './note-fields';
 import {
   FIELD_BITS,
-  PostingBuffer,
   PostingText,
-  decodePostings,
+  decodeBytes,
   packPosting,
   packTermIds,
   postingField,
@@ -61,8 +60,8 @@ export type DocRow = [key: string, ...lengths: number[]];
 /** MiniSearch 7's default weights for prefix and fuzzy expansions. */
 const PREFIX_WEIGHT = 0.375;
 const FUZZY_WEIGHT = 0.45;
-/** Characters of encoded postings per saved term line. */
-const TERM_LINE_CHARS = 1 << 18;
+/** Bytes of posting lists per saved term line. */
+const TERM_LINE_BYTES = 1 << 18;
 /** Documents per saved doc line. */
 const DOC_LINE_ROWS = 2000;
 
@@ -85,8 +84,11 @@ export interface CorpusView {
   fieldTotal: Float64Array;
 }
 
-/** One saved line: `D` rows of documents, or `T` pairs of term and encoded postings. */
-export type IndexLine = { kind: 'D'; rows: DocRow[] } | { kind: 'T'; pairs: string[] };
+/**
+ * One saved line: `D` rows of documents, or `T` terms with the byte length of each one's
+ * posting list and all their lists' bytes as one string (posting-codec's PostingText).
+ */
+export type IndexLine = { kind: 'D'; rows: DocRow[] } | { kind: 'T'; terms: string[]; sizes: number[]; bytes: string };
 
 /** The inverted index itself (see the comment at the top of this file). Not thread-safe: callers serialize writes. */
 export class TermIndex {
@@ -114,8 +116,6 @@ export class TermIndex {
   /** The distinct term ids of the document being added, and of its field being added, in first-seen order (reused by every add). */
   private docIds = new Uint32Array(1024);
   private touched = new Uint32Array(1024);
-  /** The postings of the saved line being loaded (reused by every {@link loadLine}). */
-  private readonly loadBuffer = new PostingBuffer();
   /** Bumped by every change; lets a sliced save notice that the index moved under it. */
   version = 0;
 
@@ -411,24 +411,23 @@ export class TermIndex {
       }
     }
     if (rows.length > 0) yield { kind: 'D', rows };
-    // A line's lists are encoded into one buffer and become strings together (PostingText.take).
+    // A line's lists are encoded into one buffer and become one string (PostingText.take).
     const text = new PostingText();
     let terms: string[] = [];
-    let chars = 0;
+    let bytes = 0;
     const line = (): IndexLine => {
-      const lists = text.take();
-      const pairs: string[] = [];
-      for (let k = 0; k < terms.length; k++) pairs.push(terms[k], lists[k]);
+      const { sizes, text: encoded } = text.take();
+      const out: IndexLine = { kind: 'T', terms, sizes, bytes: encoded };
       terms = [];
-      chars = 0;
-      return { kind: 'T', pairs };
+      bytes = 0;
+      return out;
     };
     for (let id = 0; id < this.dict.size; id++) {
       const n = text.add(this.post.cursor(id), renumber);
       if (n === 0) continue;
       terms.push(this.dict.term(id));
-      chars += n;
-      if (chars >= TERM_LINE_CHARS) yield line();
+      bytes += n;
+      if (bytes >= TERM_LINE_BYTES) yield line();
     }
     if (terms.length > 0) yield line();
   }
@@ -455,27 +454,25 @@ export class TermIndex {
       }
       return;
     }
-    const { pairs } = line;
-    if (!Array.isArray(pairs) || pairs.length % 2 !== 0) throw new Error('saved search index has a malformed term line');
-    // The line's lists decode into one buffer and go into PostingLists together (loadLists: one array for all of them).
-    const buffer = this.loadBuffer;
-    buffer.length = 0;
+    const { terms, sizes, bytes } = line;
+    if (!Array.isArray(terms) || !Array.isArray(sizes) || terms.length !== sizes.length || typeof bytes !== 'string')
+      throw new Error('saved search index has a malformed term line');
+    let total = 0;
     const ids: number[] = [];
-    const ends: number[] = [];
-    const docs = this.docKey.length;
-    for (let i = 0; i < pairs.length; i += 2) {
-      if (typeof pairs[i] !== 'string' || typeof pairs[i + 1] !== 'string') throw new Error('saved search index has a malformed term line');
+    for (let k = 0; k < terms.length; k++) {
+      const size = sizes[k];
+      if (typeof terms[k] !== 'string' || !Number.isInteger(size) || size < 0)
+        throw new Error('saved search index has a malformed term line');
+      total += size;
       // The index being loaded holds only the terms of earlier lists: a term it knows is listed twice.
-      const terms = this.dict.size;
-      const id = this.dict.intern(pairs[i]);
-      if (this.dict.size === terms) throw new Error('saved search index lists a term twice');
-      // Doc ids only grow within a list: its last posting names its largest.
-      if (decodePostings(pairs[i + 1], buffer) > 0 && buffer.docs[buffer.length - 1] >= docs)
-        throw new Error('saved search index has a posting for an unknown document');
-      ids.push(id);
-      ends.push(buffer.length);
+      const known = this.dict.size;
+      ids.push(this.dict.intern(terms[k]));
+      if (this.dict.size === known) throw new Error('saved search index lists a term twice');
     }
-    this.post.loadLists(ids, ends, buffer.docs, buffer.codes);
+    // The line's lists decode into one array that PostingLists keeps (loadLists: views of it, checked as they are laid out).
+    const data = new Uint8Array(total);
+    decodeBytes(bytes, data);
+    this.post.loadLists(ids, sizes, data, this.docKey.length);
   }
 
   /**
