@@ -28,9 +28,11 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * measured in docs/performance.md), so the budget is 712 KB;
  * winning it back is left to the front-door issue's tangles. Session 7's warm round: +0.4 KB for the
  * saved phrase filters loaded after the index is complete, +0.1 KB for posting lists saved as their
- * bytes (format 6; docs/performance.md).
+ * bytes (format 6; docs/performance.md). Its other rounds, 1.4 KB: the SDK's wire schemas and the
+ * tools/list entries built before listening, the phrase test without the u flag for ASCII text,
+ * the ranked top-k chosen in the scoring pass (TopCandidates); so the budget is 714 KB.
  */
-const BUDGET_BYTES = 712_500;
+const BUDGET_BYTES = 714_000;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.
