@@ -35,7 +35,7 @@ export function literalPattern(text: string, sensitive = false): RegExp {
  */
 export function literalTest(text: string, sensitive = false): RegExp {
   const pattern = literalPattern(text, sensitive);
-  return isAscii(text) ? new RegExp(pattern.source) : pattern;
+  return isAscii(text) ? new RegExp(pattern.source, pattern.flags.replace('u', '')) : pattern;
 }
 
 /**
