@@ -47,6 +47,39 @@ describe('sign prefilter', () => {
     expect([...nearestBySigns(signs, 1, query, admitted, rows.length, 99)]).toEqual([0, 1, 3, 4]);
     expect([...nearestBySigns(signs, 1, query, admitted, rows.length, 0)]).toEqual([]);
   });
+
+  it('picks the same pool as scoring one row at a time, for odd and even row counts and any hidden rows', () => {
+    const dim = 70; // 3 words, the last one partly used
+    const words = signWords(dim);
+    /** The prefilter score of each admitted row, one row per pass: Σ q[i] for set bits, − Σ q[i] otherwise (same order as 2·that − Σ q). */
+    const reference = (signs: Uint32Array, query: Float32Array, admitted: Uint8Array, rows: number, pool: number): number[] => {
+      const scored: Array<[number, number]> = [];
+      for (let row = 0; row < rows; row++) {
+        if (admitted[row] === 0) continue;
+        let sum = 0;
+        for (let i = 0; i < dim; i++) sum += ((signs[row * words + (i >> 5)] >>> (i & 31)) & 1) === 1 ? query[i] : -query[i];
+        scored.push([row, sum]);
+      }
+      scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+      return scored
+        .slice(0, pool)
+        .map(([row]) => row)
+        .sort((a, b) => a - b);
+    };
+    for (const rows of [1, 2, 7, 64, 65]) {
+      const values = Int8Array.from({ length: rows * dim }, () => Math.round(gauss() * 40));
+      const signs = new Uint32Array(rows * words);
+      for (let row = 0; row < rows; row++) packSigns(values, row * dim, dim, signs, row * words);
+      // Query values are multiples of 1/8 with few bits, so both ways of summing are exact and give equal scores and ties.
+      const query = Float32Array.from({ length: dim }, () => Math.round(gauss() * 8) / 8);
+      for (const hiddenShare of [0, 0.5, 1]) {
+        const admitted = Uint8Array.from({ length: rows }, () => (random() < hiddenShare ? 0 : 1));
+        for (const pool of [1, 3, rows]) {
+          expect([...nearestBySigns(signs, words, query, admitted, rows, pool)]).toEqual(reference(signs, query, admitted, rows, pool));
+        }
+      }
+    }
+  });
 });
 
 describe('two-stage vector search', () => {
