@@ -118,6 +118,30 @@ describe('semantic index over the demo vault', () => {
     expect(after.json.results.map((h: Json) => h.path)).not.toContain(file);
   });
 
+  it("follows a note's access for the key's label both ways, and a quarantine the index has not heard of yet", async () => {
+    const { client, booted } = await boot();
+    const query = { query: 'budget costs money', mode: 'semantic', limit: 20 };
+    const file = 'Projects/Alpha/Budget.md';
+    const paths = async (): Promise<string[]> => (await call(client, 'search', query)).json.results.map((h: Json) => h.path);
+    const text = await fs.readFile(nodePath.join(vault.dir, file), 'utf8');
+    const modify = async (content: string): Promise<void> => {
+      await booted.app.vault.modify(booted.app.vault.getFileByPath(file)!, content);
+      await new Promise((r) => setTimeout(r, 50));
+    };
+    // Closed to this key's label only: still readable to others, so its vectors stay, and the rows this scope may see leave it out.
+    const closed = 'agent_overrides:\n  Test client: no-access\n';
+    await modify(text.startsWith('---\n') ? text.replace('---\n', `---\n${closed}`) : `---\n${closed}---\n${text}`);
+    expect(await paths()).not.toContain(file);
+    // Opened again: the rows kept for the scope are decided again.
+    await modify(text);
+    expect(await paths()).toContain(file);
+    // Its folder quarantined in the settings without telling the index (no refresh): each note returned is asked again.
+    booted.plugin.settings.access.quarantine = ['Projects/Alpha'];
+    const found = await paths();
+    expect(found.length).toBeGreaterThan(0);
+    for (const path of found) expect(path.startsWith('Projects/Alpha/')).toBe(false);
+  });
+
   it('is saved and resumed: a restart embeds nothing again, an edit re-embeds only the changed section', async () => {
     const first = await boot();
     const chunks = (first.plugin.semantic.current as { chunks: number }).chunks;

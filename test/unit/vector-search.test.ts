@@ -1,6 +1,7 @@
 import { Slicer } from '../../src/search/engine/slicer';
 import { nearestBySigns, packSigns, signWords } from '../../src/search/semantic/sign-bits';
 import { decodeSemanticIndex, encodeSemanticIndex } from '../../src/search/semantic/store-file';
+import { AdmittedRowsCache } from '../../src/search/semantic/admitted-rows';
 import { RERANK_POOL, VectorStore, type ScoredChunk } from '../../src/search/semantic/vector-store';
 import { seededRandom } from '../harness/seeded-random';
 
@@ -232,5 +233,45 @@ describe('the semantic index file, saved and loaded in slices', () => {
     const json = new TextDecoder().decode(lying.subarray(12, 12 + headerLength)).replace('"rows":50', '"rows":51');
     lying.set(new TextEncoder().encode(json), 12);
     expect(await decodeSemanticIndex(lying.buffer)).toBeNull();
+  });
+});
+
+describe('admitted rows', () => {
+  const dim = 16;
+
+  it('answers as the path filter does, and refuses rows of an earlier revision', () => {
+    const store = storeOf(50, () => vec(dim));
+    const q = vec(dim);
+    const even = (path: string): boolean => Number(/\d+/.exec(path)![0]) % 2 === 0;
+    const rows = store.admittedRows(even);
+    expect(rows.count).toBe(25);
+    expect(store.nearest(q, 10, rows)).toEqual(store.nearest(q, 10, even));
+    expect(store.nearest(q, 10, rows, 5)).toEqual(store.nearest(q, 10, even, 5));
+    store.removeNote('n3.md');
+    expect(() => store.nearest(q, 10, rows)).toThrow(/revision .* build them again/);
+  });
+
+  it('are kept per scope until the store or the access changes, then built again', () => {
+    const store = storeOf(20, () => vec(dim));
+    const cache = new AdmittedRowsCache();
+    let asked = 0;
+    const all = (): boolean => (asked++, true);
+    const first = cache.rowsFor(store, 'a', all);
+    expect(asked).toBe(20);
+    expect(cache.rowsFor(store, 'a', all)).toBe(first);
+    expect(asked).toBe(20);
+    expect(cache.rowsFor(store, 'b', all)).not.toBe(first);
+    cache.accessChanged();
+    expect(cache.rowsFor(store, 'a', all)).not.toBe(first);
+    expect(asked).toBe(60);
+    store.removeNote('n1.md');
+    expect(cache.rowsFor(store, 'a', all).count).toBe(19);
+    const other = storeOf(3, () => vec(dim));
+    expect(cache.rowsFor(other, 'a', all).count).toBe(3);
+    // At most 8 scopes are kept: the least recently used goes first.
+    for (let i = 0; i < 8; i++) cache.rowsFor(other, `s${i}`, all);
+    const before = asked;
+    cache.rowsFor(other, 'a', all);
+    expect(asked).toBe(before + 3);
   });
 });

@@ -4,6 +4,8 @@ import { withPreamble } from '../../vault/content/sections';
 import type { NoteChange, NoteStore } from '../../vault/note-store';
 import type { NoteStamp } from '../engine/index-file';
 import { changedSince, Debounce, IndexLifecycle, reportDamaged, stampOf } from '../index-lifecycle';
+import { ReadableCache, scopeKey } from '../readable-cache';
+import { AdmittedRowsCache } from './admitted-rows';
 import { chunkNote, type NoteChunk } from './chunker';
 import { decodeSemanticIndex, encodeSemanticIndex } from './store-file';
 import { VectorStore, type ChunkRecord, type StoredVector } from './vector-store';
@@ -89,6 +91,10 @@ export class SemanticIndex {
   private lastSave = 0;
   /** Saves run one after another (two writes of one file must not interleave their temp-copy swaps). */
   private saving: Promise<void> = Promise.resolve();
+  /** NoteStore.canRead per scope and path (see ReadableCache); a note's decision is dropped when it changes. */
+  private readonly readable: ReadableCache;
+  /** Per scope, the store rows it may see (see AdmittedRowsCache). */
+  private readonly admitted = new AdmittedRowsCache();
 
   /** @param notes the vault access layer. @param embedder the AI funnel. @param options see {@link SemanticIndexOptions} */
   constructor(
@@ -97,6 +103,7 @@ export class SemanticIndex {
     private readonly options: SemanticIndexOptions,
   ) {
     this.lifecycle = new IndexLifecycle(notes, SLICE_MS);
+    this.readable = new ReadableCache(notes);
   }
 
   /** The current status (see {@link SemanticStatus}). */
@@ -121,6 +128,9 @@ export class SemanticIndex {
    * ended (finished, paused or off); a sync already running is run again after it.
    */
   refresh(): Promise<void> {
+    // Settings that decide what a caller may read (quarantine, symlinks, widgets folder) may have changed.
+    this.readable.clear();
+    this.admitted.accessChanged();
     this.timer.cancel();
     if (this.running) {
       this.again = true;
@@ -167,15 +177,16 @@ export class SemanticIndex {
   async nearest(query: string, scope: AccessScope, limit: number): Promise<SemanticMatch[]> {
     if (this.status.state !== 'ready') throw new Error(`semantic index not ready (${this.status.state})`);
     const { vectors } = await this.embedder.embed([query]);
-    const allowed = (path: string): boolean => {
-      const file = this.notes.fileByPath(path);
-      return file !== null && this.notes.canRead(file, scope);
-    };
+    const allowed = this.readable.of(scope);
+    const rows = this.admitted.rowsFor(this.store, scopeKey(scope), allowed);
     const out: SemanticMatch[] = [];
     const seen = new Set<string>();
-    for (const c of this.store.nearest(vectors[0], limit * 4, allowed)) {
+    for (const c of this.store.nearest(vectors[0], limit * 4, rows)) {
       if (seen.has(c.path)) continue;
       seen.add(c.path);
+      // Kept rows may predate a settings change not yet announced (refresh): each note returned is asked again.
+      const file = this.notes.fileByPath(c.path);
+      if (file === null || !this.notes.canRead(file, scope)) continue;
       out.push({ path: c.path, score: c.score, section: c.section, heading: c.heading, start: c.start });
       if (out.length >= limit) break;
     }
@@ -188,6 +199,9 @@ export class SemanticIndex {
   }
 
   private noteChanged(change: NoteChange): void {
+    this.readable.forget(change.path);
+    if (change.oldPath !== undefined) this.readable.forget(change.oldPath);
+    this.admitted.accessChanged();
     if (change.type === 'rename' && change.oldPath !== undefined) {
       this.store.renameNote(change.oldPath, change.path);
       const stamp = this.stamps.get(change.oldPath);

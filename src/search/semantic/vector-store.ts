@@ -33,6 +33,16 @@ export interface ScoredChunk extends ChunkRecord {
   score: number;
 }
 
+/** The rows of a {@link VectorStore} one caller may see (see VectorStore.admittedRows). */
+export interface AdmittedRows {
+  /** 1 for each row that may be returned, by row number. */
+  mask: Uint8Array;
+  /** How many rows `mask` admits. */
+  count: number;
+  /** The store's {@link VectorStore.revision} they were built at. */
+  revision: number;
+}
+
 /** A vector of a row, to re-insert without embedding again (see {@link VectorStore.vectorsOf}). */
 export interface StoredVector {
   hash: string;
@@ -150,27 +160,45 @@ export class VectorStore {
   }
 
   /**
+   * The rows of the notes `allowed` admits, for {@link nearest}: valid while {@link revision}
+   * stays what it was when they were built (rows move when a note's chunks are removed).
+   * @param allowed path filter, asked once per note
+   */
+  admittedRows(allowed: (path: string) => boolean): AdmittedRows {
+    const mask = new Uint8Array(this.records.length);
+    let count = 0;
+    for (const [path, rows] of this.rowsByPath) {
+      if (!allowed(path)) continue;
+      for (const row of rows) mask[row] = 1;
+      count += rows.length;
+    }
+    return { mask, count, revision: this.changes };
+  }
+
+  /**
    * Cosine search: the chunks of notes `allowed` admits nearest to `query`. Exact while the
    * admitted rows fit in the pool; above, the sign prefilter picks the pool and the pool is
    * scored exactly (see the module comment; `pool` overrides the pool size, for tests and the bench).
    * @param query the query embedding (any length-`dim` vector; normalized here)
    * @param k how many chunks to return at most
-   * @param allowed path filter, asked once per note
+   * @param allowed path filter, asked once per note, or rows {@link admittedRows} built at this revision
    * @param pool rows to score exactly after the prefilter; Infinity for an exact scan of every admitted row
    * @returns the `k` best chunks, best first, with their exact int8 cosine
+   * @throws Error when `allowed` holds rows of another revision (the store changed since they were built)
    */
-  nearest(query: Float32Array, k: number, allowed: (path: string) => boolean, pool = Math.max(RERANK_POOL, k * 16)): ScoredChunk[] {
+  nearest(
+    query: Float32Array,
+    k: number,
+    allowed: ((path: string) => boolean) | AdmittedRows,
+    pool = Math.max(RERANK_POOL, k * 16),
+  ): ScoredChunk[] {
+    const { mask: admitted, count, revision } = typeof allowed === 'function' ? this.admittedRows(allowed) : allowed;
+    if (revision !== this.changes)
+      throw new Error(`nearest: the admitted rows are of revision ${revision}, the store is at ${this.changes}; build them again`);
     const d = this.dimension;
     if (d === 0 || query.length !== d || k <= 0) return [];
     const q = normalized(query);
     const n = this.records.length;
-    const admitted = new Uint8Array(n);
-    let count = 0;
-    for (const [path, rows] of this.rowsByPath) {
-      if (!allowed(path)) continue;
-      for (const row of rows) admitted[row] = 1;
-      count += rows.length;
-    }
     const heap = new TopK(k);
     if (count <= Math.max(pool, k)) {
       for (let row = 0; row < n; row++) if (admitted[row] === 1) heap.offer(row, this.score(q, row));
