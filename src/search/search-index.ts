@@ -356,13 +356,13 @@ export class SearchIndex {
     if (!this.storage || this.loadedSaved) return false;
     this.loadedSaved = true;
     slicer.mark();
-    const text = await this.storage.load().catch(() => null);
+    const data = await this.storage.load().catch(() => null);
     slicer.restart();
-    const saved = text === null ? null : openIndex(text);
+    const saved = data === null ? null : openIndex(data);
     if (saved === null) {
-      if (text !== null && isOtherIndexFormat(text))
+      if (data !== null && isOtherIndexFormat(data))
         console.warn('[vault-mcp] the saved search index is of another version; rebuilding it');
-      else if (text !== null) await this.reportDamaged('its first line is not an index header');
+      else if (data !== null) await this.reportDamaged('its first line is not an index header');
       return false;
     }
     try {
