@@ -91,10 +91,12 @@ export interface SavedIndex {
   /** Filled while {@link lines} is iterated (manifest lines come first). */
   manifest: Map<string, NoteStamp>;
   /**
-   * The engine's lines, each parsed when reached.
+   * The engine's lines, each parsed when reached, and null for each manifest line (taken into
+   * {@link manifest}), so that a caller pausing after each value pauses after those too: the
+   * 200 manifest lines of a 100k-note index read in one go were a step of 1.2–2.2 s.
    * @throws Error (while iterating) when a line is not JSON or not of a known kind
    */
-  lines(): Generator<EngineLine>;
+  lines(): Generator<EngineLine | null>;
 }
 
 /** Line feed, the byte that ends each line of the file. */
@@ -124,7 +126,7 @@ export function openIndex(data: Uint8Array): SavedIndex | null {
   const manifest = new Map<string, NoteStamp>();
   return {
     manifest,
-    *lines(): Generator<EngineLine> {
+    *lines(): Generator<EngineLine | null> {
       let at = firstBreak;
       while (at >= 0 && at < data.length) {
         const end = data.indexOf(LINE_FEED, at + 1);
@@ -139,6 +141,7 @@ export function openIndex(data: Uint8Array): SavedIndex | null {
           for (const row of payload) {
             if (Array.isArray(row) && typeof row[0] === 'string') manifest.set(row[0], [Number(row[1]), Number(row[2])]);
           }
+          yield null;
         } else if (kind === 'R') yield { kind, records: payload as never };
         else if (kind === 'D') yield { kind, rows: payload as never };
         else if (kind === 'T') yield { kind, terms: payload[0] as never, sizes: payload[1] as never, bytes: payload[2] as never };
