@@ -271,10 +271,11 @@ export class LexicalEngine {
       }
       if (line.kind === 'P') filtered += phrases.loadSavedLine(line.filters, filtered);
       else if (line.kind === 'R') loadRecordLine(line.records, records);
-      else index.loadLine(line);
+      // A row's key is its record's path (record lines come first): one string per path.
+      else index.loadLine(line, (key) => records.get(key)?.path ?? key);
       await pause();
     }
-    const docs = documentsOf(index, records);
+    const docs = await documentsOf(index, records, pause);
     if (filtered > index.documentCount) throw new Error('saved search index records and documents disagree');
     // The loaded maps become the engine's own, swapped in at once: copying 100k notes' entries was one step of hundreds of ms.
     const byDoc: (NoteRecord | undefined)[] = [];
