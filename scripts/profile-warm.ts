@@ -25,6 +25,7 @@ import { SearchIndex } from '../src/search/search-index';
 import { INDEX_FORMAT } from '../src/search/engine/index-file';
 
 type Profile = {
+  startTime: number;
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
   samples: number[];
   timeDeltas: number[];
@@ -50,6 +51,8 @@ interface LongSlice {
   ms: number;
   cpuMs: number;
   at: string;
+  /** When it ended, performance.now() ms. */
+  end: number;
 }
 
 /** Records each slice of LONG_SLICE_MS or more with the stack of the pause that ended it, and the pauses that yielded with the time until they resumed. */
@@ -70,7 +73,7 @@ function watchSlices(): { long: LongSlice[]; yields: { count: number; ms: number
         .map((l) => l.trim())
         .join(' < ');
       const cpu = process.cpuUsage(cpuAtStart.get(slicer));
-      long.push({ ms, cpuMs: cpuAtStart.has(slicer) ? (cpu.user + cpu.system) / 1000 : NaN, at });
+      long.push({ ms, cpuMs: cpuAtStart.has(slicer) ? (cpu.user + cpu.system) / 1000 : NaN, at, end: performance.now() });
     }
   };
   proto.pause = async function (this: Slicer) {
@@ -202,6 +205,7 @@ async function main(): Promise<void> {
     console.log(`  ${l.ms.toFixed(0).padStart(6)} ms (${l.cpuMs.toFixed(0).padStart(4)} ms CPU)  ${l.at}`);
   await new Promise((resolve) => setTimeout(resolve, 10));
   gc.print();
+  for (const l of slices.long.sort((a, b) => b.ms - a.ms).slice(0, 3)) printWindow(profile, l);
   printProfile(profile);
   await booted.stop();
 }
@@ -215,6 +219,27 @@ function sevenCopies(): { path: string } {
   if (!existsSync(`${path}.done`))
     throw new Error(`${path} is not made yet: run npm run bench -- --only scale --scale 100000 --rows powershell-x7 once`);
   return { path };
+}
+
+/**
+ * The functions with the most self time among the samples taken during one long slice (the
+ * profile's times are µs of the monotonic clock, as process.hrtime's; performance.now() is ms since the process began on it).
+ */
+function printWindow(profile: Profile, slice: LongSlice): void {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  const offset = Number(process.hrtime.bigint()) / 1e6 - performance.now();
+  let at = profile.startTime / 1000 - offset;
+  profile.samples.forEach((id, i) => {
+    const dt = (profile.timeDeltas[i] ?? 0) / 1000;
+    at += dt;
+    if (at < slice.end - slice.ms || at > slice.end) return;
+    const f = (byId.get(id) as Profile['nodes'][number]).callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
+    self.set(name, (self.get(name) ?? 0) + dt);
+  });
+  console.log(`\nself time in the ${slice.ms.toFixed(0)} ms slice:`);
+  for (const [k, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`  ${t.toFixed(0).padStart(6)} ms  ${k}`);
 }
 
 /** Top self and total (inclusive) time by function. */

@@ -356,13 +356,13 @@ export class SearchIndex {
     if (!this.storage || this.loadedSaved) return false;
     this.loadedSaved = true;
     slicer.mark();
-    const text = await this.storage.load().catch(() => null);
+    const data = await this.storage.load().catch(() => null);
     slicer.restart();
-    const saved = text === null ? null : openIndex(text);
+    const saved = data === null ? null : openIndex(data);
     if (saved === null) {
-      if (text !== null && isOtherIndexFormat(text))
+      if (data !== null && isOtherIndexFormat(data))
         console.warn('[vault-mcp] the saved search index is of another version; rebuilding it');
-      else if (text !== null) await this.reportDamaged('its first line is not an index header');
+      else if (data !== null) await this.reportDamaged('its first line is not an index header');
       return false;
     }
     try {
@@ -396,6 +396,8 @@ export class SearchIndex {
     try {
       // Until the scan below has counted the readable notes, a search during the build names the vault's notes as the total.
       this.progress.total = this.notes.markdownCount();
+      // Listing the vault's notes is tens of ms at 100k notes, and the scan lists them again: not both in one slice.
+      if (slicer.due()) await slicer.pause();
       // In steps: the first scan of a large vault is seconds of disk checks (NoteStore.readableNotesInSteps).
       const readable = await this.notes.readableNotesInSteps(UNRESTRICTED_SCOPE, slicer);
       if (!live()) return;

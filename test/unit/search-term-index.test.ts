@@ -433,6 +433,24 @@ describe('LexicalEngine save and load', () => {
     expect(turtleBefore.read).toBe(20);
   });
 
+  it('pauses after each line of the file that is not its own (a null) as after its own; one among the phrase filters left for later is damage', async () => {
+    const engine = new LexicalEngine();
+    for (let i = 0; i < 3; i++) engine.add(note(`N${i}.md`, `the quick brown fox ${i}`));
+    const lines = [...engine.lines()];
+    const copy = new LexicalEngine();
+    let pauses = 0;
+    await copy.load([null, null, ...lines], async () => {
+      pauses++;
+    });
+    expect(pauses).toBe(lines.length + 2);
+    expect(await find(copy, 'quick')).toEqual(await find(engine, 'quick'));
+    const phrases = lines.filter((l) => l.kind === 'P');
+    const reloaded = new LexicalEngine();
+    const left = await reloaded.load([...lines.filter((l) => l.kind !== 'P'), phrases[0], null], async () => undefined, true);
+    if (left === null) throw new Error('the phrase filter lines were not left');
+    await expect(reloaded.loadPhrases(left, async () => undefined)).rejects.toThrow('malformed phrase filter line');
+  });
+
   it('keeps its content when a load fails', async () => {
     const engine = new LexicalEngine();
     engine.add(note('A.md', 'apple'));

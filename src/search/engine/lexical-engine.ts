@@ -86,7 +86,7 @@ export type EngineLine = IndexLine | { kind: 'R'; records: NoteRecord[] } | { ki
 /** The phrase filter lines a {@link LexicalEngine.load} left for {@link LexicalEngine.loadPhrases}: the first, the rest, and what they fill. */
 export interface PhraseLines {
   first: EngineLine;
-  rest: Iterator<EngineLine>;
+  rest: Iterator<EngineLine | null>;
   /** The filters of the load (the engine's until it is cleared or loaded again). */
   phrases: PhraseFilters;
   /** Documents the load held (doc ids 0 … docs - 1, in the order the filters come). */
@@ -243,6 +243,8 @@ export class LexicalEngine {
    * Replaces the index with one saved by {@link lines}, awaiting `pause()` between lines so
    * the caller can yield to the event loop. The engine keeps its old content until the
    * whole load has succeeded.
+   * @param lines the saved lines; a null stands for a line of the file that is not the engine's
+   *   (the caller's reader took it in: index-file.ts's manifest), after which the load pauses too
    * @param phrasesLater leave the phrase filters (the last lines) for {@link loadPhrases}: the
    *   engine answers without them (a note without its filter is read by a phrase query, never missed)
    * @returns with `phrasesLater`, the phrase filter lines left (null when the file has none);
@@ -250,7 +252,7 @@ export class LexicalEngine {
    * @throws Error when a line does not have the saved shape, or records and documents
    *   disagree (the caller then rebuilds)
    */
-  async load(lines: Iterable<EngineLine>, pause: () => Promise<void>, phrasesLater = false): Promise<PhraseLines | null> {
+  async load(lines: Iterable<EngineLine | null>, pause: () => Promise<void>, phrasesLater = false): Promise<PhraseLines | null> {
     const index = new TermIndex();
     const phrases = new PhraseFilters();
     let filtered = 0;
@@ -259,16 +261,21 @@ export class LexicalEngine {
     let later: EngineLine | null = null;
     for (let next = it.next(); next.done !== true; next = it.next()) {
       const line = next.value;
+      if (line === null) {
+        await pause();
+        continue;
+      }
       if (line.kind === 'P' && phrasesLater) {
         later = line;
         break;
       }
       if (line.kind === 'P') filtered += phrases.loadSavedLine(line.filters, filtered);
       else if (line.kind === 'R') loadRecordLine(line.records, records);
-      else index.loadLine(line);
+      // A row's key is its record's path (record lines come first): one string per path.
+      else index.loadLine(line, (key) => records.get(key)?.path ?? key);
       await pause();
     }
-    const docs = documentsOf(index, records);
+    const docs = await documentsOf(index, records, pause);
     if (filtered > index.documentCount) throw new Error('saved search index records and documents disagree');
     // The loaded maps become the engine's own, swapped in at once: copying 100k notes' entries was one step of hundreds of ms.
     const byDoc: (NoteRecord | undefined)[] = [];
@@ -299,14 +306,15 @@ export class LexicalEngine {
   async loadPhrases(lines: PhraseLines, pause: () => Promise<void>, wanted: () => boolean = () => true): Promise<boolean> {
     let filtered = 0;
     const live = (doc: number): boolean => this.byDoc[doc] !== undefined;
-    for (let line: EngineLine | null = lines.first; line !== null;) {
+    // Undefined once the lines have ended; a null (a line not the engine's) among them is damage: none follows the phrase filters.
+    for (let line: EngineLine | null | undefined = lines.first; line !== undefined;) {
       if (this.phrases !== lines.phrases || !wanted()) return false;
-      if (line.kind !== 'P' || !Array.isArray(line.filters) || filtered + line.filters.length > lines.docs)
+      if (line === null || line.kind !== 'P' || !Array.isArray(line.filters) || filtered + line.filters.length > lines.docs)
         throw new Error('saved search index has a malformed phrase filter line');
       filtered += lines.phrases.loadSavedLine(line.filters, filtered, live);
       await pause();
       const next = lines.rest.next();
-      line = next.done === true ? null : next.value;
+      line = next.done === true ? undefined : next.value;
     }
     if (this.phrases !== lines.phrases || !wanted()) return false;
     lines.phrases.trim();

@@ -19,8 +19,15 @@ export function* recordLines(records: Iterable<NoteRecord>, perLine: number): Ge
   if (line.length > 0) yield line;
 }
 
+/** The prefix of a note's synthetic id, `path:<path>` (NoteStore.noteId, for a note without a frontmatter `id`). */
+const PATH_ID = 'path:';
+
 /**
  * Reads one saved record line into `into` (by path), keeping only the record's own fields.
+ * Strings that repeat the path or the title are kept as one string, not as the parsed copies
+ * (a synthetic id `path:<path>` becomes the prefix joined to the path, a frontmatter `title`
+ * equal to the title the title itself): at 100k notes the copies were megabytes of strings that
+ * live on, which the young generation's collections, run inside the load, had to copy.
  * @throws Error when the line is not a list of records with string path, id and title and a tags list (the caller then rebuilds)
  */
 export function loadRecordLine(payload: unknown, into: Map<string, NoteRecord>): void {
@@ -29,19 +36,31 @@ export function loadRecordLine(payload: unknown, into: Map<string, NoteRecord>):
     if (typeof r?.path !== 'string' || typeof r.id !== 'string' || typeof r.title !== 'string' || !Array.isArray(r.tags)) {
       throw new Error('saved search index has a malformed note record');
     }
-    into.set(r.path, { path: r.path, id: r.id, title: r.title, tags: r.tags, frontmatter: r.frontmatter ?? {} });
+    const { path, title } = r;
+    const synthetic = r.id.length === path.length + PATH_ID.length && r.id.startsWith(PATH_ID) && r.id.endsWith(path);
+    const frontmatter = r.frontmatter ?? {};
+    if (frontmatter.title === title) frontmatter.title = title;
+    into.set(path, { path, id: synthetic ? PATH_ID + path : r.id, title, tags: r.tags, frontmatter });
   }
 }
 
+/** Documents {@link documentsOf} matches to their records between two pauses (the 100k of a large vault in one go were a step of 150 ms). */
+const DOCUMENTS_STEP = 2000;
+
 /**
  * Each record's document id in `index`: every document must name exactly one record and every
- * record one document.
+ * record one document. Awaits `pause()` after every {@link DOCUMENTS_STEP} documents.
  * @returns path → doc id
  * @throws Error when records and documents disagree (the caller then rebuilds)
  */
-export function documentsOf(index: TermIndex, records: ReadonlyMap<string, NoteRecord>): Map<string, number> {
+export async function documentsOf(
+  index: TermIndex,
+  records: ReadonlyMap<string, NoteRecord>,
+  pause: () => Promise<void>,
+): Promise<Map<string, number>> {
   const docs = new Map<string, number>();
   for (let doc = 0; doc < index.documentCount; doc++) {
+    if (doc % DOCUMENTS_STEP === DOCUMENTS_STEP - 1) await pause();
     const path = index.keyOf(doc);
     if (path === null || !records.has(path) || docs.has(path)) throw new Error('saved search index records and documents disagree');
     docs.set(path, doc);

@@ -435,16 +435,18 @@ export class TermIndex {
   /**
    * Adds one saved line to an index being loaded (a fresh one: doc lines first, then term
    * lines), decoding its posting lists.
+   * @param keyOf the string to keep as a document row's key: the caller's own string equal to
+   *   it when it has one (one string per note path, not a parsed copy of it), else the key itself
    * @throws Error when the line has the wrong shape or a posting list is damaged or names
    *   a document not loaded
    */
-  loadLine(line: IndexLine): void {
+  loadLine(line: IndexLine, keyOf: (key: string) => string = (key) => key): void {
     if (line.kind === 'D') {
       for (const row of line.rows) {
         if (!Array.isArray(row) || typeof row[0] !== 'string' || row.length !== FIELD_COUNT + 1)
           throw new Error('saved search index has a malformed document row');
         const doc = this.docKey.length;
-        this.docKey.push(row[0]);
+        this.docKey.push(keyOf(row[0]));
         if (this.fieldLen.length < (doc + 1) * FIELD_COUNT) this.fieldLen = grow(this.fieldLen, (doc + 1) * FIELD_COUNT);
         for (let f = 0; f < FIELD_COUNT; f++) {
           const n = Number(row[f + 1]) >>> 0;
