@@ -31,8 +31,9 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * bytes (format 6; docs/performance.md). Its other rounds, 1.4 KB: the SDK's wire schemas and the
  * tools/list entries built before listening, the phrase test without the u flag for ASCII text,
  * the ranked top-k chosen in the scoring pass (TopCandidates); so the budget is 714 KB.
+ * Session 8's cold round: +1.0 KB for a save that copies posting lists as held and pauses inside long term lines, and one listing of the notes per build (715 KB).
  */
-const BUDGET_BYTES = 714_000;
+const BUDGET_BYTES = 715_000;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.
