@@ -35,8 +35,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * between semantic queries (0.5–0.8 s of access checks per query at 100k notes before). Session
  * 8's warm round: +0.5 KB for the saved index read as bytes and decoded line by line, the
  * manifest's lines paused after, and one string per loaded path and title (docs/performance.md).
+ * Its cold round: +1.0 KB for a save that copies posting lists as held and pauses inside long
+ * term lines, and one listing of the notes per build.
  */
-const BUDGET_BYTES = 715_700;
+const BUDGET_BYTES = 716_700;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -130,6 +130,40 @@ describe('posting codec', () => {
     expect(text.take()).toEqual({ sizes: [], text: '' });
   });
 
+  it('writes a list in parts (maxBytes) as in one call, and copies a list held with its saved ids as add writes it', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.nat(5000), { maxLength: 200 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 7 }),
+        (docs, maxBytes, dropEvery) => {
+          const lists = new PostingLists();
+          docs.sort((a, b) => a - b).forEach((doc, i) => lists.append(0, doc, (i * 37) % 300));
+          const renumber = Int32Array.from({ length: 5001 }, (_, i) => (i % dropEvery === 1 ? -1 : i));
+          const parts = new PostingText();
+          const postings = lists.cursor(0);
+          let n: number;
+          let calls = 0;
+          while ((n = parts.add(postings, renumber, maxBytes)) < 0) calls++;
+          const whole = encodePostings(lists.cursor(0), renumber);
+          expect(parts.take()).toEqual(whole);
+          expect(n).toBe(whole.sizes[0] ?? 0);
+          // A call writes at most maxBytes and one posting more (10 bytes at most).
+          expect(calls).toBeLessThanOrEqual(Math.ceil(n / maxBytes));
+          const copied = new PostingText();
+          expect(copied.copy(lists.listBytes(0))).toBe(docs.length === 0 ? 0 : lists.listBytes(0).length);
+          expect(copied.take()).toEqual(
+            encodePostings(
+              lists.cursor(0),
+              Int32Array.from({ length: 5001 }, (_, i) => i),
+            ),
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('encodes bytes three to four characters and refuses damaged or truncated text', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 40 }), (bytes) => {
@@ -241,6 +275,40 @@ describe('TermIndex', () => {
     [...loaded.lines()].forEach((line) => again.loadLine(line));
     expect(again.documentCount).toBe(1);
     expect([...scores(again, 'apple').keys()]).toEqual(['c']);
+  });
+
+  it('saves the same lines with all documents live (lists copied) as through the encoder, with pauses in long work', () => {
+    const build = (remove: boolean): TermIndex => {
+      const index = new TermIndex();
+      for (let i = 0; i < 3000; i++) index.add(`n${i}`, body(`common w${i % 97} w${i % 13} ${i % 5 === 0 ? 'rare' : ''}`));
+      if (remove) index.remove(1);
+      return index;
+    };
+    const dense = build(false);
+    const steps = [...dense.savedSteps()];
+    // A copied list needs no pause: only whole lines come.
+    expect(steps.filter((s) => s === null)).toHaveLength(0);
+    // The same lines as the encoder writes: what a copy of the index that removed a document and added it back saves, renumbered.
+    const sparse = new TermIndex();
+    for (let i = 0; i < 3000; i++) {
+      sparse.add(`n${i}`, body(`common w${i % 97} w${i % 13} ${i % 5 === 0 ? 'rare' : ''}`));
+      if (i === 0) {
+        sparse.add('gone', body('common w1 rare'));
+        sparse.remove(1);
+      }
+    }
+    expect([...sparse.lines()]).toEqual(steps);
+    // Encoding (a document removed): pauses between pieces of about 64 KB of postings; the lines are those of lines().
+    const big = new TermIndex();
+    for (let i = 0; i < 40_000; i++) big.add(`n${i}`, body(`common other w${i % 7}`));
+    big.remove(5);
+    const encoded = [...big.savedSteps()];
+    expect(encoded.filter((s) => s === null).length).toBeGreaterThan(0);
+    expect(encoded.filter((s) => s !== null)).toEqual([...big.lines()]);
+    const loaded = new TermIndex();
+    for (const line of big.lines()) loaded.loadLine(line);
+    expect(loaded.documentCount).toBe(39_999);
+    expect(build(true).documentCount).toBe(2999);
   });
 
   it('finds every posting of a removed document after many removals reclaim its term lists', () => {

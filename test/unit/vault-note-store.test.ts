@@ -142,6 +142,15 @@ describe('readability and access', () => {
       // Another scope is scanned on its own.
       expect((await fresh.readableNotesInSteps(ALPHA_ONLY, pacer)).every((f) => f.path.startsWith('Projects/Alpha/'))).toBe(true);
       expect(checks).toBe(2 * notes);
+      // The listing is shared by the count and the scans, and made again once the vault changes.
+      const listing = jest.spyOn(vault.app.vault, 'getMarkdownFiles');
+      expect(fresh.markdownCount()).toBe(notes);
+      expect(listing).not.toHaveBeenCalled();
+      vault.app.vault.trigger('delete', vault.app.vault.getMarkdownFiles()[0]);
+      listing.mockClear();
+      expect(fresh.markdownCount()).toBe(notes);
+      expect(listing).toHaveBeenCalledTimes(1);
+      listing.mockRestore();
     } finally {
       fresh.close();
     }

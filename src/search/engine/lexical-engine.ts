@@ -223,14 +223,20 @@ export class LexicalEngine {
     return [...this.records.keys()];
   }
 
-  /**
-   * The whole index as saved lines (records, then the term index), for `index-file`; each
-   * line is a bounded piece of work. The caller must not change the engine while iterating
-   * (compare {@link version} between lines).
-   */
+  /** The whole index as saved lines: {@link savedSteps} without its pauses. */
   *lines(): Generator<EngineLine> {
+    for (const line of this.savedSteps()) if (line !== null) yield line;
+  }
+
+  /**
+   * The whole index as saved lines (records, then the term index, then the phrase filters),
+   * for `index-file`, with `null` where a long line's work may pause (TermIndex.savedSteps):
+   * each line, and each piece between nulls, is a bounded piece of work. The caller must not
+   * change the engine while iterating (compare {@link version} at each pause).
+   */
+  *savedSteps(): Generator<EngineLine | null> {
     for (const records of recordLines(this.records.values(), RECORD_LINE_ROWS)) yield { kind: 'R', records };
-    yield* this.index.lines();
+    yield* this.index.savedSteps();
     for (const filters of this.phrases.savedLines(this.indexedDocs(), RECORD_LINE_ROWS)) yield { kind: 'P', filters };
   }
 

@@ -52,20 +52,33 @@ export class PostingText {
   private at = 0;
   /** The byte length of each list added since the last {@link take}. */
   private sizes: number[] = [];
+  /** Where the list {@link add} has begun but not finished starts (-1 when none is open), and the doc id of its last posting written. */
+  private listStart = -1;
+  private prev = 0;
+  /** The base64url characters of the last line, reused by every {@link take} (a new buffer per line was a third of a MB of external memory each). */
+  private chars = new Uint8Array(0);
 
   /**
-   * Encodes one list after those added before.
-   * @param postings the list, read to its end
+   * Encodes one list after those added before; with `maxBytes`, in parts: a call stops once it
+   * has written that many bytes, and the next call (with the same `postings`) goes on.
+   * @param postings the list, read to its end over the calls
    * @param renumber maps an old doc id to its saved id (monotonic), or -1 to leave the posting out
-   * @returns the list's length in bytes; 0 when every posting was left out, and then the list is
-   *   not added ({@link take} has no size for it)
+   * @param maxBytes bytes one call writes at most, about (a posting past it is written whole); above 0
+   * @returns -1 when the call stopped at `maxBytes` with postings left; else the list's length in
+   *   bytes; 0 when every posting was left out, and then the list is not added ({@link take} has
+   *   no size for it)
    */
-  add(postings: PostingSource, renumber: Int32Array): number {
-    const start = this.at;
-    let at = start;
+  add(postings: PostingSource, renumber: Int32Array, maxBytes = Infinity): number {
+    if (this.listStart < 0) {
+      this.listStart = this.at;
+      this.prev = 0;
+    }
+    const stop = this.at + maxBytes;
+    let at = this.at;
     let bytes = this.bytes;
-    let prev = 0;
-    while (postings.next()) {
+    let prev = this.prev;
+    let more = true;
+    while (at < stop && (more = postings.next())) {
       const doc = renumber[postings.doc];
       if (doc < 0) continue;
       if (at + MAX_POSTING_BYTES > bytes.length) bytes = this.bytes = growBytes(bytes, at + MAX_POSTING_BYTES);
@@ -73,8 +86,27 @@ export class PostingText {
       prev = doc;
     }
     this.at = at;
-    if (at > start) this.sizes.push(at - start);
-    return at - start;
+    this.prev = prev;
+    if (more) return -1;
+    const n = at - this.listStart;
+    this.listStart = -1;
+    if (n > 0) this.sizes.push(n);
+    return n;
+  }
+
+  /**
+   * Adds one list given as the bytes {@link add} would write for it: a list of PostingLists
+   * (the same varints) whose doc ids are their saved ids, copied as it is.
+   * @returns its length in bytes; 0 adds nothing
+   */
+  copy(list: Uint8Array): number {
+    const n = list.length;
+    if (n === 0) return 0;
+    if (this.at + n > this.bytes.length) this.bytes = growBytes(this.bytes, this.at + n);
+    this.bytes.set(list, this.at);
+    this.at += n;
+    this.sizes.push(n);
+    return n;
   }
 
   /**
@@ -83,7 +115,9 @@ export class PostingText {
    */
   take(): { sizes: number[]; text: string } {
     const n = this.at;
-    const chars = new Uint8Array(Math.ceil((n * 4) / 3));
+    const length = Math.ceil((n * 4) / 3);
+    if (this.chars.length < length) this.chars = new Uint8Array(Math.max(length, 2 * this.chars.length));
+    const chars = this.chars;
     const bytes = this.bytes;
     let j = 0;
     // Three bytes make four characters, low bits first; a last one or two bytes make two or three.
@@ -94,7 +128,7 @@ export class PostingText {
       if (i + 1 < n) chars[j++] = ALPHABET_BYTES[(w >>> 12) & 63];
       if (i + 2 < n) chars[j++] = ALPHABET_BYTES[w >>> 18];
     }
-    const out = { sizes: this.sizes, text: (ascii ??= new TextDecoder()).decode(chars) };
+    const out = { sizes: this.sizes, text: (ascii ??= new TextDecoder()).decode(chars.subarray(0, j)) };
     this.at = 0;
     this.sizes = [];
     return out;

@@ -121,6 +121,12 @@ export class PostingLists {
     return new PostingCursor(this.data[id] ?? EMPTY_BYTES, this.at(id, USED), 0, 0);
   }
 
+  /** Term `id`'s list as it is held (a view, valid until the lists next change): what posting-codec's PostingText writes for it when doc ids stay as they are. */
+  listBytes(id: number): Uint8Array {
+    const data = this.data[id];
+    return data == null ? EMPTY_BYTES : data.subarray(0, this.at(id, USED));
+  }
+
   /**
    * Appends the posting `[doc, code]` to term `id`'s list.
    * @param doc must not be below the list's last doc id
