@@ -28,7 +28,7 @@ import { rankedMatches } from './ranked-matches';
 import { PhraseFilters, phraseKeys } from './phrase-filter';
 import { bestFirst } from './top-k';
 import { bestPositions, docScorer, NO_MATCH } from './index-filter';
-import { ESTIMATE_SAMPLE, textPass, type TextCandidates, type VerifyBatch } from './text-pass';
+import { byRank, ESTIMATE_SAMPLE, textPass, type TextCandidates, type VerifyBatch } from './text-pass';
 import { queryTerms } from './tokenizer';
 import { phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
 
@@ -672,7 +672,3 @@ function sumBound(terms: readonly BoundTerm[], doc: number): number {
   }
   return score;
 }
-
-/** Best first: score descending, then path ascending. */
-const byRank = (a: EngineMatch, b: EngineMatch): number =>
-  b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);
