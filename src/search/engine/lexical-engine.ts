@@ -536,7 +536,8 @@ export class LexicalEngine {
   private matchedTerms(path: string, expansions: readonly Expansion[]): Set<string> {
     const doc = this.docs.get(path);
     const out = new Set<string>();
-    if (doc === undefined) return out;
+    // A query of no word the index decides (a tag, a path) holds none: no term list is decoded.
+    if (doc === undefined || expansions.length === 0) return out;
     // The note's own term list, decoded once, rather than each expansion's postings (`toan` has hundreds of prefix matches).
     const held = this.index.termIdsOf(doc);
     for (const e of expansions) if (held !== null ? held.has(e.id) : this.index.contains(e.id, doc)) out.add(this.index.dict.term(e.id));
