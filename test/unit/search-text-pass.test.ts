@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { LexicalEngine } from '../../src/search/engine/lexical-engine';
 import type { EngineMatch, EngineResult } from '../../src/search/engine/engine-match';
-import { CandidateHeap, textPass, type TextCandidates, type VerifyBatch } from '../../src/search/engine/text-pass';
+import { textPass, type TextCandidates, type VerifyBatch } from '../../src/search/engine/text-pass';
 import type { NoteRecord } from '../../src/search/query/note-filters';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
@@ -293,34 +293,5 @@ describe('the lazy text pass through LexicalEngine', () => {
     const all = await engine.match(parseQuery('"of the"'), read, who, new RegexGuard());
     expect([all.total, all.estimated, reads]).toEqual([500, undefined, 1500]);
     expect(signature(page, 10)).toEqual(signature(all, 10));
-  });
-});
-
-describe('CandidateHeap: candidates best bound first, heaped a slice at a time', () => {
-  it('pops every candidate in the order of a full sort by bound descending, then path ascending, for any slice', () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.constantFrom(0, 0, 0.5, 1, 1, 2.25, 7), { maxLength: 60 }),
-        fc.integer({ min: 1, max: 70 }),
-        fc.array(fc.boolean(), { maxLength: 80 }),
-        (bounds, slice, peeks) => {
-          // Doc ids scrambled against their paths, as postings come in doc id order and paths in any.
-          const docs = bounds.map((_, i) => (i * 37) % 101);
-          const path = (doc: number): string => `p${String((doc * 53) % 101).padStart(3, '0')}.md`;
-          const candidates: TextCandidates = { docs, bounds, path, judge: () => undefined };
-          const heap = new CandidateHeap(candidates, slice);
-          const popped: number[] = [];
-          for (let i = 0; heap.size > 0; i++) {
-            const next = peeks[i] === true ? heap.peek() : -1;
-            const at = heap.pop();
-            if (next >= 0) expect(at).toBe(next);
-            popped.push(at);
-          }
-          const want = bounds.map((_, at) => at).sort((a, b) => bounds[b] - bounds[a] || (path(docs[a]) < path(docs[b]) ? -1 : 1));
-          expect(popped).toEqual(want);
-        },
-      ),
-      { numRuns: 400 },
-    );
   });
 });

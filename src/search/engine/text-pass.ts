@@ -1,5 +1,5 @@
 import type { EngineMatch } from './engine-match';
-import { FirstInOrder, selectKthLargest } from './top-k';
+import { FirstInOrder } from './top-k';
 
 /**
  * The text pass of a filter query (phrases, regexes, text operators): which candidate notes
@@ -205,83 +205,29 @@ export function byRank(a: EngineMatch, b: EngineMatch): number {
   return b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);
 }
 
-/** Candidates {@link CandidateHeap} heaps at a time, best bounds first: a page and its reads take a few hundred. */
-const HEAP_SLICE = 1024;
+/** The candidates' positions in a binary heap, best bound first (ties by path ascending): built in O(n), each pop O(log n). */
+class CandidateHeap {
+  private readonly heap: Int32Array;
+  size: number;
 
-/**
- * The candidates' positions best bound first (ties by path ascending), in a binary heap that
- * holds only the best slice of them: the `slice` highest bounds, and every candidate tying the
- * lowest of those, are found by quickselect and heaped; the others wait in a pool, each bounded
- * strictly below every heaped one, and the next slice comes from it when the heap runs out. So
- * the pops come in the order one heap of all candidates gives (the order is total: paths are
- * unique), and a page settled after a few hundred pops no longer heaps the 70k candidates of a
- * common phrase at 100k notes first. Each pop O(log slice).
- */
-export class CandidateHeap {
-  private heap: Int32Array;
-  private heapSize = 0;
-  /** Positions not heaped yet, `poolSize` of them from index 0. */
-  private readonly pool: Int32Array;
-  private poolSize: number;
-
-  /** @param slice how many of the best bounds are heaped at a time (≥ 1; ties of the lowest come along) */
-  constructor(
-    private readonly candidates: TextCandidates,
-    private readonly slice = HEAP_SLICE,
-  ) {
-    const n = candidates.docs.length;
-    this.pool = new Int32Array(n);
-    for (let i = 0; i < n; i++) this.pool[i] = i;
-    this.poolSize = n;
-    this.heap = new Int32Array(Math.min(n, 2 * slice));
-  }
-
-  /** Number of candidates left. */
-  get size(): number {
-    return this.heapSize + this.poolSize;
+  constructor(private readonly candidates: TextCandidates) {
+    this.size = candidates.docs.length;
+    this.heap = new Int32Array(this.size);
+    for (let i = 0; i < this.size; i++) this.heap[i] = i;
+    for (let i = (this.size >>> 1) - 1; i >= 0; i--) this.sift(i);
   }
 
   /** Position of the best candidate left (size > 0). */
   peek(): number {
-    if (this.heapSize === 0) this.refill();
     return this.heap[0];
   }
 
   /** Removes and returns the position of the best candidate left (size > 0). */
   pop(): number {
-    if (this.heapSize === 0) this.refill();
     const top = this.heap[0];
-    this.heap[0] = this.heap[--this.heapSize];
+    this.heap[0] = this.heap[--this.size];
     this.sift(0);
     return top;
-  }
-
-  /** Heaps the pool's best `slice` bounds and those tying the lowest of them (the heap is empty). */
-  private refill(): void {
-    const { pool, slice } = this;
-    const { bounds } = this.candidates;
-    const n = this.poolSize;
-    let floor = -Infinity;
-    if (n > slice) {
-      const values = new Float64Array(n);
-      for (let i = 0; i < n; i++) values[i] = bounds[pool[i]];
-      floor = selectKthLargest(values, slice);
-    }
-    let kept = 0;
-    for (let i = 0; i < n; i++) {
-      const at = pool[i];
-      if (bounds[at] < floor) pool[kept++] = at;
-      else {
-        if (this.heapSize === this.heap.length) {
-          const grown = new Int32Array(Math.min(n, 2 * this.heap.length));
-          grown.set(this.heap);
-          this.heap = grown;
-        }
-        this.heap[this.heapSize++] = at;
-      }
-    }
-    this.poolSize = kept;
-    for (let i = (this.heapSize >>> 1) - 1; i >= 0; i--) this.sift(i);
   }
 
   /** True when the candidate at position `a` comes before the one at `b`. */
@@ -293,7 +239,7 @@ export class CandidateHeap {
   }
 
   private sift(from: number): void {
-    const { heap, heapSize: size } = this;
+    const { heap, size } = this;
     const item = heap[from];
     let i = from;
     for (;;) {

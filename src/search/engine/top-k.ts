@@ -9,16 +9,9 @@
  * @param k 1-based rank (1 = the largest)
  */
 export function kthLargest(values: ArrayLike<number>, k: number): number {
-  return k > values.length || k < 1 ? -Infinity : selectKthLargest(Float64Array.from(values), k);
-}
-
-/**
- * {@link kthLargest} of `a` itself, reordering it (no copy: for a caller that built `a` for this).
- * @param k 1-based rank, 1 ≤ k ≤ a.length
- */
-export function selectKthLargest(a: Float64Array, k: number): number {
-  const n = a.length;
+  const n = values.length;
   if (k > n || k < 1) return -Infinity;
+  const a = Float64Array.from(values);
   const target = n - k;
   let lo = 0;
   let hi = n - 1;
