@@ -36,9 +36,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * 8's warm round: +0.5 KB for the saved index read as bytes and decoded line by line, the
  * manifest's lines paused after, and one string per loaded path and title (docs/performance.md).
  * Its cold round: +1.0 KB for a save that copies posting lists as held and pauses inside long
- * term lines, and one listing of the notes per build.
+ * term lines, and one listing of the notes per build. Its filters round: +1.0 KB for a path rank
+ * per doc id for filters whose matches tie on score (PathRanks) and snippet text copied by runs.
  */
-const BUDGET_BYTES = 716_700;
+const BUDGET_BYTES = 717_700;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

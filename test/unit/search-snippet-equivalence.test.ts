@@ -4,7 +4,7 @@ import { densestSpan } from '../../src/search/results/section-rank';
 import type { Span } from '../../src/search/results/match-spans';
 import { indexTerms, matchedTermSpans, normalizeTerm } from '../../src/search/engine/tokenizer';
 import { termSpansIn } from '../../src/search/results/match-spans';
-import { buildSnippet, placeSnippet } from '../../src/search/results/snippet';
+import { buildSnippet, marked, placeSnippet } from '../../src/search/results/snippet';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { positiveLeaves } from '../../src/search/query/query-eval';
 import { RegexGuard } from '../../src/search/query/regex-guard';
@@ -166,3 +166,37 @@ function plainDensest(text: string, spans: Span[], width: number): Span | undefi
   }
   return best;
 }
+
+describe('marked (the snippet window with its matches in **)', () => {
+  /** The definition: one character at a time. */
+  function plainMarked(text: string, mask: readonly boolean[], start: number, end: number): string {
+    let out = '';
+    let k = start;
+    while (k < end) {
+      if (!mask[k] || text[k] === ' ') {
+        out += text[k++];
+        continue;
+      }
+      let j = k;
+      while (j < end && mask[j]) j++;
+      let last = j;
+      while (last > k && text[last - 1] === ' ') last--;
+      out += `**${text.slice(k, last)}**${text.slice(last, j)}`;
+      k = j;
+    }
+    return out;
+  }
+
+  it('copies unmarked stretches whole and gives what one character at a time gives', () => {
+    const next = random(11);
+    for (let round = 0; round < 2000; round++) {
+      const n = Math.floor(next() * 30);
+      const text = Array.from({ length: n }, () => 'ab `é'[Math.floor(next() * 5)]).join('');
+      const mask = Array.from({ length: n }, () => next() < 0.4);
+      const start = Math.floor(next() * (n + 1));
+      const end = start + Math.floor(next() * (n - start + 1));
+      const display = { text, src: [], atom: [] };
+      expect(marked(display, mask, start, end)).toBe(plainMarked(text, mask, start, end));
+    }
+  });
+});

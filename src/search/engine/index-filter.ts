@@ -99,20 +99,14 @@ export function docScorer(
 /**
  * The best `k` of `count` scored doc ids, score descending then path ascending (the engine's
  * rank order; paths are unique, so the order is total): a k-slot heap over their positions,
- * in which a note scoring below the k-th kept costs one number comparison, then the kept ones
- * sorted (all of them when k ≥ count, Infinity included).
+ * in which a note scoring below the k-th kept costs one number comparison, as does one tying
+ * it (by path rank), then the kept ones sorted (all of them when k ≥ count, Infinity included).
  * @param docs doc ids, `count` of them; `scores` their scores at the same positions
- * @param path the path of a doc id
+ * @param pathRank each doc id's rank in path order (PathRanks.byDoc, covering every doc id of `docs`)
  * @returns positions into `docs`, best first
  */
-export function bestPositions(docs: Int32Array, scores: Float64Array, count: number, k: number, path: (doc: number) => string): number[] {
-  const order = (a: number, b: number): number => {
-    const by = scores[b] - scores[a];
-    if (by !== 0) return by;
-    const pa = path(docs[a]);
-    const pb = path(docs[b]);
-    return pa < pb ? -1 : pa > pb ? 1 : 0;
-  };
+export function bestPositions(docs: Int32Array, scores: Float64Array, count: number, k: number, pathRank: Int32Array): number[] {
+  const order = (a: number, b: number): number => scores[b] - scores[a] || pathRank[docs[a]] - pathRank[docs[b]];
   const heap = new FirstInOrder<number>(k, order);
   for (let i = 0; i < count; i++) heap.offer(i);
   return heap.items().sort(order);

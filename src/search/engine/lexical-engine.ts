@@ -22,12 +22,13 @@ import { TermIndex, type CorpusView, type Expansion, type IndexLine } from './te
 import { RankingScratch } from './ranked-search';
 import { TitleStemTable } from './title-stems';
 import { TagDocTable } from './tag-docs';
+import { PathRanks } from './path-ranks';
 import { documentsOf, loadRecordLine, recordLines } from './record-lines';
 import { rankedMatches } from './ranked-matches';
 import { PhraseFilters, phraseKeys } from './phrase-filter';
 import { bestFirst } from './top-k';
 import { bestPositions, docScorer, NO_MATCH } from './index-filter';
-import { ESTIMATE_SAMPLE, textPass, type TextCandidates, type VerifyBatch } from './text-pass';
+import { byRank, ESTIMATE_SAMPLE, textPass, type TextCandidates, type VerifyBatch } from './text-pass';
 import { queryTerms } from './tokenizer';
 import { phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
 
@@ -75,6 +76,8 @@ export const EXACT_TOTAL_UP_TO = 1000;
 /** Dictionary terms stemmed, and titles stemmed, per step of {@link LexicalEngine.rankingSteps} (a few ms each; steps of 1000 titles took up to 40 ms at 100k notes). */
 const RANKING_STEP_TERMS = 500;
 const RANKING_STEP_TITLES = 250;
+/** Paths ranked per step of {@link LexicalEngine.rankingSteps} (PathRanks: a sort of these and a binary search each among those ranked before). */
+const RANKING_STEP_PATHS = 5000;
 /** Note records per saved line. */
 const RECORD_LINE_ROWS = 1000;
 /** Notes {@link LexicalEngine.load} links to their records between two pauses. */
@@ -109,6 +112,8 @@ export class LexicalEngine {
   private titles = this.titleTable();
   /** The doc ids of each tag's notes, listed when a `tag:` filter first needs them (doc ids are never reused). */
   private tags = this.tagTable();
+  /** Each doc id's rank in path order, ranked when a query first orders notes of equal score (doc ids are never reused). */
+  private pathRanks = this.pathRankTable();
   /** The view of each recent caller (by CallerAccess.key) and the index version it was made at. */
   private readonly views = new Map<string, { version: number; view: CorpusView }>();
   /** The per-document arrays ranked queries sum scores in (reused: see RankingScratch). */
@@ -185,6 +190,7 @@ export class LexicalEngine {
     this.byDoc = [];
     this.titles = this.titleTable();
     this.tags = this.tagTable();
+    this.pathRanks = this.pathRankTable();
     this.views.clear();
     this.index = new TermIndex();
     this.phrases = new PhraseFilters();
@@ -194,7 +200,8 @@ export class LexicalEngine {
   /**
    * Does ahead of time, in steps the caller may yield between, what the first ranked query would
    * otherwise do in one go: stem the dictionary's terms (StemGroups) and every title
-   * (TitleStemTable); hundreds of ms at 14k notes. Run after a build (SearchIndex runs it once the
+   * (TitleStemTable), hundreds of ms at 14k notes, and rank the paths (PathRanks, for filters
+   * whose matches tie on score: 10 ms or more at 100k notes). Run after a build (SearchIndex runs it once the
    * index is complete); what the steps have not reached yet, and later changes, are covered by
    * the queries themselves.
    */
@@ -202,8 +209,13 @@ export class LexicalEngine {
     while (!this.index.stems.advance(RANKING_STEP_TERMS)) yield;
     for (let docs = RANKING_STEP_TITLES; ; docs += RANKING_STEP_TITLES) {
       this.titles.cover(Math.min(docs, this.byDoc.length));
-      if (docs >= this.byDoc.length) return;
+      if (docs >= this.byDoc.length) break;
       yield;
+    }
+    for (let docs = 0; docs < this.byDoc.length;) {
+      yield;
+      docs = Math.min(docs + RANKING_STEP_PATHS, this.byDoc.length);
+      this.pathRanks.cover(docs);
     }
   }
 
@@ -298,6 +310,7 @@ export class LexicalEngine {
     this.byDoc = byDoc;
     this.titles = this.titleTable();
     this.tags = this.tagTable();
+    this.pathRanks = this.pathRankTable();
     return later === null ? null : { first: later, rest: it, phrases, docs: byDoc.length };
   }
 
@@ -496,13 +509,19 @@ export class LexicalEngine {
       docs[count] = doc;
       scores[count++] = score;
     }
-    const best = bestPositions(docs, scores, count, ranked, (doc) => (byDoc[doc] as NoteRecord).path);
+    this.pathRanks.cover(byDoc.length);
+    const best = bestPositions(docs, scores, count, ranked, this.pathRanks.byDoc);
     return { matches: best.map((at) => lookup.match(byDoc[docs[at]] as NoteRecord, scores[at])), total: count, ranked: null };
   }
 
   /** An empty title stem table over this engine's records. */
   private titleTable(): TitleStemTable {
     return new TitleStemTable((doc) => this.byDoc[doc]?.title);
+  }
+
+  /** An empty path rank table over this engine's records. */
+  private pathRankTable(): PathRanks {
+    return new PathRanks((doc) => this.byDoc[doc]?.path);
   }
 
   /** An empty tag table over this engine's records. */
@@ -531,7 +550,8 @@ export class LexicalEngine {
   private matchedTerms(path: string, expansions: readonly Expansion[]): Set<string> {
     const doc = this.docs.get(path);
     const out = new Set<string>();
-    if (doc === undefined) return out;
+    // A query of no word the index decides (a tag, a path) holds none: no term list is decoded.
+    if (doc === undefined || expansions.length === 0) return out;
     // The note's own term list, decoded once, rather than each expansion's postings (`toan` has hundreds of prefix matches).
     const held = this.index.termIdsOf(doc);
     for (const e of expansions) if (held !== null ? held.has(e.id) : this.index.contains(e.id, doc)) out.add(this.index.dict.term(e.id));
@@ -667,7 +687,3 @@ function sumBound(terms: readonly BoundTerm[], doc: number): number {
   }
   return score;
 }
-
-/** Best first: score descending, then path ascending. */
-const byRank = (a: EngineMatch, b: EngineMatch): number =>
-  b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);

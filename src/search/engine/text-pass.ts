@@ -200,8 +200,8 @@ function roundSignificant(x: number, digits: number): number {
   return Math.round(x / unit) * unit;
 }
 
-/** Rank order of two matches: negative when `a` comes first (score descending, then path ascending). */
-function byRank(a: EngineMatch, b: EngineMatch): number {
+/** Rank order of two matches (the engine's): negative when `a` comes first (score descending, then path ascending). */
+export function byRank(a: EngineMatch, b: EngineMatch): number {
   return b.score - a.score || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);
 }
 

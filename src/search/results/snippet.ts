@@ -134,13 +134,21 @@ export function snippetText(body: string, spans: readonly Span[], anchor: Span |
   return (before ? '…' : '') + shown + (after ? '…' : '');
 }
 
-/** The window's text with `**` around each run of marked characters (runs trimmed of spaces). */
-function marked(display: DisplayText, mask: readonly boolean[], start: number, end: number): string {
+/**
+ * The window `[start, end)` of a display text with `**` around each run of marked characters
+ * (runs trimmed of spaces; a marked space that would start a run is shown as it is).
+ * @param mask for each display character, true when it is part of a match
+ */
+export function marked(display: DisplayText, mask: readonly boolean[], start: number, end: number): string {
   let out = '';
   let k = start;
   while (k < end) {
-    if (!mask[k] || display.text[k] === ' ') {
-      out += display.text[k++];
+    // Unmarked characters, and a marked space outside a run, are copied as they are: a run of them at once.
+    let plain = k;
+    while (plain < end && (!mask[plain] || display.text.charCodeAt(plain) === 0x20)) plain++;
+    if (plain > k) {
+      out += display.text.slice(k, plain);
+      k = plain;
       continue;
     }
     let j = k;
