@@ -1,4 +1,4 @@
-import { LexicalEngine, type EngineResult, type IndexedNote } from '../../src/search/engine/lexical-engine';
+import { LexicalEngine, type CallerAccess, type EngineResult, type IndexedNote } from '../../src/search/engine/lexical-engine';
 import * as pruning from '../../src/search/engine/ranked-pruning';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
@@ -37,9 +37,9 @@ function built(notes: IndexedNote[]): LexicalEngine {
   return engine;
 }
 
-const everyone = { key: 'all', allow: (): boolean => true };
+const everyone: CallerAccess = { key: 'all', allow: (): boolean => true };
 
-async function match(engine: LexicalEngine, q: string, k: number, who = everyone): Promise<EngineResult> {
+async function match(engine: LexicalEngine, q: string, k: number, who: CallerAccess = everyone): Promise<EngineResult> {
   return engine.match(parseQuery(q), async () => '', who, new RegexGuard(), k);
 }
 
@@ -47,7 +47,7 @@ const page = (r: EngineResult, k: number): unknown[] =>
   r.matches.slice(0, k).map((m) => [m.note.path, m.score, m.allTerms, m.missing ?? null]);
 
 /** Checks every query and k against the exhaustive order; returns how many answers were pruned. */
-async function sameAsExhaustive(engine: LexicalEngine, queries: readonly string[], who = everyone): Promise<number> {
+async function sameAsExhaustive(engine: LexicalEngine, queries: readonly string[], who: CallerAccess = everyone): Promise<number> {
   const spy = jest.spyOn(pruning, 'prunedScores');
   let pruned = 0;
   try {
