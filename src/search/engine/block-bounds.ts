@@ -11,10 +11,11 @@
  * Bounds only ever have to stay at or above the truth: an append raises its block's bound by
  * the posting's contribution (the document's later postings in other fields add theirs), a
  * removal leaves a bound as it is, and blocks merged by a removal keep the larger bound.
- * Stored as `Float32Array` per term, rounded up ({@link roundUp}).
+ * Stored as `Float32Array` per term, rounded up ({@link roundUp}), with the count of documents
+ * the list holds (a one-word query's total, without reading the list).
  */
 export class BlockBounds {
-  /** By term id, for the terms that have bounds (lists long enough: a few percent of the terms). */
+  /** By term id, for the terms that have bounds (lists long enough, TermIndex's MIN_BOUNDED_POSTINGS). */
   private readonly terms = new Map<number, TermBounds>();
 
   /** Term `id`'s bounds, or undefined when it has none; read only. */

@@ -98,7 +98,9 @@ export class PostingCursor {
  * skip entry. Lists grow by doubling while indexing ({@link append}: doc ids only grow), lose a
  * document in place ({@link removeDoc}: its postings are cut out and the next posting's
  * distance rewritten, which never takes more bytes), and are trimmed into shared pages by
- * {@link trimSteps} once a build ends.
+ * {@link trimSteps} once a build ends. The block bounds of the terms that have them
+ * ({@link bounds}, block-bounds.ts) follow the blocks: a new block starts at 0, a merge keeps
+ * the larger bound.
  */
 export class PostingLists {
   private data: (Uint8Array | null)[] = [];

@@ -29,7 +29,9 @@ import { grow, growBytes } from './typed-growth';
  * Memory layout, measured at 100k generated notes (docs/performance.md): posting lists are
  * {@link PostingLists} (per term, its postings `[doc id, packPosting(field, frequency)]` as
  * delta-coded varint bytes, about 2.4 bytes a posting, with a skip entry every 64 postings;
- * grown by doubling while indexing, then trimmed into shared pages); per-document
+ * grown by doubling while indexing, then trimmed into shared pages; a list of at least
+ * {@link MIN_BOUNDED_POSTINGS} postings gets a score bound per block, block-bounds.ts, when a
+ * build ends or the list is loaded, for ranked-pruning.ts); per-document
  * field lengths are one flat `Uint32Array`, and the documents' own term lists are
  * {@link DocTermLists} (fixed-size pages, no object per document) holding each document's
  * term ids delta-coded as varint bytes (packTermIds). Words are interned by their offsets in
