@@ -104,6 +104,16 @@ describe('ranked retrieval pruned by block bounds', () => {
     expect(await sameAsExhaustive(engine, ['alpha'])).toBeGreaterThan(0);
   });
 
+  it('prunes an index loaded from its saved lines (bounds made as the lists load), and not once a note is tombstoned', async () => {
+    const notes = corpus(31, 700);
+    const copy = new LexicalEngine();
+    await copy.load(built(notes).lines(), async () => undefined);
+    expect(await sameAsExhaustive(copy, ['alpha', 'beta', 'gamma'])).toBeGreaterThan(10);
+    // A loaded note has no term list: removing it leaves a tombstone in the lists, and the lists' document counts are no total.
+    copy.remove(notes[5].path);
+    expect(await sameAsExhaustive(copy, ['alpha', 'beta', 'gamma'])).toBe(0);
+  });
+
   it('answers a caller who sees part of the vault as without pruning (that view is scored whole)', async () => {
     const engine = built(corpus(21, 800));
     const some = { key: 'some', allow: (path: string): boolean => !path.startsWith('F3/') };
