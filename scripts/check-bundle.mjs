@@ -31,11 +31,11 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * bytes (format 6; docs/performance.md). Its other rounds, 1.4 KB: the SDK's wire schemas and the
  * tools/list entries built before listening, the phrase test without the u flag for ASCII text,
  * the ranked top-k chosen in the scoring pass (TopCandidates); so the budget is 714 KB.
- * Session 8's "bounds" round: +4.7 KB for per-block score bounds of the posting lists and a
+ * Session 8's "bounds" round: +4.9 KB for per-block score bounds of the posting lists and a
  * one-word ranked query that reads only the blocks able to reach its page (block-bounds.ts,
- * ranked-pruning.ts; docs/performance.md), so the budget is 718.7 KB.
+ * ranked-pruning.ts; docs/performance.md), so the budget is 718.9 KB.
  */
-const BUDGET_BYTES = 718_700;
+const BUDGET_BYTES = 718_900;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -14,7 +14,8 @@ import { LargestValues, TopCandidates } from './top-k';
  * notes a common word is held by most notes, and only a page of 10–20 of them is read.
  *
  * - The total (the word's document frequency, which also gives its idf) is the count of
- *   documents the list holds, kept with its bounds, when the caller sees every live note.
+ *   documents the list holds, kept with its bounds, less the tombstoned ones among them, when the
+ *   caller sees every live note.
  * - A block's bound on a note's final score is its bound on the pseudo-frequency, converted to
  *   the view and saturated with the idf, times the title factor of a note in the block whose
  *   title the word names whole (a title of that one stem; found by one pass over the title
@@ -27,8 +28,8 @@ import { LargestValues, TopCandidates } from './top-k';
  * union of their holders and the all-terms count their intersection: every list has to be
  * read, and a pass reading doc ids alone cost about as much as scoring them, measured at 40k
  * notes in docs/performance.md), a word of several expansions (stem variants, prefixes: their
- * lists' blocks do not line up), a caller who cannot see every note, an index holding
- * tombstoned notes, or a list too short to have bounds.
+ * lists' blocks do not line up), a caller who cannot see every note, an index holding more than
+ * a few tombstoned notes (TermIndex.knownHolders), or a list too short to have bounds.
  */
 
 /** Bounds are raised by this factor where floating-point sums could land a hair above them (the margin needed is about 1e-15). */
@@ -88,6 +89,7 @@ export function prunedScores(
   const best = new LargestValues(k);
   const { offsets, stems } = titles;
   const { cursor: c, skips } = walk;
+  const { visible } = view;
   let scored = 0;
   // rankedScores' final steps for a note of the one term: saturated, times its title factor.
   const finish = (doc: number, x: number): void => {
@@ -112,6 +114,8 @@ export function prunedScores(
     let x = 0;
     while (c.at < end && c.next()) {
       const d = c.doc;
+      // A tombstoned note is in no view.
+      if (visible[d] !== 1) continue;
       if (d !== doc) {
         if (doc >= 0) finish(doc, x);
         doc = d;

@@ -72,6 +72,8 @@ const DOC_LINE_ROWS = 2000;
  * little to score whole, and a ranked query scores every holder of a term without bounds.
  */
 const MIN_BOUNDED_POSTINGS = 128;
+/** Tombstoned documents {@link TermIndex.knownHolders} looks up one by one, at most (an edit or two since the last save). */
+const MAX_DEAD_LISTED = 64;
 /** Postings one step of {@link TermIndex.boundSteps} reads at most, besides one longer list. */
 const BOUND_STEP_POSTINGS = 1 << 18;
 
@@ -110,6 +112,8 @@ export class TermIndex {
   /** 1 for a tombstoned document (see the class comment), by doc id; `deadCount` of them. */
   private dead = new Uint8Array(1024);
   private deadCount = 0;
+  /** The tombstoned documents while there are at most {@link MAX_DEAD_LISTED} of them (then null: too many to look up). */
+  private deadDocs: number[] | null = [];
   private live = 0;
   /** Per-document stamp of the query term being scored (document frequency over several expansions counts a document once). */
   private stamps = new Uint32Array(1024);
@@ -194,6 +198,7 @@ export class TermIndex {
       if (doc >= this.dead.length) this.dead = growBytes(this.dead, doc + 1);
       this.dead[doc] = 1;
       this.deadCount++;
+      if (this.deadDocs !== null) this.deadDocs = this.deadCount > MAX_DEAD_LISTED ? null : [...this.deadDocs, doc];
       return;
     }
     for (const id of unpackTermIds(terms)) this.post.removeDoc(id, doc);
@@ -383,12 +388,16 @@ export class TermIndex {
 
   /**
    * The number of documents of `view` holding term `id` when it is known without reading the
-   * list: the term has block bounds (they count its documents) and `view` shows every live
-   * document and no document is tombstoned; else -1.
+   * list: the term has block bounds (they count its documents, tombstoned ones too, each of which
+   * is looked up) and `view` shows every live document; else -1 (also with more than
+   * {@link MAX_DEAD_LISTED} tombstones).
    */
   knownHolders(id: number, view: CorpusView): number {
     const t = this.post.bounds.of(id);
-    return t === undefined || view.count !== this.live || this.deadCount > 0 ? -1 : t.docs;
+    if (t === undefined || view.count !== this.live || this.deadDocs === null) return -1;
+    let docs = t.docs;
+    for (const doc of this.deadDocs) if (this.post.has(id, doc)) docs--;
+    return docs;
   }
 
   /** Each document's field lengths, `FIELD_COUNT` a document by doc id (read only; valid until the index changes). */
