@@ -62,8 +62,9 @@ export interface RankedPlan {
 
 /** A ranked query's matches: doc ids with their final score, and which terms each holds; valid until the next {@link rankedScores} call on the same {@link RankingScratch}. */
 export interface RankedHits {
-  /** Doc ids holding some term of the plan, in first-scored order; `length` of them. */
+  /** Doc ids holding some term of the plan, in first-scored order; `length` of them (pruned, ranked-pruning.ts: only those whose score was worked out, fewer). */
   docs: Int32Array;
+  /** How many visible notes hold some term of the plan (the total). */
   length: number;
   /** Final score by doc id (BM25F sum × coordination × title factor) of each doc offered to `candidates`: every hit, or only those holding every term when they fill the page (the others' are left unfinished). */
   score: Float64Array;
