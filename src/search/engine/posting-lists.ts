@@ -1,3 +1,4 @@
+import { BlockBounds } from './block-bounds';
 import { ByteArena } from './byte-arena';
 import { writeVarint } from './posting-codec';
 import { grow, growBytes } from './typed-growth';
@@ -97,7 +98,9 @@ export class PostingCursor {
  * skip entry. Lists grow by doubling while indexing ({@link append}: doc ids only grow), lose a
  * document in place ({@link removeDoc}: its postings are cut out and the next posting's
  * distance rewritten, which never takes more bytes), and are trimmed into shared pages by
- * {@link trimSteps} once a build ends.
+ * {@link trimSteps} once a build ends. The block bounds of the terms that have them
+ * ({@link bounds}, block-bounds.ts) follow the blocks: a new block starts at 0, a merge keeps
+ * the larger bound.
  */
 export class PostingLists {
   private data: (Uint8Array | null)[] = [];
@@ -110,10 +113,27 @@ export class PostingLists {
   private arena: ByteArena | null = new ByteArena();
   /** The skip entries of the saved line being loaded (reused by every {@link loadLists}). */
   private loadSkips = new Uint32Array(1024);
+  /** Per-block score bounds of the terms that have them (block-bounds.ts), kept in step with the blocks. */
+  readonly bounds = new BlockBounds();
 
   /** Number of postings in term `id`'s list (one per document and field holding it). */
   count(id: number): number {
     return this.at(id, COUNT);
+  }
+
+  /**
+   * Term `id`'s blocks: `count` of them (0 for an empty list) and its skip entries
+   * (`[doc id of the posting before block k + 1, byte offset of block k + 1]` for k ≥ 0, two
+   * slots each; the first block starts at byte 0 after doc 0); read only, valid until the lists change.
+   */
+  blocks(id: number): { count: number; skips: Uint32Array; end: number } {
+    const n = this.at(id, COUNT);
+    return { count: n === 0 ? 0 : (this.at(id, SKIP_USED) >>> 1) + 1, skips: this.skips[id] ?? EMPTY_SKIPS, end: this.at(id, USED) };
+  }
+
+  /** Raises the bound of term `id`'s last block by `x` (a posting just appended there; see BlockBounds.raise). */
+  raiseLastBound(id: number, x: number): void {
+    this.bounds.raise(id, this.at(id, SKIP_USED) >>> 1, x);
   }
 
   /** A cursor at the start of term `id`'s list (see {@link PostingCursor}). */
@@ -141,6 +161,7 @@ export class PostingLists {
     // LAST is 0 while the list is empty: the first posting's distance is its doc id.
     const last = meta[m + LAST];
     let len = meta[m + USED];
+    if (!this.bounds.empty && (n === 0 || doc !== last)) this.bounds.count(id, 1);
     if (n > 0) {
       if (doc < last) throw new Error(`PostingLists.append: doc ${doc} comes after doc ${last} in term ${id}'s list; append in doc order`);
       if (doc !== last && meta[m + FILL] >= BLOCK_POSTINGS) {
@@ -272,6 +293,7 @@ export class PostingLists {
       }
     }
     if (start < 0) return;
+    this.bounds.count(id, -1);
     // The next posting's distance (to `doc`) becomes its distance to `before`: never more bytes than the two it replaces.
     let cut = len;
     let written = start;
@@ -339,7 +361,7 @@ export class PostingLists {
     yield;
   }
 
-  /** Bytes allocated by the lists and their skip entries (each buffer once: trimmed lists share pages), and the bytes they use. */
+  /** Bytes allocated by the lists, their skip entries (each buffer once: trimmed lists share pages) and block bounds, and the bytes they use. */
   bytes(): { allocated: number; used: number } {
     const buffers = new Set<ArrayBufferLike>();
     let used = this.meta.byteLength;
@@ -352,7 +374,8 @@ export class PostingLists {
       used += this.at(id, USED) + this.at(id, SKIP_USED) * 4;
     }
     for (const buffer of buffers) allocated += buffer.byteLength;
-    return { allocated, used };
+    const bounds = this.bounds.bytes();
+    return { allocated: allocated + bounds, used: used + bounds };
   }
 
   /** A cursor at the start of the block of term `id`'s list that holds `doc` if any posting does. */
@@ -383,13 +406,15 @@ export class PostingLists {
     skips[n] = base;
     skips[n + 1] = at;
     this.meta[id * META + SKIP_USED] = n + 2;
+    this.bounds.open(id, (n >>> 1) + 1);
   }
 
   /**
    * Updates term `id`'s skip entries after {@link removeDoc} cut `doc`'s postings (bytes
    * [start, end) before the cut, the list `shrink` bytes shorter, `newLen` long): a block that
    * began at the next posting now begins at `start` after `before`; later blocks moved back;
-   * an entry left empty (at the same offset as the one before, or at the end) is dropped.
+   * an entry left empty (at the same offset as the one before, or at the end) is dropped, its
+   * block's bound merged into the block before it.
    */
   private fixSkips(id: number, doc: number, before: number, start: number, end: number, shrink: number, newLen: number): void {
     const skips = this.skips[id];
@@ -404,7 +429,12 @@ export class PostingLists {
         base = before;
         at = start;
       } else if (at > end) at -= shrink;
-      if (at === prevAt || at >= newLen) continue;
+      // Entry k starts block k / 2 + 1; kept, it starts block out / 2 + 1, else that block joins block out / 2.
+      if (at === prevAt || at >= newLen) {
+        this.bounds.move(id, (k >>> 1) + 1, out >>> 1, true);
+        continue;
+      }
+      this.bounds.move(id, (k >>> 1) + 1, (out >>> 1) + 1, false);
       skips[out] = base;
       skips[out + 1] = at;
       out += 2;

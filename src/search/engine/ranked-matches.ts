@@ -2,6 +2,7 @@ import type { QueryNode } from '../query/query-ast';
 import type { NoteRecord } from '../query/note-filters';
 import { LazyMatch, type EngineMatch, type MatchedTerms } from './engine-match';
 import type { EngineResult } from './engine-match';
+import { prunedScores } from './ranked-pruning';
 import { planRanked, rankedScores, type RankedHits, type RankingScratch } from './ranked-search';
 import type { CorpusView, Expansion, TermIndex } from './term-index';
 import type { TitleStemTable } from './title-stems';
@@ -46,7 +47,10 @@ export function rankedMatches(
     index,
     view,
   );
-  const hits = rankedScores(plan, index, source.boosts, view, source.titles, source.scratch, ranked);
+  // The same hits, page and scores either way; pruning works out fewer scores (ranked-pruning.ts).
+  const hits =
+    prunedScores(plan, index, source.boosts, view, source.titles, source.scratch, ranked) ??
+    rankedScores(plan, index, source.boosts, view, source.titles, source.scratch, ranked);
   const expansions = plan.terms.flatMap((t) => t.expansions);
   const terms: MatchedTerms = (path) => matchedTerms(path, expansions);
   const wanted = Math.min(ranked, hits.length);

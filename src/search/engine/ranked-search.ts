@@ -62,8 +62,9 @@ export interface RankedPlan {
 
 /** A ranked query's matches: doc ids with their final score, and which terms each holds; valid until the next {@link rankedScores} call on the same {@link RankingScratch}. */
 export interface RankedHits {
-  /** Doc ids holding some term of the plan, in first-scored order; `length` of them. */
+  /** Doc ids holding some term of the plan, in first-scored order; `length` of them (pruned, ranked-pruning.ts: only those whose score was worked out, fewer). */
   docs: Int32Array;
+  /** How many visible notes hold some term of the plan (the total). */
   length: number;
   /** Final score by doc id (BM25F sum × coordination × title factor) of each doc offered to `candidates`: every hit, or only those holding every term when they fill the page (the others' are left unfinished). */
   score: Float64Array;
@@ -212,18 +213,7 @@ export function rankedScores(
     const doc = docs[i];
     const holdsAll = count[doc] === all;
     if (onlyAll && !holdsAll) continue;
-    const end = offsets[doc + 1];
-    let named = end > offsets[doc] ? 0 : -1;
-    for (let k = offsets[doc]; k < end; k++) {
-      const stem = stems[k];
-      let term = 0;
-      while (term < all && planStems[term] !== stem) term++;
-      if (term === all) {
-        named = -1;
-        break;
-      }
-      named += idfs[term];
-    }
+    const named = titleNamed(doc, offsets, stems, planStems, idfs);
     const bonus = named > 0 ? titleFactor(named / mass) : 1;
     // A note holding every term summed the same idfs in the same order as `mass`: coverage is exactly 1, and so is its power.
     const score = (sum[doc] *= holdsAll ? bonus : Math.pow(held[doc] / mass, COORDINATION) * bonus);
@@ -238,6 +228,27 @@ export function rankedScores(
     allTerms: (doc) => count[doc] === all,
     missing: (doc) => plan.terms.filter((t) => !t.expansions.some((e) => index.contains(e.id, doc))).map((t) => t.word),
   };
+}
+
+/**
+ * The idf mass of the plan's terms that document `doc`'s title names, when the plan names its
+ * whole title (every stem of it is a plan stem): the idfs of those terms summed in title order;
+ * -1 when the title has no stem or a stem the plan lacks.
+ * @param offsets the TitleStemTable's offsets; `stems` its stem ids
+ * @param planStems the plan's stems as ids of the same table, in plan order; `idfs` the terms' idfs, in plan order
+ */
+export function titleNamed(doc: number, offsets: Uint32Array, stems: Int32Array, planStems: Int32Array, idfs: readonly number[]): number {
+  const all = planStems.length;
+  const end = offsets[doc + 1];
+  let named = end > offsets[doc] ? 0 : -1;
+  for (let k = offsets[doc]; k < end; k++) {
+    const stem = stems[k];
+    let term = 0;
+    while (term < all && planStems[term] !== stem) term++;
+    if (term === all) return -1;
+    named += idfs[term];
+  }
+  return named;
 }
 
 /**

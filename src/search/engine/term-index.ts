@@ -1,6 +1,7 @@
 import { BM25F, bm25Idf, bm25Saturate, fieldFrequency, lengthNormalizers } from './bm25';
+import { roundUp } from './block-bounds';
 import { DocTermLists } from './doc-term-lists';
-import { FIELD_COUNT } from './note-fields';
+import { FIELD_BOOSTS, FIELD_COUNT } from './note-fields';
 import {
   FIELD_BITS,
   PostingText,
@@ -11,7 +12,7 @@ import {
   postingFrequency,
   unpackTermIds,
 } from './posting-codec';
-import { PostingLists } from './posting-lists';
+import { PostingLists, type PostingCursor } from './posting-lists';
 import { StemGroups } from './stemming';
 import { TermDictionary } from './term-dictionary';
 import { internIndexTerms } from './tokenizer';
@@ -28,7 +29,9 @@ import { grow, growBytes } from './typed-growth';
  * Memory layout, measured at 100k generated notes (docs/performance.md): posting lists are
  * {@link PostingLists} (per term, its postings `[doc id, packPosting(field, frequency)]` as
  * delta-coded varint bytes, about 2.4 bytes a posting, with a skip entry every 64 postings;
- * grown by doubling while indexing, then trimmed into shared pages); per-document
+ * grown by doubling while indexing, then trimmed into shared pages; a list of at least
+ * {@link MIN_BOUNDED_POSTINGS} postings gets a score bound per block, block-bounds.ts, when a
+ * build ends or the list is loaded, for ranked-pruning.ts); per-document
  * field lengths are one flat `Uint32Array`, and the documents' own term lists are
  * {@link DocTermLists} (fixed-size pages, no object per document) holding each document's
  * term ids delta-coded as varint bytes (packTermIds). Words are interned by their offsets in
@@ -66,6 +69,15 @@ const TERM_LINE_BYTES = 1 << 18;
 const SAVE_STEP_BYTES = 1 << 16;
 /** Documents per saved doc line. */
 const DOC_LINE_ROWS = 2000;
+/**
+ * Postings a list needs for block bounds (block-bounds.ts): two blocks. A shorter list costs
+ * little to score whole, and a ranked query scores every holder of a term without bounds.
+ */
+const MIN_BOUNDED_POSTINGS = 128;
+/** Tombstoned documents {@link TermIndex.knownHolders} looks up one by one, at most (an edit or two since the last save). */
+const MAX_DEAD_LISTED = 64;
+/** Postings one step of {@link TermIndex.boundSteps} reads at most, besides one longer list. */
+const BOUND_STEP_POSTINGS = 1 << 18;
 
 /** Scores summed per document for one query term: `values` by doc id, `docs` the ids with a score, in first-scored order. */
 export interface ScoreSheet {
@@ -102,6 +114,8 @@ export class TermIndex {
   /** 1 for a tombstoned document (see the class comment), by doc id; `deadCount` of them. */
   private dead = new Uint8Array(1024);
   private deadCount = 0;
+  /** The tombstoned documents while there are at most {@link MAX_DEAD_LISTED} of them (then null: too many to look up). */
+  private deadDocs: number[] | null = [];
   private live = 0;
   /** Per-document stamp of the query term being scored (document frequency over several expansions counts a document once). */
   private stamps = new Uint32Array(1024);
@@ -120,6 +134,8 @@ export class TermIndex {
   private touched = new Uint32Array(1024);
   /** Bumped by every change; lets a sliced save notice that the index moved under it. */
   version = 0;
+  /** The length normalizers of every live document when block bounds were first made (their reference; null: no bounds yet). */
+  private boundNorm: Float64Array | null = null;
 
   /** Number of live documents. */
   get documentCount(): number {
@@ -156,6 +172,9 @@ export class TermIndex {
       for (let t = 0; t < distinctInField; t++) {
         const id = touched[t];
         this.post.append(id, doc, packPosting(f, this.counts[id]));
+        // A list with block bounds keeps them at or above the truth: its last block's bound grows by this posting's share.
+        if (this.boundNorm !== null && !this.post.bounds.empty)
+          this.post.raiseLastBound(id, fieldFrequency(FIELD_BOOSTS[f], this.counts[id], this.boundNorm[f], count, BM25F));
         this.counts[id] = 0;
         if (this.seen[id] !== doc + 1) {
           this.seen[id] = doc + 1;
@@ -181,6 +200,7 @@ export class TermIndex {
       if (doc >= this.dead.length) this.dead = growBytes(this.dead, doc + 1);
       this.dead[doc] = 1;
       this.deadCount++;
+      if (this.deadDocs !== null) this.deadDocs = this.deadCount > MAX_DEAD_LISTED ? null : [...this.deadDocs, doc];
       return;
     }
     for (const id of unpackTermIds(terms)) this.post.removeDoc(id, doc);
@@ -359,6 +379,123 @@ export class TermIndex {
   }
 
   /**
+   * Term `id`'s posting list as blocks, for ranked retrieval's pruning (ranked-pruning.ts): a
+   * cursor at its start, its block count and skip entries (PostingLists.blocks), and its block
+   * bounds (block-bounds.ts; null when it has none); valid until the index changes.
+   */
+  blockWalk(id: number): { cursor: PostingCursor; blocks: number; skips: Uint32Array; end: number; bounds: Float32Array | null } {
+    const { count, skips, end } = this.post.blocks(id);
+    return { cursor: this.post.cursor(id), blocks: count, skips, end, bounds: this.post.bounds.of(id)?.values ?? null };
+  }
+
+  /**
+   * The number of documents of `view` holding term `id` when it is known without reading the
+   * list: the term has block bounds (they count its documents, tombstoned ones too, each of which
+   * is looked up) and `view` shows every live document; else -1 (also with more than
+   * {@link MAX_DEAD_LISTED} tombstones).
+   */
+  knownHolders(id: number, view: CorpusView): number {
+    const t = this.post.bounds.of(id);
+    if (t === undefined || view.count !== this.live || this.deadDocs === null) return -1;
+    let docs = t.docs;
+    for (const doc of this.deadDocs) if (this.post.has(id, doc)) docs--;
+    return docs;
+  }
+
+  /** Each document's field lengths, `FIELD_COUNT` a document by doc id (read only; valid until the index changes). */
+  fieldLengths(): Uint32Array {
+    return this.fieldLen;
+  }
+
+  /**
+   * What a block bound (block-bounds.ts, made with {@link FIELD_BOOSTS} under the reference
+   * normalizers) is multiplied by to bound a pseudo-frequency in `view` with `boosts`: the largest
+   * ratio of a field's reference normalizer to the view's (1 when none is larger: a document's
+   * share only shrinks as a field's normalizer grows), or 0 when bounds cannot be used (none made,
+   * or other boosts).
+   */
+  boundScale(view: CorpusView, boosts: ArrayLike<number>): number {
+    const ref = this.boundNorm;
+    if (ref === null || boosts.length !== FIELD_COUNT) return 0;
+    for (let f = 0; f < FIELD_COUNT; f++) if (boosts[f] !== FIELD_BOOSTS[f]) return 0;
+    const normalizer = lengthNormalizers(view.fieldTotal, view.count, BM25F);
+    let scale = 1;
+    for (let f = 0; f < FIELD_COUNT; f++) scale = Math.max(scale, ref[f] / normalizer[f]);
+    return scale;
+  }
+
+  /**
+   * Makes the block bounds (block-bounds.ts) of every list of at least
+   * {@link MIN_BOUNDED_POSTINGS} postings that has none, in steps of about
+   * {@link BOUND_STEP_POSTINGS} postings the caller may yield between; the index may change
+   * between steps. Run it when a build ends (see {@link trimSteps}).
+   */
+  *boundSteps(): Generator<void> {
+    this.boundNorm ??= this.liveNormalizers();
+    let read = 0;
+    for (let id = 0; id < this.dict.size; id++) {
+      read += this.boundTerm(id);
+      if (read >= BOUND_STEP_POSTINGS) {
+        yield;
+        read = 0;
+      }
+    }
+  }
+
+  /** The length normalizers (bm25.ts) of every live document. */
+  private liveNormalizers(): Float64Array {
+    const total = new Float64Array(FIELD_COUNT);
+    for (let doc = 0; doc < this.docKey.length; doc++) {
+      if (this.docKey[doc] == null || this.dead[doc] === 1) continue;
+      for (let f = 0; f < FIELD_COUNT; f++) total[f] += this.fieldLen[doc * FIELD_COUNT + f];
+    }
+    return lengthNormalizers(total, this.live, BM25F);
+  }
+
+  /**
+   * Makes term `id`'s block bounds when its list is long enough and has none: per block, the
+   * largest pseudo-frequency (expansion weight 1, {@link FIELD_BOOSTS}, the reference
+   * normalizers) of a document in it, rounded up.
+   * @returns the postings read (0 when none were)
+   */
+  private boundTerm(id: number): number {
+    const n = this.post.count(id);
+    const norm = this.boundNorm;
+    if (n < MIN_BOUNDED_POSTINGS || norm === null || this.post.bounds.of(id) !== undefined) return 0;
+    const { count, skips } = this.post.blocks(id);
+    const out = new Float32Array(count);
+    const fieldLen = this.fieldLen;
+    const c = this.post.cursor(id);
+    let block = 0;
+    let next = count > 1 ? skips[1] : Infinity;
+    let doc = -1;
+    let x = 0;
+    let max = 0;
+    let docs = 0;
+    for (let at = c.at; c.next(); at = c.at) {
+      if (c.doc !== doc) {
+        if (x > max) max = x;
+        x = 0;
+        doc = c.doc;
+        docs++;
+        // A block starts at a new document: close the ones this posting is past.
+        while (at >= next) {
+          out[block++] = roundUp(max);
+          max = 0;
+          next = block + 1 < count ? skips[2 * block + 1] : Infinity;
+        }
+      }
+      const code = c.code;
+      const f = postingField(code);
+      x += fieldFrequency(FIELD_BOOSTS[f], postingFrequency(code), norm[f], fieldLen[doc * FIELD_COUNT + f], BM25F);
+    }
+    if (x > max) max = x;
+    out[block] = roundUp(max);
+    this.post.bounds.set(id, out, docs);
+    return n;
+  }
+
+  /**
    * Marks the documents of `view` holding any of `expansions` (no score: an excluded word only
    * rules notes out, and its BM25F score is never read): `sheet.values[doc]` becomes 1 for each,
    * listed once in `sheet.docs`, in first-seen order.
@@ -497,17 +634,21 @@ export class TermIndex {
     const data = new Uint8Array(total);
     decodeBytes(bytes, data);
     this.post.loadLists(ids, sizes, data, this.docKey.length);
+    // Every document line comes before the term lines: the reference normalizers are those of all loaded documents.
+    this.boundNorm ??= this.liveNormalizers();
+    for (const id of ids) this.boundTerm(id);
   }
 
   /**
    * Drops the spare capacity that growth by doubling left in the posting lists and the
-   * documents' term lists, in steps the caller may yield between (see PostingLists.trimSteps);
-   * the index stays consistent between steps and may change meanwhile. Run it when a build
-   * ends, not after each change.
+   * documents' term lists, then makes the lists' block bounds ({@link boundSteps}), in steps the
+   * caller may yield between (see PostingLists.trimSteps); the index stays consistent between
+   * steps and may change meanwhile. Run it when a build ends, not after each change.
    */
   *trimSteps(): Generator<void> {
     yield* this.post.trimSteps();
     this.docTerms.trim();
+    yield* this.boundSteps();
   }
 
   /**
