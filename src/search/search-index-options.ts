@@ -23,12 +23,8 @@ export interface IndexStats extends IndexProgress {
 
 /** Where the index is saved between runs (the plugin folder, see vault/plugin-files). */
 export interface IndexStorage {
-  /**
-   * The saved index as its bytes (UTF-8 text), or null when there is none. Bytes, not a string:
-   * each line is decoded on its own while loading (index-file.ts openIndex), whereas the text of
-   * a 150 MB file, read as one string, was first flattened in one step of 1–2.6 s.
-   */
-  load(): Promise<Uint8Array | null>;
+  /** The saved index text, or null when there is none. */
+  load(): Promise<string | null>;
   /**
    * Replaces the saved index text with the concatenation of `chunks` (about 1 MB each, produced
    * as they are taken: take them one at a time, e.g. PluginFile.writeChunks, rather than joining

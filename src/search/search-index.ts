@@ -356,13 +356,13 @@ export class SearchIndex {
     if (!this.storage || this.loadedSaved) return false;
     this.loadedSaved = true;
     slicer.mark();
-    const data = await this.storage.load().catch(() => null);
+    const text = await this.storage.load().catch(() => null);
     slicer.restart();
-    const saved = data === null ? null : openIndex(data);
+    const saved = text === null ? null : openIndex(text);
     if (saved === null) {
-      if (data !== null && isOtherIndexFormat(data))
+      if (text !== null && isOtherIndexFormat(text))
         console.warn('[vault-mcp] the saved search index is of another version; rebuilding it');
-      else if (data !== null) await this.reportDamaged('its first line is not an index header');
+      else if (text !== null) await this.reportDamaged('its first line is not an index header');
       return false;
     }
     try {

@@ -14,11 +14,7 @@ import type { PluginFile } from '../vault/plugin-file';
 export function searchIndexStorage(fileOf: (name: string) => PluginFile): IndexStorage {
   const file = fileOf(INDEX_FILE);
   return {
-    load: () =>
-      file
-        .readBinary()
-        .then((data) => (data === null ? null : new Uint8Array(data)))
-        .catch(() => null),
+    load: () => file.read().catch(() => null),
     save: (chunks) => file.writeChunks(chunks),
     damaged: async (reason) => {
       const aside = await file.keepCorruptAside();

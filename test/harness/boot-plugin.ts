@@ -120,7 +120,7 @@ export async function bootPlugin<P extends BootablePlugin>(
       if (options.persistIndex) return super.indexStorage();
       let saved: string | null = null;
       return {
-        load: async () => (saved === null ? null : new TextEncoder().encode(saved)),
+        load: async () => saved,
         save: async (chunks) => {
           saved = [...chunks].join('');
         },

@@ -1,7 +1,5 @@
 import { fileChunks, INDEX_FORMAT, isOtherIndexFormat, openIndex } from '../../src/search/engine/index-file';
 
-const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
-
 describe('saved index file chunks', () => {
   it('concatenate to the lines joined by line breaks, each chunk about 1 MB and ending at a line break', () => {
     const lines = Array.from({ length: 40 }, (_, i) => `["T",["term${i}","${'A'.repeat(100_000 + i)}"]]`);
@@ -21,8 +19,8 @@ describe('saved index file chunks', () => {
   });
 });
 
-describe('opening a saved index from its bytes', () => {
-  it('decodes each line on its own: characters of several bytes, lines of any length, the manifest filled as it goes, one null per manifest line', () => {
+describe('opening a saved index', () => {
+  it('reads each line: characters outside ASCII, lines of any length, the manifest filled as it goes, one null per manifest line', () => {
     const path = 'Déjà vu €/𝄞 note.md';
     const record = { path, id: `path:${path}`, title: 'Déjà 𝄞', tags: ['ü'], frontmatter: {} };
     const long = 'x'.repeat(300_000);
@@ -31,7 +29,7 @@ describe('opening a saved index from its bytes', () => {
       JSON.stringify(['M', [[path, 5, 7]]]),
       JSON.stringify(['R', [record, { ...record, path: long }]]),
     ].join('\n');
-    const saved = openIndex(bytes(text));
+    const saved = openIndex(text);
     expect(saved).not.toBeNull();
     const lines = [...(saved as NonNullable<typeof saved>).lines()];
     // The manifest line is taken in, and stands as a null among the engine's lines (a caller pauses after it too).
@@ -39,18 +37,18 @@ describe('opening a saved index from its bytes', () => {
     expect([...(saved as NonNullable<typeof saved>).manifest]).toEqual([[path, [5, 7]]]);
   });
 
-  it('refuses a header of another format, one longer than 200 bytes, or none; a header alone has no lines', () => {
-    expect(openIndex(bytes(`{"format":${INDEX_FORMAT - 1}}\n["M",[]]`))).toBeNull();
-    expect(openIndex(bytes(`{"format":${INDEX_FORMAT},"pad":"${'p'.repeat(200)}"}\n["M",[]]`))).toBeNull();
-    expect(openIndex(bytes(''))).toBeNull();
-    expect(openIndex(bytes('["M",[]]'))).toBeNull();
-    const alone = openIndex(bytes(`{"format":${INDEX_FORMAT}}`));
+  it('refuses a header of another format, one longer than 200 characters, or none; a header alone has no lines', () => {
+    expect(openIndex(`{"format":${INDEX_FORMAT - 1}}\n["M",[]]`)).toBeNull();
+    expect(openIndex(`{"format":${INDEX_FORMAT},"pad":"${'p'.repeat(200)}"}\n["M",[]]`)).toBeNull();
+    expect(openIndex('')).toBeNull();
+    expect(openIndex('["M",[]]')).toBeNull();
+    const alone = openIndex(`{"format":${INDEX_FORMAT}}`);
     expect(alone === null ? null : [...alone.lines()]).toEqual([]);
   });
 
   it('tells a file of another format version from damage', () => {
-    expect(isOtherIndexFormat(bytes(`{"format":${INDEX_FORMAT + 1}}\n`))).toBe(true);
-    expect(isOtherIndexFormat(bytes(`{"format":${INDEX_FORMAT}}\n`))).toBe(false);
-    expect(isOtherIndexFormat(bytes('garbage'))).toBe(false);
+    expect(isOtherIndexFormat(`{"format":${INDEX_FORMAT + 1}}\n`)).toBe(true);
+    expect(isOtherIndexFormat(`{"format":${INDEX_FORMAT}}\n`)).toBe(false);
+    expect(isOtherIndexFormat('garbage')).toBe(false);
   });
 });

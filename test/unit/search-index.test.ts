@@ -495,7 +495,7 @@ describe('SearchIndex: lifecycle and incremental updates', () => {
     const notes = new FakeNotes({ 'A.md': 'apple pie\n', 'B.md': 'banana bread\n', 'D.md': 'damson jam\n' });
     let saved = '';
     const storage = {
-      load: async () => new TextEncoder().encode(saved),
+      load: async () => saved,
       save: async (chunks: Iterable<string>) => {
         saved = [...chunks].join('');
       },
@@ -506,7 +506,7 @@ describe('SearchIndex: lifecycle and incremental updates', () => {
     first.stop();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const second = new SearchIndex(notes.asStore(), { storage: { ...storage, load: () => gate.then(() => storage.load()) } });
+    const second = new SearchIndex(notes.asStore(), { storage: { ...storage, load: () => gate.then(() => saved) } });
     const building = second.start();
     // Same length, same (fake) mtime: only the change event says the note changed.
     notes.write('A.md', 'plums pie\n');

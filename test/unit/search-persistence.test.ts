@@ -9,13 +9,6 @@ import { PluginFile } from '../../src/vault/plugin-file';
 
 const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
 
-/** The saved index file's bytes, as ui/index-files.ts reads them (null when there is none). */
-const bytesOf = (file: PluginFile): Promise<Uint8Array | null> =>
-  file
-    .readBinary()
-    .then((data) => (data === null ? null : new Uint8Array(data)))
-    .catch(() => null);
-
 /**
  * A SearchIndex over the temp vault that saves into the plugin folder, as main.ts wires it.
  * `onSaved` runs after each save has written the file, so a test waits for a save, not for a time.
@@ -23,7 +16,7 @@ const bytesOf = (file: PluginFile): Promise<Uint8Array | null> =>
 function indexOver(tv: TempVault, onSaved: () => void = () => undefined, quarantine: string[] = []): SearchIndex {
   const file = new PluginFile(tv.app.vault.adapter as never, PLUGIN_DIR, INDEX_FILE);
   const storage: IndexStorage = {
-    load: () => bytesOf(file),
+    load: () => file.read().catch(() => null),
     save: async (chunks) => {
       await file.writeChunks(chunks);
       onSaved();
@@ -158,7 +151,7 @@ describe('SearchIndex persistence in the plugin folder', () => {
 
   it('a stop before the debounced save makes it, so the next start reindexes nothing', async () => {
     const file = new PluginFile(tv.app.vault.adapter as never, PLUGIN_DIR, INDEX_FILE);
-    const storage: IndexStorage = { load: () => bytesOf(file), save: (chunks) => file.writeChunks(chunks) };
+    const storage: IndexStorage = { load: () => file.read().catch(() => null), save: (chunks) => file.writeChunks(chunks) };
     const notes = new NoteStore(tv.app as never, { quarantine: () => [] });
     const first = new SearchIndex(notes, { storage, saveDelayMs: 60_000 });
     await first.start();
@@ -183,7 +176,7 @@ describe('SearchIndex persistence in the plugin folder', () => {
     const notes = new NoteStore(tv.app as never, { quarantine: () => [] });
     const quiet = new SearchIndex(notes, {
       storage: {
-        load: async () => (saved === null ? null : new TextEncoder().encode(saved)),
+        load: async () => saved,
         save: async (chunks) => {
           saves++;
           saved = [...chunks].join('');

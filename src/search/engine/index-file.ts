@@ -99,26 +99,18 @@ export interface SavedIndex {
   lines(): Generator<EngineLine | null>;
 }
 
-/** Line feed, the byte that ends each line of the file. */
-const LINE_FEED = 0x0a;
-/** The longest header line {@link openIndex} accepts, bytes. */
-const HEADER_BYTES = 200;
-
 /**
- * Opens a saved index from the file's bytes. Each line is decoded to text only when reached
- * (one `TextDecoder` call of at most a few hundred KB): the whole file read as one string
- * (`DataAdapter.read`) came as the pieces it was read in, and its first search for a line
- * break joined all 150 MB of them at 100k notes in one step of 1–2.6 s.
- * @returns the saved index, or null when `data` does not start with the header of
+ * Opens a saved index.
+ * @returns the saved index, or null when `text` does not start with the header of
  *   {@link INDEX_FORMAT} (another version, MiniSearch JSON of format 1, or garbage; the
  *   caller rebuilds). Never throws; damage further in surfaces while iterating `lines()`.
  */
-export function openIndex(data: Uint8Array): SavedIndex | null {
-  const firstBreak = data.subarray(0, HEADER_BYTES + 1).indexOf(LINE_FEED);
-  if (firstBreak < 0 && data.length > HEADER_BYTES) return null;
-  const decoder = new TextDecoder();
+export function openIndex(text: string): SavedIndex | null {
+  const firstBreak = text.indexOf('\n');
+  const head = firstBreak < 0 ? text : text.slice(0, firstBreak);
+  if (head.length > 200) return null;
   try {
-    const header = JSON.parse(decoder.decode(data.subarray(0, firstBreak < 0 ? data.length : firstBreak))) as { format?: unknown } | null;
+    const header = JSON.parse(head) as { format?: unknown } | null;
     if (header === null || typeof header !== 'object' || header.format !== INDEX_FORMAT) return null;
   } catch {
     return null;
@@ -128,9 +120,9 @@ export function openIndex(data: Uint8Array): SavedIndex | null {
     manifest,
     *lines(): Generator<EngineLine | null> {
       let at = firstBreak;
-      while (at >= 0 && at < data.length) {
-        const end = data.indexOf(LINE_FEED, at + 1);
-        const line = decoder.decode(data.subarray(at + 1, end < 0 ? data.length : end));
+      while (at >= 0 && at < text.length) {
+        const end = text.indexOf('\n', at + 1);
+        const line = text.slice(at + 1, end < 0 ? text.length : end);
         at = end;
         if (line.length === 0) continue;
         const value = JSON.parse(line) as unknown;
@@ -153,12 +145,12 @@ export function openIndex(data: Uint8Array): SavedIndex | null {
 }
 
 /**
- * True when `data` starts like a saved index of another format version (`{"format": N` with
+ * True when `text` starts like a saved index of another format version (`{"format": N` with
  * N other than {@link INDEX_FORMAT}: an older or newer plugin wrote it): not damage, just a
  * file to rebuild.
  */
-export function isOtherIndexFormat(data: Uint8Array): boolean {
-  const format = /^\s*\{\s*"format"\s*:\s*(\d+)/.exec(new TextDecoder().decode(data.subarray(0, 100)));
+export function isOtherIndexFormat(text: string): boolean {
+  const format = /^\s*\{\s*"format"\s*:\s*(\d+)/.exec(text.slice(0, 100));
   return format !== null && Number(format[1]) !== INDEX_FORMAT;
 }
 
