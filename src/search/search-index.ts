@@ -396,7 +396,7 @@ export class SearchIndex {
     try {
       // Until the scan below has counted the readable notes, a search during the build names the vault's notes as the total.
       this.progress.total = this.notes.markdownCount();
-      // Listing the vault's notes is tens of ms at 100k notes, and the scan lists them again: not both in one slice.
+      // Listing the vault's notes is tens of ms at 100k notes: the scan's checks start a slice of their own.
       if (slicer.due()) await slicer.pause();
       // In steps: the first scan of a large vault is seconds of disk checks (NoteStore.readableNotesInSteps).
       const readable = await this.notes.readableNotesInSteps(UNRESTRICTED_SCOPE, slicer);

@@ -107,7 +107,7 @@ describe('ranked retrieval pruned by block bounds', () => {
   it('prunes an index loaded from its saved lines (bounds made as the lists load), with a few tombstones but not many', async () => {
     const notes = corpus(31, 700);
     const copy = new LexicalEngine();
-    await copy.load(built(notes).lines(), async () => undefined);
+    await copy.load(built(notes).savedSteps(), async () => undefined);
     expect(await sameAsExhaustive(copy, ['alpha', 'beta', 'gamma'])).toBeGreaterThan(10);
     // A loaded note has no term list: removing it leaves a tombstone in the lists, which the total leaves out.
     for (let i = 5; i < 200; i += 20) copy.remove(notes[i].path);

@@ -235,11 +235,6 @@ export class LexicalEngine {
     return [...this.records.keys()];
   }
 
-  /** The whole index as saved lines: {@link savedSteps} without its pauses. */
-  *lines(): Generator<EngineLine> {
-    for (const line of this.savedSteps()) if (line !== null) yield line;
-  }
-
   /**
    * The whole index as saved lines (records, then the term index, then the phrase filters),
    * for `index-file`, with `null` where a long line's work may pause (TermIndex.savedSteps):
@@ -258,7 +253,7 @@ export class LexicalEngine {
   }
 
   /**
-   * Replaces the index with one saved by {@link lines}, awaiting `pause()` between lines so
+   * Replaces the index with one saved by {@link savedSteps}, awaiting `pause()` between lines so
    * the caller can yield to the event loop. The engine keeps its old content until the
    * whole load has succeeded.
    * @param lines the saved lines; a null stands for a line of the file that is not the engine's

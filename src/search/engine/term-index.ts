@@ -531,11 +531,6 @@ export class TermIndex {
     return this.dead[doc] !== 1 && this.post.has(id, doc);
   }
 
-  /** The index as saved lines: {@link savedSteps} without its pauses. */
-  *lines(): Generator<IndexLine> {
-    for (const line of this.savedSteps()) if (line !== null) yield line;
-  }
-
   /**
    * The index as saved lines, live documents renumbered densely in id order, with `null`
    * between pieces of work of at most about {@link SAVE_STEP_BYTES} posting bytes encoded, so
