@@ -165,7 +165,16 @@ async function main(): Promise<void> {
     );
     await first.stop();
   }
-  const saved = cold ? null : await fsp.stat(indexFile);
+  // The saved index: its head and the parts folder beside it (index-file.ts, format 7).
+  const partsFolder = nodePath.join(nodePath.dirname(indexFile), 'search-index.parts');
+  const saved = cold
+    ? null
+    : {
+        size: (await Promise.all((await fsp.readdir(partsFolder)).map((name) => fsp.stat(nodePath.join(partsFolder, name))))).reduce(
+          (sum, s) => sum + s.size,
+          (await fsp.stat(indexFile)).size,
+        ),
+      };
   const slices = watchSlices();
   const session = new inspector.Session();
   session.connect();

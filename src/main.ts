@@ -17,6 +17,7 @@ import { ActivityLog } from './activity/activity-log';
 import { ActivityRevert } from './activity/activity-revert';
 import { registerActivity } from './ui/activity/register';
 import { PluginFile } from './vault/plugin-file';
+import { PartedFile } from './vault/parted-file';
 import { WRITER_LOCK_FILE, WriterLock } from './vault/writer-lock';
 import { createSessionServices } from './server/session/session-services';
 import { registerCliHandlers } from './ui/settings/cli-handlers';
@@ -126,9 +127,9 @@ export default class VaultMcpPlugin extends Plugin {
     return new PluginFile(this.app.vault.adapter, this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`, name);
   }
 
-  /** Where the search index is saved between runs: `search-index.json` in the plugin folder (ui/index-files.ts). */
+  /** Where the search index is saved between runs: `search-index.json` and its parts in the plugin folder (ui/index-files.ts). */
   indexStorage(): IndexStorage {
-    return searchIndexStorage((name) => this.pluginFile(name));
+    return searchIndexStorage((name) => new PartedFile(this.app.vault.adapter, this.pluginFile(name).folder, name));
   }
 
   /** Loads proposals, starts the index and the server (not when the plugin unloaded meanwhile); problems are shown as Notices, not thrown. */

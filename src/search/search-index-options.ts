@@ -21,21 +21,29 @@ export interface IndexStats extends IndexProgress {
   saveMs: number | null;
 }
 
-/** Where the index is saved between runs (the plugin folder, see vault/plugin-files). */
+/**
+ * Where the index is saved between runs (the plugin folder: ui/index-files.ts): a small head
+ * (`search-index.json`) naming a generation, and that generation's parts, each a file of its own
+ * (engine/index-file.ts says what they hold). A save writes new parts and only then the head, so
+ * the previous save stays loadable at every instant of a save and after a crash at any step.
+ */
 export interface IndexStorage {
-  /** The saved index text, or null when there is none. */
-  load(): Promise<string | null>;
+  /** The saved head's text, or null when there is none. */
+  loadHead(): Promise<string | null>;
+  /** Part `n` (from 0) of `generation`: its text, or null when it is missing or cannot be read. */
+  loadPart(generation: string, n: number): Promise<string | null>;
   /**
-   * Replaces the saved index text with the concatenation of `chunks` (about 1 MB each, produced
-   * as they are taken: take them one at a time, e.g. PluginFile.writeChunks, rather than joining
-   * them at once). Until it resolves the previous saved text must stay loadable. May reject;
-   * the index then stays unsaved until the next save.
+   * Saves a new generation: each of `parts` as a new file, written before the next is taken;
+   * then the head `head(generation, lengths)` gives (`lengths`: each part's characters), swapped
+   * in atomically; then the parts of older generations (the head's before, a crashed save's) are
+   * removed. Until the head is in, the previous head and its parts stay loadable, also when
+   * `parts` throws (the save is given up: IndexChangedError) or a write fails; either rejects.
    */
-  save(chunks: Iterable<string>): Promise<void>;
+  save(parts: AsyncIterable<string>, head: (generation: string, lengths: readonly number[]) => string): Promise<void>;
   /**
-   * Called once when the saved text is damaged (not an index of another format version, which
-   * is rebuilt silently), before the index is rebuilt from the notes: keep the file aside and
-   * tell the user. `reason` is one short phrase. Its failure is logged, never thrown on.
+   * Called once when the saved index is damaged (not an index of another format version, which
+   * is rebuilt silently), before the index is rebuilt from the notes: keep the head and its parts
+   * aside and tell the user. `reason` is one short phrase. Its failure is logged, never thrown on.
    */
   damaged?(reason: string): Promise<void>;
 }

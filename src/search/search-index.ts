@@ -9,9 +9,10 @@ import { positiveLeaves } from './query/query-eval';
 import { parseQuery, regexQuery } from './query/query-parser';
 import { RegexGuard } from './query/regex-guard';
 import { toHit } from './results/search-hit';
-import { encodeIndex, fileChunks, isOtherIndexFormat, openIndex, type NoteStamp } from './engine/index-file';
+import { isOtherIndexFormat, type NoteStamp } from './engine/index-file';
 import type { Slicer } from './engine/slicer';
 import { changedSince, Debounce, IndexLifecycle, reportDamaged, stampOf } from './index-lifecycle';
+import { openSaved, saveIndex } from './index-persistence';
 import { ReadableCache, scopeKey } from './readable-cache';
 import { emptyStats, type IndexProgress, type IndexStats, type IndexStorage, type SearchIndexOptions } from './search-index-options';
 import type { SearchHit, SearchOptions, SearchPage } from './types';
@@ -58,6 +59,8 @@ export class SearchIndex {
   private phraseLines: PhraseLines | null = null;
   /** While they load, and after: true when every one loaded, false when they were given up (a save waits for it: see {@link writeIndex}); null when none were left. */
   private phrasesLoaded: Promise<boolean> | null = null;
+  /** The slicer whose slices the saved index's part reads are waits in (Slicer.mark): the build's during the load, then that of the phrase filters' load. */
+  private partWaits: Slicer | null = null;
   /** True once a start has tried the saved index (reindex() never loads it). */
   private loadedSaved = false;
   private readonly sliceNotes: number;
@@ -137,40 +140,19 @@ export class SearchIndex {
     while (this.saving !== null) await this.saving;
   }
 
-  /** The body of {@link save}: serialize in slices, then `storage.save`; failures are logged. */
+  /** The body of {@link save}: serialize in slices, writing each part as it is made (saveIndex); failures are logged. */
   private async writeIndex(storage: IndexStorage): Promise<void> {
     // The file must hold every phrase filter: a save before a warm start's filters had all loaded would drop the rest.
     if (this.phrasesLoaded !== null && !(await this.phrasesLoaded)) return;
     const started = performance.now();
     const slicer = this.lifecycle.slicer();
     try {
-      const lines = await encodeIndex(this.engine, this.manifest, () => slicer.pause());
-      // The index changed while it was being serialized: the change has scheduled another save.
-      if (lines === null) return;
-      // Each chunk is joined when the write takes it, between awaited writes: time each step as a slice too.
-      await storage.save(this.timedChunks(fileChunks(lines), slicer));
-      this.progress.saveMs = performance.now() - started;
+      // False: the index changed while it was being serialized, and the change has scheduled another save.
+      if (await saveIndex(this.engine, this.manifest, storage, slicer)) this.progress.saveMs = performance.now() - started;
     } catch (err) {
       console.error('[vault-mcp] saving the search index failed', err);
     } finally {
       this.progress.longestSliceMs = Math.max(this.progress.longestSliceMs, slicer.longestMs);
-    }
-  }
-
-  /**
-   * Yields `chunks`, timing each join as a slice of `slicer`: the write takes the next chunk
-   * when its awaited write of the previous one has come back, so the wait is not counted (the
-   * adapter's encoding of the chunk it was given, about 1 ms a MB, is not counted either).
-   */
-  private *timedChunks(chunks: Iterable<string>, slicer: Slicer): Generator<string> {
-    slicer.mark();
-    const it = chunks[Symbol.iterator]();
-    for (;;) {
-      slicer.restart();
-      const next = it.next();
-      slicer.mark();
-      if (next.done === true) return;
-      yield next.value;
     }
   }
 
@@ -317,6 +299,8 @@ export class SearchIndex {
   private async loadPhrasesAfter(generation: number, id: number, lines: PhraseLines): Promise<boolean> {
     const live = (): boolean => this.lifecycle.isLive(generation) && id === this.buildId;
     const slicer = this.lifecycle.slicer();
+    // The filters' lines are read part by part as they load: those reads are this slicer's waits.
+    this.partWaits = slicer;
     try {
       return await this.engine.loadPhrases(lines, () => slicer.pause(), live);
     } catch (err) {
@@ -356,13 +340,15 @@ export class SearchIndex {
     if (!this.storage || this.loadedSaved) return false;
     this.loadedSaved = true;
     slicer.mark();
-    const text = await this.storage.load().catch(() => null);
+    const head = await this.storage.loadHead().catch(() => null);
     slicer.restart();
-    const saved = text === null ? null : openIndex(text);
+    const storage = this.storage;
+    this.partWaits = slicer;
+    const saved = head === null ? null : openSaved(head, storage, () => this.partWaits);
     if (saved === null) {
-      if (text !== null && isOtherIndexFormat(text))
+      if (head !== null && isOtherIndexFormat(head))
         console.warn('[vault-mcp] the saved search index is of another version; rebuilding it');
-      else if (text !== null) await this.reportDamaged('its first line is not an index header');
+      else if (head !== null) await this.reportDamaged('its head is not an index head');
       return false;
     }
     try {

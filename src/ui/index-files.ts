@@ -3,23 +3,27 @@ import { INDEX_FILE } from '../search/engine/index-file';
 import type { IndexStorage } from '../search/search-index';
 import type { SemanticStorage } from '../search/semantic/semantic-index';
 import { SEMANTIC_INDEX_FILE } from '../search/semantic/store-file';
-import type { PluginFile } from '../vault/plugin-file';
+import type { PartedFile } from '../vault/parted-file';
+import { corruptTag, type PluginFile } from '../vault/plugin-file';
 
 /**
- * The lexical search index's storage, `search-index.json` in the plugin folder: an unreadable
- * file reads as none (the index is rebuilt); a damaged one is kept aside
- * (PluginFile.keepCorruptAside) and a Notice tells the user where, while the index is rebuilt from the notes.
- * @param fileOf the plugin's file of a name (VaultMcpPlugin.pluginFile).
+ * The lexical search index's storage: the head `search-index.json` in the plugin folder and its
+ * parts in `search-index.parts/` (PartedFile). An unreadable head reads as none and an unreadable
+ * part as missing; a damaged save (head and parts) is kept aside with one tag
+ * (PartedFile.keepAside, `corrupt-<time>`) and a Notice tells the user where, while the index is
+ * rebuilt from the notes.
+ * @param fileOf the plugin's parted file of a name (in its folder, as VaultMcpPlugin.indexStorage makes it).
  */
-export function searchIndexStorage(fileOf: (name: string) => PluginFile): IndexStorage {
+export function searchIndexStorage(fileOf: (name: string) => PartedFile): IndexStorage {
   const file = fileOf(INDEX_FILE);
   return {
-    load: () => file.read().catch(() => null),
-    save: (chunks) => file.writeChunks(chunks),
+    loadHead: () => file.readHead().catch(() => null),
+    loadPart: (generation, n) => file.readPart(generation, n).catch(() => null),
+    save: (parts, head) => file.write(parts, head),
     damaged: async (reason) => {
-      const aside = await file.keepCorruptAside();
+      const aside = await file.keepAside(corruptTag());
       new Notice(
-        `Vault MCP's search index file was damaged (${reason}); it was kept as ${aside} and the index is rebuilt from your notes.`,
+        `Vault MCP's search index file was damaged (${reason}); it was kept as ${aside.join(' and ')} and the index is rebuilt from your notes.`,
       );
     },
   };

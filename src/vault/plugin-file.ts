@@ -1,7 +1,15 @@
 import type { DataAdapter } from 'obsidian';
 
-/** Vault paths of plugin files being written by this process (their temp copy is live). */
-const writing = new Set<string>();
+/** Per vault (its adapter), the vault paths of plugin files being written by this process (their temp copy is live): two vaults open in one process have the same plugin-relative paths. */
+const writingIn = new WeakMap<DataAdapter, Set<string>>();
+
+/**
+ * The tag {@link PluginFile.keepCorruptAside} gives a file that could not be read: `corrupt-<ISO
+ * time>` with colons and dots as dashes, so the name is valid on every file system.
+ */
+export function corruptTag(now: Date = new Date()): string {
+  return `corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;
+}
 
 /**
  * One file of the plugin's own in its folder (`<configDir>/plugins/vault-mcp/`), read and
@@ -19,6 +27,13 @@ export class PluginFile {
     readonly folder: string,
     readonly name: string,
   ) {}
+
+  /** Paths of this vault's plugin files being written by this process. */
+  private get writing(): Set<string> {
+    let paths = writingIn.get(this.adapter);
+    if (paths === undefined) writingIn.set(this.adapter, (paths = new Set()));
+    return paths;
+  }
 
   /** Vault-relative path of the file. */
   get path(): string {
@@ -56,8 +71,8 @@ export class PluginFile {
 
   /** Finishes or undoes an interrupted write (see {@link read}); true when the file exists afterwards. */
   private async recover(): Promise<boolean> {
-    if (!writing.has(this.path) && (await this.adapter.exists(this.partialPath))) await this.adapter.remove(this.partialPath);
-    if (!writing.has(this.path) && (await this.adapter.exists(this.tempPath))) {
+    if (!this.writing.has(this.path) && (await this.adapter.exists(this.partialPath))) await this.adapter.remove(this.partialPath);
+    if (!this.writing.has(this.path) && (await this.adapter.exists(this.tempPath))) {
       if (await this.adapter.exists(this.path)) await this.adapter.remove(this.tempPath);
       else await this.adapter.rename(this.tempPath, this.path);
     }
@@ -72,27 +87,6 @@ export class PluginFile {
     await this.swapIn((path) => this.adapter.write(path, text));
   }
 
-  /**
-   * {@link write} for a text given in chunks, for a file of tens of MB (the saved search index):
-   * the temp copy gets the first chunk with `DataAdapter.write` and each further one with
-   * `DataAdapter.append`, so no string of the whole file is ever built and each step blocks the
-   * event loop only for one chunk's encoding (the appends' disk writes are awaited). Until the
-   * swap, the previous file is untouched and is what {@link read} returns, also after a crash.
-   * @param chunks the file's text in order; taken one at a time, between writes
-   * @throws the adapter's error when a write fails (the partial copy is then dropped by the next read)
-   */
-  async writeChunks(chunks: Iterable<string>): Promise<void> {
-    await this.swapIn(async (path) => {
-      let first = true;
-      for (const chunk of chunks) {
-        if (first) await this.adapter.write(path, chunk);
-        else await this.adapter.append(path, chunk);
-        first = false;
-      }
-      if (first) await this.adapter.write(path, '');
-    });
-  }
-
   /** {@link write} for bytes (`DataAdapter.writeBinary`), with the same temp-copy swap. */
   async writeBinary(data: ArrayBuffer): Promise<void> {
     await this.swapIn((path) => this.adapter.writeBinary(path, data));
@@ -103,7 +97,7 @@ export class PluginFile {
    * `.tmp` once whole, then swaps it in place of the file.
    */
   private async swapIn(writeTemp: (path: string) => Promise<void>): Promise<void> {
-    writing.add(this.path);
+    this.writing.add(this.path);
     try {
       if (!(await this.adapter.exists(this.folder))) await this.adapter.mkdir(this.folder);
       if (await this.adapter.exists(this.partialPath)) await this.adapter.remove(this.partialPath);
@@ -113,7 +107,7 @@ export class PluginFile {
       if (await this.adapter.exists(this.path)) await this.adapter.remove(this.path);
       await this.adapter.rename(this.tempPath, this.path);
     } finally {
-      writing.delete(this.path);
+      this.writing.delete(this.path);
     }
   }
 
@@ -129,11 +123,10 @@ export class PluginFile {
   }
 
   /**
-   * {@link keepAside} with the tag `corrupt-<ISO time of now>` (colons and dots as dashes, so
-   * the name is valid on every file system), for a file that could not be read.
+   * {@link keepAside} with the tag {@link corruptTag} of now, for a file that could not be read.
    * @returns the vault-relative path it was moved to.
    */
   keepCorruptAside(now: Date = new Date()): Promise<string> {
-    return this.keepAside(`corrupt-${now.toISOString().replace(/[:.]/g, '-')}`);
+    return this.keepAside(corruptTag(now));
   }
 }

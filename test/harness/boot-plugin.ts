@@ -9,6 +9,7 @@ import { secretIdForKey, type KeyMode, type KeyRecord } from '../../src/settings
 import { defaultSettings, type VaultMcpSettings } from '../../src/settings/settings';
 import { ALL_TOOLS } from '../../src/tools/registry';
 import type { IndexStorage } from '../../src/search/search-index';
+import { memoryIndexStorage } from './memory-index-storage';
 import { REGISTRY_DIR_ENV } from '../../src/server/vaults/vault-registry';
 
 /** The plugin surface the harness needs (what src/main.ts's VaultMcpPlugin exposes). */
@@ -117,14 +118,7 @@ export async function bootPlugin<P extends BootablePlugin>(
       data = JSON.parse(JSON.stringify(next));
     }
     override indexStorage(): IndexStorage {
-      if (options.persistIndex) return super.indexStorage();
-      let saved: string | null = null;
-      return {
-        load: async () => saved,
-        save: async (chunks) => {
-          saved = [...chunks].join('');
-        },
-      };
+      return options.persistIndex ? super.indexStorage() : memoryIndexStorage();
     }
     // Settings validation keeps ports in 1024–65535; tests may ask for 0 (any free port).
     override async onload(): Promise<void> {

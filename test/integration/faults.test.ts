@@ -348,8 +348,11 @@ describe('damaged plugin files are kept aside with a Notice, and the plugin load
 
   it('a damaged search index file: kept aside, a Notice, the index rebuilt (search answers); the next load is clean and warm', async () => {
     // Damage in a file of the current format (another format's file is rebuilt silently).
-    const damaged = `{"format":${INDEX_FORMAT}}\n["R",[{"nope":true}]]\n`;
-    await fsp.writeFile(nodePath.join(pluginDir(), 'search-index.json'), damaged);
+    const damaged = '["R",[{"nope":true}]]';
+    const head = JSON.stringify({ format: INDEX_FORMAT, generation: '000000001-x', parts: [damaged.length] });
+    await fsp.mkdir(nodePath.join(pluginDir(), 'search-index.parts'));
+    await fsp.writeFile(nodePath.join(pluginDir(), 'search-index.parts', '000000001-x.0.part'), damaged);
+    await fsp.writeFile(nodePath.join(pluginDir(), 'search-index.json'), head);
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     Notice.clear();
     const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, persistIndex: true });
@@ -357,9 +360,13 @@ describe('damaged plugin files are kept aside with a Notice, and the plugin load
     const hits = await client.callTool({ name: 'search', arguments: { query: 'budget' } });
     expect((hits.structuredContent as { results: unknown[] }).results.length).toBeGreaterThan(0);
     expect(Notice.messages().filter((m) => /search index file was damaged/.test(m))).toHaveLength(1);
+    // The head and its parts, kept aside with one tag, named in the Notice.
     const aside = await kept('search-index.json');
     expect(aside).toHaveLength(1);
-    expect(await fsp.readFile(nodePath.join(pluginDir(), aside[0]), 'utf8')).toBe(damaged);
+    expect(await fsp.readFile(nodePath.join(pluginDir(), aside[0]), 'utf8')).toBe(head);
+    const tag = aside[0].slice('search-index.json.'.length);
+    expect(await fsp.readFile(nodePath.join(pluginDir(), `search-index.parts.${tag}`, '000000001-x.0.part'), 'utf8')).toBe(damaged);
+    expect(Notice.messages().join('\n')).toContain(`search-index.parts.${tag}`);
     await client.close();
     await booted.stop();
     Notice.clear();

@@ -15,13 +15,19 @@ import { bootPlugin } from '../harness/boot-plugin';
 
 const SAVED = nodePath.join('.obsidian', 'plugins', 'vault-mcp', INDEX_FILE);
 
-/** The note paths in the saved index's manifest (`"M"` lines; index-file.ts). */
+/** The note paths in the saved index's manifest (`"M"` lines of the head's parts; index-file.ts). */
 async function savedPaths(vault: string): Promise<string[]> {
-  const lines = (await fsp.readFile(nodePath.join(vault, SAVED), 'utf8')).split('\n').slice(1);
+  const head = JSON.parse(await fsp.readFile(nodePath.join(vault, SAVED), 'utf8')) as { generation: string; parts: number[] };
   const paths: string[] = [];
-  for (const line of lines) {
-    const [kind, rows] = JSON.parse(line) as [string, [string, number, number][]];
-    if (kind === 'M') paths.push(...rows.map((row) => row[0]));
+  for (let n = 0; n < head.parts.length; n++) {
+    const part = await fsp.readFile(
+      nodePath.join(vault, nodePath.dirname(SAVED), 'search-index.parts', `${head.generation}.${n}.part`),
+      'utf8',
+    );
+    for (const line of part.split('\n')) {
+      const [kind, rows] = JSON.parse(line) as [string, [string, number, number][]];
+      if (kind === 'M') paths.push(...rows.map((row) => row[0]));
+    }
   }
   return paths.sort();
 }

@@ -1,6 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { createTempVault, type TempVault } from '../host';
+import type { DataAdapter } from 'obsidian';
+import { PartedFile } from '../../src/vault/parted-file';
 import { PluginFile } from '../../src/vault/plugin-file';
 
 /** True when `path` (vault-relative) exists on disk in `tv`. */
@@ -69,68 +71,137 @@ describe('writes interrupted by a crash are cleaned up at load', () => {
     expect(await onDisk(tv, 'plug/index.json.tmp')).toBe(false);
   });
 
-  it('a plugin file written in chunks holds their concatenation; an empty list writes an empty file', async () => {
-    tv = await createTempVault({});
-    const file = new PluginFile(tv.app.vault.adapter as never, 'plug', 'search-index.json');
-    await file.writeChunks(['{"format":5}\n', '["M",[]]\n', 'é€𝄞']);
-    expect(await file.read()).toBe('{"format":5}\n["M",[]]\né€𝄞');
-    await file.writeChunks([]);
-    expect(await file.read()).toBe('');
-    expect(await onDisk(tv, 'plug/search-index.json.tmp')).toBe(false);
-  });
-
-  it('a chunked write that dies midway leaves the previous file whole, readable meanwhile and after', async () => {
-    tv = await createTempVault({ 'plug/search-index.json': 'the previous index' });
-    const adapter = tv.app.vault.adapter;
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    // The adapter holds every append until the test has read the file mid-write.
-    const held = Object.assign(Object.create(adapter) as typeof adapter, {
-      append: async (path: string, data: string) => {
-        await gate;
-        return adapter.append(path, data);
-      },
-    });
-    function* dying(): Generator<string> {
-      yield 'the first half of the next index, ';
-      yield 'and more of it';
-      // What the disk holds when the process dies here: the old file and a partial temp copy.
-      throw new Error('killed mid-save');
-    }
-    const writing = new PluginFile(held as never, 'plug', 'search-index.json').writeChunks(dying());
-    const file = new PluginFile(adapter as never, 'plug', 'search-index.json');
-    while (!(await onDisk(tv, 'plug/search-index.json.partial'))) await new Promise((resolve) => setTimeout(resolve, 1));
-    expect(await file.read()).toBe('the previous index');
-    release();
-    await expect(writing).rejects.toThrow('killed mid-save');
-    expect(await fsp.readFile(nodePath.join(tv.dir, 'plug/search-index.json.partial'), 'utf8')).toBe(
-      'the first half of the next index, and more of it',
-    );
-    expect(await file.read()).toBe('the previous index');
-    expect(await onDisk(tv, 'plug/search-index.json.partial')).toBe(false);
-  });
-
-  it('a first write that dies midway leaves no file, never half of one', async () => {
-    tv = await createTempVault({});
-    function* dying(): Generator<string> {
-      yield '{"format":5}\n';
-      throw new Error('killed mid-save');
-    }
-    await expect(new PluginFile(tv.app.vault.adapter as never, 'plug', 'search-index.json').writeChunks(dying())).rejects.toThrow(
-      'killed mid-save',
-    );
-    const file = new PluginFile(tv.app.vault.adapter as never, 'plug', 'search-index.json');
-    expect(await file.read()).toBeNull();
-    expect(await onDisk(tv, 'plug/search-index.json.partial')).toBe(false);
-    expect(await onDisk(tv, 'plug/search-index.json')).toBe(false);
-    await file.write('whole');
-    expect(await file.read()).toBe('whole');
-  });
-
   it('a partial copy of a crashed write is dropped while the whole file stays', async () => {
     tv = await createTempVault({ 'plug/proposals.json': '{"whole":true}', 'plug/proposals.json.partial': '{"hal' });
     const file = new PluginFile(tv.app.vault.adapter as never, 'plug', 'proposals.json');
     expect(await file.read()).toBe('{"whole":true}');
     expect(await onDisk(tv, 'plug/proposals.json.partial')).toBe(false);
+  });
+});
+
+/** The parts of `texts`, as a save takes them. */
+async function* partsOf(texts: readonly string[]): AsyncGenerator<string> {
+  for (const text of texts) yield text;
+}
+
+/** A head as the search index writes one (index-file.ts): its generation and part lengths. */
+const headOf = (generation: string, lengths: readonly number[]): string => JSON.stringify({ generation, parts: lengths });
+
+/** What a parted file holds, read as the search index reads it: the head's parts joined, or null when there is no head. Throws when a part is missing or of another length. */
+async function loadWhole(file: PartedFile): Promise<string | null> {
+  const head = await file.readHead();
+  if (head === null) return null;
+  const { generation, parts } = JSON.parse(head) as { generation: string; parts: number[] };
+  const texts: string[] = [];
+  for (let n = 0; n < parts.length; n++) {
+    const text = await file.readPart(generation, n);
+    if (text === null || text.length !== parts[n]) throw new Error(`part ${n} missing or cut`);
+    texts.push(text);
+  }
+  return texts.join('|');
+}
+
+/** The files in the parts folder, sorted. */
+async function partsOnDisk(tv: TempVault): Promise<string[]> {
+  return (await fsp.readdir(nodePath.join(tv.dir, 'plug/search-index.parts')).catch(() => [])).sort();
+}
+
+/** An adapter over `adapter` that dies (every call throws) from its `at`-th call that changes the disk on. */
+function dyingAt(adapter: DataAdapter, at: number): { adapter: DataAdapter; calls: () => number } {
+  let calls = 0;
+  const dying = Object.create(adapter) as DataAdapter;
+  for (const name of ['write', 'append', 'rename', 'remove', 'mkdir', 'writeBinary'] as const) {
+    (dying as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+      if (calls++ >= at) throw new Error(`the process died at step ${at}`);
+      return (adapter[name] as (...a: unknown[]) => Promise<void>).apply(adapter, args);
+    };
+  }
+  return { adapter: dying, calls: () => calls };
+}
+
+describe('a file saved as a head and parts (PartedFile)', () => {
+  let tv: TempVault | null = null;
+  afterEach(async () => {
+    await tv?.cleanup();
+    tv = null;
+  });
+
+  it('round-trips its parts (characters outside ASCII, an empty part) and removes the previous generation once the new head is in', async () => {
+    tv = await createTempVault({});
+    const file = new PartedFile(tv.app.vault.adapter, 'plug', 'search-index.json');
+    expect(await file.readHead()).toBeNull();
+    await file.write(partsOf(['one é€𝄞', '', 'three']), headOf);
+    expect(await loadWhole(file)).toBe('one é€𝄞||three');
+    expect(await partsOnDisk(tv)).toHaveLength(3);
+    await file.write(partsOf(['next']), headOf);
+    expect(await loadWhole(file)).toBe('next');
+    expect(await partsOnDisk(tv)).toEqual([`${(JSON.parse((await file.readHead())!) as { generation: string }).generation}.0.part`]);
+    expect(await onDisk(tv, 'plug/search-index.json.tmp')).toBe(false);
+  });
+
+  it('keeps the previous save loadable when the process dies at any step of a save, and the next save removes what it left', async () => {
+    let steps = 0;
+    for (let at = 0; ; at++) {
+      tv = await createTempVault({});
+      const file = new PartedFile(tv.app.vault.adapter, 'plug', 'search-index.json');
+      await file.write(partsOf(['old a', 'old b']), headOf);
+      const { adapter, calls } = dyingAt(tv.app.vault.adapter, at);
+      const died = await new PartedFile(adapter, 'plug', 'search-index.json').write(partsOf(['new a', 'new b', 'new c']), headOf).then(
+        () => false,
+        () => true,
+      );
+      // After the crash, at every step: the old save or the whole new one, never a mix, never damage.
+      const loaded = await loadWhole(new PartedFile(tv.app.vault.adapter, 'plug', 'search-index.json'));
+      expect(died ? ['old a|old b', 'new a|new b|new c'] : ['new a|new b|new c']).toContain(loaded);
+      // The next save (a later process) leaves its own parts only.
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      const next = new PartedFile(tv.app.vault.adapter, 'plug', 'search-index.json');
+      await next.write(partsOf(['later']), headOf);
+      expect(await loadWhole(next)).toBe('later');
+      expect(await partsOnDisk(tv)).toHaveLength(1);
+      await tv.cleanup();
+      tv = null;
+      if (!died) {
+        steps = calls();
+        break;
+      }
+    }
+    // A save is at least: three part writes, the head's temp write and two renames, one removal of an old part.
+    expect(steps).toBeGreaterThanOrEqual(7);
+  });
+
+  it('a save given up midway (its parts throw) leaves the previous save and none of its own parts', async () => {
+    tv = await createTempVault({});
+    const file = new PartedFile(tv.app.vault.adapter, 'plug', 'search-index.json');
+    await file.write(partsOf(['old']), headOf);
+    async function* changed(): AsyncGenerator<string> {
+      yield 'new a';
+      throw new Error('the index changed');
+    }
+    await expect(file.write(changed(), headOf)).rejects.toThrow('the index changed');
+    expect(await loadWhole(file)).toBe('old');
+    expect(await partsOnDisk(tv)).toHaveLength(1);
+  });
+
+  it('ignores files in the parts folder that are not parts, and refuses a generation that is no file name', async () => {
+    tv = await createTempVault({ 'plug/search-index.parts/notes.txt': 'a user file' });
+    const file = new PartedFile(tv.app.vault.adapter, 'plug', 'search-index.json');
+    await file.write(partsOf(['x']), headOf);
+    await file.write(partsOf(['y']), headOf);
+    expect((await partsOnDisk(tv)).filter((name) => !name.endsWith('.part'))).toEqual(['notes.txt']);
+    await expect(file.readPart('../../x', 0)).rejects.toThrow('not a part');
+  });
+
+  it('keeps the head and its parts aside with one tag', async () => {
+    tv = await createTempVault({});
+    const file = new PartedFile(tv.app.vault.adapter, 'plug', 'search-index.json');
+    await file.write(partsOf(['a', 'b']), headOf);
+    const head = await file.readHead();
+    expect(await file.keepAside('corrupt-T')).toEqual(['plug/search-index.json.corrupt-T', 'plug/search-index.parts.corrupt-T']);
+    expect(await file.readHead()).toBeNull();
+    expect(await fsp.readFile(nodePath.join(tv.dir, 'plug/search-index.json.corrupt-T'), 'utf8')).toBe(head);
+    expect((await fsp.readdir(nodePath.join(tv.dir, 'plug/search-index.parts.corrupt-T'))).length).toBe(2);
+    await file.write(partsOf(['c']), headOf);
+    expect(await loadWhole(file)).toBe('c');
   });
 });

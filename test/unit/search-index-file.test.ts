@@ -1,54 +1,134 @@
-import { fileChunks, INDEX_FORMAT, isOtherIndexFormat, openIndex } from '../../src/search/engine/index-file';
+import {
+  indexHead,
+  indexParts,
+  IndexChangedError,
+  INDEX_FORMAT,
+  isOtherIndexFormat,
+  openIndex,
+  PART_CHARS,
+  type PartReader,
+  type SavedIndex,
+} from '../../src/search/engine/index-file';
+import { LexicalEngine } from '../../src/search/engine/lexical-engine';
 
-describe('saved index file chunks', () => {
-  it('concatenate to the lines joined by line breaks, each chunk about 1 MB and ending at a line break', () => {
-    const lines = Array.from({ length: 40 }, (_, i) => `["T",["term${i}","${'A'.repeat(100_000 + i)}"]]`);
-    const chunks = [...fileChunks(lines)];
-    expect(chunks.join('')).toBe(lines.join('\n'));
-    expect(chunks.length).toBeGreaterThan(3);
-    for (const chunk of chunks.slice(0, -1)) {
-      expect(chunk.endsWith('\n')).toBe(true);
-      expect(chunk.length).toBeLessThan((1 << 20) + 110_000);
+/** A reader of the parts in `parts` (null for a missing one) that records what it was asked. */
+function readerOf(parts: (string | null)[], asked: string[] = []): (generation: string) => PartReader {
+  return (generation) => ({
+    read: async (n) => {
+      asked.push(`${generation}.${n}`);
+      return parts[n] ?? null;
+    },
+    wait: (pending) => pending,
+  });
+}
+
+async function collect(saved: SavedIndex): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const line of saved.lines()) out.push(line);
+  return out;
+}
+
+/** An engine of `count` notes whose text is `words` words long each. */
+function engineOf(count: number, words: number): LexicalEngine {
+  const engine = new LexicalEngine();
+  for (let i = 0; i < count; i++) {
+    const text = Array.from({ length: words }, (_, w) => `w${(i * 7 + w * 13) % 5000}`).join(' ');
+    engine.add({ path: `N${i}.md`, id: `path:N${i}.md`, title: `N${i}`, tags: [], frontmatter: {}, text, headings: [] });
+  }
+  return engine;
+}
+
+async function partsOf(engine: LexicalEngine, manifest = new Map<string, [number, number]>()): Promise<string[]> {
+  const parts: string[] = [];
+  for await (const part of indexParts(engine, manifest, async () => undefined)) parts.push(part);
+  return parts;
+}
+
+describe('saved index parts', () => {
+  it('are whole lines, none over PART_CHARS unless one line alone, and load back to the same engine', async () => {
+    const engine = engineOf(3000, 400);
+    const manifest = new Map<string, [number, number]>(engine.paths().map((p, i) => [p, [i, 10 * i]]));
+    const parts = await partsOf(engine, manifest);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) {
+      expect(part.length <= PART_CHARS || !part.includes('\n')).toBe(true);
+      for (const line of part.split('\n')) expect(() => JSON.parse(line) as unknown).not.toThrow();
     }
-    expect(chunks[chunks.length - 1].endsWith('\n')).toBe(false);
+    const saved = openIndex(
+      indexHead(
+        '000000001-a',
+        parts.map((p) => p.length),
+      ),
+      readerOf(parts),
+    ) as SavedIndex;
+    const copy = new LexicalEngine();
+    await copy.load(saved.lines(), async () => undefined);
+    expect([...saved.manifest]).toEqual([...manifest]);
+    expect(await partsOf(copy, saved.manifest)).toEqual(parts);
   });
 
-  it('give one chunk for a single line, and none for no lines', () => {
-    expect([...fileChunks(['{"format":5}'])]).toEqual(['{"format":5}']);
-    expect([...fileChunks([])]).toEqual([]);
+  it('give the save up with IndexChangedError when the engine changes meanwhile', async () => {
+    const engine = engineOf(50, 10);
+    const parts = indexParts(engine, new Map(), async () => {
+      engine.remove('N3.md');
+    });
+    await expect(parts.next()).rejects.toBeInstanceOf(IndexChangedError);
+  });
+
+  it('of an empty engine are none, and a head of no parts opens to no lines', async () => {
+    expect(await partsOf(new LexicalEngine())).toEqual([]);
+    const saved = openIndex(indexHead('000000001-a', []), readerOf([])) as SavedIndex;
+    expect(await collect(saved)).toEqual([]);
   });
 });
 
 describe('opening a saved index', () => {
-  it('reads each line: characters outside ASCII, lines of any length, the manifest filled as it goes, one null per manifest line', () => {
-    const path = 'Déjà vu €/𝄞 note.md';
-    const record = { path, id: `path:${path}`, title: 'Déjà 𝄞', tags: ['ü'], frontmatter: {} };
-    const long = 'x'.repeat(300_000);
-    const text = [
-      JSON.stringify({ format: INDEX_FORMAT }),
-      JSON.stringify(['M', [[path, 5, 7]]]),
-      JSON.stringify(['R', [record, { ...record, path: long }]]),
-    ].join('\n');
-    const saved = openIndex(text);
-    expect(saved).not.toBeNull();
-    const lines = [...(saved as NonNullable<typeof saved>).lines()];
-    // The manifest line is taken in, and stands as a null among the engine's lines (a caller pauses after it too).
-    expect(lines).toEqual([null, { kind: 'R', records: [record, { ...record, path: long }] }]);
-    expect([...(saved as NonNullable<typeof saved>).manifest]).toEqual([[path, [5, 7]]]);
+  const path = 'Déjà vu €/𝄞 note.md';
+  const record = { path, id: `path:${path}`, title: 'Déjà 𝄞', tags: ['ü'], frontmatter: {} };
+  const long = 'x'.repeat(300_000);
+  const parts = [JSON.stringify(['M', [[path, 5, 7]]]), JSON.stringify(['R', [record, { ...record, path: long }]])];
+  const head = indexHead(
+    '000000001-a',
+    parts.map((p) => p.length),
+  );
+
+  it('reads each part in turn: characters outside ASCII, lines of any length, the manifest filled as it goes, one null per manifest line', async () => {
+    const asked: string[] = [];
+    const saved = openIndex(head, readerOf(parts, asked)) as SavedIndex;
+    expect(saved.generation).toBe('000000001-a');
+    expect(asked).toEqual([]);
+    expect(await collect(saved)).toEqual([null, { kind: 'R', records: [record, { ...record, path: long }] }]);
+    expect([...saved.manifest]).toEqual([[path, [5, 7]]]);
+    expect(asked).toEqual(['000000001-a.0', '000000001-a.1']);
   });
 
-  it('refuses a header of another format, one longer than 200 characters, or none; a header alone has no lines', () => {
-    expect(openIndex(`{"format":${INDEX_FORMAT - 1}}\n["M",[]]`)).toBeNull();
-    expect(openIndex(`{"format":${INDEX_FORMAT},"pad":"${'p'.repeat(200)}"}\n["M",[]]`)).toBeNull();
-    expect(openIndex('')).toBeNull();
-    expect(openIndex('["M",[]]')).toBeNull();
-    const alone = openIndex(`{"format":${INDEX_FORMAT}}`);
-    expect(alone === null ? null : [...alone.lines()]).toEqual([]);
+  it.each([
+    ['missing', [parts[0], null], /part 2 of 2 is missing/],
+    ['short', [parts[0], parts[1].slice(0, -1)], /part 2 of 2 has \d+ characters, not \d+/],
+    ['longer', [parts[0] + '\n', parts[1]], /part 1 of 2 has \d+ characters, not \d+/],
+    ['garbled', [parts[0], parts[1].replace('["R"', '[{R"')], /JSON/],
+    ['of an unknown kind', [parts[0], parts[1].replace('"R"', '"X"')], /unknown kind "X"/],
+  ])('throws while iterating when a part is %s', async (_what, damaged, message) => {
+    const saved = openIndex(head, readerOf(damaged)) as SavedIndex;
+    await expect(collect(saved)).rejects.toThrow(message);
   });
 
-  it('tells a file of another format version from damage', () => {
+  it('refuses a head of another format, of a bad generation or part list, a format-6 file, or none', () => {
+    const other = JSON.stringify({ format: INDEX_FORMAT - 1, generation: '000000001-a', parts: [] });
+    expect(openIndex(other, readerOf([]))).toBeNull();
+    for (const generation of ['../x', '', 'A-B', 7])
+      expect(openIndex(JSON.stringify({ format: INDEX_FORMAT, generation, parts: [] }), readerOf([]))).toBeNull();
+    for (const list of [[-1], [1.5], ['3'], null])
+      expect(openIndex(JSON.stringify({ format: INDEX_FORMAT, generation: '000000001-a', parts: list }), readerOf([]))).toBeNull();
+    expect(openIndex(`{"format":6}\n["M",[]]`, readerOf([]))).toBeNull();
+    expect(openIndex('', readerOf([]))).toBeNull();
+    expect(openIndex('["M",[]]', readerOf([]))).toBeNull();
+  });
+
+  it('tells a head or file of another format version from damage', () => {
     expect(isOtherIndexFormat(`{"format":${INDEX_FORMAT + 1}}\n`)).toBe(true);
-    expect(isOtherIndexFormat(`{"format":${INDEX_FORMAT}}\n`)).toBe(false);
+    expect(isOtherIndexFormat(`{"format":6}\n["M",[]]`)).toBe(true);
+    expect(isOtherIndexFormat(indexHead('000000001-a', [3]))).toBe(false);
     expect(isOtherIndexFormat('garbage')).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import type { HeadingCache, TFile } from 'obsidian';
 import { parse as parseYaml } from 'yaml';
 import { ToolError } from '../../src/errors';
 import { SearchIndex } from '../../src/search/search-index';
+import { memoryIndexStorage } from '../harness/memory-index-storage';
 import type { SearchPage } from '../../src/search/types';
 import { UNRESTRICTED_SCOPE, type AccessScope } from '../../src/vault/access/access';
 import type { NoteChange, NoteStore } from '../../src/vault/note-store';
@@ -493,20 +494,14 @@ describe('SearchIndex: lifecycle and incremental updates', () => {
 
   it('keeps the changes made while the saved index loads: modified, deleted, created and renamed notes', async () => {
     const notes = new FakeNotes({ 'A.md': 'apple pie\n', 'B.md': 'banana bread\n', 'D.md': 'damson jam\n' });
-    let saved = '';
-    const storage = {
-      load: async () => saved,
-      save: async (chunks: Iterable<string>) => {
-        saved = [...chunks].join('');
-      },
-    };
+    const storage = memoryIndexStorage();
     const first = new SearchIndex(notes.asStore(), { storage });
     await first.start();
     await first.whenBuilt();
     first.stop();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const second = new SearchIndex(notes.asStore(), { storage: { ...storage, load: () => gate.then(() => saved) } });
+    const second = new SearchIndex(notes.asStore(), { storage: { ...storage, loadHead: () => gate.then(() => storage.head) } });
     const building = second.start();
     // Same length, same (fake) mtime: only the change event says the note changed.
     notes.write('A.md', 'plums pie\n');

@@ -3,9 +3,11 @@ import * as nodePath from 'node:path';
 import { createTempVault, type TempVault } from '../host';
 import { INDEX_FILE, INDEX_FORMAT } from '../../src/search/engine/index-file';
 import { SearchIndex, type IndexStorage } from '../../src/search/search-index';
+import { searchIndexStorage } from '../../src/ui/index-files';
 import { UNRESTRICTED_SCOPE } from '../../src/vault/access/access';
 import { NoteStore } from '../../src/vault/note-store';
-import { PluginFile } from '../../src/vault/plugin-file';
+import { PartedFile } from '../../src/vault/parted-file';
+import { memoryIndexStorage } from '../harness/memory-index-storage';
 
 const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
 
@@ -14,15 +16,20 @@ const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
  * `onSaved` runs after each save has written the file, so a test waits for a save, not for a time.
  */
 function indexOver(tv: TempVault, onSaved: () => void = () => undefined, quarantine: string[] = []): SearchIndex {
-  const file = new PluginFile(tv.app.vault.adapter as never, PLUGIN_DIR, INDEX_FILE);
-  const storage: IndexStorage = {
-    load: () => file.read().catch(() => null),
-    save: async (chunks) => {
-      await file.writeChunks(chunks);
+  const storage = storageOver(tv);
+  const saving: IndexStorage = {
+    ...storage,
+    save: async (parts, head) => {
+      await storage.save(parts, head);
       onSaved();
     },
   };
-  return new SearchIndex(new NoteStore(tv.app as never, { quarantine: () => quarantine }), { storage, saveDelayMs: 10 });
+  return new SearchIndex(new NoteStore(tv.app as never, { quarantine: () => quarantine }), { storage: saving, saveDelayMs: 10 });
+}
+
+/** The plugin's storage of the index (ui/index-files.ts) over the temp vault's plugin folder. */
+function storageOver(tv: TempVault): IndexStorage {
+  return searchIndexStorage((name) => new PartedFile(tv.app.vault.adapter as never, PLUGIN_DIR, name));
 }
 
 async function paths(index: SearchIndex, query: string): Promise<string[]> {
@@ -30,16 +37,58 @@ async function paths(index: SearchIndex, query: string): Promise<string[]> {
 }
 
 const savedFile = (tv: TempVault): string => nodePath.join(tv.dir, ...PLUGIN_DIR.split('/'), INDEX_FILE);
+const partsFolder = (tv: TempVault): string => nodePath.join(tv.dir, ...PLUGIN_DIR.split('/'), 'search-index.parts');
 
-/** The saved file's header and manifest (format 2: one JSON value per line, see index-file.ts). */
+/** The saved head (format 7: generation and part lengths, see index-file.ts). */
+async function readHead(tv: TempVault): Promise<{ format: unknown; generation: string; parts: number[] }> {
+  return JSON.parse(await fsp.readFile(savedFile(tv), 'utf8')) as { format: unknown; generation: string; parts: number[] };
+}
+
+/** The paths of the saved head's parts on disk. */
+async function partFiles(tv: TempVault): Promise<string[]> {
+  const head = await readHead(tv);
+  return head.parts.map((_, n) => nodePath.join(partsFolder(tv), `${head.generation}.${n}.part`));
+}
+
+/** The saved lines: the head's parts, in order, split at line breaks. */
+async function savedLines(tv: TempVault): Promise<string[]> {
+  const lines: string[] = [];
+  for (const file of await partFiles(tv)) lines.push(...(await fsp.readFile(file, 'utf8')).split('\n'));
+  return lines;
+}
+
+/** Writes `lines` as the saved index of `format`, in one part (or, for format 6 and older, as the one file they wrote). */
+async function writeSaved(tv: TempVault, lines: string[], format = INDEX_FORMAT): Promise<void> {
+  await fsp.mkdir(partsFolder(tv), { recursive: true });
+  if (format < 7) {
+    await fsp.writeFile(savedFile(tv), [JSON.stringify({ format }), ...lines].join('\n'));
+    return;
+  }
+  const text = lines.join('\n');
+  await fsp.writeFile(nodePath.join(partsFolder(tv), '000000001-t.0.part'), text);
+  await fsp.writeFile(savedFile(tv), JSON.stringify({ format, generation: '000000001-t', parts: [text.length] }));
+}
+
+/** The saved head's format and manifest. */
 async function readSaved(tv: TempVault): Promise<{ format: unknown; manifest: Record<string, [number, number]> }> {
-  const [head, ...lines] = (await fsp.readFile(savedFile(tv), 'utf8')).split('\n');
   const manifest: Record<string, [number, number]> = {};
-  for (const line of lines) {
+  for (const line of await savedLines(tv)) {
     const [kind, rows] = JSON.parse(line) as [string, [string, number, number][]];
     if (kind === 'M') for (const [path, mtime, size] of rows) manifest[path] = [mtime, size];
   }
-  return { format: (JSON.parse(head) as { format: unknown }).format, manifest };
+  return { format: (await readHead(tv)).format, manifest };
+}
+
+/** Starts an index over `tv` and expects it to have rebuilt from the notes (never failed), then to have saved a whole index of this format. */
+async function rebuildsFromNotes(tv: TempVault): Promise<void> {
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  const index = indexOver(tv);
+  await index.start();
+  warn.mockRestore();
+  expect(index.stats).toMatchObject({ warm: false, reindexed: 3, complete: true });
+  expect(await paths(index, 'apricot')).toEqual(['Alpha.md', 'Beta.md']);
+  await index.stop();
+  expect((await readSaved(tv)).format).toBe(INDEX_FORMAT);
 }
 
 /** The file a format-1 plugin saved: MiniSearch's JSON in one object. */
@@ -150,8 +199,7 @@ describe('SearchIndex persistence in the plugin folder', () => {
   });
 
   it('a stop before the debounced save makes it, so the next start reindexes nothing', async () => {
-    const file = new PluginFile(tv.app.vault.adapter as never, PLUGIN_DIR, INDEX_FILE);
-    const storage: IndexStorage = { load: () => file.read().catch(() => null), save: (chunks) => file.writeChunks(chunks) };
+    const storage = storageOver(tv);
     const notes = new NoteStore(tv.app as never, { quarantine: () => [] });
     const first = new SearchIndex(notes, { storage, saveDelayMs: 60_000 });
     await first.start();
@@ -171,29 +219,20 @@ describe('SearchIndex persistence in the plugin folder', () => {
   });
 
   it('a stop with nothing due saves nothing, and a stop waits for a save no longer than stopSaveMs', async () => {
-    let saves = 0;
-    let saved: string | null = null;
+    const memory = memoryIndexStorage();
     const notes = new NoteStore(tv.app as never, { quarantine: () => [] });
-    const quiet = new SearchIndex(notes, {
-      storage: {
-        load: async () => saved,
-        save: async (chunks) => {
-          saves++;
-          saved = [...chunks].join('');
-        },
-      },
-    });
+    const quiet = new SearchIndex(notes, { storage: memory });
     await quiet.start();
-    expect(saves).toBe(1);
+    expect(memory.saves).toBe(1);
     await quiet.stop();
-    expect(saves).toBe(1);
+    expect(memory.saves).toBe(1);
 
     // A storage whose write never ends: the stop gives the save up after stopSaveMs.
     let saveBegan: () => void = () => undefined;
     const began = new Promise<void>((resolve) => (saveBegan = resolve));
     const stuck = new SearchIndex(notes, {
       storage: {
-        load: async () => null,
+        ...memoryIndexStorage(),
         save: () => {
           saveBegan();
           return new Promise<void>(() => undefined);
@@ -214,10 +253,13 @@ describe('SearchIndex persistence in the plugin folder', () => {
     const first = indexOver(tv);
     await first.start();
     first.stop();
-    const lines = (await fsp.readFile(savedFile(tv), 'utf8')).split('\n');
+    const lines = await savedLines(tv);
     expect(lines.some((line) => line.startsWith('["P"'))).toBe(true);
-    const old = [JSON.stringify({ format: 4 }), ...lines.slice(1).filter((line) => !line.startsWith('["P"'))];
-    await fsp.writeFile(savedFile(tv), old.join('\n'));
+    await writeSaved(
+      tv,
+      lines.filter((line) => !line.startsWith('["P"')),
+      4,
+    );
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     const second = indexOver(tv);
     await second.start();
@@ -253,15 +295,12 @@ describe('SearchIndex persistence in the plugin folder', () => {
     await first.start();
     first.stop();
     // The same index as format 3 wrote it: its header, and document rows of six field lengths.
-    const lines = (await fsp.readFile(savedFile(tv), 'utf8')).split('\n');
-    const old = [
-      JSON.stringify({ format: 3 }),
-      ...lines.slice(1).map((line) => {
-        const [kind, payload] = JSON.parse(line) as [string, unknown[]];
-        return JSON.stringify([kind, kind === 'D' ? (payload as unknown[][]).map((row) => row.slice(0, 7)) : payload]);
-      }),
-    ];
-    await fsp.writeFile(savedFile(tv), old.join('\n'));
+    const lines = await savedLines(tv);
+    const old = lines.map((line) => {
+      const [kind, payload] = JSON.parse(line) as [string, unknown[]];
+      return JSON.stringify([kind, kind === 'D' ? (payload as unknown[][]).map((row) => row.slice(0, 7)) : payload]);
+    });
+    await writeSaved(tv, old, 3);
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     const second = indexOver(tv);
     await second.start();
@@ -278,37 +317,44 @@ describe('SearchIndex persistence in the plugin folder', () => {
     ['not JSON', '{"format": 1, "engine": {"mini'],
     ['an old format version', JSON.stringify({ format: 0, engine: {}, manifest: {} })],
     ['the MiniSearch JSON of format 1', MINISEARCH_FILE],
-    ['a line that is not JSON', `{"format":${INDEX_FORMAT}}\n["M",[["Alpha.md",1,2]]]\n["R",[{"path":"Alpha.md"`],
-    ['a damaged record', `{"format":${INDEX_FORMAT}}\n["R",[{"nope":true}]]`],
-    ['a line of unknown kind', `{"format":${INDEX_FORMAT}}\n["X",[]]`],
+    ['a head without parts', JSON.stringify({ format: INDEX_FORMAT })],
+    ['a head naming a generation that is no file name', JSON.stringify({ format: INDEX_FORMAT, generation: '../../x', parts: [3] })],
+  ])('rebuilds, never fails, when the saved head is %s', async (_what, text) => {
+    await fsp.mkdir(nodePath.dirname(savedFile(tv)), { recursive: true });
+    await fsp.writeFile(savedFile(tv), text);
+    await rebuildsFromNotes(tv);
+  });
+
+  it.each([
+    ['a line that is not JSON', ['["M",[["Alpha.md",1,2]]]', '["R",[{"path":"Alpha.md"']],
+    ['a damaged record', ['["R",[{"nope":true}]]']],
+    ['a line of unknown kind', ['["X",[]]']],
     [
       'records and documents that disagree',
-      `{"format":${INDEX_FORMAT}}\n["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]\n["D",[["Other.md",1,1,1,1,0,0,0]]]`,
+      ['["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]', '["D",[["Other.md",1,1,1,1,0,0,0]]]'],
     ],
     [
       'a posting list for a document that does not exist',
-      `{"format":${INDEX_FORMAT}}\n["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]\n["D",[["Alpha.md",1,1,1,1,0,0,0]]]\n["T",[["alpha"],[2],"FgA"]]`,
+      [
+        '["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]',
+        '["D",[["Alpha.md",1,1,1,1,0,0,0]]]',
+        '["T",[["alpha"],[2],"FgA"]]',
+      ],
     ],
-  ])('rebuilds, never fails, when the saved index is %s', async (_what, text) => {
-    await fsp.mkdir(nodePath.dirname(savedFile(tv)), { recursive: true });
-    await fsp.writeFile(savedFile(tv), text);
-    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const index = indexOver(tv);
-    await index.start();
-    warn.mockRestore();
-    expect(index.stats).toMatchObject({ warm: false, reindexed: 3, complete: true });
-    expect(await paths(index, 'apricot')).toEqual(['Alpha.md', 'Beta.md']);
-    index.stop();
-    expect((await readSaved(tv)).format).toBe(INDEX_FORMAT);
+  ])('rebuilds, never fails, when the saved index has %s', async (_what, lines) => {
+    await writeSaved(tv, lines);
+    await rebuildsFromNotes(tv);
   });
 
   it('rebuilds, never fails, when a saved phrase filter is damaged: found once the index is complete, then reported and rebuilt', async () => {
     const first = indexOver(tv);
     await first.start();
     first.stop();
-    const text = await fsp.readFile(savedFile(tv), 'utf8');
     // The phrase filter lines come last and load after the index is complete: damage one of them.
-    await fsp.writeFile(savedFile(tv), text.replace(/\n\["P",\["[^"]*"/, '\n["P",["AB*"'));
+    const lines = await savedLines(tv);
+    const at = lines.findIndex((line) => line.startsWith('["P"'));
+    lines[at] = lines[at].replace(/^\["P",\["[^"]*"/, '["P",["AB*"');
+    await writeSaved(tv, lines);
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     const index = indexOver(tv);
     await index.start();
@@ -316,6 +362,8 @@ describe('SearchIndex persistence in the plugin folder', () => {
     expect(await paths(index, 'apricot')).toEqual(['Alpha.md', 'Beta.md']);
     while (warn.mock.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(String(warn.mock.calls[0][0])).toMatch(/phrase filter\); rebuilding/);
+    // The save is kept aside (disk renames) before the rebuild starts.
+    while (index.stats.warm) await new Promise((resolve) => setTimeout(resolve, 5));
     await index.whenBuilt();
     warn.mockRestore();
     expect(index.stats).toMatchObject({ warm: false, reindexed: 3, complete: true });
@@ -330,7 +378,7 @@ describe('SearchIndex persistence in the plugin folder', () => {
     await first.start();
     const cold = await paths(first, '"apricot orchard"');
     first.stop();
-    const savedBefore = (await fsp.readFile(savedFile(tv), 'utf8')).split('\n').filter((l) => l.startsWith('["P"'));
+    const savedBefore = (await savedLines(tv)).filter((l) => l.startsWith('["P"'));
     let saved: () => void = () => undefined;
     const second = indexOver(tv, () => saved());
     await second.start();
@@ -342,7 +390,7 @@ describe('SearchIndex persistence in the plugin folder', () => {
     await tv.app.vault.create('Fig.md', 'Fig jam.\n');
     await changeSaved;
     second.stop();
-    const savedAfter = (await fsp.readFile(savedFile(tv), 'utf8')).split('\n').filter((l) => l.startsWith('["P"'));
+    const savedAfter = (await savedLines(tv)).filter((l) => l.startsWith('["P"'));
     expect(savedAfter.join('\n')).toContain(savedBefore.join('\n').slice(6, -2));
   });
 });

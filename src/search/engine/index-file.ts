@@ -3,26 +3,31 @@ import type { EngineLine, LexicalEngine } from './lexical-engine';
 /**
  * The saved search index: what lets a restart skip the full build. It holds the engine's
  * data, a manifest of the notes it was built from (vault path → mtime ms and size bytes, as
- * `TFile.stat` had them when the note was indexed) and a format version. A file of another
+ * `TFile.stat` had them when the note was indexed) and a format version. A save of another
  * version, or one that does not parse, is ignored and the index rebuilt.
  *
- * Layout (format 2 and later): newline-separated JSON values. The first line is the header
- * `{"format":2}`; every other line is `[kind, payload]`: `"M"` a chunk of the manifest as
- * `[path, mtime, size]` rows, then the engine's lines (`"R"` note records, `"D"` document
- * rows, `"T"` `[terms, byte sizes, bytes]`: terms with their posting lists' bytes in one base64url
- * string, `"P"` phrase filters; see LexicalEngine.lines). Lines are parsed and written one at
- * a time so neither load nor save blocks the event loop for long. Format 1 was MiniSearch's
- * JSON in one object; format 4 had no phrase filters; format 5 wrote each term's postings as
- * base-32 varints of the numbers (`"T"` pairs of term and text); such files are rebuilt.
+ * Layout (format 7): a small head, `{"format":7,"generation":G,"parts":[n, …]}` (the file users
+ * know, `search-index.json`), names the save's generation and the character length of each of its
+ * parts, which the storage keeps as files of their own (IndexStorage). A part is whole lines
+ * joined by line breaks, about {@link PART_CHARS} characters; each line is `[kind, payload]`:
+ * `"M"` a chunk of the manifest as `[path, mtime, size]` rows, then the engine's lines (`"R"`
+ * note records, `"D"` document rows, `"T"` `[terms, byte sizes, bytes]`: terms with their
+ * posting lists' bytes in one base64url string, `"P"` phrase filters; see LexicalEngine.lines).
+ * Parts are made, written, read and parsed one at a time, lines one at a time within them, so
+ * neither load nor save blocks the event loop for long or holds the whole index as text.
+ * Format 6 was the same lines in one file after a header line `{"format":6}` (149 MB at 100k
+ * notes, read as one string); format 1 was MiniSearch's JSON in one object; format 4 had no
+ * phrase filters; format 5 wrote each term's postings as base-32 varints of the numbers; such
+ * files are rebuilt.
  */
 
 /**
  * Version of the saved layout, tokenizer, fields and posting encoding. Bump it whenever any
  * of them changes: an index saved by an older version is then rebuilt instead of loaded.
  */
-export const INDEX_FORMAT = 6;
+export const INDEX_FORMAT = 7;
 
-/** File name of the saved index in the plugin folder. */
+/** File name of the saved index's head in the plugin folder (its parts: IndexStorage). */
 export const INDEX_FILE = 'search-index.json';
 
 /** A note's stat when it was indexed: `[mtime ms, size bytes]`. */
@@ -30,118 +35,176 @@ export type NoteStamp = [mtime: number, size: number];
 
 /** Manifest rows per saved line. */
 const MANIFEST_LINE_ROWS = 500;
-/** Characters per chunk the file is written in ({@link fileChunks}): joining and encoding one takes a ms or two. */
-const WRITE_CHUNK_CHARS = 1 << 20;
+/**
+ * Characters of whole lines per part (a longer line is a part alone). 4 MB: at 100k notes 37
+ * parts of 149 MB; a part's read, decoding and join are a few ms each, and one part more or
+ * less in memory is nothing (docs/performance.md, "the saved index in parts").
+ */
+export const PART_CHARS = 4 << 20;
+/** Longest head accepted (characters): a head lists a few numbers per part; a longer text is not one. */
+const HEAD_MAX_CHARS = 1 << 16;
+/** What a generation name looks like (IndexStorage names it; it becomes part of a file name). */
+const GENERATION = /^[0-9a-z]{1,16}-[0-9a-z]{1,16}$/;
+
+/** Thrown by {@link indexParts} when the engine changed while it was being serialized: the save is given up. */
+export class IndexChangedError extends Error {
+  constructor() {
+    super('the search index changed while it was being saved');
+  }
+}
 
 /**
- * Serializes the index for {@link INDEX_FILE}, awaiting `pause()` after each line.
- * @returns the file's lines (write them with {@link fileChunks}), or null when the engine
- *   changed while it was being serialized (the caller saves again later)
+ * Serializes the index into the parts of a save, awaiting `pause()` after each line. Each part
+ * is made only when taken (the caller writes one before asking for the next), so the save never
+ * holds more than one part's lines.
+ * @throws IndexChangedError (while iterating) when the engine changed meanwhile (the caller
+ *   gives the save up; the change has scheduled another)
  */
-export async function encodeIndex(
+export async function* indexParts(
   engine: LexicalEngine,
   manifest: ReadonlyMap<string, NoteStamp>,
   pause: () => Promise<void>,
-): Promise<string[] | null> {
+): AsyncGenerator<string> {
   const version = engine.version;
-  const out: string[] = [JSON.stringify({ format: INDEX_FORMAT })];
+  let lines: string[] = [];
+  let chars = 0;
+  const take = (): string => {
+    const part = lines.join('\n');
+    lines = [];
+    chars = 0;
+    return part;
+  };
+  for (const line of savedLines(engine, manifest)) {
+    if (line !== null) {
+      // A line that would take the part past its size starts the next one.
+      if (chars > 0 && chars + line.length > PART_CHARS) yield take();
+      lines.push(line);
+      chars += line.length + 1;
+    }
+    await pause();
+    // The manifest changes only with the engine: a change meanwhile shows in its version.
+    if (engine.version !== version) throw new IndexChangedError();
+  }
+  if (lines.length > 0) yield take();
+}
+
+/** The saved lines in order (manifest, then the engine's), null where the work may pause (TermIndex.savedSteps). */
+function* savedLines(engine: LexicalEngine, manifest: ReadonlyMap<string, NoteStamp>): Generator<string | null> {
   let rows: [string, number, number][] = [];
   // A pause after each manifest line too: the whole manifest at once was a 290 ms step (CPU) at 100k notes.
   for (const [path, [mtime, size]] of manifest) {
     rows.push([path, mtime, size]);
     if (rows.length < MANIFEST_LINE_ROWS) continue;
-    out.push(JSON.stringify(['M', rows]));
+    yield JSON.stringify(['M', rows]);
     rows = [];
-    await pause();
-    // The manifest changes only with the engine: a change meanwhile shows in its version.
-    if (engine.version !== version) return null;
   }
-  if (rows.length > 0) out.push(JSON.stringify(['M', rows]));
-  await pause();
-  if (engine.version !== version) return null;
-  for (const line of engine.savedSteps()) {
-    if (line !== null) out.push(lineText(line));
-    await pause();
-    if (engine.version !== version) return null;
-  }
-  return out;
+  if (rows.length > 0) yield JSON.stringify(['M', rows]);
+  for (const line of engine.savedSteps()) yield line === null ? null : lineText(line);
 }
 
 /**
- * The file's text from its lines, in chunks of about {@link WRITE_CHUNK_CHARS} characters
- * (each chunk ends with a line break but the last), each joined only when it is taken: their
- * concatenation is `lines.join('\n')`, which is never built (joining a 100k-note index at once
- * blocked the event loop for hundreds of ms).
+ * The head of a save: its format, generation and each part's length in characters.
+ * @param generation the save's name for its parts (IndexStorage.save)
  */
-export function* fileChunks(lines: readonly string[]): Generator<string> {
-  let first = 0;
-  let chars = 0;
-  for (let i = 0; i < lines.length; i++) {
-    chars += lines[i].length + 1;
-    if (chars < WRITE_CHUNK_CHARS && i < lines.length - 1) continue;
-    const chunk = lines.slice(first, i + 1).join('\n');
-    yield i < lines.length - 1 ? chunk + '\n' : chunk;
-    first = i + 1;
-    chars = 0;
-  }
+export function indexHead(generation: string, lengths: readonly number[]): string {
+  return JSON.stringify({ format: INDEX_FORMAT, generation, parts: lengths });
 }
 
-/** A saved index opened for loading: its engine lines, read lazily, and the manifest they fill. */
+/** A saved index opened for loading: its engine lines, read lazily part by part, and the manifest they fill. */
 export interface SavedIndex {
+  /** The save's generation, as its head names it. */
+  generation: string;
   /** Filled while {@link lines} is iterated (manifest lines come first). */
   manifest: Map<string, NoteStamp>;
   /**
    * The engine's lines, each parsed when reached, and null for each manifest line (taken into
    * {@link manifest}), so that a caller pausing after each value pauses after those too: the
-   * 200 manifest lines of a 100k-note index read in one go were a step of 1.2–2.2 s.
-   * @throws Error (while iterating) when a line is not JSON or not of a known kind
+   * 200 manifest lines of a 100k-note index read in one go were a step of 1.2–2.2 s. Each part
+   * is read when the one before it is begun (one read ahead).
+   * @throws Error (while iterating) when a part is missing or not of its listed length, or a
+   *   line is not JSON or not of a known kind
    */
-  lines(): Generator<EngineLine | null>;
+  lines(): AsyncGenerator<EngineLine | null>;
 }
 
 /**
- * Opens a saved index.
- * @returns the saved index, or null when `text` does not start with the header of
- *   {@link INDEX_FORMAT} (another version, MiniSearch JSON of format 1, or garbage; the
- *   caller rebuilds). Never throws; damage further in surfaces while iterating `lines()`.
+ * How {@link openIndex} reads parts: `read(n)` starts reading part n (null when it is missing);
+ * `wait` awaits such a read (the caller marks the time as a wait, not work: Slicer.mark).
  */
-export function openIndex(text: string): SavedIndex | null {
-  const firstBreak = text.indexOf('\n');
-  const head = firstBreak < 0 ? text : text.slice(0, firstBreak);
-  if (head.length > 200) return null;
-  try {
-    const header = JSON.parse(head) as { format?: unknown } | null;
-    if (header === null || typeof header !== 'object' || header.format !== INDEX_FORMAT) return null;
-  } catch {
-    return null;
-  }
+export interface PartReader {
+  read(n: number): Promise<string | null>;
+  wait<T>(pending: Promise<T>): Promise<T>;
+}
+
+/**
+ * Opens a saved index from its head.
+ * @param head the head's text (see {@link indexHead})
+ * @param parts reads the parts of the head's generation
+ * @returns the saved index, or null when `head` is not a head of {@link INDEX_FORMAT} (another
+ *   version, a file of format 6 or older, or garbage; the caller rebuilds, telling the two apart
+ *   with {@link isOtherIndexFormat}). Never throws; damage in the parts surfaces while iterating `lines()`.
+ */
+export function openIndex(head: string, parts: (generation: string) => PartReader): SavedIndex | null {
+  const listing = headListing(head);
+  if (listing === null) return null;
+  const { generation, lengths } = listing;
+  const reader = parts(generation);
   const manifest = new Map<string, NoteStamp>();
   return {
+    generation,
     manifest,
-    *lines(): Generator<EngineLine | null> {
-      let at = firstBreak;
-      while (at >= 0 && at < text.length) {
-        const end = text.indexOf('\n', at + 1);
-        const line = text.slice(at + 1, end < 0 ? text.length : end);
-        at = end;
-        if (line.length === 0) continue;
-        const value = JSON.parse(line) as unknown;
-        if (!Array.isArray(value) || value.length !== 2 || !Array.isArray(value[1]))
-          throw new Error('saved search index has a malformed line');
-        const [kind, payload] = value as [unknown, unknown[]];
-        if (kind === 'M') {
-          for (const row of payload) {
-            if (Array.isArray(row) && typeof row[0] === 'string') manifest.set(row[0], [Number(row[1]), Number(row[2])]);
-          }
-          yield null;
-        } else if (kind === 'R') yield { kind, records: payload as never };
-        else if (kind === 'D') yield { kind, rows: payload as never };
-        else if (kind === 'T') yield { kind, terms: payload[0] as never, sizes: payload[1] as never, bytes: payload[2] as never };
-        else if (kind === 'P') yield { kind, filters: payload as never };
-        else throw new Error(`saved search index has a line of unknown kind ${JSON.stringify(kind)}`);
+    async *lines(): AsyncGenerator<EngineLine | null> {
+      let next = lengths.length > 0 ? reader.read(0) : null;
+      for (let n = 0; n < lengths.length; n++) {
+        const text = await reader.wait(next as Promise<string | null>);
+        next = n + 1 < lengths.length ? reader.read(n + 1) : null;
+        // A read of the next part that fails while this one is parsed is reported when it is awaited.
+        next?.catch(() => undefined);
+        if (text === null) throw new Error(`saved search index part ${n + 1} of ${lengths.length} is missing`);
+        if (text.length !== lengths[n])
+          throw new Error(`saved search index part ${n + 1} of ${lengths.length} has ${text.length} characters, not ${lengths[n]}`);
+        yield* partLines(text, manifest);
       }
     },
   };
+}
+
+/** The head's generation and part lengths, or null when `head` is not a head of {@link INDEX_FORMAT}. */
+function headListing(head: string): { generation: string; lengths: number[] } | null {
+  if (head.length > HEAD_MAX_CHARS) return null;
+  try {
+    const value = JSON.parse(head) as { format?: unknown; generation?: unknown; parts?: unknown } | null;
+    if (value === null || typeof value !== 'object' || value.format !== INDEX_FORMAT) return null;
+    const { generation, parts } = value;
+    if (typeof generation !== 'string' || !GENERATION.test(generation)) return null;
+    if (!Array.isArray(parts) || !parts.every((n) => Number.isSafeInteger(n) && (n as number) >= 0)) return null;
+    return { generation, lengths: parts as number[] };
+  } catch {
+    return null;
+  }
+}
+
+/** The lines of one part, parsed as reached; manifest lines go into `manifest` and stand as nulls. */
+function* partLines(text: string, manifest: Map<string, NoteStamp>): Generator<EngineLine | null> {
+  for (let at = 0; at < text.length;) {
+    const end = text.indexOf('\n', at);
+    const line = text.slice(at, end < 0 ? text.length : end);
+    at = end < 0 ? text.length : end + 1;
+    if (line.length === 0) continue;
+    const value = JSON.parse(line) as unknown;
+    if (!Array.isArray(value) || value.length !== 2 || !Array.isArray(value[1])) throw new Error('saved search index has a malformed line');
+    const [kind, payload] = value as [unknown, unknown[]];
+    if (kind === 'M') {
+      for (const row of payload) {
+        if (Array.isArray(row) && typeof row[0] === 'string') manifest.set(row[0], [Number(row[1]), Number(row[2])]);
+      }
+      yield null;
+    } else if (kind === 'R') yield { kind, records: payload as never };
+    else if (kind === 'D') yield { kind, rows: payload as never };
+    else if (kind === 'T') yield { kind, terms: payload[0] as never, sizes: payload[1] as never, bytes: payload[2] as never };
+    else if (kind === 'P') yield { kind, filters: payload as never };
+    else throw new Error(`saved search index has a line of unknown kind ${JSON.stringify(kind)}`);
+  }
 }
 
 /**

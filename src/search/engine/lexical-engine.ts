@@ -89,7 +89,8 @@ export type EngineLine = IndexLine | { kind: 'R'; records: NoteRecord[] } | { ki
 /** The phrase filter lines a {@link LexicalEngine.load} left for {@link LexicalEngine.loadPhrases}: the first, the rest, and what they fill. */
 export interface PhraseLines {
   first: EngineLine;
-  rest: Iterator<EngineLine | null>;
+  /** The lines after {@link first}: the load's own iterator, async when the load's lines were (a saved index read part by part). */
+  rest: Iterator<EngineLine | null> | AsyncIterator<EngineLine | null>;
   /** The filters of the load (the engine's until it is cleared or loaded again). */
   phrases: PhraseFilters;
   /** Documents the load held (doc ids 0 … docs - 1, in the order the filters come). */
@@ -256,8 +257,9 @@ export class LexicalEngine {
    * Replaces the index with one saved by {@link savedSteps}, awaiting `pause()` between lines so
    * the caller can yield to the event loop. The engine keeps its old content until the
    * whole load has succeeded.
-   * @param lines the saved lines; a null stands for a line of the file that is not the engine's
-   *   (the caller's reader took it in: index-file.ts's manifest), after which the load pauses too
+   * @param lines the saved lines, or an async iterable of them (index-file.ts reads its parts as it
+   *   goes); a null stands for a line of the file that is not the engine's (the caller's reader
+   *   took it in: index-file.ts's manifest), after which the load pauses too
    * @param phrasesLater leave the phrase filters (the last lines) for {@link loadPhrases}: the
    *   engine answers without them (a note without its filter is read by a phrase query, never missed)
    * @returns with `phrasesLater`, the phrase filter lines left (null when the file has none);
@@ -265,14 +267,18 @@ export class LexicalEngine {
    * @throws Error when a line does not have the saved shape, or records and documents
    *   disagree (the caller then rebuilds)
    */
-  async load(lines: Iterable<EngineLine | null>, pause: () => Promise<void>, phrasesLater = false): Promise<PhraseLines | null> {
+  async load(
+    lines: Iterable<EngineLine | null> | AsyncIterable<EngineLine | null>,
+    pause: () => Promise<void>,
+    phrasesLater = false,
+  ): Promise<PhraseLines | null> {
     const index = new TermIndex();
     const phrases = new PhraseFilters();
     let filtered = 0;
     const records = new Map<string, NoteRecord>();
-    const it = lines[Symbol.iterator]();
+    const it = Symbol.asyncIterator in lines ? lines[Symbol.asyncIterator]() : lines[Symbol.iterator]();
     let later: EngineLine | null = null;
-    for (let next = it.next(); next.done !== true; next = it.next()) {
+    for (let next = await it.next(); next.done !== true; next = await it.next()) {
       const line = next.value;
       if (line === null) {
         await pause();
@@ -327,7 +333,7 @@ export class LexicalEngine {
         throw new Error('saved search index has a malformed phrase filter line');
       filtered += lines.phrases.loadSavedLine(line.filters, filtered, live);
       await pause();
-      const next = lines.rest.next();
+      const next = await lines.rest.next();
       line = next.done === true ? undefined : next.value;
     }
     if (this.phrases !== lines.phrases || !wanted()) return false;

@@ -1,0 +1,67 @@
+import { indexHead, indexParts, IndexChangedError, openIndex, type NoteStamp, type SavedIndex } from './engine/index-file';
+import type { LexicalEngine } from './engine/lexical-engine';
+import type { Slicer } from './engine/slicer';
+import type { IndexStorage } from './search-index-options';
+
+/**
+ * Saves the index through `storage` as a head and parts (engine/index-file.ts), serializing in
+ * slices of `slicer`: each part's lines are made (pausing after each) when the storage takes the
+ * part, after its write of the one before has come back, so only one part's text is held at a
+ * time, and the writes' waits are not counted as slices (Slicer.mark).
+ * @returns false when the engine changed meanwhile and the save was given up (the change has
+ *   scheduled another; the previous save stays the saved one)
+ * @throws the storage's error when a write fails
+ */
+export async function saveIndex(
+  engine: LexicalEngine,
+  manifest: ReadonlyMap<string, NoteStamp>,
+  storage: IndexStorage,
+  slicer: Slicer,
+): Promise<boolean> {
+  try {
+    await storage.save(
+      timedParts(
+        indexParts(engine, manifest, () => slicer.pause()),
+        slicer,
+      ),
+      indexHead,
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof IndexChangedError) return false;
+    throw err;
+  }
+}
+
+/** Yields `parts`, timing the making of each as slices of `slicer` and not the time the taker spends between them (its awaited write). */
+async function* timedParts(parts: AsyncIterable<string>, slicer: Slicer): AsyncGenerator<string> {
+  const it = parts[Symbol.asyncIterator]();
+  for (;;) {
+    slicer.restart();
+    const next = await it.next();
+    slicer.mark();
+    if (next.done === true) return;
+    yield next.value;
+  }
+}
+
+/**
+ * Opens the saved index whose head is `head`, its parts read from `storage` one ahead of the
+ * one being parsed; each awaited read is a wait of the slicer `waiting()` names then (the
+ * build's while the load runs, another's while the phrase filters load later), not a slice.
+ * @returns null when `head` is not a head of this format (openIndex)
+ */
+export function openSaved(head: string, storage: IndexStorage, waiting: () => Slicer | null): SavedIndex | null {
+  return openIndex(head, (generation) => ({
+    read: (n) => storage.loadPart(generation, n).catch(() => null),
+    wait: async (pending) => {
+      const slicer = waiting();
+      slicer?.mark();
+      try {
+        return await pending;
+      } finally {
+        slicer?.restart();
+      }
+    },
+  }));
+}
