@@ -346,6 +346,60 @@ describe('SearchIndex persistence in the plugin folder', () => {
     await rebuildsFromNotes(tv);
   });
 
+  it.each([
+    ['missing', (): string | null => null],
+    ['cut short', (text: string) => text.slice(0, -5)],
+    ['garbled (its length kept)', (text: string) => `{${text.slice(1)}`],
+  ])(
+    'a saved part that is %s is damage: head and parts kept aside with one tag, the index rebuilt and saved anew',
+    async (_what, damage) => {
+      const first = indexOver(tv);
+      await first.start();
+      await first.stop();
+      const [part] = await partFiles(tv);
+      const damaged = damage(await fsp.readFile(part, 'utf8'));
+      if (damaged === null) await fsp.rm(part);
+      else await fsp.writeFile(part, damaged);
+      const head = await fsp.readFile(savedFile(tv), 'utf8');
+      await rebuildsFromNotes(tv);
+      const pluginDir = nodePath.dirname(savedFile(tv));
+      const aside = (await fsp.readdir(pluginDir)).filter((name) => name.startsWith('search-index.json.corrupt-'));
+      expect(aside).toHaveLength(1);
+      expect(await fsp.readFile(nodePath.join(pluginDir, aside[0]), 'utf8')).toBe(head);
+      const tag = aside[0].slice('search-index.json.'.length);
+      expect(await fsp.readdir(nodePath.join(pluginDir, `search-index.parts.${tag}`))).toEqual(
+        damaged === null ? [] : [nodePath.basename(part)],
+      );
+      const again = indexOver(tv);
+      await again.start();
+      expect(again.stats).toMatchObject({ warm: true, reindexed: 0 });
+      await again.stop();
+    },
+  );
+
+  it('loads none but the parts its head names: an extra part and other generations are ignored, and the next save removes the older ones', async () => {
+    const first = indexOver(tv);
+    await first.start();
+    await first.stop();
+    const { generation, parts } = await readHead(tv);
+    // An extra part of the saved generation, a crashed save's orphan (older), another writer's save in progress (newer).
+    const extra = nodePath.join(partsFolder(tv), `${generation}.${parts.length}.part`);
+    const orphan = nodePath.join(partsFolder(tv), '000000001-o.0.part');
+    const newer = nodePath.join(partsFolder(tv), 'zzzzzzzzz-o.0.part');
+    for (const file of [extra, orphan, newer]) await fsp.writeFile(file, 'not an index line');
+    let saved: () => void = () => undefined;
+    const second = indexOver(tv, () => saved());
+    await second.start();
+    expect(second.stats).toMatchObject({ warm: true, reindexed: 0 });
+    expect(await paths(second, 'apricot')).toEqual(['Alpha.md', 'Beta.md']);
+    const changeSaved = new Promise<void>((resolve) => (saved = resolve));
+    await tv.app.vault.create('Fig.md', 'Fig jam.\n');
+    await changeSaved;
+    await second.stop();
+    const left = await fsp.readdir(partsFolder(tv));
+    expect(left.sort()).toEqual([...(await partFiles(tv)).map((file) => nodePath.basename(file)), 'zzzzzzzzz-o.0.part'].sort());
+  });
+
   it('rebuilds, never fails, when a saved phrase filter is damaged: found once the index is complete, then reported and rebuilt', async () => {
     const first = indexOver(tv);
     await first.start();
