@@ -182,7 +182,7 @@ export class SearchIndex {
       drop();
       return Promise.resolve();
     }
-    // Past the bound, dropping the engine ends a serialization still running (encodeIndex sees the change and writes nothing).
+    // Past the bound, dropping the engine ends a serialization still running (indexParts sees the change and the save is given up before its head).
     let timer: ReturnType<typeof setTimeout> | undefined;
     const bound = new Promise<void>((resolve) => {
       timer = setTimeout(() => {

@@ -78,7 +78,7 @@ export class PartedFile {
     parts: AsyncIterable<string>,
     head: (generation: string, lengths: readonly number[]) => string,
   ): Promise<void> {
-    const generation = `${Date.now().toString(36).padStart(9, '0')}-${Math.random().toString(36).slice(2, 10) || '0'}`;
+    const generation = `${Date.now().toString(36).padStart(9, '0')}-${Math.random().toString(36).slice(2, 8) || '0'}`;
     if (!(await this.adapter.exists(this.partsFolder))) await this.adapter.mkdir(this.partsFolder);
     const lengths: number[] = [];
     try {
@@ -122,8 +122,7 @@ export class PartedFile {
 
   /** Vault-relative path of part `n` of `generation`. @throws Error when `generation` is not a generation name */
   private partPath(generation: string, n: number): string {
-    if (!GENERATION.test(generation) || !Number.isSafeInteger(n) || n < 0)
-      throw new Error(`not a part of a saved generation: ${generation} ${n}`);
+    if (!GENERATION.test(generation) || !Number.isSafeInteger(n) || n < 0) throw new Error(`not a part: ${generation}`);
     return `${this.partsFolder}/${generation}.${n}.part`;
   }
 }

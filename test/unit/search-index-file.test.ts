@@ -104,8 +104,8 @@ describe('opening a saved index', () => {
 
   it.each([
     ['missing', [parts[0], null], /part 2 of 2 is missing/],
-    ['short', [parts[0], parts[1].slice(0, -1)], /part 2 of 2 has \d+ characters, not \d+/],
-    ['longer', [parts[0] + '\n', parts[1]], /part 1 of 2 has \d+ characters, not \d+/],
+    ['short', [parts[0], parts[1].slice(0, -1)], /part 2 of 2 is cut/],
+    ['longer', [parts[0] + '\n', parts[1]], /part 1 of 2 is cut/],
     ['garbled', [parts[0], parts[1].replace('["R"', '[{R"')], /JSON/],
     ['of an unknown kind', [parts[0], parts[1].replace('"R"', '"X"')], /unknown kind "X"/],
   ])('throws while iterating when a part is %s', async (_what, damaged, message) => {
@@ -118,7 +118,7 @@ describe('opening a saved index', () => {
     expect(openIndex(other, readerOf([]))).toBeNull();
     for (const generation of ['../x', '', 'A-B', 7])
       expect(openIndex(JSON.stringify({ format: INDEX_FORMAT, generation, parts: [] }), readerOf([]))).toBeNull();
-    for (const list of [[-1], [1.5], ['3'], null])
+    for (const list of [[1.5], ['3'], null])
       expect(openIndex(JSON.stringify({ format: INDEX_FORMAT, generation: '000000001-a', parts: list }), readerOf([]))).toBeNull();
     expect(openIndex(`{"format":6}\n["M",[]]`, readerOf([]))).toBeNull();
     expect(openIndex('', readerOf([]))).toBeNull();

@@ -160,9 +160,9 @@ export function openIndex(head: string, parts: (generation: string) => PartReade
         next = n + 1 < lengths.length ? reader.read(n + 1) : null;
         // A read of the next part that fails while this one is parsed is reported when it is awaited.
         next?.catch(() => undefined);
-        if (text === null) throw new Error(`saved search index part ${n + 1} of ${lengths.length} is missing`);
-        if (text.length !== lengths[n])
-          throw new Error(`saved search index part ${n + 1} of ${lengths.length} has ${text.length} characters, not ${lengths[n]}`);
+        // Missing, cut short or longer than its head says: damage, as a line that does not parse is.
+        if (text?.length !== lengths[n])
+          throw new Error(`saved search index part ${n + 1} of ${lengths.length} is ${text === null ? 'missing' : 'cut'}`);
         yield* partLines(text, manifest);
       }
     },
@@ -177,7 +177,8 @@ function headListing(head: string): { generation: string; lengths: number[] } | 
     if (value === null || typeof value !== 'object' || value.format !== INDEX_FORMAT) return null;
     const { generation, parts } = value;
     if (typeof generation !== 'string' || !GENERATION.test(generation)) return null;
-    if (!Array.isArray(parts) || !parts.every((n) => Number.isSafeInteger(n) && (n as number) >= 0)) return null;
+    // A negative length never matches a part: only whole numbers need checking.
+    if (!Array.isArray(parts) || !parts.every(Number.isSafeInteger)) return null;
     return { generation, lengths: parts as number[] };
   } catch {
     return null;
