@@ -116,42 +116,67 @@ function isSpecial(code: number): boolean {
   }
 }
 
-/** Builds a {@link DisplayText} piece by piece. */
+/**
+ * Builds a {@link DisplayText} piece by piece: the text as slices of stretches without
+ * whitespace (one append per word, not per character), a whitespace run as one space unless
+ * one is already last (or nothing is shown yet).
+ */
 class DisplayBuilder {
-  readonly chars: string[] = [];
+  private text = '';
   readonly src: number[] = [];
   readonly atom: number[] = [];
   private atoms = 0;
+  /** True when nothing is shown yet or the last character shown is a space: a whitespace character then adds nothing. */
+  private spaceLast = true;
 
   /** Source text shown as itself, free for highlighting. */
   free(source: string, from: number, to: number): void {
-    for (let k = from; k < to; k++) this.push(source[k], k, 0);
+    this.append(source, from, to, from, true, 0);
   }
 
   /** Text shown as one unit: `whole` (inline code) or `never` (URL, fenced code, separators). */
   unit(text: string, srcStart: number, kind: 'whole' | 'never', sameAsSource: boolean): void {
-    const id = ++this.atoms * (kind === 'whole' ? 1 : -1);
-    for (let k = 0; k < text.length; k++) this.push(text[k], sameAsSource ? srcStart + k : srcStart, id);
+    this.append(text, 0, text.length, srcStart, sameAsSource, ++this.atoms * (kind === 'whole' ? 1 : -1));
   }
 
   /** Hidden syntax that separates words (tags, embeds): a space unless one is already there. */
   gap(at: number): void {
-    this.push(' ', at, 0);
+    this.space(at, 0);
   }
 
-  private push(ch: string, at: number, atom: number): void {
-    if (isSpace(ch.charCodeAt(0))) {
-      const last = this.chars.length - 1;
-      if (last < 0 || this.chars[last] === ' ') return;
-      ch = ' ';
+  /**
+   * Shows `text[from, to)`: each stretch without whitespace as it is, each whitespace character as
+   * {@link space}. A shown character's source offset is `srcAt` plus its offset from `from` when
+   * `sameAsSource`, else `srcAt`; its atom id is `atom`.
+   */
+  private append(text: string, from: number, to: number, srcAt: number, sameAsSource: boolean, atom: number): void {
+    let run = from;
+    for (let k = from; k <= to; k++) {
+      if (k < to && !isSpace(text.charCodeAt(k))) continue;
+      if (k > run) {
+        this.text += text.slice(run, k);
+        for (let j = run; j < k; j++) {
+          this.src.push(sameAsSource ? srcAt + (j - from) : srcAt);
+          this.atom.push(atom);
+        }
+        this.spaceLast = false;
+      }
+      if (k < to) this.space(sameAsSource ? srcAt + (k - from) : srcAt, atom);
+      run = k + 1;
     }
-    this.chars.push(ch);
+  }
+
+  /** A whitespace character at source offset `at`: one space, unless nothing is shown yet or a space is last. */
+  private space(at: number, atom: number): void {
+    if (this.spaceLast) return;
+    this.text += ' ';
     this.src.push(at);
     this.atom.push(atom);
+    this.spaceLast = true;
   }
 
   result(): DisplayText {
-    return { text: this.chars.join(''), src: this.src, atom: this.atom };
+    return { text: this.text, src: this.src, atom: this.atom };
   }
 }
 
