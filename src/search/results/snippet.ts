@@ -66,7 +66,7 @@ export function placeSnippet(
   const spans = matchSpans(text.slice(bodyAt), leaves, matchedTerms, guard);
   const inText = spans.map((s) => ({ start: bodyAt + s.start, end: bodyAt + s.end }));
   const words = leaves.flatMap((leaf) => (leaf.kind === 'word' ? queryTerms(leaf.text) : []));
-  const ranked = bestSection(text, withPreamble(outline, text), inText, words);
+  const ranked = bestSection(text, withPreamble(outline, text, bodyAt), inText, words);
   const at = densestSpan(text, ranked?.spans ?? inText, width) ?? null;
   const anchor = at === null ? null : { start: at.start - bodyAt, end: at.end - bodyAt };
   return { bodyAt, spans, anchor, matchOffset: at?.start ?? null, section: ranked?.section ?? null };

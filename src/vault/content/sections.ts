@@ -64,10 +64,10 @@ export const PREAMBLE_HEADING = '(preamble)';
  * from the body start (past the frontmatter) to the first heading. Headings keep their paths.
  * @param sections the note's heading outline ({@link buildOutline}) for `text`
  * @param text the full note text the outline was built from
+ * @param start where the body of `text` starts (`bodyStart(text)`), when the caller has it already
  * @returns a new array; `sections` itself when there is no preamble
  */
-export function withPreamble(sections: readonly NoteSection[], text: string): NoteSection[] {
-  const start = bodyStart(text);
+export function withPreamble(sections: readonly NoteSection[], text: string, start = bodyStart(text)): NoteSection[] {
   const end = sections.length > 0 ? sections[0].start : text.length;
   if (end <= start || text.slice(start, end).trim() === '') return [...sections];
   return [{ path: PREAMBLE_PATH, heading: PREAMBLE_HEADING, level: 0, start, end }, ...sections];
