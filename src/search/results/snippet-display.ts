@@ -93,28 +93,12 @@ const OBSIDIAN_COMMENT = /%%[\s\S]*?%%/y;
 const EMPHASIS_RUN = /\*{2,}|_{2,}|==/y;
 const BARE_URL = /(?:https?:\/\/|www\.)[^\s<>()[\]]*[^\s<>()[\].,;:!?'"*_]/y;
 /**
- * True for the characters that may start Markdown syntax (`` ` `` `!` `[` `<` `%` `*` `_` `=`
- * `\\` `h` `w`); everything else is plain text. By char code: this runs for every source char
- * a snippet shows.
+ * 1 for the characters that may start Markdown syntax (`` ` `` `!` `[` `<` `%` `*` `_` `=` `\\`
+ * `h` `w`), by char code below 128; everything else is plain text. A table: this is read for
+ * every source char a snippet shows.
  */
-function isSpecial(code: number): boolean {
-  switch (code) {
-    case 0x60: // `
-    case 0x21: // !
-    case 0x5b: // [
-    case 0x3c: // <
-    case 0x25: // %
-    case 0x2a: // *
-    case 0x5f: // _
-    case 0x3d: // =
-    case 0x5c: // \
-    case 0x68: // h
-    case 0x77: // w
-      return true;
-    default:
-      return false;
-  }
-}
+const SPECIAL = new Uint8Array(128);
+for (const ch of '`![<%*_=\\hw') SPECIAL[ch.charCodeAt(0)] = 1;
 
 /**
  * Builds a {@link DisplayText} piece by piece: the text as slices of stretches without
@@ -139,14 +123,9 @@ class DisplayBuilder {
     this.append(text, 0, text.length, srcStart, sameAsSource, ++this.atoms * (kind === 'whole' ? 1 : -1));
   }
 
-  /** Hidden syntax that separates words (tags, embeds): a space unless one is already there. */
-  gap(at: number): void {
-    this.space(at, 0);
-  }
-
   /**
    * Shows `text[from, to)`: each stretch without whitespace as it is, each whitespace character as
-   * {@link space}. A shown character's source offset is `srcAt` plus its offset from `from` when
+   * {@link gap}. A shown character's source offset is `srcAt` plus its offset from `from` when
    * `sameAsSource`, else `srcAt`; its atom id is `atom`.
    */
   private append(text: string, from: number, to: number, srcAt: number, sameAsSource: boolean, atom: number): void {
@@ -161,13 +140,16 @@ class DisplayBuilder {
         }
         this.spaceLast = false;
       }
-      if (k < to) this.space(sameAsSource ? srcAt + (k - from) : srcAt, atom);
+      if (k < to) this.gap(sameAsSource ? srcAt + (k - from) : srcAt, atom);
       run = k + 1;
     }
   }
 
-  /** A whitespace character at source offset `at`: one space, unless nothing is shown yet or a space is last. */
-  private space(at: number, atom: number): void {
+  /**
+   * A whitespace character or hidden syntax that separates words (tags, embeds) at source offset
+   * `at`: one space, unless nothing is shown yet or a space is last.
+   */
+  gap(at: number, atom = 0): void {
     if (this.spaceLast) return;
     this.text += ' ';
     this.src.push(at);
@@ -215,7 +197,8 @@ export function displayText(source: string, from: number, to: number, fences: re
         continue;
       }
     }
-    if (!isSpecial(source.charCodeAt(i))) {
+    const code = source.charCodeAt(i);
+    if (code >= 128 || SPECIAL[code] === 0) {
       i++;
       continue;
     }

@@ -142,14 +142,7 @@ function nearRegion(body: string, anchor: Span | null, width: number, full: Regi
   const reach = NEAR_FACTOR * width;
   const to = Math.min(full.to, (anchor?.end ?? 0) + reach);
   let from = anchor === null ? full.from : lineStart(body, Math.max(0, anchor.start - reach), 0);
-  if (from <= full.from || fences.some((f) => f.start < from && from < f.end)) from = full.from;
-  for (let k = full.from; k < from; k++) {
-    const c = body.charCodeAt(k);
-    if (c === 0x3c /* < */ || c === 0x25 /* % */) {
-      from = full.from;
-      break;
-    }
-  }
+  if (from <= full.from || fences.some((f) => f.start < from && from < f.end) || /[<%]/.test(body.slice(full.from, from))) from = full.from;
   return from === full.from && to === full.to ? null : { from, to, cutStart: from > full.from, cutEnd: to < full.to };
 }
 
