@@ -90,6 +90,24 @@ describe('buildOutline', () => {
     expect(out.map((s) => s.path)).toEqual(['1', '2', '2.1', '3']);
   });
 
+  test('every end is the start of the first later heading of the same or a higher level (one pass, any levels)', () => {
+    let state = 29;
+    const next = (): number => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let round = 0; round < 300; round++) {
+      const levels = Array.from({ length: Math.floor(next() * 60) }, () => 1 + Math.floor(next() * 6));
+      const text = levels.map((level, k) => `${'#'.repeat(level)} H${k}\nbody\n`).join('');
+      const out = buildOutline(
+        headingsOf(
+          text,
+          levels.map((level, k) => [level, `H${k}`]),
+        ),
+        text.length,
+      );
+      const ends = out.map((s, i) => out.slice(i + 1).find((later) => later.level <= s.level)?.start ?? text.length);
+      expect(out.map((s) => s.end)).toEqual(ends);
+    }
+  });
+
   test('no headings → empty outline', () => {
     expect(buildOutline(undefined, 10)).toEqual([]);
   });

@@ -93,65 +93,72 @@ const OBSIDIAN_COMMENT = /%%[\s\S]*?%%/y;
 const EMPHASIS_RUN = /\*{2,}|_{2,}|==/y;
 const BARE_URL = /(?:https?:\/\/|www\.)[^\s<>()[\]]*[^\s<>()[\].,;:!?'"*_]/y;
 /**
- * True for the characters that may start Markdown syntax (`` ` `` `!` `[` `<` `%` `*` `_` `=`
- * `\\` `h` `w`); everything else is plain text. By char code: this runs for every source char
- * a snippet shows.
+ * 1 for the characters that may start Markdown syntax (`` ` `` `!` `[` `<` `%` `*` `_` `=` `\\`
+ * `h` `w`), by char code below 128; everything else is plain text. A table: this is read for
+ * every source char a snippet shows.
  */
-function isSpecial(code: number): boolean {
-  switch (code) {
-    case 0x60: // `
-    case 0x21: // !
-    case 0x5b: // [
-    case 0x3c: // <
-    case 0x25: // %
-    case 0x2a: // *
-    case 0x5f: // _
-    case 0x3d: // =
-    case 0x5c: // \
-    case 0x68: // h
-    case 0x77: // w
-      return true;
-    default:
-      return false;
-  }
-}
+const SPECIAL = new Uint8Array(128);
+for (const ch of '`![<%*_=\\hw') SPECIAL[ch.charCodeAt(0)] = 1;
 
-/** Builds a {@link DisplayText} piece by piece. */
+/**
+ * Builds a {@link DisplayText} piece by piece: the text as slices of stretches without
+ * whitespace (one append per word, not per character), a whitespace run as one space unless
+ * one is already last (or nothing is shown yet).
+ */
 class DisplayBuilder {
-  readonly chars: string[] = [];
+  private text = '';
   readonly src: number[] = [];
   readonly atom: number[] = [];
   private atoms = 0;
+  /** True when nothing is shown yet or the last character shown is a space: a whitespace character then adds nothing. */
+  private spaceLast = true;
 
   /** Source text shown as itself, free for highlighting. */
   free(source: string, from: number, to: number): void {
-    for (let k = from; k < to; k++) this.push(source[k], k, 0);
+    this.append(source, from, to, from, true, 0);
   }
 
   /** Text shown as one unit: `whole` (inline code) or `never` (URL, fenced code, separators). */
   unit(text: string, srcStart: number, kind: 'whole' | 'never', sameAsSource: boolean): void {
-    const id = ++this.atoms * (kind === 'whole' ? 1 : -1);
-    for (let k = 0; k < text.length; k++) this.push(text[k], sameAsSource ? srcStart + k : srcStart, id);
+    this.append(text, 0, text.length, srcStart, sameAsSource, ++this.atoms * (kind === 'whole' ? 1 : -1));
   }
 
-  /** Hidden syntax that separates words (tags, embeds): a space unless one is already there. */
-  gap(at: number): void {
-    this.push(' ', at, 0);
-  }
-
-  private push(ch: string, at: number, atom: number): void {
-    if (isSpace(ch.charCodeAt(0))) {
-      const last = this.chars.length - 1;
-      if (last < 0 || this.chars[last] === ' ') return;
-      ch = ' ';
+  /**
+   * Shows `text[from, to)`: each stretch without whitespace as it is, each whitespace character as
+   * {@link gap}. A shown character's source offset is `srcAt` plus its offset from `from` when
+   * `sameAsSource`, else `srcAt`; its atom id is `atom`.
+   */
+  private append(text: string, from: number, to: number, srcAt: number, sameAsSource: boolean, atom: number): void {
+    let run = from;
+    for (let k = from; k <= to; k++) {
+      if (k < to && !isSpace(text.charCodeAt(k))) continue;
+      if (k > run) {
+        this.text += text.slice(run, k);
+        for (let j = run; j < k; j++) {
+          this.src.push(sameAsSource ? srcAt + (j - from) : srcAt);
+          this.atom.push(atom);
+        }
+        this.spaceLast = false;
+      }
+      if (k < to) this.gap(sameAsSource ? srcAt + (k - from) : srcAt, atom);
+      run = k + 1;
     }
-    this.chars.push(ch);
+  }
+
+  /**
+   * A whitespace character or hidden syntax that separates words (tags, embeds) at source offset
+   * `at`: one space, unless nothing is shown yet or a space is last.
+   */
+  gap(at: number, atom = 0): void {
+    if (this.spaceLast) return;
+    this.text += ' ';
     this.src.push(at);
     this.atom.push(atom);
+    this.spaceLast = true;
   }
 
   result(): DisplayText {
-    return { text: this.chars.join(''), src: this.src, atom: this.atom };
+    return { text: this.text, src: this.src, atom: this.atom };
   }
 }
 
@@ -190,7 +197,8 @@ export function displayText(source: string, from: number, to: number, fences: re
         continue;
       }
     }
-    if (!isSpecial(source.charCodeAt(i))) {
+    const code = source.charCodeAt(i);
+    if (code >= 128 || SPECIAL[code] === 0) {
       i++;
       continue;
     }

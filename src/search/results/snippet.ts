@@ -6,7 +6,7 @@ import type { RegexGuard } from '../query/regex-guard';
 import { bestSection, densestSpan } from './section-rank';
 import { queryTerms } from '../engine/tokenizer';
 import { isSpace } from '../engine/phrase-filter';
-import { displayText, fencesOf, highlightMask, type DisplayText } from './snippet-display';
+import { displayText, fencesOf, highlightMask, type DisplayText, type Fence } from './snippet-display';
 
 /** Where the snippet's match sits and the text shown around it. Offsets are UTF-16 indexes into the full note text. */
 export interface Snippet {
@@ -27,6 +27,8 @@ export const SNIPPET_WIDTH = 160;
 
 /** How far around the match, in source chars, the display text is built before the window is chosen. */
 const REGION_FACTOR = 4;
+/** How far around the match, in source chars, the display text is first built (see {@link nearRegion}). */
+const NEAR_FACTOR = 2;
 /** How far a cut may move to reach a word boundary, display chars. */
 const SNAP = 30;
 
@@ -64,7 +66,7 @@ export function placeSnippet(
   const spans = matchSpans(text.slice(bodyAt), leaves, matchedTerms, guard);
   const inText = spans.map((s) => ({ start: bodyAt + s.start, end: bodyAt + s.end }));
   const words = leaves.flatMap((leaf) => (leaf.kind === 'word' ? queryTerms(leaf.text) : []));
-  const ranked = bestSection(text, withPreamble(outline, text), inText, words);
+  const ranked = bestSection(text, withPreamble(outline, text, bodyAt), inText, words);
   const at = densestSpan(text, ranked?.spans ?? inText, width) ?? null;
   const anchor = at === null ? null : { start: at.start - bodyAt, end: at.end - bodyAt };
   return { bodyAt, spans, anchor, matchOffset: at?.start ?? null, section: ranked?.section ?? null };
@@ -111,6 +113,57 @@ export function snippetText(body: string, spans: readonly Span[], anchor: Span |
   const from = anchor === null ? 0 : lineStart(body, Math.max(0, anchor.start - reach), anchor.start - 2 * reach);
   const to = lineEnd(body, Math.min(body.length, (anchor?.end ?? 0) + reach), (anchor?.end ?? 0) + 2 * reach);
   const fences = fencesOf(body, to);
+  const full = { from, to, cutStart: false, cutEnd: false };
+  const near = nearRegion(body, anchor, width, full, fences);
+  return (near && windowText(body, spans, anchor, width, near, fences)) ?? windowText(body, spans, anchor, width, full, fences)!;
+}
+
+/** A stretch of a body the display text is built over: `from` a line start (or the start of a very long line's reach), `to` exclusive. */
+interface Region {
+  from: number;
+  to: number;
+  /** True when the region starts after the full region (see {@link nearRegion}). */
+  cutStart: boolean;
+  /** True when the region ends before the full region. */
+  cutEnd: boolean;
+}
+
+/**
+ * A region inside `full` that usually holds the whole window around `anchor` (about
+ * {@link NEAR_FACTOR} × `width` source chars on each side), so most snippets build the display
+ * text of far fewer chars than `full` holds. Its start moves in only to a line start that the
+ * display text of `full` reaches in its plain state: no fence and no syntax that may span lines
+ * (HTML comments and tags, `%%` comments) lies between the two starts. {@link windowText} checks
+ * the window it finds inside it; when the window might differ from the one of `full`, it falls
+ * back to `full`.
+ * @returns the region, or null when it would be `full` itself
+ */
+function nearRegion(body: string, anchor: Span | null, width: number, full: Region, fences: readonly Fence[]): Region | null {
+  const reach = NEAR_FACTOR * width;
+  const to = Math.min(full.to, (anchor?.end ?? 0) + reach);
+  let from = anchor === null ? full.from : lineStart(body, Math.max(0, anchor.start - reach), 0);
+  if (from <= full.from || fences.some((f) => f.start < from && from < f.end) || /[<%]/.test(body.slice(full.from, from))) from = full.from;
+  return from === full.from && to === full.to ? null : { from, to, cutStart: from > full.from, cutEnd: to < full.to };
+}
+
+/**
+ * The snippet text shown from the display text of `region`. The display text of a region cut
+ * at its start ({@link nearRegion}) is that of the full region less the characters before the
+ * cut (both reach that line start in the same state: a space last or nothing shown), and that
+ * of a region cut at its end is a prefix of the full one but for its last character (a fence
+ * cut there closes with a space); so the window is the same when it was neither clamped at a
+ * cut start nor within {@link SNAP} + 3 characters of a cut end.
+ * @returns the snippet; null when the region is cut and the window might differ from the full region's
+ */
+function windowText(
+  body: string,
+  spans: readonly Span[],
+  anchor: Span | null,
+  width: number,
+  region: Region,
+  fences: readonly Fence[],
+): string | null {
+  const { from, to, cutStart, cutEnd } = region;
   const display = displayText(body, from, to, fences);
   const mask = highlightMask(display, spans);
   const n = display.text.length;
@@ -123,11 +176,13 @@ export function snippetText(body: string, spans: readonly Span[], anchor: Span |
     while (aEnd < n && mask[aEnd]) aEnd++;
   }
   const room = Math.max(0, width - (aEnd - a));
-  let start = Math.max(0, a - Math.floor(room * 0.4));
-  let end = Math.min(n, start + Math.max(width, aEnd - a));
-  if (end === n) start = Math.max(0, Math.min(a, end - width));
-  start = snapStart(display, start, a);
+  let start = a - Math.floor(room * 0.4);
+  let end = Math.min(n, Math.max(0, start) + Math.max(width, aEnd - a));
+  if (end === n) start = Math.min(a, end - width);
+  start = snapStart(display, Math.max(0, start), a);
   end = snapEnd(display, end, Math.max(aEnd, start));
+  // The last display character of a region cut short may differ (and the highlight of the one before it); a window start of 0 reads the text before the region.
+  if ((cutStart && start < 1) || (cutEnd && end + SNAP + 3 > n)) return null;
   const shown = marked(display, mask, start, end).trim();
   const before = start > 0 || hasText(body, 0, from);
   const after = end < n || hasText(body, to, body.length);

@@ -194,16 +194,19 @@ export class McpHttpServer {
     for (const [name, value] of Object.entries(admitted.headers)) res.setHeader(name, value);
     const { caller, body } = admitted;
     this.touch(caller.key);
-    const route = await this.route(req, res, url, caller, body);
+    // One web-standard Request per HTTP request: routing looks at its headers, and the SDK entry that serves it takes the same one.
+    let request: Request | undefined;
+    const web = (): Request => (request ??= webRequestOf(req, res, url));
+    const route = await this.route(req, web, caller, body);
     switch (route.to) {
       case 'refused':
         return refuse(res, route.refusal);
       case 'modern':
-        return this.serveModern(caller, req, res, url, body);
+        return this.serveModern(caller, res, web, body);
       case 'session':
-        return this.serveInSession(route.session, req, res, url, body);
+        return this.serveInSession(route.session, res, web, body);
       case 'open':
-        return this.openSession(caller, req, res, url, body);
+        return this.openSession(caller, res, web, body);
     }
   }
 
@@ -233,8 +236,8 @@ export class McpHttpServer {
    * session, when it exists (else 404, so the client initializes again) and this key and revision
    * may use it; an `initialize` to a new session; anything else is refused.
    */
-  private async route(req: IncomingMessage, res: ServerResponse, url: URL, caller: Caller, body: unknown): Promise<Route> {
-    if (req.method === 'POST' && !(await isLegacyRequest(webRequestOf(req, res, url), body))) return { to: 'modern' };
+  private async route(req: IncomingMessage, web: () => Request, caller: Caller, body: unknown): Promise<Route> {
+    if (req.method === 'POST' && !(await isLegacyRequest(web(), body))) return { to: 'modern' };
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = this.sessions.use(sessionId, Date.now());
@@ -247,17 +250,17 @@ export class McpHttpServer {
   }
 
   /** Serves a 2026-07-28 request statelessly (it carries the per-request _meta envelope), after its params check. */
-  private async serveModern(caller: Caller, req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void> {
+  private async serveModern(caller: Caller, res: ServerResponse, web: () => Request, body: unknown): Promise<void> {
     if (this.refuseParams(res, body, 'modern')) return;
     this.listener.track(res);
-    await sendWebResponse(await this.modern.serve(caller, webRequestOf(req, res, url), body), res);
+    await sendWebResponse(await this.modern.serve(caller, web(), body), res);
   }
 
   /**
    * Passes a request to its session's SDK transport, after claiming its ids (a request reusing an
    * id still in flight is refused) and closing the streams of requests it cancels.
    */
-  private async serveInSession(session: Session, req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void> {
+  private async serveInSession(session: Session, res: ServerResponse, web: () => Request, body: unknown): Promise<void> {
     const ids = requestIdsOf(body);
     const stop = new AbortController();
     const taken = session.inFlight.claim(ids, () => stop.abort());
@@ -269,7 +272,7 @@ export class McpHttpServer {
     for (const id of cancelledIdsOf(body)) session.inFlight.cancel(id);
     this.listener.track(res);
     if (this.refuseParams(res, body)) return;
-    await sendWebResponse(await session.transport.handleRequest(webRequestOf(req, res, url), { parsedBody: body }), res, stop.signal);
+    await sendWebResponse(await session.transport.handleRequest(web(), { parsedBody: body }), res, stop.signal);
   }
 
   /**
@@ -300,7 +303,7 @@ export class McpHttpServer {
   }
 
   /** Opens a session for an `initialize` (after its params check) and answers it through the session's SDK transport. */
-  private async openSession({ key, origin }: Caller, req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void> {
+  private async openSession({ key, origin }: Caller, res: ServerResponse, web: () => Request, body: unknown): Promise<void> {
     if (this.refuseParams(res, body)) return;
     const keyId = key.id;
     const server = createSessionServer(
@@ -324,7 +327,7 @@ export class McpHttpServer {
     });
     await server.connect(transport);
     this.listener.track(res);
-    await sendWebResponse(await transport.handleRequest(webRequestOf(req, res, url), { parsedBody: body }), res);
+    await sendWebResponse(await transport.handleRequest(web(), { parsedBody: body }), res);
   }
 }
 

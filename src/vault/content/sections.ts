@@ -36,25 +36,18 @@ export function collapseWhitespace(text: string): string {
 export function buildOutline(headings: readonly HeadingCache[] | undefined, textLength: number): NoteSection[] {
   const sorted = [...(headings ?? [])].sort((a, b) => a.position.start.offset - b.position.start.offset);
   const sections: NoteSection[] = [];
-  /** Open ancestors: their level and how many children each has numbered so far. */
-  const stack: Array<{ level: number; path: string; children: number }> = [];
+  /** Open ancestors: their section and how many children each has numbered so far. */
+  const stack: Array<{ section: NoteSection; children: number }> = [];
   let topLevel = 0;
   for (const h of sorted) {
-    while (stack.length > 0 && stack[stack.length - 1].level >= h.level) stack.pop();
+    const start = Math.min(h.position.start.offset, textLength);
+    // A heading closes every open section of its level or deeper: it is the first later heading of the same or a higher level.
+    while (stack.length > 0 && stack[stack.length - 1].section.level >= h.level) stack.pop()!.section.end = start;
     const parent = stack[stack.length - 1];
-    const path = parent ? `${parent.path}.${++parent.children}` : String(++topLevel);
-    stack.push({ level: h.level, path, children: 0 });
-    sections.push({
-      path,
-      heading: collapseWhitespace(h.heading),
-      level: h.level,
-      start: Math.min(h.position.start.offset, textLength),
-      end: textLength,
-    });
-  }
-  for (let i = 0; i < sections.length; i++) {
-    const next = sections.slice(i + 1).find((s) => s.level <= sections[i].level);
-    if (next) sections[i].end = next.start;
+    const path = parent ? `${parent.section.path}.${++parent.children}` : String(++topLevel);
+    const section = { path, heading: collapseWhitespace(h.heading), level: h.level, start, end: textLength };
+    stack.push({ section, children: 0 });
+    sections.push(section);
   }
   return sections;
 }
@@ -71,10 +64,10 @@ export const PREAMBLE_HEADING = '(preamble)';
  * from the body start (past the frontmatter) to the first heading. Headings keep their paths.
  * @param sections the note's heading outline ({@link buildOutline}) for `text`
  * @param text the full note text the outline was built from
+ * @param start where the body of `text` starts (`bodyStart(text)`), when the caller has it already
  * @returns a new array; `sections` itself when there is no preamble
  */
-export function withPreamble(sections: readonly NoteSection[], text: string): NoteSection[] {
-  const start = bodyStart(text);
+export function withPreamble(sections: readonly NoteSection[], text: string, start = bodyStart(text)): NoteSection[] {
   const end = sections.length > 0 ? sections[0].start : text.length;
   if (end <= start || text.slice(start, end).trim() === '') return [...sections];
   return [{ path: PREAMBLE_PATH, heading: PREAMBLE_HEADING, level: 0, start, end }, ...sections];

@@ -1,0 +1,4 @@
+// `node scripts/profile-page.mjs [notes | large]`: see scripts/profile-page.ts.
+import { runBundled } from './run-bundled.mjs';
+
+await runBundled('profile-page.ts');
