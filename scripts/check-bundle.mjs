@@ -40,9 +40,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * per doc id for filters whose matches tie on score (PathRanks) and snippet text copied by runs.
  * Its bounds round: +4.9 KB for per-block score bounds of the posting lists and a one-word ranked
  * query that reads only the blocks able to reach its page (block-bounds.ts, ranked-pruning.ts).
- * The session's rounds together: 722.4 KB.
+ * The session's rounds together: 722.4 KB. Session 9's phrase round: +1.7 KB for a flat phrase query
+ * judged and read without the tree walk, and the text pass's candidate heap built in two tiers (flat-phrases.ts, text-pass.ts).
  */
-const BUDGET_BYTES = 722_400;
+const BUDGET_BYTES = 724_100;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.
