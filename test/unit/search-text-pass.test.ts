@@ -124,6 +124,22 @@ describe('textPass', () => {
     expect(out.total).toBe(600);
   });
 
+  it('judges in the order of one heap of all candidates when the first tier of best bounds runs out', async () => {
+    // 6,000 candidates (two tiers: about the best 1/16 first), bounds in 40 values so many tie (ties by path), in a scrambled order;
+    // one in 300 matches, so the page of 20 needs nearly all of them judged, through both tiers.
+    const specs: Spec[] = Array.from({ length: 6000 }, (_, i) => {
+      const bound = (i * 7919) % 40;
+      return { bound, judged: i % 300 === 7 ? 'read' : 'no', score: bound };
+    });
+    const { candidates, judged, verify } = scene(specs);
+    const out = await textPass(candidates, verify, { ranked: 20, batch: 8, exactUpTo: 0, sample: 5 });
+    const order = specs.map((_, i) => i).sort((a, b) => specs[b].bound - specs[a].bound || a - b);
+    expect(judged.length).toBeGreaterThan(6000 / 16);
+    expect(judged).toEqual(order.slice(0, judged.length));
+    const full = await textPass(scene(specs).candidates, verify, { ranked: Infinity, batch: 8, exactUpTo: 0, sample: 5 });
+    expect(page(out.matches, 20)).toEqual(page(full.matches, 20));
+  });
+
   it('refuses options that are not whole numbers', async () => {
     const { candidates, verify } = scene([]);
     await expect(textPass(candidates, verify, { ranked: -1, batch: 1, exactUpTo: 0, sample: 1 })).rejects.toThrow(

@@ -29,6 +29,7 @@ import { PhraseFilters, phraseKeys } from './phrase-filter';
 import { bestFirst } from './top-k';
 import { bestPositions, docScorer, NO_MATCH } from './index-filter';
 import { byRank, ESTIMATE_SAMPLE, textPass, type TextCandidates, type VerifyBatch } from './text-pass';
+import { flatBound, flatPhrasePass, sumBound } from './flat-phrases';
 import { queryTerms } from './tokenizer';
 import { phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
 
@@ -464,8 +465,17 @@ export class LexicalEngine {
       });
       return out;
     };
-    const candidates: TextCandidates = { docs, bounds, path: (doc) => (this.byDoc[doc] as NoteRecord).path, judge };
-    const found = await textPass(candidates, verify, { ranked, ...this.passOptions });
+    // A phrase, or phrases beside words and note filters: judged and read without the tree walk (flat-phrases.ts).
+    const source = {
+      note: (doc: number) => this.byDoc[doc],
+      lookup: lookup.index,
+      focus: (doc: number) => lookup.focus(doc),
+      match: (note: NoteRecord, score: number, text?: string) => lookup.match(note, score, text),
+      loadText,
+    };
+    const flat = flatPhrasePass(query, lookup.hits, terms, source, judge);
+    const candidates: TextCandidates = { docs, bounds, path: (doc) => (this.byDoc[doc] as NoteRecord).path, judge: flat?.judge ?? judge };
+    const found = await textPass(candidates, flat?.verify ?? verify, { ranked, ...this.passOptions });
     return {
       matches: bestFirst(found.matches, ranked, (m) => m.score, byRank),
       total: found.total,
@@ -648,43 +658,4 @@ interface LookupResult {
   /** Tells the lookup which doc id the next evaluation is of (saves a path lookup per node). */
   focus(doc: number): void;
   match(note: NoteRecord, score: number, text?: string): EngineMatch;
-}
-
-/** A term of {@link flatBound}: a word or phrase node's scores by doc id, or 1 for one without index terms. */
-type BoundTerm = Float64Array | 1;
-
-/**
- * `scoreBound` of a query that is one node or an AND of nodes none of which nests others (a
- * phrase with words and note filters: the common shape), as the terms it sums, in its order:
- * summed by {@link sumBound}, bit for bit `scoreBound`'s value without its tree walk and
- * lookups, which cost most of a phrase's index pass over 80k candidates. Null for any other
- * query (OR, text operators, nested groups), which takes `scoreBound` itself.
- */
-function flatBound(query: QueryNode, hits: ReadonlyMap<QueryNode, NodeHits>): BoundTerm[] | null {
-  const term = (node: QueryNode): BoundTerm | null | undefined => {
-    if (node.kind === 'word' || node.kind === 'phrase') return hits.get(node)?.values ?? 1;
-    // Nodes scoreBound gives 0 (a negation, a regex, a note filter) add nothing; others nest.
-    return node.kind === 'and' || node.kind === 'or' || node.kind === 'scope' || node.kind === 'case' ? null : undefined;
-  };
-  const out: BoundTerm[] = [];
-  for (const node of query.kind === 'and' ? query.children : [query]) {
-    const t = term(node);
-    if (t === null) return null;
-    if (t !== undefined) out.push(t);
-  }
-  return out;
-}
-
-/** The bound of document `doc` from {@link flatBound}'s terms: their scores summed in order, a node the document does not hold adding 0. */
-function sumBound(terms: readonly BoundTerm[], doc: number): number {
-  let score = 0;
-  for (let i = 0; i < terms.length; i++) {
-    const t = terms[i];
-    if (t === 1) score += 1;
-    else {
-      const v = t[doc];
-      score += v > 0 ? v : 0;
-    }
-  }
-  return score;
 }
