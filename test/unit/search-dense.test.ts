@@ -13,7 +13,17 @@ import { RegexGuard } from '../../src/search/query/regex-guard';
  */
 
 const words = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma', 'kappa', 'theta', 'lambda', 'zeta'];
-const queries = ['alpha beta', 'beta alpha', 'gamma delta omega', 'alpha beta gamma delta', 'alpha sigma', 'alpha betas'];
+/** Words all dense, a word of two expansions (`betas` brings `beta`), and a rare word (not dense: its postings are scored). */
+const queries = [
+  'alpha beta',
+  'beta alpha',
+  'gamma delta omega',
+  'alpha beta gamma delta',
+  'alpha sigma',
+  'alpha betas',
+  'alpha rare',
+  'rare beta gamma',
+];
 
 function note(path: string, title: string, text: string, tags: string[] = []): IndexedNote {
   return { path, id: `path:${path}`, title, tags, frontmatter: {}, text, headings: [] };
@@ -27,13 +37,9 @@ function corpus(seed: number, size: number): IndexedNote[] {
   return Array.from({ length: size }, (_, i) => {
     const title = Array.from({ length: 1 + Math.floor(random() * random() * 3) }, pick).join(' ');
     const body = Array.from({ length: 2 + Math.floor(random() * random() * 60) }, pick).join(' ');
-    // A few stem variants ("betas") make a word of two expansions.
-    return note(
-      `F${i % 7}/N${String(i).padStart(4, '0')}.md`,
-      title,
-      random() < 0.3 ? `${body} betas` : body,
-      random() < 0.1 ? [pick()] : [],
-    );
+    // A few stem variants ("betas") make a word of two expansions; "rare" is in about one note of twelve.
+    const text = `${body}${random() < 0.3 ? ' betas' : ''}${random() < 0.08 ? ' rare' : ''}`;
+    return note(`F${i % 7}/N${String(i).padStart(4, '0')}.md`, title, text, random() < 0.1 ? [pick()] : []);
   });
 }
 

@@ -26,9 +26,12 @@ import { LargestValues, TopCandidates } from './top-k';
  *   holding some all-terms note are read in order of falling bound (bucketed), their notes scored
  *   exactly (each word's postings decoded from the block holding the window), and reading stops
  *   at the first window whose bound is below the page's k-th best score so far.
+ * - One word may have expansions that are not dense (`tokalu tokazemka`: the second word is in
+ *   0.3 % of notes): its postings are all scored first, as rankedScores scores them, and its
+ *   holders, exact pseudo-frequencies and window maxima stand in for its bitset and peaks.
  *
  * Every other ranked query is left to ranked-pruning.ts or rankedScores (this returns null): one
- * word, a word with an expansion that is not dense, too few all-terms notes to fill the page,
+ * word, two words with expansions that are not dense, too few all-terms notes to fill the page,
  * other field weights, or no block bounds yet.
  */
 
@@ -66,12 +69,17 @@ export function denseScores(
   const scale = index.boundScale(view, boosts);
   if (scale === 0) return null;
   const readers: Reader[][] = [];
-  for (const term of plan.terms) {
+  // The one word that may have an expansion that is not dense (then every one of its postings is scored, as rankedScores would), or -1.
+  let sparse = -1;
+  for (const [t, term] of plan.terms.entries()) {
     if (term.expansions.length === 0) return null;
     const out: Reader[] = [];
-    for (const e of term.expansions) {
-      const dense = index.dense.of(e.id);
-      if (dense === undefined) return null;
+    if (term.expansions.some((e) => index.dense.of(e.id) === undefined)) {
+      if (sparse >= 0) return null;
+      sparse = t;
+    }
+    for (const e of t === sparse ? [] : term.expansions) {
+      const dense = index.dense.of(e.id) as DenseTerm;
       const walk = index.blockWalk(e.id);
       const weights = new Float64Array(FIELD_COUNT);
       for (let f = 0; f < FIELD_COUNT; f++) weights[f] = e.weight * boosts[f];
@@ -79,21 +87,51 @@ export function denseScores(
     }
     readers.push(out);
   }
+  scratch.begin(view.visible.length);
+  const { values, holders } = scratch;
+  // The sparse word's pseudo-frequencies by doc id (TermIndex.frequencies, as rankedScores reads them), zeroed again before returning.
+  const listed = sparse < 0 ? 0 : index.frequencies(plan.terms[sparse].expansions, boosts, view, values, holders).listed;
+  const hits = denseHits(plan, index, view, titles, scratch, page, readers, sparse, listed, scale);
+  for (let i = 0; i < listed; i++) values[holders[i]] = 0;
+  return hits;
+}
+
+/** {@link denseScores} once the words are read (`readers`; the sparse word's `listed` holders in the scratch's values and holders). */
+function denseHits(
+  plan: RankedPlan,
+  index: TermIndex,
+  view: CorpusView,
+  titles: TitleStemTable,
+  scratch: RankingScratch,
+  page: number,
+  readers: Reader[][],
+  sparse: number,
+  listed: number,
+  scale: number,
+): RankedHits | null {
+  const all = plan.terms.length;
   const n = view.visible.length;
   const visible = visibleBits(view);
   const words = visible.length;
+  const { values, holders } = scratch;
   // Each word's visible holders, their union and their intersection, a bitset each.
   const union = new Uint32Array(words);
   const both = new Uint32Array(words).fill(0xffffffff);
   const idfs: number[] = [];
   const held = new Uint32Array(words);
-  for (const term of readers) {
+  for (const [t, term] of readers.entries()) {
     held.fill(0);
-    for (const { dense } of term) {
-      const bits = dense.bits;
-      const m = Math.min(words, bits.length);
-      for (let i = 0; i < m; i++) held[i] |= bits[i];
-    }
+    if (t === sparse)
+      for (let i = 0; i < listed; i++) {
+        const doc = holders[i];
+        held[doc >>> 5] |= 1 << (doc & 31);
+      }
+    else
+      for (const { dense } of term) {
+        const bits = dense.bits;
+        const m = Math.min(words, bits.length);
+        for (let i = 0; i < m; i++) held[i] |= bits[i];
+      }
     let df = 0;
     for (let i = 0; i < words; i++) {
       const v = held[i] & visible[i];
@@ -114,7 +152,6 @@ export function denseScores(
   // Fewer notes hold every word than the page: rankedScores ranks the others too.
   if (allTermsCount <= page) return null;
   const mass = idfs.reduce((a, idf) => a + idf, 0);
-  scratch.begin(n);
   const { sum, count, docs } = scratch;
   const normalizer = lengthNormalizers(view.fieldTotal, view.count, BM25F);
   const fieldLen = index.fieldLengths();
@@ -138,7 +175,8 @@ export function denseScores(
     const named = titleNamed(doc, offsets, stems, planStems, idfs);
     if (named <= 0) continue;
     rest[doc >>> 5] &= ~(1 << (doc & 31));
-    for (let t = 0; t < all; t++) sum[doc] += bm25Saturate(frequencyOf(readers[t], doc, normalizer, fieldLen), idfs[t], BM25F);
+    for (let t = 0; t < all; t++)
+      sum[doc] += bm25Saturate(t === sparse ? values[doc] : frequencyOf(readers[t], doc, normalizer, fieldLen), idfs[t], BM25F);
     sum[doc] *= titleFactor(named / mass);
     offer(doc);
   }
@@ -150,7 +188,16 @@ export function denseScores(
     const term = readers[t];
     const idf = idfs[t];
     const byLevel = new Float64Array(256);
-    if (term.length === 1) {
+    if (t === sparse) {
+      // Exact pseudo-frequencies: each window's largest bounds it.
+      const peak = new Float64Array(windows);
+      for (let i = 0; i < listed; i++) {
+        const doc = holders[i];
+        const w8 = (doc / WINDOW_DOCS) | 0;
+        if (values[doc] > peak[w8]) peak[w8] = values[doc];
+      }
+      for (let w8 = 0; w8 < windows; w8++) if (peak[w8] > 0) bound[w8] += saturatedBound(peak[w8], idf);
+    } else if (term.length === 1) {
       const w = term[0].weight * scale;
       for (let q = 0; q < 256; q++) byLevel[q] = saturatedBound(PEAK_LEVELS[q] * w, idf);
       const peaks = term[0].dense.peaks;
@@ -186,7 +233,8 @@ export function denseScores(
       const from = w8 * WINDOW_DOCS;
       for (let t = 0; t < all; t++) {
         x.fill(0);
-        for (const r of readers[t]) windowFrequencies(r, from, mask, normalizer, fieldLen, x);
+        if (t === sparse) for (let j = 0; j < WINDOW_DOCS; j++) x[j] = (mask & (1 << j)) !== 0 ? values[from + j] : 0;
+        else for (const r of readers[t]) windowFrequencies(r, from, mask, normalizer, fieldLen, x);
         const idf = idfs[t];
         for (let j = 0; j < WINDOW_DOCS; j++) if ((mask & (1 << j)) !== 0) sum[from + j] += bm25Saturate(x[j], idf, BM25F);
       }
