@@ -39,6 +39,8 @@ import { LargestValues, TopCandidates } from './top-k';
 const SLACK = 1 + 1e-6;
 /** Buckets the windows are sorted into by bound. */
 const BUCKETS = 1024;
+/** Pages of notes scored from the windows of highest bound before the rest are read in doc order. */
+const FIRST_PAGES = 4;
 
 /** One expansion of a query word being read: its dense term, weight times each field boost, a cursor over its list and the list's skip entries. */
 interface Reader {
@@ -170,15 +172,26 @@ function denseHits(
   const planStems = Int32Array.from(plan.terms, (t) => titles.idOf(t.stem));
   const { offsets, stems } = titles;
   const rest = both.slice();
-  for (let doc = 0; doc < n; doc++) {
-    if ((both[doc >>> 5] & (1 << (doc & 31))) === 0) continue;
-    const named = titleNamed(doc, offsets, stems, planStems, idfs);
-    if (named <= 0) continue;
-    rest[doc >>> 5] &= ~(1 << (doc & 31));
-    for (let t = 0; t < all; t++)
-      sum[doc] += bm25Saturate(t === sparse ? values[doc] : frequencyOf(readers[t], doc, normalizer, fieldLen), idfs[t], BM25F);
-    sum[doc] *= titleFactor(named / mass);
-    offer(doc);
+  // The all-terms notes one set bit at a time; a title whose first stem the query lacks is not named whole.
+  for (let i = 0; i < words; i++) {
+    for (let v = both[i]; v !== 0;) {
+      const low = v & -v;
+      v ^= low;
+      const doc = (i << 5) | (31 - Math.clz32(low));
+      const first = offsets[doc];
+      if (offsets[doc + 1] === first) continue;
+      const stem = stems[first];
+      let t = 0;
+      while (t < all && planStems[t] !== stem) t++;
+      if (t === all) continue;
+      const named = titleNamed(doc, offsets, stems, planStems, idfs);
+      if (named <= 0) continue;
+      rest[i] &= ~low;
+      for (let t = 0; t < all; t++)
+        sum[doc] += bm25Saturate(t === sparse ? values[doc] : frequencyOf(readers[t], doc, normalizer, fieldLen), idfs[t], BM25F);
+      sum[doc] *= titleFactor(named / mass);
+      offer(doc);
+    }
   }
   // Each word's saturated bound by peak byte: a window's bound is their sum over words.
   const windows = Math.ceil(n / WINDOW_DOCS);
@@ -222,25 +235,38 @@ function denseHits(
   const fill = starts.slice(0, BUCKETS);
   for (let w8 = 0; w8 < windows; w8++) if (masks[w8] !== 0) order[fill[bucketOf(bound[w8])]++] = w8;
   const x = new Float64Array(WINDOW_DOCS);
-  for (let b = BUCKETS - 1; b >= 0; b--) {
+  const done = new Uint8Array(windows);
+  const scoreWindow = (w8: number): void => {
+    const mask = masks[w8];
+    const from = w8 * WINDOW_DOCS;
+    for (let t = 0; t < all; t++) {
+      x.fill(0);
+      if (t === sparse) for (let j = 0; j < WINDOW_DOCS; j++) x[j] = (mask & (1 << j)) !== 0 ? values[from + j] : 0;
+      else for (const r of readers[t]) windowFrequencies(r, from, mask, normalizer, fieldLen, x);
+      const idf = idfs[t];
+      for (let j = 0; j < WINDOW_DOCS; j++) if ((mask & (1 << j)) !== 0) sum[from + j] += bm25Saturate(x[j], idf, BM25F);
+    }
+    for (let j = 0; j < WINDOW_DOCS; j++) if ((mask & (1 << j)) !== 0) offer(from + j);
+    done[w8] = 1;
+  };
+  // First the windows of highest bound, until a few pages of notes set the page's k-th best score.
+  let settled = false;
+  first: for (let b = BUCKETS - 1; b >= 0; b--) {
     if (starts[b + 1] === starts[b]) continue;
     // Every lower bucket's bounds lie below each of this one's: none can reach the page once this one's highest cannot.
-    if (!best.admits(highestIn(bound, order, starts[b], starts[b + 1]))) break;
+    if (!best.admits(highestIn(bound, order, starts[b], starts[b + 1]))) {
+      settled = true;
+      break;
+    }
     for (let i = starts[b]; i < starts[b + 1]; i++) {
       const w8 = order[i];
       if (!best.admits(bound[w8])) continue;
-      const mask = masks[w8];
-      const from = w8 * WINDOW_DOCS;
-      for (let t = 0; t < all; t++) {
-        x.fill(0);
-        if (t === sparse) for (let j = 0; j < WINDOW_DOCS; j++) x[j] = (mask & (1 << j)) !== 0 ? values[from + j] : 0;
-        else for (const r of readers[t]) windowFrequencies(r, from, mask, normalizer, fieldLen, x);
-        const idf = idfs[t];
-        for (let j = 0; j < WINDOW_DOCS; j++) if ((mask & (1 << j)) !== 0) sum[from + j] += bm25Saturate(x[j], idf, BM25F);
-      }
-      for (let j = 0; j < WINDOW_DOCS; j++) if ((mask & (1 << j)) !== 0) offer(from + j);
+      scoreWindow(w8);
+      if (scored >= FIRST_PAGES * k) break first;
     }
   }
+  // Then, in doc order (each list read forward, a block decoded once), every other window whose bound reaches the k-th best so far.
+  if (!settled) for (let w8 = 0; w8 < windows; w8++) if (masks[w8] !== 0 && done[w8] === 0 && best.admits(bound[w8])) scoreWindow(w8);
   scratch.used = scored;
   return {
     docs,
