@@ -41,9 +41,9 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * Its bounds round: +4.9 KB for per-block score bounds of the posting lists and a one-word ranked
  * query that reads only the blocks able to reach its page (block-bounds.ts, ranked-pruning.ts).
  * The session's rounds together: 722.4 KB.
- * Session 9's heavy round: +6.6 KB for holder bitsets and window bounds of the common words and a ranked query of several of them that scores only the notes able to reach its page (dense-terms.ts, ranked-dense.ts).
+ * Session 9's heavy round: +6.9 KB for holder bitsets and window bounds of the common words, a ranked query of several of them that scores only the notes able to reach its page, and an excluded common word marked by its bitset (dense-terms.ts, ranked-dense.ts).
  */
-const BUDGET_BYTES = 729_000;
+const BUDGET_BYTES = 729_300;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

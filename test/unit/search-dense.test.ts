@@ -126,6 +126,25 @@ describe('ranked retrieval of several common words by bitsets and window bounds'
     expect(await sameAsExhaustive(copy, queries)).toBeGreaterThan(20);
   });
 
+  it('marks an excluded dense word by its bitset: the same matches, order and scores as an index without dense terms', async () => {
+    const notes = corpus(41, 900);
+    const engine = built(notes);
+    // No build end: no block bounds, no dense terms; every word is read from its postings.
+    const plain = new LexicalEngine();
+    for (const n of notes) plain.add(n);
+    for (const n of notes.slice(0, 200).filter((_, i) => i % 4 === 0)) {
+      engine.remove(n.path);
+      plain.remove(n.path);
+    }
+    const some = { key: 'some', allow: (path: string): boolean => !path.startsWith('F2/') };
+    for (const who of [everyone, some])
+      for (const q of ['alpha -beta', 'gamma -alpha -delta', '-beta alpha', 'rare -alpha', 'sigma -betas', 'alpha -bet'])
+        for (const k of [5, Infinity]) {
+          const [a, b] = [await match(engine, q, k, who), await match(plain, q, k, who)];
+          expect([q, k, a.total, page(a, 50)]).toEqual([q, k, b.total, page(b, 50)]);
+        }
+  });
+
   it('answers a caller who sees part of the vault as without pruning', async () => {
     const engine = built(corpus(21, 800));
     const some = { key: 'some', allow: (path: string): boolean => !path.startsWith('F3/') };

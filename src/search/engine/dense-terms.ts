@@ -1,4 +1,4 @@
-import type { CorpusView } from './term-index';
+import type { CorpusView, ScoreSheet } from './term-index';
 
 /**
  * Holder bitsets and per-window score bounds of the index's very common terms, for ranked
@@ -161,4 +161,25 @@ export function popcount(v: number): number {
   v = v - ((v >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/**
+ * Marks the holders in `bits` that `view` shows (and `within` admits, when given) as
+ * TermIndex.mark marks a term's holders: `sheet.values[doc]` becomes 1 and `doc` is listed in
+ * `sheet.docs`, in doc id order, for each one not marked yet.
+ */
+export function markHolders(bits: Uint32Array, view: CorpusView, sheet: ScoreSheet, within: Uint8Array | null): void {
+  const visible = visibleBits(view);
+  const { values, docs } = sheet;
+  const words = Math.min(bits.length, visible.length);
+  for (let i = 0; i < words; i++) {
+    for (let v = bits[i] & visible[i]; v !== 0;) {
+      const low = v & -v;
+      v ^= low;
+      const doc = (i << 5) | (31 - Math.clz32(low));
+      if (values[doc] !== 0 || (within !== null && within[doc] !== 1)) continue;
+      values[doc] = 1;
+      docs.push(doc);
+    }
+  }
 }

@@ -1,6 +1,6 @@
 import { BM25F, bm25Idf, bm25Saturate, fieldFrequency, lengthNormalizers } from './bm25';
 import { roundUp } from './block-bounds';
-import { DENSE_SHARE, DenseTerms } from './dense-terms';
+import { DENSE_SHARE, DenseTerms, markHolders } from './dense-terms';
 import { DocTermLists } from './doc-term-lists';
 import { FIELD_BOOSTS, FIELD_COUNT } from './note-fields';
 import {
@@ -520,6 +520,12 @@ export class TermIndex {
     const { visible } = view;
     const { values, docs } = sheet;
     for (const e of expansions) {
+      // A dense term's holders are its bitset: the same notes in the same (doc id) order, none of the postings decoded.
+      const dense = this.dense.of(e.id);
+      if (dense !== undefined) {
+        markHolders(dense.bits, view, sheet, within);
+        continue;
+      }
       const c = this.post.cursor(e.id);
       while (c.next()) {
         const doc = c.doc;
