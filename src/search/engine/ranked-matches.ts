@@ -2,6 +2,7 @@ import type { QueryNode } from '../query/query-ast';
 import type { NoteRecord } from '../query/note-filters';
 import { LazyMatch, type EngineMatch, type MatchedTerms } from './engine-match';
 import type { EngineResult } from './engine-match';
+import { denseScores } from './ranked-dense';
 import { prunedScores } from './ranked-pruning';
 import { planRanked, rankedScores, type RankedHits, type RankingScratch } from './ranked-search';
 import type { CorpusView, Expansion, TermIndex } from './term-index';
@@ -47,8 +48,9 @@ export function rankedMatches(
     index,
     view,
   );
-  // The same hits, page and scores either way; pruning works out fewer scores (ranked-pruning.ts).
+  // The same hits, page and scores either way; pruning works out fewer scores (ranked-dense.ts, ranked-pruning.ts).
   const hits =
+    denseScores(plan, index, source.boosts, view, source.titles, source.scratch, ranked) ??
     prunedScores(plan, index, source.boosts, view, source.titles, source.scratch, ranked) ??
     rankedScores(plan, index, source.boosts, view, source.titles, source.scratch, ranked);
   const expansions = plan.terms.flatMap((t) => t.expansions);

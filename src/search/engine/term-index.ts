@@ -1,5 +1,6 @@
 import { BM25F, bm25Idf, bm25Saturate, fieldFrequency, lengthNormalizers } from './bm25';
 import { roundUp } from './block-bounds';
+import { DENSE_SHARE, DenseTerms, markHolders } from './dense-terms';
 import { DocTermLists } from './doc-term-lists';
 import { FIELD_BOOSTS, FIELD_COUNT } from './note-fields';
 import {
@@ -136,6 +137,8 @@ export class TermIndex {
   version = 0;
   /** The length normalizers of every live document when block bounds were first made (their reference; null: no bounds yet). */
   private boundNorm: Float64Array | null = null;
+  /** Holder bitsets and window bounds of the terms most notes hold (dense-terms.ts), made with the block bounds. */
+  readonly dense = new DenseTerms();
 
   /** Number of live documents. */
   get documentCount(): number {
@@ -173,8 +176,11 @@ export class TermIndex {
         const id = touched[t];
         this.post.append(id, doc, packPosting(f, this.counts[id]));
         // A list with block bounds keeps them at or above the truth: its last block's bound grows by this posting's share.
-        if (this.boundNorm !== null && !this.post.bounds.empty)
-          this.post.raiseLastBound(id, fieldFrequency(FIELD_BOOSTS[f], this.counts[id], this.boundNorm[f], count, BM25F));
+        if (this.boundNorm !== null && !this.post.bounds.empty) {
+          const x = fieldFrequency(FIELD_BOOSTS[f], this.counts[id], this.boundNorm[f], count, BM25F);
+          this.post.raiseLastBound(id, x);
+          this.dense.raise(id, doc, x);
+        }
         this.counts[id] = 0;
         if (this.seen[id] !== doc + 1) {
           this.seen[id] = doc + 1;
@@ -203,7 +209,10 @@ export class TermIndex {
       if (this.deadDocs !== null) this.deadDocs = this.deadCount > MAX_DEAD_LISTED ? null : [...this.deadDocs, doc];
       return;
     }
-    for (const id of unpackTermIds(terms)) this.post.removeDoc(id, doc);
+    for (const id of unpackTermIds(terms)) {
+      this.post.removeDoc(id, doc);
+      this.dense.clear(id, doc);
+    }
   }
 
   /** The key given to {@link add} for a live document, else null. */
@@ -464,6 +473,9 @@ export class TermIndex {
     if (n < MIN_BOUNDED_POSTINGS || norm === null || this.post.bounds.of(id) !== undefined) return 0;
     const { count, skips } = this.post.blocks(id);
     const out = new Float32Array(count);
+    // A list of more postings than the dense share of live notes may be a dense term (dense-terms.ts): its notes are noted as they are read.
+    const dense = n > this.live * DENSE_SHARE;
+    if (dense) this.dense.begin(this.docKey.length);
     const fieldLen = this.fieldLen;
     const c = this.post.cursor(id);
     let block = 0;
@@ -475,6 +487,7 @@ export class TermIndex {
     for (let at = c.at; c.next(); at = c.at) {
       if (c.doc !== doc) {
         if (x > max) max = x;
+        if (dense && doc >= 0) this.dense.note(doc, x);
         x = 0;
         doc = c.doc;
         docs++;
@@ -490,6 +503,8 @@ export class TermIndex {
       x += fieldFrequency(FIELD_BOOSTS[f], postingFrequency(code), norm[f], fieldLen[doc * FIELD_COUNT + f], BM25F);
     }
     if (x > max) max = x;
+    if (dense && doc >= 0) this.dense.note(doc, x);
+    this.dense.finish(id, dense && docs > this.live * DENSE_SHARE);
     out[block] = roundUp(max);
     this.post.bounds.set(id, out, docs);
     return n;
@@ -505,6 +520,12 @@ export class TermIndex {
     const { visible } = view;
     const { values, docs } = sheet;
     for (const e of expansions) {
+      // A dense term's holders are its bitset: the same notes in the same (doc id) order, none of the postings decoded.
+      const dense = this.dense.of(e.id);
+      if (dense !== undefined) {
+        markHolders(dense.bits, view, sheet, within);
+        continue;
+      }
       const c = this.post.cursor(e.id);
       while (c.next()) {
         const doc = c.doc;
@@ -648,11 +669,14 @@ export class TermIndex {
 
   /**
    * Bytes held by the index's typed arrays (outside the JS heap, in `arrayBuffers`), by
-   * structure: posting lists (allocated, and used by postings), per-document term lists,
+   * structure: posting lists with their bounds and dense terms (allocated, and used), per-document term lists,
    * and the per-document field lengths with the scoring scratch arrays. For the bench.
    */
   bytes(): { postings: number; postingsUsed: number; docTerms: number; perDoc: number } {
-    const { allocated: postings, used: postingsUsed } = this.post.bytes();
+    const { allocated, used } = this.post.bytes();
+    // The dense terms' bits and window bounds count with the lists' block bounds.
+    const dense = this.dense.bytes();
+    const [postings, postingsUsed] = [allocated + dense, used + dense];
     const perDoc =
       this.fieldLen.byteLength +
       this.dead.byteLength +
