@@ -1,8 +1,7 @@
-import { LexicalEngine, type CallerAccess, type EngineResult, type IndexedNote } from '../../src/search/engine/lexical-engine';
+import { LexicalEngine, type CallerAccess, type IndexedNote } from '../../src/search/engine/lexical-engine';
 import * as dense from '../../src/search/engine/ranked-dense';
 import { PEAK_LEVELS, peakLevel } from '../../src/search/engine/dense-terms';
-import { parseQuery } from '../../src/search/query/query-parser';
-import { RegexGuard } from '../../src/search/query/regex-guard';
+import { built, everyone, match, note, page, sameAsExhaustive } from '../harness/ranked-exhaustive';
 
 /**
  * Ranked retrieval of several very common words (ranked-dense.ts, dense-terms.ts): on random
@@ -25,10 +24,6 @@ const queries = [
   'rare beta gamma',
 ];
 
-function note(path: string, title: string, text: string, tags: string[] = []): IndexedNote {
-  return { path, id: `path:${path}`, title, tags, frontmatter: {}, text, headings: [] };
-}
-
 /** A random corpus: skewed word frequencies, bodies of 2–60 words, titles of one to three words (titles the queries name whole earn the title factor). */
 function corpus(seed: number, size: number): IndexedNote[] {
   let s = seed;
@@ -43,43 +38,9 @@ function corpus(seed: number, size: number): IndexedNote[] {
   });
 }
 
-function built(notes: IndexedNote[]): LexicalEngine {
-  const engine = new LexicalEngine();
-  for (const n of notes) engine.add(n);
-  // A build's end: trims the lists and makes their block bounds and dense terms.
-  for (const step of engine.trimSteps()) void step;
-  return engine;
-}
-
-const everyone: CallerAccess = { key: 'all', allow: (): boolean => true };
-
-async function match(engine: LexicalEngine, q: string, k: number, who: CallerAccess = everyone): Promise<EngineResult> {
-  return engine.match(parseQuery(q), async () => '', who, new RegexGuard(), k);
-}
-
-const page = (r: EngineResult, k: number): unknown[] =>
-  r.matches.slice(0, k).map((m) => [m.note.path, m.score, m.allTerms, m.missing ?? null]);
-
-/** Checks every query and k against the exhaustive order; returns how many answers took the dense path. */
-async function sameAsExhaustive(engine: LexicalEngine, qs: readonly string[], who: CallerAccess = everyone): Promise<number> {
-  const spy = jest.spyOn(dense, 'denseScores');
-  let answered = 0;
-  try {
-    for (const q of qs) {
-      const whole = await match(engine, q, Infinity, who);
-      for (const k of [1, 2, 3, 5, 10, 20, 50]) {
-        spy.mockClear();
-        const top = await match(engine, q, k, who);
-        answered += spy.mock.results.filter((r) => r.value !== null).length;
-        expect([q, k, top.total, top.ranked]).toEqual([q, k, whole.total, whole.ranked]);
-        expect([q, k, page(top, k)]).toEqual([q, k, page(whole, k)]);
-      }
-    }
-  } finally {
-    spy.mockRestore();
-  }
-  return answered;
-}
+/** {@link sameAsExhaustive} for this file's ks, spying on `denseScores`. */
+const checkPages = (engine: LexicalEngine, queries: readonly string[], who?: CallerAccess): Promise<number> =>
+  sameAsExhaustive(engine, queries, [1, 2, 3, 5, 10, 20, 50], () => jest.spyOn(dense, 'denseScores'), who);
 
 describe('ranked retrieval of several common words by bitsets and window bounds', () => {
   it('rounds window peaks up to a level at or above the value, 0 for none and the top level for any larger', () => {
@@ -96,7 +57,7 @@ describe('ranked retrieval of several common words by bitsets and window bounds'
     for (let seed = 1; seed <= 4; seed++) {
       const engine = built(corpus(seed, 400 + seed * 150));
       // The common words are dense and their pages were answered by bitsets and windows (else this test would show nothing).
-      expect(await sameAsExhaustive(engine, queries)).toBeGreaterThan(30);
+      expect(await checkPages(engine, queries)).toBeGreaterThan(30);
     }
   });
 
@@ -112,18 +73,18 @@ describe('ranked retrieval of several common words by bitsets and window bounds'
     for (const n of extra) engine.add(n);
     for (let i = 0; i < notes.length; i += 3) engine.remove(notes[i].path);
     for (let i = 0; i < 60; i += 3) engine.add({ ...notes[i], title: 'gamma delta' });
-    expect(await sameAsExhaustive(engine, queries)).toBeGreaterThan(20);
+    expect(await checkPages(engine, queries)).toBeGreaterThan(20);
   });
 
   it('answers an index loaded from its saved lines (dense terms made as the lists load), with tombstones', async () => {
     const notes = corpus(31, 700);
     const copy = new LexicalEngine();
     await copy.load(built(notes).savedSteps(), async () => undefined);
-    expect(await sameAsExhaustive(copy, queries)).toBeGreaterThan(20);
+    expect(await checkPages(copy, queries)).toBeGreaterThan(20);
     // A loaded note has no term list: removing it leaves a tombstone, which no view shows.
     for (let i = 5; i < 400; i += 4) copy.remove(notes[i].path);
     copy.add({ ...notes[5], title: 'alpha beta' });
-    expect(await sameAsExhaustive(copy, queries)).toBeGreaterThan(20);
+    expect(await checkPages(copy, queries)).toBeGreaterThan(20);
   });
 
   it('marks an excluded dense word by its bitset: the same matches, order and scores as an index without dense terms', async () => {
@@ -148,6 +109,6 @@ describe('ranked retrieval of several common words by bitsets and window bounds'
   it('answers a caller who sees part of the vault as without pruning', async () => {
     const engine = built(corpus(21, 800));
     const some = { key: 'some', allow: (path: string): boolean => !path.startsWith('F3/') };
-    expect(await sameAsExhaustive(engine, queries, some)).toBeGreaterThan(20);
+    expect(await checkPages(engine, queries, some)).toBeGreaterThan(20);
   });
 });

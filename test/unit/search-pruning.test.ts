@@ -1,7 +1,6 @@
-import { LexicalEngine, type CallerAccess, type EngineResult, type IndexedNote } from '../../src/search/engine/lexical-engine';
+import { LexicalEngine, type CallerAccess, type IndexedNote } from '../../src/search/engine/lexical-engine';
 import * as pruning from '../../src/search/engine/ranked-pruning';
-import { parseQuery } from '../../src/search/query/query-parser';
-import { RegexGuard } from '../../src/search/query/regex-guard';
+import { built, note, sameAsExhaustive } from '../harness/ranked-exhaustive';
 
 /**
  * Ranked retrieval with block bounds (ranked-pruning.ts, block-bounds.ts): on random corpora
@@ -12,10 +11,6 @@ import { RegexGuard } from '../../src/search/query/regex-guard';
  */
 
 const words = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma', 'kappa', 'theta', 'lambda', 'zeta'];
-
-function note(path: string, title: string, text: string, tags: string[] = []): IndexedNote {
-  return { path, id: `path:${path}`, title, tags, frontmatter: {}, text, headings: [] };
-}
 
 /** A random corpus: skewed word frequencies, bodies of 2–60 words, titles of one to three words (a one-word title earns the title factor). */
 function corpus(seed: number, size: number): IndexedNote[] {
@@ -29,49 +24,15 @@ function corpus(seed: number, size: number): IndexedNote[] {
   });
 }
 
-function built(notes: IndexedNote[]): LexicalEngine {
-  const engine = new LexicalEngine();
-  for (const n of notes) engine.add(n);
-  // A build's end: trims the lists and makes their block bounds.
-  for (const step of engine.trimSteps()) void step;
-  return engine;
-}
-
-const everyone: CallerAccess = { key: 'all', allow: (): boolean => true };
-
-async function match(engine: LexicalEngine, q: string, k: number, who: CallerAccess = everyone): Promise<EngineResult> {
-  return engine.match(parseQuery(q), async () => '', who, new RegexGuard(), k);
-}
-
-const page = (r: EngineResult, k: number): unknown[] =>
-  r.matches.slice(0, k).map((m) => [m.note.path, m.score, m.allTerms, m.missing ?? null]);
-
-/** Checks every query and k against the exhaustive order; returns how many answers were pruned. */
-async function sameAsExhaustive(engine: LexicalEngine, queries: readonly string[], who: CallerAccess = everyone): Promise<number> {
-  const spy = jest.spyOn(pruning, 'prunedScores');
-  let pruned = 0;
-  try {
-    for (const q of queries) {
-      const whole = await match(engine, q, Infinity, who);
-      for (const k of [1, 2, 5, 10, 20, 50]) {
-        spy.mockClear();
-        const top = await match(engine, q, k, who);
-        pruned += spy.mock.results.filter((r) => r.value !== null).length;
-        expect([q, k, top.total, top.ranked]).toEqual([q, k, whole.total, whole.ranked]);
-        expect([q, k, page(top, k)]).toEqual([q, k, page(whole, k)]);
-      }
-    }
-  } finally {
-    spy.mockRestore();
-  }
-  return pruned;
-}
+/** {@link sameAsExhaustive} for this file's ks, spying on `prunedScores`. */
+const checkPages = (engine: LexicalEngine, queries: readonly string[], who?: CallerAccess): Promise<number> =>
+  sameAsExhaustive(engine, queries, [1, 2, 5, 10, 20, 50], () => jest.spyOn(pruning, 'prunedScores'), who);
 
 describe('ranked retrieval pruned by block bounds', () => {
   it('gives, on random corpora, the first k of the exhaustive order with the same scores and counts', async () => {
     for (let seed = 1; seed <= 4; seed++) {
       const engine = built(corpus(seed, 400 + seed * 150));
-      const pruned = await sameAsExhaustive(engine, [...words.slice(0, 6), 'alpha beta', 'gamma delta omega']);
+      const pruned = await checkPages(engine, [...words.slice(0, 6), 'alpha beta', 'gamma delta omega']);
       // The common words' lists have bounds and their pages were pruned (else this test would show nothing).
       expect(pruned).toBeGreaterThan(20);
     }
@@ -86,7 +47,7 @@ describe('ranked retrieval pruned by block bounds', () => {
     for (let i = 0; i < notes.length; i += 3) engine.remove(notes[i].path);
     for (let run = 100; run < notes.length; run += 200) for (let i = run; i < run + 60; i++) engine.remove(notes[i].path);
     for (let i = 0; i < 60; i += 3) engine.add({ ...notes[i], title: 'alpha' });
-    expect(await sameAsExhaustive(engine, ['alpha', 'beta', 'gamma', 'delta'])).toBeGreaterThan(10);
+    expect(await checkPages(engine, ['alpha', 'beta', 'gamma', 'delta'])).toBeGreaterThan(10);
   });
 
   it('keeps the larger bound when removals empty a block and the next one merges into it', async () => {
@@ -101,26 +62,26 @@ describe('ranked retrieval pruned by block bounds', () => {
     const notes = kinds.map(([title, body], i) => note(`N${String(i).padStart(4, '0')}.md`, title, body));
     const engine = built(notes);
     for (let i = 100; i < 200; i++) engine.remove(notes[i].path);
-    expect(await sameAsExhaustive(engine, ['alpha'])).toBeGreaterThan(0);
+    expect(await checkPages(engine, ['alpha'])).toBeGreaterThan(0);
   });
 
   it('prunes an index loaded from its saved lines (bounds made as the lists load), with a few tombstones but not many', async () => {
     const notes = corpus(31, 700);
     const copy = new LexicalEngine();
     await copy.load(built(notes).savedSteps(), async () => undefined);
-    expect(await sameAsExhaustive(copy, ['alpha', 'beta', 'gamma'])).toBeGreaterThan(10);
+    expect(await checkPages(copy, ['alpha', 'beta', 'gamma'])).toBeGreaterThan(10);
     // A loaded note has no term list: removing it leaves a tombstone in the lists, which the total leaves out.
     for (let i = 5; i < 200; i += 20) copy.remove(notes[i].path);
     copy.add({ ...notes[5], title: 'alpha' });
-    expect(await sameAsExhaustive(copy, ['alpha', 'beta', 'gamma'])).toBeGreaterThan(10);
+    expect(await checkPages(copy, ['alpha', 'beta', 'gamma'])).toBeGreaterThan(10);
     // Past 64 tombstones they are no longer looked up one by one: scored whole.
     for (let i = 200; i < 400; i += 2) copy.remove(notes[i].path);
-    expect(await sameAsExhaustive(copy, ['alpha', 'beta', 'gamma'])).toBe(0);
+    expect(await checkPages(copy, ['alpha', 'beta', 'gamma'])).toBe(0);
   });
 
   it('answers a caller who sees part of the vault as without pruning (that view is scored whole)', async () => {
     const engine = built(corpus(21, 800));
     const some = { key: 'some', allow: (path: string): boolean => !path.startsWith('F3/') };
-    expect(await sameAsExhaustive(engine, ['alpha', 'beta', 'gamma'], some)).toBe(0);
+    expect(await checkPages(engine, ['alpha', 'beta', 'gamma'], some)).toBe(0);
   });
 });

@@ -2,6 +2,7 @@ import { isSpace } from '../../src/search/engine/phrase-filter';
 import type { Span } from '../../src/search/results/match-spans';
 import { marked, snippetText } from '../../src/search/results/snippet';
 import { displayText, fencesOf, highlightMask, type DisplayText } from '../../src/search/results/snippet-display';
+import { seededRandom } from '../harness/seeded-random';
 
 /**
  * The snippet builds its display text over a region near the match first and falls back to the
@@ -9,15 +10,6 @@ import { displayText, fencesOf, highlightMask, type DisplayText } from '../../sr
  * the text must be exactly what the whole reach gives, whatever the syntax around the match.
  * And the display text shows a whitespace run as one space, word by word.
  */
-
-/** A small seeded generator (LCG), so failures repeat. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
-}
 
 /** Pieces of Markdown, syntax that spans lines included (fences, HTML comments and tags, `%%` comments). */
 const PIECES = [
@@ -113,7 +105,7 @@ function alphas(text: string): Span[] {
 
 describe('snippetText over the near region', () => {
   it('gives exactly the text of the whole reach, for every match of syntax-heavy bodies', () => {
-    const next = random(17);
+    const next = seededRandom(17);
     let compared = 0;
     for (let round = 0; round < 300; round++) {
       const text = body(next, 20 + Math.floor(next() * 200));
@@ -160,7 +152,7 @@ describe('displayText word by word', () => {
   }
 
   it('collapses every kind of whitespace run to one space and keeps each char’s source offset', () => {
-    const next = random(23);
+    const next = seededRandom(23);
     const chars = ['a', 'é', '日', '😀', ' ', '\t', '\n', '\u00a0', '\u2028', '\u3000', 'b'];
     for (let round = 0; round < 500; round++) {
       const text = Array.from({ length: Math.floor(next() * 40) }, () => chars[Math.floor(next() * chars.length)]).join('');
