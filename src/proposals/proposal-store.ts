@@ -104,7 +104,7 @@ export class ProposalStore {
       for (const p of parseProposals(text)) this.byId.set(p.id, p);
     } catch (err) {
       if (!mayRepair) return { problem: `Vault MCP could not read its proposals file (${(err as Error).message}).` };
-      const aside = await this.file.keepAside(`corrupt-${this.now().toISOString().replace(/[:.]/g, '-')}`);
+      const aside = await this.file.keepCorruptAside(this.now());
       problem = `Vault MCP could not read its proposals file (${(err as Error).message}); it was kept as ${aside} and pending changes start empty.`;
     }
     this.emit({ type: 'loaded' });
