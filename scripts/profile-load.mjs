@@ -1,0 +1,4 @@
+// `node scripts/profile-load.mjs <plugin folder> [--notes <vault folder>]`: see scripts/profile-load.ts.
+import { runBundled } from './run-bundled.mjs';
+
+await runBundled('profile-load.ts');
