@@ -137,7 +137,8 @@ export function boundList(
   const base = 1 - BM25F.b;
   const end = bytes.length;
   let block = 0;
-  let next = blocks > 1 ? skips[1] : Infinity;
+  // Where the next block starts: a byte offset, the list's end after the last block (no posting starts there; a number of one kind, not Infinity, keeps the loop on small integers).
+  let next = blocks > 1 ? skips[1] : end;
   let last = 0;
   let doc = -1;
   let x = 0;
@@ -187,7 +188,7 @@ export function boundList(
       while (start >= next) {
         values[block++] = roundUp(max);
         max = 0;
-        next = block + 1 < blocks ? skips[2 * block + 1] : Infinity;
+        next = block + 1 < blocks ? skips[2 * block + 1] : end;
       }
     }
     const f = postingField(code);
