@@ -1,3 +1,8 @@
+import { BM25F } from './bm25';
+import { peakLevel, WINDOW_DOCS, type DenseTerm } from './dense-terms';
+import { FIELD_BOOSTS, FIELD_COUNT } from './note-fields';
+import { postingField, postingFrequency } from './posting-codec';
+
 /**
  * Per-block score bounds of the posting lists, for ranked retrieval's dynamic pruning
  * (ranked-pruning.ts): for each block of a term's list (PostingLists' blocks of about 64
@@ -89,4 +94,107 @@ export interface TermBounds {
  */
 export function roundUp(x: number): number {
   return Math.fround(x * (1 + 2 ** -20));
+}
+
+/** What {@link boundList} makes of one posting list. */
+export interface ListBounds {
+  /** The bound of each block, rounded up ({@link roundUp}). */
+  values: Float32Array;
+  /** Documents the list holds. */
+  docs: number;
+  /** The list's holder bits and window peaks (dense-terms.ts), when asked for; else null. */
+  dense: DenseTerm | null;
+}
+
+/**
+ * Reads one posting list (posting-lists.ts's bytes: per posting the varint distance of its doc
+ * id, then the varint code `packPosting(field, tf)`) once and makes each block's bound: the
+ * largest pseudo-frequency `Σ_fields boost_f · tf_f / (1 − b + norm_f · len_f)` (bm25.ts's
+ * fieldFrequency, {@link FIELD_BOOSTS}, {@link BM25F}) of a document in the block, rounded up;
+ * with `denseDocs` > 0 also the holder bits and window peaks of DenseTerms (the same values, a
+ * window's largest quantized once by peakLevel). One loop without a cursor object or a call per
+ * posting: made for every long list as a saved index loads, it was the load's costliest step
+ * (docs/performance.md, "warm" round, session 10).
+ * @param bytes the list's bytes (its used length); well formed (checked when laid out)
+ * @param skips the list's skip entries (PostingLists.blocks): block k + 1 starts at byte `skips[2k + 1]`
+ * @param blocks the list's block count (≥ 1)
+ * @param fieldLen field lengths, `FIELD_COUNT` a document by doc id
+ * @param norm the reference length normalizer of each field (bm25.ts's lengthNormalizers)
+ * @param denseDocs doc ids the holder bits cover (every document's), or 0: no bits or peaks
+ */
+export function boundList(
+  bytes: Uint8Array,
+  skips: Uint32Array,
+  blocks: number,
+  fieldLen: Uint32Array,
+  norm: Float64Array,
+  denseDocs: number,
+): ListBounds {
+  const values = new Float32Array(blocks);
+  const bits = denseDocs > 0 ? new Uint32Array((denseDocs + 31) >>> 5) : null;
+  const peaks = denseDocs > 0 ? new Uint8Array(Math.ceil(denseDocs / WINDOW_DOCS)) : null;
+  // fieldFrequency's denominator is (1 − b) + norm · len, summed in that order here too: the same values.
+  const base = 1 - BM25F.b;
+  const end = bytes.length;
+  let block = 0;
+  // Where the next block starts: a byte offset, the list's end after the last block (no posting starts there; a number of one kind, not Infinity, keeps the loop on small integers).
+  let next = blocks > 1 ? skips[1] : end;
+  let last = 0;
+  let doc = -1;
+  let x = 0;
+  let max = 0;
+  let docs = 0;
+  let window = -1;
+  let windowPeak = 0;
+  for (let at = 0; ;) {
+    const start = at;
+    const done = at >= end;
+    let code = 0;
+    if (!done) {
+      let b = bytes[at++];
+      let v = b & 127;
+      for (let scale = 128; b > 127; scale *= 128) {
+        b = bytes[at++];
+        v += (b & 127) * scale;
+      }
+      last += v;
+      b = bytes[at++];
+      code = b & 127;
+      for (let scale = 128; b > 127; scale *= 128) {
+        b = bytes[at++];
+        code += (b & 127) * scale;
+      }
+    }
+    if (done || last !== doc) {
+      // The document before is complete: its pseudo-frequency x counts in its block's and its window's largest.
+      if (doc >= 0) {
+        if (x > max) max = x;
+        if (bits !== null) {
+          bits[doc >>> 5] |= 1 << (doc & 31);
+          const w = (doc / WINDOW_DOCS) | 0;
+          if (w !== window) {
+            if (window >= 0) (peaks as Uint8Array)[window] = peakLevel(windowPeak);
+            window = w;
+            windowPeak = 0;
+          }
+          if (x > windowPeak) windowPeak = x;
+        }
+      }
+      if (done) break;
+      x = 0;
+      doc = last;
+      docs++;
+      // A block starts at a new document: close the ones this posting is past.
+      while (start >= next) {
+        values[block++] = roundUp(max);
+        max = 0;
+        next = block + 1 < blocks ? skips[2 * block + 1] : end;
+      }
+    }
+    const f = postingField(code);
+    x += (FIELD_BOOSTS[f] * postingFrequency(code)) / (base + norm[f] * fieldLen[doc * FIELD_COUNT + f]);
+  }
+  if (window >= 0) (peaks as Uint8Array)[window] = peakLevel(windowPeak);
+  values[block] = roundUp(max);
+  return { values, docs, dense: bits === null ? null : { bits, peaks: peaks as Uint8Array } };
 }

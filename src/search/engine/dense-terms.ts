@@ -7,8 +7,8 @@ import type { CorpusView, ScoreSheet } from './term-index';
  * all-terms count (their intersection) and each word's document frequency come from popcounts of
  * a few thousand words, where reading them from the posting lists meant decoding every posting.
  *
- * A term is dense when, as its block bounds are made (TermIndex.boundSteps, or its saved list
- * loading), it is held by more than {@link DENSE_SHARE} of the live notes. It then keeps:
+ * A term is dense when, as its block bounds are made (TermIndex.boundSteps, when a build ends or
+ * a saved index has loaded), it is held by more than {@link DENSE_SHARE} of the live notes. It then keeps:
  * - `bits`: bit `doc` set when document `doc` holds it (a removed document's bit is cleared; a
  *   tombstoned one's stays, and every reader masks with its view's visible documents);
  * - `peaks`: for each window of {@link WINDOW_DOCS} doc ids, an upper bound on the BM25F
@@ -62,46 +62,15 @@ export interface DenseTerm {
 /** The dense terms of one index, by term id (see the comment at the top of this file). */
 export class DenseTerms {
   private readonly terms = new Map<number, DenseTerm>();
-  /** The term being made by {@link begin}/{@link note}/{@link finish}, or null; the window its notes are in and their largest value so far (a window's byte is written once). */
-  private making: DenseTerm | null = null;
-  private window = -1;
-  private windowPeak = 0;
 
   /** Term `id`'s bits and peaks, or undefined when it is not dense; read only. */
   of(id: number): Readonly<DenseTerm> | undefined {
     return this.terms.get(id);
   }
 
-  /** Starts making term `id`'s bits and peaks over doc ids below `docs` (see {@link note}). */
-  begin(docs: number): void {
-    this.making = { bits: new Uint32Array((docs + 31) >>> 5), peaks: new Uint8Array(Math.ceil(docs / WINDOW_DOCS)) };
-    this.window = -1;
-    this.windowPeak = 0;
-  }
-
-  /** Document `doc` (below begin's `docs`, above the one noted before) holds the term being made, with pseudo-frequency `x`. */
-  note(doc: number, x: number): void {
-    const t = this.making as DenseTerm;
-    t.bits[doc >>> 5] |= 1 << (doc & 31);
-    const w = (doc / WINDOW_DOCS) | 0;
-    if (w !== this.window) {
-      this.flush();
-      this.window = w;
-      this.windowPeak = 0;
-    }
-    if (x > this.windowPeak) this.windowPeak = x;
-  }
-
-  /** Keeps the term being made as term `id`'s when `dense` (else drops it). */
-  finish(id: number, dense: boolean): void {
-    this.flush();
-    if (dense && this.making !== null) this.terms.set(id, this.making);
-    this.making = null;
-  }
-
-  /** Writes the peak byte of the window being noted. */
-  private flush(): void {
-    if (this.making !== null && this.window >= 0) this.making.peaks[this.window] = peakLevel(this.windowPeak);
+  /** Makes term `id` dense with these bits and peaks (block-bounds.ts's boundList made them; the term then owns them). */
+  set(id: number, term: DenseTerm): void {
+    this.terms.set(id, term);
   }
 
   /** Document `doc` got a posting of term `id` worth `x` of its pseudo-frequency (an append): its bit is set, its window's peak raised by `x`; nothing when the term is not dense. */

@@ -1,5 +1,5 @@
 import { BM25F, bm25Idf, bm25Saturate, fieldFrequency, lengthNormalizers } from './bm25';
-import { roundUp } from './block-bounds';
+import { boundList } from './block-bounds';
 import { DENSE_SHARE, DenseTerms, markHolders } from './dense-terms';
 import { DocTermLists } from './doc-term-lists';
 import { FIELD_BOOSTS, FIELD_COUNT } from './note-fields';
@@ -32,7 +32,7 @@ import { grow, growBytes } from './typed-growth';
  * delta-coded varint bytes, about 2.4 bytes a posting, with a skip entry every 64 postings;
  * grown by doubling while indexing, then trimmed into shared pages; a list of at least
  * {@link MIN_BOUNDED_POSTINGS} postings gets a score bound per block, block-bounds.ts, when a
- * build ends or the list is loaded, for ranked-pruning.ts); per-document
+ * build ends or a saved index has loaded, for ranked-pruning.ts); per-document
  * field lengths are one flat `Uint32Array`, and the documents' own term lists are
  * {@link DocTermLists} (fixed-size pages, no object per document) holding each document's
  * term ids delta-coded as varint bytes (packTermIds). Words are interned by their offsets in
@@ -77,8 +77,13 @@ const DOC_LINE_ROWS = 2000;
 const MIN_BOUNDED_POSTINGS = 128;
 /** Tombstoned documents {@link TermIndex.knownHolders} looks up one by one, at most (an edit or two since the last save). */
 const MAX_DEAD_LISTED = 64;
-/** Postings one step of {@link TermIndex.boundSteps} reads at most, besides one longer list. */
-const BOUND_STEP_POSTINGS = 1 << 18;
+/**
+ * Postings one step of {@link TermIndex.boundSteps} reads at most, besides one longer list: about
+ * 2 ms once boundList is compiled; the first lists (the commonest words, interned first) run
+ * before it is, at 150-300 ns a posting (a saved 40k-note index: steps of 256k postings took 41 ms
+ * for the first, 4-5 ms after).
+ */
+const BOUND_STEP_POSTINGS = 1 << 16;
 
 /** Scores summed per document for one query term: `values` by doc id, `docs` the ids with a score, in first-scored order. */
 export interface ScoreSheet {
@@ -437,7 +442,7 @@ export class TermIndex {
    * Makes the block bounds (block-bounds.ts) of every list of at least
    * {@link MIN_BOUNDED_POSTINGS} postings that has none, in steps of about
    * {@link BOUND_STEP_POSTINGS} postings the caller may yield between; the index may change
-   * between steps. Run it when a build ends (see {@link trimSteps}).
+   * between steps. Run it when a build ends (see {@link trimSteps}) and after a saved index's lines have loaded.
    */
   *boundSteps(): Generator<void> {
     this.boundNorm ??= this.liveNormalizers();
@@ -454,9 +459,11 @@ export class TermIndex {
   /** The length normalizers (bm25.ts) of every live document. */
   private liveNormalizers(): Float64Array {
     const total = new Float64Array(FIELD_COUNT);
-    for (let doc = 0; doc < this.docKey.length; doc++) {
-      if (this.docKey[doc] == null || this.dead[doc] === 1) continue;
-      for (let f = 0; f < FIELD_COUNT; f++) total[f] += this.fieldLen[doc * FIELD_COUNT + f];
+    const { docKey, dead, fieldLen } = this;
+    for (let doc = 0; doc < docKey.length; doc++) {
+      // `dead` is only as long as its last tombstone needed: a read past its end is slow in V8 (a first call at 40k notes: 22 ms, 1.3 ms without).
+      if (docKey[doc] == null || (doc < dead.length && dead[doc] === 1)) continue;
+      for (let f = 0; f < FIELD_COUNT; f++) total[f] += fieldLen[doc * FIELD_COUNT + f];
     }
     return lengthNormalizers(total, this.live, BM25F);
   }
@@ -472,41 +479,11 @@ export class TermIndex {
     const norm = this.boundNorm;
     if (n < MIN_BOUNDED_POSTINGS || norm === null || this.post.bounds.of(id) !== undefined) return 0;
     const { count, skips } = this.post.blocks(id);
-    const out = new Float32Array(count);
-    // A list of more postings than the dense share of live notes may be a dense term (dense-terms.ts): its notes are noted as they are read.
-    const dense = n > this.live * DENSE_SHARE;
-    if (dense) this.dense.begin(this.docKey.length);
-    const fieldLen = this.fieldLen;
-    const c = this.post.cursor(id);
-    let block = 0;
-    let next = count > 1 ? skips[1] : Infinity;
-    let doc = -1;
-    let x = 0;
-    let max = 0;
-    let docs = 0;
-    for (let at = c.at; c.next(); at = c.at) {
-      if (c.doc !== doc) {
-        if (x > max) max = x;
-        if (dense && doc >= 0) this.dense.note(doc, x);
-        x = 0;
-        doc = c.doc;
-        docs++;
-        // A block starts at a new document: close the ones this posting is past.
-        while (at >= next) {
-          out[block++] = roundUp(max);
-          max = 0;
-          next = block + 1 < count ? skips[2 * block + 1] : Infinity;
-        }
-      }
-      const code = c.code;
-      const f = postingField(code);
-      x += fieldFrequency(FIELD_BOOSTS[f], postingFrequency(code), norm[f], fieldLen[doc * FIELD_COUNT + f], BM25F);
-    }
-    if (x > max) max = x;
-    if (dense && doc >= 0) this.dense.note(doc, x);
-    this.dense.finish(id, dense && docs > this.live * DENSE_SHARE);
-    out[block] = roundUp(max);
-    this.post.bounds.set(id, out, docs);
+    // A list of more postings than the dense share of live notes may be a dense term (dense-terms.ts): its holders are noted as it is read.
+    const maybeDense = n > this.live * DENSE_SHARE;
+    const made = boundList(this.post.listBytes(id), skips, count, this.fieldLen, norm, maybeDense ? this.docKey.length : 0);
+    if (made.dense !== null && made.docs > this.live * DENSE_SHARE) this.dense.set(id, made.dense);
+    this.post.bounds.set(id, made.values, made.docs);
     return n;
   }
 
@@ -609,7 +586,9 @@ export class TermIndex {
 
   /**
    * Adds one saved line to an index being loaded (a fresh one: doc lines first, then term
-   * lines), decoding its posting lists.
+   * lines), decoding its posting lists. Their block bounds are made after the last line, by
+   * {@link boundSteps} (in steps: made per line, a line of common words took one step of
+   * 124-171 ms at 100k notes).
    * @param keyOf the string to keep as a document row's key: the caller's own string equal to
    *   it when it has one (one string per note path, not a parsed copy of it), else the key itself
    * @throws Error when the line has the wrong shape or a posting list is damaged or names
@@ -650,9 +629,6 @@ export class TermIndex {
     const data = new Uint8Array(total);
     decodeBytes(bytes, data);
     this.post.loadLists(ids, sizes, data, this.docKey.length);
-    // Every document line comes before the term lines: the reference normalizers are those of all loaded documents.
-    this.boundNorm ??= this.liveNormalizers();
-    for (const id of ids) this.boundTerm(id);
   }
 
   /**
