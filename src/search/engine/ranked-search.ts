@@ -32,6 +32,8 @@ import { queryTerms } from './tokenizer';
 
 /** Weight of an index term sharing the query term's stem but spelled otherwise (`syncing` for `sync`); the exact spelling weighs 1. */
 export const STEM_WEIGHT = 0.9;
+/** A term's holders are visited in doc order when more than 1/this of the notes hold it (see rankedScores). */
+const DOC_ORDER_SHARE = 8;
 /** Exponent of the coordination factor (see the comment at the top of this file). */
 export const COORDINATION = 2;
 /** Score factor of a note whose whole title is the whole query (see the comment at the top of this file). */
@@ -185,11 +187,14 @@ export function rankedScores(
   const idfs: number[] = [];
   let length = 0;
   let allTermsCount = 0;
+  const n = view.visible.length;
   for (const term of plan.terms) {
     const { listed, df } = index.frequencies(term.expansions, boosts, view, values, holders);
     // TermIndex.score's saturation, taken here as each holder is summed (no visible holder: idf 0, nothing listed).
     const idf = bm25Idf(view.count, df);
     idfs.push(idf > 0 ? idf : absentIdf(view));
+    // Holders of many lists come listed out of doc order: when they are many, they are relisted in doc order (each one's value is above 0), so the per-note arrays below are read in order.
+    if (listed * DOC_ORDER_SHARE > n) for (let doc = 0, i = 0; i < listed && doc < n; doc++) if (values[doc] !== 0) holders[i++] = doc;
     for (let i = 0; i < listed; i++) {
       const doc = holders[i];
       if (count[doc] === 0) docs[length++] = doc;
@@ -205,6 +210,7 @@ export function rankedScores(
   titles.cover(view.visible.length);
   const planStems = Int32Array.from(plan.terms, (t) => titles.idOf(t.stem));
   const { offsets, stems } = titles;
+  const titled = planStems.some((id) => id >= 0);
   const k = page >= length ? Infinity : Math.max(1, page);
   const candidates = { all: new TopCandidates(k), some: new TopCandidates(k) };
   // The notes holding every term fill the page: no other note is read, so their final scores are not worked out.
@@ -213,7 +219,8 @@ export function rankedScores(
     const doc = docs[i];
     const holdsAll = count[doc] === all;
     if (onlyAll && !holdsAll) continue;
-    const named = titleNamed(doc, offsets, stems, planStems, idfs);
+    // No title holds a plan stem (their ids are -1): no title is named whole, and none is read.
+    const named = titled ? titleNamed(doc, offsets, stems, planStems, idfs) : -1;
     const bonus = named > 0 ? titleFactor(named / mass) : 1;
     // A note holding every term summed the same idfs in the same order as `mass`: coverage is exactly 1, and so is its power.
     const score = (sum[doc] *= holdsAll ? bonus : Math.pow(held[doc] / mass, COORDINATION) * bonus);
