@@ -181,13 +181,13 @@ export function rankedScores(
   page: number,
 ): RankedHits {
   if (plan.terms.length > 0xffff) throw new Error(`rankedScores: a plan holds at most 65535 terms, got ${plan.terms.length}`);
-  scratch.begin(view.visible.length);
+  const n = view.visible.length;
+  scratch.begin(n);
   const { values, holders, sum, held, count, docs } = scratch;
   const all = plan.terms.length;
   const idfs: number[] = [];
   let length = 0;
   let allTermsCount = 0;
-  const n = view.visible.length;
   for (const term of plan.terms) {
     const { listed, df } = index.frequencies(term.expansions, boosts, view, values, holders);
     // TermIndex.score's saturation, taken here as each holder is summed (no visible holder: idf 0, nothing listed).
@@ -207,7 +207,7 @@ export function rankedScores(
   }
   const mass = idfs.reduce((a, idf) => a + idf, 0);
   // The title factor: a title's stems are ids of `titles`; the plan's stems by the same ids (stems are distinct within a plan).
-  titles.cover(view.visible.length);
+  titles.cover(n);
   const planStems = Int32Array.from(plan.terms, (t) => titles.idOf(t.stem));
   const { offsets, stems } = titles;
   const titled = planStems.some((id) => id >= 0);
