@@ -32,6 +32,8 @@ import { queryTerms } from './tokenizer';
 
 /** Weight of an index term sharing the query term's stem but spelled otherwise (`syncing` for `sync`); the exact spelling weighs 1. */
 export const STEM_WEIGHT = 0.9;
+/** A term's holders are visited in doc order when more than 1/this of the notes hold it (see rankedScores). */
+const DOC_ORDER_SHARE = 8;
 /** Exponent of the coordination factor (see the comment at the top of this file). */
 export const COORDINATION = 2;
 /** Score factor of a note whose whole title is the whole query (see the comment at the top of this file). */
@@ -179,7 +181,8 @@ export function rankedScores(
   page: number,
 ): RankedHits {
   if (plan.terms.length > 0xffff) throw new Error(`rankedScores: a plan holds at most 65535 terms, got ${plan.terms.length}`);
-  scratch.begin(view.visible.length);
+  const n = view.visible.length;
+  scratch.begin(n);
   const { values, holders, sum, held, count, docs } = scratch;
   const all = plan.terms.length;
   const idfs: number[] = [];
@@ -190,6 +193,8 @@ export function rankedScores(
     // TermIndex.score's saturation, taken here as each holder is summed (no visible holder: idf 0, nothing listed).
     const idf = bm25Idf(view.count, df);
     idfs.push(idf > 0 ? idf : absentIdf(view));
+    // Holders of many lists come listed out of doc order: when they are many, they are relisted in doc order (each one's value is above 0), so the per-note arrays below are read in order.
+    if (listed * DOC_ORDER_SHARE > n) for (let doc = 0, i = 0; i < listed && doc < n; doc++) if (values[doc] !== 0) holders[i++] = doc;
     for (let i = 0; i < listed; i++) {
       const doc = holders[i];
       if (count[doc] === 0) docs[length++] = doc;
@@ -202,9 +207,10 @@ export function rankedScores(
   }
   const mass = idfs.reduce((a, idf) => a + idf, 0);
   // The title factor: a title's stems are ids of `titles`; the plan's stems by the same ids (stems are distinct within a plan).
-  titles.cover(view.visible.length);
+  titles.cover(n);
   const planStems = Int32Array.from(plan.terms, (t) => titles.idOf(t.stem));
   const { offsets, stems } = titles;
+  const titled = planStems.some((id) => id >= 0);
   const k = page >= length ? Infinity : Math.max(1, page);
   const candidates = { all: new TopCandidates(k), some: new TopCandidates(k) };
   // The notes holding every term fill the page: no other note is read, so their final scores are not worked out.
@@ -213,7 +219,8 @@ export function rankedScores(
     const doc = docs[i];
     const holdsAll = count[doc] === all;
     if (onlyAll && !holdsAll) continue;
-    const named = titleNamed(doc, offsets, stems, planStems, idfs);
+    // No title holds a plan stem (their ids are -1): no title is named whole, and none is read.
+    const named = titled ? titleNamed(doc, offsets, stems, planStems, idfs) : -1;
     const bonus = named > 0 ? titleFactor(named / mass) : 1;
     // A note holding every term summed the same idfs in the same order as `mass`: coverage is exactly 1, and so is its power.
     const score = (sum[doc] *= holdsAll ? bonus : Math.pow(held[doc] / mass, COORDINATION) * bonus);
