@@ -133,6 +133,19 @@ export class NoteStore implements NoteReader {
     return this.readableShared(scope).slice();
   }
 
+  /**
+   * {@link canRead} for `scope` of every Markdown note in the vault, by its path as the vault
+   * lists it: for a caller that asks about every note at once (the search index's view of a
+   * caller), which by path would cost a path lookup per note (`getFileByPath`'s normalization
+   * and file map) on top of each decision.
+   * @returns a fresh map, the caller's to keep and change
+   */
+  readableByPath(scope: AccessScope): Map<string, boolean> {
+    const out = new Map<string, boolean>();
+    for (const file of this.markdownFiles()) out.set(file.path, this.policy.canRead(file, scope));
+    return out;
+  }
+
   /** Markdown notes in the vault, readable or not: a cheap upper bound of {@link readableNotes}' length (no access checks). */
   markdownCount(): number {
     return this.markdownFiles().length;

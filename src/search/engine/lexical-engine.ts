@@ -19,6 +19,7 @@ import { FIELD_BOOSTS, fieldTexts } from './note-fields';
 import { LazyMatch, type EngineMatch, type EngineResult, type MatchedTerms } from './engine-match';
 import { scoreFilterWord, type NodeHits } from './filter-terms';
 import { TermIndex, type CorpusView, type Expansion, type IndexLine } from './term-index';
+import { CorpusViews } from './corpus-views';
 import { RankingScratch } from './ranked-search';
 import { TitleStemTable } from './title-stems';
 import { TagDocTable } from './tag-docs';
@@ -52,8 +53,9 @@ export interface IndexedNote extends NoteRecord {
 
 /**
  * Who is searching: `allow` says which notes they may read (by path); `key` names that access
- * rule (same key, same answers while the index is unchanged), so the statistics over what
- * they may see are computed once per index version.
+ * rule: the same key must give the same answer for a note as long as the note is not changed
+ * (re-added or removed), so the statistics over what they may see are computed once and then
+ * patched with the notes that change (corpus-views.ts).
  */
 export interface CallerAccess {
   key: string;
@@ -63,8 +65,6 @@ export interface CallerAccess {
 /** Reads a note's current full text by path; may reject when the note is gone. */
 export type TextLoader = (path: string) => Promise<string>;
 
-/** Callers whose {@link CorpusView} is kept (the most recently used ones). */
-const CACHED_VIEWS = 8;
 /** Notes whose text is read at once while verifying phrases and regexes. */
 const READ_BATCH = 32;
 /**
@@ -116,8 +116,8 @@ export class LexicalEngine {
   private tags = this.tagTable();
   /** Each doc id's rank in path order, ranked when a query first orders notes of equal score (doc ids are never reused). */
   private pathRanks = this.pathRankTable();
-  /** The view of each recent caller (by CallerAccess.key) and the index version it was made at. */
-  private readonly views = new Map<string, { version: number; view: CorpusView }>();
+  /** The view of each recent caller (by CallerAccess.key), patched as notes change. */
+  private readonly views = new CorpusViews(() => this.index);
   /** The per-document arrays ranked queries sum scores in (reused: see RankingScratch). */
   private readonly scratch = new RankingScratch();
   /** The matching doc ids of an index-decided filter and their scores (reused: {@link indexFilter} runs without awaiting). */
@@ -166,6 +166,7 @@ export class LexicalEngine {
     this.records.set(note.path, record);
     const fields = fieldTexts(note);
     const doc = this.index.add(note.path, fields);
+    this.views.changed(doc);
     this.phrases.add(doc, note.title, text);
     this.docs.set(note.path, doc);
     this.byDoc[doc] = record;
@@ -178,6 +179,7 @@ export class LexicalEngine {
     this.docs.delete(path);
     if (doc !== undefined) {
       this.index.remove(doc);
+      this.views.changed(doc);
       this.phrases.remove(doc);
       this.byDoc[doc] = undefined;
     }
@@ -306,6 +308,7 @@ export class LexicalEngine {
     }
     index.version = this.index.version + 1;
     this.index = index;
+    this.views.clear();
     this.phrases = phrases;
     this.records = records;
     this.docs = docs;
@@ -540,21 +543,12 @@ export class LexicalEngine {
     return new TagDocTable((doc) => this.byDoc[doc]?.tags);
   }
 
-  /** The caller's {@link CorpusView}, from the cache while the index is unchanged. */
+  /** The caller's {@link CorpusView}: kept while the index is unchanged, patched with the notes changed since (CorpusViews). */
   private viewOf(access: CallerAccess): CorpusView {
-    const version = this.index.version;
-    const known = this.views.get(access.key);
-    this.views.delete(access.key);
-    const view =
-      known !== undefined && known.version === version
-        ? known.view
-        : this.index.view((doc) => {
-            const note = this.byDoc[doc];
-            return note !== undefined && access.allow(note.path);
-          });
-    this.views.set(access.key, { version, view });
-    if (this.views.size > CACHED_VIEWS) this.views.delete(this.views.keys().next().value as string);
-    return view;
+    return this.views.of(access.key, (doc) => {
+      const note = this.byDoc[doc];
+      return note !== undefined && access.allow(note.path);
+    });
   }
 
   /** The index terms among `expansions` that the note at `path` holds. */
