@@ -77,6 +77,8 @@ export const EXACT_TOTAL_UP_TO = 1000;
 /** Dictionary terms stemmed, and titles stemmed, per step of {@link LexicalEngine.rankingSteps} (a few ms each; steps of 1000 titles took up to 40 ms at 100k notes). */
 const RANKING_STEP_TERMS = 500;
 const RANKING_STEP_TITLES = 250;
+/** Notes whose tags are listed per step of {@link LexicalEngine.rankingSteps} (TagDocTable: a map lookup per tag). */
+const RANKING_STEP_TAGS = 10000;
 /** Paths ranked per step of {@link LexicalEngine.rankingSteps} (PathRanks: a sort of these and a binary search each among those ranked before). */
 const RANKING_STEP_PATHS = 5000;
 /** Note records per saved line. */
@@ -205,7 +207,9 @@ export class LexicalEngine {
    * Does ahead of time, in steps the caller may yield between, what the first ranked query would
    * otherwise do in one go: stem the dictionary's terms (StemGroups) and every title
    * (TitleStemTable), hundreds of ms at 14k notes, and rank the paths (PathRanks, for filters
-   * whose matches tie on score: 10 ms or more at 100k notes). Run after a build (SearchIndex runs it once the
+   * whose matches tie on score: 10 ms or more at 100k notes); and what the first query of
+   * another kind would: the dictionary's sorted view for prefixes (TermDictionary.sortSteps) and
+   * the tag table (TagDocTable, for `tag:`), tens of ms each at 100k notes. Run after a build (SearchIndex runs it once the
    * index is complete); what the steps have not reached yet, and later changes, are covered by
    * the queries themselves.
    */
@@ -220,6 +224,13 @@ export class LexicalEngine {
       yield;
       docs = Math.min(docs + RANKING_STEP_PATHS, this.byDoc.length);
       this.pathRanks.cover(docs);
+    }
+    yield;
+    yield* this.index.dict.sortSteps();
+    for (let docs = 0; docs < this.byDoc.length;) {
+      yield;
+      docs = Math.min(docs + RANKING_STEP_TAGS, this.byDoc.length);
+      this.tags.cover(docs);
     }
   }
 
