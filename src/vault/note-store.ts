@@ -9,7 +9,7 @@ import {
   type TAbstractFile,
 } from 'obsidian';
 import { ToolError } from '../errors';
-import type { AccessScope } from './access/access';
+import { UNRESTRICTED_SCOPE, type AccessScope } from './access/access';
 import { isWithinRoots } from './access/access-rules';
 import { hashText } from './hash';
 import { backlinkIndex, linkGraphOf, outgoingLinksOf, type LinkCount, type NoteLinks } from './content/links';
@@ -142,7 +142,13 @@ export class NoteStore implements NoteReader {
    */
   readableByPath(scope: AccessScope): Map<string, boolean> {
     const out = new Map<string, boolean>();
-    for (const file of this.markdownFiles()) out.set(file.path, this.policy.canRead(file, scope));
+    // The unrestricted scope's scan (a build's own), while still current, has decided quarantine for every scope: only roots and the scope's rules are left.
+    const open = this.scans.peek<readonly TFile[]>(`readable\u0000${this.scopeKey(UNRESTRICTED_SCOPE)}`);
+    if (open === undefined) for (const file of this.markdownFiles()) out.set(file.path, this.policy.canRead(file, scope));
+    else {
+      const unrestricted = new Set(open);
+      for (const file of this.markdownFiles()) out.set(file.path, unrestricted.has(file) && this.policy.canReadOpen(file, scope));
+    }
     return out;
   }
 

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { AccessScope } from '../../src/vault/access/access';
+import { UNRESTRICTED_SCOPE, type AccessScope } from '../../src/vault/access/access';
 import { NoteStore, type NoteChange } from '../../src/vault/note-store';
 import { bodyStart } from '../../src/vault/content/note-body';
 import { sectionAt } from '../../src/vault/content/sections';
@@ -113,6 +113,28 @@ describe('readability and access', () => {
     const forClaude = store.readableNotes(CLAUDE).map((f) => f.path);
     expect(forClaude).not.toContain('Projects/Beta/Retrospective.md');
     expect(forClaude).toHaveLength(paths.length - 1);
+  });
+
+  test('readableByPath decides every note as canRead does, with the unrestricted scan at hand (quarantine not checked again) or without', async () => {
+    const fresh = new NoteStore(vault.app, { quarantine: () => userQuarantine });
+    try {
+      const scopes = [ANYONE, CLAUDE, CURSOR, ALPHA_ONLY, UNRESTRICTED_SCOPE];
+      const files = vault.app.vault.getMarkdownFiles();
+      const expected = scopes.map((scope) => new Map(files.map((f) => [f.path, fresh.canRead(f, scope)])));
+      // The comparison is sensitive: each scope hides notes, some of them by quarantine alone, some by a rule for its label only.
+      for (const want of expected) expect([...want.values()].filter((ok) => !ok).length).toBeGreaterThan(0);
+      expect(expected[0].get('_private/Passwords hint.md')).toBe(false);
+      expect(expected[1].get('Projects/Beta/Retrospective.md')).toBe(false);
+      expect(expected[0].get('Projects/Beta/Retrospective.md')).toBe(true);
+      scopes.forEach((scope, k) => expect(fresh.readableByPath(scope)).toEqual(expected[k]));
+      await fresh.readableNotesInSteps(UNRESTRICTED_SCOPE, { due: () => false, pause: async () => {} });
+      const quarantine = jest.spyOn(fresh.policy, 'isQuarantined');
+      scopes.forEach((scope, k) => expect(fresh.readableByPath(scope)).toEqual(expected[k]));
+      expect(quarantine).not.toHaveBeenCalled();
+      quarantine.mockRestore();
+    } finally {
+      fresh.close();
+    }
   });
 
   test('readableNotesInSteps answers what readableNotes does, pausing whenever the pacer says the slice is due', async () => {
