@@ -39,6 +39,7 @@ interface SearchInternals {
   whenBuilt(): Promise<void>;
   applyChange(change: { type: 'modify'; path: string }, generation: number): Promise<void>;
   lifecycle: { generation: number };
+  whenSaved(): Promise<void>;
 }
 
 function post<T>(session: inspector.Session, method: string, params?: object): Promise<T> {
@@ -131,9 +132,10 @@ async function main(): Promise<void> {
       );
     }
     await client.close();
-    // The saved index goes with the config folder: its save must have ended first.
+    // The saved index goes with the config folder: its saves (the cold one, the one the stop flushes after the edits) must have ended first.
     while (search.stats.saveMs === null) await new Promise((resolve) => setTimeout(resolve, 100));
     await booted.stop();
+    await search.whenSaved();
   } finally {
     await fsp.rm(configFolder, { recursive: true, force: true });
   }
