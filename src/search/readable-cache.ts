@@ -29,9 +29,9 @@ export class ReadableCache {
    * decision changes only when the note changes and its entry is forgotten), so the engine may
    * keep the caller's view and patch it with the notes that change. A scope whose decisions
    * were dropped (cleared, or pushed out by other scopes) gets a new key.
-   * @param listed fill a new map with the decision of every note of the vault, from its listing
-   *   (NoteStore.readableByPath: no path lookup per note), for a caller that asks about every
-   *   indexed note at once (a view made afresh)
+   * @param listed fill a new map with the decisions NoteStore.readableByPath makes from the
+   *   vault's listing (no path lookup per note), for a caller that asks about every indexed note
+   *   at once (a view made afresh); a path it leaves out is decided by path when asked
    */
   caller(scope: AccessScope, listed = true): { key: string; allow: (path: string) => boolean } {
     const key = scopeKey(scope);

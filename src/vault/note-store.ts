@@ -134,21 +134,19 @@ export class NoteStore implements NoteReader {
   }
 
   /**
-   * {@link canRead} for `scope` of every Markdown note in the vault, by its path as the vault
-   * lists it: for a caller that asks about every note at once (the search index's view of a
-   * caller), which by path would cost a path lookup per note (`getFileByPath`'s normalization
-   * and file map) on top of each decision.
+   * {@link canRead} for `scope` of the vault's Markdown notes, by their paths as the vault lists
+   * them: for a caller that asks about every note at once (the search index's view of a caller),
+   * which by path would cost a path lookup per note (`getFileByPath`'s normalization and file
+   * map) on top of each decision. While the unrestricted scope's scan (a build's own) is current,
+   * only the notes it found are decided, by roots and access rules alone (NotePolicy.canReadOpen):
+   * a note left out is one no scope may read (ask {@link canRead}); otherwise every note is.
    * @returns a fresh map, the caller's to keep and change
    */
   readableByPath(scope: AccessScope): Map<string, boolean> {
     const out = new Map<string, boolean>();
-    // The unrestricted scope's scan (a build's own), while still current, has decided quarantine for every scope: only roots and the scope's rules are left.
     const open = this.scans.peek<readonly TFile[]>(`readable\u0000${this.scopeKey(UNRESTRICTED_SCOPE)}`);
     if (open === undefined) for (const file of this.markdownFiles()) out.set(file.path, this.policy.canRead(file, scope));
-    else {
-      const unrestricted = new Set(open);
-      for (const file of this.markdownFiles()) out.set(file.path, unrestricted.has(file) && this.policy.canReadOpen(file, scope));
-    }
+    else for (const file of open) out.set(file.path, this.policy.canReadOpen(file, scope));
     return out;
   }
 

@@ -129,7 +129,14 @@ describe('readability and access', () => {
       scopes.forEach((scope, k) => expect(fresh.readableByPath(scope)).toEqual(expected[k]));
       await fresh.readableNotesInSteps(UNRESTRICTED_SCOPE, { due: () => false, pause: async () => {} });
       const quarantine = jest.spyOn(fresh.policy, 'isQuarantined');
-      scopes.forEach((scope, k) => expect(fresh.readableByPath(scope)).toEqual(expected[k]));
+      // Only the notes the unrestricted scope may read are decided; the others no scope may read.
+      const open = new Set(fresh.readableNotes(UNRESTRICTED_SCOPE).map((f) => f.path));
+      expect(open.size).toBeLessThan(files.length);
+      scopes.forEach((scope, k) => {
+        const decided = fresh.readableByPath(scope);
+        expect([...decided.keys()].sort()).toEqual([...open].sort());
+        for (const f of files) expect(decided.get(f.path) ?? false).toBe(expected[k].get(f.path));
+      });
       expect(quarantine).not.toHaveBeenCalled();
       quarantine.mockRestore();
     } finally {
