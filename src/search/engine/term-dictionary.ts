@@ -8,7 +8,7 @@ import { ASCII_HASH_SEED, asciiHashFinish, asciiHashStep } from './ascii-hash';
 import { grow, growBytes } from './typed-growth';
 
 /** Terms {@link TermDictionary.sortSteps} sorts in one step, then merges in runs of this length. */
-const SORT_RUN = 2048;
+const SORT_RUN = 8192;
 /** Pairs of terms {@link TermDictionary.sortSteps} compares between two pauses while merging (about a ms). */
 const SORT_STEP = 16384;
 /** True for a term of ASCII lower-case letters and digits only: the terms {@link TermDictionary.internAscii} can find. */
@@ -173,6 +173,7 @@ export class TermDictionary {
     const n = pending.length;
     if (n === 0) return;
     const cmp = (a: number, b: number): number => (this.terms[a] < this.terms[b] ? -1 : this.terms[a] > this.terms[b] ? 1 : 0);
+    const terms = this.terms;
     let from = pending.slice(0, n);
     for (let lo = 0; lo < n; lo += SORT_RUN) {
       const run = from.slice(lo, lo + SORT_RUN).sort(cmp);
@@ -189,7 +190,7 @@ export class TermDictionary {
         let j = mid;
         let k = lo;
         while (i < mid && j < hi) {
-          to[k++] = cmp(from[i], from[j]) <= 0 ? from[i++] : from[j++];
+          to[k++] = terms[from[i]] <= terms[from[j]] ? from[i++] : from[j++];
           if (++compared === SORT_STEP) {
             compared = 0;
             yield;
@@ -206,7 +207,7 @@ export class TermDictionary {
     let j = 0;
     let k = 0;
     while (i < before.length && j < n) {
-      out[k++] = cmp(before[i], from[j]) <= 0 ? before[i++] : from[j++];
+      out[k++] = terms[before[i]] <= terms[from[j]] ? before[i++] : from[j++];
       if (++compared === SORT_STEP) {
         compared = 0;
         yield;
