@@ -11,22 +11,38 @@ const CACHED_SCOPES = 8;
  * over thousands of matches does not ask the vault layer for each of them again.
  */
 export class ReadableCache {
-  private readonly byScope = new Map<string, Map<string, boolean>>();
+  /** Each scope's decisions by path, and the number its map was made as (a new map for a scope gets a new number: see {@link caller}). */
+  private readonly byScope = new Map<string, { known: Map<string, boolean>; made: number }>();
+  private made = 0;
 
   /** @param notes the vault access layer that decides. */
   constructor(private readonly notes: NoteStore) {}
 
   /** `canRead(note, scope)` by path, answered from the cache when it can (the scope becomes the most recently used). */
   of(scope: AccessScope): (path: string) => boolean {
+    return this.caller(scope, false).allow;
+  }
+
+  /**
+   * The scope's decisions as the lexical engine's caller (CallerAccess): `allow` as {@link of},
+   * and a `key` that stays the same exactly while the scope's decisions are kept (a note's
+   * decision changes only when the note changes and its entry is forgotten), so the engine may
+   * keep the caller's view and patch it with the notes that change. A scope whose decisions
+   * were dropped (cleared, or pushed out by other scopes) gets a new key.
+   * @param listed fill a new map with the decisions NoteStore.readableByPath makes from the
+   *   vault's listing (no path lookup per note), for a caller that asks about every indexed note
+   *   at once (a view made afresh); a path it leaves out is decided by path when asked
+   */
+  caller(scope: AccessScope, listed = true): { key: string; allow: (path: string) => boolean } {
     const key = scopeKey(scope);
-    let known = this.byScope.get(key);
-    if (known === undefined) {
-      known = new Map();
+    let entry = this.byScope.get(key);
+    if (entry === undefined) {
+      entry = { known: listed ? this.notes.readableByPath(scope) : new Map<string, boolean>(), made: ++this.made };
       if (this.byScope.size >= CACHED_SCOPES) this.byScope.delete(this.byScope.keys().next().value as string);
     } else this.byScope.delete(key);
-    this.byScope.set(key, known);
-    const cache = known;
-    return (path) => {
+    this.byScope.set(key, entry);
+    const cache = entry.known;
+    const allow = (path: string): boolean => {
       let ok = cache.get(path);
       if (ok === undefined) {
         const file = this.notes.fileByPath(path);
@@ -35,11 +51,12 @@ export class ReadableCache {
       }
       return ok;
     };
+    return { key: `${key}\u0000${entry.made}`, allow };
   }
 
   /** Drops every scope's decision about the note at `path` (it changed). */
   forget(path: string): void {
-    for (const known of this.byScope.values()) known.delete(path);
+    for (const { known } of this.byScope.values()) known.delete(path);
   }
 
   /** Drops every decision. */

@@ -13,7 +13,7 @@ import { isOtherIndexFormat, type NoteStamp } from './engine/index-file';
 import type { Slicer } from './engine/slicer';
 import { changedSince, Debounce, IndexLifecycle, reportDamaged, stampOf } from './index-lifecycle';
 import { openSaved, saveIndex } from './index-persistence';
-import { ReadableCache, scopeKey } from './readable-cache';
+import { ReadableCache } from './readable-cache';
 import { emptyStats, type IndexProgress, type IndexStats, type IndexStorage, type SearchIndexOptions } from './search-index-options';
 import type { SearchHit, SearchOptions, SearchPage } from './types';
 
@@ -227,7 +227,7 @@ export class SearchIndex {
     const { matches, total, ranked, estimated } = await this.engine.match(
       ast,
       onTextRead ? (path) => this.readPath(path).finally(() => onTextRead(++notesRead)) : (path) => this.readPath(path),
-      { key: scopeKey(scope), allow: this.readable.of(scope) },
+      this.readable.caller(scope, this.status === 'ready'),
       guard,
       offset + limit,
     );

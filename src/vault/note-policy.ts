@@ -235,8 +235,17 @@ export class NotePolicy {
    * Markdown note) neither `access: private` nor `agent_overrides[scope.label]: no-access`.
    */
   canRead(file: TFile, scope: AccessScope): boolean {
-    if (this.isQuarantined(file.path) || !isWithinRoots(file.path, scope.roots)) return false;
-    return file.extension !== 'md' || this.accessOf(file, scope) !== 'private';
+    return !this.isQuarantined(file.path) && this.canReadOpen(file, scope);
+  }
+
+  /**
+   * {@link canRead} for a file the unrestricted scope (UNRESTRICTED_SCOPE) may read: its roots
+   * and access rules only. Exact for such a file, since quarantine is the same for every scope
+   * and the unrestricted scope's rules are the note's own `access`, which every label's rules
+   * include (`agent_overrides` only tighten: noteAccess, unparsedBlockAccess).
+   */
+  canReadOpen(file: TFile, scope: AccessScope): boolean {
+    return isWithinRoots(file.path, scope.roots) && (file.extension !== 'md' || this.accessOf(file, scope) !== 'private');
   }
 
   /**

@@ -9,7 +9,7 @@ import {
   type TAbstractFile,
 } from 'obsidian';
 import { ToolError } from '../errors';
-import type { AccessScope } from './access/access';
+import { UNRESTRICTED_SCOPE, type AccessScope } from './access/access';
 import { isWithinRoots } from './access/access-rules';
 import { hashText } from './hash';
 import { backlinkIndex, linkGraphOf, outgoingLinksOf, type LinkCount, type NoteLinks } from './content/links';
@@ -131,6 +131,24 @@ export class NoteStore implements NoteReader {
   /** Markdown notes `scope` may read, in vault order (a fresh array; remembered until the vault changes). */
   readableNotes(scope: AccessScope): TFile[] {
     return this.readableShared(scope).slice();
+  }
+
+  /**
+   * {@link canRead} for `scope` of the notes the unrestricted scope may read, by their paths as
+   * the vault lists them, while that scope's scan (a build's own, readableNotesInSteps) is
+   * current: for a caller that asks about every note at once (the search index's view of a
+   * caller), which by path would cost a path lookup per note (`getFileByPath`'s normalization and
+   * file map) on top of each decision. Those notes are decided by roots and access rules alone
+   * (NotePolicy.canReadOpen); a note left out is one no scope may read. Empty when the scan is not
+   * current: deciding every note here would check the disk for links out of the vault in one
+   * stretch (the scan does it in steps), so the caller then asks by path as it goes.
+   * @returns a fresh map, the caller's to keep and change
+   */
+  readableByPath(scope: AccessScope): Map<string, boolean> {
+    const out = new Map<string, boolean>();
+    const open = this.scans.peek<readonly TFile[]>(`readable\u0000${this.scopeKey(UNRESTRICTED_SCOPE)}`) ?? [];
+    for (const file of open) out.set(file.path, this.policy.canReadOpen(file, scope));
+    return out;
   }
 
   /** Markdown notes in the vault, readable or not: a cheap upper bound of {@link readableNotes}' length (no access checks). */

@@ -49,6 +49,11 @@ export class ScanCache {
     return value;
   }
 
+  /** The answer remembered under `key`, or undefined when there is none (nothing is computed). Callers must not mutate it. */
+  peek<T>(key: string): T | undefined {
+    return this.answers.get(key) as T | undefined;
+  }
+
   /** Forgets every answer now (for a change the vault's events do not report). */
   forget(): void {
     this.forgotten++;

@@ -43,6 +43,17 @@ async function writeVault(notes: Record<string, string>): Promise<{ dir: string;
   return { dir, cleanup: () => fsp.rm(dir, { recursive: true, force: true }) };
 }
 
+/** Every query's hits (path and score), as the client's key sees them. */
+async function queryAll(client: Client): Promise<Record<string, Hit[]>> {
+  const out: Record<string, Hit[]> = {};
+  for (const query of QUERIES) {
+    const result = await client.callTool({ name: 'search', arguments: { query, mode: 'lexical', fields: 'metadata', limit: 50 } });
+    if (result.isError) throw new Error(`search ${query} failed: ${JSON.stringify(result.content)}`);
+    out[query] = (result.structuredContent as { results: Hit[] }).results.map((h) => ({ path: h.path, score: h.score }));
+  }
+  return out;
+}
+
 /** Every query's hits (path and score), as the key with `roots` sees them over `notes`. */
 async function searchAll(notes: Record<string, string>, roots?: string[]): Promise<Record<string, Hit[]>> {
   const vault = await writeVault(notes);
@@ -50,13 +61,7 @@ async function searchAll(notes: Record<string, string>, roots?: string[]): Promi
   let client: Client | null = null;
   try {
     client = await connectClient(booted.url, booted.token);
-    const out: Record<string, Hit[]> = {};
-    for (const query of QUERIES) {
-      const result = await client.callTool({ name: 'search', arguments: { query, mode: 'lexical', fields: 'metadata', limit: 50 } });
-      if (result.isError) throw new Error(`search ${query} failed: ${JSON.stringify(result.content)}`);
-      out[query] = (result.structuredContent as { results: Hit[] }).results.map((h) => ({ path: h.path, score: h.score }));
-    }
-    return out;
+    return await queryAll(client);
   } finally {
     await client?.close();
     await booted.stop();
@@ -94,5 +99,37 @@ describe('search scores do not depend on notes the caller cannot see', () => {
     expect(await searchAll({ ...BASE, 'Notes/Secret.md': HIDDEN_BODY }, ['Baking'])).toEqual(inRoots);
     // Notes/Kitchen.md, outside the roots too, does not count either: the roots' own scores differ from the whole vault's.
     expect(inRoots['sourdough starter flour']).not.toEqual(without['sourdough starter flour'].filter((h) => h.path.startsWith('Baking/')));
+  });
+
+  it('a note hidden, shown again and moved out of the roots between searches: each time the scores of a vault with or without it', async () => {
+    // The index keeps each caller's view between searches and patches it with the notes that change (corpus-views.ts).
+    const seen = await searchAll({ ...BASE, 'Notes/Secret.md': HIDDEN_BODY });
+    const vault = await writeVault({ ...BASE, 'Notes/Secret.md': HIDDEN_BODY });
+    const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault.dir, roots: ['Baking', 'Notes'] });
+    let client: Client | null = null;
+    try {
+      client = await connectClient(booted.url, booted.token);
+      const { vault: host, metadataCache, fileManager } = booted.app;
+      const rewrite = async (path: string, text: string): Promise<void> => {
+        await host.modify(host.getFileByPath(path)!, text);
+        await metadataCache.whenResolved();
+      };
+      expect(await queryAll(client)).toEqual(seen);
+      await rewrite('Notes/Secret.md', `---\naccess: private\n---\n${HIDDEN_BODY}`);
+      expect(await queryAll(client)).toEqual(without);
+      await rewrite('Notes/Secret.md', HIDDEN_BODY);
+      expect(await queryAll(client)).toEqual(seen);
+      await rewrite('Notes/Secret.md', `---\nagent_overrides:\n  Test client: no-access\n---\n${HIDDEN_BODY}`);
+      expect(await queryAll(client)).toEqual(without);
+      await rewrite('Notes/Secret.md', HIDDEN_BODY);
+      expect(await queryAll(client)).toEqual(seen);
+      await fileManager.renameFile(host.getFileByPath('Notes/Secret.md')!, 'Elsewhere/Secret.md');
+      await metadataCache.whenResolved();
+      expect(await queryAll(client)).toEqual(without);
+    } finally {
+      await client?.close();
+      await booted.stop();
+      await vault.cleanup();
+    }
   });
 });

@@ -40,6 +40,9 @@ class FakeNotes {
   markdownCount(): number {
     return this.texts.size;
   }
+  readableByPath(scope: AccessScope): Map<string, boolean> {
+    return new Map(this.markdownFiles().map((f) => [f.path, this.canRead(f, scope)]));
+  }
   async readableNotesInSteps(scope: AccessScope, pacer: { due(): boolean; pause(): Promise<void> }): Promise<TFile[]> {
     const out: TFile[] = [];
     for (const file of this.readableNotes(scope)) {

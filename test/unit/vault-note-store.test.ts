@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { AccessScope } from '../../src/vault/access/access';
+import { UNRESTRICTED_SCOPE, type AccessScope } from '../../src/vault/access/access';
 import { NoteStore, type NoteChange } from '../../src/vault/note-store';
 import { bodyStart } from '../../src/vault/content/note-body';
 import { sectionAt } from '../../src/vault/content/sections';
@@ -113,6 +113,36 @@ describe('readability and access', () => {
     const forClaude = store.readableNotes(CLAUDE).map((f) => f.path);
     expect(forClaude).not.toContain('Projects/Beta/Retrospective.md');
     expect(forClaude).toHaveLength(paths.length - 1);
+  });
+
+  test('readableByPath decides the notes of the unrestricted scan as canRead does (quarantine not checked again), and none without that scan', async () => {
+    const fresh = new NoteStore(vault.app, { quarantine: () => userQuarantine });
+    try {
+      const scopes = [ANYONE, CLAUDE, CURSOR, ALPHA_ONLY, UNRESTRICTED_SCOPE];
+      const files = vault.app.vault.getMarkdownFiles();
+      const expected = scopes.map((scope) => new Map(files.map((f) => [f.path, fresh.canRead(f, scope)])));
+      // The comparison is sensitive: each scope hides notes, some of them by quarantine alone, some by a rule for its label only.
+      for (const want of expected) expect([...want.values()].filter((ok) => !ok).length).toBeGreaterThan(0);
+      expect(expected[0].get('_private/Passwords hint.md')).toBe(false);
+      expect(expected[1].get('Projects/Beta/Retrospective.md')).toBe(false);
+      expect(expected[0].get('Projects/Beta/Retrospective.md')).toBe(true);
+      // Without the unrestricted scan at hand nothing is decided (the caller asks by path).
+      for (const scope of scopes) expect(fresh.readableByPath(scope).size).toBe(0);
+      await fresh.readableNotesInSteps(UNRESTRICTED_SCOPE, { due: () => false, pause: async () => {} });
+      const quarantine = jest.spyOn(fresh.policy, 'isQuarantined');
+      // Only the notes the unrestricted scope may read are decided; the others no scope may read.
+      const open = new Set(fresh.readableNotes(UNRESTRICTED_SCOPE).map((f) => f.path));
+      expect(open.size).toBeLessThan(files.length);
+      scopes.forEach((scope, k) => {
+        const decided = fresh.readableByPath(scope);
+        expect([...decided.keys()].sort()).toEqual([...open].sort());
+        for (const f of files) expect(decided.get(f.path) ?? false).toBe(expected[k].get(f.path));
+      });
+      expect(quarantine).not.toHaveBeenCalled();
+      quarantine.mockRestore();
+    } finally {
+      fresh.close();
+    }
   });
 
   test('readableNotesInSteps answers what readableNotes does, pausing whenever the pacer says the slice is due', async () => {

@@ -19,6 +19,7 @@ import { FIELD_BOOSTS, fieldTexts } from './note-fields';
 import { LazyMatch, type EngineMatch, type EngineResult, type MatchedTerms } from './engine-match';
 import { scoreFilterWord, type NodeHits } from './filter-terms';
 import { TermIndex, type CorpusView, type Expansion, type IndexLine } from './term-index';
+import { CorpusViews } from './corpus-views';
 import { RankingScratch } from './ranked-search';
 import { TitleStemTable } from './title-stems';
 import { TagDocTable } from './tag-docs';
@@ -52,8 +53,9 @@ export interface IndexedNote extends NoteRecord {
 
 /**
  * Who is searching: `allow` says which notes they may read (by path); `key` names that access
- * rule (same key, same answers while the index is unchanged), so the statistics over what
- * they may see are computed once per index version.
+ * rule: the same key must give the same answer for a note as long as the note is not changed
+ * (re-added or removed), so the statistics over what they may see are computed once and then
+ * patched with the notes that change (corpus-views.ts).
  */
 export interface CallerAccess {
   key: string;
@@ -63,8 +65,6 @@ export interface CallerAccess {
 /** Reads a note's current full text by path; may reject when the note is gone. */
 export type TextLoader = (path: string) => Promise<string>;
 
-/** Callers whose {@link CorpusView} is kept (the most recently used ones). */
-const CACHED_VIEWS = 8;
 /** Notes whose text is read at once while verifying phrases and regexes. */
 const READ_BATCH = 32;
 /**
@@ -77,6 +77,8 @@ export const EXACT_TOTAL_UP_TO = 1000;
 /** Dictionary terms stemmed, and titles stemmed, per step of {@link LexicalEngine.rankingSteps} (a few ms each; steps of 1000 titles took up to 40 ms at 100k notes). */
 const RANKING_STEP_TERMS = 500;
 const RANKING_STEP_TITLES = 250;
+/** Notes whose tags are listed per step of {@link LexicalEngine.rankingSteps} (TagDocTable: a map lookup per tag). */
+const RANKING_STEP_TAGS = 10000;
 /** Paths ranked per step of {@link LexicalEngine.rankingSteps} (PathRanks: a sort of these and a binary search each among those ranked before). */
 const RANKING_STEP_PATHS = 5000;
 /** Note records per saved line. */
@@ -116,8 +118,8 @@ export class LexicalEngine {
   private tags = this.tagTable();
   /** Each doc id's rank in path order, ranked when a query first orders notes of equal score (doc ids are never reused). */
   private pathRanks = this.pathRankTable();
-  /** The view of each recent caller (by CallerAccess.key) and the index version it was made at. */
-  private readonly views = new Map<string, { version: number; view: CorpusView }>();
+  /** The view of each recent caller (by CallerAccess.key), patched as notes change. */
+  private readonly views = new CorpusViews(() => this.index);
   /** The per-document arrays ranked queries sum scores in (reused: see RankingScratch). */
   private readonly scratch = new RankingScratch();
   /** The matching doc ids of an index-decided filter and their scores (reused: {@link indexFilter} runs without awaiting). */
@@ -166,6 +168,7 @@ export class LexicalEngine {
     this.records.set(note.path, record);
     const fields = fieldTexts(note);
     const doc = this.index.add(note.path, fields);
+    this.views.changed(doc);
     this.phrases.add(doc, note.title, text);
     this.docs.set(note.path, doc);
     this.byDoc[doc] = record;
@@ -178,6 +181,7 @@ export class LexicalEngine {
     this.docs.delete(path);
     if (doc !== undefined) {
       this.index.remove(doc);
+      this.views.changed(doc);
       this.phrases.remove(doc);
       this.byDoc[doc] = undefined;
     }
@@ -203,7 +207,9 @@ export class LexicalEngine {
    * Does ahead of time, in steps the caller may yield between, what the first ranked query would
    * otherwise do in one go: stem the dictionary's terms (StemGroups) and every title
    * (TitleStemTable), hundreds of ms at 14k notes, and rank the paths (PathRanks, for filters
-   * whose matches tie on score: 10 ms or more at 100k notes). Run after a build (SearchIndex runs it once the
+   * whose matches tie on score: 10 ms or more at 100k notes); and what the first query of
+   * another kind would: the dictionary's sorted view for prefixes (TermDictionary.sortSteps) and
+   * the tag table (TagDocTable, for `tag:`), tens of ms each at 100k notes. Run after a build (SearchIndex runs it once the
    * index is complete); what the steps have not reached yet, and later changes, are covered by
    * the queries themselves.
    */
@@ -218,6 +224,13 @@ export class LexicalEngine {
       yield;
       docs = Math.min(docs + RANKING_STEP_PATHS, this.byDoc.length);
       this.pathRanks.cover(docs);
+    }
+    yield;
+    yield* this.index.dict.sortSteps();
+    for (let docs = 0; docs < this.byDoc.length;) {
+      yield;
+      docs = Math.min(docs + RANKING_STEP_TAGS, this.byDoc.length);
+      this.tags.cover(docs);
     }
   }
 
@@ -311,6 +324,7 @@ export class LexicalEngine {
     }
     index.version = this.index.version + 1;
     this.index = index;
+    this.views.clear();
     this.phrases = phrases;
     this.records = records;
     this.docs = docs;
@@ -545,21 +559,12 @@ export class LexicalEngine {
     return new TagDocTable((doc) => this.byDoc[doc]?.tags);
   }
 
-  /** The caller's {@link CorpusView}, from the cache while the index is unchanged. */
+  /** The caller's {@link CorpusView}: kept while the index is unchanged, patched with the notes changed since (CorpusViews). */
   private viewOf(access: CallerAccess): CorpusView {
-    const version = this.index.version;
-    const known = this.views.get(access.key);
-    this.views.delete(access.key);
-    const view =
-      known !== undefined && known.version === version
-        ? known.view
-        : this.index.view((doc) => {
-            const note = this.byDoc[doc];
-            return note !== undefined && access.allow(note.path);
-          });
-    this.views.set(access.key, { version, view });
-    if (this.views.size > CACHED_VIEWS) this.views.delete(this.views.keys().next().value as string);
-    return view;
+    return this.views.of(access.key, (doc) => {
+      const note = this.byDoc[doc];
+      return note !== undefined && access.allow(note.path);
+    });
   }
 
   /** The index terms among `expansions` that the note at `path` holds. */

@@ -7,6 +7,10 @@
 import { ASCII_HASH_SEED, asciiHashFinish, asciiHashStep } from './ascii-hash';
 import { grow, growBytes } from './typed-growth';
 
+/** Terms {@link TermDictionary.sortSteps} sorts in one step, then merges in runs of this length. */
+const SORT_RUN = 8192;
+/** Pairs of terms {@link TermDictionary.sortSteps} compares between two pauses while merging (about a ms). */
+const SORT_STEP = 16384;
 /** True for a term of ASCII lower-case letters and digits only: the terms {@link TermDictionary.internAscii} can find. */
 const ASCII_TERM = /^[a-z0-9]+$/;
 
@@ -154,6 +158,67 @@ export class TermDictionary {
     while (this.table[2 * at + 1] !== 0) at = (at + 1) & mask;
     this.table[2 * at] = h;
     this.table[2 * at + 1] = slot;
+  }
+
+  /**
+   * Folds the terms added since the last lookup into the sorted view, in steps the caller may
+   * yield between (a merge sort: runs of {@link SORT_RUN} terms sorted, then merged, each step
+   * comparing about {@link SORT_STEP} pairs), what the first prefix lookup after a build would
+   * otherwise do in one go. Terms may be added meanwhile (they stay for a later fold); a lookup
+   * that folds them itself meanwhile makes the steps give up.
+   */
+  *sortSteps(): Generator<void> {
+    const before = this.sorted;
+    const pending = this.pending;
+    const n = pending.length;
+    if (n === 0) return;
+    const cmp = (a: number, b: number): number => (this.terms[a] < this.terms[b] ? -1 : this.terms[a] > this.terms[b] ? 1 : 0);
+    const terms = this.terms;
+    let from = pending.slice(0, n);
+    for (let lo = 0; lo < n; lo += SORT_RUN) {
+      const run = from.slice(lo, lo + SORT_RUN).sort(cmp);
+      for (let k = 0; k < run.length; k++) from[lo + k] = run[k];
+      yield;
+    }
+    let to = new Array<number>(n);
+    let compared = 0;
+    for (let width = SORT_RUN; width < n; width *= 2) {
+      for (let lo = 0; lo < n; lo += 2 * width) {
+        const mid = Math.min(lo + width, n);
+        const hi = Math.min(lo + 2 * width, n);
+        let i = lo;
+        let j = mid;
+        let k = lo;
+        while (i < mid && j < hi) {
+          to[k++] = terms[from[i]] <= terms[from[j]] ? from[i++] : from[j++];
+          if (++compared === SORT_STEP) {
+            compared = 0;
+            yield;
+          }
+        }
+        while (i < mid) to[k++] = from[i++];
+        while (j < hi) to[k++] = from[j++];
+      }
+      [from, to] = [to, from];
+    }
+    // The sorted terms of before and of the fold, merged as merge() does.
+    const out = new Array<number>(before.length + n);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < before.length && j < n) {
+      out[k++] = terms[before[i]] <= terms[from[j]] ? before[i++] : from[j++];
+      if (++compared === SORT_STEP) {
+        compared = 0;
+        yield;
+      }
+    }
+    while (i < before.length) out[k++] = before[i++];
+    while (j < n) out[k++] = from[j++];
+    // A lookup folded the terms meanwhile (merge() replaces both arrays): its view stands.
+    if (this.sorted !== before || this.pending !== pending) return;
+    this.sorted = out;
+    this.pending = pending.slice(n);
   }
 
   /** Folds the ids added since the last lookup into the sorted view once they are many enough. */

@@ -244,6 +244,32 @@ export class TermIndex {
   }
 
   /**
+   * `view` brought to the index as it is now, after documents were added or removed: a copy in
+   * which each of `docs` is judged again as {@link view} judges a document and every other one
+   * keeps its flag, with the statistics moved by the documents whose flag changed (field lengths
+   * are whole numbers: the sums are exact in any order, the same as a view made afresh).
+   * @param view made by {@link view} (or this method) with the same `allow`, before the changes
+   * @param docs every document added or removed since `view` was made (repeats allowed)
+   * @param allow by doc id; asked about the live ones among `docs` only
+   * @returns what {@link view} would return now, provided `allow` answers as it did for every other document
+   */
+  patched(view: CorpusView, docs: readonly number[], allow: (doc: number) => boolean): CorpusView {
+    const visible = new Uint8Array(this.docKey.length);
+    visible.set(view.visible.subarray(0, visible.length));
+    const fieldTotal = Float64Array.from(view.fieldTotal);
+    let count = view.count;
+    for (const doc of docs) {
+      const now = this.docKey[doc] != null && this.dead[doc] !== 1 && allow(doc) ? 1 : 0;
+      if (visible[doc] === now) continue;
+      visible[doc] = now;
+      const sign = now === 1 ? 1 : -1;
+      count += sign;
+      for (let f = 0; f < FIELD_COUNT; f++) fieldTotal[f] += sign * this.fieldLen[doc * FIELD_COUNT + f];
+    }
+    return { visible, count, fieldTotal };
+  }
+
+  /**
    * The query term's expansions among the terms some visible document holds: the term
    * itself, terms it prefixes, and (only when neither exists in the view) terms one edit
    * away. Judging existence by the view keeps a hidden note from deciding whether typo

@@ -1,0 +1,168 @@
+/**
+ * `node scripts/profile-first.mjs [notes] [--cpu]`: the first pass of searches after an index
+ * build, sample by sample (issue 20: the bench row's first pass is slower than its "search again"
+ * line). Boots src/main cold on a generated vault (default 100k notes, the bench's cache) with the
+ * index saved as the bench row does, takes the same full GC, then runs the bench's passes over
+ * HTTP (the query mix × 5, the heavy queries × 5, then both again) and prints each query's first
+ * run and the median of its later runs, wall and process CPU, and each pass's p50 / p95 as the
+ * bench computes them. Then one note is indexed again (a `modify` of its unchanged text: no
+ * write to the shared vault) and the next search of each kind is timed: what an edit costs the
+ * search after it. `--cpu` prints the functions with the most self time over the first pass.
+ * Prints figures; asserts nothing. Not part of `npm run bench`.
+ */
+import { promises as fsp } from 'node:fs';
+import * as inspector from 'node:inspector';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { provideObsidianModule } from './obsidian-module';
+import { bootPlugin, connectClient } from '../test/harness/boot-plugin';
+import { generateVault, generatedQueries, heavyQueries } from './bench/generate-vault';
+import { memoryMb, ms, percentiles } from './bench/measure';
+import { benchConfigDir } from './bench/plugin-class';
+import VaultMcpPlugin from '../src/main';
+
+type Profile = {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+};
+
+/** One timed call: wall and this process's CPU (user + system), ms. */
+interface Sample {
+  wall: number;
+  cpu: number;
+}
+
+interface SearchInternals {
+  stats: { buildMs: number | null; longestSliceMs: number; saveMs: number | null };
+  whenBuilt(): Promise<void>;
+  applyChange(change: { type: 'modify'; path: string }, generation: number): Promise<void>;
+  lifecycle: { generation: number };
+  whenSaved(): Promise<void>;
+}
+
+function post<T>(session: inspector.Session, method: string, params?: object): Promise<T> {
+  return new Promise((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res as T))));
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<Sample> {
+  const cpu = process.cpuUsage();
+  const t = performance.now();
+  await fn();
+  const wall = performance.now() - t;
+  const used = process.cpuUsage(cpu);
+  return { wall, cpu: (used.user + used.system) / 1000 };
+}
+
+async function main(): Promise<void> {
+  provideObsidianModule();
+  const count = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 100_000);
+  const cpuProfile = process.argv.includes('--cpu');
+  const vault = await generateVault(nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated'), count);
+  const configDir = benchConfigDir();
+  const configFolder = nodePath.join(vault.path, configDir);
+  await fsp.rm(configFolder, { recursive: true, force: true });
+  try {
+    const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault.path, waitForIndex: false, persistIndex: true, configDir });
+    const search = (booted.plugin as unknown as { search: SearchInternals }).search;
+    await search.whenBuilt();
+    console.log(
+      `${vault.notes} notes; cold build ${((search.stats.buildMs ?? 0) / 1000).toFixed(1)} s, longest slice ${ms(search.stats.longestSliceMs)} ms; load ${os.loadavg()[0].toFixed(1)}`,
+    );
+    memoryMb();
+    const client = await connectClient(booted.url, booted.token);
+    const call = (query: string): Promise<unknown> => client.callTool({ name: 'search', arguments: { query } });
+    const pass = async (list: string[]): Promise<Sample[][]> => {
+      const out: Sample[][] = [];
+      for (const query of list) {
+        const runs: Sample[] = [];
+        for (let i = 0; i < 5; i++) runs.push(await timed(() => call(query)));
+        out.push(runs);
+      }
+      return out;
+    };
+    const session = new inspector.Session();
+    if (cpuProfile) {
+      session.connect();
+      await post(session, 'Profiler.enable');
+      await post(session, 'Profiler.setSamplingInterval', { interval: 200 });
+      await post(session, 'Profiler.start');
+    }
+    const first = [await pass(generatedQueries()), await pass(heavyQueries())];
+    if (cpuProfile) {
+      const { profile } = await post<{ profile: Profile }>(session, 'Profiler.stop');
+      session.disconnect();
+      printSelfTime(profile);
+    }
+    console.log(`the cold save ${search.stats.saveMs === null ? 'was still running' : 'had ended'} when the first pass ended`);
+    const second = [await pass(generatedQueries()), await pass(heavyQueries())];
+    const lists = [generatedQueries(), heavyQueries()];
+    console.log('\nquery                           first run wall / CPU ms   later 4 median wall / CPU   second pass median wall / CPU');
+    lists.forEach((list, l) =>
+      list.forEach((query, q) => {
+        const runs = first[l][q];
+        const later = median(runs.slice(1));
+        const again = median(second[l][q]);
+        console.log(
+          `${query.padEnd(31)} ${ms(runs[0].wall).padStart(9)} / ${ms(runs[0].cpu).padStart(6)}   ${ms(later.wall).padStart(12)} / ${ms(later.cpu).padStart(6)}   ${ms(again.wall).padStart(13)} / ${ms(again.cpu).padStart(6)}`,
+        );
+      }),
+    );
+    for (const [name, passes] of [
+      ['first pass', first],
+      ['second pass', second],
+    ] as const) {
+      const p = percentiles(passes[0].flat().map((s) => s.wall));
+      const h = percentiles(passes[1].flat().map((s) => s.wall));
+      const cpu = [...passes[0].flat(), ...passes[1].flat()].reduce((a, s) => a + s.cpu, 0);
+      console.log(
+        `${name}: search p50 / p95 ${ms(p.p50)} / ${ms(p.p95)} ms, heavy ${ms(h.p50)} / ${ms(h.p95)} ms; CPU ${cpu.toFixed(0)} ms in all`,
+      );
+    }
+    // One note indexed again (its text unchanged): the index version moves, as after any edit.
+    const edited = booted.app.vault.getMarkdownFiles()[0].path;
+    console.log(`\nafter ${edited} is indexed again (load ${os.loadavg()[0].toFixed(1)}):`);
+    for (const query of [generatedQueries()[1], generatedQueries()[5], generatedQueries()[6], generatedQueries()[4]]) {
+      await search.applyChange({ type: 'modify', path: edited }, search.lifecycle.generation);
+      const s = await timed(() => call(query));
+      const next = await timed(() => call(query));
+      console.log(
+        `  ${query.padEnd(29)} ${ms(s.wall).padStart(7)} / ${ms(s.cpu).padStart(6)} ms, the next run ${ms(next.wall)} / ${ms(next.cpu)} ms`,
+      );
+    }
+    await client.close();
+    // The saved index goes with the config folder: its saves (the cold one, the one the stop flushes after the edits) must have ended first.
+    while (search.stats.saveMs === null) await new Promise((resolve) => setTimeout(resolve, 100));
+    await booted.stop();
+    await search.whenSaved();
+  } finally {
+    await fsp.rm(configFolder, { recursive: true, force: true });
+  }
+}
+
+/** The sample of median wall time. */
+function median(samples: Sample[]): Sample {
+  return [...samples].sort((a, b) => a.wall - b.wall)[Math.floor((samples.length - 1) / 2)];
+}
+
+/** The 25 functions with the most self time in `profile`, ms. */
+function printSelfTime(profile: Profile): void {
+  const self = new Map<string, number>();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  profile.samples.forEach((id, i) => {
+    const f = byId.get(id)?.callFrame;
+    if (f === undefined) return;
+    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-1).join('/')}:${f.lineNumber + 1}`;
+    self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  const all = [...self.values()].reduce((a, b) => a + b, 0);
+  console.log(`\nCPU profile of the first pass: ${all.toFixed(0)} ms sampled; top self time:`);
+  for (const [name, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`  ${t.toFixed(0).padStart(6)} ms ${((100 * t) / all).toFixed(1).padStart(5)} %  ${name}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
