@@ -80,6 +80,8 @@ export class NoteStore implements NoteReader {
   /** Every change the write primitives applied (notes, entries, widgets), for the agent activity log. */
   readonly applied = new AppliedChanges();
   private widgetStore: WidgetStore | null = null;
+  /** For each unrestricted scan made in steps (readableNotesInSteps), its notes whose access may differ by key label (NotePolicy.openness `by-label`). */
+  private readonly byLabel = new WeakMap<readonly TFile[], ReadonlySet<TFile>>();
 
   /** @param app the Obsidian app. @param options where the user's quarantine and trusted-link lists come from, and the open editors. */
   constructor(
@@ -139,7 +141,9 @@ export class NoteStore implements NoteReader {
    * current: for a caller that asks about every note at once (the search index's view of a
    * caller), which by path would cost a path lookup per note (`getFileByPath`'s normalization and
    * file map) on top of each decision. Those notes are decided by roots and access rules alone
-   * (NotePolicy.canReadOpen); a note left out is one no scope may read. Empty when the scan is not
+   * (NotePolicy.canReadOpen), and by roots alone where the scan found no rule that differs by
+   * label (NotePolicy.openness: its access is its own `access`, open to the unrestricted scope,
+   * so to every label); a note left out is one no scope may read. Empty when the scan is not
    * current: deciding every note here would check the disk for links out of the vault in one
    * stretch (the scan does it in steps), so the caller then asks by path as it goes.
    * @returns a fresh map, the caller's to keep and change
@@ -147,7 +151,14 @@ export class NoteStore implements NoteReader {
   readableByPath(scope: AccessScope): Map<string, boolean> {
     const out = new Map<string, boolean>();
     const open = this.scans.peek<readonly TFile[]>(`readable\u0000${this.scopeKey(UNRESTRICTED_SCOPE)}`) ?? [];
-    for (const file of open) out.set(file.path, this.policy.canReadOpen(file, scope));
+    // The notes of that scan whose access may differ by label; without them (a scan made at once, not in steps) every note is decided in full.
+    const byLabel = this.byLabel.get(open);
+    const { roots } = scope;
+    for (const file of open)
+      out.set(
+        file.path,
+        byLabel === undefined || byLabel.has(file) ? this.policy.canReadOpen(file, scope) : isWithinRoots(file.path, roots),
+      );
     return out;
   }
 
@@ -176,12 +187,23 @@ export class NoteStore implements NoteReader {
    * @returns a fresh array, in vault order
    */
   async readableNotesInSteps(scope: AccessScope, pacer: { due(): boolean; pause(): Promise<void> }): Promise<TFile[]> {
-    const readable = await this.scans.getStepped(`readable\u0000${this.scopeKey(scope)}`, async () => {
+    const key = this.scopeKey(scope);
+    const unrestricted = key === this.scopeKey(UNRESTRICTED_SCOPE);
+    const readable = await this.scans.getStepped(`readable\u0000${key}`, async () => {
       const out: TFile[] = [];
+      // The unrestricted scan also lists the notes whose access may differ by label (NotePolicy.openness, one check as canRead's).
+      const byLabel = new Set<TFile>();
       for (const file of this.markdownFiles()) {
         if (pacer.due()) await pacer.pause();
-        if (this.policy.canRead(file, scope)) out.push(file);
+        if (!unrestricted) {
+          if (this.policy.canRead(file, scope)) out.push(file);
+          continue;
+        }
+        const openness = this.policy.openness(file);
+        if (openness !== 'closed') out.push(file);
+        if (openness === 'by-label') byLabel.add(file);
       }
+      if (unrestricted) this.byLabel.set(out, byLabel);
       return out;
     });
     return readable.slice();

@@ -145,6 +145,46 @@ describe('readability and access', () => {
     }
   });
 
+  test('readableByPath reads the rules only of notes whose access may differ by label, and still applies them', async () => {
+    // Rules for one label in parsed frontmatter (Retrospective: Claude Code no-access) and in blocks that do not parse.
+    const broken = await openDemoVault(async (dir) => {
+      await fs.writeFile(path.join(dir, 'Broken override.md'), '---\nagent_overrides: {Test agent: no-access\n---\nbody\n');
+      await fs.writeFile(path.join(dir, 'Broken plain.md'), '---\ntitle: "unclosed\n---\nbody\n');
+      await fs.writeFile(path.join(dir, 'Broken private.md'), '---\naccess: private\ntitle: "unclosed\n---\nbody\n');
+    });
+    const fresh = new NoteStore(broken.app, { quarantine: () => userQuarantine });
+    try {
+      const scopes = [ANYONE, CLAUDE, CURSOR, ALPHA_ONLY, { label: 'Other', roots: ['Projects'] }];
+      const files = broken.app.vault.getMarkdownFiles();
+      await fresh.readableNotesInSteps(UNRESTRICTED_SCOPE, { due: () => false, pause: async () => {} });
+      const byLabel = files.filter((f) => fresh.policy.openness(f) === 'by-label').map((f) => f.path);
+      expect(byLabel.sort()).toEqual(['Broken override.md', 'Broken plain.md', 'Projects/Beta/Retrospective.md']);
+      expect(fresh.policy.openness(broken.app.vault.getFileByPath('Broken private.md')!)).toBe('closed');
+      // Closed exactly where the unrestricted scope may not read (quarantine, private).
+      for (const f of files)
+        expect([f.path, fresh.policy.openness(f) !== 'closed']).toEqual([f.path, fresh.canRead(f, UNRESTRICTED_SCOPE)]);
+      const rules = jest.spyOn(fresh.policy, 'accessOf');
+      for (const scope of scopes) {
+        rules.mockClear();
+        const decided = fresh.readableByPath(scope);
+        // The rules were read for by-label notes only (those within the scope's roots).
+        expect(rules.mock.calls.every(([f]) => byLabel.includes(f.path))).toBe(true);
+        // Each note as canRead decides it, the label's rules included.
+        for (const f of files) expect([f.path, decided.get(f.path) ?? false]).toEqual([f.path, fresh.canRead(f, scope)]);
+        expect(decided.get('Projects/Beta/Retrospective.md')).toBe(scope !== CLAUDE && scope !== ALPHA_ONLY);
+      }
+      expect(fresh.readableByPath(ANYONE).get('Broken override.md')).toBe(false);
+      expect(fresh.readableByPath(CLAUDE).get('Broken override.md')).toBe(true);
+      rules.mockClear();
+      fresh.readableByPath(CURSOR);
+      expect(rules.mock.calls.map(([f]) => f.path).sort()).toEqual(byLabel);
+      rules.mockRestore();
+    } finally {
+      fresh.close();
+      await broken.close();
+    }
+  });
+
   test('readableNotesInSteps answers what readableNotes does, pausing whenever the pacer says the slice is due', async () => {
     const fresh = new NoteStore(vault.app, { quarantine: () => userQuarantine });
     try {
