@@ -39,7 +39,9 @@ export class ReadableCache {
    * @param listed decide from the listing of the build's scan (NoteStore.readableFromScan: a set
    *   lookup and the roots per note, no path lookup, nothing decided ahead), for a caller that
    *   asks about every indexed note at once (a view made afresh); a path it does not list, or
-   *   one changed since, is decided by path when asked
+   *   one changed since, is decided by path when asked. A scope first asked without it (during a
+   *   build) takes the listing at the first listed call that finds one: the listing is current only
+   *   while no note changed since its scan, so it answers every note as the paths would.
    */
   caller(scope: AccessScope, listed = true): { key: string; allow: (path: string) => boolean } {
     const key = scopeKey(scope);
@@ -47,7 +49,11 @@ export class ReadableCache {
     if (entry === undefined) {
       entry = { known: new Map(), listed: listed ? this.notes.readableFromScan(scope) : null, made: ++this.made };
       if (this.byScope.size >= CACHED_SCOPES) this.byScope.delete(this.byScope.keys().next().value as string);
-    } else this.byScope.delete(key);
+    } else {
+      this.byScope.delete(key);
+      // A scope first asked during a build (unlisted) takes the listing once there is one; what it decided by path stays.
+      if (listed && entry.listed === null) entry.listed = this.notes.readableFromScan(scope);
+    }
     this.byScope.set(key, entry);
     const { known, listed: fromScan } = entry;
     const allow = (path: string): boolean => {

@@ -78,6 +78,27 @@ describe('ReadableCache: decisions from the build scan listing, by path for what
     expect(notes.byPath).toEqual(['new.md', 'gone.md']);
   });
 
+  test('a scope first asked during a build takes the listing at its first listed call, keeping its key and what it decided by path', () => {
+    const notes = new Notes();
+    notes.scanCurrent = false;
+    const cache = new ReadableCache(notes.store);
+    const during = cache.caller(SCOPE, false);
+    expect(during.allow('a.md')).toBe(true);
+    // Still no current scan: by path.
+    expect(cache.caller(SCOPE).allow('b.md')).toBe(false);
+    notes.scanCurrent = true;
+    const after = cache.caller(SCOPE);
+    expect(after.key).toBe(during.key);
+    expect(['a.md', 'b.md', 'c.md'].map(after.allow)).toEqual([true, false, true]);
+    expect(notes.byPath).toEqual(['a.md', 'b.md']);
+    expect(notes.listings).toBe(1);
+    // From then on a change is decided by path, not by the listing.
+    notes.readable.set('c.md', false);
+    cache.forget('c.md');
+    expect(cache.caller(SCOPE).allow('c.md')).toBe(false);
+    expect(notes.listings).toBe(1);
+  });
+
   test('without a current scan, or for `of` and an unlisted caller, every note is decided by path', () => {
     const notes = new Notes();
     notes.scanCurrent = false;
