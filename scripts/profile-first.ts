@@ -8,6 +8,8 @@
  * bench computes them. Then one note is indexed again (a `modify` of its unchanged text: no
  * write to the shared vault) and the next search of each kind is timed: what an edit costs the
  * search after it. `--cpu` prints the functions with the most self time over the first pass.
+ * `--during-build` searches once while the index builds (a client that comes early), with the
+ * same key, before the passes.
  * Prints figures; asserts nothing. Not part of `npm run bench`.
  */
 import { promises as fsp } from 'node:fs';
@@ -35,7 +37,7 @@ interface Sample {
 }
 
 interface SearchInternals {
-  stats: { buildMs: number | null; longestSliceMs: number; saveMs: number | null };
+  stats: { buildMs: number | null; longestSliceMs: number; saveMs: number | null; indexed: number };
   whenBuilt(): Promise<void>;
   applyChange(change: { type: 'modify'; path: string }, generation: number): Promise<void>;
   lifecycle: { generation: number };
@@ -59,6 +61,7 @@ async function main(): Promise<void> {
   provideObsidianModule();
   const count = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 100_000);
   const cpuProfile = process.argv.includes('--cpu');
+  const duringBuild = process.argv.includes('--during-build');
   const vault = await generateVault(nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated'), count);
   const configDir = benchConfigDir();
   const configFolder = nodePath.join(vault.path, configDir);
@@ -66,6 +69,12 @@ async function main(): Promise<void> {
   try {
     const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault.path, waitForIndex: false, persistIndex: true, configDir });
     const search = (booted.plugin as unknown as { search: SearchInternals }).search;
+    if (duringBuild) {
+      const early = await connectClient(booted.url, booted.token);
+      const s = await timed(() => early.callTool({ name: 'search', arguments: { query: generatedQueries()[0] } }));
+      console.log(`a search during the build: ${ms(s.wall)} / ${ms(s.cpu)} ms (${search.stats.indexed} notes indexed)`);
+      await early.close();
+    }
     await search.whenBuilt();
     console.log(
       `${vault.notes} notes; cold build ${((search.stats.buildMs ?? 0) / 1000).toFixed(1)} s, longest slice ${ms(search.stats.longestSliceMs)} ms; load ${os.loadavg()[0].toFixed(1)}`,

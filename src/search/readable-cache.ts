@@ -11,8 +11,15 @@ const CACHED_SCOPES = 8;
  * over thousands of matches does not ask the vault layer for each of them again.
  */
 export class ReadableCache {
-  /** Each scope's decisions by path, and the number its map was made as (a new map for a scope gets a new number: see {@link caller}). */
-  private readonly byScope = new Map<string, { known: Map<string, boolean>; made: number }>();
+  /**
+   * Each scope's decisions by path (null: the note changed since the scope's listing was taken,
+   * ask by path), its listing (NoteStore.readableFromScan, or null), and the number its entry was
+   * made as (a new entry for a scope gets a new number: see {@link caller}).
+   */
+  private readonly byScope = new Map<
+    string,
+    { known: Map<string, boolean | null>; listed: ((path: string) => boolean | undefined) | null; made: number }
+  >();
   private made = 0;
 
   /** @param notes the vault access layer that decides. */
@@ -29,34 +36,47 @@ export class ReadableCache {
    * decision changes only when the note changes and its entry is forgotten), so the engine may
    * keep the caller's view and patch it with the notes that change. A scope whose decisions
    * were dropped (cleared, or pushed out by other scopes) gets a new key.
-   * @param listed fill a new map with the decisions NoteStore.readableByPath makes from the
-   *   vault's listing (no path lookup per note), for a caller that asks about every indexed note
-   *   at once (a view made afresh); a path it leaves out is decided by path when asked
+   * @param listed decide from the listing of the build's scan (NoteStore.readableFromScan: a set
+   *   lookup and the roots per note, no path lookup, nothing decided ahead), for a caller that
+   *   asks about every indexed note at once (a view made afresh); a path it does not list, or
+   *   one changed since, is decided by path when asked. A scope first asked without it (during a
+   *   build) takes the listing at the first listed call that finds one: the listing is current only
+   *   while no note changed since its scan, so it answers every note as the paths would.
    */
   caller(scope: AccessScope, listed = true): { key: string; allow: (path: string) => boolean } {
     const key = scopeKey(scope);
     let entry = this.byScope.get(key);
     if (entry === undefined) {
-      entry = { known: listed ? this.notes.readableByPath(scope) : new Map<string, boolean>(), made: ++this.made };
+      entry = { known: new Map(), listed: listed ? this.notes.readableFromScan(scope) : null, made: ++this.made };
       if (this.byScope.size >= CACHED_SCOPES) this.byScope.delete(this.byScope.keys().next().value as string);
-    } else this.byScope.delete(key);
+    } else {
+      this.byScope.delete(key);
+      // A scope first asked during a build (unlisted) takes the listing once there is one; what it decided by path stays.
+      if (listed && entry.listed === null) entry.listed = this.notes.readableFromScan(scope);
+    }
     this.byScope.set(key, entry);
-    const cache = entry.known;
+    const { known, listed: fromScan } = entry;
     const allow = (path: string): boolean => {
-      let ok = cache.get(path);
-      if (ok === undefined) {
-        const file = this.notes.fileByPath(path);
-        ok = file !== null && this.notes.canRead(file, scope);
-        cache.set(path, ok);
+      let ok = known.get(path);
+      if (typeof ok === 'boolean') return ok;
+      if (ok === undefined && fromScan !== null) {
+        const decided = fromScan(path);
+        if (decided !== undefined) return decided;
       }
+      const file = this.notes.fileByPath(path);
+      ok = file !== null && this.notes.canRead(file, scope);
+      known.set(path, ok);
       return ok;
     };
     return { key: `${key}\u0000${entry.made}`, allow };
   }
 
-  /** Drops every scope's decision about the note at `path` (it changed). */
+  /** Drops every scope's decision about the note at `path` (it changed): the next is made by path. */
   forget(path: string): void {
-    for (const { known } of this.byScope.values()) known.delete(path);
+    for (const { known, listed } of this.byScope.values()) {
+      if (listed === null) known.delete(path);
+      else known.set(path, null);
+    }
   }
 
   /** Drops every decision. */

@@ -1,7 +1,7 @@
 import { TFile, TFolder, type App, type TAbstractFile } from 'obsidian';
 import { ToolError } from '../errors';
-import type { AccessScope } from './access/access';
-import { isWithinRoots, noteAccess, type NoteAccess } from './access/access-rules';
+import { UNRESTRICTED_SCOPE, type AccessScope } from './access/access';
+import { isWithinRoots, namesLabelRules, noteAccess, type NoteAccess } from './access/access-rules';
 import { canonicalPath, findEntry } from './paths/lookup';
 import { frontmatterId, pathOfSyntheticId, unwrapWikilink } from './paths/note-ref';
 import { assertPathLength } from './paths/paths';
@@ -246,6 +246,26 @@ export class NotePolicy {
    */
   canReadOpen(file: TFile, scope: AccessScope): boolean {
     return isWithinRoots(file.path, scope.roots) && (file.extension !== 'md' || this.accessOf(file, scope) !== 'private');
+  }
+
+  /**
+   * {@link canRead} for the unrestricted scope (UNRESTRICTED_SCOPE), and whether another scope's
+   * answer may need more than its roots: `closed` when the unrestricted scope may not read `file`
+   * (no scope may); `by-label` when it may but the note's access may differ by key label (its
+   * frontmatter names `agent_overrides`, or does not parse and is read per label:
+   * UnparsedFrontmatter), so {@link canReadOpen} must decide it for each scope; `open` when every
+   * scope may read it that has it within its roots (its level is its own `access` for every label,
+   * noteAccess). One metadata lookup, as canRead makes: for the index build's scan, whose answer
+   * lets a new caller's decisions skip the rules of every `open` note (NoteStore.readableByPath).
+   */
+  openness(file: TFile): 'closed' | 'open' | 'by-label' {
+    if (this.isQuarantined(file.path)) return 'closed';
+    if (file.extension !== 'md') return 'open';
+    const cache = this.app.metadataCache.getFileCache(file);
+    if (cache?.frontmatterPosition && !cache.frontmatter)
+      return this.unparsed.accessOf(file, UNRESTRICTED_SCOPE.label) === 'private' ? 'closed' : 'by-label';
+    if (noteAccess(cache?.frontmatter, UNRESTRICTED_SCOPE.label) === 'private') return 'closed';
+    return namesLabelRules(cache?.frontmatter) ? 'by-label' : 'open';
   }
 
   /**

@@ -32,6 +32,14 @@ import { DEFAULT_WIDGETS_FOLDER } from '../settings/settings';
 
 export type { NoteChange } from './note-changes';
 
+/** What a scan of the notes the unrestricted scope may read lists beside them, for {@link NoteStore.readableFromScan}. */
+interface ScanListing {
+  /** The paths of those notes. */
+  paths: Set<string>;
+  /** Those whose access may differ by key label (NotePolicy.openness `by-label`), by path. */
+  byLabel: Map<string, TFile>;
+}
+
 /** A folder as list tools show it: vault paths only, no Obsidian objects. */
 export interface FolderEntry {
   /** The folder's vault path. */
@@ -80,6 +88,8 @@ export class NoteStore implements NoteReader {
   /** Every change the write primitives applied (notes, entries, widgets), for the agent activity log. */
   readonly applied = new AppliedChanges();
   private widgetStore: WidgetStore | null = null;
+  /** Each unrestricted scan's listing (see {@link ScanListing}), by the scan's answer: what readableFromScan decides from. */
+  private readonly listings = new WeakMap<readonly TFile[], ScanListing>();
 
   /** @param app the Obsidian app. @param options where the user's quarantine and trusted-link lists come from, and the open editors. */
   constructor(
@@ -134,21 +144,31 @@ export class NoteStore implements NoteReader {
   }
 
   /**
-   * {@link canRead} for `scope` of the notes the unrestricted scope may read, by their paths as
-   * the vault lists them, while that scope's scan (a build's own, readableNotesInSteps) is
-   * current: for a caller that asks about every note at once (the search index's view of a
-   * caller), which by path would cost a path lookup per note (`getFileByPath`'s normalization and
-   * file map) on top of each decision. Those notes are decided by roots and access rules alone
-   * (NotePolicy.canReadOpen); a note left out is one no scope may read. Empty when the scan is not
-   * current: deciding every note here would check the disk for links out of the vault in one
-   * stretch (the scan does it in steps), so the caller then asks by path as it goes.
-   * @returns a fresh map, the caller's to keep and change
+   * {@link canRead} for `scope` of the notes the unrestricted scope may read, by their paths,
+   * while that scope's scan (a build's own, readableNotesInSteps) is current: for a caller that
+   * asks about every note at once (the search index's view of a caller), which by path would cost
+   * a path lookup per note (`getFileByPath`'s normalization and file map) on top of each decision.
+   * Nothing is decided ahead: each answer is a set lookup in the scan's listing, then the scope's
+   * roots, then, only for a note whose access may differ by label (NotePolicy.openness:
+   * `agent_overrides`, or frontmatter that does not parse), its rules (NotePolicy.canReadOpen);
+   * every other note of the scan has its own `access`, open to the unrestricted scope, so to every
+   * label. Null when the scan is not current: deciding every note would check the disk for links
+   * out of the vault in one stretch (the scan does it in steps), so the caller then asks by path.
+   * @returns by path: the decision for a note of the scan, undefined for a path not in it (one no
+   *   scope may read, or one the vault gained since: ask by path); valid for a note until it changes
    */
-  readableByPath(scope: AccessScope): Map<string, boolean> {
-    const out = new Map<string, boolean>();
-    const open = this.scans.peek<readonly TFile[]>(`readable\u0000${this.scopeKey(UNRESTRICTED_SCOPE)}`) ?? [];
-    for (const file of open) out.set(file.path, this.policy.canReadOpen(file, scope));
-    return out;
+  readableFromScan(scope: AccessScope): ((path: string) => boolean | undefined) | null {
+    const open = this.scans.peek<readonly TFile[]>(`readable\u0000${this.scopeKey(UNRESTRICTED_SCOPE)}`);
+    const listing = open === undefined ? undefined : this.listings.get(open);
+    if (listing === undefined) return null;
+    const { paths, byLabel } = listing;
+    const { roots } = scope;
+    return (path) => {
+      if (!paths.has(path)) return undefined;
+      if (!isWithinRoots(path, roots)) return false;
+      const file = byLabel.size === 0 ? undefined : byLabel.get(path);
+      return file === undefined || this.policy.canReadOpen(file, scope);
+    };
   }
 
   /** Markdown notes in the vault, readable or not: a cheap upper bound of {@link readableNotes}' length (no access checks). */
@@ -177,11 +197,13 @@ export class NoteStore implements NoteReader {
    */
   async readableNotesInSteps(scope: AccessScope, pacer: { due(): boolean; pause(): Promise<void> }): Promise<TFile[]> {
     const readable = await this.scans.getStepped(`readable\u0000${this.scopeKey(scope)}`, async () => {
+      const scan = this.scanOf(scope);
       const out: TFile[] = [];
       for (const file of this.markdownFiles()) {
         if (pacer.due()) await pacer.pause();
-        if (this.policy.canRead(file, scope)) out.push(file);
+        if (scan.keeps(file)) out.push(file);
       }
+      scan.done(out);
       return out;
     });
     return readable.slice();
@@ -375,9 +397,33 @@ export class NoteStore implements NoteReader {
 
   /** The readable notes shared between calls until the vault changes (see ScanCache). */
   private readableShared(scope: AccessScope): readonly TFile[] {
-    return this.scans.get(`readable\u0000${this.scopeKey(scope)}`, () =>
-      this.markdownFiles().filter((file) => this.policy.canRead(file, scope)),
-    );
+    return this.scans.get(`readable\u0000${this.scopeKey(scope)}`, () => {
+      const scan = this.scanOf(scope);
+      const out = this.markdownFiles().filter((file) => scan.keeps(file));
+      scan.done(out);
+      return out;
+    });
+  }
+
+  /**
+   * The check of one scan of readable notes for `scope`: `keeps` is canRead; for the unrestricted
+   * scope it also fills the scan's {@link ScanListing} (NotePolicy.openness: one metadata lookup,
+   * as canRead's), which `done` files under the scan's answer for readableFromScan.
+   */
+  private scanOf(scope: AccessScope): { keeps(file: TFile): boolean; done(out: readonly TFile[]): void } {
+    if (this.scopeKey(scope) !== this.scopeKey(UNRESTRICTED_SCOPE))
+      return { keeps: (file) => this.policy.canRead(file, scope), done: () => {} };
+    const listing: ScanListing = { paths: new Set(), byLabel: new Map() };
+    return {
+      keeps: (file) => {
+        const openness = this.policy.openness(file);
+        if (openness === 'closed') return false;
+        listing.paths.add(file.path);
+        if (openness === 'by-label') listing.byLabel.set(file.path, file);
+        return true;
+      },
+      done: (out) => this.listings.set(out, listing),
+    };
   }
 
   /** What a scan's answer for `scope` depends on besides the vault: the key's label and roots, the quarantine list and the widgets folder. */

@@ -40,8 +40,12 @@ class FakeNotes {
   markdownCount(): number {
     return this.texts.size;
   }
-  readableByPath(scope: AccessScope): Map<string, boolean> {
-    return new Map(this.markdownFiles().map((f) => [f.path, this.canRead(f, scope)]));
+  readableFromScan(scope: AccessScope): (path: string) => boolean | undefined {
+    const files = new Map(this.markdownFiles().map((f) => [f.path, f]));
+    return (path) => {
+      const f = files.get(path);
+      return f === undefined ? undefined : this.canRead(f, scope);
+    };
   }
   async readableNotesInSteps(scope: AccessScope, pacer: { due(): boolean; pause(): Promise<void> }): Promise<TFile[]> {
     const out: TFile[] = [];

@@ -1,4 +1,4 @@
-import { noteAccess, unparsedBlockAccess } from '../../src/vault/access/access-rules';
+import { namesLabelRules, noteAccess, unparsedBlockAccess } from '../../src/vault/access/access-rules';
 
 describe('noteAccess: property names compare without case, the strictest spelling wins', () => {
   test.each([
@@ -9,6 +9,28 @@ describe('noteAccess: property names compare without case, the strictest spellin
     [{ accessible: 'private' }, 'read-write'],
   ])('%j → %s', (frontmatter, level) => {
     expect(noteAccess(frontmatter as Record<string, unknown>, 'Bot')).toBe(level);
+  });
+});
+
+describe('namesLabelRules: a note without agent_overrides has one level for every label', () => {
+  test.each([
+    [{ agent_overrides: { A: 'no-access' } }, true],
+    [{ ' Agent_Overrides ': { A: 'no-access' } }, true],
+    [{ AGENT_OVERRIDES: null }, true],
+    [{ access: 'private', tags: ['a'] }, false],
+    [{ agent_override: { A: 'no-access' } }, false],
+    [{}, false],
+    [undefined, false],
+  ])('%j → %s', (frontmatter, expected) => {
+    expect(namesLabelRules(frontmatter as Record<string, unknown> | undefined)).toBe(expected);
+  });
+
+  test('where it is false, noteAccess gives every label the level of no label', () => {
+    const notes = [{ access: 'private' }, { Access: 'read-only', tags: ['x'] }, { title: 't' }, undefined];
+    for (const fm of notes) {
+      expect(namesLabelRules(fm)).toBe(false);
+      for (const label of ['A', 'Claude Code', '']) expect(noteAccess(fm, label)).toBe(noteAccess(fm, ''));
+    }
   });
 });
 

@@ -95,6 +95,18 @@ describe('normalizePath', () => {
   });
 });
 
+/** `readableFromScan(scope)` asked about every file: the decisions it makes (paths it leaves undecided left out). */
+function decidedFromScan(store: NoteStore, scope: AccessScope, files: { path: string }[]): Map<string, boolean> {
+  const decide = store.readableFromScan(scope);
+  if (decide === null) throw new Error('no current unrestricted scan');
+  const out = new Map<string, boolean>();
+  for (const f of files) {
+    const ok = decide(f.path);
+    if (ok !== undefined) out.set(f.path, ok);
+  }
+  return out;
+}
+
 describe('readability and access', () => {
   const file = (p: string) => {
     const f = vault.app.vault.getFileByPath(p);
@@ -115,7 +127,7 @@ describe('readability and access', () => {
     expect(forClaude).toHaveLength(paths.length - 1);
   });
 
-  test('readableByPath decides the notes of the unrestricted scan as canRead does (quarantine not checked again), and none without that scan', async () => {
+  test('readableFromScan decides the notes of the unrestricted scan as canRead does (quarantine not checked again), and none without that scan', async () => {
     const fresh = new NoteStore(vault.app, { quarantine: () => userQuarantine });
     try {
       const scopes = [ANYONE, CLAUDE, CURSOR, ALPHA_ONLY, UNRESTRICTED_SCOPE];
@@ -127,14 +139,14 @@ describe('readability and access', () => {
       expect(expected[1].get('Projects/Beta/Retrospective.md')).toBe(false);
       expect(expected[0].get('Projects/Beta/Retrospective.md')).toBe(true);
       // Without the unrestricted scan at hand nothing is decided (the caller asks by path).
-      for (const scope of scopes) expect(fresh.readableByPath(scope).size).toBe(0);
+      for (const scope of scopes) expect(fresh.readableFromScan(scope)).toBeNull();
       await fresh.readableNotesInSteps(UNRESTRICTED_SCOPE, { due: () => false, pause: async () => {} });
       const quarantine = jest.spyOn(fresh.policy, 'isQuarantined');
       // Only the notes the unrestricted scope may read are decided; the others no scope may read.
       const open = new Set(fresh.readableNotes(UNRESTRICTED_SCOPE).map((f) => f.path));
       expect(open.size).toBeLessThan(files.length);
       scopes.forEach((scope, k) => {
-        const decided = fresh.readableByPath(scope);
+        const decided = decidedFromScan(fresh, scope, files);
         expect([...decided.keys()].sort()).toEqual([...open].sort());
         for (const f of files) expect(decided.get(f.path) ?? false).toBe(expected[k].get(f.path));
       });
@@ -142,6 +154,46 @@ describe('readability and access', () => {
       quarantine.mockRestore();
     } finally {
       fresh.close();
+    }
+  });
+
+  test('readableFromScan reads the rules only of notes whose access may differ by label, and still applies them', async () => {
+    // Rules for one label in parsed frontmatter (Retrospective: Claude Code no-access) and in blocks that do not parse.
+    const broken = await openDemoVault(async (dir) => {
+      await fs.writeFile(path.join(dir, 'Broken override.md'), '---\nagent_overrides: {Test agent: no-access\n---\nbody\n');
+      await fs.writeFile(path.join(dir, 'Broken plain.md'), '---\ntitle: "unclosed\n---\nbody\n');
+      await fs.writeFile(path.join(dir, 'Broken private.md'), '---\naccess: private\ntitle: "unclosed\n---\nbody\n');
+    });
+    const fresh = new NoteStore(broken.app, { quarantine: () => userQuarantine });
+    try {
+      const scopes = [ANYONE, CLAUDE, CURSOR, ALPHA_ONLY, { label: 'Other', roots: ['Projects'] }];
+      const files = broken.app.vault.getMarkdownFiles();
+      await fresh.readableNotesInSteps(UNRESTRICTED_SCOPE, { due: () => false, pause: async () => {} });
+      const byLabel = files.filter((f) => fresh.policy.openness(f) === 'by-label').map((f) => f.path);
+      expect(byLabel.sort()).toEqual(['Broken override.md', 'Broken plain.md', 'Projects/Beta/Retrospective.md']);
+      expect(fresh.policy.openness(broken.app.vault.getFileByPath('Broken private.md')!)).toBe('closed');
+      // Closed exactly where the unrestricted scope may not read (quarantine, private).
+      for (const f of files)
+        expect([f.path, fresh.policy.openness(f) !== 'closed']).toEqual([f.path, fresh.canRead(f, UNRESTRICTED_SCOPE)]);
+      const rules = jest.spyOn(fresh.policy, 'accessOf');
+      for (const scope of scopes) {
+        rules.mockClear();
+        const decided = decidedFromScan(fresh, scope, files);
+        // The rules were read for by-label notes only (those within the scope's roots).
+        expect(rules.mock.calls.every(([f]) => byLabel.includes(f.path))).toBe(true);
+        // Each note as canRead decides it, the label's rules included.
+        for (const f of files) expect([f.path, decided.get(f.path) ?? false]).toEqual([f.path, fresh.canRead(f, scope)]);
+        expect(decided.get('Projects/Beta/Retrospective.md')).toBe(scope !== CLAUDE && scope !== ALPHA_ONLY);
+      }
+      expect(fresh.readableFromScan(ANYONE)!('Broken override.md')).toBe(false);
+      expect(fresh.readableFromScan(CLAUDE)!('Broken override.md')).toBe(true);
+      rules.mockClear();
+      decidedFromScan(fresh, CURSOR, files);
+      expect(rules.mock.calls.map(([f]) => f.path).sort()).toEqual(byLabel);
+      rules.mockRestore();
+    } finally {
+      fresh.close();
+      await broken.close();
     }
   });
 

@@ -54,6 +54,22 @@ export function noteAccess(frontmatter: Record<string, unknown> | undefined, lab
 }
 
 /**
+ * True when the note's access may differ from one key label to another: its frontmatter has an
+ * `agent_overrides` property (name compared as {@link noteAccess} compares it, trimmed and
+ * without case), the only rule noteAccess reads per label. A note without one has the same
+ * level for every label, its `access` alone.
+ * @param frontmatter the note's frontmatter (metadata cache), or undefined when it has none.
+ */
+export function namesLabelRules(frontmatter: Record<string, unknown> | undefined): boolean {
+  if (!frontmatter) return false;
+  for (const key of Object.keys(frontmatter)) {
+    // Shorter than the name even with its spaces trimmed: no case folding needed (most properties).
+    if (key.length >= AGENT_OVERRIDES_KEY.length && key.trim().toLowerCase() === AGENT_OVERRIDES_KEY) return true;
+  }
+  return false;
+}
+
+/**
  * The access level named by a frontmatter block that does not parse as YAML (the metadata
  * cache then has no frontmatter, so {@link noteAccess} would see none): every top-level line
  * whose key is `access` or `agent_overrides` in any case, quoted or not, and the list or
