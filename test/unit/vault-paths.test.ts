@@ -3,7 +3,7 @@ import { TFile, TFolder } from '../host';
 import { canonicalPath, findEntry } from '../../src/vault/paths/lookup';
 import { isWithinRoots, noteAccess, parseAccessValue } from '../../src/vault/access/access-rules';
 import { frontmatterId, pathOfSyntheticId, syntheticId, unwrapWikilink } from '../../src/vault/paths/note-ref';
-import { decodePercentOnce, isPathInside, lexicalVaultPath, type VaultOnDisk } from '../../src/vault/paths/paths';
+import { decodePercentOnce, foldPath, isPathInside, lexicalVaultPath, type VaultOnDisk } from '../../src/vault/paths/paths';
 import { Quarantine } from '../../src/vault/access/quarantine';
 import { codeOf } from '../harness/tool-errors';
 
@@ -138,6 +138,13 @@ describe('isPathInside', () => {
     expect(isPathInside('anything.md', '')).toBe(true);
     expect(isPathInside('projects/x.md', 'Projects')).toBe(false);
     expect(isPathInside('projects/x.md', 'Projects', true)).toBe(true);
+  });
+
+  test('folded: case and Unicode form set aside, ASCII and not', () => {
+    expect(foldPath('Projects/Alpha X.md')).toBe('projects/alpha x.md');
+    expect(foldPath('Cafe\u0301S/\u212Aey.md')).toBe('caf\u00e9s/key.md');
+    expect(isPathInside('CAFE\u0301/x.md', 'caf\u00e9', true)).toBe(true);
+    expect(isPathInside('_PRIVATE/x.md', '_private', true)).toBe(true);
   });
 });
 
