@@ -70,7 +70,9 @@ export class OutsideLinks {
    */
   isOutside(path: string): boolean {
     if (path === '' || !(this.app.vault.adapter instanceof FileSystemAdapter)) return false;
-    const trusted = this.trustedTargets().filter((link) => isPathInside(path, link.path, true));
+    const targets = this.trustedTargets();
+    // No trusted links (the usual case): no list made per path (a scan asks for every note and its folder).
+    const trusted = targets.length === 0 ? targets : targets.filter((link) => isPathInside(path, link.path, true));
     const key = trusted.length === 0 ? path : `${path}\u0000${trusted.map((t) => t.real).join('\u0000')}`;
     const known = this.cache.get(key);
     if (known !== undefined) return known;
