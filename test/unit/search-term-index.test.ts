@@ -282,6 +282,21 @@ describe('TermIndex', () => {
     expect([...scores(again, 'apple').keys()]).toEqual(['c']);
   });
 
+  it('counts the loaded documents past the last tombstone in a view, and finds their terms', () => {
+    const index = new TermIndex();
+    for (let i = 0; i < 1500; i++) index.add(`n${i}`, body(i % 2 === 0 ? 'even' : 'odd'));
+    const loaded = new TermIndex();
+    savedLines(index).forEach((line) => loaded.loadLine(line));
+    // A tombstone early on: the documents after it (ids past the tombstone array's first size too) stay live.
+    loaded.remove(10);
+    const view = everything(loaded);
+    expect(view.count).toBe(1499);
+    expect([view.visible[10], view.visible[1400], view.visible[1499]]).toEqual([0, 1, 1]);
+    const even = loaded.dict.idOf('even');
+    expect([loaded.contains(even, 10), loaded.contains(even, 1400), loaded.contains(even, 1401)]).toEqual([false, true, false]);
+    expect(loaded.patched(view, [1400, 10], () => true)).toEqual(view);
+  });
+
   it('saves the same lines with all documents live (lists copied) as through the encoder, with pauses in long work', () => {
     const build = (remove: boolean): TermIndex => {
       const index = new TermIndex();

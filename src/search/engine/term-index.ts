@@ -234,8 +234,10 @@ export class TermIndex {
     const visible = new Uint8Array(this.docKey.length);
     const fieldTotal = new Float64Array(FIELD_COUNT);
     let count = 0;
-    for (let doc = 0; doc < this.docKey.length; doc++) {
-      if (this.docKey[doc] == null || this.dead[doc] === 1 || !allow(doc)) continue;
+    const { docKey, dead } = this;
+    for (let doc = 0; doc < docKey.length; doc++) {
+      // `dead` is only as long as its last tombstone needed: a read past its end is slow in V8 (as in liveNormalizers).
+      if (docKey[doc] == null || (doc < dead.length && dead[doc] === 1) || !allow(doc)) continue;
       visible[doc] = 1;
       count++;
       for (let f = 0; f < FIELD_COUNT; f++) fieldTotal[f] += this.fieldLen[doc * FIELD_COUNT + f];
@@ -259,7 +261,7 @@ export class TermIndex {
     const fieldTotal = Float64Array.from(view.fieldTotal);
     let count = view.count;
     for (const doc of docs) {
-      const now = this.docKey[doc] != null && this.dead[doc] !== 1 && allow(doc) ? 1 : 0;
+      const now = this.docKey[doc] != null && !this.isDead(doc) && allow(doc) ? 1 : 0;
       if (visible[doc] === now) continue;
       visible[doc] = now;
       const sign = now === 1 ? 1 : -1;
@@ -552,7 +554,12 @@ export class TermIndex {
 
   /** True when live document `doc` contains term `id` in some field. */
   contains(id: number, doc: number): boolean {
-    return this.dead[doc] !== 1 && this.post.has(id, doc);
+    return !this.isDead(doc) && this.post.has(id, doc);
+  }
+
+  /** True when `doc` is tombstoned (`dead` is only as long as its last tombstone needed: no read past its end). */
+  private isDead(doc: number): boolean {
+    return doc < this.dead.length && this.dead[doc] === 1;
   }
 
   /**
