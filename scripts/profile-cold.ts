@@ -6,8 +6,9 @@
  * (the .mjs wrapper starts one), and follows the build, the cold save and the ranking steps after
  * it to their ends. Every step between two pauses of a Slicer is named by the engine or vault
  * method it ran (the note loop, the trim's posting lists and block bounds, each ranking step,
- * the save's lines; else the slicer's owner), and the script prints: wall and CPU time by step
- * name, each slice of 50 ms or more with its steps and the garbage collections in it, each
+ * the save's lines; else the slicer's owner), and the script prints: wall time by step
+ * name (the process's CPU is read per slice only: read per step it was a tenth of the run),
+ * each slice of 50 ms or more with its CPU, its steps and the garbage collections in it, each
  * event-loop stall of 50 ms or more (a timer firing that late) with the slices and collections
  * it overlapped, and the collections by kind. With --cpu, a CPU profile (sampled every 0.5 ms)
  * adds the functions with the most self time in the longest slices, and overall. Prints figures;
@@ -88,12 +89,12 @@ interface Slice {
 }
 
 /** Every slice and the time by step name, from patching Slicer's pause, mark and restart. */
-function watchSlices(): { slices: Slice[]; byName: Map<string, { ms: number; cpuMs: number; n: number }>; restore(): void } {
+function watchSlices(): { slices: Slice[]; byName: Map<string, { ms: number; n: number }>; restore(): void } {
   const slices: Slice[] = [];
-  const byName = new Map<string, { ms: number; cpuMs: number; n: number }>();
+  const byName = new Map<string, { ms: number; n: number }>();
   const proto = Slicer.prototype as unknown as { pause(): Promise<void>; mark(): void; restart(): void };
   const { pause, mark, restart } = proto;
-  const state = new WeakMap<Slicer, { owner: string; slice: Slice | null; stepAt: number; stepCpu: number }>();
+  const state = new WeakMap<Slicer, { owner: string; slice: Slice | null; stepAt: number }>();
   const ownerOf = (): string => {
     const stack = new Error().stack ?? '';
     for (const [fn, owner] of [
@@ -110,39 +111,36 @@ function watchSlices(): { slices: Slice[]; byName: Map<string, { ms: number; cpu
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
   };
-  const of = (slicer: Slicer): { owner: string; slice: Slice | null; stepAt: number; stepCpu: number } => {
+  const of = (slicer: Slicer): { owner: string; slice: Slice | null; stepAt: number } => {
     let s = state.get(slicer);
     if (s === undefined) {
-      s = { owner: ownerOf(), slice: null, stepAt: performance.now(), stepCpu: cpuNow() };
+      s = { owner: ownerOf(), slice: null, stepAt: performance.now() };
       state.set(slicer, s);
     }
     return s;
   };
   const begin = (s: ReturnType<typeof of>): void => {
     s.stepAt = performance.now();
-    s.stepCpu = cpuNow();
-    s.slice = { owner: s.owner, start: s.stepAt, end: s.stepAt, cpuMs: s.stepCpu, steps: new Map() };
+    s.slice = { owner: s.owner, start: s.stepAt, end: s.stepAt, cpuMs: cpuNow(), steps: new Map() };
     current = null;
   };
   const step = (s: ReturnType<typeof of>): void => {
     const now = performance.now();
-    const cpu = cpuNow();
     const name = current ?? s.owner;
     const ms = now - s.stepAt;
-    const total = byName.get(name) ?? { ms: 0, cpuMs: 0, n: 0 };
-    byName.set(name, { ms: total.ms + ms, cpuMs: total.cpuMs + cpu - s.stepCpu, n: total.n + 1 });
+    const total = byName.get(name) ?? { ms: 0, n: 0 };
+    byName.set(name, { ms: total.ms + ms, n: total.n + 1 });
     if (s.slice !== null) {
       const st = s.slice.steps.get(name) ?? { n: 0, ms: 0, longest: 0 };
       s.slice.steps.set(name, { n: st.n + 1, ms: st.ms + ms, longest: Math.max(st.longest, ms) });
     }
     s.stepAt = now;
-    s.stepCpu = cpu;
     current = null;
   };
   const end = (s: ReturnType<typeof of>): void => {
     if (s.slice === null) return;
     s.slice.end = s.stepAt;
-    s.slice.cpuMs = s.stepCpu - s.slice.cpuMs;
+    s.slice.cpuMs = cpuNow() - s.slice.cpuMs;
     slices.push(s.slice);
     s.slice = null;
   };
@@ -322,7 +320,7 @@ async function main(): Promise<void> {
 /** Prints the time by step name, the long slices and stalls with what was in them, and the collections by kind. */
 function printReport(
   slices: Slice[],
-  byName: Map<string, { ms: number; cpuMs: number; n: number }>,
+  byName: Map<string, { ms: number; n: number }>,
   pauses: { kind: string; start: number; ms: number }[],
   stalls: { ms: number; end: number }[],
   t0: number,
@@ -332,12 +330,10 @@ function printReport(
     const inside = pauses.filter((p) => p.start < to && p.start + p.ms > from);
     return inside.length === 0 ? 'no gc' : inside.map((p) => `${p.kind} ${p.ms.toFixed(0)}`).join(', ');
   };
-  console.log('\nmain-thread time in steps by name (wall ms, process CPU ms, steps, longest slice holding one):');
+  console.log('\nmain-thread time in steps by name (wall ms, steps, longest slice holding one):');
   for (const [name, t] of [...byName].sort((a, b) => b[1].ms - a[1].ms)) {
     const longest = Math.max(0, ...slices.filter((l) => l.steps.has(name)).map((l) => l.end - l.start));
-    console.log(
-      `  ${name.padEnd(28)} ${t.ms.toFixed(0).padStart(7)} ${t.cpuMs.toFixed(0).padStart(7)} ${String(t.n).padStart(7)} ${longest.toFixed(0).padStart(6)}`,
-    );
+    console.log(`  ${name.padEnd(28)} ${t.ms.toFixed(0).padStart(7)} ${String(t.n).padStart(7)} ${longest.toFixed(0).padStart(6)}`);
   }
   const long = slices.filter((l) => l.end - l.start >= LONG_MS).sort((a, b) => b.end - b.start - (a.end - a.start));
   console.log(`\nslices: ${slices.length}; ≥ ${LONG_MS} ms: ${long.length}`);
