@@ -1,5 +1,5 @@
 /**
- * `node scripts/profile-cold.mjs [notes] [--cpu]`: where a cold index build's main-thread time
+ * `node scripts/profile-cold.mjs [notes] [--cpu] [--alloc]`: where a cold index build's main-thread time
  * goes on a generated vault (default 100k notes, reused from the bench's cache), step by step.
  * Boots src/main in the host with the index saved under the vault's `.obsidian-profile-cold`
  * config folder (removed before and after), in a process with the bench row's heap limit
@@ -11,7 +11,8 @@
  * each slice of 50 ms or more with its CPU, its steps and the garbage collections in it, each
  * event-loop stall of 50 ms or more (a timer firing that late) with the slices and collections
  * it overlapped, and the collections by kind. With --cpu, a CPU profile (sampled every 0.5 ms)
- * adds the functions with the most self time in the longest slices, and overall. Prints figures;
+ * adds the functions with the most self time in the longest slices, and overall; with --alloc, a
+ * sampling heap profile (collected objects included) adds the functions that allocated the most. Prints figures;
  * asserts nothing. Not part of `npm run bench` (minutes at 100k notes).
  */
 import { promises as fsp } from 'node:fs';
@@ -248,12 +249,15 @@ async function main(): Promise<void> {
   );
   const configFolder = nodePath.join(vault.path, CONFIG_DIR);
   await fsp.rm(configFolder, { recursive: true, force: true });
-  const session = args.includes('--cpu') ? new inspector.Session() : null;
-  if (session !== null) {
-    session.connect();
+  const cpu = args.includes('--cpu');
+  const alloc = args.includes('--alloc');
+  const session = cpu || alloc ? new inspector.Session() : null;
+  if (session !== null) session.connect();
+  if (session !== null && cpu) {
     await post(session, 'Profiler.enable');
     await post(session, 'Profiler.setSamplingInterval', { interval: 500 });
   }
+  if (session !== null && alloc) await post(session, 'HeapProfiler.enable');
   nameTheSteps();
   const slices = watchSlices();
   const gc = watchGc();
@@ -262,11 +266,18 @@ async function main(): Promise<void> {
   const proto = SearchIndex.prototype as unknown as { start(): Promise<void>; rankAhead(...a: unknown[]): Promise<void> };
   const { start, rankAhead } = proto;
   let ranked: Promise<void> | null = null;
-  let cpu = process.cpuUsage();
+  let cpuAtStart = process.cpuUsage();
   let t0 = performance.now();
   proto.start = function (this: SearchIndex) {
-    if (session !== null) session.post('Profiler.start');
-    cpu = process.cpuUsage();
+    if (session !== null && cpu) session.post('Profiler.start');
+    // Every allocation sampled (one per 32 KB on average), those the collector took since included: what the build allocates, not what stays.
+    if (session !== null && alloc)
+      session.post('HeapProfiler.startSampling', {
+        samplingInterval: 32768,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
+    cpuAtStart = process.cpuUsage();
     t0 = performance.now();
     return start.call(this);
   };
@@ -282,17 +293,19 @@ async function main(): Promise<void> {
   });
   const index = (booted.plugin as unknown as { search: SearchIndex }).search;
   await index.whenBuilt();
-  const built = { wall: performance.now() - t0, cpu: process.cpuUsage(cpu), stats: index.stats };
+  const built = { wall: performance.now() - t0, cpu: process.cpuUsage(cpuAtStart), stats: index.stats };
   await index.whenSaved();
   while (ranked === null) await new Promise((resolve) => setTimeout(resolve, 10));
   await ranked;
   const wall = performance.now() - t0;
-  const used = process.cpuUsage(cpu);
+  const used = process.cpuUsage(cpuAtStart);
   stalls.stop();
   gc.stop();
   Object.assign(proto, { start, rankAhead });
   slices.restore();
-  const profile = session === null ? null : (await post<{ profile: Profile }>(session, 'Profiler.stop')).profile;
+  const profile = session === null || !cpu ? null : (await post<{ profile: Profile }>(session, 'Profiler.stop')).profile;
+  const allocations =
+    session === null || !alloc ? null : (await post<{ profile: { head: AllocationNode } }>(session, 'HeapProfiler.stopSampling')).profile;
   session?.disconnect();
   const s = built.stats;
   const cpuMs = (u: NodeJS.CpuUsage): string => `${((u.user + u.system) / 1000).toFixed(0)} ms CPU`;
@@ -313,8 +326,33 @@ async function main(): Promise<void> {
       );
     printProfile(profile, 25, 30);
   }
+  if (allocations !== null) printAllocations(allocations.head);
   await booted.stop();
   await fsp.rm(configFolder, { recursive: true, force: true });
+}
+
+/** A node of a sampling heap profile (the inspector's `HeapProfiler.stopSampling`): bytes allocated by its function, called from its parent. */
+interface AllocationNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: AllocationNode[];
+}
+
+/** Prints the functions that allocated the most (sampled bytes, by function). */
+function printAllocations(head: AllocationNode): void {
+  const bytes = new Map<string, number>();
+  let all = 0;
+  const walk = (node: AllocationNode): void => {
+    const f = node.callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
+    bytes.set(name, (bytes.get(name) ?? 0) + node.selfSize);
+    all += node.selfSize;
+    node.children.forEach(walk);
+  };
+  walk(head);
+  console.log(`\nallocated, sampled (${(all / 1e6).toFixed(0)} MB in all), by function:`);
+  for (const [name, n] of [...bytes].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`  ${(n / 1e6).toFixed(1).padStart(8)} MB ${((100 * n) / all).toFixed(1).padStart(5)} %  ${name}`);
 }
 
 /** Prints the time by step name, the long slices and stalls with what was in them, and the collections by kind. */
