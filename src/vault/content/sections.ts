@@ -52,6 +52,21 @@ export function buildOutline(headings: readonly HeadingCache[] | undefined, text
   return sections;
 }
 
+/**
+ * The headings' texts as {@link buildOutline} gives them (`NoteSection.heading`, in offset
+ * order), without the sections: what the search index takes of a note's outline (at 100k notes
+ * the sections, their numbering and a sorted copy per note were made to be dropped).
+ * @param headings `CachedMetadata.headings` in document order (may be undefined)
+ */
+export function headingTexts(headings: readonly HeadingCache[] | undefined): string[] {
+  if (headings === undefined) return [];
+  let ordered = true;
+  for (let i = 1; i < headings.length && ordered; i++) ordered = headings[i - 1].position.start.offset <= headings[i].position.start.offset;
+  // The cache lists them in order; buildOutline's sort (stable) is kept for a list that is not.
+  const list = ordered ? headings : [...headings].sort((a, b) => a.position.start.offset - b.position.start.offset);
+  return list.map((h) => collapseWhitespace(h.heading));
+}
+
 /** Outline path of the preamble: the body text before the first heading. */
 export const PREAMBLE_PATH = '0';
 /** Heading text the preamble is listed and found under. */
