@@ -34,7 +34,7 @@ export function collapseWhitespace(text: string): string {
  * @returns one {@link NoteSection} per heading, in document order.
  */
 export function buildOutline(headings: readonly HeadingCache[] | undefined, textLength: number): NoteSection[] {
-  const sorted = [...(headings ?? [])].sort((a, b) => a.position.start.offset - b.position.start.offset);
+  const sorted = inOffsetOrder(headings ?? []);
   const sections: NoteSection[] = [];
   /** Open ancestors: their section and how many children each has numbered so far. */
   const stack: Array<{ section: NoteSection; children: number }> = [];
@@ -59,12 +59,15 @@ export function buildOutline(headings: readonly HeadingCache[] | undefined, text
  * @param headings `CachedMetadata.headings` in document order (may be undefined)
  */
 export function headingTexts(headings: readonly HeadingCache[] | undefined): string[] {
-  if (headings === undefined) return [];
-  let ordered = true;
-  for (let i = 1; i < headings.length && ordered; i++) ordered = headings[i - 1].position.start.offset <= headings[i].position.start.offset;
-  // The cache lists them in order; buildOutline's sort (stable) is kept for a list that is not.
-  const list = ordered ? headings : [...headings].sort((a, b) => a.position.start.offset - b.position.start.offset);
-  return list.map((h) => collapseWhitespace(h.heading));
+  return inOffsetOrder(headings ?? []).map((h) => collapseWhitespace(h.heading));
+}
+
+/** `headings` ordered by offset (a stable sort): the list itself when it is in order already, as the metadata cache lists them. */
+function inOffsetOrder(headings: readonly HeadingCache[]): readonly HeadingCache[] {
+  for (let i = 1; i < headings.length; i++)
+    if (headings[i - 1].position.start.offset > headings[i].position.start.offset)
+      return [...headings].sort((a, b) => a.position.start.offset - b.position.start.offset);
+  return headings;
 }
 
 /** Outline path of the preamble: the body text before the first heading. */
