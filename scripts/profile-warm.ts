@@ -23,13 +23,7 @@ import VaultMcpPlugin from '../src/main';
 import { Slicer } from '../src/search/engine/slicer';
 import { SearchIndex } from '../src/search/search-index';
 import { INDEX_FORMAT } from '../src/search/engine/index-file';
-
-type Profile = {
-  startTime: number;
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
-  samples: number[];
-  timeDeltas: number[];
-};
+import { GC_KINDS, printProfile, printWindow, type Profile } from './profile-summary';
 
 /** A folder per saved format (format 5 had none of its own), so that trees of two formats profiled in turn each find their file warm. */
 const CONFIG_DIR = `.obsidian-profile-warm-${INDEX_FORMAT}`;
@@ -109,12 +103,11 @@ function watchSlices(): { long: LongSlice[]; yields: { count: number; ms: number
 
 /** Garbage-collection pauses between `since()` and {@link stop} (ms, performance.now): count and sum by kind, and the longest ones with when they began. */
 function watchGc(since: () => number): { stop(): void; print(): void } {
-  const kinds: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak callbacks' };
   const all: { kind: string; start: number; ms: number }[] = [];
   const observer = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0;
-      all.push({ kind: kinds[kind] ?? String(kind), start: e.startTime, ms: e.duration });
+      all.push({ kind: GC_KINDS[kind] ?? String(kind), start: e.startTime, ms: e.duration });
     }
   });
   observer.observe({ entryTypes: ['gc'] });
@@ -214,7 +207,8 @@ async function main(): Promise<void> {
     console.log(`  ${l.ms.toFixed(0).padStart(6)} ms (${l.cpuMs.toFixed(0).padStart(4)} ms CPU)  ${l.at}`);
   await new Promise((resolve) => setTimeout(resolve, 10));
   gc.print();
-  for (const l of slices.long.sort((a, b) => b.ms - a.ms).slice(0, 3)) printWindow(profile, l);
+  for (const l of slices.long.sort((a, b) => b.ms - a.ms).slice(0, 3))
+    printWindow(profile, l.end - l.ms, l.end, `self time in the ${l.ms.toFixed(0)} ms slice`);
   printProfile(profile);
   await booted.stop();
 }
@@ -228,59 +222,6 @@ function sevenCopies(): { path: string } {
   if (!existsSync(`${path}.done`))
     throw new Error(`${path} is not made yet: run npm run bench -- --only scale --scale 100000 --rows powershell-x7 once`);
   return { path };
-}
-
-/**
- * The functions with the most self time among the samples taken during one long slice (the
- * profile's times are µs of the monotonic clock, as process.hrtime's; performance.now() is ms since the process began on it).
- */
-function printWindow(profile: Profile, slice: LongSlice): void {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map<string, number>();
-  const offset = Number(process.hrtime.bigint()) / 1e6 - performance.now();
-  let at = profile.startTime / 1000 - offset;
-  profile.samples.forEach((id, i) => {
-    const dt = (profile.timeDeltas[i] ?? 0) / 1000;
-    at += dt;
-    if (at < slice.end - slice.ms || at > slice.end) return;
-    const f = (byId.get(id) as Profile['nodes'][number]).callFrame;
-    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
-    self.set(name, (self.get(name) ?? 0) + dt);
-  });
-  console.log(`\nself time in the ${slice.ms.toFixed(0)} ms slice:`);
-  for (const [k, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`  ${t.toFixed(0).padStart(6)} ms  ${k}`);
-}
-
-/** Top self and total (inclusive) time by function. */
-function printProfile(profile: Profile): void {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const name = (id: number): string => {
-    const f = (byId.get(id) as Profile['nodes'][number]).callFrame;
-    return `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
-  };
-  const self = new Map<string, number>();
-  const total = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
-    const dt = (profile.timeDeltas[i] ?? 0) / 1000;
-    self.set(name(id), (self.get(name(id)) ?? 0) + dt);
-    const seen = new Set<string>();
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const n = name(at);
-      if (seen.has(n)) continue;
-      seen.add(n);
-      total.set(n, (total.get(n) ?? 0) + dt);
-    }
-  });
-  const all = [...self.values()].reduce((a, b) => a + b, 0);
-  const show = (title: string, map: Map<string, number>, n: number): void => {
-    console.log(`\n${title} (${all.toFixed(0)} ms sampled):`);
-    for (const [k, t] of [...map].sort((a, b) => b[1] - a[1]).slice(0, n))
-      console.log(`  ${t.toFixed(0).padStart(6)} ms ${((100 * t) / all).toFixed(1).padStart(5)} %  ${k}`);
-  };
-  show('top self time', self, 30);
-  show('top total time', total, 40);
 }
 
 main().catch((error) => {

@@ -492,7 +492,7 @@ export class SearchIndex {
       tags: this.notes.tagsOf(file).map((t) => t.replace(/^#/, '').normalize('NFC').toLowerCase()),
       frontmatter: this.notes.frontmatterOf(file),
       text,
-      headings: this.notes.outline(file, text).map((s) => s.heading),
+      headings: this.notes.headingTexts(file),
     });
   }
 

@@ -16,7 +16,7 @@ import { backlinkIndex, linkGraphOf, outgoingLinksOf, type LinkCount, type NoteL
 import { findEntry } from './paths/lookup';
 import { frontmatterId, syntheticId } from './paths/note-ref';
 import { isPathInside, parentOf } from './paths/paths';
-import { buildOutline, collapseWhitespace, type NoteSection } from './content/sections';
+import { buildOutline, collapseWhitespace, headingTexts, type NoteSection } from './content/sections';
 import { countTags, type TagCount } from './content/tags';
 import { AGENT_INSTRUCTION_FILES, nearestAgentInstructions } from './content/agent-instructions';
 import { parseFrontmatter } from './writes/frontmatter-guard';
@@ -339,6 +339,11 @@ export class NoteStore implements NoteReader {
   tagsOf(file: TFile): string[] {
     const cache = this.app.metadataCache.getFileCache(file);
     return cache ? [...new Set(getAllTags(cache) ?? [])] : [];
+  }
+
+  /** The note's heading texts in order, whitespace collapsed (each `NoteSection.heading` of {@link outline}), from the metadata cache. */
+  headingTexts(file: TFile): string[] {
+    return headingTexts(this.app.metadataCache.getFileCache(file)?.headings);
   }
 
   /** The note's headings as numbered sections (see {@link NoteSection}), from the metadata cache. */

@@ -89,6 +89,9 @@ class FakeNotes {
     const inline = [...(this.texts.get(file.path) ?? '').matchAll(/(?:^|\s)#([\p{L}\p{N}_/-]+)/gu)].map((m) => m[1]);
     return [...new Set([...list, ...inline].map((t) => '#' + t.replace(/^#/, '')))];
   }
+  headingTexts(file: TFile): string[] {
+    return this.outline(file, this.texts.get(file.path) ?? '').map((s) => s.heading);
+  }
   outline(_file: TFile, text: string): NoteSection[] {
     const headings: HeadingCache[] = [];
     let offset = 0;

@@ -3,6 +3,7 @@ import { isStopWord, stemOf } from '../../src/search/engine/stemming';
 import { TITLE_MATCH, titleFactor } from '../../src/search/engine/ranked-search';
 import { kthLargest, bestFirst, LargestValues, TopCandidates } from '../../src/search/engine/top-k';
 import { TitleStemTable } from '../../src/search/engine/title-stems';
+import { queryTerms } from '../../src/search/engine/tokenizer';
 import { positiveLeaves } from '../../src/search/query/query-eval';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
@@ -420,6 +421,39 @@ describe('title stem table', () => {
     expect(stemsOf(2)).toEqual([table.idOf('note')]);
     expect(stemsOf(3)).toEqual([]);
     expect(table.idOf('absent')).toBe(-1);
+  });
+
+  it("names the distinct stems of each title's informative words in first-appearance order, covered in steps with one memo or at once", () => {
+    const words = ['Syncing', 'syncs', 'the', 'notes', 'Note', 'how', 'déjà', 'win32', '日本語', 'devices', 'a', 'running', 'runs', 'of'];
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const titles = Array.from({ length: 600 }, (_, i) =>
+      i % 97 === 0 ? undefined : Array.from({ length: 1 + next(6) }, () => words[next(words.length)]).join(next(3) === 0 ? '-' : ' '),
+    );
+    // The definition: the query tokenizer's terms, stop words out, stemmed, each stem once.
+    const definition = (title: string | undefined): string[] =>
+      title === undefined
+        ? []
+        : [
+            ...new Set(
+              queryTerms(title)
+                .filter((t) => !isStopWord(t))
+                .map(stemOf),
+            ),
+          ];
+    const stepped = new TitleStemTable((doc) => titles[doc]);
+    const memo = new Map<string, string>();
+    for (let n = 50; n < titles.length + 50; n += 50) stepped.cover(Math.min(n, titles.length), memo);
+    const once = new TitleStemTable((doc) => titles[doc]);
+    once.cover(titles.length);
+    for (const table of [stepped, once]) {
+      const stemsOf = (doc: number): number[] => [...table.stems.subarray(table.offsets[doc], table.offsets[doc + 1])];
+      titles.forEach((title, doc) => expect(stemsOf(doc)).toEqual(definition(title).map((s) => table.idOf(s))));
+    }
+    expect(memo.size).toBeGreaterThan(0);
   });
 });
 

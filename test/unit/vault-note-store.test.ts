@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { UNRESTRICTED_SCOPE, type AccessScope } from '../../src/vault/access/access';
 import { NoteStore, type NoteChange } from '../../src/vault/note-store';
 import { bodyStart } from '../../src/vault/content/note-body';
-import { sectionAt } from '../../src/vault/content/sections';
+import { buildOutline, headingTexts, sectionAt } from '../../src/vault/content/sections';
+import type { HeadingCache } from 'obsidian';
 import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 import { codeOf, errorOf } from '../harness/tool-errors';
 
@@ -449,6 +450,18 @@ describe('note facts', () => {
       'History',
       'Config',
     ]);
+  });
+
+  test("headingTexts: each note's outline headings in order, without the sections; a list out of order is ordered as the outline orders it", async () => {
+    for (const file of store.readableNotes(UNRESTRICTED_SCOPE))
+      expect(store.headingTexts(file)).toEqual(store.outline(file, await store.read(file)).map((s) => s.heading));
+    expect(store.headingTexts(note('Projects/Alpha/Meeting notes.md'))).toHaveLength(10);
+    const at = (heading: string, offset: number): HeadingCache =>
+      ({ heading, level: 2, position: { start: { offset, line: 0, col: 0 }, end: { offset, line: 0, col: 0 } } }) as HeadingCache;
+    const shuffled = [at('Second  one', 40), at(' First ', 10), at('Third', 90), at('Also  at 40', 40)];
+    expect(headingTexts(shuffled)).toEqual(buildOutline(shuffled, 100).map((s) => s.heading));
+    expect(headingTexts(shuffled)).toEqual(['First', 'Second one', 'Also at 40', 'Third']);
+    expect(headingTexts(undefined)).toEqual([]);
   });
 
   test('CRLF note: body start and section offsets line up with the text', async () => {

@@ -215,8 +215,10 @@ export class LexicalEngine {
    */
   *rankingSteps(): Generator<void> {
     while (!this.index.stems.advance(RANKING_STEP_TERMS)) yield;
+    // One memo of the title words' stems for every step (a common word stemmed once, not once a step); dropped with the steps.
+    const stems = new Map<string, string>();
     for (let docs = RANKING_STEP_TITLES; ; docs += RANKING_STEP_TITLES) {
-      this.titles.cover(Math.min(docs, this.byDoc.length));
+      this.titles.cover(Math.min(docs, this.byDoc.length), stems);
       if (docs >= this.byDoc.length) break;
       yield;
     }

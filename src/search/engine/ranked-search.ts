@@ -167,7 +167,7 @@ export function planRanked(words: readonly string[], index: TermIndex, view: Cor
  * Scores a plan over `view` (see the comment at the top of this file), in `scratch`, and
  * offers each hit to its tier's {@link TopCandidates} as its final score is known.
  * @param boosts field weights, by field number
- * @param titles the {@link titleStems} of the documents' titles
+ * @param titles the documents' title stems (TitleStemTable)
  * @param page how many of the best hits the caller will read (Infinity: all)
  * @throws Error when the plan has more than 65535 terms (a bug: queries are far shorter)
  */

@@ -4,9 +4,12 @@ import { queryTerms } from './tokenizer';
 /** First sizes of the table's arrays (grown by doubling). */
 const FIRST_DOCS = 1024;
 const FIRST_STEMS = 4096;
+const NO_TERMS: readonly string[] = [];
 
 /**
- * The {@link titleStems} of every document's title, as small integer ids in two flat typed
+ * The title stems of every document (the distinct stems of its title's informative words, stop
+ * words left out, in the order they first appear: the terms a query must hold to earn the title
+ * factor, ranked-search.ts's TITLE_MATCH; none for a title of stop words only), as small integer ids in two flat typed
  * arrays by doc id (offsets, and the ids one title after another): a ranked query checks
  * whether a query names a note's whole title for every note holding one of its words, tens of
  * thousands at 100k notes, and comparing a few integers per note costs a fraction of looking
@@ -31,8 +34,14 @@ export class TitleStemTable {
     return this.ids.get(stem) ?? -1;
   }
 
-  /** Computes the titles of the documents below `n` not computed yet. */
-  cover(n: number): void {
+  /**
+   * Computes the titles of the documents below `n` not computed yet.
+   * @param memo each title word's stem (Porter2) as far as known, filled as it goes: a caller
+   *   covering the titles in many steps (LexicalEngine.rankingSteps) passes one for all of them,
+   *   so a word common to thousands of titles is stemmed once, not once per step; by default one
+   *   for this call alone (titles repeat their words: a vault's titles share a vocabulary)
+   */
+  cover(n: number, memo = new Map<string, string>()): void {
     if (n <= this.upTo) return;
     if (this.offsets.length < n + 1) {
       const grown = new Uint32Array(Math.max(n + 1, this.offsets.length * 2));
@@ -40,29 +49,29 @@ export class TitleStemTable {
       this.offsets = grown;
     }
     let at = this.offsets[this.upTo];
-    // Titles repeat their words (a vault's titles share a vocabulary): Porter2 runs once per distinct word.
-    const known = new Map<string, string>();
-    const stem = (term: string): string => {
-      let s = known.get(term);
-      if (s === undefined) {
-        s = stemOf(term);
-        known.set(term, s);
-      }
-      return s;
-    };
     for (let doc = this.upTo; doc < n; doc++) {
       const title = this.titleOf(doc);
-      const stems = title === undefined ? [] : titleStems(title, stem);
-      if (at + stems.length > this.stems.length) {
-        const grown = new Int32Array(Math.max(at + stems.length, this.stems.length * 2));
-        grown.set(this.stems);
-        this.stems = grown;
-      }
-      for (const stem of stems) {
+      const start = at;
+      // titleStems' stems as ids, without its arrays: each distinct stem once, in the order of first appearance.
+      for (const term of title === undefined ? NO_TERMS : queryTerms(title)) {
+        if (isStopWord(term)) continue;
+        let stem = memo.get(term);
+        if (stem === undefined) {
+          stem = stemOf(term);
+          memo.set(term, stem);
+        }
         let id = this.ids.get(stem);
         if (id === undefined) {
           id = this.ids.size;
           this.ids.set(stem, id);
+        }
+        let seen = false;
+        for (let k = start; k < at && !seen; k++) seen = this.stems[k] === id;
+        if (seen) continue;
+        if (at === this.stems.length) {
+          const grown = new Int32Array(this.stems.length * 2);
+          grown.set(this.stems);
+          this.stems = grown;
         }
         this.stems[at++] = id;
       }
@@ -75,16 +84,4 @@ export class TitleStemTable {
   bytes(): number {
     return this.offsets.byteLength + this.stems.byteLength;
   }
-}
-
-/**
- * The distinct stems of a title's informative words (stop words left out), the terms a query
- * must hold to earn the title factor (ranked-search.ts's TITLE_MATCH); empty for a title of stop words only.
- * @param stem stemOf, or a memo of it
- */
-export function titleStems(title: string, stem: (term: string) => string = stemOf): string[] {
-  const stems = queryTerms(title)
-    .filter((t) => !isStopWord(t))
-    .map(stem);
-  return [...new Set(stems)];
 }

@@ -34,7 +34,7 @@ export function collapseWhitespace(text: string): string {
  * @returns one {@link NoteSection} per heading, in document order.
  */
 export function buildOutline(headings: readonly HeadingCache[] | undefined, textLength: number): NoteSection[] {
-  const sorted = [...(headings ?? [])].sort((a, b) => a.position.start.offset - b.position.start.offset);
+  const sorted = inOffsetOrder(headings ?? []);
   const sections: NoteSection[] = [];
   /** Open ancestors: their section and how many children each has numbered so far. */
   const stack: Array<{ section: NoteSection; children: number }> = [];
@@ -50,6 +50,24 @@ export function buildOutline(headings: readonly HeadingCache[] | undefined, text
     sections.push(section);
   }
   return sections;
+}
+
+/**
+ * The headings' texts as {@link buildOutline} gives them (`NoteSection.heading`, in offset
+ * order), without the sections: what the search index takes of a note's outline (at 100k notes
+ * the sections, their numbering and a sorted copy per note were made to be dropped).
+ * @param headings `CachedMetadata.headings` in document order (may be undefined)
+ */
+export function headingTexts(headings: readonly HeadingCache[] | undefined): string[] {
+  return inOffsetOrder(headings ?? []).map((h) => collapseWhitespace(h.heading));
+}
+
+/** `headings` ordered by offset (a stable sort): the list itself when it is in order already, as the metadata cache lists them. */
+function inOffsetOrder(headings: readonly HeadingCache[]): readonly HeadingCache[] {
+  for (let i = 1; i < headings.length; i++)
+    if (headings[i - 1].position.start.offset > headings[i].position.start.offset)
+      return [...headings].sort((a, b) => a.position.start.offset - b.position.start.offset);
+  return headings;
 }
 
 /** Outline path of the preamble: the body text before the first heading. */
