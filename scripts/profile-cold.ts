@@ -19,11 +19,11 @@ import { promises as fsp } from 'node:fs';
 import * as inspector from 'node:inspector';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin } from '../test/harness/boot-plugin';
 import { generateVault } from './bench/generate-vault';
-import { GC_KINDS, printProfile, printWindow, type Profile } from './profile-summary';
+import { printProfile, printWindow, watchGcPauses, type Profile } from './profile-summary';
 import VaultMcpPlugin from '../src/main';
 import { Slicer } from '../src/search/engine/slicer';
 import { SearchIndex } from '../src/search/search-index';
@@ -223,19 +223,6 @@ function watchStalls(): { stalls: { ms: number; end: number }[]; stop(): void } 
   return { stalls, stop: () => clearInterval(timer) };
 }
 
-/** Every garbage-collection pause (kind, start and length, ms). */
-function watchGc(): { pauses: { kind: string; start: number; ms: number }[]; stop(): void } {
-  const pauses: { kind: string; start: number; ms: number }[] = [];
-  const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) {
-      const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0;
-      pauses.push({ kind: GC_KINDS[kind] ?? String(kind), start: e.startTime, ms: e.duration });
-    }
-  });
-  observer.observe({ entryTypes: ['gc'] });
-  return { pauses, stop: () => setTimeout(() => observer.disconnect(), 0) };
-}
-
 function post<T>(session: inspector.Session, method: string, params?: object): Promise<T> {
   return new Promise((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res as T))));
 }
@@ -260,7 +247,7 @@ async function main(): Promise<void> {
   if (session !== null && alloc) await post(session, 'HeapProfiler.enable');
   nameTheSteps();
   const slices = watchSlices();
-  const gc = watchGc();
+  const gc = watchGcPauses();
   const stalls = watchStalls();
   // From the index's start (after the host has loaded the vault): the ranking steps' run is kept to wait for it.
   const proto = SearchIndex.prototype as unknown as { start(): Promise<void>; rankAhead(...a: unknown[]): Promise<void> };

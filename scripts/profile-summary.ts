@@ -1,8 +1,10 @@
 /**
  * Summaries of a V8 CPU profile (the inspector's `Profiler.stop`) for the profile scripts
  * (profile-warm.ts, profile-cold.ts): the functions with the most self time in a window, and
- * the top self and total time over the whole profile. Prints; asserts nothing.
+ * the top self and total time over the whole profile; and the garbage-collection pauses they
+ * report. Prints; asserts nothing.
  */
+import { PerformanceObserver } from 'node:perf_hooks';
 
 /** A CPU profile as the inspector's `Profiler.stop` returns it (times in µs of the monotonic clock). */
 export type Profile = {
@@ -71,3 +73,23 @@ export function printProfile(profile: Profile, selfRows = 30, totalRows = 40): v
 
 /** Names of V8's garbage-collection kinds as a PerformanceObserver's `gc` entries give them (`detail.kind`, perf_hooks.constants). */
 export const GC_KINDS: Record<number, string> = { 1: 'minor', 4: 'major', 8: 'incremental', 16: 'weak callbacks' };
+
+/** One garbage-collection pause: its kind ({@link GC_KINDS}), start and length (ms, performance.now). */
+export type GcPause = { kind: string; start: number; ms: number };
+
+/**
+ * Records every garbage-collection pause from now on (perf_hooks' `gc` entries) into `pauses`.
+ * @returns the growing list and `stop`, which disconnects a task later (entries arrive one task
+ *   after the pause, so the last ones are still taken)
+ */
+export function watchGcPauses(): { pauses: GcPause[]; stop(): void } {
+  const pauses: GcPause[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0;
+      pauses.push({ kind: GC_KINDS[kind] ?? String(kind), start: e.startTime, ms: e.duration });
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return { pauses, stop: () => setTimeout(() => observer.disconnect(), 0) };
+}

@@ -15,7 +15,7 @@ import { existsSync, promises as fsp } from 'node:fs';
 import * as inspector from 'node:inspector';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin } from '../test/harness/boot-plugin';
 import { generateVault } from './bench/generate-vault';
@@ -23,7 +23,7 @@ import VaultMcpPlugin from '../src/main';
 import { Slicer } from '../src/search/engine/slicer';
 import { SearchIndex } from '../src/search/search-index';
 import { INDEX_FORMAT } from '../src/search/engine/index-file';
-import { GC_KINDS, printProfile, printWindow, type Profile } from './profile-summary';
+import { printProfile, printWindow, watchGcPauses, type Profile } from './profile-summary';
 
 /** A folder per saved format (format 5 had none of its own), so that trees of two formats profiled in turn each find their file warm. */
 const CONFIG_DIR = `.obsidian-profile-warm-${INDEX_FORMAT}`;
@@ -103,20 +103,12 @@ function watchSlices(): { long: LongSlice[]; yields: { count: number; ms: number
 
 /** Garbage-collection pauses between `since()` and {@link stop} (ms, performance.now): count and sum by kind, and the longest ones with when they began. */
 function watchGc(since: () => number): { stop(): void; print(): void } {
-  const all: { kind: string; start: number; ms: number }[] = [];
-  const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) {
-      const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0;
-      all.push({ kind: GC_KINDS[kind] ?? String(kind), start: e.startTime, ms: e.duration });
-    }
-  });
-  observer.observe({ entryTypes: ['gc'] });
+  const { pauses: all, stop } = watchGcPauses();
   let end = Infinity;
   return {
     stop: () => {
       end = performance.now();
-      // Entries come a task later: take the last ones before disconnecting.
-      setTimeout(() => observer.disconnect(), 0);
+      stop();
     },
     print: () => {
       const from = since();
