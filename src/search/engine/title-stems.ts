@@ -9,8 +9,8 @@ const NO_TERMS: readonly string[] = [];
 /**
  * The title stems of every document (the distinct stems of its title's informative words, stop
  * words left out, in the order they first appear: the terms a query must hold to earn the title
- * factor, ranked-search.ts's TITLE_MATCH; none for a title of stop words only), as small integer ids in two flat typed
- * arrays by doc id (offsets, and the ids one title after another): a ranked query checks
+ * factor, ranked-search.ts's TITLE_MATCH; none for a title of stop words only), as small
+ * integer ids in two flat typed arrays by doc id (offsets, and the ids one title after another): a ranked query checks
  * whether a query names a note's whole title for every note holding one of its words, tens of
  * thousands at 100k notes, and comparing a few integers per note costs a fraction of looking
  * strings up in a map; the arrays hold a few bytes per note where one array of strings per
