@@ -181,40 +181,16 @@ export class TermDictionary {
       yield;
     }
     let to = new Array<number>(n);
-    let compared = 0;
     for (let width = SORT_RUN; width < n; width *= 2) {
       for (let lo = 0; lo < n; lo += 2 * width) {
         const mid = Math.min(lo + width, n);
-        const hi = Math.min(lo + 2 * width, n);
-        let i = lo;
-        let j = mid;
-        let k = lo;
-        while (i < mid && j < hi) {
-          to[k++] = terms[from[i]] <= terms[from[j]] ? from[i++] : from[j++];
-          if (++compared === SORT_STEP) {
-            compared = 0;
-            yield;
-          }
-        }
-        while (i < mid) to[k++] = from[i++];
-        while (j < hi) to[k++] = from[j++];
+        yield* mergeByTerm(terms, { ids: from, lo, hi: mid }, { ids: from, lo: mid, hi: Math.min(lo + 2 * width, n) }, to, lo);
       }
       [from, to] = [to, from];
     }
-    // The sorted terms of before and of the fold, merged as merge() does.
+    // The sorted terms of before and of the fold, merged as merge() merges them.
     const out = new Array<number>(before.length + n);
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < before.length && j < n) {
-      out[k++] = terms[before[i]] <= terms[from[j]] ? before[i++] : from[j++];
-      if (++compared === SORT_STEP) {
-        compared = 0;
-        yield;
-      }
-    }
-    while (i < before.length) out[k++] = before[i++];
-    while (j < n) out[k++] = from[j++];
+    yield* mergeByTerm(terms, { ids: before, lo: 0, hi: before.length }, { ids: from, lo: 0, hi: n }, out, 0);
     // A lookup folded the terms meanwhile (merge() replaces both arrays): its view stands.
     if (this.sorted !== before || this.pending !== pending) return;
     this.sorted = out;
@@ -228,15 +204,39 @@ export class TermDictionary {
     const cmp = (a: number, b: number): number => (this.terms[a] < this.terms[b] ? -1 : this.terms[a] > this.terms[b] ? 1 : 0);
     const add = this.pending.sort(cmp);
     const out = new Array<number>(this.sorted.length + add.length);
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < this.sorted.length && j < add.length) out[k++] = cmp(this.sorted[i], add[j]) <= 0 ? this.sorted[i++] : add[j++];
-    while (i < this.sorted.length) out[k++] = this.sorted[i++];
-    while (j < add.length) out[k++] = add[j++];
+    const steps = mergeByTerm(this.terms, { ids: this.sorted, lo: 0, hi: this.sorted.length }, { ids: add, lo: 0, hi: add.length }, out, 0);
+    while (steps.next().done !== true);
     this.sorted = out;
     this.pending = [];
   }
+}
+
+/** Term ids `ids[lo..hi)`, in the order of their terms. */
+interface TermRun {
+  ids: readonly number[];
+  lo: number;
+  hi: number;
+}
+
+/**
+ * Merges runs `a` and `b` (each in term order) into `out` from index `at`, `a`'s id first
+ * between equal terms, pausing (a `yield`) after every {@link SORT_STEP} comparisons: a step of
+ * TermDictionary.sortSteps, or, drained, a merge in one go. `out` may be neither run's array.
+ */
+function* mergeByTerm(terms: readonly string[], a: TermRun, b: TermRun, out: number[], at: number): Generator<void> {
+  let i = a.lo;
+  let j = b.lo;
+  let k = at;
+  let compared = 0;
+  while (i < a.hi && j < b.hi) {
+    out[k++] = terms[a.ids[i]] <= terms[b.ids[j]] ? a.ids[i++] : b.ids[j++];
+    if (++compared === SORT_STEP) {
+      compared = 0;
+      yield;
+    }
+  }
+  while (i < a.hi) out[k++] = a.ids[i++];
+  while (j < b.hi) out[k++] = b.ids[j++];
 }
 
 /** True when `a` and `b` (lengths differing by at most one) are exactly one edit apart. */
