@@ -80,7 +80,10 @@ async function coldAndWarm(Plugin: PluginClass, vault: string, configDir: string
     const bootStart = performance.now();
     const booted = await bootPlugin(Plugin, { vaultPath: vault, waitForIndex: false, persistIndex: true, configDir });
     const listening = performance.now();
+    // The heap figure is taken by a full GC of the host's heap (about 500 MB here), which blocks the build too: the
+    // first answer is timed from its end, as a client arriving as the server listens would wait (issue 20's "first answer").
     const hostHeap = heapMb();
+    const clientStart = performance.now();
     const index = indexOf(booted.plugin);
     const client = await connectClient(booted.url, booted.token);
     const first = await client.callTool({ name: 'search', arguments: { query: LARGE_QUERIES[0], limit: COMPARE_LIMIT } });
@@ -88,7 +91,7 @@ async function coldAndWarm(Plugin: PluginClass, vault: string, configDir: string
     const progress = (first.structuredContent as { index?: { indexed: number; total: number } } | undefined)?.index;
     if (round === 'cold') {
       coldFirstAnswer = {
-        startToFirstAnswerMs: answered - listening,
+        startToFirstAnswerMs: answered - clientStart,
         firstAnswerNote: progress ? `partial, ${progress.indexed} of ${progress.total} notes indexed` : 'complete',
         samples: [],
       };
@@ -100,7 +103,8 @@ async function coldAndWarm(Plugin: PluginClass, vault: string, configDir: string
       `\n14k vault (${notes.length} notes), ${round} start: host loaded and plugin listening in ${(listening - bootStart).toFixed(0)} ms`,
     );
     log(
-      `  first search answered ${(answered - listening).toFixed(0)} ms after listening${progress ? ` (partial: ${progress.indexed} of ${progress.total} notes indexed)` : ''}`,
+      `  first search answered ${(answered - clientStart).toFixed(0)} ms after listening${progress ? ` (partial: ${progress.indexed} of ${progress.total} notes indexed)` : ''}` +
+        ` (the heap figure's full GC before it, ${(clientStart - listening).toFixed(0)} ms, not counted)`,
     );
     log(
       `  index ${round === 'warm' ? `loaded from the saved file, ${s.reindexed} notes reindexed` : 'built'} in ${(s.buildMs ?? NaN).toFixed(0)} ms; ` +
