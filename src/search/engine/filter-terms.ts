@@ -1,3 +1,4 @@
+import { BM25F, bm25Idf, bm25Saturate } from './bm25';
 import type { CorpusView, ExpandMode, Expansion, TermIndex } from './term-index';
 import { queryTerms } from './tokenizer';
 
@@ -44,16 +45,41 @@ export function scoreFilterWord(
   let values: Float64Array | null = null;
   let docs: number[] = [];
   let within: Uint8Array | null = null;
+  // A later scored term's pseudo-frequencies by doc id and the notes listed with one (TermIndex.frequencies; zero again after each term).
+  let pending: Float64Array | null = null;
+  let listed: Int32Array | null = null;
   let step = 0;
   for (const { found } of order) {
-    const sheet = index.sheet();
-    if (scored) index.score(found, boosts, view, sheet, within);
-    else index.mark(found, view, sheet, within);
+    const last = step === order.length - 1;
     if (values === null) {
+      const sheet = index.sheet();
+      if (scored) index.score(found, boosts, view, sheet, within);
+      else index.mark(found, view, sheet, within);
       values = sheet.values;
       docs = sheet.docs;
+      if (scored && last && terms.length > 1) for (let i = 0; i < docs.length; i++) values[docs[i]] *= terms.length;
+    } else if (scored) {
+      // TermIndex.score's sums, saturated as each note still in the running is kept: one pass, no list of this term's notes.
+      pending ??= new Float64Array(values.length);
+      listed ??= new Int32Array(values.length);
+      const idf = bm25Idf(view.count, index.frequencies(found, boosts, view, pending, listed, within).df);
+      // Kept in place, in their order (the list is the query's candidate order); the last term's pass also takes the factor.
+      const factor = last ? terms.length : 1;
+      let kept = 0;
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i];
+        const x = pending[doc];
+        pending[doc] = 0;
+        const other = x > 0 ? bm25Saturate(x, idf, BM25F) : 0;
+        if (other > 0) {
+          values[doc] = (values[doc] + other) * factor;
+          docs[kept++] = doc;
+        } else values[doc] = 0;
+      }
+      docs.length = kept;
     } else {
-      // Kept in place, in their order: the list is the query's candidate order.
+      const sheet = index.sheet();
+      index.mark(found, view, sheet, within);
       let kept = 0;
       for (let i = 0; i < docs.length; i++) {
         const doc = docs[i];
@@ -70,6 +96,5 @@ export function scoreFilterWord(
     else within.fill(0);
     for (let i = 0; i < docs.length; i++) within[docs[i]] = 1;
   }
-  if (scored && terms.length > 1) for (let i = 0; i < docs.length; i++) (values as Float64Array)[docs[i]] *= terms.length;
   return { values: values ?? new Float64Array(0), docs, expansions };
 }

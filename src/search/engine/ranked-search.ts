@@ -193,15 +193,17 @@ export function rankedScores(
     // TermIndex.score's saturation, taken here as each holder is summed (no visible holder: idf 0, nothing listed).
     const idf = bm25Idf(view.count, df);
     idfs.push(idf > 0 ? idf : absentIdf(view));
-    // Holders of many lists come listed out of doc order: when they are many, they are relisted in doc order (each one's value is above 0), so the per-note arrays below are read in order.
-    if (listed * DOC_ORDER_SHARE > n) for (let doc = 0, i = 0; i < listed && doc < n; doc++) if (values[doc] !== 0) holders[i++] = doc;
-    for (let i = 0; i < listed; i++) {
-      const doc = holders[i];
+    // Holders of many lists come listed out of doc order: when they are many, they are visited in doc order instead (each one's value is above 0), so the per-note arrays are read in order.
+    const inDocOrder = listed * DOC_ORDER_SHARE > n;
+    for (let i = 0, doc = 0; i < listed; i++) {
+      if (inDocOrder) while (values[doc] === 0) doc++;
+      else doc = holders[i];
       if (count[doc] === 0) docs[length++] = doc;
       sum[doc] += bm25Saturate(values[doc], idf, BM25F);
       values[doc] = 0;
       held[doc] += idf;
       if (++count[doc] === all) allTermsCount++;
+      doc++;
     }
     scratch.used = length;
   }
