@@ -7,7 +7,8 @@
  * run and the median of its later runs, wall and process CPU, and each pass's p50 / p95 as the
  * bench computes them. Then one note is indexed again (a `modify` of its unchanged text: no
  * write to the shared vault) and the next search of each kind is timed: what an edit costs the
- * search after it. `--cpu` prints the functions with the most self time over the first pass.
+ * search after it. `--cpu` prints the functions with the most self time over the first pass, and
+ * within each query's first run of it (with the garbage-collection pauses in that run).
  * `--during-build` searches once while the index builds (a client that comes early), with the
  * same key, before the passes.
  * Prints figures; asserts nothing. Not part of `npm run bench`.
@@ -22,18 +23,14 @@ import { bootPlugin, connectClient } from '../test/harness/boot-plugin';
 import { generateVault, generatedQueries, heavyQueries } from './bench/generate-vault';
 import { memoryMb, ms, percentiles } from './bench/measure';
 import { benchConfigDir } from './bench/plugin-class';
+import { printWindow, watchGcPauses, type Profile } from './profile-summary';
 import VaultMcpPlugin from '../src/main';
 
-type Profile = {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
-  samples: number[];
-  timeDeltas: number[];
-};
-
-/** One timed call: wall and this process's CPU (user + system), ms. */
+/** One timed call: wall and this process's CPU (user + system), ms; `start` its performance.now() at the call. */
 interface Sample {
   wall: number;
   cpu: number;
+  start: number;
 }
 
 interface SearchInternals {
@@ -50,11 +47,11 @@ function post<T>(session: inspector.Session, method: string, params?: object): P
 
 async function timed(fn: () => Promise<unknown>): Promise<Sample> {
   const cpu = process.cpuUsage();
-  const t = performance.now();
+  const start = performance.now();
   await fn();
-  const wall = performance.now() - t;
+  const wall = performance.now() - start;
   const used = process.cpuUsage(cpu);
-  return { wall, cpu: (used.user + used.system) / 1000 };
+  return { wall, cpu: (used.user + used.system) / 1000, start };
 }
 
 async function main(): Promise<void> {
@@ -92,6 +89,7 @@ async function main(): Promise<void> {
       return out;
     };
     const session = new inspector.Session();
+    const gc = cpuProfile ? watchGcPauses() : null;
     if (cpuProfile) {
       session.connect();
       await post(session, 'Profiler.enable');
@@ -102,7 +100,16 @@ async function main(): Promise<void> {
     if (cpuProfile) {
       const { profile } = await post<{ profile: Profile }>(session, 'Profiler.stop');
       session.disconnect();
+      gc?.stop();
       printSelfTime(profile);
+      generatedQueries().forEach((query, q) => {
+        const run = first[0][q][0];
+        const end = run.start + run.wall;
+        const pauses = (gc?.pauses ?? []).filter((p) => p.start >= run.start && p.start < end);
+        const paused = pauses.reduce((a, p) => a + p.ms, 0);
+        const title = `self time in the first run of ${query} (${ms(run.wall)} ms wall; ${pauses.length} GC pauses, ${ms(paused)} ms)`;
+        printWindow(profile, run.start, end, title);
+      });
     }
     console.log(`the cold save ${search.stats.saveMs === null ? 'was still running' : 'had ended'} when the first pass ended`);
     const second = [await pass(generatedQueries()), await pass(heavyQueries())];

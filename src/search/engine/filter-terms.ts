@@ -1,3 +1,4 @@
+import { BM25F, bm25Idf, bm25Saturate } from './bm25';
 import type { CorpusView, ExpandMode, Expansion, TermIndex } from './term-index';
 import { queryTerms } from './tokenizer';
 
@@ -44,16 +45,68 @@ export function scoreFilterWord(
   let values: Float64Array | null = null;
   let docs: number[] = [];
   let within: Uint8Array | null = null;
+  // A scored word of several terms: its first term's pseudo-frequencies stay in `values` and its holders in `first`, each saturated
+  // (with `firstIdf`) in the second term's pass, only for the notes holding both: one pass over them fewer than TermIndex.score's.
+  let first: Int32Array | null = null;
+  let firstCount = 0;
+  let firstIdf = 0;
+  // A later term's pseudo-frequencies by doc id and the notes listed with one (TermIndex.frequencies; zero again after each term).
+  let pending: Float64Array | null = null;
+  let listed: Int32Array | null = null;
   let step = 0;
   for (const { found } of order) {
-    const sheet = index.sheet();
-    if (scored) index.score(found, boosts, view, sheet, within);
-    else index.mark(found, view, sheet, within);
+    const last = step === order.length - 1;
     if (values === null) {
+      const sheet = index.sheet();
       values = sheet.values;
-      docs = sheet.docs;
+      if (scored && !last) {
+        first = new Int32Array(values.length);
+        const held = index.frequencies(found, boosts, view, values, first);
+        firstCount = held.listed;
+        firstIdf = bm25Idf(view.count, held.df);
+      } else {
+        if (scored) index.score(found, boosts, view, sheet, within);
+        else index.mark(found, view, sheet, within);
+        docs = sheet.docs;
+      }
+    } else if (scored) {
+      pending ??= new Float64Array(values.length);
+      listed ??= new Int32Array(values.length);
+      const idf = bm25Idf(view.count, index.frequencies(found, boosts, view, pending, listed, within).df);
+      // TermIndex.score's saturation as each note still in the running is kept, in their order (the list is the query's candidate
+      // order); the last term's pass also takes the factor.
+      const factor = last ? terms.length : 1;
+      if (first !== null) {
+        const kept: number[] = [];
+        for (let i = 0; i < firstCount; i++) {
+          const doc = first[i];
+          const x = pending[doc];
+          pending[doc] = 0;
+          const other = x > 0 ? bm25Saturate(x, idf, BM25F) : 0;
+          if (other > 0) {
+            values[doc] = (bm25Saturate(values[doc], firstIdf, BM25F) + other) * factor;
+            kept.push(doc);
+          } else values[doc] = 0;
+        }
+        docs = kept;
+        first = null;
+      } else {
+        let kept = 0;
+        for (let i = 0; i < docs.length; i++) {
+          const doc = docs[i];
+          const x = pending[doc];
+          pending[doc] = 0;
+          const other = x > 0 ? bm25Saturate(x, idf, BM25F) : 0;
+          if (other > 0) {
+            values[doc] = (values[doc] + other) * factor;
+            docs[kept++] = doc;
+          } else values[doc] = 0;
+        }
+        docs.length = kept;
+      }
     } else {
-      // Kept in place, in their order: the list is the query's candidate order.
+      const sheet = index.sheet();
+      index.mark(found, view, sheet, within);
       let kept = 0;
       for (let i = 0; i < docs.length; i++) {
         const doc = docs[i];
@@ -65,11 +118,12 @@ export function scoreFilterWord(
       }
       docs.length = kept;
     }
-    if (docs.length === 0 || ++step === order.length) break;
+    const held = first !== null ? firstCount : docs.length;
+    if (held === 0 || ++step === order.length) break;
     if (within === null) within = new Uint8Array(values.length);
     else within.fill(0);
-    for (let i = 0; i < docs.length; i++) within[docs[i]] = 1;
+    if (first !== null) for (let i = 0; i < firstCount; i++) within[first[i]] = 1;
+    else for (let i = 0; i < docs.length; i++) within[docs[i]] = 1;
   }
-  if (scored && terms.length > 1) for (let i = 0; i < docs.length; i++) (values as Float64Array)[docs[i]] *= terms.length;
   return { values: values ?? new Float64Array(0), docs, expansions };
 }

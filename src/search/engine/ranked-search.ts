@@ -188,44 +188,51 @@ export function rankedScores(
   const idfs: number[] = [];
   let length = 0;
   let allTermsCount = 0;
+  // A plan of one term: each holder's final score is known as its sum is (it holds every term), and is offered then: no second pass.
+  let ranking: Ranking | null = null;
   for (const term of plan.terms) {
     const { listed, df } = index.frequencies(term.expansions, boosts, view, values, holders);
     // TermIndex.score's saturation, taken here as each holder is summed (no visible holder: idf 0, nothing listed).
     const idf = bm25Idf(view.count, df);
     idfs.push(idf > 0 ? idf : absentIdf(view));
-    // Holders of many lists come listed out of doc order: when they are many, they are relisted in doc order (each one's value is above 0), so the per-note arrays below are read in order.
-    if (listed * DOC_ORDER_SHARE > n) for (let doc = 0, i = 0; i < listed && doc < n; doc++) if (values[doc] !== 0) holders[i++] = doc;
-    for (let i = 0; i < listed; i++) {
-      const doc = holders[i];
+    if (all === 1) ranking = rankingOf(plan, titles, n, idfs, listed, page);
+    // Holders of many lists come listed out of doc order: when they are many, they are visited in doc order instead (each one's value is above 0), so the per-note arrays are read in order.
+    const inDocOrder = listed * DOC_ORDER_SHARE > n;
+    for (let i = 0, doc = 0; i < listed; i++) {
+      if (inDocOrder) while (values[doc] === 0) doc++;
+      else doc = holders[i];
       if (count[doc] === 0) docs[length++] = doc;
       sum[doc] += bm25Saturate(values[doc], idf, BM25F);
       values[doc] = 0;
       held[doc] += idf;
       if (++count[doc] === all) allTermsCount++;
+      if (ranking !== null) {
+        const { planStems, titled, offsets, stems, mass } = ranking;
+        const named = titled ? titleNamed(doc, offsets, stems, planStems, idfs) : -1;
+        ranking.candidates.all.offer(doc, (sum[doc] *= named > 0 ? titleFactor(named / mass) : 1));
+      }
+      doc++;
     }
     scratch.used = length;
   }
-  const mass = idfs.reduce((a, idf) => a + idf, 0);
-  // The title factor: a title's stems are ids of `titles`; the plan's stems by the same ids (stems are distinct within a plan).
-  titles.cover(n);
-  const planStems = Int32Array.from(plan.terms, (t) => titles.idOf(t.stem));
-  const { offsets, stems } = titles;
-  const titled = planStems.some((id) => id >= 0);
-  const k = page >= length ? Infinity : Math.max(1, page);
-  const candidates = { all: new TopCandidates(k), some: new TopCandidates(k) };
-  // The notes holding every term fill the page: no other note is read, so their final scores are not worked out.
-  const onlyAll = allTermsCount >= page;
-  for (let i = 0; i < length; i++) {
-    const doc = docs[i];
-    const holdsAll = count[doc] === all;
-    if (onlyAll && !holdsAll) continue;
-    // No title holds a plan stem (their ids are -1): no title is named whole, and none is read.
-    const named = titled ? titleNamed(doc, offsets, stems, planStems, idfs) : -1;
-    const bonus = named > 0 ? titleFactor(named / mass) : 1;
-    // A note holding every term summed the same idfs in the same order as `mass`: coverage is exactly 1, and so is its power.
-    const score = (sum[doc] *= holdsAll ? bonus : Math.pow(held[doc] / mass, COORDINATION) * bonus);
-    (holdsAll ? candidates.all : candidates.some).offer(doc, score);
+  if (ranking === null) {
+    ranking = rankingOf(plan, titles, n, idfs, length, page);
+    const { planStems, titled, offsets, stems, mass, candidates } = ranking;
+    // The notes holding every term fill the page: no other note is read, so their final scores are not worked out.
+    const onlyAll = allTermsCount >= page;
+    for (let i = 0; i < length; i++) {
+      const doc = docs[i];
+      const holdsAll = count[doc] === all;
+      if (onlyAll && !holdsAll) continue;
+      // No title holds a plan stem (their ids are -1): no title is named whole, and none is read.
+      const named = titled ? titleNamed(doc, offsets, stems, planStems, idfs) : -1;
+      const bonus = named > 0 ? titleFactor(named / mass) : 1;
+      // A note holding every term summed the same idfs in the same order as `mass`: coverage is exactly 1, and so is its power.
+      const score = (sum[doc] *= holdsAll ? bonus : Math.pow(held[doc] / mass, COORDINATION) * bonus);
+      (holdsAll ? candidates.all : candidates.some).offer(doc, score);
+    }
   }
+  const { candidates } = ranking;
   return {
     docs,
     length,
@@ -234,6 +241,38 @@ export function rankedScores(
     candidates,
     allTerms: (doc) => count[doc] === all,
     missing: (doc) => plan.terms.filter((t) => !t.expansions.some((e) => index.contains(e.id, doc))).map((t) => t.word),
+  };
+}
+
+/** What the final scores of a plan's hits are worked out with: the title factor's inputs and the tiers' candidates. */
+interface Ranking {
+  /** The plan's idfs summed in plan order (the idf mass). */
+  mass: number;
+  /** The plan's stems as ids of the title table, in plan order; `titled` false when none is a title's stem. */
+  planStems: Int32Array;
+  titled: boolean;
+  offsets: Uint32Array;
+  stems: Int32Array;
+  candidates: { all: TopCandidates; some: TopCandidates };
+}
+
+/**
+ * The {@link Ranking} of a plan whose terms' idfs are `idfs` (in plan order) and that has `length` hits, for a page of `page`.
+ * The title factor: a title's stems are ids of `titles`; the plan's stems by the same ids (stems are distinct within a plan).
+ */
+function rankingOf(plan: RankedPlan, titles: TitleStemTable, n: number, idfs: readonly number[], length: number, page: number): Ranking {
+  const mass = idfs.reduce((a, idf) => a + idf, 0);
+  titles.cover(n);
+  const planStems = Int32Array.from(plan.terms, (t) => titles.idOf(t.stem));
+  const { offsets, stems } = titles;
+  const k = page >= length ? Infinity : Math.max(1, page);
+  return {
+    mass,
+    planStems,
+    titled: planStems.some((id) => id >= 0),
+    offsets,
+    stems,
+    candidates: { all: new TopCandidates(k), some: new TopCandidates(k) },
   };
 }
 

@@ -241,15 +241,16 @@ class CandidateHeap {
       sample.sort();
       // About `first` of the n bounds are at least the sample's value of that rank from the top.
       const threshold = sample[TIER_SAMPLE - Math.ceil((first * TIER_SAMPLE) / n)];
+      // One pass: the first tier from the front of one array, the rest from its back (their order in it does not matter:
+      // bound, then path, orders every candidate, so the pops come in one order however the heap was filled).
+      const positions = new Int32Array(n);
       let above = 0;
-      for (let i = 0; i < n; i++) if (bounds[i] >= threshold) above++;
-      this.heap = new Int32Array(above);
-      const rest = new Int32Array(n - above);
-      for (let i = 0, a = 0, b = 0; i < n; i++) {
-        if (bounds[i] >= threshold) this.heap[a++] = i;
-        else rest[b++] = i;
+      for (let i = 0, below = n; i < n; i++) {
+        if (bounds[i] >= threshold) positions[above++] = i;
+        else positions[--below] = i;
       }
-      if (rest.length > 0) this.rest = rest;
+      this.heap = positions.subarray(0, above);
+      if (above < n) this.rest = positions.subarray(above);
     }
     this.count = this.heap.length;
     this.heapify();
