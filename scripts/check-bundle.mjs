@@ -60,8 +60,9 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * folded without NFC and no list of trusted links made per path when none are trusted. Its cold round: +0.2 KB for a note's heading texts without its whole outline
  * (NoteStore.headingTexts), one title-stem memo for all ranking steps and the trim's first
  * block-bounds pass as a step of its own.
+ * Session 12's x7 round: +1.4 KB for the trim packing the arena's posting lists in place (RegionPacker) instead of copying them to new pages.
  */
-const BUDGET_BYTES = 737_800;
+const BUDGET_BYTES = 739_200;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.
