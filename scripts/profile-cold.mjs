@@ -1,4 +1,4 @@
-// `node scripts/profile-cold.mjs [notes] [--cpu] [--alloc]`: see scripts/profile-cold.ts. Runs it with the bench row's heap limit (8 GB), as a row's process has.
+// `node scripts/profile-cold.mjs [notes | x7] [--cpu] [--alloc]`: see scripts/profile-cold.ts. Runs it with the bench row's heap limit (8 GB), as a row's process has.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runBundled } from './run-bundled.mjs';

@@ -1,6 +1,7 @@
 /**
- * `node scripts/profile-cold.mjs [notes] [--cpu] [--alloc]`: where a cold index build's main-thread time
- * goes on a generated vault (default 100k notes, reused from the bench's cache), step by step.
+ * `node scripts/profile-cold.mjs [notes | x7] [--cpu] [--alloc]`: where a cold index build's main-thread time
+ * goes on a generated vault (default 100k notes, reused from the bench's cache), or with `x7` on the
+ * bench's seven copies of the PowerShell vault (made by a `--rows powershell-x7` bench run), step by step.
  * Boots src/main in the host with the index saved under the vault's `.obsidian-profile-cold`
  * config folder (removed before and after), in a process with the bench row's heap limit
  * (the .mjs wrapper starts one), and follows the build, the cold save and the ranking steps after
@@ -24,6 +25,7 @@ import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin } from '../test/harness/boot-plugin';
 import { generateVault } from './bench/generate-vault';
 import { printProfile, printWindow, watchGcPauses, type Profile } from './profile-summary';
+import { sevenCopies } from './profile-vaults';
 import VaultMcpPlugin from '../src/main';
 import { Slicer } from '../src/search/engine/slicer';
 import { SearchIndex } from '../src/search/search-index';
@@ -230,10 +232,9 @@ function post<T>(session: inspector.Session, method: string, params?: object): P
 async function main(): Promise<void> {
   provideObsidianModule();
   const args = process.argv.slice(2);
-  const vault = await generateVault(
-    nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated'),
-    Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000),
-  );
+  const vault = args.includes('x7')
+    ? sevenCopies()
+    : await generateVault(nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated'), Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000));
   const configFolder = nodePath.join(vault.path, CONFIG_DIR);
   await fsp.rm(configFolder, { recursive: true, force: true });
   const cpu = args.includes('--cpu');

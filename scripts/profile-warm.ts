@@ -24,6 +24,7 @@ import { Slicer } from '../src/search/engine/slicer';
 import { SearchIndex } from '../src/search/search-index';
 import { INDEX_FORMAT } from '../src/search/engine/index-file';
 import { printProfile, printWindow, watchGcPauses, type Profile } from './profile-summary';
+import { sevenCopies } from './profile-vaults';
 
 /** A folder per saved format (format 5 had none of its own), so that trees of two formats profiled in turn each find their file warm. */
 const CONFIG_DIR = `.obsidian-profile-warm-${INDEX_FORMAT}`;
@@ -203,17 +204,6 @@ async function main(): Promise<void> {
     printWindow(profile, l.end - l.ms, l.end, `self time in the ${l.ms.toFixed(0)} ms slice`);
   printProfile(profile);
   await booted.stop();
-}
-
-/**
- * The bench's seven copies of the PowerShell vault (scripts/bench/scaling.ts makes them).
- * @throws Error when no bench run has made them yet
- */
-function sevenCopies(): { path: string } {
-  const path = nodePath.join(os.tmpdir(), 'vault-mcp-bench-powershell-x7');
-  if (!existsSync(`${path}.done`))
-    throw new Error(`${path} is not made yet: run npm run bench -- --only scale --scale 100000 --rows powershell-x7 once`);
-  return { path };
 }
 
 main().catch((error) => {

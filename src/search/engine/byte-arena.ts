@@ -17,20 +17,38 @@ const PAGE_BYTES = 1 << 20;
 /**
  * Regions of 2^k bytes (16 B to 256 KB) in 1 MB pages, with a free list per size. A region
  * is a `Uint8Array` view; a freed one is reused as it is (the bytes are not cleared: a list
- * reads only the bytes it wrote). Pages are never returned while the arena lives: drop the
- * whole arena once its lists have moved out (PostingLists' trim copies them).
+ * reads only the bytes it wrote). Pages are never returned while the arena lives: once growth
+ * is over, {@link packer} moves the lists to the front of the pages, end to end, and the pages
+ * left empty go with the arena (PostingLists' trim).
  */
 export class ByteArena {
   private page: Uint8Array | null = null;
   private pageUsed = 0;
   /** Freed regions by size: `free[k]` holds regions of 2^k bytes. */
   private readonly free: Uint8Array[][] = Array.from({ length: MAX_REGION_BITS + 1 }, () => []);
-  /** The buffers of this arena's pages. */
-  private readonly pages = new Set<ArrayBufferLike>();
+  /** This arena's pages in the order they were made. */
+  private readonly pages: Uint8Array[] = [];
+  /** Each page's number in {@link pages}, by its buffer. */
+  private readonly pageNumber = new Map<ArrayBufferLike, number>();
 
   /** True when `bytes` is a region of this arena. */
   holds(bytes: Uint8Array): boolean {
-    return this.pages.has(bytes.buffer);
+    return this.pageNumber.has(bytes.buffer);
+  }
+
+  /** The number of the page region `bytes` lies in (pages count from 0 in the order they were made), or -1 when it is not a region of this arena. */
+  pageOf(bytes: Uint8Array): number {
+    return this.pageNumber.get(bytes.buffer) ?? -1;
+  }
+
+  /** Pages made so far. */
+  get pageCount(): number {
+    return this.pages.length;
+  }
+
+  /** A {@link RegionPacker} over this arena's pages: end growth first (a list grown afterwards may be given a region the packer overwrites). */
+  packer(): RegionPacker {
+    return new RegionPacker(this.pages);
   }
 
   /**
@@ -60,11 +78,49 @@ export class ByteArena {
           this.pageUsed += 1 << bits;
         }
       this.page = new Uint8Array(PAGE_BYTES);
-      this.pages.add(this.page.buffer);
+      this.pageNumber.set(this.page.buffer, this.pages.length);
+      this.pages.push(this.page);
       this.pageUsed = 0;
     }
     const out = this.page.subarray(this.pageUsed, this.pageUsed + size);
     this.pageUsed += size;
     return out;
+  }
+}
+
+/**
+ * Moves lists that are regions of a {@link ByteArena} to the front of its pages, end to end,
+ * each where it fits whole in a page: no new memory, where copying them out to fresh arrays
+ * made a cold build at 100k notes allocate its postings' bytes again (the host's collector ran
+ * its marking of the whole heap in those steps). Give it the regions in page order and, within
+ * a page, by offset: a list then never lands after where it was, nor on a list not moved yet.
+ */
+export class RegionPacker {
+  private page = 0;
+  private at = 0;
+
+  constructor(private readonly pages: readonly Uint8Array[]) {}
+
+  /**
+   * Moves `bytes[0, len)` to the next place in the packed pages.
+   * @param bytes a region of the arena at or after every region moved before it
+   * @returns the list's bytes in their new place, exactly `len` long
+   */
+  move(bytes: Uint8Array, len: number): Uint8Array {
+    if (this.at + len > PAGE_BYTES) {
+      this.page++;
+      this.at = 0;
+    }
+    const into = this.pages[this.page];
+    if (bytes.buffer === into.buffer) into.copyWithin(this.at, bytes.byteOffset, bytes.byteOffset + len);
+    else into.set(bytes.subarray(0, len), this.at);
+    const out = into.subarray(this.at, this.at + len);
+    this.at += len;
+    return out;
+  }
+
+  /** The page being filled (the last one holding moved lists), and how many of its bytes they take. */
+  get last(): { page: Uint8Array; used: number } {
+    return { page: this.pages[this.page], used: this.at };
   }
 }

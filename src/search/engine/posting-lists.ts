@@ -315,16 +315,18 @@ export class PostingLists {
   /**
    * Drops the spare capacity that growth by doubling left (a third of the postings' bytes after
    * a cold build), in steps of at most {@link TRIM_STEP_BYTES} copied (or one longer list) and
-   * {@link TRIM_STEP_LISTS} lists looked at, so the caller may yield between steps: thousands of
-   * separate array allocations in one step held the main thread for hundreds of ms at 100k
-   * notes, so trimmed lists share pages. The lists stay consistent between steps and may change
-   * meanwhile. Every list still in the build's {@link ByteArena} is copied out, and the arena dropped.
+   * {@link TRIM_STEP_LISTS} lists looked at, so the caller may yield between steps. The lists
+   * in the build's {@link ByteArena} are moved to the front of its pages, end to end, page by
+   * page (the last page's lists then copied into one array of their size), and the arena
+   * dropped with its pages left empty; the other lists and the skip entries are copied into
+   * shared pages (thousands of separate array allocations in one step held the main thread for
+   * hundreds of ms at 100k notes). The lists stay consistent between steps and may change meanwhile.
    */
   *trimSteps(): Generator<void> {
     const arena = this.arena;
-    // Lists that grow from here on (edits meanwhile) get arrays of their own: none is left in the arena.
+    // Lists that grow from here on (edits meanwhile) get arrays of their own: none is given a region the packing overwrites.
     this.arena = null;
-    const moves = (list: Uint8Array, len: number): boolean => list.length !== len || (arena !== null && arena.holds(list));
+    if (arena !== null) yield* this.packSteps(arena);
     // Bytes still to copy (as of the start): a page is no larger than what remains, so a small index gets no 4 MB page.
     let remainingBytes = 0;
     let remainingSkips = 0;
@@ -332,7 +334,7 @@ export class PostingLists {
       const len = this.at(id, USED);
       const slots = this.at(id, SKIP_USED);
       const list = this.data[id];
-      if (list != null && moves(list, len)) remainingBytes += len;
+      if (list != null && list.length !== len) remainingBytes += len;
       if ((this.skips[id]?.length ?? 0) > slots) remainingSkips += slots;
     }
     const bytePages = new PageCutter((n) => new Uint8Array(n), TRIM_PAGE_BYTES, remainingBytes);
@@ -347,7 +349,7 @@ export class PostingLists {
         looked = 1;
       }
       const list = this.data[id];
-      if (list != null && moves(list, len)) {
+      if (list != null && list.length !== len) {
         this.data[id] = len === 0 ? null : bytePages.cut(list, len);
         copied += len;
       }
@@ -359,6 +361,73 @@ export class PostingLists {
       }
     }
     yield;
+  }
+
+  /**
+   * The arena part of {@link trimSteps}: the lists that are regions of `arena` (growth in it
+   * ended), moved to the front of its pages in page and offset order (RegionPacker), a page's
+   * lists sorted in a step of their own; then the lists of the last page filled copied into one
+   * array of their size, so a small index keeps no 1 MB page. A list that an edit moved out of
+   * its region meanwhile (to an array of its own) is left where it is.
+   */
+  private *packSteps(arena: ByteArena): Generator<void> {
+    const byPage: number[][] = Array.from({ length: arena.pageCount }, () => []);
+    let held = 0;
+    for (let id = 0; id < this.data.length; id++) {
+      const list = this.data[id];
+      const page = list == null ? -1 : arena.pageOf(list);
+      if (page >= 0) {
+        byPage[page].push(id);
+        held++;
+      }
+    }
+    if (held === 0) return;
+    yield;
+    const packer = arena.packer();
+    let copied = 0;
+    let looked = 0;
+    // The lists moved into the page being filled (the last one, in the end).
+    let lastIds: number[] = [];
+    let lastPage: ArrayBufferLike | null = null;
+    for (const ids of byPage) {
+      if (ids.length === 0) continue;
+      // Offsets below 2^20 and ids below 2^32: offset × 2^32 + id is exact, and sorts the page's lists by offset.
+      const keys = new Float64Array(ids.length);
+      for (let k = 0; k < ids.length; k++) keys[k] = this.data[ids[k]]!.byteOffset * 2 ** 32 + ids[k];
+      keys.sort();
+      yield;
+      for (let k = 0; k < keys.length; k++) {
+        const id = keys[k] % 2 ** 32;
+        const list = this.data[id];
+        if (list == null || arena.pageOf(list) < 0) continue;
+        const len = this.at(id, USED);
+        if (++looked > TRIM_STEP_LISTS || (copied > 0 && copied + len > TRIM_STEP_BYTES)) {
+          yield;
+          copied = 0;
+          looked = 1;
+        }
+        if (len === 0) {
+          this.data[id] = null;
+          continue;
+        }
+        const moved = packer.move(list, len);
+        this.data[id] = moved;
+        copied += len;
+        if (moved.buffer !== lastPage) {
+          lastPage = moved.buffer;
+          lastIds = [];
+        }
+        lastIds.push(id);
+      }
+    }
+    const { page, used } = packer.last;
+    if (lastPage === null || page.buffer !== lastPage) return;
+    const tight = new Uint8Array(used);
+    tight.set(page.subarray(0, used));
+    for (const id of lastIds) {
+      const list = this.data[id];
+      if (list != null && list.buffer === lastPage) this.data[id] = tight.subarray(list.byteOffset, list.byteOffset + list.length);
+    }
   }
 
   /** Bytes allocated by the lists, their skip entries (each buffer once: trimmed lists share pages) and block bounds, and the bytes they use. */
