@@ -1,13 +1,14 @@
 /**
  * One row of the scaling table, measured in this process: a cold boot of the plugin on a
- * vault, the index's figures, `search` over HTTP, the memory above the host's own, then a
- * warm boot from the saved index. scaling-row.ts runs it in a child process per row.
+ * vault, the index's figures, `search` over HTTP and the memory above the host's own; or, in
+ * a fresh process after it, a warm boot from the saved index. scaling-row.ts runs each in a
+ * child process.
  */
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
-import { bootPlugin, connectClient } from '../../test/harness/boot-plugin';
+import { bootPlugin, connectClient, type BootOptions } from '../../test/harness/boot-plugin';
 import { unloadPluginInHost } from '../../test/host/app';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
@@ -76,19 +77,22 @@ interface EngineView {
   ): Promise<{ total: number }>;
 }
 
+/** The warm boot's figures (ScalingRow's warmMs and warmSliceMs; NaN when the boot did not load a saved index). */
+export type WarmFigures = Pick<ScalingRow, 'warmMs' | 'warmSliceMs'>;
+
 /**
- * Boots `Plugin` cold on `vault` with the index saved under its `configDir` (removed before
- * and after), waits for the build, measures heap and ArrayBuffers after a full GC, `search`
+ * Boots `Plugin` cold on `vault` with the index saved under its `configDir` (removed first,
+ * left in place for measureWarm), waits for the build, measures heap and ArrayBuffers after a full GC, `search`
  * over HTTP (5 passes over the query mix, then over the heavy queries, then both once more), at 100k notes and
- * more each query's engine and HTTP time, the memory once the plugin is unloaded (the host's
- * own, subtracted to give the plugin's), then boots again warm.
+ * more each query's engine and HTTP time, and the memory once the plugin is unloaded (the host's
+ * own, subtracted to give the plugin's).
+ * @returns the row with its warm figures NaN, and its detail lines
  * @throws Error when the plugin does not start or a search fails at the transport level.
  */
-export async function measureVault(Plugin: PluginClass, vault: TableVault): Promise<MeasuredRow> {
+export async function measureCold(Plugin: PluginClass, vault: TableVault): Promise<MeasuredRow> {
   const configFolder = nodePath.join(vault.path, vault.configDir);
   await fsp.rm(configFolder, { recursive: true, force: true });
-  const boot = { vaultPath: vault.path, waitForIndex: false, persistIndex: true, configDir: vault.configDir };
-  const booted = await bootPlugin(Plugin, boot);
+  const booted = await bootPlugin(Plugin, rowBoot(vault));
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   const buildCpu = process.cpuUsage();
@@ -124,12 +128,6 @@ export async function measureVault(Plugin: PluginClass, vault: TableVault): Prom
   const host = memoryMb();
   const left = engine.footprint();
   await booted.stop();
-  const warmBoot = await bootPlugin(Plugin, boot);
-  const warmIndex = indexOf(warmBoot.plugin);
-  await warmIndex.whenBuilt();
-  const warm = warmIndex.stats;
-  await warmBoot.stop();
-  await fsp.rm(configFolder, { recursive: true, force: true });
   const row: ScalingRow = {
     label: vault.label,
     notes: vault.notes,
@@ -137,8 +135,8 @@ export async function measureVault(Plugin: PluginClass, vault: TableVault): Prom
     indexMs: cold.buildMs ?? NaN,
     longestSliceMs: cold.longestSliceMs,
     loopDelayMs: loop.max / 1e6,
-    warmMs: warm.warm ? (warm.buildMs ?? NaN) : NaN,
-    warmSliceMs: warm.longestSliceMs,
+    warmMs: NaN,
+    warmSliceMs: NaN,
     heapAfterMb: after.heap,
     arraysAfterMb: after.arrays,
     pluginMb: after.heap + after.arrays - host.heap - host.arrays,
@@ -173,6 +171,27 @@ export async function measureVault(Plugin: PluginClass, vault: TableVault): Prom
     );
   }
   return { row, details };
+}
+
+/**
+ * Boots `Plugin` on `vault` from the index measureCold saved under its `configDir`, as the
+ * plugin starts after Obsidian restarts, and waits for the saved index to be loaded and the
+ * changed notes reindexed.
+ * @returns the build's ms and longest slice (ms); warmMs NaN when no saved index was loaded
+ * @throws Error when the plugin does not start.
+ */
+export async function measureWarm(Plugin: PluginClass, vault: TableVault): Promise<WarmFigures> {
+  const booted = await bootPlugin(Plugin, rowBoot(vault));
+  const index = indexOf(booted.plugin);
+  await index.whenBuilt();
+  const stats = index.stats;
+  await booted.stop();
+  return { warmMs: stats.warm ? (stats.buildMs ?? NaN) : NaN, warmSliceMs: stats.longestSliceMs };
+}
+
+/** A row's boot: the server's answer not held for the index, which is saved under the vault's run config folder. */
+function rowBoot(vault: TableVault): BootOptions {
+  return { vaultPath: vault.path, waitForIndex: false, persistIndex: true, configDir: vault.configDir };
 }
 
 /** How long a row waits after its searches for the cold build's save to finish, ms. */

@@ -2,9 +2,10 @@
  * The scaling table: generated vaults of growing size (1k, 10k, optionally 100k notes) and,
  * beside the 100k one, the PowerShell vault as it is (14k real notes, held to its figures when
  * issue 20 was filed) and seven copies of it in seven folders (≈ 99k real notes). Each row is
- * measured in its own child process (scaling-row.ts: cold index, search, memory above the
- * host's own, warm start), as Obsidian holds one vault at a time: every row starts on a clean
- * heap, and one vault's objects never weigh on the next row's figures. Then issue 20's targets
+ * measured in its own child processes (scaling-row.ts: cold index, search, memory above the
+ * host's own; then a fresh process for the warm start, as after a restart of Obsidian), as
+ * Obsidian holds one vault at a time: every row starts on a clean heap, and one vault's (or
+ * one boot's) objects never weigh on the next figures. Then issue 20's targets
  * beside the rows' figures, marked met or not (scaling-targets.ts).
  */
 import { fork } from 'node:child_process';
@@ -19,7 +20,7 @@ import type { ScalingRowKind } from './options';
 import { benchConfigDir } from './plugin-class';
 import { formatScalingRow, SCALING_HEADER, targetLines } from './scaling-format';
 import type { MeasuredRow, ScalingRow, TableVault } from './scaling-measure';
-import type { RowMessage } from './scaling-row';
+import type { RowMessage, RowPhase } from './scaling-row';
 
 /** Common words of the PowerShell docs, each in thousands of its notes: the heavy queries of the real-notes rows. */
 const REAL_HEAVY = ['the', 'command parameter', '"of the"', 'value object type string', 'get -set'];
@@ -42,7 +43,7 @@ export async function scalingTable(
 ): Promise<ScalingRow[]> {
   const cache = nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated');
   log(
-    `\nGenerated vaults (seeded; Zipf-like vocabulary, frontmatter, headings, wikilinks, tags) and, beside 100k, the PowerShell vault alone (14k) and in 7 copies; each row in its own process: cold index, then a warm start from the saved index. ` +
+    `\nGenerated vaults (seeded; Zipf-like vocabulary, frontmatter, headings, wikilinks, tags) and, beside 100k, the PowerShell vault alone (14k) and in 7 copies; each row in its own process: cold index; then, in a fresh process as after a restart, a warm start from the saved index. ` +
       `Search over the query mix × 5 and "heavy" queries of the most frequent words × 5; slice: longest stretch without yielding (wall time); loop: longest event-loop delay during the cold build; ` +
       `arrays: ArrayBuffers (typed arrays, outside the heap); plugin: heap + arrays above the host's own. Timing figures come from a machine shared with other work:`,
   );
@@ -81,18 +82,52 @@ export async function scalingTable(
 }
 
 /**
- * Forks `rowScript` on `vault` (its stderr echoed here and its tail kept), waits for the row
- * it sends, and removes the vault's run config folder afterwards whether or not the child
- * finished.
- * @returns the measured row, or null after logging why when the child exited without one
+ * Measures `vault` in two processes of `rowScript`, as a user would meet it across a restart of
+ * Obsidian: the cold one (host load, index built and saved, searches, memory) and then the
+ * warm one, a fresh process that loads the saved index. Each child's stderr is echoed here
+ * (its tail kept); the vault's run config folder (the saved index) is removed afterwards
+ * whether or not the children finished.
+ * @returns the measured row (warm figures NaN, with a line saying why, when the warm process
+ *   sent none), or null after logging why when the cold process exited without a row
  */
 export async function measureInChild(rowScript: string, vault: TableVault, log: Log): Promise<MeasuredRow | null> {
   const started = performance.now();
+  try {
+    const cold = await runRowProcess(rowScript, vault, 'cold');
+    if (cold.message?.type !== 'row') {
+      log(`  ${vault.label}: not measured: its process ended (${cold.exit}) without a row${because(cold.stderr)}`);
+      return null;
+    }
+    const done: MeasuredRow = cold.message.measured;
+    const warm = await runRowProcess(rowScript, vault, 'warm');
+    if (warm.message?.type === 'warm') Object.assign(done.row, warm.message.warm);
+    else done.details.push(`            warm start: not measured: its process ended (${warm.exit}) without figures${because(warm.stderr)}`);
+    done.details.push(
+      `            row measured in ${((performance.now() - started) / 1000).toFixed(0)} s in two processes (host load, cold build, searches; then, as after a restart, host load and warm start)`,
+    );
+    return done;
+  } finally {
+    await fsp.rm(nodePath.join(vault.path, vault.configDir), { recursive: true, force: true });
+  }
+}
+
+/** ": <why>" from a child's stderr tail (failureReason), or "" when it printed nothing. */
+function because(stderr: string): string {
+  const reason = failureReason(stderr);
+  return reason === null ? '' : `: ${reason}`;
+}
+
+/** Forks `rowScript` for one phase of `vault`'s row and resolves once it exits: how it ended, its stderr's tail (8,000 chars, echoed here as it comes) and the last message it sent. */
+async function runRowProcess(
+  rowScript: string,
+  vault: TableVault,
+  phase: RowPhase,
+): Promise<{ exit: string; stderr: string; message: RowMessage | null }> {
   let stderr = '';
-  let measured: MeasuredRow | null = null;
+  let message: RowMessage | null = null;
   const exit = await new Promise<string>((resolve) => {
     // Advanced serialization keeps NaN (a figure not measured) as NaN over IPC.
-    const child = fork(rowScript, [JSON.stringify(vault)], {
+    const child = fork(rowScript, [JSON.stringify(vault), phase], {
       execArgv: rowExecArgv(process.execArgv),
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
       serialization: 'advanced',
@@ -101,23 +136,13 @@ export async function measureInChild(rowScript: string, vault: TableVault, log: 
       process.stderr.write(chunk);
       stderr = (stderr + chunk.toString()).slice(-8000);
     });
-    child.on('message', (message: RowMessage) => {
-      if (message.type === 'row') measured = message.measured;
+    child.on('message', (sent: RowMessage) => {
+      message = sent;
     });
     child.once('error', (error) => resolve(error.message));
     child.once('exit', (code, signal) => resolve(signal === null ? `code ${code}` : `signal ${signal}`));
   });
-  await fsp.rm(nodePath.join(vault.path, vault.configDir), { recursive: true, force: true });
-  if (measured === null) {
-    const reason = failureReason(stderr);
-    log(`  ${vault.label}: not measured: its process ended (${exit}) without a row${reason === null ? '' : `: ${reason}`}`);
-    return null;
-  }
-  const done: MeasuredRow = measured;
-  done.details.push(
-    `            row measured in ${((performance.now() - started) / 1000).toFixed(0)} s in its own process (host load, cold build, searches, warm start)`,
-  );
-  return done;
+  return { exit, stderr, message };
 }
 
 /**

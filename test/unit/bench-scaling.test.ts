@@ -121,19 +121,49 @@ describe('measureInChild', () => {
     await fsp.rm(dir, { recursive: true, force: true });
   });
 
-  it('returns the row the child sends, NaN kept, and removes the run config folder', async () => {
+  it('measures cold and then warm in a fresh process that finds the saved index, merges the figures, and removes the run config folder', async () => {
     const script = nodePath.join(dir, 'child.js');
+    // The cold phase leaves a saved index; the warm phase reports whether it found it (and its pid, to tell the processes apart).
     await fsp.writeFile(
       script,
-      `const vault = JSON.parse(process.argv[2]);
-       process.send({ type: 'row', measured: { row: { label: vault.label, warmMs: NaN }, details: ['detail'] } }, () => process.exit(0));`,
+      `const fs = require('node:fs'), path = require('node:path');
+       const vault = JSON.parse(process.argv[2]);
+       const saved = path.join(vault.path, vault.configDir, 'saved');
+       if (process.argv[3] === 'cold') {
+         fs.writeFileSync(saved, String(process.pid));
+         process.send({ type: 'row', measured: { row: { label: vault.label, indexMs: NaN, warmMs: NaN, warmSliceMs: NaN }, details: ['detail'] } }, () => process.exit(0));
+       } else {
+         const coldPid = Number(fs.readFileSync(saved, 'utf8'));
+         process.send({ type: 'warm', warm: { warmMs: coldPid === process.pid ? -1 : 1234, warmSliceMs: 56 } }, () => process.exit(0));
+       }`,
     );
     const lines: string[] = [];
     const measured = await measureInChild(script, vault, (line) => lines.push(line));
-    expect(measured?.row).toEqual({ label: 'stand-in', warmMs: NaN });
+    expect(measured?.row).toEqual({ label: 'stand-in', indexMs: NaN, warmMs: 1234, warmSliceMs: 56 });
     expect(measured?.details[0]).toBe('detail');
-    expect(measured?.details[1]).toMatch(/^ +row measured in \d+ s in its own process/);
+    expect(measured?.details[1]).toMatch(/^ +row measured in \d+ s in two processes/);
     expect(lines).toEqual([]);
+    await expect(fsp.stat(nodePath.join(dir, vault.configDir))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('keeps the cold row with a reason when the warm process dies without figures', async () => {
+    const script = nodePath.join(dir, 'warm-dies.js');
+    await fsp.writeFile(
+      script,
+      `if (process.argv[3] === 'warm') { process.stderr.write('Error: no saved index\\n'); process.exit(1); }
+       process.send({ type: 'row', measured: { row: { label: 'stand-in', warmMs: NaN, warmSliceMs: NaN }, details: [] } }, () => process.exit(0));`,
+    );
+    const errors = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    let measured: Awaited<ReturnType<typeof measureInChild>>;
+    try {
+      measured = await measureInChild(script, vault, () => undefined);
+    } finally {
+      errors.mockRestore();
+    }
+    expect(measured?.row).toEqual({ label: 'stand-in', warmMs: NaN, warmSliceMs: NaN });
+    expect(measured?.details[0]).toBe(
+      '            warm start: not measured: its process ended (code 1) without figures: Error: no saved index',
+    );
     await expect(fsp.stat(nodePath.join(dir, vault.configDir))).rejects.toThrow(/ENOENT/);
   });
 
