@@ -16,7 +16,7 @@ const collectGarbage = runInNewContext('gc') as () => void;
 
 /** Boots, searches and edits over HTTP, unloads; @returns weak references to what must be released. */
 async function bootUseAndStop(vaultPath: string): Promise<Record<string, WeakRef<object>>> {
-  const booted = await bootPlugin(VaultMcpPlugin, { vaultPath, persistIndex: true, allowWrites: true, mode: 'direct' });
+  const booted = await bootPlugin(VaultMcpPlugin, { vaultPath, persistIndex: true, allowWrites: true, mode: 'force' });
   const client = await connectClient(booted.url, booted.token);
   await client.callTool({ name: 'search', arguments: { query: 'project' } });
   await client.callTool({ name: 'create_note', arguments: { path: 'Released.md', content: 'a note\n' } });
