@@ -5,7 +5,7 @@
  * index saved as the bench row does, takes the same full GC, then runs the bench's passes over
  * HTTP (the query mix × 5, the heavy queries × 5, then both again) and prints each query's first
  * run and the median of its later runs, wall and process CPU, and each pass's p50 / p95 as the
- * bench computes them. Then one note is indexed again (a `modify` of its unchanged text: no
+ * bench computes them, with the pass's slowest samples. Then one note is indexed again (a `modify` of its unchanged text: no
  * write to the shared vault) and the next search of each kind is timed: what an edit costs the
  * search after it. `--cpu` prints the functions with the most self time over the first pass, and
  * within each query's first run of it (with the garbage-collection pauses in that run).
@@ -135,6 +135,7 @@ async function main(): Promise<void> {
       console.log(
         `${name}: search p50 / p95 ${ms(p.p50)} / ${ms(p.p95)} ms, heavy ${ms(h.p50)} / ${ms(h.p95)} ms; CPU ${cpu.toFixed(0)} ms in all`,
       );
+      console.log(`  its ${SLOWEST} slowest searches of the mix (the p95 is the 4th of 60): ${slowest(passes[0], generatedQueries())}`);
     }
     // One note indexed again (its text unchanged): the index version moves, as after any edit.
     const edited = booted.app.vault.getMarkdownFiles()[0].path;
@@ -155,6 +156,19 @@ async function main(): Promise<void> {
   } finally {
     await fsp.rm(configFolder, { recursive: true, force: true });
   }
+}
+
+/** How many of a pass's slowest samples are listed. */
+const SLOWEST = 6;
+
+/** The pass's SLOWEST slowest samples as "query #run wall/CPU ms" (run 1 is the query's first in the pass). */
+function slowest(runsByQuery: Sample[][], queries: string[]): string {
+  return runsByQuery
+    .flatMap((runs, q) => runs.map((sample, run) => ({ sample, label: `${queries[q]} #${run + 1}` })))
+    .sort((a, b) => b.sample.wall - a.sample.wall)
+    .slice(0, SLOWEST)
+    .map(({ sample, label }) => `${label} ${ms(sample.wall)}/${ms(sample.cpu)}`)
+    .join(', ');
 }
 
 /** The sample of median wall time. */
