@@ -136,8 +136,11 @@ describe('search scores do not depend on notes the caller cannot see', () => {
   });
 
   describe("a key's first search after the build, its view derived from the build scan's (the base view)", () => {
-    /** Boots the plugin over `notes` and waits until the steps after its build (the base view's among them) have ended. */
-    async function bootAfterSteps(notes: Record<string, string>, roots?: string[]) {
+    /**
+     * Boots the plugin over `notes` and waits until the steps after its build (the base view's among them) have ended;
+     * `during` runs while the index builds.
+     */
+    async function bootAfterSteps(notes: Record<string, string>, roots?: string[], during?: (url: string, token: string) => Promise<void>) {
       const proto = SearchIndex.prototype as unknown as { rankAhead(...args: unknown[]): Promise<void> };
       const original = proto.rankAhead;
       const steps: Promise<void>[] = [];
@@ -148,7 +151,8 @@ describe('search scores do not depend on notes the caller cannot see', () => {
       });
       const vault = await writeVault(notes);
       try {
-        const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault.dir, roots });
+        const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault.dir, roots, waitForIndex: during === undefined });
+        await during?.(booted.url, booted.token);
         while (steps.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
         await Promise.all(steps);
         return { booted, vault };
@@ -162,8 +166,9 @@ describe('search scores do not depend on notes the caller cannot see', () => {
       notes: Record<string, string>,
       roots: string[] | undefined,
       before?: (booted: Awaited<ReturnType<typeof bootPlugin>>) => Promise<void>,
+      during?: (url: string, token: string) => Promise<void>,
     ): Promise<Record<string, Hit[]>> {
-      const { booted, vault } = await bootAfterSteps(notes, roots);
+      const { booted, vault } = await bootAfterSteps(notes, roots, during);
       let client: Client | null = null;
       const made = jest.spyOn(TermIndex.prototype, 'view');
       try {
@@ -202,6 +207,22 @@ describe('search scores do not depend on notes the caller cannot see', () => {
       const visible = { ...BASE, 'Notes/Secret.md': HIDDEN_BODY };
       expect(await firstSearches(visible, undefined, rewrite('Notes/Secret.md', hidden))).toEqual(without);
       expect(await firstSearches({ ...BASE, 'Notes/Secret.md': hidden }, undefined, rewrite('Notes/Secret.md', HIDDEN_BODY))).toEqual(seen);
+    });
+
+    it('a key first searched during the build: after it, its view is derived too, with the same scores', async () => {
+      // Enough notes that the build is still running when the first search comes.
+      const filler = Object.fromEntries(Array.from({ length: 4000 }, (_, i) => [`Filler/n${i}.md`, `filler ${i}\n`]));
+      const secret = `---\nagent_overrides:\n  Test client: no-access\n---\n${HIDDEN_BODY}`;
+      let incomplete = false;
+      const during = async (url: string, token: string): Promise<void> => {
+        const early = await connectClient(url, token);
+        const page = await early.callTool({ name: 'search', arguments: { query: 'sourdough', mode: 'lexical' } });
+        incomplete = (page.structuredContent as { index?: { complete: boolean } }).index?.complete === false;
+        await early.close();
+      };
+      const withFiller = await searchAll({ ...BASE, ...filler });
+      expect(await firstSearches({ ...BASE, ...filler, 'Notes/Secret.md': secret }, undefined, undefined, during)).toEqual(withFiller);
+      expect(incomplete).toBe(true);
     });
   });
 });
