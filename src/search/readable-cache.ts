@@ -1,5 +1,7 @@
-import type { AccessScope } from '../vault/access/access';
+import { UNRESTRICTED_SCOPE, type AccessScope } from '../vault/access/access';
+import { isWithinRoots } from '../vault/access/access-rules';
 import type { NoteStore } from '../vault/note-store';
+import type { CallerAccess } from './engine/lexical-engine';
 
 /** Access scopes whose per-note read decisions are cached (the most recently used ones). */
 const CACHED_SCOPES = 8;
@@ -21,6 +23,8 @@ export class ReadableCache {
     { known: Map<string, boolean | null>; listed: ((path: string) => boolean | undefined) | null; made: number }
   >();
   private made = 0;
+  /** The key of the last {@link baseCaller} and the notes of its scan whose access may differ by label; null when none since the last clear. */
+  private base: { key: string; asked: readonly string[] } | null = null;
 
   /** @param notes the vault access layer that decides. */
   constructor(private readonly notes: NoteStore) {}
@@ -43,7 +47,7 @@ export class ReadableCache {
    *   build) takes the listing at the first listed call that finds one: the listing is current only
    *   while no note changed since its scan, so it answers every note as the paths would.
    */
-  caller(scope: AccessScope, listed = true): { key: string; allow: (path: string) => boolean } {
+  caller(scope: AccessScope, listed = true): { key: string; allow: (path: string) => boolean; narrows?: CallerAccess['narrows'] } {
     const key = scopeKey(scope);
     let entry = this.byScope.get(key);
     if (entry === undefined) {
@@ -63,12 +67,38 @@ export class ReadableCache {
         const decided = fromScan(path);
         if (decided !== undefined) return decided;
       }
-      const file = this.notes.fileByPath(path);
-      ok = file !== null && this.notes.canRead(file, scope);
+      ok = this.byPath(path, scope);
       known.set(path, ok);
       return ok;
     };
-    return { key: `${key}\u0000${entry.made}`, allow };
+    const base = this.base;
+    if (base === null) return { key: `${key}\u0000${entry.made}`, allow };
+    const { roots } = scope;
+    const within = roots.length === 0 ? null : (path: string): boolean => isWithinRoots(path, roots);
+    return { key: `${key}\u0000${entry.made}`, allow, narrows: { base: base.key, within, asked: base.asked } };
+  }
+
+  /**
+   * The unrestricted scope's decisions from the build's scan (NoteStore.readableFromScan; by path
+   * for a note it does not list) as the engine's base caller (LexicalEngine.baseViewSteps), while
+   * that scan is current; else null. From then until {@link clear}, every {@link caller} names it
+   * in `narrows`: a note unchanged since the scan is read by a scope exactly when the unrestricted
+   * scope reads it and it lies within the scope's roots, unless its access may differ by label
+   * (NoteStore.byLabelInScan: those are `asked`). Changed notes are the engine's to judge again.
+   */
+  baseCaller(): CallerAccess | null {
+    const listed = this.notes.readableFromScan(UNRESTRICTED_SCOPE);
+    const asked = this.notes.byLabelInScan();
+    if (listed === null || asked === null) return null;
+    const key = `\u0001scan\u0000${++this.made}`;
+    this.base = { key, asked };
+    return { key, allow: (path) => listed(path) ?? this.byPath(path, UNRESTRICTED_SCOPE) };
+  }
+
+  /** `canRead` of the note at `path` (false when there is none), looked up by path. */
+  private byPath(path: string, scope: AccessScope): boolean {
+    const file = this.notes.fileByPath(path);
+    return file !== null && this.notes.canRead(file, scope);
   }
 
   /** Drops every scope's decision about the note at `path` (it changed): the next is made by path. */
@@ -79,9 +109,10 @@ export class ReadableCache {
     }
   }
 
-  /** Drops every decision. */
+  /** Drops every decision, and the base caller. */
   clear(): void {
     this.byScope.clear();
+    this.base = null;
   }
 }
 

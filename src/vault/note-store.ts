@@ -158,8 +158,7 @@ export class NoteStore implements NoteReader {
    *   scope may read, or one the vault gained since: ask by path); valid for a note until it changes
    */
   readableFromScan(scope: AccessScope): ((path: string) => boolean | undefined) | null {
-    const open = this.scans.peek<readonly TFile[]>(`readable\u0000${this.scopeKey(UNRESTRICTED_SCOPE)}`);
-    const listing = open === undefined ? undefined : this.listings.get(open);
+    const listing = this.currentListing();
     if (listing === undefined) return null;
     const { paths, byLabel } = listing;
     const { roots } = scope;
@@ -169,6 +168,27 @@ export class NoteStore implements NoteReader {
       const file = byLabel.size === 0 ? undefined : byLabel.get(path);
       return file === undefined || this.policy.canReadOpen(file, scope);
     };
+  }
+
+  /**
+   * The paths of the notes of the build's scan (see {@link readableFromScan}) whose access may
+   * differ by key label (NotePolicy.openness `by-label`), while that scan is current. Every other
+   * note of the scan is read by a scope exactly when the unrestricted scope reads it and it lies
+   * within the scope's roots (canReadOpen: its `access` is the same for every label), and a note
+   * the unrestricted scope may not read no scope may (label rules only tighten, quarantine is
+   * everyone's): so a scope's decision about a note unchanged since the scan differs from the
+   * unrestricted scope's by its roots alone, except on these.
+   * @returns a fresh array, in no set order; null when the scan is not current
+   */
+  byLabelInScan(): string[] | null {
+    const listing = this.currentListing();
+    return listing === undefined ? null : [...listing.byLabel.keys()];
+  }
+
+  /** The listing of the unrestricted scope's scan while that scan is current (remembered by the scan cache), else undefined. */
+  private currentListing(): ScanListing | undefined {
+    const open = this.scans.peek<readonly TFile[]>(`readable\u0000${this.scopeKey(UNRESTRICTED_SCOPE)}`);
+    return open === undefined ? undefined : this.listings.get(open);
   }
 
   /** Markdown notes in the vault, readable or not: a cheap upper bound of {@link readableNotes}' length (no access checks). */

@@ -3,6 +3,8 @@ import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
+import { SearchIndex } from '../../src/search/search-index';
+import { TermIndex } from '../../src/search/engine/term-index';
 import { bootPlugin, connectClient } from '../harness/boot-plugin';
 
 /**
@@ -131,5 +133,96 @@ describe('search scores do not depend on notes the caller cannot see', () => {
       await booted.stop();
       await vault.cleanup();
     }
+  });
+
+  describe("a key's first search after the build, its view derived from the build scan's (the base view)", () => {
+    /**
+     * Boots the plugin over `notes` and waits until the steps after its build (the base view's among them) have ended;
+     * `during` runs while the index builds.
+     */
+    async function bootAfterSteps(notes: Record<string, string>, roots?: string[], during?: (url: string, token: string) => Promise<void>) {
+      const proto = SearchIndex.prototype as unknown as { rankAhead(...args: unknown[]): Promise<void> };
+      const original = proto.rankAhead;
+      const steps: Promise<void>[] = [];
+      const spy = jest.spyOn(proto, 'rankAhead').mockImplementation(function (this: unknown, ...args: unknown[]) {
+        const running = original.apply(this, args);
+        steps.push(running);
+        return running;
+      });
+      const vault = await writeVault(notes);
+      try {
+        const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault.dir, roots, waitForIndex: during === undefined });
+        await during?.(booted.url, booted.token);
+        while (steps.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        await Promise.all(steps);
+        return { booted, vault };
+      } finally {
+        spy.mockRestore();
+      }
+    }
+
+    /** The key's searches, with a check that no view was made over every note (each was derived from the base view). */
+    async function firstSearches(
+      notes: Record<string, string>,
+      roots: string[] | undefined,
+      before?: (booted: Awaited<ReturnType<typeof bootPlugin>>) => Promise<void>,
+      during?: (url: string, token: string) => Promise<void>,
+    ): Promise<Record<string, Hit[]>> {
+      const { booted, vault } = await bootAfterSteps(notes, roots, during);
+      let client: Client | null = null;
+      const made = jest.spyOn(TermIndex.prototype, 'view');
+      try {
+        await before?.(booted);
+        client = await connectClient(booted.url, booted.token);
+        const hits = await queryAll(client);
+        expect(made).not.toHaveBeenCalled();
+        return hits;
+      } finally {
+        made.mockRestore();
+        await client?.close();
+        await booted.stop();
+        await vault.cleanup();
+      }
+    }
+
+    const rewrite = (path: string, text: string) => async (booted: Awaited<ReturnType<typeof bootPlugin>>) => {
+      const { vault: host, metadataCache } = booted.app;
+      await host.modify(host.getFileByPath(path)!, text);
+      await metadataCache.whenResolved();
+    };
+
+    it('a note with agent_overrides no-access for the key: the scores of a vault without it', async () => {
+      const secret = `---\nagent_overrides:\n  Test client: no-access\n---\n${HIDDEN_BODY}`;
+      expect(await firstSearches({ ...BASE, 'Notes/Secret.md': secret }, undefined)).toEqual(without);
+    });
+
+    it('a key with roots and a note outside them: the scores of the roots without it', async () => {
+      const inRoots = await searchAll(BASE, ['Baking']);
+      expect(await firstSearches({ ...BASE, 'Notes/Secret.md': HIDDEN_BODY }, ['Baking'])).toEqual(inRoots);
+    });
+
+    it('a note made private, or made readable, between the build and the first search', async () => {
+      const seen = await searchAll({ ...BASE, 'Notes/Secret.md': HIDDEN_BODY });
+      const hidden = `---\naccess: private\n---\n${HIDDEN_BODY}`;
+      const visible = { ...BASE, 'Notes/Secret.md': HIDDEN_BODY };
+      expect(await firstSearches(visible, undefined, rewrite('Notes/Secret.md', hidden))).toEqual(without);
+      expect(await firstSearches({ ...BASE, 'Notes/Secret.md': hidden }, undefined, rewrite('Notes/Secret.md', HIDDEN_BODY))).toEqual(seen);
+    });
+
+    it('a key first searched during the build: after it, its view is derived too, with the same scores', async () => {
+      // Enough notes that the build is still running when the first search comes.
+      const filler = Object.fromEntries(Array.from({ length: 4000 }, (_, i) => [`Filler/n${i}.md`, `filler ${i}\n`]));
+      const secret = `---\nagent_overrides:\n  Test client: no-access\n---\n${HIDDEN_BODY}`;
+      let incomplete = false;
+      const during = async (url: string, token: string): Promise<void> => {
+        const early = await connectClient(url, token);
+        const page = await early.callTool({ name: 'search', arguments: { query: 'sourdough', mode: 'lexical' } });
+        incomplete = (page.structuredContent as { index?: { complete: boolean } }).index?.complete === false;
+        await early.close();
+      };
+      const withFiller = await searchAll({ ...BASE, ...filler });
+      expect(await firstSearches({ ...BASE, ...filler, 'Notes/Secret.md': secret }, undefined, undefined, during)).toEqual(withFiller);
+      expect(incomplete).toBe(true);
+    });
   });
 });

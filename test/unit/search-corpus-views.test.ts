@@ -120,3 +120,139 @@ describe('LexicalEngine: results over a kept view equal those over a view made a
     }
   });
 });
+
+describe("CorpusViews: a new caller's view derived from the base view (baseSteps, BaseNarrowing)", () => {
+  /** A note as the access rules see it: whether the unrestricted scope reads it, and the labels a rule of its own closes it to (null: none). */
+  interface Rules {
+    open: boolean;
+    closedTo: string[] | null;
+  }
+  const LABELS = ['Claude', 'Cursor'];
+  const FOLDERS = ['A', 'B', 'A/Sub'];
+  const SCOPES = [
+    { label: 'Claude', roots: [] as string[] },
+    { label: 'Cursor', roots: ['A'] },
+    { label: 'Other', roots: ['B', 'A/Sub'] },
+  ];
+  const within = (path: string, roots: string[]): boolean => roots.length === 0 || roots.some((r) => path.startsWith(`${r}/`));
+
+  /** An index of notes with rules, the access of a scope over it, and the base view made over every note. */
+  function setUp(seed: number) {
+    const random = seededRandom(seed);
+    const index = new TermIndex();
+    const views = new CorpusViews(() => index);
+    const rules = new Map<string, Rules>();
+    const docs = new Map<string, number>();
+    const text = (): string =>
+      Array.from({ length: 1 + Math.floor(random() * 12) }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
+    const put = (path: string): void => {
+      const old = docs.get(path);
+      if (old !== undefined) {
+        index.remove(old);
+        views.changed(old);
+      }
+      const byLabel = random() < 0.2;
+      rules.set(path, { open: random() < 0.8, closedTo: byLabel ? LABELS.filter(() => random() < 0.5) : null });
+      const doc = index.add(path, fields(path, text()));
+      views.changed(doc);
+      docs.set(path, doc);
+    };
+    const drop = (path: string): void => {
+      const doc = docs.get(path);
+      if (doc === undefined) return;
+      index.remove(doc);
+      views.changed(doc);
+      docs.delete(path);
+    };
+    const path = (): string => `${FOLDERS[Math.floor(random() * FOLDERS.length)]}/n${Math.floor(random() * 40)}.md`;
+    for (let i = 0; i < 60; i++) put(path());
+    const allowOf =
+      (scope: { label: string; roots: string[] }) =>
+      (doc: number): boolean => {
+        const key = index.keyOf(doc);
+        const r = key === null ? undefined : rules.get(key);
+        return r !== undefined && r.open && within(key as string, scope.roots) && !(r.closedTo ?? []).includes(scope.label);
+      };
+    return { random, index, views, rules, docs, put, drop, path, allowOf };
+  }
+
+  it('equals the view made afresh for keys with and without roots, by-label notes and notes changed since the base (seeded)', () => {
+    let derived = 0;
+    for (let seed = 1; seed <= 25; seed++) {
+      const { random, index, views, rules, docs, put, drop, path, allowOf } = setUp(seed);
+      for (const step of views.baseSteps('base', allowOf({ label: '', roots: [] }))) void step;
+      // The notes whose access may differ by label, as the build's scan listed them.
+      const asked = [...rules].filter(([, r]) => r.closedTo !== null).map(([p]) => p);
+      const changes = Math.floor(random() * 8);
+      for (let c = 0; c < changes; c++)
+        if (random() < 0.25) drop(path());
+        else put(path());
+      const made = jest.spyOn(index, 'view');
+      SCOPES.forEach((scope, k) => {
+        const allow = allowOf(scope);
+        const narrowing = {
+          base: 'base',
+          keep: scope.roots.length === 0 ? null : (doc: number) => within(index.keyOf(doc) ?? '', scope.roots),
+          asked: () => asked.map((p) => docs.get(p)).filter((d): d is number => d !== undefined),
+        };
+        const view = views.of(`caller${k}`, allow, narrowing);
+        expect(plain(view)).toEqual(plain(index.view(allow)));
+        derived++;
+      });
+      // Every view above was derived (the calls to `view` are the test's own).
+      expect(made).toHaveBeenCalledTimes(SCOPES.length);
+      made.mockRestore();
+    }
+    expect(derived).toBe(25 * SCOPES.length);
+  });
+
+  it('asks no note of a key without roots in a vault without by-label notes, and only the changed ones after changes', () => {
+    const { index, views, docs, put } = setUp(3);
+    for (const step of views.baseSteps('base', (doc) => index.keyOf(doc) !== null)) void step;
+    const asked: number[] = [];
+    const allow = (doc: number): boolean => {
+      asked.push(doc);
+      return index.keyOf(doc) !== null;
+    };
+    const narrowing = { base: 'base', keep: null, asked: () => [] };
+    expect(plain(views.of('first', allow, narrowing))).toEqual(plain(index.view(() => true)));
+    expect(asked).toEqual([]);
+    put('A/new.md');
+    asked.length = 0;
+    expect(plain(views.of('second', allow, narrowing))).toEqual(plain(index.view((doc) => index.keyOf(doc) !== null)));
+    expect(asked).toEqual([docs.get('A/new.md')]);
+  });
+
+  it('gives up a base view whose index changed during its steps, and drops it after too many changes or a clear', () => {
+    const { index, views, put } = setUp(5);
+    const all = (doc: number): boolean => index.keyOf(doc) !== null;
+    const narrowing = { base: 'base', keep: null, asked: () => [] };
+    // More notes than one step of the base view judges (BASE_STEP_DOCS).
+    for (let i = 0; i < 9000; i++) put(`A/more${i}.md`);
+    const made = jest.spyOn(index, 'view');
+    // The base's steps see a note added between two of them: no base view is kept.
+    let steps = 0;
+    for (const step of views.baseSteps('base', all)) {
+      void step;
+      steps++;
+      put('B/during.md');
+    }
+    expect(steps).toBe(1);
+    views.of('a', all, narrowing);
+    expect(made).toHaveBeenCalledTimes(1);
+    // A base under another name is not taken.
+    for (const step of views.baseSteps('base', all)) void step;
+    views.of('b', all, { ...narrowing, base: 'other' });
+    expect(made).toHaveBeenCalledTimes(2);
+    views.of('c', all, narrowing);
+    expect(made).toHaveBeenCalledTimes(2);
+    for (let i = 0; i < 5000; i++) put(`A/many${i}.md`);
+    views.of('d', all, narrowing);
+    expect(made).toHaveBeenCalledTimes(3);
+    for (const step of views.baseSteps('base', all)) void step;
+    views.clear();
+    views.of('e', all, narrowing);
+    expect(made).toHaveBeenCalledTimes(4);
+    made.mockRestore();
+  });
+});

@@ -26,6 +26,9 @@ class Notes {
     const snapshot = new Map(this.readable);
     return (path) => snapshot.get(path);
   }
+  byLabelInScan(): string[] | null {
+    return this.scanCurrent ? ['c.md'] : null;
+  }
   fileByPath(path: string): TFile | null {
     this.byPath.push(path);
     return this.readable.has(path) ? ({ path } as TFile) : null;
@@ -110,5 +113,28 @@ describe('ReadableCache: decisions from the build scan listing, by path for what
     expect(cache.caller({ label: 'Third', roots: [] }, false).allow('a.md')).toBe(true);
     expect(notes.byPath).toEqual(['a.md', 'b.md', 'c.md', 'a.md']);
     expect(notes.listings).toBe(0);
+  });
+
+  test('the base caller: the unrestricted decisions from the listing (by path for a path it does not hold), named by every later caller until a clear', () => {
+    const notes = new Notes();
+    const cache = new ReadableCache(notes.store);
+    expect(cache.caller(SCOPE).narrows).toBeUndefined();
+    const base = cache.baseCaller()!;
+    expect(['a.md', 'b.md', 'c.md'].map(base.allow)).toEqual([true, false, true]);
+    expect(notes.byPath).toEqual([]);
+    notes.readable.set('new.md', true);
+    expect(base.allow('new.md')).toBe(true);
+    expect(notes.byPath).toEqual(['new.md']);
+    const rooted = cache.caller({ label: 'Agent', roots: ['Projects'] });
+    expect(rooted.narrows?.base).toBe(base.key);
+    expect(rooted.narrows?.asked).toEqual(['c.md']);
+    expect(['Projects/x.md', 'Projectsx/y.md', 'a.md'].map((p) => rooted.narrows?.within?.(p))).toEqual([true, false, false]);
+    expect(cache.caller(SCOPE).narrows).toEqual({ base: base.key, within: null, asked: ['c.md'] });
+    expect(cache.baseCaller()!.key).not.toBe(base.key);
+    cache.clear();
+    expect(cache.caller(SCOPE).narrows).toBeUndefined();
+    notes.scanCurrent = false;
+    expect(cache.baseCaller()).toBeNull();
+    expect(cache.caller(SCOPE).narrows).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { UNRESTRICTED_SCOPE, type AccessScope } from '../../src/vault/access/access';
 import { NoteStore, type NoteChange } from '../../src/vault/note-store';
+import { isWithinRoots } from '../../src/vault/access/access-rules';
 import { bodyStart } from '../../src/vault/content/note-body';
 import { buildOutline, headingTexts, sectionAt } from '../../src/vault/content/sections';
 import type { HeadingCache } from 'obsidian';
@@ -155,6 +156,38 @@ describe('readability and access', () => {
       quarantine.mockRestore();
     } finally {
       fresh.close();
+    }
+  });
+
+  test('byLabelInScan: every other note of the vault is read by a scope exactly when the unrestricted scope reads it within the roots', async () => {
+    // What a caller's view derived from the unrestricted scope's relies on (ReadableCache.baseCaller, CorpusViews BaseNarrowing).
+    const broken = await openDemoVault(async (dir) => {
+      await fs.writeFile(path.join(dir, 'Broken override.md'), '---\nagent_overrides: {Test agent: no-access\n---\nbody\n');
+      await fs.writeFile(path.join(dir, 'Broken private.md'), '---\naccess: private\ntitle: "unclosed\n---\nbody\n');
+    });
+    const fresh = new NoteStore(broken.app, { quarantine: () => userQuarantine });
+    try {
+      expect(fresh.byLabelInScan()).toBeNull();
+      await fresh.readableNotesInSteps(UNRESTRICTED_SCOPE, { due: () => false, pause: async () => {} });
+      const byLabel = fresh.byLabelInScan()!;
+      expect([...byLabel].sort()).toEqual(['Broken override.md', 'Projects/Beta/Retrospective.md']);
+      const files = broken.app.vault.getMarkdownFiles();
+      const scopes = [ANYONE, CLAUDE, CURSOR, ALPHA_ONLY, { label: 'Other', roots: ['Projects', 'Archive'] }];
+      let differ = 0;
+      for (const scope of scopes)
+        for (const f of files) {
+          const base = fresh.canRead(f, UNRESTRICTED_SCOPE) && isWithinRoots(f.path, scope.roots);
+          if (byLabel.includes(f.path)) differ += base === fresh.canRead(f, scope) ? 0 : 1;
+          else expect([f.path, scope.label, fresh.canRead(f, scope)]).toEqual([f.path, scope.label, base]);
+        }
+      // The listed ones do differ for some scope (the comparison is sensitive).
+      expect(differ).toBeGreaterThan(0);
+      // A change makes the scan stale: nothing is listed then.
+      await broken.app.vault.modify(broken.app.vault.getFileByPath('Broken override.md')!, 'plain now\n');
+      expect(fresh.byLabelInScan()).toBeNull();
+    } finally {
+      fresh.close();
+      await broken.close();
     }
   });
 

@@ -1,3 +1,4 @@
+import { FIELD_COUNT } from './note-fields';
 import type { CorpusView, TermIndex } from './term-index';
 
 /** Callers whose {@link CorpusView} is kept (the most recently used ones). */
@@ -9,6 +10,23 @@ const CACHED_VIEWS = 8;
  * asks the caller's access rule about every document (tens of ms at 100k notes).
  */
 const MAX_PATCHED = 4096;
+/** Doc ids the base view's steps judge per step ({@link CorpusViews.baseSteps}: at 100k notes, a set lookup each, 2-4 ms a step). */
+const BASE_STEP_DOCS = 8192;
+
+/**
+ * How a caller's access relates to the base view's ({@link CorpusViews.baseSteps}), by doc id:
+ * for every document the index has not changed since the base view was made and that is not
+ * among `asked`, the caller's answer is the base's and `keep`'s. Its view is then the base
+ * view narrowed by `keep`, with the changed and the asked documents judged by its own access.
+ */
+export interface BaseNarrowing {
+  /** The key the base view was made under (baseSteps). */
+  base: string;
+  /** False for a document the caller may not see although the base may (outside its roots); null: none such. */
+  keep: ((doc: number) => boolean) | null;
+  /** The documents the caller's own access must judge (their answer may differ from the base's otherwise), listed when needed. */
+  asked: () => readonly number[];
+}
 
 /** A kept view: the index version it is valid at, and the documents changed since (null: too many to patch). */
 interface KeptView {
@@ -28,42 +46,108 @@ interface KeptView {
  */
 export class CorpusViews {
   private readonly views = new Map<string, KeptView>();
+  /** The base view (see {@link baseSteps}) and its key, tracked as a kept view is; null before its steps end. */
+  private base: (KeptView & { key: string }) | null = null;
 
   /** @param index the index the views are of (the owner's current one: it may replace it, then calls {@link clear}). */
   constructor(private readonly index: () => TermIndex) {}
 
   /** Notes that document `doc` was just added to the index or removed from it (the index's version moved by one). */
   changed(doc: number): void {
-    for (const kept of this.views.values()) {
-      if (kept.changed === null) continue;
-      if (kept.changed.length >= MAX_PATCHED) kept.changed = null;
-      else kept.changed.push(doc);
-    }
+    for (const kept of this.views.values()) noteChange(kept, doc);
+    if (this.base !== null && !noteChange(this.base, doc)) this.base = null;
   }
 
-  /** Drops every view (the index was cleared or replaced). */
+  /** Drops every view, the base view too (the index was cleared or replaced). */
   clear(): void {
     this.views.clear();
+    this.base = null;
+  }
+
+  /**
+   * Makes the base view in steps the caller may yield between: the view of the access `allow`
+   * (by doc id; e.g. the unrestricted scope's read decisions from the build's scan), kept under
+   * `key` and patched as the documents change, for callers that derive theirs from it
+   * ({@link of} with a {@link BaseNarrowing}) instead of judging every document. Replaces the
+   * base view when its last step ends; gives up (keeping none) when the index changes or is
+   * replaced meanwhile. The index's version is taken now, not at the first step: `allow` must
+   * answer for the index as it is at this call.
+   * @returns the steps: BASE_STEP_DOCS doc ids each
+   */
+  baseSteps(key: string, allow: (doc: number) => boolean): Iterable<void> {
+    const index = this.index();
+    const version = index.version;
+    this.base = null;
+    const steps = index.viewSteps(allow, BASE_STEP_DOCS);
+    const current = (): boolean => this.index() === index && index.version === version;
+    const keep = (view: CorpusView): void => void (this.base = { key, version, view, changed: [] });
+    return (function* () {
+      for (let step = steps.next(); current(); step = steps.next()) {
+        if (step.done === true) return keep(step.value);
+        yield;
+      }
+    })();
   }
 
   /**
    * The view of the caller known by `key` at the index's current version: the kept one, patched
-   * with the documents changed since when there are few, else made by TermIndex.view.
-   * @param allow by doc id; for a patch it is asked only about the changed documents
+   * with the documents changed since when there are few; else, when `narrowing` names the base
+   * view and it is current, the base view narrowed by `narrowing.keep` and patched with the
+   * documents changed since it and `narrowing.asked` (no `allow` call for any other document);
+   * else made by TermIndex.view.
+   * @param allow by doc id; for a patch it is asked only about the changed (and asked) documents
+   * @param narrowing how `allow` relates to the base view's access (see {@link BaseNarrowing})
    */
-  of(key: string, allow: (doc: number) => boolean): CorpusView {
+  of(key: string, allow: (doc: number) => boolean, narrowing: BaseNarrowing | null = null): CorpusView {
     const index = this.index();
     const version = index.version;
     const kept = this.views.get(key);
     this.views.delete(key);
+    const base = this.base;
     let view: CorpusView;
     if (kept !== undefined && kept.version === version) view = kept.view;
     // Every version step is one document added or removed: a count that disagrees means a change not reported, and the view is made again.
-    else if (kept !== undefined && kept.changed !== null && version - kept.version === kept.changed.length)
-      view = index.patched(kept.view, kept.changed, allow);
-    else view = index.view(allow);
+    else if (kept !== undefined && patchable(kept, version)) view = index.patched(kept.view, kept.changed as number[], allow);
+    else if (narrowing !== null && base !== null && base.key === narrowing.base && patchable(base, version)) {
+      const narrowed = narrowing.keep === null ? base.view : narrowedView(base.view, narrowing.keep, index.fieldLengths());
+      view = index.patched(narrowed, [...(base.changed as number[]), ...narrowing.asked()], allow);
+    } else view = index.view(allow);
     this.views.set(key, { version, view, changed: [] });
     if (this.views.size > CACHED_VIEWS) this.views.delete(this.views.keys().next().value as string);
     return view;
   }
+}
+
+/** Records a change of document `doc` in a kept view's list; false once there were too many to patch (the list is then null). */
+function noteChange(kept: KeptView, doc: number): boolean {
+  if (kept.changed === null) return false;
+  if (kept.changed.length >= MAX_PATCHED) kept.changed = null;
+  else kept.changed.push(doc);
+  return kept.changed !== null;
+}
+
+/** True when every document changed since the kept view was made was reported (the version moved by that many steps) and they are few enough to patch. */
+function patchable(kept: KeptView, version: number): boolean {
+  return kept.changed !== null && version - kept.version === kept.changed.length;
+}
+
+/**
+ * The documents of `view` that `keep` admits, with the statistics counted over them: the view of
+ * the access "`view`'s and `keep`'s" for every document the index did not change since `view`
+ * was made (TermIndex.patched then judges the changed ones).
+ * @param keep by doc id; called once per document `view` shows
+ * @param fieldLengths the index's field lengths (TermIndex.fieldLengths: FIELD_COUNT per doc id)
+ */
+function narrowedView(view: CorpusView, keep: (doc: number) => boolean, fieldLengths: Uint32Array): CorpusView {
+  const { visible: from } = view;
+  const visible = new Uint8Array(from.length);
+  const fieldTotal = new Float64Array(FIELD_COUNT);
+  let count = 0;
+  for (let doc = 0; doc < from.length; doc++) {
+    if (from[doc] !== 1 || !keep(doc)) continue;
+    visible[doc] = 1;
+    count++;
+    for (let f = 0; f < FIELD_COUNT; f++) fieldTotal[f] += fieldLengths[doc * FIELD_COUNT + f];
+  }
+  return { visible, count, fieldTotal };
 }

@@ -60,6 +60,14 @@ export interface IndexedNote extends NoteRecord {
 export interface CallerAccess {
   key: string;
   allow(path: string): boolean;
+  /**
+   * How `allow` relates to the base view's access ({@link LexicalEngine.baseViewSteps}), when it
+   * does: for every note the index has not changed since the base view was made and that is not
+   * among `asked`, `allow` answers as the base's access and `within` both do. The caller's first
+   * view is then the base view narrowed by `within`, with only the changed and the asked notes
+   * given to `allow` (corpus-views.ts, BaseNarrowing).
+   */
+  narrows?: { base: string; within: ((path: string) => boolean) | null; asked: readonly string[] };
 }
 
 /** Reads a note's current full text by path; may reject when the note is gone. */
@@ -234,6 +242,20 @@ export class LexicalEngine {
       docs = Math.min(docs + RANKING_STEP_TAGS, this.byDoc.length);
       this.tags.cover(docs);
     }
+  }
+
+  /**
+   * Makes the base view in steps the caller may yield between (CorpusViews.baseSteps): the view
+   * of `access` over every indexed note, kept under its key and patched as notes change, from
+   * which a caller whose CallerAccess `narrows` names it derives its first view. Run after a build
+   * (SearchIndex, for the unrestricted scope's decisions from the build's scan). `access.allow`
+   * must answer for the index as it is at this call: the steps give up if a note changes meanwhile.
+   */
+  baseViewSteps(access: CallerAccess): Iterable<void> {
+    return this.views.baseSteps(access.key, (doc) => {
+      const note = this.byDoc[doc];
+      return note !== undefined && access.allow(note.path);
+    });
   }
 
   /** See TermIndex.trimSteps: drops the index's spare capacity in steps the caller may yield between. */
@@ -563,10 +585,31 @@ export class LexicalEngine {
 
   /** The caller's {@link CorpusView}: kept while the index is unchanged, patched with the notes changed since (CorpusViews). */
   private viewOf(access: CallerAccess): CorpusView {
-    return this.views.of(access.key, (doc) => {
-      const note = this.byDoc[doc];
-      return note !== undefined && access.allow(note.path);
-    });
+    const { narrows } = access;
+    const within = narrows?.within ?? null;
+    const narrowing =
+      narrows === undefined
+        ? null
+        : {
+            base: narrows.base,
+            // A note removed since the base view was made has no record: it is among the changed documents, judged again.
+            keep:
+              within === null
+                ? null
+                : (doc: number) => {
+                    const note = this.byDoc[doc];
+                    return note !== undefined && within(note.path);
+                  },
+            asked: () => narrows.asked.map((path) => this.docs.get(path)).filter((doc) => doc !== undefined),
+          };
+    return this.views.of(
+      access.key,
+      (doc) => {
+        const note = this.byDoc[doc];
+        return note !== undefined && access.allow(note.path);
+      },
+      narrowing,
+    );
   }
 
   /** The index terms among `expansions` that the note at `path` holds. */

@@ -222,18 +222,41 @@ export class TermIndex {
    * @returns a view valid until the index changes ({@link version})
    */
   view(allow: (doc: number) => boolean): CorpusView {
-    const visible = new Uint8Array(this.docKey.length);
-    const fieldTotal = new Float64Array(FIELD_COUNT);
+    const view: CorpusView = { visible: new Uint8Array(this.docKey.length), count: 0, fieldTotal: new Float64Array(FIELD_COUNT) };
+    this.judge(view, allow, 0, view.visible.length);
+    return view;
+  }
+
+  /**
+   * {@link view} made in steps the caller may yield between, `docsPerStep` doc ids a step (at
+   * 100k notes a caller's `allow` costs tens of ms over every document). The index must not
+   * change meanwhile: the caller compares {@link version} before and after, and drops the view if it moved.
+   * @param allow by doc id; called once per live document
+   * @param docsPerStep doc ids judged per step (≥ 1)
+   * @returns (as the generator's return value) what {@link view} would return
+   */
+  *viewSteps(allow: (doc: number) => boolean, docsPerStep: number): Generator<void, CorpusView> {
+    const view: CorpusView = { visible: new Uint8Array(this.docKey.length), count: 0, fieldTotal: new Float64Array(FIELD_COUNT) };
+    for (let from = 0; from < view.visible.length; from += docsPerStep) {
+      if (from > 0) yield;
+      this.judge(view, allow, from, Math.min(view.visible.length, from + docsPerStep));
+    }
+    return view;
+  }
+
+  /** Marks the live documents `allow` admits among doc ids `from` … `to - 1` in `view`, counting them and their field lengths. */
+  private judge(view: CorpusView, allow: (doc: number) => boolean, from: number, to: number): void {
+    const { visible, fieldTotal } = view;
     let count = 0;
     const { docKey, dead } = this;
-    for (let doc = 0; doc < docKey.length; doc++) {
+    for (let doc = from; doc < to; doc++) {
       // `dead` is only as long as its last tombstone needed: a read past its end is slow in V8 (as in liveNormalizers).
       if (docKey[doc] == null || (doc < dead.length && dead[doc] === 1) || !allow(doc)) continue;
       visible[doc] = 1;
       count++;
       for (let f = 0; f < FIELD_COUNT; f++) fieldTotal[f] += this.fieldLen[doc * FIELD_COUNT + f];
     }
-    return { visible, count, fieldTotal };
+    view.count += count;
   }
 
   /**
@@ -241,7 +264,8 @@ export class TermIndex {
    * which each of `docs` is judged again as {@link view} judges a document and every other one
    * keeps its flag, with the statistics moved by the documents whose flag changed (field lengths
    * are whole numbers: the sums are exact in any order, the same as a view made afresh).
-   * @param view made by {@link view} (or this method) with the same `allow`, before the changes
+   * @param view made by {@link view} (or this method) with the same `allow` before the changes, or
+   *   any view whose flag of every document not among `docs` is `allow`'s (a base view narrowed: corpus-views.ts)
    * @param docs every document added or removed since `view` was made (repeats allowed)
    * @param allow by doc id; asked about the live ones among `docs` only
    * @returns what {@link view} would return now, provided `allow` answers as it did for every other document
