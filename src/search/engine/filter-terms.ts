@@ -13,9 +13,36 @@ import { queryTerms } from './tokenizer';
  */
 export interface NodeHits {
   values: Float64Array;
-  /** The doc ids with a score above 0, in first-scored order. */
-  docs: number[];
+  /** The doc ids with a score above 0, in first-scored order (read only). */
+  docs: ArrayLike<number>;
   expansions: Expansion[];
+}
+
+/**
+ * Per-document arrays {@link scoreFilterWord} works in, kept between calls (one per engine): a
+ * phrase of two common words at 100k notes took about 1.7 MB of fresh typed arrays for them per
+ * query, and V8 counts such allocations toward starting a collection of the whole heap. Not for
+ * two calls at once (scoring is synchronous). Between calls `pending` is all zero.
+ */
+export class FilterScratch {
+  /** A later term's pseudo-frequencies by doc id (TermIndex.frequencies); zero again after each term. */
+  pending = new Float64Array(0);
+  /** The documents TermIndex.frequencies lists for a later term. */
+  listed = new Int32Array(0);
+  /** The first term's holders (scored words of several terms), kept in place as later terms rule them out. */
+  first = new Int32Array(0);
+  /** 1 for the documents still in the running, by doc id (cleared before each use). */
+  within = new Uint8Array(0);
+
+  /** Makes room for doc ids below `n` (new arrays start at zero). */
+  cover(n: number): void {
+    if (this.pending.length >= n) return;
+    const size = Math.max(n, Math.ceil(this.pending.length * 1.25));
+    this.pending = new Float64Array(size);
+    this.listed = new Int32Array(size);
+    this.first = new Int32Array(size);
+    this.within = new Uint8Array(size);
+  }
 }
 
 /**
@@ -28,6 +55,7 @@ export interface NodeHits {
  * @param scored false for a word whose score is never read (an excluded one: a negation scores
  *   0 whatever it holds): its holders are only marked (TermIndex.mark), each with a value above 0
  *   but not its score, which costs a fraction of scoring at 100k notes
+ * @param scratch the arrays the terms after the first are scored in (its `pending` all zero, as every call leaves it)
  * @returns the visible notes holding every term, with their scores (or marks), and the expansions used
  */
 export function scoreFilterWord(
@@ -36,6 +64,7 @@ export function scoreFilterWord(
   mode: (term: string) => ExpandMode,
   boosts: ArrayLike<number>,
   view: CorpusView,
+  scratch: FilterScratch,
   scored = true,
 ): NodeHits {
   const terms = queryTerms(text);
@@ -43,72 +72,46 @@ export function scoreFilterWord(
   const expansions = expanded.flat();
   const order = expanded.map((found) => ({ found, cost: index.postingCount(found) })).sort((a, b) => a.cost - b.cost);
   let values: Float64Array | null = null;
-  let docs: number[] = [];
-  let within: Uint8Array | null = null;
-  // A scored word of several terms: its first term's pseudo-frequencies stay in `values` and its holders in `first`, each saturated
-  // (with `firstIdf`) in the second term's pass, only for the notes holding both: one pass over them fewer than TermIndex.score's.
-  let first: Int32Array | null = null;
-  let firstCount = 0;
+  // The notes still in the running, in first-scored order: `docs` from 0 to `held` (ruled-out ones are dropped in place).
+  let docs: number[] | Int32Array = [];
+  let held = 0;
+  // A scored word of several terms: its first term's pseudo-frequencies stay in `values` and its holders in `docs` (the scratch's
+  // `first`), each saturated (with `firstIdf`) in the second term's pass, only for the notes holding both: one pass over them fewer
+  // than TermIndex.score's.
+  let unsaturated = false;
   let firstIdf = 0;
-  // A later term's pseudo-frequencies by doc id and the notes listed with one (TermIndex.frequencies; zero again after each term).
-  let pending: Float64Array | null = null;
-  let listed: Int32Array | null = null;
   let step = 0;
   for (const { found } of order) {
     const last = step === order.length - 1;
+    const within = step === 0 ? null : scratch.within;
     if (values === null) {
       const sheet = index.sheet();
       values = sheet.values;
       if (scored && !last) {
-        first = new Int32Array(values.length);
-        const held = index.frequencies(found, boosts, view, values, first);
-        firstCount = held.listed;
-        firstIdf = bm25Idf(view.count, held.df);
+        scratch.cover(values.length);
+        const first = index.frequencies(found, boosts, view, values, scratch.first);
+        docs = scratch.first;
+        held = first.listed;
+        firstIdf = bm25Idf(view.count, first.df);
+        unsaturated = true;
       } else {
         if (scored) index.score(found, boosts, view, sheet, within);
         else index.mark(found, view, sheet, within);
         docs = sheet.docs;
+        held = docs.length;
       }
     } else if (scored) {
-      pending ??= new Float64Array(values.length);
-      listed ??= new Int32Array(values.length);
+      const { pending, listed } = scratch;
       const idf = bm25Idf(view.count, index.frequencies(found, boosts, view, pending, listed, within).df);
       // TermIndex.score's saturation as each note still in the running is kept, in their order (the list is the query's candidate
       // order); the last term's pass also takes the factor.
-      const factor = last ? terms.length : 1;
-      if (first !== null) {
-        const kept: number[] = [];
-        for (let i = 0; i < firstCount; i++) {
-          const doc = first[i];
-          const x = pending[doc];
-          pending[doc] = 0;
-          const other = x > 0 ? bm25Saturate(x, idf, BM25F) : 0;
-          if (other > 0) {
-            values[doc] = (bm25Saturate(values[doc], firstIdf, BM25F) + other) * factor;
-            kept.push(doc);
-          } else values[doc] = 0;
-        }
-        docs = kept;
-        first = null;
-      } else {
-        let kept = 0;
-        for (let i = 0; i < docs.length; i++) {
-          const doc = docs[i];
-          const x = pending[doc];
-          pending[doc] = 0;
-          const other = x > 0 ? bm25Saturate(x, idf, BM25F) : 0;
-          if (other > 0) {
-            values[doc] = (values[doc] + other) * factor;
-            docs[kept++] = doc;
-          } else values[doc] = 0;
-        }
-        docs.length = kept;
-      }
+      held = keepHolders(docs, held, values, pending, idf, unsaturated ? firstIdf : -1, last ? terms.length : 1);
+      unsaturated = false;
     } else {
       const sheet = index.sheet();
       index.mark(found, view, sheet, within);
       let kept = 0;
-      for (let i = 0; i < docs.length; i++) {
+      for (let i = 0; i < held; i++) {
         const doc = docs[i];
         const other = sheet.values[doc];
         if (other > 0) {
@@ -116,14 +119,48 @@ export function scoreFilterWord(
           docs[kept++] = doc;
         } else values[doc] = 0;
       }
-      docs.length = kept;
+      held = kept;
     }
-    const held = first !== null ? firstCount : docs.length;
     if (held === 0 || ++step === order.length) break;
-    if (within === null) within = new Uint8Array(values.length);
-    else within.fill(0);
-    if (first !== null) for (let i = 0; i < firstCount; i++) within[first[i]] = 1;
-    else for (let i = 0; i < docs.length; i++) within[docs[i]] = 1;
+    scratch.cover(values.length);
+    const marks = scratch.within;
+    marks.fill(0);
+    for (let i = 0; i < held; i++) marks[docs[i]] = 1;
   }
-  return { values: values ?? new Float64Array(0), docs, expansions };
+  // The holders as the caller keeps them: the scratch's `first` is the next call's, a sheet's list is this call's own.
+  const out = docs === scratch.first ? docs.slice(0, held) : docs.length === held ? docs : docs.slice(0, held);
+  return { values: values ?? new Float64Array(0), docs: out, expansions };
+}
+
+/**
+ * One later term's pass over the notes still in the running (`docs` 0 to `held`): a note whose
+ * `pending` pseudo-frequency is above 0 keeps its value plus the term's saturated score (the sum
+ * times `factor`), moved down in place in `docs`; any other is ruled out (value 0). Every
+ * `pending` entry of them is zero again after. Its own function, over typed arrays, so V8
+ * compiles the loop alone (70k notes a common phrase at 100k notes; the pushes onto a growing
+ * array it made before cost ten times the arithmetic).
+ * @param firstIdf the first term's idf when `values` still holds its unsaturated pseudo-frequencies (saturated here), else -1
+ * @returns how many notes are kept
+ */
+function keepHolders(
+  docs: number[] | Int32Array,
+  held: number,
+  values: Float64Array,
+  pending: Float64Array,
+  idf: number,
+  firstIdf: number,
+  factor: number,
+): number {
+  let kept = 0;
+  for (let i = 0; i < held; i++) {
+    const doc = docs[i];
+    const x = pending[doc];
+    pending[doc] = 0;
+    const other = x > 0 ? bm25Saturate(x, idf, BM25F) : 0;
+    if (other > 0) {
+      values[doc] = ((firstIdf >= 0 ? bm25Saturate(values[doc], firstIdf, BM25F) : values[doc]) + other) * factor;
+      docs[kept++] = doc;
+    } else values[doc] = 0;
+  }
+  return kept;
 }

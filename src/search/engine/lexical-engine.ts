@@ -17,7 +17,7 @@ import type { RegexGuard } from '../query/regex-guard';
 import { bodyStart } from '../../vault/content/note-body';
 import { FIELD_BOOSTS, fieldTexts } from './note-fields';
 import { LazyMatch, type EngineMatch, type EngineResult, type MatchedTerms } from './engine-match';
-import { scoreFilterWord, type NodeHits } from './filter-terms';
+import { FilterScratch, scoreFilterWord, type NodeHits } from './filter-terms';
 import { TermIndex, type CorpusView, type Expansion, type IndexLine } from './term-index';
 import { CorpusViews } from './corpus-views';
 import { RankingScratch } from './ranked-search';
@@ -130,6 +130,8 @@ export class LexicalEngine {
   private readonly views = new CorpusViews(() => this.index);
   /** The per-document arrays ranked queries sum scores in (reused: see RankingScratch). */
   private readonly scratch = new RankingScratch();
+  /** The arrays a filter query's words are scored in (scoreFilterWord), kept between queries. */
+  private readonly filterScratch = new FilterScratch();
   /** The matching doc ids of an index-decided filter and their scores (reused: {@link indexFilter} runs without awaiting). */
   private filterDocs = new Int32Array(0);
   private filterScores = new Float64Array(0);
@@ -533,7 +535,13 @@ export class LexicalEngine {
    * holds, whichever are fewer, else every doc id) the caller may see is scored by the compiled
    * query (index-filter.ts), and only the best `ranked` become matches, in rank order.
    */
-  private indexFilter(query: QueryNode, lookup: LookupResult, words: number[] | null, visible: Uint8Array, ranked: number): EngineResult {
+  private indexFilter(
+    query: QueryNode,
+    lookup: LookupResult,
+    words: ArrayLike<number> | null,
+    visible: Uint8Array,
+    ranked: number,
+  ): EngineResult {
     const byDoc = this.byDoc;
     let required = words;
     // The tag whose notes are the candidates: each holds it (a doc id's record never changes), so it is not tested again.
@@ -635,12 +643,12 @@ export class LexicalEngine {
     for (const { node, negated } of termNodes(query)) {
       if ((node.kind !== 'word' && node.kind !== 'phrase') || queryTerms(node.text).length === 0 || hits.has(node)) continue;
       const mode = node.kind === 'phrase' ? phraseMode : wordMode;
-      const found = scoreFilterWord(this.index, node.text, mode, FIELD_BOOSTS, view, !negated);
+      const found = scoreFilterWord(this.index, node.text, mode, FIELD_BOOSTS, view, this.filterScratch, !negated);
       hits.set(node, found);
       if (!negated && node.kind === 'word' && decidedByIndex(node.text)) positive.push(...found.expansions);
     }
-    const required = (): number[] | null => {
-      let smallest: number[] | null = null;
+    const required = (): ArrayLike<number> | null => {
+      let smallest: ArrayLike<number> | null = null;
       for (const node of requiredNodes(query)) {
         const found = hits.get(node)?.docs;
         if (found !== undefined && (smallest === null || found.length < smallest.length)) smallest = found;
@@ -709,7 +717,7 @@ interface LookupResult {
   index: TermLookup;
   hits: Map<QueryNode, NodeHits>;
   /** Doc ids of the required word or phrase with the fewest hits (only those notes can match), or null when none is required. */
-  required(): number[] | null;
+  required(): ArrayLike<number> | null;
   /** Tells the lookup which doc id the next evaluation is of (saves a path lookup per node). */
   focus(doc: number): void;
   match(note: NoteRecord, score: number, text?: string): EngineMatch;
