@@ -47,6 +47,10 @@ class FakeNotes {
       return f === undefined ? undefined : this.canRead(f, scope);
     };
   }
+  // No note here has rules by label: access differs between scopes by roots alone.
+  byLabelInScan(): string[] {
+    return [];
+  }
   async readableNotesInSteps(scope: AccessScope, pacer: { due(): boolean; pause(): Promise<void> }): Promise<TFile[]> {
     const out: TFile[] = [];
     for (const file of this.readableNotes(scope)) {
