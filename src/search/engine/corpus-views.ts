@@ -1,4 +1,3 @@
-import { FIELD_COUNT } from './note-fields';
 import type { CorpusView, TermIndex } from './term-index';
 
 /** Callers whose {@link CorpusView} is kept (the most recently used ones). */
@@ -109,7 +108,7 @@ export class CorpusViews {
     // Every version step is one document added or removed: a count that disagrees means a change not reported, and the view is made again.
     else if (kept !== undefined && patchable(kept, version)) view = index.patched(kept.view, kept.changed as number[], allow);
     else if (narrowing !== null && base !== null && base.key === narrowing.base && patchable(base, version)) {
-      const narrowed = narrowing.keep === null ? base.view : narrowedView(base.view, narrowing.keep, index.fieldLengths());
+      const narrowed = narrowing.keep === null ? base.view : index.narrowed(base.view, narrowing.keep);
       view = index.patched(narrowed, [...(base.changed as number[]), ...narrowing.asked()], allow);
     } else view = index.view(allow);
     this.views.set(key, { version, view, changed: [] });
@@ -129,25 +128,4 @@ function noteChange(kept: KeptView, doc: number): boolean {
 /** True when every document changed since the kept view was made was reported (the version moved by that many steps) and they are few enough to patch. */
 function patchable(kept: KeptView, version: number): boolean {
   return kept.changed !== null && version - kept.version === kept.changed.length;
-}
-
-/**
- * The documents of `view` that `keep` admits, with the statistics counted over them: the view of
- * the access "`view`'s and `keep`'s" for every document the index did not change since `view`
- * was made (TermIndex.patched then judges the changed ones).
- * @param keep by doc id; called once per document `view` shows
- * @param fieldLengths the index's field lengths (TermIndex.fieldLengths: FIELD_COUNT per doc id)
- */
-function narrowedView(view: CorpusView, keep: (doc: number) => boolean, fieldLengths: Uint32Array): CorpusView {
-  const { visible: from } = view;
-  const visible = new Uint8Array(from.length);
-  const fieldTotal = new Float64Array(FIELD_COUNT);
-  let count = 0;
-  for (let doc = 0; doc < from.length; doc++) {
-    if (from[doc] !== 1 || !keep(doc)) continue;
-    visible[doc] = 1;
-    count++;
-    for (let f = 0; f < FIELD_COUNT; f++) fieldTotal[f] += fieldLengths[doc * FIELD_COUNT + f];
-  }
-  return { visible, count, fieldTotal };
 }

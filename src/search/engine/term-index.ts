@@ -222,7 +222,7 @@ export class TermIndex {
    * @returns a view valid until the index changes ({@link version})
    */
   view(allow: (doc: number) => boolean): CorpusView {
-    const view: CorpusView = { visible: new Uint8Array(this.docKey.length), count: 0, fieldTotal: new Float64Array(FIELD_COUNT) };
+    const view = this.emptyView();
     this.judge(view, allow, 0, view.visible.length);
     return view;
   }
@@ -236,12 +236,31 @@ export class TermIndex {
    * @returns (as the generator's return value) what {@link view} would return
    */
   *viewSteps(allow: (doc: number) => boolean, docsPerStep: number): Generator<void, CorpusView> {
-    const view: CorpusView = { visible: new Uint8Array(this.docKey.length), count: 0, fieldTotal: new Float64Array(FIELD_COUNT) };
+    const view = this.emptyView();
     for (let from = 0; from < view.visible.length; from += docsPerStep) {
       if (from > 0) yield;
       this.judge(view, allow, from, Math.min(view.visible.length, from + docsPerStep));
     }
     return view;
+  }
+
+  /**
+   * The live documents `view` shows that `keep` also admits, with the statistics over them: the
+   * view of the access "`view`'s and `keep`'s" for every document not changed since `view` was
+   * made ({@link patched} then judges the changed ones: corpus-views.ts narrows the base view so).
+   * @param view made by {@link view} or {@link viewSteps}, possibly before later changes
+   * @param keep by doc id; called once per live document `view` shows
+   */
+  narrowed(view: CorpusView, keep: (doc: number) => boolean): CorpusView {
+    const narrowed = this.emptyView();
+    const shown = view.visible;
+    this.judge(narrowed, (doc) => shown[doc] === 1 && keep(doc), 0, narrowed.visible.length);
+    return narrowed;
+  }
+
+  /** A view that shows no document, sized for every doc id the index has given. */
+  private emptyView(): CorpusView {
+    return { visible: new Uint8Array(this.docKey.length), count: 0, fieldTotal: new Float64Array(FIELD_COUNT) };
   }
 
   /** Marks the live documents `allow` admits among doc ids `from` … `to - 1` in `view`, counting them and their field lengths. */
