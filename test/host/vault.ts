@@ -28,6 +28,13 @@ export class Vault extends Events implements O.Vault {
   private readonly tree: VaultTree;
   private readonly locks = new Map<unknown, Promise<void>>();
   private readonly contents = new Map<string, { mtime: number; size: number; data: string }>();
+  /**
+   * The longest text (chars) kept in memory for `cachedRead`, as Obsidian's own `vault.cacheLimit`
+   * (unofficial; 65,536 by default: `TFile.cache` keeps a text up to it and drops a longer one,
+   * per the obsidian-typings declarations of `TFile.updateCacheLimit`). A longer note is read
+   * from disk on every `cachedRead`.
+   */
+  cacheLimit = 65_536;
   private busy = 0;
   private epoch = 0;
   private watcher: FolderWatcher | null = null;
@@ -231,7 +238,7 @@ export class Vault extends Events implements O.Vault {
   /** Reads the file's text from disk. */
   async read(file: TFile): Promise<string> {
     const data = await this.adapter.read(file.path);
-    this.contents.set(file.path, { mtime: file.stat.mtime, size: file.stat.size, data });
+    this.remember(file, data);
     return data;
   }
 
@@ -440,7 +447,12 @@ export class Vault extends Events implements O.Vault {
   private async refreshStat(file: TFile, options: O.DataWriteOptions | undefined, text: string | null): Promise<void> {
     const s = await this.adapter.stat(file.path);
     if (s) file.stat = { ctime: options?.ctime ?? s.ctime, mtime: s.mtime, size: s.size };
-    if (text === null) this.contents.delete(file.path);
+    this.remember(file, text);
+  }
+
+  /** Keeps `text` as `file`'s cached text when it is at most {@link cacheLimit} chars, else forgets any (null forgets). */
+  private remember(file: TFile, text: string | null): void {
+    if (text === null || text.length > this.cacheLimit) this.contents.delete(file.path);
     else this.contents.set(file.path, { mtime: file.stat.mtime, size: file.stat.size, data: text });
   }
 

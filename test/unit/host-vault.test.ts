@@ -146,6 +146,25 @@ describe('host vault: writes and events', () => {
     expect(log).toEqual(['modify A.md', 'modify A.md']);
   });
 
+  it('keeps a text in memory for cachedRead only up to vault.cacheLimit chars, as Obsidian does', async () => {
+    const { vault } = tv.app;
+    const small = vault.getFileByPath('A.md') as TFile;
+    const parsed = new Promise<void>((resolve) => tv.app.metadataCache.on('changed', (file) => file.path === 'Large.md' && resolve()));
+    const large = await vault.create('Large.md', 'x'.repeat(vault.cacheLimit + 1));
+    await parsed; // the metadata cache's own read of the new note is done before counting
+    const reads = jest.spyOn(vault.adapter, 'read');
+    /** The disk reads one cachedRead of `file` made. */
+    const diskReads = async (file: TFile): Promise<number> => {
+      reads.mockClear();
+      const text = await vault.cachedRead(file);
+      expect(text.length).toBe(file.stat.size);
+      return reads.mock.calls.filter(([path]) => path === file.path).length;
+    };
+    // The small note comes from memory (kept since the load read it); the long one from disk on every call.
+    expect([await diskReads(small), await diskReads(large), await diskReads(small), await diskReads(large)]).toEqual([0, 1, 0, 1]);
+    reads.mockRestore();
+  });
+
   it('append is an append-mode write: bytes another program appended in between stay, the same inode is kept', async () => {
     const f = tv.app.vault.getFileByPath('A.md') as TFile;
     const full = nodePath.join(tv.dir, 'A.md');
