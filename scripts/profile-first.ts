@@ -23,7 +23,8 @@ import { bootPlugin, connectClient } from '../test/harness/boot-plugin';
 import { generateVault, generatedQueries, heavyQueries } from './bench/generate-vault';
 import { memoryMb, ms, percentiles } from './bench/measure';
 import { benchConfigDir } from './bench/plugin-class';
-import { printWindow, watchGcPauses, type Profile } from './profile-summary';
+import { overlapMs, watchSlices, type Slice } from './profile-background';
+import { printWindow, watchGcPauses, type GcPause, type Profile } from './profile-summary';
 import VaultMcpPlugin from '../src/main';
 
 /** One timed call: wall and this process's CPU (user + system), ms; `start` its performance.now() at the call. */
@@ -66,6 +67,8 @@ async function main(): Promise<void> {
   try {
     const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault.path, waitForIndex: false, persistIndex: true, configDir });
     const search = (booted.plugin as unknown as { search: SearchInternals }).search;
+    const background = watchSlices();
+    const pauses = watchGcPauses();
     if (duringBuild) {
       const early = await connectClient(booted.url, booted.token);
       const s = await timed(() => early.callTool({ name: 'search', arguments: { query: generatedQueries()[0] } }));
@@ -73,6 +76,7 @@ async function main(): Promise<void> {
       await early.close();
     }
     await search.whenBuilt();
+    const built = performance.now();
     console.log(
       `${vault.notes} notes; cold build ${((search.stats.buildMs ?? 0) / 1000).toFixed(1)} s, longest slice ${ms(search.stats.longestSliceMs)} ms; load ${os.loadavg()[0].toFixed(1)}`,
     );
@@ -89,30 +93,34 @@ async function main(): Promise<void> {
       return out;
     };
     const session = new inspector.Session();
-    const gc = cpuProfile ? watchGcPauses() : null;
+    const gc = cpuProfile ? pauses : null;
     if (cpuProfile) {
       session.connect();
       await post(session, 'Profiler.enable');
       await post(session, 'Profiler.setSamplingInterval', { interval: 200 });
       await post(session, 'Profiler.start');
     }
+    const firstStart = performance.now();
     const first = [await pass(generatedQueries()), await pass(heavyQueries())];
+    const firstEnd = performance.now();
     if (cpuProfile) {
       const { profile } = await post<{ profile: Profile }>(session, 'Profiler.stop');
       session.disconnect();
-      gc?.stop();
       printSelfTime(profile);
       generatedQueries().forEach((query, q) => {
         const run = first[0][q][0];
         const end = run.start + run.wall;
-        const pauses = (gc?.pauses ?? []).filter((p) => p.start >= run.start && p.start < end);
-        const paused = pauses.reduce((a, p) => a + p.ms, 0);
-        const title = `self time in the first run of ${query} (${ms(run.wall)} ms wall; ${pauses.length} GC pauses, ${ms(paused)} ms)`;
+        const inRun = (gc?.pauses ?? []).filter((p) => p.start >= run.start && p.start < end);
+        const paused = inRun.reduce((a, p) => a + p.ms, 0);
+        const title = `self time in the first run of ${query} (${ms(run.wall)} ms wall; ${inRun.length} GC pauses, ${ms(paused)} ms)`;
         printWindow(profile, run.start, end, title);
       });
     }
+    printBackground(background.slices, pauses.pauses, built, firstStart, firstEnd, first[0], generatedQueries());
     console.log(`the cold save ${search.stats.saveMs === null ? 'was still running' : 'had ended'} when the first pass ended`);
     const second = [await pass(generatedQueries()), await pass(heavyQueries())];
+    background.stop();
+    pauses.stop();
     const lists = [generatedQueries(), heavyQueries()];
     console.log('\nquery                           first run wall / CPU ms   later 4 median wall / CPU   second pass median wall / CPU');
     lists.forEach((list, l) =>
@@ -169,6 +177,52 @@ function slowest(runsByQuery: Sample[][], queries: string[]): string {
     .slice(0, SLOWEST)
     .map(({ sample, label }) => `${label} ${ms(sample.wall)}/${ms(sample.cpu)}`)
     .join(', ');
+}
+
+/**
+ * Prints the background slices (profile-background.ts) around the first pass: by who ran them,
+ * their count and ms before and during the pass (from the build's end), and how many ms of each
+ * of the pass's slowest samples they and the collector's pauses covered.
+ */
+function printBackground(
+  slices: Slice[],
+  pauses: GcPause[],
+  built: number,
+  from: number,
+  to: number,
+  runsByQuery: Sample[][],
+  queries: string[],
+): void {
+  const after = slices.filter((s) => s.end > built);
+  const whos = [...new Set(after.map((s) => s.who))];
+  const all = [...new Set(slices.map((s) => s.who))].map((who) => {
+    const mine = slices.filter((s) => s.who === who);
+    return `${who} ${mine.length} (${ms(overlapMs(mine, -Infinity, Infinity))} ms, the last ended ${ms(Math.max(...mine.map((s) => s.end)) - built)} ms after whenBuilt)`;
+  });
+  console.log(`\nbackground slices since the boot: ${all.join(', ') || 'none'}`);
+  console.log(`background slices after the build ended (the first pass began ${ms(from - built)} ms after it, ran ${ms(to - from)} ms):`);
+  for (const who of whos) {
+    const mine = after.filter((s) => s.who === who);
+    const during = mine.filter((s) => s.end > from && s.start < to);
+    console.log(
+      `  ${who.padEnd(9)} ${mine.length} slices, ${ms(overlapMs(mine, built, Infinity))} ms; during the pass ${during.length}, ${ms(overlapMs(mine, from, to))} ms; ` +
+        `last ended ${ms(Math.max(...mine.map((s) => s.end)) - from)} ms after the pass began`,
+    );
+  }
+  const gcIn = (a: number, b: number): GcPause[] => pauses.filter((p) => p.start < b && p.start + p.ms > a);
+  const gcPass = gcIn(from, to);
+  console.log(`  GC pauses during the pass: ${gcPass.length}, ${ms(gcPass.reduce((a, p) => a + p.ms, 0))} ms`);
+  const samples = runsByQuery
+    .flatMap((runs, q) => runs.map((sample, run) => ({ sample, label: `${queries[q]} #${run + 1}` })))
+    .sort((a, b) => b.sample.wall - a.sample.wall)
+    .slice(0, SLOWEST);
+  for (const { sample, label } of samples) {
+    const end = sample.start + sample.wall;
+    const parts = whos.map((who) => `${who} ${ms(overlapMs(after, sample.start, end, who))}`).join(', ');
+    const gcs = gcIn(sample.start, end);
+    const gcText = gcs.map((p) => `${p.kind} ${ms(p.ms)}`).join(' + ') || 'none';
+    console.log(`  ${label.padEnd(22)} ${ms(sample.wall).padStart(6)} ms wall: background ${parts || 'none'}; GC ${gcText}`);
+  }
 }
 
 /** The sample of median wall time. */

@@ -3,7 +3,8 @@ import { PostingLists } from '../../src/search/engine/posting-lists';
 import { TermDictionary } from '../../src/search/engine/term-dictionary';
 import { BM25F } from '../../src/search/engine/bm25';
 import { FIELD_COUNT } from '../../src/search/engine/note-fields';
-import { TermIndex, type CorpusView, type IndexLine } from '../../src/search/engine/term-index';
+import { expansion, TermIndex, type CorpusView, type IndexLine } from '../../src/search/engine/term-index';
+import { planRanked, STEM_WEIGHT } from '../../src/search/engine/ranked-search';
 import { LexicalEngine, type EngineLine } from '../../src/search/engine/lexical-engine';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
@@ -257,6 +258,29 @@ describe('TermIndex', () => {
     const weights = index.expand('canvas', { prefix: true, fuzzy: true }, view);
     expect(weights.find((e) => index.dict.term(e.id) === 'canvas')?.weight).toBe(1);
     expect(weights.find((e) => index.dict.term(e.id) === 'canvases')?.weight).toBeLessThan(1);
+  });
+
+  it("makes every expansion, a filter word's and a ranked word's, through expansion(): one object shape for all", () => {
+    // V8 keeps a field's representation per shape: one shape whose weight starts as a double never changes when a fractional weight comes.
+    const index = new TermIndex();
+    index.add('a', body('canvas canvases running runs'));
+    index.add('b', body('canvass paint'));
+    const view = everything(index);
+    const shape = Object.getPrototypeOf(expansion(0, 1)) as object;
+    const filter = [
+      ...index.expand('canvas', { prefix: false, fuzzy: false }, view),
+      ...index.expand('canv', { prefix: true, fuzzy: false }, view),
+      ...index.expand('paimt', { prefix: false, fuzzy: true }, view),
+    ];
+    const ranked = planRanked(['runs', 'canv', 'paint'], index, view).terms.flatMap((t) => t.expansions);
+    const weights = [...filter, ...ranked].map((e) => e.weight);
+    // Exact (1), prefix and typo (below 1), and stem variant (STEM_WEIGHT) expansions are all among them.
+    expect(weights).toContain(1);
+    expect(weights).toContain(STEM_WEIGHT);
+    expect(weights.filter((w) => w < 1 && w !== STEM_WEIGHT).length).toBeGreaterThanOrEqual(2);
+    for (const e of [...filter, ...ranked]) expect(Object.getPrototypeOf(e)).toBe(shape);
+    expect(expansion(7, 0.375)).toEqual({ id: 7, weight: 0.375 });
+    expect(expansion(7, 1).weight).toBe(1);
   });
 
   it('removes a document from every posting list, also after a save and load (tombstone)', () => {

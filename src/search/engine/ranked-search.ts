@@ -1,7 +1,7 @@
 import { wordMode } from '../query/query-plan';
 import { isStopWord, stemOf } from './stemming';
 import { BM25F, bm25Idf, bm25Saturate } from './bm25';
-import type { CorpusView, Expansion, TermIndex } from './term-index';
+import { expansion, type CorpusView, type Expansion, type TermIndex } from './term-index';
 import type { TitleStemTable } from './title-stems';
 import { TopCandidates } from './top-k';
 import { queryTerms } from './tokenizer';
@@ -317,7 +317,7 @@ function absentIdf(view: CorpusView): number {
 /** The term itself, when a visible note holds it. */
 function exactOnly(term: string, index: TermIndex, view: CorpusView): Expansion[] {
   const id = index.dict.idOf(term);
-  return id >= 0 && index.seenIn(id, view) ? [{ id, weight: 1 }] : [];
+  return id >= 0 && index.seenIn(id, view) ? [expansion(id, 1)] : [];
 }
 
 /** The term and its stem variants held by visible notes; else its prefix, else its typo expansions (as `wordMode` allows). */
@@ -326,7 +326,7 @@ function expansionsOf(term: string, stem: string, index: TermIndex, view: Corpus
   const exact = out.length > 0 ? out[0].id : -1;
   const asStem = index.dict.idOf(stem);
   const variants = asStem >= 0 && asStem !== exact ? [asStem, ...index.stems.variants(stem)] : index.stems.variants(stem);
-  for (const id of variants) if (id !== exact && index.seenIn(id, view)) out.push({ id, weight: STEM_WEIGHT });
+  for (const id of variants) if (id !== exact && index.seenIn(id, view)) out.push(expansion(id, STEM_WEIGHT));
   if (out.length > 0) return out;
   const mode = wordMode(term);
   if (mode.prefix) out.push(...index.prefixed(term, -1, view));
