@@ -156,7 +156,7 @@ async function main(): Promise<void> {
   const boot = { vaultPath: vault.path, waitForIndex: false, persistIndex: true, configDir: CONFIG_DIR };
   const indexFile = nodePath.join(configFolder, 'plugins', 'vault-mcp', 'search-index.json');
   if (!cold && !existsSync(indexFile)) await coldBootAndSave(boot);
-  // The saved index: its head and the parts folder beside it (index-file.ts, format 7).
+  // The saved index: its head and the parts folder beside it (index-file.ts, format 7 on).
   const partsFolder = nodePath.join(nodePath.dirname(indexFile), 'search-index.parts');
   const saved = cold
     ? null

@@ -24,9 +24,10 @@ async function savedPaths(vault: string): Promise<string[]> {
       nodePath.join(vault, nodePath.dirname(SAVED), 'search-index.parts', `${head.generation}.${n}.part`),
       'utf8',
     );
-    for (const line of part.split('\n')) {
-      const [kind, rows] = JSON.parse(line) as [string, [string, number, number][]];
-      if (kind === 'M') paths.push(...rows.map((row) => row[0]));
+    // Manifest lines only (a term line is not JSON as a whole).
+    for (const line of part.split('\n').filter((l) => l.startsWith('["M",'))) {
+      const [, rows] = JSON.parse(line) as [string, [string, number, number][]];
+      paths.push(...rows.map((row) => row[0]));
     }
   }
   return paths.sort();

@@ -52,7 +52,12 @@ describe('saved index parts', () => {
     expect(parts.length).toBeGreaterThan(1);
     for (const part of parts) {
       expect(part.length <= PART_CHARS || !part.includes('\n')).toBe(true);
-      for (const line of part.split('\n')) expect(() => JSON.parse(line) as unknown).not.toThrow();
+      // JSON lines, but for term lines: their JSON, a tab, their posting text (base64url).
+      for (const line of part.split('\n')) {
+        const json = line.startsWith('["T",') ? line.slice(0, line.indexOf('\t')) : line;
+        expect(() => JSON.parse(json) as unknown).not.toThrow();
+        if (json !== line) expect(line.slice(json.length + 1)).toMatch(/^[A-Za-z0-9_-]+$/);
+      }
     }
     const saved = openIndex(
       indexHead(
@@ -111,6 +116,56 @@ describe('opening a saved index', () => {
   ])('throws while iterating when a part is %s', async (_what, damaged, message) => {
     const saved = openIndex(head, readerOf(damaged)) as SavedIndex;
     await expect(collect(saved)).rejects.toThrow(message);
+  });
+
+  describe('a term line', () => {
+    const engine = engineOf(40, 30);
+    /** The saved parts of `engine`, with the first term line replaced by `damage(line)`. */
+    async function withTermLine(damage: (line: string) => string): Promise<string[]> {
+      const saved = await partsOf(engine);
+      const at = saved.findIndex((part) => part.includes('\n["T",'));
+      const lines = saved[at].split('\n');
+      const n = lines.findIndex((line) => line.startsWith('["T",'));
+      lines[n] = damage(lines[n]);
+      return saved.map((part, i) => (i === at ? lines.join('\n') : part));
+    }
+    async function load(saved: string[]): Promise<LexicalEngine> {
+      const opened = openIndex(
+        indexHead(
+          '000000001-a',
+          saved.map((p) => p.length),
+        ),
+        readerOf(saved),
+      ) as SavedIndex;
+      const copy = new LexicalEngine();
+      await copy.load(opened.lines(), async () => undefined);
+      return copy;
+    }
+
+    it('is its JSON (terms and sizes), a tab, then its posting text, read back as saved', async () => {
+      const line = (await withTermLine((l) => l))
+        .join('\n')
+        .split('\n')
+        .find((l) => l.startsWith('["T",')) as string;
+      expect(line).toMatch(/^\["T",\[\["[^\t]*\],\[[0-9,]+\]\]\]\t[A-Za-z0-9_-]+$/);
+      const copy = await load(await withTermLine((l) => l));
+      expect(await partsOf(copy)).toEqual(await partsOf(engine));
+    });
+
+    it.each([
+      ['without its tab', (l: string) => l.replace('\t', ''), /term line without its postings/],
+      ['in the old layout (format 7)', (l: string) => `${l.slice(0, l.indexOf('\t') - 2)},"${l.slice(l.indexOf('\t') + 1)}"]]`, /without/],
+      ['with its JSON garbled', (l: string) => l.replace('["T",[[', '["T",[{'), /JSON/],
+      ['with its JSON cut at a tab', (l: string) => l.replace('","', '"\t,"'), /JSON/],
+      ['with a third payload item', (l: string) => l.replace(']]]\t', '],"x"]]\t'), /malformed term line/],
+      ['with its posting text cut', (l: string) => l.slice(0, -1), /truncated posting line/],
+      ['with its posting text longer', (l: string) => `${l}A`, /truncated posting line/],
+      ['with a character outside base64url in its text', (l: string) => `${l.slice(0, -2)}=${l.slice(-1)}`, /damaged posting line/],
+      ['with a tab in its text', (l: string) => `${l.slice(0, -2)}\t${l.slice(-1)}`, /damaged posting line/],
+      ['with a line break in its text', (l: string) => `${l.slice(0, -2)}\n${l.slice(-1)}`, /truncated posting line/],
+    ])('is damage %s', async (_what, damage, message) => {
+      await expect(load(await withTermLine(damage))).rejects.toThrow(message);
+    });
   });
 
   it('refuses a head of another format, of a bad generation or part list, a format-6 file, or none', () => {

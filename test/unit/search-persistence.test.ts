@@ -39,7 +39,7 @@ async function paths(index: SearchIndex, query: string): Promise<string[]> {
 const savedFile = (tv: TempVault): string => nodePath.join(tv.dir, ...PLUGIN_DIR.split('/'), INDEX_FILE);
 const partsFolder = (tv: TempVault): string => nodePath.join(tv.dir, ...PLUGIN_DIR.split('/'), 'search-index.parts');
 
-/** The saved head (format 7: generation and part lengths, see index-file.ts). */
+/** The saved head (format 7 on: generation and part lengths, see index-file.ts). */
 async function readHead(tv: TempVault): Promise<{ format: unknown; generation: string; parts: number[] }> {
   return JSON.parse(await fsp.readFile(savedFile(tv), 'utf8')) as { format: unknown; generation: string; parts: number[] };
 }
@@ -72,9 +72,10 @@ async function writeSaved(tv: TempVault, lines: string[], format = INDEX_FORMAT)
 /** The saved head's format and manifest. */
 async function readSaved(tv: TempVault): Promise<{ format: unknown; manifest: Record<string, [number, number]> }> {
   const manifest: Record<string, [number, number]> = {};
-  for (const line of await savedLines(tv)) {
-    const [kind, rows] = JSON.parse(line) as [string, [string, number, number][]];
-    if (kind === 'M') for (const [path, mtime, size] of rows) manifest[path] = [mtime, size];
+  // Manifest lines only (a term line is not JSON as a whole: index-file.ts).
+  for (const line of (await savedLines(tv)).filter((l) => l.startsWith('["M",'))) {
+    const [, rows] = JSON.parse(line) as [string, [string, number, number][]];
+    for (const [path, mtime, size] of rows) manifest[path] = [mtime, size];
   }
   return { format: (await readHead(tv)).format, manifest };
 }
@@ -297,8 +298,9 @@ describe('SearchIndex persistence in the plugin folder', () => {
     // The same index as format 3 wrote it: its header, and document rows of six field lengths.
     const lines = await savedLines(tv);
     const old = lines.map((line) => {
-      const [kind, payload] = JSON.parse(line) as [string, unknown[]];
-      return JSON.stringify([kind, kind === 'D' ? (payload as unknown[][]).map((row) => row.slice(0, 7)) : payload]);
+      if (!line.startsWith('["D",')) return line;
+      const [kind, payload] = JSON.parse(line) as [string, unknown[][]];
+      return JSON.stringify([kind, payload.map((row) => row.slice(0, 7))]);
     });
     await writeSaved(tv, old, 3);
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
@@ -338,7 +340,7 @@ describe('SearchIndex persistence in the plugin folder', () => {
       [
         '["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]',
         '["D",[["Alpha.md",1,1,1,1,0,0,0]]]',
-        '["T",[["alpha"],[2],"FgA"]]',
+        '["T",[["alpha"],[2]]]\tFgA',
       ],
     ],
   ])('rebuilds, never fails, when the saved index has %s', async (_what, lines) => {

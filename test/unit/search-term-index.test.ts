@@ -189,6 +189,19 @@ describe('posting codec', () => {
     expect(() => decodeBytes('AAAAA', new Uint8Array(3))).toThrow('truncated');
     expect(() => decodeBytes('AA!A', new Uint8Array(3))).toThrow('damaged');
     expect(() => decodeBytes('AAéA', new Uint8Array(3))).toThrow('damaged');
+    // Characters outside ASCII whose low seven bits name a letter of the alphabet, a lone surrogate, one at the end.
+    expect(() => decodeBytes('AA\u0141A', new Uint8Array(3))).toThrow('damaged');
+    expect(() => decodeBytes('A\u0141AA', new Uint8Array(3))).toThrow('damaged');
+    expect(() => decodeBytes('AA\ud800A', new Uint8Array(3))).toThrow('damaged');
+    expect(() => decodeBytes('AAA\u0141', new Uint8Array(3))).toThrow('damaged');
+    // Read from a slice of a longer string (a saved part), as the load reads it.
+    const text = 'AQIDBAUGBwgJCgsM';
+    const flat = new Uint8Array(12);
+    decodeBytes(text, flat);
+    const sliced = new Uint8Array(12);
+    decodeBytes(`x\t${text}\ny`.slice(2, -2), sliced);
+    expect(sliced).toEqual(flat);
+    expect(new Set(flat).size).toBeGreaterThan(6);
     // Bits beyond the last byte are damage too.
     expect(() => decodeBytes('AE', new Uint8Array(1))).toThrow('damaged');
     expect(() => decodeBytes('AAQ', new Uint8Array(2))).toThrow('damaged');

@@ -6,26 +6,30 @@ import type { EngineLine, LexicalEngine } from './lexical-engine';
  * `TFile.stat` had them when the note was indexed) and a format version. A save of another
  * version, or one that does not parse, is ignored and the index rebuilt.
  *
- * Layout (format 7): a small head, `{"format":7,"generation":G,"parts":[n, …]}` (the file users
+ * Layout (format 8): a small head, `{"format":8,"generation":G,"parts":[n, …]}` (the file users
  * know, `search-index.json`), names the save's generation and the character length of each of its
  * parts, which the storage keeps as files of their own (IndexStorage). A part is whole lines
  * joined by line breaks, about {@link PART_CHARS} characters; each line is `[kind, payload]`:
  * `"M"` a chunk of the manifest as `[path, mtime, size]` rows, then the engine's lines (`"R"`
- * note records, `"D"` document rows, `"T"` `[terms, byte sizes, bytes]`: terms with their
- * posting lists' bytes in one base64url string, `"P"` phrase filters; see LexicalEngine.lines).
- * Parts are made, written, read and parsed one at a time, lines one at a time within them, so
- * neither load nor save blocks the event loop for long or holds the whole index as text.
- * Format 6 was the same lines in one file after a header line `{"format":6}` (149 MB at 100k
- * notes, read as one string); format 1 was MiniSearch's JSON in one object; format 4 had no
- * phrase filters; format 5 wrote each term's postings as base-32 varints of the numbers; such
- * files are rebuilt.
+ * note records, `"D"` document rows, `"T"` `[terms, byte sizes]`: terms with their posting
+ * lists' byte sizes, `"P"` phrase filters; see LexicalEngine.lines). A term line's posting lists'
+ * bytes follow its JSON after a tab, as one base64url string ({@link termLineText}): the load
+ * takes them as a slice of the part, not through JSON.parse, which scanned and copied them (60 MB,
+ * 0.23 s of a 100k-note load in a bare process). Parts are made, written, read and parsed one at
+ * a time, lines one at a time within them, so neither load nor save blocks the event loop for
+ * long or holds the whole index as text.
+ * Format 7 was the same but for the term lines, which held the base64url string inside their
+ * JSON (`["T",[terms,sizes,"…"]]`); format 6 was format 7's lines in one file after a header line
+ * `{"format":6}` (149 MB at 100k notes, read as one string); format 1 was MiniSearch's JSON in one
+ * object; format 4 had no phrase filters; format 5 wrote each term's postings as base-32 varints
+ * of the numbers; such files are rebuilt.
  */
 
 /**
  * Version of the saved layout, tokenizer, fields and posting encoding. Bump it whenever any
  * of them changes: an index saved by an older version is then rebuilt instead of loaded.
  */
-export const INDEX_FORMAT = 7;
+export const INDEX_FORMAT = 8;
 
 /** File name of the saved index's head in the plugin folder (its parts: IndexStorage). */
 export const INDEX_FILE = 'search-index.json';
@@ -189,10 +193,15 @@ function headListing(head: string): { generation: string; lengths: number[] } | 
 function* partLines(text: string, manifest: Map<string, NoteStamp>): Generator<EngineLine | null> {
   for (let at = 0; at < text.length;) {
     const end = text.indexOf('\n', at);
-    const line = text.slice(at, end < 0 ? text.length : end);
-    at = end < 0 ? text.length : end + 1;
-    if (line.length === 0) continue;
-    const value = JSON.parse(line) as unknown;
+    const lineEnd = end < 0 ? text.length : end;
+    const from = at;
+    at = lineEnd + 1;
+    if (lineEnd === from) continue;
+    if (text.startsWith(TERM_LINE_START, from)) {
+      yield termLine(text, from, lineEnd);
+      continue;
+    }
+    const value = JSON.parse(text.slice(from, lineEnd)) as unknown;
     if (!Array.isArray(value) || value.length !== 2 || !Array.isArray(value[1])) throw new Error('saved search index has a malformed line');
     const [kind, payload] = value as [unknown, unknown[]];
     if (kind === 'M') {
@@ -202,10 +211,30 @@ function* partLines(text: string, manifest: Map<string, NoteStamp>): Generator<E
       yield null;
     } else if (kind === 'R') yield { kind, records: payload as never };
     else if (kind === 'D') yield { kind, rows: payload as never };
-    else if (kind === 'T') yield { kind, terms: payload[0] as never, sizes: payload[1] as never, bytes: payload[2] as never };
     else if (kind === 'P') yield { kind, filters: payload as never };
     else throw new Error(`saved search index has a line of unknown kind ${JSON.stringify(kind)}`);
   }
+}
+
+/** How a term line starts: `JSON.stringify(['T', …])` (see {@link termLineText}). */
+const TERM_LINE_START = '["T",';
+
+/**
+ * The term line of `text` from `from` to `end` (its line break), as {@link termLineText} writes
+ * it: its JSON up to the first tab, then the posting text, taken as a slice (no scan, no copy;
+ * TermIndex.loadLine checks its length and alphabet, so a text cut, grown or holding another
+ * character is damage there). JSON never holds a raw tab (JSON.stringify escapes one in a string),
+ * so the first tab ends the JSON.
+ * @throws Error when the line has no tab, its JSON does not parse or is not `["T",[terms,sizes]]`
+ */
+function termLine(text: string, from: number, end: number): EngineLine {
+  const tab = text.indexOf('\t', from);
+  if (tab < 0 || tab > end) throw new Error('saved search index has a term line without its postings');
+  const value = JSON.parse(text.slice(from, tab)) as unknown;
+  if (!Array.isArray(value) || value.length !== 2 || value[0] !== 'T' || !Array.isArray(value[1]) || value[1].length !== 2)
+    throw new Error('saved search index has a malformed term line');
+  const [terms, sizes] = value[1] as [never, never];
+  return { kind: 'T', terms, sizes, bytes: text.slice(tab + 1, end) };
 }
 
 /**
@@ -219,9 +248,8 @@ export function isOtherIndexFormat(text: string): boolean {
 }
 
 /**
- * One engine line as saved: `JSON.stringify([kind, payload])`. A term line's posting text is
- * base64url, which JSON writes as it is: it is joined to the rest rather than copied by a
- * stringify (a third of a MB a line, 60 MB a save at 100k notes).
+ * One engine line as saved: `JSON.stringify([kind, payload])`, but for a term line
+ * ({@link termLineText}).
  */
 function lineText(line: EngineLine): string {
   switch (line.kind) {
@@ -230,8 +258,17 @@ function lineText(line: EngineLine): string {
     case 'D':
       return JSON.stringify(['D', line.rows]);
     case 'T':
-      return `["T",[${JSON.stringify(line.terms)},${JSON.stringify(line.sizes)},"${line.bytes}"]]`;
+      return termLineText(line.terms, line.sizes, line.bytes);
     case 'P':
       return JSON.stringify(['P', line.filters]);
   }
+}
+
+/**
+ * A term line as saved: `JSON.stringify(['T', [terms, sizes]])`, a tab, then the posting text
+ * (base64url, never a tab or a line break) as it is: joined, not copied by a stringify (a third
+ * of a MB a line, 60 MB a save at 100k notes), and read back as a slice of the part (partLines).
+ */
+function termLineText(terms: readonly string[], sizes: readonly number[], bytes: string): string {
+  return `${JSON.stringify(['T', [terms, sizes]])}\t${bytes}`;
 }
