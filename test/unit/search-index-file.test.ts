@@ -44,6 +44,20 @@ async function partsOf(engine: LexicalEngine, manifest = new Map<string, [number
   return parts;
 }
 
+/** Opens `parts` as one save of generation 000000001-a and loads them into a new engine (throws as LexicalEngine.load does on damage). */
+async function loadParts(parts: string[]): Promise<{ saved: SavedIndex; copy: LexicalEngine }> {
+  const saved = openIndex(
+    indexHead(
+      '000000001-a',
+      parts.map((p) => p.length),
+    ),
+    readerOf(parts),
+  ) as SavedIndex;
+  const copy = new LexicalEngine();
+  await copy.load(saved.lines(), async () => undefined);
+  return { saved, copy };
+}
+
 describe('saved index parts', () => {
   it('are whole lines, none over PART_CHARS unless one line alone, and load back to the same engine', async () => {
     const engine = engineOf(3000, 400);
@@ -59,15 +73,7 @@ describe('saved index parts', () => {
         if (json !== line) expect(line.slice(json.length + 1)).toMatch(/^[A-Za-z0-9_-]+$/);
       }
     }
-    const saved = openIndex(
-      indexHead(
-        '000000001-a',
-        parts.map((p) => p.length),
-      ),
-      readerOf(parts),
-    ) as SavedIndex;
-    const copy = new LexicalEngine();
-    await copy.load(saved.lines(), async () => undefined);
+    const { saved, copy } = await loadParts(parts);
     expect([...saved.manifest]).toEqual([...manifest]);
     expect(await partsOf(copy, saved.manifest)).toEqual(parts);
   });
@@ -129,18 +135,7 @@ describe('opening a saved index', () => {
       lines[n] = damage(lines[n]);
       return saved.map((part, i) => (i === at ? lines.join('\n') : part));
     }
-    async function load(saved: string[]): Promise<LexicalEngine> {
-      const opened = openIndex(
-        indexHead(
-          '000000001-a',
-          saved.map((p) => p.length),
-        ),
-        readerOf(saved),
-      ) as SavedIndex;
-      const copy = new LexicalEngine();
-      await copy.load(opened.lines(), async () => undefined);
-      return copy;
-    }
+    const load = async (saved: string[]): Promise<LexicalEngine> => (await loadParts(saved)).copy;
 
     it('is its JSON (terms and sizes), a tab, then its posting text, read back as saved', async () => {
       const line = (await withTermLine((l) => l))
