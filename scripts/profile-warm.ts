@@ -8,7 +8,8 @@
  * first when no saved index is there (or with --fresh), then a warm boot under a CPU profile; with --cold the saved index is
  * removed and the cold boot is the one profiled. Prints the build's figures (build ms, longest
  * slice, CPU time), the slices over 50 ms with the process's CPU time in them and where they ended, the garbage collections'
- * pauses, and the functions with the most self and total time. Prints figures; asserts nothing.
+ * pauses, the event loop's idle time (waiting for disk with nothing else to run: what overlapping the
+ * reads with other work could win), and the functions with the most self and total time. Prints figures; asserts nothing.
  * Not part of `npm run bench` (slow; the saved index stays for the next run).
  */
 import { existsSync, promises as fsp } from 'node:fs';
@@ -176,9 +177,12 @@ async function main(): Promise<void> {
   const start = proto.start;
   let cpu = process.cpuUsage();
   let t0 = performance.now();
+  // The event loop's idle time from here (libuv's: blocked waiting for I/O or a timer with nothing else to run).
+  let loop = performance.eventLoopUtilization();
   proto.start = function (this: SearchIndex) {
     session.post('Profiler.start');
     cpu = process.cpuUsage();
+    loop = performance.eventLoopUtilization();
     t0 = performance.now();
     return start.call(this);
   };
@@ -188,6 +192,7 @@ async function main(): Promise<void> {
   await index.whenBuilt();
   const wall = performance.now() - t0;
   const used = process.cpuUsage(cpu);
+  const idle = performance.eventLoopUtilization(loop).idle;
   proto.start = start;
   gc.stop();
   const { profile } = await post<{ profile: Profile }>(session, 'Profiler.stop');
@@ -200,6 +205,7 @@ async function main(): Promise<void> {
       `${((used.user + used.system) / 1000).toFixed(0)} ms CPU`,
   );
   console.log(`yields to the event loop: ${slices.yields.count}, ${slices.yields.ms.toFixed(0)} ms from yielding to resuming`);
+  console.log(`event loop idle (nothing to run until a read or timer came back): ${idle.toFixed(0)} ms of the ${wall.toFixed(0)} ms`);
   console.log(`slices ≥ ${LONG_SLICE_MS} ms: ${slices.long.length}`);
   for (const l of slices.long.sort((a, b) => b.ms - a.ms).slice(0, 12))
     console.log(`  ${l.ms.toFixed(0).padStart(6)} ms (${l.cpuMs.toFixed(0).padStart(4)} ms CPU)  ${l.at}`);
