@@ -1,5 +1,5 @@
 /**
- * `node scripts/profile-cold.mjs [notes | x7] [--cpu] [--alloc]`: where a cold index build's main-thread time
+ * `node scripts/profile-cold.mjs [notes | x7] [--cpu] [--alloc] [--gc]`: where a cold index build's main-thread time
  * goes on a generated vault (default 100k notes, reused from the bench's cache), or with `x7` on the
  * bench's seven copies of the PowerShell vault (made by a `--rows powershell-x7` bench run), step by step.
  * Boots src/main in the host with the index saved under the vault's `.obsidian-profile-cold`
@@ -13,7 +13,10 @@
  * event-loop stall of 50 ms or more (a timer firing that late) with the slices and collections
  * it overlapped, and the collections by kind. With --cpu, a CPU profile (sampled every 0.5 ms)
  * adds the functions with the most self time in the longest slices, and overall; with --alloc, a
- * sampling heap profile (collected objects included) adds the functions that allocated the most. Prints figures;
+ * sampling heap profile (collected objects included) adds the functions that allocated the most; with --gc
+ * (profile-cold.mjs runs this with V8's --trace-gc and --trace-incremental-marking) the wrapper lists,
+ * for each long slice, the scavenges, the major collections' finalizations and the incremental
+ * marking steps the main thread ran in it, from V8's own trace. Prints figures;
  * asserts nothing. Not part of `npm run bench` (minutes at 100k notes).
  */
 import { promises as fsp } from 'node:fs';
@@ -87,6 +90,7 @@ interface Slice {
   owner: string;
   start: number;
   end: number;
+  /** CPU at the slice's start, then (once ended) the CPU from its start to its last step's end. */
   cpuMs: number;
   steps: Map<string, { n: number; ms: number; longest: number }>;
 }
@@ -97,7 +101,7 @@ function watchSlices(): { slices: Slice[]; byName: Map<string, { ms: number; n: 
   const byName = new Map<string, { ms: number; n: number }>();
   const proto = Slicer.prototype as unknown as { pause(): Promise<void>; mark(): void; restart(): void };
   const { pause, mark, restart } = proto;
-  const state = new WeakMap<Slicer, { owner: string; slice: Slice | null; stepAt: number }>();
+  const state = new WeakMap<Slicer, { owner: string; slice: Slice | null; stepAt: number; cpuAt: number }>();
   const ownerOf = (): string => {
     const stack = new Error().stack ?? '';
     for (const [fn, owner] of [
@@ -114,10 +118,10 @@ function watchSlices(): { slices: Slice[]; byName: Map<string, { ms: number; n: 
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
   };
-  const of = (slicer: Slicer): { owner: string; slice: Slice | null; stepAt: number } => {
+  const of = (slicer: Slicer): { owner: string; slice: Slice | null; stepAt: number; cpuAt: number } => {
     let s = state.get(slicer);
     if (s === undefined) {
-      s = { owner: ownerOf(), slice: null, stepAt: performance.now() };
+      s = { owner: ownerOf(), slice: null, stepAt: performance.now(), cpuAt: 0 };
       state.set(slicer, s);
     }
     return s;
@@ -143,7 +147,7 @@ function watchSlices(): { slices: Slice[]; byName: Map<string, { ms: number; n: 
   const end = (s: ReturnType<typeof of>): void => {
     if (s.slice === null) return;
     s.slice.end = s.stepAt;
-    s.slice.cpuMs = cpuNow() - s.slice.cpuMs;
+    s.slice.cpuMs = s.cpuAt - s.slice.cpuMs;
     slices.push(s.slice);
     s.slice = null;
   };
@@ -151,10 +155,13 @@ function watchSlices(): { slices: Slice[]; byName: Map<string, { ms: number; n: 
     const s = of(this);
     if (s.slice === null) begin(s);
     else step(s);
-    const started = (this as unknown as { sliceStart: number }).sliceStart;
+    const inner = this as unknown as { sliceStart: number; steps: number; maxSteps: number };
+    // The slice ends here when the pause yields: its CPU is read before the yield (other work runs during it), and only then (a read per step was a tenth of the run).
+    if (this.due() || inner.steps >= inner.maxSteps) s.cpuAt = cpuNow();
+    const started = inner.sliceStart;
     await pause.call(this);
     // The slicer starts a new slice after it has yielded.
-    if ((this as unknown as { sliceStart: number }).sliceStart !== started) {
+    if (inner.sliceStart !== started) {
       end(s);
       begin(s);
     }
@@ -163,6 +170,7 @@ function watchSlices(): { slices: Slice[]; byName: Map<string, { ms: number; n: 
     const s = of(this);
     if (s.slice !== null) {
       step(s);
+      s.cpuAt = cpuNow();
       end(s);
     }
     mark.call(this);
@@ -181,6 +189,7 @@ function watchSlices(): { slices: Slice[]; byName: Map<string, { ms: number; n: 
     const s = of(slicer);
     if (s.slice !== null) {
       step(s);
+      s.cpuAt = cpuNow();
       end(s);
     }
   };
@@ -304,6 +313,22 @@ async function main(): Promise<void> {
   );
   await new Promise((resolve) => setTimeout(resolve, 10));
   printReport(slices.slices, slices.byName, gc.pauses, stalls.stalls, t0);
+  // For the wrapper's --gc join (profile-cold.mjs): the long slices and major pauses on performance.now()'s clock.
+  if (args.includes('--gc'))
+    console.log(
+      `#gc-join ${JSON.stringify({
+        t0,
+        slices: slices.slices
+          .filter((l) => l.end - l.start >= LONG_MS)
+          .map((l) => ({
+            start: l.start,
+            end: l.end,
+            owner: l.owner,
+            steps: [...l.steps].sort((a, b) => b[1].ms - a[1].ms)[0]?.[0] ?? '',
+          })),
+        majors: gc.pauses.filter((p) => p.kind === 'major').map((p) => p.start + p.ms),
+      })}`,
+    );
   if (profile !== null) {
     for (const l of [...slices.slices].sort((a, b) => b.end - b.start - (a.end - a.start)).slice(0, 4))
       printWindow(
