@@ -11,11 +11,15 @@
  * within each query's first run of it (with the garbage-collection pauses in that run).
  * `--during-build` searches once while the index builds (a client that comes early), with the
  * same key, before the passes.
+ * `--v8=<flags>` sets V8 flags (e.g. `--v8=--trace-opt,--trace-deopt`, comma-separated) just
+ * before the first pass, so a trace covers the passes and not the build; each call is then marked
+ * (`=== query #run`) in the output.
  * Prints figures; asserts nothing. Not part of `npm run bench`.
  */
 import { promises as fsp } from 'node:fs';
 import * as inspector from 'node:inspector';
 import * as os from 'node:os';
+import * as v8 from 'node:v8';
 import * as nodePath from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { provideObsidianModule } from './obsidian-module';
@@ -83,11 +87,16 @@ async function main(): Promise<void> {
     memoryMb();
     const client = await connectClient(booted.url, booted.token);
     const call = (query: string): Promise<unknown> => client.callTool({ name: 'search', arguments: { query } });
+    // With V8 flags set (a trace), each call is marked in the output.
+    let marked = false;
     const pass = async (list: string[]): Promise<Sample[][]> => {
       const out: Sample[][] = [];
       for (const query of list) {
         const runs: Sample[] = [];
-        for (let i = 0; i < 5; i++) runs.push(await timed(() => call(query)));
+        for (let i = 0; i < 5; i++) {
+          if (marked) console.log(`=== ${query} #${i + 1}`);
+          runs.push(await timed(() => call(query)));
+        }
         out.push(runs);
       }
       return out;
@@ -99,6 +108,11 @@ async function main(): Promise<void> {
       await post(session, 'Profiler.enable');
       await post(session, 'Profiler.setSamplingInterval', { interval: 200 });
       await post(session, 'Profiler.start');
+    }
+    const flags = process.argv.find((a) => a.startsWith('--v8='));
+    if (flags !== undefined) {
+      v8.setFlagsFromString(flags.slice('--v8='.length).split(',').join(' '));
+      marked = true;
     }
     const firstStart = performance.now();
     const first = [await pass(generatedQueries()), await pass(heavyQueries())];
