@@ -1,4 +1,4 @@
-import { changedSince, Debounce, IndexLifecycle, reportDamaged, stampOf } from '../../src/search/index-lifecycle';
+import { changedSince, Debounce, IndexLifecycle, mapGrowsAtNextSet, reportDamaged, stampOf } from '../../src/search/index-lifecycle';
 import type { NoteChange, NoteStore } from '../../src/vault/note-store';
 
 /** A NoteStore with only the change subscription, which the test fires by hand. */
@@ -63,6 +63,11 @@ describe('IndexLifecycle', () => {
 });
 
 describe('index lifecycle helpers', () => {
+  it('tells when a large Map rebuilds its table at its next new key (full at a power of two), and not for small maps', () => {
+    for (const size of [16384, 32768, 65536, 131072]) expect(mapGrowsAtNextSet(size)).toBe(true);
+    for (const size of [0, 1, 4, 8192, 16383, 16385, 65535, 65537, 100000]) expect(mapGrowsAtNextSet(size)).toBe(false);
+  });
+
   it('tells a note changed since its stamp by mtime or size, or when it has none', () => {
     expect(changedSince(undefined, file(1, 2))).toBe(true);
     expect(changedSince([1, 2], file(1, 2))).toBe(false);

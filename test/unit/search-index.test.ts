@@ -4,6 +4,7 @@ import type { HeadingCache, TFile } from 'obsidian';
 import { parse as parseYaml } from 'yaml';
 import { ToolError } from '../../src/errors';
 import { SearchIndex } from '../../src/search/search-index';
+import { Slicer } from '../../src/search/engine/slicer';
 import { memoryIndexStorage } from '../harness/memory-index-storage';
 import type { SearchPage } from '../../src/search/types';
 import { UNRESTRICTED_SCOPE, type AccessScope } from '../../src/vault/access/access';
@@ -378,6 +379,37 @@ describe('SearchIndex: paging and arguments', () => {
     // A small phrase query still counts exactly, without the flag.
     const exact = await index.search('"end of the road 12"', ALL);
     expect([exact.total, exact.total_estimated]).toEqual([1, undefined]);
+  });
+});
+
+describe('SearchIndex: a build past a large map size', () => {
+  it("ends the slice before the note whose key grows the engine's maps by path, and again before it grows the manifest", async () => {
+    // 16,384 notes fill each Map's table (mapGrowsAtNextSet): the 16,385th note's new key rebuilds them.
+    const many: Record<string, string> = {};
+    for (let i = 0; i <= 16384; i++) many[`N/${String(i).padStart(5, '0')}.md`] = `note ${i} about maps\n`;
+    const notes = new FakeNotes(many);
+    const index = new SearchIndex(notes.asStore());
+    const internals = index as unknown as { engine: { size: number }; manifest: Map<string, unknown> };
+    const ends: [number, number][] = [];
+    const original = Slicer.prototype.endSlice;
+    const endSlice = jest.spyOn(Slicer.prototype, 'endSlice').mockImplementation(function (this: Slicer) {
+      ends.push([internals.engine.size, internals.manifest.size]);
+      original.call(this);
+    });
+    try {
+      await index.start();
+      await index.whenBuilt();
+    } finally {
+      endSlice.mockRestore();
+    }
+    // [engine, manifest] sizes at each slice end: before the engine's growth, then before the manifest's.
+    expect(ends).toEqual([
+      [16384, 16384],
+      [16385, 16384],
+    ]);
+    expect(internals.manifest.size).toBe(16385);
+    const page = await index.search('16384', ALL);
+    expect(paths(page)).toEqual(['N/16384.md']);
   });
 });
 

@@ -55,6 +55,29 @@ describe('Slicer', () => {
     }
   });
 
+  it('yields at the pause after endSlice() even inside the budget, once, and then keeps its budget again', async () => {
+    const clock = withClock();
+    const timeouts = jest.spyOn(global, 'setImmediate');
+    try {
+      const slicer = new Slicer(10);
+      clock.advance(2);
+      slicer.endSlice();
+      await slicer.pause();
+      expect(timeouts).toHaveBeenCalledTimes(1);
+      expect(slicer.longestMs).toBe(2);
+      clock.advance(2);
+      await slicer.pause();
+      await slicer.pause();
+      expect(timeouts).toHaveBeenCalledTimes(1);
+      clock.advance(10);
+      await slicer.pause();
+      expect(timeouts).toHaveBeenCalledTimes(2);
+    } finally {
+      timeouts.mockRestore();
+      clock.restore();
+    }
+  });
+
   it('yields after its most steps even inside the time budget', async () => {
     const clock = withClock();
     const timeouts = jest.spyOn(global, 'setImmediate');

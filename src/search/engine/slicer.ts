@@ -70,6 +70,8 @@ export class Slicer {
   private steps = 0;
   /** False between {@link mark} and {@link restart}: the time meanwhile is an awaited wait. */
   private running = true;
+  /** Set by {@link endSlice}: the next pause yields. */
+  private ending = false;
 
   /**
    * @param budgetMs time a slice may run before the next pause yields, ms
@@ -106,15 +108,24 @@ export class Slicer {
     this.running = true;
   }
 
+  /**
+   * Makes the next {@link pause} yield whatever the time (the rest of the budget is given up): call
+   * before a step known to be long, so that it starts a slice of its own instead of ending a full one.
+   */
+  endSlice(): void {
+    this.ending = true;
+  }
+
   /** Resolves at once inside the budget; else after yielding to the event loop, starting a new slice. */
   async pause(): Promise<void> {
     if (!this.running) this.restart();
     const ran = performance.now() - this.sliceStart;
-    if (ran < this.budgetMs && this.steps < this.maxSteps) {
+    if (ran < this.budgetMs && this.steps < this.maxSteps && !this.ending) {
       this.steps++;
       return;
     }
     this.longest = Math.max(this.longest, ran);
+    this.ending = false;
     await yieldToEventLoop();
     this.sliceStart = performance.now();
     this.steps = 1;
