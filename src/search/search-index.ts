@@ -495,7 +495,7 @@ export class SearchIndex {
     }
     const { path } = file;
     if (slicer !== undefined && !this.engine.has(path) && mapGrowsAtNextSet(this.engine.size)) {
-      await sliceApart(slicer);
+      await slicer.endSlice();
       if (!stillWanted()) return;
     }
     this.engine.add({
@@ -508,7 +508,7 @@ export class SearchIndex {
       headings: this.notes.headingTexts(file),
     });
     if (slicer !== undefined && !this.manifest.has(path) && mapGrowsAtNextSet(this.manifest.size)) {
-      await sliceApart(slicer);
+      await slicer.endSlice();
       // A change applied meanwhile put its own stamp (or none) with the note: keep it.
       if (!stillWanted()) return;
     }
@@ -530,10 +530,4 @@ export class SearchIndex {
     const file = this.notes.fileByPath(path);
     return file === null ? Promise.reject(new Error(`note ${path} is gone`)) : this.notes.read(file);
   }
-}
-
-/** Ends the slicer's slice: the step that follows starts a slice of its own (Slicer.endSlice). */
-async function sliceApart(slicer: Slicer): Promise<void> {
-  slicer.endSlice();
-  await slicer.pause();
 }

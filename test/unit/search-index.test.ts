@@ -394,7 +394,7 @@ describe('SearchIndex: a build past a large map size', () => {
     const original = Slicer.prototype.endSlice;
     const endSlice = jest.spyOn(Slicer.prototype, 'endSlice').mockImplementation(function (this: Slicer) {
       ends.push([internals.engine.size, internals.manifest.size]);
-      original.call(this);
+      return original.call(this);
     });
     try {
       await index.start();

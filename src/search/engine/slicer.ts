@@ -70,8 +70,6 @@ export class Slicer {
   private steps = 0;
   /** False between {@link mark} and {@link restart}: the time meanwhile is an awaited wait. */
   private running = true;
-  /** Set by {@link endSlice}: the next pause yields. */
-  private ending = false;
 
   /**
    * @param budgetMs time a slice may run before the next pause yields, ms
@@ -109,23 +107,26 @@ export class Slicer {
   }
 
   /**
-   * Makes the next {@link pause} yield whatever the time (the rest of the budget is given up): call
-   * before a step known to be long, so that it starts a slice of its own instead of ending a full one.
+   * Ends the running slice now whatever its time (the rest of the budget is given up), recording
+   * its length, and resolves after yielding to the event loop with a fresh slice started: await it
+   * before a step known to be long, so that the step starts a slice of its own instead of ending a
+   * full one.
    */
-  endSlice(): void {
-    this.ending = true;
+  async endSlice(): Promise<void> {
+    this.mark();
+    await yieldToEventLoop();
+    this.restart();
   }
 
   /** Resolves at once inside the budget; else after yielding to the event loop, starting a new slice. */
   async pause(): Promise<void> {
     if (!this.running) this.restart();
     const ran = performance.now() - this.sliceStart;
-    if (ran < this.budgetMs && this.steps < this.maxSteps && !this.ending) {
+    if (ran < this.budgetMs && this.steps < this.maxSteps) {
       this.steps++;
       return;
     }
     this.longest = Math.max(this.longest, ran);
-    this.ending = false;
     await yieldToEventLoop();
     this.sliceStart = performance.now();
     this.steps = 1;
