@@ -3,8 +3,10 @@
  * saved search index goes, without the host. Reads the head and parts that a run left in
  * `<plugin folder>` (e.g. `<vault>/.obsidian-profile-warm-7/plugins/vault-mcp`, made by
  * `profile-warm.mjs`), feeds them to `LexicalEngine.load` as a warm start does (phrase filters
- * left for later), then loads the phrase filters and runs the trim and ranking steps (each as one
- * step, not in the plugin's slices; the longest step is measured up to them). Prints, by
+ * left for later), then runs what follows a warm start's completeness in SearchIndex's order: the
+ * block bounds' steps (timed, with their longest step), the phrase filters, then the pack and
+ * ranking steps (each as one step, not in the plugin's slices; the load's longest step is measured
+ * up to them). Prints, by
  * line kind, the lines' count, the time to read and parse them and the engine's work on them
  * (wall and process CPU), the longest step between two pauses, and the garbage collections'
  * pauses. With `--notes`, first holds the text of every note under that folder in memory, as the
@@ -49,11 +51,18 @@ async function noteTexts(folder: string, into: string[]): Promise<void> {
 }
 
 /** Runs `steps`, timing it. @returns wall ms and CPU ms */
-function timeSteps(steps: Iterable<unknown>): { ms: number; cpuMs: number } {
+function timeSteps(steps: Iterable<unknown>): { ms: number; cpuMs: number; longestMs: number } {
   const t = performance.now();
   const c = cpuMs();
-  for (const step of steps) void step;
-  return { ms: performance.now() - t, cpuMs: cpuMs() - c };
+  let longestMs = 0;
+  let last = t;
+  for (const step of steps) {
+    void step;
+    const now = performance.now();
+    longestMs = Math.max(longestMs, now - last);
+    last = now;
+  }
+  return { ms: performance.now() - t, cpuMs: cpuMs() - c, longestMs: Math.max(longestMs, performance.now() - last) };
 }
 
 async function main(): Promise<void> {
@@ -106,20 +115,23 @@ async function main(): Promise<void> {
   const c0 = cpuMs();
   const phrases = await engine.load(timed(saved.lines()), pause, true);
   const load = { ms: performance.now() - t0, cpuMs: cpuMs() - c0 };
-  // The phrase filters first: the first one's line was yielded to the load, whose tail (documents, tables) its engine time holds; the steps after run without pauses.
+  // What SearchIndex runs after a warm start's completeness, in its order: the block bounds, the phrase filters (their first line was yielded to the load, whose tail its engine time holds), the ranking steps; steps after the phrase filters run without pauses.
+  const bounds = timeSteps(engine.boundSteps());
   const tp = performance.now();
   const cp = cpuMs();
   if (phrases !== null) await engine.loadPhrases({ ...phrases, rest: timed(phrases.rest) }, pause);
   const phraseLoad = { ms: performance.now() - tp, cpuMs: cpuMs() - cp };
-  const trim = timeSteps(engine.trimSteps());
+  const trim = timeSteps(engine.packSteps());
   const ranking = timeSteps(engine.rankingSteps());
   await new Promise((resolve) => setTimeout(resolve, 10));
   observer.disconnect();
   const ms = (x: { ms: number; cpuMs: number }): string => `${x.ms.toFixed(0)} ms (${x.cpuMs.toFixed(0)} ms CPU)`;
   console.log(
-    `${engine.size} notes; load ${ms(load)}, longest step ${longest.toFixed(0)} ms; trim steps ${ms(trim)}; ranking steps ${ms(ranking)}`,
+    `${engine.size} notes; load ${ms(load)}, longest step ${longest.toFixed(0)} ms; pack steps ${ms(trim)}; ranking steps ${ms(ranking)}`,
   );
-  console.log(`phrase filters after: ${ms(phraseLoad)}`);
+  console.log(
+    `after completeness: block bounds ${ms(bounds)}, longest step ${bounds.longestMs.toFixed(0)} ms; phrase filters ${ms(phraseLoad)}`,
+  );
   console.log('kind   lines   read+parse ms (CPU)   engine ms (CPU)   longest engine ms');
   for (const kind of ['M', 'R', 'D', 'T', 'P']) {
     const p = parse.get(kind);

@@ -5,6 +5,8 @@ import { parse as parseYaml } from 'yaml';
 import { ToolError } from '../../src/errors';
 import { SearchIndex } from '../../src/search/search-index';
 import { Slicer } from '../../src/search/engine/slicer';
+import { LexicalEngine } from '../../src/search/engine/lexical-engine';
+import * as pruning from '../../src/search/engine/ranked-pruning';
 import { memoryIndexStorage } from '../harness/memory-index-storage';
 import type { SearchPage } from '../../src/search/types';
 import { UNRESTRICTED_SCOPE, type AccessScope } from '../../src/vault/access/access';
@@ -566,6 +568,56 @@ describe('SearchIndex: lifecycle and incremental updates', () => {
     expect(paths(await second.search('cherry', ALL))).toEqual(['C.md']);
     expect(paths(await second.search('damson', ALL))).toEqual(['E.md']);
     second.stop();
+  });
+
+  it("makes a warm start's block bounds after the index is complete: the same pages before them, pruned after", async () => {
+    // 600 notes: "alpha" and "beta" are in every note, in lists long enough for block bounds.
+    const texts: Record<string, string> = {};
+    for (let i = 0; i < 600; i++) texts[`N/${String(i).padStart(3, '0')}.md`] = `alpha ${'beta '.repeat(1 + (i % 7))}gamma${i % 13}\n`;
+    const notes = new FakeNotes(texts);
+    const storage = memoryIndexStorage();
+    const first = new SearchIndex(notes.asStore(), { storage });
+    await first.start();
+    await first.whenBuilt();
+    const queries = ['alpha', 'beta', 'alpha beta', 'beta gamma3'];
+    const pages = async (index: SearchIndex): Promise<unknown[]> => {
+      const all: unknown[] = [];
+      for (const q of queries)
+        for (const limit of [1, 5, 20]) {
+          const page = await index.search(q, ALL, { limit });
+          all.push([q, limit, page.total, page.total_estimated, page.results.map((r) => [r.path, r.score])]);
+        }
+      return all;
+    };
+    const cold = await pages(first);
+    first.stop();
+    // The warm start's bound steps, held back until the test runs them.
+    const boundCalls: boolean[] = [];
+    const boundSteps = jest.spyOn(LexicalEngine.prototype, 'boundSteps').mockImplementation(function* () {
+      boundCalls.push(second.stats.complete);
+      yield* [];
+    });
+    const pruned = jest.spyOn(pruning, 'prunedScores');
+    const second = new SearchIndex(notes.asStore(), { storage });
+    try {
+      await second.start();
+      await second.whenBuilt();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(second.stats).toMatchObject({ warm: true, reindexed: 0, complete: true });
+      // Asked for once, after completeness.
+      expect(boundCalls).toEqual([true]);
+      expect(await pages(second)).toEqual(cold);
+      expect(pruned.mock.results.filter((r) => r.value !== null).length).toBe(0);
+      boundSteps.mockRestore();
+      for (const step of (second as unknown as { engine: LexicalEngine }).engine.boundSteps()) void step;
+      pruned.mockClear();
+      expect(await pages(second)).toEqual(cold);
+      expect(pruned.mock.results.filter((r) => r.value !== null).length).toBeGreaterThan(0);
+    } finally {
+      boundSteps.mockRestore();
+      pruned.mockRestore();
+      second.stop();
+    }
   });
 
   it('refuses searches before start and after stop, and stops listening', async () => {

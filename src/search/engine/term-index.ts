@@ -746,13 +746,21 @@ export class TermIndex {
 
   /**
    * Drops the spare capacity that growth by doubling left in the posting lists and the
-   * documents' term lists, then makes the lists' block bounds ({@link boundSteps}), in steps the
-   * caller may yield between (see PostingLists.trimSteps); the index stays consistent between
-   * steps and may change meanwhile. Run it when a build ends, not after each change.
+   * documents' term lists, in steps the caller may yield between (see PostingLists.trimSteps);
+   * the index stays consistent between steps and may change meanwhile. Run it when a build ends,
+   * not after each change.
    */
-  *trimSteps(): Generator<void> {
+  *packSteps(): Generator<void> {
     yield* this.post.trimSteps();
     this.docTerms.trim();
+  }
+
+  /**
+   * {@link packSteps}, then the lists' block bounds ({@link boundSteps}): what a build's end
+   * runs, in steps the caller may yield between.
+   */
+  *trimSteps(): Generator<void> {
+    yield* this.packSteps();
     // The posting lists' last copies and the bounds' first pass (see boundSteps) were one step at 100k notes.
     yield;
     yield* this.boundSteps();
