@@ -118,6 +118,15 @@ describe('list_notes', () => {
     ).toMatch(/another folder or since/);
     expect((await rejection(listNotesTool.handler({ since: 'last tuesday' }, contextFor()))).code).toBe('invalid_argument');
     expect((await rejection(listNotesTool.handler({ since: '2026-13-45' }, contextFor()))).code).toBe('invalid_argument');
+    // Dates that name no calendar day are refused (Date.parse would read 2026-02-30 as 2 March), as query_notes refuses them.
+    for (const since of ['2026-02-30', '2026-02-29', '2026-04-31T10:00:00Z', '2026-02-29 08:00']) {
+      const refusal = await rejection(listNotesTool.handler({ since }, contextFor()));
+      expect([refusal.code, refusal.message]).toEqual([
+        'invalid_argument',
+        expect.stringMatching(/is not a calendar date; write dates as YYYY-MM-DD/),
+      ]);
+    }
+    expect((await listNotesTool.handler({ since: '2024-02-29' }, contextFor())).notes).toBeDefined();
     expect((await rejection(listNotesTool.handler({ folder: 'Nowhere' }, contextFor()))).code).toBe('not_found');
     expect((await rejection(listNotesTool.handler({ folder: '_private' }, contextFor()))).code).toBe('forbidden');
     expect((await rejection(listNotesTool.handler({ folder: 'Areas' }, contextFor('Test agent', ['Projects'])))).code).toBe('forbidden');

@@ -11,6 +11,7 @@
  * words). A field is a file field (`file.name`...) or a frontmatter property (bare, `note.`
  * prefixed, or quoted when it has spaces).
  */
+import { namesNoCalendarDay } from '../calendar-date';
 
 /** Fields every note has, computed from the file (Obsidian Bases' `file.*` names). */
 export const FILE_FIELDS = [
@@ -235,7 +236,7 @@ class Parser {
     ) {
       throw this.error(`Expected a value after '${opToken.text}', e.g. "draft", 5 or 2026-01-15.`, valueToken ?? null);
     }
-    if (valueToken.kind === 'word' && !isRealDate(valueToken.text)) {
+    if (valueToken.kind === 'word' && namesNoCalendarDay(valueToken.text)) {
       throw this.error(`'${valueToken.text}' is not a calendar date; write dates as YYYY-MM-DD, e.g. 2026-01-15.`, valueToken);
     }
     this.k++;
@@ -335,16 +336,4 @@ class Parser {
 /** `condition`, inside a NOT when `negated`. */
 function wrap(condition: Condition, negated: boolean): Condition {
   return negated ? { kind: 'not', child: condition } : condition;
-}
-
-/**
- * False for a bare value that starts like a date (`YYYY-MM-DD`) but names no calendar day
- * (`2026-13-45`, `2026-02-30`); true for real dates and for values that are not dates.
- */
-function isRealDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?![\d])/.exec(value);
-  if (!m) return true;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }

@@ -2,6 +2,7 @@ import { ToolError } from '../../errors';
 import type { CompareOp, QueryNode } from './query-ast';
 import { compileRegex, readQuotedAt, readRegexAt, type QueryFail } from './query-literals';
 import { isOperator, isScopeOperator, operatorExample } from './query-operators';
+import { namesNoCalendarDay } from '../calendar-date';
 
 /**
  * Parses a search query into a {@link QueryNode} tree, following Obsidian's search syntax
@@ -353,8 +354,14 @@ class QueryParser {
     const cmp = /^(>=|<=|>|<|=)/.exec(raw);
     if (cmp) {
       this.countTerm(open);
-      const value = unquote(raw.slice(cmp[0].length).trim());
+      const given = raw.slice(cmp[0].length).trim();
+      const value = unquote(given);
       if (value === '') this.fail(`has the property filter [${inner}] without a value after ${cmp[0]}; write it as [${name}:${cmp[0]}5]`);
+      // A bare date must name a calendar day, as in query_notes and list_notes' since; a quoted value is text.
+      if (given === value && namesNoCalendarDay(value))
+        this.fail(
+          `has the property filter [${inner}] whose date '${value}' is not a calendar day; write dates as YYYY-MM-DD, e.g. 2026-01-15`,
+        );
       return { kind: 'property', name, test: { op: 'compare', cmp: cmp[1] as CompareOp, value } };
     }
     return this.valueQuery(name, open + 2 + colon, close);

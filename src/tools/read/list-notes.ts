@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ToolError } from '../../errors';
+import { namesNoCalendarDay } from '../../search/calendar-date';
 import { decodeCursor, encodeCursor } from '../../search/results/cursor';
 import { isPathInside } from '../../vault/paths/paths';
 import { defineTool } from '../tool';
@@ -40,7 +41,8 @@ function cursorOffset(raw: string, folder: string, since: string): number {
 
 /**
  * Parses `since` (ISO 8601 date or date-time). A bare date is midnight UTC, a date-time
- * without a zone is local time (ECMAScript Date rules).
+ * without a zone is local time (ECMAScript Date rules). The date must name a calendar day
+ * (search/calendar-date.ts, the check query_notes and search use): `2026-02-30` is refused, not read as 2 March.
  * @returns epoch ms. @throws ToolError('invalid_argument') for anything else.
  */
 export function parseSince(since: string): number {
@@ -48,6 +50,9 @@ export function parseSince(since: string): number {
   const ms = ISO_DATE.test(trimmed) ? Date.parse(trimmed.replace(' ', 'T')) : NaN;
   if (Number.isNaN(ms)) {
     throw new ToolError('invalid_argument', `since '${since}' is not an ISO date; use e.g. "2026-01-15" or "2026-01-15T09:30:00Z".`);
+  }
+  if (namesNoCalendarDay(trimmed)) {
+    throw new ToolError('invalid_argument', `since '${since}' is not a calendar date; write dates as YYYY-MM-DD, e.g. 2026-01-15.`);
   }
   return ms;
 }

@@ -1,0 +1,22 @@
+/**
+ * The one check of a date an agent writes (`list_notes` since, `query_notes` values, search's
+ * `[prop:>value]`): a value that starts like an ISO 8601 date, `YYYY-MM-DD`, must name a real
+ * calendar day. `Date.parse` does not check this (it reads `2026-02-30` as 2 March), so a
+ * mistyped day would quietly filter by another one.
+ */
+
+/** `YYYY-MM-DD` at the start of a value, not followed by another digit. */
+const DATE_PREFIX = /^(\d{4})-(\d{2})-(\d{2})(?!\d)/;
+
+/**
+ * True when `value` starts like a date (`YYYY-MM-DD`, alone or followed by a time) but names no
+ * calendar day: month outside 01–12, or a day the month does not have (`2026-02-29`, `2026-04-31`;
+ * leap years by the Gregorian rule). False for real dates and for values that are not dates.
+ */
+export function namesNoCalendarDay(value: string): boolean {
+  const m = DATE_PREFIX.exec(value);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day;
+}
