@@ -1,6 +1,7 @@
 import * as nodePath from 'node:path';
 import { endsInV1, normalizeBaseUrl, parseHttpUrl } from '../src/ai/base-url';
 import type { KeyMode } from '../src/settings/key-record';
+import { checkKeyRoot } from '../src/settings/key-roots';
 import { MAX_PORT, MIN_PORT } from '../src/settings/settings';
 
 /** The environment variable a run reads the AI provider's API key from (a flag would land in shell history). */
@@ -255,31 +256,35 @@ export function parseEmbedUrl(text: string): string {
 
 /**
  * The folders of `--roots a,b`, vault-relative as a key's `roots` are in the settings
- * (docs/architecture.md#keys): trimmed, a backslash read as `/`, empty and `.` segments dropped (`Projects/` is
- * `Projects`), empty entries skipped. An absolute path is refused, not converted, so the flag
+ * (docs/architecture.md#keys), each checked by the one roots rule (src/settings/key-roots.ts):
+ * trimmed, a backslash read as `/`, empty and `.` segments dropped (`Projects/` is `Projects`),
+ * empty entries between commas skipped. An absolute path is refused, not converted, so the flag
  * and the settings spell a root one way; when it lies inside `vaultDir` the message gives the
  * vault-relative spelling to type.
  * @param text the flag's value. @param vaultDir the absolute `--vault` folder, when one was given.
- * @throws Error with one sentence per entry that is absolute or climbs out with `..`
- *   (`--roots /etc` must not quietly become `etc`).
+ * @throws Error with one sentence per entry that breaks the rule: absolute, climbing out with
+ *   `..` (`--roots /etc` must not quietly become `etc`), or naming the vault itself (`.`), which
+ *   would be the whole vault.
  */
 export function parseRoots(text: string, vaultDir?: string): string[] {
   const roots: string[] = [];
   const problems: string[] = [];
   for (const entry of text.split(',').map((r) => r.trim())) {
     if (entry === '') continue;
-    const segments = entry.split(/[\\/]/).filter((s) => s !== '' && s !== '.');
     const inside = vaultDir === undefined || !nodePath.isAbsolute(entry) ? null : nodePath.relative(vaultDir, nodePath.resolve(entry));
-    if (inside === '') {
+    const verdict = checkKeyRoot(entry);
+    if (inside === '' || (!verdict.ok && verdict.fault === 'vault')) {
       problems.push(`--roots ${entry}: that is the whole vault; leave --roots out to let the key see all of it.`);
     } else if (inside !== null && !inside.startsWith('..') && !nodePath.isAbsolute(inside)) {
       problems.push(`--roots ${entry}: roots are folders relative to the vault; use --roots ${inside.split(nodePath.sep).join('/')}.`);
-    } else if (/^([\\/]|[A-Za-z]:)/.test(entry) || segments.includes('..')) {
+    } else if (!verdict.ok && (verdict.fault === 'absolute' || verdict.fault === 'escapes')) {
       problems.push(
         `--roots ${entry}: give a folder inside the vault, relative to it (as a key's roots in the settings are), such as Projects.`,
       );
-    } else if (segments.length) {
-      roots.push(segments.join('/'));
+    } else if (!verdict.ok) {
+      problems.push(`--roots ${entry}: that root ${verdict.reason}; give a folder inside the vault, relative to it, such as Projects.`);
+    } else if (!roots.includes(verdict.root)) {
+      roots.push(verdict.root);
     }
   }
   if (problems.length) throw new Error(problems.join('\n'));

@@ -22,6 +22,7 @@ import { WRITER_LOCK_FILE, WriterLock } from './vault/writer-lock';
 import { createSessionServices } from './server/session/session-services';
 import { registerCliHandlers } from './ui/settings/cli-handlers';
 import { applyExternalSettings } from './ui/settings/external-change';
+import { keyRootsNotice } from './settings/key-roots';
 import { migrateSettings } from './settings/migrate-settings';
 import { VaultMcpSettingTab } from './ui/settings/settings-tab';
 import type { VaultMcpSettings } from './settings/settings';
@@ -57,7 +58,7 @@ export default class VaultMcpPlugin extends Plugin {
   override async onload(): Promise<void> {
     const saved = await readSettingsData(() => this.loadData(), this.pluginFile('data.json'));
     this.settings = migrateSettings(saved.data);
-    if (saved.problem) new Notice(saved.problem, 0);
+    for (const problem of [saved.problem, keyRootsNotice(this.settings.keys)]) if (problem) new Notice(problem, 0);
     this.keyRing = new KeyRing(
       this.app.secretStorage,
       () => this.settings.keys,

@@ -10,6 +10,7 @@ import {
   type KeyScope,
   type KeyToolSet,
 } from '../settings/key-record';
+import { checkKeyRoots, KEY_ROOT_ADVICE, quoteRoot } from '../settings/key-roots';
 
 /** The part of Obsidian's `SecretStorage` (1.11.4+) the key ring uses. */
 export interface SecretStore {
@@ -39,6 +40,16 @@ export interface MintRequest {
 
 const TOKEN_PREFIX = 'vmcp_';
 const MIN_TOKEN_LENGTH = 16;
+
+/**
+ * A key's roots by the one roots rule (settings/key-roots.ts), normalized (`Projects/` → `Projects`).
+ * @throws KeyRingError naming the first root that breaks it and what to give instead.
+ */
+function checkedRoots(roots: readonly string[]): string[] {
+  const verdict = checkKeyRoots(roots);
+  if (!verdict.ok) throw new KeyRingError(`The root ${quoteRoot(verdict.given)} ${verdict.reason}; ${KEY_ROOT_ADVICE}.`);
+  return verdict.roots;
+}
 
 /**
  * The set of bearer keys: records in settings (via `getKeys`/`saveKeys`), tokens in
@@ -71,7 +82,8 @@ export class KeyRing {
   /**
    * Creates a key and stores its token in secret storage.
    * @returns the record and the token (shown to the user once; copyable later from settings).
-   * @throws KeyRingError when the label is empty or already used, or a given token is too short.
+   * @throws KeyRingError when the label is empty or already used, a given token is too short, or a
+   *   root breaks the roots rule ({@link checkedRoots}).
    */
   async mint(request: MintRequest): Promise<{ record: KeyRecord; token: string }> {
     const label = request.label.trim();
@@ -82,13 +94,14 @@ export class KeyRing {
     if (request.token !== undefined && request.token.length < MIN_TOKEN_LENGTH) {
       throw new KeyRingError(`A token must be at least ${MIN_TOKEN_LENGTH} characters long.`);
     }
+    const roots = checkedRoots(request.roots ?? []);
     const token = request.token ?? TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const record: KeyRecord = {
       id: randomBytes(6).toString('hex'),
       label,
       mode: normalizeKeyMode(request.mode),
       scope: normalizeKeyScope(request.scope),
-      roots: request.roots ?? [],
+      roots,
       tools: normalizeKeyTools(request.tools),
       created_at: new Date().toISOString(),
       last_used_at: null,
@@ -156,10 +169,14 @@ export class KeyRing {
     await this.update(id, { scope: next });
   }
 
-  /** Sets the folders a key is confined to (empty = whole vault). @throws KeyRingError for an unknown key. */
+  /**
+   * Sets the folders a key is confined to (empty = whole vault), normalized ({@link checkedRoots}).
+   * @throws KeyRingError for an unknown key, or a root that breaks the roots rule (empty, `.`,
+   *   absolute, climbing out with `..`): it is refused, never dropped into the whole vault.
+   */
   async setRoots(id: string, roots: string[]): Promise<void> {
     this.require(id);
-    await this.update(id, { roots: roots.map((r) => r.trim()).filter(Boolean) });
+    await this.update(id, { roots: checkedRoots(roots) });
   }
 
   /**

@@ -7,6 +7,7 @@
  * what a file leaves out takes its default.
  */
 import * as z from 'zod';
+import { checkKeyRoots, KEY_ROOT_ADVICE, quoteRoot } from './key-roots';
 import { migrateSettings } from './migrate-settings';
 import { MAX_PORT, MIN_PORT, SETTINGS_SCHEMA_VERSION, type VaultMcpSettings } from './settings';
 
@@ -115,10 +116,12 @@ const SECRET_NAMES = /^(token|tokens|api_?key|secret|password)$/i;
  * Checks settings read from a file against the plugin's settings format (settings.ts), strictly:
  * unknown keys, values of the wrong type, enum values outside their list, a port outside
  * MIN_PORT–MAX_PORT, a `schemaVersion` newer than this plugin reads, key records without a label
- * or with a label or id used twice, and (with `toolNames`) unknown tool names are refused.
+ * or with a label or id used twice, a key root that breaks the roots rule (key-roots.ts: empty,
+ * `.`, absolute, climbing out with `..`), and (with `toolNames`) unknown tool names are refused.
  * @param data the parsed JSON (anything).
  * @returns `{ok: true, settings}` with every missing key at its default (migrateSettings) and
- *   every key record given an id (`key-<n>`) when it has none, or
+ *   every key record given an id (`key-<n>`) when it has none and its roots normalized
+ *   (`Projects/` → `Projects`), or
  *   `{ok: false, key, message}` for the first problem in document order. Never throws.
  */
 export function checkSettingsData(data: unknown, options: CheckSettingsOptions = {}): SettingsVerdict {
@@ -151,7 +154,7 @@ export function checkSettingsData(data: unknown, options: CheckSettingsOptions =
       }
     }
   }
-  return { ok: true, settings: migrateSettings(withKeyIds(data as Record<string, unknown>, file.keys ?? [])) };
+  return { ok: true, settings: migrateSettings(withKeyIds(withCheckedRoots(data as Record<string, unknown>), file.keys ?? [])) };
 }
 
 /**
@@ -171,9 +174,25 @@ function withKeyIds(data: Record<string, unknown>, keys: Array<{ id?: string }>)
   return { ...data, keys: records };
 }
 
-/** Labels present, non-empty and unique; ids unique. */
-function checkKeys(keys: Array<{ id?: string; label?: string }>): SettingsVerdict | null {
+/** `data` with each key record's roots in the normalized form {@link checkKeyRoots} gives (they passed it in {@link checkKeys}). */
+function withCheckedRoots(data: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(data.keys)) return data;
+  const keys = (data.keys as Array<Record<string, unknown>>).map((key) => {
+    const verdict = Array.isArray(key.roots) ? checkKeyRoots(key.roots) : null;
+    return verdict?.ok ? { ...key, roots: verdict.roots } : key;
+  });
+  return { ...data, keys };
+}
+
+/** Labels present, non-empty and unique; ids unique; roots by the roots rule (key-roots.ts). */
+function checkKeys(keys: Array<{ id?: string; label?: string; roots?: string[] }>): SettingsVerdict | null {
   for (const [i, key] of keys.entries()) {
+    const roots = checkKeyRoots(key.roots ?? []);
+    if (!roots.ok)
+      return problem(
+        `keys[${i}].roots[${roots.index}]`,
+        `keys[${i}].roots[${roots.index}] ${quoteRoot(roots.given)} ${roots.reason}; ${KEY_ROOT_ADVICE}.`,
+      );
     const label = key.label?.trim() ?? '';
     if (label === '')
       return problem(

@@ -1,3 +1,4 @@
+import { checkKeyRoots } from './key-roots';
 import { normalizeKeyMode, normalizeKeyScope, normalizeKeyTools, type KeyRecord } from './key-record';
 import { defaultSettings, MAX_PORT, MIN_PORT, SETTINGS_SCHEMA_VERSION, type VaultMcpSettings } from './settings';
 
@@ -23,7 +24,21 @@ function mergeOver<T>(defaults: T, saved: unknown): T {
   return out as T;
 }
 
-/** Repairs one saved key record (unknown mode → propose, scope → local, roots → [], tools → all: keys from before tool sets keep every tool). */
+/**
+ * A saved key's roots (key-roots.ts): normalized when every one passes the roots rule; else kept
+ * as written, so the key is refused at the server's door and confined to nothing, never widened to
+ * the whole vault by dropping the bad root. A lone string is one root; missing or null is no roots
+ * (the whole vault); any other value, or a non-text entry, becomes an empty root, refused the same way.
+ */
+function migrateRoots(raw: unknown): string[] {
+  if (raw === undefined || raw === null) return [];
+  const given = Array.isArray(raw) ? raw : [raw];
+  const roots = given.map((root) => (typeof root === 'string' ? root : ''));
+  const verdict = checkKeyRoots(roots);
+  return verdict.ok ? verdict.roots : roots;
+}
+
+/** Repairs one saved key record (unknown mode → propose, scope → local, roots by {@link migrateRoots}, tools → all: keys from before tool sets keep every tool). */
 function migrateKey(raw: unknown): KeyRecord | null {
   if (!isObject(raw) || typeof raw.id !== 'string' || typeof raw.label !== 'string') return null;
   return {
@@ -31,7 +46,7 @@ function migrateKey(raw: unknown): KeyRecord | null {
     label: raw.label,
     mode: normalizeKeyMode(raw.mode),
     scope: normalizeKeyScope(raw.scope),
-    roots: Array.isArray(raw.roots) ? raw.roots.filter((r): r is string => typeof r === 'string') : [],
+    roots: migrateRoots(raw.roots),
     tools: normalizeKeyTools(raw.tools),
     created_at: typeof raw.created_at === 'string' ? raw.created_at : new Date(0).toISOString(),
     last_used_at: typeof raw.last_used_at === 'string' ? raw.last_used_at : null,

@@ -146,6 +146,11 @@ describe('key roots typed as absolute paths in the settings tab', () => {
       const toVault = (r: string): string => booted.plugin.notes.policy.literalPath(r);
       expect(parseRoots(`${dir}/Projects/, /Projects, Journal`, toVault)).toEqual(['Projects', 'Projects', 'Journal']);
       expect(() => parseRoots(`${parent}/Other`, toVault)).toThrow(/absolute file-system path outside this vault/);
+      // The vault's own folder, typed absolute or as `.`, would be the whole vault: refused, not dropped.
+      expect(() => parseRoots(`Projects, ${dir}/`, toVault)).toThrow(
+        `The root "${dir}/" names the vault itself, which would be the whole vault`,
+      );
+      expect(() => parseRoots('.', toVault)).toThrow('The root "." names the vault itself');
     } finally {
       await booted.stop();
       await fsp.rm(parent, { recursive: true, force: true });

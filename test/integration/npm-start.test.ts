@@ -173,4 +173,16 @@ describe("npm start --settings FILE: the plugin's settings format for a run", ()
       `vault-mcp: ${file}: keys[0].mode must be "propose" or "force" (found "forse"); correct it, or remove it to use the default.`,
     ]);
   });
+
+  it('stops with exit 2 when a key root is empty, ".", absolute or climbs out: no key is quietly given the whole vault or nothing', async () => {
+    const file = nodePath.join(scratch, 'roots.json');
+    const keys = [[''], ['../etc'], ['/etc'], ['.']].map((roots, i) => ({ label: `Agent ${i}`, roots }));
+    await fsp.writeFile(file, JSON.stringify({ keys }));
+    const run = start(['--settings', file]);
+    expect(await run.exited).toBe(2);
+    expect(run.out).toEqual([]);
+    expect(run.err.filter((l) => l !== '')).toEqual([
+      `vault-mcp: ${file}: keys[0].roots[0] "" is empty, which would be the whole vault; give folders relative to the vault, such as "Projects" or "Journal/2025"; a key with no roots sees the whole vault.`,
+    ]);
+  });
 });

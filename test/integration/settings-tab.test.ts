@@ -162,6 +162,47 @@ describe('settings tab over the running plugin', () => {
     expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Projects/Alpha', 'Journal']);
   });
 
+  it("refuses a typed root that would be the whole vault or leaves it, keeping the key's roots (never widened)", async () => {
+    const input = (): HTMLInputElement => keyRow('Claude Code').querySelector<HTMLInputElement>('.vault-mcp-key-roots input')!;
+    typeInto(input(), 'Journal', true);
+    await settle();
+    for (const [typed, reason] of [
+      ['Projects, .', /The root "\." names the vault itself, which would be the whole vault/],
+      [`Projects, ${vaultDir}`, /names the vault itself/],
+      ['../etc', /leaves the vault/],
+    ] as const) {
+      Notice.clear();
+      typeInto(input(), typed, true);
+      await settle();
+      expect(el().querySelector('.vault-mcp-keys-message')!.textContent).toMatch(reason);
+      expect(Notice.messages().some((m) => reason.test(m))).toBe(true);
+      expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Journal']);
+    }
+  });
+
+  it('a data.json synced in with a key root of "" gets a Notice, and that key is refused at the door until it is fixed', async () => {
+    booted.plugin.settings.server.port = booted.port;
+    const client = await connectClient(booted.url, booted.token);
+    clients.push(client);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    const synced = JSON.parse(JSON.stringify(booted.plugin.settings));
+    synced.keys[0].roots = [''];
+    await booted.plugin.saveData(synced);
+    await simulateExternalSettingsChange(booted.plugin);
+    expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['']);
+    expect(Notice.messages()).toContainEqual(
+      expect.stringMatching(/^Vault MCP: Key "Claude Code" may touch no note: its root "" is empty/),
+    );
+    await expect(client.listTools()).rejects.toThrow(/may touch no note/);
+    synced.keys[0].roots = ['Projects/'];
+    await booted.plugin.saveData(synced);
+    await simulateExternalSettingsChange(booted.plugin);
+    expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Projects']);
+    const again = await connectClient(booted.url, booted.token);
+    clients.push(again);
+    expect((await again.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
   it("a key's tool set: read tools only, then chosen tools, changes that key's tools/list (announced) and the Connect line", async () => {
     const client = await connectClient(booted.url, booted.token);
     clients.push(client);

@@ -5,9 +5,9 @@ import type { VaultPeers } from '../../src/server/vaults/vault-peers';
 
 const key = (label: string, scope: KeyRecord['scope']): KeyRecord =>
   ({ id: label.toLowerCase(), label, mode: 'propose', scope, roots: [] }) as unknown as KeyRecord;
-const keys: KeyRecord[] = [key('Agent', 'local'), key('Cloudy', 'cloud')];
+const keys: KeyRecord[] = [key('Agent', 'local'), key('Cloudy', 'cloud'), { ...key('Widened', 'local'), roots: ['Projects', ''] }];
 const ring = {
-  authenticate: (token: string) => ({ 'tok-agent': keys[0], 'tok-cloud': keys[1] })[token] ?? null,
+  authenticate: (token: string) => ({ 'tok-agent': keys[0], 'tok-cloud': keys[1], 'tok-widened': keys[2] })[token] ?? null,
   list: () => keys,
 } as unknown as KeyRing;
 
@@ -26,6 +26,17 @@ describe('LocalKeyVerifier', () => {
       status: 403,
       code: -32004,
       message: expect.stringMatching(/cloud-only key; set its scope/),
+    });
+  });
+  it('refuses a key whose saved roots break the roots rule (a hand-edited data.json), 403 -32004 naming the root, never running it as the whole vault', async () => {
+    expect(await verifier.verify('tok-widened')).toEqual({
+      ok: false,
+      status: 403,
+      code: -32004,
+      message: expect.stringMatching(
+        /^Key "Widened" may touch no note: its root "" is empty, which would be the whole vault; fix its roots in Vault MCP settings/,
+      ),
+      headers: {},
     });
   });
 });
@@ -76,6 +87,12 @@ describe('ForwardedCallVerifier', () => {
       ok: false,
       status: 403,
       message: expect.stringMatching(/cloud-only/),
+    });
+    expect(await new ForwardedCallVerifier(ring, peers({ label: 'Widened', roots: null })).verify('vmcpfwd.a.b')).toMatchObject({
+      ok: false,
+      status: 403,
+      code: -32004,
+      message: expect.stringMatching(/^Key "Widened" may touch no note: its root ""/),
     });
   });
 });

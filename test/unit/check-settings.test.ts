@@ -38,6 +38,25 @@ describe('checkSettingsData: the settings format, read strictly', () => {
     expect(checkSettingsData(JSON.parse(JSON.stringify(saved)), { toolNames })).toEqual({ ok: true, settings: saved });
   });
 
+  it("normalizes a key's roots and refuses one that breaks the roots rule, naming the key and the root", () => {
+    const verdict = checkSettingsData({ keys: [{ label: 'A', roots: ['Projects/', './Journal', 'Journal'] }] });
+    expect(verdict.ok && verdict.settings.keys[0].roots).toEqual(['Projects', 'Journal']);
+    for (const [root, reason] of [
+      ['', 'is empty'],
+      ['.', 'names the vault itself'],
+      ['/etc', 'is an absolute path'],
+      ['../etc', 'climbs out of the vault'],
+    ]) {
+      expect(checkSettingsData({ keys: [{ label: 'A' }, { label: 'B', roots: ['Projects', root] }] })).toEqual({
+        ok: false,
+        key: 'keys[1].roots[1]',
+        message: expect.stringMatching(
+          new RegExp(`^keys\\[1\\]\\.roots\\[1\\] ${JSON.stringify(root).replace(/[./]/g, '\\$&')} ${reason}`),
+        ),
+      });
+    }
+  });
+
   it('fills what a partial file leaves out with defaults and gives keys without an id one', () => {
     const verdict = checkSettingsData({
       access: { quarantine: ['Secret'] },

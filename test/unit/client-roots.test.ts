@@ -1,5 +1,6 @@
 import {
   intersectRoots,
+  isRootPath,
   MAX_CLIENT_ROOTS,
   parseRoots,
   rootPathOf,
@@ -103,6 +104,20 @@ describe('intersectRoots and sessionAccess', () => {
     expect(intersectRoots(['A/x', 'C'], ['A'], false)).toEqual(['A/x']);
     expect(intersectRoots(['A'], ['B'], false)).toEqual([]);
     expect(intersectRoots(['projects'], ['Projects/sub'], true)).toEqual(['Projects/sub']);
+  });
+
+  it('an empty key root or client folder allows nothing, never the whole vault', () => {
+    expect(intersectRoots([''], ['A', 'B'], false)).toEqual([]);
+    expect(intersectRoots(['', 'B'], ['A', 'B/x'], false)).toEqual(['B/x']);
+    expect(intersectRoots([], ['', 'A'], false)).toEqual(['A']);
+  });
+
+  it('isRootPath accepts only roots as rootPathOf gives them (for roots another vault forwards)', () => {
+    expect(isRootPath('/home/me/Vault/A', LINUX)).toBe(true);
+    expect(isRootPath('/', LINUX)).toBe(true);
+    expect(isRootPath('C:\\Users\\Me', WINDOWS)).toBe(true);
+    for (const bad of ['', 'A', '../etc', '/home/me/../etc', '/home/me/Vault/', '/home//me', '/home/./me', '/home/me\u0000'])
+      expect([bad, isRootPath(bad, LINUX)]).toEqual([bad, false]);
   });
 
   it("blocks the session when the client's roots and the key's share nothing; otherwise never widens the key", () => {

@@ -51,6 +51,14 @@ describe('forwarding assertions', () => {
     }
   });
 
+  it('refuses signed claims whose roots are not absolute normalized paths (an empty or relative root is never read as the vault)', async () => {
+    const check = verifier();
+    for (const roots of [[''], ['A'], ['/v/../etc'], ['/v/A/'], ['/v/A', '.']]) {
+      expect(await check.verify(issuer.token({ ...claims, roots }))).toEqual({ ok: false, message: 'The forwarded call is malformed.' });
+    }
+    expect(await check.verify(issuer.token({ ...claims, roots: ['/'] }))).toMatchObject({ ok: true });
+  });
+
   it('a receipt proves the receiving vault holds its registered key, for that exact token only', () => {
     const receiver = new ForwardIdentity();
     const token = issuer.token(claims);

@@ -65,9 +65,18 @@ describe('KeyRing', () => {
     const { keys } = ring();
     const a = await keys.mint({ label: 'a' });
     await keys.setMode(a.record.id, 'force');
-    await keys.setRoots(a.record.id, [' Projects ', '']);
+    await keys.setRoots(a.record.id, ['Projects/', './Projects']);
     await keys.touch(a.record.id, new Date('2026-01-02T03:04:05Z'));
     expect(keys.list()[0]).toMatchObject({ mode: 'force', roots: ['Projects'], last_used_at: '2026-01-02T03:04:05.000Z' });
+    // A root that would widen the key to the whole vault, or leaves it, is refused (the roots stay), never dropped.
+    for (const bad of ['', '.', '/etc', '../etc']) {
+      await expect(keys.setRoots(a.record.id, ['Journal', bad])).rejects.toThrow(
+        /^The root ".*" (is empty|names the vault itself|is an absolute path|climbs out)/,
+      );
+    }
+    expect(keys.list()[0].roots).toEqual(['Projects']);
+    await expect(keys.mint({ label: 'b', roots: [''] })).rejects.toThrow(/The root "" is empty, which would be the whole vault/);
+    expect(keys.list().map((k) => k.label)).toEqual(['a']);
     await expect(keys.setMode('nope', 'force')).rejects.toThrow(/No key/);
   });
 });

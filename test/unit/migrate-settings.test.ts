@@ -34,6 +34,21 @@ describe('migrateSettings', () => {
     expect(keys.map((k) => k.tools)).toEqual(['all', 'read', ['search', 'read_note'], 'all']);
   });
 
+  it('normalizes good roots and keeps a key whose roots break the rule as saved (refused at the door), never widened by dropping one', () => {
+    const keys = migrateSettings({
+      keys: [
+        { id: 'a', label: 'Good', roots: ['Projects/', './Journal'] },
+        { id: 'b', label: 'Empty', roots: [''] },
+        { id: 'c', label: 'Mixed', roots: ['Projects', '../etc'] },
+        { id: 'd', label: 'Odd', roots: [5] },
+        { id: 'e', label: 'One', roots: 'Projects' },
+        { id: 'f', label: 'Object', roots: { a: 1 } },
+        { id: 'g', label: 'None', roots: null },
+      ],
+    }).keys;
+    expect(keys.map((k) => k.roots)).toEqual([['Projects', 'Journal'], [''], ['Projects', '../etc'], [''], ['Projects'], [''], []]);
+  });
+
   it('gives settings saved before trusted links an empty list, and repairs a non-list', () => {
     expect(migrateSettings({ access: { quarantine: ['Journal'] } }).access).toEqual({ quarantine: ['Journal'], trustedSymlinks: [] });
     expect(migrateSettings({ access: { trustedSymlinks: 'Shared' } }).access.trustedSymlinks).toEqual([]);

@@ -99,7 +99,13 @@ describe('npm start options', () => {
   });
 
   it('keeps nested roots vault-relative and reads a backslash as a slash', () => {
-    expect(parseRoots('Projects/Alpha,Areas\\Home, ,.')).toEqual(['Projects/Alpha', 'Areas/Home']);
+    expect(parseRoots('Projects/Alpha,Areas\\Home, ,./Journal/')).toEqual(['Projects/Alpha', 'Areas/Home', 'Journal']);
+  });
+
+  it('refuses a root that names the vault itself (`.`, `a/..`): it would quietly be the whole vault', () => {
+    const whole = 'that is the whole vault; leave --roots out to let the key see all of it.';
+    expect(() => parseRoots('Projects,.')).toThrow(`--roots .: ${whole}`);
+    expect(() => parseRunOptions(['--roots', 'Projects/..'])).toThrow(`--roots Projects/..: ${whole}`);
   });
 
   it('refuses roots outside the vault with one sentence each, never stripping them into vault paths', () => {

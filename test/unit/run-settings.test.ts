@@ -121,6 +121,20 @@ describe('npm start --settings FILE', () => {
     [{ tools: { enabled: { serch: true } } }, /^tools\.enabled\.serch is not a tool of Vault MCP;/],
     [[], 'the file holds a list, not settings; write a settings object in braces, such as {"access": {"quarantine": ["Private"]}}.'],
     [{ keys: [{ label: 'npm start' }] }, 'keys[0].label "npm start" is the label of the run\'s own key; give that key another label.'],
+    // A root that would be the whole vault, or that no note can be inside, is refused like --roots ../x (a newcomer's report: "" read every note).
+    [
+      { keys: [{ label: 'A', roots: [''] }] },
+      'keys[0].roots[0] "" is empty, which would be the whole vault; give folders relative to the vault, such as "Projects" or "Journal/2025"; a key with no roots sees the whole vault.',
+    ],
+    [
+      { keys: [{ label: 'A' }, { label: 'B', roots: ['Projects', '../etc'] }] },
+      /^keys\[1\]\.roots\[1\] "\.\.\/etc" climbs out of the vault with "\.\.";/,
+    ],
+    [
+      { keys: [{ label: 'A', roots: ['/etc'] }] },
+      /^keys\[0\]\.roots\[0\] "\/etc" is an absolute path, not a folder relative to the vault;/,
+    ],
+    [{ keys: [{ label: 'A', roots: ['.'] }] }, /^keys\[0\]\.roots\[0\] "\." names the vault itself, which would be the whole vault;/],
     [
       { keys: [{ label: 'A', id: 'runkey' }] },
       'keys[0].id "runkey" is the id of the run\'s own key; give that key another id, or leave the id out.',

@@ -93,8 +93,14 @@ describe('settings tab helpers', () => {
   });
 
   it('parseRoots and cleanFolder trim slashes and blanks', () => {
-    expect(parseRoots(' /Projects/ , ,Journal/2025')).toEqual(['Projects', 'Journal/2025']);
+    expect(parseRoots(' Projects/ , ,Journal/2025')).toEqual(['Projects', 'Journal/2025']);
     expect(parseRoots('')).toEqual([]);
+    // A root that would be the whole vault, or is absolute or climbs out, is refused, never dropped into the whole vault.
+    expect(() => parseRoots('.')).toThrow(
+      'The root "." names the vault itself, which would be the whole vault; give folders relative to the vault',
+    );
+    expect(() => parseRoots('Projects, /etc')).toThrow(/The root "\/etc" is an absolute path/);
+    expect(() => parseRoots('../etc')).toThrow(/The root "..\/etc" climbs out of the vault/);
     expect(cleanFolder(' \\Work\\Clients/ ')).toBe('Work/Clients');
   });
 

@@ -230,6 +230,12 @@ describe('access rules', () => {
     expect(isWithinRoots('Projects/Beta/x.md', ['Projects/Alpha', 'Areas'])).toBe(false);
     expect(isWithinRoots('projects/alpha/x.md', ['Projects/Alpha'])).toBe(false);
   });
+
+  test('an empty root contains nothing: it fails closed, never passing for the whole vault', () => {
+    expect(isWithinRoots('Inbox.md', [''])).toBe(false);
+    expect(isWithinRoots('Projects/x.md', ['', 'Projects'])).toBe(true);
+    expect(isWithinRoots('Inbox.md', ['', 'Projects'])).toBe(false);
+  });
 });
 
 describe('note references', () => {

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { KeyRing } from '../../keys/key-ring';
+import { keyRootsRefusal } from '../../settings/key-roots';
 import { isLocallyUsable, type KeyRecord } from '../../settings/key-record';
 import { bearerTokenOf } from './door';
 import type { SessionOrigin } from '../session/mcp-session';
@@ -37,9 +38,18 @@ export interface CredentialVerifier {
 }
 
 /**
+ * The 403 -32004 answer to a key whose saved roots break the roots rule (settings/key-roots.ts:
+ * an empty root, `.`, absolute, climbing out): it runs as nothing rather than as the whole vault; null when its roots pass.
+ */
+function badRoots(key: KeyRecord): AuthVerdict | null {
+  const message = keyRootsRefusal(key);
+  return message === null ? null : { ok: false, status: 403, code: -32004, message, headers: {} };
+}
+
+/**
  * A local key's token, compared in constant time across the key set by the {@link KeyRing}
  * (docs/architecture.md#keys): unknown or missing → 401 (the same answer whether a key exists or not), a
- * cloud-only key → 403 -32004.
+ * cloud-only key or one whose saved roots break the roots rule → 403 -32004.
  */
 export class LocalKeyVerifier implements CredentialVerifier {
   /** @param keys the key ring. */
@@ -57,14 +67,14 @@ export class LocalKeyVerifier implements CredentialVerifier {
         headers: {},
       };
     }
-    return { ok: true, caller: { key, origin: {} }, headers: {} };
+    return badRoots(key) ?? { ok: true, caller: { key, origin: {} }, headers: {} };
   }
 }
 
 /**
  * A call another open vault forwarded (README "Several vaults"): its signed assertion must verify
  * (forward-assertion.ts) — else 401 — and this vault must have a local key with the caller's
- * label — else 403 -32004; it then runs as that key with the client roots passed along, and the
+ * label whose saved roots pass the roots rule — else 403 -32004; it then runs as that key with the client roots passed along, and the
  * answer carries this vault's receipt for the token ({@link RECEIPT_HEADER}).
  */
 export class ForwardedCallVerifier implements CredentialVerifier {
@@ -94,7 +104,13 @@ export class ForwardedCallVerifier implements CredentialVerifier {
         headers: {},
       };
     }
-    return { ok: true, caller: { key, origin: { forwardedRoots: roots } }, headers: { [RECEIPT_HEADER]: this.peers.receipt(token) } };
+    return (
+      badRoots(key) ?? {
+        ok: true,
+        caller: { key, origin: { forwardedRoots: roots } },
+        headers: { [RECEIPT_HEADER]: this.peers.receipt(token) },
+      }
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkKeyRoot } from '../../settings/key-roots';
 import { isPathInside } from '../../vault/paths/paths';
 
 /** Most roots read from one `roots/list` answer; later entries are ignored (and reported). */
@@ -95,6 +96,18 @@ export function rootPathOf(uri: unknown, rules: PathRules): { path: string } | {
   return { path: trimSeparator(paths.normalize(path).normalize('NFC'), rules) };
 }
 
+/**
+ * True when `path` is a root in the form {@link rootPathOf} gives: absolute, normalized (no `.`
+ * or `..` segment, no doubled or trailing separator but a file-system root's), NFC, without control
+ * characters. For client roots another vault forwards (forward-assertion.ts): they are checked
+ * again where they arrive, not trusted because the sender parsed them.
+ */
+export function isRootPath(path: string, rules: PathRules): boolean {
+  if (hasControlCharacter(path)) return false;
+  const paths = rules.platform === 'win32' ? nodePath.win32 : nodePath.posix;
+  return paths.isAbsolute(path) && trimSeparator(paths.normalize(path).normalize('NFC'), rules) === path;
+}
+
 /** What a set of client roots means for one vault. */
 export type RootsInVault =
   /** A root is the vault folder or contains it: the whole vault. */
@@ -117,7 +130,9 @@ export function rootsInVault(paths: readonly string[], vaultFolders: readonly st
       const relation = relate(path, trimSeparator(base.normalize('NFC'), rules), rules);
       if (relation.kind === 'contains') return { kind: 'whole' };
       if (relation.kind === 'inside') {
-        folders.push(relation.folder);
+        // The folder a root names must pass the rule every key root does (settings/key-roots.ts); one that does not touches nothing.
+        const folder = checkKeyRoot(relation.folder);
+        if (folder.ok) folders.push(folder.root);
         break;
       }
     }
@@ -131,14 +146,17 @@ export function rootsInVault(paths: readonly string[], vaultFolders: readonly st
 /**
  * The folders both a key and a client allow: a key without roots allows the whole vault; each
  * pair keeps the inner of the two when one contains the other. An empty result means nothing
- * is allowed (unlike a key's empty roots).
+ * is allowed (unlike a key's empty roots). An empty key root or client folder allows nothing
+ * (as in vault/access/access-rules.ts isWithinRoots): it never stands for the whole vault.
  * @param fold compare case-insensitively (see {@link PathRules.caseInsensitive}).
  */
 export function intersectRoots(keyRoots: readonly string[], clientFolders: readonly string[], fold: boolean): string[] {
-  if (keyRoots.length === 0) return [...clientFolders];
+  const clients = clientFolders.filter((client) => client !== '');
+  if (keyRoots.length === 0) return clients;
   const out: string[] = [];
-  for (const client of clientFolders) {
+  for (const client of clients) {
     for (const key of keyRoots) {
+      if (key === '') continue;
       const inner = isPathInside(client, key, fold) ? client : isPathInside(key, client, fold) ? key : null;
       if (inner !== null && !out.includes(inner)) out.push(inner);
     }

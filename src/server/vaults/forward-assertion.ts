@@ -1,4 +1,5 @@
 import { createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
+import { hostPathRules, isRootPath, MAX_CLIENT_ROOTS, MAX_ROOT_URI_CHARS } from '../roots/client-roots';
 
 /** Bearer tokens of forwarded calls start with this; no key token does (theirs are `vmcp_…` or user-chosen). */
 export const FORWARD_TOKEN_PREFIX = 'vmcpfwd.';
@@ -145,8 +146,12 @@ function parseClaims(payload: string): ForwardClaims | null {
   if (value === null || typeof value !== 'object') return null;
   const c = value as Record<string, unknown>;
   const roots = c.roots;
+  // Each root must be an absolute normalized path, as client-roots.ts parses them: an empty or relative one is refused here, never read as the vault.
   const rootsOk =
-    roots === null || (Array.isArray(roots) && roots.length <= 100 && roots.every((r) => typeof r === 'string' && r.length <= 4096));
+    roots === null ||
+    (Array.isArray(roots) &&
+      roots.length <= MAX_CLIENT_ROOTS &&
+      roots.every((r) => typeof r === 'string' && r.length <= MAX_ROOT_URI_CHARS && isRootPath(r, hostPathRules())));
   if (typeof c.iss !== 'string' || typeof c.aud !== 'string' || typeof c.label !== 'string' || c.label.length > 200) return null;
   if (typeof c.exp !== 'number' || typeof c.jti !== 'string' || c.jti.length > 64 || !rootsOk) return null;
   return { iss: c.iss, aud: c.aud, label: c.label, roots: roots as string[] | null, exp: c.exp, jti: c.jti };

@@ -1,4 +1,5 @@
 import { Notice } from 'obsidian';
+import { keyRootsNotice } from '../../settings/key-roots';
 import { migrateSettings } from '../../settings/migrate-settings';
 import type { SettingsTabPlugin } from './tab-context';
 
@@ -14,7 +15,8 @@ export interface ExternalChangeResult {
  * port changed, rebuilds the search index when the quarantine or trusted-link list or the widgets folder changed, closes sessions of keys that disappeared, tells connected
  * clients the tool list may have changed and lets the AI service see the new provider.
  * A data.json that does not parse or holds no settings object (a sync caught half-way) changes
- * nothing: the current settings stay (and are what the next save writes), with a Notice.
+ * nothing: the current settings stay (and are what the next save writes), with a Notice. A key
+ * whose roots break the roots rule gets a Notice too (it is refused at the door until they are fixed).
  * @param plugin the plugin whose `settings` are replaced
  */
 export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<ExternalChangeResult> {
@@ -32,6 +34,8 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<
   }
   const next = migrateSettings(saved);
   plugin.settings = next;
+  const rootsProblem = keyRootsNotice(next.keys);
+  if (rootsProblem) new Notice(rootsProblem, 0);
   // The master switch is read on every request: only a port change needs a new listener.
   const restarted = before.server.port !== next.server.port;
   if (restarted) await plugin.restartServer();

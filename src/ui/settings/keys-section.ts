@@ -1,5 +1,6 @@
 import { ButtonComponent, DropdownComponent, ExtraButtonComponent, Notice, Setting, TextComponent } from 'obsidian';
 import type { KeyMode, KeyRecord, KeyScope } from '../../settings/key-record';
+import { checkKeyRoot, KEY_ROOT_ADVICE } from '../../settings/key-roots';
 import { attachFolderSuggestions, copyToClipboard, formatTimestamp, twoStepButton, vaultFolders, type SectionContext } from './tab-context';
 import { showSettingError } from './setting-error';
 import { renderKeyToolsCell } from './key-tools-cell';
@@ -8,19 +9,26 @@ import { renderKeyToolsCell } from './key-tools-cell';
 const SCOPE_LABELS: Record<KeyScope, string> = { local: 'local', both: 'both', cloud: 'cloud' };
 
 /**
- * Splits the roots field (`Projects, Journal/2025`) into folder paths; blanks dropped.
- * @param toVaultPath makes one entry vault-relative (the settings tab passes
+ * Splits the roots field (`Projects, Journal/2025`) into folder paths, each checked by the roots
+ * rule (settings/key-roots.ts); blanks between commas are dropped (an empty field is the whole vault).
+ * @param toVaultPath makes one entry vault-relative first (the settings tab passes
  *   NotePolicy.literalPath, so an absolute path inside the vault is read as the vault-relative
- *   path and one outside is refused); default: trims leading and trailing slashes.
- * @throws what `toVaultPath` throws (a ToolError whose sentence the tab shows).
+ *   path and one outside is refused); default: the entry as typed.
+ * @throws what `toVaultPath` throws (a ToolError whose sentence the tab shows), or an Error naming
+ *   an entry that breaks the roots rule (`.`, `/`, the vault's own folder, `..` out): it is refused, never dropped into the whole vault.
  */
-export function parseRoots(raw: string, toVaultPath: (root: string) => string = (r) => r.replace(/^\/+|\/+$/g, '')): string[] {
+export function parseRoots(raw: string, toVaultPath: (root: string) => string = (r) => r): string[] {
   return raw
     .split(',')
     .map((r) => r.trim())
     .filter(Boolean)
-    .map(toVaultPath)
-    .filter(Boolean);
+    .map((entry) => {
+      const path = toVaultPath(entry);
+      // '' from toVaultPath: the entry names the vault itself (`.`, `./`, the vault's own folder).
+      const verdict = checkKeyRoot(path === '' ? '.' : path);
+      if (!verdict.ok) throw new Error(`The root "${entry}" ${verdict.reason}; ${KEY_ROOT_ADVICE}.`);
+      return verdict.root;
+    });
 }
 
 /**

@@ -140,9 +140,11 @@ function unparsedValue(raw: string): NoteAccess {
 /**
  * True when `path` lies inside one of the key's `roots` (or `roots` is empty: the whole vault).
  * Roots are compared exactly (case-sensitive): confinement must not widen by case folding.
+ * An empty root contains nothing (it fails closed): every route refuses one where it is given
+ * (settings/key-roots.ts), and should one slip through, it must not pass for the vault root.
  */
 export function isWithinRoots(path: string, roots: readonly string[]): boolean {
-  return roots.length === 0 || roots.some((root) => isPathInside(path, root));
+  return roots.length === 0 || roots.some((root) => root !== '' && isPathInside(path, root));
 }
 
 function strictest(levels: NoteAccess[]): NoteAccess {
