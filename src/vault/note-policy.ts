@@ -312,7 +312,8 @@ export class NotePolicy {
     const lookup: Lookup = { scope, readable: once(() => this.source.readableNotes(scope)) };
     const byPath = given(ref.path);
     const text = byPath ? ref.path! : ref.id!.trim();
-    const syntheticPath = pathOfSyntheticId(text.trim());
+    // Only leading whitespace goes: trailing spaces may be part of the name (PathSpelling.chosenSpelling).
+    const syntheticPath = pathOfSyntheticId(text.trimStart());
     const path = syntheticPath ?? text;
     // An id names a note before a path does; a path before an id. A synthetic id is a path only.
     const idFirst = syntheticPath === null && !byPath ? this.findById(text, lookup) : null;

@@ -210,6 +210,23 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
       expect(fs.existsSync(nodePath.join(vault, 'Archive/Moved inbox.md'))).toBe(false);
     });
 
+    it('a path with outer spaces names the note of that exact name when one exists: a write never lands on the trimmed name', async () => {
+      const spaced = nodePath.join(vault, 'Inbox .md');
+      // The user's own note (the tools refuse to create a name ending in a space, which some disks drop).
+      await booted.app.vault.create('Inbox .md', 'Spaced inbox\n');
+      const before = inbox();
+      for (const path of ['Inbox ', 'Inbox .md', 'path:Inbox .md']) expect((await call('read_note', { path })).path).toBe('Inbox .md');
+      expect((await call('read_notes', { paths: ['Inbox '] })).notes.map((n: Json) => n.path)).toEqual(['Inbox .md']);
+      expect((await call('append_note', { path: 'Inbox ', content: 'appended' })).path).toBe('Inbox .md');
+      expect((await call('set_properties', { path: 'Inbox ', properties: { spaced: true } })).path).toBe('Inbox .md');
+      expect(fs.readFileSync(spaced, 'utf8')).toContain('appended');
+      expect(inbox()).toBe(before);
+      // Without a note of the spaced name, outer spaces are dropped as before: 'Inbox ' is Inbox.md.
+      await call('delete_note', { path: 'Inbox .md', confirm: true });
+      for (const path of ['Inbox ', ' Inbox.md', 'Inbox.md\n']) expect((await call('read_note', { path })).path).toBe('Inbox.md');
+      expect(inbox()).toBe(before);
+    });
+
     it('a note moved to a path ending in / is refused with the whole path to give, never renamed to <folder>.md', async () => {
       const text = await callError('move_note', { path: 'Ideas', to: 'Archive/' });
       expect(text).toBe("'Archive/' ends with '/', which names a folder; give the note's whole new path, such as 'Archive/Ideas.md'.");

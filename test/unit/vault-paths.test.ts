@@ -16,7 +16,9 @@ describe('lexicalVaultPath', () => {
     ['Projects\\Alpha\\Budget.md', 'Projects/Alpha/Budget.md'],
     ['./Projects/./Alpha/Budget.md', 'Projects/Alpha/Budget.md'],
     ['Projects/Beta/../Alpha/Budget.md', 'Projects/Alpha/Budget.md'],
-    ['  Inbox.md\n', 'Inbox.md'],
+    // Outer spaces are kept, as Obsidian's normalizePath keeps them (PathSpelling decides when they are dropped).
+    ['Inbox .md', 'Inbox .md'],
+    ['Inbox ', 'Inbox '],
     [cafeNfd, 'Caf\u00e9 notes.md'],
     ['Reference/Non\u00a0breaking.md', 'Reference/Non breaking.md'],
     ['/', ''],
@@ -35,6 +37,7 @@ describe('lexicalVaultPath', () => {
     ['file:///etc/passwd', 'invalid_argument'],
     ['obsidian://open?vault=x', 'invalid_argument'],
     ['Inbox\u0000.md', 'invalid_argument'],
+    ['  Inbox.md\n', 'invalid_argument'],
     ['..', 'forbidden'],
     ['../outside.md', 'forbidden'],
     ['Projects/../../etc/passwd', 'forbidden'],

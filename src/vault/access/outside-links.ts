@@ -194,7 +194,7 @@ export class OutsideLinks {
     for (const entry of list) {
       if (typeof entry !== 'string' || !(adapter instanceof FileSystemAdapter)) continue;
       try {
-        const path = lexicalVaultPath(entry);
+        const path = lexicalVaultPath(entry.trim());
         const real = path === '' ? null : realOrNull(adapter.getFullPath(path));
         if (path !== '' && real !== null) links.push({ path, real });
       } catch {

@@ -93,7 +93,7 @@ export class Quarantine {
     for (const entry of [this.configDir, ...source]) {
       if (typeof entry !== 'string') continue;
       try {
-        const folder = lexicalVaultPath(entry);
+        const folder = lexicalVaultPath(entry.trim());
         if (folder !== '') out.push(folder);
       } catch {
         // A malformed settings entry (empty, absolute, escaping) quarantines nothing.

@@ -23,10 +23,8 @@ export class PathSpelling {
    * @throws as NotePolicy.normalizePath's path rules (empty, control characters, absolute, leaving the vault).
    */
   spelledPath(input: string): string {
-    const chosen = this.lexicalPath(input);
-    const literal = this.literalPath(input);
-    if (canonicalPath(this.app.vault, literal) === chosen) return literal;
-    return this.literalPath(decodePercentOnce(input.trim()));
+    assertPathLength(input);
+    return this.literalPath(this.chosenSpelling(input));
   }
 
   /**
@@ -73,13 +71,26 @@ export class PathSpelling {
   }
 
   /**
-   * The spelling of `input` (trimmed) that path rules apply to: as typed when it holds no
-   * percent-escapes or names an existing entry as typed (or with `.md` added), else decoded once.
+   * The spelling of `input` that path rules apply to. Outer whitespace is part of the name when
+   * an entry of that exact name exists (as typed or with `.md` added: `Inbox ` is `Inbox .md`
+   * beside `Inbox.md`; Obsidian's normalizePath trims nothing), else dropped (`Inbox ` is
+   * `Inbox.md`), so a path never reaches another note than one it names exactly. Then the
+   * literal spelling when it holds no percent-escapes or names an existing entry, else decoded once.
    */
   private chosenSpelling(input: string): string {
     const given = input.trim();
+    if (given !== input && given !== '' && this.namesEntryAsTyped(input)) return input;
     const decoded = decodePercentOnce(given);
     return decoded === given || this.namesEntry(this.literalPath(given)) ? given : decoded;
+  }
+
+  /** True when `input`, outer whitespace kept, names an existing entry; false when it breaks the path rules (control characters, …). */
+  private namesEntryAsTyped(input: string): boolean {
+    try {
+      return this.namesEntry(this.literalPath(input));
+    } catch {
+      return false;
+    }
   }
 
   /** True when a normalized path, as given or with `.md` added, names an existing entry. */

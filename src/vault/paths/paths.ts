@@ -102,8 +102,10 @@ export function decodePercentOnce(input: string): string {
  * Turns a path string into vault-relative form without touching the vault: backslashes
  * become `/`, Unicode is NFC, `.`/empty segments drop, `..` climbs, leading and trailing
  * slashes go, then Obsidian's `normalizePath` (API doc: collapses slashes, replaces
- * non-breaking spaces, NFC) gives the final form. Percent-escapes are not decoded here.
- * @param input the raw string as an agent sent it (outer whitespace is trimmed).
+ * non-breaking spaces, NFC) gives the final form. Percent-escapes are not decoded here, and
+ * outer whitespace is kept, as Obsidian's normalizePath keeps it (`Inbox ` may name `Inbox .md`):
+ * PathSpelling decides when it is dropped, and settings lists trim their entries themselves.
+ * @param input the raw string as an agent sent it.
  * @param vault where the vault is on disk: an absolute path inside it is read as the
  *   vault-relative path ({@link withoutVaultFolder}); without it every absolute path is refused.
  * @returns the vault-relative path, or `''` for the vault root (`/`, `.`, `./`).
@@ -115,7 +117,7 @@ export function lexicalVaultPath(input: string, vault?: VaultOnDisk): string {
   if (typeof input !== 'string' || input.trim() === '') {
     throw new ToolError('invalid_argument', "The path is empty; give a vault-relative path such as 'Folder/Note.md'.");
   }
-  const given = input.trim();
+  const given = input;
   if (CONTROL_CHARS.test(given)) {
     throw new ToolError('invalid_argument', `Path '${printable(given)}' contains control characters; give a plain vault-relative path.`);
   }

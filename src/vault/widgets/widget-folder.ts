@@ -11,7 +11,7 @@ import { lexicalVaultPath } from '../paths/paths';
 export function widgetsFolderPath(setting: unknown): string {
   if (typeof setting !== 'string') return DEFAULT_WIDGETS_FOLDER;
   try {
-    const path = lexicalVaultPath(setting);
+    const path = lexicalVaultPath(setting.trim());
     return path === '' ? DEFAULT_WIDGETS_FOLDER : path;
   } catch {
     return DEFAULT_WIDGETS_FOLDER;
