@@ -167,6 +167,14 @@ describe('npm start flags over the settings', () => {
     expect(base.tools.allowWrites).toBe(false);
   });
 
+  it('--mode force alone leaves writes off, and the docs say so (they said it let agents write)', async () => {
+    expect(applyRunFlags(defaultSettings(), flags('--mode', 'force'), null, null).tools.allowWrites).toBe(false);
+    const read = (file: string): Promise<string> => fsp.readFile(nodePath.resolve(__dirname, '../..', file), 'utf8');
+    for (const file of ['README.md', 'docs/npm-start.md'])
+      expect([file, await read(file)]).not.toContainEqual(expect.stringMatching(/or `--mode force`\)/));
+    expect(await read('docs/npm-start.md')).toMatch(/`--mode force`\s+alone changes nothing while writes are off/);
+  });
+
   it("--embed-url and --embed-model turn on AI and the semantic index over the file's provider", () => {
     const base = defaultSettings();
     base.ai = { ...base.ai, provider: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', model: 'claude', embeddingModel: 'old' };
