@@ -81,7 +81,20 @@ async function main(): Promise<void> {
     if (!(error instanceof RunInputError)) throw error;
     return refuse(`vault-mcp: ${error.message}`, 2);
   }
-  const badRoots = await rootProblems(vault.dir, options.roots, options.configDir, settings.access.quarantine);
+  const quarantined = settings.access.quarantine;
+  const badRoots = await rootProblems(vault.dir, options.roots, options.configDir, quarantined);
+  // A settings key's roots are checked the same way: a missing or quarantined folder would leave it silently seeing nothing.
+  const file = options.settings ?? run.source?.path;
+  for (const [i, key] of settings.keys.entries())
+    badRoots.push(
+      ...(await rootProblems(
+        vault.dir,
+        key.roots,
+        options.configDir,
+        quarantined,
+        (root, j) => `vault-mcp: ${file}: keys[${i}].roots[${j}] "${root}"`,
+      )),
+    );
   if (badRoots.length) return refuse(badRoots.join('\n'), 2);
   const port = options.port ?? settings.server.port;
   if (port !== 0 && (await portTaken(port))) return refuse(`vault-mcp: ${portTakenAdvice(port)}`, 1);

@@ -47,13 +47,15 @@ export async function prepareVault(
 }
 
 /**
- * Checks each of the run key's roots (already vault-relative, from parseRunOptions) against
- * the vault folder on disk: it must be a folder, inside the vault once symlinks are followed,
- * and not quarantined (src/vault/access/quarantine.ts: `configDir`, dot-folders, `_private`
- * and the settings' own `access.quarantine` folders).
+ * Checks each of a key's roots (already vault-relative and checked by the roots rule: the run
+ * key's from parseRunOptions, a settings key's from checkSettingsData) against the vault folder
+ * on disk: it must be a folder, inside the vault once symlinks are followed, and not quarantined
+ * (src/vault/access/quarantine.ts: `configDir`, dot-folders, `_private` and the settings' own
+ * `access.quarantine` folders), so no key of a run silently sees nothing.
  * @param vaultDir absolute vault folder. @param roots the roots as typed (after trimming).
  * @param configDir the vault's config folder (Obsidian's default `.obsidian`).
  * @param quarantined the run's settings' `access.quarantine` list.
+ * @param name how a message names a root (default `--roots <root>`; a settings key's is `<file>: keys[i].roots[j] "<root>"`).
  * @returns one sentence per bad root, empty when every root is fine.
  */
 export async function rootProblems(
@@ -61,31 +63,33 @@ export async function rootProblems(
   roots: string[],
   configDir = '.obsidian',
   quarantined: readonly string[] = [],
+  name: (root: string, index: number) => string = (root) => `--roots ${root}`,
 ): Promise<string[]> {
   const quarantine = new Quarantine(configDir, () => [...quarantined]);
   const realVault = await fsp.realpath(vaultDir);
   const problems: string[] = [];
-  for (const root of roots) {
+  for (const [index, root] of roots.entries()) {
+    const named = name(root, index);
     if (quarantine.contains(root)) {
       problems.push(
-        `--roots ${root}: that folder is quarantined (no tool reads it: the config folder, dot-folders, _private and the settings' quarantined folders); give a folder agents may see, such as Projects.`,
+        `${named}: that folder is quarantined (no tool reads it: the config folder, dot-folders, _private and the settings' quarantined folders); give a folder agents may see, such as Projects.`,
       );
       continue;
     }
     const full = nodePath.join(vaultDir, root);
     const stat = await fsp.stat(full).catch(() => null);
     if (!stat) {
-      problems.push(`--roots ${root}: no such folder in the vault.`);
+      problems.push(`${named}: no such folder in the vault.`);
       continue;
     }
     if (!stat.isDirectory()) {
-      problems.push(`--roots ${root}: that is a note or file, not a folder; give a folder of the vault, such as Projects.`);
+      problems.push(`${named}: that is a note or file, not a folder; give a folder of the vault, such as Projects.`);
       continue;
     }
     const real = await fsp.realpath(full);
     const relative = nodePath.relative(realVault, real);
     if (relative.startsWith('..') || nodePath.isAbsolute(relative)) {
-      problems.push(`--roots ${root}: that folder links outside the vault; give a folder inside the vault, such as Projects.`);
+      problems.push(`${named}: that folder links outside the vault; give a folder inside the vault, such as Projects.`);
     }
   }
   return problems;

@@ -174,6 +174,30 @@ describe("npm start --settings FILE: the plugin's settings format for a run", ()
     ]);
   });
 
+  it('stops with exit 2 when a settings key names a missing or quarantined folder, as --roots does: no key silently sees nothing', async () => {
+    const file = nodePath.join(scratch, 'missing.json');
+    await fsp.writeFile(
+      file,
+      JSON.stringify({
+        keys: [
+          { label: 'A', roots: ['Projects'] },
+          { label: 'B', roots: ['Projcts', '_private'] },
+        ],
+      }),
+    );
+    const run = start(['--settings', file]);
+    expect(await run.exited).toBe(2);
+    expect(run.out).toEqual([]);
+    expect(run.err.filter((l) => l !== '')).toEqual([
+      `vault-mcp: ${file}: keys[1].roots[0] "Projcts": no such folder in the vault.`,
+      expect.stringMatching(
+        new RegExp(
+          `^vault-mcp: ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: keys\\[1\\]\\.roots\\[1\\] "_private": that folder is quarantined`,
+        ),
+      ),
+    ]);
+  });
+
   it('stops with exit 2 when a key root is empty, ".", absolute or climbs out: no key is quietly given the whole vault or nothing', async () => {
     const file = nodePath.join(scratch, 'roots.json');
     const keys = [[''], ['../etc'], ['/etc'], ['.']].map((roots, i) => ({ label: `Agent ${i}`, roots }));
