@@ -147,7 +147,8 @@ export class EntryWriter {
       case 'move': {
         const entry = this.app.vault.getAbstractFileByPath(prepared.path);
         if (!entry || entry instanceof TFolder !== prepared.folder) throw noteNotFound(prepared.path);
-        return this.lock.run(entry, () => this.move(entry, prepared, scope));
+        // The target's key too, as a create takes it: two moves (or a move and a create) onto one free path each passed the "taken?" check before either renamed, and the second rename replaced the first note on disk.
+        return this.lock.run(entry, () => this.lock.run(`create:${foldPath(prepared.to)}`, () => this.move(entry, prepared, scope)));
       }
       case 'delete': {
         const file = this.app.vault.getFileByPath(prepared.path);
