@@ -244,6 +244,20 @@ describe('write tools over MCP, force key on the demo vault', () => {
     expect(await disk('Reference/Git cheatsheet.md')).not.toContain('Commands I look up');
   });
 
+  it('edit_note: an anchor of any length is only text (an isError result, never -32603), and a long one that occurs is edited', async () => {
+    const before = await disk('Inbox.md');
+    for (const anchor of ['x'.repeat(40_000), 'x'.repeat(50_000), 'x'.repeat(1 << 20), 'a\n'.repeat(60_000), '('.repeat(50_000)]) {
+      const message = await callError(env.client, 'edit_note', { path: 'Inbox', anchor, op: 'replace', content: 'y' });
+      expect(message).toMatch(/^The anchor was not found in 'Inbox.md'\./);
+      expect(message.length).toBeLessThan(200);
+    }
+    expect(await disk('Inbox.md')).toBe(before);
+    const long = `${'(a|b)*'.repeat(8_000)}\n`;
+    await call(env.client, 'create_note', { path: 'Inputs/Long anchor', content: `start\n${long}end\n` });
+    await call(env.client, 'edit_note', { path: 'Inputs/Long anchor', anchor: long, op: 'replace', content: 'middle\n' });
+    expect(await disk('Inputs/Long anchor.md')).toBe('start\nmiddle\nend\n');
+  });
+
   it('CRLF: body read through read_note matches as an anchor and the note stays CRLF', async () => {
     const read = await call(env.client, 'read_note', { path: 'Reference/Imported from Windows', section: 'Printer settings' });
     const anchor = (read.body as string).replace(/\r\n/g, '\n').trim();
