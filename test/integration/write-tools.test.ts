@@ -258,6 +258,32 @@ describe('write tools over MCP, force key on the demo vault', () => {
     expect(await disk('Inputs/Long anchor.md')).toBe('start\nmiddle\nend\n');
   });
 
+  it('a heading, section or since of 1 MB comes back as a short, visibly cut excerpt', async () => {
+    const huge = 'h'.repeat(1 << 20);
+    const messages = [
+      await callError(env.client, 'edit_note', { path: 'Inbox', heading: huge, op: 'replace', content: 'y' }),
+      await callError(env.client, 'read_note', { path: 'Inbox', section: huge }),
+      await callError(env.client, 'list_notes', { since: huge }),
+      await callError(env.client, 'edit_note', { path: 'Inbox', heading: '1.'.repeat(50_000) + '1', op: 'replace', content: 'y' }),
+    ];
+    for (const message of messages) {
+      expect(message.length).toBeLessThan(300);
+      expect(message).toMatch(/'h{80}…'|'(?:1\.){40}…'/);
+    }
+    const notes = await call(env.client, 'read_notes', { paths: [huge, 'Inbox'] });
+    expect(notes.errors).toEqual([{ path: `${'h'.repeat(80)}…`, message: expect.stringMatching(/at most 1024 characters/) }]);
+    expect(JSON.stringify(notes).length).toBeLessThan(5000);
+    // Names the caller chose: an unknown argument, an unknown tool.
+    const unknownKey = await callError(env.client, 'read_note', { path: 'Inbox', [huge]: 1 });
+    expect(unknownKey).toBe(`Invalid arguments for read_note: (arguments): Unrecognized key: "${'h'.repeat(80)}…"`);
+    const unknownTool = await env.client.callTool({ name: huge, arguments: {} }).then(
+      () => '',
+      (err: Error) => err.message,
+    );
+    expect(unknownTool).toMatch(/-32602.*Unknown or disabled tool "h{80}…"/);
+    expect(unknownTool.length).toBeLessThan(300);
+  });
+
   it('CRLF: body read through read_note matches as an anchor and the note stays CRLF', async () => {
     const read = await call(env.client, 'read_note', { path: 'Reference/Imported from Windows', section: 'Printer settings' });
     const anchor = (read.body as string).replace(/\r\n/g, '\n').trim();

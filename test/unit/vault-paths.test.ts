@@ -46,6 +46,21 @@ describe('lexicalVaultPath', () => {
   test('a refusal names what to do', () => {
     expect(() => lexicalVaultPath('../x.md')).toThrow(/leaves the vault; give a path inside the vault/);
   });
+
+  test('a refusal quotes at most a short, visibly cut excerpt of the path', () => {
+    for (const input of [`${'../'.repeat(400)}x`, `C:\\${'d\\'.repeat(400)}`, `${'x'.repeat(1000)}\u0000`]) {
+      const message = (() => {
+        try {
+          lexicalVaultPath(input);
+        } catch (err) {
+          return (err as Error).message;
+        }
+        return '';
+      })();
+      expect(message).toMatch(/…'/);
+      expect(message.length).toBeLessThan(250);
+    }
+  });
 });
 
 describe('lexicalVaultPath with the vault on disk: absolute paths as agents write them', () => {

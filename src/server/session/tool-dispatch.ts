@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ProtocolErrorCode as ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
-import { ToolError } from '../../errors';
+import { inputExcerpt, ToolError } from '../../errors';
 import type { ToolContext, ToolDefinition } from '../../tools/tool';
 import { ALL_TOOLS } from '../../tools/registry';
 import { internalError, JsonRpcError, toolErrorResult } from './rpc-errors';
@@ -137,9 +137,21 @@ export function outsideToolSetError(name: string, keyLabel: string): JsonRpcErro
   );
 }
 
-/** Formats zod issues as one line per problem: `path: message`. */
+/**
+ * Formats zod issues as one line per problem: `path: message`. Argument names the caller chose
+ * (unknown keys, record keys in a path) are cut to their {@link inputExcerpt}.
+ */
 function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`).join('; ');
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.length ? issue.path.map((part) => inputExcerpt(String(part))).join('.') : '(arguments)';
+      const message =
+        issue.code === 'unrecognized_keys'
+          ? `Unrecognized key${issue.keys.length === 1 ? '' : 's'}: ${issue.keys.map((key) => `"${inputExcerpt(key)}"`).join(', ')}`
+          : issue.message;
+      return `${path}: ${message}`;
+    })
+    .join('; ');
 }
 
 /**
@@ -190,7 +202,7 @@ export async function callTool(
       : '';
     throw new JsonRpcError(
       ErrorCode.InvalidParams,
-      `Unknown or disabled tool "${name}"; call tools/list for the tools this key may use.${off}`,
+      `Unknown or disabled tool "${inputExcerpt(name)}"; call tools/list for the tools this key may use.${off}`,
     );
   }
   if (nestsDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH)) {

@@ -1,5 +1,5 @@
 import { normalizePath as obsidianNormalizePath } from 'obsidian';
-import { ToolError } from '../../errors';
+import { quoteInput, ToolError } from '../../errors';
 
 /**
  * Lexical path rules shared by every NoteStore check: how an agent-supplied string becomes a
@@ -62,7 +62,7 @@ export function withoutVaultFolder(raw: string, vault: VaultOnDisk): string {
   if (!windows && !FILE_URL.test(raw) && (vault.hasTopEntry(first) || !vault.diskRootHas(first))) return raw;
   throw new ToolError(
     'invalid_argument',
-    `Path '${raw}' is an absolute file-system path outside this vault; give a vault-relative path such as 'Folder/Note.md' (an absolute path inside the vault folder works too).`,
+    `Path ${quoteInput(raw)} is an absolute file-system path outside this vault; give a vault-relative path such as 'Folder/Note.md' (an absolute path inside the vault folder works too).`,
   );
 }
 
@@ -117,13 +117,16 @@ export function lexicalVaultPath(input: string, vault?: VaultOnDisk): string {
   }
   const given = input.trim();
   if (CONTROL_CHARS.test(given)) {
-    throw new ToolError('invalid_argument', `Path '${printable(given)}' contains control characters; give a plain vault-relative path.`);
+    throw new ToolError(
+      'invalid_argument',
+      `Path ${quoteInput(printable(given))} contains control characters; give a plain vault-relative path.`,
+    );
   }
   const raw = vault ? withoutVaultFolder(given, vault) : given;
   if (ABSOLUTE_OR_URL.test(raw)) {
     throw new ToolError(
       'invalid_argument',
-      `Path '${raw}' is an absolute file-system path or URL; give a vault-relative path such as 'Folder/Note.md'.`,
+      `Path ${quoteInput(raw)} is an absolute file-system path or URL; give a vault-relative path such as 'Folder/Note.md'.`,
     );
   }
   const segments: string[] = [];
@@ -131,7 +134,10 @@ export function lexicalVaultPath(input: string, vault?: VaultOnDisk): string {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
       if (segments.length === 0) {
-        throw new ToolError('forbidden', `Path '${raw}' leaves the vault; give a path inside the vault such as 'Folder/Note.md'.`);
+        throw new ToolError(
+          'forbidden',
+          `Path ${quoteInput(raw)} leaves the vault; give a path inside the vault such as 'Folder/Note.md'.`,
+        );
       }
       segments.pop();
       continue;
