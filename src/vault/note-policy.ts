@@ -4,7 +4,7 @@ import { UNRESTRICTED_SCOPE, type AccessScope } from './access/access';
 import { isWithinRoots, namesLabelRules, noteAccess, type NoteAccess } from './access/access-rules';
 import { canonicalPath, findEntry } from './paths/lookup';
 import { frontmatterId, pathOfSyntheticId, unwrapWikilink } from './paths/note-ref';
-import { assertPathLength } from './paths/paths';
+import { assertPathInput } from './paths/paths';
 import { PathSpelling } from './paths/path-spelling';
 import { Quarantine } from './access/quarantine';
 import { OutsideLinks } from './access/outside-links';
@@ -114,7 +114,7 @@ export class NotePolicy {
    *   when it is quarantined or outside `scope.roots`.
    */
   checkedPath(path: string, scope: AccessScope): string {
-    assertPathLength(path);
+    assertPathInput(path);
     const real = canonicalPath(this.app.vault, path);
     this.assertAllowed(real, scope);
     return real;
@@ -303,7 +303,7 @@ export class NotePolicy {
    *   message lists their paths); ToolError('not_found') otherwise — unreadable notes included.
    */
   resolveNote(ref: { path?: string; id?: string }, scope: AccessScope): TFile {
-    for (const value of [ref.path, ref.id]) if (typeof value === 'string') assertPathLength(value);
+    for (const value of [ref.path, ref.id]) if (typeof value === 'string') assertPathInput(value);
     const given = (value: string | undefined): value is string => typeof value === 'string' && value.trim() !== '';
     if (given(ref.path) && given(ref.id))
       throw new ToolError('invalid_argument', 'Give either path or id, not both: they could name different notes.');

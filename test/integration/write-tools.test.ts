@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { DEMO_VAULT } from '../harness/temp-copy';
-import { bootWriteEnv, call, callError, type WriteEnv } from '../harness/write-helpers';
+import { bootWriteEnv, call, callError, type Json, type WriteEnv } from '../harness/write-helpers';
 
 const WRITE_TOOLS = [
   'create_note',
@@ -282,6 +282,36 @@ describe('write tools over MCP, force key on the demo vault', () => {
     );
     expect(unknownTool).toMatch(/-32602.*Unknown or disabled tool "h{80}…"/);
     expect(unknownTool.length).toBeLessThan(300);
+  });
+
+  it("a lone UTF-16 surrogate in any write tool's path or text is refused, and nothing is written", async () => {
+    const inbox = await disk('Inbox.md');
+    const refusals: Array<[string, Json]> = [
+      ['create_note', { path: 'Inputs/lone\udc00', content: 'x' }],
+      ['create_note', { path: 'Inputs/Half', content: 'a\ud83d' }],
+      ['append_note', { path: 'Inbox', content: '\ud83d' }],
+      ['write_note', { path: 'Inbox', body: 'x\udc00' }],
+      ['write_note', { path: 'Inbox', frontmatter_patch: { ['t\ud800']: 'x' } }],
+      ['edit_note', { path: 'Inbox', anchor: 'Inbox', op: 'replace', content: '\ud800' }],
+      ['edit_note', { path: 'Inbox', anchor: '\ud800', op: 'replace', content: 'x' }],
+      ['set_properties', { path: 'Inbox', properties: { tags: ['ok', '\udfff'] } }],
+      ['move_note', { path: 'Inbox', to: 'Inputs/\ud83dInbox' }],
+      ['create_folder', { path: 'Inputs/\udc00' }],
+      ['delete_note', { path: 'Inbox\ud800', confirm: true }],
+    ];
+    for (const [tool, args] of refusals) {
+      expect(await callError(env.client, tool, args)).toMatch(
+        /lone UTF-16 surrogate at char \d+ .*send whole characters \(well-formed Unicode\)/,
+      );
+    }
+    expect(await disk('Inbox.md')).toBe(inbox);
+    const names = await fs.readdir(path.join(env.dir, 'Inputs')).catch(() => [] as string[]);
+    expect(names.filter((n) => n.includes('\ufffd') || n === 'Half.md')).toEqual([]);
+    // Read tools refuse such a path too, with the same rule.
+    expect(await callError(env.client, 'read_note', { path: 'Inbox\udc00' })).toMatch(/lone UTF-16 surrogate at char 5/);
+    expect(await callError(env.client, 'list_notes', { folder: 'Inputs/\ud800' })).toMatch(/lone UTF-16 surrogate/);
+    // Whole characters beyond the BMP are welcome.
+    expect((await call(env.client, 'create_note', { path: 'Inputs/😀', content: '😀😀😀' })).path).toBe('Inputs/😀.md');
   });
 
   it('CRLF: body read through read_note matches as an anchor and the note stays CRLF', async () => {

@@ -1,6 +1,6 @@
 import { describeParamsIssue } from '../../src/server/http/request-params';
 import { inputExcerpt, MAX_ECHO_CHARS, quoteInput } from '../../src/errors';
-import { MAX_ARGUMENT_DEPTH, nestsDeeperThan } from '../../src/server/session/tool-dispatch';
+import { loneSurrogateIn, MAX_ARGUMENT_DEPTH, nestsDeeperThan } from '../../src/server/session/tool-dispatch';
 
 describe('describeParamsIssue: one sentence per malformed request', () => {
   it.each([
@@ -70,5 +70,17 @@ describe('quoting what a caller sent', () => {
   it('never cuts a surrogate pair in two', () => {
     const text = `${'x'.repeat(MAX_ECHO_CHARS - 1)}😀${'x'.repeat(10)}`;
     expect(inputExcerpt(text)).toBe(`${'x'.repeat(MAX_ECHO_CHARS - 1)}…`);
+  });
+});
+
+describe("loneSurrogateIn: where a write tool's arguments hold half a character", () => {
+  it('finds it in values and keys at any depth, naming where', () => {
+    expect(loneSurrogateIn({ path: 'a.md', content: 'ok 😀' })).toBeNull();
+    expect(loneSurrogateIn({ path: 'a.md', content: 'ab\ud83d' })).toEqual({ where: 'Argument content', at: 2 });
+    expect(loneSurrogateIn({ path: 'E/lone\udc00' })).toEqual({ where: 'Argument path', at: 6 });
+    expect(loneSurrogateIn({ properties: { tags: ['a', '\udc00b'] } })).toEqual({ where: 'Argument properties.tags.1', at: 0 });
+    expect(loneSurrogateIn({ frontmatter_patch: { ['t\ud800']: 1 } })).toEqual({ where: 'A key name in frontmatter_patch', at: 1 });
+    expect(loneSurrogateIn({ ['\ud800']: 1 })).toEqual({ where: 'An argument name', at: 0 });
+    expect(loneSurrogateIn({ text: '\udc00\ud800' })).toEqual({ where: 'Argument text', at: 0 });
   });
 });

@@ -3,6 +3,7 @@ import { ProtocolErrorCode as ErrorCode, type CallToolResult, type Tool } from '
 import { inputExcerpt, ToolError } from '../../errors';
 import type { ToolContext, ToolDefinition } from '../../tools/tool';
 import { ALL_TOOLS } from '../../tools/registry';
+import { loneSurrogateAt } from '../../vault/content/lone-surrogates';
 import { internalError, JsonRpcError, toolErrorResult } from './rpc-errors';
 
 export { JsonRpcError } from './rpc-errors';
@@ -177,13 +178,41 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
 }
 
 /**
+ * The first lone UTF-16 surrogate in a tool's arguments: in a string value or an object key,
+ * at any depth (walked iteratively, in argument order).
+ * @returns where it is, as the start of a sentence (`Argument content`, `Argument
+ *   frontmatter_patch.tags.2`, `A key name in properties`; names cut to their
+ *   {@link inputExcerpt}), and its char offset in that string; null when every string is
+ *   well-formed.
+ */
+export function loneSurrogateIn(args: unknown): { where: string; at: number } | null {
+  const pending: Array<[unknown, string]> = [[args, '']];
+  for (let next = 0; next < pending.length; next++) {
+    const [item, where] = pending[next];
+    if (typeof item === 'string') {
+      const at = loneSurrogateAt(item);
+      if (at >= 0) return { where: `Argument ${where}`, at };
+      continue;
+    }
+    if (item === null || typeof item !== 'object') continue;
+    for (const [key, child] of Object.entries(item)) {
+      const at = loneSurrogateAt(key);
+      if (at >= 0) return { where: where ? `A key name in ${where}` : 'An argument name', at };
+      pending.push([child, where ? `${where}.${inputExcerpt(key)}` : inputExcerpt(key)]);
+    }
+  }
+  return null;
+}
+
+/**
  * Runs `tools/call` for an enabled tool list (MCP spec 2025-06-18, "Tools" → Calling Tools
  * and Error Handling).
  * @returns the tool result: compact JSON text content (one line: the agent pays for every
  *   char) plus `structuredContent`, or `isError: true`
  *   with one sentence when the handler threw a {@link ToolError}, the arguments do not match
- *   the input schema (SEP-1303: input validation errors are tool execution errors) or nest
- *   deeper than {@link MAX_ARGUMENT_DEPTH}.
+ *   the input schema (SEP-1303: input validation errors are tool execution errors), nest
+ *   deeper than {@link MAX_ARGUMENT_DEPTH}, or (for a write tool) hold a lone UTF-16
+ *   surrogate ({@link loneSurrogateIn}).
  * @throws JsonRpcError(-32602) for an unknown or disabled tool (for a write tool of
  *   ALL_TOOLS, the message says how the user turns it on); JsonRpcError(-32603) for any other exception (a bug), after logging its
  *   stack to the console (the stack never goes into the reply).
@@ -211,6 +240,13 @@ export async function callTool(
   const parsed = argumentsSchemaOf(tool).safeParse(rawArgs ?? {});
   // Input validation errors are tool execution errors (SEP-1303, MCP 2025-11-25 "Tools" → Error Handling): the model sees them and can correct its call.
   if (!parsed.success) return toolErrorResult(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
+  // A note is UTF-8 on disk: a lone surrogate would be written as U+FFFD, not as what was sent.
+  const lone = tool.kind === 'write' ? loneSurrogateIn(parsed.data) : null;
+  if (lone) {
+    return toolErrorResult(
+      `${lone.where} of ${name} has a lone UTF-16 surrogate at char ${lone.at} (half of a character such as an emoji), which a note or file name cannot hold (it would become U+FFFD); send whole characters (well-formed Unicode). Nothing was written.`,
+    );
+  }
   try {
     const result = await tool.handler(parsed.data, ctx);
     return {

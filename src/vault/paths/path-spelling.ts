@@ -1,7 +1,7 @@
 import type { App } from 'obsidian';
 import { existsSync } from 'node:fs';
 import { canonicalPath, findEntry } from './lookup';
-import { assertPathLength, decodePercentOnce, endsInSeparator, lexicalVaultPath, type VaultOnDisk } from './paths';
+import { assertPathInput, decodePercentOnce, endsInSeparator, lexicalVaultPath, type VaultOnDisk } from './paths';
 import { vaultLocation } from '../vault-location';
 
 /**
@@ -59,7 +59,7 @@ export class PathSpelling {
    * otherwise is the once-decoded spelling used.
    */
   lexicalPath(input: string): string {
-    assertPathLength(input);
+    assertPathInput(input);
     return canonicalPath(this.app.vault, this.literalPath(this.chosenSpelling(input)));
   }
 
