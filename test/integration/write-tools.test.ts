@@ -314,6 +314,16 @@ describe('write tools over MCP, force key on the demo vault', () => {
     expect((await call(env.client, 'create_note', { path: 'Inputs/😀', content: '😀😀😀' })).path).toBe('Inputs/😀.md');
   });
 
+  it('read_note pages never start or end inside a surrogate pair', async () => {
+    await call(env.client, 'create_note', { path: 'Inputs/Faces', content: '😀😀😀' });
+    const first = await call(env.client, 'read_note', { path: 'Inputs/Faces', offset: 0, max_chars: 1 });
+    expect([first.body, first.body_offset, first.has_more]).toEqual(['😀', 0, true]);
+    const inside = await call(env.client, 'read_note', { path: 'Inputs/Faces', offset: 1, max_chars: 1 });
+    expect([inside.body, inside.body_offset]).toEqual(['😀', 0]);
+    const last = await call(env.client, 'read_note', { path: 'Inputs/Faces', offset: 5, max_chars: 1 });
+    expect([last.body, last.body_offset, last.has_more]).toEqual(['😀', 4, false]);
+  });
+
   it('CRLF: body read through read_note matches as an anchor and the note stays CRLF', async () => {
     const read = await call(env.client, 'read_note', { path: 'Reference/Imported from Windows', section: 'Printer settings' });
     const anchor = (read.body as string).replace(/\r\n/g, '\n').trim();
