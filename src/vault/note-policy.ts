@@ -1,5 +1,5 @@
 import { TFile, TFolder, type App, type TAbstractFile } from 'obsidian';
-import { ToolError } from '../errors';
+import { quoteInput, ToolError } from '../errors';
 import { UNRESTRICTED_SCOPE, type AccessScope } from './access/access';
 import { isWithinRoots, namesLabelRules, noteAccess, type NoteAccess } from './access/access-rules';
 import { canonicalPath, findEntry } from './paths/lookup';
@@ -85,7 +85,10 @@ export class NotePolicy {
   normalizePath(input: string, scope: AccessScope): string {
     const path = this.spelling.lexicalPath(input);
     if (path === '') {
-      throw new ToolError('invalid_argument', `Path '${input}' names the vault root; give a note or folder path such as 'Folder/Note.md'.`);
+      throw new ToolError(
+        'invalid_argument',
+        `Path ${quoteInput(input)} names the vault root; give a note or folder path such as 'Folder/Note.md'.`,
+      );
     }
     this.assertAllowed(path, scope);
     return path;
@@ -337,7 +340,10 @@ export class NotePolicy {
     const name = unwrapWikilink(input);
     const path = this.spelling.lexicalPath(name);
     if (path === '')
-      throw new ToolError('invalid_argument', `'${input}' names the vault root, not a note; give a note path such as 'Folder/Note.md'.`);
+      throw new ToolError(
+        'invalid_argument',
+        `${quoteInput(input)} names the vault root, not a note; give a note path such as 'Folder/Note.md'.`,
+      );
     // Quarantined by name: refused whether or not a note is there. Below a link out of the vault
     // the answer must not tell an existing link from a missing folder: it falls through to "not found".
     // The widgets folder is no secret: note tools get the sentence naming widget_write.

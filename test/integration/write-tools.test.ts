@@ -273,6 +273,17 @@ describe('write tools over MCP, force key on the demo vault', () => {
     const notes = await call(env.client, 'read_notes', { paths: [huge, 'Inbox'] });
     expect(notes.errors).toEqual([{ path: `${'h'.repeat(80)}…`, message: expect.stringMatching(/at most 1024 characters/) }]);
     expect(JSON.stringify(notes).length).toBeLessThan(5000);
+    // Paths: one ending in '/' is length-checked before anything quotes it; a long missing name is cut.
+    for (const [tool, args] of [
+      ['create_note', { path: `${huge}/`, content: 'x' }],
+      ['move_note', { path: 'Ideas', to: `${huge}/` }],
+      ['delete_note', { path: `${huge}/`, confirm: true }],
+    ] as Array<[string, Json]>) {
+      expect(await callError(env.client, tool, args)).toBe('A path or id may be at most 1024 characters; this one has 1048577.');
+    }
+    const missing = await callError(env.client, 'read_note', { path: 'm'.repeat(1000) });
+    expect(missing).toMatch(/^Note 'm{80}…' not found/);
+    expect(missing.length).toBeLessThan(300);
     // Names the caller chose: an unknown argument, an unknown tool.
     const unknownKey = await callError(env.client, 'read_note', { path: 'Inbox', [huge]: 1 });
     expect(unknownKey).toBe(`Invalid arguments for read_note: (arguments): Unrecognized key: "${'h'.repeat(80)}…"`);

@@ -67,8 +67,10 @@ export class PathSpelling {
    * True when `input`, in the spelling {@link lexicalPath} chooses (literal or percent-decoded),
    * ends in a separator, alone or followed by `.`/`..` (`Inbox/`, `Inbox.md\`, `Inbox.md%2F`,
    * `Inbox.md/.`): it names a folder, even though normalization drops that ending.
+   * @throws as {@link assertPathInput} (too long, a lone surrogate), before any other work.
    */
   namesFolder(input: string): boolean {
+    assertPathInput(input);
     return endsInSeparator(this.chosenSpelling(input));
   }
 
