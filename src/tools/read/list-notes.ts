@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ToolError } from '../../errors';
+import { quoteInput, ToolError } from '../../errors';
 import { decodeCursor, encodeCursor } from '../../search/results/cursor';
 import { isPathInside } from '../../vault/paths/paths';
 import { defineTool } from '../tool';
@@ -47,7 +47,10 @@ export function parseSince(since: string): number {
   const trimmed = since.trim();
   const ms = ISO_DATE.test(trimmed) ? Date.parse(trimmed.replace(' ', 'T')) : NaN;
   if (Number.isNaN(ms)) {
-    throw new ToolError('invalid_argument', `since '${since}' is not an ISO date; use e.g. "2026-01-15" or "2026-01-15T09:30:00Z".`);
+    throw new ToolError(
+      'invalid_argument',
+      `since ${quoteInput(since)} is not an ISO date; use e.g. "2026-01-15" or "2026-01-15T09:30:00Z".`,
+    );
   }
   return ms;
 }

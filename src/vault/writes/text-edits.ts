@@ -1,6 +1,7 @@
 import { getFrontMatterInfo } from 'obsidian';
 import { ToolError } from '../../errors';
 import { findHeadingSection } from '../content/heading-target';
+import { anchorOccurrences, looseOccurrences } from './anchor-match';
 import { bodyStart } from '../content/note-body';
 import type { NoteSection } from '../content/sections';
 import type { EditOp, LineRange, TextEditResult } from './write-types';
@@ -89,7 +90,8 @@ export function appendedText(text: string, content: string, ensureNewline: boole
 
 /**
  * Finds `anchor` in `text`; it must occur exactly once (overlapping occurrences count).
- * Line breaks in the anchor match `\n` or `\r\n`.
+ * Line breaks in the anchor match `\n` or `\r\n` (anchor-match.ts: plain string search, so an
+ * anchor of any length is only text).
  * @returns the char range of the one occurrence.
  * @throws ToolError('invalid_argument') for an empty anchor; ToolError('not_found') when it
  *   does not occur (with a hint when it occurs ignoring case and spacing);
@@ -97,11 +99,7 @@ export function appendedText(text: string, content: string, ensureNewline: boole
  */
 export function findAnchor(text: string, anchor: string, notePath: string): { from: number; to: number } {
   if (anchor === '') throw new ToolError('invalid_argument', 'The anchor is empty; give a piece of the note that occurs exactly once.');
-  const pattern = anchor
-    .split(/\r\n|\r|\n/)
-    .map(escapeRegExp)
-    .join('\\r?\\n');
-  const hits = occurrences(text, new RegExp(pattern, 'g'));
+  const hits = anchorOccurrences(text, anchor);
   if (hits.length === 1) return hits[0];
   if (hits.length > 1) {
     const lines = hits.slice(0, 20).map((h) => lineAt(text, h.from));
@@ -110,14 +108,10 @@ export function findAnchor(text: string, anchor: string, notePath: string): { fr
       `The anchor occurs ${hits.length} times in '${notePath}' (lines ${lines.join(', ')}${hits.length > 20 ? ', ...' : ''}); include more surrounding text so it occurs once.`,
     );
   }
-  const loose = anchor.trim().split(/\s+/).map(escapeRegExp).join('\\s+');
-  const near = loose === '' ? [] : occurrences(text, new RegExp(loose, 'gi'));
+  const near = looseOccurrences(text, anchor, 5);
   const hint =
     near.length > 0
-      ? ` Text differing only in case or spacing is on line ${near
-          .slice(0, 5)
-          .map((h) => lineAt(text, h.from))
-          .join(', ')}; copy it exactly from read_note.`
+      ? ` Text differing only in case or spacing is on line ${near.map((h) => lineAt(text, h.from)).join(', ')}; copy it exactly from read_note.`
       : ' Copy the anchor exactly from read_note (character for character), or address a heading instead.';
   throw new ToolError('not_found', `The anchor was not found in '${notePath}'.${hint}`);
 }
@@ -201,19 +195,4 @@ function asLines(content: string, eol: string): string {
   if (content === '') return '';
   const converted = withLineEnding(content, eol);
   return converted.endsWith(eol) ? converted : converted + eol;
-}
-
-/** Every match of a global regex, overlapping ones included. */
-function occurrences(text: string, re: RegExp): Array<{ from: number; to: number }> {
-  const out: Array<{ from: number; to: number }> = [];
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    out.push({ from: m.index, to: m.index + m[0].length });
-    re.lastIndex = m.index + 1;
-  }
-  return out;
-}
-
-/** Escapes a string for use inside a RegExp (every syntax character, `/` included). */
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
