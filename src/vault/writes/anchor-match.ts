@@ -16,17 +16,20 @@ export interface TextRange {
 const WHITESPACE = /\s/;
 
 /**
- * Every occurrence of `anchor` in `text`, overlapping ones included, in text order. An
- * occurrence that starts with a line break starts at the `\r` of a `\r\n` (the `\n` alone is
- * not a second occurrence).
+ * The first `limit` occurrences of `anchor` in `text`, overlapping ones included, in text order.
+ * An occurrence that starts with a line break starts at the `\r` of a `\r\n` (the `\n` alone is
+ * not a second occurrence). The limit bounds the work: each overlapping occurrence is compared
+ * char by char, so a long anchor over a long run of one char (500k chars of `a` in a 1 MB note
+ * of `a`) would be hundreds of billions of comparisons if all were counted.
  * @param anchor non-empty text; its line breaks match `\n` or `\r\n`
+ * @param limit most occurrences returned (default: all)
  * @returns the char ranges in `text`
  */
-export function anchorOccurrences(text: string, anchor: string): TextRange[] {
+export function anchorOccurrences(text: string, anchor: string, limit = Infinity): TextRange[] {
   const lines = crlfAsLf(text);
   const needle = anchor.replace(/\r\n|\r/g, '\n');
   const out: TextRange[] = [];
-  for (let at = lines.text.indexOf(needle); at >= 0; at = lines.text.indexOf(needle, at + 1)) {
+  for (let at = lines.text.indexOf(needle); at >= 0 && out.length < limit; at = lines.text.indexOf(needle, at + 1)) {
     out.push({ from: lines.textOffset(at), to: lines.textOffset(at + needle.length) });
   }
   return out;

@@ -88,6 +88,9 @@ export function appendedText(text: string, content: string, ensureNewline: boole
   return body === '' || body.endsWith('\n') ? body : body + eol;
 }
 
+/** Occurrences of an ambiguous anchor whose lines the error lists. */
+const LISTED_OCCURRENCES = 20;
+
 /**
  * Finds `anchor` in `text`; it must occur exactly once (overlapping occurrences count).
  * Line breaks in the anchor match `\n` or `\r\n` (anchor-match.ts: plain string search, so an
@@ -95,17 +98,19 @@ export function appendedText(text: string, content: string, ensureNewline: boole
  * @returns the char range of the one occurrence.
  * @throws ToolError('invalid_argument') for an empty anchor; ToolError('not_found') when it
  *   does not occur (with a hint when it occurs ignoring case and spacing);
- *   ToolError('ambiguous') when it occurs more than once, with the count and line numbers.
+ *   ToolError('ambiguous') when it occurs more than once, with the count ("more than 20" past that) and the first 20 lines.
  */
 export function findAnchor(text: string, anchor: string, notePath: string): { from: number; to: number } {
   if (anchor === '') throw new ToolError('invalid_argument', 'The anchor is empty; give a piece of the note that occurs exactly once.');
-  const hits = anchorOccurrences(text, anchor);
+  // One past the lines listed: enough to tell "more than listed" without counting every overlap.
+  const hits = anchorOccurrences(text, anchor, LISTED_OCCURRENCES + 1);
   if (hits.length === 1) return hits[0];
   if (hits.length > 1) {
-    const lines = hits.slice(0, 20).map((h) => lineAt(text, h.from));
+    const lines = hits.slice(0, LISTED_OCCURRENCES).map((h) => lineAt(text, h.from));
+    const more = hits.length > LISTED_OCCURRENCES;
     throw new ToolError(
       'ambiguous',
-      `The anchor occurs ${hits.length} times in '${notePath}' (lines ${lines.join(', ')}${hits.length > 20 ? ', ...' : ''}); include more surrounding text so it occurs once.`,
+      `The anchor occurs ${more ? `more than ${LISTED_OCCURRENCES}` : hits.length} times in '${notePath}' (lines ${lines.join(', ')}${more ? ', ...' : ''}); include more surrounding text so it occurs once.`,
     );
   }
   const near = looseOccurrences(text, anchor, 5);
