@@ -28,11 +28,26 @@ export class ToolError extends Error {
 export const MAX_ECHO_CHARS = 80;
 
 /**
- * `'input'` for an error message, cut to {@link MAX_ECHO_CHARS} chars with `…` when longer,
- * so a huge argument is not sent back whole.
- * @param input what the caller sent (a path, id, URI or handle)
+ * The start of a caller's input for an error message: `input` itself when it has at most
+ * {@link MAX_ECHO_CHARS} chars, else its first {@link MAX_ECHO_CHARS} chars (one fewer when
+ * that would split a surrogate pair) followed by `…`, so a huge argument is never sent back
+ * whole and the cut is visible.
+ * @param input what the caller sent (a path, id, heading, date, URI, name or handle)
+ * @returns the possibly shortened text, unquoted (see {@link quoteInput})
+ */
+export function inputExcerpt(input: string): string {
+  if (input.length <= MAX_ECHO_CHARS) return input;
+  const high = input.charCodeAt(MAX_ECHO_CHARS - 1);
+  const cut = high >= 0xd800 && high <= 0xdbff ? MAX_ECHO_CHARS - 1 : MAX_ECHO_CHARS;
+  return `${input.slice(0, cut)}…`;
+}
+
+/**
+ * `'input'` for an error message: the {@link inputExcerpt} of `input` in single quotes. Every
+ * message that quotes what a caller sent goes through here (or inputExcerpt, for a list).
+ * @param input what the caller sent (a path, id, heading, date, URI, name or handle)
  * @returns the quoted, possibly shortened text
  */
 export function quoteInput(input: string): string {
-  return `'${input.length > MAX_ECHO_CHARS ? `${input.slice(0, MAX_ECHO_CHARS)}…` : input}'`;
+  return `'${inputExcerpt(input)}'`;
 }

@@ -20,6 +20,8 @@ export interface IndexView {
     saveMs: number | null;
   };
   whenBuilt(): Promise<void>;
+  /** SearchIndex's own (not public): settles once a warm start's block bounds, then its saved phrase filters, are in after completeness; null when there were no filters to load. */
+  phrasesLoaded: Promise<boolean> | null;
 }
 
 /** The search index of a booted plugin. */

@@ -1,10 +1,10 @@
 import { TFile, TFolder, type App, type TAbstractFile } from 'obsidian';
-import { ToolError } from '../errors';
+import { quoteInput, ToolError } from '../errors';
 import { UNRESTRICTED_SCOPE, type AccessScope } from './access/access';
 import { isWithinRoots, namesLabelRules, noteAccess, type NoteAccess } from './access/access-rules';
 import { canonicalPath, findEntry } from './paths/lookup';
 import { frontmatterId, pathOfSyntheticId, unwrapWikilink } from './paths/note-ref';
-import { assertPathLength } from './paths/paths';
+import { assertPathInput } from './paths/paths';
 import { PathSpelling } from './paths/path-spelling';
 import { Quarantine } from './access/quarantine';
 import { OutsideLinks } from './access/outside-links';
@@ -85,7 +85,10 @@ export class NotePolicy {
   normalizePath(input: string, scope: AccessScope): string {
     const path = this.spelling.lexicalPath(input);
     if (path === '') {
-      throw new ToolError('invalid_argument', `Path '${input}' names the vault root; give a note or folder path such as 'Folder/Note.md'.`);
+      throw new ToolError(
+        'invalid_argument',
+        `Path ${quoteInput(input)} names the vault root; give a note or folder path such as 'Folder/Note.md'.`,
+      );
     }
     this.assertAllowed(path, scope);
     return path;
@@ -114,7 +117,7 @@ export class NotePolicy {
    *   when it is quarantined or outside `scope.roots`.
    */
   checkedPath(path: string, scope: AccessScope): string {
-    assertPathLength(path);
+    assertPathInput(path);
     const real = canonicalPath(this.app.vault, path);
     this.assertAllowed(real, scope);
     return real;
@@ -303,7 +306,7 @@ export class NotePolicy {
    *   message lists their paths); ToolError('not_found') otherwise — unreadable notes included.
    */
   resolveNote(ref: { path?: string; id?: string }, scope: AccessScope): TFile {
-    for (const value of [ref.path, ref.id]) if (typeof value === 'string') assertPathLength(value);
+    for (const value of [ref.path, ref.id]) if (typeof value === 'string') assertPathInput(value);
     const given = (value: string | undefined): value is string => typeof value === 'string' && value.trim() !== '';
     if (given(ref.path) && given(ref.id))
       throw new ToolError('invalid_argument', 'Give either path or id, not both: they could name different notes.');
@@ -338,7 +341,10 @@ export class NotePolicy {
     const name = unwrapWikilink(input);
     const path = this.spelling.lexicalPath(name);
     if (path === '')
-      throw new ToolError('invalid_argument', `'${input}' names the vault root, not a note; give a note path such as 'Folder/Note.md'.`);
+      throw new ToolError(
+        'invalid_argument',
+        `${quoteInput(input)} names the vault root, not a note; give a note path such as 'Folder/Note.md'.`,
+      );
     // Quarantined by name: refused whether or not a note is there. Below a link out of the vault
     // the answer must not tell an existing link from a missing folder: it falls through to "not found".
     // The widgets folder is no secret: note tools get the sentence naming widget_write.

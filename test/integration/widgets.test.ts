@@ -164,6 +164,10 @@ describe('widgets over MCP', () => {
         /^Widget id '.*' is not valid: use 1-64 ASCII letters, digits, '-' or '_'/s,
       );
     }
+    // Windows device names: valid characters, but no such file can exist on Windows.
+    for (const id of ['con', 'NUL', 'com1', 'Lpt3']) {
+      expect(await callError(env.client, 'widget_write', { id, html })).toMatch(/Windows reserves for a device.*choose another name/);
+    }
     expect(await exists('Widgets')).toBe(false);
     expect(await exists('escape.html')).toBe(false);
   });

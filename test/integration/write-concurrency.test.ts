@@ -88,6 +88,34 @@ describe('concurrent writes from several MCP clients to one note', () => {
     for (let i = 1; i < clients.length; i += 2) expect(read.frontmatter[`key_${i}`]).toBe(i);
     for (let i = 0; i < clients.length; i += 2) expect(read.body).toContain(`tail ${i}`);
   });
+
+  it('two moves onto one free path, or a move and a create there: one applies, the other is refused, no note is lost', async () => {
+    const exists = (p: string): boolean => fs.existsSync(path.join(env.dir, p));
+    for (let round = 0; round < 6; round++) {
+      const [a, b, target] = [`Race/${round}/first`, `Race/${round}/second`, `Race/${round}/target`];
+      await call(env.client, 'create_note', { path: a, content: `first ${round}\n` });
+      await call(env.client, 'create_note', { path: b, content: `second ${round}\n` });
+      // Even rounds: two moves onto the target; odd rounds: a move and a create of it, at the same moment.
+      const results = await Promise.all([
+        attempt(clients[0], 'move_note', { path: a, to: target }),
+        round % 2 === 0
+          ? attempt(clients[1], 'move_note', { path: b, to: target })
+          : attempt(clients[1], 'create_note', { path: target, content: `second ${round}\n` }),
+      ]);
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      const refused = results.find((r) => !r.ok) as { ok: false; message: string };
+      expect(refused.message).toMatch(/taken/);
+      const winner = results[0].ok ? `first ${round}\n` : `second ${round}\n`;
+      expect(await disk(`${target}.md`)).toBe(winner);
+      // Each source note is where it was unless its own move applied.
+      expect(exists(`${a}.md`)).toBe(!results[0].ok);
+      if (round % 2 === 0) {
+        expect(exists(`${b}.md`)).toBe(!results[1].ok);
+        if (!results[1].ok) expect(await disk(`${b}.md`)).toBe(`second ${round}\n`);
+      }
+      if (!results[0].ok) expect(await disk(`${a}.md`)).toBe(`first ${round}\n`);
+    }
+  });
 });
 
 const helpVault = fs.existsSync(HELP_EN_VAULT) ? describe : describe.skip;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { DEMO_VAULT } from '../harness/temp-copy';
-import { bootWriteEnv, call, callError, type WriteEnv } from '../harness/write-helpers';
+import { bootWriteEnv, call, callError, type Json, type WriteEnv } from '../harness/write-helpers';
 
 const WRITE_TOOLS = [
   'create_note',
@@ -242,6 +242,97 @@ describe('write tools over MCP, force key on the demo vault', () => {
       content: '',
     });
     expect(await disk('Reference/Git cheatsheet.md')).not.toContain('Commands I look up');
+  });
+
+  it('edit_note: an anchor of any length is only text (an isError result, never -32603), and a long one that occurs is edited', async () => {
+    const before = await disk('Inbox.md');
+    for (const anchor of ['x'.repeat(40_000), 'x'.repeat(50_000), 'x'.repeat(1 << 20), 'a\n'.repeat(60_000), '('.repeat(50_000)]) {
+      const message = await callError(env.client, 'edit_note', { path: 'Inbox', anchor, op: 'replace', content: 'y' });
+      expect(message).toMatch(/^The anchor was not found in 'Inbox.md'\./);
+      expect(message.length).toBeLessThan(200);
+    }
+    expect(await disk('Inbox.md')).toBe(before);
+    const long = `${'(a|b)*'.repeat(8_000)}\n`;
+    await call(env.client, 'create_note', { path: 'Inputs/Long anchor', content: `start\n${long}end\n` });
+    await call(env.client, 'edit_note', { path: 'Inputs/Long anchor', anchor: long, op: 'replace', content: 'middle\n' });
+    expect(await disk('Inputs/Long anchor.md')).toBe('start\nmiddle\nend\n');
+  });
+
+  it('a heading, section or since of 1 MB comes back as a short, visibly cut excerpt', async () => {
+    const huge = 'h'.repeat(1 << 20);
+    const messages = [
+      await callError(env.client, 'edit_note', { path: 'Inbox', heading: huge, op: 'replace', content: 'y' }),
+      await callError(env.client, 'read_note', { path: 'Inbox', section: huge }),
+      await callError(env.client, 'list_notes', { since: huge }),
+      await callError(env.client, 'edit_note', { path: 'Inbox', heading: '1.'.repeat(50_000) + '1', op: 'replace', content: 'y' }),
+    ];
+    for (const message of messages) {
+      expect(message.length).toBeLessThan(300);
+      expect(message).toMatch(/'h{80}…'|'(?:1\.){40}…'/);
+    }
+    const notes = await call(env.client, 'read_notes', { paths: [huge, 'Inbox'] });
+    expect(notes.errors).toEqual([{ path: `${'h'.repeat(80)}…`, message: expect.stringMatching(/at most 1024 characters/) }]);
+    expect(JSON.stringify(notes).length).toBeLessThan(5000);
+    // Paths: one ending in '/' is length-checked before anything quotes it; a long missing name is cut.
+    for (const [tool, args] of [
+      ['create_note', { path: `${huge}/`, content: 'x' }],
+      ['move_note', { path: 'Ideas', to: `${huge}/` }],
+      ['delete_note', { path: `${huge}/`, confirm: true }],
+    ] as Array<[string, Json]>) {
+      expect(await callError(env.client, tool, args)).toBe('A path or id may be at most 1024 characters; this one has 1048577.');
+    }
+    const missing = await callError(env.client, 'read_note', { path: 'm'.repeat(1000) });
+    expect(missing).toMatch(/^Note 'm{80}…' not found/);
+    expect(missing.length).toBeLessThan(300);
+    // Names the caller chose: an unknown argument, an unknown tool.
+    const unknownKey = await callError(env.client, 'read_note', { path: 'Inbox', [huge]: 1 });
+    expect(unknownKey).toBe(`Invalid arguments for read_note: (arguments): Unrecognized key: "${'h'.repeat(80)}…"`);
+    const unknownTool = await env.client.callTool({ name: huge, arguments: {} }).then(
+      () => '',
+      (err: Error) => err.message,
+    );
+    expect(unknownTool).toMatch(/-32602.*Unknown or disabled tool "h{80}…"/);
+    expect(unknownTool.length).toBeLessThan(300);
+  });
+
+  it("a lone UTF-16 surrogate in any write tool's path or text is refused, and nothing is written", async () => {
+    const inbox = await disk('Inbox.md');
+    const refusals: Array<[string, Json]> = [
+      ['create_note', { path: 'Inputs/lone\udc00', content: 'x' }],
+      ['create_note', { path: 'Inputs/Half', content: 'a\ud83d' }],
+      ['append_note', { path: 'Inbox', content: '\ud83d' }],
+      ['write_note', { path: 'Inbox', body: 'x\udc00' }],
+      ['write_note', { path: 'Inbox', frontmatter_patch: { ['t\ud800']: 'x' } }],
+      ['edit_note', { path: 'Inbox', anchor: 'Inbox', op: 'replace', content: '\ud800' }],
+      ['edit_note', { path: 'Inbox', anchor: '\ud800', op: 'replace', content: 'x' }],
+      ['set_properties', { path: 'Inbox', properties: { tags: ['ok', '\udfff'] } }],
+      ['move_note', { path: 'Inbox', to: 'Inputs/\ud83dInbox' }],
+      ['create_folder', { path: 'Inputs/\udc00' }],
+      ['delete_note', { path: 'Inbox\ud800', confirm: true }],
+    ];
+    for (const [tool, args] of refusals) {
+      expect(await callError(env.client, tool, args)).toMatch(
+        /lone UTF-16 surrogate at char \d+ .*send whole characters \(well-formed Unicode\)/,
+      );
+    }
+    expect(await disk('Inbox.md')).toBe(inbox);
+    const names = await fs.readdir(path.join(env.dir, 'Inputs')).catch(() => [] as string[]);
+    expect(names.filter((n) => n.includes('\ufffd') || n === 'Half.md')).toEqual([]);
+    // Read tools refuse such a path too, with the same rule.
+    expect(await callError(env.client, 'read_note', { path: 'Inbox\udc00' })).toMatch(/lone UTF-16 surrogate at char 5/);
+    expect(await callError(env.client, 'list_notes', { folder: 'Inputs/\ud800' })).toMatch(/lone UTF-16 surrogate/);
+    // Whole characters beyond the BMP are welcome.
+    expect((await call(env.client, 'create_note', { path: 'Inputs/😀', content: '😀😀😀' })).path).toBe('Inputs/😀.md');
+  });
+
+  it('read_note pages never start or end inside a surrogate pair', async () => {
+    await call(env.client, 'create_note', { path: 'Inputs/Faces', content: '😀😀😀' });
+    const first = await call(env.client, 'read_note', { path: 'Inputs/Faces', offset: 0, max_chars: 1 });
+    expect([first.body, first.body_offset, first.has_more]).toEqual(['😀', 0, true]);
+    const inside = await call(env.client, 'read_note', { path: 'Inputs/Faces', offset: 1, max_chars: 1 });
+    expect([inside.body, inside.body_offset]).toEqual(['😀', 0]);
+    const last = await call(env.client, 'read_note', { path: 'Inputs/Faces', offset: 5, max_chars: 1 });
+    expect([last.body, last.body_offset, last.has_more]).toEqual(['😀', 4, false]);
   });
 
   it('CRLF: body read through read_note matches as an anchor and the note stays CRLF', async () => {

@@ -39,6 +39,28 @@ describe('pageText', () => {
     expect(pageText('abcdef', 2, 0).text).toBe('cdef');
     expect(() => pageText('abc', 4, 10)).toThrow(/offset 4 is past the end \(the text has 3 chars\)/);
   });
+
+  test('a page never starts or ends between the halves of a surrogate pair, and is never empty before the end', () => {
+    const faces = '😀😀😀';
+    expect(pageText(faces, 0, 1)).toEqual({ text: '😀', length: 6, offset: 0, next: 2, hasMore: true });
+    expect(pageText(faces, 1, 1)).toEqual({ text: '😀', length: 6, offset: 0, next: 2, hasMore: true });
+    expect(pageText(faces, 1, 2)).toEqual({ text: '😀', length: 6, offset: 0, next: 2, hasMore: true });
+    expect(pageText(faces, 3, 2)).toEqual({ text: '😀', length: 6, offset: 2, next: 4, hasMore: true });
+    expect(pageText(faces, 5, 0)).toEqual({ text: '😀', length: 6, offset: 4, next: 6, hasMore: false });
+    expect(pageText(`a${faces}`, 0, 2)).toEqual({ text: 'a', length: 7, offset: 0, next: 1, hasMore: true });
+    // Paging on from each page's `next` reads every character once, whole.
+    const text = `x${faces}y😀`;
+    for (const size of [1, 2, 3]) {
+      const pages: string[] = [];
+      for (let at = 0; at < text.length;) {
+        const page = pageText(text, at, size);
+        pages.push(page.text);
+        at = page.next;
+      }
+      expect(pages.join('')).toBe(text);
+      for (const page of pages) expect(page).toMatch(/^(?:[^\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])+$/);
+    }
+  });
 });
 
 describe('read_note', () => {

@@ -3,7 +3,14 @@ import { TFile, TFolder } from '../host';
 import { canonicalPath, findEntry } from '../../src/vault/paths/lookup';
 import { isWithinRoots, noteAccess, parseAccessValue } from '../../src/vault/access/access-rules';
 import { frontmatterId, pathOfSyntheticId, syntheticId, unwrapWikilink } from '../../src/vault/paths/note-ref';
-import { decodePercentOnce, foldPath, isPathInside, lexicalVaultPath, type VaultOnDisk } from '../../src/vault/paths/paths';
+import {
+  assertPathInput,
+  decodePercentOnce,
+  foldPath,
+  isPathInside,
+  lexicalVaultPath,
+  type VaultOnDisk,
+} from '../../src/vault/paths/paths';
 import { Quarantine } from '../../src/vault/access/quarantine';
 import { codeOf } from '../harness/tool-errors';
 
@@ -48,6 +55,29 @@ describe('lexicalVaultPath', () => {
 
   test('a refusal names what to do', () => {
     expect(() => lexicalVaultPath('../x.md')).toThrow(/leaves the vault; give a path inside the vault/);
+  });
+
+  test('a lone UTF-16 surrogate is refused (a file name would get U+FFFD instead); whole characters pass', () => {
+    for (const input of ['E/lone\udc00', '\ud83d.md', 'a\ud800b/c.md', 'Inbox/\udfff\ud800'])
+      expect(() => lexicalVaultPath(input)).toThrow(/lone UTF-16 surrogate at char \d+ .*send whole characters/);
+    expect(lexicalVaultPath('E/😀.md')).toBe('E/😀.md');
+    expect(() => assertPathInput('\ud83d')).toThrow(/lone UTF-16 surrogate at char 0/);
+    expect(() => assertPathInput('😀')).not.toThrow();
+  });
+
+  test('a refusal quotes at most a short, visibly cut excerpt of the path', () => {
+    for (const input of [`${'../'.repeat(400)}x`, `C:\\${'d\\'.repeat(400)}`, `${'x'.repeat(1000)}\u0000`]) {
+      const message = (() => {
+        try {
+          lexicalVaultPath(input);
+        } catch (err) {
+          return (err as Error).message;
+        }
+        return '';
+      })();
+      expect(message).toMatch(/…'/);
+      expect(message.length).toBeLessThan(250);
+    }
   });
 });
 

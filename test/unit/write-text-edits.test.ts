@@ -3,6 +3,8 @@ import { findHeadingSection } from '../../src/vault/content/heading-target';
 import { assertValidName } from '../../src/vault/paths/note-names';
 import { applyPropertyPatch, validatePropertyPatch } from '../../src/vault/writes/property-patch';
 import { buildOutline } from '../../src/vault/content/sections';
+import fc from 'fast-check';
+import { anchorOccurrences } from '../../src/vault/writes/anchor-match';
 import { appendText, editAtAnchor, editAtHeading, findAnchor, replaceBody } from '../../src/vault/writes/text-edits';
 import { parseNoteMetadata } from '../host';
 import { errorOf } from '../harness/tool-errors';
@@ -59,6 +61,65 @@ describe('anchors, bodies, appends', () => {
     expect(errorOf(() => findAnchor('aaa', 'aa', 'n.md')).message).toMatch(/occurs 2 times in 'n.md' \(lines 1, 1\)/);
     expect(errorOf(() => findAnchor('x', '', 'n.md')).code).toBe('invalid_argument');
     expect(editAtAnchor('one two', 'two', 'insert_before', 'and ', 'n.md').text).toBe('one and two');
+  });
+
+  test('an anchor of any length or content is plain text: a long one is not found (or found), never a thrown SyntaxError', () => {
+    const note = `# Inbox\n\n${'x'.repeat(50_000)}\n`;
+    for (const anchor of ['x'.repeat(40_000) + 'y', 'y'.repeat(1 << 20), 'a\n'.repeat(60_000), '('.repeat(50_000), '\\'.repeat(50_000)]) {
+      const error = errorOf(() => findAnchor(note, anchor, 'n.md'));
+      expect(error.code).toBe('not_found');
+      expect(error.message.length).toBeLessThan(200);
+    }
+    expect(findAnchor(note, `\n${'x'.repeat(50_000)}\n`, 'n.md')).toEqual({ from: 8, to: 50_010 });
+    expect(errorOf(() => findAnchor(note, 'x'.repeat(40_000), 'n.md')).message).toMatch(
+      /occurs more than 20 times in 'n.md' \(lines 3, 3,.*, \.\.\.\)/,
+    );
+    // Half a MB of one char sought in a MB of it: 500k overlapping places, only the first 21 compared.
+    const run = 'a'.repeat(1 << 20);
+    expect(errorOf(() => findAnchor(run, 'a'.repeat(1 << 19), 'n.md')).message).toMatch(/occurs more than 20 times/);
+    expect(errorOf(() => findAnchor('ab'.repeat(30), 'ab', 'n.md')).message).toMatch(/occurs more than 20 times .*lines 1, 1,/);
+    const lines = 'a\n'.repeat(60_000);
+    expect(findAnchor(`${lines}end`, `${lines}e`, 'n.md')).toEqual({ from: 0, to: 120_001 });
+  });
+
+  test('anchor matching keeps the RegExp reading it replaced: line breaks match \\n or \\r\\n, overlaps count', () => {
+    // The RegExp findAnchor built before (escaped anchor, each line break as \r?\n, every start position).
+    const byRegExp = (text: string, anchor: string): Array<{ from: number; to: number }> => {
+      const source = anchor
+        .split(/\r\n|\r|\n/)
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+        .join('\\r?\\n');
+      const re = new RegExp(source, 'g');
+      const out: Array<{ from: number; to: number }> = [];
+      for (let m = re.exec(text); m; m = re.exec(text)) {
+        out.push({ from: m.index, to: m.index + m[0].length });
+        re.lastIndex = m.index + 1;
+      }
+      // Its one fault: an anchor starting with a line break also matched from the \n of a \r\n, a second time.
+      return out.filter((hit) => !(/^(?:\r\n|\r|\n)/.test(anchor) && text[hit.from] === '\n' && text[hit.from - 1] === '\r'));
+    };
+    const piece = fc.constantFrom('a', 'b', 'A', ' ', '\t', '\n', '\r', '\r\n', '.', '*', '\\', '😀');
+    const text = fc.array(piece, { maxLength: 30 }).map((parts) => parts.join(''));
+    const anchor = fc.array(piece, { minLength: 1, maxLength: 5 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, anchor, (t, a) => {
+        expect(anchorOccurrences(t, a)).toEqual(byRegExp(t, a));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('an anchor starting with a line break occurs once per line break of a CRLF note, not twice', () => {
+    expect(findAnchor('a\r\nb\r\n', '\nb', 'n.md')).toEqual({ from: 1, to: 4 });
+    expect(editAtAnchor('a\r\nb\r\n', '\nb', 'replace', '\nc', 'n.md').text).toBe('a\r\nc\r\n');
+    expect(errorOf(() => findAnchor('a\r\nb\r\nb', '\nb', 'n.md')).message).toMatch(/occurs 2 times in 'n.md' \(lines 1, 2\)/);
+  });
+
+  test('a missing anchor hints at text differing only in case or spacing, on its lines', () => {
+    const note = 'one\nTwo   Words here\nthree\ntwo\twords\n';
+    expect(errorOf(() => findAnchor(note, ' two words ', 'n.md')).message).toMatch(/differing only in case or spacing is on line 2, 4;/);
+    expect(errorOf(() => findAnchor(note, 'four', 'n.md')).message).toMatch(/Copy the anchor exactly/);
+    expect(errorOf(() => findAnchor(note, '\n \t', 'n.md')).message).toMatch(/Copy the anchor exactly/);
   });
 
   test('replaceBody keeps the frontmatter block and its line endings; appendText adds the missing line break', () => {

@@ -1,3 +1,5 @@
+import { quoteInput } from '../../errors';
+
 /**
  * The `query_notes` language (docs/architecture.md#tool-contract, query_notes): a small base-style query over
  * frontmatter properties and file fields, written in one line:
@@ -167,7 +169,7 @@ class Parser {
     while (this.peek()) {
       const token = this.peek() as Token;
       if (!this.isClause(token)) {
-        throw this.error(`Unexpected '${token.text}'; expected AND, OR, or a clause: WHERE, SORT, LIMIT, COLUMNS.`, token);
+        throw this.error(`Unexpected ${quoteInput(token.text)}; expected AND, OR, or a clause: WHERE, SORT, LIMIT, COLUMNS.`, token);
       }
       const clause = this.clauseName(token);
       if (seen.has(clause)) throw this.error(`${clause.toUpperCase()} is given twice; give it once.`, token);
@@ -226,7 +228,7 @@ class Parser {
       negated = true;
     }
     const meaning = OPERATORS[word];
-    if (!meaning) throw this.error(`'${opToken.text}' is not an operator; use ${OPERATOR_LIST}.`, opToken);
+    if (!meaning) throw this.error(`${quoteInput(opToken.text)} is not an operator; use ${OPERATOR_LIST}.`, opToken);
     if (meaning.op === 'exists') return wrap({ kind: 'test', field, op: 'exists', value: null }, negated !== meaning.negated);
     const valueToken = this.peek();
     if (
@@ -234,10 +236,10 @@ class Parser {
       (valueToken.kind !== 'word' && valueToken.kind !== 'string') ||
       (valueToken.kind === 'word' && this.isClause(valueToken))
     ) {
-      throw this.error(`Expected a value after '${opToken.text}', e.g. "draft", 5 or 2026-01-15.`, valueToken ?? null);
+      throw this.error(`Expected a value after ${quoteInput(opToken.text)}, e.g. "draft", 5 or 2026-01-15.`, valueToken ?? null);
     }
     if (valueToken.kind === 'word' && namesNoCalendarDay(valueToken.text)) {
-      throw this.error(`'${valueToken.text}' is not a calendar date; write dates as YYYY-MM-DD, e.g. 2026-01-15.`, valueToken);
+      throw this.error(`${quoteInput(valueToken.text)} is not a calendar date; write dates as YYYY-MM-DD, e.g. 2026-01-15.`, valueToken);
     }
     this.k++;
     return wrap({ kind: 'test', field, op: meaning.op, value: valueToken.text }, negated !== meaning.negated);
@@ -289,7 +291,7 @@ class Parser {
     const lower = token.text.toLowerCase();
     if (lower.startsWith('file.')) {
       const name = FILE_FIELDS.find((f) => f === lower);
-      if (!name) throw this.error(`'${token.text}' is not a file field; use one of ${FILE_FIELDS.join(', ')}.`, token);
+      if (!name) throw this.error(`${quoteInput(token.text)} is not a file field; use one of ${FILE_FIELDS.join(', ')}.`, token);
       return { kind: 'file', name };
     }
     const name = lower.startsWith('note.') ? token.text.slice(5) : token.text;

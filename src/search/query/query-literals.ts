@@ -1,4 +1,4 @@
-import { ToolError } from '../../errors';
+import { inputExcerpt, ToolError } from '../../errors';
 
 /**
  * The literal pieces of a search query that are read character by character: "quoted
@@ -74,7 +74,7 @@ export function readRegexAt(
   for (const f of flags) {
     if (!REGEX_FLAGS.has(f)) {
       fail(
-        `has the regular expression /${source}/${flags} with unsupported flags; use only i, s or u after the closing '/', or quote the text to search for it literally`,
+        `has the regular expression /${inputExcerpt(source)}/${inputExcerpt(flags)} with unsupported flags; use only i, s or u after the closing '/', or quote the text to search for it literally`,
       );
     }
   }
@@ -89,10 +89,15 @@ export function compileRegex(source: string, flags: string): RegExp {
   try {
     return new RegExp(source, [...new Set(flags + 'm')].join(''));
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
     throw new ToolError(
       'invalid_argument',
-      `The regular expression /${source}/ is invalid (${reason}); fix the pattern or quote the text to search for it literally.`,
+      `The regular expression /${inputExcerpt(source)}/ is invalid (${regexFault(err)}); fix the pattern or quote the text to search for it literally.`,
     );
   }
+}
+
+/** The engine's reason a pattern does not compile, without the pattern it repeats (V8: `Invalid regular expression: /…/flags: reason`). */
+function regexFault(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.startsWith('Invalid regular expression: /') ? message.slice(message.lastIndexOf(': ') + 2) : inputExcerpt(message);
 }

@@ -1,4 +1,4 @@
-import { ToolError } from '../../errors';
+import { quoteInput, ToolError } from '../../errors';
 import type { CompareOp, QueryNode } from './query-ast';
 import { compileRegex, readQuotedAt, readRegexAt, type QueryFail } from './query-literals';
 import { isOperator, isScopeOperator, operatorExample } from './query-operators';
@@ -360,7 +360,7 @@ class QueryParser {
       // A bare date must name a calendar day, as in query_notes and list_notes' since; a quoted value is text.
       if (given === value && namesNoCalendarDay(value))
         this.fail(
-          `has the property filter [${inner}] whose date '${value}' is not a calendar day; write dates as YYYY-MM-DD, e.g. 2026-01-15`,
+          `has the property filter [${inner}] whose date ${quoteInput(value)} is not a calendar day; write dates as YYYY-MM-DD, e.g. 2026-01-15`,
         );
       return { kind: 'property', name, test: { op: 'compare', cmp: cmp[1] as CompareOp, value } };
     }

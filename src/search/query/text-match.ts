@@ -1,6 +1,5 @@
 import { isSpace } from '../engine/phrase-filter';
 import { hasUnsegmented, queryTerms } from '../engine/tokenizer';
-import { escapeRegExp } from '../../vault/writes/text-edits';
 
 /**
  * How a query's literal text (a phrase, a word the index cannot decide, a case-sensitive
@@ -131,4 +130,9 @@ export function cachedPattern(text: string, kind: 'phrase' | 'phrase-case' | 'wo
     patterns.set(key, p);
   }
   return p;
+}
+
+/** Escapes a string for use inside a RegExp (every syntax character, `/` included). */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

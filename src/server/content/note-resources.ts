@@ -6,6 +6,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { TFile } from 'obsidian';
 import { quoteInput, ToolError } from '../../errors';
+import { isWellFormedText } from '../../vault/content/lone-surrogates';
 import type { AccessScope } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
 import { endsInSeparator } from '../../vault/paths/paths';
@@ -72,11 +73,6 @@ export function pathOfNoteUri(uri: string): string | null {
       `Invalid resource URI ${quoteInput(uri)}: it holds a lone UTF-16 surrogate, which no note path has.`,
     );
   return path;
-}
-
-/** True when `text` has no lone UTF-16 surrogate (what `encodeURIComponent` requires). */
-function isWellFormedText(text: string): boolean {
-  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
 
 /** The not-found answer ({@link RESOURCE_NOT_FOUND}) for a note URI no readable note has: the same whether missing, private, quarantined or outside the key's roots. */

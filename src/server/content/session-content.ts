@@ -5,6 +5,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { inputExcerpt } from '../../errors';
 import type { ToolContext } from '../../tools/tool';
 import type { NoteChange } from '../../vault/note-store';
 import { skillsFolderOf, touchesSkills } from '../../vault/skills';
@@ -165,7 +166,7 @@ export function registerSessionContent(
           if (argument.name !== NOTE_ARGUMENT) {
             throw new JsonRpcError(
               ErrorCode.InvalidParams,
-              `Prompt "${ref.name}" has no argument "${argument.name}"; its only argument is "${NOTE_ARGUMENT}".`,
+              `Prompt "${inputExcerpt(ref.name)}" has no argument "${inputExcerpt(argument.name)}"; its only argument is "${NOTE_ARGUMENT}".`,
             );
           }
           return { completion: (await resources(extra)).completePath(argument.value) };
@@ -181,7 +182,7 @@ export function registerSessionContent(
         if (argument.name !== PATH_VARIABLE) {
           throw new JsonRpcError(
             ErrorCode.InvalidParams,
-            `Resource template ${NOTE_URI_TEMPLATE} has no variable "${argument.name}"; its only variable is "${PATH_VARIABLE}".`,
+            `Resource template ${NOTE_URI_TEMPLATE} has no variable "${inputExcerpt(argument.name)}"; its only variable is "${PATH_VARIABLE}".`,
           );
         }
         return { completion: (await resources(extra)).completePath(argument.value) };
@@ -189,7 +190,7 @@ export function registerSessionContent(
       if (addOnTemplates.some((t) => t.definition.uriTemplate === ref.uri)) return EMPTY_COMPLETION;
       throw new JsonRpcError(
         ErrorCode.InvalidParams,
-        `Unknown resource template ${JSON.stringify(ref.uri)}; call resources/templates/list for the templates.`,
+        `Unknown resource template ${JSON.stringify(inputExcerpt(ref.uri))}; call resources/templates/list for the templates.`,
       );
     }),
   );

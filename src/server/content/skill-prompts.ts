@@ -1,6 +1,6 @@
 import { ProtocolErrorCode as ErrorCode, type GetPromptResult, type Prompt, type PromptMessage } from '@modelcontextprotocol/server';
 import type { TFile } from 'obsidian';
-import { ToolError } from '../../errors';
+import { inputExcerpt, ToolError } from '../../errors';
 import type { AccessScope } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
 import { SkillCatalog } from '../../vault/skills';
@@ -63,18 +63,18 @@ export class SkillPrompts {
     if (extra.length > 0) {
       throw new JsonRpcError(
         ErrorCode.InvalidParams,
-        `Prompt "${name}" takes only the optional argument "${NOTE_ARGUMENT}", not ${extra.map((k) => `"${k}"`).join(', ')}.`,
+        `Prompt "${inputExcerpt(name)}" takes only the optional argument "${NOTE_ARGUMENT}", not ${extra.map((k) => `"${inputExcerpt(k)}"`).join(', ')}.`,
       );
     }
     const skill = await this.catalog.read(this.folder, name, this.scope).catch((error: unknown) => {
       if (error instanceof ToolError)
         throw new JsonRpcError(
           ErrorCode.InvalidParams,
-          `Unknown prompt "${name}"; call prompts/list for the prompts (skills) this key may use.`,
+          `Unknown prompt "${inputExcerpt(name)}"; call prompts/list for the prompts (skills) this key may use.`,
         );
       throw error;
     });
-    if (skill.error !== null) throw new JsonRpcError(ErrorCode.InvalidParams, `Prompt "${name}" is unusable: ${skill.error}`);
+    if (skill.error !== null) throw new JsonRpcError(ErrorCode.InvalidParams, `Prompt "${inputExcerpt(name)}" is unusable: ${skill.error}`);
     const files = skill.files.length ? `\n\nFiles of this skill (read them with read_note when needed): ${skill.files.join(', ')}` : '';
     const messages: PromptMessage[] = [
       { role: 'user', content: { type: 'text', text: `Use the skill "${skill.name}" (${skill.path}):\n\n${skill.body.trim()}${files}` } },

@@ -6,6 +6,7 @@ import {
   type ProtocolEra,
   type SpecTypeName,
 } from '@modelcontextprotocol/server';
+import { inputExcerpt } from '../../errors';
 
 /** One issue as the SDK's spec schemas (zod v4 behind the Standard Schema interface) report it. */
 interface ParamsIssue {
@@ -45,11 +46,12 @@ const REMOVED_IN_2026 = new Set(['initialize', 'ping', 'logging/setLevel', 'reso
 /**
  * One short sentence for the first problem in a request's params, e.g.
  * `Invalid params for tools/list: params.cursor must be a string.` Never the validator's
- * own dump (a list of JSON issues an agent cannot act on).
+ * own dump (a list of JSON issues an agent cannot act on); a key the caller chose is cut to its
+ * {@link inputExcerpt}.
  */
 export function describeParamsIssue(method: string, issues: readonly ParamsIssue[]): string {
   const issue = issues[0];
-  const where = issue && issue.path.length ? issue.path.map(String).join('.') : 'params';
+  const where = issue && issue.path.length ? issue.path.map((part) => inputExcerpt(String(part))).join('.') : 'params';
   let problem = 'is invalid';
   if (issue?.code === 'invalid_type' && /received undefined/.test(issue.message)) problem = 'is required';
   else if (issue?.code === 'invalid_type' && issue.expected)

@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { ProtocolErrorCode as ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
-import { ToolError } from '../../errors';
+import { inputExcerpt, ToolError } from '../../errors';
 import type { ToolContext, ToolDefinition } from '../../tools/tool';
 import { ALL_TOOLS } from '../../tools/registry';
+import { loneSurrogateAt } from '../../vault/content/lone-surrogates';
 import { internalError, JsonRpcError, toolErrorResult } from './rpc-errors';
 
 export { JsonRpcError } from './rpc-errors';
@@ -137,9 +138,21 @@ export function outsideToolSetError(name: string, keyLabel: string): JsonRpcErro
   );
 }
 
-/** Formats zod issues as one line per problem: `path: message`. */
+/**
+ * Formats zod issues as one line per problem: `path: message`. Argument names the caller chose
+ * (unknown keys, record keys in a path) are cut to their {@link inputExcerpt}.
+ */
 function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(arguments)'}: ${issue.message}`).join('; ');
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.length ? issue.path.map((part) => inputExcerpt(String(part))).join('.') : '(arguments)';
+      const message =
+        issue.code === 'unrecognized_keys'
+          ? `Unrecognized key${issue.keys.length === 1 ? '' : 's'}: ${issue.keys.map((key) => `"${inputExcerpt(key)}"`).join(', ')}`
+          : issue.message;
+      return `${path}: ${message}`;
+    })
+    .join('; ');
 }
 
 /**
@@ -165,13 +178,41 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
 }
 
 /**
+ * The first lone UTF-16 surrogate in a tool's arguments: in a string value or an object key,
+ * at any depth (walked iteratively, in argument order).
+ * @returns where it is, as the start of a sentence (`Argument content`, `Argument
+ *   frontmatter_patch.tags.2`, `A key name in properties`; names cut to their
+ *   {@link inputExcerpt}), and its char offset in that string; null when every string is
+ *   well-formed.
+ */
+export function loneSurrogateIn(args: unknown): { where: string; at: number } | null {
+  const pending: Array<[unknown, string]> = [[args, '']];
+  for (let next = 0; next < pending.length; next++) {
+    const [item, where] = pending[next];
+    if (typeof item === 'string') {
+      const at = loneSurrogateAt(item);
+      if (at >= 0) return { where: `Argument ${where}`, at };
+      continue;
+    }
+    if (item === null || typeof item !== 'object') continue;
+    for (const [key, child] of Object.entries(item)) {
+      const at = loneSurrogateAt(key);
+      if (at >= 0) return { where: where ? `A key name in ${where}` : 'An argument name', at };
+      pending.push([child, where ? `${where}.${inputExcerpt(key)}` : inputExcerpt(key)]);
+    }
+  }
+  return null;
+}
+
+/**
  * Runs `tools/call` for an enabled tool list (MCP spec 2025-06-18, "Tools" → Calling Tools
  * and Error Handling).
  * @returns the tool result: compact JSON text content (one line: the agent pays for every
  *   char) plus `structuredContent`, or `isError: true`
  *   with one sentence when the handler threw a {@link ToolError}, the arguments do not match
- *   the input schema (SEP-1303: input validation errors are tool execution errors) or nest
- *   deeper than {@link MAX_ARGUMENT_DEPTH}.
+ *   the input schema (SEP-1303: input validation errors are tool execution errors), nest
+ *   deeper than {@link MAX_ARGUMENT_DEPTH}, or (for a write tool) hold a lone UTF-16
+ *   surrogate ({@link loneSurrogateIn}).
  * @throws JsonRpcError(-32602) for an unknown or disabled tool (for a write tool of
  *   ALL_TOOLS, the message says how the user turns it on); JsonRpcError(-32603) for any other exception (a bug), after logging its
  *   stack to the console (the stack never goes into the reply).
@@ -190,7 +231,7 @@ export async function callTool(
       : '';
     throw new JsonRpcError(
       ErrorCode.InvalidParams,
-      `Unknown or disabled tool "${name}"; call tools/list for the tools this key may use.${off}`,
+      `Unknown or disabled tool "${inputExcerpt(name)}"; call tools/list for the tools this key may use.${off}`,
     );
   }
   if (nestsDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH)) {
@@ -199,6 +240,13 @@ export async function callTool(
   const parsed = argumentsSchemaOf(tool).safeParse(rawArgs ?? {});
   // Input validation errors are tool execution errors (SEP-1303, MCP 2025-11-25 "Tools" → Error Handling): the model sees them and can correct its call.
   if (!parsed.success) return toolErrorResult(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
+  // A note is UTF-8 on disk: a lone surrogate would be written as U+FFFD, not as what was sent.
+  const lone = tool.kind === 'write' ? loneSurrogateIn(parsed.data) : null;
+  if (lone) {
+    return toolErrorResult(
+      `${lone.where} of ${name} has a lone UTF-16 surrogate at char ${lone.at} (half of a character such as an emoji), which a note or file name cannot hold (it would become U+FFFD); send whole characters (well-formed Unicode). Nothing was written.`,
+    );
+  }
   try {
     const result = await tool.handler(parsed.data, ctx);
     return {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ToolError } from '../../errors';
+import { quoteInput, ToolError } from '../../errors';
 import { namesNoCalendarDay } from '../../search/calendar-date';
 import { decodeCursor, encodeCursor } from '../../search/results/cursor';
 import { isPathInside } from '../../vault/paths/paths';
@@ -49,10 +49,16 @@ export function parseSince(since: string): number {
   const trimmed = since.trim();
   const ms = ISO_DATE.test(trimmed) ? Date.parse(trimmed.replace(' ', 'T')) : NaN;
   if (Number.isNaN(ms)) {
-    throw new ToolError('invalid_argument', `since '${since}' is not an ISO date; use e.g. "2026-01-15" or "2026-01-15T09:30:00Z".`);
+    throw new ToolError(
+      'invalid_argument',
+      `since ${quoteInput(since)} is not an ISO date; use e.g. "2026-01-15" or "2026-01-15T09:30:00Z".`,
+    );
   }
   if (namesNoCalendarDay(trimmed)) {
-    throw new ToolError('invalid_argument', `since '${since}' is not a calendar date; write dates as YYYY-MM-DD, e.g. 2026-01-15.`);
+    throw new ToolError(
+      'invalid_argument',
+      `since ${quoteInput(since)} is not a calendar date; write dates as YYYY-MM-DD, e.g. 2026-01-15.`,
+    );
   }
   return ms;
 }

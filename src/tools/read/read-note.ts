@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { TFile } from 'obsidian';
 import { ToolError } from '../../errors';
 import { findHeadingSection } from '../../vault/content/heading-target';
+import { splitsSurrogatePair } from '../../vault/content/lone-surrogates';
 import { bodyStart } from '../../vault/content/note-body';
 import { withPreamble } from '../../vault/content/sections';
 import type { AgentInstructions } from '../../vault/note-store';
@@ -24,8 +25,11 @@ export interface TextPage {
 }
 
 /**
- * Cuts one page out of `text`. A page never ends between the halves of a surrogate pair; with
- * `atLine` a cut page ends after its last line break when it has one.
+ * Cuts one page out of `text`. A page never splits a character made of a surrogate pair: an
+ * `offset` between its halves starts the page at its first half (the page's `offset` says
+ * where it really starts), and a page whose last unit would be a first half ends before it,
+ * unless that leaves the page empty, when it takes the whole character (`maxChars` + 1 units).
+ * With `atLine` a cut page ends after its last line break when it has one.
  * @param offset start, 0 ≤ offset ≤ text length. @param maxChars page size; 0 = no cap.
  * @throws ToolError('invalid_argument') when `offset` is past the end of the text.
  */
@@ -37,15 +41,15 @@ export function pageText(text: string, offset: number, maxChars: number, atLine 
     );
   }
   let end = maxChars === 0 ? text.length : Math.min(text.length, offset + maxChars);
+  const start = splitsSurrogatePair(text, offset) ? offset - 1 : offset;
   if (end < text.length) {
     if (atLine) {
       const lastBreak = text.lastIndexOf('\n', end - 1);
-      if (lastBreak >= offset) end = lastBreak + 1;
+      if (lastBreak >= start) end = lastBreak + 1;
     }
-    const code = text.charCodeAt(end - 1);
-    if (end - 1 > offset && code >= 0xd800 && code <= 0xdbff) end -= 1;
+    if (splitsSurrogatePair(text, end)) end += end - 1 > start ? -1 : 1;
   }
-  return { text: text.slice(offset, end), length: text.length, offset, next: end, hasMore: end < text.length };
+  return { text: text.slice(start, end), length: text.length, offset: start, next: end, hasMore: end < text.length };
 }
 
 /**

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { TFile } from 'obsidian';
-import { ToolError } from '../../errors';
+import { inputExcerpt, ToolError } from '../../errors';
 import { bodyStart } from '../../vault/content/note-body';
 import type { AgentInstructions } from '../../vault/note-store';
 import { BODY_BUDGET, cappedInstructions, noteHeader, pageText } from './read-note';
@@ -55,7 +55,7 @@ export const readNotesTool = defineTool({
       } catch (err) {
         if (!(err instanceof ToolError)) throw err;
         if (err.code === 'not_found') notFound.push(ref);
-        else errors.push({ path: ref, message: err.message });
+        else errors.push({ path: inputExcerpt(ref), message: err.message });
       }
     }
     // Each note read is a step of the wait a client can follow (a progressToken asks for it).

@@ -1,4 +1,4 @@
-import { ToolError } from '../../errors';
+import { inputExcerpt, quoteInput, ToolError } from '../../errors';
 import { collapseWhitespace, type NoteSection } from './sections';
 
 /**
@@ -66,7 +66,7 @@ export function findHeadingSection(
     if (byPath && others.length > 0) {
       throw new ToolError(
         'ambiguous',
-        `'${wanted}' in '${notePath}' is both the outline path of ${describe([byPath])} and the heading text of ${describe(others)}; pass the other heading's text, or "Parent/${wanted}" for the heading.`,
+        `${quoteInput(wanted)} in '${notePath}' is both the outline path of ${describe([byPath])} and the heading text of ${describe(others)}; pass the other heading's text, or "Parent/${inputExcerpt(wanted)}" for the heading.`,
       );
     }
     if (byPath) return byPath;
@@ -82,7 +82,7 @@ export function findHeadingSection(
   if (matches.length > 1) {
     throw new ToolError(
       'ambiguous',
-      `Heading '${wanted}' matches ${matches.length} headings in '${notePath}' (${describe(matches)}); pass one outline path (e.g. "${matches[0].path}") or "Parent/Child" instead.`,
+      `Heading ${quoteInput(wanted)} matches ${matches.length} headings in '${notePath}' (${describe(matches)}); pass one outline path (e.g. "${matches[0].path}") or "Parent/Child" instead.`,
     );
   }
   if (sections.every((s) => s.level === 0)) {
@@ -90,7 +90,7 @@ export function findHeadingSection(
   }
   throw new ToolError(
     'not_found',
-    `Heading '${wanted}' not found in '${notePath}'; its headings are: ${describe(sections)}. Use one of them, its outline path, or "Parent/Child".`,
+    `Heading ${quoteInput(wanted)} not found in '${notePath}'; its headings are: ${describe(sections)}. Use one of them, its outline path, or "Parent/Child".`,
   );
 }
 

@@ -1,5 +1,5 @@
 import type { TFile } from 'obsidian';
-import { ToolError } from '../../errors';
+import { quoteInput, ToolError } from '../../errors';
 import { foldPath } from './paths';
 
 /**
@@ -53,6 +53,6 @@ function single(matches: readonly TFile[], name: string): TFile {
   const paths = matches.map((f) => f.path).sort();
   throw new ToolError(
     'ambiguous',
-    `Note name '${name}' matches ${paths.length} notes (${paths.join(', ')}); pass the full path of the one you mean.`,
+    `Note name ${quoteInput(name)} matches ${paths.length} notes (${paths.join(', ')}); pass the full path of the one you mean.`,
   );
 }

@@ -13,12 +13,32 @@ const FORBIDDEN: ReadonlyArray<{ chars: RegExp; rule: string }> = [
   { chars: /[#^[\]]/, rule: 'note names may not contain # ^ [ ] | (they break [[links]])' },
 ];
 
+/** Windows' reserved device names (Microsoft's "Naming Files, Paths, and Namespaces"): no file or folder there may be named so, with any extension. */
+const DEVICE_NAME = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])(\.|$)/i;
+
+/**
+ * Refuses a new file or folder name that Windows reserves for a device (`CON`, `nul.md`,
+ * `COM1.html`, any case, any extension): such a file cannot be made or synced on Windows, so a
+ * vault opened or synced there would lose it.
+ * @param segment one name (no `/`)
+ * @throws ToolError('invalid_argument') naming the rule.
+ */
+export function assertNotDeviceName(segment: string): void {
+  const device = DEVICE_NAME.exec(segment);
+  if (device)
+    throw new ToolError(
+      'invalid_argument',
+      `'${segment}' is named '${device[1]}', a name Windows reserves for a device (as are CON, PRN, AUX, NUL, COM1-9 and LPT1-9, with any extension): such a file cannot be made or synced there; choose another name.`,
+    );
+}
+
 /** Longest file or folder name accepted, in UTF-8 bytes (disks allow 255; room is kept for temp-file suffixes). */
 export const MAX_NAME_BYTES = 200;
 
 /**
  * Checks every segment of a normalized vault path: at most {@link MAX_NAME_BYTES} bytes, none
- * of the forbidden characters, and no trailing dot or space (Windows and sync services drop those).
+ * of the forbidden characters, no trailing dot or space (Windows and sync services drop those),
+ * and no Windows device name ({@link assertNotDeviceName}).
  * @throws ToolError('invalid_argument') naming the segment and the rule.
  */
 export function assertValidName(path: string): void {
@@ -39,6 +59,7 @@ export function assertValidName(path: string): void {
         `'${segment}' ends with a dot or a space, which some disks and sync services drop; choose another name.`,
       );
     }
+    assertNotDeviceName(segment);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { App } from 'obsidian';
 import { existsSync } from 'node:fs';
 import { canonicalPath, findEntry } from './lookup';
-import { assertPathLength, decodePercentOnce, endsInSeparator, lexicalVaultPath, type VaultOnDisk } from './paths';
+import { assertPathInput, decodePercentOnce, endsInSeparator, lexicalVaultPath, type VaultOnDisk } from './paths';
 import { vaultLocation } from '../vault-location';
 
 /**
@@ -23,7 +23,7 @@ export class PathSpelling {
    * @throws as NotePolicy.normalizePath's path rules (empty, control characters, absolute, leaving the vault).
    */
   spelledPath(input: string): string {
-    assertPathLength(input);
+    assertPathInput(input);
     return this.literalPath(this.chosenSpelling(input));
   }
 
@@ -57,7 +57,7 @@ export class PathSpelling {
    * otherwise is the once-decoded spelling used.
    */
   lexicalPath(input: string): string {
-    assertPathLength(input);
+    assertPathInput(input);
     return canonicalPath(this.app.vault, this.literalPath(this.chosenSpelling(input)));
   }
 
@@ -65,8 +65,10 @@ export class PathSpelling {
    * True when `input`, in the spelling {@link lexicalPath} chooses (literal or percent-decoded),
    * ends in a separator, alone or followed by `.`/`..` (`Inbox/`, `Inbox.md\`, `Inbox.md%2F`,
    * `Inbox.md/.`): it names a folder, even though normalization drops that ending.
+   * @throws as {@link assertPathInput} (too long, a lone surrogate), before any other work.
    */
   namesFolder(input: string): boolean {
+    assertPathInput(input);
     return endsInSeparator(this.chosenSpelling(input));
   }
 

@@ -1,5 +1,6 @@
 import { normalizePath as obsidianNormalizePath } from 'obsidian';
-import { ToolError } from '../../errors';
+import { quoteInput, ToolError } from '../../errors';
+import { loneSurrogateAt } from '../content/lone-surrogates';
 
 /**
  * Lexical path rules shared by every NoteStore check: how an agent-supplied string becomes a
@@ -62,7 +63,7 @@ export function withoutVaultFolder(raw: string, vault: VaultOnDisk): string {
   if (!windows && !FILE_URL.test(raw) && (vault.hasTopEntry(first) || !vault.diskRootHas(first))) return raw;
   throw new ToolError(
     'invalid_argument',
-    `Path '${raw}' is an absolute file-system path outside this vault; give a vault-relative path such as 'Folder/Note.md' (an absolute path inside the vault folder works too).`,
+    `Path ${quoteInput(raw)} is an absolute file-system path outside this vault; give a vault-relative path such as 'Folder/Note.md' (an absolute path inside the vault folder works too).`,
   );
 }
 
@@ -109,8 +110,9 @@ export function decodePercentOnce(input: string): string {
  * @param vault where the vault is on disk: an absolute path inside it is read as the
  *   vault-relative path ({@link withoutVaultFolder}); without it every absolute path is refused.
  * @returns the vault-relative path, or `''` for the vault root (`/`, `.`, `./`).
- * @throws ToolError('invalid_argument') for an empty string, control characters, or an
- *   absolute file-system path / URL (outside the vault, when `vault` is given);
+ * @throws ToolError('invalid_argument') for an empty string, control characters, a lone UTF-16
+ *   surrogate ({@link assertWellFormedPath}), or an absolute file-system path / URL (outside
+ *   the vault, when `vault` is given);
  *   ToolError('forbidden') when `..` climbs above the vault.
  */
 export function lexicalVaultPath(input: string, vault?: VaultOnDisk): string {
@@ -119,13 +121,17 @@ export function lexicalVaultPath(input: string, vault?: VaultOnDisk): string {
   }
   const given = input;
   if (CONTROL_CHARS.test(given)) {
-    throw new ToolError('invalid_argument', `Path '${printable(given)}' contains control characters; give a plain vault-relative path.`);
+    throw new ToolError(
+      'invalid_argument',
+      `Path ${quoteInput(printable(given))} contains control characters; give a plain vault-relative path.`,
+    );
   }
+  assertWellFormedPath(given);
   const raw = vault ? withoutVaultFolder(given, vault) : given;
   if (ABSOLUTE_OR_URL.test(raw)) {
     throw new ToolError(
       'invalid_argument',
-      `Path '${raw}' is an absolute file-system path or URL; give a vault-relative path such as 'Folder/Note.md'.`,
+      `Path ${quoteInput(raw)} is an absolute file-system path or URL; give a vault-relative path such as 'Folder/Note.md'.`,
     );
   }
   const segments: string[] = [];
@@ -133,7 +139,10 @@ export function lexicalVaultPath(input: string, vault?: VaultOnDisk): string {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
       if (segments.length === 0) {
-        throw new ToolError('forbidden', `Path '${raw}' leaves the vault; give a path inside the vault such as 'Folder/Note.md'.`);
+        throw new ToolError(
+          'forbidden',
+          `Path ${quoteInput(raw)} leaves the vault; give a path inside the vault such as 'Folder/Note.md'.`,
+        );
       }
       segments.pop();
       continue;
@@ -188,12 +197,33 @@ function printable(text: string): string {
   return text.replace(CONTROL_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * Refuses a path or id holding a lone UTF-16 surrogate (half of a character such as an emoji):
+ * no file name can hold one (the disk would get U+FFFD instead, a different name), and it
+ * names no note.
+ * @throws ToolError('invalid_argument') naming the offset of the first lone surrogate.
+ */
+export function assertWellFormedPath(input: string): void {
+  const at = loneSurrogateAt(input);
+  if (at >= 0) {
+    throw new ToolError(
+      'invalid_argument',
+      `The path or id has a lone UTF-16 surrogate at char ${at} (half of a character such as an emoji), which no file name can hold; send whole characters (well-formed Unicode).`,
+    );
+  }
+}
+
 /** Longest path or id accepted, in characters (file systems stop far earlier). */
 export const MAX_PATH_CHARS = 1024;
 
-/** @throws ToolError('invalid_argument') when `input` is longer than {@link MAX_PATH_CHARS}; the message does not echo it. */
-export function assertPathLength(input: string): void {
+/**
+ * The checks every path or id a caller sends passes before any lookup.
+ * @throws ToolError('invalid_argument') when `input` is longer than {@link MAX_PATH_CHARS}
+ *   (the message does not echo it), or as {@link assertWellFormedPath}.
+ */
+export function assertPathInput(input: string): void {
   if (input.length > MAX_PATH_CHARS) {
     throw new ToolError('invalid_argument', `A path or id may be at most ${MAX_PATH_CHARS} characters; this one has ${input.length}.`);
   }
+  assertWellFormedPath(input);
 }

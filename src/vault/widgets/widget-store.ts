@@ -4,6 +4,7 @@ import type { AccessScope } from '../access/access';
 import { hashText } from '../hash';
 import type { NotePolicy } from '../note-policy';
 import { findEntry } from '../paths/lookup';
+import { assertNotDeviceName } from '../paths/note-names';
 import { WriteLock } from '../writes/write-lock';
 import { AppliedChanges } from '../writes/applied-change';
 import type { PreparedWrite } from '../writes/write-types';
@@ -155,6 +156,7 @@ export class WidgetStore {
    */
   async replace(id: string, html: string, expectedHash: string, scope: AccessScope): Promise<WidgetWriteResult> {
     assertWidgetId(id);
+    assertNotDeviceName(id);
     assertManifest(html);
     return this.lock.run(id.toLowerCase(), async () => {
       const file = this.existing(id, scope);
@@ -231,6 +233,7 @@ export class WidgetStore {
   /** Validates a new widget and returns its path. @throws as {@link prepareCreate}. */
   private newWidgetPath(id: string, html: string, scope: AccessScope): string {
     assertWidgetId(id);
+    assertNotDeviceName(id);
     assertManifest(html);
     const taken = this.existing(id, scope);
     if (taken) {

@@ -1,5 +1,5 @@
 import { TFile, TFolder, type App, type TAbstractFile } from 'obsidian';
-import { ToolError } from '../../errors';
+import { quoteInput, ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
 import { assertWritableText, guardFrontmatter, noteNotFound } from './frontmatter-guard';
 import { hashText } from '../hash';
@@ -39,7 +39,7 @@ export class EntryWriter {
     if (this.notes.policy.namesFolder(rawPath)) {
       throw new ToolError(
         'invalid_argument',
-        `'${rawPath}' ends with '/', which names a folder; give a note path such as 'Folder/Note.md', or call create_folder.`,
+        `${quoteInput(rawPath)} ends with '/', which names a folder; give a note path such as 'Folder/Note.md', or call create_folder.`,
       );
     }
     const path = this.notes.policy.checkedPath(withMarkdownExtension(this.notes.policy.normalizePath(rawPath, scope)), scope);
@@ -87,7 +87,7 @@ export class EntryWriter {
     if (isNote && this.notes.policy.namesFolder(rawTo)) {
       throw new ToolError(
         'invalid_argument',
-        `'${rawTo}' ends with '/', which names a folder; give the note's whole new path, such as '${rawTo.trim().replace(/[\\/]+$/, '')}/${source.name}'.`,
+        `${quoteInput(rawTo)} ends with '/', which names a folder; give the note's whole new path, such as '${rawTo.trim().replace(/[\\/]+$/, '')}/${source.name}'.`,
       );
     }
     let to = this.notes.policy.normalizePath(rawTo, scope);
@@ -124,7 +124,10 @@ export class EntryWriter {
     fresh = false,
   ): Promise<PreparedWrite> {
     if (this.folderAt(rawPath, scope)) {
-      throw new ToolError('invalid_argument', `'${rawPath}' is a folder; delete_note deletes notes only, so delete its notes one by one.`);
+      throw new ToolError(
+        'invalid_argument',
+        `${quoteInput(rawPath)} is a folder; delete_note deletes notes only, so delete its notes one by one.`,
+      );
     }
     const file = writableNote(this.notes, rawPath, scope);
     const baseText = fresh ? await this.app.vault.read(file) : await this.notes.read(file);
@@ -147,7 +150,8 @@ export class EntryWriter {
       case 'move': {
         const entry = this.app.vault.getAbstractFileByPath(prepared.path);
         if (!entry || entry instanceof TFolder !== prepared.folder) throw noteNotFound(prepared.path);
-        return this.lock.run(entry, () => this.move(entry, prepared, scope));
+        // The target's key too, as a create takes it: two moves (or a move and a create) onto one free path each passed the "taken?" check before either renamed, and the second rename replaced the first note on disk.
+        return this.lock.run(entry, () => this.lock.run(`create:${foldPath(prepared.to)}`, () => this.move(entry, prepared, scope)));
       }
       case 'delete': {
         const file = this.app.vault.getFileByPath(prepared.path);

@@ -1,5 +1,5 @@
 import { getFrontMatterInfo, parseYaml } from 'obsidian';
-import { ToolError } from '../../errors';
+import { quoteInput, ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
 import { ACCESS_KEY, AGENT_OVERRIDES_KEY, noteAccess, unparsedBlockAccess } from '../access/access-rules';
 
@@ -185,7 +185,7 @@ export function readOnlyError(notePath: string, frontmatter: Record<string, unkn
  */
 export function noteNotFound(input: string, candidates: readonly string[] = []): ToolError {
   const guess = candidates.length > 0 ? `. Did you mean ${candidates.map((c) => `'${c}'`).join(', ')}? Otherwise call` : '; call';
-  return new ToolError('not_found', `Note '${input}' not found${guess} search or list_notes to find its path.`);
+  return new ToolError('not_found', `Note ${quoteInput(input)} not found${guess} search or list_notes to find its path.`);
 }
 
 /**

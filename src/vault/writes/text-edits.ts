@@ -1,6 +1,7 @@
 import { getFrontMatterInfo } from 'obsidian';
 import { ToolError } from '../../errors';
 import { findHeadingSection } from '../content/heading-target';
+import { anchorOccurrences, looseOccurrences } from './anchor-match';
 import { bodyStart } from '../content/note-body';
 import type { NoteSection } from '../content/sections';
 import type { EditOp, LineRange, TextEditResult } from './write-types';
@@ -87,37 +88,35 @@ export function appendedText(text: string, content: string, ensureNewline: boole
   return body === '' || body.endsWith('\n') ? body : body + eol;
 }
 
+/** Occurrences of an ambiguous anchor whose lines the error lists. */
+const LISTED_OCCURRENCES = 20;
+
 /**
  * Finds `anchor` in `text`; it must occur exactly once (overlapping occurrences count).
- * Line breaks in the anchor match `\n` or `\r\n`.
+ * Line breaks in the anchor match `\n` or `\r\n` (anchor-match.ts: plain string search, so an
+ * anchor of any length is only text).
  * @returns the char range of the one occurrence.
  * @throws ToolError('invalid_argument') for an empty anchor; ToolError('not_found') when it
  *   does not occur (with a hint when it occurs ignoring case and spacing);
- *   ToolError('ambiguous') when it occurs more than once, with the count and line numbers.
+ *   ToolError('ambiguous') when it occurs more than once, with the count ("more than 20" past that) and the first 20 lines.
  */
 export function findAnchor(text: string, anchor: string, notePath: string): { from: number; to: number } {
   if (anchor === '') throw new ToolError('invalid_argument', 'The anchor is empty; give a piece of the note that occurs exactly once.');
-  const pattern = anchor
-    .split(/\r\n|\r|\n/)
-    .map(escapeRegExp)
-    .join('\\r?\\n');
-  const hits = occurrences(text, new RegExp(pattern, 'g'));
+  // One past the lines listed: enough to tell "more than listed" without counting every overlap.
+  const hits = anchorOccurrences(text, anchor, LISTED_OCCURRENCES + 1);
   if (hits.length === 1) return hits[0];
   if (hits.length > 1) {
-    const lines = hits.slice(0, 20).map((h) => lineAt(text, h.from));
+    const lines = hits.slice(0, LISTED_OCCURRENCES).map((h) => lineAt(text, h.from));
+    const more = hits.length > LISTED_OCCURRENCES;
     throw new ToolError(
       'ambiguous',
-      `The anchor occurs ${hits.length} times in '${notePath}' (lines ${lines.join(', ')}${hits.length > 20 ? ', ...' : ''}); include more surrounding text so it occurs once.`,
+      `The anchor occurs ${more ? `more than ${LISTED_OCCURRENCES}` : hits.length} times in '${notePath}' (lines ${lines.join(', ')}${more ? ', ...' : ''}); include more surrounding text so it occurs once.`,
     );
   }
-  const loose = anchor.trim().split(/\s+/).map(escapeRegExp).join('\\s+');
-  const near = loose === '' ? [] : occurrences(text, new RegExp(loose, 'gi'));
+  const near = looseOccurrences(text, anchor, 5);
   const hint =
     near.length > 0
-      ? ` Text differing only in case or spacing is on line ${near
-          .slice(0, 5)
-          .map((h) => lineAt(text, h.from))
-          .join(', ')}; copy it exactly from read_note.`
+      ? ` Text differing only in case or spacing is on line ${near.map((h) => lineAt(text, h.from)).join(', ')}; copy it exactly from read_note.`
       : ' Copy the anchor exactly from read_note (character for character), or address a heading instead.';
   throw new ToolError('not_found', `The anchor was not found in '${notePath}'.${hint}`);
 }
@@ -201,19 +200,4 @@ function asLines(content: string, eol: string): string {
   if (content === '') return '';
   const converted = withLineEnding(content, eol);
   return converted.endsWith(eol) ? converted : converted + eol;
-}
-
-/** Every match of a global regex, overlapping ones included. */
-function occurrences(text: string, re: RegExp): Array<{ from: number; to: number }> {
-  const out: Array<{ from: number; to: number }> = [];
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    out.push({ from: m.index, to: m.index + m[0].length });
-    re.lastIndex = m.index + 1;
-  }
-  return out;
-}
-
-/** Escapes a string for use inside a RegExp (every syntax character, `/` included). */
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
