@@ -15,7 +15,7 @@ import * as nodePath from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateVault, generatedQueries, heavyQueries } from './generate-vault';
 import { LARGE_QUERIES, unpackLargeVault } from './large-vault';
-import type { Log } from './measure';
+import { ms, type Log } from './measure';
 import type { ScalingRowKind } from './options';
 import { benchConfigDir } from './plugin-class';
 import { formatScalingRow, SCALING_HEADER, targetLines } from './scaling-format';
@@ -100,8 +100,13 @@ export async function measureInChild(rowScript: string, vault: TableVault, log: 
     }
     const done: MeasuredRow = cold.message.measured;
     const warm = await runRowProcess(rowScript, vault, 'warm');
-    if (warm.message?.type === 'warm') Object.assign(done.row, warm.message.warm);
-    else done.details.push(`            warm start: not measured: its process ended (${warm.exit}) without figures${because(warm.stderr)}`);
+    if (warm.message?.type === 'warm') {
+      Object.assign(done.row, warm.message.warm);
+      done.details.push(
+        `            warm start's longest slice: ${ms(done.row.warmBuildSliceMs)} ms until complete, ${ms(done.row.warmSliceMs)} ms with the block bounds and phrase filters made after it`,
+      );
+    } else
+      done.details.push(`            warm start: not measured: its process ended (${warm.exit}) without figures${because(warm.stderr)}`);
     done.details.push(
       `            row measured in ${((performance.now() - started) / 1000).toFixed(0)} s in two processes (host load, cold build, searches; then, as after a restart, host load and warm start)`,
     );

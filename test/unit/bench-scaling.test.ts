@@ -21,6 +21,7 @@ function row(overrides: Partial<ScalingRow>): ScalingRow {
     loopDelayMs: 45,
     warmMs: 2_500,
     warmSliceMs: 30,
+    warmBuildSliceMs: 25,
     heapAfterMb: 1_100,
     arraysAfterMb: 240,
     pluginMb: 280,
@@ -134,14 +135,17 @@ describe('measureInChild', () => {
          process.send({ type: 'row', measured: { row: { label: vault.label, indexMs: NaN, warmMs: NaN, warmSliceMs: NaN }, details: ['detail'] } }, () => process.exit(0));
        } else {
          const coldPid = Number(fs.readFileSync(saved, 'utf8'));
-         process.send({ type: 'warm', warm: { warmMs: coldPid === process.pid ? -1 : 1234, warmSliceMs: 56 } }, () => process.exit(0));
+         process.send({ type: 'warm', warm: { warmMs: coldPid === process.pid ? -1 : 1234, warmSliceMs: 56, warmBuildSliceMs: 41 } }, () => process.exit(0));
        }`,
     );
     const lines: string[] = [];
     const measured = await measureInChild(script, vault, (line) => lines.push(line));
-    expect(measured?.row).toEqual({ label: 'stand-in', indexMs: NaN, warmMs: 1234, warmSliceMs: 56 });
+    expect(measured?.row).toEqual({ label: 'stand-in', indexMs: NaN, warmMs: 1234, warmSliceMs: 56, warmBuildSliceMs: 41 });
     expect(measured?.details[0]).toBe('detail');
-    expect(measured?.details[1]).toMatch(/^ +row measured in \d+ s in two processes/);
+    expect(measured?.details[1]).toMatch(
+      /warm start's longest slice: 41\.0 ms until complete, 56\.0 ms with the block bounds and phrase filters/,
+    );
+    expect(measured?.details[2]).toMatch(/^ +row measured in \d+ s in two processes/);
     expect(lines).toEqual([]);
     await expect(fsp.stat(nodePath.join(dir, vault.configDir))).rejects.toThrow(/ENOENT/);
   });
