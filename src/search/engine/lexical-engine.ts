@@ -394,6 +394,8 @@ export class LexicalEngine {
       await pause();
       const next = await lines.rest.next();
       line = next.done === true ? undefined : next.value;
+      // The next line's parse (its read, a JSON array of thousands of filters) and its filters' decoding were one step: 58–154 ms at 100k notes.
+      if (line !== undefined) await pause();
     }
     if (this.phrases !== lines.phrases || !wanted()) return false;
     lines.phrases.trim();
