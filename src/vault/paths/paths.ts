@@ -119,15 +119,14 @@ export function lexicalVaultPath(input: string, vault?: VaultOnDisk): string {
   if (typeof input !== 'string' || input.trim() === '') {
     throw new ToolError('invalid_argument', "The path is empty; give a vault-relative path such as 'Folder/Note.md'.");
   }
-  const given = input;
-  if (CONTROL_CHARS.test(given)) {
+  if (CONTROL_CHARS.test(input)) {
     throw new ToolError(
       'invalid_argument',
-      `Path ${quoteInput(printable(given))} contains control characters; give a plain vault-relative path.`,
+      `Path ${quoteInput(printable(input))} contains control characters; give a plain vault-relative path.`,
     );
   }
-  assertWellFormedPath(given);
-  const raw = vault ? withoutVaultFolder(given, vault) : given;
+  assertWellFormedPath(input);
+  const raw = vault ? withoutVaultFolder(input, vault) : input;
   if (ABSOLUTE_OR_URL.test(raw)) {
     throw new ToolError(
       'invalid_argument',
