@@ -66,9 +66,9 @@ describe('saved index parts', () => {
     expect(parts.length).toBeGreaterThan(1);
     for (const part of parts) {
       expect(part.length <= PART_CHARS || !part.includes('\n')).toBe(true);
-      // JSON lines, but for term lines: their JSON, a tab, their posting text (base64url).
+      // JSON lines, but for term and phrase filter lines: their JSON, a tab, their text (base64url).
       for (const line of part.split('\n')) {
-        const json = line.startsWith('["T",') ? line.slice(0, line.indexOf('\t')) : line;
+        const json = line.startsWith('["T",') || line.startsWith('["P",') ? line.slice(0, line.indexOf('\t')) : line;
         expect(() => JSON.parse(json) as unknown).not.toThrow();
         if (json !== line) expect(line.slice(json.length + 1)).toMatch(/^[A-Za-z0-9_-]+$/);
       }
@@ -160,6 +160,44 @@ describe('opening a saved index', () => {
       ['with a line break in its text', (l: string) => `${l.slice(0, -2)}\n${l.slice(-1)}`, /truncated posting line/],
     ])('is damage %s', async (_what, damage, message) => {
       await expect(load(await withTermLine(damage))).rejects.toThrow(message);
+    });
+  });
+
+  describe('a phrase filter line', () => {
+    const engine = engineOf(40, 30);
+    async function withPhraseLine(damage: (line: string) => string): Promise<string[]> {
+      const saved = await partsOf(engine);
+      const at = saved.findIndex((part) => part.includes('\n["P",'));
+      const lines = saved[at].split('\n');
+      const n = lines.findIndex((line) => line.startsWith('["P",'));
+      lines[n] = damage(lines[n]);
+      return saved.map((part, i) => (i === at ? lines.join('\n') : part));
+    }
+    const load = async (saved: string[]): Promise<LexicalEngine> => (await loadParts(saved)).copy;
+
+    it("is its JSON (each note's filter's length in words), a tab, then the words, read back as saved", async () => {
+      const line = (await withPhraseLine((l) => l))
+        .join('\n')
+        .split('\n')
+        .find((l) => l.startsWith('["P",')) as string;
+      expect(line).toMatch(/^\["P",\[[0-9,]+\]\]\t[A-Za-z0-9_-]+$/);
+      const copy = await load(await withPhraseLine((l) => l));
+      expect(await partsOf(copy)).toEqual(await partsOf(engine));
+    });
+
+    it.each([
+      ['without its tab', (l: string) => l.replace('\t', ''), /phrase filter line without its filters/],
+      ['in the old layout (format 8)', (l: string) => `["P",["${l.slice(l.indexOf('\t') + 1)}"]]`, /without/],
+      ['with its JSON garbled', (l: string) => l.replace('["P",[', '["P",{'), /JSON/],
+      ['with a third item', (l: string) => l.replace(']]\t', '],"x"]\t'), /malformed phrase filter line/],
+      ['with a size not a whole number', (l: string) => l.replace('["P",[', '["P",[0.5,'), /malformed phrase filter line/],
+      ['with its words cut', (l: string) => l.slice(0, -1), /truncated phrase filter line/],
+      ['with its words longer', (l: string) => `${l}A`, /truncated phrase filter line/],
+      ['with a character outside base64url in its words', (l: string) => `${l.slice(0, -2)}=${l.slice(-1)}`, /damaged phrase filter/],
+      ['with a character outside ASCII in its words', (l: string) => `${l.slice(0, -2)}\u00e9${l.slice(-1)}`, /damaged phrase filter/],
+      ['with a line break in its words', (l: string) => `${l.slice(0, -2)}\n${l.slice(-1)}`, /truncated phrase filter line/],
+    ])('is damage %s', async (_what, damage, message) => {
+      await expect(load(await withPhraseLine(damage))).rejects.toThrow(message);
     });
   });
 

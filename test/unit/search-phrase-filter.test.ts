@@ -1,10 +1,14 @@
 import fc from 'fast-check';
 import { isSpace, mayHoldAll, phraseFilterOf, phraseKeys, PhraseFilters } from '../../src/search/engine/phrase-filter';
-import { decodeWords, encodeWordLists, encodeWords } from '../../src/search/engine/posting-codec';
+import { decodeWordRun, encodeWordRun } from '../../src/search/engine/posting-codec';
 import { literalPattern } from '../../src/search/query/text-match';
 
-/** A new array of `n` words, for decodeWords. */
-const fresh = (n: number): Uint32Array => new Uint32Array(n);
+/** Decodes `text` as a run of lists of `sizes` words into new arrays, for decodeWordRun. */
+function decodeRun(text: string, sizes: unknown[]): (Uint32Array | null)[] {
+  const lists: (Uint32Array | null)[] = sizes.map(() => null);
+  decodeWordRun(text, sizes, (i, n) => (lists[i] = new Uint32Array(n)));
+  return lists;
+}
 
 describe('phrase filter', () => {
   it("counts as space exactly what JavaScript's \\s matches", () => {
@@ -79,36 +83,63 @@ describe('phrase filter', () => {
     expect(filters.mayHold(0, phraseKeys('title the') as number[])).toBe(true);
   });
 
-  it('saves filters in lines and loads them back into its store', () => {
+  it('saves filters in lines and loads them back into its store, for the documents still indexed', () => {
     const filters = new PhraseFilters();
     filters.add(0, 'Title', 'the quick brown fox');
     filters.add(2, 'Other', 'brown quick');
-    const lines = [...filters.savedLines([0, 1, 2], 2)];
-    expect(lines.map((line) => line.length)).toEqual([2, 1]);
+    filters.add(3, 'Third', 'slow green turtle');
+    const lines = [...filters.savedLines([0, 1, 2, 3], 2)];
+    expect(lines.map((line) => line.sizes.length)).toEqual([2, 2]);
+    expect(lines[0].sizes[1]).toBe(0);
     const loaded = new PhraseFilters();
-    expect(loaded.loadSavedLine(lines[0], 0)).toBe(2);
-    expect(loaded.loadSavedLine(lines[1], 2)).toBe(1);
+    expect(loaded.loadSavedLine(lines[0].sizes, lines[0].text, 0)).toBe(2);
+    // Document 3 was removed meanwhile: its saved filter is skipped.
+    expect(loaded.loadSavedLine(lines[1].sizes, lines[1].text, 2, (doc) => doc !== 3)).toBe(2);
     for (const doc of [0, 2]) expect(loaded.filterOf(doc)).toEqual(filters.filterOf(doc));
     expect(loaded.filterOf(1)).toBeNull();
-    expect(() => loaded.loadSavedLine(['AAAAE'], 3)).toThrow(/truncated phrase filter/);
+    expect(loaded.filterOf(3)).toBeNull();
+    expect(() => loaded.loadSavedLine([1], 'AAAAE', 4)).toThrow(/truncated phrase filter/);
+    expect(() => loaded.loadSavedLine('[1]', 'AAAAAA', 4)).toThrow(/malformed phrase filter line/);
+    expect(() => loaded.loadSavedLine([1], ['AAAAAA'], 4)).toThrow(/malformed phrase filter line/);
+    expect(loaded.filterOf(4)).toBeNull();
   });
 
-  it('encodes filter words and decodes them back; refuses damaged text', () => {
-    const words = Uint32Array.from([0, 1, 0xffffffff, 0x80000000, 123456789]);
-    expect(decodeWords(encodeWords(words), fresh)).toEqual(words);
-    expect(() => decodeWords('AB', fresh)).toThrow(/truncated phrase filter/);
-    expect(() => decodeWords('AAAA*A', fresh)).toThrow(/damaged phrase filter/);
-    expect(() => decodeWords('______', fresh)).toThrow(/damaged phrase filter/);
-    expect(() => decodeWords('AAAAA\u00e9', fresh)).toThrow(/damaged phrase filter/);
-    expect(() => decodeWords('AAAAE', fresh)).toThrow(/truncated phrase filter/);
+  it('encodes word lists as one run and decodes them back; an absent or empty list as no words', () => {
+    const lists = [
+      Uint32Array.from([7, 0xffffffff]),
+      null,
+      new Uint32Array(0),
+      Uint32Array.from([0, 1, 0x80000000, 123456789, 0x3f, 0xfc0, 1 << 30]),
+    ];
+    const { sizes, text } = encodeWordRun(lists);
+    expect(sizes).toEqual([2, 0, 0, 7]);
+    expect(text).toHaveLength(9 * 6);
+    expect(decodeRun(text, sizes)).toEqual([lists[0], null, null, lists[3]]);
+    expect(encodeWordRun([])).toEqual({ sizes: [], text: '' });
+    expect(decodeRun('', [])).toEqual([]);
   });
 
-  it('encodes many filters at once exactly as one at a time, an absent one as the empty string', () => {
-    const lists = [Uint32Array.from([7, 0xffffffff]), null, new Uint32Array(0), Uint32Array.from([0x3f, 0xfc0, 1 << 30])];
-    const texts = encodeWordLists(lists);
-    expect(texts).toEqual([encodeWords(lists[0] as Uint32Array), '', '', encodeWords(lists[3] as Uint32Array)]);
-    expect(texts[0]).toHaveLength(12);
-    expect(decodeWords(texts[3], fresh)).toEqual(lists[3]);
-    expect(encodeWordLists([])).toEqual([]);
+  it('refuses a damaged run: its sizes before any list is written, its characters where they are', () => {
+    const written: number[] = [];
+    const into = (i: number, n: number): Uint32Array => {
+      written.push(i);
+      return new Uint32Array(n);
+    };
+    for (const [sizes, message] of [
+      [[1, 2], /truncated phrase filter/],
+      [[3], /truncated phrase filter/],
+      [[-1, 3], /malformed phrase filter/],
+      [[1.5, 0.5], /malformed phrase filter/],
+      [['1', 1], /malformed phrase filter/],
+      [[null, 2], /malformed phrase filter/],
+    ] as [unknown[], RegExp][]) {
+      expect(() => decodeWordRun('AAAAAAAAAAAA', sizes, into)).toThrow(message);
+    }
+    expect(written).toEqual([]);
+    expect(() => decodeWordRun('AAAAAAAAAA*A', [1, 1], into)).toThrow(/damaged phrase filter/);
+    expect(() => decodeWordRun('AAAAAA______', [1, 1], into)).toThrow(/damaged phrase filter/);
+    expect(() => decodeWordRun('AAAAAAAAAAA\u00e9', [1, 1], into)).toThrow(/damaged phrase filter/);
+    // Lists up to the bad character's are asked for their place; a character outside ASCII is found before any.
+    expect(written).toEqual([0, 1, 0, 1]);
   });
 });

@@ -524,7 +524,7 @@ describe('LexicalEngine save and load', () => {
     expect(copy.size).toBe(2);
   });
 
-  it("pauses between a phrase filter line's parse and its filters' decoding, and after each line", async () => {
+  it("pauses between a phrase filter line's read and its filters' decoding, and after each line", async () => {
     // 1000 filters a saved line: 2500 notes make three lines.
     const engine = new LexicalEngine();
     for (let i = 0; i < 2500; i++) engine.add(note(`N${i}.md`, `the quick brown fox ${i}`));
@@ -538,9 +538,9 @@ describe('LexicalEngine save and load', () => {
         atPauses.push(decoded.mock.calls.length);
       }),
     ).toBe(true);
-    // Lines decoded at each pause: after line 1, after line 2's parse, after line 2, after line 3's parse, after line 3.
+    // Lines decoded at each pause: after line 1, after line 2's read, after line 2, after line 3's read, after line 3.
     expect(atPauses).toEqual([1, 1, 2, 2, 3]);
-    expect(decoded.mock.calls.map(([filters]) => (filters as unknown[]).length)).toEqual([1000, 1000, 500]);
+    expect(decoded.mock.calls.map(([sizes]) => (sizes as unknown[]).length)).toEqual([1000, 1000, 500]);
   });
 
   it('answers phrases before its phrase filters load (phrasesLater) as after; a note changed meanwhile answers by its new text', async () => {

@@ -6,21 +6,23 @@ import type { EngineLine, LexicalEngine } from './lexical-engine';
  * `TFile.stat` had them when the note was indexed) and a format version. A save of another
  * version, or one that does not parse, is ignored and the index rebuilt.
  *
- * Layout (format 8): a small head, `{"format":8,"generation":G,"parts":[n, …]}` (the file users
+ * Layout (format 9): a small head, `{"format":9,"generation":G,"parts":[n, …]}` (the file users
  * know, `search-index.json`), names the save's generation and the character length of each of its
  * parts, which the storage keeps as files of their own (IndexStorage). A part is whole lines
  * joined by line breaks, about {@link PART_CHARS} characters; each line is `[kind, payload]`:
  * `"M"` a chunk of the manifest as `[path, mtime, size]` rows, then the engine's lines (`"R"`
  * note records, `"D"` document rows, `"T"` `[terms, byte sizes]`: terms with their posting
- * lists' byte sizes, `"P"` phrase filters; see LexicalEngine.lines). A term line's posting lists'
- * bytes follow its JSON after a tab, as one base64url string ({@link termLineText}): the load
- * takes them as a slice of the part, not through JSON.parse, which scanned and copied them (60 MB,
- * 0.23 s of a 100k-note load in a bare process). Parts are made, written, read and parsed one at
- * a time, lines one at a time within them, so neither load nor save blocks the event loop for
- * long or holds the whole index as text.
- * Format 7 was the same but for the term lines, which held the base64url string inside their
- * JSON (`["T",[terms,sizes,"…"]]`); format 6 was format 7's lines in one file after a header line
- * `{"format":6}` (149 MB at 100k notes, read as one string); format 1 was MiniSearch's JSON in one
+ * lists' byte sizes, `"P"` `[word counts]`: each note's phrase filter's length in 32-bit words;
+ * see LexicalEngine.lines). A term line's posting lists' bytes, and a phrase filter line's words,
+ * follow its JSON after a tab, as one base64url string ({@link tabbedLineText}): the load takes
+ * them as a slice of the part, not through JSON.parse, which scanned and copied them (60 MB of
+ * posting text, 0.23 s of a 100k-note load in a bare process). Parts are made, written, read and
+ * parsed one at a time, lines one at a time within them, so neither load nor save blocks the
+ * event loop for long or holds the whole index as text.
+ * Format 8 was the same but for the phrase filter lines, which held each note's filter as a
+ * string in their JSON (`["P",["…", …]]`). Format 7 was format 8 but for the term lines, which
+ * held the base64url string inside their JSON (`["T",[terms,sizes,"…"]]`); format 6 was format
+ * 7's lines in one file after a header line `{"format":6}` (149 MB at 100k notes, read as one string); format 1 was MiniSearch's JSON in one
  * object; format 4 had no phrase filters; format 5 wrote each term's postings as base-32 varints
  * of the numbers; such files are rebuilt.
  */
@@ -29,7 +31,7 @@ import type { EngineLine, LexicalEngine } from './lexical-engine';
  * Version of the saved layout, tokenizer, fields and posting encoding. Bump it whenever any
  * of them changes: an index saved by an older version is then rebuilt instead of loaded.
  */
-export const INDEX_FORMAT = 8;
+export const INDEX_FORMAT = 9;
 
 /** File name of the saved index's head in the plugin folder (its parts: IndexStorage). */
 export const INDEX_FILE = 'search-index.json';
@@ -201,6 +203,10 @@ function* partLines(text: string, manifest: Map<string, NoteStamp>): Generator<E
       yield termLine(text, from, lineEnd);
       continue;
     }
+    if (text.startsWith(PHRASE_LINE_START, from)) {
+      yield phraseLine(text, from, lineEnd);
+      continue;
+    }
     const value = JSON.parse(text.slice(from, lineEnd)) as unknown;
     if (!Array.isArray(value) || value.length !== 2 || !Array.isArray(value[1])) throw new Error('saved search index has a malformed line');
     const [kind, payload] = value as [unknown, unknown[]];
@@ -211,30 +217,54 @@ function* partLines(text: string, manifest: Map<string, NoteStamp>): Generator<E
       yield null;
     } else if (kind === 'R') yield { kind, records: payload as never };
     else if (kind === 'D') yield { kind, rows: payload as never };
-    else if (kind === 'P') yield { kind, filters: payload as never };
     else throw new Error(`saved search index has a line of unknown kind ${JSON.stringify(kind)}`);
   }
 }
 
-/** How a term line starts: `JSON.stringify(['T', …])` (see {@link termLineText}). */
+/** How a term line starts: `JSON.stringify(['T', …])` (see {@link tabbedLineText}). */
 const TERM_LINE_START = '["T",';
+/** How a phrase filter line starts: `JSON.stringify(['P', …])` (see {@link tabbedLineText}). */
+const PHRASE_LINE_START = '["P",';
 
 /**
- * The term line of `text` from `from` to `end` (its line break), as {@link termLineText} writes
- * it: its JSON up to the first tab, then the posting text, taken as a slice (no scan, no copy;
- * TermIndex.loadLine checks its length and alphabet, so a text cut, grown or holding another
- * character is damage there). JSON never holds a raw tab (JSON.stringify escapes one in a string),
- * so the first tab ends the JSON.
+ * The term line of `text` from `from` to `end` (its line break), as {@link tabbedLineText} writes
+ * it, its posting text taken as a slice (TermIndex.loadLine checks its length and alphabet, so a
+ * text cut, grown or holding another character is damage there).
  * @throws Error when the line has no tab, its JSON does not parse or is not `["T",[terms,sizes]]`
  */
 function termLine(text: string, from: number, end: number): EngineLine {
-  const tab = text.indexOf('\t', from);
-  if (tab < 0 || tab > end) throw new Error('saved search index has a term line without its postings');
-  const value = JSON.parse(text.slice(from, tab)) as unknown;
-  if (!Array.isArray(value) || value.length !== 2 || value[0] !== 'T' || !Array.isArray(value[1]) || value[1].length !== 2)
+  const { head, tail } = tabbedLine(text, from, end, 'term line without its postings');
+  if (!Array.isArray(head) || head.length !== 2 || head[0] !== 'T' || !Array.isArray(head[1]) || head[1].length !== 2)
     throw new Error('saved search index has a malformed term line');
-  const [terms, sizes] = value[1] as [never, never];
-  return { kind: 'T', terms, sizes, bytes: text.slice(tab + 1, end) };
+  const [terms, sizes] = head[1] as [never, never];
+  return { kind: 'T', terms, sizes, bytes: tail };
+}
+
+/**
+ * The phrase filter line of `text` from `from` to `end`, as {@link tabbedLineText} writes it: the
+ * filters' words per document in its JSON, their text after the tab, taken as a slice
+ * (PhraseFilters.loadSavedLine checks its length and alphabet). Format 8 held each document's
+ * filter as a string of the JSON: a thousand strings parsed and copied a line (44 MB at 100k notes).
+ * @throws Error when the line has no tab, its JSON does not parse or is not `["P",[sizes]]`
+ */
+function phraseLine(text: string, from: number, end: number): EngineLine {
+  const { head, tail } = tabbedLine(text, from, end, 'phrase filter line without its filters');
+  if (!Array.isArray(head) || head.length !== 2 || head[0] !== 'P' || !Array.isArray(head[1]))
+    throw new Error('saved search index has a malformed phrase filter line');
+  return { kind: 'P', sizes: head[1] as never, text: tail };
+}
+
+/**
+ * A line of `text` from `from` to `end` written by {@link tabbedLineText}: its JSON, parsed, up
+ * to the first tab, and the text after it as a slice (no scan, no copy). JSON never holds a raw
+ * tab (JSON.stringify escapes one in a string), so the first tab ends the JSON.
+ * @param untabbed what the error calls a line without its tab
+ * @throws Error when the line has no tab or its JSON does not parse
+ */
+function tabbedLine(text: string, from: number, end: number, untabbed: string): { head: unknown; tail: string } {
+  const tab = text.indexOf('\t', from);
+  if (tab < 0 || tab > end) throw new Error(`saved search index has a ${untabbed}`);
+  return { head: JSON.parse(text.slice(from, tab)) as unknown, tail: text.slice(tab + 1, end) };
 }
 
 /**
@@ -248,8 +278,8 @@ export function isOtherIndexFormat(text: string): boolean {
 }
 
 /**
- * One engine line as saved: `JSON.stringify([kind, payload])`, but for a term line
- * ({@link termLineText}).
+ * One engine line as saved: `JSON.stringify([kind, payload])`, but for term and phrase filter
+ * lines ({@link tabbedLineText}).
  */
 function lineText(line: EngineLine): string {
   switch (line.kind) {
@@ -258,17 +288,18 @@ function lineText(line: EngineLine): string {
     case 'D':
       return JSON.stringify(['D', line.rows]);
     case 'T':
-      return termLineText(line.terms, line.sizes, line.bytes);
+      return tabbedLineText(['T', [line.terms, line.sizes]], line.bytes);
     case 'P':
-      return JSON.stringify(['P', line.filters]);
+      return tabbedLineText(['P', line.sizes], line.text);
   }
 }
 
 /**
- * A term line as saved: `JSON.stringify(['T', [terms, sizes]])`, a tab, then the posting text
- * (base64url, never a tab or a line break) as it is: joined, not copied by a stringify (a third
- * of a MB a line, 60 MB a save at 100k notes), and read back as a slice of the part (partLines).
+ * A term or phrase filter line as saved: `JSON.stringify(head)`, a tab, then the line's
+ * base64url text (never a tab or a line break) as it is: joined, not copied by a stringify (a
+ * term line's posting text is a third of a MB, 60 MB a save at 100k notes), and read back as a
+ * slice of the part ({@link tabbedLine}).
  */
-function termLineText(terms: readonly string[], sizes: readonly number[], bytes: string): string {
-  return `${JSON.stringify(['T', [terms, sizes]])}\t${bytes}`;
+function tabbedLineText(head: readonly unknown[], text: string): string {
+  return `${JSON.stringify(head)}\t${text}`;
 }

@@ -94,8 +94,8 @@ const RECORD_LINE_ROWS = 1000;
 /** Notes {@link LexicalEngine.load} links to their records between two pauses. */
 const LOAD_STEP_NOTES = 5000;
 
-/** One line of the saved engine: note records (`R`), a line of the term index (`D`, `T`), or phrase filters (`P`, encodeWords, in doc order). */
-export type EngineLine = IndexLine | { kind: 'R'; records: NoteRecord[] } | { kind: 'P'; filters: string[] };
+/** One line of the saved engine: note records (`R`), a line of the term index (`D`, `T`), or phrase filters (`P`: words per document and their encodeWordRun text, in doc order). */
+export type EngineLine = IndexLine | { kind: 'R'; records: NoteRecord[] } | { kind: 'P'; sizes: number[]; text: string };
 
 /** The phrase filter lines a {@link LexicalEngine.load} left for {@link LexicalEngine.loadPhrases}: the first, the rest, and what they fill. */
 export interface PhraseLines {
@@ -301,7 +301,7 @@ export class LexicalEngine {
   *savedSteps(): Generator<EngineLine | null> {
     for (const records of recordLines(this.records.values(), RECORD_LINE_ROWS)) yield { kind: 'R', records };
     yield* this.index.savedSteps();
-    for (const filters of this.phrases.savedLines(this.indexedDocs(), RECORD_LINE_ROWS)) yield { kind: 'P', filters };
+    for (const { sizes, text } of this.phrases.savedLines(this.indexedDocs(), RECORD_LINE_ROWS)) yield { kind: 'P', sizes, text };
   }
 
   /** Doc ids that hold a note, ascending. */
@@ -346,7 +346,7 @@ export class LexicalEngine {
         later = line;
         break;
       }
-      if (line.kind === 'P') filtered += phrases.loadSavedLine(line.filters, filtered);
+      if (line.kind === 'P') filtered += phrases.loadSavedLine(line.sizes, line.text, filtered);
       else if (line.kind === 'R') loadRecordLine(line.records, records);
       // A row's key is its record's path (record lines come first): one string per path.
       else index.loadLine(line, (key) => records.get(key)?.path ?? key);
@@ -388,13 +388,13 @@ export class LexicalEngine {
     // Undefined once the lines have ended; a null (a line not the engine's) among them is damage: none follows the phrase filters.
     for (let line: EngineLine | null | undefined = lines.first; line !== undefined;) {
       if (this.phrases !== lines.phrases || !wanted()) return false;
-      if (line === null || line.kind !== 'P' || !Array.isArray(line.filters) || filtered + line.filters.length > lines.docs)
+      if (line === null || line.kind !== 'P' || !Array.isArray(line.sizes) || filtered + line.sizes.length > lines.docs)
         throw new Error('saved search index has a malformed phrase filter line');
-      filtered += lines.phrases.loadSavedLine(line.filters, filtered, live);
+      filtered += lines.phrases.loadSavedLine(line.sizes, line.text, filtered, live);
       await pause();
       const next = await lines.rest.next();
       line = next.done === true ? undefined : next.value;
-      // The next line's parse (its read, a JSON array of thousands of filters) and its filters' decoding were one step: 58–154 ms at 100k notes.
+      // The next line's read (at times a part's read and decoding) and its filters' decoding were one step: 58–154 ms at 100k notes (format 8).
       if (line !== undefined) await pause();
     }
     if (this.phrases !== lines.phrases || !wanted()) return false;

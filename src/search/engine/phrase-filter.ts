@@ -1,5 +1,5 @@
 import { DocTermLists } from './doc-term-lists';
-import { decodeWords, encodeWordLists } from './posting-codec';
+import { decodeWordRun, encodeWordRun } from './posting-codec';
 import { grow } from './typed-growth';
 
 /**
@@ -176,37 +176,33 @@ export class PhraseFilters {
   }
 
   /**
-   * The filters as saved lines: one `encodeWords` string per document (encoded a line at once, encodeWordLists) of `docs` (empty for one
-   * without a filter), `perLine` documents a line, in the order given.
+   * The filters as saved lines, `perLine` documents of `docs` a line, in the order given: each
+   * line one encodeWordRun run (`sizes[i]` the words of the line's document i, 0 for one without
+   * a filter; `text` their characters).
    */
-  *savedLines(docs: Iterable<number>, perLine: number): Generator<string[]> {
+  *savedLines(docs: Iterable<number>, perLine: number): Generator<{ sizes: number[]; text: string }> {
     // Views into the store, encoded together before the line is yielded (the store may change after).
     let line: (Uint32Array | null)[] = [];
     for (const doc of docs) {
       line.push(this.store.peek(doc));
       if (line.length === perLine) {
-        yield encodeWordLists(line);
+        yield encodeWordRun(line);
         line = [];
       }
     }
-    if (line.length > 0) yield encodeWordLists(line);
+    if (line.length > 0) yield encodeWordRun(line);
   }
 
   /**
    * Restores one line of {@link savedLines} for the documents from `firstDoc` on (those `live`
    * says are still indexed; by default all).
    * @returns how many documents the line covered
-   * @throws Error when the line is not a list of strings (the caller then rebuilds)
+   * @throws Error when `sizes` is not a list of whole numbers ≥ 0, or `text` is not theirs
+   *   (the caller then rebuilds; filters restored before the damage stay, each right for its document)
    */
-  loadSavedLine(filters: unknown, firstDoc: number, live: (doc: number) => boolean = () => true): number {
-    if (!Array.isArray(filters)) throw new Error('saved search index has a malformed phrase filter line');
-    let doc = firstDoc;
-    for (const f of filters) {
-      if (typeof f !== 'string') throw new Error('saved search index has a malformed phrase filter line');
-      if (f !== '' && live(doc)) decodeWords(f, (words) => this.store.reserve(doc, words));
-      doc++;
-    }
-    return filters.length;
+  loadSavedLine(sizes: unknown, text: unknown, firstDoc: number, live: (doc: number) => boolean = () => true): number {
+    if (!Array.isArray(sizes) || typeof text !== 'string') throw new Error('saved search index has a malformed phrase filter line');
+    return decodeWordRun(text, sizes, (i, n) => (live(firstDoc + i) ? this.store.reserve(firstDoc + i, n) : null));
   }
 
   /** Drops spare capacity once a build ends. */

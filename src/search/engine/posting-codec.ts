@@ -3,7 +3,7 @@ import { growBytes } from './typed-growth';
 /**
  * Text encodings for the saved index, in the base64url alphabet (no escaping in JSON, decoded by
  * `charCodeAt` passes: no Buffer, works on mobile): posting lists as their bytes
- * ({@link PostingText}, {@link decodeBytes}), phrase filters as 32-bit words ({@link encodeWords}).
+ * ({@link PostingText}, {@link decodeBytes}), phrase filters as 32-bit words ({@link encodeWordRun}).
  */
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -148,11 +148,8 @@ export function decodeBytes(text: string, into: Uint8Array): void {
   const n = into.length;
   const length = Math.ceil((n * 4) / 3);
   if (text.length !== length) throw new Error('saved search index has a truncated posting line');
-  if (decodeScratch.length < length) decodeScratch = new Uint8Array(Math.max(length, 2 * decodeScratch.length));
-  const chars = decodeScratch;
-  // A character outside ASCII takes more than one byte: the text then does not fit, which is damage.
-  const { read, written } = (asciiEncoder ??= new TextEncoder()).encodeInto(text, chars.subarray(0, length));
-  if (read !== length || written !== length) throw new Error('saved search index has a damaged posting line');
+  const chars = asciiCopy(text);
+  if (chars === null) throw new Error('saved search index has a damaged posting line');
   let bad = 0;
   let j = 0;
   for (let i = 0; i < n; i += 3, j += 4) {
@@ -176,10 +173,22 @@ export function decodeBytes(text: string, into: Uint8Array): void {
   if (bad < 0 || bad > 127) throw new Error('saved search index has a damaged posting line');
 }
 
-/** {@link decodeBytes}' copy of the text as bytes, grown by doubling and kept (one term line's posting text: a few hundred KB at 100k notes). */
+/** {@link asciiCopy}'s buffer, grown by doubling and kept (one term line's posting text: a few hundred KB at 100k notes). */
 let decodeScratch = new Uint8Array(0);
-/** {@link decodeBytes}' encoder, made on first use. */
+/** {@link asciiCopy}'s encoder, made on first use. */
 let asciiEncoder: TextEncoder | null = null;
+
+/**
+ * `text` as bytes, one a character, in a reused buffer (valid until the next call), or null when
+ * it holds a character outside ASCII (which takes more than one byte: the text then does not fit).
+ */
+function asciiCopy(text: string): Uint8Array | null {
+  const length = text.length;
+  if (decodeScratch.length < length) decodeScratch = new Uint8Array(Math.max(length, 2 * decodeScratch.length));
+  const chars = decodeScratch.subarray(0, length);
+  const { read, written } = (asciiEncoder ??= new TextEncoder()).encodeInto(text, chars);
+  return read === length && written === length ? chars : null;
+}
 
 /** Bits of a posting's code that hold the field number: fields are 0 ≤ f < 2^FIELD_BITS. */
 export const FIELD_BITS = 3;
@@ -204,25 +213,21 @@ export function postingFrequency(code: number): number {
   return code >>> FIELD_BITS;
 }
 
-/** Characters per 32-bit word in {@link encodeWords}: 6 bits each. */
+/** Characters per 32-bit word in {@link encodeWordRun}: 6 bits each. */
 const WORD_CHARS = 6;
 
-/** Encodes 32-bit words (a phrase filter) as {@link WORD_CHARS} base64url characters each, low bits first. */
-export function encodeWords(words: Uint32Array): string {
-  return encodeWordLists([words])[0];
-}
-
 /**
- * {@link encodeWords} for many lists at once: one byte buffer for all of them, turned into one
- * string by TextDecoder and sliced per list (a string built character by character, or a
- * buffer and a `String.fromCharCode` per list, made saving 14k notes' filters take hundreds of ms).
- * @param lists the word lists; null encodes as the empty string
- * @returns one string per list, in order
+ * Encodes word lists (phrase filters) as one run: each word as {@link WORD_CHARS} base64url
+ * characters, low bits first, the lists one after another, with each list's length apart. One
+ * byte buffer for all of them, turned into one string by TextDecoder (a string built character by
+ * character, or a buffer and a `String.fromCharCode` per list, made saving 14k notes' filters take
+ * hundreds of ms).
+ * @param lists the word lists; null stands for an empty one
+ * @returns `sizes[i]`, the words of list i, and `text`, their characters ({@link WORD_CHARS} × the sum of `sizes`)
  */
-export function encodeWordLists(lists: readonly (Uint32Array | null)[]): string[] {
-  let total = 0;
-  for (const words of lists) total += (words?.length ?? 0) * WORD_CHARS;
-  const bytes = new Uint8Array(total);
+export function encodeWordRun(lists: readonly (Uint32Array | null)[]): { sizes: number[]; text: string } {
+  const sizes = lists.map((words) => words?.length ?? 0);
+  const bytes = new Uint8Array(sizes.reduce((sum, n) => sum + n, 0) * WORD_CHARS);
   let at = 0;
   for (const words of lists) {
     if (words === null) continue;
@@ -236,49 +241,54 @@ export function encodeWordLists(lists: readonly (Uint32Array | null)[]): string[
       bytes[at + 5] = ALPHABET_BYTES[w >>> 30];
     }
   }
-  const text = (ascii ??= new TextDecoder()).decode(bytes);
-  const out: string[] = [];
-  at = 0;
-  for (const words of lists) {
-    const end = at + (words?.length ?? 0) * WORD_CHARS;
-    out.push(text.slice(at, end));
-    at = end;
-  }
-  return out;
+  return { sizes, text: (ascii ??= new TextDecoder()).decode(bytes) };
 }
 
 /**
- * Decodes a string written by {@link encodeWords} into the array `into(words)` returns (the
- * words' own place in a store, so loading makes no array per filter).
- * @param into given the number of words, returns where to write them (at least that long)
- * @returns the words written (the start of `into`'s array)
- * @throws Error when its length is not a whole number of words (before `into` is called), or it
- *   holds a character outside the alphabet or a word above 32 bits
+ * Decodes a run written by {@link encodeWordRun}, list by list, into the arrays `into` returns
+ * (the lists' own places in a store, so loading makes no array or string per list). The text is
+ * first copied as bytes by `TextEncoder.encodeInto` (native), as {@link decodeBytes} does: it is a
+ * slice of a saved part (index-file.ts).
+ * @param sizes the words of each list, as encodeWordRun gave them
+ * @param into given a list's index and its number of words (> 0), returns where to write them
+ *   (at least that long), or null to skip that list
+ * @returns how many lists the run held (`sizes.length`)
+ * @throws Error when `sizes` is not a list of whole numbers ≥ 0 or the text's length is not
+ *   theirs (both before `into` is called), or the text holds a character outside the alphabet
+ *   or a word above 32 bits (the lists before it are written)
  */
-export function decodeWords(text: string, into: (words: number) => Uint32Array): Uint32Array {
-  if (text.length % WORD_CHARS !== 0) throw new Error('saved search index has a truncated phrase filter');
-  const out = into(text.length / WORD_CHARS).subarray(0, text.length / WORD_CHARS);
-  // Six characters a word, unrolled, with whole-word checks: a loop over characters summing
-  // powers of 2 ** 6 decoded 14k notes' filters in about 400 ms, this in about 10.
-  for (let i = 0, j = 0; i < out.length; i++, j += WORD_CHARS) {
-    const c0 = text.charCodeAt(j);
-    const c1 = text.charCodeAt(j + 1);
-    const c2 = text.charCodeAt(j + 2);
-    const c3 = text.charCodeAt(j + 3);
-    const c4 = text.charCodeAt(j + 4);
-    const c5 = text.charCodeAt(j + 5);
-    if ((c0 | c1 | c2 | c3 | c4 | c5) > 127) throw new Error('saved search index has a damaged phrase filter');
-    const v0 = VALUE[c0];
-    const v1 = VALUE[c1];
-    const v2 = VALUE[c2];
-    const v3 = VALUE[c3];
-    const v4 = VALUE[c4];
-    const v5 = VALUE[c5];
-    // A negative value is a character outside the alphabet; a last character above 3 a word above 32 bits.
-    if ((v0 | v1 | v2 | v3 | v4 | v5) < 0 || v5 > 3) throw new Error('saved search index has a damaged phrase filter');
-    out[i] = (v0 | (v1 << 6) | (v2 << 12) | (v3 << 18) | (v4 << 24) | (v5 << 30)) >>> 0;
+export function decodeWordRun(text: string, sizes: readonly unknown[], into: (list: number, words: number) => Uint32Array | null): number {
+  let words = 0;
+  for (const n of sizes) {
+    if (!Number.isSafeInteger(n) || (n as number) < 0) throw new Error('saved search index has a malformed phrase filter line');
+    words += n as number;
   }
-  return out;
+  if (text.length !== words * WORD_CHARS) throw new Error('saved search index has a truncated phrase filter line');
+  const chars = asciiCopy(text);
+  if (chars === null) throw new Error('saved search index has a damaged phrase filter');
+  let j = 0;
+  for (let list = 0; list < sizes.length; list++) {
+    const n = sizes[list] as number;
+    const target = n === 0 ? null : into(list, n);
+    if (target === null) {
+      j += n * WORD_CHARS;
+      continue;
+    }
+    // Six characters a word, unrolled, with whole-word checks (a loop over characters summing
+    // powers of 2 ** 6 decoded 14k notes' filters in about 400 ms, this in about 10).
+    for (let i = 0; i < n; i++, j += WORD_CHARS) {
+      const v0 = VALUE[chars[j] & 127];
+      const v1 = VALUE[chars[j + 1] & 127];
+      const v2 = VALUE[chars[j + 2] & 127];
+      const v3 = VALUE[chars[j + 3] & 127];
+      const v4 = VALUE[chars[j + 4] & 127];
+      const v5 = VALUE[chars[j + 5] & 127];
+      // A negative value is a character outside the alphabet; a last character above 3 a word above 32 bits.
+      if ((v0 | v1 | v2 | v3 | v4 | v5) < 0 || v5 > 3) throw new Error('saved search index has a damaged phrase filter');
+      target[i] = (v0 | (v1 << 6) | (v2 << 12) | (v3 << 18) | (v4 << 24) | (v5 << 30)) >>> 0;
+    }
+  }
+  return sizes.length;
 }
 
 /** Words of the last {@link packTermIds} call (reused, grown by doubling). */
