@@ -1,8 +1,8 @@
 /**
  * One row of the scaling table, measured in this process: a cold boot of the plugin on a
- * vault, the index's figures, `search` over HTTP and the memory above the host's own; or, in
- * a fresh process after it, a warm boot from the saved index. scaling-row.ts runs each in a
- * child process.
+ * vault, the index's figures, `search` over HTTP (timed from a client in a process of its own,
+ * remote-client.ts) and the memory above the host's own; or, in a fresh process after it, a warm
+ * boot from the saved index. scaling-row.ts runs each in a child process.
  */
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
@@ -13,6 +13,7 @@ import { unloadPluginInHost } from '../../test/host/app';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
 import { memoryMb, ms, percentiles, timeRuns } from './measure';
+import { RemoteSearchClient } from './remote-client';
 import { indexOf, type PluginClass } from './plugin-class';
 
 /** Which of issue 20's target sets a row is held to (scaling-targets.ts): the 100k targets, the 14k figures at filing, or none. */
@@ -83,17 +84,46 @@ interface EngineView {
 export type WarmFigures = Pick<ScalingRow, 'warmMs' | 'warmSliceMs' | 'warmBuildSliceMs'>;
 
 /**
+ * Which client's passes run first right after the cold build (the slow ones): the client in a process
+ * of its own (the row's figures; the default) or the one in the row's own process (its figures
+ * printed beside them, as the row measured until session 17). Both orders are kept to compare them
+ * on even terms (docs/performance.md).
+ */
+export type ClientOrder = 'out-first' | 'in-first';
+
+/** A client's samples (ms, in the order timed) of a pass over the query mix and of one over the heavy queries, and the tools it listed first (null: it listed none). */
+interface ClientPasses {
+  queries: number[];
+  heavy: number[];
+  tools: number | null;
+}
+
+/**
  * Boots `Plugin` cold on `vault` with the index saved under its `configDir` (removed first,
  * left in place for measureWarm), waits for the build, measures heap and ArrayBuffers after a full GC, `search`
- * over HTTP (5 passes over the query mix, then over the heavy queries, then both once more), at 100k notes and
- * more each query's engine and HTTP time, and the memory once the plugin is unloaded (the host's
- * own, subtracted to give the plugin's).
- * @returns the row with its warm figures NaN, and its detail lines
- * @throws Error when the plugin does not start or a search fails at the transport level.
+ * over HTTP from the client process forked from `clientScript` (build/search-client.cjs; started before the boot,
+ * connected after the build, `tools/list` first: 5 runs of each query of the mix, then of the heavy queries)
+ * and from a client in this process (the same passes, before or after them as `order` says; printed beside),
+ * then the first client's passes once more, at 100k notes and more each query's engine and HTTP time, and the
+ * memory once the plugin is unloaded (the host's own, subtracted to give the plugin's).
+ * @returns the row (its search figures the client process's) with its warm figures NaN, and its detail lines
+ * @throws Error when the plugin does not start, a search fails at the transport level, or the client process
+ *   fails, exits or replies out of protocol (RemoteSearchClient).
  */
-export async function measureCold(Plugin: PluginClass, vault: TableVault): Promise<MeasuredRow> {
+export async function measureCold(Plugin: PluginClass, vault: TableVault, clientScript: string, order: ClientOrder): Promise<MeasuredRow> {
   const configFolder = nodePath.join(vault.path, vault.configDir);
   await fsp.rm(configFolder, { recursive: true, force: true });
+  // Started before the boot so that its own start (Node, the SDK's code) is over before the build.
+  const remote = await RemoteSearchClient.start(clientScript);
+  try {
+    return await coldRow(Plugin, vault, remote, order);
+  } finally {
+    await remote.close();
+  }
+}
+
+/** measureCold's row once the client process has started: boot, build, the clients' passes, the engine's times, the memory. */
+async function coldRow(Plugin: PluginClass, vault: TableVault, remote: RemoteSearchClient, order: ClientOrder): Promise<MeasuredRow> {
   const booted = await bootPlugin(Plugin, rowBoot(vault));
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
@@ -106,23 +136,37 @@ export async function measureCold(Plugin: PluginClass, vault: TableVault): Promi
   const after = memoryMb();
   const engine = (index as unknown as { engine: EngineView }).engine;
   const footprint = engine.footprint();
-  const client = await connectClient(booted.url, booted.token);
-  const pass = async (list: string[]): Promise<ReturnType<typeof percentiles>> => {
-    const samples: number[] = [];
-    for (const query of list) samples.push(...(await timeRuns(() => client.callTool({ name: 'search', arguments: { query } }), 5)));
-    return percentiles(samples);
+  const inProcess = async (): Promise<ClientPasses> => {
+    const client = await connectClient(booted.url, booted.token);
+    const pass = async (list: string[]): Promise<number[]> => {
+      const samples: number[] = [];
+      for (const query of list) samples.push(...(await timeRuns(() => client.callTool({ name: 'search', arguments: { query } }), 5)));
+      return samples;
+    };
+    const passes = { queries: await pass(vault.queries), heavy: await pass(vault.heavy), tools: null };
+    // Closed before the engine runs: an HTTP connection left idle meanwhile may be reset by the server.
+    await client.close();
+    return passes;
   };
-  const p = await pass(vault.queries);
-  const h = await pass(vault.heavy);
+  const outOfProcess = async (): Promise<ClientPasses> => {
+    const tools = await remote.connect(booted.url, booted.token);
+    const [queries, heavy] = await remote.passes([vault.queries, vault.heavy], 5);
+    return { queries, heavy, tools };
+  };
+  const first = order === 'in-first' ? await inProcess() : await outOfProcess();
+  const second = order === 'in-first' ? await outOfProcess() : await inProcess();
+  const [outside, inside] = order === 'in-first' ? [second, first] : [first, second];
+  const p = percentiles(outside.queries);
+  const h = percentiles(outside.heavy);
+  const ip = percentiles(inside.queries);
+  const ih = percentiles(inside.heavy);
   // The same passes again: right after a build the host's heap is due a major collection and the engine's code is not yet optimized (docs/performance.md).
-  const again = await pass(vault.queries);
-  const againHeavy = await pass(vault.heavy);
+  const [again, againHeavy] = (await remote.passes([vault.queries, vault.heavy], 5)).map(percentiles);
   const profiled = vault.notes >= 90_000 ? [...vault.queries, ...vault.heavy] : [];
-  const httpMs: number[] = [];
-  for (const query of profiled)
-    httpMs.push(percentiles(await timeRuns(() => client.callTool({ name: 'search', arguments: { query } }), 5)).p50);
-  // The engine runs come after the client is closed: an HTTP connection left idle meanwhile may be reset by the server.
-  await client.close();
+  const perQuery = profiled.map((query) => [query]);
+  const httpMs = profiled.length === 0 ? [] : (await remote.passes(perQuery, 5)).map((samples) => percentiles(samples).p50);
+  // The engine runs come after the client has gone, as an HTTP connection left idle meanwhile may be reset by the server.
+  await remote.close();
   const profile = (await engineTimes(engine, booted.app, profiled)).map((e, i) => ({ ...e, httpMs: httpMs[i] }));
   // A save still running at the unload keeps the index's arrays reachable, and the host's figure would hold them.
   const saved = await saveDone(index, SAVE_WAIT_MS);
@@ -159,7 +203,9 @@ export async function measureCold(Plugin: PluginClass, vault: TableVault): Promi
     saved
       ? `            cold save: ${ms(index.stats.saveMs ?? NaN)} ms, done before the plugin's unload`
       : `            cold save: not done ${SAVE_WAIT_MS / 1000} s after the searches; the host's figure may hold the index's arrays (plugin MB too low)`,
-    `            search again (the same passes once more, after the build's aftermath): p50 / p95 ${ms(again.p50)} / ${ms(again.p95)} ms, heavy ${ms(againHeavy.p50)} / ${ms(againHeavy.p95)} ms (the row and its targets keep the first passes)`,
+    `            search from a client in a process of its own (as a user's client: connected after the build, tools/list (${outside.tools} tools), then the passes, each call timed at the client)${order === 'in-first' ? ', right after the in-process passes' : ''}: p50 / p95 ${ms(p.p50)} / ${ms(p.p95)} ms, heavy ${ms(h.p50)} / ${ms(h.p95)} ms (the row's figures); first call ${ms(outside.queries[0])} ms`,
+    `            in-process client (the row's figures until session 17: the client in the server's process and thread), ${order === 'in-first' ? 'right after the build' : 'right after the passes above'}: p50 / p95 ${ms(ip.p50)} / ${ms(ip.p95)} ms, heavy ${ms(ih.p50)} / ${ms(ih.p95)} ms; first call ${ms(inside.queries[0])} ms`,
+    `            search again (the client process's passes once more, after the build's aftermath): p50 / p95 ${ms(again.p50)} / ${ms(again.p95)} ms, heavy ${ms(againHeavy.p50)} / ${ms(againHeavy.p95)} ms (the row and its targets keep the first passes)`,
     `            process: host after the plugin's unload heap ${host.heap.toFixed(0)} MB + arrays ${host.arrays.toFixed(0)} MB; ` +
       `the index's own arrays then ${mb(left.postings + left.docTerms + left.perDoc + (left.phraseFilters ?? 0))} MB; peak RSS ${row.peakRssMb.toFixed(0)} MB; heap limit ${(v8.getHeapStatistics().heap_size_limit / 1e6).toFixed(0)} MB`,
   ];

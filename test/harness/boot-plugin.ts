@@ -2,8 +2,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type * as O from 'obsidian';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createHostApp, loadPluginInHost, unloadPluginInHost, type HostApp } from '../host';
 import { secretIdForKey, type KeyMode, type KeyRecord } from '../../src/settings/key-record';
 import { defaultSettings, type VaultMcpSettings } from '../../src/settings/settings';
@@ -11,6 +9,8 @@ import { ALL_TOOLS } from '../../src/tools/registry';
 import type { IndexStorage } from '../../src/search/search-index';
 import { memoryIndexStorage } from './memory-index-storage';
 import { REGISTRY_DIR_ENV } from '../../src/server/vaults/vault-registry';
+
+export { connectClient } from './connect-client';
 
 /** The plugin surface the harness needs (what src/main.ts's VaultMcpPlugin exposes). */
 export interface BootablePlugin extends O.Plugin {
@@ -149,17 +149,4 @@ async function waitForServer(plugin: BootablePlugin): Promise<ReturnType<Bootabl
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return plugin.server.getStatus();
-}
-
-/**
- * Connects the official MCP SDK client over Streamable HTTP with a bearer token, as
- * Claude Code or Cursor would.
- */
-export async function connectClient(url: string, token: string, name = 'vault-mcp-tests'): Promise<Client> {
-  const client = new Client({ name, version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(url), {
-    requestInit: { headers: { Authorization: `Bearer ${token}` } },
-  });
-  await client.connect(transport);
-  return client;
 }

@@ -150,6 +150,28 @@ describe('measureInChild', () => {
     await expect(fsp.stat(nodePath.join(dir, vault.configDir))).rejects.toThrow(/ENOENT/);
   });
 
+  it("gives each row process the search clients' order as its third argument (out-first unless asked)", async () => {
+    const script = nodePath.join(dir, 'order.js');
+    await fsp.writeFile(
+      script,
+      `if (process.argv[3] === 'cold') process.send({ type: 'row', measured: { row: { label: process.argv[4] }, details: [] } }, () => process.exit(0));
+       else process.send({ type: 'warm', warm: { warmMs: process.argv[4] === 'in-first' ? 1 : 2, warmSliceMs: 3, warmBuildSliceMs: 3 } }, () => process.exit(0));`,
+    );
+    expect((await measureInChild(script, vault, () => undefined, 'in-first'))?.row).toEqual({
+      label: 'in-first',
+      warmMs: 1,
+      warmSliceMs: 3,
+      warmBuildSliceMs: 3,
+    });
+    await fsp.mkdir(nodePath.join(dir, vault.configDir), { recursive: true });
+    expect((await measureInChild(script, vault, () => undefined))?.row).toEqual({
+      label: 'out-first',
+      warmMs: 2,
+      warmSliceMs: 3,
+      warmBuildSliceMs: 3,
+    });
+  });
+
   it('keeps the cold row with a reason when the warm process dies without figures', async () => {
     const script = nodePath.join(dir, 'warm-dies.js');
     await fsp.writeFile(
