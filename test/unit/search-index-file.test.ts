@@ -124,18 +124,20 @@ describe('opening a saved index', () => {
     await expect(collect(saved)).rejects.toThrow(message);
   });
 
+  /** The saved parts of `engine`, with its first line starting with `start` replaced by `damage(line)`. */
+  async function withLine(engine: LexicalEngine, start: string, damage: (line: string) => string): Promise<string[]> {
+    const saved = await partsOf(engine);
+    const at = saved.findIndex((part) => part.includes(`\n${start}`));
+    const lines = saved[at].split('\n');
+    const n = lines.findIndex((line) => line.startsWith(start));
+    lines[n] = damage(lines[n]);
+    return saved.map((part, i) => (i === at ? lines.join('\n') : part));
+  }
+  const load = async (saved: string[]): Promise<LexicalEngine> => (await loadParts(saved)).copy;
+
   describe('a term line', () => {
     const engine = engineOf(40, 30);
-    /** The saved parts of `engine`, with the first term line replaced by `damage(line)`. */
-    async function withTermLine(damage: (line: string) => string): Promise<string[]> {
-      const saved = await partsOf(engine);
-      const at = saved.findIndex((part) => part.includes('\n["T",'));
-      const lines = saved[at].split('\n');
-      const n = lines.findIndex((line) => line.startsWith('["T",'));
-      lines[n] = damage(lines[n]);
-      return saved.map((part, i) => (i === at ? lines.join('\n') : part));
-    }
-    const load = async (saved: string[]): Promise<LexicalEngine> => (await loadParts(saved)).copy;
+    const withTermLine = (damage: (line: string) => string): Promise<string[]> => withLine(engine, '["T",', damage);
 
     it('is its JSON (terms and sizes), a tab, then its posting text, read back as saved', async () => {
       const line = (await withTermLine((l) => l))
@@ -165,15 +167,7 @@ describe('opening a saved index', () => {
 
   describe('a phrase filter line', () => {
     const engine = engineOf(40, 30);
-    async function withPhraseLine(damage: (line: string) => string): Promise<string[]> {
-      const saved = await partsOf(engine);
-      const at = saved.findIndex((part) => part.includes('\n["P",'));
-      const lines = saved[at].split('\n');
-      const n = lines.findIndex((line) => line.startsWith('["P",'));
-      lines[n] = damage(lines[n]);
-      return saved.map((part, i) => (i === at ? lines.join('\n') : part));
-    }
-    const load = async (saved: string[]): Promise<LexicalEngine> => (await loadParts(saved)).copy;
+    const withPhraseLine = (damage: (line: string) => string): Promise<string[]> => withLine(engine, '["P",', damage);
 
     it("is its JSON (each note's filter's length in words), a tab, then the words, read back as saved", async () => {
       const line = (await withPhraseLine((l) => l))
