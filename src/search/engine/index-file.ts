@@ -22,9 +22,9 @@ import type { EngineLine, LexicalEngine } from './lexical-engine';
  * Format 8 was the same but for the phrase filter lines, which held each note's filter as a
  * string in their JSON (`["P",["…", …]]`). Format 7 was format 8 but for the term lines, which
  * held the base64url string inside their JSON (`["T",[terms,sizes,"…"]]`); format 6 was format
- * 7's lines in one file after a header line `{"format":6}` (149 MB at 100k notes, read as one string); format 1 was MiniSearch's JSON in one
- * object; format 4 had no phrase filters; format 5 wrote each term's postings as base-32 varints
- * of the numbers; such files are rebuilt.
+ * 7's lines in one file after a header line `{"format":6}` (149 MB at 100k notes, read as one
+ * string); format 1 was MiniSearch's JSON in one object; format 4 had no phrase filters; format 5
+ * wrote each term's postings as base-32 varints of the numbers; such files are rebuilt.
  */
 
 /**
