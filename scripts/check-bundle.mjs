@@ -80,7 +80,7 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +2.5 KB for one rule for a key's roots on every route (settings/key-roots.ts: an empty, '.', absolute or escaping root refused, a bad
  * synced-in root refusing its key at the door), a path's outer spaces kept when a note of that exact name exists, one calendar-date check.
  * Session 17: +0.4 KB for the saved index's format 9 (a phrase filter line's words after its JSON as one run, decodeWordRun's
- * checks of its counts and length): half the allocation of the phrase filters' load after a warm start's completeness.
+ * checks of its counts and length): no string per note parsed and copied in the phrase filters' load after a warm start's completeness.
  */
 const BUDGET_BYTES = 749_700;
 /**
