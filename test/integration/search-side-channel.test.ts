@@ -6,6 +6,7 @@ import VaultMcpPlugin from '../../src/main';
 import { SearchIndex } from '../../src/search/search-index';
 import { TermIndex } from '../../src/search/engine/term-index';
 import { bootPlugin, connectClient } from '../harness/boot-plugin';
+import { waitUntil } from '../harness/wait-until';
 
 /**
  * Scores never depend on notes the caller cannot see (docs/architecture.md#tool-contract, search): for each way
@@ -153,7 +154,7 @@ describe('search scores do not depend on notes the caller cannot see', () => {
       try {
         const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault.dir, roots, waitForIndex: during === undefined });
         await during?.(booted.url, booted.token);
-        while (steps.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        await waitUntil(() => steps.length > 0, 'the ranking steps after the build');
         await Promise.all(steps);
         return { booted, vault };
       } finally {

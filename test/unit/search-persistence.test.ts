@@ -8,6 +8,7 @@ import { UNRESTRICTED_SCOPE } from '../../src/vault/access/access';
 import { NoteStore } from '../../src/vault/note-store';
 import { PartedFile } from '../../src/vault/parted-file';
 import { memoryIndexStorage } from '../harness/memory-index-storage';
+import { waitUntil } from '../harness/wait-until';
 
 const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
 
@@ -417,10 +418,10 @@ describe('SearchIndex persistence in the plugin folder', () => {
     await index.start();
     expect(index.stats).toMatchObject({ warm: true, reindexed: 0, complete: true });
     expect(await paths(index, 'apricot')).toEqual(['Alpha.md', 'Beta.md']);
-    while (warn.mock.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitUntil(() => warn.mock.calls.length > 0, "the damaged phrase filter's warning");
     expect(String(warn.mock.calls[0][0])).toMatch(/phrase filter\); rebuilding/);
     // The save is kept aside (disk renames) before the rebuild starts.
-    while (index.stats.warm) await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitUntil(() => !index.stats.warm, 'the rebuild to start');
     await index.whenBuilt();
     warn.mockRestore();
     expect(index.stats).toMatchObject({ warm: false, reindexed: 3, complete: true });
