@@ -135,19 +135,31 @@ describe('opening a saved index', () => {
   }
   const load = async (saved: string[]): Promise<LexicalEngine> => (await loadParts(saved)).copy;
 
-  describe('a term line', () => {
-    const engine = engineOf(40, 30);
-    const withTermLine = (damage: (line: string) => string): Promise<string[]> => withLine(engine, '["T",', damage);
+  const engine = engineOf(40, 30);
 
-    it('is its JSON (terms and sizes), a tab, then its posting text, read back as saved', async () => {
-      const line = (await withTermLine((l) => l))
-        .join('\n')
-        .split('\n')
-        .find((l) => l.startsWith('["T",')) as string;
-      expect(line).toMatch(/^\["T",\[\["[^\t]*\],\[[0-9,]+\]\]\]\t[A-Za-z0-9_-]+$/);
-      const copy = await load(await withTermLine((l) => l));
-      expect(await partsOf(copy)).toEqual(await partsOf(engine));
-    });
+  it.each([
+    [
+      'term line: its JSON (terms and sizes), a tab, then its posting text',
+      '["T",',
+      /^\["T",\[\["[^\t]*\],\[[0-9,]+\]\]\]\t[A-Za-z0-9_-]+$/,
+    ],
+    [
+      "phrase filter line: its JSON (each note's filter's length in words), a tab, then the words",
+      '["P",',
+      /^\["P",\[[0-9,]+\]\]\t[A-Za-z0-9_-]+$/,
+    ],
+  ])('has a %s, read back as saved', async (_what, start, layout) => {
+    const line = (await withLine(engine, start, (l) => l))
+      .join('\n')
+      .split('\n')
+      .find((l) => l.startsWith(start)) as string;
+    expect(line).toMatch(layout);
+    const copy = await load(await withLine(engine, start, (l) => l));
+    expect(await partsOf(copy)).toEqual(await partsOf(engine));
+  });
+
+  describe('a term line', () => {
+    const withTermLine = (damage: (line: string) => string): Promise<string[]> => withLine(engine, '["T",', damage);
 
     it.each([
       ['without its tab', (l: string) => l.replace('\t', ''), /term line without its postings/],
@@ -166,18 +178,7 @@ describe('opening a saved index', () => {
   });
 
   describe('a phrase filter line', () => {
-    const engine = engineOf(40, 30);
     const withPhraseLine = (damage: (line: string) => string): Promise<string[]> => withLine(engine, '["P",', damage);
-
-    it("is its JSON (each note's filter's length in words), a tab, then the words, read back as saved", async () => {
-      const line = (await withPhraseLine((l) => l))
-        .join('\n')
-        .split('\n')
-        .find((l) => l.startsWith('["P",')) as string;
-      expect(line).toMatch(/^\["P",\[[0-9,]+\]\]\t[A-Za-z0-9_-]+$/);
-      const copy = await load(await withPhraseLine((l) => l));
-      expect(await partsOf(copy)).toEqual(await partsOf(engine));
-    });
 
     it.each([
       ['without its tab', (l: string) => l.replace('\t', ''), /phrase filter line without its filters/],
