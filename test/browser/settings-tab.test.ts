@@ -78,4 +78,25 @@ d('settings tab in headless Chromium', () => {
     expect(await page.textContent('.vault-mcp-keys-message')).toMatch(/last key local clients can use/);
     expect(await page.evaluate(() => window.vaultMcpTab.plugin.settings.keys.map((k) => k.label))).toEqual(['Claude Code']);
   });
+
+  it("shows a key's saved roots that break the rule in its own row, in the error colour, until they are fixed", async () => {
+    // A data.json synced in with an empty root: the field alone would show the "Whole vault" placeholder.
+    const redraw = (roots: string[]) =>
+      page.evaluate((r: string[]) => {
+        window.vaultMcpTab.plugin.settings.keys[0].roots = r;
+        window.vaultMcpTab.tab.display();
+      }, roots);
+    await redraw(['']);
+    const alert = page.locator('.vault-mcp-key-roots [role="alert"]');
+    expect(await alert.textContent()).toMatch(/^Refused, may touch no note: the root "" is empty/);
+    const box = await alert.boundingBox();
+    expect(box!.height).toBeGreaterThan(5);
+    const [alertColour, labelColour] = await page.evaluate(() =>
+      ['.vault-mcp-key-roots [role="alert"]', '.vault-mcp-key-label'].map((s) => getComputedStyle(document.querySelector(s)!).color),
+    );
+    expect(alertColour).not.toBe(labelColour);
+    await page.locator('.vault-mcp-key-table').screenshot({ path: path.join(dir, 'key-roots-refused.png') });
+    await redraw(['Projects']);
+    expect(await alert.count()).toBe(0);
+  });
 });

@@ -194,10 +194,16 @@ describe('settings tab over the running plugin', () => {
       expect.stringMatching(/^Vault MCP: Key "Claude Code" may touch no note: its root "" is empty/),
     );
     await expect(client.listTools()).rejects.toThrow(/may touch no note/);
+    // The key's own row says so too: its roots field shows nothing, which would read as the whole vault.
+    const rootsCell = (): HTMLElement => keyRow('Claude Code').querySelector<HTMLElement>('.vault-mcp-key-roots')!;
+    expect(rootsCell().querySelector('[role="alert"]')?.textContent).toMatch(/^Refused, may touch no note: the root "" is empty/);
+    expect(rootsCell().querySelector('input')!.getAttribute('aria-invalid')).toBe('true');
     synced.keys[0].roots = ['Projects/'];
     await booted.plugin.saveData(synced);
     await simulateExternalSettingsChange(booted.plugin);
     expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Projects']);
+    expect(rootsCell().querySelector('[role="alert"]')).toBeNull();
+    expect(rootsCell().querySelector('input')!.getAttribute('aria-invalid')).toBeNull();
     const again = await connectClient(booted.url, booted.token);
     clients.push(again);
     expect((await again.listTools()).tools.length).toBeGreaterThan(0);

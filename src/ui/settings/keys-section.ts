@@ -1,6 +1,6 @@
 import { ButtonComponent, DropdownComponent, ExtraButtonComponent, Notice, Setting, TextComponent } from 'obsidian';
 import type { KeyMode, KeyRecord, KeyScope } from '../../settings/key-record';
-import { checkKeyRoot, KEY_ROOT_ADVICE } from '../../settings/key-roots';
+import { checkKeyRoot, checkKeyRoots, KEY_ROOT_ADVICE, quoteRoot } from '../../settings/key-roots';
 import { attachFolderSuggestions, copyToClipboard, formatTimestamp, twoStepButton, vaultFolders, type SectionContext } from './tab-context';
 import { showSettingError } from './setting-error';
 import { renderKeyToolsCell } from './key-tools-cell';
@@ -107,6 +107,16 @@ function renderKeyRow(
   const roots = new TextComponent(rootsCell).setPlaceholder('Whole vault').setValue(key.roots.join(', '));
   roots.inputEl.setAttr('aria-label', `Folders "${key.label}" is confined to, comma-separated`);
   attachFolderSuggestions(roots.inputEl, folders);
+  // Roots saved against the rule (a hand-edited or synced data.json) are kept as written and the key is refused at the door: say so here, where they are fixed.
+  const savedRoots = checkKeyRoots(key.roots);
+  if (!savedRoots.ok) {
+    roots.inputEl.setAttr('aria-invalid', 'true');
+    rootsCell.createDiv({
+      cls: 'vault-mcp-key-roots-error',
+      text: `Refused, may touch no note: the root ${quoteRoot(savedRoots.given)} ${savedRoots.reason}; type its folders here.`,
+      attr: { role: 'alert' },
+    });
+  }
   roots.inputEl.addEventListener(
     'change',
     () =>
