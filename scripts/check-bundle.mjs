@@ -81,9 +81,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * synced-in root refusing its key at the door), a path's outer spaces kept when a note of that exact name exists, one calendar-date check.
  * Session 17: +0.4 KB for the saved index's format 9 (a phrase filter line's words after its JSON as one run, decodeWordRun's
  * checks of its counts and length): no string per note parsed and copied in the phrase filters' load after a warm start's completeness.
- * Session 18: +0.2 KB for a key's saved roots that break the rule shown in its own settings row (the field alone showed "Whole vault").
+ * Session 18: +0.2 KB for a key's saved roots that break the rule shown in its own settings row (the field alone showed "Whole vault");
+ * +0.1 KB for WriterLock.release returning its one removal to every caller (a stopped npm start left writer.lock behind).
  */
-const BUDGET_BYTES = 749_900;
+const BUDGET_BYTES = 750_000;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

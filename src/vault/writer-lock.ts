@@ -69,6 +69,8 @@ export class WriterLock {
   private held = false;
   /** Set by {@link release}: the plugin is unloading, so the lock is never taken again. */
   private closed = false;
+  /** The one removal {@link release} starts; later calls return it. */
+  private releasing: Promise<void> | null = null;
   private startedAt: string | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly now: () => Date;
@@ -151,10 +153,18 @@ export class WriterLock {
   /**
    * Stops the heartbeat and removes the lock file if this instance holds it (plugin unload);
    * from then on every {@link ensure} refuses, so a write still in flight cannot take the lock
-   * again. A process that exits before the removal finishes leaves a lock the next instance
-   * takes over at once (its pid is gone). Never throws.
+   * again. Every call after the first returns the first call's promise, so a host that exits
+   * after the unload (`npm start`) can await the removal the unload started; a process that
+   * exits before it finishes leaves a lock the next instance takes over at once (its pid is
+   * gone). Never throws.
    */
-  async release(): Promise<void> {
+  release(): Promise<void> {
+    this.releasing ??= this.removeLock();
+    return this.releasing;
+  }
+
+  /** The body of {@link release}, run once. */
+  private async removeLock(): Promise<void> {
     this.closed = true;
     this.stopHeartbeat();
     if (!this.held) return;

@@ -131,8 +131,11 @@ export async function bootPlugin<P extends BootablePlugin>(
   if (options.waitForIndex !== false && status.state === 'listening') await plugin.search.whenBuilt();
   const stop = async (): Promise<void> => {
     const server = (plugin as unknown as { server: { stop(): Promise<void> } }).server;
+    const writerLock = (plugin as unknown as { writerLock?: { release(): Promise<void> } }).writerLock;
     unloadPluginInHost(plugin);
     await server.stop();
+    // The unload started the lock's removal without waiting (Obsidian keeps running); a run that exits next must not leave it behind.
+    await writerLock?.release();
     await app.close();
   };
   if (status.state !== 'listening' || status.port === undefined || status.url === undefined) {

@@ -161,6 +161,8 @@ describe("npm start --settings FILE: the plugin's settings format for a run", ()
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
     expect(await fsp.readFile(dataJson, 'utf8')).toBe(text);
+    // Nothing else of the run's stays in the plugin folder: its writer lock removed at the stop, its search index never saved (docs/npm-start.md).
+    expect(await fsp.readdir(nodePath.dirname(dataJson))).toEqual(['data.json']);
   });
 
   it('stops with exit 2 and one sentence naming the file and the key when the file is wrong; nothing listens', async () => {

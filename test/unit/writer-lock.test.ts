@@ -80,6 +80,16 @@ describe('WriterLock', () => {
     expect(await make().acquire()).toBeInstanceOf(WriterLockedError);
   });
 
+  test('a second release (a host exiting after the unload started one) waits for the same removal', async () => {
+    const lock = make();
+    await lock.acquire();
+    const first = lock.release();
+    const second = lock.release();
+    expect(second).toBe(first);
+    await second;
+    await expect(fsp.stat(lockFile())).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   test('released while an acquire is under way (the plugin unloaded during start-up): the acquire refuses and leaves no lock', async () => {
     const lock = make();
     const acquiring = lock.acquire();
