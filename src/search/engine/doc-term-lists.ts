@@ -18,11 +18,11 @@ const NO_LIST = 0xffffffff;
  * a quarter of what the store holds, from {@link MIN_PAGE} up to {@link MAX_PAGE} entries (a power
  * of 2): each page is an allocation of memory outside the JS heap, and once V8 has counted 64 MB
  * of those since its last full collection, each one lets its marker take a step on the main
- * thread (120 pages of 256 KB, 120 such steps, for the phrase filters of 100k notes; about 25
- * now; docs/performance.md, "store" round, session 18). A list never spans pages; one longer than
- * a new page would be gets a page of its own. A page whose lists were all removed is freed; a
- * page left mostly empty has its remaining lists moved to the current page, so garbage stays
- * below about a quarter.
+ * thread (122 pages of 256 KB for the phrase filters of 100k notes, about 16 now;
+ * docs/performance.md, "store" round, session 18). A list never spans pages; one longer than a
+ * new page would be gets a page of its own. A page whose lists were all removed is freed; a page
+ * left mostly empty has its remaining lists moved to the current page, so garbage stays below
+ * about a quarter.
  */
 export class DocTermLists {
   private pages: (Uint32Array | null)[] = [];
