@@ -307,4 +307,49 @@ describe('DocTermLists', () => {
     expect(store.take(99_999)).toBeNull();
     expect(store.bytes()).toBeLessThan(before);
   });
+
+  it('grows its pages with what it holds (few allocations), and keeps every list through removals of big pages', () => {
+    const store = new DocTermLists();
+    const want = new Map<number, number[]>();
+    // 2.4M words in lists of 30–90: fixed pages of 64K words were 37 allocations.
+    store.expectDocs(40_000);
+    let allocations = 0;
+    let bytes = store.bytes();
+    for (let doc = 0; doc < 40_000; doc++) {
+      const terms = Array.from({ length: 30 + ((doc * 7) % 61) }, (_, i) => (doc * 7919 + i) >>> 0);
+      store.set(doc, terms);
+      want.set(doc, terms);
+      if (store.bytes() !== bytes) allocations++;
+      bytes = store.bytes();
+    }
+    expect(allocations).toBeLessThanOrEqual(12);
+    for (let doc = 0; doc < 40_000; doc += 997) expect(Array.from(store.peek(doc) ?? [])).toEqual(want.get(doc));
+    // Remove four in five everywhere: pages fall under a quarter live and their lists move.
+    for (let doc = 0; doc < 40_000; doc++) {
+      if (doc % 5 === 0) continue;
+      expect(Array.from(store.take(doc) ?? [])).toEqual(want.get(doc));
+      want.delete(doc);
+    }
+    for (const [doc, terms] of want) expect(Array.from(store.peek(doc) ?? [])).toEqual(terms);
+    expect(store.bytes()).toBeLessThan(bytes / 2);
+  });
+
+  it('places a list as an index into the page it names, and makes room for many doc ids at once', () => {
+    const store = new DocTermLists();
+    store.expectDocs(5000);
+    const before = store.bytes();
+    const at = store.place(4999, 3);
+    const page = store.placed;
+    expect(Array.from(page.subarray(at, at + 3))).toEqual([0, 0, 0]);
+    page.set([5, 6, 7], at);
+    expect(Array.from(store.peek(4999) ?? [])).toEqual([5, 6, 7]);
+    // One page more, no growth of the per-document arrays.
+    expect(store.bytes() - before).toBe(page.byteLength);
+    const next = store.place(12, 2);
+    expect(store.placed).toBe(page);
+    expect(next).toBe(at + 3);
+    expect(Array.from(store.take(4999) ?? [])).toEqual([5, 6, 7]);
+    expect(store.peek(4999)).toBeNull();
+    expect(Array.from(store.peek(12) ?? [])).toEqual([0, 0]);
+  });
 });

@@ -3,11 +3,26 @@ import { isSpace, mayHoldAll, phraseFilterOf, phraseKeys, PhraseFilters } from '
 import { decodeWordRun, encodeWordRun } from '../../src/search/engine/posting-codec';
 import { literalPattern } from '../../src/search/query/text-match';
 
-/** Decodes `text` as a run of lists of `sizes` words into new arrays, for decodeWordRun. */
-function decodeRun(text: string, sizes: unknown[]): (Uint32Array | null)[] {
+/**
+ * Decodes `text` as a run of lists of `sizes` words, for decodeWordRun: all lists in one shared
+ * array, each placed one word after the one before (so a list written from the wrong index shows:
+ * over its neighbour, or in a gap, which must stay 0).
+ * @returns each list as a view of the shared array, and the array
+ */
+function decodeRun(text: string, sizes: unknown[]): { lists: (Uint32Array | null)[]; array: Uint32Array } {
   const lists: (Uint32Array | null)[] = sizes.map(() => null);
-  decodeWordRun(text, sizes, (i, n) => (lists[i] = new Uint32Array(n)));
-  return lists;
+  const array = new Uint32Array(2 + text.length);
+  let next = 1;
+  decodeWordRun(text, sizes, {
+    place: (i, n) => {
+      const at = next;
+      lists[i] = array.subarray(at, at + n);
+      next += n + 1;
+      return at;
+    },
+    array,
+  });
+  return { lists, array };
 }
 
 describe('phrase filter', () => {
@@ -114,16 +129,39 @@ describe('phrase filter', () => {
     const { sizes, text } = encodeWordRun(lists);
     expect(sizes).toEqual([2, 0, 0, 7]);
     expect(text).toHaveLength(9 * 6);
-    expect(decodeRun(text, sizes)).toEqual([lists[0], null, null, lists[3]]);
+    const run = decodeRun(text, sizes);
+    expect(run.lists).toEqual([lists[0], null, null, lists[3]]);
+    // Each list from the index its place gave, nothing written elsewhere.
+    expect(Array.from(run.array.subarray(0, 12))).toEqual([0, 7, 0xffffffff, 0, 0, 1, 0x80000000, 123456789, 0x3f, 0xfc0, 1 << 30, 0]);
+    expect(run.array.subarray(12).every((w) => w === 0)).toBe(true);
     expect(encodeWordRun([])).toEqual({ sizes: [], text: '' });
-    expect(decodeRun('', [])).toEqual([]);
+    expect(decodeRun('', []).lists).toEqual([]);
+  });
+
+  it('skips a list whose place is -1 and decodes the next ones from their own characters', () => {
+    const lists = [Uint32Array.from([1, 2]), Uint32Array.from([3, 4, 5]), Uint32Array.from([6])];
+    const { sizes, text } = encodeWordRun(lists);
+    const array = new Uint32Array(4);
+    const asked: number[] = [];
+    decodeWordRun(text, sizes, {
+      place: (i, n) => {
+        asked.push(i);
+        return i === 1 ? -1 : i === 0 ? 0 : 4 - n;
+      },
+      array,
+    });
+    expect(asked).toEqual([0, 1, 2]);
+    expect(Array.from(array)).toEqual([1, 2, 0, 6]);
   });
 
   it('refuses a damaged run: its sizes before any list is written, its characters where they are', () => {
     const written: number[] = [];
-    const into = (i: number, n: number): Uint32Array => {
-      written.push(i);
-      return new Uint32Array(n);
+    const into = {
+      place: (i: number): number => {
+        written.push(i);
+        return 0;
+      },
+      array: new Uint32Array(2),
     };
     for (const [sizes, message] of [
       [[1, 2], /truncated phrase filter/],

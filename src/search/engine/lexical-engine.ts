@@ -385,6 +385,7 @@ export class LexicalEngine {
   async loadPhrases(lines: PhraseLines, pause: () => Promise<void>, wanted: () => boolean = () => true): Promise<boolean> {
     let filtered = 0;
     const live = (doc: number): boolean => this.byDoc[doc] !== undefined;
+    lines.phrases.expectDocs(lines.docs);
     // Undefined once the lines have ended; a null (a line not the engine's) among them is damage: none follows the phrase filters.
     for (let line: EngineLine | null | undefined = lines.first; line !== undefined;) {
       if (this.phrases !== lines.phrases || !wanted()) return false;

@@ -159,6 +159,11 @@ export class PhraseFilters {
     this.store.set(doc, fillPhraseFilter([title, text]));
   }
 
+  /** Makes room for the filters of doc ids below `docs` at once, before a load restores them (DocTermLists.expectDocs). */
+  expectDocs(docs: number): void {
+    this.store.expectDocs(docs);
+  }
+
   /** Drops document `doc`'s filter. */
   remove(doc: number): void {
     this.store.take(doc);
@@ -202,7 +207,13 @@ export class PhraseFilters {
    */
   loadSavedLine(sizes: unknown, text: unknown, firstDoc: number, live: (doc: number) => boolean = () => true): number {
     if (!Array.isArray(sizes) || typeof text !== 'string') throw new Error('saved search index has a malformed phrase filter line');
-    return decodeWordRun(text, sizes, (i, n) => (live(firstDoc + i) ? this.store.reserve(firstDoc + i, n) : null));
+    const store = this.store;
+    return decodeWordRun(text, sizes, {
+      place: (i, n) => (live(firstDoc + i) ? store.place(firstDoc + i, n) : -1),
+      get array() {
+        return store.placed;
+      },
+    });
   }
 
   /** Drops spare capacity once a build ends. */

@@ -244,20 +244,27 @@ export function encodeWordRun(lists: readonly (Uint32Array | null)[]): { sizes: 
   return { sizes, text: (ascii ??= new TextDecoder()).decode(bytes) };
 }
 
+/** Where {@link decodeWordRun} writes each list (DocTermLists' place and placed, for a document). */
+export interface WordRunTarget {
+  /** Makes room for list `list` of `words` words (> 0): returns the index in {@link array} where they go, or -1 to skip the list. */
+  place(list: number, words: number): number;
+  /** The array the last {@link place} made room in (read after each call: it may change between lists). */
+  readonly array: Uint32Array;
+}
+
 /**
- * Decodes a run written by {@link encodeWordRun}, list by list, into the arrays `into` returns
- * (the lists' own places in a store, so loading makes no array or string per list). The text is
+ * Decodes a run written by {@link encodeWordRun}, list by list, into the places `into` gives
+ * (the lists' own places in a store, so loading makes no array, view or string per list). The text is
  * first copied as bytes by `TextEncoder.encodeInto` (native), as {@link decodeBytes} does: it is a
  * slice of a saved part (index-file.ts).
  * @param sizes the words of each list, as encodeWordRun gave them
- * @param into given a list's index and its number of words (> 0), returns where to write them
- *   (at least that long), or null to skip that list
+ * @param into where each list's words go (its array at least that long from the index given)
  * @returns how many lists the run held (`sizes.length`)
  * @throws Error when `sizes` is not a list of whole numbers ≥ 0 or the text's length is not
  *   theirs (both before `into` is called), or the text holds a character outside the alphabet
  *   or a word above 32 bits (the lists before it are written)
  */
-export function decodeWordRun(text: string, sizes: readonly unknown[], into: (list: number, words: number) => Uint32Array | null): number {
+export function decodeWordRun(text: string, sizes: readonly unknown[], into: WordRunTarget): number {
   let words = 0;
   for (const n of sizes) {
     if (!Number.isSafeInteger(n) || (n as number) < 0) throw new Error('saved search index has a malformed phrase filter line');
@@ -269,14 +276,15 @@ export function decodeWordRun(text: string, sizes: readonly unknown[], into: (li
   let j = 0;
   for (let list = 0; list < sizes.length; list++) {
     const n = sizes[list] as number;
-    const target = n === 0 ? null : into(list, n);
-    if (target === null) {
+    const at = n === 0 ? -1 : into.place(list, n);
+    if (at < 0) {
       j += n * WORD_CHARS;
       continue;
     }
+    const target = into.array;
     // Six characters a word, unrolled, with whole-word checks (a loop over characters summing
     // powers of 2 ** 6 decoded 14k notes' filters in about 400 ms, this in about 10).
-    for (let i = 0; i < n; i++, j += WORD_CHARS) {
+    for (let i = at, end = at + n; i < end; i++, j += WORD_CHARS) {
       const v0 = VALUE[chars[j] & 127];
       const v1 = VALUE[chars[j + 1] & 127];
       const v2 = VALUE[chars[j + 2] & 127];
