@@ -257,6 +257,16 @@ async function clientProcessPasses(
         `background slices ${slices.length}, ${ms(overlapMs(slices, start, end))} ms (${[...new Set(slices.map((b) => b.who))].join(', ') || 'none'}); ` +
         `GC kinds ${[...new Set(gcs.map((g) => g.kind))].join(', ') || 'none'}; the cold save ${save()} at the pass's end`,
     );
+    lists.forEach((list, l) =>
+      list.forEach((query, q) =>
+        console.log(
+          `  ${query.padEnd(31)} ${(l === 0 ? queries : heavy)
+            .slice(q * 5, q * 5 + 5)
+            .map((wall) => ms(wall).padStart(6))
+            .join(' ')} ms`,
+        ),
+      ),
+    );
     if (calls.length !== labels.length) {
       console.log(`  ${calls.length} POST requests for ${labels.length} calls: not matched call by call`);
       continue;
