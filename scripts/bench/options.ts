@@ -1,8 +1,7 @@
 /**
  * `npm run bench` command-line flags: --quick, --full, --scale a,b,..., --rows kinds, --no-peer,
- * --no-model, --tune-fusion, --in-process-client-first, --only parts.
+ * --no-model, --tune-fusion, --only parts.
  */
-import type { ClientOrder } from './scaling-measure';
 
 /**
  * The bench's parts: plugin start (onload), obsidian-help-en, the 14k-note vault (with
@@ -35,8 +34,6 @@ export interface BenchOptions {
   model: boolean;
   /** Run the hybrid fusion grid search in the semantic part (--tune-fusion). */
   tuneFusion: boolean;
-  /** Which client's search passes a scaling row runs first after its cold build (in-first with --in-process-client-first). */
-  clientOrder: ClientOrder;
 }
 
 /** Scaling table sizes of the normal run, and with --full. */
@@ -55,7 +52,6 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   let peer = true;
   let model = true;
   let tuneFusion = false;
-  let clientOrder: ClientOrder = 'out-first';
   let parts: BenchPart[] = [...BENCH_PARTS];
   let rows: ScalingRowKind[] = [...SCALING_ROWS];
   for (let i = 0; i < argv.length; i++) {
@@ -65,7 +61,6 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     else if (arg === '--no-peer') peer = false;
     else if (arg === '--no-model') model = false;
     else if (arg === '--tune-fusion') tuneFusion = true;
-    else if (arg === '--in-process-client-first') clientOrder = 'in-first';
     else if (arg === '--scale') {
       const list = argv[++i] ?? '';
       const sizes = list.split(',').map((part) => Number(part.trim().replace(/_/g, '')));
@@ -87,10 +82,10 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       parts = list as BenchPart[];
     } else
       throw new Error(
-        `Unknown bench flag "${arg}"; use --quick, --full, --scale a,b,..., --rows generated,powershell,powershell-x7, --no-peer, --no-model, --tune-fusion, --in-process-client-first or --only onload,help,large,scale,semantic,vectors`,
+        `Unknown bench flag "${arg}"; use --quick, --full, --scale a,b,..., --rows generated,powershell,powershell-x7, --no-peer, --no-model, --tune-fusion or --only onload,help,large,scale,semantic,vectors`,
       );
   }
-  if (quick) return { quick, peer: false, scale: [], rows, parts: ['onload', 'help'], model: false, tuneFusion: false, clientOrder };
+  if (quick) return { quick, peer: false, scale: [], rows, parts: ['onload', 'help'], model: false, tuneFusion: false };
   return {
     quick,
     peer,
@@ -99,6 +94,5 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     parts,
     model,
     tuneFusion,
-    clientOrder,
   };
 }

@@ -101,7 +101,7 @@ const CLOSE_WAIT_MS = 10_000;
 
 /**
  * The client process of a row's timed searches: forked from `script` (build/search-client.cjs) with an IPC
- * channel, as a plain Node process (none of the row's flags); its stderr is echoed here. Requests go one at
+ * channel, as a plain Node process (none of the row's flags; a profile script may give its own); its stderr is echoed here. Requests go one at
  * a time, each answered by the process's next message.
  */
 export class RemoteSearchClient {
@@ -112,8 +112,8 @@ export class RemoteSearchClient {
   private stderr = '';
   private readonly exited: Promise<void>;
 
-  private constructor(script: string) {
-    this.child = fork(script, [], { execArgv: [], stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+  private constructor(script: string, execArgv: string[]) {
+    this.child = fork(script, [], { execArgv, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
     this.child.stderr?.on('data', (chunk: Buffer) => {
       process.stderr.write(chunk);
       this.stderr = (this.stderr + chunk.toString()).slice(-4000);
@@ -138,10 +138,11 @@ export class RemoteSearchClient {
 
   /**
    * Forks the client process from `script` and waits until it has loaded its code (its `started`); it then idles until connect().
+   * @param execArgv the process's Node flags: none in a bench row (a profile script may pass `--cpu-prof`)
    * @throws Error when the process exits first (a missing script) or sends something else; the process is then gone.
    */
-  static async start(script: string): Promise<RemoteSearchClient> {
-    const remote = new RemoteSearchClient(script);
+  static async start(script: string, execArgv: string[] = []): Promise<RemoteSearchClient> {
+    const remote = new RemoteSearchClient(script, execArgv);
     try {
       checkStarted(await remote.next());
     } catch (error) {

@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
-import { bootPlugin, connectClient, type BootOptions } from '../../test/harness/boot-plugin';
+import { bootPlugin, type BootOptions } from '../../test/harness/boot-plugin';
 import { unloadPluginInHost } from '../../test/host/app';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
@@ -84,46 +84,30 @@ interface EngineView {
 export type WarmFigures = Pick<ScalingRow, 'warmMs' | 'warmSliceMs' | 'warmBuildSliceMs'>;
 
 /**
- * Which client's passes run first right after the cold build (the slow ones): the client in a process
- * of its own (the row's figures; the default) or the one in the row's own process (its figures
- * printed beside them, as the row measured until session 17). Both orders are kept to compare them
- * on even terms (docs/performance.md).
- */
-export type ClientOrder = 'out-first' | 'in-first';
-
-/** A client's samples (ms, in the order timed) of a pass over the query mix and of one over the heavy queries, and the tools it listed first (null: it listed none). */
-interface ClientPasses {
-  queries: number[];
-  heavy: number[];
-  tools: number | null;
-}
-
-/**
  * Boots `Plugin` cold on `vault` with the index saved under its `configDir` (removed first,
  * left in place for measureWarm), waits for the build, measures heap and ArrayBuffers after a full GC, `search`
  * over HTTP from the client process forked from `clientScript` (build/search-client.cjs; started before the boot,
- * connected after the build, `tools/list` first: 5 runs of each query of the mix, then of the heavy queries)
- * and from a client in this process (the same passes, before or after them as `order` says; printed beside),
- * then the first client's passes once more, at 100k notes and more each query's engine and HTTP time, and the
+ * connected after the build, `tools/list` first: 5 runs of each query of the mix, then of the heavy queries),
+ * then the same passes once more, at 100k notes and more each query's engine and HTTP time, and the
  * memory once the plugin is unloaded (the host's own, subtracted to give the plugin's).
- * @returns the row (its search figures the client process's) with its warm figures NaN, and its detail lines
+ * @returns the row (its search figures the client process's first passes) with its warm figures NaN, and its detail lines
  * @throws Error when the plugin does not start, a search fails at the transport level, or the client process
  *   fails, exits or replies out of protocol (RemoteSearchClient).
  */
-export async function measureCold(Plugin: PluginClass, vault: TableVault, clientScript: string, order: ClientOrder): Promise<MeasuredRow> {
+export async function measureCold(Plugin: PluginClass, vault: TableVault, clientScript: string): Promise<MeasuredRow> {
   const configFolder = nodePath.join(vault.path, vault.configDir);
   await fsp.rm(configFolder, { recursive: true, force: true });
   // Started before the boot so that its own start (Node, the SDK's code) is over before the build.
   const remote = await RemoteSearchClient.start(clientScript);
   try {
-    return await coldRow(Plugin, vault, remote, order);
+    return await coldRow(Plugin, vault, remote);
   } finally {
     await remote.close();
   }
 }
 
-/** measureCold's row once the client process has started: boot, build, the clients' passes, the engine's times, the memory. */
-async function coldRow(Plugin: PluginClass, vault: TableVault, remote: RemoteSearchClient, order: ClientOrder): Promise<MeasuredRow> {
+/** measureCold's row once the client process has started: boot, build, the client's passes, the engine's times, the memory. */
+async function coldRow(Plugin: PluginClass, vault: TableVault, remote: RemoteSearchClient): Promise<MeasuredRow> {
   const booted = await bootPlugin(Plugin, rowBoot(vault));
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
@@ -136,30 +120,10 @@ async function coldRow(Plugin: PluginClass, vault: TableVault, remote: RemoteSea
   const after = memoryMb();
   const engine = (index as unknown as { engine: EngineView }).engine;
   const footprint = engine.footprint();
-  const inProcess = async (): Promise<ClientPasses> => {
-    const client = await connectClient(booted.url, booted.token);
-    const pass = async (list: string[]): Promise<number[]> => {
-      const samples: number[] = [];
-      for (const query of list) samples.push(...(await timeRuns(() => client.callTool({ name: 'search', arguments: { query } }), 5)));
-      return samples;
-    };
-    const passes = { queries: await pass(vault.queries), heavy: await pass(vault.heavy), tools: null };
-    // Closed before the engine runs: an HTTP connection left idle meanwhile may be reset by the server.
-    await client.close();
-    return passes;
-  };
-  const outOfProcess = async (): Promise<ClientPasses> => {
-    const tools = await remote.connect(booted.url, booted.token);
-    const [queries, heavy] = await remote.passes([vault.queries, vault.heavy], 5);
-    return { queries, heavy, tools };
-  };
-  const first = order === 'in-first' ? await inProcess() : await outOfProcess();
-  const second = order === 'in-first' ? await outOfProcess() : await inProcess();
-  const [outside, inside] = order === 'in-first' ? [second, first] : [first, second];
-  const p = percentiles(outside.queries);
-  const h = percentiles(outside.heavy);
-  const ip = percentiles(inside.queries);
-  const ih = percentiles(inside.heavy);
+  const tools = await remote.connect(booted.url, booted.token);
+  const [queries, heavy] = await remote.passes([vault.queries, vault.heavy], 5);
+  const p = percentiles(queries);
+  const h = percentiles(heavy);
   // The same passes again: right after a build the host's heap is due a major collection and the engine's code is not yet optimized (docs/performance.md).
   const [again, againHeavy] = (await remote.passes([vault.queries, vault.heavy], 5)).map(percentiles);
   const profiled = vault.notes >= 90_000 ? [...vault.queries, ...vault.heavy] : [];
@@ -203,8 +167,7 @@ async function coldRow(Plugin: PluginClass, vault: TableVault, remote: RemoteSea
     saved
       ? `            cold save: ${ms(index.stats.saveMs ?? NaN)} ms, done before the plugin's unload`
       : `            cold save: not done ${SAVE_WAIT_MS / 1000} s after the searches; the host's figure may hold the index's arrays (plugin MB too low)`,
-    `            search from a client in a process of its own (as a user's client: connected after the build, tools/list (${outside.tools} tools), then the passes, each call timed at the client)${order === 'in-first' ? ', right after the in-process passes' : ''}: p50 / p95 ${ms(p.p50)} / ${ms(p.p95)} ms, heavy ${ms(h.p50)} / ${ms(h.p95)} ms (the row's figures); first call ${ms(outside.queries[0])} ms`,
-    `            in-process client (the row's figures until session 17: the client in the server's process and thread), ${order === 'in-first' ? 'right after the build' : 'right after the passes above'}: p50 / p95 ${ms(ip.p50)} / ${ms(ip.p95)} ms, heavy ${ms(ih.p50)} / ${ms(ih.p95)} ms; first call ${ms(inside.queries[0])} ms`,
+    `            search from a client in a process of its own (as a user's client: connected after the build, tools/list (${tools} tools), then the passes, each call timed at the client): p50 / p95 ${ms(p.p50)} / ${ms(p.p95)} ms, heavy ${ms(h.p50)} / ${ms(h.p95)} ms (the row's figures); first call ${ms(queries[0])} ms`,
     `            search again (the client process's passes once more, after the build's aftermath): p50 / p95 ${ms(again.p50)} / ${ms(again.p95)} ms, heavy ${ms(againHeavy.p50)} / ${ms(againHeavy.p95)} ms (the row and its targets keep the first passes)`,
     `            process: host after the plugin's unload heap ${host.heap.toFixed(0)} MB + arrays ${host.arrays.toFixed(0)} MB; ` +
       `the index's own arrays then ${mb(left.postings + left.docTerms + left.perDoc + (left.phraseFilters ?? 0))} MB; peak RSS ${row.peakRssMb.toFixed(0)} MB; heap limit ${(v8.getHeapStatistics().heap_size_limit / 1e6).toFixed(0)} MB`,

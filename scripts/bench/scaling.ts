@@ -19,7 +19,7 @@ import { ms, type Log } from './measure';
 import type { ScalingRowKind } from './options';
 import { benchConfigDir } from './plugin-class';
 import { formatScalingRow, SCALING_HEADER, targetLines } from './scaling-format';
-import type { ClientOrder, MeasuredRow, ScalingRow, TableVault } from './scaling-measure';
+import type { MeasuredRow, ScalingRow, TableVault } from './scaling-measure';
 import type { RowMessage, RowPhase } from './scaling-row';
 
 /** Common words of the PowerShell docs, each in thousands of its notes: the heavy queries of the real-notes rows. */
@@ -29,8 +29,7 @@ const REAL_HEAVY = ['the', 'command parameter', '"of the"', 'value object type s
  * Measures a row per size in `sizes` (generated vaults, made once into the temp dir and
  * reused) and, beside a size of 100k or more, the two PowerShell rows (skipped with a message
  * when `archive` is absent), of the kinds in `kinds` only (--rows), each in a child process running `rowScript` (the bundled
- * scaling-row.ts; its searches timed from a client process of its own, the in-process client's passes
- * before or after them as `clientOrder` says); prints each row as it is measured, a row whose process failed as "not
+ * scaling-row.ts; its searches timed from a client process of its own); prints each row as it is measured, a row whose process failed as "not
  * measured" with its reason, then the targets table.
  * @returns the measured rows
  * @throws Error when a size is not a positive integer (generateVault).
@@ -41,7 +40,6 @@ export async function scalingTable(
   archive: string,
   rowScript: string,
   log: Log,
-  clientOrder: ClientOrder,
 ): Promise<ScalingRow[]> {
   const cache = nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated');
   log(
@@ -52,7 +50,7 @@ export async function scalingTable(
   log(SCALING_HEADER);
   const rows: ScalingRow[] = [];
   const measure = async (vault: TableVault): Promise<void> => {
-    const measured = await measureInChild(rowScript, vault, log, clientOrder);
+    const measured = await measureInChild(rowScript, vault, log);
     if (measured === null) return;
     rows.push(measured.row);
     log(formatScalingRow(measured.row));
@@ -85,28 +83,23 @@ export async function scalingTable(
 
 /**
  * Measures `vault` in two processes of `rowScript`, as a user would meet it across a restart of
- * Obsidian: the cold one (host load, index built and saved, searches with the clients in `clientOrder`, memory) and then the
+ * Obsidian: the cold one (host load, index built and saved, searches, memory) and then the
  * warm one, a fresh process that loads the saved index. Each child's stderr is echoed here
  * (its tail kept); the vault's run config folder (the saved index) is removed afterwards
  * whether or not the children finished.
  * @returns the measured row (warm figures NaN, with a line saying why, when the warm process
  *   sent none), or null after logging why when the cold process exited without a row
  */
-export async function measureInChild(
-  rowScript: string,
-  vault: TableVault,
-  log: Log,
-  clientOrder: ClientOrder = 'out-first',
-): Promise<MeasuredRow | null> {
+export async function measureInChild(rowScript: string, vault: TableVault, log: Log): Promise<MeasuredRow | null> {
   const started = performance.now();
   try {
-    const cold = await runRowProcess(rowScript, vault, 'cold', clientOrder);
+    const cold = await runRowProcess(rowScript, vault, 'cold');
     if (cold.message?.type !== 'row') {
       log(`  ${vault.label}: not measured: its process ended (${cold.exit}) without a row${because(cold.stderr)}`);
       return null;
     }
     const done: MeasuredRow = cold.message.measured;
-    const warm = await runRowProcess(rowScript, vault, 'warm', clientOrder);
+    const warm = await runRowProcess(rowScript, vault, 'warm');
     if (warm.message?.type === 'warm') {
       Object.assign(done.row, warm.message.warm);
       done.details.push(
@@ -129,18 +122,17 @@ function because(stderr: string): string {
   return reason === null ? '' : `: ${reason}`;
 }
 
-/** Forks `rowScript` for one phase of `vault`'s row (its arguments: the vault as JSON, the phase, the client order) and resolves once it exits: how it ended, its stderr's tail (8,000 chars, echoed here as it comes) and the last message it sent. */
+/** Forks `rowScript` for one phase of `vault`'s row (its arguments: the vault as JSON and the phase) and resolves once it exits: how it ended, its stderr's tail (8,000 chars, echoed here as it comes) and the last message it sent. */
 async function runRowProcess(
   rowScript: string,
   vault: TableVault,
   phase: RowPhase,
-  clientOrder: ClientOrder,
 ): Promise<{ exit: string; stderr: string; message: RowMessage | null }> {
   let stderr = '';
   let message: RowMessage | null = null;
   const exit = await new Promise<string>((resolve) => {
     // Advanced serialization keeps NaN (a figure not measured) as NaN over IPC.
-    const child = fork(rowScript, [JSON.stringify(vault), phase, clientOrder], {
+    const child = fork(rowScript, [JSON.stringify(vault), phase], {
       execArgv: rowExecArgv(process.execArgv),
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
       serialization: 'advanced',

@@ -26,10 +26,8 @@ describe('parseBenchArgs', () => {
       parts: ['onload', 'help', 'large', 'scale', 'semantic', 'vectors'],
       model: true,
       tuneFusion: false,
-      clientOrder: 'out-first',
     });
     expect(parseBenchArgs(['--full']).scale).toEqual(FULL_SCALE);
-    expect(parseBenchArgs(['--only', 'scale', '--in-process-client-first']).clientOrder).toBe('in-first');
     expect(parseBenchArgs(['--full', '--scale', '500, 100_000']).scale).toEqual([500, 100_000]);
     expect(parseBenchArgs(['--no-peer']).peer).toBe(false);
   });
@@ -42,7 +40,6 @@ describe('parseBenchArgs', () => {
       parts: ['onload', 'help'],
       model: false,
       tuneFusion: false,
-      clientOrder: 'out-first',
     });
   });
   it('--no-model leaves the word-vector model out, --tune-fusion adds the fusion grid search', () => {
@@ -69,9 +66,7 @@ describe('parseBenchArgs', () => {
     expect(() => parseBenchArgs(['--scale'])).toThrow(/--scale wants comma-separated positive note counts/);
     expect(() => parseBenchArgs(['--scale', '1000,ten'])).toThrow(/got "1000,ten"/);
     expect(() => parseBenchArgs(['--scale', '0'])).toThrow(/positive/);
-    expect(() => parseBenchArgs(['--fast'])).toThrow(
-      /Unknown bench flag "--fast"; use .*--no-model, --tune-fusion, --in-process-client-first/,
-    );
+    expect(() => parseBenchArgs(['--fast'])).toThrow(/Unknown bench flag "--fast"; use .*--no-model, --tune-fusion or --only/);
     expect(() => parseBenchArgs(['--only', 'help,peer'])).toThrow(
       /--only wants parts among onload, help, large, scale, semantic, vectors .*got "peer"/,
     );

@@ -150,22 +150,17 @@ describe('measureInChild', () => {
     await expect(fsp.stat(nodePath.join(dir, vault.configDir))).rejects.toThrow(/ENOENT/);
   });
 
-  it("gives each row process the search clients' order as its third argument (out-first unless asked)", async () => {
-    const script = nodePath.join(dir, 'order.js');
+  it('gives each row process the vault as JSON and the phase, nothing more', async () => {
+    const script = nodePath.join(dir, 'args.js');
     await fsp.writeFile(
       script,
-      `if (process.argv[3] === 'cold') process.send({ type: 'row', measured: { row: { label: process.argv[4] }, details: [] } }, () => process.exit(0));
-       else process.send({ type: 'warm', warm: { warmMs: process.argv[4] === 'in-first' ? 1 : 2, warmSliceMs: 3, warmBuildSliceMs: 3 } }, () => process.exit(0));`,
+      `const args = process.argv.slice(2);
+       if (args[1] === 'cold') process.send({ type: 'row', measured: { row: { label: JSON.parse(args[0]).label, args: args.length }, details: [] } }, () => process.exit(0));
+       else process.send({ type: 'warm', warm: { warmMs: args.length, warmSliceMs: 3, warmBuildSliceMs: 3 } }, () => process.exit(0));`,
     );
-    expect((await measureInChild(script, vault, () => undefined, 'in-first'))?.row).toEqual({
-      label: 'in-first',
-      warmMs: 1,
-      warmSliceMs: 3,
-      warmBuildSliceMs: 3,
-    });
-    await fsp.mkdir(nodePath.join(dir, vault.configDir), { recursive: true });
     expect((await measureInChild(script, vault, () => undefined))?.row).toEqual({
-      label: 'out-first',
+      label: vault.label,
+      args: 2,
       warmMs: 2,
       warmSliceMs: 3,
       warmBuildSliceMs: 3,
