@@ -53,6 +53,24 @@ export function memoryMb(): { heap: number; arrays: number } {
   return { heap, arrays: process.memoryUsage().arrayBuffers / 1e6 };
 }
 
+/** How long {@link settledMemoryMb} lets V8 free the ArrayBuffers a full GC found dead, ms. */
+const ARRAY_SWEEP_MS = 100;
+
+/**
+ * {@link memoryMb} once the ArrayBuffers that are garbage have been freed: V8 frees their
+ * contents on a background sweeper after a full GC returns, so `arrayBuffers` read at once can
+ * still count them (at 100k notes, after the plugin's unload: 146–154 MB read at once, 6 MB
+ * 100 ms later; docs/performance.md, session 18). A full GC, a wait of {@link ARRAY_SWEEP_MS},
+ * then memoryMb. For a baseline that must not count what is already garbage (the host after
+ * the plugin's unload); it leaves the event loop idle for that time.
+ * @returns as memoryMb
+ */
+export async function settledMemoryMb(): Promise<{ heap: number; arrays: number }> {
+  heapMb();
+  await new Promise((resolve) => setTimeout(resolve, ARRAY_SWEEP_MS));
+  return memoryMb();
+}
+
 /** A duration in ms for a table cell: one decimal below 100 ms, whole ms above. */
 export function ms(value: number): string {
   return value < 100 ? value.toFixed(1) : value.toFixed(0);

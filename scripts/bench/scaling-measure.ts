@@ -12,7 +12,7 @@ import { bootPlugin, type BootOptions } from '../../test/harness/boot-plugin';
 import { unloadPluginInHost } from '../../test/host/app';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
-import { memoryMb, ms, percentiles, timeRuns } from './measure';
+import { memoryMb, ms, percentiles, settledMemoryMb, timeRuns } from './measure';
 import { RemoteSearchClient } from './remote-client';
 import { indexOf, type PluginClass } from './plugin-class';
 
@@ -135,7 +135,8 @@ async function coldRow(Plugin: PluginClass, vault: TableVault, remote: RemoteSea
   // A save still running at the unload keeps the index's arrays reachable, and the host's figure would hold them.
   const saved = await saveDone(index, SAVE_WAIT_MS);
   unloadPluginInHost(booted.plugin);
-  const host = memoryMb();
+  // Settled: the unloaded index's arrays, already garbage, must not count as the host's.
+  const host = await settledMemoryMb();
   const left = engine.footprint();
   await booted.stop();
   const row: ScalingRow = {
