@@ -198,6 +198,15 @@ describe('settings tab over the running plugin', () => {
     const rootsCell = (): HTMLElement => keyRow('Claude Code').querySelector<HTMLElement>('.vault-mcp-key-roots')!;
     expect(rootsCell().querySelector('[role="alert"]')?.textContent).toMatch(/^Refused, may touch no note: the root "" is empty/);
     expect(rootsCell().querySelector('input')!.getAttribute('aria-invalid')).toBe('true');
+    // Typed over in the row, the fixed roots are saved and the row's warning goes.
+    typeInto(rootsCell().querySelector('input')!, 'Journal', true);
+    await settle();
+    expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Journal']);
+    expect(rootsCell().querySelector('[role="alert"]')).toBeNull();
+    synced.keys[0].roots = [''];
+    await booted.plugin.saveData(synced);
+    await simulateExternalSettingsChange(booted.plugin);
+    expect(rootsCell().querySelector('[role="alert"]')).not.toBeNull();
     synced.keys[0].roots = ['Projects/'];
     await booted.plugin.saveData(synced);
     await simulateExternalSettingsChange(booted.plugin);
