@@ -351,5 +351,10 @@ describe('DocTermLists', () => {
     expect(Array.from(store.take(4999) ?? [])).toEqual([5, 6, 7]);
     expect(store.peek(4999)).toBeNull();
     expect(Array.from(store.peek(12) ?? [])).toEqual([0, 0]);
+    // Trimmed, the page being filled is replaced by a copy: placed no longer holds the old one alive.
+    store.trim();
+    expect(store.placed).not.toBe(page);
+    expect(store.placed.length).toBe(0);
+    expect(Array.from(store.peek(12) ?? [])).toEqual([0, 0]);
   });
 });

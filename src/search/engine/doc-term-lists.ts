@@ -126,6 +126,7 @@ export class DocTermLists {
     if (data == null || this.used >= data.length) return;
     this.pages[this.current] = data.slice(0, this.used);
     this.current = -1;
+    this.forgetPlaced(data);
   }
 
   /** Bytes of the pages and the per-document index. */
@@ -163,8 +164,14 @@ export class DocTermLists {
   }
 
   private freePage(page: number): void {
+    this.forgetPlaced(this.pages[page]);
     this.pages[page] = null;
     this.pageDocs[page] = [];
+  }
+
+  /** Drops {@link placed}'s hold on `data`, a page the store no longer keeps (it would stay alive, uncounted by {@link bytes}). */
+  private forgetPlaced(data: Uint32Array | null): void {
+    if (this.lastPage === data) this.lastPage = new Uint32Array(0);
   }
 
   /** Moves the live lists of a mostly empty page (not the one being filled) to the page being filled, and frees it. */
