@@ -117,12 +117,25 @@ describe('issue 12.2: access rules hold when frontmatter is broken, duplicated o
     'Secret dup.md': '---\naccess: private\ntags: a\ntags: a\n---\nsecretwordtwo\n',
     'Secret cap.md': '---\nAccess: private\n---\nsecretwordthree\n',
     'Secret mixed.md': '---\naccess: read-write\nACCESS: private\n---\nsecretwordfour\n',
+    // Valid YAML whose rule the plugin cannot read (a typo, no value, a boolean): taken at its strictest, as broken YAML is.
+    'Secret typo.md': '---\naccess: privat\n---\nsecretwordfive\n',
+    'Secret empty.md': '---\naccess:\n---\nsecretwordsix\n',
+    'Secret bool.md': '---\naccess: true\n---\nsecretwordseven\n',
+    'Open public.md': '---\naccess: public\n---\nopenword\n',
     'RO broken.md': '---\naccess: read-only\ntitle: "unclosed\n---\nrowordone\n',
     'RO cap.md': '---\nAccess: Read-Only\n---\nrowordtwo\n',
     'Plain broken.md': '---\ntitle: "unclosed\n---\nplainword\n',
     'Public.md': 'See [[Secret broken]], [[Secret dup]], [[Secret cap]] and [[Plain broken]].\n',
   };
-  const secrets = ['Secret broken.md', 'Secret dup.md', 'Secret cap.md', 'Secret mixed.md'];
+  const secrets = [
+    'Secret broken.md',
+    'Secret dup.md',
+    'Secret cap.md',
+    'Secret mixed.md',
+    'Secret typo.md',
+    'Secret empty.md',
+    'Secret bool.md',
+  ];
 
   test('private notes are missing for read, list, search and links', async () => {
     env = await boot(files);
@@ -132,8 +145,18 @@ describe('issue 12.2: access rules hold when frontmatter is broken, duplicated o
     const listed = ((await call(env.client, 'list_notes', {})).notes as Json[]).map((n) => n.path);
     for (const path of secrets) expect(listed).not.toContain(path);
     expect(listed).toContain('Plain broken.md');
-    for (const word of ['secretwordone', 'secretwordtwo', 'secretwordthree', 'secretwordfour'])
+    for (const word of [
+      'secretwordone',
+      'secretwordtwo',
+      'secretwordthree',
+      'secretwordfour',
+      'secretwordfive',
+      'secretwordsix',
+      'secretwordseven',
+    ])
       expect(await searchPaths(env.client, word)).toEqual([]);
+    expect(listed).toContain('Open public.md');
+    expect(await searchPaths(env.client, 'openword')).toEqual(['Open public.md']);
     const links = await call(env.client, 'get_links', { path: 'Public' });
     // A link to a note the caller may not see looks like a link to a missing note.
     expect((links.outgoing as Json[]).map((l) => l.path)).toEqual(['Plain broken.md']);

@@ -239,8 +239,19 @@ describe('access rules', () => {
     ['Read_Only', 'read-only'],
     [['read-only', 'private'], 'private'],
     ['public', 'read-write'],
-    [true, 'read-write'],
-    [undefined, 'read-write'],
+    ['Read Write', 'read-write'],
+    ['open', 'read-write'],
+    // A rule the plugin cannot read is taken at its strictest: a typo never opens a note.
+    ['privat', 'private'],
+    ['private!', 'private'],
+    ['hidden', 'private'],
+    ['', 'private'],
+    [true, 'private'],
+    [null, 'private'],
+    [3, 'private'],
+    [[], 'private'],
+    [['public', 'nonsense'], 'private'],
+    [undefined, 'private'],
   ])('access %j → %s', (value, expected) => {
     expect(parseAccessValue(value)).toBe(expected);
   });
@@ -253,6 +264,9 @@ describe('access rules', () => {
     expect(noteAccess(fm, '')).toBe('read-only');
     expect(noteAccess({ agent_overrides: { Cursor: 'read-only' } }, 'Cursor')).toBe('read-only');
     expect(noteAccess({ agent_overrides: ['Cursor'] }, 'Cursor')).toBe('read-write');
+    // An override for this label the plugin cannot read tightens to private; another label's is not this key's rule.
+    expect(noteAccess({ agent_overrides: { Cursor: 'noacess' } }, 'Cursor')).toBe('private');
+    expect(noteAccess({ agent_overrides: { Cursor: 'noacess' } }, 'Claude Code')).toBe('read-write');
     expect(noteAccess(undefined, 'Cursor')).toBe('read-write');
   });
 

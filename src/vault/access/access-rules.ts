@@ -15,21 +15,31 @@ export const AGENT_OVERRIDES_KEY = 'agent_overrides';
 /** Ranks levels so the strictest of several wins. */
 const STRICTNESS: Record<NoteAccess, number> = { 'read-write': 0, 'read-only': 1, private: 2 };
 
+/** Words (lower case, spaces and underscores as `-`) that name each level; `read-write` is also what a note without a rule has. */
+const LEVEL_WORDS: ReadonlyMap<string, NoteAccess> = new Map<string, NoteAccess>([
+  ...['private', 'no-access', 'noaccess', 'none'].map((w): [string, NoteAccess] => [w, 'private']),
+  ...['read-only', 'readonly'].map((w): [string, NoteAccess] => [w, 'read-only']),
+  ...['read-write', 'readwrite', 'public', 'open'].map((w): [string, NoteAccess] => [w, 'read-write']),
+]);
+
 /**
- * Reads one access value leniently: `private` / `no-access` (also `no access`, `noaccess`,
- * `none`) → private; `read-only` (also `readonly`, `read only`, `read_only`) → read-only;
- * a list takes its strictest entry; anything else → read-write.
+ * Reads one access value (the value of an `access` property, or of a key's entry in
+ * `agent_overrides`) leniently in spelling and strictly in meaning: `private` / `no-access`
+ * (also `no access`, `noaccess`, `none`) → private; `read-only` (also `readonly`, `read only`,
+ * `read_only`) → read-only; `read-write` (also `readwrite`, `public`, `open`) → read-write; a
+ * list takes its strictest entry. Anything else (an unknown word such as the typo `privat`, an
+ * empty value, a number, `true`, an empty list) → private: a rule the plugin cannot read is taken
+ * at its strictest, as in a frontmatter block that does not parse ({@link unparsedBlockAccess}),
+ * so a mistyped rule never opens a note (docs/security.md#access-rules-in-frontmatter).
  */
 export function parseAccessValue(value: unknown): NoteAccess {
-  if (Array.isArray(value)) return strictest(value.map(parseAccessValue));
-  if (typeof value !== 'string') return 'read-write';
+  if (Array.isArray(value)) return value.length === 0 ? 'private' : strictest(value.map(parseAccessValue));
+  if (typeof value !== 'string') return 'private';
   const word = value
     .trim()
     .toLowerCase()
     .replace(/[\s_]+/g, '-');
-  if (word === 'private' || word === 'no-access' || word === 'noaccess' || word === 'none') return 'private';
-  if (word === 'read-only' || word === 'readonly') return 'read-only';
-  return 'read-write';
+  return LEVEL_WORDS.get(word) ?? 'private';
 }
 
 /**
@@ -119,7 +129,7 @@ export function unparsedBlockAccess(block: string, label: string): NoteAccess | 
   return accessSeen && accessValues === 0 ? 'private' : strictest(levels);
 }
 
-/** One raw value from an unparseable block: quotes, brackets and a `# comment` dropped; unknown words are `private`. */
+/** One raw value from an unparseable block: quotes, brackets and a `# comment` dropped; read as {@link parseAccessValue} reads a list. */
 function unparsedValue(raw: string): NoteAccess {
   const words = raw
     .replace(/\s#.*$/, '')
@@ -127,14 +137,7 @@ function unparsedValue(raw: string): NoteAccess {
     .split(',')
     .map((w) => w.replace(/["'[\]{}]/g, '').trim())
     .filter((w) => w !== '');
-  if (words.length === 0) return 'private';
-  return strictest(
-    words.map((word) => {
-      const level = parseAccessValue(word);
-      const known = level !== 'read-write' || ['read-write', 'readwrite'].includes(word.toLowerCase().replace(/[\s_]+/g, '-'));
-      return known ? level : 'private';
-    }),
-  );
+  return parseAccessValue(words);
 }
 
 /**
