@@ -376,3 +376,57 @@ describe('issue 12.3: a move never updates links in notes its caller may not wri
     expect(await env.text('Lone2/Hidden.md')).toBe(files['Lone/Hidden.md']);
   });
 });
+
+describe('a folder note beside its folder: move_note and delete_note act on the note the caller names', () => {
+  let env: SecEnv;
+  afterEach(async () => env?.done());
+  const files = { 'Topic.md': 'folder note\n', 'Topic/child.md': 'child\n' };
+  const exists = (path: string): Promise<boolean> =>
+    fsp.stat(nodePath.join(env.dir, path)).then(
+      () => true,
+      () => false,
+    );
+
+  test('`Topic` is Topic.md, as read_note reads it; `Topic/` is the folder', async () => {
+    env = await boot(files);
+    expect((await call(env.client, 'read_note', { path: 'Topic' })).path).toBe('Topic.md');
+    expect(await call(env.client, 'move_note', { path: 'Topic', to: 'Moved/Topic' })).toMatchObject({
+      path: 'Moved/Topic.md',
+      from: 'Topic.md',
+    });
+    expect(await env.text('Moved/Topic.md')).toBe('folder note\n');
+    expect(await env.text('Topic/child.md')).toBe('child\n');
+    expect(await call(env.client, 'move_note', { path: 'Topic/', to: 'Shelf' })).toMatchObject({ path: 'Shelf', from: 'Topic' });
+    expect(await env.text('Shelf/child.md')).toBe('child\n');
+  });
+
+  test('delete_note `Topic` deletes Topic.md and leaves the folder; `Topic/` is still refused as a folder', async () => {
+    env = await boot(files);
+    expect(await attempt(env.client, 'delete_note', { path: 'Topic/', confirm: true })).toEqual({
+      ok: false,
+      message: expect.stringMatching(/is a folder/),
+    });
+    expect((await call(env.client, 'delete_note', { path: 'Topic', confirm: true })).path).toBe('Topic.md');
+    expect(await exists('Topic.md')).toBe(false);
+    expect(await env.text('Topic/child.md')).toBe('child\n');
+  });
+
+  test('a private Topic.md does not count: `Topic` names the folder, as if the note were not there', async () => {
+    env = await boot({ ...files, 'Topic.md': '---\naccess: private\n---\nhidden\n' });
+    expect(await attempt(env.client, 'delete_note', { path: 'Topic', confirm: true })).toEqual({
+      ok: false,
+      message: expect.stringMatching(/is a folder/),
+    });
+    expect(await call(env.client, 'move_note', { path: 'Topic', to: 'Shelf' })).toMatchObject({ path: 'Shelf', from: 'Topic' });
+    expect(await env.text('Topic.md')).toBe('---\naccess: private\n---\nhidden\n');
+  });
+
+  test('propose mode stages the note move, and accepting moves the note only', async () => {
+    env = await boot(files, { mode: 'propose' });
+    const staged = await call(env.client, 'move_note', { path: 'Topic', to: 'Moved/Topic' });
+    expect(staged).toMatchObject({ status: 'pending', path: 'Topic.md' });
+    await env.booted.plugin.review.accept(staged.proposal_id as string);
+    expect(await env.text('Moved/Topic.md')).toBe('folder note\n');
+    expect(await env.text('Topic/child.md')).toBe('child\n');
+  });
+});

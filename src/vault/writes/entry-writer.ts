@@ -238,11 +238,21 @@ export class EntryWriter {
     return this.folderAt(rawPath, scope) ?? writableNote(this.notes, rawPath, scope);
   }
 
-  /** The folder `rawPath` names, or null (also when the path does not normalize: the note lookup reports that). */
+  /**
+   * The folder `rawPath` names, or null (also when the path does not normalize: the note lookup
+   * reports that). A path ending in `/` names the folder; without it a note the key can see at
+   * that path with `.md` (`Topic` is `Topic.md`, as every note tool reads it: docs/tool-reference.md)
+   * comes first, so in the folder-note layout (`Topic.md` beside `Topic/`) move_note and
+   * delete_note act on the note the caller named, never on the folder and everything in it. A
+   * note the key may not see does not count, so the answer tells nothing of it.
+   */
   private folderAt(rawPath: string, scope: AccessScope): TFolder | null {
     try {
       const entry = this.notes.policy.entryAt(this.notes.policy.normalizePath(rawPath, scope));
-      return entry instanceof TFolder ? entry : null;
+      if (!(entry instanceof TFolder)) return null;
+      if (this.notes.policy.namesFolder(rawPath)) return entry;
+      const note = this.notes.policy.entryAt(withMarkdownExtension(entry.path));
+      return note instanceof TFile && this.notes.policy.canRead(note, scope) ? null : entry;
     } catch {
       return null;
     }
