@@ -306,7 +306,8 @@ export class NotePolicy {
    *   message lists their paths); ToolError('not_found') otherwise — unreadable notes included.
    */
   resolveNote(ref: { path?: string; id?: string }, scope: AccessScope): TFile {
-    for (const value of [ref.path, ref.id]) if (typeof value === 'string') assertPathInput(value);
+    // A synthetic id is checked as the path it holds: a note at the longest path has an id longer by its prefix (list_notes gives it).
+    for (const value of [ref.path, ref.id]) if (typeof value === 'string') assertPathInput(pathOfSyntheticId(value) ?? value);
     const given = (value: string | undefined): value is string => typeof value === 'string' && value.trim() !== '';
     if (given(ref.path) && given(ref.id))
       throw new ToolError('invalid_argument', 'Give either path or id, not both: they could name different notes.');

@@ -258,6 +258,22 @@ describe('write tools over MCP, force key on the demo vault', () => {
     expect(await disk('Inputs/Long anchor.md')).toBe('start\nmiddle\nend\n');
   });
 
+  it('a note at the longest path is read back by the id list_notes gives it, though that id is longer by its prefix', async () => {
+    const folder = Array.from({ length: 20 }, () => 'g'.repeat(50)).join('/');
+    const created = await call(env.client, 'create_note', { path: `${folder}/n`, content: 'deep\n' });
+    expect(created.path).toHaveLength(1024);
+    const [listed] = (await call(env.client, 'list_notes', { folder })).notes as Json[];
+    expect(listed.id).toBe(`path:${created.path}`);
+    expect((listed.id as string).length).toBeGreaterThan(1024);
+    for (const ref of [{ id: listed.id }, { path: listed.id }]) expect((await call(env.client, 'read_note', ref)).path).toBe(created.path);
+    expect((await call(env.client, 'get_links', { path: listed.id })).path).toBe(created.path);
+    // The prefix does not stretch the limit for what follows it: a path past 1024 is refused as before.
+    expect(await callError(env.client, 'read_note', { id: `path:${'x'.repeat(1025)}` })).toBe(
+      'A path or id may be at most 1024 characters; this one has 1025.',
+    );
+    expect(await callError(env.client, 'create_note', { path: `${folder}/nn`, content: 'x' })).toMatch(/at most 1024 characters/);
+  });
+
   it('a heading, section or since of 1 MB comes back as a short, visibly cut excerpt', async () => {
     const huge = 'h'.repeat(1 << 20);
     const messages = [
