@@ -50,6 +50,55 @@ describe('protocol faults', () => {
     expect(body.error.message).toMatch(/headers are larger than 16384 bytes; send fewer or shorter headers/);
   });
 
+  /** What the server answers to `head` (the request line and headers, `\r\n` each) sent as is, with an initialize body. */
+  function sendRaw(head: string): Promise<{ status: number; body: { error: { message: string } } }> {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+    });
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(booted.port, '127.0.0.1', () => {
+        socket.write(
+          `${head}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      });
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk) => (text += chunk));
+      // The answer may be chunked or a stream the server keeps open: its status line and first JSON object are enough.
+      const done = (): void => {
+        const json = /\{.*\}/s.exec(text.slice(text.indexOf('\r\n\r\n') + 4))?.[0];
+        resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1]), body: json === undefined ? null : JSON.parse(json) });
+      };
+      socket.on('close', done);
+      setTimeout(() => socket.destroy(), 2000);
+      socket.on('error', reject);
+    });
+  }
+
+  it('two Authorization headers are refused (400), whichever comes first: Node would keep the first and pass over the other', async () => {
+    const valid = `Authorization: Bearer ${booted.token}\r\n`;
+    const wrong = 'Authorization: Bearer wrong-token-0123456789abcdef\r\n';
+    for (const pair of [valid + wrong, wrong + valid, valid + valid]) {
+      const reply = await sendRaw(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${pair}`);
+      expect(reply).toEqual({
+        status: 400,
+        body: expect.objectContaining({
+          error: expect.objectContaining({ message: expect.stringMatching(/at most one Authorization header/) }),
+        }),
+      });
+    }
+    expect((await sendRaw(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${valid}`)).status).toBe(200);
+  });
+
+  it('a request without Host gets 400 with a JSON body saying to send one (Node answered 400 with an empty body)', async () => {
+    const reply = await sendRaw(`POST /mcp HTTP/1.1\r\nAuthorization: Bearer ${booted.token}\r\n`);
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.message).toMatch(/send exactly one Host header/);
+  });
+
   it('resources/templates/list refuses a cursor it never gave (-32602), as the other lists do', async () => {
     const reply = await answer('resources/templates/list', { cursor: 'bogus' });
     expect(reply.error).toMatchObject({ code: -32602, message: expect.stringMatching(/single page/) });

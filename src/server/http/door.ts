@@ -69,15 +69,17 @@ function headerCount(req: IncomingMessage, name: string): number {
 
 /**
  * The checks made before any body is read, in the order of docs/architecture.md#request-path: one Host header (a
- * repeated one is 400, RFC 9112 §3.2; Node would keep the first) naming loopback, then at most
- * one Origin, an allowed one. Returns a refusal or null when the request may proceed.
+ * missing or repeated one is 400, RFC 9112 §3.2; Node would keep the first) naming loopback, at most one
+ * Origin and at most one Authorization header (Node keeps the first Authorization too, so a
+ * second one, a different key's or a wrong token, would be passed over unseen: which key was
+ * meant cannot be told), then an allowed Origin. Returns a refusal or null when the request may proceed.
  */
-export function checkHostAndOrigin(req: IncomingMessage): DoorRefusal | null {
-  if (headerCount(req, 'host') > 1 || headerCount(req, 'origin') > 1) {
+export function checkDoorHeaders(req: IncomingMessage): DoorRefusal | null {
+  if (headerCount(req, 'host') !== 1 || headerCount(req, 'origin') > 1 || headerCount(req, 'authorization') > 1) {
     return {
       status: 400,
       code: -32000,
-      message: 'Bad request: send exactly one Host header and at most one Origin header (RFC 9112 §3.2).',
+      message: 'Bad request: send exactly one Host header, at most one Origin header and at most one Authorization header (RFC 9112 §3.2).',
     };
   }
   if (!isLoopbackHost(req.headers.host)) {

@@ -41,6 +41,8 @@ export class LoopbackListener {
       requestTimeout: REQUEST_TIMEOUT_MS,
       maxHeaderSize: MAX_HEADER_BYTES,
       connectionsCheckingInterval: 1000,
+      // A request without Host is refused by the door (door.ts) with a JSON body saying what to send; Node's own refusal has none.
+      requireHostHeader: false,
     };
     const http = createServer(limits, (req, res) => {
       this.handle(req, res).catch((error) => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
-import { checkHostAndOrigin } from './door';
+import { checkDoorHeaders } from './door';
 import { MCP_PATH } from './endpoint';
 import { checkFraming, INVALID_REQUEST } from './json-rpc-framing';
 import { BodyTooLargeError, declaredBodyTooLarge, readBody } from './request-body';
@@ -25,7 +25,7 @@ export function checkBeforeAuth(req: IncomingMessage, url: URL, stopping: boolea
       headers: { Connection: 'close' },
     };
   }
-  const door = checkHostAndOrigin(req);
+  const door = checkDoorHeaders(req);
   if (door) return door;
   if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
     return {
