@@ -89,8 +89,11 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * Session 18's first round: +1.1 KB for the dense ranked path in small functions and a class (ranked-dense.ts): V8 compiles each step alone
  * instead of one large function it compiled again after each deopt (heavy p50 of the first pass after a build 7.3-10.8 ms
  * against 11.2-30.5 on the base, docs/performance.md "first" round of session 18).
+ * Session 19: +0.2 KB for a newcomer's findings: access values the plugin cannot read count as private (a typo opened the note),
+ * move_note/delete_note read `Topic` as Topic.md beside a folder Topic/, a `path:` id length-checked as its path, and the door
+ * refusing two Authorization headers or a missing Host with a JSON body.
  */
-const BUDGET_BYTES = 751_700;
+const BUDGET_BYTES = 751_900;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.
