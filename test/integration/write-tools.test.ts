@@ -63,6 +63,12 @@ describe('write tools over MCP, force key on the demo vault', () => {
       /may not contain \* " \\ \/ < > : \| \?/,
     );
     expect(await callError(env.client, 'create_note', { path: 'Notes/[[x]]', content: '' })).toMatch(/break \[\[links\]\]/);
+    // A look-alike of Inbox.md made with an invisible character, by create or by move: refused, nothing written.
+    expect(await callError(env.client, 'create_note', { path: 'Inbox\u200b', content: 'x' })).toMatch(
+      /contains 'U\+200B': names may not contain invisible/,
+    );
+    expect(await callError(env.client, 'move_note', { path: 'Ideas', to: 'Ide\u202eas' })).toMatch(/contains 'U\+202E'/);
+    expect(await exists('Inbox\u200b.md')).toBe(false);
   });
 
   it('a name whose stem ends in a dot or space is refused, not turned into "Home.md..md"', async () => {

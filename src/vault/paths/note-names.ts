@@ -11,7 +11,18 @@ import { ToolError } from '../../errors';
 const FORBIDDEN: ReadonlyArray<{ chars: RegExp; rule: string }> = [
   { chars: /[*"<>:|?\\]/, rule: 'file names may not contain * " \\ / < > : | ? (Obsidian and some disks refuse them)' },
   { chars: /[#^[\]]/, rule: 'note names may not contain # ^ [ ] | (they break [[links]])' },
+  {
+    // Invisible: zero-width space, word joiner, BOM, soft hyphen, and the bidirectional marks and controls (Unicode TR9; "Trojan Source").
+    // Zero-width (non-)joiners stay allowed: emoji sequences and Persian or Indic words need them.
+    chars: /[\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/,
+    rule: "names may not contain invisible characters (a name that looks the same as another note's would stand beside it)",
+  },
 ];
+
+/** A character for an error message: itself, or `U+XXXX` when it cannot be seen. */
+function shownChar(char: string): string {
+  return /[\p{Cf}\p{Cc}\p{Zs}]/u.test(char) ? `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}` : char;
+}
 
 /** Windows' reserved device names (Microsoft's "Naming Files, Paths, and Namespaces"): no file or folder there may be named so, with any extension. */
 const DEVICE_NAME = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])(\.|$)/i;
@@ -51,7 +62,7 @@ export function assertValidName(path: string): void {
     }
     for (const { chars, rule } of FORBIDDEN) {
       const bad = chars.exec(segment);
-      if (bad) throw new ToolError('invalid_argument', `'${segment}' contains '${bad[0]}': ${rule}; choose another name.`);
+      if (bad) throw new ToolError('invalid_argument', `'${segment}' contains '${shownChar(bad[0])}': ${rule}; choose another name.`);
     }
     if (/[. ]$/.test(segment) || /[. ]\.md$/i.test(segment)) {
       throw new ToolError(
