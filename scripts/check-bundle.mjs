@@ -92,9 +92,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * Session 19: +0.2 KB for a newcomer's findings: access values the plugin cannot read count as private (a typo opened the note),
  * move_note/delete_note read `Topic` as Topic.md beside a folder Topic/, a `path:` id length-checked as its path, and the door
  * refusing two Authorization headers or a missing Host with a JSON body; +0.3 KB for new names refusing invisible characters
- * (a zero-width space made a note that looked like Inbox.md beside it), named by code point in the error.
+ * (a zero-width space made a note that looked like Inbox.md beside it), named by code point in the error; +0.2 KB for
+ * set_properties refusing a property name holding a control character (a NUL was written as is).
  */
-const BUDGET_BYTES = 752_200;
+const BUDGET_BYTES = 752_400;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -185,6 +185,20 @@ describe('property patches and names', () => {
     expect(errorOf(() => validatePropertyPatch({}, 'n.md')).code).toBe('invalid_argument');
   });
 
+  test('a property name holding a control character (NUL, a line break, DEL) is refused, naming it by code point', () => {
+    for (const [name, code] of [
+      ['a\u0000b', 'U+0000'],
+      ['two\nlines', 'U+000A'],
+      ['tab\there', 'U+0009'],
+      ['del\u007f', 'U+007F'],
+    ]) {
+      const error = errorOf(() => validatePropertyPatch({ [name]: 'x' }, 'n.md'));
+      expect(error.code).toBe('invalid_argument');
+      expect(error.message).toContain(`control character ${code}`);
+    }
+    expect(() => validatePropertyPatch({ 'due date': 'x', Étape: 1, 'emoji 👍': true }, 'n.md')).not.toThrow();
+  });
+
   test('forbidden characters and trailing dots or spaces are refused with the rule', () => {
     expect(() => assertValidName('Projects/Plan v1.2.md')).not.toThrow();
     expect(errorOf(() => assertValidName('a/b?.md')).message).toMatch(/'\?'.*may not contain/);

@@ -19,7 +19,7 @@ const LIST_PROPERTIES = new Set(['tags', 'aliases', 'cssclasses']);
 
 /**
  * Checks a patch before anything is read or written.
- * @throws ToolError('invalid_argument') for an empty patch or an empty key;
+ * @throws ToolError('invalid_argument') for an empty patch, an empty key or one holding a control character (NUL, a line break);
  *   ToolError('forbidden') when it names `access` or `agent_overrides` (in any case).
  */
 export function validatePropertyPatch(patch: PropertyPatch, notePath: string): void {
@@ -29,6 +29,14 @@ export function validatePropertyPatch(patch: PropertyPatch, notePath: string): v
   }
   for (const key of keys) {
     if (key.trim() === '') throw new ToolError('invalid_argument', 'A property name is empty; give each property a name.');
+    const control = /\p{Cc}/u.exec(key);
+    if (control) {
+      // NUL, line breaks and other controls: Obsidian's Properties view cannot show or edit such a name, and YAML must escape it.
+      throw new ToolError(
+        'invalid_argument',
+        `A property name contains the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}; give a one-line name of visible text.`,
+      );
+    }
     if (isProtectedKey(key)) {
       throw new ToolError(
         'forbidden',
