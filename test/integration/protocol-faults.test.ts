@@ -125,6 +125,24 @@ describe('protocol faults', () => {
     expect((await answer('ping', {})).result).toEqual({});
   });
 
+  it('an initialize without params, or with half of them, is told what initialize needs (-32602), not that a session is missing', async () => {
+    const auth = { Authorization: `Bearer ${booted.token}` };
+    for (const message of [
+      { jsonrpc: '2.0', id: 1, method: 'initialize' },
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18' } },
+    ]) {
+      const reply = await raw(booted.port, { headers: auth, body: JSON.stringify(message) });
+      expect(reply.status).toBe(400);
+      expect(JSON.parse(reply.body).error).toEqual({
+        code: -32602,
+        message: expect.stringMatching(/initialize needs params \{protocolVersion, capabilities, clientInfo\}/),
+      });
+    }
+    // Anything else without a session is still told to initialize first.
+    const ping = await raw(booted.port, { headers: auth, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+    expect(JSON.parse(ping.body).error.message).toMatch(/send initialize first/);
+  });
+
   it("resources/read with a vault argument says that resources are this vault's", async () => {
     const reply = await answer('resources/read', { uri: 'vault-mcp://note/Home.md', vault: 'Other' });
     expect(reply.error).toMatchObject({ code: -32602, message: expect.stringMatching(/resources\/read: it takes no vault argument/) });

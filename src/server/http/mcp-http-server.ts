@@ -245,6 +245,8 @@ export class McpHttpServer {
       const refusal = checkSessionRequest(session, caller.key.id, req);
       return refusal ? { to: 'refused', refusal } : { to: 'session', session };
     }
+    if (req.method === 'POST' && namesInitialize(body) && !containsInitialize(body))
+      return { to: 'refused', refusal: MALFORMED_INITIALIZE };
     if (req.method !== 'POST' || !containsInitialize(body)) return { to: 'refused', refusal: NO_SESSION };
     return { to: 'open' };
   }
@@ -358,7 +360,24 @@ const NO_SESSION: Refusal = {
   message: 'Bad request: no Mcp-Session-Id header; send initialize first to open a session.',
 };
 
+/**
+ * An `initialize` without a session that is no valid initialize request: no params, or params
+ * missing `protocolVersion`, `capabilities` or `clientInfo`.
+ * Told so (-32602, MCP lifecycle "Initialization"), rather than that a session is missing.
+ */
+const MALFORMED_INITIALIZE: Refusal = {
+  status: 400,
+  code: -32602,
+  message: 'Invalid params: initialize needs params {protocolVersion, capabilities, clientInfo}.',
+};
+
 /** True when a JSON-RPC message or batch contains an `initialize` request. */
 function containsInitialize(body: unknown): boolean {
   return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+}
+
+/** True when a JSON-RPC message or batch has a message whose method is `initialize`, well-formed or not. */
+function namesInitialize(body: unknown): boolean {
+  const named = (m: unknown): boolean => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize';
+  return Array.isArray(body) ? body.some(named) : named(body);
 }
