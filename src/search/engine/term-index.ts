@@ -100,10 +100,15 @@ const MAX_DEAD_LISTED = 64;
  */
 const BOUND_STEP_POSTINGS = 1 << 16;
 
-/** Scores summed per document for one query term: `values` by doc id, `docs` the ids with a score, in first-scored order. */
+/**
+ * Scores summed per document for one query term: `values` by doc id, and the ids with a score in
+ * first-scored order, `docs[0]` to `docs[count - 1]` (typed, with room for every doc id: a common
+ * word lists most of 100k notes, and pushing them onto a growing array cost more than scoring them).
+ */
 export interface ScoreSheet {
   values: Float64Array;
-  docs: number[];
+  docs: Int32Array;
+  count: number;
 }
 
 /**
@@ -375,7 +380,12 @@ export class TermIndex {
 
   /** An empty score sheet with room for every doc id. */
   sheet(): ScoreSheet {
-    return { values: new Float64Array(this.docKey.length), docs: [] };
+    return { values: new Float64Array(this.docKey.length), docs: new Int32Array(this.docKey.length), count: 0 };
+  }
+
+  /** Number of doc ids ever given (live, removed or tombstoned): a {@link ScoreSheet} needs room for this many. */
+  get docSpan(): number {
+    return this.docKey.length;
   }
 
   /** Number of (document, field) postings of these terms: what scoring them costs. */
@@ -410,11 +420,13 @@ export class TermIndex {
     // No visible holder: nothing listed, idf 0.
     const idf = bm25Idf(view.count, df);
     const holders = this.listed;
+    let count = sheet.count;
     for (let i = 0; i < listed; i++) {
       const doc = holders[i];
-      docs.push(doc);
+      docs[count++] = doc;
       values[doc] = bm25Saturate(values[doc], idf, BM25F);
     }
+    sheet.count = count;
     return idf;
   }
 
@@ -598,7 +610,7 @@ export class TermIndex {
   /**
    * Marks the documents of `view` holding any of `expansions` (no score: an excluded word only
    * rules notes out, and its BM25F score is never read): `sheet.values[doc]` becomes 1 for each,
-   * listed once in `sheet.docs`, in first-seen order.
+   * listed once in `sheet.docs` (after its first `count`), in first-seen order.
    * @param within when given, only documents `d` with `within[d] === 1` are marked
    */
   mark(expansions: readonly Expansion[], view: CorpusView, sheet: ScoreSheet, within: Uint8Array | null = null): void {
@@ -616,7 +628,7 @@ export class TermIndex {
         const doc = c.doc;
         if (visible[doc] !== 1 || values[doc] !== 0 || (within !== null && within[doc] !== 1)) continue;
         values[doc] = 1;
-        docs.push(doc);
+        docs[sheet.count++] = doc;
       }
     }
   }
