@@ -4,10 +4,11 @@ import { FIELD_BOOSTS } from '../../src/search/engine/note-fields';
 import { TermIndex, type ExpandMode } from '../../src/search/engine/term-index';
 
 /**
- * scoreFilterWord scores a filter query's words in arrays kept between calls (FilterScratch):
- * each call must leave them as the next one needs them, so a scratch shared by many calls (of
- * one, two and three terms, scored and only marked, over an index that grows between them) must
- * give every call the scores and holders a fresh scratch gives.
+ * scoreFilterWord scores a filter query's words in arrays kept between calls (FilterScratch),
+ * and keeps each word's hits in arrays the scratch lends and takes back: each call must leave
+ * them as the next one needs them, so a scratch shared by many calls (of one, two and three
+ * terms, scored and only marked, over an index that grows between them, each call's hits given
+ * back) must give every call the scores and holders a fresh scratch gives.
  */
 
 const VOCAB = ['ab', 'abc', 'abd', 'b', 'bc', 'cd', 'cde', 'e'];
@@ -33,7 +34,10 @@ function run(index: TermIndex, call: Call, scratch: FilterScratch): { values: nu
   const mode = (): ExpandMode => ({ prefix: call.prefix, fuzzy: false });
   const view = index.view((doc) => call.hide === 0 || doc % (call.hide + 1) !== 0);
   const hits = scoreFilterWord(index, call.text, mode, FIELD_BOOSTS, view, scratch, call.scored);
-  return { values: Array.from(hits.values), docs: Array.from(hits.docs) };
+  const out = { values: Array.from(hits.values), docs: Array.from(hits.docs) };
+  // Given back, as the engine does once a query ends: the next call may be lent the same arrays.
+  scratch.give(hits.values, hits.docs);
+  return out;
 }
 
 describe('scoreFilterWord with a scratch kept between calls', () => {

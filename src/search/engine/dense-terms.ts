@@ -135,11 +135,12 @@ export function popcount(v: number): number {
 /**
  * Marks the holders in `bits` that `view` shows (and `within` admits, when given) as
  * TermIndex.mark marks a term's holders: `sheet.values[doc]` becomes 1 and `doc` is listed in
- * `sheet.docs`, in doc id order, for each one not marked yet.
+ * `sheet.docs` (after its first `sheet.count`), in doc id order, for each one not marked yet.
  */
 export function markHolders(bits: Uint32Array, view: CorpusView, sheet: ScoreSheet, within: Uint8Array | null): void {
   const visible = visibleBits(view);
   const { values, docs } = sheet;
+  let count = sheet.count;
   const words = Math.min(bits.length, visible.length);
   for (let i = 0; i < words; i++) {
     for (let v = bits[i] & visible[i]; v !== 0;) {
@@ -148,7 +149,8 @@ export function markHolders(bits: Uint32Array, view: CorpusView, sheet: ScoreShe
       const doc = (i << 5) | (31 - Math.clz32(low));
       if (values[doc] !== 0 || (within !== null && within[doc] !== 1)) continue;
       values[doc] = 1;
-      docs.push(doc);
+      docs[count++] = doc;
     }
   }
+  sheet.count = count;
 }

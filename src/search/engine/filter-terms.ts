@@ -1,5 +1,5 @@
 import { BM25F, bm25Idf, bm25Saturate } from './bm25';
-import type { CorpusView, ExpandMode, Expansion, TermIndex } from './term-index';
+import type { CorpusView, ExpandMode, Expansion, ScoreSheet, TermIndex } from './term-index';
 import { queryTerms } from './tokenizer';
 
 /** How one word or phrase of a filter query (any query with an operator) is looked up and scored in the term index. */
@@ -9,30 +9,41 @@ import { queryTerms } from './tokenizer';
  * does not hold every term: a held term always scores above 0, every weight and boost being
  * positive), the doc ids that score, and the index terms it expanded to. Dense by doc id
  * because the filter looks a note's score up once per node and note, tens of thousands of
- * times at 100k notes, where a Map lookup costs a cache miss or two.
+ * times at 100k notes, where a Map lookup costs a cache miss or two. The arrays are lent by a
+ * {@link FilterScratch}: the caller gives them back ({@link FilterScratch.give}) once it no longer reads them.
  */
 export interface NodeHits {
   values: Float64Array;
   /** The doc ids with a score above 0, in first-scored order (read only). */
-  docs: ArrayLike<number>;
+  docs: Int32Array;
   expansions: Expansion[];
 }
+
+/** Arrays of each kind {@link FilterScratch} keeps for lending (a query holds one pair per word or phrase, two queries may overlap). */
+const POOLED = 8;
 
 /**
  * Per-document arrays {@link scoreFilterWord} works in, kept between calls (one per engine): a
  * phrase of two common words at 100k notes took about 1.7 MB of fresh typed arrays for them per
  * query, and V8 counts such allocations toward starting a collection of the whole heap. Not for
  * two calls at once (scoring is synchronous). Between calls `pending` is all zero.
+ *
+ * It also lends the arrays a word's hits are kept in ({@link lend}, {@link give}): they outlive
+ * the call (a filter query reads them until its text pass ends, across awaits, so two queries may
+ * hold some at once), and a fresh `Float64Array` of 100k doc ids per word and query cost more than
+ * scoring an excluded common word (measured at generated 100k notes: docs/performance.md).
  */
 export class FilterScratch {
   /** A later term's pseudo-frequencies by doc id (TermIndex.frequencies); zero again after each term. */
   pending = new Float64Array(0);
   /** The documents TermIndex.frequencies lists for a later term. */
   listed = new Int32Array(0);
-  /** The first term's holders (scored words of several terms), kept in place as later terms rule them out. */
-  first = new Int32Array(0);
   /** 1 for the documents still in the running, by doc id (cleared before each use). */
   within = new Uint8Array(0);
+  /** Buffers of score arrays given back, all zero. */
+  private readonly freeValues: ArrayBuffer[] = [];
+  /** Buffers of doc id lists given back (any content). */
+  private readonly freeDocs: ArrayBuffer[] = [];
 
   /** Makes room for doc ids below `n` (new arrays start at zero). */
   cover(n: number): void {
@@ -40,9 +51,39 @@ export class FilterScratch {
     const size = Math.max(n, Math.ceil(this.pending.length * 1.25));
     this.pending = new Float64Array(size);
     this.listed = new Int32Array(size);
-    this.first = new Int32Array(size);
     this.within = new Uint8Array(size);
   }
+
+  /**
+   * An empty score sheet for doc ids below `n` (values all 0, room for `n` listed), made of
+   * buffers given back when there are some large enough, else new ones with room for a few more
+   * notes; it stays the caller's until given back.
+   */
+  lend(n: number): ScoreSheet {
+    const room = n + (n >>> 4) + 64;
+    const values = takeBuffer(this.freeValues, n * 8) ?? new ArrayBuffer(room * 8);
+    const docs = takeBuffer(this.freeDocs, n * 4) ?? new ArrayBuffer(room * 4);
+    return { values: new Float64Array(values, 0, n), docs: new Int32Array(docs, 0, n), count: 0 };
+  }
+
+  /**
+   * Takes back the arrays of a sheet or of hits made from {@link lend}'s (their values zeroed
+   * here): the caller must not read them after, nor give them twice. Arrays not lent here (empty
+   * ones) are let go.
+   */
+  give(values: Float64Array, docs: Int32Array): void {
+    if (values.byteLength > 0 && this.freeValues.length < POOLED) {
+      values.fill(0);
+      this.freeValues.push(values.buffer as ArrayBuffer);
+    }
+    if (docs.byteLength > 0 && this.freeDocs.length < POOLED) this.freeDocs.push(docs.buffer as ArrayBuffer);
+  }
+}
+
+/** A buffer of `free` with at least `bytes` bytes (smaller ones are dropped: the index outgrew them), or null. */
+function takeBuffer(free: ArrayBuffer[], bytes: number): ArrayBuffer | null {
+  for (let b = free.pop(); b !== undefined; b = free.pop()) if (b.byteLength >= bytes) return b;
+  return null;
 }
 
 /**
@@ -55,8 +96,10 @@ export class FilterScratch {
  * @param scored false for a word whose score is never read (an excluded one: a negation scores
  *   0 whatever it holds): its holders are only marked (TermIndex.mark), each with a value above 0
  *   but not its score, which costs a fraction of scoring at 100k notes
- * @param scratch the arrays the terms after the first are scored in (its `pending` all zero, as every call leaves it)
- * @returns the visible notes holding every term, with their scores (or marks), and the expansions used
+ * @param scratch the arrays the terms after the first are scored in (its `pending` all zero, as every call leaves it),
+ *   and that lends the hits' arrays
+ * @returns the visible notes holding every term, with their scores (or marks), and the expansions
+ *   used; its arrays are lent by `scratch`, to give back there
  */
 export function scoreFilterWord(
   index: TermIndex,
@@ -71,12 +114,13 @@ export function scoreFilterWord(
   const expanded = terms.map((term) => index.expand(term, mode(term), view));
   const expansions = expanded.flat();
   const order = expanded.map((found) => ({ found, cost: index.postingCount(found) })).sort((a, b) => a.cost - b.cost);
+  const span = index.docSpan;
   let values: Float64Array | null = null;
   // The notes still in the running, in first-scored order: `docs` from 0 to `held` (ruled-out ones are dropped in place).
-  let docs: number[] | Int32Array = [];
+  let docs: Int32Array = new Int32Array(0);
   let held = 0;
-  // A scored word of several terms: its first term's pseudo-frequencies stay in `values` and its holders in `docs` (the scratch's
-  // `first`), each saturated (with `firstIdf`) in the second term's pass, only for the notes holding both: one pass over them fewer
+  // A scored word of several terms: its first term's pseudo-frequencies stay in `values` and its holders in `docs`, each
+  // saturated (with `firstIdf`) in the second term's pass, only for the notes holding both: one pass over them fewer
   // than TermIndex.score's.
   let unsaturated = false;
   let firstIdf = 0;
@@ -85,20 +129,18 @@ export function scoreFilterWord(
     const last = step === order.length - 1;
     const within = step === 0 ? null : scratch.within;
     if (values === null) {
-      const sheet = index.sheet();
+      const sheet = scratch.lend(span);
       values = sheet.values;
+      docs = sheet.docs;
       if (scored && !last) {
-        scratch.cover(values.length);
-        const first = index.frequencies(found, boosts, view, values, scratch.first);
-        docs = scratch.first;
+        const first = index.frequencies(found, boosts, view, values, docs);
         held = first.listed;
         firstIdf = bm25Idf(view.count, first.df);
         unsaturated = true;
       } else {
         if (scored) index.score(found, boosts, view, sheet, within);
         else index.mark(found, view, sheet, within);
-        docs = sheet.docs;
-        held = docs.length;
+        held = sheet.count;
       }
     } else if (scored) {
       const { pending, listed } = scratch;
@@ -108,7 +150,7 @@ export function scoreFilterWord(
       held = keepHolders(docs, held, values, pending, idf, unsaturated ? firstIdf : -1, last ? terms.length : 1);
       unsaturated = false;
     } else {
-      const sheet = index.sheet();
+      const sheet = scratch.lend(span);
       index.mark(found, view, sheet, within);
       let kept = 0;
       for (let i = 0; i < held; i++) {
@@ -120,16 +162,15 @@ export function scoreFilterWord(
         } else values[doc] = 0;
       }
       held = kept;
+      scratch.give(sheet.values, sheet.docs);
     }
     if (held === 0 || ++step === order.length) break;
-    scratch.cover(values.length);
+    scratch.cover(span);
     const marks = scratch.within;
     marks.fill(0);
     for (let i = 0; i < held; i++) marks[docs[i]] = 1;
   }
-  // The holders as the caller keeps them: the scratch's `first` is the next call's, a sheet's list is this call's own.
-  const out = docs === scratch.first ? docs.slice(0, held) : docs.length === held ? docs : docs.slice(0, held);
-  return { values: values ?? new Float64Array(0), docs: out, expansions };
+  return { values: values ?? new Float64Array(0), docs: docs.subarray(0, held), expansions };
 }
 
 /**
@@ -143,7 +184,7 @@ export function scoreFilterWord(
  * @returns how many notes are kept
  */
 function keepHolders(
-  docs: number[] | Int32Array,
+  docs: Int32Array,
   held: number,
   values: Float64Array,
   pending: Float64Array,

@@ -18,7 +18,7 @@ import { bodyStart } from '../../vault/content/note-body';
 import { FIELD_BOOSTS, fieldTexts } from './note-fields';
 import { LazyMatch, type EngineMatch, type EngineResult, type MatchedTerms } from './engine-match';
 import { FilterScratch, scoreFilterWord, type NodeHits } from './filter-terms';
-import { TermIndex, type CorpusView, type Expansion, type IndexLine } from './term-index';
+import { TermIndex, type CorpusView, type Expansion, type IndexLine, type ScoreSheet } from './term-index';
 import { CorpusViews } from './corpus-views';
 import { RankingScratch } from './ranked-search';
 import { TitleStemTable } from './title-stems';
@@ -442,6 +442,34 @@ export class LexicalEngine {
     }
     const regexHits = new Map<QueryNode, Set<string>>();
     const lookup = this.lookup(query, regexHits, view);
+    // The candidates' doc ids and bounds (a common phrase has tens of thousands at 100k notes), in arrays lent as the words' are.
+    const lent = needsText(query) ? this.filterScratch.lend(lookup.required()?.length ?? this.byDoc.length) : null;
+    try {
+      return await this.filter(query, lookup, regexHits, view, lent, loadText, guard, ranked);
+    } finally {
+      // The words' hits and the candidates are read no more: their arrays go back for the next query.
+      for (const found of lookup.hits.values()) this.filterScratch.give(found.values, found.docs);
+      if (lent !== null) this.filterScratch.give(lent.values, lent.docs);
+    }
+  }
+
+  /**
+   * {@link match} for a filter query (any query that is not plain words), after its words are
+   * looked up: the query's regexes run, then the index decides it alone (indexFilter) or its
+   * candidates are judged and read (text-pass.ts).
+   * @param lent the candidates' arrays when the query needs text: room for every required doc
+   *   id (or every doc id when nothing is required), values all 0
+   */
+  private async filter(
+    query: QueryNode,
+    lookup: LookupResult,
+    regexHits: Map<QueryNode, Set<string>>,
+    view: CorpusView,
+    lent: ScoreSheet | null,
+    loadText: TextLoader,
+    guard: RegexGuard,
+    ranked: number,
+  ): Promise<EngineResult> {
     const bodyRegexes: (QueryNode & { kind: 'regex' })[] = [];
     let records: NoteRecord[] | null = null;
     for (const node of regexNodes(query)) {
@@ -464,15 +492,13 @@ export class LexicalEngine {
       }
     }
     // The view says whom the caller may read (CallerAccess.allow, per doc id): no path lookup per note.
-    const withText = needsText(query);
     const required = lookup.required();
     const visible = view.visible;
-    if (!withText) return this.indexFilter(query, lookup, required, visible, ranked);
+    if (lent === null) return this.indexFilter(query, lookup, required, visible, ranked);
     const terms = flatBound(query, lookup.hits);
-    // Flat arrays sized for every candidate (a common phrase has tens of thousands at 100k notes), trimmed to those kept.
+    // Flat arrays sized for every candidate, trimmed to those kept.
     const n = required === null ? this.byDoc.length : required.length;
-    const candidateDocs = new Int32Array(n);
-    const candidateBounds = new Float64Array(n);
+    const { docs: candidateDocs, values: candidateBounds } = lent;
     let count = 0;
     for (let i = 0; i < n; i++) {
       const doc = required === null ? i : required[i];

@@ -100,10 +100,15 @@ const MAX_DEAD_LISTED = 64;
  */
 const BOUND_STEP_POSTINGS = 1 << 16;
 
-/** Scores summed per document for one query term: `values` by doc id, `docs` the ids with a score, in first-scored order. */
+/**
+ * Scores summed per document for one query term: `values` by doc id, and the ids with a score in
+ * first-scored order, `docs[0]` to `docs[count - 1]` (typed, with room for every doc id: a common
+ * word lists most of 100k notes, and pushing them onto a growing array cost more than scoring them).
+ */
 export interface ScoreSheet {
   values: Float64Array;
-  docs: number[];
+  docs: Int32Array;
+  count: number;
 }
 
 /**
@@ -375,7 +380,12 @@ export class TermIndex {
 
   /** An empty score sheet with room for every doc id. */
   sheet(): ScoreSheet {
-    return { values: new Float64Array(this.docKey.length), docs: [] };
+    return { values: new Float64Array(this.docKey.length), docs: new Int32Array(this.docKey.length), count: 0 };
+  }
+
+  /** Number of doc ids ever given (live, removed or tombstoned): a {@link ScoreSheet} needs room for this many. */
+  get docSpan(): number {
+    return this.docKey.length;
   }
 
   /** Number of (document, field) postings of these terms: what scoring them costs. */
@@ -410,11 +420,13 @@ export class TermIndex {
     // No visible holder: nothing listed, idf 0.
     const idf = bm25Idf(view.count, df);
     const holders = this.listed;
+    let count = sheet.count;
     for (let i = 0; i < listed; i++) {
       const doc = holders[i];
-      docs.push(doc);
+      docs[count++] = doc;
       values[doc] = bm25Saturate(values[doc], idf, BM25F);
     }
+    sheet.count = count;
     return idf;
   }
 
@@ -463,6 +475,10 @@ export class TermIndex {
       // The list's postings decoded in this loop (PostingCursor.next's varints, postingField, postingFrequency, fieldFrequency):
       // one loop with no call per posting, which a prefix of 400 terms runs half a million times, most of it before V8 optimizes it.
       const bytes = this.post.listBytes(e.id);
+      if (within === null) {
+        n = addFrequencies(bytes, weights, visible, fieldLen, normalizer, values, listed, n);
+        continue;
+      }
       const end = bytes.length;
       let doc = 0;
       for (let at = 0; at < end;) {
@@ -598,7 +614,7 @@ export class TermIndex {
   /**
    * Marks the documents of `view` holding any of `expansions` (no score: an excluded word only
    * rules notes out, and its BM25F score is never read): `sheet.values[doc]` becomes 1 for each,
-   * listed once in `sheet.docs`, in first-seen order.
+   * listed once in `sheet.docs` (after its first `count`), in first-seen order.
    * @param within when given, only documents `d` with `within[d] === 1` are marked
    */
   mark(expansions: readonly Expansion[], view: CorpusView, sheet: ScoreSheet, within: Uint8Array | null = null): void {
@@ -616,7 +632,7 @@ export class TermIndex {
         const doc = c.doc;
         if (visible[doc] !== 1 || values[doc] !== 0 || (within !== null && within[doc] !== 1)) continue;
         values[doc] = 1;
-        docs.push(doc);
+        docs[sheet.count++] = doc;
       }
     }
   }
@@ -785,4 +801,53 @@ export class TermIndex {
       this.seen.byteLength;
     return { postings, postingsUsed, docTerms: this.docTerms.bytes(), perDoc };
   }
+}
+
+/**
+ * {@link TermIndex.frequencies} of one expansion's list without `within` (every ranked query, and
+ * a filter word's first term): each visible holder's pseudo-frequency added into `values[doc]`,
+ * the same arithmetic in the same order as the loop there. Its own function so V8 compiles this
+ * loop alone and early: a prefix of hundreds of terms (`toan`, 475k postings at 100k notes) runs
+ * it for every list in one query, and inside `frequencies` it waited on the whole function's
+ * compile with the `within` branch and stamps in it.
+ * @param weights the expansion's weight times each field's boost; `normalizer` the view's length normalizers
+ * @param listed receives each document whose value becomes nonzero, from index `from`
+ * @returns the new count of `listed`
+ */
+function addFrequencies(
+  bytes: Uint8Array,
+  weights: Float64Array,
+  visible: Uint8Array,
+  fieldLen: Uint32Array,
+  normalizer: Float64Array,
+  values: Float64Array,
+  listed: Int32Array,
+  from: number,
+): number {
+  const base = 1 - BM25F.b;
+  const fieldMask = (1 << FIELD_BITS) - 1;
+  const end = bytes.length;
+  let n = from;
+  let doc = 0;
+  for (let at = 0; at < end;) {
+    let b = bytes[at++];
+    let v = b & 127;
+    for (let scale = 128; b > 127; scale *= 128) {
+      b = bytes[at++];
+      v += (b & 127) * scale;
+    }
+    doc += v;
+    b = bytes[at++];
+    let code = b & 127;
+    for (let scale = 128; b > 127; scale *= 128) {
+      b = bytes[at++];
+      code += (b & 127) * scale;
+    }
+    if (visible[doc] !== 1) continue;
+    const f = code & fieldMask;
+    const x = (weights[f] * (code >>> FIELD_BITS)) / (base + normalizer[f] * fieldLen[doc * FIELD_COUNT + f]);
+    if (values[doc] === 0) listed[n++] = doc;
+    values[doc] += x;
+  }
+  return n;
 }
