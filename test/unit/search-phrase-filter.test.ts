@@ -1,28 +1,18 @@
 import fc from 'fast-check';
-import { isSpace, mayHoldAll, phraseFilterOf, phraseKeys, PhraseFilters } from '../../src/search/engine/phrase-filter';
-import { decodeWordRun, encodeWordRun } from '../../src/search/engine/posting-codec';
+import { isSpace, mayHoldAll, phraseFilterOf, phraseKeys, PhraseFilters, textMayHoldAll } from '../../src/search/engine/phrase-filter';
+import { checkWordRun, encodeWordRun, wordRunBit } from '../../src/search/engine/posting-codec';
 import { literalPattern } from '../../src/search/query/text-match';
 
-/**
- * Decodes `text` as a run of lists of `sizes` words, for decodeWordRun: all lists in one shared
- * array, each placed one word after the one before (so a list written from the wrong index shows:
- * over its neighbour, or in a gap, which must stay 0).
- * @returns each list as a view of the shared array, and the array
- */
-function decodeRun(text: string, sizes: unknown[]): { lists: (Uint32Array | null)[]; array: Uint32Array } {
-  const lists: (Uint32Array | null)[] = sizes.map(() => null);
-  const array = new Uint32Array(2 + text.length);
-  let next = 1;
-  decodeWordRun(text, sizes, {
-    place: (i, n) => {
-      const at = next;
-      lists[i] = array.subarray(at, at + n);
-      next += n + 1;
-      return at;
-    },
-    array,
+/** The lists of a run of `sizes` words, read bit by bit from `text` (wordRunBit), after checkWordRun has accepted it; null for an empty list. */
+function decodeRun(text: string, sizes: number[]): (Uint32Array | null)[] {
+  expect(checkWordRun(text, sizes)).toBe(sizes.reduce((a, b) => a + b, 0));
+  let first = 0;
+  return sizes.map((n) => {
+    const words = new Uint32Array(n);
+    for (let w = 0; w < n; w++) for (let bit = 0; bit < 32; bit++) if (wordRunBit(text, first + w, bit)) words[w] |= 1 << bit;
+    first += n;
+    return n === 0 ? null : words;
   });
-  return { lists, array };
 }
 
 describe('phrase filter', () => {
@@ -119,7 +109,7 @@ describe('phrase filter', () => {
     expect(loaded.filterOf(4)).toBeNull();
   });
 
-  it('encodes word lists as one run and decodes them back; an absent or empty list as no words', () => {
+  it('encodes word lists as one run and reads them back bit by bit; an absent or empty list as no words', () => {
     const lists = [
       Uint32Array.from([7, 0xffffffff]),
       null,
@@ -129,40 +119,83 @@ describe('phrase filter', () => {
     const { sizes, text } = encodeWordRun(lists);
     expect(sizes).toEqual([2, 0, 0, 7]);
     expect(text).toHaveLength(9 * 6);
-    const run = decodeRun(text, sizes);
-    expect(run.lists).toEqual([lists[0], null, null, lists[3]]);
-    // Each list from the index its place gave, nothing written elsewhere.
-    expect(Array.from(run.array.subarray(0, 12))).toEqual([0, 7, 0xffffffff, 0, 0, 1, 0x80000000, 123456789, 0x3f, 0xfc0, 1 << 30, 0]);
-    expect(run.array.subarray(12).every((w) => w === 0)).toBe(true);
+    expect(decodeRun(text, sizes)).toEqual([lists[0], null, null, lists[3]]);
+    // A list given as its characters is copied as it is.
+    expect(encodeWordRun([text.slice(12), null, lists[0]])).toEqual({ sizes: [7, 0, 2], text: text.slice(12) + text.slice(0, 12) });
     expect(encodeWordRun([])).toEqual({ sizes: [], text: '' });
-    expect(decodeRun('', []).lists).toEqual([]);
+    expect(decodeRun('', [])).toEqual([]);
   });
 
-  it('skips a list whose place is -1 and decodes the next ones from their own characters', () => {
-    const lists = [Uint32Array.from([1, 2]), Uint32Array.from([3, 4, 5]), Uint32Array.from([6])];
-    const { sizes, text } = encodeWordRun(lists);
-    const array = new Uint32Array(4);
-    const asked: number[] = [];
-    decodeWordRun(text, sizes, {
-      place: (i, n) => {
-        asked.push(i);
-        return i === 1 ? -1 : i === 0 ? 0 : 4 - n;
-      },
-      array,
-    });
-    expect(asked).toEqual([0, 1, 2]);
-    expect(Array.from(array)).toEqual([1, 2, 0, 6]);
+  it('tests a filter read from its saved text as it tests the words (any words, any keys)', () => {
+    const words = fc.uint32Array({ minLength: 2, maxLength: 40 });
+    fc.assert(
+      fc.property(words, words, fc.array(fc.nat(0xffffffff), { minLength: 1, maxLength: 3 }), (before, filter, keys) => {
+        const { text } = encodeWordRun([before, filter]);
+        expect(textMayHoldAll(text, before.length, filter.length, keys)).toBe(mayHoldAll(filter, keys));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
-  it('refuses a damaged run: its sizes before any list is written, its characters where they are', () => {
-    const written: number[] = [];
-    const into = {
-      place: (i: number): number => {
-        written.push(i);
-        return 0;
-      },
-      array: new Uint32Array(2),
-    };
+  it('reads a damaged character of a saved filter as every bit set: it never rules a note out', () => {
+    for (let bit = 0; bit < 32; bit++) {
+      expect(wordRunBit('AAAAAA', 0, bit)).toBe(false);
+      expect(wordRunBit('******', 0, bit)).toBe(true);
+      expect(wordRunBit('\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9', 0, bit)).toBe(true);
+      // Past the text's end (cut short).
+      expect(wordRunBit('AAAAAA', 1, bit)).toBe(true);
+    }
+    const notes = Array.from({ length: 50 }, (_, i) => `note ${i} tokaka tokato and word${i} after word${i + 1}`);
+    const keys = phraseKeys('tokaka tokato') as number[];
+    fc.assert(
+      fc.property(fc.nat(49), fc.nat(), fc.constantFrom('*', '=', '\u00e9', '\u0100', '\n'), (note, at, bad) => {
+        const filter = phraseFilterOf(notes[note]);
+        const { text } = encodeWordRun([filter]);
+        const i = at % text.length;
+        const damaged = text.slice(0, i) + bad + text.slice(i + 1);
+        expect(textMayHoldAll(damaged, 0, filter.length, keys)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps a loaded line as its text: the same answers as the built filters, removals, a save again as it was', () => {
+    const built = new PhraseFilters();
+    const texts = Array.from({ length: 30 }, (_, i) => (i % 4 === 0 ? `tokaka tokato ${i}` : `tokato tokaka word${i} and more${i}`));
+    texts.forEach((text, doc) => built.add(doc, 'Title', text));
+    const docs = texts.map((_, doc) => doc);
+    const lines = [...built.savedLines(docs, 8)];
+    const loaded = new PhraseFilters();
+    loaded.expectDocs(texts.length);
+    let first = 0;
+    for (const line of lines) first += loaded.loadSavedLine(line.sizes, line.text, first);
+    expect(first).toBe(texts.length);
+    const keys = ['tokaka tokato', 'tokato tokaka', 'title tokaka', 'title tokato', 'nothing here'].map((p) => phraseKeys(p) as number[]);
+    for (const doc of docs) {
+      expect(loaded.filterOf(doc)).toEqual(built.filterOf(doc));
+      for (const k of keys) expect(loaded.mayHold(doc, k)).toBe(built.mayHold(doc, k));
+    }
+    expect(keys.some((k) => docs.some((doc) => !loaded.mayHold(doc, k)))).toBe(true);
+    expect([...loaded.savedLines(docs, 8)]).toEqual(lines);
+    // Removed, a loaded filter rules nothing out; a line with none left lets go of its text.
+    const held = loaded.bytes();
+    for (let doc = 0; doc < 8; doc++) loaded.remove(doc);
+    for (const k of keys) expect(loaded.mayHold(3, k)).toBe(true);
+    expect(loaded.filterOf(3)).toBeNull();
+    expect(held - loaded.bytes()).toBe(lines[0].text.length);
+    loaded.remove(9);
+    expect(held - loaded.bytes()).toBe(lines[0].text.length);
+    // A filter added later (a new doc id) goes to the store beside the loaded ones.
+    loaded.add(30, 'Title', 'tokaka tokato');
+    expect(loaded.mayHold(30, keys[0])).toBe(true);
+    expect(loaded.mayHold(30, keys[1])).toBe(false);
+    // Saved again: the loaded filters' characters as they were, the removed one as none, the added one encoded.
+    const rest = [...docs.slice(8), 30];
+    const want = encodeWordRun(rest.map((d) => (d === 9 ? null : d === 30 ? phraseFilterOf('Title', 'tokaka tokato') : built.filterOf(d))));
+    expect([...loaded.savedLines(rest, 100)]).toEqual([want]);
+  });
+
+  it('refuses a damaged run: its sizes, its length, its characters; a damaged line restores none of its filters', () => {
     for (const [sizes, message] of [
       [[1, 2], /truncated phrase filter/],
       [[3], /truncated phrase filter/],
@@ -171,13 +204,20 @@ describe('phrase filter', () => {
       [['1', 1], /malformed phrase filter/],
       [[null, 2], /malformed phrase filter/],
     ] as [unknown[], RegExp][]) {
-      expect(() => decodeWordRun('AAAAAAAAAAAA', sizes, into)).toThrow(message);
+      expect(() => checkWordRun('AAAAAAAAAAAA', sizes)).toThrow(message);
     }
-    expect(written).toEqual([]);
-    expect(() => decodeWordRun('AAAAAAAAAA*A', [1, 1], into)).toThrow(/damaged phrase filter/);
-    expect(() => decodeWordRun('AAAAAA______', [1, 1], into)).toThrow(/damaged phrase filter/);
-    expect(() => decodeWordRun('AAAAAAAAAAA\u00e9', [1, 1], into)).toThrow(/damaged phrase filter/);
-    // Lists up to the bad character's are asked for their place; a character outside ASCII is found before any.
-    expect(written).toEqual([0, 1, 0, 1]);
+    expect(() => checkWordRun('AAAAAAAAAA*A', [1, 1])).toThrow(/damaged phrase filter/);
+    expect(() => checkWordRun('AAAAAA______', [1, 1])).toThrow(/damaged phrase filter/);
+    expect(() => checkWordRun('AAAAAAAAAAAE', [1, 1])).toThrow(/damaged phrase filter/);
+    expect(() => checkWordRun('AAAAAAAAAAA\u00e9', [1, 1])).toThrow(/damaged phrase filter/);
+    expect(checkWordRun('AAAAAD_____D', [0, 2, 0])).toBe(2);
+    const filters = new PhraseFilters();
+    filters.add(0, 'Title', 'the quick brown fox');
+    const [line] = [...filters.savedLines([0, 0, 0], 3)];
+    const loaded = new PhraseFilters();
+    const damaged = line.text.slice(0, -1) + '*';
+    expect(() => loaded.loadSavedLine(line.sizes, damaged, 0)).toThrow(/damaged phrase filter/);
+    for (const doc of [0, 1, 2]) expect(loaded.filterOf(doc)).toBeNull();
+    expect(loaded.bytes()).toBe(new PhraseFilters().bytes());
   });
 });

@@ -48,15 +48,6 @@ export class DocTermLists {
     this.lastPage.set(terms, at);
   }
 
-  /**
-   * Makes room for the doc ids below `docs` at once (a warm load knows how many it restores):
-   * growing the per-document arrays by doubling as lists arrived was a dozen allocations,
-   * each a possible step of the collector's marking (see the class comment).
-   */
-  expectDocs(docs: number): void {
-    if (docs > this.pageOf.length) this.growDocs(docs);
-  }
-
   /** The page the last {@link place} made room in: the list's words go there from the index it returned. */
   get placed(): Uint32Array {
     return this.lastPage;

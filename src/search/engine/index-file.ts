@@ -42,11 +42,21 @@ export type NoteStamp = [mtime: number, size: number];
 /** Manifest rows per saved line. */
 const MANIFEST_LINE_ROWS = 500;
 /**
- * Characters of whole lines per part (a longer line is a part alone). 4 MB: at 100k notes 37
- * parts of 149 MB; a part's read, decoding and join are a few ms each, and one part more or
- * less in memory is nothing (docs/performance.md, "the saved index in parts").
+ * Characters of whole lines per part (a longer line is a part alone) for what a warm start loads
+ * before the index is complete (manifest, records, terms). 4 MB: at 100k notes about 30 parts;
+ * a part's read, decoding and join are a few ms each, and fewer reads keep the warm start short
+ * (1 MB parts throughout made it 3.4–4.5 s against 3.1–3.3: docs/performance.md, "filters" round,
+ * session 19). Loading reads the head's lengths, so a save made with other part sizes loads as it is.
  */
 export const PART_CHARS = 4 << 20;
+/**
+ * Characters per part of phrase filter lines, loaded after completeness in slices: 1 MB. A part
+ * comes back from the host's read as a string of chunks that its first scan flattens into one new
+ * string, a step that cannot be split; on a host whose fresh memory is slow to touch it cost
+ * 6–8 ms a MB (4 MB parts: 12–50 ms each in a bare process, up to 56 ms inside a warm start's
+ * slices; docs/performance.md, "filters" round, session 19).
+ */
+export const PHRASE_PART_CHARS = 1 << 20;
 /** Longest head accepted (characters): a head lists a few numbers per part; a longer text is not one. */
 const HEAD_MAX_CHARS = 1 << 16;
 /** What a generation name looks like (IndexStorage names it; it becomes part of a file name). */
@@ -82,8 +92,9 @@ export async function* indexParts(
   };
   for (const line of savedLines(engine, manifest)) {
     if (line !== null) {
-      // A line that would take the part past its size starts the next one.
-      if (chars > 0 && chars + line.length > PART_CHARS) yield take();
+      // A line that would take the part past its size starts the next one (phrase filter lines: the smaller size).
+      const size = line.startsWith(PHRASE_LINE_START) ? PHRASE_PART_CHARS : PART_CHARS;
+      if (chars > 0 && chars + line.length > size) yield take();
       lines.push(line);
       chars += line.length + 1;
     }

@@ -1,5 +1,5 @@
 import { DocTermLists } from './doc-term-lists';
-import { decodeWordRun, encodeWordRun } from './posting-codec';
+import { checkWordRun, encodeWordRun, wordRunBit } from './posting-codec';
 import { grow } from './typed-growth';
 
 /**
@@ -150,32 +150,81 @@ export function mayHoldAll(words: Uint32Array, keys: readonly number[]): boolean
   return true;
 }
 
-/** The phrase filters of every indexed document, by doc id, in the paged store of DocTermLists. */
+/**
+ * True when the filter of `words` words starting at word `first` of a saved run's text (see
+ * PhraseFilters' loaded lines) may hold every key of `keys`: {@link mayHoldAll}, each bit read
+ * from the one character that holds it (posting-codec's wordRunBit; a damaged character reads as
+ * set, so it never rules a note out).
+ */
+export function textMayHoldAll(text: string, first: number, words: number, keys: readonly number[]): boolean {
+  const bits = words * 32;
+  for (let k = 0; k < keys.length; k++) {
+    const h = keys[k];
+    const p1 = h % bits;
+    if (!wordRunBit(text, first + (p1 >>> 5), p1 & 31)) return false;
+    const p2 = (h + ((Math.imul(h, 0x9e3779b1) | 1) >>> 0)) % bits;
+    if (!wordRunBit(text, first + (p2 >>> 5), p2 & 31)) return false;
+  }
+  return true;
+}
+
+/** `lineOf` of a document without a loaded filter. */
+const NO_LINE = 0xffffffff;
+/** Characters per filter word in a saved line's text (posting-codec's encodeWordRun). */
+const WORD_CHARS = 6;
+
+/**
+ * The phrase filters of every indexed document, by doc id. A filter made here ({@link add}) is
+ * kept in the paged store of DocTermLists; one loaded from a saved line ({@link loadSavedLine})
+ * stays that line's base64url text (a slice of the saved part, on the JS heap), its bits read from
+ * the text where a query tests them: decoding a 100k-note save's lines made 31 MB of typed arrays
+ * at the warm start, memory outside the heap whose count set off a full marking of the host's
+ * 1.2 GB heap during the load, with main-thread steps of up to 185 ms in its slices
+ * (docs/performance.md, "store" and "filters" rounds, sessions 18 and 19).
+ */
 export class PhraseFilters {
   private readonly store = new DocTermLists();
+  /** The text of each loaded line that still holds a live filter ('' once none is left). */
+  private readonly lines: string[] = [];
+  /** Live filters per loaded line. */
+  private readonly lineLive: number[] = [];
+  /** Characters of the loaded lines kept. */
+  private textChars = 0;
+  /** Each doc id's loaded line ({@link NO_LINE} for none), its filter's first word in that line's text, and its words. */
+  private lineOf = new Uint32Array(0);
+  private wordAt = new Uint32Array(0);
+  private wordCount = new Uint32Array(0);
 
-  /** Sets document `doc`'s filter from the text a phrase is tested on (title, newline, full text). */
+  /** Sets document `doc`'s filter from the text a phrase is tested on (title, newline, full text); `doc` has none yet (doc ids are never reused). */
   add(doc: number, title: string, text: string): void {
     this.store.set(doc, fillPhraseFilter([title, text]));
   }
 
-  /** Makes room for the filters of doc ids below `docs` at once, before a load restores them (DocTermLists.expectDocs). */
+  /** Makes room for the filters of doc ids below `docs` at once, before a load restores them: three arrays, not a dozen growths by doubling. */
   expectDocs(docs: number): void {
-    this.store.expectDocs(docs);
+    if (docs > this.lineOf.length) this.growDocs(docs);
   }
 
   /** Drops document `doc`'s filter. */
   remove(doc: number): void {
     this.store.take(doc);
+    this.dropLoaded(doc);
   }
 
-  /** Document `doc`'s filter (a view, valid until the next change), or null when it has none. */
+  /** Document `doc`'s filter (a view, valid until the next change, or a decoded copy of a loaded one), or null when it has none. */
   filterOf(doc: number): Uint32Array | null {
-    return this.store.peek(doc);
+    const line = this.loadedLine(doc);
+    if (line === NO_LINE) return this.store.peek(doc);
+    const words = new Uint32Array(this.wordCount[doc]);
+    for (let w = 0; w < words.length; w++)
+      for (let bit = 0; bit < 32; bit++) if (wordRunBit(this.lines[line], this.wordAt[doc] + w, bit)) words[w] |= 1 << bit;
+    return words;
   }
 
   /** False when document `doc` certainly cannot hold a phrase of these keys; true when it may (or has no filter). */
   mayHold(doc: number, keys: readonly number[]): boolean {
+    const line = this.loadedLine(doc);
+    if (line !== NO_LINE) return textMayHoldAll(this.lines[line], this.wordAt[doc], this.wordCount[doc], keys);
     const words = this.store.peek(doc);
     return words === null || mayHoldAll(words, keys);
   }
@@ -183,13 +232,13 @@ export class PhraseFilters {
   /**
    * The filters as saved lines, `perLine` documents of `docs` a line, in the order given: each
    * line one encodeWordRun run (`sizes[i]` the words of the line's document i, 0 for one without
-   * a filter; `text` their characters).
+   * a filter; `text` their characters; a loaded filter's characters copied as they are).
    */
   *savedLines(docs: Iterable<number>, perLine: number): Generator<{ sizes: number[]; text: string }> {
     // Views into the store, encoded together before the line is yielded (the store may change after).
-    let line: (Uint32Array | null)[] = [];
+    let line: (Uint32Array | string | null)[] = [];
     for (const doc of docs) {
-      line.push(this.store.peek(doc));
+      line.push(this.savedFilter(doc));
       if (line.length === perLine) {
         yield encodeWordRun(line);
         line = [];
@@ -200,20 +249,37 @@ export class PhraseFilters {
 
   /**
    * Restores one line of {@link savedLines} for the documents from `firstDoc` on (those `live`
-   * says are still indexed; by default all).
+   * says are still indexed; by default all), keeping its text: the whole line is checked first
+   * (posting-codec's checkWordRun, which allocates nothing), then each filter is a place in it.
    * @returns how many documents the line covered
-   * @throws Error when `sizes` is not a list of whole numbers ≥ 0, or `text` is not theirs
-   *   (the caller then rebuilds; filters restored before the damage stay, each right for its document)
+   * @throws Error when `sizes` is not a list of whole numbers ≥ 0, or `text` is not theirs or
+   *   holds a character outside the alphabet (the caller then rebuilds; no filter of the line is
+   *   restored, those of lines before stay, each right for its document)
    */
   loadSavedLine(sizes: unknown, text: unknown, firstDoc: number, live: (doc: number) => boolean = () => true): number {
     if (!Array.isArray(sizes) || typeof text !== 'string') throw new Error('saved search index has a malformed phrase filter line');
-    const store = this.store;
-    return decodeWordRun(text, sizes, {
-      place: (i, n) => (live(firstDoc + i) ? store.place(firstDoc + i, n) : -1),
-      get array() {
-        return store.placed;
-      },
-    });
+    checkWordRun(text, sizes);
+    if (firstDoc + sizes.length > this.lineOf.length) this.growDocs(firstDoc + sizes.length);
+    const line = this.lines.length;
+    let kept = 0;
+    let word = 0;
+    for (let i = 0; i < sizes.length; i++) {
+      const n = sizes[i] as number;
+      const doc = firstDoc + i;
+      if (n > 0 && live(doc)) {
+        this.lineOf[doc] = line;
+        this.wordAt[doc] = word;
+        this.wordCount[doc] = n;
+        kept++;
+      }
+      word += n;
+    }
+    if (kept > 0) {
+      this.lines.push(text);
+      this.lineLive.push(kept);
+      this.textChars += text.length;
+    }
+    return sizes.length;
   }
 
   /** Drops spare capacity once a build ends. */
@@ -221,8 +287,39 @@ export class PhraseFilters {
     this.store.trim();
   }
 
-  /** Bytes held. */
+  /** Bytes held: the store's, the loaded lines' text (one byte a character: base64url is Latin-1) and their per-document arrays. */
   bytes(): number {
-    return this.store.bytes();
+    return this.store.bytes() + this.textChars + this.lineOf.byteLength + this.wordAt.byteLength + this.wordCount.byteLength;
+  }
+
+  /** Document `doc`'s loaded line, or {@link NO_LINE}. */
+  private loadedLine(doc: number): number {
+    return doc < this.lineOf.length ? this.lineOf[doc] : NO_LINE;
+  }
+
+  /** Document `doc`'s filter as {@link savedLines} encodes it: a view of the store's, or a loaded one's characters. */
+  private savedFilter(doc: number): Uint32Array | string | null {
+    const line = this.loadedLine(doc);
+    if (line === NO_LINE) return this.store.peek(doc);
+    const from = this.wordAt[doc] * WORD_CHARS;
+    return this.lines[line].slice(from, from + this.wordCount[doc] * WORD_CHARS);
+  }
+
+  /** Forgets document `doc`'s loaded filter; a line none is left in lets go of its text. */
+  private dropLoaded(doc: number): void {
+    const line = this.loadedLine(doc);
+    if (line === NO_LINE) return;
+    this.lineOf[doc] = NO_LINE;
+    if (--this.lineLive[line] > 0) return;
+    this.textChars -= this.lines[line].length;
+    this.lines[line] = '';
+  }
+
+  private growDocs(docs: number): void {
+    const old = this.lineOf.length;
+    this.lineOf = grow(this.lineOf, docs);
+    this.lineOf.fill(NO_LINE, old);
+    this.wordAt = grow(this.wordAt, docs);
+    this.wordCount = grow(this.wordCount, docs);
   }
 }

@@ -222,15 +222,20 @@ const WORD_CHARS = 6;
  * byte buffer for all of them, turned into one string by TextDecoder (a string built character by
  * character, or a buffer and a `String.fromCharCode` per list, made saving 14k notes' filters take
  * hundreds of ms).
- * @param lists the word lists; null stands for an empty one
+ * @param lists the word lists; null stands for an empty one, and a string for a list already
+ *   encoded (whole words of a run {@link checkWordRun} accepted: a loaded filter saved again as it is)
  * @returns `sizes[i]`, the words of list i, and `text`, their characters ({@link WORD_CHARS} × the sum of `sizes`)
  */
-export function encodeWordRun(lists: readonly (Uint32Array | null)[]): { sizes: number[]; text: string } {
-  const sizes = lists.map((words) => words?.length ?? 0);
+export function encodeWordRun(lists: readonly (Uint32Array | string | null)[]): { sizes: number[]; text: string } {
+  const sizes = lists.map((words) => (words === null ? 0 : typeof words === 'string' ? words.length / WORD_CHARS : words.length));
   const bytes = new Uint8Array(sizes.reduce((sum, n) => sum + n, 0) * WORD_CHARS);
   let at = 0;
   for (const words of lists) {
     if (words === null) continue;
+    if (typeof words === 'string') {
+      for (let i = 0; i < words.length; i++) bytes[at++] = words.charCodeAt(i);
+      continue;
+    }
     for (let i = 0; i < words.length; i++, at += WORD_CHARS) {
       const w = words[i];
       bytes[at] = ALPHABET_BYTES[w & 63];
@@ -244,27 +249,20 @@ export function encodeWordRun(lists: readonly (Uint32Array | null)[]): { sizes: 
   return { sizes, text: (ascii ??= new TextDecoder()).decode(bytes) };
 }
 
-/** Where {@link decodeWordRun} writes each list (DocTermLists' place and placed, for a document). */
-export interface WordRunTarget {
-  /** Makes room for list `list` of `words` words (> 0): returns the index in {@link array} where they go, or -1 to skip the list. */
-  place(list: number, words: number): number;
-  /** The array the last {@link place} made room in (read after each call: it may change between lists). */
-  readonly array: Uint32Array;
-}
-
 /**
- * Decodes a run written by {@link encodeWordRun}, list by list, into the places `into` gives
- * (the lists' own places in a store, so loading makes no array, view or string per list). The text is
- * first copied as bytes by `TextEncoder.encodeInto` (native), as {@link decodeBytes} does: it is a
- * slice of a saved part (index-file.ts).
+ * Checks a run written by {@link encodeWordRun} without decoding it (a loaded phrase filter line
+ * is kept as its text and its bits read from it where a query needs them: decoding the run into
+ * typed arrays made 31 MB of memory outside the JS heap at a 100k-note warm start, whose count
+ * started a full marking of the host's heap and put its steps in the load's slices; see
+ * docs/performance.md, "filters" round, session 19). The characters are copied as bytes into a
+ * reused buffer by `TextEncoder.encodeInto` (native), as {@link decodeBytes} does: the text is a
+ * slice of a saved part (index-file.ts), and the check allocates nothing once that buffer has grown.
  * @param sizes the words of each list, as encodeWordRun gave them
- * @param into where each list's words go (its array at least that long from the index given)
- * @returns how many lists the run held (`sizes.length`)
- * @throws Error when `sizes` is not a list of whole numbers ≥ 0 or the text's length is not
- *   theirs (both before `into` is called), or the text holds a character outside the alphabet
- *   or a word above 32 bits (the lists before it are written)
+ * @returns the words of the run (the sum of `sizes`)
+ * @throws Error when `sizes` is not a list of whole numbers ≥ 0, the text's length is not theirs,
+ *   or the text holds a character outside the alphabet or a word above 32 bits
  */
-export function decodeWordRun(text: string, sizes: readonly unknown[], into: WordRunTarget): number {
+export function checkWordRun(text: string, sizes: readonly unknown[]): number {
   let words = 0;
   for (const n of sizes) {
     if (!Number.isSafeInteger(n) || (n as number) < 0) throw new Error('saved search index has a malformed phrase filter line');
@@ -273,30 +271,32 @@ export function decodeWordRun(text: string, sizes: readonly unknown[], into: Wor
   if (text.length !== words * WORD_CHARS) throw new Error('saved search index has a truncated phrase filter line');
   const chars = asciiCopy(text);
   if (chars === null) throw new Error('saved search index has a damaged phrase filter');
-  let j = 0;
-  for (let list = 0; list < sizes.length; list++) {
-    const n = sizes[list] as number;
-    const at = n === 0 ? -1 : into.place(list, n);
-    if (at < 0) {
-      j += n * WORD_CHARS;
-      continue;
-    }
-    const target = into.array;
-    // Six characters a word, unrolled, with whole-word checks (a loop over characters summing
-    // powers of 2 ** 6 decoded 14k notes' filters in about 400 ms, this in about 10).
-    for (let i = at, end = at + n; i < end; i++, j += WORD_CHARS) {
-      const v0 = VALUE[chars[j] & 127];
-      const v1 = VALUE[chars[j + 1] & 127];
-      const v2 = VALUE[chars[j + 2] & 127];
-      const v3 = VALUE[chars[j + 3] & 127];
-      const v4 = VALUE[chars[j + 4] & 127];
-      const v5 = VALUE[chars[j + 5] & 127];
-      // A negative value is a character outside the alphabet; a last character above 3 a word above 32 bits.
-      if ((v0 | v1 | v2 | v3 | v4 | v5) < 0 || v5 > 3) throw new Error('saved search index has a damaged phrase filter');
-      target[i] = (v0 | (v1 << 6) | (v2 << 12) | (v3 << 18) | (v4 << 24) | (v5 << 30)) >>> 0;
-    }
+  // A negative value is a character outside the alphabet; a last character of a word above 3 a word above 32 bits.
+  let bad = 0;
+  let last = 0;
+  for (let j = 0; j < chars.length; j += WORD_CHARS) {
+    bad |= VALUE[chars[j]] | VALUE[chars[j + 1]] | VALUE[chars[j + 2]] | VALUE[chars[j + 3]] | VALUE[chars[j + 4]];
+    last |= VALUE[chars[j + 5]];
   }
-  return sizes.length;
+  if (bad < 0 || last < 0 || last > 3) throw new Error('saved search index has a damaged phrase filter');
+  return words;
+}
+
+/** For each bit of a 32-bit word (0–31), the one of its {@link WORD_CHARS} characters that holds it ({@link encodeWordRun}: 6 bits a character, low bits first). */
+const BIT_CHAR = Uint8Array.from({ length: 32 }, (_, bit) => Math.floor(bit / WORD_CHARS));
+/** For each bit of a 32-bit word, its mask in the value of the character {@link BIT_CHAR} names. */
+const BIT_MASK = Uint8Array.from({ length: 32 }, (_, bit) => 1 << (bit % WORD_CHARS));
+
+/**
+ * Bit `bit` (0–31) of word `word` of a run written by {@link encodeWordRun}, read from the one
+ * character that holds it, without decoding the word. A character outside the alphabet, or none
+ * (the text cut short), reads as every bit set: a phrase filter read from damaged text then rules
+ * nothing out, so no note that holds a phrase is ever dropped for it (a run is checked by
+ * {@link checkWordRun} when it is loaded; this is what is left should damage pass that).
+ */
+export function wordRunBit(text: string, word: number, bit: number): boolean {
+  const c = text.charCodeAt(word * WORD_CHARS + BIT_CHAR[bit]);
+  return ((c < 128 ? VALUE[c] : -1) & BIT_MASK[bit]) !== 0;
 }
 
 /** Words of the last {@link packTermIds} call (reused, grown by doubling). */
