@@ -101,7 +101,8 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * Session 19's filters round: +1.5 KB for a warm start's phrase filter lines kept as their text, each filter a place in it and its
  * bits read from one character at query time (PhraseFilters' loaded lines, checkWordRun, wordRunBit, textMayHoldAll; a loaded filter
  * saved again as its characters): the load makes no typed array for them (31 MB at 100k notes, whose count started a full marking of
- * the host's heap inside the load's slices; docs/performance.md "filters" round of session 19).
+ * the host's heap inside the load's slices; docs/performance.md "filters" round of session 19); +0.1 KB for the phrase filter
+ * lines' own part size (1 MB; the rest stays in 4 MB parts, which kept the warm start's reads few).
  */
 const BUDGET_BYTES = 755_500;
 /**
