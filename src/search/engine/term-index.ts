@@ -475,10 +475,6 @@ export class TermIndex {
       // The list's postings decoded in this loop (PostingCursor.next's varints, postingField, postingFrequency, fieldFrequency):
       // one loop with no call per posting, which a prefix of 400 terms runs half a million times, most of it before V8 optimizes it.
       const bytes = this.post.listBytes(e.id);
-      if (within === null) {
-        n = addFrequencies(bytes, weights, visible, fieldLen, normalizer, values, listed, n);
-        continue;
-      }
       const end = bytes.length;
       let doc = 0;
       for (let at = 0; at < end;) {
@@ -801,53 +797,4 @@ export class TermIndex {
       this.seen.byteLength;
     return { postings, postingsUsed, docTerms: this.docTerms.bytes(), perDoc };
   }
-}
-
-/**
- * {@link TermIndex.frequencies} of one expansion's list without `within` (every ranked query, and
- * a filter word's first term): each visible holder's pseudo-frequency added into `values[doc]`,
- * the same arithmetic in the same order as the loop there. Its own function so V8 compiles this
- * loop alone and early: a prefix of hundreds of terms (`toan`, 475k postings at 100k notes) runs
- * it for every list in one query, and inside `frequencies` it waited on the whole function's
- * compile with the `within` branch and stamps in it.
- * @param weights the expansion's weight times each field's boost; `normalizer` the view's length normalizers
- * @param listed receives each document whose value becomes nonzero, from index `from`
- * @returns the new count of `listed`
- */
-function addFrequencies(
-  bytes: Uint8Array,
-  weights: Float64Array,
-  visible: Uint8Array,
-  fieldLen: Uint32Array,
-  normalizer: Float64Array,
-  values: Float64Array,
-  listed: Int32Array,
-  from: number,
-): number {
-  const base = 1 - BM25F.b;
-  const fieldMask = (1 << FIELD_BITS) - 1;
-  const end = bytes.length;
-  let n = from;
-  let doc = 0;
-  for (let at = 0; at < end;) {
-    let b = bytes[at++];
-    let v = b & 127;
-    for (let scale = 128; b > 127; scale *= 128) {
-      b = bytes[at++];
-      v += (b & 127) * scale;
-    }
-    doc += v;
-    b = bytes[at++];
-    let code = b & 127;
-    for (let scale = 128; b > 127; scale *= 128) {
-      b = bytes[at++];
-      code += (b & 127) * scale;
-    }
-    if (visible[doc] !== 1) continue;
-    const f = code & fieldMask;
-    const x = (weights[f] * (code >>> FIELD_BITS)) / (base + normalizer[f] * fieldLen[doc * FIELD_COUNT + f]);
-    if (values[doc] === 0) listed[n++] = doc;
-    values[doc] += x;
-  }
-  return n;
 }
