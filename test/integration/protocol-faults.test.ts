@@ -93,6 +93,32 @@ describe('protocol faults', () => {
     expect((await sendRaw(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${valid}`)).status).toBe(200);
   });
 
+  it("a client's Connection: close is kept: the answer says close and the server closes the connection after it", async () => {
+    const reply = await new Promise<string>((resolve, reject) => {
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+      });
+      const socket = net.connect(booted.port, '127.0.0.1', () => {
+        socket.write(
+          `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${booted.token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      });
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk) => (text += chunk));
+      // Closed by the server once the answer is done; a kept-alive socket would idle here until the test's timeout.
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 200 /);
+    expect(reply).toMatch(/\r\nconnection: close\r\n/i);
+    expect(reply).not.toMatch(/connection: keep-alive/i);
+    expect(reply).toMatch(/"serverInfo"/);
+  }, 10_000);
+
   it('a request without Host gets 400 with a JSON body saying to send one (Node answered 400 with an empty body)', async () => {
     const reply = await sendRaw(`POST /mcp HTTP/1.1\r\nAuthorization: Bearer ${booted.token}\r\n`);
     expect(reply.status).toBe(400);

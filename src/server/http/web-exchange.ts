@@ -23,6 +23,9 @@ export function webRequestOf(req: IncomingMessage, res: ServerResponse, url: URL
   return new Request(url, { method: req.method, headers, signal: aborted.signal });
 }
 
+/** Headers of one connection, not of the answer (RFC 9110 §7.6.1, RFC 9112 §9.6), left to Node's own handling. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);
+
 /**
  * Writes an SDK `Response` to a Node response: status, headers, then the body as it comes (an
  * SSE stream is relayed chunk by chunk). When the client closes the connection first, the body
@@ -39,7 +42,9 @@ export async function sendWebResponse(response: Response, res: ServerResponse, s
   }
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
-    headers[name] = value;
+    // Hop-by-hop headers belong to this connection, which Node manages (RFC 9110 §7.6.1): the SDK's
+    // `Connection: keep-alive` on an SSE answer overrode a client's `Connection: close`.
+    if (!HOP_BY_HOP.has(name)) headers[name] = value;
   });
   res.writeHead(response.status, headers);
   if (!response.body) {
