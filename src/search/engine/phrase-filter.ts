@@ -105,9 +105,8 @@ function fillPhraseFilter(parts: readonly string[]): Uint32Array {
   const bits = size * 32;
   for (let k = 0; k < count; k++) {
     const h = hashes[k];
-    const h2 = (Math.imul(h, 0x9e3779b1) | 1) >>> 0;
     const p1 = h % bits;
-    const p2 = (h + h2) % bits;
+    const p2 = secondBit(h, bits);
     words[p1 >>> 5] |= 1 << (p1 & 31);
     words[p2 >>> 5] |= 1 << (p2 & 31);
   }
@@ -134,6 +133,15 @@ export function phraseKeys(phrase: string): number[] | null {
 }
 
 /**
+ * The second of a key's two bit positions in a filter of `bits` bits (the first is `h % bits`):
+ * double hashing, the step an odd multiple of the golden ratio's 32-bit constant. One rule for
+ * {@link phraseFilterOf}, which sets the bits, and the tests that read them.
+ */
+function secondBit(h: number, bits: number): number {
+  return (h + ((Math.imul(h, 0x9e3779b1) | 1) >>> 0)) % bits;
+}
+
+/**
  * True when the filter `words` may hold every key of `keys` (false: certainly not). Each key's
  * two bit positions as {@link phraseFilterOf} sets them, computed in place: this runs once per
  * candidate note of a phrase, tens of thousands of times at 100k notes.
@@ -144,7 +152,7 @@ export function mayHoldAll(words: Uint32Array, keys: readonly number[]): boolean
     const h = keys[k];
     const p1 = h % bits;
     if ((words[p1 >>> 5] & (1 << (p1 & 31))) === 0) return false;
-    const p2 = (h + ((Math.imul(h, 0x9e3779b1) | 1) >>> 0)) % bits;
+    const p2 = secondBit(h, bits);
     if ((words[p2 >>> 5] & (1 << (p2 & 31))) === 0) return false;
   }
   return true;
@@ -162,7 +170,7 @@ export function textMayHoldAll(text: string, first: number, words: number, keys:
     const h = keys[k];
     const p1 = h % bits;
     if (!wordRunBit(text, first + (p1 >>> 5), p1 & 31)) return false;
-    const p2 = (h + ((Math.imul(h, 0x9e3779b1) | 1) >>> 0)) % bits;
+    const p2 = secondBit(h, bits);
     if (!wordRunBit(text, first + (p2 >>> 5), p2 & 31)) return false;
   }
   return true;
