@@ -104,8 +104,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * the host's heap inside the load's slices; docs/performance.md "filters" round of session 19); +0.1 KB for the phrase filter
  * lines' own part size (1 MB; the rest stays in 4 MB parts, which kept the warm start's reads few); +0.1 KB for leaving
  * hop-by-hop headers of the SDK's web Response to Node (its Connection: keep-alive overrode a client's Connection: close).
+ * Session 20's newcomer fixes: +0.5 KB for a body that is not UTF-8 refused at the door (it was decoded into U+FFFD in note
+ * names and text) and an expected_hash that is no hash refused by its schema (it was called a change).
  */
-const BUDGET_BYTES = 755_200;
+const BUDGET_BYTES = 755_700;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

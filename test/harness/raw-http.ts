@@ -14,7 +14,7 @@ export interface RawResponse {
  */
 export function raw(
   port: number,
-  options: { method?: string; headers?: Record<string, string>; body?: string; path?: string },
+  options: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array; path?: string },
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = http.request(

@@ -51,6 +51,27 @@ describe('the door of the MCP server', () => {
     expect(JSON.parse(malformed.body).error.code).toBe(-32700);
   });
 
+  it('refuses a body that is not UTF-8 (a Latin-1 é) with a parse error, creating nothing: decoded anyway, it became U+FFFD in a note name and its text', async () => {
+    const session = await raw(booted.port, { body: INIT, headers: auth });
+    const sessionId = session.headers['mcp-session-id'] as string;
+    const headers = { ...auth, 'Mcp-Session-Id': sessionId };
+    await raw(booted.port, { body: '{"jsonrpc":"2.0","method":"notifications/initialized"}', headers });
+    const call = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'create_note', arguments: { path: 'café', content: 'naïve' } },
+    };
+    const latin1 = Buffer.from(JSON.stringify(call), 'latin1');
+    for (const contentType of ['application/json; charset=iso-8859-1', 'application/json']) {
+      const refused = await raw(booted.port, { body: latin1, headers: { ...headers, 'Content-Type': contentType } });
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.body).error).toMatchObject({ code: -32700, message: expect.stringMatching(/not UTF-8/) });
+    }
+    const files = booted.app.vault.getFiles().map((f) => f.path);
+    expect(files.filter((p) => p.startsWith('caf'))).toEqual([]);
+  });
+
   it('answers 404 for a stale session id so clients re-initialize, 400 without one', async () => {
     const stale = await raw(booted.port, {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),

@@ -178,6 +178,30 @@ describe('write tools over MCP, force key on the demo vault', () => {
     expect(second.hash).toBe(sha(await disk('Reading list.md')));
   });
 
+  it('expected_hash that is no hash ("zz", empty, cut short, not hex) is refused as such on every write tool, not called a change', async () => {
+    const text = await disk('Reading list.md');
+    const real = (await call(env.client, 'read_note', { path: 'Reading list' })).hash as string;
+    for (const bad of ['zz', '', real.slice(0, 40), `${real.slice(0, 63)}g`]) {
+      const refusals = [
+        await callError(env.client, 'append_note', { path: 'Reading list', content: 'x', expected_hash: bad }),
+        await callError(env.client, 'edit_note', {
+          path: 'Reading list',
+          anchor: 'Reading list',
+          op: 'insert_after',
+          content: 'x',
+          expected_hash: bad,
+        }),
+        await callError(env.client, 'write_note', { path: 'Reading list', body: 'x', expected_hash: bad }),
+        await callError(env.client, 'delete_note', { path: 'Reading list', confirm: true, expected_hash: bad }),
+      ];
+      for (const refusal of refusals) {
+        expect(refusal).toMatch(/64-character hex hash read_note returned/);
+        expect(refusal).not.toMatch(/changed since/);
+      }
+    }
+    expect(await disk('Reading list.md')).toBe(text);
+  });
+
   it('a file changed on disk behind the cache: an old expected_hash is a conflict', async () => {
     const read = await call(env.client, 'read_note', { path: 'Areas/Health/Sleep' });
     await fs.writeFile(path.join(env.dir, 'Areas/Health/Sleep.md'), '# Sleep\n\nRewritten by another program.\n');

@@ -9,6 +9,20 @@ export class BodyTooLargeError extends Error {
 }
 
 /**
+ * Thrown by {@link readBody} when the body's bytes are not UTF-8: JSON exchanged between systems
+ * must be UTF-8 (RFC 8259 §8.1), and decoding them anyway would put U+FFFD into a note's text or name.
+ */
+export class BodyNotUtf8Error extends Error {
+  constructor() {
+    super('Parse error: the request body is not UTF-8 text; send JSON encoded as UTF-8 (RFC 8259 §8.1).');
+    this.name = 'BodyNotUtf8Error';
+  }
+}
+
+/** Decodes a body: bytes that are not UTF-8 throw; a leading BOM is kept (JSON.parse then refuses it, as before). */
+const bodyDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
  * Judges a request's body size from its headers alone (nothing is read).
  * @returns a BodyTooLargeError when `Content-Length` declares more than `limitBytes` bytes, else null.
  */
@@ -21,7 +35,8 @@ export function declaredBodyTooLarge(req: IncomingMessage, limitBytes: number): 
  * Reads a request body as UTF-8 text, refusing more than `limitBytes` bytes (checked
  * against Content-Length first, then while streaming). Reading stops at the first byte past
  * the limit: the rest is never read (the refusal closes the connection).
- * @throws BodyTooLargeError when the body is too large.
+ * @throws BodyTooLargeError when the body is too large; BodyNotUtf8Error when its bytes are not
+ *   UTF-8 (whatever charset the Content-Type names: MCP's JSON is UTF-8).
  */
 export function readBody(req: IncomingMessage, limitBytes: number): Promise<string> {
   const declared = declaredBodyTooLarge(req, limitBytes);
@@ -43,7 +58,11 @@ export function readBody(req: IncomingMessage, limitBytes: number): Promise<stri
     };
     const onEnd = (): void => {
       stop();
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      try {
+        resolve(bodyDecoder.decode(Buffer.concat(chunks)));
+      } catch {
+        reject(new BodyNotUtf8Error());
+      }
     };
     const onError = (error: Error): void => {
       stop();

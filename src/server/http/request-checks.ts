@@ -3,7 +3,7 @@ import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIO
 import { checkDoorHeaders } from './door';
 import { MCP_PATH } from './endpoint';
 import { checkFraming, INVALID_REQUEST } from './json-rpc-framing';
-import { BodyTooLargeError, declaredBodyTooLarge, readBody } from './request-body';
+import { BodyNotUtf8Error, BodyTooLargeError, declaredBodyTooLarge, readBody } from './request-body';
 import type { Refusal } from './refusal';
 import type { Session } from './session-table';
 
@@ -42,7 +42,8 @@ export function checkBeforeAuth(req: IncomingMessage, url: URL, stopping: boolea
 /**
  * Reads a POST's body (up to `maxBodyBytes`) and checks it is JSON framed as JSON-RPC 2.0
  * (json-rpc-framing.ts); GET and DELETE have none.
- * @returns the parsed body (undefined without one), or the refusal: 413, 400 -32700, 400 -32600.
+ * @returns the parsed body (undefined without one), or the refusal: 413, 400 -32700 (not UTF-8, or
+ *   not JSON), 400 -32600.
  * @throws the socket's error when reading fails for another reason.
  */
 export async function readJsonRpcBody(req: IncomingMessage, maxBodyBytes: number): Promise<{ body: unknown } | { refusal: Refusal }> {
@@ -52,6 +53,7 @@ export async function readJsonRpcBody(req: IncomingMessage, maxBodyBytes: number
     text = await readBody(req, maxBodyBytes);
   } catch (error) {
     if (error instanceof BodyTooLargeError) return { refusal: { status: 413, code: -32000, message: error.message } };
+    if (error instanceof BodyNotUtf8Error) return { refusal: { status: 400, code: -32700, message: error.message } };
     throw error;
   }
   let body: unknown;

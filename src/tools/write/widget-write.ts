@@ -5,6 +5,7 @@ import { normalizeKeyMode } from '../../settings/key-record';
 import { MAX_WIDGET_CHARS, parseWidgetManifest } from '../../vault/widgets/widget-manifest';
 import { WIDGET_WRITE_TOOL } from '../../vault/widgets/widget-store';
 import { defineTool } from '../tool';
+import { hashArg } from './write-gate';
 import { widgetQueryError } from '../widget-query';
 
 /**
@@ -26,7 +27,7 @@ export const widgetWriteTool = defineTool({
   inputSchema: {
     id: z.string().describe('E.g. "reading-list" (letters, digits, - _).'),
     html: z.string().max(MAX_WIDGET_CHARS).describe('Whole document; inline scripts and styles only.'),
-    expected_hash: z.string().optional().describe('To replace: its hash from widget_list.'),
+    expected_hash: hashArg('widget_list').optional().describe('To replace: its hash from widget_list.'),
   },
   annotations: { title: 'Write widget', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {

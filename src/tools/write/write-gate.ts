@@ -10,8 +10,27 @@ import type { ToolContext } from '../tool';
  * means, stages them for review). Every write tool calls {@link submitWrite}.
  */
 
+/**
+ * What a content hash looks like (vault/hash.ts: SHA-256, 64 hex characters; the writers compare
+ * it trimmed and in lower case): a value of another shape can match no text, and was answered
+ * "changed since you read it" when nothing had.
+ */
+const CONTENT_HASH = /^\s*[0-9a-fA-F]{64}\s*$/;
+
+/**
+ * An `expected_hash` argument: a content hash ({@link CONTENT_HASH}), refused by its schema when
+ * it is not one, naming what to pass. A refinement, not a `pattern`: tools/list stays as short
+ * (tools-list-size.test.ts keeps it within 16,000 characters).
+ * @param source where the caller got the hash (`read_note`, `widget_list`)
+ */
+export function hashArg(source: string): z.ZodString {
+  return z
+    .string()
+    .refine((value) => CONTENT_HASH.test(value), `expected_hash must be the 64-character hex hash ${source} returned (or left out)`);
+}
+
 /** The optional `expected_hash` argument of every write tool that changes an existing note. */
-export const expectedHashArg = z.string().optional().describe("read_note's hash; refused if the note changed since.");
+export const expectedHashArg = hashArg('read_note').optional().describe("read_note's hash; refused if the note changed since.");
 
 /**
  * Validates `request` against the vault for the caller (paths, access rules, expected_hash,
