@@ -105,9 +105,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * lines' own part size (1 MB; the rest stays in 4 MB parts, which kept the warm start's reads few); +0.1 KB for leaving
  * hop-by-hop headers of the SDK's web Response to Node (its Connection: keep-alive overrode a client's Connection: close).
  * Session 20's newcomer fixes: +0.5 KB for a body that is not UTF-8 refused at the door (it was decoded into U+FFFD in note
- * names and text) and an expected_hash that is no hash refused by its schema (it was called a change).
+ * names and text) and an expected_hash that is no hash refused by its schema (it was called a change); +0.4 KB for
+ * list_notes' cursor placed after the last note shown, not at an offset (an edit between pages repeated a note and skipped another).
  */
-const BUDGET_BYTES = 755_700;
+const BUDGET_BYTES = 756_200;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -246,3 +246,41 @@ describe('active_note', () => {
     await vault.host.workspace.setActiveNote(null);
   });
 });
+
+describe('list_notes paging while the vault changes', () => {
+  let own: DemoVault;
+  let store: NoteStore;
+  beforeAll(async () => {
+    own = await openDemoVault(setMtimes);
+    store = new NoteStore(own.app, { quarantine: () => ['Templates'] });
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  test('a cursor goes on after the last note shown: a note changed, created or deleted meanwhile shows no other note twice and skips none', async () => {
+    const context = toolContext(store, { label: 'Test agent', roots: [] });
+    const before = ((await listNotesTool.handler({ limit: 1000 }, context)).notes as Row[]).map((r) => r.path as string);
+    const first = await listNotesTool.handler({ limit: 3 }, context);
+    const shown = (first.notes as Row[]).map((r) => r.path as string);
+    // A later note is edited (it becomes the newest: an offset cursor showed the third note again and never this one),
+    // a shown one deleted (an offset cursor then skipped a note), and a new note created.
+    const edited = before[5];
+    const deleted = shown[1];
+    await own.app.vault.append(own.app.vault.getFileByPath(edited)!, '\nedited while paging\n');
+    await own.app.vault.delete(own.app.vault.getFileByPath(deleted)!);
+    await own.app.vault.create('Made while paging.md', 'new\n');
+    let cursor = first.next_cursor as string | undefined;
+    while (cursor !== undefined) {
+      const page = await listNotesTool.handler({ limit: 3, cursor }, context);
+      shown.push(...(page.notes as Row[]).map((r) => r.path as string));
+      cursor = page.next_cursor as string | undefined;
+    }
+    expect(new Set(shown).size).toBe(shown.length);
+    // Every note that was neither changed nor made meanwhile is shown once, in the order listed before.
+    expect(shown.filter((p) => p !== edited)).toEqual(before.filter((p) => p !== edited));
+    // The edited note moved to the top: a fresh first page shows it with the new note.
+    const fresh = ((await listNotesTool.handler({ limit: 2 }, context)).notes as Row[]).map((r) => r.path);
+    expect(fresh.sort()).toEqual(['Made while paging.md', edited].sort());
+  });
+});

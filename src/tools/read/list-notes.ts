@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { quoteInput, ToolError } from '../../errors';
 import { namesNoCalendarDay } from '../../search/calendar-date';
-import { decodeCursor, encodeCursor } from '../../search/results/cursor';
+import { decodeAfterCursor, encodeAfterCursor } from '../../search/results/cursor';
 import { isPathInside } from '../../vault/paths/paths';
 import { defineTool } from '../tool';
 
@@ -22,13 +22,13 @@ function cursorQuery(folder: string, since: string): string {
 }
 
 /**
- * The offset a list_notes cursor carries.
+ * The last note of the page a list_notes cursor follows, as `[mtime ms, path]`.
  * @throws ToolError('invalid_argument') for a malformed cursor or one from another folder/since,
  *   with list_notes' own advice instead of search's.
  */
-function cursorOffset(raw: string, folder: string, since: string): number {
+function cursorAfter(raw: string, folder: string, since: string): [number, string] {
   try {
-    return decodeCursor(raw, cursorQuery(folder, since));
+    return decodeAfterCursor(raw, cursorQuery(folder, since));
   } catch (err) {
     if (!(err instanceof ToolError)) throw err;
     throw new ToolError(
@@ -37,6 +37,25 @@ function cursorOffset(raw: string, folder: string, since: string): number {
         'repeat the folder and since it came with, or call list_notes without cursor to start over.',
     );
   }
+}
+
+/**
+ * Where the page after `[mtime, path]` starts in `files` (sorted newest first, then path in code-unit
+ * order, as NoteStore.readableByMtime sorts): the first note that sorts after it, found by bisection.
+ * The note itself need not be there any more (changed, moved or deleted since): the notes that sort
+ * after its old place are those not yet shown, so none is shown twice or skipped.
+ */
+function pageStart(files: readonly { path: string; stat: { mtime: number } }[], [mtime, path]: [number, string]): number {
+  let lo = 0;
+  let hi = files.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const file = files[mid];
+    const after = file.stat.mtime < mtime || (file.stat.mtime === mtime && file.path > path);
+    if (after) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /**
@@ -83,12 +102,13 @@ export const listNotesTool = defineTool({
     const folder = notes.requireFolder(args.folder, scope);
     const sinceText = args.since?.trim() ?? '';
     const sinceMs = sinceText === '' ? null : parseSince(sinceText);
-    const offset = args.cursor === undefined ? 0 : cursorOffset(args.cursor, folder, sinceText);
     const limit = args.limit ?? LIST_NOTES_DEFAULT_LIMIT;
     const matching = notes
       .readableByMtime(scope)
       .filter((file) => isPathInside(file.path, folder) && (sinceMs === null || file.stat.mtime >= sinceMs));
-    const page = matching.slice(offset, offset + limit).map((file) => ({
+    const start = args.cursor === undefined ? 0 : pageStart(matching, cursorAfter(args.cursor, folder, sinceText));
+    const shown = matching.slice(start, start + limit);
+    const page = shown.map((file) => ({
       path: file.path,
       id: notes.noteId(file),
       title: notes.noteTitle(file),
@@ -96,7 +116,8 @@ export const listNotesTool = defineTool({
       mtime: new Date(file.stat.mtime).toISOString(),
     }));
     const out: Record<string, unknown> = { notes: page, total: matching.length };
-    if (offset + limit < matching.length) out.next_cursor = encodeCursor(offset + limit, cursorQuery(folder, sinceText));
+    const last = shown[shown.length - 1];
+    if (start + limit < matching.length) out.next_cursor = encodeAfterCursor([last.stat.mtime, last.path], cursorQuery(folder, sinceText));
     return out;
   },
 });
