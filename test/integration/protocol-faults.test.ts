@@ -141,15 +141,18 @@ describe('protocol faults', () => {
     },
   );
 
-  it('a session that negotiated a revision refuses a later request naming another in MCP-Protocol-Version', async () => {
-    const wrong = await raw(booted.port, {
-      headers: { ...session, 'Mcp-Protocol-Version': '2024-11-05' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
-    });
-    expect(wrong.status).toBe(400);
-    expect(JSON.parse(wrong.body).error.message).toMatch(/negotiated protocol 2025-06-18.*MCP-Protocol-Version: 2025-06-18/);
-    expect((await answer('ping', {})).result).toEqual({});
-  });
+  it.each(['2024-11-05', 'garbage', 'v2', ''])(
+    'a session that negotiated a revision refuses a later request naming another (%j) in MCP-Protocol-Version, naming the one to send',
+    async (named) => {
+      const wrong = await raw(booted.port, {
+        headers: { ...session, 'Mcp-Protocol-Version': named },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+      });
+      expect(wrong.status).toBe(400);
+      expect(JSON.parse(wrong.body).error.message).toMatch(/negotiated protocol 2025-06-18.*MCP-Protocol-Version: 2025-06-18/);
+      expect((await answer('ping', {})).result).toEqual({});
+    },
+  );
 
   it('an initialize without params, or with half of them, is told what initialize needs (-32602), not that a session is missing', async () => {
     const auth = { Authorization: `Bearer ${booted.token}` };

@@ -4,6 +4,7 @@ import {
   isInitializeRequest,
   isLegacyRequest,
   preloadSchemas,
+  SUPPORTED_PROTOCOL_VERSIONS,
   WebStandardStreamableHTTPServerTransport,
   type ProtocolEra,
 } from '@modelcontextprotocol/server';
@@ -237,8 +238,8 @@ export class McpHttpServer {
    * may use it; an `initialize` to a new session; anything else is refused.
    */
   private async route(req: IncomingMessage, web: () => Request, caller: Caller, body: unknown): Promise<Route> {
-    if (req.method === 'POST' && !(await isLegacyRequest(web(), body))) return { to: 'modern' };
     const sessionId = req.headers['mcp-session-id'];
+    if (req.method === 'POST' && !namesUnknownRevisionInSession(req) && !(await isLegacyRequest(web(), body))) return { to: 'modern' };
     if (typeof sessionId === 'string') {
       const session = this.sessions.use(sessionId, Date.now());
       if (!session) return { to: 'refused', refusal: SESSION_NOT_FOUND };
@@ -352,6 +353,17 @@ const SESSION_NOT_FOUND: Refusal = {
   code: -32001,
   message: 'Session not found: it expired or the plugin restarted; send initialize again.',
 };
+
+/**
+ * True when a request naming a session (`Mcp-Session-Id`) names in `MCP-Protocol-Version` a
+ * revision the SDK does not know (`garbage`, `v2`): it goes to its session, whose check names the
+ * revision to send (checkSessionRequest), where the stateless path answered that a `_meta`
+ * envelope was missing.
+ */
+function namesUnknownRevisionInSession(req: IncomingMessage): boolean {
+  const named = req.headers['mcp-protocol-version'];
+  return typeof req.headers['mcp-session-id'] === 'string' && typeof named === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(named);
+}
 
 /** A session-era request without a session that is no initialize. */
 const NO_SESSION: Refusal = {
