@@ -29,6 +29,29 @@ describe('checkFraming', () => {
     expect(repeated).toEqual({ id: null, message: expect.stringMatching(/request id "a" twice/) });
   });
 
+  it.each([
+    [{ jsonrpc: '2.0', id: 1.5, method: 'ping' }, /its id 1\.5 is neither a string nor an integer/],
+    [
+      { jsonrpc: '2.0', id: 2 ** 60, method: 'ping' },
+      /its id 1152921504606847000 is neither a string nor an integer \(at most 2\^53 - 1\)/,
+    ],
+    [{ jsonrpc: '2.0', id: { a: 1 }, method: 'ping' }, /its id an object is neither/],
+    [
+      { jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: { progressToken: 1.5 } } },
+      /its params\._meta\.progressToken 1\.5 is neither/,
+    ],
+    [{ jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: { progressToken: true } } }, /progressToken true is neither/],
+    [{ jsonrpc: '2.0', id: 1, method: 7 }, /it needs jsonrpc "2\.0" and either a method \(string\), an optional id \(string or integer\)/],
+  ])('names the field that makes %j no JSON-RPC message', (message, why) => {
+    expect(checkFraming(message)?.message).toMatch(why);
+  });
+
+  it('names an id nested 100k deep by its kind, without serializing it (a stack overflow answered 500)', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(checkFraming({ jsonrpc: '2.0', id: deep, method: 'ping' })?.message).toMatch(/its id an array is neither/);
+  });
+
   it('refuses a batch of more than MAX_BATCH_MESSAGES messages before looking at them (a batch bomb)', () => {
     const pings = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' }));
     expect(checkFraming(pings(MAX_BATCH_MESSAGES))).toBeNull();

@@ -11,7 +11,36 @@ export interface FramingRefusal {
 export const INVALID_REQUEST = -32600;
 
 const SHAPE =
-  'needs jsonrpc "2.0" and either a method (string), an optional id (string or number) and params (object) or a result/error with an id';
+  'it needs jsonrpc "2.0" and either a method (string), an optional id (string or integer) and params (object) or a result/error with an id';
+
+/** True for what MCP's schema takes as a request id or progress token: a string or a safe integer. */
+function isIdValue(value: unknown): boolean {
+  return typeof value === 'string' || Number.isSafeInteger(value);
+}
+
+/** A value that is no id as an error shows it: a number, boolean or null as written, an object or array by its kind (never serialized: it may nest 100k deep). */
+function shownValue(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  return value !== null && typeof value === 'object' ? 'an object' : String(value);
+}
+
+/**
+ * What is wrong with a message the spec's JSONRPCMessage type refuses, naming the field when it
+ * is an id or a progress token (a 1.5, a number past 2^53, an object or null), else the shape a
+ * message needs ({@link SHAPE}).
+ */
+function messageProblem(message: unknown): string {
+  const m =
+    message !== null && typeof message === 'object'
+      ? (message as { id?: unknown; params?: { _meta?: { progressToken?: unknown } } })
+      : null;
+  if (m !== null && 'id' in m && !isIdValue(m.id))
+    return `its id ${shownValue(m.id)} is neither a string nor an integer (at most 2^53 - 1)`;
+  const meta = m?.params?._meta;
+  if (meta !== null && typeof meta === 'object' && 'progressToken' in meta && !isIdValue(meta.progressToken))
+    return `its params._meta.progressToken ${shownValue(meta.progressToken)} is neither a string nor an integer`;
+  return SHAPE;
+}
 
 /**
  * Most messages in one batch. MCP clients send one message per POST (MCP 2025-06-18 dropped
@@ -50,7 +79,7 @@ export function checkFraming(body: unknown): FramingRefusal | null {
   for (const [index, message] of messages.entries()) {
     const where = batch ? `message ${index + 1} of the batch` : 'the body';
     if (!isSpecType.JSONRPCMessage(message)) {
-      return { id: null, message: `Invalid Request: ${where} is not a JSON-RPC 2.0 message; it ${SHAPE}.` };
+      return { id: null, message: `Invalid Request: ${where} is not a JSON-RPC 2.0 message; ${messageProblem(message)}.` };
     }
     if (!isJSONRPCRequest(message)) continue;
     const key = idKey(message.id);
