@@ -147,6 +147,9 @@ describe('parseQuery', () => {
     ['tag:#', /tag: at character 1 without a tag name/],
     ['[status', /without a matching '\]'/],
     ['[:x]', /without a property name/],
+    // A wikilink is not a property filter named `[Ana Ruiz` (it found nothing, unexplained): the refusal says what finds links.
+    ['[[Ana Ruiz]]', /has a wikilink \[\[…\]\] at character 1.*call get_links/],
+    ['meeting [[Ana Ruiz]]', /wikilink \[\[…\]\] at character 9/],
     ['[status:]', /without a value after the colon/],
     // A bare date that names no calendar day is refused, as query_notes and list_notes' since refuse it.
     ['[due:>2026-02-30]', /date '2026-02-30' is not a calendar day/],

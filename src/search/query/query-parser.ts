@@ -325,6 +325,13 @@ class QueryParser {
   /** `[name]`, `[name:value]` with a sub-query as value, `[name:>=value]`. */
   private readProperty(): QueryNode {
     const open = this.pos;
+    // `[[Note]]` is a wikilink, not a property filter named `[Note`: there is no link operator to read it as.
+    if (this.src[open + 1] === '[') {
+      this.fail(
+        `has a wikilink [[…]] at character ${open + 1}, which search does not take (brackets are property filters); ` +
+          'to find the notes linking to a note call get_links on it (its backlinks), or search its name as a "phrase"',
+      );
+    }
     let i = this.pos + 1;
     let inQuote = false;
     while (i < this.end && (inQuote || this.src[i] !== ']')) {
