@@ -110,8 +110,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.1 KB for a session's request naming an unknown revision in MCP-Protocol-Version routed to its session's check;
  * +0.5 KB for a framing refusal naming the id or progress token that is no string or safe integer (it named the whole shape);
  * +0.2 KB for a search query's [[wikilink]] refused with what finds links (it was a property filter named `[Note` that found nothing).
+ * Session 20's leak round: +0.3 KB for proposal_status showing a key only the path it staged, as stale, for a note it can no
+ * longer see (a rename out of its roots or a note made private leaked the new path; proposals keep staged_path).
  */
-const BUDGET_BYTES = 757_100;
+const BUDGET_BYTES = 757_400;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

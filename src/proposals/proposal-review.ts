@@ -25,6 +25,12 @@ export interface LiveState {
   baseChanged: boolean;
 }
 
+/**
+ * The state of a pending proposal whose note is gone: deleted, invisible to the key, or the key
+ * revoked (ProposalReview.liveState; proposal_status for a note the asking key may not see).
+ */
+export const NOTE_GONE: LiveState = { gone: true, placed: [], baseChanged: false };
+
 /** How often an accept recomputes when the note changed between reading and writing it. */
 const ACCEPT_ATTEMPTS = 4;
 
@@ -73,14 +79,14 @@ export class ProposalReview {
    */
   async liveState(p: Proposal): Promise<LiveState | null> {
     if (p.status !== 'pending' || p.kind === 'create' || p.kind === 'folder') return null;
-    if (this.revokedReason(p)) return { gone: true, placed: [], baseChanged: false };
+    if (this.revokedReason(p)) return NOTE_GONE;
     let text: string;
     try {
       const file = this.notes.policy.resolveNote({ path: p.path }, this.scopeOf(p));
       text = this.notes.writes.openEditorText(file.path) ?? (await this.notes.read(file));
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
-      return { gone: true, placed: [], baseChanged: false };
+      return NOTE_GONE;
     }
     return { gone: false, placed: this.store.placedHunks(p, text), baseChanged: p.kind === 'delete' && hashText(text) !== p.base_hash };
   }

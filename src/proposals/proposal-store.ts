@@ -142,6 +142,7 @@ export class ProposalStore {
       tool: prepared.tool,
       kind: prepared.kind,
       path: prepared.path,
+      staged_path: prepared.path,
       ...(prepared.kind === 'move' ? { to: prepared.to } : {}),
       ...('expectedHash' in prepared && prepared.expectedHash !== undefined ? { expected_hash: prepared.expectedHash } : {}),
       base_hash: textKind || prepared.kind === 'delete' ? prepared.baseHash : null,
@@ -375,7 +376,10 @@ export class ProposalStore {
 /**
  * Why a proposal whose note went away is stale. One wording whether the note was deleted or
  * became private to the key, so proposal_status cannot tell the two apart.
+ * @param path the note's path as the key knows it; undefined when that is not known (a
+ *   proposal from a file written before `staged_path` was kept), then no path is named.
  */
-export function goneReason(path: string): string {
-  return `The note '${path}' was deleted or is no longer available to this key, so this change cannot be applied.`;
+export function goneReason(path: string | undefined): string {
+  const note = path === undefined ? 'The note' : `The note '${path}'`;
+  return `${note} was deleted or is no longer available to this key, so this change cannot be applied.`;
 }

@@ -50,8 +50,14 @@ export function stagedResult(p: Proposal, hunks: readonly Hunk[]): Record<string
  * apply, stale = undecided hunks that no longer do). A pending proposal reads `stale` when
  * `live` says its note is gone, a delete's note changed, or every undecided hunk is stale.
  * @param hunks the staged hunks (ProposalStore.hunksOf); @param live ProposalReview.liveState.
+ * @param hidden true when the summary is for a key that may not see the note at `p.path` now
+ *   (proposal-status.ts, which passes NOTE_GONE as `live`): `path` is then the staged one
+ *   (`staged_path`, left out when unknown), a stale one's reason is the deleted note's
+ *   ({@link goneReason} of that path) and it has no `resolved_at`, so the answer is the same
+ *   whether the note was deleted, moved away or closed to the key.
+ * @returns plain data for a tool result or the terminal.
  */
-export function proposalSummary(p: Proposal, hunks: readonly Hunk[], live: LiveState | null): Record<string, unknown> {
+export function proposalSummary(p: Proposal, hunks: readonly Hunk[], live: LiveState | null, hidden = false): Record<string, unknown> {
   const decisions = Object.values(p.decisions);
   const total = p.hunk_total ?? hunks.length;
   const undecided = total - decisions.length;
@@ -61,12 +67,14 @@ export function proposalSummary(p: Proposal, hunks: readonly Hunk[], live: LiveS
     p.status === 'stale' || (live !== null && (live.gone || live.baseChanged))
       ? undecided
       : (live?.placed.filter((h) => h.stale).length ?? 0);
+  const status = liveStale ? 'stale' : p.status;
+  const path = hidden ? p.staged_path : p.path;
   const reason =
-    p.stale_reason ??
+    (hidden ? (status === 'stale' ? goneReason(path) : undefined) : p.stale_reason) ??
     (!liveStale
       ? undefined
       : live.gone
-        ? goneReason(p.path)
+        ? goneReason(path)
         : live.baseChanged
           ? 'The note changed after this delete was proposed; the user can only reject it.'
           : p.expected_hash !== undefined
@@ -76,11 +84,11 @@ export function proposalSummary(p: Proposal, hunks: readonly Hunk[], live: LiveS
     id: p.id,
     tool: p.tool,
     kind: p.kind,
-    path: p.path,
+    ...(path !== undefined ? { path } : {}),
     ...(p.to !== undefined ? { to: p.to } : {}),
-    status: liveStale ? 'stale' : p.status,
+    status,
     created_at: p.created_at,
-    ...(p.resolved_at ? { resolved_at: p.resolved_at } : {}),
+    ...(p.resolved_at && !(hidden && status === 'stale') ? { resolved_at: p.resolved_at } : {}),
     ...(total
       ? {
           hunks: {

@@ -34,7 +34,14 @@ export interface Proposal {
   key_roots: string[];
   tool: string;
   kind: ProposalKind;
+  /** The note or folder it is on now: a pending proposal follows renames of its note. */
   path: string;
+  /**
+   * The path as staged (the one the write tool's answer named to the key), never changed by a
+   * rename: what the key is told when it may not see the note at `path` now
+   * (proposal-status.ts). Absent in files written before it was kept.
+   */
+  staged_path?: string;
   to?: string;
   /**
    * The agent's expected_hash, when it gave one: at acceptance the note must still be that

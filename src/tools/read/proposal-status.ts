@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ToolError } from '../../errors';
 import { proposalSummary } from '../../proposals/proposal-summary';
+import { NOTE_GONE } from '../../proposals/proposal-review';
 import type { Proposal } from '../../proposals/types';
 import { defineTool, type ToolContext } from '../tool';
 import { agentActivity } from '../../activity/agent-activity';
@@ -21,7 +22,8 @@ const LIST_LIMIT = 50;
 
 /**
  * `proposal_status`: the state of the proposals this key staged (pending, accepted, partly
- * accepted, rejected, stale), never another key's (docs/architecture.md#proposals); with `activity`,
+ * accepted, rejected, stale), never another key's (docs/architecture.md#proposals), and never the
+ * path a note moved to that the key may not see (see summarize); with `activity`,
  * this key's entries of the agent activity log instead (docs/architecture.md#agent-activity; see
  * activity/agent-activity.ts). One tool for both keeps tools/list within its budget.
  */
@@ -68,7 +70,21 @@ export const proposalStatusTool = defineTool({
   },
 });
 
-/** A proposal's summary, checked against the vault now (ProposalReview.liveState). */
+/**
+ * A proposal's summary as the calling key may see it now: checked against the vault
+ * (ProposalReview.liveState) while the key may read the note at the proposal's path. A pending
+ * proposal follows its note when it is renamed, so that path can be a place the key never named
+ * and may not see (moved out of its roots or into a quarantined folder, renamed and then made
+ * private); then, and when the note was deleted, the key is told only what it knew: the staged
+ * path, and `stale` with the deleted note's reason (proposalSummary's `hidden`), as the activity
+ * log shows `hidden` for an entry whose note the key may not see (activity/agent-activity.ts).
+ * A create or folder still at the path the key named (any, in a file from before `staged_path`)
+ * is shown as it is: nothing of the vault is at stake.
+ */
 async function summarize(p: Proposal, ctx: ToolContext): Promise<Record<string, unknown>> {
-  return proposalSummary(p, ctx.proposals.hunksOf(p), await ctx.review.liveState(p));
+  const file = ctx.notes.fileByPath(p.path);
+  const visible =
+    ((p.kind === 'create' || p.kind === 'folder') && p.path === (p.staged_path ?? p.path)) ||
+    (file !== null && ctx.notes.canRead(file, ctx.scope));
+  return proposalSummary(p, ctx.proposals.hunksOf(p), visible ? await ctx.review.liveState(p) : NOTE_GONE, !visible);
 }
