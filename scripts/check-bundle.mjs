@@ -112,8 +112,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * +0.2 KB for a search query's [[wikilink]] refused with what finds links (it was a property filter named `[Note` that found nothing).
  * Session 20's leak round: +0.3 KB for proposal_status showing a key only the path it staged, as stale, for a note it can no
  * longer see (a rename out of its roots or a note made private leaked the new path; proposals keep staged_path).
+ * Session 20's fence round: +0.6 KB for one rule putting a line break between the frontmatter's closing --- and text a write
+ * places beside it (note-body.ts endsAtFence/fenceSeparators; write_note's body glued on as ---hello lost every property).
  */
-const BUDGET_BYTES = 757_400;
+const BUDGET_BYTES = 758_000;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

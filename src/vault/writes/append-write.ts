@@ -3,7 +3,7 @@ import { ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
 import { hashText } from '../hash';
 import { assertWritableText, guardFrontmatter } from './frontmatter-guard';
-import { appendedText, insertedLines, lineEndingOf } from './text-edits';
+import { appendedText, appendSeparator, insertedLines, lineEndingOf, withLineEnding } from './text-edits';
 import { byteSize, diskTextNow } from './write-checks';
 import type { WriteResult } from './write-types';
 
@@ -43,7 +43,7 @@ export async function appendInPlace(
   const after = await app.vault.read(file);
   const found = after.lastIndexOf(insert);
   const at = found >= before.length ? found : before.length;
-  const lead = ensureNewline && before !== '' && !before.endsWith('\n') ? lineEndingOf(before).length : 0;
+  const lead = appendSeparator(before, withLineEnding(content, lineEndingOf(before)), ensureNewline).length;
   const result: WriteResult = {
     status: 'applied',
     path: file.path,

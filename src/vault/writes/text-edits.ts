@@ -2,7 +2,7 @@ import { getFrontMatterInfo } from 'obsidian';
 import { ToolError } from '../../errors';
 import { findHeadingSection } from '../content/heading-target';
 import { anchorOccurrences, looseOccurrences } from './anchor-match';
-import { bodyStart } from '../content/note-body';
+import { bodyStart, endsAtFence, fenceSeparators } from '../content/note-body';
 import type { NoteSection } from '../content/sections';
 import type { EditOp, LineRange, TextEditResult } from './write-types';
 
@@ -43,10 +43,15 @@ export function insertedLines(text: string, start: number, length: number): Line
   return { start: first, end: Math.max(first, lineAt(text, last)) };
 }
 
-/** Replaces `[from, to)` of `text` with `insert`; reports the inserted lines. */
+/**
+ * Replaces `[from, to)` of `text` with `insert`; reports the inserted lines. A change at the
+ * closing `---` line of the note's frontmatter gets the line break that keeps the fence a
+ * line of its own (note-body.ts `fenceSeparators`), so text is never glued onto it.
+ */
 export function splice(text: string, from: number, to: number, insert: string): TextEditResult {
-  const next = text.slice(0, from) + insert + text.slice(to);
-  return { text: next, lines: insertedLines(next, from, insert.length) };
+  const { before, after } = fenceSeparators(text, from, to, insert, lineEndingOf(text));
+  const next = text.slice(0, from) + before + insert + after + text.slice(to);
+  return { text: next, lines: insertedLines(next, from + before.length, insert.length) };
 }
 
 /** True when `body` itself starts with a frontmatter block (a `---` fenced YAML block on line 1). */
@@ -54,9 +59,19 @@ export function startsWithFrontmatter(body: string): boolean {
   return getFrontMatterInfo(body).exists;
 }
 
-/** `write_note` body: keeps the frontmatter block and replaces everything after it. */
+/**
+ * `write_note` body: keeps the frontmatter block and replaces everything after it, so the
+ * body read back (read_note) is exactly `body` (in the note's line-ending style). When the
+ * note ends right after its closing `---` (no line break), a non-empty body gets one first,
+ * so it starts on its own line and never joins the fence.
+ */
 export function replaceBody(text: string, body: string): TextEditResult {
-  return splice(text, bodyStart(text), text.length, withLineEnding(body, lineEndingOf(text)));
+  const eol = lineEndingOf(text);
+  const insert = withLineEnding(body, eol);
+  const at = bodyStart(text);
+  const lead = insert !== '' && endsAtFence(text) ? eol : '';
+  const next = text.slice(0, at) + lead + insert;
+  return { text: next, lines: insertedLines(next, at + lead.length, insert.length) };
 }
 
 /**
@@ -66,26 +81,41 @@ export function replaceBody(text: string, body: string): TextEditResult {
  * ends in one afterwards (content without a trailing line break gets one), so
  * `a\nb\n` + `c` gives `a\nb\nc\n` while `a\nb` + `c` gives `a\nb\nc`. An empty note
  * takes the content as given. Without `ensureNewline` the content is appended exactly as
- * given (to continue the last line). Line breaks take the note's style (CRLF stays CRLF).
+ * given (to continue the last line), except that it never continues a closing frontmatter
+ * `---` the note ends with: it starts on a new line there (see {@link appendSeparator}).
+ * Line breaks take the note's style (CRLF stays CRLF).
  */
 export function appendText(text: string, content: string, ensureNewline: boolean): TextEditResult {
   const insert = appendedText(text, content, ensureNewline);
   const next = text + insert;
-  const sep = ensureNewline && text !== '' && !text.endsWith('\n') ? lineEndingOf(text).length : 0;
+  const sep = appendSeparator(text, withLineEnding(content, lineEndingOf(text)), ensureNewline).length;
   return { text: next, lines: insertedLines(next, text.length + sep, insert.length - sep) };
 }
 
 /**
- * The exact text {@link appendText} adds after `text`: the separating line break (when
- * `ensureNewline` and the note does not end in one), the content in the note's line-ending
- * style, and the final line break the note had (when `ensureNewline`).
+ * The exact text {@link appendText} adds after `text`: the separating line break (see
+ * {@link appendSeparator}), the content in the note's line-ending style, and the final line
+ * break the note had (when `ensureNewline`).
  */
 export function appendedText(text: string, content: string, ensureNewline: boolean): string {
   const eol = lineEndingOf(text);
   const body = withLineEnding(content, eol);
-  if (!ensureNewline || text === '') return body;
-  if (!text.endsWith('\n')) return eol + body;
+  const sep = appendSeparator(text, body, ensureNewline);
+  if (!ensureNewline || text === '' || sep !== '') return sep + body;
   return body === '' || body.endsWith('\n') ? body : body + eol;
+}
+
+/**
+ * The line break put between a note and the text appended to it: with `ensureNewline`, one
+ * when the note is not empty and does not end in a line break; without it, one only when the
+ * note ends right after its closing frontmatter `---` and `body` would otherwise continue
+ * that line (note-body.ts `fenceSeparators`); else `''`.
+ * @param text the note's whole text. @param body the appended content, already in the note's line-ending style.
+ */
+export function appendSeparator(text: string, body: string, ensureNewline: boolean): string {
+  const eol = lineEndingOf(text);
+  if (ensureNewline) return text !== '' && !text.endsWith('\n') ? eol : '';
+  return fenceSeparators(text, text.length, text.length, body, eol).before;
 }
 
 /** Occurrences of an ambiguous anchor whose lines the error lists. */
