@@ -426,6 +426,38 @@ describe('write tools over MCP, force key on the demo vault', () => {
     expect(await disk('Broken yaml.md')).toBe(broken + 'more\n');
   });
 
+  it('set_properties and frontmatter_patch never re-render the block: an anchored value repeated by an alias is refused, the note untouched', async () => {
+    const text = '---\n# keep this comment\nzip: 01234\ntags: [a, b]\nbase: &b blue\ncolor: *b\n---\nbody\n';
+    await call(env.client, 'create_note', { path: 'Anchored', content: text });
+    for (const [tool, args] of [
+      ['set_properties', { path: 'Anchored', properties: { base: 'green' } }],
+      ['set_properties', { path: 'Anchored', properties: { base: null } }],
+      ['write_note', { path: 'Anchored', frontmatter_patch: { base: 'green' } }],
+    ] as const) {
+      expect(await callError(env.client, tool, args)).toMatch(
+        /^Nothing was changed in 'Anchored.md': 'base' holds the YAML anchor &b, repeated by 'color' \(\*b\).*edit_note/,
+      );
+    }
+    expect(await disk('Anchored.md')).toBe(text);
+    await call(env.client, 'set_properties', { path: 'Anchored', properties: { base: 'green', color: 'blue' } });
+    expect(await disk('Anchored.md')).toBe(text.replace('base: &b blue\ncolor: *b', 'base: green\ncolor: blue'));
+  });
+
+  it('set_properties matches property names ignoring case, as Obsidian and query_notes do', async () => {
+    await call(env.client, 'create_note', { path: 'Cased', content: '---\npriority: low\n---\nbody\n' });
+    const out = await call(env.client, 'set_properties', { path: 'Cased', properties: { Priority: 'high' } });
+    expect(out.note).toMatch(/applied 'Priority' as the note's 'priority'/);
+    expect(await disk('Cased.md')).toBe('---\npriority: high\n---\nbody\n');
+    await env.booted.app.metadataCache.whenResolved();
+    const rows = await call(env.client, 'query_notes', { query: 'WHERE priority is "high"' });
+    expect(JSON.stringify(rows)).toContain('Cased.md');
+    expect(await callError(env.client, 'set_properties', { path: 'Cased', properties: { priority: 'x', PRIORITY: null } })).toMatch(
+      /differ only in case/,
+    );
+    await call(env.client, 'set_properties', { path: 'Cased', properties: { PRIORITY: null } });
+    expect(await disk('Cased.md')).toBe('body\n');
+  });
+
   it('move_note: never overwrites, adds .md, creates folders, updates links; moves folders', async () => {
     expect(await callError(env.client, 'move_note', { path: 'Ideas', to: 'Inbox' })).toBe(
       'Cannot move to that path: it is taken or unavailable; choose another path.',
@@ -517,6 +549,8 @@ describe('write tools: gates and keys', () => {
       const before = await fs.readFile(path.join(env.dir, 'Inbox.md'), 'utf8');
       expect(await call(env.client, 'append_note', { path: 'Inbox', content: 'x' })).toMatchObject({ status: 'pending' });
       expect(await call(env.client, 'create_note', { path: 'New', content: 'x' })).toMatchObject({ status: 'pending' });
+      const staged = await call(env.client, 'set_properties', { path: 'Inbox', properties: { TAGS: ['inbox', 'x'] } });
+      expect(staged).toMatchObject({ status: 'pending', note: expect.stringMatching(/'TAGS' as the note's 'tags'/) });
       expect(await fs.readFile(path.join(env.dir, 'Inbox.md'), 'utf8')).toBe(before);
       expect(await fs.stat(path.join(env.dir, 'New.md')).catch(() => null)).toBeNull();
     } finally {

@@ -31,34 +31,91 @@ describe('splicedYaml', () => {
   test('rewrites only the changed keys and checks the result parses back to the wanted data', () => {
     const source = 'a: 1 # keep\nb:   2\n';
     const out = splicedYaml(source, { a: 1, b: 2 }, { a: 1, b: 3, c: ['x'] }, ['b', 'c']);
-    expect(out).toBe('a: 1 # keep\nb: 3\nc:\n  - x\n');
-    expect(parseYaml(out ?? '')).toEqual({ a: 1, b: 3, c: ['x'] });
+    expect(out).toEqual({ yaml: 'a: 1 # keep\nb: 3\nc:\n  - x\n' });
+    expect(parseYaml('yaml' in out ? out.yaml : '')).toEqual({ a: 1, b: 3, c: ['x'] });
   });
 
-  test('gives up (null) rather than leave a dangling alias or a duplicate key', () => {
+  test('refuses (never re-renders) rather than leave a dangling alias or a duplicate key, naming the alias user', () => {
     const aliased = 'x: &a [1]\ny: *a\n';
-    expect(splicedYaml(aliased, { x: [1], y: [1] }, { y: [1] }, ['x'])).toBeNull();
-    expect(splicedYaml('k: 1\nk: 2\n', { k: 2 }, { k: 3 }, ['k'])).toBeNull();
+    expect(splicedYaml(aliased, { x: [1], y: [1] }, { y: [1] }, ['x'])).toEqual({
+      refusal: expect.stringMatching(/'x' holds the YAML anchor &a, repeated by 'y' \(\*a\)/),
+    });
+    expect(splicedYaml('k: 1\nk: 2\n', { k: 2 }, { k: 3 }, ['k'])).toEqual({ refusal: "'k' is written twice" });
+  });
+
+  test('a key only a merge key gives: set gets a line of its own (it wins over the merge), delete is refused', () => {
+    // As a parser that expands merge keys (YAML 1.1) reads `<<: *b`: `x` is a property with no line of its own.
+    const source = 'base: &b {x: 1}\n<<: *b\n';
+    expect(splicedYaml(source, { base: { x: 1 }, x: 1 }, { base: { x: 1 } }, ['x'])).toEqual({
+      refusal: expect.stringMatching(/'x' has no line of its own to remove \(a merge key << gives it\)/),
+    });
+    const set = splicedYaml(source, { base: { x: 1 }, '<<': { x: 1 } }, { base: { x: 1 }, '<<': { x: 1 }, x: 2 }, ['x']);
+    expect(set).toEqual({ yaml: 'base: &b {x: 1}\n<<: *b\nx: 2\n' });
+  });
+
+  test('a patched key whose line repeats a changed anchor is written out with its own value; other alias lines block the change', () => {
+    const source = 'base: &b blue\ncolor: *b\nshade: *b\n';
+    const old = { base: 'blue', color: 'blue', shade: 'blue' };
+    const both = splicedYaml(source, old, { base: 'green', color: 'blue', shade: 'blue' }, ['base'], ['base', 'color', 'shade']);
+    expect(both).toEqual({ yaml: 'base: green\ncolor: blue\nshade: blue\n' });
+    const one = splicedYaml(source, old, { base: 'green', color: 'blue', shade: 'blue' }, ['base'], ['base', 'color']);
+    expect(one).toEqual({ refusal: expect.stringMatching(/repeated by 'shade' \(\*b\)/) });
+  });
+
+  test('names each layout it cannot edit line by line', () => {
+    const refusal = (source: string): string => {
+      const out = splicedYaml(source, {}, { z: 1 }, ['z']);
+      return 'refusal' in out ? out.refusal : `spliced: ${out.yaml}`;
+    };
+    expect(refusal('{a: 1, b: 2}\n')).toMatch(/flow mapping/);
+    expect(refusal('? complex\n: v\n')).toMatch(/complex key/);
+    expect(refusal('[a, b]: v\n')).toMatch(/complex key/);
+    expect(refusal('  a: 1\n  b: 2\n')).toMatch(/indented or list line/);
+    expect(refusal('%YAML 1.2\na: 1\n')).toMatch(/directive/);
+    expect(refusal('a: 1\n...\n')).toMatch(/document marker/);
   });
 });
 
-describe('patchFrontmatterText on layouts it cannot splice', () => {
-  test('an alias target changed or removed: the block is written out whole, still valid YAML with the same data', () => {
-    const text = '---\nx: &a [1]\ny: *a\n---\nbody\n';
-    const out = patchFrontmatterText(text, { x: null }, 'N.md').text;
-    expect(out).toBe('---\ny:\n  - 1\n---\nbody\n');
-    const changed = patchFrontmatterText(text, { x: 'new' }, 'N.md').text;
-    expect(parseYaml(changed.split('---\n')[1])).toEqual({ x: ['new'], y: [1] });
+describe('patchFrontmatterText never writes the whole block out again', () => {
+  const NOTE = '---\n# keep this comment\nzip: 01234\ntags: [a, b]\nbase: &b blue\ncolor: *b\n---\nbody\n';
+
+  test('setting or deleting an anchored value that another property repeats is refused, naming both; nothing changes', () => {
+    for (const patch of [{ base: 'green' }, { base: null }]) {
+      const err = errorOf(() => patchFrontmatterText(NOTE, patch, 'y.md'));
+      expect(err.code).toBe('invalid_argument');
+      expect(err.message).toMatch(/^Nothing was changed in 'y.md': 'base' holds the YAML anchor &b, repeated by 'color' \(\*b\)/);
+      expect(err.message).toMatch(/edit_note/);
+    }
   });
 
-  test('an alias-using block still gets a new key appended without touching its lines', () => {
-    const text = '---\nbase: &b [1]\ncopy: *b\n---\n';
-    expect(patchFrontmatterText(text, { added: true }, 'N.md').text).toBe('---\nbase: &b [1]\ncopy: *b\nadded: true\n---\n');
+  test('naming the alias user in the same call edits both lines in place; every other line stays byte for byte', () => {
+    const out = patchFrontmatterText(NOTE, { base: 'green', color: 'blue' }, 'y.md').text;
+    expect(out).toBe('---\n# keep this comment\nzip: 01234\ntags: [a, b]\nbase: green\ncolor: blue\n---\nbody\n');
+    const removed = patchFrontmatterText(NOTE, { base: null, color: 'blue' }, 'y.md').text;
+    expect(removed).toBe('---\n# keep this comment\nzip: 01234\ntags: [a, b]\ncolor: blue\n---\nbody\n');
   });
 
-  test('a flow-style block and an indented block are re-rendered in block style with every property kept', () => {
-    expect(patchFrontmatterText('---\n{a: 1, b: 2}\n---\n', { b: null }, 'N.md').text).toBe('---\na: 1\n---\n');
-    expect(patchFrontmatterText('---\n  a: 1\n  b: 2\n---\n', { a: 'x' }, 'N.md').text).toBe('---\na: x\nb: 2\n---\n');
+  test('plain keys, the alias key itself and unaliased anchors are still edited in place', () => {
+    expect(patchFrontmatterText(NOTE, { color: 'red' }, 'y.md').text).toBe(NOTE.replace('color: *b', 'color: red'));
+    expect(patchFrontmatterText(NOTE, { color: null }, 'y.md').text).toBe(NOTE.replace('color: *b\n', ''));
+    expect(patchFrontmatterText(NOTE, { extra: 1 }, 'y.md').text).toBe(NOTE.replace('---\nbody', 'extra: 1\n---\nbody'));
+    const lone = '---\nzip: 01234\nbase: &b blue\n---\n';
+    expect(patchFrontmatterText(lone, { base: 'green' }, 'y.md').text).toBe('---\nzip: 01234\nbase: green\n---\n');
+  });
+
+  test('tags (!!str), merge keys, comments between entries: in place when the lines stand alone, else refused', () => {
+    const tagged = '---\nzip: !!str 01234\n# between\nn: 1\n---\n';
+    expect(patchFrontmatterText(tagged, { n: 2 }, 'N.md').text).toBe('---\nzip: !!str 01234\n# between\nn: 2\n---\n');
+    const merged = '---\nbase: &b {x: 1}\n<<: *b\nzip: 01234\n---\n';
+    expect(patchFrontmatterText(merged, { zip: 5 }, 'N.md').text).toBe('---\nbase: &b {x: 1}\n<<: *b\nzip: 5\n---\n');
+    expect(errorOf(() => patchFrontmatterText(merged, { base: null }, 'N.md')).message).toMatch(/anchor &b, repeated by '<<'/);
+  });
+
+  test('a flow-style or indented block is refused saying why, not re-rendered', () => {
+    const flow = errorOf(() => patchFrontmatterText('---\n{a: 1, b: 02}\n---\n', { a: null }, 'N.md'));
+    expect(flow.code).toBe('invalid_argument');
+    expect(flow.message).toMatch(/^Nothing was changed in 'N.md': the block is one flow mapping \{…\}\. .*edit_note/);
+    expect(errorOf(() => patchFrontmatterText('---\n  a: 1\n  b: 2\n---\n', { a: 'x' }, 'N.md')).message).toMatch(/indented/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { patchFrontmatterText } from '../../src/vault/writes/property-patch';
+import { patchFrontmatterText, validatePropertyPatch } from '../../src/vault/writes/property-patch';
 import { errorOf } from '../harness/tool-errors';
 
 describe('patchFrontmatterText', () => {
@@ -33,5 +33,41 @@ describe('patchFrontmatterText', () => {
     expect(broken.code).toBe('invalid_argument');
     expect(broken.message).toMatch(/frontmatter of 'Broken.md' does not parse as YAML/);
     expect(errorOf(() => patchFrontmatterText('---\n- a\n- b\n---\n', { x: 1 }, 'List.md')).code).toBe('invalid_argument');
+  });
+
+  test('the anchored-value repro: set and delete are refused and the block stays byte for byte (no re-render: 01234, [a, b], the comment)', () => {
+    const text = '---\n# keep this comment\nzip: 01234\ntags: [a, b]\nbase: &b blue\ncolor: *b\n---\nbody\n';
+    for (const patch of [{ base: 'green' }, { base: null }]) {
+      const err = errorOf(() => patchFrontmatterText(text, patch, 'y.md'));
+      expect(err.message).toMatch(/'base' holds the YAML anchor &b, repeated by 'color'/);
+    }
+    expect(patchFrontmatterText(text, { zip: '02134' }, 'y.md').text).toBe(text.replace('zip: 01234', 'zip: "02134"'));
+  });
+});
+
+describe('property names match ignoring case, as in Obsidian', () => {
+  test('a set or delete under another spelling acts on the existing key, keeps its spelling and says so', () => {
+    const text = '---\npriority: low\nDue: 2026-01-01\n---\nbody\n';
+    const set = patchFrontmatterText(text, { Priority: 'high' }, 'N.md');
+    expect(set.text).toBe('---\npriority: high\nDue: 2026-01-01\n---\nbody\n');
+    expect(set.note).toBe("Property names ignore case, as in Obsidian: applied 'Priority' as the note's 'priority'.");
+    const removed = patchFrontmatterText(text, { PRIORITY: null, due: '2026-02-02' }, 'N.md');
+    expect(removed.text).toBe('---\nDue: 2026-02-02\n---\nbody\n');
+    expect(removed.note).toMatch(/'PRIORITY' as the note's 'priority', 'due' as the note's 'Due'/);
+    expect(patchFrontmatterText(text, { priority: 'high', New: 1 }, 'N.md')).not.toHaveProperty('note');
+  });
+
+  test('an exact spelling wins when the note has several; none exact is ambiguous, naming them', () => {
+    const text = '---\npriority: low\nPriority: high\n---\n';
+    expect(patchFrontmatterText(text, { Priority: null }, 'N.md').text).toBe('---\npriority: low\n---\n');
+    const err = errorOf(() => patchFrontmatterText(text, { PRIORITY: 'x' }, 'N.md'));
+    expect(err.code).toBe('ambiguous');
+    expect(err.message).toMatch(/has properties 'priority', 'Priority' \(one in Obsidian\), none spelled 'PRIORITY'/);
+  });
+
+  test('two keys of one patch that differ only in case are refused before anything is read', () => {
+    const err = errorOf(() => validatePropertyPatch({ priority: 'high', Priority: null }, 'N.md'));
+    expect(err.code).toBe('invalid_argument');
+    expect(err.message).toBe("Properties 'priority' and 'Priority' differ only in case (one property in Obsidian); give it once.");
   });
 });

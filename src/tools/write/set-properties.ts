@@ -3,14 +3,14 @@ import { expectedHashArg, submitWrite } from './write-gate';
 import { NOTE_ARG_DESCRIPTION } from '../args';
 import { defineTool } from '../tool';
 
-/** `set_properties`: set or delete frontmatter properties, keeping value types. */
+/** `set_properties`: set or delete frontmatter properties (names ignoring case), keeping value types and every other line. */
 export const setPropertiesTool = defineTool({
   name: 'set_properties',
   title: 'Set properties',
   description:
-    'Set (value) or delete (null) frontmatter properties, tags included. Types are kept (a value for ' +
-    'a list property becomes a one-item list; tags/aliases/cssclasses as "a, b" become lists). access and agent_overrides are ' +
-    "the user's. Unparsable frontmatter is refused with the YAML error.",
+    'Set (value) or delete (null) frontmatter properties, tags included; names match ignoring case. Types are kept (a list ' +
+    'stays a list; tags/aliases/cssclasses as "a, b" become lists). Only the changed lines are rewritten. access and ' +
+    "agent_overrides are the user's. Invalid YAML is refused.",
   kind: 'write',
   inputSchema: {
     path: z.string().describe(NOTE_ARG_DESCRIPTION),

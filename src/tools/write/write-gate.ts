@@ -37,13 +37,15 @@ export const expectedHashArg = hashArg('read_note').optional().describe("read_no
  * anchors and headings, protected properties: the same checks in every mode), then applies
  * it for a `force` key or stages it as a proposal for a `propose` key (the vault is untouched
  * until the user accepts it in Obsidian).
- * @returns force: `{status: 'applied', path, hash, size_before, size_after, lines?}`;
- *   propose: `{status: 'pending', proposal_id, path, hunks, message}` (see stagedResult).
+ * @returns force: `{status: 'applied', path, hash, size_before, size_after, lines?, note?}`;
+ *   propose: `{status: 'pending', proposal_id, path, hunks, message, note?}` (see stagedResult); `note` is
+ *   the edit's remark (a property name matched to the note's own spelling).
  * @throws ToolError from validation or the write (nothing is written or staged).
  */
 export async function submitWrite(ctx: ToolContext, request: WriteRequest): Promise<Record<string, unknown>> {
   if (normalizeKeyMode(ctx.caller.mode) === 'force') return { ...(await ctx.notes.writes.apply(request, ctx.scope)) };
   const prepared = await ctx.notes.writes.prepare(request, ctx.scope);
   const proposal = await ctx.proposals.stage(prepared, { id: ctx.caller.id, label: ctx.caller.label, roots: ctx.caller.roots ?? [] });
-  return stagedResult(proposal, ctx.proposals.hunksOf(proposal));
+  const staged = stagedResult(proposal, ctx.proposals.hunksOf(proposal));
+  return 'note' in prepared && prepared.note !== undefined ? { ...staged, note: prepared.note } : staged;
 }

@@ -18,6 +18,9 @@ export interface TopLevelEntry {
   to: number;
 }
 
+/** Why a block cannot be edited line by line (a clause for an error message), or its edited text. */
+export type SplicedYaml = { yaml: string } | { refusal: string };
+
 /**
  * The top-level entries of block-style YAML: an entry starts at a line whose key begins in
  * column 0 and runs through the indented lines (and column-0 `- item` lines) that follow it;
@@ -25,9 +28,15 @@ export interface TopLevelEntry {
  * @param source YAML text with LF line breaks, ending in a line break (or empty).
  * @returns the entries in source order, or null when the top level is not a block mapping
  *   written from column 0 (a flow mapping `{...}`, a complex `? key`, a directive or document
- *   marker, an indented first line), so the caller re-renders the block instead.
+ *   marker, an indented first line); {@link splicedYaml} then refuses, saying which.
  */
 export function topLevelEntries(source: string): TopLevelEntry[] | null {
+  const scan = scanEntries(source);
+  return 'refusal' in scan ? null : scan.entries;
+}
+
+/** {@link topLevelEntries}, with the reason (a clause) when the layout has no key lines to tell apart. */
+function scanEntries(source: string): { entries: TopLevelEntry[] } | { refusal: string } {
   const entries: Array<{ from: number; to: number }> = [];
   let lineStart = 0;
   while (lineStart < source.length) {
@@ -37,59 +46,137 @@ export function topLevelEntries(source: string): TopLevelEntry[] | null {
     if (line.trim() === '' || line.startsWith('#')) {
       // Blank or column-0 comment: inside the entry only if a value line follows it.
     } else if (/^[ \t]/.test(line) || /^-(\s|$)/.test(line)) {
-      if (!current) return null;
+      if (!current) return { refusal: 'the block starts with an indented or list line' };
       current.to = lineEnd;
-    } else if (/^[?{[%]/.test(line) || line === '...' || line.startsWith('--- ') || line === '---') {
-      return null;
+    } else if (line.startsWith('{')) {
+      return { refusal: 'the block is one flow mapping {…}' };
+    } else if (/^[?[]/.test(line)) {
+      return { refusal: 'the block has a complex key (? or [...])' };
+    } else if (line.startsWith('%') || line === '...' || line.startsWith('--- ') || line === '---') {
+      return { refusal: 'the block holds a YAML directive or document marker' };
     } else {
       entries.push({ from: lineStart, to: lineEnd });
     }
     lineStart = lineEnd;
   }
-  return entries.map(({ from, to }) => ({
-    key: soleKey(source.slice(from, to)) ?? addedKey(source.slice(0, from), source.slice(0, to)),
-    from,
-    to,
-  }));
+  return {
+    entries: entries.map(({ from, to }) => ({
+      key: soleKey(source.slice(from, to)) ?? addedKey(source.slice(0, from), source.slice(0, to)),
+      from,
+      to,
+    })),
+  };
 }
 
 /**
  * `source` (frontmatter YAML, LF line breaks) with the lines of each `changed` top-level key
  * replaced by `data`'s value written with `stringifyYaml`, removed when `data` lacks the key,
- * or appended (in `changed` order) when the block lacks it; every other line is kept.
+ * or appended (in `changed` order) when the block lacks it; every other line is kept byte for
+ * byte. A key of `named` (the patch's keys) that is set to the value it has, on a line that
+ * repeats an anchor of a changed line (`color: *b` when `base: &b ...` changes), is rewritten
+ * too, with that value written out, so its value stays. Never falls back to writing the
+ * whole block: that would reformat other properties (quoting, flow lists, comments) and can
+ * change their values (`zip: 01234` read as a number comes back `1234`).
  * @param old the block's current properties (as parsed) @param data the properties wanted
- * @returns the new YAML (ending in a line break), or null when the lines of a key cannot be
- *   told apart (see {@link topLevelEntries}, duplicate keys) or the spliced text would not parse
- *   back to exactly `data`; the caller then re-renders the whole block.
+ * @returns `{yaml}` (ending in a line break), or `{refusal}`, a clause saying why the lines
+ *   cannot be edited alone: the layout (see {@link topLevelEntries}), a key written twice, a
+ *   key with no line of its own to delete (from a merge key `<<`), an anchor that lines left
+ *   as they are repeat through an alias, or any other spliced text that does not parse back
+ *   to exactly `data` (checked with the app's `parseYaml`).
  */
 export function splicedYaml(
   source: string,
   old: Record<string, unknown>,
   data: Record<string, unknown>,
   changed: readonly string[],
-): string | null {
-  let text = source === '' || source.endsWith('\n') ? source : `${source}\n`;
-  const entries = topLevelEntries(text);
-  if (!entries) return null;
+  named: readonly string[] = changed,
+): SplicedYaml {
+  const original = source === '' || source.endsWith('\n') ? source : `${source}\n`;
+  const scan = scanEntries(original);
+  if ('refusal' in scan) return scan;
+  const { entries } = scan;
+  const entryText = (entry: TopLevelEntry): string => original.slice(entry.from, entry.to);
+  const rewrite = [...changed];
+  const changedAnchors = new Set(
+    entries.filter((entry) => entry.key !== null && changed.includes(entry.key)).flatMap((entry) => anchorsIn(entryText(entry))),
+  );
+  for (const key of named) {
+    if (rewrite.includes(key) || !Object.hasOwn(data, key)) continue;
+    const entry = entries.find((e) => e.key === key);
+    if (entry && aliasesIn(entryText(entry)).some((name) => changedAnchors.has(name))) rewrite.push(key);
+  }
   const edits: Array<{ from: number; to: number; insert: string; order: number }> = [];
-  for (const [order, key] of changed.entries()) {
-    const insert = key in data ? stringifyYaml({ [key]: data[key] }) : '';
+  for (const [order, key] of rewrite.entries()) {
+    const insert = Object.hasOwn(data, key) ? stringifyYaml({ [key]: data[key] }) : '';
     const matches = entries.filter((entry) => entry.key === key);
-    if (matches.length > 1) return null;
+    if (matches.length > 1) return { refusal: `'${key}' is written twice` };
     if (matches.length === 1) {
       edits.push({ from: matches[0].from, to: matches[0].to, insert, order });
-    } else if (key in old || entries.some((entry) => entry.key === null)) {
-      return null;
+    } else if (Object.hasOwn(old, key) && !Object.hasOwn(data, key)) {
+      return { refusal: `'${key}' has no line of its own to remove (a merge key << gives it)` };
     } else {
-      edits.push({ from: text.length, to: text.length, insert, order });
+      // A new key, or one only a merge key gives: a line of its own, which wins over the merge.
+      edits.push({ from: original.length, to: original.length, insert, order });
     }
   }
+  const kept = entries.filter((entry) => entry.key === null || !rewrite.includes(entry.key));
   // Last position first; new keys all insert at the end, so the later one goes in first and
   // the keys end up in patch order (as in a new block).
+  let text = original;
   for (const edit of edits.sort((a, b) => b.from - a.from || b.order - a.order)) {
     text = text.slice(0, edit.from) + edit.insert + text.slice(edit.to);
   }
-  return parsesTo(text, data) ? text : null;
+  if (parsesTo(text, data)) return { yaml: text };
+  return { refusal: anchorRefusal(entries, rewrite, kept, entryText) ?? GENERIC_REFUSAL };
+}
+
+/** The refusal when a spliced block does not read back as the properties wanted, for no reason found by name. */
+const GENERIC_REFUSAL = 'its lines depend on each other (a YAML anchor, alias, merge key or tag)';
+
+/**
+ * The refusal naming an anchor of a rewritten line that a kept line repeats ("property 'base'
+ * holds the YAML anchor &b, which 'color' repeats (*b), ..."), or null when there is none.
+ */
+function anchorRefusal(
+  entries: readonly TopLevelEntry[],
+  rewrite: readonly string[],
+  kept: readonly TopLevelEntry[],
+  entryText: (entry: TopLevelEntry) => string,
+): string | null {
+  for (const entry of entries) {
+    if (entry.key === null || !rewrite.includes(entry.key)) continue;
+    for (const anchor of anchorsIn(entryText(entry))) {
+      const names = kept
+        .filter((other) => aliasesIn(entryText(other)).includes(anchor))
+        .map((user) => (user.key === null ? 'a line below it' : `'${user.key}'`))
+        .join(', ');
+      if (names !== '') {
+        return `'${entry.key}' holds the YAML anchor &${anchor}, repeated by ${names} (*${anchor}), so changing it alone would change ${names} too; set ${names} in the same call to give it its own value`;
+      }
+    }
+  }
+  return null;
+}
+
+/** Anchor names (`&name`) an entry's text defines, outside quotes and comments; a heuristic, the parse check is the guard. */
+function anchorsIn(entry: string): string[] {
+  return namesAfter(entry, '&');
+}
+
+/** Alias names (`*name`) an entry's text uses, outside quotes and comments; a heuristic, the parse check is the guard. */
+function aliasesIn(entry: string): string[] {
+  return namesAfter(entry, '*');
+}
+
+/** The names after `sigil` where a YAML node may start (line start, after a space or a flow indicator). */
+function namesAfter(entry: string, sigil: '&' | '*'): string[] {
+  const bare = entry
+    .replace(/"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'/g, '""')
+    .split('\n')
+    .map((line) => line.replace(/(^|\s)#.*$/, ''))
+    .join('\n');
+  const pattern = new RegExp(`(?:^|[\\s[{,])\\${sigil}([^\\s,[\\]{}]+)`, 'gm');
+  return [...bare.matchAll(pattern)].map((match) => match[1]);
 }
 
 /**

@@ -143,8 +143,8 @@ export class NoteWriter {
   async applyPrepared(prepared: PreparedWrite, scope: AccessScope): Promise<WriteResult> {
     switch (prepared.kind) {
       case 'edit':
-      case 'properties':
-        return this.writeExactText(
+      case 'properties': {
+        const result = await this.writeExactText(
           {
             tool: prepared.tool,
             kind: prepared.kind,
@@ -155,6 +155,8 @@ export class NoteWriter {
           },
           scope,
         );
+        return prepared.note !== undefined ? { ...result, note: prepared.note } : result;
+      }
       default: {
         const result = await withFileSystemRefusals(`'${prepared.path}'`, () => this.entries.apply(prepared, scope));
         this.applied.report(entryChange(prepared, result), scope);
@@ -313,6 +315,7 @@ export class NoteWriter {
       baseHash: hashText(baseText),
       proposedText: proposed.text,
       proposedLines: proposed.lines,
+      ...(proposed.note !== undefined ? { note: proposed.note } : {}),
     };
   }
 

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { getFrontMatterInfo, stringifyYaml } from 'obsidian';
-import { ToolError } from '../../errors';
+import { getFrontMatterInfo } from 'obsidian';
+import { quoteInput, ToolError } from '../../errors';
 import { isProtectedKey, parseFrontmatter } from './frontmatter-guard';
 import { splicedYaml } from './frontmatter-lines';
 import { lineAt, lineEndingOf } from './text-edits';
@@ -19,7 +19,8 @@ const LIST_PROPERTIES = new Set(['tags', 'aliases', 'cssclasses']);
 
 /**
  * Checks a patch before anything is read or written.
- * @throws ToolError('invalid_argument') for an empty patch, an empty key or one holding a control character (NUL, a line break);
+ * @throws ToolError('invalid_argument') for an empty patch, an empty key or one holding a control character (NUL, a line break),
+ *   or two keys that differ only in case (Obsidian reads them as one property, so which one wins would be a guess);
  *   ToolError('forbidden') when it names `access` or `agent_overrides` (in any case).
  */
 export function validatePropertyPatch(patch: PropertyPatch, notePath: string): void {
@@ -27,7 +28,16 @@ export function validatePropertyPatch(patch: PropertyPatch, notePath: string): v
   if (keys.length === 0) {
     throw new ToolError('invalid_argument', 'No properties given; pass {"name": value} to set and {"name": null} to delete.');
   }
+  const seen = new Map<string, string>();
   for (const key of keys) {
+    const twin = seen.get(key.toLowerCase());
+    if (twin !== undefined) {
+      throw new ToolError(
+        'invalid_argument',
+        `Properties ${quoteInput(twin)} and ${quoteInput(key)} differ only in case (one property in Obsidian); give it once.`,
+      );
+    }
+    seen.set(key.toLowerCase(), key);
     if (key.trim() === '') throw new ToolError('invalid_argument', 'A property name is empty; give each property a name.');
     const control = /\p{Cc}/u.exec(key);
     if (control) {
@@ -68,31 +78,80 @@ export function applyPropertyPatch(frontmatter: Record<string, unknown>, patch: 
  * Applies `patch` to the frontmatter of a whole note text (the `processFrontMatter` semantics,
  * on text): the block is read with the app's `parseYaml` and only the lines of the patched
  * keys are rewritten (frontmatter-lines.ts), so untouched keys keep their exact lines
- * (formatting, comments, order); a block whose key lines cannot be told apart (a flow mapping
- * `{a: 1}`, a complex key) is written out whole with `stringifyYaml`, as `processFrontMatter`
- * does. Values follow {@link applyPropertyPatch}. A note without a block gets one; deleting every property removes
- * it. The body, a BOM and the note's line ending (LF or CRLF) are kept.
+ * (formatting, comments, order, values). It never writes the whole block out again: when the
+ * patched lines cannot be changed alone (a flow mapping `{a: 1}`, a complex key, an anchor
+ * other lines repeat through an alias, ...) it refuses and nothing changes. Property names
+ * match ignoring case, as in Obsidian: a patch key that the note spells differently
+ * (`Priority` for `priority`) sets or deletes the note's property under its own spelling, and
+ * the result's `note` says so. Values follow {@link applyPropertyPatch}. A note without a
+ * block gets one; deleting every property removes it. The body, a BOM and the note's line
+ * ending (LF or CRLF) are kept.
  * @param text the whole note. @param patch checked with {@link validatePropertyPatch}.
- * @returns the new text (the same string when nothing changes) and, when the new text has a
- *   frontmatter block, its lines (1 to the closing `---`).
+ * @returns the new text (the same string when nothing changes), when the new text has a
+ *   frontmatter block its lines (1 to the closing `---`), and a `note` naming the names matched
+ *   to another spelling.
  * @throws ToolError('invalid_argument') when the frontmatter does not parse as YAML or is not
- *   a mapping (nothing is rewritten or wiped).
+ *   a mapping (nothing is rewritten or wiped), or when the patched lines cannot be changed
+ *   without changing others (the message says why and what to do instead);
+ *   ToolError('ambiguous') when a patch key matches several spellings in the note but none exactly.
  */
 export function patchFrontmatterText(text: string, patch: PropertyPatch, notePath: string): TextEditResult {
   const parsed = parseFrontmatter(text);
   if (parsed.state === 'invalid') throw unparseableError(notePath, parsed.error);
   const old = parsed.data;
+  const { resolved, note } = withNoteSpelling(patch, old, notePath);
   const data = structuredClone(old);
-  applyPropertyPatch(data, patch);
-  const changed = Object.keys(patch).filter((key) => key in old !== key in data || !isDeepStrictEqual(old[key], data[key]));
-  if (changed.length === 0) return withBlockLines(text);
+  applyPropertyPatch(data, resolved);
+  const named = Object.keys(resolved);
+  const changed = named.filter((key) => Object.hasOwn(old, key) !== Object.hasOwn(data, key) || !isDeepStrictEqual(old[key], data[key]));
+  const withNote = (result: TextEditResult): TextEditResult => (note === undefined ? result : { ...result, note });
+  if (changed.length === 0) return withNote(withBlockLines(text));
   const info = getFrontMatterInfo(text);
   const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
   const body = info.exists ? text.slice(info.contentStart) : text.slice(bom.length);
-  if (Object.keys(data).length === 0) return withBlockLines(bom + body);
+  if (Object.keys(data).length === 0) return withNote(withBlockLines(bom + body));
   const source = info.exists ? info.frontmatter.replace(/\r\n/g, '\n') : '';
-  const yamlText = splicedYaml(source, old, data, changed) ?? stringifyYaml(data);
-  return withBlockLines(bom + `---\n${yamlText}---\n`.replace(/\n/g, lineEndingOf(text)) + body);
+  const spliced = splicedYaml(source, old, data, changed, named);
+  if ('refusal' in spliced) {
+    throw new ToolError(
+      'invalid_argument',
+      `Nothing was changed in '${notePath}': ${spliced.refusal}. Only the changed properties' lines are rewritten, never the whole block (that would reformat others); else use edit_note.`,
+    );
+  }
+  return withNote(withBlockLines(bom + `---\n${spliced.yaml}---\n`.replace(/\n/g, lineEndingOf(text)) + body));
+}
+
+/**
+ * `patch` with each key spelled as the note spells it when they differ only in case (Obsidian's
+ * property names ignore case), and a note naming those it matched so; a key the note spells
+ * exactly, or lacks, stays as given.
+ * @throws ToolError('ambiguous') when the note has several spellings of a key and none is the
+ *   patch's (`Priority` and `PRIORITY` for `priority`).
+ */
+function withNoteSpelling(
+  patch: PropertyPatch,
+  old: Record<string, unknown>,
+  notePath: string,
+): { resolved: PropertyPatch; note?: string } {
+  const resolved: PropertyPatch = {};
+  const matched: string[] = [];
+  for (const [key, value] of Object.entries(patch)) {
+    const spellings = Object.hasOwn(old, key) ? [key] : Object.keys(old).filter((name) => name.toLowerCase() === key.toLowerCase());
+    if (spellings.length > 1) {
+      throw new ToolError(
+        'ambiguous',
+        `Note '${notePath}' has properties ${spellings.map(quoteInput).join(', ')} (one in Obsidian), none spelled ${quoteInput(key)}; name one exactly as written.`,
+      );
+    }
+    const name = spellings[0] ?? key;
+    if (name !== key) matched.push(`${quoteInput(key)} as the note's ${quoteInput(name)}`);
+    resolved[name] = value;
+  }
+  if (matched.length === 0) return { resolved };
+  return {
+    resolved,
+    note: `Property names ignore case, as in Obsidian: applied ${matched.join(', ')}.`,
+  };
 }
 
 /** The refusal for frontmatter that does not parse: never rewrite or wipe it. */

@@ -44,7 +44,11 @@ export function textEditOf(request: TextRequest, notePath: string): { kind: 'edi
       const edit: TextEdit =
         frontmatterPatch === undefined
           ? (text) => replaceBody(text, body)
-          : (text) => replaceBody(patchFrontmatterText(text, frontmatterPatch, notePath).text, body);
+          : (text) => {
+              const patched = patchFrontmatterText(text, frontmatterPatch, notePath);
+              const replaced = replaceBody(patched.text, body);
+              return patched.note !== undefined ? { ...replaced, note: patched.note } : replaced;
+            };
       return { kind: 'edit', edit, needsOutline: false };
     }
     case 'append': {

@@ -44,11 +44,13 @@ export interface LineRange {
 
 /**
  * The outcome of a text edit: the whole new text and the lines of the region that changed
- * (absent only for a property patch that leaves the note without frontmatter).
+ * (absent only for a property patch that leaves the note without frontmatter), and a remark
+ * for the agent's result (`note`: a property name matched to the note's own spelling).
  */
 export interface TextEditResult {
   text: string;
   lines?: LineRange;
+  note?: string;
 }
 
 /**
@@ -65,7 +67,8 @@ export type PropertyPatch = Record<string, unknown>;
 /**
  * A validated change to an existing note's text (write_note, append_note, edit_note,
  * set_properties), as plain data that can be persisted: `baseText`/`baseHash` are the note as
- * read while preparing, `proposedText`/`proposedLines` the whole new text and its changed lines.
+ * read while preparing, `proposedText`/`proposedLines` the whole new text and its changed lines,
+ * `note` the edit's remark for the agent's result (not kept in a proposal).
  */
 export interface PreparedTextWrite {
   kind: 'edit' | 'properties';
@@ -76,6 +79,7 @@ export interface PreparedTextWrite {
   baseHash: string;
   proposedText: string;
   proposedLines?: LineRange;
+  note?: string;
 }
 
 /**
