@@ -118,8 +118,12 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * reason, what they cannot change that way (an anchored value another property repeats, a merge key's property, flow or indented
  * blocks, complex keys, directives), where the whole block was written out again (comments dropped, zip: 01234 became 1234); and
  * property names matched ignoring case, as in Obsidian (set_properties {"Priority": …} added a second key beside priority).
+ * Session 20's unparsed round: +1.9 KB for frontmatter that does not parse read for `access`/`agent_overrides` as a key in any
+ * position (indented, in a flow mapping, quoted or escaped, an explicit `? access` key), an unreadable value read as private, and
+ * the write guard and the metadata cache's raw-text route using the same scanner (unparsedRules): five shapes of a broken block
+ * left a private note readable by every agent.
  */
-const BUDGET_BYTES = 760_700;
+const BUDGET_BYTES = 762_600;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

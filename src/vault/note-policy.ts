@@ -11,7 +11,7 @@ import { OutsideLinks } from './access/outside-links';
 import { resolveLinkpath } from './paths/linkpath';
 import { noteNotFound } from './writes/frontmatter-guard';
 import { similarNotePaths } from './content/note-suggest';
-import { UnparsedFrontmatter } from './access/unparsed-frontmatter';
+import { hasUnparsedFrontmatter, UnparsedFrontmatter } from './access/unparsed-frontmatter';
 import { isPathInside } from './paths/paths';
 import { widgetsFolderPath } from './widgets/widget-folder';
 
@@ -265,8 +265,7 @@ export class NotePolicy {
     if (this.isQuarantined(file.path)) return 'closed';
     if (file.extension !== 'md') return 'open';
     const cache = this.app.metadataCache.getFileCache(file);
-    if (cache?.frontmatterPosition && !cache.frontmatter)
-      return this.unparsed.accessOf(file, UNRESTRICTED_SCOPE.label) === 'private' ? 'closed' : 'by-label';
+    if (hasUnparsedFrontmatter(cache)) return this.unparsed.accessOf(file, UNRESTRICTED_SCOPE.label) === 'private' ? 'closed' : 'by-label';
     if (noteAccess(cache?.frontmatter, UNRESTRICTED_SCOPE.label) === 'private') return 'closed';
     return namesLabelRules(cache?.frontmatter) ? 'by-label' : 'open';
   }
@@ -291,7 +290,7 @@ export class NotePolicy {
    */
   accessOf(file: TFile, scope: AccessScope): NoteAccess {
     const cache = this.app.metadataCache.getFileCache(file);
-    if (cache?.frontmatterPosition && !cache.frontmatter) return this.unparsed.accessOf(file, scope.label);
+    if (hasUnparsedFrontmatter(cache)) return this.unparsed.accessOf(file, scope.label);
     return noteAccess(cache?.frontmatter, scope.label);
   }
 

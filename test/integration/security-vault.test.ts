@@ -202,6 +202,52 @@ describe('issue 12.2: access rules hold when frontmatter is broken, duplicated o
   });
 });
 
+describe('a private rule anywhere in frontmatter that does not parse hides the note (fails closed)', () => {
+  let env: SecEnv;
+  afterEach(async () => env?.done());
+  // Each block fails to parse; before the fix only an unindented `access:` line was read, so these were open to every tool.
+  const hidden: Record<string, string> = {
+    'Indented.md': '---\n  access: private\n  tags: [a, b\n---\nhiddenwordone\n',
+    'Indented bad.md': '---\n  access: private\n  bad: [\n---\nhiddenwordtwo\n',
+    'Flow.md': '---\n{access: private, x: [\n---\nhiddenwordthree\n',
+    'Under broken.md': '---\ntitle: [unclosed\n  access: private\n---\nhiddenwordfour\n',
+    'Explicit.md': '---\n? access\n: private\nbad: [\n---\nhiddenwordfive\n',
+    'Override flow.md': '---\n{agent_overrides: {Test client: no-access}, x: [\n---\nhiddenwordsix\n',
+  };
+  const files = {
+    ...hidden,
+    'Remote.md': '---\nRemote access: VPN\nbad: [\n---\nvisibleword\n',
+    'Links.md': 'See [[Indented]], [[Flow]] and [[Remote]].\n',
+  };
+  const words = ['hiddenwordone', 'hiddenwordtwo', 'hiddenwordthree', 'hiddenwordfour', 'hiddenwordfive', 'hiddenwordsix'];
+
+  test('search, list_notes, read_note, read_notes and get_links treat them as missing; a broken block without a rule stays open', async () => {
+    env = await boot(files);
+    for (let i = 0; i < 50 && (await searchPaths(env.client, 'visibleword')).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await searchPaths(env.client, 'visibleword')).toEqual(['Remote.md']);
+    for (const word of words) expect(await searchPaths(env.client, word)).toEqual([]);
+    const listed = ((await call(env.client, 'list_notes', {})).notes as Json[]).map((n) => n.path);
+    expect(listed.sort()).toEqual(['Links.md', 'Remote.md']);
+    for (const path of Object.keys(hidden)) {
+      expect(await attempt(env.client, 'read_note', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+    }
+    const many = JSON.stringify(await attempt(env.client, 'read_notes', { paths: Object.keys(hidden) }));
+    for (const word of words) expect(many).not.toContain(word);
+    const links = await call(env.client, 'get_links', { path: 'Links' });
+    expect((links.outgoing as Json[]).map((l) => l.path)).toEqual(['Remote.md']);
+    expect((await call(env.client, 'read_note', { path: 'Remote' })).body).toMatch(/visibleword/);
+  });
+
+  test('write tools answer as for a missing note and leave the text as it was', async () => {
+    env = await boot(files);
+    for (const path of ['Indented.md', 'Flow.md', 'Explicit.md']) {
+      const out = await attempt(env.client, 'append_note', { path, content: 'x' });
+      expect(out).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+      expect(await env.text(path)).toBe(files[path as keyof typeof files]);
+    }
+  });
+});
+
 describe('issue 12.8: a heading that looks like an outline path never selects another section silently', () => {
   let env: SecEnv;
   afterEach(async () => env?.done());

@@ -166,6 +166,7 @@ export const HIDDEN_PAIRS: Array<[string, string, string]> = [
   ['private-capital-key', 'Cap1.md', 'Cap2.md'],
   ['private-broken-yaml', 'Brk1.md', 'Brk2.md'],
   ['private-duplicate-key', 'Dup1.md', 'Dup2.md'],
+  ['private-indented-broken-yaml', 'Yzw1.md', 'Yzw2.md'],
   ['agent-override', 'Ovr1.md', 'Ovr2.md'],
   ['quarantine-underscore', '_private/Q1.md', '_private/Q2.md'],
   ['quarantine-dot', '.hidden/Q1.md', '.hidden/Q2.md'],

@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import { UnparsedFrontmatter } from '../../src/vault/access/unparsed-frontmatter';
+import type { CachedMetadata } from 'obsidian';
+import { hasUnparsedFrontmatter, UnparsedFrontmatter } from '../../src/vault/access/unparsed-frontmatter';
 import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 
 /**
@@ -41,6 +42,48 @@ describe('unparseable frontmatter from startup', () => {
     // Known at once: nothing had to be learned later.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(learned).toEqual([]);
+  });
+
+  test('every block the metadata cache holds no mapping for is read from its raw text: indented, flow, explicit, a list, a text', async () => {
+    const blocks: Record<string, string> = {
+      'Indented.md': '  access: private\n  tags: [a, b',
+      'Flow.md': '{access: private, x: [',
+      'Under broken.md': 'title: [unclosed\n  access: private',
+      'Explicit.md': '? access\n: private\nbad: [',
+      'List.md': '- access: private',
+      'Text.md': 'access:private',
+    };
+    vault = await openDemoVault(async (dir) => {
+      for (const [path, block] of Object.entries(blocks)) await fsp.writeFile(nodePath.join(dir, path), `---\n${block}\n---\nbody\n`);
+      await fsp.writeFile(nodePath.join(dir, 'Parsed.md'), '---\naccess: read-only\n---\nbody\n');
+    });
+    unparsed = new UnparsedFrontmatter(vault.app);
+    for (const path of Object.keys(blocks)) {
+      const file = vault.app.vault.getFileByPath(path);
+      if (!file) throw new Error(`${path} missing`);
+      const cache = vault.app.metadataCache.getFileCache(file);
+      expect(cache?.frontmatterPosition).toBeDefined();
+      expect(cache?.frontmatter).toBeUndefined();
+      expect(hasUnparsedFrontmatter(cache)).toBe(true);
+      expect(unparsed.accessOf(file, 'Test client')).toBe('private');
+    }
+    const parsed = vault.app.vault.getFileByPath('Parsed.md');
+    expect(hasUnparsedFrontmatter(parsed && vault.app.metadataCache.getFileCache(parsed))).toBe(false);
+  });
+
+  test('hasUnparsedFrontmatter: a block with a list or a text for frontmatter, or only a yaml section, counts; a mapping or no block does not', () => {
+    const at = { start: { line: 0, col: 0, offset: 0 }, end: { line: 2, col: 3, offset: 24 } };
+    const cases: Array<[CachedMetadata | null, boolean]> = [
+      [{ frontmatterPosition: at }, true],
+      [{ frontmatterPosition: at, frontmatter: [{ access: 'private' }] } as unknown as CachedMetadata, true],
+      [{ frontmatterPosition: at, frontmatter: 'access private' } as unknown as CachedMetadata, true],
+      [{ sections: [{ type: 'yaml', position: at }] }, true],
+      [{ frontmatterPosition: at, frontmatter: { access: 'private' } }, false],
+      [{ sections: [{ type: 'paragraph', position: at }] }, false],
+      [{}, false],
+      [null, false],
+    ];
+    for (const [cache, expected] of cases) expect(hasUnparsedFrontmatter(cache)).toBe(expected);
   });
 
   test('a block changed on disk behind the cache is read again when the note stat changes', async () => {

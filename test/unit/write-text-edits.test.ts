@@ -174,6 +174,23 @@ describe('frontmatter guard', () => {
     expect(errorOf(() => guardFrontmatter('---\na: [1\naccess: private\n---\n', '---\na: 1\n---\n', 'n.md')).code).toBe('forbidden');
     expect(parseFrontmatter('---\n- a\n---\n').state).toBe('invalid');
   });
+
+  test('fixing a broken block may not drop a rule it names in any position (indented, flow, explicit)', () => {
+    for (const rule of [
+      '  agent_overrides: {A: no-access}\n  bad: [',
+      '{agent_overrides: {A: no-access}, bad: [',
+      '? access\n: private\nbad: [',
+    ]) {
+      expect(errorOf(() => guardFrontmatter(`---\n${rule}\n---\nbody\n`, '---\nbad: []\n---\nbody\n', 'n.md')).code).toBe('forbidden');
+    }
+    // A rule left as it was, and a block that names none, may still be fixed.
+    expect(() =>
+      guardFrontmatter('---\naccess: read-write\ntitle: "unclosed\n---\n', '---\naccess: read-write\ntitle: "closed"\n---\n', 'n.md'),
+    ).not.toThrow();
+    expect(() =>
+      guardFrontmatter('---\nRemote access: VPN\nbad: [\n---\n', '---\nRemote access: VPN\nbad: []\n---\n', 'n.md'),
+    ).not.toThrow();
+  });
 });
 
 describe('property patches and names', () => {

@@ -80,64 +80,236 @@ export function namesLabelRules(frontmatter: Record<string, unknown> | undefined
 }
 
 /**
+ * One place where a frontmatter block that does not parse names a protected key, found by
+ * {@link unparsedRules}.
+ */
+export interface UnparsedRule {
+  /** The key it names: `access` or `agent_overrides`. */
+  name: typeof ACCESS_KEY | typeof AGENT_OVERRIDES_KEY;
+  /** The index of the key's line in the block (lines split at `\n`, `\r\n` or `\r`). */
+  line: number;
+  /** Where the key's value may start on its line (a UTF-16 index): after the key and its `:`. */
+  from: number;
+  /** The indexes of the lines under the key that may hold its value too ({@link valueLines}). */
+  under: number[];
+  /**
+   * The raw text that may hold its value, trimmed: the rest of the key's line after the key
+   * (and its `:`), then the lines under it (see {@link valueLines}); blank and comment-only
+   * lines are left out.
+   */
+  value: string[];
+}
+
+/**
+ * Every place a frontmatter block that does not parse names `access` or `agent_overrides` as
+ * a key, in any position and any spelling the parsed path ({@link noteAccess}) would match:
+ * trimmed and without case, plain or quoted (`"access":`, `'Access' :`, a double-quoted key
+ * with YAML escapes such as `"acc\x65ss"`), at any indentation, after list markers
+ * (`- access:`), inside a flow mapping or sequence (`{access: …}`, `[x, access: …]`, even on a
+ * line that does not close), with or without a space after the `:` (`access:private`), as
+ * an explicit key (`? access` then `: private`, or `?` on a line of its own above the key),
+ * and in a `#` comment too (a block that does not parse cannot be trusted to say where its
+ * comments begin). A name that is only part of a longer key (`accessible:`, `my_access:`,
+ * `Remote access:`) or a word in a value (`title: access notes`) is not a key.
+ * @param block the raw YAML between the `---` lines (line breaks `\n`, `\r\n` or `\r`).
+ * @returns the places in block order, each with the text that may hold its value; empty when none.
+ */
+export function unparsedRules(block: string): UnparsedRule[] {
+  const lines = block.replace(/\r\n?/g, '\n').split('\n');
+  const rules: UnparsedRule[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    // Cheap pre-check: a line naming neither word (in any case) holds no protected key.
+    if (!/access|agent|\\/i.test(line)) continue;
+    KEY_TOKEN.lastIndex = 0;
+    for (let m = KEY_TOKEN.exec(line); m; m = KEY_TOKEN.exec(line)) {
+      const token = m[1];
+      const colon = m[2] ?? '';
+      const at = m.index + m[0].length - token.length - colon.length;
+      KEY_TOKEN.lastIndex = at + token.length;
+      const name = keyName(token);
+      if (name !== ACCESS_KEY && name !== AGENT_OVERRIDES_KEY) continue;
+      const before = line.slice(0, at);
+      // After a plain word the name ends a longer key (`Remote access:`); after `-`, `?`, `&anchor`, `!tag`, `#`, `:` or a flow indicator it is one.
+      if (endsWithPlainWord(before)) continue;
+      const from = at + token.length + colon.length;
+      const rest = line.slice(from);
+      if (colon === '' && !isExplicitKey(lines, i, before, rest)) continue;
+      const under = valueLines(lines, i, at);
+      const value = [rest.trim(), ...under.map((j) => lines[j].trim())];
+      rules.push({ name, line: i, from, under, value: value.filter((part) => part !== '' && !part.startsWith('#')) });
+    }
+  }
+  return rules;
+}
+
+/**
+ * A key candidate on one line: a double- or single-quoted scalar, or a run of plain
+ * characters, at the line's start or after whitespace, `{`, `[` or `,`; group 2 is the `:`
+ * after it (with any space before), when there is one.
+ */
+const KEY_TOKEN = /(?:^|[\s{[,])("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s"'{}[\],:]+)(\s*:)?/g;
+
+/** A key candidate's name as the parsed path compares it: quotes and YAML escapes undone, trimmed, lower case. */
+function keyName(token: string): string {
+  let text = token;
+  if (token.startsWith('"')) text = unescapeDoubleQuoted(token.slice(1, -1));
+  else if (token.startsWith("'")) text = token.slice(1, -1).replace(/''/g, "'");
+  return text.trim().toLowerCase();
+}
+
+/**
+ * YAML's double-quoted escapes undone as far as comparing names needs: `\x65`, `\u0065` and
+ * `\U00000065` give their character, the escapes of spaces and line breaks (`\t`, `\ `, `\_`,
+ * `\n`, `\N`, `\L`, `\P`, …) a space (which trimming removes, as it removes the real ones), any
+ * other the character after the backslash.
+ */
+function unescapeDoubleQuoted(text: string): string {
+  return text.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[^])/g, (all, esc: string) => {
+    if (esc.length > 1) {
+      const code = parseInt(esc.slice(1), 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : all;
+    }
+    return /[\s_tnvfrNLP]/.test(esc) ? ' ' : esc;
+  });
+}
+
+/**
+ * True when the text before a key candidate on its line ends with a plain word and then
+ * whitespace (`Remote ` in `Remote access:`): the candidate is the end of a longer key. A
+ * word that starts with `-`, `?`, `#`, `&`, `!` or `:` (a list marker, an explicit key, a
+ * comment, an anchor, a tag) or ends with `:` (a value position) does not count; nor does the
+ * line's start, `{`, `[` or `,` right before the candidate. Linear in `before`.
+ */
+function endsWithPlainWord(before: string): boolean {
+  let end = before.length;
+  while (end > 0 && /\s/.test(before[end - 1])) end--;
+  if (end === before.length || end === 0) return false;
+  let start = end;
+  while (start > 0 && !/[\s{[,]/.test(before[start - 1])) start--;
+  const word = before.slice(start, end);
+  return word !== '' && !/^[-?#&!:]/.test(word) && !word.endsWith(':');
+}
+
+/**
+ * True when a candidate with no `:` after it is an explicit key: alone on its line but for list
+ * markers and a comment, with `?` before it there or on the line above, or a line starting
+ * with `:` (its value) right below it.
+ */
+function isExplicitKey(lines: readonly string[], i: number, before: string, rest: string): boolean {
+  if (!/^\s*(#.*)?$/.test(rest) || !/^[\s?-]*$/.test(before)) return false;
+  return before.includes('?') || /(^|\s)\?$/.test((lines[i - 1] ?? '').trim()) || /^:(\s|$)/.test((lines[i + 1] ?? '').trim());
+}
+
+/**
+ * The indexes of the lines after line `i` that may hold the value of a key starting at
+ * column `column`: each more indented than the key, a `- ` item indented as the key, or an
+ * explicit value (`: …`) indented no more than it, until the first other line; blank and
+ * comment-only lines are passed over.
+ */
+function valueLines(lines: readonly string[], i: number, column: number): number[] {
+  const out: number[] = [];
+  for (let j = i + 1; j < lines.length; j++) {
+    const t = lines[j].trim();
+    if (t === '' || t.startsWith('#')) continue;
+    const indent = lines[j].length - lines[j].trimStart().length;
+    const item = /^-(\s|$)/.test(t);
+    const explicit = /^:(\s|$)/.test(t);
+    if (indent > column || (item && indent === column) || (explicit && indent <= column)) out.push(j);
+    else break;
+  }
+  return out;
+}
+
+/**
  * The access level named by a frontmatter block that does not parse as YAML (the metadata
- * cache then has no frontmatter, so {@link noteAccess} would see none): every top-level line
- * whose key is `access` or `agent_overrides` in any case, quoted or not, and the list or
- * nested lines under it, read word by word. A value that cannot be read (empty, unknown word)
- * counts as `private`: a rule the app cannot parse is taken at its strictest.
+ * cache then has no frontmatter, so {@link noteAccess} would see none), failing closed: every
+ * place the block names `access` or `agent_overrides` as a key ({@link unparsedRules}: any
+ * indentation, flow mappings, quoted and explicit keys, any case) counts, and each is read at
+ * its strictest. An `access` value is read word by word (`,`-separated, quotes and brackets
+ * dropped, a `# comment` outside quotes dropped), from the rest of its line and the lines
+ * under it; a value that cannot be read (no value, an unknown word, a quote or bracket that
+ * does not close on its line, an alias) counts as `private`. An `agent_overrides` entry counts
+ * for `label` wherever the label appears in its value (or anywhere in the block when that
+ * value holds an alias), read from the text after the label the same way; an entry whose value
+ * cannot be read counts as `private` for that label.
  * @param block the raw YAML between the `---` lines. @param label the calling key's label.
  * @returns the strictest level named, or null when the block names no access key.
  */
 export function unparsedBlockAccess(block: string, label: string): NoteAccess | null {
-  let found = false;
-  let accessSeen = false;
-  let inside: 'access' | 'overrides' | null = null;
-  let accessValues = 0;
+  const rules = unparsedRules(block);
+  if (rules.length === 0) return null;
+  const lines = block.replace(/\r\n?/g, '\n').split('\n');
   const levels: NoteAccess[] = [];
-  for (const line of block.replace(/\r\n?/g, '\n').split('\n')) {
-    const pair = /^(\s*)(?:-\s+)?["']?([^"':#]+?)["']?\s*:(?:\s+|$)(.*)$/.exec(line);
-    if (!/^\s/.test(line) && !line.startsWith('-')) {
-      inside = null;
-      if (!pair) continue;
-      const name = pair[2].trim().toLowerCase();
-      if (name === ACCESS_KEY) {
-        found = true;
-        accessSeen = true;
-        inside = 'access';
-        if (pair[3].trim() !== '') {
-          accessValues++;
-          levels.push(unparsedValue(pair[3]));
-        }
-      } else if (name === AGENT_OVERRIDES_KEY) {
-        found = true;
-        inside = 'overrides';
-        if (label && pair[3].includes(label)) levels.push(unparsedValue(pair[3].slice(pair[3].indexOf(label) + label.length)));
-      }
-      continue;
-    }
-    if (inside === 'access') {
-      const item = /^\s*-\s*(.*)$/.exec(line);
-      if (item) {
-        accessValues++;
-        levels.push(unparsedValue(item[1]));
-      }
-    } else if (inside === 'overrides' && pair && label && pair[2].trim() === label) {
-      levels.push(unparsedValue(pair[3]));
-    }
+  for (const rule of rules) {
+    if (rule.name === ACCESS_KEY) levels.push(unparsedValue(rule.value));
+    else if (label) levels.push(...overrideLevels(rule, lines, label));
   }
-  if (!found) return null;
-  return accessSeen && accessValues === 0 ? 'private' : strictest(levels);
+  return strictest(levels);
 }
 
-/** One raw value from an unparseable block: quotes, brackets and a `# comment` dropped; read as {@link parseAccessValue} reads a list. */
-function unparsedValue(raw: string): NoteAccess {
-  const words = raw
-    .replace(/\s#.*$/, '')
-    .replace(/^[\s:]+/, '')
-    .split(',')
-    .map((w) => w.replace(/["'[\]{}]/g, '').trim())
-    .filter((w) => w !== '');
+/**
+ * The levels an unparseable `agent_overrides` value gives `label`: one per line of the value
+ * naming the label (as written or with YAML escapes undone), read from the text after it on
+ * its line, or, when nothing follows it there, from the lines under that line
+ * ({@link valueLines}; none → `private`). When the value holds an alias (`*name`), every line
+ * of the block is searched, since the mapping may be anchored anywhere in it.
+ */
+function overrideLevels(rule: UnparsedRule, lines: readonly string[], label: string): NoteAccess[] {
+  const aliased = rule.value.some((part) => /(^|[\s{[,:])\*\S/.test(part));
+  const searched = aliased ? lines.map((_, i) => i) : [rule.line, ...rule.under];
+  const levels: NoteAccess[] = [];
+  for (const i of searched) {
+    const raw = i === rule.line && !aliased ? lines[i].slice(rule.from) : lines[i];
+    for (const text of new Set([raw, unescapeDoubleQuoted(raw)])) {
+      const at = text.indexOf(label);
+      if (at < 0) continue;
+      const after = text
+        .slice(at + label.length)
+        .replace(/^["']?\s*:?/, '')
+        .trim();
+      if (after !== '' && !after.startsWith('#')) {
+        levels.push(unparsedValue([after]));
+      } else {
+        const under = valueLines(lines, i, lines[i].length - lines[i].trimStart().length).map((j) => lines[j].trim());
+        levels.push(unparsedValue(under.filter((part) => part !== '' && !part.startsWith('#'))));
+      }
+    }
+  }
+  return levels;
+}
+
+/**
+ * The level one unparseable value names, read as {@link parseAccessValue} reads a list: each
+ * part with leading `-`, `:` and `?` markers and a `# comment` (outside quotes) dropped, then
+ * split at commas, quotes and brackets dropped from each word. No words, or a part whose
+ * quotes or brackets do not close (the value goes on where it cannot be read), or an alias
+ * (`*name`) → `private`.
+ */
+function unparsedValue(parts: readonly string[]): NoteAccess {
+  const words: string[] = [];
+  for (const part of parts) {
+    const text = withoutComment(part.replace(/^[\s:?-]+/, ''));
+    if (text === null || /(^|[\s{[,])[*&!]/.test(text)) return 'private';
+    for (const word of text.split(',')) {
+      const w = word.replace(/["'[\]{}]/g, '').trim();
+      if (w !== '') words.push(w);
+    }
+  }
   return parseAccessValue(words);
+}
+
+/**
+ * `text` without a trailing `# comment` (a `#` at the start or after whitespace, outside
+ * quotes). @returns null when a quote opened in `text` does not close in it, or when more `[`
+ * and `{` open than `]` and `}` close before the comment (the value goes on past the line).
+ */
+function withoutComment(text: string): string | null {
+  const masked = text.replace(/"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'/g, (quoted) => '_'.repeat(quoted.length));
+  const hash = masked.search(/(^|\s)#/);
+  const kept = hash < 0 ? masked : masked.slice(0, hash);
+  const count = (re: RegExp): number => kept.match(re)?.length ?? 0;
+  return /["']/.test(kept) || count(/[[{]/g) > count(/[\]}]/g) ? null : text.slice(0, hash < 0 ? text.length : hash);
 }
 
 /**

@@ -3,6 +3,20 @@ import { FileSystemAdapter, TFile, getFrontMatterInfo, type App, type CachedMeta
 import { unparsedBlockAccess, type NoteAccess } from './access-rules';
 
 /**
+ * True when the metadata cache shows a frontmatter block (its position, or a leading `yaml`
+ * section) without a parsed mapping for it: Obsidian leaves `frontmatter` undefined when the
+ * YAML does not parse, and a block that parses to a list or a text names no properties either.
+ * Access rules must then be read from the block's raw text ({@link UnparsedFrontmatter}), as
+ * the write guard reads such a block (frontmatter-guard parseFrontmatter: `invalid`).
+ * @param cache the note's metadata cache entry, or null/undefined when it has none.
+ */
+export function hasUnparsedFrontmatter(cache: CachedMetadata | null | undefined): boolean {
+  if (!cache || (cache.frontmatterPosition === undefined && cache.sections?.[0]?.type !== 'yaml')) return false;
+  const data: unknown = cache.frontmatter;
+  return data === null || typeof data !== 'object' || Array.isArray(data);
+}
+
+/**
  * The raw frontmatter blocks of notes whose YAML does not parse. Obsidian's metadata cache
  * then keeps `frontmatterPosition` but no `frontmatter`, so a broken line next to
  * `access: private` would hide the rule and open the note (issue: access fails open). This
@@ -37,7 +51,8 @@ export class UnparsedFrontmatter {
 
   /**
    * The access level `label` has on `file` per its unparseable frontmatter block. Call only
-   * for a note whose metadata cache shows a frontmatter block without parsed frontmatter.
+   * for a note whose metadata cache shows a frontmatter block without parsed frontmatter
+   * ({@link hasUnparsedFrontmatter}).
    * @returns the strictest level the block names (`read-write` when it names no access key),
    *   read from disk at once when not known for the file's current mtime and size; `private`
    *   only when that read fails (an asynchronous read is started, and {@link onLearned}
@@ -83,7 +98,7 @@ export class UnparsedFrontmatter {
 
   /** Records (or forgets) the block of a note the metadata cache just parsed from `data`. */
   private remember(file: TFile, data: string, cache: CachedMetadata): void {
-    if (cache.frontmatterPosition && !cache.frontmatter) {
+    if (hasUnparsedFrontmatter(cache)) {
       this.blocks.set(file.path, { mtime: file.stat.mtime, size: file.stat.size, block: getFrontMatterInfo(data).frontmatter });
     } else {
       this.blocks.delete(file.path);

@@ -1,7 +1,7 @@
 import { getFrontMatterInfo, parseYaml } from 'obsidian';
 import { quoteInput, ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
-import { ACCESS_KEY, AGENT_OVERRIDES_KEY, noteAccess, unparsedBlockAccess } from '../access/access-rules';
+import { ACCESS_KEY, AGENT_OVERRIDES_KEY, noteAccess, unparsedBlockAccess, unparsedRules } from '../access/access-rules';
 
 /**
  * The guard that keeps agents away from a note's access rules
@@ -189,21 +189,15 @@ export function noteNotFound(input: string, candidates: readonly string[] = []):
 }
 
 /**
- * The raw lines of protected keys in a block that does not parse: each top-level line
- * starting with `access:` / `agent_overrides:` (quoted or not, any case) and the indented or
- * list lines that follow it.
+ * The protected keys of a block compared as raw text, for a change where either side does not
+ * parse: each place the block names `access` or `agent_overrides` as a key, in any position
+ * (access-rules unparsedRules: indented, in a flow mapping, quoted, explicit, any case), with
+ * the text that may hold its value (the rest of its line and the lines under it), trimmed.
  */
 function protectedLines(block: string): string {
-  const out: string[] = [];
-  let inside = false;
-  for (const line of block.replace(/\r\n/g, '\n').split('\n')) {
-    const key = /^\s*["']?([^"':]+?)["']?\s*:/.exec(line);
-    if (key && !/^\s/.test(line)) inside = isProtectedKey(key[1]);
-    else if (key && /^\s/.test(line) && isProtectedKey(key[1]) && !inside) inside = true;
-    else if (!/^(\s|-)/.test(line)) inside = false;
-    if (inside) out.push(line.trimEnd());
-  }
-  return out.join('\n');
+  return unparsedRules(block)
+    .map((rule) => [rule.name, ...rule.value].join('\n'))
+    .join('\n\n');
 }
 
 /** JSON with object keys sorted at every depth. */
