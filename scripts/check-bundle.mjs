@@ -121,9 +121,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * Session 20's unparsed round: +1.9 KB for frontmatter that does not parse read for `access`/`agent_overrides` as a key in any
  * position (indented, in a flow mapping, quoted or escaped, an explicit `? access` key), an unreadable value read as private, and
  * the write guard and the metadata cache's raw-text route using the same scanner (unparsedRules): five shapes of a broken block
- * left a private note readable by every agent.
+ * left a private note readable by every agent. +0.4 KB for an agent_overrides that is no mapping (a text or list naming the
+ * key's label) and rules a YAML merge key brings in read at their strictest (the second newcomer pass read such notes).
  */
-const BUDGET_BYTES = 762_600;
+const BUDGET_BYTES = 763_000;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -248,6 +248,32 @@ describe('a private rule anywhere in frontmatter that does not parse hides the n
   });
 });
 
+describe('a rule in frontmatter that parses, in a shape other than a mapping, hides the note (fails closed)', () => {
+  let env: SecEnv;
+  afterEach(async () => env?.done());
+  // Each parses; an agent_overrides that was no mapping, or a rule a merge key brings in, was dropped and the note open (a newcomer's second pass).
+  const hidden: Record<string, string> = {
+    'Text override.md': '---\nagent_overrides: "Test client: no-access"\n---\nparsedwordone\n',
+    'List override.md': '---\nagent_overrides:\n  - Test client: no-access\n---\nparsedwordtwo\n',
+    'Merged.md': '---\nbase: &b {access: private}\n<<: *b\n---\nparsedwordthree\n',
+  };
+  const files = { ...hidden, 'Other override.md': '---\nagent_overrides: "Someone else: no-access"\n---\nparsedvisible\n' };
+
+  test('search, list_notes, read_note and read_notes treat them as missing; an override naming another key leaves the note open', async () => {
+    env = await boot(files);
+    for (let i = 0; i < 50 && (await searchPaths(env.client, 'parsedvisible')).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(await searchPaths(env.client, 'parsedvisible')).toEqual(['Other override.md']);
+    for (const word of ['parsedwordone', 'parsedwordtwo', 'parsedwordthree']) expect(await searchPaths(env.client, word)).toEqual([]);
+    const listed = ((await call(env.client, 'list_notes', {})).notes as Json[]).map((n) => n.path);
+    expect(listed).toEqual(['Other override.md']);
+    for (const path of Object.keys(hidden)) {
+      expect(await attempt(env.client, 'read_note', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+    }
+    expect(JSON.stringify(await attempt(env.client, 'read_notes', { paths: Object.keys(hidden) }))).not.toMatch(/parsedword/);
+  });
+});
+
 describe('issue 12.8: a heading that looks like an outline path never selects another section silently', () => {
   let env: SecEnv;
   afterEach(async () => env?.done());

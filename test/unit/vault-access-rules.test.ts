@@ -11,6 +11,25 @@ describe('noteAccess: property names compare without case, the strictest spellin
   ])('%j → %s', (frontmatter, level) => {
     expect(noteAccess(frontmatter as Record<string, unknown>, 'Bot')).toBe(level);
   });
+
+  // Rules in a shape other than a mapping were dropped, leaving the note open (a newcomer's second pass): read at their strictest.
+  test.each([
+    ['an agent_overrides text naming the key', 'agent_overrides: "Bot: no-access"', 'private'],
+    ['an agent_overrides text naming the key alone', 'agent_overrides: Bot', 'private'],
+    ['an agent_overrides list of texts', 'agent_overrides:\n  - "Bot: read-only"', 'private'],
+    ['an agent_overrides list of mappings, read as mappings', 'agent_overrides:\n  - Bot: read-only', 'read-only'],
+    ['an agent_overrides text naming another key', 'agent_overrides: "Other: no-access"', 'read-write'],
+    ['a merge key bringing access in', 'base: &b {access: private}\n<<: *b', 'private'],
+    ['a merge key list', '<<: [{access: read-only}]', 'read-only'],
+    ['a merge key bringing agent_overrides in', '<<: {agent_overrides: {Bot: no-access}}', 'private'],
+    ['a merge key inside agent_overrides', 'm: &m {Bot: no-access}\nagent_overrides:\n  <<: *m', 'private'],
+    ['a merge key of other properties', '<<: {color: blue}', 'read-write'],
+  ])('%s: %s → %s', (_what, yaml, level) => {
+    const frontmatter = parseYaml(yaml) as Record<string, unknown>;
+    expect(noteAccess(frontmatter, 'Bot')).toBe(level);
+    // The level may differ by label, so the note is judged per key.
+    if (level !== 'read-write') expect(namesLabelRules(frontmatter)).toBe(true);
+  });
 });
 
 describe('namesLabelRules: a note without agent_overrides has one level for every label', () => {

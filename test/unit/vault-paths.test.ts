@@ -263,7 +263,9 @@ describe('access rules', () => {
     expect(noteAccess(fm, 'claude code')).toBe('read-only');
     expect(noteAccess(fm, '')).toBe('read-only');
     expect(noteAccess({ agent_overrides: { Cursor: 'read-only' } }, 'Cursor')).toBe('read-only');
-    expect(noteAccess({ agent_overrides: ['Cursor'] }, 'Cursor')).toBe('read-write');
+    // A list naming the label is a rule for it the plugin cannot read: private for that key, as an unknown value is (session 20).
+    expect(noteAccess({ agent_overrides: ['Cursor'] }, 'Cursor')).toBe('private');
+    expect(noteAccess({ agent_overrides: ['Cursor'] }, 'Claude Code')).toBe('read-write');
     // An override for this label the plugin cannot read tightens to private; another label's is not this key's rule.
     expect(noteAccess({ agent_overrides: { Cursor: 'noacess' } }, 'Cursor')).toBe('private');
     expect(noteAccess({ agent_overrides: { Cursor: 'noacess' } }, 'Claude Code')).toBe('read-write');

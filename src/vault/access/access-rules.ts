@@ -46,33 +46,69 @@ export function parseAccessValue(value: unknown): NoteAccess {
  * Combines the note's `access` with `agent_overrides[label]` (label matched exactly, as in
  * {@link AccessScope.label}); an override can only tighten, never loosen. Property names
  * compare without case (`Access:` is `access:`), and when several spellings are present the
- * strictest value wins.
+ * strictest value wins. Read at its strictest, as a rule the plugin cannot read elsewhere
+ * (docs/security.md#access-rules-in-frontmatter):
+ * - an `agent_overrides` that is no mapping: a list's mappings are read as the mapping is, and
+ *   any text in it (a whole text value, a list item) that holds the label makes the note
+ *   private for that key (`agent_overrides: "Claude: no-access"` is what a text property holds);
+ * - a YAML merge key (`<<: {access: private}`, `<<: *rules`), which a parser may or may not
+ *   expand: its mappings' rules count as the note's own.
  * @param frontmatter the note's frontmatter (metadata cache), or undefined when it has none.
  * @param label the calling key's label.
  */
 export function noteAccess(frontmatter: Record<string, unknown> | undefined, label: string): NoteAccess {
   if (!frontmatter) return 'read-write';
   const levels: NoteAccess[] = [];
-  for (const [key, value] of Object.entries(frontmatter)) {
+  addRuleLevels(frontmatter, label, levels, 0);
+  return strictest(levels);
+}
+
+/** How deep merge keys are followed (aliases can nest mappings in mappings; a parsed cycle must end). */
+const MERGE_DEPTH = 8;
+
+/** Adds to `levels` what the rules of one mapping (the frontmatter, or a mapping a merge key brings in) say for `label`. */
+function addRuleLevels(mapping: Record<string, unknown>, label: string, levels: NoteAccess[], depth: number): void {
+  for (const [key, value] of Object.entries(mapping)) {
     const name = key.trim().toLowerCase();
     if (name === ACCESS_KEY) levels.push(parseAccessValue(value));
-    else if (name === AGENT_OVERRIDES_KEY && label && value && typeof value === 'object' && !Array.isArray(value)) {
-      if (Object.prototype.hasOwnProperty.call(value, label)) levels.push(parseAccessValue((value as Record<string, unknown>)[label]));
+    else if (name === AGENT_OVERRIDES_KEY && label) addOverrideLevels(value, label, levels, depth);
+    else if (name === '<<' && depth < MERGE_DEPTH) {
+      for (const merged of Array.isArray(value) ? value : [value]) {
+        if (isMapping(merged)) addRuleLevels(merged, label, levels, depth + 1);
+      }
     }
   }
-  return strictest(levels);
+}
+
+/** Adds to `levels` what an `agent_overrides` value says for `label` (see {@link noteAccess}). */
+function addOverrideLevels(value: unknown, label: string, levels: NoteAccess[], depth: number): void {
+  if (typeof value === 'string') {
+    if (value.includes(label)) levels.push('private');
+  } else if (Array.isArray(value)) {
+    for (const item of value) if (depth < MERGE_DEPTH) addOverrideLevels(item, label, levels, depth + 1);
+  } else if (isMapping(value)) {
+    if (Object.prototype.hasOwnProperty.call(value, label)) levels.push(parseAccessValue(value[label]));
+    if (Object.prototype.hasOwnProperty.call(value, '<<') && depth < MERGE_DEPTH) addOverrideLevels(value['<<'], label, levels, depth + 1);
+  }
+}
+
+/** True for a parsed YAML mapping (a plain object, not a list). */
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**
  * True when the note's access may differ from one key label to another: its frontmatter has an
  * `agent_overrides` property (name compared as {@link noteAccess} compares it, trimmed and
- * without case), the only rule noteAccess reads per label. A note without one has the same
+ * without case), the only rule noteAccess reads per label, or a merge key `<<` that may bring one in. A note without one has the same
  * level for every label, its `access` alone.
  * @param frontmatter the note's frontmatter (metadata cache), or undefined when it has none.
  */
 export function namesLabelRules(frontmatter: Record<string, unknown> | undefined): boolean {
   if (!frontmatter) return false;
   for (const key of Object.keys(frontmatter)) {
+    // A merge key may bring an agent_overrides in (noteAccess follows it).
+    if (key === '<<') return true;
     // Shorter than the name even with its spaces trimmed: no case folding needed (most properties).
     if (key.length >= AGENT_OVERRIDES_KEY.length && key.trim().toLowerCase() === AGENT_OVERRIDES_KEY) return true;
   }
