@@ -49,6 +49,10 @@ describe('the door of the MCP server', () => {
     const malformed = await raw(booted.port, { body: '{"jsonrpc":', headers: auth });
     expect(malformed.status).toBe(400);
     expect(JSON.parse(malformed.body).error.code).toBe(-32700);
+    // A byte order mark before the JSON (RFC 8259 §8.1: a sender must not add one) is named, not left as "not valid JSON" alone.
+    const marked = await raw(booted.port, { body: `\uFEFF${INIT}`, headers: auth });
+    expect(marked.status).toBe(400);
+    expect(JSON.parse(marked.body).error).toMatchObject({ code: -32700, message: expect.stringMatching(/byte order mark \(U\+FEFF\)/) });
   });
 
   it('refuses a body that is not UTF-8 (a Latin-1 é) with a parse error, creating nothing: decoded anyway, it became U+FFFD in a note name and its text', async () => {

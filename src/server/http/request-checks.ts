@@ -60,7 +60,9 @@ export async function readJsonRpcBody(req: IncomingMessage, maxBodyBytes: number
   try {
     body = JSON.parse(text);
   } catch {
-    return { refusal: { status: 400, code: -32700, message: 'Parse error: the request body is not valid JSON.' } };
+    // RFC 8259 §8.1: a sender must not add a byte order mark; JSON.parse refuses one, so the answer names it.
+    const why = text.startsWith('\uFEFF') ? ': it starts with a byte order mark (U+FEFF); send the JSON without it' : '';
+    return { refusal: { status: 400, code: -32700, message: `Parse error: the request body is not valid JSON${why}.` } };
   }
   const framing = checkFraming(body);
   return framing ? { refusal: { status: 400, code: INVALID_REQUEST, message: framing.message, id: framing.id } } : { body };
