@@ -62,6 +62,29 @@ async function searchPaths(client: Client, query: string): Promise<string[]> {
   return (out.results as Json[]).map((r) => r.path as string);
 }
 
+/**
+ * Asserts that the notes of `hidden` (path → text), holding the words `words`, answer as missing
+ * on every reading route (search, list_notes, read_note, read_notes), once the index has the
+ * note holding `visible.word`, which search finds at `visible.path`; `listed` is all list_notes shows.
+ */
+async function expectMissingOnReads(
+  client: Client,
+  hidden: Record<string, string>,
+  words: readonly string[],
+  visible: { word: string; path: string },
+  listed: readonly string[],
+): Promise<void> {
+  for (let i = 0; i < 50 && (await searchPaths(client, visible.word)).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+  expect(await searchPaths(client, visible.word)).toEqual([visible.path]);
+  for (const word of words) expect(await searchPaths(client, word)).toEqual([]);
+  expect(((await call(client, 'list_notes', {})).notes as Json[]).map((n) => n.path).sort()).toEqual([...listed].sort());
+  for (const path of Object.keys(hidden)) {
+    expect(await attempt(client, 'read_note', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+  }
+  const many = JSON.stringify(await attempt(client, 'read_notes', { paths: Object.keys(hidden) }));
+  for (const word of words) expect(many).not.toContain(word);
+}
+
 describe('issue 12.7: an exact literal name wins over a percent-decoded one', () => {
   let env: SecEnv;
   afterEach(async () => env?.done());
@@ -223,16 +246,7 @@ describe('a private rule anywhere in frontmatter that does not parse hides the n
 
   test('search, list_notes, read_note, read_notes and get_links treat them as missing; a broken block without a rule stays open', async () => {
     env = await boot(files);
-    for (let i = 0; i < 50 && (await searchPaths(env.client, 'visibleword')).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(await searchPaths(env.client, 'visibleword')).toEqual(['Remote.md']);
-    for (const word of words) expect(await searchPaths(env.client, word)).toEqual([]);
-    const listed = ((await call(env.client, 'list_notes', {})).notes as Json[]).map((n) => n.path);
-    expect(listed.sort()).toEqual(['Links.md', 'Remote.md']);
-    for (const path of Object.keys(hidden)) {
-      expect(await attempt(env.client, 'read_note', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
-    }
-    const many = JSON.stringify(await attempt(env.client, 'read_notes', { paths: Object.keys(hidden) }));
-    for (const word of words) expect(many).not.toContain(word);
+    await expectMissingOnReads(env.client, hidden, words, { word: 'visibleword', path: 'Remote.md' }, ['Links.md', 'Remote.md']);
     const links = await call(env.client, 'get_links', { path: 'Links' });
     expect((links.outgoing as Json[]).map((l) => l.path)).toEqual(['Remote.md']);
     expect((await call(env.client, 'read_note', { path: 'Remote' })).body).toMatch(/visibleword/);
@@ -261,16 +275,8 @@ describe('a rule in frontmatter that parses, in a shape other than a mapping, hi
 
   test('search, list_notes, read_note and read_notes treat them as missing; an override naming another key leaves the note open', async () => {
     env = await boot(files);
-    for (let i = 0; i < 50 && (await searchPaths(env.client, 'parsedvisible')).length === 0; i++)
-      await new Promise((r) => setTimeout(r, 20));
-    expect(await searchPaths(env.client, 'parsedvisible')).toEqual(['Other override.md']);
-    for (const word of ['parsedwordone', 'parsedwordtwo', 'parsedwordthree']) expect(await searchPaths(env.client, word)).toEqual([]);
-    const listed = ((await call(env.client, 'list_notes', {})).notes as Json[]).map((n) => n.path);
-    expect(listed).toEqual(['Other override.md']);
-    for (const path of Object.keys(hidden)) {
-      expect(await attempt(env.client, 'read_note', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
-    }
-    expect(JSON.stringify(await attempt(env.client, 'read_notes', { paths: Object.keys(hidden) }))).not.toMatch(/parsedword/);
+    const words = ['parsedwordone', 'parsedwordtwo', 'parsedwordthree'];
+    await expectMissingOnReads(env.client, hidden, words, { word: 'parsedvisible', path: 'Other override.md' }, ['Other override.md']);
   });
 });
 
