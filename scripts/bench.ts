@@ -45,7 +45,7 @@ const LARGE_ARCHIVE = nodePath.resolve(__dirname, '../../shared/vaults/windows-p
 
 async function main(argv: string[]): Promise<void> {
   const started = performance.now();
-  const { quick, peer: withPeer, scale: sizes, rows, parts, model, tuneFusion } = parseBenchArgs(argv);
+  const { quick, peer: withPeer, scale: sizes, rows, warmRuns, parts, model, tuneFusion } = parseBenchArgs(argv);
   provideObsidianModule();
   const Plugin = (require(nodePath.resolve(__dirname, '../main.js')) as { default: PluginClass }).default;
   const log = (line: string): void => console.log(line);
@@ -56,7 +56,7 @@ async function main(argv: string[]): Promise<void> {
     await benchLargeVault(Plugin, LARGE_ARCHIVE, { peer: withPeer ? { rounds: 3, budgetMs: 40_000 } : null, throughputMs: 10_000 }, log);
   }
   if (parts.includes('scale')) {
-    await scalingTable(sizes, rows, LARGE_ARCHIVE, nodePath.join(__dirname, 'scaling-row.cjs'), log);
+    await scalingTable(sizes, rows, LARGE_ARCHIVE, nodePath.join(__dirname, 'scaling-row.cjs'), log, warmRuns);
     if (!sizes.some((n) => n >= 100_000)) log('  (100k notes only with --full or --scale 1000,10000,100000)');
   }
   if (parts.includes('semantic')) {

@@ -1,6 +1,6 @@
 /**
- * `npm run bench` command-line flags: --quick, --full, --scale a,b,..., --rows kinds, --no-peer,
- * --no-model, --tune-fusion, --only parts.
+ * `npm run bench` command-line flags: --quick, --full, --scale a,b,..., --rows kinds, --warm-runs n,
+ * --no-peer, --no-model, --tune-fusion, --only parts.
  */
 
 /**
@@ -28,6 +28,8 @@ export interface BenchOptions {
   scale: number[];
   /** The scaling table's kinds of row to measure (all by default; --rows). */
   rows: ScalingRowKind[];
+  /** Warm starts per scaling row, each a fresh process from the row's saved index (1 by default; --warm-runs): the row keeps the first, a line lists them all. */
+  warmRuns: number;
   /** The parts to run (all by default; "onload" and "help" with --quick). */
   parts: BenchPart[];
   /** Measure search quality with the npm word-vector model, installed on demand (false with --no-model or --quick). */
@@ -35,6 +37,9 @@ export interface BenchOptions {
   /** Run the hybrid fusion grid search in the semantic part (--tune-fusion). */
   tuneFusion: boolean;
 }
+
+/** Most warm starts --warm-runs takes per row (each is a process of its own: at 100k notes about a minute and a half, mostly the host's load). */
+export const MAX_WARM_RUNS = 20;
 
 /** Scaling table sizes of the normal run, and with --full. */
 export const DEFAULT_SCALE = [1_000, 10_000];
@@ -54,6 +59,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   let tuneFusion = false;
   let parts: BenchPart[] = [...BENCH_PARTS];
   let rows: ScalingRowKind[] = [...SCALING_ROWS];
+  let warmRuns = 1;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') quick = true;
@@ -74,6 +80,11 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       if (unknown.length > 0)
         throw new Error(`--rows wants scaling rows among ${SCALING_ROWS.join(', ')} (comma-separated); got "${unknown.join(',')}"`);
       rows = list as ScalingRowKind[];
+    } else if (arg === '--warm-runs') {
+      const given = argv[++i] ?? '';
+      warmRuns = Number(given);
+      if (!/^\d+$/.test(given) || warmRuns < 1 || warmRuns > MAX_WARM_RUNS)
+        throw new Error(`--warm-runs wants a whole number of warm starts per scaling row from 1 to ${MAX_WARM_RUNS}; got "${given}"`);
     } else if (arg === '--only') {
       const list = (argv[++i] ?? '').split(',').map((part) => part.trim());
       const unknown = list.filter((part) => !(BENCH_PARTS as readonly string[]).includes(part));
@@ -82,15 +93,16 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       parts = list as BenchPart[];
     } else
       throw new Error(
-        `Unknown bench flag "${arg}"; use --quick, --full, --scale a,b,..., --rows generated,powershell,powershell-x7, --no-peer, --no-model, --tune-fusion or --only onload,help,large,scale,semantic,vectors`,
+        `Unknown bench flag "${arg}"; use --quick, --full, --scale a,b,..., --rows generated,powershell,powershell-x7, --warm-runs n, --no-peer, --no-model, --tune-fusion or --only onload,help,large,scale,semantic,vectors`,
       );
   }
-  if (quick) return { quick, peer: false, scale: [], rows, parts: ['onload', 'help'], model: false, tuneFusion: false };
+  if (quick) return { quick, peer: false, scale: [], rows, warmRuns, parts: ['onload', 'help'], model: false, tuneFusion: false };
   return {
     quick,
     peer,
     scale: parts.includes('scale') ? (scale ?? (full ? FULL_SCALE : DEFAULT_SCALE)) : [],
     rows,
+    warmRuns,
     parts,
     model,
     tuneFusion,

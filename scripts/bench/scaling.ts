@@ -19,7 +19,7 @@ import { ms, type Log } from './measure';
 import type { ScalingRowKind } from './options';
 import { benchConfigDir } from './plugin-class';
 import { formatScalingRow, SCALING_HEADER, targetLines } from './scaling-format';
-import type { MeasuredRow, ScalingRow, TableVault } from './scaling-measure';
+import type { MeasuredRow, ScalingRow, TableVault, WarmFigures } from './scaling-measure';
 import type { RowMessage, RowPhase } from './scaling-row';
 
 /** Common words of the PowerShell docs, each in thousands of its notes: the heavy queries of the real-notes rows. */
@@ -31,6 +31,7 @@ const REAL_HEAVY = ['the', 'command parameter', '"of the"', 'value object type s
  * when `archive` is absent), of the kinds in `kinds` only (--rows), each in a child process running `rowScript` (the bundled
  * scaling-row.ts; its searches timed from a client process of its own); prints each row as it is measured, a row whose process failed as "not
  * measured" with its reason, then the targets table.
+ * @param warmRuns warm starts per row (measureInChild)
  * @returns the measured rows
  * @throws Error when a size is not a positive integer (generateVault).
  */
@@ -40,6 +41,7 @@ export async function scalingTable(
   archive: string,
   rowScript: string,
   log: Log,
+  warmRuns = 1,
 ): Promise<ScalingRow[]> {
   const cache = nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated');
   log(
@@ -50,7 +52,7 @@ export async function scalingTable(
   log(SCALING_HEADER);
   const rows: ScalingRow[] = [];
   const measure = async (vault: TableVault): Promise<void> => {
-    const measured = await measureInChild(rowScript, vault, log);
+    const measured = await measureInChild(rowScript, vault, log, warmRuns);
     if (measured === null) return;
     rows.push(measured.row);
     log(formatScalingRow(measured.row));
@@ -84,13 +86,14 @@ export async function scalingTable(
 /**
  * Measures `vault` in two processes of `rowScript`, as a user would meet it across a restart of
  * Obsidian: the cold one (host load, index built and saved, searches, memory) and then the
- * warm one, a fresh process that loads the saved index. Each child's stderr is echoed here
+ * warm one, a fresh process that loads the saved index (`warmRuns` such processes, one after
+ * another, the row keeping the first's figures and a line listing them all). Each child's stderr is echoed here
  * (its tail kept); the vault's run config folder (the saved index) is removed afterwards
  * whether or not the children finished.
  * @returns the measured row (warm figures NaN, with a line saying why, when the warm process
  *   sent none), or null after logging why when the cold process exited without a row
  */
-export async function measureInChild(rowScript: string, vault: TableVault, log: Log): Promise<MeasuredRow | null> {
+export async function measureInChild(rowScript: string, vault: TableVault, log: Log, warmRuns = 1): Promise<MeasuredRow | null> {
   const started = performance.now();
   try {
     const cold = await runRowProcess(rowScript, vault, 'cold');
@@ -99,21 +102,44 @@ export async function measureInChild(rowScript: string, vault: TableVault, log: 
       return null;
     }
     const done: MeasuredRow = cold.message.measured;
-    const warm = await runRowProcess(rowScript, vault, 'warm');
-    if (warm.message?.type === 'warm') {
-      Object.assign(done.row, warm.message.warm);
+    const warms: WarmFigures[] = [];
+    for (let run = 0; run < warmRuns; run++) {
+      const warm = await runRowProcess(rowScript, vault, 'warm');
+      if (warm.message?.type !== 'warm') {
+        done.details.push(`            warm start: not measured: its process ended (${warm.exit}) without figures${because(warm.stderr)}`);
+        break;
+      }
+      warms.push(warm.message.warm);
+    }
+    if (warms.length > 0) {
+      Object.assign(done.row, warms[0]);
       done.details.push(
         `            warm start's longest slice: ${ms(done.row.warmBuildSliceMs)} ms until complete, ${ms(done.row.warmSliceMs)} ms with the block bounds and phrase filters made after it`,
       );
-    } else
-      done.details.push(`            warm start: not measured: its process ended (${warm.exit}) without figures${because(warm.stderr)}`);
+    }
+    if (warms.length > 1) done.details.push(warmRunsLine(warms));
+    const processes = 1 + Math.max(warms.length, 1);
     done.details.push(
-      `            row measured in ${((performance.now() - started) / 1000).toFixed(0)} s in two processes (host load, cold build, searches; then, as after a restart, host load and warm start)`,
+      `            row measured in ${((performance.now() - started) / 1000).toFixed(0)} s in ${processes} processes (host load, cold build, searches; then, as after a restart, host load and warm start${processes > 2 ? `, ${processes - 1} times` : ''})`,
     );
     return done;
   } finally {
     await fsp.rm(nodePath.join(vault.path, vault.configDir), { recursive: true, force: true });
   }
+}
+
+/** The line under a row listing each of its warm starts (--warm-runs): seconds, longest slice with the work after completeness and until complete, and their medians. */
+export function warmRunsLine(warms: readonly WarmFigures[]): string {
+  const median = (values: number[]): number => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
+  const each = warms.map((w) => `${(w.warmMs / 1000).toFixed(2)} s / ${ms(w.warmSliceMs)} (${ms(w.warmBuildSliceMs)}) ms`).join(', ');
+  return (
+    `            warm starts (${warms.length} fresh processes from the same saved index; s / longest slice ms (until complete); the row shows the first): ${each}; ` +
+    `median ${(median(warms.map((w) => w.warmMs)) / 1000).toFixed(2)} s / ${ms(median(warms.map((w) => w.warmSliceMs)))} (${ms(median(warms.map((w) => w.warmBuildSliceMs)))}) ms`
+  );
 }
 
 /** ": <why>" from a child's stderr tail (failureReason), or "" when it printed nothing. */

@@ -8,6 +8,7 @@ import * as nodePath from 'node:path';
 import VaultMcpPlugin from '../../src/main';
 import { DEFAULT_SCALE, FULL_SCALE, parseBenchArgs } from '../../scripts/bench/options';
 import { percentiles } from '../../scripts/bench/measure';
+import { warmRunsLine } from '../../scripts/bench/scaling';
 import { parseLoadArgs } from '../../scripts/load/options';
 import { failureKind } from '../../scripts/load/drive';
 import { generateVault, generatedQueries, vocabularyWord, VOCABULARY_SIZE } from '../../scripts/bench/generate-vault';
@@ -23,6 +24,7 @@ describe('parseBenchArgs', () => {
       peer: true,
       scale: DEFAULT_SCALE,
       rows: ['generated', 'powershell', 'powershell-x7'],
+      warmRuns: 1,
       parts: ['onload', 'help', 'large', 'scale', 'semantic', 'vectors'],
       model: true,
       tuneFusion: false,
@@ -37,6 +39,7 @@ describe('parseBenchArgs', () => {
       peer: false,
       scale: [],
       rows: ['generated', 'powershell', 'powershell-x7'],
+      warmRuns: 1,
       parts: ['onload', 'help'],
       model: false,
       tuneFusion: false,
@@ -61,6 +64,26 @@ describe('parseBenchArgs', () => {
       /--rows wants scaling rows among generated, powershell, powershell-x7 .*got "x7"/,
     );
     expect(() => parseBenchArgs(['--rows'])).toThrow(/--rows wants scaling rows/);
+  });
+  it('--warm-runs sets the warm starts per scaling row (1 by default) and names what it wants on bad input', () => {
+    expect(parseBenchArgs([]).warmRuns).toBe(1);
+    expect(parseBenchArgs(['--only', 'scale', '--scale', '100000', '--warm-runs', '3'])).toMatchObject({ scale: [100_000], warmRuns: 3 });
+    for (const bad of [[], ['0'], ['-1'], ['2.5'], ['x'], ['21'], ['1e1']]) {
+      expect(() => parseBenchArgs(['--warm-runs', ...bad])).toThrow(/--warm-runs wants a whole number of warm starts per scaling row from 1 to 20/);
+    }
+  });
+  it('lists each warm start of a row and their medians', () => {
+    const line = warmRunsLine([
+      { warmMs: 2_400, warmSliceMs: 37.1, warmBuildSliceMs: 30 },
+      { warmMs: 3_270, warmSliceMs: 138.5, warmBuildSliceMs: 138.5 },
+      { warmMs: 2_680, warmSliceMs: 48.8, warmBuildSliceMs: 40 },
+    ]);
+    expect(line).toContain('warm starts (3 fresh processes from the same saved index');
+    expect(line).toContain('2.40 s / 37.1 (30.0) ms, 3.27 s / 139 (139) ms, 2.68 s / 48.8 (40.0) ms');
+    expect(line).toMatch(/median 2\.68 s \/ 48\.8 \(40\.0\) ms$/);
+    expect(warmRunsLine([{ warmMs: 2_000, warmSliceMs: 10, warmBuildSliceMs: 8 }, { warmMs: 3_000, warmSliceMs: 20, warmBuildSliceMs: 12 }])).toMatch(
+      /median 2\.50 s \/ 15\.0 \(10\.0\) ms$/,
+    );
   });
   it('names the flag on bad input', () => {
     expect(() => parseBenchArgs(['--scale'])).toThrow(/--scale wants comma-separated positive note counts/);
