@@ -120,7 +120,7 @@ export async function measureInChild(rowScript: string, vault: TableVault, log: 
     if (warms.length > 1) done.details.push(warmRunsLine(warms));
     const processes = 1 + Math.max(warms.length, 1);
     done.details.push(
-      `            row measured in ${((performance.now() - started) / 1000).toFixed(0)} s in ${processes} processes (host load, cold build, searches; then, as after a restart, host load and warm start${processes > 2 ? `, ${processes - 1} times` : ''})`,
+      `            row measured in ${((performance.now() - started) / 1000).toFixed(0)} s in ${processes === 2 ? 'two' : processes} processes (host load, cold build, searches; then, as after a restart, host load and warm start${processes > 2 ? `, ${processes - 1} times` : ''})`,
     );
     return done;
   } finally {

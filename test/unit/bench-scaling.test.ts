@@ -150,6 +150,29 @@ describe('measureInChild', () => {
     await expect(fsp.stat(nodePath.join(dir, vault.configDir))).rejects.toThrow(/ENOENT/);
   });
 
+  it('with warmRuns, starts that many warm processes from the same saved index, keeps the first in the row and lists them all', async () => {
+    const script = nodePath.join(dir, 'child.js');
+    // Each warm process counts itself in a file beside the saved index and reports its number as its warm ms.
+    await fsp.writeFile(
+      script,
+      `const fs = require('node:fs'), path = require('node:path');
+       const vault = JSON.parse(process.argv[2]);
+       const count = path.join(vault.path, vault.configDir, 'count');
+       if (process.argv[3] === 'cold') {
+         fs.writeFileSync(count, '0');
+         process.send({ type: 'row', measured: { row: { label: vault.label, warmMs: NaN, warmSliceMs: NaN }, details: [] } }, () => process.exit(0));
+       } else {
+         const n = Number(fs.readFileSync(count, 'utf8')) + 1;
+         fs.writeFileSync(count, String(n));
+         process.send({ type: 'warm', warm: { warmMs: n * 1000, warmSliceMs: n * 10, warmBuildSliceMs: n } }, () => process.exit(0));
+       }`,
+    );
+    const measured = await measureInChild(script, vault, () => undefined, 3);
+    expect(measured?.row).toMatchObject({ warmMs: 1000, warmSliceMs: 10, warmBuildSliceMs: 1 });
+    expect(measured?.details[1]).toMatch(/warm starts \(3 fresh processes .*: 1\.00 s \/ 10\.0 \(1\.0\) ms, 2\.00 s \/ 20\.0 \(2\.0\) ms, 3\.00 s \/ 30\.0 \(3\.0\) ms; median 2\.00 s/);
+    expect(measured?.details[2]).toMatch(/^ +row measured in \d+ s in 4 processes .*warm start, 3 times\)$/);
+  });
+
   it('gives each row process the vault as JSON and the phase, nothing more', async () => {
     const script = nodePath.join(dir, 'args.js');
     await fsp.writeFile(
