@@ -1,9 +1,9 @@
-import { BM25F, fieldFrequency, lengthNormalizers } from '../../src/search/engine/bm25';
-import { boundList, roundUp } from '../../src/search/engine/block-bounds';
-import { peakLevel, WINDOW_DOCS } from '../../src/search/engine/dense-terms';
-import { FIELD_BOOSTS, FIELD_COUNT } from '../../src/search/engine/note-fields';
-import { postingField, postingFrequency } from '../../src/search/engine/posting-codec';
-import type { PostingLists } from '../../src/search/engine/posting-lists';
+import { BM25F, fieldFrequency, lengthNormalizers } from '../../src/search/engine/ranked/bm25';
+import { boundList, roundUp } from '../../src/search/engine/postings/block-bounds';
+import { peakLevel, WINDOW_DOCS } from '../../src/search/engine/postings/dense-terms';
+import { FIELD_BOOSTS, FIELD_COUNT } from '../../src/search/engine/text/note-fields';
+import { postingField, postingFrequency } from '../../src/search/engine/postings/posting-codec';
+import type { PostingLists } from '../../src/search/engine/postings/posting-lists';
 import { TermIndex } from '../../src/search/engine/term-index';
 
 /**

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ByteArena } from '../../src/search/engine/byte-arena';
+import { ByteArena } from '../../src/search/engine/postings/byte-arena';
 
 describe('ByteArena', () => {
   it('keeps every list whole through growths in any order, in regions of 2^k bytes that no two lists share', () => {

@@ -1,6 +1,6 @@
 import { LexicalEngine, type CallerAccess, type IndexedNote } from '../../src/search/engine/lexical-engine';
-import * as dense from '../../src/search/engine/ranked-dense';
-import { PEAK_LEVELS, peakLevel } from '../../src/search/engine/dense-terms';
+import * as dense from '../../src/search/engine/ranked/ranked-dense';
+import { PEAK_LEVELS, peakLevel } from '../../src/search/engine/postings/dense-terms';
 import { built, everyone, match, note, page, sameAsExhaustive } from '../harness/ranked-exhaustive';
 
 /**

@@ -1,4 +1,4 @@
-import { TermDictionary } from '../../src/search/engine/term-dictionary';
+import { TermDictionary } from '../../src/search/engine/postings/term-dictionary';
 import { LexicalEngine } from '../../src/search/engine/lexical-engine';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';

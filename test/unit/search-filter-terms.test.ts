@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { FilterScratch, scoreFilterWord } from '../../src/search/engine/filter-terms';
-import { FIELD_BOOSTS } from '../../src/search/engine/note-fields';
+import { FilterScratch, scoreFilterWord } from '../../src/search/engine/filters/filter-terms';
+import { FIELD_BOOSTS } from '../../src/search/engine/text/note-fields';
 import { TermIndex, type ExpandMode } from '../../src/search/engine/term-index';
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { LexicalEngine, type EngineResult } from '../../src/search/engine/lexical-engine';
-import { flatBound, flatPhrasePass } from '../../src/search/engine/flat-phrases';
+import { flatBound, flatPhrasePass } from '../../src/search/engine/filters/flat-phrases';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
 

@@ -1,8 +1,8 @@
-import { BM25F, bm25Idf, bm25Saturate, fieldFrequency, lengthNormalizers } from '../../src/search/engine/bm25';
-import { DocTermLists } from '../../src/search/engine/doc-term-lists';
-import { FIELD_BOOSTS, FIELD_COUNT, FIELDS } from '../../src/search/engine/note-fields';
-import { FIELD_BITS, packPosting, postingField, postingFrequency, writeVarint } from '../../src/search/engine/posting-codec';
-import { PostingLists } from '../../src/search/engine/posting-lists';
+import { BM25F, bm25Idf, bm25Saturate, fieldFrequency, lengthNormalizers } from '../../src/search/engine/ranked/bm25';
+import { DocTermLists } from '../../src/search/engine/postings/doc-term-lists';
+import { FIELD_BOOSTS, FIELD_COUNT, FIELDS } from '../../src/search/engine/text/note-fields';
+import { FIELD_BITS, packPosting, postingField, postingFrequency, writeVarint } from '../../src/search/engine/postings/posting-codec';
+import { PostingLists } from '../../src/search/engine/postings/posting-lists';
 import fc from 'fast-check';
 
 describe('bm25', () => {

@@ -6,7 +6,7 @@ import { ToolError } from '../../src/errors';
 import { SearchIndex } from '../../src/search/search-index';
 import { Slicer } from '../../src/search/engine/slicer';
 import { LexicalEngine } from '../../src/search/engine/lexical-engine';
-import * as pruning from '../../src/search/engine/ranked-pruning';
+import * as pruning from '../../src/search/engine/ranked/ranked-pruning';
 import { memoryIndexStorage } from '../harness/memory-index-storage';
 import type { SearchPage } from '../../src/search/types';
 import { UNRESTRICTED_SCOPE, type AccessScope } from '../../src/vault/access/access';

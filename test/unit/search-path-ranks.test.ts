@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { PathRanks } from '../../src/search/engine/path-ranks';
-import { bestPositions } from '../../src/search/engine/index-filter';
+import { PathRanks } from '../../src/search/engine/filters/path-ranks';
+import { bestPositions } from '../../src/search/engine/filters/index-filter';
 
 /**
  * PathRanks (engine/path-ranks.ts) replaces comparing two notes' paths by comparing two

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { isSpace, mayHoldAll, phraseFilterOf, phraseKeys, PhraseFilters, textMayHoldAll } from '../../src/search/engine/phrase-filter';
-import { checkWordRun, encodeWordRun, wordRunBit } from '../../src/search/engine/posting-codec';
+import { isSpace, mayHoldAll, phraseFilterOf, phraseKeys, PhraseFilters, textMayHoldAll } from '../../src/search/engine/filters/phrase-filter';
+import { checkWordRun, encodeWordRun, wordRunBit } from '../../src/search/engine/postings/posting-codec';
 import { literalPattern } from '../../src/search/query/text-match';
 
 /** The lists of a run of `sizes` words, read bit by bit from `text` (wordRunBit), after checkWordRun has accepted it; null for an empty list. */

@@ -1,5 +1,5 @@
 import { LexicalEngine, type CallerAccess, type IndexedNote } from '../../src/search/engine/lexical-engine';
-import * as pruning from '../../src/search/engine/ranked-pruning';
+import * as pruning from '../../src/search/engine/ranked/ranked-pruning';
 import { built, note, sameAsExhaustive } from '../harness/ranked-exhaustive';
 
 /**

@@ -1,9 +1,9 @@
 import { LexicalEngine, type EngineResult, type IndexedNote } from '../../src/search/engine/lexical-engine';
-import { isStopWord, stemOf } from '../../src/search/engine/stemming';
-import { TITLE_MATCH, titleFactor } from '../../src/search/engine/ranked-search';
-import { kthLargest, bestFirst, LargestValues, TopCandidates } from '../../src/search/engine/top-k';
-import { TitleStemTable } from '../../src/search/engine/title-stems';
-import { queryTerms } from '../../src/search/engine/tokenizer';
+import { isStopWord, stemOf } from '../../src/search/engine/text/stemming';
+import { TITLE_MATCH, titleFactor } from '../../src/search/engine/ranked/ranked-search';
+import { kthLargest, bestFirst, LargestValues, TopCandidates } from '../../src/search/engine/ranked/top-k';
+import { TitleStemTable } from '../../src/search/engine/ranked/title-stems';
+import { queryTerms } from '../../src/search/engine/text/tokenizer';
 import { positiveLeaves } from '../../src/search/query/query-eval';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';

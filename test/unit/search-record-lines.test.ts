@@ -1,6 +1,6 @@
 import { documentsOf, loadRecordLine } from '../../src/search/engine/record-lines';
 import { TermIndex } from '../../src/search/engine/term-index';
-import { FIELD_COUNT } from '../../src/search/engine/note-fields';
+import { FIELD_COUNT } from '../../src/search/engine/text/note-fields';
 import type { NoteRecord } from '../../src/search/query/note-filters';
 
 describe('saved note records', () => {

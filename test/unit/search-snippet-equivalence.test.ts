@@ -1,8 +1,8 @@
-import { isSpace } from '../../src/search/engine/phrase-filter';
+import { isSpace } from '../../src/search/engine/filters/phrase-filter';
 import { displayText, fencesOf } from '../../src/search/results/snippet-display';
 import { densestSpan } from '../../src/search/results/section-rank';
 import type { Span } from '../../src/search/results/match-spans';
-import { indexTerms, matchedTermSpans, normalizeTerm } from '../../src/search/engine/tokenizer';
+import { indexTerms, matchedTermSpans, normalizeTerm } from '../../src/search/engine/text/tokenizer';
 import { termSpansIn } from '../../src/search/results/match-spans';
 import { buildSnippet, marked, placeSnippet } from '../../src/search/results/snippet';
 import { parseQuery } from '../../src/search/query/query-parser';

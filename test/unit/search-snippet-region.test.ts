@@ -1,4 +1,4 @@
-import { isSpace } from '../../src/search/engine/phrase-filter';
+import { isSpace } from '../../src/search/engine/filters/phrase-filter';
 import type { Span } from '../../src/search/results/match-spans';
 import { marked, snippetText } from '../../src/search/results/snippet';
 import { displayText, fencesOf, highlightMask, type DisplayText } from '../../src/search/results/snippet-display';

@@ -5,7 +5,7 @@ import type { HeadingCache } from 'obsidian';
 import { bodyStart } from '../../src/vault/content/note-body';
 import { buildOutline, type NoteSection } from '../../src/vault/content/sections';
 import { RegexGuard } from '../../src/search/query/regex-guard';
-import { indexTerms, queryTerms, termSpans } from '../../src/search/engine/tokenizer';
+import { indexTerms, queryTerms, termSpans } from '../../src/search/engine/text/tokenizer';
 
 describe('tokenizer', () => {
   it('keeps non-ASCII words whole and folds case and Latin/Greek diacritics', () => {

@@ -1,16 +1,16 @@
-import { PostingText, decodeBytes, type PostingSource, packTermIds, unpackTermIds } from '../../src/search/engine/posting-codec';
-import { PostingLists } from '../../src/search/engine/posting-lists';
-import { TermDictionary } from '../../src/search/engine/term-dictionary';
-import { BM25F } from '../../src/search/engine/bm25';
-import { FIELD_COUNT } from '../../src/search/engine/note-fields';
+import { PostingText, decodeBytes, type PostingSource, packTermIds, unpackTermIds } from '../../src/search/engine/postings/posting-codec';
+import { PostingLists } from '../../src/search/engine/postings/posting-lists';
+import { TermDictionary } from '../../src/search/engine/postings/term-dictionary';
+import { BM25F } from '../../src/search/engine/ranked/bm25';
+import { FIELD_COUNT } from '../../src/search/engine/text/note-fields';
 import { expansion, TermIndex, type CorpusView, type IndexLine } from '../../src/search/engine/term-index';
-import { planRanked, STEM_WEIGHT } from '../../src/search/engine/ranked-search';
+import { planRanked, STEM_WEIGHT } from '../../src/search/engine/ranked/ranked-search';
 import { LexicalEngine, type EngineLine } from '../../src/search/engine/lexical-engine';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
 import fc from 'fast-check';
-import { ASCII_HASH_SEED, asciiHashFinish, asciiHashStep } from '../../src/search/engine/ascii-hash';
-import { indexTerms, internIndexTerms, matchedTermSpans, termSpans } from '../../src/search/engine/tokenizer';
+import { ASCII_HASH_SEED, asciiHashFinish, asciiHashStep } from '../../src/search/engine/postings/ascii-hash';
+import { indexTerms, internIndexTerms, matchedTermSpans, termSpans } from '../../src/search/engine/text/tokenizer';
 
 /** The saved lines of an index or engine, without the pauses between them (savedSteps' nulls). */
 function savedLines<T>(source: { savedSteps(): Iterable<T | null> }): T[] {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { LexicalEngine } from '../../src/search/engine/lexical-engine';
 import type { EngineMatch, EngineResult } from '../../src/search/engine/engine-match';
-import { textPass, type TextCandidates, type VerifyBatch } from '../../src/search/engine/text-pass';
+import { textPass, type TextCandidates, type VerifyBatch } from '../../src/search/engine/filters/text-pass';
 import type { NoteRecord } from '../../src/search/query/note-filters';
 import { parseQuery } from '../../src/search/query/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';

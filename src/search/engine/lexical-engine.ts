@@ -15,23 +15,23 @@ import {
 } from '../query/query-eval';
 import type { RegexGuard } from '../query/regex-guard';
 import { bodyStart } from '../../vault/content/note-body';
-import { FIELD_BOOSTS, fieldTexts } from './note-fields';
+import { FIELD_BOOSTS, fieldTexts } from './text/note-fields';
 import { LazyMatch, type EngineMatch, type EngineResult, type MatchedTerms } from './engine-match';
-import { FilterScratch, scoreFilterWord, type NodeHits } from './filter-terms';
+import { FilterScratch, scoreFilterWord, type NodeHits } from './filters/filter-terms';
 import { TermIndex, type CorpusView, type Expansion, type IndexLine, type ScoreSheet } from './term-index';
 import { CorpusViews } from './corpus-views';
-import { RankingScratch } from './ranked-search';
-import { TitleStemTable } from './title-stems';
-import { TagDocTable } from './tag-docs';
-import { PathRanks } from './path-ranks';
+import { RankingScratch } from './ranked/ranked-search';
+import { TitleStemTable } from './ranked/title-stems';
+import { TagDocTable } from './filters/tag-docs';
+import { PathRanks } from './filters/path-ranks';
 import { documentsOf, loadRecordLine, recordLines } from './record-lines';
-import { rankedMatches } from './ranked-matches';
-import { PhraseFilters, phraseKeys } from './phrase-filter';
-import { bestFirst } from './top-k';
-import { bestPositions, docScorer, NO_MATCH } from './index-filter';
-import { byRank, ESTIMATE_SAMPLE, textPass, type TextCandidates, type VerifyBatch } from './text-pass';
-import { flatBound, flatPhrasePass, sumBound } from './flat-phrases';
-import { queryTerms } from './tokenizer';
+import { rankedMatches } from './ranked/ranked-matches';
+import { PhraseFilters, phraseKeys } from './filters/phrase-filter';
+import { bestFirst } from './ranked/top-k';
+import { bestPositions, docScorer, NO_MATCH } from './filters/index-filter';
+import { byRank, ESTIMATE_SAMPLE, textPass, type TextCandidates, type VerifyBatch } from './filters/text-pass';
+import { flatBound, flatPhrasePass, sumBound } from './filters/flat-phrases';
+import { queryTerms } from './text/tokenizer';
 import { phraseMode, plainWords, requiredNodes, wordMode } from '../query/query-plan';
 
 /**

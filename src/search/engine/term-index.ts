@@ -1,14 +1,14 @@
-import { BM25F, bm25Idf, bm25Saturate, fieldFrequency, lengthNormalizers } from './bm25';
-import { boundList } from './block-bounds';
-import { DENSE_SHARE, DenseTerms, markHolders } from './dense-terms';
-import { DocTermLists } from './doc-term-lists';
-import { FIELD_BOOSTS, FIELD_COUNT } from './note-fields';
-import { FIELD_BITS, PostingText, decodeBytes, packPosting, packTermIds, unpackTermIds } from './posting-codec';
-import { PostingLists, type PostingCursor } from './posting-lists';
-import { StemGroups } from './stemming';
-import { TermDictionary } from './term-dictionary';
-import { internIndexTerms } from './tokenizer';
-import { grow, growBytes } from './typed-growth';
+import { BM25F, bm25Idf, bm25Saturate, fieldFrequency, lengthNormalizers } from './ranked/bm25';
+import { boundList } from './postings/block-bounds';
+import { DENSE_SHARE, DenseTerms, markHolders } from './postings/dense-terms';
+import { DocTermLists } from './postings/doc-term-lists';
+import { FIELD_BOOSTS, FIELD_COUNT } from './text/note-fields';
+import { FIELD_BITS, PostingText, decodeBytes, packPosting, packTermIds, unpackTermIds } from './postings/posting-codec';
+import { PostingLists, type PostingCursor } from './postings/posting-lists';
+import { StemGroups } from './text/stemming';
+import { TermDictionary } from './postings/term-dictionary';
+import { internIndexTerms } from './text/tokenizer';
+import { grow, growBytes } from './postings/typed-growth';
 
 /**
  * The inverted index behind {@link LexicalEngine}: for each term, the documents and fields it

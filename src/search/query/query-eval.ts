@@ -4,7 +4,7 @@ import { fileName, propertyStrings, type NoteRecord } from './note-filters';
 import type { RegexGuard } from './regex-guard';
 import { noteFilter, positiveScore, scopeWithoutText, scopeWithText } from './scope-eval';
 import { decidedByIndex, literalParts, literalTest, matchesTitleAndText } from './text-match';
-import { queryTerms } from '../engine/tokenizer';
+import { queryTerms } from '../engine/text/tokenizer';
 
 export type { NoteText, TermLookup, Truth, Verdict } from './eval-types';
 export { decidedByIndex, literalPattern } from './text-match';

@@ -1,7 +1,7 @@
 import type { QueryNode } from './query-ast';
 import { decidedByIndex } from './query-eval';
 import type { ExpandMode } from '../engine/term-index';
-import { hasUnsegmented, queryTerms } from '../engine/tokenizer';
+import { hasUnsegmented, queryTerms } from '../engine/text/tokenizer';
 
 /**
  * How LexicalEngine plans a query over the term index: how each kind of query term may

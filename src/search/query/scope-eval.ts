@@ -4,7 +4,7 @@ import { matchFile, matchPath, matchProperty, matchTag, type NoteRecord } from '
 import { hasTaskMarker, noteBlocks, noteLines, noteSections, noteTasks, type NoteBlock, type TextRange } from './note-blocks';
 import { cachedPattern, decidedByIndex } from './text-match';
 import { clip, firstPairFrom, mergePairs, rangeAt, spanWithin } from './text-ranges';
-import { matchedTermSpans, queryTerms } from '../engine/tokenizer';
+import { matchedTermSpans, queryTerms } from '../engine/text/tokenizer';
 
 /**
  * Evaluates the operators that look at one stretch of a note's text at a time: `line:`,

@@ -1,5 +1,5 @@
-import { isSpace } from '../engine/phrase-filter';
-import { hasUnsegmented, queryTerms } from '../engine/tokenizer';
+import { isSpace } from '../engine/filters/phrase-filter';
+import { hasUnsegmented, queryTerms } from '../engine/text/tokenizer';
 
 /**
  * How a query's literal text (a phrase, a word the index cannot decide, a case-sensitive

@@ -1,7 +1,7 @@
 import type { QueryNode } from '../query/query-ast';
 import { decidedByIndex, literalPattern } from '../query/query-eval';
 import type { RegexGuard } from '../query/regex-guard';
-import { matchedTermSpans } from '../engine/tokenizer';
+import { matchedTermSpans } from '../engine/text/tokenizer';
 
 /** A stretch of text, as UTF-16 offsets: `start` inclusive, `end` exclusive. */
 export interface Span {

@@ -1,6 +1,6 @@
 import { sectionAt, type NoteSection } from '../../vault/content/sections';
 import type { Span } from './match-spans';
-import { normalizeTerm } from '../engine/tokenizer';
+import { normalizeTerm } from '../engine/text/tokenizer';
 
 /**
  * Which section of a note a search hit points to: the one where the query's matches

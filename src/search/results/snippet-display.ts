@@ -1,4 +1,4 @@
-import { isSpace } from '../engine/phrase-filter';
+import { isSpace } from '../engine/filters/phrase-filter';
 import type { Span } from './match-spans';
 
 /**

@@ -4,8 +4,8 @@ import { matchSpans, type Span } from './match-spans';
 import type { QueryNode } from '../query/query-ast';
 import type { RegexGuard } from '../query/regex-guard';
 import { bestSection, densestSpan } from './section-rank';
-import { queryTerms } from '../engine/tokenizer';
-import { isSpace } from '../engine/phrase-filter';
+import { queryTerms } from '../engine/text/tokenizer';
+import { isSpace } from '../engine/filters/phrase-filter';
 import { displayText, fencesOf, highlightMask, type DisplayText, type Fence } from './snippet-display';
 
 /** Where the snippet's match sits and the text shown around it. Offsets are UTF-16 indexes into the full note text. */

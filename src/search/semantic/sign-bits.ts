@@ -7,7 +7,7 @@
  * holds the nearest rows by cosine; vector-store.ts scores only those exactly. One row costs 96
  * table look-ups instead of 768 multiply-adds.
  */
-import { kthLargest } from '../engine/top-k';
+import { kthLargest } from '../engine/ranked/top-k';
 
 /** 32-bit words per row for `dim` dimensions. */
 export function signWords(dim: number): number {

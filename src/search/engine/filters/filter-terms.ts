@@ -1,6 +1,6 @@
-import { BM25F, bm25Idf, bm25Saturate } from './bm25';
-import type { CorpusView, ExpandMode, Expansion, ScoreSheet, TermIndex } from './term-index';
-import { queryTerms } from './tokenizer';
+import { BM25F, bm25Idf, bm25Saturate } from '../ranked/bm25';
+import type { CorpusView, ExpandMode, Expansion, ScoreSheet, TermIndex } from '../term-index';
+import { queryTerms } from '../text/tokenizer';
 
 /** How one word or phrase of a filter query (any query with an operator) is looked up and scored in the term index. */
 

@@ -1,8 +1,8 @@
-import type { QueryNode } from '../query/query-ast';
-import type { NoteRecord } from '../query/note-filters';
-import { evaluate, needsText, type TermLookup } from '../query/query-eval';
-import { literalParts, literalTest, matchesTitleAndText } from '../query/text-match';
-import type { EngineMatch } from './engine-match';
+import type { QueryNode } from '../../query/query-ast';
+import type { NoteRecord } from '../../query/note-filters';
+import { evaluate, needsText, type TermLookup } from '../../query/query-eval';
+import { literalParts, literalTest, matchesTitleAndText } from '../../query/text-match';
+import type { EngineMatch } from '../engine-match';
 import type { NodeHits } from './filter-terms';
 import type { VerifyBatch } from './text-pass';
 

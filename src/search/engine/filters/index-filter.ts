@@ -1,10 +1,10 @@
-import type { QueryNode } from '../query/query-ast';
-import type { NoteRecord } from '../query/note-filters';
-import type { TermLookup } from '../query/eval-types';
-import { noteFilter } from '../query/scope-eval';
-import { transparent } from '../query/query-eval';
+import type { QueryNode } from '../../query/query-ast';
+import type { NoteRecord } from '../../query/note-filters';
+import type { TermLookup } from '../../query/eval-types';
+import { noteFilter } from '../../query/scope-eval';
+import { transparent } from '../../query/query-eval';
 import type { NodeHits } from './filter-terms';
-import { FirstInOrder } from './top-k';
+import { FirstInOrder } from '../ranked/top-k';
 
 /**
  * A filter query the index decides alone (no phrase, regex on the body, text operator or word

@@ -1,6 +1,6 @@
-import { DocTermLists } from './doc-term-lists';
-import { checkWordRun, encodeWordRun, wordRunBit } from './posting-codec';
-import { grow } from './typed-growth';
+import { DocTermLists } from '../postings/doc-term-lists';
+import { checkWordRun, encodeWordRun, wordRunBit } from '../postings/posting-codec';
+import { grow } from '../postings/typed-growth';
 
 /**
  * A cheap, exact-safe candidate check for phrases (`"a b"` matches where the literal text,

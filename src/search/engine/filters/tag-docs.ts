@@ -1,4 +1,4 @@
-import { isTagOrNested } from '../query/note-filters';
+import { isTagOrNested } from '../../query/note-filters';
 
 /**
  * The doc ids of the notes holding each tag, so a `tag:` filter tests the few thousand notes

@@ -1,5 +1,5 @@
-import type { EngineMatch } from './engine-match';
-import { FirstInOrder } from './top-k';
+import type { EngineMatch } from '../engine-match';
+import { FirstInOrder } from '../ranked/top-k';
 
 /**
  * The text pass of a filter query (phrases, regexes, text operators): which candidate notes

@@ -1,6 +1,6 @@
-import { BM25F } from './bm25';
+import { BM25F } from '../ranked/bm25';
 import { peakLevel, WINDOW_DOCS, type DenseTerm } from './dense-terms';
-import { FIELD_BOOSTS, FIELD_COUNT } from './note-fields';
+import { FIELD_BOOSTS, FIELD_COUNT } from '../text/note-fields';
 import { postingField, postingFrequency } from './posting-codec';
 
 /**

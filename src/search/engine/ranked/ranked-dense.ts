@@ -1,10 +1,10 @@
 import { BM25F, bm25Idf, bm25Saturate, fieldFrequency, lengthNormalizers } from './bm25';
-import { PEAK_LEVELS, WINDOW_DOCS, popcount, visibleBits, type DenseTerm } from './dense-terms';
-import { FIELD_COUNT } from './note-fields';
-import { postingField, postingFrequency } from './posting-codec';
-import type { PostingCursor } from './posting-lists';
+import { PEAK_LEVELS, WINDOW_DOCS, popcount, visibleBits, type DenseTerm } from '../postings/dense-terms';
+import { FIELD_COUNT } from '../text/note-fields';
+import { postingField, postingFrequency } from '../postings/posting-codec';
+import type { PostingCursor } from '../postings/posting-lists';
 import { titleFactor, titleNamed, type RankedHits, type RankedPlan, type RankingScratch } from './ranked-search';
-import type { CorpusView, TermIndex } from './term-index';
+import type { CorpusView, TermIndex } from '../term-index';
 import type { TitleStemTable } from './title-stems';
 import { LargestValues, TopCandidates } from './top-k';
 

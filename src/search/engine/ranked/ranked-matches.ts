@@ -1,11 +1,11 @@
-import type { QueryNode } from '../query/query-ast';
-import type { NoteRecord } from '../query/note-filters';
-import { LazyMatch, type EngineMatch, type MatchedTerms } from './engine-match';
-import type { EngineResult } from './engine-match';
+import type { QueryNode } from '../../query/query-ast';
+import type { NoteRecord } from '../../query/note-filters';
+import { LazyMatch, type EngineMatch, type MatchedTerms } from '../engine-match';
+import type { EngineResult } from '../engine-match';
 import { denseScores } from './ranked-dense';
 import { prunedScores } from './ranked-pruning';
 import { planRanked, rankedScores, type RankedHits, type RankingScratch } from './ranked-search';
-import type { CorpusView, Expansion, TermIndex } from './term-index';
+import type { CorpusView, Expansion, TermIndex } from '../term-index';
 import type { TitleStemTable } from './title-stems';
 
 /**

@@ -1,9 +1,9 @@
 import { BM25F, bm25Idf, bm25Saturate, fieldFrequency, lengthNormalizers } from './bm25';
-import { roundUp } from './block-bounds';
-import { FIELD_COUNT } from './note-fields';
-import { postingField, postingFrequency } from './posting-codec';
+import { roundUp } from '../postings/block-bounds';
+import { FIELD_COUNT } from '../text/note-fields';
+import { postingField, postingFrequency } from '../postings/posting-codec';
 import { titleFactor, titleNamed, type RankedHits, type RankedPlan, type RankingScratch } from './ranked-search';
-import type { CorpusView, TermIndex } from './term-index';
+import type { CorpusView, TermIndex } from '../term-index';
 import type { TitleStemTable } from './title-stems';
 import { LargestValues, TopCandidates } from './top-k';
 

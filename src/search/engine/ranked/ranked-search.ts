@@ -1,10 +1,10 @@
-import { wordMode } from '../query/query-plan';
-import { isStopWord, stemOf } from './stemming';
+import { wordMode } from '../../query/query-plan';
+import { isStopWord, stemOf } from '../text/stemming';
 import { BM25F, bm25Idf, bm25Saturate } from './bm25';
-import { expansion, type CorpusView, type Expansion, type TermIndex } from './term-index';
+import { expansion, type CorpusView, type Expansion, type TermIndex } from '../term-index';
 import type { TitleStemTable } from './title-stems';
 import { TopCandidates } from './top-k';
-import { queryTerms } from './tokenizer';
+import { queryTerms } from '../text/tokenizer';
 
 /**
  * Ranked retrieval for a query of plain words (see `plainWords`): a note matches when it

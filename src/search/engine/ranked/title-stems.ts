@@ -1,5 +1,5 @@
-import { isStopWord, stemOf } from './stemming';
-import { queryTerms } from './tokenizer';
+import { isStopWord, stemOf } from '../text/stemming';
+import { queryTerms } from '../text/tokenizer';
 
 /** First sizes of the table's arrays (grown by doubling). */
 const FIRST_DOCS = 1024;

@@ -1,4 +1,4 @@
-import { bodyStart } from '../../vault/content/note-body';
+import { bodyStart } from '../../../vault/content/note-body';
 
 /**
  * How a note becomes the texts of the index's fields (TermIndex: one string per field

@@ -11,8 +11,8 @@
  * run-final single characters). A Japanese query therefore finds a Japanese note whatever
  * the surrounding particles; callers check that the characters are adjacent on the text.
  */
-import { ASCII_HASH_SEED, asciiHashFinish, asciiHashStep } from './ascii-hash';
-import { grow } from './typed-growth';
+import { ASCII_HASH_SEED, asciiHashFinish, asciiHashStep } from '../postings/ascii-hash';
+import { grow } from '../postings/typed-growth';
 
 /** One term and where it came from: `start`/`end` are UTF-16 offsets into the input text. */
 export interface TermSpan {
