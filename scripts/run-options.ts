@@ -1,5 +1,5 @@
 import * as nodePath from 'node:path';
-import { endsInV1, normalizeBaseUrl, parseHttpUrl } from '../src/ai/base-url';
+import { endsInV1, normalizeBaseUrl, parseHttpUrl } from '../src/ai/providers/base-url';
 import type { KeyMode } from '../src/settings/key-record';
 import { checkKeyRoot } from '../src/settings/key-roots';
 import { MAX_PORT, MIN_PORT } from '../src/settings/settings';
@@ -235,7 +235,7 @@ export function parseConfigDir(text: string): string {
 
 /**
  * `--embed-url URL`: an http(s) URL without user name or password whose path ends in /v1, as
- * OpenAI-compatible servers expect (src/ai/base-url.ts); a pasted `/chat/completions` is dropped.
+ * OpenAI-compatible servers expect (src/ai/providers/base-url.ts); a pasted `/chat/completions` is dropped.
  * @returns the normalized base URL. @throws Error naming the flag and an example.
  */
 export function parseEmbedUrl(text: string): string {

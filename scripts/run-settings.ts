@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import { parseHttpUrl } from '../src/ai/base-url';
-import { classifyBaseUrl } from '../src/ai/classify';
+import { parseHttpUrl } from '../src/ai/providers/base-url';
+import { classifyBaseUrl } from '../src/ai/providers/classify';
 import { resolveEmbeddingConfig } from '../src/ai/embeddings/embedding-gates';
 import { AI_API_KEY_SECRET_ID } from '../src/ai/secret-id';
 import { checkSettingsData } from '../src/settings/check-settings';

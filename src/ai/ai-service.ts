@@ -1,5 +1,5 @@
 import { AiError } from './ai-error';
-import { normalizeBaseUrl } from './base-url';
+import { normalizeBaseUrl } from './providers/base-url';
 import { resolveEmbeddingConfig } from './embeddings/embedding-gates';
 import { embedTexts, type EmbedOptions, type EmbeddingResult } from './embeddings/embeddings';
 import { resolveProviderConfig } from './gates';

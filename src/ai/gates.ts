@@ -1,7 +1,7 @@
 import { AiError } from './ai-error';
-import { normalizeBaseUrl, parseHttpUrl } from './base-url';
-import { classifyBaseUrl } from './classify';
-import { examplePreset } from './presets';
+import { normalizeBaseUrl, parseHttpUrl } from './providers/base-url';
+import { classifyBaseUrl } from './providers/classify';
+import { examplePreset } from './providers/presets';
 import type { AiSettings, ProviderConfig } from './types';
 
 const WHERE = 'Settings → Vault MCP → AI provider';

@@ -1,4 +1,4 @@
-import { normalizeBaseUrl } from '../../src/ai/base-url';
+import { normalizeBaseUrl } from '../../src/ai/providers/base-url';
 import { ANTHROPIC_DEFAULT_MAX_TOKENS, AnthropicProvider } from '../../src/ai/providers/anthropic';
 import type { ProviderConfig } from '../../src/ai/types';
 import { anthropicError, startFakeAnthropic, type FakeAnthropic } from '../fakes/fake-anthropic';

@@ -1,6 +1,6 @@
-import { endsInV1, joinEndpoint, normalizeBaseUrl, parseHttpUrl } from '../../src/ai/base-url';
-import { classifyBaseUrl } from '../../src/ai/classify';
-import { AI_PROVIDER_PRESETS, examplePreset } from '../../src/ai/presets';
+import { endsInV1, joinEndpoint, normalizeBaseUrl, parseHttpUrl } from '../../src/ai/providers/base-url';
+import { classifyBaseUrl } from '../../src/ai/providers/classify';
+import { AI_PROVIDER_PRESETS, examplePreset } from '../../src/ai/providers/presets';
 
 describe('classifyBaseUrl', () => {
   const local = [

@@ -1,5 +1,5 @@
 import * as http from 'node:http';
-import { postJson } from '../../src/ai/http';
+import { postJson } from '../../src/ai/providers/http';
 import { aiFailure } from '../harness/ai-failure';
 
 describe('postJson', () => {

@@ -1,4 +1,4 @@
-import { normalizeBaseUrl } from '../../src/ai/base-url';
+import { normalizeBaseUrl } from '../../src/ai/providers/base-url';
 import { OpenAiCompatibleProvider } from '../../src/ai/providers/openai-compatible';
 import type { ProviderConfig } from '../../src/ai/types';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/fake-openai';

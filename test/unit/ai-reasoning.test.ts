@@ -1,5 +1,5 @@
-import { stripThinkBlocks } from '../../src/ai/reasoning';
-import { mapFinishReason, tokenCount } from '../../src/ai/response-fields';
+import { stripThinkBlocks } from '../../src/ai/providers/reasoning';
+import { mapFinishReason, tokenCount } from '../../src/ai/providers/response-fields';
 
 describe('stripThinkBlocks', () => {
   test.each([

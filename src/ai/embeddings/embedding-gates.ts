@@ -1,6 +1,6 @@
 import { AiError } from '../ai-error';
 import { resolveProviderConfig } from '../gates';
-import { examplePreset } from '../presets';
+import { examplePreset } from '../providers/presets';
 import type { AiSettings, ProviderConfig } from '../types';
 
 const WHERE = 'Settings → Vault MCP → AI provider';

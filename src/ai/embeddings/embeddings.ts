@@ -1,7 +1,7 @@
 import { AiError } from '../ai-error';
-import { endsInV1, joinEndpoint, withV1 } from '../base-url';
-import { httpError, postJson, type ProviderResponse } from '../http';
-import { tokenCount } from '../response-fields';
+import { endsInV1, joinEndpoint, withV1 } from '../providers/base-url';
+import { httpError, postJson, type ProviderResponse } from '../providers/http';
+import { tokenCount } from '../providers/response-fields';
 import type { ProviderConfig } from '../types';
 
 const LABEL = 'OpenAI-compatible embeddings endpoint';

@@ -1,8 +1,8 @@
 import { AiError } from '../ai-error';
-import { joinEndpoint, parseHttpUrl } from '../base-url';
-import { httpError, postJson, providerErrorDetail, rejectedParameter, type ProviderResponse } from '../http';
-import { stripThinkBlocks } from '../reasoning';
-import { mapFinishReason, tokenCount } from '../response-fields';
+import { joinEndpoint, parseHttpUrl } from './base-url';
+import { httpError, postJson, providerErrorDetail, rejectedParameter, type ProviderResponse } from './http';
+import { stripThinkBlocks } from './reasoning';
+import { mapFinishReason, tokenCount } from './response-fields';
 import type { ChatMessage, ChatOptions, ChatProvider, ChatResult, ProviderConfig } from '../types';
 
 const LABEL = 'Anthropic API';

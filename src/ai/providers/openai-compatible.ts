@@ -1,8 +1,8 @@
 import { AiError } from '../ai-error';
-import { endsInV1, joinEndpoint, withV1 } from '../base-url';
-import { httpError, postJson, providerErrorDetail, rejectedParameter, type ProviderResponse } from '../http';
-import { stripThinkBlocks } from '../reasoning';
-import { mapFinishReason, tokenCount } from '../response-fields';
+import { endsInV1, joinEndpoint, withV1 } from './base-url';
+import { httpError, postJson, providerErrorDetail, rejectedParameter, type ProviderResponse } from './http';
+import { stripThinkBlocks } from './reasoning';
+import { mapFinishReason, tokenCount } from './response-fields';
 import type { ChatMessage, ChatOptions, ChatProvider, ChatResult, ProviderClassification, ProviderConfig } from '../types';
 
 const LABEL = 'OpenAI-compatible server';

@@ -1,5 +1,5 @@
 import { Setting, type TextComponent } from 'obsidian';
-import { AI_PROVIDER_PRESETS, examplePreset } from '../../ai/presets';
+import { AI_PROVIDER_PRESETS, examplePreset } from '../../ai/providers/presets';
 import { AI_API_KEY_SECRET_ID } from '../../ai/secret-id';
 import type { AiProviderType } from '../../ai/types';
 import { renderSemanticSettings } from './semantic-section';

@@ -1,5 +1,5 @@
 import { Setting } from 'obsidian';
-import { examplePreset } from '../../ai/presets';
+import { examplePreset } from '../../ai/providers/presets';
 import type { SemanticStatus } from '../../search/semantic/semantic-index';
 import type { SectionContext } from './tab-context';
 

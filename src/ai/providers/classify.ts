@@ -1,5 +1,5 @@
 import { parseHttpUrl } from './base-url';
-import type { ProviderClassification } from './types';
+import type { ProviderClassification } from '../types';
 
 /**
  * Classifies a provider base URL as `local` (this computer) or `remote` (text leaves it).

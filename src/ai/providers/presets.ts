@@ -1,4 +1,4 @@
-import type { AiProviderType } from './types';
+import type { AiProviderType } from '../types';
 
 /** A well-known provider the settings tab offers to fill in (base URL and provider type). */
 export interface AiProviderPreset {

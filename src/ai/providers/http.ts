@@ -1,5 +1,5 @@
 import { requestUrl } from 'obsidian';
-import { AiError } from './ai-error';
+import { AiError } from '../ai-error';
 
 /** A provider's HTTP answer: status, lower-cased headers, raw body and the body parsed as JSON. */
 export interface ProviderResponse {

@@ -1,5 +1,5 @@
 /** Readers for fields of provider responses that differ between wire formats. */
-import type { ChatFinishReason } from './types';
+import type { ChatFinishReason } from '../types';
 
 /**
  * Maps a provider's stop reason to the stable `ChatFinishReason`.
