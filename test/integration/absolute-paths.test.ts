@@ -142,7 +142,7 @@ describe('key roots typed as absolute paths in the settings tab', () => {
     await fsp.mkdir(nodePath.join(dir, 'Projects'), { recursive: true });
     const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true });
     try {
-      const { parseRoots } = await import('../../src/ui/settings/keys-section');
+      const { parseRoots } = await import('../../src/ui/settings/sections/keys-section');
       const toVault = (r: string): string => booted.plugin.notes.policy.literalPath(r);
       expect(parseRoots(`${dir}/Projects/, /Projects, Journal`, toVault)).toEqual(['Projects', 'Projects', 'Journal']);
       expect(() => parseRoots(`${parent}/Other`, toVault)).toThrow(/absolute file-system path outside this vault/);

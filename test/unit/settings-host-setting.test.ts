@@ -1,11 +1,11 @@
 /** @jest-environment jsdom */
 import { App, SecretComponent, Setting, createHostElement } from '../host';
 import type * as O from 'obsidian';
-import { parsePort } from '../../src/ui/settings/server-section';
-import { parseRoots } from '../../src/ui/settings/keys-section';
-import { cleanFolder } from '../../src/ui/settings/access-section';
-import { oneLine } from '../../src/ui/settings/tools-section';
-import { maskToken } from '../../src/ui/settings/connect-section';
+import { parsePort } from '../../src/ui/settings/sections/server-section';
+import { parseRoots } from '../../src/ui/settings/sections/keys-section';
+import { cleanFolder } from '../../src/ui/settings/sections/access-section';
+import { oneLine } from '../../src/ui/settings/sections/tools-section';
+import { maskToken } from '../../src/ui/settings/sections/connect-section';
 import { formatTimestamp } from '../../src/ui/settings/tab-context';
 
 function container(): HTMLElement {

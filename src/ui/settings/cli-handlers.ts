@@ -1,5 +1,5 @@
 import { requireApiVersion } from 'obsidian';
-import { describeServerStatus } from './server-section';
+import { describeServerStatus } from './sections/server-section';
 import type { SettingsTabPlugin } from './tab-context';
 
 /**

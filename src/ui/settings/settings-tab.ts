@@ -1,13 +1,13 @@
 import { PluginSettingTab, type App } from 'obsidian';
-import { renderAccessSection } from './access-section';
-import { renderAiSection } from './ai-section';
-import { renderConnectSection } from './connect-section';
-import { renderKeysSection } from './keys-section';
-import { renderReviewSection } from './review-section';
-import { renderActivitySection } from './activity-section';
-import { renderServerSection } from './server-section';
+import { renderAccessSection } from './sections/access-section';
+import { renderAiSection } from './sections/ai-section';
+import { renderConnectSection } from './sections/connect-section';
+import { renderKeysSection } from './sections/keys-section';
+import { renderReviewSection } from './sections/review-section';
+import { renderActivitySection } from './sections/activity-section';
+import { renderServerSection } from './sections/server-section';
 import type { SectionContext, SettingsTabPlugin } from './tab-context';
-import { renderToolsSection } from './tools-section';
+import { renderToolsSection } from './sections/tools-section';
 
 /**
  * Vault MCP's tab in Settings → Community plugins (Obsidian `PluginSettingTab`, drawn

@@ -1,6 +1,6 @@
 import { Setting } from 'obsidian';
-import { showSettingError } from './setting-error';
-import type { SectionContext } from './tab-context';
+import { showSettingError } from '../setting-error';
+import type { SectionContext } from '../tab-context';
 
 /** Bounds of the two limits the user may type (a log of 1000 MB or kept 10 years is past what the file is for). */
 const MAX_MEGABYTES = 1000;

@@ -1,9 +1,9 @@
 import { Setting, type TextComponent } from 'obsidian';
-import { AI_PROVIDER_PRESETS, examplePreset } from '../../ai/providers/presets';
-import { AI_API_KEY_SECRET_ID } from '../../ai/secret-id';
-import type { AiProviderType } from '../../ai/types';
+import { AI_PROVIDER_PRESETS, examplePreset } from '../../../ai/providers/presets';
+import { AI_API_KEY_SECRET_ID } from '../../../ai/secret-id';
+import type { AiProviderType } from '../../../ai/types';
 import { renderSemanticSettings } from './semantic-section';
-import type { SectionContext } from './tab-context';
+import type { SectionContext } from '../tab-context';
 
 const PROVIDER_LABELS: Record<AiProviderType, string> = {
   'openai-compatible': 'OpenAI-compatible (Ollama, LM Studio, OpenAI, OpenRouter, vLLM)',

@@ -1,5 +1,5 @@
 import { Setting } from 'obsidian';
-import type { SectionContext } from './tab-context';
+import type { SectionContext } from '../tab-context';
 
 /**
  * The "Review" section: how propose mode reaches you. One toggle, "Notify on new

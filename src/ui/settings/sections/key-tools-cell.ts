@@ -1,7 +1,7 @@
 import { DropdownComponent } from 'obsidian';
-import type { KeyRecord, KeyToolSet } from '../../settings/key-record';
-import { ALL_TOOLS, enabledTools, isToolEnabled, toolsForKey } from '../../tools/registry';
-import type { SectionContext } from './tab-context';
+import type { KeyRecord, KeyToolSet } from '../../../settings/key-record';
+import { ALL_TOOLS, enabledTools, isToolEnabled, toolsForKey } from '../../../tools/registry';
+import type { SectionContext } from '../tab-context';
 
 /** The tool-set choices as the dropdown shows them. */
 const CHOICES = { all: 'All enabled tools', read: 'Read tools only', list: 'Chosen tools' } as const;

@@ -1,9 +1,9 @@
 import { Setting } from 'obsidian';
-import { isLocallyUsable } from '../../settings/key-record';
-import { clientSnippets, keyToolsSummary } from './client-snippets';
-import { enabledTools, toolsForKey } from '../../tools/registry';
+import { isLocallyUsable } from '../../../settings/key-record';
+import { clientSnippets, keyToolsSummary } from '../client-snippets';
+import { enabledTools, toolsForKey } from '../../../tools/registry';
 import { serverUrl } from './server-section';
-import { copyToClipboard, type SectionContext } from './tab-context';
+import { copyToClipboard, type SectionContext } from '../tab-context';
 
 /** `token` shortened for display (`vmcp_AbCd…`); the copy buttons copy the full token. */
 export function maskToken(token: string): string {

@@ -1,8 +1,8 @@
 import { Notice, Setting } from 'obsidian';
-import { MCP_PATH } from '../../server/http/endpoint';
-import { MAX_PORT, MIN_PORT } from '../../settings/settings';
-import { copyToClipboard, type SectionContext } from './tab-context';
-import { showSettingError } from './setting-error';
+import { MCP_PATH } from '../../../server/http/endpoint';
+import { MAX_PORT, MIN_PORT } from '../../../settings/settings';
+import { copyToClipboard, type SectionContext } from '../tab-context';
+import { showSettingError } from '../setting-error';
 
 /**
  * Reads a port typed by the user.

@@ -1,7 +1,7 @@
 import { Setting } from 'obsidian';
-import { examplePreset } from '../../ai/providers/presets';
-import type { SemanticStatus } from '../../search/semantic/semantic-index';
-import type { SectionContext } from './tab-context';
+import { examplePreset } from '../../../ai/providers/presets';
+import type { SemanticStatus } from '../../../search/semantic/semantic-index';
+import type { SectionContext } from '../tab-context';
 
 /**
  * The semantic search rows of the AI provider section: "Embedding model" (with the provider's

@@ -1,6 +1,6 @@
 import { Setting } from 'obsidian';
-import { attachFolderSuggestions, vaultFolders, type SectionContext } from './tab-context';
-import { showSettingError } from './setting-error';
+import { attachFolderSuggestions, vaultFolders, type SectionContext } from '../tab-context';
+import { showSettingError } from '../setting-error';
 
 /** Normalizes a folder typed by the user: trims, drops leading/trailing slashes. */
 export function cleanFolder(raw: string): string {

@@ -1,10 +1,10 @@
 import { debounce, normalizePath, Setting } from 'obsidian';
-import { DEFAULT_WIDGETS_FOLDER } from '../../settings/settings';
-import { ALL_TOOLS, ownToggle } from '../../tools/registry';
-import type { ToolDefinition } from '../../tools/tool';
-import { DEFAULT_SKILLS_FOLDER } from '../../vault/skills';
+import { DEFAULT_WIDGETS_FOLDER } from '../../../settings/settings';
+import { ALL_TOOLS, ownToggle } from '../../../tools/registry';
+import type { ToolDefinition } from '../../../tools/tool';
+import { DEFAULT_SKILLS_FOLDER } from '../../../vault/skills';
 import { cleanFolder } from './access-section';
-import { attachFolderSuggestions, vaultFolders, type SectionContext } from './tab-context';
+import { attachFolderSuggestions, vaultFolders, type SectionContext } from '../tab-context';
 
 /** How long the "Widgets folder" field must rest before the search index is rebuilt for it, ms. */
 const WIDGETS_FOLDER_SETTLE_MS = 1000;
