@@ -22,7 +22,7 @@ import { bootPlugin } from '../test/harness/boot-plugin';
 import { generateVault, vocabularyWord } from './bench/generate-vault';
 import { percentiles } from './bench/measure';
 import VaultMcpPlugin from '../src/main';
-import { parseQuery } from '../src/search/query/query-parser';
+import { parseQuery } from '../src/search/query/parser/query-parser';
 import { RegexGuard } from '../src/search/query/regex-guard';
 import type { EngineResult, LexicalEngine } from '../src/search/engine/lexical-engine';
 

@@ -24,7 +24,7 @@ import { generateVault, generatedQueries, heavyQueries } from './bench/generate-
 import { LARGE_QUERIES, unpackLargeVault } from './bench/large-vault';
 import { percentiles } from './bench/measure';
 import VaultMcpPlugin from '../src/main';
-import { parseQuery } from '../src/search/query/query-parser';
+import { parseQuery } from '../src/search/query/parser/query-parser';
 import { positiveLeaves } from '../src/search/query/query-eval';
 import { RegexGuard } from '../src/search/query/regex-guard';
 import { placeSnippet, SNIPPET_WIDTH, snippetText } from '../src/search/results/snippet';

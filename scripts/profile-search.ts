@@ -22,7 +22,7 @@ import { LARGE_QUERIES, unpackLargeVault } from './bench/large-vault';
 import { heapMb, memoryMb, ms, percentiles } from './bench/measure';
 import VaultMcpPlugin from '../src/main';
 import { UNRESTRICTED_SCOPE } from '../src/vault/access/access';
-import { parseQuery } from '../src/search/query/query-parser';
+import { parseQuery } from '../src/search/query/parser/query-parser';
 import { RegexGuard } from '../src/search/query/regex-guard';
 
 type Profile = {

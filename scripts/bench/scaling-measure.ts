@@ -10,7 +10,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
 import { bootPlugin, type BootOptions } from '../../test/harness/boot-plugin';
 import { unloadPluginInHost } from '../../test/host/app';
-import { parseQuery } from '../../src/search/query/query-parser';
+import { parseQuery } from '../../src/search/query/parser/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
 import { memoryMb, ms, percentiles, settledMemoryMb, timeRuns } from './measure';
 import { RemoteSearchClient } from './remote-client';

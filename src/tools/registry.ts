@@ -4,10 +4,10 @@ import type { ToolDefinition } from './tool';
 import { activeNoteTool } from './read/active-note';
 import { proposalStatusTool } from './read/proposal-status';
 import { getLinksTool } from './read/get-links';
-import { listFoldersTool } from './read/list-folders';
-import { listNotesTool } from './read/list-notes';
-import { listTagsTool } from './read/list-tags';
-import { queryNotesTool } from './read/query-notes';
+import { listFoldersTool } from './read/lists/list-folders';
+import { listNotesTool } from './read/lists/list-notes';
+import { listTagsTool } from './read/lists/list-tags';
+import { queryNotesTool } from './read/lists/query-notes';
 import { readNoteTool } from './read/read-note';
 import { readNotesTool } from './read/read-notes';
 import { searchTool } from './read/search';
@@ -22,7 +22,7 @@ import { createFolderTool } from './write/create-folder';
 import { vaultsTool } from './read/vaults';
 import { skillsListTool } from './read/skills-list';
 import { skillReadTool } from './read/skill-read';
-import { widgetListTool } from './read/widget-list';
+import { widgetListTool } from './read/lists/widget-list';
 import { widgetWriteTool } from './write/widget-write';
 
 /** Every tool the plugin offers, in the order tools/list shows them. */

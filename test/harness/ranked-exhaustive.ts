@@ -1,5 +1,5 @@
 import { LexicalEngine, type CallerAccess, type EngineResult, type IndexedNote } from '../../src/search/engine/lexical-engine';
-import { parseQuery } from '../../src/search/query/query-parser';
+import { parseQuery } from '../../src/search/query/parser/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
 
 /**

@@ -1,6 +1,6 @@
 import type { KeyRing } from '../../src/keys/key-ring';
 import type { KeyRecord } from '../../src/settings/key-record';
-import { ForwardedCallVerifier, LocalKeyVerifier } from '../../src/server/http/caller-auth';
+import { ForwardedCallVerifier, LocalKeyVerifier } from '../../src/server/http/door/caller-auth';
 import type { VaultPeers } from '../../src/server/vaults/vault-peers';
 
 const key = (label: string, scope: KeyRecord['scope']): KeyRecord =>

@@ -1,6 +1,6 @@
 import { runNotesQuery, type NoteFacts } from '../../src/search/query-notes/evaluate';
 import { parseNotesQuery, QuerySyntaxError } from '../../src/search/query-notes/parse';
-import { queryNotesTool } from '../../src/tools/read/query-notes';
+import { queryNotesTool } from '../../src/tools/read/lists/query-notes';
 import type { ToolContext } from '../../src/tools/tool';
 import { NoteStore } from '../../src/vault/note-store';
 import { openDemoVault, type DemoVault } from '../harness/vault-fixture';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { LexicalEngine, type EngineResult } from '../../src/search/engine/lexical-engine';
 import { flatBound, flatPhrasePass } from '../../src/search/engine/filters/flat-phrases';
-import { parseQuery } from '../../src/search/query/query-parser';
+import { parseQuery } from '../../src/search/query/parser/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
 
 /**

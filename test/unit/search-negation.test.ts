@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { LexicalEngine, type EngineResult, type IndexedNote } from '../../src/search/engine/lexical-engine';
-import { parseQuery } from '../../src/search/query/query-parser';
+import { parseQuery } from '../../src/search/query/parser/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
 
 /**

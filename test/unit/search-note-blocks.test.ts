@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseNoteMetadata } from '../host/markdown-metadata';
-import { noteBlocks, noteLines, noteSections, noteTasks, type TextRange } from '../../src/search/query/note-blocks';
+import { noteBlocks, noteLines, noteSections, noteTasks, type TextRange } from '../../src/search/query/stretches/note-blocks';
 import { DEMO_VAULT, HELP_EN_VAULT } from '../harness/temp-copy';
 
 /** The text of each range. */

@@ -1,6 +1,6 @@
 import { ToolError } from '../../src/errors';
-import type { QueryNode } from '../../src/search/query/query-ast';
-import { parseQuery, regexQuery } from '../../src/search/query/query-parser';
+import type { QueryNode } from '../../src/search/query/parser/query-ast';
+import { parseQuery, regexQuery } from '../../src/search/query/parser/query-parser';
 
 /** A compact, comparable rendering of a parsed query. */
 function show(node: QueryNode): string {

@@ -5,7 +5,7 @@ import { kthLargest, bestFirst, LargestValues, TopCandidates } from '../../src/s
 import { TitleStemTable } from '../../src/search/engine/ranked/title-stems';
 import { queryTerms } from '../../src/search/engine/text/tokenizer';
 import { positiveLeaves } from '../../src/search/query/query-eval';
-import { parseQuery } from '../../src/search/query/query-parser';
+import { parseQuery } from '../../src/search/query/parser/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
 import { buildSnippet } from '../../src/search/results/snippet';
 

@@ -1,6 +1,6 @@
 import { ToolError } from '../../src/errors';
 import { LexicalEngine } from '../../src/search/engine/lexical-engine';
-import { parseQuery } from '../../src/search/query/query-parser';
+import { parseQuery } from '../../src/search/query/parser/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
 
 /**

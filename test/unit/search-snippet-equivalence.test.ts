@@ -5,7 +5,7 @@ import type { Span } from '../../src/search/results/match-spans';
 import { indexTerms, matchedTermSpans, normalizeTerm } from '../../src/search/engine/text/tokenizer';
 import { termSpansIn } from '../../src/search/results/match-spans';
 import { buildSnippet, marked, placeSnippet } from '../../src/search/results/snippet';
-import { parseQuery } from '../../src/search/query/query-parser';
+import { parseQuery } from '../../src/search/query/parser/query-parser';
 import { positiveLeaves } from '../../src/search/query/query-eval';
 import { RegexGuard } from '../../src/search/query/regex-guard';
 import { buildOutline } from '../../src/vault/content/sections';

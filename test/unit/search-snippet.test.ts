@@ -1,4 +1,4 @@
-import { parseQuery } from '../../src/search/query/query-parser';
+import { parseQuery } from '../../src/search/query/parser/query-parser';
 import { positiveLeaves } from '../../src/search/query/query-eval';
 import { buildSnippet, SNIPPET_WIDTH } from '../../src/search/results/snippet';
 import type { HeadingCache } from 'obsidian';

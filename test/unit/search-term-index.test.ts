@@ -6,7 +6,7 @@ import { FIELD_COUNT } from '../../src/search/engine/text/note-fields';
 import { expansion, TermIndex, type CorpusView, type IndexLine } from '../../src/search/engine/term-index';
 import { planRanked, STEM_WEIGHT } from '../../src/search/engine/ranked/ranked-search';
 import { LexicalEngine, type EngineLine } from '../../src/search/engine/lexical-engine';
-import { parseQuery } from '../../src/search/query/query-parser';
+import { parseQuery } from '../../src/search/query/parser/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
 import fc from 'fast-check';
 import { ASCII_HASH_SEED, asciiHashFinish, asciiHashStep } from '../../src/search/engine/postings/ascii-hash';

@@ -3,7 +3,7 @@ import { LexicalEngine } from '../../src/search/engine/lexical-engine';
 import type { EngineMatch, EngineResult } from '../../src/search/engine/engine-match';
 import { textPass, type TextCandidates, type VerifyBatch } from '../../src/search/engine/filters/text-pass';
 import type { NoteRecord } from '../../src/search/query/note-filters';
-import { parseQuery } from '../../src/search/query/query-parser';
+import { parseQuery } from '../../src/search/query/parser/query-parser';
 import { RegexGuard } from '../../src/search/query/regex-guard';
 
 /**

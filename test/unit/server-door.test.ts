@@ -1,4 +1,4 @@
-import { isAllowedOrigin, isLoopbackHost } from '../../src/server/http/door';
+import { isAllowedOrigin, isLoopbackHost } from '../../src/server/http/door/door';
 
 describe('door: Host and Origin', () => {
   it.each([

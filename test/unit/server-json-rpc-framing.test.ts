@@ -1,4 +1,4 @@
-import { checkFraming, InFlightIds, MAX_BATCH_MESSAGES, requestIdsOf } from '../../src/server/http/json-rpc-framing';
+import { checkFraming, InFlightIds, MAX_BATCH_MESSAGES, requestIdsOf } from '../../src/server/http/door/json-rpc-framing';
 
 describe('checkFraming', () => {
   it('accepts one message or a non-empty batch of requests, notifications and responses', () => {

@@ -1,4 +1,4 @@
-import type { QueryNode } from './query-ast';
+import type { QueryNode } from './parser/query-ast';
 
 /** The shapes the query evaluator (`query-eval.ts`, `scope-eval.ts`) and the engine exchange. */
 

@@ -1,4 +1,4 @@
-import type { PropertyTest } from './query-ast';
+import type { PropertyTest } from './parser/query-ast';
 
 /**
  * What the search filters know about one note without reading its text: the fields the

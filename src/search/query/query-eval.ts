@@ -1,8 +1,8 @@
-import type { QueryNode } from './query-ast';
+import type { QueryNode } from './parser/query-ast';
 import type { NoteText, ScopedRegexRuns, TermLookup, Verdict } from './eval-types';
 import { fileName, propertyStrings, type NoteRecord } from './note-filters';
 import type { RegexGuard } from './regex-guard';
-import { noteFilter, positiveScore, scopeWithoutText, scopeWithText } from './scope-eval';
+import { noteFilter, positiveScore, scopeWithoutText, scopeWithText } from './stretches/scope-eval';
 import { decidedByIndex, literalParts, literalTest, matchesTitleAndText } from './text-match';
 import { queryTerms } from '../engine/text/tokenizer';
 

@@ -1,4 +1,4 @@
-import type { QueryNode } from './query-ast';
+import type { QueryNode } from './parser/query-ast';
 import { decidedByIndex } from './query-eval';
 import type { ExpandMode } from '../engine/term-index';
 import { hasUnsegmented, queryTerms } from '../engine/text/tokenizer';

@@ -1,4 +1,4 @@
-import type { QueryNode } from '../query/query-ast';
+import type { QueryNode } from '../query/parser/query-ast';
 import { decidedByIndex, literalPattern } from '../query/query-eval';
 import type { RegexGuard } from '../query/regex-guard';
 import { matchedTermSpans } from '../engine/text/tokenizer';

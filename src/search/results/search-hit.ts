@@ -1,6 +1,6 @@
 import type { NoteStore } from '../../vault/note-store';
 import type { EngineMatch } from '../engine/lexical-engine';
-import type { QueryNode } from '../query/query-ast';
+import type { QueryNode } from '../query/parser/query-ast';
 import type { RegexGuard } from '../query/regex-guard';
 import type { SearchHit } from '../types';
 import { placeSnippet, SNIPPET_WIDTH, snippetText } from './snippet';

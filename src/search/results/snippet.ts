@@ -1,7 +1,7 @@
 import { bodyStart } from '../../vault/content/note-body';
 import { withPreamble, type NoteSection } from '../../vault/content/sections';
 import { matchSpans, type Span } from './match-spans';
-import type { QueryNode } from '../query/query-ast';
+import type { QueryNode } from '../query/parser/query-ast';
 import type { RegexGuard } from '../query/regex-guard';
 import { bestSection, densestSpan } from './section-rank';
 import { queryTerms } from '../engine/text/tokenizer';

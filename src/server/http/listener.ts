@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import { answerClientError, refuse } from './refusal';
+import { answerClientError, refuse } from './door/refusal';
 
 /**
  * How long a client may take to send a request's headers, ms: a loopback client sends them at

@@ -11,13 +11,13 @@ import {
 import type { KeyRing } from '../../keys/key-ring';
 import type { KeyRecord } from '../../settings/key-record';
 import type { VaultMcpSettings } from '../../settings/settings';
-import { VaultCallerVerifier, type Caller, type CallerVerifier } from './caller-auth';
+import { VaultCallerVerifier, type Caller, type CallerVerifier } from './door/caller-auth';
 import { MCP_PATH } from './endpoint';
-import { cancelledIdsOf, INVALID_REQUEST, InFlightIds, requestIdsOf } from './json-rpc-framing';
+import { cancelledIdsOf, INVALID_REQUEST, InFlightIds, requestIdsOf } from './door/json-rpc-framing';
 import { LoopbackListener } from './listener';
 import { ModernEndpoint } from './modern-endpoint';
-import { refuse, type Refusal } from './refusal';
-import { checkBeforeAuth, checkSessionRequest, negotiatedVersionOf, readJsonRpcBody } from './request-checks';
+import { refuse, type Refusal } from './door/refusal';
+import { checkBeforeAuth, checkSessionRequest, negotiatedVersionOf, readJsonRpcBody } from './door/request-checks';
 import { paramsRefusal } from './request-params';
 import { SessionTable, type Session } from './session-table';
 import { sendWebResponse, webRequestOf } from './web-exchange';

@@ -4,7 +4,7 @@ import type { ToolContext } from '../../tools/tool';
 import type { NoteChange } from '../../vault/note-store';
 import { skillsFolderOf, touchesSkills } from '../../vault/skills';
 import { NoteResources, noteUri } from '../content/note-resources';
-import type { Caller } from './caller-auth';
+import type { Caller } from './door/caller-auth';
 
 /** Wait before telling listeners the prompts changed, ms: a burst of skill edits sends one notification. */
 const PROMPTS_CHANGED_DELAY_MS = 50;

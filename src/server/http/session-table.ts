@@ -1,6 +1,6 @@
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { McpSessionServer } from '../session/mcp-session';
-import type { InFlightIds } from './json-rpc-framing';
+import type { InFlightIds } from './door/json-rpc-framing';
 
 /** A session unused this long (ms) is closed; its client gets 404 and re-initializes. */
 export const SESSION_IDLE_MS = 60 * 60 * 1000;

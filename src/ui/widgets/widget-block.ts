@@ -1,6 +1,6 @@
 import { debounce, type Plugin } from 'obsidian';
 import { parseNotesQuery } from '../../search/query-notes/parse';
-import { queryReadableNotes } from '../../tools/read/query-notes';
+import { queryReadableNotes } from '../../tools/read/lists/query-notes';
 import { widgetQueryError } from '../../tools/widget-query';
 import { UNRESTRICTED_SCOPE } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';

@@ -1,4 +1,4 @@
-import type { QueryNode } from '../../query/query-ast';
+import type { QueryNode } from '../../query/parser/query-ast';
 import type { NoteRecord } from '../../query/note-filters';
 import { evaluate, needsText, type TermLookup } from '../../query/query-eval';
 import { literalParts, literalTest, matchesTitleAndText } from '../../query/text-match';

@@ -1,7 +1,7 @@
-import type { QueryNode } from '../../query/query-ast';
+import type { QueryNode } from '../../query/parser/query-ast';
 import type { NoteRecord } from '../../query/note-filters';
 import type { TermLookup } from '../../query/eval-types';
-import { noteFilter } from '../../query/scope-eval';
+import { noteFilter } from '../../query/stretches/scope-eval';
 import { transparent } from '../../query/query-eval';
 import type { NodeHits } from './filter-terms';
 import { FirstInOrder } from '../ranked/top-k';

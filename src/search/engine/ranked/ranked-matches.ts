@@ -1,4 +1,4 @@
-import type { QueryNode } from '../../query/query-ast';
+import type { QueryNode } from '../../query/parser/query-ast';
 import type { NoteRecord } from '../../query/note-filters';
 import { LazyMatch, type EngineMatch, type MatchedTerms } from '../engine-match';
 import type { EngineResult } from '../engine-match';

@@ -1,10 +1,10 @@
-import type { QueryNode, TextScope } from './query-ast';
-import type { NoteText, TermLookup, Truth, Verdict } from './eval-types';
-import { matchFile, matchPath, matchProperty, matchTag, type NoteRecord } from './note-filters';
+import type { QueryNode, TextScope } from '../parser/query-ast';
+import type { NoteText, TermLookup, Truth, Verdict } from '../eval-types';
+import { matchFile, matchPath, matchProperty, matchTag, type NoteRecord } from '../note-filters';
 import { hasTaskMarker, noteBlocks, noteLines, noteSections, noteTasks, type NoteBlock, type TextRange } from './note-blocks';
-import { cachedPattern, decidedByIndex } from './text-match';
+import { cachedPattern, decidedByIndex } from '../text-match';
 import { clip, firstPairFrom, mergePairs, rangeAt, spanWithin } from './text-ranges';
-import { matchedTermSpans, queryTerms } from '../engine/text/tokenizer';
+import { matchedTermSpans, queryTerms } from '../../engine/text/tokenizer';
 
 /**
  * Evaluates the operators that look at one stretch of a note's text at a time: `line:`,

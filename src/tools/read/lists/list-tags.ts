@@ -1,4 +1,4 @@
-import { defineTool } from '../tool';
+import { defineTool } from '../../tool';
 
 /** `list_tags`: every tag on at least one readable note, with how many notes carry it. */
 export const listTagsTool = defineTool({

@@ -1,4 +1,4 @@
-import { bodyStart } from '../../vault/content/note-body';
+import { bodyStart } from '../../../vault/content/note-body';
 
 /**
  * The stretches of a note's text that `line:`, `block:`, `section:` and the `task` operators

@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import type { KeyRing } from '../../keys/key-ring';
-import { keyRootsRefusal } from '../../settings/key-roots';
-import { isLocallyUsable, type KeyRecord } from '../../settings/key-record';
+import type { KeyRing } from '../../../keys/key-ring';
+import { keyRootsRefusal } from '../../../settings/key-roots';
+import { isLocallyUsable, type KeyRecord } from '../../../settings/key-record';
 import { bearerTokenOf } from './door';
-import type { SessionOrigin } from '../session/mcp-session';
-import { FORWARD_TOKEN_PREFIX, RECEIPT_HEADER } from '../vaults/forward-assertion';
-import type { VaultPeers } from '../vaults/vault-peers';
+import type { SessionOrigin } from '../../session/mcp-session';
+import { FORWARD_TOKEN_PREFIX, RECEIPT_HEADER } from '../../vaults/forward-assertion';
+import type { VaultPeers } from '../../vaults/vault-peers';
 
 /** An authenticated request: the key it runs as, and for a forwarded call the client roots passed along. */
 export interface Caller {

@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { checkDoorHeaders } from './door';
-import { MCP_PATH } from './endpoint';
+import { MCP_PATH } from '../endpoint';
 import { checkFraming, INVALID_REQUEST } from './json-rpc-framing';
 import { BodyNotUtf8Error, BodyTooLargeError, declaredBodyTooLarge, readBody } from './request-body';
 import type { Refusal } from './refusal';
-import type { Session } from './session-table';
+import type { Session } from '../session-table';
 
 /**
  * The checks made from the request line and headers alone, before the key is looked at

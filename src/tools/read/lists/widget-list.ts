@@ -1,5 +1,5 @@
-import { defineTool } from '../tool';
-import { widgetQueryError } from '../widget-query';
+import { defineTool } from '../../tool';
+import { widgetQueryError } from '../../widget-query';
 
 /**
  * `widget_list`: the widgets of the widgets folder with their manifests (metadata only, never

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { isPathInside } from '../../vault/paths/paths';
-import { defineTool } from '../tool';
+import { isPathInside } from '../../../vault/paths/paths';
+import { defineTool } from '../../tool';
 
 /** `list_folders`: the vault's folders as a flat list with note counts. */
 export const listFoldersTool = defineTool({

@@ -1,4 +1,4 @@
-import { inputExcerpt, ToolError } from '../../errors';
+import { inputExcerpt, ToolError } from '../../../errors';
 
 /**
  * The literal pieces of a search query that are read character by character: "quoted

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { runNotesQuery, type NoteFacts, type QueryResult } from '../../search/query-notes/evaluate';
-import { parseNotesQuery, QuerySyntaxError, type NotesQuery } from '../../search/query-notes/parse';
-import type { NoteStore } from '../../vault/note-store';
-import type { AccessScope } from '../../vault/access/access';
-import { defineTool } from '../tool';
+import { runNotesQuery, type NoteFacts, type QueryResult } from '../../../search/query-notes/evaluate';
+import { parseNotesQuery, QuerySyntaxError, type NotesQuery } from '../../../search/query-notes/parse';
+import type { NoteStore } from '../../../vault/note-store';
+import type { AccessScope } from '../../../vault/access/access';
+import { defineTool } from '../../tool';
 
 /** Chars of the query shown after an error position, so the agent sees what was found there. */
 const NEAR_CHARS = 24;

@@ -1,8 +1,8 @@
-import { quoteInput, ToolError } from '../../errors';
+import { quoteInput, ToolError } from '../../../errors';
 import type { CompareOp, QueryNode } from './query-ast';
 import { compileRegex, readQuotedAt, readRegexAt, type QueryFail } from './query-literals';
 import { isOperator, isScopeOperator, operatorExample } from './query-operators';
-import { namesNoCalendarDay } from '../calendar-date';
+import { namesNoCalendarDay } from '../../calendar-date';
 
 /**
  * Parses a search query into a {@link QueryNode} tree, following Obsidian's search syntax

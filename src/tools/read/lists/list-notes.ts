@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { quoteInput, ToolError } from '../../errors';
-import { namesNoCalendarDay } from '../../search/calendar-date';
-import { decodeAfterCursor, encodeAfterCursor } from '../../search/results/cursor';
-import { isPathInside } from '../../vault/paths/paths';
-import { defineTool } from '../tool';
+import { quoteInput, ToolError } from '../../../errors';
+import { namesNoCalendarDay } from '../../../search/calendar-date';
+import { decodeAfterCursor, encodeAfterCursor } from '../../../search/results/cursor';
+import { isPathInside } from '../../../vault/paths/paths';
+import { defineTool } from '../../tool';
 
 /** Default page size of `list_notes`, notes (docs/architecture.md#tool-contract). */
 export const LIST_NOTES_DEFAULT_LIMIT = 200;
