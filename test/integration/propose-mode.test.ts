@@ -115,6 +115,32 @@ describe('propose mode over MCP', () => {
     await client.close();
   });
 
+  test('property proposals: a comment on the changed line is kept once accepted; deleting a property only a merge key gives stages nothing', async () => {
+    const env = await boot();
+    const client = await connectClient(env.url, env.token);
+    const commented = '---\nstatus: draft  # todo\n---\nbody\n';
+    const merged = '---\nbase: &b {status: draft}\n<<: *b\n---\nbody\n';
+    await fs.writeFile(path.join(copy.dir, 'Commented.md'), commented);
+    await fs.writeFile(path.join(copy.dir, 'Merged.md'), merged);
+    await env.app.vault.syncFromDisk();
+    await env.app.metadataCache.whenResolved();
+    for (const [tool, args] of [
+      ['set_properties', { path: 'Merged', properties: { status: null } }],
+      ['write_note', { path: 'Merged', frontmatter_patch: { status: null } }],
+    ] as const) {
+      expect(await callError(client, tool, args)).toMatch(
+        /^Nothing was changed in 'Merged.md': the YAML merge key `<<: \*b` gives 'status', so the note would still show it/,
+      );
+    }
+    expect(env.plugin.proposals.all()).toEqual([]);
+    const staged = await call(client, 'set_properties', { path: 'Commented', properties: { status: 'done' } });
+    expect(staged).toMatchObject({ status: 'pending', kind: 'properties' });
+    expect(await disk('Commented.md')).toBe(commented);
+    expect(await runReviewCommand(env.plugin, `accept ${staged.proposal_id}`)).toMatch(/^Accepted/);
+    expect(await disk('Commented.md')).toBe('---\nstatus: done  # todo\n---\nbody\n');
+    await client.close();
+  });
+
   test("proposal_status shows a key its own proposals only, never another key's", async () => {
     const env = await boot();
     const client = await connectClient(env.url, env.token);

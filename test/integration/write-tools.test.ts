@@ -443,6 +443,41 @@ describe('write tools over MCP, force key on the demo vault', () => {
     expect(await disk('Anchored.md')).toBe(text.replace('base: &b blue\ncolor: *b', 'base: green\ncolor: blue'));
   });
 
+  it('deleting a property only a YAML merge key gives is refused by every route, never answered "applied" with nothing changed; a set adds its own line', async () => {
+    const text = '---\nbase: &b {status: draft}\n<<: *b\ntitle: Plan\n---\nbody\n';
+    await call(env.client, 'create_note', { path: 'Merged', content: text });
+    for (const [tool, args] of [
+      ['set_properties', { path: 'Merged', properties: { status: null } }],
+      ['set_properties', { path: 'Merged', properties: { Status: null, title: 'Other' } }],
+      ['write_note', { path: 'Merged', frontmatter_patch: { status: null } }],
+      ['write_note', { path: 'Merged', frontmatter_patch: { status: null }, body: 'new body\n' }],
+    ] as const) {
+      expect(await callError(env.client, tool, args)).toMatch(
+        /^Nothing was changed in 'Merged.md': the YAML merge key `<<: \*b` gives 'status', so the note would still show it; to delete it, remove it from the merged mapping or remove the << line, with edit_note/,
+      );
+    }
+    expect(await callError(env.client, 'set_properties', { path: 'Merged', properties: { '<<': null } })).toMatch(
+      /merge key, not a property/,
+    );
+    expect(await disk('Merged.md')).toBe(text);
+    await call(env.client, 'set_properties', { path: 'Merged', properties: { status: 'done' } });
+    expect(await disk('Merged.md')).toBe(text.replace('title: Plan\n', 'title: Plan\nstatus: done\n'));
+    expect(await callError(env.client, 'set_properties', { path: 'Merged', properties: { status: null } })).toMatch(
+      /^Nothing was changed in 'Merged.md': the YAML merge key `<<: \*b` gives 'status', so the note would still show it/,
+    );
+  });
+
+  it("a comment on the changed property's line stays: after a one-line value, after the name above a block list", async () => {
+    const text = '---\nstatus: draft  # todo: ask Ana\ntags: [a, b] # keep\n---\nbody\n';
+    await call(env.client, 'create_note', { path: 'Commented', content: text });
+    await call(env.client, 'set_properties', { path: 'Commented', properties: { status: 'done' } });
+    expect(await disk('Commented.md')).toBe(text.replace('status: draft', 'status: done'));
+    await call(env.client, 'write_note', { path: 'Commented', frontmatter_patch: { status: ['x', 'y'] }, body: 'new\n' });
+    expect(await disk('Commented.md')).toBe('---\nstatus:  # todo: ask Ana\n  - x\n  - y\ntags: [a, b] # keep\n---\nnew\n');
+    await env.booted.app.metadataCache.whenResolved();
+    expect((await call(env.client, 'read_note', { path: 'Commented' })).frontmatter).toEqual({ status: ['x', 'y'], tags: ['a', 'b'] });
+  });
+
   it('set_properties matches property names ignoring case, as Obsidian and query_notes do', async () => {
     await call(env.client, 'create_note', { path: 'Cased', content: '---\npriority: low\n---\nbody\n' });
     const out = await call(env.client, 'set_properties', { path: 'Cased', properties: { Priority: 'high' } });

@@ -30,41 +30,40 @@ describe('topLevelEntries', () => {
 describe('splicedYaml', () => {
   test('rewrites only the changed keys and checks the result parses back to the wanted data', () => {
     const source = 'a: 1 # keep\nb:   2\n';
-    const out = splicedYaml(source, { a: 1, b: 2 }, { a: 1, b: 3, c: ['x'] }, ['b', 'c']);
+    const out = splicedYaml(source, { a: 1, b: 3, c: ['x'] }, ['b', 'c']);
     expect(out).toEqual({ yaml: 'a: 1 # keep\nb: 3\nc:\n  - x\n' });
     expect(parseYaml('yaml' in out ? out.yaml : '')).toEqual({ a: 1, b: 3, c: ['x'] });
   });
 
   test('refuses (never re-renders) rather than leave a dangling alias or a duplicate key, naming the alias user', () => {
     const aliased = 'x: &a [1]\ny: *a\n';
-    expect(splicedYaml(aliased, { x: [1], y: [1] }, { y: [1] }, ['x'])).toEqual({
+    expect(splicedYaml(aliased, { y: [1] }, ['x'])).toEqual({
       refusal: expect.stringMatching(/'x' holds the YAML anchor &a, repeated by 'y' \(\*a\)/),
     });
-    expect(splicedYaml('k: 1\nk: 2\n', { k: 2 }, { k: 3 }, ['k'])).toEqual({ refusal: "'k' is written twice" });
+    expect(splicedYaml('k: 1\nk: 2\n', { k: 3 }, ['k'])).toEqual({ refusal: "'k' is written twice" });
   });
 
   test('a key only a merge key gives: set gets a line of its own (it wins over the merge), delete is refused', () => {
     // As a parser that expands merge keys (YAML 1.1) reads `<<: *b`: `x` is a property with no line of its own.
     const source = 'base: &b {x: 1}\n<<: *b\n';
-    expect(splicedYaml(source, { base: { x: 1 }, x: 1 }, { base: { x: 1 } }, ['x'])).toEqual({
-      refusal: expect.stringMatching(/'x' has no line of its own to remove \(a merge key << gives it\)/),
+    expect(splicedYaml(source, { base: { x: 1 } }, ['x'])).toEqual({
+      refusal: expect.stringMatching(/^the YAML merge key `<<: \*b` gives 'x', so the note would still show it; .*edit_note$/),
     });
-    const set = splicedYaml(source, { base: { x: 1 }, '<<': { x: 1 } }, { base: { x: 1 }, '<<': { x: 1 }, x: 2 }, ['x']);
+    const set = splicedYaml(source, { base: { x: 1 }, '<<': { x: 1 }, x: 2 }, ['x']);
     expect(set).toEqual({ yaml: 'base: &b {x: 1}\n<<: *b\nx: 2\n' });
   });
 
   test('a patched key whose line repeats a changed anchor is written out with its own value; other alias lines block the change', () => {
     const source = 'base: &b blue\ncolor: *b\nshade: *b\n';
-    const old = { base: 'blue', color: 'blue', shade: 'blue' };
-    const both = splicedYaml(source, old, { base: 'green', color: 'blue', shade: 'blue' }, ['base'], ['base', 'color', 'shade']);
+    const both = splicedYaml(source, { base: 'green', color: 'blue', shade: 'blue' }, ['base'], ['base', 'color', 'shade']);
     expect(both).toEqual({ yaml: 'base: green\ncolor: blue\nshade: blue\n' });
-    const one = splicedYaml(source, old, { base: 'green', color: 'blue', shade: 'blue' }, ['base'], ['base', 'color']);
+    const one = splicedYaml(source, { base: 'green', color: 'blue', shade: 'blue' }, ['base'], ['base', 'color']);
     expect(one).toEqual({ refusal: expect.stringMatching(/repeated by 'shade' \(\*b\)/) });
   });
 
   test('names each layout it cannot edit line by line', () => {
     const refusal = (source: string): string => {
-      const out = splicedYaml(source, {}, { z: 1 }, ['z']);
+      const out = splicedYaml(source, { z: 1 }, ['z']);
       return 'refusal' in out ? out.refusal : `spliced: ${out.yaml}`;
     };
     expect(refusal('{a: 1, b: 2}\n')).toMatch(/flow mapping/);
@@ -108,7 +107,9 @@ describe('patchFrontmatterText never writes the whole block out again', () => {
     expect(patchFrontmatterText(tagged, { n: 2 }, 'N.md').text).toBe('---\nzip: !!str 01234\n# between\nn: 2\n---\n');
     const merged = '---\nbase: &b {x: 1}\n<<: *b\nzip: 01234\n---\n';
     expect(patchFrontmatterText(merged, { zip: 5 }, 'N.md').text).toBe('---\nbase: &b {x: 1}\n<<: *b\nzip: 5\n---\n');
-    expect(errorOf(() => patchFrontmatterText(merged, { base: null }, 'N.md')).message).toMatch(/anchor &b, repeated by '<<'/);
+    expect(errorOf(() => patchFrontmatterText(merged, { base: null }, 'N.md')).message).toMatch(
+      /anchor &b, which the merge key `<<: \*b` copies, so changing it alone would change the properties it gives too.*edit_note/,
+    );
   });
 
   test('a flow-style or indented block is refused saying why, not re-rendered', () => {
@@ -130,5 +131,47 @@ describe('guardFrontmatter with YAML merge keys (expanded by our code, as the ap
 
   test('a merge key holding a scalar is a plain key and changes no rule', () => {
     expect(() => guardFrontmatter('---\na: 1\n---\n', '---\na: 1\n<<: 5\n---\n', 'n.md')).not.toThrow();
+  });
+});
+
+describe('a comment on the changed property’s own line stays', () => {
+  const patched = (block: string, patch: Record<string, unknown>): string =>
+    patchFrontmatterText(`---\n${block}---\nbody\n`, patch, 'N.md')
+      .text.replace(/^---\n/, '')
+      .replace(/---\nbody\n$/, '');
+
+  test('after a value written on one line, with its spacing; other lines byte for byte', () => {
+    expect(patched('status: draft  # todo\nx: 1 # other\n', { status: 'done' })).toBe('status: done  # todo\nx: 1 # other\n');
+    expect(patched('status: draft\t# todo\n', { status: 'done' })).toBe('status: done\t# todo\n');
+    expect(patched("title: 'a # b'  # c\n", { title: 'x' })).toBe('title: x  # c\n');
+    expect(patched('title: "a \\" # b" # c\n', { title: 'x' })).toBe('title: x # c\n');
+    expect(patched("note: it's here # c\n", { note: 'x' })).toBe('note: x # c\n');
+    expect(patched('tags: [a, "b # c"] # t\n', { tags: ['z'] })).toBe('tags: # t\n  - z\n');
+    expect(patched('n: 1 # one\n', { n: 2 })).toBe('n: 2 # one\n');
+  });
+
+  test('after the name when the new value takes several lines (a block list, a multi-line text); YAML reads the value wanted', () => {
+    const list = patched('status: draft # todo\n', { status: ['a', 'b'] });
+    expect(list).toBe('status: # todo\n  - a\n  - b\n');
+    expect(parseYaml(list)).toEqual({ status: ['a', 'b'] });
+    const text = patched('status: draft # todo\n', { status: 'one\ntwo' });
+    expect(text).toBe('status: |- # todo\n  one\n  two\n');
+    expect(parseYaml(text)).toEqual({ status: 'one\ntwo' });
+    const back = patched('tags: # the list\n  - a # first\n  - b\n', { tags: 'c' });
+    expect(back).toBe('tags: # the list\n  - c\n');
+    expect(parseYaml(back)).toEqual({ tags: ['c'] });
+  });
+
+  test('an alias line written out keeps its comment; a deleted line goes with its comment', () => {
+    expect(patched('base: &b blue # the base\ncolor: *b # same\n', { base: 'green', color: 'blue' })).toBe(
+      'base: green # the base\ncolor: blue # same\n',
+    );
+    expect(patched('a: 1 # one\nb: 2\n', { a: null })).toBe('b: 2\n');
+  });
+
+  test('a # that is not a comment is not carried over', () => {
+    expect(patched('url: http://x.org/#top\n', { url: 'y' })).toBe('url: y\n');
+    expect(patched('k: !!str "a # b"\n', { k: 'c' })).toBe('k: c\n');
+    expect(patched('k: a#b\n', { k: 'c' })).toBe('k: c\n');
   });
 });

@@ -2,6 +2,7 @@ import { getFrontMatterInfo, parseYaml } from 'obsidian';
 import { quoteInput, ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
 import { ACCESS_KEY, AGENT_OVERRIDES_KEY, noteAccess, unparsedBlockAccess, unparsedRules } from '../access/access-rules';
+import { withMergeKeys } from './yaml-merge-keys';
 
 /**
  * The guard that keeps agents away from a note's access rules
@@ -84,28 +85,6 @@ function mergedFingerprint(block: string): string {
     data = null;
   }
   return protectedFingerprint(data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {});
-}
-
-/**
- * `value` with YAML 1.1 merge keys expanded at every depth (https://yaml.org/type/merge.html):
- * a `<<` key whose value is a mapping, or a list of mappings, is replaced by their entries;
- * the mapping's own keys win, then earlier mappings in the list. A parser that expands merge
- * keys itself leaves no `<<` to expand. A `<<` holding anything else stays a plain key.
- * @param seen the mappings being expanded on the current path (an alias cycle ends there).
- */
-function withMergeKeys(value: unknown, seen: ReadonlySet<object> = new Set()): unknown {
-  if (value === null || typeof value !== 'object' || seen.has(value)) return value;
-  const path = new Set(seen).add(value);
-  if (Array.isArray(value)) return value.map((item) => withMergeKeys(item, path));
-  const own = value as Record<string, unknown>;
-  const sources = Array.isArray(own['<<']) ? (own['<<'] as unknown[]) : [own['<<']];
-  const mergeable = '<<' in own && sources.every((source) => source !== null && typeof source === 'object' && !Array.isArray(source));
-  const out: Record<string, unknown> = {};
-  if (mergeable) {
-    for (const source of [...sources].reverse()) Object.assign(out, withMergeKeys(source, path));
-  }
-  for (const [key, item] of Object.entries(own)) if (!(mergeable && key === '<<')) out[key] = withMergeKeys(item, path);
-  return out;
 }
 
 /**

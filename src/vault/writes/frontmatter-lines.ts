@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { parseYaml, stringifyYaml } from 'obsidian';
+import { MERGE_KEY, withMergeKeys } from './yaml-merge-keys';
 
 /**
  * Line-preserving edits of frontmatter YAML, read with the app's own `parseYaml` and written
@@ -10,7 +11,11 @@ import { parseYaml, stringifyYaml } from 'obsidian';
 
 /** One top-level `key: value` entry of a block-style mapping, by its source offsets. */
 export interface TopLevelEntry {
-  /** The key as the app reads the entry on its own; null when the entry does not parse alone (it uses an alias defined elsewhere). */
+  /**
+   * The key as the app reads the entry on its own; `<<` for a merge key line (`<<: *b`), whether
+   * or not the app's parser expands it; null when the entry does not parse alone (it uses an
+   * alias defined elsewhere) and adds no one key in context.
+   */
   key: string | null;
   /** Offset of the start of the key's line. */
   from: number;
@@ -61,7 +66,9 @@ function scanEntries(source: string): { entries: TopLevelEntry[] } | { refusal: 
   }
   return {
     entries: entries.map(({ from, to }) => ({
-      key: soleKey(source.slice(from, to)) ?? addedKey(source.slice(0, from), source.slice(0, to)),
+      key: /^<<[ \t]*:(?:[ \t]|$)/.test(source.slice(from, to).split('\n')[0])
+        ? MERGE_KEY
+        : (soleKey(source.slice(from, to)) ?? addedKey(source.slice(0, from), source.slice(0, to))),
       from,
       to,
     })),
@@ -71,22 +78,28 @@ function scanEntries(source: string): { entries: TopLevelEntry[] } | { refusal: 
 /**
  * `source` (frontmatter YAML, LF line breaks) with the lines of each `changed` top-level key
  * replaced by `data`'s value written with `stringifyYaml`, removed when `data` lacks the key,
- * or appended (in `changed` order) when the block lacks it; every other line is kept byte for
- * byte. A key of `named` (the patch's keys) that is set to the value it has, on a line that
+ * or appended (in `changed` order) when the block has no line of its own for it (a new key, or
+ * one only a merge key `<<` gives: its own line wins over the merge, as YAML reads it); every
+ * other line is kept byte for byte. A comment ending the key's line (`status: draft  # todo`)
+ * stays on the rewritten first line (`status: done  # todo`, or `status:  # todo` above a
+ * block list, which YAML reads the same); comments inside a multi-line value go with the old
+ * value. A key of `named` (the patch's keys) that is set to the value it has, on a line that
  * repeats an anchor of a changed line (`color: *b` when `base: &b ...` changes), is rewritten
  * too, with that value written out, so its value stays. Never falls back to writing the
  * whole block: that would reformat other properties (quoting, flow lists, comments) and can
  * change their values (`zip: 01234` read as a number comes back `1234`).
- * @param old the block's current properties (as parsed) @param data the properties wanted
+ * @param data the properties wanted, as the app's parser reads them (a `<<` key it does not
+ *   expand stays in `data` as it is in the block)
  * @returns `{yaml}` (ending in a line break), or `{refusal}`, a clause saying why the lines
  *   cannot be edited alone: the layout (see {@link topLevelEntries}), a key written twice, a
- *   key with no line of its own to delete (from a merge key `<<`), an anchor that lines left
- *   as they are repeat through an alias, or any other spliced text that does not parse back
- *   to exactly `data` (checked with the app's `parseYaml`).
+ *   deleted key that a merge key `<<` would still give (with no line of its own, or with one
+ *   whose removal would show the merged value), an anchor that lines left as they are repeat
+ *   through an alias or a merge key, or any other spliced text that does not parse back to
+ *   exactly `data` (checked with the app's `parseYaml`). Merge keys are judged expanded
+ *   whether or not the app's parser expands them (yaml-merge-keys.ts).
  */
 export function splicedYaml(
   source: string,
-  old: Record<string, unknown>,
   data: Record<string, unknown>,
   changed: readonly string[],
   named: readonly string[] = changed,
@@ -107,16 +120,16 @@ export function splicedYaml(
   }
   const edits: Array<{ from: number; to: number; insert: string; order: number }> = [];
   for (const [order, key] of rewrite.entries()) {
-    const insert = Object.hasOwn(data, key) ? stringifyYaml({ [key]: data[key] }) : '';
+    const stays = Object.hasOwn(data, key);
     const matches = entries.filter((entry) => entry.key === key);
     if (matches.length > 1) return { refusal: `'${key}' is written twice` };
     if (matches.length === 1) {
+      const insert = stays ? stringifyYaml({ [key]: data[key] }).replace('\n', `${keyLineComment(original, matches[0])}\n`) : '';
       edits.push({ from: matches[0].from, to: matches[0].to, insert, order });
-    } else if (Object.hasOwn(old, key) && !Object.hasOwn(data, key)) {
-      return { refusal: `'${key}' has no line of its own to remove (a merge key << gives it)` };
+    } else if (!stays) {
+      return { refusal: mergedKeyRefusal(key, entries, entryText) };
     } else {
-      // A new key, or one only a merge key gives: a line of its own, which wins over the merge.
-      edits.push({ from: original.length, to: original.length, insert, order });
+      edits.push({ from: original.length, to: original.length, insert: stringifyYaml({ [key]: data[key] }), order });
     }
   }
   const kept = entries.filter((entry) => entry.key === null || !rewrite.includes(entry.key));
@@ -126,8 +139,50 @@ export function splicedYaml(
   for (const edit of edits.sort((a, b) => b.from - a.from || b.order - a.order)) {
     text = text.slice(0, edit.from) + edit.insert + text.slice(edit.to);
   }
-  if (parsesTo(text, data)) return { yaml: text };
+  const parsed = parsedYaml(text);
+  if (parsed.ok) {
+    const shown = withMergeKeys(parsed.value);
+    const stillShown = rewrite.find(
+      (key) => !Object.hasOwn(data, key) && shown !== null && typeof shown === 'object' && Object.hasOwn(shown, key),
+    );
+    if (stillShown !== undefined) return { refusal: mergedKeyRefusal(stillShown, entries, entryText) };
+    if (sameValue(parsed.value, data)) return { yaml: text };
+  }
   return { refusal: anchorRefusal(entries, rewrite, kept, entryText) ?? GENERIC_REFUSAL };
+}
+
+/**
+ * The refusal for deleting `key` while a merge key gives it (it has no line of its own, or
+ * removing its line would show the merged value): names the merge lines (`<<: *b`) and what to
+ * edit instead.
+ */
+function mergedKeyRefusal(key: string, entries: readonly TopLevelEntry[], entryText: (entry: TopLevelEntry) => string): string {
+  const lines =
+    entries
+      .filter((entry) => entry.key === MERGE_KEY)
+      .map((entry) => `\`${entryText(entry).split('\n')[0].trim()}\``)
+      .join(', ') || '<<';
+  return `the YAML merge key ${lines} gives '${key}', so the note would still show it; to delete it, remove it from the merged mapping or remove the << line, with edit_note`;
+}
+
+/** How many `#` after a blank on a key's line are tried as its comment's start (the rest stay unread). */
+const COMMENT_TRIES = 8;
+
+/**
+ * A comment ending an entry's first line, with the blanks before it (`  # todo`), or ''. It
+ * starts at the first `#` after a space or tab that can be cut off, with the rest of the line,
+ * and leave the block reading the same (a `#` inside quotes cannot: the cut changes the value
+ * or does not parse), so YAML itself says where the comment starts.
+ */
+function keyLineComment(source: string, entry: TopLevelEntry): string {
+  const lineEnd = source.indexOf('\n', entry.from);
+  const line = source.slice(entry.from, lineEnd);
+  const whole = parsedYaml(source);
+  for (const { index } of [...line.matchAll(/[ \t]+#/g)].slice(0, COMMENT_TRIES)) {
+    const cut = parsedYaml(source.slice(0, entry.from + index) + source.slice(lineEnd));
+    if (whole.ok && cut.ok && sameValue(whole.value, cut.value)) return line.slice(index);
+  }
+  return '';
 }
 
 /** The refusal when a spliced block does not read back as the properties wanted, for no reason found by name. */
@@ -146,10 +201,12 @@ function anchorRefusal(
   for (const entry of entries) {
     if (entry.key === null || !rewrite.includes(entry.key)) continue;
     for (const anchor of anchorsIn(entryText(entry))) {
-      const names = kept
-        .filter((other) => aliasesIn(entryText(other)).includes(anchor))
-        .map((user) => (user.key === null ? 'a line below it' : `'${user.key}'`))
-        .join(', ');
+      const users = kept.filter((other) => aliasesIn(entryText(other)).includes(anchor));
+      const merge = users.find((user) => user.key === MERGE_KEY);
+      if (merge) {
+        return `'${entry.key}' holds the YAML anchor &${anchor}, which the merge key \`${entryText(merge).split('\n')[0].trim()}\` copies, so changing it alone would change the properties it gives too; use edit_note`;
+      }
+      const names = users.map((user) => (user.key === null ? 'a line below it' : `'${user.key}'`)).join(', ');
       if (names !== '') {
         return `'${entry.key}' holds the YAML anchor &${anchor}, repeated by ${names} (*${anchor}), so changing it alone would change ${names} too; set ${names} in the same call to give it its own value`;
       }
@@ -179,18 +236,21 @@ function namesAfter(entry: string, sigil: '&' | '*'): string[] {
   return [...bare.matchAll(pattern)].map((match) => match[1]);
 }
 
-/**
- * True when `text` parses (with the app's `parseYaml`) to a value deeply equal to `data` (empty
- * text: `{}`). Both sides are compared as structured clones, so objects made in another realm
- * (the parser's) compare by content, not by prototype.
- */
-function parsesTo(text: string, data: Record<string, unknown>): boolean {
+/** `text` parsed with the app's `parseYaml` (empty text: `{}`), or `ok: false` when it does not parse. */
+function parsedYaml(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
-    const parsed: unknown = parseYaml(text) ?? {};
-    return isDeepStrictEqual(structuredClone(parsed), structuredClone(data));
+    return { ok: true, value: parseYaml(text) ?? {} };
   } catch {
-    return false;
+    return { ok: false };
   }
+}
+
+/**
+ * True when two parsed values are deeply equal. Both are compared as structured clones, so
+ * objects made in another realm (the parser's) compare by content, not by prototype.
+ */
+function sameValue(a: unknown, b: unknown): boolean {
+  return isDeepStrictEqual(structuredClone(a), structuredClone(b));
 }
 
 /**

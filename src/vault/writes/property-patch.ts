@@ -4,6 +4,7 @@ import { quoteInput, ToolError } from '../../errors';
 import { isProtectedKey, parseFrontmatter } from './frontmatter-guard';
 import { splicedYaml } from './frontmatter-lines';
 import { lineAt, lineEndingOf } from './text-edits';
+import { MERGE_KEY, shownProperties } from './yaml-merge-keys';
 import type { PropertyPatch, TextEditResult } from './write-types';
 
 /**
@@ -20,7 +21,7 @@ const LIST_PROPERTIES = new Set(['tags', 'aliases', 'cssclasses']);
 /**
  * Checks a patch before anything is read or written.
  * @throws ToolError('invalid_argument') for an empty patch, an empty key or one holding a control character (NUL, a line break),
- *   or two keys that differ only in case (Obsidian reads them as one property, so which one wins would be a guess);
+ *   the key `<<` (YAML's merge key, not a property: Obsidian shows what it brings in), or two keys that differ only in case (Obsidian reads them as one property, so which one wins would be a guess);
  *   ToolError('forbidden') when it names `access` or `agent_overrides` (in any case).
  */
 export function validatePropertyPatch(patch: PropertyPatch, notePath: string): void {
@@ -46,6 +47,10 @@ export function validatePropertyPatch(patch: PropertyPatch, notePath: string): v
         'invalid_argument',
         `A property name contains the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}; give a one-line name of visible text.`,
       );
+    }
+    if (key === MERGE_KEY) {
+      // Obsidian reads `<<` as YAML's merge key, not a property: it shows what the key brings in.
+      throw new ToolError('invalid_argument', "'<<' is YAML's merge key, not a property: name the properties it gives, or use edit_note.");
     }
     if (isProtectedKey(key)) {
       throw new ToolError(
@@ -77,10 +82,15 @@ export function applyPropertyPatch(frontmatter: Record<string, unknown>, patch: 
 /**
  * Applies `patch` to the frontmatter of a whole note text (the `processFrontMatter` semantics,
  * on text): the block is read with the app's `parseYaml` and only the lines of the patched
- * keys are rewritten (frontmatter-lines.ts), so untouched keys keep their exact lines
- * (formatting, comments, order, values). It never writes the whole block out again: when the
- * patched lines cannot be changed alone (a flow mapping `{a: 1}`, a complex key, an anchor
- * other lines repeat through an alias, ...) it refuses and nothing changes. Property names
+ * keys are rewritten (frontmatter-lines.ts, which keeps a comment ending a rewritten key's
+ * line), so untouched keys keep their exact lines (formatting, comments, order, values). It
+ * never writes the whole block out again: when the patched lines cannot be changed alone (a
+ * flow mapping `{a: 1}`, a complex key, an anchor other lines repeat through an alias, ...) it
+ * refuses and nothing changes. The patch is judged against the properties the note shows, YAML
+ * merge keys `<<` expanded whether or not the app's parser expands them (yaml-merge-keys.ts):
+ * setting a property only a merge key gives adds the note's own line (to the value it shows,
+ * nothing changes); deleting one a merge key gives is refused, as the note would still show
+ * it. Property names
  * match ignoring case, as in Obsidian: a patch key that the note spells differently
  * (`Priority` for `priority`) sets or deletes the note's property under its own spelling, and
  * the result's `note` says so. Values follow {@link applyPropertyPatch}. A note without a
@@ -92,31 +102,44 @@ export function applyPropertyPatch(frontmatter: Record<string, unknown>, patch: 
  *   to another spelling.
  * @throws ToolError('invalid_argument') when the frontmatter does not parse as YAML or is not
  *   a mapping (nothing is rewritten or wiped), or when the patched lines cannot be changed
- *   without changing others (the message says why and what to do instead);
+ *   without changing others, or a deleted property would still show through a merge key (the
+ *   message says why and what to do instead);
  *   ToolError('ambiguous') when a patch key matches several spellings in the note but none exactly.
  */
 export function patchFrontmatterText(text: string, patch: PropertyPatch, notePath: string): TextEditResult {
   const parsed = parseFrontmatter(text);
   if (parsed.state === 'invalid') throw unparseableError(notePath, parsed.error);
-  const old = parsed.data;
-  const { resolved, note } = withNoteSpelling(patch, old, notePath);
-  const data = structuredClone(old);
-  applyPropertyPatch(data, resolved);
+  // The properties the note shows (merge keys expanded, as Obsidian reads them) are what the
+  // patch is judged against, whether or not this app's parser expands merge keys itself.
+  const shown = shownProperties(parsed.data);
+  const { resolved, note } = withNoteSpelling(patch, shown, notePath);
+  const wanted = structuredClone(shown);
+  applyPropertyPatch(wanted, resolved);
   const named = Object.keys(resolved);
-  const changed = named.filter((key) => Object.hasOwn(old, key) !== Object.hasOwn(data, key) || !isDeepStrictEqual(old[key], data[key]));
+  const changed = named.filter(
+    (key) => Object.hasOwn(shown, key) !== Object.hasOwn(wanted, key) || !isDeepStrictEqual(shown[key], wanted[key]),
+  );
   const withNote = (result: TextEditResult): TextEditResult => (note === undefined ? result : { ...result, note });
   if (changed.length === 0) return withNote(withBlockLines(text));
   const info = getFrontMatterInfo(text);
   const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
   const body = info.exists ? text.slice(info.contentStart) : text.slice(bom.length);
-  if (Object.keys(data).length === 0) return withNote(withBlockLines(bom + body));
   const source = info.exists ? info.frontmatter.replace(/\r\n/g, '\n') : '';
-  const spliced = splicedYaml(source, old, data, changed, named);
+  // No property left: the block goes, unless a merge key line would go with it (refused below).
+  if (Object.keys(wanted).length === 0 && !/^<<[ \t]*:/m.test(source)) return withNote(withBlockLines(bom + body));
+  // The wanted properties as the parser reads them: a `<<` key it does not expand stays.
+  const data = structuredClone(parsed.data);
+  for (const key of changed) {
+    if (Object.hasOwn(wanted, key)) data[key] = wanted[key];
+    else delete data[key];
+  }
+  const spliced = splicedYaml(source, data, changed, named);
   if ('refusal' in spliced) {
-    throw new ToolError(
-      'invalid_argument',
-      `Nothing was changed in '${notePath}': ${spliced.refusal}. Only the changed properties' lines are rewritten, never the whole block (that would reformat others); else use edit_note.`,
-    );
+    // A refusal that already says what to do with edit_note needs no general advice after it.
+    const advice = spliced.refusal.includes('edit_note')
+      ? ''
+      : " Only the changed properties' lines are rewritten, never the whole block (that would reformat others); else use edit_note.";
+    throw new ToolError('invalid_argument', `Nothing was changed in '${notePath}': ${spliced.refusal}.${advice}`);
   }
   return withNote(withBlockLines(bom + `---\n${spliced.yaml}---\n`.replace(/\n/g, lineEndingOf(text)) + body));
 }

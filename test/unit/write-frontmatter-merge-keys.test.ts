@@ -1,0 +1,99 @@
+import { parseYaml } from 'obsidian';
+import { patchFrontmatterText, validatePropertyPatch } from '../../src/vault/writes/property-patch';
+import { errorOf } from '../harness/tool-errors';
+
+/**
+ * Property writes on a block with a YAML merge key (`<<: *b`), run with both kinds of parser:
+ * one that expands merge keys (YAML 1.1, as Obsidian shows the merged properties) and the test
+ * host's, which does not (YAML 1.2 core: a plain `<<` key). The answers must be the same.
+ */
+let mockExpandMerges = false;
+jest.mock('obsidian', () => {
+  const host = jest.requireActual<typeof import('obsidian')>('obsidian');
+  const yaml = jest.requireActual<typeof import('yaml')>('yaml');
+  return { ...host, parseYaml: (text: string): unknown => (mockExpandMerges ? yaml.parse(text, { merge: true }) : host.parseYaml(text)) };
+});
+
+/** The properties `text`'s block shows, merge keys expanded (with the expanding parser). */
+function shown(text: string): unknown {
+  const was = mockExpandMerges;
+  mockExpandMerges = true;
+  try {
+    return parseYaml(/^---\n([\s\S]*?)---\n/.exec(text)?.[1] ?? '') as unknown;
+  } finally {
+    mockExpandMerges = was;
+  }
+}
+
+describe.each([
+  ['a parser that expands merge keys', true],
+  ["the test host's parser, which does not", false],
+])('merge keys with %s', (_name, expands) => {
+  beforeEach(() => {
+    mockExpandMerges = expands;
+  });
+  afterAll(() => {
+    mockExpandMerges = false;
+  });
+
+  const NOTE = '---\nbase: &b {status: draft, owner: ana}\n<<: *b\ntitle: T  # keep\n---\nbody\n';
+
+  test('the mock parser is the one named', () => {
+    expect(Object.hasOwn(parseYaml('a: &a {x: 1}\n<<: *a\n') as object, 'x')).toBe(expands);
+  });
+
+  test('deleting a property only the merge key gives is refused, saying why and what to do, in any case of its name', () => {
+    for (const patch of [{ status: null }, { STATUS: null }, { status: null, title: 'U' }]) {
+      const err = errorOf(() => patchFrontmatterText(NOTE, patch, 'N.md'));
+      expect(err.code).toBe('invalid_argument');
+      expect(err.message).toMatch(
+        /^Nothing was changed in 'N.md': the YAML merge key `<<: \*b` gives 'status', so the note would still show it; to delete it, remove it from the merged mapping or remove the << line, with edit_note/,
+      );
+    }
+  });
+
+  test('deleting a property that has its own line and that the merge key also gives is refused (the merged value would show)', () => {
+    const text = NOTE.replace('title: T', 'status: done\ntitle: T');
+    const err = errorOf(() => patchFrontmatterText(text, { status: null }, 'N.md'));
+    expect(err.message).toMatch(
+      /^Nothing was changed in 'N.md': the YAML merge key `<<: \*b` gives 'status', so the note would still show it/,
+    );
+    expect(patchFrontmatterText(text, { status: 'ok' }, 'N.md').text).toBe(text.replace('status: done', 'status: ok'));
+  });
+
+  test("setting a property only the merge key gives adds the note's own line, which wins over the merge; its value as merged changes nothing", () => {
+    const set = patchFrontmatterText(NOTE, { status: 'done' }, 'N.md').text;
+    expect(set).toBe(NOTE.replace('---\nbody', 'status: done\n---\nbody'));
+    expect(shown(set)).toEqual({ base: { status: 'draft', owner: 'ana' }, status: 'done', owner: 'ana', title: 'T' });
+    const cased = patchFrontmatterText(NOTE, { Owner: 'ben' }, 'N.md');
+    expect(cased.text).toBe(NOTE.replace('---\nbody', 'owner: ben\n---\nbody'));
+    expect(cased.note).toMatch(/applied 'Owner' as the note's 'owner'/);
+    expect(patchFrontmatterText(NOTE, { status: 'draft' }, 'N.md').text).toBe(NOTE);
+  });
+
+  test('other properties are patched in place; the merged mapping and the << line cannot be changed by a patch', () => {
+    expect(patchFrontmatterText(NOTE, { title: 'U', added: 1 }, 'N.md').text).toBe(
+      NOTE.replace('title: T', 'title: U').replace('---\nbody', 'added: 1\n---\nbody'),
+    );
+    expect(errorOf(() => patchFrontmatterText(NOTE, { base: { status: 'x' } }, 'N.md')).message).toMatch(
+      /'base' holds the YAML anchor &b, which the merge key `<<: \*b` copies, so changing it alone would change the properties it gives too/,
+    );
+    for (const value of [null, 'x'])
+      expect(errorOf(() => validatePropertyPatch({ '<<': value }, 'N.md')).message).toMatch(/merge key, not a property/);
+  });
+
+  test('an inline merged mapping and a list of merged mappings are read the same way', () => {
+    const inline = '---\n<<: {status: draft}\ntitle: T\n---\n';
+    expect(errorOf(() => patchFrontmatterText(inline, { status: null }, 'N.md')).message).toMatch(
+      /the YAML merge key `<<: \{status: draft\}` gives 'status'/,
+    );
+    expect(patchFrontmatterText(inline, { status: 'done' }, 'N.md').text).toBe('---\n<<: {status: draft}\ntitle: T\nstatus: done\n---\n');
+    expect(errorOf(() => patchFrontmatterText('---\n<<: {x: 1}\n---\nbody\n', { x: null }, 'N.md')).message).toMatch(
+      /the YAML merge key `<<: \{x: 1\}` gives 'x'/,
+    );
+    const list = '---\na: &a {x: 1}\nb: &b {y: 2}\n<<: [*a, *b]\n---\n';
+    expect(errorOf(() => patchFrontmatterText(list, { y: null }, 'N.md')).message).toMatch(
+      /the YAML merge key `<<: \[\*a, \*b\]` gives 'y'/,
+    );
+  });
+});
