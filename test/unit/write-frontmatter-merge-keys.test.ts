@@ -1,6 +1,8 @@
 import { parseYaml } from 'obsidian';
 import { patchFrontmatterText, validatePropertyPatch } from '../../src/vault/writes/property-patch';
 import { errorOf } from '../harness/tool-errors';
+import { withMergeKeys } from '../../src/vault/writes/yaml-merge-keys';
+import { parse as yamlParse } from 'yaml';
 
 /**
  * Property writes on a block with a YAML merge key (`<<: *b`), run with both kinds of parser:
@@ -95,5 +97,25 @@ describe.each([
     expect(errorOf(() => patchFrontmatterText(list, { y: null }, 'N.md')).message).toMatch(
       /the YAML merge key `<<: \[\*a, \*b\]` gives 'y'/,
     );
+  });
+});
+
+describe('withMergeKeys', () => {
+  it('expands each object once however many aliases share it, and ends an alias cycle where it comes back', () => {
+    // 25 levels of `&aN [*aN-1, *aN-1]` parsed without an alias limit (as a parser with none returns them): shared arrays, 2^25 leaves as a tree.
+    let text = 'a0: &a0 {<<: {x: 1}, y: 2}\n';
+    for (let i = 1; i <= 25; i++) text += `a${i}: &a${i} [*a${i - 1}, *a${i - 1}]\n`;
+    const parsed = yamlParse(text, { maxAliasCount: -1 }) as Record<string, unknown[]>;
+    expect(parsed.a25[0]).toBe(parsed.a25[1]);
+    const out = withMergeKeys(parsed) as Record<string, unknown[]>;
+    // Expanded once: what two aliases shared is one object still.
+    expect(out.a25[0]).toBe(out.a25[1]);
+    expect(out.a0).toEqual({ x: 1, y: 2 });
+    let level = out.a25 as unknown[];
+    for (let i = 25; i > 1; i--) level = level[1] as unknown[];
+    expect(level).toEqual([{ x: 1, y: 2 }, { x: 1, y: 2 }]);
+    const cycle: Record<string, unknown> = { name: 'loop' };
+    cycle.self = cycle;
+    expect((withMergeKeys({ '<<': cycle, own: 1 }) as Record<string, unknown>).own).toBe(1);
   });
 });

@@ -13,21 +13,33 @@ export const MERGE_KEY = '<<';
  * mapping, or a list of mappings, is replaced by their entries; the mapping's own keys win,
  * then earlier mappings in the list. A parser that expands merge keys itself leaves no `<<` to
  * expand, so the result is the same either way. A `<<` holding anything else stays a plain key.
+ * Each object is expanded once, however many aliases share it (a parser without an alias limit
+ * returns `&a [*b, *b]` chains as shared objects: walked as a tree, 25 such levels are 2^25
+ * leaves), and an alias cycle ends where it comes back.
  * @param value a parsed YAML value (not changed; mappings are copied where they expand).
- * @param seen the mappings being expanded on the current path (an alias cycle ends there).
  */
-export function withMergeKeys(value: unknown, seen: ReadonlySet<object> = new Set()): unknown {
-  if (value === null || typeof value !== 'object' || seen.has(value)) return value;
-  const path = new Set(seen).add(value);
-  if (Array.isArray(value)) return value.map((item) => withMergeKeys(item, path));
-  const own = value as Record<string, unknown>;
-  const sources = Array.isArray(own[MERGE_KEY]) ? (own[MERGE_KEY] as unknown[]) : [own[MERGE_KEY]];
-  const mergeable = MERGE_KEY in own && sources.every((source) => source !== null && typeof source === 'object' && !Array.isArray(source));
-  const out: Record<string, unknown> = {};
-  if (mergeable) {
-    for (const source of [...sources].reverse()) Object.assign(out, withMergeKeys(source, path));
+export function withMergeKeys(value: unknown): unknown {
+  return expand(value, new Set(), new Map());
+}
+
+/** {@link withMergeKeys} of `value`, with the objects on the current path (`path`) and those already expanded (`done`). */
+function expand(value: unknown, path: Set<object>, done: Map<object, unknown>): unknown {
+  if (value === null || typeof value !== 'object' || path.has(value)) return value;
+  if (done.has(value)) return done.get(value);
+  path.add(value);
+  let out: unknown;
+  if (Array.isArray(value)) out = value.map((item) => expand(item, path, done));
+  else {
+    const own = value as Record<string, unknown>;
+    const sources = Array.isArray(own[MERGE_KEY]) ? (own[MERGE_KEY] as unknown[]) : [own[MERGE_KEY]];
+    const mergeable = MERGE_KEY in own && sources.every((source) => source !== null && typeof source === 'object' && !Array.isArray(source));
+    const mapping: Record<string, unknown> = {};
+    if (mergeable) for (const source of [...sources].reverse()) Object.assign(mapping, expand(source, path, done));
+    for (const [key, item] of Object.entries(own)) if (!(mergeable && key === MERGE_KEY)) mapping[key] = expand(item, path, done);
+    out = mapping;
   }
-  for (const [key, item] of Object.entries(own)) if (!(mergeable && key === MERGE_KEY)) out[key] = withMergeKeys(item, path);
+  path.delete(value);
+  done.set(value, out);
   return out;
 }
 
