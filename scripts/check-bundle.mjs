@@ -41,7 +41,7 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * Its bounds round: +4.9 KB for per-block score bounds of the posting lists and a one-word ranked
  * query that reads only the blocks able to reach its page (block-bounds.ts, ranked-pruning.ts).
  * The session's rounds together: 722.4 KB. Session 9's parts round: +2.7 KB for the saved search
- * index as a head and parts written and read one at a time (vault/parted-file.ts; no string of the
+ * index as a head and parts written and read one at a time (vault/plugin-files/parted-file.ts; no string of the
  * whole 149 MB index in a warm start or a save, a crash at any step of a save survived). Its page
  * round: +0.4 KB for snippets whose display text is built over a region near the match first, with
  * the checks that fall back to the whole reach (about half the snippet work of a search page). Its
@@ -146,7 +146,7 @@ const KEPT_OUT = [
   {
     name: 'yaml',
     pattern: /node_modules\/yaml\//,
-    why: "frontmatter is read and written with the app's parseYaml/stringifyYaml (src/vault/writes/frontmatter-lines.ts); yaml is a devDependency for test/host only",
+    why: "frontmatter is read and written with the app's parseYaml/stringifyYaml (src/vault/writes/frontmatter/frontmatter-lines.ts); yaml is a devDependency for test/host only",
   },
   {
     name: 'ajv',

@@ -16,9 +16,9 @@ import { workspaceEditors } from './ui/review/workspace-editors';
 import { ActivityLog } from './activity/activity-log';
 import { ActivityRevert } from './activity/activity-revert';
 import { registerActivity } from './ui/activity/register';
-import { PluginFile } from './vault/plugin-file';
-import { PartedFile } from './vault/parted-file';
-import { WRITER_LOCK_FILE, WriterLock } from './vault/writer-lock';
+import { PluginFile } from './vault/plugin-files/plugin-file';
+import { PartedFile } from './vault/plugin-files/parted-file';
+import { WRITER_LOCK_FILE, WriterLock } from './vault/plugin-files/writer-lock';
 import { createSessionServices } from './server/session/session-services';
 import { registerCliHandlers } from './ui/settings/cli-handlers';
 import { applyExternalSettings } from './ui/settings/external-change';
@@ -30,7 +30,7 @@ import { NoteStore } from './vault/note-store';
 import { VaultPeers } from './server/vaults/vault-peers';
 import { registryFolder, VaultRegistry } from './server/vaults/vault-registry';
 import { vaultLocation } from './vault/vault-location';
-import { readSettingsData } from './vault/settings-data';
+import { readSettingsData } from './vault/plugin-files/settings-data';
 import { registerWidgetBlocks, vaultWidgetSource } from './ui/widgets/widget-block';
 
 /**
@@ -42,7 +42,7 @@ export default class VaultMcpPlugin extends Plugin {
   keyRing!: KeyRing;
   notes!: NoteStore;
   search!: SearchIndex;
-  /** One writer per plugin folder (vault/writer-lock.ts): guards proposals.json and the plugin's other shared files. */
+  /** One writer per plugin folder (vault/plugin-files/writer-lock.ts): guards proposals.json and the plugin's other shared files. */
   writerLock!: WriterLock;
   proposals!: ProposalStore;
   review!: ProposalReview;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AccessScope } from '../vault/access/access';
-import type { PluginFile } from '../vault/plugin-file';
+import type { PluginFile } from '../vault/plugin-files/plugin-file';
 import type { AppliedChange, AppliedChanges } from '../vault/writes/applied-change';
 import { entryBytes, parseActivity, serializeActivity } from './activity-codec';
 import type { ActivityEntry, ActivityLimits } from './types';

@@ -1,4 +1,4 @@
-import { isRecord, parseListFile, stringFieldProblem } from '../vault/list-file-codec';
+import { isRecord, parseListFile, stringFieldProblem } from '../vault/plugin-files/list-file-codec';
 import type { HunkDecision, Proposal, ProposalKind, ProposalStatus } from './types';
 
 /**

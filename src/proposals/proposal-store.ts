@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { NoteChange, NoteStore } from '../vault/note-store';
-import type { PluginFile } from '../vault/plugin-file';
-import type { WriterLock } from '../vault/writer-lock';
+import type { PluginFile } from '../vault/plugin-files/plugin-file';
+import type { WriterLock } from '../vault/plugin-files/writer-lock';
 import type { PreparedWrite } from '../vault/writes/write-types';
 import { parseProposals, serializeProposals } from './proposal-codec';
 import { HunkCache, undecidedHunks } from './proposal-hunks';

@@ -3,8 +3,8 @@ import { INDEX_FILE } from '../search/engine/index-file';
 import type { IndexStorage } from '../search/search-index';
 import type { SemanticStorage } from '../search/semantic/semantic-index';
 import { SEMANTIC_INDEX_FILE } from '../search/semantic/store-file';
-import type { PartedFile } from '../vault/parted-file';
-import { corruptTag, type PluginFile } from '../vault/plugin-file';
+import type { PartedFile } from '../vault/plugin-files/parted-file';
+import { corruptTag, type PluginFile } from '../vault/plugin-files/plugin-file';
 
 /**
  * The lexical search index's storage: the head `search-index.json` in the plugin folder and its

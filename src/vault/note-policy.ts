@@ -9,7 +9,7 @@ import { PathSpelling } from './paths/path-spelling';
 import { Quarantine } from './access/quarantine';
 import { OutsideLinks } from './access/outside-links';
 import { resolveLinkpath } from './paths/linkpath';
-import { noteNotFound } from './writes/frontmatter-guard';
+import { noteNotFound } from './writes/frontmatter/frontmatter-guard';
 import { similarNotePaths } from './content/note-suggest';
 import { hasUnparsedFrontmatter, UnparsedFrontmatter } from './access/unparsed-frontmatter';
 import { isPathInside } from './paths/paths';

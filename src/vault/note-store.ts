@@ -19,7 +19,7 @@ import { isPathInside, parentOf } from './paths/paths';
 import { buildOutline, collapseWhitespace, headingTexts, type NoteSection } from './content/sections';
 import { countTags, type TagCount } from './content/tags';
 import { AGENT_INSTRUCTION_FILES, nearestAgentInstructions } from './content/agent-instructions';
-import { parseFrontmatter } from './writes/frontmatter-guard';
+import { parseFrontmatter } from './writes/frontmatter/frontmatter-guard';
 import { NoteWriter } from './writes/note-writer';
 import type { OpenNoteEditors } from './writes/open-note-editors';
 import { AppliedChanges } from './writes/applied-change';

@@ -4,7 +4,7 @@ import type { AccessScope } from './access/access';
 import { isWithinRoots } from './access/access-rules';
 import { bodyStart } from './content/note-body';
 import { isPathInside } from './paths/paths';
-import { parseFrontmatter } from './writes/frontmatter-guard';
+import { parseFrontmatter } from './writes/frontmatter/frontmatter-guard';
 import type { NoteStore } from './note-store';
 
 /** The file that makes a folder a skill (Agent Skills layout: `<skills folder>/<name>/SKILL.md`). */

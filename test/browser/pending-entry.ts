@@ -15,7 +15,7 @@ import { ProposalReview } from '../../src/proposals/proposal-review';
 import { ProposalStore, type ProposalCaller } from '../../src/proposals/proposal-store';
 import { PendingChangesView } from '../../src/ui/review/pending-view';
 import type { NoteStore } from '../../src/vault/note-store';
-import type { PluginFile } from '../../src/vault/plugin-file';
+import type { PluginFile } from '../../src/vault/plugin-files/plugin-file';
 import type { PreparedWrite } from '../../src/vault/writes/write-types';
 import { LISBON_NOTE, lisbonEdited } from './lisbon-note';
 

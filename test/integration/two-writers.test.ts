@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
-import { WRITER_LOCK_FILE } from '../../src/vault/writer-lock';
+import { WRITER_LOCK_FILE } from '../../src/vault/plugin-files/writer-lock';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { attempt } from '../harness/write-helpers';
 

@@ -2,8 +2,8 @@ import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { createTempVault, type TempVault } from '../host';
 import type { DataAdapter } from 'obsidian';
-import { PartedFile } from '../../src/vault/parted-file';
-import { PluginFile } from '../../src/vault/plugin-file';
+import { PartedFile } from '../../src/vault/plugin-files/parted-file';
+import { PluginFile } from '../../src/vault/plugin-files/plugin-file';
 
 /** True when `path` (vault-relative) exists on disk in `tv`. */
 async function onDisk(tv: TempVault, path: string): Promise<boolean> {

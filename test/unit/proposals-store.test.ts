@@ -5,7 +5,7 @@ import type { OpenNoteEditors } from '../../src/vault/writes/open-note-editors';
 import { ProposalStore, type ProposalCaller } from '../../src/proposals/proposal-store';
 import { MAX_PENDING_PER_KEY } from '../../src/proposals/pending-limits';
 import { NoteStore } from '../../src/vault/note-store';
-import { PluginFile } from '../../src/vault/plugin-file';
+import { PluginFile } from '../../src/vault/plugin-files/plugin-file';
 import type { WriteRequest } from '../../src/vault/writes/write-types';
 import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 import { inboxTaskEdit } from '../harness/demo-edits';

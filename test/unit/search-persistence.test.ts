@@ -6,7 +6,7 @@ import { SearchIndex, type IndexStorage } from '../../src/search/search-index';
 import { searchIndexStorage } from '../../src/ui/index-files';
 import { UNRESTRICTED_SCOPE } from '../../src/vault/access/access';
 import { NoteStore } from '../../src/vault/note-store';
-import { PartedFile } from '../../src/vault/parted-file';
+import { PartedFile } from '../../src/vault/plugin-files/parted-file';
 import { memoryIndexStorage } from '../harness/memory-index-storage';
 import { waitUntil } from '../harness/wait-until';
 

@@ -6,7 +6,7 @@ import { fallbackNote, unusableReason } from '../../src/search/hybrid/mode-searc
 import { semanticStatusText } from '../../src/ui/semantic-status-bar';
 import { buildOutline, withPreamble } from '../../src/vault/content/sections';
 import { seededRandom } from '../harness/seeded-random';
-import { PluginFile } from '../../src/vault/plugin-file';
+import { PluginFile } from '../../src/vault/plugin-files/plugin-file';
 import { SEMANTIC_INDEX_FILE } from '../../src/search/semantic/store-file';
 import { migrateSettings } from '../../src/settings/migrate-settings';
 import { openDemoVault } from '../harness/vault-fixture';

@@ -16,7 +16,7 @@ import type { ToolContext, ToolDefinition } from '../../src/tools/tool';
 import { writeNoteTool } from '../../src/tools/write/write-note';
 import { readNoteTool } from '../../src/tools/read/read-note';
 import { NoteStore } from '../../src/vault/note-store';
-import { PluginFile } from '../../src/vault/plugin-file';
+import { PluginFile } from '../../src/vault/plugin-files/plugin-file';
 import { ProposalStore } from '../../src/proposals/proposal-store';
 import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 import { rejection } from '../harness/tool-errors';

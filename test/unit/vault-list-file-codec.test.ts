@@ -1,4 +1,4 @@
-import { isRecord, parseListFile, stringFieldProblem, type ListFileFormat } from '../../src/vault/list-file-codec';
+import { isRecord, parseListFile, stringFieldProblem, type ListFileFormat } from '../../src/vault/plugin-files/list-file-codec';
 
 const FORMAT: ListFileFormat = {
   version: 2,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { bodyStart, endsAtFence, fenceSeparators } from '../../src/vault/content/note-body';
-import { parseFrontmatter } from '../../src/vault/writes/frontmatter-guard';
-import { appendText, editAtAnchor, lineEndingOf, replaceBody } from '../../src/vault/writes/text-edits';
+import { parseFrontmatter } from '../../src/vault/writes/frontmatter/frontmatter-guard';
+import { appendText, editAtAnchor, lineEndingOf, replaceBody } from '../../src/vault/writes/edits/text-edits';
 
 /**
  * A note may end right after the closing `---` of its frontmatter, with no line break (an

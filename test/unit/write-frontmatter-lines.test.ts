@@ -1,7 +1,7 @@
 import { parseYaml } from 'obsidian';
-import { splicedYaml, topLevelEntries } from '../../src/vault/writes/frontmatter-lines';
-import { guardFrontmatter } from '../../src/vault/writes/frontmatter-guard';
-import { patchFrontmatterText } from '../../src/vault/writes/property-patch';
+import { splicedYaml, topLevelEntries } from '../../src/vault/writes/frontmatter/frontmatter-lines';
+import { guardFrontmatter } from '../../src/vault/writes/frontmatter/frontmatter-guard';
+import { patchFrontmatterText } from '../../src/vault/writes/frontmatter/property-patch';
 import { errorOf } from '../harness/tool-errors';
 
 describe('topLevelEntries', () => {

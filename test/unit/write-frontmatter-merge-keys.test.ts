@@ -1,7 +1,7 @@
 import { parseYaml } from 'obsidian';
-import { patchFrontmatterText, validatePropertyPatch } from '../../src/vault/writes/property-patch';
+import { patchFrontmatterText, validatePropertyPatch } from '../../src/vault/writes/frontmatter/property-patch';
 import { errorOf } from '../harness/tool-errors';
-import { withMergeKeys } from '../../src/vault/writes/yaml-merge-keys';
+import { withMergeKeys } from '../../src/vault/writes/frontmatter/yaml-merge-keys';
 import { parse as yamlParse } from 'yaml';
 
 /**

@@ -1,4 +1,4 @@
-import { patchFrontmatterText, validatePropertyPatch } from '../../src/vault/writes/property-patch';
+import { patchFrontmatterText, validatePropertyPatch } from '../../src/vault/writes/frontmatter/property-patch';
 import { errorOf } from '../harness/tool-errors';
 
 describe('patchFrontmatterText', () => {

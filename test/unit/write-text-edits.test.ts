@@ -1,11 +1,11 @@
-import { guardFrontmatter, parseFrontmatter } from '../../src/vault/writes/frontmatter-guard';
+import { guardFrontmatter, parseFrontmatter } from '../../src/vault/writes/frontmatter/frontmatter-guard';
 import { findHeadingSection } from '../../src/vault/content/heading-target';
 import { assertValidName } from '../../src/vault/paths/note-names';
-import { applyPropertyPatch, validatePropertyPatch } from '../../src/vault/writes/property-patch';
+import { applyPropertyPatch, validatePropertyPatch } from '../../src/vault/writes/frontmatter/property-patch';
 import { buildOutline } from '../../src/vault/content/sections';
 import fc from 'fast-check';
-import { anchorOccurrences } from '../../src/vault/writes/anchor-match';
-import { appendText, editAtAnchor, editAtHeading, findAnchor, replaceBody } from '../../src/vault/writes/text-edits';
+import { anchorOccurrences } from '../../src/vault/writes/edits/anchor-match';
+import { appendText, editAtAnchor, editAtHeading, findAnchor, replaceBody } from '../../src/vault/writes/edits/text-edits';
 import { parseNoteMetadata } from '../host';
 import { errorOf } from '../harness/tool-errors';
 

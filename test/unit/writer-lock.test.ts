@@ -3,9 +3,9 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { FileSystemAdapter } from '../host';
-import { HEARTBEAT_MS, STALE_MS, WRITER_LOCK_FILE, WriterLock, WriterLockedError } from '../../src/vault/writer-lock';
+import { HEARTBEAT_MS, STALE_MS, WRITER_LOCK_FILE, WriterLock, WriterLockedError } from '../../src/vault/plugin-files/writer-lock';
 
-/** vault/writer-lock.ts: one writer per plugin folder, with heartbeat and stale-lock takeover. */
+/** vault/plugin-files/writer-lock.ts: one writer per plugin folder, with heartbeat and stale-lock takeover. */
 describe('WriterLock', () => {
   let dir: string;
   let adapter: FileSystemAdapter;

@@ -2,8 +2,8 @@ import type { App, TFile } from 'obsidian';
 import { ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
 import { hashText } from '../hash';
-import { assertWritableText, guardFrontmatter } from './frontmatter-guard';
-import { appendedText, appendSeparator, insertedLines, lineEndingOf, withLineEnding } from './text-edits';
+import { assertWritableText, guardFrontmatter } from './frontmatter/frontmatter-guard';
+import { appendedText, appendSeparator, insertedLines, lineEndingOf, withLineEnding } from './edits/text-edits';
 import { byteSize, diskTextNow } from './write-checks';
 import type { WriteResult } from './write-types';
 

@@ -1,12 +1,12 @@
 import { TFile, TFolder, type App, type TAbstractFile } from 'obsidian';
 import { quoteInput, ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
-import { assertWritableText, guardFrontmatter, noteNotFound } from './frontmatter-guard';
+import { assertWritableText, guardFrontmatter, noteNotFound } from './frontmatter/frontmatter-guard';
 import { hashText } from '../hash';
 import { assertValidName, withMarkdownExtension } from '../paths/note-names';
 import type { NoteReader } from '../note-reader';
 import { foldPath, isPathInside, parentOf } from '../paths/paths';
-import { insertedLines } from './text-edits';
+import { insertedLines } from './edits/text-edits';
 import { assertExpectedHash, assertStillAt, assertUtf8Note, byteSize, writableNote } from './write-checks';
 import { BaseChangedError, takenError } from './write-errors';
 import type { WriteLock } from './write-lock';

@@ -4,7 +4,7 @@ import { ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
 import { appendInPlace } from './append-write';
 import { EntryWriter } from './entry-writer';
-import { assertWritableText, guardFrontmatter } from './frontmatter-guard';
+import { assertWritableText, guardFrontmatter } from './frontmatter/frontmatter-guard';
 import { hashText } from '../hash';
 import { cacheMatchesText, nextIndexed } from '../index-freshness';
 import type { NoteReader } from '../note-reader';
@@ -15,7 +15,7 @@ import { WriteLock } from './write-lock';
 import { AppliedChanges, type AppliedChange } from './applied-change';
 import { foldPath } from '../paths/paths';
 import { removeEmptyFolder } from './folder-removal';
-import { minimalChange } from './minimal-change';
+import { minimalChange } from './edits/minimal-change';
 import type { OpenNoteEditors } from './open-note-editors';
 import type { ExactTextWrite, PreparedTextWrite, PreparedWrite, WriteRequest, WriteResult } from './write-types';
 

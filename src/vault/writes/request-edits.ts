@@ -1,7 +1,7 @@
 import { ToolError } from '../../errors';
 import { assertAppendable } from './append-write';
-import { patchFrontmatterText, validatePropertyPatch } from './property-patch';
-import { appendText, editAtAnchor, editAtHeading, replaceBody, startsWithFrontmatter } from './text-edits';
+import { patchFrontmatterText, validatePropertyPatch } from './frontmatter/property-patch';
+import { appendText, editAtAnchor, editAtHeading, replaceBody, startsWithFrontmatter } from './edits/text-edits';
 import type { PropertyPatch, TextEdit, WriteRequest } from './write-types';
 
 /** The text-changing requests (write_note, append_note, edit_note, set_properties). */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { FileSystemAdapter, type TAbstractFile, type TFile, type Vault } from 'obsidian';
 import { ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
-import { noteNotFound, readOnlyError } from './frontmatter-guard';
+import { noteNotFound, readOnlyError } from './frontmatter/frontmatter-guard';
 import { hashText } from '../hash';
 import { conflictError } from './write-errors';
 import type { NoteReader } from '../note-reader';

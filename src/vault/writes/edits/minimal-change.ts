@@ -1,4 +1,4 @@
-import type { TextChange } from './open-note-editors';
+import type { TextChange } from '../open-note-editors';
 
 /**
  * The one replacement that turns `before` into `after`: their common start and end kept, the

@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { getFrontMatterInfo } from 'obsidian';
-import { quoteInput, ToolError } from '../../errors';
+import { quoteInput, ToolError } from '../../../errors';
 import { isProtectedKey, parseFrontmatter } from './frontmatter-guard';
 import { splicedYaml } from './frontmatter-lines';
-import { lineAt, lineEndingOf } from './text-edits';
+import { lineAt, lineEndingOf } from '../edits/text-edits';
 import { MERGE_KEY, shownProperties } from './yaml-merge-keys';
-import type { PropertyPatch, TextEditResult } from './write-types';
+import type { PropertyPatch, TextEditResult } from '../write-types';
 
 /**
  * Frontmatter property patches for `set_properties` and `write_note`'s `frontmatter_patch`

@@ -1,7 +1,7 @@
 import { getFrontMatterInfo, parseYaml } from 'obsidian';
-import { quoteInput, ToolError } from '../../errors';
-import type { AccessScope } from '../access/access';
-import { ACCESS_KEY, AGENT_OVERRIDES_KEY, noteAccess, unparsedBlockAccess, unparsedRules } from '../access/access-rules';
+import { quoteInput, ToolError } from '../../../errors';
+import type { AccessScope } from '../../access/access';
+import { ACCESS_KEY, AGENT_OVERRIDES_KEY, noteAccess, unparsedBlockAccess, unparsedRules } from '../../access/access-rules';
 import { withMergeKeys } from './yaml-merge-keys';
 
 /**

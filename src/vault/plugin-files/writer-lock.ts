@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { DataAdapter } from 'obsidian';
-import { ToolError } from '../errors';
+import { ToolError } from '../../errors';
 
 /**
  * One writer per plugin folder (issue 19): two plugin instances on one vault (two `npm start`

@@ -1,10 +1,10 @@
 import { getFrontMatterInfo } from 'obsidian';
-import { ToolError } from '../../errors';
-import { findHeadingSection } from '../content/heading-target';
+import { ToolError } from '../../../errors';
+import { findHeadingSection } from '../../content/heading-target';
 import { anchorOccurrences, looseOccurrences } from './anchor-match';
-import { bodyStart, endsAtFence, fenceSeparators } from '../content/note-body';
-import type { NoteSection } from '../content/sections';
-import type { EditOp, LineRange, TextEditResult } from './write-types';
+import { bodyStart, endsAtFence, fenceSeparators } from '../../content/note-body';
+import type { NoteSection } from '../../content/sections';
+import type { EditOp, LineRange, TextEditResult } from '../write-types';
 
 /**
  * Pure text edits behind the write tools: they take a note's whole text and return the new
