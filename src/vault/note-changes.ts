@@ -14,8 +14,9 @@ export interface NoteChange {
  * Subscribes to note changes (Markdown files only): create/modify once the metadata cache
  * has re-parsed the note (`metadataCache` 'changed'; a 'changed' for a path the vault just
  * reported in 'create' is a create), delete and rename from the vault's events, and a
- * 'modify' when an unparseable frontmatter block has been read (`policy.onAccessLearned`: its
- * access is known now). Readability is not filtered here: listeners check it themselves.
+ * 'modify' when an unparseable frontmatter block has been read, or a note whose rules may have
+ * changed was changed, before the metadata cache parsed it (`policy.onAccessLearned`: its
+ * access may differ now). Readability is not filtered here: listeners check it themselves.
  * @returns a function that unsubscribes.
  */
 export function followNoteChanges(

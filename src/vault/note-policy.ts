@@ -65,7 +65,8 @@ export class NotePolicy {
 
   /**
    * Calls `listener(path)` when the access of a note whose frontmatter does not parse becomes
-   * known (see {@link UnparsedFrontmatter.onLearned}): answers computed before may change.
+   * known, or a change of a note may have changed its access before the metadata cache has
+   * parsed it (see {@link UnparsedFrontmatter.onLearned}): answers computed before may change.
    * @returns a function that unsubscribes.
    */
   onAccessLearned(listener: (path: string) => void): () => void {
@@ -260,11 +261,14 @@ export class NotePolicy {
    * scope may read it that has it within its roots (its level is its own `access` for every label,
    * noteAccess). One metadata lookup, as canRead makes: for the index build's scan, whose answer
    * lets a new caller's decisions skip the rules of every `open` note (NoteStore.readableByPath).
+   * A note the metadata cache has not parsed yet (or not since it changed) is judged from its
+   * file's frontmatter, `closed` when it cannot be read now (UnparsedFrontmatter.uncachedOpenness).
    */
   openness(file: TFile): 'closed' | 'open' | 'by-label' {
     if (this.isQuarantined(file.path)) return 'closed';
     if (file.extension !== 'md') return 'open';
     const cache = this.app.metadataCache.getFileCache(file);
+    if (cache === null || this.unparsed.isBehind(file)) return this.unparsed.uncachedOpenness(file, UNRESTRICTED_SCOPE.label);
     if (hasUnparsedFrontmatter(cache)) return this.unparsed.accessOf(file, UNRESTRICTED_SCOPE.label) === 'private' ? 'closed' : 'by-label';
     if (noteAccess(cache?.frontmatter, UNRESTRICTED_SCOPE.label) === 'private') return 'closed';
     return namesLabelRules(cache?.frontmatter) ? 'by-label' : 'open';
@@ -285,11 +289,17 @@ export class NotePolicy {
    * The note's access level for `scope` from its frontmatter alone: `access` combined with
    * `agent_overrides[scope.label]` (read-only | no-access; overrides only tighten; keys in any
    * case). Frontmatter that does not parse is read line by line, and an access rule in it
-   * counts at its strictest (see {@link UnparsedFrontmatter}). Quarantine and roots are not
+   * counts at its strictest (see {@link UnparsedFrontmatter}). A Markdown note the metadata
+   * cache has not parsed yet (no entry: just created or synced in, a vault being indexed for the
+   * first time; or not since it changed: UnparsedFrontmatter.isBehind) is judged from its file's
+   * frontmatter, read from disk, and is `private` when that read is impossible
+   * (UnparsedFrontmatter.uncachedAccessOf). Quarantine and roots are not
    * considered here; {@link canRead} and {@link normalizePath} check them.
    */
   accessOf(file: TFile, scope: AccessScope): NoteAccess {
     const cache = this.app.metadataCache.getFileCache(file);
+    if ((cache === null || this.unparsed.isBehind(file)) && file.extension === 'md')
+      return this.unparsed.uncachedAccessOf(file, scope.label);
     if (hasUnparsedFrontmatter(cache)) return this.unparsed.accessOf(file, scope.label);
     return noteAccess(cache?.frontmatter, scope.label);
   }

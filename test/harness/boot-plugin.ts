@@ -52,6 +52,12 @@ export interface BootOptions {
   secrets?: Record<string, string>;
   /** The vault's config folder (`vault.configDir`; default `.obsidian`). */
   configDir?: string;
+  /**
+   * Start with the metadata cache's indexer held (HostAppOptions `holdIndexing`): no note is
+   * parsed until the test calls `app.metadataCache.releaseIndexing()`, as in a vault Obsidian
+   * opens for the first time. Default false.
+   */
+  holdIndexing?: boolean;
 }
 
 /** A running plugin with its server. */
@@ -107,7 +113,12 @@ export async function bootPlugin<P extends BootablePlugin>(
   }
   options.configure?.(settings);
   const secrets = new Map<string, string>([...Object.entries(options.secrets ?? {}), [secretIdForKey(key.id), token]]);
-  const app = await createHostApp({ vaultPath: options.vaultPath, secrets, configDir: options.configDir });
+  const app = await createHostApp({
+    vaultPath: options.vaultPath,
+    secrets,
+    configDir: options.configDir,
+    holdIndexing: options.holdIndexing,
+  });
   let data: unknown = JSON.parse(JSON.stringify(settings));
   // data.json (and, unless persistIndex, the search index) stay in memory so a run never writes plugin data into the vault folder.
   class Bootable extends (PluginClass as new (app: O.App, manifest: O.PluginManifest) => BootablePlugin) {

@@ -21,6 +21,12 @@ export interface HostAppOptions {
   watchIntervalMs?: number | false;
   /** Ms from the first edit in a Markdown view to its save (`workspace.saveDelayMs`; Obsidian: 2000). */
   saveDelayMs?: number;
+  /**
+   * Open the vault with the metadata cache's indexer held (`metadataCache.holdIndexing()`): no
+   * note has a cache until `metadataCache.releaseIndexing()`, as in a vault Obsidian opens for
+   * the first time, whose plugins start while its indexer is still parsing notes. Default false.
+   */
+  holdIndexing?: boolean;
 }
 
 /** Obsidian's internal plugin registry (`app.plugins`) as far as plugins use it. */
@@ -107,7 +113,7 @@ export class App implements Pick<
 
 /**
  * Opens the folder `options.vaultPath` as a vault: loads its files, builds the metadata cache
- * (all notes parsed, links resolved) and starts watching the disk. Resolves to the ready App.
+ * (all notes parsed, links resolved; with `holdIndexing`, none parsed yet) and starts watching the disk. Resolves to the ready App.
  * Throws an Error naming the path when it is not an existing folder.
  */
 export async function createHostApp(options: HostAppOptions): Promise<App> {
@@ -117,6 +123,7 @@ export async function createHostApp(options: HostAppOptions): Promise<App> {
     throw new Error(`Vault folder "${full}" does not exist or is not a folder; pass an existing folder as vaultPath.`);
   const app = new App({ ...options, vaultPath: full });
   await app.vault.load();
+  if (options.holdIndexing) app.metadataCache.holdIndexing();
   await app.metadataCache.initialize();
   const interval = options.watchIntervalMs ?? 50;
   if (interval !== false) app.vault.startWatching(interval);

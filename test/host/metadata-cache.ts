@@ -13,6 +13,14 @@ import { getLinkpath } from './link-text';
  * cache until `changed` fires; `await metadataCache.whenResolved()` waits for the queue to
  * drain. Events: `changed` (file, data, cache), `deleted` (file, prevCache), `resolve` (file)
  * and `resolved` (after the queue drains). Only `.md` files have a cache.
+ *
+ * Host: `holdIndexing()` / `releaseIndexing()` model Obsidian's indexer lagging behind (busy
+ * with a vault opened for the first time or whose cache was rebuilt, or with many notes synced
+ * in at once): while held, changes queue but no note is parsed, so `getFileCache` answers null
+ * for a note created or synced in meanwhile (and the old cache for a changed one) and no
+ * `changed`/`resolved` fires; release parses the queue as usual. Held before `initialize()`
+ * (createHostApp `holdIndexing`), every note waits unparsed, as in a first-time vault whose
+ * plugins start before the indexer reaches its notes.
  */
 export class MetadataCache extends Events implements O.MetadataCache {
   resolvedLinks: Record<string, Record<string, number>> = {};
@@ -22,6 +30,7 @@ export class MetadataCache extends Events implements O.MetadataCache {
   private readonly queue = new Set<TFile>();
   private draining: Promise<void> | null = null;
   private needsFullResolve = false;
+  private held = false;
   private readonly refs: O.EventRef[] = [];
 
   /** Creates a cache that follows `vault`'s events; call `initialize()` once the vault is loaded. */
@@ -35,9 +44,17 @@ export class MetadataCache extends Events implements O.MetadataCache {
     );
   }
 
-  /** Host: parses every note and resolves all links, then fires `resolved`. */
+  /**
+   * Host: parses every note and resolves all links, then fires `resolved`. While indexing is held
+   * ({@link holdIndexing}) it only queues every note: none has a cache until {@link releaseIndexing}.
+   */
   async initialize(): Promise<void> {
     this.resolver.reindex(this.vault.getFiles());
+    if (this.held) {
+      for (const file of this.vault.getMarkdownFiles()) this.queue.add(file);
+      this.needsFullResolve = true;
+      return;
+    }
     for (const file of this.vault.getMarkdownFiles()) {
       try {
         this.caches.set(file.path, parseNoteMetadata(await this.vault.cachedRead(file)));
@@ -54,9 +71,31 @@ export class MetadataCache extends Events implements O.MetadataCache {
     for (const ref of this.refs.splice(0)) this.vault.offref(ref);
   }
 
-  /** Resolves when every pending change has been indexed and resolved. */
+  /**
+   * Resolves when every pending change has been indexed and resolved. While indexing is held
+   * ({@link holdIndexing}) the queued notes do not count: it resolves once nothing is draining.
+   */
   async whenResolved(): Promise<void> {
     while (this.draining) await this.draining;
+  }
+
+  /**
+   * Host: holds the indexer, as Obsidian's lags behind while it is busy (a vault opened for the
+   * first time, a rebuilt cache, a large sync): vault changes still queue (a deleted or renamed
+   * note's cache is dropped or moved at once, as before), but no note is parsed and no
+   * `changed`, `resolve` or `resolved` fires until {@link releaseIndexing}. A note created
+   * meanwhile has no cache (`getFileCache` null); a modified one keeps its old cache. A drain
+   * under way stops after the note it is parsing.
+   */
+  holdIndexing(): void {
+    this.held = true;
+  }
+
+  /** Host: lets the indexer parse what queued while held ({@link holdIndexing}). @returns a promise that resolves when it has drained. */
+  async releaseIndexing(): Promise<void> {
+    this.held = false;
+    if (this.queue.size || this.needsFullResolve) this.kick();
+    await this.whenResolved();
   }
 
   getFileCache(file: O.TFile): O.CachedMetadata | null {
@@ -125,12 +164,13 @@ export class MetadataCache extends Events implements O.MetadataCache {
 
   /** Starts draining the queue on the next macrotask, like Obsidian's deferred indexer. */
   private kick(): void {
+    if (this.held) return;
     this.draining ??= new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => this.drain());
   }
 
   private async drain(): Promise<void> {
     try {
-      while (this.queue.size) {
+      while (this.queue.size && !this.held) {
         const [file] = this.queue;
         this.queue.delete(file);
         if (this.vault.getFileByPath(file.path) !== file) continue;
@@ -149,6 +189,7 @@ export class MetadataCache extends Events implements O.MetadataCache {
           this.trigger('resolve', file);
         }
       }
+      if (this.held) return;
       if (this.needsFullResolve) {
         this.needsFullResolve = false;
         this.resolveAll();

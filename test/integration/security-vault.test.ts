@@ -5,6 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../harness/boot-plugin';
 import { attempt, call, type Json } from '../harness/write-helpers';
+import { NOTE_URI_PREFIX } from '../../src/server/content/note-resources';
 
 /**
  * The vault-side inputs of issue 12, each through the MCP client as an agent sends them:
@@ -506,5 +507,108 @@ describe('a folder note beside its folder: move_note and delete_note act on the 
     await env.booted.plugin.review.accept(staged.proposal_id as string);
     expect(await env.text('Moved/Topic.md')).toBe('folder note\n');
     expect(await env.text('Topic/child.md')).toBe('child\n');
+  });
+});
+
+describe('a note the metadata cache has not parsed yet is judged from its file (fails closed)', () => {
+  let env: SecEnv;
+  afterEach(async () => env?.done());
+  // Obsidian parses notes asynchronously: a note synced in, or one of a vault opened for the first time, has no cache entry for a while.
+  // Its access rules were read from that missing entry: none, so the note was read-write for every key meanwhile.
+  const hidden: Record<string, string> = {
+    'Secret.md': '---\naccess: private\n---\nuncachedsecret\n',
+    'Barred.md': '---\nagent_overrides:\n  Test client: no-access\n---\nuncachedbarred\n',
+  };
+  const words = ['uncachedsecret', 'uncachedbarred'];
+  // Parsed exactly, as the metadata cache will parse it: a rule-like line inside a text value is no rule.
+  const visible = { 'Public.md': '---\nsummary: |\n  access: private\n---\nuncachedpublic [[Secret]] [[Barred]]\n' };
+
+  /** The paths a search for `query` returns. */
+  const found = (query: string): Promise<string[]> => searchPaths(env.client, query);
+
+  /** Asserts that the hidden notes answer as missing on every reading route, and Public.md is readable. */
+  async function expectHidden(listed: readonly string[]): Promise<void> {
+    const { client } = env;
+    for (const word of words) expect(await found(word)).toEqual([]);
+    expect(((await call(client, 'list_notes', {})).notes as Json[]).map((n) => n.path).sort()).toEqual([...listed].sort());
+    for (const path of Object.keys(hidden)) {
+      expect(await attempt(client, 'read_note', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+      expect(await attempt(client, 'get_links', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+      await expect(client.readResource({ uri: `${NOTE_URI_PREFIX}${encodeURI(path)}` })).rejects.toThrow(/not found/i);
+    }
+    const many = JSON.stringify(await attempt(client, 'read_notes', { paths: [...Object.keys(hidden), 'Public.md'] }));
+    for (const word of words) expect(many).not.toContain(word);
+    expect(many).toContain('uncachedpublic');
+    expect((await call(client, 'read_note', { path: 'Public' })).body).toMatch(/uncachedpublic/);
+    expect((await call(client, 'get_links', { path: 'Public' })).path).toBe('Public.md');
+    const resources = (await client.listResources()).resources.map((r) => r.uri);
+    for (const path of Object.keys(hidden)) expect(resources).not.toContain(`${NOTE_URI_PREFIX}${encodeURI(path)}`);
+    expect(resources).toContain(`${NOTE_URI_PREFIX}Public.md`);
+    const read = await client.readResource({ uri: `${NOTE_URI_PREFIX}Public.md` });
+    expect(JSON.stringify(read.contents)).toContain('uncachedpublic');
+  }
+
+  test('notes synced in while the indexer lags: every reading route hides the private ones, the public one reads; the same once indexed', async () => {
+    env = await boot({ 'Links.md': 'uncachedanchor [[Secret]] [[Public]]\n' });
+    const { app } = env.booted;
+    app.metadataCache.holdIndexing();
+    for (const [path, text] of Object.entries({ ...hidden, ...visible })) await fsp.writeFile(nodePath.join(env.dir, path), text);
+    await app.vault.syncFromDisk();
+    for (const path of Object.keys({ ...hidden, ...visible })) {
+      const file = app.vault.getFileByPath(path);
+      expect(file).not.toBeNull();
+      expect(app.metadataCache.getFileCache(file!)).toBeNull();
+    }
+    await expectHidden(['Links.md', 'Public.md']);
+    await app.metadataCache.releaseIndexing();
+    for (let i = 0; i < 50 && (await found('uncachedpublic')).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await found('uncachedpublic')).toEqual(['Public.md']);
+    await expectHidden(['Links.md', 'Public.md']);
+  });
+
+  test('a vault opened before its notes are indexed: the index build leaves the private ones out, for good once indexed', async () => {
+    env = await boot(
+      { ...hidden, ...visible, 'Other.md': '---\nagent_overrides: {Someone else: no-access}\n---\nuncachedother\n' },
+      { holdIndexing: true },
+    );
+    const { app } = env.booted;
+    const secret = app.vault.getFileByPath('Secret.md');
+    expect(secret && app.metadataCache.getFileCache(secret)).toBeNull();
+    expect(await found('uncachedpublic')).toEqual(['Public.md']);
+    expect(await found('uncachedother')).toEqual(['Other.md']);
+    await expectHidden(['Public.md', 'Other.md']);
+    await app.metadataCache.releaseIndexing();
+    expect(await found('uncachedpublic')).toEqual(['Public.md']);
+    await expectHidden(['Public.md', 'Other.md']);
+  });
+});
+
+describe('a note changed to private while the indexer lags is hidden before Obsidian parses the change', () => {
+  let env: SecEnv;
+  afterEach(async () => env?.done());
+
+  test('search, read_note, read_notes, get_links, resources and list_notes answer it as missing; the same once indexed', async () => {
+    env = await boot({ 'Turned.md': 'turnedold\n', 'Other.md': 'turnedother [[Turned]]\n' });
+    const { app, client } = { app: env.booted.app, client: env.client };
+    app.metadataCache.holdIndexing();
+    // Another program (a sync) marks the note private and writes into it; Obsidian's cache still holds the note as it was.
+    await fsp.writeFile(nodePath.join(env.dir, 'Turned.md'), '---\naccess: private\n---\nturnednew\n');
+    await app.vault.syncFromDisk();
+    expect(app.metadataCache.getFileCache(app.vault.getFileByPath('Turned.md')!)?.frontmatter).toBeUndefined();
+    const expectMissing = async (): Promise<void> => {
+      for (const path of ['Turned', 'Turned.md']) {
+        expect(await attempt(client, 'read_note', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+        expect(await attempt(client, 'get_links', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+      }
+      await expect(client.readResource({ uri: `${NOTE_URI_PREFIX}Turned.md` })).rejects.toThrow(/not found/i);
+      expect(JSON.stringify(await attempt(client, 'read_notes', { paths: ['Turned.md', 'Other.md'] }))).not.toContain('turnednew');
+      expect(((await call(client, 'list_notes', {})).notes as Json[]).map((n) => n.path)).toEqual(['Other.md']);
+      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([`${NOTE_URI_PREFIX}Other.md`]);
+      // The index held its text from before the change: a search by it named the note and showed the new text as the snippet.
+      for (const word of ['turnedold', 'turnednew']) expect(await searchPaths(client, word)).toEqual([]);
+    };
+    await expectMissing();
+    await app.metadataCache.releaseIndexing();
+    await expectMissing();
   });
 });

@@ -341,3 +341,45 @@ describe('host vault: changes made by other programs', () => {
     expect(log).toEqual(['modify A.md', 'create C.md', 'create D.md']);
   });
 });
+
+describe('host metadata cache: indexing held, as Obsidian’s indexer lagging behind', () => {
+  let tv: TempVault | null = null;
+  afterEach(async () => {
+    await tv?.cleanup();
+    tv = null;
+  });
+
+  test('while held, a new note has no cache and nothing fires; a modified note keeps its old cache; release parses the queue', async () => {
+    tv = await createTempVault({ 'Old.md': '---\ntitle: old\n---\n' }, { watchIntervalMs: false });
+    const { vault, metadataCache } = tv.app;
+    const fired: string[] = [];
+    metadataCache.on('changed', (file: TFile) => fired.push(`changed ${file.path}`));
+    metadataCache.on('resolved', () => fired.push('resolved'));
+    metadataCache.holdIndexing();
+    const created = await vault.create('New.md', '---\naccess: private\n---\n');
+    await vault.modify(vault.getFileByPath('Old.md')!, '---\ntitle: new\n---\n');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await metadataCache.whenResolved();
+    expect(metadataCache.getFileCache(created)).toBeNull();
+    expect(metadataCache.getFileCache(vault.getFileByPath('Old.md')!)?.frontmatter).toEqual({ title: 'old' });
+    expect(fired).toEqual([]);
+    await metadataCache.releaseIndexing();
+    expect(metadataCache.getFileCache(created)?.frontmatter).toEqual({ access: 'private' });
+    expect(metadataCache.getFileCache(vault.getFileByPath('Old.md')!)?.frontmatter).toEqual({ title: 'new' });
+    expect(fired.sort()).toEqual(['changed New.md', 'changed Old.md', 'resolved']);
+  });
+
+  test('held from the start (holdIndexing option), no note has a cache or resolved links until release', async () => {
+    tv = await createTempVault(
+      { 'A.md': 'to [[B]]\n', 'B.md': '---\naccess: private\n---\n' },
+      { watchIntervalMs: false, holdIndexing: true },
+    );
+    const { vault, metadataCache } = tv.app;
+    expect(metadataCache.getFileCache(vault.getFileByPath('A.md')!)).toBeNull();
+    expect(metadataCache.getFileCache(vault.getFileByPath('B.md')!)).toBeNull();
+    expect(metadataCache.resolvedLinks).toEqual({});
+    await metadataCache.releaseIndexing();
+    expect(metadataCache.getFileCache(vault.getFileByPath('B.md')!)?.frontmatter).toEqual({ access: 'private' });
+    expect(metadataCache.resolvedLinks['A.md']).toEqual({ 'B.md': 1 });
+  });
+});

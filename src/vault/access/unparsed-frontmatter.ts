@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { FileSystemAdapter, TFile, getFrontMatterInfo, type App, type CachedMetadata, type EventRef } from 'obsidian';
-import { unparsedBlockAccess, type NoteAccess } from './access-rules';
+import { FileSystemAdapter, TFile, getFrontMatterInfo, parseYaml, type App, type CachedMetadata, type EventRef } from 'obsidian';
+import {
+  ACCESS_KEY,
+  AGENT_OVERRIDES_KEY,
+  namesLabelRules,
+  noteAccess,
+  unparsedBlockAccess,
+  unparsedRules,
+  type NoteAccess,
+} from './access-rules';
 
 /**
  * True when the metadata cache shows a frontmatter block (its position, or a leading `yaml`
@@ -17,36 +25,86 @@ export function hasUnparsedFrontmatter(cache: CachedMetadata | null | undefined)
 }
 
 /**
- * The raw frontmatter blocks of notes whose YAML does not parse. Obsidian's metadata cache
- * then keeps `frontmatterPosition` but no `frontmatter`, so a broken line next to
- * `access: private` would hide the rule and open the note (issue: access fails open). This
- * keeps each such block, learned from the text the metadata cache 'changed' event carries,
- * so access checks stay synchronous. A block not known for the note's current mtime/size (the
- * metadata cache of a started app loads from its own store without 'changed' events) is read
- * from disk at once, synchronously (desktop FileSystemAdapter), so the rule holds from the
- * first check after startup. Only where that read is impossible does the note count as private
- * until an asynchronous read learns it (fail closed); listeners then hear that its access may
- * have changed.
+ * One note's raw frontmatter block, for the file's mtime and size (ms, bytes) when it was read.
+ * `data` is the block parsed with the app's `parseYaml` (for a note the metadata cache has not
+ * parsed yet): the mapping, null when the block does not parse to one, undefined until asked.
+ */
+interface RawBlock {
+  mtime: number;
+  size: number;
+  block: string;
+  data?: Record<string, unknown> | null;
+}
+
+/**
+ * The raw frontmatter blocks of notes whose access the metadata cache cannot tell, so access
+ * checks stay synchronous and fail closed:
+ * - notes whose YAML does not parse: Obsidian's metadata cache then keeps `frontmatterPosition`
+ *   but no `frontmatter`, so a broken line next to `access: private` would hide the rule and
+ *   open the note (issue: access fails open). Each such block is learned from the text the
+ *   metadata cache 'changed' event carries, and read at its strictest ({@link accessOf});
+ * - notes the metadata cache has no entry for yet (`getFileCache` null): Obsidian parses notes
+ *   asynchronously, so a note just created or synced in by another program, and most notes of
+ *   a vault opened for the first time (or after the cache was rebuilt), have none for a while
+ *   (seconds to minutes at 10k–100k notes) while the server already answers. Without this such
+ *   a note would have no rules, read-write for every key ({@link uncachedAccessOf}). Likewise a
+ *   note changed since the metadata cache parsed it ({@link isBehind}): its entry may lack a
+ *   rule the change added.
+ *
+ * A block not known for the note's current mtime/size (the metadata cache of a started app
+ * loads from its own store without 'changed' events; an unparsed note has no text to learn
+ * from) is read from disk at once, synchronously (desktop FileSystemAdapter), so the rule holds
+ * from the first check. Only where that read is impossible does the note count as private: a
+ * note with an unparseable block until an asynchronous read learns it (listeners then hear
+ * that its access may have changed), a note not parsed yet until the metadata cache parses it
+ * (its 'changed' event, which NoteChanges and ScanCache already follow). Blocks are dropped
+ * when the metadata cache parses the note to a mapping ('changed'), moved with a rename and
+ * dropped with a delete.
  */
 export class UnparsedFrontmatter {
-  private readonly blocks = new Map<string, { mtime: number; size: number; block: string }>();
+  private readonly blocks = new Map<string, RawBlock>();
   private readonly reading = new Set<string>();
+  /** Paths of notes changed since the metadata cache last parsed them ({@link isBehind}). */
+  private readonly modified = new Set<string>();
   private readonly listeners = new Set<(path: string) => void>();
   private readonly refs: Array<{ source: { offref(ref: EventRef): void }; ref: EventRef }> = [];
 
-  /** Starts following the metadata cache ('changed') and the vault ('rename', 'delete'). */
+  /** Starts following the metadata cache ('changed') and the vault ('modify', 'rename', 'delete'). */
   constructor(private readonly app: App) {
     const { vault, metadataCache } = app;
     this.refs.push({ source: metadataCache, ref: metadataCache.on('changed', (file, data, cache) => this.remember(file, data, cache)) });
-    this.refs.push({ source: vault, ref: vault.on('delete', (file) => void this.blocks.delete(file.path)) });
+    this.refs.push({
+      source: vault,
+      ref: vault.on('modify', (file) => {
+        if (file instanceof TFile && file.extension === 'md') this.changedOnDisk(file);
+      }),
+    });
+    this.refs.push({
+      source: vault,
+      ref: vault.on('delete', (file) => {
+        this.blocks.delete(file.path);
+        this.modified.delete(file.path);
+      }),
+    });
     this.refs.push({
       source: vault,
       ref: vault.on('rename', (file, oldPath) => {
         const known = this.blocks.get(oldPath);
         this.blocks.delete(oldPath);
         if (known) this.blocks.set(file.path, known);
+        if (this.modified.delete(oldPath)) this.modified.add(file.path);
       }),
     });
+  }
+
+  /**
+   * True when the metadata cache's entry for `file` may be older than the file: the vault
+   * reported a change of it ('modify', from any program) that the metadata cache has not parsed
+   * since ('changed'). Its access must then be read from the file, as for a note with no entry
+   * ({@link uncachedAccessOf}): the entry may lack a rule just added.
+   */
+  isBehind(file: TFile): boolean {
+    return this.modified.has(file.path);
   }
 
   /**
@@ -59,23 +117,85 @@ export class UnparsedFrontmatter {
    *   listeners hear when it is done).
    */
   accessOf(file: TFile, label: string): NoteAccess {
-    let known = this.blocks.get(file.path);
-    if (!known || known.mtime !== file.stat.mtime || known.size !== file.stat.size) known = this.readNow(file) ?? undefined;
+    const known = this.current(file);
     if (known) return unparsedBlockAccess(known.block, label) ?? 'read-write';
     this.learn(file);
     return 'private';
   }
 
   /**
+   * The access level `label` has on a Markdown note the metadata cache has no entry for yet
+   * (`getFileCache` null), or an entry older than the file ({@link isBehind}), from its file's
+   * frontmatter block (read from disk at once when not known for the file's current mtime and
+   * size): a block that parses to a mapping with the
+   * app's `parseYaml` is read exactly as the metadata cache's frontmatter would be
+   * ({@link noteAccess}); any other block at its strictest ({@link unparsedBlockAccess}), as
+   * {@link accessOf} reads one; no block gives `read-write`.
+   * @returns `private` when the file cannot be read now (no disk paths, the read fails): the
+   *   metadata cache's 'changed' event, once it parses the note, brings the real answer.
+   */
+  uncachedAccessOf(file: TFile, label: string): NoteAccess {
+    const known = this.current(file);
+    if (!known) return 'private';
+    const data = parsedData(known);
+    return data ? noteAccess(data, label) : (unparsedBlockAccess(known.block, label) ?? 'read-write');
+  }
+
+  /**
+   * NotePolicy.openness for a Markdown note the metadata cache has no entry for yet (or one
+   * older than the file: {@link isBehind}), from its file's block as {@link uncachedAccessOf} reads it: `closed` when the unrestricted scope (label
+   * `unrestricted`) may not read it, or the file cannot be read now; `by-label` when its access
+   * may differ by key label (a parsed block naming `agent_overrides` or a merge key:
+   * namesLabelRules; a block that does not parse naming any access rule); else `open`.
+   * @param unrestricted the unrestricted scope's label (UNRESTRICTED_SCOPE.label).
+   */
+  uncachedOpenness(file: TFile, unrestricted: string): 'closed' | 'open' | 'by-label' {
+    const known = this.current(file);
+    if (!known || this.uncachedAccessOf(file, unrestricted) === 'private') return 'closed';
+    const data = parsedData(known);
+    return (data ? namesLabelRules(data) : unparsedRules(known.block).length > 0) ? 'by-label' : 'open';
+  }
+
+  /**
+   * A note changed (vault 'modify'): it is {@link isBehind} until the metadata cache parses it,
+   * and when its rules may have changed with it (the metadata cache or the block known before
+   * names an access rule, or its file now does, or cannot be read) the {@link onLearned}
+   * listeners hear so at once: answers computed from the old rules (the search index's decisions)
+   * must not wait for the metadata cache, or a note another program just made private would be
+   * found by its new text meanwhile. The file is read now ({@link readNow}: about a millisecond
+   * per MB) and its block kept for the checks that follow. A change of a note that names no
+   * rule before or after (most notes, and every agent write: no route may change a rule) tells
+   * no one.
+   */
+  private changedOnDisk(file: TFile): void {
+    const cache = this.app.metadataCache.getFileCache(file);
+    const before = this.blocks.get(file.path);
+    if (cache !== null) this.modified.add(file.path);
+    const had = hasUnparsedFrontmatter(cache) || namesRule(cache?.frontmatter) || (before !== undefined && blockNamesRule(before));
+    const now = this.current(file);
+    if (had || now === null || blockNamesRule(now)) for (const listener of this.listeners) listener(file.path);
+  }
+
+  /**
+   * The note's block known for its current mtime and size, else read from disk now
+   * ({@link readNow}); null when that read is impossible.
+   */
+  private current(file: TFile): RawBlock | null {
+    const known = this.blocks.get(file.path);
+    if (known && known.mtime === file.stat.mtime && known.size === file.stat.size) return known;
+    return this.readNow(file);
+  }
+
+  /**
    * Reads the note's block from disk synchronously and remembers it for the note's current
    * mtime/size. @returns the entry, or null when the vault has no disk paths or the read fails.
    */
-  private readNow(file: TFile): { mtime: number; size: number; block: string } | null {
+  private readNow(file: TFile): RawBlock | null {
     const adapter = this.app.vault.adapter;
     if (!(adapter instanceof FileSystemAdapter)) return null;
     try {
       const text = readFileSync(adapter.getFullPath(file.path), 'utf8');
-      const entry = { mtime: file.stat.mtime, size: file.stat.size, block: getFrontMatterInfo(text).frontmatter };
+      const entry: RawBlock = { mtime: file.stat.mtime, size: file.stat.size, block: getFrontMatterInfo(text).frontmatter };
       this.blocks.set(file.path, entry);
       return entry;
     } catch {
@@ -83,7 +203,11 @@ export class UnparsedFrontmatter {
     }
   }
 
-  /** Calls `listener(path)` when a block becomes known, so answers computed while it was unknown can be redone. @returns an unsubscriber. */
+  /**
+   * Calls `listener(path)` when a block becomes known, so answers computed while it was unknown
+   * can be redone, and when a change of a note may have changed its rules before the metadata
+   * cache has parsed it ({@link changedOnDisk}). @returns an unsubscriber.
+   */
   onLearned(listener: (path: string) => void): () => void {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);
@@ -93,11 +217,17 @@ export class UnparsedFrontmatter {
   close(): void {
     for (const { source, ref } of this.refs.splice(0)) source.offref(ref);
     this.blocks.clear();
+    this.modified.clear();
     this.listeners.clear();
   }
 
-  /** Records (or forgets) the block of a note the metadata cache just parsed from `data`. */
+  /**
+   * Records (or forgets) the block of a note the metadata cache just parsed from `data` (a block
+   * it parsed to a mapping, or a note without one, is its to answer now); the note is no longer
+   * {@link isBehind}.
+   */
   private remember(file: TFile, data: string, cache: CachedMetadata): void {
+    this.modified.delete(file.path);
     if (hasUnparsedFrontmatter(cache)) {
       this.blocks.set(file.path, { mtime: file.stat.mtime, size: file.stat.size, block: getFrontMatterInfo(data).frontmatter });
     } else {
@@ -120,4 +250,44 @@ export class UnparsedFrontmatter {
       .catch(() => undefined)
       .finally(() => this.reading.delete(file.path));
   }
+}
+
+/**
+ * The block of `raw` parsed with the app's `parseYaml` (as the metadata cache parses
+ * frontmatter), computed once and kept on `raw`: the mapping, or null when the block is empty,
+ * does not parse, or parses to something else (a list, a text), which the metadata cache would
+ * leave without `frontmatter` too (hasUnparsedFrontmatter).
+ */
+function parsedData(raw: RawBlock): Record<string, unknown> | null {
+  if (raw.data !== undefined) return raw.data;
+  let data: unknown = null;
+  if (raw.block.trim() !== '') {
+    try {
+      data = parseYaml(raw.block.replace(/\r\n?/g, '\n'));
+    } catch {
+      data = null;
+    }
+  }
+  raw.data = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
+  return raw.data;
+}
+
+/** True when a property name is one that can carry an access rule: `access`, `agent_overrides` (trimmed, any case) or a merge key `<<`. */
+function isRuleName(key: string): boolean {
+  const name = key.trim().toLowerCase();
+  return name === ACCESS_KEY || name === AGENT_OVERRIDES_KEY || name === '<<';
+}
+
+/** True when parsed frontmatter (the metadata cache's, or undefined: none) has a property that can carry an access rule. */
+function namesRule(frontmatter: Record<string, unknown> | undefined): boolean {
+  return frontmatter !== undefined && frontmatter !== null && Object.keys(frontmatter).some(isRuleName);
+}
+
+/**
+ * True when a raw block names an access rule: a key of its parsed mapping ({@link namesRule}),
+ * or, when it does not parse to one, any place unparsedRules finds.
+ */
+function blockNamesRule(raw: RawBlock): boolean {
+  const data = parsedData(raw);
+  return data ? namesRule(data) : unparsedRules(raw.block).length > 0;
 }
