@@ -253,6 +253,21 @@ describe('write tools over MCP, force key on the demo vault', () => {
     expect(note2.match(/^#+ /gm)?.length).toBe(text.match(/^#+ /gm)?.length);
   });
 
+  it('a heading reference with "/" that names a heading text and a Parent/Child path is refused by read_note and every edit_note op', async () => {
+    const text = '# A/B\n\nslash\n\n# A\n\n## B\n\nnested\n';
+    await call(env.client, 'create_note', { path: 'Notes/Headings', content: text });
+    const read = await callError(env.client, 'read_note', { path: 'Notes/Headings', section: 'A/B' });
+    expect(read).toMatch(/heading text of 1 "A\/B" and, read as Parent\/Child, 2\.1 "B"; pass the outline path/);
+    for (const op of ['replace', 'insert_before', 'insert_after', 'append_within']) {
+      const edit = await callError(env.client, 'edit_note', { path: 'Notes/Headings', heading: 'A/B', op, content: 'x' });
+      expect(edit).toMatch(/heading text of 1 "A\/B" and, read as Parent\/Child, 2\.1 "B"/);
+    }
+    expect(await disk('Notes/Headings.md')).toBe(text);
+    expect((await call(env.client, 'read_note', { path: 'Notes/Headings', section: '2.1' })).body).toContain('nested');
+    await call(env.client, 'edit_note', { path: 'Notes/Headings', heading: '1', op: 'append_within', content: 'more' });
+    expect(await disk('Notes/Headings.md')).toMatch(/^# A\/B\n\nslash\nmore\n/);
+  });
+
   it('edit_note by anchor: 0 → not found with a hint, 2+ → ambiguous with count and lines; empty replace deletes', async () => {
     expect(
       await callError(env.client, 'edit_note', {
