@@ -51,13 +51,15 @@ describe('protocol faults', () => {
   });
 
   /** What the server answers to `head` (the request line and headers, `\r\n` each) sent as is, with an initialize body. */
-  function sendRaw(head: string): Promise<{ status: number; body: { error: { message: string } } }> {
-    const body = JSON.stringify({
+  function sendRaw(
+    head: string,
+    body = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
-    });
+    }),
+  ): Promise<{ status: number; body: { error?: { message: string }; result?: unknown } }> {
     return new Promise((resolve, reject) => {
       const socket = net.connect(booted.port, '127.0.0.1', () => {
         socket.write(
@@ -91,6 +93,31 @@ describe('protocol faults', () => {
       });
     }
     expect((await sendRaw(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${valid}`)).status).toBe(200);
+  });
+
+  it('a repeated or comma-joined Mcp-Session-Id, MCP-Protocol-Version or Last-Event-ID is a clear 400, not "Session not found"', async () => {
+    const head = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${booted.token}\r\n`;
+    const id = session['Mcp-Session-Id'];
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' });
+    const version = 'MCP-Protocol-Version: 2025-06-18\r\n';
+    const cases: Array<[headers: string, named: string]> = [
+      [`Mcp-Session-Id: ${id}\r\nMcp-Session-Id: ${id}\r\n${version}`, 'Mcp-Session-Id'],
+      [`Mcp-Session-Id: ${id}\r\nmcp-session-id: other\r\n${version}`, 'Mcp-Session-Id'],
+      [`Mcp-Session-Id: ${id}, ${id}\r\n${version}`, 'Mcp-Session-Id'],
+      [`Mcp-Session-Id: ${id}\r\n${version}${version}`, 'MCP-Protocol-Version'],
+      [`Mcp-Session-Id: ${id}\r\nMCP-Protocol-Version: 2025-06-18, 2025-03-26\r\n`, 'MCP-Protocol-Version'],
+      [`Mcp-Session-Id: ${id}\r\n${version}Last-Event-ID: 1\r\nLast-Event-ID: 2\r\n`, 'Last-Event-ID'],
+    ];
+    for (const [headers, named] of cases) {
+      const reply = await sendRaw(head + headers, list);
+      expect(reply.status).toBe(400);
+      expect(reply.body.error?.message).toBe(
+        `Bad request: send at most one ${named} header, with one value (this request repeats it or lists several, comma-joined); which was meant cannot be told.`,
+      );
+    }
+    const once = await sendRaw(`${head}Mcp-Session-Id: ${id}\r\n${version}`, list);
+    expect(once.status).toBe(200);
+    expect(once.body.result).toHaveProperty('tools');
   });
 
   it("a client's Connection: close is kept: the answer says close and the server closes the connection after it", async () => {
