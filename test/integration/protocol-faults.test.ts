@@ -120,6 +120,36 @@ describe('protocol faults', () => {
     expect(once.body.result).toHaveProperty('tools');
   });
 
+  it('a "__proto__" argument (an own key, as JSON.parse makes it) is refused like any unknown key, for every tool and in both eras', async () => {
+    const callText = (name: string, args: string): string =>
+      `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
+    const textOf = (response: Awaited<ReturnType<typeof raw>>): { isError?: boolean; text: string } => {
+      const result = (messagesOf(response)[0] as { result: { isError?: boolean; content: Array<{ text: string }> } }).result;
+      return { isError: result.isError, text: result.content[0].text };
+    };
+    for (const [name, args] of [
+      ['search', '{"query":"alpha","__proto__":{"limit":1}}'],
+      ['list_notes', '{"__proto__":{"limit":1}}'],
+      ['read_note', '{"path":"Home","__proto__":null}'],
+    ]) {
+      const legacy = await raw(booted.port, { headers: session, body: callText(name, args) });
+      expect(legacy.status).toBe(200);
+      expect(textOf(legacy)).toEqual({ isError: true, text: `Invalid arguments for ${name}: (arguments): Unrecognized key: "__proto__"` });
+    }
+    // The same words as for "constructor" or "bogus".
+    const constructorKey = await raw(booted.port, { headers: session, body: callText('search', '{"query":"alpha","constructor":1}') });
+    expect(textOf(constructorKey).text).toBe('Invalid arguments for search: (arguments): Unrecognized key: "constructor"');
+    // The stateless 2026-07-28 era takes the same path.
+    const meta =
+      '{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}';
+    const modern = await raw(booted.port, {
+      headers: { Authorization: `Bearer ${booted.token}`, 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'search' },
+      body: `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"search","arguments":{"query":"alpha","__proto__":{"limit":1}},"_meta":${meta}}}`,
+    });
+    expect(modern.status).toBe(200);
+    expect(textOf(modern)).toEqual({ isError: true, text: 'Invalid arguments for search: (arguments): Unrecognized key: "__proto__"' });
+  });
+
   it("a client's Connection: close is kept: the answer says close and the server closes the connection after it", async () => {
     const reply = await new Promise<string>((resolve, reject) => {
       const body = JSON.stringify({
@@ -149,7 +179,7 @@ describe('protocol faults', () => {
   it('a request without Host gets 400 with a JSON body saying to send one (Node answered 400 with an empty body)', async () => {
     const reply = await sendRaw(`POST /mcp HTTP/1.1\r\nAuthorization: Bearer ${booted.token}\r\n`);
     expect(reply.status).toBe(400);
-    expect(reply.body.error.message).toMatch(/send exactly one Host header/);
+    expect(reply.body.error?.message).toMatch(/send exactly one Host header/);
   });
 
   it('resources/templates/list refuses a cursor it never gave (-32602), as the other lists do', async () => {

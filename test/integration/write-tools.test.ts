@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { messagesOf, openRawSession, raw } from '../harness/raw-http';
 import { DEMO_VAULT } from '../harness/temp-copy';
 import { bootWriteEnv, call, callError, type Json, type WriteEnv } from '../harness/write-helpers';
 
@@ -266,6 +267,28 @@ describe('write tools over MCP, force key on the demo vault', () => {
     expect((await call(env.client, 'read_note', { path: 'Notes/Headings', section: '2.1' })).body).toContain('nested');
     await call(env.client, 'edit_note', { path: 'Notes/Headings', heading: '1', op: 'append_within', content: 'more' });
     expect(await disk('Notes/Headings.md')).toMatch(/^# A\/B\n\nslash\nmore\n/);
+  });
+
+  it('a "__proto__" key inside properties or frontmatter_patch is refused, nothing written (zod records dropped it unsaid)', async () => {
+    const text = '---\nstatus: draft\n---\n# Proto\n';
+    await call(env.client, 'create_note', { path: 'Notes/Proto', content: text });
+    const session = await openRawSession(env.booted.port, env.booted.token);
+    for (const [name, args, where] of [
+      ['set_properties', '{"path":"Notes/Proto","properties":{"__proto__":"x","status":"done"}}', 'properties'],
+      ['write_note', '{"path":"Notes/Proto","frontmatter_patch":{"status":"done","__proto__":{"a":1}}}', 'frontmatter_patch'],
+      ['set_properties', '{"path":"Notes/Proto","properties":{"status":"done","meta":{"__proto__":1}}}', 'properties.meta'],
+    ]) {
+      const response = await raw(env.booted.port, {
+        headers: session,
+        body: `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`,
+      });
+      const result = (messagesOf(response)[0] as { result: { isError?: boolean; content: Array<{ text: string }> } }).result;
+      expect(result.isError).toBe(true);
+      expect(result.content[0].text).toBe(
+        `Invalid arguments for ${name}: ${where}: a key named "__proto__" is refused (it cannot be told from JavaScript's prototype link); rename it.`,
+      );
+    }
+    expect(await disk('Notes/Proto.md')).toBe(text);
   });
 
   it('edit_note by anchor: 0 → not found with a hint, 2+ → ambiguous with count and lines; empty replace deletes', async () => {

@@ -205,13 +205,45 @@ export function loneSurrogateIn(args: unknown): { where: string; at: number } | 
 }
 
 /**
+ * Where a tool's arguments hold an own property named `__proto__` (JSON.parse makes one from
+ * `{"__proto__": …}`): zod's strict objects report it as an unknown key, but zod's records and the
+ * SDK's `arguments` record drop it unsaid, so a call would go on without it. Walked iteratively,
+ * at any depth, in argument order.
+ * @returns the argument path holding it (`''` for a top-level argument, `properties` for a key
+ *   of `properties`, names cut to their {@link inputExcerpt}), or null when there is none.
+ */
+export function protoKeyIn(args: unknown): string | null {
+  const pending: Array<[unknown, string]> = [[args, '']];
+  for (let next = 0; next < pending.length; next++) {
+    const [item, where] = pending[next];
+    if (item === null || typeof item !== 'object') continue;
+    if (Object.prototype.hasOwnProperty.call(item, '__proto__')) return where;
+    for (const [key, child] of Object.entries(item)) pending.push([child, where ? `${where}.${inputExcerpt(key)}` : inputExcerpt(key)]);
+  }
+  return null;
+}
+
+/**
+ * The refusal of a call whose arguments hold a `__proto__` key at `where` (from {@link protoKeyIn}):
+ * at the top level in the words of any other unknown argument, deeper as a key name no value may
+ * use (a frontmatter property cannot be told from JavaScript's prototype link).
+ * @param name the tool called (cut to its {@link inputExcerpt}).
+ */
+export function protoKeyMessage(name: string, where: string): string {
+  const tool = inputExcerpt(name);
+  return where === ''
+    ? `Invalid arguments for ${tool}: (arguments): Unrecognized key: "__proto__"`
+    : `Invalid arguments for ${tool}: ${where}: a key named "__proto__" is refused (it cannot be told from JavaScript's prototype link); rename it.`;
+}
+
+/**
  * Runs `tools/call` for an enabled tool list (MCP spec 2025-06-18, "Tools" → Calling Tools
  * and Error Handling).
  * @returns the tool result: compact JSON text content (one line: the agent pays for every
  *   char) plus `structuredContent`, or `isError: true`
  *   with one sentence when the handler threw a {@link ToolError}, the arguments do not match
  *   the input schema (SEP-1303: input validation errors are tool execution errors), nest
- *   deeper than {@link MAX_ARGUMENT_DEPTH}, or (for a write tool) hold a lone UTF-16
+ *   deeper than {@link MAX_ARGUMENT_DEPTH}, hold a `__proto__` key ({@link protoKeyIn}), or (for a write tool) hold a lone UTF-16
  *   surrogate ({@link loneSurrogateIn}).
  * @throws JsonRpcError(-32602) for an unknown or disabled tool (for a write tool of
  *   ALL_TOOLS, the message says how the user turns it on); JsonRpcError(-32603) for any other exception (a bug), after logging its
@@ -237,6 +269,9 @@ export async function callTool(
   if (nestsDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH)) {
     return toolErrorResult(`Arguments of ${name} are nested too deeply; nest values at most ${MAX_ARGUMENT_DEPTH} levels.`);
   }
+  // Checked before zod, whose records drop such a key unsaid.
+  const proto = protoKeyIn(rawArgs);
+  if (proto !== null) return toolErrorResult(protoKeyMessage(name, proto));
   const parsed = argumentsSchemaOf(tool).safeParse(rawArgs ?? {});
   // Input validation errors are tool execution errors (SEP-1303, MCP 2025-11-25 "Tools" → Error Handling): the model sees them and can correct its call.
   if (!parsed.success) return toolErrorResult(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
