@@ -107,6 +107,9 @@ describe('protocol faults', () => {
       [`Mcp-Session-Id: ${id}\r\n${version}${version}`, 'MCP-Protocol-Version'],
       [`Mcp-Session-Id: ${id}\r\nMCP-Protocol-Version: 2025-06-18, 2025-03-26\r\n`, 'MCP-Protocol-Version'],
       [`Mcp-Session-Id: ${id}\r\n${version}Last-Event-ID: 1\r\nLast-Event-ID: 2\r\n`, 'Last-Event-ID'],
+      [`Mcp-Session-Id: ${id}\r\n${version}Mcp-Method: tools/list\r\nMcp-Method: tools/list\r\n`, 'Mcp-Method'],
+      [`Mcp-Session-Id: ${id}\r\n${version}Mcp-Method: tools/list, tools/call\r\n`, 'Mcp-Method'],
+      [`Mcp-Session-Id: ${id}\r\n${version}Mcp-Name: search\r\nMcp-Name: search\r\n`, 'Mcp-Name'],
     ];
     for (const [headers, named] of cases) {
       const reply = await sendRaw(head + headers, list);

@@ -69,14 +69,17 @@ function headerCount(req: IncomingMessage, name: string): number {
 
 /**
  * The MCP headers that carry one value (MCP spec "Transports": Session Management, Protocol
- * Version Header; SSE's `Last-Event-ID` on resumption), with whether a comma in the value means a
- * list: Node joins a repeated one as `a, b`, and neither a session id this server issues (a UUID)
- * nor a protocol revision (a date) has a comma, while an SSE event id may.
+ * Version Header; SSE's `Last-Event-ID` on resumption; 2026-07-28's `Mcp-Method` and `Mcp-Name`),
+ * with whether a comma in the value means a list: Node joins a repeated one as `a, b`, and
+ * neither a session id this server issues (a UUID), a protocol revision (a date) nor a method
+ * name has a comma, while an SSE event id or a name (a resource URI) may.
  */
 const SINGLE_VALUED_MCP_HEADERS: ReadonlyArray<{ name: string; lower: string; commaIsList: boolean }> = [
   { name: 'Mcp-Session-Id', lower: 'mcp-session-id', commaIsList: true },
   { name: 'MCP-Protocol-Version', lower: 'mcp-protocol-version', commaIsList: true },
   { name: 'Last-Event-ID', lower: 'last-event-id', commaIsList: false },
+  { name: 'Mcp-Method', lower: 'mcp-method', commaIsList: true },
+  { name: 'Mcp-Name', lower: 'mcp-name', commaIsList: false },
 ];
 
 /**
@@ -98,7 +101,7 @@ function repeatedMcpHeader(req: IncomingMessage): string | null {
  * Origin and at most one Authorization header (Node keeps the first Authorization too, so a
  * second one, a different key's or a wrong token, would be passed over unseen: which key was
  * meant cannot be told), at most one value of each single-valued MCP header (`Mcp-Session-Id`,
- * `MCP-Protocol-Version`, `Last-Event-ID`: Node joins repeats into `a, b`, which named no session
+ * `MCP-Protocol-Version`, `Last-Event-ID`, `Mcp-Method`, `Mcp-Name`: Node joins repeats into `a, b`, which named no session
  * and was answered 404 "Session not found"), then an allowed Origin. Returns a refusal (400 or
  * 403) or null when the request may proceed.
  */
