@@ -139,20 +139,40 @@ export function outsideToolSetError(name: string, keyLabel: string): JsonRpcErro
 }
 
 /**
- * Formats zod issues as one line per problem: `path: message`. Argument names the caller chose
- * (unknown keys, record keys in a path) are cut to their {@link inputExcerpt}.
+ * The allowed range of an integer argument (`z.number().int()`, optional or not) as one phrase,
+ * e.g. `an integer from 1 to 1000`; null for any other schema. Zod checks an integer against its
+ * own bounds and against ±2^53−1 (its safe range) separately, so a huge value got two messages.
  */
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const path = issue.path.length ? issue.path.map((part) => inputExcerpt(String(part))).join('.') : '(arguments)';
-      const message =
-        issue.code === 'unrecognized_keys'
-          ? `Unrecognized key${issue.keys.length === 1 ? '' : 's'}: ${issue.keys.map((key) => `"${inputExcerpt(key)}"`).join(', ')}`
-          : issue.message;
-      return `${path}: ${message}`;
-    })
-    .join('; ');
+function integerRangeOf(schema: unknown): string | null {
+  const inner: unknown = schema instanceof z.ZodOptional ? schema.unwrap() : schema;
+  if (!(inner instanceof z.ZodNumber) || inner.format !== 'safeint') return null;
+  const min = inner.minValue ?? Number.MIN_SAFE_INTEGER;
+  const max = inner.maxValue ?? Number.MAX_SAFE_INTEGER;
+  return `an integer from ${min} to ${max}`;
+}
+
+/**
+ * Formats zod issues as one line per problem: `path: message`, `; `-joined. Argument names the
+ * caller chose (unknown keys, record keys in a path) are cut to their {@link inputExcerpt}. Every
+ * issue with an integer argument (of `shape`, the tool's input shape) becomes one sentence naming
+ * its range (`limit: expected an integer from 1 to 1000`), given once per argument.
+ */
+function describeIssues(error: z.ZodError, shape: Readonly<Record<string, unknown>>): string {
+  const lines: string[] = [];
+  for (const issue of error.issues) {
+    const path = issue.path.length ? issue.path.map((part) => inputExcerpt(String(part))).join('.') : '(arguments)';
+    const key = issue.path.length === 1 ? String(issue.path[0]) : undefined;
+    const top = key !== undefined && Object.prototype.hasOwnProperty.call(shape, key) ? shape[key] : undefined;
+    const range = issue.code === 'unrecognized_keys' ? null : integerRangeOf(top);
+    const message = range
+      ? `expected ${range}`
+      : issue.code === 'unrecognized_keys'
+        ? `Unrecognized key${issue.keys.length === 1 ? '' : 's'}: ${issue.keys.map((key) => `"${inputExcerpt(key)}"`).join(', ')}`
+        : issue.message;
+    const line = `${path}: ${message}`;
+    if (!lines.includes(line)) lines.push(line);
+  }
+  return lines.join('; ');
 }
 
 /**
@@ -274,7 +294,7 @@ export async function callTool(
   if (proto !== null) return toolErrorResult(protoKeyMessage(name, proto));
   const parsed = argumentsSchemaOf(tool).safeParse(rawArgs ?? {});
   // Input validation errors are tool execution errors (SEP-1303, MCP 2025-11-25 "Tools" → Error Handling): the model sees them and can correct its call.
-  if (!parsed.success) return toolErrorResult(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
+  if (!parsed.success) return toolErrorResult(`Invalid arguments for ${name}: ${describeIssues(parsed.error, tool.inputSchema)}`);
   // A note is UTF-8 on disk: a lone surrogate would be written as U+FFFD, not as what was sent.
   const lone = tool.kind === 'write' ? loneSurrogateIn(parsed.data) : null;
   if (lone) {
