@@ -291,6 +291,17 @@ describe('write tools over MCP, force key on the demo vault', () => {
     expect(await disk('Notes/Proto.md')).toBe(text);
   });
 
+  it('read_note: an offset inside an emoji starts the page at it and counts max_chars from there (body and section)', async () => {
+    await call(env.client, 'create_note', { path: 'Notes/Faces', content: `# E\n${'😀'.repeat(10)}` });
+    // The body starts at 0 (no frontmatter): "# E\n" is 4 units, then an emoji every 2; offset 5 is inside the first.
+    for (const args of [{}, { section: '1' }]) {
+      const page = await call(env.client, 'read_note', { path: 'Notes/Faces', offset: 5, max_chars: 3, ...args });
+      expect(page).toMatchObject({ body: '😀', body_offset: 4, has_more: true });
+      const one = await call(env.client, 'read_note', { path: 'Notes/Faces', offset: 5, max_chars: 1, ...args });
+      expect(one).toMatchObject({ body: '😀', body_offset: 4 });
+    }
+  });
+
   it('edit_note by anchor: 0 → not found with a hint, 2+ → ambiguous with count and lines; empty replace deletes', async () => {
     expect(
       await callError(env.client, 'edit_note', {
