@@ -51,13 +51,15 @@ describe('protocol faults', () => {
   });
 
   /** What the server answers to `head` (the request line and headers, `\r\n` each) sent as is, with an initialize body. */
-  function sendRaw(head: string): Promise<{ status: number; body: { error: { message: string } } }> {
-    const body = JSON.stringify({
+  function sendRaw(
+    head: string,
+    body = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
-    });
+    }),
+  ): Promise<{ status: number; body: { error?: { message: string }; result?: unknown } }> {
     return new Promise((resolve, reject) => {
       const socket = net.connect(booted.port, '127.0.0.1', () => {
         socket.write(
@@ -93,6 +95,64 @@ describe('protocol faults', () => {
     expect((await sendRaw(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${valid}`)).status).toBe(200);
   });
 
+  it('a repeated or comma-joined Mcp-Session-Id, MCP-Protocol-Version or Last-Event-ID is a clear 400, not "Session not found"', async () => {
+    const head = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${booted.token}\r\n`;
+    const id = session['Mcp-Session-Id'];
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' });
+    const version = 'MCP-Protocol-Version: 2025-06-18\r\n';
+    const cases: Array<[headers: string, named: string]> = [
+      [`Mcp-Session-Id: ${id}\r\nMcp-Session-Id: ${id}\r\n${version}`, 'Mcp-Session-Id'],
+      [`Mcp-Session-Id: ${id}\r\nmcp-session-id: other\r\n${version}`, 'Mcp-Session-Id'],
+      [`Mcp-Session-Id: ${id}, ${id}\r\n${version}`, 'Mcp-Session-Id'],
+      [`Mcp-Session-Id: ${id}\r\n${version}${version}`, 'MCP-Protocol-Version'],
+      [`Mcp-Session-Id: ${id}\r\nMCP-Protocol-Version: 2025-06-18, 2025-03-26\r\n`, 'MCP-Protocol-Version'],
+      [`Mcp-Session-Id: ${id}\r\n${version}Last-Event-ID: 1\r\nLast-Event-ID: 2\r\n`, 'Last-Event-ID'],
+      [`Mcp-Session-Id: ${id}\r\n${version}Mcp-Method: tools/list\r\nMcp-Method: tools/list\r\n`, 'Mcp-Method'],
+      [`Mcp-Session-Id: ${id}\r\n${version}Mcp-Method: tools/list, tools/call\r\n`, 'Mcp-Method'],
+      [`Mcp-Session-Id: ${id}\r\n${version}Mcp-Name: search\r\nMcp-Name: search\r\n`, 'Mcp-Name'],
+    ];
+    for (const [headers, named] of cases) {
+      const reply = await sendRaw(head + headers, list);
+      expect(reply.status).toBe(400);
+      expect(reply.body.error?.message).toBe(
+        `Bad request: send at most one ${named} header, with one value (this request repeats it or lists several, comma-joined); which was meant cannot be told.`,
+      );
+    }
+    const once = await sendRaw(`${head}Mcp-Session-Id: ${id}\r\n${version}`, list);
+    expect(once.status).toBe(200);
+    expect(once.body.result).toHaveProperty('tools');
+  });
+
+  it('a "__proto__" argument (an own key, as JSON.parse makes it) is refused like any unknown key, for every tool and in both eras', async () => {
+    const callText = (name: string, args: string): string =>
+      `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
+    const textOf = (response: Awaited<ReturnType<typeof raw>>): { isError?: boolean; text: string } => {
+      const result = (messagesOf(response)[0] as { result: { isError?: boolean; content: Array<{ text: string }> } }).result;
+      return { isError: result.isError, text: result.content[0].text };
+    };
+    for (const [name, args] of [
+      ['search', '{"query":"alpha","__proto__":{"limit":1}}'],
+      ['list_notes', '{"__proto__":{"limit":1}}'],
+      ['read_note', '{"path":"Home","__proto__":null}'],
+    ]) {
+      const legacy = await raw(booted.port, { headers: session, body: callText(name, args) });
+      expect(legacy.status).toBe(200);
+      expect(textOf(legacy)).toEqual({ isError: true, text: `Invalid arguments for ${name}: (arguments): Unrecognized key: "__proto__"` });
+    }
+    // The same words as for "constructor" or "bogus".
+    const constructorKey = await raw(booted.port, { headers: session, body: callText('search', '{"query":"alpha","constructor":1}') });
+    expect(textOf(constructorKey).text).toBe('Invalid arguments for search: (arguments): Unrecognized key: "constructor"');
+    // The stateless 2026-07-28 era takes the same path.
+    const meta =
+      '{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}';
+    const modern = await raw(booted.port, {
+      headers: { Authorization: `Bearer ${booted.token}`, 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'search' },
+      body: `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"search","arguments":{"query":"alpha","__proto__":{"limit":1}},"_meta":${meta}}}`,
+    });
+    expect(modern.status).toBe(200);
+    expect(textOf(modern)).toEqual({ isError: true, text: 'Invalid arguments for search: (arguments): Unrecognized key: "__proto__"' });
+  });
+
   it("a client's Connection: close is kept: the answer says close and the server closes the connection after it", async () => {
     const reply = await new Promise<string>((resolve, reject) => {
       const body = JSON.stringify({
@@ -122,7 +182,7 @@ describe('protocol faults', () => {
   it('a request without Host gets 400 with a JSON body saying to send one (Node answered 400 with an empty body)', async () => {
     const reply = await sendRaw(`POST /mcp HTTP/1.1\r\nAuthorization: Bearer ${booted.token}\r\n`);
     expect(reply.status).toBe(400);
-    expect(reply.body.error.message).toMatch(/send exactly one Host header/);
+    expect(reply.body.error?.message).toMatch(/send exactly one Host header/);
   });
 
   it('resources/templates/list refuses a cursor it never gave (-32602), as the other lists do', async () => {

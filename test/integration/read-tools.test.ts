@@ -85,6 +85,23 @@ describe('read tools over MCP on the demo vault', () => {
     }
   });
 
+  it('an integer argument out of range, huge, fractional or of another type gets one sentence naming its range', async () => {
+    const cases: Array<[tool: string, args: Json, expected: string]> = [
+      ['list_notes', { limit: 1e308 }, 'limit: expected an integer from 1 to 1000'],
+      ['list_notes', { limit: -1e308 }, 'limit: expected an integer from 1 to 1000'],
+      ['list_notes', { limit: 0 }, 'limit: expected an integer from 1 to 1000'],
+      ['list_notes', { limit: 1.5 }, 'limit: expected an integer from 1 to 1000'],
+      ['list_notes', { limit: 'ten' }, 'limit: expected an integer from 1 to 1000'],
+      ['search', { query: 'alpha', limit: 1e308 }, 'limit: expected an integer from 1 to 100'],
+      ['read_note', { path: 'Home', offset: 1e308 }, 'offset: expected an integer from 0 to 9007199254740991'],
+      ['read_note', { path: 'Home', max_chars: -1e308 }, 'max_chars: expected an integer from 0 to 9007199254740991'],
+      ['read_note', { path: 'Home', offset: 1e308, max_chars: 1e308 }, 'offset: expected an integer from 0 to 9007199254740991; max_chars: expected an integer from 0 to 9007199254740991'],
+    ];
+    for (const [tool, args, expected] of cases) {
+      expect(await callError(env.client, tool, args)).toBe(`Invalid arguments for ${tool}: ${expected}`);
+    }
+  });
+
   it('reads by path without .md, by id, by bare name; pages a long note', async () => {
     const home = await call(env.client, 'read_note', { path: 'Home' });
     expect(home.path).toBe('Home.md');

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { messagesOf, openRawSession, raw } from '../harness/raw-http';
 import { DEMO_VAULT } from '../harness/temp-copy';
 import { bootWriteEnv, call, callError, type Json, type WriteEnv } from '../harness/write-helpers';
 
@@ -251,6 +252,54 @@ describe('write tools over MCP, force key on the demo vault', () => {
     expect(await disk('Reference/Café notes.md')).toContain('## Kaffeehaus Süd\n\nClosed for good.\n\n## Notes on brewing');
     const note2 = await disk(note);
     expect(note2.match(/^#+ /gm)?.length).toBe(text.match(/^#+ /gm)?.length);
+  });
+
+  it('a heading reference with "/" that names a heading text and a Parent/Child path is refused by read_note and every edit_note op', async () => {
+    const text = '# A/B\n\nslash\n\n# A\n\n## B\n\nnested\n';
+    await call(env.client, 'create_note', { path: 'Notes/Headings', content: text });
+    const read = await callError(env.client, 'read_note', { path: 'Notes/Headings', section: 'A/B' });
+    expect(read).toMatch(/heading text of 1 "A\/B" and, read as Parent\/Child, 2\.1 "B"; pass the outline path/);
+    for (const op of ['replace', 'insert_before', 'insert_after', 'append_within']) {
+      const edit = await callError(env.client, 'edit_note', { path: 'Notes/Headings', heading: 'A/B', op, content: 'x' });
+      expect(edit).toMatch(/heading text of 1 "A\/B" and, read as Parent\/Child, 2\.1 "B"/);
+    }
+    expect(await disk('Notes/Headings.md')).toBe(text);
+    expect((await call(env.client, 'read_note', { path: 'Notes/Headings', section: '2.1' })).body).toContain('nested');
+    await call(env.client, 'edit_note', { path: 'Notes/Headings', heading: '1', op: 'append_within', content: 'more' });
+    expect(await disk('Notes/Headings.md')).toMatch(/^# A\/B\n\nslash\nmore\n/);
+  });
+
+  it('a "__proto__" key inside properties or frontmatter_patch is refused, nothing written (zod records dropped it unsaid)', async () => {
+    const text = '---\nstatus: draft\n---\n# Proto\n';
+    await call(env.client, 'create_note', { path: 'Notes/Proto', content: text });
+    const session = await openRawSession(env.booted.port, env.booted.token);
+    for (const [name, args, where] of [
+      ['set_properties', '{"path":"Notes/Proto","properties":{"__proto__":"x","status":"done"}}', 'properties'],
+      ['write_note', '{"path":"Notes/Proto","frontmatter_patch":{"status":"done","__proto__":{"a":1}}}', 'frontmatter_patch'],
+      ['set_properties', '{"path":"Notes/Proto","properties":{"status":"done","meta":{"__proto__":1}}}', 'properties.meta'],
+    ]) {
+      const response = await raw(env.booted.port, {
+        headers: session,
+        body: `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`,
+      });
+      const result = (messagesOf(response)[0] as { result: { isError?: boolean; content: Array<{ text: string }> } }).result;
+      expect(result.isError).toBe(true);
+      expect(result.content[0].text).toBe(
+        `Invalid arguments for ${name}: ${where}: a key named "__proto__" is refused (it cannot be told from JavaScript's prototype link); rename it.`,
+      );
+    }
+    expect(await disk('Notes/Proto.md')).toBe(text);
+  });
+
+  it('read_note: an offset inside an emoji starts the page at it and counts max_chars from there (body and section)', async () => {
+    await call(env.client, 'create_note', { path: 'Notes/Faces', content: `# E\n${'😀'.repeat(10)}` });
+    // The body starts at 0 (no frontmatter): "# E\n" is 4 units, then an emoji every 2; offset 5 is inside the first.
+    for (const args of [{}, { section: '1' }]) {
+      const page = await call(env.client, 'read_note', { path: 'Notes/Faces', offset: 5, max_chars: 3, ...args });
+      expect(page).toMatchObject({ body: '😀', body_offset: 4, has_more: true });
+      const one = await call(env.client, 'read_note', { path: 'Notes/Faces', offset: 5, max_chars: 1, ...args });
+      expect(one).toMatchObject({ body: '😀', body_offset: 4 });
+    }
   });
 
   it('edit_note by anchor: 0 → not found with a hint, 2+ → ambiguous with count and lines; empty replace deletes', async () => {

@@ -48,6 +48,17 @@ describe('pageText', () => {
     expect(pageText(faces, 3, 2)).toEqual({ text: '😀', length: 6, offset: 2, next: 4, hasMore: true });
     expect(pageText(faces, 5, 0)).toEqual({ text: '😀', length: 6, offset: 4, next: 6, hasMore: false });
     expect(pageText(`a${faces}`, 0, 2)).toEqual({ text: 'a', length: 7, offset: 0, next: 1, hasMore: true });
+    // An offset moved back to a pair's first half counts max_chars from there: never max_chars + 1 units but for one whole character.
+    expect(pageText(`x${faces}y`, 2, 3)).toEqual({ text: '😀', length: 8, offset: 1, next: 3, hasMore: true });
+    expect(pageText(`x${faces}y`, 2, 4)).toEqual({ text: '😀😀', length: 8, offset: 1, next: 5, hasMore: true });
+    expect(pageText(`x${faces}y`, 2, 5)).toEqual({ text: '😀😀', length: 8, offset: 1, next: 5, hasMore: true });
+    expect(pageText(`x${faces}y`, 2, 1)).toEqual({ text: '😀', length: 8, offset: 1, next: 3, hasMore: true });
+    for (let at = 0; at < 8; at++) {
+      for (let size = 1; size < 8; size++) {
+        const page = pageText(`x${faces}y`, at, size);
+        expect(page.text.length <= size || (page.text.length === 2 && size === 1)).toBe(true);
+      }
+    }
     // Paging on from each page's `next` reads every character once, whole.
     const text = `x${faces}y😀`;
     for (const size of [1, 2, 3]) {

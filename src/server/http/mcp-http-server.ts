@@ -4,6 +4,7 @@ import {
   isInitializeRequest,
   isLegacyRequest,
   preloadSchemas,
+  ProtocolErrorCode,
   SUPPORTED_PROTOCOL_VERSIONS,
   WebStandardStreamableHTTPServerTransport,
   type ProtocolEra,
@@ -18,7 +19,7 @@ import { LoopbackListener } from './listener';
 import { ModernEndpoint } from './modern-endpoint';
 import { refuse, type Refusal } from './door/refusal';
 import { checkBeforeAuth, checkSessionRequest, negotiatedVersionOf, readJsonRpcBody } from './door/request-checks';
-import { paramsRefusal } from './request-params';
+import { paramsRefusal, protoArgumentRefusal } from './request-params';
 import { SessionTable, type Session } from './session-table';
 import { sendWebResponse, webRequestOf } from './web-exchange';
 import { createSessionServer, type SessionServices } from '../session/mcp-session';
@@ -280,18 +281,23 @@ export class McpHttpServer {
 
   /**
    * Answers a POST whose request has params its method's schema refuses (-32602 in a JSON-RPC
-   * error response, HTTP 200 as for any answer; a batch holding one is refused whole, HTTP 400).
+   * error response, HTTP 200 as for any answer; a batch holding one is refused whole, HTTP 400),
+   * or a tools/call whose arguments hold a top-level `__proto__` key, which the SDK would drop
+   * unsaid (the tool error result of an unknown argument, HTTP 200; in a batch, 400).
    * @returns true when the request was answered here.
    */
   private refuseParams(res: ServerResponse, body: unknown, era: ProtocolEra = 'legacy'): boolean {
     const messages = Array.isArray(body) ? body : [body];
     for (const message of messages) {
       const refusal = paramsRefusal(message, era);
-      if (!refusal) continue;
-      if (Array.isArray(body)) refuse(res, { status: 400, code: refusal.error.code, message: refusal.error.message, id: refusal.id });
-      else {
+      const proto = refusal ? null : protoArgumentRefusal(message);
+      if (!refusal && !proto) continue;
+      if (Array.isArray(body)) {
+        if (refusal) refuse(res, { status: 400, code: refusal.error.code, message: refusal.error.message, id: refusal.id });
+        else if (proto) refuse(res, { status: 400, code: ProtocolErrorCode.InvalidParams, message: proto.message, id: proto.id });
+      } else {
         res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify(refusal));
+        res.end(JSON.stringify(refusal ?? { jsonrpc: '2.0', id: proto?.id, result: proto?.result }));
       }
       return true;
     }

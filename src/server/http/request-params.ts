@@ -2,11 +2,14 @@ import {
   isJSONRPCRequest,
   ProtocolErrorCode,
   specTypeSchemas,
+  type CallToolResult,
   type JSONRPCErrorResponse,
   type ProtocolEra,
   type SpecTypeName,
 } from '@modelcontextprotocol/server';
 import { inputExcerpt } from '../../errors';
+import { protoKeyIn, protoKeyMessage } from '../session/tool-dispatch';
+import { toolErrorResult } from '../session/rpc-errors';
 
 /** One issue as the SDK's spec schemas (zod v4 behind the Standard Schema interface) report it. */
 interface ParamsIssue {
@@ -89,4 +92,22 @@ export function paramsRefusal(message: unknown, era: ProtocolEra = 'legacy'): JS
   const issues = verdict instanceof Promise ? undefined : verdict.issues;
   if (!issues) return null;
   return refused(describeParamsIssue(message.method, issues as readonly ParamsIssue[]));
+}
+
+/**
+ * The answer to a `tools/call` whose `arguments` hold an own `__proto__` key at the top level,
+ * checked before the SDK sees the request: the SDK's `arguments` record drops that key unsaid, so
+ * the tool would run without it, where any other unknown argument is refused. The answer is the
+ * tool error result an unknown argument gets (SEP-1303: input validation errors are tool
+ * execution errors); a `__proto__` deeper down reaches the tool dispatch, which refuses it there.
+ * @param message one parsed JSON-RPC message.
+ * @returns the request id, the tool result and its message, or null when the message may go on.
+ */
+export function protoArgumentRefusal(message: unknown): { id: string | number; result: CallToolResult; message: string } | null {
+  if (!isJSONRPCRequest(message) || message.method !== 'tools/call') return null;
+  const params = message.params as { name?: unknown; arguments?: unknown } | undefined;
+  const args = params?.arguments;
+  if (args === null || typeof args !== 'object' || !Object.prototype.hasOwnProperty.call(args, '__proto__')) return null;
+  const text = protoKeyMessage(typeof params?.name === 'string' ? params.name : '', protoKeyIn(args) ?? '');
+  return { id: message.id, result: toolErrorResult(text), message: text };
 }

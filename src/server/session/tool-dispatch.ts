@@ -139,20 +139,40 @@ export function outsideToolSetError(name: string, keyLabel: string): JsonRpcErro
 }
 
 /**
- * Formats zod issues as one line per problem: `path: message`. Argument names the caller chose
- * (unknown keys, record keys in a path) are cut to their {@link inputExcerpt}.
+ * The allowed range of an integer argument (`z.number().int()`, optional or not) as one phrase,
+ * e.g. `an integer from 1 to 1000`; null for any other schema. Zod checks an integer against its
+ * own bounds and against ±2^53−1 (its safe range) separately, so a huge value got two messages.
  */
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const path = issue.path.length ? issue.path.map((part) => inputExcerpt(String(part))).join('.') : '(arguments)';
-      const message =
-        issue.code === 'unrecognized_keys'
-          ? `Unrecognized key${issue.keys.length === 1 ? '' : 's'}: ${issue.keys.map((key) => `"${inputExcerpt(key)}"`).join(', ')}`
-          : issue.message;
-      return `${path}: ${message}`;
-    })
-    .join('; ');
+function integerRangeOf(schema: unknown): string | null {
+  const inner: unknown = schema instanceof z.ZodOptional ? schema.unwrap() : schema;
+  if (!(inner instanceof z.ZodNumber) || inner.format !== 'safeint') return null;
+  const min = inner.minValue ?? Number.MIN_SAFE_INTEGER;
+  const max = inner.maxValue ?? Number.MAX_SAFE_INTEGER;
+  return `an integer from ${min} to ${max}`;
+}
+
+/**
+ * Formats zod issues as one line per problem: `path: message`, `; `-joined. Argument names the
+ * caller chose (unknown keys, record keys in a path) are cut to their {@link inputExcerpt}. Every
+ * issue with an integer argument (of `shape`, the tool's input shape) becomes one sentence naming
+ * its range (`limit: expected an integer from 1 to 1000`), given once per argument.
+ */
+function describeIssues(error: z.ZodError, shape: Readonly<Record<string, unknown>>): string {
+  const lines: string[] = [];
+  for (const issue of error.issues) {
+    const path = issue.path.length ? issue.path.map((part) => inputExcerpt(String(part))).join('.') : '(arguments)';
+    const key = issue.path.length === 1 ? String(issue.path[0]) : undefined;
+    const top = key !== undefined && Object.prototype.hasOwnProperty.call(shape, key) ? shape[key] : undefined;
+    const range = issue.code === 'unrecognized_keys' ? null : integerRangeOf(top);
+    const message = range
+      ? `expected ${range}`
+      : issue.code === 'unrecognized_keys'
+        ? `Unrecognized key${issue.keys.length === 1 ? '' : 's'}: ${issue.keys.map((key) => `"${inputExcerpt(key)}"`).join(', ')}`
+        : issue.message;
+    const line = `${path}: ${message}`;
+    if (!lines.includes(line)) lines.push(line);
+  }
+  return lines.join('; ');
 }
 
 /**
@@ -205,13 +225,45 @@ export function loneSurrogateIn(args: unknown): { where: string; at: number } | 
 }
 
 /**
+ * Where a tool's arguments hold an own property named `__proto__` (JSON.parse makes one from
+ * `{"__proto__": …}`): zod's strict objects report it as an unknown key, but zod's records and the
+ * SDK's `arguments` record drop it unsaid, so a call would go on without it. Walked iteratively,
+ * at any depth, in argument order.
+ * @returns the argument path holding it (`''` for a top-level argument, `properties` for a key
+ *   of `properties`, names cut to their {@link inputExcerpt}), or null when there is none.
+ */
+export function protoKeyIn(args: unknown): string | null {
+  const pending: Array<[unknown, string]> = [[args, '']];
+  for (let next = 0; next < pending.length; next++) {
+    const [item, where] = pending[next];
+    if (item === null || typeof item !== 'object') continue;
+    if (Object.prototype.hasOwnProperty.call(item, '__proto__')) return where;
+    for (const [key, child] of Object.entries(item)) pending.push([child, where ? `${where}.${inputExcerpt(key)}` : inputExcerpt(key)]);
+  }
+  return null;
+}
+
+/**
+ * The refusal of a call whose arguments hold a `__proto__` key at `where` (from {@link protoKeyIn}):
+ * at the top level in the words of any other unknown argument, deeper as a key name no value may
+ * use (a frontmatter property cannot be told from JavaScript's prototype link).
+ * @param name the tool called (cut to its {@link inputExcerpt}).
+ */
+export function protoKeyMessage(name: string, where: string): string {
+  const tool = inputExcerpt(name);
+  return where === ''
+    ? `Invalid arguments for ${tool}: (arguments): Unrecognized key: "__proto__"`
+    : `Invalid arguments for ${tool}: ${where}: a key named "__proto__" is refused (it cannot be told from JavaScript's prototype link); rename it.`;
+}
+
+/**
  * Runs `tools/call` for an enabled tool list (MCP spec 2025-06-18, "Tools" → Calling Tools
  * and Error Handling).
  * @returns the tool result: compact JSON text content (one line: the agent pays for every
  *   char) plus `structuredContent`, or `isError: true`
  *   with one sentence when the handler threw a {@link ToolError}, the arguments do not match
  *   the input schema (SEP-1303: input validation errors are tool execution errors), nest
- *   deeper than {@link MAX_ARGUMENT_DEPTH}, or (for a write tool) hold a lone UTF-16
+ *   deeper than {@link MAX_ARGUMENT_DEPTH}, hold a `__proto__` key ({@link protoKeyIn}), or (for a write tool) hold a lone UTF-16
  *   surrogate ({@link loneSurrogateIn}).
  * @throws JsonRpcError(-32602) for an unknown or disabled tool (for a write tool of
  *   ALL_TOOLS, the message says how the user turns it on); JsonRpcError(-32603) for any other exception (a bug), after logging its
@@ -237,9 +289,12 @@ export async function callTool(
   if (nestsDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH)) {
     return toolErrorResult(`Arguments of ${name} are nested too deeply; nest values at most ${MAX_ARGUMENT_DEPTH} levels.`);
   }
+  // Checked before zod, whose records drop such a key unsaid.
+  const proto = protoKeyIn(rawArgs);
+  if (proto !== null) return toolErrorResult(protoKeyMessage(name, proto));
   const parsed = argumentsSchemaOf(tool).safeParse(rawArgs ?? {});
   // Input validation errors are tool execution errors (SEP-1303, MCP 2025-11-25 "Tools" → Error Handling): the model sees them and can correct its call.
-  if (!parsed.success) return toolErrorResult(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
+  if (!parsed.success) return toolErrorResult(`Invalid arguments for ${name}: ${describeIssues(parsed.error, tool.inputSchema)}`);
   // A note is UTF-8 on disk: a lone surrogate would be written as U+FFFD, not as what was sent.
   const lone = tool.kind === 'write' ? loneSurrogateIn(parsed.data) : null;
   if (lone) {

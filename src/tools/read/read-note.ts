@@ -27,8 +27,9 @@ export interface TextPage {
 /**
  * Cuts one page out of `text`. A page never splits a character made of a surrogate pair: an
  * `offset` between its halves starts the page at its first half (the page's `offset` says
- * where it really starts), and a page whose last unit would be a first half ends before it,
- * unless that leaves the page empty, when it takes the whole character (`maxChars` + 1 units).
+ * where it really starts, and its `maxChars` are counted from there), and a page whose last
+ * unit would be a first half ends before it, unless that leaves the page empty, when it takes
+ * the whole character (`maxChars` + 1 units): a page is never longer otherwise.
  * With `atLine` a cut page ends after its last line break when it has one.
  * @param offset start, 0 ≤ offset ≤ text length. @param maxChars page size; 0 = no cap.
  * @throws ToolError('invalid_argument') when `offset` is past the end of the text.
@@ -40,8 +41,9 @@ export function pageText(text: string, offset: number, maxChars: number, atLine 
       `offset ${offset} is past the end (the text has ${text.length} chars); use an offset below that.`,
     );
   }
-  let end = maxChars === 0 ? text.length : Math.min(text.length, offset + maxChars);
   const start = splitsSurrogatePair(text, offset) ? offset - 1 : offset;
+  // Counted from where the page really starts: from `offset` a page moved back would hold max_chars + 1 units.
+  let end = maxChars === 0 ? text.length : Math.min(text.length, start + maxChars);
   if (end < text.length) {
     if (atLine) {
       const lastBreak = text.lastIndexOf('\n', end - 1);

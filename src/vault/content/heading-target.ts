@@ -36,13 +36,14 @@ function stripMarks(text: string): string {
  * exactly (NFC, whitespace collapsed, surrounding spaces and `#` marks ignored), then ignoring
  * case; then a heading path `Parent/Child` (each part a heading text, parents matched in
  * order among the section's ancestors, not necessarily adjacent). A query that is an outline
- * path of one section and the heading text of another (`## 1.1` at outline path 1.3) is
- * refused as ambiguous, naming both: never silently the other section.
+ * path of one section and the heading text of another (`## 1.1` at outline path 1.3), or the
+ * heading text of one section and a `Parent/Child` path to another (`# A/B` beside `# A` >
+ * `## B`), is refused as ambiguous, naming both: never silently the other section.
  * @param sections the note's outline. @param notePath for messages.
  * @param use the tool asking (default edit_note): only the advice for a note without headings differs.
  * @throws ToolError('invalid_argument') for an empty query; ToolError('ambiguous') when
- *   several sections match, or an outline path and a heading text name different sections
- *   (listing them with their outline paths); ToolError('not_found')
+ *   several sections match, or an outline path and a heading text, or a heading text and a
+ *   Parent/Child path, name different sections (listing them with their outline paths); ToolError('not_found')
  *   when none does (listing the note's headings, or saying it has none: a preamble, level 0,
  *   is not a heading).
  */
@@ -71,12 +72,20 @@ export function findHeadingSection(
     }
     if (byPath) return byPath;
   }
-  if (matches.length === 0 && wanted.includes('/')) {
+  if (wanted.includes('/')) {
     const parts = wanted
       .split('/')
       .map((p) => stripMarks(normalizeHeading(p)))
       .filter((p) => p !== '');
-    if (parts.length > 1) matches = byHeadingPath(sections, parts);
+    const viaPath = parts.length > 1 ? byHeadingPath(sections, parts) : [];
+    const others = viaPath.filter((s) => !matches.includes(s));
+    if (matches.length > 0 && others.length > 0) {
+      throw new ToolError(
+        'ambiguous',
+        `${quoteInput(wanted)} in '${notePath}' is both the heading text of ${describe(matches)} and, read as Parent/Child, ${describe(others)}; pass the outline path of the one you mean (e.g. "${matches[0].path}" or "${others[0].path}").`,
+      );
+    }
+    if (matches.length === 0) matches = viaPath;
   }
   if (matches.length === 1) return matches[0];
   if (matches.length > 1) {

@@ -68,11 +68,42 @@ function headerCount(req: IncomingMessage, name: string): number {
 }
 
 /**
+ * The MCP headers that carry one value (MCP spec "Transports": Session Management, Protocol
+ * Version Header; SSE's `Last-Event-ID` on resumption; 2026-07-28's `Mcp-Method` and `Mcp-Name`),
+ * with whether a comma in the value means a list: Node joins a repeated one as `a, b`, and
+ * neither a session id this server issues (a UUID), a protocol revision (a date) nor a method
+ * name has a comma, while an SSE event id or a name (a resource URI) may.
+ */
+const SINGLE_VALUED_MCP_HEADERS: ReadonlyArray<{ name: string; lower: string; commaIsList: boolean }> = [
+  { name: 'Mcp-Session-Id', lower: 'mcp-session-id', commaIsList: true },
+  { name: 'MCP-Protocol-Version', lower: 'mcp-protocol-version', commaIsList: true },
+  { name: 'Last-Event-ID', lower: 'last-event-id', commaIsList: false },
+  { name: 'Mcp-Method', lower: 'mcp-method', commaIsList: true },
+  { name: 'Mcp-Name', lower: 'mcp-name', commaIsList: false },
+];
+
+/**
+ * The single-valued MCP header that `req` repeats or gives a comma-joined list in, or null.
+ * @returns the header's spelling for the message, or null when each appears at most once with one value.
+ */
+function repeatedMcpHeader(req: IncomingMessage): string | null {
+  for (const header of SINGLE_VALUED_MCP_HEADERS) {
+    if (headerCount(req, header.lower) > 1) return header.name;
+    const value = req.headers[header.lower];
+    if (header.commaIsList && typeof value === 'string' && value.includes(',')) return header.name;
+  }
+  return null;
+}
+
+/**
  * The checks made before any body is read, in the order of docs/architecture.md#request-path: one Host header (a
  * missing or repeated one is 400, RFC 9112 §3.2; Node would keep the first) naming loopback, at most one
  * Origin and at most one Authorization header (Node keeps the first Authorization too, so a
  * second one, a different key's or a wrong token, would be passed over unseen: which key was
- * meant cannot be told), then an allowed Origin. Returns a refusal or null when the request may proceed.
+ * meant cannot be told), at most one value of each single-valued MCP header (`Mcp-Session-Id`,
+ * `MCP-Protocol-Version`, `Last-Event-ID`, `Mcp-Method`, `Mcp-Name`: Node joins repeats into `a, b`, which named no session
+ * and was answered 404 "Session not found"), then an allowed Origin. Returns a refusal (400 or
+ * 403) or null when the request may proceed.
  */
 export function checkDoorHeaders(req: IncomingMessage): DoorRefusal | null {
   if (headerCount(req, 'host') !== 1 || headerCount(req, 'origin') > 1 || headerCount(req, 'authorization') > 1) {
@@ -80,6 +111,14 @@ export function checkDoorHeaders(req: IncomingMessage): DoorRefusal | null {
       status: 400,
       code: -32000,
       message: 'Bad request: send exactly one Host header, at most one Origin header and at most one Authorization header (RFC 9112 §3.2).',
+    };
+  }
+  const repeated = repeatedMcpHeader(req);
+  if (repeated) {
+    return {
+      status: 400,
+      code: -32000,
+      message: `Bad request: send at most one ${repeated} header, with one value (this request repeats it or lists several, comma-joined); which was meant cannot be told.`,
     };
   }
   if (!isLoopbackHost(req.headers.host)) {
