@@ -135,8 +135,11 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * MCP headers refused with a 400 naming them (a repeated Mcp-Session-Id was told to re-initialize), a `__proto__` argument key
  * refused at any depth (the SDK and zod records dropped it unsaid), one sentence per integer argument naming its range, and
  * read_note pages held to max_chars from where they start.
+ * Session 21's prompts round: +1.1 KB for prompts/list_changed sent to a session (and a 2026-07-28 listener) only when what its key
+ * sees of the prompts changed (a private skill's edit notified every agent, a key without the skills folder in its roots too), and
+ * resources/updated no longer sent for a subscribed note once the key may not read it.
  */
-const BUDGET_BYTES = 768_400;
+const BUDGET_BYTES = 769_600;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -48,7 +48,8 @@ export function skillsFolderOf(setting: string | undefined): string {
 
 /**
  * True when a change at `path` can change the skills under `folder` (anything inside the
- * folder, or the folder itself): the trigger of `notifications/prompts/list_changed`.
+ * folder, or the folder itself): what makes a session check whether its key's prompts changed
+ * (`notifications/prompts/list_changed`, SkillPrompts.digest).
  */
 export function touchesSkills(path: string, folder: string): boolean {
   return isPathInside(path, folder, true) || isPathInside(folder, path, true);

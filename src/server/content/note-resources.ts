@@ -197,6 +197,19 @@ export class NoteResources {
     return { contents: [{ uri: noteUri(file.path), mimeType: MARKDOWN, text }] };
   }
 
+  /**
+   * True when the scope's quarantine and roots admit `path` (its folder rules, not a note's
+   * frontmatter): how a removed note, whose frontmatter is gone, is judged for update notifications.
+   */
+  admitsPath(path: string): boolean {
+    try {
+      this.notes.policy.checkedPath(path, this.scope);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** True when the scope may read the note at this vault path now (for update notifications). */
   canReadPath(path: string): boolean {
     const file = this.notes.fileByPath(path);

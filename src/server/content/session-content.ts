@@ -11,7 +11,7 @@ import type { NoteChange } from '../../vault/note-store';
 import { skillsFolderOf, touchesSkills } from '../../vault/skills';
 import { NOTE_TEMPLATE, NOTE_URI_TEMPLATE, NoteResources, noteUri, pathOfNoteUri } from './note-resources';
 import type { SessionAddOn } from './session-add-on';
-import { NOTE_ARGUMENT, SkillPrompts } from './skill-prompts';
+import { NOTE_ARGUMENT, PromptView, promptDigestOf, SkillPrompts } from './skill-prompts';
 import { guarded, JsonRpcError } from '../session/rpc-errors';
 
 /** Variable of {@link NOTE_URI_TEMPLATE} that completion/complete fills in. */
@@ -48,17 +48,21 @@ export interface SessionContextSource {
  * "Resources", "Prompts", "Completion"): notes as resources ({@link NoteResources}), skills as
  * prompts ({@link SkillPrompts}), then whatever `addOns` bring. Every request runs as the
  * session's key at that moment (its scope: quarantine, access rules, roots). Follows vault
- * changes while the session is open: `notifications/resources/updated` for subscribed notes,
- * `notifications/prompts/list_changed` when anything in the skills folder changes.
+ * changes while the session is open, telling the session only what its key may know:
+ * `notifications/resources/updated` for a subscribed note it could read before or after the change
+ * (a hidden note's edits, renames and deletion stay silent), and `notifications/prompts/list_changed`
+ * when a change in the skills folder changed what this session sees of the prompts
+ * ({@link SkillPrompts.digest}: the list and each prompt's content; a private skill or a skills
+ * folder outside the key's roots changes nothing it sees).
  * @param server a server whose capabilities declare resources (subscribe), prompts (listChanged) and completions.
- * @returns `follow` (start following the vault: call once the client is initialized) and
- *   `stop` (call when the session closes).
+ * @returns `follow` (start following the vault: call once the client is initialized),
+ *   `stop` (call when the session closes) and `checkPrompts` (a setting changed).
  */
 export function registerSessionContent(
   server: Server,
   context: SessionContextSource,
   addOns: readonly SessionAddOn[],
-): { follow(): void; stop(): void } {
+): SessionContentHandle {
   const resources = async (extra: SessionRequestExtra): Promise<NoteResources> => {
     const ctx = await context.forRequest(extra);
     return new NoteResources(ctx.notes, ctx.scope);
@@ -70,7 +74,8 @@ export function registerSessionContent(
   const addOnResources = addOns.flatMap((a) => a.resources ?? []);
   const addOnTemplates = addOns.flatMap((a) => a.templates ?? []);
   const addOnPrompts = addOns.flatMap((a) => a.prompts ?? []);
-  const subscriptions = new Set<string>();
+  /** Subscribed URIs → whether the session could read that note when last seen (add-on URIs: true). */
+  const subscriptions = new Map<string, boolean>();
 
   const readAddOn = (uri: string): ReadResourceResult | null => {
     const fixed = addOnResources.find((r) => r.definition.uri === uri);
@@ -119,8 +124,8 @@ export function registerSessionContent(
     'resources/subscribe',
     guarded('resources/subscribe', async (request, extra) => {
       const { uri } = request.params;
-      if (pathOfNoteUri(uri) === null && addOnSubscribable(uri)) subscriptions.add(uri);
-      else subscriptions.add(noteUri((await resources(extra)).noteAt(uri).path));
+      if (pathOfNoteUri(uri) === null && addOnSubscribable(uri)) subscriptions.set(uri, true);
+      else subscriptions.set(noteUri((await resources(extra)).noteAt(uri).path), true);
       return {};
     }),
   );
@@ -195,12 +200,17 @@ export function registerSessionContent(
     }),
   );
 
+  /** What the session saw of the prompts when last told (made on `follow`). */
+  let promptView: PromptView | null = null;
+  const checkPrompts = async (): Promise<void> => {
+    if (promptView && (await promptView.changed()) && unfollow) await server.sendPromptListChanged().catch(() => undefined);
+  };
   let promptsTimer: ReturnType<typeof setTimeout> | null = null;
   const promptsChanged = (): void => {
     if (promptsTimer) return;
     promptsTimer = setTimeout(() => {
       promptsTimer = null;
-      server.sendPromptListChanged().catch(() => undefined);
+      void checkPrompts();
     }, PROMPTS_CHANGED_DELAY_MS);
   };
   const onChange = (change: NoteChange): void => {
@@ -213,20 +223,56 @@ export function registerSessionContent(
     const visible = new NoteResources(ctx.notes, ctx.scope);
     for (const path of paths) {
       const uri = noteUri(path);
-      if (!subscriptions.has(uri)) continue;
+      const wasVisible = subscriptions.get(uri);
+      if (wasVisible === undefined) continue;
       const removed = change.type === 'delete' || path === change.oldPath;
-      if (removed || visible.canReadPath(path)) server.sendResourceUpdated({ uri }).catch(() => undefined);
+      // A removed note has no frontmatter left to judge: it was readable if it was when last seen and its path still is.
+      const isVisible = !removed && visible.canReadPath(path);
+      subscriptions.set(uri, isVisible);
+      if (isVisible || (wasVisible && (!removed || visible.admitsPath(path)))) server.sendResourceUpdated({ uri }).catch(() => undefined);
     }
   };
   let unfollow: (() => void) | null = null;
-  return {
+  const handle: SessionContentHandle = {
     follow: () => {
-      unfollow ??= context.notes.onNoteChange(onChange);
+      if (unfollow) return;
+      unfollow = context.notes.onNoteChange(onChange);
+      promptView = new PromptView(() => promptDigestOf(context.now()));
     },
     stop: () => {
       unfollow?.();
       unfollow = null;
       if (promptsTimer) clearTimeout(promptsTimer);
     },
+    checkPrompts,
   };
+  handles.set(server, handle);
+  return handle;
+}
+
+/** What {@link registerSessionContent} gives back for one session. */
+export interface SessionContentHandle {
+  /** Starts following the vault (call once the client is initialized); notes the session's prompt view. */
+  follow(): void;
+  /** Stops following (the session closed). */
+  stop(): void;
+  /**
+   * Sends `notifications/prompts/list_changed` if what the session sees of the prompts changed
+   * since it was last told (the skills folder setting changed); nothing before
+   * `follow` or after `stop`.
+   * @returns when the check (and any notification) is done.
+   */
+  checkPrompts(): Promise<void>;
+}
+
+const handles = new WeakMap<Server, SessionContentHandle>();
+
+/**
+ * Tells one session's client that its prompts changed if what its key sees of them changed
+ * ({@link SessionContentHandle.checkPrompts}; for the settings broadcast in mcp-http-server.ts).
+ * @param server a session's server made with {@link registerSessionContent} (another is left alone).
+ * @returns when the check and any notification are done.
+ */
+export async function checkSessionPrompts(server: Server): Promise<void> {
+  await handles.get(server)?.checkPrompts();
 }

@@ -1,9 +1,11 @@
 import { ProtocolErrorCode as ErrorCode, type GetPromptResult, type Prompt, type PromptMessage } from '@modelcontextprotocol/server';
 import type { TFile } from 'obsidian';
 import { inputExcerpt, ToolError } from '../../errors';
+import { hashText } from '../../vault/hash';
 import type { AccessScope } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
-import { SkillCatalog } from '../../vault/skills';
+import type { ToolContext } from '../../tools/tool';
+import { SkillCatalog, skillsFolderOf } from '../../vault/skills';
 import { noteUri } from './note-resources';
 import { JsonRpcError } from '../session/rpc-errors';
 
@@ -45,6 +47,28 @@ export class SkillPrompts {
           },
         ],
       }));
+  }
+
+  /**
+   * What this scope sees of the skill prompts, as one digest: the prompts/list entries and, for
+   * each, what prompts/get gives without a `note` (its messages, or the refusal's sentence). Two
+   * moments give the same digest exactly when a client of this scope could tell no difference, so
+   * `notifications/prompts/list_changed` is sent only when it changes (docs/resources-and-prompts.md):
+   * a hidden skill (private, quarantined, outside the roots) never moves it. Reads the skills
+   * folder's SKILL.md files the scope may read, nothing else of the vault.
+   * @returns 64 lowercase hex characters (SHA-256, {@link hashText}).
+   */
+  async digest(): Promise<string> {
+    const prompts = await this.list();
+    const contents = await Promise.all(
+      prompts.map((prompt) =>
+        this.get(prompt.name, undefined).then(
+          (result) => result,
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        ),
+      ),
+    );
+    return hashText(JSON.stringify({ prompts, contents }));
   }
 
   /** True when `name` is a well-formed skill the scope may read. */
@@ -100,5 +124,41 @@ export class SkillPrompts {
         throw new JsonRpcError(ErrorCode.InvalidParams, `Argument "${NOTE_ARGUMENT}" of prompt "${prompt}": ${error.message}`);
       throw error;
     }
+  }
+}
+
+/**
+ * What a context sees of the skill prompts ({@link SkillPrompts.digest}, in its settings' skills folder).
+ * @param ctx a session's or key's context now, or null when it is left nothing.
+ * @returns the digest, or null for a null context.
+ */
+export async function promptDigestOf(ctx: ToolContext | null): Promise<string | null> {
+  return ctx ? new SkillPrompts(ctx.notes, ctx.scope, skillsFolderOf(ctx.settings.skills?.folder)).digest() : null;
+}
+
+/**
+ * One viewer's last seen prompt digest, compared one check at a time: where
+ * `notifications/prompts/list_changed` is decided for a session (session-content.ts) and for a
+ * key's 2026-07-28 listeners (modern-endpoint.ts), so that a viewer hears of a change only when
+ * what it sees changed (docs/resources-and-prompts.md).
+ */
+export class PromptView {
+  private seen: Promise<string | null>;
+  private queue: Promise<boolean> = Promise.resolve(false);
+
+  /** @param current the viewer's digest now ({@link promptDigestOf}); read at once as the baseline. */
+  constructor(private readonly current: () => Promise<string | null>) {
+    this.seen = current().catch(() => null);
+  }
+
+  /** @returns true when the digest now differs from the last one seen, which it then becomes (a failed read changes nothing). */
+  changed(): Promise<boolean> {
+    this.queue = this.queue.then(async () => {
+      const before = await this.seen;
+      const after = await this.current().catch(() => before);
+      this.seen = Promise.resolve(after);
+      return after !== before;
+    });
+    return this.queue;
   }
 }

@@ -22,6 +22,7 @@ import { checkBeforeAuth, checkSessionRequest, negotiatedVersionOf, readJsonRpcB
 import { paramsRefusal, protoArgumentRefusal } from './request-params';
 import { SessionTable, type Session } from './session-table';
 import { sendWebResponse, webRequestOf } from './web-exchange';
+import { checkSessionPrompts } from '../content/session-content';
 import { createSessionServer, type SessionServices } from '../session/mcp-session';
 import { describeTool } from '../session/tool-dispatch';
 import type { SessionAddOn } from '../content/session-add-on';
@@ -174,10 +175,13 @@ export class McpHttpServer {
     await this.sessions.broadcast((server) => server.sendToolListChanged());
   }
 
-  /** Sends `notifications/prompts/list_changed` to every open session (the skills folder setting changed). */
+  /**
+   * Sends `notifications/prompts/list_changed` to every open session and listener whose key now
+   * sees other prompts than it was last told of (the skills folder setting changed); the others
+   * hear nothing, as for a skill edit (docs/resources-and-prompts.md).
+   */
   async notifyPromptListChanged(): Promise<void> {
-    this.modern.promptsChanged();
-    await this.sessions.broadcast((server) => server.sendPromptListChanged());
+    await Promise.all([this.modern.checkPrompts(), this.sessions.broadcast(checkSessionPrompts)]);
   }
 
   /** Closes the sessions of keys that no longer exist (after a revoke). */

@@ -4,19 +4,16 @@ import type { ToolContext } from '../../tools/tool';
 import type { NoteChange } from '../../vault/note-store';
 import { skillsFolderOf, touchesSkills } from '../../vault/skills';
 import { NoteResources, noteUri } from '../content/note-resources';
+import { PromptView, promptDigestOf } from '../content/skill-prompts';
 import type { Caller } from './door/caller-auth';
 
 /** Wait before telling listeners the prompts changed, ms: a burst of skill edits sends one notification. */
 const PROMPTS_CHANGED_DELAY_MS = 50;
 
-/** True when the key's quarantine and roots admit `path` (its folder rules, not the note's frontmatter). */
-function admitsPath(ctx: ToolContext, path: string): boolean {
-  try {
-    ctx.notes.policy.checkedPath(path, ctx.scope);
-    return true;
-  } catch {
-    return false;
-  }
+/** True when the note now at `path` is no `access: private` (or no-access override) for the key: its frontmatter alone. */
+function ownRulesAdmit(ctx: ToolContext, path: string): boolean {
+  const file = ctx.notes.fileByPath(path);
+  return file !== null && ctx.notes.policy.accessOf(file, ctx.scope) !== 'private';
 }
 
 /** The caller a request runs as, carried to the server factory in the SDK's pass-through `authInfo`. */
@@ -33,11 +30,15 @@ function authInfoOf(caller: Caller): AuthInfo {
  *
  * There is one handler per key, so that its `subscriptions/listen` streams hear only what that
  * key may know: a note's `notifications/resources/updated` goes to the listeners of the keys that
- * may read the note, judged by the key's own access (a listen stream carries no client roots).
+ * may read the note, judged by the key's own access (a listen stream carries no client roots), and
+ * `notifications/prompts/list_changed` goes to the listeners of a key only when what that key sees
+ * of the prompts changed (SkillPrompts.digest, {@link PromptView}).
  */
 export class ModernEndpoint {
   private readonly handlers = new Map<string, McpHttpHandler>();
   private promptsTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Per key id: what the key saw of the prompts when its listeners were last told (or its handler was made). */
+  private readonly promptViews = new Map<string, PromptView>();
 
   /**
    * @param build the server that answers one request of `caller`.
@@ -66,6 +67,7 @@ export class ModernEndpoint {
         onerror: (error) => console.debug('[vault-mcp] 2026-07-28 request refused or failed', error.message),
       });
       this.handlers.set(keyId, handler);
+      this.promptViews.set(keyId, new PromptView(() => promptDigestOf(this.contextOf(keyId))));
     }
     return handler;
   }
@@ -75,21 +77,35 @@ export class ModernEndpoint {
     for (const handler of this.handlers.values()) handler.notify.toolsChanged();
   }
 
-  /** Tells every listener, once per burst, that the prompts (skills) changed. */
+  /** Checks, once per burst of skill changes, which keys' prompts changed ({@link checkPrompts}). */
   promptsChanged(): void {
     if (this.promptsTimer) return;
     this.promptsTimer = setTimeout(() => {
       this.promptsTimer = null;
-      for (const handler of this.handlers.values()) handler.notify.promptsChanged();
+      void this.checkPrompts();
     }, PROMPTS_CHANGED_DELAY_MS);
+  }
+
+  /**
+   * Tells the listeners of each key whose view of the prompts changed since they were last told
+   * (a skill edit, or a setting such as the skills folder); keys that see no difference hear nothing.
+   * @returns when every key is checked.
+   */
+  async checkPrompts(): Promise<void> {
+    await Promise.all(
+      [...this.handlers].map(async ([keyId, handler]) => {
+        if (await this.promptViews.get(keyId)?.changed()) handler.notify.promptsChanged();
+      }),
+    );
   }
 
   /**
    * Passes a vault change on to the listeners: `notifications/resources/updated` for the note's
    * URI (and its old one after a rename) to the keys that may read it, and a prompts change when
-   * it touches the skills folder. A removed note (deleted, or the old path of a rename) can no
-   * longer be judged by its frontmatter; it is reported to the keys whose quarantine and roots
-   * admit its path, so that its subscribers learn it is gone.
+   * it touches the skills folder. The old path of a rename is judged by the note's own
+   * frontmatter (it moved unchanged) and the old path's quarantine and roots, so a hidden note's
+   * rename stays silent. A deleted note can no longer be judged by its frontmatter; it is reported
+   * to the keys whose quarantine and roots admit its path, so that its subscribers learn it is gone.
    */
   noteChanged(change: NoteChange): void {
     const paths = change.oldPath === undefined ? [change.path] : [change.path, change.oldPath];
@@ -99,8 +115,14 @@ export class ModernEndpoint {
       if (paths.some((path) => touchesSkills(path, skillsFolderOf(ctx.settings.skills?.folder)))) this.promptsChanged();
       const visible = new NoteResources(ctx.notes, ctx.scope);
       for (const path of paths) {
-        const removed = change.type === 'delete' || path === change.oldPath;
-        if (removed ? admitsPath(ctx, path) : visible.canReadPath(path)) handler.notify.resourceUpdated(noteUri(path));
+        const renamedAway = path === change.oldPath;
+        const seen =
+          change.type === 'delete'
+            ? visible.admitsPath(path)
+            : renamedAway
+              ? visible.admitsPath(path) && ownRulesAdmit(ctx, change.path)
+              : visible.canReadPath(path);
+        if (seen) handler.notify.resourceUpdated(noteUri(path));
       }
     }
   }
@@ -111,6 +133,7 @@ export class ModernEndpoint {
     this.promptsTimer = null;
     const handlers = [...this.handlers.values()];
     this.handlers.clear();
+    this.promptViews.clear();
     await Promise.all(handlers.map((handler) => handler.close().catch(() => undefined)));
   }
 }

@@ -20,8 +20,8 @@ export function oneLine(description: string): string {
  * The "Tools" section: "Allow writes" and one toggle per tool (read tools on, write tools
  * off by default). Every change is saved and announced to connected clients with
  * `notifications/tools/list_changed` (MCP spec, "Tools › List Changed Notification"), so
- * tools/list reflects it without reconnecting. Last, the "Skills folder" (a change sends
- * `notifications/prompts/list_changed`, since skills are prompts) and the "Widgets folder"
+ * tools/list reflects it without reconnecting. Last, the "Skills folder" (a change sends, to the
+ * keys then seeing other prompts, `notifications/prompts/list_changed`) and the "Widgets folder"
  * (settings `widgets.folder`; the search index is rebuilt once it rests).
  */
 export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext, tools: readonly ToolDefinition[] = ALL_TOOLS): void {

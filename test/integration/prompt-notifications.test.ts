@@ -1,0 +1,223 @@
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import VaultMcpPlugin from '../../src/main';
+import { noteUri } from '../../src/server/content/note-resources';
+import { secretIdForKey, type KeyRecord } from '../../src/settings/key-record';
+import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+
+const SKILL = (name: string, extra = ''): string => `---\nname: ${name}\ndescription: Does ${name}.\n${extra}---\nSteps of ${name}.\n`;
+
+/** The vault before each test. */
+const FILES: Record<string, string> = {
+  'Skills/good/SKILL.md': SKILL('Good'),
+  'Skills/secret/SKILL.md': SKILL('Secret', 'access: private\n'),
+  'Projects/Plan.md': '# Plan\n',
+  'Ideas.md': '# Ideas\n',
+  'Secret.md': '---\naccess: private\n---\n# Secret\n',
+  'Other/tools/SKILL.md': SKILL('Tools'),
+};
+
+/**
+ * docs/resources-and-prompts.md, docs/security.md ("hidden notes behave as missing everywhere"):
+ * over HTTP with the SDK client, two keys, each session hears `notifications/prompts/list_changed`
+ * and `notifications/resources/updated` only when what its own key sees changed. Before, any
+ * change in the skills folder (a private skill's edit included) notified every session, the key
+ * whose roots leave the skills folder out too, and a subscribed note deleted after it became
+ * private still sent an update.
+ */
+describe('prompt and resource notifications follow what each key sees', () => {
+  let dir: string;
+  let booted: BootedPlugin<VaultMcpPlugin>;
+  const clients: Client[] = [];
+  const ROOTED_TOKEN = 'rooted-token-0123456789abcdef';
+  let full: { client: Client; prompts: number; updates: string[] };
+  let rooted: { client: Client; prompts: number; updates: string[] };
+
+  async function connect(token: string): Promise<{ client: Client; prompts: number; updates: string[] }> {
+    const client = await connectClient(booted.url, token);
+    clients.push(client);
+    const seen = { client, prompts: 0, updates: [] as string[] };
+    client.setNotificationHandler(PromptListChangedNotificationSchema, async () => {
+      seen.prompts++;
+    });
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => {
+      seen.updates.push(n.params.uri);
+    });
+    // A request round trip: the session is initialized and follows the vault from here on.
+    await client.listPrompts();
+    return seen;
+  }
+  const file = (path: string) => booted.app.vault.getFileByPath(path)!;
+  /** Longer than the 50 ms debounce plus a check: a notification that was coming has come. */
+  const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 400));
+  async function eventually(predicate: () => boolean): Promise<void> {
+    for (let i = 0; i < 250 && !predicate(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(predicate()).toBe(true);
+  }
+
+  beforeEach(async () => {
+    dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-prompt-notes-'));
+    for (const [path, text] of Object.entries(FILES)) {
+      await fsp.mkdir(nodePath.dirname(nodePath.join(dir, path)), { recursive: true });
+      await fsp.writeFile(nodePath.join(dir, path), text);
+    }
+    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, label: 'Claude' });
+    const rootedKey: KeyRecord = {
+      id: 'rooted',
+      label: 'Rooted',
+      mode: 'propose',
+      scope: 'local',
+      roots: ['Projects'],
+      created_at: new Date().toISOString(),
+      last_used_at: null,
+    };
+    booted.plugin.settings.keys.push(rootedKey);
+    booted.app.secretStorage.setSecret(secretIdForKey(rootedKey.id), ROOTED_TOKEN);
+    full = await connect(booted.token);
+    rooted = await connect(ROOTED_TOKEN);
+  });
+  const modernClients: ModernClient[] = [];
+  /** A 2026-07-28 client of `token` listening (`subscriptions/listen`) for prompt changes and to `uris`; records what it hears. */
+  async function listener(token: string, uris: string[] = []): Promise<{ prompts: number; updates: string[] }> {
+    const client = new ModernClient({ name: 'prompts-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new ModernTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    modernClients.push(client);
+    const heard = { prompts: 0, updates: [] as string[] };
+    client.setNotificationHandler('notifications/prompts/list_changed', () => {
+      heard.prompts++;
+    });
+    client.setNotificationHandler('notifications/resources/updated', (n) => {
+      heard.updates.push(n.params.uri);
+    });
+    await client.listPrompts();
+    await client.listen(uris.length ? { promptsListChanged: true, resourceSubscriptions: uris } : { promptsListChanged: true });
+    return heard;
+  }
+
+  afterEach(async () => {
+    for (const client of modernClients.splice(0)) await client.close();
+    for (const client of clients.splice(0)) await client.close();
+    await booted.stop();
+    await fsp.rm(dir, { recursive: true, force: true });
+  });
+
+  test('a private skill edited, or a private file created in a skill folder, notifies no session', async () => {
+    await booted.app.vault.append(file('Skills/secret/SKILL.md'), '\nA hidden step.\n');
+    await booted.app.vault.create('Skills/secret/notes.md', 'Hidden notes.\n');
+    await booted.app.vault.create('Skills/good/private-ref.md', '---\naccess: private\n---\nHidden reference.\n');
+    await settle();
+    expect({ full: full.prompts, rooted: rooted.prompts }).toEqual({ full: 0, rooted: 0 });
+    expect((await full.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['good']);
+  });
+
+  test('a visible skill edited notifies the key that sees it, once per burst, and not the key rooted elsewhere', async () => {
+    for (let i = 0; i < 5; i++) await booted.app.vault.append(file('Skills/good/SKILL.md'), `\nStep ${i}.\n`);
+    await eventually(() => full.prompts > 0);
+    await settle();
+    expect({ full: full.prompts, rooted: rooted.prompts }).toEqual({ full: 1, rooted: 0 });
+    const got = await full.client.getPrompt({ name: 'good' });
+    expect(got.messages[0].content).toMatchObject({ text: expect.stringContaining('Step 4.') });
+    // A visible file added beside SKILL.md changes what prompts/get lists: that is a change too.
+    await booted.app.vault.create('Skills/good/reference.md', 'Reference.\n');
+    await eventually(() => full.prompts > 1);
+    await settle();
+    expect(rooted.prompts).toBe(0);
+  });
+
+  test('a skill turning private or public notifies when the list changes, and its hidden edits in between do not', async () => {
+    const good = file('Skills/good/SKILL.md');
+    await booted.app.vault.modify(good, SKILL('Good', 'access: private\n'));
+    await eventually(() => full.prompts === 1);
+    expect((await full.client.listPrompts()).prompts).toEqual([]);
+    await booted.app.vault.append(good, '\nStill hidden.\n');
+    await settle();
+    expect(full.prompts).toBe(1);
+    await booted.app.vault.modify(file('Skills/secret/SKILL.md'), SKILL('Secret'));
+    await eventually(() => full.prompts === 2);
+    expect((await full.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['secret']);
+    await settle();
+    expect({ full: full.prompts, rooted: rooted.prompts }).toEqual({ full: 2, rooted: 0 });
+  });
+
+  test('the skills folder setting changed notifies the keys whose prompts changed, not the key rooted elsewhere', async () => {
+    booted.plugin.settings.skills.folder = 'Other';
+    await booted.plugin.server.notifyPromptListChanged();
+    await settle();
+    expect({ full: full.prompts, rooted: rooted.prompts }).toEqual({ full: 1, rooted: 0 });
+    expect((await full.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['tools']);
+    // The old folder is no longer watched as skills: its changes, private or not, notify nobody.
+    await booted.app.vault.append(file('Skills/good/SKILL.md'), '\nOld folder.\n');
+    await booted.app.vault.append(file('Skills/secret/SKILL.md'), '\nOld folder.\n');
+    await settle();
+    expect({ full: full.prompts, rooted: rooted.prompts }).toEqual({ full: 1, rooted: 0 });
+  });
+
+  test('a subscribed note that turns private: its hidden edits, rename and deletion send no update', async () => {
+    const uri = noteUri('Ideas.md');
+    await full.client.subscribeResource({ uri });
+    const ideas = file('Ideas.md');
+    await booted.app.vault.modify(ideas, '---\naccess: private\n---\n# Ideas\n');
+    await settle();
+    // Turning private is the note vanishing from this key's view, as a deletion: one update.
+    expect(full.updates).toEqual([uri]);
+    const told = full.updates.length;
+    await booted.app.vault.append(ideas, '\nHidden idea.\n');
+    await booted.app.fileManager.renameFile(ideas, 'Ideas moved.md');
+    await booted.app.vault.delete(file('Ideas moved.md'));
+    await settle();
+    expect(full.updates.length).toBe(told);
+    // A note created again at the subscribed path and readable is an update again.
+    await booted.app.vault.create('Ideas.md', '# Ideas again\n');
+    await eventually(() => full.updates.length === told + 1);
+    expect(rooted.updates).toEqual([]);
+  });
+
+  test("a subscribed note in the key's roots: moved out and back sends updates; deleted after turning private sends none", async () => {
+    const uri = noteUri('Projects/Plan.md');
+    await rooted.client.subscribeResource({ uri });
+    await expect(rooted.client.subscribeResource({ uri: noteUri('Ideas.md') })).rejects.toMatchObject({ code: -32602 });
+    await booted.app.fileManager.renameFile(file('Projects/Plan.md'), 'Plan.md');
+    await eventually(() => rooted.updates.length === 1);
+    await booted.app.fileManager.renameFile(file('Plan.md'), 'Projects/Plan.md');
+    await eventually(() => rooted.updates.length === 2);
+    // Hidden by a rule while its path stays inside the roots, then deleted: the deletion is silent.
+    await booted.app.vault.modify(file('Projects/Plan.md'), '---\naccess: private\n---\n# Plan\n');
+    await settle();
+    const told = rooted.updates.length;
+    await booted.app.vault.delete(file('Projects/Plan.md'));
+    await settle();
+    expect(rooted.updates.length).toBe(told);
+    expect(rooted.updates).toEqual([uri, uri, uri]);
+  });
+
+  test('2026-07-28 listeners hear a prompts change only when their key sees one', async () => {
+    const fullListener = await listener(booted.token);
+    const rootedListener = await listener(ROOTED_TOKEN);
+    await booted.app.vault.append(file('Skills/secret/SKILL.md'), '\nA hidden step.\n');
+    await booted.app.vault.create('Skills/secret/notes.md', 'Hidden notes.\n');
+    await settle();
+    expect({ full: fullListener.prompts, rooted: rootedListener.prompts }).toEqual({ full: 0, rooted: 0 });
+    await booted.app.vault.append(file('Skills/good/SKILL.md'), '\nA visible step.\n');
+    await eventually(() => fullListener.prompts === 1);
+    booted.plugin.settings.skills.folder = 'Other';
+    await booted.plugin.server.notifyPromptListChanged();
+    await eventually(() => fullListener.prompts === 2);
+    await settle();
+    expect({ full: fullListener.prompts, rooted: rootedListener.prompts }).toEqual({ full: 2, rooted: 0 });
+  });
+
+  test("a 2026-07-28 listener of a private note's URI hears nothing of its edits or rename", async () => {
+    const secret = noteUri('Secret.md');
+    const heard = await listener(booted.token, [secret, noteUri('Ideas.md')]);
+    await booted.app.vault.append(file('Secret.md'), '\nMore.\n');
+    await booted.app.fileManager.renameFile(file('Secret.md'), 'Archive/Secret.md');
+    await booted.app.fileManager.renameFile(file('Ideas.md'), 'Archive/Ideas.md');
+    await eventually(() => heard.updates.length > 0);
+    await settle();
+    expect(heard.updates).toEqual([noteUri('Ideas.md')]);
+  });
+});
