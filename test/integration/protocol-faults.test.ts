@@ -146,7 +146,12 @@ describe('protocol faults', () => {
     const meta =
       '{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}';
     const modern = await raw(booted.port, {
-      headers: { Authorization: `Bearer ${booted.token}`, 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'search' },
+      headers: {
+        Authorization: `Bearer ${booted.token}`,
+        'MCP-Protocol-Version': '2026-07-28',
+        'Mcp-Method': 'tools/call',
+        'Mcp-Name': 'search',
+      },
       body: `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"search","arguments":{"query":"alpha","__proto__":{"limit":1}},"_meta":${meta}}}`,
     });
     expect(modern.status).toBe(200);

@@ -95,7 +95,11 @@ describe('read tools over MCP on the demo vault', () => {
       ['search', { query: 'alpha', limit: 1e308 }, 'limit: expected an integer from 1 to 100'],
       ['read_note', { path: 'Home', offset: 1e308 }, 'offset: expected an integer from 0 to 9007199254740991'],
       ['read_note', { path: 'Home', max_chars: -1e308 }, 'max_chars: expected an integer from 0 to 9007199254740991'],
-      ['read_note', { path: 'Home', offset: 1e308, max_chars: 1e308 }, 'offset: expected an integer from 0 to 9007199254740991; max_chars: expected an integer from 0 to 9007199254740991'],
+      [
+        'read_note',
+        { path: 'Home', offset: 1e308, max_chars: 1e308 },
+        'offset: expected an integer from 0 to 9007199254740991; max_chars: expected an integer from 0 to 9007199254740991',
+      ],
     ];
     for (const [tool, args, expected] of cases) {
       expect(await callError(env.client, tool, args)).toBe(`Invalid arguments for ${tool}: ${expected}`);

@@ -69,7 +69,9 @@ describe('parseBenchArgs', () => {
     expect(parseBenchArgs([]).warmRuns).toBe(1);
     expect(parseBenchArgs(['--only', 'scale', '--scale', '100000', '--warm-runs', '3'])).toMatchObject({ scale: [100_000], warmRuns: 3 });
     for (const bad of [[], ['0'], ['-1'], ['2.5'], ['x'], ['21'], ['1e1']]) {
-      expect(() => parseBenchArgs(['--warm-runs', ...bad])).toThrow(/--warm-runs wants a whole number of warm starts per scaling row from 1 to 20/);
+      expect(() => parseBenchArgs(['--warm-runs', ...bad])).toThrow(
+        /--warm-runs wants a whole number of warm starts per scaling row from 1 to 20/,
+      );
     }
   });
   it('lists each warm start of a row and their medians', () => {
@@ -81,9 +83,12 @@ describe('parseBenchArgs', () => {
     expect(line).toContain('warm starts (3 fresh processes from the same saved index');
     expect(line).toContain('2.40 s / 37.1 (30.0) ms, 3.27 s / 139 (139) ms, 2.68 s / 48.8 (40.0) ms');
     expect(line).toMatch(/median 2\.68 s \/ 48\.8 \(40\.0\) ms$/);
-    expect(warmRunsLine([{ warmMs: 2_000, warmSliceMs: 10, warmBuildSliceMs: 8 }, { warmMs: 3_000, warmSliceMs: 20, warmBuildSliceMs: 12 }])).toMatch(
-      /median 2\.50 s \/ 15\.0 \(10\.0\) ms$/,
-    );
+    expect(
+      warmRunsLine([
+        { warmMs: 2_000, warmSliceMs: 10, warmBuildSliceMs: 8 },
+        { warmMs: 3_000, warmSliceMs: 20, warmBuildSliceMs: 12 },
+      ]),
+    ).toMatch(/median 2\.50 s \/ 15\.0 \(10\.0\) ms$/);
   });
   it('names the flag on bad input', () => {
     expect(() => parseBenchArgs(['--scale'])).toThrow(/--scale wants comma-separated positive note counts/);

@@ -169,7 +169,9 @@ describe('measureInChild', () => {
     );
     const measured = await measureInChild(script, vault, () => undefined, 3);
     expect(measured?.row).toMatchObject({ warmMs: 1000, warmSliceMs: 10, warmBuildSliceMs: 1 });
-    expect(measured?.details[1]).toMatch(/warm starts \(3 fresh processes .*: 1\.00 s \/ 10\.0 \(1\.0\) ms, 2\.00 s \/ 20\.0 \(2\.0\) ms, 3\.00 s \/ 30\.0 \(3\.0\) ms; median 2\.00 s/);
+    expect(measured?.details[1]).toMatch(
+      /warm starts \(3 fresh processes .*: 1\.00 s \/ 10\.0 \(1\.0\) ms, 2\.00 s \/ 20\.0 \(2\.0\) ms, 3\.00 s \/ 30\.0 \(3\.0\) ms; median 2\.00 s/,
+    );
     expect(measured?.details[2]).toMatch(/^ +row measured in \d+ s in 4 processes .*warm start, 3 times\)$/);
   });
 

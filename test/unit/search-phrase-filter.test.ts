@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { isSpace, mayHoldAll, phraseFilterOf, phraseKeys, PhraseFilters, textMayHoldAll } from '../../src/search/engine/filters/phrase-filter';
+import {
+  isSpace,
+  mayHoldAll,
+  phraseFilterOf,
+  phraseKeys,
+  PhraseFilters,
+  textMayHoldAll,
+} from '../../src/search/engine/filters/phrase-filter';
 import { checkWordRun, encodeWordRun, wordRunBit } from '../../src/search/engine/postings/posting-codec';
 import { literalPattern } from '../../src/search/query/text-match';
 

@@ -166,7 +166,14 @@ describe('findHeadingSection as read_note uses it', () => {
 
   test('a heading text with "/" that is also a Parent/Child path to another section is ambiguous, both tools', () => {
     const text = '# A/B\nx\n# A\n## B\ny\n';
-    const slashed = buildOutline(headingsOf(text, [[1, 'A/B'], [1, 'A'], [2, 'B']]), text.length);
+    const slashed = buildOutline(
+      headingsOf(text, [
+        [1, 'A/B'],
+        [1, 'A'],
+        [2, 'B'],
+      ]),
+      text.length,
+    );
     for (const use of ['read_note', 'edit_note'] as const) {
       for (const query of ['A/B', 'a/b', '# A/B']) {
         let error: unknown;
@@ -177,7 +184,9 @@ describe('findHeadingSection as read_note uses it', () => {
         }
         expect(error).toBeInstanceOf(ToolError);
         expect((error as ToolError).code).toBe('ambiguous');
-        expect((error as ToolError).message).toMatch(/heading text of 1 "A\/B" and, read as Parent\/Child, 2\.1 "B"; pass the outline path/);
+        expect((error as ToolError).message).toMatch(
+          /heading text of 1 "A\/B" and, read as Parent\/Child, 2\.1 "B"; pass the outline path/,
+        );
       }
       // The outline paths, and a path that only one reading matches, still resolve.
       expect(findHeadingSection(slashed, '1', 'n.md', use).heading).toBe('A/B');
@@ -185,7 +194,13 @@ describe('findHeadingSection as read_note uses it', () => {
       expect(findHeadingSection(slashed, 'A//B', 'n.md', use).path).toBe('2.1');
     }
     // A heading text with "/" that no Parent/Child reading matches is not ambiguous.
-    const alone = buildOutline(headingsOf('# A/B\n# C\n', [[1, 'A/B'], [1, 'C']]), 10);
+    const alone = buildOutline(
+      headingsOf('# A/B\n# C\n', [
+        [1, 'A/B'],
+        [1, 'C'],
+      ]),
+      10,
+    );
     expect(findHeadingSection(alone, 'A/B', 'n.md').path).toBe('1');
   });
 });

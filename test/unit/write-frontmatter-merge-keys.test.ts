@@ -113,7 +113,10 @@ describe('withMergeKeys', () => {
     expect(out.a0).toEqual({ x: 1, y: 2 });
     let level = out.a25 as unknown[];
     for (let i = 25; i > 1; i--) level = level[1] as unknown[];
-    expect(level).toEqual([{ x: 1, y: 2 }, { x: 1, y: 2 }]);
+    expect(level).toEqual([
+      { x: 1, y: 2 },
+      { x: 1, y: 2 },
+    ]);
     const cycle: Record<string, unknown> = { name: 'loop' };
     cycle.self = cycle;
     expect((withMergeKeys({ '<<': cycle, own: 1 }) as Record<string, unknown>).own).toBe(1);

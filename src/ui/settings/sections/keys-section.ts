@@ -1,7 +1,14 @@
 import { ButtonComponent, DropdownComponent, ExtraButtonComponent, Notice, Setting, TextComponent } from 'obsidian';
 import type { KeyMode, KeyRecord, KeyScope } from '../../../settings/key-record';
 import { checkKeyRoot, checkKeyRoots, KEY_ROOT_ADVICE, quoteRoot } from '../../../settings/key-roots';
-import { attachFolderSuggestions, copyToClipboard, formatTimestamp, twoStepButton, vaultFolders, type SectionContext } from '../tab-context';
+import {
+  attachFolderSuggestions,
+  copyToClipboard,
+  formatTimestamp,
+  twoStepButton,
+  vaultFolders,
+  type SectionContext,
+} from '../tab-context';
 import { showSettingError } from '../setting-error';
 import { renderKeyToolsCell } from './key-tools-cell';
 

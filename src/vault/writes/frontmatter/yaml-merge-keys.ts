@@ -32,7 +32,8 @@ function expand(value: unknown, path: Set<object>, done: Map<object, unknown>): 
   else {
     const own = value as Record<string, unknown>;
     const sources = Array.isArray(own[MERGE_KEY]) ? (own[MERGE_KEY] as unknown[]) : [own[MERGE_KEY]];
-    const mergeable = MERGE_KEY in own && sources.every((source) => source !== null && typeof source === 'object' && !Array.isArray(source));
+    const mergeable =
+      MERGE_KEY in own && sources.every((source) => source !== null && typeof source === 'object' && !Array.isArray(source));
     const mapping: Record<string, unknown> = {};
     if (mergeable) for (const source of [...sources].reverse()) Object.assign(mapping, expand(source, path, done));
     for (const [key, item] of Object.entries(own)) if (!(mergeable && key === MERGE_KEY)) mapping[key] = expand(item, path, done);
