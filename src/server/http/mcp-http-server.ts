@@ -25,7 +25,7 @@ import { sendWebResponse, webRequestOf } from './web-exchange';
 import { checkSessionPrompts } from '../content/session-content';
 import { createSessionServer, type SessionServices } from '../session/mcp-session';
 import { describeTool } from '../session/tool-dispatch';
-import type { SessionAddOn } from '../content/session-add-on';
+import type { AddOnHost, SessionAddOn } from '../content/session-add-on';
 
 export { MAX_SESSIONS, SESSION_IDLE_MS } from './session-table';
 export { HEADERS_TIMEOUT_MS, MAX_HEADER_BYTES, REQUEST_TIMEOUT_MS } from './listener';
@@ -89,9 +89,21 @@ export class McpHttpServer {
     );
   }
 
-  /** The add-ons, each told which server serves it (see {@link SessionAddOn.attach}). */
+  /**
+   * The add-ons, each told which server serves it (see {@link SessionAddOn.attach}). An add-on's
+   * prompts are the same for every key, so its notice that they changed goes to every session and
+   * listener ({@link AddOnHost}), unlike the skills, which each key hears of only when what it sees
+   * of them changed ({@link notifyPromptListChanged}).
+   */
   private attachedAddOns(): readonly SessionAddOn[] {
-    for (const addOn of this.addOns) addOn.attach?.(this);
+    const host: AddOnHost = {
+      notifyToolListChanged: () => this.notifyToolListChanged(),
+      notifyPromptListChanged: async () => {
+        this.modern.promptsChangedForEveryKey();
+        await this.sessions.broadcast((server) => server.sendPromptListChanged());
+      },
+    };
+    for (const addOn of this.addOns) addOn.attach?.(host);
     return this.addOns;
   }
 

@@ -77,6 +77,11 @@ export class ModernEndpoint {
     for (const handler of this.handlers.values()) handler.notify.toolsChanged();
   }
 
+  /** Tells every key's listeners that the prompt list changed (an add-on's prompts, the same for every key). */
+  promptsChangedForEveryKey(): void {
+    for (const handler of this.handlers.values()) handler.notify.promptsChanged();
+  }
+
   /** Checks, once per burst of skill changes, which keys' prompts changed ({@link checkPrompts}). */
   promptsChanged(): void {
     if (this.promptsTimer) return;
