@@ -74,6 +74,16 @@ export class NotePolicy {
   }
 
   /**
+   * Tells the policy that `file` changed while the plugin was not running (its stat differs from
+   * a stamp saved in the last run): its metadata cache entry may predate the change until Obsidian
+   * parses it again, so its access is judged from its file meanwhile
+   * (UnparsedFrontmatter.changedWhileAway); {@link onAccessLearned} listeners hear when its rules may have changed.
+   */
+  changedWhileAway(file: TFile): void {
+    if (file.extension === 'md') this.unparsed.changedWhileAway(file);
+  }
+
+  /**
    * Normalizes an agent-supplied path and checks it may be used by `scope`: percent-escapes
    * decoded once (unless the literal spelling names an existing entry), backslashes, NFC,
    * `./` and `..`, leading slashes, Obsidian's `normalizePath`, then the real spelling of

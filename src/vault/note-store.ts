@@ -119,6 +119,14 @@ export class NoteStore implements NoteReader {
   }
 
   /**
+   * {@link NotePolicy.changedWhileAway}, for the search index's warm start, which finds the notes
+   * whose stat differs from the stamps it saved in the last run.
+   */
+  changedWhileAway(file: TFile): void {
+    this.policy.changedWhileAway(file);
+  }
+
+  /**
    * {@link NotePolicy.canRead}, kept here for the search index, which reads notes through the
    * store: true when `scope` may see `file`.
    */

@@ -108,6 +108,18 @@ export class UnparsedFrontmatter {
   }
 
   /**
+   * A change of the note the vault never reported: its stat differs from one saved before (the
+   * search index's, from the last run), so another program changed it while Obsidian was closed.
+   * Obsidian keeps its metadata cache across restarts and parses such a note again in the
+   * background after it starts; until its 'changed' event the entry is the old one. The note is
+   * {@link isBehind} from now on, as after a vault 'modify' ({@link changedOnDisk}: its file read
+   * now, listeners told when its rules may have changed).
+   */
+  changedWhileAway(file: TFile): void {
+    this.changedOnDisk(file);
+  }
+
+  /**
    * The access level `label` has on `file` per its unparseable frontmatter block. Call only
    * for a note whose metadata cache shows a frontmatter block without parsed frontmatter
    * ({@link hasUnparsedFrontmatter}).
