@@ -236,9 +236,15 @@ export class UnparsedFrontmatter {
   /**
    * Records (or forgets) the block of a note the metadata cache just parsed from `data` (a block
    * it parsed to a mapping, or a note without one, is its to answer now); the note is no longer
-   * {@link isBehind}.
+   * {@link isBehind} unless it was and its file's frontmatter block now differs from the one in
+   * `data`: the parse of an older version that ends after a newer 'modify' (Obsidian reads a note,
+   * then parses it; a write may land between) must not let that older metadata decide meanwhile.
    */
   private remember(file: TFile, data: string, cache: CachedMetadata): void {
+    if (this.modified.has(file.path)) {
+      const now = this.current(file);
+      if (now !== null && now.block !== getFrontMatterInfo(data).frontmatter) return;
+    }
     this.modified.delete(file.path);
     if (hasUnparsedFrontmatter(cache)) {
       this.blocks.set(file.path, { mtime: file.stat.mtime, size: file.stat.size, block: getFrontMatterInfo(data).frontmatter });
