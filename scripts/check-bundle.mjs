@@ -141,9 +141,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * prompts changed sent to every session and listener again (the prompts round had put it behind the skills check).
  * Session 22, lead: +0.6 KB for notes changed while Obsidian was closed judged from their file at the warm starts (a note a sync
  * made private stayed readable from Obsidian's saved metadata until Obsidian parsed it again, and its text was sent for embedding).
- * +0.1 KB for a late 'changed' of an older version not ending the wait for a newer one's parse.
+ * +0.1 KB for a late 'changed' of an older version not ending the wait for a newer one's parse. +0.3 KB for a write refused on a
+ * read-only note not parsed yet naming its rule (it said the frontmatter "does not parse").
  */
-const BUDGET_BYTES = 770_600;
+const BUDGET_BYTES = 770_900;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

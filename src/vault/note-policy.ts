@@ -315,6 +315,18 @@ export class NotePolicy {
   }
 
   /**
+   * The frontmatter {@link accessOf} reads `file`'s rules from, for a refusal naming the rule:
+   * the metadata cache's, or for a note it has not parsed (or not since it changed) its file's
+   * (UnparsedFrontmatter.uncachedFrontmatter).
+   * @returns the properties; undefined when the note has none or its block does not parse
+   */
+  rulesFrontmatter(file: TFile): Record<string, unknown> | undefined {
+    const cache = this.app.metadataCache.getFileCache(file);
+    if ((cache === null || this.unparsed.isBehind(file)) && file.extension === 'md') return this.unparsed.uncachedFrontmatter(file);
+    return hasUnparsedFrontmatter(cache) ? undefined : cache?.frontmatter;
+  }
+
+  /**
    * Finds a readable Markdown note. `path`: a vault path, `.md` optional, or a wikilink-style
    * name (`Meeting notes`, `Alpha/Meeting notes`, `[[Note|alias]]`, an alias); a path that
    * matches nothing is also tried as an id. `id`: the frontmatter `id`, tried first, then as a

@@ -4,6 +4,7 @@ import type { TFile } from 'obsidian';
 import { createTempVault, type TempVault } from '../host';
 import { NoteStore } from '../../src/vault/note-store';
 import { UNRESTRICTED_SCOPE, type AccessScope } from '../../src/vault/access/access';
+import { writableNote } from '../../src/vault/writes/write-checks';
 
 /**
  * Obsidian parses notes asynchronously: a note created or synced in by another program, and the
@@ -95,6 +96,18 @@ describe('NotePolicy: a note the metadata cache has not parsed yet', () => {
         openness,
       ]);
     }
+  });
+
+  test('a write to a read-only note not parsed yet is refused naming its rule, not a block that does not parse', async () => {
+    vault = await createTempVault({}, { watchIntervalMs: false });
+    notes = new NoteStore(vault.app as never, { quarantine: () => [] });
+    vault.app.metadataCache.holdIndexing();
+    await syncIn(files);
+    uncached('Read only.md');
+    expect(() => writableNote(notes, 'Read only.md', key)).toThrow(/read-only for agents \(frontmatter 'access: read-only'\)/);
+    expect(() => writableNote(notes, 'Broken.md', key)).toThrow(/not found/);
+    await syncIn({ 'Broken ro.md': '---\naccess: read-only\ntitle: "unclosed\n---\nbody\n' });
+    expect(() => writableNote(notes, 'Broken ro.md', key)).toThrow(/which does not parse, names an 'access' rule/);
   });
 
   test('a file that cannot be read counts as private until the metadata cache parses it', async () => {

@@ -154,6 +154,16 @@ export class UnparsedFrontmatter {
   }
 
   /**
+   * The properties {@link uncachedAccessOf} reads for a note the metadata cache has not parsed
+   * (or not since it changed): its file's frontmatter block parsed with the app's `parseYaml`.
+   * @returns the mapping; undefined when the block does not parse to one, or the file cannot be read now
+   */
+  uncachedFrontmatter(file: TFile): Record<string, unknown> | undefined {
+    const known = this.current(file);
+    return (known && parsedData(known)) ?? undefined;
+  }
+
+  /**
    * NotePolicy.openness for a Markdown note the metadata cache has no entry for yet (or one
    * older than the file: {@link isBehind}), from its file's block as {@link uncachedAccessOf} reads it: `closed` when the unrestricted scope (label
    * `unrestricted`) may not read it, or the file cannot be read now; `by-label` when its access
