@@ -1,5 +1,4 @@
 import { UNRESTRICTED_SCOPE, type AccessScope } from '../vault/access/access';
-import { isWithinRoots } from '../vault/access/access-rules';
 import type { NoteStore } from '../vault/note-store';
 import type { CallerAccess } from './engine/lexical-engine';
 
@@ -74,7 +73,7 @@ export class ReadableCache {
     const base = this.base;
     if (base === null) return { key: `${key}\u0000${entry.made}`, allow };
     const { roots } = scope;
-    const within = roots.length === 0 ? null : (path: string): boolean => isWithinRoots(path, roots);
+    const within = roots.length === 0 ? null : (path: string): boolean => this.notes.isWithinRoots(path, roots);
     return { key: `${key}\u0000${entry.made}`, allow, narrows: { base: base.key, within, asked: base.asked } };
   }
 

@@ -174,7 +174,22 @@ export class NotePolicy {
    * link: see {@link OutsideLinks}) or inside the widgets folder (see {@link isWidgetPath}).
    */
   isQuarantined(path: string): boolean {
-    return this.isHidden(path) || this.isWidgetPath(path);
+    if (this.isHidden(path) || this.isWidgetPath(path)) return true;
+    const alias = this.outside.aliasOf(path);
+    return alias !== null && this.isWidgetPath(alias);
+  }
+
+  /**
+   * True when `path` (file or folder, existing or not) is within `roots` (isWithinRoots), and so
+   * is the place it really lies when a symbolic link inside the vault leads there
+   * (OutsideLinks.aliasOf): a key confined to `Projects` may not reach `People/Ana.md` as
+   * `Projects/PeopleLink/Ana.md`. No roots: everything is within.
+   */
+  isWithinRoots(path: string, roots: readonly string[]): boolean {
+    if (roots.length === 0) return true;
+    if (!isWithinRoots(path, roots)) return false;
+    const alias = this.outside.aliasOf(path);
+    return alias === null || isWithinRoots(alias, roots);
   }
 
   /**
@@ -206,7 +221,7 @@ export class NotePolicy {
         `The widgets folder '${folder}' is in a folder agents may not access; the user can choose another widgets folder in the settings.`,
       );
     }
-    if (!isWithinRoots(folder, scope.roots)) {
+    if (!this.isWithinRoots(folder, scope.roots)) {
       throw new ToolError(
         'forbidden',
         `The widgets folder '${folder}' is outside the folders this key may use (${scope.roots.join(', ')}); widgets need a key whose roots include it.`,
@@ -226,9 +241,15 @@ export class NotePolicy {
     return this.isHidden(path);
   }
 
-  /** Quarantine proper: the built-in rules, the user's list and entries that lead outside the vault. */
+  /**
+   * Quarantine proper: the built-in rules, the user's list, entries that lead outside the vault,
+   * and entries a symbolic link inside the vault leads into a quarantined place (the place a note
+   * really lies decides, whatever path reaches it).
+   */
   private isHidden(path: string): boolean {
-    return this.quarantine.contains(path) || this.outside.isOutside(path);
+    if (this.quarantine.contains(path) || this.outside.isOutside(path)) return true;
+    const alias = this.outside.aliasOf(path);
+    return alias !== null && this.quarantine.contains(alias);
   }
 
   /**
@@ -241,7 +262,11 @@ export class NotePolicy {
    */
   private isQuarantinedPlace(path: string): boolean {
     const slash = path.lastIndexOf('/');
-    return this.quarantine.contains(path) || this.isWidgetPath(path) || this.outside.isOutside(slash === -1 ? '' : path.slice(0, slash));
+    const folder = slash === -1 ? '' : path.slice(0, slash);
+    if (this.quarantine.contains(path) || this.isWidgetPath(path) || this.outside.isOutside(folder)) return true;
+    // Below a folder link that leads into a quarantined place inside the vault: the place it really names.
+    const alias = this.outside.aliasOf(folder);
+    return alias !== null && this.isQuarantinedPlace(alias === '' ? path.slice(slash + 1) : `${alias}/${path.slice(slash + 1)}`);
   }
 
   /**
@@ -259,7 +284,7 @@ export class NotePolicy {
    * include (`agent_overrides` only tighten: noteAccess, unparsedBlockAccess).
    */
   canReadOpen(file: TFile, scope: AccessScope): boolean {
-    return isWithinRoots(file.path, scope.roots) && (file.extension !== 'md' || this.accessOf(file, scope) !== 'private');
+    return this.isWithinRoots(file.path, scope.roots) && (file.extension !== 'md' || this.accessOf(file, scope) !== 'private');
   }
 
   /**
@@ -381,7 +406,7 @@ export class NotePolicy {
     // the answer must not tell an existing link from a missing folder: it falls through to "not found".
     // The widgets folder is no secret: note tools get the sentence naming widget_write.
     if (this.quarantine.contains(path) || this.isWidgetPath(path)) this.assertAllowed(path, scope);
-    const outsideRoots = !isWithinRoots(path, scope.roots);
+    const outsideRoots = !this.isWithinRoots(path, scope.roots);
     const exact = outsideRoots ? null : findEntry(this.app.vault, path);
     const folder = exact instanceof TFolder && !this.isQuarantined(exact.path) ? exact : null;
     const folderError = (f: TFolder): ToolError =>
@@ -433,7 +458,7 @@ export class NotePolicy {
     if (this.isQuarantined(path)) {
       throw new ToolError('forbidden', `Path '${path}' is in a folder agents may not access; use a path outside it.`);
     }
-    if (!isWithinRoots(path, scope.roots)) throw outsideRootsError(path, scope);
+    if (!this.isWithinRoots(path, scope.roots)) throw outsideRootsError(path, scope);
   }
 
   /** The readable note whose frontmatter `id` equals `id`; null when none. @throws ToolError('ambiguous') when several share it. */

@@ -10,7 +10,6 @@ import {
 } from 'obsidian';
 import { ToolError } from '../errors';
 import { UNRESTRICTED_SCOPE, type AccessScope } from './access/access';
-import { isWithinRoots } from './access/access-rules';
 import { hashText } from './hash';
 import { backlinkIndex, linkGraphOf, outgoingLinksOf, type LinkCount, type NoteLinks } from './content/links';
 import { findEntry } from './paths/lookup';
@@ -127,6 +126,14 @@ export class NoteStore implements NoteReader {
   }
 
   /**
+   * {@link NotePolicy.isWithinRoots}, kept here for the search index's caller views: `path` within
+   * `roots`, and so is the place a symbolic link inside the vault leads it to.
+   */
+  isWithinRoots(path: string, roots: readonly string[]): boolean {
+    return this.policy.isWithinRoots(path, roots);
+  }
+
+  /**
    * {@link NotePolicy.canRead}, kept here for the search index, which reads notes through the
    * store: true when `scope` may see `file`.
    */
@@ -172,7 +179,7 @@ export class NoteStore implements NoteReader {
     const { roots } = scope;
     return (path) => {
       if (!paths.has(path)) return undefined;
-      if (!isWithinRoots(path, roots)) return false;
+      if (!this.policy.isWithinRoots(path, roots)) return false;
       const file = byLabel.size === 0 ? undefined : byLabel.get(path);
       return file === undefined || this.policy.canReadOpen(file, scope);
     };
@@ -263,7 +270,7 @@ export class NoteStore implements NoteReader {
   readableFolders(scope: AccessScope): FolderEntry[] {
     return this.app.vault
       .getAllFolders(false)
-      .filter((folder) => !folder.isRoot() && !this.policy.isQuarantined(folder.path) && isWithinRoots(folder.path, scope.roots))
+      .filter((folder) => !folder.isRoot() && !this.policy.isQuarantined(folder.path) && this.policy.isWithinRoots(folder.path, scope.roots))
       .map((folder) => ({ path: folder.path, parent: parentOf(folder.path) }))
       .sort((a, b) => a.path.localeCompare(b.path));
   }

@@ -1,7 +1,6 @@
 import { TFile, TFolder, normalizePath } from 'obsidian';
 import { quoteInput, ToolError } from '../errors';
 import type { AccessScope } from './access/access';
-import { isWithinRoots } from './access/access-rules';
 import { bodyStart } from './content/note-body';
 import { isPathInside } from './paths/paths';
 import { parseFrontmatter } from './writes/frontmatter/frontmatter-guard';
@@ -123,7 +122,7 @@ export class SkillCatalog {
         `The skills folder '${folder}' is in a folder agents may not access; the user can choose another skills folder in the settings.`,
       );
     }
-    if (!isWithinRoots(folder, scope.roots) && !scope.roots.some((root) => isPathInside(root, folder))) {
+    if (!this.notes.policy.isWithinRoots(folder, scope.roots) && !scope.roots.some((root) => isPathInside(root, folder))) {
       throw new ToolError(
         'forbidden',
         `The skills folder '${folder}' is outside the folders this key may use (${scope.roots.join(', ')}); skills need a key whose roots include it.`,

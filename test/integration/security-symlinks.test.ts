@@ -194,3 +194,100 @@ describe('issue 12.1: entries whose real path is outside the vault are quarantin
     expect((await attempt(env.client, 'create_note', { path: `Alias/${deep}`, content: 'X\n' })).ok).toBe(true);
   });
 });
+
+describe('a symbolic link inside the vault does not open the place it leads to beyond its rules', () => {
+  // A user's ordinary in-vault link (a folder shown in two places) led into a quarantined folder and out of a confined
+  // key's roots: a key confined to Projects read, searched, listed, wrote and moved notes of Journal (quarantined),
+  // _private and People through Projects/JLink, Projects/PLink and Projects/PeopleLink.
+  let root: string;
+  let booted: BootedPlugin<VaultMcpPlugin> | null = null;
+  let client: Client | null = null;
+  afterEach(async () => {
+    await client?.close();
+    await booted?.stop();
+    client = booted = null;
+    await fsp.rm(root, { recursive: true, force: true });
+  });
+
+  async function start(options: Partial<BootOptions>): Promise<{ vault: string; client: Client }> {
+    root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-inlinks-'));
+    const vault = nodePath.join(root, 'vault');
+    const files: Record<string, string> = {
+      'Journal/2026/Day.md': 'journalsecretword of a day\n',
+      '_private/Passwords hint.md': 'privatesecretword hint\n',
+      'People/Ana Ruiz.md': 'peoplesecretword about Ana\n',
+      'Inbox.md': 'inboxsecretword\n',
+      'Projects/Plan.md': 'projectplanword\n',
+      'Projects/Sub/Real.md': 'subrealword\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      await fsp.mkdir(nodePath.dirname(nodePath.join(vault, path)), { recursive: true });
+      await fsp.writeFile(nodePath.join(vault, path), text);
+    }
+    await fsp.symlink('../Journal', nodePath.join(vault, 'Projects/JLink'), 'dir');
+    await fsp.symlink('../_private', nodePath.join(vault, 'Projects/PLink'), 'dir');
+    await fsp.symlink('../People', nodePath.join(vault, 'Projects/PeopleLink'), 'dir');
+    await fsp.symlink('../Inbox.md', nodePath.join(vault, 'Projects/inboxfile.md'), 'file');
+    await fsp.symlink('Sub', nodePath.join(vault, 'Projects/SubLink'), 'dir');
+    booted = await bootPlugin(VaultMcpPlugin, {
+      vaultPath: vault,
+      mode: 'force',
+      allowWrites: true,
+      configure: (s) => {
+        s.access.quarantine = ['Journal'];
+      },
+      ...options,
+    });
+    client = await connectClient(booted.url, booted.token);
+    return { vault, client };
+  }
+
+  test('a confined key reaches nothing outside its roots or in quarantine through a link; a link within its roots works', async () => {
+    const { vault, client: c } = await start({ roots: ['Projects'] });
+    const listed = ((await call(c, 'list_notes', { folder: 'Projects' })).notes as Json[]).map((n) => n.path as string).sort();
+    expect(listed).toEqual(['Projects/Plan.md', 'Projects/Sub/Real.md', 'Projects/SubLink/Real.md']);
+    for (const word of ['journalsecretword', 'privatesecretword', 'peoplesecretword', 'inboxsecretword'])
+      expect(await searchPaths(c, word)).toEqual([]);
+    expect(await searchPaths(c, 'subrealword')).toEqual(expect.arrayContaining(['Projects/SubLink/Real.md']));
+    for (const path of ['Projects/JLink/2026/Day', 'Projects/PLink/Passwords hint', 'Projects/PeopleLink/Ana Ruiz', 'Projects/inboxfile'])
+      expect((await attempt(c, 'read_note', { path })).ok).toBe(false);
+    expect((await call(c, 'read_note', { path: 'Projects/SubLink/Real' })).body).toMatch(/subrealword/);
+    const before = await Promise.all(
+      ['Journal/2026/Day.md', '_private/Passwords hint.md', 'People/Ana Ruiz.md', 'Inbox.md'].map((p) =>
+        fsp.readFile(nodePath.join(vault, p), 'utf8'),
+      ),
+    );
+    const writes: Array<[string, Json]> = [
+      ['append_note', { path: 'Projects/PLink/Passwords hint', content: 'x' }],
+      ['append_note', { path: 'Projects/PeopleLink/Ana Ruiz', content: 'x' }],
+      ['append_note', { path: 'Projects/inboxfile', content: 'x' }],
+      ['write_note', { path: 'Projects/JLink/2026/Day', body: 'x\n' }],
+      ['create_note', { path: 'Projects/JLink/2026/New', content: 'x\n' }],
+      ['create_note', { path: 'Projects/PeopleLink/New', content: 'x\n' }],
+      ['move_note', { path: 'Projects/JLink/2026/Day', to: 'Projects/stolen' }],
+      ['move_note', { path: 'Projects/Plan', to: 'Projects/PeopleLink/Plan' }],
+      ['delete_note', { path: 'Projects/PeopleLink/Ana Ruiz', confirm: true }],
+    ];
+    for (const [tool, args] of writes) expect([tool, (await attempt(c, tool, args)).ok]).toEqual([tool, false]);
+    const after = await Promise.all(
+      ['Journal/2026/Day.md', '_private/Passwords hint.md', 'People/Ana Ruiz.md', 'Inbox.md'].map((p) =>
+        fsp.readFile(nodePath.join(vault, p), 'utf8'),
+      ),
+    );
+    expect(after).toEqual(before);
+    await expect(fsp.stat(nodePath.join(vault, 'Journal/2026/New.md'))).rejects.toThrow();
+    await expect(fsp.stat(nodePath.join(vault, 'People/New.md'))).rejects.toThrow();
+    expect((await call(c, 'append_note', { path: 'Projects/SubLink/Real', content: 'added' })).path).toBe('Projects/SubLink/Real.md');
+  });
+
+  test('an unconfined key: quarantined places stay closed through a link, the rest reads through it', async () => {
+    const { client: c } = await start({});
+    for (const word of ['journalsecretword', 'privatesecretword']) expect(await searchPaths(c, word)).toEqual([]);
+    for (const path of ['Projects/JLink/2026/Day', 'Projects/PLink/Passwords hint'])
+      expect((await attempt(c, 'read_note', { path })).ok).toBe(false);
+    expect((await call(c, 'read_note', { path: 'Projects/PeopleLink/Ana Ruiz' })).body).toMatch(/peoplesecretword/);
+    expect(((await call(c, 'list_notes', {})).notes as Json[]).map((n) => n.path as string)).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/^Projects\/(JLink|PLink)\//)]),
+    );
+  });
+});

@@ -243,3 +243,26 @@ describe('OutsideLinks', () => {
     });
   });
 });
+
+describe('OutsideLinks.aliasOf: where an entry reached through a link inside the vault really lies', () => {
+  let env: Env | null = null;
+  afterEach(async () => {
+    await env?.done();
+    env = null;
+  });
+
+  test('below an in-vault folder link: the real vault path, for existing and missing entries; null elsewhere', async () => {
+    env = await makeEnv();
+    const links = new OutsideLinks(env.app as never, () => []);
+    expect(links.aliasOf('Alias')).toBe('Deep');
+    expect(links.aliasOf('Alias/a/b/n0.md')).toBe('Deep/a/b/n0.md');
+    expect(links.aliasOf('Alias/a/new/note.md')).toBe('Deep/a/new/note.md');
+    for (const path of ['Deep/a/b/n0.md', 'Deep', 'missing/x.md', 'LinkedDir/Secret.md', 'passwd.md', ''])
+      expect([path, links.aliasOf(path)]).toEqual([path, null]);
+    // A link inside the vault that names the vault root: its entries lie at the root's paths.
+    await fsp.symlink('..', nodePath.join(env.vault, 'Deep', 'Top'), 'dir');
+    expect(links.aliasOf('Deep/Top')).toBe('');
+    expect(links.aliasOf('Deep/Top/Alias')).toBe('Deep');
+    links.close();
+  });
+});

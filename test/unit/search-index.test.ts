@@ -1,3 +1,4 @@
+import { isWithinRoots } from '../../src/vault/access/access-rules';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { HeadingCache, TFile } from 'obsidian';
@@ -61,6 +62,9 @@ class FakeNotes {
       out.push(file);
     }
     return out;
+  }
+  isWithinRoots(path: string, roots: readonly string[]): boolean {
+    return isWithinRoots(path, roots);
   }
   canRead(file: TFile, scope: AccessScope): boolean {
     if (!this.texts.has(file.path) || this.hidden.has(file.path)) return false;

@@ -1,3 +1,4 @@
+import { isWithinRoots } from '../../src/vault/access/access-rules';
 import type { TFile } from 'obsidian';
 import type { AccessScope } from '../../src/vault/access/access';
 import type { NoteStore } from '../../src/vault/note-store';
@@ -32,6 +33,9 @@ class Notes {
   fileByPath(path: string): TFile | null {
     this.byPath.push(path);
     return this.readable.has(path) ? ({ path } as TFile) : null;
+  }
+  isWithinRoots(path: string, roots: readonly string[]): boolean {
+    return isWithinRoots(path, roots);
   }
   canRead(file: TFile): boolean {
     return this.readable.get(file.path) === true;

@@ -30,8 +30,8 @@ import { isPathInside, lexicalVaultPath } from '../paths/paths';
  * state. An adapter that is not a FileSystemAdapter (no disk paths) has no links: nothing is outside.
  */
 export class OutsideLinks {
-  /** Vault path → true when its real path is outside what it may reach. */
-  private readonly cache = new Map<string, boolean>();
+  /** Vault path → where it really lies ({@link EntryPlace}). */
+  private readonly cache = new Map<string, EntryPlace>();
   /** Answers the cache may hold before it starts over: {@link MAX_CACHED_PATHS}, or twice the vault's entries when more. */
   private limit = MAX_CACHED_PATHS;
   /** Real path of the vault folder, resolved on first use. */
@@ -69,37 +69,62 @@ export class OutsideLinks {
    * not) really lies outside the vault and no trusted link covers it. The vault root is never outside.
    */
   isOutside(path: string): boolean {
-    if (path === '' || !(this.app.vault.adapter instanceof FileSystemAdapter)) return false;
+    return this.placeOf(path).outside;
+  }
+
+  /**
+   * The vault path where the entry at the vault-relative, normalized `path` (file or folder,
+   * existing or not) really lies, when that differs from `path`: it is reached through a symbolic
+   * link that stays inside the vault (`Projects/J → ../Journal` makes `Projects/J/a.md` lie at
+   * `Journal/a.md`). Obsidian follows such a link and lists what is below it under both paths, so
+   * the rules of the place it really lies in (quarantine, a key's roots) must hold at the link's
+   * path too (NotePolicy). Null for an entry that lies where its path says (no link on the way),
+   * or outside the vault ({@link isOutside}).
+   */
+  aliasOf(path: string): string | null {
+    return this.placeOf(path).alias;
+  }
+
+  /** Where the entry at `path` lies ({@link isOutside}, {@link aliasOf}), from the cache or judged now. */
+  private placeOf(path: string): EntryPlace {
+    if (path === '' || !(this.app.vault.adapter instanceof FileSystemAdapter)) return IN_PLACE;
     const targets = this.trustedTargets();
     // No trusted links (the usual case): no list made per path (a scan asks for every note and its folder).
     const trusted = targets.length === 0 ? targets : targets.filter((link) => isPathInside(path, link.path, true));
     const key = trusted.length === 0 ? path : `${path}\u0000${trusted.map((t) => t.real).join('\u0000')}`;
     const known = this.cache.get(key);
     if (known !== undefined) return known;
-    const outside = this.judge(this.app.vault.adapter, path, trusted);
+    const place = this.judge(this.app.vault.adapter, path, trusted);
     // Paths come from callers (any string a tool or URI names): keep the cache bounded, with room for every vault entry.
     if (this.cache.size >= this.limit) {
       this.limit = Math.max(MAX_CACHED_PATHS, 2 * this.app.vault.getAllLoadedFiles().length);
       if (this.cache.size >= this.limit) this.cache.clear();
     }
-    this.cache.set(key, outside);
-    return outside;
+    this.cache.set(key, place);
+    return place;
   }
 
   /**
-   * The uncached answer of {@link isOutside}. An existing entry that is not itself a link (one
+   * The uncached answer of {@link placeOf}. An existing entry that is not itself a link (one
    * `lstat`) lies where its folder's real path puts it, so it shares its folder's answer (cached,
    * so a folder is resolved once, not once per note below it: a `realpath` walks every segment of
    * the path); unless a trusted link is this very entry, which widens its rule alone. A link, a
    * missing entry or one whose kind cannot be told is resolved in full ({@link realPathOf}).
    */
-  private judge(adapter: FileSystemAdapter, path: string, trusted: Array<{ path: string; real: string }>): boolean {
+  private judge(adapter: FileSystemAdapter, path: string, trusted: Array<{ path: string; real: string }>): EntryPlace {
     const slash = path.lastIndexOf('/');
-    if (!trusted.some((link) => link.path === path) && this.isPlain(adapter, path))
-      return this.isOutside(slash === -1 ? '' : path.slice(0, slash));
+    if (!trusted.some((link) => link.path === path) && this.isPlain(adapter, path)) {
+      const folder = this.placeOf(slash === -1 ? '' : path.slice(0, slash));
+      if (folder.alias === null) return folder;
+      const name = path.slice(slash + 1);
+      return { outside: folder.outside, alias: folder.alias === '' ? name : `${folder.alias}/${name}` };
+    }
     const real = this.realPathOf(adapter, path);
-    const bases = [this.vaultBase(adapter), ...trusted.map((t) => t.real)];
-    return real === null || !bases.some((base) => isInsideDisk(real, base));
+    const base = this.vaultBase(adapter);
+    if (real === null || ![base, ...trusted.map((t) => t.real)].some((b) => isInsideDisk(real, b))) return OUTSIDE;
+    if (!isInsideDisk(real, base)) return IN_PLACE;
+    const inVault = nodePath.relative(base, real).split(nodePath.sep).join('/');
+    return inVault === path ? IN_PLACE : { outside: false, alias: inVault };
   }
 
   /**
@@ -205,6 +230,18 @@ export class OutsideLinks {
     return links;
   }
 }
+
+/** Where one vault entry really lies: outside what it may reach, or at another vault path (see OutsideLinks.aliasOf). */
+interface EntryPlace {
+  outside: boolean;
+  /** The vault path it really lies at when that differs from its own (`''` the vault root); null when it lies where it says or outside. */
+  alias: string | null;
+}
+
+/** An entry that lies where its path says. */
+const IN_PLACE: EntryPlace = { outside: false, alias: null };
+/** An entry that lies outside the vault and every trusted link's target. */
+const OUTSIDE: EntryPlace = { outside: true, alias: null };
 
 /**
  * Fewest answers {@link OutsideLinks} keeps before its cache may start over; the bound grows to
