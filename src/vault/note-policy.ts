@@ -1,7 +1,8 @@
 import { TFile, TFolder, type App, type TAbstractFile } from 'obsidian';
 import { quoteInput, ToolError } from '../errors';
 import { UNRESTRICTED_SCOPE, type AccessScope } from './access/access';
-import { isWithinRoots, namesLabelRules, noteAccess, type NoteAccess } from './access/access-rules';
+import { isWithinRoots, noteAccess, type NoteAccess } from './access/access-rules';
+import { namesLabelRules } from './access/rule-keys';
 import { canonicalPath, findEntry } from './paths/lookup';
 import { frontmatterId, pathOfSyntheticId, unwrapWikilink } from './paths/note-ref';
 import { assertPathInput } from './paths/paths';

@@ -98,4 +98,27 @@ describe('unparseable frontmatter from startup', () => {
     file.stat = { ...file.stat, mtime: file.stat.mtime + 1000, size: file.stat.size + 12 };
     expect(unparsed.accessOf(file, 'x')).toBe('private');
   });
+
+  test('a change to a note whose parsed frontmatter names a rule, in any spelling or through a merge key, tells the listeners before the cache catches up; one naming none tells no one', async () => {
+    const notes: Record<string, string> = {
+      'Spaced.md': '" Access ": read-only',
+      'Cased.md': 'AGENT_OVERRIDES: {Test client: no-access}',
+      'Merged.md': '<<: {color: blue}',
+      'Plain.md': 'title: t\naccessible: yes',
+    };
+    vault = await openDemoVault(async (dir) => {
+      for (const [path, block] of Object.entries(notes)) await fsp.writeFile(nodePath.join(dir, path), `---\n${block}\n---\nbody\n`);
+    });
+    unparsed = new UnparsedFrontmatter(vault.app);
+    const heard: string[] = [];
+    unparsed.onLearned((path) => heard.push(path));
+    // The metadata cache keeps the old frontmatter (it parses nothing meanwhile), as Obsidian lags behind a change.
+    vault.host.metadataCache.holdIndexing();
+    for (const path of Object.keys(notes)) {
+      const file = vault.app.vault.getFileByPath(path);
+      if (!file) throw new Error(`${path} missing`);
+      await vault.app.vault.modify(file, '---\ntitle: now without a rule\n---\nbody\n');
+    }
+    expect(heard.sort()).toEqual(['Cased.md', 'Merged.md', 'Spaced.md']);
+  });
 });

@@ -1,5 +1,7 @@
 import { parseYaml } from 'obsidian';
-import { namesLabelRules, noteAccess, unparsedBlockAccess } from '../../src/vault/access/access-rules';
+import { parse as yamlParse } from 'yaml';
+import { noteAccess, unparsedBlockAccess } from '../../src/vault/access/access-rules';
+import { namesAccessRules, namesLabelRules, ruleKeyOf } from '../../src/vault/access/rule-keys';
 
 describe('noteAccess: property names compare without case, the strictest spelling wins', () => {
   test.each([
@@ -176,5 +178,173 @@ describe('unparsedBlockAccess: an access key anywhere in a block that does not p
   test('an override never opens a note its access closes, and names nothing for a caller without a label', () => {
     expect(unparsedBlockAccess('  access: read-only\n  agent_overrides: {Bot: read-write}\n  bad: [', 'Bot')).toBe('read-only');
     expect(unparsedBlockAccess('  agent_overrides:\n    Bot: no-access\n  bad: [', '')).toBe('read-write');
+  });
+});
+
+describe('ruleKeyOf: the one comparison of rule names (trimmed, any case) every access reader uses', () => {
+  test.each([
+    ['access', 'access'],
+    [' Access ', 'access'],
+    ['\tAGENT_OVERRIDES\u00a0', 'agent_overrides'],
+    ['<<', '<<'],
+    [' << ', '<<'],
+    ['accessible', null],
+    ['my_access', null],
+    ['agent_override', null],
+    ['<', null],
+    ['', null],
+  ])('%j → %j', (name, rule) => {
+    expect(ruleKeyOf(name)).toBe(rule);
+  });
+
+  test('matches exactly the names that trim and lower-case to a rule name, for every character in every position', () => {
+    const expected = (name: string): string | null => {
+      const key = name.trim().toLowerCase();
+      return ['access', 'agent_overrides', '<<'].includes(key) ? key : null;
+    };
+    for (const rule of ['access', 'agent_overrides', '<<']) {
+      for (let code = 0; code <= 0xffff; code++) {
+        const c = String.fromCharCode(code);
+        for (const name of [c + rule + c, ...[...rule].map((_, i) => rule.slice(0, i) + c + rule.slice(i + 1))]) {
+          if (ruleKeyOf(name) !== expected(name)) throw new Error(`ruleKeyOf(${JSON.stringify(name)}) is ${ruleKeyOf(name)}`);
+        }
+      }
+    }
+  });
+
+  test('namesAccessRules: any rule name, merge key included; namesLabelRules: the ones that may differ per label', () => {
+    const cases: Array<[Record<string, unknown> | null | undefined, boolean, boolean]> = [
+      [{ ' ACCESS ': 'private' }, true, false],
+      [{ Agent_Overrides: {} }, true, true],
+      [{ '<<': { x: 1 } }, true, true],
+      // A merge key spelled with spaces is followed by noteAccess, so the note may differ per label too.
+      [{ ' << ': { agent_overrides: { Bot: 'no-access' } } }, true, true],
+      [{ accessible: 1, title: 't' }, false, false],
+      [null, false, false],
+      [undefined, false, false],
+    ];
+    for (const [frontmatter, any, perLabel] of cases) {
+      expect(namesAccessRules(frontmatter)).toBe(any);
+      expect(namesLabelRules(frontmatter)).toBe(perLabel);
+    }
+    expect(noteAccess({ ' << ': { agent_overrides: { Bot: 'no-access' } } }, 'Bot')).toBe('private');
+  });
+});
+
+describe('noteAccess: merge keys and aliases that share objects are read whole, each object once', () => {
+  /**
+   * `value` with every object wrapped so that reading it counts (one alias, one wrapper: what
+   * aliases share stays shared); past `budget` reads it throws. A walk that is not linear in the
+   * note (a tree walk of shared aliases: 2^depth) fails here at once, where it would otherwise
+   * hang: a jest timeout cannot cut a synchronous loop short.
+   */
+  function counted<T>(value: T, budget = 50_000): T {
+    let reads = 0;
+    const wrapped = new WeakMap<object, object>();
+    const count = (): void => {
+      if (++reads > budget) throw new Error(`more than ${budget} reads: the walk is not linear in the note`);
+    };
+    const wrap = (item: unknown): unknown => {
+      if (item === null || typeof item !== 'object') return item;
+      let proxy = wrapped.get(item);
+      if (!proxy) {
+        proxy = new Proxy(item, {
+          get: (target, key, receiver) => (count(), wrap(Reflect.get(target, key, receiver))),
+          ownKeys: (target) => (count(), Reflect.ownKeys(target)),
+          getOwnPropertyDescriptor: (target, key) => {
+            count();
+            const descriptor = Reflect.getOwnPropertyDescriptor(target, key);
+            return descriptor && 'value' in descriptor ? { ...descriptor, value: wrap(descriptor.value) } : descriptor;
+          },
+        });
+        wrapped.set(item, proxy);
+      }
+      return proxy;
+    };
+    return wrap(value) as T;
+  }
+
+  /** Frontmatter text parsed as a parser without an alias limit parses it: aliases are shared objects. */
+  const unlimited = (text: string): Record<string, unknown> => yamlParse(text, { maxAliasCount: -1 }) as Record<string, unknown>;
+
+  /** `levels` levels of mappings each merging `width` aliases of the level below, the last merged into the note. */
+  function mergeChain(levels: number, width: number, leaf: string, own = ''): string {
+    let text = `m0: &m0 {${leaf}}\n`;
+    for (let i = 1; i <= levels; i++)
+      text += `m${i}: &m${i} {<<: [${Array<string>(width)
+        .fill(`*m${i - 1}`)
+        .join(', ')}]}\n`;
+    return `${text}${own}<<: *m${levels}\n`;
+  }
+
+  test('a note nesting 25+ levels of shared aliases under << is judged, and the rule at the bottom counts', () => {
+    const deep = unlimited(mergeChain(30, 2, 'access: private'));
+    expect((deep.m30 as Record<string, unknown[]>)['<<'][0]).toBe((deep.m30 as Record<string, unknown[]>)['<<'][1]);
+    expect(noteAccess(counted(deep), 'Bot')).toBe('private');
+    // Wide as well as deep: 12 aliases a level, 8 levels (12^8 mappings as a tree).
+    expect(noteAccess(counted(unlimited(mergeChain(8, 12, 'access: read-only'))), 'Bot')).toBe('read-only');
+    // The strictest reading holds: the note's own `access` cannot loosen what a merge key brings in.
+    expect(noteAccess(counted(unlimited(mergeChain(30, 2, 'access: private', 'access: read-write\n'))), 'Bot')).toBe('private');
+    // Per label, through merge keys: the override names Bot only.
+    const overrides = unlimited(mergeChain(30, 3, 'agent_overrides: {Bot: no-access}'));
+    expect(noteAccess(counted(overrides), 'Bot')).toBe('private');
+    expect(noteAccess(counted(overrides), 'Other')).toBe('read-write');
+    expect(noteAccess(counted(unlimited(mergeChain(30, 2, 'color: blue'))), 'Bot')).toBe('read-write');
+  }, 10_000);
+
+  test('an agent_overrides nesting 25+ levels of shared lists is judged, and the entry at the bottom counts', () => {
+    for (const leaf of ['{Bot: no-access}', '"Bot: no-access"']) {
+      let text = `a0: &a0 [${leaf}]\n`;
+      for (let i = 1; i <= 30; i++) text += `a${i}: &a${i} [*a${i - 1}, *a${i - 1}, *a${i - 1}]\n`;
+      const frontmatter = unlimited(`${text}agent_overrides: *a30\n`);
+      expect(noteAccess(counted(frontmatter), 'Bot')).toBe('private');
+      expect(noteAccess(counted(frontmatter), 'Other')).toBe('read-write');
+    }
+    // A merge key inside agent_overrides, deep and shared too.
+    let text = 'o0: &o0 {Bot: read-only}\n';
+    for (let i = 1; i <= 30; i++) text += `o${i}: &o${i} {<<: [*o${i - 1}, *o${i - 1}]}\n`;
+    expect(noteAccess(counted(unlimited(`${text}agent_overrides: *o30\n`)), 'Bot')).toBe('read-only');
+  }, 10_000);
+
+  test('an access value nesting 25+ levels of shared lists is judged, its strictest word counting; a list that holds itself ends', () => {
+    let text = 'l0: &l0 [read-write, read-only]\n';
+    for (let i = 1; i <= 30; i++) text += `l${i}: &l${i} [*l${i - 1}, *l${i - 1}, *l${i - 1}]\n`;
+    expect(noteAccess(counted(unlimited(`${text}access: *l30\n`)), 'Bot')).toBe('read-only');
+    expect(noteAccess(counted(unlimited(`${text}agent_overrides: {Bot: *l30}\n`)), 'Bot')).toBe('read-only');
+    const cyclic: unknown[] = ['read-only'];
+    cyclic.push(cyclic, [cyclic]);
+    expect(noteAccess({ access: cyclic }, 'Bot')).toBe('read-only');
+    expect(noteAccess({ access: ['read-write', [[]]] }, 'Bot')).toBe('private');
+  }, 10_000);
+
+  test('a rule merge keys bring in from any depth counts, as a parser that expands them shows it (the host parser; no alias needed)', () => {
+    for (const levels of [1, 8, 9, 40]) {
+      // `<<: {<<: {… {access: private}}}`: nested merge keys, one mapping each.
+      const text = `${'<<: {'.repeat(levels)}access: private${'}'.repeat(levels)}\n`;
+      expect(noteAccess(parseYaml(text) as Record<string, unknown>, 'Bot')).toBe('private');
+      const overrides = `agent_overrides: ${'{<<: '.repeat(levels)}{Bot: read-only}${'}'.repeat(levels)}\n`;
+      expect(noteAccess(parseYaml(overrides) as Record<string, unknown>, 'Bot')).toBe('read-only');
+      const lists = `agent_overrides: ${'['.repeat(levels)}"Bot: read-only"${']'.repeat(levels)}\n`;
+      expect(noteAccess(parseYaml(lists) as Record<string, unknown>, 'Bot')).toBe('private');
+    }
+    // Thousands of levels do not overflow the stack.
+    let chain: Record<string, unknown> = { access: 'read-only' };
+    for (let i = 0; i < 20_000; i++) chain = { '<<': chain, [`p${i}`]: i };
+    expect(noteAccess(chain, 'Bot')).toBe('read-only');
+  });
+
+  test('an alias cycle ends where it comes back, its rules counted', () => {
+    const rules: Record<string, unknown> = { access: 'read-only' };
+    rules['<<'] = [rules, { '<<': rules }];
+    expect(noteAccess({ '<<': rules }, 'Bot')).toBe('read-only');
+    const list: unknown[] = ['Other: no-access'];
+    list.push(list, { '<<': list });
+    expect(noteAccess({ agent_overrides: list }, 'Bot')).toBe('read-write');
+    list.push('Bot: read-only');
+    expect(noteAccess({ agent_overrides: list }, 'Bot')).toBe('private');
+  });
+
+  test("a merge key list's mappings count even beside items a parser would not merge", () => {
+    expect(noteAccess(parseYaml('<<: [{access: private}, 3]') as Record<string, unknown>, 'Bot')).toBe('private');
   });
 });

@@ -1,7 +1,8 @@
 import { parseYaml } from 'obsidian';
 import { patchFrontmatterText, validatePropertyPatch } from '../../src/vault/writes/frontmatter/property-patch';
 import { errorOf } from '../harness/tool-errors';
-import { withMergeKeys } from '../../src/vault/writes/frontmatter/yaml-merge-keys';
+import { walkOnce, withMergeKeys } from '../../src/vault/content/yaml-merge-keys';
+import { assertWritableFrontmatter, isProtectedKey } from '../../src/vault/writes/frontmatter/frontmatter-guard';
 import { parse as yamlParse } from 'yaml';
 
 /**
@@ -120,5 +121,48 @@ describe('withMergeKeys', () => {
     const cycle: Record<string, unknown> = { name: 'loop' };
     cycle.self = cycle;
     expect((withMergeKeys({ '<<': cycle, own: 1 }) as Record<string, unknown>).own).toBe(1);
+  });
+
+  it('expands a merge chain thousands of levels deep without overflowing the stack', () => {
+    let chain: Record<string, unknown> = { access: 'read-only' };
+    for (let i = 0; i < 20_000; i++) chain = { '<<': chain };
+    expect(withMergeKeys({ '<<': chain, title: 't' })).toEqual({ access: 'read-only', title: 't' });
+  });
+});
+
+describe('walkOnce', () => {
+  it('enters each object once in depth-first order, leaves it after what it scheduled, and ends a cycle', () => {
+    const shared = { name: 'shared' };
+    const list: unknown[] = [shared, shared, 'text'];
+    const root = { a: list, b: shared, c: null as unknown };
+    root.c = root;
+    const log: string[] = [];
+    const name = (node: object): string => (node === root ? 'root' : node === list ? 'list' : 'shared');
+    walkOnce(
+      root,
+      (node, next) => {
+        log.push(`enter ${name(node)}`);
+        for (const child of Object.values(node)) next(child);
+      },
+      (node) => log.push(`leave ${name(node)}`),
+    );
+    expect(log).toEqual(['enter root', 'enter list', 'enter shared', 'leave shared', 'leave list', 'leave root']);
+  });
+});
+
+describe('the write guard reads rule names and merge keys as access rules do', () => {
+  it('a read-only refusal from an agent_overrides a merge key brings in names agent_overrides (it said the frontmatter does not parse)', () => {
+    const scope = { label: 'Bot', roots: [] };
+    expect(errorOf(() => assertWritableFrontmatter({ '<<': { agent_overrides: { Bot: 'read-only' } } }, scope, 'N.md')).message).toBe(
+      "Note 'N.md' is read-only for this key (frontmatter 'agent_overrides' gives 'Bot' read-only); leave it unchanged or ask the user to edit it.",
+    );
+    expect(errorOf(() => assertWritableFrontmatter({ '<<': { access: 'read-only' } }, scope, 'N.md')).message).toMatch(
+      /read-only for agents \(frontmatter 'access: read-only'\)/,
+    );
+  });
+
+  it('protected property names: the rule names in any case and spacing, not the merge key', () => {
+    for (const name of ['access', ' Access ', 'AGENT_OVERRIDES', '\tagent_overrides']) expect(isProtectedKey(name)).toBe(true);
+    for (const name of ['<<', 'accessible', 'agent', 'title']) expect(isProtectedKey(name)).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import { isMapping, MERGE_KEY, mergeSources, walkOnce } from '../content/yaml-merge-keys';
+import { ACCESS_KEY, AGENT_OVERRIDES_KEY, ruleKeyOf } from './rule-keys';
 import { isPathInside } from '../paths/paths';
 
 /**
@@ -6,11 +8,6 @@ import { isPathInside } from '../paths/paths';
  * `read-write` is the default.
  */
 export type NoteAccess = 'private' | 'read-only' | 'read-write';
-
-/** Frontmatter key holding the note's own access level. */
-export const ACCESS_KEY = 'access';
-/** Frontmatter key holding per-key overrides: `{ <key label>: read-only | no-access }`. */
-export const AGENT_OVERRIDES_KEY = 'agent_overrides';
 
 /** Ranks levels so the strictest of several wins. */
 const STRICTNESS: Record<NoteAccess, number> = { 'read-write': 0, 'read-only': 1, private: 2 };
@@ -27,13 +24,28 @@ const LEVEL_WORDS: ReadonlyMap<string, NoteAccess> = new Map<string, NoteAccess>
  * `agent_overrides`) leniently in spelling and strictly in meaning: `private` / `no-access`
  * (also `no access`, `noaccess`, `none`) → private; `read-only` (also `readonly`, `read only`,
  * `read_only`) → read-only; `read-write` (also `readwrite`, `public`, `open`) → read-write; a
- * list takes its strictest entry. Anything else (an unknown word such as the typo `privat`, an
- * empty value, a number, `true`, an empty list) → private: a rule the plugin cannot read is taken
+ * list takes its strictest entry (lists in it too, each shared list once: an alias cycle ends
+ * where it comes back). Anything else (an unknown word such as the typo `privat`, an empty
+ * value, a number, `true`, an empty list) → private: a rule the plugin cannot read is taken
  * at its strictest, as in a frontmatter block that does not parse ({@link unparsedBlockAccess}),
  * so a mistyped rule never opens a note (docs/security.md#access-rules-in-frontmatter).
  */
 export function parseAccessValue(value: unknown): NoteAccess {
-  if (Array.isArray(value)) return value.length === 0 ? 'private' : strictest(value.map(parseAccessValue));
+  if (!Array.isArray(value)) return accessWord(value);
+  let level: NoteAccess = 'read-write';
+  walkOnce(value, (list, next) => {
+    const items = list as unknown[];
+    if (items.length === 0) level = 'private';
+    for (const item of items) {
+      if (Array.isArray(item)) next(item);
+      else level = stricter(level, accessWord(item));
+    }
+  });
+  return level;
+}
+
+/** The level one access word names ({@link parseAccessValue}); anything but a known word → private. */
+function accessWord(value: unknown): NoteAccess {
   if (typeof value !== 'string') return 'private';
   const word = value
     .trim()
@@ -45,74 +57,64 @@ export function parseAccessValue(value: unknown): NoteAccess {
 /**
  * Combines the note's `access` with `agent_overrides[label]` (label matched exactly, as in
  * {@link AccessScope.label}); an override can only tighten, never loosen. Property names
- * compare without case (`Access:` is `access:`), and when several spellings are present the
- * strictest value wins. Read at its strictest, as a rule the plugin cannot read elsewhere
- * (docs/security.md#access-rules-in-frontmatter):
+ * compare without case ({@link ruleKeyOf}: `Access:` is `access:`), and when several spellings
+ * are present the strictest value wins. Read at its strictest, as a rule the plugin cannot read
+ * elsewhere (docs/security.md#access-rules-in-frontmatter):
  * - an `agent_overrides` that is no mapping: a list's mappings are read as the mapping is, and
  *   any text in it (a whole text value, a list item) that holds the label makes the note
  *   private for that key (`agent_overrides: "Claude: no-access"` is what a text property holds);
  * - a YAML merge key (`<<: {access: private}`, `<<: *rules`), which a parser may or may not
- *   expand: its mappings' rules count as the note's own.
+ *   expand: the rules of every mapping it brings in, at any depth, count as the note's own,
+ *   even where a parser that expands it would show the note's own value instead.
+ * Each object is read once however many aliases share it (yaml-merge-keys walkOnce), so a
+ * frontmatter of nested shared aliases is judged in time linear in its size.
  * @param frontmatter the note's frontmatter (metadata cache), or undefined when it has none.
  * @param label the calling key's label.
  */
 export function noteAccess(frontmatter: Record<string, unknown> | undefined, label: string): NoteAccess {
   if (!frontmatter) return 'read-write';
-  const levels: NoteAccess[] = [];
-  addRuleLevels(frontmatter, label, levels, 0);
-  return strictest(levels);
-}
-
-/** How deep merge keys are followed (aliases can nest mappings in mappings; a parsed cycle must end). */
-const MERGE_DEPTH = 8;
-
-/** Adds to `levels` what the rules of one mapping (the frontmatter, or a mapping a merge key brings in) say for `label`. */
-function addRuleLevels(mapping: Record<string, unknown>, label: string, levels: NoteAccess[], depth: number): void {
-  for (const [key, value] of Object.entries(mapping)) {
-    const name = key.trim().toLowerCase();
-    if (name === ACCESS_KEY) levels.push(parseAccessValue(value));
-    else if (name === AGENT_OVERRIDES_KEY && label) addOverrideLevels(value, label, levels, depth);
-    else if (name === '<<' && depth < MERGE_DEPTH) {
-      for (const merged of Array.isArray(value) ? value : [value]) {
-        if (isMapping(merged)) addRuleLevels(merged, label, levels, depth + 1);
-      }
+  let level: NoteAccess = 'read-write';
+  const tighten = (next: NoteAccess): void => {
+    level = stricter(level, next);
+  };
+  // Objects of agent_overrides values read so far (several spellings or merged mappings may share them).
+  let overrides: Set<object> | undefined;
+  walkOnce(frontmatter, (mapping, next) => {
+    for (const [key, value] of Object.entries(mapping)) {
+      const rule = ruleKeyOf(key);
+      if (rule === ACCESS_KEY) tighten(parseAccessValue(value));
+      else if (rule === AGENT_OVERRIDES_KEY && label) readOverrides(value, label, tighten, (overrides ??= new Set()));
+      else if (rule === MERGE_KEY) for (const source of mergeSources(value)) if (isMapping(source)) next(source);
     }
-  }
-}
-
-/** Adds to `levels` what an `agent_overrides` value says for `label` (see {@link noteAccess}). */
-function addOverrideLevels(value: unknown, label: string, levels: NoteAccess[], depth: number): void {
-  if (typeof value === 'string') {
-    if (value.includes(label)) levels.push('private');
-  } else if (Array.isArray(value)) {
-    for (const item of value) if (depth < MERGE_DEPTH) addOverrideLevels(item, label, levels, depth + 1);
-  } else if (isMapping(value)) {
-    if (Object.prototype.hasOwnProperty.call(value, label)) levels.push(parseAccessValue(value[label]));
-    if (Object.prototype.hasOwnProperty.call(value, '<<') && depth < MERGE_DEPTH) addOverrideLevels(value['<<'], label, levels, depth + 1);
-  }
-}
-
-/** True for a parsed YAML mapping (a plain object, not a list). */
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+  });
+  return level;
 }
 
 /**
- * True when the note's access may differ from one key label to another: its frontmatter has an
- * `agent_overrides` property (name compared as {@link noteAccess} compares it, trimmed and
- * without case), the only rule noteAccess reads per label, or a merge key `<<` that may bring one in. A note without one has the same
- * level for every label, its `access` alone.
- * @param frontmatter the note's frontmatter (metadata cache), or undefined when it has none.
+ * Reads what an `agent_overrides` value says for `label` (see {@link noteAccess}) into
+ * `tighten`: a text holding the label → private; a mapping's entry for the label; a list's
+ * items and a mapping's merge key `<<`, followed at any depth, each object once across the
+ * note (`entered`).
  */
-export function namesLabelRules(frontmatter: Record<string, unknown> | undefined): boolean {
-  if (!frontmatter) return false;
-  for (const key of Object.keys(frontmatter)) {
-    // A merge key may bring an agent_overrides in (noteAccess follows it).
-    if (key === '<<') return true;
-    // Shorter than the name even with its spaces trimmed: no case folding needed (most properties).
-    if (key.length >= AGENT_OVERRIDES_KEY.length && key.trim().toLowerCase() === AGENT_OVERRIDES_KEY) return true;
-  }
-  return false;
+function readOverrides(value: unknown, label: string, tighten: (level: NoteAccess) => void, entered: Set<object>): void {
+  // The value as the one item of a list, so a text at the top is read as a text in a list is.
+  walkOnce(
+    [value],
+    (node, next) => {
+      let items: readonly unknown[] = [];
+      if (Array.isArray(node)) items = node;
+      else if (isMapping(node)) {
+        if (Object.hasOwn(node, label)) tighten(parseAccessValue(node[label]));
+        if (Object.hasOwn(node, MERGE_KEY)) items = [node[MERGE_KEY]];
+      }
+      for (const item of items) {
+        if (typeof item === 'string' && item.includes(label)) tighten('private');
+        else next(item);
+      }
+    },
+    undefined,
+    entered,
+  );
 }
 
 /**
@@ -163,7 +165,7 @@ export function unparsedRules(block: string): UnparsedRule[] {
       const colon = m[2] ?? '';
       const at = m.index + m[0].length - token.length - colon.length;
       KEY_TOKEN.lastIndex = at + token.length;
-      const name = keyName(token);
+      const name = ruleKeyOf(keyText(token));
       if (name !== ACCESS_KEY && name !== AGENT_OVERRIDES_KEY) continue;
       const before = line.slice(0, at);
       // After a plain word the name ends a longer key (`Remote access:`); after `-`, `?`, `&anchor`, `!tag`, `#`, `:` or a flow indicator it is one.
@@ -186,12 +188,11 @@ export function unparsedRules(block: string): UnparsedRule[] {
  */
 const KEY_TOKEN = /(?:^|[\s{[,])("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s"'{}[\],:]+)(\s*:)?/g;
 
-/** A key candidate's name as the parsed path compares it: quotes and YAML escapes undone, trimmed, lower case. */
-function keyName(token: string): string {
-  let text = token;
-  if (token.startsWith('"')) text = unescapeDoubleQuoted(token.slice(1, -1));
-  else if (token.startsWith("'")) text = token.slice(1, -1).replace(/''/g, "'");
-  return text.trim().toLowerCase();
+/** A key candidate's text as a parser reads it: quotes and YAML escapes undone (compared by {@link ruleKeyOf}, as the parsed path compares it). */
+function keyText(token: string): string {
+  if (token.startsWith('"')) return unescapeDoubleQuoted(token.slice(1, -1));
+  if (token.startsWith("'")) return token.slice(1, -1).replace(/''/g, "'");
+  return token;
 }
 
 /**
@@ -358,6 +359,12 @@ export function isWithinRoots(path: string, roots: readonly string[]): boolean {
   return roots.length === 0 || roots.some((root) => root !== '' && isPathInside(path, root));
 }
 
+/** The stricter of two levels. */
+function stricter(a: NoteAccess, b: NoteAccess): NoteAccess {
+  return STRICTNESS[b] > STRICTNESS[a] ? b : a;
+}
+
+/** The strictest of `levels` (`read-write` when there are none). */
 function strictest(levels: NoteAccess[]): NoteAccess {
-  return levels.reduce<NoteAccess>((a, b) => (STRICTNESS[b] > STRICTNESS[a] ? b : a), 'read-write');
+  return levels.reduce<NoteAccess>(stricter, 'read-write');
 }

@@ -1,14 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { FileSystemAdapter, TFile, getFrontMatterInfo, parseYaml, type App, type CachedMetadata, type EventRef } from 'obsidian';
-import {
-  ACCESS_KEY,
-  AGENT_OVERRIDES_KEY,
-  namesLabelRules,
-  noteAccess,
-  unparsedBlockAccess,
-  unparsedRules,
-  type NoteAccess,
-} from './access-rules';
+import { noteAccess, unparsedBlockAccess, unparsedRules, type NoteAccess } from './access-rules';
+import { namesAccessRules, namesLabelRules } from './rule-keys';
 
 /**
  * True when the metadata cache shows a frontmatter block (its position, or a leading `yaml`
@@ -193,7 +186,7 @@ export class UnparsedFrontmatter {
     const cache = this.app.metadataCache.getFileCache(file);
     const before = this.blocks.get(file.path);
     if (cache !== null) this.modified.add(file.path);
-    const had = hasUnparsedFrontmatter(cache) || namesRule(cache?.frontmatter) || (before !== undefined && blockNamesRule(before));
+    const had = hasUnparsedFrontmatter(cache) || namesAccessRules(cache?.frontmatter) || (before !== undefined && blockNamesRule(before));
     const now = this.current(file);
     if (had || now === null || blockNamesRule(now)) for (const listener of this.listeners) listener(file.path);
   }
@@ -300,22 +293,11 @@ function parsedData(raw: RawBlock): Record<string, unknown> | null {
   return raw.data;
 }
 
-/** True when a property name is one that can carry an access rule: `access`, `agent_overrides` (trimmed, any case) or a merge key `<<`. */
-function isRuleName(key: string): boolean {
-  const name = key.trim().toLowerCase();
-  return name === ACCESS_KEY || name === AGENT_OVERRIDES_KEY || name === '<<';
-}
-
-/** True when parsed frontmatter (the metadata cache's, or undefined: none) has a property that can carry an access rule. */
-function namesRule(frontmatter: Record<string, unknown> | undefined): boolean {
-  return frontmatter !== undefined && frontmatter !== null && Object.keys(frontmatter).some(isRuleName);
-}
-
 /**
- * True when a raw block names an access rule: a key of its parsed mapping ({@link namesRule}),
+ * True when a raw block names an access rule: a key of its parsed mapping (rule-keys namesAccessRules),
  * or, when it does not parse to one, any place unparsedRules finds.
  */
 function blockNamesRule(raw: RawBlock): boolean {
   const data = parsedData(raw);
-  return data ? namesRule(data) : unparsedRules(raw.block).length > 0;
+  return data ? namesAccessRules(data) : unparsedRules(raw.block).length > 0;
 }

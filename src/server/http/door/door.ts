@@ -60,11 +60,20 @@ export function bearerTokenOf(req: IncomingMessage): string | null {
   return match ? match[1] : null;
 }
 
-/** How many times header `name` (lower case) appears in the request (Node keeps only the first Host). */
-function headerCount(req: IncomingMessage, name: string): number {
-  let count = 0;
-  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].toLowerCase() === name) count++;
-  return count;
+/**
+ * How many times each header appears in the request (by lower-case name), counted in one pass over
+ * `rawHeaders` (Node's parsed `headers` keep only the first Host or Authorization and join
+ * repeats of most others into `a, b`, so repeats are counted on the raw list). Every door check
+ * reads it.
+ */
+function headerCounts(req: IncomingMessage): (name: string) => number {
+  const counts = new Map<string, number>();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i].toLowerCase();
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return (name) => counts.get(name) ?? 0;
 }
 
 /**
@@ -84,11 +93,12 @@ const SINGLE_VALUED_MCP_HEADERS: ReadonlyArray<{ name: string; lower: string; co
 
 /**
  * The single-valued MCP header that `req` repeats or gives a comma-joined list in, or null.
+ * @param count the request's {@link headerCounts}.
  * @returns the header's spelling for the message, or null when each appears at most once with one value.
  */
-function repeatedMcpHeader(req: IncomingMessage): string | null {
+function repeatedMcpHeader(req: IncomingMessage, count: (name: string) => number): string | null {
   for (const header of SINGLE_VALUED_MCP_HEADERS) {
-    if (headerCount(req, header.lower) > 1) return header.name;
+    if (count(header.lower) > 1) return header.name;
     const value = req.headers[header.lower];
     if (header.commaIsList && typeof value === 'string' && value.includes(',')) return header.name;
   }
@@ -103,17 +113,19 @@ function repeatedMcpHeader(req: IncomingMessage): string | null {
  * meant cannot be told), at most one value of each single-valued MCP header (`Mcp-Session-Id`,
  * `MCP-Protocol-Version`, `Last-Event-ID`, `Mcp-Method`, `Mcp-Name`: Node joins repeats into `a, b`, which named no session
  * and was answered 404 "Session not found"), then an allowed Origin. Returns a refusal (400 or
- * 403) or null when the request may proceed.
+ * 403) or null when the request may proceed. Header repeats are counted in one pass over the
+ * request's raw headers ({@link headerCounts}) that every check reads.
  */
 export function checkDoorHeaders(req: IncomingMessage): DoorRefusal | null {
-  if (headerCount(req, 'host') !== 1 || headerCount(req, 'origin') > 1 || headerCount(req, 'authorization') > 1) {
+  const count = headerCounts(req);
+  if (count('host') !== 1 || count('origin') > 1 || count('authorization') > 1) {
     return {
       status: 400,
       code: -32000,
       message: 'Bad request: send exactly one Host header, at most one Origin header and at most one Authorization header (RFC 9112 §3.2).',
     };
   }
-  const repeated = repeatedMcpHeader(req);
+  const repeated = repeatedMcpHeader(req, count);
   if (repeated) {
     return {
       status: 400,

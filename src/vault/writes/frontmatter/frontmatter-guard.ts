@@ -1,8 +1,9 @@
 import { getFrontMatterInfo, parseYaml } from 'obsidian';
 import { quoteInput, ToolError } from '../../../errors';
 import type { AccessScope } from '../../access/access';
-import { ACCESS_KEY, AGENT_OVERRIDES_KEY, noteAccess, unparsedBlockAccess, unparsedRules } from '../../access/access-rules';
-import { withMergeKeys } from './yaml-merge-keys';
+import { noteAccess, unparsedBlockAccess, unparsedRules } from '../../access/access-rules';
+import { ACCESS_KEY, AGENT_OVERRIDES_KEY, namesLabelRules, ruleKeyOf } from '../../access/rule-keys';
+import { MERGE_KEY, withMergeKeys } from '../../content/yaml-merge-keys';
 
 /**
  * The guard that keeps agents away from a note's access rules
@@ -20,10 +21,15 @@ export type ParsedFrontmatter =
   | { state: 'ok'; block: string; data: Record<string, unknown> }
   | { state: 'invalid'; block: string; error: string };
 
-/** True for property names only the user may touch: `access`, `agent_overrides` (any case). */
+/**
+ * True for property names only the user may touch: every name that carries an access rule
+ * (`access`, `agent_overrides`), compared as access rules compare them (access-rules ruleKeyOf:
+ * trimmed, any case). The merge key `<<` is no property of its own: what it brings in is judged
+ * on the merged reading.
+ */
 export function isProtectedKey(key: string): boolean {
-  const k = key.trim().toLowerCase();
-  return k === ACCESS_KEY || k === AGENT_OVERRIDES_KEY;
+  const rule = ruleKeyOf(key);
+  return rule !== null && rule !== MERGE_KEY;
 }
 
 /**
@@ -143,7 +149,7 @@ export function readOnlyError(notePath: string, frontmatter: Record<string, unkn
       `Note '${notePath}' is read-only for agents (frontmatter '${ACCESS_KEY}: read-only'); leave it unchanged or ask the user to edit it.`,
     );
   }
-  if (!frontmatter || !Object.keys(frontmatter).some((key) => key.trim().toLowerCase() === AGENT_OVERRIDES_KEY)) {
+  if (!namesLabelRules(frontmatter)) {
     return new ToolError(
       'forbidden',
       `Note '${notePath}' is read-only for agents (its frontmatter, which does not parse, names an '${ACCESS_KEY}' rule); leave it unchanged or ask the user to edit it.`,

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { parseYaml, stringifyYaml } from 'obsidian';
-import { MERGE_KEY, withMergeKeys } from './yaml-merge-keys';
+import { MERGE_KEY, withMergeKeys } from '../../content/yaml-merge-keys';
 
 /**
  * Line-preserving edits of frontmatter YAML, read with the app's own `parseYaml` and written
@@ -96,7 +96,7 @@ function scanEntries(source: string): { entries: TopLevelEntry[] } | { refusal: 
  *   whose removal would show the merged value), an anchor that lines left as they are repeat
  *   through an alias or a merge key, or any other spliced text that does not parse back to
  *   exactly `data` (checked with the app's `parseYaml`). Merge keys are judged expanded
- *   whether or not the app's parser expands them (yaml-merge-keys.ts).
+ *   whether or not the app's parser expands them (content/yaml-merge-keys.ts).
  */
 export function splicedYaml(
   source: string,

@@ -4,7 +4,7 @@ import { quoteInput, ToolError } from '../../../errors';
 import { isProtectedKey, parseFrontmatter } from './frontmatter-guard';
 import { splicedYaml } from './frontmatter-lines';
 import { lineAt, lineEndingOf } from '../edits/text-edits';
-import { MERGE_KEY, shownProperties } from './yaml-merge-keys';
+import { MERGE_KEY, shownProperties } from '../../content/yaml-merge-keys';
 import type { PropertyPatch, TextEditResult } from '../write-types';
 
 /**
@@ -87,7 +87,7 @@ export function applyPropertyPatch(frontmatter: Record<string, unknown>, patch: 
  * never writes the whole block out again: when the patched lines cannot be changed alone (a
  * flow mapping `{a: 1}`, a complex key, an anchor other lines repeat through an alias, ...) it
  * refuses and nothing changes. The patch is judged against the properties the note shows, YAML
- * merge keys `<<` expanded whether or not the app's parser expands them (yaml-merge-keys.ts):
+ * merge keys `<<` expanded whether or not the app's parser expands them (content/yaml-merge-keys.ts):
  * setting a property only a merge key gives adds the note's own line (to the value it shows,
  * nothing changes); deleting one a merge key gives is refused, as the note would still show
  * it. Property names
