@@ -270,7 +270,9 @@ export class NoteStore implements NoteReader {
   readableFolders(scope: AccessScope): FolderEntry[] {
     return this.app.vault
       .getAllFolders(false)
-      .filter((folder) => !folder.isRoot() && !this.policy.isQuarantined(folder.path) && this.policy.isWithinRoots(folder.path, scope.roots))
+      .filter(
+        (folder) => !folder.isRoot() && !this.policy.isQuarantined(folder.path) && this.policy.isWithinRoots(folder.path, scope.roots),
+      )
       .map((folder) => ({ path: folder.path, parent: parentOf(folder.path) }))
       .sort((a, b) => a.path.localeCompare(b.path));
   }
