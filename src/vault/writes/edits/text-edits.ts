@@ -1,4 +1,4 @@
-import { getFrontMatterInfo } from 'obsidian';
+import { frontMatterInfo } from '../../content/line-endings';
 import { ToolError } from '../../../errors';
 import { findHeadingSection } from '../../content/heading-target';
 import { anchorOccurrences, looseOccurrences } from './anchor-match';
@@ -56,7 +56,7 @@ export function splice(text: string, from: number, to: number, insert: string): 
 
 /** True when `body` itself starts with a frontmatter block (a `---` fenced YAML block on line 1). */
 export function startsWithFrontmatter(body: string): boolean {
-  return getFrontMatterInfo(body).exists;
+  return frontMatterInfo(body).exists;
 }
 
 /**
