@@ -1,4 +1,4 @@
-import type { TFile } from 'obsidian';
+import type { App, TFile } from 'obsidian';
 import { readNoteTool } from '../../src/tools/read/read-note';
 import { queryNotesTool } from '../../src/tools/read/lists/query-notes';
 import { editNoteTool } from '../../src/tools/write/edit-note';
@@ -48,7 +48,7 @@ test('created dates in results: read_note ctime and query_notes SORT file.ctime 
   await pause(30);
   await tv.app.vault.create('Newer.md', '# Newer\n\ntext\n');
   await tv.app.metadataCache.whenResolved();
-  const notes = new NoteStore(tv.app, { quarantine: () => [] });
+  const notes = new NoteStore(tv.app as unknown as App, { quarantine: () => [] });
   const ctx = toolContext(notes, { mode: 'force' });
   const before = (await readNoteTool.handler({ path: 'Older' }, ctx)).ctime;
   await pause(30);
