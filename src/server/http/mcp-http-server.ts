@@ -278,9 +278,14 @@ export class McpHttpServer {
 
   /**
    * Passes a request to its session's SDK transport, after claiming its ids (a request reusing an
-   * id still in flight is refused) and closing the streams of requests it cancels.
+   * id still in flight is refused) and closing the streams of requests it cancels. A batch is
+   * refused (400, -32600) in a session whose revision has none ({@link allowsBatches}).
    */
   private async serveInSession(session: Session, res: ServerResponse, web: () => Request, body: unknown): Promise<void> {
+    if (Array.isArray(body) && !allowsBatches(session.protocolVersion)) {
+      const message = `Invalid Request: this session negotiated MCP ${session.protocolVersion}, and JSON-RPC batches were removed in 2025-06-18; send one JSON-RPC message per request (POST each message on its own).`;
+      return refuse(res, { status: 400, code: INVALID_REQUEST, message, id: null });
+    }
     const ids = requestIdsOf(body);
     const stop = new AbortController();
     const taken = session.inFlight.claim(ids, () => stop.abort());
@@ -404,6 +409,19 @@ const MALFORMED_INITIALIZE: Refusal = {
   code: -32602,
   message: 'Invalid params: initialize needs params {protocolVersion, capabilities, clientInfo}.',
 };
+
+/**
+ * True when protocol revision `version` lets a client send JSON-RPC batches: 2025-03-26 and
+ * before. MCP 2025-06-18 removed batching ("Remove support for JSON-RPC batching", its
+ * changelog; Streamable HTTP: a POST body is a single message), and later revisions keep it out.
+ * Revisions are dates, so they compare as text.
+ */
+export function allowsBatches(version: string): boolean {
+  return version < FIRST_REVISION_WITHOUT_BATCHES;
+}
+
+/** The MCP revision that removed JSON-RPC batching. */
+const FIRST_REVISION_WITHOUT_BATCHES = '2025-06-18';
 
 /** True when a JSON-RPC message or batch contains an `initialize` request. */
 function containsInitialize(body: unknown): boolean {
