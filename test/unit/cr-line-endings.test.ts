@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { CachedMetadata, TFile } from 'obsidian';
@@ -12,6 +13,9 @@ import type { ToolDefinition } from '../../src/tools/tool';
 import { mayHideFrontmatter } from '../../src/vault/access/unparsed-frontmatter';
 import { editAsCrNote, frontMatterInfo, lfView } from '../../src/vault/content/line-endings';
 import { NoteStore } from '../../src/vault/note-store';
+import { buildOutline } from '../../src/vault/content/sections';
+import { textEditOf, type TextRequest } from '../../src/vault/writes/request-edits';
+import type { EditOp } from '../../src/vault/writes/write-types';
 import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 import { rejection } from '../harness/tool-errors';
 import { toolContext } from '../harness/tool-context';
@@ -158,5 +162,80 @@ describe('line-endings helpers', () => {
     expect(frontMatterInfo(PRIVATE)).toMatchObject({ exists: true, contentStart: PRIVATE.indexOf('# Secret') });
     expect(editAsCrNote('a\rb\r', (t) => ({ text: t + 'c\r\n' })).text).toBe('a\rb\rc\r');
     expect(editAsCrNote('a\nb', (t) => ({ text: t + '\nc' })).text).toBe('a\nb\nc');
+  });
+});
+
+describe('property: a \\r note is edited exactly as its LF twin, in \\r', () => {
+  const outlineOf = (text: string) => buildOutline(parseNoteMetadata(text).headings, text.length);
+  const word = fc.constantFrom('alpha', 'beta', 'gamma');
+  const block = fc.oneof(
+    word.map((w) => `## ${w}`),
+    word.map((w) => `# ${w}`),
+    fc.tuple(word, fc.constantFrom('===', '---')).map(([w, u]) => `${w}\n${u}`),
+    word.map((w) => `${w} text`),
+    fc.constant('```\ncode\n```'),
+    word.map((w) => `- ${w}`),
+  );
+  const frontmatter = fc.constantFrom('', '---\nstatus: draft\n---\n', '---\ntags: [a]\n---');
+  const note = fc
+    .tuple(frontmatter, fc.array(fc.tuple(block, fc.constantFrom('\n', '\n\n', '')), { minLength: 1, maxLength: 6 }))
+    .map(
+      ([fm, parts]) =>
+        fm + (fm.endsWith('---') ? '\n' : '') + parts.map(([b, sep], i) => b + (sep === '' && i < parts.length - 1 ? '\n' : sep)).join(''),
+    );
+  const content = fc
+    .array(fc.oneof(word, fc.constantFrom('---', 'new line', '## added')), { minLength: 1, maxLength: 3 })
+    .map((l) => l.join('\n'));
+  const request = fc.oneof(
+    fc
+      .tuple(fc.constantFrom<EditOp>('append_within', 'insert_before', 'insert_after', 'replace'), content, fc.nat())
+      .map(([op, text, pick]) => ({ op, text, pick, kind: 'heading' as const })),
+    fc.tuple(content, fc.boolean()).map(([text, ensure]) => ({ kind: 'append' as const, text, ensure })),
+    content.map((text) => ({ kind: 'body' as const, text })),
+    word.map((w) => ({ kind: 'properties' as const, text: w })),
+    fc.tuple(fc.constantFrom('alpha', 'text\n', 'a text\n'), content).map(([anchor, text]) => ({ kind: 'anchor' as const, anchor, text })),
+  );
+
+  test('same text with \\r for \\n, same lines, same refusals', () => {
+    fc.assert(
+      fc.property(note, request, (lf, r) => {
+        // A note without any line break has no line-ending style of its own (it takes LF).
+        fc.pre(lf.includes('\n'));
+        const cr = lf.replace(/\n/g, '\r');
+        const sections = outlineOf(lf);
+        let req: TextRequest;
+        if (r.kind === 'heading') {
+          fc.pre(sections.length > 0);
+          req = {
+            tool: 'edit_note',
+            path: 'n.md',
+            kind: 'edit',
+            target: { heading: sections[r.pick % sections.length].path },
+            op: r.op,
+            content: r.text,
+          };
+        } else if (r.kind === 'anchor') {
+          req = { tool: 'edit_note', path: 'n.md', kind: 'edit', target: { anchor: r.anchor }, op: 'insert_after', content: r.text };
+        } else if (r.kind === 'append') {
+          req = { tool: 'append_note', path: 'n.md', kind: 'append', content: r.text, ensureNewline: r.ensure };
+        } else if (r.kind === 'body') {
+          req = { tool: 'write_note', path: 'n.md', kind: 'write', body: r.text };
+        } else {
+          req = { tool: 'set_properties', path: 'n.md', kind: 'properties', properties: { status: r.text } };
+        }
+        const run = (text: string) => {
+          try {
+            return textEditOf(req, 'n.md').edit(text, outlineOf(text));
+          } catch (err) {
+            return { error: (err as Error).message };
+          }
+        };
+        const a = run(lf);
+        const b = run(cr);
+        if ('error' in a) return expect(b).toEqual(a);
+        expect(b).toEqual({ ...a, text: a.text.replace(/\n/g, '\r') });
+      }),
+      { numRuns: 500 },
+    );
   });
 });
