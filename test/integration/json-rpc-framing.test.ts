@@ -103,6 +103,20 @@ describe('JSON-RPC framing at the door', () => {
     expect(message.error!.message).toMatch(/^Invalid Request: .*batch.*2025-06-18.*one JSON-RPC message per request/);
   });
 
+  it('an initialize in a batch is refused when it would open a session at 2025-06-18 or later', async () => {
+    const initialize = (version: string) =>
+      `[{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"${version}","capabilities":{},"clientInfo":{"name":"r","version":"1"}}}]`;
+    const reply = await raw(booted.port, { headers: { Authorization: `Bearer ${booted.token}` }, body: initialize('2025-06-18') });
+    expect(reply.status).toBe(400);
+    const [message] = messagesOf(reply) as RpcMessage[];
+    expect(message).toMatchObject({
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/MCP 2025-06-18.*batches were removed/) },
+    });
+    const older = await raw(booted.port, { headers: { Authorization: `Bearer ${booted.token}` }, body: initialize('2024-11-05') });
+    expect(older.status).toBe(200);
+  });
+
   it('a batch in the stateless 2026-07-28 era is refused the same way', async () => {
     const meta =
       '{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}';

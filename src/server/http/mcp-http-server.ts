@@ -282,10 +282,8 @@ export class McpHttpServer {
    * refused (400, -32600) in a session whose revision has none ({@link allowsBatches}).
    */
   private async serveInSession(session: Session, res: ServerResponse, web: () => Request, body: unknown): Promise<void> {
-    if (Array.isArray(body) && !allowsBatches(session.protocolVersion)) {
-      const message = `Invalid Request: this session negotiated MCP ${session.protocolVersion}, and JSON-RPC batches were removed in 2025-06-18; send one JSON-RPC message per request (POST each message on its own).`;
-      return refuse(res, { status: 400, code: INVALID_REQUEST, message, id: null });
-    }
+    if (Array.isArray(body) && !allowsBatches(session.protocolVersion))
+      return refuseBatch(res, `this session negotiated MCP ${session.protocolVersion}`);
     const ids = requestIdsOf(body);
     const stop = new AbortController();
     const taken = session.inFlight.claim(ids, () => stop.abort());
@@ -332,8 +330,14 @@ export class McpHttpServer {
     this.keys.touch(key.id).catch((error) => console.error('[vault-mcp] could not save key use', error));
   }
 
-  /** Opens a session for an `initialize` (after its params check) and answers it through the session's SDK transport. */
+  /**
+   * Opens a session for an `initialize` (after its params check) and answers it through the
+   * session's SDK transport; an `initialize` in a batch is refused when the revision it opens
+   * has no batches ({@link allowsBatches}).
+   */
   private async openSession({ key, origin }: Caller, res: ServerResponse, web: () => Request, body: unknown): Promise<void> {
+    const version = negotiatedVersionOf(body);
+    if (Array.isArray(body) && !allowsBatches(version)) return refuseBatch(res, `this initialize opens a session at MCP ${version}`);
     if (this.refuseParams(res, body)) return;
     const keyId = key.id;
     const server = createSessionServer(
@@ -349,7 +353,7 @@ export class McpHttpServer {
           transport,
           server,
           keyId,
-          protocolVersion: negotiatedVersionOf(body),
+          protocolVersion: version,
           lastSeen: Date.now(),
           inFlight: new InFlightIds(),
         }),
@@ -418,6 +422,15 @@ const MALFORMED_INITIALIZE: Refusal = {
  */
 export function allowsBatches(version: string): boolean {
   return version < FIRST_REVISION_WITHOUT_BATCHES;
+}
+
+/**
+ * Refuses a JSON-RPC batch sent where the protocol revision has none (400, -32600, id null).
+ * @param where what fixed the revision, e.g. "this session negotiated MCP 2025-06-18".
+ */
+function refuseBatch(res: ServerResponse, where: string): void {
+  const message = `Invalid Request: ${where}, and JSON-RPC batches were removed in 2025-06-18; send one JSON-RPC message per request (POST each message on its own).`;
+  refuse(res, { status: 400, code: INVALID_REQUEST, message, id: null });
 }
 
 /** The MCP revision that removed JSON-RPC batching. */
