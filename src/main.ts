@@ -160,8 +160,9 @@ export default class VaultMcpPlugin extends Plugin {
     this.settingTab.refreshIfOpen();
   }
 
-  /** Persists settings to data.json (no secrets are in them). */
+  /** Persists settings to data.json (no secrets are in them); the server then re-judges what each key sees if that can have changed. */
   async saveSettings(): Promise<void> {
     await this.saveData(this.settings);
+    await this.server?.accessChanged();
   }
 }

@@ -411,7 +411,7 @@ export class SearchIndex {
       // Listing the vault's notes is tens of ms at 100k notes: the scan's checks start a slice of their own.
       if (slicer.due()) await slicer.pause();
       // In steps: the first scan of a large vault is seconds of disk checks (NoteStore.readableNotesInSteps).
-      const readable = await this.notes.readableNotesInSteps(UNRESTRICTED_SCOPE, slicer);
+      let readable = await this.notes.readableNotesInSteps(UNRESTRICTED_SCOPE, slicer);
       if (!live()) return;
       this.progress.total = readable.length;
       const loaded = warm && (await this.loadSaved(slicer, live));
@@ -423,13 +423,29 @@ export class SearchIndex {
         // Each pass over every note checks the slice's budget: at 100k notes these three were one step of a quarter second and more.
         files = [];
         let kept = 0;
+        const closed = new Set<string>();
         for (const f of readable) {
           if (slicer.due()) await slicer.pause();
           // The manifest holds only notes the engine holds (loadSaved): a stamp counts one of them.
           const stamp = this.manifest.get(f.path);
-          if (stamp !== undefined) kept++;
-          if (changedSince(stamp, f)) files.push(f);
+          if (stamp === undefined) {
+            files.push(f);
+            continue;
+          }
+          if (changedSince(stamp, f)) {
+            // Changed while the plugin was not running: the metadata cache may still hold the note as it was (the scan above
+            // judged it so) until Obsidian parses it again; its file says whether the change made it private.
+            this.notes.changedWhileAway(f);
+            if (!this.notes.canRead(f, UNRESTRICTED_SCOPE)) {
+              closed.add(f.path);
+              this.forget(f.path);
+              continue;
+            }
+            files.push(f);
+          }
+          kept++;
         }
+        if (closed.size > 0) readable = readable.filter((f) => !closed.has(f.path));
         if (!live()) return;
         // No change has touched the loaded notes and every one of them is still readable (the usual warm start): none to forget, no set of 100k paths to build.
         if (kept !== this.engine.size || this.touched.size > 0) await this.forgetUnreadable(readable, slicer, live);

@@ -63,3 +63,26 @@ export function followNoteChanges(
     for (const { source, ref } of refs) source.offref(ref);
   };
 }
+
+/**
+ * Subscribes to the files other than notes being created, deleted or renamed (the vault's
+ * `create`, `delete` and `rename` events for a file that is not Markdown before or after; a
+ * note's own changes come from {@link followNoteChanges}). Their text is not followed: what
+ * depends on them is the list of files (a skill's prompt names the other files of its folder).
+ * @returns a function that unsubscribes.
+ */
+export function followOtherFiles(app: App, listener: (change: NoteChange) => void): () => void {
+  const { vault } = app;
+  const other = (file: unknown): file is TFile => file instanceof TFile && file.extension !== 'md';
+  const refs = [
+    vault.on('create', (file) => other(file) && listener({ type: 'create', path: file.path })),
+    vault.on('delete', (file) => other(file) && listener({ type: 'delete', path: file.path })),
+    vault.on(
+      'rename',
+      (file, oldPath) => other(file) && !oldPath.endsWith('.md') && listener({ type: 'rename', path: file.path, oldPath }),
+    ),
+  ];
+  return () => {
+    for (const ref of refs) vault.offref(ref);
+  };
+}

@@ -74,6 +74,16 @@ export class NotePolicy {
   }
 
   /**
+   * Tells the policy that `file` changed while the plugin was not running (its stat differs from
+   * a stamp saved in the last run): its metadata cache entry may predate the change until Obsidian
+   * parses it again, so its access is judged from its file meanwhile
+   * (UnparsedFrontmatter.changedWhileAway); {@link onAccessLearned} listeners hear when its rules may have changed.
+   */
+  changedWhileAway(file: TFile): void {
+    if (file.extension === 'md') this.unparsed.changedWhileAway(file);
+  }
+
+  /**
    * Normalizes an agent-supplied path and checks it may be used by `scope`: percent-escapes
    * decoded once (unless the literal spelling names an existing entry), backslashes, NFC,
    * `./` and `..`, leading slashes, Obsidian's `normalizePath`, then the real spelling of
@@ -304,6 +314,18 @@ export class NotePolicy {
       return this.unparsed.uncachedAccessOf(file, scope.label);
     if (hasUnparsedFrontmatter(cache)) return this.unparsed.accessOf(file, scope.label);
     return noteAccess(cache?.frontmatter, scope.label);
+  }
+
+  /**
+   * The frontmatter {@link accessOf} reads `file`'s rules from, for a refusal naming the rule:
+   * the metadata cache's, or for a note it has not parsed (or not since it changed) its file's
+   * (UnparsedFrontmatter.uncachedFrontmatter).
+   * @returns the properties; undefined when the note has none or its block does not parse
+   */
+  rulesFrontmatter(file: TFile): Record<string, unknown> | undefined {
+    const cache = this.app.metadataCache.getFileCache(file);
+    if ((cache === null || this.unparsed.isBehind(file)) && file.extension === 'md') return this.unparsed.uncachedFrontmatter(file);
+    return hasUnparsedFrontmatter(cache) ? undefined : cache?.frontmatter;
   }
 
   /**

@@ -8,7 +8,16 @@ import type { NoteSection } from './content/sections';
  */
 export type WritePolicy = Pick<
   NotePolicy,
-  'normalizePath' | 'spelledPath' | 'namesFolder' | 'checkedPath' | 'entryAt' | 'isQuarantined' | 'canRead' | 'accessOf' | 'resolveNote'
+  | 'normalizePath'
+  | 'spelledPath'
+  | 'namesFolder'
+  | 'checkedPath'
+  | 'entryAt'
+  | 'isQuarantined'
+  | 'canRead'
+  | 'accessOf'
+  | 'rulesFrontmatter'
+  | 'resolveNote'
 >;
 
 /**

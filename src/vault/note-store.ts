@@ -25,7 +25,7 @@ import type { OpenNoteEditors } from './writes/open-note-editors';
 import { AppliedChanges } from './writes/applied-change';
 import { ScanCache } from './scan-cache';
 import { NotePolicy } from './note-policy';
-import { followNoteChanges, type NoteChange } from './note-changes';
+import { followNoteChanges, followOtherFiles, type NoteChange } from './note-changes';
 import type { NoteReader } from './note-reader';
 import { WidgetStore } from './widgets/widget-store';
 import { DEFAULT_WIDGETS_FOLDER } from '../settings/settings';
@@ -116,6 +116,14 @@ export class NoteStore implements NoteReader {
   close(): void {
     this.scans.close();
     this.policy.close();
+  }
+
+  /**
+   * {@link NotePolicy.changedWhileAway}, for the search index's warm start, which finds the notes
+   * whose stat differs from the stamps it saved in the last run.
+   */
+  changedWhileAway(file: TFile): void {
+    this.policy.changedWhileAway(file);
   }
 
   /**
@@ -463,6 +471,15 @@ export class NoteStore implements NoteReader {
    */
   onNoteChange(listener: (change: NoteChange) => void): () => void {
     return followNoteChanges(this.app, this.policy, listener);
+  }
+
+  /**
+   * Subscribes to files other than notes being created, deleted or renamed, as note-changes.ts's
+   * followOtherFiles reports them (not their edits). Readability is not filtered here.
+   * @returns a function that unsubscribes.
+   */
+  onOtherFileChange(listener: (change: NoteChange) => void): () => void {
+    return followOtherFiles(this.app, listener);
   }
 
   /**

@@ -23,6 +23,7 @@ export interface DemoPlugin {
     notifyToolListChanged(): Promise<void>;
     notifyPromptListChanged(): Promise<void>;
     closeSessionsOfRevokedKeys(): Promise<void>;
+    accessChanged(): Promise<void>;
   };
   ai: {
     testConnection(): Promise<{ ok: true; text: string }>;
@@ -139,6 +140,7 @@ export function createDemoPlugin(): DemoPlugin {
       notifyToolListChanged: async () => void plugin.toolListChanges++,
       notifyPromptListChanged: async () => undefined,
       closeSessionsOfRevokedKeys: async () => undefined,
+      accessChanged: async () => undefined,
     },
     ai: {
       testConnection: async () => ({ ok: true, text: 'OK' }),

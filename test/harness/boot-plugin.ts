@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type * as O from 'obsidian';
-import { createHostApp, loadPluginInHost, unloadPluginInHost, type HostApp } from '../host';
+import { createHostApp, loadPluginInHost, unloadPluginInHost, type HostApp, type SavedMetadata } from '../host';
 import { secretIdForKey, type KeyMode, type KeyRecord } from '../../src/settings/key-record';
 import { defaultSettings, type VaultMcpSettings } from '../../src/settings/settings';
 import { ALL_TOOLS } from '../../src/tools/registry';
@@ -58,6 +58,11 @@ export interface BootOptions {
    * opens for the first time. Default false.
    */
   holdIndexing?: boolean;
+  /**
+   * Start the metadata cache from a previous run's (`app.metadataCache.savedForRestart()`,
+   * HostAppOptions `savedMetadata`), as Obsidian does after a restart. Default: parse every note.
+   */
+  savedMetadata?: SavedMetadata;
 }
 
 /** A running plugin with its server. */
@@ -118,6 +123,7 @@ export async function bootPlugin<P extends BootablePlugin>(
     secrets,
     configDir: options.configDir,
     holdIndexing: options.holdIndexing,
+    savedMetadata: options.savedMetadata,
   });
   let data: unknown = JSON.parse(JSON.stringify(settings));
   // data.json (and, unless persistIndex, the search index) stay in memory so a run never writes plugin data into the vault folder.

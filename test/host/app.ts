@@ -2,7 +2,7 @@ import type * as O from 'obsidian';
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { Vault } from './vault';
-import { MetadataCache } from './metadata-cache';
+import { MetadataCache, type SavedMetadata } from './metadata-cache';
 import { FileManager } from './file-manager';
 import { Workspace } from './workspace';
 import { SecretStorage } from './secret-storage';
@@ -27,6 +27,12 @@ export interface HostAppOptions {
    * the first time, whose plugins start while its indexer is still parsing notes. Default false.
    */
   holdIndexing?: boolean;
+  /**
+   * The metadata cache a previous run saved for this folder (`metadataCache.savedForRestart()`),
+   * as Obsidian keeps it across restarts: notes unchanged since start from their saved entries, and
+   * a note changed while the app was closed keeps its old entry until the indexer re-parses it.
+   */
+  savedMetadata?: SavedMetadata;
 }
 
 /** Obsidian's internal plugin registry (`app.plugins`) as far as plugins use it. */
@@ -124,7 +130,7 @@ export async function createHostApp(options: HostAppOptions): Promise<App> {
   const app = new App({ ...options, vaultPath: full });
   await app.vault.load();
   if (options.holdIndexing) app.metadataCache.holdIndexing();
-  await app.metadataCache.initialize();
+  await app.metadataCache.initialize(options.savedMetadata);
   const interval = options.watchIntervalMs ?? 50;
   if (interval !== false) app.vault.startWatching(interval);
   return app;

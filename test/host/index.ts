@@ -9,6 +9,7 @@ export { TAbstractFile, TFile, TFolder } from './abstract-file';
 export { Vault } from './vault';
 export { FileSystemAdapter } from './vault-adapter';
 export { MetadataCache } from './metadata-cache';
+export type { SavedMetadata, SavedMetadataEntry } from './metadata-cache';
 export { FileManager } from './file-manager';
 export { Workspace } from './workspace';
 export type { NoteSelection, HostLeaf, OpenNoteOptions } from './workspace';

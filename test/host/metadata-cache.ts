@@ -7,6 +7,19 @@ import { LinkResolver } from './link-resolver';
 import { getLinkpath } from './link-text';
 
 /**
+ * One note's entry as Obsidian keeps its metadata cache across restarts (in the app's
+ * IndexedDB): the parsed metadata and the file's stat when it was parsed (mtime ms, size bytes).
+ */
+export interface SavedMetadataEntry {
+  mtime: number;
+  size: number;
+  cache: O.CachedMetadata;
+}
+
+/** A host metadata cache's entries by vault path, as saved for the next start ({@link MetadataCache.savedForRestart}). */
+export type SavedMetadata = ReadonlyMap<string, SavedMetadataEntry>;
+
+/**
  * Obsidian's `MetadataCache` (obsidian.d.ts) for the host vault. Markdown notes are parsed
  * with a real Markdown parser (see markdown-metadata.ts). Like Obsidian, it follows vault
  * events and indexes asynchronously: after a write, `getFileCache` may still return the old
@@ -21,11 +34,20 @@ import { getLinkpath } from './link-text';
  * `changed`/`resolved` fires; release parses the queue as usual. Held before `initialize()`
  * (createHostApp `holdIndexing`), every note waits unparsed, as in a first-time vault whose
  * plugins start before the indexer reaches its notes.
+ *
+ * Host: like Obsidian, which keeps the cache across restarts and on start checks each note's
+ * stat against its saved entry, {@link initialize} can start from a previous run's entries
+ * ({@link savedForRestart}): a note whose stat matches keeps its entry unparsed; a note changed
+ * since (by another program while the app was closed) keeps its old entry until the indexer
+ * re-parses it in the background (`changed` then fires), so while indexing is held it answers
+ * with the old metadata.
  */
 export class MetadataCache extends Events implements O.MetadataCache {
   resolvedLinks: Record<string, Record<string, number>> = {};
   unresolvedLinks: Record<string, Record<string, number>> = {};
   private readonly caches = new Map<string, O.CachedMetadata>();
+  /** Each cached note's stat when it was parsed (or when its saved entry was parsed). */
+  private readonly parsedStats = new Map<string, { mtime: number; size: number }>();
   private readonly resolver = new LinkResolver();
   private readonly queue = new Set<TFile>();
   private draining: Promise<void> | null = null;
@@ -47,23 +69,54 @@ export class MetadataCache extends Events implements O.MetadataCache {
   /**
    * Host: parses every note and resolves all links, then fires `resolved`. While indexing is held
    * ({@link holdIndexing}) it only queues every note: none has a cache until {@link releaseIndexing}.
+   * With `saved` entries (a previous run's {@link savedForRestart}), a note whose stat matches its
+   * entry takes it as it is; a note whose stat differs takes its old entry and is queued for the
+   * indexer (parsed in the background, or at release when held), as Obsidian does on start.
    */
-  async initialize(): Promise<void> {
+  async initialize(saved?: SavedMetadata): Promise<void> {
     this.resolver.reindex(this.vault.getFiles());
+    const stale: TFile[] = [];
+    const unparsed: TFile[] = [];
+    for (const file of this.vault.getMarkdownFiles()) {
+      const entry = saved?.get(file.path);
+      if (entry === undefined) {
+        unparsed.push(file);
+        continue;
+      }
+      this.caches.set(file.path, entry.cache);
+      this.parsedStats.set(file.path, { mtime: entry.mtime, size: entry.size });
+      if (entry.mtime !== file.stat.mtime || entry.size !== file.stat.size) stale.push(file);
+    }
     if (this.held) {
-      for (const file of this.vault.getMarkdownFiles()) this.queue.add(file);
+      for (const file of [...unparsed, ...stale]) this.queue.add(file);
       this.needsFullResolve = true;
       return;
     }
-    for (const file of this.vault.getMarkdownFiles()) {
+    for (const file of unparsed) {
       try {
+        const { mtime, size } = file.stat;
         this.caches.set(file.path, parseNoteMetadata(await this.vault.cachedRead(file)));
+        this.parsedStats.set(file.path, { mtime, size });
       } catch (err) {
         console.error(`[host] cannot index "${file.path}":`, err);
       }
     }
     this.resolveAll();
     this.trigger('resolved');
+    for (const file of stale) this.enqueue(file);
+  }
+
+  /**
+   * Host: the cache's entries as Obsidian saves them for the next start (each note's metadata
+   * and its stat when parsed), for createHostApp's `savedMetadata` in a later run over the same folder.
+   */
+  savedForRestart(): SavedMetadata {
+    const saved = new Map<string, SavedMetadataEntry>();
+    for (const [path, cache] of this.caches) {
+      const stat = this.parsedStats.get(path);
+      if (stat) saved.set(path, { ...stat, cache: structuredClone(cache) });
+    }
+    return saved;
   }
 
   /** Host: stops following vault events. */
@@ -133,6 +186,7 @@ export class MetadataCache extends Events implements O.MetadataCache {
     this.queue.delete(file);
     const prev = this.caches.get(file.path) ?? null;
     this.caches.delete(file.path);
+    this.parsedStats.delete(file.path);
     delete this.resolvedLinks[file.path];
     delete this.unresolvedLinks[file.path];
     this.resolver.reindex(this.vault.getFiles());
@@ -144,8 +198,11 @@ export class MetadataCache extends Events implements O.MetadataCache {
   private onRename(file: TAbstractFile, oldPath: string): void {
     if (!(file instanceof TFile)) return;
     const cache = this.caches.get(oldPath);
+    const stat = this.parsedStats.get(oldPath);
     this.caches.delete(oldPath);
+    this.parsedStats.delete(oldPath);
     if (cache && file.extension === 'md') this.caches.set(file.path, cache);
+    if (stat && cache && file.extension === 'md') this.parsedStats.set(file.path, stat);
     else if (file.extension === 'md') this.queue.add(file);
     for (const table of [this.resolvedLinks, this.unresolvedLinks]) {
       if (table[oldPath]) table[file.path] = table[oldPath];
@@ -175,6 +232,7 @@ export class MetadataCache extends Events implements O.MetadataCache {
         this.queue.delete(file);
         if (this.vault.getFileByPath(file.path) !== file) continue;
         let data: string;
+        const { mtime, size } = file.stat;
         try {
           data = await this.vault.cachedRead(file);
         } catch {
@@ -183,6 +241,7 @@ export class MetadataCache extends Events implements O.MetadataCache {
         if (this.vault.getFileByPath(file.path) !== file) continue;
         const cache = parseNoteMetadata(data);
         this.caches.set(file.path, cache);
+        this.parsedStats.set(file.path, { mtime, size });
         this.trigger('changed', file, data, cache);
         if (!this.needsFullResolve) {
           this.resolveFile(file.path);

@@ -612,3 +612,56 @@ describe('a note changed to private while the indexer lags is hidden before Obsi
     await expectMissing();
   });
 });
+
+describe('a note changed while Obsidian was closed is judged from its file until Obsidian parses it again', () => {
+  // Obsidian keeps its metadata cache across restarts and re-parses a note changed meanwhile in the background after it starts:
+  // until then the note's entry is the old one. A sync (or another program) that made the note private while the app was
+  // closed left it readable from that old entry, and the warm start indexed its new text.
+  let dir: string;
+  let booted: BootedPlugin<VaultMcpPlugin> | null = null;
+  let client: Client | null = null;
+  afterEach(async () => {
+    await client?.close();
+    await booted?.stop();
+    client = booted = null;
+    await fsp.rm(dir, { recursive: true, force: true });
+  });
+
+  test('search, read_note, read_notes, get_links, list_notes and resources answer it as missing after a warm start; the same once parsed', async () => {
+    dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-sec-'));
+    await fsp.writeFile(nodePath.join(dir, 'Turned.md'), 'awayold\n');
+    await fsp.writeFile(nodePath.join(dir, 'Other.md'), 'awayother [[Turned]]\n');
+    const first = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, persistIndex: true });
+    const savedMetadata = first.app.metadataCache.savedForRestart();
+    await first.stop();
+    await first.plugin.search.whenSaved();
+    // While the app is closed, a sync makes the note private and writes into it (a later mtime than the saved entry's).
+    await fsp.writeFile(nodePath.join(dir, 'Turned.md'), '---\naccess: private\n---\nawaynew\n');
+    const later = new Date(Date.now() + 5_000);
+    await fsp.utimes(nodePath.join(dir, 'Turned.md'), later, later);
+
+    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, persistIndex: true, holdIndexing: true, savedMetadata });
+    const { app } = booted;
+    expect(booted.plugin.search.stats).toMatchObject({ warm: true });
+    // The host's metadata cache still holds the note as it was before the restart.
+    expect(app.metadataCache.getFileCache(app.vault.getFileByPath('Turned.md')!)?.frontmatter).toBeUndefined();
+    client = await connectClient(booted.url, booted.token);
+    const open = client;
+    const expectMissing = async (): Promise<void> => {
+      for (const word of ['awayold', 'awaynew']) expect(await searchPaths(open, word)).toEqual([]);
+      expect(await searchPaths(open, 'awayother')).toEqual(['Other.md']);
+      for (const path of ['Turned', 'Turned.md']) {
+        expect(await attempt(open, 'read_note', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+        expect(await attempt(open, 'get_links', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+      }
+      await expect(open.readResource({ uri: `${NOTE_URI_PREFIX}Turned.md` })).rejects.toThrow(/not found/i);
+      expect(JSON.stringify(await attempt(open, 'read_notes', { paths: ['Turned.md', 'Other.md'] }))).not.toContain('awaynew');
+      expect(((await call(open, 'list_notes', {})).notes as Json[]).map((n) => n.path)).toEqual(['Other.md']);
+      expect((await open.listResources()).resources.map((r) => r.uri)).toEqual([`${NOTE_URI_PREFIX}Other.md`]);
+    };
+    await expectMissing();
+    await app.metadataCache.releaseIndexing();
+    await booted.plugin.search.whenBuilt();
+    await expectMissing();
+  });
+});

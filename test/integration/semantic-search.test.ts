@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { decodeSemanticIndex } from '../../src/search/semantic/store-file';
 import type { VaultMcpSettings } from '../../src/settings/settings';
-import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import { bootPlugin, connectClient, type BootedPlugin, type BootOptions } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/fake-openai';
 
@@ -31,8 +31,9 @@ afterEach(async () => {
 });
 
 /** Boots the plugin over the temp vault with AI on against the fake and semantic indexing on; waits for the first sync. */
-async function boot(configure: (s: VaultMcpSettings) => void = () => undefined, roots?: string[]) {
+async function boot(configure: (s: VaultMcpSettings) => void = () => undefined, roots?: string[], host: Partial<BootOptions> = {}) {
   const booted = await bootPlugin(VaultMcpPlugin, {
+    ...host,
     vaultPath: vault.dir,
     roots,
     configure: (s) => {
@@ -168,6 +169,29 @@ describe('semantic index over the demo vault', () => {
     const inputs = embeddedInputs();
     expect(inputs).toHaveLength(1);
     expect(inputs[0]).toMatch(/^Garden plan\nWater\n\n## Water\n\nThe rain barrel/);
+  });
+
+  it('a note made private while Obsidian was closed is never embedded after the restart, and its vectors are dropped', async () => {
+    const first = await boot();
+    const file = 'Areas/Home/Garden plan.md';
+    const savedMetadata = first.booted.app.metadataCache.savedForRestart();
+    await first.client.close();
+    await first.booted.stop();
+    running.splice(0);
+    // While Obsidian is closed, a sync makes the note private and adds a line; Obsidian's saved metadata still shows it as before.
+    const text = await fs.readFile(nodePath.join(vault.dir, file), 'utf8');
+    const changed = text.startsWith('---\n') ? text.replace('---\n', '---\naccess: private\n') : `---\naccess: private\n---\n${text}`;
+    await fs.writeFile(nodePath.join(vault.dir, file), `${changed}\nThe awaybarrel holds rain.\n`);
+    const later = new Date(Date.now() + 5_000);
+    await fs.utimes(nodePath.join(vault.dir, file), later, later);
+    fake.requests.length = 0;
+    const second = await boot(undefined, undefined, { holdIndexing: true, savedMetadata });
+    expect(second.plugin.semantic.current).toMatchObject({ state: 'ready' });
+    expect(embeddedInputs().join('\n')).not.toMatch(/awaybarrel|Garden plan/);
+    const page = await call(second.client, 'search', { query: 'garden plan water barrel', mode: 'semantic', limit: 20 });
+    expect(page.json.results.map((h: Json) => h.path)).not.toContain(file);
+    expect(second.plugin.semantic.current).toMatchObject({ state: 'ready' });
+    await second.booted.app.metadataCache.releaseIndexing();
   });
 
   it('a damaged or old-format saved index is rebuilt and saved readable again', async () => {

@@ -383,3 +383,52 @@ describe('host metadata cache: indexing held, as Obsidian’s indexer lagging be
     expect(metadataCache.resolvedLinks['A.md']).toEqual({ 'B.md': 1 });
   });
 });
+
+describe('host metadata cache: kept across a restart, as Obsidian keeps it', () => {
+  let tv: TempVault | null = null;
+  let again: Awaited<ReturnType<typeof createHostApp>> | null = null;
+  afterEach(async () => {
+    await again?.close();
+    again = null;
+    await tv?.cleanup();
+    tv = null;
+  });
+
+  test('an unchanged note starts from its saved entry; one changed while closed keeps its old entry until re-parsed', async () => {
+    tv = await createTempVault({ 'Same.md': '---\ntitle: same\n---\n', 'Away.md': '---\ntitle: old\n---\n' }, { watchIntervalMs: false });
+    const saved = tv.app.metadataCache.savedForRestart();
+    expect([...saved.keys()].sort()).toEqual(['Away.md', 'Same.md']);
+    await tv.app.close();
+    await fsp.writeFile(nodePath.join(tv.dir, 'Away.md'), '---\naccess: private\n---\n');
+    const later = new Date(Date.now() + 5_000);
+    await fsp.utimes(nodePath.join(tv.dir, 'Away.md'), later, later);
+    // The saved entry is what counts for an unchanged note, not a parse of its file: mark it to see which one is served.
+    (saved.get('Same.md')!.cache as { frontmatter?: unknown }).frontmatter = { title: 'from the saved cache' };
+
+    again = await createHostApp({ vaultPath: tv.dir, watchIntervalMs: false, holdIndexing: true, savedMetadata: saved });
+    const { vault, metadataCache } = again;
+    const fired: string[] = [];
+    metadataCache.on('changed', (file: TFile) => fired.push(`changed ${file.path}`));
+    expect(metadataCache.getFileCache(vault.getFileByPath('Same.md')!)?.frontmatter).toEqual({ title: 'from the saved cache' });
+    expect(metadataCache.getFileCache(vault.getFileByPath('Away.md')!)?.frontmatter).toEqual({ title: 'old' });
+    await metadataCache.releaseIndexing();
+    expect(metadataCache.getFileCache(vault.getFileByPath('Away.md')!)?.frontmatter).toEqual({ access: 'private' });
+    expect(metadataCache.getFileCache(vault.getFileByPath('Same.md')!)?.frontmatter).toEqual({ title: 'from the saved cache' });
+    expect(fired).toEqual(['changed Away.md']);
+  });
+
+  test('not held, the note changed while closed is parsed again in the background after start', async () => {
+    tv = await createTempVault({ 'Away.md': 'old\n' }, { watchIntervalMs: false });
+    const saved = tv.app.metadataCache.savedForRestart();
+    await tv.app.close();
+    await fsp.writeFile(nodePath.join(tv.dir, 'Away.md'), '---\naccess: private\n---\nnew\n');
+    const later = new Date(Date.now() + 5_000);
+    await fsp.utimes(nodePath.join(tv.dir, 'Away.md'), later, later);
+    again = await createHostApp({ vaultPath: tv.dir, watchIntervalMs: false, savedMetadata: saved });
+    const away = again.vault.getFileByPath('Away.md')!;
+    expect(again.metadataCache.getFileCache(away)?.frontmatter).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await again.metadataCache.whenResolved();
+    expect(again.metadataCache.getFileCache(away)?.frontmatter).toEqual({ access: 'private' });
+  });
+});

@@ -4,6 +4,7 @@ import type { TFile } from 'obsidian';
 import { createTempVault, type TempVault } from '../host';
 import { NoteStore } from '../../src/vault/note-store';
 import { UNRESTRICTED_SCOPE, type AccessScope } from '../../src/vault/access/access';
+import { writableNote } from '../../src/vault/writes/write-checks';
 
 /**
  * Obsidian parses notes asynchronously: a note created or synced in by another program, and the
@@ -97,6 +98,18 @@ describe('NotePolicy: a note the metadata cache has not parsed yet', () => {
     }
   });
 
+  test('a write to a read-only note not parsed yet is refused naming its rule, not a block that does not parse', async () => {
+    vault = await createTempVault({}, { watchIntervalMs: false });
+    notes = new NoteStore(vault.app as never, { quarantine: () => [] });
+    vault.app.metadataCache.holdIndexing();
+    await syncIn(files);
+    uncached('Read only.md');
+    expect(() => writableNote(notes, 'Read only.md', key)).toThrow(/read-only for agents \(frontmatter 'access: read-only'\)/);
+    expect(() => writableNote(notes, 'Broken.md', key)).toThrow(/not found/);
+    await syncIn({ 'Broken ro.md': '---\naccess: read-only\ntitle: "unclosed\n---\nbody\n' });
+    expect(() => writableNote(notes, 'Broken ro.md', key)).toThrow(/which does not parse, names an 'access' rule/);
+  });
+
   test('a file that cannot be read counts as private until the metadata cache parses it', async () => {
     vault = await createTempVault({}, { watchIntervalMs: false });
     notes = new NoteStore(vault.app as never, { quarantine: () => [] });
@@ -158,6 +171,25 @@ describe('NotePolicy: a note the metadata cache has not parsed yet', () => {
     expect(notes.policy.accessOf(file, key)).toBe('private');
     expect(notes.policy.openness(file)).toBe('by-label');
   });
+  test("the metadata cache's late 'changed' for a version older than the file does not end the wait for the newer one", async () => {
+    vault = await createTempVault({ 'Late.md': 'v0\n' }, { watchIntervalMs: false });
+    notes = new NoteStore(vault.app as never, { quarantine: () => [] });
+    const file = vault.app.vault.getFileByPath('Late.md') as unknown as TFile;
+    vault.app.metadataCache.holdIndexing();
+    // Obsidian read v1 to parse it; meanwhile another program writes v2, which makes the note private.
+    await syncIn({ 'Late.md': 'v1, still open\n' });
+    await syncIn({ 'Late.md': '---\naccess: private\n---\nv2\n' });
+    expect(notes.policy.accessOf(file, key)).toBe('private');
+    // The parse of v1 ends now: its 'changed' event carries v1's text and metadata (nothing private in them).
+    vault.app.metadataCache.trigger('changed', file, 'v1, still open\n', { sections: [] });
+    expect(notes.policy.accessOf(file, key)).toBe('private');
+    expect(notes.policy.openness(file)).toBe('closed');
+    // Once the parse of v2 lands, the cache answers.
+    await vault.app.metadataCache.releaseIndexing();
+    expect(vault.app.metadataCache.getFileCache(file)?.frontmatter).toEqual({ access: 'private' });
+    expect(notes.policy.accessOf(file, key)).toBe('private');
+  });
+
   test('a long note: the block is read whole when it runs past the first 64 KiB, and a long body does not hide it', async () => {
     vault = await createTempVault({}, { watchIntervalMs: false });
     notes = new NoteStore(vault.app as never, { quarantine: () => [] });

@@ -243,9 +243,22 @@ export class SemanticIndex {
         this.stamps.delete(path);
       }
     }
-    const todo = readable.filter((f) => this.dirty.has(f.path) || changedSince(this.stamps.get(f.path), f));
+    let todo = readable.filter((f) => this.dirty.has(f.path) || changedSince(this.stamps.get(f.path), f));
+    // A note changed since its saved stamp, unheard (while the plugin was not running), is judged from its file until Obsidian
+    // parses it again (as SearchIndex's warm start does): one the change made private is dropped, and its text never embedded.
+    const closed = new Set<string>();
+    for (const f of todo) {
+      if (!this.stamps.has(f.path) || !changedSince(this.stamps.get(f.path), f)) continue;
+      this.notes.changedWhileAway(f);
+      if (!this.notes.canRead(f, UNRESTRICTED_SCOPE)) closed.add(f.path);
+    }
+    for (const path of closed) {
+      this.store.removeNote(path);
+      this.stamps.delete(path);
+    }
+    if (closed.size > 0) todo = todo.filter((f) => !closed.has(f.path));
     this.dirty.clear();
-    const progress = { indexed: readable.length - todo.length, total: readable.length };
+    const progress = { indexed: readable.length - closed.size - todo.length, total: readable.length - closed.size };
     const report = (): void => {
       if (!this.built) this.setStatus({ state: 'building', ...progress });
     };

@@ -210,10 +210,10 @@ export class NoteResources {
     }
   }
 
-  /** True when the scope may read the note at this vault path now (for update notifications). */
+  /** True when a Markdown note the scope may read is at this vault path now (for update notifications; other files are no resources). */
   canReadPath(path: string): boolean {
     const file = this.notes.fileByPath(path);
-    return file !== null && this.notes.canRead(file, this.scope);
+    return file !== null && file.extension === 'md' && this.notes.canRead(file, this.scope);
   }
 
   /**

@@ -10,6 +10,7 @@ import type { ToolContext } from '../../tools/tool';
 import type { NoteChange } from '../../vault/note-store';
 import { skillsFolderOf, touchesSkills } from '../../vault/skills';
 import { NOTE_TEMPLATE, NOTE_URI_TEMPLATE, NoteResources, noteUri, pathOfNoteUri } from './note-resources';
+import { NoteSubscriptions } from './note-subscriptions';
 import type { SessionAddOn } from './session-add-on';
 import { NOTE_ARGUMENT, PromptView, promptDigestOf, SkillPrompts } from './skill-prompts';
 import { guarded, JsonRpcError } from '../session/rpc-errors';
@@ -50,13 +51,14 @@ export interface SessionContextSource {
  * session's key at that moment (its scope: quarantine, access rules, roots). Follows vault
  * changes while the session is open, telling the session only what its key may know:
  * `notifications/resources/updated` for a subscribed note it could read before or after the change
- * (a hidden note's edits, renames and deletion stay silent), and `notifications/prompts/list_changed`
- * when a change in the skills folder changed what this session sees of the prompts
+ * ({@link NoteSubscriptions}: a hidden note's edits, renames and deletion stay silent), and
+ * `notifications/prompts/list_changed` when a change in the skills folder (a note, or another file
+ * of a skill's folder) changed what this session sees of the prompts
  * ({@link SkillPrompts.digest}: the list and each prompt's content; a private skill or a skills
  * folder outside the key's roots changes nothing it sees).
  * @param server a server whose capabilities declare resources (subscribe), prompts (listChanged) and completions.
  * @returns `follow` (start following the vault: call once the client is initialized),
- *   `stop` (call when the session closes) and `checkPrompts` (a setting changed).
+ *   `stop` (call when the session closes) and `recheck` (what the session may see changed).
  */
 export function registerSessionContent(
   server: Server,
@@ -74,8 +76,8 @@ export function registerSessionContent(
   const addOnResources = addOns.flatMap((a) => a.resources ?? []);
   const addOnTemplates = addOns.flatMap((a) => a.templates ?? []);
   const addOnPrompts = addOns.flatMap((a) => a.prompts ?? []);
-  /** Subscribed URIs → whether the session could read that note when last seen (add-on URIs: true). */
-  const subscriptions = new Map<string, boolean>();
+  /** Subscribed URIs, each with whether the session could read that note when last judged (add-on URIs: true). */
+  const subscriptions = new NoteSubscriptions();
 
   const readAddOn = (uri: string): ReadResourceResult | null => {
     const fixed = addOnResources.find((r) => r.definition.uri === uri);
@@ -124,8 +126,8 @@ export function registerSessionContent(
     'resources/subscribe',
     guarded('resources/subscribe', async (request, extra) => {
       const { uri } = request.params;
-      if (pathOfNoteUri(uri) === null && addOnSubscribable(uri)) subscriptions.set(uri, true);
-      else subscriptions.set(noteUri((await resources(extra)).noteAt(uri).path), true);
+      if (pathOfNoteUri(uri) === null && addOnSubscribable(uri)) subscriptions.hold(uri, true);
+      else subscriptions.hold(noteUri((await resources(extra)).noteAt(uri).path), true);
       return {};
     }),
   );
@@ -135,8 +137,8 @@ export function registerSessionContent(
       const { uri } = request.params;
       const path = pathOfNoteUri(uri);
       if (path === null && !addOnSubscribable(uri)) (await resources(extra)).noteAt(uri);
-      subscriptions.delete(uri);
-      if (path !== null) subscriptions.delete(noteUri(path));
+      subscriptions.release(uri, true);
+      if (path !== null) subscriptions.release(noteUri(path), true);
       return {};
     }),
   );
@@ -213,30 +215,32 @@ export function registerSessionContent(
       void checkPrompts();
     }, PROMPTS_CHANGED_DELAY_MS);
   };
-  const onChange = (change: NoteChange): void => {
-    const paths = change.oldPath === undefined ? [change.path] : [change.path, change.oldPath];
+  /** A change of the skills folder (a note, or another file: prompts/get lists a skill's files) is checked after the burst. */
+  const onSkillsChange = (change: NoteChange): void => {
+    const folder = skillsFolderOf(context.now()?.settings.skills?.folder);
+    if ([change.path, change.oldPath].some((path) => path !== undefined && touchesSkills(path, folder))) promptsChanged();
+  };
+  const viewNow = (): NoteResources | null => {
     const ctx = context.now();
-    if (!ctx) return;
-    const folder = skillsFolderOf(ctx.settings.skills?.folder);
-    if (paths.some((path) => touchesSkills(path, folder))) promptsChanged();
-    if (subscriptions.size === 0) return;
-    const visible = new NoteResources(ctx.notes, ctx.scope);
-    for (const path of paths) {
-      const uri = noteUri(path);
-      const wasVisible = subscriptions.get(uri);
-      if (wasVisible === undefined) continue;
-      const removed = change.type === 'delete' || path === change.oldPath;
-      // A removed note has no frontmatter left to judge: it was readable if it was when last seen and its path still is.
-      const isVisible = !removed && visible.canReadPath(path);
-      subscriptions.set(uri, isVisible);
-      if (isVisible || (wasVisible && (!removed || visible.admitsPath(path)))) server.sendResourceUpdated({ uri }).catch(() => undefined);
-    }
+    return ctx && new NoteResources(ctx.notes, ctx.scope);
+  };
+  const tell = (uris: string[]): void => {
+    for (const uri of uris) server.sendResourceUpdated({ uri }).catch(() => undefined);
+  };
+  const onChange = (change: NoteChange): void => {
+    onSkillsChange(change);
+    if (!subscriptions.empty) tell(subscriptions.changed(change, viewNow()));
   };
   let unfollow: (() => void) | null = null;
   const handle: SessionContentHandle = {
     follow: () => {
       if (unfollow) return;
-      unfollow = context.notes.onNoteChange(onChange);
+      const unfollowNotes = context.notes.onNoteChange(onChange);
+      const unfollowFiles = context.notes.onOtherFileChange(onSkillsChange);
+      unfollow = () => {
+        unfollowNotes();
+        unfollowFiles();
+      };
       promptView = new PromptView(() => promptDigestOf(context.now()));
     },
     stop: () => {
@@ -244,7 +248,15 @@ export function registerSessionContent(
       unfollow = null;
       if (promptsTimer) clearTimeout(promptsTimer);
     },
-    checkPrompts,
+    recheck: async (baseline = false) => {
+      if (!unfollow) return;
+      const moved = subscriptions.recheck(viewNow());
+      if (baseline) promptView = new PromptView(() => promptDigestOf(context.now()));
+      else {
+        tell(moved);
+        await checkPrompts();
+      }
+    },
   };
   handles.set(server, handle);
   return handle;
@@ -257,22 +269,26 @@ export interface SessionContentHandle {
   /** Stops following (the session closed). */
   stop(): void;
   /**
-   * Sends `notifications/prompts/list_changed` if what the session sees of the prompts changed
-   * since it was last told (the skills folder setting changed); nothing before
-   * `follow` or after `stop`.
+   * Judges again what the session sees, after a change of its access rather than of the vault
+   * (the key's label or roots, the client's roots, the access or skills settings): a subscribed
+   * note that left or entered its view gets `notifications/resources/updated`, and
+   * `notifications/prompts/list_changed` is sent if what it sees of the prompts changed since it
+   * was last told. Nothing before `follow` or after `stop`.
+   * @param baseline true for the access the session had from the start (the client's first
+   *   roots answer, which its requests waited for): judged again and taken as what it was told, silently.
    * @returns when the check (and any notification) is done.
    */
-  checkPrompts(): Promise<void>;
+  recheck(baseline?: boolean): Promise<void>;
 }
 
 const handles = new WeakMap<Server, SessionContentHandle>();
 
 /**
- * Tells one session's client that its prompts changed if what its key sees of them changed
- * ({@link SessionContentHandle.checkPrompts}; for the settings broadcast in mcp-http-server.ts).
+ * Judges again what one session sees after its access changed ({@link SessionContentHandle.recheck};
+ * for the settings broadcast in mcp-http-server.ts).
  * @param server a session's server made with {@link registerSessionContent} (another is left alone).
  * @returns when the check and any notification are done.
  */
-export async function checkSessionPrompts(server: Server): Promise<void> {
-  await handles.get(server)?.checkPrompts();
+export async function recheckSession(server: Server): Promise<void> {
+  await handles.get(server)?.recheck();
 }

@@ -22,7 +22,7 @@ import { checkBeforeAuth, checkSessionRequest, negotiatedVersionOf, readJsonRpcB
 import { paramsRefusal, protoArgumentRefusal } from './request-params';
 import { SessionTable, type Session } from './session-table';
 import { sendWebResponse, webRequestOf } from './web-exchange';
-import { checkSessionPrompts } from '../content/session-content';
+import { recheckSession } from '../content/session-content';
 import { createSessionServer, type SessionServices } from '../session/mcp-session';
 import { describeTool } from '../session/tool-dispatch';
 import type { AddOnHost, SessionAddOn } from '../content/session-add-on';
@@ -58,6 +58,8 @@ export class McpHttpServer {
   private readonly verifier: CallerVerifier;
   private readonly modern: ModernEndpoint;
   private unfollow: (() => void) | null = null;
+  /** What every key may see depends on, as last checked ({@link accessOf}); see {@link accessChanged}. */
+  private access = '';
   private sweepTimer: ReturnType<typeof setInterval> | null = null;
   private status: ServerStatus = { state: 'stopped' };
   /** Tools, prompts and resources served next to the vault's in sessions opened from now on (see {@link SessionAddOn}); the plugin adds none. */
@@ -145,7 +147,13 @@ export class McpHttpServer {
     }
     this.sweepTimer = setInterval(() => this.sessions.closeIdle(Date.now()), 60 * 1000);
     this.sweepTimer.unref?.();
-    this.unfollow = this.services.notes.onNoteChange((change) => this.modern.noteChanged(change));
+    const unfollowNotes = this.services.notes.onNoteChange((change) => this.modern.noteChanged(change));
+    const unfollowFiles = this.services.notes.onOtherFileChange((change) => this.modern.fileChanged(change));
+    this.unfollow = () => {
+      unfollowNotes();
+      unfollowFiles();
+    };
+    this.access = this.accessOf();
     await this.services.peers.announce(bound);
     this.status = { state: 'listening', port: bound, url: `http://127.0.0.1:${bound}${MCP_PATH}` };
     return bound;
@@ -188,17 +196,41 @@ export class McpHttpServer {
   }
 
   /**
-   * Sends `notifications/prompts/list_changed` to every open session and listener whose key now
-   * sees other prompts than it was last told of (the skills folder setting changed); the others
-   * hear nothing, as for a skill edit (docs/resources-and-prompts.md).
+   * Judges again what every open session and listener was told: `notifications/prompts/list_changed`
+   * to those whose key now sees other prompts than it was last told of (the skills folder setting
+   * changed), the others hearing nothing, as for a skill edit (docs/resources-and-prompts.md); and
+   * `notifications/resources/updated` for a subscribed note that left or entered a key's view.
+   * @returns when every session and key is checked.
    */
   async notifyPromptListChanged(): Promise<void> {
-    await Promise.all([this.modern.checkPrompts(), this.sessions.broadcast(checkSessionPrompts)]);
+    this.access = this.accessOf();
+    await Promise.all([this.modern.recheck(), this.sessions.broadcast(recheckSession)]);
   }
 
-  /** Closes the sessions of keys that no longer exist (after a revoke). */
+  /**
+   * Call after the settings were saved or reloaded: when what a key may see can have changed
+   * without a note changing (a key's label, which `agent_overrides` name, or roots; the quarantine,
+   * trusted-link, skills or widgets folder settings), every session and 2026-07-28 listener is
+   * judged again as {@link notifyPromptListChanged} does: a subscribed note that left or entered a
+   * key's view gets `notifications/resources/updated`, and `notifications/prompts/list_changed` goes
+   * where what a key sees of the prompts changed. Other saves (a key's last use) change nothing.
+   * @returns when every session and key is checked.
+   */
+  async accessChanged(): Promise<void> {
+    if (this.accessOf() !== this.access) await this.notifyPromptListChanged();
+  }
+
+  /** What the keys' access depends on in the settings, as one text: each key's id, label and roots, and the access, skills and widgets settings. */
+  private accessOf(): string {
+    const { access, skills, widgets } = this.getSettings();
+    const keys = this.keys.list().map((k) => [k.id, k.label, k.roots]);
+    return JSON.stringify([keys, access, skills?.folder, widgets?.folder]);
+  }
+
+  /** Closes the sessions and 2026-07-28 listen streams of keys that no longer exist (after a revoke). */
   async closeSessionsOfRevokedKeys(): Promise<void> {
-    await this.sessions.closeUnlessKey(new Set(this.keys.list().map((k) => k.id)));
+    const live = new Set(this.keys.list().map((k) => k.id));
+    await Promise.all([this.sessions.closeUnlessKey(live), this.modern.closeUnlessKey(live)]);
   }
 
   /**
@@ -273,7 +305,7 @@ export class McpHttpServer {
   private async serveModern(caller: Caller, res: ServerResponse, web: () => Request, body: unknown): Promise<void> {
     if (this.refuseParams(res, body, 'modern')) return;
     this.listener.track(res);
-    await sendWebResponse(await this.modern.serve(caller, web(), body), res);
+    await this.modern.serve(caller, web(), body, (response) => sendWebResponse(response, res));
   }
 
   /**

@@ -3,17 +3,32 @@ import type { McpSessionServer } from '../session/mcp-session';
 import type { ToolContext } from '../../tools/tool';
 import type { NoteChange } from '../../vault/note-store';
 import { skillsFolderOf, touchesSkills } from '../../vault/skills';
-import { NoteResources, noteUri } from '../content/note-resources';
+import { NoteResources, noteUri, pathOfNoteUri } from '../content/note-resources';
+import { NoteSubscriptions } from '../content/note-subscriptions';
 import { PromptView, promptDigestOf } from '../content/skill-prompts';
 import type { Caller } from './door/caller-auth';
 
 /** Wait before telling listeners the prompts changed, ms: a burst of skill edits sends one notification. */
 const PROMPTS_CHANGED_DELAY_MS = 50;
 
-/** True when the note now at `path` is no `access: private` (or no-access override) for the key: its frontmatter alone. */
-function ownRulesAdmit(ctx: ToolContext, path: string): boolean {
-  const file = ctx.notes.fileByPath(path);
-  return file !== null && ctx.notes.policy.accessOf(file, ctx.scope) !== 'private';
+/**
+ * The note URIs a `subscriptions/listen` request names in `params.notifications.resourceSubscriptions`,
+ * those spelt as {@link noteUri} spells them (the only spelling this server announces, so the
+ * only one a stream can hear), each once; [] for any other message.
+ */
+function listenedNoteUris(body: unknown): string[] {
+  const message = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | null;
+  const uris = message?.method === 'subscriptions/listen' ? message.params?.notifications?.resourceSubscriptions : undefined;
+  if (!Array.isArray(uris)) return [];
+  const canonical = uris.filter((uri): uri is string => {
+    try {
+      const path = typeof uri === 'string' ? pathOfNoteUri(uri) : null;
+      return path !== null && noteUri(path) === uri;
+    } catch {
+      return false;
+    }
+  });
+  return [...new Set(canonical)];
 }
 
 /** The caller a request runs as, carried to the server factory in the SDK's pass-through `authInfo`. */
@@ -30,7 +45,8 @@ function authInfoOf(caller: Caller): AuthInfo {
  *
  * There is one handler per key, so that its `subscriptions/listen` streams hear only what that
  * key may know: a note's `notifications/resources/updated` goes to the listeners of the keys that
- * may read the note, judged by the key's own access (a listen stream carries no client roots), and
+ * could read the note before or may read it after the change, judged by the key's own access (a
+ * listen stream carries no client roots) and remembered per key for the URIs its streams name, and
  * `notifications/prompts/list_changed` goes to the listeners of a key only when what that key sees
  * of the prompts changed (SkillPrompts.digest, {@link PromptView}).
  */
@@ -39,6 +55,8 @@ export class ModernEndpoint {
   private promptsTimer: ReturnType<typeof setTimeout> | null = null;
   /** Per key id: what the key saw of the prompts when its listeners were last told (or its handler was made). */
   private readonly promptViews = new Map<string, PromptView>();
+  /** Per key id: the note URIs its open listen streams name, each judged as the key could read it when last judged. */
+  private readonly subscriptions = new Map<string, NoteSubscriptions>();
 
   /**
    * @param build the server that answers one request of `caller`.
@@ -51,12 +69,34 @@ export class ModernEndpoint {
   ) {}
 
   /**
-   * Answers one 2026-07-28 request of `caller`.
+   * Answers one 2026-07-28 request of `caller`. The note URIs a `subscriptions/listen` names are
+   * held for the key, judged as it may read them now, until its answer (the listen stream) ends.
    * @param request the web request (headers matter: MCP-Protocol-Version, Mcp-Method, Mcp-Name).
    * @param body its parsed JSON body.
+   * @param send writes the answer out; resolves when it is written or the connection closed.
    */
-  serve(caller: Caller, request: Request, body: unknown): Promise<Response> {
-    return this.handlerOf(caller.key.id).fetch(request, { parsedBody: body, authInfo: authInfoOf(caller) });
+  async serve(caller: Caller, request: Request, body: unknown, send: (response: Response) => Promise<void>): Promise<void> {
+    const keyId = caller.key.id;
+    const handler = this.handlerOf(keyId);
+    const uris = listenedNoteUris(body);
+    let held = this.subscriptions.get(keyId);
+    if (uris.length) {
+      if (!held) this.subscriptions.set(keyId, (held = new NoteSubscriptions()));
+      const view = this.viewOf(keyId);
+      for (const uri of uris) held.hold(uri, view !== null && view.canReadPath(pathOfNoteUri(uri) ?? ''));
+    }
+    try {
+      await send(await handler.fetch(request, { parsedBody: body, authInfo: authInfoOf(caller) }));
+    } finally {
+      for (const uri of uris) held?.release(uri);
+      if (held?.empty && this.subscriptions.get(keyId) === held) this.subscriptions.delete(keyId);
+    }
+  }
+
+  /** What the key may read now (its own access: a listen stream carries no client roots), or null when nothing. */
+  private viewOf(keyId: string): NoteResources | null {
+    const ctx = this.contextOf(keyId);
+    return ctx && new NoteResources(ctx.notes, ctx.scope);
   }
 
   private handlerOf(keyId: string): McpHttpHandler {
@@ -106,30 +146,59 @@ export class ModernEndpoint {
 
   /**
    * Passes a vault change on to the listeners: `notifications/resources/updated` for the note's
-   * URI (and its old one after a rename) to the keys that may read it, and a prompts change when
-   * it touches the skills folder. The old path of a rename is judged by the note's own
-   * frontmatter (it moved unchanged) and the old path's quarantine and roots, so a hidden note's
-   * rename stays silent. A deleted note can no longer be judged by its frontmatter; it is reported
-   * to the keys whose quarantine and roots admit its path, so that its subscribers learn it is gone.
+   * URI (and its old one after a rename) to the keys whose listeners name it and that could read
+   * the note before or may read it after the change ({@link NoteSubscriptions}: a deleted note, or
+   * a renamed one's old path, is judged by what the key could read when it last judged it, so a
+   * hidden note's edits, rename and deletion stay silent), and a prompts check when it touches the
+   * skills folder.
    */
   noteChanged(change: NoteChange): void {
-    const paths = change.oldPath === undefined ? [change.path] : [change.path, change.oldPath];
-    for (const [keyId, handler] of this.handlers) {
-      const ctx = this.contextOf(keyId);
-      if (!ctx) continue;
-      if (paths.some((path) => touchesSkills(path, skillsFolderOf(ctx.settings.skills?.folder)))) this.promptsChanged();
-      const visible = new NoteResources(ctx.notes, ctx.scope);
-      for (const path of paths) {
-        const renamedAway = path === change.oldPath;
-        const seen =
-          change.type === 'delete'
-            ? visible.admitsPath(path)
-            : renamedAway
-              ? visible.admitsPath(path) && ownRulesAdmit(ctx, change.path)
-              : visible.canReadPath(path);
-        if (seen) handler.notify.resourceUpdated(noteUri(path));
-      }
+    this.fileChanged(change);
+    for (const [keyId, held] of this.subscriptions) {
+      const handler = this.handlers.get(keyId);
+      for (const uri of held.changed(change, this.viewOf(keyId))) handler?.notify.resourceUpdated(uri);
     }
+  }
+
+  /**
+   * A prompts check, once per burst, when a change (of a note, or of another file: prompts/get
+   * lists a skill's files) touches some key's skills folder.
+   */
+  fileChanged(change: NoteChange): void {
+    for (const keyId of this.handlers.keys()) {
+      const folder = skillsFolderOf(this.contextOf(keyId)?.settings.skills?.folder);
+      if ([change.path, change.oldPath].some((path) => path !== undefined && touchesSkills(path, folder))) return this.promptsChanged();
+    }
+  }
+
+  /**
+   * Judges again what each key's listeners were told, after a change of the keys' access rather
+   * than of the vault (a label, which agent_overrides name; roots; the access or skills settings):
+   * `notifications/resources/updated` for a listened-to note that left or entered the key's view,
+   * and the prompts check ({@link checkPrompts}).
+   * @returns when every key is checked.
+   */
+  async recheck(): Promise<void> {
+    for (const [keyId, held] of this.subscriptions) {
+      const handler = this.handlers.get(keyId);
+      for (const uri of held.recheck(this.viewOf(keyId))) handler?.notify.resourceUpdated(uri);
+    }
+    await this.checkPrompts();
+  }
+
+  /**
+   * Closes the listen streams and requests in flight of the keys not in `liveKeyIds` (revoked), so
+   * that a revoked key hears nothing more; its next request is refused at the door.
+   * @returns when their handlers are closed.
+   */
+  async closeUnlessKey(liveKeyIds: ReadonlySet<string>): Promise<void> {
+    const gone = [...this.handlers].filter(([keyId]) => !liveKeyIds.has(keyId));
+    for (const [keyId] of gone) {
+      this.handlers.delete(keyId);
+      this.promptViews.delete(keyId);
+      this.subscriptions.delete(keyId);
+    }
+    await Promise.all(gone.map(([, handler]) => handler.close().catch(() => undefined)));
   }
 
   /** Closes every listen stream and request in flight. */
@@ -139,6 +208,7 @@ export class ModernEndpoint {
     const handlers = [...this.handlers.values()];
     this.handlers.clear();
     this.promptViews.clear();
+    this.subscriptions.clear();
     await Promise.all(handlers.map((handler) => handler.close().catch(() => undefined)));
   }
 }

@@ -52,6 +52,11 @@ export class SessionRoots {
   private pending: Pending | null = null;
   /** The round whose wait ended unanswered and whose late answer still applies, or null. */
   private late: number | null = null;
+  /**
+   * Called after the roots the session applies changed (an answer, a late one included, or a wait
+   * that ran out), so that what the session was told can be judged again (session-content.ts).
+   */
+  onChange: (() => void) | null = null;
 
   /**
    * @param rules how root URIs become paths on this machine.
@@ -130,6 +135,7 @@ export class SessionRoots {
     this.pending = null;
     this.late = pending.generation;
     pending.finish();
+    this.onChange?.();
   }
 
   /**
@@ -144,6 +150,7 @@ export class SessionRoots {
       if (this.late === generation) {
         this.state = state;
         if (state.status === 'listed') this.late = null;
+        this.onChange?.();
       }
       return;
     }
@@ -151,6 +158,7 @@ export class SessionRoots {
     this.pending = null;
     this.late = state.status === 'unanswered' ? generation : null;
     pending.finish();
+    this.onChange?.();
   }
 }
 

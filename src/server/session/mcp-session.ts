@@ -176,6 +176,13 @@ export function createSessionServer(
     notes: contextOf(caller(), { status: 'unsupported' }).context.notes,
   };
   const content = registerSessionContent(server, sessionContext, addOns);
+  // Changed client roots change what the session may see: its subscriptions and prompts are judged again. The
+  // first answer is what its requests waited for from the start: the baseline, nothing to tell.
+  let rootsKnown = false;
+  sessionRoots.onChange = () => {
+    void content.recheck(!rootsKnown);
+    rootsKnown = true;
+  };
   server.oninitialized = () => {
     askRoots();
     content.follow();

@@ -13,7 +13,8 @@ export interface ExternalChangeResult {
  * Picks up data.json edited elsewhere (a sync from another device; Obsidian calls
  * `Plugin.onExternalSettingsChange`): reloads and migrates it, restarts the server when the
  * port changed, rebuilds the search index when the quarantine or trusted-link list or the widgets folder changed, closes sessions of keys that disappeared, tells connected
- * clients the tool list may have changed and lets the AI service see the new provider.
+ * clients the tool list may have changed, re-judges their subscriptions and prompts when a key's
+ * label or roots or the access settings changed (McpHttpServer.accessChanged) and lets the AI service see the new provider.
  * A data.json that does not parse or holds no settings object (a sync caught half-way) changes
  * nothing: the current settings stay (and are what the next save writes), with a Notice. A key
  * whose roots break the roots rule gets a Notice too (it is refused at the door until they are fixed).
@@ -45,6 +46,8 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<
   if (listsChanged) void plugin.search.reindex();
   await plugin.server.closeSessionsOfRevokedKeys();
   await plugin.server.notifyToolListChanged();
+  // A key's label or roots, or the access settings, may differ: what each client was told is judged again.
+  await plugin.server.accessChanged();
   await plugin.ai.settingsChanged();
   // AI settings or access lists may have changed: the semantic index syncs (and drops notes no longer readable).
   void plugin.semantic.refresh();

@@ -15,7 +15,10 @@ import type { NotePolicy } from '../../vault/note-policy';
 export interface SettingsTabPlugin extends Plugin {
   settings: VaultMcpSettings;
   keyRing: Pick<KeyRing, 'list' | 'mint' | 'tokenOf' | 'revoke' | 'setMode' | 'setScope' | 'setRoots' | 'setTools'>;
-  server: Pick<McpHttpServer, 'getStatus' | 'notifyToolListChanged' | 'notifyPromptListChanged' | 'closeSessionsOfRevokedKeys'>;
+  server: Pick<
+    McpHttpServer,
+    'getStatus' | 'notifyToolListChanged' | 'notifyPromptListChanged' | 'closeSessionsOfRevokedKeys' | 'accessChanged'
+  >;
   ai: Pick<AiService, 'testConnection' | 'getUsage' | 'resetUsage' | 'settingsChanged' | 'chatAvailability'>;
   /** Rebuilt when the quarantine list changes, so search follows it at once. */
   search: Pick<SearchIndex, 'reindex'>;

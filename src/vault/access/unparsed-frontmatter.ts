@@ -128,6 +128,18 @@ export class UnparsedFrontmatter {
   }
 
   /**
+   * A change of the note the vault never reported: its stat differs from one saved before (the
+   * search index's, from the last run), so another program changed it while Obsidian was closed.
+   * Obsidian keeps its metadata cache across restarts and parses such a note again in the
+   * background after it starts; until its 'changed' event the entry is the old one. The note is
+   * {@link isBehind} from now on, as after a vault 'modify' ({@link changedOnDisk}: its file read
+   * now, listeners told when its rules may have changed).
+   */
+  changedWhileAway(file: TFile): void {
+    this.changedOnDisk(file);
+  }
+
+  /**
    * The access level `label` has on `file` per its unparseable frontmatter block. Call only
    * for a note whose metadata cache shows a frontmatter block without parsed frontmatter
    * ({@link hasUnparsedFrontmatter}).
@@ -159,6 +171,16 @@ export class UnparsedFrontmatter {
     if (!known) return 'private';
     const data = parsedData(known);
     return data ? noteAccess(data, label) : (unparsedBlockAccess(known.block, label) ?? 'read-write');
+  }
+
+  /**
+   * The properties {@link uncachedAccessOf} reads for a note the metadata cache has not parsed
+   * (or not since it changed): its file's frontmatter block parsed with the app's `parseYaml`.
+   * @returns the mapping; undefined when the block does not parse to one, or the file cannot be read now
+   */
+  uncachedFrontmatter(file: TFile): Record<string, unknown> | undefined {
+    const known = this.current(file);
+    return (known && parsedData(known)) ?? undefined;
   }
 
   /**
@@ -244,9 +266,15 @@ export class UnparsedFrontmatter {
   /**
    * Records (or forgets) the block of a note the metadata cache just parsed from `data` (a block
    * it parsed to a mapping, or a note without one, is its to answer now); the note is no longer
-   * {@link isBehind}.
+   * {@link isBehind} unless it was and its file's frontmatter block now differs from the one in
+   * `data`: the parse of an older version that ends after a newer 'modify' (Obsidian reads a note,
+   * then parses it; a write may land between) must not let that older metadata decide meanwhile.
    */
   private remember(file: TFile, data: string, cache: CachedMetadata): void {
+    if (this.modified.has(file.path)) {
+      const now = this.current(file);
+      if (now !== null && now.block !== frontMatterInfo(data).frontmatter) return;
+    }
     this.modified.delete(file.path);
     if (hasUnparsedFrontmatter(cache)) {
       this.blocks.set(file.path, { mtime: file.stat.mtime, size: file.stat.size, block: frontMatterInfo(data).frontmatter });

@@ -21,7 +21,7 @@ import type { NoteReader } from '../note-reader';
  */
 export function writableNote(notes: NoteReader, path: string, scope: AccessScope): TFile {
   const file = notes.policy.resolveNote({ path }, scope);
-  if (notes.policy.accessOf(file, scope) !== 'read-write') throw readOnlyError(file.path, notes.frontmatterOf(file), scope.label);
+  if (notes.policy.accessOf(file, scope) !== 'read-write') throw readOnlyError(file.path, notes.policy.rulesFrontmatter(file), scope.label);
   return file;
 }
 

@@ -1,0 +1,79 @@
+import type { NoteChange } from '../../vault/note-store';
+import { noteUri, pathOfNoteUri, type NoteResources } from './note-resources';
+
+/**
+ * The note URIs one viewer is subscribed to (a session's `resources/subscribe`, or the
+ * `subscriptions/listen` streams of one key in the 2026-07-28 era), each with whether the viewer
+ * could read that note when it was last judged: when subscribed, on each change of the note, and
+ * on each {@link recheck} (the key's label or roots, the client's roots or the access settings
+ * changed). That memory is what decides for a note whose rules can no longer be read: a deleted
+ * note, or the old path of a renamed one, is reported only to a viewer that could read it, so a
+ * key never learns when a note it could not read is changed, renamed or deleted
+ * (docs/resources-and-prompts.md). A note leaving the viewer's view gets one update, as a
+ * deletion would; one entering it gets one too.
+ */
+export class NoteSubscriptions {
+  private readonly held = new Map<string, { readable: boolean; holders: number }>();
+
+  /** True when no URI is held. */
+  get empty(): boolean {
+    return this.held.size === 0;
+  }
+
+  /**
+   * Adds one holder of `uri` (a second subscription of the same URI counts twice) and records whether
+   * the viewer may read it now.
+   * @param readable the viewer's verdict now (true for a URI that is no note URI, an add-on's).
+   */
+  hold(uri: string, readable: boolean): void {
+    const entry = this.held.get(uri);
+    this.held.set(uri, { readable, holders: (entry?.holders ?? 0) + 1 });
+  }
+
+  /** Drops one holder of `uri` (every holder with `all`, as `resources/unsubscribe` does); forgotten at none. */
+  release(uri: string, all = false): void {
+    const entry = this.held.get(uri);
+    if (!entry) return;
+    if (all || --entry.holders <= 0) this.held.delete(uri);
+  }
+
+  /**
+   * The held URIs a vault change must be reported to: a note's URI (its new one after a rename)
+   * that the viewer may read after the change, or that it could read before and that changed,
+   * was deleted or renamed away (a removed note's path must still lie in the viewer's quarantine
+   * and roots). Records the new verdicts.
+   * @param view what the viewer may read now; null when it may read nothing (then nothing is reported).
+   */
+  changed(change: NoteChange, view: NoteResources | null): string[] {
+    const paths = change.oldPath === undefined ? [change.path] : [change.path, change.oldPath];
+    const told: string[] = [];
+    for (const path of paths) {
+      const uri = noteUri(path);
+      const entry = this.held.get(uri);
+      if (!entry) continue;
+      const was = entry.readable;
+      const removed = change.type === 'delete' || path === change.oldPath;
+      // A removed note has no rules left to judge: its last verdict stands, if its path is still in view.
+      entry.readable = !removed && view !== null && view.canReadPath(path);
+      if (view && (entry.readable || (was && (!removed || view.admitsPath(path))))) told.push(uri);
+    }
+    return told;
+  }
+
+  /**
+   * Judges every held note URI again (the viewer's access changed while its notes did not).
+   * @param view what the viewer may read now; null when nothing.
+   * @returns the URIs whose verdict changed: a note that left or entered the viewer's view.
+   */
+  recheck(view: NoteResources | null): string[] {
+    const told: string[] = [];
+    for (const [uri, entry] of this.held) {
+      const path = pathOfNoteUri(uri);
+      if (path === null) continue;
+      const readable = view !== null && view.canReadPath(path);
+      if (readable !== entry.readable && view) told.push(uri);
+      entry.readable = readable;
+    }
+    return told;
+  }
+}
