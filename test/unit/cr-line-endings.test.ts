@@ -131,6 +131,14 @@ describe('writes to a \\r note keep its line endings and structure', () => {
     const out = await readNoteTool.handler({ path: 'Old Mac recipes' }, ctx());
     expect(out.frontmatter).toEqual({ status: 'draft', tags: ['mac'] });
     expect(out.body).toBe(PLAIN.slice(PLAIN.indexOf('# Recipes')));
+    const soup = await readNoteTool.handler({ path: 'Old Mac recipes', section: 'Soup' }, ctx());
+    expect(soup.body).toBe('## Soup\rBoil water.\r\r');
+    const outline = await readNoteTool.handler({ path: 'Old Mac recipes', outline: true }, ctx());
+    expect(
+      String(outline.body ?? outline.outline)
+        .split('\n')
+        .map((l) => l.split('\t')[2]),
+    ).toEqual(['Recipes', 'Soup', 'Bread']);
   });
 
   test('edit_note append_within lands at the end of its section', async () => {
