@@ -1,4 +1,5 @@
-import { getFrontMatterInfo, type CachedMetadata, type EventRef, type MetadataCache, type TFile } from 'obsidian';
+import { type CachedMetadata, type EventRef, type MetadataCache, type TFile } from 'obsidian';
+import { frontMatterInfo, lfView } from './content/line-endings';
 import { collapseWhitespace } from './content/sections';
 
 /**
@@ -10,9 +11,11 @@ import { collapseWhitespace } from './content/sections';
 /**
  * True when `cache` plausibly was built from `text`: every cached heading sits at its
  * position with its text, the frontmatter block ends where the cache says (or both have
- * none), and the last cached section ends where the text's content ends.
+ * none), and the last cached section ends where the text's content ends. A note whose lines
+ * end in `\r` alone is read with those as line breaks (line-endings.ts).
  */
-export function cacheMatchesText(cache: CachedMetadata | null, text: string): boolean {
+export function cacheMatchesText(cache: CachedMetadata | null, raw: string): boolean {
+  const text = lfView(raw);
   if (!cache) return text.trim() === '';
   for (const h of cache.headings ?? []) {
     const { start, end } = h.position;
@@ -29,7 +32,7 @@ export function cacheMatchesText(cache: CachedMetadata | null, text: string): bo
       return false;
   }
   const fmEnd = cache.frontmatterPosition?.end.offset;
-  const info = getFrontMatterInfo(text);
+  const info = frontMatterInfo(text);
   if (fmEnd === undefined ? info.exists : !info.exists || text.slice(fmEnd - 3, fmEnd) !== '---') return false;
   const sections = cache.sections ?? [];
   if (sections.length === 0) return text.trim() === '' || (cache.headings ?? []).length === 0;

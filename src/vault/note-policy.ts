@@ -12,7 +12,7 @@ import { OutsideLinks } from './access/outside-links';
 import { resolveLinkpath } from './paths/linkpath';
 import { noteNotFound } from './writes/frontmatter/frontmatter-guard';
 import { similarNotePaths } from './content/note-suggest';
-import { hasUnparsedFrontmatter, UnparsedFrontmatter } from './access/unparsed-frontmatter';
+import { hasUnparsedFrontmatter, mayHideFrontmatter, UnparsedFrontmatter } from './access/unparsed-frontmatter';
 import { isPathInside } from './paths/paths';
 import { widgetsFolderPath } from './widgets/widget-folder';
 
@@ -304,7 +304,8 @@ export class NotePolicy {
     if (this.isQuarantined(file.path)) return 'closed';
     if (file.extension !== 'md') return 'open';
     const cache = this.app.metadataCache.getFileCache(file);
-    if (cache === null || this.unparsed.isBehind(file)) return this.unparsed.uncachedOpenness(file, UNRESTRICTED_SCOPE.label);
+    if (cache === null || this.unparsed.isBehind(file) || mayHideFrontmatter(cache))
+      return this.unparsed.uncachedOpenness(file, UNRESTRICTED_SCOPE.label);
     if (hasUnparsedFrontmatter(cache)) return this.unparsed.accessOf(file, UNRESTRICTED_SCOPE.label) === 'private' ? 'closed' : 'by-label';
     if (noteAccess(cache?.frontmatter, UNRESTRICTED_SCOPE.label) === 'private') return 'closed';
     return namesLabelRules(cache?.frontmatter) ? 'by-label' : 'open';
@@ -329,12 +330,13 @@ export class NotePolicy {
    * cache has not parsed yet (no entry: just created or synced in, a vault being indexed for the
    * first time; or not since it changed: UnparsedFrontmatter.isBehind) is judged from its file's
    * frontmatter, read from disk, and is `private` when that read is impossible
-   * (UnparsedFrontmatter.uncachedAccessOf). Quarantine and roots are not
+   * (UnparsedFrontmatter.uncachedAccessOf); so is a note the cache shows as one line, which may
+   * be a note with `\r`-only line endings whose block the cache did not see (mayHideFrontmatter). Quarantine and roots are not
    * considered here; {@link canRead} and {@link normalizePath} check them.
    */
   accessOf(file: TFile, scope: AccessScope): NoteAccess {
     const cache = this.app.metadataCache.getFileCache(file);
-    if ((cache === null || this.unparsed.isBehind(file)) && file.extension === 'md')
+    if ((cache === null || this.unparsed.isBehind(file) || mayHideFrontmatter(cache)) && file.extension === 'md')
       return this.unparsed.uncachedAccessOf(file, scope.label);
     if (hasUnparsedFrontmatter(cache)) return this.unparsed.accessOf(file, scope.label);
     return noteAccess(cache?.frontmatter, scope.label);

@@ -63,13 +63,15 @@ export const INITIALIZE = JSON.stringify({
 
 /**
  * Opens a session with a raw initialize (plus notifications/initialized).
+ * @param version the protocol revision to ask for (default 2025-06-18; 2025-03-26 for a session that may send batches)
  * @returns the headers every later request of the session sends.
  */
-export async function openRawSession(port: number, token: string): Promise<Record<string, string>> {
+export async function openRawSession(port: number, token: string, version = '2025-06-18'): Promise<Record<string, string>> {
   const auth = { Authorization: `Bearer ${token}` };
-  const init = await raw(port, { body: INITIALIZE, headers: auth });
+  const body = version === '2025-06-18' ? INITIALIZE : INITIALIZE.replace('"2025-06-18"', JSON.stringify(version));
+  const init = await raw(port, { body, headers: auth });
   if (init.status !== 200) throw new Error(`initialize failed: ${init.status} ${init.body}`);
-  const headers = { ...auth, 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, 'Mcp-Protocol-Version': '2025-06-18' };
+  const headers = { ...auth, 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, 'Mcp-Protocol-Version': version };
   await raw(port, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
   return headers;
 }

@@ -18,7 +18,7 @@ export const YAML_OUTPUT = { lineWidth: 0 } as const;
  * Applies Obsidian's `processFrontMatter` semantics to a note's text: parses the frontmatter
  * (`{}` when there is none), lets `fn` mutate the object, and writes back only the keys that
  * changed (keeping the other lines, comments and order of the YAML as they were). The body,
- * the BOM and the line-ending style are preserved. Removing every property removes the block;
+ * the BOM and the line-ending style (`\n`, `\r\n`, or `\r` alone) are preserved. Removing every property removes the block;
  * when nothing changed the text is returned unchanged.
  * Throws the `YAMLParseError` of invalid frontmatter (before `fn` runs), an Error when the
  * frontmatter is valid YAML but not a mapping, and whatever `fn` throws.
@@ -26,8 +26,8 @@ export const YAML_OUTPUT = { lineWidth: 0 } as const;
 export function editFrontmatter(text: string, fn: (frontmatter: any) => void): string {
   const info = getFrontMatterInfo(text);
   const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const doc = parseDocument(info.exists ? info.frontmatter.replace(/\r\n/g, '\n') : '');
+  const eol = text.includes('\r\n') ? '\r\n' : text.includes('\r') && !text.includes('\n') ? '\r' : '\n';
+  const doc = parseDocument(info.exists ? info.frontmatter.replace(/\r\n?/g, '\n') : '');
   if (doc.errors.length) throw doc.errors[0];
   const parsed: unknown = doc.toJS() ?? {};
   if (typeof parsed !== 'object' || Array.isArray(parsed) || parsed === null) {

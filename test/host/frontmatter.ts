@@ -6,10 +6,23 @@ import type * as O from 'obsidian';
  * optional UTF-8 BOM) and be closed by a later line that is exactly `---`.
  */
 
-/** Finds the end of the line starting at `start` (index of `\n` or text length). */
+/**
+ * Finds the end of the line starting at `start`: the index of its line break (`\n`, `\r\n`, or
+ * a `\r` alone, CommonMark's line endings, which is also how CodeMirror 6, Obsidian's editor,
+ * splits a document), or the text length.
+ */
 function lineEnd(text: string, start: number): number {
-  const i = text.indexOf('\n', start);
-  return i < 0 ? text.length : i;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) return i;
+  }
+  return text.length;
+}
+
+/** The index just past the line break at `end` (`\r\n` counts as one), or `end` at the text's end. */
+function nextLine(text: string, end: number): number {
+  if (end >= text.length) return end;
+  return text.startsWith('\r\n', end) ? end + 2 : end + 1;
 }
 
 /** A line's text without its trailing `\r` and trailing spaces/tabs. */
@@ -22,23 +35,25 @@ function lineText(text: string, start: number, end: number): string {
  * returns `{exists, frontmatter, from, to, contentStart}` where `frontmatter` is the YAML text
  * between the fences, `from`/`to` are its char offsets (excluding the `---` lines) and
  * `contentStart` is the offset just after the closing fence's line break. An unclosed fence
- * means no frontmatter (`exists: false`, offsets 0). Never throws.
+ * means no frontmatter (`exists: false`, offsets 0). Lines end at `\n`, `\r\n` or a lone `\r`
+ * (see lineEnd), so a note saved with old Mac line endings has its frontmatter found too.
+ * Never throws.
  */
 export function getFrontMatterInfo(content: string): O.FrontMatterInfo {
   const none: O.FrontMatterInfo = { exists: false, frontmatter: '', from: 0, to: 0, contentStart: 0 };
   const start = content.charCodeAt(0) === 0xfeff ? 1 : 0;
   const firstEnd = lineEnd(content, start);
   if (lineText(content, start, firstEnd) !== '---' || firstEnd >= content.length) return none;
-  const from = firstEnd + 1;
+  const from = nextLine(content, firstEnd);
   let pos = from;
   while (pos <= content.length) {
     const end = lineEnd(content, pos);
     if (lineText(content, pos, end) === '---') {
-      const contentStart = end < content.length ? end + 1 : end;
+      const contentStart = nextLine(content, end);
       return { exists: true, frontmatter: content.slice(from, pos), from, to: pos, contentStart };
     }
     if (end >= content.length) break;
-    pos = end + 1;
+    pos = nextLine(content, end);
   }
   return none;
 }

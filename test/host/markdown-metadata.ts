@@ -30,24 +30,32 @@ const BLOCK_ID_AT_END = /(?:^|\s)\^([A-Za-z0-9-]+)$/;
 const STANDALONE_BLOCK_ID = /^\^([A-Za-z0-9-]+)$/;
 const CALLOUT_START = /^\[![^\]\s]+\]/;
 
-/** Offsets of the first char of every line (lines end at `\n`; a `\r` before it is content). */
+/**
+ * Offsets of the first char of every line. Lines end at `\n`, `\r\n` or a `\r` alone
+ * (CommonMark's line endings; CodeMirror 6, Obsidian's editor, splits a document the same way),
+ * so a note with old Mac line endings has its lines, headings and sections like an LF one.
+ */
 function lineStarts(text: string): number[] {
   const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  for (const m of text.matchAll(LINE_BREAK)) starts.push(m.index + m[0].length);
   return starts;
 }
 
+/** One line break: `\r\n`, `\r` or `\n`. */
+const LINE_BREAK = /\r\n|\r|\n/g;
+
 /**
  * The text handed to the Markdown parser, line by line the same as the note but with the BOM,
- * trailing spaces/tabs and `\r` removed (CRLF notes parse like LF ones; lezer would otherwise
- * miss a table whose rows end in whitespace) and the frontmatter lines emptied (YAML, not
- * Markdown). Line count is unchanged and only line ends lose characters, so a parser offset
- * maps back to the note by line number and column (see MetadataBuilder.loc).
+ * trailing spaces/tabs removed, every line break as `\n` (CRLF and `\r`-only notes parse like
+ * LF ones; lezer reads `\n` only, and would otherwise miss a table whose rows end in
+ * whitespace) and the frontmatter lines emptied (YAML, not Markdown). Line count is unchanged
+ * and only line ends lose characters, so a parser offset maps back to the note by line number
+ * and column (see MetadataBuilder.loc).
  */
 function normalizeForParser(text: string, frontmatterLines: number, bom: boolean): string {
-  const lines = text.split('\n');
+  const lines = text.split(LINE_BREAK);
   if (bom) lines[0] = lines[0].slice(1);
-  return lines.map((l, i) => (i < frontmatterLines ? '' : l.replace(/[ \t\r]+$/, ''))).join('\n');
+  return lines.map((l, i) => (i < frontmatterLines ? '' : l.replace(/[ \t]+$/, ''))).join('\n');
 }
 
 /**
@@ -141,7 +149,7 @@ class MetadataBuilder {
     this.sections.push({ type: 'yaml', position });
     let data: unknown;
     try {
-      data = parseYamlText(this.fm.frontmatter.replace(/\r/g, ''));
+      data = parseYamlText(this.fm.frontmatter.replace(/\r\n?/g, '\n'));
     } catch {
       return;
     }

@@ -15,7 +15,8 @@ export interface VaultOptions {
 
 /**
  * Obsidian's `Vault` (obsidian.d.ts) over a real folder. Writes go to disk atomically
- * (temp file + rename) and update the file index before the promise resolves; events
+ * (temp file + rename) and update the file index before the promise resolves; a write keeps
+ * the file's `stat.ctime` (its creation time, as Obsidian keeps it), and so does a rename; events
  * `create`/`modify`/`delete`/`rename` fire like Obsidian's. Text writes (`modify`, `append`,
  * `process`) are serialized per file, so concurrent `process` calls never lose an update.
  * Dot-files, dot-folders, `node_modules` and the config dir are not loaded as TFiles.
@@ -426,8 +427,16 @@ export class Vault extends Events implements O.Vault {
     });
   }
 
+  /**
+   * After `modify`, `process` or `append` of an existing file: mtime and size from disk, but
+   * ctime stays the file's creation time (obsidian.d.ts `FileStats.ctime`: "Time of creation"),
+   * as in Obsidian, whose desktop adapter rewrites the file in place. The host's atomic write
+   * (temp file + rename) gives the file a new inode, whose birth time would otherwise pass for
+   * a creation time of now. `options.ctime` still sets it, as `DataWriteOptions` documents.
+   */
   private async afterWrite(file: TFile, options: O.DataWriteOptions | undefined, text: string | null): Promise<void> {
-    await this.refreshStat(file, options, text);
+    const created = file.stat.ctime;
+    await this.refreshStat(file, options?.ctime === undefined && created > 0 ? { ...options, ctime: created } : options, text);
     this.trigger('modify', file);
   }
 

@@ -68,14 +68,65 @@ describe('JSON-RPC framing at the door', () => {
     expect((messagesOf(reply) as RpcMessage[])[0].error!.code).toBe(-32600);
   });
 
-  it('a valid batch is still served', async () => {
-    const reply = await raw(booted.port, {
-      headers: session,
-      body: '[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","id":"b","method":"ping"}]',
+  /** A raw session that negotiated `version`. */
+  async function sessionAt(version: string): Promise<Record<string, string>> {
+    const auth = { Authorization: `Bearer ${booted.token}` };
+    const init = await raw(booted.port, {
+      headers: auth,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
     });
+    expect((messagesOf(init)[0] as { result: { protocolVersion: string } }).result.protocolVersion).toBe(version);
+    const headers = { ...auth, 'Mcp-Session-Id': init.headers['mcp-session-id'] as string, 'Mcp-Protocol-Version': version };
+    await raw(booted.port, { headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    return headers;
+  }
+
+  const PINGS = '[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","id":"b","method":"ping"}]';
+
+  it('a valid batch is still served in a session that negotiated 2025-03-26, which allows batches', async () => {
+    const reply = await raw(booted.port, { headers: await sessionAt('2025-03-26'), body: PINGS });
     expect(reply.status).toBe(200);
     const ids = (messagesOf(reply) as RpcMessage[]).map((m) => m.id).sort();
     expect(ids).toEqual(['a', 'b']);
+  });
+
+  it.each(['2025-06-18', '2025-11-25'])('a batch in a %s session is refused: MCP 2025-06-18 removed batching', async (version) => {
+    const reply = await raw(booted.port, { headers: await sessionAt(version), body: PINGS });
+    expect(reply.status).toBe(400);
+    const [message] = messagesOf(reply) as RpcMessage[];
+    expect(message).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(message.error!.message).toMatch(/^Invalid Request: .*batch.*2025-06-18.*one JSON-RPC message per request/);
+  });
+
+  it('an initialize in a batch is refused when it would open a session at 2025-06-18 or later', async () => {
+    const initialize = (version: string) =>
+      `[{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"${version}","capabilities":{},"clientInfo":{"name":"r","version":"1"}}}]`;
+    const reply = await raw(booted.port, { headers: { Authorization: `Bearer ${booted.token}` }, body: initialize('2025-06-18') });
+    expect(reply.status).toBe(400);
+    const [message] = messagesOf(reply) as RpcMessage[];
+    expect(message).toMatchObject({
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/MCP 2025-06-18.*batches were removed/) },
+    });
+    const older = await raw(booted.port, { headers: { Authorization: `Bearer ${booted.token}` }, body: initialize('2024-11-05') });
+    expect(older.status).toBe(200);
+  });
+
+  it('a batch in the stateless 2026-07-28 era is refused the same way', async () => {
+    const meta =
+      '{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}';
+    const reply = await raw(booted.port, {
+      headers: { Authorization: `Bearer ${booted.token}`, 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'ping' },
+      body: `[{"jsonrpc":"2.0","id":"a","method":"ping","params":{"_meta":${meta}}},{"jsonrpc":"2.0","id":"b","method":"ping","params":{"_meta":${meta}}}]`,
+    });
+    expect(reply.status).toBe(400);
+    const [message] = messagesOf(reply) as RpcMessage[];
+    expect(message.error).toMatchObject({ code: -32600, message: expect.stringMatching(/batch/) });
   });
 
   it('refuses a request reusing the id of one still in flight; the first still answers', async () => {

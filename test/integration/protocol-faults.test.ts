@@ -196,6 +196,25 @@ describe('protocol faults', () => {
     expect((await answer('resources/templates/list', {})).result).toMatchObject({ resourceTemplates: expect.any(Array) });
   });
 
+  it.each(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list'])(
+    '%s refuses a cursor it never gave with -32602 (MCP pagination: an invalid cursor is Invalid params), in both eras',
+    async (method) => {
+      const reply = await answer(method, { cursor: 'bogus' });
+      expect(reply.error).toMatchObject({ code: -32602, message: expect.stringMatching(/cursor/) });
+      expect((await answer(method, {})).result).toBeDefined();
+      const meta =
+        '{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}';
+      const modern = await raw(booted.port, {
+        headers: { Authorization: `Bearer ${booted.token}`, 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': method },
+        body: `{"jsonrpc":"2.0","id":7,"method":"${method}","params":{"cursor":"bogus","_meta":${meta}}}`,
+      });
+      expect((messagesOf(modern)[0] as { error?: unknown }).error).toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/cursor/),
+      });
+    },
+  );
+
   it.each(['\uD800', 'a\uDFFFb', '\uDBFF\uDBFF', Buffer.from(JSON.stringify({ after: '\uD800' })).toString('base64url')])(
     'a resources/list cursor holding a lone surrogate (%j) is -32602, never -32603',
     async (cursor) => {

@@ -51,8 +51,11 @@ export interface HttpCase {
   method?: string;
   /** Credentials: a token kind, `none`, a wrong token, or a near miss of the valid one. */
   auth: 'valid' | 'none' | 'wrong' | 'revoked' | 'cloud' | 'rooted' | 'prefix' | 'suffix' | 'basic' | 'empty';
-  /** Send the run key's session id (a session opened with the valid key). */
-  session?: boolean;
+  /**
+   * Send the run key's session id (a session opened with the valid key at 2025-06-18);
+   * `batching`: its 2025-03-26 session, the last revision that allows JSON-RPC batches.
+   */
+  session?: boolean | 'batching';
   headers?: Record<string, string>;
   body?: string | (() => string);
   expect: { status: number[]; code?: number };
@@ -742,7 +745,7 @@ const doorCases: HttpCase[] = [
     family: 'batch-bomb',
     id: '2000 pings in a batch',
     auth: 'valid',
-    session: true,
+    session: 'batching',
     body: () => JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ jsonrpc: '2.0', id: 1000 + i, method: 'ping' }))),
     expect: { status: [400], code: -32600 },
   },
@@ -751,7 +754,7 @@ const doorCases: HttpCase[] = [
     family: 'batch-bomb',
     id: '500 regex searches in a batch',
     auth: 'valid',
-    session: true,
+    session: 'batching',
     body: () =>
       JSON.stringify(
         Array.from({ length: 500 }, (_, i) => ({
@@ -768,7 +771,7 @@ const doorCases: HttpCase[] = [
     family: 'batch-bomb',
     id: '100 pings in a batch (the most allowed)',
     auth: 'valid',
-    session: true,
+    session: 'batching',
     body: () => JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: 9000 + i, method: 'ping' }))),
     expect: { status: [200] },
   },
@@ -777,7 +780,7 @@ const doorCases: HttpCase[] = [
     family: 'batch-bomb',
     id: '20000 notifications in a batch',
     auth: 'valid',
-    session: true,
+    session: 'batching',
     body: () => JSON.stringify(Array.from({ length: 20000 }, () => ({ jsonrpc: '2.0', method: 'notifications/initialized' }))),
     expect: { status: [400], code: -32600 },
   },
@@ -791,6 +794,15 @@ const doorCases: HttpCase[] = [
         Array.from({ length: 1000 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'initialize', params: JSON.parse(INIT).params })),
       ),
     expect: { status: [400] },
+  },
+  {
+    kind: 'http',
+    family: 'batch-bomb',
+    id: '2 pings in a batch in a 2025-06-18 session (batching was removed)',
+    auth: 'valid',
+    session: true,
+    body: () => JSON.stringify([1, 2].map((i) => ({ jsonrpc: '2.0', id: 9500 + i, method: 'ping' }))),
+    expect: { status: [400], code: -32600 },
   },
   {
     kind: 'http',

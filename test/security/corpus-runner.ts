@@ -107,8 +107,9 @@ async function runHttpCase(c: HttpCase, env: SecurityEnv): Promise<CaseOutcome> 
   if (c.auth === 'basic') headers.Authorization = `Basic ${Buffer.from(`user:${env.tokens.valid}`).toString('base64')}`;
   if (c.auth === 'empty') headers.Authorization = 'Bearer ';
   if (c.session) {
-    headers['Mcp-Session-Id'] = env.session['Mcp-Session-Id'];
-    headers['Mcp-Protocol-Version'] = env.session['Mcp-Protocol-Version'];
+    const session = c.session === 'batching' ? env.batchSession : env.session;
+    headers['Mcp-Session-Id'] = session['Mcp-Session-Id'];
+    headers['Mcp-Protocol-Version'] = session['Mcp-Protocol-Version'];
   }
   Object.assign(headers, c.headers ?? {});
   const body = typeof c.body === 'function' ? c.body() : c.body;

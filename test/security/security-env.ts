@@ -143,6 +143,8 @@ export interface SecurityEnv {
   peers: PeerEnv;
   /** Headers of a raw session opened with the run key. */
   session: Record<string, string>;
+  /** Headers of a raw session opened with the run key at MCP 2025-03-26, the last revision with JSON-RPC batches. */
+  batchSession: Record<string, string>;
   /**
    * A fingerprint of everything no call may change: the outside folder, the root folder's
    * entries and the vault files listed (default {@link PROTECTED_VAULT_FILES}).
@@ -210,6 +212,7 @@ export async function bootSecurityEnv(options: Partial<BootOptions> = {}): Promi
   await peers.register(booted.port);
   const client = await connectClient(booted.url, booted.token);
   const session = await openRawSession(booted.port, booted.token);
+  const batchSession = await openRawSession(booted.port, booted.token, '2025-03-26');
   const snapshot = async (files: readonly string[] = PROTECTED_VAULT_FILES): Promise<string> => {
     const lines: string[] = [];
     await fingerprintTree(outside, lines);
@@ -229,6 +232,7 @@ export async function bootSecurityEnv(options: Partial<BootOptions> = {}): Promi
     port: booted.port,
     tokens: { valid: booted.token, revoked: revoked.token, cloud: cloud.token, rooted: rooted.token, propose: propose.token },
     session,
+    batchSession,
     peers,
     snapshot,
     done: async () => {

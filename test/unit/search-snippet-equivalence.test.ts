@@ -195,7 +195,7 @@ describe('marked (the snippet window with its matches in **)', () => {
       const mask = Array.from({ length: n }, () => next() < 0.4);
       const start = Math.floor(next() * (n + 1));
       const end = start + Math.floor(next() * (n - start + 1));
-      const display = { text, src: [], atom: [] };
+      const display = { text, src: [], atom: [], links: [] };
       expect(marked(display, mask, start, end)).toBe(plainMarked(text, mask, start, end));
     }
   });

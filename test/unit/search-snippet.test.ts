@@ -72,6 +72,19 @@ describe('buildSnippet', () => {
     expect(text.slice(s.matchOffset ?? -1, (s.matchOffset ?? 0) + 6)).toBe('Canvas');
   });
 
+  it('a match only in a link target the display hides marks the link text shown', () => {
+    const snip = (body: string, query: string) =>
+      buildSnippet(body, positiveLeaves(parseQuery(query)), new Set([query.toLowerCase()]), new RegexGuard()).text;
+    expect(snip('See [[Recipes#Sourdough|the bread]] for more.\n', 'sourdough')).toBe('See **the bread** for more.');
+    expect(snip('See [the bread](Recipes.md#Sourdough) now.\n', 'sourdough')).toBe('See **the bread** now.');
+    expect(snip('See [[Recipes#^sourdough]] now.\n', 'sourdough')).toBe('See **Recipes** now.');
+    expect(snip('See [[Recipes#Sourdough|the bread]] now.\n', '/Sourdough/')).toBe('See **the bread** now.');
+    // A shown subpath is marked where it stands, as before.
+    expect(snip('See [[Recipes#Sourdough]] now.\n', 'sourdough')).toBe('See Recipes > **Sourdough** now.');
+    // An embed shows nothing, so there is nothing to mark; the snippet still has its text.
+    expect(snip('![[Recipes#Sourdough]] and more text.\n', 'sourdough')).toBe('and more text.');
+  });
+
   it('never anchors on the frontmatter', () => {
     const text = '---\ndescription: a canvas note\n---\nNo match here.';
     const s = buildSnippet(text, positiveLeaves(parseQuery('canvas')), new Set(['canvas']), new RegexGuard());
@@ -204,13 +217,13 @@ describe('buildSnippet keeps Markdown safe (adversarial notes)', () => {
     expect(s).toContain('See **canvas** and JSON **Canvas**');
   });
 
-  it('wikilinks show their visible text: the alias, or the target with " > " for a heading; targets are never marked', () => {
+  it('wikilinks show their visible text: the alias, or the target with " > " for a heading; a match in a hidden target marks the alias', () => {
     const s = snip(
       'See [[Canvas|the board]], [[Canvas#Create a new canvas]], [[Plugins/Canvas#Add cards|cards]] and [[Canvas^abc123]].',
       'canvas',
       ['canvas'],
     );
-    expect(s).toBe('See the board, **Canvas** > Create a new **canvas**, cards and **Canvas**.');
+    expect(s).toBe('See **the board**, **Canvas** > Create a new **canvas**, **cards** and **Canvas**.');
     expectWellFormed(s);
     expect(snip('Jump to [[#Canvas basics]] now.', 'canvas', ['canvas'])).toBe('Jump to **Canvas** basics now.');
   });
@@ -251,9 +264,9 @@ describe('buildSnippet keeps Markdown safe (adversarial notes)', () => {
     expectWellFormed(s);
   });
 
-  it('a phrase in an alias is marked there, not in the target; a match in a link target only marks nothing', () => {
+  it('a phrase in an alias is marked there, not in the target; a match in a link target only marks the alias shown', () => {
     expect(snip('Open [[Command palette|the Command palette]] now.', '"command palette"')).toBe('Open the **Command palette** now.');
-    expect(snip('Use [[Canvas|this board]] daily.', 'canvas', ['canvas'])).toBe('Use this board daily.');
+    expect(snip('Use [[Canvas|this board]] daily.', 'canvas', ['canvas'])).toBe('Use **this board** daily.');
   });
 
   it('cuts at word boundaries and never inside inline code, within about SNIPPET_WIDTH display chars', () => {

@@ -24,6 +24,21 @@ export interface DisplayText {
    * for text a highlight never lands on (URLs, fenced code, link separators).
    */
   atom: number[];
+  /**
+   * Links whose source holds text the display hides (a wikilink's target before its `|alias`,
+   * a `#^block` id, a Markdown link's destination): a match there marks the link's shown text
+   * (see {@link highlightMask}), so a snippet whose only match is in a link's target still
+   * shows it.
+   */
+  links: LinkShown[];
+}
+
+/** A link's hidden source range `[hiddenFrom, hiddenTo)` and the display range `[shownFrom, shownTo)` that stands for it. */
+export interface LinkShown {
+  hiddenFrom: number;
+  hiddenTo: number;
+  shownFrom: number;
+  shownTo: number;
 }
 
 /** A fenced code block: the whole block and the lines between its fences, as offsets. */
@@ -109,6 +124,7 @@ class DisplayBuilder {
   private text = '';
   readonly src: number[] = [];
   readonly atom: number[] = [];
+  readonly links: LinkShown[] = [];
   private atoms = 0;
   /** True when nothing is shown yet or the last character shown is a space: a whitespace character then adds nothing. */
   private spaceLast = true;
@@ -157,8 +173,22 @@ class DisplayBuilder {
     this.spaceLast = true;
   }
 
+  /** How many display characters are shown so far (where the next one goes). */
+  get length(): number {
+    return this.text.length;
+  }
+
+  /**
+   * Records that the display characters from `shownFrom` to the current end stand for the
+   * hidden source `[hiddenFrom, hiddenTo)` of a link (nothing when none were shown).
+   */
+  link(hiddenFrom: number, hiddenTo: number, shownFrom: number): void {
+    if (hiddenTo > hiddenFrom && this.text.length > shownFrom)
+      this.links.push({ hiddenFrom, hiddenTo, shownFrom, shownTo: this.text.length });
+  }
+
   result(): DisplayText {
-    return { text: this.text, src: this.src, atom: this.atom };
+    return { text: this.text, src: this.src, atom: this.atom, links: this.links };
   }
 }
 
@@ -248,7 +278,9 @@ function syntaxAt(source: string, i: number, out: DisplayBuilder, flush: () => v
     }
     if ((m = sticky(MD_LINK, source, i))) {
       flush();
+      const shownFrom = out.length;
       out.free(source, i + 1, i + 1 + m[1].length);
+      out.link(i + m[1].length + 3, i + m[0].length - 1, shownFrom);
       return m[0].length;
     }
   }
@@ -290,8 +322,10 @@ function syntaxAt(source: string, i: number, out: DisplayBuilder, flush: () => v
 function wikilink(source: string, at: number, length: number, out: DisplayBuilder): void {
   const inner = source.slice(at, at + length);
   const bar = inner.indexOf('|');
+  const shownFrom = out.length;
   if (bar >= 0) {
     out.free(source, at + bar + 1, at + length);
+    out.link(at, at + bar, shownFrom);
     return;
   }
   const block = inner.indexOf('^');
@@ -306,6 +340,7 @@ function wikilink(source: string, at: number, length: number, out: DisplayBuilde
     }
     k += part.length + 1;
   }
+  if (block >= 0) out.link(at + block, at + length, shownFrom);
 }
 
 /** `regex.exec` anchored at `at` (the regex must be sticky). */
@@ -316,7 +351,10 @@ function sticky(regex: RegExp, text: string, at: number): RegExpExecArray | null
 
 /**
  * Which display characters a highlight covers: free characters whose source offset lies in a
- * span, every character of an inline-code unit any of whose characters does, and a single
+ * span, the shown text of a link whose hidden part (target, `#^block` id, destination) a span
+ * touches when none of that text is marked already (so `[[Recipes#Sourdough|the bread]]` found
+ * by "sourdough" shows `**the bread**`, while a match in the alias itself is marked where it
+ * stands), every character of an inline-code unit any of whose characters does, and a single
  * space between two covered characters (so `**JSON Canvas**`, not `**JSON** **Canvas**`).
  * @param spans source spans, sorted by start, not overlapping
  * @returns one flag per display code unit
@@ -328,6 +366,10 @@ export function highlightMask(display: DisplayText, spans: readonly Span[]): boo
     const at = display.src[k];
     while (p < spans.length && spans[p].end <= at) p++;
     if (p < spans.length && spans[p].start <= at && display.atom[k] >= 0) mask[k] = true;
+  }
+  for (const link of display.links) {
+    if (!overlapsSpan(spans, link.hiddenFrom, link.hiddenTo) || mask.slice(link.shownFrom, link.shownTo).includes(true)) continue;
+    for (let k = link.shownFrom; k < link.shownTo; k++) if (display.atom[k] === 0 && display.text[k] !== ' ') mask[k] = true;
   }
   for (let k = 0; k < mask.length; k++) {
     const id = display.atom[k];
@@ -343,4 +385,16 @@ export function highlightMask(display: DisplayText, spans: readonly Span[]): boo
     if (!mask[k] && mask[k - 1] && mask[k + 1] && display.text[k] === ' ' && display.atom[k] === 0) mask[k] = true;
   }
   return mask;
+}
+
+/** True when some span of `spans` (sorted by start, not overlapping) overlaps `[from, to)`. */
+function overlapsSpan(spans: readonly Span[], from: number, to: number): boolean {
+  let lo = 0;
+  let hi = spans.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (spans[mid].end <= from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < spans.length && spans[lo].start < to;
 }

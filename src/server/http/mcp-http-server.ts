@@ -310,9 +310,12 @@ export class McpHttpServer {
 
   /**
    * Passes a request to its session's SDK transport, after claiming its ids (a request reusing an
-   * id still in flight is refused) and closing the streams of requests it cancels.
+   * id still in flight is refused) and closing the streams of requests it cancels. A batch is
+   * refused (400, -32600) in a session whose revision has none ({@link allowsBatches}).
    */
   private async serveInSession(session: Session, res: ServerResponse, web: () => Request, body: unknown): Promise<void> {
+    if (Array.isArray(body) && !allowsBatches(session.protocolVersion))
+      return refuseBatch(res, `this session negotiated MCP ${session.protocolVersion}`);
     const ids = requestIdsOf(body);
     const stop = new AbortController();
     const taken = session.inFlight.claim(ids, () => stop.abort());
@@ -359,8 +362,14 @@ export class McpHttpServer {
     this.keys.touch(key.id).catch((error) => console.error('[vault-mcp] could not save key use', error));
   }
 
-  /** Opens a session for an `initialize` (after its params check) and answers it through the session's SDK transport. */
+  /**
+   * Opens a session for an `initialize` (after its params check) and answers it through the
+   * session's SDK transport; an `initialize` in a batch is refused when the revision it opens
+   * has no batches ({@link allowsBatches}).
+   */
   private async openSession({ key, origin }: Caller, res: ServerResponse, web: () => Request, body: unknown): Promise<void> {
+    const version = negotiatedVersionOf(body);
+    if (Array.isArray(body) && !allowsBatches(version)) return refuseBatch(res, `this initialize opens a session at MCP ${version}`);
     if (this.refuseParams(res, body)) return;
     const keyId = key.id;
     const server = createSessionServer(
@@ -376,7 +385,7 @@ export class McpHttpServer {
           transport,
           server,
           keyId,
-          protocolVersion: negotiatedVersionOf(body),
+          protocolVersion: version,
           lastSeen: Date.now(),
           inFlight: new InFlightIds(),
         }),
@@ -436,6 +445,28 @@ const MALFORMED_INITIALIZE: Refusal = {
   code: -32602,
   message: 'Invalid params: initialize needs params {protocolVersion, capabilities, clientInfo}.',
 };
+
+/**
+ * True when protocol revision `version` lets a client send JSON-RPC batches: 2025-03-26 and
+ * before. MCP 2025-06-18 removed batching ("Remove support for JSON-RPC batching", its
+ * changelog; Streamable HTTP: a POST body is a single message), and later revisions keep it out.
+ * Revisions are dates, so they compare as text.
+ */
+export function allowsBatches(version: string): boolean {
+  return version < FIRST_REVISION_WITHOUT_BATCHES;
+}
+
+/**
+ * Refuses a JSON-RPC batch sent where the protocol revision has none (400, -32600, id null).
+ * @param where what fixed the revision, e.g. "this session negotiated MCP 2025-06-18".
+ */
+function refuseBatch(res: ServerResponse, where: string): void {
+  const message = `Invalid Request: ${where}, and JSON-RPC batches were removed in 2025-06-18; send one JSON-RPC message per request (POST each message on its own).`;
+  refuse(res, { status: 400, code: INVALID_REQUEST, message, id: null });
+}
+
+/** The MCP revision that removed JSON-RPC batching. */
+const FIRST_REVISION_WITHOUT_BATCHES = '2025-06-18';
 
 /** True when a JSON-RPC message or batch contains an `initialize` request. */
 function containsInitialize(body: unknown): boolean {

@@ -117,7 +117,11 @@ export function createSessionServer(
   const addOnTools = addOns.flatMap((a) => a.tools ?? []);
   server.setRequestHandler(
     'tools/list',
-    guarded('tools/list', async () => {
+    guarded('tools/list', async (request) => {
+      // MCP pagination: an invalid cursor is -32602 on every list method; tools/list has one page, so any cursor is one.
+      if (request.params?.cursor !== undefined) {
+        throw new JsonRpcError(ErrorCode.InvalidParams, 'tools/list has a single page and gives no nextCursor; call it without cursor.');
+      }
       const withVault = !forwarded && (await peers.list()).length > 1;
       const tools = services.enabledTools(caller()).map(describeTool);
       const names = new Set(tools.map((t) => t.name));

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { FileSystemAdapter, TFile, getFrontMatterInfo, parseYaml, type App, type CachedMetadata, type EventRef } from 'obsidian';
+import { FileSystemAdapter, TFile, parseYaml, type App, type CachedMetadata, type EventRef } from 'obsidian';
 import { noteAccess, unparsedBlockAccess, unparsedRules, type NoteAccess } from './access-rules';
 import { namesAccessRules, namesLabelRules } from './rule-keys';
+import { frontMatterInfo } from '../content/line-endings';
 
 /**
  * True when the metadata cache shows a frontmatter block (its position, or a leading `yaml`
@@ -15,6 +16,25 @@ export function hasUnparsedFrontmatter(cache: CachedMetadata | null | undefined)
   if (!cache || (cache.frontmatterPosition === undefined && cache.sections?.[0]?.type !== 'yaml')) return false;
   const data: unknown = cache.frontmatter;
   return data === null || typeof data !== 'object' || Array.isArray(data);
+}
+
+/**
+ * True when the metadata cache describes the whole note as one paragraph on one line (one
+ * section, starting the note, ending on line 0, at least 7 chars; no headings, no frontmatter):
+ * what a parser that does not count a lone `\r` as a line break makes
+ * of a note whose lines end in `\r` alone (old Mac files), frontmatter and `access` rule
+ * included. This plugin reads `\r` as a line break (line-endings.ts), as CommonMark and
+ * Obsidian's editor do; should the app's metadata cache not, such a note's rules must still
+ * hold, so its access is read from its file ({@link UnparsedFrontmatter.uncachedAccessOf}),
+ * which costs one read of a one-line note per change. Never throws.
+ * @param cache the note's metadata cache entry, or null/undefined when it has none.
+ */
+export function mayHideFrontmatter(cache: CachedMetadata | null | undefined): boolean {
+  const sections = cache?.sections;
+  if (!sections || sections.length !== 1 || cache?.frontmatterPosition !== undefined || cache?.headings !== undefined) return false;
+  const { type, position } = sections[0];
+  // `---\r` + `---` at least: 7 chars on the one line.
+  return type === 'paragraph' && position.start.offset <= 1 && position.end.line === 0 && position.end.col >= 7;
 }
 
 /**
@@ -210,7 +230,7 @@ export class UnparsedFrontmatter {
     if (!(adapter instanceof FileSystemAdapter)) return null;
     try {
       const text = readFileSync(adapter.getFullPath(file.path), 'utf8');
-      const entry: RawBlock = { mtime: file.stat.mtime, size: file.stat.size, block: getFrontMatterInfo(text).frontmatter };
+      const entry: RawBlock = { mtime: file.stat.mtime, size: file.stat.size, block: frontMatterInfo(text).frontmatter };
       this.blocks.set(file.path, entry);
       return entry;
     } catch {
@@ -246,11 +266,11 @@ export class UnparsedFrontmatter {
   private remember(file: TFile, data: string, cache: CachedMetadata): void {
     if (this.modified.has(file.path)) {
       const now = this.current(file);
-      if (now !== null && now.block !== getFrontMatterInfo(data).frontmatter) return;
+      if (now !== null && now.block !== frontMatterInfo(data).frontmatter) return;
     }
     this.modified.delete(file.path);
     if (hasUnparsedFrontmatter(cache)) {
-      this.blocks.set(file.path, { mtime: file.stat.mtime, size: file.stat.size, block: getFrontMatterInfo(data).frontmatter });
+      this.blocks.set(file.path, { mtime: file.stat.mtime, size: file.stat.size, block: frontMatterInfo(data).frontmatter });
     } else {
       this.blocks.delete(file.path);
     }
@@ -265,7 +285,7 @@ export class UnparsedFrontmatter {
       .cachedRead(file)
       .then((text) => {
         if (file.stat.mtime !== mtime || file.stat.size !== size) return;
-        this.blocks.set(file.path, { mtime, size, block: getFrontMatterInfo(text).frontmatter });
+        this.blocks.set(file.path, { mtime, size, block: frontMatterInfo(text).frontmatter });
         for (const listener of this.listeners) listener(file.path);
       })
       .catch(() => undefined)

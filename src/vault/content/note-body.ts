@@ -1,4 +1,4 @@
-import { getFrontMatterInfo } from 'obsidian';
+import { frontMatterInfo } from './line-endings';
 
 /**
  * Where a note's body starts, computed from the text alone (never from the metadata cache,
@@ -18,7 +18,7 @@ import { getFrontMatterInfo } from 'obsidian';
  * @param text the note's whole text.
  */
 export function bodyStart(text: string): number {
-  const info = getFrontMatterInfo(text);
+  const info = frontMatterInfo(text);
   if (info.exists) return info.contentStart;
   return text.charCodeAt(0) === 0xfeff ? 1 : 0;
 }
@@ -29,7 +29,7 @@ export function bodyStart(text: string): number {
  * @param text the note's whole text.
  */
 export function endsAtFence(text: string): boolean {
-  const info = getFrontMatterInfo(text);
+  const info = frontMatterInfo(text);
   return info.exists && info.contentStart === text.length && !text.endsWith('\n');
 }
 
@@ -49,7 +49,7 @@ export function endsAtFence(text: string): boolean {
  * @returns `{before, after}`: what goes right before and right after `insert`.
  */
 export function fenceSeparators(text: string, from: number, to: number, insert: string, eol: string): { before: string; after: string } {
-  const info = getFrontMatterInfo(text);
+  const info = frontMatterInfo(text);
   const changes = info.exists && (from < to || insert !== '');
   const onFence = changes && /^---[ \t\r]*$/.test(text.slice(info.to, from)) && !/^[ \t\r]*(\n|$)/.test(insert + text.slice(to));
   const beforeFence = changes && to === info.to && !(text.slice(0, from) + insert).endsWith('\n');

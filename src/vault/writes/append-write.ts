@@ -1,6 +1,7 @@
 import type { App, TFile } from 'obsidian';
 import { ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
+import { editAsCrNote, lfView } from '../content/line-endings';
 import { hashText } from '../hash';
 import { assertWritableText, guardFrontmatter } from './frontmatter/frontmatter-guard';
 import { appendedText, appendSeparator, insertedLines, lineEndingOf, withLineEnding } from './edits/text-edits';
@@ -37,20 +38,26 @@ export async function appendInPlace(
   const read = await app.vault.read(file);
   const before = diskTextNow(app.vault, file) ?? read;
   assertWritableText(before, scope, file.path);
-  const insert = appendedText(before, content, ensureNewline);
+  // A note whose lines end in `\r` alone: decided on its LF view, the appended text in `\r` too.
+  const insert = editAsCrNote(before, (view) => ({ text: view + appendedText(view, content, ensureNewline) })).text.slice(before.length);
   guardFrontmatter(before, before + insert, file.path);
   await app.vault.append(file, insert);
   const after = await app.vault.read(file);
   const found = after.lastIndexOf(insert);
   const at = found >= before.length ? found : before.length;
-  const lead = appendSeparator(before, withLineEnding(content, lineEndingOf(before)), ensureNewline).length;
+  const view = lfView(before);
+  const lead = appendSeparator(view, withLineEnding(content, lineEndingOf(view)), ensureNewline).length;
   const result: WriteResult = {
     status: 'applied',
     path: file.path,
     hash: hashText(after),
     size_before: byteSize(before),
     size_after: byteSize(after),
-    lines: insertedLines(after, Math.min(at + lead, after.length), Math.max(0, Math.min(insert.length - lead, after.length - at - lead))),
+    lines: insertedLines(
+      lfView(after),
+      Math.min(at + lead, after.length),
+      Math.max(0, Math.min(insert.length - lead, after.length - at - lead)),
+    ),
   };
   return { result, before, after: before + insert };
 }

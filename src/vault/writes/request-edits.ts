@@ -1,4 +1,5 @@
 import { ToolError } from '../../errors';
+import { editAsCrNote } from '../content/line-endings';
 import { assertAppendable } from './append-write';
 import { patchFrontmatterText, validatePropertyPatch } from './frontmatter/property-patch';
 import { appendText, editAtAnchor, editAtHeading, replaceBody, startsWithFrontmatter } from './edits/text-edits';
@@ -12,10 +13,20 @@ export type TextRequest = Extract<WriteRequest, { kind: 'write' | 'append' | 'ed
  * its proposal kind: `properties` for set_properties and a patch-only write_note, else `edit`.
  * write_note with both a body and a frontmatter_patch is one edit (patched frontmatter plus
  * the new body), so it applies in one `vault.process`.
+ * A note whose lines end in `\r` alone is edited as its LF view and keeps its `\r` line
+ * endings (line-endings.ts editAsCrNote), so sections, fences and appended lines land as in an
+ * LF note.
  * @throws ToolError('invalid_argument') for a write_note without body and patch, or a body
  *   that starts with a frontmatter block; what validatePropertyPatch throws for a bad patch.
  */
 export function textEditOf(request: TextRequest, notePath: string): { kind: 'edit' | 'properties'; edit: TextEdit; needsOutline: boolean } {
+  const made = lineBreakEditOf(request, notePath);
+  const edit = made.edit;
+  return { ...made, edit: (text, outline) => editAsCrNote(text, (view) => edit(view, outline)) };
+}
+
+/** {@link textEditOf}'s edit for a note with `\n` or `\r\n` line breaks. */
+function lineBreakEditOf(request: TextRequest, notePath: string): { kind: 'edit' | 'properties'; edit: TextEdit; needsOutline: boolean } {
   switch (request.kind) {
     case 'properties': {
       const { properties } = request;

@@ -1,4 +1,4 @@
-import { getFrontMatterInfo } from 'obsidian';
+import { frontMatterInfo } from '../../content/line-endings';
 import { ToolError } from '../../../errors';
 import { findHeadingSection } from '../../content/heading-target';
 import { anchorOccurrences, looseOccurrences } from './anchor-match';
@@ -56,7 +56,7 @@ export function splice(text: string, from: number, to: number, insert: string): 
 
 /** True when `body` itself starts with a frontmatter block (a `---` fenced YAML block on line 1). */
 export function startsWithFrontmatter(body: string): boolean {
-  return getFrontMatterInfo(body).exists;
+  return frontMatterInfo(body).exists;
 }
 
 /**
@@ -101,20 +101,22 @@ export function appendedText(text: string, content: string, ensureNewline: boole
   const eol = lineEndingOf(text);
   const body = withLineEnding(content, eol);
   const sep = appendSeparator(text, body, ensureNewline);
-  if (!ensureNewline || text === '' || sep !== '') return sep + body;
-  return body === '' || body.endsWith('\n') ? body : body + eol;
+  if (!ensureNewline || text === '' || !text.endsWith('\n')) return sep + body;
+  return sep + (body === '' || body.endsWith('\n') ? body : body + eol);
 }
 
 /**
  * The line break put between a note and the text appended to it: with `ensureNewline`, one
- * when the note is not empty and does not end in a line break; without it, one only when the
+ * when the note is not empty and does not end in a line break, and a blank line more when the
+ * appended text starts with a `===`/`---` line or a setext heading right after a paragraph
+ * line, which would otherwise become a heading ({@link keepBlocksApart}); without it, one only when the
  * note ends right after its closing frontmatter `---` and `body` would otherwise continue
  * that line (note-body.ts `fenceSeparators`); else `''`.
  * @param text the note's whole text. @param body the appended content, already in the note's line-ending style.
  */
 export function appendSeparator(text: string, body: string, ensureNewline: boolean): string {
   const eol = lineEndingOf(text);
-  if (ensureNewline) return text !== '' && !text.endsWith('\n') ? eol : '';
+  if (ensureNewline) return (text !== '' && !text.endsWith('\n') ? eol : '') + keepBlocksApart(text, text.length, body, eol).lead;
   return fenceSeparators(text, text.length, text.length, body, eol).before;
 }
 
@@ -192,10 +194,14 @@ export function editAtHeading(
   const section = findHeadingSection(sections, heading, notePath);
   const eol = lineEndingOf(text);
   const lines = asLines(content, eol);
-  const breakAt = text.indexOf('\n', section.start);
-  const headingEnd = breakAt < 0 || breakAt >= section.end ? section.end : breakAt + 1;
+  const headingEnd = headingLinesEnd(text, section.start, section.end, section.level);
   const headingTerminated = headingEnd > section.start && text[headingEnd - 1] === '\n';
-  if (op === 'insert_before') return splice(text, section.start, section.start, lines);
+  if (op === 'insert_before') {
+    const { lead, trail } = keepBlocksApart(text, section.start, lines, eol);
+    const out = splice(text, section.start, section.start, lead + lines + trail);
+    const start = section.start + lead.length;
+    return { text: out.text, lines: insertedLines(out.text, start, lines.length) };
+  }
   if (op === 'insert_after' || (op === 'append_within' && text.slice(headingEnd, section.end).trim() === '')) {
     return insertAt(text, headingEnd, lines, headingTerminated ? '' : eol);
   }
@@ -213,16 +219,106 @@ export function editAtHeading(
   const keepTrailing = trailing.replace(/^\r?\n/, '');
   const prefix = headingTerminated || lines === '' ? '' : eol;
   const blank = section.end < text.length && leading + keepTrailing !== '' ? eol : '';
-  const replacement = lines === '' ? blank : prefix + leading + lines + keepTrailing;
+  const { lead, trail } = keepBlocksApart(text, section.end, lines, eol, text.slice(0, headingEnd) + prefix + leading);
+  const guarded = lead + lines + (keepTrailing === '' ? trail : '');
+  const replacement = lines === '' ? blank : prefix + leading + guarded + keepTrailing;
   const next = text.slice(0, headingEnd) + replacement + text.slice(section.end);
   const start = headingEnd + prefix.length + leading.length;
-  return { text: next, lines: insertedLines(next, start, lines === '' ? 0 : lines.length) };
+  return { text: next, lines: insertedLines(next, start + (lines === '' ? 0 : lead.length), lines === '' ? 0 : lines.length) };
 }
 
-/** Inserts `lines` at `at`, after a `prefix` line break when the text there is not at a line start. */
+/**
+ * Inserts `lines` at `at`, after a `prefix` line break when the text there is not at a line
+ * start, kept apart from the blocks around it ({@link keepBlocksApart}).
+ */
 function insertAt(text: string, at: number, lines: string, prefix: string): TextEditResult {
-  const next = text.slice(0, at) + prefix + lines + text.slice(at);
-  return { text: next, lines: insertedLines(next, at + prefix.length, lines.length) };
+  const { lead, trail } = keepBlocksApart(text, at, lines, lineEndingOf(text), text.slice(0, at) + prefix);
+  const next = text.slice(0, at) + prefix + lead + lines + trail + text.slice(at);
+  return { text: next, lines: insertedLines(next, at + prefix.length + lead.length, lines.length) };
+}
+
+/**
+ * Where the heading's own lines end (past the line break) for a section starting at `start`
+ * and ending at `end`: the heading line of an ATX heading (`## Title`); through the `===` /
+ * `---` underline of a setext heading (`Title` then `=====`), whose text may run over several
+ * lines. Content going in "after the heading line" goes there, never between a setext
+ * heading's text and its underline. The preamble (level 0) has no heading: its first line.
+ */
+function headingLinesEnd(text: string, start: number, end: number, level: number): number {
+  const lineEnd = (at: number): number => {
+    const brk = text.indexOf('\n', at);
+    return brk < 0 || brk >= end ? end : brk + 1;
+  };
+  const first = lineEnd(start);
+  if (level === 0 || ATX_HEADING.test(lineFrom(text, start))) return first;
+  for (let at = first; at < end; at = lineEnd(at)) {
+    const line = lineFrom(text, at);
+    if (UNDERLINE.test(line)) return lineEnd(at);
+    if (line.trim() === '') break;
+  }
+  return first;
+}
+
+/** An ATX heading line (`#` to `######`, then a space, a tab or the line's end). */
+const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
+/** A line that underlines a setext heading (`===` or `---`, one mark only) or, after a blank line, is a thematic break. */
+const UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
+
+/** The line of `text` starting at `at`, without its line break. */
+function lineFrom(text: string, at: number): string {
+  const end = text.indexOf('\n', at);
+  return text.slice(at, end < 0 ? text.length : end).replace(/\r$/, '');
+}
+
+/** The last line of `text` (the one ending at its end, or before its final line break), without its line break. */
+function lastLine(text: string): string {
+  const body = text.replace(/\r?\n$/, '');
+  return lineFrom(body, body.lastIndexOf('\n') + 1);
+}
+
+/**
+ * True when the lines of `text` from `at` are a setext heading's: text lines (not blank, not
+ * an ATX heading) then a `===` / `---` underline; or when the line at `at` is itself such an
+ * underline (a paragraph line put before it would become a heading).
+ */
+function startsSetext(text: string, at: number): boolean {
+  for (let pos = at; pos < text.length;) {
+    const line = lineFrom(text, pos);
+    if (UNDERLINE.test(line)) return true;
+    if (line.trim() === '' || ATX_HEADING.test(line)) return false;
+    const end = text.indexOf('\n', pos);
+    if (end < 0) return false;
+    pos = end + 1;
+  }
+  return false;
+}
+
+/**
+ * The blank line to put before (`lead`) and after (`trail`) `lines` (whole lines going in at
+ * `at` of `text`), each `eol` or `''`: one is needed where
+ * without one the new lines and their neighbours would read as other Markdown than each alone:
+ * a paragraph line before new lines that start with a `===`/`---` line or a setext heading
+ * would become (part of) that heading, and new lines ending in text right before a setext
+ * heading or a `===`/`---` line would become part of that heading (the next section's title)
+ * or turn the line into a heading underline. So an edit by heading never changes the structure
+ * of another section. A line counts as a paragraph line here when it is not blank and not an
+ * ATX heading.
+ * @param text the note's text. @param at where the lines go (a line start).
+ * @param lines the new lines, each ending in `eol`. @param eol the note's line break.
+ * @param before the text that will precede the lines (default: `text` up to `at`).
+ */
+function keepBlocksApart(
+  text: string,
+  at: number,
+  lines: string,
+  eol: string,
+  before = text.slice(0, at),
+): { lead: string; trail: string } {
+  if (lines === '') return { lead: '', trail: '' };
+  const previous = lastLine(before);
+  const lead = before !== '' && previous.trim() !== '' && !ATX_HEADING.test(previous) && startsSetext(lines, 0) ? eol : '';
+  const trail = lastLine(lines).trim() !== '' && startsSetext(text, at) ? eol : '';
+  return { lead, trail };
 }
 
 /** `content` in the note's line ending, ending with one line break (empty stays empty). */

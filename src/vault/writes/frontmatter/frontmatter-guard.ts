@@ -1,4 +1,5 @@
-import { getFrontMatterInfo, parseYaml } from 'obsidian';
+import { parseYaml } from 'obsidian';
+import { frontMatterInfo } from '../../content/line-endings';
 import { quoteInput, ToolError } from '../../../errors';
 import type { AccessScope } from '../../access/access';
 import { noteAccess, unparsedBlockAccess, unparsedRules } from '../../access/access-rules';
@@ -39,7 +40,7 @@ export function isProtectedKey(key: string): boolean {
  *   mapping. Never throws.
  */
 export function parseFrontmatter(text: string): ParsedFrontmatter {
-  const info = getFrontMatterInfo(text);
+  const info = frontMatterInfo(text);
   if (!info.exists) return { state: 'none', block: '', data: {} };
   const block = info.frontmatter;
   let data: unknown;

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { getFrontMatterInfo } from 'obsidian';
+import { frontMatterInfo } from '../../content/line-endings';
 import { quoteInput, ToolError } from '../../../errors';
 import { isProtectedKey, parseFrontmatter } from './frontmatter-guard';
 import { splicedYaml } from './frontmatter-lines';
@@ -121,7 +121,7 @@ export function patchFrontmatterText(text: string, patch: PropertyPatch, notePat
   );
   const withNote = (result: TextEditResult): TextEditResult => (note === undefined ? result : { ...result, note });
   if (changed.length === 0) return withNote(withBlockLines(text));
-  const info = getFrontMatterInfo(text);
+  const info = frontMatterInfo(text);
   const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
   const body = info.exists ? text.slice(info.contentStart) : text.slice(bom.length);
   const source = info.exists ? info.frontmatter.replace(/\r\n/g, '\n') : '';
@@ -187,7 +187,7 @@ export function unparseableError(notePath: string, detail: string): ToolError {
 
 /** `text` with the lines of its frontmatter block (none when it has no block). */
 function withBlockLines(text: string): TextEditResult {
-  const info = getFrontMatterInfo(text);
+  const info = frontMatterInfo(text);
   return info.exists ? { text, lines: { start: 1, end: lineAt(text, info.to) } } : { text };
 }
 
