@@ -1,0 +1,82 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import VaultMcpPlugin from '../../src/main';
+import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import { DEMO_VAULT, copyToTemp } from '../harness/temp-copy';
+import { call } from '../harness/write-helpers';
+import { waitUntil } from '../harness/wait-until';
+
+/** Folders on disk in the demo vault copy before the plugin boots: NFD names (macOS-made) and case twins (a Linux vault synced from elsewhere). */
+const NFD_FOLDER = 'Mappe u\u0308';
+const NFC_FOLDER = NFD_FOLDER.normalize('NFC');
+
+describe('paths over MCP: folders spelt in another Unicode form or case on disk', () => {
+  let booted: BootedPlugin<VaultMcpPlugin>;
+  let client: Client;
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  const names = (folder: string): Promise<string[]> => fs.readdir(path.join(dir, folder)).then((n) => n.sort());
+
+  beforeAll(async () => {
+    const copy = await copyToTemp(DEMO_VAULT);
+    dir = copy.dir;
+    await fs.mkdir(path.join(dir, NFD_FOLDER, 'Inner'), { recursive: true });
+    await fs.writeFile(path.join(dir, NFD_FOLDER, 'a.md'), 'a\n');
+    await fs.mkdir(path.join(dir, 'CT/Notes'), { recursive: true });
+    await fs.mkdir(path.join(dir, 'CT/notes'), { recursive: true });
+    await fs.writeFile(path.join(dir, 'CT/Notes/a.md'), 'a\n');
+    await fs.writeFile(path.join(dir, 'CT/notes/b.md'), 'b\n');
+    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true });
+    client = await connectClient(booted.url, booted.token);
+    cleanup = copy.cleanup;
+  });
+  afterAll(async () => {
+    await client?.close();
+    await booted?.stop();
+    await cleanup?.();
+  });
+
+  it('F18: every write reaches a note in an NFD folder, and new entries go into that folder, never an NFC twin', async () => {
+    for (const [spelling, more] of [
+      [NFC_FOLDER, 'more'],
+      [NFD_FOLDER, 'most'],
+    ]) {
+      expect((await call(client, 'append_note', { path: `${spelling}/a`, content: more })).path).toBe(`${NFC_FOLDER}/a.md`);
+    }
+    expect((await call(client, 'edit_note', { path: `${NFC_FOLDER}/a`, anchor: 'more', op: 'replace', content: 'edited' })).path).toBe(
+      `${NFC_FOLDER}/a.md`,
+    );
+    await call(client, 'set_properties', { path: `${NFC_FOLDER}/a`, properties: { k: 1 } });
+    await call(client, 'create_note', { path: `${NFC_FOLDER}/b`, content: 'b' });
+    await call(client, 'create_note', { path: `${NFC_FOLDER}/Inner/c`, content: 'c' });
+    await call(client, 'create_folder', { path: `${NFC_FOLDER}/sub` });
+    await call(client, 'move_note', { path: 'Ideas', to: `${NFC_FOLDER}/Ideas moved` });
+    await call(client, 'move_note', { path: `${NFC_FOLDER}/b`, to: `${NFC_FOLDER}/b2` });
+    // One folder on disk, in the user's spelling, holding everything.
+    expect((await fs.readdir(dir)).filter((n) => n.normalize('NFC') === NFC_FOLDER)).toEqual([NFD_FOLDER]);
+    expect(await names(NFD_FOLDER)).toEqual(['Ideas moved.md', 'Inner', 'a.md', 'b2.md', 'sub']);
+    expect(await names(`${NFD_FOLDER}/Inner`)).toEqual(['c.md']);
+    expect(await fs.readFile(path.join(dir, NFD_FOLDER, 'a.md'), 'utf8')).toMatch(/^---\nk: 1\n---\na\nedited\nmost/);
+    expect((await call(client, 'read_note', { path: `${NFC_FOLDER}/a` })).body).toMatch(/edited/);
+    await call(client, 'delete_note', { path: `${NFC_FOLDER}/b2`, confirm: true });
+    expect(await names(NFD_FOLDER)).toEqual(['Ideas moved.md', 'Inner', 'a.md', 'sub']);
+  });
+
+  it('F18: an NFD folder that appears while the server runs (a sync, a Finder copy) is written in place too', async () => {
+    const nfd = 'Dossier e\u0301';
+    const nfc = nfd.normalize('NFC');
+    await fs.mkdir(path.join(dir, nfd));
+    await fs.writeFile(path.join(dir, nfd, 'a.md'), 'a\n');
+    await waitUntil(() => booted.app.vault.getFileByPath(`${nfc}/a.md`) !== null, 'the new folder');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the new folder's own watcher rescans it
+    expect((await call(client, 'append_note', { path: `${nfc}/a`, content: 'b' })).path).toBe(`${nfc}/a.md`);
+    await call(client, 'create_note', { path: `${nfc}/b`, content: 'b' });
+    await call(client, 'move_note', { path: 'Inbox', to: `${nfc}/Inbox` });
+    await call(client, 'create_folder', { path: `${nfc}/sub` });
+    expect((await fs.readdir(dir)).filter((n) => n.normalize('NFC') === nfc)).toEqual([nfd]);
+    expect(await names(nfd)).toEqual(['Inbox.md', 'a.md', 'b.md', 'sub']);
+    expect(await fs.readFile(path.join(dir, nfd, 'a.md'), 'utf8')).toBe('a\nb\n');
+    expect((await call(client, 'read_note', { path: `${nfc}/a` })).body).toBe('a\nb\n');
+  });
+});
