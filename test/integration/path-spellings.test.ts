@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { DEMO_VAULT, copyToTemp } from '../harness/temp-copy';
-import { call } from '../harness/write-helpers';
+import { call, callError } from '../harness/write-helpers';
 import { waitUntil } from '../harness/wait-until';
 
 /** Folders on disk in the demo vault copy before the plugin boots: NFD names (macOS-made) and case twins (a Linux vault synced from elsewhere). */
@@ -27,6 +27,8 @@ describe('paths over MCP: folders spelt in another Unicode form or case on disk'
     await fs.mkdir(path.join(dir, 'CT/notes'), { recursive: true });
     await fs.writeFile(path.join(dir, 'CT/Notes/a.md'), 'a\n');
     await fs.writeFile(path.join(dir, 'CT/notes/b.md'), 'b\n');
+    await fs.writeFile(path.join(dir, 'CT/Notes/ab.md'), 'ab\n');
+    await fs.writeFile(path.join(dir, 'CT/Notes/AB.md'), 'AB\n');
     booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true });
     client = await connectClient(booted.url, booted.token);
     cleanup = copy.cleanup;
@@ -78,5 +80,35 @@ describe('paths over MCP: folders spelt in another Unicode form or case on disk'
     expect(await names(nfd)).toEqual(['Inbox.md', 'a.md', 'b.md', 'sub']);
     expect(await fs.readFile(path.join(dir, nfd, 'a.md'), 'utf8')).toBe('a\nb\n');
     expect((await call(client, 'read_note', { path: `${nfc}/a` })).body).toBe('a\nb\n');
+  });
+
+  it('F12: a folder spelling that matches several case-twin folders is refused naming them, and no new case twin is made', async () => {
+    const ambiguous =
+      /^'CT\/(NOTES|nOtEs)' matches the folders 'CT\/Notes' and 'CT\/notes', which differ only by case; give one of them exactly/;
+    const before = { root: await names('CT'), Notes: await names('CT/Notes'), notes: await names('CT/notes') };
+    expect(await callError(client, 'create_note', { path: 'CT/NOTES/x', content: 'x' })).toMatch(ambiguous);
+    expect(await callError(client, 'create_note', { path: 'CT/nOtEs/b', content: 'x' })).toMatch(ambiguous);
+    expect(await callError(client, 'create_folder', { path: 'CT/NOTES/sub' })).toMatch(ambiguous);
+    expect(await callError(client, 'create_folder', { path: 'CT/NOTES' })).toMatch(
+      /^Folders 'CT\/Notes' and 'CT\/notes' already exist, differing only by case/,
+    );
+    expect(await callError(client, 'move_note', { path: 'CT/Notes/a', to: 'CT/NOTES/a2' })).toMatch(ambiguous);
+    expect(await callError(client, 'move_note', { path: 'Home', to: 'CT/NOTES/Home' })).toMatch(ambiguous);
+    expect(await callError(client, 'read_note', { path: 'CT/NOTES/a' })).toMatch(ambiguous);
+    expect(await callError(client, 'append_note', { path: 'ct/nOtEs/b', content: 'x' })).toMatch(/^'CT\/nOtEs' matches the folders/);
+    expect(await callError(client, 'list_notes', { folder: 'CT/NOTES' })).toMatch(ambiguous);
+    // A name equal to existing notes ignoring case is taken, however many spellings exist already.
+    expect(await callError(client, 'create_note', { path: 'CT/Notes/Ab', content: 'x' })).toMatch(
+      /^Cannot create at that path: it is taken/,
+    );
+    expect(await callError(client, 'move_note', { path: 'Home', to: 'CT/Notes/aB' })).toMatch(/^Cannot move to that path: it is taken/);
+    expect({ root: await names('CT'), Notes: await names('CT/Notes'), notes: await names('CT/notes') }).toEqual(before);
+    // Each exact spelling still works.
+    expect((await call(client, 'create_note', { path: 'CT/notes/c', content: 'c' })).path).toBe('CT/notes/c.md');
+    expect((await call(client, 'read_note', { path: 'CT/Notes/a' })).body).toBe('a\n');
+    expect((await call(client, 'list_notes', { folder: 'CT/notes' })).notes.map((n: { path: string }) => n.path).sort()).toEqual([
+      'CT/notes/b.md',
+      'CT/notes/c.md',
+    ]);
   });
 });

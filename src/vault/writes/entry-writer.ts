@@ -57,6 +57,13 @@ export class EntryWriter {
     const path = this.notes.policy.normalizePath(rawPath, scope);
     const existing = this.notes.policy.entryAt(path);
     if (existing instanceof TFolder) throw new ToolError('exists', `Folder '${existing.path}' already exists; use it as it is.`);
+    const twins = this.notes.policy.caseTwins(path);
+    if (twins.length > 1 && twins.every((twin) => twin instanceof TFolder)) {
+      throw new ToolError(
+        'exists',
+        `Folders ${twins.map((t) => `'${t.path}'`).join(' and ')} already exist, differing only by case; use one of them exactly as it is spelt.`,
+      );
+    }
     this.assertNewSegmentsValid(path);
     this.assertFree(path, 'create a folder at');
     return { kind: 'folder', tool, path };
@@ -196,6 +203,7 @@ export class EntryWriter {
     await this.assertLinkersUtf8(entry);
     const occupant = this.notes.policy.entryAt(p.to);
     if (occupant && occupant !== entry) throw takenError('move to');
+    if (this.notes.policy.caseTwins(p.to).some((twin) => twin !== entry)) throw takenError('move to');
     await this.ensureFolder(parentOf(p.to));
     try {
       await this.app.fileManager.renameFile(entry, p.to);
@@ -329,11 +337,12 @@ export class EntryWriter {
   }
 
   /**
-   * Refuses when anything occupies `path` or one of its ancestors is a file, whoever may see
-   * it: the same message for all, so private notes cannot be probed.
+   * Refuses when anything occupies `path` (also a name equal to it ignoring case: a case twin)
+   * or one of its ancestors is a file, whoever may see it: the same message for all, so private
+   * notes cannot be probed.
    */
   private assertFree(path: string, verb: string): void {
-    if (this.notes.policy.entryAt(path)) throw takenError(verb);
+    if (this.notes.policy.entryAt(path) || this.notes.policy.caseTwins(path).length > 0) throw takenError(verb);
     const segments = path.split('/');
     for (let n = 1; n < segments.length; n++) {
       const ancestor = this.notes.policy.entryAt(segments.slice(0, n).join('/'));
