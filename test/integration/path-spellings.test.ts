@@ -29,6 +29,7 @@ describe('paths over MCP: folders spelt in another Unicode form or case on disk'
     await fs.writeFile(path.join(dir, 'CT/notes/b.md'), 'b\n');
     await fs.writeFile(path.join(dir, 'CT/Notes/ab.md'), 'ab\n');
     await fs.writeFile(path.join(dir, 'CT/Notes/AB.md'), 'AB\n');
+    await fs.writeFile(path.join(dir, 'Old\u200cname.md'), 'old\n');
     booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true });
     client = await connectClient(booted.url, booted.token);
     cleanup = copy.cleanup;
@@ -110,5 +111,29 @@ describe('paths over MCP: folders spelt in another Unicode form or case on disk'
       'CT/notes/b.md',
       'CT/notes/c.md',
     ]);
+  });
+
+  it('F9: invisible code points are refused in new names and move targets, naming them; existing such notes stay usable', async () => {
+    const before = (await fs.readdir(dir)).sort();
+    for (const [target, code] of [
+      ['\u200cInbox', 'U+200C'],
+      ['In\u200dbox', 'U+200D'],
+      ['Inbox\u{e0041}', 'U+E0041'],
+      ['\u3164Inbox', 'U+3164'],
+      ['Inbox\ufe0f', 'U+FE0F'],
+    ]) {
+      const message = await callError(client, 'create_note', { path: target, content: 'fake' });
+      expect(message).toMatch(new RegExp(`contains '${code.replace('+', '\\+')}': names may not contain invisible characters`));
+      expect(message).toMatch(/remove it from the name/);
+    }
+    expect(await callError(client, 'move_note', { path: 'Home', to: 'Home\u200d' })).toMatch(/^'Home<U\+200D>\.md' contains 'U\+200D'/);
+    expect(await callError(client, 'create_folder', { path: 'Pro\u2061jects' })).toMatch(/contains 'U\+2061'/);
+    expect((await fs.readdir(dir)).sort()).toEqual(before);
+    // What a visible character needs stays allowed, and a note that has such a name already is read and written as before.
+    expect((await call(client, 'create_note', { path: 'Team \u{1f469}\u200d\u{1f4bb}', content: 'x' })).path).toBe(
+      'Team \u{1f469}\u200d\u{1f4bb}.md',
+    );
+    expect((await call(client, 'read_note', { path: 'Old\u200cname' })).body).toBe('old\n');
+    expect((await call(client, 'append_note', { path: 'Old\u200cname', content: 'new' })).path).toBe('Old\u200cname.md');
   });
 });
