@@ -461,7 +461,10 @@ export class NotePolicy {
       for (const entry of [exact, withMd]) {
         if (!(entry instanceof TFile) || !this.canRead(entry, scope)) continue;
         if (entry.extension === 'md') return { note: entry };
-        throw new ToolError('invalid_argument', `'${entry.path}' is not a Markdown note; only .md notes can be read.`);
+        throw new ToolError(
+          'invalid_argument',
+          `'${entry.path}' is not a Markdown note; note tools read and change only .md notes (give a note's path, or ask the user to handle this file in Obsidian).`,
+        );
       }
     }
     // Obsidian's own resolution of the name as typed: `Inbox` and `Inbox.md` reach Inbox.md, `Inbox.md.md` does not.
@@ -493,6 +496,11 @@ export class NotePolicy {
     const refusal = this.quarantine.refusal(path);
     if (refusal !== null) throw new ToolError('forbidden', refusal);
     if (this.isQuarantined(path)) {
+      // An entry that is itself a link out of the vault, in a place that is open: no folder closes it, and it is no
+      // note an agent may see, so it answers as a path taken by a note the key may not see does.
+      if (this.outside.isOutside(path) && !this.isQuarantinedPlace(path)) {
+        throw new ToolError('exists', 'Cannot use that path: it is taken or unavailable; choose another path.');
+      }
       throw new ToolError('forbidden', `Path '${path}' is in a folder agents may not access; use a path outside it.`);
     }
     if (!this.isWithinRoots(path, scope.roots)) throw outsideRootsError(path, scope);

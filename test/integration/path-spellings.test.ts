@@ -30,6 +30,11 @@ describe('paths over MCP: folders spelt in another Unicode form or case on disk'
     await fs.writeFile(path.join(dir, 'CT/Notes/ab.md'), 'ab\n');
     await fs.writeFile(path.join(dir, 'CT/Notes/AB.md'), 'AB\n');
     await fs.writeFile(path.join(dir, 'Old\u200cname.md'), 'old\n');
+    await fs.mkdir(path.join(dir, 'F15/Mixed/Deep'), { recursive: true });
+    await fs.writeFile(path.join(dir, 'F15/Mixed/Deep/n.md'), 'n\n');
+    await fs.writeFile(path.join(dir, 'F15/Links to it.md'), 'See [[F15/Mixed/Deep/n]].\n');
+    await fs.writeFile(path.join(dir, 'F15/picture.svg'), '<svg/>');
+    await fs.symlink(path.join(dir, '..', 'no-such-file-outside.md'), path.join(dir, 'F15/dangling.md'));
     booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true });
     client = await connectClient(booted.url, booted.token);
     cleanup = copy.cleanup;
@@ -135,5 +140,38 @@ describe('paths over MCP: folders spelt in another Unicode form or case on disk'
     );
     expect((await call(client, 'read_note', { path: 'Old\u200cname' })).body).toBe('old\n');
     expect((await call(client, 'append_note', { path: 'Old\u200cname', content: 'new' })).path).toBe('Old\u200cname.md');
+  });
+
+  it('F15: a folder renamed in case only is renamed; messages name what the agent sent and what the path is', async () => {
+    expect(await call(client, 'move_note', { path: 'F15/Mixed', to: 'F15/mixed' })).toEqual({
+      status: 'applied',
+      path: 'F15/mixed',
+      from: 'F15/Mixed',
+    });
+    expect(await names('F15')).toContain('mixed');
+    expect(await names('F15')).not.toContain('Mixed');
+    expect(await fs.readFile(path.join(dir, 'F15/Links to it.md'), 'utf8')).toBe('See [[F15/mixed/Deep/n]].\n');
+    expect((await call(client, 'read_note', { path: 'F15/mixed/Deep/n' })).body).toBe('n\n');
+    // Into itself is still refused, in any case spelling.
+    expect(await callError(client, 'move_note', { path: 'F15/mixed', to: 'F15/MIXED/Deep/x' })).toMatch(/into itself/);
+    // A file link out of the vault answers as a taken path, not as "in a folder".
+    for (const [tool, args] of [
+      ['create_note', { path: 'F15/dangling.md', content: 'x' }],
+      ['create_note', { path: 'F15/dangling', content: 'x' }],
+      ['move_note', { path: 'Home', to: 'F15/dangling' }],
+    ] as const) {
+      expect(await callError(client, tool, args)).toBe('Cannot use that path: it is taken or unavailable; choose another path.');
+    }
+    // The name as the agent typed it, without the '.md' the tool adds.
+    expect(await callError(client, 'create_note', { path: 'F15/trail.', content: 'x' })).toMatch(/^'trail\.' ends with a dot or a space/);
+    // A non-Markdown file on a write route is not said to be "read".
+    for (const [tool, args] of [
+      ['append_note', { path: 'F15/picture.svg', content: 'x' }],
+      ['delete_note', { path: 'F15/picture.svg', confirm: true }],
+      ['move_note', { path: 'F15/picture.svg', to: 'F15/p.svg' }],
+    ] as const) {
+      const message = await callError(client, tool, args);
+      expect(message).toMatch(/^'F15\/picture\.svg' is not a Markdown note; note tools read and change only \.md notes/);
+    }
   });
 });

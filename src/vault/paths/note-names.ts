@@ -137,7 +137,7 @@ export function assertValidName(path: string): void {
     if (/[. ]$/.test(segment) || /[. ]\.md$/i.test(segment)) {
       throw new ToolError(
         'invalid_argument',
-        `'${shownName(segment)}' ends with a dot or a space, which some disks and sync services drop; choose another name.`,
+        `'${shownName(/[. ]\.md$/i.test(segment) ? segment.slice(0, -3) : segment)}' ends with a dot or a space, which some disks and sync services drop; choose another name.`,
       );
     }
     assertNotDeviceName(segment);

@@ -72,8 +72,8 @@ export class EntryWriter {
   /**
    * move_note: the source is a note this key may write, or a folder whose every note it may
    * write; the target (a note gets `.md` when missing) must be free, and a folder may not move
-   * into itself. A target naming the source itself with a differently cased name renames it
-   * in place (the folder part keeps its spelling). The note is read only to check a given
+   * into itself. A target naming the source itself (a note or a folder) with a differently cased
+   * name renames it in place, as Obsidian's rename does (the parent folders keep their spelling). The note is read only to check a given
    * `expectedHash` (applying checks it again). Every note whose links the move would update
    * must be one this key may write, and UTF-8 text (both checked again when applying).
    * @throws ToolError as prepareCreate, plus not_found / forbidden / conflict for the source.
@@ -99,10 +99,11 @@ export class EntryWriter {
     }
     let to = this.notes.policy.normalizePath(rawTo, scope);
     if (isNote) to = this.notes.policy.checkedPath(withMarkdownExtension(to), scope);
-    if (!isNote && isPathInside(to, source.path, true)) {
+    const renamesInPlace = this.notes.policy.entryAt(to) === source;
+    if (!isNote && !renamesInPlace && isPathInside(to, source.path, true)) {
       throw new ToolError('invalid_argument', `Cannot move folder '${source.path}' into itself; choose a target outside it.`);
     }
-    if (this.notes.policy.entryAt(to) === source) {
+    if (renamesInPlace) {
       const literal = this.spelledTarget(rawTo, isNote);
       if (literal === null || literal === source.path) {
         throw new ToolError('invalid_argument', `'${source.path}' is already at '${to}'; give a different target path.`);
