@@ -3,7 +3,7 @@ import { quoteInput, ToolError } from '../errors';
 import { UNRESTRICTED_SCOPE, type AccessScope } from './access/access';
 import { isWithinRoots, noteAccess, type NoteAccess } from './access/access-rules';
 import { namesLabelRules } from './access/rule-keys';
-import { canonicalPath, findEntry } from './paths/lookup';
+import { ambiguousFolder, canonicalPath, caseTwins, findEntry } from './paths/lookup';
 import { frontmatterId, pathOfSyntheticId, unwrapWikilink } from './paths/note-ref';
 import { assertPathInput } from './paths/paths';
 import { PathSpelling } from './paths/path-spelling';
@@ -103,6 +103,7 @@ export class NotePolicy {
       );
     }
     this.assertAllowed(path, scope);
+    this.assertUnambiguous(path);
     return path;
   }
 
@@ -118,6 +119,7 @@ export class NotePolicy {
     const path = this.spelling.lexicalPath(input);
     // A folder that is itself a link out, in a place that is not, is left to the caller to answer as missing.
     if (path !== '' && (this.isQuarantinedPlace(path) || !this.isQuarantined(path))) this.assertAllowed(path, scope);
+    this.assertUnambiguous(path, true);
     return path;
   }
 
@@ -132,7 +134,38 @@ export class NotePolicy {
     assertPathInput(path);
     const real = canonicalPath(this.app.vault, path);
     this.assertAllowed(real, scope);
+    this.assertUnambiguous(real);
     return real;
+  }
+
+  /**
+   * Refuses a path one of whose folders is spelt so that it matches several existing folders
+   * differing only by case (`CT/NOTES/b` beside `CT/Notes` and `CT/notes`, which a Linux disk
+   * or a sync can hold): it names no one folder, and writing there would make a third spelling,
+   * the same folder on a case-insensitive disk (docs/security.md, case twins). Call after the
+   * access check: folders equal ignoring case share quarantine, so naming them tells nothing new.
+   * @param folderPath the whole path names a folder, so its last segment counts too.
+   * @throws ToolError('invalid_argument') naming the folders' exact spellings.
+   */
+  private assertUnambiguous(path: string, folderPath = false): void {
+    const twins = ambiguousFolder(this.app.vault, path, folderPath);
+    if (!twins) return;
+    const names = twins.folders.map((f) => `'${f}'`);
+    throw new ToolError(
+      'invalid_argument',
+      `'${twins.typed}' matches the folders ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}, which differ only by case; give one of them exactly as it is spelt.`,
+    );
+  }
+
+  /**
+   * Every existing entry whose path equals `path` ignoring case and Unicode form in its last
+   * name (lookup.ts caseTwins), whoever may see it. A write that would add a name beside any of
+   * them is refused as taken: on a case-insensitive disk (macOS, Windows) or after a sync they
+   * are one file.
+   * @param path vault-relative, normalized.
+   */
+  caseTwins(path: string): TAbstractFile[] {
+    return path === '' ? [] : caseTwins(this.app.vault, path);
   }
 
   /**
@@ -410,6 +443,7 @@ export class NotePolicy {
     // The widgets folder is no secret: note tools get the sentence naming widget_write.
     if (this.quarantine.contains(path) || this.isWidgetPath(path)) this.assertAllowed(path, scope);
     const outsideRoots = !this.isWithinRoots(path, scope.roots);
+    if (!outsideRoots) this.assertUnambiguous(path);
     const exact = outsideRoots ? null : findEntry(this.app.vault, path);
     const folder = exact instanceof TFolder && !this.isQuarantined(exact.path) ? exact : null;
     const folderError = (f: TFolder): ToolError =>
@@ -427,7 +461,10 @@ export class NotePolicy {
       for (const entry of [exact, withMd]) {
         if (!(entry instanceof TFile) || !this.canRead(entry, scope)) continue;
         if (entry.extension === 'md') return { note: entry };
-        throw new ToolError('invalid_argument', `'${entry.path}' is not a Markdown note; only .md notes can be read.`);
+        throw new ToolError(
+          'invalid_argument',
+          `'${entry.path}' is not a Markdown note; note tools read and change only .md notes (give a note's path, or ask the user to handle this file in Obsidian).`,
+        );
       }
     }
     // Obsidian's own resolution of the name as typed: `Inbox` and `Inbox.md` reach Inbox.md, `Inbox.md.md` does not.
@@ -459,6 +496,11 @@ export class NotePolicy {
     const refusal = this.quarantine.refusal(path);
     if (refusal !== null) throw new ToolError('forbidden', refusal);
     if (this.isQuarantined(path)) {
+      // An entry that is itself a link out of the vault, in a place that is open: no folder closes it, and it is no
+      // note an agent may see, so it answers as a path taken by a note the key may not see does.
+      if (this.outside.isOutside(path) && !this.isQuarantinedPlace(path)) {
+        throw new ToolError('exists', 'Cannot use that path: it is taken or unavailable; choose another path.');
+      }
       throw new ToolError('forbidden', `Path '${path}' is in a folder agents may not access; use a path outside it.`);
     }
     if (!this.isWithinRoots(path, scope.roots)) throw outsideRootsError(path, scope);

@@ -13,6 +13,7 @@ export type WritePolicy = Pick<
   | 'namesFolder'
   | 'checkedPath'
   | 'entryAt'
+  | 'caseTwins'
   | 'isQuarantined'
   | 'canRead'
   | 'accessOf'

@@ -85,7 +85,6 @@ export async function scanVaultPaths(
       continue;
     }
     let s = await fsp.stat(full).catch(() => null);
-    let diskName: { diskName?: string } = {};
     if (!s) {
       // A new name stored in another Unicode form (NFD) is not known to the adapter yet.
       const name = await diskSpelling(nodePath.dirname(full), path.slice(path.lastIndexOf('/') + 1));
@@ -93,8 +92,11 @@ export async function scanVaultPaths(
       full = nodePath.join(nodePath.dirname(full), name);
       s = await fsp.stat(full).catch(() => null);
       if (!s) continue;
-      if (name !== name.normalize('NFC')) diskName = { diskName: name };
     }
+    // The disk spelling whether it was just found or already known (fullPathOf spells known names as on disk): a
+    // rescan of a known NFD name must keep it, or the adapter forgets it and every later write goes to an NFC twin.
+    const onDisk = nodePath.basename(full);
+    const diskName: { diskName?: string } = onDisk !== onDisk.normalize('NFC') ? { diskName: onDisk } : {};
     if (s.isFile()) {
       out.set(path, { type: 'file', ctime: ctimeOf(s), mtime: Math.round(s.mtimeMs), size: s.size, ...diskName });
     } else if (s.isDirectory()) {

@@ -2,6 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHostApp, type HostApp } from '../host';
+import { waitUntil } from '../harness/wait-until';
 
 /** `Cafés/Crème brûlée.md` with every name stored in NFD on disk, as macOS-synced vaults have them. */
 const NFD_FOLDER = 'Cafe\u0301s';
@@ -79,5 +80,28 @@ describe('host vault with NFD names on disk', () => {
     await deleted;
     expect(app.vault.getFileByPath(nfc)).toBeNull();
     expect(app.vault.getFileByPath(NFC_PATH)).not.toBeNull();
+  });
+
+  test('the watcher keeps the disk spelling of an NFD folder made while running, and of an NFD note another program changes', async () => {
+    app = await createHostApp({ vaultPath: dir, watchIntervalMs: 20 });
+    const folder = 'Mappe u\u0308';
+    const nfc = 'Mappe ü/a.md'.normalize('NFC');
+    await fsp.mkdir(path.join(dir, folder));
+    await fsp.writeFile(path.join(dir, folder, 'a.md'), 'a\n');
+    await waitUntil(() => app.vault.getFileByPath(nfc) !== null, 'the new NFD folder and its note');
+    // The folder's own watcher rescans it once it is watched: the disk spelling must survive that scan.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await app.vault.process(app.vault.getFileByPath(nfc)!, (text) => text + 'b\n');
+    await app.vault.create('Mappe ü/new.md'.normalize('NFC'), 'new\n');
+    expect((await fsp.readdir(dir)).filter((n) => n.normalize('NFC') === 'Mappe ü'.normalize('NFC'))).toEqual([folder]);
+    expect((await fsp.readdir(path.join(dir, folder))).sort()).toEqual(['a.md', 'new.md']);
+    expect(await fsp.readFile(path.join(dir, folder, 'a.md'), 'utf8')).toBe('a\nb\n');
+    // Another program rewrites an NFD note: the rescan of that note keeps its spelling, so the next write reaches it.
+    const modified = new Promise<void>((resolve) => app.vault.on('modify', (f: { path: string }) => f.path === NFC_PATH && resolve()));
+    await fsp.writeFile(path.join(dir, NFD_FOLDER, NFD_NOTE), 'outside\n');
+    await modified;
+    await app.vault.process(app.vault.getFileByPath(NFC_PATH)!, (text) => text + 'inside\n');
+    expect(await fsp.readdir(path.join(dir, NFD_FOLDER))).toEqual([NFD_NOTE]);
+    expect(await fsp.readFile(path.join(dir, NFD_FOLDER, NFD_NOTE), 'utf8')).toBe('outside\ninside\n');
   });
 });

@@ -6,7 +6,9 @@ import { foldPath } from './paths';
  * from the one on disk: a name stored in NFD (macOS) matches its NFC spelling, and on any
  * disk a path whose case differs matches the one existing entry with that name ignoring
  * case (docs/architecture.md#trust-model: "case on case-insensitive disks"). Two entries differing only by case
- * (possible on Linux) make the case-insensitive step match nothing rather than guess.
+ * (possible on Linux) make the case-insensitive step match nothing rather than guess; NotePolicy
+ * refuses such a folder spelling as ambiguous ({@link ambiguousFolder}) and any new name equal to
+ * an existing one ignoring case ({@link caseTwins}).
  */
 
 /**
@@ -37,30 +39,79 @@ export function canonicalPath(vault: Vault, path: string): string {
   return [entry.path, ...segments.slice(matched)].join('/');
 }
 
-/** Walks down from the root as far as segments match; returns the deepest entry and how many segments matched. */
-function walk(vault: Vault, path: string): { entry: TAbstractFile | null; matched: number } {
+/**
+ * The first folder segment of `path` (not its last segment) that matches several existing
+ * folders ignoring case and none exactly or in another Unicode form: `CT/NOTES/x` beside the
+ * case twins `CT/Notes` and `CT/notes` (which a Linux disk can hold). Such a path names no one
+ * folder: a lookup must not guess, and a write must not make a third spelling.
+ * @param path vault-relative, normalized.
+ * @param folderPath the whole path names a folder (a folder argument): its last segment counts too.
+ * @returns the path up to that segment (earlier segments in their real spelling) and the real
+ *   paths of the folders it matches, sorted; null when every folder segment matches at most one.
+ */
+export function ambiguousFolder(vault: Vault, path: string, folderPath = false): { typed: string; folders: string[] } | null {
+  if (path === '' || vault.getAbstractFileByPath(path)) return null;
+  const { entry, matched, twins } = walk(vault, path);
+  if (!twins) {
+    if (!folderPath || matched === path.split('/').length) return null;
+    const last = caseTwins(vault, path);
+    if (last.length < 2 || !last.every((t) => t instanceof TFolder)) return null;
+    return { typed: canonicalPath(vault, path), folders: last.map((t) => t.path).sort() };
+  }
+  const typed = [...(entry ? [entry.path] : []), path.split('/')[matched]].join('/');
+  return { typed, folders: twins.map((t) => t.path).sort() };
+}
+
+/**
+ * Every entry (file or folder) of `path`'s parent folder whose name equals `path`'s last
+ * segment ignoring case and Unicode form, the exact one included. A new entry there would be
+ * a case twin of each: one file on a case-insensitive disk (macOS, Windows) or after a sync.
+ * @param path vault-relative, normalized, not empty.
+ * @returns the entries; empty when the parent is no folder or none matches.
+ */
+export function caseTwins(vault: Vault, path: string): TAbstractFile[] {
+  const slash = path.lastIndexOf('/');
+  const parent = slash < 0 ? vault.getRoot() : findEntry(vault, path.slice(0, slash));
+  if (!(parent instanceof TFolder)) return [];
+  const folded = foldPath(path.slice(slash + 1));
+  return parent.children.filter((c) => foldPath(c.name) === folded);
+}
+
+/**
+ * Walks down from the root as far as segments match; returns the deepest entry and how many
+ * segments matched, and `twins` when it stopped at a folder segment matching several folders
+ * ignoring case (see {@link ambiguousFolder}).
+ */
+function walk(vault: Vault, path: string): { entry: TAbstractFile | null; matched: number; twins?: TAbstractFile[] } {
   const segments = path.split('/');
   let folder: TFolder = vault.getRoot();
   let entry: TAbstractFile | null = null;
   for (let i = 0; i < segments.length; i++) {
-    const child = matchChild(folder, segments[i]);
+    const last = i === segments.length - 1;
+    const child = matchChild(folder, segments[i], !last);
+    if (Array.isArray(child)) return { entry, matched: i, twins: child };
     if (!child) return { entry, matched: i };
     entry = child;
-    if (i === segments.length - 1) return { entry, matched: segments.length };
+    if (last) return { entry, matched: segments.length };
     if (!(child instanceof TFolder)) return { entry, matched: i + 1 };
     folder = child;
   }
   return { entry, matched: segments.length };
 }
 
-/** The child of `folder` named `name`: exact, else NFC-equal, else the single case-insensitive match. */
-function matchChild(folder: TFolder, name: string): TAbstractFile | null {
+/**
+ * The child of `folder` named `name`: exact, else NFC-equal, else the single case-insensitive
+ * match (only folders count when `folderOnly`: the segment has more path below it). Several
+ * case-insensitive matches: those matches, when they are folders and `folderOnly`, else null.
+ */
+function matchChild(folder: TFolder, name: string, folderOnly: boolean): TAbstractFile | TAbstractFile[] | null {
   const exact = folder.children.find((c) => c.name === name);
   if (exact) return exact;
   const nfc = name.normalize('NFC');
   const sameNfc = folder.children.find((c) => c.name.normalize('NFC') === nfc);
   if (sameNfc) return sameNfc;
   const folded = foldPath(name);
-  const loose = folder.children.filter((c) => foldPath(c.name) === folded);
-  return loose.length === 1 ? loose[0] : null;
+  const loose = folder.children.filter((c) => foldPath(c.name) === folded && (!folderOnly || c instanceof TFolder));
+  if (loose.length === 1) return loose[0];
+  return folderOnly && loose.length > 1 ? loose : null;
 }

@@ -57,6 +57,13 @@ export class EntryWriter {
     const path = this.notes.policy.normalizePath(rawPath, scope);
     const existing = this.notes.policy.entryAt(path);
     if (existing instanceof TFolder) throw new ToolError('exists', `Folder '${existing.path}' already exists; use it as it is.`);
+    const twins = this.notes.policy.caseTwins(path);
+    if (twins.length > 1 && twins.every((twin) => twin instanceof TFolder)) {
+      throw new ToolError(
+        'exists',
+        `Folders ${twins.map((t) => `'${t.path}'`).join(' and ')} already exist, differing only by case; use one of them exactly as it is spelt.`,
+      );
+    }
     this.assertNewSegmentsValid(path);
     this.assertFree(path, 'create a folder at');
     return { kind: 'folder', tool, path };
@@ -65,8 +72,8 @@ export class EntryWriter {
   /**
    * move_note: the source is a note this key may write, or a folder whose every note it may
    * write; the target (a note gets `.md` when missing) must be free, and a folder may not move
-   * into itself. A target naming the source itself with a differently cased name renames it
-   * in place (the folder part keeps its spelling). The note is read only to check a given
+   * into itself. A target naming the source itself (a note or a folder) with a differently cased
+   * name renames it in place, as Obsidian's rename does (the parent folders keep their spelling). The note is read only to check a given
    * `expectedHash` (applying checks it again). Every note whose links the move would update
    * must be one this key may write, and UTF-8 text (both checked again when applying).
    * @throws ToolError as prepareCreate, plus not_found / forbidden / conflict for the source.
@@ -92,10 +99,11 @@ export class EntryWriter {
     }
     let to = this.notes.policy.normalizePath(rawTo, scope);
     if (isNote) to = this.notes.policy.checkedPath(withMarkdownExtension(to), scope);
-    if (!isNote && isPathInside(to, source.path, true)) {
+    const renamesInPlace = this.notes.policy.entryAt(to) === source;
+    if (!isNote && !renamesInPlace && isPathInside(to, source.path, true)) {
       throw new ToolError('invalid_argument', `Cannot move folder '${source.path}' into itself; choose a target outside it.`);
     }
-    if (this.notes.policy.entryAt(to) === source) {
+    if (renamesInPlace) {
       const literal = this.spelledTarget(rawTo, isNote);
       if (literal === null || literal === source.path) {
         throw new ToolError('invalid_argument', `'${source.path}' is already at '${to}'; give a different target path.`);
@@ -196,6 +204,7 @@ export class EntryWriter {
     await this.assertLinkersUtf8(entry);
     const occupant = this.notes.policy.entryAt(p.to);
     if (occupant && occupant !== entry) throw takenError('move to');
+    if (this.notes.policy.caseTwins(p.to).some((twin) => twin !== entry)) throw takenError('move to');
     await this.ensureFolder(parentOf(p.to));
     try {
       await this.app.fileManager.renameFile(entry, p.to);
@@ -329,11 +338,12 @@ export class EntryWriter {
   }
 
   /**
-   * Refuses when anything occupies `path` or one of its ancestors is a file, whoever may see
-   * it: the same message for all, so private notes cannot be probed.
+   * Refuses when anything occupies `path` (also a name equal to it ignoring case: a case twin)
+   * or one of its ancestors is a file, whoever may see it: the same message for all, so private
+   * notes cannot be probed.
    */
   private assertFree(path: string, verb: string): void {
-    if (this.notes.policy.entryAt(path)) throw takenError(verb);
+    if (this.notes.policy.entryAt(path) || this.notes.policy.caseTwins(path).length > 0) throw takenError(verb);
     const segments = path.split('/');
     for (let n = 1; n < segments.length; n++) {
       const ancestor = this.notes.policy.entryAt(segments.slice(0, n).join('/'));
