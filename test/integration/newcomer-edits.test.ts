@@ -1,0 +1,88 @@
+import * as fs from 'node:fs';
+import * as nodePath from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CachedMetadata, TFile } from 'obsidian';
+import VaultMcpPlugin from '../../src/main';
+import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
+
+type Json = Record<string, any>;
+
+// A newcomer's break-it pass (session 22, edits round): edits by heading, fences, the
+// preamble, expected_hash where it has no meaning, numbers YAML would lose, symlinked notes.
+describe('edit faults from the newcomer’s pass, through the tools over MCP', () => {
+  let booted: BootedPlugin<VaultMcpPlugin>;
+  let client: Client;
+  let vault: string;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    const copy = await copyToTemp(DEMO_VAULT);
+    cleanup = copy.cleanup;
+    vault = copy.dir;
+    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, allowWrites: true, mode: 'force' });
+    client = await connectClient(booted.url, booted.token);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await booted?.stop();
+    await cleanup?.();
+  });
+
+  async function call(name: string, args: Json): Promise<Json> {
+    const result = await client.callTool({ name, arguments: args });
+    if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+    return result.structuredContent as Json;
+  }
+  async function callError(name: string, args: Json): Promise<string> {
+    const result = await client.callTool({ name, arguments: args });
+    expect(result.isError).toBe(true);
+    return (result.content as Array<{ text: string }>)[0].text;
+  }
+  /** Creates `path` with `content` through create_note (so the host has indexed it). */
+  async function note(path: string, content: string): Promise<void> {
+    await call('create_note', { path, content });
+    await booted.app.metadataCache.whenResolved();
+  }
+  const disk = (path: string): string => fs.readFileSync(nodePath.join(vault, path), 'utf8');
+
+  describe('F2: headings inside callouts, blockquotes and list items', () => {
+    it('are not in the outline, and the note’s own headings can be edited', async () => {
+      await note('E/callout.md', '# Top\ntext\n\n> [!note] Callout\n> ## Inside callout\n> more\n\n> ## Quoted\n\n- ## In list\n\n# Bottom\nb\n');
+      const outline = (await call('read_note', { path: 'E/callout', outline: true })).outline as string;
+      expect(outline).not.toMatch(/Inside|Quoted|In list/);
+      await call('edit_note', { path: 'E/callout', heading: 'Bottom', op: 'append_within', content: 'x' });
+      expect(disk('E/callout.md')).toMatch(/# Bottom\nb\nx\n$/);
+      expect(await callError('edit_note', { path: 'E/callout', heading: 'Inside callout', op: 'append_within', content: 'y' })).toMatch(
+        /not found/,
+      );
+    });
+
+    it('a cache that disagrees with a note that has settled is refused with advice to use an anchor, not "retry"', async () => {
+      await note('E/stale.md', '# Top\ntext\n> ## Quoted\n');
+      const cache = booted.app.metadataCache;
+      const file = booted.app.vault.getFileByPath('E/stale.md') as TFile;
+      const real = cache.getFileCache.bind(cache);
+      // A heading the cache lists where the text has none (a parser that disagrees with ours).
+      const wrong = (f: TFile): CachedMetadata | null => {
+        const c = real(f);
+        if (f.path !== file.path || !c) return c;
+        const offset = '# Top\ntext\n> '.length;
+        const position = { start: { line: 2, col: 2, offset }, end: { line: 2, col: 11, offset: offset + 9 } };
+        return { ...c, headings: [...(c.headings ?? []), { heading: 'Quoted', level: 2, position }] };
+      };
+      const old = new Date(Date.now() - 60_000);
+      fs.utimesSync(nodePath.join(vault, 'E/stale.md'), old, old);
+      await booted.app.vault.syncFromDisk();
+      await cache.whenResolved();
+      (file.stat as { mtime: number }).mtime = old.getTime();
+      cache.getFileCache = wrong;
+      try {
+        const message = await callError('edit_note', { path: 'E/stale', heading: 'Top', op: 'append_within', content: 'y' });
+        expect(message).toMatch(/does not match its text.*anchor/);
+        expect(message).not.toMatch(/retry/);
+      } finally {
+        cache.getFileCache = real;
+      }
+    }, 15_000);
+  });
+});
