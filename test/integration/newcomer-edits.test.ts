@@ -85,4 +85,14 @@ describe('edit faults from the newcomer’s pass, through the tools over MCP', (
       }
     }, 15_000);
   });
+
+  describe('F3: an indented heading (1–3 spaces)', () => {
+    it('insert_before goes before the heading’s line, which keeps its indentation', async () => {
+      await note('E/ind.md', 'intro\n   ## Sub\nbody\n');
+      await call('edit_note', { path: 'E/ind', heading: 'Sub', op: 'insert_before', content: 'NEW LINE' });
+      expect(disk('E/ind.md')).toBe('intro\nNEW LINE\n   ## Sub\nbody\n');
+      const section = await call('read_note', { path: 'E/ind', section: 'Sub' });
+      expect(JSON.stringify(section)).toContain('   ## Sub');
+    });
+  });
 });
