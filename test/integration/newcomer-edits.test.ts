@@ -95,4 +95,24 @@ describe('edit faults from the newcomer’s pass, through the tools over MCP', (
       expect(JSON.stringify(section)).toContain('   ## Sub');
     });
   });
+
+  describe('F8: anchor edits at the frontmatter’s fences', () => {
+    it('text before or glued onto the opening ---, or a broken fence, is refused and nothing is written', async () => {
+      await note('E/fmj.md', '---\nk: v\n---\nbody\n');
+      await note('E/fmb.md', '\ufeff---\nk: v\n---\nbody\n');
+      for (const [path, anchor, op, content] of [
+        ['E/fmj', '---\nk', 'insert_before', 'x'],
+        ['E/fmj', '---\nk', 'insert_before', 'x\n'],
+        ['E/fmj', '---\nk', 'replace', 'k'],
+        ['E/fmj', 'v\n---', 'replace', 'v\n--'],
+        ['E/fmb', '---\nk', 'insert_before', 'x'],
+      ]) {
+        expect(await callError('edit_note', { path, anchor, op, content })).toMatch(/frontmatter's --- fence.*set_properties/);
+      }
+      expect(disk('E/fmj.md')).toBe('---\nk: v\n---\nbody\n');
+      expect(disk('E/fmb.md')).toBe('\ufeff---\nk: v\n---\nbody\n');
+      await call('edit_note', { path: 'E/fmj', anchor: '---\nk: v', op: 'replace', content: '---\nk: w' });
+      expect(disk('E/fmj.md')).toBe('---\nk: w\n---\nbody\n');
+    });
+  });
 });

@@ -164,9 +164,28 @@ export function editAtAnchor(text: string, anchor: string, op: EditOp, content: 
   }
   const { from, to } = findAnchor(text, anchor, notePath);
   const insert = withLineEnding(content, lineEndingOf(text));
-  if (op === 'replace') return splice(text, from, to, insert);
   const at = op === 'insert_before' ? from : to;
-  return splice(text, at, at, insert);
+  const result = op === 'replace' ? splice(text, from, to, insert) : splice(text, at, at, insert);
+  assertFenceKept(text, result.text, notePath);
+  return result;
+}
+
+/**
+ * Refuses an edit of a note with frontmatter whose result no longer opens with that block's
+ * `---` line, or has no frontmatter block at all: text put before (or glued onto) the opening
+ * fence, or a fence broken or removed, turns every property into body text (Obsidian reads a
+ * frontmatter block only as a note's very first line, getFrontMatterInfo).
+ * @param before the note's text. @param after the edited text.
+ * @throws ToolError('invalid_argument') saying what to do instead.
+ */
+export function assertFenceKept(before: string, after: string, notePath: string): void {
+  if (!frontMatterInfo(before).exists) return;
+  const openEnd = before.indexOf('\n') + 1;
+  if (frontMatterInfo(after).exists && after.slice(0, openEnd) === before.slice(0, openEnd)) return;
+  throw new ToolError(
+    'invalid_argument',
+    `That edit would break the frontmatter's --- fence in '${notePath}' or put text before it, turning its properties into body text; change properties with set_properties, and put text after the closing --- (an anchor in the body, or a heading).`,
+  );
 }
 
 /**
