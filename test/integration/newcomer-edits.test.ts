@@ -115,4 +115,28 @@ describe('edit faults from the newcomer’s pass, through the tools over MCP', (
       expect(disk('E/fmj.md')).toBe('---\nk: w\n---\nbody\n');
     });
   });
+
+  describe('F19: the preamble (section 0) by heading', () => {
+    it('replace, append_within and insert_after reach the text before the first heading, after the frontmatter', async () => {
+      await note('E/pre.md', '---\nk: v\n---\npre text\n\n# H\nh\n');
+      await call('edit_note', { path: 'E/pre', heading: '(preamble)', op: 'append_within', content: 'AW' });
+      expect(disk('E/pre.md')).toBe('---\nk: v\n---\npre text\nAW\n\n# H\nh\n');
+      await call('edit_note', { path: 'E/pre', heading: '0', op: 'insert_after', content: 'FIRST' });
+      expect(disk('E/pre.md')).toBe('---\nk: v\n---\nFIRST\npre text\nAW\n\n# H\nh\n');
+      await call('edit_note', { path: 'E/pre', heading: '(preamble)', op: 'replace', content: 'REPL' });
+      expect(disk('E/pre.md')).toBe('---\nk: v\n---\nREPL\n\n# H\nh\n');
+      expect(await callError('edit_note', { path: 'E/pre', heading: '0', op: 'insert_before', content: 'x' })).toMatch(
+        /no heading line.*insert_after/,
+      );
+    });
+
+    it('a note with nothing before its first heading takes text there through (preamble)', async () => {
+      await note('E/nopre.md', '---\nk: v\n---\n# H\nh\n');
+      await call('edit_note', { path: 'E/nopre', heading: '(preamble)', op: 'append_within', content: 'intro' });
+      expect(disk('E/nopre.md')).toBe('---\nk: v\n---\nintro\n# H\nh\n');
+      await note('E/fence-end.md', '---\nk: v\n---');
+      await call('edit_note', { path: 'E/fence-end', heading: '(preamble)', op: 'replace', content: 'body' });
+      expect(disk('E/fence-end.md')).toBe('---\nk: v\n---\nbody\n');
+    });
+  });
 });

@@ -18,7 +18,7 @@ export const editNoteTool = defineTool({
   inputSchema: {
     path: z.string().describe(NOTE_ARG_DESCRIPTION),
     anchor: z.string().optional().describe('Text occurring once.'),
-    heading: z.string().optional().describe('Heading text, outline path ("1.2") or "Parent/Child".'),
+    heading: z.string().optional().describe('Heading text, outline path ("1.2") or "Parent/Child"; "(preamble)" is the text before the first heading.'),
     op: z.enum(['replace', 'insert_before', 'insert_after', 'append_within']).describe('What to do there.'),
     content: z.string().describe('New text.'),
     expected_hash: expectedHashArg,
