@@ -139,4 +139,19 @@ describe('edit faults from the newcomer’s pass, through the tools over MCP', (
       expect(disk('E/fence-end.md')).toBe('---\nk: v\n---\nbody\n');
     });
   });
+
+  describe('F14: expected_hash where there is no note version', () => {
+    const hash = '0'.repeat(64);
+    it('create_note, create_folder and a folder move refuse it, naming the tools it applies to, and change nothing', async () => {
+      expect(await callError('create_note', { path: 'E/ceh', content: 'x', expected_hash: hash })).toMatch(
+        /expected_hash does not apply to a new note.*write_note/,
+      );
+      expect(fs.existsSync(nodePath.join(vault, 'E/ceh.md'))).toBe(false);
+      expect(await callError('create_folder', { path: 'E/cf', expected_hash: hash })).toMatch(/does not apply to a folder/);
+      expect(fs.existsSync(nodePath.join(vault, 'E/cf'))).toBe(false);
+      await call('create_folder', { path: 'E/Q3' });
+      expect(await callError('move_note', { path: 'E/Q3', to: 'E/Q4', expected_hash: hash })).toMatch(/does not apply to a folder move/);
+      expect(fs.existsSync(nodePath.join(vault, 'E/Q3'))).toBe(true);
+    });
+  });
 });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { defineTool } from '../tool';
+import { hashNotApplicable } from '../../vault/writes/write-errors';
 import { submitWrite } from './write-gate';
 
 /** `create_folder`: a folder, nested paths allowed. */
@@ -12,10 +13,11 @@ export const createFolderTool = defineTool({
   kind: 'write',
   inputSchema: {
     path: z.string().describe('Folder path.'),
-    expected_hash: z.string().optional().describe('Unused here.'),
+    expected_hash: z.string().optional().describe('Not used here; refused when given.'),
   },
   annotations: { title: 'Create folder', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
+    if (args.expected_hash !== undefined) throw hashNotApplicable('a folder (create_folder)');
     return submitWrite(ctx, { tool: 'create_folder', kind: 'folder', path: args.path });
   },
 });

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { submitWrite } from './write-gate';
 import { defineTool } from '../tool';
+import { hashNotApplicable } from '../../vault/writes/write-errors';
 
 /** `create_note`: a new note with full content; never overwrites. */
 export const createNoteTool = defineTool({
@@ -14,10 +15,11 @@ export const createNoteTool = defineTool({
   inputSchema: {
     path: z.string().describe('E.g. "Projects/Plan.md".'),
     content: z.string().describe('Whole note text, frontmatter included.'),
-    expected_hash: z.string().optional().describe('Unused here.'),
+    expected_hash: z.string().optional().describe('Not used here; refused when given.'),
   },
   annotations: { title: 'Create note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
+    if (args.expected_hash !== undefined) throw hashNotApplicable('a new note (create_note)');
     return submitWrite(ctx, { tool: 'create_note', kind: 'create', path: args.path, content: args.content });
   },
 });
