@@ -154,4 +154,23 @@ describe('edit faults from the newcomer’s pass, through the tools over MCP', (
       expect(fs.existsSync(nodePath.join(vault, 'E/Q3'))).toBe(true);
     });
   });
+
+  describe('F10: a note that is a symbolic link inside the vault', () => {
+    it('every write route writes through the link, as append does, and the link stays', async () => {
+      await note('E/target.md', '# T\nold\n');
+      await fs.promises.symlink('target.md', nodePath.join(vault, 'E/inlink.md'), 'file');
+      await booted.app.vault.syncFromDisk();
+      await booted.app.metadataCache.whenResolved();
+      const isLink = (): boolean => fs.lstatSync(nodePath.join(vault, 'E/inlink.md')).isSymbolicLink();
+      await call('write_note', { path: 'E/inlink', body: '# replaced via link\n' });
+      expect(isLink()).toBe(true);
+      expect(disk('E/target.md')).toBe('# replaced via link\n');
+      await call('set_properties', { path: 'E/inlink', properties: { k: 'v' } });
+      await call('append_note', { path: 'E/inlink', content: 'appended' });
+      await booted.app.metadataCache.whenResolved();
+      await call('edit_note', { path: 'E/inlink', anchor: 'appended', op: 'replace', content: 'edited' });
+      expect(isLink()).toBe(true);
+      expect(disk('E/target.md')).toBe('---\nk: v\n---\n# replaced via link\nedited\n');
+    });
+  });
 });
