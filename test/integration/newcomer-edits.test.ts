@@ -173,4 +173,16 @@ describe('edit faults from the newcomer’s pass, through the tools over MCP', (
       expect(disk('E/target.md')).toBe('---\nk: v\n---\n# replaced via link\nedited\n');
     });
   });
+
+  describe('F13: append_within on a heading with subsections', () => {
+    it('appends after the last subsection, as the tool description says, and insert_before a subsection stays above it', async () => {
+      const { tools } = await client.listTools();
+      expect(tools.find((t) => t.name === 'edit_note')?.description).toMatch(/append_within.*at the end, after subsections/);
+      await note('E/a.md', '# P\nx\n## Child\ny\n');
+      await call('edit_note', { path: 'E/a', heading: 'P', op: 'append_within', content: 'A' });
+      expect(disk('E/a.md')).toBe('# P\nx\n## Child\ny\nA\n');
+      await call('edit_note', { path: 'E/a', heading: 'Child', op: 'insert_before', content: 'own' });
+      expect(disk('E/a.md')).toBe('# P\nx\nown\n## Child\ny\nA\n');
+    });
+  });
 });

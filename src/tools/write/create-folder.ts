@@ -13,7 +13,7 @@ export const createFolderTool = defineTool({
   kind: 'write',
   inputSchema: {
     path: z.string().describe('Folder path.'),
-    expected_hash: z.string().optional().describe('Not used here; refused when given.'),
+    expected_hash: z.string().optional().describe('Unused here.'),
   },
   annotations: { title: 'Create folder', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {

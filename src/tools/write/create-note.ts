@@ -15,7 +15,7 @@ export const createNoteTool = defineTool({
   inputSchema: {
     path: z.string().describe('E.g. "Projects/Plan.md".'),
     content: z.string().describe('Whole note text, frontmatter included.'),
-    expected_hash: z.string().optional().describe('Not used here; refused when given.'),
+    expected_hash: z.string().optional().describe('Unused here.'),
   },
   annotations: { title: 'Create note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
