@@ -208,8 +208,7 @@ class MetadataBuilder {
       if (!inContainer(node)) this.addAtxHeading(node, Number(name.slice(-1)));
     } else if (/^SetextHeading[12]$/.test(name)) {
       if (!inContainer(node)) this.addSetextHeading(node, Number(name.slice(-1)));
-    }
-    else if (name === 'Wikilink') this.addWikilink(node, 2, this.links);
+    } else if (name === 'Wikilink') this.addWikilink(node, 2, this.links);
     else if (name === 'Embed') this.addWikilink(node, 3, this.embeds);
     else if (name === 'Link') this.addMarkdownLink(node, this.links);
     else if (name === 'Image') this.addMarkdownLink(node, this.embeds);

@@ -47,7 +47,10 @@ describe('edit faults from the newcomer’s pass, through the tools over MCP', (
 
   describe('F2: headings inside callouts, blockquotes and list items', () => {
     it('are not in the outline, and the note’s own headings can be edited', async () => {
-      await note('E/callout.md', '# Top\ntext\n\n> [!note] Callout\n> ## Inside callout\n> more\n\n> ## Quoted\n\n- ## In list\n\n# Bottom\nb\n');
+      await note(
+        'E/callout.md',
+        '# Top\ntext\n\n> [!note] Callout\n> ## Inside callout\n> more\n\n> ## Quoted\n\n- ## In list\n\n# Bottom\nb\n',
+      );
       const outline = (await call('read_note', { path: 'E/callout', outline: true })).outline as string;
       expect(outline).not.toMatch(/Inside|Quoted|In list/);
       await call('edit_note', { path: 'E/callout', heading: 'Bottom', op: 'append_within', content: 'x' });

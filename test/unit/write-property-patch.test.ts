@@ -85,6 +85,8 @@ describe('validatePropertyPatch: numbers YAML would not keep (newcomer F5)', () 
     const err = errorOf(() => validatePropertyPatch(JSON.parse('{"big":12345678901234567890}'), 'N.md'));
     expect(err.code).toBe('invalid_argument');
     expect(err.message).toMatch(/^Property 'big' holds an integer past 2\^53.*as a string/);
-    expect(() => validatePropertyPatch({ n: Number.MAX_SAFE_INTEGER, f: 1.5, l: [-3, 0.25], s: '12345678901234567890' }, 'N.md')).not.toThrow();
+    expect(() =>
+      validatePropertyPatch({ n: Number.MAX_SAFE_INTEGER, f: 1.5, l: [-3, 0.25], s: '12345678901234567890' }, 'N.md'),
+    ).not.toThrow();
   });
 });

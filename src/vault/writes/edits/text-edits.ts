@@ -268,7 +268,8 @@ function withEditablePreamble(sections: readonly NoteSection[], text: string, qu
   const listed = withPreamble(sections, text);
   if (listed.length > 0 && listed[0].level === 0) return listed;
   const wanted = collapseWhitespace(query);
-  const names = wanted.toLowerCase() === PREAMBLE_HEADING || (wanted === PREAMBLE_PATH && !sections.some((s) => s.heading === PREAMBLE_PATH));
+  const names =
+    wanted.toLowerCase() === PREAMBLE_HEADING || (wanted === PREAMBLE_PATH && !sections.some((s) => s.heading === PREAMBLE_PATH));
   if (!names) return listed;
   const start = Math.min(bodyStart(text), sections.length > 0 ? sections[0].start : text.length);
   const end = sections.length > 0 ? sections[0].start : text.length;
