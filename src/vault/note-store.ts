@@ -385,7 +385,7 @@ export class NoteStore implements NoteReader {
 
   /** The note's headings as numbered sections (see {@link NoteSection}), from the metadata cache. */
   outline(file: TFile, text: string): NoteSection[] {
-    return buildOutline(this.app.metadataCache.getFileCache(file)?.headings, text.length);
+    return buildOutline(this.app.metadataCache.getFileCache(file)?.headings, text.length, text);
   }
 
   /** Outgoing links, backlinks and unresolved links of `file`; notes `scope` may not read never appear. */

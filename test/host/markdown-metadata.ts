@@ -70,6 +70,18 @@ export function parseNoteMetadata(text: string): O.CachedMetadata {
   return new MetadataBuilder(text).build();
 }
 
+/**
+ * True when `node` lies inside a blockquote (callouts included) or a list item. Obsidian's
+ * metadata cache lists only the note's own headings: a `> ## Title` in a callout or quote, or a
+ * `- ## Title` list item, renders as a heading but is not in `CachedMetadata.headings`, the
+ * outline pane or heading links (reported by plugin authors who rely on the cache:
+ * Vinzent03/obsidian-advanced-uri#124, darlal/obsidian-switcher-plus#195).
+ */
+function inContainer(node: SyntaxNode): boolean {
+  for (let up = node.parent; up; up = up.parent) if (up.name === 'Blockquote' || up.name === 'ListItem') return true;
+  return false;
+}
+
 class MetadataBuilder {
   private readonly starts: number[];
   private readonly normStarts: number[];
@@ -192,9 +204,11 @@ class MetadataBuilder {
 
   private visit(node: SyntaxNode): void {
     const name = node.name;
-    if (/^ATXHeading[1-6]$/.test(name)) this.addAtxHeading(node, Number(name.slice(-1)));
-    else if (/^SetextHeading[12]$/.test(name)) this.addSetextHeading(node, Number(name.slice(-1)));
-    else if (name === 'Wikilink') this.addWikilink(node, 2, this.links);
+    if (/^ATXHeading[1-6]$/.test(name)) {
+      if (!inContainer(node)) this.addAtxHeading(node, Number(name.slice(-1)));
+    } else if (/^SetextHeading[12]$/.test(name)) {
+      if (!inContainer(node)) this.addSetextHeading(node, Number(name.slice(-1)));
+    } else if (name === 'Wikilink') this.addWikilink(node, 2, this.links);
     else if (name === 'Embed') this.addWikilink(node, 3, this.embeds);
     else if (name === 'Link') this.addMarkdownLink(node, this.links);
     else if (name === 'Image') this.addMarkdownLink(node, this.embeds);

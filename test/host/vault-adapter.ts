@@ -41,22 +41,42 @@ export async function removeInterruptedWrites(basePath: string): Promise<string[
 /**
  * Writes `data` to `fullPath` atomically: into a dot-prefixed temp file in the same folder,
  * then `rename` over the target, so readers never see a half-written note. Applies
- * `options.mtime` (ms) with utimes. Throws the fs error (ENOENT when the folder is missing).
+ * `options.mtime` (ms) with utimes. A `fullPath` that is a symbolic link is written through:
+ * the file it leads to gets the data and the link stays, as Obsidian's desktop adapter does
+ * (it writes with Node's `fs.writeFile`, which follows links); a link whose target is missing
+ * creates that target, as `fs.writeFile` would. Throws the fs error (ENOENT when the folder is missing).
  */
 export async function writeAtomic(fullPath: string, data: string | Uint8Array, options?: O.DataWriteOptions): Promise<void> {
-  const dir = nodePath.dirname(fullPath);
-  const tmp = nodePath.join(dir, `.${nodePath.basename(fullPath)}.${randomBytes(6).toString('hex')}.tmp`);
+  const target = await linkTarget(fullPath);
+  if (target === null) {
+    await fsp.writeFile(fullPath, data);
+    if (options?.mtime !== undefined) await fsp.utimes(fullPath, new Date(options.mtime), new Date(options.mtime));
+    return;
+  }
+  const dir = nodePath.dirname(target);
+  const tmp = nodePath.join(dir, `.${nodePath.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     await fsp.writeFile(tmp, data);
     if (options?.mtime !== undefined) {
       const t = new Date(options.mtime);
       await fsp.utimes(tmp, t, t);
     }
-    await fsp.rename(tmp, fullPath);
+    await fsp.rename(tmp, target);
   } catch (err) {
     await fsp.rm(tmp, { force: true });
     throw err;
   }
+}
+
+/**
+ * The file a write to `fullPath` changes: `fullPath` itself, or for a symbolic link (through
+ * any chain of links) the real path it leads to; null for a link whose target does not exist
+ * (a plain `fs.writeFile` then creates it).
+ */
+async function linkTarget(fullPath: string): Promise<string | null> {
+  const stat = await fsp.lstat(fullPath).catch(() => null);
+  if (!stat?.isSymbolicLink()) return fullPath;
+  return fsp.realpath(fullPath).catch(() => null);
 }
 
 /**

@@ -74,6 +74,26 @@ describe('host metadata: headings', () => {
   });
 });
 
+describe('host metadata: headings inside containers', () => {
+  it('lists no heading from inside a callout, a blockquote or a list item, as Obsidian does', () => {
+    const text = [
+      '# Top',
+      '> [!note] Callout',
+      '> ## In callout',
+      '',
+      '> ## In quote',
+      '> Quoted',
+      '> ===',
+      '',
+      '- ## In list',
+      '  1. ### In nested item',
+      '',
+      '# Bottom',
+    ].join('\n');
+    expect(parseNoteMetadata(text).headings?.map((h) => h.heading)).toEqual(['Top', 'Bottom']);
+  });
+});
+
 describe('host metadata: callouts, links, tags, blocks', () => {
   const text = [
     '---',
@@ -126,7 +146,8 @@ describe('host metadata: callouts, links, tags, blocks', () => {
       'comment',
       'paragraph',
     ]);
-    expect(c.headings?.map((h) => [h.level, h.heading])).toEqual([[2, 'Inside heading']]);
+    // Obsidian's cache lists no heading from inside a callout (see the next test).
+    expect(c.headings).toBeUndefined();
     expect(c.tags?.map((t) => t.tag)).toEqual(['#calloutTag', '#one', '#two/sub', '#y1984']);
   });
 

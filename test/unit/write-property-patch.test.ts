@@ -71,3 +71,22 @@ describe('property names match ignoring case, as in Obsidian', () => {
     expect(err.message).toBe("Properties 'priority' and 'Priority' differ only in case (one property in Obsidian); give it once.");
   });
 });
+
+describe('validatePropertyPatch: numbers YAML would not keep (newcomer F5)', () => {
+  test('a number JSON cannot hold (1e400 arrives as Infinity) is refused, not turned into a delete', () => {
+    for (const patch of [JSON.parse('{"v":1e400}'), JSON.parse('{"v":[1e999]}'), { v: { deep: -Infinity } }, { v: NaN }]) {
+      const err = errorOf(() => validatePropertyPatch(patch, 'N.md'));
+      expect(err.code).toBe('invalid_argument');
+      expect(err.message).toMatch(/^Property 'v' holds a number JSON cannot represent.*as a string/);
+    }
+  });
+
+  test('an integer past 2^53 is refused (it arrives rounded); safe integers and fractions pass', () => {
+    const err = errorOf(() => validatePropertyPatch(JSON.parse('{"big":12345678901234567890}'), 'N.md'));
+    expect(err.code).toBe('invalid_argument');
+    expect(err.message).toMatch(/^Property 'big' holds an integer past 2\^53.*as a string/);
+    expect(() =>
+      validatePropertyPatch({ n: Number.MAX_SAFE_INTEGER, f: 1.5, l: [-3, 0.25], s: '12345678901234567890' }, 'N.md'),
+    ).not.toThrow();
+  });
+});

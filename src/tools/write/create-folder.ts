@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { defineTool } from '../tool';
+import { hashNotApplicable } from '../../vault/writes/write-errors';
 import { submitWrite } from './write-gate';
 
 /** `create_folder`: a folder, nested paths allowed. */
@@ -16,6 +17,7 @@ export const createFolderTool = defineTool({
   },
   annotations: { title: 'Create folder', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
+    if (args.expected_hash !== undefined) throw hashNotApplicable('a folder (create_folder)');
     return submitWrite(ctx, { tool: 'create_folder', kind: 'folder', path: args.path });
   },
 });

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { submitWrite } from './write-gate';
 import { defineTool } from '../tool';
+import { hashNotApplicable } from '../../vault/writes/write-errors';
 
 /** `create_note`: a new note with full content; never overwrites. */
 export const createNoteTool = defineTool({
@@ -18,6 +19,7 @@ export const createNoteTool = defineTool({
   },
   annotations: { title: 'Create note', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(args, ctx) {
+    if (args.expected_hash !== undefined) throw hashNotApplicable('a new note (create_note)');
     return submitWrite(ctx, { tool: 'create_note', kind: 'create', path: args.path, content: args.content });
   },
 });

@@ -31,16 +31,19 @@ export function collapseWhitespace(text: string): string {
  * Numbers headings by nesting and gives each its span.
  * @param headings `CachedMetadata.headings` in document order (may be undefined).
  * @param textLength length in chars of the full note text the cache was built from.
+ * @param text that text, when the caller has it: a heading indented by 1–3 spaces (still a
+ *   heading in CommonMark and Obsidian) then starts its section at its line's start, not at
+ *   its `#`, so text put before the heading goes before the whole line.
  * @returns one {@link NoteSection} per heading, in document order.
  */
-export function buildOutline(headings: readonly HeadingCache[] | undefined, textLength: number): NoteSection[] {
+export function buildOutline(headings: readonly HeadingCache[] | undefined, textLength: number, text?: string): NoteSection[] {
   const sorted = inOffsetOrder(headings ?? []);
   const sections: NoteSection[] = [];
   /** Open ancestors: their section and how many children each has numbered so far. */
   const stack: Array<{ section: NoteSection; children: number }> = [];
   let topLevel = 0;
   for (const h of sorted) {
-    const start = Math.min(h.position.start.offset, textLength);
+    const start = text === undefined ? Math.min(h.position.start.offset, textLength) : headingLineStart(text, h.position.start.offset);
     // A heading closes every open section of its level or deeper: it is the first later heading of the same or a higher level.
     while (stack.length > 0 && stack[stack.length - 1].section.level >= h.level) stack.pop()!.section.end = start;
     const parent = stack[stack.length - 1];
@@ -50,6 +53,13 @@ export function buildOutline(headings: readonly HeadingCache[] | undefined, text
     sections.push(section);
   }
   return sections;
+}
+
+/** Where the line holding `offset` starts, when only spaces or tabs lie between (else `offset`), clamped to `text`. */
+function headingLineStart(text: string, offset: number): number {
+  let at = Math.min(offset, text.length);
+  while (at > 0 && (text[at - 1] === ' ' || text[at - 1] === '\t')) at--;
+  return at === 0 || text[at - 1] === '\n' || text[at - 1] === '\r' ? at : Math.min(offset, text.length);
 }
 
 /**

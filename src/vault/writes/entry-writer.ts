@@ -8,7 +8,7 @@ import type { NoteReader } from '../note-reader';
 import { foldPath, isPathInside, parentOf } from '../paths/paths';
 import { insertedLines } from './edits/text-edits';
 import { assertExpectedHash, assertStillAt, assertUtf8Note, byteSize, writableNote } from './write-checks';
-import { BaseChangedError, takenError } from './write-errors';
+import { BaseChangedError, hashNotApplicable, takenError } from './write-errors';
 import type { WriteLock } from './write-lock';
 import type { PreparedWrite, WriteResult } from './write-types';
 
@@ -76,7 +76,8 @@ export class EntryWriter {
    * name renames it in place, as Obsidian's rename does (the parent folders keep their spelling). The note is read only to check a given
    * `expectedHash` (applying checks it again). Every note whose links the move would update
    * must be one this key may write, and UTF-8 text (both checked again when applying).
-   * @throws ToolError as prepareCreate, plus not_found / forbidden / conflict for the source.
+   * @throws ToolError as prepareCreate, plus not_found / forbidden / conflict for the source;
+   *   invalid_argument for an `expectedHash` with a folder (write-errors.ts hashNotApplicable).
    */
   async prepareMove(
     tool: string,
@@ -87,8 +88,10 @@ export class EntryWriter {
   ): Promise<PreparedWrite> {
     const source = this.sourceEntry(rawPath, scope);
     const isNote = source instanceof TFile;
-    if (source instanceof TFolder) this.assertFolderMovable(source, scope);
-    else if (isNote && expectedHash !== undefined) assertExpectedHash(await this.notes.read(source), expectedHash, source.path);
+    if (source instanceof TFolder) {
+      if (expectedHash !== undefined) throw hashNotApplicable('a folder move');
+      this.assertFolderMovable(source, scope);
+    } else if (isNote && expectedHash !== undefined) assertExpectedHash(await this.notes.read(source), expectedHash, source.path);
     this.assertLinkersWritable(source, scope);
     await this.assertLinkersUtf8(source);
     if (isNote && this.notes.policy.namesFolder(rawTo)) {

@@ -21,6 +21,11 @@ import type { ExactTextWrite, PreparedTextWrite, PreparedWrite, WriteRequest, Wr
 
 /** How long a heading edit waits for Obsidian to index a note that just changed, ms. */
 const INDEX_WAIT_MS = 3000;
+/**
+ * Milliseconds a note must have sat unchanged on disk before a metadata cache that still
+ * disagrees with it is taken as settled (Obsidian indexes a changed note within a moment).
+ */
+const SETTLED_MS = 2 * INDEX_WAIT_MS;
 /** How often force mode prepares a write again when the note changed between reading and writing. */
 const APPLY_ATTEMPTS = 6;
 
@@ -323,23 +328,41 @@ export class NoteWriter {
    * The note's outline from the metadata cache (NoteStore.outline) together with the exact text
    * it describes. When the cache is behind `text`, waits for Obsidian to index the note; when
    * the note moved on meanwhile, continues with its newer text (so callers compare the
-   * returned text, not the one they passed).
-   * @throws ToolError('unavailable') when the index does not catch up within INDEX_WAIT_MS.
+   * returned text, not the one they passed). A cache that still disagrees with the text after
+   * Obsidian indexed that very text (a `changed` event carrying it), or after the note sat
+   * unchanged on disk for {@link SETTLED_MS}, will not catch up by waiting: that is refused at
+   * once with advice to edit by anchor, never an endless "retry".
+   * @throws ToolError('unavailable') when the index does not catch up within INDEX_WAIT_MS
+   *   (retry), or when the index disagrees with the settled text (use an anchor).
    */
   private async indexedOutline(file: TFile, text: string): Promise<{ text: string; outline: NoteSection[] }> {
     const deadline = Date.now() + INDEX_WAIT_MS;
     let current = text;
+    let indexedFrom: string | null = null;
     while (!cacheMatchesText(this.app.metadataCache.getFileCache(file), current)) {
+      if (indexedFrom === current) throw indexDisagrees(file.path);
       const remaining = deadline - Date.now();
       const indexed = remaining > 0 ? await nextIndexed(this.app.metadataCache, file, remaining) : null;
       if (indexed === null) {
         if (cacheMatchesText(this.app.metadataCache.getFileCache(file), current)) break;
+        if (Date.now() - file.stat.mtime >= SETTLED_MS && current === (await this.app.vault.read(file))) throw indexDisagrees(file.path);
         throw new ToolError('unavailable', `Obsidian has not finished indexing '${file.path}' after its last change; retry in a moment.`);
       }
-      current = indexed;
+      indexedFrom = current = indexed;
     }
     return { text: current, outline: this.notes.outline(file, current) };
   }
+}
+
+/**
+ * The refusal for a metadata cache that disagrees with the text it was built from: the
+ * headings it lists are not where the text has them, so a heading edit cannot be placed.
+ */
+function indexDisagrees(path: string): ToolError {
+  return new ToolError(
+    'unavailable',
+    `Obsidian's index of '${path}' does not match its text (a heading it lists is not a heading line of the text), so an edit by heading cannot be placed safely; edit with an anchor (a unique piece of the text, copied from read_note) instead.`,
+  );
 }
 
 /** What an applied create, folder, move or delete changed, for {@link AppliedChanges}. */

@@ -14,6 +14,18 @@ export function conflictError(notePath: string): ToolError {
   );
 }
 
+/**
+ * The refusal of an `expected_hash` given where there is no note version to compare it with
+ * (`what`: "a new note (create_note)", "a folder"...). It applies to an existing note: write_note,
+ * append_note, edit_note, set_properties, delete_note and move_note of a note.
+ */
+export function hashNotApplicable(what: string): ToolError {
+  return new ToolError(
+    'invalid_argument',
+    `expected_hash does not apply to ${what}: it guards an existing note (write_note, append_note, edit_note, set_properties, delete_note, move_note of a note); leave it out.`,
+  );
+}
+
 /** The refusal when a note kept changing under an edit after every retry. */
 export function keptChangingError(notePath: string): ToolError {
   return new ToolError(

@@ -3,7 +3,7 @@ import { ToolError } from '../../../errors';
 import { findHeadingSection } from '../../content/heading-target';
 import { anchorOccurrences, looseOccurrences } from './anchor-match';
 import { bodyStart, endsAtFence, fenceSeparators } from '../../content/note-body';
-import type { NoteSection } from '../../content/sections';
+import { collapseWhitespace, PREAMBLE_HEADING, PREAMBLE_PATH, withPreamble, type NoteSection } from '../../content/sections';
 import type { EditOp, LineRange, TextEditResult } from '../write-types';
 
 /**
@@ -164,9 +164,28 @@ export function editAtAnchor(text: string, anchor: string, op: EditOp, content: 
   }
   const { from, to } = findAnchor(text, anchor, notePath);
   const insert = withLineEnding(content, lineEndingOf(text));
-  if (op === 'replace') return splice(text, from, to, insert);
   const at = op === 'insert_before' ? from : to;
-  return splice(text, at, at, insert);
+  const result = op === 'replace' ? splice(text, from, to, insert) : splice(text, at, at, insert);
+  assertFenceKept(text, result.text, notePath);
+  return result;
+}
+
+/**
+ * Refuses an edit of a note with frontmatter whose result no longer opens with that block's
+ * `---` line, or has no frontmatter block at all: text put before (or glued onto) the opening
+ * fence, or a fence broken or removed, turns every property into body text (Obsidian reads a
+ * frontmatter block only as a note's very first line, getFrontMatterInfo).
+ * @param before the note's text. @param after the edited text.
+ * @throws ToolError('invalid_argument') saying what to do instead.
+ */
+export function assertFenceKept(before: string, after: string, notePath: string): void {
+  if (!frontMatterInfo(before).exists) return;
+  const openEnd = before.indexOf('\n') + 1;
+  if (frontMatterInfo(after).exists && after.slice(0, openEnd) === before.slice(0, openEnd)) return;
+  throw new ToolError(
+    'invalid_argument',
+    `That edit would break the frontmatter's --- fence in '${notePath}' or put text before it, turning its properties into body text; change properties with set_properties, and put text after the closing --- (an anchor in the body, or a heading).`,
+  );
 }
 
 /**
@@ -181,7 +200,12 @@ export function editAtAnchor(text: string, anchor: string, op: EditOp, content: 
  * - `insert_after`: `content` goes on the lines right after the heading line.
  * - `append_within`: `content` goes after the section's last non-blank line, before the next
  *   heading of the same or a higher level.
- * @throws as findHeadingSection.
+ * The preamble (section `0`, `(preamble)`: the body before the first heading, after the
+ * frontmatter; see sections.ts withPreamble) has no heading line: `replace` swaps all of it,
+ * `insert_after` puts `content` at its start (right after the frontmatter), `append_within`
+ * after its last non-blank line; `(preamble)` names it even when the note has no text before
+ * its first heading (it is then empty).
+ * @throws as findHeadingSection; ToolError('invalid_argument') for `insert_before` on the preamble.
  */
 export function editAtHeading(
   text: string,
@@ -191,11 +215,18 @@ export function editAtHeading(
   content: string,
   notePath: string,
 ): TextEditResult {
-  const section = findHeadingSection(sections, heading, notePath);
+  const section = findHeadingSection(withEditablePreamble(sections, text, heading), heading, notePath);
+  if (section.level === 0 && op === 'insert_before') {
+    throw new ToolError(
+      'invalid_argument',
+      `The preamble of '${notePath}' has no heading line to insert before; use insert_after to put text at its start (right after the frontmatter), or append_within for its end.`,
+    );
+  }
   const eol = lineEndingOf(text);
   const lines = asLines(content, eol);
   const headingEnd = headingLinesEnd(text, section.start, section.end, section.level);
-  const headingTerminated = headingEnd > section.start && text[headingEnd - 1] === '\n';
+  const headingTerminated =
+    section.level === 0 ? atLineStart(text, headingEnd) : headingEnd > section.start && text[headingEnd - 1] === '\n';
   if (op === 'insert_before') {
     const { lead, trail } = keepBlocksApart(text, section.start, lines, eol);
     const out = splice(text, section.start, section.start, lead + lines + trail);
@@ -228,6 +259,29 @@ export function editAtHeading(
 }
 
 /**
+ * `sections` with the preamble (sections.ts withPreamble) listed, so edit_note's `heading`
+ * reaches section `0` as read_note's `section` does; when `query` names the preamble
+ * (`(preamble)`, or `0` with no heading of that text) and the note has no text before its first
+ * heading, an empty preamble at the body's start is listed, so text can go there.
+ */
+function withEditablePreamble(sections: readonly NoteSection[], text: string, query: string): NoteSection[] {
+  const listed = withPreamble(sections, text);
+  if (listed.length > 0 && listed[0].level === 0) return listed;
+  const wanted = collapseWhitespace(query);
+  const names =
+    wanted.toLowerCase() === PREAMBLE_HEADING || (wanted === PREAMBLE_PATH && !sections.some((s) => s.heading === PREAMBLE_PATH));
+  if (!names) return listed;
+  const start = Math.min(bodyStart(text), sections.length > 0 ? sections[0].start : text.length);
+  const end = sections.length > 0 ? sections[0].start : text.length;
+  return [{ path: PREAMBLE_PATH, heading: PREAMBLE_HEADING, level: 0, start, end }, ...listed];
+}
+
+/** True when `at` starts a line of `text` (its start, past a BOM, or right after a line break). */
+function atLineStart(text: string, at: number): boolean {
+  return at === 0 || text[at - 1] === '\n' || (at === 1 && text.charCodeAt(0) === 0xfeff);
+}
+
+/**
  * Inserts `lines` at `at`, after a `prefix` line break when the text there is not at a line
  * start, kept apart from the blocks around it ({@link keepBlocksApart}).
  */
@@ -242,15 +296,16 @@ function insertAt(text: string, at: number, lines: string, prefix: string): Text
  * and ending at `end`: the heading line of an ATX heading (`## Title`); through the `===` /
  * `---` underline of a setext heading (`Title` then `=====`), whose text may run over several
  * lines. Content going in "after the heading line" goes there, never between a setext
- * heading's text and its underline. The preamble (level 0) has no heading: its first line.
+ * heading's text and its underline. The preamble (level 0) has no heading: its start.
  */
 function headingLinesEnd(text: string, start: number, end: number, level: number): number {
   const lineEnd = (at: number): number => {
     const brk = text.indexOf('\n', at);
     return brk < 0 || brk >= end ? end : brk + 1;
   };
+  if (level === 0) return start;
   const first = lineEnd(start);
-  if (level === 0 || ATX_HEADING.test(lineFrom(text, start))) return first;
+  if (ATX_HEADING.test(lineFrom(text, start))) return first;
   for (let at = first; at < end; at = lineEnd(at)) {
     const line = lineFrom(text, at);
     if (UNDERLINE.test(line)) return lineEnd(at);

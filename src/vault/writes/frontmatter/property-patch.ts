@@ -22,6 +22,7 @@ const LIST_PROPERTIES = new Set(['tags', 'aliases', 'cssclasses']);
  * Checks a patch before anything is read or written.
  * @throws ToolError('invalid_argument') for an empty patch, an empty key or one holding a control character (NUL, a line break),
  *   the key `<<` (YAML's merge key, not a property: Obsidian shows what it brings in), or two keys that differ only in case (Obsidian reads them as one property, so which one wins would be a guess);
+ *   a number that YAML would not keep as given (see {@link assertKeepableNumbers});
  *   ToolError('forbidden') when it names `access` or `agent_overrides` (in any case).
  */
 export function validatePropertyPatch(patch: PropertyPatch, notePath: string): void {
@@ -59,6 +60,35 @@ export function validatePropertyPatch(patch: PropertyPatch, notePath: string): v
       );
     }
   }
+  for (const key of keys) assertKeepableNumbers(key, patch[key]);
+}
+
+/**
+ * Refuses a number in a property value (nested in lists and objects too) that would not be
+ * written as given: not finite (JSON cannot hold `1e400`, so it arrives as Infinity, and then
+ * turned into `null`, which deletes) or an integer past 2^53 (`12345678901234567890` arrives
+ * rounded; IEEE 754 doubles hold integers exactly only up to Number.MAX_SAFE_INTEGER).
+ * @param key the property, for the message. @param value its value as the patch gives it.
+ * @throws ToolError('invalid_argument') naming the property and suggesting a string.
+ */
+function assertKeepableNumbers(key: string, value: unknown): void {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) {
+      throw new ToolError(
+        'invalid_argument',
+        `Property ${quoteInput(key)} holds a number JSON cannot represent (too large, so it arrived as ${value}); send it as a string, e.g. "1e400", or a smaller number.`,
+      );
+    }
+    if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      throw new ToolError(
+        'invalid_argument',
+        `Property ${quoteInput(key)} holds an integer past 2^53 (${value} as received), which would be stored rounded; send it as a string (an ID or account number), or as a number up to ${Number.MAX_SAFE_INTEGER}.`,
+      );
+    }
+    return;
+  }
+  if (Array.isArray(value)) for (const item of value) assertKeepableNumbers(key, item);
+  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) assertKeepableNumbers(key, item);
 }
 
 /**
