@@ -58,11 +58,13 @@ function entryProblem(e: unknown): string | null {
   if (undoText) return undoText.replace(/^"/, '"undo.');
   const patch = e.undo.patch;
   if (patch !== undefined && !(Array.isArray(patch) && patch.every(isReverseHunk)))
-    return '"undo.patch" must be a list of {from, to, inserted}';
+    return '"undo.patch" must be a list of {from, to, inserted, removed?, pre?, post?, line?}';
   if (e.kind === 'move' && typeof e.from !== 'string') return 'a move needs "from"';
   return null;
 }
 
 function isReverseHunk(h: unknown): boolean {
-  return isRecord(h) && Number.isInteger(h.from) && Number.isInteger(h.to) && typeof h.inserted === 'string';
+  if (!isRecord(h) || !Number.isInteger(h.from) || !Number.isInteger(h.to) || typeof h.inserted !== 'string') return false;
+  if (h.line !== undefined && !Number.isInteger(h.line)) return false;
+  return ['removed', 'pre', 'post'].every((k) => h[k] === undefined || typeof h[k] === 'string');
 }
