@@ -33,6 +33,10 @@ export class ActivityLog {
   private readonly listeners = new Set<(event: ActivityEvent) => void>();
   private saving: Promise<void> | null = null;
   private dirty = false;
+  /** Ids this log dropped (limits), so a merge does not take them back from the file. */
+  private readonly droppedIds = new Set<string>();
+  /** The text this log last wrote or read, so a merge skips a file no one else changed. */
+  private lastWritten: string | null = null;
   /** False until {@link load} has read the file: nothing is written before, so a file not read yet is never overwritten. */
   private loaded = false;
 
@@ -71,6 +75,7 @@ export class ActivityLog {
     if (text !== null) {
       try {
         loaded = parseActivity(text);
+        this.lastWritten = text;
       } catch (err) {
         const aside = await this.file.keepCorruptAside(this.now());
         problem = `Vault MCP could not read its agent activity file (${(err as Error).message}); it was kept as ${aside} and the activity log starts empty.`;
@@ -235,12 +240,21 @@ export class ActivityLog {
     const kept = keep.filter((e) => !dropped.has(e));
     if (kept.length === this.entries.length) return false;
     const stays = new Set(kept);
-    for (const e of this.entries) if (!stays.has(e)) this.byId.delete(e.id);
+    for (const e of this.entries)
+      if (!stays.has(e)) {
+        this.byId.delete(e.id);
+        this.droppedIds.add(e.id);
+      }
     this.entries = kept;
     return true;
   }
 
-  /** Writes the log soon: one write at a time, the last one carrying every change before it. */
+  /**
+   * Writes the log soon: one write at a time, the last one carrying every change before it.
+   * Each write first merges what is in the file now (issue F7: another plugin instance on the
+   * same vault — a second `npm start`, a second Obsidian window — writes the same file, and
+   * writing only what this one holds dropped the other's entries).
+   */
   private scheduleSave(): void {
     this.dirty = true;
     if (this.saving || !this.loaded) return;
@@ -248,7 +262,10 @@ export class ActivityLog {
       try {
         while (this.dirty) {
           this.dirty = false;
-          await this.file.write(serializeActivity(this.entries));
+          await this.mergeFile();
+          const text = serializeActivity(this.entries);
+          await this.file.write(text);
+          this.lastWritten = text;
         }
       } catch (err) {
         console.error('[vault-mcp] the agent activity file could not be written', err);
@@ -258,6 +275,44 @@ export class ActivityLog {
       }
     })();
     this.saving.catch(() => undefined);
+  }
+
+  /**
+   * Takes into memory what another instance added to the file since this one last read or
+   * wrote it: entries this log does not hold (and did not drop itself), and a `reverted_by` or
+   * `left` set there on an entry both hold. A file that does not parse is kept aside as
+   * {@link load} does. Announces the merged entries with a `loaded` event.
+   */
+  private async mergeFile(): Promise<void> {
+    const text = await this.file.read();
+    if (text === null || text === this.lastWritten) return;
+    let onDisk: ActivityEntry[];
+    try {
+      onDisk = parseActivity(text);
+    } catch (err) {
+      const aside = await this.file.keepCorruptAside(this.now());
+      console.error(`[vault-mcp] the agent activity file did not parse (${(err as Error).message}); it was kept as ${aside}`);
+      return;
+    }
+    let changed = false;
+    for (const theirs of onDisk) {
+      const mine = this.byId.get(theirs.id);
+      if (!mine) {
+        if (this.droppedIds.has(theirs.id)) continue;
+        this.entries.push(theirs);
+        this.byId.set(theirs.id, theirs);
+        changed = true;
+      } else if ((theirs.reverted_by && !mine.reverted_by) || (theirs.left !== undefined && mine.left === undefined)) {
+        if (theirs.reverted_by && !mine.reverted_by) mine.reverted_by = theirs.reverted_by;
+        if (theirs.left !== undefined && mine.left === undefined) mine.left = theirs.left;
+        this.sizes.delete(mine);
+        changed = true;
+      }
+    }
+    if (!changed) return;
+    this.entries.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+    this.prune();
+    this.emit({ type: 'loaded' });
   }
 
   private emit(event: ActivityEvent): void {
