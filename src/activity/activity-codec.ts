@@ -56,6 +56,7 @@ function entryProblem(e: unknown): string | null {
   if (!isRecord(e.undo)) return '"undo" must be an object';
   const undoText = stringFieldProblem(e.undo, ['after', 'before'], 'optional');
   if (undoText) return undoText.replace(/^"/, '"undo.');
+  if (e.undo.not_utf8 !== undefined && typeof e.undo.not_utf8 !== 'boolean') return '"undo.not_utf8" must be true or false';
   const patch = e.undo.patch;
   if (patch !== undefined && !(Array.isArray(patch) && patch.every(isReverseHunk)))
     return '"undo.patch" must be a list of {from, to, inserted, removed?, pre?, post?, line?}';

@@ -124,6 +124,11 @@ export class ActivityRevert {
         await writes.apply({ tool: REVERT_TOOL, kind: 'delete', path: entry.path, expectedHash: entry.hash_after ?? undefined }, scope);
         return 0;
       case 'delete':
+        if (entry.undo.not_utf8)
+          throw new ToolError(
+            'invalid_argument',
+            `'${entry.path}' was not UTF-8 text, so the log could not keep its exact bytes and nothing was put back; restore it from the trash (the system trash, or the vault's .trash folder), where it is intact.`,
+          );
         await writes.apply({ tool: REVERT_TOOL, kind: 'create', path: entry.path, content: before ?? '' }, scope);
         return 0;
       case 'move':

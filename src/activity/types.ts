@@ -39,6 +39,8 @@ export interface ActivityUndo {
   after?: string;
   patch?: ReverseHunk[];
   before?: string;
+  /** On a delete: the note's bytes were not UTF-8, so `before` is not the note (a revert refuses and points to the trash). */
+  not_utf8?: boolean;
 }
 
 /**

@@ -24,7 +24,11 @@ export function undoOf(change: AppliedChange): { undo: ActivityUndo; hash_before
     case 'create':
       return { undo: { after: change.after }, hash_before: null, hash_after: hashText(change.after) };
     case 'delete':
-      return { undo: { before: change.before }, hash_before: hashText(change.before), hash_after: null };
+      return {
+        undo: { before: change.before, ...(change.notUtf8 ? { not_utf8: true } : {}) },
+        hash_before: hashText(change.before),
+        hash_after: null,
+      };
     case 'widget': {
       const hash_before = change.before === null ? null : hashText(change.before);
       const hash_after = change.after === null ? null : hashText(change.after);

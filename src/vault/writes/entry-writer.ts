@@ -7,7 +7,7 @@ import { assertValidName, withMarkdownExtension } from '../paths/note-names';
 import type { NoteReader } from '../note-reader';
 import { foldPath, isPathInside, parentOf } from '../paths/paths';
 import { insertedLines } from './edits/text-edits';
-import { assertExpectedHash, assertStillAt, assertUtf8Note, byteSize, writableNote } from './write-checks';
+import { assertExpectedHash, assertStillAt, assertUtf8Note, byteSize, isUtf8, writableNote } from './write-checks';
 import { BaseChangedError, takenError } from './write-errors';
 import type { WriteLock } from './write-lock';
 import type { PreparedWrite, WriteResult } from './write-types';
@@ -225,6 +225,8 @@ export class EntryWriter {
     assertStillAt(this.app.vault, file, p.path);
     const text = await this.app.vault.read(file);
     if (text !== p.baseText) throw new BaseChangedError(p.path);
+    // The text read above is the bytes decoded with replacement characters when they are not UTF-8: the log must not restore it as the note (F11).
+    if (!isUtf8(new Uint8Array(await this.app.vault.readBinary(file)))) p.notUtf8 = true;
     try {
       await this.app.vault.trash(file, true);
     } catch {

@@ -348,7 +348,13 @@ function entryChange(prepared: Exclude<PreparedWrite, PreparedTextWrite>, result
     case 'create':
       return { kind: 'create', tool: prepared.tool, path: result.path, after: prepared.proposedText };
     case 'delete':
-      return { kind: 'delete', tool: prepared.tool, path: prepared.path, before: prepared.baseText };
+      return {
+        kind: 'delete',
+        tool: prepared.tool,
+        path: prepared.path,
+        before: prepared.baseText,
+        ...(prepared.notUtf8 ? { notUtf8: true } : {}),
+      };
     case 'move':
       return { kind: 'move', tool: prepared.tool, from: prepared.path, path: result.path, folder: prepared.folder };
     case 'folder':

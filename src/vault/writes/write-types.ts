@@ -92,7 +92,7 @@ export type PreparedWrite =
   | { kind: 'create'; tool: string; path: string; proposedText: string }
   | PreparedTextWrite
   | { kind: 'move'; tool: string; path: string; to: string; folder: boolean; expectedHash?: string }
-  | { kind: 'delete'; tool: string; path: string; expectedHash?: string; baseText: string; baseHash: string }
+  | { kind: 'delete'; tool: string; path: string; expectedHash?: string; baseText: string; baseHash: string; notUtf8?: boolean }
   | { kind: 'folder'; tool: string; path: string };
 
 /** The apply primitive's input: write `text` to the note at `path` if the note's hash is still `baseHash`. */
