@@ -129,7 +129,7 @@ export class ActivityRevert {
             'invalid_argument',
             `'${entry.path}' was not UTF-8 text, so the log could not keep its exact bytes and nothing was put back; restore it from the trash (the system trash, or the vault's .trash folder), where it is intact.`,
           );
-        await writes.apply({ tool: REVERT_TOOL, kind: 'create', path: entry.path, content: before ?? '' }, scope);
+        await writes.apply({ tool: REVERT_TOOL, kind: 'create', path: entry.path, content: before ?? '', restore: true }, scope);
         return 0;
       case 'move':
         await writes.apply({ tool: REVERT_TOOL, kind: 'move', path: entry.path, to: entry.from ?? '' }, scope);
@@ -257,6 +257,8 @@ function revertedSentence(entry: ActivityEntry, left: number, by: string | undef
 function refusal(err: ToolError, entry: ActivityEntry): string {
   const who = `"${entry.key_label}"`;
   if (err instanceof BaseChangedError) return `'${entry.path}' changed while it was reverted; try again.`;
+  if (entry.kind === 'delete' && (err.code === 'forbidden' || err.code === 'not_found'))
+    return `'${entry.path}' could not be put back for ${who} (${err.message.replace(/\.$/, '')}); restore it from the trash (the system trash, or the vault's .trash folder), where it is intact.`;
   switch (err.code) {
     case 'not_found':
       return `'${entry.path}' is gone, private now, or out of ${who}'s reach.`;

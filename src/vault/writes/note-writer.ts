@@ -73,7 +73,7 @@ export class NoteWriter {
   private async prepareRequest(request: WriteRequest, scope: AccessScope, fresh: boolean): Promise<PreparedWrite> {
     switch (request.kind) {
       case 'create':
-        return this.entries.prepareCreate(request.tool, request.path, request.content, scope);
+        return this.entries.prepareCreate(request.tool, request.path, request.content, scope, request.restore);
       case 'folder':
         return this.entries.prepareFolder(request.tool, request.path, scope);
       case 'move':
