@@ -415,5 +415,20 @@ describe('agent activity log', () => {
       /agent_overrides/,
     );
   });
+
+  it('a force write that changes nothing logs nothing and says so (F6)', async () => {
+    const before = log().all().length;
+    const mtime = (await fsp.stat(path.join(env.dir, 'Ideas.md'))).mtimeMs;
+    const outs = [
+      await call(env.client, 'set_properties', { path: 'Ideas', properties: { status: 'collecting' } }),
+      await call(env.client, 'set_properties', { path: 'Ideas', properties: { nonexistent: null } }),
+      await call(env.client, 'edit_note', { path: 'Ideas', anchor: 'Loose ideas', op: 'replace', content: 'Loose ideas' }),
+    ];
+    for (const out of outs) expect(out).toMatchObject({ status: 'applied', unchanged: true, note: expect.stringContaining('Nothing changed') });
+    expect(log().all()).toHaveLength(before);
+    expect((await fsp.stat(path.join(env.dir, 'Ideas.md'))).mtimeMs).toBe(mtime);
+    await call(env.client, 'set_properties', { path: 'Ideas', properties: { status: 'active' } });
+    expect(log().all()).toHaveLength(before + 1);
+  });
 });
 
