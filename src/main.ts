@@ -15,6 +15,7 @@ import { registerReview } from './ui/review/register';
 import { workspaceEditors } from './ui/review/workspace-editors';
 import { ActivityLog } from './activity/activity-log';
 import { ActivityRevert } from './activity/activity-revert';
+import { keepAsideInTrash } from './activity/kept-aside';
 import { registerActivity } from './ui/activity/register';
 import { PluginFile } from './vault/plugin-files/plugin-file';
 import { PartedFile } from './vault/plugin-files/parted-file';
@@ -78,7 +79,8 @@ export default class VaultMcpPlugin extends Plugin {
     this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'), undefined, this.writerLock);
     const keyRoots = (id: string): string[] | null => this.keyRing.list().find((k) => k.id === id)?.roots ?? null;
     this.review = new ProposalReview(this.proposals, this.notes, keyRoots);
-    this.activity = new ActivityLog(this.pluginFile('activity.json'), () => this.settings.activity);
+    const keepAside = keepAsideInTrash(this.app.vault.adapter, (m) => new Notice(m, 0));
+    this.activity = new ActivityLog(this.pluginFile('activity.json'), () => this.settings.activity, undefined, keepAside);
     this.reverts = new ActivityRevert(this.activity, this.notes, keyRoots);
     const peers = new VaultPeers(vaultLocation(this.app), new VaultRegistry(registryFolder()));
     this.ai = new AiService({

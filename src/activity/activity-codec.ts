@@ -56,13 +56,16 @@ function entryProblem(e: unknown): string | null {
   if (!isRecord(e.undo)) return '"undo" must be an object';
   const undoText = stringFieldProblem(e.undo, ['after', 'before'], 'optional');
   if (undoText) return undoText.replace(/^"/, '"undo.');
+  if (e.undo.not_utf8 !== undefined && typeof e.undo.not_utf8 !== 'boolean') return '"undo.not_utf8" must be true or false';
   const patch = e.undo.patch;
   if (patch !== undefined && !(Array.isArray(patch) && patch.every(isReverseHunk)))
-    return '"undo.patch" must be a list of {from, to, inserted}';
+    return '"undo.patch" must be a list of {from, to, inserted, removed?, pre?, post?, line?}';
   if (e.kind === 'move' && typeof e.from !== 'string') return 'a move needs "from"';
   return null;
 }
 
 function isReverseHunk(h: unknown): boolean {
-  return isRecord(h) && Number.isInteger(h.from) && Number.isInteger(h.to) && typeof h.inserted === 'string';
+  if (!isRecord(h) || !Number.isInteger(h.from) || !Number.isInteger(h.to) || typeof h.inserted !== 'string') return false;
+  if (h.line !== undefined && !Number.isInteger(h.line)) return false;
+  return ['removed', 'pre', 'post'].every((k) => h[k] === undefined || typeof h[k] === 'string');
 }

@@ -5,8 +5,8 @@
  * hunk, capped. Pure string work.
  */
 import { buildHunks } from '../diff/hunks';
-import type { ActivityEntry } from './types';
-import { textsOf } from './undo-data';
+import type { ActivityEntry, ReverseHunk } from './types';
+import { isPatchOnly, textsOf } from './undo-data';
 
 /** One line of a diff preview: `head` starts a hunk ("Line 12": where it is in the text after), `message` says what a whole-entry change did. */
 export interface DiffLine {
@@ -21,6 +21,7 @@ export interface DiffLine {
 export function diffPreview(entry: ActivityEntry, maxLines: number): DiffLine[] {
   if (entry.kind === 'move') return [{ kind: 'message', text: `${entry.from} → ${entry.path}` }];
   if (entry.kind === 'folder') return [{ kind: 'message', text: entry.removed ? 'An empty folder taken away.' : 'A new folder.' }];
+  if (isPatchOnly(entry)) return capped(patchLines(entry.undo.patch ?? []), maxLines);
   let before: string;
   let after: string;
   try {
@@ -39,6 +40,22 @@ export function diffPreview(entry: ActivityEntry, maxLines: number): DiffLine[] 
     for (const text of splitLines(hunk.removed)) lines.push({ kind: 'removed', text });
     for (const text of splitLines(hunk.inserted)) lines.push({ kind: 'inserted', text });
   }
+  return capped(lines, maxLines);
+}
+
+/** The preview lines of a patch-only entry, from its hunks alone: the text before is each hunk's `inserted`, the text after its `removed`. */
+function patchLines(patch: readonly ReverseHunk[]): DiffLine[] {
+  const lines: DiffLine[] = [];
+  for (const h of patch) {
+    lines.push({ kind: 'head', text: `Line ${h.line ?? 1}` });
+    for (const text of splitLines(h.inserted)) lines.push({ kind: 'removed', text });
+    for (const text of splitLines(h.removed ?? '')) lines.push({ kind: 'inserted', text });
+  }
+  return lines;
+}
+
+/** `lines` cut to `maxLines` (then one `more` line), or the no-change message when empty. */
+function capped(lines: DiffLine[], maxLines: number): DiffLine[] {
   if (lines.length === 0) return [{ kind: 'message', text: 'No change to the text.' }];
   if (lines.length <= maxLines) return lines;
   return [...lines.slice(0, maxLines), { kind: 'more', text: `… ${lines.length - maxLines} more lines` }];

@@ -20,7 +20,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * write primitives report it ({@link follow}: force-mode writes, accepted proposals, and the
  * user's reverts, each attributed by the write's actor), persisted in its own file in the
  * plugin folder. Bounded by {@link ActivityLimits}: entries older than `maxDays` and, past
- * `maxMegabytes`, the oldest entries are dropped first (the newest always stays). A file that
+ * `maxMegabytes`, the oldest entries of the key taking the most room (the newest always
+ * stays; text only an entry held is kept aside first, see {@link prune}). A file that
  * cannot be read is kept aside and reported, never silently dropped.
  */
 export class ActivityLog {
@@ -32,6 +33,10 @@ export class ActivityLog {
   private readonly listeners = new Set<(event: ActivityEvent) => void>();
   private saving: Promise<void> | null = null;
   private dirty = false;
+  /** Ids this log dropped (limits), so a merge does not take them back from the file. */
+  private readonly droppedIds = new Set<string>();
+  /** The text this log last wrote or read, so a merge skips a file no one else changed. */
+  private lastWritten: string | null = null;
   /** False until {@link load} has read the file: nothing is written before, so a file not read yet is never overwritten. */
   private loaded = false;
 
@@ -39,11 +44,15 @@ export class ActivityLog {
    * @param file where the log persists (`activity.json` in the plugin folder).
    * @param limits the user's limits, read at every change (settings `activity`).
    * @param now the clock, for entry times and the age limit.
+   * @param keepAside called (synchronously; it may start an async write) with each entry the
+   *   size limit drops while it still holds the only copy of text an agent replaced or deleted
+   *   (see {@link prune}); main.ts writes that text to the vault's `.trash` folder.
    */
   constructor(
     private readonly file: ActivityFile,
     private readonly limits: () => ActivityLimits,
     private readonly now: () => Date = () => new Date(),
+    private readonly keepAside?: (entry: ActivityEntry) => void,
   ) {}
 
   /**
@@ -66,6 +75,7 @@ export class ActivityLog {
     if (text !== null) {
       try {
         loaded = parseActivity(text);
+        this.lastWritten = text;
       } catch (err) {
         const aside = await this.file.keepCorruptAside(this.now());
         problem = `Vault MCP could not read its agent activity file (${(err as Error).message}); it was kept as ${aside} and the activity log starts empty.`;
@@ -188,24 +198,63 @@ export class ActivityLog {
     return size;
   }
 
-  /** Drops entries past the age limit, then the oldest past the size limit (the newest stays). @returns true when any went. */
+  /**
+   * Drops entries past the age limit, then, past the size limit, the oldest entry of the key
+   * whose entries take the most room, again and again (issue F1: one key's big writes evict its
+   * own entries first, never another key's recent ones while it takes more room; the newest
+   * entry always stays). An entry dropped for size whose change is not reverted and whose
+   * undo data holds text an agent replaced or deleted is handed to `keepAside` first, so that
+   * text is never lost silently. @returns true when any went.
+   */
   private prune(): boolean {
     const { maxMegabytes, maxDays } = this.limits();
     const maxBytes = maxMegabytes * 1024 * 1024;
     const oldest = this.now().getTime() - maxDays * DAY_MS;
-    let keep = this.entries.filter((e) => Date.parse(e.at) >= oldest);
-    let size = keep.reduce((sum, e) => sum + this.sizeOf(e), 0);
-    let first = 0;
-    while (size > maxBytes && first < keep.length - 1) size -= this.sizeOf(keep[first++]);
-    keep = keep.slice(first);
-    if (keep.length === this.entries.length) return false;
-    const kept = new Set(keep);
-    for (const e of this.entries) if (!kept.has(e)) this.byId.delete(e.id);
-    this.entries = keep;
+    const keep = this.entries.filter((e) => Date.parse(e.at) >= oldest);
+    const newest = keep[keep.length - 1];
+    const byKey = new Map<string, { bytes: number; entries: ActivityEntry[] }>();
+    let size = 0;
+    for (const e of keep) {
+      const bytes = this.sizeOf(e);
+      size += bytes;
+      const share = byKey.get(e.key_id) ?? { bytes: 0, entries: [] };
+      share.bytes += bytes;
+      share.entries.push(e);
+      byKey.set(e.key_id, share);
+    }
+    const dropped = new Set<ActivityEntry>();
+    while (size > maxBytes) {
+      let largest: { bytes: number; entries: ActivityEntry[] } | null = null;
+      for (const share of byKey.values()) {
+        if (share.entries.length === 0 || (share.entries.length === 1 && share.entries[0] === newest)) continue;
+        if (!largest || share.bytes > largest.bytes) largest = share;
+      }
+      if (!largest) break;
+      const victim = largest.entries.shift() as ActivityEntry;
+      const bytes = this.sizeOf(victim);
+      largest.bytes -= bytes;
+      size -= bytes;
+      dropped.add(victim);
+    }
+    for (const e of dropped) if (!this.isReverted(e) && holdsReplacedText(e)) this.keepAside?.(e);
+    const kept = keep.filter((e) => !dropped.has(e));
+    if (kept.length === this.entries.length) return false;
+    const stays = new Set(kept);
+    for (const e of this.entries)
+      if (!stays.has(e)) {
+        this.byId.delete(e.id);
+        this.droppedIds.add(e.id);
+      }
+    this.entries = kept;
     return true;
   }
 
-  /** Writes the log soon: one write at a time, the last one carrying every change before it. */
+  /**
+   * Writes the log soon: one write at a time, the last one carrying every change before it.
+   * Each write first merges what is in the file now (issue F7: another plugin instance on the
+   * same vault — a second `npm start`, a second Obsidian window — writes the same file, and
+   * writing only what this one holds dropped the other's entries).
+   */
   private scheduleSave(): void {
     this.dirty = true;
     if (this.saving || !this.loaded) return;
@@ -213,7 +262,10 @@ export class ActivityLog {
       try {
         while (this.dirty) {
           this.dirty = false;
-          await this.file.write(serializeActivity(this.entries));
+          await this.mergeFile();
+          const text = serializeActivity(this.entries);
+          await this.file.write(text);
+          this.lastWritten = text;
         }
       } catch (err) {
         console.error('[vault-mcp] the agent activity file could not be written', err);
@@ -225,7 +277,56 @@ export class ActivityLog {
     this.saving.catch(() => undefined);
   }
 
+  /**
+   * Takes into memory what another instance added to the file since this one last read or
+   * wrote it: entries this log does not hold (and did not drop itself), and a `reverted_by` or
+   * `left` set there on an entry both hold. A file that does not parse is kept aside as
+   * {@link load} does. Announces the merged entries with a `loaded` event.
+   */
+  private async mergeFile(): Promise<void> {
+    const text = await this.file.read();
+    if (text === null || text === this.lastWritten) return;
+    let onDisk: ActivityEntry[];
+    try {
+      onDisk = parseActivity(text);
+    } catch (err) {
+      const aside = await this.file.keepCorruptAside(this.now());
+      console.error(`[vault-mcp] the agent activity file did not parse (${(err as Error).message}); it was kept as ${aside}`);
+      return;
+    }
+    let changed = false;
+    for (const theirs of onDisk) {
+      const mine = this.byId.get(theirs.id);
+      if (!mine) {
+        if (this.droppedIds.has(theirs.id)) continue;
+        this.entries.push(theirs);
+        this.byId.set(theirs.id, theirs);
+        changed = true;
+      } else if ((theirs.reverted_by && !mine.reverted_by) || (theirs.left !== undefined && mine.left === undefined)) {
+        if (theirs.reverted_by && !mine.reverted_by) mine.reverted_by = theirs.reverted_by;
+        if (theirs.left !== undefined && mine.left === undefined) mine.left = theirs.left;
+        this.sizes.delete(mine);
+        changed = true;
+      }
+    }
+    if (!changed) return;
+    this.entries.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+    this.prune();
+    this.emit({ type: 'loaded' });
+  }
+
   private emit(event: ActivityEvent): void {
     for (const listener of this.listeners) listener(event);
   }
+}
+
+/**
+ * Whether an entry's undo data holds text that exists nowhere else once the entry is gone:
+ * lines an edit replaced or removed (its reverse patch puts text back), a deleted note's or
+ * removed widget's text. A create, a pure insertion, a move or a folder holds none.
+ */
+export function holdsReplacedText(entry: ActivityEntry): boolean {
+  if (entry.via === 'revert') return false;
+  if (entry.kind === 'delete' || (entry.kind === 'widget' && entry.hash_after === null)) return (entry.undo.before ?? '') !== '';
+  return (entry.undo.patch ?? []).some((h) => h.inserted !== '');
 }

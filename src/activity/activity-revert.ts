@@ -18,7 +18,7 @@ import type { NoteStore } from '../vault/note-store';
 import { BaseChangedError } from '../vault/writes/write-errors';
 import type { ActivityLog } from './activity-log';
 import type { ActivityEntry } from './types';
-import { textsOf } from './undo-data';
+import { isPatchOnly, locateHunks, textsOf } from './undo-data';
 
 /** The tool name a revert's own log entry carries. */
 export const REVERT_TOOL = 'revert';
@@ -107,6 +107,7 @@ export class ActivityRevert {
    *   data is damaged (invalid_argument).
    */
   private async undo(entry: ActivityEntry, scope: AccessScope): Promise<number> {
+    if ((entry.kind === 'edit' || entry.kind === 'properties') && isPatchOnly(entry)) return this.undoPatch(entry, scope);
     let texts: { before: string | null; after: string | null };
     try {
       texts = textsOf(entry);
@@ -123,7 +124,12 @@ export class ActivityRevert {
         await writes.apply({ tool: REVERT_TOOL, kind: 'delete', path: entry.path, expectedHash: entry.hash_after ?? undefined }, scope);
         return 0;
       case 'delete':
-        await writes.apply({ tool: REVERT_TOOL, kind: 'create', path: entry.path, content: before ?? '' }, scope);
+        if (entry.undo.not_utf8)
+          throw new ToolError(
+            'invalid_argument',
+            `'${entry.path}' was not UTF-8 text, so the log could not keep its exact bytes and nothing was put back; restore it from the trash (the system trash, or the vault's .trash folder), where it is intact.`,
+          );
+        await writes.apply({ tool: REVERT_TOOL, kind: 'create', path: entry.path, content: before ?? '', restore: true }, scope);
         return 0;
       case 'move':
         await writes.apply({ tool: REVERT_TOOL, kind: 'move', path: entry.path, to: entry.from ?? '' }, scope);
@@ -140,6 +146,51 @@ export class ActivityRevert {
         return 0;
       }
     }
+  }
+
+  /**
+   * Undoes a text change logged as a patch only (undo-data.ts): exact when the note is still
+   * what the change left; else each hunk found again by its context on the text now
+   * ({@link locateHunks}), the ones the later text touched left out. Hash-guarded as {@link undoText}.
+   * @returns how many hunks were left out.
+   * @throws ToolError('conflict') when the note is already as before, or every hunk is left out.
+   */
+  private async undoPatch(entry: ActivityEntry, scope: AccessScope): Promise<number> {
+    const writes = this.notes.writes;
+    const patch = entry.undo.patch ?? [];
+    for (let attempt = 0; attempt < REVERT_ATTEMPTS; attempt++) {
+      const current = await writes.currentText(entry.path, scope);
+      const hash = hashText(current);
+      if (hash === entry.hash_before) throw new ToolError('conflict', `'${entry.path}' already reads as it did before this change.`);
+      let next: string;
+      let left = 0;
+      if (hash === entry.hash_after) {
+        try {
+          next = applyHunks(current, patch);
+        } catch {
+          throw new ToolError('invalid_argument', `Activity entry ${entry.id} is damaged: its patch does not fit its text.`);
+        }
+      } else {
+        const located = locateHunks(patch, current);
+        left = located.left;
+        if (located.ready.length === 0)
+          throw new ToolError('conflict', `'${entry.path}' changed since, right where this change is, so it was left as it is.`);
+        next = applyHunks(current, located.ready);
+      }
+      try {
+        await writes.writeExactText(
+          { tool: REVERT_TOOL, kind: entry.kind === 'properties' ? 'properties' : 'edit', path: entry.path, baseHash: hash, text: next },
+          scope,
+        );
+      } catch (err) {
+        if (err instanceof BaseChangedError) continue;
+        throw err;
+      }
+      const by = this.log.get(entry.id)?.reverted_by;
+      if (left > 0 && by) this.log.setLeft(by, left);
+      return left;
+    }
+    throw new ToolError('conflict', `'${entry.path}' kept changing while it was reverted; try again.`);
   }
 
   /**
@@ -206,6 +257,8 @@ function revertedSentence(entry: ActivityEntry, left: number, by: string | undef
 function refusal(err: ToolError, entry: ActivityEntry): string {
   const who = `"${entry.key_label}"`;
   if (err instanceof BaseChangedError) return `'${entry.path}' changed while it was reverted; try again.`;
+  if (entry.kind === 'delete' && (err.code === 'forbidden' || err.code === 'not_found'))
+    return `'${entry.path}' could not be put back for ${who} (${err.message.replace(/\.$/, '')}); restore it from the trash (the system trash, or the vault's .trash folder), where it is intact.`;
   switch (err.code) {
     case 'not_found':
       return `'${entry.path}' is gone, private now, or out of ${who}'s reach.`;

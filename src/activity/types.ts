@@ -10,24 +10,37 @@ export type ActivityKind = 'edit' | 'properties' | 'create' | 'delete' | 'move' 
 /** How the change came about: the agent's own force-mode call, the user accepting its proposal, or the user reverting an entry. */
 export type ActivityRoute = 'agent' | 'proposal' | 'revert';
 
-/** One hunk of a reverse patch: the text after's `[from, to)` (UTF-16 offsets, whole lines) becomes `inserted` again. */
+/**
+ * One hunk of a reverse patch: the text after's `[from, to)` (UTF-16 offsets, whole lines)
+ * becomes `inserted` again. Entries logged as a patch only (undo-data.ts) also keep `removed`
+ * (the text after's own lines there), `pre`/`post` (the whole line before and after the hunk,
+ * '' at the start or end of the text) and `line` (1-based line of `from` in the text after),
+ * so the hunk can be found again on a note that changed since and shown without the whole text.
+ */
 export interface ReverseHunk {
   from: number;
   to: number;
   inserted: string;
+  removed?: string;
+  pre?: string;
+  post?: string;
+  line?: number;
 }
 
 /**
- * What undoes a change, beside the entry's paths: `after`, the whole text the change left
- * (edits, property changes, creates, widget writes); `patch`, the hunks from `after` back to
- * the text before (edits and widget replaces; see undo-data.ts); `before`, the whole text
- * before, for a delete (the system trash cannot be read back through the API) and a widget
- * taken away. A move or a folder needs only its paths.
+ * What undoes a change, beside the entry's paths: `patch`, the hunks from the text after back
+ * to the text before (edits, property changes and widget replaces; see undo-data.ts); `after`,
+ * the whole text a create (or a widget write) made — entries logged before patch-only undo
+ * data also have it on edits; `before`, the whole text before, for a delete (the system trash
+ * cannot be read back through the API) and a widget taken away. A move or a folder needs only
+ * its paths.
  */
 export interface ActivityUndo {
   after?: string;
   patch?: ReverseHunk[];
   before?: string;
+  /** On a delete: the note's bytes were not UTF-8, so `before` is not the note (a revert refuses and points to the trash). */
+  not_utf8?: boolean;
 }
 
 /**

@@ -100,7 +100,7 @@ describe('Agent activity view in the workspace', () => {
     expect(cm.state.doc.toString()).toContain('- [ ] Agent task');
     const force = env.plugin.activity.all()[0];
     expect(force).toMatchObject({ via: 'agent', tool: 'append_note', path: 'Inbox.md' });
-    expect(force.undo.after).toContain('# Inbox (typed)');
+    expect(force.undo.patch?.[0].removed).toContain('- [ ] Agent task');
 
     const caller = { id: env.key.id, label: 'Claude Code', roots: [] };
     const prepared = await env.plugin.notes.writes.prepare(inboxTaskEdit('Renew the card', { path: 'Inbox.md' }), {

@@ -401,4 +401,37 @@ describe('agent activity log', () => {
       'No activity in session nope; "activity" lists the sessions.',
     );
   });
+
+  it("reverts an agent's delete of a note whose access rules name other keys, rules and all (F16)", async () => {
+    const text = '---\nagent_overrides:\n  Cursor: read-only\n  Other: no-access\n---\n# Retro\n\nWhat went well.\n';
+    await env.booted.app.vault.create('Retro.md', text);
+    await call(env.client, 'delete_note', { path: 'Retro', confirm: true });
+    expect(await exists('Retro.md')).toBe(false);
+    const outcome = await revert(newest().id);
+    expect(outcome).toMatchObject({
+      reverted: true,
+      message: expect.stringMatching(/: Retro\.md is back \(logged as a_[0-9a-f]{12}\)\.$/),
+    });
+    expect(await read('Retro.md')).toBe(text);
+    // An agent still cannot add such rules itself.
+    expect(
+      await callError(env.client, 'create_note', { path: 'Sneaky', content: '---\nagent_overrides:\n  Cursor: no-access\n---\nx\n' }),
+    ).toMatch(/agent_overrides/);
+  });
+
+  it('a force write that changes nothing logs nothing and says so (F6)', async () => {
+    const before = log().all().length;
+    const mtime = (await fsp.stat(path.join(env.dir, 'Ideas.md'))).mtimeMs;
+    const outs = [
+      await call(env.client, 'set_properties', { path: 'Ideas', properties: { status: 'collecting' } }),
+      await call(env.client, 'set_properties', { path: 'Ideas', properties: { nonexistent: null } }),
+      await call(env.client, 'edit_note', { path: 'Ideas', anchor: 'Loose ideas', op: 'replace', content: 'Loose ideas' }),
+    ];
+    for (const out of outs)
+      expect(out).toMatchObject({ status: 'applied', unchanged: true, note: expect.stringContaining('Nothing changed') });
+    expect(log().all()).toHaveLength(before);
+    expect((await fsp.stat(path.join(env.dir, 'Ideas.md'))).mtimeMs).toBe(mtime);
+    await call(env.client, 'set_properties', { path: 'Ideas', properties: { status: 'active' } });
+    expect(log().all()).toHaveLength(before + 1);
+  });
 });

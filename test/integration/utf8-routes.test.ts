@@ -82,4 +82,20 @@ describe('non-UTF-8 notes on the editor accept route and under link updates', ()
       await client.close();
     }
   });
+
+  test('reverting the delete of a Latin-1 note refuses, pointing to the intact copy in the trash, and writes nothing (F11)', async () => {
+    const bytes = latin('# Caf\u00e9 M\u00fcller\nPreis: 5\u0080\n');
+    await boot({ 'latin1.md': bytes }, 'force');
+    const scope = { label: agent.label, roots: [], actor: { keyId: 'runkey' } };
+    await env.plugin.notes.writes.apply({ tool: 'delete_note', kind: 'delete', path: 'latin1.md' }, scope);
+    const entry = env.plugin.activity.all()[0];
+    expect(entry).toMatchObject({ kind: 'delete', path: 'latin1.md', undo: { not_utf8: true } });
+    const outcome = await env.plugin.reverts.revert(entry.id);
+    expect(outcome).toEqual({
+      id: entry.id,
+      reverted: false,
+      message: `${entry.id} was not reverted: 'latin1.md' was not UTF-8 text, so the log could not keep its exact bytes and nothing was put back; restore it from the trash (the system trash, or the vault's .trash folder), where it is intact.`,
+    });
+    await expect(disk('latin1.md')).rejects.toThrow();
+  });
 });

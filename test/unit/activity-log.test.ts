@@ -1,6 +1,8 @@
 import { ActivityLog, type ActivityFile } from '../../src/activity/activity-log';
 import { parseActivity, serializeActivity } from '../../src/activity/activity-codec';
-import { textsOf, undoOf } from '../../src/activity/undo-data';
+import { locateHunks, textsOf, undoOf } from '../../src/activity/undo-data';
+import { keptAsideFile } from '../../src/activity/kept-aside';
+import { hashText } from '../../src/vault/hash';
 import { diffText } from '../../src/activity/activity-diff';
 import type { AccessScope } from '../../src/vault/access/access';
 import type { AppliedChange } from '../../src/vault/writes/applied-change';
@@ -62,7 +64,8 @@ describe('ActivityLog', () => {
       'move Moved.md s1 Claude Code',
       'edit Note.md s1 Claude Code',
     ]);
-    expect(textsOf(again.all()[1])).toEqual({ before: 'a\n', after: 'a\nb\n' });
+    expect(textsOf(again.all()[1], 'a\nb\n')).toEqual({ before: 'a\n', after: 'a\nb\n' });
+    expect(textsOf(again.all()[1], 'a\nb\nlater\n')).toEqual({ before: null, after: null });
   });
 
   it("does not log writes without an actor (internal writes are nobody's activity)", () => {
@@ -88,6 +91,58 @@ describe('ActivityLog', () => {
     expect(log.all().map((e) => e.path)).toEqual(['Only.md']);
     await log.whenSaved();
     expect(parseActivity(file.text ?? '')).toHaveLength(1);
+  });
+
+  it('a small change to a big note logs the change, not the note (F1)', async () => {
+    const log = make();
+    await log.load();
+    const big = 'a line of a long clippings note\n'.repeat(130_000); // about 4 MB
+    log.record({ kind: 'edit', tool: 'append_note', path: 'Big.md', before: big, after: `${big}tail` }, AGENT);
+    log.record(edit(big, big.replace('a line', 'A LINE')), AGENT);
+    expect(log.sizeBytes()).toBeLessThan(3000);
+  });
+
+  it("one key's flood drops its own oldest entries, never another key's (F1)", async () => {
+    limits = { maxMegabytes: 1, maxDays: 30 };
+    const log = make();
+    await log.load();
+    const OTHER: AccessScope = { label: 'Cursor', roots: [], actor: { keyId: 'k2', session: 's2' } };
+    log.record(edit('the user text\n', 'gone\n', 'Home.md'), OTHER);
+    for (let i = 0; i < 6; i++)
+      log.record({ kind: 'create', tool: 'create_note', path: `flood${i}.md`, after: 'x'.repeat(300_000) }, AGENT);
+    expect(log.all().map((e) => e.path)).toEqual(['flood5.md', 'flood4.md', 'flood3.md', 'Home.md']);
+    expect(log.sizeBytes()).toBeLessThanOrEqual(1024 * 1024);
+  });
+
+  it('an entry the size limit drops while it holds replaced text is kept aside, never lost silently (F1)', async () => {
+    limits = { maxMegabytes: 1, maxDays: 30 };
+    const kept: string[] = [];
+    const log = new ActivityLog(
+      file,
+      () => limits,
+      () => clock,
+      (e) => kept.push(keptAsideFile(e).text),
+    );
+    await log.load();
+    log.record(edit('# Home\nthe only copy of the user text\n', 'gone\n', 'Home.md'), AGENT);
+    for (let i = 0; i < 2; i++) log.record(edit(`${i}`.repeat(600_000), `new ${i}`, `Big${i}.md`), AGENT);
+    expect(log.all().map((e) => e.path)).toEqual(['Big1.md']);
+    expect(kept).toHaveLength(2);
+    expect(kept[0]).toContain("Vault MCP kept this text of 'Home.md'");
+    expect(kept[0]).toContain('# Home\nthe only copy of the user text\n');
+    expect(kept[1]).toContain('0'.repeat(600_000));
+    expect(keptAsideFile(log.all()[0]).path).toMatch(/^\.trash\/Vault MCP a_[0-9a-f]{12} Big1\.md$/);
+  });
+
+  it('reads a log written before patch-only undo data (whole text after) and still gives its texts (F1)', () => {
+    const old =
+      '{"version":1,"entries":[\n' +
+      '{"id":"a_000000000001","at":"2026-11-01T10:00:00.000Z","key_id":"k1","key_label":"Claude Code","key_roots":[],"session":null,' +
+      '"tool":"edit_note","kind":"edit","path":"N.md","hash_before":null,"hash_after":null,"via":"agent",' +
+      '"undo":{"after":"a\\nB\\n","patch":[{"from":2,"to":4,"inserted":"b\\n"}]}}\n]}\n';
+    const [entry] = parseActivity(old);
+    expect(textsOf(entry)).toEqual({ before: 'a\nb\n', after: 'a\nB\n' });
+    expect(diffText(entry, 10)).toBe('@@ Line 2\n-b\n+B');
   });
 
   it('keeps a damaged file aside and reports it in one sentence; what this run recorded stays', async () => {
@@ -193,7 +248,8 @@ describe('undo data', () => {
     const { undo } = undoOf(edit(before, after));
     expect(undo.patch).toEqual(expect.any(Array));
     expect(undo.before).toBeUndefined();
-    expect(textsOf({ undo } as never)).toEqual({ before, after });
+    expect(undo.after).toBeUndefined();
+    expect(textsOf({ undo, hash_after: hashText(after) } as never, after)).toEqual({ before, after });
   });
 
   it('stores only the changed lines in the patch, the text before once', () => {
@@ -201,16 +257,27 @@ describe('undo data', () => {
     const before = lines.join('');
     const after = [...lines.slice(0, 250), 'new line\n', ...lines.slice(251)].join('');
     const { undo } = undoOf(edit(before, after));
+    const at = after.indexOf('new line');
     expect(undo).toEqual({
-      after,
-      patch: [{ from: after.indexOf('new line'), to: after.indexOf('new line') + 9, inserted: 'line 250\n' }],
+      patch: [{ from: at, to: at + 9, inserted: 'line 250\n', removed: 'new line\n', pre: 'line 249\n', post: 'line 251\n', line: 251 }],
     });
+  });
+
+  it('finds each hunk again by its context on a text changed since, leaving out the ones later typing touched (F1)', () => {
+    const before = 'one\ntwo\nthree\nfour\nfive\nsix\n';
+    const after = 'one\nTWO\nthree\nfour\nFIVE\nsix\n';
+    const { patch } = undoOf(edit(before, after)).undo;
+    const current = 'zero\none\nTWO\nthree\nfour\nFIVE!\nsix\n';
+    const { ready, left } = locateHunks(patch ?? [], current);
+    expect(left).toBe(1);
+    expect(ready.map((h) => current.slice(h.from, h.to))).toEqual(['TWO\n']);
+    expect(locateHunks(patch ?? [], 'TWO\nthree\none\nTWO\nthree\none\nTWO\nthree\n').ready).toEqual([]);
   });
 
   it('a rewrite of every line still round-trips', () => {
     const before = Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n');
     const after = Array.from({ length: 3000 }, (_, i) => `LINE ${i}`).join('\n');
-    expect(textsOf({ undo: undoOf(edit(before, after)).undo } as never)).toEqual({ before, after });
+    expect(textsOf({ undo: undoOf(edit(before, after)).undo, hash_after: hashText(after) } as never, after)).toEqual({ before, after });
   });
 
   it('a damaged entry (patch no longer applies) says so instead of guessing', () => {
@@ -222,7 +289,7 @@ describe('undo data', () => {
   it('a revert of a damaged entry is refused in one sentence, the vault untouched', async () => {
     const log = new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
     const e = log.record(edit('a\nb\nc\n', 'a\nb\nd\n'), AGENT)!;
-    e.undo.after = 'z\n';
+    e.undo.after = 'z\n'; // a format-1 entry (whole text after) whose patch no longer fits it
     const noVault = new Proxy(
       {},
       {
@@ -260,7 +327,7 @@ describe('activity file format', () => {
       'entry #1: "undo.after" must be a string',
     );
     expect(() => parseActivity(serializeActivity([{ ...e, undo: { after: 'x', patch: [{ from: 0, to: 'z' }] as never } }]))).toThrow(
-      'entry #1: "undo.patch" must be a list of {from, to, inserted}',
+      'entry #1: "undo.patch" must be a list of {from, to, inserted, removed?, pre?, post?, line?}',
     );
   });
 });

@@ -6,14 +6,16 @@ import { ToolError } from '../../errors';
 /**
  * One writer per plugin folder (issue 19): two plugin instances on one vault (two `npm start`
  * on one `--vault`, two Obsidian windows, a synced copy running on another device) would each
- * rewrite the plugin's own files (proposals.json, the activity log) from what they hold in
+ * rewrite the plugin's own files (proposals.json) from what they hold in
  * memory, and the last writer would silently drop the other's entries. The first instance
  * takes `writer.lock` in the plugin folder — `{id, pid, host, started_at, heartbeat_at}` as
  * JSON, the heartbeat refreshed every {@link HEARTBEAT_MS} — and every later instance refuses
  * to write those files with a sentence naming the holder, until the lock is released (plugin
  * unload) or stale: no heartbeat for {@link STALE_MS}, or its process is gone (same host, pid
  * not alive). Then the next write takes it over; the caller reloads the files first
- * (`ensure()` answers `acquired`), so nothing the other instance wrote is lost.
+ * (`ensure()` answers `acquired`), so nothing the other instance wrote is lost. The activity
+ * log does not take this lock: every instance logs its own writes and merges the file before
+ * writing it (activity-log.ts), so force writes through either instance stay revertable.
  * Read and written through `app.vault.adapter` like every plugin file. DataAdapter has no
  * exclusive create, so two instances starting in the same instant could both write the lock:
  * each reads it back and the one whose record stayed holds it; the other finds out at its next
@@ -47,7 +49,7 @@ export class WriterLockedError extends ToolError {
     const ago = Math.max(0, Math.round((now.getTime() - Date.parse(holder.heartbeat_at)) / 1000));
     super(
       'unavailable',
-      `Another Vault MCP instance is writing this vault's plugin files (process ${holder.pid} on ${holder.host}, last seen ${ago} s ago), so this one changes no proposal and writes no log; nothing was changed. Close the other Obsidian window or npm start on this vault; this one takes over within ${STALE_MS / 1000} s after it stops.`,
+      `Another Vault MCP instance is writing this vault's plugin files (process ${holder.pid} on ${holder.host}, last seen ${ago} s ago), so this one changes no proposal; nothing was changed. Close the other Obsidian window or npm start on this vault; this one takes over within ${STALE_MS / 1000} s after it stops.`,
     );
     this.name = 'WriterLockedError';
   }

@@ -6,12 +6,13 @@ import type { AccessScope } from '../access/access';
  * `before`/`after` are a note's (or widget's) whole text before and after; a move names the
  * old path in `from` and the new one in `path`; a folder `removed` is an empty folder taken away
  * (undoing a logged create_folder); a widget's `before` is null when it was created, its `after`
- * null when it was removed.
+ * null when it was removed. A delete's `notUtf8` says the note's bytes were not UTF-8, so
+ * `before` is them decoded with replacement characters, not the note (its intact copy is in the trash).
  */
 export type AppliedChange =
   | { kind: 'edit' | 'properties'; tool: string; path: string; before: string; after: string }
   | { kind: 'create'; tool: string; path: string; after: string }
-  | { kind: 'delete'; tool: string; path: string; before: string }
+  | { kind: 'delete'; tool: string; path: string; before: string; notUtf8?: true }
   | { kind: 'move'; tool: string; from: string; path: string; folder: boolean }
   | { kind: 'folder'; tool: string; path: string; removed?: true }
   | { kind: 'widget'; tool: string; path: string; before: string | null; after: string | null };

@@ -7,7 +7,7 @@ import { assertValidName, withMarkdownExtension } from '../paths/note-names';
 import type { NoteReader } from '../note-reader';
 import { foldPath, isPathInside, parentOf } from '../paths/paths';
 import { insertedLines } from './edits/text-edits';
-import { assertExpectedHash, assertStillAt, assertUtf8Note, byteSize, writableNote } from './write-checks';
+import { assertExpectedHash, assertStillAt, assertUtf8Note, byteSize, isUtf8, writableNote } from './write-checks';
 import { BaseChangedError, hashNotApplicable, takenError } from './write-errors';
 import type { WriteLock } from './write-lock';
 import type { PreparedWrite, WriteResult } from './write-types';
@@ -31,11 +31,16 @@ export class EntryWriter {
 
   /**
    * create_note: normalizes `rawPath` (adds `.md` when missing), checks names, that the path
-   * is free and that `content` sets no protected property.
+   * is free and that `content` sets no protected property. With `restore` (the user's revert of
+   * a logged delete: `content` is the deleted note's own text) the note's own `access` and
+   * `agent_overrides` come back as they were; what counts then is that they leave the note
+   * writable by `scope` itself (issue F16).
    * @throws ToolError('invalid_argument') for a folder-looking path or a forbidden name;
-   *   ToolError('forbidden') for quarantine/roots/protected keys; ToolError('exists') when taken.
+   *   ToolError('forbidden') for quarantine/roots/protected keys (restore: the note's rules make
+   *   it read-only for `scope`); ToolError('not_found') on restore when its rules hide it from `scope`;
+   *   ToolError('exists') when taken.
    */
-  prepareCreate(tool: string, rawPath: string, content: string, scope: AccessScope): PreparedWrite {
+  prepareCreate(tool: string, rawPath: string, content: string, scope: AccessScope, restore = false): PreparedWrite {
     if (this.notes.policy.namesFolder(rawPath)) {
       throw new ToolError(
         'invalid_argument',
@@ -45,7 +50,8 @@ export class EntryWriter {
     const path = this.notes.policy.checkedPath(withMarkdownExtension(this.notes.policy.normalizePath(rawPath, scope)), scope);
     this.assertNewSegmentsValid(path);
     this.assertFree(path, 'create at');
-    guardFrontmatter('', content, path);
+    if (restore) assertWritableText(content, scope, path);
+    else guardFrontmatter('', content, path);
     return { kind: 'create', tool, path, proposedText: content };
   }
 
@@ -237,6 +243,8 @@ export class EntryWriter {
     assertStillAt(this.app.vault, file, p.path);
     const text = await this.app.vault.read(file);
     if (text !== p.baseText) throw new BaseChangedError(p.path);
+    // The text read above is the bytes decoded with replacement characters when they are not UTF-8: the log must not restore it as the note (F11).
+    if (!isUtf8(new Uint8Array(await this.app.vault.readBinary(file)))) p.notUtf8 = true;
     try {
       await this.app.vault.trash(file, true);
     } catch {

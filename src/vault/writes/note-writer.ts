@@ -78,7 +78,7 @@ export class NoteWriter {
   private async prepareRequest(request: WriteRequest, scope: AccessScope, fresh: boolean): Promise<PreparedWrite> {
     switch (request.kind) {
       case 'create':
-        return this.entries.prepareCreate(request.tool, request.path, request.content, scope);
+        return this.entries.prepareCreate(request.tool, request.path, request.content, scope, request.restore);
       case 'folder':
         return this.entries.prepareFolder(request.tool, request.path, scope);
       case 'move':
@@ -160,7 +160,8 @@ export class NoteWriter {
           },
           scope,
         );
-        return prepared.note !== undefined ? { ...result, note: prepared.note } : result;
+        if (prepared.note === undefined) return result;
+        return { ...result, note: typeof result.note === 'string' ? `${prepared.note} ${result.note}` : prepared.note };
       }
       default: {
         const result = await withFileSystemRefusals(`'${prepared.path}'`, () => this.entries.apply(prepared, scope));
@@ -203,6 +204,13 @@ export class NoteWriter {
         await assertUtf8Note(this.app.vault, file);
         const editorText = this.editors?.textOf(file.path) ?? null;
         if (editorText !== null) return this.writeInEditor(file, write, editorText, scope);
+        if (hashText(write.text) === write.baseHash) {
+          // A write that changes nothing (F6): nothing is written and nothing logged, once the note is still that text.
+          const current = await this.app.vault.read(file);
+          if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
+          assertWritableText(current, scope, file.path);
+          return unchangedResult(file.path, current, write.lines);
+        }
         const box: { before?: string } = {};
         await this.app.vault.process(file, (current) => {
           if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
@@ -239,6 +247,7 @@ export class NoteWriter {
     const changes = write.acceptedHunks ?? (minimal ? [minimal] : []);
     if (changes.length && !this.editors?.applyChanges(file.path, changes, write.acceptedHunks ? 'accept' : 'agent-write'))
       throw new BaseChangedError(file.path);
+    if (current === write.text) return unchangedResult(file.path, current, write.lines);
     this.applied.report({ kind: write.kind ?? 'edit', tool: write.tool, path: file.path, before: current, after: write.text }, scope);
     return {
       status: 'applied',
@@ -365,13 +374,37 @@ function indexDisagrees(path: string): ToolError {
   );
 }
 
+/**
+ * The result of a text write that changed nothing (the note already read so): nothing was
+ * written, nothing is reported to the activity log, and the agent is told so (`unchanged`, `note`).
+ */
+function unchangedResult(path: string, text: string, lines: ExactTextWrite['lines']): WriteResult {
+  const size = byteSize(text);
+  return {
+    status: 'applied',
+    path,
+    hash: hashText(text),
+    size_before: size,
+    size_after: size,
+    ...(lines ? { lines } : {}),
+    unchanged: true,
+    note: 'Nothing changed: the note already reads so, so nothing was written or logged.',
+  };
+}
+
 /** What an applied create, folder, move or delete changed, for {@link AppliedChanges}. */
 function entryChange(prepared: Exclude<PreparedWrite, PreparedTextWrite>, result: WriteResult): AppliedChange {
   switch (prepared.kind) {
     case 'create':
       return { kind: 'create', tool: prepared.tool, path: result.path, after: prepared.proposedText };
     case 'delete':
-      return { kind: 'delete', tool: prepared.tool, path: prepared.path, before: prepared.baseText };
+      return {
+        kind: 'delete',
+        tool: prepared.tool,
+        path: prepared.path,
+        before: prepared.baseText,
+        ...(prepared.notUtf8 ? { notUtf8: true } : {}),
+      };
     case 'move':
       return { kind: 'move', tool: prepared.tool, from: prepared.path, path: result.path, folder: prepared.folder };
     case 'folder':

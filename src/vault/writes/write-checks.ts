@@ -60,14 +60,22 @@ export function byteSize(text: string): number {
  */
 export async function assertUtf8Note(vault: Vault, file: TFile): Promise<void> {
   const bytes = new Uint8Array(await vault.readBinary(file));
-  try {
-    new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
+  if (!isUtf8(bytes)) {
     const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
     throw new ToolError(
       'invalid_argument',
       `Note '${file.path}' is not UTF-8 text (${utf16 ? 'it is UTF-16' : 'its bytes are another encoding or binary data'}), so a write would corrupt it; nothing was changed. Ask the user to convert it to UTF-8.`,
     );
+  }
+}
+
+/** Whether `bytes` decode as strict UTF-8 (a UTF-8 BOM is fine). */
+export function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
   }
 }
 

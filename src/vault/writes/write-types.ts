@@ -25,9 +25,14 @@ interface ExistingNoteRequest extends RequestBase {
   expectedHash?: string;
 }
 
-/** One write, as a tool asks for it (arguments already schema-checked, paths still raw). */
+/**
+ * One write, as a tool asks for it (arguments already schema-checked, paths still raw). A
+ * create's `restore` is set only by the user's revert of a logged delete (activity-revert.ts):
+ * `content` is the deleted note's own text, so its `access`/`agent_overrides` are put back as
+ * they were instead of refused as an agent's additions; no tool sets it.
+ */
 export type WriteRequest =
-  | (RequestBase & { kind: 'create'; path: string; content: string })
+  | (RequestBase & { kind: 'create'; path: string; content: string; restore?: boolean })
   | (ExistingNoteRequest & { kind: 'write'; body?: string; frontmatterPatch?: Record<string, unknown> })
   | (ExistingNoteRequest & { kind: 'append'; content: string; ensureNewline: boolean })
   | (ExistingNoteRequest & { kind: 'edit'; target: EditTarget; op: EditOp; content: string })
@@ -92,7 +97,7 @@ export type PreparedWrite =
   | { kind: 'create'; tool: string; path: string; proposedText: string }
   | PreparedTextWrite
   | { kind: 'move'; tool: string; path: string; to: string; folder: boolean; expectedHash?: string }
-  | { kind: 'delete'; tool: string; path: string; expectedHash?: string; baseText: string; baseHash: string }
+  | { kind: 'delete'; tool: string; path: string; expectedHash?: string; baseText: string; baseHash: string; notUtf8?: boolean }
   | { kind: 'folder'; tool: string; path: string };
 
 /** The apply primitive's input: write `text` to the note at `path` if the note's hash is still `baseHash`. */

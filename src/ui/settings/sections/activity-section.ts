@@ -25,7 +25,7 @@ export function renderActivitySection(containerEl: HTMLElement, ctx: SectionCont
     containerEl,
     ctx,
     'Activity log size',
-    `Largest size of the log in megabytes (1–${MAX_MEGABYTES}); past it the oldest changes are dropped first.`,
+    `Largest size of the log in megabytes (1–${MAX_MEGABYTES}); past it the oldest changes of the key taking the most room are dropped first.`,
     'maxMegabytes',
     MAX_MEGABYTES,
   );
