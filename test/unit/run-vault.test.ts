@@ -260,6 +260,8 @@ describe('npm start: startup lines', () => {
     expect(proposalLine({ ...base, kind: 'folder', path: 'Notes/New' })).toContain('proposes a new folder Notes/New');
     for (const kind of ['edit', 'create', 'delete', 'move', 'properties', 'folder'] as const)
       expect(proposalLine({ ...base, kind })).not.toMatch(/editor|Pending changes/);
+    // A key label from a settings file reaches the terminal written out, not acted on.
+    expect(proposalLine({ ...base, kind: 'edit', key_label: 'Bot\u001b[2K\u202e' })).toContain('"Bot\\x1b[2K<U+202E>" proposes');
   });
 
   it("says how to turn writes on in the run key's mode", () => {

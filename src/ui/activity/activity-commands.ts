@@ -2,13 +2,15 @@ import type { ActivityLog } from '../../activity/activity-log';
 import { diffText } from '../../activity/activity-diff';
 import type { ActivityRevert, RevertOutcome } from '../../activity/activity-revert';
 import type { ActivityEntry } from '../../activity/types';
+import { visibleText } from '../../diff/visible-text';
 
 /**
  * The agent activity log as text commands, for the standard input of the headless runner
  * behind `npm start` and the Obsidian CLI handlers (`vault-mcp:activity`, `vault-mcp:revert`):
  * list the log grouped by key and session, show one entry with its diff, revert one entry or
  * every entry of a key or a session. Each answers with text for a terminal and never throws for a
- * user mistake.
+ * user mistake; agent-written text (diff lines, paths) has its control and bidi characters
+ * written out (diff/visible-text.ts), so a terminal shows it instead of acting on it.
  */
 
 /** The log and its reverts, as the commands need them. */
@@ -43,24 +45,31 @@ export function listActivity(log: ActivityLog): string {
   }
   if (entries.length > shown.length)
     lines.push(`... and ${entries.length - shown.length} older changes; revert key "<label>" and revert session <session> cover them too.`);
-  return lines.join('\n');
+  return visibleText(lines.join('\n'));
 }
 
 /** One entry in full: its line and its diff. */
 export function showActivity(log: ActivityLog, id: string): string {
   const entry = log.get(id);
   if (!entry) return noSuchEntry(id);
-  return `${describeEntry(log, entry)}\n${diffText(entry, SHOW_DIFF_LINES)
-    .split('\n')
-    .map((l) => `  ${l}`)
-    .join('\n')}`;
+  return visibleText(
+    `${describeEntry(log, entry)}\n${diffText(entry, SHOW_DIFF_LINES)
+      .split('\n')
+      .map((l) => `  ${l}`)
+      .join('\n')}`,
+  );
 }
 
-/** Reverts entry `id`, or every entry of a key (by label) or a session. @returns one line per revert. */
+/** Reverts entry `id`, or every entry of a key (by label) or a session. @returns one line per revert, control and bidi characters written out. */
 export async function revertActivity(
   target: ActivityCommandTarget,
   what: { id: string } | { key: string } | { session: string },
 ): Promise<string> {
+  return visibleText(await revertAnswer(target, what));
+}
+
+/** {@link revertActivity} before its answer is made safe to print. */
+async function revertAnswer(target: ActivityCommandTarget, what: { id: string } | { key: string } | { session: string }): Promise<string> {
   if ('id' in what) return (await target.reverts.revert(what.id)).message;
   const entries = target.activity.all();
   let outcomes: RevertOutcome[];
