@@ -101,6 +101,37 @@ describe('terminal review commands', () => {
     expect(activity).toContain('HIDDEN PAYLOAD');
   });
 
+  test('a write that changes nothing stages nothing and says so; an empty proposal staged before closes on accept', async () => {
+    await fsp.writeFile(nodePath.join(dir, 'P.md'), '---\ntitle: t\n---\nbody\n');
+    await booted.app.vault.syncFromDisk();
+    const { hash } = await call(client, 'read_note', { path: 'P' });
+    const message = "Nothing to change: 'P.md' already reads that way, so no proposal was staged.";
+    for (const [tool, args] of [
+      ['set_properties', { path: 'P', properties: { title: 't' } }],
+      ['set_properties', { path: 'P', properties: { nonexistent: null } }],
+      ['edit_note', { path: 'P', anchor: 'body', op: 'replace', content: 'body' }],
+      ['write_note', { path: 'P', body: 'body\n' }],
+    ] as const)
+      expect([tool, await call(client, tool, args)]).toEqual([tool, { status: 'unchanged', path: 'P.md', hash, message }]);
+    expect(booted.plugin.proposals.pending()).toEqual([]);
+    expect(await run('proposals')).toBe('No pending changes.');
+    // One staged by an older version (no hunks): accept closes it, saying it changed nothing.
+    const empty = await booted.plugin.proposals.stage(
+      {
+        kind: 'properties',
+        tool: 'set_properties',
+        path: 'P.md',
+        baseText: '---\ntitle: t\n---\nbody\n',
+        baseHash: hash,
+        proposedText: '---\ntitle: t\n---\nbody\n',
+      },
+      { id: booted.plugin.settings.keys.find((k) => k.label === 'Agent One')!.id, label: 'Agent One', roots: [] },
+    );
+    expect(await run(`accept ${empty.id}`)).toBe(`Proposal ${empty.id} changed nothing (P.md already read that way); it is now accepted.`);
+    expect(booted.plugin.proposals.get(empty.id)?.status).toBe('accepted');
+    expect(await disk('P.md')).toBe('---\ntitle: t\n---\nbody\n');
+  });
+
   test('accept all / reject all for a note, for a key, and for everything', async () => {
     const a = await call(client, 'append_note', { path: 'A', content: 'six' });
     const c = await call(client, 'append_note', { path: 'C note', content: 'more' });

@@ -118,6 +118,8 @@ export async function decideProposal(
       return visibleText(`Proposal ${id} was not applied and is now stale: ${clause(proposal.stale_reason ?? 'it no longer applies.')}`);
     const status = await statusNow(target, proposal, stale);
     const staleChanges = `${stale} change${stale === 1 ? '' : 's'} no longer appl${stale === 1 ? 'ies' : 'y'} to ${proposal.path} and can only be rejected`;
+    if (applied === 0 && stale === 0 && proposal.status === 'accepted')
+      return visibleText(`Proposal ${id} changed nothing (${proposal.path} already read that way); ${status}.`);
     if (applied === 0) return visibleText(`Nothing of ${id} was applied: ${staleChanges}; ${status}.`);
     return visibleText(
       `Accepted ${applied} change${applied === 1 ? '' : 's'} of ${id} on ${proposal.path}; ${status}${stale ? `; ${staleChanges}` : ''}.`,
