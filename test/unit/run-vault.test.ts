@@ -185,7 +185,7 @@ describe('npm start: startup lines', () => {
     expect(force).toContain(writesOffLine('force'));
     expect(force).toContain('Key "npm start": mode force, writes off, roots Projects');
     expect(force).toContain(
-      'Agent activity: activity (list what agents changed), activity <id> (one change with its diff), revert <id>, revert key "<label>", revert session <session>.',
+      'Agent activity: activity (list what agents changed), activity <id> [line] (one change with its diff), revert <id>, revert key "<label>", revert session <session>.',
     );
     expect(force[force.length - 1]).toBe('Press Ctrl-C to stop.');
   });
