@@ -4,6 +4,7 @@ import type { Proposal } from '../src/proposals/types';
 import type { VaultMcpSettings } from '../src/settings/settings';
 import { clientSnippets } from '../src/ui/settings/client-snippets';
 import { REVIEW_COMMANDS_HELP } from '../src/ui/review/review-commands';
+import { visibleText } from '../src/diff/visible-text';
 import { ACTIVITY_COMMANDS_HELP } from '../src/ui/activity/activity-commands';
 import type { RunOptions } from './run-options';
 import { RUN_KEY_LABEL, type SettingsSource } from './run-settings';
@@ -88,7 +89,9 @@ export function proposalLine(proposal: Proposal): string {
     move: `moving ${path}${proposal.to ? ` to ${proposal.to}` : ''}`,
     folder: `a new folder ${path}`,
   };
-  return `[proposal] "${proposal.key_label}" proposes ${change[proposal.kind]} (id ${id}). Review it here: show ${id}, then accept ${id} or reject ${id}; proposals lists every pending one.`;
+  return visibleText(
+    `[proposal] "${proposal.key_label}" proposes ${change[proposal.kind]} (id ${id}). Review it here: show ${id}, then accept ${id} or reject ${id}; proposals lists every pending one.`,
+  );
 }
 
 /** One key of the settings with the token the run made for it. */

@@ -73,7 +73,7 @@ export class ActivityRevert {
       return { id, reverted: true, message: revertedSentence(entry, left, this.log.get(id)?.reverted_by) };
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
-      return { id, reverted: false, message: `${id} was not reverted: ${refusal(err, entry)}` };
+      return { id, reverted: false, message: `${id} was not reverted: ${refusal(err, entry)}${nextStep(err, entry)}` };
     }
   }
 
@@ -247,10 +247,40 @@ function revertedSentence(entry: ActivityEntry, left: number, by: string | undef
       ? `${entry.path} is back at ${entry.from}`
       : entry.kind === 'delete'
         ? `${entry.path} is back`
-        : `${entry.path} is as it was before`;
+        : entry.kind === 'create'
+          ? `${entry.path} is moved to the trash (it did not exist before)`
+          : entry.kind === 'folder'
+            ? `the folder ${entry.path} ${entry.removed ? 'is back' : 'is removed (it did not exist before)'}`
+            : `${entry.path} is as it was before`;
   if (left === 0) return `Reverted ${entry.id}${what}: ${where}${as}.`;
   const s = left === 1;
   return `Reverted ${entry.id}${what} on ${entry.path}${as}, except ${left} change${s ? '' : 's'} the note's later text touches, left as ${s ? 'it is' : 'they are'}.`;
+}
+
+/**
+ * What the user can do after a refused revert, as a sentence that follows {@link refusal}
+ * (with a leading space), or '' when there is nothing to do (already as before, a damaged entry)
+ * or the refusal says it already ("try again", a folder that is no longer empty).
+ */
+function nextStep(err: ToolError, entry: ActivityEntry): string {
+  const byHand = ` To undo it by hand, see its diff (activity ${entry.id}, or the Agent activity view).`;
+  if (err instanceof BaseChangedError) return '';
+  switch (err.code) {
+    case 'not_found':
+      if (entry.kind === 'create')
+        return ' If it was deleted, there is nothing left to revert; if it was moved or renamed, move it back and revert again.';
+      return ` If it was moved or renamed, move it back and revert again.${entry.kind === 'move' || entry.kind === 'folder' ? '' : byHand}`;
+    case 'exists': {
+      const target = entry.kind === 'move' ? entry.from : entry.path;
+      return ` Move or rename what is at '${target}' now, then revert again.`;
+    }
+    case 'forbidden':
+      return byHand;
+    case 'conflict':
+      return err.message.startsWith('Note ') || /right where this change is/.test(err.message) ? byHand : '';
+    default:
+      return '';
+  }
 }
 
 /** Why the vault refused a revert, as the rest of one sentence. */

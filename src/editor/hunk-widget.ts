@@ -8,6 +8,7 @@ import type { WordPart } from '../diff/types';
 import type { ReviewHunk } from '../proposals/types';
 import { acceptHunk, rejectHunk } from './review-actions';
 import { addElement, makeElement } from './dom';
+import { visibleText } from '../diff/visible-text';
 
 /** Runs a review action from a click; a failure is logged (the controller tells the user why it refused). */
 function run(action: Promise<unknown>): void {
@@ -83,8 +84,9 @@ function drawInsertedLines(box: HTMLElement, parts: readonly WordPart[]): void {
     const line = addElement(box, 'div', { cls: 'vault-mcp-inserted-line' });
     if (pieces.length === 0) addElement(line, 'br');
     pieces.forEach((piece, k) => {
-      if (kinds[i][k] === 'inserted') addElement(line, 'span', { cls: 'vault-mcp-inserted-word', text: piece });
-      else line.append(piece);
+      // Bidi overrides would reorder what the user reads, controls vanish: written out instead (visibleText).
+      if (kinds[i][k] === 'inserted') addElement(line, 'span', { cls: 'vault-mcp-inserted-word', text: visibleText(piece) });
+      else line.append(visibleText(piece));
     });
   });
 }

@@ -146,9 +146,12 @@ export class ProposalReview {
    * note's current text (its open editor's, when there is one) through the apply primitive
    * (NoteWriter.writeExactText, which applies them in the editor when the note is open) with
    * the hash of the text they were placed on, placing again when the note changed in between.
+   * A proposal without hunks (staged before writes that change nothing stopped being staged,
+   * write-gate.ts) has nothing to apply: accepting it closes it as accepted, applied 0.
    */
   private async acceptText(p: Proposal, hunkIndex: number | undefined): Promise<AcceptOutcome> {
     if (hunkIndex !== undefined) this.assertUndecided(p, hunkIndex);
+    if (this.store.hunksOf(p).length === 0) return { proposal: await this.store.settle(p.id, 'accepted'), applied: 0, stale: 0 };
     const scope = this.scopeOf(p);
     for (let attempt = 0; attempt < ACCEPT_ATTEMPTS; attempt++) {
       let current: string;

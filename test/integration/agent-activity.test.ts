@@ -169,7 +169,7 @@ describe('agent activity log', () => {
     expect(refused).toEqual({
       id: work.id,
       reverted: false,
-      message: `${work.id} was not reverted: 'Ideas.md' changed since, right where this change is, so it was left as it is.`,
+      message: `${work.id} was not reverted: 'Ideas.md' changed since, right where this change is, so it was left as it is. To undo it by hand, see its diff (activity ${work.id}, or the Agent activity view).`,
     });
     now = await read('Ideas.md');
     expect(now).toContain('Pair each new hire (user wording)');
@@ -191,7 +191,7 @@ describe('agent activity log', () => {
     expect(log().get(log().get(entry.id)?.reverted_by ?? '')?.left).toBe(1);
   });
 
-  it('refuses in one sentence when the note is now private, read-only or gone', async () => {
+  it('refuses in one sentence when the note is now private, read-only or gone, saying what to do next', async () => {
     for (const p of ['Inbox.md', 'Ideas.md', 'Home.md']) await call(env.client, 'append_note', { path: p, content: '- agent line' });
     const [home, ideas, inbox] = log().all();
     await userEdit('Inbox.md', (t) => t.replace('tags: [inbox]', 'tags: [inbox]\naccess: private'));
@@ -199,13 +199,13 @@ describe('agent activity log', () => {
     await fsp.rm(path.join(env.dir, 'Home.md'));
     await new Promise((r) => setTimeout(r, 300));
     expect((await revert(inbox.id)).message).toBe(
-      `${inbox.id} was not reverted: 'Inbox.md' is gone, private now, or out of "Claude Code"'s reach.`,
+      `${inbox.id} was not reverted: 'Inbox.md' is gone, private now, or out of "Claude Code"'s reach. If it was moved or renamed, move it back and revert again. To undo it by hand, see its diff (activity ${inbox.id}, or the Agent activity view).`,
     );
     expect((await revert(ideas.id)).message).toBe(
-      `${ideas.id} was not reverted: 'Ideas.md' is now read-only or closed to "Claude Code", so it was left as it is.`,
+      `${ideas.id} was not reverted: 'Ideas.md' is now read-only or closed to "Claude Code", so it was left as it is. To undo it by hand, see its diff (activity ${ideas.id}, or the Agent activity view).`,
     );
     expect((await revert(home.id)).message).toBe(
-      `${home.id} was not reverted: 'Home.md' is gone, private now, or out of "Claude Code"'s reach.`,
+      `${home.id} was not reverted: 'Home.md' is gone, private now, or out of "Claude Code"'s reach. If it was moved or renamed, move it back and revert again. To undo it by hand, see its diff (activity ${home.id}, or the Agent activity view).`,
     );
     expect((await revert('a_nope')).message).toBe(`No activity entry 'a_nope'; list them with "activity" (or the Agent activity view).`);
     expect(await read('Inbox.md')).toContain('- agent line');
@@ -300,9 +300,32 @@ describe('agent activity log', () => {
     const note = newest();
     await userEdit('Agent note.md', (t) => `${t}user line\n`);
     expect((await revert(note.id)).message).toBe(
-      `${note.id} was not reverted: 'Agent note.md' changed since, and reverting would lose the later text.`,
+      `${note.id} was not reverted: 'Agent note.md' changed since, and reverting would lose the later text. To undo it by hand, see its diff (activity ${note.id}, or the Agent activity view).`,
     );
     expect(await read('Agent note.md')).toBe('agent\nuser line\n');
+  });
+
+  it('a refused revert says what to do next; a revert of a created note says it went to the trash', async () => {
+    await call(env.client, 'create_note', { path: 'Made.md', content: 'made\n' });
+    const made = newest();
+    expect((await revert(made.id)).message).toBe(
+      `Reverted ${made.id}: Made.md is moved to the trash (it did not exist before) (logged as ${log().get(made.id)?.reverted_by}).`,
+    );
+    await call(env.client, 'create_note', { path: 'Gone.md', content: 'gone\n' });
+    await call(env.client, 'delete_note', { path: 'Gone.md', confirm: true });
+    const deleted = newest();
+    await fsp.writeFile(path.join(env.dir, 'Gone.md'), 'a new note of the user\n');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await revert(deleted.id)).message).toBe(
+      `${deleted.id} was not reverted: 'Gone.md' is taken now, so nothing was put back there. Move or rename what is at 'Gone.md' now, then revert again.`,
+    );
+    await call(env.client, 'create_note', { path: 'Moved away.md', content: 'x\n' });
+    const created = newest();
+    await fsp.rm(path.join(env.dir, 'Moved away.md'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await revert(created.id)).message).toBe(
+      `${created.id} was not reverted: 'Moved away.md' is gone, private now, or out of "Claude Code"'s reach. If it was deleted, there is nothing left to revert; if it was moved or renamed, move it back and revert again.`,
+    );
   });
 
   it('an agent sees only its own entries, without text of a note it may no longer see', async () => {

@@ -4,13 +4,15 @@ import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { runReviewCommand, SHOW_MAX_LINES } from '../../src/ui/review/review-commands';
+import { runActivityCommand } from '../../src/ui/activity/activity-commands';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { call } from '../harness/write-helpers';
 
 /**
  * Issue 19's review fixes in the terminal (the standard input of `npm start`, the same
  * commands as the Obsidian CLI handlers): accept all / reject all for a note or a key, `show`
- * of a huge proposal cut with a way to see the rest, the state after accepting one of two
+ * of a huge proposal cut with a way to see the rest (a long line shown whole over several lines), agent text
+ * with control and bidi characters written out (F4 of the s22 newcomer pass), the state after accepting one of two
  * hunks, the stale reason of an expected_hash proposal, and an insertion after a last line
  * without a final newline shown as an insertion.
  */
@@ -69,6 +71,67 @@ describe('terminal review commands', () => {
     ]);
   });
 
+  test('show, proposals, accept and activity write out control and bidi characters, and show a long line whole', async () => {
+    // eslint-disable-next-line no-control-regex -- what a terminal acts on: controls but the line feed, bidi controls
+    const actedOn = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+    const hidden = 'harmless line\u001b[8m HIDDEN: rm -rf everything\u001b[0m\nlooks fine\rEVIL OVERWRITE\u001b[1A\u001b[2K\n';
+    const bidi = 'total \u202E0001\u202C and \u2066x\u2069 csi\u009b2J bell\u0007 del\u007f\n';
+    const long = `Nice summary line.${' '.repeat(400)}HIDDEN PAYLOAD [[evil]] rm -rf\n`;
+    const staged = await call(client, 'append_note', { path: 'A', content: hidden + bidi + long });
+    const shown = await run(`show ${staged.proposal_id}`);
+    // Nothing a terminal acts on is printed: only line feeds and printable text.
+    expect(shown).not.toMatch(actedOn);
+    expect(shown).toContain('  + harmless line\\x1b[8m HIDDEN: rm -rf everything\\x1b[0m');
+    // A lone CR becomes the note's line break on append (so it is a line of its own here too).
+    expect(shown).toContain('  + looks fine\n  + EVIL OVERWRITE\\x1b[1A\\x1b[2K');
+    expect(shown).toContain('  + total <U+202E>0001<U+202C> and <U+2066>x<U+2069> csi<U+009B>2J bell\\x07 del\\x7f');
+    // The long line is shown whole: its first 300 chars, then the rest on a `+…` line.
+    const listing = shown.split('\n');
+    const at = listing.findIndex((l) => l.startsWith('  + Nice summary line.'));
+    expect(listing[at]).toBe(`  + Nice summary line.${' '.repeat(300 - 'Nice summary line.'.length)}`);
+    expect(listing[at + 1]).toBe(`  +… ${' '.repeat(118)}HIDDEN PAYLOAD [[evil]] rm -rf`);
+    expect(await run('proposals')).toContain(staged.proposal_id);
+    const accepted = await run(`accept ${staged.proposal_id}`);
+    expect(accepted).toMatch(/^Accepted 1 change/);
+    expect(await disk('A.md')).toBe(`one\ntwo\nthree\nfour\nfive\n${hidden.replace('\r', '\n')}${bidi}${long}`);
+    const entry = booted.plugin.activity.all()[0];
+    const activity = (await runActivityCommand(booted.plugin, `activity ${entry.id}`)) ?? '';
+    expect(activity).not.toMatch(actedOn);
+    expect(activity).toContain('+harmless line\\x1b[8m HIDDEN');
+    expect(activity).toContain('HIDDEN PAYLOAD');
+  });
+
+  test('a write that changes nothing stages nothing and says so; an empty proposal staged before closes on accept', async () => {
+    await fsp.writeFile(nodePath.join(dir, 'P.md'), '---\ntitle: t\n---\nbody\n');
+    await booted.app.vault.syncFromDisk();
+    const { hash } = await call(client, 'read_note', { path: 'P' });
+    const message = "Nothing to change: 'P.md' already reads that way, so no proposal was staged.";
+    for (const [tool, args] of [
+      ['set_properties', { path: 'P', properties: { title: 't' } }],
+      ['set_properties', { path: 'P', properties: { nonexistent: null } }],
+      ['edit_note', { path: 'P', anchor: 'body', op: 'replace', content: 'body' }],
+      ['write_note', { path: 'P', body: 'body\n' }],
+    ] as const)
+      expect([tool, await call(client, tool, args)]).toEqual([tool, { status: 'unchanged', path: 'P.md', hash, message }]);
+    expect(booted.plugin.proposals.pending()).toEqual([]);
+    expect(await run('proposals')).toBe('No pending changes.');
+    // One staged by an older version (no hunks): accept closes it, saying it changed nothing.
+    const empty = await booted.plugin.proposals.stage(
+      {
+        kind: 'properties',
+        tool: 'set_properties',
+        path: 'P.md',
+        baseText: '---\ntitle: t\n---\nbody\n',
+        baseHash: hash,
+        proposedText: '---\ntitle: t\n---\nbody\n',
+      },
+      { id: booted.plugin.settings.keys.find((k) => k.label === 'Agent One')!.id, label: 'Agent One', roots: [] },
+    );
+    expect(await run(`accept ${empty.id}`)).toBe(`Proposal ${empty.id} changed nothing (P.md already read that way); it is now accepted.`);
+    expect(booted.plugin.proposals.get(empty.id)?.status).toBe('accepted');
+    expect(await disk('P.md')).toBe('---\ntitle: t\n---\nbody\n');
+  });
+
   test('accept all / reject all for a note, for a key, and for everything', async () => {
     const a = await call(client, 'append_note', { path: 'A', content: 'six' });
     const c = await call(client, 'append_note', { path: 'C note', content: 'more' });
@@ -91,17 +154,21 @@ describe('terminal review commands', () => {
     expect(await disk('A.md')).toBe('one\ntwo\nthree\nfour\nfive\nseven\n');
   });
 
-  test('show of a huge proposal is cut, with the command that shows the rest; long lines are cut too', async () => {
+  test('show of a huge proposal is cut, with the command that shows the rest; a long line goes on over several lines', async () => {
     const body = Array.from({ length: 500 }, (_, i) => `line ${i}`).join('\n') + '\n' + 'x'.repeat(5000) + '\n';
     const staged = await call(client, 'create_note', { path: 'Huge', content: body });
     const first = (await run(`show ${staged.proposal_id}`)).split('\n');
     expect(first).toHaveLength(1 + SHOW_MAX_LINES + 1);
-    expect(first[first.length - 1]).toBe(`  … 301 more lines: show ${staged.proposal_id} ${SHOW_MAX_LINES + 1}`);
+    expect(first[first.length - 1]).toBe(`  … 317 more lines: show ${staged.proposal_id} ${SHOW_MAX_LINES + 1}`);
     const last = (await run(`show ${staged.proposal_id} 401`)).split('\n');
     expect(last[1]).toBe('  + line 400');
-    expect(last[last.length - 1]).toMatch(/^ {2}\+ x+… \(\d+ more chars\)$/);
-    expect(last[last.length - 1].length).toBeLessThan(400);
-    expect(await run(`show ${staged.proposal_id} 9999`)).toBe(`Proposal ${staged.proposal_id} shows 501 lines; give a line from 1 to 501.`);
+    // The 5000-char line is shown whole over 17 listing lines: 300 chars, then `+…` lines.
+    expect(last.slice(101)).toEqual([
+      `  + ${'x'.repeat(300)}`,
+      ...Array.from({ length: 15 }, () => `  +… ${'x'.repeat(300)}`),
+      `  +… ${'x'.repeat(200)}`,
+    ]);
+    expect(await run(`show ${staged.proposal_id} 9999`)).toBe(`Proposal ${staged.proposal_id} shows 517 lines; give a line from 1 to 517.`);
     expect(await run(`show ${staged.proposal_id} 0`)).toBe('Usage: show <proposal id> [line to start from]');
   });
 });

@@ -68,6 +68,15 @@ describe('review UI in the workspace', () => {
     expect([...view.contentEl.querySelectorAll('.vault-mcp-diff-inserted')].map((el) => el.textContent)).toEqual(['+ - [ ] Proposed task']);
   });
 
+  test('the view writes out bidi overrides and control characters in proposed text, so they cannot reorder or hide it', async () => {
+    await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: 'pay \u202e0001\u202c to \u001b[8mx', ensureNewline: true });
+    env.app.commands.executeCommandById('vault-mcp:open-pending-changes');
+    await settle();
+    expect([...pendingView().contentEl.querySelectorAll('.vault-mcp-diff-inserted')].map((el) => el.textContent)).toEqual([
+      '+ pay <U+202E>0001<U+202C> to \\x1b[8mx',
+    ]);
+  });
+
   test('Accept in the view writes a closed note; Reject leaves it; the list and count follow', async () => {
     const before = await disk('Ideas.md');
     const a = await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: 'accepted line', ensureNewline: true });

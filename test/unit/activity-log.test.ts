@@ -219,7 +219,7 @@ describe('terminal listing', () => {
 
   it('answers usage mistakes in one line and leaves other commands to the review', async () => {
     const target = { activity: new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 })), reverts: {} as never };
-    expect(await runActivityCommand(target, 'activity a_1 extra')).toBe('Usage: activity [entry id]');
+    expect(await runActivityCommand(target, 'activity a_1 extra')).toBe('Usage: activity [entry id [line to start from]]');
     expect(await runActivityCommand(target, 'activity a_1')).toBe(
       `No activity entry 'a_1'; list them with "activity" (vault-mcp:activity in Obsidian's CLI) or the Agent activity view.`,
     );
@@ -303,6 +303,18 @@ describe('undo data', () => {
       reverted: false,
       message: `${e.id} was not reverted: Activity entry ${e.id} is damaged: its patch does not fit its text.`,
     });
+  });
+
+  it('"activity <id>" shows a long diff 80 lines at a time, ending with the command that shows the rest', async () => {
+    const log = new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
+    const e = log.record(edit('', Array.from({ length: 100 }, (_, i) => `l${i}\n`).join('')), AGENT)!;
+    const target = { activity: log, reverts: {} as never };
+    const first = ((await runActivityCommand(target, `activity ${e.id}`)) ?? '').split('\n');
+    expect(first).toHaveLength(1 + 80 + 1);
+    expect(first[81]).toBe(`  … 21 more lines: activity ${e.id} 81`);
+    const rest = ((await runActivityCommand(target, `activity ${e.id} 81`)) ?? '').split('\n');
+    expect(rest.slice(1)).toEqual(Array.from({ length: 21 }, (_, i) => `  +l${79 + i}`));
+    expect(await runActivityCommand(target, `activity ${e.id} 500`)).toBe(`Entry ${e.id} has 101 diff lines; give a line from 1 to 101.`);
   });
 
   it('a preview is capped with a line saying how many were left out', () => {

@@ -102,6 +102,19 @@ describe('final line breaks in the inline review', () => {
   });
 });
 
+describe('agent text the widget draws', () => {
+  it('writes out bidi overrides and control characters instead of letting them reorder or hide the proposed text', async () => {
+    controller.pending.set(NOTE, [
+      { proposalId: 'p7', index: 0, keyLabel: 'Claude Code', removed: '', inserted: 'pay \u202e0001\u202c to \u001b[8mx\n', at: 0 },
+    ]);
+    const view = mount('hello\n');
+    await settle();
+    expect([...widget(view, 'p7', 0).querySelectorAll('.vault-mcp-inserted-line')].map((l) => l.textContent)).toEqual([
+      'pay <U+202E>0001<U+202C> to \\x1b[8mx',
+    ]);
+  });
+});
+
 describe('inline review decorations', () => {
   it('shows removed text struck through, proposed text with changed words, provenance and buttons', async () => {
     const view = mount();

@@ -185,7 +185,7 @@ describe('npm start: startup lines', () => {
     expect(force).toContain(writesOffLine('force'));
     expect(force).toContain('Key "npm start": mode force, writes off, roots Projects');
     expect(force).toContain(
-      'Agent activity: activity (list what agents changed), activity <id> (one change with its diff), revert <id>, revert key "<label>", revert session <session>.',
+      'Agent activity: activity (list what agents changed), activity <id> [line] (one change with its diff), revert <id>, revert key "<label>", revert session <session>.',
     );
     expect(force[force.length - 1]).toBe('Press Ctrl-C to stop.');
   });
@@ -260,6 +260,8 @@ describe('npm start: startup lines', () => {
     expect(proposalLine({ ...base, kind: 'folder', path: 'Notes/New' })).toContain('proposes a new folder Notes/New');
     for (const kind of ['edit', 'create', 'delete', 'move', 'properties', 'folder'] as const)
       expect(proposalLine({ ...base, kind })).not.toMatch(/editor|Pending changes/);
+    // A key label from a settings file reaches the terminal written out, not acted on.
+    expect(proposalLine({ ...base, kind: 'edit', key_label: 'Bot\u001b[2K\u202e' })).toContain('"Bot\\x1b[2K<U+202E>" proposes');
   });
 
   it("says how to turn writes on in the run key's mode", () => {

@@ -2,13 +2,15 @@ import type { ActivityLog } from '../../activity/activity-log';
 import { diffText } from '../../activity/activity-diff';
 import type { ActivityRevert, RevertOutcome } from '../../activity/activity-revert';
 import type { ActivityEntry } from '../../activity/types';
+import { visibleText } from '../../diff/visible-text';
 
 /**
  * The agent activity log as text commands, for the standard input of the headless runner
  * behind `npm start` and the Obsidian CLI handlers (`vault-mcp:activity`, `vault-mcp:revert`):
  * list the log grouped by key and session, show one entry with its diff, revert one entry or
  * every entry of a key or a session. Each answers with text for a terminal and never throws for a
- * user mistake.
+ * user mistake; agent-written text (diff lines, paths) has its control and bidi characters
+ * written out (diff/visible-text.ts), so a terminal shows it instead of acting on it.
  */
 
 /** The log and its reverts, as the commands need them. */
@@ -19,12 +21,12 @@ export interface ActivityCommandTarget {
 
 /** Entries `activity` lists, newest first. */
 const LIST_LIMIT = 100;
-/** Diff lines `activity <id>` prints. */
+/** Diff lines `activity <id>` prints at once; the rest is one `activity <id> <line>` away. */
 const SHOW_DIFF_LINES = 80;
 
 /** The commands, for `help`. */
 export const ACTIVITY_COMMANDS_HELP =
-  'Agent activity: activity (list what agents changed), activity <id> (one change with its diff), revert <id>, revert key "<label>", revert session <session>.';
+  'Agent activity: activity (list what agents changed), activity <id> [line] (one change with its diff), revert <id>, revert key "<label>", revert session <session>.';
 
 /**
  * The newest {@link LIST_LIMIT} entries, newest first, grouped by key and MCP session (a group per key and session, in
@@ -43,24 +45,35 @@ export function listActivity(log: ActivityLog): string {
   }
   if (entries.length > shown.length)
     lines.push(`... and ${entries.length - shown.length} older changes; revert key "<label>" and revert session <session> cover them too.`);
-  return lines.join('\n');
+  return visibleText(lines.join('\n'));
 }
 
-/** One entry in full: its line and its diff. */
-export function showActivity(log: ActivityLog, id: string): string {
+/**
+ * One entry: its line and {@link SHOW_DIFF_LINES} lines of its diff from diff line `fromLine`
+ * (1-based), ending with the `activity <id> <line>` that shows the rest.
+ */
+export function showActivity(log: ActivityLog, id: string, fromLine = 1): string {
   const entry = log.get(id);
   if (!entry) return noSuchEntry(id);
-  return `${describeEntry(log, entry)}\n${diffText(entry, SHOW_DIFF_LINES)
-    .split('\n')
-    .map((l) => `  ${l}`)
-    .join('\n')}`;
+  const lines = diffText(entry, Infinity).split('\n');
+  if (fromLine > lines.length)
+    return `Entry ${id} has ${lines.length} diff line${lines.length === 1 ? '' : 's'}; give a line from 1 to ${lines.length}.`;
+  const page = lines.slice(fromLine - 1, fromLine - 1 + SHOW_DIFF_LINES).map((l) => `  ${l}`);
+  const rest = lines.length - (fromLine - 1) - page.length;
+  if (rest > 0) page.push(`  … ${rest} more line${rest === 1 ? '' : 's'}: activity ${id} ${fromLine + SHOW_DIFF_LINES}`);
+  return visibleText([describeEntry(log, entry), ...page].join('\n'));
 }
 
-/** Reverts entry `id`, or every entry of a key (by label) or a session. @returns one line per revert. */
+/** Reverts entry `id`, or every entry of a key (by label) or a session. @returns one line per revert, control and bidi characters written out. */
 export async function revertActivity(
   target: ActivityCommandTarget,
   what: { id: string } | { key: string } | { session: string },
 ): Promise<string> {
+  return visibleText(await revertAnswer(target, what));
+}
+
+/** {@link revertActivity} before its answer is made safe to print. */
+async function revertAnswer(target: ActivityCommandTarget, what: { id: string } | { key: string } | { session: string }): Promise<string> {
   if ('id' in what) return (await target.reverts.revert(what.id)).message;
   const entries = target.activity.all();
   let outcomes: RevertOutcome[];
@@ -87,8 +100,9 @@ export async function runActivityCommand(target: ActivityCommandTarget, line: st
   const words = line.trim().split(/\s+/);
   const [command, first, ...rest] = words;
   if (command === 'activity') {
-    if (rest.length) return 'Usage: activity [entry id]';
-    return first === undefined ? listActivity(target.activity) : showActivity(target.activity, first);
+    const from = rest.length === 1 && /^[1-9]\d{0,6}$/.test(rest[0]) ? Number(rest[0]) : rest.length ? null : 1;
+    if (from === null) return 'Usage: activity [entry id [line to start from]]';
+    return first === undefined ? listActivity(target.activity) : showActivity(target.activity, first, from);
   }
   if (command !== 'revert') return null;
   const usage = 'Usage: revert <entry id> | revert key "<label>" | revert session <session>';

@@ -4,6 +4,7 @@ import { diffPreview, type DiffLine } from '../../activity/activity-diff';
 import type { ActivityLog } from '../../activity/activity-log';
 import type { ActivityRevert, RevertOutcome } from '../../activity/activity-revert';
 import type { ActivityEntry } from '../../activity/types';
+import { visibleText } from '../../diff/visible-text';
 import { groupEntries, kindWord } from './activity-commands';
 
 /** The view type of the Agent activity view (`registerView`). */
@@ -148,7 +149,8 @@ export class AgentActivityView extends SidebarListView {
         message: 'vault-mcp-diff-message',
         more: 'vault-mcp-diff-more',
       }[line.kind];
-      preview.createDiv({ cls: `vault-mcp-diff-line ${cls}`, text: `${sign}${line.text}` });
+      // Written out (visibleText): a bidi override would reorder the line the user judges.
+      preview.createDiv({ cls: `vault-mcp-diff-line ${cls}`, text: `${sign}${visibleText(line.text)}` });
     }
   }
 

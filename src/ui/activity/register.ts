@@ -35,9 +35,12 @@ export function registerActivity(plugin: ActivityPlugin): void {
 /** The CLI handlers (feature-checked: `registerCliHandler` is since 1.12.2); @returns false on older apps. */
 function registerActivityCliHandlers(plugin: ActivityPlugin): boolean {
   if (requireApiVersion('1.12.2')) {
-    const idFlag = { id: { value: '<entry id>', description: 'One entry, as vault-mcp:activity lists it' } };
+    const idFlag = {
+      id: { value: '<entry id>', description: 'One entry, as vault-mcp:activity lists it' },
+      line: { value: '<n>', description: 'The diff line to start from (a long diff is shown 80 lines at a time)' },
+    };
     plugin.registerCliHandler('vault-mcp:activity', 'List what agents changed, or one change with its diff', idFlag, (params) =>
-      params.id ? showActivity(plugin.activity, params.id) : listActivity(plugin.activity),
+      params.id ? showActivity(plugin.activity, params.id, Math.max(1, Number(params.line) || 1)) : listActivity(plugin.activity),
     );
     const flags = {
       id: { value: '<entry id>', description: 'The change to revert' },

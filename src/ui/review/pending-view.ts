@@ -4,6 +4,7 @@ import type { ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
 import { hunkSummaries } from '../../proposals/proposal-summary';
 import type { Hunk } from '../../diff/types';
+import { visibleText } from '../../diff/visible-text';
 import type { Proposal } from '../../proposals/types';
 import { decideProposal } from './review-commands';
 
@@ -154,7 +155,8 @@ function diffLines(el: HTMLElement, text: string, side: 'removed' | 'inserted'):
   if (text === '') return;
   const lines = text.replace(/\r?\n$/, '').split(/\r?\n/);
   for (const line of lines.slice(0, PREVIEW_LINES)) {
-    el.createDiv({ cls: `vault-mcp-diff-line vault-mcp-diff-${side}`, text: `${side === 'removed' ? '−' : '+'} ${line}` });
+    // Written out (visibleText): a bidi override would reorder the line the user judges.
+    el.createDiv({ cls: `vault-mcp-diff-line vault-mcp-diff-${side}`, text: `${side === 'removed' ? '−' : '+'} ${visibleText(line)}` });
   }
   if (lines.length > PREVIEW_LINES)
     el.createDiv({ cls: 'vault-mcp-diff-line vault-mcp-diff-more', text: `… ${lines.length - PREVIEW_LINES} more lines` });

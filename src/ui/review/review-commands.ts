@@ -2,12 +2,15 @@ import { noSuchProposal, type LiveState, type ProposalReview } from '../../propo
 import type { ProposalStore } from '../../proposals/proposal-store';
 import { hunkSummaries, proposalSummary } from '../../proposals/proposal-summary';
 import type { Proposal } from '../../proposals/types';
+import { visibleText, visiblePieces } from '../../diff/visible-text';
 
 /**
  * The review as text commands, for the Obsidian CLI handlers (`vault-mcp:proposals`,
  * `vault-mcp:accept`, `vault-mcp:reject`) and the standard input of the headless runner
  * behind `npm start`: list the pending proposals, show one, accept or reject it (whole, or
- * one hunk). Each answers with text for a terminal and never throws for a user mistake.
+ * one hunk). Each answers with text for a terminal and never throws for a user mistake; agent-written
+ * text in an answer (note lines, paths, reasons) has its control and bidi characters written out
+ * (diff/visible-text.ts), so a terminal shows what an accept writes instead of acting on it.
  */
 
 /** The proposals and their review, as the commands need them. */
@@ -23,18 +26,22 @@ export interface ReviewCommandTarget {
 export async function listPendingProposals(target: ReviewCommandTarget): Promise<string> {
   const pending = target.proposals.pending();
   if (pending.length === 0) return 'No pending changes.';
-  return (await Promise.all(pending.map((p) => describeProposal(target, p)))).join('\n');
+  return visibleText((await Promise.all(pending.map((p) => describeProposal(target, p)))).join('\n'));
 }
 
 /** The most lines `show` prints at once; the rest is one `show <id> <line>` away. */
 export const SHOW_MAX_LINES = 200;
-/** The most chars of one note line `show` prints (a longer line ends in `…`). */
+/**
+ * The most chars of one note line `show` prints on one listing line; a longer line goes on over
+ * the next listing lines, each marked `+…` / `-…` (the sign, then `…` without a space), so it is shown whole.
+ */
 export const SHOW_MAX_LINE_CHARS = 300;
 
 /**
  * A proposal in full: its header line and a unified-style listing of its hunks, each marked
- * when decided or stale. A long listing is cut after {@link SHOW_MAX_LINES} lines (and a long
- * line after {@link SHOW_MAX_LINE_CHARS} chars), ending with the command that shows the rest.
+ * when decided or stale. A note line longer than {@link SHOW_MAX_LINE_CHARS} chars goes on over
+ * several listing lines; a long listing is cut after {@link SHOW_MAX_LINES} listing lines, ending
+ * with the command that shows the rest. Control and bidi characters are written out (visibleText).
  * @param fromLine the first listing line to print (1-based, the header not counted), from `show <id> <line>`.
  */
 export async function showProposal(target: ReviewCommandTarget, id: string, fromLine = 1): Promise<string> {
@@ -54,14 +61,14 @@ export async function showProposal(target: ReviewCommandTarget, id: string, from
       lines.push(...hunkLines(h.removed, h.inserted, h.removed === '' && h.from > 0 && base[h.from - 1] !== '\n'));
     });
   } else if (p.kind === 'create' && p.proposed_text !== null) {
-    for (const l of splitLines(p.proposed_text)) lines.push(`  + ${l}`);
+    for (const l of splitLines(p.proposed_text)) lines.push(...listed('+', l));
   }
   if (fromLine > Math.max(lines.length, 1))
     return `Proposal ${id} shows ${lines.length} line${lines.length === 1 ? '' : 's'}; give a line from 1 to ${lines.length}.`;
-  const page = lines.slice(fromLine - 1, fromLine - 1 + SHOW_MAX_LINES).map(shortened);
+  const page = lines.slice(fromLine - 1, fromLine - 1 + SHOW_MAX_LINES);
   const rest = lines.length - (fromLine - 1) - page.length;
   const more = rest > 0 ? [`  … ${rest} more line${rest === 1 ? '' : 's'}: show ${id} ${fromLine + page.length}`] : [];
-  return [header, ...page, ...more].join('\n');
+  return visibleText([header, ...page, ...more].join('\n'));
 }
 
 /**
@@ -73,14 +80,15 @@ function hunkLines(removed: string, inserted: string, continuesLine: boolean): s
   if (removed === '' && /^\r?\n$/.test(inserted)) return ['  \\ adds the line break at the end of the note'];
   if (inserted === '' && /^\r?\n$/.test(removed)) return ['  \\ removes the line break at the end of the note'];
   const added = splitLines(continuesLine ? inserted.replace(/^\r?\n/, '') : inserted);
-  return [...splitLines(removed).map((l) => `  - ${l}`), ...added.map((l) => `  + ${l}`)];
+  return [...splitLines(removed).flatMap((l) => listed('-', l)), ...added.flatMap((l) => listed('+', l))];
 }
 
-/** A listing line cut to {@link SHOW_MAX_LINE_CHARS} chars. */
-function shortened(line: string): string {
-  return line.length > SHOW_MAX_LINE_CHARS
-    ? `${line.slice(0, SHOW_MAX_LINE_CHARS)}… (${line.length - SHOW_MAX_LINE_CHARS} more chars)`
-    : line;
+/**
+ * One note line as listing lines: `  + text`, written out (visibleText) and, past
+ * {@link SHOW_MAX_LINE_CHARS} chars, continued on lines marked `  +… ` so none of it is left out.
+ */
+function listed(sign: '+' | '-', line: string): string[] {
+  return visiblePieces(line, SHOW_MAX_LINE_CHARS).map((piece, i) => `  ${sign}${i ? '… ' : ' '}${piece}`);
 }
 
 /**
@@ -103,25 +111,34 @@ export async function decideProposal(
   try {
     if (verdict === 'reject') {
       const p = await target.review.reject(id, hunk);
-      return `Rejected ${hunk === undefined ? `proposal ${id}` : `hunk ${hunk} of ${id}`}; ${await statusNow(target, p)}.`;
+      return visibleText(`Rejected ${hunk === undefined ? `proposal ${id}` : `hunk ${hunk} of ${id}`}; ${await statusNow(target, p)}.`);
     }
     const { proposal, applied, stale } = await target.review.accept(id, hunk);
     if (proposal.status === 'stale')
-      return `Proposal ${id} was not applied and is now stale: ${clause(proposal.stale_reason ?? 'it no longer applies.')}`;
+      return visibleText(`Proposal ${id} was not applied and is now stale: ${clause(proposal.stale_reason ?? 'it no longer applies.')}`);
     const status = await statusNow(target, proposal, stale);
     const staleChanges = `${stale} change${stale === 1 ? '' : 's'} no longer appl${stale === 1 ? 'ies' : 'y'} to ${proposal.path} and can only be rejected`;
-    if (applied === 0) return `Nothing of ${id} was applied: ${staleChanges}; ${status}.`;
-    return `Accepted ${applied} change${applied === 1 ? '' : 's'} of ${id} on ${proposal.path}; ${status}${stale ? `; ${staleChanges}` : ''}.`;
+    if (applied === 0 && stale === 0 && proposal.status === 'accepted')
+      return visibleText(`Proposal ${id} changed nothing (${proposal.path} already read that way); ${status}.`);
+    if (applied === 0) return visibleText(`Nothing of ${id} was applied: ${staleChanges}; ${status}.`);
+    return visibleText(
+      `Accepted ${applied} change${applied === 1 ? '' : 's'} of ${id} on ${proposal.path}; ${status}${stale ? `; ${staleChanges}` : ''}.`,
+    );
   } catch (err) {
-    return (err as Error).message;
+    return visibleText((err as Error).message);
   }
 }
 
 /**
  * Runs one typed command line: `proposals`, `show <id>`, `accept <id> [hunk]`,
- * `reject <id> [hunk]`, `help`. @returns the answer text.
+ * `reject <id> [hunk]`, `help`. @returns the answer text, control and bidi characters written out.
  */
 export async function runReviewCommand(target: ReviewCommandTarget, line: string): Promise<string> {
+  return visibleText(await answerReviewCommand(target, line));
+}
+
+/** {@link runReviewCommand} before its answer is made safe to print. */
+async function answerReviewCommand(target: ReviewCommandTarget, line: string): Promise<string> {
   const [command = '', id, hunkText, ...extra] = line.trim().split(/\s+/);
   if (command === '') return '';
   if ((command === 'accept' || command === 'reject') && id === 'all') return decideAll(target, command, line.trim().split(/\s+/).slice(2));
