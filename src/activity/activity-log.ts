@@ -200,7 +200,7 @@ export class ActivityLog {
 
   /**
    * Drops entries past the age limit, then, past the size limit, the oldest entry of the key
-   * whose entries take the most room, again and again (issue F1: one key's big writes evict its
+   * whose entries take the most room, again and again (one key's big writes evict its
    * own entries first, never another key's recent ones while it takes more room; the newest
    * entry always stays). An entry dropped for size whose change is not reverted and whose
    * undo data holds text an agent replaced or deleted is handed to `keepAside` first, so that
@@ -251,7 +251,7 @@ export class ActivityLog {
 
   /**
    * Writes the log soon: one write at a time, the last one carrying every change before it.
-   * Each write first merges what is in the file now (issue F7: another plugin instance on the
+   * Each write first merges what is in the file now (another plugin instance on the
    * same vault — a second `npm start`, a second Obsidian window — writes the same file, and
    * writing only what this one holds dropped the other's entries).
    */

@@ -1,6 +1,6 @@
 /**
  * The text an activity entry alone held, written out when the log's size limit drops the entry
- * (issue F1: the user never loses an agent-replaced text silently). Pure string work; main.ts
+ * (the user never loses an agent-replaced text silently). Pure string work; main.ts
  * writes the result as a file in the vault's `.trash` folder (where Obsidian keeps notes
  * deleted to the vault trash), so the user finds it with the other deleted notes.
  */

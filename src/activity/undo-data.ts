@@ -1,6 +1,6 @@
 /**
  * What undoes a change, computed when it is logged, and the texts around it read back (pure
- * string work). An edit keeps only its reverse patch (issue F1: what a revert needs costs what
+ * string work). An edit keeps only its reverse patch (what a revert needs costs what
  * the change costs, never the whole note): the line hunks from the text after back to the text
  * before (diff/hunks.ts, jsdiff `diffLines`), each `{from, to, inserted, removed, pre, post,
  * line}`: offsets in the text after, the replaced text to put back, the text after's own lines

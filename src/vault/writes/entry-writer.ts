@@ -34,7 +34,7 @@ export class EntryWriter {
    * is free and that `content` sets no protected property. With `restore` (the user's revert of
    * a logged delete: `content` is the deleted note's own text) the note's own `access` and
    * `agent_overrides` come back as they were; what counts then is that they leave the note
-   * writable by `scope` itself (issue F16).
+   * writable by `scope` itself.
    * @throws ToolError('invalid_argument') for a folder-looking path or a forbidden name;
    *   ToolError('forbidden') for quarantine/roots/protected keys (restore: the note's rules make
    *   it read-only for `scope`); ToolError('not_found') on restore when its rules hide it from `scope`;
@@ -243,7 +243,7 @@ export class EntryWriter {
     assertStillAt(this.app.vault, file, p.path);
     const text = await this.app.vault.read(file);
     if (text !== p.baseText) throw new BaseChangedError(p.path);
-    // The text read above is the bytes decoded with replacement characters when they are not UTF-8: the log must not restore it as the note (F11).
+    // The text read above is the bytes decoded with replacement characters when they are not UTF-8: the log must not restore it as the note.
     if (!isUtf8(new Uint8Array(await this.app.vault.readBinary(file)))) p.notUtf8 = true;
     try {
       await this.app.vault.trash(file, true);

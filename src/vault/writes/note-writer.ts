@@ -205,7 +205,7 @@ export class NoteWriter {
         const editorText = this.editors?.textOf(file.path) ?? null;
         if (editorText !== null) return this.writeInEditor(file, write, editorText, scope);
         if (hashText(write.text) === write.baseHash) {
-          // A write that changes nothing (F6): nothing is written and nothing logged, once the note is still that text.
+          // A write that changes nothing: nothing is written and nothing logged, once the note is still that text.
           const current = await this.app.vault.read(file);
           if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
           assertWritableText(current, scope, file.path);
