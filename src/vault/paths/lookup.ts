@@ -51,6 +51,9 @@ export function canonicalPath(vault: Vault, path: string): string {
  */
 export function ambiguousFolder(vault: Vault, path: string, folderPath = false): { typed: string; folders: string[] } | null {
   if (path === '' || vault.getAbstractFileByPath(path)) return null;
+  // Every folder segment there exactly (the usual case: one map lookup, no pass over a folder's children per call).
+  const slash = path.lastIndexOf('/');
+  if (!folderPath && (slash < 0 || vault.getAbstractFileByPath(path.slice(0, slash)) instanceof TFolder)) return null;
   const { entry, matched, twins } = walk(vault, path);
   if (!twins) {
     if (!folderPath || matched === path.split('/').length) return null;
