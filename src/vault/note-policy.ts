@@ -208,21 +208,21 @@ export class NotePolicy {
    * link: see {@link OutsideLinks}) or inside the widgets folder (see {@link isWidgetPath}).
    */
   isQuarantined(path: string): boolean {
-    if (this.isHidden(path) || this.isWidgetPath(path)) return true;
-    const alias = this.outside.aliasOf(path);
-    return alias !== null && this.isWidgetPath(alias);
+    if (this.quarantine.contains(path) || this.isWidgetPath(path)) return true;
+    const place = this.outside.placeOf(path);
+    return place.outside || (place.alias !== null && (this.quarantine.contains(place.alias) || this.isWidgetPath(place.alias)));
   }
 
   /**
    * True when `path` (file or folder, existing or not) is within `roots` (isWithinRoots), and so
    * is the place it really lies when a symbolic link inside the vault leads there
-   * (OutsideLinks.aliasOf): a key confined to `Projects` may not reach `People/Ana.md` as
+   * (OutsideLinks.placeOf): a key confined to `Projects` may not reach `People/Ana.md` as
    * `Projects/PeopleLink/Ana.md`. No roots: everything is within.
    */
   isWithinRoots(path: string, roots: readonly string[]): boolean {
     if (roots.length === 0) return true;
     if (!isWithinRoots(path, roots)) return false;
-    const alias = this.outside.aliasOf(path);
+    const alias = this.outside.placeOf(path).alias;
     return alias === null || isWithinRoots(alias, roots);
   }
 
@@ -281,9 +281,9 @@ export class NotePolicy {
    * really lies decides, whatever path reaches it).
    */
   private isHidden(path: string): boolean {
-    if (this.quarantine.contains(path) || this.outside.isOutside(path)) return true;
-    const alias = this.outside.aliasOf(path);
-    return alias !== null && this.quarantine.contains(alias);
+    if (this.quarantine.contains(path)) return true;
+    const place = this.outside.placeOf(path);
+    return place.outside || (place.alias !== null && this.quarantine.contains(place.alias));
   }
 
   /**
@@ -297,9 +297,11 @@ export class NotePolicy {
   private isQuarantinedPlace(path: string): boolean {
     const slash = path.lastIndexOf('/');
     const folder = slash === -1 ? '' : path.slice(0, slash);
-    if (this.quarantine.contains(path) || this.isWidgetPath(path) || this.outside.isOutside(folder)) return true;
+    if (this.quarantine.contains(path) || this.isWidgetPath(path)) return true;
+    const place = this.outside.placeOf(folder);
+    if (place.outside) return true;
     // Below a folder link that leads into a quarantined place inside the vault: the place it really names.
-    const alias = this.outside.aliasOf(folder);
+    const alias = place.alias;
     return alias !== null && this.isQuarantinedPlace(alias === '' ? path.slice(slash + 1) : `${alias}/${path.slice(slash + 1)}`);
   }
 
@@ -498,7 +500,7 @@ export class NotePolicy {
     if (this.isQuarantined(path)) {
       // An entry that is itself a link out of the vault, in a place that is open: no folder closes it, and it is no
       // note an agent may see, so it answers as a path taken by a note the key may not see does.
-      if (this.outside.isOutside(path) && !this.isQuarantinedPlace(path)) {
+      if (this.outside.placeOf(path).outside && !this.isQuarantinedPlace(path)) {
         throw new ToolError('exists', 'Cannot use that path: it is taken or unavailable; choose another path.');
       }
       throw new ToolError('forbidden', `Path '${path}' is in a folder agents may not access; use a path outside it.`);

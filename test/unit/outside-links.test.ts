@@ -87,7 +87,7 @@ describe('OutsideLinks', () => {
           'Alias/a/b/n1.md',
           'Alias/a/b/away.md',
           'Deep/missing/x.md',
-        ].map((path) => [path, links.isOutside(path)]),
+        ].map((path) => [path, links.placeOf(path).outside]),
       );
       expect(answers).toEqual({
         '': false,
@@ -117,20 +117,20 @@ describe('OutsideLinks', () => {
     let trusted = ['LinkedDir'];
     const links = new OutsideLinks(env.app as never, () => trusted);
     try {
-      expect(['LinkedDir', 'LinkedDir/Secret.md', 'LinkedDir/Sub/Inner.md', 'passwd.md'].map((p) => links.isOutside(p))).toEqual([
+      expect(['LinkedDir', 'LinkedDir/Secret.md', 'LinkedDir/Sub/Inner.md', 'passwd.md'].map((p) => links.placeOf(p).outside)).toEqual([
         false,
         false,
         false,
         true,
       ]);
       trusted = ['LinkedDir/Sub'];
-      expect(['LinkedDir/Sub', 'LinkedDir/Sub/Inner.md', 'LinkedDir/Secret.md'].map((p) => links.isOutside(p))).toEqual([
+      expect(['LinkedDir/Sub', 'LinkedDir/Sub/Inner.md', 'LinkedDir/Secret.md'].map((p) => links.placeOf(p).outside)).toEqual([
         false,
         false,
         true,
       ]);
       trusted = ['../escape', '', 'missing-link'];
-      expect(links.isOutside('LinkedDir/Secret.md')).toBe(true);
+      expect(links.placeOf('LinkedDir/Secret.md').outside).toBe(true);
     } finally {
       links.close();
     }
@@ -141,10 +141,10 @@ describe('OutsideLinks', () => {
     const realpaths = jest.spyOn(fs.realpathSync, 'native');
     const links = new OutsideLinks(env.app as never, () => []);
     try {
-      for (let i = 0; i < 40; i++) expect(links.isOutside(`Deep/a/b/n${i}.md`)).toBe(false);
+      for (let i = 0; i < 40; i++) expect(links.placeOf(`Deep/a/b/n${i}.md`).outside).toBe(false);
       // The vault folder and Deep, Deep/a, Deep/a/b are plain folders: only the vault folder is resolved.
       expect(realpaths.mock.calls.length).toBeLessThanOrEqual(1);
-      expect(links.isOutside('Deep/a/b/away.md')).toBe(true);
+      expect(links.placeOf('Deep/a/b/away.md').outside).toBe(true);
       expect(realpaths.mock.calls.length).toBeLessThanOrEqual(2);
     } finally {
       links.close();
@@ -159,14 +159,14 @@ describe('OutsideLinks', () => {
     listings.mockClear();
     const links = new OutsideLinks(env.app as never, () => []);
     try {
-      for (let i = 0; i < 40; i++) expect(links.isOutside(`Deep/a/b/n${i}.md`)).toBe(false);
+      for (let i = 0; i < 40; i++) expect(links.placeOf(`Deep/a/b/n${i}.md`).outside).toBe(false);
       // One listing of each folder on the way up (Deep/a/b, Deep/a, Deep, the vault folder), no lstat.
       expect(listings.mock.calls.length).toBe(4);
       expect(lstats).not.toHaveBeenCalled();
-      expect(links.isOutside('Deep/a/b/away.md')).toBe(true);
+      expect(links.placeOf('Deep/a/b/away.md').outside).toBe(true);
       // A link made after the listing (the vault has not reported it yet) is not in it: asked of the disk.
       await fsp.symlink(nodePath.join(env.outside, 'Secret.md'), nodePath.join(env.vault, 'Deep', 'a', 'b', 'late.md'), 'file');
-      expect(links.isOutside('Deep/a/b/late.md')).toBe(true);
+      expect(links.placeOf('Deep/a/b/late.md').outside).toBe(true);
       expect(listings.mock.calls.length).toBe(4);
     } finally {
       links.close();
@@ -177,14 +177,14 @@ describe('OutsideLinks', () => {
     env = await makeEnv();
     const links = new OutsideLinks(env.app as never, () => []);
     try {
-      expect(links.isOutside('Deep/a/b/n0.md')).toBe(false);
+      expect(links.placeOf('Deep/a/b/n0.md').outside).toBe(false);
       const note = env.app.vault.getAbstractFileByPath('Deep/a/b/n0.md');
       expect(note).not.toBeNull();
       await fsp.rm(nodePath.join(env.vault, 'Deep', 'a', 'b', 'n0.md'));
       await fsp.symlink(nodePath.join(env.outside, 'Secret.md'), nodePath.join(env.vault, 'Deep', 'a', 'b', 'n0.md'), 'file');
       env.app.vault.trigger('delete', note);
-      expect(links.isOutside('Deep/a/b/n0.md')).toBe(true);
-      expect(links.isOutside('Deep/a/b/n1.md')).toBe(false);
+      expect(links.placeOf('Deep/a/b/n0.md').outside).toBe(true);
+      expect(links.placeOf('Deep/a/b/n1.md').outside).toBe(false);
     } finally {
       links.close();
     }
@@ -194,7 +194,7 @@ describe('OutsideLinks', () => {
     env = await makeEnv();
     const links = new OutsideLinks(env.app as never, () => []);
     try {
-      expect(links.isOutside('Deep/a/b/n0.md')).toBe(false);
+      expect(links.placeOf('Deep/a/b/n0.md').outside).toBe(false);
       // Deep/a becomes a link out of the vault: the vault reports the old folder deleted and a new one created.
       await fsp.rm(nodePath.join(env.vault, 'Deep', 'a'), { recursive: true });
       await fsp.symlink(env.outside, nodePath.join(env.vault, 'Deep', 'a'), 'dir');
@@ -203,24 +203,24 @@ describe('OutsideLinks', () => {
       const folder = env.app.vault.getAbstractFileByPath('Deep/a');
       expect(folder).not.toBeNull();
       env.app.vault.trigger('delete', folder);
-      expect(links.isOutside('Deep/a/b/n0.md')).toBe(true);
+      expect(links.placeOf('Deep/a/b/n0.md').outside).toBe(true);
     } finally {
       links.close();
     }
   });
 
   describe('cache bound', () => {
-    const sizeOf = (links: OutsideLinks): number => (links as unknown as { cache: Map<string, boolean> }).cache.size;
+    const sizeOf = (links: OutsideLinks): number => (links as unknown as { cache: Map<string, unknown> }).cache.size;
 
     it('keeps 10,000 answers in a small vault, then starts over', async () => {
       env = await makeEnv();
       const links = new OutsideLinks(env.app as never, () => []);
       try {
-        for (let i = 0; i < 10_000; i++) links.isOutside(`missing-${i}.md`);
+        for (let i = 0; i < 10_000; i++) links.placeOf(`missing-${i}.md`);
         expect(sizeOf(links)).toBe(10_000);
-        links.isOutside('one-more.md');
+        links.placeOf('one-more.md');
         expect(sizeOf(links)).toBe(1);
-        expect(links.isOutside('passwd.md')).toBe(true);
+        expect(links.placeOf('passwd.md').outside).toBe(true);
       } finally {
         links.close();
       }
@@ -233,9 +233,9 @@ describe('OutsideLinks', () => {
       jest.spyOn(env.app.vault, 'getAllLoadedFiles').mockReturnValue(Array.from({ length: 7_000 }, (_, i) => entries[i % entries.length]));
       const links = new OutsideLinks(env.app as never, () => []);
       try {
-        for (let i = 0; i < 14_000; i++) links.isOutside(`missing-${i}.md`);
+        for (let i = 0; i < 14_000; i++) links.placeOf(`missing-${i}.md`);
         expect(sizeOf(links)).toBe(14_000);
-        links.isOutside('one-more.md');
+        links.placeOf('one-more.md');
         expect(sizeOf(links)).toBe(1);
       } finally {
         links.close();
@@ -244,7 +244,7 @@ describe('OutsideLinks', () => {
   });
 });
 
-describe('OutsideLinks.aliasOf: where an entry reached through a link inside the vault really lies', () => {
+describe('OutsideLinks.placeOf: where an entry reached through a link inside the vault really lies', () => {
   let env: Env | null = null;
   afterEach(async () => {
     await env?.done();
@@ -254,15 +254,15 @@ describe('OutsideLinks.aliasOf: where an entry reached through a link inside the
   test('below an in-vault folder link: the real vault path, for existing and missing entries; null elsewhere', async () => {
     env = await makeEnv();
     const links = new OutsideLinks(env.app as never, () => []);
-    expect(links.aliasOf('Alias')).toBe('Deep');
-    expect(links.aliasOf('Alias/a/b/n0.md')).toBe('Deep/a/b/n0.md');
-    expect(links.aliasOf('Alias/a/new/note.md')).toBe('Deep/a/new/note.md');
+    expect(links.placeOf('Alias').alias).toBe('Deep');
+    expect(links.placeOf('Alias/a/b/n0.md').alias).toBe('Deep/a/b/n0.md');
+    expect(links.placeOf('Alias/a/new/note.md').alias).toBe('Deep/a/new/note.md');
     for (const path of ['Deep/a/b/n0.md', 'Deep', 'missing/x.md', 'LinkedDir/Secret.md', 'passwd.md', ''])
-      expect([path, links.aliasOf(path)]).toEqual([path, null]);
+      expect([path, links.placeOf(path).alias]).toEqual([path, null]);
     // A link inside the vault that names the vault root: its entries lie at the root's paths.
     await fsp.symlink('..', nodePath.join(env.vault, 'Deep', 'Top'), 'dir');
-    expect(links.aliasOf('Deep/Top')).toBe('');
-    expect(links.aliasOf('Deep/Top/Alias')).toBe('Deep');
+    expect(links.placeOf('Deep/Top').alias).toBe('');
+    expect(links.placeOf('Deep/Top/Alias').alias).toBe('Deep');
     links.close();
   });
 });

@@ -65,28 +65,19 @@ export class OutsideLinks {
   }
 
   /**
-   * True when the entry at the vault-relative, normalized `path` (file or folder, existing or
-   * not) really lies outside the vault and no trusted link covers it. The vault root is never outside.
+   * Where the entry at the vault-relative, normalized `path` (file or folder, existing or not)
+   * really lies, from the cache or judged now (one Map lookup in the steady state):
+   * - `outside`: it lies outside the vault and no trusted link covers it. The vault root is never outside.
+   * - `alias`: the vault path where it really lies when that differs from `path`: it is reached
+   *   through a symbolic link that stays inside the vault (`Projects/J → ../Journal` makes
+   *   `Projects/J/a.md` lie at `Journal/a.md`). Obsidian follows such a link and lists what is
+   *   below it under both paths, so the rules of the place it really lies in (quarantine, a key's
+   *   roots) must hold at the link's path too (NotePolicy). Null for an entry that lies where its
+   *   path says (no link on the way), or outside the vault.
+   * One answer carries both, so a caller that needs both asks once (NotePolicy's quarantine test
+   * runs for every note of a warm start's scan).
    */
-  isOutside(path: string): boolean {
-    return this.placeOf(path).outside;
-  }
-
-  /**
-   * The vault path where the entry at the vault-relative, normalized `path` (file or folder,
-   * existing or not) really lies, when that differs from `path`: it is reached through a symbolic
-   * link that stays inside the vault (`Projects/J → ../Journal` makes `Projects/J/a.md` lie at
-   * `Journal/a.md`). Obsidian follows such a link and lists what is below it under both paths, so
-   * the rules of the place it really lies in (quarantine, a key's roots) must hold at the link's
-   * path too (NotePolicy). Null for an entry that lies where its path says (no link on the way),
-   * or outside the vault ({@link isOutside}).
-   */
-  aliasOf(path: string): string | null {
-    return this.placeOf(path).alias;
-  }
-
-  /** Where the entry at `path` lies ({@link isOutside}, {@link aliasOf}), from the cache or judged now. */
-  private placeOf(path: string): EntryPlace {
+  placeOf(path: string): EntryPlace {
     if (path === '' || !(this.app.vault.adapter instanceof FileSystemAdapter)) return IN_PLACE;
     const targets = this.trustedTargets();
     // No trusted links (the usual case): no list made per path (a scan asks for every note and its folder).
@@ -231,8 +222,8 @@ export class OutsideLinks {
   }
 }
 
-/** Where one vault entry really lies: outside what it may reach, or at another vault path (see OutsideLinks.aliasOf). */
-interface EntryPlace {
+/** Where one vault entry really lies: outside what it may reach, or at another vault path (see OutsideLinks.placeOf). */
+export interface EntryPlace {
   outside: boolean;
   /** The vault path it really lies at when that differs from its own (`''` the vault root); null when it lies where it says or outside. */
   alias: string | null;
