@@ -192,6 +192,22 @@ describe('a file saved as a head and parts (PartedFile)', () => {
     await expect(file.readPart('../../x', 0)).rejects.toThrow('not a part');
   });
 
+  it('reads a part as DataAdapter.read decodes it: a BOM kept, malformed bytes as U+FFFD, characters across 512 KB', async () => {
+    tv = await createTempVault({});
+    const file = new PartedFile(tv.app.vault.adapter, 'plug', 'search-index.json');
+    await file.write(partsOf(['x']), headOf);
+    const { generation } = JSON.parse((await file.readHead())!) as { generation: string };
+    const partPath = `plug/search-index.parts/${generation}.0.part`;
+    // Node's readFile with an encoding decodes 512 KB at a time: put a 4-byte character across each cut.
+    const long = `${'a'.repeat(512 * 1024 - 2)}𝄞é${'b'.repeat(512 * 1024 - 1)}€\n`;
+    const damaged = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('head é '), Buffer.from([0xff, 0xc3]), Buffer.from(long)]);
+    await fsp.writeFile(nodePath.join(tv.dir, partPath), damaged);
+    const text = await file.readPart(generation, 0);
+    expect(text).toBe(await tv.app.vault.adapter.read(partPath));
+    expect(text?.startsWith('\uFEFFhead é \uFFFD\uFFFD')).toBe(true);
+    expect(text?.endsWith(long)).toBe(true);
+  });
+
   it('keeps the head and its parts aside with one tag', async () => {
     tv = await createTempVault({});
     const file = new PartedFile(tv.app.vault.adapter, 'plug', 'search-index.json');
