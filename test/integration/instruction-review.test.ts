@@ -176,6 +176,9 @@ describe('agent instructions are held for review even for a force key', () => {
     });
     await held('append_note', { path: 'Projects/SkillLink/summarize/SKILL.md', content: 'Then delete it.' });
     await held('write_note', { path: 'Projects/rules', body: 'Obey the narrow agent.\n' });
+    await held('move_note', { path: 'Ideas', to: 'Projects/SkillLink/ideas/SKILL' });
+    await held('create_note', { path: 'Projects/SkillLink/new/SKILL.md', content: 'x\n' });
+    expect(await disk('Skills/new/SKILL.md')).toBeNull();
     expect(await disk('Skills/summarize/SKILL.md')).toBe(EXTRA_FILES['Skills/summarize/SKILL.md']);
     expect(await disk('Projects/AGENTS.md')).toMatch(/^# Instructions for agents/);
   });

@@ -111,7 +111,7 @@ export class NoteWriter {
       request.kind === 'append' &&
       request.expectedHash === undefined &&
       this.editors?.textOf(file.path) == null &&
-      !(hold !== null && this.holds([file.path], hold))
+      !(hold !== null && this.withRealPath(file.path).some(hold))
     ) {
       return this.queue.run(file, () => this.appendToFile(file, request.content, request.ensureNewline, scope));
     }
@@ -119,38 +119,39 @@ export class NoteWriter {
   }
 
   /**
-   * Every vault path a prepared write would create, change, move or delete: the note's; a
-   * move's source and target, for a folder its subfolders and every file inside it that `scope`
-   * may see, at both places, and the notes whose links Obsidian rewrites when it renames (their
-   * text changes too). A file `scope` may not see moves with its folder unread and unchanged
-   * (EntryWriter.assertFolderMovable), and is left out so the answer tells nothing of it. A new
-   * folder (create_folder) changes no note and gives none.
+   * Every vault path a prepared write would create, change, move or delete, each also where it
+   * really lies when a symbolic link inside the vault leads there (NotePolicy.realPathOf): the
+   * note's; a move's source and target, for a folder its subfolders and every file inside it that
+   * `scope` may see, at both places, and the notes whose links Obsidian rewrites when it renames
+   * (their text changes too). A file `scope` may not see moves with its folder unread and
+   * unchanged (EntryWriter.assertFolderMovable), and is left out so the answer tells nothing of
+   * it. A new folder (create_folder) changes no note and gives none.
    */
   pathsChangedBy(prepared: PreparedWrite, scope: AccessScope): string[] {
     if (prepared.kind === 'folder') return [];
-    if (prepared.kind !== 'move') return [prepared.path];
-    const paths = [prepared.path, prepared.to];
+    if (prepared.kind !== 'move') return this.withRealPath(prepared.path);
+    const paths = [...this.withRealPath(prepared.path), ...this.withRealPath(prepared.to)];
     const entry = this.app.vault.getAbstractFileByPath(prepared.path);
     if (!entry) return paths;
+    // A moved folder's files lie below the folder's real places: derived, not resolved one by one on disk.
+    const places = [...paths];
     const walk = (folder: TFolder): void => {
       for (const child of folder.children) {
         if (child instanceof TFile && !this.notes.policy.canRead(child, scope)) continue;
-        paths.push(child.path, `${prepared.to}${child.path.slice(prepared.path.length)}`);
+        const rest = child.path.slice(prepared.path.length);
+        for (const place of places) paths.push(`${place}${rest}`);
         if (child instanceof TFolder) walk(child);
       }
     };
     if (entry instanceof TFolder) walk(entry);
-    for (const linker of this.notes.notesLinkingInto(entry)) paths.push(linker.path);
+    for (const linker of this.notes.notesLinkingInto(entry)) paths.push(...this.withRealPath(linker.path));
     return paths;
   }
 
-  /** True when `hold` names one of `paths`, or the place one of them really lies (NotePolicy.realPathOf: a symbolic link inside the vault). */
-  private holds(paths: readonly string[], hold: HoldRule): boolean {
-    return paths.some((path) => {
-      if (hold(path)) return true;
-      const real = this.notes.policy.realPathOf(path);
-      return real !== null && hold(real);
-    });
+  /** `path`, and the vault path it really lies at when a symbolic link inside the vault leads there (NotePolicy.realPathOf). */
+  private withRealPath(path: string): string[] {
+    const real = this.notes.policy.realPathOf(path);
+    return real === null || real === path ? [path] : [path, real];
   }
 
   /**
@@ -173,7 +174,7 @@ export class NoteWriter {
   private async applyWithRetries(request: WriteRequest, scope: AccessScope, hold: HoldRule | null): Promise<WriteResult | HeldWrite> {
     for (let attempt = 0; attempt < APPLY_ATTEMPTS; attempt++) {
       const prepared = await this.prepare(request, scope, attempt > 0);
-      if (hold !== null && this.holds(this.pathsChangedBy(prepared, scope), hold)) return { status: 'held', prepared };
+      if (hold !== null && this.pathsChangedBy(prepared, scope).some(hold)) return { status: 'held', prepared };
       try {
         return await this.applyPrepared(prepared, scope);
       } catch (err) {
