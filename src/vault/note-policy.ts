@@ -227,6 +227,16 @@ export class NotePolicy {
   }
 
   /**
+   * The vault path where the entry at the normalized `path` really lies when a symbolic link
+   * inside the vault leads there (OutsideLinks.aliasOf: `Projects/J → ../Journal` makes
+   * `Projects/J/a.md` lie at `Journal/a.md`), or null when it lies where its path says. A rule
+   * about a place (the skills folder, an AGENTS.md) must hold at the link's path too.
+   */
+  realPathOf(path: string): string | null {
+    return this.outside.aliasOf(path);
+  }
+
+  /**
    * True when `path` is the widgets folder or inside it (case-insensitively): widgets are
    * written by widget_write only, so note tools neither read nor create anything there.
    */

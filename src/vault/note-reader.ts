@@ -19,6 +19,7 @@ export type WritePolicy = Pick<
   | 'accessOf'
   | 'rulesFrontmatter'
   | 'resolveNote'
+  | 'realPathOf'
 >;
 
 /**

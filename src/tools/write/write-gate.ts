@@ -1,13 +1,16 @@
 import * as z from 'zod';
 import { normalizeKeyMode } from '../../settings/key-record';
 import { stagedResult } from '../../proposals/proposal-summary';
+import { isAgentInstructionPath } from '../../vault/content/agent-instructions';
+import { skillsFolderOf } from '../../vault/skills';
 import type { PreparedWrite, WriteRequest } from '../../vault/writes/write-types';
 import type { ToolContext } from '../tool';
 
 /**
  * The one place that decides whether a write is applied or staged (docs/architecture.md#keys: a
  * `force` key's writes apply directly; `propose`, the default and what any unknown mode
- * means, stages them for review). Every write tool calls {@link submitWrite}.
+ * means, stages them for review), and where agent instructions are held for the user's review
+ * in every mode (isAgentInstructionPath). Every write tool calls {@link submitWrite}.
  */
 
 /**
@@ -36,19 +39,47 @@ export const expectedHashArg = hashArg('read_note').optional().describe("read_no
  * Validates `request` against the vault for the caller (paths, access rules, expected_hash,
  * anchors and headings, protected properties: the same checks in every mode), then applies
  * it for a `force` key or stages it as a proposal for a `propose` key (the vault is untouched
- * until the user accepts it in Obsidian). A propose key's write that would leave the note's
+ * until the user accepts it in Obsidian). A force key's write that would create, change, move
+ * or delete an agent-instructions file (an AGENTS.md / AGENT.md anywhere, anything in the
+ * skills folder: isAgentInstructionPath, at every path the write changes, NoteWriter.pathsChangedBy)
+ * is staged too, with `reason` ({@link INSTRUCTIONS_REVIEW_REASON}): those files instruct every
+ * key, so a narrow key that may write one could otherwise steer wider ones. A write that would leave the note's
  * text as it is (a property set to its current value, an anchor replaced by itself) stages
  * nothing: a proposal without hunks could only be rejected, and would count against the key's
  * pending quota.
- * @returns force: `{status: 'applied', path, hash, size_before, size_after, lines?, note?}`;
+ * @returns force: `{status: 'applied', path, hash, size_before, size_after, lines?, note?}`, or for
+ *   agent instructions the pending answer with `reason`;
  *   propose: `{status: 'pending', proposal_id, path, hunks, message, note?}` (see stagedResult), or
  *   {@link unchangedResult} when nothing would change; `note` is
  *   the edit's remark (a property name matched to the note's own spelling).
  * @throws ToolError from validation or the write (nothing is written or staged).
  */
 export async function submitWrite(ctx: ToolContext, request: WriteRequest): Promise<Record<string, unknown>> {
-  if (normalizeKeyMode(ctx.caller.mode) === 'force') return { ...(await ctx.notes.writes.apply(request, ctx.scope)) };
-  const prepared = await ctx.notes.writes.prepare(request, ctx.scope);
+  if (normalizeKeyMode(ctx.caller.mode) === 'force') {
+    const folder = skillsFolderOf(ctx.settings.skills?.folder);
+    const outcome = await ctx.notes.writes.apply(request, ctx.scope, (path) => isAgentInstructionPath(path, folder));
+    if (outcome.status === 'applied') return { ...outcome };
+    const staged = await stage(ctx, outcome.prepared);
+    return staged.status === 'pending' ? { ...staged, reason: INSTRUCTIONS_REVIEW_REASON } : staged;
+  }
+  return stage(ctx, await ctx.notes.writes.prepare(request, ctx.scope));
+}
+
+/**
+ * Why a force key's write came back pending: files that instruct agents (AGENTS.md, AGENT.md,
+ * the skills folder) are read by every key, so a key that may write one must not thereby
+ * instruct wider keys (docs/security.md, "Agent instructions are the user's").
+ */
+export const INSTRUCTIONS_REVIEW_REASON =
+  'Agent instructions (AGENTS.md, AGENT.md and the skills folder) guide every agent, so the user reviews changes to them, even from a force key.';
+
+/**
+ * Stages a prepared write as a proposal of the caller, or answers {@link unchangedResult} when
+ * it would leave the note's text as it is.
+ * @returns stagedResult's `{status: 'pending', ...}` (with the edit's `note`), or `{status: 'unchanged', ...}`.
+ * @throws ToolError from the proposal store (the key's pending quota).
+ */
+async function stage(ctx: ToolContext, prepared: PreparedWrite): Promise<Record<string, unknown>> {
   if ((prepared.kind === 'edit' || prepared.kind === 'properties') && prepared.proposedText === prepared.baseText)
     return unchangedResult(prepared);
   const proposal = await ctx.proposals.stage(prepared, { id: ctx.caller.id, label: ctx.caller.label, roots: ctx.caller.roots ?? [] });

@@ -1,4 +1,4 @@
-import type { App, TFile } from 'obsidian';
+import { TFile, TFolder, type App } from 'obsidian';
 import { textEditOf, type TextRequest } from './request-edits';
 import { ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
@@ -17,7 +17,7 @@ import { foldPath } from '../paths/paths';
 import { removeEmptyFolder } from './folder-removal';
 import { minimalChange } from './edits/minimal-change';
 import type { OpenNoteEditors } from './open-note-editors';
-import type { ExactTextWrite, PreparedTextWrite, PreparedWrite, WriteRequest, WriteResult } from './write-types';
+import type { ExactTextWrite, HeldWrite, HoldRule, PreparedTextWrite, PreparedWrite, WriteRequest, WriteResult } from './write-types';
 
 /** How long a heading edit waits for Obsidian to index a note that just changed, ms. */
 const INDEX_WAIT_MS = 3000;
@@ -95,16 +95,63 @@ export class NoteWriter {
    * newer text, with every check redone) when the note changed between reading and writing.
    * append_note without expected_hash on a note no editor shows is an append-mode write
    * instead (append-write.ts), so another program appending at the same time loses nothing.
-   * @returns what was done ({@link WriteResult}).
+   * With `hold`, a write that would create, change, move or delete a path the rule names
+   * ({@link pathsChangedBy}) is prepared and checked but not applied: it comes back held, for
+   * the caller to stage (write-gate.ts).
+   * @returns what was done ({@link WriteResult}), or `{status: 'held', prepared}` ({@link HeldWrite}).
    * @throws what {@link prepare} throws; ToolError('conflict') when the note kept changing.
    */
-  async apply(request: WriteRequest, scope: AccessScope): Promise<WriteResult> {
-    if (request.kind === 'create' || request.kind === 'folder' || request.kind === 'move') return this.applyWithRetries(request, scope);
+  apply(request: WriteRequest, scope: AccessScope): Promise<WriteResult>;
+  apply(request: WriteRequest, scope: AccessScope, hold: HoldRule): Promise<WriteResult | HeldWrite>;
+  async apply(request: WriteRequest, scope: AccessScope, hold: HoldRule | null = null): Promise<WriteResult | HeldWrite> {
+    if (request.kind === 'create' || request.kind === 'folder' || request.kind === 'move')
+      return this.applyWithRetries(request, scope, hold);
     const file = writableNote(this.notes, request.path, scope);
-    if (request.kind === 'append' && request.expectedHash === undefined && this.editors?.textOf(file.path) == null) {
+    if (
+      request.kind === 'append' &&
+      request.expectedHash === undefined &&
+      this.editors?.textOf(file.path) == null &&
+      !(hold !== null && this.withRealPath(file.path).some(hold))
+    ) {
       return this.queue.run(file, () => this.appendToFile(file, request.content, request.ensureNewline, scope));
     }
-    return this.queue.run(file, () => this.applyWithRetries(request, scope));
+    return this.queue.run(file, () => this.applyWithRetries(request, scope, hold));
+  }
+
+  /**
+   * Every vault path a prepared write would create, change, move or delete, each also where it
+   * really lies when a symbolic link inside the vault leads there (NotePolicy.realPathOf): the
+   * note's; a move's source and target, for a folder its subfolders and every file inside it that
+   * `scope` may see, at both places, and the notes whose links Obsidian rewrites when it renames
+   * (their text changes too). A file `scope` may not see moves with its folder unread and
+   * unchanged (EntryWriter.assertFolderMovable), and is left out so the answer tells nothing of
+   * it. A new folder (create_folder) changes no note and gives none.
+   */
+  pathsChangedBy(prepared: PreparedWrite, scope: AccessScope): string[] {
+    if (prepared.kind === 'folder') return [];
+    if (prepared.kind !== 'move') return this.withRealPath(prepared.path);
+    const paths = [...this.withRealPath(prepared.path), ...this.withRealPath(prepared.to)];
+    const entry = this.app.vault.getAbstractFileByPath(prepared.path);
+    if (!entry) return paths;
+    // A moved folder's files lie below the folder's real places: derived, not resolved one by one on disk.
+    const places = [...paths];
+    const walk = (folder: TFolder): void => {
+      for (const child of folder.children) {
+        if (child instanceof TFile && !this.notes.policy.canRead(child, scope)) continue;
+        const rest = child.path.slice(prepared.path.length);
+        for (const place of places) paths.push(`${place}${rest}`);
+        if (child instanceof TFolder) walk(child);
+      }
+    };
+    if (entry instanceof TFolder) walk(entry);
+    for (const linker of this.notes.notesLinkingInto(entry)) paths.push(...this.withRealPath(linker.path));
+    return paths;
+  }
+
+  /** `path`, and the vault path it really lies at when a symbolic link inside the vault leads there (NotePolicy.realPathOf). */
+  private withRealPath(path: string): string[] {
+    const real = this.notes.policy.realPathOf(path);
+    return real === null || real === path ? [path] : [path, real];
   }
 
   /**
@@ -123,10 +170,11 @@ export class NoteWriter {
     );
   }
 
-  /** {@link apply}'s loop: prepare (from disk after the first try), write, again when the note changed. */
-  private async applyWithRetries(request: WriteRequest, scope: AccessScope): Promise<WriteResult> {
+  /** {@link apply}'s loop: prepare (from disk after the first try), hold or write, again when the note changed. */
+  private async applyWithRetries(request: WriteRequest, scope: AccessScope, hold: HoldRule | null): Promise<WriteResult | HeldWrite> {
     for (let attempt = 0; attempt < APPLY_ATTEMPTS; attempt++) {
       const prepared = await this.prepare(request, scope, attempt > 0);
+      if (hold !== null && this.pathsChangedBy(prepared, scope).some(hold)) return { status: 'held', prepared };
       try {
         return await this.applyPrepared(prepared, scope);
       } catch (err) {

@@ -100,6 +100,22 @@ export type PreparedWrite =
   | { kind: 'delete'; tool: string; path: string; expectedHash?: string; baseText: string; baseHash: string; notUtf8?: boolean }
   | { kind: 'folder'; tool: string; path: string };
 
+/**
+ * Names the vault paths whose change an agent may not apply directly, even with a force key
+ * (write-gate.ts: agent instructions are the user's to write). Given a normalized vault path
+ * (file or folder, existing or not); true holds the write back.
+ */
+export type HoldRule = (path: string) => boolean;
+
+/**
+ * A force-mode write that a {@link HoldRule} held back: validated like any write (every check
+ * passed) and not applied, `prepared` ready to stage as a proposal.
+ */
+export interface HeldWrite {
+  status: 'held';
+  prepared: PreparedWrite;
+}
+
 /** The apply primitive's input: write `text` to the note at `path` if the note's hash is still `baseHash`. */
 export interface ExactTextWrite {
   tool: string;

@@ -165,7 +165,9 @@ function renderMintRow(containerEl: HTMLElement, ctx: SectionContext): void {
   let mode: KeyMode = 'propose';
   const setting = new Setting(containerEl)
     .setName('Mint a key')
-    .setDesc('Propose keys stage every write for your review; force keys write directly.')
+    .setDesc(
+      'Propose keys stage every write for your review; force keys write directly, except to agent instructions and skills, which you always review.',
+    )
     .setClass('vault-mcp-mint');
   setting.addText((text) =>
     text.setPlaceholder('Client name, e.g. Claude Code').onChange((value) => {
