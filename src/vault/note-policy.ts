@@ -228,12 +228,12 @@ export class NotePolicy {
 
   /**
    * The vault path where the entry at the normalized `path` really lies when a symbolic link
-   * inside the vault leads there (OutsideLinks.aliasOf: `Projects/J → ../Journal` makes
+   * inside the vault leads there (OutsideLinks.placeOf: `Projects/J → ../Journal` makes
    * `Projects/J/a.md` lie at `Journal/a.md`), or null when it lies where its path says. A rule
    * about a place (the skills folder, an AGENTS.md) must hold at the link's path too.
    */
   realPathOf(path: string): string | null {
-    return this.outside.aliasOf(path);
+    return this.outside.placeOf(path).alias;
   }
 
   /**
