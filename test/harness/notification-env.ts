@@ -8,6 +8,7 @@ import VaultMcpPlugin from '../../src/main';
 import { noteUri } from '../../src/server/content/note-resources';
 import { secretIdForKey, type KeyRecord } from '../../src/settings/key-record';
 import { bootPlugin, connectClient, type BootedPlugin } from './boot-plugin';
+import { writeVaultFiles } from './write-helpers';
 
 /** The bearer token of the second key {@link bootTwoKeys} adds ("Rooted": propose mode, confined to `Projects`). */
 export const ROOTED_TOKEN = 'rooted-token-0123456789abcdef';
@@ -40,10 +41,7 @@ export interface TwoKeyVault {
  */
 export async function bootTwoKeys(files: Record<string, string>, prefix: string): Promise<TwoKeyVault> {
   const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), prefix));
-  for (const [path, text] of Object.entries(files)) {
-    await fsp.mkdir(nodePath.dirname(nodePath.join(dir, path)), { recursive: true });
-    await fsp.writeFile(nodePath.join(dir, path), text);
-  }
+  await writeVaultFiles(dir, files);
   const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, label: 'Claude' });
   const rootedKey: KeyRecord = {
     id: 'rooted',
