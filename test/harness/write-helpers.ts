@@ -25,6 +25,48 @@ export async function bootWriteEnv(source: string, options: Partial<BootOptions>
   return bootWriteEnvIn(copy.dir, options, copy.cleanup);
 }
 
+/** The parts of the {@link WriteEnv} one describe block shares ({@link writeEnvPerBlock}), with call/callError on its client. */
+export interface BlockWriteEnv {
+  readonly booted: BootedPlugin<VaultMcpPlugin>;
+  readonly client: Client;
+  readonly dir: string;
+  /** {@link call} on the block's client. */
+  call(name: string, args?: Json): Promise<Json>;
+  /** {@link callError} on the block's client. */
+  callError(name: string, args?: Json): Promise<string>;
+}
+
+/**
+ * One {@link bootWriteEnv} of `source` shared by the tests of the enclosing describe block: call
+ * it while the block is defined; it boots in the block's beforeAll and ends in its afterAll.
+ * @returns the env's parts, read through getters once the block's tests run.
+ * @throws Error from a getter read before the boot (outside the block's tests).
+ */
+export function writeEnvPerBlock(source: string, options: Partial<BootOptions> = {}): BlockWriteEnv {
+  let env: WriteEnv | undefined;
+  beforeAll(async () => {
+    env = await bootWriteEnv(source, options);
+  });
+  afterAll(async () => env?.done());
+  const current = (): WriteEnv => {
+    if (!env) throw new Error('the WriteEnv of this describe block is read before its beforeAll booted it');
+    return env;
+  };
+  return {
+    get booted() {
+      return current().booted;
+    },
+    get client() {
+      return current().client;
+    },
+    get dir() {
+      return current().dir;
+    },
+    call: (name, args) => call(current().client, name, args),
+    callError: (name, args) => callError(current().client, name, args),
+  };
+}
+
 /**
  * Boots the plugin on the vault folder `dir` as it is (a force key with every write tool on,
  * unless `options` say otherwise) and connects one client. Its done() closes the client, stops

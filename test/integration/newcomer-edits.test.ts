@@ -2,18 +2,13 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import type { CachedMetadata, TFile } from 'obsidian';
 import { DEMO_VAULT } from '../harness/temp-copy';
-import { bootWriteEnv, call as callTool, callError as callToolError, type Json, type WriteEnv } from '../harness/write-helpers';
+import { writeEnvPerBlock } from '../harness/write-helpers';
 
 // A newcomer's break-it pass (session 22, edits round): edits by heading, fences, the
 // preamble, expected_hash where it has no meaning, numbers YAML would lose, symlinked notes.
 describe('edit faults from the newcomer’s pass, through the tools over MCP', () => {
-  let env: WriteEnv;
-  beforeAll(async () => {
-    env = await bootWriteEnv(DEMO_VAULT);
-  });
-  afterAll(async () => env?.done());
-  const call = (name: string, args: Json): Promise<Json> => callTool(env.client, name, args);
-  const callError = (name: string, args: Json): Promise<string> => callToolError(env.client, name, args);
+  const env = writeEnvPerBlock(DEMO_VAULT);
+  const { call, callError } = env;
   /** Creates `path` with `content` through create_note (so the host has indexed it). */
   async function note(path: string, content: string): Promise<void> {
     await call('create_note', { path, content });

@@ -2,18 +2,13 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { NOTE_URI_PREFIX } from '../../src/server/content/note-resources';
 import { DEMO_VAULT } from '../harness/temp-copy';
-import { bootWriteEnv, call as callTool, callError as callToolError, type Json, type WriteEnv } from '../harness/write-helpers';
+import { writeEnvPerBlock, type Json } from '../harness/write-helpers';
 
 // A newcomer's report (issue 20 session): invisible characters in search queries, wrong
 // not-found sentences for hidden names, and paths that reached another note than they named.
 describe('a newcomer’s faults, through the tools over MCP', () => {
-  let env: WriteEnv;
-  beforeAll(async () => {
-    env = await bootWriteEnv(DEMO_VAULT);
-  });
-  afterAll(async () => env?.done());
-  const call = (name: string, args: Json): Promise<Json> => callTool(env.client, name, args);
-  const callError = (name: string, args: Json): Promise<string> => callToolError(env.client, name, args);
+  const env = writeEnvPerBlock(DEMO_VAULT);
+  const { call, callError } = env;
   const paths = async (query: string): Promise<string[]> =>
     ((await call('search', { query, mode: 'lexical', limit: 100 })).results as Json[]).map((r) => r.path);
 
