@@ -70,6 +70,23 @@ describe('notifications of hidden notes, and re-judging when what a key sees cha
     return heard;
   }
 
+  /**
+   * After what a session sees narrowed to Projects (its key's roots, or its client's MCP roots), with
+   * Ideas.md subscribed: one prompts/list_changed and no prompt left; Ideas.md's leaving told once,
+   * as a deletion would be; nothing of its later edit or deletion.
+   */
+  async function expectIdeasLeftOnce(heard: Heard, client: Client): Promise<void> {
+    await eventually(() => heard.prompts === 1);
+    expect((await client.listPrompts()).prompts).toEqual([]);
+    await settle();
+    const told = [...heard.updates];
+    expect(told).toEqual([noteUri('Ideas.md')]);
+    await booted.app.vault.append(file('Ideas.md'), '\nOutside the roots now.\n');
+    await booted.app.vault.delete(file('Ideas.md'));
+    await settle();
+    expect(heard.updates).toEqual(told);
+  }
+
   /** The run's key relabelled as a data.json synced from another device would (Obsidian calls onExternalSettingsChange). */
   async function relabel(label: string): Promise<void> {
     // The port as bound (the seeded 0 would move the server, closing every session).
@@ -151,15 +168,7 @@ describe('notifications of hidden notes, and re-judging when what a key sees cha
   test("a key's roots narrowed in the settings re-judge its subscriptions and prompts", async () => {
     const full = await session(booted.token, ['Ideas.md']);
     await booted.plugin.keyRing.setRoots(booted.key.id, ['Projects']);
-    await eventually(() => full.prompts === 1);
-    expect((await full.client.listPrompts()).prompts).toEqual([]);
-    await settle();
-    const told = [...full.updates];
-    expect(told).toEqual([noteUri('Ideas.md')]);
-    await booted.app.vault.append(file('Ideas.md'), '\nOutside the roots now.\n');
-    await booted.app.vault.delete(file('Ideas.md'));
-    await settle();
-    expect(full.updates).toEqual(told);
+    await expectIdeasLeftOnce(full, full.client);
   });
 
   test("the client's MCP roots narrowed (roots/list_changed) re-judge the session's subscriptions and prompts", async () => {
@@ -175,15 +184,7 @@ describe('notifications of hidden notes, and re-judging when what a key sees cha
     await client.subscribeResource({ uri: noteUri('Ideas.md') });
     roots = [{ uri: pathToFileURL(nodePath.join(env.dir, 'Projects')).href }];
     await client.sendRootsListChanged();
-    await eventually(() => heard.prompts === 1);
-    expect((await client.listPrompts()).prompts).toEqual([]);
-    await settle();
-    const told = [...heard.updates];
-    expect(told).toEqual([noteUri('Ideas.md')]);
-    await booted.app.vault.append(file('Ideas.md'), '\nOutside the roots now.\n');
-    await booted.app.vault.delete(file('Ideas.md'));
-    await settle();
-    expect(heard.updates).toEqual(told);
+    await expectIdeasLeftOnce(heard, client);
   });
 
   test("a revoked key's 2026-07-28 listen stream is closed: it hears no tool, prompt or note change after the revoke", async () => {
