@@ -65,6 +65,22 @@ async function expectMissingOnReads(
   for (const word of words) expect(many).not.toContain(word);
 }
 
+/**
+ * Asserts that Turned.md, made private and holding `newWord` now, answers as missing on every reading route but
+ * search (read_note and get_links by either spelling, its resource, read_notes, list_notes and the resource list,
+ * where Other.md alone is left), and that `newWord` shows in no answer.
+ */
+async function expectTurnedMissing(client: Client, newWord: string): Promise<void> {
+  for (const path of ['Turned', 'Turned.md']) {
+    expect(await attempt(client, 'read_note', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+    expect(await attempt(client, 'get_links', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+  }
+  await expect(client.readResource({ uri: `${NOTE_URI_PREFIX}Turned.md` })).rejects.toThrow(/not found/i);
+  expect(JSON.stringify(await attempt(client, 'read_notes', { paths: ['Turned.md', 'Other.md'] }))).not.toContain(newWord);
+  expect(((await call(client, 'list_notes', {})).notes as Json[]).map((n) => n.path)).toEqual(['Other.md']);
+  expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([`${NOTE_URI_PREFIX}Other.md`]);
+}
+
 describe('issue 12.7: an exact literal name wins over a percent-decoded one', () => {
   let env: SecEnv;
   afterEach(async () => env?.done());
@@ -575,14 +591,7 @@ describe('a note changed to private while the indexer lags is hidden before Obsi
     await app.vault.syncFromDisk();
     expect(app.metadataCache.getFileCache(app.vault.getFileByPath('Turned.md')!)?.frontmatter).toBeUndefined();
     const expectMissing = async (): Promise<void> => {
-      for (const path of ['Turned', 'Turned.md']) {
-        expect(await attempt(client, 'read_note', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
-        expect(await attempt(client, 'get_links', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
-      }
-      await expect(client.readResource({ uri: `${NOTE_URI_PREFIX}Turned.md` })).rejects.toThrow(/not found/i);
-      expect(JSON.stringify(await attempt(client, 'read_notes', { paths: ['Turned.md', 'Other.md'] }))).not.toContain('turnednew');
-      expect(((await call(client, 'list_notes', {})).notes as Json[]).map((n) => n.path)).toEqual(['Other.md']);
-      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([`${NOTE_URI_PREFIX}Other.md`]);
+      await expectTurnedMissing(client, 'turnednew');
       // The index held its text from before the change: a search by it named the note and showed the new text as the snippet.
       for (const word of ['turnedold', 'turnednew']) expect(await searchPaths(client, word)).toEqual([]);
     };
@@ -626,14 +635,7 @@ describe('a note changed while Obsidian was closed is judged from its file until
     const expectMissing = async (): Promise<void> => {
       for (const word of ['awayold', 'awaynew']) expect(await searchPaths(client, word)).toEqual([]);
       expect(await searchPaths(client, 'awayother')).toEqual(['Other.md']);
-      for (const path of ['Turned', 'Turned.md']) {
-        expect(await attempt(client, 'read_note', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
-        expect(await attempt(client, 'get_links', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
-      }
-      await expect(client.readResource({ uri: `${NOTE_URI_PREFIX}Turned.md` })).rejects.toThrow(/not found/i);
-      expect(JSON.stringify(await attempt(client, 'read_notes', { paths: ['Turned.md', 'Other.md'] }))).not.toContain('awaynew');
-      expect(((await call(client, 'list_notes', {})).notes as Json[]).map((n) => n.path)).toEqual(['Other.md']);
-      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([`${NOTE_URI_PREFIX}Other.md`]);
+      await expectTurnedMissing(client, 'awaynew');
     };
     await expectMissing();
     await app.metadataCache.releaseIndexing();
