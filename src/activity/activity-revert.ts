@@ -177,18 +177,7 @@ export class ActivityRevert {
           throw new ToolError('conflict', `'${entry.path}' changed since, right where this change is, so it was left as it is.`);
         next = applyHunks(current, located.ready);
       }
-      try {
-        await writes.writeExactText(
-          { tool: REVERT_TOOL, kind: entry.kind === 'properties' ? 'properties' : 'edit', path: entry.path, baseHash: hash, text: next },
-          scope,
-        );
-      } catch (err) {
-        if (err instanceof BaseChangedError) continue;
-        throw err;
-      }
-      const by = this.log.get(entry.id)?.reverted_by;
-      if (left > 0 && by) this.log.setLeft(by, left);
-      return left;
+      if (await this.writeRevert(entry, hash, next, left, scope)) return left;
     }
     throw new ToolError('conflict', `'${entry.path}' kept changing while it was reverted; try again.`);
   }
@@ -215,26 +204,32 @@ export class ActivityRevert {
           throw new ToolError('conflict', `'${entry.path}' changed since, right where this change is, so it was left as it is.`);
         next = applyHunks(current, ready);
       }
-      try {
-        await writes.writeExactText(
-          {
-            tool: REVERT_TOOL,
-            kind: entry.kind === 'properties' ? 'properties' : 'edit',
-            path: entry.path,
-            baseHash: hashText(current),
-            text: next,
-          },
-          scope,
-        );
-      } catch (err) {
-        if (err instanceof BaseChangedError) continue;
-        throw err;
-      }
-      const by = this.log.get(entry.id)?.reverted_by;
-      if (left > 0 && by) this.log.setLeft(by, left);
-      return left;
+      if (await this.writeRevert(entry, hashText(current), next, left, scope)) return left;
     }
     throw new ToolError('conflict', `'${entry.path}' kept changing while it was reverted; try again.`);
+  }
+
+  /**
+   * Writes `next`, a text revert's result, over the note `entry` changed, only if the note's
+   * text still hashes to `baseHash` (NoteWriter.writeExactText), and records on the revert's own
+   * log entry how many hunks were `left` out. Shared by {@link undoPatch} and {@link undoText}.
+   * @returns true when written; false when the note changed since it was read (BaseChangedError),
+   *   so the caller reads it again and retries.
+   * @throws ToolError when the vault refuses the write.
+   */
+  private async writeRevert(entry: ActivityEntry, baseHash: string, next: string, left: number, scope: AccessScope): Promise<boolean> {
+    try {
+      await this.notes.writes.writeExactText(
+        { tool: REVERT_TOOL, kind: entry.kind === 'properties' ? 'properties' : 'edit', path: entry.path, baseHash, text: next },
+        scope,
+      );
+    } catch (err) {
+      if (err instanceof BaseChangedError) return false;
+      throw err;
+    }
+    const by = this.log.get(entry.id)?.reverted_by;
+    if (left > 0 && by) this.log.setLeft(by, left);
+    return true;
   }
 }
 

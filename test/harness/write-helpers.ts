@@ -1,3 +1,5 @@
+import { promises as fsp } from 'node:fs';
+import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from './boot-plugin';
@@ -20,18 +22,92 @@ export interface WriteEnv {
  */
 export async function bootWriteEnv(source: string, options: Partial<BootOptions> = {}): Promise<WriteEnv> {
   const copy = await copyToTemp(source);
-  const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, mode: 'force', allowWrites: true, ...options });
-  const client = await connectClient(booted.url, booted.token);
+  return bootWriteEnvIn(copy.dir, options, copy.cleanup);
+}
+
+/** The parts of the {@link WriteEnv} one describe block shares ({@link writeEnvPerBlock}), with call/callError on its client. */
+export interface BlockWriteEnv {
+  readonly booted: BootedPlugin<VaultMcpPlugin>;
+  readonly client: Client;
+  readonly dir: string;
+  /** {@link call} on the block's client. */
+  call(name: string, args?: Json): Promise<Json>;
+  /** {@link callError} on the block's client. */
+  callError(name: string, args?: Json): Promise<string>;
+}
+
+/**
+ * One {@link bootWriteEnv} of `source` shared by the tests of the enclosing describe block: call
+ * it while the block is defined; it boots in the block's beforeAll and ends in its afterAll.
+ * @returns the env's parts, read through getters once the block's tests run.
+ * @throws Error from a getter read before the boot (outside the block's tests).
+ */
+export function writeEnvPerBlock(source: string, options: Partial<BootOptions> = {}): BlockWriteEnv {
+  let env: WriteEnv | undefined;
+  beforeAll(async () => {
+    env = await bootWriteEnv(source, options);
+  });
+  afterAll(async () => env?.done());
+  const current = (): WriteEnv => {
+    if (!env) throw new Error('the WriteEnv of this describe block is read before its beforeAll booted it');
+    return env;
+  };
   return {
-    booted,
+    get booted() {
+      return current().booted;
+    },
+    get client() {
+      return current().client;
+    },
+    get dir() {
+      return current().dir;
+    },
+    call: (name, args) => call(current().client, name, args),
+    callError: (name, args) => callError(current().client, name, args),
+  };
+}
+
+/**
+ * Boots the plugin on the vault folder `dir` as it is (a force key with every write tool on,
+ * unless `options` say otherwise) and connects one client. Its done() closes the client, stops
+ * the plugin, then calls `remove` (the caller's clean-up of the folder, or of a folder around it).
+ * @throws what booting or connecting throws, after undoing what was started and calling `remove`.
+ */
+export async function bootWriteEnvIn(dir: string, options: Partial<BootOptions>, remove: () => Promise<void>): Promise<WriteEnv> {
+  let booted: BootedPlugin<VaultMcpPlugin> | undefined;
+  let client: Client;
+  try {
+    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true, ...options });
+    client = await connectClient(booted.url, booted.token);
+  } catch (err) {
+    await booted?.stop();
+    await remove();
+    throw err;
+  }
+  const started = booted;
+  return {
+    booted: started,
     client,
-    dir: copy.dir,
+    dir,
     done: async () => {
       await client.close();
-      await booted.stop();
-      await copy.cleanup();
+      await started.stop();
+      await remove();
     },
   };
+}
+
+/** Writes `files` (vault path → text, written as UTF-8, or exact bytes) into the folder `dir`, making their folders. */
+export async function writeVaultFiles(dir: string, files: Record<string, string | Buffer>): Promise<void> {
+  for (const [path, content] of Object.entries(files)) {
+    await fsp.mkdir(nodePath.dirname(nodePath.join(dir, path)), { recursive: true });
+    await fsp.writeFile(nodePath.join(dir, path), content);
+  }
+}
+
+/** The paths a search for `query` returns (its first page, as the tool's defaults give it). */
+export async function searchPaths(client: Client, query: string): Promise<string[]> {
+  return ((await call(client, 'search', { query })).results as Json[]).map((r) => r.path as string);
 }
 
 /** Calls a tool and returns its structured result; fails the test on isError. */

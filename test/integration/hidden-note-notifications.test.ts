@@ -1,23 +1,27 @@
-import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  ListRootsRequestSchema,
-  PromptListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import VaultMcpPlugin from '../../src/main';
 import { noteUri } from '../../src/server/content/note-resources';
-import { secretIdForKey, type KeyRecord } from '../../src/settings/key-record';
 import { simulateExternalSettingsChange } from '../host';
-import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import type { BootedPlugin } from '../harness/boot-plugin';
+import {
+  bootTwoKeys,
+  eventually,
+  modernListener,
+  openSession,
+  recordHeard,
+  ROOTED_TOKEN,
+  settle,
+  SKILL,
+  type Heard,
+  type TwoKeyVault,
+} from '../harness/notification-env';
 import { call, callError } from '../harness/write-helpers';
 
-const SKILL = (name: string, extra = ''): string => `---\nname: ${name}\ndescription: Does ${name}.\n${extra}---\nSteps of ${name}.\n`;
 /** Frontmatter that hides a note from the key labelled `Renamed` only. */
 const BARS_RENAMED = 'agent_overrides:\n  Renamed: no-access\n';
 
@@ -46,57 +50,41 @@ const FILES: Record<string, string> = {
  * prompts/get's list of files and notified nobody.
  */
 describe('notifications of hidden notes, and re-judging when what a key sees changes', () => {
-  let dir: string;
+  let env: TwoKeyVault;
   let booted: BootedPlugin<VaultMcpPlugin>;
-  const ROOTED_TOKEN = 'rooted-token-0123456789abcdef';
   const clients: Array<{ close(): Promise<void> }> = [];
-  type Heard = { prompts: number; updates: string[] };
 
   const file = (path: string) => booted.app.vault.getFileByPath(path)!;
-  /** Longer than the 50 ms debounce plus a check: a notification that was coming has come. */
-  const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 400));
-  async function eventually(predicate: () => boolean): Promise<void> {
-    for (let i = 0; i < 150 && !predicate(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(predicate()).toBe(true);
-  }
-
-  /** Records what a session-era client hears. */
-  function record(client: Client): Heard {
-    const heard: Heard = { prompts: 0, updates: [] };
-    client.setNotificationHandler(PromptListChangedNotificationSchema, async () => {
-      heard.prompts++;
-    });
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => {
-      heard.updates.push(n.params.uri);
-    });
-    return heard;
-  }
 
   /** A session of `token`, initialized (a round trip), subscribed to `paths`. */
   async function session(token: string, paths: string[] = []): Promise<Heard & { client: Client }> {
-    const client = await connectClient(booted.url, token);
-    clients.push(client);
-    const heard = Object.assign(record(client), { client });
-    await client.listPrompts();
-    for (const path of paths) await client.subscribeResource({ uri: noteUri(path) });
+    const heard = await openSession(booted.url, token, paths);
+    clients.push(heard.client);
     return heard;
   }
 
   /** A 2026-07-28 client of `token` listening for prompt changes and to the URIs of `paths`. */
   async function listener(token: string, paths: string[]): Promise<Heard> {
-    const client = new ModernClient({ name: 'hidden-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(new ModernTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    const { client, heard } = await modernListener(booted.url, token, 'hidden-v2', paths.map(noteUri));
     clients.push(client);
-    const heard: Heard = { prompts: 0, updates: [] };
-    client.setNotificationHandler('notifications/prompts/list_changed', () => {
-      heard.prompts++;
-    });
-    client.setNotificationHandler('notifications/resources/updated', (n) => {
-      heard.updates.push(n.params.uri);
-    });
-    await client.listPrompts();
-    await client.listen({ promptsListChanged: true, resourceSubscriptions: paths.map(noteUri) });
     return heard;
+  }
+
+  /**
+   * After what a session sees narrowed to Projects (its key's roots, or its client's MCP roots), with
+   * Ideas.md subscribed: one prompts/list_changed and no prompt left; Ideas.md's leaving told once,
+   * as a deletion would be; nothing of its later edit or deletion.
+   */
+  async function expectIdeasLeftOnce(heard: Heard, client: Client): Promise<void> {
+    await eventually(() => heard.prompts === 1);
+    expect((await client.listPrompts()).prompts).toEqual([]);
+    await settle();
+    const told = [...heard.updates];
+    expect(told).toEqual([noteUri('Ideas.md')]);
+    await booted.app.vault.append(file('Ideas.md'), '\nOutside the roots now.\n');
+    await booted.app.vault.delete(file('Ideas.md'));
+    await settle();
+    expect(heard.updates).toEqual(told);
   }
 
   /** The run's key relabelled as a data.json synced from another device would (Obsidian calls onExternalSettingsChange). */
@@ -111,29 +99,13 @@ describe('notifications of hidden notes, and re-judging when what a key sees cha
   }
 
   beforeEach(async () => {
-    dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-hidden-notes-'));
-    for (const [path, text] of Object.entries(FILES)) {
-      await fsp.mkdir(nodePath.dirname(nodePath.join(dir, path)), { recursive: true });
-      await fsp.writeFile(nodePath.join(dir, path), text);
-    }
-    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, label: 'Claude' });
-    const rootedKey: KeyRecord = {
-      id: 'rooted',
-      label: 'Rooted',
-      mode: 'propose',
-      scope: 'local',
-      roots: ['Projects'],
-      created_at: new Date().toISOString(),
-      last_used_at: null,
-    };
-    booted.plugin.settings.keys.push(rootedKey);
-    booted.app.secretStorage.setSecret(secretIdForKey(rootedKey.id), ROOTED_TOKEN);
+    env = await bootTwoKeys(FILES, 'vault-mcp-hidden-notes-');
+    booted = env.booted;
   });
 
   afterEach(async () => {
     for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-    await booted.stop();
-    await fsp.rm(dir, { recursive: true, force: true });
+    await env.done();
   });
 
   test('a 2026-07-28 listener hears no deletion of a note its key could not read: private, quarantined, outside its roots', async () => {
@@ -196,39 +168,23 @@ describe('notifications of hidden notes, and re-judging when what a key sees cha
   test("a key's roots narrowed in the settings re-judge its subscriptions and prompts", async () => {
     const full = await session(booted.token, ['Ideas.md']);
     await booted.plugin.keyRing.setRoots(booted.key.id, ['Projects']);
-    await eventually(() => full.prompts === 1);
-    expect((await full.client.listPrompts()).prompts).toEqual([]);
-    await settle();
-    const told = [...full.updates];
-    expect(told).toEqual([noteUri('Ideas.md')]);
-    await booted.app.vault.append(file('Ideas.md'), '\nOutside the roots now.\n');
-    await booted.app.vault.delete(file('Ideas.md'));
-    await settle();
-    expect(full.updates).toEqual(told);
+    await expectIdeasLeftOnce(full, full.client);
   });
 
   test("the client's MCP roots narrowed (roots/list_changed) re-judge the session's subscriptions and prompts", async () => {
-    let roots = [{ uri: pathToFileURL(dir).href }];
+    let roots = [{ uri: pathToFileURL(env.dir).href }];
     const client = new Client({ name: 'roots-client', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots }));
     await client.connect(
       new StreamableHTTPClientTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${booted.token}` } } }),
     );
     clients.push(client);
-    const heard = record(client);
+    const heard = recordHeard(client);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['good', 'guarded']);
     await client.subscribeResource({ uri: noteUri('Ideas.md') });
-    roots = [{ uri: pathToFileURL(nodePath.join(dir, 'Projects')).href }];
+    roots = [{ uri: pathToFileURL(nodePath.join(env.dir, 'Projects')).href }];
     await client.sendRootsListChanged();
-    await eventually(() => heard.prompts === 1);
-    expect((await client.listPrompts()).prompts).toEqual([]);
-    await settle();
-    const told = [...heard.updates];
-    expect(told).toEqual([noteUri('Ideas.md')]);
-    await booted.app.vault.append(file('Ideas.md'), '\nOutside the roots now.\n');
-    await booted.app.vault.delete(file('Ideas.md'));
-    await settle();
-    expect(heard.updates).toEqual(told);
+    await expectIdeasLeftOnce(heard, client);
   });
 
   test("a revoked key's 2026-07-28 listen stream is closed: it hears no tool, prompt or note change after the revoke", async () => {

@@ -1,49 +1,20 @@
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CachedMetadata, TFile } from 'obsidian';
-import VaultMcpPlugin from '../../src/main';
-import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
-import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
-
-type Json = Record<string, any>;
+import { DEMO_VAULT } from '../harness/temp-copy';
+import { writeEnvPerBlock } from '../harness/write-helpers';
 
 // A newcomer's break-it pass (session 22, edits round): edits by heading, fences, the
 // preamble, expected_hash where it has no meaning, numbers YAML would lose, symlinked notes.
 describe('edit faults from the newcomer’s pass, through the tools over MCP', () => {
-  let booted: BootedPlugin<VaultMcpPlugin>;
-  let client: Client;
-  let vault: string;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    const copy = await copyToTemp(DEMO_VAULT);
-    cleanup = copy.cleanup;
-    vault = copy.dir;
-    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, allowWrites: true, mode: 'force' });
-    client = await connectClient(booted.url, booted.token);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await booted?.stop();
-    await cleanup?.();
-  });
-
-  async function call(name: string, args: Json): Promise<Json> {
-    const result = await client.callTool({ name, arguments: args });
-    if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
-    return result.structuredContent as Json;
-  }
-  async function callError(name: string, args: Json): Promise<string> {
-    const result = await client.callTool({ name, arguments: args });
-    expect(result.isError).toBe(true);
-    return (result.content as Array<{ text: string }>)[0].text;
-  }
+  const env = writeEnvPerBlock(DEMO_VAULT);
+  const { call, callError } = env;
   /** Creates `path` with `content` through create_note (so the host has indexed it). */
   async function note(path: string, content: string): Promise<void> {
     await call('create_note', { path, content });
-    await booted.app.metadataCache.whenResolved();
+    await env.booted.app.metadataCache.whenResolved();
   }
-  const disk = (path: string): string => fs.readFileSync(nodePath.join(vault, path), 'utf8');
+  const disk = (path: string): string => fs.readFileSync(nodePath.join(env.dir, path), 'utf8');
 
   describe('F2: headings inside callouts, blockquotes and list items', () => {
     it('are not in the outline, and the note’s own headings can be edited', async () => {
@@ -62,8 +33,8 @@ describe('edit faults from the newcomer’s pass, through the tools over MCP', (
 
     it('a cache that disagrees with a note that has settled is refused with advice to use an anchor, not "retry"', async () => {
       await note('E/stale.md', '# Top\ntext\n> ## Quoted\n');
-      const cache = booted.app.metadataCache;
-      const file = booted.app.vault.getFileByPath('E/stale.md') as TFile;
+      const cache = env.booted.app.metadataCache;
+      const file = env.booted.app.vault.getFileByPath('E/stale.md') as TFile;
       const real = cache.getFileCache.bind(cache);
       // A heading the cache lists where the text has none (a parser that disagrees with ours).
       const wrong = (f: TFile): CachedMetadata | null => {
@@ -74,8 +45,8 @@ describe('edit faults from the newcomer’s pass, through the tools over MCP', (
         return { ...c, headings: [...(c.headings ?? []), { heading: 'Quoted', level: 2, position }] };
       };
       const old = new Date(Date.now() - 60_000);
-      fs.utimesSync(nodePath.join(vault, 'E/stale.md'), old, old);
-      await booted.app.vault.syncFromDisk();
+      fs.utimesSync(nodePath.join(env.dir, 'E/stale.md'), old, old);
+      await env.booted.app.vault.syncFromDisk();
       await cache.whenResolved();
       (file.stat as { mtime: number }).mtime = old.getTime();
       cache.getFileCache = wrong;
@@ -149,28 +120,28 @@ describe('edit faults from the newcomer’s pass, through the tools over MCP', (
       expect(await callError('create_note', { path: 'E/ceh', content: 'x', expected_hash: hash })).toMatch(
         /expected_hash does not apply to a new note.*write_note/,
       );
-      expect(fs.existsSync(nodePath.join(vault, 'E/ceh.md'))).toBe(false);
+      expect(fs.existsSync(nodePath.join(env.dir, 'E/ceh.md'))).toBe(false);
       expect(await callError('create_folder', { path: 'E/cf', expected_hash: hash })).toMatch(/does not apply to a folder/);
-      expect(fs.existsSync(nodePath.join(vault, 'E/cf'))).toBe(false);
+      expect(fs.existsSync(nodePath.join(env.dir, 'E/cf'))).toBe(false);
       await call('create_folder', { path: 'E/Q3' });
       expect(await callError('move_note', { path: 'E/Q3', to: 'E/Q4', expected_hash: hash })).toMatch(/does not apply to a folder move/);
-      expect(fs.existsSync(nodePath.join(vault, 'E/Q3'))).toBe(true);
+      expect(fs.existsSync(nodePath.join(env.dir, 'E/Q3'))).toBe(true);
     });
   });
 
   describe('F10: a note that is a symbolic link inside the vault', () => {
     it('every write route writes through the link, as append does, and the link stays', async () => {
       await note('E/target.md', '# T\nold\n');
-      await fs.promises.symlink('target.md', nodePath.join(vault, 'E/inlink.md'), 'file');
-      await booted.app.vault.syncFromDisk();
-      await booted.app.metadataCache.whenResolved();
-      const isLink = (): boolean => fs.lstatSync(nodePath.join(vault, 'E/inlink.md')).isSymbolicLink();
+      await fs.promises.symlink('target.md', nodePath.join(env.dir, 'E/inlink.md'), 'file');
+      await env.booted.app.vault.syncFromDisk();
+      await env.booted.app.metadataCache.whenResolved();
+      const isLink = (): boolean => fs.lstatSync(nodePath.join(env.dir, 'E/inlink.md')).isSymbolicLink();
       await call('write_note', { path: 'E/inlink', body: '# replaced via link\n' });
       expect(isLink()).toBe(true);
       expect(disk('E/target.md')).toBe('# replaced via link\n');
       await call('set_properties', { path: 'E/inlink', properties: { k: 'v' } });
       await call('append_note', { path: 'E/inlink', content: 'appended' });
-      await booted.app.metadataCache.whenResolved();
+      await env.booted.app.metadataCache.whenResolved();
       await call('edit_note', { path: 'E/inlink', anchor: 'appended', op: 'replace', content: 'edited' });
       expect(isLink()).toBe(true);
       expect(disk('E/target.md')).toBe('---\nk: v\n---\n# replaced via link\nedited\n');
@@ -179,7 +150,7 @@ describe('edit faults from the newcomer’s pass, through the tools over MCP', (
 
   describe('F13: append_within on a heading with subsections', () => {
     it('appends after the last subsection, as the tool description says, and insert_before a subsection stays above it', async () => {
-      const { tools } = await client.listTools();
+      const { tools } = await env.client.listTools();
       expect(tools.find((t) => t.name === 'edit_note')?.description).toMatch(/append_within.*at the end, after subsections/);
       await note('E/a.md', '# P\nx\n## Child\ny\n');
       await call('edit_note', { path: 'E/a', heading: 'P', op: 'append_within', content: 'A' });

@@ -1,43 +1,14 @@
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import VaultMcpPlugin from '../../src/main';
 import { NOTE_URI_PREFIX } from '../../src/server/content/note-resources';
-import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
-import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
-
-type Json = Record<string, any>;
+import { DEMO_VAULT } from '../harness/temp-copy';
+import { writeEnvPerBlock, type Json } from '../harness/write-helpers';
 
 // A newcomer's report (issue 20 session): invisible characters in search queries, wrong
 // not-found sentences for hidden names, and paths that reached another note than they named.
 describe('a newcomer’s faults, through the tools over MCP', () => {
-  let booted: BootedPlugin<VaultMcpPlugin>;
-  let client: Client;
-  let vault: string;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    const copy = await copyToTemp(DEMO_VAULT);
-    cleanup = copy.cleanup;
-    vault = copy.dir;
-    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, allowWrites: true, mode: 'force' });
-    client = await connectClient(booted.url, booted.token);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await booted?.stop();
-    await cleanup?.();
-  });
-
-  async function call(name: string, args: Json): Promise<Json> {
-    const result = await client.callTool({ name, arguments: args });
-    if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
-    return result.structuredContent as Json;
-  }
-  async function callError(name: string, args: Json): Promise<string> {
-    const result = await client.callTool({ name, arguments: args });
-    expect(result.isError).toBe(true);
-    return (result.content as Array<{ text: string }>)[0].text;
-  }
+  const env = writeEnvPerBlock(DEMO_VAULT);
+  const { call, callError } = env;
   const paths = async (query: string): Promise<string[]> =>
     ((await call('search', { query, mode: 'lexical', limit: 100 })).results as Json[]).map((r) => r.path);
 
@@ -88,7 +59,7 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
         path: 'Joiners',
         content: 'Persian: \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645. Emoji: \u{1f469}\u200d\u{1f4bb} coder.\n',
       });
-      await booted.plugin.search.whenBuilt();
+      await env.booted.plugin.search.whenBuilt();
       expect(await paths('"\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"')).toEqual(['Joiners.md']);
       expect(await paths('"\u{1f469}\u200d\u{1f4bb} coder"')).toEqual(['Joiners.md']);
       expect(await paths('"\u{1f469} \u{1f4bb} coder"')).toEqual([]);
@@ -136,7 +107,7 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
 
   describe('not-found and refusal sentences name what the path is', () => {
     it('a dot-file at the vault root is a hidden name, not "in a folder", whether it exists or not', async () => {
-      fs.writeFileSync(nodePath.join(vault, '.bashrc'), 'secret');
+      fs.writeFileSync(nodePath.join(env.dir, '.bashrc'), 'secret');
       for (const path of ['.bashrc', '.profile']) {
         const text = await callError('read_note', { path });
         expect(text).toBe(
@@ -175,7 +146,7 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
   });
 
   describe('a path names one note exactly', () => {
-    const inbox = (): string => fs.readFileSync(nodePath.join(vault, 'Inbox.md'), 'utf8');
+    const inbox = (): string => fs.readFileSync(nodePath.join(env.dir, 'Inbox.md'), 'utf8');
 
     it('the documented conveniences still reach Inbox.md: no .md, other case, a wikilink', async () => {
       for (const path of ['Inbox.md', 'Inbox', 'inbox.md', 'INBOX', '[[Inbox]]', './Inbox.md', 'Inbox.MD'])
@@ -202,18 +173,18 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
           else expect(text).toMatch(/^No folder 'Inbox(\.md)?' \(a path ending in '\/' names one\); for the note, give 'Inbox\.md'\.$/);
         }
         expect((await call('read_notes', { paths: [path] })).not_found).toEqual([path]);
-        await expect(client.readResource({ uri: `${NOTE_URI_PREFIX}${encodeURIComponent(path)}` })).rejects.toThrow(/not found/i);
+        await expect(env.client.readResource({ uri: `${NOTE_URI_PREFIX}${encodeURIComponent(path)}` })).rejects.toThrow(/not found/i);
       }
       expect(await callError('read_note', { id: 'Inbox.md/' })).toMatch(/ending in '\/' names one/);
       expect(inbox()).toBe(before);
       expect((await call('read_note', { path: 'Inbox' })).hash).toBe(hash);
-      expect(fs.existsSync(nodePath.join(vault, 'Archive/Moved inbox.md'))).toBe(false);
+      expect(fs.existsSync(nodePath.join(env.dir, 'Archive/Moved inbox.md'))).toBe(false);
     });
 
     it('a path with outer spaces names the note of that exact name when one exists: a write never lands on the trimmed name', async () => {
-      const spaced = nodePath.join(vault, 'Inbox .md');
+      const spaced = nodePath.join(env.dir, 'Inbox .md');
       // The user's own note (the tools refuse to create a name ending in a space, which some disks drop).
-      await booted.app.vault.create('Inbox .md', 'Spaced inbox\n');
+      await env.booted.app.vault.create('Inbox .md', 'Spaced inbox\n');
       const before = inbox();
       for (const path of ['Inbox ', 'Inbox .md', 'path:Inbox .md']) expect((await call('read_note', { path })).path).toBe('Inbox .md');
       expect((await call('read_notes', { paths: ['Inbox '] })).notes.map((n: Json) => n.path)).toEqual(['Inbox .md']);
@@ -230,8 +201,8 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
     it('a note moved to a path ending in / is refused with the whole path to give, never renamed to <folder>.md', async () => {
       const text = await callError('move_note', { path: 'Ideas', to: 'Archive/' });
       expect(text).toBe("'Archive/' ends with '/', which names a folder; give the note's whole new path, such as 'Archive/Ideas.md'.");
-      expect(fs.existsSync(nodePath.join(vault, 'Archive.md'))).toBe(false);
-      expect(fs.existsSync(nodePath.join(vault, 'Ideas.md'))).toBe(true);
+      expect(fs.existsSync(nodePath.join(env.dir, 'Archive.md'))).toBe(false);
+      expect(fs.existsSync(nodePath.join(env.dir, 'Ideas.md'))).toBe(true);
       expect(await callError('create_note', { path: 'New%2F', content: 'x' })).toMatch(/ends with '\/', which names a folder/);
     });
 

@@ -1,15 +1,18 @@
-import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
-import * as nodePath from 'node:path';
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import VaultMcpPlugin from '../../src/main';
 import { noteUri } from '../../src/server/content/note-resources';
-import { secretIdForKey, type KeyRecord } from '../../src/settings/key-record';
-import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
-
-const SKILL = (name: string, extra = ''): string => `---\nname: ${name}\ndescription: Does ${name}.\n${extra}---\nSteps of ${name}.\n`;
+import type { BootedPlugin } from '../harness/boot-plugin';
+import {
+  bootTwoKeys,
+  eventually,
+  modernListener,
+  openSession,
+  ROOTED_TOKEN,
+  settle,
+  SKILL,
+  type Heard,
+  type TwoKeyVault,
+} from '../harness/notification-env';
 
 /** The vault before each test. */
 const FILES: Record<string, string> = {
@@ -30,79 +33,38 @@ const FILES: Record<string, string> = {
  * private still sent an update.
  */
 describe('prompt and resource notifications follow what each key sees', () => {
-  let dir: string;
+  let env: TwoKeyVault;
   let booted: BootedPlugin<VaultMcpPlugin>;
   const clients: Client[] = [];
-  const ROOTED_TOKEN = 'rooted-token-0123456789abcdef';
-  let full: { client: Client; prompts: number; updates: string[] };
-  let rooted: { client: Client; prompts: number; updates: string[] };
+  const modernClients: Array<{ close(): Promise<void> }> = [];
+  let full: Heard & { client: Client };
+  let rooted: Heard & { client: Client };
 
-  async function connect(token: string): Promise<{ client: Client; prompts: number; updates: string[] }> {
-    const client = await connectClient(booted.url, token);
-    clients.push(client);
-    const seen = { client, prompts: 0, updates: [] as string[] };
-    client.setNotificationHandler(PromptListChangedNotificationSchema, async () => {
-      seen.prompts++;
-    });
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => {
-      seen.updates.push(n.params.uri);
-    });
-    // A request round trip: the session is initialized and follows the vault from here on.
-    await client.listPrompts();
-    return seen;
+  /** A session of `token`, initialized (a request round trip): it follows the vault from here on. */
+  async function connect(token: string): Promise<Heard & { client: Client }> {
+    const session = await openSession(booted.url, token);
+    clients.push(session.client);
+    return session;
+  }
+  /** A 2026-07-28 client of `token` listening (`subscriptions/listen`) for prompt changes and to `uris`; records what it hears. */
+  async function listener(token: string, uris: string[] = []): Promise<Heard> {
+    const { client, heard } = await modernListener(booted.url, token, 'prompts-v2', uris.length ? uris : undefined);
+    modernClients.push(client);
+    return heard;
   }
   const file = (path: string) => booted.app.vault.getFileByPath(path)!;
-  /** Longer than the 50 ms debounce plus a check: a notification that was coming has come. */
-  const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 400));
-  async function eventually(predicate: () => boolean): Promise<void> {
-    for (let i = 0; i < 250 && !predicate(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(predicate()).toBe(true);
-  }
 
   beforeEach(async () => {
-    dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-prompt-notes-'));
-    for (const [path, text] of Object.entries(FILES)) {
-      await fsp.mkdir(nodePath.dirname(nodePath.join(dir, path)), { recursive: true });
-      await fsp.writeFile(nodePath.join(dir, path), text);
-    }
-    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, label: 'Claude' });
-    const rootedKey: KeyRecord = {
-      id: 'rooted',
-      label: 'Rooted',
-      mode: 'propose',
-      scope: 'local',
-      roots: ['Projects'],
-      created_at: new Date().toISOString(),
-      last_used_at: null,
-    };
-    booted.plugin.settings.keys.push(rootedKey);
-    booted.app.secretStorage.setSecret(secretIdForKey(rootedKey.id), ROOTED_TOKEN);
+    env = await bootTwoKeys(FILES, 'vault-mcp-prompt-notes-');
+    booted = env.booted;
     full = await connect(booted.token);
     rooted = await connect(ROOTED_TOKEN);
   });
-  const modernClients: ModernClient[] = [];
-  /** A 2026-07-28 client of `token` listening (`subscriptions/listen`) for prompt changes and to `uris`; records what it hears. */
-  async function listener(token: string, uris: string[] = []): Promise<{ prompts: number; updates: string[] }> {
-    const client = new ModernClient({ name: 'prompts-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(new ModernTransport(new URL(booted.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
-    modernClients.push(client);
-    const heard = { prompts: 0, updates: [] as string[] };
-    client.setNotificationHandler('notifications/prompts/list_changed', () => {
-      heard.prompts++;
-    });
-    client.setNotificationHandler('notifications/resources/updated', (n) => {
-      heard.updates.push(n.params.uri);
-    });
-    await client.listPrompts();
-    await client.listen(uris.length ? { promptsListChanged: true, resourceSubscriptions: uris } : { promptsListChanged: true });
-    return heard;
-  }
 
   afterEach(async () => {
     for (const client of modernClients.splice(0)) await client.close();
     for (const client of clients.splice(0)) await client.close();
-    await booted.stop();
-    await fsp.rm(dir, { recursive: true, force: true });
+    await env.done();
   });
 
   test('a private skill edited, or a private file created in a skill folder, notifies no session', async () => {

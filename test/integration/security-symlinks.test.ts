@@ -2,9 +2,8 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import VaultMcpPlugin from '../../src/main';
-import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../harness/boot-plugin';
-import { attempt, call, type Json } from '../harness/write-helpers';
+import type { BootOptions } from '../harness/boot-plugin';
+import { attempt, bootWriteEnvIn, call, searchPaths, writeVaultFiles, type Json, type WriteEnv } from '../harness/write-helpers';
 
 /**
  * Issue 12.1, "Symlinks lead out of the vault", through the MCP client as an agent sends it:
@@ -14,16 +13,13 @@ import { attempt, call, type Json } from '../harness/write-helpers';
  * lists the link in `access.trustedSymlinks`; a link that stays inside the vault keeps working.
  */
 
-interface LinkEnv {
-  booted: BootedPlugin<VaultMcpPlugin>;
-  client: Client;
+interface LinkEnv extends WriteEnv {
   /** The vault folder. */
   vault: string;
   /** The folder outside the vault that `LinkedDir` points to. */
   outsideDir: string;
   /** The file outside the vault that `passwd.md` points to. */
   outsideFile: string;
-  done(): Promise<void>;
 }
 
 const OUTSIDE_NOTE = 'outsidesecretword lives in a folder outside the vault.\n';
@@ -44,25 +40,8 @@ async function boot(options: Partial<BootOptions> = {}): Promise<LinkEnv> {
   await fsp.symlink(outsideDir, nodePath.join(vault, 'LinkedDir'), 'dir');
   await fsp.symlink(outsideFile, nodePath.join(vault, 'passwd.md'), 'file');
   await fsp.symlink(nodePath.join(vault, 'Inside'), nodePath.join(vault, 'Alias'), 'dir');
-  const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault, mode: 'force', allowWrites: true, ...options });
-  const client = await connectClient(booted.url, booted.token);
-  return {
-    booted,
-    client,
-    vault,
-    outsideDir,
-    outsideFile,
-    done: async () => {
-      await client.close();
-      await booted.stop();
-      await fsp.rm(root, { recursive: true, force: true });
-    },
-  };
-}
-
-/** The paths a search for `query` returns. */
-async function searchPaths(client: Client, query: string): Promise<string[]> {
-  return ((await call(client, 'search', { query })).results as Json[]).map((r) => r.path as string);
+  const env = await bootWriteEnvIn(vault, options, () => fsp.rm(root, { recursive: true, force: true }));
+  return { ...env, vault, outsideDir, outsideFile };
 }
 
 /** Names in the outside folder now, sorted. */
@@ -199,47 +178,40 @@ describe('a symbolic link inside the vault does not open the place it leads to b
   // A user's ordinary in-vault link (a folder shown in two places) led into a quarantined folder and out of a confined
   // key's roots: a key confined to Projects read, searched, listed, wrote and moved notes of Journal (quarantined),
   // _private and People through Projects/JLink, Projects/PLink and Projects/PeopleLink.
-  let root: string;
-  let booted: BootedPlugin<VaultMcpPlugin> | null = null;
-  let client: Client | null = null;
+  let env: WriteEnv | null = null;
   afterEach(async () => {
-    await client?.close();
-    await booted?.stop();
-    client = booted = null;
-    await fsp.rm(root, { recursive: true, force: true });
+    await env?.done();
+    env = null;
   });
 
   async function start(options: Partial<BootOptions>): Promise<{ vault: string; client: Client }> {
-    root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-inlinks-'));
+    const root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-inlinks-'));
     const vault = nodePath.join(root, 'vault');
-    const files: Record<string, string> = {
+    await writeVaultFiles(vault, {
       'Journal/2026/Day.md': 'journalsecretword of a day\n',
       '_private/Passwords hint.md': 'privatesecretword hint\n',
       'People/Ana Ruiz.md': 'peoplesecretword about Ana\n',
       'Inbox.md': 'inboxsecretword\n',
       'Projects/Plan.md': 'projectplanword\n',
       'Projects/Sub/Real.md': 'subrealword\n',
-    };
-    for (const [path, text] of Object.entries(files)) {
-      await fsp.mkdir(nodePath.dirname(nodePath.join(vault, path)), { recursive: true });
-      await fsp.writeFile(nodePath.join(vault, path), text);
-    }
+    });
     await fsp.symlink('../Journal', nodePath.join(vault, 'Projects/JLink'), 'dir');
     await fsp.symlink('../_private', nodePath.join(vault, 'Projects/PLink'), 'dir');
     await fsp.symlink('../People', nodePath.join(vault, 'Projects/PeopleLink'), 'dir');
     await fsp.symlink('../Inbox.md', nodePath.join(vault, 'Projects/inboxfile.md'), 'file');
     await fsp.symlink('Sub', nodePath.join(vault, 'Projects/SubLink'), 'dir');
-    booted = await bootPlugin(VaultMcpPlugin, {
-      vaultPath: vault,
-      mode: 'force',
-      allowWrites: true,
-      configure: (s) => {
-        s.access.quarantine = ['Journal'];
+    const remove = (): Promise<void> => fsp.rm(root, { recursive: true, force: true });
+    env = await bootWriteEnvIn(
+      vault,
+      {
+        configure: (s) => {
+          s.access.quarantine = ['Journal'];
+        },
+        ...options,
       },
-      ...options,
-    });
-    client = await connectClient(booted.url, booted.token);
-    return { vault, client };
+      remove,
+    );
+    return { vault, client: env.client };
   }
 
   test('a confined key reaches nothing outside its roots or in quarantine through a link; a link within its roots works', async () => {

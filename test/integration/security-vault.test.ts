@@ -3,8 +3,8 @@ import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
-import { bootPlugin, connectClient, type BootOptions, type BootedPlugin } from '../harness/boot-plugin';
-import { attempt, call, type Json } from '../harness/write-helpers';
+import { bootPlugin, type BootOptions } from '../harness/boot-plugin';
+import { attempt, bootWriteEnvIn, call, searchPaths, writeVaultFiles, type Json, type WriteEnv } from '../harness/write-helpers';
 import { NOTE_URI_PREFIX } from '../../src/server/content/note-resources';
 
 /**
@@ -15,15 +15,11 @@ import { NOTE_URI_PREFIX } from '../../src/server/content/note-resources';
 /** A file's content: text (written as UTF-8) or exact bytes. */
 type Content = string | Buffer;
 
-interface SecEnv {
-  booted: BootedPlugin<VaultMcpPlugin>;
-  client: Client;
-  dir: string;
+interface SecEnv extends WriteEnv {
   /** The bytes of a vault file now. */
   bytes(path: string): Promise<Buffer>;
   /** The UTF-8 text of a vault file now. */
   text(path: string): Promise<string>;
-  done(): Promise<void>;
 }
 
 /**
@@ -36,31 +32,14 @@ async function boot(
   prepare?: (dir: string) => Promise<void>,
 ): Promise<SecEnv> {
   const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-sec-'));
-  for (const [path, content] of Object.entries(files)) {
-    await fsp.mkdir(nodePath.dirname(nodePath.join(dir, path)), { recursive: true });
-    await fsp.writeFile(nodePath.join(dir, path), content);
-  }
+  await writeVaultFiles(dir, files);
   if (prepare) await prepare(dir);
-  const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true, ...options });
-  const client = await connectClient(booted.url, booted.token);
+  const env = await bootWriteEnvIn(dir, options, () => fsp.rm(dir, { recursive: true, force: true }));
   return {
-    booted,
-    client,
-    dir,
+    ...env,
     bytes: (path) => fsp.readFile(nodePath.join(dir, path)),
     text: (path) => fsp.readFile(nodePath.join(dir, path), 'utf8'),
-    done: async () => {
-      await client.close();
-      await booted.stop();
-      await fsp.rm(dir, { recursive: true, force: true });
-    },
   };
-}
-
-/** The paths a search for `query` returns. */
-async function searchPaths(client: Client, query: string): Promise<string[]> {
-  const out = await call(client, 'search', { query });
-  return (out.results as Json[]).map((r) => r.path as string);
 }
 
 /**
@@ -84,6 +63,22 @@ async function expectMissingOnReads(
   }
   const many = JSON.stringify(await attempt(client, 'read_notes', { paths: Object.keys(hidden) }));
   for (const word of words) expect(many).not.toContain(word);
+}
+
+/**
+ * Asserts that Turned.md, made private and holding `newWord` now, answers as missing on every reading route but
+ * search (read_note and get_links by either spelling, its resource, read_notes, list_notes and the resource list,
+ * where Other.md alone is left), and that `newWord` shows in no answer.
+ */
+async function expectTurnedMissing(client: Client, newWord: string): Promise<void> {
+  for (const path of ['Turned', 'Turned.md']) {
+    expect(await attempt(client, 'read_note', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+    expect(await attempt(client, 'get_links', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
+  }
+  await expect(client.readResource({ uri: `${NOTE_URI_PREFIX}Turned.md` })).rejects.toThrow(/not found/i);
+  expect(JSON.stringify(await attempt(client, 'read_notes', { paths: ['Turned.md', 'Other.md'] }))).not.toContain(newWord);
+  expect(((await call(client, 'list_notes', {})).notes as Json[]).map((n) => n.path)).toEqual(['Other.md']);
+  expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([`${NOTE_URI_PREFIX}Other.md`]);
 }
 
 describe('issue 12.7: an exact literal name wins over a percent-decoded one', () => {
@@ -596,14 +591,7 @@ describe('a note changed to private while the indexer lags is hidden before Obsi
     await app.vault.syncFromDisk();
     expect(app.metadataCache.getFileCache(app.vault.getFileByPath('Turned.md')!)?.frontmatter).toBeUndefined();
     const expectMissing = async (): Promise<void> => {
-      for (const path of ['Turned', 'Turned.md']) {
-        expect(await attempt(client, 'read_note', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
-        expect(await attempt(client, 'get_links', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
-      }
-      await expect(client.readResource({ uri: `${NOTE_URI_PREFIX}Turned.md` })).rejects.toThrow(/not found/i);
-      expect(JSON.stringify(await attempt(client, 'read_notes', { paths: ['Turned.md', 'Other.md'] }))).not.toContain('turnednew');
-      expect(((await call(client, 'list_notes', {})).notes as Json[]).map((n) => n.path)).toEqual(['Other.md']);
-      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([`${NOTE_URI_PREFIX}Other.md`]);
+      await expectTurnedMissing(client, 'turnednew');
       // The index held its text from before the change: a search by it named the note and showed the new text as the snippet.
       for (const word of ['turnedold', 'turnednew']) expect(await searchPaths(client, word)).toEqual([]);
     };
@@ -617,18 +605,14 @@ describe('a note changed while Obsidian was closed is judged from its file until
   // Obsidian keeps its metadata cache across restarts and re-parses a note changed meanwhile in the background after it starts:
   // until then the note's entry is the old one. A sync (or another program) that made the note private while the app was
   // closed left it readable from that old entry, and the warm start indexed its new text.
-  let dir: string;
-  let booted: BootedPlugin<VaultMcpPlugin> | null = null;
-  let client: Client | null = null;
+  let env: WriteEnv | null = null;
   afterEach(async () => {
-    await client?.close();
-    await booted?.stop();
-    client = booted = null;
-    await fsp.rm(dir, { recursive: true, force: true });
+    await env?.done();
+    env = null;
   });
 
   test('search, read_note, read_notes, get_links, list_notes and resources answer it as missing after a warm start; the same once parsed', async () => {
-    dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-sec-'));
+    const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-sec-'));
     await fsp.writeFile(nodePath.join(dir, 'Turned.md'), 'awayold\n');
     await fsp.writeFile(nodePath.join(dir, 'Other.md'), 'awayother [[Turned]]\n');
     const first = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, persistIndex: true });
@@ -640,24 +624,18 @@ describe('a note changed while Obsidian was closed is judged from its file until
     const later = new Date(Date.now() + 5_000);
     await fsp.utimes(nodePath.join(dir, 'Turned.md'), later, later);
 
-    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, persistIndex: true, holdIndexing: true, savedMetadata });
+    // The run's key as in the first start: propose mode, no write tools.
+    const options = { mode: 'propose', allowWrites: false, persistIndex: true, holdIndexing: true, savedMetadata } as const;
+    env = await bootWriteEnvIn(dir, options, () => fsp.rm(dir, { recursive: true, force: true }));
+    const { booted, client } = env;
     const { app } = booted;
     expect(booted.plugin.search.stats).toMatchObject({ warm: true });
     // The host's metadata cache still holds the note as it was before the restart.
     expect(app.metadataCache.getFileCache(app.vault.getFileByPath('Turned.md')!)?.frontmatter).toBeUndefined();
-    client = await connectClient(booted.url, booted.token);
-    const open = client;
     const expectMissing = async (): Promise<void> => {
-      for (const word of ['awayold', 'awaynew']) expect(await searchPaths(open, word)).toEqual([]);
-      expect(await searchPaths(open, 'awayother')).toEqual(['Other.md']);
-      for (const path of ['Turned', 'Turned.md']) {
-        expect(await attempt(open, 'read_note', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
-        expect(await attempt(open, 'get_links', { path })).toEqual({ ok: false, message: expect.stringMatching(/not found/) });
-      }
-      await expect(open.readResource({ uri: `${NOTE_URI_PREFIX}Turned.md` })).rejects.toThrow(/not found/i);
-      expect(JSON.stringify(await attempt(open, 'read_notes', { paths: ['Turned.md', 'Other.md'] }))).not.toContain('awaynew');
-      expect(((await call(open, 'list_notes', {})).notes as Json[]).map((n) => n.path)).toEqual(['Other.md']);
-      expect((await open.listResources()).resources.map((r) => r.uri)).toEqual([`${NOTE_URI_PREFIX}Other.md`]);
+      for (const word of ['awayold', 'awaynew']) expect(await searchPaths(client, word)).toEqual([]);
+      expect(await searchPaths(client, 'awayother')).toEqual(['Other.md']);
+      await expectTurnedMissing(client, 'awaynew');
     };
     await expectMissing();
     await app.metadataCache.releaseIndexing();

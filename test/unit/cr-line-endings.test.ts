@@ -19,6 +19,7 @@ import type { EditOp } from '../../src/vault/writes/write-types';
 import { openDemoVault, type DemoVault } from '../harness/vault-fixture';
 import { rejection } from '../harness/tool-errors';
 import { toolContext } from '../harness/tool-context';
+import { markdownBlock } from '../harness/markdown-blocks';
 
 /**
  * Notes whose lines end in `\r` alone (old Mac files). CommonMark counts a lone `\r` as a line
@@ -176,14 +177,7 @@ describe('line-endings helpers', () => {
 describe('property: a \\r note is edited exactly as its LF twin, in \\r', () => {
   const outlineOf = (text: string) => buildOutline(parseNoteMetadata(text).headings, text.length);
   const word = fc.constantFrom('alpha', 'beta', 'gamma');
-  const block = fc.oneof(
-    word.map((w) => `## ${w}`),
-    word.map((w) => `# ${w}`),
-    fc.tuple(word, fc.constantFrom('===', '---')).map(([w, u]) => `${w}\n${u}`),
-    word.map((w) => `${w} text`),
-    fc.constant('```\ncode\n```'),
-    word.map((w) => `- ${w}`),
-  );
+  const block = markdownBlock(word);
   const frontmatter = fc.constantFrom('', '---\nstatus: draft\n---\n', '---\ntags: [a]\n---');
   const note = fc
     .tuple(frontmatter, fc.array(fc.tuple(block, fc.constantFrom('\n', '\n\n', '')), { minLength: 1, maxLength: 6 }))

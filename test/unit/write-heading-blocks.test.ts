@@ -3,6 +3,7 @@ import { buildOutline } from '../../src/vault/content/sections';
 import { appendText, editAtHeading } from '../../src/vault/writes/edits/text-edits';
 import type { EditOp } from '../../src/vault/writes/write-types';
 import { parseNoteMetadata } from '../host';
+import { markdownBlock } from '../harness/markdown-blocks';
 
 /**
  * edit_note by heading (and append_note) never change another section's structure: text going
@@ -65,15 +66,7 @@ describe('setext headings and --- lines next to a heading edit', () => {
 
 describe('property: a heading edit keeps every other heading', () => {
   const word = fc.constantFrom('alpha', 'beta', 'gamma', 'delta');
-  const block = fc.oneof(
-    word.map((w) => `## ${w}`),
-    word.map((w) => `# ${w}`),
-    fc.tuple(word, fc.constantFrom('===', '---')).map(([w, u]) => `${w}\n${u}`),
-    word.map((w) => `${w} text`),
-    fc.constant('```\ncode\n```'),
-    word.map((w) => `- ${w}`),
-    fc.constant('***'),
-  );
+  const block = markdownBlock(word, fc.constant('***'));
   const note = fc
     .array(fc.tuple(block, fc.constantFrom('\n', '\n\n')), { minLength: 1, maxLength: 8 }) // A first line of text: content starting with `---` at a note's very start would open a
     // frontmatter block, which the write guard judges (frontmatter-guard.ts), not this property.

@@ -1,4 +1,5 @@
 import { isSpace } from '../engine/filters/phrase-filter';
+import { firstEndingAfter } from '../query/stretches/text-ranges';
 import type { Span } from './match-spans';
 
 /**
@@ -389,12 +390,6 @@ export function highlightMask(display: DisplayText, spans: readonly Span[]): boo
 
 /** True when some span of `spans` (sorted by start, not overlapping) overlaps `[from, to)`. */
 function overlapsSpan(spans: readonly Span[], from: number, to: number): boolean {
-  let lo = 0;
-  let hi = spans.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (spans[mid].end <= from) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < spans.length && spans[lo].start < to;
+  const k = firstEndingAfter(spans, from);
+  return k < spans.length && spans[k].start < to;
 }

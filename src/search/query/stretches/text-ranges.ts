@@ -1,7 +1,8 @@
 import type { TextRange } from './note-blocks';
 
 /**
- * Arithmetic over sorted offsets of a note's text, for the stretch operators (scope-eval.ts):
+ * Arithmetic over sorted offsets of a note's text, for the stretch operators (scope-eval.ts; the
+ * snippet's link bolding, snippet-display.ts, shares {@link firstEndingAfter}):
  * term spans as flat `[start, end]` pairs sorted by start, and sorted, non-overlapping
  * {@link TextRange}s (lines, blocks, sections, tasks). Binary searches, no text.
  */
@@ -32,8 +33,12 @@ export function mergePairs(lists: number[][]): number[] {
   return pairs.flat();
 }
 
-/** The range of sorted, non-overlapping `ranges` holding `offset`, or null. */
-export function rangeAt(ranges: TextRange[], offset: number): TextRange | null {
+/**
+ * Index of the first of sorted, non-overlapping `ranges` (start inclusive, end exclusive) that
+ * ends after `offset`: the one holding `offset`, or else the first one after it;
+ * `ranges.length` when none. A binary search.
+ */
+export function firstEndingAfter(ranges: readonly TextRange[], offset: number): number {
   let lo = 0;
   let hi = ranges.length;
   while (lo < hi) {
@@ -41,21 +46,20 @@ export function rangeAt(ranges: TextRange[], offset: number): TextRange | null {
     if (ranges[mid].end <= offset) lo = mid + 1;
     else hi = mid;
   }
+  return lo;
+}
+
+/** The range of sorted, non-overlapping `ranges` holding `offset`, or null. */
+export function rangeAt(ranges: TextRange[], offset: number): TextRange | null {
+  const lo = firstEndingAfter(ranges, offset);
   return lo < ranges.length && ranges[lo].start <= offset ? ranges[lo] : null;
 }
 
 /** The parts of sorted, non-overlapping `ranges` inside `outer` (a block inside a section, a line inside a block...). */
 export function clip(ranges: TextRange[], outer: TextRange): TextRange[] {
   if (ranges.length === 0 || (outer.start <= ranges[0].start && ranges[ranges.length - 1].end <= outer.end)) return ranges;
-  let lo = 0;
-  let hi = ranges.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (ranges[mid].end <= outer.start) lo = mid + 1;
-    else hi = mid;
-  }
   const out: TextRange[] = [];
-  for (let k = lo; k < ranges.length && ranges[k].start < outer.end; k++) {
+  for (let k = firstEndingAfter(ranges, outer.start); k < ranges.length && ranges[k].start < outer.end; k++) {
     const start = Math.max(ranges[k].start, outer.start);
     const end = Math.min(ranges[k].end, outer.end);
     if (start < end) out.push({ start, end });
