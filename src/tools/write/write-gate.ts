@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { normalizeKeyMode } from '../../settings/key-record';
 import { stagedResult } from '../../proposals/proposal-summary';
-import type { PreparedWrite, WriteRequest } from '../../vault/writes/write-types';
+import { unchangedWrite, type WriteRequest } from '../../vault/writes/write-types';
 import type { ToolContext } from '../tool';
 
 /**
@@ -41,32 +41,18 @@ export const expectedHashArg = hashArg('read_note').optional().describe("read_no
  * nothing: a proposal without hunks could only be rejected, and would count against the key's
  * pending quota.
  * @returns force: `{status: 'applied', path, hash, size_before, size_after, lines?, note?}`;
- *   propose: `{status: 'pending', proposal_id, path, hunks, message, note?}` (see stagedResult), or
- *   {@link unchangedResult} when nothing would change; `note` is
- *   the edit's remark (a property name matched to the note's own spelling).
+ *   propose: `{status: 'pending', proposal_id, path, hunks, message, note?}` (see stagedResult);
+ *   in both modes `{status: 'unchanged', path, hash, message, note?}` (write-types.ts
+ *   unchangedWrite) when nothing would change; `note` is the edit's remark (a property name
+ *   matched to the note's own spelling).
  * @throws ToolError from validation or the write (nothing is written or staged).
  */
 export async function submitWrite(ctx: ToolContext, request: WriteRequest): Promise<Record<string, unknown>> {
   if (normalizeKeyMode(ctx.caller.mode) === 'force') return { ...(await ctx.notes.writes.apply(request, ctx.scope)) };
   const prepared = await ctx.notes.writes.prepare(request, ctx.scope);
   if ((prepared.kind === 'edit' || prepared.kind === 'properties') && prepared.proposedText === prepared.baseText)
-    return unchangedResult(prepared);
+    return { ...unchangedWrite(prepared.path, prepared.baseHash, prepared.note) };
   const proposal = await ctx.proposals.stage(prepared, { id: ctx.caller.id, label: ctx.caller.label, roots: ctx.caller.roots ?? [] });
   const staged = stagedResult(proposal, ctx.proposals.hunksOf(proposal));
   return 'note' in prepared && prepared.note !== undefined ? { ...staged, note: prepared.note } : staged;
-}
-
-/**
- * The answer to a propose key's write that changes nothing: `{status: 'unchanged', path, hash,
- * message, note?}`, `path` and `hash` as a force write reports them (the note's path and the
- * SHA-256 of its text, here the text it already has). Nothing is staged.
- */
-function unchangedResult(prepared: Extract<PreparedWrite, { kind: 'edit' | 'properties' }>): Record<string, unknown> {
-  return {
-    status: 'unchanged',
-    path: prepared.path,
-    hash: prepared.baseHash,
-    message: `Nothing to change: '${prepared.path}' already reads that way, so no proposal was staged.`,
-    ...(prepared.note !== undefined ? { note: prepared.note } : {}),
-  };
 }
