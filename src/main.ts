@@ -17,6 +17,7 @@ import { ActivityLog } from './activity/activity-log';
 import { ActivityRevert } from './activity/activity-revert';
 import { keepAsideInTrash } from './activity/kept-aside';
 import { registerActivity } from './ui/activity/register';
+import { KeptAsideNotice } from './ui/activity/kept-aside-notice';
 import { PluginFile } from './vault/plugin-files/plugin-file';
 import { PartedFile } from './vault/plugin-files/parted-file';
 import { WRITER_LOCK_FILE, WriterLock } from './vault/plugin-files/writer-lock';
@@ -79,7 +80,7 @@ export default class VaultMcpPlugin extends Plugin {
     this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'), undefined, this.writerLock);
     const keyRoots = (id: string): string[] | null => this.keyRing.list().find((k) => k.id === id)?.roots ?? null;
     this.review = new ProposalReview(this.proposals, this.notes, keyRoots);
-    const keepAside = keepAsideInTrash(this.app.vault.adapter, (m) => new Notice(m, 0));
+    const keepAside = keepAsideInTrash(this.app.vault.adapter, new KeptAsideNotice().report);
     this.activity = new ActivityLog(this.pluginFile('activity.json'), () => this.settings.activity, undefined, keepAside);
     this.reverts = new ActivityRevert(this.activity, this.notes, keyRoots);
     const peers = new VaultPeers(vaultLocation(this.app), new VaultRegistry(registryFolder()));

@@ -44,15 +44,16 @@ export class ActivityLog {
    * @param file where the log persists (`activity.json` in the plugin folder).
    * @param limits the user's limits, read at every change (settings `activity`).
    * @param now the clock, for entry times and the age limit.
-   * @param keepAside called (synchronously; it may start an async write) with each entry the
-   *   size limit drops while it still holds the only copy of text an agent replaced or deleted
-   *   (see {@link prune}); main.ts writes that text to the vault's `.trash` folder.
+   * @param keepAside called (synchronously; it may start an async write) once per trim with
+   *   every entry the size limit drops while it still holds the only copy of text an agent
+   *   replaced or deleted (see {@link prune}), never with none; main.ts writes that text to the
+   *   vault's `.trash` folder and tells the user in one Notice.
    */
   constructor(
     private readonly file: ActivityFile,
     private readonly limits: () => ActivityLimits,
     private readonly now: () => Date = () => new Date(),
-    private readonly keepAside?: (entry: ActivityEntry) => void,
+    private readonly keepAside?: (entries: ActivityEntry[]) => void,
   ) {}
 
   /**
@@ -203,8 +204,8 @@ export class ActivityLog {
    * whose entries take the most room, again and again (one key's big writes evict its
    * own entries first, never another key's recent ones while it takes more room; the newest
    * entry always stays). An entry dropped for size whose change is not reverted and whose
-   * undo data holds text an agent replaced or deleted is handed to `keepAside` first, so that
-   * text is never lost silently. @returns true when any went.
+   * undo data holds text an agent replaced or deleted is handed to `keepAside` first (all of
+   * this trim's in one call), so that text is never lost silently. @returns true when any went.
    */
   private prune(): boolean {
     const { maxMegabytes, maxDays } = this.limits();
@@ -236,7 +237,8 @@ export class ActivityLog {
       size -= bytes;
       dropped.add(victim);
     }
-    for (const e of dropped) if (!this.isReverted(e) && holdsReplacedText(e)) this.keepAside?.(e);
+    const aside = [...dropped].filter((e) => !this.isReverted(e) && holdsReplacedText(e));
+    if (aside.length > 0) this.keepAside?.(aside);
     const kept = keep.filter((e) => !dropped.has(e));
     if (kept.length === this.entries.length) return false;
     const stays = new Set(kept);
