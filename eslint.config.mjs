@@ -10,7 +10,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** Code that also runs outside Obsidian, in plain Node (npm start, npm run bench, Jest's node environment). */
-const RUNS_IN_NODE_TOO = ['src/server/**', 'src/search/**', 'src/vault/**', 'src/ai/**'];
+const RUNS_IN_NODE_TOO = ['src/server/**', 'src/search/**', 'src/vault/**', 'src/ai/**', 'src/activity/**'];
 
 export default defineConfig([
   { ignores: ['main.js', 'build/**', 'coverage/**', 'node_modules/**', 'docs/**', 'types/**', 'jest.config.js'] },

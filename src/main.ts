@@ -17,6 +17,7 @@ import { ActivityLog } from './activity/activity-log';
 import { ActivityRevert } from './activity/activity-revert';
 import { keepAsideInTrash } from './activity/kept-aside';
 import { registerActivity } from './ui/activity/register';
+import { KeptAsideNotice } from './ui/activity/kept-aside-notice';
 import { PluginFile } from './vault/plugin-files/plugin-file';
 import { PartedFile } from './vault/plugin-files/parted-file';
 import { WRITER_LOCK_FILE, WriterLock } from './vault/plugin-files/writer-lock';
@@ -79,8 +80,9 @@ export default class VaultMcpPlugin extends Plugin {
     this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'), undefined, this.writerLock);
     const keyRoots = (id: string): string[] | null => this.keyRing.list().find((k) => k.id === id)?.roots ?? null;
     this.review = new ProposalReview(this.proposals, this.notes, keyRoots);
-    const keepAside = keepAsideInTrash(this.app.vault.adapter, (m) => new Notice(m, 0));
-    this.activity = new ActivityLog(this.pluginFile('activity.json'), () => this.settings.activity, undefined, keepAside);
+    const keepAside = keepAsideInTrash(this.app.vault.adapter, new KeptAsideNotice().report);
+    const activityFile = this.pluginFile('activity.json', this.writerLock.id);
+    this.activity = new ActivityLog(activityFile, () => this.settings.activity, undefined, keepAside);
     this.reverts = new ActivityRevert(this.activity, this.notes, keyRoots);
     const peers = new VaultPeers(vaultLocation(this.app), new VaultRegistry(registryFolder()));
     this.ai = new AiService({
@@ -125,9 +127,10 @@ export default class VaultMcpPlugin extends Plugin {
     this.app.workspace.onLayoutReady(() => void this.startServices());
   }
 
-  /** A file of the plugin's own in its folder (`manifest.dir`). */
-  pluginFile(name: string): PluginFile {
-    return new PluginFile(this.app.vault.adapter, this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`, name);
+  /** A file of the plugin's own in its folder (`manifest.dir`); `writer`: this instance's id, for a file several instances write (PluginFile). */
+  pluginFile(name: string, writer?: string): PluginFile {
+    const folder = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
+    return new PluginFile(this.app.vault.adapter, folder, name, writer);
   }
 
   /** Where the search index is saved between runs: `search-index.json` and its parts in the plugin folder (ui/index-files.ts). */

@@ -9,11 +9,19 @@ import { undoOf } from './undo-data';
 /** What changed in the log, for the view and the status bar. */
 export type ActivityEvent = { type: 'recorded'; entry: ActivityEntry } | { type: 'updated'; entry: ActivityEntry } | { type: 'loaded' };
 
-/** The part of PluginFile the log uses (tests keep the file in memory). */
-export type ActivityFile = Pick<PluginFile, 'path' | 'read' | 'write' | 'keepCorruptAside'>;
+/** The part of PluginFile the log uses (tests keep the file in memory); `writeIfUnchanged` where several instances write it. */
+export type ActivityFile = Pick<PluginFile, 'path' | 'read' | 'write' | 'keepCorruptAside'> & Partial<Pick<PluginFile, 'writeIfUnchanged'>>;
 
 /** Milliseconds in a day. */
 const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long after writing the file a log that shares it with another instance waits before
+ * reading it back, ms: long enough for a write the other began before ours landed (its own
+ * swap of a few file operations) to land too, so the read sees it.
+ */
+export const SETTLE_MS = 60;
+/** How often in a row a save merges and writes the file again because another instance's write came between (then it writes unchecked once). */
+const REWRITES = 5;
 
 /**
  * The agent activity log (docs/architecture.md#agent-activity): every change an agent caused, as the
@@ -37,22 +45,27 @@ export class ActivityLog {
   private readonly droppedIds = new Set<string>();
   /** The text this log last wrote or read, so a merge skips a file no one else changed. */
   private lastWritten: string | null = null;
+  /** The file's text at the last merge's read (null: no file), which a write checks is still there. */
+  private lastRead: string | null = null;
   /** False until {@link load} has read the file: nothing is written before, so a file not read yet is never overwritten. */
   private loaded = false;
+  /** True once the file held text this log did not write: another instance writes it too, so each write is checked ({@link scheduleSave}). */
+  private shared = false;
 
   /**
    * @param file where the log persists (`activity.json` in the plugin folder).
    * @param limits the user's limits, read at every change (settings `activity`).
    * @param now the clock, for entry times and the age limit.
-   * @param keepAside called (synchronously; it may start an async write) with each entry the
-   *   size limit drops while it still holds the only copy of text an agent replaced or deleted
-   *   (see {@link prune}); main.ts writes that text to the vault's `.trash` folder.
+   * @param keepAside called (synchronously; it may start an async write) once per trim with
+   *   every entry the size limit drops while it still holds the only copy of text an agent
+   *   replaced or deleted (see {@link prune}), never with none; main.ts writes that text to the
+   *   vault's `.trash` folder and tells the user in one Notice.
    */
   constructor(
     private readonly file: ActivityFile,
     private readonly limits: () => ActivityLimits,
     private readonly now: () => Date = () => new Date(),
-    private readonly keepAside?: (entry: ActivityEntry) => void,
+    private readonly keepAside?: (entries: ActivityEntry[]) => void,
   ) {}
 
   /**
@@ -203,8 +216,8 @@ export class ActivityLog {
    * whose entries take the most room, again and again (one key's big writes evict its
    * own entries first, never another key's recent ones while it takes more room; the newest
    * entry always stays). An entry dropped for size whose change is not reverted and whose
-   * undo data holds text an agent replaced or deleted is handed to `keepAside` first, so that
-   * text is never lost silently. @returns true when any went.
+   * undo data holds text an agent replaced or deleted is handed to `keepAside` first (all of
+   * this trim's in one call), so that text is never lost silently. @returns true when any went.
    */
   private prune(): boolean {
     const { maxMegabytes, maxDays } = this.limits();
@@ -236,7 +249,8 @@ export class ActivityLog {
       size -= bytes;
       dropped.add(victim);
     }
-    for (const e of dropped) if (!this.isReverted(e) && holdsReplacedText(e)) this.keepAside?.(e);
+    const aside = [...dropped].filter((e) => !this.isReverted(e) && holdsReplacedText(e));
+    if (aside.length > 0) this.keepAside?.(aside);
     const kept = keep.filter((e) => !dropped.has(e));
     if (kept.length === this.entries.length) return false;
     const stays = new Set(kept);
@@ -253,19 +267,40 @@ export class ActivityLog {
    * Writes the log soon: one write at a time, the last one carrying every change before it.
    * Each write first merges what is in the file now (another plugin instance on the
    * same vault — a second `npm start`, a second Obsidian window — writes the same file, and
-   * writing only what this one holds dropped the other's entries).
+   * writing only what this one holds dropped the other's entries). The plugin folder's writer
+   * lock cannot guard this read-merge-write: it is held by one instance for its whole run (the
+   * other would log nothing) and the adapter has no exclusive create to make a short one
+   * (writer-lock.ts). So once another instance has been seen writing the file, the gap is
+   * narrowed from both sides: the file is read again right before the new text is swapped in
+   * (PluginFile.writeIfUnchanged; changed since the merge read it: merge again, write nothing),
+   * and each write is read back {@link SETTLE_MS} later, and when the file then lacks an entry
+   * this log holds (the other's write crossed this one between check and swap), merged and
+   * written again. At most {@link REWRITES} retries in a row; the entries stay in memory for the
+   * next save either way.
    */
   private scheduleSave(): void {
     this.dirty = true;
     if (this.saving || !this.loaded) return;
     this.saving = (async () => {
       try {
+        let rewrites = 0;
         while (this.dirty) {
           this.dirty = false;
           await this.mergeFile();
           const text = serializeActivity(this.entries);
-          await this.file.write(text);
+          const checked = this.shared && rewrites < REWRITES && this.file.writeIfUnchanged !== undefined;
+          if (checked && !(await this.file.writeIfUnchanged?.(text, this.lastRead))) {
+            // Another instance wrote the file since the merge read it: merge that too, then write.
+            rewrites++;
+            this.dirty = true;
+            continue;
+          }
+          if (!checked) await this.file.write(text);
           this.lastWritten = text;
+          if (this.shared && rewrites < REWRITES && (await this.droppedByAnotherWrite())) {
+            rewrites++;
+            this.dirty = true;
+          } else rewrites = 0;
         }
       } catch (err) {
         console.error('[vault-mcp] the agent activity file could not be written', err);
@@ -285,7 +320,9 @@ export class ActivityLog {
    */
   private async mergeFile(): Promise<void> {
     const text = await this.file.read();
+    this.lastRead = text;
     if (text === null || text === this.lastWritten) return;
+    this.shared = true;
     let onDisk: ActivityEntry[];
     try {
       onDisk = parseActivity(text);
@@ -313,6 +350,24 @@ export class ActivityLog {
     this.entries.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
     this.prune();
     this.emit({ type: 'loaded' });
+  }
+
+  /**
+   * After a write, {@link SETTLE_MS} later: whether the file lacks an entry this log holds (a
+   * write another instance began before this one landed after it). A file that is gone, or does
+   * not parse, counts as lacking nothing here: the next merge deals with it.
+   */
+  private async droppedByAnotherWrite(): Promise<boolean> {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const text = await this.file.read();
+    if (text === null || text === this.lastWritten) return false;
+    let ids: Set<string>;
+    try {
+      ids = new Set(parseActivity(text).map((e) => e.id));
+    } catch {
+      return false;
+    }
+    return this.entries.some((e) => !ids.has(e.id));
   }
 
   private emit(event: ActivityEvent): void {

@@ -37,26 +37,62 @@ export function keptAsideFile(entry: ActivityEntry): { path: string; text: strin
   return { path: `${VAULT_TRASH}/Vault MCP ${entry.id} ${name}.md`, text };
 }
 
+/** One entry whose text {@link keepAsideInTrash} kept aside: its id, its note, the file written, and the error when it could not be. */
+export interface KeptAside {
+  id: string;
+  note: string;
+  file: string;
+  error?: string;
+}
+
 /**
- * The `keepAside` hook of ActivityLog for a vault: writes {@link keptAsideFile} through the
- * vault's DataAdapter (creating `.trash` when missing) and tells the user with `notify`
- * (one sentence). A failed write is reported the same way; never throws.
+ * The `keepAside` hook of ActivityLog for a vault: writes {@link keptAsideFile} of each entry one
+ * trim dropped through the vault's DataAdapter (creating `.trash` when missing), then calls
+ * `report` once with every file of that trim (a key flooding the log drops many entries at once,
+ * and each one its own Notice piled up sticky Notices). A failed write is reported in its item;
+ * never throws.
  */
-export function keepAsideInTrash(adapter: DataAdapter, notify: (message: string) => void): (entry: ActivityEntry) => void {
-  return (entry) => {
-    const { path, text } = keptAsideFile(entry);
+export function keepAsideInTrash(adapter: DataAdapter, report: (items: KeptAside[]) => void): (entries: readonly ActivityEntry[]) => void {
+  return (entries) => {
+    if (entries.length === 0) return;
     void (async () => {
-      if (!(await adapter.exists(VAULT_TRASH))) await adapter.mkdir(VAULT_TRASH);
-      await adapter.write(path, text);
-    })().then(
-      () =>
-        notify(
-          `The agent activity log is full, so change ${entry.id} to '${entry.path}' left it; the text it would restore is kept in ${path}.`,
-        ),
-      (err: unknown) =>
-        notify(
-          `The agent activity log dropped change ${entry.id} to '${entry.path}' and could not keep its text in ${path} (${(err as Error).message}).`,
-        ),
-    );
+      const items: KeptAside[] = [];
+      for (const entry of entries) {
+        const { path, text } = keptAsideFile(entry);
+        try {
+          if (!(await adapter.exists(VAULT_TRASH))) await adapter.mkdir(VAULT_TRASH);
+          await adapter.write(path, text);
+          items.push({ id: entry.id, note: entry.path, file: path });
+        } catch (err) {
+          items.push({ id: entry.id, note: entry.path, file: path, error: (err as Error).message });
+        }
+      }
+      report(items);
+    })();
   };
+}
+
+/**
+ * The one sentence telling the user about text kept aside ({@link keepAsideInTrash}): for one
+ * change, its id, note and file; for several, how many files and the folder they are in
+ * ({@link VAULT_TRASH}), and how many could not be kept, with the first error.
+ */
+export function keptAsideMessage(items: readonly KeptAside[]): string {
+  if (items.length === 1) {
+    const [{ id, note, file, error }] = items;
+    return error === undefined
+      ? `The agent activity log is full, so change ${id} to '${note}' left it; the text it would restore is kept in ${file}.`
+      : `The agent activity log dropped change ${id} to '${note}' and could not keep its text in ${file} (${error}).`;
+  }
+  const kept = items.filter((i) => i.error === undefined);
+  const failed = items.filter((i) => i.error !== undefined);
+  const parts = [`The agent activity log is full, so ${items.length} changes left it`];
+  if (kept.length === 1) parts.push(`the text one of them would restore is kept in ${kept[0].file}`);
+  else if (kept.length > 1)
+    parts.push(
+      `the text they would restore is kept in ${kept.length} files in the vault's ${VAULT_TRASH} folder, named "Vault MCP <change id> <note name>.md"`,
+    );
+  if (failed.length > 0)
+    parts.push(`the text of ${failed.length === 1 ? 'one' : failed.length} could not be kept in ${VAULT_TRASH} (${failed[0].error})`);
+  return `${parts.join('; ')}.`;
 }

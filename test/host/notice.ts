@@ -10,6 +10,11 @@ export interface NoticeRecord {
 /**
  * Obsidian's `Notice` (obsidian.d.ts). The host records every notice in `Notice.shown` (for
  * tests) and prints it with console.log outside Jest. `setMessage` updates the record.
+ * With a DOM (jsdom, a browser page) the notice is in the page (`document.body`) from the
+ * moment it is made until it is hidden, by `hide()` or by a click on it, as Obsidian shows a
+ * notice and takes it out of the page when the user clicks it away: so `messageEl.isConnected`
+ * tells a notice still shown from a dismissed one, as plugins check it. A duration is recorded,
+ * not timed (a test hides a timed notice itself).
  */
 export class Notice implements O.Notice {
   /** Host: every notice created since the last `Notice.clear()`, oldest first. */
@@ -24,9 +29,14 @@ export class Notice implements O.Notice {
     this.containerEl = createHostElement('div', 'notice-container');
     this.messageEl = createHostElement('div', 'notice');
     this.noticeEl = this.messageEl;
+    this.containerEl.appendChild(this.messageEl);
     this.record = { message: '', duration };
     Notice.shown.push(this.record);
     this.setMessage(message);
+    if (typeof document !== 'undefined') {
+      document.body.appendChild(this.containerEl);
+      this.messageEl.addEventListener('click', () => this.hide());
+    }
   }
 
   setMessage(message: string | DocumentFragment): this {
@@ -39,6 +49,7 @@ export class Notice implements O.Notice {
 
   hide(): void {
     this.containerEl.hide();
+    this.containerEl.detach();
   }
 
   /** Host: the recorded messages, oldest first. */

@@ -451,7 +451,7 @@ describe('agent activity log', () => {
       await call(env.client, 'edit_note', { path: 'Ideas', anchor: 'Loose ideas', op: 'replace', content: 'Loose ideas' }),
     ];
     for (const out of outs)
-      expect(out).toMatchObject({ status: 'applied', unchanged: true, note: expect.stringContaining('Nothing changed') });
+      expect(out).toMatchObject({ status: 'unchanged', path: 'Ideas.md', message: expect.stringContaining('nothing was written') });
     expect(log().all()).toHaveLength(before);
     expect((await fsp.stat(path.join(env.dir, 'Ideas.md'))).mtimeMs).toBe(mtime);
     await call(env.client, 'set_properties', { path: 'Ideas', properties: { status: 'active' } });

@@ -105,7 +105,7 @@ describe('terminal review commands', () => {
     await fsp.writeFile(nodePath.join(dir, 'P.md'), '---\ntitle: t\n---\nbody\n');
     await booted.app.vault.syncFromDisk();
     const { hash } = await call(client, 'read_note', { path: 'P' });
-    const message = "Nothing to change: 'P.md' already reads that way, so no proposal was staged.";
+    const message = "Nothing to change: 'P.md' already reads that way, so nothing was written, staged or logged.";
     for (const [tool, args] of [
       ['set_properties', { path: 'P', properties: { title: 't' } }],
       ['set_properties', { path: 'P', properties: { nonexistent: null } }],

@@ -130,4 +130,47 @@ describe('two plugin instances on one vault', () => {
     const firstOfB = b.env.plugin.activity.all().at(-1);
     expect(firstOfB && a.env.plugin.activity.get(firstOfB.id)).toBeDefined();
   });
+
+  // Each instance's temp copies of activity.json carry its id (one's swap removed the other's
+  // copy: ENOENT, the save lost), and a write another instance's crossing write undid is found
+  // by reading the file back and made again (activity-log.ts scheduleSave).
+  test('two instances logging in the same instant: every change ends up in activity.json, none dropped by the other instance writing', async () => {
+    const startForce = async (label: string) => {
+      const env = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true, label });
+      booted.push(env);
+      const client = await connectClient(env.url, env.token);
+      clients.push(client);
+      return { env, client };
+    };
+    await fsp.writeFile(nodePath.join(dir, 'Other.md'), '# Other\n');
+    const a = await startForce('First');
+    const b = await startForce('Second');
+    await a.env.app.vault.syncFromDisk();
+    await b.env.app.vault.syncFromDisk();
+    const errors: unknown[] = [];
+    const spy = jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void errors.push(args));
+    try {
+      for (let round = 0; round < 12; round++) {
+        // Both instances write (and so save their log) at once, again and again.
+        const outs = await Promise.all([
+          attempt(a.client, 'append_note', { path: 'Inbox', content: `a ${round}` }),
+          attempt(b.client, 'append_note', { path: 'Other', content: `b ${round}` }),
+        ]);
+        expect(outs.map((o) => o.ok)).toEqual([true, true]);
+      }
+      await Promise.all([a.env.plugin.activity.whenSaved(), b.env.plugin.activity.whenSaved()]);
+    } finally {
+      spy.mockRestore();
+    }
+    const text = await fsp.readFile(nodePath.join(pluginFolder(a.env), 'activity.json'), 'utf8');
+    const onDisk = (JSON.parse(text) as { entries: Array<{ id: string; path: string }> }).entries;
+    const logged = new Set([...a.env.plugin.activity.all(), ...b.env.plugin.activity.all()].map((e) => e.id));
+    process.stdout.write(
+      `\nTwo instances logging at once: ${logged.size} changes logged, ${onDisk.length} in activity.json, ${errors.length} save errors\n`,
+    );
+    expect(errors.map((e) => String((e as unknown[])[1]))).toEqual([]);
+    expect(onDisk.filter((e) => e.path === 'Inbox.md')).toHaveLength(12);
+    expect(onDisk.filter((e) => e.path === 'Other.md')).toHaveLength(12);
+    expect(new Set(onDisk.map((e) => e.id))).toEqual(logged);
+  });
 });

@@ -121,7 +121,7 @@ describe('ActivityLog', () => {
       file,
       () => limits,
       () => clock,
-      (e) => kept.push(keptAsideFile(e).text),
+      (entries) => kept.push(...entries.map((e) => keptAsideFile(e).text)),
     );
     await log.load();
     log.record(edit('# Home\nthe only copy of the user text\n', 'gone\n', 'Home.md'), AGENT);
@@ -132,6 +132,25 @@ describe('ActivityLog', () => {
     expect(kept[0]).toContain('# Home\nthe only copy of the user text\n');
     expect(kept[1]).toContain('0'.repeat(600_000));
     expect(keptAsideFile(log.all()[0]).path).toMatch(/^\.trash\/Vault MCP a_[0-9a-f]{12} Big1\.md$/);
+  });
+
+  it('one trim that drops several entries holding replaced text hands them to keepAside in one call', async () => {
+    limits = { maxMegabytes: 1, maxDays: 30 };
+    const calls: string[][] = [];
+    const log = new ActivityLog(
+      file,
+      () => limits,
+      () => clock,
+      (entries) => calls.push(entries.map((e) => e.path)),
+    );
+    await log.load();
+    for (const name of ['Home', 'Work', 'Plans']) log.record(edit(`# ${name}\nthe user's text\n`, 'gone\n', `${name}.md`), AGENT);
+    log.record({ kind: 'create', tool: 'create_note', path: 'New.md', after: 'x' }, AGENT);
+    expect(calls).toEqual([]);
+    log.record(edit('y'.repeat(1_100_000), 'short\n', 'Big.md'), AGENT);
+    // The create held no replaced text: nothing of it to keep.
+    expect(calls).toEqual([['Home.md', 'Work.md', 'Plans.md']]);
+    expect(log.all().map((e) => e.path)).toEqual(['Big.md']);
   });
 
   it('reads a log written before patch-only undo data (whole text after) and still gives its texts (F1)', () => {

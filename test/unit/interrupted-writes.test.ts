@@ -77,6 +77,62 @@ describe('writes interrupted by a crash are cleaned up at load', () => {
     expect(await file.read()).toBe('{"whole":true}');
     expect(await onDisk(tv, 'plug/proposals.json.partial')).toBe(false);
   });
+
+  it('a file two instances write (activity.json): their writes and reads at once never fail, never find it missing', async () => {
+    tv = await createTempVault({ 'plug/activity.json': '"v0"' });
+    const adapter = tv.app.vault.adapter as never;
+    const first = new PluginFile(adapter, 'plug', 'activity.json', 'aaaa');
+    const second = new PluginFile(adapter, 'plug', 'activity.json', 'bbbb');
+    const failures: string[] = [];
+    const missing: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const steps = [first.write(`"a${i}"`), second.write(`"b${i}"`), first.read(), second.read()];
+      const outcomes = await Promise.allSettled(steps);
+      for (const o of outcomes) if (o.status === 'rejected') failures.push(String(o.reason));
+      for (const o of outcomes.slice(2)) if (o.status === 'fulfilled' && o.value === null) missing.push(i);
+    }
+    expect(failures).toEqual([]);
+    expect(missing).toEqual([]);
+    expect(await first.read()).toMatch(/^"[ab]39"$/);
+    expect((await fsp.readdir(nodePath.join(tv.dir, 'plug'))).sort()).toEqual(['activity.json']);
+  });
+
+  it('writeIfUnchanged writes only while the file still holds what was read, and leaves no copy when it does not', async () => {
+    tv = await createTempVault({ 'plug/activity.json': '"seen"' });
+    const file = new PluginFile(tv.app.vault.adapter as never, 'plug', 'activity.json', 'mine');
+    expect(await file.writeIfUnchanged('"mine 1"', '"seen"')).toBe(true);
+    await fsp.writeFile(nodePath.join(tv.dir, 'plug/activity.json'), '"another instance"');
+    expect(await file.writeIfUnchanged('"mine 2"', '"mine 1"')).toBe(false);
+    expect(await file.read()).toBe('"another instance"');
+    expect((await fsp.readdir(nodePath.join(tv.dir, 'plug'))).sort()).toEqual(['activity.json']);
+    await fsp.rm(nodePath.join(tv.dir, 'plug/activity.json'));
+    expect(await file.writeIfUnchanged('"first"', null)).toBe(true);
+    expect(await file.read()).toBe('"first"');
+  });
+
+  it("a file two instances write is restored from a writer's whole temp copy when the file is gone", async () => {
+    tv = await createTempVault({ 'plug/activity.json.tmp-dead': '"next"', 'plug/activity.json.partial-dead2': '"ha' });
+    const file = new PluginFile(tv.app.vault.adapter as never, 'plug', 'activity.json', 'live');
+    expect(await file.read()).toBe('"next"');
+    expect(await onDisk(tv, 'plug/activity.json.tmp-dead')).toBe(false);
+    // A crashed writer's partial copy stays while it could be another instance's write under way.
+    expect(await onDisk(tv, 'plug/activity.json.partial-dead2')).toBe(true);
+  });
+
+  it("another writer's copies older than ten minutes are a crashed write's: the first read removes them", async () => {
+    tv = await createTempVault({
+      'plug/activity.json': '"whole"',
+      'plug/activity.json.partial-old': '"ha',
+      'plug/activity.json.tmp-old': '"older"',
+      'plug/activity.json.partial-new': '"under way',
+    });
+    const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+    for (const name of ['activity.json.partial-old', 'activity.json.tmp-old'])
+      await fsp.utimes(nodePath.join(tv.dir, 'plug', name), hourAgo, hourAgo);
+    const file = new PluginFile(tv.app.vault.adapter as never, 'plug', 'activity.json', 'live');
+    expect(await file.read()).toBe('"whole"');
+    expect((await fsp.readdir(nodePath.join(tv.dir, 'plug'))).sort()).toEqual(['activity.json', 'activity.json.partial-new']);
+  });
 });
 
 /** The parts of `texts`, as a save takes them. */

@@ -3,7 +3,7 @@ import { normalizeKeyMode } from '../../settings/key-record';
 import { stagedResult } from '../../proposals/proposal-summary';
 import { isAgentInstructionPath } from '../../vault/content/agent-instructions';
 import { skillsFolderOf } from '../../vault/skills';
-import type { PreparedWrite, WriteRequest } from '../../vault/writes/write-types';
+import { unchangedWrite, type PreparedWrite, type WriteRequest } from '../../vault/writes/write-types';
 import type { ToolContext } from '../tool';
 
 /**
@@ -49,16 +49,17 @@ export const expectedHashArg = hashArg('read_note').optional().describe("read_no
  * pending quota.
  * @returns force: `{status: 'applied', path, hash, size_before, size_after, lines?, note?}`, or for
  *   agent instructions the pending answer with `reason`;
- *   propose: `{status: 'pending', proposal_id, path, hunks, message, note?}` (see stagedResult), or
- *   {@link unchangedResult} when nothing would change; `note` is
- *   the edit's remark (a property name matched to the note's own spelling).
+ *   propose: `{status: 'pending', proposal_id, path, hunks, message, note?}` (see stagedResult);
+ *   in both modes `{status: 'unchanged', path, hash, message, note?}` (write-types.ts
+ *   unchangedWrite) when nothing would change; `note` is the edit's remark (a property name
+ *   matched to the note's own spelling).
  * @throws ToolError from validation or the write (nothing is written or staged).
  */
 export async function submitWrite(ctx: ToolContext, request: WriteRequest): Promise<Record<string, unknown>> {
   if (normalizeKeyMode(ctx.caller.mode) === 'force') {
     const folder = skillsFolderOf(ctx.settings.skills?.folder);
     const outcome = await ctx.notes.writes.apply(request, ctx.scope, (path) => isAgentInstructionPath(path, folder));
-    if (outcome.status === 'applied') return { ...outcome };
+    if (outcome.status !== 'held') return { ...outcome };
     const staged = await stage(ctx, outcome.prepared);
     return staged.status === 'pending' ? { ...staged, reason: INSTRUCTIONS_REVIEW_REASON } : staged;
   }
@@ -74,30 +75,15 @@ export const INSTRUCTIONS_REVIEW_REASON =
   'Agent instructions (AGENTS.md, AGENT.md and the skills folder) guide every agent, so the user reviews changes to them, even from a force key.';
 
 /**
- * Stages a prepared write as a proposal of the caller, or answers {@link unchangedResult} when
- * it would leave the note's text as it is.
+ * Stages a prepared write as a proposal of the caller, or answers `{status: 'unchanged', ...}`
+ * (write-types.ts unchangedWrite) when it would leave the note's text as it is.
  * @returns stagedResult's `{status: 'pending', ...}` (with the edit's `note`), or `{status: 'unchanged', ...}`.
  * @throws ToolError from the proposal store (the key's pending quota).
  */
 async function stage(ctx: ToolContext, prepared: PreparedWrite): Promise<Record<string, unknown>> {
   if ((prepared.kind === 'edit' || prepared.kind === 'properties') && prepared.proposedText === prepared.baseText)
-    return unchangedResult(prepared);
+    return { ...unchangedWrite(prepared.path, prepared.baseHash, prepared.note) };
   const proposal = await ctx.proposals.stage(prepared, { id: ctx.caller.id, label: ctx.caller.label, roots: ctx.caller.roots ?? [] });
   const staged = stagedResult(proposal, ctx.proposals.hunksOf(proposal));
   return 'note' in prepared && prepared.note !== undefined ? { ...staged, note: prepared.note } : staged;
-}
-
-/**
- * The answer to a propose key's write that changes nothing: `{status: 'unchanged', path, hash,
- * message, note?}`, `path` and `hash` as a force write reports them (the note's path and the
- * SHA-256 of its text, here the text it already has). Nothing is staged.
- */
-function unchangedResult(prepared: Extract<PreparedWrite, { kind: 'edit' | 'properties' }>): Record<string, unknown> {
-  return {
-    status: 'unchanged',
-    path: prepared.path,
-    hash: prepared.baseHash,
-    message: `Nothing to change: '${prepared.path}' already reads that way, so no proposal was staged.`,
-    ...(prepared.note !== undefined ? { note: prepared.note } : {}),
-  };
 }

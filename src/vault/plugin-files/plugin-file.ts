@@ -1,5 +1,8 @@
 import type { DataAdapter } from 'obsidian';
 
+/** Age past which another writer's temp copy of a shared plugin file is a crashed write's, ms. */
+const STALE_COPY_MS = 10 * 60 * 1000;
+
 /** Per vault (its adapter), the vault paths of plugin files being written by this process (their temp copy is live): two vaults open in one process have the same plugin-relative paths. */
 const writingIn = new WeakMap<DataAdapter, Set<string>>();
 
@@ -21,12 +24,20 @@ export class PluginFile {
    * @param adapter the vault's DataAdapter.
    * @param folder the plugin folder (`manifest.dir`), vault-relative.
    * @param name the file's name inside it, e.g. `proposals.json`.
+   * @param writer for a file several plugin instances write (two Obsidian windows, two `npm
+   *   start` on one vault: the activity log), this instance's id: its temp copies are then
+   *   `<name>.partial-<writer>` and `<name>.tmp-<writer>`, so one instance's write never removes
+   *   or renames the other's temp copy in the middle of its write ({@link write}).
    */
   constructor(
     private readonly adapter: DataAdapter,
     readonly folder: string,
     readonly name: string,
+    private readonly writer?: string,
   ) {}
+
+  /** Whether {@link sweepCrashedCopies} ran (once per PluginFile). */
+  private swept = false;
 
   /** Paths of this vault's plugin files being written by this process. */
   private get writing(): Set<string> {
@@ -42,12 +53,12 @@ export class PluginFile {
 
   /** Vault-relative path of the whole temp copy {@link write} swaps in. */
   private get tempPath(): string {
-    return `${this.path}.tmp`;
+    return `${this.path}.tmp${this.writer === undefined ? '' : `-${this.writer}`}`;
   }
 
   /** Vault-relative path the temp copy is written to; renamed to {@link tempPath} only once it is whole. */
   private get partialPath(): string {
-    return `${this.path}.partial`;
+    return `${this.path}.partial${this.writer === undefined ? '' : `-${this.writer}`}`;
   }
 
   /**
@@ -56,11 +67,20 @@ export class PluginFile {
    * removed (so a crash during the very first write leaves no file, not half of one); a whole
    * `.tmp` copy next to the file is a write that never swapped in and is removed; a `.tmp` copy
    * with no file was written whole (the old file is removed only after that) and is swapped in.
+   * A file several instances write (`writer` given) that is gone between finding it and reading
+   * it (another instance swapping its copy in) is looked for again, up to three times.
    * @returns the file's text, or null when it does not exist. Rethrows other read errors.
    */
   async read(): Promise<string | null> {
-    if (!(await this.recover())) return null;
-    return this.adapter.read(this.path);
+    for (let attempt = 0; ; attempt++) {
+      if (!(await this.recover())) return null;
+      try {
+        return await this.adapter.read(this.path);
+      } catch (err) {
+        // A file several instances write is gone for a moment while another one swaps its copy in: look again.
+        if (this.writer === undefined || attempt >= 3 || (await this.adapter.exists(this.path))) throw err;
+      }
+    }
   }
 
   /** {@link read} for a binary file (`DataAdapter.readBinary`): its bytes, or null when it does not exist. */
@@ -71,12 +91,54 @@ export class PluginFile {
 
   /** Finishes or undoes an interrupted write (see {@link read}); true when the file exists afterwards. */
   private async recover(): Promise<boolean> {
+    if (this.writer !== undefined) return this.recoverShared();
     if (!this.writing.has(this.path) && (await this.adapter.exists(this.partialPath))) await this.adapter.remove(this.partialPath);
     if (!this.writing.has(this.path) && (await this.adapter.exists(this.tempPath))) {
       if (await this.adapter.exists(this.path)) await this.adapter.remove(this.tempPath);
       else await this.adapter.rename(this.tempPath, this.path);
     }
     return this.adapter.exists(this.path);
+  }
+
+  /**
+   * {@link recover} for a file several instances write, whose temp copies carry each writer's
+   * id: another instance's copies may be mid-write, so they are left alone while the file
+   * exists. When it does not (a write crashed between removing it and swapping its copy in, or
+   * another instance is at that very step), a whole `.tmp-<id>` copy is swapped in, as that
+   * write was about to do (its own swap then finds its copy gone and the file there, see
+   * {@link swapIn}).
+   */
+  private async recoverShared(): Promise<boolean> {
+    if (!this.swept) await this.sweepCrashedCopies();
+    if (await this.adapter.exists(this.path)) return true;
+    const listed = await this.adapter.list(this.folder).catch(() => ({ files: [] as string[], folders: [] as string[] }));
+    const temp = listed.files.filter((f) => f.startsWith(`${this.path}.tmp-`)).pop();
+    if (temp !== undefined) await this.adapter.rename(temp, this.path).catch(() => undefined);
+    return this.adapter.exists(this.path);
+  }
+
+  /**
+   * Once, at the first read of a file several instances write: removes the temp copies other
+   * writers left more than {@link STALE_COPY_MS} ago (a write takes well under a second, so such
+   * a copy is a crashed write's), keeping a whole `.tmp-<id>` while the file itself is missing
+   * (recoverShared swaps it in).
+   */
+  private async sweepCrashedCopies(): Promise<void> {
+    this.swept = true;
+    try {
+      const { files } = await this.adapter.list(this.folder);
+      const fileExists = await this.adapter.exists(this.path);
+      const old = Date.now() - STALE_COPY_MS;
+      for (const f of files) {
+        const partial = f.startsWith(`${this.path}.partial-`);
+        if (!partial && !(fileExists && f.startsWith(`${this.path}.tmp-`))) continue;
+        if (f === this.partialPath || f === this.tempPath) continue;
+        const stat = await this.adapter.stat(f);
+        if (stat !== null && stat.mtime < old) await this.adapter.remove(f);
+      }
+    } catch {
+      // A folder that cannot be listed now: the copies stay until a later run.
+    }
   }
 
   /**
@@ -87,6 +149,23 @@ export class PluginFile {
     await this.swapIn((path) => this.adapter.write(path, text));
   }
 
+  /**
+   * {@link write} for a file several instances write, unless another instance changed it since
+   * this one read `seen`: the file is read again as the last step before the new text is swapped
+   * in (after the copy is written whole), and when it no longer holds `seen` the copy is
+   * dropped and nothing is written. A check and a swap are two steps, not one (the adapter has
+   * no compare-and-swap), so another instance's write can still land between them; it narrows
+   * the gap to those two steps.
+   * @param seen the file's text when read, or null when it did not exist.
+   * @returns true when written; false when the file had changed (read, merge and try again).
+   */
+  async writeIfUnchanged(text: string, seen: string | null): Promise<boolean> {
+    return this.swapIn(
+      (path) => this.adapter.write(path, text),
+      async () => ((await this.adapter.exists(this.path)) ? await this.adapter.read(this.path) : null) === seen,
+    );
+  }
+
   /** {@link write} for bytes (`DataAdapter.writeBinary`), with the same temp-copy swap. */
   async writeBinary(data: ArrayBuffer): Promise<void> {
     await this.swapIn((path) => this.adapter.writeBinary(path, data));
@@ -94,9 +173,10 @@ export class PluginFile {
 
   /**
    * Writes the temp copy with `writeTemp` (to the `.partial` path it is given), renames it to
-   * `.tmp` once whole, then swaps it in place of the file.
+   * `.tmp` once whole, then swaps it in place of the file, unless `stillAsSeen` (given) answers
+   * false right before the swap: then the copy is removed. @returns whether it was swapped in.
    */
-  private async swapIn(writeTemp: (path: string) => Promise<void>): Promise<void> {
+  private async swapIn(writeTemp: (path: string) => Promise<void>, stillAsSeen?: () => Promise<boolean>): Promise<boolean> {
     this.writing.add(this.path);
     try {
       if (!(await this.adapter.exists(this.folder))) await this.adapter.mkdir(this.folder);
@@ -104,10 +184,39 @@ export class PluginFile {
       await writeTemp(this.partialPath);
       if (await this.adapter.exists(this.tempPath)) await this.adapter.remove(this.tempPath);
       await this.adapter.rename(this.partialPath, this.tempPath);
+      if (stillAsSeen !== undefined && !(await stillAsSeen().catch(() => false))) {
+        await this.adapter.remove(this.tempPath).catch(() => undefined);
+        return false;
+      }
+      if (this.writer !== undefined) {
+        await this.swapShared();
+        return true;
+      }
       if (await this.adapter.exists(this.path)) await this.adapter.remove(this.path);
       await this.adapter.rename(this.tempPath, this.path);
+      return true;
     } finally {
       this.writing.delete(this.path);
+    }
+  }
+
+  /**
+   * The last step of {@link swapIn} for a file several instances write: removes the file and
+   * renames this writer's whole copy in its place, when another instance's write removed or
+   * replaced the file at the same moment: a file already gone is fine; a copy already gone
+   * was swapped in by another instance's read (recoverShared); a file back in place before the
+   * rename is removed again (at most a few times, then the other's write stands).
+   */
+  private async swapShared(): Promise<void> {
+    for (let attempt = 0; attempt < 4; attempt++) {
+      await this.adapter.remove(this.path).catch(() => undefined);
+      try {
+        await this.adapter.rename(this.tempPath, this.path);
+        return;
+      } catch (err) {
+        if (!(await this.adapter.exists(this.tempPath))) return;
+        if (attempt === 3) throw err;
+      }
     }
   }
 

@@ -15,7 +15,10 @@ import { ToolError } from '../../errors';
  * not alive). Then the next write takes it over; the caller reloads the files first
  * (`ensure()` answers `acquired`), so nothing the other instance wrote is lost. The activity
  * log does not take this lock: every instance logs its own writes and merges the file before
- * writing it (activity-log.ts), so force writes through either instance stay revertable.
+ * writing it (activity-log.ts), so force writes through either instance stay revertable. This
+ * lock could not guard that read-merge-write anyway: it is held for an instance's whole run, not
+ * around one write, and without an exclusive create it cannot be made into a short mutex; the
+ * log closes that gap by reading its writes back instead (activity-log.ts scheduleSave).
  * Read and written through `app.vault.adapter` like every plugin file. DataAdapter has no
  * exclusive create, so two instances starting in the same instant could both write the lock:
  * each reads it back and the one whose record stayed holds it; the other finds out at its next

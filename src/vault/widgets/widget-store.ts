@@ -7,7 +7,7 @@ import { findEntry } from '../paths/lookup';
 import { assertNotDeviceName } from '../paths/note-names';
 import { WriteLock } from '../writes/write-lock';
 import { AppliedChanges } from '../writes/applied-change';
-import type { PreparedWrite } from '../writes/write-types';
+import { unchangedWrite, type PreparedWrite } from '../writes/write-types';
 import { assertWidgetId, isWidgetId, parseWidgetManifest, type WidgetManifest } from './widget-manifest';
 
 /** The tool that writes widgets; a proposal staged by it is accepted through {@link WidgetStore.acceptStaged}. */
@@ -39,14 +39,17 @@ export interface WidgetFile {
   error?: string;
 }
 
-/** What a widget write reports: `{status: 'applied', id, path, hash, replaced, backup?, previous_hash?}`. */
+/**
+ * What a widget write reports: `{status: 'applied', id, path, hash, replaced, backup?, previous_hash?}`;
+ * a replace by the same HTML `{status: 'unchanged', id, path, hash, message}` (write-types.ts unchangedWrite).
+ */
 export interface WidgetWriteResult {
-  status: 'applied';
+  status: 'applied' | 'unchanged';
   id: string;
   path: string;
   hash: string;
-  /** True when an existing widget was replaced (its old text is in the file `backup` names). */
-  replaced: boolean;
+  /** True when an existing widget was replaced (its old text is in the file `backup` names); absent when unchanged. */
+  replaced?: boolean;
   /** Vault path of the backup this replace wrote: `<id>.html.bak`, else `<id>.html.bak.1`, `.bak.2`, ... (the first free name). */
   backup?: string;
   previous_hash?: string;
@@ -150,7 +153,8 @@ export class WidgetStore {
    * `<id>.html.bak`, `<id>.html.bak.1`, `<id>.html.bak.2`, ... (an existing backup is never
    * overwritten, and a name taken by anything, a link out of the vault included, is skipped); then the widget is rewritten in one `vault.process` that checks the hash
    * again, so a change in between refuses instead of being lost. If the backup cannot be
-   * written, the widget is untouched.
+   * written, the widget is untouched. HTML the widget already has writes nothing (no backup,
+   * no log entry) and answers `status: 'unchanged'`, as every write that changes nothing.
    * @throws ToolError('invalid_argument') for a bad id or manifest; ToolError('not_found')
    *   when there is no such widget; ToolError('conflict') when the hash differs.
    */
@@ -166,6 +170,7 @@ export class WidgetStore {
       const previous = hashText(old);
       const expected = expectedHash.trim().toLowerCase();
       if (previous !== expected) throw widgetConflict(file.path);
+      if (old === html) return { ...unchangedWrite(file.path, previous), id: file.basename };
       const backup = await this.freeBackupPath(file.path);
       await this.app.vault.create(backup, old);
       await this.app.vault.process(file, (current) => {

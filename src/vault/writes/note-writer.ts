@@ -17,7 +17,16 @@ import { foldPath } from '../paths/paths';
 import { removeEmptyFolder } from './folder-removal';
 import { minimalChange } from './edits/minimal-change';
 import type { OpenNoteEditors } from './open-note-editors';
-import type { ExactTextWrite, HeldWrite, HoldRule, PreparedTextWrite, PreparedWrite, WriteRequest, WriteResult } from './write-types';
+import {
+  unchangedWrite,
+  type ExactTextWrite,
+  type HeldWrite,
+  type HoldRule,
+  type PreparedTextWrite,
+  type PreparedWrite,
+  type WriteRequest,
+  type WriteResult,
+} from './write-types';
 
 /** How long a heading edit waits for Obsidian to index a note that just changed, ms. */
 const INDEX_WAIT_MS = 3000;
@@ -208,8 +217,7 @@ export class NoteWriter {
           },
           scope,
         );
-        if (prepared.note === undefined) return result;
-        return { ...result, note: typeof result.note === 'string' ? `${prepared.note} ${result.note}` : prepared.note };
+        return prepared.note === undefined ? result : { ...result, note: prepared.note };
       }
       default: {
         const result = await withFileSystemRefusals(`'${prepared.path}'`, () => this.entries.apply(prepared, scope));
@@ -239,7 +247,9 @@ export class NoteWriter {
    * is open in an editor, the same checks run on the editor's text and the change is one
    * editor transaction (the editor saves it), so the user's unsaved typing is never lost:
    * `write.acceptedHunks` as they are (an accept), else one minimal change (an agent write).
-   * @returns `{status: 'applied', path, hash, size_before, size_after, lines?}`.
+   * @returns `{status: 'applied', path, hash, size_before, size_after, lines?}`; when `write.text`
+   *   is the note's text already, nothing is written or logged: `{status: 'unchanged', path, hash,
+   *   message}` (write-types.ts unchangedWrite).
    * @throws ToolError('not_found') when no note the key may write is at `path`;
    *   ToolError('forbidden') when it became read-only or a protected key would change;
    *   ToolError('invalid_argument') when its bytes are not UTF-8; BaseChangedError when its hash is no longer `baseHash` (nothing is written);
@@ -257,7 +267,7 @@ export class NoteWriter {
           const current = await this.app.vault.read(file);
           if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
           assertWritableText(current, scope, file.path);
-          return unchangedResult(file.path, current, write.lines);
+          return unchangedWrite(file.path, write.baseHash);
         }
         const box: { before?: string } = {};
         await this.app.vault.process(file, (current) => {
@@ -295,7 +305,7 @@ export class NoteWriter {
     const changes = write.acceptedHunks ?? (minimal ? [minimal] : []);
     if (changes.length && !this.editors?.applyChanges(file.path, changes, write.acceptedHunks ? 'accept' : 'agent-write'))
       throw new BaseChangedError(file.path);
-    if (current === write.text) return unchangedResult(file.path, current, write.lines);
+    if (current === write.text) return unchangedWrite(file.path, write.baseHash);
     this.applied.report({ kind: write.kind ?? 'edit', tool: write.tool, path: file.path, before: current, after: write.text }, scope);
     return {
       status: 'applied',
@@ -420,24 +430,6 @@ function indexDisagrees(path: string): ToolError {
     'unavailable',
     `Obsidian's index of '${path}' does not match its text (a heading it lists is not a heading line of the text), so an edit by heading cannot be placed safely; edit with an anchor (a unique piece of the text, copied from read_note) instead.`,
   );
-}
-
-/**
- * The result of a text write that changed nothing (the note already read so): nothing was
- * written, nothing is reported to the activity log, and the agent is told so (`unchanged`, `note`).
- */
-function unchangedResult(path: string, text: string, lines: ExactTextWrite['lines']): WriteResult {
-  const size = byteSize(text);
-  return {
-    status: 'applied',
-    path,
-    hash: hashText(text),
-    size_before: size,
-    size_after: size,
-    ...(lines ? { lines } : {}),
-    unchanged: true,
-    note: 'Nothing changed: the note already reads so, so nothing was written or logged.',
-  };
 }
 
 /** What an applied create, folder, move or delete changed, for {@link AppliedChanges}. */

@@ -140,9 +140,10 @@ export interface ExactTextWrite {
  * the whole note; `hash` is the SHA-256 hex of the note's new text (for a deleted note, of
  * the text that went to the trash); `lines` is the changed region in the new text; `from`
  * is the old path of a move. Folder results carry only `status` and `path` (and `from`).
+ * A write that changed nothing is `status: 'unchanged'` ({@link unchangedWrite}).
  */
 export interface WriteResult {
-  status: 'applied';
+  status: 'applied' | 'unchanged';
   path: string;
   from?: string;
   hash?: string;
@@ -150,4 +151,23 @@ export interface WriteResult {
   size_after?: number;
   lines?: LineRange;
   [key: string]: unknown;
+}
+
+/**
+ * The answer to a write that would change nothing (a property set to the value it has, an
+ * anchor replaced by itself, a widget replaced by the same HTML), the same for a `force` key
+ * (nothing written, nothing logged) and a `propose` key (nothing staged), so an agent handles
+ * one shape: `{status: 'unchanged', path, hash, message, note?}`.
+ * @param path the note's (or widget's) vault path. @param hash the SHA-256 hex of the text it
+ *   has, which is what a write would have left. @param note the edit's own remark, if any (a
+ *   property name matched to the note's spelling).
+ */
+export function unchangedWrite(path: string, hash: string, note?: string): WriteResult & { status: 'unchanged'; hash: string } {
+  return {
+    status: 'unchanged',
+    path,
+    hash,
+    message: `Nothing to change: '${path}' already reads that way, so nothing was written, staged or logged.`,
+    ...(note !== undefined ? { note } : {}),
+  };
 }
