@@ -13,6 +13,13 @@ describe('isAgentInstructionPath', () => {
       expect([path, isAgentInstructionPath(path, 'Skills')]).toEqual([path, false]);
   });
 
+  it("names the files coding agents read as instructions (Claude Code's CLAUDE.md and CLAUDE.local.md, Gemini CLI's GEMINI.md), in any case", () => {
+    for (const path of ['CLAUDE.md', 'Areas/Finance/CLAUDE.md', 'a/claude.local.md', 'x/GEMINI.md', 'x/Gemini.MD'])
+      expect([path, isAgentInstructionPath(path, 'Skills')]).toEqual([path, true]);
+    for (const path of ['Claude notes.md', 'x/CLAUDE.md.bak', 'x/GEMINI', 'CLAUDE/note.md'])
+      expect([path, isAgentInstructionPath(path, 'Skills')]).toEqual([path, false]);
+  });
+
   it('names the skills folder and everything in it, ignoring case and Unicode form, but not a look-alike folder', () => {
     expect(isAgentInstructionPath('Skills', 'Skills')).toBe(true);
     expect(isAgentInstructionPath('Skills/summarize/SKILL.md', 'Skills')).toBe(true);

@@ -40,10 +40,10 @@ export const expectedHashArg = hashArg('read_note').optional().describe("read_no
  * anchors and headings, protected properties: the same checks in every mode), then applies
  * it for a `force` key or stages it as a proposal for a `propose` key (the vault is untouched
  * until the user accepts it in Obsidian). A force key's write that would create, change, move
- * or delete an agent-instructions file (an AGENTS.md / AGENT.md anywhere, anything in the
- * skills folder: isAgentInstructionPath, at every path the write changes, NoteWriter.pathsChangedBy)
- * is staged too, with `reason` ({@link INSTRUCTIONS_REVIEW_REASON}): those files instruct every
- * key, so a narrow key that may write one could otherwise steer wider ones. A write that would leave the note's
+ * or delete an agent-instructions file (an AGENTS.md / AGENT.md / CLAUDE.md / GEMINI.md anywhere,
+ * anything in the skills folder: isAgentInstructionPath, at every path the write changes, NoteWriter.pathsChangedBy)
+ * is staged too, with `reason` ({@link INSTRUCTIONS_REVIEW_REASON}): those files instruct other
+ * agents, so a narrow key that may write one could otherwise steer wider ones. A write that would leave the note's
  * text as it is (a property set to its current value, an anchor replaced by itself) stages
  * nothing: a proposal without hunks could only be rejected, and would count against the key's
  * pending quota.
@@ -67,12 +67,13 @@ export async function submitWrite(ctx: ToolContext, request: WriteRequest): Prom
 }
 
 /**
- * Why a force key's write came back pending: files that instruct agents (AGENTS.md, AGENT.md,
- * the skills folder) are read by every key, so a key that may write one must not thereby
- * instruct wider keys (docs/security.md, "Agent instructions are the user's").
+ * Why a force key's write came back pending: files that instruct agents (AGENTS.md, AGENT.md and
+ * the skills folder, read by every key; CLAUDE.md, GEMINI.md, read by coding agents run in the
+ * vault; what a link by those names leads to) must not be written by a key that would thereby
+ * instruct wider agents (docs/security.md, "Agent instructions are yours").
  */
 export const INSTRUCTIONS_REVIEW_REASON =
-  'Agent instructions (AGENTS.md, AGENT.md and the skills folder) guide every agent, so the user reviews changes to them, even from a force key.';
+  'Agent instructions (AGENTS.md, AGENT.md, CLAUDE.md, GEMINI.md, the skills folder, and what a link by those names leads to) guide other agents, so the user reviews changes to them, even from a force key.';
 
 /**
  * Stages a prepared write as a proposal of the caller, or answers `{status: 'unchanged', ...}`

@@ -4,22 +4,42 @@ import { foldPath, isPathInside } from '../paths/paths';
 /** File names that carry instructions for agents, in order of preference within one folder. */
 export const AGENT_INSTRUCTION_FILES = ['AGENTS.md', 'AGENT.md'] as const;
 
-/** {@link AGENT_INSTRUCTION_FILES} folded ({@link foldPath}): how a name is recognised whatever its case. */
-const FOLDED_INSTRUCTION_NAMES: ReadonlySet<string> = new Set(AGENT_INSTRUCTION_FILES.map(foldPath));
+/**
+ * Every file name that carries instructions for agents, and so is the user's to write: the names
+ * served as `agent_md` ({@link AGENT_INSTRUCTION_FILES}), and the files coding agents read as
+ * instructions in the folder they run in and its parents, which a vault may be for them: Claude
+ * Code's `CLAUDE.md` and `CLAUDE.local.md` (docs.claude.com, Claude Code "Manage Claude's
+ * memory") and Gemini CLI's `GEMINI.md` (geminicli.com, "Provide context with GEMINI.md files").
+ * Only writes are held for these; read_note serves AGENT_INSTRUCTION_FILES alone.
+ */
+export const HELD_INSTRUCTION_FILES = [...AGENT_INSTRUCTION_FILES, 'CLAUDE.md', 'CLAUDE.local.md', 'GEMINI.md'] as const;
+
+/** {@link HELD_INSTRUCTION_FILES} folded ({@link foldPath}): how a name is recognised whatever its case. */
+const FOLDED_INSTRUCTION_NAMES: ReadonlySet<string> = new Set(HELD_INSTRUCTION_FILES.map(foldPath));
 
 /**
- * True when a vault path holds instructions that other agents are given: a file named
- * `AGENTS.md` / `AGENT.md` in any folder (read_note's `agent_md`, {@link nearestAgentInstructions},
- * which matches the name ignoring case), or anything in the skills folder (served to every key as
- * skills_list / skill_read and MCP prompts, skills.ts). Case and Unicode form are ignored
- * ({@link foldPath}), as the vault's own lookups ignore them: `agents.md` and an NFD-spelt skills
- * folder count. The rule behind "agent instructions are the user's to write" (write-gate.ts).
+ * True when the last segment of a vault path (a file or folder name) is one of
+ * {@link HELD_INSTRUCTION_FILES}, ignoring case and Unicode form ({@link foldPath}).
+ * @param path a normalized vault path, or a bare name.
+ */
+export function hasInstructionName(path: string): boolean {
+  return FOLDED_INSTRUCTION_NAMES.has(foldPath(path.slice(path.lastIndexOf('/') + 1)));
+}
+
+/**
+ * True when a vault path holds instructions that agents are given: an entry named like
+ * {@link HELD_INSTRUCTION_FILES} in any folder (`AGENTS.md` / `AGENT.md`: read_note's `agent_md`,
+ * {@link nearestAgentInstructions}, which matches the name ignoring case; `CLAUDE.md`, `GEMINI.md`:
+ * what coding agents read), or anything in the skills folder (served to every key as skills_list /
+ * skill_read and MCP prompts, skills.ts). Case and Unicode form are ignored ({@link foldPath}), as
+ * the vault's own lookups ignore them: `agents.md` and an NFD-spelt skills folder count. The rule
+ * behind "agent instructions are the user's to write" (write-gate.ts).
  * @param path a normalized vault path (file or folder, existing or not).
  * @param skillsFolder the skills folder's vault path (skillsFolderOf; never the vault root).
  */
 export function isAgentInstructionPath(path: string, skillsFolder: string): boolean {
   if (path === '') return false;
-  if (FOLDED_INSTRUCTION_NAMES.has(foldPath(path.slice(path.lastIndexOf('/') + 1)))) return true;
+  if (hasInstructionName(path)) return true;
   return skillsFolder !== '' && isPathInside(path, skillsFolder, true);
 }
 
