@@ -195,4 +195,27 @@ describe('agent instructions are held for review even for a force key', () => {
     expect(await disk('Areas/Health/CLAUDE.local.md')).toBe('Be brief.\n');
     expect((await call(client, 'read_note', { path: 'Areas/Health/Sleep' })).agent_md).toBeUndefined();
   });
+
+  it('a folder by an instruction name or in the skills folder is held, made alone or on the way; a folder move holding a link to one is held', async () => {
+    await boot({}, async (vault) => {
+      await fsp.mkdir(nodePath.join(vault, 'Reference/D2'));
+      await fsp.writeFile(nodePath.join(vault, 'Reference/D2/plain.md'), 'x\n');
+      await fsp.symlink('../../Projects/AGENTS.md', nodePath.join(vault, 'Reference/D2/link.md'), 'file');
+    });
+    await held('create_folder', { path: 'Areas/Home/AGENTS.md' });
+    const skill = await held('create_folder', { path: 'Skills/evil7' });
+    await held('create_folder', { path: 'Projects/Beta/agent.md/sub' });
+    await held('create_note', { path: 'Areas/New/AGENTS.md/x', content: 'x\n' });
+    await held('move_note', { path: 'Reference/Recipes', to: 'Areas/Home/GEMINI.md/Recipes' });
+    await held('move_note', { path: 'Reference/D2', to: 'Archive/D2' });
+    expect(await fsp.readdir(nodePath.join(dir, 'Areas/Home'))).toEqual(['Garden plan.md']);
+    expect(await disk('Areas/New/AGENTS.md/x.md')).toBeNull();
+    expect(await disk('Reference/D2/plain.md')).toBe('x\n');
+    expect(await disk('Skills/evil7')).toBeNull();
+    // The user's own AGENTS.md can still be made there.
+    expect(await held('create_note', { path: 'Areas/Home/AGENTS', content: 'x\n' })).toMatchObject({ kind: 'create' });
+    expect(await accept(skill.proposal_id)).toMatch(/it is now accepted/);
+    expect((await fsp.stat(nodePath.join(dir, 'Skills/evil7'))).isDirectory()).toBe(true);
+    expect(await call(client, 'create_folder', { path: 'Areas/Home/Tools' })).toMatchObject({ status: 'applied' });
+  });
 });

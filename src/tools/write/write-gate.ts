@@ -41,7 +41,7 @@ export const expectedHashArg = hashArg('read_note').optional().describe("read_no
  * it for a `force` key or stages it as a proposal for a `propose` key (the vault is untouched
  * until the user accepts it in Obsidian). A force key's write that would create, change, move
  * or delete an agent-instructions file (an AGENTS.md / AGENT.md / CLAUDE.md / GEMINI.md anywhere,
- * anything in the skills folder: isAgentInstructionPath, at every path the write changes, NoteWriter.pathsChangedBy)
+ * a folder by such a name, anything in the skills folder: isAgentInstructionPath, at every path the write changes, NoteWriter.pathsChangedBy)
  * is staged too, with `reason` ({@link INSTRUCTIONS_REVIEW_REASON}): those files instruct other
  * agents, so a narrow key that may write one could otherwise steer wider ones. A write that would leave the note's
  * text as it is (a property set to its current value, an anchor replaced by itself) stages

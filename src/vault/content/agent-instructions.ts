@@ -32,8 +32,9 @@ export function hasInstructionName(path: string): boolean {
  * {@link nearestAgentInstructions}, which matches the name ignoring case; `CLAUDE.md`, `GEMINI.md`:
  * what coding agents read), or anything in the skills folder (served to every key as skills_list /
  * skill_read and MCP prompts, skills.ts). Case and Unicode form are ignored ({@link foldPath}), as
- * the vault's own lookups ignore them: `agents.md` and an NFD-spelt skills folder count. The rule
- * behind "agent instructions are the user's to write" (write-gate.ts).
+ * the vault's own lookups ignore them: `agents.md` and an NFD-spelt skills folder count. A folder
+ * by such a name counts too: it would take the file's place. The rule behind "agent
+ * instructions are the user's to write" (write-gate.ts).
  * @param path a normalized vault path (file or folder, existing or not).
  * @param skillsFolder the skills folder's vault path (skillsFolderOf; never the vault root).
  */

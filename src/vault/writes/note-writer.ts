@@ -130,31 +130,46 @@ export class NoteWriter {
   /**
    * Every vault path a prepared write would create, change, move or delete, each also where it
    * really lies when a symbolic link inside the vault leads there (NotePolicy.realPathOf): the
-   * note's; a move's source and target, for a folder its subfolders and every file inside it that
-   * `scope` may see, at both places, and the notes whose links Obsidian rewrites when it renames
+   * note's, or the new folder's (create_folder); the folders a create or move makes on the way to
+   * its path (`A/AGENTS.md/x.md` makes a folder `AGENTS.md`); a move's source and target, for a
+   * folder its subfolders and every file inside it that `scope` may see, at both places and where
+   * a link among them really lies, and the notes whose links Obsidian rewrites when it renames
    * (their text changes too). A file `scope` may not see moves with its folder unread and
-   * unchanged (EntryWriter.assertFolderMovable), and is left out so the answer tells nothing of
-   * it. A new folder (create_folder) changes no note and gives none.
+   * unchanged (EntryWriter.assertFolderMovable), and is left out so the answer tells nothing of it.
    */
   pathsChangedBy(prepared: PreparedWrite, scope: AccessScope): string[] {
-    if (prepared.kind === 'folder') return [];
-    if (prepared.kind !== 'move') return this.withRealPath(prepared.path);
+    if (prepared.kind !== 'move') return [...this.withRealPath(prepared.path), ...this.newFoldersAbove(prepared.path)];
     const paths = [...this.withRealPath(prepared.path), ...this.withRealPath(prepared.to)];
     const entry = this.app.vault.getAbstractFileByPath(prepared.path);
     if (!entry) return paths;
     // A moved folder's files lie below the folder's real places: derived, not resolved one by one on disk.
     const places = [...paths];
+    paths.push(...this.newFoldersAbove(prepared.to));
     const walk = (folder: TFolder): void => {
       for (const child of folder.children) {
         if (child instanceof TFile && !this.notes.policy.canRead(child, scope)) continue;
         const rest = child.path.slice(prepared.path.length);
         for (const place of places) paths.push(`${place}${rest}`);
+        // A link inside the folder (`D/rules.md → ../AGENTS.md`) lies elsewhere (cached: canRead asked already).
+        const real = this.notes.policy.realPathOf(child.path);
+        if (real !== null) paths.push(real);
         if (child instanceof TFolder) walk(child);
       }
     };
     if (entry instanceof TFolder) walk(entry);
     for (const linker of this.notes.notesLinkingInto(entry)) paths.push(...this.withRealPath(linker.path));
     return paths;
+  }
+
+  /** The folders above `path` that do not exist yet (nearest first), each with where it would really lie: a create or move makes them. */
+  private newFoldersAbove(path: string): string[] {
+    const folders: string[] = [];
+    for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+      const folder = path.slice(0, slash);
+      if (this.notes.policy.entryAt(folder) !== null) break;
+      folders.push(...this.withRealPath(folder));
+    }
+    return folders;
   }
 
   /** `path`, and the vault path it really lies at when a symbolic link inside the vault leads there (NotePolicy.realPathOf). */
