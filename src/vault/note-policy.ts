@@ -237,6 +237,22 @@ export class NotePolicy {
   }
 
   /**
+   * The vault path a symbolic link at `path` names, whether or not its target exists (a dangling
+   * link's would-be target; OutsideLinks.linkTargetOf); null when `path` is no link into the vault.
+   */
+  linkTargetOf(path: string): string | null {
+    return this.outside.linkTargetOf(path);
+  }
+
+  /**
+   * The file on disk behind `path`: its device-and-inode `id` (the same for hard links of one
+   * file) and how many names it has (OutsideLinks.fileOf); null when there is no such file on disk.
+   */
+  fileOf(path: string): { id: string; links: number } | null {
+    return this.outside.fileOf(path);
+  }
+
+  /**
    * True when `path` is the widgets folder or inside it (case-insensitively): widgets are
    * written by widget_write only, so note tools neither read nor create anything there.
    */

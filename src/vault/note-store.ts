@@ -24,6 +24,7 @@ import type { OpenNoteEditors } from './writes/open-note-editors';
 import { AppliedChanges } from './writes/applied-change';
 import { ScanCache } from './scan-cache';
 import { NotePolicy } from './note-policy';
+import { InstructionPlaces } from './content/instruction-places';
 import { followNoteChanges, followOtherFiles, type NoteChange } from './note-changes';
 import type { NoteReader } from './note-reader';
 import { WidgetStore } from './widgets/widget-store';
@@ -87,6 +88,7 @@ export class NoteStore implements NoteReader {
   /** Every change the write primitives applied (notes, entries, widgets), for the agent activity log. */
   readonly applied = new AppliedChanges();
   private widgetStore: WidgetStore | null = null;
+  private instructionPlaces: InstructionPlaces | null = null;
   /** Each unrestricted scan's listing (see {@link ScanListing}), by the scan's answer: what readableFromScan decides from. */
   private readonly listings = new WeakMap<readonly TFile[], ScanListing>();
 
@@ -115,6 +117,7 @@ export class NoteStore implements NoteReader {
   close(): void {
     this.scans.close();
     this.policy.close();
+    this.instructionPlaces?.close();
   }
 
   /**
@@ -145,6 +148,12 @@ export class NoteStore implements NoteReader {
   get writes(): NoteWriter {
     this.writer ??= new NoteWriter(this.app, this, this.applied, this.editors);
     return this.writer;
+  }
+
+  /** Where agent instructions really are, links and hard links included (the force-key write hold): see {@link InstructionPlaces}. */
+  get instructions(): InstructionPlaces {
+    this.instructionPlaces ??= new InstructionPlaces(this.app, this.policy);
+    return this.instructionPlaces;
   }
 
   /** The widgets of the widgets folder (list, create, replace): see {@link WidgetStore}. */

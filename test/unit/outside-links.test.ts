@@ -266,3 +266,38 @@ describe('OutsideLinks.placeOf: where an entry reached through a link inside the
     links.close();
   });
 });
+
+describe('OutsideLinks.linkTargetOf and fileOf: what a link names and which disk file a path is (agent instructions, InstructionPlaces)', () => {
+  let env: Env | null = null;
+  afterEach(async () => {
+    await env?.done();
+    env = null;
+  });
+
+  test("a link's target as a vault path, also when it dangles; null for a plain entry, a link out of the vault or a missing path", async () => {
+    env = await makeEnv();
+    const links = new OutsideLinks(env.app as never, () => []);
+    await fsp.symlink('../gone/rules.md', nodePath.join(env.vault, 'Deep', 'AGENTS.md'), 'file');
+    await fsp.symlink('a/b/n0.md', nodePath.join(env.vault, 'Deep', 'near.md'), 'file');
+    expect(links.linkTargetOf('Deep/AGENTS.md')).toBe('gone/rules.md');
+    expect(links.linkTargetOf('Deep/near.md')).toBe('Deep/a/b/n0.md');
+    expect(links.linkTargetOf('Alias')).toBe('Deep');
+    expect(links.linkTargetOf('Alias/a/b/n0.md')).toBeNull();
+    for (const path of ['Deep/a/b/n0.md', 'passwd.md', 'dangling.md', 'LinkedDir', 'missing.md', ''])
+      expect([path, links.linkTargetOf(path)]).toEqual([path, null]);
+    links.close();
+  });
+
+  test('a hard link has the same id as its other name and counts two names; a plain note one', async () => {
+    env = await makeEnv();
+    const links = new OutsideLinks(env.app as never, () => []);
+    await fsp.link(nodePath.join(env.vault, 'Deep/a/b/n0.md'), nodePath.join(env.vault, 'hard.md'));
+    const hard = links.fileOf('hard.md');
+    expect(hard).toEqual({ id: expect.any(String), links: 2 });
+    expect(links.fileOf('Deep/a/b/n0.md')).toEqual(hard);
+    expect(links.fileOf('Deep/a/b/n1.md')).toEqual({ id: expect.not.stringMatching(`^${hard!.id}$`), links: 1 });
+    expect(links.fileOf('Alias/a/b/n0.md')).toEqual(hard);
+    for (const path of ['Deep', 'missing.md', 'dangling.md', '']) expect([path, links.fileOf(path)]).toEqual([path, null]);
+    links.close();
+  });
+});

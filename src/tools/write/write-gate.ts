@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { normalizeKeyMode } from '../../settings/key-record';
 import { stagedResult } from '../../proposals/proposal-summary';
-import { isAgentInstructionPath } from '../../vault/content/agent-instructions';
 import { skillsFolderOf } from '../../vault/skills';
 import { unchangedWrite, type PreparedWrite, type WriteRequest } from '../../vault/writes/write-types';
 import type { ToolContext } from '../tool';
@@ -10,7 +9,7 @@ import type { ToolContext } from '../tool';
  * The one place that decides whether a write is applied or staged (docs/architecture.md#keys: a
  * `force` key's writes apply directly; `propose`, the default and what any unknown mode
  * means, stages them for review), and where agent instructions are held for the user's review
- * in every mode (isAgentInstructionPath). Every write tool calls {@link submitWrite}.
+ * in every mode (InstructionPlaces). Every write tool calls {@link submitWrite}.
  */
 
 /**
@@ -40,10 +39,12 @@ export const expectedHashArg = hashArg('read_note').optional().describe("read_no
  * anchors and headings, protected properties: the same checks in every mode), then applies
  * it for a `force` key or stages it as a proposal for a `propose` key (the vault is untouched
  * until the user accepts it in Obsidian). A force key's write that would create, change, move
- * or delete an agent-instructions file (an AGENTS.md / AGENT.md / CLAUDE.md / GEMINI.md anywhere,
- * a folder by such a name, anything in the skills folder: isAgentInstructionPath, at every path the write changes, NoteWriter.pathsChangedBy)
- * is staged too, with `reason` ({@link INSTRUCTIONS_REVIEW_REASON}): those files instruct other
- * agents, so a narrow key that may write one could otherwise steer wider ones. A write that would leave the note's
+ * or delete agent instructions (an AGENTS.md / AGENT.md / CLAUDE.md / GEMINI.md anywhere, a folder
+ * by such a name, anything in the skills folder, the file or folder an in-vault symbolic link by
+ * such a name or in the skills folder leads to, a hard link of one: InstructionPlaces.holds, at
+ * every path the write changes, NoteWriter.pathsChangedBy) is staged too, with `reason`
+ * ({@link INSTRUCTIONS_REVIEW_REASON}): those files instruct other agents, so a narrow key that
+ * may write one could otherwise steer wider ones. A write that would leave the note's
  * text as it is (a property set to its current value, an anchor replaced by itself) stages
  * nothing: a proposal without hunks could only be rejected, and would count against the key's
  * pending quota.
@@ -58,7 +59,7 @@ export const expectedHashArg = hashArg('read_note').optional().describe("read_no
 export async function submitWrite(ctx: ToolContext, request: WriteRequest): Promise<Record<string, unknown>> {
   if (normalizeKeyMode(ctx.caller.mode) === 'force') {
     const folder = skillsFolderOf(ctx.settings.skills?.folder);
-    const outcome = await ctx.notes.writes.apply(request, ctx.scope, (path) => isAgentInstructionPath(path, folder));
+    const outcome = await ctx.notes.writes.apply(request, ctx.scope, ctx.notes.instructions.ruleFor(folder));
     if (outcome.status !== 'held') return { ...outcome };
     const staged = await stage(ctx, outcome.prepared);
     return staged.status === 'pending' ? { ...staged, reason: INSTRUCTIONS_REVIEW_REASON } : staged;

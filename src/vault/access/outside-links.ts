@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { FileSystemAdapter, type App, type EventRef, type TAbstractFile } from 'obsidian';
 import { isPathInside, lexicalVaultPath } from '../paths/paths';
@@ -198,6 +198,46 @@ export class OutsideLinks {
     }
     if (deepest) return nodePath.join(deepest.real, ...segments.slice(deepest.n));
     return nodePath.join(this.vaultBase(adapter), ...segments);
+  }
+
+  /**
+   * The vault path a symbolic link at the vault path `path` names, read from the link itself
+   * (`fs.readlinkSync`, resolved against the real path of the link's folder), whether or not its
+   * target exists: where writing through a dangling link would create a file. Null when `path` is
+   * not a link, names a place outside the vault (or the vault folder itself), or the adapter has
+   * no disk paths. Not cached: for the few entries InstructionPlaces asks about.
+   */
+  linkTargetOf(path: string): string | null {
+    const adapter = this.app.vault.adapter;
+    if (path === '' || !(adapter instanceof FileSystemAdapter)) return null;
+    try {
+      const full = adapter.getFullPath(path);
+      const folder = nodePath.dirname(full);
+      const target = nodePath.resolve(realOrNull(folder) ?? folder, readlinkSync(full));
+      const base = this.vaultBase(adapter);
+      if (!isInsideDisk(target, base)) return null;
+      const inVault = nodePath.relative(base, target).split(nodePath.sep).join('/');
+      return inVault === '' ? null : inVault;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The file on disk behind the vault path `path` (links followed, `fs.statSync` with bigint
+   * numbers): `id` its device and inode (`"<dev>:<ino>"`), equal for two paths that are hard links
+   * of one file, and `links` how many names it has (`nlink`; above 1 for a hard-linked file). Null
+   * when it is not a regular file, cannot be stat'ed, or the adapter has no disk paths. One stat, not cached.
+   */
+  fileOf(path: string): { id: string; links: number } | null {
+    const adapter = this.app.vault.adapter;
+    if (path === '' || !(adapter instanceof FileSystemAdapter)) return null;
+    try {
+      const stat = statSync(adapter.getFullPath(path), { bigint: true });
+      return stat.isFile() ? { id: `${stat.dev}:${stat.ino}`, links: Number(stat.nlink) } : null;
+    } catch {
+      return null;
+    }
   }
 
   /** The trusted links that exist, each with its real target (re-derived when the list changes or the cache was dropped). */

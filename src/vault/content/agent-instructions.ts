@@ -33,8 +33,8 @@ export function hasInstructionName(path: string): boolean {
  * what coding agents read), or anything in the skills folder (served to every key as skills_list /
  * skill_read and MCP prompts, skills.ts). Case and Unicode form are ignored ({@link foldPath}), as
  * the vault's own lookups ignore them: `agents.md` and an NFD-spelt skills folder count. A folder
- * by such a name counts too: it would take the file's place. The rule behind "agent
- * instructions are the user's to write" (write-gate.ts).
+ * by such a name counts too: it would take the file's place. The rule by name behind "agent
+ * instructions are the user's to write" (write-gate.ts); InstructionPlaces adds the places links lead to.
  * @param path a normalized vault path (file or folder, existing or not).
  * @param skillsFolder the skills folder's vault path (skillsFolderOf; never the vault root).
  */
