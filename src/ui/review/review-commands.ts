@@ -181,11 +181,14 @@ async function decideAll(target: ReviewCommandTarget, verdict: 'accept' | 'rejec
   ].join('\n');
 }
 
-/** True when a proposal's vault path is the note a user typed (`.md` optional, case ignored). */
+/**
+ * True when a proposal's vault path is the note a user typed (`.md` optional, case ignored). A
+ * name typed with `.md` is that note only: `note T/Y.md` never takes `T/Y.md.md`.
+ */
 function samePath(path: string, typed: string): boolean {
   const wanted = typed.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase();
   const have = path.toLowerCase();
-  return have === wanted || have === `${wanted}.md`;
+  return have === wanted || (!wanted.endsWith('.md') && have === `${wanted}.md`);
 }
 
 /** The commands the headless runner reads on standard input. */
