@@ -164,6 +164,13 @@ describe('terminal review commands', () => {
     expect((await run('reject all note D.md.md')).split('\n')[0]).toBe(`Rejected proposal ${d.proposal_id}; it is now rejected.`);
   });
 
+  test('reject all note takes the note spelt with ſ (long s) as every path lookup does: one name on macOS and Windows disks', async () => {
+    await fsp.writeFile(nodePath.join(dir, 'Sleep.md'), 's\n');
+    await booted.app.vault.syncFromDisk();
+    const s = await call(client, 'append_note', { path: 'Sleep', content: 'more' });
+    expect((await run('reject all note \u017fleep')).split('\n')[0]).toBe(`Rejected proposal ${s.proposal_id}; it is now rejected.`);
+  });
+
   test('show of a huge proposal is cut, with the command that shows the rest; a long line goes on over several lines', async () => {
     const body = Array.from({ length: 500 }, (_, i) => `line ${i}`).join('\n') + '\n' + 'x'.repeat(5000) + '\n';
     const staged = await call(client, 'create_note', { path: 'Huge', content: body });
