@@ -14,7 +14,7 @@ import { hashText } from './hash';
 import { backlinkIndex, linkGraphOf, outgoingLinksOf, type LinkCount, type NoteLinks } from './content/links';
 import { findEntry } from './paths/lookup';
 import { frontmatterId, syntheticId } from './paths/note-ref';
-import { isPathInside, parentOf } from './paths/paths';
+import { foldPath, isPathInside, parentOf } from './paths/paths';
 import { buildOutline, collapseWhitespace, headingTexts, type NoteSection } from './content/sections';
 import { countTags, type TagCount } from './content/tags';
 import { AGENT_INSTRUCTION_FILES, nearestAgentInstructions } from './content/agent-instructions';
@@ -522,7 +522,7 @@ export class NoteStore implements NoteReader {
     const byKey = new Map<string, TFile | null>();
     const unrooted: AccessScope = { label: scope.label, roots: [] };
     const found = files.map((file) => {
-      const isInstructions = AGENT_INSTRUCTION_FILES.some((name) => name.toLowerCase() === file.name.toLowerCase());
+      const isInstructions = AGENT_INSTRUCTION_FILES.some((name) => foldPath(name) === foldPath(file.name));
       const key = isInstructions ? `file:${file.path}` : `folder:${parentOf(file.path)}`;
       if (!byKey.has(key))
         byKey.set(

@@ -2,7 +2,7 @@ import { TFile, TFolder, normalizePath } from 'obsidian';
 import { quoteInput, ToolError } from '../errors';
 import type { AccessScope } from './access/access';
 import { bodyStart } from './content/note-body';
-import { isPathInside } from './paths/paths';
+import { foldPath, isPathInside } from './paths/paths';
 import { parseFrontmatter } from './writes/frontmatter/frontmatter-guard';
 import type { NoteStore } from './note-store';
 
@@ -138,7 +138,7 @@ export class SkillCatalog {
   async read(folder: string, id: string, scope: AccessScope): Promise<SkillText> {
     this.assertFolderOpen(folder, scope);
     const skills = this.skillFiles(folder, scope);
-    const found = skills.find((s) => s.id === id) ?? skills.find((s) => s.id.toLowerCase() === id.toLowerCase());
+    const found = skills.find((s) => s.id === id) ?? skills.find((s) => foldPath(s.id) === foldPath(id));
     if (!found) throw new ToolError('not_found', `No skill ${quoteInput(id)} in ${folder}/; call skills_list for the skill ids.`);
     const text = await this.notes.read(found.file);
     const parent = found.file.parent;
@@ -153,7 +153,7 @@ export class SkillCatalog {
     return { id: found.id, path: found.file.path, ...judgeSkillText(text), text, body: text.slice(bodyStart(text)), files: files.sort() };
   }
 
-  /** `<folder>/<id>/SKILL.md` files `scope` may read (exact name first, then ignoring case), sorted by id. */
+  /** `<folder>/<id>/SKILL.md` files `scope` may read (exact name first, then ignoring case: foldPath), sorted by id. */
   private skillFiles(folder: string, scope: AccessScope): Array<{ id: string; file: TFile }> {
     const root = this.notes.folderAt(folder);
     if (!root) return [];
@@ -161,7 +161,7 @@ export class SkillCatalog {
     for (const child of root.children) {
       if (!(child instanceof TFolder)) continue;
       const files = child.children.filter((c): c is TFile => c instanceof TFile);
-      const file = files.find((f) => f.name === SKILL_FILE) ?? files.find((f) => f.name.toLowerCase() === SKILL_FILE.toLowerCase());
+      const file = files.find((f) => f.name === SKILL_FILE) ?? files.find((f) => foldPath(f.name) === foldPath(SKILL_FILE));
       if (file && this.notes.canRead(file, scope)) out.push({ id: child.name, file });
     }
     return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

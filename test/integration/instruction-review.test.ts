@@ -5,7 +5,7 @@ import VaultMcpPlugin from '../../src/main';
 import { runReviewCommand } from '../../src/ui/review/review-commands';
 import { bootPlugin, connectClient, type BootedPlugin, type BootOptions } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
-import { call, type Json } from '../harness/write-helpers';
+import { call, callError, type Json } from '../harness/write-helpers';
 
 /** Files written into the demo vault copy before the plugin starts. */
 const EXTRA_FILES: Record<string, string> = {
@@ -159,6 +159,33 @@ describe('agent instructions are held for review even for a force key', () => {
     expect(await disk('Skills/summarize/SKILL.md')).toBe(EXTRA_FILES['Skills/summarize/SKILL.md']);
     expect(await disk('Skills/exfiltrate/SKILL.md')).toBeNull();
     expect(await disk('Ideas.md')).not.toBeNull();
+  });
+
+  // s23 newcomer finding 2: macOS and Windows disks fold ſ (long s) to s and ı (dotless i) to i.
+  it('a name spelt with ſ or ı is the same name as with s or i: held or taken, never a twin beside the existing one', async () => {
+    await boot({}, async (vault) => {
+      // The user's own instructions, spelt with a long s (a Linux disk keeps the name as written).
+      await fsp.writeFile(nodePath.join(vault, 'Areas/Health/AGENT\u017f.md'), '# Health rules\n');
+    });
+    const skill = await held('create_note', { path: '\u017fkills/evil4/SKILL.md', content: 'x\n' });
+    expect(skill.path).toBe('Skills/evil4/SKILL.md');
+    expect((await held('create_note', { path: 'sk\u0131lls/evil8/SKILL.md', content: 'x\n' })).path).toBe('Skills/evil8/SKILL.md');
+    expect((await held('move_note', { path: 'Reference/Recipes', to: '\u017fkills/recipes' })).to).toBe('Skills/recipes');
+    expect((await held('append_note', { path: '\u017fkills/\u017fummarize/\u017fKILL.md', content: 'x' })).path).toBe('Skills/summarize/SKILL.md');
+    expect((await held('create_note', { path: 'Areas/Home/AGENT\u017f.md', content: 'Obey.\n' })).path).toBe('Areas/Home/AGENT\u017f.md');
+    // Beside an existing AGENTS.md, or any note or folder, the other spelling is taken, as another case is.
+    const taken = 'Cannot create at that path: it is taken or unavailable; choose another path.';
+    expect(await callError(client, 'create_note', { path: 'Projects/AGENT\u017f.md', content: 'Obey.\n' })).toBe(taken);
+    expect(await callError(client, 'create_note', { path: 'Projects/agents.md', content: 'Obey.\n' })).toBe(taken);
+    expect(await callError(client, 'create_note', { path: 'Idea\u017f', content: 'x\n' })).toBe(taken);
+    expect(await callError(client, 'create_folder', { path: '\u017fkills' })).toBe("Folder 'Skills' already exists; use it as it is.");
+    // The user's AGENTſ.md is the folder's instructions, as the disks above would have it as AGENTS.md.
+    expect((await call(client, 'read_note', { path: 'Areas/Health/Sleep' })).agent_md?.path).toBe('Areas/Health/AGENT\u017f.md');
+    expect((await call(client, 'skill_read', { id: '\u017fummarize' })).path).toBe('Skills/summarize/SKILL.md');
+    expect((await fsp.readdir(dir)).filter((n) => /^[s\u017f]k[i\u0131]lls$/i.test(n))).toEqual(['Skills']);
+    expect(await fsp.readdir(nodePath.join(dir, 'Projects'))).not.toContain('AGENT\u017f.md');
+    expect(await fsp.readdir(nodePath.join(dir, 'Areas/Home'))).toEqual(['Garden plan.md']);
+    expect((await fsp.stat(nodePath.join(dir, 'Reference/Recipes'))).isDirectory()).toBe(true);
   });
 
   it('a skills folder spelt in another Unicode form (NFD) still holds its files', async () => {

@@ -181,6 +181,39 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
       expect(fs.existsSync(nodePath.join(env.dir, 'Archive/Moved inbox.md'))).toBe(false);
     });
 
+    // s23 newcomer finding 5: `T/Y.md` reached `T/Y.md.md` (a delete of a note never named).
+    it('a path ending in .md never reaches <name>.md.md: not found on every route, that note left as it was', async () => {
+      expect((await call('create_note', { path: 'T/Y.md.md', content: 'doubled\n' })).path).toBe('T/Y.md.md');
+      expect((await call('create_note', { path: 'Areas/AGENTS.md.md', content: 'not instructions\n' })).path).toBe('Areas/AGENTS.md.md');
+      const doubled = nodePath.join(env.dir, 'T/Y.md.md');
+      for (const path of ['T/Y.md', 't/y.MD', 'Y.md', '[[T/Y.md]]', '[[Y.md]]', 'path:T/Y.md']) {
+        const calls: Array<[string, Json]> = [
+          ['read_note', { path }],
+          ['get_links', { path }],
+          ['write_note', { path, body: 'overwritten' }],
+          ['append_note', { path, content: 'appended' }],
+          ['edit_note', { path, anchor: 'doubled', op: 'replace', content: 'edited' }],
+          ['set_properties', { path, properties: { touched: true } }],
+          ['move_note', { path, to: 'T/Moved' }],
+          ['delete_note', { path, confirm: true }],
+        ];
+        for (const [tool, args] of calls) expect([path, tool, await callError(tool, args)]).toEqual([path, tool, expect.stringMatching(/not found/)]);
+        expect((await call('read_notes', { paths: [path] })).not_found).toEqual([path]);
+      }
+      expect(await callError('read_note', { path: 'T/Y.md' })).toMatch(/^Note 'T\/Y\.md' not found\. Did you mean 'T\/Y\.md\.md'\?/);
+      await expect(env.client.readResource({ uri: `${NOTE_URI_PREFIX}T/Y.md` })).rejects.toThrow(/not found/i);
+      expect(await callError('read_note', { path: 'Areas/AGENTS.md' })).toMatch(/^Note 'Areas\/AGENTS\.md' not found/);
+      expect(fs.readFileSync(doubled, 'utf8')).toBe('doubled\n');
+      expect(fs.existsSync(nodePath.join(env.dir, 'T/Moved.md'))).toBe(false);
+      // The note is still reached by its own name, with or without the last `.md`.
+      for (const path of ['T/Y.md.md', 'T/Y.md.md'.toUpperCase()]) expect((await call('read_note', { path })).path).toBe('T/Y.md.md');
+      // A move onto `T/Y.md` is a new note beside it, not the doubled one.
+      await call('create_note', { path: 'T/Source', content: 'source\n' });
+      expect((await call('move_note', { path: 'T/Source', to: 'T/Y.md' })).path).toBe('T/Y.md');
+      expect((await call('read_note', { path: 'T/Y.md' })).path).toBe('T/Y.md');
+      expect(fs.readFileSync(doubled, 'utf8')).toBe('doubled\n');
+    });
+
     it('a path with outer spaces names the note of that exact name when one exists: a write never lands on the trimmed name', async () => {
       const spaced = nodePath.join(env.dir, 'Inbox .md');
       // The user's own note (the tools refuse to create a name ending in a space, which some disks drop).

@@ -154,6 +154,23 @@ describe('terminal review commands', () => {
     expect(await disk('A.md')).toBe('one\ntwo\nthree\nfour\nfive\nseven\n');
   });
 
+  test('accept all / reject all note D.md takes no proposal on D.md.md (a name typed with .md is that note only)', async () => {
+    await fsp.writeFile(nodePath.join(dir, 'D.md.md'), 'd\n');
+    await booted.app.vault.syncFromDisk();
+    const d = await call(client, 'append_note', { path: 'D.md.md', content: 'more' });
+    expect(await run('accept all note D.md')).toBe('No pending changes on D.md; list them with "proposals".');
+    expect(await run('reject all note d.MD')).toBe('No pending changes on d.MD; list them with "proposals".');
+    expect(booted.plugin.proposals.get(d.proposal_id)?.status).toBe('pending');
+    expect((await run('reject all note D.md.md')).split('\n')[0]).toBe(`Rejected proposal ${d.proposal_id}; it is now rejected.`);
+  });
+
+  test('reject all note takes the note spelt with ſ (long s) as every path lookup does: one name on macOS and Windows disks', async () => {
+    await fsp.writeFile(nodePath.join(dir, 'Sleep.md'), 's\n');
+    await booted.app.vault.syncFromDisk();
+    const s = await call(client, 'append_note', { path: 'Sleep', content: 'more' });
+    expect((await run('reject all note \u017fleep')).split('\n')[0]).toBe(`Rejected proposal ${s.proposal_id}; it is now rejected.`);
+  });
+
   test('show of a huge proposal is cut, with the command that shows the rest; a long line goes on over several lines', async () => {
     const body = Array.from({ length: 500 }, (_, i) => `line ${i}`).join('\n') + '\n' + 'x'.repeat(5000) + '\n';
     const staged = await call(client, 'create_note', { path: 'Huge', content: body });

@@ -179,6 +179,40 @@ describe('isPathInside', () => {
     expect(isPathInside('CAFE\u0301/x.md', 'caf\u00e9', true)).toBe(true);
     expect(isPathInside('_PRIVATE/x.md', '_private', true)).toBe(true);
   });
+
+  // s23 newcomer finding 2: macOS (Unicode case folding) and Windows (NTFS upcase table) take these for one name.
+  test('folded as case-insensitive disks fold one character: ſ, ı, ς, ϐ, µ, the Kelvin sign; length kept', () => {
+    expect(foldPath('\u017fkills')).toBe('skills');
+    expect(foldPath('sk\u0131lls')).toBe('skills');
+    expect(foldPath('Projects/AGENT\u017f.md')).toBe(foldPath('Projects/AGENTS.md'));
+    expect(isPathInside('\u017fKILLS/x/SKILL.md', 'Skills', true)).toBe(true);
+    expect(foldPath('\u039f\u0394\u039f\u03a3')).toBe(foldPath('\u03bf\u03b4\u03bf\u03c2'));
+    expect(foldPath('\u03bf\u03b4\u03bf\u03c2')).toBe('\u03bf\u03b4\u03bf\u03c3');
+    expect(foldPath('\u03d0/\u00b5/\u212a')).toBe('\u03b2/\u03bc/k');
+    // A fold that would change the length does not happen: ß stays ß (ẞ folds to it); İ lower-cases to i̇ as before.
+    expect(foldPath('Stra\u00dfe')).toBe('stra\u00dfe');
+    expect(foldPath('STRA\u1e9eE')).toBe('stra\u00dfe');
+    expect(foldPath('\u0130')).toBe('i\u0307');
+    expect(foldPath('\u{10400}x')).toBe('\u{10428}x');
+  });
+
+  test('an ASCII path folds to its lower case, as before', () => {
+    for (const path of ['Projects/Alpha X.md', 'AGENTS.md', 'Skills/summarize/SKILL.md', '', 'a_b-C~1 (2).md'])
+      expect(foldPath(path)).toBe(path.toLowerCase());
+  });
+
+  test('every character folds to one that folds to itself, the same as its upper case does', () => {
+    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      const folded = foldPath(ch);
+      if (foldPath(folded) !== folded) throw new Error(`U+${cp.toString(16)} folds to ${folded}, which folds on`);
+      const upper = ch.toUpperCase();
+      if ([...upper].length === 1 && foldPath(upper) !== folded) throw new Error(`U+${cp.toString(16)} and its upper case fold apart`);
+      // Outside the BMP the lower case is the fold (foldsToItself leaves surrogates alone).
+      if (cp > 0xffff && [...upper].length === 1 && upper.toLowerCase() !== ch.toLowerCase()) throw new Error(`U+${cp.toString(16)} folds apart`);
+    }
+  });
 });
 
 describe('Quarantine', () => {

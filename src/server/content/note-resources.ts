@@ -9,7 +9,7 @@ import { quoteInput, ToolError } from '../../errors';
 import { isWellFormedText } from '../../vault/content/lone-surrogates';
 import type { AccessScope } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
-import { endsInSeparator } from '../../vault/paths/paths';
+import { endsInSeparator, foldPath } from '../../vault/paths/paths';
 import { JsonRpcError } from '../session/rpc-errors';
 
 /** Every note resource URI starts with this: `vault-mcp://note/` + the vault path, each segment percent-encoded. */
@@ -217,15 +217,15 @@ export class NoteResources {
   }
 
   /**
-   * Note paths starting with `prefix` (ignoring case; an absolute path inside the vault
+   * Note paths starting with `prefix` (ignoring case and Unicode form: foldPath; an absolute path inside the vault
    * counts from the vault folder, as every path route reads it), in path order, for completion/complete.
    * @returns at most {@link MAX_COMPLETIONS} values, the number of matches and whether more exist.
    */
   completePath(prefix: string): { values: string[]; total: number; hasMore: boolean } {
-    const wanted = this.completionPrefix(prefix).toLowerCase();
+    const wanted = foldPath(this.completionPrefix(prefix));
     const matches = this.notes
       .readableNotes(this.scope)
-      .filter((file) => file.path.toLowerCase().startsWith(wanted))
+      .filter((file) => foldPath(file.path).startsWith(wanted))
       .sort(byPath)
       .map((file) => file.path);
     return { values: matches.slice(0, MAX_COMPLETIONS), total: matches.length, hasMore: matches.length > MAX_COMPLETIONS };

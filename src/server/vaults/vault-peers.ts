@@ -2,6 +2,7 @@ import * as nodePath from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { VaultListing } from '../../tools/read/vaults-view';
 import type { VaultLocation } from '../../vault/vault-location';
+import { foldPath } from '../../vault/paths/paths';
 import { ForwardIdentity, ForwardVerifier, RECEIPT_HEADER, verifyReceipt } from './forward-assertion';
 import { MCP_PATH } from '../http/endpoint';
 import { quoteInput } from '../../errors';
@@ -190,11 +191,11 @@ function refusalOf(error: unknown, handle: string, port: number): string {
   return `Vault '${handle}' could not run the call: ${text.slice(0, 300)}`;
 }
 
-/** A path for comparison: resolved, NFC, without a trailing separator, lower case where disks ignore case. */
+/** A path for comparison: resolved, NFC, without a trailing separator, case-folded (foldPath) where disks ignore case. */
 function foldedPath(path: string): string {
   const resolved = nodePath
     .resolve(path)
     .normalize('NFC')
     .replace(/[\\/]+$/, '');
-  return process.platform === 'win32' || process.platform === 'darwin' ? resolved.toLowerCase() : resolved;
+  return process.platform === 'win32' || process.platform === 'darwin' ? foldPath(resolved) : resolved;
 }

@@ -3,6 +3,7 @@ import type { ProposalStore } from '../../proposals/proposal-store';
 import { hunkSummaries, proposalSummary } from '../../proposals/proposal-summary';
 import type { Proposal } from '../../proposals/types';
 import { visibleText, visiblePieces } from '../../diff/visible-text';
+import { foldPath } from '../../vault/paths/paths';
 
 /**
  * The review as text commands, for the Obsidian CLI handlers (`vault-mcp:proposals`,
@@ -181,11 +182,15 @@ async function decideAll(target: ReviewCommandTarget, verdict: 'accept' | 'rejec
   ].join('\n');
 }
 
-/** True when a proposal's vault path is the note a user typed (`.md` optional, case ignored). */
+/**
+ * True when a proposal's vault path is the note a user typed (`.md` optional, case and Unicode
+ * form ignored as every path lookup ignores them: foldPath). A
+ * name typed with `.md` is that note only: `note T/Y.md` never takes `T/Y.md.md`.
+ */
 function samePath(path: string, typed: string): boolean {
-  const wanted = typed.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase();
-  const have = path.toLowerCase();
-  return have === wanted || have === `${wanted}.md`;
+  const wanted = foldPath(typed.replace(/\\/g, '/').replace(/^\/+/, ''));
+  const have = foldPath(path);
+  return have === wanted || (!wanted.endsWith('.md') && have === `${wanted}.md`);
 }
 
 /** The commands the headless runner reads on standard input. */

@@ -46,7 +46,7 @@ export function isAgentInstructionPath(path: string, skillsFolder: string): bool
 
 /**
  * The nearest agent-instructions file for a note: `AGENTS.md`, else `AGENT.md` (exact name
- * first, then ignoring case), in the note's folder, then each ancestor up to the vault root.
+ * first, then ignoring case and Unicode form: {@link foldPath}, as {@link isAgentInstructionPath}), in the note's folder, then each ancestor up to the vault root.
  * Nearest wins (docs/architecture.md#tool-contract, `read_note`: "nearest wins").
  * @param file the note being read.
  * @param accept filter for candidates (readability, skipping the note itself).
@@ -56,7 +56,7 @@ export function nearestAgentInstructions(file: TFile, accept: (candidate: TFile)
   for (let folder: TFolder | null = file.parent; folder; folder = folder.parent) {
     for (const name of AGENT_INSTRUCTION_FILES) {
       const candidates = folder.children.filter((c): c is TFile => c instanceof TFile);
-      const match = candidates.find((c) => c.name === name) ?? candidates.find((c) => c.name.toLowerCase() === name.toLowerCase());
+      const match = candidates.find((c) => c.name === name) ?? candidates.find((c) => foldPath(c.name) === foldPath(name));
       if (match && accept(match)) return match;
     }
   }

@@ -12,7 +12,10 @@ import { foldPath } from './paths';
  * @param notes the readable Markdown notes.
  * @param frontmatterOf frontmatter of a note (for `aliases`).
  * @param firstLinkpathDest Obsidian's own answer (`metadataCache.getFirstLinkpathDest(linkpath, '')`),
- *   used only when no note's path ends with the name; it must be one of `notes` to count.
+ *   used only when no note's path ends with the name; it must be one of `notes` to count, and for
+ *   a name that ends in `.md`, a note whose path ends with that name (Obsidian's lookup also tries
+ *   the linkpath with `.md` added, so `Inbox.md` could reach `Inbox.md.md`): a path given with
+ *   `.md` names that note exactly (docs/tool-reference.md).
  * @returns the note, or null when nothing matches.
  * @throws ToolError('ambiguous') when several notes match by path suffix or by alias.
  */
@@ -29,7 +32,7 @@ export function resolveLinkpath(
   });
   if (bySuffix.length > 0) return single(bySuffix, linkpath);
   const dest = firstLinkpathDest();
-  if (dest && notes.includes(dest)) return dest;
+  if (dest && notes.includes(dest) && !(/\.md$/i.test(linkpath) && !foldPath(dest.path).endsWith(foldPath(linkpath)))) return dest;
   if (linkpath.includes('/')) return null;
   const byAlias = notes.filter((file) => aliasesOf(frontmatterOf(file)).some((alias) => foldPath(alias) === target));
   return byAlias.length > 0 ? single(byAlias, linkpath) : null;

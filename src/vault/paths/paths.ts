@@ -55,7 +55,7 @@ export function withoutVaultFolder(raw: string, vault: VaultOnDisk): string {
   const segments = resolvedSegments(absolute);
   for (const folder of vault.folders) {
     const base = resolvedSegments(folder);
-    const same = (a: string, b: string): boolean => (vault.caseInsensitive || windows ? a.toLowerCase() === b.toLowerCase() : a === b);
+    const same = (a: string, b: string): boolean => (vault.caseInsensitive || windows ? foldPath(a) === foldPath(b) : a === b);
     if (base.length <= segments.length && base.every((segment, i) => same(segment, segments[i])))
       return segments.slice(base.length).join('/') || '/';
   }
@@ -157,12 +157,57 @@ export function lexicalVaultPath(input: string, vault?: VaultOnDisk): string {
 const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
- * Folder-key comparison form: NFC and lower case, so `Café`/`CAFÉ` (NFD or NFC) compare equal.
- * Used where the stricter reading must win (quarantine, case-insensitive lookups).
+ * Folder-key comparison form: NFC, then each character case-folded as the case-insensitive disks
+ * fold names one character at a time (macOS APFS: Unicode case folding; Windows NTFS: its upcase
+ * table), so names those disks take for one file compare equal: `Café`/`CAFÉ` (NFD or NFC), and
+ * also `ſkills` (long s) / `skılls` (dotless i) / `Skills`, `AGENTſ.md` / `AGENTS.md`, `ς`/`Σ`/`σ`.
+ * Each character becomes the lower case of its upper case when both steps keep it one code point
+ * (Unicode's simple case folding: ſ → s, ı → i, ς → σ, ϐ → β, K (Kelvin, NFC already) → k), else
+ * its lower case: the length never changes (ß stays ß; NTFS too keeps it apart from ss), except `İ`, which
+ * lower-cases to `i̇` as before. A Greek word ending in `Σ` folds to `σ` wherever it stands
+ * (`toLowerCase` alone gives a final `ς`). An ASCII path costs one regex test and
+ * `toLowerCase` (this runs for every path of a scan).
+ * Used where the stricter reading must win (quarantine, agent instructions, case twins, lookups).
+ * @param path any path or name. @returns its folded form, for comparison only (never a path to use).
  */
 export function foldPath(path: string): string {
   // NFC leaves ASCII as it is: only a path with other characters is normalized (an ICU call; about half of foldPath's time over 100k ASCII paths).
-  return (NON_ASCII.test(path) ? path.normalize('NFC') : path).toLowerCase();
+  if (!NON_ASCII.test(path)) return path.toLowerCase();
+  const nfc = path.normalize('NFC');
+  // Nearly always the lower case already is the fold (only ſ, ı, a final ς, İ… differ): one native call, then a check.
+  const lower = nfc.toLowerCase();
+  if (lower.length === nfc.length && foldsToItself(lower)) return lower;
+  let folded = '';
+  for (const ch of nfc) folded += foldChar(ch);
+  return folded;
+}
+
+/**
+ * Per BMP code unit, whether it is its own fold: 0 not known yet, 1 yes, 2 no (64 KiB, filled as
+ * characters are met, so the check of a path's characters is one array read each).
+ */
+const SELF_FOLDING = new Uint8Array(0x10000);
+
+/**
+ * True when every character of the lower-cased `lower` is its own fold ({@link foldChar}). A
+ * surrogate counts as its own fold: no character outside the BMP folds other than it lower-cases
+ * (Unicode 17; test/unit/vault-paths.test.ts checks every code point).
+ */
+function foldsToItself(lower: string): boolean {
+  for (let i = 0; i < lower.length; i++) {
+    const unit = lower.charCodeAt(i);
+    if (unit < 0x80) continue;
+    SELF_FOLDING[unit] ||= foldChar(lower[i]) === lower[i] ? 1 : 2;
+    if (SELF_FOLDING[unit] === 2) return false;
+  }
+  return true;
+}
+
+/** One code point folded (see {@link foldPath}): the lower case of its upper case when both are one code point, else its lower case. */
+function foldChar(ch: string): string {
+  const upper = ch.toUpperCase();
+  const lower = upper.toLowerCase();
+  return [...upper].length === 1 && [...lower].length === 1 ? lower : ch.toLowerCase();
 }
 
 /**
