@@ -62,24 +62,13 @@ export function proposalSummary(p: Proposal, hunks: readonly Hunk[], live: LiveS
   const total = p.hunk_total ?? hunks.length;
   const undecided = total - decisions.length;
   const allStale = live !== null && live.placed.length > 0 && live.placed.every((h) => h.stale);
-  const liveStale = p.status === 'pending' && live !== null && (live.gone || live.baseChanged || allStale);
-  const stale =
-    p.status === 'stale' || (live !== null && (live.gone || live.baseChanged))
-      ? undecided
-      : (live?.placed.filter((h) => h.stale).length ?? 0);
+  const unavailable = live !== null && (live.gone || live.baseChanged || live.refused !== undefined);
+  const liveStale = p.status === 'pending' && live !== null && (unavailable || allStale);
+  const stale = p.status === 'stale' || unavailable ? undecided : (live?.placed.filter((h) => h.stale).length ?? 0);
   const status = liveStale ? 'stale' : p.status;
   const path = hidden ? p.staged_path : p.path;
   const reason =
-    (hidden ? (status === 'stale' ? goneReason(path) : undefined) : p.stale_reason) ??
-    (!liveStale
-      ? undefined
-      : live.gone
-        ? goneReason(path)
-        : live.baseChanged
-          ? 'The note changed after this delete was proposed; the user can only reject it.'
-          : p.expected_hash !== undefined
-            ? EXPECTED_HASH_STALE
-            : 'The note changed where these changes would go; the user can only reject them. Propose again on the new text.');
+    (hidden ? (status === 'stale' ? goneReason(path) : undefined) : p.stale_reason) ?? (liveStale ? liveStaleReason(p, live) : undefined);
   return {
     id: p.id,
     tool: p.tool,
@@ -102,6 +91,20 @@ export function proposalSummary(p: Proposal, hunks: readonly Hunk[], live: LiveS
       : {}),
     ...(reason ? { stale_reason: reason } : {}),
   };
+}
+
+/**
+ * Why a pending proposal reads stale given where it stands now (ProposalReview.liveState), one
+ * sentence for the user and the agent: the note gone, the vault's refusal, a delete's note
+ * changed, or (a text proposal) every undecided hunk no longer applying. The same sentence in
+ * the listings and in an accept that refuses it.
+ */
+export function liveStaleReason(p: Proposal, live: LiveState): string {
+  if (live.gone) return goneReason(p.path);
+  if (live.refused !== undefined) return live.refused;
+  if (live.baseChanged) return 'The note changed after this delete was proposed; the user can only reject it.';
+  if (p.expected_hash !== undefined) return EXPECTED_HASH_STALE;
+  return 'The note changed where these changes would go; the user can only reject them. Propose again on the new text.';
 }
 
 /**

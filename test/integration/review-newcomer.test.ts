@@ -1,0 +1,81 @@
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import VaultMcpPlugin from '../../src/main';
+import { runReviewCommand } from '../../src/ui/review/review-commands';
+import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import { call } from '../harness/write-helpers';
+
+/**
+ * The review flow faults of the s23 newcomer pass (logs/s23-newcomer.md), over the SDK client
+ * and the terminal review commands (the standard input of `npm start`): a folder move listed
+ * stale the moment it was staged yet applied by accept (finding 3).
+ */
+describe('review of the s23 newcomer findings', () => {
+  let dir: string;
+  let booted: BootedPlugin<VaultMcpPlugin>;
+  let client: Client;
+  const run = (line: string): Promise<string> => runReviewCommand(booted.plugin, line);
+  const exists = (p: string): Promise<boolean> =>
+    fsp.stat(nodePath.join(dir, p)).then(
+      () => true,
+      () => false,
+    );
+  const status = async (id: string): Promise<Record<string, unknown>> => (await call(client, 'proposal_status', { id })).proposal;
+
+  beforeEach(async () => {
+    dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-review-s23-'));
+    await fsp.mkdir(nodePath.join(dir, 'Areas/Home'), { recursive: true });
+    await fsp.writeFile(nodePath.join(dir, 'Areas/Home/Garden plan.md'), 'Plant [[Ideas]].\n');
+    await fsp.writeFile(nodePath.join(dir, 'Ideas.md'), 'idea\n');
+    await fsp.writeFile(nodePath.join(dir, 'Home.md'), 'See [[Ideas]] and [[Garden plan]].\n');
+    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'propose', allowWrites: true, label: 'Cursor' });
+    client = await connectClient(booted.url, booted.token);
+  });
+  afterEach(async () => {
+    await client?.close();
+    await booted?.stop();
+    await fsp.rm(dir, { recursive: true, force: true });
+  });
+
+  describe('finding 3: one check of "applicable now" for the listings and every accept', () => {
+    test('a folder move is listed pending (not "the note was deleted") and accept moves the folder', async () => {
+      const staged = await call(client, 'move_note', { path: 'Areas/Home', to: 'Areas/House' });
+      expect(staged.status).toBe('pending');
+      const listed = await run('proposals');
+      expect(listed).toContain(`${staged.proposal_id}  pending  move Areas/Home -> Areas/House`);
+      expect(listed).not.toMatch(/stale|deleted/);
+      expect((await run(`show ${staged.proposal_id}`)).split('\n')[0]).toContain('  pending  move');
+      const st = await status(staged.proposal_id);
+      expect(st).toMatchObject({ status: 'pending', path: 'Areas/Home', to: 'Areas/House' });
+      expect(st.stale_reason).toBeUndefined();
+      expect(await run('accept all note Areas/Home')).toContain(
+        `Accepted 1 change of ${staged.proposal_id} on Areas/Home; it is now accepted.`,
+      );
+      expect(await exists('Areas/House/Garden plan.md')).toBe(true);
+    });
+
+    test('a create or move onto a path taken since is listed stale with the reason, and accept refuses it with that reason', async () => {
+      const create = await call(client, 'create_note', { path: 'New', content: 'agent text\n' });
+      const move = await call(client, 'move_note', { path: 'Ideas', to: 'Ideas2' });
+      await fsp.writeFile(nodePath.join(dir, 'New.md'), 'the user wrote this\n');
+      await fsp.writeFile(nodePath.join(dir, 'Ideas2.md'), 'also the user\n');
+      await booted.app.vault.syncFromDisk();
+      const listed = (await run('proposals')).split('\n');
+      const taken = (path: string): string =>
+        `Its path '${path}' is now taken or not available to the key, so it can no longer be applied.`;
+      expect(listed.find((l) => l.startsWith(create.proposal_id))).toContain(
+        `  stale  create New.md  from "Cursor" via create_note (${taken('New.md')})`,
+      );
+      expect(listed.find((l) => l.startsWith(move.proposal_id))).toContain(`  stale  move Ideas.md -> Ideas2.md`);
+      expect(await status(create.proposal_id)).toMatchObject({ status: 'stale', stale_reason: taken('New.md') });
+      expect(await run(`accept ${create.proposal_id}`)).toBe(
+        `Proposal ${create.proposal_id} was not applied and is now stale: its path 'New.md' is now taken or not available to the key, so it can no longer be applied.`,
+      );
+      expect(await run('accept all')).toContain(`Proposal ${move.proposal_id} was not applied and is now stale`);
+      expect(await fsp.readFile(nodePath.join(dir, 'New.md'), 'utf8')).toBe('the user wrote this\n');
+      expect(await exists('Ideas.md')).toBe(true);
+    });
+  });
+});
