@@ -111,6 +111,25 @@ export class ProposalReview {
   }
 
   /**
+   * The notes that link to what the pending move `p` would move (its note, or any file in its
+   * folder), from Obsidian's link index now (`metadataCache.resolvedLinks`, NoteStore.notesLinkingInto):
+   * Obsidian updates their links when the move is accepted (fileManager.renameFile), so their text
+   * changes too. The moved note itself is left out. Every note is named, whatever the key may
+   * see: this is for the user reviewing the move.
+   * @returns vault paths in the index's order; empty for other kinds, decided proposals, or a
+   *   source that is gone.
+   */
+  linkersOf(p: Proposal): string[] {
+    if (p.kind !== 'move' || p.status !== 'pending') return [];
+    const entry = this.notes.policy.entryAt(p.path);
+    if (!entry) return [];
+    return this.notes
+      .notesLinkingInto(entry)
+      .map((f) => f.path)
+      .filter((path) => path !== entry.path);
+  }
+
+  /**
    * Accepts a pending proposal: every undecided hunk that still applies (a text proposal),
    * or the create / move / delete / folder itself (a staged widget is created through
    * NoteStore.widgets, which checks it again).

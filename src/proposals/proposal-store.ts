@@ -123,6 +123,8 @@ export class ProposalStore {
    * Stages a validated write as a pending proposal and persists it. Nothing in the vault changes.
    * @param prepared what NoteWriter.prepare returned for the agent's request.
    * @param caller the proposing key.
+   * @param reason why the write was staged rather than applied (a force key's held write), kept
+   *   for the review views; left out for a propose key's writes.
    * @returns the stored proposal.
    * @throws ToolError('unavailable') when the key already has MAX_PENDING_PER_KEY pending
    *   proposals or the pending texts would pass MAX_PENDING_CHARS, or another instance holds
@@ -130,7 +132,7 @@ export class ProposalStore {
    *   system's refusal as a tool error (full disk, permissions; see fileSystemRefusal) when
    *   the proposals file cannot be written (nothing staged); other errors of that write as is.
    */
-  async stage(prepared: PreparedWrite, caller: ProposalCaller): Promise<Proposal> {
+  async stage(prepared: PreparedWrite, caller: ProposalCaller, reason?: string): Promise<Proposal> {
     await this.ensureWriter();
     assertRoomForProposal(this.pending(), prepared, caller.id);
     const textKind = prepared.kind === 'edit' || prepared.kind === 'properties';
@@ -151,6 +153,7 @@ export class ProposalStore {
       created_at: this.now().toISOString(),
       status: 'pending',
       decisions: {},
+      ...(reason !== undefined ? { reason } : {}),
     };
     this.byId.set(proposal.id, proposal);
     try {

@@ -4,13 +4,16 @@ import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { runReviewCommand } from '../../src/ui/review/review-commands';
+import { INSTRUCTIONS_REVIEW_REASON } from '../../src/tools/write/write-gate';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { call } from '../harness/write-helpers';
 
 /**
  * The review flow faults of the s23 newcomer pass (logs/s23-newcomer.md), over the SDK client
  * and the terminal review commands (the standard input of `npm start`): a folder move listed
- * stale the moment it was staged yet applied by accept (finding 3).
+ * stale the moment it was staged yet applied by accept (finding 3); a move shown without the
+ * notes whose links it rewrites, a held proposal without its reason, a delete without its text
+ * (finding 4).
  */
 describe('review of the s23 newcomer findings', () => {
   let dir: string;
@@ -76,6 +79,42 @@ describe('review of the s23 newcomer findings', () => {
       expect(await run('accept all')).toContain(`Proposal ${move.proposal_id} was not applied and is now stale`);
       expect(await fsp.readFile(nodePath.join(dir, 'New.md'), 'utf8')).toBe('the user wrote this\n');
       expect(await exists('Ideas.md')).toBe(true);
+    });
+  });
+  describe('finding 4: show says what a move and a delete change, and why a write was held', () => {
+    test('show of a move lists the notes whose links Obsidian updates; show of a delete lists the text going to the trash', async () => {
+      const move = await call(client, 'move_note', { path: 'Ideas', to: 'Ideas2' });
+      const shown = (await run(`show ${move.proposal_id}`)).split('\n');
+      expect(shown[0]).toContain('  pending  move Ideas.md -> Ideas2.md');
+      expect(shown.slice(1).sort()).toEqual(
+        ['  links to it in 2 other notes, which Obsidian updates when it moves:', '    Areas/Home/Garden plan.md', '    Home.md'].sort(),
+      );
+      const lonely = await call(client, 'move_note', { path: 'Home', to: 'Home2' });
+      expect((await run(`show ${lonely.proposal_id}`)).split('\n').slice(1)).toEqual([
+        '  no other note links to it, so no other note changes',
+      ]);
+      const del = await call(client, 'delete_note', { path: 'Areas/Home/Garden plan', confirm: true });
+      expect((await run(`show ${del.proposal_id}`)).split('\n').slice(1)).toEqual([
+        "  the note's text, which goes to the trash:",
+        '  - Plant [[Ideas]].',
+      ]);
+    });
+
+    test("a force key's held write keeps its reason for show and the listing of npm start", async () => {
+      await client.close();
+      await booted.stop();
+      await fsp.writeFile(nodePath.join(dir, 'Areas/Home/AGENTS.md'), 'Be kind.\n');
+      booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true, label: 'Confined' });
+      client = await connectClient(booted.url, booted.token);
+      const held = await call(client, 'move_note', { path: 'Areas/Home', to: 'Areas/House' });
+      expect(held).toMatchObject({ status: 'pending', reason: INSTRUCTIONS_REVIEW_REASON });
+      expect(booted.plugin.proposals.get(held.proposal_id as string)?.reason).toBe(INSTRUCTIONS_REVIEW_REASON);
+      const shown = (await run(`show ${held.proposal_id}`)).split('\n');
+      expect(shown[0]).toContain(`${held.proposal_id}  pending  move Areas/Home -> Areas/House  from "Confined"`);
+      expect(shown[1]).toBe(`  held for review: ${INSTRUCTIONS_REVIEW_REASON}`);
+      expect(shown.slice(2)).toEqual(['  links to it in 1 other note, which Obsidian updates when it moves:', '    Home.md']);
+      expect(await run(`accept ${held.proposal_id}`)).toBe(`Accepted 1 change of ${held.proposal_id} on Areas/Home; it is now accepted.`);
+      expect(await exists('Areas/House/AGENTS.md')).toBe(true);
     });
   });
 });

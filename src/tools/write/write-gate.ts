@@ -60,7 +60,7 @@ export async function submitWrite(ctx: ToolContext, request: WriteRequest): Prom
     const folder = skillsFolderOf(ctx.settings.skills?.folder);
     const outcome = await ctx.notes.writes.apply(request, ctx.scope, (path) => isAgentInstructionPath(path, folder));
     if (outcome.status !== 'held') return { ...outcome };
-    const staged = await stage(ctx, outcome.prepared);
+    const staged = await stage(ctx, outcome.prepared, INSTRUCTIONS_REVIEW_REASON);
     return staged.status === 'pending' ? { ...staged, reason: INSTRUCTIONS_REVIEW_REASON } : staged;
   }
   return stage(ctx, await ctx.notes.writes.prepare(request, ctx.scope));
@@ -76,14 +76,19 @@ export const INSTRUCTIONS_REVIEW_REASON =
 
 /**
  * Stages a prepared write as a proposal of the caller, or answers `{status: 'unchanged', ...}`
- * (write-types.ts unchangedWrite) when it would leave the note's text as it is.
+ * (write-types.ts unchangedWrite) when it would leave the note's text as it is. `reason` (a
+ * force key's held write) is kept on the proposal for the review views.
  * @returns stagedResult's `{status: 'pending', ...}` (with the edit's `note`), or `{status: 'unchanged', ...}`.
  * @throws ToolError from the proposal store (the key's pending quota).
  */
-async function stage(ctx: ToolContext, prepared: PreparedWrite): Promise<Record<string, unknown>> {
+async function stage(ctx: ToolContext, prepared: PreparedWrite, reason?: string): Promise<Record<string, unknown>> {
   if ((prepared.kind === 'edit' || prepared.kind === 'properties') && prepared.proposedText === prepared.baseText)
     return { ...unchangedWrite(prepared.path, prepared.baseHash, prepared.note) };
-  const proposal = await ctx.proposals.stage(prepared, { id: ctx.caller.id, label: ctx.caller.label, roots: ctx.caller.roots ?? [] });
+  const proposal = await ctx.proposals.stage(
+    prepared,
+    { id: ctx.caller.id, label: ctx.caller.label, roots: ctx.caller.roots ?? [] },
+    reason,
+  );
   const staged = stagedResult(proposal, ctx.proposals.hunksOf(proposal));
   return 'note' in prepared && prepared.note !== undefined ? { ...staged, note: prepared.note } : staged;
 }

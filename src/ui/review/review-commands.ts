@@ -38,8 +38,11 @@ export const SHOW_MAX_LINES = 200;
 export const SHOW_MAX_LINE_CHARS = 300;
 
 /**
- * A proposal in full: its header line and a unified-style listing of its hunks, each marked
- * when decided or stale. A note line longer than {@link SHOW_MAX_LINE_CHARS} chars goes on over
+ * A proposal in full: its header line, why it was held for review (a force key's write,
+ * Proposal.reason), and a unified-style listing of its hunks, each marked when decided or stale;
+ * for a create its text, for a delete the note's text that goes to the trash (as it was
+ * proposed), for a pending move the notes linking to it, whose links Obsidian updates when it
+ * moves (ProposalReview.linkersOf). A note line longer than {@link SHOW_MAX_LINE_CHARS} chars goes on over
  * several listing lines; a long listing is cut after {@link SHOW_MAX_LINES} listing lines, ending
  * with the command that shows the rest. Control and bidi characters are written out (visibleText).
  * @param fromLine the first listing line to print (1-based, the header not counted), from `show <id> <line>`.
@@ -62,7 +65,19 @@ export async function showProposal(target: ReviewCommandTarget, id: string, from
     });
   } else if (p.kind === 'create' && p.proposed_text !== null) {
     for (const l of splitLines(p.proposed_text)) lines.push(...listed('+', l));
+  } else if (p.kind === 'delete' && p.base_text !== null) {
+    lines.push(`  the note's text, which goes to the trash:`);
+    for (const l of splitLines(p.base_text)) lines.push(...listed('-', l));
+  } else if (p.kind === 'move' && p.status === 'pending') {
+    const linkers = target.review.linkersOf(p);
+    lines.push(
+      linkers.length
+        ? `  links to it in ${linkers.length} other note${linkers.length === 1 ? '' : 's'}, which Obsidian updates when it moves:`
+        : '  no other note links to it, so no other note changes',
+    );
+    for (const path of linkers) lines.push(`    ${path}`);
   }
+  if (p.reason !== undefined) lines.unshift(`  held for review: ${p.reason}`);
   if (fromLine > Math.max(lines.length, 1))
     return `Proposal ${id} shows ${lines.length} line${lines.length === 1 ? '' : 's'}; give a line from 1 to ${lines.length}.`;
   const page = lines.slice(fromLine - 1, fromLine - 1 + SHOW_MAX_LINES);
