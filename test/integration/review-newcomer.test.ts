@@ -13,7 +13,7 @@ import { call } from '../harness/write-helpers';
  * and the terminal review commands (the standard input of `npm start`): a folder move listed
  * stale the moment it was staged yet applied by accept (finding 3); a move shown without the
  * notes whose links it rewrites, a held proposal without its reason, a delete without its text
- * (finding 4).
+ * (finding 4); hunk counts and `show` after a last line without a line break (finding 6).
  */
 describe('review of the s23 newcomer findings', () => {
   let dir: string;
@@ -115,6 +115,33 @@ describe('review of the s23 newcomer findings', () => {
       expect(shown.slice(2)).toEqual(['  links to it in 1 other note, which Obsidian updates when it moves:', '    Home.md']);
       expect(await run(`accept ${held.proposal_id}`)).toBe(`Accepted 1 change of ${held.proposal_id} on Areas/Home; it is now accepted.`);
       expect(await exists('Areas/House/AGENTS.md')).toBe(true);
+    });
+  });
+  describe('finding 6: a last line without a line break', () => {
+    test('appending to it counts 1 line added at the next line; cutting the last line counts 1 removed; show lists no empty line', async () => {
+      await fsp.writeFile(nodePath.join(dir, 'Alpha.md'), 'alpha');
+      await booted.app.vault.syncFromDisk();
+      const added = await call(client, 'append_note', { path: 'Alpha', content: 'beta' });
+      expect(added.hunks).toEqual([{ index: 0, line: 2, removed_lines: 0, added_lines: 1 }]);
+      expect((await run(`show ${added.proposal_id}`)).split('\n').slice(1)).toEqual(['  hunk 0 at line 2:', '  + beta']);
+      await run(`accept ${added.proposal_id}`);
+      const after = await fsp.readFile(nodePath.join(dir, 'Alpha.md'), 'utf8');
+      expect(after.replace(/\n$/, '')).toBe('alpha\nbeta');
+      await fsp.writeFile(nodePath.join(dir, 'Alpha.md'), 'alpha\nbeta');
+      await booted.app.vault.syncFromDisk();
+      const cut = await call(client, 'write_note', { path: 'Alpha', body: 'alpha' });
+      expect(cut.hunks).toEqual([{ index: 0, line: 2, removed_lines: 1, added_lines: 0 }]);
+      expect((await run(`show ${cut.proposal_id}`)).split('\n').slice(1)).toEqual(['  hunk 0 at line 2:', '  - beta']);
+      expect((await status(cut.proposal_id)).hunks).toMatchObject({ total: 1, pending: 1 });
+      await run(`accept ${cut.proposal_id}`);
+      expect(await fsp.readFile(nodePath.join(dir, 'Alpha.md'), 'utf8')).toBe('alpha');
+      // The final line break alone stays its own hunk, counted as one line at the last line.
+      const eol = await call(client, 'write_note', { path: 'Alpha', body: 'alpha\n' });
+      expect(eol.hunks).toEqual([{ index: 0, line: 1, removed_lines: 0, added_lines: 1 }]);
+      expect((await run(`show ${eol.proposal_id}`)).split('\n').slice(1)).toEqual([
+        '  hunk 0 at line 1:',
+        '  \\ adds the line break at the end of the note',
+      ]);
     });
   });
 });

@@ -130,6 +130,17 @@ describe('review UI in the workspace', () => {
     ]);
   });
 
+  test('the view shows a line added after a last line without a line break as that line alone, at the next line', async () => {
+    await fs.writeFile(path.join(copy.dir, 'Alpha.md'), 'alpha');
+    await env.app.vault.syncFromDisk();
+    const p = await stage({ tool: 'append_note', kind: 'append', path: 'Alpha', content: 'beta', ensureNewline: true });
+    env.app.commands.executeCommandById('vault-mcp:open-pending-changes');
+    await settle();
+    const card = pendingView().contentEl.querySelector(`[data-proposal-id="${p.id}"]`)!;
+    expect(card.querySelector('.vault-mcp-diff-head')?.textContent).toBe('Line 2');
+    expect([...card.querySelectorAll('.vault-mcp-diff-line')].map((el) => el.textContent)).toEqual(['+ beta']);
+  });
+
   test('accepting a proposal on an open note changes the editor (its unsaved typing kept), not the file behind it; Ctrl+Z undoes it', async () => {
     const file = env.app.vault.getFileByPath('Inbox.md') as unknown as TFile;
     const view = (await env.app.workspace.openNote(file)) as unknown as MarkdownView;

@@ -2,8 +2,7 @@ import { MarkdownView, Notice, TFile, type WorkspaceLeaf } from 'obsidian';
 import { SidebarListView } from '../sidebar-view';
 import type { ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
-import { hunkSummaries } from '../../proposals/proposal-summary';
-import type { Hunk } from '../../diff/types';
+import { hunkAsLines } from '../../proposals/proposal-summary';
 import { visibleText } from '../../diff/visible-text';
 import type { Proposal } from '../../proposals/types';
 import { decideProposal } from './review-commands';
@@ -127,17 +126,18 @@ export class PendingChangesView extends SidebarListView {
       return;
     }
     const hunks = this.proposals.hunksOf(p).filter((h) => p.decisions[h.index] === undefined);
-    const lines = hunkSummaries(p.base_text ?? '', hunks);
-    hunks.forEach((h: Hunk, i) => {
+    for (const h of hunks) {
+      // As lines of the note: a break ending the line before the hunk is no empty line (hunkAsLines).
+      const shown = hunkAsLines(p.base_text ?? '', h);
       const block = el.createDiv({ cls: 'vault-mcp-diff-hunk' });
-      const head = block.createEl('a', { cls: 'vault-mcp-diff-head', text: `Line ${lines[i].line}`, href: '#' });
+      const head = block.createEl('a', { cls: 'vault-mcp-diff-head', text: `Line ${shown.line}`, href: '#' });
       head.addEventListener('click', (event) => {
         event.preventDefault();
-        void this.openAt(p.path, lines[i].line - 1);
+        void this.openAt(p.path, shown.line - 1);
       });
-      diffLines(block, h.removed, 'removed');
-      diffLines(block, h.inserted, 'inserted');
-    });
+      diffLines(block, shown.removed, 'removed');
+      diffLines(block, shown.inserted, 'inserted');
+    }
   }
 
   private async decide(verdict: 'accept' | 'reject', id: string): Promise<void> {

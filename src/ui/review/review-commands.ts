@@ -1,6 +1,7 @@
 import { noSuchProposal, type LiveState, type ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
-import { hunkSummaries, proposalSummary } from '../../proposals/proposal-summary';
+import { hunkAsLines, proposalSummary } from '../../proposals/proposal-summary';
+import type { Hunk } from '../../diff/types';
 import type { Proposal } from '../../proposals/types';
 import { visibleText, visiblePieces } from '../../diff/visible-text';
 
@@ -56,13 +57,13 @@ export async function showProposal(target: ReviewCommandTarget, id: string, from
   const hunks = target.proposals.hunksOf(p);
   const stale = new Set(live?.gone ? hunks.map((h) => h.index) : live?.placed.filter((h) => h.stale).map((h) => h.index));
   if (p.base_text !== null && hunks.length) {
-    const summaries = hunkSummaries(p.base_text, hunks);
-    hunks.forEach((h, i) => {
+    const base = p.base_text;
+    for (const h of hunks) {
       const verdict = p.decisions[h.index] ? ` (${p.decisions[h.index]})` : stale.has(h.index) ? ' (stale: only reject)' : '';
-      lines.push(`  hunk ${h.index} at line ${summaries[i].line}${verdict}:`);
-      const base = p.base_text ?? '';
-      lines.push(...hunkLines(h.removed, h.inserted, h.removed === '' && h.from > 0 && base[h.from - 1] !== '\n'));
-    });
+      const shown = hunkAsLines(base, h);
+      lines.push(`  hunk ${h.index} at line ${shown.line}${verdict}:`);
+      lines.push(...hunkLines(h, shown));
+    }
   } else if (p.kind === 'create' && p.proposed_text !== null) {
     for (const l of splitLines(p.proposed_text)) lines.push(...listed('+', l));
   } else if (p.kind === 'delete' && p.base_text !== null) {
@@ -87,15 +88,14 @@ export async function showProposal(target: ReviewCommandTarget, id: string, from
 }
 
 /**
- * A hunk's `-` / `+` lines; a change of the final line break alone is said in words, as diff
- * tools mark it. @param continuesLine an insertion after a last line without a line break
- * (its leading break is that line's end, not an empty line).
+ * A hunk's `-` / `+` lines, from its text as lines of the note (proposal-summary.ts hunkAsLines:
+ * a break that ends the line before the hunk is not an empty line); a change of the final line
+ * break alone is said in words, as diff tools mark it.
  */
-function hunkLines(removed: string, inserted: string, continuesLine: boolean): string[] {
-  if (removed === '' && /^\r?\n$/.test(inserted)) return ['  \\ adds the line break at the end of the note'];
-  if (inserted === '' && /^\r?\n$/.test(removed)) return ['  \\ removes the line break at the end of the note'];
-  const added = splitLines(continuesLine ? inserted.replace(/^\r?\n/, '') : inserted);
-  return [...splitLines(removed).flatMap((l) => listed('-', l)), ...added.flatMap((l) => listed('+', l))];
+function hunkLines(h: Hunk, shown: { removed: string; inserted: string }): string[] {
+  if (h.removed === '' && /^\r?\n$/.test(h.inserted)) return ['  \\ adds the line break at the end of the note'];
+  if (h.inserted === '' && /^\r?\n$/.test(h.removed)) return ['  \\ removes the line break at the end of the note'];
+  return [...splitLines(shown.removed).flatMap((l) => listed('-', l)), ...splitLines(shown.inserted).flatMap((l) => listed('+', l))];
 }
 
 /**
