@@ -4,6 +4,7 @@ import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { runReviewCommand } from '../../src/ui/review/review-commands';
+import { runActivityCommand } from '../../src/ui/activity/activity-commands';
 import { INSTRUCTIONS_REVIEW_REASON } from '../../src/tools/write/write-gate';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { call } from '../harness/write-helpers';
@@ -13,7 +14,8 @@ import { call } from '../harness/write-helpers';
  * and the terminal review commands (the standard input of `npm start`): a folder move listed
  * stale the moment it was staged yet applied by accept (finding 3); a move shown without the
  * notes whose links it rewrites, a held proposal without its reason, a delete without its text
- * (finding 4); hunk counts and `show` after a last line without a line break (finding 6).
+ * (finding 4); hunk counts and `show` after a last line without a line break (finding 6); a
+ * quoted key label in `accept all` / `reject all` / `revert key` (finding 8).
  */
 describe('review of the s23 newcomer findings', () => {
   let dir: string;
@@ -142,6 +144,39 @@ describe('review of the s23 newcomer findings', () => {
         '  hunk 0 at line 1:',
         '  \\ adds the line break at the end of the note',
       ]);
+    });
+  });
+  describe('finding 8: one parser for a quoted key label', () => {
+    test('accept all / reject all key take the label quoted or not, and say it quoted once', async () => {
+      const a = await call(client, 'append_note', { path: 'Ideas', content: 'one' });
+      expect(await run('reject all key "Nobody Here"')).toBe('No pending changes from key "Nobody Here"; list them with "proposals".');
+      expect(await run("reject all key 'Nobody Here'")).toBe('No pending changes from key "Nobody Here"; list them with "proposals".');
+      expect(await run('accept all key ""')).toBe('Usage: accept all [note <path> | key <label>]');
+      const accepted = await run('accept all key "Cursor"');
+      expect(accepted.split('\n')).toEqual([
+        `Accepted 1 change of ${a.proposal_id} on Ideas.md; it is now accepted.`,
+        'Accept all: 1 proposal from "Cursor", each line above says what happened.',
+      ]);
+      const b = await call(client, 'append_note', { path: 'Ideas', content: 'two' });
+      expect(await run('reject all note "Ideas"')).toContain(`Rejected proposal ${b.proposal_id}; it is now rejected.`);
+    });
+
+    test('a label with two spaces is taken as typed by accept all and revert key', async () => {
+      await client.close();
+      await booted.stop();
+      booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true, label: 'npm  start' });
+      client = await connectClient(booted.url, booted.token);
+      await call(client, 'append_note', { path: 'Ideas', content: 'forced' });
+      expect(await fsp.readFile(nodePath.join(dir, 'Ideas.md'), 'utf8')).toBe('idea\nforced\n');
+      const held = await call(client, 'create_note', { path: 'Areas/AGENTS.md', content: 'Be brief.\n' });
+      expect(held.status).toBe('pending');
+      expect(await run('reject all key "npm  start"')).toContain(`Rejected proposal ${held.proposal_id}; it is now rejected.`);
+      expect(await runActivityCommand(booted.plugin, 'revert key ""')).toBe(
+        'Usage: revert <entry id> | revert key "<label>" | revert session <session>',
+      );
+      const reverted = await runActivityCommand(booted.plugin, 'revert key "npm  start"');
+      expect(reverted?.split('\n').pop()).toBe('1 of 1 reverted.');
+      expect(await fsp.readFile(nodePath.join(dir, 'Ideas.md'), 'utf8')).toBe('idea\n');
     });
   });
 });

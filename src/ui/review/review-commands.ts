@@ -4,6 +4,7 @@ import { hunkAsLines, proposalSummary } from '../../proposals/proposal-summary';
 import type { Hunk } from '../../diff/types';
 import type { Proposal } from '../../proposals/types';
 import { visibleText, visiblePieces } from '../../diff/visible-text';
+import { trailingArgument } from '../command-words';
 
 /**
  * The review as text commands, for the Obsidian CLI handlers (`vault-mcp:proposals`,
@@ -156,7 +157,8 @@ export async function runReviewCommand(target: ReviewCommandTarget, line: string
 async function answerReviewCommand(target: ReviewCommandTarget, line: string): Promise<string> {
   const [command = '', id, hunkText, ...extra] = line.trim().split(/\s+/);
   if (command === '') return '';
-  if ((command === 'accept' || command === 'reject') && id === 'all') return decideAll(target, command, line.trim().split(/\s+/).slice(2));
+  if ((command === 'accept' || command === 'reject') && id === 'all')
+    return decideAll(target, command, hunkText, trailingArgument(line, 3));
   if (command === 'proposals' || command === 'list' || command === 'help') {
     if (id !== undefined) return `Usage: ${command} (no arguments)`;
     return command === 'help' ? REVIEW_COMMANDS_HELP : listPendingProposals(target);
@@ -172,13 +174,16 @@ async function answerReviewCommand(target: ReviewCommandTarget, line: string): P
 }
 
 /**
- * `accept all` / `reject all`, optionally `note <path>` or `key <label>` (the rest of the line,
- * spaces allowed): decides every pending proposal, or those on one note or from one key, one
+ * `accept all` / `reject all`, optionally `note <path>` or `key <label>` (the rest of the line as
+ * typed, spaces allowed, surrounding quotes taken off: command-words.ts trailingArgument): decides every pending proposal, or those on one note or from one key, one
  * by one as `accept <id>` would. @returns one line per proposal and a count, or a sentence.
  */
-async function decideAll(target: ReviewCommandTarget, verdict: 'accept' | 'reject', words: string[]): Promise<string> {
-  const [by, ...rest] = words;
-  const value = rest.join(' ');
+async function decideAll(
+  target: ReviewCommandTarget,
+  verdict: 'accept' | 'reject',
+  by: string | undefined,
+  value: string,
+): Promise<string> {
   if (by !== undefined && (!['note', 'key'].includes(by) || value === '')) return `Usage: ${verdict} all [note <path> | key <label>]`;
   const chosen = target.proposals
     .pending()
