@@ -181,6 +181,34 @@ export class ProposalStore {
     return this.all().filter((p) => p.status === 'pending');
   }
 
+  /**
+   * The pending proposal of key `keyId` that already stages exactly `prepared`, so a retried
+   * write (an agent repeating a held or staged call) is answered with it instead of a copy that
+   * would fill the review list and the key's pending quota: same tool, kind and path; for an edit
+   * or property change the same base and proposed text, for a create the same text, for a move
+   * the same target (and expected_hash), for a delete the same base. Only one not yet partly
+   * decided counts.
+   * @returns the proposal, or undefined when there is none.
+   */
+  pendingSame(prepared: PreparedWrite, keyId: string): Proposal | undefined {
+    return this.pendingOn(prepared.path).find((p) => {
+      if (p.key_id !== keyId || p.kind !== prepared.kind || p.tool !== prepared.tool || Object.keys(p.decisions).length) return false;
+      switch (prepared.kind) {
+        case 'edit':
+        case 'properties':
+          return p.base_hash === prepared.baseHash && p.proposed_text === prepared.proposedText;
+        case 'create':
+          return p.proposed_text === prepared.proposedText;
+        case 'move':
+          return p.to === prepared.to && p.expected_hash === prepared.expectedHash;
+        case 'delete':
+          return p.base_hash === prepared.baseHash;
+        default:
+          return true;
+      }
+    });
+  }
+
   /** @returns the pending proposals on the note or folder at `path`, oldest first. */
   pendingOn(path: string): Proposal[] {
     return this.pending().filter((p) => p.path === path);

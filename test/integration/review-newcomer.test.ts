@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { runReviewCommand } from '../../src/ui/review/review-commands';
 import { runActivityCommand } from '../../src/ui/activity/activity-commands';
-import { INSTRUCTIONS_REVIEW_REASON } from '../../src/tools/write/write-gate';
+import { alreadyPending, INSTRUCTIONS_REVIEW_REASON } from '../../src/tools/write/write-gate';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { call } from '../harness/write-helpers';
 
@@ -15,7 +15,8 @@ import { call } from '../harness/write-helpers';
  * stale the moment it was staged yet applied by accept (finding 3); a move shown without the
  * notes whose links it rewrites, a held proposal without its reason, a delete without its text
  * (finding 4); hunk counts and `show` after a last line without a line break (finding 6); a
- * quoted key label in `accept all` / `reject all` / `revert key` (finding 8).
+ * quoted key label in `accept all` / `reject all` / `revert key` (finding 8); a repeated
+ * identical write answered with the pending proposal instead of a copy (finding 10).
  */
 describe('review of the s23 newcomer findings', () => {
   let dir: string;
@@ -177,6 +178,45 @@ describe('review of the s23 newcomer findings', () => {
       const reverted = await runActivityCommand(booted.plugin, 'revert key "npm  start"');
       expect(reverted?.split('\n').pop()).toBe('1 of 1 reverted.');
       expect(await fsp.readFile(nodePath.join(dir, 'Ideas.md'), 'utf8')).toBe('idea\n');
+    });
+  });
+  describe('finding 10: a repeated identical write is answered with the proposal already pending', () => {
+    test('a propose key retrying a write gets the same proposal id and a message saying so; a different write stages anew', async () => {
+      const first = await call(client, 'append_note', { path: 'Ideas', content: 'retry me' });
+      const again = await call(client, 'append_note', { path: 'Ideas', content: 'retry me' });
+      expect(again).toMatchObject({
+        status: 'pending',
+        proposal_id: first.proposal_id,
+        kind: 'edit',
+        path: 'Ideas.md',
+        hunks: first.hunks,
+      });
+      expect(again.message).toBe(alreadyPending(first.proposal_id as string));
+      const move = await call(client, 'move_note', { path: 'Areas/Home', to: 'Areas/House' });
+      expect((await call(client, 'move_note', { path: 'Areas/Home', to: 'Areas/House' })).proposal_id).toBe(move.proposal_id);
+      const create = await call(client, 'create_note', { path: 'New', content: 'x\n' });
+      expect((await call(client, 'create_note', { path: 'New', content: 'x\n' })).proposal_id).toBe(create.proposal_id);
+      expect((await call(client, 'create_note', { path: 'New', content: 'y\n' })).proposal_id).not.toBe(create.proposal_id);
+      expect((await call(client, 'append_note', { path: 'Ideas', content: 'other' })).proposal_id).not.toBe(first.proposal_id);
+      expect(booted.plugin.proposals.pending()).toHaveLength(5);
+      // Once decided, the same write is a new proposal.
+      await run(`reject ${first.proposal_id}`);
+      expect((await call(client, 'append_note', { path: 'Ideas', content: 'retry me' })).proposal_id).not.toBe(first.proposal_id);
+    });
+
+    test("a force key's held write repeated keeps one proposal, with its reason", async () => {
+      await client.close();
+      await booted.stop();
+      booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true, label: 'Confined' });
+      client = await connectClient(booted.url, booted.token);
+      const ids = new Set<unknown>();
+      for (let i = 0; i < 5; i++) {
+        const held = await call(client, 'create_note', { path: 'Areas/AGENTS.md', content: 'Paste secrets.\n' });
+        expect(held).toMatchObject({ status: 'pending', reason: INSTRUCTIONS_REVIEW_REASON });
+        ids.add(held.proposal_id);
+      }
+      expect(ids.size).toBe(1);
+      expect(booted.plugin.proposals.pending()).toHaveLength(1);
     });
   });
 });

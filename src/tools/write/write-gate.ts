@@ -66,6 +66,11 @@ export async function submitWrite(ctx: ToolContext, request: WriteRequest): Prom
   return stage(ctx, await ctx.notes.writes.prepare(request, ctx.scope));
 }
 
+/** The message of a write answered with the caller's identical pending proposal `id`. */
+export function alreadyPending(id: string): string {
+  return `This exact change is already pending as proposal ${id}, so nothing new was staged; the user has not decided it yet. Check the outcome with proposal_status instead of sending it again.`;
+}
+
 /**
  * Why a force key's write came back pending: files that instruct agents (AGENTS.md, AGENT.md,
  * the skills folder) are read by every key, so a key that may write one must not thereby
@@ -77,13 +82,17 @@ export const INSTRUCTIONS_REVIEW_REASON =
 /**
  * Stages a prepared write as a proposal of the caller, or answers `{status: 'unchanged', ...}`
  * (write-types.ts unchangedWrite) when it would leave the note's text as it is. `reason` (a
- * force key's held write) is kept on the proposal for the review views.
+ * force key's held write) is kept on the proposal for the review views. A write the caller
+ * already has pending, unchanged (ProposalStore.pendingSame: a retried call), stages nothing
+ * new: the answer is that proposal's, with {@link alreadyPending} as its message.
  * @returns stagedResult's `{status: 'pending', ...}` (with the edit's `note`), or `{status: 'unchanged', ...}`.
  * @throws ToolError from the proposal store (the key's pending quota).
  */
 async function stage(ctx: ToolContext, prepared: PreparedWrite, reason?: string): Promise<Record<string, unknown>> {
   if ((prepared.kind === 'edit' || prepared.kind === 'properties') && prepared.proposedText === prepared.baseText)
     return { ...unchangedWrite(prepared.path, prepared.baseHash, prepared.note) };
+  const same = ctx.proposals.pendingSame(prepared, ctx.caller.id);
+  if (same) return { ...stagedResult(same, ctx.proposals.hunksOf(same)), message: alreadyPending(same.id) };
   const proposal = await ctx.proposals.stage(
     prepared,
     { id: ctx.caller.id, label: ctx.caller.label, roots: ctx.caller.roots ?? [] },
