@@ -76,7 +76,8 @@ export function writesOffLine(mode: KeyMode): string {
 /**
  * The line `npm start` prints when an agent stages a proposal, in place of the plugin's notice
  * (which points to the editor and the Pending changes view, not in a terminal): what it
- * changes and the commands that review it here.
+ * changes, why it was held when a force key's write was (Proposal.reason), and the commands
+ * that review it here.
  * @param proposal the staged proposal. @returns the line, without a newline.
  */
 export function proposalLine(proposal: Proposal): string {
@@ -90,7 +91,7 @@ export function proposalLine(proposal: Proposal): string {
     folder: `a new folder ${path}`,
   };
   return visibleText(
-    `[proposal] "${proposal.key_label}" proposes ${change[proposal.kind]} (id ${id}). Review it here: show ${id}, then accept ${id} or reject ${id}; proposals lists every pending one.`,
+    `[proposal] "${proposal.key_label}" proposes ${change[proposal.kind]} (id ${id}).${proposal.reason ? ` Held for review: ${proposal.reason}` : ''} Review it here: show ${id}, then accept ${id} or reject ${id}; proposals lists every pending one.`,
   );
 }
 

@@ -8,6 +8,7 @@ import type { WriteRequest } from '../vault/writes/write-types';
 import { WIDGET_WRITE_TOOL } from '../vault/widgets/widget-store';
 import { applyHunks } from '../diff/hunks';
 import { goneReason, type ProposalStore } from './proposal-store';
+import { liveStaleReason } from './proposal-summary';
 import type { PlacedHunk } from '../diff/types';
 import type { Proposal, ReviewHunk } from './types';
 
@@ -23,6 +24,11 @@ export interface LiveState {
   gone: boolean;
   placed: PlacedHunk[];
   baseChanged: boolean;
+  /**
+   * Why the vault refuses the change now for another cause than its note being gone (the
+   * target taken, the key no longer allowed to write there): the refusal as one sentence.
+   */
+  refused?: string;
 }
 
 /**
@@ -71,24 +77,56 @@ export class ProposalReview {
   }
 
   /**
-   * Where a pending proposal stands against the vault now, for proposal_status and the
-   * terminal: `gone` when its note was deleted, became invisible to the key, or the key was
-   * revoked; else the undecided hunks placed on the note's current text (text kinds) and,
-   * for a delete, whether the note changed since it was proposed. null for decided
-   * proposals and for creates and folders (nothing to compare with).
+   * Whether a pending proposal can be applied now, and where it stands: the one check that
+   * the listings (proposals, show, proposal_status) and every accept (terminal, Pending view,
+   * CLI, `accept all`) share, so a proposal listed as stale is never applied and one listed as
+   * pending is not refused for a reason the listing did not give. A text proposal's note is read
+   * as accepting reads it (NoteWriter.currentText: a note the key may still write) and its
+   * undecided hunks placed on that text; a create / move / delete / folder is prepared again
+   * as accepting prepares it (NoteWriter.prepare, nothing written), so a folder move is judged
+   * as a folder, a move or create onto a path taken since is refused, and a delete's note must
+   * still be the text proposed for the trash.
+   * @returns `gone` when the note (or folder) was deleted, became invisible to the key, or the
+   *   key was revoked; `refused` with the reason when the vault refuses the change now for
+   *   another cause; `baseChanged` for a delete whose note changed; null for decided proposals
+   *   and staged widgets (WidgetStore.acceptStaged checks those when accepting).
+   * @throws what the vault throws that is not a ToolError (a bug, not a refusal).
    */
   async liveState(p: Proposal): Promise<LiveState | null> {
-    if (p.status !== 'pending' || p.kind === 'create' || p.kind === 'folder') return null;
+    if (p.status !== 'pending' || (p.kind === 'create' && p.tool === WIDGET_WRITE_TOOL)) return null;
     if (this.revokedReason(p)) return NOTE_GONE;
-    let text: string;
+    const scope = this.scopeOf(p);
     try {
-      const file = this.notes.policy.resolveNote({ path: p.path }, this.scopeOf(p));
-      text = this.notes.writes.openEditorText(file.path) ?? (await this.notes.read(file));
+      if (p.kind === 'edit' || p.kind === 'properties') {
+        const text = await this.notes.writes.currentText(p.path, scope);
+        return { gone: false, placed: this.store.placedHunks(p, text), baseChanged: false };
+      }
+      const prepared = await this.notes.writes.prepare(entryRequest(p), scope);
+      return { gone: false, placed: [], baseChanged: prepared.kind === 'delete' && prepared.baseHash !== p.base_hash };
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
-      return NOTE_GONE;
+      if (err.code === 'not_found' && p.kind !== 'create' && p.kind !== 'folder') return NOTE_GONE;
+      return { gone: false, placed: [], baseChanged: false, refused: staleReason(err, p) };
     }
-    return { gone: false, placed: this.store.placedHunks(p, text), baseChanged: p.kind === 'delete' && hashText(text) !== p.base_hash };
+  }
+
+  /**
+   * The notes that link to what the pending move `p` would move (its note, or any file in its
+   * folder), from Obsidian's link index now (`metadataCache.resolvedLinks`, NoteStore.notesLinkingInto):
+   * Obsidian updates their links when the move is accepted (fileManager.renameFile), so their text
+   * changes too. The moved note itself is left out. Every note is named, whatever the key may
+   * see: this is for the user reviewing the move.
+   * @returns vault paths in the index's order; empty for other kinds, decided proposals, or a
+   *   source that is gone.
+   */
+  linkersOf(p: Proposal): string[] {
+    if (p.kind !== 'move' || p.status !== 'pending') return [];
+    const entry = this.notes.policy.entryAt(p.path);
+    if (!entry) return [];
+    return this.notes
+      .notesLinkingInto(entry)
+      .map((f) => f.path)
+      .filter((path) => path !== entry.path);
   }
 
   /**
@@ -106,8 +144,13 @@ export class ProposalReview {
     const p = this.pendingProposal(id);
     const revoked = this.revokedReason(p);
     if (revoked) return { proposal: await this.store.settle(id, 'stale', revoked), applied: 0, stale: 1 };
+    if (hunkIndex !== undefined && p.kind !== 'edit' && p.kind !== 'properties')
+      throw new Error(`Proposal '${id}' is a ${p.kind}, which has no hunks; accept it whole.`);
+    // The check the listings show: a proposal they call stale is refused with their reason, never applied.
+    const live = await this.liveState(p);
+    const unavailable = live !== null && (live.gone || live.baseChanged || live.refused !== undefined);
+    if (unavailable) return { proposal: await this.store.settle(id, 'stale', liveStaleReason(p, live)), applied: 0, stale: 1 };
     if (p.kind === 'edit' || p.kind === 'properties') return this.acceptText(p, hunkIndex);
-    if (hunkIndex !== undefined) throw new Error(`Proposal '${id}' is a ${p.kind}, which has no hunks; accept it whole.`);
     return this.store.whileAccepting(id, () => this.acceptEntry(p));
   }
 

@@ -123,6 +123,8 @@ export class ProposalStore {
    * Stages a validated write as a pending proposal and persists it. Nothing in the vault changes.
    * @param prepared what NoteWriter.prepare returned for the agent's request.
    * @param caller the proposing key.
+   * @param reason why the write was staged rather than applied (a force key's held write), kept
+   *   for the review views; left out for a propose key's writes.
    * @returns the stored proposal.
    * @throws ToolError('unavailable') when the key already has MAX_PENDING_PER_KEY pending
    *   proposals or the pending texts would pass MAX_PENDING_CHARS, or another instance holds
@@ -130,7 +132,7 @@ export class ProposalStore {
    *   system's refusal as a tool error (full disk, permissions; see fileSystemRefusal) when
    *   the proposals file cannot be written (nothing staged); other errors of that write as is.
    */
-  async stage(prepared: PreparedWrite, caller: ProposalCaller): Promise<Proposal> {
+  async stage(prepared: PreparedWrite, caller: ProposalCaller, reason?: string): Promise<Proposal> {
     await this.ensureWriter();
     assertRoomForProposal(this.pending(), prepared, caller.id);
     const textKind = prepared.kind === 'edit' || prepared.kind === 'properties';
@@ -151,6 +153,7 @@ export class ProposalStore {
       created_at: this.now().toISOString(),
       status: 'pending',
       decisions: {},
+      ...(reason !== undefined ? { reason } : {}),
     };
     this.byId.set(proposal.id, proposal);
     try {
@@ -176,6 +179,34 @@ export class ProposalStore {
   /** @returns the pending proposals, oldest first. */
   pending(): Proposal[] {
     return this.all().filter((p) => p.status === 'pending');
+  }
+
+  /**
+   * The pending proposal of key `keyId` that already stages exactly `prepared`, so a retried
+   * write (an agent repeating a held or staged call) is answered with it instead of a copy that
+   * would fill the review list and the key's pending quota: same tool, kind and path; for an edit
+   * or property change the same base and proposed text, for a create the same text, for a move
+   * the same target (and expected_hash), for a delete the same base. Only one not yet partly
+   * decided counts.
+   * @returns the proposal, or undefined when there is none.
+   */
+  pendingSame(prepared: PreparedWrite, keyId: string): Proposal | undefined {
+    return this.pendingOn(prepared.path).find((p) => {
+      if (p.key_id !== keyId || p.kind !== prepared.kind || p.tool !== prepared.tool || Object.keys(p.decisions).length) return false;
+      switch (prepared.kind) {
+        case 'edit':
+        case 'properties':
+          return p.base_hash === prepared.baseHash && p.proposed_text === prepared.proposedText;
+        case 'create':
+          return p.proposed_text === prepared.proposedText;
+        case 'move':
+          return p.to === prepared.to && p.expected_hash === prepared.expectedHash;
+        case 'delete':
+          return p.base_hash === prepared.baseHash;
+        default:
+          return true;
+      }
+    });
   }
 
   /** @returns the pending proposals on the note or folder at `path`, oldest first. */

@@ -17,14 +17,43 @@ export interface HunkSummary {
   added_lines: number;
 }
 
-/** @returns the summaries of `hunks`, lines counted in `text` (the text their offsets refer to). */
+/**
+ * @returns the summaries of `hunks`, lines counted in `text` (the text their offsets refer to)
+ *   as {@link hunkAsLines} gives them: `alpha` → `alpha\nbeta` is 1 line added at line 2.
+ */
 export function hunkSummaries(text: string, hunks: readonly Hunk[]): HunkSummary[] {
-  return hunks.map((h) => ({
-    index: h.index,
-    line: lineCount(text.slice(0, h.from)) + 1,
-    removed_lines: lineCount(h.removed) + (h.removed === '' || h.removed.endsWith('\n') ? 0 : 1),
-    added_lines: lineCount(h.inserted) + (h.inserted === '' || h.inserted.endsWith('\n') ? 0 : 1),
-  }));
+  return hunks.map((h) => {
+    const { line, removed, inserted } = hunkAsLines(text, h);
+    return { index: h.index, line, removed_lines: linesIn(removed), added_lines: linesIn(inserted) };
+  });
+}
+
+/**
+ * A hunk as lines of the note, for counting and showing it. A hunk that starts at the end of a
+ * line without a line break (the last line of a note with no final newline, buildHunks) and
+ * brings a break followed by lines starts those lines with that break: the break ends the line
+ * before, so it is left out, and the hunk's first line is the next one. `alpha` → `alpha\nbeta`
+ * inserts `\nbeta` after `alpha`: here that is `beta` added at line 2; `alpha\nbeta` → `alpha`
+ * is `beta` removed at line 2. A change of the final line break alone (`\n` added or removed,
+ * its own hunk) is kept as it is.
+ * @param text the text the hunk's offsets refer to (its base). @param h the hunk.
+ * @returns the 1-based line where its lines start, and its removed and inserted text so cut.
+ */
+export function hunkAsLines(text: string, h: Hunk): { line: number; removed: string; inserted: string } {
+  const afterOpenLine = h.from > 0 && text[h.from - 1] !== '\n';
+  const cut = (side: string): string => {
+    const lead = /^\r?\n/.exec(side)?.[0];
+    return afterOpenLine && lead !== undefined && side.length > lead.length ? side.slice(lead.length) : side;
+  };
+  const removed = cut(h.removed);
+  const inserted = cut(h.inserted);
+  const moved = removed !== h.removed || inserted !== h.inserted;
+  return { line: lineCount(text.slice(0, h.from)) + (moved ? 2 : 1), removed, inserted };
+}
+
+/** Lines of a hunk side: its line breaks, plus one for a last line without one. */
+function linesIn(side: string): number {
+  return lineCount(side) + (side === '' || side.endsWith('\n') ? 0 : 1);
 }
 
 /**
@@ -62,24 +91,13 @@ export function proposalSummary(p: Proposal, hunks: readonly Hunk[], live: LiveS
   const total = p.hunk_total ?? hunks.length;
   const undecided = total - decisions.length;
   const allStale = live !== null && live.placed.length > 0 && live.placed.every((h) => h.stale);
-  const liveStale = p.status === 'pending' && live !== null && (live.gone || live.baseChanged || allStale);
-  const stale =
-    p.status === 'stale' || (live !== null && (live.gone || live.baseChanged))
-      ? undecided
-      : (live?.placed.filter((h) => h.stale).length ?? 0);
+  const unavailable = live !== null && (live.gone || live.baseChanged || live.refused !== undefined);
+  const liveStale = p.status === 'pending' && live !== null && (unavailable || allStale);
+  const stale = p.status === 'stale' || unavailable ? undecided : (live?.placed.filter((h) => h.stale).length ?? 0);
   const status = liveStale ? 'stale' : p.status;
   const path = hidden ? p.staged_path : p.path;
   const reason =
-    (hidden ? (status === 'stale' ? goneReason(path) : undefined) : p.stale_reason) ??
-    (!liveStale
-      ? undefined
-      : live.gone
-        ? goneReason(path)
-        : live.baseChanged
-          ? 'The note changed after this delete was proposed; the user can only reject it.'
-          : p.expected_hash !== undefined
-            ? EXPECTED_HASH_STALE
-            : 'The note changed where these changes would go; the user can only reject them. Propose again on the new text.');
+    (hidden ? (status === 'stale' ? goneReason(path) : undefined) : p.stale_reason) ?? (liveStale ? liveStaleReason(p, live) : undefined);
   return {
     id: p.id,
     tool: p.tool,
@@ -102,6 +120,20 @@ export function proposalSummary(p: Proposal, hunks: readonly Hunk[], live: LiveS
       : {}),
     ...(reason ? { stale_reason: reason } : {}),
   };
+}
+
+/**
+ * Why a pending proposal reads stale given where it stands now (ProposalReview.liveState), one
+ * sentence for the user and the agent: the note gone, the vault's refusal, a delete's note
+ * changed, or (a text proposal) every undecided hunk no longer applying. The same sentence in
+ * the listings and in an accept that refuses it.
+ */
+export function liveStaleReason(p: Proposal, live: LiveState): string {
+  if (live.gone) return goneReason(p.path);
+  if (live.refused !== undefined) return live.refused;
+  if (live.baseChanged) return 'The note changed after this delete was proposed; the user can only reject it.';
+  if (p.expected_hash !== undefined) return EXPECTED_HASH_STALE;
+  return 'The note changed where these changes would go; the user can only reject them. Propose again on the new text.';
 }
 
 /**

@@ -59,6 +59,12 @@ export interface Proposal {
   hunk_total?: number;
   /** Why the proposal is stale, in one sentence for the user and the agent. */
   stale_reason?: string;
+  /**
+   * Why a write that would otherwise have applied at once was staged (a force key's write to
+   * agent instructions: write-gate.ts INSTRUCTIONS_REVIEW_REASON), shown in the review views.
+   * Absent for a propose key's proposals, whose every write is staged.
+   */
+  reason?: string;
 }
 
 /** A hunk to review in the editor: a placed hunk with its proposal's id and provenance. */

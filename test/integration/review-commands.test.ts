@@ -59,9 +59,9 @@ describe('terminal review commands', () => {
 
   test('proposing "hello\\nworld" over "hello" shows an insertion of world, and accepts to exactly that text', async () => {
     const staged = await call(client, 'write_note', { path: 'B', body: 'hello\nworld' });
-    expect(staged.hunks).toEqual([{ index: 0, line: 1, removed_lines: 0, added_lines: 2 }]);
+    expect(staged.hunks).toEqual([{ index: 0, line: 2, removed_lines: 0, added_lines: 1 }]);
     const shown = await run(`show ${staged.proposal_id}`);
-    expect(shown.split('\n').slice(1)).toEqual(['  hunk 0 at line 1:', '  + world']);
+    expect(shown.split('\n').slice(1)).toEqual(['  hunk 0 at line 2:', '  + world']);
     await run(`accept ${staged.proposal_id}`);
     expect(await disk('B.md')).toBe('hello\nworld');
     const eol = await call(client, 'write_note', { path: 'B', body: 'hello\nworld\n' });

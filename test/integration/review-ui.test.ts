@@ -103,6 +103,44 @@ describe('review UI in the workspace', () => {
     expect(Notice.shown.map((n) => n.message)).toContain(`Vault MCP: Accepted 1 change of ${a.id} on Inbox.md; it is now accepted.`);
   });
 
+  test('the view shows why a write was held, the notes a move updates the links of, and the text a delete trashes', async () => {
+    const prepared = await env.plugin.notes.writes.prepare(
+      { tool: 'move_note', kind: 'move', path: 'Ideas', to: 'Ideas2' },
+      { label: agent.label, roots: [] },
+    );
+    const move = await env.plugin.proposals.stage(prepared, agent, 'Agent instructions guide every agent.');
+    const del = await stage({ tool: 'delete_note', kind: 'delete', path: 'Reading list' });
+    env.app.commands.executeCommandById('vault-mcp:open-pending-changes');
+    await settle();
+    const card = (id: string) => pendingView().contentEl.querySelector(`[data-proposal-id="${id}"]`)!;
+    const lines = (id: string) => [...card(id).querySelectorAll('.vault-mcp-diff-line')].map((el) => el.textContent);
+    const linkers = env.plugin.review.linkersOf(move);
+    expect(linkers).toContain('Archive/Old ideas.md');
+    expect(lines(move.id)).toEqual([
+      'Held for review: Agent instructions guide every agent.',
+      '→ Ideas2.md',
+      `Links to it updated in ${linkers.length} other note${linkers.length === 1 ? '' : 's'}:`,
+      ...linkers.map((p) => `  ${p}`),
+    ]);
+    const text = (await disk('Reading list.md')).replace(/\n$/, '').split('\n');
+    expect(lines(del.id)).toEqual([
+      'The whole note goes to the trash:',
+      ...text.slice(0, 12).map((l) => `− ${l}`),
+      ...(text.length > 12 ? [`… ${text.length - 12} more lines`] : []),
+    ]);
+  });
+
+  test('the view shows a line added after a last line without a line break as that line alone, at the next line', async () => {
+    await fs.writeFile(path.join(copy.dir, 'Alpha.md'), 'alpha');
+    await env.app.vault.syncFromDisk();
+    const p = await stage({ tool: 'append_note', kind: 'append', path: 'Alpha', content: 'beta', ensureNewline: true });
+    env.app.commands.executeCommandById('vault-mcp:open-pending-changes');
+    await settle();
+    const card = pendingView().contentEl.querySelector(`[data-proposal-id="${p.id}"]`)!;
+    expect(card.querySelector('.vault-mcp-diff-head')?.textContent).toBe('Line 2');
+    expect([...card.querySelectorAll('.vault-mcp-diff-line')].map((el) => el.textContent)).toEqual(['+ beta']);
+  });
+
   test('accepting a proposal on an open note changes the editor (its unsaved typing kept), not the file behind it; Ctrl+Z undoes it', async () => {
     const file = env.app.vault.getFileByPath('Inbox.md') as unknown as TFile;
     const view = (await env.app.workspace.openNote(file)) as unknown as MarkdownView;

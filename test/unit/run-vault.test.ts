@@ -258,6 +258,10 @@ describe('npm start: startup lines', () => {
     expect(proposalLine({ ...base, kind: 'move', to: 'Archive/A.md' })).toContain('proposes moving Notes/A.md to Archive/A.md (id p1).');
     expect(proposalLine({ ...base, kind: 'delete' })).toContain('proposes deleting Notes/A.md');
     expect(proposalLine({ ...base, kind: 'folder', path: 'Notes/New' })).toContain('proposes a new folder Notes/New');
+    // A force key's write held for review says why (Proposal.reason), before the commands.
+    expect(proposalLine({ ...base, kind: 'move', to: 'B', reason: 'Agent instructions guide every agent.' })).toBe(
+      `[proposal] "Claude Code" proposes moving Notes/A.md to B (id p1). Held for review: Agent instructions guide every agent. ${review}`,
+    );
     for (const kind of ['edit', 'create', 'delete', 'move', 'properties', 'folder'] as const)
       expect(proposalLine({ ...base, kind })).not.toMatch(/editor|Pending changes/);
     // A key label from a settings file reaches the terminal written out, not acted on.

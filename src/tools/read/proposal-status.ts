@@ -78,13 +78,15 @@ export const proposalStatusTool = defineTool({
  * private); then, and when the note was deleted, the key is told only what it knew: the staged
  * path, and `stale` with the deleted note's reason (proposalSummary's `hidden`), as the activity
  * log shows `hidden` for an entry whose note the key may not see (activity/agent-activity.ts).
- * A create or folder still at the path the key named (any, in a file from before `staged_path`)
- * is shown as it is: nothing of the vault is at stake.
+ * A create or folder, or a move of no note (a folder's, or a note's since deleted), still at the
+ * path the key named (any, in a file from before `staged_path`) is shown as it is: nothing of the
+ * vault is at stake, and its state is what the write tool itself would answer now (liveState
+ * prepares it again for the key).
  */
 async function summarize(p: Proposal, ctx: ToolContext): Promise<Record<string, unknown>> {
   const file = ctx.notes.fileByPath(p.path);
   const visible =
-    ((p.kind === 'create' || p.kind === 'folder') && p.path === (p.staged_path ?? p.path)) ||
+    ((p.kind === 'create' || p.kind === 'folder' || (p.kind === 'move' && file === null)) && p.path === (p.staged_path ?? p.path)) ||
     (file !== null && ctx.notes.canRead(file, ctx.scope));
   return proposalSummary(p, ctx.proposals.hunksOf(p), visible ? await ctx.review.liveState(p) : NOTE_GONE, !visible);
 }

@@ -61,10 +61,15 @@ export async function submitWrite(ctx: ToolContext, request: WriteRequest): Prom
     const folder = skillsFolderOf(ctx.settings.skills?.folder);
     const outcome = await ctx.notes.writes.apply(request, ctx.scope, ctx.notes.instructions.ruleFor(folder));
     if (outcome.status !== 'held') return { ...outcome };
-    const staged = await stage(ctx, outcome.prepared);
+    const staged = await stage(ctx, outcome.prepared, INSTRUCTIONS_REVIEW_REASON);
     return staged.status === 'pending' ? { ...staged, reason: INSTRUCTIONS_REVIEW_REASON } : staged;
   }
   return stage(ctx, await ctx.notes.writes.prepare(request, ctx.scope));
+}
+
+/** The message of a write answered with the caller's identical pending proposal `id`. */
+export function alreadyPending(id: string): string {
+  return `This exact change is already pending as proposal ${id}, so nothing new was staged; the user has not decided it yet. Check the outcome with proposal_status instead of sending it again.`;
 }
 
 /**
@@ -78,14 +83,23 @@ export const INSTRUCTIONS_REVIEW_REASON =
 
 /**
  * Stages a prepared write as a proposal of the caller, or answers `{status: 'unchanged', ...}`
- * (write-types.ts unchangedWrite) when it would leave the note's text as it is.
+ * (write-types.ts unchangedWrite) when it would leave the note's text as it is. `reason` (a
+ * force key's held write) is kept on the proposal for the review views. A write the caller
+ * already has pending, unchanged (ProposalStore.pendingSame: a retried call), stages nothing
+ * new: the answer is that proposal's, with {@link alreadyPending} as its message.
  * @returns stagedResult's `{status: 'pending', ...}` (with the edit's `note`), or `{status: 'unchanged', ...}`.
  * @throws ToolError from the proposal store (the key's pending quota).
  */
-async function stage(ctx: ToolContext, prepared: PreparedWrite): Promise<Record<string, unknown>> {
+async function stage(ctx: ToolContext, prepared: PreparedWrite, reason?: string): Promise<Record<string, unknown>> {
   if ((prepared.kind === 'edit' || prepared.kind === 'properties') && prepared.proposedText === prepared.baseText)
     return { ...unchangedWrite(prepared.path, prepared.baseHash, prepared.note) };
-  const proposal = await ctx.proposals.stage(prepared, { id: ctx.caller.id, label: ctx.caller.label, roots: ctx.caller.roots ?? [] });
+  const same = ctx.proposals.pendingSame(prepared, ctx.caller.id);
+  if (same) return { ...stagedResult(same, ctx.proposals.hunksOf(same)), message: alreadyPending(same.id) };
+  const proposal = await ctx.proposals.stage(
+    prepared,
+    { id: ctx.caller.id, label: ctx.caller.label, roots: ctx.caller.roots ?? [] },
+    reason,
+  );
   const staged = stagedResult(proposal, ctx.proposals.hunksOf(proposal));
   return 'note' in prepared && prepared.note !== undefined ? { ...staged, note: prepared.note } : staged;
 }

@@ -3,6 +3,7 @@ import { diffText } from '../../activity/activity-diff';
 import type { ActivityRevert, RevertOutcome } from '../../activity/activity-revert';
 import type { ActivityEntry } from '../../activity/types';
 import { visibleText } from '../../diff/visible-text';
+import { trailingArgument } from '../command-words';
 
 /**
  * The agent activity log as text commands, for the standard input of the headless runner
@@ -107,7 +108,10 @@ export async function runActivityCommand(target: ActivityCommandTarget, line: st
   if (command !== 'revert') return null;
   const usage = 'Usage: revert <entry id> | revert key "<label>" | revert session <session>';
   if (first === undefined || ((first === 'key' || first === 'session') && rest.length === 0)) return usage;
-  if (first === 'key' && rest.length) return revertActivity(target, { key: unquote(rest.join(' ')) });
+  if (first === 'key' && rest.length) {
+    const key = trailingArgument(line, 2);
+    return key === '' ? usage : revertActivity(target, { key });
+  }
   if (first === 'session' && rest.length === 1) return revertActivity(target, { session: rest[0] });
   if (rest.length) return usage;
   return revertActivity(target, { id: first });
@@ -157,9 +161,4 @@ export function kindWord(e: ActivityEntry): string {
 /** The answer for an unknown entry id. */
 function noSuchEntry(id: string): string {
   return `No activity entry '${id}'; list them with "activity" (vault-mcp:activity in Obsidian's CLI) or the Agent activity view.`;
-}
-
-/** A label as typed, without surrounding quotes. */
-function unquote(text: string): string {
-  return /^(["']).*\1$/.test(text) ? text.slice(1, -1) : text;
 }

@@ -2,8 +2,7 @@ import { MarkdownView, Notice, TFile, type WorkspaceLeaf } from 'obsidian';
 import { SidebarListView } from '../sidebar-view';
 import type { ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
-import { hunkSummaries } from '../../proposals/proposal-summary';
-import type { Hunk } from '../../diff/types';
+import { hunkAsLines } from '../../proposals/proposal-summary';
 import { visibleText } from '../../diff/visible-text';
 import type { Proposal } from '../../proposals/types';
 import { decideProposal } from './review-commands';
@@ -94,13 +93,28 @@ export class PendingChangesView extends SidebarListView {
     this.renderPreview(el.createDiv({ cls: 'vault-mcp-proposal-preview' }), p);
   }
 
+  /**
+   * The proposal's preview: why it was held (Proposal.reason), then its change — a move's target
+   * and the notes whose links Obsidian updates with it, a delete's text going to the trash, a
+   * new note's text, an edit's hunks.
+   */
   private renderPreview(el: HTMLElement, p: Proposal): void {
+    if (p.reason !== undefined) el.createDiv({ cls: 'vault-mcp-diff-line vault-mcp-diff-message', text: `Held for review: ${p.reason}` });
     if (p.kind === 'move') {
-      el.createDiv({ cls: 'vault-mcp-diff-line', text: `→ ${p.to}` });
+      el.createDiv({ cls: 'vault-mcp-diff-line', text: visibleText(`→ ${p.to}`) });
+      const linkers = this.review.linkersOf(p);
+      if (linkers.length) {
+        el.createDiv({
+          cls: 'vault-mcp-diff-line vault-mcp-diff-message',
+          text: `Links to it updated in ${linkers.length} other note${linkers.length === 1 ? '' : 's'}:`,
+        });
+        diffLines(el, linkers.join('\n'), 'context');
+      }
       return;
     }
     if (p.kind === 'delete') {
-      el.createDiv({ cls: 'vault-mcp-diff-line vault-mcp-diff-removed vault-mcp-diff-message', text: 'The whole note goes to the trash.' });
+      el.createDiv({ cls: 'vault-mcp-diff-line vault-mcp-diff-removed vault-mcp-diff-message', text: 'The whole note goes to the trash:' });
+      diffLines(el, p.base_text ?? '', 'removed');
       return;
     }
     if (p.kind === 'folder') {
@@ -112,17 +126,18 @@ export class PendingChangesView extends SidebarListView {
       return;
     }
     const hunks = this.proposals.hunksOf(p).filter((h) => p.decisions[h.index] === undefined);
-    const lines = hunkSummaries(p.base_text ?? '', hunks);
-    hunks.forEach((h: Hunk, i) => {
+    for (const h of hunks) {
+      // As lines of the note: a break ending the line before the hunk is no empty line (hunkAsLines).
+      const shown = hunkAsLines(p.base_text ?? '', h);
       const block = el.createDiv({ cls: 'vault-mcp-diff-hunk' });
-      const head = block.createEl('a', { cls: 'vault-mcp-diff-head', text: `Line ${lines[i].line}`, href: '#' });
+      const head = block.createEl('a', { cls: 'vault-mcp-diff-head', text: `Line ${shown.line}`, href: '#' });
       head.addEventListener('click', (event) => {
         event.preventDefault();
-        void this.openAt(p.path, lines[i].line - 1);
+        void this.openAt(p.path, shown.line - 1);
       });
-      diffLines(block, h.removed, 'removed');
-      diffLines(block, h.inserted, 'inserted');
-    });
+      diffLines(block, shown.removed, 'removed');
+      diffLines(block, shown.inserted, 'inserted');
+    }
   }
 
   private async decide(verdict: 'accept' | 'reject', id: string): Promise<void> {
@@ -150,13 +165,14 @@ function describeKind(p: Proposal): string {
   return { edit: 'edit', properties: 'property change', create: 'new note', move: 'move', delete: 'delete', folder: 'new folder' }[p.kind];
 }
 
-/** Appends up to PREVIEW_LINES lines of `text` as diff lines of one side. */
-function diffLines(el: HTMLElement, text: string, side: 'removed' | 'inserted'): void {
+/** Appends up to PREVIEW_LINES lines of `text` as diff lines of one side (`context`: listed paths, no sign). */
+function diffLines(el: HTMLElement, text: string, side: 'removed' | 'inserted' | 'context'): void {
   if (text === '') return;
   const lines = text.replace(/\r?\n$/, '').split(/\r?\n/);
+  const sign = { removed: '− ', inserted: '+ ', context: '  ' }[side];
   for (const line of lines.slice(0, PREVIEW_LINES)) {
     // Written out (visibleText): a bidi override would reorder the line the user judges.
-    el.createDiv({ cls: `vault-mcp-diff-line vault-mcp-diff-${side}`, text: `${side === 'removed' ? '−' : '+'} ${visibleText(line)}` });
+    el.createDiv({ cls: `vault-mcp-diff-line vault-mcp-diff-${side}`, text: `${sign}${visibleText(line)}` });
   }
   if (lines.length > PREVIEW_LINES)
     el.createDiv({ cls: 'vault-mcp-diff-line vault-mcp-diff-more', text: `… ${lines.length - PREVIEW_LINES} more lines` });

@@ -1,9 +1,11 @@
 import { noSuchProposal, type LiveState, type ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
-import { hunkSummaries, proposalSummary } from '../../proposals/proposal-summary';
+import { hunkAsLines, proposalSummary } from '../../proposals/proposal-summary';
+import type { Hunk } from '../../diff/types';
 import type { Proposal } from '../../proposals/types';
 import { visibleText, visiblePieces } from '../../diff/visible-text';
 import { foldPath } from '../../vault/paths/paths';
+import { trailingArgument } from '../command-words';
 
 /**
  * The review as text commands, for the Obsidian CLI handlers (`vault-mcp:proposals`,
@@ -39,8 +41,11 @@ export const SHOW_MAX_LINES = 200;
 export const SHOW_MAX_LINE_CHARS = 300;
 
 /**
- * A proposal in full: its header line and a unified-style listing of its hunks, each marked
- * when decided or stale. A note line longer than {@link SHOW_MAX_LINE_CHARS} chars goes on over
+ * A proposal in full: its header line, why it was held for review (a force key's write,
+ * Proposal.reason), and a unified-style listing of its hunks, each marked when decided or stale;
+ * for a create its text, for a delete the note's text that goes to the trash (as it was
+ * proposed), for a pending move the notes linking to it, whose links Obsidian updates when it
+ * moves (ProposalReview.linkersOf). A note line longer than {@link SHOW_MAX_LINE_CHARS} chars goes on over
  * several listing lines; a long listing is cut after {@link SHOW_MAX_LINES} listing lines, ending
  * with the command that shows the rest. Control and bidi characters are written out (visibleText).
  * @param fromLine the first listing line to print (1-based, the header not counted), from `show <id> <line>`.
@@ -54,16 +59,28 @@ export async function showProposal(target: ReviewCommandTarget, id: string, from
   const hunks = target.proposals.hunksOf(p);
   const stale = new Set(live?.gone ? hunks.map((h) => h.index) : live?.placed.filter((h) => h.stale).map((h) => h.index));
   if (p.base_text !== null && hunks.length) {
-    const summaries = hunkSummaries(p.base_text, hunks);
-    hunks.forEach((h, i) => {
+    const base = p.base_text;
+    for (const h of hunks) {
       const verdict = p.decisions[h.index] ? ` (${p.decisions[h.index]})` : stale.has(h.index) ? ' (stale: only reject)' : '';
-      lines.push(`  hunk ${h.index} at line ${summaries[i].line}${verdict}:`);
-      const base = p.base_text ?? '';
-      lines.push(...hunkLines(h.removed, h.inserted, h.removed === '' && h.from > 0 && base[h.from - 1] !== '\n'));
-    });
+      const shown = hunkAsLines(base, h);
+      lines.push(`  hunk ${h.index} at line ${shown.line}${verdict}:`);
+      lines.push(...hunkLines(h, shown));
+    }
   } else if (p.kind === 'create' && p.proposed_text !== null) {
     for (const l of splitLines(p.proposed_text)) lines.push(...listed('+', l));
+  } else if (p.kind === 'delete' && p.base_text !== null) {
+    lines.push(`  the note's text, which goes to the trash:`);
+    for (const l of splitLines(p.base_text)) lines.push(...listed('-', l));
+  } else if (p.kind === 'move' && p.status === 'pending') {
+    const linkers = target.review.linkersOf(p);
+    lines.push(
+      linkers.length
+        ? `  links to it in ${linkers.length} other note${linkers.length === 1 ? '' : 's'}, which Obsidian updates when it moves:`
+        : '  no other note links to it, so no other note changes',
+    );
+    for (const path of linkers) lines.push(`    ${path}`);
   }
+  if (p.reason !== undefined) lines.unshift(`  held for review: ${p.reason}`);
   if (fromLine > Math.max(lines.length, 1))
     return `Proposal ${id} shows ${lines.length} line${lines.length === 1 ? '' : 's'}; give a line from 1 to ${lines.length}.`;
   const page = lines.slice(fromLine - 1, fromLine - 1 + SHOW_MAX_LINES);
@@ -73,15 +90,14 @@ export async function showProposal(target: ReviewCommandTarget, id: string, from
 }
 
 /**
- * A hunk's `-` / `+` lines; a change of the final line break alone is said in words, as diff
- * tools mark it. @param continuesLine an insertion after a last line without a line break
- * (its leading break is that line's end, not an empty line).
+ * A hunk's `-` / `+` lines, from its text as lines of the note (proposal-summary.ts hunkAsLines:
+ * a break that ends the line before the hunk is not an empty line); a change of the final line
+ * break alone is said in words, as diff tools mark it.
  */
-function hunkLines(removed: string, inserted: string, continuesLine: boolean): string[] {
-  if (removed === '' && /^\r?\n$/.test(inserted)) return ['  \\ adds the line break at the end of the note'];
-  if (inserted === '' && /^\r?\n$/.test(removed)) return ['  \\ removes the line break at the end of the note'];
-  const added = splitLines(continuesLine ? inserted.replace(/^\r?\n/, '') : inserted);
-  return [...splitLines(removed).flatMap((l) => listed('-', l)), ...added.flatMap((l) => listed('+', l))];
+function hunkLines(h: Hunk, shown: { removed: string; inserted: string }): string[] {
+  if (h.removed === '' && /^\r?\n$/.test(h.inserted)) return ['  \\ adds the line break at the end of the note'];
+  if (h.inserted === '' && /^\r?\n$/.test(h.removed)) return ['  \\ removes the line break at the end of the note'];
+  return [...splitLines(shown.removed).flatMap((l) => listed('-', l)), ...splitLines(shown.inserted).flatMap((l) => listed('+', l))];
 }
 
 /**
@@ -142,7 +158,8 @@ export async function runReviewCommand(target: ReviewCommandTarget, line: string
 async function answerReviewCommand(target: ReviewCommandTarget, line: string): Promise<string> {
   const [command = '', id, hunkText, ...extra] = line.trim().split(/\s+/);
   if (command === '') return '';
-  if ((command === 'accept' || command === 'reject') && id === 'all') return decideAll(target, command, line.trim().split(/\s+/).slice(2));
+  if ((command === 'accept' || command === 'reject') && id === 'all')
+    return decideAll(target, command, hunkText, trailingArgument(line, 3));
   if (command === 'proposals' || command === 'list' || command === 'help') {
     if (id !== undefined) return `Usage: ${command} (no arguments)`;
     return command === 'help' ? REVIEW_COMMANDS_HELP : listPendingProposals(target);
@@ -158,13 +175,16 @@ async function answerReviewCommand(target: ReviewCommandTarget, line: string): P
 }
 
 /**
- * `accept all` / `reject all`, optionally `note <path>` or `key <label>` (the rest of the line,
- * spaces allowed): decides every pending proposal, or those on one note or from one key, one
+ * `accept all` / `reject all`, optionally `note <path>` or `key <label>` (the rest of the line as
+ * typed, spaces allowed, surrounding quotes taken off: command-words.ts trailingArgument): decides every pending proposal, or those on one note or from one key, one
  * by one as `accept <id>` would. @returns one line per proposal and a count, or a sentence.
  */
-async function decideAll(target: ReviewCommandTarget, verdict: 'accept' | 'reject', words: string[]): Promise<string> {
-  const [by, ...rest] = words;
-  const value = rest.join(' ');
+async function decideAll(
+  target: ReviewCommandTarget,
+  verdict: 'accept' | 'reject',
+  by: string | undefined,
+  value: string,
+): Promise<string> {
   if (by !== undefined && (!['note', 'key'].includes(by) || value === '')) return `Usage: ${verdict} all [note <path> | key <label>]`;
   const chosen = target.proposals
     .pending()

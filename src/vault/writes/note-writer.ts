@@ -358,11 +358,12 @@ export class NoteWriter {
    * The note's text as {@link writeExactText} would change it, for a change about to be
    * computed on it: its open editor's document, else its text on disk now (`vault.read`, not the cache).
    * @throws ToolError('not_found') when `scope` may not write a note at `path`;
-   *   ToolError('forbidden') when it is read-only for `scope`.
+   *   ToolError('forbidden') when it is read-only for `scope`; the file system's refusals
+   *   (the note gone from disk before Obsidian noticed: not_found) as tool errors.
    */
   async currentText(path: string, scope: AccessScope): Promise<string> {
     const file = writableNote(this.notes, path, scope);
-    return this.editors?.textOf(file.path) ?? this.app.vault.read(file);
+    return this.editors?.textOf(file.path) ?? withFileSystemRefusals(`'${file.path}'`, () => this.app.vault.read(file));
   }
 
   /** The document of an editor showing the note at `path` (a vault path), or null when none is open. */
