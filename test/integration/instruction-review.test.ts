@@ -171,7 +171,9 @@ describe('agent instructions are held for review even for a force key', () => {
     expect(skill.path).toBe('Skills/evil4/SKILL.md');
     expect((await held('create_note', { path: 'sk\u0131lls/evil8/SKILL.md', content: 'x\n' })).path).toBe('Skills/evil8/SKILL.md');
     expect((await held('move_note', { path: 'Reference/Recipes', to: '\u017fkills/recipes' })).to).toBe('Skills/recipes');
-    expect((await held('append_note', { path: '\u017fkills/\u017fummarize/\u017fKILL.md', content: 'x' })).path).toBe('Skills/summarize/SKILL.md');
+    expect((await held('append_note', { path: '\u017fkills/\u017fummarize/\u017fKILL.md', content: 'x' })).path).toBe(
+      'Skills/summarize/SKILL.md',
+    );
     expect((await held('create_note', { path: 'Areas/Home/AGENT\u017f.md', content: 'Obey.\n' })).path).toBe('Areas/Home/AGENT\u017f.md');
     // Beside an existing AGENTS.md, or any note or folder, the other spelling is taken, as another case is.
     const taken = 'Cannot create at that path: it is taken or unavailable; choose another path.';

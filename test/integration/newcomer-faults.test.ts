@@ -197,7 +197,8 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
           ['move_note', { path, to: 'T/Moved' }],
           ['delete_note', { path, confirm: true }],
         ];
-        for (const [tool, args] of calls) expect([path, tool, await callError(tool, args)]).toEqual([path, tool, expect.stringMatching(/not found/)]);
+        for (const [tool, args] of calls)
+          expect([path, tool, await callError(tool, args)]).toEqual([path, tool, expect.stringMatching(/not found/)]);
         expect((await call('read_notes', { paths: [path] })).not_found).toEqual([path]);
       }
       expect(await callError('read_note', { path: 'T/Y.md' })).toMatch(/^Note 'T\/Y\.md' not found\. Did you mean 'T\/Y\.md\.md'\?/);

@@ -210,7 +210,8 @@ describe('isPathInside', () => {
       const upper = ch.toUpperCase();
       if ([...upper].length === 1 && foldPath(upper) !== folded) throw new Error(`U+${cp.toString(16)} and its upper case fold apart`);
       // Outside the BMP the lower case is the fold (foldsToItself leaves surrogates alone).
-      if (cp > 0xffff && [...upper].length === 1 && upper.toLowerCase() !== ch.toLowerCase()) throw new Error(`U+${cp.toString(16)} folds apart`);
+      if (cp > 0xffff && [...upper].length === 1 && upper.toLowerCase() !== ch.toLowerCase())
+        throw new Error(`U+${cp.toString(16)} folds apart`);
     }
   });
 });
