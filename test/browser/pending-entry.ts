@@ -45,14 +45,31 @@ class MemoryPluginFile implements Pick<PluginFile, 'name' | 'path' | 'read' | 'w
   }
 }
 
+/** Why Accept cannot work on this page: the sentence the view shows in a Notice. */
+const NO_VAULT = 'This page has no vault, so nothing can be accepted here; Reject works.';
+
 /**
- * The page has no vault. ProposalStore reads notes only in followNotes (not called here);
- * ProposalReview needs them to accept, which this stand-in refuses with a sentence.
+ * The page has no vault. ProposalStore reads notes only in followNotes (not called here).
+ * ProposalReview reads the notes to tell whether each proposal still applies (liveState: the
+ * note's text for an edit, a dry `prepare` of a create, move or delete) and which notes link to
+ * a moved one (none here); this stand-in answers those as a vault holding the notes as they were
+ * when the proposals were made, and refuses to write with {@link NO_VAULT}.
  */
 const noVault = {
   onNoteChange: () => () => undefined,
-  get writes(): never {
-    throw new Error('This page has no vault, so nothing can be accepted here; Reject works.');
+  policy: { entryAt: () => null },
+  notesLinkingInto: () => [],
+  writes: {
+    currentText: async (path: string) => {
+      if (path === LISBON) return LISBON_TEXT;
+      throw new Error(`${NO_VAULT} (no note ${path})`);
+    },
+    prepare: async (request: { kind: string; path: string }) =>
+      request.kind === 'delete' && request.path === SCRATCH
+        ? { ...request, baseText: SCRATCH_TEXT, baseHash: await sha256(SCRATCH_TEXT) }
+        : request,
+    applyPrepared: () => Promise.reject(new Error(NO_VAULT)),
+    writeExactText: () => Promise.reject(new Error(NO_VAULT)),
   },
 };
 

@@ -46,7 +46,9 @@ d('Pending changes view in headless Chromium', () => {
     expect(await card('Claude Code', 'create_note').locator('.vault-mcp-diff-inserted').count()).toBe(5);
     expect(await card('Cursor', 'move_note').locator('.vault-mcp-diff-line').allTextContents()).toEqual(['→ Reading/Finished/Dune.md']);
     expect(await card('Cursor', 'delete_note').locator('.vault-mcp-diff-removed').allTextContents()).toEqual([
-      'The whole note goes to the trash.',
+      'The whole note goes to the trash:',
+      '− call plumber?',
+      '− something about the tram',
     ]);
     expect(await ui.page.getByRole('button', { name: 'Reject the change from Cursor' }).count()).toBe(3);
 
