@@ -5,8 +5,6 @@ import { PluginFile } from './plugin-file';
 const GENERATION = /^[0-9a-z]{9}-[0-9a-z]{1,16}$/;
 /** A part file's name in the parts folder: `<generation>.<n>.part`. */
 const PART_NAME = /^([0-9a-z]{9}-[0-9a-z]{1,16})\.(\d+)\.part$/;
-/** Decodes a part's bytes as DataAdapter.read decodes text: UTF-8, malformed bytes as U+FFFD, a leading BOM kept (so a part with one fails its length check). */
-const PART_DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * A plugin file too large to read or write as one string (the saved search index: 149 MB at
@@ -52,19 +50,17 @@ export class PartedFile {
   }
 
   /**
-   * Part `n` of `generation`, decoded from UTF-8 as DataAdapter.read would (a malformed byte
-   * becomes U+FFFD, a BOM is kept) but from its bytes at once (DataAdapter.readBinary): `read`
-   * goes through Node's `fs.promises.readFile` with an encoding, which decodes 512 KB at a time
-   * through a StringDecoder and joins the pieces, 1.5–2.5× the time of one decode of the bytes
-   * over the 148 MB of a saved 100k-note index (docs/performance.md, "A saved index's parts
-   * decoded from their bytes").
+   * Part `n` of `generation` (DataAdapter.read: UTF-8, a BOM kept). Reading the bytes and decoding
+   * them at once (readBinary + TextDecoder) was tried and measured slower on a quiet machine: the
+   * copy of every part's bytes doubled the garbage of a warm start (docs/performance.md, "A saved
+   * index's parts decoded from their bytes: tried, reverted").
    * @returns its text, or null when it does not exist. Rethrows other read errors.
    * @throws Error when `generation` is not a generation name (a head names only those)
    */
   async readPart(generation: string, n: number): Promise<string | null> {
     const path = this.partPath(generation, n);
     if (!(await this.adapter.exists(path))) return null;
-    return PART_DECODER.decode(await this.adapter.readBinary(path));
+    return this.adapter.read(path);
   }
 
   /**
