@@ -68,8 +68,7 @@ export function stagedResult(p: Proposal, hunks: readonly Hunk[]): Record<string
     path: p.path,
     ...(p.to !== undefined ? { to: p.to } : {}),
     ...(p.base_text !== null && p.proposed_text !== null ? { hunks: hunkSummaries(p.base_text, hunks) } : {}),
-    message:
-      'Staged for the user to review; the vault is unchanged until they accept it. Check the outcome with proposal_status.',
+    message: 'Staged for the user to review; the vault is unchanged until they accept it. Check the outcome with proposal_status.',
   };
 }
 
