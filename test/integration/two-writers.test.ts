@@ -37,6 +37,14 @@ describe('two plugin instances on one vault', () => {
     clients.push(client);
     return { env, client };
   }
+  /** A force-mode instance on the vault with writes allowed, labelled `label`, and a client connected to it. */
+  async function startForce(label: string): Promise<{ env: BootedPlugin<VaultMcpPlugin>; client: Client }> {
+    const env = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true, label });
+    booted.push(env);
+    const client = await connectClient(env.url, env.token);
+    clients.push(client);
+    return { env, client };
+  }
   const pluginFolder = (env: BootedPlugin<VaultMcpPlugin>): string => nodePath.join(dir, env.plugin.pluginFile('x').folder);
   const fileIds = async (env: BootedPlugin<VaultMcpPlugin>): Promise<string[]> => {
     const text = await fsp.readFile(nodePath.join(pluginFolder(env), 'proposals.json'), 'utf8');
@@ -101,13 +109,6 @@ describe('two plugin instances on one vault', () => {
   });
 
   test('force writes through both instances stay in the activity log: each merges the file before writing it (F7)', async () => {
-    const startForce = async (label: string) => {
-      const env = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true, label });
-      booted.push(env);
-      const client = await connectClient(env.url, env.token);
-      clients.push(client);
-      return { env, client };
-    };
     const a = await startForce('First');
     const b = await startForce('Second');
     for (const [who, i] of [
@@ -135,13 +136,6 @@ describe('two plugin instances on one vault', () => {
   // copy: ENOENT, the save lost), and a write another instance's crossing write undid is found
   // by reading the file back and made again (activity-log.ts scheduleSave).
   test('two instances logging in the same instant: every change ends up in activity.json, none dropped by the other instance writing', async () => {
-    const startForce = async (label: string) => {
-      const env = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true, label });
-      booted.push(env);
-      const client = await connectClient(env.url, env.token);
-      clients.push(client);
-      return { env, client };
-    };
     await fsp.writeFile(nodePath.join(dir, 'Other.md'), '# Other\n');
     const a = await startForce('First');
     const b = await startForce('Second');
