@@ -77,7 +77,18 @@ async function main(): Promise<void> {
   }
   const head = await fsp.readFile(nodePath.join(folder, 'search-index.json'), 'utf8');
   const saved = openIndex(head, (generation) => ({
-    read: (n) => fsp.readFile(nodePath.join(folder, 'search-index.parts', `${generation}.${n}.part`), 'utf8').catch(() => null),
+    read: async (n, withBytes) => {
+      const file = (kind: string): string => nodePath.join(folder, 'search-index.parts', `${generation}.${n}.${kind}`);
+      try {
+        const [text, bytes] = await Promise.all([
+          fsp.readFile(file('part'), 'utf8'),
+          withBytes ? fsp.readFile(file('bin')) : new Uint8Array(0),
+        ]);
+        return { text, bytes };
+      } catch {
+        return null;
+      }
+    },
     wait: (pending) => pending,
   }));
   if (saved === null) throw new Error(`${folder} holds no index head of this format`);

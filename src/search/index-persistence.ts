@@ -1,4 +1,4 @@
-import { indexHead, indexParts, IndexChangedError, openIndex, type NoteStamp, type SavedIndex } from './engine/index-file';
+import { indexHead, indexParts, IndexChangedError, openIndex, type IndexPart, type NoteStamp, type SavedIndex } from './engine/index-file';
 import type { LexicalEngine } from './engine/lexical-engine';
 import type { Slicer } from './engine/slicer';
 import type { IndexStorage } from './search-index-options';
@@ -34,7 +34,7 @@ export async function saveIndex(
 }
 
 /** Yields `parts`, timing the making of each as slices of `slicer` and not the time the taker spends between them (its awaited write). */
-async function* timedParts(parts: AsyncIterable<string>, slicer: Slicer): AsyncGenerator<string> {
+async function* timedParts(parts: AsyncIterable<IndexPart>, slicer: Slicer): AsyncGenerator<IndexPart> {
   const it = parts[Symbol.asyncIterator]();
   for (;;) {
     slicer.restart();
@@ -53,7 +53,7 @@ async function* timedParts(parts: AsyncIterable<string>, slicer: Slicer): AsyncG
  */
 export function openSaved(head: string, storage: IndexStorage, waiting: () => Slicer | null): SavedIndex | null {
   return openIndex(head, (generation) => ({
-    read: (n) => storage.loadPart(generation, n).catch(() => null),
+    read: (n, withBytes) => storage.loadPart(generation, n, withBytes).catch(() => null),
     wait: async (pending) => {
       const slicer = waiting();
       slicer?.mark();

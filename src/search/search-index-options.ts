@@ -1,4 +1,5 @@
 /** The shapes SearchIndex takes and reports: build progress and figures, where it is saved, how it is tuned. */
+import type { IndexPart, PartLength, ReadPart } from './engine/index-file';
 
 /** How far the build is: `indexed` of `total` readable notes; `complete` once the build has ended. */
 export interface IndexProgress {
@@ -23,23 +24,26 @@ export interface IndexStats extends IndexProgress {
 
 /**
  * Where the index is saved between runs (the plugin folder: ui/index-files.ts): a small head
- * (`search-index.json`) naming a generation, and that generation's parts, each a file of its own
- * (engine/index-file.ts says what they hold). A save writes new parts and only then the head, so
+ * (`search-index.json`) naming a generation, and that generation's parts, each a text file and,
+ * when it has posting bytes, a binary file of its own (engine/index-file.ts says what they hold). A save writes new parts and only then the head, so
  * the previous save stays loadable at every instant of a save and after a crash at any step.
  */
 export interface IndexStorage {
   /** The saved head's text, or null when there is none. */
   loadHead(): Promise<string | null>;
-  /** Part `n` (from 0) of `generation`: its text, or null when it is missing or cannot be read. */
-  loadPart(generation: string, n: number): Promise<string | null>;
   /**
-   * Saves a new generation: each of `parts` as a new file, written before the next is taken;
-   * then the head `head(generation, lengths)` gives (`lengths`: each part's characters), swapped
+   * Part `n` (from 0) of `generation`: its text and, when `withBytes`, its binary file's bytes
+   * (else none); null when a file is missing or cannot be read.
+   */
+  loadPart(generation: string, n: number, withBytes: boolean): Promise<ReadPart | null>;
+  /**
+   * Saves a new generation: each of `parts` as new files, written before the next is taken;
+   * then the head `head(generation, lengths)` gives (`lengths`: each part's characters and bytes), swapped
    * in atomically; then the parts of older generations (the head's before, a crashed save's) are
    * removed. Until the head is in, the previous head and its parts stay loadable, also when
    * `parts` throws (the save is given up: IndexChangedError) or a write fails; either rejects.
    */
-  save(parts: AsyncIterable<string>, head: (generation: string, lengths: readonly number[]) => string): Promise<void>;
+  save(parts: AsyncIterable<IndexPart>, head: (generation: string, lengths: readonly PartLength[]) => string): Promise<void>;
   /**
    * Called once when the saved index is damaged (not an index of another format version, which
    * is rebuilt silently), before the index is rebuilt from the notes: keep the head and its parts

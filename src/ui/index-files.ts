@@ -8,7 +8,7 @@ import { corruptTag, type PluginFile } from '../vault/plugin-files/plugin-file';
 
 /**
  * The lexical search index's storage: the head `search-index.json` in the plugin folder and its
- * parts in `search-index.parts/` (PartedFile). An unreadable head reads as none and an unreadable
+ * parts (text and binary files) in `search-index.parts/` (PartedFile). An unreadable head reads as none and an unreadable
  * part as missing; a damaged save (head and parts) is kept aside with one tag
  * (PartedFile.keepAside, `corrupt-<time>`) and a Notice tells the user where, while the index is
  * rebuilt from the notes.
@@ -18,7 +18,7 @@ export function searchIndexStorage(fileOf: (name: string) => PartedFile): IndexS
   const file = fileOf(INDEX_FILE);
   return {
     loadHead: () => file.readHead().catch(() => null),
-    loadPart: (generation, n) => file.readPart(generation, n).catch(() => null),
+    loadPart: (generation, n, withBytes) => file.readPart(generation, n, withBytes).catch(() => null),
     save: (parts, head) => file.write(parts, head),
     damaged: async (reason) => {
       const aside = await file.keepAside(corruptTag());

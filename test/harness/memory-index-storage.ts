@@ -1,3 +1,4 @@
+import type { IndexPart, PartLength } from '../../src/search/engine/index-file';
 import type { IndexStorage } from '../../src/search/search-index';
 
 /** An IndexStorage in memory (what it holds is open to the test), for runs that must not write into the vault folder. */
@@ -5,7 +6,7 @@ export interface MemoryIndexStorage extends IndexStorage {
   /** The saved head, or null. */
   head: string | null;
   /** Every part saved, by `<generation>.<n>`; a save's parts are replaced only once its head is in, as on disk. */
-  parts: Map<string, string>;
+  parts: Map<string, IndexPart>;
   /** Saves made (heads written). */
   saves: number;
 }
@@ -18,13 +19,16 @@ export function memoryIndexStorage(): MemoryIndexStorage {
     parts: new Map(),
     saves: 0,
     loadHead: async () => storage.head,
-    loadPart: async (generation, n) => storage.parts.get(`${generation}.${n}`) ?? null,
+    loadPart: async (generation, n, withBytes) => {
+      const part = storage.parts.get(`${generation}.${n}`);
+      return part === undefined ? null : { text: part.text, bytes: withBytes ? part.bytes : new Uint8Array(0) };
+    },
     save: async (parts, head) => {
       const generation = `${(++count).toString(36).padStart(9, '0')}-m`;
-      const lengths: number[] = [];
+      const lengths: PartLength[] = [];
       for await (const part of parts) {
         storage.parts.set(`${generation}.${lengths.length}`, part);
-        lengths.push(part.length);
+        lengths.push({ chars: part.text.length, bytes: part.bytes.length });
       }
       storage.head = head(generation, lengths);
       storage.saves++;

@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { createTempVault, type TempVault } from '../host';
 import type { DataAdapter } from 'obsidian';
-import { PartedFile } from '../../src/vault/plugin-files/parted-file';
+import { PartedFile, type FilePart, type FilePartLength } from '../../src/vault/plugin-files/parted-file';
 import { PluginFile } from '../../src/vault/plugin-files/plugin-file';
 
 /** True when `path` (vault-relative) exists on disk in `tv`. */
@@ -135,24 +135,31 @@ describe('writes interrupted by a crash are cleaned up at load', () => {
   });
 });
 
-/** The parts of `texts`, as a save takes them. */
-async function* partsOf(texts: readonly string[]): AsyncGenerator<string> {
-  for (const text of texts) yield text;
+/** The parts of `texts`, as a save takes them: `text#1,2` is the text `text` with the bytes 1 and 2, `text` alone has none. */
+async function* partsOf(texts: readonly string[]): AsyncGenerator<FilePart> {
+  for (const part of texts) {
+    const [text, bytes] = part.split('#');
+    yield { text, bytes: Uint8Array.from(bytes === undefined ? [] : bytes.split(',').map(Number)) };
+  }
 }
 
 /** A head as the search index writes one (index-file.ts): its generation and part lengths. */
-const headOf = (generation: string, lengths: readonly number[]): string => JSON.stringify({ generation, parts: lengths });
+const headOf = (generation: string, lengths: readonly FilePartLength[]): string => JSON.stringify({ generation, parts: lengths });
 
-/** What a parted file holds, read as the search index reads it: the head's parts joined, or null when there is no head. Throws when a part is missing or of another length. */
+/**
+ * What a parted file holds, read as the search index reads it: the head's parts joined in
+ * {@link partsOf}'s notation, or null when there is no head. Throws when a part is missing or of another length.
+ */
 async function loadWhole(file: PartedFile): Promise<string | null> {
   const head = await file.readHead();
   if (head === null) return null;
-  const { generation, parts } = JSON.parse(head) as { generation: string; parts: number[] };
+  const { generation, parts } = JSON.parse(head) as { generation: string; parts: FilePartLength[] };
   const texts: string[] = [];
   for (let n = 0; n < parts.length; n++) {
-    const text = await file.readPart(generation, n);
-    if (text === null || text.length !== parts[n]) throw new Error(`part ${n} missing or cut`);
-    texts.push(text);
+    const part = await file.readPart(generation, n, parts[n].bytes > 0);
+    if (part === null || part.text.length !== parts[n].chars || part.bytes.length !== parts[n].bytes)
+      throw new Error(`part ${n} missing or cut`);
+    texts.push(part.bytes.length === 0 ? part.text : `${part.text}#${[...part.bytes].join(',')}`);
   }
   return texts.join('|');
 }
@@ -186,9 +193,17 @@ describe('a file saved as a head and parts (PartedFile)', () => {
     tv = await createTempVault({});
     const file = new PartedFile(tv.app.vault.adapter, 'plug', 'search-index.json');
     expect(await file.readHead()).toBeNull();
-    await file.write(partsOf(['one é€𝄞', '', 'three']), headOf);
-    expect(await loadWhole(file)).toBe('one é€𝄞||three');
-    expect(await partsOnDisk(tv)).toHaveLength(3);
+    await file.write(partsOf(['one é€𝄞#0,255,10', '', 'three', '#9']), headOf);
+    expect(await loadWhole(file)).toBe('one é€𝄞#0,255,10||three|#9');
+    // A text file per part, a binary file beside those with bytes.
+    expect((await partsOnDisk(tv)).map((name) => name.slice(name.indexOf('.')))).toEqual([
+      '.0.bin',
+      '.0.part',
+      '.1.part',
+      '.2.part',
+      '.3.bin',
+      '.3.part',
+    ]);
     await file.write(partsOf(['next']), headOf);
     expect(await loadWhole(file)).toBe('next');
     expect(await partsOnDisk(tv)).toEqual([`${(JSON.parse((await file.readHead())!) as { generation: string }).generation}.0.part`]);
@@ -200,15 +215,15 @@ describe('a file saved as a head and parts (PartedFile)', () => {
     for (let at = 0; ; at++) {
       tv = await createTempVault({});
       const file = new PartedFile(tv.app.vault.adapter, 'plug', 'search-index.json');
-      await file.write(partsOf(['old a', 'old b']), headOf);
+      await file.write(partsOf(['old a#1', 'old b']), headOf);
       const { adapter, calls } = dyingAt(tv.app.vault.adapter, at);
-      const died = await new PartedFile(adapter, 'plug', 'search-index.json').write(partsOf(['new a', 'new b', 'new c']), headOf).then(
+      const died = await new PartedFile(adapter, 'plug', 'search-index.json').write(partsOf(['new a', 'new b#2,3', 'new c']), headOf).then(
         () => false,
         () => true,
       );
       // After the crash, at every step: the old save or the whole new one, never a mix, never damage.
       const loaded = await loadWhole(new PartedFile(tv.app.vault.adapter, 'plug', 'search-index.json'));
-      expect(died ? ['old a|old b', 'new a|new b|new c'] : ['new a|new b|new c']).toContain(loaded);
+      expect(died ? ['old a#1|old b', 'new a|new b#2,3|new c'] : ['new a|new b#2,3|new c']).toContain(loaded);
       // The next save (a later process) leaves its own parts only.
       await new Promise((resolve) => setTimeout(resolve, 2));
       const next = new PartedFile(tv.app.vault.adapter, 'plug', 'search-index.json');
@@ -222,21 +237,25 @@ describe('a file saved as a head and parts (PartedFile)', () => {
         break;
       }
     }
-    // A save is at least: three part writes, the head's temp write and two renames, one removal of an old part.
-    expect(steps).toBeGreaterThanOrEqual(7);
+    // A save is at least: three part writes and a binary one, the head's temp write and two renames, three removals of old files.
+    expect(steps).toBeGreaterThanOrEqual(10);
   });
 
   it('a save given up midway (its parts throw) leaves the previous save and none of its own parts', async () => {
     tv = await createTempVault({});
     const file = new PartedFile(tv.app.vault.adapter, 'plug', 'search-index.json');
     await file.write(partsOf(['old']), headOf);
-    async function* changed(): AsyncGenerator<string> {
-      yield 'new a';
+    async function* changed(): AsyncGenerator<FilePart> {
+      yield { text: 'new a', bytes: Uint8Array.of(1) };
       throw new Error('the index changed');
     }
     await expect(file.write(changed(), headOf)).rejects.toThrow('the index changed');
     expect(await loadWhole(file)).toBe('old');
     expect(await partsOnDisk(tv)).toHaveLength(1);
+    // A binary file is read only when asked for: a part listed with bytes whose file is gone reads as missing.
+    const { generation } = JSON.parse((await file.readHead())!) as { generation: string };
+    expect(await file.readPart(generation, 0, false)).toEqual({ text: 'old', bytes: new Uint8Array(0) });
+    expect(await file.readPart(generation, 0, true)).toBeNull();
   });
 
   it('ignores files in the parts folder that are not parts, and refuses a generation that is no file name', async () => {
@@ -244,8 +263,10 @@ describe('a file saved as a head and parts (PartedFile)', () => {
     const file = new PartedFile(tv.app.vault.adapter, 'plug', 'search-index.json');
     await file.write(partsOf(['x']), headOf);
     await file.write(partsOf(['y']), headOf);
-    expect((await partsOnDisk(tv)).filter((name) => !name.endsWith('.part'))).toEqual(['notes.txt']);
-    await expect(file.readPart('../../x', 0)).rejects.toThrow('not a part');
+    await file.write(partsOf(['z#1']), headOf);
+    expect((await partsOnDisk(tv)).filter((name) => !/\.(part|bin)$/.test(name))).toEqual(['notes.txt']);
+    expect(await partsOnDisk(tv)).toHaveLength(3);
+    await expect(file.readPart('../../x', 0, false)).rejects.toThrow('not a part');
   });
 
   it('reads a part as DataAdapter.read decodes it: a BOM kept, malformed bytes as U+FFFD, characters across 512 KB', async () => {
@@ -258,7 +279,7 @@ describe('a file saved as a head and parts (PartedFile)', () => {
     const long = `${'a'.repeat(512 * 1024 - 2)}𝄞é${'b'.repeat(512 * 1024 - 1)}€\n`;
     const damaged = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('head é '), Buffer.from([0xff, 0xc3]), Buffer.from(long)]);
     await fsp.writeFile(nodePath.join(tv.dir, partPath), damaged);
-    const text = await file.readPart(generation, 0);
+    const text = (await file.readPart(generation, 0, false))?.text;
     expect(text).toBe(await tv.app.vault.adapter.read(partPath));
     expect(text?.startsWith('\uFEFFhead é \uFFFD\uFFFD')).toBe(true);
     expect(text?.endsWith(long)).toBe(true);
@@ -267,12 +288,12 @@ describe('a file saved as a head and parts (PartedFile)', () => {
   it('keeps the head and its parts aside with one tag', async () => {
     tv = await createTempVault({});
     const file = new PartedFile(tv.app.vault.adapter, 'plug', 'search-index.json');
-    await file.write(partsOf(['a', 'b']), headOf);
+    await file.write(partsOf(['a#7', 'b']), headOf);
     const head = await file.readHead();
     expect(await file.keepAside('corrupt-T')).toEqual(['plug/search-index.json.corrupt-T', 'plug/search-index.parts.corrupt-T']);
     expect(await file.readHead()).toBeNull();
     expect(await fsp.readFile(nodePath.join(tv.dir, 'plug/search-index.json.corrupt-T'), 'utf8')).toBe(head);
-    expect((await fsp.readdir(nodePath.join(tv.dir, 'plug/search-index.parts.corrupt-T'))).length).toBe(2);
+    expect((await fsp.readdir(nodePath.join(tv.dir, 'plug/search-index.parts.corrupt-T'))).length).toBe(3);
     await file.write(partsOf(['c']), headOf);
     expect(await loadWhole(file)).toBe('c');
   });

@@ -5,23 +5,37 @@ import {
   INDEX_FORMAT,
   isOtherIndexFormat,
   openIndex,
-  PART_CHARS,
+  PART_SIZE,
   PHRASE_PART_CHARS,
+  type IndexPart,
   type PartReader,
   type SavedIndex,
 } from '../../src/search/engine/index-file';
 import { LexicalEngine } from '../../src/search/engine/lexical-engine';
 
-/** A reader of the parts in `parts` (null for a missing one) that records what it was asked. */
-function readerOf(parts: (string | null)[], asked: string[] = []): (generation: string) => PartReader {
+/** A part of text alone. */
+const textPart = (text: string): IndexPart => ({ text, bytes: new Uint8Array(0) });
+
+/**
+ * A reader of the parts in `parts` (null for a missing one; a string is a part of text alone)
+ * that records what it was asked (`<generation>.<n>`, `+bytes` when it asked for the bytes too).
+ */
+function readerOf(parts: (IndexPart | string | null)[], asked: string[] = []): (generation: string) => PartReader {
   return (generation) => ({
-    read: async (n) => {
-      asked.push(`${generation}.${n}`);
-      return parts[n] ?? null;
+    read: async (n, withBytes) => {
+      asked.push(`${generation}.${n}${withBytes ? '+bytes' : ''}`);
+      const part = parts[n] ?? null;
+      if (part === null) return null;
+      const { text, bytes } = typeof part === 'string' ? textPart(part) : part;
+      return { text, bytes: withBytes ? bytes : new Uint8Array(0) };
     },
     wait: (pending) => pending,
   });
 }
+
+/** The lengths a head lists for `parts`. */
+const lengthsOf = (parts: readonly (IndexPart | string)[]): { chars: number; bytes: number }[] =>
+  parts.map((p) => (typeof p === 'string' ? { chars: p.length, bytes: 0 } : { chars: p.text.length, bytes: p.bytes.length }));
 
 async function collect(saved: SavedIndex): Promise<unknown[]> {
   const out: unknown[] = [];
@@ -39,51 +53,53 @@ function engineOf(count: number, words: number): LexicalEngine {
   return engine;
 }
 
-async function partsOf(engine: LexicalEngine, manifest = new Map<string, [number, number]>()): Promise<string[]> {
-  const parts: string[] = [];
+async function partsOf(engine: LexicalEngine, manifest = new Map<string, [number, number]>()): Promise<IndexPart[]> {
+  const parts: IndexPart[] = [];
   for await (const part of indexParts(engine, manifest, async () => undefined)) parts.push(part);
   return parts;
 }
 
 /** Opens `parts` as one save of generation 000000001-a and loads them into a new engine (throws as LexicalEngine.load does on damage). */
-async function loadParts(parts: string[]): Promise<{ saved: SavedIndex; copy: LexicalEngine }> {
-  const saved = openIndex(
-    indexHead(
-      '000000001-a',
-      parts.map((p) => p.length),
-    ),
-    readerOf(parts),
-  ) as SavedIndex;
+async function loadParts(parts: IndexPart[]): Promise<{ saved: SavedIndex; copy: LexicalEngine }> {
+  const saved = openIndex(indexHead('000000001-a', lengthsOf(parts)), readerOf(parts)) as SavedIndex;
   const copy = new LexicalEngine();
   await copy.load(saved.lines(), async () => undefined);
   return { saved, copy };
 }
 
 describe('saved index parts', () => {
-  it('are whole lines, none over PART_CHARS (PHRASE_PART_CHARS once it holds a phrase filter line) unless one line alone, and load back to the same engine', async () => {
+  it('are whole lines, none over PART_SIZE (PHRASE_PART_CHARS once it holds a phrase filter line) unless one line alone, and load back to the same engine', async () => {
     const engine = engineOf(3000, 400);
     const manifest = new Map<string, [number, number]>(engine.paths().map((p, i) => [p, [i, 10 * i]]));
     const parts = await partsOf(engine, manifest);
     expect(parts.length).toBeGreaterThan(1);
-    for (const part of parts) {
-      const size = part.split('\n').some((line) => line.startsWith('["P",')) ? PHRASE_PART_CHARS : PART_CHARS;
-      expect(part.length <= size || !part.includes('\n')).toBe(true);
-      // JSON lines, but for term and phrase filter lines: their JSON, a tab, their text (base64url).
-      for (const line of part.split('\n')) {
-        const json = line.startsWith('["T",') || line.startsWith('["P",') ? line.slice(0, line.indexOf('\t')) : line;
-        expect(() => JSON.parse(json) as unknown).not.toThrow();
+    for (const { text, bytes } of parts) {
+      const size = text.split('\n').some((line) => line.startsWith('["P",')) ? PHRASE_PART_CHARS : PART_SIZE;
+      expect(text.length + bytes.length <= size || !text.includes('\n')).toBe(true);
+      // JSON lines, but for phrase filter lines: their JSON, a tab, their words (base64url).
+      let termBytes = 0;
+      for (const line of text.split('\n')) {
+        const json = line.startsWith('["P",') ? line.slice(0, line.indexOf('\t')) : line;
+        const value = JSON.parse(json) as [string, unknown[]];
         if (json !== line) expect(line.slice(json.length + 1)).toMatch(/^[A-Za-z0-9_-]+$/);
+        // A term line's posting lists are the part's next bytes: its sizes add up to the part's bytes.
+        if (value[0] === 'T') termBytes += (value[1][1] as number[]).reduce((sum, n) => sum + n, 0);
       }
+      expect(termBytes).toBe(bytes.length);
     }
+    expect(parts.some((part) => part.bytes.length > 0)).toBe(true);
     const { saved, copy } = await loadParts(parts);
     expect([...saved.manifest]).toEqual([...manifest]);
     expect(await partsOf(copy, saved.manifest)).toEqual(parts);
     // The phrase filter lines come in parts of their own smaller size.
-    expect(parts.filter((part) => part.startsWith('["P",')).length).toBeGreaterThan(1);
+    expect(parts.filter((part) => part.text.startsWith('["P",')).length).toBeGreaterThan(1);
     // A save of other part sizes (4 MB for every line before session 19) loads the same: the head's lengths say where each part ends.
     expect(parts.length).toBeGreaterThan(2);
-    const larger: string[] = [];
-    for (let i = 0; i < parts.length; i += 2) larger.push(parts.slice(i, i + 2).join('\n'));
+    const larger: IndexPart[] = [];
+    for (let i = 0; i < parts.length; i += 2) {
+      const pair = parts.slice(i, i + 2);
+      larger.push({ text: pair.map((p) => p.text).join('\n'), bytes: Uint8Array.from(pair.flatMap((p) => [...p.bytes])) });
+    }
     const fromLarger = await loadParts(larger);
     expect([...fromLarger.saved.manifest]).toEqual([...manifest]);
     expect(await partsOf(fromLarger.copy, manifest)).toEqual(parts);
@@ -109,10 +125,7 @@ describe('opening a saved index', () => {
   const record = { path, id: `path:${path}`, title: 'Déjà 𝄞', tags: ['ü'], frontmatter: {} };
   const long = 'x'.repeat(300_000);
   const parts = [JSON.stringify(['M', [[path, 5, 7]]]), JSON.stringify(['R', [record, { ...record, path: long }]])];
-  const head = indexHead(
-    '000000001-a',
-    parts.map((p) => p.length),
-  );
+  const head = indexHead('000000001-a', lengthsOf(parts));
 
   it('reads each part in turn: characters outside ASCII, lines of any length, the manifest filled as it goes, one null per manifest line', async () => {
     const asked: string[] = [];
@@ -122,6 +135,19 @@ describe('opening a saved index', () => {
     expect(await collect(saved)).toEqual([null, { kind: 'R', records: [record, { ...record, path: long }] }]);
     expect([...saved.manifest]).toEqual([[path, [5, 7]]]);
     expect(asked).toEqual(['000000001-a.0', '000000001-a.1']);
+  });
+
+  it("asks for a part's bytes only where the head lists some, and hands each term line its own as a view of them", async () => {
+    const engine = engineOf(40, 30);
+    const saved = await partsOf(engine);
+    const asked: string[] = [];
+    const opened = openIndex(indexHead('000000001-a', lengthsOf(saved)), readerOf(saved, asked)) as SavedIndex;
+    const terms = (await collect(opened)).filter((line) => (line as { kind?: string } | null)?.kind === 'T') as { bytes: Uint8Array }[];
+    expect(asked).toEqual(saved.map((part, n) => `000000001-a.${n}${part.bytes.length > 0 ? '+bytes' : ''}`));
+    const withBytes = saved.filter((part) => part.bytes.length > 0);
+    expect(withBytes.length).toBeGreaterThan(0);
+    expect(terms.length).toBeGreaterThan(0);
+    for (const line of terms) expect(withBytes.some((part) => part.bytes.buffer === line.bytes.buffer)).toBe(true);
   });
 
   it.each([
@@ -135,25 +161,41 @@ describe('opening a saved index', () => {
     await expect(collect(saved)).rejects.toThrow(message);
   });
 
-  /** The saved parts of `engine`, with its first line starting with `start` replaced by `damage(line)`. */
-  async function withLine(engine: LexicalEngine, start: string, damage: (line: string) => string): Promise<string[]> {
+  it("throws while iterating when a part's bytes are missing, or hold bytes no term line names", async () => {
+    const withBytes: IndexPart[] = [textPart(parts[0]), { text: parts[1], bytes: Uint8Array.of(1) }];
+    const listed = indexHead('000000001-a', lengthsOf(withBytes));
+    await expect(collect(openIndex(listed, readerOf(parts)) as SavedIndex)).rejects.toThrow(/part 2 of 2 is cut/);
+    await expect(collect(openIndex(listed, readerOf(withBytes)) as SavedIndex)).rejects.toThrow(/posting bytes no term line names/);
+  });
+
+  /**
+   * The saved parts of `engine`, with its first line starting with `start` replaced by
+   * `damage(line)`, and that part's bytes by `bytes(part bytes, where the line's own begin)`.
+   */
+  async function withLine(
+    engine: LexicalEngine,
+    start: string,
+    damage: (line: string) => string,
+    bytes: (all: Uint8Array, from: number) => Uint8Array = (all) => all,
+  ): Promise<IndexPart[]> {
     const saved = await partsOf(engine);
-    const at = saved.findIndex((part) => part.includes(`\n${start}`));
-    const lines = saved[at].split('\n');
+    const at = saved.findIndex((part) => part.text.startsWith(start) || part.text.includes(`\n${start}`));
+    const lines = saved[at].text.split('\n');
     const n = lines.findIndex((line) => line.startsWith(start));
+    // The line's bytes begin after the bytes of the part's term lines before it.
+    const from = lines
+      .slice(0, n)
+      .filter((line) => line.startsWith('["T",'))
+      .reduce((sum, line) => sum + (JSON.parse(line) as [string, [string[], number[]]])[1][1].reduce((a, b) => a + b, 0), 0);
     lines[n] = damage(lines[n]);
-    return saved.map((part, i) => (i === at ? lines.join('\n') : part));
+    return saved.map((part, i) => (i === at ? { text: lines.join('\n'), bytes: bytes(part.bytes, from) } : part));
   }
-  const load = async (saved: string[]): Promise<LexicalEngine> => (await loadParts(saved)).copy;
+  const load = async (saved: IndexPart[]): Promise<LexicalEngine> => (await loadParts(saved)).copy;
 
   const engine = engineOf(40, 30);
 
   it.each([
-    [
-      'term line: its JSON (terms and sizes), a tab, then its posting text',
-      '["T",',
-      /^\["T",\[\["[^\t]*\],\[[0-9,]+\]\]\]\t[A-Za-z0-9_-]+$/,
-    ],
+    ["term line: its JSON (terms and sizes), its posting lists in the part's bytes", '["T",', /^\["T",\[\["[^\t]*\],\[[0-9,]+\]\]\]$/],
     [
       "phrase filter line: its JSON (each note's filter's length in words), a tab, then the words",
       '["P",',
@@ -161,6 +203,7 @@ describe('opening a saved index', () => {
     ],
   ])('has a %s, read back as saved', async (_what, start, layout) => {
     const line = (await withLine(engine, start, (l) => l))
+      .map((part) => part.text)
       .join('\n')
       .split('\n')
       .find((l) => l.startsWith(start)) as string;
@@ -170,26 +213,47 @@ describe('opening a saved index', () => {
   });
 
   describe('a term line', () => {
-    const withTermLine = (damage: (line: string) => string): Promise<string[]> => withLine(engine, '["T",', damage);
+    const withTermLine = (damage: (line: string) => string, bytes?: (all: Uint8Array, from: number) => Uint8Array): Promise<IndexPart[]> =>
+      withLine(engine, '["T",', damage, bytes);
+    /** `all` with byte `at` set to `value`. */
+    const setByte = (all: Uint8Array, at: number, value: number): Uint8Array => {
+      const copy = all.slice();
+      copy[at] = value;
+      return copy;
+    };
 
     it.each([
-      ['without its tab', (l: string) => l.replace('\t', ''), /term line without its postings/],
-      ['in the old layout (format 7)', (l: string) => `${l.slice(0, l.indexOf('\t') - 2)},"${l.slice(l.indexOf('\t') + 1)}"]]`, /without/],
-      ['with its JSON garbled', (l: string) => l.replace('["T",[[', '["T",[{'), /JSON/],
-      ['with its JSON cut at a tab', (l: string) => l.replace('","', '"\t,"'), /JSON/],
-      ['with a third payload item', (l: string) => l.replace(']]]\t', '],"x"]]\t'), /malformed term line/],
-      ['with its posting text cut', (l: string) => l.slice(0, -1), /truncated posting line/],
-      ['with its posting text longer', (l: string) => `${l}A`, /truncated posting line/],
-      ['with a character outside base64url in its text', (l: string) => `${l.slice(0, -2)}=${l.slice(-1)}`, /damaged posting line/],
-      ['with a tab in its text', (l: string) => `${l.slice(0, -2)}\t${l.slice(-1)}`, /damaged posting line/],
-      ['with a line break in its text', (l: string) => `${l.slice(0, -2)}\n${l.slice(-1)}`, /truncated posting line/],
-    ])('is damage %s', async (_what, damage, message) => {
-      await expect(load(await withTermLine(damage))).rejects.toThrow(message);
+      ['in the old layout (format 9: base64url text after a tab)', (l: string) => `${l}\tAAAA`, undefined, /JSON/],
+      ['with its JSON garbled', (l: string) => l.replace('["T",[[', '["T",[{'), undefined, /JSON/],
+      ['with a third payload item', (l: string) => l.replace(/\]\]\]$/, '],"x"]]'), undefined, /malformed term line/],
+      ['with a size not a whole number', (l: string) => l.replace(/\],\[(\d+)/, '],[$1.5'), undefined, /malformed term line/],
+      ['with a negative size', (l: string) => l.replace(/\],\[(\d+)/, '],[-$1'), undefined, /malformed term line/],
+      ['with its sizes running past the bytes', (l: string) => l.replace(/\],\[(\d+)/, '],[1$1'), undefined, /truncated posting line/],
+      [
+        'with its bytes cut',
+        (l: string) => l,
+        (all: Uint8Array) => all.subarray(0, all.length - 1),
+        /truncated posting line|damaged posting list/,
+      ],
+      [
+        'with a varint that never ends',
+        (l: string) => l,
+        (all: Uint8Array, from: number) => setByte(all, from + 1, 255),
+        /damaged posting list/,
+      ],
+      [
+        'with a posting for a document the index does not hold',
+        (l: string) => l,
+        (all: Uint8Array, from: number) => setByte(all, from, 127),
+        /unknown document|damaged/,
+      ],
+    ])('is damage %s', async (_what, damage, bytes, message) => {
+      await expect(load(await withTermLine(damage, bytes))).rejects.toThrow(message);
     });
   });
 
   describe('a phrase filter line', () => {
-    const withPhraseLine = (damage: (line: string) => string): Promise<string[]> => withLine(engine, '["P",', damage);
+    const withPhraseLine = (damage: (line: string) => string): Promise<IndexPart[]> => withLine(engine, '["P",', damage);
 
     it.each([
       ['without its tab', (l: string) => l.replace('\t', ''), /phrase filter line without its filters/],
@@ -213,7 +277,15 @@ describe('opening a saved index', () => {
     for (const generation of ['../x', '', 'A-B', 7])
       expect(openIndex(JSON.stringify({ format: INDEX_FORMAT, generation, parts: [] }), readerOf([]))).toBeNull();
     for (const list of [[1.5], ['3'], null])
-      expect(openIndex(JSON.stringify({ format: INDEX_FORMAT, generation: '000000001-a', parts: list }), readerOf([]))).toBeNull();
+      expect(
+        openIndex(JSON.stringify({ format: INDEX_FORMAT, generation: '000000001-a', parts: list, bytes: [0] }), readerOf([])),
+      ).toBeNull();
+    // Byte lengths: one a part, whole numbers; a head without them (format 9's) is none of this format's.
+    for (const bytes of [[], [0, 0], [1.5], ['3'], null, undefined])
+      expect(openIndex(JSON.stringify({ format: INDEX_FORMAT, generation: '000000001-a', parts: [3], bytes }), readerOf([]))).toBeNull();
+    expect(
+      openIndex(JSON.stringify({ format: INDEX_FORMAT, generation: '000000001-a', parts: [3], bytes: [0] }), readerOf([])),
+    ).not.toBeNull();
     expect(openIndex(`{"format":6}\n["M",[]]`, readerOf([]))).toBeNull();
     expect(openIndex('', readerOf([]))).toBeNull();
     expect(openIndex('["M",[]]', readerOf([]))).toBeNull();
@@ -222,7 +294,7 @@ describe('opening a saved index', () => {
   it('tells a head or file of another format version from damage', () => {
     expect(isOtherIndexFormat(`{"format":${INDEX_FORMAT + 1}}\n`)).toBe(true);
     expect(isOtherIndexFormat(`{"format":6}\n["M",[]]`)).toBe(true);
-    expect(isOtherIndexFormat(indexHead('000000001-a', [3]))).toBe(false);
+    expect(isOtherIndexFormat(indexHead('000000001-a', [{ chars: 3, bytes: 5 }]))).toBe(false);
     expect(isOtherIndexFormat('garbage')).toBe(false);
   });
 });

@@ -40,15 +40,23 @@ async function paths(index: SearchIndex, query: string): Promise<string[]> {
 const savedFile = (tv: TempVault): string => nodePath.join(tv.dir, ...PLUGIN_DIR.split('/'), INDEX_FILE);
 const partsFolder = (tv: TempVault): string => nodePath.join(tv.dir, ...PLUGIN_DIR.split('/'), 'search-index.parts');
 
-/** The saved head (format 7 on: generation and part lengths, see index-file.ts). */
-async function readHead(tv: TempVault): Promise<{ format: unknown; generation: string; parts: number[] }> {
-  return JSON.parse(await fsp.readFile(savedFile(tv), 'utf8')) as { format: unknown; generation: string; parts: number[] };
+/** The saved head (format 7 on: generation and part lengths, format 10 on the parts' bytes too; see index-file.ts). */
+async function readHead(tv: TempVault): Promise<{ format: unknown; generation: string; parts: number[]; bytes: number[] }> {
+  return JSON.parse(await fsp.readFile(savedFile(tv), 'utf8')) as { format: unknown; generation: string; parts: number[]; bytes: number[] };
 }
 
-/** The paths of the saved head's parts on disk. */
-async function partFiles(tv: TempVault): Promise<string[]> {
+/** The paths of the saved head's parts on disk: their text files, or with `'bin'` the binary files of those that have bytes. */
+async function partFiles(tv: TempVault, kind: 'part' | 'bin' = 'part'): Promise<string[]> {
   const head = await readHead(tv);
-  return head.parts.map((_, n) => nodePath.join(partsFolder(tv), `${head.generation}.${n}.part`));
+  return head.parts
+    .map((_, n) => n)
+    .filter((n) => kind === 'part' || head.bytes[n] > 0)
+    .map((n) => nodePath.join(partsFolder(tv), `${head.generation}.${n}.${kind}`));
+}
+
+/** The saved posting bytes: the head's binary files, in order, one after another. */
+async function savedBytes(tv: TempVault): Promise<Uint8Array> {
+  return Buffer.concat(await Promise.all((await partFiles(tv, 'bin')).map((file) => fsp.readFile(file))));
 }
 
 /** The saved lines: the head's parts, in order, split at line breaks. */
@@ -58,8 +66,11 @@ async function savedLines(tv: TempVault): Promise<string[]> {
   return lines;
 }
 
-/** Writes `lines` as the saved index of `format`, in one part (or, for format 6 and older, as the one file they wrote). */
-async function writeSaved(tv: TempVault, lines: string[], format = INDEX_FORMAT): Promise<void> {
+/**
+ * Writes `lines` as the saved index of `format`, in one part with `bytes` as its term lines'
+ * posting lists (or, for format 6 and older, as the one file they wrote).
+ */
+async function writeSaved(tv: TempVault, lines: string[], format = INDEX_FORMAT, bytes: Uint8Array = new Uint8Array(0)): Promise<void> {
   await fsp.mkdir(partsFolder(tv), { recursive: true });
   if (format < 7) {
     await fsp.writeFile(savedFile(tv), [JSON.stringify({ format }), ...lines].join('\n'));
@@ -67,7 +78,8 @@ async function writeSaved(tv: TempVault, lines: string[], format = INDEX_FORMAT)
   }
   const text = lines.join('\n');
   await fsp.writeFile(nodePath.join(partsFolder(tv), '000000001-t.0.part'), text);
-  await fsp.writeFile(savedFile(tv), JSON.stringify({ format, generation: '000000001-t', parts: [text.length] }));
+  if (bytes.length > 0) await fsp.writeFile(nodePath.join(partsFolder(tv), '000000001-t.0.bin'), bytes);
+  await fsp.writeFile(savedFile(tv), JSON.stringify({ format, generation: '000000001-t', parts: [text.length], bytes: [bytes.length] }));
 }
 
 /** The saved head's format and manifest. */
@@ -341,26 +353,33 @@ describe('SearchIndex persistence in the plugin folder', () => {
       [
         '["R",[{"path":"Alpha.md","id":"a","title":"Alpha","tags":[],"frontmatter":{}}]]',
         '["D",[["Alpha.md",1,1,1,1,0,0,0]]]',
-        '["T",[["alpha"],[2]]]\tFgA',
+        '["T",[["alpha"],[2]]]',
       ],
+      // A posting of doc 22 (of 1 document), code 0.
+      Uint8Array.of(22, 0),
     ],
-  ])('rebuilds, never fails, when the saved index has %s', async (_what, lines) => {
-    await writeSaved(tv, lines);
+  ])('rebuilds, never fails, when the saved index has %s', async (_what, lines, ...bytes: Uint8Array[]) => {
+    await writeSaved(tv, lines, INDEX_FORMAT, bytes[0]);
     await rebuildsFromNotes(tv);
   });
 
   it.each([
-    ['missing', (): string | null => null],
-    ['cut short', (text: string) => text.slice(0, -5)],
-    ['garbled (its length kept)', (text: string) => `{${text.slice(1)}`],
-  ])(
-    'a saved part that is %s is damage: head and parts kept aside with one tag, the index rebuilt and saved anew',
-    async (_what, damage) => {
+    ['part', 'missing', (): Buffer | null => null],
+    ['part', 'cut short', (text: Buffer) => text.subarray(0, -5)],
+    ['part', 'garbled (its length kept)', (text: Buffer) => Buffer.concat([Buffer.from('{'), text.subarray(1)])],
+    ['bin', 'missing', (): Buffer | null => null],
+    ['bin', 'cut short', (bytes: Buffer) => bytes.subarray(0, -1)],
+    // A first posting's doc distance far past the notes: a posting for a document the index does not hold.
+    ['bin', 'garbled (its length kept)', (bytes: Buffer) => Buffer.concat([Buffer.of(127), bytes.subarray(1)])],
+  ] as const)(
+    "a saved part's %s file that is %s is damage: head and parts kept aside with one tag, the index rebuilt and saved anew",
+    async (kind, _what, damage) => {
       const first = indexOver(tv);
       await first.start();
       await first.stop();
-      const [part] = await partFiles(tv);
-      const damaged = damage(await fsp.readFile(part, 'utf8'));
+      const [part] = await partFiles(tv, kind);
+      const files = (await fsp.readdir(partsFolder(tv))).sort();
+      const damaged = damage(await fsp.readFile(part));
       if (damaged === null) await fsp.rm(part);
       else await fsp.writeFile(part, damaged);
       const head = await fsp.readFile(savedFile(tv), 'utf8');
@@ -370,8 +389,8 @@ describe('SearchIndex persistence in the plugin folder', () => {
       expect(aside).toHaveLength(1);
       expect(await fsp.readFile(nodePath.join(pluginDir, aside[0]), 'utf8')).toBe(head);
       const tag = aside[0].slice('search-index.json.'.length);
-      expect(await fsp.readdir(nodePath.join(pluginDir, `search-index.parts.${tag}`))).toEqual(
-        damaged === null ? [] : [nodePath.basename(part)],
+      expect((await fsp.readdir(nodePath.join(pluginDir, `search-index.parts.${tag}`))).sort()).toEqual(
+        damaged === null ? files.filter((name) => name !== nodePath.basename(part)) : files,
       );
       const again = indexOver(tv);
       await again.start();
@@ -389,7 +408,8 @@ describe('SearchIndex persistence in the plugin folder', () => {
     const extra = nodePath.join(partsFolder(tv), `${generation}.${parts.length}.part`);
     const orphan = nodePath.join(partsFolder(tv), '000000001-o.0.part');
     const newer = nodePath.join(partsFolder(tv), 'zzzzzzzzz-o.0.part');
-    for (const file of [extra, orphan, newer]) await fsp.writeFile(file, 'not an index line');
+    const orphanBytes = nodePath.join(partsFolder(tv), '000000001-o.0.bin');
+    for (const file of [extra, orphan, newer, orphanBytes]) await fsp.writeFile(file, 'not an index line');
     let saved: () => void = () => undefined;
     const second = indexOver(tv, () => saved());
     await second.start();
@@ -400,7 +420,9 @@ describe('SearchIndex persistence in the plugin folder', () => {
     await changeSaved;
     await second.stop();
     const left = await fsp.readdir(partsFolder(tv));
-    expect(left.sort()).toEqual([...(await partFiles(tv)).map((file) => nodePath.basename(file)), 'zzzzzzzzz-o.0.part'].sort());
+    const savedNow = [...(await partFiles(tv)), ...(await partFiles(tv, 'bin'))].map((file) => nodePath.basename(file));
+    expect(savedNow.some((name) => name.endsWith('.bin'))).toBe(true);
+    expect(left.sort()).toEqual([...savedNow, 'zzzzzzzzz-o.0.part'].sort());
   });
 
   it('rebuilds, never fails, when a saved phrase filter is damaged: found once the index is complete, then reported and rebuilt', async () => {
@@ -412,7 +434,7 @@ describe('SearchIndex persistence in the plugin folder', () => {
     const at = lines.findIndex((line) => line.startsWith('["P"'));
     // A character outside the alphabet in place of the first, the line's length kept.
     lines[at] = lines[at].replace(/\t./, '\t*');
-    await writeSaved(tv, lines);
+    await writeSaved(tv, lines, INDEX_FORMAT, await savedBytes(tv));
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     const index = indexOver(tv);
     await index.start();

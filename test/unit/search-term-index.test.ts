@@ -1,4 +1,4 @@
-import { PostingText, decodeBytes, type PostingSource, packTermIds, unpackTermIds } from '../../src/search/engine/postings/posting-codec';
+import { PostingBytes, type PostingSource, packTermIds, unpackTermIds } from '../../src/search/engine/postings/posting-codec';
 import { PostingLists } from '../../src/search/engine/postings/posting-lists';
 import { TermDictionary } from '../../src/search/engine/postings/term-dictionary';
 import { BM25F } from '../../src/search/engine/ranked/bm25';
@@ -86,9 +86,9 @@ describe('TermDictionary', () => {
   });
 });
 
-/** One list as PostingText writes it: its size in bytes and the bytes' text (0 and '' when every posting is left out). */
-function encodePostings(postings: PostingSource, renumber: Int32Array): { sizes: number[]; text: string } {
-  const text = new PostingText();
+/** One list as PostingBytes writes it: its size in bytes and the bytes (none when every posting is left out). */
+function encodePostings(postings: PostingSource, renumber: Int32Array): { sizes: number[]; bytes: Uint8Array } {
+  const text = new PostingBytes();
   text.add(postings, renumber);
   return text.take();
 }
@@ -98,14 +98,12 @@ describe('posting codec', () => {
     const pairs = [0, 2, 3, 7 << 3, 40, 5, 70000, 0xffffffff];
     const lists = new PostingLists();
     for (let i = 0; i < pairs.length; i += 2) lists.append(0, pairs[i], pairs[i + 1]);
-    const decoded = ({ sizes, text }: { sizes: number[]; text: string }): number[] => {
+    const decoded = ({ sizes, bytes }: { sizes: number[]; bytes: Uint8Array }): number[] => {
       const loaded = new PostingLists();
-      const data = new Uint8Array(sizes.reduce((a, b) => a + b, 0));
-      decodeBytes(text, data);
       loaded.loadLists(
         sizes.map((_, k) => k),
         sizes,
-        data,
+        bytes,
         70001,
       );
       const out: number[] = [];
@@ -116,14 +114,17 @@ describe('posting codec', () => {
       return out;
     };
     const identity = Int32Array.from({ length: 70001 }, (_, i) => i);
-    // The saved text: the list's base-128 bytes (as PostingLists holds them) in base64url, three bytes to four characters (format 6).
-    expect(encodePostings(lists.cursor(0), identity)).toEqual({ sizes: [14], text: 'AIwA4USBILKB______A' });
+    // The saved bytes: the list's base-128 varints as PostingLists holds them (a doc's distance, then its code).
+    expect(encodePostings(lists.cursor(0), identity)).toEqual({
+      sizes: [14],
+      bytes: Uint8Array.of(0, 2, 3, 56, 37, 5, 200, 162, 4, 255, 255, 255, 255, 15),
+    });
     expect(decoded(encodePostings(lists.cursor(0), identity))).toEqual(pairs);
     identity[3] = -1;
     expect(decoded(encodePostings(lists.cursor(0), identity))).toEqual([0, 2, 40, 5, 70000, 0xffffffff]);
-    expect(encodePostings(lists.cursor(1), identity)).toEqual({ sizes: [], text: '' });
-    // Several lists at once (a saved line): each list's size, one text; a list left empty gets no size.
-    const text = new PostingText();
+    expect(encodePostings(lists.cursor(1), identity)).toEqual({ sizes: [], bytes: new Uint8Array(0) });
+    // Several lists at once (a saved line): each list's size, their bytes one after another; a list left empty gets no size.
+    const text = new PostingBytes();
     expect(text.add(lists.cursor(0), identity)).toBe(encodePostings(lists.cursor(0), identity).sizes[0]);
     expect(text.add(lists.cursor(1), identity)).toBe(0);
     text.add(
@@ -133,7 +134,7 @@ describe('posting codec', () => {
     const line = text.take();
     expect(line.sizes).toEqual([encodePostings(lists.cursor(0), identity).sizes[0], 14]);
     expect(decoded(line)).toEqual([0, 2, 40, 5, 70000, 0xffffffff, ...pairs]);
-    expect(text.take()).toEqual({ sizes: [], text: '' });
+    expect(text.take()).toEqual({ sizes: [], bytes: new Uint8Array(0) });
   });
 
   it('writes a list in parts (maxBytes) as in one call, and copies a list held with its saved ids as add writes it', () => {
@@ -146,7 +147,7 @@ describe('posting codec', () => {
           const lists = new PostingLists();
           docs.sort((a, b) => a - b).forEach((doc, i) => lists.append(0, doc, (i * 37) % 300));
           const renumber = Int32Array.from({ length: 5001 }, (_, i) => (i % dropEvery === 1 ? -1 : i));
-          const parts = new PostingText();
+          const parts = new PostingBytes();
           const postings = lists.cursor(0);
           let n: number;
           let calls = 0;
@@ -156,7 +157,7 @@ describe('posting codec', () => {
           expect(n).toBe(whole.sizes[0] ?? 0);
           // A call writes at most maxBytes and one posting more (10 bytes at most).
           expect(calls).toBeLessThanOrEqual(Math.ceil(n / maxBytes));
-          const copied = new PostingText();
+          const copied = new PostingBytes();
           expect(copied.copy(lists.listBytes(0))).toBe(docs.length === 0 ? 0 : lists.listBytes(0).length);
           expect(copied.take()).toEqual(
             encodePostings(
@@ -170,41 +171,19 @@ describe('posting codec', () => {
     );
   });
 
-  it('encodes bytes three to four characters and refuses damaged or truncated text', () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 40 }), (bytes) => {
-        const text = new PostingText();
-        // One posting a byte pair is not needed here: the text is the buffer's bytes, whatever they are.
-        (text as unknown as { bytes: Uint8Array; at: number }).bytes = Uint8Array.from(bytes);
-        (text as unknown as { at: number }).at = bytes.length;
-        const encoded = text.take().text;
-        expect(encoded.length).toBe(Math.ceil((bytes.length * 4) / 3));
-        const back = new Uint8Array(bytes.length);
-        decodeBytes(encoded, back);
-        expect(back).toEqual(bytes);
-      }),
-      { numRuns: 300 },
-    );
-    expect(() => decodeBytes('AAA', new Uint8Array(3))).toThrow('truncated');
-    expect(() => decodeBytes('AAAAA', new Uint8Array(3))).toThrow('truncated');
-    expect(() => decodeBytes('AA!A', new Uint8Array(3))).toThrow('damaged');
-    expect(() => decodeBytes('AAéA', new Uint8Array(3))).toThrow('damaged');
-    // Characters outside ASCII whose low seven bits name a letter of the alphabet, a lone surrogate, one at the end.
-    expect(() => decodeBytes('AA\u0141A', new Uint8Array(3))).toThrow('damaged');
-    expect(() => decodeBytes('A\u0141AA', new Uint8Array(3))).toThrow('damaged');
-    expect(() => decodeBytes('AA\ud800A', new Uint8Array(3))).toThrow('damaged');
-    expect(() => decodeBytes('AAA\u0141', new Uint8Array(3))).toThrow('damaged');
-    // Read from a slice of a longer string (a saved part), as the load reads it.
-    const text = 'AQIDBAUGBwgJCgsM';
-    const flat = new Uint8Array(12);
-    decodeBytes(text, flat);
-    const sliced = new Uint8Array(12);
-    decodeBytes(`x\t${text}\ny`.slice(2, -2), sliced);
-    expect(sliced).toEqual(flat);
-    expect(new Set(flat).size).toBeGreaterThan(6);
-    // Bits beyond the last byte are damage too.
-    expect(() => decodeBytes('AE', new Uint8Array(1))).toThrow('damaged');
-    expect(() => decodeBytes('AAQ', new Uint8Array(2))).toThrow('damaged');
+  it('takes out a copy of its bytes, not a view of the buffer it goes on writing into', () => {
+    const lists = new PostingLists();
+    lists.append(0, 3, 9);
+    lists.append(1, 4, 8);
+    const identity = Int32Array.from({ length: 10 }, (_, i) => i);
+    const text = new PostingBytes();
+    text.add(lists.cursor(0), identity);
+    const first = text.take();
+    text.add(lists.cursor(1), identity);
+    const second = text.take();
+    expect([...first.bytes]).toEqual([3, 9]);
+    expect([...second.bytes]).toEqual([4, 8]);
+    expect(first.bytes.buffer).not.toBe(second.bytes.buffer);
   });
 
   it("packs a document's term ids into varint words and reads them back sorted, about 2 bytes an id", () => {
@@ -472,15 +451,23 @@ describe('TermIndex', () => {
   it('refuses saved lines of the wrong shape', () => {
     const index = new TermIndex();
     expect(() => index.loadLine({ kind: 'D', rows: [['a', 1]] } as IndexLine)).toThrow('malformed document row');
-    expect(() => index.loadLine({ kind: 'T', terms: ['a'], sizes: [], bytes: '' })).toThrow('malformed term line');
-    expect(() => index.loadLine({ kind: 'T', terms: ['a'], sizes: [1.5], bytes: '' })).toThrow('malformed term line');
+    const none = new Uint8Array(0);
+    expect(() => index.loadLine({ kind: 'T', terms: ['a'], sizes: [], bytes: none })).toThrow('malformed term line');
+    expect(() => index.loadLine({ kind: 'T', terms: ['a'], sizes: [1.5], bytes: none })).toThrow('malformed term line');
     expect(() => index.loadLine({ kind: 'T', pairs: ['a', 'AA'] } as unknown as IndexLine)).toThrow('malformed term line');
+    // Format 9's line: the bytes as base64url text.
+    expect(() => index.loadLine({ kind: 'T', terms: ['a'], sizes: [2], bytes: 'AIA' } as unknown as IndexLine)).toThrow(
+      'malformed term line',
+    );
     // Bytes [0, 8]: a posting of doc 0, and no document is loaded.
-    expect(() => index.loadLine({ kind: 'T', terms: ['a'], sizes: [2], bytes: 'AIA' })).toThrow('unknown document');
+    expect(() => index.loadLine({ kind: 'T', terms: ['a'], sizes: [2], bytes: Uint8Array.of(0, 8) })).toThrow('unknown document');
     const twice = new TermIndex();
     twice.loadLine({ kind: 'D', rows: [['x', 1, 0, 0, 0, 0, 0, 0]] });
-    expect(() => twice.loadLine({ kind: 'T', terms: ['a', 'a'], sizes: [2, 2], bytes: 'AIAAI' })).toThrow('lists a term twice');
-    expect(() => twice.loadLine({ kind: 'T', terms: ['b'], sizes: [3], bytes: 'AIA' })).toThrow('truncated');
+    expect(() => twice.loadLine({ kind: 'T', terms: ['a', 'a'], sizes: [2, 2], bytes: Uint8Array.of(0, 8, 0, 8) })).toThrow(
+      'lists a term twice',
+    );
+    expect(() => twice.loadLine({ kind: 'T', terms: ['b'], sizes: [3], bytes: Uint8Array.of(0, 8) })).toThrow('truncated');
+    expect(() => twice.loadLine({ kind: 'T', terms: ['c'], sizes: [1], bytes: Uint8Array.of(0, 8) })).toThrow('truncated');
     expect(FIELD_COUNT).toBe(7);
   });
 });

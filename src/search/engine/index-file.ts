@@ -6,21 +6,25 @@ import type { EngineLine, LexicalEngine } from './lexical-engine';
  * `TFile.stat` had them when the note was indexed) and a format version. A save of another
  * version, or one that does not parse, is ignored and the index rebuilt.
  *
- * Layout (format 9): a small head, `{"format":9,"generation":G,"parts":[n, …]}` (the file users
- * know, `search-index.json`), names the save's generation and the character length of each of its
- * parts, which the storage keeps as files of their own (IndexStorage). A part is whole lines
- * joined by line breaks, about {@link PART_CHARS} characters; each line is `[kind, payload]`:
- * `"M"` a chunk of the manifest as `[path, mtime, size]` rows, then the engine's lines (`"R"`
- * note records, `"D"` document rows, `"T"` `[terms, byte sizes]`: terms with their posting
- * lists' byte sizes, `"P"` `[word counts]`: each note's phrase filter's length in 32-bit words;
- * see LexicalEngine.lines). A term line's posting lists' bytes, and a phrase filter line's words,
- * follow its JSON after a tab, as one base64url string ({@link tabbedLineText}): the load takes
- * them as a slice of the part, not through JSON.parse, which scanned and copied them (60 MB of
- * posting text, 0.23 s of a 100k-note load in a bare process). Parts are made, written, read and
- * parsed one at a time, lines one at a time within them, so neither load nor save blocks the
- * event loop for long or holds the whole index as text.
- * Format 8 was the same but for the phrase filter lines, which held each note's filter as a
- * string in their JSON (`["P",["…", …]]`). Format 7 was format 8 but for the term lines, which
+ * Layout (format 10): a small head, `{"format":10,"generation":G,"parts":[n, …],"bytes":[b, …]}`
+ * (the file users know, `search-index.json`), names the save's generation and each part's length:
+ * `n` characters of text and `b` bytes of posting lists; the storage keeps each part as a text
+ * file and, when `b` > 0, a binary file of its own (IndexStorage). A part's text is whole lines
+ * joined by line breaks, about {@link PART_SIZE} characters and bytes together; each line is
+ * `[kind, payload]`: `"M"` a chunk of the manifest as `[path, mtime, size]` rows, then the
+ * engine's lines (`"R"` note records, `"D"` document rows, `"T"` `[terms, byte sizes]`: terms with
+ * their posting lists' byte sizes, `"P"` `[word counts]`: each note's phrase filter's length in
+ * 32-bit words; see LexicalEngine.lines). A term line's posting lists are the next bytes of its
+ * part's binary file, in line order: the load hands them to the engine as views of the bytes it
+ * read, with nothing decoded (format 9 wrote them as base64url text after the line's JSON: 60 MB
+ * of text at 100k notes, whose reading, joining and decoding were 0.4-0.6 s of a warm start). A
+ * phrase filter line's words follow its JSON after a tab, as one base64url string
+ * ({@link tabbedLineText}), taken as a slice of the part and read from where a query needs it.
+ * Parts are made, written, read and parsed one at a time, lines one at a time within them, so
+ * neither load nor save blocks the event loop for long or holds the whole index at once.
+ * Format 9 was format 10 with the posting lists' bytes as base64url text after a tab in each
+ * term line. Format 8 was format 9 but for the phrase filter lines, which held each note's filter
+ * as a string in their JSON (`["P",["…", …]]`). Format 7 was format 8 but for the term lines, which
  * held the base64url string inside their JSON (`["T",[terms,sizes,"…"]]`); format 6 was format
  * 7's lines in one file after a header line `{"format":6}` (149 MB at 100k notes, read as one
  * string); format 1 was MiniSearch's JSON in one object; format 4 had no phrase filters; format 5
@@ -31,7 +35,7 @@ import type { EngineLine, LexicalEngine } from './lexical-engine';
  * Version of the saved layout, tokenizer, fields and posting encoding. Bump it whenever any
  * of them changes: an index saved by an older version is then rebuilt instead of loaded.
  */
-export const INDEX_FORMAT = 9;
+export const INDEX_FORMAT = 10;
 
 /** File name of the saved index's head in the plugin folder (its parts: IndexStorage). */
 export const INDEX_FILE = 'search-index.json';
@@ -42,13 +46,14 @@ export type NoteStamp = [mtime: number, size: number];
 /** Manifest rows per saved line. */
 const MANIFEST_LINE_ROWS = 500;
 /**
- * Characters of whole lines per part (a longer line is a part alone) for what a warm start loads
- * before the index is complete (manifest, records, terms). 4 MB: at 100k notes about 30 parts;
- * a part's read, decoding and join are a few ms each, and fewer reads keep the warm start short
- * (1 MB parts throughout made it 3.4–4.5 s against 3.1–3.3: docs/performance.md, "filters" round,
- * session 19). Loading reads the head's lengths, so a save made with other part sizes loads as it is.
+ * Characters of whole lines plus bytes of their posting lists per part (a longer line is a part
+ * alone) for what a warm start loads before the index is complete (manifest, records, terms).
+ * 4 M: at 100k notes about 26 parts; a part's read, decoding and join are a few ms each, and fewer
+ * reads keep the warm start short (1 MB parts throughout made it 3.4–4.5 s against 3.1–3.3:
+ * docs/performance.md, "filters" round, session 19). Loading reads the head's lengths, so a save
+ * made with other part sizes loads as it is.
  */
-export const PART_CHARS = 4 << 20;
+export const PART_SIZE = 4 << 20;
 /**
  * Characters per part of phrase filter lines, loaded after completeness in slices: 1 MB. A part
  * comes back from the host's read as a string of chunks that its first scan flattens into one new
@@ -69,6 +74,18 @@ export class IndexChangedError extends Error {
   }
 }
 
+/** One part of a save: its lines' text, and the bytes of its term lines' posting lists, one line's after another. */
+export interface IndexPart {
+  text: string;
+  bytes: Uint8Array;
+}
+
+/** A part's length as the head lists it: characters of its text, bytes of its binary file. */
+export interface PartLength {
+  chars: number;
+  bytes: number;
+}
+
 /**
  * Serializes the index into the parts of a save, awaiting `pause()` after each line. Each part
  * is made only when taken (the caller writes one before asking for the next), so the save never
@@ -80,23 +97,28 @@ export async function* indexParts(
   engine: LexicalEngine,
   manifest: ReadonlyMap<string, NoteStamp>,
   pause: () => Promise<void>,
-): AsyncGenerator<string> {
+): AsyncGenerator<IndexPart> {
   const version = engine.version;
   let lines: string[] = [];
-  let chars = 0;
-  const take = (): string => {
-    const part = lines.join('\n');
+  let chunks: Uint8Array[] = [];
+  let size = 0;
+  const take = (): IndexPart => {
+    const part = { text: lines.join('\n'), bytes: joinedBytes(chunks) };
     lines = [];
-    chars = 0;
+    chunks = [];
+    size = 0;
     return part;
   };
   for (const line of savedLines(engine, manifest)) {
     if (line !== null) {
+      const { text, bytes } = line;
+      const lineSize = text.length + 1 + (bytes?.length ?? 0);
       // A line that would take the part past its size starts the next one (phrase filter lines: the smaller size).
-      const size = line.startsWith(PHRASE_LINE_START) ? PHRASE_PART_CHARS : PART_CHARS;
-      if (chars > 0 && chars + line.length > size) yield take();
-      lines.push(line);
-      chars += line.length + 1;
+      const most = text.startsWith(PHRASE_LINE_START) ? PHRASE_PART_CHARS : PART_SIZE;
+      if (size > 0 && size + lineSize > most) yield take();
+      lines.push(text);
+      if (bytes !== undefined) chunks.push(bytes);
+      size += lineSize;
     }
     await pause();
     // The manifest changes only with the engine: a change meanwhile shows in its version.
@@ -105,26 +127,43 @@ export async function* indexParts(
   if (lines.length > 0) yield take();
 }
 
+/** `chunks` one after another in one new array. */
+function joinedBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, at);
+    at += chunk.length;
+  }
+  return joined;
+}
+
+/** A saved line: its text and, for a term line, its posting lists' bytes. */
+interface SavedLine {
+  text: string;
+  bytes?: Uint8Array;
+}
+
 /** The saved lines in order (manifest, then the engine's), null where the work may pause (TermIndex.savedSteps). */
-function* savedLines(engine: LexicalEngine, manifest: ReadonlyMap<string, NoteStamp>): Generator<string | null> {
+function* savedLines(engine: LexicalEngine, manifest: ReadonlyMap<string, NoteStamp>): Generator<SavedLine | null> {
   let rows: [string, number, number][] = [];
   // A pause after each manifest line too: the whole manifest at once was a 290 ms step (CPU) at 100k notes.
   for (const [path, [mtime, size]] of manifest) {
     rows.push([path, mtime, size]);
     if (rows.length < MANIFEST_LINE_ROWS) continue;
-    yield JSON.stringify(['M', rows]);
+    yield { text: JSON.stringify(['M', rows]) };
     rows = [];
   }
-  if (rows.length > 0) yield JSON.stringify(['M', rows]);
-  for (const line of engine.savedSteps()) yield line === null ? null : lineText(line);
+  if (rows.length > 0) yield { text: JSON.stringify(['M', rows]) };
+  for (const line of engine.savedSteps()) yield line === null ? null : savedLine(line);
 }
 
 /**
- * The head of a save: its format, generation and each part's length in characters.
+ * The head of a save: its format, generation and each part's length in characters and bytes.
  * @param generation the save's name for its parts (IndexStorage.save)
  */
-export function indexHead(generation: string, lengths: readonly number[]): string {
-  return JSON.stringify({ format: INDEX_FORMAT, generation, parts: lengths });
+export function indexHead(generation: string, lengths: readonly PartLength[]): string {
+  return JSON.stringify({ format: INDEX_FORMAT, generation, parts: lengths.map((l) => l.chars), bytes: lengths.map((l) => l.bytes) });
 }
 
 /** A saved index opened for loading: its engine lines, read lazily part by part, and the manifest they fill. */
@@ -144,12 +183,19 @@ export interface SavedIndex {
   lines(): AsyncGenerator<EngineLine | null>;
 }
 
+/** A part as read back: its text and its binary file's bytes (empty when its head lists none). */
+export interface ReadPart {
+  text: string;
+  bytes: Uint8Array;
+}
+
 /**
- * How {@link openIndex} reads parts: `read(n)` starts reading part n (null when it is missing);
+ * How {@link openIndex} reads parts: `read(n, withBytes)` starts reading part n, its binary file
+ * too when `withBytes` (the head lists bytes for it), resolving null when either file is missing;
  * `wait` awaits such a read (the caller marks the time as a wait, not work: Slicer.mark).
  */
 export interface PartReader {
-  read(n: number): Promise<string | null>;
+  read(n: number, withBytes: boolean): Promise<ReadPart | null>;
   wait<T>(pending: Promise<T>): Promise<T>;
 }
 
@@ -167,53 +213,58 @@ export function openIndex(head: string, parts: (generation: string) => PartReade
   const { generation, lengths } = listing;
   const reader = parts(generation);
   const manifest = new Map<string, NoteStamp>();
+  const read = (n: number): Promise<ReadPart | null> | null => (n < lengths.length ? reader.read(n, lengths[n].bytes > 0) : null);
   return {
     generation,
     manifest,
     async *lines(): AsyncGenerator<EngineLine | null> {
-      let next = lengths.length > 0 ? reader.read(0) : null;
+      let next = read(0);
       for (let n = 0; n < lengths.length; n++) {
-        const text = await reader.wait(next as Promise<string | null>);
-        next = n + 1 < lengths.length ? reader.read(n + 1) : null;
+        const part = await reader.wait(next as Promise<ReadPart | null>);
+        next = read(n + 1);
         // A read of the next part that fails while this one is parsed is reported when it is awaited.
         next?.catch(() => undefined);
         // Missing, cut short or longer than its head says: damage, as a line that does not parse is.
-        if (text?.length !== lengths[n])
-          throw new Error(`saved search index part ${n + 1} of ${lengths.length} is ${text === null ? 'missing' : 'cut'}`);
-        yield* partLines(text, manifest);
+        const { chars, bytes } = lengths[n];
+        if (part === null || part.text.length !== chars || part.bytes.length !== bytes)
+          throw new Error(`saved search index part ${n + 1} of ${lengths.length} is ${part === null ? 'missing' : 'cut'}`);
+        yield* partLines(part, manifest);
       }
     },
   };
 }
 
 /** The head's generation and part lengths, or null when `head` is not a head of {@link INDEX_FORMAT}. */
-function headListing(head: string): { generation: string; lengths: number[] } | null {
+function headListing(head: string): { generation: string; lengths: PartLength[] } | null {
   if (head.length > HEAD_MAX_CHARS) return null;
   try {
-    const value = JSON.parse(head) as { format?: unknown; generation?: unknown; parts?: unknown } | null;
+    const value = JSON.parse(head) as { format?: unknown; generation?: unknown; parts?: unknown; bytes?: unknown } | null;
     if (value === null || typeof value !== 'object' || value.format !== INDEX_FORMAT) return null;
-    const { generation, parts } = value;
+    const { generation, parts, bytes } = value;
     if (typeof generation !== 'string' || !GENERATION.test(generation)) return null;
     // A negative length never matches a part: only whole numbers need checking.
     if (!Array.isArray(parts) || !parts.every(Number.isSafeInteger)) return null;
-    return { generation, lengths: parts as number[] };
+    if (!Array.isArray(bytes) || bytes.length !== parts.length || !bytes.every(Number.isSafeInteger)) return null;
+    return { generation, lengths: parts.map((chars: number, n) => ({ chars, bytes: bytes[n] as number })) };
   } catch {
     return null;
   }
 }
 
-/** The lines of one part, parsed as reached; manifest lines go into `manifest` and stand as nulls. */
-function* partLines(text: string, manifest: Map<string, NoteStamp>): Generator<EngineLine | null> {
+/**
+ * The lines of one part, parsed as reached; manifest lines go into `manifest` and stand as nulls;
+ * each term line takes the next of the part's bytes as its posting lists (views, not copies).
+ * @throws Error (while iterating) when a line is not JSON or not of a known kind, or the term
+ *   lines' sizes do not add up to the part's bytes
+ */
+function* partLines({ text, bytes }: ReadPart, manifest: Map<string, NoteStamp>): Generator<EngineLine | null> {
+  let taken = 0;
   for (let at = 0; at < text.length;) {
     const end = text.indexOf('\n', at);
     const lineEnd = end < 0 ? text.length : end;
     const from = at;
     at = lineEnd + 1;
     if (lineEnd === from) continue;
-    if (text.startsWith(TERM_LINE_START, from)) {
-      yield termLine(text, from, lineEnd);
-      continue;
-    }
     if (text.startsWith(PHRASE_LINE_START, from)) {
       yield phraseLine(text, from, lineEnd);
       continue;
@@ -226,29 +277,37 @@ function* partLines(text: string, manifest: Map<string, NoteStamp>): Generator<E
         if (Array.isArray(row) && typeof row[0] === 'string') manifest.set(row[0], [Number(row[1]), Number(row[2])]);
       }
       yield null;
+    } else if (kind === 'T') {
+      const line = termLine(payload, bytes, taken);
+      taken += line.bytes.length;
+      yield line;
     } else if (kind === 'R') yield { kind, records: payload as never };
     else if (kind === 'D') yield { kind, rows: payload as never };
     else throw new Error(`saved search index has a line of unknown kind ${JSON.stringify(kind)}`);
   }
+  if (taken !== bytes.length) throw new Error('saved search index has posting bytes no term line names');
 }
 
-/** How a term line starts: `JSON.stringify(['T', …])` (see {@link tabbedLineText}). */
-const TERM_LINE_START = '["T",';
 /** How a phrase filter line starts: `JSON.stringify(['P', …])` (see {@link tabbedLineText}). */
 const PHRASE_LINE_START = '["P",';
 
 /**
- * The term line of `text` from `from` to `end` (its line break), as {@link tabbedLineText} writes
- * it, its posting text taken as a slice (TermIndex.loadLine checks its length and alphabet, so a
- * text cut, grown or holding another character is damage there).
- * @throws Error when the line has no tab, its JSON does not parse or is not `["T",[terms,sizes]]`
+ * A term line's payload `[terms, sizes]` with its posting lists: the `bytes` of its part from
+ * `from` on, as many as its sizes add up to, as a view (TermIndex.loadLine checks each list).
+ * @throws Error when the payload is not `[terms, sizes]`, a size is not a whole number ≥ 0, or
+ *   the sizes run past the part's bytes (cut short)
  */
-function termLine(text: string, from: number, end: number): EngineLine {
-  const { head, tail } = tabbedLine(text, from, end, 'term line without its postings');
-  if (!Array.isArray(head) || head.length !== 2 || head[0] !== 'T' || !Array.isArray(head[1]) || head[1].length !== 2)
+function termLine(payload: unknown[], bytes: Uint8Array, from: number): EngineLine & { kind: 'T' } {
+  const [terms, sizes] = payload;
+  if (payload.length !== 2 || !Array.isArray(terms) || !Array.isArray(sizes))
     throw new Error('saved search index has a malformed term line');
-  const [terms, sizes] = head[1] as [never, never];
-  return { kind: 'T', terms, sizes, bytes: tail };
+  let total = 0;
+  for (const size of sizes) {
+    if (!Number.isSafeInteger(size) || (size as number) < 0) throw new Error('saved search index has a malformed term line');
+    total += size as number;
+  }
+  if (from + total > bytes.length) throw new Error('saved search index has a truncated posting line');
+  return { kind: 'T', terms: terms as string[], sizes: sizes as number[], bytes: bytes.subarray(from, from + total) };
 }
 
 /**
@@ -288,27 +347,23 @@ export function isOtherIndexFormat(text: string): boolean {
   return format !== null && Number(format[1]) !== INDEX_FORMAT;
 }
 
-/**
- * One engine line as saved: `JSON.stringify([kind, payload])`, but for term and phrase filter
- * lines ({@link tabbedLineText}).
- */
-function lineText(line: EngineLine): string {
+/** One engine line as saved: `JSON.stringify([kind, payload])` (a term line's bytes apart), but for phrase filter lines ({@link tabbedLineText}). */
+function savedLine(line: EngineLine): SavedLine {
   switch (line.kind) {
     case 'R':
-      return JSON.stringify(['R', line.records]);
+      return { text: JSON.stringify(['R', line.records]) };
     case 'D':
-      return JSON.stringify(['D', line.rows]);
+      return { text: JSON.stringify(['D', line.rows]) };
     case 'T':
-      return tabbedLineText(['T', [line.terms, line.sizes]], line.bytes);
+      return { text: JSON.stringify(['T', [line.terms, line.sizes]]), bytes: line.bytes };
     case 'P':
-      return tabbedLineText(['P', line.sizes], line.text);
+      return { text: tabbedLineText(['P', line.sizes], line.text) };
   }
 }
 
 /**
- * A term or phrase filter line as saved: `JSON.stringify(head)`, a tab, then the line's
- * base64url text (never a tab or a line break) as it is: joined, not copied by a stringify (a
- * term line's posting text is a third of a MB, 60 MB a save at 100k notes), and read back as a
+ * A phrase filter line as saved: `JSON.stringify(head)`, a tab, then the line's base64url text
+ * (never a tab or a line break) as it is: joined, not copied by a stringify, and read back as a
  * slice of the part ({@link tabbedLine}).
  */
 function tabbedLineText(head: readonly unknown[], text: string): string {

@@ -3,7 +3,7 @@ import { boundList } from './postings/block-bounds';
 import { DENSE_SHARE, DenseTerms, markHolders } from './postings/dense-terms';
 import { DocTermLists } from './postings/doc-term-lists';
 import { FIELD_BOOSTS, FIELD_COUNT } from './text/note-fields';
-import { FIELD_BITS, PostingText, decodeBytes, packPosting, packTermIds, unpackTermIds } from './postings/posting-codec';
+import { FIELD_BITS, PostingBytes, packPosting, packTermIds, unpackTermIds } from './postings/posting-codec';
 import { PostingLists, type PostingCursor } from './postings/posting-lists';
 import { StemGroups } from './text/stemming';
 import { TermDictionary } from './postings/term-dictionary';
@@ -126,9 +126,9 @@ export interface CorpusView {
 
 /**
  * One saved line: `D` rows of documents, or `T` terms with the byte length of each one's
- * posting list and all their lists' bytes as one string (posting-codec's PostingText).
+ * posting list and all their lists' bytes, one list after another (posting-codec's PostingBytes).
  */
-export type IndexLine = { kind: 'D'; rows: DocRow[] } | { kind: 'T'; terms: string[]; sizes: number[]; bytes: string };
+export type IndexLine = { kind: 'D'; rows: DocRow[] } | { kind: 'T'; terms: string[]; sizes: number[]; bytes: Uint8Array };
 
 /** The inverted index itself (see the comment at the top of this file). Not thread-safe: callers serialize writes. */
 export class TermIndex {
@@ -679,13 +679,13 @@ export class TermIndex {
     }
     if (rows.length > 0) yield { kind: 'D', rows };
     const dense = next === this.docKey.length;
-    // A line's lists are encoded into one buffer and become one string (PostingText.take).
-    const text = new PostingText();
+    // A line's lists are encoded into one buffer, copied out whole (PostingBytes.take).
+    const text = new PostingBytes();
     let terms: string[] = [];
     let bytes = 0;
     let sinceStep = 0;
     const line = (): IndexLine => {
-      const { sizes, text: encoded } = text.take();
+      const { sizes, bytes: encoded } = text.take();
       const out: IndexLine = { kind: 'T', terms, sizes, bytes: encoded };
       terms = [];
       bytes = 0;
@@ -736,7 +736,7 @@ export class TermIndex {
       return;
     }
     const { terms, sizes, bytes } = line;
-    if (!Array.isArray(terms) || !Array.isArray(sizes) || terms.length !== sizes.length || typeof bytes !== 'string')
+    if (!Array.isArray(terms) || !Array.isArray(sizes) || terms.length !== sizes.length || !(bytes instanceof Uint8Array))
       throw new Error('saved search index has a malformed term line');
     let total = 0;
     const ids: number[] = [];
@@ -750,10 +750,10 @@ export class TermIndex {
       ids.push(this.dict.intern(terms[k]));
       if (this.dict.size === known) throw new Error('saved search index lists a term twice');
     }
-    // The line's lists decode into one array that PostingLists keeps (loadLists: views of it, checked as they are laid out).
-    const data = new Uint8Array(total);
-    decodeBytes(bytes, data);
-    this.post.loadLists(ids, sizes, data, this.docKey.length);
+    // A line cut short or grown: the lists' bytes then do not end where their sizes say.
+    if (bytes.length !== total) throw new Error('saved search index has a truncated posting line');
+    // PostingLists keeps views of the line's bytes (loadLists: checked as they are laid out).
+    this.post.loadLists(ids, sizes, bytes, this.docKey.length);
   }
 
   /**

@@ -3,8 +3,20 @@ import { PluginFile } from './plugin-file';
 
 /** What a generation name looks like: its time (ms, base 36, 9 digits, so names sort by time), a dash, a random tail. */
 const GENERATION = /^[0-9a-z]{9}-[0-9a-z]{1,16}$/;
-/** A part file's name in the parts folder: `<generation>.<n>.part`. */
-const PART_NAME = /^([0-9a-z]{9}-[0-9a-z]{1,16})\.(\d+)\.part$/;
+/** A part's file name in the parts folder: `<generation>.<n>.part` (its text) or `<generation>.<n>.bin` (its bytes). */
+const PART_NAME = /^([0-9a-z]{9}-[0-9a-z]{1,16})\.(\d+)\.(?:part|bin)$/;
+
+/** One part of a {@link PartedFile}: text, and bytes kept in a binary file beside it (none when empty). */
+export interface FilePart {
+  text: string;
+  bytes: Uint8Array;
+}
+
+/** A part's length as a head lists it: characters of its text, bytes of its binary file. */
+export interface FilePartLength {
+  chars: number;
+  bytes: number;
+}
 
 /**
  * A plugin file too large to read or write as one string (the saved search index: 149 MB at
@@ -50,44 +62,50 @@ export class PartedFile {
   }
 
   /**
-   * Part `n` of `generation` (DataAdapter.read: UTF-8, a BOM kept). Reading the bytes and decoding
-   * them at once (readBinary + TextDecoder) was tried and measured slower on a quiet machine: the
-   * copy of every part's bytes doubled the garbage of a warm start (docs/performance.md, "A saved
-   * index's parts decoded from their bytes: tried, reverted").
-   * @returns its text, or null when it does not exist. Rethrows other read errors.
+   * Part `n` of `generation`: its text (DataAdapter.read: UTF-8, a BOM kept) and, when
+   * `withBytes`, its binary file's bytes (DataAdapter.readBinary; else none). Reading the text's
+   * bytes and decoding them at once (readBinary + TextDecoder) was tried and measured slower on a
+   * quiet machine: the copy of every part's bytes doubled the garbage of a warm start
+   * (docs/performance.md, "A saved index's parts decoded from their bytes: tried, reverted").
+   * @returns the part, or null when its text file, or its binary file when asked for, does not exist. Rethrows other read errors.
    * @throws Error when `generation` is not a generation name (a head names only those)
    */
-  async readPart(generation: string, n: number): Promise<string | null> {
-    const path = this.partPath(generation, n);
-    if (!(await this.adapter.exists(path))) return null;
-    return this.adapter.read(path);
+  async readPart(generation: string, n: number, withBytes: boolean): Promise<FilePart | null> {
+    const path = this.partPath(generation, n, 'part');
+    const binary = this.partPath(generation, n, 'bin');
+    if (!(await this.adapter.exists(path)) || (withBytes && !(await this.adapter.exists(binary)))) return null;
+    const [text, bytes] = await Promise.all([this.adapter.read(path), withBytes ? this.adapter.readBinary(binary) : null]);
+    return { text, bytes: bytes === null ? NO_BYTES : new Uint8Array(bytes) };
   }
 
   /**
-   * Saves a new generation (after any save of this object still running): each part as a new file,
-   * written before the next is taken, then the head `head(generation, lengths)` gives (`lengths`:
-   * each part's length in characters), then removes the parts of older generations.
+   * Saves a new generation (after any save of this object still running): each part as new files
+   * (its text, then its bytes when it has any), written before the next is taken, then the head
+   * `head(generation, lengths)` gives (`lengths`: each part's characters and bytes), then removes
+   * the parts of older generations.
    * @param parts the parts in order; taken one at a time, between writes
    * @throws whatever `parts` throws or a write throws: the head is then untouched and this save's
    *   parts are removed (what a removal misses is removed by a later save)
    */
-  write(parts: AsyncIterable<string>, head: (generation: string, lengths: readonly number[]) => string): Promise<void> {
+  write(parts: AsyncIterable<FilePart>, head: (generation: string, lengths: readonly FilePartLength[]) => string): Promise<void> {
     const next = this.saving.then(() => this.writeGeneration(parts, head));
     this.saving = next.catch(() => undefined);
     return next;
   }
 
   private async writeGeneration(
-    parts: AsyncIterable<string>,
-    head: (generation: string, lengths: readonly number[]) => string,
+    parts: AsyncIterable<FilePart>,
+    head: (generation: string, lengths: readonly FilePartLength[]) => string,
   ): Promise<void> {
     const generation = `${Date.now().toString(36).padStart(9, '0')}-${Math.random().toString(36).slice(2, 8) || '0'}`;
     if (!(await this.adapter.exists(this.partsFolder))) await this.adapter.mkdir(this.partsFolder);
-    const lengths: number[] = [];
+    const lengths: FilePartLength[] = [];
     try {
-      for await (const part of parts) {
-        await this.adapter.write(this.partPath(generation, lengths.length), part);
-        lengths.push(part.length);
+      for await (const { text, bytes } of parts) {
+        const n = lengths.length;
+        await this.adapter.write(this.partPath(generation, n, 'part'), text);
+        if (bytes.length > 0) await this.adapter.writeBinary(this.partPath(generation, n, 'bin'), wholeBuffer(bytes));
+        lengths.push({ chars: text.length, bytes: bytes.length });
       }
     } catch (err) {
       await this.removeParts((gen) => gen === generation).catch(() => undefined);
@@ -123,9 +141,18 @@ export class PartedFile {
     return moved;
   }
 
-  /** Vault-relative path of part `n` of `generation`. @throws Error when `generation` is not a generation name */
-  private partPath(generation: string, n: number): string {
+  /** Vault-relative path of part `n` of `generation`, its text file or its binary file. @throws Error when `generation` is not a generation name */
+  private partPath(generation: string, n: number, kind: 'part' | 'bin'): string {
     if (!GENERATION.test(generation) || !Number.isSafeInteger(n) || n < 0) throw new Error(`not a part: ${generation}`);
-    return `${this.partsFolder}/${generation}.${n}.part`;
+    return `${this.partsFolder}/${generation}.${n}.${kind}`;
   }
+}
+
+/** The bytes of a part without any (its text alone). */
+const NO_BYTES = new Uint8Array(0);
+
+/** `bytes` as an ArrayBuffer of exactly its length (DataAdapter.writeBinary writes a whole buffer): its own when it spans it, else a copy. */
+function wholeBuffer(bytes: Uint8Array): ArrayBuffer {
+  const { buffer, byteOffset, byteLength } = bytes;
+  return byteOffset === 0 && byteLength === buffer.byteLength && buffer instanceof ArrayBuffer ? buffer : bytes.slice().buffer;
 }

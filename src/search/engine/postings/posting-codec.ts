@@ -1,9 +1,9 @@
 import { growBytes } from './typed-growth';
 
 /**
- * Text encodings for the saved index, in the base64url alphabet (no escaping in JSON, decoded by
- * `charCodeAt` passes: no Buffer, works on mobile): posting lists as their bytes
- * ({@link PostingText}, {@link decodeBytes}), phrase filters as 32-bit words ({@link encodeWordRun}).
+ * Encodings for the saved index: posting lists as their varint bytes ({@link PostingBytes}, saved
+ * as they are in a part's binary file), phrase filters as 32-bit words in the base64url alphabet
+ * ({@link encodeWordRun}: text, read bit by bit where a query needs it, no Buffer, works on mobile).
  */
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -13,7 +13,7 @@ const ALPHABET_BYTES = Uint8Array.from(ALPHABET, (ch) => ch.charCodeAt(0));
 /** The encoded text is ASCII, which UTF-8 decodes byte for byte (TextDecoder's fast path); made on first use. */
 let ascii: TextDecoder | null = null;
 
-/** What {@link PostingText} reads: a posting list in doc order (PostingLists' PostingCursor). */
+/** What {@link PostingBytes} reads: a posting list in doc order (PostingLists' PostingCursor). */
 export interface PostingSource {
   /** Reads the next posting into `doc` and `code`; false at the end. */
   next(): boolean;
@@ -42,12 +42,13 @@ export function writeVarint(bytes: Uint8Array, at: number, v: number): number {
  * Encodes posting lists for the saved index, several at a time, as PostingLists holds them:
  * each posting `[doc, code]` as two base-128 varints, `doc` the difference to the previous
  * written posting's doc (lists are sorted by doc). The bytes of every list {@link add}ed go
- * into one reused buffer that {@link take} turns into one base64url string, so a load decodes
- * a line's lists straight into the bytes PostingLists keeps (PostingLists.loadLists), with no
- * list of numbers between (format 5 wrote base-32 varints of the numbers: a decode into
- * numbers, then an encode into bytes, 1.8 s of a 100k-note warm start).
+ * into one reused buffer that {@link take} copies out, and a save writes them as they are into
+ * its part's binary file, so a load hands them to PostingLists as views of the bytes it read
+ * (PostingLists.loadLists), with nothing decoded between. Format 9 wrote them as base64url text
+ * in the part's lines: reading, joining and decoding 60 MB of it was 0.4-0.6 s of a 100k-note
+ * warm start (docs/performance.md); format 5 wrote base-32 varints of the numbers.
  */
-export class PostingText {
+export class PostingBytes {
   private bytes = new Uint8Array(1 << 16);
   private at = 0;
   /** The byte length of each list added since the last {@link take}. */
@@ -55,8 +56,6 @@ export class PostingText {
   /** Where the list {@link add} has begun but not finished starts (-1 when none is open), and the doc id of its last posting written. */
   private listStart = -1;
   private prev = 0;
-  /** The base64url characters of the last line, reused by every {@link take} (a new buffer per line was a third of a MB of external memory each). */
-  private chars = new Uint8Array(0);
 
   /**
    * Encodes one list after those added before; with `maxBytes`, in parts: a call stops once it
@@ -110,84 +109,15 @@ export class PostingText {
   }
 
   /**
-   * The lists added since the last call: their byte lengths in order, and all their bytes as
-   * one base64url string ({@link decodeBytes} reads it); the buffer then starts over.
+   * The lists added since the last call: their byte lengths in order, and all their bytes, one
+   * list after another, as a new array of exactly their length; the buffer then starts over.
    */
-  take(): { sizes: number[]; text: string } {
-    const n = this.at;
-    const length = Math.ceil((n * 4) / 3);
-    if (this.chars.length < length) this.chars = new Uint8Array(Math.max(length, 2 * this.chars.length));
-    const chars = this.chars;
-    const bytes = this.bytes;
-    let j = 0;
-    // Three bytes make four characters, low bits first; a last one or two bytes make two or three.
-    for (let i = 0; i < n; i += 3) {
-      const w = bytes[i] | (i + 1 < n ? bytes[i + 1] << 8 : 0) | (i + 2 < n ? bytes[i + 2] << 16 : 0);
-      chars[j++] = ALPHABET_BYTES[w & 63];
-      chars[j++] = ALPHABET_BYTES[(w >>> 6) & 63];
-      if (i + 1 < n) chars[j++] = ALPHABET_BYTES[(w >>> 12) & 63];
-      if (i + 2 < n) chars[j++] = ALPHABET_BYTES[w >>> 18];
-    }
-    const out = { sizes: this.sizes, text: (ascii ??= new TextDecoder()).decode(chars.subarray(0, j)) };
+  take(): { sizes: number[]; bytes: Uint8Array } {
+    const out = { sizes: this.sizes, bytes: this.bytes.slice(0, this.at) };
     this.at = 0;
     this.sizes = [];
     return out;
   }
-}
-
-/**
- * Decodes text written by {@link PostingText.take} into `into`, which must be exactly as long as
- * the bytes it holds. The characters are first copied as bytes into a reused buffer by
- * `TextEncoder.encodeInto` (native), then decoded from there: the text is a slice of a saved
- * part (index-file.ts), and reading a slice character by character cost more than its JSON copy
- * had (0.6–0.8 s of a 100k-note load against 0.6 s, profile-load).
- * @throws Error when the text's length does not fit `into` (truncated), or it holds a character
- *   outside the alphabet or bits beyond the last byte (damaged)
- */
-export function decodeBytes(text: string, into: Uint8Array): void {
-  const n = into.length;
-  const length = Math.ceil((n * 4) / 3);
-  if (text.length !== length) throw new Error('saved search index has a truncated posting line');
-  const chars = asciiCopy(text);
-  if (chars === null) throw new Error('saved search index has a damaged posting line');
-  let bad = 0;
-  let j = 0;
-  for (let i = 0; i < n; i += 3, j += 4) {
-    const c0 = chars[j];
-    const c1 = chars[j + 1];
-    const c2 = i + 1 < n ? chars[j + 2] : 65;
-    const c3 = i + 2 < n ? chars[j + 3] : 65;
-    const v0 = VALUE[c0 & 127];
-    const v1 = VALUE[c1 & 127];
-    const v2 = VALUE[c2 & 127];
-    const v3 = VALUE[c3 & 127];
-    bad |= (c0 | c1 | c2 | c3) & ~127;
-    bad |= v0 | v1 | v2 | v3;
-    const w = v0 | (v1 << 6) | (v2 << 12) | (v3 << 18);
-    into[i] = w;
-    if (i + 1 < n) into[i + 1] = w >>> 8;
-    else bad |= w >>> 8 === 0 ? 0 : -1;
-    if (i + 2 < n) into[i + 2] = w >>> 16;
-    else bad |= w >>> 16 === 0 ? 0 : -1;
-  }
-  if (bad < 0 || bad > 127) throw new Error('saved search index has a damaged posting line');
-}
-
-/** {@link asciiCopy}'s buffer, grown by doubling and kept (one term line's posting text: a few hundred KB at 100k notes). */
-let decodeScratch = new Uint8Array(0);
-/** {@link asciiCopy}'s encoder, made on first use. */
-let asciiEncoder: TextEncoder | null = null;
-
-/**
- * `text` as bytes, one a character, in a reused buffer (valid until the next call), or null when
- * it holds a character outside ASCII (which takes more than one byte: the text then does not fit).
- */
-function asciiCopy(text: string): Uint8Array | null {
-  const length = text.length;
-  if (decodeScratch.length < length) decodeScratch = new Uint8Array(Math.max(length, 2 * decodeScratch.length));
-  const chars = decodeScratch.subarray(0, length);
-  const { read, written } = (asciiEncoder ??= new TextEncoder()).encodeInto(text, chars);
-  return read === length && written === length ? chars : null;
 }
 
 /** Bits of a posting's code that hold the field number: fields are 0 ≤ f < 2^FIELD_BITS. */
@@ -249,14 +179,32 @@ export function encodeWordRun(lists: readonly (Uint32Array | string | null)[]): 
   return { sizes, text: (ascii ??= new TextDecoder()).decode(bytes) };
 }
 
+/** {@link asciiCopy}'s buffer, grown by doubling and kept (one phrase filter line's text: a few hundred KB at 100k notes). */
+let asciiScratch = new Uint8Array(0);
+/** {@link asciiCopy}'s encoder, made on first use. */
+let asciiEncoder: TextEncoder | null = null;
+
+/**
+ * `text` as bytes, one a character, in a reused buffer (valid until the next call), or null when
+ * it holds a character outside ASCII (which takes more than one byte: the text then does not fit).
+ */
+function asciiCopy(text: string): Uint8Array | null {
+  const length = text.length;
+  if (asciiScratch.length < length) asciiScratch = new Uint8Array(Math.max(length, 2 * asciiScratch.length));
+  const chars = asciiScratch.subarray(0, length);
+  const { read, written } = (asciiEncoder ??= new TextEncoder()).encodeInto(text, chars);
+  return read === length && written === length ? chars : null;
+}
+
 /**
  * Checks a run written by {@link encodeWordRun} without decoding it (a loaded phrase filter line
  * is kept as its text and its bits read from it where a query needs them: decoding the run into
  * typed arrays made 31 MB of memory outside the JS heap at a 100k-note warm start, whose count
  * started a full marking of the host's heap and put its steps in the load's slices; see
  * docs/performance.md, "filters" round, session 19). The characters are copied as bytes into a
- * reused buffer by `TextEncoder.encodeInto` (native), as {@link decodeBytes} does: the text is a
- * slice of a saved part (index-file.ts), and the check allocates nothing once that buffer has grown.
+ * reused buffer by `TextEncoder.encodeInto` (native): the text is a slice of a saved part
+ * (index-file.ts), and reading a slice character by character costs more than that copy; the
+ * check allocates nothing once the buffer has grown.
  * @param sizes the words of each list, as encodeWordRun gave them
  * @returns the words of the run (the sum of `sizes`)
  * @throws Error when `sizes` is not a list of whole numbers ≥ 0, the text's length is not theirs,

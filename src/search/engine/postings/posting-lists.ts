@@ -141,7 +141,7 @@ export class PostingLists {
     return new PostingCursor(this.data[id] ?? EMPTY_BYTES, this.at(id, USED), 0, 0);
   }
 
-  /** Term `id`'s list as it is held (a view, valid until the lists next change): what posting-codec's PostingText writes for it when doc ids stay as they are. */
+  /** Term `id`'s list as it is held (a view, valid until the lists next change): what posting-codec's PostingBytes writes for it when doc ids stay as they are. */
   listBytes(id: number): Uint8Array {
     const data = this.data[id];
     return data == null ? EMPTY_BYTES : data.subarray(0, this.at(id, USED));
@@ -189,7 +189,7 @@ export class PostingLists {
 
   /**
    * Fills the lists of terms that have none yet from their saved bytes (a saved index being
-   * loaded, posting-codec's PostingText): term `ids[k]` gets the next `sizes[k]` bytes of `data`,
+   * loaded, posting-codec's PostingBytes): term `ids[k]` gets the next `sizes[k]` bytes of `data`,
    * which become its list as they are (views of `data`, which the lists then own), after one
    * pass that checks them and makes the skip entries {@link append} would have made, all in one
    * `Uint32Array` of exactly their size. No list of numbers between, and nothing to trim: list
