@@ -162,12 +162,14 @@ export default class VaultMcpPlugin extends Plugin {
   /** data.json changed on another device: reload it, move the server if needed, redraw the tab. */
   override async onExternalSettingsChange(): Promise<void> {
     await applyExternalSettings(this);
+    this.review.accessChanged();
     this.settingTab.refreshIfOpen();
   }
 
-  /** Persists settings to data.json (no secrets are in them); the server then re-judges what each key sees if that can have changed. */
+  /** Persists settings to data.json (no secrets are in them); the server and the review then re-judge what each key sees and may change. */
   async saveSettings(): Promise<void> {
     await this.saveData(this.settings);
+    this.review?.accessChanged();
     await this.server?.accessChanged();
   }
 }

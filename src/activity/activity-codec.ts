@@ -53,6 +53,8 @@ function entryProblem(e: unknown): string | null {
   if (e.hunks !== undefined && !(Array.isArray(e.hunks) && e.hunks.every((h) => Number.isInteger(h))))
     return '"hunks" must be a list of hunk numbers';
   if (e.left !== undefined && !Number.isInteger(e.left)) return '"left" must be a whole number';
+  if (e.linkers !== undefined && !(Array.isArray(e.linkers) && e.linkers.every((p) => typeof p === 'string')))
+    return '"linkers" must be a list of note paths';
   if (!isRecord(e.undo)) return '"undo" must be an object';
   const undoText = stringFieldProblem(e.undo, ['after', 'before'], 'optional');
   if (undoText) return undoText.replace(/^"/, '"undo.');

@@ -8,18 +8,28 @@ import { buildHunks } from '../diff/hunks';
 import type { ActivityEntry, ReverseHunk } from './types';
 import { isPatchOnly, textsOf } from './undo-data';
 
-/** One line of a diff preview: `head` starts a hunk ("Line 12": where it is in the text after), `message` says what a whole-entry change did. */
+/**
+ * One line of a diff preview: `head` starts a hunk ("Line 12": where it is in the text after),
+ * `message` says what a whole-entry change did, `context` is a listed path (no sign).
+ */
 export interface DiffLine {
-  kind: 'head' | 'removed' | 'inserted' | 'message' | 'more';
+  kind: 'head' | 'removed' | 'inserted' | 'message' | 'context' | 'more';
   text: string;
 }
 
 /**
  * The diff preview of `entry`, at most `maxLines` lines (then one `more` line saying how many
- * were left out). Moves and folders get a `message` line; a damaged entry a `message` saying so.
+ * were left out). Moves and folders get a `message` line, a move then the notes whose links it
+ * rewrote (`context` lines); a damaged entry a `message` saying so.
  */
 export function diffPreview(entry: ActivityEntry, maxLines: number): DiffLine[] {
-  if (entry.kind === 'move') return [{ kind: 'message', text: `${entry.from} → ${entry.path}` }];
+  if (entry.kind === 'move') {
+    const linkers = entry.linkers ?? [];
+    const lines: DiffLine[] = [{ kind: 'message', text: `${entry.from} → ${entry.path}` }];
+    if (linkers.length)
+      lines.push({ kind: 'message', text: `Links to it updated in ${linkers.length} note${linkers.length === 1 ? '' : 's'}:` });
+    return capped([...lines, ...linkers.map((text): DiffLine => ({ kind: 'context', text }))], maxLines);
+  }
   if (entry.kind === 'folder') return [{ kind: 'message', text: entry.removed ? 'An empty folder taken away.' : 'A new folder.' }];
   if (isPatchOnly(entry)) return capped(patchLines(entry.undo.patch ?? []), maxLines);
   let before: string;
@@ -63,7 +73,7 @@ function capped(lines: DiffLine[], maxLines: number): DiffLine[] {
 
 /** {@link diffPreview} as unified-diff-like text (`@@ Line n`, `-`, `+` prefixes), for terminals and agents. */
 export function diffText(entry: ActivityEntry, maxLines: number): string {
-  const prefix = { head: '@@ ', removed: '-', inserted: '+', message: '', more: '' } as const;
+  const prefix = { head: '@@ ', removed: '-', inserted: '+', message: '', context: '  ', more: '' } as const;
   return diffPreview(entry, maxLines)
     .map((l) => `${prefix[l.kind]}${l.text}`)
     .join('\n');

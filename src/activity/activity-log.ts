@@ -128,7 +128,9 @@ export class ActivityLog {
       tool: change.tool,
       kind: change.kind,
       path: change.path,
-      ...(change.kind === 'move' ? { from: change.from, folder: change.folder } : {}),
+      ...(change.kind === 'move'
+        ? { from: change.from, folder: change.folder, ...(change.linkers.length ? { linkers: [...change.linkers] } : {}) }
+        : {}),
       ...(change.kind === 'folder' && change.removed ? { removed: true } : {}),
       via: via === undefined ? 'agent' : 'revert' in via ? 'revert' : 'proposal',
       ...(via && 'proposal' in via ? { proposal_id: via.proposal, ...(via.hunks ? { hunks: [...via.hunks] } : {}) } : {}),

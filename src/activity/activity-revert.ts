@@ -70,7 +70,8 @@ export class ActivityRevert {
     };
     try {
       const left = await this.undo(entry, scope);
-      return { id, reverted: true, message: revertedSentence(entry, left, this.log.get(id)?.reverted_by) };
+      const by = this.log.get(id)?.reverted_by;
+      return { id, reverted: true, message: revertedSentence(entry, left, by, by ? this.log.get(by)?.linkers : undefined) };
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
       return { id, reverted: false, message: `${id} was not reverted: ${refusal(err, entry)}${nextStep(err, entry)}` };
@@ -233,13 +234,17 @@ export class ActivityRevert {
   }
 }
 
-/** One sentence on a successful revert. */
-function revertedSentence(entry: ActivityEntry, left: number, by: string | undefined): string {
+/**
+ * One sentence on a successful revert.
+ * @param linkers for a move, the notes whose links moving back rewrote (the revert's own entry's `linkers`).
+ */
+function revertedSentence(entry: ActivityEntry, left: number, by: string | undefined, linkers: readonly string[] = []): string {
   const what = entry.reverts ? `, which redoes ${entry.reverts}` : '';
   const as = by ? ` (logged as ${by})` : '';
+  const links = linkers.length === 1 ? linkers[0] : `${linkers.length} notes`;
   const where =
     entry.kind === 'move'
-      ? `${entry.path} is back at ${entry.from}`
+      ? `${entry.path} is back at ${entry.from}${linkers.length ? `, and the links to it in ${links} are rewritten back` : ''}`
       : entry.kind === 'delete'
         ? `${entry.path} is back`
         : entry.kind === 'create'

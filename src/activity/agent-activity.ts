@@ -2,7 +2,8 @@
  * What a key sees of the activity log (docs/architecture.md#agent-activity: a key sees only its own
  * activity): its own entries and the user's reverts of them, newest first. An entry whose note
  * the key may not see now (private, quarantined, out of its roots, or a hidden note at that
- * path) shows no path, hash or text, only that it is hidden.
+ * path) shows no path, hash or text, only that it is hidden; a move's list of notes whose links
+ * it rewrote leaves out those the key may not see now.
  */
 import type { AccessScope } from '../vault/access/access';
 import type { NoteStore } from '../vault/note-store';
@@ -55,7 +56,7 @@ function agentEntry(log: ActivityLog, notes: NoteStore, e: ActivityEntry, scope:
     ...(e.hunks ? { hunks: e.hunks } : {}),
     hash_before: e.hash_before,
     hash_after: e.hash_after,
-    diff: diffText(e, AGENT_DIFF_LINES),
+    diff: diffText(e.linkers ? { ...e, linkers: e.linkers.filter((p) => visibleTo(notes, p, false, scope)) } : e, AGENT_DIFF_LINES),
   };
 }
 

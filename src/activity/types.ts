@@ -46,6 +46,10 @@ export interface ActivityUndo {
 /**
  * One logged change. `path` is where the note (folder, widget) is after the change; a move
  * has the old path in `from`; `removed` marks a folder taken away (undoing a create_folder).
+ * A move's `linkers` are the notes whose links it rewrote (Obsidian updates every link to what
+ * moves, so their text changed too), at their paths after the move; absent when none (and on
+ * entries logged before they were kept). Reverting the move rewrites them back, as moving back
+ * makes Obsidian do.
  * `hash_before`/`hash_after` are SHA-256 hex of the whole text (null where there is none).
  * `reverts` names the entry this one undid (so reverting it redoes that one); `reverted_by`
  * the entry that undid this one; `left`, on a revert, how many changes of the reverted entry
@@ -63,6 +67,7 @@ export interface ActivityEntry {
   path: string;
   from?: string;
   folder?: boolean;
+  linkers?: string[];
   removed?: boolean;
   hash_before: string | null;
   hash_after: string | null;

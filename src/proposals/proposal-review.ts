@@ -49,6 +49,9 @@ const ACCEPT_ATTEMPTS = 4;
  * proposal stale with the reason.
  */
 export class ProposalReview {
+  /** Listeners of {@link onLiveChange} told of settings changes ({@link accessChanged}). */
+  private readonly accessListeners = new Set<() => void>();
+
   /**
    * @param store the proposals. @param notes the vault side (checks and writes).
    * @param keyRoots the current roots of a key by id, or null when the key no longer exists
@@ -108,6 +111,38 @@ export class ProposalReview {
       if (err.code === 'not_found' && p.kind !== 'create' && p.kind !== 'folder') return NOTE_GONE;
       return { gone: false, placed: [], baseChanged: false, refused: staleReason(err, p) };
     }
+  }
+
+  /**
+   * Subscribes to what can change where a pending proposal stands ({@link liveState}) or which
+   * notes link to a pending move ({@link linkersOf}) without the proposals changing: a note
+   * created, changed (its text, or its access rules once parsed), deleted or renamed
+   * (NoteStore.onNoteChange); another file or a folder created, deleted or renamed (a path a
+   * create, folder or move would take); and the settings a key's reach depends on
+   * ({@link accessChanged}: a key revoked, its roots, the quarantine list). The listener is
+   * called once per change, synchronously: a view that redraws on it debounces itself.
+   * @returns a function that unsubscribes.
+   */
+  onLiveChange(listener: () => void): () => void {
+    const offs = [
+      this.notes.onNoteChange(() => listener()),
+      this.notes.onOtherFileChange(() => listener()),
+      this.notes.onFolderChange(() => listener()),
+    ];
+    this.accessListeners.add(listener);
+    return () => {
+      this.accessListeners.delete(listener);
+      for (const off of offs) off();
+    };
+  }
+
+  /**
+   * Call after the settings were saved or reloaded: a key may have been revoked or its roots, or
+   * the quarantine list, changed, so a pending proposal may stand otherwise now; tells the
+   * {@link onLiveChange} listeners.
+   */
+  accessChanged(): void {
+    for (const listener of this.accessListeners) listener();
   }
 
   /**

@@ -1,4 +1,4 @@
-import { TFile, type App, type EventRef } from 'obsidian';
+import { TFile, TFolder, type App, type EventRef } from 'obsidian';
 import type { NotePolicy } from './note-policy';
 
 /** A note change, reported after the metadata cache has caught up with it. */
@@ -81,6 +81,24 @@ export function followOtherFiles(app: App, listener: (change: NoteChange) => voi
       'rename',
       (file, oldPath) => other(file) && !oldPath.endsWith('.md') && listener({ type: 'rename', path: file.path, oldPath }),
     ),
+  ];
+  return () => {
+    for (const ref of refs) vault.offref(ref);
+  };
+}
+
+/**
+ * Subscribes to folders being created, deleted or renamed (the vault's `create`, `delete` and
+ * `rename` events for a `TFolder`; Obsidian fires them for folders as for files). A folder's
+ * path decides whether a create_folder, or a move onto that path, can still be made.
+ * @returns a function that unsubscribes.
+ */
+export function followFolders(app: App, listener: (change: NoteChange) => void): () => void {
+  const { vault } = app;
+  const refs = [
+    vault.on('create', (entry) => entry instanceof TFolder && listener({ type: 'create', path: entry.path })),
+    vault.on('delete', (entry) => entry instanceof TFolder && listener({ type: 'delete', path: entry.path })),
+    vault.on('rename', (entry, oldPath) => entry instanceof TFolder && listener({ type: 'rename', path: entry.path, oldPath })),
   ];
   return () => {
     for (const ref of refs) vault.offref(ref);

@@ -25,7 +25,7 @@ import { AppliedChanges } from './writes/applied-change';
 import { ScanCache } from './scan-cache';
 import { NotePolicy } from './note-policy';
 import { InstructionPlaces } from './content/instruction-places';
-import { followNoteChanges, followOtherFiles, type NoteChange } from './note-changes';
+import { followFolders, followNoteChanges, followOtherFiles, type NoteChange } from './note-changes';
 import type { NoteReader } from './note-reader';
 import { WidgetStore } from './widgets/widget-store';
 import { DEFAULT_WIDGETS_FOLDER } from '../settings/settings';
@@ -498,6 +498,14 @@ export class NoteStore implements NoteReader {
    */
   onOtherFileChange(listener: (change: NoteChange) => void): () => void {
     return followOtherFiles(this.app, listener);
+  }
+
+  /**
+   * Subscribes to folders being created, deleted or renamed, as note-changes.ts's followFolders
+   * reports them. @returns a function that unsubscribes.
+   */
+  onFolderChange(listener: (change: NoteChange) => void): () => void {
+    return followFolders(this.app, listener);
   }
 
   /**

@@ -51,7 +51,14 @@ async function activityFile(): Promise<string> {
   );
   record({ kind: 'create', tool: 'create_note', path: 'Daily notes/2026-03-10.md', after: DAILY }, claude('9f3a2c71-claude'));
   record(
-    { kind: 'move', tool: 'move_note', from: 'Reading/Dune.md', path: 'Reading/Finished/Dune.md', folder: false },
+    {
+      kind: 'move',
+      tool: 'move_note',
+      from: 'Reading/Dune.md',
+      path: 'Reading/Finished/Dune.md',
+      folder: false,
+      linkers: ['Reading list.md', 'Daily notes/2026-03-09.md'],
+    },
     claude('9f3a2c71-claude'),
   );
   record(
@@ -114,7 +121,10 @@ d('Agent activity view in headless Chromium', () => {
     expect(await edit.locator('.vault-mcp-diff-head').allTextContents()).toEqual(['Line 5', 'Line 11']);
     expect(
       await ui.page.locator('.vault-mcp-activity-entry', { hasText: 'move' }).locator('.vault-mcp-diff-message').allTextContents(),
-    ).toEqual(['Reading/Dune.md → Reading/Finished/Dune.md']);
+    ).toEqual(['Reading/Dune.md → Reading/Finished/Dune.md', 'Links to it updated in 2 notes:']);
+    expect(
+      await ui.page.locator('.vault-mcp-activity-entry', { hasText: 'move' }).locator('.vault-mcp-diff-context').allTextContents(),
+    ).toEqual(['  Reading list.md', '  Daily notes/2026-03-09.md']);
     // A reverted entry has no Revert; its revert offers Redo. Revert all per key and per session.
     expect(await ui.page.locator('.vault-mcp-activity-actions button').allTextContents()).toEqual([
       'Redo',

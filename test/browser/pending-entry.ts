@@ -5,7 +5,8 @@
  * "Cursor"): an edit with two hunks and a property change on one note, a new note, a move
  * and a delete. Reject works as in Obsidian (it needs no vault); the page has no vault, so
  * Accept answers with a Notice saying so. `window.vaultMcpPending` exposes the store, the
- * file's text and the notices so the test can read what clicks did.
+ * file's text and the notices so the test can read what clicks did, and `userEdit`, which
+ * changes a note's text as the user's typing would and tells the view, as the vault's events do.
  */
 import type { App, WorkspaceLeaf as ObsidianLeaf } from 'obsidian';
 import { Notice } from '../host/notice';
@@ -14,14 +15,20 @@ import { WorkspaceLeaf } from '../host/workspace-leaf';
 import { ProposalReview } from '../../src/proposals/proposal-review';
 import { ProposalStore, type ProposalCaller } from '../../src/proposals/proposal-store';
 import { PendingChangesView } from '../../src/ui/review/pending-view';
-import type { NoteStore } from '../../src/vault/note-store';
+import type { NoteChange, NoteStore } from '../../src/vault/note-store';
 import type { PluginFile } from '../../src/vault/plugin-files/plugin-file';
 import type { PreparedWrite } from '../../src/vault/writes/write-types';
 import { LISBON_NOTE, lisbonEdited } from './lisbon-note';
 
 declare global {
   interface Window {
-    vaultMcpPending: { store: ProposalStore; view: PendingChangesView; fileText: () => string | null; notices: () => string[] };
+    vaultMcpPending: {
+      store: ProposalStore;
+      view: PendingChangesView;
+      fileText: () => string | null;
+      notices: () => string[];
+      userEdit: (path: string, edit: (text: string) => string) => void;
+    };
   }
 }
 
@@ -48,20 +55,32 @@ class MemoryPluginFile implements Pick<PluginFile, 'name' | 'path' | 'read' | 'w
 /** Why Accept cannot work on this page: the sentence the view shows in a Notice. */
 const NO_VAULT = 'This page has no vault, so nothing can be accepted here; Reject works.';
 
+/** Who listens to note changes (ProposalReview.onLiveChange, through the view). */
+const noteListeners = new Set<(change: NoteChange) => void>();
+/** The Lisbon note's text now: as the proposals were made until the test's `userEdit` changes it. */
+const texts = new Map<string, string>();
+
 /**
  * The page has no vault. ProposalStore reads notes only in followNotes (not called here).
  * ProposalReview reads the notes to tell whether each proposal still applies (liveState: the
  * note's text for an edit, a dry `prepare` of a create, move or delete) and which notes link to
  * a moved one (none here); this stand-in answers those as a vault holding the notes as they were
- * when the proposals were made, and refuses to write with {@link NO_VAULT}.
+ * when the proposals were made (the Lisbon note as `userEdit` last left it), and refuses to write
+ * with {@link NO_VAULT}. Note changes reach the listeners as NoteStore.onNoteChange reports them.
  */
 const noVault = {
-  onNoteChange: () => () => undefined,
+  onNoteChange: (listener: (change: NoteChange) => void) => {
+    noteListeners.add(listener);
+    return () => noteListeners.delete(listener);
+  },
+  onOtherFileChange: () => () => undefined,
+  onFolderChange: () => () => undefined,
   policy: { entryAt: () => null },
   notesLinkingInto: () => [],
   writes: {
     currentText: async (path: string) => {
-      if (path === LISBON) return LISBON_TEXT;
+      const text = texts.get(path);
+      if (text !== undefined) return text;
       throw new Error(`${NO_VAULT} (no note ${path})`);
     },
     prepare: async (request: { kind: string; path: string }) =>
@@ -81,6 +100,7 @@ async function sha256(text: string): Promise<string> {
 
 const LISBON = 'Travel/Lisbon trip.md';
 const LISBON_TEXT = ['---', 'status: planning', 'tags: [travel]', '---', LISBON_NOTE].join('\n');
+texts.set(LISBON, LISBON_TEXT);
 /** Claude Code's edit: one line replaced in Plan, one line added to Budget (two hunks). */
 const LISBON_EDITED = lisbonEdited(LISBON_TEXT);
 /** Cursor's property change: status and tags. */
@@ -143,7 +163,11 @@ async function main(): Promise<void> {
   const view = new PendingChangesView(leaf as unknown as ObsidianLeaf, store, review);
   document.getElementById('sidebar')!.appendChild(leaf.containerEl);
   await leaf.open(view);
-  window.vaultMcpPending = { store, view, fileText: () => file.text, notices: () => Notice.messages() };
+  const userEdit = (path: string, edit: (text: string) => string): void => {
+    texts.set(path, edit(texts.get(path) ?? ''));
+    for (const listener of noteListeners) listener({ type: 'modify', path });
+  };
+  window.vaultMcpPending = { store, view, fileText: () => file.text, notices: () => Notice.messages(), userEdit };
 }
 
 void main();

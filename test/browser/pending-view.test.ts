@@ -18,7 +18,7 @@ d('Pending changes view in headless Chromium', () => {
       .locator('.vault-mcp-proposal', { has: ui.page.locator('.vault-mcp-proposal-label', { hasText: label }) })
       .filter({ hasText: kind });
 
-  it('lists every note and proposal with who proposed it, its kind and its diff lines; screenshots light and dark', async () => {
+  it('lists every note and proposal with who proposed it, its kind and its diff lines', async () => {
     expect(await ui.page.textContent('.vault-mcp-pending-title')).toBe('5 pending changes');
     expect(await texts('.vault-mcp-pending-path')).toEqual([
       'Travel/Lisbon trip.md',
@@ -71,6 +71,34 @@ d('Pending changes view in headless Chromium', () => {
     expect(reject.x).toBeGreaterThan(accept.x + accept.width);
     const sidebar = await ui.page.locator('#sidebar').boundingBox();
     expect(reject.x + reject.width).toBeLessThanOrEqual(sidebar.x + sidebar.width);
+    expect(await ui.page.locator('.vault-mcp-proposal-stale').count()).toBe(0);
+    expect(await ui.page.getByRole('button', { name: /^Accept the change from/ }).count()).toBe(5);
+  });
+
+  it('the user edits a line a proposal changes: its card turns Stale with the reason and only Reject, as it happens; screenshots light and dark', async () => {
+    const properties = card('Cursor', 'set_properties');
+    await ui.page.evaluate(() =>
+      window.vaultMcpPending.userEdit('Travel/Lisbon trip.md', (text) => text.replace('status: planning', 'status: confirmed')),
+    );
+    await properties.locator('.vault-mcp-proposal-stale').waitFor({ timeout: 5000 });
+    expect(await properties.locator('.vault-mcp-proposal-stale').textContent()).toBe('Stale');
+    expect(await properties.locator('.vault-mcp-proposal-stale-reason').textContent()).toBe(
+      'The note changed where these changes would go; the user can only reject them. Propose again on the new text.',
+    );
+    expect(await properties.getByRole('button').allTextContents()).toEqual(['Reject']);
+    expect(await ui.page.textContent('.vault-mcp-pending-title')).toBe('5 pending changes (1 stale)');
+    // Claude Code's edit of the same note is elsewhere in it: still acceptable, nothing marked.
+    const edit = card('Claude Code', 'edit_note');
+    expect(await edit.getByRole('button').allTextContents()).toEqual(['Accept', 'Reject']);
+    expect(await edit.locator('.vault-mcp-diff-head').allTextContents()).toEqual(['Line 9', 'Line 15']);
+    // The badge stands out from the kind badge beside it, and the card is marked along its edge.
+    const [staleColor, kindColor] = await Promise.all(
+      ['.vault-mcp-proposal-stale', '.vault-mcp-proposal-kind'].map((s) =>
+        properties.locator(s).evaluate((e: Element) => getComputedStyle(e).color),
+      ),
+    );
+    expect(staleColor).not.toBe(kindColor);
+    expect(await properties.evaluate((e: Element) => getComputedStyle(e).boxShadow)).not.toBe('none');
 
     await fsp.mkdir(path.dirname(shot('pending-changes.png')), { recursive: true });
     await ui.page.locator('#sidebar').screenshot({ path: shot('pending-changes.png') });

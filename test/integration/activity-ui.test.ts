@@ -65,7 +65,9 @@ describe('Agent activity view in the workspace', () => {
     expect(texts('.vault-mcp-activity-kind')).toEqual(['move', 'edit']);
     expect(texts('.vault-mcp-activity-path')).toEqual(['Archive/Older ideas.md', 'Inbox.md']);
     expect(texts('.vault-mcp-diff-inserted')).toEqual(['+ - [ ] Agent task']);
-    expect(texts('.vault-mcp-diff-message')).toEqual(['Archive/Old ideas.md → Archive/Older ideas.md']);
+    expect(texts('.vault-mcp-diff-message')).toEqual(['Archive/Old ideas.md → Archive/Older ideas.md', 'Links to it updated in 2 notes:']);
+    // The two notes whose links to it Obsidian rewrote (the demo vault's Ideas and Home link to it).
+    expect(texts('.vault-mcp-diff-context').sort()).toEqual(['  Home.md', '  Ideas.md']);
 
     const edit = view().contentEl.querySelectorAll<HTMLElement>('.vault-mcp-activity-entry')[1];
     edit.querySelector<HTMLButtonElement>('button[aria-label="Revert edit of Inbox.md"]')!.click();

@@ -121,7 +121,7 @@ describe('agent activity log', () => {
     expect(await read('Ideas.md')).toContain('[[Archive/Older ideas]]');
     const move = newest();
     expect((await revert(move.id)).message).toBe(
-      `Reverted ${move.id}: Archive/Older ideas.md is back at Archive/Old ideas.md (logged as ${log().get(move.id)?.reverted_by}).`,
+      `Reverted ${move.id}: Archive/Older ideas.md is back at Archive/Old ideas.md, and the links to it in 2 notes are rewritten back (logged as ${log().get(move.id)?.reverted_by}).`,
     );
     expect(await read('Ideas.md')).toBe(before);
     expect(await exists('Archive/Old ideas.md')).toBe(true);
@@ -139,6 +139,49 @@ describe('agent activity log', () => {
     expect(await exists('Archive/Older ideas.md')).toBe(true);
     expect(log().isReverted(move)).toBe(false);
     expect(log().isReverted(log().get(undo) as ActivityEntry)).toBe(true);
+  });
+
+  it('a move lists the notes whose links it rewrote, accepted from a proposal as from a force key: activity <id>, the agent, and the revert that rewrites them back', async () => {
+    const linked = { 'Ideas.md': await read('Ideas.md'), 'Home.md': await read('Home.md') };
+    await call(env.client, 'move_note', { path: 'Archive/Old ideas.md', to: 'Archive/Older ideas.md' });
+    const forced = newest();
+    expect([...(forced.linkers ?? [])].sort()).toEqual(['Home.md', 'Ideas.md']);
+    await revert(forced.id);
+    expect(await read('Ideas.md')).toBe(linked['Ideas.md']);
+
+    await env.booted.plugin.keyRing.setMode(env.booted.key.id, 'propose');
+    const staged = await call(env.client, 'move_note', { path: 'Archive/Old ideas.md', to: 'Archive/Moved ideas.md' });
+    expect((await env.booted.plugin.review.accept(staged.proposal_id)).applied).toBe(1);
+    expect(await read('Ideas.md')).toContain('[[Archive/Moved ideas]]');
+    const accepted = newest();
+    expect(accepted).toMatchObject({ via: 'proposal', proposal_id: staged.proposal_id, kind: 'move', path: 'Archive/Moved ideas.md' });
+    expect([...(accepted.linkers ?? [])].sort()).toEqual(['Home.md', 'Ideas.md']);
+    const shown = (await runActivityCommand(env.booted.plugin, `activity ${accepted.id}`)) ?? '';
+    expect(shown.split('\n').slice(1)).toEqual([
+      '  Archive/Old ideas.md → Archive/Moved ideas.md',
+      '  Links to it updated in 2 notes:',
+      ...(accepted.linkers ?? []).map((p) => `    ${p}`),
+    ]);
+    const mine = await call(env.client, 'proposal_status', { activity: true });
+    expect(mine.activity[0].diff).toBe(
+      [
+        'Archive/Old ideas.md → Archive/Moved ideas.md',
+        'Links to it updated in 2 notes:',
+        ...(accepted.linkers ?? []).map((p) => `  ${p}`),
+      ].join('\n'),
+    );
+    // A linker the key may no longer see is left out of what the agent is shown.
+    await userEdit('Home.md', (t) => `---\naccess: private\n---\n${t}`);
+    const hidden = await call(env.client, 'proposal_status', { activity: true });
+    expect(hidden.activity[0].diff).not.toContain('Home.md');
+    await userEdit('Home.md', (t) => t.replace('---\naccess: private\n---\n', ''));
+    // Reverting the accepted move rewrites both linkers back, says so, and its own entry lists them.
+    expect((await revert(accepted.id)).message).toBe(
+      `Reverted ${accepted.id}: Archive/Moved ideas.md is back at Archive/Old ideas.md, and the links to it in 2 notes are rewritten back (logged as ${log().get(accepted.id)?.reverted_by}).`,
+    );
+    expect(await read('Ideas.md')).toBe(linked['Ideas.md']);
+    expect(await read('Home.md')).toBe(linked['Home.md']);
+    expect([...(log().get(log().get(accepted.id)?.reverted_by ?? '')?.linkers ?? [])].sort()).toEqual(['Home.md', 'Ideas.md']);
   });
 
   it('a deleted note comes back with its text and frontmatter', async () => {

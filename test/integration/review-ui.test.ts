@@ -9,6 +9,7 @@ import type { WriteRequest } from '../../src/vault/writes/write-types';
 import { bootPlugin, type BootedPlugin } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 import { inboxTaskEdit } from '../harness/demo-edits';
+import { listPendingProposals } from '../../src/ui/review/review-commands';
 
 /** What the host's Plugin records for tests. */
 type HostPluginRecords = Pick<Plugin, 'statusBarItems' | 'ribbonIcons'>;
@@ -128,6 +129,97 @@ describe('review UI in the workspace', () => {
       ...text.slice(0, 12).map((l) => `− ${l}`),
       ...(text.length > 12 ? [`… ${text.length - 12} more lines`] : []),
     ]);
+  });
+
+  describe('a proposal that no longer applies', () => {
+    /** The user's own edit in Obsidian (vault.process), once the metadata cache has parsed it. */
+    const userEdit = async (p: string, edit: (text: string) => string): Promise<void> => {
+      const parsed = new Promise<void>((resolve) => {
+        const ref = env.app.metadataCache.on('changed', (changed) => {
+          if (changed.path !== p) return;
+          env.app.metadataCache.offref(ref);
+          resolve();
+        });
+      });
+      await env.app.vault.process(env.app.vault.getFileByPath(p)!, edit);
+      await parsed;
+    };
+    const openView = async (): Promise<PendingChangesView> => {
+      env.app.commands.executeCommandById('vault-mcp:open-pending-changes');
+      await until(() => pendingView()?.contentEl.querySelector('.vault-mcp-pending-title') !== null);
+      return pendingView();
+    };
+    const card = (id: string) => pendingView().contentEl.querySelector(`[data-proposal-id="${id}"]`);
+    const buttons = (id: string) => [...(card(id)?.querySelectorAll('button') ?? [])].map((b) => b.getAttribute('aria-label'));
+    const badge = (id: string) => card(id)?.querySelector('.vault-mcp-proposal-stale')?.textContent ?? null;
+    const reason = (id: string) => card(id)?.querySelector('.vault-mcp-proposal-stale-reason')?.textContent ?? null;
+    /** The terminal's listing line of proposal `id` (review-commands.ts: the same applicability check). */
+    const listed = async (id: string) => (await listPendingProposals(env.plugin)).split('\n').find((line) => line.startsWith(id)) ?? '';
+
+    test('a note changed where an edit would go marks its card Stale with the reason and offers only Reject, live, as the terminal lists it', async () => {
+      const p = await stage(inboxTaskEdit('Renew the card'));
+      const view = await openView();
+      expect(badge(p.id)).toBeNull();
+      expect(buttons(p.id)).toEqual(['Accept the change from Claude Code', 'Reject the change from Claude Code']);
+      await userEdit('Inbox.md', (text) => text.replace('Renew the library card', 'Renew the library card online'));
+      await until(() => badge(p.id) !== null);
+      expect(badge(p.id)).toBe('Stale');
+      expect(card(p.id)?.classList.contains('is-stale')).toBe(true);
+      expect(buttons(p.id)).toEqual(['Reject the change from Claude Code']);
+      expect(view.contentEl.querySelector('.vault-mcp-pending-title')?.textContent).toBe('1 pending change (1 stale)');
+      const terminal = await listed(p.id);
+      expect(terminal).toMatch(/^p_\w+ {2}stale {2}edit Inbox\.md/);
+      expect(terminal).toContain(`(${reason(p.id)})`);
+      expect(reason(p.id)).toBe(
+        'The note changed where these changes would go; the user can only reject them. Propose again on the new text.',
+      );
+      // The user takes their edit back: the change applies again, and Accept is back.
+      await userEdit('Inbox.md', (text) => text.replace('Renew the library card online', 'Renew the library card'));
+      await until(() => badge(p.id) === null);
+      expect(buttons(p.id)).toEqual(['Accept the change from Claude Code', 'Reject the change from Claude Code']);
+      expect(view.contentEl.querySelector('.vault-mcp-pending-title')?.textContent).toBe('1 pending change');
+    });
+
+    test('a move whose target is taken and a folder made since go stale live; Reject still works; a hunk alone that no longer applies is marked', async () => {
+      const move = await stage({ tool: 'move_note', kind: 'move', path: 'Reading list', to: 'Archive/Reading list' });
+      const folder = await stage({ tool: 'create_folder', kind: 'folder', path: 'Proposed folder' });
+      const base = await disk('Inbox.md');
+      const body = base
+        .replace('Book the dentist for March', 'Book the dentist for May')
+        .replace('Renew the library card', 'Cancel the library card');
+      const edit = await stage({ tool: 'write_note', kind: 'write', path: 'Inbox', body: body.slice(body.indexOf('# Inbox')) });
+      await openView();
+      expect([badge(move.id), badge(folder.id), badge(edit.id)]).toEqual([null, null, null]);
+      await env.app.vault.create('Archive/Reading list.md', 'taken\n');
+      await env.app.vault.createFolder('Proposed folder');
+      await userEdit('Inbox.md', (text) => text.replace('Book the dentist for March', 'Book the dentist for April'));
+      await until(() => badge(move.id) !== null && badge(folder.id) !== null);
+      expect(reason(move.id)).toBe(
+        "Its path 'Archive/Reading list.md' is now taken or not available to the key, so it can no longer be applied.",
+      );
+      expect(reason(folder.id)).toMatch(/^Its path 'Proposed folder' is now taken/);
+      expect(buttons(move.id)).toEqual(['Reject the change from Claude Code']);
+      // One of the edit's two hunks is stale: the card stays acceptable, the hunk says Accept skips it.
+      expect(badge(edit.id)).toBeNull();
+      expect([...card(edit.id)!.querySelectorAll('.vault-mcp-diff-head')].map((el) => el.textContent)).toEqual([
+        'Line 7 · stale: Accept skips it',
+        'Line 9',
+      ]);
+      (card(move.id)!.querySelector('button') as HTMLElement).click();
+      await until(() => env.plugin.proposals.get(move.id)?.status === 'rejected');
+      await until(() => card(move.id) === null);
+      expect(await disk('Reading list.md')).toBeTruthy();
+    });
+
+    test("a key's roots narrowed in the settings mark its proposals stale in the open view", async () => {
+      const p = await stage(inboxTaskEdit('Renew the card'));
+      await openView();
+      expect(badge(p.id)).toBeNull();
+      await env.plugin.keyRing.setRoots(agent.id, ['Projects']);
+      await until(() => badge(p.id) !== null);
+      expect(buttons(p.id)).toEqual(['Reject the change from Claude Code']);
+      expect(await listed(p.id)).toContain(`(${reason(p.id)})`);
+    });
   });
 
   test('the view shows a line added after a last line without a line break as that line alone, at the next line', async () => {

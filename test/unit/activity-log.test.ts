@@ -56,7 +56,7 @@ describe('ActivityLog', () => {
     await log.load();
     log.record(edit('a\n', 'a\nb\n'), AGENT);
     clock = new Date('2026-12-01T10:01:00Z');
-    log.record({ kind: 'move', tool: 'move_note', from: 'Note.md', path: 'Moved.md', folder: false }, AGENT);
+    log.record({ kind: 'move', tool: 'move_note', from: 'Note.md', path: 'Moved.md', folder: false, linkers: ['Home.md'] }, AGENT);
     await log.whenSaved();
     const again = make();
     expect(await again.load()).toEqual({});
@@ -64,6 +64,14 @@ describe('ActivityLog', () => {
       'move Moved.md s1 Claude Code',
       'edit Note.md s1 Claude Code',
     ]);
+    expect(again.all()[0].linkers).toEqual(['Home.md']);
+    // A move that rewrote no link keeps no list; a list that is not of paths is a damaged file.
+    expect(
+      make().record({ kind: 'move', tool: 'move_note', from: 'A.md', path: 'B.md', folder: false, linkers: [] }, AGENT),
+    ).not.toHaveProperty('linkers');
+    expect(() => parseActivity((file.text ?? '').replace('"linkers":["Home.md"]', '"linkers":[3]'))).toThrow(
+      /"linkers" must be a list of note paths/,
+    );
     expect(textsOf(again.all()[1], 'a\nb\n')).toEqual({ before: 'a\n', after: 'a\nb\n' });
     expect(textsOf(again.all()[1], 'a\nb\nlater\n')).toEqual({ before: null, after: null });
   });

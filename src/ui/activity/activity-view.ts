@@ -141,12 +141,13 @@ export class AgentActivityView extends SidebarListView {
     let lines = this.previews.get(e);
     if (!lines) this.previews.set(e, (lines = diffPreview(e, PREVIEW_LINES)));
     for (const line of lines) {
-      const sign = line.kind === 'removed' ? '− ' : line.kind === 'inserted' ? '+ ' : '';
+      const sign = line.kind === 'removed' ? '− ' : line.kind === 'inserted' ? '+ ' : line.kind === 'context' ? '  ' : '';
       const cls = {
         head: 'vault-mcp-diff-head',
         removed: 'vault-mcp-diff-removed',
         inserted: 'vault-mcp-diff-inserted',
         message: 'vault-mcp-diff-message',
+        context: 'vault-mcp-diff-context',
         more: 'vault-mcp-diff-more',
       }[line.kind];
       // Written out (visibleText): a bidi override would reorder the line the user judges.

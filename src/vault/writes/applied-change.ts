@@ -4,7 +4,8 @@ import type { AccessScope } from '../access/access';
  * A change the vault's write primitives have just made, as plain data, for the agent activity
  * log (docs/architecture.md#agent-activity): the texts around it, so what undoes it can be kept.
  * `before`/`after` are a note's (or widget's) whole text before and after; a move names the
- * old path in `from` and the new one in `path`; a folder `removed` is an empty folder taken away
+ * old path in `from` and the new one in `path`, and in `linkers` the notes whose text Obsidian's
+ * link updates changed with it (at their paths after the move; empty when none); a folder `removed` is an empty folder taken away
  * (undoing a logged create_folder); a widget's `before` is null when it was created, its `after`
  * null when it was removed. A delete's `notUtf8` says the note's bytes were not UTF-8, so
  * `before` is them decoded with replacement characters, not the note (its intact copy is in the trash).
@@ -13,7 +14,7 @@ export type AppliedChange =
   | { kind: 'edit' | 'properties'; tool: string; path: string; before: string; after: string }
   | { kind: 'create'; tool: string; path: string; after: string }
   | { kind: 'delete'; tool: string; path: string; before: string; notUtf8?: true }
-  | { kind: 'move'; tool: string; from: string; path: string; folder: boolean }
+  | { kind: 'move'; tool: string; from: string; path: string; folder: boolean; linkers: string[] }
   | { kind: 'folder'; tool: string; path: string; removed?: true }
   | { kind: 'widget'; tool: string; path: string; before: string | null; after: string | null };
 

@@ -199,7 +199,11 @@ export class EntryWriter {
     };
   }
 
-  /** Moves `entry` with `fileManager.renameFile` (Obsidian updates links), after fresh checks. */
+  /**
+   * Moves `entry` with `fileManager.renameFile` (Obsidian updates links), after fresh checks.
+   * Notes on `p` (`linkersRewritten`) the notes linking into it whose text the link updates
+   * changed, at their paths after the move, so the activity log can list them.
+   */
   private async move(entry: TAbstractFile, p: Extract<PreparedWrite, { kind: 'move' }>, scope: AccessScope): Promise<WriteResult> {
     assertStillAt(this.app.vault, entry, p.path);
     let before: string | null = null;
@@ -215,12 +219,14 @@ export class EntryWriter {
     if (occupant && occupant !== entry) throw takenError('move to');
     if (this.notes.policy.caseTwins(p.to).some((twin) => twin !== entry)) throw takenError('move to');
     await this.ensureFolder(parentOf(p.to));
+    const linking = await Promise.all(this.notes.notesLinkingInto(entry).map(async (f) => ({ f, text: await this.app.vault.read(f) })));
     try {
       await this.app.fileManager.renameFile(entry, p.to);
     } catch (err) {
       if (/exist/i.test(String((err as Error)?.message))) throw takenError('move to');
       throw err;
     }
+    p.linkersRewritten = await this.rewritten(linking);
     if (!(entry instanceof TFile) || before === null) return { status: 'applied', path: entry.path, from: p.path };
     const after = await this.app.vault.read(entry);
     return {
@@ -231,6 +237,19 @@ export class EntryWriter {
       size_before: byteSize(before),
       size_after: byteSize(after),
     };
+  }
+
+  /**
+   * Of the notes read before a move (`f` with its `text` then), the ones whose text differs now:
+   * those whose links the move rewrote. A note gone since is left out.
+   * @returns their paths now (a note moved along with a folder at its new path), in the order given.
+   */
+  private async rewritten(linking: ReadonlyArray<{ f: TFile; text: string }>): Promise<string[]> {
+    const out: string[] = [];
+    for (const { f, text } of linking) {
+      if (this.app.vault.getFileByPath(f.path) === f && (await this.app.vault.read(f)) !== text) out.push(f.path);
+    }
+    return out;
   }
 
   /**

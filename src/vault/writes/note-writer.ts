@@ -462,7 +462,14 @@ function entryChange(prepared: Exclude<PreparedWrite, PreparedTextWrite>, result
         ...(prepared.notUtf8 ? { notUtf8: true } : {}),
       };
     case 'move':
-      return { kind: 'move', tool: prepared.tool, from: prepared.path, path: result.path, folder: prepared.folder };
+      return {
+        kind: 'move',
+        tool: prepared.tool,
+        from: prepared.path,
+        path: result.path,
+        folder: prepared.folder,
+        linkers: prepared.linkersRewritten ?? [],
+      };
     case 'folder':
       return { kind: 'folder', tool: prepared.tool, path: result.path };
   }

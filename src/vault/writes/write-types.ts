@@ -92,11 +92,21 @@ export interface PreparedTextWrite {
  * plain data only (no TFile, no closures), so proposals can persist it. `kind` uses the
  * proposal kinds of docs/architecture.md#proposals. Paths are normalized vault paths; `folder` on a
  * move tells a folder move from a note move; a note's move or delete carries its text as read.
+ * Applying a move notes the linkers it rewrote on it (`linkersRewritten`), as a delete notes `notUtf8`.
  */
 export type PreparedWrite =
   | { kind: 'create'; tool: string; path: string; proposedText: string }
   | PreparedTextWrite
-  | { kind: 'move'; tool: string; path: string; to: string; folder: boolean; expectedHash?: string }
+  | {
+      kind: 'move';
+      tool: string;
+      path: string;
+      to: string;
+      folder: boolean;
+      expectedHash?: string;
+      /** Set when applied (EntryWriter): the notes whose text Obsidian's link updates changed, at their paths after the move. */
+      linkersRewritten?: string[];
+    }
   | { kind: 'delete'; tool: string; path: string; expectedHash?: string; baseText: string; baseHash: string; notUtf8?: boolean }
   | { kind: 'folder'; tool: string; path: string };
 
