@@ -181,8 +181,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * line without a line break counted as they are, one parser for quoted key labels, and a repeated write answering its pending proposal.
  * Session 24's lead: +0.3 KB for the saved index's posting lists kept as bytes in a binary file per part (format 10), handed to the
  * index as views of what was read instead of base64url text read, joined and decoded (docs/performance.md).
+ * Session 24's review round: +2.6 KB for the Pending view's stale badge kept live as the vault and the keys change (a stale
+ * proposal still offered Accept), and a move's activity entry listing the notes whose links it rewrote.
  */
-const BUDGET_BYTES = 802_300;
+const BUDGET_BYTES = 805_000;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.
