@@ -97,6 +97,78 @@ describe('rootsInVault', () => {
   });
 });
 
+describe('rootsInVault: case folded as the disk folds it, one segment at a time (foldPath)', () => {
+  it('matches the vault folder spelled with ſ, ı or the Kelvin sign where the disk ignores case, never on Linux', () => {
+    const vault = ['/Users/sam/Vault'];
+    for (const spelled of ['/Users/\u017fam/Vault/A', '/USERS/SAM/VAULT/A']) {
+      expect(rootsInVault([spelled], vault, MAC)).toEqual({ kind: 'folders', folders: ['A'] });
+      expect(rootsInVault([spelled], vault, LINUX)).toEqual({ kind: 'elsewhere' });
+    }
+    expect(rootsInVault(['/Users/J\u0131m/Vault/A'], ['/Users/Jim/Vault'], MAC)).toEqual({ kind: 'folders', folders: ['A'] });
+    expect(rootsInVault(['/Users/J\u0131m'], ['/Users/Jim/Vault'], MAC)).toEqual({ kind: 'whole' });
+    expect(rootsInVault(['/Users/\u017fam'], vault, MAC)).toEqual({ kind: 'whole' });
+    expect(rootsInVault(['C:\\Users\\\u212Aate\\Vault\\A'], ['C:\\Users\\kate\\Vault'], WINDOWS)).toEqual({
+      kind: 'folders',
+      folders: ['A'],
+    });
+    // As parseRoots gives it (NFC turns the Kelvin sign into K).
+    const kelvin = parseRoots([{ uri: 'file:///Users/%E2%84%AAate/Vault/A' }], MAC).paths;
+    expect(rootsInVault(kelvin, ['/Users/kate/Vault'], MAC)).toEqual({ kind: 'folders', folders: ['A'] });
+  });
+
+  it('cuts the folder part at the segment, whatever length the fold gives (İ lower-cases to two code units)', () => {
+    // The vault folder spelled i + U+0307 (two code units) and the root İ (one), and the other way round.
+    expect(rootsInVault(['/Users/\u0130lker/Vault/Projects'], ['/Users/i\u0307lker/Vault'], MAC)).toEqual({
+      kind: 'folders',
+      folders: ['Projects'],
+    });
+    expect(rootsInVault(['/Users/i\u0307lker/Vault/Projects'], ['/Users/\u0130lker/Vault'], MAC)).toEqual({
+      kind: 'folders',
+      folders: ['Projects'],
+    });
+    expect(rootsInVault(['/Users/\u0130\u0130/Vault/A/B'], ['/Users/i\u0307i\u0307/Vault'], MAC)).toEqual({
+      kind: 'folders',
+      folders: ['A/B'],
+    });
+    // The folder keeps the root's own spelling (the vault's spelling is looked up afterwards).
+    expect(rootsInVault(['/v/\u0130ndex/\u017fub'], ['/v'], MAC)).toEqual({ kind: 'folders', folders: ['\u0130ndex/\u017fub'] });
+  });
+
+  it('a prefix of a sibling folder name is apart; trailing separators change nothing', () => {
+    const vault = ['/home/me/Vault'];
+    for (const rules of [LINUX, MAC]) {
+      expect(rootsInVault(['/home/me/Vau', '/home/me/VaultOther/A', '/home/me/Vault2'], vault, rules)).toEqual({ kind: 'elsewhere' });
+      expect(rootsInVault(['/home/me/Vault/A/'], vault, rules)).toEqual({ kind: 'folders', folders: ['A'] });
+      expect(rootsInVault(['/home/me/Vault/A'], ['/home/me/Vault/'], rules)).toEqual({ kind: 'folders', folders: ['A'] });
+      expect(rootsInVault(['/home/me/Vault/'], vault, rules)).toEqual({ kind: 'whole' });
+      expect(rootsInVault(['/home/me/'], vault, rules)).toEqual({ kind: 'whole' });
+      expect(rootsInVault(['/'], vault, rules)).toEqual({ kind: 'whole' });
+    }
+    expect(rootsInVault(['/home/me/\u017fault/A'], ['/home/me/Vau'], MAC)).toEqual({ kind: 'elsewhere' });
+    expect(rootsInVault(['C:\\'], ['C:\\Users\\Me\\Vault'], WINDOWS)).toEqual({ kind: 'whole' });
+    expect(rootsInVault(['C:\\Users\\Me\\Vault\\A\\'], ['C:\\Users\\Me\\Vault\\'], WINDOWS)).toEqual({
+      kind: 'folders',
+      folders: ['A'],
+    });
+    expect(rootsInVault(['\\\\server\\share\\Vault\\A'], ['\\\\server\\share\\Vault'], WINDOWS)).toEqual({
+      kind: 'folders',
+      folders: ['A'],
+    });
+    expect(rootsInVault(['\\server\\share\\Vault\\A'], ['\\\\server\\share\\Vault'], WINDOWS)).toEqual({ kind: 'elsewhere' });
+  });
+
+  it('a root spelled with ſ narrows the session instead of being ignored (which left the whole key)', () => {
+    const access = sessionAccess(
+      ['A', 'B'],
+      { status: 'listed', paths: ['/Users/\u017fam/Vault/A'], ignored: [] },
+      ['/Users/sam/Vault'],
+      MAC,
+      (f) => f,
+    );
+    expect(access).toMatchObject({ roots: ['A'], blocked: null, report: { source: 'client' } });
+  });
+});
+
 describe('intersectRoots and sessionAccess', () => {
   it("keeps the inner folder of each overlapping pair; a key without roots takes the client's", () => {
     expect(intersectRoots([], ['A', 'B'], false)).toEqual(['A', 'B']);

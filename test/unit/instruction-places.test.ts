@@ -59,22 +59,27 @@ describe('InstructionPlaces', () => {
 
   it('finds the places once; an ordinary note created or renamed keeps them, an instruction name or a change at a target finds them again', async () => {
     const scans = jest.spyOn(app.vault, 'getAllLoadedFiles');
+    // Each finding follows every entry named like an instruction file, Areas/AGENTS.md among them.
+    const follows = jest.spyOn(store.policy, 'realPathOf');
+    const finds = (): number => follows.mock.calls.filter(([path]) => path === 'Areas/AGENTS.md').length;
     const hold = store.instructions.ruleFor('Skills');
     for (let i = 0; i < 50; i++) hold(`Areas/n${i}.md`);
-    expect(scans).toHaveBeenCalledTimes(1);
+    expect(finds()).toBe(1);
     const note = await app.vault.create('Areas/n1.md', 'x\n');
     await app.vault.rename(note, 'Areas/n2.md');
     hold('Areas/n3.md');
-    expect(scans).toHaveBeenCalledTimes(1);
+    expect(finds()).toBe(1);
     await app.vault.create('Areas/CLAUDE.md', 'x\n');
     hold('Areas/n3.md');
-    expect(scans).toHaveBeenCalledTimes(2);
+    expect(finds()).toBe(2);
     await app.vault.rename(app.vault.getAbstractFileByPath('Areas/rules.md')!, 'Areas/rules2.md');
     expect(hold('Areas/rules.md')).toBe(true);
-    expect(scans).toHaveBeenCalledTimes(3);
+    expect(finds()).toBe(3);
     // Another skills folder setting: found again for it.
     expect(store.instructions.holds('Reference/Tools/SKILL.md', 'Agent skills')).toBe(false);
-    expect(scans).toHaveBeenCalledTimes(4);
+    expect(finds()).toBe(4);
+    // Only the first finding read every entry of the vault; the later ones kept to the named entries.
+    expect(scans).toHaveBeenCalledTimes(1);
   });
 
   it('a link Obsidian still lists whose target is gone names where the target would be recreated', async () => {
@@ -103,5 +108,130 @@ describe('InstructionPlaces', () => {
       own.close();
       await reload.close();
     }
+  });
+});
+
+/**
+ * After a folder is renamed, moved or deleted, InstructionPlaces finds the places again from the
+ * entries named like an instruction file that it keeps up to date from vault events, not by a new
+ * pass over every entry of the vault; its answers stay those of a fresh instance's full pass.
+ */
+describe('InstructionPlaces after folder renames and deletes', () => {
+  let root: string;
+  let app: HostApp;
+  let store: NoteStore;
+
+  beforeEach(async () => {
+    root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-instr-moves-'));
+    const files: Record<string, string> = {
+      'Areas/rules.md': '# Rules\n',
+      'Areas/Plan.md': '# Plan\n',
+      'Areas/Finance/CLAUDE.md': '# Finance\n',
+      'Areas/Finance/Budget.md': 'b\n',
+      'Areas/Finance/sub/notes.md': 'n\n',
+      'Reference/Tools/SKILL.md': '---\nname: Tools\ndescription: Tools.\n---\n',
+      'Reference/gem.md': 'g\n',
+      'Reference/Other.md': 'x\n',
+      'Skills/summarize/SKILL.md': '---\nname: S\ndescription: S.\n---\n',
+      'Odd/AGENTS.md/inner.md': 'i\n',
+      'Projects/Plan.md': 'p\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      await fsp.mkdir(nodePath.dirname(nodePath.join(root, path)), { recursive: true });
+      await fsp.writeFile(nodePath.join(root, path), text);
+    }
+    await fsp.symlink('rules.md', nodePath.join(root, 'Areas/AGENTS.md'), 'file');
+    await fsp.symlink('../../../Reference/gem.md', nodePath.join(root, 'Areas/Finance/sub/GEMINI.md'), 'file');
+    await fsp.symlink('../Areas/Finance/CLAUDE.md', nodePath.join(root, 'Projects/AGENTS.md'), 'file');
+    await fsp.symlink('../Reference/Tools', nodePath.join(root, 'Skills/tools'), 'dir');
+    await fsp.symlink('../Reference', nodePath.join(root, 'Odd/CLAUDE.md'), 'dir');
+    app = (await createHostApp({ vaultPath: root, watchIntervalMs: false })) as HostApp;
+    store = new NoteStore(app as never, { quarantine: () => [] });
+  });
+
+  afterEach(async () => {
+    store.close();
+    await app.close();
+    await fsp.rm(root, { recursive: true, force: true });
+  });
+
+  /** Every path seen so far, old ones included, and a few that never existed. */
+  const seen = new Set<string>(['', 'Areas/Finance/CLAUDE.md', 'Reference/Tools/new.md', 'Nowhere/AGENTS.md']);
+  const entry = (path: string): NonNullable<ReturnType<HostApp['vault']['getAbstractFileByPath']>> => {
+    const found = app.vault.getAbstractFileByPath(path);
+    if (found === null) throw new Error(`no entry at ${path}`);
+    return found;
+  };
+
+  /** The long-lived instance answers each path as a fresh one does (its first, full pass), for two skills folders. */
+  function expectSameAsFresh(step: string): void {
+    for (const e of app.vault.getAllLoadedFiles()) seen.add(e.path);
+    const fresh = new NoteStore(app as never, { quarantine: () => [] });
+    try {
+      for (const skills of ['Skills', 'Ref']) {
+        const differ = [...seen].filter((p) => store.instructions.holds(p, skills) !== fresh.instructions.holds(p, skills));
+        expect([step, skills, differ]).toEqual([step, skills, []]);
+        type Known = { knownFor(folder: string): { targets: string[]; named: string[] } };
+        const known = (s: NoteStore): { targets: string[]; named: string[] } => {
+          const k = (s.instructions as unknown as Known).knownFor(skills);
+          return { targets: [...k.targets].sort(), named: [...k.named].sort() };
+        };
+        expect([step, skills, known(store)]).toEqual([step, skills, known(fresh)]);
+      }
+    } finally {
+      fresh.close();
+    }
+  }
+
+  it('answers as a fresh instance after each rename, move or delete of folders holding links and instruction files', async () => {
+    expectSameAsFresh('start');
+    expect(store.instructions.holds('Areas/Finance/CLAUDE.md', 'Skills')).toBe(true);
+    expect(store.instructions.holds('Reference/gem.md', 'Skills')).toBe(true);
+    await app.vault.rename(entry('Areas/Finance'), 'Money/Finance');
+    expectSameAsFresh('Areas/Finance → Money/Finance');
+    await app.vault.rename(entry('Areas'), 'Zones');
+    expectSameAsFresh('Areas → Zones');
+    await app.vault.rename(entry('Reference'), 'Ref');
+    expectSameAsFresh('Reference → Ref');
+    await app.vault.rename(entry('Odd'), 'Odd2');
+    expectSameAsFresh('Odd → Odd2');
+    await app.vault.rename(entry('Odd2/AGENTS.md'), 'Odd2/plain');
+    expectSameAsFresh('Odd2/AGENTS.md → Odd2/plain');
+    await app.vault.rename(entry('Odd2/plain'), 'Odd2/GEMINI.md');
+    expectSameAsFresh('Odd2/plain → Odd2/GEMINI.md');
+    await app.vault.delete(entry('Money'), true);
+    expectSameAsFresh('delete Money');
+    await app.vault.rename(entry('Skills'), 'Kit');
+    expectSameAsFresh('Skills → Kit');
+    await app.vault.createFolder('New/Deep');
+    await app.vault.create('New/Deep/CLAUDE.md', 'c\n');
+    expectSameAsFresh('create New/Deep/CLAUDE.md');
+    await app.vault.rename(entry('New'), 'Kit/New');
+    expectSameAsFresh('New → Kit/New');
+    await app.vault.rename(entry('Kit'), 'Skills');
+    expectSameAsFresh('Kit → Skills');
+    await app.vault.trash(entry('Skills/New'), false);
+    expectSameAsFresh('trash Skills/New');
+    await app.vault.rename(entry('Zones/AGENTS.md'), 'Zones/agents.md');
+    expectSameAsFresh('Zones/AGENTS.md → Zones/agents.md');
+    await app.vault.delete(entry('Odd2'), true);
+    expectSameAsFresh('delete Odd2');
+  });
+
+  it('a folder renamed or deleted does not cost a pass over every entry of the vault', async () => {
+    const hold = store.instructions.ruleFor('Skills');
+    const scans = jest.spyOn(app.vault, 'getAllLoadedFiles');
+    hold('Projects/Plan.md');
+    expect(scans).toHaveBeenCalledTimes(1);
+    await app.vault.rename(entry('Areas/Finance'), 'Money/Finance');
+    expect(hold('Money/Finance/CLAUDE.md')).toBe(true);
+    await app.vault.delete(entry('Odd'), true);
+    expect(hold('Reference/Other.md')).toBe(false);
+    await app.vault.createFolder('Empty');
+    await app.vault.rename(entry('Empty'), 'Empty2');
+    expect(hold('Areas/Finance/CLAUDE.md')).toBe(true);
+    await app.vault.create('Projects/CLAUDE.md', 'c\n');
+    expect(hold('Projects/CLAUDE.md')).toBe(true);
+    expect(scans).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,7 +1,7 @@
 import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkKeyRoot } from '../../settings/key-roots';
-import { isPathInside } from '../../vault/paths/paths';
+import { foldPath, isPathInside } from '../../vault/paths/paths';
 
 /** Most roots read from one `roots/list` answer; later entries are ignored (and reported). */
 export const MAX_CLIENT_ROOTS = 100;
@@ -164,20 +164,37 @@ export function intersectRoots(keyRoots: readonly string[], clientFolders: reado
   return out;
 }
 
-/** Where `path` lies from `base`: the base or above it, inside it (as a vault-relative folder), or apart. */
+/**
+ * Where `path` lies from `base`: the base or above it, inside it (as a vault-relative folder), or apart.
+ * Compared one whole segment at a time, each folded with {@link foldPath} where the disk ignores case
+ * (as every other path check folds: NotePolicy, key roots, {@link intersectRoots}), so `ſ`/`ı`/`K`
+ * (Kelvin) match `s`/`i`/`k` as a case-insensitive disk takes them, and a fold that changes a
+ * segment's length (`İ` → `i̇`) never shifts where the folder part begins: it is the path's own
+ * segments past the base's count, in the path's spelling. `/v/Proj` is never inside `/v/P`.
+ */
 function relate(
   path: string,
   base: string,
   rules: PathRules,
 ): { kind: 'contains' } | { kind: 'inside'; folder: string } | { kind: 'apart' } {
-  const sep = rules.platform === 'win32' ? '\\' : '/';
-  const cmp = (s: string): string => (rules.caseInsensitive ? s.toLowerCase() : s);
-  const p = cmp(path);
-  const b = cmp(base);
-  const withSep = (s: string): string => (s.endsWith(sep) ? s : s + sep);
-  if (p === b || b.startsWith(withSep(p))) return { kind: 'contains' };
-  if (p.startsWith(withSep(b))) return { kind: 'inside', folder: path.slice(withSep(base).length).split(sep).filter(Boolean).join('/') };
+  const p = segmentsOf(path, rules);
+  const b = segmentsOf(base, rules);
+  const same = (x: string, y: string): boolean => x === y || (rules.caseInsensitive && foldPath(x) === foldPath(y));
+  const prefix = (short: string[], long: string[]): boolean => short.length <= long.length && short.every((s, i) => same(s, long[i]));
+  if (prefix(p, b)) return { kind: 'contains' };
+  if (prefix(b, p)) return { kind: 'inside', folder: p.slice(b.length).filter(Boolean).join('/') };
   return { kind: 'apart' };
+}
+
+/**
+ * An absolute path's segments, split at `/` (and `\` on Windows); trailing separators add no empty
+ * segment (`/` → `['']`, `C:\` → `['C:']`, `/v/A/` → `['', 'v', 'A']`), while the empty segments that
+ * start a POSIX or UNC path stay, so `\\server\share` never equals `\server\share`.
+ */
+function segmentsOf(path: string, rules: PathRules): string[] {
+  const segments = path.split(rules.platform === 'win32' ? /[\\/]/ : '/');
+  while (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
+  return segments;
 }
 
 /** True when `text` has a C0 control character (NUL included) or DEL. */

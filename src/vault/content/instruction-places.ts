@@ -38,16 +38,29 @@ interface KnownPlaces {
  * And a note that is a hard link of an instruction file (same device and inode, its link count
  * above 1) changes that file when written.
  *
- * The link targets come from one pass over the vault's entries (the files named like an
- * instruction file, and the skills folder's tree), kept until the vault reports a create, delete
- * or rename that may change them (a path by an instruction name, in or around the skills folder,
- * at or around a known target, or any folder deleted or renamed) or the skills folder setting
- * changes: an ordinary force write costs a few string comparisons and one `stat` of its note.
+ * The link targets come from the entries named like an instruction file and the skills folder's
+ * tree, kept until the vault reports a create, delete or rename that may change them (a path by an
+ * instruction name, in or around the skills folder, at or around a known target, or any folder
+ * deleted or renamed) or the skills folder setting changes: an ordinary force write costs a few
+ * string comparisons and one `stat` of its note. The named entries are found by one pass over the
+ * vault's entries, the first time only, and then kept up to date from the same events, so finding
+ * the targets again (after a folder rename, say) reads those few entries, never the whole vault
+ * (the plugin's 50 ms main-thread rule: a pass took 20–40 ms at 40k entries, docs/limits.md).
  * A dangling link Obsidian does not list (its target was missing when the vault loaded) is not
  * known: nothing lists it short of reading every folder on disk (docs/security.md).
  */
 export class InstructionPlaces {
   private known: KnownPlaces | null = null;
+  /**
+   * Vault paths of every loaded entry (file or folder) named like an instruction file
+   * ({@link hasInstructionName}), found by one pass over the vault's entries the first time the
+   * places are found, then kept up to date from create and rename events (the vault reports a
+   * rename of each entry below a renamed folder, as note-changes.ts relies on too), so finding the
+   * places again after a change reads these few entries, not the whole vault. A path whose entry
+   * is gone (deleted, moved away) stays until the next finding drops it; whatever is at such a
+   * path has an instruction name (a deleted file's path may even be added). Unset until first needed.
+   */
+  private named?: Set<string>;
   private readonly refs: EventRef[] = [];
 
   /** @param app the Obsidian app (vault entries and events). @param policy the vault's path policy (links, disk files). */
@@ -56,6 +69,7 @@ export class InstructionPlaces {
     private readonly policy: InstructionPlacesPolicy,
   ) {
     const changed = (file: TAbstractFile, oldPath?: string): void => {
+      if (hasInstructionName(file.name)) this.named?.add(file.path);
       if (this.known === null) return;
       const folderGone = file instanceof TFolder && oldPath !== undefined;
       if (folderGone || this.touches(file.path) || (oldPath !== undefined && this.touches(oldPath))) this.known = null;
@@ -108,7 +122,12 @@ export class InstructionPlaces {
     return known.targets.some((target) => isPathInside(path, target, true) || isPathInside(target, path, true));
   }
 
-  /** The places for `folder`: kept, or found now by one pass over the vault's entries. */
+  /**
+   * The places for `folder`: kept, or found now from the entries named like an instruction file
+   * ({@link named}) and the skills folder's tree. Only the first time reads every entry of
+   * the vault; after a change it costs as many entries as those (a folder renamed or deleted no
+   * longer costs a pass over a 100k-note vault before the next force write: docs/limits.md).
+   */
   private knownFor(folder: string): KnownPlaces {
     if (this.known?.folder === folder) return this.known;
     const targets = new Set<string>();
@@ -120,9 +139,19 @@ export class InstructionPlaces {
       if (!isAgentInstructionPath(real, folder)) targets.add(real);
       return true;
     };
-    for (const entry of this.app.vault.getAllLoadedFiles()) {
-      if (!hasInstructionName(entry.name)) continue;
-      if (entry instanceof TFile) named.push(entry.path);
+    this.named ??= new Set(
+      this.app.vault
+        .getAllLoadedFiles()
+        .filter((entry) => hasInstructionName(entry.name))
+        .map((entry) => entry.path),
+    );
+    for (const path of this.named) {
+      const entry = this.app.vault.getAbstractFileByPath(path);
+      if (entry?.path !== path) {
+        this.named.delete(path);
+        continue;
+      }
+      if (entry instanceof TFile) named.push(path);
       follow(entry);
     }
     const walk = (entry: TAbstractFile): void => {
