@@ -76,16 +76,18 @@ describe('saved index parts', () => {
     for (const { text, bytes } of parts) {
       const size = text.split('\n').some((line) => line.startsWith('["P",')) ? PHRASE_PART_CHARS : PART_SIZE;
       expect(text.length + bytes.length <= size || !text.includes('\n')).toBe(true);
-      // JSON lines, but for phrase filter lines: their JSON, a tab, their words (base64url).
-      let termBytes = 0;
+      // JSON lines; a term line's posting lists and a phrase filter line's words (4 bytes each) are the part's next bytes.
+      let lineBytes = 0;
+      const kinds = new Set<string>();
       for (const line of text.split('\n')) {
-        const json = line.startsWith('["P",') ? line.slice(0, line.indexOf('\t')) : line;
-        const value = JSON.parse(json) as [string, unknown[]];
-        if (json !== line) expect(line.slice(json.length + 1)).toMatch(/^[A-Za-z0-9_-]+$/);
-        // A term line's posting lists are the part's next bytes: its sizes add up to the part's bytes.
-        if (value[0] === 'T') termBytes += (value[1][1] as number[]).reduce((sum, n) => sum + n, 0);
+        const value = JSON.parse(line) as [string, unknown[]];
+        kinds.add(value[0]);
+        if (value[0] === 'T') lineBytes += (value[1][1] as number[]).reduce((sum, n) => sum + n, 0);
+        if (value[0] === 'P') lineBytes += 4 * (value[1] as number[]).reduce((sum, n) => sum + n, 0);
       }
-      expect(termBytes).toBe(bytes.length);
+      expect(lineBytes).toBe(bytes.length);
+      // Phrase filter lines in parts of their own: their words start at multiples of 4 bytes.
+      if (kinds.has('P')) expect([...kinds]).toEqual(['P']);
     }
     expect(parts.some((part) => part.bytes.length > 0)).toBe(true);
     const { saved, copy } = await loadParts(parts);
@@ -165,7 +167,9 @@ describe('opening a saved index', () => {
     const withBytes: IndexPart[] = [textPart(parts[0]), { text: parts[1], bytes: Uint8Array.of(1) }];
     const listed = indexHead('000000001-a', lengthsOf(withBytes));
     await expect(collect(openIndex(listed, readerOf(parts)) as SavedIndex)).rejects.toThrow(/part 2 of 2 is cut/);
-    await expect(collect(openIndex(listed, readerOf(withBytes)) as SavedIndex)).rejects.toThrow(/posting bytes no term line names/);
+    await expect(collect(openIndex(listed, readerOf(withBytes)) as SavedIndex)).rejects.toThrow(
+      /bytes no term or phrase filter line names/,
+    );
   });
 
   /**
@@ -197,9 +201,9 @@ describe('opening a saved index', () => {
   it.each([
     ["term line: its JSON (terms and sizes), its posting lists in the part's bytes", '["T",', /^\["T",\[\["[^\t]*\],\[[0-9,]+\]\]\]$/],
     [
-      "phrase filter line: its JSON (each note's filter's length in words), a tab, then the words",
+      "phrase filter line: its JSON (each note's filter's length in words), its words in the part's bytes",
       '["P",',
-      /^\["P",\[[0-9,]+\]\]\t[A-Za-z0-9_-]+$/,
+      /^\["P",\[[0-9,]+\]\]$/,
     ],
   ])('has a %s, read back as saved', async (_what, start, layout) => {
     const line = (await withLine(engine, start, (l) => l))
@@ -253,21 +257,55 @@ describe('opening a saved index', () => {
   });
 
   describe('a phrase filter line', () => {
-    const withPhraseLine = (damage: (line: string) => string): Promise<IndexPart[]> => withLine(engine, '["P",', damage);
+    const withPhraseLine = (
+      damage: (line: string) => string,
+      bytes?: (all: Uint8Array, from: number) => Uint8Array,
+    ): Promise<IndexPart[]> => withLine(engine, '["P",', damage, bytes);
 
     it.each([
-      ['without its tab', (l: string) => l.replace('\t', ''), /phrase filter line without its filters/],
-      ['in the old layout (format 8)', (l: string) => `["P",["${l.slice(l.indexOf('\t') + 1)}"]]`, /without/],
-      ['with its JSON garbled', (l: string) => l.replace('["P",[', '["P",{'), /JSON/],
-      ['with a third item', (l: string) => l.replace(']]\t', '],"x"]\t'), /malformed phrase filter line/],
-      ['with a size not a whole number', (l: string) => l.replace('["P",[', '["P",[0.5,'), /malformed phrase filter line/],
-      ['with its words cut', (l: string) => l.slice(0, -1), /truncated phrase filter line/],
-      ['with its words longer', (l: string) => `${l}A`, /truncated phrase filter line/],
-      ['with a character outside base64url in its words', (l: string) => `${l.slice(0, -2)}=${l.slice(-1)}`, /damaged phrase filter/],
-      ['with a character outside ASCII in its words', (l: string) => `${l.slice(0, -2)}\u00e9${l.slice(-1)}`, /damaged phrase filter/],
-      ['with a line break in its words', (l: string) => `${l.slice(0, -2)}\n${l.slice(-1)}`, /truncated phrase filter line/],
-    ])('is damage %s', async (_what, damage, message) => {
-      await expect(load(await withPhraseLine(damage))).rejects.toThrow(message);
+      ['in the old layout (format 9: base64url words after a tab)', (l: string) => `${l}\tAAAAAA`, undefined, /JSON/],
+      ['in the old layout (format 8)', () => '["P",["AAAAAA"]]', undefined, /malformed phrase filter line/],
+      ['with its JSON garbled', (l: string) => l.replace('["P",[', '["P",{'), undefined, /JSON/],
+      ['with a size not a whole number', (l: string) => l.replace('["P",[', '["P",[0.5,'), undefined, /malformed phrase filter line/],
+      ['with a negative size', (l: string) => l.replace('["P",[', '["P",[-1,'), undefined, /malformed phrase filter line/],
+      [
+        'with its words running past the bytes',
+        (l: string) => l.replace('["P",[', '["P",[1000,'),
+        undefined,
+        /truncated phrase filter line/,
+      ],
+      [
+        'with its words cut',
+        (l: string) => l,
+        (all: Uint8Array) => all.subarray(0, all.length - 4),
+        /truncated phrase filter line|bytes no term/,
+      ],
+      [
+        'with bytes past its words',
+        (l: string) => l,
+        (all: Uint8Array) => Uint8Array.from([...all, 0, 0, 0, 0]),
+        /bytes no term or phrase filter line names/,
+      ],
+    ])('is damage %s', async (_what, damage, bytes, message) => {
+      await expect(load(await withPhraseLine(damage, bytes))).rejects.toThrow(message);
+    });
+
+    it('reads its words as a view of the part where they start at a multiple of 4 bytes, else as a copy, the same either way', async () => {
+      const saved = await partsOf(engine);
+      const part = saved.find((p) => p.text.startsWith('["P",')) as IndexPart;
+      const aligned = (await collect(openIndex(indexHead('000000001-a', lengthsOf([part])), readerOf([part])) as SavedIndex)) as {
+        words: Uint32Array;
+      }[];
+      expect(aligned[0].words.buffer).toBe(part.bytes.buffer);
+      // The same bytes one place further into a buffer: no 32-bit view of them can be made, so they are copied.
+      const shifted = new Uint8Array(part.bytes.length + 1);
+      shifted.set(part.bytes, 1);
+      const odd = { text: part.text, bytes: shifted.subarray(1) };
+      const copied = (await collect(openIndex(indexHead('000000001-a', lengthsOf([odd])), readerOf([odd])) as SavedIndex)) as {
+        words: Uint32Array;
+      }[];
+      expect(copied[0].words.buffer).not.toBe(shifted.buffer);
+      expect(copied.map((l) => [...l.words])).toEqual(aligned.map((l) => [...l.words]));
     });
   });
 

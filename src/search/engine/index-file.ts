@@ -14,16 +14,17 @@ import type { EngineLine, LexicalEngine } from './lexical-engine';
  * `[kind, payload]`: `"M"` a chunk of the manifest as `[path, mtime, size]` rows, then the
  * engine's lines (`"R"` note records, `"D"` document rows, `"T"` `[terms, byte sizes]`: terms with
  * their posting lists' byte sizes, `"P"` `[word counts]`: each note's phrase filter's length in
- * 32-bit words; see LexicalEngine.lines). A term line's posting lists are the next bytes of its
- * part's binary file, in line order: the load hands them to the engine as views of the bytes it
- * read, with nothing decoded (format 9 wrote them as base64url text after the line's JSON: 60 MB
- * of text at 100k notes, whose reading, joining and decoding were 0.4-0.6 s of a warm start). A
- * phrase filter line's words follow its JSON after a tab, as one base64url string
- * ({@link tabbedLineText}), taken as a slice of the part and read from where a query needs it.
- * Parts are made, written, read and parsed one at a time, lines one at a time within them, so
- * neither load nor save blocks the event loop for long or holds the whole index at once.
- * Format 9 was format 10 with the posting lists' bytes as base64url text after a tab in each
- * term line. Format 8 was format 9 but for the phrase filter lines, which held each note's filter
+ * 32-bit words; see LexicalEngine.lines). A term line's posting lists, and a phrase filter line's
+ * words (32-bit, little-endian as on every platform Obsidian runs on; their parts hold no other
+ * lines, so each line's words start at a multiple of 4 bytes), are the next bytes of its part's
+ * binary file, in line order: the load hands them to the engine as views of the bytes it read,
+ * with nothing decoded (format 9 wrote both as base64url text after a tab in the line: 105 MB of
+ * text at 100k notes, whose reading, joining, checking and decoding were 0.5 s of a warm start
+ * and 1.3 s of CPU after it). Parts are made, written, read and parsed one at a time, lines one at
+ * a time within them, so neither load nor save blocks the event loop for long or holds the whole
+ * index at once.
+ * Format 9 was format 10 with the posting lists' bytes and the phrase filters' words as base64url
+ * text after a tab in each term and phrase filter line. Format 8 was format 9 but for the phrase filter lines, which held each note's filter
  * as a string in their JSON (`["P",["…", …]]`). Format 7 was format 8 but for the term lines, which
  * held the base64url string inside their JSON (`["T",[terms,sizes,"…"]]`); format 6 was format
  * 7's lines in one file after a header line `{"format":6}` (149 MB at 100k notes, read as one
@@ -102,6 +103,7 @@ export async function* indexParts(
   let lines: string[] = [];
   let chunks: Uint8Array[] = [];
   let size = 0;
+  let inPhrases = false;
   const take = (): IndexPart => {
     const part = { text: lines.join('\n'), bytes: joinedBytes(chunks) };
     lines = [];
@@ -113,9 +115,11 @@ export async function* indexParts(
     if (line !== null) {
       const { text, bytes } = line;
       const lineSize = text.length + 1 + (bytes?.length ?? 0);
-      // A line that would take the part past its size starts the next one (phrase filter lines: the smaller size).
-      const most = text.startsWith(PHRASE_LINE_START) ? PHRASE_PART_CHARS : PART_SIZE;
-      if (size > 0 && size + lineSize > most) yield take();
+      const phrases = text.startsWith(PHRASE_LINE_START);
+      // A line that would take the part past its size starts the next one (phrase filter lines: the
+      // smaller size), and so does the first phrase filter line: a part of them alone has its words at multiples of 4 bytes.
+      if (size > 0 && (size + lineSize > (phrases ? PHRASE_PART_CHARS : PART_SIZE) || (phrases && !inPhrases))) yield take();
+      inPhrases = phrases;
       lines.push(text);
       if (bytes !== undefined) chunks.push(bytes);
       size += lineSize;
@@ -138,7 +142,7 @@ function joinedBytes(chunks: readonly Uint8Array[]): Uint8Array {
   return joined;
 }
 
-/** A saved line: its text and, for a term line, its posting lists' bytes. */
+/** A saved line: its text and, for a term or phrase filter line, its bytes. */
 interface SavedLine {
   text: string;
   bytes?: Uint8Array;
@@ -265,10 +269,6 @@ function* partLines({ text, bytes }: ReadPart, manifest: Map<string, NoteStamp>)
     const from = at;
     at = lineEnd + 1;
     if (lineEnd === from) continue;
-    if (text.startsWith(PHRASE_LINE_START, from)) {
-      yield phraseLine(text, from, lineEnd);
-      continue;
-    }
     const value = JSON.parse(text.slice(from, lineEnd)) as unknown;
     if (!Array.isArray(value) || value.length !== 2 || !Array.isArray(value[1])) throw new Error('saved search index has a malformed line');
     const [kind, payload] = value as [unknown, unknown[]];
@@ -281,14 +281,18 @@ function* partLines({ text, bytes }: ReadPart, manifest: Map<string, NoteStamp>)
       const line = termLine(payload, bytes, taken);
       taken += line.bytes.length;
       yield line;
+    } else if (kind === 'P') {
+      const line = phraseLine(payload, bytes, taken);
+      taken += line.words.byteLength;
+      yield line;
     } else if (kind === 'R') yield { kind, records: payload as never };
     else if (kind === 'D') yield { kind, rows: payload as never };
     else throw new Error(`saved search index has a line of unknown kind ${JSON.stringify(kind)}`);
   }
-  if (taken !== bytes.length) throw new Error('saved search index has posting bytes no term line names');
+  if (taken !== bytes.length) throw new Error('saved search index has bytes no term or phrase filter line names');
 }
 
-/** How a phrase filter line starts: `JSON.stringify(['P', …])` (see {@link tabbedLineText}). */
+/** How a phrase filter line starts: `JSON.stringify(['P', …])`. */
 const PHRASE_LINE_START = '["P",';
 
 /**
@@ -311,30 +315,24 @@ function termLine(payload: unknown[], bytes: Uint8Array, from: number): EngineLi
 }
 
 /**
- * The phrase filter line of `text` from `from` to `end`, as {@link tabbedLineText} writes it: the
- * filters' words per document in its JSON, their text after the tab, taken as a slice
- * (PhraseFilters.loadSavedLine checks its length and alphabet). Format 8 held each document's
- * filter as a string of the JSON: a thousand strings parsed and copied a line (44 MB at 100k notes).
- * @throws Error when the line has no tab, its JSON does not parse or is not `["P",[sizes]]`
+ * A phrase filter line's payload, its sizes (each document's filter's words), with its words: the
+ * `bytes` of its part from `from` on, 4 a word as many as its sizes add up to, as a view when they
+ * start at a multiple of 4 bytes (a save puts them there), else copied (PhraseFilters.loadSavedLine
+ * checks the sizes). Format 8 held each document's filter as a string of the JSON, format 9 the
+ * words as base64url text after a tab.
+ * @throws Error when a size is not a whole number ≥ 0, or the words run past the part's bytes (cut short)
  */
-function phraseLine(text: string, from: number, end: number): EngineLine {
-  const { head, tail } = tabbedLine(text, from, end, 'phrase filter line without its filters');
-  if (!Array.isArray(head) || head.length !== 2 || head[0] !== 'P' || !Array.isArray(head[1]))
-    throw new Error('saved search index has a malformed phrase filter line');
-  return { kind: 'P', sizes: head[1] as never, text: tail };
-}
-
-/**
- * A line of `text` from `from` to `end` written by {@link tabbedLineText}: its JSON, parsed, up
- * to the first tab, and the text after it as a slice (no scan, no copy). JSON never holds a raw
- * tab (JSON.stringify escapes one in a string), so the first tab ends the JSON.
- * @param untabbed what the error calls a line without its tab
- * @throws Error when the line has no tab or its JSON does not parse
- */
-function tabbedLine(text: string, from: number, end: number, untabbed: string): { head: unknown; tail: string } {
-  const tab = text.indexOf('\t', from);
-  if (tab < 0 || tab > end) throw new Error(`saved search index has a ${untabbed}`);
-  return { head: JSON.parse(text.slice(from, tab)) as unknown, tail: text.slice(tab + 1, end) };
+function phraseLine(sizes: unknown[], bytes: Uint8Array, from: number): EngineLine & { kind: 'P' } {
+  let words = 0;
+  for (const size of sizes) {
+    if (!Number.isSafeInteger(size) || (size as number) < 0) throw new Error('saved search index has a malformed phrase filter line');
+    words += size as number;
+  }
+  const end = from + 4 * words;
+  if (end > bytes.length) throw new Error('saved search index has a truncated phrase filter line');
+  const at = bytes.byteOffset + from;
+  const view = at % 4 === 0 ? new Uint32Array(bytes.buffer, at, words) : new Uint32Array(bytes.slice(from, end).buffer);
+  return { kind: 'P', sizes: sizes as number[], words: view };
 }
 
 /**
@@ -347,7 +345,7 @@ export function isOtherIndexFormat(text: string): boolean {
   return format !== null && Number(format[1]) !== INDEX_FORMAT;
 }
 
-/** One engine line as saved: `JSON.stringify([kind, payload])` (a term line's bytes apart), but for phrase filter lines ({@link tabbedLineText}). */
+/** One engine line as saved: `JSON.stringify([kind, payload])`, a term line's posting lists and a phrase filter line's words apart as bytes. */
 function savedLine(line: EngineLine): SavedLine {
   switch (line.kind) {
     case 'R':
@@ -357,15 +355,9 @@ function savedLine(line: EngineLine): SavedLine {
     case 'T':
       return { text: JSON.stringify(['T', [line.terms, line.sizes]]), bytes: line.bytes };
     case 'P':
-      return { text: tabbedLineText(['P', line.sizes], line.text) };
+      return {
+        text: JSON.stringify(['P', line.sizes]),
+        bytes: new Uint8Array(line.words.buffer, line.words.byteOffset, line.words.byteLength),
+      };
   }
-}
-
-/**
- * A phrase filter line as saved: `JSON.stringify(head)`, a tab, then the line's base64url text
- * (never a tab or a line break) as it is: joined, not copied by a stringify, and read back as a
- * slice of the part ({@link tabbedLine}).
- */
-function tabbedLineText(head: readonly unknown[], text: string): string {
-  return `${JSON.stringify(head)}\t${text}`;
 }

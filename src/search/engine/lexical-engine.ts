@@ -95,7 +95,7 @@ const RECORD_LINE_ROWS = 1000;
 const LOAD_STEP_NOTES = 5000;
 
 /** One line of the saved engine: note records (`R`), a line of the term index (`D`, `T`), or phrase filters (`P`: words per document and their encodeWordRun text, in doc order). */
-export type EngineLine = IndexLine | { kind: 'R'; records: NoteRecord[] } | { kind: 'P'; sizes: number[]; text: string };
+export type EngineLine = IndexLine | { kind: 'R'; records: NoteRecord[] } | { kind: 'P'; sizes: number[]; words: Uint32Array };
 
 /** The phrase filter lines a {@link LexicalEngine.load} left for {@link LexicalEngine.loadPhrases}: the first, the rest, and what they fill. */
 export interface PhraseLines {
@@ -301,7 +301,7 @@ export class LexicalEngine {
   *savedSteps(): Generator<EngineLine | null> {
     for (const records of recordLines(this.records.values(), RECORD_LINE_ROWS)) yield { kind: 'R', records };
     yield* this.index.savedSteps();
-    for (const { sizes, text } of this.phrases.savedLines(this.indexedDocs(), RECORD_LINE_ROWS)) yield { kind: 'P', sizes, text };
+    for (const { sizes, words } of this.phrases.savedLines(this.indexedDocs(), RECORD_LINE_ROWS)) yield { kind: 'P', sizes, words };
   }
 
   /** Doc ids that hold a note, ascending. */
@@ -346,7 +346,7 @@ export class LexicalEngine {
         later = line;
         break;
       }
-      if (line.kind === 'P') filtered += phrases.loadSavedLine(line.sizes, line.text, filtered);
+      if (line.kind === 'P') filtered += phrases.loadSavedLine(line.sizes, line.words, filtered);
       else if (line.kind === 'R') loadRecordLine(line.records, records);
       // A row's key is its record's path (record lines come first): one string per path.
       else index.loadLine(line, (key) => records.get(key)?.path ?? key);
@@ -391,7 +391,7 @@ export class LexicalEngine {
       if (this.phrases !== lines.phrases || !wanted()) return false;
       if (line === null || line.kind !== 'P' || !Array.isArray(line.sizes) || filtered + line.sizes.length > lines.docs)
         throw new Error('saved search index has a malformed phrase filter line');
-      filtered += lines.phrases.loadSavedLine(line.sizes, line.text, filtered, live);
+      filtered += lines.phrases.loadSavedLine(line.sizes, line.words, filtered, live);
       await pause();
       const next = await lines.rest.next();
       line = next.done === true ? undefined : next.value;

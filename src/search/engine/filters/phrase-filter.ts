@@ -1,5 +1,4 @@
 import { DocTermLists } from '../postings/doc-term-lists';
-import { checkWordRun, encodeWordRun, wordRunBit } from '../postings/posting-codec';
 import { grow } from '../postings/typed-growth';
 
 /**
@@ -142,63 +141,63 @@ function secondBit(h: number, bits: number): number {
 }
 
 /**
- * True when the filter `words` may hold every key of `keys` (false: certainly not). Each key's
- * two bit positions as {@link phraseFilterOf} sets them, computed in place: this runs once per
- * candidate note of a phrase, tens of thousands of times at 100k notes.
+ * True when the filter of `count` words from word `first` of `words` (by default all of them)
+ * may hold every key of `keys` (false: certainly not). Each key's two bit positions as
+ * {@link phraseFilterOf} sets them, computed in place: this runs once per candidate note of a
+ * phrase, tens of thousands of times at 100k notes (a loaded filter is a stretch of its saved
+ * line's words: no view made per test).
  */
-export function mayHoldAll(words: Uint32Array, keys: readonly number[]): boolean {
-  const bits = words.length * 32;
+export function mayHoldAll(words: Uint32Array, keys: readonly number[], first = 0, count = words.length): boolean {
+  const bits = count * 32;
   for (let k = 0; k < keys.length; k++) {
     const h = keys[k];
     const p1 = h % bits;
-    if ((words[p1 >>> 5] & (1 << (p1 & 31))) === 0) return false;
+    if ((words[first + (p1 >>> 5)] & (1 << (p1 & 31))) === 0) return false;
     const p2 = secondBit(h, bits);
-    if ((words[p2 >>> 5] & (1 << (p2 & 31))) === 0) return false;
+    if ((words[first + (p2 >>> 5)] & (1 << (p2 & 31))) === 0) return false;
   }
   return true;
 }
 
 /**
- * True when the filter of `words` words starting at word `first` of a saved run's text (see
- * PhraseFilters' loaded lines) may hold every key of `keys`: {@link mayHoldAll}, each bit read
- * from the one character that holds it (posting-codec's wordRunBit; a damaged character reads as
- * set, so it never rules a note out).
+ * Word lists one after another in one array: `sizes[i]` the words of list i (0 for null or an
+ * empty one), `words` all of them (a saved phrase filter line's words, index-file.ts).
  */
-export function textMayHoldAll(text: string, first: number, words: number, keys: readonly number[]): boolean {
-  const bits = words * 32;
-  for (let k = 0; k < keys.length; k++) {
-    const h = keys[k];
-    const p1 = h % bits;
-    if (!wordRunBit(text, first + (p1 >>> 5), p1 & 31)) return false;
-    const p2 = secondBit(h, bits);
-    if (!wordRunBit(text, first + (p2 >>> 5), p2 & 31)) return false;
+export function joinWords(lists: readonly (Uint32Array | null)[]): { sizes: number[]; words: Uint32Array } {
+  const sizes = lists.map((list) => list?.length ?? 0);
+  const words = new Uint32Array(sizes.reduce((sum, n) => sum + n, 0));
+  let at = 0;
+  for (const list of lists) {
+    if (list === null) continue;
+    words.set(list, at);
+    at += list.length;
   }
-  return true;
+  return { sizes, words };
 }
 
 /** `lineOf` of a document without a loaded filter. */
 const NO_LINE = 0xffffffff;
-/** Characters per filter word in a saved line's text (posting-codec's encodeWordRun). */
-const WORD_CHARS = 6;
+/** What a loaded line no filter is left in holds. */
+const NO_WORDS = new Uint32Array(0);
 
 /**
  * The phrase filters of every indexed document, by doc id. A filter made here ({@link add}) is
  * kept in the paged store of DocTermLists; one loaded from a saved line ({@link loadSavedLine})
- * stays that line's base64url text (a slice of the saved part, on the JS heap), its bits read from
- * the text where a query tests them: decoding a 100k-note save's lines made 31 MB of typed arrays
- * at the warm start, memory outside the heap whose count set off a full marking of the host's
- * 1.2 GB heap during the load, with main-thread steps of up to 185 ms in its slices
+ * stays a stretch of that line's words, as the load handed them over (a view of the bytes read
+ * from the saved part's binary file: nothing decoded or copied). Format 9 kept them as base64url
+ * text checked character by character (1.3 s of CPU after a 100k-note warm start's completeness);
+ * before it, decoding them into arrays of their own made thousands of allocations outside the heap
  * (docs/performance.md, "store" and "filters" rounds, sessions 18 and 19).
  */
 export class PhraseFilters {
   private readonly store = new DocTermLists();
-  /** The text of each loaded line that still holds a live filter ('' once none is left). */
-  private readonly lines: string[] = [];
+  /** The words of each loaded line that still holds a live filter (empty once none is left). */
+  private readonly lines: Uint32Array[] = [];
   /** Live filters per loaded line. */
   private readonly lineLive: number[] = [];
-  /** Characters of the loaded lines kept. */
-  private textChars = 0;
-  /** Each doc id's loaded line ({@link NO_LINE} for none), its filter's first word in that line's text, and its words. */
+  /** Words of the loaded lines kept. */
+  private lineWords = 0;
+  /** Each doc id's loaded line ({@link NO_LINE} for none), its filter's first word in that line, and its words. */
   private lineOf = new Uint32Array(0);
   private wordAt = new Uint32Array(0);
   private wordCount = new Uint32Array(0);
@@ -219,54 +218,57 @@ export class PhraseFilters {
     this.dropLoaded(doc);
   }
 
-  /** Document `doc`'s filter (a view, valid until the next change, or a decoded copy of a loaded one), or null when it has none. */
+  /** Document `doc`'s filter (a view, valid until the next change), or null when it has none. */
   filterOf(doc: number): Uint32Array | null {
     const line = this.loadedLine(doc);
     if (line === NO_LINE) return this.store.peek(doc);
-    const words = new Uint32Array(this.wordCount[doc]);
-    for (let w = 0; w < words.length; w++)
-      for (let bit = 0; bit < 32; bit++) if (wordRunBit(this.lines[line], this.wordAt[doc] + w, bit)) words[w] |= 1 << bit;
-    return words;
+    const first = this.wordAt[doc];
+    return this.lines[line].subarray(first, first + this.wordCount[doc]);
   }
 
   /** False when document `doc` certainly cannot hold a phrase of these keys; true when it may (or has no filter). */
   mayHold(doc: number, keys: readonly number[]): boolean {
     const line = this.loadedLine(doc);
-    if (line !== NO_LINE) return textMayHoldAll(this.lines[line], this.wordAt[doc], this.wordCount[doc], keys);
+    if (line !== NO_LINE) return mayHoldAll(this.lines[line], keys, this.wordAt[doc], this.wordCount[doc]);
     const words = this.store.peek(doc);
     return words === null || mayHoldAll(words, keys);
   }
 
   /**
    * The filters as saved lines, `perLine` documents of `docs` a line, in the order given: each
-   * line one encodeWordRun run (`sizes[i]` the words of the line's document i, 0 for one without
-   * a filter; `text` their characters; a loaded filter's characters copied as they are).
+   * line's filters joined ({@link joinWords}: `sizes[i]` the words of the line's document i, 0 for
+   * one without a filter; `words` all of them).
    */
-  *savedLines(docs: Iterable<number>, perLine: number): Generator<{ sizes: number[]; text: string }> {
-    // Views into the store, encoded together before the line is yielded (the store may change after).
-    let line: (Uint32Array | string | null)[] = [];
+  *savedLines(docs: Iterable<number>, perLine: number): Generator<{ sizes: number[]; words: Uint32Array }> {
+    // Views into the store, joined before the line is yielded (the store may change after).
+    let line: (Uint32Array | null)[] = [];
     for (const doc of docs) {
-      line.push(this.savedFilter(doc));
+      line.push(this.filterOf(doc));
       if (line.length === perLine) {
-        yield encodeWordRun(line);
+        yield joinWords(line);
         line = [];
       }
     }
-    if (line.length > 0) yield encodeWordRun(line);
+    if (line.length > 0) yield joinWords(line);
   }
 
   /**
    * Restores one line of {@link savedLines} for the documents from `firstDoc` on (those `live`
-   * says are still indexed; by default all), keeping its text: the whole line is checked first
-   * (posting-codec's checkWordRun, which allocates nothing), then each filter is a place in it.
+   * says are still indexed; by default all), keeping its words as they are given (any 32-bit
+   * word is a filter's; each filter is a stretch of them).
    * @returns how many documents the line covered
-   * @throws Error when `sizes` is not a list of whole numbers ≥ 0, or `text` is not theirs or
-   *   holds a character outside the alphabet (the caller then rebuilds; no filter of the line is
-   *   restored, those of lines before stay, each right for its document)
+   * @throws Error when `sizes` is not a list of whole numbers ≥ 0 or `words` not a Uint32Array
+   *   of their sum (the caller then rebuilds; no filter of the line is restored, those of lines
+   *   before stay, each right for its document)
    */
-  loadSavedLine(sizes: unknown, text: unknown, firstDoc: number, live: (doc: number) => boolean = () => true): number {
-    if (!Array.isArray(sizes) || typeof text !== 'string') throw new Error('saved search index has a malformed phrase filter line');
-    checkWordRun(text, sizes);
+  loadSavedLine(sizes: unknown, words: unknown, firstDoc: number, live: (doc: number) => boolean = () => true): number {
+    if (!Array.isArray(sizes) || !(words instanceof Uint32Array)) throw new Error('saved search index has a malformed phrase filter line');
+    let total = 0;
+    for (const n of sizes) {
+      if (!Number.isSafeInteger(n) || (n as number) < 0) throw new Error('saved search index has a malformed phrase filter line');
+      total += n as number;
+    }
+    if (total !== words.length) throw new Error('saved search index has a truncated phrase filter line');
     if (firstDoc + sizes.length > this.lineOf.length) this.growDocs(firstDoc + sizes.length);
     const line = this.lines.length;
     let kept = 0;
@@ -283,9 +285,9 @@ export class PhraseFilters {
       word += n;
     }
     if (kept > 0) {
-      this.lines.push(text);
+      this.lines.push(words);
       this.lineLive.push(kept);
-      this.textChars += text.length;
+      this.lineWords += words.length;
     }
     return sizes.length;
   }
@@ -295,9 +297,9 @@ export class PhraseFilters {
     this.store.trim();
   }
 
-  /** Bytes held: the store's, the loaded lines' text (one byte a character: base64url is Latin-1) and their per-document arrays. */
+  /** Bytes held: the store's, the loaded lines' words and their per-document arrays. */
   bytes(): number {
-    return this.store.bytes() + this.textChars + this.lineOf.byteLength + this.wordAt.byteLength + this.wordCount.byteLength;
+    return this.store.bytes() + 4 * this.lineWords + this.lineOf.byteLength + this.wordAt.byteLength + this.wordCount.byteLength;
   }
 
   /** Document `doc`'s loaded line, or {@link NO_LINE}. */
@@ -305,22 +307,14 @@ export class PhraseFilters {
     return doc < this.lineOf.length ? this.lineOf[doc] : NO_LINE;
   }
 
-  /** Document `doc`'s filter as {@link savedLines} encodes it: a view of the store's, or a loaded one's characters. */
-  private savedFilter(doc: number): Uint32Array | string | null {
-    const line = this.loadedLine(doc);
-    if (line === NO_LINE) return this.store.peek(doc);
-    const from = this.wordAt[doc] * WORD_CHARS;
-    return this.lines[line].slice(from, from + this.wordCount[doc] * WORD_CHARS);
-  }
-
-  /** Forgets document `doc`'s loaded filter; a line none is left in lets go of its text. */
+  /** Forgets document `doc`'s loaded filter; a line none is left in lets go of its words. */
   private dropLoaded(doc: number): void {
     const line = this.loadedLine(doc);
     if (line === NO_LINE) return;
     this.lineOf[doc] = NO_LINE;
     if (--this.lineLive[line] > 0) return;
-    this.textChars -= this.lines[line].length;
-    this.lines[line] = '';
+    this.lineWords -= this.lines[line].length;
+    this.lines[line] = NO_WORDS;
   }
 
   private growDocs(docs: number): void {

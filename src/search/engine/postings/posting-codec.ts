@@ -1,17 +1,10 @@
 import { growBytes } from './typed-growth';
 
 /**
- * Encodings for the saved index: posting lists as their varint bytes ({@link PostingBytes}, saved
- * as they are in a part's binary file), phrase filters as 32-bit words in the base64url alphabet
- * ({@link encodeWordRun}: text, read bit by bit where a query needs it, no Buffer, works on mobile).
+ * Encodings of the index's numbers: posting lists as varint bytes ({@link PostingBytes}, saved as
+ * they are in a saved part's binary file), postings' codes ({@link packPosting}), and documents'
+ * term id sets ({@link packTermIds}).
  */
-
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const VALUE = new Int8Array(128).fill(-1);
-for (let i = 0; i < ALPHABET.length; i++) VALUE[ALPHABET.charCodeAt(i)] = i;
-const ALPHABET_BYTES = Uint8Array.from(ALPHABET, (ch) => ch.charCodeAt(0));
-/** The encoded text is ASCII, which UTF-8 decodes byte for byte (TextDecoder's fast path); made on first use. */
-let ascii: TextDecoder | null = null;
 
 /** What {@link PostingBytes} reads: a posting list in doc order (PostingLists' PostingCursor). */
 export interface PostingSource {
@@ -141,110 +134,6 @@ export function postingField(code: number): number {
 /** The term frequency of a code made by {@link packPosting}. */
 export function postingFrequency(code: number): number {
   return code >>> FIELD_BITS;
-}
-
-/** Characters per 32-bit word in {@link encodeWordRun}: 6 bits each. */
-const WORD_CHARS = 6;
-
-/**
- * Encodes word lists (phrase filters) as one run: each word as {@link WORD_CHARS} base64url
- * characters, low bits first, the lists one after another, with each list's length apart. One
- * byte buffer for all of them, turned into one string by TextDecoder (a string built character by
- * character, or a buffer and a `String.fromCharCode` per list, made saving 14k notes' filters take
- * hundreds of ms).
- * @param lists the word lists; null stands for an empty one, and a string for a list already
- *   encoded (whole words of a run {@link checkWordRun} accepted: a loaded filter saved again as it is)
- * @returns `sizes[i]`, the words of list i, and `text`, their characters ({@link WORD_CHARS} × the sum of `sizes`)
- */
-export function encodeWordRun(lists: readonly (Uint32Array | string | null)[]): { sizes: number[]; text: string } {
-  const sizes = lists.map((words) => (words === null ? 0 : typeof words === 'string' ? words.length / WORD_CHARS : words.length));
-  const bytes = new Uint8Array(sizes.reduce((sum, n) => sum + n, 0) * WORD_CHARS);
-  let at = 0;
-  for (const words of lists) {
-    if (words === null) continue;
-    if (typeof words === 'string') {
-      for (let i = 0; i < words.length; i++) bytes[at++] = words.charCodeAt(i);
-      continue;
-    }
-    for (let i = 0; i < words.length; i++, at += WORD_CHARS) {
-      const w = words[i];
-      bytes[at] = ALPHABET_BYTES[w & 63];
-      bytes[at + 1] = ALPHABET_BYTES[(w >>> 6) & 63];
-      bytes[at + 2] = ALPHABET_BYTES[(w >>> 12) & 63];
-      bytes[at + 3] = ALPHABET_BYTES[(w >>> 18) & 63];
-      bytes[at + 4] = ALPHABET_BYTES[(w >>> 24) & 63];
-      bytes[at + 5] = ALPHABET_BYTES[w >>> 30];
-    }
-  }
-  return { sizes, text: (ascii ??= new TextDecoder()).decode(bytes) };
-}
-
-/** {@link asciiCopy}'s buffer, grown by doubling and kept (one phrase filter line's text: a few hundred KB at 100k notes). */
-let asciiScratch = new Uint8Array(0);
-/** {@link asciiCopy}'s encoder, made on first use. */
-let asciiEncoder: TextEncoder | null = null;
-
-/**
- * `text` as bytes, one a character, in a reused buffer (valid until the next call), or null when
- * it holds a character outside ASCII (which takes more than one byte: the text then does not fit).
- */
-function asciiCopy(text: string): Uint8Array | null {
-  const length = text.length;
-  if (asciiScratch.length < length) asciiScratch = new Uint8Array(Math.max(length, 2 * asciiScratch.length));
-  const chars = asciiScratch.subarray(0, length);
-  const { read, written } = (asciiEncoder ??= new TextEncoder()).encodeInto(text, chars);
-  return read === length && written === length ? chars : null;
-}
-
-/**
- * Checks a run written by {@link encodeWordRun} without decoding it (a loaded phrase filter line
- * is kept as its text and its bits read from it where a query needs them: decoding the run into
- * typed arrays made 31 MB of memory outside the JS heap at a 100k-note warm start, whose count
- * started a full marking of the host's heap and put its steps in the load's slices; see
- * docs/performance.md, "filters" round, session 19). The characters are copied as bytes into a
- * reused buffer by `TextEncoder.encodeInto` (native): the text is a slice of a saved part
- * (index-file.ts), and reading a slice character by character costs more than that copy; the
- * check allocates nothing once the buffer has grown.
- * @param sizes the words of each list, as encodeWordRun gave them
- * @returns the words of the run (the sum of `sizes`)
- * @throws Error when `sizes` is not a list of whole numbers ≥ 0, the text's length is not theirs,
- *   or the text holds a character outside the alphabet or a word above 32 bits
- */
-export function checkWordRun(text: string, sizes: readonly unknown[]): number {
-  let words = 0;
-  for (const n of sizes) {
-    if (!Number.isSafeInteger(n) || (n as number) < 0) throw new Error('saved search index has a malformed phrase filter line');
-    words += n as number;
-  }
-  if (text.length !== words * WORD_CHARS) throw new Error('saved search index has a truncated phrase filter line');
-  const chars = asciiCopy(text);
-  if (chars === null) throw new Error('saved search index has a damaged phrase filter');
-  // A negative value is a character outside the alphabet; a last character of a word above 3 a word above 32 bits.
-  let bad = 0;
-  let last = 0;
-  for (let j = 0; j < chars.length; j += WORD_CHARS) {
-    bad |= VALUE[chars[j]] | VALUE[chars[j + 1]] | VALUE[chars[j + 2]] | VALUE[chars[j + 3]] | VALUE[chars[j + 4]];
-    last |= VALUE[chars[j + 5]];
-  }
-  if (bad < 0 || last < 0 || last > 3) throw new Error('saved search index has a damaged phrase filter');
-  return words;
-}
-
-/** For each bit of a 32-bit word (0–31), the one of its {@link WORD_CHARS} characters that holds it ({@link encodeWordRun}: 6 bits a character, low bits first). */
-const BIT_CHAR = Uint8Array.from({ length: 32 }, (_, bit) => Math.floor(bit / WORD_CHARS));
-/** For each bit of a 32-bit word, its mask in the value of the character {@link BIT_CHAR} names. */
-const BIT_MASK = Uint8Array.from({ length: 32 }, (_, bit) => 1 << (bit % WORD_CHARS));
-
-/**
- * Bit `bit` (0–31) of word `word` of a run written by {@link encodeWordRun}, read from the one
- * character that holds it, without decoding the word. A character outside the alphabet, or none
- * (the text cut short), reads as every bit set: a phrase filter read from damaged text then rules
- * nothing out, so no note that holds a phrase is ever dropped for it (a run is checked by
- * {@link checkWordRun} when it is loaded; this is what is left should damage pass that).
- */
-export function wordRunBit(text: string, word: number, bit: number): boolean {
-  const c = text.charCodeAt(word * WORD_CHARS + BIT_CHAR[bit]);
-  return ((c < 128 ? VALUE[c] : -1) & BIT_MASK[bit]) !== 0;
 }
 
 /** Words of the last {@link packTermIds} call (reused, grown by doubling). */
