@@ -1,4 +1,13 @@
-import { indexHead, indexParts, IndexChangedError, openIndex, type IndexPart, type NoteStamp, type SavedIndex } from './engine/index-file';
+import {
+  indexHead,
+  indexParts,
+  IndexChangedError,
+  openIndex,
+  partSum,
+  type IndexPart,
+  type NoteStamp,
+  type SavedIndex,
+} from './engine/index-file';
 import type { LexicalEngine } from './engine/lexical-engine';
 import type { Slicer } from './engine/slicer';
 import type { IndexStorage } from './search-index-options';
@@ -19,12 +28,15 @@ export async function saveIndex(
   slicer: Slicer,
 ): Promise<boolean> {
   try {
+    // Each part's checksum, taken as the part is made, for the head written after the last.
+    const sums: number[] = [];
     await storage.save(
       timedParts(
         indexParts(engine, manifest, () => slicer.pause()),
         slicer,
+        sums,
       ),
-      indexHead,
+      (generation, lengths) => indexHead(generation, lengths, sums),
     );
     return true;
   } catch (err) {
@@ -33,12 +45,16 @@ export async function saveIndex(
   }
 }
 
-/** Yields `parts`, timing the making of each as slices of `slicer` and not the time the taker spends between them (its awaited write). */
-async function* timedParts(parts: AsyncIterable<IndexPart>, slicer: Slicer): AsyncGenerator<IndexPart> {
+/**
+ * Yields `parts`, timing the making of each (and its checksum, pushed to `sums`) as slices of
+ * `slicer` and not the time the taker spends between them (its awaited write).
+ */
+async function* timedParts(parts: AsyncIterable<IndexPart>, slicer: Slicer, sums: number[]): AsyncGenerator<IndexPart> {
   const it = parts[Symbol.asyncIterator]();
   for (;;) {
     slicer.restart();
     const next = await it.next();
+    if (next.done !== true) sums.push(partSum(next.value.text, next.value.bytes));
     slicer.mark();
     if (next.done === true) return;
     yield next.value;

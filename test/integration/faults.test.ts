@@ -5,7 +5,7 @@ import * as nodePath from 'node:path';
 import * as http from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
-import { INDEX_FORMAT } from '../../src/search/engine/index-file';
+import { INDEX_FORMAT, partSum } from '../../src/search/engine/index-file';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 import type * as O from 'obsidian';
@@ -349,7 +349,13 @@ describe('damaged plugin files are kept aside with a Notice, and the plugin load
   it('a damaged search index file: kept aside, a Notice, the index rebuilt (search answers); the next load is clean and warm', async () => {
     // Damage in a file of the current format (another format's file is rebuilt silently).
     const damaged = '["R",[{"nope":true}]]';
-    const head = JSON.stringify({ format: INDEX_FORMAT, generation: '000000001-x', parts: [damaged.length] });
+    const head = JSON.stringify({
+      format: INDEX_FORMAT,
+      generation: '000000001-x',
+      parts: [damaged.length],
+      bytes: [0],
+      sums: [partSum(damaged, new Uint8Array(0))],
+    });
     await fsp.mkdir(nodePath.join(pluginDir(), 'search-index.parts'));
     await fsp.writeFile(nodePath.join(pluginDir(), 'search-index.parts', '000000001-x.0.part'), damaged);
     await fsp.writeFile(nodePath.join(pluginDir(), 'search-index.json'), head);

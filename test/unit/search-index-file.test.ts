@@ -6,6 +6,7 @@ import {
   isOtherIndexFormat,
   openIndex,
   PART_SIZE,
+  partSum,
   PHRASE_PART_CHARS,
   type IndexPart,
   type PartReader,
@@ -32,6 +33,14 @@ function readerOf(parts: (IndexPart | string | null)[], asked: string[] = []): (
     wait: (pending) => pending,
   });
 }
+
+/** The head of generation 000000001-a listing `parts` (their lengths and checksums) as a save writes it. */
+const headOf = (parts: readonly (IndexPart | string)[]): string =>
+  indexHead(
+    '000000001-a',
+    lengthsOf(parts),
+    parts.map((p) => (typeof p === 'string' ? partSum(p, new Uint8Array(0)) : partSum(p.text, p.bytes))),
+  );
 
 /** The lengths a head lists for `parts`. */
 const lengthsOf = (parts: readonly (IndexPart | string)[]): { chars: number; bytes: number }[] =>
@@ -61,7 +70,7 @@ async function partsOf(engine: LexicalEngine, manifest = new Map<string, [number
 
 /** Opens `parts` as one save of generation 000000001-a and loads them into a new engine (throws as LexicalEngine.load does on damage). */
 async function loadParts(parts: IndexPart[]): Promise<{ saved: SavedIndex; copy: LexicalEngine }> {
-  const saved = openIndex(indexHead('000000001-a', lengthsOf(parts)), readerOf(parts)) as SavedIndex;
+  const saved = openIndex(headOf(parts), readerOf(parts)) as SavedIndex;
   const copy = new LexicalEngine();
   await copy.load(saved.lines(), async () => undefined);
   return { saved, copy };
@@ -117,7 +126,7 @@ describe('saved index parts', () => {
 
   it('of an empty engine are none, and a head of no parts opens to no lines', async () => {
     expect(await partsOf(new LexicalEngine())).toEqual([]);
-    const saved = openIndex(indexHead('000000001-a', []), readerOf([])) as SavedIndex;
+    const saved = openIndex(headOf([]), readerOf([])) as SavedIndex;
     expect(await collect(saved)).toEqual([]);
   });
 });
@@ -127,7 +136,7 @@ describe('opening a saved index', () => {
   const record = { path, id: `path:${path}`, title: 'Déjà 𝄞', tags: ['ü'], frontmatter: {} };
   const long = 'x'.repeat(300_000);
   const parts = [JSON.stringify(['M', [[path, 5, 7]]]), JSON.stringify(['R', [record, { ...record, path: long }]])];
-  const head = indexHead('000000001-a', lengthsOf(parts));
+  const head = headOf(parts);
 
   it('reads each part in turn: characters outside ASCII, lines of any length, the manifest filled as it goes, one null per manifest line', async () => {
     const asked: string[] = [];
@@ -143,7 +152,7 @@ describe('opening a saved index', () => {
     const engine = engineOf(40, 30);
     const saved = await partsOf(engine);
     const asked: string[] = [];
-    const opened = openIndex(indexHead('000000001-a', lengthsOf(saved)), readerOf(saved, asked)) as SavedIndex;
+    const opened = openIndex(headOf(saved), readerOf(saved, asked)) as SavedIndex;
     const terms = (await collect(opened)).filter((line) => (line as { kind?: string } | null)?.kind === 'T') as { bytes: Uint8Array }[];
     expect(asked).toEqual(saved.map((part, n) => `000000001-a.${n}${part.bytes.length > 0 ? '+bytes' : ''}`));
     const withBytes = saved.filter((part) => part.bytes.length > 0);
@@ -156,16 +165,54 @@ describe('opening a saved index', () => {
     ['missing', [parts[0], null], /part 2 of 2 is missing/],
     ['short', [parts[0], parts[1].slice(0, -1)], /part 2 of 2 is cut/],
     ['longer', [parts[0] + '\n', parts[1]], /part 1 of 2 is cut/],
-    ['garbled', [parts[0], parts[1].replace('["R"', '[{R"')], /JSON/],
-    ['of an unknown kind', [parts[0], parts[1].replace('"R"', '"X"')], /unknown kind "X"/],
+    ['changed, its length kept (a letter)', [parts[0], parts[1].replace('Déjà 𝄞', 'Dejà 𝄞')], /part 2 of 2 does not match its checksum/],
+    [
+      'changed, its length kept (a line break for a space)',
+      [parts[0].replace(',', '\n'), parts[1]],
+      /part 1 of 2 does not match its checksum/,
+    ],
   ])('throws while iterating when a part is %s', async (_what, damaged, message) => {
     const saved = openIndex(head, readerOf(damaged)) as SavedIndex;
     await expect(collect(saved)).rejects.toThrow(message);
   });
 
+  it.each([
+    ['garbled', [parts[0], parts[1].replace('["R"', '[{R"')], /JSON/],
+    ['of an unknown kind', [parts[0], parts[1].replace('"R"', '"X"')], /unknown kind "X"/],
+  ])('throws while iterating when a part is %s, though its head lists it as it is', async (_what, damaged, message) => {
+    const saved = openIndex(headOf(damaged), readerOf(damaged)) as SavedIndex;
+    await expect(collect(saved)).rejects.toThrow(message);
+  });
+
+  it("throws while iterating when a bit of a part's bytes is flipped, whichever bit", async () => {
+    const saved = await partsOf(engineOf(40, 30));
+    const n = saved.findIndex((part) => part.bytes.length > 0);
+    const head = headOf(saved);
+    for (const at of [0, 1, Math.floor(saved[n].bytes.length / 2), saved[n].bytes.length - 1]) {
+      for (const bit of [0, 3, 7]) {
+        const bytes = saved[n].bytes.slice();
+        bytes[at] ^= 1 << bit;
+        const damaged = saved.map((part, i) => (i === n ? { text: part.text, bytes } : part));
+        await expect(collect(openIndex(head, readerOf(damaged)) as SavedIndex)).rejects.toThrow(/does not match its checksum/);
+      }
+    }
+  });
+
+  it('sums a part over its text, then its bytes as 32-bit words, aligned or not, the last 1–3 bytes as one word', () => {
+    const bytes = Uint8Array.of(1, 2, 3, 4, 5, 6, 7);
+    const shifted = new Uint8Array(9);
+    shifted.set(bytes, 1);
+    expect(partSum('ab', shifted.subarray(1, 8))).toBe(partSum('ab', bytes));
+    expect(partSum('ab', bytes)).not.toBe(partSum('ba', bytes));
+    expect(partSum('ab', bytes)).not.toBe(partSum('ab', Uint8Array.of(1, 2, 3, 4, 5, 6, 8)));
+    // FNV-1a's offset basis for nothing, and its value over one word.
+    expect(partSum('', new Uint8Array(0))).toBe(0x811c9dc5);
+    expect(partSum('', Uint8Array.of(1, 0, 0, 0))).toBe(Math.imul(0x811c9dc5 ^ 1, 0x01000193) >>> 0);
+  });
+
   it("throws while iterating when a part's bytes are missing, or hold bytes no term line names", async () => {
     const withBytes: IndexPart[] = [textPart(parts[0]), { text: parts[1], bytes: Uint8Array.of(1) }];
-    const listed = indexHead('000000001-a', lengthsOf(withBytes));
+    const listed = headOf(withBytes);
     await expect(collect(openIndex(listed, readerOf(parts)) as SavedIndex)).rejects.toThrow(/part 2 of 2 is cut/);
     await expect(collect(openIndex(listed, readerOf(withBytes)) as SavedIndex)).rejects.toThrow(
       /bytes no term or phrase filter line names/,
@@ -293,7 +340,7 @@ describe('opening a saved index', () => {
     it('reads its words as a view of the part where they start at a multiple of 4 bytes, else as a copy, the same either way', async () => {
       const saved = await partsOf(engine);
       const part = saved.find((p) => p.text.startsWith('["P",')) as IndexPart;
-      const aligned = (await collect(openIndex(indexHead('000000001-a', lengthsOf([part])), readerOf([part])) as SavedIndex)) as {
+      const aligned = (await collect(openIndex(headOf([part]), readerOf([part])) as SavedIndex)) as {
         words: Uint32Array;
       }[];
       expect(aligned[0].words.buffer).toBe(part.bytes.buffer);
@@ -301,7 +348,7 @@ describe('opening a saved index', () => {
       const shifted = new Uint8Array(part.bytes.length + 1);
       shifted.set(part.bytes, 1);
       const odd = { text: part.text, bytes: shifted.subarray(1) };
-      const copied = (await collect(openIndex(indexHead('000000001-a', lengthsOf([odd])), readerOf([odd])) as SavedIndex)) as {
+      const copied = (await collect(openIndex(headOf([odd]), readerOf([odd])) as SavedIndex)) as {
         words: Uint32Array;
       }[];
       expect(copied[0].words.buffer).not.toBe(shifted.buffer);
@@ -316,14 +363,14 @@ describe('opening a saved index', () => {
       expect(openIndex(JSON.stringify({ format: INDEX_FORMAT, generation, parts: [] }), readerOf([]))).toBeNull();
     for (const list of [[1.5], ['3'], null])
       expect(
-        openIndex(JSON.stringify({ format: INDEX_FORMAT, generation: '000000001-a', parts: list, bytes: [0] }), readerOf([])),
+        openIndex(JSON.stringify({ format: INDEX_FORMAT, generation: '000000001-a', parts: list, bytes: [0], sums: [7] }), readerOf([])),
       ).toBeNull();
-    // Byte lengths: one a part, whole numbers; a head without them (format 9's) is none of this format's.
-    for (const bytes of [[], [0, 0], [1.5], ['3'], null, undefined])
-      expect(openIndex(JSON.stringify({ format: INDEX_FORMAT, generation: '000000001-a', parts: [3], bytes }), readerOf([]))).toBeNull();
-    expect(
-      openIndex(JSON.stringify({ format: INDEX_FORMAT, generation: '000000001-a', parts: [3], bytes: [0] }), readerOf([])),
-    ).not.toBeNull();
+    // Byte lengths and checksums: one a part, whole numbers; a head without them (format 9's) is none of this format's.
+    const headWith = (fields: object): string =>
+      JSON.stringify({ format: INDEX_FORMAT, generation: '000000001-a', parts: [3], bytes: [0], sums: [7], ...fields });
+    for (const bytes of [[], [0, 0], [1.5], ['3'], null, undefined]) expect(openIndex(headWith({ bytes }), readerOf([]))).toBeNull();
+    for (const sums of [[], [7, 7], [1.5], ['7'], null, undefined]) expect(openIndex(headWith({ sums }), readerOf([]))).toBeNull();
+    expect(openIndex(headWith({}), readerOf([]))).not.toBeNull();
     expect(openIndex(`{"format":6}\n["M",[]]`, readerOf([]))).toBeNull();
     expect(openIndex('', readerOf([]))).toBeNull();
     expect(openIndex('["M",[]]', readerOf([]))).toBeNull();
@@ -332,7 +379,7 @@ describe('opening a saved index', () => {
   it('tells a head or file of another format version from damage', () => {
     expect(isOtherIndexFormat(`{"format":${INDEX_FORMAT + 1}}\n`)).toBe(true);
     expect(isOtherIndexFormat(`{"format":6}\n["M",[]]`)).toBe(true);
-    expect(isOtherIndexFormat(indexHead('000000001-a', [{ chars: 3, bytes: 5 }]))).toBe(false);
+    expect(isOtherIndexFormat(indexHead('000000001-a', [{ chars: 3, bytes: 5 }], [7]))).toBe(false);
     expect(isOtherIndexFormat('garbage')).toBe(false);
   });
 });

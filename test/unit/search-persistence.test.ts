@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { createTempVault, type TempVault } from '../host';
-import { INDEX_FILE, INDEX_FORMAT } from '../../src/search/engine/index-file';
+import { INDEX_FILE, INDEX_FORMAT, partSum } from '../../src/search/engine/index-file';
 import { SearchIndex, type IndexStorage } from '../../src/search/search-index';
 import { searchIndexStorage } from '../../src/ui/index-files';
 import { UNRESTRICTED_SCOPE } from '../../src/vault/access/access';
@@ -79,7 +79,11 @@ async function writeSaved(tv: TempVault, lines: string[], format = INDEX_FORMAT,
   const text = lines.join('\n');
   await fsp.writeFile(nodePath.join(partsFolder(tv), '000000001-t.0.part'), text);
   if (bytes.length > 0) await fsp.writeFile(nodePath.join(partsFolder(tv), '000000001-t.0.bin'), bytes);
-  await fsp.writeFile(savedFile(tv), JSON.stringify({ format, generation: '000000001-t', parts: [text.length], bytes: [bytes.length] }));
+  const sums = [partSum(text, bytes)];
+  await fsp.writeFile(
+    savedFile(tv),
+    JSON.stringify({ format, generation: '000000001-t', parts: [text.length], bytes: [bytes.length], sums }),
+  );
 }
 
 /** The saved head's format and manifest. */

@@ -75,10 +75,36 @@ export class IndexChangedError extends Error {
   }
 }
 
-/** One part of a save: its lines' text, and the bytes of its term lines' posting lists, one line's after another. */
+/** One part of a save: its lines' text, and the bytes of its term and phrase filter lines, one line's after another. */
 export interface IndexPart {
   text: string;
   bytes: Uint8Array;
+}
+
+/**
+ * A part's checksum as the head lists it: FNV-1a (32-bit; Fowler, Noll, Vo) over its text's UTF-16
+ * code units, then over its bytes as 32-bit words (little-endian, as on every platform Obsidian
+ * runs on; the last 1–3 bytes as one more word). Each step is a bijection of the state, so any one
+ * changed code unit, byte or bit changes the sum: a flipped bit in a posting list or a phrase
+ * filter, which the lists' own checks may not see, reads as damage instead of wrong answers. About
+ * 1 ns a code unit or word: ~60 ms over a 100k-note save's 118 MB, a part at a time.
+ */
+export function partSum(text: string, bytes: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  const whole = bytes.length >>> 2;
+  const aligned = bytes.byteOffset % 4 === 0;
+  const words = aligned ? new Uint32Array(bytes.buffer, bytes.byteOffset, whole) : null;
+  for (let w = 0; w < whole; w++) {
+    const word = words !== null ? words[w] : bytes[4 * w] | (bytes[4 * w + 1] << 8) | (bytes[4 * w + 2] << 16) | (bytes[4 * w + 3] << 24);
+    h = Math.imul(h ^ word, 0x01000193);
+  }
+  if (bytes.length % 4 !== 0) {
+    let last = 0;
+    for (let i = 4 * whole; i < bytes.length; i++) last |= bytes[i] << (8 * (i - 4 * whole));
+    h = Math.imul(h ^ last, 0x01000193);
+  }
+  return h >>> 0;
 }
 
 /** A part's length as the head lists it: characters of its text, bytes of its binary file. */
@@ -163,11 +189,12 @@ function* savedLines(engine: LexicalEngine, manifest: ReadonlyMap<string, NoteSt
 }
 
 /**
- * The head of a save: its format, generation and each part's length in characters and bytes.
+ * The head of a save: its format, generation and each part's length in characters and bytes and its checksum.
  * @param generation the save's name for its parts (IndexStorage.save)
+ * @param sums each part's {@link partSum}, in order
  */
-export function indexHead(generation: string, lengths: readonly PartLength[]): string {
-  return JSON.stringify({ format: INDEX_FORMAT, generation, parts: lengths.map((l) => l.chars), bytes: lengths.map((l) => l.bytes) });
+export function indexHead(generation: string, lengths: readonly PartLength[], sums: readonly number[]): string {
+  return JSON.stringify({ format: INDEX_FORMAT, generation, parts: lengths.map((l) => l.chars), bytes: lengths.map((l) => l.bytes), sums });
 }
 
 /** A saved index opened for loading: its engine lines, read lazily part by part, and the manifest they fill. */
@@ -229,27 +256,31 @@ export function openIndex(head: string, parts: (generation: string) => PartReade
         // A read of the next part that fails while this one is parsed is reported when it is awaited.
         next?.catch(() => undefined);
         // Missing, cut short or longer than its head says: damage, as a line that does not parse is.
-        const { chars, bytes } = lengths[n];
+        const { chars, bytes, sum } = lengths[n];
         if (part === null || part.text.length !== chars || part.bytes.length !== bytes)
           throw new Error(`saved search index part ${n + 1} of ${lengths.length} is ${part === null ? 'missing' : 'cut'}`);
+        // Of its length but changed (a flipped bit, a letter): damage, before a line of it is read.
+        if (partSum(part.text, part.bytes) !== sum)
+          throw new Error(`saved search index part ${n + 1} of ${lengths.length} does not match its checksum`);
         yield* partLines(part, manifest);
       }
     },
   };
 }
 
-/** The head's generation and part lengths, or null when `head` is not a head of {@link INDEX_FORMAT}. */
-function headListing(head: string): { generation: string; lengths: PartLength[] } | null {
+/** The head's generation and each part's lengths and checksum, or null when `head` is not a head of {@link INDEX_FORMAT}. */
+function headListing(head: string): { generation: string; lengths: (PartLength & { sum: number })[] } | null {
   if (head.length > HEAD_MAX_CHARS) return null;
   try {
-    const value = JSON.parse(head) as { format?: unknown; generation?: unknown; parts?: unknown; bytes?: unknown } | null;
+    const value = JSON.parse(head) as { format?: unknown; generation?: unknown; parts?: unknown; bytes?: unknown; sums?: unknown } | null;
     if (value === null || typeof value !== 'object' || value.format !== INDEX_FORMAT) return null;
-    const { generation, parts, bytes } = value;
+    const { generation, parts, bytes, sums } = value;
     if (typeof generation !== 'string' || !GENERATION.test(generation)) return null;
     // A negative length never matches a part: only whole numbers need checking.
-    if (!Array.isArray(parts) || !parts.every(Number.isSafeInteger)) return null;
-    if (!Array.isArray(bytes) || bytes.length !== parts.length || !bytes.every(Number.isSafeInteger)) return null;
-    return { generation, lengths: parts.map((chars: number, n) => ({ chars, bytes: bytes[n] as number })) };
+    const listed = (list: unknown): list is number[] =>
+      Array.isArray(list) && list.length === (parts as unknown[]).length && list.every(Number.isSafeInteger);
+    if (!Array.isArray(parts) || !listed(parts) || !listed(bytes) || !listed(sums)) return null;
+    return { generation, lengths: parts.map((chars, n) => ({ chars, bytes: bytes[n], sum: sums[n] })) };
   } catch {
     return null;
   }
