@@ -2,8 +2,11 @@
  * An entry's change as diff lines for people and agents (the Agent activity view, the
  * terminal's `activity`, proposal_status's activity): the line hunks from the text before to
  * the text after (diff/hunks.ts, jsdiff `diffLines`), removed then inserted lines per
- * hunk, capped. Pure string work.
+ * hunk, capped. Hunks are shown as lines of the note (diff/hunk-lines.ts): after a last line
+ * without a line break, the break a hunk brings ends that line and is no empty line of its own,
+ * and a change of the final line break alone is said in words. Pure string work.
  */
+import { sidesAsLines } from '../diff/hunk-lines';
 import { buildHunks } from '../diff/hunks';
 import type { ActivityEntry, ReverseHunk } from './types';
 import { isPatchOnly, textsOf } from './undo-data';
@@ -44,11 +47,10 @@ export function diffPreview(entry: ActivityEntry, maxLines: number): DiffLine[] 
   const lines: DiffLine[] = [];
   let shift = 0;
   for (const hunk of buildHunks(before, after)) {
-    const line = countLines(after, hunk.from + shift) + 1;
+    const shown = sidesAsLines(hunk.from > 0 && before[hunk.from - 1] !== '\n', hunk.removed, hunk.inserted);
+    const line = countLines(after, hunk.from + shift) + (shown.moved ? 2 : 1);
     shift += hunk.inserted.length - hunk.removed.length;
-    lines.push({ kind: 'head', text: `Line ${line}` });
-    for (const text of splitLines(hunk.removed)) lines.push({ kind: 'removed', text });
-    for (const text of splitLines(hunk.inserted)) lines.push({ kind: 'inserted', text });
+    lines.push({ kind: 'head', text: `Line ${line}` }, ...hunkLines(shown.removed, shown.inserted));
   }
   return capped(lines, maxLines);
 }
@@ -57,11 +59,25 @@ export function diffPreview(entry: ActivityEntry, maxLines: number): DiffLine[] 
 function patchLines(patch: readonly ReverseHunk[]): DiffLine[] {
   const lines: DiffLine[] = [];
   for (const h of patch) {
-    lines.push({ kind: 'head', text: `Line ${h.line ?? 1}` });
-    for (const text of splitLines(h.inserted)) lines.push({ kind: 'removed', text });
-    for (const text of splitLines(h.removed ?? '')) lines.push({ kind: 'inserted', text });
+    // `pre` is the text after's line before the hunk, or the start of the hunk's own line when the hunk starts inside it.
+    const pre = h.pre ?? '';
+    const shown = sidesAsLines(pre !== '' && !pre.endsWith('\n'), h.inserted, h.removed ?? '');
+    lines.push({ kind: 'head', text: `Line ${(h.line ?? 1) + (shown.moved ? 1 : 0)}` }, ...hunkLines(shown.removed, shown.inserted));
   }
   return lines;
+}
+
+/**
+ * A hunk's removed then inserted lines; a side that is the final line break alone (buildHunks
+ * gives it its own hunk) is said in words, not shown as an empty line.
+ */
+function hunkLines(removed: string, inserted: string): DiffLine[] {
+  if (removed === '' && /^\r?\n$/.test(inserted)) return [{ kind: 'message', text: '\\ adds the line break at the end of the note' }];
+  if (inserted === '' && /^\r?\n$/.test(removed)) return [{ kind: 'message', text: '\\ removes the line break at the end of the note' }];
+  return [
+    ...splitLines(removed).map((text): DiffLine => ({ kind: 'removed', text })),
+    ...splitLines(inserted).map((text): DiffLine => ({ kind: 'inserted', text })),
+  ];
 }
 
 /** `lines` cut to `maxLines` (then one `more` line), or the no-change message when empty. */

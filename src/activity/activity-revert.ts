@@ -15,7 +15,7 @@ import { placeHunks } from '../diff/rebase';
 import type { AccessScope } from '../vault/access/access';
 import { hashText } from '../vault/hash';
 import type { NoteStore } from '../vault/note-store';
-import { BaseChangedError } from '../vault/writes/write-errors';
+import { BaseChangedError, MoveBlockedError } from '../vault/writes/write-errors';
 import type { ActivityLog } from './activity-log';
 import type { ActivityEntry } from './types';
 import { isPatchOnly, locateHunks, textsOf } from './undo-data';
@@ -265,6 +265,10 @@ function revertedSentence(entry: ActivityEntry, left: number, by: string | undef
 function nextStep(err: ToolError, entry: ActivityEntry): string {
   const byHand = ` To undo it by hand, see its diff (activity ${entry.id}, or the Agent activity view).`;
   if (err instanceof BaseChangedError) return '';
+  if (err instanceof MoveBlockedError) {
+    const them = err.blockers.length === 1 ? 'it' : 'them';
+    return ` Move it back in Obsidian yourself (Obsidian updates the links), or revert again once "${entry.key_label}" may change ${them}.`;
+  }
   switch (err.code) {
     case 'not_found':
       if (entry.kind === 'create')
@@ -283,10 +287,31 @@ function nextStep(err: ToolError, entry: ActivityEntry): string {
   }
 }
 
-/** Why the vault refused a revert, as the rest of one sentence. */
+/** Most notes a refused move's sentence names; past it, "and N more". */
+const BLOCKERS_NAMED = 3;
+
+/**
+ * Why the vault refused a revert, as the rest of one sentence. A move (back, or redone) refused
+ * for other notes (MoveBlockedError) names them, not the moved note: the linkers whose links it
+ * would update, or the notes its folder holds, that the key may not change now. The user reads
+ * this, never an agent, so naming a note the key may not see tells it nothing.
+ */
 function refusal(err: ToolError, entry: ActivityEntry): string {
   const who = `"${entry.key_label}"`;
   if (err instanceof BaseChangedError) return `'${entry.path}' changed while it was reverted; try again.`;
+  if (err instanceof MoveBlockedError) {
+    const shown = err.blockers.slice(0, BLOCKERS_NAMED).map((p) => `'${p}'`);
+    const more = err.blockers.length - shown.length;
+    const names =
+      more > 0
+        ? `${shown.join(', ')} and ${more} more`
+        : `${shown.slice(0, -1).join(', ')}${shown.length > 1 ? ' and ' : ''}${shown[shown.length - 1]}`;
+    const are = err.blockers.length === 1 ? 'is' : 'are';
+    const moving = `moving '${entry.path}' back to '${entry.from ?? ''}'`;
+    return err.rule === 'links'
+      ? `${moving} would update the links in ${names}, which ${are} now read-only or closed to ${who}, so nothing was moved.`
+      : `'${entry.path}' holds ${names}, which ${are} now read-only, quarantined or closed to ${who}, so nothing was moved.`;
+  }
   if (entry.kind === 'delete' && (err.code === 'forbidden' || err.code === 'not_found'))
     return `'${entry.path}' could not be put back for ${who} (${err.message.replace(/\.$/, '')}); restore it from the trash (the system trash, or the vault's .trash folder), where it is intact.`;
   switch (err.code) {

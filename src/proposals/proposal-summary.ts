@@ -1,5 +1,6 @@
 import type { LiveState } from './proposal-review';
 import { goneReason } from './proposal-store';
+import { hunkAsLines, lineCount } from '../diff/hunk-lines';
 import type { Hunk } from '../diff/types';
 import type { Proposal } from './types';
 
@@ -26,29 +27,6 @@ export function hunkSummaries(text: string, hunks: readonly Hunk[]): HunkSummary
     const { line, removed, inserted } = hunkAsLines(text, h);
     return { index: h.index, line, removed_lines: linesIn(removed), added_lines: linesIn(inserted) };
   });
-}
-
-/**
- * A hunk as lines of the note, for counting and showing it. A hunk that starts at the end of a
- * line without a line break (the last line of a note with no final newline, buildHunks) and
- * brings a break followed by lines starts those lines with that break: the break ends the line
- * before, so it is left out, and the hunk's first line is the next one. `alpha` → `alpha\nbeta`
- * inserts `\nbeta` after `alpha`: here that is `beta` added at line 2; `alpha\nbeta` → `alpha`
- * is `beta` removed at line 2. A change of the final line break alone (`\n` added or removed,
- * its own hunk) is kept as it is.
- * @param text the text the hunk's offsets refer to (its base). @param h the hunk.
- * @returns the 1-based line where its lines start, and its removed and inserted text so cut.
- */
-export function hunkAsLines(text: string, h: Hunk): { line: number; removed: string; inserted: string } {
-  const afterOpenLine = h.from > 0 && text[h.from - 1] !== '\n';
-  const cut = (side: string): string => {
-    const lead = /^\r?\n/.exec(side)?.[0];
-    return afterOpenLine && lead !== undefined && side.length > lead.length ? side.slice(lead.length) : side;
-  };
-  const removed = cut(h.removed);
-  const inserted = cut(h.inserted);
-  const moved = removed !== h.removed || inserted !== h.inserted;
-  return { line: lineCount(text.slice(0, h.from)) + (moved ? 2 : 1), removed, inserted };
 }
 
 /** Lines of a hunk side: its line breaks, plus one for a last line without one. */
@@ -141,9 +119,3 @@ export function liveStaleReason(p: Proposal, live: LiveState): string {
  */
 export const EXPECTED_HASH_STALE =
   'The note changed since the agent read it, and the change was proposed with expected_hash (for exactly that text), so none of it applies; the user can only reject it. Read the note again and propose anew.';
-
-function lineCount(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-}

@@ -255,6 +255,37 @@ describe('agent activity log', () => {
     expect(await read('Ideas.md')).toContain('- agent line');
   });
 
+  it('a revert of a move refused for a note its link updates would change names that note, not the moved one', async () => {
+    await call(env.client, 'create_note', { path: 'Reference/Target.md', content: 'target\n' });
+    await call(env.client, 'create_note', { path: 'Reference/Src.md', content: 'see [[Target]]\n' });
+    await call(env.client, 'create_note', { path: 'Reference/Other.md', content: 'also [[Target]]\n' });
+    await new Promise((r) => setTimeout(r, 300));
+    await call(env.client, 'move_note', { path: 'Reference/Target', to: 'Reference/Target2' });
+    const move = newest();
+    expect([...(move.linkers ?? [])].sort()).toEqual(['Reference/Other.md', 'Reference/Src.md']);
+    await userEdit('Reference/Src.md', (t) => `---\naccess: private\n---\n${t}`);
+    const refused = await revert(move.id);
+    expect(refused).toMatchObject({ reverted: false });
+    expect(refused.message).toBe(
+      `${move.id} was not reverted: moving 'Reference/Target2.md' back to 'Reference/Target.md' would update the links in 'Reference/Src.md', which is now read-only or closed to "Claude Code", so nothing was moved. Move it back in Obsidian yourself (Obsidian updates the links), or revert again once "Claude Code" may change it.`,
+    );
+    await userEdit('Reference/Other.md', (t) => `---\naccess: read-only\n---\n${t}`);
+    expect((await revert(move.id)).message).toContain(`the links in 'Reference/Src.md' and 'Reference/Other.md', which are now read-only`);
+    expect(await exists('Reference/Target2.md')).toBe(true);
+    // A folder move back refused for a note it holds names that note.
+    await call(env.client, 'create_note', { path: 'Drafts/One.md', content: 'one\n' });
+    await call(env.client, 'move_note', { path: 'Drafts', to: 'Archive/Drafts' });
+    const folder = newest();
+    await userEdit('Archive/Drafts/One.md', (t) => `---\naccess: read-only\n---\n${t}`);
+    expect((await revert(folder.id)).message).toBe(
+      `${folder.id} was not reverted: 'Archive/Drafts' holds 'Archive/Drafts/One.md', which is now read-only, quarantined or closed to "Claude Code", so nothing was moved. Move it back in Obsidian yourself (Obsidian updates the links), or revert again once "Claude Code" may change it.`,
+    );
+    // The agent's own refusal of such a move still names none of them.
+    const agentSees = await callError(env.client, 'move_note', { path: 'Reference/Target2', to: 'Reference/Target3' });
+    expect(agentSees).toContain('would update links in notes this key may not change');
+    expect(agentSees).not.toContain('Src');
+  });
+
   it('propose mode: an accepted proposal is logged with the hunks accepted, and reverts', async () => {
     await env.booted.plugin.keyRing.setMode(env.booted.key.id, 'propose');
     const before = await read('Ideas.md');

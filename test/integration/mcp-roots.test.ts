@@ -239,6 +239,14 @@ describe('MCP roots: late answers and odd answers', () => {
       expect.stringMatching(/broken percent-escape/),
     ]);
   });
+
+  it('a root naming a note in another case names that note, as a folder root in another case names the folder', async () => {
+    const client = await rootsClient(async () => [{ uri: uri('projects/alpha.MD') }, { uri: uri('ARCHIVE/old.md') }]);
+    expect(await notePaths(client)).toEqual(['Archive/Old.md', 'Projects/Alpha.md']);
+    const { roots } = await call(client, 'vaults');
+    expect(roots).toMatchObject({ source: 'client', effective: ['Projects/Alpha.md', 'Archive/Old.md'] });
+    expect(roots.note).not.toMatch(/match nothing/);
+  });
 });
 
 describe('MCP roots with a key confined to folders', () => {

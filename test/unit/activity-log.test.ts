@@ -350,6 +350,22 @@ describe('undo data', () => {
     const two = undoOf(edit('a\nb\nc\nd\ne\n', 'a\nB\nc\nd\ne\nf\n')).undo;
     expect(diffText({ kind: 'edit', undo: two } as never, 20).split('\n')).toEqual(['@@ Line 2', '-b', '+B', '@@ Line 6', '+f']);
   });
+
+  it('after a last line without a line break, the diff shows the lines as they are: no empty line, the right line number', () => {
+    const lines = (before: string, after: string): string[] =>
+      diffText({ kind: 'edit', undo: undoOf(edit(before, after)).undo } as never, 20).split('\n');
+    // append_note "gamma" to `x\nbeta` (no final newline), and its revert.
+    expect(lines('x\nbeta', 'x\nbeta\ngamma')).toEqual(['@@ Line 3', '+gamma']);
+    expect(lines('x\nbeta\ngamma', 'x\nbeta')).toEqual(['@@ Line 3', '-gamma']);
+    expect(lines('alpha', 'alpha\nbeta\n')).toEqual(['@@ Line 2', '+beta']);
+    expect(lines('a\nold', 'a\nnew')).toEqual(['@@ Line 2', '-old', '+new']);
+    // The final line break alone is said in words, as `show` says it.
+    expect(lines('a\nb', 'a\nb\n')).toEqual(['@@ Line 2', '\\ adds the line break at the end of the note']);
+    expect(lines('a\nb\n', 'a\nb')).toEqual(['@@ Line 2', '\\ removes the line break at the end of the note']);
+    // Entries keeping the whole texts (logs before patch-only undo data, widget files) read the same.
+    const whole = { kind: 'edit', undo: { after: 'x\nbeta\ngamma', patch: undoOf(edit('x\nbeta', 'x\nbeta\ngamma')).undo.patch } };
+    expect(diffText(whole as never, 20).split('\n')).toEqual(['@@ Line 3', '+gamma']);
+  });
 });
 
 describe('activity file format', () => {

@@ -1,3 +1,4 @@
+import { TFile } from 'obsidian';
 import type { KeyRecord } from '../../settings/key-record';
 import type { ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
@@ -32,13 +33,17 @@ export function createSessionServices(
   activity: ActivityLog | null = null,
 ): SessionServices {
   const rules = hostPathRules();
-  /** The vault's spelling of a folder (or note) a client root names (its case on a case-insensitive disk); null when absent or quarantined. */
+  /**
+   * The vault's spelling of a folder or note a client root names, matched ignoring case as note
+   * paths are (vault/paths/lookup.ts findEntry: exact, then NFC, then the one entry equal ignoring
+   * case; case twins match none), on every disk; null when absent, ambiguous or quarantined.
+   */
   const spell = (folder: string): string | null => {
     try {
       return notes.requireFolder(folder, UNRESTRICTED_SCOPE);
     } catch {
-      const file = notes.fileByPath(folder);
-      return file && notes.canRead(file, UNRESTRICTED_SCOPE) ? file.path : null;
+      const entry = notes.policy.entryAt(folder);
+      return entry instanceof TFile && notes.canRead(entry, UNRESTRICTED_SCOPE) ? entry.path : null;
     }
   };
   return {

@@ -2,7 +2,8 @@ import { debounce, MarkdownView, Notice, TFile, type WorkspaceLeaf } from 'obsid
 import { SidebarListView } from '../sidebar-view';
 import type { LiveState, ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
-import { hunkAsLines, proposalSummary } from '../../proposals/proposal-summary';
+import { hunkAsLines } from '../../diff/hunk-lines';
+import { proposalSummary } from '../../proposals/proposal-summary';
 import { visibleText } from '../../diff/visible-text';
 import type { Proposal } from '../../proposals/types';
 import { decideProposal } from './review-commands';

@@ -1,6 +1,7 @@
 import { noSuchProposal, type LiveState, type ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
-import { hunkAsLines, proposalSummary } from '../../proposals/proposal-summary';
+import { hunkAsLines } from '../../diff/hunk-lines';
+import { proposalSummary } from '../../proposals/proposal-summary';
 import type { Hunk } from '../../diff/types';
 import type { Proposal } from '../../proposals/types';
 import { visibleText, visiblePieces } from '../../diff/visible-text';
@@ -90,7 +91,7 @@ export async function showProposal(target: ReviewCommandTarget, id: string, from
 }
 
 /**
- * A hunk's `-` / `+` lines, from its text as lines of the note (proposal-summary.ts hunkAsLines:
+ * A hunk's `-` / `+` lines, from its text as lines of the note (diff/hunk-lines.ts hunkAsLines:
  * a break that ends the line before the hunk is not an empty line); a change of the final line
  * break alone is said in words, as diff tools mark it.
  */

@@ -8,7 +8,7 @@ import type { NoteReader } from '../note-reader';
 import { foldPath, isPathInside, parentOf } from '../paths/paths';
 import { insertedLines } from './edits/text-edits';
 import { assertExpectedHash, assertStillAt, assertUtf8Note, byteSize, isUtf8, writableNote } from './write-checks';
-import { BaseChangedError, hashNotApplicable, takenError } from './write-errors';
+import { BaseChangedError, hashNotApplicable, MoveBlockedError, takenError } from './write-errors';
 import type { WriteLock } from './write-lock';
 import type { PreparedWrite, WriteResult } from './write-types';
 
@@ -304,44 +304,47 @@ export class EntryWriter {
    * that link to the new place, telling the agent the hidden note exists and where it went
    * (while a link to a missing note stays as it is). An unlinked hidden note moves with its
    * folder, contents untouched, so the answer does not reveal it. The refusal is the same for
-   * every cause and names no note.
+   * every cause and names no note (the error's `blockers` do, for the user: MoveBlockedError).
+   * @throws MoveBlockedError (`contents`), or ToolError('forbidden') for the vault's root folder.
    */
   private assertFolderMovable(folder: TFolder, scope: AccessScope): void {
-    const blocked = (entry: TAbstractFile): boolean => {
-      if (this.notes.policy.isQuarantined(entry.path)) return true;
-      if (entry instanceof TFolder) return entry.children.some(blocked);
-      if (!(entry instanceof TFile) || entry.extension !== 'md') return false;
-      if (!this.notes.policy.canRead(entry, scope)) {
-        return this.notes.notesLinkingInto(entry).some((linker) => linker !== entry && this.notes.policy.canRead(linker, scope));
-      }
-      return this.notes.policy.accessOf(entry, scope) !== 'read-write';
+    const message = `Folder '${folder.path}' holds notes this key may not change; move its notes one at a time instead.`;
+    if (folder.isRoot()) throw new ToolError('forbidden', message);
+    const blockers: string[] = [];
+    const visit = (entry: TAbstractFile): void => {
+      if (this.notes.policy.isQuarantined(entry.path)) blockers.push(entry.path);
+      else if (entry instanceof TFolder) entry.children.forEach(visit);
+      else if (!(entry instanceof TFile) || entry.extension !== 'md') return;
+      else if (!this.notes.policy.canRead(entry, scope)) {
+        if (this.notes.notesLinkingInto(entry).some((linker) => linker !== entry && this.notes.policy.canRead(linker, scope)))
+          blockers.push(entry.path);
+      } else if (this.notes.policy.accessOf(entry, scope) !== 'read-write') blockers.push(entry.path);
     };
-    if (folder.isRoot() || blocked(folder)) {
-      throw new ToolError(
-        'forbidden',
-        `Folder '${folder.path}' holds notes this key may not change; move its notes one at a time instead.`,
-      );
-    }
+    visit(folder);
+    if (blockers.length > 0) throw new MoveBlockedError(message, 'contents', blockers);
   }
 
   /**
    * Refuses a move whose link updates (Obsidian's `fileManager.renameFile` rewrites every
    * note linking to the moved entry) would change a note this key may not write: outside its
    * roots, quarantined, private to it, or read-only. A tool call never changes such a note,
-   * link updates included. The message names none of those notes.
-   * @throws ToolError('forbidden').
+   * link updates included. The message names none of those notes (the error's `blockers` do,
+   * for the user: MoveBlockedError).
+   * @throws MoveBlockedError (`links`).
    */
   private assertLinkersWritable(entry: TAbstractFile, scope: AccessScope): void {
-    const blocked = this.notes
+    const blockers = this.notes
       .notesLinkingInto(entry)
-      .some(
+      .filter(
         (file) =>
           file.extension !== 'md' || !this.notes.policy.canRead(file, scope) || this.notes.policy.accessOf(file, scope) !== 'read-write',
-      );
-    if (blocked) {
-      throw new ToolError(
-        'forbidden',
+      )
+      .map((file) => file.path);
+    if (blockers.length > 0) {
+      throw new MoveBlockedError(
         `Moving '${entry.path}' would update links in notes this key may not change; leave it where it is, or ask the user to move it in Obsidian.`,
+        'links',
+        blockers,
       );
     }
   }

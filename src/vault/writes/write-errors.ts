@@ -55,6 +55,28 @@ export class BaseChangedError extends ToolError {
   }
 }
 
+/**
+ * A move refused because of other notes: `rule` `links` when Obsidian's link updates would
+ * change notes the key may not write (`blockers`: those linkers), `contents` when a folder holds
+ * notes it may not move (`blockers`: those notes). The message, for agents, names none of them
+ * (they may be notes the key may not see); `blockers` (vault paths, in the order met) is for
+ * the user, to whom a refused revert names the notes that block it (activity-revert.ts).
+ * A ToolError('forbidden').
+ */
+export class MoveBlockedError extends ToolError {
+  /**
+   * @param message the agent's sentence. @param rule which rule refused.
+   * @param blockers the vault paths of the notes that block the move (at least one).
+   */
+  constructor(
+    message: string,
+    readonly rule: 'links' | 'contents',
+    readonly blockers: readonly string[],
+  ) {
+    super('forbidden', message);
+  }
+}
+
 /** The fs error codes a write can meet that the user, not the agent, must fix, and what to tell. */
 const FILE_SYSTEM_REFUSALS: Record<string, { code: 'unavailable' | 'forbidden'; why: string; fix: string }> = {
   ENOSPC: { code: 'unavailable', why: 'the disk is full', fix: 'Ask the user to free disk space, then retry.' },
