@@ -279,7 +279,8 @@ export class ProposalStore {
   /**
    * Takes back the user's acceptance of one hunk of a text proposal (they undid it in the
    * editor with Ctrl+Z): the hunk is undecided again and the proposal pending, even when that
-   * acceptance had resolved it (its texts are kept in memory for this, see `reopenable`).
+   * acceptance had resolved it (its texts are kept in memory for this, see `reopenable`); a
+   * stale proposal stays stale, the hunk then awaiting only rejection.
    * @returns the proposal after it.
    * @throws Error when there is no such proposal, the hunk was not accepted, or the proposal
    *   was resolved before this run (its texts are gone: it cannot be reopened);
@@ -289,7 +290,7 @@ export class ProposalStore {
     await this.ensureWriter();
     const p = this.byId.get(id);
     if (!p || p.decisions[index] !== 'accepted') throw new Error(`Proposal '${id}' has no accepted hunk ${index} to reopen.`);
-    if (p.status !== 'pending') {
+    if (!isOpen(p)) {
       const texts = this.reopenable.get(id);
       if (!texts || (p.status !== 'accepted' && p.status !== 'partly_accepted'))
         throw new Error(
