@@ -7,7 +7,7 @@ import type { TextChange } from '../vault/writes/open-note-editors';
 import type { WriteRequest } from '../vault/writes/write-types';
 import { WIDGET_WRITE_TOOL } from '../vault/widgets/widget-store';
 import { applyHunks } from '../diff/hunks';
-import { goneReason, type ProposalStore } from './proposal-store';
+import { goneReason, isOpen, staleRefusal, type ProposalStore } from './proposal-store';
 import { liveStaleReason } from './proposal-summary';
 import type { PlacedHunk } from '../diff/types';
 import type { Proposal, ReviewHunk } from './types';
@@ -46,7 +46,8 @@ const ACCEPT_ATTEMPTS = 4;
  * access rules, quarantine, roots, protected frontmatter keys, expected_hash. Text hunks are
  * placed three-way on the note as it is now; a hunk that no longer applies is never applied
  * (it stays for the user to reject). A change that can no longer be made at all makes the
- * proposal stale with the reason.
+ * proposal stale with the reason: it stays listed until the user rejects it, and is never
+ * accepted (ProposalStore.settle).
  */
 export class ProposalReview {
   /** Listeners of {@link onLiveChange} told of settings changes ({@link accessChanged}). */
@@ -91,8 +92,8 @@ export class ProposalReview {
    * still be the text proposed for the trash.
    * @returns `gone` when the note (or folder) was deleted, became invisible to the key, or the
    *   key was revoked; `refused` with the reason when the vault refuses the change now for
-   *   another cause; `baseChanged` for a delete whose note changed; null for decided proposals
-   *   and staged widgets (WidgetStore.acceptStaged checks those when accepting).
+   *   another cause; `baseChanged` for a delete whose note changed; null for decided and stale
+   *   proposals (a stale one stays stale, with its `stale_reason`, whatever the vault does) and staged widgets (WidgetStore.acceptStaged checks those when accepting).
    * @throws what the vault throws that is not a ToolError (a bug, not a refusal).
    */
   async liveState(p: Proposal): Promise<LiveState | null> {
@@ -167,16 +168,18 @@ export class ProposalReview {
   /**
    * Accepts a pending proposal: every undecided hunk that still applies (a text proposal),
    * or the create / move / delete / folder itself (a staged widget is created through
-   * NoteStore.widgets, which checks it again).
+   * NoteStore.widgets, which checks it again). A stale proposal is never applied: the outcome
+   * is the proposal as it is, stale, nothing applied.
    * @param hunkIndex accept only this hunk of a text proposal (its index in proposal_status).
    * @returns what was applied.
-   * @throws Error when the proposal does not exist or is not pending, or the hunk is not
+   * @throws Error when the proposal does not exist or is decided, or the hunk is not
    *   an undecided hunk of it (a user mistake: the message says which); WriterLockedError
    *   while another plugin instance writes the proposals (nothing is applied).
    */
   async accept(id: string, hunkIndex?: number): Promise<AcceptOutcome> {
     await this.store.ensureWriter();
-    const p = this.pendingProposal(id);
+    const p = this.openProposal(id);
+    if (p.status === 'stale') return { proposal: p, applied: 0, stale: 1 };
     const revoked = this.revokedReason(p);
     if (revoked) return { proposal: await this.store.settle(id, 'stale', revoked), applied: 0, stale: 1 };
     if (hunkIndex !== undefined && p.kind !== 'edit' && p.kind !== 'properties')
@@ -208,12 +211,13 @@ export class ProposalReview {
   }
 
   /**
-   * Rejects a pending proposal, or one undecided hunk of a text proposal. The vault is not touched.
+   * Rejects a pending or stale proposal (how the user dismisses a stale one), or one undecided
+   * hunk of a text proposal. The vault is not touched.
    * @throws Error as {@link accept}.
    */
   async reject(id: string, hunkIndex?: number): Promise<Proposal> {
     await this.store.ensureWriter();
-    const p = this.pendingProposal(id);
+    const p = this.openProposal(id);
     if (hunkIndex === undefined) return this.store.settle(id, 'rejected');
     this.assertUndecided(p, hunkIndex);
     return this.store.decideHunks(id, [hunkIndex], 'rejected');
@@ -276,7 +280,7 @@ export class ProposalReview {
   reviewHunks(path: string, text: string): ReviewHunk[] {
     const refused = new Set<string>();
     for (const p of this.store.pendingOn(path)) {
-      if (this.revokedReason(p)) {
+      if (p.status !== 'pending' || this.revokedReason(p)) {
         refused.add(p.id);
         continue;
       }
@@ -324,10 +328,18 @@ export class ProposalReview {
     return this.store.reopenHunk(hunk.proposalId, hunk.index);
   }
 
-  private pendingProposal(id: string): Proposal {
+  /** The open (pending or stale) proposal `id`. @throws Error when there is none or it is decided. */
+  private openProposal(id: string): Proposal {
     const p = this.store.get(id);
     if (!p) throw new Error(noSuchProposal(id));
-    if (p.status !== 'pending') throw new Error(`Proposal '${id}' is already ${p.status.replace('_', ' ')}.`);
+    if (!isOpen(p)) throw new Error(`Proposal '${id}' is already ${p.status.replace('_', ' ')}.`);
+    return p;
+  }
+
+  /** The pending proposal `id`, one that may be accepted. @throws Error as {@link openProposal}, or when it is stale. */
+  private pendingProposal(id: string): Proposal {
+    const p = this.openProposal(id);
+    if (p.status === 'stale') throw new Error(staleRefusal(p));
     return p;
   }
 

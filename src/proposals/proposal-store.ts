@@ -20,7 +20,7 @@ export interface ProposalCaller {
 /** What changed in the store, for the view, the status bar, the editor and notices. */
 export type ProposalEvent = { type: 'staged'; proposal: Proposal } | { type: 'updated'; proposal: Proposal } | { type: 'loaded' };
 
-/** How many decided (accepted, rejected, stale) proposals the file keeps for proposal_status. */
+/** How many decided (accepted, partly accepted, rejected) proposals the file keeps for proposal_status. */
 const KEEP_RESOLVED = 200;
 /** How many resolved text proposals keep their texts in memory for {@link ProposalStore.reopenHunk}. */
 const KEEP_REOPENABLE = 50;
@@ -29,7 +29,9 @@ const KEEP_REOPENABLE = 50;
  * The proposals of propose mode (docs/architecture.md#proposals): staged changes that wait for the
  * user, persisted in their own file in the plugin folder (not in data.json), surviving reload
  * and restart. Pending proposals follow renames of their note and go stale when it is
- * deleted. The note itself is untouched until the user accepts (see ProposalReview).
+ * deleted. A stale proposal stays open (listed, counted, no `resolved_at`) until the user
+ * rejects it, and is never accepted (docs/propose-mode.md). The note itself is untouched until
+ * the user accepts (see ProposalReview).
  */
 export class ProposalStore {
   private readonly byId = new Map<string, Proposal>();
@@ -176,9 +178,12 @@ export class ProposalStore {
     return [...this.byId.values()];
   }
 
-  /** @returns the pending proposals, oldest first. */
+  /**
+   * @returns the proposals that await the user, oldest first: pending ones and stale ones not yet
+   *   dismissed ({@link isOpen}), as the listings, the Pending view and the status bar count them.
+   */
   pending(): Proposal[] {
-    return this.all().filter((p) => p.status === 'pending');
+    return this.all().filter(isOpen);
   }
 
   /**
@@ -187,12 +192,19 @@ export class ProposalStore {
    * would fill the review list and the key's pending quota: same tool, kind and path; for an edit
    * or property change the same base and proposed text, for a create the same text, for a move
    * the same target (and expected_hash), for a delete the same base. Only one not yet partly
-   * decided counts.
+   * decided and not stale counts.
    * @returns the proposal, or undefined when there is none.
    */
   pendingSame(prepared: PreparedWrite, keyId: string): Proposal | undefined {
     return this.pendingOn(prepared.path).find((p) => {
-      if (p.key_id !== keyId || p.kind !== prepared.kind || p.tool !== prepared.tool || Object.keys(p.decisions).length) return false;
+      if (
+        p.status !== 'pending' ||
+        p.key_id !== keyId ||
+        p.kind !== prepared.kind ||
+        p.tool !== prepared.tool ||
+        Object.keys(p.decisions).length
+      )
+        return false;
       switch (prepared.kind) {
         case 'edit':
         case 'properties':
@@ -209,7 +221,7 @@ export class ProposalStore {
     });
   }
 
-  /** @returns the pending proposals on the note or folder at `path`, oldest first. */
+  /** @returns the open (pending or stale, {@link pending}) proposals on the note or folder at `path`, oldest first. */
   pendingOn(path: string): Proposal[] {
     return this.pending().filter((p) => p.path === path);
   }
@@ -223,12 +235,14 @@ export class ProposalStore {
   }
 
   /**
-   * The undecided hunks of a pending text proposal placed on `current` (the note's text
-   * now), `stale` set where they no longer apply. [] for other kinds and decided proposals.
+   * The undecided hunks of an open text proposal placed on `current` (the note's text
+   * now), `stale` set where they no longer apply (every one of a stale proposal, which can only
+   * be rejected). [] for other kinds and decided proposals.
    */
   placedHunks(p: Proposal, current: string): PlacedHunk[] {
-    if (p.status !== 'pending' || p.base_text === null || p.proposed_text === null) return [];
-    return undecidedHunks(p, this.hunkCache.of(p), current);
+    if (!isOpen(p) || p.base_text === null || p.proposed_text === null) return [];
+    const placed = undecidedHunks(p, this.hunkCache.of(p), current);
+    return p.status === 'stale' ? placed.map((h) => ({ ...h, stale: true })) : placed;
   }
 
   /**
@@ -244,13 +258,14 @@ export class ProposalStore {
   }
 
   /**
-   * Records the user's verdict on hunks of a pending text proposal (the change itself was
+   * Records the user's verdict on hunks of an open text proposal (the change itself was
    * already applied, or not, by the caller). When no hunk is left undecided the proposal is
    * resolved: accepted, rejected or partly_accepted.
+   * @throws Error when the proposal is decided, or is stale and `decision` is `accepted`.
    */
   async decideHunks(id: string, indexes: readonly number[], decision: HunkDecision): Promise<Proposal> {
     await this.ensureWriter();
-    const p = this.requirePending(id);
+    const p = decision === 'accepted' ? this.requirePending(id) : this.requireOpen(id);
     for (const index of indexes) p.decisions[index] = decision;
     const hunks = this.hunkCache.of(p);
     if (hunks.every((h) => p.decisions[h.index] !== undefined)) {
@@ -264,7 +279,8 @@ export class ProposalStore {
   /**
    * Takes back the user's acceptance of one hunk of a text proposal (they undid it in the
    * editor with Ctrl+Z): the hunk is undecided again and the proposal pending, even when that
-   * acceptance had resolved it (its texts are kept in memory for this, see `reopenable`).
+   * acceptance had resolved it (its texts are kept in memory for this, see `reopenable`); a
+   * stale proposal stays stale, the hunk then awaiting only rejection.
    * @returns the proposal after it.
    * @throws Error when there is no such proposal, the hunk was not accepted, or the proposal
    *   was resolved before this run (its texts are gone: it cannot be reopened);
@@ -274,7 +290,7 @@ export class ProposalStore {
     await this.ensureWriter();
     const p = this.byId.get(id);
     if (!p || p.decisions[index] !== 'accepted') throw new Error(`Proposal '${id}' has no accepted hunk ${index} to reopen.`);
-    if (p.status !== 'pending') {
+    if (!isOpen(p)) {
       const texts = this.reopenable.get(id);
       if (!texts || (p.status !== 'accepted' && p.status !== 'partly_accepted'))
         throw new Error(
@@ -291,19 +307,28 @@ export class ProposalStore {
   }
 
   /**
-   * Resolves a whole pending proposal as `accepted`, `rejected` or `stale` (with the reason,
-   * one sentence). Undecided hunks of a rejected text proposal count as rejected.
+   * Decides a whole proposal: `accepted` (a pending one), `rejected` (a pending or stale one: how
+   * the user dismisses a stale proposal; undecided hunks of a text proposal count as rejected),
+   * or `stale` with the reason (one sentence). Stale is not a decision: the proposal stays open,
+   * listed and counted with its texts and no `resolved_at`, until the user rejects it; it is
+   * never accepted (ProposalReview.accept refuses it). Marking a stale proposal stale again
+   * keeps its first reason.
+   * @throws Error when the proposal does not exist, is decided, or is stale and `status` is
+   *   `accepted`; WriterLockedError as {@link stage}.
    */
   async settle(id: string, status: 'accepted' | 'rejected' | 'stale', reason?: string): Promise<Proposal> {
     await this.ensureWriter();
-    const p = this.requirePending(id);
+    const p = status === 'rejected' || status === 'stale' ? this.requireOpen(id) : this.requirePending(id);
     if (status === 'rejected') {
       for (const h of this.hunkCache.of(p)) p.decisions[h.index] ??= 'rejected';
       const accepted = Object.values(p.decisions).includes('accepted');
       this.resolve(p, accepted ? 'partly_accepted' : 'rejected');
+    } else if (status === 'stale') {
+      if (p.status === 'stale') return p;
+      p.status = 'stale';
+      if (reason) p.stale_reason = reason;
     } else {
       this.resolve(p, status);
-      if (reason) p.stale_reason = reason;
     }
     await this.commit(p);
     return p;
@@ -323,9 +348,16 @@ export class ProposalStore {
   }
 
   private requirePending(id: string): Proposal {
+    const p = this.requireOpen(id);
+    if (p.status === 'stale') throw new Error(staleRefusal(p));
+    return p;
+  }
+
+  /** The open (pending or stale) proposal `id`. @throws Error when there is none or it is decided. */
+  private requireOpen(id: string): Proposal {
     const p = this.byId.get(id);
     if (!p) throw new Error(`No proposal '${id}'.`);
-    if (p.status !== 'pending') throw new Error(`Proposal '${id}' is already ${p.status.replace('_', ' ')}.`);
+    if (!isOpen(p)) throw new Error(`Proposal '${id}' is already ${p.status.replace('_', ' ')}.`);
     return p;
   }
 
@@ -354,7 +386,7 @@ export class ProposalStore {
 
   /** Queues a write of the whole file (oldest resolved proposals beyond KEEP_RESOLVED dropped). */
   private save(): Promise<void> {
-    const resolved = this.all().filter((p) => p.status !== 'pending');
+    const resolved = this.all().filter((p) => !isOpen(p));
     for (const p of resolved.slice(0, Math.max(0, resolved.length - KEEP_RESOLVED))) {
       this.byId.delete(p.id);
       this.hunkCache.forget(p.id);
@@ -397,7 +429,7 @@ export class ProposalStore {
       for (const p of moved) await this.commit(p);
     } else if (change.type === 'delete') {
       for (const p of this.pendingOn(change.path)) {
-        if (p.kind === 'create' || p.kind === 'folder' || this.accepting.has(p.id)) continue;
+        if (p.status !== 'pending' || p.kind === 'create' || p.kind === 'folder' || this.accepting.has(p.id)) continue;
         await this.settle(p.id, 'stale', goneReason(change.path));
       }
     }
@@ -413,4 +445,24 @@ export class ProposalStore {
 export function goneReason(path: string | undefined): string {
   const note = path === undefined ? 'The note' : `The note '${path}'`;
   return `${note} was deleted or is no longer available to this key, so this change cannot be applied.`;
+}
+
+/**
+ * Whether a proposal still awaits the user: `pending`, or `stale` and not dismissed. A stale
+ * proposal waits (listed, counted) until the user rejects it (docs/propose-mode.md); one with a
+ * `resolved_at` was closed as stale by a version before that and stays closed.
+ * @returns true for an open proposal, false for a decided one.
+ */
+export function isOpen(p: Proposal): boolean {
+  return p.status === 'pending' || (p.status === 'stale' && p.resolved_at === undefined);
+}
+
+/**
+ * Why an open stale proposal cannot be accepted, one sentence for the terminal, the CLI and
+ * the editor: its reason and how to dismiss it.
+ * @returns the sentence.
+ */
+export function staleRefusal(p: Proposal): string {
+  const why = p.stale_reason ? ` ${p.stale_reason}` : '';
+  return `Proposal '${p.id}' is stale and can never be accepted; reject it to dismiss it.${why}`;
 }

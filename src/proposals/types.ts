@@ -11,7 +11,9 @@ export type ProposalKind = 'edit' | 'create' | 'delete' | 'move' | 'properties' 
 /**
  * Where a proposal stands: `pending` (some hunks await review), `accepted` (every hunk
  * accepted), `partly_accepted` (some accepted, the rest rejected), `rejected`, `stale` (the
- * note went away or changed so that nothing left can apply; can only be rejected).
+ * note went away or changed so that nothing left can apply: it is never accepted and waits,
+ * listed and counted with no `resolved_at`, until the user rejects it; one with `resolved_at`
+ * was closed by an older version, ProposalStore isOpen).
  */
 export type ProposalStatus = 'pending' | 'accepted' | 'partly_accepted' | 'rejected' | 'stale';
 

@@ -254,6 +254,24 @@ describe('reopening an accepted hunk (Ctrl+Z in the editor)', () => {
     expect(store.hunksOf(reopened)).toHaveLength(1);
   });
 
+  test('a stale proposal stays open across a restart with its texts; a hunk accepted before it went stale can be reopened', async () => {
+    const base = await disk('Inbox.md');
+    const body = base.replace('Book the dentist for March', 'Book the dentist for May').replace('Renew the library card', 'Cancel it');
+    const p = await stage({ tool: 'write_note', kind: 'write', path: 'Inbox', body: body.slice(body.indexOf('# Inbox')) });
+    await store.decideHunks(p.id, [1], 'accepted');
+    await store.settle(p.id, 'stale', 'It went stale.');
+    const reopened = await store.reopenHunk(p.id, 1);
+    expect(reopened).toMatchObject({ status: 'stale', decisions: {}, stale_reason: 'It went stale.' });
+    await expect(store.decideHunks(p.id, [0], 'accepted')).rejects.toThrow(/is stale and can never be accepted/);
+    await store.flush();
+    const again = await openStore();
+    expect(again.store.pending().map((q) => q.id)).toEqual([p.id]);
+    expect(again.store.get(p.id)).toMatchObject({ status: 'stale', base_text: p.base_text, proposed_text: p.proposed_text });
+    expect(again.store.get(p.id)!.resolved_at).toBeUndefined();
+    expect((await again.review.reject(p.id)).status).toBe('rejected');
+    expect(again.store.pending()).toEqual([]);
+  });
+
   test('a proposal decided before this run cannot be reopened, and says so', async () => {
     const p = await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: 'old', ensureNewline: true });
     await store.decideHunks(p.id, [0], 'accepted');

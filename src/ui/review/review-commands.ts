@@ -1,5 +1,5 @@
 import { noSuchProposal, type LiveState, type ProposalReview } from '../../proposals/proposal-review';
-import type { ProposalStore } from '../../proposals/proposal-store';
+import { isOpen, type ProposalStore } from '../../proposals/proposal-store';
 import { hunkAsLines } from '../../diff/hunk-lines';
 import { proposalSummary } from '../../proposals/proposal-summary';
 import type { Hunk } from '../../diff/types';
@@ -24,8 +24,9 @@ export interface ReviewCommandTarget {
 }
 
 /**
- * One line per pending proposal: id, status as it is now (stale when its note changed under
- * it or went away), kind, path, key, tool, hunks; or a sentence when there is none.
+ * One line per proposal that awaits the user (pending, or stale and not yet rejected:
+ * ProposalStore.pending): id, status as it is now (stale when its note changed under it or went
+ * away), kind, path, key, tool, hunks; or a sentence when there is none.
  */
 export async function listPendingProposals(target: ReviewCommandTarget): Promise<string> {
   const pending = target.proposals.pending();
@@ -58,7 +59,8 @@ export async function showProposal(target: ReviewCommandTarget, id: string, from
   const header = await describeProposal(target, p, live);
   const lines: string[] = [];
   const hunks = target.proposals.hunksOf(p);
-  const stale = new Set(live?.gone ? hunks.map((h) => h.index) : live?.placed.filter((h) => h.stale).map((h) => h.index));
+  const whole = p.status === 'stale' || live?.gone === true;
+  const stale = new Set(whole ? hunks.map((h) => h.index) : live?.placed.filter((h) => h.stale).map((h) => h.index));
   if (p.base_text !== null && hunks.length) {
     const base = p.base_text;
     for (const h of hunks) {
@@ -122,7 +124,7 @@ export async function decideProposal(
   hunk?: number,
 ): Promise<string> {
   const before = target.proposals.get(id);
-  if (before && hunk !== undefined && before.status === 'pending') {
+  if (before && hunk !== undefined && isOpen(before)) {
     const indices = target.proposals.hunksOf(before).map((h) => h.index);
     if (indices.length && !indices.includes(hunk)) return hunkOutOfRange(target, id, String(hunk));
   }
@@ -131,7 +133,12 @@ export async function decideProposal(
       const p = await target.review.reject(id, hunk);
       return visibleText(`Rejected ${hunk === undefined ? `proposal ${id}` : `hunk ${hunk} of ${id}`}; ${await statusNow(target, p)}.`);
     }
+    const wasStale = before?.status === 'stale' && isOpen(before);
     const { proposal, applied, stale } = await target.review.accept(id, hunk);
+    if (wasStale)
+      return visibleText(
+        `Proposal ${id} is stale and was not applied: ${clause(proposal.stale_reason ?? 'it no longer applies.')} Reject it to dismiss it ("reject ${id}").`,
+      );
     if (proposal.status === 'stale')
       return visibleText(`Proposal ${id} was not applied and is now stale: ${clause(proposal.stale_reason ?? 'it no longer applies.')}`);
     const status = await statusNow(target, proposal, stale);
