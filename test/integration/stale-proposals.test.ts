@@ -9,6 +9,7 @@ import { runReviewCommand } from '../../src/ui/review/review-commands';
 import { PENDING_VIEW_TYPE, type PendingChangesView } from '../../src/ui/review/pending-view';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { call } from '../harness/write-helpers';
+import { waitUntil } from '../harness/wait-until';
 
 /** What the host's Plugin records for tests. */
 type HostPluginRecords = Pick<Plugin, 'statusBarItems'>;
@@ -31,13 +32,6 @@ describe('stale proposals wait until the user rejects them', () => {
   const write = (p: string, text: string): Promise<void> => fsp.writeFile(nodePath.join(dir, p), text);
   const read = (p: string): Promise<string> => fsp.readFile(nodePath.join(dir, p), 'utf8');
   const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
-  const until = async (check: () => boolean | Promise<boolean>): Promise<void> => {
-    for (let i = 0; i < 250; i++) {
-      if (await check()) return;
-      await settle();
-    }
-    throw new Error('condition not reached in 5 s');
-  };
   const statusBar = (): HTMLElement =>
     (booted.plugin as unknown as HostPluginRecords).statusBarItems.find((el) => el.hasClass('vault-mcp-pending-count'))!;
   const pendingTitle = async (): Promise<string | null | undefined> => {
@@ -93,7 +87,7 @@ describe('stale proposals wait until the user rejects them', () => {
     await booted.app.vault.syncFromDisk();
     const ids = [sleep.proposal_id, keys.proposal_id, move.proposal_id] as string[];
     // The store hears the deletes (a shell `mv` is a delete and a create to Obsidian) and marks them stale.
-    await until(() => ids.every((id) => booted.plugin.proposals.get(id)?.status === 'stale'));
+    await waitUntil(() => ids.every((id) => booted.plugin.proposals.get(id)?.status === 'stale'), 'the store to mark the three stale');
     await expectWaitingStale(ids);
     expect(await run(`show ${sleep.proposal_id}`)).toContain('(stale: only reject)');
     // Never accepted, even once the note is back as it was.

@@ -4,6 +4,14 @@ import * as nodePath from 'node:path';
 import { createHostApp, type HostApp } from '../host';
 import { NoteStore } from '../../src/vault/note-store';
 
+/** Writes `files` (vault path → text) under `root`, making their folders. */
+async function writeFiles(root: string, files: Record<string, string>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    await fsp.mkdir(nodePath.dirname(nodePath.join(root, path)), { recursive: true });
+    await fsp.writeFile(nodePath.join(root, path), text);
+  }
+}
+
 /**
  * InstructionPlaces (agent instructions are the user's to write, write-gate.ts): the places a
  * symbolic link by an instruction name or inside the skills folder makes instructions of, found
@@ -24,10 +32,7 @@ describe('InstructionPlaces', () => {
       'Reference/Other.md': 'x\n',
       'Skills/summarize/SKILL.md': '---\nname: S\ndescription: S.\n---\n',
     };
-    for (const [path, text] of Object.entries(files)) {
-      await fsp.mkdir(nodePath.dirname(nodePath.join(root, path)), { recursive: true });
-      await fsp.writeFile(nodePath.join(root, path), text);
-    }
+    await writeFiles(root, files);
     await fsp.symlink('rules.md', nodePath.join(root, 'Areas/AGENTS.md'), 'file');
     await fsp.symlink('../Reference/Tools', nodePath.join(root, 'Skills/tools'), 'dir');
     app = (await createHostApp({ vaultPath: root, watchIntervalMs: false })) as HostApp;
@@ -136,10 +141,7 @@ describe('InstructionPlaces after folder renames and deletes', () => {
       'Odd/AGENTS.md/inner.md': 'i\n',
       'Projects/Plan.md': 'p\n',
     };
-    for (const [path, text] of Object.entries(files)) {
-      await fsp.mkdir(nodePath.dirname(nodePath.join(root, path)), { recursive: true });
-      await fsp.writeFile(nodePath.join(root, path), text);
-    }
+    await writeFiles(root, files);
     await fsp.symlink('rules.md', nodePath.join(root, 'Areas/AGENTS.md'), 'file');
     await fsp.symlink('../../../Reference/gem.md', nodePath.join(root, 'Areas/Finance/sub/GEMINI.md'), 'file');
     await fsp.symlink('../Areas/Finance/CLAUDE.md', nodePath.join(root, 'Projects/AGENTS.md'), 'file');
