@@ -299,9 +299,10 @@ function headListing(head: string): { generation: string; lengths: (PartLength &
 
 /**
  * The lines of one part, parsed as reached; manifest lines go into `manifest` and stand as nulls;
- * each term line takes the next of the part's bytes as its posting lists (views, not copies).
- * @throws Error (while iterating) when a line is not JSON or not of a known kind, or the term
- *   lines' sizes do not add up to the part's bytes
+ * each term line takes the next of the part's bytes as its posting lists, each phrase filter line
+ * as its words (views, not copies).
+ * @throws Error (while iterating) when a line is not JSON or not of a known kind, or the term and
+ *   phrase filter lines' sizes do not add up to the part's bytes
  */
 function* partLines({ text, bytes }: ReadPart, manifest: Map<string, NoteStamp>): Generator<EngineLine | null> {
   let taken = 0;
