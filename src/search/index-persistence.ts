@@ -3,7 +3,7 @@ import {
   indexParts,
   IndexChangedError,
   openIndex,
-  partSum,
+  partSumSteps,
   type IndexPart,
   type NoteStamp,
   type SavedIndex,
@@ -46,15 +46,24 @@ export async function saveIndex(
 }
 
 /**
- * Yields `parts`, timing the making of each (and its checksum, pushed to `sums`) as slices of
- * `slicer` and not the time the taker spends between them (its awaited write).
+ * Yields `parts`, timing the making of each (and its checksum, pushed to `sums`, in steps with
+ * pauses between) as slices of `slicer` and not the time the taker spends between them (its awaited write).
  */
 async function* timedParts(parts: AsyncIterable<IndexPart>, slicer: Slicer, sums: number[]): AsyncGenerator<IndexPart> {
   const it = parts[Symbol.asyncIterator]();
   for (;;) {
     slicer.restart();
     const next = await it.next();
-    if (next.done !== true) sums.push(partSum(next.value.text, next.value.bytes));
+    if (next.done !== true) {
+      // The part's checksum in steps, pausing between them as the serialization does.
+      const steps = partSumSteps(next.value.text, next.value.bytes);
+      let step = steps.next();
+      while (step.done !== true) {
+        await slicer.pause();
+        step = steps.next();
+      }
+      sums.push(step.value);
+    }
     slicer.mark();
     if (next.done === true) return;
     yield next.value;

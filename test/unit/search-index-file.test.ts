@@ -205,6 +205,10 @@ describe('opening a saved index', () => {
     expect(partSum('ab', shifted.subarray(1, 8))).toBe(partSum('ab', bytes));
     expect(partSum('ab', bytes)).not.toBe(partSum('ba', bytes));
     expect(partSum('ab', bytes)).not.toBe(partSum('ab', Uint8Array.of(1, 2, 3, 4, 5, 6, 8)));
+    // A surrogate pair across a stretch of 2^18 code units is summed whole: another pair there is another sum.
+    const edge = 'a'.repeat((1 << 18) - 1);
+    expect(partSum(`${edge}😀b`, bytes)).not.toBe(partSum(`${edge}😃b`, bytes));
+    expect(partSum(`${edge}😀b`, bytes)).not.toBe(partSum(`${edge}🙀b`, bytes));
     // FNV-1a's offset basis for nothing, and its value over one word.
     expect(partSum('', new Uint8Array(0))).toBe(0x811c9dc5);
     expect(partSum('', Uint8Array.of(1, 0, 0, 0))).toBe(Math.imul(0x811c9dc5 ^ 1, 0x01000193) >>> 0);

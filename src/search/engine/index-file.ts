@@ -82,24 +82,50 @@ export interface IndexPart {
 }
 
 /**
- * A part's checksum as the head lists it: FNV-1a (32-bit; Fowler, Noll, Vo) over its text's UTF-8
- * bytes (TextEncoder, native), then over its bytes, each as 32-bit words (little-endian, as on every
- * platform Obsidian runs on; the last 1–3 bytes as one more word). Each step is a bijection of the
- * state, so any one changed byte or bit changes the sum: a flipped bit in a posting list or a phrase
- * filter, which the lists' own checks may not see, reads as damage instead of wrong answers. Over a
- * 100k-note save's 118 MB about 60-100 ms, a part at a time (a loop of `charCodeAt` over the text
- * was 170-260 ms).
+ * A part's checksum as the head lists it (see {@link partSumSteps}).
  */
 export function partSum(text: string, bytes: Uint8Array): number {
-  // UTF-8 takes at most 3 bytes a UTF-16 code unit.
-  if (textScratch.length < 3 * text.length) textScratch = new Uint8Array(Math.max(3 * text.length, 2 * textScratch.length));
-  const { written } = (textEncoder ??= new TextEncoder()).encodeInto(text, textScratch);
-  return fnvWords(bytes, fnvWords(textScratch.subarray(0, written), 0x811c9dc5));
+  const steps = partSumSteps(text, bytes);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done === true) return step.value;
 }
 
-/** {@link partSum}'s buffer for a part's text as UTF-8, grown and kept (a few MB: parts are about {@link PART_SIZE}). */
-let textScratch = new Uint8Array(0);
-/** {@link partSum}'s encoder, made on first use. */
+/**
+ * A part's checksum, in steps a caller may pause between (a save does: the whole sum of a 4 MB
+ * part at once was a step of 40-60 ms): FNV-1a (32-bit; Fowler, Noll, Vo) over its text's UTF-8
+ * bytes (TextEncoder, native) in stretches of {@link SUM_CHARS} code units (one more where a
+ * stretch would end between a surrogate pair), then over its bytes in stretches of
+ * {@link SUM_BYTES}, each stretch as 32-bit words (little-endian, as on every platform Obsidian
+ * runs on; its last 1–3 bytes as one more word). Each step is a bijection of the state, so any one
+ * changed byte or bit changes the sum: a flipped bit in a posting list or a phrase filter, which
+ * the lists' own checks may not see, reads as damage instead of wrong answers. Over a 100k-note
+ * save's 118 MB about 60-100 ms in all.
+ * @returns (as the generator's return value) the sum, a 32-bit unsigned number
+ */
+export function* partSumSteps(text: string, bytes: Uint8Array): Generator<void, number> {
+  let h = 0x811c9dc5;
+  for (let from = 0; from < text.length;) {
+    let to = Math.min(text.length, from + SUM_CHARS);
+    const last = text.charCodeAt(to - 1);
+    if (to < text.length && last >= 0xd800 && last <= 0xdbff) to++;
+    const { written } = (textEncoder ??= new TextEncoder()).encodeInto(text.slice(from, to), textScratch);
+    h = fnvWords(textScratch.subarray(0, written), h);
+    from = to;
+    yield;
+  }
+  for (let from = 0; from < bytes.length; from += SUM_BYTES) {
+    h = fnvWords(bytes.subarray(from, Math.min(bytes.length, from + SUM_BYTES)), h);
+    yield;
+  }
+  return h >>> 0;
+}
+
+/** Code units of a part's text {@link partSumSteps} encodes and sums in one step. */
+const SUM_CHARS = 1 << 18;
+/** Bytes of a part {@link partSumSteps} sums in one step (a multiple of 4). */
+const SUM_BYTES = 1 << 20;
+/** {@link partSumSteps}'s buffer for a stretch of text as UTF-8 (3 bytes a code unit at most, one more unit for a pair), kept. */
+const textScratch = new Uint8Array(3 * (SUM_CHARS + 1));
+/** {@link partSumSteps}'s encoder, made on first use. */
 let textEncoder: TextEncoder | null = null;
 
 /** FNV-1a from state `h` over `bytes` as 32-bit little-endian words, the last 1–3 bytes as one more word. */
