@@ -19,10 +19,11 @@ export interface FilePartLength {
 }
 
 /**
- * A plugin file too large to read or write as one string (the saved search index: 149 MB at
+ * A plugin file too large to read or write as one string (the saved search index: 118 MB at
  * 100k notes), kept as a small head file (`<name>`, swapped in atomically by PluginFile.write)
  * and part files in the folder `<name without extension>.parts` beside it, each written once
- * under a per-save generation name (`<generation>.<n>.part`) and never rewritten. The head is
+ * under a per-save generation name and never rewritten: a part's text as `<generation>.<n>.part`
+ * and, when it has any, its bytes as `<generation>.<n>.bin` (DataAdapter.writeBinary). The head is
  * the caller's text, naming the generation and whatever it needs to check the parts (their
  * lengths): a save writes every part first and the head last, so the head on disk always names
  * whole parts, at every instant of a save and after a crash at any step. Parts of older
