@@ -1,5 +1,5 @@
 /**
- * `node scripts/profile-warm.mjs [notes | x7 | large] [--fresh] [--cold]`: where a warm start's time goes on a
+ * `node scripts/profile-warm.mjs [notes | x7 | large] [--fresh] [--cold] [--no-profile]`: where a warm start's time goes on a
  * generated vault (default 100k notes, reused from the bench's cache), with `x7` on the
  * bench's seven copies of the PowerShell vault (made by a `--rows powershell-x7` bench run), with
  * `large` on the 14k PowerShell vault the bench's `large` part unpacks. Boots src/main in the
@@ -9,7 +9,9 @@
  * removed and the cold boot is the one profiled. Prints the build's figures (build ms, longest
  * slice, CPU time), the slices over 50 ms with the process's CPU time in them and where they ended, the garbage collections'
  * pauses, how long after completeness the block bounds and phrase filters were in (and the longest slice then), the event loop's idle time (waiting for disk with nothing else to run: what overlapping the
- * reads with other work could win), and the functions with the most self and total time. Prints figures; asserts nothing.
+ * reads with other work could win), and the functions with the most self and total time. With --no-profile no CPU
+ * profile is taken (the profiler lengthens slices and shifts time between stages): the figures and
+ * slices alone. Prints figures; asserts nothing.
  * Not part of `npm run bench` (slow; the saved index stays for the next run).
  */
 import { existsSync, promises as fsp } from 'node:fs';
@@ -155,6 +157,7 @@ async function main(): Promise<void> {
       : await generateVault(nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated'), Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000));
   const configFolder = nodePath.join(vault.path, CONFIG_DIR);
   const cold = args.includes('--cold');
+  const profiled = !args.includes('--no-profile');
   if (cold || args.includes('--fresh')) await fsp.rm(configFolder, { recursive: true, force: true });
   const boot = { vaultPath: vault.path, waitForIndex: false, persistIndex: true, configDir: CONFIG_DIR };
   const indexFile = nodePath.join(configFolder, 'plugins', 'vault-mcp', 'search-index.json');
@@ -182,7 +185,7 @@ async function main(): Promise<void> {
   // The event loop's idle time from here (libuv's: blocked waiting for I/O or a timer with nothing else to run).
   let loop = performance.eventLoopUtilization();
   proto.start = function (this: SearchIndex) {
-    session.post('Profiler.start');
+    if (profiled) session.post('Profiler.start');
     cpu = process.cpuUsage();
     loop = performance.eventLoopUtilization();
     t0 = performance.now();
@@ -202,7 +205,7 @@ async function main(): Promise<void> {
   const afterMs = performance.now() - builtAt;
   proto.start = start;
   gc.stop();
-  const { profile } = await post<{ profile: Profile }>(session, 'Profiler.stop');
+  const profile = profiled ? (await post<{ profile: Profile }>(session, 'Profiler.stop')).profile : null;
   session.disconnect();
   slices.restore();
   const s = index.stats;
@@ -221,9 +224,11 @@ async function main(): Promise<void> {
     console.log(`  ${l.ms.toFixed(0).padStart(6)} ms (${l.cpuMs.toFixed(0).padStart(4)} ms CPU)  ${l.at}`);
   await new Promise((resolve) => setTimeout(resolve, 10));
   gc.print();
-  for (const l of slices.long.sort((a, b) => b.ms - a.ms).slice(0, 3))
-    printWindow(profile, l.end - l.ms, l.end, `self time in the ${l.ms.toFixed(0)} ms slice`);
-  printProfile(profile);
+  if (profile !== null) {
+    for (const l of slices.long.sort((a, b) => b.ms - a.ms).slice(0, 3))
+      printWindow(profile, l.end - l.ms, l.end, `self time in the ${l.ms.toFixed(0)} ms slice`);
+    printProfile(profile);
+  }
   await booted.stop();
 }
 
