@@ -253,6 +253,36 @@ describe('Quarantine', () => {
     ).toEqual([false, true, true, false, true, false, true, false]);
   });
 
+  test('says what refusal says of every entry of a folder asked about after its neighbours, whatever the user list held before', () => {
+    const list: string[] = [];
+    const scanned = new Quarantine('.obsidian', () => list);
+    const folders = ['', 'Archive', 'ARCHIVE/Sealed', 'Archive/Sealed/Inner', 'Caf\u00e9', 'Cafe\u0301/Menu', '\u0391\u03a3', 'Notes'];
+    const names = ['x.md', 'Sealed', 'Sealed.md', '.hidden.md', '_PRIVATE', 'Menu', '\u03b1\u03c3', 'Inner', 'Notes.md'];
+    const lists = [
+      [],
+      ['Archive/Sealed'],
+      ['Archive/Sealed/Inner', 'Notes/Notes.md'],
+      ['Caf\u00e9/Menu', '\u03b1\u03c3/x.md'],
+      ['Notes.md', 'archive'],
+    ];
+    for (const next of lists) {
+      list.splice(0, list.length, ...next);
+      for (const folder of folders)
+        for (const name of names) {
+          const path = folder === '' ? name : `${folder}/${name}`;
+          expect([path, scanned.contains(path)]).toEqual([path, scanned.refusal(path) !== null]);
+        }
+    }
+    // The list changes between two notes of one folder: the second is judged by the new list.
+    list.splice(0, list.length);
+    expect(scanned.contains('Projects/a.md')).toBe(false);
+    list.push('Projects/b.md');
+    expect(scanned.contains('Projects/b.md')).toBe(true);
+    expect(scanned.contains('Projects/a.md')).toBe(false);
+    list.push('projects');
+    expect(scanned.contains('Projects/a.md')).toBe(true);
+  });
+
   test('reads the user list on every check and honours a custom config dir', () => {
     const list: string[] = [];
     const custom = new Quarantine('config', () => list);
