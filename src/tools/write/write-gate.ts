@@ -59,7 +59,9 @@ export const expectedHashArg = hashArg('read_note').optional().describe("read_no
 export async function submitWrite(ctx: ToolContext, request: WriteRequest): Promise<Record<string, unknown>> {
   if (normalizeKeyMode(ctx.caller.mode) === 'force') {
     const folder = skillsFolderOf(ctx.settings.skills?.folder);
-    const outcome = await ctx.notes.writes.apply(request, ctx.scope, ctx.notes.instructions.ruleFor(folder));
+    // The rule comes once the first pass over the vault's entries is done (InstructionPlaces.ruleFor).
+    const hold = await ctx.notes.instructions.ruleFor(folder);
+    const outcome = await ctx.notes.writes.apply(request, ctx.scope, hold);
     if (outcome.status !== 'held') return { ...outcome };
     const staged = await stage(ctx, outcome.prepared, INSTRUCTIONS_REVIEW_REASON);
     return staged.status === 'pending' ? { ...staged, reason: INSTRUCTIONS_REVIEW_REASON } : staged;

@@ -16,6 +16,27 @@ export interface InstructionPlacesPolicy {
   fileOf(path: string): { id: string; links: number } | null;
 }
 
+/**
+ * What a pass over many vault entries pauses with so it does not hold the main thread: a
+ * search/engine Slicer, or anything with its `due` and `pause` (NoteStore.readableNotesInSteps takes the same).
+ */
+export interface Pacer {
+  /** True once the current slice has run its budget: the work should {@link pause} before going on. */
+  due(): boolean;
+  /** Resolves at once inside the budget, else after yielding to the event loop (a fresh slice begins). */
+  pause(): Promise<void>;
+}
+
+/**
+ * The budget of one slice of {@link InstructionPlaces}' pass over the vault's entries, ms: well
+ * under the plugin's 50 ms main-thread rule (issue 20), and small beside the search index's 12 ms
+ * slices, which run at the same time after the plugin loads.
+ */
+export const INSTRUCTION_PASS_SLICE_MS = 5;
+
+/** How many entries the pass reads between two looks at the clock ({@link Pacer.due}): a look costs more than reading a name. */
+const ENTRIES_PER_CLOCK_LOOK = 128;
+
 /** What {@link InstructionPlaces} knows for one skills folder, until a change in the vault may have changed it. */
 interface KnownPlaces {
   /** The skills folder these were found for. */
@@ -42,31 +63,53 @@ interface KnownPlaces {
  * tree, kept until the vault reports a create, delete or rename that may change them (a path by an
  * instruction name, in or around the skills folder, at or around a known target, or any folder
  * deleted or renamed) or the skills folder setting changes: an ordinary force write costs a few
- * string comparisons and one `stat` of its note. The named entries are found by one pass over the
- * vault's entries, the first time only, and then kept up to date from the same events, so finding
- * the targets again (after a folder rename, say) reads those few entries, never the whole vault
- * (the plugin's 50 ms main-thread rule: a pass took 20–40 ms at 40k entries, docs/limits.md).
- * A dangling link Obsidian does not list (its target was missing when the vault loaded) is not
- * known: nothing lists it short of reading every folder on disk (docs/security.md).
+ * string comparisons and one `stat` of its note. The named entries are found once by a pass over
+ * every entry of the vault, in slices of {@link INSTRUCTION_PASS_SLICE_MS} that yield to the UI
+ * ({@link ready}: started when the plugin's services start, awaited by {@link ruleFor}, so a force
+ * write issued before the pass ended waits for it and is never let through on a partial list), and
+ * then kept up to date from the same events, so finding the targets again (after a folder rename,
+ * say) reads those few entries, never the whole vault. The plugin's 50 ms main-thread rule (issue
+ * 20): one pass in one go held the main thread 30–71 ms at 100k entries; sliced, its longest
+ * stretch is about 5 ms (7–12 ms in a process's first run), docs/limits.md. A dangling link
+ * Obsidian does not list (its target was missing when the vault loaded) is not known: nothing
+ * lists it short of reading every folder on disk (docs/security.md).
  */
 export class InstructionPlaces {
   private known: KnownPlaces | null = null;
   /**
    * Vault paths of every loaded entry (file or folder) named like an instruction file
-   * ({@link hasInstructionName}), found by one pass over the vault's entries the first time the
-   * places are found, then kept up to date from create and rename events (the vault reports a
-   * rename of each entry below a renamed folder, as note-changes.ts relies on too), so finding the
-   * places again after a change reads these few entries, not the whole vault. A path whose entry
-   * is gone (deleted, moved away) stays until the next finding drops it; whatever is at such a
-   * path has an instruction name (a deleted file's path may even be added). Unset until first needed.
+   * ({@link hasInstructionName}): made empty when the pass over the vault's entries starts
+   * ({@link unvisited}), which fills it, and from then on kept up to date from create and rename
+   * events (the vault reports a rename of each entry below a renamed folder, as note-changes.ts
+   * relies on too), so finding the places again after a change reads these few entries, not the
+   * whole vault. A path whose entry is gone (deleted, moved away) stays until the next finding drops
+   * it; whatever is at such a path has an instruction name (a deleted file's path may even be
+   * added). Unset until the pass starts.
    */
   private named?: Set<string>;
+  /**
+   * The pass's work left: entries whose names (and a folder's children) are not read yet, taken
+   * last first; empty once the pass is done. A folder's children are taken as they are when it is
+   * read. Complete despite changes meanwhile: an entry that no event touches keeps its folder, and
+   * so do that folder's folders (a folder renamed or deleted reports each entry below it), so the
+   * pass reaches it from the root; one that a create or rename touches is added by the event;
+   * a path the pass adds after its entry moved or went away is one {@link named} tolerates.
+   */
+  private unvisited: TAbstractFile[] = [];
+  /** The sliced pass while it runs (or once done), for {@link ready}; null before it starts. */
+  private pass: Promise<void> | null = null;
+  private closed = false;
   private readonly refs: EventRef[] = [];
 
-  /** @param app the Obsidian app (vault entries and events). @param policy the vault's path policy (links, disk files). */
+  /**
+   * @param app the Obsidian app (vault entries and events). @param policy the vault's path policy (links, disk files).
+   * @param pacer makes the {@link Pacer} of the pass over the vault's entries for a slice budget
+   *   (ms); without it the pass reads every entry in one go (headless tools, tests).
+   */
   constructor(
     private readonly app: App,
     private readonly policy: InstructionPlacesPolicy,
+    private readonly pacer: ((budgetMs: number) => Pacer) | null = null,
   ) {
     const changed = (file: TAbstractFile, oldPath?: string): void => {
       if (hasInstructionName(file.name)) this.named?.add(file.path);
@@ -85,17 +128,40 @@ export class InstructionPlaces {
     );
   }
 
-  /** Stops following vault events; call when the plugin unloads. */
+  /** Stops following vault events and a pass under way; call when the plugin unloads. */
   close(): void {
+    this.closed = true;
     for (const ref of this.refs) this.app.vault.offref(ref);
     this.refs.length = 0;
   }
 
   /**
-   * The hold rule of a force key's writes (NoteWriter.apply): {@link holds} for `skillsFolder`.
-   * @param skillsFolder the skills folder's vault path (skillsFolderOf).
+   * Starts the pass over the vault's entries that finds those named like an instruction file, in
+   * slices of {@link INSTRUCTION_PASS_SLICE_MS} ms that yield to the event loop between them (the
+   * constructor's pacer; without one, in one go), unless it started already; call when the plugin's
+   * services start, so a force write seldom waits for it.
+   * @returns a promise that resolves once the pass is done (at once after that); it never rejects.
    */
-  ruleFor(skillsFolder: string): HoldRule {
+  ready(): Promise<void> {
+    if (this.pass !== null) return this.pass;
+    if (this.named === undefined) this.startPass();
+    if (this.pacer !== null) this.pass = this.readInSlices(this.pacer(INSTRUCTION_PASS_SLICE_MS));
+    else {
+      this.readEntries(() => false);
+      this.pass = Promise.resolve();
+    }
+    return this.pass;
+  }
+
+  /**
+   * The hold rule of a force key's writes (NoteWriter.apply): {@link holds} for `skillsFolder`,
+   * once the pass over the vault's entries is done ({@link ready}), so the rule answers in a few
+   * comparisons and never blocks the UI for a pass (nor holds less because the pass was not done).
+   * @param skillsFolder the skills folder's vault path (skillsFolderOf).
+   * @returns a promise of the rule; it never rejects.
+   */
+  async ruleFor(skillsFolder: string): Promise<HoldRule> {
+    await this.ready();
     return (path) => this.holds(path, skillsFolder);
   }
 
@@ -114,6 +180,37 @@ export class InstructionPlaces {
     return this.isHardLinkOfInstructions(path, known);
   }
 
+  /** Makes {@link named} empty and the vault's root the pass's first entry: from now on events add to it. */
+  private startPass(): void {
+    this.named = new Set();
+    this.unvisited = [this.app.vault.getRoot()];
+  }
+
+  /**
+   * Reads entries of the pass ({@link unvisited}), adding those named like an instruction file
+   * to {@link named} and a folder's children to the work left, until none is left or `stop` says
+   * so (asked every {@link ENTRIES_PER_CLOCK_LOOK} entries).
+   */
+  private readEntries(stop: () => boolean): void {
+    const named = this.named;
+    if (named === undefined) return;
+    for (let read = 1; this.unvisited.length > 0; read++) {
+      const entry = this.unvisited.pop() as TAbstractFile;
+      if (hasInstructionName(entry.name)) named.add(entry.path);
+      if (entry instanceof TFolder) for (const child of entry.children) this.unvisited.push(child);
+      if (read % ENTRIES_PER_CLOCK_LOOK === 0 && stop()) return;
+    }
+  }
+
+  /** {@link readEntries} in slices: reads until `pacer` says the slice is due, then yields through it; stops when closed. */
+  private async readInSlices(pacer: Pacer): Promise<void> {
+    this.readEntries(() => pacer.due());
+    while (this.unvisited.length > 0 && !this.closed) {
+      await pacer.pause();
+      this.readEntries(() => pacer.due());
+    }
+  }
+
   /** True when a change at `path` may change what {@link known} holds: drop it then. */
   private touches(path: string): boolean {
     const known = this.known;
@@ -124,9 +221,11 @@ export class InstructionPlaces {
 
   /**
    * The places for `folder`: kept, or found now from the entries named like an instruction file
-   * ({@link named}) and the skills folder's tree. Only the first time reads every entry of
-   * the vault; after a change it costs as many entries as those (a folder renamed or deleted no
-   * longer costs a pass over a 100k-note vault before the next force write: docs/limits.md).
+   * ({@link named}) and the skills folder's tree; it costs as many entries as those (a folder
+   * renamed or deleted no longer costs a pass over a 100k-note vault before the next force write:
+   * docs/limits.md). When the pass over the vault's entries is not done ({@link ruleFor} waits
+   * for it; a direct call of {@link holds} need not), the rest of it is read now, in one go: an
+   * answer from part of the entries could let a write to agent instructions through.
    */
   private knownFor(folder: string): KnownPlaces {
     if (this.known?.folder === folder) return this.known;
@@ -139,16 +238,13 @@ export class InstructionPlaces {
       if (!isAgentInstructionPath(real, folder)) targets.add(real);
       return true;
     };
-    this.named ??= new Set(
-      this.app.vault
-        .getAllLoadedFiles()
-        .filter((entry) => hasInstructionName(entry.name))
-        .map((entry) => entry.path),
-    );
-    for (const path of this.named) {
+    if (this.named === undefined) this.startPass();
+    this.readEntries(() => false);
+    const found = this.named as Set<string>;
+    for (const path of found) {
       const entry = this.app.vault.getAbstractFileByPath(path);
       if (entry?.path !== path) {
-        this.named.delete(path);
+        found.delete(path);
         continue;
       }
       if (entry instanceof TFile) named.push(path);
