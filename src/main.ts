@@ -6,7 +6,6 @@ import type { VaultMcpApi } from '../types/vault-mcp-api';
 import { KeyRing } from './keys/key-ring';
 import { SearchIndex, type IndexStorage } from './search/search-index';
 import { SemanticIndex } from './search/semantic/semantic-index';
-import { Slicer } from './search/engine/slicer';
 import { addSemanticStatusBarItem } from './ui/semantic-status-bar';
 import { searchIndexStorage, semanticIndexStorage } from './ui/index-files';
 import { McpHttpServer } from './server/http/mcp-http-server';
@@ -75,7 +74,6 @@ export default class VaultMcpPlugin extends Plugin {
       trustedSymlinks: () => this.settings.access.trustedSymlinks,
       widgetsFolder: () => this.settings.widgets.folder,
       editors: workspaceEditors(this.app),
-      pacer: (budgetMs) => new Slicer(budgetMs),
     });
     this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
     this.writerLock = new WriterLock(this.app.vault.adapter, this.pluginFile(WRITER_LOCK_FILE).folder);
@@ -146,8 +144,6 @@ export default class VaultMcpPlugin extends Plugin {
     if (stopped) return;
     if (problem) new Notice(problem);
     this.register(this.proposals.followNotes());
-    // The force-write hold's pass over every entry, in slices, so the first force write seldom waits.
-    void this.notes.instructions.ready();
     void this.search.start();
     addSemanticStatusBarItem(this, this.semantic);
     void this.semantic.start();

@@ -24,7 +24,7 @@ import type { OpenNoteEditors } from './writes/open-note-editors';
 import { AppliedChanges } from './writes/applied-change';
 import { ScanCache } from './scan-cache';
 import { NotePolicy } from './note-policy';
-import { InstructionPlaces, type Pacer } from './content/instruction-places';
+import { InstructionPlaces } from './content/instruction-places';
 import { followFolders, followNoteChanges, followOtherFiles, type NoteChange } from './note-changes';
 import type { NoteReader } from './note-reader';
 import { WidgetStore } from './widgets/widget-store';
@@ -66,12 +66,6 @@ export interface NoteStoreOptions {
   widgetsFolder?: () => string;
   /** The editors of open notes, which text writes go through (NoteWriter); none in headless runs. */
   editors?: OpenNoteEditors;
-  /**
-   * Makes the {@link Pacer} that the pass over every vault entry (InstructionPlaces.ready) yields
-   * to the UI through, for a slice budget in ms (the plugin: a search/engine Slicer); without it
-   * such a pass runs in one go.
-   */
-  pacer?: (budgetMs: number) => Pacer;
 }
 
 /**
@@ -95,7 +89,6 @@ export class NoteStore implements NoteReader {
   readonly applied = new AppliedChanges();
   private widgetStore: WidgetStore | null = null;
   private instructionPlaces: InstructionPlaces | null = null;
-  private readonly pacer: ((budgetMs: number) => Pacer) | null;
   /** Each unrestricted scan's listing (see {@link ScanListing}), by the scan's answer: what readableFromScan decides from. */
   private readonly listings = new WeakMap<readonly TFile[], ScanListing>();
 
@@ -108,7 +101,6 @@ export class NoteStore implements NoteReader {
     this.trustedList = options.trustedSymlinks ?? (() => []);
     this.widgetsSetting = options.widgetsFolder ?? (() => DEFAULT_WIDGETS_FOLDER);
     this.editors = options.editors ?? null;
-    this.pacer = options.pacer ?? null;
     this.scans = new ScanCache(app);
     this.policy = new NotePolicy(app, {
       quarantine: options.quarantine,
@@ -160,7 +152,7 @@ export class NoteStore implements NoteReader {
 
   /** Where agent instructions really are, links and hard links included (the force-key write hold): see {@link InstructionPlaces}. */
   get instructions(): InstructionPlaces {
-    this.instructionPlaces ??= new InstructionPlaces(this.app, this.policy, this.pacer);
+    this.instructionPlaces ??= new InstructionPlaces(this.app, this.policy);
     return this.instructionPlaces;
   }
 

@@ -30,7 +30,7 @@ export interface Pacer {
 /**
  * The budget of one slice of {@link InstructionPlaces}' pass over the vault's entries, ms: well
  * under the plugin's 50 ms main-thread rule (issue 20), and small beside the search index's 12 ms
- * slices, which run at the same time after the plugin loads.
+ * slices, which may run at the same time.
  */
 export const INSTRUCTION_PASS_SLICE_MS = 5;
 
@@ -64,13 +64,13 @@ interface KnownPlaces {
  * instruction name, in or around the skills folder, at or around a known target, or any folder
  * deleted or renamed) or the skills folder setting changes: an ordinary force write costs a few
  * string comparisons and one `stat` of its note. The named entries are found once by a pass over
- * every entry of the vault, in slices of {@link INSTRUCTION_PASS_SLICE_MS} that yield to the UI
- * ({@link ready}: started when the plugin's services start, awaited by {@link ruleFor}, so a force
- * write issued before the pass ended waits for it and is never let through on a partial list), and
- * then kept up to date from the same events, so finding the targets again (after a folder rename,
+ * every entry of the vault, started by the first force write's {@link ruleFor} in slices that
+ * yield to the UI (the write gate's Slicer, {@link INSTRUCTION_PASS_SLICE_MS}); that write, and any
+ * other made before the pass ends, waits for it, so none is let through on a partial list. They
+ * are then kept up to date from the same events, so finding the targets again (after a folder rename,
  * say) reads those few entries, never the whole vault. The plugin's 50 ms main-thread rule (issue
  * 20): one pass in one go held the main thread 30–71 ms at 100k entries; sliced, its longest
- * stretch is about 5 ms (7–12 ms in a process's first run), docs/limits.md. A dangling link
+ * stretch is 5 ms (5–10 ms in a process's first run), docs/limits.md. A dangling link
  * Obsidian does not list (its target was missing when the vault loaded) is not known: nothing
  * lists it short of reading every folder on disk (docs/security.md).
  */
@@ -96,20 +96,14 @@ export class InstructionPlaces {
    * a path the pass adds after its entry moved or went away is one {@link named} tolerates.
    */
   private unvisited: TAbstractFile[] = [];
-  /** The sliced pass while it runs (or once done), for {@link ready}; null before it starts. */
-  private pass: Promise<void> | null = null;
-  private closed = false;
+  /** The pass over the vault's entries that {@link ruleFor} started, while it runs and once done. */
+  private pass?: Promise<void>;
   private readonly refs: EventRef[] = [];
 
-  /**
-   * @param app the Obsidian app (vault entries and events). @param policy the vault's path policy (links, disk files).
-   * @param pacer makes the {@link Pacer} of the pass over the vault's entries for a slice budget
-   *   (ms); without it the pass reads every entry in one go (headless tools, tests).
-   */
+  /** @param app the Obsidian app (vault entries and events). @param policy the vault's path policy (links, disk files). */
   constructor(
     private readonly app: App,
     private readonly policy: InstructionPlacesPolicy,
-    private readonly pacer: ((budgetMs: number) => Pacer) | null = null,
   ) {
     const changed = (file: TAbstractFile, oldPath?: string): void => {
       if (hasInstructionName(file.name)) this.named?.add(file.path);
@@ -128,40 +122,25 @@ export class InstructionPlaces {
     );
   }
 
-  /** Stops following vault events and a pass under way; call when the plugin unloads. */
+  /** Stops following vault events; call when the plugin unloads. */
   close(): void {
-    this.closed = true;
     for (const ref of this.refs) this.app.vault.offref(ref);
     this.refs.length = 0;
   }
 
   /**
-   * Starts the pass over the vault's entries that finds those named like an instruction file, in
-   * slices of {@link INSTRUCTION_PASS_SLICE_MS} ms that yield to the event loop between them (the
-   * constructor's pacer; without one, in one go), unless it started already; call when the plugin's
-   * services start, so a force write seldom waits for it.
-   * @returns a promise that resolves once the pass is done (at once after that); it never rejects.
-   */
-  ready(): Promise<void> {
-    if (this.pass !== null) return this.pass;
-    if (this.named === undefined) this.startPass();
-    if (this.pacer !== null) this.pass = this.readInSlices(this.pacer(INSTRUCTION_PASS_SLICE_MS));
-    else {
-      this.readEntries(() => false);
-      this.pass = Promise.resolve();
-    }
-    return this.pass;
-  }
-
-  /**
    * The hold rule of a force key's writes (NoteWriter.apply): {@link holds} for `skillsFolder`,
-   * once the pass over the vault's entries is done ({@link ready}), so the rule answers in a few
-   * comparisons and never blocks the UI for a pass (nor holds less because the pass was not done).
+   * once the pass over the vault's entries is done. The first call starts that pass, in slices
+   * that yield through `pacer` (without one, in one go); every call made before it ends waits for
+   * it, so the rule answers in a few comparisons, never blocks the UI for a pass, and never holds
+   * less because the pass was not done.
    * @param skillsFolder the skills folder's vault path (skillsFolderOf).
+   * @param pacer what the pass yields to the UI through (a search/engine Slicer of
+   *   {@link INSTRUCTION_PASS_SLICE_MS} ms); used only by the call that starts the pass.
    * @returns a promise of the rule; it never rejects.
    */
-  async ruleFor(skillsFolder: string): Promise<HoldRule> {
-    await this.ready();
+  async ruleFor(skillsFolder: string, pacer?: Pacer): Promise<HoldRule> {
+    await (this.pass ??= this.readEntries(pacer));
     return (path) => this.holds(path, skillsFolder);
   }
 
@@ -180,34 +159,23 @@ export class InstructionPlaces {
     return this.isHardLinkOfInstructions(path, known);
   }
 
-  /** Makes {@link named} empty and the vault's root the pass's first entry: from now on events add to it. */
-  private startPass(): void {
-    this.named = new Set();
-    this.unvisited = [this.app.vault.getRoot()];
-  }
-
   /**
-   * Reads entries of the pass ({@link unvisited}), adding those named like an instruction file
-   * to {@link named} and a folder's children to the work left, until none is left or `stop` says
-   * so (asked every {@link ENTRIES_PER_CLOCK_LOOK} entries).
+   * The pass over the vault's entries, or what is left of it ({@link unvisited}): adds the
+   * entries named like an instruction file to {@link named}, starting it (empty, with the vault's
+   * root to read) the first time. With `pacer`, looks at it every {@link ENTRIES_PER_CLOCK_LOOK}
+   * entries and awaits its pause when due; without one, reads all that is left before it returns.
+   * @returns a promise that resolves when no entry is left to read.
    */
-  private readEntries(stop: () => boolean): void {
-    const named = this.named;
-    if (named === undefined) return;
+  private async readEntries(pacer?: Pacer): Promise<void> {
+    if (this.named === undefined) {
+      this.named = new Set();
+      this.unvisited = [this.app.vault.getRoot()];
+    }
     for (let read = 1; this.unvisited.length > 0; read++) {
       const entry = this.unvisited.pop() as TAbstractFile;
-      if (hasInstructionName(entry.name)) named.add(entry.path);
+      if (hasInstructionName(entry.name)) this.named.add(entry.path);
       if (entry instanceof TFolder) for (const child of entry.children) this.unvisited.push(child);
-      if (read % ENTRIES_PER_CLOCK_LOOK === 0 && stop()) return;
-    }
-  }
-
-  /** {@link readEntries} in slices: reads until `pacer` says the slice is due, then yields through it; stops when closed. */
-  private async readInSlices(pacer: Pacer): Promise<void> {
-    this.readEntries(() => pacer.due());
-    while (this.unvisited.length > 0 && !this.closed) {
-      await pacer.pause();
-      this.readEntries(() => pacer.due());
+      if (read % ENTRIES_PER_CLOCK_LOOK === 0 && pacer?.due()) await pacer.pause();
     }
   }
 
@@ -224,8 +192,9 @@ export class InstructionPlaces {
    * ({@link named}) and the skills folder's tree; it costs as many entries as those (a folder
    * renamed or deleted no longer costs a pass over a 100k-note vault before the next force write:
    * docs/limits.md). When the pass over the vault's entries is not done ({@link ruleFor} waits
-   * for it; a direct call of {@link holds} need not), the rest of it is read now, in one go: an
-   * answer from part of the entries could let a write to agent instructions through.
+   * for it; a direct call of {@link holds} need not), the rest of it is read now, in one go (a
+   * {@link readEntries} without a pacer returns having read all): an answer from part of the
+   * entries could let a write to agent instructions through.
    */
   private knownFor(folder: string): KnownPlaces {
     if (this.known?.folder === folder) return this.known;
@@ -238,8 +207,7 @@ export class InstructionPlaces {
       if (!isAgentInstructionPath(real, folder)) targets.add(real);
       return true;
     };
-    if (this.named === undefined) this.startPass();
-    this.readEntries(() => false);
+    void this.readEntries();
     const found = this.named as Set<string>;
     for (const path of found) {
       const entry = this.app.vault.getAbstractFileByPath(path);
