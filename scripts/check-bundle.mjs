@@ -193,8 +193,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * and a client root naming a note in another case.
  * Session 25's lead: +0.3 KB for background slices cut to 2 ms while a client's call is in flight or just answered (a request
  * arriving mid-slice waited up to the index's 12 ms slice).
+ * Session 25's places round: +0.3 KB for the first force write's pass over every vault entry in 5 ms slices it waits for
+ * (one pass in one go held the main thread 30–71 ms at 100k entries).
  */
-const BUDGET_BYTES = 807_400;
+const BUDGET_BYTES = 807_700;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { normalizeKeyMode } from '../../settings/key-record';
 import { stagedResult } from '../../proposals/proposal-summary';
+import { Slicer } from '../../search/engine/slicer';
+import { INSTRUCTION_PASS_SLICE_MS } from '../../vault/content/instruction-places';
 import { skillsFolderOf } from '../../vault/skills';
 import { unchangedWrite, type PreparedWrite, type WriteRequest } from '../../vault/writes/write-types';
 import type { ToolContext } from '../tool';
@@ -59,7 +61,9 @@ export const expectedHashArg = hashArg('read_note').optional().describe("read_no
 export async function submitWrite(ctx: ToolContext, request: WriteRequest): Promise<Record<string, unknown>> {
   if (normalizeKeyMode(ctx.caller.mode) === 'force') {
     const folder = skillsFolderOf(ctx.settings.skills?.folder);
-    const outcome = await ctx.notes.writes.apply(request, ctx.scope, ctx.notes.instructions.ruleFor(folder));
+    // The first force write's pass over every entry yields to the UI in slices; the rule comes once it is done.
+    const hold = await ctx.notes.instructions.ruleFor(folder, new Slicer(INSTRUCTION_PASS_SLICE_MS));
+    const outcome = await ctx.notes.writes.apply(request, ctx.scope, hold);
     if (outcome.status !== 'held') return { ...outcome };
     const staged = await stage(ctx, outcome.prepared, INSTRUCTIONS_REVIEW_REASON);
     return staged.status === 'pending' ? { ...staged, reason: INSTRUCTIONS_REVIEW_REASON } : staged;

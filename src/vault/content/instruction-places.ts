@@ -16,6 +16,27 @@ export interface InstructionPlacesPolicy {
   fileOf(path: string): { id: string; links: number } | null;
 }
 
+/**
+ * What a pass over many vault entries pauses with so it does not hold the main thread: a
+ * search/engine Slicer, or anything with its `due` and `pause` (NoteStore.readableNotesInSteps takes the same).
+ */
+export interface Pacer {
+  /** True once the current slice has run its budget: the work should {@link pause} before going on. */
+  due(): boolean;
+  /** Resolves at once inside the budget, else after yielding to the event loop (a fresh slice begins). */
+  pause(): Promise<void>;
+}
+
+/**
+ * The budget of one slice of {@link InstructionPlaces}' pass over the vault's entries, ms: well
+ * under the plugin's 50 ms main-thread rule (issue 20), and small beside the search index's 12 ms
+ * slices, which may run at the same time.
+ */
+export const INSTRUCTION_PASS_SLICE_MS = 5;
+
+/** How many entries the pass reads between two looks at the clock ({@link Pacer.due}): a look costs more than reading a name. */
+const ENTRIES_PER_CLOCK_LOOK = 128;
+
 /** What {@link InstructionPlaces} knows for one skills folder, until a change in the vault may have changed it. */
 interface KnownPlaces {
   /** The skills folder these were found for. */
@@ -42,25 +63,41 @@ interface KnownPlaces {
  * tree, kept until the vault reports a create, delete or rename that may change them (a path by an
  * instruction name, in or around the skills folder, at or around a known target, or any folder
  * deleted or renamed) or the skills folder setting changes: an ordinary force write costs a few
- * string comparisons and one `stat` of its note. The named entries are found by one pass over the
- * vault's entries, the first time only, and then kept up to date from the same events, so finding
- * the targets again (after a folder rename, say) reads those few entries, never the whole vault
- * (the plugin's 50 ms main-thread rule: a pass took 20–40 ms at 40k entries, docs/limits.md).
- * A dangling link Obsidian does not list (its target was missing when the vault loaded) is not
- * known: nothing lists it short of reading every folder on disk (docs/security.md).
+ * string comparisons and one `stat` of its note. The named entries are found once by a pass over
+ * every entry of the vault, started by the first force write's {@link ruleFor} in slices that
+ * yield to the UI (the write gate's Slicer, {@link INSTRUCTION_PASS_SLICE_MS}); that write, and any
+ * other made before the pass ends, waits for it, so none is let through on a partial list. They
+ * are then kept up to date from the same events, so finding the targets again (after a folder rename,
+ * say) reads those few entries, never the whole vault. The plugin's 50 ms main-thread rule (issue
+ * 20): one pass in one go held the main thread 30–71 ms at 100k entries; sliced, its longest
+ * stretch is 5 ms (5–10 ms in a process's first run), docs/limits.md. A dangling link
+ * Obsidian does not list (its target was missing when the vault loaded) is not known: nothing
+ * lists it short of reading every folder on disk (docs/security.md).
  */
 export class InstructionPlaces {
   private known: KnownPlaces | null = null;
   /**
    * Vault paths of every loaded entry (file or folder) named like an instruction file
-   * ({@link hasInstructionName}), found by one pass over the vault's entries the first time the
-   * places are found, then kept up to date from create and rename events (the vault reports a
-   * rename of each entry below a renamed folder, as note-changes.ts relies on too), so finding the
-   * places again after a change reads these few entries, not the whole vault. A path whose entry
-   * is gone (deleted, moved away) stays until the next finding drops it; whatever is at such a
-   * path has an instruction name (a deleted file's path may even be added). Unset until first needed.
+   * ({@link hasInstructionName}): made empty when the pass over the vault's entries starts
+   * ({@link unvisited}), which fills it, and from then on kept up to date from create and rename
+   * events (the vault reports a rename of each entry below a renamed folder, as note-changes.ts
+   * relies on too), so finding the places again after a change reads these few entries, not the
+   * whole vault. A path whose entry is gone (deleted, moved away) stays until the next finding drops
+   * it; whatever is at such a path has an instruction name (a deleted file's path may even be
+   * added). Unset until the pass starts.
    */
   private named?: Set<string>;
+  /**
+   * The pass's work left: entries whose names (and a folder's children) are not read yet, taken
+   * last first; empty once the pass is done. A folder's children are taken as they are when it is
+   * read. Complete despite changes meanwhile: an entry that no event touches keeps its folder, and
+   * so do that folder's folders (a folder renamed or deleted reports each entry below it), so the
+   * pass reaches it from the root; one that a create or rename touches is added by the event;
+   * a path the pass adds after its entry moved or went away is one {@link named} tolerates.
+   */
+  private unvisited: TAbstractFile[] = [];
+  /** The pass over the vault's entries that {@link ruleFor} started, while it runs and once done. */
+  private pass?: Promise<void>;
   private readonly refs: EventRef[] = [];
 
   /** @param app the Obsidian app (vault entries and events). @param policy the vault's path policy (links, disk files). */
@@ -92,10 +129,18 @@ export class InstructionPlaces {
   }
 
   /**
-   * The hold rule of a force key's writes (NoteWriter.apply): {@link holds} for `skillsFolder`.
+   * The hold rule of a force key's writes (NoteWriter.apply): {@link holds} for `skillsFolder`,
+   * once the pass over the vault's entries is done. The first call starts that pass, in slices
+   * that yield through `pacer` (without one, in one go); every call made before it ends waits for
+   * it, so the rule answers in a few comparisons, never blocks the UI for a pass, and never holds
+   * less because the pass was not done.
    * @param skillsFolder the skills folder's vault path (skillsFolderOf).
+   * @param pacer what the pass yields to the UI through (a search/engine Slicer of
+   *   {@link INSTRUCTION_PASS_SLICE_MS} ms); used only by the call that starts the pass.
+   * @returns a promise of the rule; it never rejects.
    */
-  ruleFor(skillsFolder: string): HoldRule {
+  async ruleFor(skillsFolder: string, pacer?: Pacer): Promise<HoldRule> {
+    await (this.pass ??= this.readEntries(pacer));
     return (path) => this.holds(path, skillsFolder);
   }
 
@@ -114,6 +159,26 @@ export class InstructionPlaces {
     return this.isHardLinkOfInstructions(path, known);
   }
 
+  /**
+   * The pass over the vault's entries, or what is left of it ({@link unvisited}): adds the
+   * entries named like an instruction file to {@link named}, starting it (empty, with the vault's
+   * root to read) the first time. With `pacer`, looks at it every {@link ENTRIES_PER_CLOCK_LOOK}
+   * entries and awaits its pause when due; without one, reads all that is left before it returns.
+   * @returns a promise that resolves when no entry is left to read.
+   */
+  private async readEntries(pacer?: Pacer): Promise<void> {
+    if (this.named === undefined) {
+      this.named = new Set();
+      this.unvisited = [this.app.vault.getRoot()];
+    }
+    for (let read = 1; this.unvisited.length > 0; read++) {
+      const entry = this.unvisited.pop() as TAbstractFile;
+      if (hasInstructionName(entry.name)) this.named.add(entry.path);
+      if (entry instanceof TFolder) for (const child of entry.children) this.unvisited.push(child);
+      if (read % ENTRIES_PER_CLOCK_LOOK === 0 && pacer?.due()) await pacer.pause();
+    }
+  }
+
   /** True when a change at `path` may change what {@link known} holds: drop it then. */
   private touches(path: string): boolean {
     const known = this.known;
@@ -124,9 +189,12 @@ export class InstructionPlaces {
 
   /**
    * The places for `folder`: kept, or found now from the entries named like an instruction file
-   * ({@link named}) and the skills folder's tree. Only the first time reads every entry of
-   * the vault; after a change it costs as many entries as those (a folder renamed or deleted no
-   * longer costs a pass over a 100k-note vault before the next force write: docs/limits.md).
+   * ({@link named}) and the skills folder's tree; it costs as many entries as those (a folder
+   * renamed or deleted no longer costs a pass over a 100k-note vault before the next force write:
+   * docs/limits.md). When the pass over the vault's entries is not done ({@link ruleFor} waits
+   * for it; a direct call of {@link holds} need not), the rest of it is read now, in one go (a
+   * {@link readEntries} without a pacer returns having read all): an answer from part of the
+   * entries could let a write to agent instructions through.
    */
   private knownFor(folder: string): KnownPlaces {
     if (this.known?.folder === folder) return this.known;
@@ -139,16 +207,12 @@ export class InstructionPlaces {
       if (!isAgentInstructionPath(real, folder)) targets.add(real);
       return true;
     };
-    this.named ??= new Set(
-      this.app.vault
-        .getAllLoadedFiles()
-        .filter((entry) => hasInstructionName(entry.name))
-        .map((entry) => entry.path),
-    );
-    for (const path of this.named) {
+    void this.readEntries();
+    const found = this.named as Set<string>;
+    for (const path of found) {
       const entry = this.app.vault.getAbstractFileByPath(path);
       if (entry?.path !== path) {
-        this.named.delete(path);
+        found.delete(path);
         continue;
       }
       if (entry instanceof TFile) named.push(path);
