@@ -9,7 +9,7 @@ import type * as O from 'obsidian';
 import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin, type BootablePlugin } from '../test/harness/boot-plugin';
 import { API_KEY_ENV, npmKeptFlags, parseRunOptions, USAGE, type RunOptions } from './run-options';
-import { prepareVault, rootProblems, stopRun } from './run-vault';
+import { prepareVault, resolveRoots, stopRun } from './run-vault';
 import { proposalLine, semanticStatusLine, startupLines } from './run-banner';
 import { countNotes, formatCount, reportLoading } from './run-progress';
 import { handleStopSignals } from './run-signals';
@@ -82,19 +82,23 @@ async function main(): Promise<void> {
     return refuse(`vault-mcp: ${error.message}`, 2);
   }
   const quarantined = settings.access.quarantine;
-  const badRoots = await rootProblems(vault.dir, options.roots, options.configDir, quarantined);
+  // Each root takes the spelling of the folder it names (`projects` → `Projects`), as client MCP roots do.
+  const runRoots = await resolveRoots(vault.dir, options.roots, options.configDir, quarantined);
+  options.roots = runRoots.roots;
+  const badRoots = runRoots.problems;
   // A settings key's roots are checked the same way: a missing or quarantined folder would leave it silently seeing nothing.
   const file = options.settings ?? run.source?.path;
-  for (const [i, key] of settings.keys.entries())
-    badRoots.push(
-      ...(await rootProblems(
-        vault.dir,
-        key.roots,
-        options.configDir,
-        quarantined,
-        (root, j) => `vault-mcp: ${file}: keys[${i}].roots[${j}] "${root}"`,
-      )),
+  for (const [i, key] of settings.keys.entries()) {
+    const keyRoots = await resolveRoots(
+      vault.dir,
+      key.roots,
+      options.configDir,
+      quarantined,
+      (root, j) => `vault-mcp: ${file}: keys[${i}].roots[${j}] "${root}"`,
     );
+    badRoots.push(...keyRoots.problems);
+    settings.keys[i] = { ...key, roots: keyRoots.roots };
+  }
   if (badRoots.length) return refuse(badRoots.join('\n'), 2);
   const port = options.port ?? settings.server.port;
   if (port !== 0 && (await portTaken(port))) return refuse(`vault-mcp: ${portTakenAdvice(port)}`, 1);

@@ -6,6 +6,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { Quarantine } from '../src/vault/access/quarantine';
+import { matchName } from '../src/vault/paths/lookup';
 
 /** The folder `npm start` serves; `temporary` when it is a copy of the demo vault to remove at the end. */
 export interface RunVault {
@@ -46,53 +47,105 @@ export async function prepareVault(
   return { dir, temporary: true };
 }
 
+/** A run key's roots as checked against the vault on disk ({@link resolveRoots}). */
+export interface ResolvedRoots {
+  /** Each root in the spelling of the folder it names (`projects` → `Projects`), in order; the refused ones left out. */
+  roots: string[];
+  /** One sentence per refused root, empty when every root is fine. */
+  problems: string[];
+}
+
 /**
  * Checks each of a key's roots (already vault-relative and checked by the roots rule: the run
  * key's from parseRunOptions, a settings key's from checkSettingsData) against the vault folder
- * on disk: it must be a folder, inside the vault once symlinks are followed, and not quarantined
- * (src/vault/access/quarantine.ts: `configDir`, dot-folders, `_private` and the settings' own
- * `access.quarantine` folders), so no key of a run silently sees nothing.
+ * on disk, and gives it the spelling of the folder it names. Each segment is matched to the
+ * folder's entries by the rule every lookup in the vault follows (src/vault/paths/lookup.ts
+ * matchName: exact, then NFC, then the one entry equal ignoring case; the same rule places client
+ * MCP roots, NoteStore.rootSpelling), so `projects` names `Projects/` on a case-sensitive disk as
+ * it does on macOS and Windows. The folder must exist in some case, be a folder, be inside the vault
+ * once symlinks are followed, and not be quarantined (src/vault/access/quarantine.ts: `configDir`,
+ * dot-folders, `_private` and the settings' own `access.quarantine` folders), so no key of a run
+ * silently sees nothing.
  * @param vaultDir absolute vault folder. @param roots the roots as typed (after trimming).
  * @param configDir the vault's config folder (Obsidian's default `.obsidian`).
  * @param quarantined the run's settings' `access.quarantine` list.
  * @param name how a message names a root (default `--roots <root>`; a settings key's is `<file>: keys[i].roots[j] "<root>"`).
- * @returns one sentence per bad root, empty when every root is fine.
+ * @returns the roots in the folders' spelling, and one sentence per refused root saying what to do.
  */
-export async function rootProblems(
+export async function resolveRoots(
   vaultDir: string,
   roots: string[],
   configDir = '.obsidian',
   quarantined: readonly string[] = [],
   name: (root: string, index: number) => string = (root) => `--roots ${root}`,
-): Promise<string[]> {
+): Promise<ResolvedRoots> {
   const quarantine = new Quarantine(configDir, () => [...quarantined]);
   const realVault = await fsp.realpath(vaultDir);
-  const problems: string[] = [];
+  const out: ResolvedRoots = { roots: [], problems: [] };
+  const quarantinedProblem = (named: string): string =>
+    `${named}: that folder is quarantined (no tool reads it: the config folder, dot-folders, _private and the settings' quarantined folders); give a folder agents may see, such as Projects.`;
   for (const [index, root] of roots.entries()) {
     const named = name(root, index);
     if (quarantine.contains(root)) {
-      problems.push(
-        `${named}: that folder is quarantined (no tool reads it: the config folder, dot-folders, _private and the settings' quarantined folders); give a folder agents may see, such as Projects.`,
-      );
+      out.problems.push(quarantinedProblem(named));
       continue;
     }
-    const full = nodePath.join(vaultDir, root);
+    const found = await folderOnDisk(vaultDir, root);
+    if ('problem' in found) {
+      out.problems.push(`${named}: ${found.problem}`);
+      continue;
+    }
+    if (quarantine.contains(found.path)) {
+      out.problems.push(quarantinedProblem(named));
+      continue;
+    }
+    const full = nodePath.join(vaultDir, found.path);
     const stat = await fsp.stat(full).catch(() => null);
-    if (!stat) {
-      problems.push(`${named}: no such folder in the vault.`);
+    if (!stat?.isDirectory()) {
+      out.problems.push(`${named}: that is a note or file, not a folder; give a folder of the vault, such as Projects.`);
       continue;
     }
-    if (!stat.isDirectory()) {
-      problems.push(`${named}: that is a note or file, not a folder; give a folder of the vault, such as Projects.`);
-      continue;
-    }
-    const real = await fsp.realpath(full);
-    const relative = nodePath.relative(realVault, real);
+    const relative = nodePath.relative(realVault, await fsp.realpath(full));
     if (relative.startsWith('..') || nodePath.isAbsolute(relative)) {
-      problems.push(`${named}: that folder links outside the vault; give a folder inside the vault, such as Projects.`);
+      out.problems.push(`${named}: that folder links outside the vault; give a folder inside the vault, such as Projects.`);
+      continue;
     }
+    if (!out.roots.includes(found.path)) out.roots.push(found.path);
   }
-  return problems;
+  return out;
+}
+
+/**
+ * The entry `root` names below `vaultDir`, one segment at a time by matchName (see {@link resolveRoots}):
+ * its vault path in the disk's spelling (NFC, as vault paths are), or why nothing is named, in words
+ * that say what to do.
+ */
+async function folderOnDisk(vaultDir: string, root: string): Promise<{ path: string } | { problem: string }> {
+  const found: string[] = [];
+  for (const [i, segment] of root.split('/').entries()) {
+    const entries = await fsp.readdir(nodePath.join(vaultDir, ...found), { withFileTypes: true }).catch(() => []);
+    const last = i === root.split('/').length - 1;
+    const match = matchName(
+      entries,
+      segment,
+      (e) => e.name,
+      (e) => last || e.isDirectory() || e.isSymbolicLink(),
+    );
+    const where = found.length === 0 ? 'the vault' : `'${found.join('/')}'`;
+    if (Array.isArray(match)) {
+      const twins = match.map((e) => [...found, e.name].join('/').normalize('NFC')).sort();
+      return {
+        problem: `that names ${twins.length} folders that differ only in case (${twins.join(', ')}); give the one you mean as it is spelt.`,
+      };
+    }
+    if (match === null) {
+      return {
+        problem: `${where} has no folder named '${segment}' (in any case); give a folder that exists, relative to the vault, such as Projects, or create it first.`,
+      };
+    }
+    found.push(match.name);
+  }
+  return { path: found.join('/').normalize('NFC') };
 }
 
 /** How often and how long to retry removing the temporary vault (files still closing on Ctrl-C). */

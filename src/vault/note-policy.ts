@@ -496,15 +496,21 @@ export class NotePolicy {
       }
     }
     // Obsidian's own resolution of the name as typed: `Inbox` and `Inbox.md` reach Inbox.md, `Inbox.md.md` does not.
-    const linked = resolveLinkpath(
-      path,
-      lookup.readable(),
-      (file) => this.source.frontmatterOf(file),
-      () => this.app.metadataCache.getFirstLinkpathDest(path, ''),
-    );
+    // An absolute path, a file:// URI or a path with `.`/`..` names one place, never a note elsewhere by its name.
+    const pathOnly = this.spelling.isPathOnly(name);
+    const linked = pathOnly
+      ? null
+      : resolveLinkpath(
+          path,
+          lookup.readable(),
+          (file) => this.source.frontmatterOf(file),
+          () => this.app.metadataCache.getFirstLinkpathDest(path, ''),
+        );
     if (linked) return { note: linked };
     if (folder) return { miss: folderError(folder) };
-    if (outsideRoots && path.includes('/')) return { miss: outsideRootsError(path, scope) };
+    // A path with a folder in it, or one that can only be a path (`Reference/../Home.md`, an absolute path, a file://
+    // URI), outside the roots gets that refusal whatever its `..` leave of it; a bare name (`Home.md`) stays a name not found.
+    if (outsideRoots && (path.includes('/') || pathOnly)) return { miss: outsideRootsError(path, scope) };
     return {
       miss: noteNotFound(
         input,

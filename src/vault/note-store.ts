@@ -287,6 +287,26 @@ export class NoteStore implements NoteReader {
   }
 
   /**
+   * The vault's own spelling of a root, for both routes that name one: the folders a key's roots
+   * give (settings tab) and the folder or note a client's MCP root names in the vault (client-roots.ts),
+   * so a root spelt in another case than the vault's folder (`projects` for `Projects/`) names that
+   * folder on every disk and follows one rule (docs/security.md#key-roots). Matched as note paths
+   * are (lookup.ts findEntry, by matchName: exact, then NFC, then the one entry equal ignoring case;
+   * case twins match none); `npm start` checks its roots on disk by the same matchName (scripts/run-vault.ts).
+   * @param root a vault-relative normalized path (not `''`).
+   * @returns the folder's path, or a note's path the scope-free rules let an agent read; null when
+   *   nothing (or more than one case twin) is there, or it is quarantined or private.
+   */
+  rootSpelling(root: string): string | null {
+    try {
+      return this.requireFolder(root, UNRESTRICTED_SCOPE);
+    } catch {
+      const entry = this.policy.entryAt(root);
+      return entry instanceof TFile && this.canRead(entry, UNRESTRICTED_SCOPE) ? entry.path : null;
+    }
+  }
+
+  /**
    * Normalizes a folder argument (see {@link NotePolicy.normalizeFolderPath}) and checks the folder exists.
    * @param input undefined, `''`, `/` or `.` mean the vault root (returned as `''`).
    * @returns the folder's vault path (`''` for the root).

@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { NOTE_URI_PREFIX, NOTE_URI_TEMPLATE } from '../../src/server/content/note-resources';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
-import { attempt, type Json } from '../harness/write-helpers';
+import { attempt, call, type Json } from '../harness/write-helpers';
 
 /**
  * Issue 19: an agent that names a note by its absolute file-system path inside the vault
@@ -154,6 +154,114 @@ describe('key roots typed as absolute paths in the settings tab', () => {
     } finally {
       await booted.stop();
       await fsp.rm(parent, { recursive: true, force: true });
+    }
+  });
+});
+
+/**
+ * A `file://` URI with `.` or `..` segments is the absolute path it spells, on every route that takes
+ * a path: for a key confined to `Projects`, `file:///<vault>/Reference/../Home.md`, `/<vault>/Home.md`
+ * and `Reference/../Home.md` are all the path `Home.md`, outside the key's folders, and say so (the
+ * URI and a relative path with `..` answered "not found", as for a bare name), whether the note
+ * exists or not; `..` out of the vault is refused in one sentence on both absolute spellings; and an
+ * absolute path never reaches a note elsewhere by its name (`Projects/Home.md` for `/<vault>/Home.md`).
+ */
+describe('file:// URIs and absolute paths with . and .. (a key confined to Projects)', () => {
+  let parent: string;
+  let dir: string;
+  let booted: BootedPlugin<VaultMcpPlugin>;
+  let client: Client;
+
+  beforeAll(async () => {
+    parent = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-abs-dots-'));
+    dir = nodePath.join(parent, 'My Vault');
+    for (const folder of ['Projects', 'Reference', 'People']) await fsp.mkdir(nodePath.join(dir, folder), { recursive: true });
+    await fsp.writeFile(nodePath.join(dir, 'Home.md'), '# Home\n');
+    await fsp.writeFile(nodePath.join(dir, 'People/Ana.md'), '# Ana\n');
+    await fsp.writeFile(nodePath.join(dir, 'Projects/Plan.md'), '# Plan\n\nplan text\n');
+    // Same names as the notes outside the roots: an absolute path must not reach these by name.
+    await fsp.writeFile(nodePath.join(dir, 'Projects/Home.md'), '# Projects home\n');
+    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true, roots: ['Projects'] });
+    client = await connectClient(booted.url, booted.token);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await booted?.stop();
+    await fsp.rm(parent, { recursive: true, force: true });
+  });
+
+  /** The spellings of vault path `p` that must all answer as `p` does: URIs and absolute paths with `.`/`..`, and relative `..`. */
+  const spellings = (p: string): string[] => [
+    `${pathToFileURL(dir).href}/Reference/../${p}`,
+    `${pathToFileURL(dir).href}/./Reference/%2E%2E/${p}`,
+    `file://localhost${dir}/Reference/./../${p}`,
+    `${dir}/Reference/../${p}`,
+    `${dir}/./${p}`,
+    `${dir}/${p}`,
+    `Reference/../${p}`,
+  ];
+  /** Every tool that takes a note path, with `p` as that path. */
+  const NOTE_ROUTES: Array<[string, (p: string) => Json]> = [
+    ['read_note', (p) => ({ path: p })],
+    ['get_links', (p) => ({ path: p })],
+    ['write_note', (p) => ({ path: p, body: 'new body\n' })],
+    ['append_note', (p) => ({ path: p, content: 'more' })],
+    ['edit_note', (p) => ({ path: p, anchor: 'Home', op: 'replace', content: 'x' })],
+    ['set_properties', (p) => ({ path: p, properties: { status: 'done' } })],
+    ['move_note', (p) => ({ path: p, to: 'Projects/Moved.md' })],
+    ['delete_note', (p) => ({ path: p, confirm: true })],
+    ['create_note', (p) => ({ path: p, content: 'x\n' })],
+    ['move_note to', (p) => ({ path: 'Projects/Plan.md', to: p })],
+  ];
+
+  test.each(NOTE_ROUTES)('%s: every spelling of a path outside the roots says so, existing or not', async (route, args) => {
+    for (const target of ['Home.md', 'Missing.md', 'People/Ana.md']) {
+      for (const spelling of spellings(target)) {
+        const out = await attempt(client, route.split(' ')[0], args(spelling));
+        expect([route, spelling, out.ok ? out.value : out.message]).toEqual([
+          route,
+          spelling,
+          `Path '${target}' is outside the folders this key may use (Projects); use a path inside them.`,
+        ]);
+      }
+    }
+  });
+
+  test.each([
+    ['list_notes', (p: string): Json => ({ folder: p })],
+    ['list_folders', (p: string): Json => ({ folder: p })],
+    ['create_folder', (p: string): Json => ({ path: p })],
+  ])('%s: every spelling of a folder outside the roots says so', async (tool, args) => {
+    for (const spelling of spellings('People/New')) {
+      const out = await attempt(client, tool, args(spelling));
+      expect([tool, spelling, out.ok ? out.value : out.message]).toEqual([
+        tool,
+        spelling,
+        expect.stringMatching(/^Path 'People\/New' is outside the folders this key may use \(Projects\)|^Folder 'People\/New' not found/),
+      ]);
+    }
+  });
+
+  test('read_note and read_notes: every spelling of a note inside the roots reads it, and only it', async () => {
+    for (const spelling of spellings('Projects/Plan.md')) {
+      expect([spelling, (await call(client, 'read_note', { path: spelling })).path]).toEqual([spelling, 'Projects/Plan.md']);
+      const many = await call(client, 'read_notes', { paths: [spelling] });
+      expect([spelling, many.notes.map((n: Json) => n.path), many.not_found ?? []]).toEqual([spelling, ['Projects/Plan.md'], []]);
+    }
+  });
+
+  test('.. out of the vault is refused in one sentence, the same on both absolute spellings', async () => {
+    const out = (route: string, p: string): Json => NOTE_ROUTES.find(([name]) => name === route)![1](p);
+    for (const [route] of NOTE_ROUTES) {
+      const asPath = await attempt(client, route.split(' ')[0], out(route, `${dir}/Reference/../../x.md`));
+      const asUri = await attempt(client, route.split(' ')[0], out(route, `${pathToFileURL(dir).href}/Reference/../../x.md`));
+      const sentence = (message: string, input: string): string => message.replace(input, '<input>');
+      expect([route, asPath.ok, asUri.ok]).toEqual([route, false, false]);
+      if (asPath.ok || asUri.ok) continue;
+      expect(sentence(asPath.message, `${dir}/Reference/../../x.md`)).toBe(
+        sentence(asUri.message, `${pathToFileURL(dir).href}/Reference/../../x.md`),
+      );
+      expect(asPath.message).toMatch(/is an absolute file-system path outside this vault; give a vault-relative path/);
     }
   });
 });

@@ -176,6 +176,28 @@ describe("npm start --settings FILE: the plugin's settings format for a run", ()
     ]);
   });
 
+  it('--roots and a settings key name a folder in another case, as client roots do: the key gets that folder, on every disk', async () => {
+    const file = nodePath.join(scratch, 'case.json');
+    await fsp.writeFile(file, JSON.stringify({ keys: [{ label: 'Areas key', roots: ['areas'] }] }));
+    // A case-sensitive disk used to stop the run here: "--roots projects: no such folder in the vault."
+    const run = start(['--settings', file, '--roots', 'projects']);
+    const { url, token } = await endpoint(run);
+    expect(run.out).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/, roots Projects$/),
+        expect.stringMatching(/^Key "Areas key": .*, roots Areas; token/),
+      ]),
+    );
+    for (const [key, folder] of [
+      [token, 'Projects/'],
+      [await keyToken(run, 'Areas key'), 'Areas/'],
+    ]) {
+      const notes = (await call(await connect(url, key), 'list_notes', { limit: 1000 })).json.notes as Json[];
+      expect(notes.length).toBeGreaterThan(0);
+      expect(notes.filter((n) => !n.path.startsWith(folder))).toEqual([]);
+    }
+  });
+
   it('stops with exit 2 when a settings key names a missing or quarantined folder, as --roots does: no key silently sees nothing', async () => {
     const file = nodePath.join(scratch, 'missing.json');
     await fsp.writeFile(
@@ -191,7 +213,7 @@ describe("npm start --settings FILE: the plugin's settings format for a run", ()
     expect(await run.exited).toBe(2);
     expect(run.out).toEqual([]);
     expect(run.err.filter((l) => l !== '')).toEqual([
-      `vault-mcp: ${file}: keys[1].roots[0] "Projcts": no such folder in the vault.`,
+      `vault-mcp: ${file}: keys[1].roots[0] "Projcts": the vault has no folder named 'Projcts' (in any case); give a folder that exists, relative to the vault, such as Projects, or create it first.`,
       expect.stringMatching(
         new RegExp(
           `^vault-mcp: ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: keys\\[1\\]\\.roots\\[1\\] "_private": that folder is quarantined`,

@@ -162,6 +162,14 @@ describe('settings tab over the running plugin', () => {
     expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Projects/Alpha', 'Journal']);
   });
 
+  it('saves a root typed in another case as the folder it names, as client roots are placed; one naming nothing stays as typed', async () => {
+    const input = (): HTMLInputElement => keyRow('Claude Code').querySelector<HTMLInputElement>('.vault-mcp-key-roots input')!;
+    // Saved as typed, `projects/alpha` matched no note on a case-sensitive disk (roots compare exactly).
+    typeInto(input(), `projects/ALPHA, ${vaultDir}/journal, Not yet`, true);
+    await settle();
+    expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Projects/Alpha', 'Journal', 'Not yet']);
+  });
+
   it("refuses a typed root that would be the whole vault or leaves it, keeping the key's roots (never widened)", async () => {
     const input = (): HTMLInputElement => keyRow('Claude Code').querySelector<HTMLInputElement>('.vault-mcp-key-roots input')!;
     typeInto(input(), 'Journal', true);

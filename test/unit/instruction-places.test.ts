@@ -11,12 +11,44 @@ import { INSTRUCTIONS_REVIEW_REASON } from '../../src/tools/write/write-gate';
 import { writeNoteTool } from '../../src/tools/write/write-note';
 import { toolContext } from '../harness/tool-context';
 
-/** Writes `files` (vault path → text) under `root`, making their folders. */
-async function writeFiles(root: string, files: Record<string, string>): Promise<void> {
-  for (const [path, text] of Object.entries(files)) {
-    await fsp.mkdir(nodePath.dirname(nodePath.join(root, path)), { recursive: true });
-    await fsp.writeFile(nodePath.join(root, path), text);
-  }
+/** One test's vault: its folder on disk, the host app over it and a NoteStore on that app. */
+interface TestVault {
+  root: string;
+  app: HostApp;
+  store: NoteStore;
+}
+
+/**
+ * Gives each test of the describe block around it a vault of its own: before each test, `files`
+ * (vault path → text) are written under a new temporary folder named from `prefix`, then `links`
+ * (vault path → [link text, 'file' or 'dir']) made as symbolic links, the host app opened over it
+ * (no watcher) and a NoteStore made on it, handed to `take`; after each, all three are closed and removed.
+ */
+function useVault(
+  prefix: string,
+  files: Record<string, string>,
+  links: Record<string, [string, 'file' | 'dir']>,
+  take: (vault: TestVault) => void,
+): void {
+  let vault: TestVault | undefined;
+  beforeEach(async () => {
+    const root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), prefix));
+    for (const [path, text] of Object.entries(files)) {
+      await fsp.mkdir(nodePath.dirname(nodePath.join(root, path)), { recursive: true });
+      await fsp.writeFile(nodePath.join(root, path), text);
+    }
+    for (const [path, [target, type]] of Object.entries(links)) await fsp.symlink(target, nodePath.join(root, path), type);
+    const app = (await createHostApp({ vaultPath: root, watchIntervalMs: false })) as HostApp;
+    vault = { root, app, store: new NoteStore(app as never, { quarantine: () => [] }) };
+    take(vault);
+  });
+  afterEach(async () => {
+    if (!vault) return;
+    vault.store.close();
+    await vault.app.close();
+    await fsp.rm(vault.root, { recursive: true, force: true });
+    vault = undefined;
+  });
 }
 
 afterEach(() => jest.restoreAllMocks());
@@ -32,27 +64,18 @@ describe('InstructionPlaces', () => {
   let app: HostApp;
   let store: NoteStore;
 
-  beforeEach(async () => {
-    root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-instr-'));
-    const files: Record<string, string> = {
+  useVault(
+    'vault-mcp-instr-',
+    {
       'Areas/rules.md': '# Rules\n',
       'Areas/Plan.md': '# Plan\n',
       'Reference/Tools/SKILL.md': '---\nname: Tools\ndescription: Tools.\n---\n',
       'Reference/Other.md': 'x\n',
       'Skills/summarize/SKILL.md': '---\nname: S\ndescription: S.\n---\n',
-    };
-    await writeFiles(root, files);
-    await fsp.symlink('rules.md', nodePath.join(root, 'Areas/AGENTS.md'), 'file');
-    await fsp.symlink('../Reference/Tools', nodePath.join(root, 'Skills/tools'), 'dir');
-    app = (await createHostApp({ vaultPath: root, watchIntervalMs: false })) as HostApp;
-    store = new NoteStore(app as never, { quarantine: () => [] });
-  });
-
-  afterEach(async () => {
-    store.close();
-    await app.close();
-    await fsp.rm(root, { recursive: true, force: true });
-  });
+    },
+    { 'Areas/AGENTS.md': ['rules.md', 'file'], 'Skills/tools': ['../Reference/Tools', 'dir'] },
+    (vault) => ({ root, app, store } = vault),
+  );
 
   it("holds a link's target (a file, or a folder and all below it) and the paths named by rule, and nothing else", async () => {
     const hold = await store.instructions.ruleFor('Skills');
@@ -133,13 +156,12 @@ describe('InstructionPlaces', () => {
  * pass over every entry of the vault; its answers stay those of a fresh instance's full pass.
  */
 describe('InstructionPlaces after folder renames and deletes', () => {
-  let root: string;
   let app: HostApp;
   let store: NoteStore;
 
-  beforeEach(async () => {
-    root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-instr-moves-'));
-    const files: Record<string, string> = {
+  useVault(
+    'vault-mcp-instr-moves-',
+    {
       'Areas/rules.md': '# Rules\n',
       'Areas/Plan.md': '# Plan\n',
       'Areas/Finance/CLAUDE.md': '# Finance\n',
@@ -151,22 +173,16 @@ describe('InstructionPlaces after folder renames and deletes', () => {
       'Skills/summarize/SKILL.md': '---\nname: S\ndescription: S.\n---\n',
       'Odd/AGENTS.md/inner.md': 'i\n',
       'Projects/Plan.md': 'p\n',
-    };
-    await writeFiles(root, files);
-    await fsp.symlink('rules.md', nodePath.join(root, 'Areas/AGENTS.md'), 'file');
-    await fsp.symlink('../../../Reference/gem.md', nodePath.join(root, 'Areas/Finance/sub/GEMINI.md'), 'file');
-    await fsp.symlink('../Areas/Finance/CLAUDE.md', nodePath.join(root, 'Projects/AGENTS.md'), 'file');
-    await fsp.symlink('../Reference/Tools', nodePath.join(root, 'Skills/tools'), 'dir');
-    await fsp.symlink('../Reference', nodePath.join(root, 'Odd/CLAUDE.md'), 'dir');
-    app = (await createHostApp({ vaultPath: root, watchIntervalMs: false })) as HostApp;
-    store = new NoteStore(app as never, { quarantine: () => [] });
-  });
-
-  afterEach(async () => {
-    store.close();
-    await app.close();
-    await fsp.rm(root, { recursive: true, force: true });
-  });
+    },
+    {
+      'Areas/AGENTS.md': ['rules.md', 'file'],
+      'Areas/Finance/sub/GEMINI.md': ['../../../Reference/gem.md', 'file'],
+      'Projects/AGENTS.md': ['../Areas/Finance/CLAUDE.md', 'file'],
+      'Skills/tools': ['../Reference/Tools', 'dir'],
+      'Odd/CLAUDE.md': ['../Reference', 'dir'],
+    },
+    (vault) => ({ app, store } = vault),
+  );
 
   /** Every path seen so far, old ones included, and a few that never existed. */
   const seen = new Set<string>(['', 'Areas/Finance/CLAUDE.md', 'Reference/Tools/new.md', 'Nowhere/AGENTS.md']);
@@ -276,31 +292,25 @@ describe('InstructionPlaces first pass, in slices', () => {
     },
   };
 
-  beforeEach(async () => {
-    root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-instr-slices-'));
-    const files: Record<string, string> = {
-      'Areas/rules.md': '# Rules\n',
-      'Later/moved-target.md': 'm\n',
-      'Later/created-target.md': 'c\n',
-      'Later/plain.md': 'p\n',
-      'Skills/summarize/SKILL.md': '---\nname: S\ndescription: S.\n---\n',
-      'Zed/x.md': 'x\n',
-    };
-    for (let i = 0; i < 300; i++) files[`Bulk/n${i}.md`] = `${i}\n`;
-    await writeFiles(root, files);
-    await fsp.symlink('rules.md', nodePath.join(root, 'Areas/AGENTS.md'), 'file');
-    await fsp.symlink('../Later/moved-target.md', nodePath.join(root, 'Areas/CLAUDE.md'), 'file');
-    app = (await createHostApp({ vaultPath: root, watchIntervalMs: false })) as HostApp;
-    pauses = 0;
-    onPause = () => undefined;
-    store = new NoteStore(app as never, { quarantine: () => [] });
-  });
-
-  afterEach(async () => {
-    store.close();
-    await app.close();
-    await fsp.rm(root, { recursive: true, force: true });
-  });
+  const files: Record<string, string> = {
+    'Areas/rules.md': '# Rules\n',
+    'Later/moved-target.md': 'm\n',
+    'Later/created-target.md': 'c\n',
+    'Later/plain.md': 'p\n',
+    'Skills/summarize/SKILL.md': '---\nname: S\ndescription: S.\n---\n',
+    'Zed/x.md': 'x\n',
+  };
+  for (let i = 0; i < 300; i++) files[`Bulk/n${i}.md`] = `${i}\n`;
+  useVault(
+    'vault-mcp-instr-slices-',
+    files,
+    { 'Areas/AGENTS.md': ['rules.md', 'file'], 'Areas/CLAUDE.md': ['../Later/moved-target.md', 'file'] },
+    (vault) => {
+      ({ root, app, store } = vault);
+      pauses = 0;
+      onPause = () => undefined;
+    },
+  );
 
   it("the first force write's pass yields through the write gate's Slicer; the write waits for it and is held for review", async () => {
     const entries = app.vault.getAllLoadedFiles().length;

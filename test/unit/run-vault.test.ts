@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { prepareVault, rootProblems, stopRun } from '../../scripts/run-vault';
+import { prepareVault, resolveRoots, stopRun } from '../../scripts/run-vault';
 import { proposalLine, semanticStatusLine, startupLines, writesOffLine, type RunDetails } from '../../scripts/run-banner';
 import type { Proposal } from '../../src/proposals/types';
 import { defaultSettings } from '../../src/settings/settings';
@@ -56,15 +56,47 @@ describe('npm start: the vault folder', () => {
   });
 
   it('accepts existing, visible folders as roots', async () => {
-    expect(await rootProblems(copy.dir, ['Projects', 'Projects/Alpha', 'Areas'])).toEqual([]);
+    expect(await resolveRoots(copy.dir, ['Projects', 'Projects/Alpha', 'Areas'])).toEqual({
+      roots: ['Projects', 'Projects/Alpha', 'Areas'],
+      problems: [],
+    });
+  });
+
+  it('takes the folder a root names in another case on every disk, as client roots do; a root naming nothing or case twins is refused saying what to do', async () => {
+    // Spelt in other cases (and with the long s, which case-insensitive disks fold to s): the folders' own spelling comes back.
+    expect(await resolveRoots(copy.dir, ['projects', 'PROJECTS/alpha', 'areas', 'Projects'])).toEqual({
+      roots: ['Projects', 'Projects/Alpha', 'Areas'],
+      problems: [],
+    });
+    expect(await resolveRoots(copy.dir, ['Project\u017f'])).toEqual({ roots: ['Projects'], problems: [] });
+    expect((await resolveRoots(copy.dir, ['projects/Gamma', 'Projcts'])).problems).toEqual([
+      "--roots projects/Gamma: 'Projects' has no folder named 'Gamma' (in any case); give a folder that exists, relative to the vault, such as Projects, or create it first.",
+      "--roots Projcts: the vault has no folder named 'Projcts' (in any case); give a folder that exists, relative to the vault, such as Projects, or create it first.",
+    ]);
+    // A settings key's root follows the same rule, named as the file's key.
+    expect(await resolveRoots(copy.dir, ['people'], '.obsidian', [], (root, j) => `s.json: keys[0].roots[${j}] "${root}"`)).toEqual({
+      roots: ['People'],
+      problems: [],
+    });
+    // Case twins (a case-sensitive disk can hold both): the exact spelling names one, another spelling neither.
+    const twins = await fsp.mkdir(nodePath.join(copy.dir, 'people'), { recursive: true }).then(
+      () => true,
+      () => false,
+    );
+    if (twins && (await fsp.readdir(copy.dir)).includes('people')) {
+      expect(await resolveRoots(copy.dir, ['people', 'People'])).toEqual({ roots: ['people', 'People'], problems: [] });
+      expect((await resolveRoots(copy.dir, ['PEOPLE'])).problems).toEqual([
+        '--roots PEOPLE: that names 2 folders that differ only in case (People, people); give the one you mean as it is spelt.',
+      ]);
+    }
   });
 
   it('refuses a root the settings quarantine, and a root in a config folder of another name', async () => {
     await fsp.mkdir(nodePath.join(copy.dir, '.config'));
-    expect(await rootProblems(copy.dir, ['Projects/Alpha', 'Areas'], '.obsidian', ['Projects'])).toEqual([
+    expect((await resolveRoots(copy.dir, ['Projects/Alpha', 'Areas'], '.obsidian', ['Projects'])).problems).toEqual([
       expect.stringMatching(/^--roots Projects\/Alpha: that folder is quarantined \(.*the settings' quarantined folders\)/),
     ]);
-    expect(await rootProblems(copy.dir, ['.config'], '.config')).toEqual([
+    expect((await resolveRoots(copy.dir, ['.config'], '.config')).problems).toEqual([
       expect.stringMatching(/^--roots \.config: that folder is quarantined/),
     ]);
   });
@@ -73,7 +105,7 @@ describe('npm start: the vault folder', () => {
     const outside = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-outside-'));
     try {
       await fsp.symlink(outside, nodePath.join(copy.dir, 'Elsewhere'), 'dir');
-      const problems = await rootProblems(copy.dir, [
+      const { problems } = await resolveRoots(copy.dir, [
         'Nope',
         'Home.md',
         '_private',
@@ -83,7 +115,7 @@ describe('npm start: the vault folder', () => {
         'Projects',
       ]);
       expect(problems).toEqual([
-        '--roots Nope: no such folder in the vault.',
+        "--roots Nope: the vault has no folder named 'Nope' (in any case); give a folder that exists, relative to the vault, such as Projects, or create it first.",
         '--roots Home.md: that is a note or file, not a folder; give a folder of the vault, such as Projects.',
         expect.stringMatching(/^--roots _private: that folder is quarantined/),
         expect.stringMatching(/^--roots \.obsidian: that folder is quarantined/),

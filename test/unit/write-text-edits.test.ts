@@ -39,6 +39,18 @@ describe('heading edits', () => {
     expect(out.lines).toEqual({ start: 9, end: 10 });
   });
 
+  test('a lone \r in the text written stays as written in LF and CRLF notes; \n and \r\n take the note style', () => {
+    const written = 'a\rb\nc\r\nd';
+    for (const eol of ['\n', '\r\n']) {
+      const note = `# T${eol}${eol}one${eol}`;
+      const want = `a\rb${eol}c${eol}d`;
+      expect(replaceBody(note, written).text).toBe(`${want}`);
+      expect(appendText(note, written, true).text).toBe(`${note}${want}${eol}`);
+      expect(editAtAnchor(note, 'one', 'replace', written, 'n.md').text).toBe(`# T${eol}${eol}${want}${eol}`);
+      expect(editAtHeading(note, outline(note), 'T', 'append_within', written, 'n.md').text).toContain(want);
+    }
+  });
+
   test('heading lookup: outline path, NFD/NFC, Parent/Child, "#" marks; duplicates and misses list candidates', () => {
     const doc = '# Café\n\n## Notes\n\n# Other\n\n## Notes\n';
     const sections = outline(doc);

@@ -1,4 +1,3 @@
-import { TFile } from 'obsidian';
 import type { KeyRecord } from '../../settings/key-record';
 import type { ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
@@ -6,7 +5,6 @@ import type { SearchIndex } from '../../search/search-index';
 import type { SemanticIndex } from '../../search/semantic/semantic-index';
 import type { VaultMcpSettings } from '../../settings/settings';
 import { enabledTools, toolsForKey } from '../../tools/registry';
-import { UNRESTRICTED_SCOPE } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
 import { hostPathRules } from '../roots/client-roots';
 import type { SessionServices } from './mcp-session';
@@ -33,25 +31,13 @@ export function createSessionServices(
   activity: ActivityLog | null = null,
 ): SessionServices {
   const rules = hostPathRules();
-  /**
-   * The vault's spelling of a folder or note a client root names, matched ignoring case as note
-   * paths are (vault/paths/lookup.ts findEntry: exact, then NFC, then the one entry equal ignoring
-   * case; case twins match none), on every disk; null when absent, ambiguous or quarantined.
-   */
-  const spell = (folder: string): string | null => {
-    try {
-      return notes.requireFolder(folder, UNRESTRICTED_SCOPE);
-    } catch {
-      const entry = notes.policy.entryAt(folder);
-      return entry instanceof TFile && notes.canRead(entry, UNRESTRICTED_SCOPE) ? entry.path : null;
-    }
-  };
   return {
     version,
     peers,
     notes,
     enabledTools: (caller) => (caller ? toolsForKey(enabledTools(getSettings()), caller.tools) : enabledTools(getSettings())),
-    accessFor: (caller, client) => sessionAccess(caller.roots, client, peers.location.folderSpellings, rules, spell),
+    accessFor: (caller, client) =>
+      sessionAccess(caller.roots, client, peers.location.folderSpellings, rules, (root) => notes.rootSpelling(root)),
     contextFor: (caller: KeyRecord, access, vaults, session) => ({
       notes,
       search,

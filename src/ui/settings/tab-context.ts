@@ -7,6 +7,7 @@ import type { McpHttpServer } from '../../server/http/mcp-http-server';
 import type { VaultMcpSettings } from '../../settings/settings';
 import type { ActivityLog } from '../../activity/activity-log';
 import type { NotePolicy } from '../../vault/note-policy';
+import type { NoteStore } from '../../vault/note-store';
 
 /**
  * The plugin surface the settings tab uses (what src/main.ts's VaultMcpPlugin exposes), as
@@ -26,8 +27,11 @@ export interface SettingsTabPlugin extends Plugin {
   semantic: Pick<SemanticIndex, 'current' | 'refresh' | 'rebuild'>;
   /** The agent activity log, for how much it holds (absent in stand-ins without one). */
   activity?: Pick<ActivityLog, 'all' | 'sizeBytes'>;
-  /** The vault's path rules: key roots typed as absolute paths inside the vault are read as vault paths. */
-  notes: { policy: Pick<NotePolicy, 'literalPath'> };
+  /**
+   * The vault's path rules: key roots typed as absolute paths inside the vault are read as vault
+   * paths, and one naming an existing folder in another case takes that folder's spelling (NoteStore.rootSpelling).
+   */
+  notes: Pick<NoteStore, 'rootSpelling'> & { policy: Pick<NotePolicy, 'literalPath'> };
   /** (Re)binds the server to the configured port; failures become a Notice and the status line. */
   restartServer(): Promise<void>;
   /** Persists settings to data.json. */

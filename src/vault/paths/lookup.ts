@@ -91,8 +91,14 @@ function walk(vault: Vault, path: string): { entry: TAbstractFile | null; matche
   let entry: TAbstractFile | null = null;
   for (let i = 0; i < segments.length; i++) {
     const last = i === segments.length - 1;
-    const child = matchChild(folder, segments[i], !last);
-    if (Array.isArray(child)) return { entry, matched: i, twins: child };
+    // By matchName; only folders count in its case-insensitive step where more path follows (several: twins).
+    const child = matchName(
+      folder.children,
+      segments[i],
+      (c) => c.name,
+      (c) => last || c instanceof TFolder,
+    );
+    if (Array.isArray(child)) return last ? { entry, matched: i } : { entry, matched: i, twins: child };
     if (!child) return { entry, matched: i };
     entry = child;
     if (last) return { entry, matched: segments.length };
@@ -103,18 +109,26 @@ function walk(vault: Vault, path: string): { entry: TAbstractFile | null; matche
 }
 
 /**
- * The child of `folder` named `name`: exact, else NFC-equal, else the single case-insensitive
- * match (only folders count when `folderOnly`: the segment has more path below it). Several
- * case-insensitive matches: those matches, when they are folders and `folderOnly`, else null.
+ * The one rule by which a typed name names an existing entry of a folder, whoever lists the folder
+ * (the vault tree here; `npm start`'s check of key roots lists the disk, scripts/run-vault.ts, before
+ * any vault is loaded): the entry spelt exactly, else one equal in Unicode form (NFC), else the single
+ * entry equal ignoring case as the case-insensitive disks fold names ({@link foldPath}), on every disk.
+ * Case twins (possible on Linux) make that last step choose none.
+ * @param entries the folder's entries. @param name one path segment as typed.
+ * @param nameOf an entry's name. @param loose which entries the case-insensitive step may take (default all).
+ * @returns the entry; the entries equal ignoring case when several are (case twins); null when none.
  */
-function matchChild(folder: TFolder, name: string, folderOnly: boolean): TAbstractFile | TAbstractFile[] | null {
-  const exact = folder.children.find((c) => c.name === name);
-  if (exact) return exact;
+export function matchName<T>(
+  entries: readonly T[],
+  name: string,
+  nameOf: (entry: T) => string,
+  loose: (entry: T) => boolean = () => true,
+): T | T[] | null {
   const nfc = name.normalize('NFC');
-  const sameNfc = folder.children.find((c) => c.name.normalize('NFC') === nfc);
-  if (sameNfc) return sameNfc;
-  const folded = foldPath(name);
-  const loose = folder.children.filter((c) => foldPath(c.name) === folded && (!folderOnly || c instanceof TFolder));
-  if (loose.length === 1) return loose[0];
-  return folderOnly && loose.length > 1 ? loose : null;
+  const ignoringCase = (): T | T[] | null => {
+    const folded = foldPath(name);
+    const matches = entries.filter((e) => foldPath(nameOf(e)) === folded && loose(e));
+    return matches.length > 1 ? matches : (matches[0] ?? null);
+  };
+  return entries.find((e) => nameOf(e) === name) ?? entries.find((e) => nameOf(e).normalize('NFC') === nfc) ?? ignoringCase();
 }

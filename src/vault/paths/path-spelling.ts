@@ -1,8 +1,11 @@
 import type { App } from 'obsidian';
 import { existsSync } from 'node:fs';
 import { canonicalPath, findEntry } from './lookup';
-import { assertPathInput, decodePercentOnce, endsInSeparator, lexicalVaultPath, type VaultOnDisk } from './paths';
+import { assertPathInput, decodePercentOnce, endsInSeparator, lexicalVaultPath, withoutVaultFolder, type VaultOnDisk } from './paths';
 import { vaultLocation } from '../vault-location';
+
+/** A `.` or `..` segment, between separators (`/`, `\\`) or at either end. */
+const DOT_SEGMENT = /(?:^|[\\/])\.{1,2}(?:[\\/]|$)/;
 
 /**
  * How a typed path becomes a vault path: the lexical rules (paths.ts), this vault's folder on
@@ -37,6 +40,19 @@ export class PathSpelling {
    */
   literalPath(input: string): string {
     return lexicalVaultPath(input, this.onDisk());
+  }
+
+  /**
+   * True when `input`, in the spelling {@link lexicalPath} chooses, can only be a path, never a note
+   * name resolved like a wikilink: an absolute file-system path or `file://` URI inside this vault's
+   * folder (paths.ts withoutVaultFolder reads it as the path below that folder), or a path with a
+   * `.` or `..` segment (`Reference/../Home.md`, `./Home.md`), which no link has. Such a path names
+   * one place, so it must not reach a note elsewhere by its name.
+   * @param input a path {@link lexicalPath} accepted (else this throws as it does).
+   */
+  isPathOnly(input: string): boolean {
+    const chosen = this.chosenSpelling(input);
+    return DOT_SEGMENT.test(chosen) || withoutVaultFolder(chosen, this.onDisk()) !== chosen;
   }
 
   /** Where the vault is on disk (computed once; no folders when the adapter has no disk path). */

@@ -8,6 +8,7 @@ import {
   twoStepButton,
   vaultFolders,
   type SectionContext,
+  type SettingsTabPlugin,
 } from '../tab-context';
 import { showSettingError } from '../setting-error';
 import { renderKeyToolsCell } from './key-tools-cell';
@@ -36,6 +37,18 @@ export function parseRoots(raw: string, toVaultPath: (root: string) => string = 
       if (!verdict.ok) throw new Error(`The root "${entry}" ${verdict.reason}; ${KEY_ROOT_ADVICE}.`);
       return verdict.root;
     });
+}
+
+/**
+ * One entry of the roots field as a vault path: made vault-relative (NotePolicy.literalPath, so an
+ * absolute path inside the vault is read as the vault-relative path), then in the spelling of the
+ * existing folder it names (NoteStore.rootSpelling, the rule client roots follow too: `projects` is
+ * `Projects/` on every disk). A root naming nothing stays as typed (it matches no note until the folder exists).
+ * @throws what literalPath throws (a ToolError whose sentence the tab shows).
+ */
+export function keyRootPath(notes: SettingsTabPlugin['notes'], typed: string): string {
+  const path = notes.policy.literalPath(typed);
+  return path === '' ? path : (notes.rootSpelling(path) ?? path);
 }
 
 /**
@@ -130,7 +143,7 @@ function renderKeyRow(
       void run(() =>
         plugin.keyRing.setRoots(
           key.id,
-          parseRoots(roots.getValue(), (r) => plugin.notes.policy.literalPath(r)),
+          parseRoots(roots.getValue(), (r) => keyRootPath(plugin.notes, r)),
         ),
       ),
   );

@@ -18,9 +18,15 @@ export function lineEndingOf(text: string): '\r\n' | '\n' {
   return text.includes('\r\n') ? '\r\n' : '\n';
 }
 
-/** `content` with every line break (`\r\n`, `\r`, `\n`) turned into `eol`. */
+/**
+ * `content` with every `\r\n` and `\n` turned into `eol` (the note's line-ending style). A lone
+ * `\r` (one not followed by `\n`) is part of the agent's text and stays as written
+ * (docs/tool-reference.md, Write tools: line endings): turning it into `eol` changed text the agent sent.
+ * @param content text an agent writes. @param eol the note's line ending ({@link lineEndingOf}).
+ * @returns the text to put into the note.
+ */
 export function withLineEnding(content: string, eol: string): string {
-  return content.replace(/\r\n|\r|\n/g, eol);
+  return content.replace(/\r\n|\n/g, eol);
 }
 
 /** The 1-based line of a char offset. */
