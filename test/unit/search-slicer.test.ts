@@ -1,13 +1,4 @@
-import { request } from 'node:http';
-import {
-  beginForegroundWork,
-  eventLoopYield,
-  FOREGROUND_LINGER_MS,
-  FOREGROUND_SLICE_MS,
-  Slicer,
-  type YieldEnv,
-} from '../../src/search/engine/slicer';
-import { LoopbackListener } from '../../src/server/http/listener';
+import { eventLoopYield, Slicer, type YieldEnv } from '../../src/search/engine/slicer';
 
 /** A Slicer over a clock the test moves (performance.now mocked), so slices are exact. */
 function withClock(): { advance(ms: number): void; restore(): void } {
@@ -100,94 +91,6 @@ describe('Slicer', () => {
       timeouts.mockRestore();
       clock.restore();
     }
-  });
-});
-
-describe('foreground work (a client at work) and the slices', () => {
-  it('cuts every slice to FOREGROUND_SLICE_MS while a call is in flight and FOREGROUND_LINGER_MS after it, then gives the budget back', async () => {
-    const clock = withClock();
-    try {
-      // Long before the real clock's now, so that the calls ended here leave no linger for the listener's test below.
-      clock.advance(-600_000);
-      const slicer = new Slicer(12);
-      const end = beginForegroundWork();
-      clock.advance(FOREGROUND_SLICE_MS - 0.5);
-      expect(slicer.due()).toBe(false);
-      clock.advance(0.5);
-      expect(slicer.due()).toBe(true);
-      await slicer.pause();
-      expect(slicer.longestMs).toBe(FOREGROUND_SLICE_MS);
-      end();
-      clock.advance(FOREGROUND_SLICE_MS);
-      expect(slicer.due()).toBe(true); // the linger: the client's next call usually follows
-      clock.advance(FOREGROUND_LINGER_MS);
-      slicer.restart();
-      clock.advance(11);
-      expect(slicer.due()).toBe(false);
-      clock.advance(1);
-      expect(slicer.due()).toBe(true);
-    } finally {
-      clock.restore();
-    }
-  });
-
-  it('counts each call once: ending one twice does not end another still in flight', () => {
-    const clock = withClock();
-    try {
-      clock.advance(-300_000); // past the first test's linger, long before the real clock's now
-      const first = beginForegroundWork();
-      const second = beginForegroundWork();
-      first();
-      first();
-      clock.advance(FOREGROUND_LINGER_MS + 1);
-      const slicer = new Slicer(12);
-      clock.advance(FOREGROUND_SLICE_MS);
-      expect(slicer.due()).toBe(true);
-      second();
-      clock.advance(FOREGROUND_LINGER_MS + 1);
-      slicer.restart();
-      clock.advance(FOREGROUND_SLICE_MS);
-      expect(slicer.due()).toBe(false);
-    } finally {
-      clock.restore();
-    }
-  });
-
-  it("the listener marks a client's POST as foreground work until it is answered, and not a GET (a stream left open)", async () => {
-    /** Whether a fresh 12 ms slicer is due after 3 ms of real time inside the handler. */
-    const dueInside = (): boolean => {
-      const slicer = new Slicer(12);
-      const until = performance.now() + 3;
-      while (performance.now() < until);
-      return slicer.due();
-    };
-    const seen: Array<{ method: string | undefined; due: boolean }> = [];
-    const listener = new LoopbackListener(async (req, res) => {
-      seen.push({ method: req.method, due: dueInside() });
-      res.end('{}');
-    });
-    const port = await listener.listen(0);
-    const send = (method: string): Promise<void> =>
-      new Promise((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port, method, path: '/mcp' }, (res) => {
-          res.resume();
-          res.on('end', resolve);
-        });
-        req.on('error', reject);
-        req.end();
-      });
-    try {
-      // Past any earlier call's linger, with the real clock.
-      await new Promise((resolve) => setTimeout(resolve, FOREGROUND_LINGER_MS + 50));
-      await send('GET');
-      await send('POST');
-    } finally {
-      await listener.close(0).closed();
-    }
-    expect(seen).toEqual([
-      { method: 'GET', due: false },
-      { method: 'POST', due: true },
-    ]);
   });
 });
 

@@ -56,49 +56,13 @@ export function yieldToEventLoop(): Promise<void> {
   return yieldOnce();
 }
 
-/** A slice's budget while a client is at work ({@link beginForegroundWork}), ms: what a request arriving mid-slice waits at most. */
-export const FOREGROUND_SLICE_MS = 2;
-/** How long after a client's last request ends its work still counts as going on ({@link beginForegroundWork}), ms: an agent's next call usually follows within it. */
-export const FOREGROUND_LINGER_MS = 1000;
-
-/** Foreground work in flight, and when the last one ended (performance.now ms). */
-const foreground = { inFlight: 0, lastEnd: Number.NEGATIVE_INFINITY };
-
-/**
- * Marks foreground work that has started: an MCP client's request (the server's listener calls
- * this for each POST). While any is in flight, and for {@link FOREGROUND_LINGER_MS} after the
- * last one ends, every {@link Slicer} cuts its slices to {@link FOREGROUND_SLICE_MS} at most, so
- * the background work that shares the main thread with the requests (an index being built, loaded,
- * ranked or saved) keeps the next request's wait short: a request that arrives mid-slice waits for
- * the slice to end, up to the slicer's full budget (12 ms for the search index) without this.
- * Shared by the whole runtime, as the thread is: requests to one instance shorten another's slices too.
- * @returns a function that ends this work (calls after the first do nothing)
- */
-export function beginForegroundWork(): () => void {
-  foreground.inFlight++;
-  let ended = false;
-  return () => {
-    if (ended) return;
-    ended = true;
-    foreground.inFlight--;
-    foreground.lastEnd = performance.now();
-  };
-}
-
-/** The budget of a slice checked at `now` (performance.now ms): `budgetMs`, or at most {@link FOREGROUND_SLICE_MS} while foreground work goes on. */
-function sliceBudget(budgetMs: number, now: number): number {
-  const busy = foreground.inFlight > 0 || now - foreground.lastEnd < FOREGROUND_LINGER_MS;
-  return busy ? Math.min(budgetMs, FOREGROUND_SLICE_MS) : budgetMs;
-}
-
 /**
  * Cuts long main-thread work into slices: the work calls {@link Slicer.pause} at safe points,
  * which yields to the event loop ({@link eventLoopYield}) once the current slice has run its budget
  * (or taken its most steps), so the UI stays responsive (docs/architecture.md#runtime-facts:
  * heavy work never blocks the UI). Slices are wall time: work that awaits I/O in between
  * brackets the await with {@link mark} and {@link restart}, so the wait is not counted as
- * blocking (a warm start's awaited file read once showed as a slice of a second). While a client
- * is at work ({@link beginForegroundWork}) slices are cut to {@link FOREGROUND_SLICE_MS}.
+ * blocking (a warm start's awaited file read once showed as a slice of a second).
  */
 export class Slicer {
   private sliceStart = performance.now();
@@ -123,9 +87,7 @@ export class Slicer {
 
   /** True once the current slice has run its time budget: the next {@link pause} yields (work that is cheap per item checks this rather than awaiting each pause). */
   due(): boolean {
-    if (!this.running) return false;
-    const now = performance.now();
-    return now - this.sliceStart >= sliceBudget(this.budgetMs, now);
+    return this.running && performance.now() - this.sliceStart >= this.budgetMs;
   }
 
   /**
@@ -159,9 +121,8 @@ export class Slicer {
   /** Resolves at once inside the budget; else after yielding to the event loop, starting a new slice. */
   async pause(): Promise<void> {
     if (!this.running) this.restart();
-    const now = performance.now();
-    const ran = now - this.sliceStart;
-    if (ran < sliceBudget(this.budgetMs, now) && this.steps < this.maxSteps) {
+    const ran = performance.now() - this.sliceStart;
+    if (ran < this.budgetMs && this.steps < this.maxSteps) {
       this.steps++;
       return;
     }

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { answerClientError, refuse } from './door/refusal';
-import { beginForegroundWork } from '../../search/engine/slicer';
 
 /**
  * How long a client may take to send a request's headers, ms: a loopback client sends them at
@@ -16,8 +15,7 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 /**
  * The `node:http` listener on 127.0.0.1 and its lifetime: the slow-client and head-size limits
  * above, JSON answers to what Node's parser refuses, a 500 for a handler that throws (its stack
- * to the console), a stop that frees the port at once and lets tracked answers finish, and each
- * client call (a POST) marked as foreground work until answered (slicer.ts beginForegroundWork).
+ * to the console), and a stop that frees the port at once and lets tracked answers finish.
  */
 export class LoopbackListener {
   private http: HttpServer | null = null;
@@ -47,8 +45,6 @@ export class LoopbackListener {
       requireHostHeader: false,
     };
     const http = createServer(limits, (req, res) => {
-      // A client's call (a POST; a GET is a stream left open) makes background slices short until it is answered and a while after.
-      if (req.method === 'POST') res.once('close', beginForegroundWork());
       this.handle(req, res).catch((error) => {
         console.error('[vault-mcp] request failed', error);
         refuse(res, { status: 500, code: -32603, message: 'Internal server error; the details are in the Obsidian developer console.' });
