@@ -69,7 +69,7 @@ interface LongSlice {
   end: number;
 }
 
-/** Records each slice of LONG_SLICE_MS or more with the stack of the pause that ended it, and the pauses that yielded with the time until they resumed. */
+/** Records each slice of LONG_SLICE_MS or more with the stack of the pause that ended it (or of the read of the slicer's longest slice that a work's last slice ends with), and the pauses that yielded with the time until they resumed. */
 function watchSlices(): { long: LongSlice[]; yields: { count: number; ms: number }; restore(): void } {
   const long: LongSlice[] = [];
   const yields = { count: 0, ms: 0 };
@@ -110,6 +110,15 @@ function watchSlices(): { long: LongSlice[]; yields: { count: number; ms: number
     restart.call(this);
     cpuAtStart.set(this, process.cpuUsage());
   };
+  // A work's last slice has no pause after it: it shows when the work reads its slicer's longest slice as it ends.
+  const longestMs = Object.getOwnPropertyDescriptor(Slicer.prototype, 'longestMs') as PropertyDescriptor;
+  Object.defineProperty(Slicer.prototype, 'longestMs', {
+    configurable: true,
+    get(this: Slicer) {
+      note(this);
+      return (longestMs.get as () => number).call(this);
+    },
+  });
   return {
     long,
     yields,
@@ -117,6 +126,7 @@ function watchSlices(): { long: LongSlice[]; yields: { count: number; ms: number
       proto.pause = pause;
       proto.mark = mark;
       proto.restart = restart;
+      Object.defineProperty(Slicer.prototype, 'longestMs', longestMs);
     },
   };
 }
