@@ -23,9 +23,25 @@ function sharedFolderDepth(a: string, b: string): number {
 export class LinkResolver {
   private byPath = new Map<string, TFile[]>();
   private byName = new Map<string, TFile[]>();
+  /** True when the vault's files changed since the tables were made: the next lookup makes them again. */
+  private stale = true;
 
-  /** Rebuilds the lookup tables from the vault's files (call after create/delete/rename). */
-  reindex(files: TFile[]): void {
+  /** @param files the vault's files now (`vault.getFiles()`), read when the tables are made again. */
+  constructor(private readonly files: () => TFile[]) {}
+
+  /**
+   * Marks the lookup tables out of date (call after a create, delete or rename): they are made
+   * again from the vault's files at the next lookup, once for any number of changes (a folder of
+   * 1,000 notes moved reports 1,000 renames; making the tables after each was quadratic).
+   */
+  invalidate(): void {
+    this.stale = true;
+  }
+
+  /** Makes the lookup tables again from the vault's files when {@link invalidate} was called since. */
+  private fresh(): void {
+    if (!this.stale) return;
+    this.stale = false;
     this.byPath = new Map();
     this.byName = new Map();
     const push = (m: Map<string, TFile[]>, k: string, f: TFile): void => {
@@ -33,7 +49,7 @@ export class LinkResolver {
       if (list) list.push(f);
       else m.set(k, [f]);
     };
-    for (const f of files) {
+    for (const f of this.files()) {
       push(this.byPath, f.path.toLowerCase(), f);
       push(this.byName, f.name.toLowerCase(), f);
     }
@@ -44,6 +60,7 @@ export class LinkResolver {
    * An empty linkpath (as in `[[#Heading]]`) means the source note itself.
    */
   resolve(linkpath: string, sourcePath: string): TFile | null {
+    this.fresh();
     let lp = linkpath.trim();
     if (lp === '') return this.exact(sourcePath);
     const sourceFolder = parentPath(sourcePath);
@@ -59,6 +76,7 @@ export class LinkResolver {
 
   /** Whether exactly one file has this file name (case-insensitive). */
   isUniqueName(name: string): boolean {
+    this.fresh();
     return (this.byName.get(name.toLowerCase())?.length ?? 0) === 1;
   }
 

@@ -48,7 +48,7 @@ export class MetadataCache extends Events implements O.MetadataCache {
   private readonly caches = new Map<string, O.CachedMetadata>();
   /** Each cached note's stat when it was parsed (or when its saved entry was parsed). */
   private readonly parsedStats = new Map<string, { mtime: number; size: number }>();
-  private readonly resolver = new LinkResolver();
+  private readonly resolver = new LinkResolver(() => this.vault.getFiles());
   private readonly queue = new Set<TFile>();
   private draining: Promise<void> | null = null;
   private needsFullResolve = false;
@@ -74,7 +74,7 @@ export class MetadataCache extends Events implements O.MetadataCache {
    * indexer (parsed in the background, or at release when held), as Obsidian does on start.
    */
   async initialize(saved?: SavedMetadata): Promise<void> {
-    this.resolver.reindex(this.vault.getFiles());
+    this.resolver.invalidate();
     const stale: TFile[] = [];
     const unparsed: TFile[] = [];
     for (const file of this.vault.getMarkdownFiles()) {
@@ -176,7 +176,7 @@ export class MetadataCache extends Events implements O.MetadataCache {
   private onCreate(file: TAbstractFile): void {
     if (!(file instanceof TFile)) return;
     this.needsFullResolve = true;
-    this.resolver.reindex(this.vault.getFiles());
+    this.resolver.invalidate();
     this.enqueue(file);
     if (file.extension !== 'md') this.kick();
   }
@@ -189,7 +189,7 @@ export class MetadataCache extends Events implements O.MetadataCache {
     this.parsedStats.delete(file.path);
     delete this.resolvedLinks[file.path];
     delete this.unresolvedLinks[file.path];
-    this.resolver.reindex(this.vault.getFiles());
+    this.resolver.invalidate();
     this.needsFullResolve = true;
     this.trigger('deleted', file, prev);
     this.kick();
@@ -208,7 +208,7 @@ export class MetadataCache extends Events implements O.MetadataCache {
       if (table[oldPath]) table[file.path] = table[oldPath];
       delete table[oldPath];
     }
-    this.resolver.reindex(this.vault.getFiles());
+    this.resolver.invalidate();
     this.needsFullResolve = true;
     this.kick();
   }

@@ -124,6 +124,18 @@ describe('host fileManager.renameFile', () => {
     expect(await read('Manual/Ref.md')).toBe('See [[Manual/Guide|guide]] and [[Guide]].');
   });
 
+  it('makes its link tables again once after a folder of notes moves, not once per note moved, and resolves by the new paths', async () => {
+    for (let i = 0; i < 40; i++) await tv.app.vault.create(`Docs/Page ${i}.md`, `page ${i}`);
+    await tv.app.metadataCache.whenResolved();
+    const listings = jest.spyOn(tv.app.vault, 'getFiles');
+    await tv.app.vault.rename(tv.app.vault.getFolderByPath('Docs') as TFolder, 'Manual');
+    expect(tv.app.metadataCache.getFirstLinkpathDest('Page 7', 'Index.md')?.path).toBe('Manual/Page 7.md');
+    expect(tv.app.metadataCache.getFirstLinkpathDest('Docs/Guide', 'Index.md')).toBeNull();
+    // 42 notes moved: the tables were made again at the first lookup after, once.
+    expect(listings).toHaveBeenCalledTimes(1);
+    listings.mockRestore();
+  });
+
   it('refuses to overwrite and changes nothing', async () => {
     const before = await read('Links.md');
     await expect(tv.app.fileManager.renameFile(tv.app.vault.getFileByPath('Old.md') as TFile, 'Older.md')).rejects.toThrow(
