@@ -1,4 +1,5 @@
 import * as nodePath from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { endsInV1, normalizeBaseUrl, parseHttpUrl } from '../src/ai/providers/base-url';
 import type { KeyMode } from '../src/settings/key-record';
 import { checkKeyRoot } from '../src/settings/key-roots';
@@ -259,8 +260,8 @@ export function parseEmbedUrl(text: string): string {
  * (docs/architecture.md#keys), each checked by the one roots rule (src/settings/key-roots.ts):
  * trimmed, a backslash read as `/`, empty and `.` segments dropped (`Projects/` is `Projects`),
  * empty entries between commas skipped. An absolute path is refused, not converted, so the flag
- * and the settings spell a root one way; when it lies inside `vaultDir` the message gives the
- * vault-relative spelling to type.
+ * and the settings spell a root one way; when it (or the `file://` URI of it) lies inside
+ * `vaultDir` the message gives the vault-relative spelling to type.
  * @param text the flag's value. @param vaultDir the absolute `--vault` folder, when one was given.
  * @throws Error with one sentence per entry that breaks the rule: absolute, climbing out with
  *   `..` (`--roots /etc` must not quietly become `etc`), or naming the vault itself (`.`), which
@@ -271,7 +272,8 @@ export function parseRoots(text: string, vaultDir?: string): string[] {
   const problems: string[] = [];
   for (const entry of text.split(',').map((r) => r.trim())) {
     if (entry === '') continue;
-    const inside = vaultDir === undefined || !nodePath.isAbsolute(entry) ? null : nodePath.relative(vaultDir, nodePath.resolve(entry));
+    const onDisk = diskPathOf(entry);
+    const inside = vaultDir === undefined || !nodePath.isAbsolute(onDisk) ? null : nodePath.relative(vaultDir, nodePath.resolve(onDisk));
     const verdict = checkKeyRoot(entry);
     if (inside === '' || (!verdict.ok && verdict.fault === 'vault')) {
       problems.push(`--roots ${entry}: that is the whole vault; leave --roots out to let the key see all of it.`);
@@ -289,4 +291,14 @@ export function parseRoots(text: string, vaultDir?: string): string[] {
   }
   if (problems.length) throw new Error(problems.join('\n'));
   return roots;
+}
+
+/** The file-system path a `file://` URI names (`fileURLToPath`), else `entry` as it is (a URI that does not parse too). */
+function diskPathOf(entry: string): string {
+  if (!/^file:/i.test(entry)) return entry;
+  try {
+    return fileURLToPath(entry);
+  } catch {
+    return entry;
+  }
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { API_KEY_ENV, npmKeptFlags, parseConfigDir, parseEmbedUrl, parseRoots, parseRunOptions, USAGE } from '../../scripts/run-options';
 
 const DEFAULTS = { mode: 'propose', allowWrites: false, roots: [], help: false, configDir: '.obsidian', allowRemote: false };
@@ -126,6 +127,9 @@ describe('npm start options', () => {
       `--roots ${vault}: that is the whole vault; leave --roots out to let the key see all of it.`,
     );
     expect(() => parseRoots(`${vault}-other/Projects`, vault)).toThrow(/: give a folder inside the vault, relative to it/);
+    // The file:// URI of a folder in the vault (as an MCP client names roots) gets the same answer.
+    const uri = pathToFileURL(nodePath.join(vault, 'Projects', 'Alpha')).href;
+    expect(() => parseRoots(uri, vault)).toThrow(`--roots ${uri}: roots are folders relative to the vault; use --roots Projects/Alpha.`);
   });
 
   it('says to put -- before the flags for a bare word, as npm leaves one behind', () => {
