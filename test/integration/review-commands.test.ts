@@ -82,8 +82,8 @@ describe('terminal review commands', () => {
     // Nothing a terminal acts on is printed: only line feeds and printable text.
     expect(shown).not.toMatch(actedOn);
     expect(shown).toContain('  + harmless line\\x1b[8m HIDDEN: rm -rf everything\\x1b[0m');
-    // A lone CR becomes the note's line break on append (so it is a line of its own here too).
-    expect(shown).toContain('  + looks fine\n  + EVIL OVERWRITE\\x1b[1A\\x1b[2K');
+    // A lone CR is kept as written in a note with LF line endings: shown as \r, so it cannot move the terminal's cursor.
+    expect(shown).toContain('  + looks fine\\rEVIL OVERWRITE\\x1b[1A\\x1b[2K');
     expect(shown).toContain('  + total <U+202E>0001<U+202C> and <U+2066>x<U+2069> csi<U+009B>2J bell\\x07 del\\x7f');
     // The long line is shown whole: its first 300 chars, then the rest on a `+…` line.
     const listing = shown.split('\n');
@@ -93,7 +93,7 @@ describe('terminal review commands', () => {
     expect(await run('proposals')).toContain(staged.proposal_id);
     const accepted = await run(`accept ${staged.proposal_id}`);
     expect(accepted).toMatch(/^Accepted 1 change/);
-    expect(await disk('A.md')).toBe(`one\ntwo\nthree\nfour\nfive\n${hidden.replace('\r', '\n')}${bidi}${long}`);
+    expect(await disk('A.md')).toBe(`one\ntwo\nthree\nfour\nfive\n${hidden}${bidi}${long}`);
     const entry = booted.plugin.activity.all()[0];
     const activity = (await runActivityCommand(booted.plugin, `activity ${entry.id}`)) ?? '';
     expect(activity).not.toMatch(actedOn);
