@@ -195,7 +195,7 @@ describe('propose mode over MCP', () => {
       `Hunk 99999999999999999999 is out of range for proposal ${create.proposal_id}: it has no hunks, so accept or reject it whole (see "show ${create.proposal_id}").`,
     );
     expect(await runReviewCommand(env.plugin, `accept ${create.proposal_id}`)).toBe(
-      `Proposal ${create.proposal_id} was not applied and is now stale: its path 'Projects/Fresh.md' is now taken or not available to the key, so it can no longer be applied.`,
+      `Proposal ${create.proposal_id} is stale and was not applied: its path 'Projects/Fresh.md' is now taken or not available to the key, so it can no longer be applied. Reject it to dismiss it ("reject ${create.proposal_id}").`,
     );
     expect((await call(client, 'proposal_status', { id: create.proposal_id })).proposal).toMatchObject({ status: 'stale' });
     expect(await disk('Projects/Fresh.md')).toBe('taken by the user');

@@ -77,9 +77,9 @@ describe('review of the s23 newcomer findings', () => {
       expect(listed.find((l) => l.startsWith(move.proposal_id))).toContain(`  stale  move Ideas.md -> Ideas2.md`);
       expect(await status(create.proposal_id)).toMatchObject({ status: 'stale', stale_reason: taken('New.md') });
       expect(await run(`accept ${create.proposal_id}`)).toBe(
-        `Proposal ${create.proposal_id} was not applied and is now stale: its path 'New.md' is now taken or not available to the key, so it can no longer be applied.`,
+        `Proposal ${create.proposal_id} is stale and was not applied: its path 'New.md' is now taken or not available to the key, so it can no longer be applied. Reject it to dismiss it ("reject ${create.proposal_id}").`,
       );
-      expect(await run('accept all')).toContain(`Proposal ${move.proposal_id} was not applied and is now stale`);
+      expect(await run('accept all')).toContain(`Proposal ${move.proposal_id} is stale and was not applied`);
       expect(await fsp.readFile(nodePath.join(dir, 'New.md'), 'utf8')).toBe('the user wrote this\n');
       expect(await exists('Ideas.md')).toBe(true);
     });

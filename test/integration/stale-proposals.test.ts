@@ -123,7 +123,8 @@ describe('stale proposals wait until the user rejects them', () => {
     await fsp.rm(nodePath.join(dir, 'Projects/Old'), { recursive: true });
     await booted.app.vault.syncFromDisk();
     const ids = [hidden.proposal_id, readOnly.proposal_id, create.proposal_id, del.proposal_id, folder.proposal_id] as string[];
-    for (const id of ids) expect(await run(`accept ${id}`)).toMatch(new RegExp(`^Proposal ${id} was not applied and is now stale: `));
+    for (const id of ids)
+      expect(await run(`accept ${id}`)).toMatch(new RegExp(`^Proposal ${id} is stale and was not applied: .* Reject it to dismiss it`));
     await expectWaitingStale(ids);
     // The vault coming back does not make them acceptable.
     await write('Journal.md', 'journal\n');
@@ -144,7 +145,7 @@ describe('stale proposals wait until the user rejects them', () => {
     await booted.plugin.keyRing.revoke(booted.key.id);
     booted.plugin.review.accessChanged();
     expect(await run(`accept ${staged.proposal_id}`)).toMatch(
-      /was not applied and is now stale: the key 'Cursor' that proposed this change was revoked/,
+      /is stale and was not applied: the key 'Cursor' that proposed this change was revoked/,
     );
     expect(await run('proposals')).toMatch(new RegExp(`^${staged.proposal_id}  stale  append|^${staged.proposal_id}  stale  edit`));
     expect(statusBar().getText()).toBe('1 pending change');

@@ -133,14 +133,12 @@ export async function decideProposal(
       const p = await target.review.reject(id, hunk);
       return visibleText(`Rejected ${hunk === undefined ? `proposal ${id}` : `hunk ${hunk} of ${id}`}; ${await statusNow(target, p)}.`);
     }
-    const wasStale = before?.status === 'stale' && isOpen(before);
     const { proposal, applied, stale } = await target.review.accept(id, hunk);
-    if (wasStale)
+    // Stale before the accept (saved so, or found so by the listing's live check) or found so by it: one answer, saying what to do.
+    if (proposal.status === 'stale')
       return visibleText(
         `Proposal ${id} is stale and was not applied: ${clause(proposal.stale_reason ?? 'it no longer applies.')} Reject it to dismiss it ("reject ${id}").`,
       );
-    if (proposal.status === 'stale')
-      return visibleText(`Proposal ${id} was not applied and is now stale: ${clause(proposal.stale_reason ?? 'it no longer applies.')}`);
     const status = await statusNow(target, proposal, stale);
     const staleChanges = `${stale} change${stale === 1 ? '' : 's'} no longer appl${stale === 1 ? 'ies' : 'y'} to ${proposal.path} and can only be rejected`;
     if (applied === 0 && stale === 0 && proposal.status === 'accepted')
