@@ -196,8 +196,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * Session 25's tidy round: +0.2 KB for key roots found in any case by the client roots' rule, paths with `..`, absolute
  * paths and file:// URIs never taken for note names (`Reference/../Home.md` reached `Projects/Home.md` for a confined key),
  * and a lone carriage return kept as written.
+ * Session 25's skilllink round: +0.5 KB for a force write through a second trusted link that reaches the skills folder's (or
+ * an instruction file's) real place outside the vault held for review as the skills folder is (it was applied at once).
  */
-const BUDGET_BYTES = 807_600;
+const BUDGET_BYTES = 808_100;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

@@ -245,6 +245,14 @@ export class NotePolicy {
   }
 
   /**
+   * True when trusted links lead `path` out of the vault to where one of `places` lies outside it
+   * too, at or below it (OutsideLinks.sharesOutsidePlace).
+   */
+  sharesOutsidePlace(path: string, places: readonly string[]): boolean {
+    return this.outside.sharesOutsidePlace(path, places);
+  }
+
+  /**
    * The file on disk behind `path`: its device-and-inode `id` (the same for hard links of one
    * file) and how many names it has (OutsideLinks.fileOf); null when there is no such file on disk.
    */

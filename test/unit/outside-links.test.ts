@@ -300,4 +300,25 @@ describe('OutsideLinks.linkTargetOf and fileOf: what a link names and which disk
     for (const path of ['Deep', 'missing.md', 'dangling.md', '']) expect([path, links.fileOf(path)]).toEqual([path, null]);
     links.close();
   });
+
+  test('two trusted links out reaching one place share it, for existing and new paths, at and below; untrusted or in-vault paths never', async () => {
+    env = await makeEnv();
+    let trusted = ['LinkedDir', 'SubLink', 'Skills/tools'];
+    const links = new OutsideLinks(env.app as never, () => trusted);
+    await fsp.symlink(nodePath.join(env.outside, 'Sub'), nodePath.join(env.vault, 'SubLink'), 'dir');
+    await fsp.mkdir(nodePath.join(env.vault, 'Skills'));
+    await fsp.symlink(nodePath.join(env.outside, 'Sub'), nodePath.join(env.vault, 'Skills', 'tools'), 'dir');
+    expect(links.sharesOutsidePlace('LinkedDir/Sub/Inner.md', ['SubLink'])).toBe(true);
+    expect(links.sharesOutsidePlace('LinkedDir/Sub/new/SKILL.md', ['SubLink'])).toBe(true);
+    expect(links.sharesOutsidePlace('LinkedDir/Sub', ['SubLink/Inner.md'])).toBe(false);
+    expect(links.sharesOutsidePlace('LinkedDir/Secret.md', ['SubLink'])).toBe(false);
+    // A trusted link inside a place counts as that place (`Skills/tools → ~/tools`).
+    expect(links.sharesOutsidePlace('LinkedDir/Sub/Inner.md', ['Skills'])).toBe(true);
+    expect(links.sharesOutsidePlace('LinkedDir/Sub/Inner.md', ['Deep'])).toBe(false);
+    for (const path of ['Deep/a/b/n0.md', 'Alias/a/b/n0.md', 'passwd.md', 'Skills', ''])
+      expect([path, links.sharesOutsidePlace(path, ['Deep', 'SubLink', 'Skills'])]).toEqual([path, false]);
+    trusted = ['LinkedDir'];
+    expect(links.sharesOutsidePlace('LinkedDir/Sub/Inner.md', ['SubLink', 'Skills'])).toBe(false);
+    links.close();
+  });
 });

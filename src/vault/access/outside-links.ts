@@ -240,6 +240,33 @@ export class OutsideLinks {
     }
   }
 
+  /**
+   * True when trusted links (settings `access.trustedSymlinks`) lead the vault path `path` (existing
+   * or not) out of the vault to where one of `places`, or a trusted link inside one, lies outside it
+   * too, at or below it: the same files under two paths (`Skills → ~/agent/skills` and `Shared →
+   * ~/agent` make `Shared/skills/x` the file `Skills/x`), so a rule about a place there (agent
+   * instructions: InstructionPlaces) holds at both. Compared by real disk path (a realpath of
+   * `path` and of each such place, not cached), only when a trusted link covers `path`: else one look
+   * at the trusted list.
+   */
+  sharesOutsidePlace(path: string, places: readonly string[]): boolean {
+    const adapter = this.app.vault.adapter;
+    const links = this.trustedTargets().map((link) => link.path);
+    /** Where `at` really lies when a trusted link leads it out of the vault, else null. */
+    const outside = (at: string): string | null => {
+      const real =
+        adapter instanceof FileSystemAdapter && links.some((link) => isPathInside(at, link, true)) ? this.realPathOf(adapter, at) : null;
+      return real === null || isInsideDisk(real, this.vaultBase(adapter as FileSystemAdapter)) ? null : real;
+    };
+    const disk = outside(path);
+    if (disk === null) return false;
+    const inner = links.filter((link) => places.some((place) => isPathInside(link, place, true)));
+    return [...places, ...inner].some((place) => {
+      const real = outside(place);
+      return real !== null && isInsideDisk(disk, real);
+    });
+  }
+
   /** The trusted links that exist, each with its real target (re-derived when the list changes or the cache was dropped). */
   private trustedTargets(): Array<{ path: string; real: string }> {
     const list = this.trustedLinks();

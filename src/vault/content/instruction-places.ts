@@ -14,6 +14,8 @@ export interface InstructionPlacesPolicy {
   entryAt(path: string): TAbstractFile | null;
   /** The disk file behind a path: device-and-inode id and link count (NotePolicy.fileOf). */
   fileOf(path: string): { id: string; links: number } | null;
+  /** True when trusted links lead a path out of the vault to where one of `places` (or a trusted link in one) lies too (NotePolicy.sharesOutsidePlace). */
+  sharesOutsidePlace(path: string, places: readonly string[]): boolean;
 }
 
 /**
@@ -54,7 +56,12 @@ interface KnownPlaces {
  * (`Areas/Finance/AGENTS.md → CLAUDE.md`) or lying in the skills folder (`Skills/tools →
  * ../Reference/Tools`) makes its target's own path (`Areas/Finance/CLAUDE.md`,
  * `Reference/Tools/SKILL.md`) an instruction place: writing, moving, deleting or creating there
- * changes what agents are told. A link whose target is missing (the target moved away while
+ * changes what agents are told. So does a second trusted link out of the vault (settings
+ * `access.trustedSymlinks`) that reaches the place another trusted link leads an instruction place
+ * to: with `Skills → ~/agent/skills` trusted the skills are served from there, and a trusted `Shared
+ * → ~/agent` makes `Shared/skills` the same files (compared by real disk path only for a write under a
+ * trusted link: {@link InstructionPlacesPolicy.sharesOutsidePlace}).
+ * A link whose target is missing (the target moved away while
  * Obsidian still lists the link) names where it would be recreated ({@link InstructionPlacesPolicy.linkTargetOf}).
  * And a note that is a hard link of an instruction file (same device and inode, its link count
  * above 1) changes that file when written.
@@ -147,8 +154,10 @@ export class InstructionPlaces {
   /**
    * True when a write changing the vault path `path` (file or folder, existing or not) changes
    * agent instructions: an instruction path by name or place ({@link isAgentInstructionPath}), at
-   * or below a place a symbolic link makes an instruction place, or a file on disk that is also an
-   * instruction file (a hard link). Case and Unicode form are ignored, as isAgentInstructionPath ignores them.
+   * or below a place a symbolic link makes an instruction place, where a trusted link out of the
+   * vault leads to the place another leads the skills folder or an instruction file to (the same
+   * files under another path: {@link InstructionPlacesPolicy.sharesOutsidePlace}), or a file on disk
+   * that is also an instruction file (a hard link). Case and Unicode form are ignored, as isAgentInstructionPath ignores them.
    * @param path a normalized vault path. @param skillsFolder the skills folder's vault path.
    */
   holds(path: string, skillsFolder: string): boolean {
@@ -156,6 +165,8 @@ export class InstructionPlaces {
     if (isAgentInstructionPath(path, skillsFolder)) return true;
     const known = this.knownFor(skillsFolder);
     if (known.targets.some((target) => isPathInside(path, target, true))) return true;
+    // Two trusted links out of the vault may reach one place: the skills folder's, an instruction file's.
+    if (this.policy.sharesOutsidePlace(path, [skillsFolder, ...known.named])) return true;
     return this.isHardLinkOfInstructions(path, known);
   }
 
