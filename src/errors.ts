@@ -10,14 +10,28 @@ export type ToolErrorCode =
   'not_found' | 'ambiguous' | 'invalid_argument' | 'forbidden' | 'conflict' | 'exists' | 'too_large' | 'unavailable';
 
 /**
+ * Which rule refused a write, for the user's own sentences (a refused revert names it:
+ * activity/activity-revert.ts); agents read `message`. `protected`: an `access` or
+ * `agent_overrides` property would be added, changed or removed; `yaml`: the frontmatter would
+ * not parse; `read-only`: the note's rules make it read-only for the key; `closed`: a
+ * quarantined folder or the widgets folder; `roots`: outside the key's roots; `file`: the file
+ * system refused (permissions, a read-only disk).
+ */
+export type RefusalRule = 'protected' | 'yaml' | 'read-only' | 'closed' | 'roots' | 'file';
+
+/**
  * A failure the calling agent can fix. `message` is one plain sentence that names what to
  * do instead (e.g. "Note 'x.md' not found; call search or list_notes to find its path.").
  */
 export class ToolError extends Error {
-  /** @param code why it failed; @param message one sentence, shown to the model as is. */
+  /**
+   * @param code why it failed; @param message one sentence, shown to the model as is.
+   * @param why for an access or file system refusal of a write, which rule refused ({@link RefusalRule}).
+   */
   constructor(
     readonly code: ToolErrorCode,
     message: string,
+    readonly why?: RefusalRule,
   ) {
     super(message);
     this.name = 'ToolError';

@@ -6,7 +6,7 @@
  * without a line break, the break a hunk brings ends that line and is no empty line of its own,
  * and a change of the final line break alone is said in words. Pure string work.
  */
-import { sidesAsLines } from '../diff/hunk-lines';
+import { crLines, lfLines, sidesAsLines } from '../diff/hunk-lines';
 import { buildHunks } from '../diff/hunks';
 import type { ActivityEntry, ReverseHunk } from './types';
 import { isPatchOnly, textsOf } from './undo-data';
@@ -41,6 +41,8 @@ export function diffPreview(entry: ActivityEntry, maxLines: number): DiffLine[] 
     const texts = textsOf(entry);
     before = texts.before ?? '';
     after = texts.after ?? '';
+    // A note whose lines end in `\r` alone: its lines, as buildHunks diffs them (same offsets).
+    if (crLines(before, after)) [before, after] = [lfLines(before), lfLines(after)];
   } catch (err) {
     return [{ kind: 'message', text: (err as Error).message }];
   }
@@ -60,8 +62,10 @@ function patchLines(patch: readonly ReverseHunk[]): DiffLine[] {
   const lines: DiffLine[] = [];
   for (const h of patch) {
     // `pre` is the text after's line before the hunk, or the start of the hunk's own line when the hunk starts inside it.
-    const pre = h.pre ?? '';
-    const shown = sidesAsLines(pre !== '' && !pre.endsWith('\n'), h.inserted, h.removed ?? '');
+    // On a note whose lines end in `\r` alone, each `\r` is a line break (diff/hunk-lines.ts crLines).
+    const lf = crLines(h.pre ?? '', h.inserted, h.removed ?? '', h.post ?? '') ? lfLines : (t: string): string => t;
+    const pre = lf(h.pre ?? '');
+    const shown = sidesAsLines(pre !== '' && !pre.endsWith('\n'), lf(h.inserted), lf(h.removed ?? ''));
     lines.push({ kind: 'head', text: `Line ${(h.line ?? 1) + (shown.moved ? 1 : 0)}` }, ...hunkLines(shown.removed, shown.inserted));
   }
   return lines;

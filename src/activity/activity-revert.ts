@@ -279,12 +279,23 @@ function nextStep(err: ToolError, entry: ActivityEntry): string {
       return ` Move or rename what is at '${target}' now, then revert again.`;
     }
     case 'forbidden':
-      return byHand;
+      if (err.why === 'file') return ' Make it writable, then revert again.';
+      return err.why === 'protected' ? laterFirst(entry) + byHand : byHand;
+    case 'invalid_argument':
+      return err.why === 'yaml' ? laterFirst(entry) + byHand : '';
     case 'conflict':
       return err.message.startsWith('Note ') || /right where this change is/.test(err.message) ? byHand : '';
     default:
       return '';
   }
+}
+
+/**
+ * The step for a revert refused because undoing the change on the note's text now would touch
+ * what no revert may write (an access rule, frontmatter that parses): the later changes made it so.
+ */
+function laterFirst(entry: ActivityEntry): string {
+  return ` Revert the later changes to '${entry.path}' first (newest first), then this one.`;
 }
 
 /** Most notes a refused move's sentence names; past it, "and N more". */
@@ -294,7 +305,10 @@ const BLOCKERS_NAMED = 3;
  * Why the vault refused a revert, as the rest of one sentence. A move (back, or redone) refused
  * for other notes (MoveBlockedError) names them, not the moved note: the linkers whose links it
  * would update, or the notes its folder holds, that the key may not change now. The user reads
- * this, never an agent, so naming a note the key may not see tells it nothing.
+ * this, never an agent, so naming a note the key may not see tells it nothing. Any other access
+ * or file system refusal names the rule that refused it (ToolError `why`, set where the rule is
+ * decided): an access property or frontmatter the undo would make, read-only, a closed folder,
+ * the key's roots, the file's permissions; never a guess among them.
  */
 function refusal(err: ToolError, entry: ActivityEntry): string {
   const who = `"${entry.key_label}"`;
@@ -314,11 +328,29 @@ function refusal(err: ToolError, entry: ActivityEntry): string {
   }
   if (entry.kind === 'delete' && (err.code === 'forbidden' || err.code === 'not_found'))
     return `'${entry.path}' could not be put back for ${who} (${err.message.replace(/\.$/, '')}); restore it from the trash (the system trash, or the vault's .trash folder), where it is intact.`;
+  const note = entry.kind === 'move' ? `'${entry.path}' or '${entry.from ?? ''}'` : `'${entry.path}'`;
+  const left = 'so it was left as it is.';
+  // Undoing on the text now (the later changes kept) would make a block no revert may write.
+  const undoing = `undoing it on the text '${entry.path}' has now would`;
+  switch (err.why) {
+    case 'protected':
+      return `${undoing} add, change or remove its 'access' or 'agent_overrides' properties, which a revert may not do, ${left}`;
+    case 'yaml':
+      return `${undoing} leave frontmatter that does not parse, ${left}`;
+    case 'read-only':
+      return `'${entry.path}' is now read-only for ${who}, ${left}`;
+    case 'closed':
+      return `${note} is now in a folder closed to agents, ${left}`;
+    case 'roots':
+      return `${note} is now outside the folders ${who} may use, ${left}`;
+    case 'file':
+      if (err.code === 'forbidden') return `${note} is read-only on disk (file permissions or a read-only drive), ${left}`;
+  }
   switch (err.code) {
     case 'not_found':
       return `'${entry.path}' is gone, private now, or out of ${who}'s reach.`;
     case 'forbidden':
-      return `'${entry.path}' is now read-only or closed to ${who}, so it was left as it is.`;
+      return `'${entry.path}' is now read-only or closed to ${who}, ${left}`;
     case 'exists':
       return `'${entry.kind === 'move' ? entry.from : entry.path}' is taken now, so nothing was put back there.`;
     case 'conflict':

@@ -10,6 +10,7 @@
  * each hunk is found again by its context ({@link locateHunks}). Entries logged before this
  * (format 1 files) keep the whole text after in `undo.after` and are still read.
  */
+import { crLines, lfLines } from '../diff/hunk-lines';
 import { applyHunks, buildHunks } from '../diff/hunks';
 import { hashText } from '../vault/hash';
 import type { AppliedChange } from '../vault/writes/applied-change';
@@ -45,13 +46,18 @@ export function undoOf(change: AppliedChange): { undo: ActivityUndo; hash_before
   }
 }
 
-/** The reverse patch back to `before`, each hunk with the text after's lines there and their context. */
+/**
+ * The reverse patch back to `before`, each hunk with the text after's lines there and their
+ * context. In a note whose lines end in `\r` alone each `\r` ends a line, as buildHunks diffs it
+ * (diff/hunk-lines.ts crLines).
+ */
 function textUndo(before: string, after: string): ActivityUndo {
+  const lines = crLines(before, after) ? lfLines(after) : after;
   return {
     patch: buildHunks(after, before).map(({ from, to, inserted }): ReverseHunk => {
-      const lineStart = after.lastIndexOf('\n', from - 1) + 1;
-      const preStart = from === 0 ? 0 : after.lastIndexOf('\n', from - 2) + 1;
-      const postEnd = after.indexOf('\n', to);
+      const lineStart = lines.lastIndexOf('\n', from - 1) + 1;
+      const preStart = from === 0 ? 0 : lines.lastIndexOf('\n', from - 2) + 1;
+      const postEnd = lines.indexOf('\n', to);
       return {
         from,
         to,
@@ -59,7 +65,7 @@ function textUndo(before: string, after: string): ActivityUndo {
         removed: after.slice(from, to),
         pre: after.slice(preStart, from),
         post: after.slice(to, postEnd === -1 ? after.length : postEnd + 1),
-        line: countLines(after, lineStart) + 1,
+        line: countLines(lines, lineStart) + 1,
       };
     }),
   };
@@ -104,13 +110,15 @@ export function isPatchOnly(entry: ActivityEntry): boolean {
  * change: a hunk is placed where its context and the text after's lines (`pre + removed +
  * post`) occur exactly once in `current` starting at a line start ('' context: the start or
  * end of the text). A hunk found nowhere, or in more than one place, is stale and left out
- * (the user's later typing touched it or its neighbour lines), never applied on a guess.
+ * (the user's later typing touched it or its neighbour lines), never applied on a guess. In a
+ * note whose lines end in `\r` alone a line starts after a `\r` (diff/hunk-lines.ts crLines).
  * @returns the hunks to apply (offsets in `current`) and how many were left out.
  */
 export function locateHunks(patch: readonly ReverseHunk[], current: string): { ready: ReverseHunk[]; left: number } {
   const ready: ReverseHunk[] = [];
+  const lines = crLines(current) ? lfLines(current) : current;
   for (const h of patch) {
-    const at = uniqueAt(current, h);
+    const at = uniqueAt(lines, h, lines !== current);
     if (at === null) continue;
     const from = at + (h.pre ?? '').length;
     const placed = { ...h, from, to: from + (h.removed ?? '').length };
@@ -120,10 +128,16 @@ export function locateHunks(patch: readonly ReverseHunk[], current: string): { r
   return { ready, left: patch.length - ready.length };
 }
 
-/** Where `pre + removed + post` of `h` starts in `text` if it does exactly once (see {@link locateHunks}); else null. */
-function uniqueAt(text: string, h: ReverseHunk): number | null {
+/**
+ * Where `pre + removed + post` of `h` starts in `text` if it does exactly once (see {@link locateHunks}); else null.
+ * @param cr true when `text` is the {@link lfLines} of a note whose lines end in `\r` alone: a
+ *   needle is looked for with its `\r` as `\n`, and one with `\n` is in no such note.
+ */
+function uniqueAt(text: string, h: ReverseHunk, cr: boolean): number | null {
   if (h.removed === undefined || h.pre === undefined || h.post === undefined) return null;
-  const needle = h.pre + h.removed + h.post;
+  const joined = h.pre + h.removed + h.post;
+  if (cr && joined.includes('\n')) return null;
+  const needle = cr ? lfLines(joined) : joined;
   if (needle === '') return text === '' ? 0 : null;
   let found: number | null = null;
   for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + 1)) {

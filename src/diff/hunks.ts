@@ -3,9 +3,11 @@
  * (docs/architecture.md#proposals), and applying them. Pure string work, no DOM, no Obsidian: the diff is
  * jsdiff's `diffLines` (Myers), whose tokens are whole lines with their line break (`\n` or
  * `\r\n`, kept byte for byte; a lone `\r` is line content), so offsets always fall on line
- * starts or at the end of the text.
+ * starts or at the end of the text. Texts whose lines end in `\r` alone are diffed by those
+ * lines (see {@link buildHunks}).
  */
 import { diffLines } from 'diff';
+import { crLines, lfLines } from './hunk-lines';
 import type { Hunk } from './types';
 
 /**
@@ -42,8 +44,22 @@ export interface HunkEdit {
  * between the lines the two texts share at their start and at their end.
  * `applyHunks(base, buildHunks(base, proposed)) === proposed`, byte for byte.
  * Identical texts give `[]`. Does not throw.
+ *
+ * Two texts whose lines end in `\r` alone (together they hold a `\r` and no `\n`: the old Mac
+ * notes the write tools edit line by line, hunk-lines.ts crLines) are diffed
+ * with each `\r` as the line break, so a change is hunks of lines there too, not one hunk for
+ * the whole note; the hunks hold the texts' own `\r`. A lone `\r` in a text that has `\n` stays
+ * line content, as for the write tools.
  */
 export function buildHunks(base: string, proposed: string): Hunk[] {
+  if (!crLines(base, proposed)) return lfHunks(base, proposed);
+  // No `\n` in either text: each `\n` of the LF views' hunks stands for a `\r` of the texts.
+  const cr = (text: string): string => text.replace(/\n/g, '\r');
+  return lfHunks(lfLines(base), lfLines(proposed)).map((h) => ({ ...h, removed: cr(h.removed), inserted: cr(h.inserted) }));
+}
+
+/** {@link buildHunks} for texts whose line breaks are `\n` or `\r\n`. */
+function lfHunks(base: string, proposed: string): Hunk[] {
   if (base === proposed) return [];
   const baseEnd = missingFinalBreak(base);
   const proposedEnd = missingFinalBreak(proposed);

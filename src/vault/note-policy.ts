@@ -287,12 +287,14 @@ export class NotePolicy {
       throw new ToolError(
         'forbidden',
         `The widgets folder '${folder}' is in a folder agents may not access; the user can choose another widgets folder in the settings.`,
+        'closed',
       );
     }
     if (!this.isWithinRoots(folder, scope.roots)) {
       throw new ToolError(
         'forbidden',
         `The widgets folder '${folder}' is outside the folders this key may use (${scope.roots.join(', ')}); widgets need a key whose roots include it.`,
+        'roots',
       );
     }
     return folder;
@@ -533,17 +535,18 @@ export class NotePolicy {
       throw new ToolError(
         'forbidden',
         `Path '${path}' is in the widgets folder '${this.widgetsFolder()}', which note tools do not use; list widgets with widget_list and write them with widget_write.`,
+        'closed',
       );
     }
     const refusal = this.quarantine.refusal(path);
-    if (refusal !== null) throw new ToolError('forbidden', refusal);
+    if (refusal !== null) throw new ToolError('forbidden', refusal, 'closed');
     if (this.isQuarantined(path)) {
       // An entry that is itself a link out of the vault, in a place that is open: no folder closes it, and it is no
       // note an agent may see, so it answers as a path taken by a note the key may not see does.
       if (this.outside.placeOf(path).outside && !this.isQuarantinedPlace(path)) {
         throw new ToolError('exists', 'Cannot use that path: it is taken or unavailable; choose another path.');
       }
-      throw new ToolError('forbidden', `Path '${path}' is in a folder agents may not access; use a path outside it.`);
+      throw new ToolError('forbidden', `Path '${path}' is in a folder agents may not access; use a path outside it.`, 'closed');
     }
     if (!this.isWithinRoots(path, scope.roots)) throw outsideRootsError(path, scope);
   }
@@ -578,5 +581,6 @@ function outsideRootsError(path: string, scope: AccessScope): ToolError {
   return new ToolError(
     'forbidden',
     `Path '${path}' is outside the folders this key may use (${scope.roots.join(', ')}); use a path inside them.`,
+    'roots',
   );
 }

@@ -5,6 +5,7 @@ import { connectClient } from '../harness/boot-plugin';
 import { bootWriteEnv, call, callError, type WriteEnv } from '../harness/write-helpers';
 import { runActivityCommand } from '../../src/ui/activity/activity-commands';
 import type { ActivityEntry } from '../../src/activity/types';
+import { ActivityRevert } from '../../src/activity/activity-revert';
 
 /**
  * The agent activity log over MCP (official SDK client over real HTTP, the demo vault in the
@@ -245,7 +246,7 @@ describe('agent activity log', () => {
       `${inbox.id} was not reverted: 'Inbox.md' is gone, private now, or out of "Claude Code"'s reach. If it was moved or renamed, move it back and revert again. To undo it by hand, see its diff (activity ${inbox.id}, or the Agent activity view).`,
     );
     expect((await revert(ideas.id)).message).toBe(
-      `${ideas.id} was not reverted: 'Ideas.md' is now read-only or closed to "Claude Code", so it was left as it is. To undo it by hand, see its diff (activity ${ideas.id}, or the Agent activity view).`,
+      `${ideas.id} was not reverted: 'Ideas.md' is now read-only for "Claude Code", so it was left as it is. To undo it by hand, see its diff (activity ${ideas.id}, or the Agent activity view).`,
     );
     expect((await revert(home.id)).message).toBe(
       `${home.id} was not reverted: 'Home.md' is gone, private now, or out of "Claude Code"'s reach. If it was moved or renamed, move it back and revert again. To undo it by hand, see its diff (activity ${home.id}, or the Agent activity view).`,
@@ -253,6 +254,36 @@ describe('agent activity log', () => {
     expect((await revert('a_nope')).message).toBe(`No activity entry 'a_nope'; list them with "activity" (or the Agent activity view).`);
     expect(await read('Inbox.md')).toContain('- agent line');
     expect(await read('Ideas.md')).toContain('- agent line');
+  });
+
+  it('a revert refused because undoing it on the text now would add an access rule says so, and to revert the later change first', async () => {
+    // The newcomer's repro: the note is neither read-only nor closed; undoing the write alone
+    // under the later edit would turn its text into a frontmatter block holding `access: private`.
+    await fsp.mkdir(path.join(env.dir, 'FM'), { recursive: true });
+    await fsp.writeFile(path.join(env.dir, 'FM/dash.md'), '---\n');
+    await new Promise((r) => setTimeout(r, 300));
+    await call(env.client, 'write_note', { path: 'FM/dash', body: 'access: private\n---\n' });
+    const write = newest();
+    await call(env.client, 'edit_note', { path: 'FM/dash', anchor: '---', op: 'insert_after', content: '\naccess: private\n---' });
+    const edit = newest();
+    const text = await read('FM/dash.md');
+    expect((await revert(write.id)).message).toBe(
+      `${write.id} was not reverted: undoing it on the text 'FM/dash.md' has now would add, change or remove its 'access' or 'agent_overrides' properties, which a revert may not do, so it was left as it is. Revert the later changes to 'FM/dash.md' first (newest first), then this one. To undo it by hand, see its diff (activity ${write.id}, or the Agent activity view).`,
+    );
+    expect(await read('FM/dash.md')).toBe(text);
+    // What it says to do works.
+    expect((await revert(edit.id)).reverted).toBe(true);
+    expect((await revert(write.id)).reverted).toBe(true);
+    expect(await read('FM/dash.md')).toBe('---\n');
+  });
+
+  it('a revert refused for a note now outside the key\'s roots says so, not "read-only"', async () => {
+    await call(env.client, 'append_note', { path: 'Areas/Übersicht.md', content: '- agent line' });
+    const entry = newest();
+    const reverts = new ActivityRevert(log(), env.booted.plugin.notes, () => ['Projects']);
+    expect((await reverts.revert(entry.id)).message).toBe(
+      `${entry.id} was not reverted: 'Areas/Übersicht.md' is now outside the folders "Claude Code" may use, so it was left as it is. To undo it by hand, see its diff (activity ${entry.id}, or the Agent activity view).`,
+    );
   });
 
   it('a revert of a move refused for a note its link updates would change names that note, not the moved one', async () => {

@@ -2,6 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { runReviewCommand } from '../../src/ui/review/review-commands';
+import { diffText } from '../../src/activity/activity-diff';
 import { bootWriteEnvIn, call, writeVaultFiles, type Json, type WriteEnv } from '../harness/write-helpers';
 
 /**
@@ -67,5 +68,52 @@ describe.each(['force', 'propose'] as const)('a lone \\r in written text lands a
   it('create_note writes a lone \\r as given', async () => {
     await write('create_note', { path: 'New.md', content: '# New\n\nkeep\rthis\n' });
     expect(await read('New.md')).toBe('# New\n\nkeep\rthis\n');
+  });
+});
+
+/**
+ * A note whose lines end in `\r` alone is shown and diffed by those lines, as the write tools
+ * edit it (docs/tool-reference.md, Write tools: line endings): `show`, the activity diff and
+ * the hunks a proposal is accepted by. They showed the whole note as one line (`- a\rb`) and
+ * made any change one hunk.
+ */
+describe('a note whose lines end in \\r alone is diffed and shown by its lines', () => {
+  let env: WriteEnv;
+  const NOTE = ['# Title', '', 'line one', '', '## Part', '', 'under part', ''].join('\r');
+  const BODY = '# Title\n\nLINE ONE\n\n## Part\n\nUNDER PART\n';
+
+  beforeEach(async () => {
+    const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-cr-diff-'));
+    await writeVaultFiles(dir, { 'cr.md': NOTE });
+    env = await bootWriteEnvIn(dir, { mode: 'propose' }, () => fsp.rm(dir, { recursive: true, force: true }));
+  });
+  afterEach(async () => env?.done());
+  const read = (path: string): Promise<string> => fsp.readFile(nodePath.join(env.dir, path), 'utf8');
+
+  it('show lists each changed line as a hunk of its own, and one hunk is accepted alone', async () => {
+    const out = await call(env.client, 'write_note', { path: 'cr.md', body: BODY });
+    const id = out.proposal_id as string;
+    const shown = (await runReviewCommand(env.booted.plugin, `show ${id}`)) ?? '';
+    expect(shown.split('\n').slice(1)).toEqual([
+      '  hunk 0 at line 3:',
+      '  - line one',
+      '  + LINE ONE',
+      '  hunk 1 at line 7:',
+      '  - under part',
+      '  + UNDER PART',
+    ]);
+    expect(await runReviewCommand(env.booted.plugin, `accept ${id} 1`)).toMatch(
+      /^Accepted 1 change of p_\w+ on cr\.md; 1 change of it still awaits review\.$/,
+    );
+    expect(await read('cr.md')).toBe(NOTE.replace('under part', 'UNDER PART'));
+  });
+
+  it('the activity diff of a change shows its lines, at their line numbers', async () => {
+    await env.booted.plugin.keyRing.setMode(env.booted.key.id, 'force');
+    await call(env.client, 'write_note', { path: 'cr.md', body: BODY });
+    const entry = env.booted.plugin.activity.all()[0];
+    expect(diffText(entry, 80)).toBe(['@@ Line 3', '-line one', '+LINE ONE', '@@ Line 7', '-under part', '+UNDER PART'].join('\n'));
+    // The note's text stays in `\r` line endings.
+    expect(await read('cr.md')).toBe(BODY.replace(/\n/g, '\r'));
   });
 });

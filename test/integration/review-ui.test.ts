@@ -233,6 +233,20 @@ describe('review UI in the workspace', () => {
     expect([...card.querySelectorAll('.vault-mcp-diff-line')].map((el) => el.textContent)).toEqual(['+ beta']);
   });
 
+  test('the view shows a change to a note whose lines end in \\r alone line by line, and a new such note by its lines', async () => {
+    await fs.writeFile(path.join(copy.dir, 'Mac.md'), 'one\rtwo\rthree\rfour\r');
+    await env.app.vault.syncFromDisk();
+    const p = await stage({ tool: 'write_note', kind: 'write', path: 'Mac', body: 'one\nTWO\nthree\nFOUR\n' });
+    const made = await stage({ tool: 'create_note', kind: 'create', path: 'New mac', content: 'a\rb\r' });
+    env.app.commands.executeCommandById('vault-mcp:open-pending-changes');
+    await settle();
+    const card = pendingView().contentEl.querySelector(`[data-proposal-id="${p.id}"]`)!;
+    expect([...card.querySelectorAll('.vault-mcp-diff-head')].map((el) => el.textContent)).toEqual(['Line 2', 'Line 4']);
+    expect([...card.querySelectorAll('.vault-mcp-diff-line')].map((el) => el.textContent)).toEqual(['− two', '+ TWO', '− four', '+ FOUR']);
+    const created = pendingView().contentEl.querySelector(`[data-proposal-id="${made.id}"]`)!;
+    expect([...created.querySelectorAll('.vault-mcp-diff-inserted')].map((el) => el.textContent)).toEqual(['+ a', '+ b']);
+  });
+
   test('accepting a proposal on an open note changes the editor (its unsaved typing kept), not the file behind it; Ctrl+Z undoes it', async () => {
     const file = env.app.vault.getFileByPath('Inbox.md') as unknown as TFile;
     const view = (await env.app.workspace.openNote(file)) as unknown as MarkdownView;

@@ -9,6 +9,9 @@ import type { AppliedChange } from '../../src/vault/writes/applied-change';
 import { recentWriteHint } from '../../src/ui/activity/activity-status-bar';
 import { listActivity, runActivityCommand } from '../../src/ui/activity/activity-commands';
 import { ActivityRevert } from '../../src/activity/activity-revert';
+import { ToolError } from '../../src/errors';
+import { fileSystemRefusal } from '../../src/vault/writes/write-errors';
+import { guardFrontmatter } from '../../src/vault/writes/frontmatter/frontmatter-guard';
 
 /** The activity file in memory, as PluginFile behaves: read, write, keep a corrupt copy aside. */
 class MemoryFile implements ActivityFile {
@@ -330,6 +333,42 @@ describe('undo data', () => {
       reverted: false,
       message: `${e.id} was not reverted: Activity entry ${e.id} is damaged: its patch does not fit its text.`,
     });
+  });
+
+  it('a refused revert names the rule that refused it: file permissions, frontmatter that would not parse, a closed folder', async () => {
+    const log = new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
+    const e = log.record(edit('a\nb\n', 'a\nB\n'), AGENT)!;
+    /** A vault whose note is still the text after, and whose write throws `err` (as the real producers make it). */
+    const refusing = (err: unknown) =>
+      new ActivityRevert(
+        log,
+        {
+          writes: {
+            currentText: async () => 'a\nB\n',
+            writeExactText: async () => {
+              throw err;
+            },
+          },
+        } as never,
+        () => null,
+      );
+    const eacces = fileSystemRefusal(Object.assign(new Error('EACCES'), { code: 'EACCES' }), "'Note.md'");
+    expect((await refusing(eacces).revert(e.id)).message).toBe(
+      `${e.id} was not reverted: 'Note.md' is read-only on disk (file permissions or a read-only drive), so it was left as it is. Make it writable, then revert again.`,
+    );
+    let yaml: unknown;
+    try {
+      guardFrontmatter('a\n', '---\na: [\n---\n', 'Note.md');
+    } catch (err) {
+      yaml = err;
+    }
+    expect((await refusing(yaml).revert(e.id)).message).toBe(
+      `${e.id} was not reverted: undoing it on the text 'Note.md' has now would leave frontmatter that does not parse, so it was left as it is. Revert the later changes to 'Note.md' first (newest first), then this one. To undo it by hand, see its diff (activity ${e.id}, or the Agent activity view).`,
+    );
+    const closed = new ToolError('forbidden', `Path 'Note.md' is in a folder agents may not access; use a path outside it.`, 'closed');
+    expect((await refusing(closed).revert(e.id)).message).toBe(
+      `${e.id} was not reverted: 'Note.md' is now in a folder closed to agents, so it was left as it is. To undo it by hand, see its diff (activity ${e.id}, or the Agent activity view).`,
+    );
   });
 
   it('"activity <id>" shows a long diff 80 lines at a time, ending with the command that shows the rest', async () => {

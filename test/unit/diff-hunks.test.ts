@@ -1,4 +1,7 @@
 import { LINE_DIFF_MAX_EDIT, applyHunks, buildHunks } from '../../src/diff/hunks';
+import { crLines, hunkAsLines } from '../../src/diff/hunk-lines';
+import { isCrNote } from '../../src/vault/content/line-endings';
+import { locateHunks, undoOf } from '../../src/activity/undo-data';
 import { randomEdit, randomNote, seededRandom } from '../harness/proposals-random';
 
 /** The hunks without their index, for compact expectations. */
@@ -148,5 +151,50 @@ describe('applyHunks', () => {
     expect(() => applyHunks('abc', [{ from: -1, to: 1, inserted: '' }])).toThrow(/out of range/);
     expect(() => applyHunks('abc', [{ from: 2, to: 1, inserted: '' }])).toThrow(/out of range/);
     expect(() => applyHunks('abc', [{ from: 0.5, to: 1, inserted: '' }])).toThrow(/out of range/);
+  });
+});
+
+describe('buildHunks on a note whose lines end in \\r alone', () => {
+  test("a change is hunks of its lines, which hold the note's own \\r", () => {
+    expect(ranges('a\rb\rc\rd\r', 'A\rb\rc\rD\rE\r')).toEqual([
+      [0, 2, 'a\r', 'A\r'],
+      [6, 8, 'd\r', 'D\rE\r'],
+    ]);
+    expect(ranges('a\rb', 'a\rb\rc')).toEqual([[3, 3, '', '\rc']]);
+    expect(ranges('a\rb\r', 'a\rb')).toEqual([[3, 4, '\r', '']]);
+  });
+
+  test('round-trips byte for byte, also from and to an empty note', () => {
+    for (const [base, proposed] of [
+      ['x\ry\rz', 'x\rY\rz\r'],
+      ['', 'a\rb\r'],
+      ['a\rb\r', ''],
+      ['\r\r', 'a\r\r'],
+    ])
+      expect(applyHunks(base, buildHunks(base, proposed))).toBe(proposed);
+  });
+
+  test('a lone \\r in a note that has \\n stays line content, as for the write tools', () => {
+    expect(ranges('a\rb\nc\n', 'a\rB\nc\n')).toEqual([[0, 4, 'a\rb\n', 'a\rB\n']]);
+  });
+
+  test("hunkAsLines shows the lines and where they start; crLines is the write tools' rule", () => {
+    const base = 'a\rb\rc\r';
+    const [h] = buildHunks(base, 'a\rB\rc\r');
+    expect(hunkAsLines(base, h)).toEqual({ line: 2, removed: 'b\n', inserted: 'B\n' });
+    const [end] = buildHunks('a\rb', 'a\rb\rc');
+    expect(hunkAsLines('a\rb', end)).toEqual({ line: 3, removed: '', inserted: 'c' });
+    for (const text of ['a\rb', 'a\r\nb', 'a\nb\r', 'ab', '', '\r']) expect([text, crLines(text)]).toEqual([text, isCrNote(text)]);
+  });
+
+  test('a revert of a logged change finds its hunks by their \\r lines after the note changed elsewhere', () => {
+    const before = 'one\rtwo\rthree\rfour\rfive\r';
+    const after = 'one\rTWO\rthree\rfour\rfive\r';
+    const { patch } = undoOf({ kind: 'edit', tool: 'edit_note', path: 'n.md', before, after }).undo;
+    expect(patch?.map((h) => h.line)).toEqual([2]);
+    const current = 'one\rTWO\rthree\rfour\rFIVE\r';
+    const { ready, left } = locateHunks(patch ?? [], current);
+    expect(left).toBe(0);
+    expect(applyHunks(current, ready)).toBe('one\rtwo\rthree\rfour\rFIVE\r');
   });
 });

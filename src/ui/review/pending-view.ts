@@ -2,7 +2,7 @@ import { debounce, MarkdownView, Notice, TFile, type WorkspaceLeaf } from 'obsid
 import { SidebarListView } from '../sidebar-view';
 import type { LiveState, ProposalReview } from '../../proposals/proposal-review';
 import type { ProposalStore } from '../../proposals/proposal-store';
-import { hunkAsLines } from '../../diff/hunk-lines';
+import { hunkAsLines, noteLines } from '../../diff/hunk-lines';
 import { proposalSummary } from '../../proposals/proposal-summary';
 import { visibleText } from '../../diff/visible-text';
 import type { Proposal } from '../../proposals/types';
@@ -181,7 +181,7 @@ export class PendingChangesView extends SidebarListView {
     }
     if (p.kind === 'delete') {
       el.createDiv({ cls: 'vault-mcp-diff-line vault-mcp-diff-removed vault-mcp-diff-message', text: 'The whole note goes to the trash:' });
-      diffLines(el, p.base_text ?? '', 'removed');
+      diffLines(el, noteLines(p.base_text ?? ''), 'removed');
       return;
     }
     if (p.kind === 'folder') {
@@ -189,7 +189,7 @@ export class PendingChangesView extends SidebarListView {
       return;
     }
     if (p.kind === 'create') {
-      diffLines(el, p.proposed_text ?? '', 'inserted');
+      diffLines(el, noteLines(p.proposed_text ?? ''), 'inserted');
       return;
     }
     const hunks = this.proposals.hunksOf(p).filter((h) => p.decisions[h.index] === undefined);

@@ -1,6 +1,6 @@
 import { noSuchProposal, type LiveState, type ProposalReview } from '../../proposals/proposal-review';
 import { isOpen, type ProposalStore } from '../../proposals/proposal-store';
-import { hunkAsLines } from '../../diff/hunk-lines';
+import { hunkAsLines, noteLines } from '../../diff/hunk-lines';
 import { proposalSummary } from '../../proposals/proposal-summary';
 import type { Hunk } from '../../diff/types';
 import type { Proposal } from '../../proposals/types';
@@ -70,10 +70,10 @@ export async function showProposal(target: ReviewCommandTarget, id: string, from
       lines.push(...hunkLines(h, shown));
     }
   } else if (p.kind === 'create' && p.proposed_text !== null) {
-    for (const l of splitLines(p.proposed_text)) lines.push(...listed('+', l));
+    for (const l of splitLines(noteLines(p.proposed_text))) lines.push(...listed('+', l));
   } else if (p.kind === 'delete' && p.base_text !== null) {
     lines.push(`  the note's text, which goes to the trash:`);
-    for (const l of splitLines(p.base_text)) lines.push(...listed('-', l));
+    for (const l of splitLines(noteLines(p.base_text))) lines.push(...listed('-', l));
   } else if (p.kind === 'move' && p.status === 'pending') {
     const linkers = target.review.linkersOf(p);
     lines.push(
@@ -98,8 +98,8 @@ export async function showProposal(target: ReviewCommandTarget, id: string, from
  * break alone is said in words, as diff tools mark it.
  */
 function hunkLines(h: Hunk, shown: { removed: string; inserted: string }): string[] {
-  if (h.removed === '' && /^\r?\n$/.test(h.inserted)) return ['  \\ adds the line break at the end of the note'];
-  if (h.inserted === '' && /^\r?\n$/.test(h.removed)) return ['  \\ removes the line break at the end of the note'];
+  if (h.removed === '' && /^\r?\n$/.test(shown.inserted)) return ['  \\ adds the line break at the end of the note'];
+  if (h.inserted === '' && /^\r?\n$/.test(shown.removed)) return ['  \\ removes the line break at the end of the note'];
   return [...splitLines(shown.removed).flatMap((l) => listed('-', l)), ...splitLines(shown.inserted).flatMap((l) => listed('+', l))];
 }
 

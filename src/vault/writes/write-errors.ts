@@ -121,7 +121,9 @@ export function fileSystemRefusal(error: unknown, target: string, outcome = 'not
     );
   }
   const refusal = FILE_SYSTEM_REFUSALS[code];
-  return refusal ? new ToolError(refusal.code, `Cannot write ${target}: ${refusal.why} (${code}); ${outcome}. ${refusal.fix}`) : null;
+  return refusal
+    ? new ToolError(refusal.code, `Cannot write ${target}: ${refusal.why} (${code}); ${outcome}. ${refusal.fix}`, 'file')
+    : null;
 }
 
 /**

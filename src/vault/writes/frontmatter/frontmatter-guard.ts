@@ -69,6 +69,7 @@ export function guardFrontmatter(before: string, after: string, notePath: string
     throw new ToolError(
       'invalid_argument',
       `This change would leave the frontmatter of '${notePath}' unparseable (${b.error}); keep the YAML between the --- lines valid.`,
+      'yaml',
     );
   }
   const same =
@@ -109,6 +110,7 @@ export function protectedKeysError(notePath: string): ToolError {
   return new ToolError(
     'forbidden',
     `Only the user may add, change or remove the '${ACCESS_KEY}' and '${AGENT_OVERRIDES_KEY}' properties (note '${notePath}'); leave them out of your change.`,
+    'protected',
   );
 }
 
@@ -148,17 +150,20 @@ export function readOnlyError(notePath: string, frontmatter: Record<string, unkn
     return new ToolError(
       'forbidden',
       `Note '${notePath}' is read-only for agents (frontmatter '${ACCESS_KEY}: read-only'); leave it unchanged or ask the user to edit it.`,
+      'read-only',
     );
   }
   if (!namesLabelRules(frontmatter)) {
     return new ToolError(
       'forbidden',
       `Note '${notePath}' is read-only for agents (its frontmatter, which does not parse, names an '${ACCESS_KEY}' rule); leave it unchanged or ask the user to edit it.`,
+      'read-only',
     );
   }
   return new ToolError(
     'forbidden',
     `Note '${notePath}' is read-only for this key (frontmatter '${AGENT_OVERRIDES_KEY}' gives '${label}' read-only); leave it unchanged or ask the user to edit it.`,
+    'read-only',
   );
 }
 
