@@ -450,8 +450,10 @@ export class NotePolicy {
   }
 
   /**
-   * Looks a path-like reference up: the note at that path (`.md` optional), else the note a
-   * wikilink-style name resolves to ({@link resolveLinkpath}).
+   * Looks a path-like reference up: the note at that path (`.md` optional, exact spelling first), found as
+   * this key without its roots would find it and refused when it lies outside them (so a case twin or a
+   * same-named note inside the roots never answers for it), else the note a wikilink-style name resolves
+   * to ({@link resolveLinkpath}) among the notes the key may read.
    * @returns the note, or the refusal to give when nothing else matches either (a folder, a
    *   path outside the roots, not found with similar names).
    * @throws ToolError('invalid_argument') for the vault root or a non-Markdown file;
@@ -470,10 +472,12 @@ export class NotePolicy {
     // the answer must not tell an existing link from a missing folder: it falls through to "not found".
     // The widgets folder is no secret: note tools get the sentence naming widget_write.
     if (this.quarantine.contains(path) || this.isWidgetPath(path)) this.assertAllowed(path, scope);
+    // The path names a place as it would for this key without roots (exact spelling first; a spelling of several case
+    // twins names none); only then do the roots apply, so a note inside them never answers for one outside by its name.
+    this.assertUnambiguous(path);
     const outsideRoots = !this.isWithinRoots(path, scope.roots);
-    if (!outsideRoots) this.assertUnambiguous(path);
-    const exact = outsideRoots ? null : findEntry(this.app.vault, path);
-    const folder = exact instanceof TFolder && !this.isQuarantined(exact.path) ? exact : null;
+    const exact = findEntry(this.app.vault, path);
+    const folder = exact instanceof TFolder && !outsideRoots && !this.isQuarantined(exact.path) ? exact : null;
     const folderError = (f: TFolder): ToolError =>
       new ToolError('invalid_argument', `'${f.path}' is a folder; call list_notes with folder '${f.path}' to see its notes.`);
     // A trailing '/' names a folder: never the note that normalization (which drops it) would reach.
@@ -484,16 +488,16 @@ export class NotePolicy {
       const instead = 'note' in note ? `for the note, give '${note.note.path}'` : "give a note's path without it";
       return { miss: new ToolError('not_found', `No folder '${path}' (a path ending in '/' names one); ${instead}.`) };
     }
-    if (!outsideRoots) {
-      const withMd = path.toLowerCase().endsWith('.md') ? null : findEntry(this.app.vault, `${path}.md`);
-      for (const entry of [exact, withMd]) {
-        if (!(entry instanceof TFile) || !this.canRead(entry, scope)) continue;
-        if (entry.extension === 'md') return { note: entry };
-        throw new ToolError(
-          'invalid_argument',
-          `'${entry.path}' is not a Markdown note; note tools read and change only .md notes (give a note's path, or ask the user to handle this file in Obsidian).`,
-        );
-      }
+    const withMd = path.toLowerCase().endsWith('.md') ? null : findEntry(this.app.vault, `${path}.md`);
+    for (const entry of [exact, withMd]) {
+      // A file this key could read without its roots: the one the path names (docs/security.md#key-roots).
+      if (!(entry instanceof TFile) || !this.canRead(entry, { ...scope, roots: [] })) continue;
+      if (!this.isWithinRoots(entry.path, scope.roots)) return { miss: outsideRootsError(path, scope) };
+      if (entry.extension === 'md') return { note: entry };
+      throw new ToolError(
+        'invalid_argument',
+        `'${entry.path}' is not a Markdown note; note tools read and change only .md notes (give a note's path, or ask the user to handle this file in Obsidian).`,
+      );
     }
     // Obsidian's own resolution of the name as typed: `Inbox` and `Inbox.md` reach Inbox.md, `Inbox.md.md` does not.
     // An absolute path, a file:// URI or a path with `.`/`..` names one place, never a note elsewhere by its name.
@@ -509,7 +513,7 @@ export class NotePolicy {
     if (linked) return { note: linked };
     if (folder) return { miss: folderError(folder) };
     // A path with a folder in it, or one that can only be a path (`Reference/../Home.md`, an absolute path, a file://
-    // URI), outside the roots gets that refusal whatever its `..` leave of it; a bare name (`Home.md`) stays a name not found.
+    // URI), outside the roots gets that refusal whatever its `..` leave of it; a bare name naming nothing stays a name not found.
     if (outsideRoots && (path.includes('/') || pathOnly)) return { miss: outsideRootsError(path, scope) };
     return {
       miss: noteNotFound(

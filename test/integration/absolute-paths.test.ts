@@ -242,6 +242,29 @@ describe('file:// URIs and absolute paths with . and .. (a key confined to Proje
     }
   });
 
+  // A bare name or a `path:` id that is the exact path of a note outside the roots names that note: a key confined to
+  // Projects must never read or clobber Projects/Home.md for `Home.md`, which is the vault's top-level Home.md.
+  test.each(NOTE_ROUTES.filter(([route]) => !['create_note', 'move_note to'].includes(route)))(
+    '%s: the exact path of a note outside the roots, as a bare name or a path: id, is refused as outside them',
+    async (route, args) => {
+      const before = await fsp.readFile(nodePath.join(dir, 'Projects/Home.md'), 'utf8');
+      for (const [typed, named] of [
+        ['Home.md', 'Home.md'],
+        ['Home', 'Home'],
+        ['home.md', 'Home.md'],
+        ['path:Home.md', 'Home.md'],
+      ]) {
+        const out = await attempt(client, route.split(' ')[0], args(typed));
+        expect([route, typed, out.ok ? out.value : out.message]).toEqual([
+          route,
+          typed,
+          `Path '${named}' is outside the folders this key may use (Projects); use a path inside them.`,
+        ]);
+      }
+      expect(await fsp.readFile(nodePath.join(dir, 'Projects/Home.md'), 'utf8')).toBe(before);
+    },
+  );
+
   test('read_note and read_notes: every spelling of a note inside the roots reads it, and only it', async () => {
     for (const spelling of spellings('Projects/Plan.md')) {
       expect([spelling, (await call(client, 'read_note', { path: spelling })).path]).toEqual([spelling, 'Projects/Plan.md']);
