@@ -442,7 +442,7 @@ export class NotePolicy {
     // An id names a note before a path does; a path before an id. A synthetic id is a path only.
     const idFirst = syntheticPath === null && !byPath ? this.findById(text, lookup) : null;
     if (idFirst) return idFirst;
-    const found = this.lookUpPath(path, lookup);
+    const found = this.lookUpPath(path, lookup, syntheticPath !== null);
     if ('note' in found) return found.note;
     const idAfter = syntheticPath === null && byPath ? this.findById(unwrapWikilink(text).trim(), lookup) : null;
     if (idAfter) return idAfter;
@@ -459,7 +459,7 @@ export class NotePolicy {
    * @throws ToolError('invalid_argument') for the vault root or a non-Markdown file;
    *   ToolError('forbidden') for a quarantined path or one in the widgets folder.
    */
-  private lookUpPath(input: string, lookup: Lookup): { note: TFile } | { miss: ToolError } {
+  private lookUpPath(input: string, lookup: Lookup, exactPath = false): { note: TFile } | { miss: ToolError } {
     const { scope } = lookup;
     const name = unwrapWikilink(input);
     const path = this.spelling.lexicalPath(name);
@@ -500,8 +500,9 @@ export class NotePolicy {
       );
     }
     // Obsidian's own resolution of the name as typed: `Inbox` and `Inbox.md` reach Inbox.md, `Inbox.md.md` does not.
-    // An absolute path, a file:// URI or a path with `.`/`..` names one place, never a note elsewhere by its name.
-    const pathOnly = this.spelling.isPathOnly(name);
+    // An absolute path, a file:// URI, a path with a leading `/` or with `.`/`..`, or a `path:` id names one place,
+    // never a note elsewhere by its name.
+    const pathOnly = exactPath || this.spelling.isPathOnly(name);
     const linked = pathOnly
       ? null
       : resolveLinkpath(
