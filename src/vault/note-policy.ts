@@ -439,12 +439,13 @@ export class NotePolicy {
     // Only leading whitespace goes: trailing spaces may be part of the name (PathSpelling.chosenSpelling).
     const syntheticPath = pathOfSyntheticId(text.trimStart());
     const path = syntheticPath ?? text;
+    const synthetic = syntheticPath !== null;
     // An id names a note before a path does; a path before an id. A synthetic id is a path only.
-    const idFirst = syntheticPath === null && !byPath ? this.findById(text, lookup) : null;
+    const idFirst = !synthetic && !byPath ? this.findById(text, lookup) : null;
     if (idFirst) return idFirst;
-    const found = this.lookUpPath(path, lookup, syntheticPath !== null);
+    const found = this.lookUpPath(path, lookup, synthetic);
     if ('note' in found) return found.note;
-    const idAfter = syntheticPath === null && byPath ? this.findById(unwrapWikilink(text).trim(), lookup) : null;
+    const idAfter = !synthetic && byPath ? this.findById(unwrapWikilink(text).trim(), lookup) : null;
     if (idAfter) return idAfter;
     throw found.miss;
   }
@@ -454,12 +455,14 @@ export class NotePolicy {
    * this key without its roots would find it and refused when it lies outside them (so a case twin or a
    * same-named note inside the roots never answers for it), else the note a wikilink-style name resolves
    * to ({@link resolveLinkpath}) among the notes the key may read.
+   * @param exactPath the input came as a `path:` id: a path only, never resolved as a name (as
+   *   {@link PathSpelling.isPathOnly} spellings are).
    * @returns the note, or the refusal to give when nothing else matches either (a folder, a
    *   path outside the roots, not found with similar names).
    * @throws ToolError('invalid_argument') for the vault root or a non-Markdown file;
    *   ToolError('forbidden') for a quarantined path or one in the widgets folder.
    */
-  private lookUpPath(input: string, lookup: Lookup, exactPath = false): { note: TFile } | { miss: ToolError } {
+  private lookUpPath(input: string, lookup: Lookup, exactPath?: boolean): { note: TFile } | { miss: ToolError } {
     const { scope } = lookup;
     const name = unwrapWikilink(input);
     const path = this.spelling.lexicalPath(name);
@@ -490,9 +493,10 @@ export class NotePolicy {
     }
     const withMd = path.toLowerCase().endsWith('.md') ? null : findEntry(this.app.vault, `${path}.md`);
     for (const entry of [exact, withMd]) {
-      // A file this key could read without its roots: the one the path names (docs/security.md#key-roots).
+      // A file this key could read without its roots: the one the path names (docs/security.md#key-roots); the key
+      // itself may not read it only when it lies outside the roots.
       if (!(entry instanceof TFile) || !this.canRead(entry, { ...scope, roots: [] })) continue;
-      if (!this.isWithinRoots(entry.path, scope.roots)) return { miss: outsideRootsError(path, scope) };
+      if (!this.canRead(entry, scope)) return { miss: outsideRootsError(path, scope) };
       if (entry.extension === 'md') return { note: entry };
       throw new ToolError(
         'invalid_argument',

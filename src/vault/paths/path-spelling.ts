@@ -4,8 +4,12 @@ import { canonicalPath, findEntry } from './lookup';
 import { assertPathInput, decodePercentOnce, endsInSeparator, lexicalVaultPath, withoutVaultFolder, type VaultOnDisk } from './paths';
 import { vaultLocation } from '../vault-location';
 
-/** A leading separator (`/Home.md` is vault-relative), or a `.` or `..` segment between separators (`/`, `\\`) or at either end. */
-const PATH_ONLY = /^[\\/]|(?:^|[\\/])\.{1,2}(?:[\\/]|$)/;
+/**
+ * A separator (`/`, `\\`) at the start (`/Home.md` is vault-relative) or doubled, or a `.` or `..` segment between
+ * separators or at either end: what a path may hold and a wikilink never does. (A trailing separator never gets here:
+ * it names a folder, NotePolicy.lookUpPath.)
+ */
+const PATH_ONLY = /(^|[\\/])\.{0,2}([\\/]|$)/;
 
 /**
  * How a typed path becomes a vault path: the lexical rules (paths.ts), this vault's folder on
