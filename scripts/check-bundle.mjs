@@ -200,6 +200,8 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * an instruction file's) real place outside the vault held for review as the skills folder is (it was applied at once).
  * Session 25's revertmsg round: +1.6 KB for revert refusals that name the rule that refused them and the next step (every
  * refusal read "read-only or closed"), and notes whose lines end in a lone \r diffed by those lines (shown as one line).
+ * Session 25's twins round (fit within the above): a confined key's path found first and the roots applied after (a case twin
+ * or a same-named note inside the roots was read, written or deleted in its place), `/Home.md` and `path:` ids exact paths.
  */
 const BUDGET_BYTES = 809_700;
 /**

@@ -449,25 +449,30 @@ export class NotePolicy {
     // Only leading whitespace goes: trailing spaces may be part of the name (PathSpelling.chosenSpelling).
     const syntheticPath = pathOfSyntheticId(text.trimStart());
     const path = syntheticPath ?? text;
+    const synthetic = syntheticPath !== null;
     // An id names a note before a path does; a path before an id. A synthetic id is a path only.
-    const idFirst = syntheticPath === null && !byPath ? this.findById(text, lookup) : null;
+    const idFirst = !synthetic && !byPath ? this.findById(text, lookup) : null;
     if (idFirst) return idFirst;
-    const found = this.lookUpPath(path, lookup);
+    const found = this.lookUpPath(path, lookup, synthetic);
     if ('note' in found) return found.note;
-    const idAfter = syntheticPath === null && byPath ? this.findById(unwrapWikilink(text).trim(), lookup) : null;
+    const idAfter = !synthetic && byPath ? this.findById(unwrapWikilink(text).trim(), lookup) : null;
     if (idAfter) return idAfter;
     throw found.miss;
   }
 
   /**
-   * Looks a path-like reference up: the note at that path (`.md` optional), else the note a
-   * wikilink-style name resolves to ({@link resolveLinkpath}).
+   * Looks a path-like reference up: the note at that path (`.md` optional, exact spelling first), found as
+   * this key without its roots would find it and refused when it lies outside them (so a case twin or a
+   * same-named note inside the roots never answers for it), else the note a wikilink-style name resolves
+   * to ({@link resolveLinkpath}) among the notes the key may read.
+   * @param exactPath the input came as a `path:` id: a path only, never resolved as a name (as
+   *   {@link PathSpelling.isPathOnly} spellings are).
    * @returns the note, or the refusal to give when nothing else matches either (a folder, a
    *   path outside the roots, not found with similar names).
    * @throws ToolError('invalid_argument') for the vault root or a non-Markdown file;
    *   ToolError('forbidden') for a quarantined path or one in the widgets folder.
    */
-  private lookUpPath(input: string, lookup: Lookup): { note: TFile } | { miss: ToolError } {
+  private lookUpPath(input: string, lookup: Lookup, exactPath?: boolean): { note: TFile } | { miss: ToolError } {
     const { scope } = lookup;
     const name = unwrapWikilink(input);
     const path = this.spelling.lexicalPath(name);
@@ -480,10 +485,12 @@ export class NotePolicy {
     // the answer must not tell an existing link from a missing folder: it falls through to "not found".
     // The widgets folder is no secret: note tools get the sentence naming widget_write.
     if (this.quarantine.contains(path) || this.isWidgetPath(path)) this.assertAllowed(path, scope);
+    // The path names a place as it would for this key without roots (exact spelling first; a spelling of several case
+    // twins names none); only then do the roots apply, so a note inside them never answers for one outside by its name.
+    this.assertUnambiguous(path);
     const outsideRoots = !this.isWithinRoots(path, scope.roots);
-    if (!outsideRoots) this.assertUnambiguous(path);
-    const exact = outsideRoots ? null : findEntry(this.app.vault, path);
-    const folder = exact instanceof TFolder && !this.isQuarantined(exact.path) ? exact : null;
+    const exact = findEntry(this.app.vault, path);
+    const folder = exact instanceof TFolder && !outsideRoots && !this.isQuarantined(exact.path) ? exact : null;
     const folderError = (f: TFolder): ToolError =>
       new ToolError('invalid_argument', `'${f.path}' is a folder; call list_notes with folder '${f.path}' to see its notes.`);
     // A trailing '/' names a folder: never the note that normalization (which drops it) would reach.
@@ -494,20 +501,22 @@ export class NotePolicy {
       const instead = 'note' in note ? `for the note, give '${note.note.path}'` : "give a note's path without it";
       return { miss: new ToolError('not_found', `No folder '${path}' (a path ending in '/' names one); ${instead}.`) };
     }
-    if (!outsideRoots) {
-      const withMd = path.toLowerCase().endsWith('.md') ? null : findEntry(this.app.vault, `${path}.md`);
-      for (const entry of [exact, withMd]) {
-        if (!(entry instanceof TFile) || !this.canRead(entry, scope)) continue;
-        if (entry.extension === 'md') return { note: entry };
-        throw new ToolError(
-          'invalid_argument',
-          `'${entry.path}' is not a Markdown note; note tools read and change only .md notes (give a note's path, or ask the user to handle this file in Obsidian).`,
-        );
-      }
+    const withMd = path.toLowerCase().endsWith('.md') ? null : findEntry(this.app.vault, `${path}.md`);
+    for (const entry of [exact, withMd]) {
+      // A file this key could read without its roots: the one the path names (docs/security.md#key-roots); the key
+      // itself may not read it only when it lies outside the roots.
+      if (!(entry instanceof TFile) || !this.canRead(entry, { ...scope, roots: [] })) continue;
+      if (!this.canRead(entry, scope)) return { miss: outsideRootsError(path, scope) };
+      if (entry.extension === 'md') return { note: entry };
+      throw new ToolError(
+        'invalid_argument',
+        `'${entry.path}' is not a Markdown note; note tools read and change only .md notes (give a note's path, or ask the user to handle this file in Obsidian).`,
+      );
     }
     // Obsidian's own resolution of the name as typed: `Inbox` and `Inbox.md` reach Inbox.md, `Inbox.md.md` does not.
-    // An absolute path, a file:// URI or a path with `.`/`..` names one place, never a note elsewhere by its name.
-    const pathOnly = this.spelling.isPathOnly(name);
+    // An absolute path, a file:// URI, a path with a leading `/` or with `.`/`..`, or a `path:` id names one place,
+    // never a note elsewhere by its name.
+    const pathOnly = exactPath || this.spelling.isPathOnly(name);
     const linked = pathOnly
       ? null
       : resolveLinkpath(
@@ -519,7 +528,7 @@ export class NotePolicy {
     if (linked) return { note: linked };
     if (folder) return { miss: folderError(folder) };
     // A path with a folder in it, or one that can only be a path (`Reference/../Home.md`, an absolute path, a file://
-    // URI), outside the roots gets that refusal whatever its `..` leave of it; a bare name (`Home.md`) stays a name not found.
+    // URI), outside the roots gets that refusal whatever its `..` leave of it; a bare name naming nothing stays a name not found.
     if (outsideRoots && (path.includes('/') || pathOnly)) return { miss: outsideRootsError(path, scope) };
     return {
       miss: noteNotFound(

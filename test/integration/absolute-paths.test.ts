@@ -199,6 +199,8 @@ describe('file:// URIs and absolute paths with . and .. (a key confined to Proje
     `${dir}/./${p}`,
     `${dir}/${p}`,
     `Reference/../${p}`,
+    `/${p}`,
+    `\\${p}`,
   ];
   /** Every tool that takes a note path, with `p` as that path. */
   const NOTE_ROUTES: Array<[string, (p: string) => Json]> = [
@@ -241,6 +243,53 @@ describe('file:// URIs and absolute paths with . and .. (a key confined to Proje
       ]);
     }
   });
+
+  // A bare name or a `path:` id that is the exact path of a note outside the roots names that note: a key confined to
+  // Projects must never read or clobber Projects/Home.md for `Home.md`, which is the vault's top-level Home.md.
+  test.each(NOTE_ROUTES.filter(([route]) => !['create_note', 'move_note to'].includes(route)))(
+    '%s: the exact path of a note outside the roots, as a bare name or a path: id, is refused as outside them',
+    async (route, args) => {
+      const before = await fsp.readFile(nodePath.join(dir, 'Projects/Home.md'), 'utf8');
+      for (const [typed, named] of [
+        ['Home.md', 'Home.md'],
+        ['Home', 'Home'],
+        ['home.md', 'Home.md'],
+        ['path:Home.md', 'Home.md'],
+      ]) {
+        const out = await attempt(client, route.split(' ')[0], args(typed));
+        expect([route, typed, out.ok ? out.value : out.message]).toEqual([
+          route,
+          typed,
+          `Path '${named}' is outside the folders this key may use (Projects); use a path inside them.`,
+        ]);
+      }
+      expect(await fsp.readFile(nodePath.join(dir, 'Projects/Home.md'), 'utf8')).toBe(before);
+    },
+  );
+
+  // A leading `/` is vault-relative (`/Plan.md` is the top-level Plan.md) and a `path:` id is its path alone: neither is a
+  // name that reaches Projects/Plan.md, the only note called Plan.
+  test.each(NOTE_ROUTES.filter(([route]) => !['create_note', 'move_note to'].includes(route)))(
+    '%s: a leading / or a path: id names the top-level path, never a note inside the roots by its name',
+    async (route, args) => {
+      const before = await fsp.readFile(nodePath.join(dir, 'Projects/Plan.md'), 'utf8');
+      for (const [typed, named] of [
+        ['/Plan.md', 'Plan.md'],
+        ['/Plan', 'Plan'],
+        ['\\Plan.md', 'Plan.md'],
+        ['path:Plan.md', 'Plan.md'],
+        ['path:/Plan', 'Plan'],
+      ]) {
+        const out = await attempt(client, route.split(' ')[0], args(typed));
+        expect([route, typed, out.ok ? out.value : out.message]).toEqual([
+          route,
+          typed,
+          `Path '${named}' is outside the folders this key may use (Projects); use a path inside them.`,
+        ]);
+      }
+      expect(await fsp.readFile(nodePath.join(dir, 'Projects/Plan.md'), 'utf8')).toBe(before);
+    },
+  );
 
   test('read_note and read_notes: every spelling of a note inside the roots reads it, and only it', async () => {
     for (const spelling of spellings('Projects/Plan.md')) {

@@ -183,7 +183,8 @@ describe('read_note', () => {
     expect((await rejection(readNote({ path: 'Personal/Therapy notes.md' }))).code).toBe('not_found');
     expect((await rejection(readNote({ path: 'Projects/Beta/Retrospective' }, contextFor('Claude Code')))).code).toBe('not_found');
     expect((await rejection(readNote({ path: '_private/Passwords hint.md' }))).code).toBe('forbidden');
-    expect((await rejection(readNote({ path: 'Inbox' }, contextFor('Test agent', ['Projects'])))).code).toBe('not_found');
+    // Inbox.md is a top-level note: its bare name names it, outside the key's roots (docs/security.md#key-roots).
+    expect((await rejection(readNote({ path: 'Inbox' }, contextFor('Test agent', ['Projects'])))).code).toBe('forbidden');
   });
 
   test('the tool is a read tool with a readOnlyHint', () => {

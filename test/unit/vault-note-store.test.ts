@@ -396,7 +396,8 @@ describe('resolveNote', () => {
     expect(codeOf(() => resolve({ path: 'Therapy notes' }))).toBe('not_found');
     expect(codeOf(() => resolve({ path: 'Projects/Beta/Retrospective.md' }, CLAUDE))).toBe('not_found');
     expect(codeOf(() => resolve({ path: 'Retrospective' }, CLAUDE))).toBe('not_found');
-    expect(codeOf(() => resolve({ path: 'Inbox' }, ALPHA_ONLY))).toBe('not_found');
+    // A bare name that is the path of a note outside the key's roots names that note: refused as outside them (docs/security.md#key-roots).
+    expect(codeOf(() => resolve({ path: 'Inbox' }, ALPHA_ONLY))).toBe('forbidden');
     expect(codeOf(() => resolve({ path: 'No such note' }))).toBe('not_found');
     expect(codeOf(() => resolve({ id: 'PRJ-NOPE' }))).toBe('not_found');
   });

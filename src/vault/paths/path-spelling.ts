@@ -4,8 +4,12 @@ import { canonicalPath, findEntry } from './lookup';
 import { assertPathInput, decodePercentOnce, endsInSeparator, lexicalVaultPath, withoutVaultFolder, type VaultOnDisk } from './paths';
 import { vaultLocation } from '../vault-location';
 
-/** A `.` or `..` segment, between separators (`/`, `\\`) or at either end. */
-const DOT_SEGMENT = /(?:^|[\\/])\.{1,2}(?:[\\/]|$)/;
+/**
+ * A separator (`/`, `\\`) at the start (`/Home.md` is vault-relative) or doubled, or a `.` or `..` segment between
+ * separators or at either end: what a path may hold and a wikilink never does. (A trailing separator never gets here:
+ * it names a folder, NotePolicy.lookUpPath.)
+ */
+const PATH_ONLY = /(^|[\\/])\.{0,2}([\\/]|$)/;
 
 /**
  * How a typed path becomes a vault path: the lexical rules (paths.ts), this vault's folder on
@@ -45,14 +49,15 @@ export class PathSpelling {
   /**
    * True when `input`, in the spelling {@link lexicalPath} chooses, can only be a path, never a note
    * name resolved like a wikilink: an absolute file-system path or `file://` URI inside this vault's
-   * folder (paths.ts withoutVaultFolder reads it as the path below that folder), or a path with a
-   * `.` or `..` segment (`Reference/../Home.md`, `./Home.md`), which no link has. Such a path names
+   * folder (paths.ts withoutVaultFolder reads it as the path below that folder), a path with a leading
+   * `/` or `\\` (vault-relative: `/Home.md` is the vault's top-level Home.md, docs/tool-reference.md), or a
+   * path with a `.` or `..` segment (`Reference/../Home.md`, `./Home.md`), which no link has. Such a path names
    * one place, so it must not reach a note elsewhere by its name.
    * @param input a path {@link lexicalPath} accepted (else this throws as it does).
    */
   isPathOnly(input: string): boolean {
     const chosen = this.chosenSpelling(input);
-    return DOT_SEGMENT.test(chosen) || withoutVaultFolder(chosen, this.onDisk()) !== chosen;
+    return PATH_ONLY.test(chosen) || withoutVaultFolder(chosen, this.onDisk()) !== chosen;
   }
 
   /** Where the vault is on disk (computed once; no folders when the adapter has no disk path). */
