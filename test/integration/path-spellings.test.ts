@@ -10,6 +10,9 @@ import { waitUntil } from '../harness/wait-until';
 /** Folders on disk in the demo vault copy before the plugin boots: NFD names (macOS-made) and case twins (a Linux vault synced from elsewhere). */
 const NFD_FOLDER = 'Mappe u\u0308';
 const NFC_FOLDER = NFD_FOLDER.normalize('NFC');
+/** One note name in both Unicode forms (Linux keeps the two files apart; the plugin reads them as one note), the NFC one private. */
+const NFC_NOTE = 'R\u00e9sum\u00e9.md';
+const NFD_NOTE = NFC_NOTE.normalize('NFD');
 
 describe('paths over MCP: folders spelt in another Unicode form or case on disk', () => {
   let booted: BootedPlugin<VaultMcpPlugin>;
@@ -35,6 +38,8 @@ describe('paths over MCP: folders spelt in another Unicode form or case on disk'
     await fs.writeFile(path.join(dir, 'F15/Links to it.md'), 'See [[F15/Mixed/Deep/n]].\n');
     await fs.writeFile(path.join(dir, 'F15/picture.svg'), '<svg/>');
     await fs.symlink(path.join(dir, '..', 'no-such-file-outside.md'), path.join(dir, 'F15/dangling.md'));
+    await fs.writeFile(path.join(dir, 'Reference', NFC_NOTE), '---\naccess: private\n---\nnfcsecret\n');
+    await fs.writeFile(path.join(dir, 'Reference', NFD_NOTE), 'nfdword\n');
     booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true });
     client = await connectClient(booted.url, booted.token);
     cleanup = copy.cleanup;
@@ -173,5 +178,19 @@ describe('paths over MCP: folders spelt in another Unicode form or case on disk'
       const message = await callError(client, tool, args);
       expect(message).toMatch(/^'F15\/picture\.svg' is not a Markdown note; note tools read and change only \.md notes/);
     }
+  });
+
+  it('Unicode-form twin notes whose NFC one is private: neither is listed, read or found, and the private text never shows', async () => {
+    const twin = /R(?:\u00e9|e\u0301)sum/;
+    const listed = JSON.stringify(await call(client, 'list_notes', { folder: 'Reference' }));
+    expect(listed).toMatch(/Reference\//); // the folder's other notes are listed
+    expect(listed).not.toMatch(twin);
+    for (const query of ['nfcsecret', 'nfdword']) {
+      const found = JSON.stringify(await call(client, 'search', { query }));
+      expect(found).not.toMatch(twin);
+      expect(found).not.toMatch(/nfcsecret/);
+    }
+    for (const name of [NFC_NOTE, NFD_NOTE])
+      expect(await callError(client, 'read_note', { path: `Reference/${name}` })).toMatch(/not found/i);
   });
 });
