@@ -202,8 +202,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * refusal read "read-only or closed"), and notes whose lines end in a lone \r diffed by those lines (shown as one line).
  * Session 25's twins round (fit within the above): a confined key's path found first and the roots applied after (a case twin
  * or a same-named note inside the roots was read, written or deleted in its place), `/Home.md` and `path:` ids exact paths.
+ * Session 25's lead, last: +0.3 KB for a path through one case-twin folder never reaching, by the case-blind link lookup,
+ * a note only the other twin holds (a write, move or delete landed on it).
  */
-const BUDGET_BYTES = 809_700;
+const BUDGET_BYTES = 809_850;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

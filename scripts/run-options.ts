@@ -265,7 +265,7 @@ export function parseEmbedUrl(text: string): string {
  * @param text the flag's value. @param vaultDir the absolute `--vault` folder, when one was given.
  * @throws Error with one sentence per entry that breaks the rule: absolute, climbing out with
  *   `..` (`--roots /etc` must not quietly become `etc`), or naming the vault itself (`.`), which
- *   would be the whole vault.
+ *   would be the whole vault; and one when blanks and commas alone name no folder at all.
  */
 export function parseRoots(text: string, vaultDir?: string): string[] {
   const roots: string[] = [];
@@ -289,6 +289,11 @@ export function parseRoots(text: string, vaultDir?: string): string[] {
       roots.push(verdict.root);
     }
   }
+  // Blanks and commas alone would leave the key with no roots: the whole vault, which --roots exists to narrow.
+  if (problems.length === 0 && roots.length === 0)
+    problems.push(
+      `--roots '${text}' names no folder; give folders relative to the vault, such as Projects, or leave --roots out to let the key see all of it.`,
+    );
   if (problems.length) throw new Error(problems.join('\n'));
   return roots;
 }

@@ -13,7 +13,7 @@ import { resolveLinkpath } from './paths/linkpath';
 import { noteNotFound } from './writes/frontmatter/frontmatter-guard';
 import { similarNotePaths } from './content/note-suggest';
 import { hasUnparsedFrontmatter, mayHideFrontmatter, UnparsedFrontmatter } from './access/unparsed-frontmatter';
-import { isPathInside } from './paths/paths';
+import { foldPath, isPathInside, parentOf } from './paths/paths';
 import { widgetsFolderPath } from './widgets/widget-folder';
 
 /** What {@link NotePolicy} reads from the notes it rules on (NoteStore provides it). */
@@ -461,6 +461,21 @@ export class NotePolicy {
   }
 
   /**
+   * True when `found`, the note a wikilink-style lookup of the typed `path` reached, lies in a folder
+   * that is the typed path's folder only ignoring case or Unicode form, while the folder as typed exists
+   * as a folder of its own: a case twin (`Notes/a.md` reaching `notes/a.md` beside `Notes/`). Case twins
+   * match only their exact spelling (docs/security.md), so such a match names no note.
+   */
+  private inTwinOfTypedFolder(path: string, found: string): boolean {
+    const typed = parentOf(path);
+    const real = parentOf(found);
+    if (typed === '' || real === typed || real.endsWith(`/${typed}`)) return false;
+    const [foldedTyped, foldedReal] = [foldPath(typed), foldPath(real)];
+    if (foldedReal !== foldedTyped && !foldedReal.endsWith(`/${foldedTyped}`)) return false;
+    return this.app.vault.getAbstractFileByPath(typed) instanceof TFolder;
+  }
+
+  /**
    * Looks a path-like reference up: the note at that path (`.md` optional, exact spelling first), found as
    * this key without its roots would find it and refused when it lies outside them (so a case twin or a
    * same-named note inside the roots never answers for it), else the note a wikilink-style name resolves
@@ -525,7 +540,7 @@ export class NotePolicy {
           (file) => this.source.frontmatterOf(file),
           () => this.app.metadataCache.getFirstLinkpathDest(path, ''),
         );
-    if (linked) return { note: linked };
+    if (linked && !this.inTwinOfTypedFolder(path, linked.path)) return { note: linked };
     if (folder) return { miss: folderError(folder) };
     // A path with a folder in it, or one that can only be a path (`Reference/../Home.md`, an absolute path, a file://
     // URI), outside the roots gets that refusal whatever its `..` leave of it; a bare name naming nothing stays a name not found.

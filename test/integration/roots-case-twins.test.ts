@@ -127,3 +127,54 @@ describe.each(['key roots', 'client roots'] as const)('case twins beside %s (not
     expect((await disk())['Notes/a.md']).toBe(FILES['Notes/a.md']);
   });
 });
+
+/** Twin folders each holding a note the other lacks: `notes/a.md` and `Notes/b.md` (no `Notes/a.md`, no `notes/b.md`). */
+const LONE_FILES: Record<string, string> = {
+  'notes/a.md': '# lower a\n\nlower text\n',
+  'Notes/b.md': '# upper b\n\nlower text\n',
+};
+
+describe.each([['roots notes', ['notes']] as const, ['no roots', []] as const])(
+  'a path through one twin folder naming a note only the other holds (%s)',
+  (_label, roots) => {
+    let dir: string;
+    let booted: BootedPlugin<VaultMcpPlugin>;
+    let client: Client;
+
+    beforeAll(async () => {
+      dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-lone-twins-'));
+      for (const [path, text] of Object.entries(LONE_FILES)) {
+        await fsp.mkdir(nodePath.dirname(nodePath.join(dir, path)), { recursive: true });
+        await fsp.writeFile(nodePath.join(dir, path), text);
+      }
+      booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true, roots: [...roots] });
+      client = await connectClient(booted.url, booted.token);
+    });
+    afterAll(async () => {
+      await client?.close();
+      await booted?.stop();
+      await fsp.rm(dir, { recursive: true, force: true });
+    });
+
+    test.each(ROUTES.filter(([route]) => route !== 'move_note to'))(
+      "%s: names no note (the folder typed exists as typed), so the twin folder's note is never reached",
+      async (route, args) => {
+        const typed = roots.length > 0 ? ['Notes/a.md', 'Notes/a'] : ['Notes/a.md', 'Notes/a', 'notes/b.md', 'notes/b'];
+        for (const path of typed) {
+          if (route === 'read_notes') {
+            // read_notes lists a path that names no note among its not-found ones, with no note read.
+            expect((await call(client, route, args(path))).notes).toEqual([]);
+            continue;
+          }
+          const answer = await refusal(client, route, args(path));
+          expect([route, path, answer]).toEqual([
+            route,
+            path,
+            expect.stringMatching(/not found|outside the folders this key may use|No note/i),
+          ]);
+        }
+        for (const [path, text] of Object.entries(LONE_FILES)) expect(await fsp.readFile(nodePath.join(dir, path), 'utf8')).toBe(text);
+      },
+    );
+  },
+);

@@ -118,6 +118,12 @@ describe('npm start options', () => {
     );
   });
 
+  it('refuses blanks and commas alone, which would leave the key the whole vault', () => {
+    for (const value of [' ', ',', ' , ,'])
+      expect(() => parseRunOptions(['--roots', value])).toThrow(`--roots '${value}' names no folder; give folders relative to the vault`);
+    expect(parseRoots('Projects, ,Areas')).toEqual(['Projects', 'Areas']);
+  });
+
   it('answers an absolute root inside --vault with the vault-relative spelling to type, wherever --vault comes', () => {
     const vault = nodePath.resolve('some-vault');
     expect(() => parseRunOptions(['--roots', `${vault}/Projects/Alpha/`, '--vault', 'some-vault'])).toThrow(
