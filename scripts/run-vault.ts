@@ -122,9 +122,10 @@ export async function resolveRoots(
  */
 async function folderOnDisk(vaultDir: string, root: string): Promise<{ path: string } | { problem: string }> {
   const found: string[] = [];
-  for (const [i, segment] of root.split('/').entries()) {
+  const segments = root.split('/');
+  for (const [i, segment] of segments.entries()) {
     const entries = await fsp.readdir(nodePath.join(vaultDir, ...found), { withFileTypes: true }).catch(() => []);
-    const last = i === root.split('/').length - 1;
+    const last = i === segments.length - 1;
     const match = matchName(
       entries,
       segment,

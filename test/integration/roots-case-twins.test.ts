@@ -8,7 +8,7 @@ import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import VaultMcpPlugin from '../../src/main';
 import { NOTE_URI_PREFIX } from '../../src/server/content/note-resources';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
-import { attempt, call, type Json } from '../harness/write-helpers';
+import { attempt, call, writeVaultFiles, type Json } from '../harness/write-helpers';
 
 /**
  * Case twins and roots (docs/security.md#key-roots): a vault holding `notes/` and `Notes/` (a
@@ -54,10 +54,7 @@ describe.each(['key roots', 'client roots'] as const)('case twins beside %s (not
 
   beforeEach(async () => {
     dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-twins-'));
-    for (const [path, text] of Object.entries(FILES)) {
-      await fsp.mkdir(nodePath.dirname(nodePath.join(dir, path)), { recursive: true });
-      await fsp.writeFile(nodePath.join(dir, path), text);
-    }
+    await writeVaultFiles(dir, FILES);
     const keyRoots = confinement === 'key roots' ? ['notes'] : [];
     booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true, roots: keyRoots });
     if (confinement === 'key roots') client = await connectClient(booted.url, booted.token);
@@ -143,10 +140,7 @@ describe.each([['roots notes', ['notes']] as const, ['no roots', []] as const])(
 
     beforeAll(async () => {
       dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-lone-twins-'));
-      for (const [path, text] of Object.entries(LONE_FILES)) {
-        await fsp.mkdir(nodePath.dirname(nodePath.join(dir, path)), { recursive: true });
-        await fsp.writeFile(nodePath.join(dir, path), text);
-      }
+      await writeVaultFiles(dir, LONE_FILES);
       booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true, roots: [...roots] });
       client = await connectClient(booted.url, booted.token);
     });

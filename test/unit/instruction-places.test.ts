@@ -10,6 +10,7 @@ import { ProposalStore } from '../../src/proposals/proposal-store';
 import { INSTRUCTIONS_REVIEW_REASON } from '../../src/tools/write/write-gate';
 import { writeNoteTool } from '../../src/tools/write/write-note';
 import { toolContext } from '../harness/tool-context';
+import { writeVaultFiles } from '../harness/write-helpers';
 
 /** One test's vault: its folder on disk, the host app over it and a NoteStore on that app. */
 interface TestVault {
@@ -33,10 +34,7 @@ function useVault(
   let vault: TestVault | undefined;
   beforeEach(async () => {
     const root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), prefix));
-    for (const [path, text] of Object.entries(files)) {
-      await fsp.mkdir(nodePath.dirname(nodePath.join(root, path)), { recursive: true });
-      await fsp.writeFile(nodePath.join(root, path), text);
-    }
+    await writeVaultFiles(root, files);
     for (const [path, [target, type]] of Object.entries(links)) await fsp.symlink(target, nodePath.join(root, path), type);
     const app = (await createHostApp({ vaultPath: root, watchIntervalMs: false })) as HostApp;
     vault = { root, app, store: new NoteStore(app as never, { quarantine: () => [] }) };
