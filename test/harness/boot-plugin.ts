@@ -150,11 +150,15 @@ export async function bootPlugin<P extends BootablePlugin>(
     const server = (plugin as unknown as { server: { stop(): Promise<void> } }).server;
     const writerLock = (plugin as unknown as { writerLock?: { release(): Promise<void> } }).writerLock;
     const activity = (plugin as unknown as { activity?: { whenSaved(): Promise<void> } }).activity;
+    const search = (plugin as unknown as { search?: { whenSaved(): Promise<void> } }).search;
     unloadPluginInHost(plugin);
     await server.stop();
     // The activity log's last write (it merges the file first) may still be landing, as after npm start's stop: let it, so a
     // test's clean-up never removes the plugin folder under it.
     await activity?.whenSaved().catch(() => undefined);
+    // So may the index's last save (the unload makes one the index owed, in slices, as Obsidian keeps running): a clean-up
+    // removing the vault while its parts land fails with ENOTEMPTY.
+    await search?.whenSaved().catch(() => undefined);
     // The unload started the lock's removal without waiting (Obsidian keeps running); a run that exits next must not leave it behind.
     await writerLock?.release();
     await app.close();

@@ -1,5 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { promises as fsp } from 'node:fs';
 import VaultMcpPlugin from '../../src/main';
 import { bootPlugin, connectClient } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
@@ -66,4 +67,23 @@ describe('unloading the plugin', () => {
       delete (globalThis as { heldForTest?: object }).heldForTest;
     }
   });
+});
+
+describe("the harness's stop (npm start's and every test's)", () => {
+  test("returns only after the save the unload made for a change has landed, so the vault's folder can go at once", async () => {
+    const vault = await copyToTemp(DEMO_VAULT);
+    try {
+      const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault.dir, persistIndex: true, allowWrites: true, mode: 'force' });
+      const client = await connectClient(booted.url, booted.token);
+      // The change schedules a save a minute later; the unload makes it now, in slices, without waiting for it.
+      await client.callTool({ name: 'create_note', arguments: { path: 'Saved on stop.md', content: 'a note\n' } });
+      await client.close();
+      await booted.stop();
+      // The save the index runs, if any (null once it has ended).
+      expect((booted.plugin.search as unknown as { saving: Promise<void> | null }).saving).toBeNull();
+      await fsp.rm(vault.dir, { recursive: true });
+    } finally {
+      await vault.cleanup();
+    }
+  }, 30_000);
 });
