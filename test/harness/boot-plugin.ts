@@ -149,16 +149,13 @@ export async function bootPlugin<P extends BootablePlugin>(
   const stop = async (): Promise<void> => {
     const server = (plugin as unknown as { server: { stop(): Promise<void> } }).server;
     const writerLock = (plugin as unknown as { writerLock?: { release(): Promise<void> } }).writerLock;
-    const activity = (plugin as unknown as { activity?: { whenSaved(): Promise<void> } }).activity;
-    const search = (plugin as unknown as { search?: { whenSaved(): Promise<void> } }).search;
+    const writers = pluginFolderWriters(plugin);
     unloadPluginInHost(plugin);
     await server.stop();
-    // The activity log's last write (it merges the file first) may still be landing, as after npm start's stop: let it, so a
-    // test's clean-up never removes the plugin folder under it.
-    await activity?.whenSaved().catch(() => undefined);
-    // So may the index's last save (the unload makes one the index owed, in slices, as Obsidian keeps running): a clean-up
-    // removing the vault while its parts land fails with ENOTEMPTY.
-    await search?.whenSaved().catch(() => undefined);
+    // Writes into the plugin folder may still be landing, as after npm start's stop (Obsidian keeps running after an unload:
+    // the activity log's last write, the search index's save the unload makes, a semantic index or proposals save under
+    // way): let them, so that the process never exits and a test's clean-up never removes the folder under them (ENOTEMPTY).
+    for (const landed of writers) await landed().catch(() => undefined);
     // The unload started the lock's removal without waiting (Obsidian keeps running); a run that exits next must not leave it behind.
     await writerLock?.release();
     await app.close();
@@ -168,6 +165,23 @@ export async function bootPlugin<P extends BootablePlugin>(
     throw new Error(`Vault MCP server did not start: ${status.message ?? status.state}`);
   }
   return { app, plugin, url: status.url, port: status.port, token, key, stop };
+}
+
+/** What waits for each of the plugin's writes into its folder still under way (see the stop in {@link bootPlugin}); read before the unload. */
+function pluginFolderWriters(plugin: BootablePlugin): Array<() => Promise<void>> {
+  const parts = plugin as unknown as {
+    activity?: { whenSaved(): Promise<void> };
+    search?: { whenSaved(): Promise<void> };
+    semantic?: { whenSaved(): Promise<void> };
+    proposals?: { flush(): Promise<void> };
+  };
+  const { activity, search, semantic, proposals } = parts;
+  return [
+    () => activity?.whenSaved() ?? Promise.resolve(),
+    () => search?.whenSaved() ?? Promise.resolve(),
+    () => semantic?.whenSaved() ?? Promise.resolve(),
+    () => proposals?.flush() ?? Promise.resolve(),
+  ];
 }
 
 async function waitForServer(plugin: BootablePlugin): Promise<ReturnType<BootablePlugin['server']['getStatus']>> {

@@ -2,7 +2,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { promises as fsp } from 'node:fs';
 import VaultMcpPlugin from '../../src/main';
-import { bootPlugin, connectClient } from '../harness/boot-plugin';
+import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import { startFakeOpenAi } from '../fakes/fake-openai';
+import { waitUntil } from '../harness/wait-until';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 
 /**
@@ -69,20 +71,67 @@ describe('unloading the plugin', () => {
   });
 });
 
+/**
+ * Counts the adapter's writes under way (write, writeBinary, append, appendBinary, mkdir, remove, rename) from now on; each
+ * waits `slowMs` first (a slow disk), so that a write the plugin does not wait for is still under way when the test looks.
+ */
+function countWritesUnderWay(app: BootedPlugin['app'], slowMs = 0): { underWay(): number } {
+  let underWay = 0;
+  const adapter = app.vault.adapter as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const name of ['write', 'writeBinary', 'append', 'appendBinary', 'mkdir', 'remove', 'rename']) {
+    const original = adapter[name].bind(adapter);
+    adapter[name] = async (...args) => {
+      underWay++;
+      try {
+        await new Promise((resolve) => setTimeout(resolve, slowMs));
+        return await original(...args);
+      } finally {
+        underWay--;
+      }
+    };
+  }
+  return { underWay: () => underWay };
+}
+
 describe("the harness's stop (npm start's and every test's)", () => {
-  test("returns only after the save the unload made for a change has landed, so the vault's folder can go at once", async () => {
+  test("returns only after the search index's save the unload made for a change has landed, so the vault's folder can go at once", async () => {
     const vault = await copyToTemp(DEMO_VAULT);
     try {
       const booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault.dir, persistIndex: true, allowWrites: true, mode: 'force' });
+      const writes = countWritesUnderWay(booted.app);
       const client = await connectClient(booted.url, booted.token);
       // The change schedules a save a minute later; the unload makes it now, in slices, without waiting for it.
       await client.callTool({ name: 'create_note', arguments: { path: 'Saved on stop.md', content: 'a note\n' } });
       await client.close();
       await booted.stop();
-      // The save the index runs, if any (null once it has ended).
-      expect((booted.plugin.search as unknown as { saving: Promise<void> | null }).saving).toBeNull();
+      expect(writes.underWay()).toBe(0);
       await fsp.rm(vault.dir, { recursive: true });
     } finally {
+      await vault.cleanup();
+    }
+  }, 30_000);
+
+  test("returns only after the semantic index's save under way has landed", async () => {
+    const vault = await copyToTemp(DEMO_VAULT);
+    const fake = await startFakeOpenAi({ models: {}, embeddingModels: { 'nomic-embed-text': { dimensions: 32 } } });
+    try {
+      const booted = await bootPlugin(VaultMcpPlugin, {
+        vaultPath: vault.dir,
+        configure: (s) => {
+          s.ai = { ...s.ai, enabled: true, baseUrl: fake.baseUrl, embeddingModel: 'nomic-embed-text', semanticIndex: true };
+        },
+      });
+      await booted.plugin.semantic.refresh();
+      const writes = countWritesUnderWay(booted.app, 300);
+      // A rebuild embeds every note again and saves the file once it is ready (as the settings tab's Rebuild button does);
+      // the stop comes while that save is under way.
+      void booted.plugin.semantic.rebuild();
+      await waitUntil(() => booted.plugin.semantic.current.state === 'ready' && writes.underWay() > 0, 'the rebuild and its save');
+      await booted.stop();
+      expect(writes.underWay()).toBe(0);
+      await fsp.rm(vault.dir, { recursive: true });
+    } finally {
+      await fake.close();
       await vault.cleanup();
     }
   }, 30_000);

@@ -159,7 +159,12 @@ export class SemanticIndex {
     await this.refresh();
   }
 
-  /** Stops following changes and any sync; saves nothing more. */
+  /** Resolves when every save of the index file started so far has ended (failures are logged by the save); at once when none runs. */
+  whenSaved(): Promise<void> {
+    return this.saving;
+  }
+
+  /** Stops following changes and any sync; saves nothing more (a save already started lands: {@link whenSaved}). */
   stop(): void {
     this.lifecycle.end();
     this.running = null;
