@@ -6,6 +6,7 @@ import { clientSnippets } from '../src/ui/settings/client-snippets';
 import { REVIEW_COMMANDS_HELP } from '../src/ui/review/review-commands';
 import { visibleText } from '../src/diff/visible-text';
 import { ACTIVITY_COMMANDS_HELP } from '../src/ui/activity/activity-commands';
+import { enabledTools } from '../src/tools/registry';
 import type { RunOptions } from './run-options';
 import { RUN_KEY_LABEL, type SettingsSource } from './run-settings';
 import type { RunVault } from './run-vault';
@@ -44,7 +45,7 @@ export function startupLines(options: RunOptions, url: string, token: string, va
   if (!settings.server.enabled)
     lines.push('Warning: server.enabled is false in the settings, so every request gets 403; set it to true to serve clients.');
   lines.push(
-    `Key "${RUN_KEY_LABEL}": mode ${options.mode}, writes ${settings.tools.allowWrites ? 'allowed' : 'off'}${options.roots.length ? `, roots ${options.roots.join(', ')}` : ''}`,
+    `Key "${RUN_KEY_LABEL}": mode ${options.mode}, writes ${writesWord(settings)}${options.roots.length ? `, roots ${options.roots.join(', ')}` : ''}`,
   );
   for (const key of settings.keys) lines.push(keyLine(key, run.tokens.get(key.id)));
   if (!options.token) lines.push(`Token (shown once): ${token}`);
@@ -59,6 +60,17 @@ export function startupLines(options: RunOptions, url: string, token: string, va
   lines.push(ACTIVITY_COMMANDS_HELP);
   lines.push('Press Ctrl-C to stop.');
   return lines;
+}
+
+/**
+ * What the run key's line says of writes: `off` without "Allow writes"; `allowed` when at least one write tool is on
+ * too (each has its own toggle, off until turned on: `--allow-writes` turns on all of them, a settings file's
+ * `tools.enabled` names them); else that none is on, with what to do.
+ */
+function writesWord(settings: VaultMcpSettings): string {
+  if (!settings.tools.allowWrites) return 'off';
+  if (enabledTools(settings).some((tool) => tool.kind === 'write')) return 'allowed';
+  return 'allowed, but every write tool is off (name them true under tools.enabled in the settings, or run with --allow-writes)';
 }
 
 /**

@@ -222,6 +222,20 @@ describe('npm start: startup lines', () => {
     expect(force[force.length - 1]).toBe('Press Ctrl-C to stop.');
   });
 
+  it('says when writes are allowed but every write tool is off (a settings file with tools.allowWrites alone), and what to do', () => {
+    const settings = defaultSettings();
+    settings.tools.allowWrites = true;
+    const details = { settings, source: null, tokens: new Map<string, string>() };
+    const lines = startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, details);
+    expect(lines).toContain(
+      'Key "npm start": mode propose, writes allowed, but every write tool is off (name them true under tools.enabled in the settings, or run with --allow-writes)',
+    );
+    settings.tools.enabled = { delete_note: true };
+    expect(startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, details)).toContain(
+      'Key "npm start": mode propose, writes allowed',
+    );
+  });
+
   it('says where the settings came from, lists every key with the token made for it, and how semantic search stands', () => {
     const settings = defaultSettings();
     settings.keys = [
@@ -230,6 +244,7 @@ describe('npm start: startup lines', () => {
     ];
     settings.access.quarantine = ['Secret', 'Work/HR'];
     settings.tools.allowWrites = true;
+    settings.tools.enabled = { append_note: true };
     const fromVault = startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, {
       settings,
       source: { kind: 'vault', path: '/v/.obsidian/plugins/vault-mcp/data.json' },
