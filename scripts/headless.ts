@@ -37,7 +37,8 @@ async function main(): Promise<void> {
   try {
     options = parseRunOptions(argv);
   } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    // One sentence, as every refusal of the run (docs/npm-start.md); the options are a --help away, not a screenful under it.
+    console.error(`vault-mcp: ${(error as Error).message}`);
     process.exit(2);
   }
   if (options.help) {

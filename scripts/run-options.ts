@@ -146,7 +146,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
           throw new Error(
             `Unknown option ${arg}: the run takes --flags only; through npm, put -- before them (npm start -- --port 27310).`,
           );
-        throw new Error(`Unknown option ${arg}.`);
+        throw new Error(`Unknown option ${arg}; npm start -- --help lists the options.`);
     }
   }
   // After the loop: --vault may come after --roots, and an absolute root is checked against it.

@@ -175,9 +175,19 @@ describe('npm start: flags as typed', () => {
   it('answers a bare word with the -- to put before the flags', async () => {
     const run = start(['27310'], { npm_lifecycle_event: '' });
     expect(await run.exited).toBe(2);
-    expect(run.err[0]).toBe(
-      'Unknown option 27310: the run takes --flags only; through npm, put -- before them (npm start -- --port 27310).',
-    );
+    expect(run.err).toEqual([
+      'vault-mcp: Unknown option 27310: the run takes --flags only; through npm, put -- before them (npm start -- --port 27310).',
+    ]);
+  });
+
+  it('answers a bad flag with one line naming it, not the whole usage, and an unknown one with where the options are listed', async () => {
+    const run = start(['--port', '80'], { npm_lifecycle_event: '' });
+    expect(await run.exited).toBe(2);
+    expect(run.err).toEqual(['vault-mcp: --port 80: use a number from 1024 to 65535, or 0 for any free port.']);
+    expect(run.out).toEqual([]);
+    const unknown = start(['--frobnicate'], { npm_lifecycle_event: '' });
+    expect(await unknown.exited).toBe(2);
+    expect(unknown.err).toEqual(['vault-mcp: Unknown option --frobnicate; npm start -- --help lists the options.']);
   });
 
   it('answers an absolute --roots inside the vault with its vault-relative spelling', async () => {
@@ -186,7 +196,7 @@ describe('npm start: flags as typed', () => {
     const run = start(['--vault', copy.dir, '--port', '0', '--roots', nodePath.join(copy.dir, 'Projects')]);
     expect(await run.exited).toBe(2);
     expect(run.err[0]).toBe(
-      `--roots ${nodePath.join(copy.dir, 'Projects')}: roots are folders relative to the vault; use --roots Projects.`,
+      `vault-mcp: --roots ${nodePath.join(copy.dir, 'Projects')}: roots are folders relative to the vault; use --roots Projects.`,
     );
   });
 });
