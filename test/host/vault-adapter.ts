@@ -183,8 +183,11 @@ export class FileSystemAdapter implements O.DataAdapter {
   }
 
   /**
-   * Direct children of a folder as vault paths, split into files and folders. Symbolic links
-   * are followed, as Obsidian's adapter does: a link to a folder is listed as a folder.
+   * Direct children of a folder as vault paths, split into files and folders: a plain listing of
+   * the disk, symbolic links followed (a link to a folder is listed as a folder), so it also names
+   * a folder link the vault's index leaves out because Obsidian ignores it (into the vault, to a
+   * parent of it: see isIgnoredLink in watcher.ts). The adapter is the disk; the index is what
+   * Obsidian loads.
    */
   async list(normalizedPath: string): Promise<O.ListedFiles> {
     const base = normalizePath(normalizedPath);

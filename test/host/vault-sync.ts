@@ -1,6 +1,7 @@
+import { promises as fsp } from 'node:fs';
 import type { FileSystemAdapter } from './vault-adapter';
 import type { VaultTree } from './vault-tree';
-import type { DiskEntry } from './watcher';
+import { isIgnoredLink, type DiskEntry } from './watcher';
 import { TAbstractFile, TFile, TFolder } from './abstract-file';
 import { isHiddenPath } from './path';
 
@@ -56,7 +57,9 @@ function entriesAt(tree: VaultTree, roots: readonly string[]): TAbstractFile[] {
 
 /**
  * Adds `path` (a file, or a folder with everything Obsidian would load under it) to the
- * index after a host operation created it on disk, emitting `create` parents first.
+ * index after a host operation created it on disk, emitting `create` parents first. A folder
+ * link Obsidian ignores ({@link isIgnoredLink}: into the vault, to a parent of it, a loop) is
+ * left out, at `path` or below it, as the initial scan leaves it out.
  */
 export async function loadSubtree(
   tree: VaultTree,
@@ -65,6 +68,8 @@ export async function loadSubtree(
   configDir: string,
   emit: (entry: TAbstractFile) => void,
 ): Promise<void> {
+  const realBase = await fsp.realpath(adapter.basePath).catch(() => adapter.basePath);
+  if (await isIgnoredLink(adapter.getFullPath(path), realBase)) return;
   const s = await adapter.stat(path);
   if (!s) return;
   if (s.type === 'file') {

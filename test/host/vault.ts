@@ -19,7 +19,8 @@ export interface VaultOptions {
  * the file's `stat.ctime` (its creation time, as Obsidian keeps it), and so does a rename; events
  * `create`/`modify`/`delete`/`rename` fire like Obsidian's. Text writes (`modify`, `append`,
  * `process`) are serialized per file, so concurrent `process` calls never lose an update.
- * Dot-files, dot-folders, `node_modules` and the config dir are not loaded as TFiles.
+ * Dot-files, dot-folders, `node_modules`, the config dir and the symbolic links Obsidian ignores
+ * (into the vault, to a parent of it, loops: see isIgnoredLink) are not loaded as TFiles.
  * Changes made on disk by other programs are picked up by a folder watcher (`startWatching`)
  * or a full scan (`syncFromDisk`), never double-firing for the host's own writes.
  */

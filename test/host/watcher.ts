@@ -1,4 +1,4 @@
-import { promises as fsp, watch, type FSWatcher, type Stats } from 'node:fs';
+import { promises as fsp, watch, type Dirent, type FSWatcher, type Stats } from 'node:fs';
 import * as nodePath from 'node:path';
 import { isHiddenPath, joinPath } from './path';
 
@@ -12,9 +12,45 @@ export interface DiskEntry {
   diskName?: string;
 }
 
+/** Whether `inner` is `outer` or lies below it (absolute disk paths). */
+function isAtOrBelow(inner: string, outer: string): boolean {
+  const rel = nodePath.relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !nodePath.isAbsolute(rel));
+}
+
+/**
+ * Whether Obsidian leaves out the symbolic link (or Windows junction) at disk path `full`, so
+ * nothing is listed under its path and no event fires for it. Obsidian's help page "Symbolic
+ * links and junctions" (help.obsidian.md/symlinks): "Symlink targets must be fully disjoint from
+ * the vault root [...] Obsidian ignores any symlink to a parent folder of the vault, or from one
+ * folder in the vault to another folder in the same vault", and "Symlink loops are disallowed".
+ * So a link to a folder is ignored when its real target (every link followed) is the vault
+ * folder, lies inside it, or contains it, or when it contains the folder the link itself lies in
+ * (a loop, e.g. a link inside a linked outside folder back to that folder). A link to a folder
+ * outside the vault and not overlapping it is followed. A link to a single file is kept wherever
+ * it leads: the page says only that file symlinks "may work, but aren't officially supported",
+ * nothing about ignoring them. Returns false for an entry that is not a link, and for a link
+ * that leads nowhere (the scan skips that one itself).
+ * @param full absolute disk path of the entry.
+ * @param realBase the vault folder's real path (`fs.realpath` of the adapter's base path).
+ */
+export async function isIgnoredLink(full: string, realBase: string): Promise<boolean> {
+  const l = await fsp.lstat(full).catch(() => null);
+  if (!l?.isSymbolicLink()) return false;
+  const real = await fsp.realpath(full).catch(() => null);
+  if (real === null) return false;
+  const s = await fsp.stat(real).catch(() => null);
+  if (!s?.isDirectory()) return false;
+  if (isAtOrBelow(real, realBase) || isAtOrBelow(realBase, real)) return true;
+  const home = await fsp.realpath(nodePath.dirname(full)).catch(() => null);
+  return home !== null && isAtOrBelow(home, real);
+}
+
 /**
  * Lists every file and folder Obsidian would load from `basePath`: skips dot-files,
- * dot-folders, `node_modules` and the config dir (see isHiddenPath). Returns a Map from vault
+ * dot-folders, `node_modules`, the config dir (see isHiddenPath) and the symbolic links Obsidian
+ * ignores (folder links into the vault, to a parent of it, or in a loop: {@link isIgnoredLink});
+ * other links are followed, a folder link's files listed under its path. Returns a Map from vault
  * path to DiskEntry. Vault paths are Unicode NFC, as Obsidian's `normalizePath` makes them; a
  * name stored in another form on disk (NFD, as macOS-synced vaults have) keeps its disk
  * spelling in `diskName`. Entries that vanish mid-scan are skipped; an unreadable vault root throws.
@@ -28,20 +64,23 @@ export async function scanVaultFolder(
   underFull = basePath,
 ): Promise<Map<string, DiskEntry>> {
   const out = new Map<string, DiskEntry>();
+  const realBase = await fsp.realpath(basePath).catch(() => basePath);
   const walk = async (folder: string, full: string): Promise<void> => {
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = await fsp.readdir(full);
+      entries = await fsp.readdir(full, { withFileTypes: true });
     } catch (err) {
       if (folder === under) throw err;
       return;
     }
     await Promise.all(
-      names.map(async (name) => {
+      entries.map(async (entry) => {
+        const name = entry.name;
         const nfc = name.normalize('NFC');
         const path = joinPath(folder, nfc);
         if (isHiddenPath(path, configDir) || out.has(path)) return;
         const diskName = nfc === name ? {} : { diskName: name };
+        if (entry.isSymbolicLink() && (await isIgnoredLink(nodePath.join(full, name), realBase))) return;
         let s;
         try {
           s = await fsp.stat(nodePath.join(full, name));
@@ -65,7 +104,8 @@ export async function scanVaultFolder(
 /**
  * Scans what the disk holds at each of `paths` (vault paths) for a targeted sync: a file
  * gives its entry, a folder its entry and everything Obsidian would load under it, a missing
- * path nothing. Paths under a hidden segment (see isHiddenPath) are skipped.
+ * path or a folder link Obsidian ignores ({@link isIgnoredLink}) nothing. Paths under a hidden
+ * segment (see isHiddenPath) are skipped.
  * @param fullPathOf the absolute disk path of a vault path (FileSystemAdapter.getFullPath)
  * @returns the entries found, keyed by vault path.
  */
@@ -76,6 +116,7 @@ export async function scanVaultPaths(
   fullPathOf: (path: string) => string,
 ): Promise<Map<string, DiskEntry>> {
   const out = new Map<string, DiskEntry>();
+  const realBase = await fsp.realpath(basePath).catch(() => basePath);
   for (const path of paths) {
     if (isHiddenPath(path, configDir)) continue;
     let full: string;
@@ -95,6 +136,7 @@ export async function scanVaultPaths(
     }
     // The disk spelling whether it was just found or already known (fullPathOf spells known names as on disk): a
     // rescan of a known NFD name must keep it, or the adapter forgets it and every later write goes to an NFC twin.
+    if (s.isDirectory() && (await isIgnoredLink(full, realBase))) continue;
     const onDisk = nodePath.basename(full);
     const diskName: { diskName?: string } = onDisk !== onDisk.normalize('NFC') ? { diskName: onDisk } : {};
     if (s.isFile()) {

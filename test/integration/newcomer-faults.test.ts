@@ -143,6 +143,17 @@ describe('a newcomer’s faults, through the tools over MCP', () => {
       );
       expect(await callError('list_notes', { folder: 'Nowhere' })).toMatch(/^Folder 'Nowhere' not found/);
     });
+
+    it('a folder on the way that the disk holds but Obsidian does not list (node_modules) makes the path taken, not an internal error', async () => {
+      fs.mkdirSync(nodePath.join(env.dir, 'node_modules', 'pkg'), { recursive: true });
+      const taken = 'Cannot create a folder at that path: it is taken or unavailable; choose another path.';
+      expect(await callError('create_note', { path: 'node_modules/x', content: 'x\n' })).toBe(taken);
+      expect(await callError('create_note', { path: 'node_modules/pkg/deeper/x', content: 'x\n' })).toBe(taken);
+      expect(await callError('create_folder', { path: 'node_modules/pkg/sub' })).toBe(taken);
+      expect(await callError('move_note', { path: 'Inbox', to: 'node_modules/Inbox' })).toBe(taken);
+      expect(fs.readdirSync(nodePath.join(env.dir, 'node_modules'), { recursive: true })).toEqual(['pkg']);
+      expect(fs.existsSync(nodePath.join(env.dir, 'Inbox.md'))).toBe(true);
+    });
   });
 
   describe('a path names one note exactly', () => {

@@ -81,7 +81,8 @@ describe('issue 12.1: entries whose real path is outside the vault are quarantin
     const many = await call(env.client, 'read_notes', { paths: ['passwd', 'LinkedDir/Secret', 'Home'] });
     expect(JSON.stringify(many)).not.toMatch(/passwdsecretword|outsidesecretword/);
     const listed = ((await call(env.client, 'list_notes', {})).notes as Json[]).map((n) => n.path);
-    expect(listed).toEqual(expect.arrayContaining(['Home.md', 'Inside/Real.md', 'Alias/Real.md']));
+    expect(listed).toEqual(expect.arrayContaining(['Home.md', 'Inside/Real.md']));
+    expect(listed).not.toContain('Alias/Real.md');
     expect(listed).not.toContain('passwd.md');
     expect(listed).not.toContain('LinkedDir/Secret.md');
     expect(await attempt(env.client, 'list_notes', { folder: 'LinkedDir' })).toMatchObject({ ok: false });
@@ -91,8 +92,8 @@ describe('issue 12.1: entries whose real path is outside the vault are quarantin
     expect(await searchPaths(env.client, 'outsidesecretword')).toEqual([]);
     expect(JSON.stringify(await call(env.client, 'search', { query: 'root' }))).not.toContain('passwdsecretword');
     const links = await call(env.client, 'get_links', { path: 'Home' });
-    expect((links.outgoing as Json[]).map((l) => l.path).sort()).toEqual(['Alias/Real.md']);
-    expect((links.unresolved as Json[]).map((l) => l.link).sort()).toEqual(['LinkedDir/Secret', 'passwd']);
+    expect((links.outgoing as Json[]).map((l) => l.path).sort()).toEqual([]);
+    expect((links.unresolved as Json[]).map((l) => l.link).sort()).toEqual(['Alias/Real', 'LinkedDir/Secret', 'passwd']);
   });
 
   test('every write tool refuses and nothing outside changes', async () => {
@@ -120,12 +121,31 @@ describe('issue 12.1: entries whose real path is outside the vault are quarantin
     expect(await fsp.readFile(env.outsideFile, 'utf8')).toBe(PASSWD);
   });
 
-  test('a symlink that stays inside the vault keeps working for reads and writes', async () => {
+  test('a folder link that stays inside the vault is ignored, as Obsidian ignores it: the note answers at its real path only', async () => {
+    // help.obsidian.md/symlinks: "Obsidian ignores any symlink [...] from one folder in the vault to another folder in the same vault".
     env = await boot();
-    expect((await call(env.client, 'read_note', { path: 'Alias/Real' })).path).toBe('Alias/Real.md');
-    expect(await searchPaths(env.client, 'insidelinkword')).toEqual(expect.arrayContaining(['Inside/Real.md']));
-    await call(env.client, 'append_note', { path: 'Alias/Real', content: 'more' });
+    expect((await call(env.client, 'read_note', { path: 'Inside/Real' })).path).toBe('Inside/Real.md');
+    expect(await searchPaths(env.client, 'insidelinkword')).toEqual(['Inside/Real.md']);
+    expect((await attempt(env.client, 'list_notes', { folder: 'Alias' })).ok).toBe(false);
+    for (const [tool, args] of [
+      ['read_note', { path: 'Alias/Real' }],
+      ['append_note', { path: 'Alias/Real', content: 'more' }],
+      ['write_note', { path: 'Alias/Real', body: 'X\n' }],
+      ['write_note', { path: 'Alias/fresh', body: 'X\n' }],
+      ['create_note', { path: 'Alias/new', content: 'X\n' }],
+      ['create_folder', { path: 'Alias/sub' }],
+      ['move_note', { path: 'Home', to: 'Alias/Home' }],
+      ['move_note', { path: 'Alias/Real', to: 'Moved' }],
+      ['delete_note', { path: 'Alias/Real', confirm: true }],
+    ] as Array<[string, Json]>) {
+      const got = await attempt(env.client, tool, args);
+      expect({ tool, args, ok: got.ok }).toEqual({ tool, args, ok: false });
+      if (!got.ok) expect(got.message).toMatch(/not found|taken or unavailable/);
+    }
+    expect(await call(env.client, 'append_note', { path: 'Inside/Real', content: 'more' })).toMatchObject({ path: 'Inside/Real.md' });
     expect(await fsp.readFile(nodePath.join(env.vault, 'Inside', 'Real.md'), 'utf8')).toBe('insidelinkword stays in the vault.\nmore\n');
+    expect((await fsp.readdir(nodePath.join(env.vault, 'Inside'))).sort()).toEqual(['Real.md']);
+    expect(await fsp.readFile(nodePath.join(env.vault, 'Home.md'), 'utf8')).toContain('[[Alias/Real]]');
   });
 
   test('a link the user trusts works on every route; the other stays quarantined', async () => {
@@ -159,7 +179,7 @@ describe('issue 12.1: entries whose real path is outside the vault are quarantin
     }
   });
 
-  test('below a link out, a read answers as for a missing folder; deep missing paths stay outside or inside as their nearest real ancestor', async () => {
+  test('below a link out, a read answers as for a missing folder and nothing is created deep below it; nor below a folder link into the vault', async () => {
     env = await boot();
     const hidden = await attempt(env.client, 'read_note', { path: 'LinkedDir/Missing/x.md' });
     const missing = await attempt(env.client, 'read_note', { path: 'LinkedDor/Missing/x.md' });
@@ -170,14 +190,16 @@ describe('issue 12.1: entries whose real path is outside the vault are quarantin
     const deep = `${'d/'.repeat(40)}x.md`;
     expect((await attempt(env.client, 'create_note', { path: `LinkedDir/${deep}`, content: 'X\n' })).ok).toBe(false);
     expect(await outsideNames(env)).toEqual(['Secret.md']);
-    expect((await attempt(env.client, 'create_note', { path: `Alias/${deep}`, content: 'X\n' })).ok).toBe(true);
+    // Below a folder link Obsidian ignores (into the vault) nothing is created either.
+    expect(await attempt(env.client, 'create_note', { path: `Alias/${deep}`, content: 'X\n' })).toMatchObject({ ok: false });
+    expect(await fsp.readdir(nodePath.join(env.vault, 'Inside'))).toEqual(['Real.md']);
   });
 });
 
 describe('a symbolic link inside the vault does not open the place it leads to beyond its rules', () => {
-  // A user's ordinary in-vault link (a folder shown in two places) led into a quarantined folder and out of a confined
-  // key's roots: a key confined to Projects read, searched, listed, wrote and moved notes of Journal (quarantined),
-  // _private and People through Projects/JLink, Projects/PLink and Projects/PeopleLink.
+  // A user's in-vault links: folder links, which Obsidian ignores (help.obsidian.md/symlinks), so no note lies below
+  // Projects/JLink, PLink, PeopleLink or SubLink on any route; and a file link, which Obsidian lists, whose rules are
+  // those of the note it leads to (Projects/inboxfile.md → Inbox.md, outside a key confined to Projects).
   let env: WriteEnv | null = null;
   afterEach(async () => {
     await env?.done();
@@ -214,16 +236,21 @@ describe('a symbolic link inside the vault does not open the place it leads to b
     return { vault, client: env.client };
   }
 
-  test('a confined key reaches nothing outside its roots or in quarantine through a link; a link within its roots works', async () => {
+  test('a confined key reaches nothing outside its roots or in quarantine through a link; a folder link within its roots names nothing', async () => {
     const { vault, client: c } = await start({ roots: ['Projects'] });
     const listed = ((await call(c, 'list_notes', { folder: 'Projects' })).notes as Json[]).map((n) => n.path as string).sort();
-    expect(listed).toEqual(['Projects/Plan.md', 'Projects/Sub/Real.md', 'Projects/SubLink/Real.md']);
+    expect(listed).toEqual(['Projects/Plan.md', 'Projects/Sub/Real.md']);
     for (const word of ['journalsecretword', 'privatesecretword', 'peoplesecretword', 'inboxsecretword'])
       expect(await searchPaths(c, word)).toEqual([]);
-    expect(await searchPaths(c, 'subrealword')).toEqual(expect.arrayContaining(['Projects/SubLink/Real.md']));
-    for (const path of ['Projects/JLink/2026/Day', 'Projects/PLink/Passwords hint', 'Projects/PeopleLink/Ana Ruiz', 'Projects/inboxfile'])
+    expect(await searchPaths(c, 'subrealword')).toEqual(['Projects/Sub/Real.md']);
+    for (const path of [
+      'Projects/JLink/2026/Day',
+      'Projects/PLink/Passwords hint',
+      'Projects/PeopleLink/Ana Ruiz',
+      'Projects/inboxfile',
+      'Projects/SubLink/Real',
+    ])
       expect((await attempt(c, 'read_note', { path })).ok).toBe(false);
-    expect((await call(c, 'read_note', { path: 'Projects/SubLink/Real' })).body).toMatch(/subrealword/);
     const before = await Promise.all(
       ['Journal/2026/Day.md', '_private/Passwords hint.md', 'People/Ana Ruiz.md', 'Inbox.md'].map((p) =>
         fsp.readFile(nodePath.join(vault, p), 'utf8'),
@@ -249,17 +276,63 @@ describe('a symbolic link inside the vault does not open the place it leads to b
     expect(after).toEqual(before);
     await expect(fsp.stat(nodePath.join(vault, 'Journal/2026/New.md'))).rejects.toThrow();
     await expect(fsp.stat(nodePath.join(vault, 'People/New.md'))).rejects.toThrow();
-    expect((await call(c, 'append_note', { path: 'Projects/SubLink/Real', content: 'added' })).path).toBe('Projects/SubLink/Real.md');
+    expect((await attempt(c, 'append_note', { path: 'Projects/SubLink/Real', content: 'added' })).ok).toBe(false);
+    expect((await call(c, 'append_note', { path: 'Projects/Sub/Real', content: 'added' })).path).toBe('Projects/Sub/Real.md');
+    expect(await fsp.readFile(nodePath.join(vault, 'Projects/Sub/Real.md'), 'utf8')).toBe('subrealword\nadded\n');
   });
 
-  test('an unconfined key: quarantined places stay closed through a link, the rest reads through it', async () => {
+  test('an unconfined key: quarantined places stay closed, a folder link names no note, each note answers at its real path once', async () => {
     const { client: c } = await start({});
     for (const word of ['journalsecretword', 'privatesecretword']) expect(await searchPaths(c, word)).toEqual([]);
-    for (const path of ['Projects/JLink/2026/Day', 'Projects/PLink/Passwords hint'])
+    for (const path of ['Projects/JLink/2026/Day', 'Projects/PLink/Passwords hint', 'Projects/PeopleLink/Ana Ruiz'])
       expect((await attempt(c, 'read_note', { path })).ok).toBe(false);
-    expect((await call(c, 'read_note', { path: 'Projects/PeopleLink/Ana Ruiz' })).body).toMatch(/peoplesecretword/);
+    expect((await call(c, 'read_note', { path: 'People/Ana Ruiz' })).body).toMatch(/peoplesecretword/);
+    expect(await searchPaths(c, 'peoplesecretword')).toEqual(['People/Ana Ruiz.md']);
+    // The file link Obsidian lists reads through (Inbox.md is neither quarantined nor outside the key's roots).
+    expect((await call(c, 'read_note', { path: 'Projects/inboxfile' })).body).toMatch(/inboxsecretword/);
     expect(((await call(c, 'list_notes', {})).notes as Json[]).map((n) => n.path as string)).not.toEqual(
       expect.arrayContaining([expect.stringMatching(/^Projects\/(JLink|PLink)\//)]),
     );
+  });
+});
+
+describe('folder links Obsidian ignores (into the vault, to its parent): every note is served at its one real path', () => {
+  // help.obsidian.md/symlinks: "Obsidian ignores any symlink to a parent folder of the vault, or from one folder in the
+  // vault to another folder in the same vault." The host lists neither, so no tool sees a note twice or under a link.
+  let env: WriteEnv | null = null;
+  afterEach(async () => {
+    await env?.done();
+    env = null;
+  });
+
+  test('list, folders, search, read, links and writes know each note at its real path only', async () => {
+    const root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-ignoredlinks-'));
+    const vault = nodePath.join(root, 'vault');
+    await writeVaultFiles(vault, {
+      'Journal/Day.md': 'journaldayword of a day\n',
+      'Projects/Plan.md': 'See [[Journal/Day]] and [[Projects/JLink/Day]].\n',
+    });
+    await fsp.symlink('../Journal', nodePath.join(vault, 'Projects/JLink'), 'dir');
+    await fsp.symlink('..', nodePath.join(vault, 'Up'), 'dir');
+    env = await bootWriteEnvIn(vault, {}, () => fsp.rm(root, { recursive: true, force: true }));
+    const c = env.client;
+    const notes = ((await call(c, 'list_notes', {})).notes as Json[]).map((n) => n.path as string).sort();
+    expect(notes).toEqual(['Journal/Day.md', 'Projects/Plan.md']);
+    expect(JSON.stringify(await call(c, 'list_folders', {}))).not.toMatch(/JLink|Up/);
+    expect(await searchPaths(c, 'journaldayword')).toEqual(['Journal/Day.md']);
+    for (const path of ['Projects/JLink/Day', 'Up/vault/Journal/Day', 'Up/vault/Projects/Plan'])
+      expect([path, (await attempt(c, 'read_note', { path })).ok]).toEqual([path, false]);
+    const links = await call(c, 'get_links', { path: 'Projects/Plan' });
+    expect((links.outgoing as Json[]).map((l) => l.path)).toEqual(['Journal/Day.md']);
+    expect((links.unresolved as Json[]).map((l) => l.link)).toEqual(['Projects/JLink/Day']);
+    expect(((await call(c, 'get_links', { path: 'Journal/Day' })).backlinks as Json[]).map((l) => l.path)).toEqual(['Projects/Plan.md']);
+    for (const [tool, args] of [
+      ['append_note', { path: 'Projects/JLink/Day', content: 'x' }],
+      ['create_note', { path: 'Projects/JLink/New', content: 'x\n' }],
+      ['create_note', { path: 'Up/vault/Journal/New', content: 'x\n' }],
+    ] as Array<[string, Json]>)
+      expect([tool, args, (await attempt(c, tool, args)).ok]).toEqual([tool, args, false]);
+    expect((await fsp.readdir(nodePath.join(vault, 'Journal'))).sort()).toEqual(['Day.md']);
+    expect(await fsp.readFile(nodePath.join(vault, 'Journal/Day.md'), 'utf8')).toBe('journaldayword of a day\n');
   });
 });

@@ -69,26 +69,41 @@ describe('InstructionPlaces', () => {
       'Areas/Plan.md': '# Plan\n',
       'Reference/Tools/SKILL.md': '---\nname: Tools\ndescription: Tools.\n---\n',
       'Reference/Other.md': 'x\n',
+      'Reference/Linked.md': 'l\n',
       'Skills/summarize/SKILL.md': '---\nname: S\ndescription: S.\n---\n',
     },
-    { 'Areas/AGENTS.md': ['rules.md', 'file'], 'Skills/tools': ['../Reference/Tools', 'dir'] },
+    {
+      'Areas/AGENTS.md': ['rules.md', 'file'],
+      'Skills/linked.md': ['../Reference/Linked.md', 'file'],
+      // A folder link to another vault folder: Obsidian ignores it (help.obsidian.md/symlinks), so no skill lives there.
+      'Skills/tools': ['../Reference/Tools', 'dir'],
+    },
     (vault) => ({ root, app, store } = vault),
   );
 
-  it("holds a link's target (a file, or a folder and all below it) and the paths named by rule, and nothing else", async () => {
+  it("holds a listed link's target and the paths named by rule, and nothing else: not the folder an ignored folder link names", async () => {
     const hold = await store.instructions.ruleFor('Skills');
+    expect(app.vault.getAbstractFileByPath('Skills/tools')).toBeNull();
     for (const path of [
       'Areas/rules.md',
       'areas/RULES.md',
-      'Reference/Tools',
-      'Reference/Tools/SKILL.md',
-      'Reference/Tools/new.md',
+      'Reference/Linked.md',
       'Areas/AGENTS.md',
       'x/GEMINI.md',
       'Skills/new',
+      'Skills/linked.md',
     ])
       expect([path, hold(path)]).toEqual([path, true]);
-    for (const path of ['Areas/Plan.md', 'Areas', 'Reference', 'Reference/Other.md', 'Reference/Tools2/x.md', ''])
+    for (const path of [
+      'Areas/Plan.md',
+      'Areas',
+      'Reference',
+      'Reference/Other.md',
+      'Reference/Tools',
+      'Reference/Tools/SKILL.md',
+      'Reference/Tools/new.md',
+      '',
+    ])
       expect([path, hold(path)]).toEqual([path, false]);
   });
 

@@ -70,10 +70,12 @@ export class OutsideLinks {
    * - `outside`: it lies outside the vault and no trusted link covers it. The vault root is never outside.
    * - `alias`: the vault path where it really lies when that differs from `path`: it is reached
    *   through a symbolic link that stays inside the vault (`Projects/J → ../Journal` makes
-   *   `Projects/J/a.md` lie at `Journal/a.md`). Obsidian follows such a link and lists what is
-   *   below it under both paths, so the rules of the place it really lies in (quarantine, a key's
-   *   roots) must hold at the link's path too (NotePolicy). Null for an entry that lies where its
-   *   path says (no link on the way), or outside the vault.
+   *   `Projects/J/a.md` lie at `Journal/a.md`). Obsidian ignores a folder link into the vault
+   *   (help.obsidian.md/symlinks) but lists a file link (`Projects/i.md → ../Inbox.md`), and a
+   *   tool may name a path below an ignored folder link (a create), which the disk resolves, so the
+   *   rules of the place it really lies in (quarantine, a key's roots) must hold at the link's
+   *   path too (NotePolicy). Null for an entry that lies where its path says (no link on the
+   *   way), or outside the vault.
    * One answer carries both, so a caller that needs both asks once (NotePolicy's quarantine test
    * runs for every note of a warm start's scan).
    */

@@ -392,20 +392,29 @@ export class EntryWriter {
     }
   }
 
-  /** Creates `path` and its missing ancestors with `vault.createFolder`. */
+  /**
+   * Creates `path` and its missing ancestors with `vault.createFolder`. A segment the vault does
+   * not list but the disk holds (`node_modules`, a folder link Obsidian ignores because it leads
+   * to another vault folder: help.obsidian.md/symlinks) makes the path taken ({@link takenError}),
+   * not an internal error, and nothing is created through it.
+   */
   private async ensureFolder(path: string): Promise<void> {
     if (path === '') return;
     const segments = path.split('/');
     for (let n = 1; n <= segments.length; n++) {
       const prefix = segments.slice(0, n).join('/');
-      const entry = this.app.vault.getAbstractFileByPath(prefix);
+      const vault = this.app.vault;
+      const entry = vault.getAbstractFileByPath(prefix);
       if (entry instanceof TFolder) continue;
-      if (entry) throw takenError('create a folder at');
-      try {
-        await this.app.vault.createFolder(prefix);
-      } catch (err) {
-        if (!(this.app.vault.getAbstractFileByPath(prefix) instanceof TFolder)) throw err;
-      }
+      if (!entry)
+        try {
+          await vault.createFolder(prefix);
+          continue;
+        } catch (err) {
+          if (vault.getAbstractFileByPath(prefix) instanceof TFolder) continue;
+          if (!(await vault.adapter.exists(prefix))) throw err;
+        }
+      throw takenError('create a folder at');
     }
   }
 
