@@ -204,8 +204,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * or a same-named note inside the roots was read, written or deleted in its place), `/Home.md` and `path:` ids exact paths.
  * Session 25's lead, last: +0.3 KB for a path through one case-twin folder never reaching, by the case-blind link lookup,
  * a note only the other twin holds (a write, move or delete landed on it).
+ * Session 26: +0.2 KB for a create, folder or widget write through a folder the disk holds but the vault does not list
+ * (a folder link into the vault, which Obsidian ignores) answered as taken, not with an internal error.
  */
-const BUDGET_BYTES = 809_850;
+const BUDGET_BYTES = 810_050;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

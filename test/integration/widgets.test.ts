@@ -3,8 +3,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { runReviewCommand } from '../../src/ui/review/review-commands';
 import { vaultWidgetSource } from '../../src/ui/widgets/widget-block';
-import { DEMO_VAULT } from '../harness/temp-copy';
-import { bootWriteEnv, call, callError, type Json, type WriteEnv } from '../harness/write-helpers';
+import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
+import { bootWriteEnv, bootWriteEnvIn, call, callError, type Json, type WriteEnv } from '../harness/write-helpers';
 
 /**
  * Widgets over MCP with the official SDK client over HTTP: widget_list and widget_write under
@@ -290,6 +290,16 @@ describe('widgets over MCP', () => {
     expect(await callError(env.client, 'widget_write', { id: 'a', html: widgetHtml('A') })).toMatch(
       /^The widgets folder '_private\/Widgets' is in a folder agents may not access/,
     );
+  });
+
+  test('a widgets folder that is a link to another vault folder (which Obsidian ignores) is refused as taken, nothing written', async () => {
+    const copy = await copyToTemp(DEMO_VAULT);
+    await fs.symlink('Projects', path.join(copy.dir, 'Widgets'));
+    env = await bootWriteEnvIn(copy.dir, { mode: 'force' }, () => copy.cleanup());
+    expect(await callError(env.client, 'widget_write', { id: 'a', html: widgetHtml('A') })).toBe(
+      "The widgets folder 'Widgets' is taken on disk by an entry Obsidian does not list; ask the user to move it or choose another widgets folder.",
+    );
+    expect(await exists('Projects/a.html')).toBe(false);
   });
 
   test("a rendered widget gets its query run over the owner's view: private notes and the widgets folder left out", async () => {

@@ -252,14 +252,21 @@ export class WidgetStore {
     return path;
   }
 
-  /** Creates the widgets folder (and its parents) when it is missing. */
+  /**
+   * Creates the widgets folder (and its parents) when it is missing. A folder the disk holds there but the vault does not
+   * list (a folder link into another vault folder, which Obsidian ignores: help.obsidian.md/symlinks) makes createFolder
+   * fail: that is the folder being unavailable, answered as a file in its place is, not an internal error.
+   */
   private async ensureFolder(): Promise<void> {
     const folder = this.policy.widgetsFolder();
     const entry = findEntry(this.app.vault, folder);
     if (entry instanceof TFolder) return;
-    if (entry)
-      throw new ToolError('exists', `The widgets folder '${folder}' is a file; ask the user to move it or choose another widgets folder.`);
-    await this.app.vault.createFolder(folder);
+    const taken = (what: string): ToolError =>
+      new ToolError('exists', `The widgets folder '${folder}' is ${what}; ask the user to move it or choose another widgets folder.`);
+    if (entry) throw taken('a file');
+    await this.app.vault.createFolder(folder).catch(() => {
+      if (!(findEntry(this.app.vault, folder) instanceof TFolder)) throw taken('taken on disk by an entry Obsidian does not list');
+    });
   }
 
   /** Reads one widget file and its manifest. */
