@@ -1,6 +1,7 @@
 import { ALL_TOOLS, toolsForKey } from '../../src/tools/registry';
 import { normalizeKeyTools } from '../../src/settings/key-record';
 import { keyToolsSummary } from '../../src/ui/settings/client-snippets';
+import { ROUTE_TOOLS, toolSetServes, type ContentRoute } from '../../src/server/content/tool-set-routes';
 
 /** registry.ts toolsForKey: the pure filter behind a key's tools/list and tools/call. */
 describe('toolsForKey', () => {
@@ -42,5 +43,27 @@ describe('normalizeKeyTools and the Connect summary', () => {
     expect(keyToolsSummary({ label: 'Empty', tools: ['append_note'] }, [])).toMatch(
       /^A client using "Empty" sees no tools \(chosen tools, none of them enabled\)/,
     );
+  });
+});
+
+/** tool-set-routes.ts: the one rule by which a tool set reaches resources, prompts and completion. */
+describe('toolSetServes', () => {
+  test('every tool a content route stands in for is a read tool, so "all" and "read" serve every route', () => {
+    const readTools = ALL_TOOLS.filter((t) => t.kind === 'read').map((t) => t.name);
+    for (const tools of Object.values(ROUTE_TOOLS)) for (const tool of tools) expect(readTools).toContain(tool);
+    for (const route of Object.keys(ROUTE_TOOLS) as ContentRoute[]) {
+      expect([toolSetServes('all', route), toolSetServes('read', route), toolSetServes(undefined, route)]).toEqual([true, true, true]);
+    }
+  });
+
+  test('a chosen list is served a route only when it names every tool the route stands in for', () => {
+    const served = (set: string[]): ContentRoute[] => (Object.keys(ROUTE_TOOLS) as ContentRoute[]).filter((r) => toolSetServes(set, r));
+    expect(served([])).toEqual([]);
+    expect(served(['append_note', 'search'])).toEqual([]);
+    expect(served(['read_note'])).toEqual(['read']);
+    expect(served(['list_notes'])).toEqual([]);
+    expect(served(['list_notes', 'read_note'])).toEqual(['read', 'list']);
+    expect(served(['skill_read'])).toEqual(['prompt']);
+    expect(served(['skills_list', 'skill_read'])).toEqual(['prompt', 'prompts']);
   });
 });

@@ -11,6 +11,9 @@ import type { AccessScope } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
 import { endsInSeparator, foldPath } from '../../vault/paths/paths';
 import { JsonRpcError } from '../session/rpc-errors';
+import type { KeyToolSet } from '../../settings/key-record';
+import type { ToolContext } from '../../tools/tool';
+import { outsideToolSetRoute, toolSetServes } from './tool-set-routes';
 
 /** Every note resource URI starts with this: `vault-mcp://note/` + the vault path, each segment percent-encoded. */
 export const NOTE_URI_PREFIX = 'vault-mcp://note/';
@@ -116,14 +119,28 @@ function byPath(a: TFile, b: TFile): number {
 /**
  * Notes as MCP resources (MCP spec 2025-06-18, "Resources"), for one key's scope: only notes
  * the scope may read are listed, read, subscribed to or completed (quarantine, access rules,
- * roots; anything else answers "not found").
+ * roots; anything else answers "not found"), and only as far as the key's tool set serves
+ * them (tool-set-routes.ts: a key without read_note reads and hears of no note, one without
+ * list_notes lists and completes none).
  */
 export class NoteResources {
-  /** @param notes the note store. @param scope the calling key's access scope. */
+  private readonly reads: boolean;
+  private readonly lists: boolean;
+
+  /** @param notes the note store. @param scope the calling key's access scope. @param tools the key's tool set (missing = all). */
   constructor(
     private readonly notes: NoteStore,
     private readonly scope: AccessScope,
-  ) {}
+    tools?: KeyToolSet,
+  ) {
+    this.reads = toolSetServes(tools, 'read');
+    this.lists = toolSetServes(tools, 'list');
+  }
+
+  /** The resources of a context's key: its notes, scope and tool set. */
+  static of(ctx: ToolContext): NoteResources {
+    return new NoteResources(ctx.notes, ctx.scope, ctx.caller.tools);
+  }
 
   /**
    * One page of resources/list, notes in path order, {@link RESOURCE_PAGE_SIZE} per page.
@@ -132,7 +149,7 @@ export class NoteResources {
    */
   list(cursor: string | undefined): ListResourcesResult {
     const after = cursor === undefined ? null : pathOfCursor(cursor);
-    const sorted = this.notes.readableNotes(this.scope).sort(byPath);
+    const sorted = this.lists ? this.notes.readableNotes(this.scope).sort(byPath) : [];
     let start = 0;
     if (after !== null) {
       let high = sorted.length;
@@ -161,7 +178,8 @@ export class NoteResources {
    * The readable note a note URI names: the decoded path made vault-relative without further
    * decoding (backslashes, `.`/`..` segments, NFC, an absolute path inside the vault: NotePolicy.literalPath), case and Unicode form
    * matched to the vault's real spelling.
-   * @throws JsonRpcError(-32602) for a malformed note URI or one of another scheme;
+   * @throws JsonRpcError(-32602) for a malformed note URI or one of another scheme, or for any
+   *   note when the key's tool set serves no reading (outsideToolSetRoute, whether a note is there or not);
    *   JsonRpcError({@link RESOURCE_NOT_FOUND}) when no note the scope may read is there.
    */
   noteAt(uri: string): TFile {
@@ -173,6 +191,7 @@ export class NoteResources {
         { uri },
       );
     }
+    if (!this.reads) throw outsideToolSetRoute('read', this.scope.label);
     // A trailing '/' names a folder, never the note normalization would reach by dropping it.
     if (endsInSeparator(path)) throw notFound(uri);
     let real: string;
@@ -199,9 +218,11 @@ export class NoteResources {
 
   /**
    * True when the scope's quarantine and roots admit `path` (its folder rules, not a note's
-   * frontmatter): how a removed note, whose frontmatter is gone, is judged for update notifications.
+   * frontmatter) and the key's tool set serves reading: how a removed note, whose frontmatter is
+   * gone, is judged for update notifications.
    */
   admitsPath(path: string): boolean {
+    if (!this.reads) return false;
     try {
       this.notes.policy.checkedPath(path, this.scope);
       return true;
@@ -210,21 +231,21 @@ export class NoteResources {
     }
   }
 
-  /** True when a Markdown note the scope may read is at this vault path now (for update notifications; other files are no resources). */
+  /** True when a Markdown note the scope (and tool set) may read is at this vault path now (for update notifications; other files are no resources). */
   canReadPath(path: string): boolean {
     const file = this.notes.fileByPath(path);
-    return file !== null && file.extension === 'md' && this.notes.canRead(file, this.scope);
+    return this.reads && file !== null && file.extension === 'md' && this.notes.canRead(file, this.scope);
   }
 
   /**
    * Note paths starting with `prefix` (ignoring case and Unicode form: foldPath; an absolute path inside the vault
-   * counts from the vault folder, as every path route reads it), in path order, for completion/complete.
+   * counts from the vault folder, as every path route reads it), in path order, for completion/complete;
+   * none when the key's tool set serves no listing.
    * @returns at most {@link MAX_COMPLETIONS} values, the number of matches and whether more exist.
    */
   completePath(prefix: string): { values: string[]; total: number; hasMore: boolean } {
     const wanted = foldPath(this.completionPrefix(prefix));
-    const matches = this.notes
-      .readableNotes(this.scope)
+    const matches = (this.lists ? this.notes.readableNotes(this.scope) : [])
       .filter((file) => foldPath(file.path).startsWith(wanted))
       .sort(byPath)
       .map((file) => file.path);

@@ -14,6 +14,8 @@ import { NoteSubscriptions } from './note-subscriptions';
 import type { SessionAddOn } from './session-add-on';
 import { NOTE_ARGUMENT, PromptView, promptDigestOf, SkillPrompts } from './skill-prompts';
 import { guarded, JsonRpcError } from '../session/rpc-errors';
+import type { KeyToolSet } from '../../settings/key-record';
+import { toolSetServes } from './tool-set-routes';
 
 /** Variable of {@link NOTE_URI_TEMPLATE} that completion/complete fills in. */
 const PATH_VARIABLE = 'path';
@@ -42,6 +44,8 @@ export interface SessionContextSource {
   now(): ToolContext | null;
   /** The vault's notes, followed for change events while the session is open. */
   notes: ToolContext['notes'];
+  /** The session's key's tool set now (tool-set-routes.ts decides what it is served). */
+  tools(): KeyToolSet | undefined;
 }
 
 /**
@@ -49,7 +53,8 @@ export interface SessionContextSource {
  * "Resources", "Prompts", "Completion"): notes as resources ({@link NoteResources}), skills as
  * prompts ({@link SkillPrompts}), then whatever `addOns` bring. Every request runs as the
  * session's key at that moment (its scope: quarantine, access rules, roots). Follows vault
- * changes while the session is open, telling the session only what its key may know:
+ * changes while the session is open, telling the session only what its key may know (its tool set
+ * included: tool-set-routes.ts):
  * `notifications/resources/updated` for a subscribed note it could read before or after the change
  * ({@link NoteSubscriptions}: a hidden note's edits, renames and deletion stay silent), and
  * `notifications/prompts/list_changed` when a change in the skills folder (a note, or another file
@@ -65,14 +70,8 @@ export function registerSessionContent(
   context: SessionContextSource,
   addOns: readonly SessionAddOn[],
 ): SessionContentHandle {
-  const resources = async (extra: SessionRequestExtra): Promise<NoteResources> => {
-    const ctx = await context.forRequest(extra);
-    return new NoteResources(ctx.notes, ctx.scope);
-  };
-  const prompts = async (extra: SessionRequestExtra): Promise<SkillPrompts> => {
-    const ctx = await context.forRequest(extra);
-    return new SkillPrompts(ctx.notes, ctx.scope, skillsFolderOf(ctx.settings.skills?.folder));
-  };
+  const resources = async (extra: SessionRequestExtra): Promise<NoteResources> => NoteResources.of(await context.forRequest(extra));
+  const prompts = async (extra: SessionRequestExtra): Promise<SkillPrompts> => SkillPrompts.of(await context.forRequest(extra));
   const addOnResources = addOns.flatMap((a) => a.resources ?? []);
   const addOnTemplates = addOns.flatMap((a) => a.templates ?? []);
   const addOnPrompts = addOns.flatMap((a) => a.prompts ?? []);
@@ -108,7 +107,8 @@ export function registerSessionContent(
           'resources/templates/list has a single page and gives no nextCursor; call it without cursor.',
         );
       }
-      return { resourceTemplates: [NOTE_TEMPLATE, ...addOnTemplates.map((t) => t.definition)] };
+      const own = toolSetServes(context.tools(), 'read') ? [NOTE_TEMPLATE] : [];
+      return { resourceTemplates: [...own, ...addOnTemplates.map((t) => t.definition)] };
     }),
   );
   server.setRequestHandler(
@@ -222,7 +222,7 @@ export function registerSessionContent(
   };
   const viewNow = (): NoteResources | null => {
     const ctx = context.now();
-    return ctx && new NoteResources(ctx.notes, ctx.scope);
+    return ctx && NoteResources.of(ctx);
   };
   const tell = (uris: string[]): void => {
     for (const uri of uris) server.sendResourceUpdated({ uri }).catch(() => undefined);

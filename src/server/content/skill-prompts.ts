@@ -8,6 +8,8 @@ import type { ToolContext } from '../../tools/tool';
 import { SkillCatalog, skillsFolderOf } from '../../vault/skills';
 import { noteUri } from './note-resources';
 import { JsonRpcError } from '../session/rpc-errors';
+import type { KeyToolSet } from '../../settings/key-record';
+import { outsideToolSetRoute, toolSetServes } from './tool-set-routes';
 
 /** The one (optional) argument of every skill prompt: a note to apply the skill to. */
 export const NOTE_ARGUMENT = 'note';
@@ -16,22 +18,33 @@ export const NOTE_ARGUMENT = 'note';
  * The vault's skills as MCP prompts (MCP spec 2025-06-18, "Prompts"), for one key's scope:
  * each well-formed skill is a prompt named by its id, titled and described by its frontmatter,
  * taking an optional `note` argument. A skill with malformed frontmatter is no prompt (it stays
- * visible, with its error, in `skills_list`).
+ * visible, with its error, in `skills_list`). Served as far as the key's tool set serves them
+ * (tool-set-routes.ts: prompts/list needs skills_list and skill_read, prompts/get skill_read, its `note` read_note).
  */
 export class SkillPrompts {
   private readonly catalog: SkillCatalog;
 
-  /** @param notes the note store. @param scope the caller's access scope. @param folder the skills folder. */
+  /**
+   * @param notes the note store. @param scope the caller's access scope. @param folder the skills folder.
+   * @param tools the key's tool set (missing = all).
+   */
   constructor(
     private readonly notes: NoteStore,
     private readonly scope: AccessScope,
     private readonly folder: string,
+    private readonly tools?: KeyToolSet,
   ) {
     this.catalog = new SkillCatalog(notes);
   }
 
-  /** prompts/list entries: one per well-formed skill the scope may read, by id. */
+  /** The prompts of a context's key: its notes, scope, skills folder and tool set. */
+  static of(ctx: ToolContext): SkillPrompts {
+    return new SkillPrompts(ctx.notes, ctx.scope, skillsFolderOf(ctx.settings.skills?.folder), ctx.caller.tools);
+  }
+
+  /** prompts/list entries: one per well-formed skill the scope may read, by id; none when the tool set serves no prompt list. */
   async list(): Promise<Prompt[]> {
+    if (!toolSetServes(this.tools, 'prompts')) return [];
     const skills = await this.catalog.list(this.folder, this.scope);
     return skills
       .filter((skill) => skill.error === null)
@@ -80,9 +93,11 @@ export class SkillPrompts {
    * prompts/get: the skill's instructions as a user message, then, when `note` is given, that
    * note as an embedded resource.
    * @throws JsonRpcError(-32602) for an unknown prompt, a skill with malformed frontmatter, an
-   *   argument other than `note`, or a `note` the scope cannot read (the message says which).
+   *   argument other than `note`, or a `note` the scope cannot read (the message says which); for
+   *   any prompt when the key's tool set lacks skill_read, and for a `note` when it lacks read_note.
    */
   async get(name: string, args: Record<string, string> | undefined): Promise<GetPromptResult> {
+    if (!toolSetServes(this.tools, 'prompt')) throw outsideToolSetRoute('prompt', this.scope.label);
     const extra = Object.keys(args ?? {}).filter((key) => key !== NOTE_ARGUMENT);
     if (extra.length > 0) {
       throw new JsonRpcError(
@@ -118,9 +133,10 @@ export class SkillPrompts {
   /** The note a prompt's `note` argument names. @throws JsonRpcError(-32602) with the lookup's reason. */
   private resolveNote(prompt: string, notePath: string): TFile {
     try {
+      if (!toolSetServes(this.tools, 'read')) throw outsideToolSetRoute('read', this.scope.label);
       return this.notes.policy.resolveNote({ path: notePath }, this.scope);
     } catch (error) {
-      if (error instanceof ToolError)
+      if (error instanceof ToolError || error instanceof JsonRpcError)
         throw new JsonRpcError(ErrorCode.InvalidParams, `Argument "${NOTE_ARGUMENT}" of prompt "${prompt}": ${error.message}`);
       throw error;
     }
@@ -133,7 +149,7 @@ export class SkillPrompts {
  * @returns the digest, or null for a null context.
  */
 export async function promptDigestOf(ctx: ToolContext | null): Promise<string | null> {
-  return ctx ? new SkillPrompts(ctx.notes, ctx.scope, skillsFolderOf(ctx.settings.skills?.folder)).digest() : null;
+  return ctx ? SkillPrompts.of(ctx).digest() : null;
 }
 
 /**

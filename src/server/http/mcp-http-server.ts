@@ -209,7 +209,7 @@ export class McpHttpServer {
 
   /**
    * Call after the settings were saved or reloaded: when what a key may see can have changed
-   * without a note changing (a key's label, which `agent_overrides` name, or roots; the quarantine,
+   * without a note changing (a key's label, which `agent_overrides` name, roots or tool set; the quarantine,
    * trusted-link, skills or widgets folder settings), every session and 2026-07-28 listener is
    * judged again as {@link notifyPromptListChanged} does: a subscribed note that left or entered a
    * key's view gets `notifications/resources/updated`, and `notifications/prompts/list_changed` goes
@@ -220,10 +220,13 @@ export class McpHttpServer {
     if (this.accessOf() !== this.access) await this.notifyPromptListChanged();
   }
 
-  /** What the keys' access depends on in the settings, as one text: each key's id, label and roots, and the access, skills and widgets settings. */
+  /**
+   * What the keys' access depends on in the settings, as one text: each key's id, label, roots and
+   * tool set (which serves notes and prompts, tool-set-routes.ts), and the access, skills and widgets settings.
+   */
   private accessOf(): string {
     const { access, skills, widgets } = this.getSettings();
-    const keys = this.keys.list().map((k) => [k.id, k.label, k.roots]);
+    const keys = this.keys.list().map((k) => [k.id, k.label, k.roots, k.tools]);
     return JSON.stringify([keys, access, skills?.folder, widgets?.folder]);
   }
 

@@ -93,10 +93,10 @@ export class ModernEndpoint {
     }
   }
 
-  /** What the key may read now (its own access: a listen stream carries no client roots), or null when nothing. */
+  /** What the key may read now (its own access and tool set: a listen stream carries no client roots), or null when nothing. */
   private viewOf(keyId: string): NoteResources | null {
     const ctx = this.contextOf(keyId);
-    return ctx && new NoteResources(ctx.notes, ctx.scope);
+    return ctx && NoteResources.of(ctx);
   }
 
   private handlerOf(keyId: string): McpHttpHandler {

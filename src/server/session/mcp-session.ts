@@ -174,6 +174,7 @@ export function createSessionServer(
       return blocked ? null : context;
     },
     notes: contextOf(caller(), { status: 'unsupported' }).context.notes,
+    tools: () => caller().tools,
   };
   const content = registerSessionContent(server, sessionContext, addOns);
   // Changed client roots change what the session may see: its subscriptions and prompts are judged again. The
