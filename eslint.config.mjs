@@ -75,8 +75,10 @@ export default defineConfig([
     rules: { 'obsidianmd/prefer-create-el': 'off' },
   },
   {
-    // The activity hint's refresh timer also runs in npm start's Node host, where `window` does not exist.
-    files: ['src/ui/activity/activity-status-bar.ts'],
+    // The activity hint's refresh timer and the log's look at another instance's writes
+    // and at the proposals another instance staged (the two register.ts) also run in npm start's
+    // Node host, where `window` does not exist.
+    files: ['src/ui/activity/activity-status-bar.ts', 'src/ui/activity/register.ts', 'src/ui/review/register.ts'],
     rules: { 'obsidianmd/prefer-window-timers': 'off' },
   },
   {

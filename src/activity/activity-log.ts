@@ -10,7 +10,8 @@ import { undoOf } from './undo-data';
 export type ActivityEvent = { type: 'recorded'; entry: ActivityEntry } | { type: 'updated'; entry: ActivityEntry } | { type: 'loaded' };
 
 /** The part of PluginFile the log uses (tests keep the file in memory); `writeIfUnchanged` where several instances write it. */
-export type ActivityFile = Pick<PluginFile, 'path' | 'read' | 'write' | 'keepCorruptAside'> & Partial<Pick<PluginFile, 'writeIfUnchanged'>>;
+export type ActivityFile = Pick<PluginFile, 'path' | 'read' | 'write' | 'keepCorruptAside'> &
+  Partial<Pick<PluginFile, 'writeIfUnchanged' | 'stat'>>;
 
 /** Milliseconds in a day. */
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -49,6 +50,8 @@ export class ActivityLog {
   private lastRead: string | null = null;
   /** False until {@link load} has read the file: nothing is written before, so a file not read yet is never overwritten. */
   private loaded = false;
+  /** The file's stat (`mtime ctime size`) when {@link refresh} last read it; undefined before. */
+  private statSeen?: string;
   /** True once the file held text this log did not write: another instance writes it too, so each write is checked ({@link scheduleSave}). */
   private shared = false;
 
@@ -162,6 +165,30 @@ export class ActivityLog {
     this.sizes.delete(entry);
     this.scheduleSave();
     this.emit({ type: 'updated', entry });
+  }
+
+  /**
+   * Takes in what another instance on the same vault wrote to the file since this log last read
+   * it (see {@link mergeFile}), so its changes are listed and can be reverted here before this
+   * one writes anything. Obsidian fires no vault event for a file in the config folder (and
+   * `Plugin.onExternalSettingsChange` is for data.json only), so readers call this first: one
+   * `stat`, and a read only when the file's mtime, ctime or size changed. Every write is a whole
+   * copy swapped in (PluginFile.write), so the read never sees half a file. Waits for a save of
+   * this log under way; does nothing before {@link load}. Never throws: a file that cannot be
+   * read now is read at the next call.
+   */
+  async refresh(): Promise<void> {
+    if (!this.loaded || !this.file.stat) return;
+    try {
+      await this.whenSaved();
+      const stat = await this.file.stat();
+      const seen = stat ? `${stat.mtime} ${stat.ctime} ${stat.size}` : '';
+      if (seen === this.statSeen) return;
+      await this.mergeFile();
+      this.statSeen = seen;
+    } catch {
+      // Read again at the next call.
+    }
   }
 
   /** Every entry, newest first (a fresh array). */

@@ -48,11 +48,14 @@ export class ActivityRevert {
   ) {}
 
   /**
-   * Reverts entry `id` (or, for a revert entry, redoes what it undid).
+   * Reverts entry `id` (or, for a revert entry, redoes what it undid), after taking in what
+   * another instance on the vault logged (ActivityLog.refresh), as do {@link revertKey} and
+   * {@link revertSession}.
    * @returns the outcome; a refusal (unknown id, already reverted, the note gone, private,
    *   read-only, changed where the undo would go) is `reverted: false` with the reason. Throws only for bugs.
    */
   async revert(id: string): Promise<RevertOutcome> {
+    await this.log.refresh();
     const entry = this.log.get(id);
     if (!entry)
       return { id, reverted: false, message: `No activity entry '${id}'; list them with "activity" (or the Agent activity view).` };
@@ -79,12 +82,14 @@ export class ActivityRevert {
   }
 
   /** Reverts every entry of key `keyId` not reverted yet, newest first (revert entries themselves are skipped). */
-  revertKey(keyId: string): Promise<RevertOutcome[]> {
+  async revertKey(keyId: string): Promise<RevertOutcome[]> {
+    await this.log.refresh();
     return this.revertAll(this.log.all().filter((e) => e.key_id === keyId));
   }
 
   /** Reverts every entry of MCP session `session` not reverted yet, newest first (as {@link revertKey}). */
-  revertSession(session: string): Promise<RevertOutcome[]> {
+  async revertSession(session: string): Promise<RevertOutcome[]> {
+    await this.log.refresh();
     return this.revertAll(this.log.all().filter((e) => e.session === session));
   }
 

@@ -46,6 +46,8 @@ export class ProposalStore {
   /** Proposals being accepted right now (see {@link whileAccepting}). */
   private readonly accepting = new Set<string>();
   private saving: Promise<void> = Promise.resolve();
+  /** The file's stat (`mtime ctime size`) when {@link refresh} last read it; undefined before. */
+  private statSeen?: string;
 
   /**
    * @param notes the note store (reads of current note text, note change events).
@@ -90,6 +92,25 @@ export class ProposalStore {
    */
   async ensureWriter(): Promise<void> {
     if (this.lock && (await this.lock.ensure()) === 'acquired') await this.readFile();
+  }
+
+  /**
+   * While another instance holds the writer lock (it alone writes the file), takes in what it
+   * wrote since this store last read the file, so this one lists its proposals too (it decides
+   * none until it takes over, {@link ensureWriter}). Obsidian fires no event for a file in the
+   * config folder, so readers call this first: one `stat`, and a read only when the file's
+   * mtime, ctime or size changed (writes are whole copies swapped in: never half a file).
+   * Never throws: a file that cannot be read now is read at the next call.
+   */
+  async refresh(): Promise<void> {
+    if (!this.lock || this.lock.isHeld || this.lock.isClosed) return;
+    try {
+      const stat = await this.file.stat();
+      const seen = stat ? `${stat.mtime} ${stat.ctime} ${stat.size}` : '';
+      if (seen !== this.statSeen && !(await this.readFile(false)).problem) this.statSeen = seen;
+    } catch {
+      // Read again at the next call.
+    }
   }
 
   /**

@@ -6,6 +6,8 @@ import VaultMcpPlugin from '../../src/main';
 import { WRITER_LOCK_FILE } from '../../src/vault/plugin-files/writer-lock';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { attempt } from '../harness/write-helpers';
+import { runActivityCommand } from '../../src/ui/activity/activity-commands';
+import { runReviewCommand } from '../../src/ui/review/review-commands';
 
 /**
  * Issue 19: two plugin instances on one vault (two `npm start` on one --vault, two Obsidian
@@ -166,5 +168,80 @@ describe('two plugin instances on one vault', () => {
     expect(onDisk.filter((e) => e.path === 'Inbox.md')).toHaveLength(12);
     expect(onDisk.filter((e) => e.path === 'Other.md')).toHaveLength(12);
     expect(new Set(onDisk.map((e) => e.id))).toEqual(logged);
+  });
+  // Newcomer S26: the first instance listed and reverted nothing the second logged until it
+  // wrote itself (it merged the file only before its own writes). Readers now take in the file
+  // when its stat changed (ActivityLog.refresh), so A sees, lists and reverts B's change without
+  // writing first, and B then sees it reverted, with each entry once.
+  test("an instance lists and reverts the other's change without writing first, and the other then shows it reverted", async () => {
+    const a = await startForce('First');
+    const b = await startForce('Second');
+    await a.env.plugin.activity.whenSaved();
+    const out = await attempt(b.client, 'append_note', { path: 'Inbox', content: 'from b' });
+    expect(out.ok).toBe(true);
+    await b.env.plugin.activity.whenSaved();
+    const id = b.env.plugin.activity.all()[0].id;
+    expect(await fsp.readFile(nodePath.join(dir, 'Inbox.md'), 'utf8')).toContain('from b');
+    await a.env.app.vault.syncFromDisk();
+
+    // The terminal's `activity` of A lists it, and `activity <id>` shows it.
+    const listed = await runActivityCommand(a.env.plugin, 'activity');
+    expect(listed).toContain(id);
+    expect(listed).toContain('"Second"');
+    expect(await runActivityCommand(a.env.plugin, `activity ${id}`)).toMatch(new RegExp(`^${id} .*edit Inbox\\.md via append_note`));
+    expect(a.env.plugin.activity.all().map((e) => e.id)).toEqual([id]);
+    // A's `revert <id>` reverts it.
+    const reverted = await runActivityCommand(a.env.plugin, `revert ${id}`);
+    expect(reverted).not.toMatch(/No activity entry/);
+    expect(a.env.plugin.activity.get(id)?.reverted_by).toMatch(/^a_/);
+    expect(await fsp.readFile(nodePath.join(dir, 'Inbox.md'), 'utf8')).toBe('# Inbox\n');
+    await a.env.plugin.activity.whenSaved();
+
+    // B lists it as reverted by A's revert, without writing first; each entry once in both.
+    const revertId = a.env.plugin.activity.get(id)?.reverted_by as string;
+    expect(await runActivityCommand(b.env.plugin, 'activity')).toContain(`(reverted by ${revertId})`);
+    expect(b.env.plugin.activity.isReverted(b.env.plugin.activity.get(id) as never)).toBe(true);
+    const ids = (log: typeof a.env.plugin.activity): string[] => log.all().map((e) => e.id);
+    expect(ids(b.env.plugin.activity)).toEqual([revertId, id]);
+    expect(ids(a.env.plugin.activity)).toEqual([revertId, id]);
+    // B's revert of the same entry answers that A already reverted it.
+    expect((await b.env.plugin.reverts.revert(id)).message).toBe(
+      `${id} is already reverted (by ${revertId}); revert ${revertId} to redo it.`,
+    );
+    const text = await fsp.readFile(nodePath.join(pluginFolder(a.env), 'activity.json'), 'utf8');
+    expect((JSON.parse(text) as { entries: Array<{ id: string }> }).entries.map((e) => e.id).sort()).toEqual([id, revertId].sort());
+  });
+
+  test("the Activity view's log takes in the other instance's change on its own within seconds (no command, no write)", async () => {
+    const a = await startForce('First');
+    const b = await startForce('Second');
+    expect((await attempt(b.client, 'append_note', { path: 'Inbox', content: 'from b' })).ok).toBe(true);
+    await b.env.plugin.activity.whenSaved();
+    const id = b.env.plugin.activity.all()[0].id;
+    const loaded = new Promise<boolean>((resolve) => a.env.plugin.activity.onChange((e) => e.type === 'loaded' && resolve(true)));
+    expect(await Promise.race([loaded, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 4000))])).toBe(true);
+    expect(a.env.plugin.activity.get(id)?.path).toBe('Inbox.md');
+  });
+  // Newcomer S26, same cause as the activity log: the second instance read proposals.json once at
+  // start, so what the lock holder staged later was missing from its list until it took over.
+  test('the instance without the writer lock lists and shows what the holder staged since, and on its own within seconds', async () => {
+    const first = await start('First');
+    const second = await start('Second');
+    const out = await attempt(first.client, 'append_note', { path: 'Inbox', content: 'staged by first' });
+    if (!out.ok) throw new Error(out.message);
+    await first.env.plugin.proposals.flush();
+    const id = String(out.value.proposal_id);
+    expect(await runReviewCommand(second.env.plugin, 'proposals')).toContain(id);
+    expect(await runReviewCommand(second.env.plugin, `show ${id}`)).toContain('staged by first');
+    // Deciding stays the holder's: the second still refuses with its sentence.
+    expect(await runReviewCommand(second.env.plugin, `reject ${id}`)).toMatch(/Another Vault MCP instance/);
+    // The Pending view and status bar follow the store's events: a second staged change reaches
+    // the store on its own (no command), within the 2 s look.
+    const loaded = new Promise<boolean>((resolve) => second.env.plugin.proposals.onChange((e) => e.type === 'loaded' && resolve(true)));
+    const next = await attempt(first.client, 'append_note', { path: 'Inbox', content: 'staged again' });
+    if (!next.ok) throw new Error(next.message);
+    await first.env.plugin.proposals.flush();
+    expect(await Promise.race([loaded, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 4000))])).toBe(true);
+    expect(second.env.plugin.proposals.pending().map((p) => p.id)).toEqual([id, String(next.value.proposal_id)]);
   });
 });

@@ -233,6 +233,57 @@ describe('ActivityLog', () => {
     expect(recentWriteHint(log, t + 3 * 60_000)).toBe('Claude Code made 1 change · 3 min ago');
     expect(recentWriteHint(log, t + 6 * 60_000)).toBeNull();
   });
+
+  it("refresh takes in another log's entries on the same file once its stat changes: one stat otherwise, no entry twice", async () => {
+    /** The file as two instances share it: a stat that changes with every write (mtime, size), reads counted. */
+    class StatFile extends MemoryFile {
+      version = 0;
+      reads = 0;
+      override async read(): Promise<string | null> {
+        this.reads++;
+        return super.read();
+      }
+      override async write(text: string): Promise<void> {
+        this.version++;
+        await super.write(text);
+      }
+      async stat() {
+        return this.text === null ? null : { type: 'file' as const, ctime: 1, mtime: 1000 + this.version, size: this.text.length };
+      }
+    }
+    const shared = new StatFile();
+    file = shared;
+    const a = make();
+    const b = make();
+    await a.load();
+    await b.load();
+    const theirs = b.record(edit('a\n', 'a\nb\n'), { ...AGENT, actor: { keyId: 'k2', session: 's2' } });
+    await b.whenSaved();
+    expect(a.get(theirs?.id ?? '')).toBeUndefined();
+    const events: string[] = [];
+    a.onChange((e) => events.push(e.type));
+    await a.refresh();
+    expect(a.all().map((e) => e.id)).toEqual([theirs?.id]);
+    expect(events).toEqual(['loaded']);
+    // Unchanged since: one stat, no read, no event.
+    const reads = shared.reads;
+    await a.refresh();
+    expect(shared.reads).toBe(reads);
+    expect(events).toEqual(['loaded']);
+    // A's revert entry reaches B the same way, marking B's entry reverted; nothing twice.
+    const revert = a.record(
+      { kind: 'edit', tool: 'revert', path: 'Note.md', before: 'a\nb\n', after: 'a\n' },
+      {
+        ...AGENT,
+        actor: { keyId: 'k2', via: { revert: theirs?.id ?? '' } },
+      },
+    );
+    await a.whenSaved();
+    await b.refresh();
+    expect(b.all().map((e) => e.id)).toEqual([revert?.id, theirs?.id]);
+    expect(b.isReverted(b.get(theirs?.id ?? '') as never)).toBe(true);
+    expect(parseActivity(shared.text ?? '').map((e) => e.id)).toEqual([theirs?.id, revert?.id]);
+  });
 });
 
 describe('terminal listing', () => {

@@ -48,8 +48,10 @@ export const proposalStatusTool = defineTool({
       if (args.id !== undefined)
         throw new ToolError('invalid_argument', 'Give id or activity, not both: activity lists every change of yours.');
       if (!ctx.activity) throw new ToolError('unavailable', 'This vault keeps no activity log.');
+      await ctx.activity.refresh();
       return agentActivity(ctx.activity, ctx.notes, ctx.caller.id, ctx.scope, LIST_LIMIT);
     }
+    await ctx.proposals.refresh();
     if (args.id !== undefined) {
       const p = ctx.proposals.get(args.id.trim());
       if (!p || p.key_id !== ctx.caller.id) {

@@ -76,6 +76,7 @@ export async function revertActivity(
 /** {@link revertActivity} before its answer is made safe to print. */
 async function revertAnswer(target: ActivityCommandTarget, what: { id: string } | { key: string } | { session: string }): Promise<string> {
   if ('id' in what) return (await target.reverts.revert(what.id)).message;
+  await target.activity.refresh();
   const entries = target.activity.all();
   let outcomes: RevertOutcome[];
   if ('key' in what) {
@@ -95,12 +96,14 @@ async function revertAnswer(target: ActivityCommandTarget, what: { id: string } 
 /**
  * Runs one typed command line if it is an activity command (`activity [id]`, `revert <id>`,
  * `revert key "<label>"`, `revert session <session>`). @returns the answer, or null for any
- * other command (the review commands answer those).
+ * other command (the review commands answer those). Each takes in what another instance on
+ * the vault logged first (ActivityLog.refresh).
  */
 export async function runActivityCommand(target: ActivityCommandTarget, line: string): Promise<string | null> {
   const words = line.trim().split(/\s+/);
   const [command, first, ...rest] = words;
   if (command === 'activity') {
+    await target.activity.refresh();
     const from = rest.length === 1 && /^[1-9]\d{0,6}$/.test(rest[0]) ? Number(rest[0]) : rest.length ? null : 1;
     if (from === null) return 'Usage: activity [entry id [line to start from]]';
     return first === undefined ? listActivity(target.activity) : showActivity(target.activity, first, from);

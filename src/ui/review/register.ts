@@ -10,6 +10,9 @@ import { addPendingStatusBarItem } from './pending-status-bar';
 import { PENDING_VIEW, PendingChangesView } from './pending-view';
 import { addSidebarView } from '../sidebar-view';
 
+/** How often a store that does not hold the writer lock looks for what the holder wrote, ms. */
+const REFRESH_MS = 2000;
+
 /** The plugin as the review wiring needs it. */
 export interface ReviewPlugin extends Plugin {
   settings: VaultMcpSettings;
@@ -22,7 +25,8 @@ export interface ReviewPlugin extends Plugin {
  * inline review in every editor (`registerEditorExtension`) and its editor commands; the Pending changes view with its ribbon icon,
  * command and status-bar count; a Notice for each new proposal (unless muted in settings);
  * and the Obsidian CLI handlers `vault-mcp:proposals`, `vault-mcp:show`, `vault-mcp:accept`,
- * `vault-mcp:reject` (`Plugin.registerCliHandler`, since 1.12.2; skipped on older apps).
+ * `vault-mcp:reject` (`Plugin.registerCliHandler`, since 1.12.2; skipped on older apps); while
+ * another instance holds the writer lock, a look every {@link REFRESH_MS} at what it staged.
  * Everything registered is released on unload.
  */
 export function registerReview(plugin: ReviewPlugin): void {
@@ -30,6 +34,10 @@ export function registerReview(plugin: ReviewPlugin): void {
   addReviewEditorCommands(plugin);
   const open = addSidebarView(plugin, PENDING_VIEW, (leaf) => new PendingChangesView(leaf, plugin.proposals, plugin.review));
   addPendingStatusBarItem(plugin, plugin.proposals, open);
+  // What the instance holding the writer lock stages fires no event here: the view, the status
+  // bar and the editors see it within REFRESH_MS (one stat each time; ProposalStore.refresh).
+  const timer = setInterval(() => void plugin.proposals.refresh(), REFRESH_MS);
+  plugin.register(() => clearInterval(timer));
   plugin.register(
     plugin.proposals.onChange((event) => {
       if (event.type !== 'staged' || !plugin.settings.proposals.notifyOnNew) return;

@@ -26,9 +26,11 @@ export interface ReviewCommandTarget {
 /**
  * One line per proposal that awaits the user (pending, or stale and not yet rejected:
  * ProposalStore.pending): id, status as it is now (stale when its note changed under it or went
- * away), kind, path, key, tool, hunks; or a sentence when there is none.
+ * away), kind, path, key, tool, hunks; or a sentence when there is none. Like {@link showProposal}
+ * it first takes in what the instance holding the writer lock staged (ProposalStore.refresh).
  */
 export async function listPendingProposals(target: ReviewCommandTarget): Promise<string> {
+  await target.proposals.refresh();
   const pending = target.proposals.pending();
   if (pending.length === 0) return 'No pending changes.';
   return visibleText((await Promise.all(pending.map((p) => describeProposal(target, p)))).join('\n'));
@@ -53,6 +55,7 @@ export const SHOW_MAX_LINE_CHARS = 300;
  * @param fromLine the first listing line to print (1-based, the header not counted), from `show <id> <line>`.
  */
 export async function showProposal(target: ReviewCommandTarget, id: string, fromLine = 1): Promise<string> {
+  await target.proposals.refresh();
   const p = target.proposals.get(id);
   if (!p) return noSuchProposal(id);
   const live = await target.review.liveState(p);

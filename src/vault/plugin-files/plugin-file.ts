@@ -1,4 +1,4 @@
-import type { DataAdapter } from 'obsidian';
+import type { DataAdapter, Stat } from 'obsidian';
 
 /** Age past which another writer's temp copy of a shared plugin file is a crashed write's, ms. */
 const STALE_COPY_MS = 10 * 60 * 1000;
@@ -81,6 +81,14 @@ export class PluginFile {
         if (this.writer === undefined || attempt >= 3 || (await this.adapter.exists(this.path))) throw err;
       }
     }
+  }
+
+  /**
+   * The file's `DataAdapter.stat` (times in ms, size in bytes), or null when it does not exist:
+   * one call, so a reader can tell cheaply whether another instance wrote the file since.
+   */
+  stat(): Promise<Stat | null> {
+    return this.adapter.stat(this.path);
   }
 
   /** {@link read} for a binary file (`DataAdapter.readBinary`): its bytes, or null when it does not exist. */
