@@ -37,12 +37,13 @@ export function readQuarantineEntry(
   try {
     folder = toVaultPath(entry);
   } catch (error) {
-    if (!(error instanceof ToolError)) throw error;
-    if (error.code === 'forbidden') return { ok: false, reason: 'climbs out of the vault with ".."' };
-    if (/control characters/.test(error.message)) return { ok: false, reason: 'contains control characters' };
+    // A ToolError of the path rules; anything else (never expected) names no folder either: a check never throws.
+    const fault = error instanceof ToolError ? error : null;
+    if (fault?.code === 'forbidden') return { ok: false, reason: 'climbs out of the vault with ".."' };
+    if (/control characters/.test(fault?.message ?? '')) return { ok: false, reason: 'contains control characters' };
     return {
       ok: false,
-      reason: /absolute/.test(error.message) ? 'is an absolute path or URL outside the vault' : 'is not a valid vault path',
+      reason: /absolute/.test(fault?.message ?? '') ? 'is an absolute path or URL outside the vault' : 'is not a valid vault path',
     };
   }
   return folder === '' ? { ok: false, reason: 'names the vault itself, not a folder in it' } : { ok: true, folder };
