@@ -211,8 +211,11 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * Session 26's activitysync round: +1.0 KB for another instance's activity entries and proposals seen without writing
  * first (a stat of the shared file before each read, and every 2 s for the views): its changes could not be listed or
  * reverted from the first instance.
+ * Session 26's quarantine round: +1.7 KB for quarantine entries read by the rule every path follows (an absolute path or
+ * file:// URL inside the vault quarantined nothing while the run said it was in force) and entries that can name no folder
+ * refused in the settings tab and npm start, named in a Notice when synced.
  */
-const BUDGET_BYTES = 811_850;
+const BUDGET_BYTES = 813_500;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.

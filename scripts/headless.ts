@@ -9,7 +9,7 @@ import type * as O from 'obsidian';
 import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin, type BootablePlugin } from '../test/harness/boot-plugin';
 import { API_KEY_ENV, npmKeptFlags, parseRunOptions, USAGE, type RunOptions } from './run-options';
-import { prepareVault, resolveRoots, stopRun } from './run-vault';
+import { prepareVault, resolveQuarantine, resolveRoots, stopRun } from './run-vault';
 import { proposalLine, semanticStatusLine, startupLines } from './run-banner';
 import { countNotes, formatCount, reportLoading } from './run-progress';
 import { handleStopSignals } from './run-signals';
@@ -82,13 +82,21 @@ async function main(): Promise<void> {
     if (!(error instanceof RunInputError)) throw error;
     return refuse(`vault-mcp: ${error.message}`, 2);
   }
+  const file = options.settings ?? run.source?.path;
+  // Quarantine entries are read as the plugin reads them (an absolute path inside the vault is its folder); one that
+  // can name no folder stops the run, so the banner never claims a protection that does not hold.
+  const quarantine = await resolveQuarantine(
+    vault.dir,
+    settings.access.quarantine,
+    (entry, i) => `vault-mcp: ${file}: access.quarantine[${i}] ${JSON.stringify(entry)}`,
+  );
+  settings.access.quarantine = quarantine.folders.map((f) => f.folder);
   const quarantined = settings.access.quarantine;
   // Each root takes the spelling of the folder it names (`projects` → `Projects`), as client MCP roots do.
   const runRoots = await resolveRoots(vault.dir, options.roots, options.configDir, quarantined);
   options.roots = runRoots.roots;
-  const badRoots = runRoots.problems;
+  const badRoots = [...quarantine.problems, ...runRoots.problems];
   // A settings key's roots are checked the same way: a missing or quarantined folder would leave it silently seeing nothing.
-  const file = options.settings ?? run.source?.path;
   for (const [i, key] of settings.keys.entries()) {
     const keyRoots = await resolveRoots(
       vault.dir,
@@ -134,7 +142,8 @@ async function main(): Promise<void> {
   });
   if (options.conformanceFixtures)
     (booted.plugin as unknown as { server: { addOns: SessionAddOn[] } }).server.addOns.push(conformanceFixtures);
-  for (const line of startupLines(options, booted.url, token, vault, { ...run, settings, tokens })) console.log(line);
+  for (const line of startupLines(options, booted.url, token, vault, { ...run, settings, tokens, quarantine: quarantine.folders }))
+    console.log(line);
   reportSemanticIndex((booted.plugin as unknown as { semantic: SemanticIndex }).semantic, settings);
   if (settings.proposals.notifyOnNew) reportProposals((booted.plugin as unknown as { proposals: ProposalStore }).proposals);
   reviewFromStdin(booted.plugin as unknown as ReviewCommandTarget & ActivityCommandTarget);

@@ -20,6 +20,8 @@ export interface RunDetails {
   ignored?: string;
   /** The token made for each key of the settings, by key id. */
   tokens: ReadonlyMap<string, string>;
+  /** The quarantine as applied (run-vault.ts resolveQuarantine): vault folders, and whether each exists; default: the settings' list, all existing. */
+  quarantine?: ReadonlyArray<{ folder: string; exists: boolean }>;
 }
 
 /**
@@ -49,8 +51,10 @@ export function startupLines(options: RunOptions, url: string, token: string, va
   );
   for (const key of settings.keys) lines.push(keyLine(key, run.tokens.get(key.id)));
   if (!options.token) lines.push(`Token (shown once): ${token}`);
-  if (settings.access.quarantine.length)
-    lines.push(`Quarantined: ${settings.access.quarantine.join(', ')} (besides the config folder, dot-folders and _private)`);
+  const quarantine = run.quarantine ?? settings.access.quarantine.map((folder) => ({ folder, exists: true }));
+  // A folder not there yet is named so: it is quarantined once created, but it protects nothing now (a typo shows).
+  const shown = quarantine.map((q) => (q.exists ? q.folder : `${q.folder} (no such folder yet)`));
+  if (shown.length) lines.push(`Quarantined: ${shown.join(', ')} (besides the config folder, dot-folders and _private)`);
   lines.push(semanticLine(settings.ai));
   for (const snippet of clientSnippets(url, token)) {
     lines.push(`${snippet.title}: ${snippet.where}`, ...snippet.text.split('\n').map((line) => `  ${line}`));

@@ -2,11 +2,13 @@
  * The vault side of `npm start` (scripts/headless.ts): which folder to serve, whether the
  * run's `--roots` name folders a key can see there, and the clean-up when the run stops.
  */
-import { promises as fsp } from 'node:fs';
+import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { Quarantine } from '../src/vault/access/quarantine';
+import { Quarantine, QUARANTINE_ADVICE, readQuarantineEntry } from '../src/vault/access/quarantine';
 import { matchName } from '../src/vault/paths/lookup';
+import { lexicalVaultPath } from '../src/vault/paths/paths';
+import { vaultOnDisk } from '../src/vault/paths/path-spelling';
 
 /** The folder `npm start` serves; `temporary` when it is a copy of the demo vault to remove at the end. */
 export interface RunVault {
@@ -115,12 +117,53 @@ export async function resolveRoots(
   return out;
 }
 
+/** A run's quarantine list as the plugin applies it ({@link resolveQuarantine}). */
+export interface ResolvedQuarantine {
+  /** Each usable entry: its vault folder (in the spelling of the folder on disk when one exists), and whether one does. */
+  folders: Array<{ folder: string; exists: boolean }>;
+  /** One sentence per entry that can name no folder, empty when every entry can. */
+  problems: string[];
+}
+
+/**
+ * Reads a run's `access.quarantine` entries as the plugin does (src/vault/access/quarantine.ts
+ * readQuarantineEntry, with this vault's folder: an absolute path or `file://` URL inside the vault
+ * names the folder below it), then finds each folder on disk by matchName as {@link resolveRoots}
+ * does (`journal` → `Journal`). An entry that can never name a vault folder (empty, `/`, `.`, `..`
+ * out, an absolute path outside the vault, a wildcard) is a problem: the settings file is read
+ * strictly, and the run must not claim a protection that does not hold. A folder that does not
+ * exist yet is kept (it is quarantined once created), marked `exists: false` for the banner.
+ * @param vaultDir absolute vault folder. @param entries the settings' `access.quarantine`.
+ * @param name how a message names an entry (e.g. `vault-mcp: q.json: access.quarantine[0] "Jour*"`).
+ * @returns the folders (duplicates dropped, order kept) and one sentence per refused entry saying what to write instead.
+ */
+export async function resolveQuarantine(
+  vaultDir: string,
+  entries: readonly string[],
+  name: (entry: string, index: number) => string,
+): Promise<ResolvedQuarantine> {
+  const folders = [vaultDir, await fsp.realpath(vaultDir)];
+  const disk = vaultOnDisk(folders, (top) => existsSync(nodePath.join(vaultDir, top)));
+  const out: ResolvedQuarantine = { folders: [], problems: [] };
+  for (const [index, entry] of entries.entries()) {
+    const verdict = readQuarantineEntry(entry, (e) => lexicalVaultPath(e, disk));
+    if (!verdict.ok) {
+      out.problems.push(`${name(entry, index)} ${verdict.reason}; ${QUARANTINE_ADVICE}.`);
+      continue;
+    }
+    const found = await folderOnDisk(vaultDir, verdict.folder);
+    const { folder, exists } = 'path' in found ? { folder: found.path, exists: true } : { folder: verdict.folder, exists: !found.missing };
+    if (!out.folders.some((f) => f.folder === folder)) out.folders.push({ folder, exists });
+  }
+  return out;
+}
+
 /**
  * The entry `root` names below `vaultDir`, one segment at a time by matchName (see {@link resolveRoots}):
  * its vault path in the disk's spelling (NFC, as vault paths are), or why nothing is named, in words
- * that say what to do.
+ * that say what to do (`missing` when nothing is there in any case; false for case twins).
  */
-async function folderOnDisk(vaultDir: string, root: string): Promise<{ path: string } | { problem: string }> {
+async function folderOnDisk(vaultDir: string, root: string): Promise<{ path: string } | { problem: string; missing: boolean }> {
   const found: string[] = [];
   const segments = root.split('/');
   for (const [i, segment] of segments.entries()) {
@@ -137,11 +180,13 @@ async function folderOnDisk(vaultDir: string, root: string): Promise<{ path: str
       const twins = match.map((e) => [...found, e.name].join('/').normalize('NFC')).sort();
       return {
         problem: `that names ${twins.length} folders that differ only in case (${twins.join(', ')}); give the one you mean as it is spelt.`,
+        missing: false,
       };
     }
     if (match === null) {
       return {
         problem: `${where} has no folder named '${segment}' (in any case); give a folder that exists, relative to the vault, such as Projects, or create it first.`,
+        missing: true,
       };
     }
     found.push(match.name);

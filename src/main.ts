@@ -25,6 +25,7 @@ import { createSessionServices } from './server/session/session-services';
 import { registerCliHandlers } from './ui/settings/cli-handlers';
 import { applyExternalSettings } from './ui/settings/external-change';
 import { keyRootsNotice } from './settings/key-roots';
+import { quarantineNotice } from './vault/access/quarantine';
 import { migrateSettings } from './settings/migrate-settings';
 import { VaultMcpSettingTab } from './ui/settings/settings-tab';
 import type { VaultMcpSettings } from './settings/settings';
@@ -75,6 +76,9 @@ export default class VaultMcpPlugin extends Plugin {
       widgetsFolder: () => this.settings.widgets.folder,
       editors: workspaceEditors(this.app),
     });
+    // A synced or hand-edited entry that names no folder is kept as written, and the user is told it quarantines nothing.
+    const unusable = quarantineNotice(this.settings.access.quarantine, (entry) => this.notes.policy.literalPath(entry));
+    if (unusable) new Notice(unusable, 0);
     this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
     this.writerLock = new WriterLock(this.app.vault.adapter, this.pluginFile(WRITER_LOCK_FILE).folder);
     this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'), undefined, this.writerLock);

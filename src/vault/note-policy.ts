@@ -52,10 +52,11 @@ export class NotePolicy {
     private readonly app: App,
     private readonly source: NotePolicySource,
   ) {
-    this.quarantine = new Quarantine(app.vault.configDir, source.quarantine);
+    this.spelling = new PathSpelling(app);
+    // An entry is read as key roots are: an absolute path or file:// URL inside the vault names the folder below it.
+    this.quarantine = new Quarantine(app.vault.configDir, source.quarantine, (entry) => this.spelling.literalPath(entry));
     this.outside = new OutsideLinks(app, source.trustedSymlinks);
     this.unparsed = new UnparsedFrontmatter(app);
-    this.spelling = new PathSpelling(app);
   }
 
   /** Stops following vault events (unparsed-frontmatter blocks, symbolic links); call when the plugin unloads. */

@@ -33,6 +33,11 @@ export interface DemoPlugin {
     chatAvailability(): { ready: true; provider: 'openai-compatible'; model: string; classification: 'local' };
   };
   search: { reindex(): Promise<void> };
+  /** The vault's path rules, over FOLDERS: an entry's folder in its own case, and whether one is there (NotePolicy.entryAt). */
+  notes: {
+    rootSpelling(root: string): string | null;
+    policy: { literalPath(input: string): string; entryAt(path: string): { path: string } | null };
+  };
   semantic: { current: { state: 'off'; reason: string }; refresh(): Promise<void>; rebuild(): Promise<void> };
   restartServer(): Promise<void>;
   saveSettings(): Promise<void>;
@@ -150,6 +155,10 @@ export function createDemoPlugin(): DemoPlugin {
       chatAvailability: () => ({ ready: true, provider: 'openai-compatible', model: settings.ai.model, classification: 'local' }),
     },
     search: { reindex: async () => undefined },
+    notes: {
+      rootSpelling: (root) => folderAt(root)?.path ?? null,
+      policy: { literalPath: (input) => input.trim().replace(/^\/+|\/+$/g, ''), entryAt: folderAt },
+    },
     semantic: {
       current: {
         state: 'off',
@@ -163,6 +172,12 @@ export function createDemoPlugin(): DemoPlugin {
     toolListChanges: 0,
   };
   return plugin;
+}
+
+/** The demo folder at `path` in any case, as the vault's lookup finds it, or null. */
+function folderAt(path: string): { path: string } | null {
+  const found = FOLDERS.find((folder) => folder.toLowerCase() === path.toLowerCase());
+  return found === undefined ? null : { path: found };
 }
 
 /** A token shaped like the key ring's (`vmcp_` + 43 base64url chars), generated per run. */

@@ -146,6 +146,38 @@ describe("npm start --settings FILE: the plugin's settings format for a run", ()
     await expect(fsp.stat(nodePath.join(vault.dir, 'From Cursor.md'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('reads a quarantine entry as the plugin does: the absolute path of a vault folder quarantines it, a missing folder is said to be missing', async () => {
+    const file = nodePath.join(scratch, 'q.json');
+    await fsp.writeFile(file, JSON.stringify({ access: { quarantine: [nodePath.join(vault.dir, 'Journal'), 'reference/', 'Journ'] } }));
+    const run = start(['--settings', file]);
+    const { url, token } = await endpoint(run);
+    // The banner used to print the entry as written while read_note returned the whole note.
+    expect(run.out).toContain(
+      'Quarantined: Journal, Reference, Journ (no such folder yet) (besides the config folder, dot-folders and _private)',
+    );
+    const client = await connect(url, token);
+    const read = await call(client, 'read_note', { path: 'Journal/2026/2026-02-02' });
+    expect(read.isError).toBe(true);
+    expect(read.text).toMatch(/a folder the user closed to agents/);
+    const notes = (await call(client, 'list_notes', { limit: 1000 })).json.notes as Json[];
+    expect(notes.filter((n) => /^(Journal|Reference)\//.test(n.path))).toEqual([]);
+  });
+
+  it('stops with exit 2 when a quarantine entry can name no vault folder, one sentence each saying what to write', async () => {
+    const file = nodePath.join(scratch, 'q.json');
+    await fsp.writeFile(file, JSON.stringify({ access: { quarantine: ['Journal', '/', 'Jour*', '..', '/etc'] } }));
+    const run = start(['--settings', file]);
+    expect(await run.exited).toBe(2);
+    expect(run.out).toEqual([]);
+    const advice = 'give a folder of the vault, relative to it, such as "Journal" or "Work/HR".';
+    expect(run.err.filter((l) => l !== '')).toEqual([
+      `vault-mcp: ${file}: access.quarantine[1] "/" names the vault itself, not a folder in it; ${advice}`,
+      `vault-mcp: ${file}: access.quarantine[2] "Jour*" holds a wildcard (* or ?), but entries are folder paths, not patterns; ${advice}`,
+      `vault-mcp: ${file}: access.quarantine[3] ".." climbs out of the vault with ".."; ${advice}`,
+      `vault-mcp: ${file}: access.quarantine[4] "/etc" is an absolute path or URL outside the vault; ${advice}`,
+    ]);
+  });
+
   it("uses the vault's own data.json when there is no --settings, says so, and never writes it", async () => {
     const dataJson = nodePath.join(vault.dir, '.obsidian', 'plugins', 'vault-mcp', 'data.json');
     await fsp.mkdir(nodePath.dirname(dataJson), { recursive: true });

@@ -383,6 +383,53 @@ describe('settings tab over the running plugin', () => {
     expect(booted.plugin.settings.access.quarantine).toEqual([]);
   });
 
+  it('reads a typed quarantine entry as the plugin applies it, refuses one naming no folder, and shows a synced one that quarantines nothing', async () => {
+    const add = () => settingRow(el(), 'Quarantine a folder');
+    const error = () => add().querySelector('.setting-item-error')?.textContent;
+    for (const [typed, reason] of [
+      ['/', 'names the vault itself, not a folder in it'],
+      ['..', 'climbs out of the vault with ".."'],
+      ['Jour*', 'holds a wildcard (* or ?), but entries are folder paths, not patterns'],
+      [path.join(path.dirname(vaultDir), 'Elsewhere'), 'is an absolute path or URL outside the vault'],
+    ]) {
+      typeInto(add().querySelector('input')!, typed);
+      button(add(), 'Add').click();
+      await settle();
+      expect(error()).toBe(`"${typed}" ${reason}; give a folder of the vault, relative to it, such as "Journal" or "Work/HR".`);
+    }
+    expect(booted.plugin.settings.access.quarantine).toEqual([]);
+    // The absolute path of a vault folder, typed in another case, is that folder (it used to be saved as typed and quarantine nothing).
+    typeInto(add().querySelector('input')!, path.join(vaultDir, 'journal'));
+    button(add(), 'Add').click();
+    await settle();
+    expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+    // A folder about to be created is accepted, and its row says it is not there yet.
+    typeInto(add().querySelector('input')!, 'Later');
+    button(add(), 'Add').click();
+    await settle();
+    expect(booted.plugin.settings.access.quarantine).toEqual(['Journal', 'Later']);
+    expect(settingRow(el(), 'Later/').querySelector('.setting-item-description')!.textContent).toBe(
+      'No such folder yet: quarantined once it exists.',
+    );
+    expect(settingRow(el(), 'Journal/').querySelector('.setting-item-description')?.textContent ?? '').toBe('');
+    // A synced data.json with an entry naming no folder: kept as written, told in a Notice and on its row.
+    const synced = JSON.parse(JSON.stringify(booted.plugin.settings));
+    synced.access.quarantine = ['Journal', '/'];
+    await booted.plugin.saveData(synced);
+    Notice.clear();
+    await simulateExternalSettingsChange(booted.plugin);
+    expect(booted.plugin.settings.access.quarantine).toEqual(['Journal', '/']);
+    expect(Notice.messages()).toContainEqual(
+      expect.stringMatching(
+        /^Vault MCP: The quarantine entry "\/" names the vault itself, not a folder in it, so it quarantines nothing\./,
+      ),
+    );
+    tab.display();
+    expect(settingRow(el(), '//').querySelector('.setting-item-description')!.textContent).toBe(
+      'Quarantines nothing: it names the vault itself, not a folder in it.',
+    );
+  });
+
   it('trusts and distrusts symbolic links, refusing empty, ".." and duplicate paths', async () => {
     const add = () => settingRow(el(), 'Trust a symbolic link');
     typeInto(add().querySelector('input')!, '../Outside');

@@ -1,7 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { prepareVault, resolveRoots, stopRun } from '../../scripts/run-vault';
+import { pathToFileURL } from 'node:url';
+import { prepareVault, resolveQuarantine, resolveRoots, stopRun } from '../../scripts/run-vault';
 import { proposalLine, semanticStatusLine, startupLines, writesOffLine, type RunDetails } from '../../scripts/run-banner';
 import type { Proposal } from '../../src/proposals/types';
 import { defaultSettings } from '../../src/settings/settings';
@@ -128,6 +129,55 @@ describe('npm start: the vault folder', () => {
   });
 });
 
+describe('npm start: the quarantine entries of the settings, as the plugin applies them', () => {
+  let copy: { dir: string; cleanup(): Promise<void> };
+  beforeEach(async () => {
+    copy = await copyToTemp(DEMO_VAULT);
+  });
+  afterEach(() => copy.cleanup());
+  const name = (entry: string, i: number): string => `q.json: access.quarantine[${i}] ${JSON.stringify(entry)}`;
+
+  it('gives every spelling of a vault folder the folder as it is on disk; a folder not there yet is kept and marked', async () => {
+    const entries = [
+      nodePath.join(copy.dir, 'Journal'),
+      'journal',
+      'Journal/',
+      './Journal',
+      'Journal/../Journal',
+      ' Journal',
+      pathToFileURL(nodePath.join(copy.dir, 'projects', 'alpha')).href,
+      'JOURNAL/2026',
+      'Journ',
+    ];
+    expect(await resolveQuarantine(copy.dir, entries, name)).toEqual({
+      folders: [
+        { folder: 'Journal', exists: true },
+        { folder: 'Projects/Alpha', exists: true },
+        { folder: 'Journal/2026', exists: true },
+        { folder: 'Journ', exists: false },
+      ],
+      problems: [],
+    });
+  });
+
+  it('refuses, one sentence each, every entry that can never name a vault folder', async () => {
+    const outside = nodePath.join(nodePath.dirname(copy.dir), 'Elsewhere');
+    const advice = 'give a folder of the vault, relative to it, such as "Journal" or "Work/HR".';
+    expect(await resolveQuarantine(copy.dir, ['Journal', '', '/', '.', '..', 'Jour*', copy.dir, outside], name)).toEqual({
+      folders: [{ folder: 'Journal', exists: true }],
+      problems: [
+        `q.json: access.quarantine[1] "" is empty, so it names no folder; ${advice}`,
+        `q.json: access.quarantine[2] "/" names the vault itself, not a folder in it; ${advice}`,
+        `q.json: access.quarantine[3] "." names the vault itself, not a folder in it; ${advice}`,
+        `q.json: access.quarantine[4] ".." climbs out of the vault with ".."; ${advice}`,
+        `q.json: access.quarantine[5] "Jour*" holds a wildcard (* or ?), but entries are folder paths, not patterns; ${advice}`,
+        `q.json: access.quarantine[6] ${JSON.stringify(copy.dir)} names the vault itself, not a folder in it; ${advice}`,
+        `q.json: access.quarantine[7] ${JSON.stringify(outside)} is an absolute path or URL outside the vault; ${advice}`,
+      ],
+    });
+  });
+});
+
 describe('npm start: stopping', () => {
   it('stops the server, then unloads, then removes the temporary copy', async () => {
     const copy = await copyToTemp(DEMO_VAULT);
@@ -196,6 +246,18 @@ describe('npm start: stopping', () => {
 describe('npm start: startup lines', () => {
   const vault = { dir: '/vaults/demo', temporary: true };
   const plain: RunDetails = { settings: defaultSettings(), source: null, tokens: new Map() };
+  it('prints the quarantine as applied: vault folders, a missing one said to be missing', () => {
+    const run: RunDetails = {
+      ...plain,
+      quarantine: [
+        { folder: 'Journal', exists: true },
+        { folder: 'Journ', exists: false },
+      ],
+    };
+    expect(startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, run)).toContain(
+      'Quarantined: Journal, Journ (no such folder yet) (besides the config folder, dot-folders and _private)',
+    );
+  });
   it('keeps the listening line first and prints the review hint only for propose mode with writes on', () => {
     const writes: RunDetails = { ...plain, settings: { ...plain.settings, tools: { ...plain.settings.tools, allowWrites: true } } };
     const propose = startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, writes);

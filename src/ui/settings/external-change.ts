@@ -1,6 +1,7 @@
 import { Notice } from 'obsidian';
 import { keyRootsNotice } from '../../settings/key-roots';
 import { migrateSettings } from '../../settings/migrate-settings';
+import { quarantineNotice } from '../../vault/access/quarantine';
 import type { SettingsTabPlugin } from './tab-context';
 
 /** What an external settings change did, for tests and logs. */
@@ -17,7 +18,8 @@ export interface ExternalChangeResult {
  * label or roots or the access settings changed (McpHttpServer.accessChanged) and lets the AI service see the new provider.
  * A data.json that does not parse or holds no settings object (a sync caught half-way) changes
  * nothing: the current settings stay (and are what the next save writes), with a Notice. A key
- * whose roots break the roots rule gets a Notice too (it is refused at the door until they are fixed).
+ * whose roots break the roots rule gets a Notice too (it is refused at the door until they are fixed), and so does
+ * a quarantine entry that names no folder (kept as written; it quarantines nothing until fixed).
  * @param plugin the plugin whose `settings` are replaced
  */
 export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<ExternalChangeResult> {
@@ -35,8 +37,8 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<
   }
   const next = migrateSettings(saved);
   plugin.settings = next;
-  const rootsProblem = keyRootsNotice(next.keys);
-  if (rootsProblem) new Notice(rootsProblem, 0);
+  for (const problem of [keyRootsNotice(next.keys), quarantineNotice(next.access.quarantine, (e) => plugin.notes.policy.literalPath(e))])
+    if (problem) new Notice(problem, 0);
   // The master switch is read on every request: only a port change needs a new listener.
   const restarted = before.server.port !== next.server.port;
   if (restarted) await plugin.restartServer();

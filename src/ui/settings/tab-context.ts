@@ -29,9 +29,10 @@ export interface SettingsTabPlugin extends Plugin {
   activity?: Pick<ActivityLog, 'all' | 'sizeBytes'>;
   /**
    * The vault's path rules: key roots typed as absolute paths inside the vault are read as vault
-   * paths, and one naming an existing folder in another case takes that folder's spelling (NoteStore.rootSpelling).
+   * paths, and one naming an existing folder in another case takes that folder's spelling (NoteStore.rootSpelling);
+   * quarantine entries are read the same way (Quarantine), and `entryAt` tells whether their folder exists.
    */
-  notes: Pick<NoteStore, 'rootSpelling'> & { policy: Pick<NotePolicy, 'literalPath'> };
+  notes: Pick<NoteStore, 'rootSpelling'> & { policy: Pick<NotePolicy, 'literalPath' | 'entryAt'> };
   /** (Re)binds the server to the configured port; failures become a Notice and the status line. */
   restartServer(): Promise<void>;
   /** Persists settings to data.json. */

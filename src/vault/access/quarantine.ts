@@ -1,4 +1,70 @@
+import { ToolError } from '../../errors';
 import { foldPath, lexicalVaultPath } from '../paths/paths';
+
+/** The verdict on one quarantine entry ({@link readQuarantineEntry}): the vault folder it names, or why it names none. */
+export type QuarantineEntryVerdict = { ok: true; folder: string } | { ok: false; reason: string };
+
+/** What to write instead, shared by every route's refusal of an entry. */
+export const QUARANTINE_ADVICE = 'give a folder of the vault, relative to it, such as "Journal" or "Work/HR"';
+
+/** Wildcards: entries are folder paths, never patterns (Obsidian refuses `*` and `?` in names, as Windows does). */
+const WILDCARDS = /[*?]/;
+
+/**
+ * The one rule for an entry of the user's quarantine list (`access.quarantine`), on every route
+ * (the plugin's check of every path, the settings tab's field, `npm start`'s settings file): trimmed,
+ * made vault-relative by `toVaultPath` (the plugin passes NotePolicy.literalPath, so an absolute path
+ * or `file://` URL inside the vault is read as the vault folder below it, as key roots and tools
+ * read it), it must name a place inside the vault other than the vault itself. Refused: not text,
+ * empty or blank, wildcards (`*`, `?`), what `toVaultPath` refuses (control characters, `..` out of
+ * the vault, an absolute path outside it), and what normalizes to the vault itself (`/`, `.`, the
+ * vault's own folder). Case is kept: matching ignores it (Quarantine.contains). Lexical only; never throws.
+ * @param raw the entry as saved or typed (anything: a synced data.json may hold any JSON value).
+ * @param toVaultPath makes the trimmed entry vault-relative, throwing ToolError as paths.ts
+ *   lexicalVaultPath does; default lexicalVaultPath without the vault (every absolute path refused).
+ * @returns `{ok: true, folder}` (`./Journal/` → `Journal`), or `{ok: false, reason}`: a clause to
+ *   follow the quoted entry, such as `names the vault itself, not a folder in it`.
+ */
+export function readQuarantineEntry(
+  raw: unknown,
+  toVaultPath: (entry: string) => string = (e) => lexicalVaultPath(e),
+): QuarantineEntryVerdict {
+  if (typeof raw !== 'string') return { ok: false, reason: 'is not text' };
+  const entry = raw.trim();
+  if (entry === '') return { ok: false, reason: 'is empty, so it names no folder' };
+  if (WILDCARDS.test(entry)) return { ok: false, reason: 'holds a wildcard (* or ?), but entries are folder paths, not patterns' };
+  let folder: string;
+  try {
+    folder = toVaultPath(entry);
+  } catch (error) {
+    // A ToolError of the path rules; anything else (never expected) names no folder either: a check never throws.
+    const fault = error instanceof ToolError ? error : null;
+    if (fault?.code === 'forbidden') return { ok: false, reason: 'climbs out of the vault with ".."' };
+    if (/control characters/.test(fault?.message ?? '')) return { ok: false, reason: 'contains control characters' };
+    return {
+      ok: false,
+      reason: /absolute/.test(fault?.message ?? '') ? 'is an absolute path or URL outside the vault' : 'is not a valid vault path',
+    };
+  }
+  return folder === '' ? { ok: false, reason: 'names the vault itself, not a folder in it' } : { ok: true, folder };
+}
+
+/**
+ * The warning for saved quarantine entries that name no folder (a hand-edited or synced
+ * data.json; the plugin's lenient load keeps them as written, so the user can see and fix them),
+ * shown in the console when the plugin loads or picks up an outside edit, and beside the entry in the settings tab.
+ * @param entries `access.quarantine` as saved. @param toVaultPath as {@link readQuarantineEntry}'s.
+ * @returns `Vault MCP: ` and one sentence per such entry, or null when every entry names a folder.
+ */
+export function quarantineNotice(entries: readonly unknown[], toVaultPath?: (entry: string) => string): string | null {
+  const problems: string[] = [];
+  for (const entry of entries) {
+    const verdict = readQuarantineEntry(entry, toVaultPath);
+    if (!verdict.ok)
+      problems.push(`The quarantine entry ${JSON.stringify(entry) ?? String(entry)} ${verdict.reason}, so it quarantines nothing.`);
+  }
+  return problems.length === 0 ? null : `Vault MCP: ${problems.join(' ')} Fix it in Vault MCP settings → Access (${QUARANTINE_ADVICE}).`;
+}
 
 /**
  * Quarantine: parts of the vault no tool reads, lists, searches or writes
@@ -17,12 +83,15 @@ export class Quarantine {
 
   /**
    * @param configDir `app.vault.configDir` (usually `.obsidian`).
-   * @param userFolders returns the user-listed folders (vault-relative; entries that are not
-   *   valid vault paths are ignored).
+   * @param userFolders returns the user-listed folders, each read by {@link readQuarantineEntry}
+   *   (an entry that names no folder quarantines nothing; quarantineNotice tells the user).
+   * @param toVaultPath makes an entry vault-relative (NotePolicy passes its literalPath, so an
+   *   absolute path or `file://` URL inside the vault names the folder); default: without the vault.
    */
   constructor(
     private readonly configDir: string,
     private readonly userFolders: () => string[],
+    private readonly toVaultPath?: (entry: string) => string,
   ) {}
 
   /**
@@ -91,13 +160,8 @@ export class Quarantine {
     if (this.cached?.key === key) return this.cached;
     const out: string[] = [];
     for (const entry of [this.configDir, ...source]) {
-      if (typeof entry !== 'string') continue;
-      try {
-        const folder = lexicalVaultPath(entry.trim());
-        if (folder !== '') out.push(folder);
-      } catch {
-        // A malformed settings entry (empty, absolute, escaping) quarantines nothing.
-      }
+      const verdict = readQuarantineEntry(entry, this.toVaultPath);
+      if (verdict.ok) out.push(verdict.folder);
     }
     this.cached = { key, folders: out, folded: out.map(foldPath) };
     return this.cached;

@@ -12,6 +12,22 @@ import { vaultLocation } from '../vault-location';
 const PATH_ONLY = /(^|[\\/])\.{0,2}([\\/]|$)/;
 
 /**
+ * Where a vault is on disk, for paths.ts withoutVaultFolder: its folder spellings, the platform's
+ * case rule (Windows and macOS ignore case) and the disk root's entries. The one builder for the
+ * plugin (PathSpelling, from the app) and `npm start` (scripts/run-vault.ts, from the folder).
+ * @param folders the vault folder's absolute spellings (as opened, real path).
+ * @param hasTopEntry true when the vault has a top-level entry with this (non-empty) name.
+ */
+export function vaultOnDisk(folders: readonly string[], hasTopEntry: (name: string) => boolean): VaultOnDisk {
+  return {
+    folders,
+    caseInsensitive: process.platform === 'win32' || process.platform === 'darwin',
+    hasTopEntry: (name) => name !== '' && hasTopEntry(name),
+    diskRootHas: (name) => name !== '' && existsSync(`/${name}`),
+  };
+}
+
+/**
  * How a typed path becomes a vault path: the lexical rules (paths.ts), this vault's folder on
  * disk, percent-decoding when the literal spelling names nothing, and the real spelling of
  * existing entries. No access check: NotePolicy adds that.
@@ -62,12 +78,7 @@ export class PathSpelling {
 
   /** Where the vault is on disk (computed once; no folders when the adapter has no disk path). */
   private onDisk(): VaultOnDisk {
-    this.disk ??= {
-      folders: vaultLocation(this.app).folderSpellings,
-      caseInsensitive: process.platform === 'win32' || process.platform === 'darwin',
-      hasTopEntry: (name) => name !== '' && findEntry(this.app.vault, name) !== null,
-      diskRootHas: (name) => name !== '' && existsSync(`/${name}`),
-    };
+    this.disk ??= vaultOnDisk(vaultLocation(this.app).folderSpellings, (name) => findEntry(this.app.vault, name) !== null);
     return this.disk;
   }
 

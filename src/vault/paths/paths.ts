@@ -36,7 +36,7 @@ const FILE_URL = /^file:\/\//i;
  * absolute path (POSIX `/…`, Windows `C:\…` or UNC, or a `file://` URL), with `.`/`..`
  * resolved as the file system would, lying in one of `vault.folders`, is read as the
  * vault-relative path below that folder. Every route that takes a note path (tools, note
- * resources, completion, key roots) goes through {@link lexicalVaultPath} and so this rule.
+ * resources, completion, key roots, quarantine entries) goes through {@link lexicalVaultPath} and so this rule.
  * @returns the vault-relative rest (`''` for the vault folder itself); `raw` unchanged when
  *   it is not absolute, or is a POSIX path whose first segment is a top-level vault entry or
  *   no entry of the disk's root (read as vault-relative, as a leading `/` always was).

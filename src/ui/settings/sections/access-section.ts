@@ -1,6 +1,7 @@
 import { Setting } from 'obsidian';
 import { attachFolderSuggestions, vaultFolders, type SectionContext } from '../tab-context';
 import { showSettingError } from '../setting-error';
+import { QUARANTINE_ADVICE, readQuarantineEntry } from '../../../vault/access/quarantine';
 
 /** Normalizes a folder typed by the user: trims, drops leading/trailing slashes. */
 export function cleanFolder(raw: string): string {
@@ -18,6 +19,9 @@ export function cleanFolder(raw: string): string {
  */
 export function renderAccessSection(containerEl: HTMLElement, ctx: SectionContext): void {
   const { app } = ctx;
+  const { policy } = ctx.plugin.notes;
+  // An entry is read as the plugin applies it (Quarantine: an absolute path inside the vault is the folder below it).
+  const entry = (typed: string) => readQuarantineEntry(typed, (e) => policy.literalPath(e));
   new Setting(containerEl)
     .setName('Access')
     .setHeading()
@@ -42,8 +46,19 @@ export function renderAccessSection(containerEl: HTMLElement, ctx: SectionContex
     addDesc: 'Includes its subfolders.',
     placeholder: 'Folder, e.g. Journal',
     button: 'Add',
-    invalid: 'Type a vault folder path, e.g. "Journal" or "Work/Clients".',
     duplicate: (folder) => `${folder}/ is already quarantined.`,
+    // Refused when it can name no folder; an existing folder's own spelling is kept (`journal` → `Journal`).
+    check: (typed) => {
+      const verdict = entry(typed);
+      if (!verdict.ok) throw new Error(`"${typed.trim()}" ${verdict.reason}; ${QUARANTINE_ADVICE}.`);
+      return policy.entryAt(verdict.folder)?.path ?? verdict.folder;
+    },
+    // A synced data.json may hold an entry that names no folder: kept, and shown as quarantining nothing.
+    rowNote: (saved) => {
+      const verdict = entry(saved);
+      if (!verdict.ok) return `Quarantines nothing: it ${verdict.reason}.`;
+      return policy.entryAt(verdict.folder) ? null : 'No such folder yet: quarantined once it exists.';
+    },
   });
   renderPathList(containerEl, ctx, {
     key: 'trustedSymlinks',
@@ -87,14 +102,19 @@ interface PathListSpec {
   addDesc: string;
   placeholder: string;
   button: string;
-  invalid: string;
+  /** The refusal of an empty or `..` path when there is no `check`. */
+  invalid?: string;
   duplicate(path: string): string;
+  /** The vault path to save for a typed entry; throws an Error whose sentence is shown (default: {@link cleanFolder}, refusing empty and `..`). */
+  check?(typed: string): string;
+  /** A line under a saved entry's row (what it does not do), or null. */
+  rowNote?(path: string): string | null;
 }
 
 /**
  * One editable list of vault paths (`settings.access[spec.key]`): a row per path with a remove
- * button, and a text field with folder suggestions plus an add button that refuses empty,
- * `..` and duplicate paths. Every change is saved and rebuilds the search index, since both
+ * button (and `spec.rowNote` under it), and a text field with folder suggestions plus an add button that refuses
+ * what `spec.check` refuses (else empty and `..` paths) and duplicates. Every change is saved and rebuilds the search index, since both
  * lists change what agents may see.
  */
 function renderPathList(containerEl: HTMLElement, ctx: SectionContext, spec: PathListSpec): void {
@@ -109,7 +129,8 @@ function renderPathList(containerEl: HTMLElement, ctx: SectionContext, spec: Pat
   };
   for (const path of list) {
     const row = new Setting(containerEl).setName(spec.rowName(path)).setClass(spec.rowClass);
-    if (spec.rowDesc) row.setDesc(spec.rowDesc);
+    const note = spec.rowNote?.(path) ?? spec.rowDesc;
+    if (note) row.setDesc(note);
     row.addExtraButton((button) =>
       button
         .setIcon('x')
@@ -128,9 +149,12 @@ function renderPathList(containerEl: HTMLElement, ctx: SectionContext, spec: Pat
   });
   add.addButton((button) =>
     button.setButtonText(spec.button).onClick(async () => {
-      const path = cleanFolder(pending);
-      if (!path || path.split('/').includes('..')) {
-        showSettingError(add, spec.invalid);
+      let path = cleanFolder(pending);
+      try {
+        if (spec.check) path = spec.check(pending);
+        else if (!path || path.split('/').includes('..')) throw new Error(spec.invalid);
+      } catch (error) {
+        showSettingError(add, (error as Error).message);
         return;
       }
       if (list.includes(path)) {
