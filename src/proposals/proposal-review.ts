@@ -26,7 +26,8 @@ export interface LiveState {
   baseChanged: boolean;
   /**
    * Why the vault refuses the change now for another cause than its note being gone (the
-   * target taken, the key no longer allowed to write there): the refusal as one sentence.
+   * target taken, the key no longer allowed to write there, the key revoked): the refusal as one
+   * sentence, shown before the note-gone reason.
    */
   refused?: string;
 }
@@ -91,14 +92,15 @@ export class ProposalReview {
    * as a folder, a move or create onto a path taken since is refused, and a delete's note must
    * still be the text proposed for the trash.
    * @returns `gone` when the note (or folder) was deleted, became invisible to the key, or the
-   *   key was revoked; `refused` with the reason when the vault refuses the change now for
+   *   key was revoked (then with `refused`, the revocation's reason); `refused` with the reason when the vault refuses the change now for
    *   another cause; `baseChanged` for a delete whose note changed; null for decided and stale
    *   proposals (a stale one stays stale, with its `stale_reason`, whatever the vault does) and staged widgets (WidgetStore.acceptStaged checks those when accepting).
    * @throws what the vault throws that is not a ToolError (a bug, not a refusal).
    */
   async liveState(p: Proposal): Promise<LiveState | null> {
     if (p.status !== 'pending' || (p.kind === 'create' && p.tool === WIDGET_WRITE_TOOL)) return null;
-    if (this.revokedReason(p)) return NOTE_GONE;
+    const revoked = this.revokedReason(p);
+    if (revoked) return { ...NOTE_GONE, refused: revoked };
     const scope = this.scopeOf(p);
     try {
       if (p.kind === 'edit' || p.kind === 'properties') {

@@ -144,6 +144,13 @@ describe('stale proposals wait until the user rejects them', () => {
     await booted.plugin.keyRing.mint({ label: 'Another client', mode: 'propose' });
     await booted.plugin.keyRing.revoke(booted.key.id);
     booted.plugin.review.accessChanged();
+    // Listed before any accept with the revocation as its reason, not as a note deleted or closed to the key.
+    const listedLine = await run('proposals');
+    expect(listedLine).toContain("(The key 'Cursor' that proposed this change was revoked, so it cannot be applied.)");
+    expect(listedLine).not.toContain('was deleted or is no longer available');
+    expect(await run(`show ${staged.proposal_id}`)).toContain('was revoked');
+    expect(await pendingTitle()).toBe('1 pending change (1 stale)');
+    expect(booted.app.workspace.getLeavesOfType(PENDING_VIEW_TYPE)[0].view.containerEl.textContent).toContain('was revoked');
     expect(await run(`accept ${staged.proposal_id}`)).toMatch(
       /is stale and was not applied: the key 'Cursor' that proposed this change was revoked/,
     );
