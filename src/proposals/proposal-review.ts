@@ -46,9 +46,12 @@ const ACCEPT_ATTEMPTS = 4;
  * Acceptance re-checks what staging checked, for the proposing key (its label and roots):
  * access rules, quarantine, roots, protected frontmatter keys, expected_hash. Text hunks are
  * placed three-way on the note as it is now; a hunk that no longer applies is never applied
- * (it stays for the user to reject). A change that can no longer be made at all makes the
- * proposal stale with the reason: it stays listed until the user rejects it, and is never
- * accepted (ProposalStore.settle).
+ * (it stays for the user to reject). A change the vault refuses now (access rules, roots,
+ * quarantine, a target taken, the note out of the key's reach) reads stale with the reason as it
+ * is now, in the listings and in a refused accept alike, and pending again once the cause is
+ * gone (nothing of that is saved: {@link liveState} judges it each time). A revoked key's
+ * proposal, and one whose note was deleted, are stale for good (ProposalStore.settle): listed
+ * until the user rejects them, never accepted.
  */
 export class ProposalReview {
   /** Listeners of {@link onLiveChange} told of settings changes ({@link accessChanged}). */
@@ -171,9 +174,10 @@ export class ProposalReview {
    * Accepts a pending proposal: every undecided hunk that still applies (a text proposal),
    * or the create / move / delete / folder itself (a staged widget is created through
    * NoteStore.widgets, which checks it again). A stale proposal is never applied: the outcome
-   * is the proposal as it is, stale, nothing applied.
+   * is the proposal as it is, stale, nothing applied. A proposal the vault refuses now is not
+   * applied either and stays pending in the store (judged again later, see refusedNow).
    * @param hunkIndex accept only this hunk of a text proposal (its index in proposal_status).
-   * @returns what was applied.
+   * @returns what was applied; `proposal` reads `stale` with the reason when nothing could be.
    * @throws Error when the proposal does not exist or is decided, or the hunk is not
    *   an undecided hunk of it (a user mistake: the message says which); WriterLockedError
    *   while another plugin instance writes the proposals (nothing is applied).
@@ -189,7 +193,7 @@ export class ProposalReview {
     // The check the listings show: a proposal they call stale is refused with their reason, never applied.
     const live = await this.liveState(p);
     const unavailable = live !== null && (live.gone || live.baseChanged || live.refused !== undefined);
-    if (unavailable) return { proposal: await this.store.settle(id, 'stale', liveStaleReason(p, live)), applied: 0, stale: 1 };
+    if (unavailable) return refusedNow(p, liveStaleReason(p, live), 1);
     if (p.kind === 'edit' || p.kind === 'properties') return this.acceptText(p, hunkIndex);
     return this.store.whileAccepting(id, () => this.acceptEntry(p));
   }
@@ -207,7 +211,10 @@ export class ProposalReview {
       await this.notes.writes.applyPrepared(prepared, this.scopeOf(p));
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
-      return { proposal: await this.store.settle(id, 'stale', staleReason(err, p)), applied: 0, stale: 1 };
+      // A staged widget is checked only when accepted (liveState cannot judge it again): its refusal is kept.
+      if (p.tool === WIDGET_WRITE_TOOL)
+        return { proposal: await this.store.settle(id, 'stale', staleReason(err, p)), applied: 0, stale: 1 };
+      return refusedNow(p, staleReason(err, p), 1);
     }
     return { proposal: await this.store.settle(id, 'accepted'), applied: 1, stale: 0 };
   }
@@ -243,7 +250,7 @@ export class ProposalReview {
         current = await this.notes.writes.currentText(p.path, scope);
       } catch (err) {
         if (!(err instanceof ToolError)) throw err;
-        return { proposal: await this.store.settle(p.id, 'stale', staleReason(err, p)), applied: 0, stale: 1 };
+        return refusedNow(p, staleReason(err, p), 1);
       }
       const placed = this.store.placedHunks(p, current).filter((h) => hunkIndex === undefined || h.index === hunkIndex);
       const ready = placed.filter((h) => !h.stale);
@@ -262,7 +269,7 @@ export class ProposalReview {
       } catch (err) {
         if (err instanceof BaseChangedError) continue;
         if (!(err instanceof ToolError)) throw err;
-        return { proposal: await this.store.settle(p.id, 'stale', staleReason(err, p)), applied: 0, stale: placed.length };
+        return refusedNow(p, staleReason(err, p), placed.length);
       }
       const proposal = await this.store.decideHunks(
         p.id,
@@ -367,6 +374,19 @@ function entryRequest(p: Proposal): WriteRequest {
     default:
       return { tool: p.tool, kind: 'folder', path: p.path };
   }
+}
+
+/**
+ * The outcome of an accept the vault refuses now (access rules, roots, quarantine, the note gone
+ * from the key's reach, a target taken, a delete's note changed): `p` as a copy reading stale
+ * with the reason as it is now, nothing saved. The stored proposal stays pending, so it is judged
+ * again at every listing and accept (ProposalReview.liveState) and reads pending once the cause
+ * is gone, as it would had no accept been tried (docs/propose-mode.md). Only a revoked key and a
+ * note deleted (ProposalStore) make a proposal stale for good.
+ * @param stale how many changes the answer counts as not applied.
+ */
+function refusedNow(p: Proposal, reason: string, stale: number): AcceptOutcome {
+  return { proposal: { ...p, status: 'stale', stale_reason: reason }, applied: 0, stale };
 }
 
 /** One sentence on why a proposal can no longer be applied, from the refusal of the write. */
