@@ -70,11 +70,12 @@ export class ProposalReview {
 
   /**
    * The proposing key's access scope now: its label (agent_overrides) and current roots, with
-   * the proposal (and the hunks going in) as the actor the activity log records.
+   * the proposal (and the hunks going in) and the session it was proposed in as the actor the
+   * activity log records.
    */
   private scopeOf(p: Proposal, hunks?: number[]): AccessScope {
     const via = hunks ? { proposal: p.id, hunks } : { proposal: p.id };
-    return { label: p.key_label, roots: this.keyRoots(p.key_id) ?? p.key_roots, actor: { keyId: p.key_id, via } };
+    return { label: p.key_label, roots: this.keyRoots(p.key_id) ?? p.key_roots, actor: { keyId: p.key_id, session: p.session, via } };
   }
 
   /** Why a proposal of a revoked key cannot be applied, or null while the key exists. */

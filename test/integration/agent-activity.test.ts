@@ -317,7 +317,7 @@ describe('agent activity log', () => {
     expect(agentSees).not.toContain('Src');
   });
 
-  it('propose mode: an accepted proposal is logged with the hunks accepted, and reverts', async () => {
+  it("propose mode: an accepted proposal is logged with the hunks accepted and the agent's MCP session, and reverts by session", async () => {
     await env.booted.plugin.keyRing.setMode(env.booted.key.id, 'propose');
     const before = await read('Ideas.md');
     const staged = await call(env.client, 'edit_note', {
@@ -328,6 +328,8 @@ describe('agent activity log', () => {
     });
     const created = await call(env.client, 'create_note', { path: 'Proposed.md', content: 'hello\n' });
     expect(log().all()).toHaveLength(0);
+    const agentSession = (env.client as unknown as { transport: { sessionId?: string } }).transport.sessionId;
+    expect(agentSession).toMatch(/\S/);
     await env.booted.plugin.review.accept(staged.proposal_id);
     await env.booted.plugin.review.accept(created.proposal_id);
     const [create, edit] = log().all();
@@ -337,10 +339,16 @@ describe('agent activity log', () => {
       hunks: [0],
       kind: 'edit',
       key_label: 'Claude Code',
-      session: null,
+      session: agentSession,
     });
-    expect(create).toMatchObject({ via: 'proposal', proposal_id: created.proposal_id, kind: 'create', path: 'Proposed.md' });
-    const answer = await runActivityCommand(env.booted.plugin, 'revert key "Claude Code"');
+    expect(create).toMatchObject({
+      via: 'proposal',
+      proposal_id: created.proposal_id,
+      kind: 'create',
+      path: 'Proposed.md',
+      session: agentSession,
+    });
+    const answer = await runActivityCommand(env.booted.plugin, `revert session ${agentSession}`);
     expect(answer).toMatch(/\n2 of 2 reverted\.$/);
     expect(await read('Ideas.md')).toBe(before);
     expect(await exists('Proposed.md')).toBe(false);
