@@ -18,7 +18,21 @@ import type { NoteStore } from '../vault/note-store';
 import { BaseChangedError, MoveBlockedError } from '../vault/writes/write-errors';
 import type { ActivityLog } from './activity-log';
 import type { ActivityEntry } from './types';
+import { diffPreview } from './activity-diff';
 import { isPatchOnly, locateHunks, textsOf } from './undo-data';
+
+/**
+ * What a text revert did beyond the undo: the indices (in the entry's hunk order, as `activity
+ * <id>` lists them) of the changes the note's later text touches, left as they are, and whether
+ * the undo was placed on a text that changed since (the later changes kept), not written exact.
+ */
+interface UndoDone {
+  left: number[];
+  merged: boolean;
+}
+
+/** An undo written exact: nothing left out, nothing later kept. */
+const EXACT: UndoDone = { left: [], merged: false };
 
 /** The tool name a revert's own log entry carries. */
 export const REVERT_TOOL = 'revert';
@@ -72,9 +86,9 @@ export class ActivityRevert {
       actor: { keyId: entry.key_id, via: { revert: entry.id } },
     };
     try {
-      const left = await this.undo(entry, scope);
+      const done = await this.undo(entry, scope);
       const by = this.log.get(id)?.reverted_by;
-      return { id, reverted: true, message: revertedSentence(entry, left, by, by ? this.log.get(by)?.linkers : undefined) };
+      return { id, reverted: true, message: revertedSentence(entry, done, by, by ? this.log.get(by)?.linkers : undefined) };
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
       return { id, reverted: false, message: `${id} was not reverted: ${refusal(err, entry)}${nextStep(err, entry)}` };
@@ -107,12 +121,12 @@ export class ActivityRevert {
   }
 
   /**
-   * Applies what undoes `entry` for `scope`. @returns how many of its changes were left as they
-   * are (text kinds whose note changed since; else 0).
+   * Applies what undoes `entry` for `scope`. @returns which of its changes were left as they
+   * are and whether the undo was placed on a changed text (text kinds whose note changed since; else {@link EXACT}).
    * @throws ToolError when the vault refuses the undo (see {@link refusal}), or the entry's undo
    *   data is damaged (invalid_argument).
    */
-  private async undo(entry: ActivityEntry, scope: AccessScope): Promise<number> {
+  private async undo(entry: ActivityEntry, scope: AccessScope): Promise<UndoDone> {
     if ((entry.kind === 'edit' || entry.kind === 'properties') && isPatchOnly(entry)) return this.undoPatch(entry, scope);
     let texts: { before: string | null; after: string | null };
     try {
@@ -128,7 +142,7 @@ export class ActivityRevert {
         return this.undoText(entry, before ?? '', after ?? '', scope);
       case 'create':
         await writes.apply({ tool: REVERT_TOOL, kind: 'delete', path: entry.path, expectedHash: entry.hash_after ?? undefined }, scope);
-        return 0;
+        return EXACT;
       case 'delete':
         if (entry.undo.not_utf8)
           throw new ToolError(
@@ -136,20 +150,20 @@ export class ActivityRevert {
             `'${entry.path}' was not UTF-8 text, so the log could not keep its exact bytes and nothing was put back; restore it from the trash (the system trash, or the vault's .trash folder), where it is intact.`,
           );
         await writes.apply({ tool: REVERT_TOOL, kind: 'create', path: entry.path, content: before ?? '', restore: true }, scope);
-        return 0;
+        return EXACT;
       case 'move':
         await writes.apply({ tool: REVERT_TOOL, kind: 'move', path: entry.path, to: entry.from ?? '' }, scope);
-        return 0;
+        return EXACT;
       case 'folder':
         if (entry.removed) await writes.apply({ tool: REVERT_TOOL, kind: 'folder', path: entry.path }, scope);
         else await writes.removeEmptyFolder(REVERT_TOOL, entry.path, scope);
-        return 0;
+        return EXACT;
       case 'widget': {
         const id = entry.path.slice(entry.path.lastIndexOf('/') + 1).replace(/\.html$/, '');
         if (before === null) await this.notes.widgets.remove(id, entry.hash_after ?? '', scope);
         else if (after === null) await this.notes.widgets.create(id, before, scope);
         else await this.notes.widgets.replace(id, before, entry.hash_after ?? '', scope);
-        return 0;
+        return EXACT;
       }
     }
   }
@@ -158,10 +172,10 @@ export class ActivityRevert {
    * Undoes a text change logged as a patch only (undo-data.ts): exact when the note is still
    * what the change left; else each hunk found again by its context on the text now
    * ({@link locateHunks}), the ones the later text touched left out. Hash-guarded as {@link undoText}.
-   * @returns how many hunks were left out.
+   * @returns the hunks left out, and whether the note had changed since.
    * @throws ToolError('conflict') when the note is already as before, or every hunk is left out.
    */
-  private async undoPatch(entry: ActivityEntry, scope: AccessScope): Promise<number> {
+  private async undoPatch(entry: ActivityEntry, scope: AccessScope): Promise<UndoDone> {
     const writes = this.notes.writes;
     const patch = entry.undo.patch ?? [];
     for (let attempt = 0; attempt < REVERT_ATTEMPTS; attempt++) {
@@ -169,7 +183,7 @@ export class ActivityRevert {
       const hash = hashText(current);
       if (hash === entry.hash_before) throw new ToolError('conflict', `'${entry.path}' already reads as it did before this change.`);
       let next: string;
-      let left = 0;
+      let left: number[] = [];
       if (hash === entry.hash_after) {
         try {
           next = applyHunks(current, patch);
@@ -183,7 +197,7 @@ export class ActivityRevert {
           throw new ToolError('conflict', `'${entry.path}' changed since, right where this change is, so it was left as it is.`);
         next = applyHunks(current, located.ready);
       }
-      if (await this.writeRevert(entry, hash, next, left, scope)) return left;
+      if (await this.writeRevert(entry, hash, next, left.length, scope)) return { left, merged: hash !== entry.hash_after };
     }
     throw new ToolError('conflict', `'${entry.path}' kept changing while it was reverted; try again.`);
   }
@@ -192,25 +206,26 @@ export class ActivityRevert {
    * Undoes a text change: the text before when the note is still what the change left; else
    * the undo's hunks (after → before) placed three-way on the note's text now, the ones its
    * later text touches left out. Writes through NoteWriter.writeExactText (hash-guarded).
-   * @returns how many hunks were left out.
+   * @returns the hunks left out, and whether the note had changed since.
    * @throws ToolError('conflict') when the note is already as before, or every hunk is left out.
    */
-  private async undoText(entry: ActivityEntry, before: string, after: string, scope: AccessScope): Promise<number> {
+  private async undoText(entry: ActivityEntry, before: string, after: string, scope: AccessScope): Promise<UndoDone> {
     const writes = this.notes.writes;
     for (let attempt = 0; attempt < REVERT_ATTEMPTS; attempt++) {
       const current = await writes.currentText(entry.path, scope);
       if (current === before) throw new ToolError('conflict', `'${entry.path}' already reads as it did before this change.`);
       let next = before;
-      let left = 0;
-      if (hashText(current) !== entry.hash_after) {
+      let left: number[] = [];
+      const merged = hashText(current) !== entry.hash_after;
+      if (merged) {
         const placed = placeHunks(after, current, buildHunks(after, before));
         const ready = placed.filter((h) => !h.stale);
-        left = placed.length - ready.length;
+        left = placed.flatMap((h, i) => (h.stale ? [i] : []));
         if (ready.length === 0)
           throw new ToolError('conflict', `'${entry.path}' changed since, right where this change is, so it was left as it is.`);
         next = applyHunks(current, ready);
       }
-      if (await this.writeRevert(entry, hashText(current), next, left, scope)) return left;
+      if (await this.writeRevert(entry, hashText(current), next, left.length, scope)) return { left, merged };
     }
     throw new ToolError('conflict', `'${entry.path}' kept changing while it was reverted; try again.`);
   }
@@ -240,10 +255,13 @@ export class ActivityRevert {
 }
 
 /**
- * One sentence on a successful revert.
+ * One sentence on a successful revert, true to what it did: a text change undone on the text it
+ * left says the note is as it was before (a revert's revert: as the entry it redoes left it); one
+ * placed on a text that changed since says the later changes are kept, and names the changes left
+ * as they are by their line in `activity <id>`'s diff.
  * @param linkers for a move, the notes whose links moving back rewrote (the revert's own entry's `linkers`).
  */
-function revertedSentence(entry: ActivityEntry, left: number, by: string | undefined, linkers: readonly string[] = []): string {
+function revertedSentence(entry: ActivityEntry, done: UndoDone, by: string | undefined, linkers: readonly string[] = []): string {
   const what = entry.reverts ? `, which redoes ${entry.reverts}` : '';
   const as = by ? ` (logged as ${by})` : '';
   const links = linkers.length === 1 ? linkers[0] : `${linkers.length} notes`;
@@ -256,10 +274,16 @@ function revertedSentence(entry: ActivityEntry, left: number, by: string | undef
           ? `${entry.path} is moved to the trash (it did not exist before)`
           : entry.kind === 'folder'
             ? `the folder ${entry.path} ${entry.removed ? 'is back' : 'is removed (it did not exist before)'}`
-            : `${entry.path} is as it was before`;
+            : done.merged
+              ? `${entry.reverts ? 'made again' : 'undone'} in ${entry.path}, whose later changes are kept`
+              : `${entry.path} is as ${entry.reverts ? `${entry.reverts} left it` : 'it was before'}`;
+  const left = done.left.length;
   if (left === 0) return `Reverted ${entry.id}${what}: ${where}${as}.`;
   const s = left === 1;
-  return `Reverted ${entry.id}${what} on ${entry.path}${as}, except ${left} change${s ? '' : 's'} the note's later text touches, left as ${s ? 'it is' : 'they are'}.`;
+  const heads = diffPreview(entry, Infinity).filter((l) => l.kind === 'head');
+  const lines = done.left.map((i) => heads[i]?.text.replace(/^Line /, '')).filter((l) => l !== undefined);
+  const named = lines.length === left ? ` at line${s ? '' : 's'} ${lines.join(', ')} (see "activity ${entry.id}")` : '';
+  return `Reverted ${entry.id}${what} on ${entry.path}${as}, except ${s ? 'the' : left} change${s ? '' : 's'}${named}, which the note's later text touches: left as ${s ? 'it is' : 'they are'}.`;
 }
 
 /**

@@ -112,20 +112,20 @@ export function isPatchOnly(entry: ActivityEntry): boolean {
  * end of the text). A hunk found nowhere, or in more than one place, is stale and left out
  * (the user's later typing touched it or its neighbour lines), never applied on a guess. In a
  * note whose lines end in `\r` alone a line starts after a `\r` (diff/hunk-lines.ts crLines).
- * @returns the hunks to apply (offsets in `current`) and how many were left out.
+ * @returns the hunks to apply (offsets in `current`) and the indices in `patch` of those left out.
  */
-export function locateHunks(patch: readonly ReverseHunk[], current: string): { ready: ReverseHunk[]; left: number } {
+export function locateHunks(patch: readonly ReverseHunk[], current: string): { ready: ReverseHunk[]; left: number[] } {
   const ready: ReverseHunk[] = [];
+  const left: number[] = [];
   const lines = crLines(current) ? lfLines(current) : current;
-  for (const h of patch) {
+  patch.forEach((h, i) => {
     const at = uniqueAt(lines, h, lines !== current);
-    if (at === null) continue;
-    const from = at + (h.pre ?? '').length;
+    const from = at === null ? 0 : at + (h.pre ?? '').length;
     const placed = { ...h, from, to: from + (h.removed ?? '').length };
-    if (ready.some((r) => r.from < placed.to && placed.from < r.to) || ready.some((r) => r.from === placed.from)) continue;
-    ready.push(placed);
-  }
-  return { ready, left: patch.length - ready.length };
+    if (at === null || ready.some((r) => (r.from < placed.to && placed.from < r.to) || r.from === placed.from)) left.push(i);
+    else ready.push(placed);
+  });
+  return { ready, left };
 }
 
 /**

@@ -38,7 +38,7 @@ function proposalProblem(p: unknown): string | null {
   if (!Array.isArray(p.key_roots) || !p.key_roots.every((r) => typeof r === 'string')) return '"key_roots" must be a list of folders';
   const optional =
     stringFieldProblem(p, ['base_hash', 'base_text', 'proposed_text'], 'nullable') ??
-    stringFieldProblem(p, ['staged_path', 'to', 'expected_hash', 'resolved_at', 'stale_reason', 'reason'], 'optional');
+    stringFieldProblem(p, ['staged_path', 'to', 'expected_hash', 'resolved_at', 'stale_reason', 'reason', 'session'], 'optional');
   if (optional) return optional;
   if (!isRecord(p.decisions)) return '"decisions" must be an object';
   for (const [index, decision] of Object.entries(p.decisions)) {

@@ -26,7 +26,8 @@ export interface LiveState {
   baseChanged: boolean;
   /**
    * Why the vault refuses the change now for another cause than its note being gone (the
-   * target taken, the key no longer allowed to write there): the refusal as one sentence.
+   * target taken, the key no longer allowed to write there, the key revoked): the refusal as one
+   * sentence, shown before the note-gone reason.
    */
   refused?: string;
 }
@@ -45,9 +46,12 @@ const ACCEPT_ATTEMPTS = 4;
  * Acceptance re-checks what staging checked, for the proposing key (its label and roots):
  * access rules, quarantine, roots, protected frontmatter keys, expected_hash. Text hunks are
  * placed three-way on the note as it is now; a hunk that no longer applies is never applied
- * (it stays for the user to reject). A change that can no longer be made at all makes the
- * proposal stale with the reason: it stays listed until the user rejects it, and is never
- * accepted (ProposalStore.settle).
+ * (it stays for the user to reject). A change the vault refuses now (access rules, roots,
+ * quarantine, a target taken, the note out of the key's reach) reads stale with the reason as it
+ * is now, in the listings and in a refused accept alike, and pending again once the cause is
+ * gone (nothing of that is saved: {@link liveState} judges it each time). A revoked key's
+ * proposal, and one whose note was deleted, are stale for good (ProposalStore.settle): listed
+ * until the user rejects them, never accepted.
  */
 export class ProposalReview {
   /** Listeners of {@link onLiveChange} told of settings changes ({@link accessChanged}). */
@@ -66,11 +70,12 @@ export class ProposalReview {
 
   /**
    * The proposing key's access scope now: its label (agent_overrides) and current roots, with
-   * the proposal (and the hunks going in) as the actor the activity log records.
+   * the proposal (and the hunks going in) and the session it was proposed in as the actor the
+   * activity log records.
    */
   private scopeOf(p: Proposal, hunks?: number[]): AccessScope {
     const via = hunks ? { proposal: p.id, hunks } : { proposal: p.id };
-    return { label: p.key_label, roots: this.keyRoots(p.key_id) ?? p.key_roots, actor: { keyId: p.key_id, via } };
+    return { label: p.key_label, roots: this.keyRoots(p.key_id) ?? p.key_roots, actor: { keyId: p.key_id, session: p.session, via } };
   }
 
   /** Why a proposal of a revoked key cannot be applied, or null while the key exists. */
@@ -91,14 +96,15 @@ export class ProposalReview {
    * as a folder, a move or create onto a path taken since is refused, and a delete's note must
    * still be the text proposed for the trash.
    * @returns `gone` when the note (or folder) was deleted, became invisible to the key, or the
-   *   key was revoked; `refused` with the reason when the vault refuses the change now for
+   *   key was revoked (then with `refused`, the revocation's reason); `refused` with the reason when the vault refuses the change now for
    *   another cause; `baseChanged` for a delete whose note changed; null for decided and stale
    *   proposals (a stale one stays stale, with its `stale_reason`, whatever the vault does) and staged widgets (WidgetStore.acceptStaged checks those when accepting).
    * @throws what the vault throws that is not a ToolError (a bug, not a refusal).
    */
   async liveState(p: Proposal): Promise<LiveState | null> {
     if (p.status !== 'pending' || (p.kind === 'create' && p.tool === WIDGET_WRITE_TOOL)) return null;
-    if (this.revokedReason(p)) return NOTE_GONE;
+    const revoked = this.revokedReason(p);
+    if (revoked) return { ...NOTE_GONE, refused: revoked };
     const scope = this.scopeOf(p);
     try {
       if (p.kind === 'edit' || p.kind === 'properties') {
@@ -169,9 +175,10 @@ export class ProposalReview {
    * Accepts a pending proposal: every undecided hunk that still applies (a text proposal),
    * or the create / move / delete / folder itself (a staged widget is created through
    * NoteStore.widgets, which checks it again). A stale proposal is never applied: the outcome
-   * is the proposal as it is, stale, nothing applied.
+   * is the proposal as it is, stale, nothing applied. A proposal the vault refuses now is not
+   * applied either and stays pending in the store (judged again later, see refusedNow).
    * @param hunkIndex accept only this hunk of a text proposal (its index in proposal_status).
-   * @returns what was applied.
+   * @returns what was applied; `proposal` reads `stale` with the reason when nothing could be.
    * @throws Error when the proposal does not exist or is decided, or the hunk is not
    *   an undecided hunk of it (a user mistake: the message says which); WriterLockedError
    *   while another plugin instance writes the proposals (nothing is applied).
@@ -187,7 +194,7 @@ export class ProposalReview {
     // The check the listings show: a proposal they call stale is refused with their reason, never applied.
     const live = await this.liveState(p);
     const unavailable = live !== null && (live.gone || live.baseChanged || live.refused !== undefined);
-    if (unavailable) return { proposal: await this.store.settle(id, 'stale', liveStaleReason(p, live)), applied: 0, stale: 1 };
+    if (unavailable) return refusedNow(p, liveStaleReason(p, live), 1);
     if (p.kind === 'edit' || p.kind === 'properties') return this.acceptText(p, hunkIndex);
     return this.store.whileAccepting(id, () => this.acceptEntry(p));
   }
@@ -205,7 +212,10 @@ export class ProposalReview {
       await this.notes.writes.applyPrepared(prepared, this.scopeOf(p));
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
-      return { proposal: await this.store.settle(id, 'stale', staleReason(err, p)), applied: 0, stale: 1 };
+      // A staged widget is checked only when accepted (liveState cannot judge it again): its refusal is kept.
+      if (p.tool === WIDGET_WRITE_TOOL)
+        return { proposal: await this.store.settle(id, 'stale', staleReason(err, p)), applied: 0, stale: 1 };
+      return refusedNow(p, staleReason(err, p), 1);
     }
     return { proposal: await this.store.settle(id, 'accepted'), applied: 1, stale: 0 };
   }
@@ -241,7 +251,7 @@ export class ProposalReview {
         current = await this.notes.writes.currentText(p.path, scope);
       } catch (err) {
         if (!(err instanceof ToolError)) throw err;
-        return { proposal: await this.store.settle(p.id, 'stale', staleReason(err, p)), applied: 0, stale: 1 };
+        return refusedNow(p, staleReason(err, p), 1);
       }
       const placed = this.store.placedHunks(p, current).filter((h) => hunkIndex === undefined || h.index === hunkIndex);
       const ready = placed.filter((h) => !h.stale);
@@ -260,7 +270,7 @@ export class ProposalReview {
       } catch (err) {
         if (err instanceof BaseChangedError) continue;
         if (!(err instanceof ToolError)) throw err;
-        return { proposal: await this.store.settle(p.id, 'stale', staleReason(err, p)), applied: 0, stale: placed.length };
+        return refusedNow(p, staleReason(err, p), placed.length);
       }
       const proposal = await this.store.decideHunks(
         p.id,
@@ -365,6 +375,19 @@ function entryRequest(p: Proposal): WriteRequest {
     default:
       return { tool: p.tool, kind: 'folder', path: p.path };
   }
+}
+
+/**
+ * The outcome of an accept the vault refuses now (access rules, roots, quarantine, the note gone
+ * from the key's reach, a target taken, a delete's note changed): `p` as a copy reading stale
+ * with the reason as it is now, nothing saved. The stored proposal stays pending, so it is judged
+ * again at every listing and accept (ProposalReview.liveState) and reads pending once the cause
+ * is gone, as it would had no accept been tried (docs/propose-mode.md). Only a revoked key and a
+ * note deleted (ProposalStore) make a proposal stale for good.
+ * @param stale how many changes the answer counts as not applied.
+ */
+function refusedNow(p: Proposal, reason: string, stale: number): AcceptOutcome {
+  return { proposal: { ...p, status: 'stale', stale_reason: reason }, applied: 0, stale };
 }
 
 /** One sentence on why a proposal can no longer be applied, from the refusal of the write. */

@@ -15,6 +15,8 @@ export interface ProposalCaller {
   id: string;
   label: string;
   roots: string[];
+  /** The MCP session the write came in (WriteActor.session), when the client has one. */
+  session?: string;
 }
 
 /** What changed in the store, for the view, the status bar, the editor and notices. */
@@ -177,6 +179,7 @@ export class ProposalStore {
       status: 'pending',
       decisions: {},
       ...(reason !== undefined ? { reason } : {}),
+      ...(caller.session !== undefined ? { session: caller.session } : {}),
     };
     this.byId.set(proposal.id, proposal);
     try {

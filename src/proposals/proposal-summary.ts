@@ -101,13 +101,13 @@ export function proposalSummary(p: Proposal, hunks: readonly Hunk[], live: LiveS
 
 /**
  * Why a pending proposal reads stale given where it stands now (ProposalReview.liveState), one
- * sentence for the user and the agent: the note gone, the vault's refusal, a delete's note
+ * sentence for the user and the agent: the vault's refusal (the key revoked, too), the note gone, a delete's note
  * changed, or (a text proposal) every undecided hunk no longer applying. The same sentence in
  * the listings and in an accept that refuses it.
  */
 export function liveStaleReason(p: Proposal, live: LiveState): string {
-  if (live.gone) return goneReason(p.path);
   if (live.refused !== undefined) return live.refused;
+  if (live.gone) return goneReason(p.path);
   if (live.baseChanged) return 'The note changed after this delete was proposed; the user can only reject it.';
   if (p.expected_hash !== undefined) return EXPECTED_HASH_STALE;
   return 'The note changed where these changes would go; the user can only reject them. Propose again on the new text.';

@@ -67,6 +67,12 @@ export interface Proposal {
    * Absent for a propose key's proposals, whose every write is staged.
    */
   reason?: string;
+  /**
+   * The MCP session the proposing write came in, when the client had one: an accept logs its
+   * change under it (ProposalReview.scopeOf), so `revert session` covers it. Absent in files
+   * written before it was kept (such an accept is logged with no session).
+   */
+  session?: string;
 }
 
 /** A hunk to review in the editor: a placed hunk with its proposal's id and provenance. */

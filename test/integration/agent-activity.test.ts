@@ -202,8 +202,9 @@ describe('agent activity log', () => {
     const [home, work] = log().all();
     // The user types elsewhere in the note, then rewrites the very line of the first edit.
     await userEdit('Ideas.md', (t) => t.replace('# Ideas\n', '# Ideas\n\nUser line at the top.\n'));
+    // Not "as it was before": the user's line stays.
     expect((await revert(home.id)).message).toBe(
-      `Reverted ${home.id}: Ideas.md is as it was before (logged as ${log().get(home.id)?.reverted_by}).`,
+      `Reverted ${home.id}: undone in Ideas.md, whose later changes are kept (logged as ${log().get(home.id)?.reverted_by}).`,
     );
     let now = await read('Ideas.md');
     expect(now).toContain('User line at the top.');
@@ -220,19 +221,44 @@ describe('agent activity log', () => {
     expect(now).toContain('User line at the top.');
   });
 
-  it('a revert of several hunks applies the ones the user left alone and notes how many stayed', async () => {
+  it('a revert of several hunks applies the ones the user left alone and names the one that stayed by its line', async () => {
     const body = (await read('Ideas.md')).replace('Pair every new hire', 'PAIR').replace('Rain barrel', 'RAIN');
     await call(env.client, 'write_note', { path: 'Ideas.md', body: body.slice(body.indexOf('# Ideas')) });
     const entry = newest();
     await userEdit('Ideas.md', (t) => t.replace('PAIR', 'PAIR by user'));
     const outcome = await revert(entry.id);
-    expect(outcome.message).toMatch(
-      /^Reverted a_[0-9a-f]+ on Ideas\.md \(logged as a_[0-9a-f]+\), except 1 change the note's later text touches, left as it is\.$/,
+    expect(outcome.message).toBe(
+      `Reverted ${entry.id} on Ideas.md (logged as ${log().get(entry.id)?.reverted_by}), except the change at line 14 (see "activity ${entry.id}"), which the note's later text touches: left as it is.`,
     );
+    expect(await runActivityCommand(env.booted.plugin, `activity ${entry.id}`)).toContain('@@ Line 14\n  -- Pair every new hire');
     const now = await read('Ideas.md');
     expect(now).toContain('PAIR by user');
     expect(now).toContain('Rain barrel');
     expect(log().get(log().get(entry.id)?.reverted_by ?? '')?.left).toBe(1);
+  });
+
+  it('a revert says what the note reads after it: as before, as the change it redoes left it, or with the later changes kept', async () => {
+    await call(env.client, 'append_note', { path: 'Ideas.md', content: '- agent line' });
+    const edit = newest();
+    const withEdit = await read('Ideas.md');
+    expect((await revert(edit.id)).message).toBe(
+      `Reverted ${edit.id}: Ideas.md is as it was before (logged as ${log().get(edit.id)?.reverted_by}).`,
+    );
+    const undo = log().get(edit.id)?.reverted_by ?? '';
+    // Reverting the revert redoes the edit: the note is as the edit left it, not "as it was before".
+    const redone = (await revert(undo)).message;
+    expect(redone).toBe(
+      `Reverted ${undo}, which redoes ${edit.id}: Ideas.md is as ${edit.id} left it (logged as ${log().get(undo)?.reverted_by}).`,
+    );
+    expect(await read('Ideas.md')).toBe(withEdit);
+    // The user types, then the redo is reverted: undone on their text, theirs kept.
+    const redo = log().get(undo)?.reverted_by ?? '';
+    await userEdit('Ideas.md', (t) => t.replace('# Ideas\n', '# Ideas\n\nUser line.\n'));
+    expect((await revert(redo)).message).toBe(
+      `Reverted ${redo}, which redoes ${undo}: made again in Ideas.md, whose later changes are kept (logged as ${log().get(redo)?.reverted_by}).`,
+    );
+    expect(await read('Ideas.md')).toContain('User line.');
+    expect(await read('Ideas.md')).not.toContain('- agent line');
   });
 
   it('refuses in one sentence when the note is now private, read-only or gone, saying what to do next', async () => {
@@ -317,7 +343,7 @@ describe('agent activity log', () => {
     expect(agentSees).not.toContain('Src');
   });
 
-  it('propose mode: an accepted proposal is logged with the hunks accepted, and reverts', async () => {
+  it("propose mode: an accepted proposal is logged with the hunks accepted and the agent's MCP session, and reverts by session", async () => {
     await env.booted.plugin.keyRing.setMode(env.booted.key.id, 'propose');
     const before = await read('Ideas.md');
     const staged = await call(env.client, 'edit_note', {
@@ -328,6 +354,8 @@ describe('agent activity log', () => {
     });
     const created = await call(env.client, 'create_note', { path: 'Proposed.md', content: 'hello\n' });
     expect(log().all()).toHaveLength(0);
+    const agentSession = (env.client as unknown as { transport: { sessionId?: string } }).transport.sessionId;
+    expect(agentSession).toMatch(/\S/);
     await env.booted.plugin.review.accept(staged.proposal_id);
     await env.booted.plugin.review.accept(created.proposal_id);
     const [create, edit] = log().all();
@@ -337,10 +365,16 @@ describe('agent activity log', () => {
       hunks: [0],
       kind: 'edit',
       key_label: 'Claude Code',
-      session: null,
+      session: agentSession,
     });
-    expect(create).toMatchObject({ via: 'proposal', proposal_id: created.proposal_id, kind: 'create', path: 'Proposed.md' });
-    const answer = await runActivityCommand(env.booted.plugin, 'revert key "Claude Code"');
+    expect(create).toMatchObject({
+      via: 'proposal',
+      proposal_id: created.proposal_id,
+      kind: 'create',
+      path: 'Proposed.md',
+      session: agentSession,
+    });
+    const answer = await runActivityCommand(env.booted.plugin, `revert session ${agentSession}`);
     expect(answer).toMatch(/\n2 of 2 reverted\.$/);
     expect(await read('Ideas.md')).toBe(before);
     expect(await exists('Proposed.md')).toBe(false);

@@ -165,6 +165,24 @@ describe('notifications of hidden notes, and re-judging when what a key sees cha
     await eventually(() => full.updates.includes(noteUri('Ideas.md')));
   });
 
+  test('a no-access agent_overrides removed from a subscribed note is told once in both eras, not once per event of that edit', async () => {
+    const full = await session(booted.token, ['Guarded.md']);
+    const modern = await listener(booted.token, ['Guarded.md']);
+    await relabel('Renamed');
+    await eventually(() => full.updates.length === 1 && modern.updates.length === 1);
+    await settle();
+    await booted.app.vault.modify(file('Guarded.md'), '# Guarded\n');
+    await eventually(() => full.updates.length > 1 && modern.updates.length > 1);
+    await settle();
+    expect({ session: full.updates, modern: modern.updates }).toEqual({
+      session: [noteUri('Guarded.md'), noteUri('Guarded.md')],
+      modern: [noteUri('Guarded.md'), noteUri('Guarded.md')],
+    });
+    // Its next edit is told again.
+    await booted.app.vault.append(file('Guarded.md'), '\nMore.\n');
+    await eventually(() => full.updates.length === 3 && modern.updates.length === 3);
+  });
+
   test("a key's roots narrowed in the settings re-judge its subscriptions and prompts", async () => {
     const full = await session(booted.token, ['Ideas.md']);
     await booted.plugin.keyRing.setRoots(booted.key.id, ['Projects']);

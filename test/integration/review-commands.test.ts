@@ -188,4 +188,26 @@ describe('terminal review commands', () => {
     expect(await run(`show ${staged.proposal_id} 9999`)).toBe(`Proposal ${staged.proposal_id} shows 517 lines; give a line from 1 to 517.`);
     expect(await run(`show ${staged.proposal_id} 0`)).toBe('Usage: show <proposal id> [line to start from]');
   });
+
+  test('a later page of show that starts inside a hunk repeats its header, marked continued, so its number is on the page', async () => {
+    const lines = Array.from({ length: 400 }, (_, i) => `line ${i}`);
+    await fsp.writeFile(nodePath.join(dir, 'Long.md'), lines.join('\n') + '\n');
+    await booted.app.vault.syncFromDisk();
+    // Hunk 0: one line at the top; hunk 1: 300 lines replaced from line 51, over the page's end.
+    const proposed = ['first', ...lines.slice(1, 50), ...lines.slice(50, 350).map((l) => `${l} changed`), ...lines.slice(350)];
+    const staged = await call(client, 'write_note', { path: 'Long', body: proposed.join('\n') + '\n' });
+    const id = staged.proposal_id as string;
+    const first = (await run(`show ${id}`)).split('\n');
+    expect(first[1]).toBe('  hunk 0 at line 1:');
+    expect(first[4]).toBe('  hunk 1 at line 51:');
+    const second = (await run(`show ${id} ${SHOW_MAX_LINES + 1}`)).split('\n');
+    expect(second[1]).toBe('  hunk 1 at line 51 (continued):');
+    expect(second[2]).toBe(`  - line ${SHOW_MAX_LINES - 4 + 50}`);
+    // A page starting on a header or before any hunk repeats nothing.
+    expect((await run(`show ${id} 4`)).split('\n')[1]).toBe('  hunk 1 at line 51:');
+    expect((await run(`show ${id} 1`)).split('\n')[1]).toBe('  hunk 0 at line 1:');
+    // A decided hunk's continued header keeps its verdict.
+    await run(`reject ${id} 1`);
+    expect((await run(`show ${id} ${SHOW_MAX_LINES + 1}`)).split('\n')[1]).toBe('  hunk 1 at line 51 (continued) (rejected):');
+  });
 });

@@ -31,6 +31,10 @@ describe('stale proposals wait until the user rejects them', () => {
   const status = async (id: string): Promise<Record<string, unknown>> => (await call(client, 'proposal_status', { id })).proposal;
   const write = (p: string, text: string): Promise<void> => fsp.writeFile(nodePath.join(dir, p), text);
   const read = (p: string): Promise<string> => fsp.readFile(nodePath.join(dir, p), 'utf8');
+  /** Polls the async `done` (proposal_status is a call) until it is true, at most 10 s. */
+  const until = async (done: () => Promise<boolean>, what: string): Promise<void> => {
+    for (const end = Date.now() + 10_000; !(await done()); await settle()) if (Date.now() > end) throw new Error(`waited 10 s for ${what}`);
+  };
   const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
   const statusBar = (): HTMLElement =>
     (booted.plugin as unknown as HostPluginRecords).statusBarItems.find((el) => el.hasClass('vault-mcp-pending-count'))!;
@@ -110,7 +114,7 @@ describe('stale proposals wait until the user rejects them', () => {
     expect(await run(`reject ${sleep.proposal_id}`)).toBe(`Proposal '${sleep.proposal_id}' is already rejected.`);
   });
 
-  test('an accept refused as stale (note made private or read-only, target taken, a deleted note edited, a folder gone) leaves each listed until rejected', async () => {
+  test('an accept refused (note made private or read-only, target taken, a deleted note edited, a folder gone) leaves each listed stale until the cause goes or it is rejected', async () => {
     const hidden = await call(client, 'append_note', { path: 'Journal', content: 'secret?' });
     const readOnly = await call(client, 'append_note', { path: 'Archive/Old ideas', content: 'newer idea' });
     const create = await call(client, 'create_note', { path: 'New', content: 'agent text\n' });
@@ -126,17 +130,51 @@ describe('stale proposals wait until the user rejects them', () => {
     for (const id of ids)
       expect(await run(`accept ${id}`)).toMatch(new RegExp(`^Proposal ${id} is stale and was not applied: .* Reject it to dismiss it`));
     await expectWaitingStale(ids);
-    // The vault coming back does not make them acceptable.
+    // The refusals are judged again, not kept: once the note is the key's again and the path free, those two read pending and apply.
     await write('Journal.md', 'journal\n');
     await fsp.rm(nodePath.join(dir, 'New.md'));
     await booted.app.vault.syncFromDisk();
-    expect(await run('accept all')).toContain(`Proposal ${create.proposal_id} is stale and was not applied`);
-    expect(await read('Journal.md')).toBe('journal\n');
-    await expect(fsp.stat(nodePath.join(dir, 'New.md'))).rejects.toThrow();
-    await expectWaitingStale(ids);
+    expect((await status(hidden.proposal_id as string)).status).toBe('pending');
+    expect((await status(create.proposal_id as string)).stale_reason).toBeUndefined();
+    const accepted = await run('accept all');
+    expect(accepted).toContain(`Accepted 1 change of ${hidden.proposal_id}`);
+    expect(accepted).toContain(`Accepted 1 change of ${create.proposal_id}`);
+    expect(await read('Journal.md')).toBe('journal\nsecret?\n');
+    expect(await read('New.md')).toBe('agent text\n');
+    await expectWaitingStale([readOnly.proposal_id, del.proposal_id, folder.proposal_id] as string[]);
     const rejected = await run('reject all');
-    for (const id of ids) expect(rejected).toContain(`Rejected proposal ${id}; it is now rejected.`);
+    for (const id of [readOnly.proposal_id, del.proposal_id, folder.proposal_id])
+      expect(rejected).toContain(`Rejected proposal ${id}; it is now rejected.`);
     expect(await run('proposals')).toBe('No pending changes.');
+  });
+
+  test.each([
+    ['listed only', false],
+    ['after a refused accept', true],
+  ])('a read-only rule removed (%s): the proposal reads pending again and applies, its reason always the current one', async (_, tried) => {
+    const staged = await call(client, 'append_note', { path: 'Archive/Old ideas', content: 'newer idea' });
+    const id = staged.proposal_id as string;
+    await write('Archive/Old ideas.md', '---\naccess: read-only\n---\nold\n');
+    await booted.app.vault.syncFromDisk();
+    await until(async () => (await status(id)).status === 'stale', 'the rule to be read');
+    expect((await status(id)).stale_reason).toMatch(/read-only/);
+    if (tried) expect(await run(`accept ${id}`)).toMatch(/is stale and was not applied: .*read-only/);
+    // Another rule: the reason follows it.
+    await write('Archive/Old ideas.md', '---\naccess: private\n---\nold\n');
+    await booted.app.vault.syncFromDisk();
+    await until(async () => !/read-only/.test(String((await status(id)).stale_reason)), 'the new rule to be read');
+    expect(await run('proposals')).toContain('was deleted or is no longer available to this key');
+    if (tried) expect(await run(`accept ${id}`)).toMatch(/is stale and was not applied: the note 'Archive\/Old ideas.md' was deleted/);
+    // No rule: pending, no reason, and the accept applies it.
+    await write('Archive/Old ideas.md', 'old\n');
+    await booted.app.vault.syncFromDisk();
+    await until(async () => (await status(id)).status === 'pending', 'the rule to go');
+    expect((await status(id)).stale_reason).toBeUndefined();
+    expect(await run('proposals')).toMatch(
+      new RegExp(`^${id}  pending  edit Archive/Old ideas.md  from "Cursor" via append_note, 1 of 1 hunks to review$`),
+    );
+    expect(await run(`accept ${id}`)).toBe(`Accepted 1 change of ${id} on Archive/Old ideas.md; it is now accepted.`);
+    expect(await read('Archive/Old ideas.md')).toBe('old\nnewer idea\n');
   });
 
   test("a revoked key's proposal stays listed stale after an accept refused it, and reject dismisses it", async () => {
@@ -144,6 +182,13 @@ describe('stale proposals wait until the user rejects them', () => {
     await booted.plugin.keyRing.mint({ label: 'Another client', mode: 'propose' });
     await booted.plugin.keyRing.revoke(booted.key.id);
     booted.plugin.review.accessChanged();
+    // Listed before any accept with the revocation as its reason, not as a note deleted or closed to the key.
+    const listedLine = await run('proposals');
+    expect(listedLine).toContain("(The key 'Cursor' that proposed this change was revoked, so it cannot be applied.)");
+    expect(listedLine).not.toContain('was deleted or is no longer available');
+    expect(await run(`show ${staged.proposal_id}`)).toContain('was revoked');
+    expect(await pendingTitle()).toBe('1 pending change (1 stale)');
+    expect(booted.app.workspace.getLeavesOfType(PENDING_VIEW_TYPE)[0].view.containerEl.textContent).toContain('was revoked');
     expect(await run(`accept ${staged.proposal_id}`)).toMatch(
       /is stale and was not applied: the key 'Cursor' that proposed this change was revoked/,
     );

@@ -157,6 +157,10 @@ describe('parseQuery', () => {
     ['[due:>2026-13-01]', /date '2026-13-01' is not a calendar day/],
     ['/(unclosed/', /regular expression \/\(unclosed\/ is invalid/],
     ['/abc', /without a closing '\/'/],
+    // A '[' left open takes the closing '/' into its class: the fault named is the class, as regex: true names it.
+    ['/[/', /The regular expression \/\[\/ is invalid \(Unterminated character class\)/],
+    ['a /x[\\]/ b', /regular expression \/x\[\\\]\/ is invalid \(Unterminated character class\)/],
+    ['[status:/[dr/]', /regular expression \/\[dr\/ is invalid \(Unterminated character class\)/],
     ['/abc/gx', /unsupported flags/],
     ['a OR OR b', /OR at character 6 without a term before it/],
     ['"open \\"', /without a closing quote/],
@@ -198,5 +202,6 @@ describe('regexQuery', () => {
   it('rejects an empty or invalid pattern', () => {
     expect(() => regexQuery('')).toThrow(/empty/);
     expect(() => regexQuery('a(')).toThrow(ToolError);
+    expect(() => regexQuery('[')).toThrow(/is invalid \(Unterminated character class\)/);
   });
 });

@@ -231,6 +231,16 @@ export class NoteResources {
     }
   }
 
+  /**
+   * The version of the file at this vault path now, its modification time (ms) and size in bytes
+   * as Obsidian's `TFile.stat` holds them, or null when there is none: tells one edit heard twice
+   * (NoteSubscriptions.changed) from two edits.
+   */
+  versionOf(path: string): string | null {
+    const stat = this.notes.fileByPath(path)?.stat;
+    return stat ? `${stat.mtime}/${stat.size}` : null;
+  }
+
   /** True when a Markdown note the scope (and tool set) may read is at this vault path now (for update notifications; other files are no resources). */
   canReadPath(path: string): boolean {
     const file = this.notes.fileByPath(path);

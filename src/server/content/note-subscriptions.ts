@@ -10,10 +10,13 @@ import { noteUri, pathOfNoteUri, type NoteResources } from './note-resources';
  * note, or the old path of a renamed one, is reported only to a viewer that could read it, so a
  * key never learns when a note it could not read is changed, renamed or deleted
  * (docs/resources-and-prompts.md). A note leaving the viewer's view gets one update, as a
- * deletion would; one entering it gets one too.
+ * deletion would; one entering it gets one too. One edit is told once, though the vault may report
+ * it twice (a note naming access rules: once when its new rules are read from the file, again when
+ * the metadata cache has parsed it): a note still readable and still the version (modification
+ * time and size) last told is not told again.
  */
 export class NoteSubscriptions {
-  private readonly held = new Map<string, { readable: boolean; holders: number }>();
+  private readonly held = new Map<string, { readable: boolean; holders: number; told?: string | null }>();
 
   /** True when no URI is held. */
   get empty(): boolean {
@@ -55,7 +58,10 @@ export class NoteSubscriptions {
       const removed = change.type === 'delete' || path === change.oldPath;
       // A removed note has no rules left to judge: its last verdict stands, if its path is still in view.
       entry.readable = !removed && view !== null && view.canReadPath(path);
-      if (view && (entry.readable || (was && (!removed || view.admitsPath(path))))) told.push(uri);
+      const version = entry.readable && view ? view.versionOf(path) : null;
+      const again = was && entry.readable && version !== null && version === entry.told;
+      if (view && !again && (entry.readable || (was && (!removed || view.admitsPath(path))))) told.push(uri);
+      entry.told = version;
     }
     return told;
   }
@@ -72,6 +78,7 @@ export class NoteSubscriptions {
       if (path === null) continue;
       const readable = view !== null && view.canReadPath(path);
       if (readable !== entry.readable && view) told.push(uri);
+      if (readable !== entry.readable) entry.told = null;
       entry.readable = readable;
     }
     return told;

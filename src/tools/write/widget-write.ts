@@ -37,7 +37,12 @@ export const widgetWriteTool = defineTool({
     const { widgets } = ctx.notes;
     if (normalizeKeyMode(ctx.caller.mode) !== 'force') {
       const prepared = widgets.prepareCreate(args.id, args.html, ctx.scope);
-      const proposal = await ctx.proposals.stage(prepared, { id: ctx.caller.id, label: ctx.caller.label, roots: ctx.caller.roots ?? [] });
+      const proposal = await ctx.proposals.stage(prepared, {
+        id: ctx.caller.id,
+        label: ctx.caller.label,
+        roots: ctx.caller.roots ?? [],
+        session: ctx.scope.actor?.session,
+      });
       return { ...stagedResult(proposal, []), id: args.id };
     }
     if (args.expected_hash !== undefined) return { ...(await widgets.replace(args.id, args.html, args.expected_hash, ctx.scope)) };

@@ -101,7 +101,7 @@ async function stage(ctx: ToolContext, prepared: PreparedWrite, reason?: string)
   if (same) return { ...stagedResult(same, ctx.proposals.hunksOf(same)), message: alreadyPending(same.id) };
   const proposal = await ctx.proposals.stage(
     prepared,
-    { id: ctx.caller.id, label: ctx.caller.label, roots: ctx.caller.roots ?? [] },
+    { id: ctx.caller.id, label: ctx.caller.label, roots: ctx.caller.roots ?? [], session: ctx.scope.actor?.session },
     reason,
   );
   const staged = stagedResult(proposal, ctx.proposals.hunksOf(proposal));

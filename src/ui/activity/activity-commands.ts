@@ -40,7 +40,7 @@ export function listActivity(log: ActivityLog): string {
   const lines: string[] = [];
   for (const group of groupEntries(shown)) {
     lines.push(
-      `"${group.label}", ${group.session ? `session ${group.session}` : 'no session (accepted proposals, reverts, stateless calls)'}:`,
+      `"${group.label}", ${group.session ? `session ${group.session}` : 'no session (reverts, stateless calls, older proposals)'}:`,
     );
     for (const e of group.entries) lines.push(`  ${describeEntry(log, e)}`);
   }

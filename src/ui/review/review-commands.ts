@@ -51,7 +51,8 @@ export const SHOW_MAX_LINE_CHARS = 300;
  * proposed), for a pending move the notes linking to it, whose links Obsidian updates when it
  * moves (ProposalReview.linkersOf). A note line longer than {@link SHOW_MAX_LINE_CHARS} chars goes on over
  * several listing lines; a long listing is cut after {@link SHOW_MAX_LINES} listing lines, ending
- * with the command that shows the rest. Control and bidi characters are written out (visibleText).
+ * with the command that shows the rest; a page that starts inside a hunk first repeats its header,
+ * marked `(continued)`, so the hunk's number is on the page. Control and bidi characters are written out (visibleText).
  * @param fromLine the first listing line to print (1-based, the header not counted), from `show <id> <line>`.
  */
 export async function showProposal(target: ReviewCommandTarget, id: string, fromLine = 1): Promise<string> {
@@ -61,6 +62,8 @@ export async function showProposal(target: ReviewCommandTarget, id: string, from
   const live = await target.review.liveState(p);
   const header = await describeProposal(target, p, live);
   const lines: string[] = [];
+  // The header of the hunk each listing line shows (by index), for a later page to repeat.
+  const headerOf: (string | undefined)[] = [];
   const hunks = target.proposals.hunksOf(p);
   const whole = p.status === 'stale' || live?.gone === true;
   const stale = new Set(whole ? hunks.map((h) => h.index) : live?.placed.filter((h) => h.stale).map((h) => h.index));
@@ -69,8 +72,9 @@ export async function showProposal(target: ReviewCommandTarget, id: string, from
     for (const h of hunks) {
       const verdict = p.decisions[h.index] ? ` (${p.decisions[h.index]})` : stale.has(h.index) ? ' (stale: only reject)' : '';
       const shown = hunkAsLines(base, h);
-      lines.push(`  hunk ${h.index} at line ${shown.line}${verdict}:`);
-      lines.push(...hunkLines(h, shown));
+      const at = `  hunk ${h.index} at line ${shown.line}`;
+      lines.push(`${at}${verdict}:`);
+      for (const l of hunkLines(h, shown)) headerOf[lines.push(l) - 1] = `${at} (continued)${verdict}:`;
     }
   } else if (p.kind === 'create' && p.proposed_text !== null) {
     for (const l of splitLines(noteLines(p.proposed_text))) lines.push(...listed('+', l));
@@ -86,13 +90,17 @@ export async function showProposal(target: ReviewCommandTarget, id: string, from
     );
     for (const path of linkers) lines.push(`    ${path}`);
   }
-  if (p.reason !== undefined) lines.unshift(`  held for review: ${p.reason}`);
+  if (p.reason !== undefined) {
+    lines.unshift(`  held for review: ${p.reason}`);
+    headerOf.unshift(undefined);
+  }
   if (fromLine > Math.max(lines.length, 1))
     return `Proposal ${id} shows ${lines.length} line${lines.length === 1 ? '' : 's'}; give a line from 1 to ${lines.length}.`;
   const page = lines.slice(fromLine - 1, fromLine - 1 + SHOW_MAX_LINES);
   const rest = lines.length - (fromLine - 1) - page.length;
   const more = rest > 0 ? [`  … ${rest} more line${rest === 1 ? '' : 's'}: show ${id} ${fromLine + page.length}`] : [];
-  return visibleText([header, ...page, ...more].join('\n'));
+  const continued = fromLine > 1 ? headerOf[fromLine - 1] : undefined;
+  return visibleText([header, ...(continued ? [continued] : []), ...page, ...more].join('\n'));
 }
 
 /**

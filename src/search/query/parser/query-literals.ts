@@ -44,7 +44,9 @@ export function readQuotedAt(src: string, open: number, end: number, fail: Query
  * @param end the index the literal must end by
  * @param advance told the index just after the flags
  * @returns the pattern source and flags as written
- * @throws through `fail` when the closing `/` is missing, the pattern is empty or a flag is not i, s or u
+ * @throws through `fail` when the closing `/` is missing, the pattern is empty or a flag is not i, s or u;
+ *   ToolError as {@link compileRegex} when a `[` left open took the closing `/` into its class
+ *   (`/[/`: an unterminated character class, named as `regex: true` names it)
  */
 export function readRegexAt(
   src: string,
@@ -63,6 +65,9 @@ export function readRegexAt(
     else if (c === '/' && !inClass) break;
   }
   if (i >= end) {
+    // A '[' never closed took the '/' that ends the literal into its class: name that fault, as compiling the pattern does.
+    const last = src.lastIndexOf('/', end - 1);
+    if (inClass && last > open) compileRegex(src.slice(open + 1, last), '');
     fail(`has a regular expression at character ${open + 1} without a closing '/'; write it as /pattern/ (escape a literal slash as \\/)`);
   }
   const source = src.slice(open + 1, i);
