@@ -38,16 +38,12 @@ function migrateRoots(raw: unknown): string[] {
   return verdict.ok ? verdict.roots : roots;
 }
 
-/**
- * Repairs one saved key record (unknown mode → propose, scope → local, roots by {@link migrateRoots}, tools → all: keys
- * from before tool sets keep every tool; the label trimmed, as the settings tab saves it: `agent_overrides` names a key by
- * its exact label, so a label typed ` x ` in a file escaped the rules a note wrote for `x`).
- */
+/** Repairs one saved key record (unknown mode → propose, scope → local, roots by {@link migrateRoots}, tools → all: keys from before tool sets keep every tool). */
 function migrateKey(raw: unknown): KeyRecord | null {
   if (!isObject(raw) || typeof raw.id !== 'string' || typeof raw.label !== 'string') return null;
   return {
     id: raw.id,
-    label: raw.label.trim() || raw.label,
+    label: raw.label,
     mode: normalizeKeyMode(raw.mode),
     scope: normalizeKeyScope(raw.scope),
     roots: migrateRoots(raw.roots),

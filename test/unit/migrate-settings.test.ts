@@ -49,16 +49,6 @@ describe('migrateSettings', () => {
     expect(keys.map((k) => k.roots)).toEqual([['Projects', 'Journal'], [''], ['Projects', '../etc'], [''], ['Projects'], [''], []]);
   });
 
-  it("trims a key's label as the settings tab does, so a note's agent_overrides for the label reaches the key", () => {
-    const keys = migrateSettings({
-      keys: [
-        { id: 'a', label: ' x ' },
-        { id: 'b', label: '\tClaude Code\n' },
-      ],
-    }).keys;
-    expect(keys.map((k) => k.label)).toEqual(['x', 'Claude Code']);
-  });
-
   it('gives settings saved before trusted links an empty list, and repairs a non-list', () => {
     expect(migrateSettings({ access: { quarantine: ['Journal'] } }).access).toEqual({ quarantine: ['Journal'], trustedSymlinks: [] });
     expect(migrateSettings({ access: { trustedSymlinks: 'Shared' } }).access.trustedSymlinks).toEqual([]);
