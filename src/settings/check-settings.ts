@@ -116,7 +116,7 @@ const SECRET_NAMES = /^(token|tokens|api_?key|secret|password)$/i;
  * Checks settings read from a file against the plugin's settings format (settings.ts), strictly:
  * unknown keys, values of the wrong type, enum values outside their list, a port outside
  * MIN_PORT–MAX_PORT, a `schemaVersion` newer than this plugin reads, key records without a label
- * or with a label or id used twice, a key root that breaks the roots rule (key-roots.ts: empty,
+ * or with a label or id used twice, a label with spaces at its ends, a key root that breaks the roots rule (key-roots.ts: empty,
  * `.`, absolute, climbing out with `..`), and (with `toolNames`) unknown tool names are refused.
  * @param data the parsed JSON (anything).
  * @returns `{ok: true, settings}` with every missing key at its default (migrateSettings) and
@@ -198,6 +198,13 @@ function checkKeys(keys: Array<{ id?: string; label?: string; roots?: string[] }
       return problem(
         `keys[${i}].label`,
         `keys[${i}].label is ${key.label === undefined ? 'missing' : 'empty'}; give every key a label, the name of the client that uses it, such as "Claude Code".`,
+      );
+    // A note's agent_overrides names a key by its exact label (docs/security.md): a label with spaces at its ends, which the
+    // settings tab never saves, would escape the rules written for the label as it reads.
+    if (key.label !== label)
+      return problem(
+        `keys[${i}].label`,
+        `keys[${i}].label ${JSON.stringify(key.label)} has spaces at its ends; write it as ${JSON.stringify(label)} (agent_overrides in notes match labels exactly).`,
       );
     const first = keys.findIndex((other) => other.label?.trim() === label);
     if (first < i)

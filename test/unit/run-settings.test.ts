@@ -121,6 +121,10 @@ describe('npm start --settings FILE', () => {
     [{ tools: { enabled: { serch: true } } }, /^tools\.enabled\.serch is not a tool of Vault MCP;/],
     [[], 'the file holds a list, not settings; write a settings object in braces, such as {"access": {"quarantine": ["Private"]}}.'],
     [{ keys: [{ label: 'npm start' }] }, 'keys[0].label "npm start" is the label of the run\'s own key; give that key another label.'],
+    [
+      { keys: [{ label: ' Bot ' }] },
+      'keys[0].label " Bot " has spaces at its ends; write it as "Bot" (agent_overrides in notes match labels exactly).',
+    ],
     // A root that would be the whole vault, or that no note can be inside, is refused like --roots ../x (a newcomer's report: "" read every note).
     [
       { keys: [{ label: 'A', roots: [''] }] },
