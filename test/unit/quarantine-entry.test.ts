@@ -11,7 +11,8 @@ describe('readQuarantineEntry: the one rule for a quarantine entry', () => {
   test.each([
     ['Journal', 'Journal'],
     ['journal', 'journal'],
-    [' Journal ', 'Journal'],
+    // Spaces at the ends are part of the name (` Sp ` and `Sp` are two folders), as in every vault path.
+    [' Journal ', ' Journal '],
     ['Journal/', 'Journal'],
     ['./Journal', 'Journal'],
     ['Journal/../Journal', 'Journal'],

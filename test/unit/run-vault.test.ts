@@ -152,9 +152,27 @@ describe('npm start: the quarantine entries of the settings, as the plugin appli
     expect(await resolveQuarantine(copy.dir, entries, name)).toEqual({
       folders: [
         { folder: 'Journal', exists: true },
+        // A space at an end is part of the name, as in every vault path: no folder ' Journal' is there (it was taken for Journal).
+        { folder: ' Journal', exists: false },
         { folder: 'Projects/Alpha', exists: true },
         { folder: 'Journal/2026', exists: true },
         { folder: 'Journ', exists: false },
+      ],
+      problems: [],
+    });
+  });
+
+  it('closes the folder an entry with spaces at its ends names, never the trimmed one; a path through a folder link Obsidian ignores names no folder', async () => {
+    await fsp.mkdir(nodePath.join(copy.dir, ' Sp '));
+    await fsp.mkdir(nodePath.join(copy.dir, 'Sp'));
+    await fsp.symlink('../Journal', nodePath.join(copy.dir, 'Projects', 'JLink'));
+    await fsp.symlink('..', nodePath.join(copy.dir, 'Up'));
+    const found = await resolveQuarantine(copy.dir, [' Sp ', 'Projects/JLink/2026', `Up/${nodePath.basename(copy.dir)}/Journal`], name);
+    expect(found).toEqual({
+      folders: [
+        { folder: ' Sp ', exists: true },
+        { folder: 'Projects/JLink/2026', exists: false },
+        { folder: `Up/${nodePath.basename(copy.dir)}/Journal`, exists: false },
       ],
       problems: [],
     });

@@ -12,7 +12,7 @@ const WILDCARDS = /[*?]/;
 
 /**
  * The one rule for an entry of the user's quarantine list (`access.quarantine`), on every route
- * (the plugin's check of every path, the settings tab's field, `npm start`'s settings file): trimmed,
+ * (the plugin's check of every path, the settings tab's field, `npm start`'s settings file): spaces at its ends kept,
  * made vault-relative by `toVaultPath` (the plugin passes NotePolicy.literalPath, so an absolute path
  * or `file://` URL inside the vault is read as the vault folder below it, as key roots and tools
  * read it), it must name a place inside the vault other than the vault itself. Refused: not text,
@@ -20,7 +20,7 @@ const WILDCARDS = /[*?]/;
  * the vault, an absolute path outside it), and what normalizes to the vault itself (`/`, `.`, the
  * vault's own folder). Case is kept: matching ignores it (Quarantine.contains). Lexical only; never throws.
  * @param raw the entry as saved or typed (anything: a synced data.json may hold any JSON value).
- * @param toVaultPath makes the trimmed entry vault-relative, throwing ToolError as paths.ts
+ * @param toVaultPath makes the entry vault-relative, throwing ToolError as paths.ts
  *   lexicalVaultPath does; default lexicalVaultPath without the vault (every absolute path refused).
  * @returns `{ok: true, folder}` (`./Journal/` → `Journal`), or `{ok: false, reason}`: a clause to
  *   follow the quoted entry, such as `names the vault itself, not a folder in it`.
@@ -30,8 +30,10 @@ export function readQuarantineEntry(
   toVaultPath: (entry: string) => string = (e) => lexicalVaultPath(e),
 ): QuarantineEntryVerdict {
   if (typeof raw !== 'string') return { ok: false, reason: 'is not text' };
-  const entry = raw.trim();
-  if (entry === '') return { ok: false, reason: 'is empty, so it names no folder' };
+  // Spaces at the ends are kept, as in every vault path (` Sp ` and `Sp` are two folders): trimmed, the entry closed the
+  // other one and left the folder it names open.
+  const entry = raw;
+  if (entry.trim() === '') return { ok: false, reason: 'is empty, so it names no folder' };
   if (WILDCARDS.test(entry)) return { ok: false, reason: 'holds a wildcard (* or ?), but entries are folder paths, not patterns' };
   let folder: string;
   try {
