@@ -6,7 +6,7 @@ import { clientSnippets } from '../src/ui/settings/client-snippets';
 import { REVIEW_COMMANDS_HELP } from '../src/ui/review/review-commands';
 import { visibleText } from '../src/diff/visible-text';
 import { ACTIVITY_COMMANDS_HELP } from '../src/ui/activity/activity-commands';
-import { enabledTools } from '../src/tools/registry';
+import { enabledTools, toolsForKey } from '../src/tools/registry';
 import type { RunOptions } from './run-options';
 import { RUN_KEY_LABEL, type SettingsSource } from './run-settings';
 import type { RunVault } from './run-vault';
@@ -49,7 +49,7 @@ export function startupLines(options: RunOptions, url: string, token: string, va
   lines.push(
     `Key "${RUN_KEY_LABEL}": mode ${options.mode}, writes ${writesWord(settings)}${options.roots.length ? `, roots ${options.roots.join(', ')}` : ''}`,
   );
-  for (const key of settings.keys) lines.push(keyLine(key, run.tokens.get(key.id)));
+  for (const key of settings.keys) lines.push(keyLine(key, run.tokens.get(key.id), settings));
   if (!options.token) lines.push(`Token (shown once): ${token}`);
   const quarantine = run.quarantine ?? settings.access.quarantine.map((folder) => ({ folder, exists: true }));
   // A folder not there yet is named so: it is quarantined once created, but it protects nothing now (a typo shows).
@@ -112,9 +112,11 @@ export function proposalLine(proposal: Proposal): string {
 }
 
 /** One key of the settings with the token the run made for it. */
-function keyLine(key: KeyRecord, token: string | undefined): string {
+function keyLine(key: KeyRecord, token: string | undefined, settings: VaultMcpSettings): string {
   const scope = key.scope === 'cloud' ? 'scope cloud (this loopback server refuses it)' : `scope ${key.scope}`;
-  return `Key "${key.label}": mode ${key.mode}, ${scope}${key.roots.length ? `, roots ${key.roots.join(', ')}` : ''}; token (shown once): ${token ?? '(none)'}`;
+  // A chosen tool set that names only tools switched off (write tools while writes are off, say) leaves the key nothing.
+  const none = toolsForKey(enabledTools(settings), key.tools).length === 0 ? ', no tool (every tool its tool set names is off)' : '';
+  return `Key "${key.label}": mode ${key.mode}, ${scope}${key.roots.length ? `, roots ${key.roots.join(', ')}` : ''}${none}; token (shown once): ${token ?? '(none)'}`;
 }
 
 /** Whether semantic search is on for the run, and how to turn it on when it is off. */

@@ -316,6 +316,33 @@ describe('npm start: startup lines', () => {
     );
   });
 
+  it("says when a settings key's tool set names only tools that are off, so it has no tool", () => {
+    const settings = defaultSettings();
+    const key = {
+      id: 'k',
+      label: 'Capture',
+      mode: 'force' as const,
+      scope: 'local' as const,
+      roots: [],
+      created_at: '',
+      last_used_at: null,
+    };
+    settings.keys = [
+      { ...key, tools: ['append_note'] },
+      { ...key, id: 'r', label: 'Reader', tools: 'read' },
+    ];
+    const details = { settings, source: null, tokens: new Map([['k', 'vmcp_k']]) };
+    const lines = startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, details);
+    expect(lines).toContain(
+      'Key "Capture": mode force, scope local, no tool (every tool its tool set names is off); token (shown once): vmcp_k',
+    );
+    expect(lines).toContain('Key "Reader": mode force, scope local; token (shown once): (none)');
+    settings.tools = { allowWrites: true, enabled: { append_note: true } };
+    expect(startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, details)).toContain(
+      'Key "Capture": mode force, scope local; token (shown once): vmcp_k',
+    );
+  });
+
   it('says where the settings came from, lists every key with the token made for it, and how semantic search stands', () => {
     const settings = defaultSettings();
     settings.keys = [
