@@ -11,7 +11,7 @@ export type ActivityEvent = { type: 'recorded'; entry: ActivityEntry } | { type:
 
 /** The part of PluginFile the log uses (tests keep the file in memory); `writeIfUnchanged` where several instances write it. */
 export type ActivityFile = Pick<PluginFile, 'path' | 'read' | 'write' | 'keepCorruptAside'> &
-  Partial<Pick<PluginFile, 'writeIfUnchanged' | 'stat'>>;
+  Partial<Pick<PluginFile, 'writeIfUnchanged' | 'stamp'>>;
 
 /** Milliseconds in a day. */
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -50,8 +50,8 @@ export class ActivityLog {
   private lastRead: string | null = null;
   /** False until {@link load} has read the file: nothing is written before, so a file not read yet is never overwritten. */
   private loaded = false;
-  /** The file's stat (`mtime ctime size`) when {@link refresh} last read it; undefined before. */
-  private statSeen?: string;
+  /** The file's stamp (PluginFile.stamp) when {@link refresh} last read it; undefined before. */
+  private stampSeen?: string;
   /** True once the file held text this log did not write: another instance writes it too, so each write is checked ({@link scheduleSave}). */
   private shared = false;
 
@@ -178,14 +178,13 @@ export class ActivityLog {
    * read now is read at the next call.
    */
   async refresh(): Promise<void> {
-    if (!this.loaded || !this.file.stat) return;
+    if (!this.loaded || !this.file.stamp) return;
     try {
       await this.whenSaved();
-      const stat = await this.file.stat();
-      const seen = stat ? `${stat.mtime} ${stat.ctime} ${stat.size}` : '';
-      if (seen === this.statSeen) return;
+      const seen = await this.file.stamp();
+      if (seen === this.stampSeen) return;
       await this.mergeFile();
-      this.statSeen = seen;
+      this.stampSeen = seen;
     } catch {
       // Read again at the next call.
     }

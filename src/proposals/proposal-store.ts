@@ -48,8 +48,8 @@ export class ProposalStore {
   /** Proposals being accepted right now (see {@link whileAccepting}). */
   private readonly accepting = new Set<string>();
   private saving: Promise<void> = Promise.resolve();
-  /** The file's stat (`mtime ctime size`) when {@link refresh} last read it; undefined before. */
-  private statSeen?: string;
+  /** The file's stamp (PluginFile.stamp) when {@link refresh} last read it; undefined before. */
+  private stampSeen?: string;
 
   /**
    * @param notes the note store (reads of current note text, note change events).
@@ -107,9 +107,8 @@ export class ProposalStore {
   async refresh(): Promise<void> {
     if (!this.lock || this.lock.isHeld || this.lock.isClosed) return;
     try {
-      const stat = await this.file.stat();
-      const seen = stat ? `${stat.mtime} ${stat.ctime} ${stat.size}` : '';
-      if (seen !== this.statSeen && !(await this.readFile(false)).problem) this.statSeen = seen;
+      const seen = await this.file.stamp();
+      if (seen !== this.stampSeen && !(await this.readFile(false)).problem) this.stampSeen = seen;
     } catch {
       // Read again at the next call.
     }

@@ -247,8 +247,8 @@ describe('ActivityLog', () => {
         this.version++;
         await super.write(text);
       }
-      async stat() {
-        return this.text === null ? null : { type: 'file' as const, ctime: 1, mtime: 1000 + this.version, size: this.text.length };
+      async stamp(): Promise<string> {
+        return this.text === null ? '' : `${1000 + this.version} 1 ${this.text.length}`;
       }
     }
     const shared = new StatFile();

@@ -84,11 +84,12 @@ export class PluginFile {
   }
 
   /**
-   * The file's `DataAdapter.stat` (times in ms, size in bytes), or null when it does not exist:
-   * one call, so a reader can tell cheaply whether another instance wrote the file since.
+   * The file's version as `DataAdapter.stat` gives it, `"<mtime ms> <ctime ms> <size bytes>"`, or `''` when it does not
+   * exist: one call, so a reader that kept the last one can tell cheaply whether another instance wrote the file since.
    */
-  stat(): Promise<Stat | null> {
-    return this.adapter.stat(this.path);
+  async stamp(): Promise<string> {
+    const stat: Stat | null = await this.adapter.stat(this.path);
+    return stat ? `${stat.mtime} ${stat.ctime} ${stat.size}` : '';
   }
 
   /** {@link read} for a binary file (`DataAdapter.readBinary`): its bytes, or null when it does not exist. */
