@@ -9,6 +9,7 @@ import type { WriteRequest } from '../../src/vault/writes/write-types';
 import { bootPlugin, type BootedPlugin } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 import { inboxTaskEdit } from '../harness/demo-edits';
+import { waitUntil } from '../harness/wait-until';
 import { listPendingProposals } from '../../src/ui/review/review-commands';
 
 /** What the host's Plugin records for tests. */
@@ -114,6 +115,8 @@ describe('review UI in the workspace', () => {
     env.app.commands.executeCommandById('vault-mcp:open-pending-changes');
     await settle();
     const card = (id: string) => pendingView().contentEl.querySelector(`[data-proposal-id="${id}"]`)!;
+    // The view draws its cards after judging each proposal against the vault (async): on a loaded machine after settle().
+    await waitUntil(() => card(move.id) !== null && card(del.id) !== null, "the Pending view's cards");
     const lines = (id: string) => [...card(id).querySelectorAll('.vault-mcp-diff-line')].map((el) => el.textContent);
     const linkers = env.plugin.review.linkersOf(move);
     expect(linkers).toContain('Archive/Old ideas.md');
