@@ -46,11 +46,28 @@ export async function isIgnoredLink(full: string, realBase: string): Promise<boo
   return home !== null && isAtOrBelow(home, real);
 }
 
+/** Names already reported by {@link skipBackslashName}: one line per name a process, not one per scan. */
+const reportedBackslashNames = new Set<string>();
+
+/**
+ * Says once (console.warn) that the file or folder at `shown` (its folder path and disk name) is
+ * left out: its name holds a backslash, which Obsidian's `normalizePath` reads as a folder
+ * separator (obsidian.d.ts; the app refuses `\\` in new names), so no vault path reaches it.
+ */
+function skipBackslashName(shown: string): void {
+  if (reportedBackslashNames.has(shown)) return;
+  reportedBackslashNames.add(shown);
+  console.warn(
+    `[host] left out "${shown}": a vault path cannot hold a backslash (Obsidian reads it as a folder separator); rename it on disk to use it.`,
+  );
+}
+
 /**
  * Lists every file and folder Obsidian would load from `basePath`: skips dot-files,
  * dot-folders, `node_modules`, the config dir (see isHiddenPath) and the symbolic links Obsidian
  * ignores (folder links into the vault, to a parent of it, or in a loop: {@link isIgnoredLink});
- * other links are followed, a folder link's files listed under its path. Returns a Map from vault
+ * other links are followed, a folder link's files listed under its path; a name holding a backslash
+ * is left out with one warning ({@link skipBackslashName}). Returns a Map from vault
  * path to DiskEntry. Vault paths are Unicode NFC, as Obsidian's `normalizePath` makes them; a
  * name stored in another form on disk (NFD, as macOS-synced vaults have) keeps its disk
  * spelling in `diskName`. Entries that vanish mid-scan are skipped; an unreadable vault root throws.
@@ -76,6 +93,7 @@ export async function scanVaultFolder(
     await Promise.all(
       entries.map(async (entry) => {
         const name = entry.name;
+        if (name.includes('\\')) return skipBackslashName(joinPath(folder, name));
         const nfc = name.normalize('NFC');
         const path = joinPath(folder, nfc);
         if (isHiddenPath(path, configDir) || out.has(path)) return;
