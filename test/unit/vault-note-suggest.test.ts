@@ -89,6 +89,17 @@ describe('similarNotePaths (fuzzy "did you mean")', () => {
     expect(similarNotePaths('Meeting', many, none)).toHaveLength(MAX_SUGGESTIONS);
   });
 
+  it("a wikilink's inside without brackets (Note#Heading, Note^block, Note|text) suggests the note it names first", () => {
+    expect(similarNotePaths('Inbox#Inbox', notes, none)[0]).toBe('Inbox.md');
+    expect(similarNotePaths('Inbox.md#Tasks for today', notes, none)[0]).toBe('Inbox.md');
+    expect(similarNotePaths('Inbox|my inbox', notes, none)[0]).toBe('Inbox.md');
+    expect(similarNotePaths('Reference/Sourdough handbook^ab12cd', notes, none)[0]).toBe('Reference/Sourdough handbook.md');
+    // The whole input still counts: a name that holds '#' on disk is found as it is.
+    expect(similarNotePaths('C# notes', [...notes, file('Dev/C# notes.md')], none)).toContain('Dev/C# notes.md');
+    expect(similarNotePaths('#Inbox', notes, none)).toEqual(['Inbox.md']);
+    expect(similarNotePaths('Nothing#Inbox', notes, none)).toEqual([]);
+  });
+
   it('ignores case, ranks an exact name over a longer one, and ties in vault order', () => {
     const names = ['Archive/Inbox old.md', 'Inbox.md', 'Work/Inbox.md'].map(file);
     expect(similarNotePaths('INBOX', names, none)).toEqual(['Inbox.md', 'Work/Inbox.md', 'Archive/Inbox old.md']);

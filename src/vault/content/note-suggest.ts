@@ -43,6 +43,10 @@ function fieldScore(wanted: string, value: string): number | null {
  * `share ^ (weight × fieldNorm)` (weights normalized to sum to 1; an exact field counts as
  * `Number.EPSILON`), lowest first, ties in vault order. This is Fuse.js's scoring with
  * `ignoreLocation` and threshold 0.4, which this replaced to keep main.js within its budget.
+ * A name written as a wikilink's inside without its brackets (`Home#Intro`, `Home^block`,
+ * `Home|shown text`: Obsidian's link syntax, help.obsidian.md/links) is also matched by the part
+ * before its `#`, `^` or `|`, and those notes come first: the agent named a heading, block or
+ * display text of that note.
  * @param input the path, name or wikilink the agent gave (`.md` and `[[…]]` ignored)
  * @param notes the notes the caller may read (never pass unreadable ones: a suggestion would
  *   reveal them)
@@ -50,7 +54,15 @@ function fieldScore(wanted: string, value: string): number | null {
  * @returns up to {@link MAX_SUGGESTIONS} vault paths, closest first; empty when nothing is close
  */
 export function similarNotePaths(input: string, notes: readonly TFile[], aliasesOf: (file: TFile) => string[]): string[] {
-  const wanted = unwrapWikilink(input).trim().replace(/\.md$/i, '').normalize('NFC').toLowerCase();
+  const whole = unwrapWikilink(input).trim().replace(/\.md$/i, '').normalize('NFC').toLowerCase();
+  const cut = whole.search(/[#^|]/);
+  const head = cut > 0 ? whole.slice(0, cut).trim().replace(/\.md$/i, '') : '';
+  const found = [...(head === '' ? [] : closeNotes(head, notes, aliasesOf)), ...closeNotes(whole, notes, aliasesOf)];
+  return [...new Set(found)].slice(0, MAX_SUGGESTIONS);
+}
+
+/** {@link similarNotePaths}' ranking for one lower-cased NFC `wanted` name: up to {@link MAX_SUGGESTIONS} paths, closest first. */
+function closeNotes(wanted: string, notes: readonly TFile[], aliasesOf: (file: TFile) => string[]): string[] {
   if (wanted === '') return [];
   const scored: Array<{ path: string; score: number }> = [];
   for (const file of notes) {
