@@ -8,6 +8,7 @@ import * as nodePath from 'node:path';
 import { isIgnoredLink } from '../test/host/watcher';
 import { Quarantine, QUARANTINE_ADVICE, readQuarantineEntry } from '../src/vault/access/quarantine';
 import { matchName } from '../src/vault/paths/lookup';
+import { pickListedRoot } from '../src/settings/key-roots';
 import { lexicalVaultPath } from '../src/vault/paths/paths';
 import { vaultOnDisk } from '../src/vault/paths/path-spelling';
 
@@ -73,6 +74,11 @@ export interface ResolvedRoots {
  * @param configDir the vault's config folder (Obsidian's default `.obsidian`).
  * @param quarantined the run's settings' `access.quarantine` list.
  * @param name how a message names a root (default `--roots <root>`; a settings key's is `<file>: keys[i].roots[j] "<root>"`).
+ * @param exact index for index, the root an entry of `--roots` names with its outer spaces kept
+ *   (run-options.ts parseRootsFlag), or null: when that spelling names a folder and the trimmed one
+ *   names none, the folder as typed is the root; when both name folders, the root is refused
+ *   (src/settings/key-roots.ts pickListedRoot, the rule the settings tab's roots field follows).
+ *   Default: none (a settings file's roots are taken as written).
  * @returns the roots in the folders' spelling, and one sentence per refused root saying what to do.
  */
 export async function resolveRoots(
@@ -81,14 +87,28 @@ export async function resolveRoots(
   configDir = '.obsidian',
   quarantined: readonly string[] = [],
   name: (root: string, index: number) => string = (root) => `--roots ${root}`,
+  exact: ReadonlyArray<string | null> = [],
 ): Promise<ResolvedRoots> {
   const quarantine = new Quarantine(configDir, () => [...quarantined]);
   const realVault = await fsp.realpath(vaultDir);
   const out: ResolvedRoots = { roots: [], problems: [] };
   const quarantinedProblem = (named: string): string =>
     `${named}: that folder is quarantined (no tool reads it: the config folder, dot-folders, _private and the settings' quarantined folders); give a folder agents may see, such as Projects.`;
-  for (const [index, root] of roots.entries()) {
-    const named = name(root, index);
+  for (const [index, listed] of roots.entries()) {
+    const named = name(listed, index);
+    const spaced = exact[index] ?? null;
+    const picked =
+      spaced === null
+        ? ({ ok: true, root: listed } as const)
+        : pickListedRoot(
+            { root: listed, folder: await existingFolder(vaultDir, listed) },
+            { root: spaced, folder: await existingFolder(vaultDir, spaced) },
+          );
+    if (!picked.ok) {
+      out.problems.push(`${named}: that root ${picked.reason}.`);
+      continue;
+    }
+    const root = picked.root;
     if (quarantine.contains(root)) {
       out.problems.push(quarantinedProblem(named));
       continue;
@@ -157,6 +177,14 @@ export async function resolveQuarantine(
     if (!out.folders.some((f) => f.folder === folder)) out.folders.push({ folder, exists });
   }
   return out;
+}
+
+/** The folder `root` names below `vaultDir` by {@link folderOnDisk} (a folder, not a file), in the disk's spelling; null when it names none. */
+async function existingFolder(vaultDir: string, root: string): Promise<string | null> {
+  const found = await folderOnDisk(vaultDir, root);
+  if (!('path' in found)) return null;
+  const stat = await fsp.stat(nodePath.join(vaultDir, found.path)).catch(() => null);
+  return stat?.isDirectory() ? found.path : null;
 }
 
 /**

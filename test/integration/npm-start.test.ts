@@ -230,6 +230,29 @@ describe("npm start --settings FILE: the plugin's settings format for a run", ()
     }
   });
 
+  it('--roots " Sp " confines the key to the folder " Sp " when no "Sp" is there, and stops when both are: never the other folder', async () => {
+    await fsp.mkdir(nodePath.join(vault.dir, ' Sp '));
+    await fsp.writeFile(nodePath.join(vault.dir, ' Sp ', 'Spaced.md'), 'spaced\n');
+    // The trimmed `Sp` named no folder: the run used to stop ("no folder named 'Sp'"), or with `Sp` there, confine the key to it.
+    const run = start(['--roots', ' Sp ']);
+    const { url, token } = await endpoint(run);
+    // Its spaces show in the start lines, spelt as --roots takes it back.
+    expect(run.out).toContainEqual(expect.stringMatching(/, roots \.\/ Sp \/$/));
+    const notes = (await call(await connect(url, token), 'list_notes', { limit: 1000 })).json.notes as Json[];
+    expect(notes.map((n) => n.path)).toEqual([' Sp /Spaced.md']);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+
+    await fsp.mkdir(nodePath.join(vault.dir, 'Sp'));
+    const both = start(['--roots', 'Projects, Sp ']);
+    expect(await both.exited).toBe(2);
+    expect(both.out).toEqual([]);
+    expect(both.err.filter((l) => l !== '')).toEqual([
+      '--roots Sp: that root names two folders, "Sp" with its outer spaces trimmed and " Sp " as typed; write "Sp" with no space before or after it ' +
+        'for the first, or "./ Sp /" for the second ("./" before it and "/" after it keep its spaces).',
+    ]);
+  });
+
   it('stops with exit 2 when a settings key names a missing or quarantined folder, as --roots does: no key silently sees nothing', async () => {
     const file = nodePath.join(scratch, 'missing.json');
     await fsp.writeFile(

@@ -170,6 +170,43 @@ describe('settings tab over the running plugin', () => {
     expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Projects/Alpha', 'Journal', 'Not yet']);
   });
 
+  it('reads a typed root with outer spaces as the folder of that exact name when the trimmed name names none, and refuses it when both exist', async () => {
+    const input = (): HTMLInputElement => keyRow('Claude Code').querySelector<HTMLInputElement>('.vault-mcp-key-roots input')!;
+    await booted.app.vault.createFolder(' Sp ');
+    await booted.app.vault.create(' Sp /In spaced.md', 'spaced\n');
+    // Only ` Sp ` is there: it used to be saved as `Sp`, a folder the vault does not have.
+    typeInto(input(), 'Journal, Sp ', true);
+    await settle();
+    expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Journal', ' Sp ']);
+    // The field spells it so that saving it unchanged keeps it.
+    expect(input().value).toBe('Journal, ./ Sp /');
+    typeInto(input(), input().value, true);
+    await settle();
+    expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Journal', ' Sp ']);
+    // The comma list still trims for convenience.
+    typeInto(input(), ' Projects/Alpha , Journal ', true);
+    await settle();
+    expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Projects/Alpha', 'Journal']);
+    // With both `Sp` and ` Sp ` there, ` Sp ` names no one folder: refused, the key's roots kept.
+    await booted.app.vault.createFolder('Sp');
+    Notice.clear();
+    typeInto(input(), 'Journal, Sp ', true);
+    await settle();
+    const refusal =
+      'The root " Sp " names two folders, "Sp" with its outer spaces trimmed and " Sp " as typed; write "Sp" with no space before or after it ' +
+      'for the first, or "./ Sp /" for the second ("./" before it and "/" after it keep its spaces).';
+    expect(el().querySelector('.vault-mcp-keys-message')!.textContent).toBe(refusal);
+    expect(Notice.messages()).toContain(`Vault MCP: ${refusal}`);
+    expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Projects/Alpha', 'Journal']);
+    // Each, typed as the refusal says.
+    typeInto(input(), 'Journal,Sp', true);
+    await settle();
+    expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Journal', 'Sp']);
+    typeInto(input(), 'Journal, ./ Sp /', true);
+    await settle();
+    expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Journal', ' Sp ']);
+  });
+
   it("refuses a typed root that would be the whole vault or leaves it, keeping the key's roots (never widened)", async () => {
     const input = (): HTMLInputElement => keyRow('Claude Code').querySelector<HTMLInputElement>('.vault-mcp-key-roots input')!;
     typeInto(input(), 'Journal', true);
