@@ -6,7 +6,7 @@ import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { isIgnoredLink } from '../test/host/watcher';
-import { Quarantine, QUARANTINE_ADVICE, readQuarantineEntry } from '../src/vault/access/quarantine';
+import { Quarantine, QUARANTINE_ADVICE, quarantineFileReason, readQuarantineEntry } from '../src/vault/access/quarantine';
 import { matchName } from '../src/vault/paths/lookup';
 import { pickListedRoot } from '../src/settings/key-roots';
 import { lexicalVaultPath } from '../src/vault/paths/paths';
@@ -142,7 +142,7 @@ export async function resolveRoots(
 export interface ResolvedQuarantine {
   /** Each usable entry: its vault folder (in the spelling of the folder on disk when one exists), and whether one does. */
   folders: Array<{ folder: string; exists: boolean }>;
-  /** One sentence per entry that can name no folder, empty when every entry can. */
+  /** One sentence per entry that can name no folder or names a note or file, empty when every entry names a folder. */
   problems: string[];
 }
 
@@ -153,7 +153,9 @@ export interface ResolvedQuarantine {
  * does (`journal` → `Journal`). An entry that can never name a vault folder (empty, `/`, `.`, `..`
  * out, an absolute path outside the vault, a wildcard) is a problem: the settings file is read
  * strictly, and the run must not claim a protection that does not hold. A folder that does not
- * exist yet is kept (it is quarantined once created), marked `exists: false` for the banner.
+ * exist yet is kept (it is quarantined once created), marked `exists: false` for the banner. An
+ * entry that names an existing note or file is a problem too (quarantine takes folders: such an
+ * entry would hide that file alone; src/vault/access/quarantine.ts quarantineFileReason).
  * @param vaultDir absolute vault folder. @param entries the settings' `access.quarantine`.
  * @param name how a message names an entry (e.g. `vault-mcp: q.json: access.quarantine[0] "Jour*"`).
  * @returns the folders (duplicates dropped, order kept) and one sentence per refused entry saying what to write instead.
@@ -173,6 +175,12 @@ export async function resolveQuarantine(
       continue;
     }
     const found = await folderOnDisk(vaultDir, verdict.folder);
+    // Quarantine takes folders: an entry naming a note or file would pass for a quarantined folder while it hides one file.
+    const stat = 'path' in found ? await fsp.stat(nodePath.join(vaultDir, found.path)).catch(() => null) : null;
+    if ('path' in found && stat?.isFile()) {
+      out.problems.push(`${name(entry, index)} ${quarantineFileReason(found.path)}.`);
+      continue;
+    }
     const { folder, exists } = 'path' in found ? { folder: found.path, exists: true } : { folder: verdict.folder, exists: !found.missing };
     if (!out.folders.some((f) => f.folder === folder)) out.folders.push({ folder, exists });
   }

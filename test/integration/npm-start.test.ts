@@ -253,6 +253,19 @@ describe("npm start --settings FILE: the plugin's settings format for a run", ()
     ]);
   });
 
+  it('stops with exit 2 when a quarantine entry names a note: quarantine takes folders, and the start lines would call it one', async () => {
+    const file = nodePath.join(scratch, 'note.json');
+    await fsp.writeFile(file, JSON.stringify({ access: { quarantine: ['Journal', 'home.md'] } }));
+    const run = start(['--settings', file]);
+    expect(await run.exited).toBe(2);
+    expect(run.out).toEqual([]);
+    // It used to start with "Quarantined: Journal, Home.md" while only that note was hidden.
+    expect(run.err.filter((l) => l !== '')).toEqual([
+      `vault-mcp: ${file}: access.quarantine[1] "home.md" names the note "Home.md", not a folder; quarantine takes folders: ` +
+        'move the note into a quarantined folder, or add "access: private" to the note\'s frontmatter to hide that note alone.',
+    ]);
+  });
+
   it('stops with exit 2 when a settings key names a missing or quarantined folder, as --roots does: no key silently sees nothing', async () => {
     const file = nodePath.join(scratch, 'missing.json');
     await fsp.writeFile(

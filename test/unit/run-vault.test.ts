@@ -213,6 +213,24 @@ describe('npm start: the quarantine entries of the settings, as the plugin appli
     });
   });
 
+  it('refuses an entry naming a note or file: quarantine takes folders, and the start lines would call it a folder', async () => {
+    await fsp.writeFile(nodePath.join(copy.dir, 'Projects', 'Alpha', 'Budget.pdf'), 'pdf');
+    const found = await resolveQuarantine(copy.dir, ['Journal', 'home.md', `${copy.dir}/Projects/Alpha/Budget.pdf`, 'Budget.pdf'], name);
+    expect(found).toEqual({
+      folders: [
+        { folder: 'Journal', exists: true },
+        // Not there: may be a folder to come, as any missing entry.
+        { folder: 'Budget.pdf', exists: false },
+      ],
+      problems: [
+        'q.json: access.quarantine[1] "home.md" names the note "Home.md", not a folder; quarantine takes folders: move the note into a quarantined folder, ' +
+          'or add "access: private" to the note\'s frontmatter to hide that note alone.',
+        `q.json: access.quarantine[2] ${JSON.stringify(`${copy.dir}/Projects/Alpha/Budget.pdf`)} names the file "Projects/Alpha/Budget.pdf", not a folder; ` +
+          'quarantine takes folders: give its folder "Projects/Alpha" (which closes everything in it), or move the file into a quarantined folder.',
+      ],
+    });
+  });
+
   it('refuses, one sentence each, every entry that can never name a vault folder', async () => {
     const outside = nodePath.join(nodePath.dirname(copy.dir), 'Elsewhere');
     const advice = 'give a folder of the vault, relative to it, such as "Journal" or "Work/HR".';
