@@ -93,7 +93,7 @@ async function main(): Promise<void> {
   settings.access.quarantine = quarantine.folders.map((f) => f.folder);
   const quarantined = settings.access.quarantine;
   // Each root takes the spelling of the folder it names (`projects` → `Projects`), as client MCP roots do.
-  const runRoots = await resolveRoots(vault.dir, options.roots, options.configDir, quarantined);
+  const runRoots = await resolveRoots(vault.dir, options.roots, options.configDir, quarantined, undefined, options.exactRoots);
   options.roots = runRoots.roots;
   const badRoots = [...quarantine.problems, ...runRoots.problems];
   // A settings key's roots are checked the same way: a missing or quarantined folder would leave it silently seeing nothing.

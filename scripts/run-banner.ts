@@ -1,5 +1,6 @@
 import type { SemanticStatus } from '../src/search/semantic/semantic-index';
 import type { KeyMode, KeyRecord } from '../src/settings/key-record';
+import { formatRootList } from '../src/settings/key-roots';
 import type { Proposal } from '../src/proposals/types';
 import type { VaultMcpSettings } from '../src/settings/settings';
 import { clientSnippets } from '../src/ui/settings/client-snippets';
@@ -47,7 +48,7 @@ export function startupLines(options: RunOptions, url: string, token: string, va
   if (!settings.server.enabled)
     lines.push('Warning: server.enabled is false in the settings, so every request gets 403; set it to true to serve clients.');
   lines.push(
-    `Key "${RUN_KEY_LABEL}": mode ${options.mode}, writes ${writesWord(settings)}${options.roots.length ? `, roots ${options.roots.join(', ')}` : ''}`,
+    `Key "${RUN_KEY_LABEL}": mode ${options.mode}, writes ${writesWord(settings)}${options.roots.length ? `, roots ${formatRootList(options.roots)}` : ''}`,
   );
   for (const key of settings.keys) lines.push(keyLine(key, run.tokens.get(key.id), settings));
   if (!options.token) lines.push(`Token (shown once): ${token}`);
@@ -116,7 +117,7 @@ function keyLine(key: KeyRecord, token: string | undefined, settings: VaultMcpSe
   const scope = key.scope === 'cloud' ? 'scope cloud (this loopback server refuses it)' : `scope ${key.scope}`;
   // A chosen tool set that names only tools switched off (write tools while writes are off, say) leaves the key nothing.
   const none = toolsForKey(enabledTools(settings), key.tools).length === 0 ? ', no tool (every tool its tool set names is off)' : '';
-  return `Key "${key.label}": mode ${key.mode}, ${scope}${key.roots.length ? `, roots ${key.roots.join(', ')}` : ''}${none}; token (shown once): ${token ?? '(none)'}`;
+  return `Key "${key.label}": mode ${key.mode}, ${scope}${key.roots.length ? `, roots ${formatRootList(key.roots)}` : ''}${none}; token (shown once): ${token ?? '(none)'}`;
 }
 
 /** Whether semantic search is on for the run, and how to turn it on when it is off. */

@@ -2,7 +2,7 @@ import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { endsInV1, normalizeBaseUrl, parseHttpUrl } from '../src/ai/providers/base-url';
 import type { KeyMode } from '../src/settings/key-record';
-import { checkKeyRoot } from '../src/settings/key-roots';
+import { checkKeyRoot, splitRootList, untrimmedRoot } from '../src/settings/key-roots';
 import { MAX_PORT, MIN_PORT } from '../src/settings/settings';
 
 /** The environment variable a run reads the AI provider's API key from (a flag would land in shell history). */
@@ -20,6 +20,12 @@ export interface RunOptions {
   mode: KeyMode;
   allowWrites: boolean;
   roots: string[];
+  /**
+   * Beside `roots`, index for index: the root an entry of `--roots` names with its outer spaces
+   * kept (` Sp ` beside `Sp`), or null; absent when no entry has a second spelling. The run
+   * decides on disk which one the entry names (run-vault.ts resolveRoots, key-roots.ts pickListedRoot).
+   */
+  exactRoots?: Array<string | null>;
   help: boolean;
   /** Serve the MCP conformance suite's fixture tools, prompts and resources too (test/conformance-fixtures.ts). */
   conformanceFixtures?: true;
@@ -150,8 +156,11 @@ export function parseRunOptions(argv: string[]): RunOptions {
     }
   }
   // After the loop: --vault may come after --roots, and an absolute root is checked against it.
-  if (rootsText !== undefined)
-    options.roots = parseRoots(rootsText, options.vault === undefined ? undefined : nodePath.resolve(options.vault));
+  if (rootsText !== undefined) {
+    const listed = parseRootsFlag(rootsText, options.vault === undefined ? undefined : nodePath.resolve(options.vault));
+    options.roots = listed.roots;
+    if (listed.exact.some((root) => root !== null)) options.exactRoots = listed.exact;
+  }
   return options;
 }
 
@@ -261,17 +270,22 @@ export function parseEmbedUrl(text: string): string {
  * trimmed, a backslash read as `/`, empty and `.` segments dropped (`Projects/` is `Projects`),
  * empty entries between commas skipped. An absolute path is refused, not converted, so the flag
  * and the settings spell a root one way; when it (or the `file://` URI of it) lies inside
- * `vaultDir` the message gives the vault-relative spelling to type.
+ * `vaultDir` the message gives the vault-relative spelling to type. An entry typed with outer
+ * spaces also gets its untrimmed root (key-roots.ts untrimmedRoot), which the run weighs against
+ * the trimmed one on disk (run-vault.ts resolveRoots), as the settings tab does in the vault.
  * @param text the flag's value. @param vaultDir the absolute `--vault` folder, when one was given.
+ * @returns `roots`, the trimmed roots in order, and `exact`, index for index the untrimmed root
+ *   or null (an entry repeated in both spellings is kept once).
  * @throws Error with one sentence per entry that breaks the rule: absolute, climbing out with
  *   `..` (`--roots /etc` must not quietly become `etc`), or naming the vault itself (`.`), which
  *   would be the whole vault; and one when blanks and commas alone name no folder at all.
  */
-export function parseRoots(text: string, vaultDir?: string): string[] {
+export function parseRootsFlag(text: string, vaultDir?: string): { roots: string[]; exact: Array<string | null> } {
   const roots: string[] = [];
+  const exact: Array<string | null> = [];
   const problems: string[] = [];
-  for (const entry of text.split(',').map((r) => r.trim())) {
-    if (entry === '') continue;
+  for (const listed of splitRootList(text)) {
+    const entry = listed.trimmed;
     const onDisk = diskPathOf(entry);
     const inside = vaultDir === undefined || !nodePath.isAbsolute(onDisk) ? null : nodePath.relative(vaultDir, nodePath.resolve(onDisk));
     const verdict = checkKeyRoot(entry);
@@ -285,8 +299,12 @@ export function parseRoots(text: string, vaultDir?: string): string[] {
       );
     } else if (!verdict.ok) {
       problems.push(`--roots ${entry}: that root ${verdict.reason}; give a folder inside the vault, relative to it, such as Projects.`);
-    } else if (!roots.includes(verdict.root)) {
-      roots.push(verdict.root);
+    } else {
+      const spaced = untrimmedRoot(listed, verdict.root);
+      if (!roots.some((root, i) => root === verdict.root && exact[i] === spaced)) {
+        roots.push(verdict.root);
+        exact.push(spaced);
+      }
     }
   }
   // Blanks and commas alone would leave the key with no roots: the whole vault, which --roots exists to narrow.
@@ -295,7 +313,15 @@ export function parseRoots(text: string, vaultDir?: string): string[] {
       `--roots '${text}' names no folder; give folders relative to the vault, such as Projects, or leave --roots out to let the key see all of it.`,
     );
   if (problems.length) throw new Error(problems.join('\n'));
-  return roots;
+  return { roots, exact };
+}
+
+/**
+ * The trimmed roots of `--roots a,b` ({@link parseRootsFlag} without the untrimmed spellings).
+ * @throws as parseRootsFlag.
+ */
+export function parseRoots(text: string, vaultDir?: string): string[] {
+  return parseRootsFlag(text, vaultDir).roots;
 }
 
 /** The file-system path a `file://` URI names (`fileURLToPath`), else `entry` as it is (a URI that does not parse too). */

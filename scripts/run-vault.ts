@@ -6,8 +6,9 @@ import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { isIgnoredLink } from '../test/host/watcher';
-import { Quarantine, QUARANTINE_ADVICE, readQuarantineEntry } from '../src/vault/access/quarantine';
+import { Quarantine, QUARANTINE_ADVICE, quarantineFileReason, readQuarantineEntry } from '../src/vault/access/quarantine';
 import { matchName } from '../src/vault/paths/lookup';
+import { pickListedRoot } from '../src/settings/key-roots';
 import { lexicalVaultPath } from '../src/vault/paths/paths';
 import { vaultOnDisk } from '../src/vault/paths/path-spelling';
 
@@ -73,6 +74,11 @@ export interface ResolvedRoots {
  * @param configDir the vault's config folder (Obsidian's default `.obsidian`).
  * @param quarantined the run's settings' `access.quarantine` list.
  * @param name how a message names a root (default `--roots <root>`; a settings key's is `<file>: keys[i].roots[j] "<root>"`).
+ * @param exact index for index, the root an entry of `--roots` names with its outer spaces kept
+ *   (run-options.ts parseRootsFlag), or null: when that spelling names a folder and the trimmed one
+ *   names none, the folder as typed is the root; when both name folders, the root is refused
+ *   (src/settings/key-roots.ts pickListedRoot, the rule the settings tab's roots field follows).
+ *   Default: none (a settings file's roots are taken as written).
  * @returns the roots in the folders' spelling, and one sentence per refused root saying what to do.
  */
 export async function resolveRoots(
@@ -81,14 +87,28 @@ export async function resolveRoots(
   configDir = '.obsidian',
   quarantined: readonly string[] = [],
   name: (root: string, index: number) => string = (root) => `--roots ${root}`,
+  exact: ReadonlyArray<string | null> = [],
 ): Promise<ResolvedRoots> {
   const quarantine = new Quarantine(configDir, () => [...quarantined]);
   const realVault = await fsp.realpath(vaultDir);
   const out: ResolvedRoots = { roots: [], problems: [] };
   const quarantinedProblem = (named: string): string =>
     `${named}: that folder is quarantined (no tool reads it: the config folder, dot-folders, _private and the settings' quarantined folders); give a folder agents may see, such as Projects.`;
-  for (const [index, root] of roots.entries()) {
-    const named = name(root, index);
+  for (const [index, listed] of roots.entries()) {
+    const named = name(listed, index);
+    const spaced = exact[index] ?? null;
+    const picked =
+      spaced === null
+        ? ({ ok: true, root: listed } as const)
+        : pickListedRoot(
+            { root: listed, folder: await existingFolder(vaultDir, listed) },
+            { root: spaced, folder: await existingFolder(vaultDir, spaced) },
+          );
+    if (!picked.ok) {
+      out.problems.push(`${named}: that root ${picked.reason}.`);
+      continue;
+    }
+    const root = picked.root;
     if (quarantine.contains(root)) {
       out.problems.push(quarantinedProblem(named));
       continue;
@@ -122,7 +142,7 @@ export async function resolveRoots(
 export interface ResolvedQuarantine {
   /** Each usable entry: its vault folder (in the spelling of the folder on disk when one exists), and whether one does. */
   folders: Array<{ folder: string; exists: boolean }>;
-  /** One sentence per entry that can name no folder, empty when every entry can. */
+  /** One sentence per entry that can name no folder or names a note or file, empty when every entry names a folder. */
   problems: string[];
 }
 
@@ -133,7 +153,9 @@ export interface ResolvedQuarantine {
  * does (`journal` → `Journal`). An entry that can never name a vault folder (empty, `/`, `.`, `..`
  * out, an absolute path outside the vault, a wildcard) is a problem: the settings file is read
  * strictly, and the run must not claim a protection that does not hold. A folder that does not
- * exist yet is kept (it is quarantined once created), marked `exists: false` for the banner.
+ * exist yet is kept (it is quarantined once created), marked `exists: false` for the banner. An
+ * entry that names an existing note or file is a problem too (quarantine takes folders: such an
+ * entry would hide that file alone; src/vault/access/quarantine.ts quarantineFileReason).
  * @param vaultDir absolute vault folder. @param entries the settings' `access.quarantine`.
  * @param name how a message names an entry (e.g. `vault-mcp: q.json: access.quarantine[0] "Jour*"`).
  * @returns the folders (duplicates dropped, order kept) and one sentence per refused entry saying what to write instead.
@@ -153,10 +175,24 @@ export async function resolveQuarantine(
       continue;
     }
     const found = await folderOnDisk(vaultDir, verdict.folder);
+    // Quarantine takes folders: an entry naming a note or file would pass for a quarantined folder while it hides one file.
+    const stat = 'path' in found ? await fsp.stat(nodePath.join(vaultDir, found.path)).catch(() => null) : null;
+    if ('path' in found && stat?.isFile()) {
+      out.problems.push(`${name(entry, index)} ${quarantineFileReason(found.path)}.`);
+      continue;
+    }
     const { folder, exists } = 'path' in found ? { folder: found.path, exists: true } : { folder: verdict.folder, exists: !found.missing };
     if (!out.folders.some((f) => f.folder === folder)) out.folders.push({ folder, exists });
   }
   return out;
+}
+
+/** The folder `root` names below `vaultDir` by {@link folderOnDisk} (a folder, not a file), in the disk's spelling; null when it names none. */
+async function existingFolder(vaultDir: string, root: string): Promise<string | null> {
+  const found = await folderOnDisk(vaultDir, root);
+  if (!('path' in found)) return null;
+  const stat = await fsp.stat(nodePath.join(vaultDir, found.path)).catch(() => null);
+  return stat?.isDirectory() ? found.path : null;
 }
 
 /**

@@ -25,7 +25,7 @@ import { createSessionServices } from './server/session/session-services';
 import { registerCliHandlers } from './ui/settings/cli-handlers';
 import { applyExternalSettings } from './ui/settings/external-change';
 import { keyRootsNotice } from './settings/key-roots';
-import { quarantineNotice } from './vault/access/quarantine';
+import { quarantinedFileAt, quarantineNotice } from './vault/access/quarantine';
 import { migrateSettings } from './settings/migrate-settings';
 import { VaultMcpSettingTab } from './ui/settings/settings-tab';
 import type { VaultMcpSettings } from './settings/settings';
@@ -76,9 +76,6 @@ export default class VaultMcpPlugin extends Plugin {
       widgetsFolder: () => this.settings.widgets.folder,
       editors: workspaceEditors(this.app),
     });
-    // A synced or hand-edited entry that names no folder is kept as written, and the user is told it quarantines nothing.
-    const unusable = quarantineNotice(this.settings.access.quarantine, (entry) => this.notes.policy.literalPath(entry));
-    if (unusable) new Notice(unusable, 0);
     this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
     this.writerLock = new WriterLock(this.app.vault.adapter, this.pluginFile(WRITER_LOCK_FILE).folder);
     this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'), undefined, this.writerLock);
@@ -147,6 +144,11 @@ export default class VaultMcpPlugin extends Plugin {
     const { problem, stopped } = await this.proposals.load();
     if (stopped) return;
     if (problem) new Notice(problem);
+    // A synced or hand-edited entry that names no folder is kept as written, and the user is told it quarantines nothing;
+    // one naming a note or file is told too (it hides that file alone). Here, once the vault is loaded, so a file is seen.
+    const quarantine = this.settings.access.quarantine;
+    const unusable = quarantineNotice(quarantine, (entry) => this.notes.policy.literalPath(entry), quarantinedFileAt(this.notes));
+    if (unusable) new Notice(unusable, 0);
     this.register(this.proposals.followNotes());
     void this.search.start();
     addSemanticStatusBarItem(this, this.semantic);

@@ -6,7 +6,9 @@
  * the vault itself), an absolute path or URL, a path that climbs out with `..`, and control
  * characters are refused where they are given: an empty roots list is how a key gets the whole
  * vault, so no single root may silently mean it, and a root that can match no note must not
- * pass for a confinement. Lexical only: nothing here reads the vault.
+ * pass for a confinement. The two comma lists (`--roots` and the tab's field) trim their entries,
+ * but never into another folder than the one typed ({@link pickListedRoot}). Lexical only:
+ * nothing here reads the vault (the routes pass in what they found there).
  */
 
 /** Why a root was refused, one kind per rule above. */
@@ -114,4 +116,110 @@ export function keyRootsRefusal(key: { label: string; roots: readonly unknown[] 
 export function keyRootsNotice(keys: ReadonlyArray<{ label: string; roots: readonly unknown[] }>): string | null {
   const refusals = keys.map(keyRootsRefusal).filter((message): message is string => message !== null);
   return refusals.length === 0 ? null : `Vault MCP: ${refusals.join(' ')}`;
+}
+
+/**
+ * One entry of a comma-separated roots list: the `--roots` flag and the settings tab's roots
+ * field, the two routes where a user types several roots in one line ({@link splitRootList}).
+ */
+export interface RootListEntry {
+  /** The entry as typed between its commas, outer whitespace included. */
+  typed: string;
+  /** The entry without its outer whitespace: what the list means by default (`Projects, Journal`). */
+  trimmed: string;
+}
+
+/**
+ * Splits a comma-separated roots list into its entries. Entries are trimmed for convenience
+ * (`Projects, Journal` is two roots, the space after the comma is no part of `Journal`), but the
+ * typed spelling is kept beside the trimmed one: outer whitespace is part of a folder's name
+ * (Obsidian trims nothing), so when a folder of the exact typed name exists the route decides by
+ * {@link pickListedRoot} which folder the entry names. Entries of whitespace alone are dropped.
+ * A comma cannot be part of a root typed this way (such a folder is named in a settings file).
+ * @param text the list as typed.
+ * @returns the entries in order, blanks left out (an empty list when the text holds no entry).
+ */
+export function splitRootList(text: string): RootListEntry[] {
+  return text
+    .split(',')
+    .map((typed) => ({ typed, trimmed: typed.trim() }))
+    .filter((entry) => entry.trimmed !== '');
+}
+
+/**
+ * The root an entry of a roots list names with its outer whitespace kept, when that is another
+ * root than the trimmed entry's: the second spelling {@link pickListedRoot} weighs.
+ * @param entry the entry ({@link splitRootList}).
+ * @param trimmedRoot the root the trimmed entry gave (after `toVaultPath` and {@link checkKeyRoot}).
+ * @param toVaultPath the route's reading of an entry before the roots rule (the settings tab
+ *   makes it vault-relative and gives an existing folder's spelling); default: as typed.
+ * @returns the untrimmed entry's root, or null when trimming changed nothing, when the untrimmed
+ *   entry gives the same root, or when it breaks the roots rule or `toVaultPath` throws on it
+ *   (then only the trimmed entry is meant).
+ */
+export function untrimmedRoot(entry: RootListEntry, trimmedRoot: string, toVaultPath: (root: string) => string = (r) => r): string | null {
+  if (entry.typed === entry.trimmed) return null;
+  let path: string;
+  try {
+    path = toVaultPath(entry.typed);
+  } catch {
+    return null;
+  }
+  const verdict = checkKeyRoot(path);
+  return verdict.ok && verdict.root !== trimmedRoot ? verdict.root : null;
+}
+
+/** The verdict on one entry of a roots list ({@link pickListedRoot}): the root to keep, or why the entry is refused. */
+export type ListedRootVerdict = { ok: true; root: string } | { ok: false; reason: string };
+
+/**
+ * Which folder an entry of a roots list confines the key to, when trimming its outer whitespace
+ * changed it (docs/security.md#key-roots): the one rule of the `--roots` flag and the settings
+ * tab's roots field. The trimmed entry is meant unless it names no folder and the entry as typed
+ * does; when both name a folder, and not the same one, the entry is refused, since either reading
+ * would silently confine the key to a folder the user may not have meant. Lexical: the caller
+ * looks the two spellings up in its vault (the tab in Obsidian's, `npm start` on disk), each as
+ * every root is placed (exact, then NFC, then the one folder equal ignoring case).
+ * @param trimmed the trimmed entry's root and the existing folder it names (vault path in the
+ *   vault's spelling), or null when it names none.
+ * @param exact the untrimmed entry's root ({@link untrimmedRoot}) and the existing folder it
+ *   names, or null when there is no second spelling.
+ * @returns `{ok: true, root}`: the folder when one spelling names one (both naming the same one
+ *   counts as one), else the trimmed root (a folder not there yet is kept as the trimmed entry
+ *   spells it); or `{ok: false, reason}`, a clause to follow the quoted entry, naming both
+ *   folders and how to type each.
+ */
+export function pickListedRoot(
+  trimmed: { root: string; folder: string | null },
+  exact: { root: string; folder: string | null } | null,
+): ListedRootVerdict {
+  if (exact?.folder == null || exact.folder === trimmed.folder) return { ok: true, root: trimmed.folder ?? trimmed.root };
+  if (trimmed.folder === null) return { ok: true, root: exact.folder };
+  return {
+    ok: false,
+    reason:
+      `names two folders, ${quoteRoot(trimmed.folder)} with its outer spaces trimmed and ${quoteRoot(exact.folder)} as typed; ` +
+      `write ${quoteRoot(trimmed.folder)} with no space before or after it for the first, or ${quoteRoot(listSpelling(exact.folder))} for the second ` +
+      '("./" before it and "/" after it keep its spaces)',
+  };
+}
+
+/**
+ * A root as a roots list spells it so that reading the list back gives the same root: as it is,
+ * or, when it has outer whitespace, between `./` and `/` (which the list's trimming leaves alone).
+ * @param root a normalized root (checkKeyRoot's).
+ * @returns `Projects` → `Projects`, ` Sp ` → `./ Sp /`.
+ */
+export function listSpelling(root: string): string {
+  return root.trim() === root ? root : `./${root}/`;
+}
+
+/**
+ * A key's roots as the settings tab's roots field shows them: each by {@link listSpelling}, joined
+ * by `, `, so saving the field unchanged gives the same roots (a root with outer spaces is not
+ * trimmed into another folder).
+ * @param roots the key's roots as saved (a synced data.json may hold anything: what is not text is shown as `String` gives it).
+ */
+export function formatRootList(roots: readonly unknown[]): string {
+  return roots.map((root) => (typeof root === 'string' ? listSpelling(root) : String(root))).join(', ');
 }

@@ -36,6 +36,7 @@ export interface DemoPlugin {
   /** The vault's path rules, over FOLDERS: an entry's folder in its own case, and whether one is there (NotePolicy.entryAt). */
   notes: {
     rootSpelling(root: string): string | null;
+    folderAt(path: string): { path: string } | null;
     policy: { literalPath(input: string): string; entryAt(path: string): { path: string } | null };
   };
   semantic: { current: { state: 'off'; reason: string }; refresh(): Promise<void>; rebuild(): Promise<void> };
@@ -157,6 +158,7 @@ export function createDemoPlugin(): DemoPlugin {
     search: { reindex: async () => undefined },
     notes: {
       rootSpelling: (root) => folderAt(root)?.path ?? null,
+      folderAt,
       policy: { literalPath: (input) => input.trim().replace(/^\/+|\/+$/g, ''), entryAt: folderAt },
     },
     semantic: {

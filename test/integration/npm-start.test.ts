@@ -230,6 +230,42 @@ describe("npm start --settings FILE: the plugin's settings format for a run", ()
     }
   });
 
+  it('--roots " Sp " confines the key to the folder " Sp " when no "Sp" is there, and stops when both are: never the other folder', async () => {
+    await fsp.mkdir(nodePath.join(vault.dir, ' Sp '));
+    await fsp.writeFile(nodePath.join(vault.dir, ' Sp ', 'Spaced.md'), 'spaced\n');
+    // The trimmed `Sp` named no folder: the run used to stop ("no folder named 'Sp'"), or with `Sp` there, confine the key to it.
+    const run = start(['--roots', ' Sp ']);
+    const { url, token } = await endpoint(run);
+    // Its spaces show in the start lines, spelt as --roots takes it back.
+    expect(run.out).toContainEqual(expect.stringMatching(/, roots \.\/ Sp \/$/));
+    const notes = (await call(await connect(url, token), 'list_notes', { limit: 1000 })).json.notes as Json[];
+    expect(notes.map((n) => n.path)).toEqual([' Sp /Spaced.md']);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+
+    await fsp.mkdir(nodePath.join(vault.dir, 'Sp'));
+    const both = start(['--roots', 'Projects, Sp ']);
+    expect(await both.exited).toBe(2);
+    expect(both.out).toEqual([]);
+    expect(both.err.filter((l) => l !== '')).toEqual([
+      '--roots Sp: that root names two folders, "Sp" with its outer spaces trimmed and " Sp " as typed; write "Sp" with no space before or after it ' +
+        'for the first, or "./ Sp /" for the second ("./" before it and "/" after it keep its spaces).',
+    ]);
+  });
+
+  it('stops with exit 2 when a quarantine entry names a note: quarantine takes folders, and the start lines would call it one', async () => {
+    const file = nodePath.join(scratch, 'note.json');
+    await fsp.writeFile(file, JSON.stringify({ access: { quarantine: ['Journal', 'home.md'] } }));
+    const run = start(['--settings', file]);
+    expect(await run.exited).toBe(2);
+    expect(run.out).toEqual([]);
+    // It used to start with "Quarantined: Journal, Home.md" while only that note was hidden.
+    expect(run.err.filter((l) => l !== '')).toEqual([
+      `vault-mcp: ${file}: access.quarantine[1] "home.md" names the note "Home.md", not a folder; quarantine takes folders: ` +
+        'move the note into a quarantined folder, or add "access: private" to the note\'s frontmatter to hide that note alone.',
+    ]);
+  });
+
   it('stops with exit 2 when a settings key names a missing or quarantined folder, as --roots does: no key silently sees nothing', async () => {
     const file = nodePath.join(scratch, 'missing.json');
     await fsp.writeFile(

@@ -170,6 +170,43 @@ describe('settings tab over the running plugin', () => {
     expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Projects/Alpha', 'Journal', 'Not yet']);
   });
 
+  it('reads a typed root with outer spaces as the folder of that exact name when the trimmed name names none, and refuses it when both exist', async () => {
+    const input = (): HTMLInputElement => keyRow('Claude Code').querySelector<HTMLInputElement>('.vault-mcp-key-roots input')!;
+    await booted.app.vault.createFolder(' Sp ');
+    await booted.app.vault.create(' Sp /In spaced.md', 'spaced\n');
+    // Only ` Sp ` is there: it used to be saved as `Sp`, a folder the vault does not have.
+    typeInto(input(), 'Journal, Sp ', true);
+    await settle();
+    expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Journal', ' Sp ']);
+    // The field spells it so that saving it unchanged keeps it.
+    expect(input().value).toBe('Journal, ./ Sp /');
+    typeInto(input(), input().value, true);
+    await settle();
+    expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Journal', ' Sp ']);
+    // The comma list still trims for convenience.
+    typeInto(input(), ' Projects/Alpha , Journal ', true);
+    await settle();
+    expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Projects/Alpha', 'Journal']);
+    // With both `Sp` and ` Sp ` there, ` Sp ` names no one folder: refused, the key's roots kept.
+    await booted.app.vault.createFolder('Sp');
+    Notice.clear();
+    typeInto(input(), 'Journal, Sp ', true);
+    await settle();
+    const refusal =
+      'The root " Sp " names two folders, "Sp" with its outer spaces trimmed and " Sp " as typed; write "Sp" with no space before or after it ' +
+      'for the first, or "./ Sp /" for the second ("./" before it and "/" after it keep its spaces).';
+    expect(el().querySelector('.vault-mcp-keys-message')!.textContent).toBe(refusal);
+    expect(Notice.messages()).toContain(`Vault MCP: ${refusal}`);
+    expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Projects/Alpha', 'Journal']);
+    // Each, typed as the refusal says.
+    typeInto(input(), 'Journal,Sp', true);
+    await settle();
+    expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Journal', 'Sp']);
+    typeInto(input(), 'Journal, ./ Sp /', true);
+    await settle();
+    expect(booted.plugin.keyRing.list()[0]!.roots).toEqual(['Journal', ' Sp ']);
+  });
+
   it("refuses a typed root that would be the whole vault or leaves it, keeping the key's roots (never widened)", async () => {
     const input = (): HTMLInputElement => keyRow('Claude Code').querySelector<HTMLInputElement>('.vault-mcp-key-roots input')!;
     typeInto(input(), 'Journal', true);
@@ -428,6 +465,82 @@ describe('settings tab over the running plugin', () => {
     expect(settingRow(el(), '//').querySelector('.setting-item-description')!.textContent).toBe(
       'Quarantines nothing: it names the vault itself, not a folder in it.',
     );
+  });
+
+  it('refuses a typed quarantine entry naming a note (quarantine takes folders); a synced one keeps hiding the note and is told', async () => {
+    const add = () => settingRow(el(), 'Quarantine a folder');
+    const error = () => add().querySelector('.setting-item-error')?.textContent;
+    await booted.app.vault.create('Home.md', 'home\n');
+    for (const [typed, refusal] of [
+      [
+        'home.md',
+        '"home.md" names the note "Home.md", not a folder; quarantine takes folders: move the note into a quarantined folder, ' +
+          'or add "access: private" to the note\'s frontmatter to hide that note alone.',
+      ],
+      [
+        path.join(vaultDir, 'Projects/Alpha/Plan.md'),
+        `"${path.join(vaultDir, 'Projects/Alpha/Plan.md')}" names the note "Projects/Alpha/Plan.md", not a folder; quarantine takes folders: ` +
+          'give its folder "Projects/Alpha" (which closes everything in it), or add "access: private" to the note\'s frontmatter to hide that note alone.',
+      ],
+    ]) {
+      typeInto(add().querySelector('input')!, typed);
+      button(add(), 'Add').click();
+      await settle();
+      // It used to be saved and shown as the quarantined folder "Home.md/".
+      expect(error()).toBe(refusal);
+      expect(booted.plugin.settings.access.quarantine).toEqual([]);
+    }
+    // A synced data.json naming a note: kept, and the note stays hidden (never opened up), told in a Notice and on its row.
+    booted.plugin.settings.server.port = booted.port;
+    const client = await connectClient(booted.url, booted.token);
+    clients.push(client);
+    const synced = JSON.parse(JSON.stringify(booted.plugin.settings));
+    synced.access.quarantine = ['Journal', 'Home.md'];
+    await booted.plugin.saveData(synced);
+    Notice.clear();
+    await simulateExternalSettingsChange(booted.plugin);
+    expect(booted.plugin.settings.access.quarantine).toEqual(['Journal', 'Home.md']);
+    const read = (await client.callTool({ name: 'read_note', arguments: { path: 'Home.md' } })) as { isError?: boolean };
+    expect(read.isError).toBe(true);
+    expect(Notice.messages()).toContainEqual(
+      'Vault MCP: The quarantine entry "Home.md" hides only that note: it names the note "Home.md", not a folder; quarantine takes folders: ' +
+        'move the note into a quarantined folder, or add "access: private" to the note\'s frontmatter to hide that note alone. ' +
+        'Fix it in Vault MCP settings → Access (give a folder of the vault, relative to it, such as "Journal" or "Work/HR").',
+    );
+    tab.display();
+    expect(settingRow(el(), 'Home.md').querySelector('.setting-item-description')!.textContent).toMatch(
+      /^Hides only this note: it names the note "Home\.md", not a folder; quarantine takes folders: /,
+    );
+    expect(el().textContent).not.toContain('Home.md/');
+  });
+
+  it('tells at load, once the vault is read, of a saved quarantine entry naming a note or no folder; the note stays hidden', async () => {
+    const other = await fs.mkdtemp(path.join(os.tmpdir(), 'vault-mcp-settings-'));
+    await fs.mkdir(path.join(other, 'Work'));
+    await fs.writeFile(path.join(other, 'Work/Pay.md'), 'pay\n');
+    await fs.writeFile(path.join(other, 'Work/Plan.md'), 'plan\n');
+    Notice.clear();
+    const second = await bootPlugin(VaultMcpPlugin, {
+      vaultPath: other,
+      configure: (settings) => void (settings.access.quarantine = ['work/pay.md', '/', 'Work/Later']),
+    });
+    try {
+      expect(Notice.messages()).toContainEqual(
+        'Vault MCP: The quarantine entry "work/pay.md" hides only that note: it names the note "Work/Pay.md", not a folder; quarantine takes folders: ' +
+          'give its folder "Work" (which closes everything in it), or add "access: private" to the note\'s frontmatter to hide that note alone. ' +
+          'The quarantine entry "/" names the vault itself, not a folder in it, so it quarantines nothing. ' +
+          'Fix it in Vault MCP settings → Access (give a folder of the vault, relative to it, such as "Journal" or "Work/HR").',
+      );
+      const client = await connectClient(second.url, second.token);
+      clients.push(client);
+      const listed = (await client.callTool({ name: 'list_notes', arguments: {} })) as { content: Array<{ text: string }> };
+      expect(listed.content[0]!.text).toContain('Work/Plan.md');
+      expect(listed.content[0]!.text).not.toContain('Pay.md');
+    } finally {
+      for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+      await second.stop();
+      await fs.rm(other, { recursive: true, force: true });
+    }
   });
 
   it('trusts and distrusts symbolic links, refusing empty, ".." and duplicate paths', async () => {

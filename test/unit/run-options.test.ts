@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { API_KEY_ENV, npmKeptFlags, parseConfigDir, parseEmbedUrl, parseRoots, parseRunOptions, USAGE } from '../../scripts/run-options';
+import {
+  API_KEY_ENV,
+  npmKeptFlags,
+  parseConfigDir,
+  parseEmbedUrl,
+  parseRoots,
+  parseRootsFlag,
+  parseRunOptions,
+  USAGE,
+} from '../../scripts/run-options';
 
 const DEFAULTS = { mode: 'propose', allowWrites: false, roots: [], help: false, configDir: '.obsidian', allowRemote: false };
 
@@ -31,6 +40,8 @@ describe('npm start options', () => {
       mode: 'force',
       allowWrites: true,
       roots: ['Projects', 'Areas'],
+      // ` ./Areas ` spelt with its spaces: a folder ` .` holding `Areas `, weighed on disk against `Areas` (run-vault.ts resolveRoots).
+      exactRoots: [null, ' ./Areas '],
     });
     expect(
       parseRunOptions([
@@ -101,6 +112,21 @@ describe('npm start options', () => {
 
   it('keeps nested roots vault-relative and reads a backslash as a slash', () => {
     expect(parseRoots('Projects/Alpha,Areas\\Home, ,./Journal/')).toEqual(['Projects/Alpha', 'Areas/Home', 'Journal']);
+  });
+
+  it('keeps the spelling of an entry with outer spaces beside its trimmed root, for the run to weigh on disk', () => {
+    expect(parseRootsFlag('Projects, Sp ,Journal')).toEqual({ roots: ['Projects', 'Sp', 'Journal'], exact: [null, ' Sp ', null] });
+    // The same entry in both spellings twice is one; ` Sp ` and `Sp` are two entries until the disk says which folder each names.
+    expect(parseRootsFlag(' Sp , Sp ,Sp')).toEqual({ roots: ['Sp', 'Sp'], exact: [' Sp ', null] });
+    expect(parseRunOptions(['--roots', ' Sp ']).exactRoots).toEqual([' Sp ']);
+    expect(parseRunOptions(['--roots', 'Projects,Journal']).exactRoots).toBeUndefined();
+    // Bad entries are refused as before, spaces or not, and give no second spelling to fall back on.
+    expect(() => parseRootsFlag(' /etc , . ')).toThrow(
+      [
+        "--roots /etc: give a folder inside the vault, relative to it (as a key's roots in the settings are), such as Projects.",
+        '--roots .: that is the whole vault; leave --roots out to let the key see all of it.',
+      ].join('\n'),
+    );
   });
 
   it('refuses a root that names the vault itself (`.`, `a/..`): it would quietly be the whole vault', () => {

@@ -92,6 +92,41 @@ describe('npm start: the vault folder', () => {
     }
   });
 
+  it('reads a --roots entry with outer spaces as the folder of that exact name when the trimmed name names none; both there: refused', async () => {
+    await fsp.mkdir(nodePath.join(copy.dir, ' Sp '));
+    await fsp.mkdir(nodePath.join(copy.dir, 'Areas', 'Nest '), { recursive: true });
+    const resolve = (flag: string) => {
+      const options = parseRunOptions(['--roots', flag]);
+      return resolveRoots(copy.dir, options.roots, '.obsidian', [], undefined, options.exactRoots);
+    };
+    // Only ` Sp ` is there: it used to be refused as "no folder named 'Sp'" (and, with `Sp` there too, to confine the key to `Sp`).
+    expect(await resolve('Projects, Sp ,Areas/Nest ')).toEqual({ roots: ['Projects', ' Sp ', 'Areas/Nest '], problems: [] });
+    // The list still trims for convenience; spelt with its spaces kept, a root names the same folders.
+    expect(await resolve(' projects , Journal ,./ Sp /')).toEqual({ roots: ['Projects', 'Journal', ' Sp '], problems: [] });
+    // Neither spelling there: refused for the trimmed one, as any missing root.
+    expect((await resolve(' Nope ')).problems).toEqual([
+      "--roots Nope: the vault has no folder named 'Nope' (in any case); give a folder that exists, relative to the vault, such as Projects, or create it first.",
+    ]);
+    // A note of the exact name is no folder: the trimmed folder is meant.
+    await fsp.writeFile(nodePath.join(copy.dir, ' Projects'), 'a file\n');
+    expect(await resolve('Journal, Projects')).toEqual({ roots: ['Journal', 'Projects'], problems: [] });
+    // Both there: the entry names no one folder, and the run stops saying how to write each.
+    await fsp.mkdir(nodePath.join(copy.dir, 'Sp'));
+    expect(await resolve('Projects, Sp ')).toEqual({
+      roots: ['Projects'],
+      problems: [
+        '--roots Sp: that root names two folders, "Sp" with its outer spaces trimmed and " Sp " as typed; write "Sp" with no space before or after it ' +
+          'for the first, or "./ Sp /" for the second ("./" before it and "/" after it keep its spaces).',
+      ],
+    });
+    expect(await resolve('Sp,./ Sp /')).toEqual({ roots: ['Sp', ' Sp '], problems: [] });
+    // The exact folder is checked as any root: a quarantined one is refused, never swapped for the trimmed one.
+    await fsp.rm(nodePath.join(copy.dir, 'Sp'), { recursive: true });
+    expect((await resolveRoots(copy.dir, ['Sp'], '.obsidian', [' Sp '], undefined, [' Sp '])).problems).toEqual([
+      expect.stringMatching(/^--roots Sp: that folder is quarantined/),
+    ]);
+  });
+
   it('refuses a root the settings quarantine, and a root in a config folder of another name', async () => {
     await fsp.mkdir(nodePath.join(copy.dir, '.config'));
     expect((await resolveRoots(copy.dir, ['Projects/Alpha', 'Areas'], '.obsidian', ['Projects'])).problems).toEqual([
@@ -175,6 +210,24 @@ describe('npm start: the quarantine entries of the settings, as the plugin appli
         { folder: `Up/${nodePath.basename(copy.dir)}/Journal`, exists: false },
       ],
       problems: [],
+    });
+  });
+
+  it('refuses an entry naming a note or file: quarantine takes folders, and the start lines would call it a folder', async () => {
+    await fsp.writeFile(nodePath.join(copy.dir, 'Projects', 'Alpha', 'Budget.pdf'), 'pdf');
+    const found = await resolveQuarantine(copy.dir, ['Journal', 'home.md', `${copy.dir}/Projects/Alpha/Budget.pdf`, 'Budget.pdf'], name);
+    expect(found).toEqual({
+      folders: [
+        { folder: 'Journal', exists: true },
+        // Not there: may be a folder to come, as any missing entry.
+        { folder: 'Budget.pdf', exists: false },
+      ],
+      problems: [
+        'q.json: access.quarantine[1] "home.md" names the note "Home.md", not a folder; quarantine takes folders: move the note into a quarantined folder, ' +
+          'or add "access: private" to the note\'s frontmatter to hide that note alone.',
+        `q.json: access.quarantine[2] ${JSON.stringify(`${copy.dir}/Projects/Alpha/Budget.pdf`)} names the file "Projects/Alpha/Budget.pdf", not a folder; ` +
+          'quarantine takes folders: give its folder "Projects/Alpha" (which closes everything in it), or move the file into a quarantined folder.',
+      ],
     });
   });
 
@@ -275,6 +328,23 @@ describe('npm start: startup lines', () => {
     expect(startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, run)).toContain(
       'Quarantined: Journal, Journ (no such folder yet) (besides the config folder, dot-folders and _private)',
     );
+  });
+  it("shows a root with outer spaces as --roots takes it back, for the run's key and a settings key", () => {
+    const options = { ...parseRunOptions([]), roots: ['Projects', ' Sp '] };
+    const key = {
+      id: 'k',
+      label: 'Cursor',
+      mode: 'propose',
+      scope: 'local',
+      roots: ['Sp ', 'Journal'],
+      created_at: '',
+      last_used_at: null,
+    } as const;
+    const run: RunDetails = { ...plain, settings: { ...plain.settings, keys: [{ ...key, roots: [...key.roots] }] } };
+    const lines = startupLines(options, 'http://127.0.0.1:27200/mcp', 'tok', vault, run);
+    // `roots Projects,  Sp ` used to hide which folder the key has.
+    expect(lines).toContain('Key "npm start": mode propose, writes off, roots Projects, ./ Sp /');
+    expect(lines).toContainEqual(expect.stringMatching(/^Key "Cursor": mode propose, scope local, roots \.\/Sp \/, Journal; token/));
   });
   it('keeps the listening line first and prints the review hint only for propose mode with writes on', () => {
     const writes: RunDetails = { ...plain, settings: { ...plain.settings, tools: { ...plain.settings.tools, allowWrites: true } } };

@@ -104,6 +104,30 @@ describe('settings tab helpers', () => {
     expect(cleanFolder(' \\Work\\Clients/ ')).toBe('Work/Clients');
   });
 
+  it('parseRoots reads an entry with outer spaces as the folder of that exact name only when the trimmed name names none', () => {
+    // A vault holding ` Sp ` and `Only ` but no `Only`; `Sp` and ` Sp ` both in the second vault.
+    const lookup = (folders: string[]) => (path: string) => folders.find((f) => f.toLowerCase() === path.toLowerCase()) ?? null;
+    const spacedOnly = lookup([' Sp ', 'Only ', 'Projects']);
+    // It used to give `Sp`: a key confined to a folder the vault does not have, while the one typed was there.
+    expect(parseRoots('Projects, Sp ', (r) => r, spacedOnly)).toEqual(['Projects', ' Sp ']);
+    expect(parseRoots('Only , projects', (r) => r, spacedOnly)).toEqual(['Only ', 'Projects']);
+    // The comma list still trims for convenience: the space after a comma is no part of a name.
+    expect(parseRoots(' Projects , Later', (r) => r, spacedOnly)).toEqual(['Projects', 'Later']);
+    const both = lookup(['Sp', ' Sp ']);
+    // It used to give `Sp` silently: the user may have meant ` Sp `.
+    expect(() => parseRoots('Projects, Sp ', (r) => r, both)).toThrow(
+      'The root " Sp " names two folders, "Sp" with its outer spaces trimmed and " Sp " as typed; write "Sp" with no space before or after it for the first, ' +
+        'or "./ Sp /" for the second ("./" before it and "/" after it keep its spaces).',
+    );
+    // Each of the two, typed as the refusal says.
+    expect(parseRoots('Sp', (r) => r, both)).toEqual(['Sp']);
+    expect(parseRoots('Projects, ./ Sp /', (r) => r, both)).toEqual(['Projects', ' Sp ']);
+    // Bad inputs are refused as before, spaces or not: never widened into the whole vault.
+    expect(() => parseRoots(' . ', (r) => r, both)).toThrow(/^The root "." names the vault itself/);
+    expect(() => parseRoots(' /etc', (r) => r, both)).toThrow(/^The root "\/etc" is an absolute path/);
+    expect(() => parseRoots(' ../etc ', (r) => r, both)).toThrow(/^The root "..\/etc" climbs out of the vault/);
+  });
+
   it('oneLine keeps the first sentence; maskToken hides all but the prefix; formatTimestamp handles never', () => {
     expect(oneLine('Ranked search over the vault. Query takes operators.')).toBe('Ranked search over the vault.');
     expect(oneLine('No period here')).toBe('No period here');

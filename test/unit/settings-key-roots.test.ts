@@ -1,4 +1,14 @@
-import { checkKeyRoot, checkKeyRoots, keyRootsNotice, keyRootsRefusal } from '../../src/settings/key-roots';
+import {
+  checkKeyRoot,
+  checkKeyRoots,
+  formatRootList,
+  keyRootsNotice,
+  keyRootsRefusal,
+  listSpelling,
+  pickListedRoot,
+  splitRootList,
+  untrimmedRoot,
+} from '../../src/settings/key-roots';
 
 /** The one roots rule every route of a key's roots goes through (src/settings/key-roots.ts). */
 describe('checkKeyRoot: a root is a folder relative to the vault, non-empty and inside it', () => {
@@ -63,5 +73,71 @@ describe('keyRootsRefusal and keyRootsNotice: saved keys whose roots break the r
     ).toMatch(
       /^Vault MCP: Key "A" may touch no note: its root "\." names the vault itself.* Key "B" may touch no note: its root "\/etc" is an absolute path/,
     );
+  });
+});
+
+/** The one rule for a comma-separated roots list (`--roots`, the settings tab's roots field): trimmed, unless the spaces name the folder. */
+describe('a roots list: entries trimmed, but never into another folder than the one typed', () => {
+  it('splitRootList keeps each entry as typed beside its trimmed form and drops blanks', () => {
+    expect(splitRootList('Projects, Journal ,, \u00a0 , Sp ')).toEqual([
+      { typed: 'Projects', trimmed: 'Projects' },
+      { typed: ' Journal ', trimmed: 'Journal' },
+      { typed: ' Sp ', trimmed: 'Sp' },
+    ]);
+    expect(splitRootList(' , ')).toEqual([]);
+    expect(splitRootList('')).toEqual([]);
+  });
+
+  it('untrimmedRoot gives the root the spaces make, or null when they make none or break the rule', () => {
+    const entry = (typed: string) => ({ typed, trimmed: typed.trim() });
+    expect(untrimmedRoot(entry(' Sp '), 'Sp')).toBe(' Sp ');
+    // A no-break space is a space in a vault path (Obsidian's normalizePath).
+    expect(untrimmedRoot(entry('\u00a0Sp'), 'Sp')).toBe(' Sp');
+    expect(untrimmedRoot(entry('Sp'), 'Sp')).toBeNull();
+    // A space after the last slash is a folder named " " inside Projects: a second spelling too.
+    expect(untrimmedRoot(entry('Projects/ '), 'Projects')).toBe('Projects/ ');
+    // What the route refuses or reads away gives no second spelling.
+    expect(untrimmedRoot(entry(' Sp '), 'Sp', () => 'Sp')).toBeNull();
+    expect(
+      untrimmedRoot(entry(' Sp '), 'Sp', () => {
+        throw new Error('outside the vault');
+      }),
+    ).toBeNull();
+    expect(untrimmedRoot(entry(' \u0001Sp'), '\u0001Sp')).toBeNull();
+  });
+
+  it('pickListedRoot: the trimmed folder, else the typed one, and a refusal naming both when both exist', () => {
+    expect(pickListedRoot({ root: 'Sp', folder: 'Sp' }, null)).toEqual({ ok: true, root: 'Sp' });
+    expect(pickListedRoot({ root: 'projects', folder: 'Projects' }, { root: ' projects', folder: null })).toEqual({
+      ok: true,
+      root: 'Projects',
+    });
+    expect(pickListedRoot({ root: 'Sp', folder: null }, { root: ' Sp ', folder: ' Sp ' })).toEqual({ ok: true, root: ' Sp ' });
+    // Neither there yet: the trimmed root, as a root naming nothing is kept as typed.
+    expect(pickListedRoot({ root: 'Later', folder: null }, { root: ' Later', folder: null })).toEqual({ ok: true, root: 'Later' });
+    expect(pickListedRoot({ root: 'Sp', folder: 'Sp' }, { root: ' Sp ', folder: 'Sp' })).toEqual({ ok: true, root: 'Sp' });
+    expect(pickListedRoot({ root: 'Sp', folder: 'Sp' }, { root: ' Sp ', folder: ' Sp ' })).toEqual({
+      ok: false,
+      reason:
+        'names two folders, "Sp" with its outer spaces trimmed and " Sp " as typed; write "Sp" with no space before or after it for the first, ' +
+        'or "./ Sp /" for the second ("./" before it and "/" after it keep its spaces)',
+    });
+  });
+
+  it('listSpelling and formatRootList spell a root with outer spaces so that the list reads it back', () => {
+    expect(listSpelling('Projects/Alpha')).toBe('Projects/Alpha');
+    expect(listSpelling(' Sp ')).toBe('./ Sp /');
+    expect(formatRootList(['Projects', ' Sp ', 'Journal '])).toBe('Projects, ./ Sp /, ./Journal /');
+    expect(formatRootList([7, null])).toBe('7, null');
+    for (const roots of [
+      ['Projects', ' Sp '],
+      [' A', 'B ', 'C'],
+    ]) {
+      const read = splitRootList(formatRootList(roots)).map((entry) => {
+        const verdict = checkKeyRoot(entry.trimmed);
+        return verdict.ok ? verdict.root : null;
+      });
+      expect(read).toEqual(roots);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { Notice } from 'obsidian';
 import { keyRootsNotice } from '../../settings/key-roots';
 import { migrateSettings } from '../../settings/migrate-settings';
-import { quarantineNotice } from '../../vault/access/quarantine';
+import { quarantinedFileAt, quarantineNotice } from '../../vault/access/quarantine';
 import type { SettingsTabPlugin } from './tab-context';
 
 /** What an external settings change did, for tests and logs. */
@@ -19,7 +19,8 @@ export interface ExternalChangeResult {
  * A data.json that does not parse or holds no settings object (a sync caught half-way) changes
  * nothing: the current settings stay (and are what the next save writes), with a Notice. A key
  * whose roots break the roots rule gets a Notice too (it is refused at the door until they are fixed), and so does
- * a quarantine entry that names no folder (kept as written; it quarantines nothing until fixed).
+ * a quarantine entry that names no folder (kept as written; it quarantines nothing until fixed) or names a
+ * note or file (kept: it hides that file alone, but quarantine takes folders).
  * @param plugin the plugin whose `settings` are replaced
  */
 export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<ExternalChangeResult> {
@@ -37,8 +38,8 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<
   }
   const next = migrateSettings(saved);
   plugin.settings = next;
-  for (const problem of [keyRootsNotice(next.keys), quarantineNotice(next.access.quarantine, (e) => plugin.notes.policy.literalPath(e))])
-    if (problem) new Notice(problem, 0);
+  const quarantine = quarantineNotice(next.access.quarantine, (e) => plugin.notes.policy.literalPath(e), quarantinedFileAt(plugin.notes));
+  for (const problem of [keyRootsNotice(next.keys), quarantine]) if (problem) new Notice(problem, 0);
   // The master switch is read on every request: only a port change needs a new listener.
   const restarted = before.server.port !== next.server.port;
   if (restarted) await plugin.restartServer();

@@ -32,7 +32,7 @@ export interface SettingsTabPlugin extends Plugin {
    * paths, and one naming an existing folder in another case takes that folder's spelling (NoteStore.rootSpelling);
    * quarantine entries are read the same way (Quarantine), and `entryAt` tells whether their folder exists.
    */
-  notes: Pick<NoteStore, 'rootSpelling'> & { policy: Pick<NotePolicy, 'literalPath' | 'entryAt'> };
+  notes: Pick<NoteStore, 'rootSpelling' | 'folderAt'> & { policy: Pick<NotePolicy, 'literalPath' | 'entryAt'> };
   /** (Re)binds the server to the configured port; failures become a Notice and the status line. */
   restartServer(): Promise<void>;
   /** Persists settings to data.json. */

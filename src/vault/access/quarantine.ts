@@ -52,20 +52,79 @@ export function readQuarantineEntry(
 }
 
 /**
+ * Why a quarantine entry that names an existing file (a note, an attachment) is refused as an
+ * entry: quarantine takes folders (docs/security.md#quarantine). Such an entry hides that one
+ * file (Quarantine matches it as it matches a folder's path), so one already saved (a synced or
+ * hand-edited data.json) keeps hiding it; but the settings tab and `npm start` refuse it where it
+ * is typed, since it would be shown as a quarantined folder while it closes one file.
+ * @param file the file's vault path, in the vault's spelling (`Work/Plan.md`).
+ * @returns a clause to follow the quoted entry: `names the note "Work/Plan.md", not a folder;
+ *   quarantine takes folders: …`, naming the file's folder to quarantine instead (or, at the top
+ *   of the vault, moving it into a quarantined folder) and, for a note, `access: private`.
+ */
+export function quarantineFileReason(file: string): string {
+  const slash = file.lastIndexOf('/');
+  const what = fileKind(file);
+  const note = what === 'note';
+  const options = [
+    slash < 0 ? `move the ${what} into a quarantined folder` : `give its folder "${file.slice(0, slash)}" (which closes everything in it)`,
+    note
+      ? 'add "access: private" to the note\'s frontmatter to hide that note alone'
+      : slash < 0
+        ? ''
+        : `move the ${what} into a quarantined folder`,
+  ].filter(Boolean);
+  return `names the ${what} "${file}", not a folder; quarantine takes folders: ${options.join(', or ')}`;
+}
+
+/**
+ * The existing file (note or attachment) a quarantine entry's folder path names, for
+ * {@link quarantineFileReason}: looked up as every vault path is (exact, then NFC, then the one
+ * entry equal ignoring case), so `home.md` names `Home.md`.
+ * @param notes the vault's lookups: `folderAt` (NoteStore's) and `policy.entryAt` (NotePolicy's).
+ * @returns a function from the entry's vault path to the file's path, or null when a folder or
+ *   nothing is there.
+ */
+export function quarantinedFileAt(notes: {
+  folderAt(path: string): { path: string } | null;
+  policy: { entryAt(path: string): { path: string } | null };
+}): (folder: string) => string | null {
+  return (folder) => (notes.folderAt(folder) === null ? (notes.policy.entryAt(folder)?.path ?? null) : null);
+}
+
+/**
  * The warning for saved quarantine entries that name no folder (a hand-edited or synced
  * data.json; the plugin's lenient load keeps them as written, so the user can see and fix them),
- * shown in the console when the plugin loads or picks up an outside edit, and beside the entry in the settings tab.
+ * shown as a Notice when the plugin has loaded the vault or picks up an outside edit, and beside
+ * the entry in the settings tab. An entry that names an existing file keeps hiding that file (the
+ * safe side) and is named too ({@link quarantineFileReason}).
  * @param entries `access.quarantine` as saved. @param toVaultPath as {@link readQuarantineEntry}'s.
+ * @param fileAt the existing file an entry's vault path names ({@link quarantinedFileAt}), or
+ *   null; default: none (lexical only).
  * @returns `Vault MCP: ` and one sentence per such entry, or null when every entry names a folder.
  */
-export function quarantineNotice(entries: readonly unknown[], toVaultPath?: (entry: string) => string): string | null {
+export function quarantineNotice(
+  entries: readonly unknown[],
+  toVaultPath?: (entry: string) => string,
+  fileAt: (folder: string) => string | null = () => null,
+): string | null {
   const problems: string[] = [];
   for (const entry of entries) {
     const verdict = readQuarantineEntry(entry, toVaultPath);
-    if (!verdict.ok)
-      problems.push(`The quarantine entry ${JSON.stringify(entry) ?? String(entry)} ${verdict.reason}, so it quarantines nothing.`);
+    const quoted = JSON.stringify(entry) ?? String(entry);
+    if (!verdict.ok) {
+      problems.push(`The quarantine entry ${quoted} ${verdict.reason}, so it quarantines nothing.`);
+      continue;
+    }
+    const file = fileAt(verdict.folder);
+    if (file !== null) problems.push(`The quarantine entry ${quoted} hides only that ${fileKind(file)}: it ${quarantineFileReason(file)}.`);
   }
   return problems.length === 0 ? null : `Vault MCP: ${problems.join(' ')} Fix it in Vault MCP settings → Access (${QUARANTINE_ADVICE}).`;
+}
+
+/** `note` for a Markdown file, else `file`, as {@link quarantineFileReason} calls it. */
+export function fileKind(file: string): 'note' | 'file' {
+  return /\.md$/i.test(file) ? 'note' : 'file';
 }
 
 /**

@@ -1,7 +1,13 @@
 import { Setting } from 'obsidian';
 import { attachFolderSuggestions, vaultFolders, type SectionContext } from '../tab-context';
 import { showSettingError } from '../setting-error';
-import { QUARANTINE_ADVICE, readQuarantineEntry } from '../../../vault/access/quarantine';
+import {
+  fileKind,
+  QUARANTINE_ADVICE,
+  quarantinedFileAt,
+  quarantineFileReason,
+  readQuarantineEntry,
+} from '../../../vault/access/quarantine';
 
 /** Normalizes a folder typed by the user: trims, drops leading/trailing slashes. */
 export function cleanFolder(raw: string): string {
@@ -22,6 +28,14 @@ export function renderAccessSection(containerEl: HTMLElement, ctx: SectionContex
   const { policy } = ctx.plugin.notes;
   // An entry is read as the plugin applies it (Quarantine: an absolute path inside the vault is the folder below it).
   const entry = (typed: string) => readQuarantineEntry(typed, (e) => policy.literalPath(e));
+  // The existing note or file an entry names: quarantine takes folders (an entry naming a file would hide that file alone).
+  const fileAt = quarantinedFileAt(ctx.plugin.notes);
+  const savedFile = (saved: string): string | null => {
+    const verdict = entry(saved);
+    return verdict.ok ? fileAt(verdict.folder) : null;
+  };
+  // A saved entry as its row names it: a folder with its slash, a (synced) entry naming a file as that file.
+  const shownEntry = (saved: string): string => (savedFile(saved) === null ? `${saved}/` : saved);
   new Setting(containerEl)
     .setName('Access')
     .setHeading()
@@ -39,24 +53,29 @@ export function renderAccessSection(containerEl: HTMLElement, ctx: SectionContex
 
   renderPathList(containerEl, ctx, {
     key: 'quarantine',
-    rowName: (folder) => `${folder}/`,
+    // A synced entry naming a file is shown as that file, not as a folder.
+    rowName: (folder) => shownEntry(folder),
     rowClass: 'vault-mcp-quarantine-row',
-    removeTooltip: (folder) => `Stop quarantining ${folder}/`,
+    removeTooltip: (folder) => `Stop quarantining ${shownEntry(folder)}`,
     addName: 'Quarantine a folder',
     addDesc: 'Includes its subfolders.',
     placeholder: 'Folder, e.g. Journal',
     button: 'Add',
     duplicate: (folder) => `${folder}/ is already quarantined.`,
-    // Refused when it can name no folder; an existing folder's own spelling is kept (`journal` → `Journal`).
+    // Refused when it can name no folder, or names a note or file; an existing folder's own spelling is kept (`journal` → `Journal`).
     check: (typed) => {
       const verdict = entry(typed);
       if (!verdict.ok) throw new Error(`"${typed.trim()}" ${verdict.reason}; ${QUARANTINE_ADVICE}.`);
+      const file = fileAt(verdict.folder);
+      if (file !== null) throw new Error(`"${typed.trim()}" ${quarantineFileReason(file)}.`);
       return policy.entryAt(verdict.folder)?.path ?? verdict.folder;
     },
-    // A synced data.json may hold an entry that names no folder: kept, and shown as quarantining nothing.
+    // A synced data.json may hold an entry that names no folder (kept, and shown as quarantining nothing) or a file (it hides that file alone).
     rowNote: (saved) => {
       const verdict = entry(saved);
       if (!verdict.ok) return `Quarantines nothing: it ${verdict.reason}.`;
+      const file = fileAt(verdict.folder);
+      if (file !== null) return `Hides only this ${fileKind(file)}: it ${quarantineFileReason(file)}.`;
       return policy.entryAt(verdict.folder) ? null : 'No such folder yet: quarantined once it exists.';
     },
   });

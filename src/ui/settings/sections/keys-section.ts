@@ -1,6 +1,15 @@
 import { ButtonComponent, DropdownComponent, ExtraButtonComponent, Notice, Setting, TextComponent } from 'obsidian';
 import type { KeyMode, KeyRecord, KeyScope } from '../../../settings/key-record';
-import { checkKeyRoot, checkKeyRoots, KEY_ROOT_ADVICE, quoteRoot } from '../../../settings/key-roots';
+import {
+  checkKeyRoot,
+  checkKeyRoots,
+  formatRootList,
+  KEY_ROOT_ADVICE,
+  pickListedRoot,
+  quoteRoot,
+  splitRootList,
+  untrimmedRoot,
+} from '../../../settings/key-roots';
 import {
   attachFolderSuggestions,
   copyToClipboard,
@@ -19,24 +28,37 @@ const SCOPE_LABELS: Record<KeyScope, string> = { local: 'local', both: 'both', c
 /**
  * Splits the roots field (`Projects, Journal/2025`) into folder paths, each checked by the roots
  * rule (settings/key-roots.ts); blanks between commas are dropped (an empty field is the whole vault).
+ * Entries are trimmed, but an entry typed with outer spaces names the folder of that exact name
+ * when the trimmed name names none, and is refused when both name a folder (key-roots.ts
+ * pickListedRoot, the rule `--roots` follows too).
  * @param toVaultPath makes one entry vault-relative first (the settings tab passes
- *   NotePolicy.literalPath, so an absolute path inside the vault is read as the vault-relative
+ *   {@link keyRootPath}, so an absolute path inside the vault is read as the vault-relative
  *   path and one outside is refused); default: the entry as typed.
+ * @param folderAt the existing folder a vault path names, in the vault's spelling, or null
+ *   (the tab passes NoteStore.folderAt's path); default: none, so the trimmed entry is meant.
+ * @returns the roots in order (duplicates are dropped when the key ring saves them).
  * @throws what `toVaultPath` throws (a ToolError whose sentence the tab shows), or an Error naming
- *   an entry that breaks the roots rule (`.`, `/`, the vault's own folder, `..` out): it is refused, never dropped into the whole vault.
+ *   an entry that breaks the roots rule (`.`, `/`, the vault's own folder, `..` out): it is refused, never dropped into the whole vault;
+ *   or one naming an entry whose trimmed and typed spellings name two folders.
  */
-export function parseRoots(raw: string, toVaultPath: (root: string) => string = (r) => r): string[] {
-  return raw
-    .split(',')
-    .map((r) => r.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      const path = toVaultPath(entry);
-      // '' from toVaultPath: the entry names the vault itself (`.`, `./`, the vault's own folder).
-      const verdict = checkKeyRoot(path === '' ? '.' : path);
-      if (!verdict.ok) throw new Error(`The root "${entry}" ${verdict.reason}; ${KEY_ROOT_ADVICE}.`);
-      return verdict.root;
-    });
+export function parseRoots(
+  raw: string,
+  toVaultPath: (root: string) => string = (r) => r,
+  folderAt: (path: string) => string | null = () => null,
+): string[] {
+  return splitRootList(raw).map((entry) => {
+    const path = toVaultPath(entry.trimmed);
+    // '' from toVaultPath: the entry names the vault itself (`.`, `./`, the vault's own folder).
+    const verdict = checkKeyRoot(path === '' ? '.' : path);
+    if (!verdict.ok) throw new Error(`The root "${entry.trimmed}" ${verdict.reason}; ${KEY_ROOT_ADVICE}.`);
+    const exact = untrimmedRoot(entry, verdict.root, toVaultPath);
+    const picked = pickListedRoot(
+      { root: verdict.root, folder: folderAt(verdict.root) },
+      exact === null ? null : { root: exact, folder: folderAt(exact) },
+    );
+    if (!picked.ok) throw new Error(`The root ${quoteRoot(entry.typed)} ${picked.reason}.`);
+    return picked.root;
+  });
 }
 
 /**
@@ -124,7 +146,7 @@ function renderKeyRow(
   });
 
   const rootsCell = row.createEl('td', { cls: 'vault-mcp-key-roots' });
-  const roots = new TextComponent(rootsCell).setPlaceholder('Whole vault').setValue(key.roots.join(', '));
+  const roots = new TextComponent(rootsCell).setPlaceholder('Whole vault').setValue(formatRootList(key.roots));
   roots.inputEl.setAttr('aria-label', `Folders "${key.label}" is confined to, comma-separated`);
   attachFolderSuggestions(roots.inputEl, folders);
   // Roots saved against the rule (a hand-edited or synced data.json) are kept as written and the key is refused at the door: say so here, where they are fixed.
@@ -143,7 +165,11 @@ function renderKeyRow(
       void run(() =>
         plugin.keyRing.setRoots(
           key.id,
-          parseRoots(roots.getValue(), (r) => keyRootPath(plugin.notes, r)),
+          parseRoots(
+            roots.getValue(),
+            (r) => keyRootPath(plugin.notes, r),
+            (path) => plugin.notes.folderAt(path)?.path ?? null,
+          ),
         ),
       ),
   );
