@@ -218,8 +218,11 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * (the reason current, pending once the rule goes), accepted proposals logged under the agent's session, revert answers
  * that name the kept change and say what the note is now, `show` pages that repeat their hunk's header, the real fault of
  * an unterminated class in `/…/`, and one resources/updated per edit.
+ * Session 27's entries round: +1.9 KB for key roots typed as a comma list never trimmed into another existing folder
+ * (` Sp ` beside `Sp`: refused naming both) and a quarantine entry naming a note refused where typed, told when synced.
+ * Session 27's lead: +0.2 KB for a note named as a link's inside without brackets (`Home#Intro`) suggested first.
  */
-const BUDGET_BYTES = 814_450;
+const BUDGET_BYTES = 816_500;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.
