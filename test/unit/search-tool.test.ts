@@ -92,7 +92,9 @@ describe('search tool', () => {
       expect([query, (err as ToolError).code, (err as ToolError).message]).toEqual([
         query,
         'invalid_argument',
-        expect.stringMatching(/^Semantic search takes a plain-language question.*mode "lexical" or "hybrid" to filter/),
+        expect.stringMatching(
+          /^Semantic search reads plain language, not search syntax \(.*\); call search with mode "lexical" or "hybrid" to filter\.$/,
+        ),
       ]);
     }
     expect(calls).toHaveLength(0);

@@ -164,10 +164,10 @@ function page(results: SearchHit[], offset: number, limit: number, total: number
   return next < total ? { results, next_cursor: encodeCursor(next, cursorKey), total } : { results, total };
 }
 
+/** The search syntax that makes a query a filter (QueryShape `syntax`), as the agent is told. */
+const SYNTAX = 'quotes, parentheses, -, OR, an operator, a property filter or a regex';
 /** The refusal of a filter query in semantic mode. */
-const SEMANTIC_FILTER =
-  'Semantic search takes a plain-language question, and this query is a filter in search syntax (quotes, parentheses, -, OR, an operator, a property filter or a /regex/), which it would read as words. ' +
-  'Call search with mode "lexical" or "hybrid" to filter, or drop the syntax to search by meaning.';
+const SEMANTIC_FILTER = `Semantic search reads plain language, not search syntax (${SYNTAX}); call search with mode "lexical" or "hybrid" to filter.`;
 
 /**
  * The {@link QueryShape} of `query` as the lexical index parses it (SearchIndex.search): the
@@ -193,11 +193,11 @@ export function filterReason(shape: QueryShape): string | null {
     case 'words':
       return null;
     case 'syntax':
-      return 'the query is a filter (quotes, parentheses, -, OR, an operator, a property filter or a regex), which semantic ranking does not read';
+      return `the query is a filter (${SYNTAX})`;
     case 'unsegmented':
-      return 'the query has words in a script written without spaces (Chinese, Japanese…), which search checks as written, like a phrase';
+      return 'the query has CJK-like words, matched as written like a phrase';
     case 'symbols':
-      return 'the query has no indexed word (only symbols), which search finds as written';
+      return 'the query has only symbols, matched as written';
   }
 }
 
