@@ -95,8 +95,102 @@ describe('semantic index over the demo vault', () => {
       page.json.results.slice(0, 6).map((h: Json) => h.path),
     );
     const filtered = await call(client, 'search', { query: 'starter tag:#baking' });
-    expect(filtered.json.note).toMatch(/Semantic ranking unavailable \(the query uses search operators.*\); lexical results only\./);
+    expect(filtered.json.note).toMatch(/Semantic ranking unavailable \(the query is a filter .*\); lexical results only\./);
     expect(filtered.json.results[0].source).toBeUndefined();
+  });
+
+  it('hybrid answers every query the lexical engine reads as a filter lexically: the same notes, and the note says why', async () => {
+    const { client } = await boot();
+    const syntax =
+      /^Semantic ranking unavailable \(the query is a filter \(quotes, parentheses, -, OR, an operator, a property filter or a regex\)\); lexical results only\.$/;
+    const cjk = /^Semantic ranking unavailable \(the query has CJK-like words, matched as written like a phrase\); lexical results only\.$/;
+    const symbols = /^Semantic ranking unavailable \(the query has only symbols, matched as written\); lexical results only\.$/;
+    const cases: Array<[Json, RegExp]> = [
+      [{ query: '"starter jar"' }, syntax],
+      [{ query: '"zorblaxquar operation"' }, syntax],
+      [{ query: '(starter jar)' }, syntax],
+      [{ query: 'starter (jar)' }, syntax],
+      [{ query: '(starter)' }, syntax],
+      [{ query: 'sourdough "starter jar"' }, syntax],
+      [{ query: 'starter -jar' }, syntax],
+      [{ query: 'starter OR zorblaxquar' }, syntax],
+      [{ query: 'tag:index' }, syntax],
+      [{ query: '[status]' }, syntax],
+      [{ query: '[status:active] alpha' }, syntax],
+      [{ query: 'has:status' }, syntax],
+      [{ query: 'path:Reference starter' }, syntax],
+      [{ query: 'file:Home' }, syntax],
+      [{ query: 'line:(starter jar)' }, syntax],
+      [{ query: 'section:(starter feeding)' }, syntax],
+      [{ query: 'match-case:Starter' }, syntax],
+      [{ query: 'content:starter' }, syntax],
+      [{ query: '/starter jar/' }, syntax],
+      [{ query: 'starter jar', regex: true }, syntax],
+      [{ query: '倉庫' }, cjk],
+      [{ query: '倉庫 warehouse' }, cjk],
+      [{ query: '&' }, symbols],
+    ];
+    const wrong: string[] = [];
+    for (const [args, note] of cases) {
+      const lexical = await call(client, 'search', { ...args, mode: 'lexical', limit: 100 });
+      const hybrid = await call(client, 'search', { ...args, limit: 100 });
+      if (lexical.isError) wrong.push(`${JSON.stringify(args)}: lexical refused it: ${lexical.text}`);
+      const paths = (p: Json) => p.results.map((h: Json) => h.path).join('\n');
+      const sources = hybrid.json.results.filter((h: Json) => h.source !== undefined).length;
+      if (
+        hybrid.json.total !== lexical.json.total ||
+        paths(hybrid.json) !== paths(lexical.json) ||
+        sources > 0 ||
+        !note.test(hybrid.json.note ?? '')
+      ) {
+        wrong.push(
+          `${JSON.stringify(args)}: lexical ${lexical.json.total}, hybrid ${hybrid.json.total} (${sources} with source), note ${hybrid.json.note}`,
+        );
+      }
+    }
+    expect(wrong).toEqual([]);
+    // The phrase that is in no note is found in none; the phrase that is finds the notes holding it only.
+    expect((await call(client, 'search', { query: '"zorblaxquar operation"' })).json.total).toBe(0);
+    expect((await call(client, 'search', { query: '"starter jar"' })).json.total).toBe(2);
+    // Plain words are still fused.
+    const plain = await call(client, 'search', { query: 'starter jar', limit: 100 });
+    expect(plain.json.note).toBeUndefined();
+    expect(plain.json.results.some((h: Json) => h.source === 'semantic')).toBe(true);
+  });
+
+  it('semantic mode refuses a filter query, as it refuses regex, and embeds any plain-language text', async () => {
+    const { client } = await boot();
+    fake.requests.length = 0;
+    const filters = [
+      'tag:index',
+      '-starter',
+      '"starter jar"',
+      '(starter jar)',
+      'starter OR jar',
+      '[status:active]',
+      '/starter/',
+      'path:Reference',
+    ];
+    const refused =
+      /^Semantic search reads plain language, not search syntax \(quotes, parentheses, -, OR, an operator, a property filter or a regex\); call search with mode "lexical" or "hybrid" to filter\.$/;
+    for (const query of filters) {
+      const out = await call(client, 'search', { query, mode: 'semantic' });
+      expect({ query, isError: out.isError, refused: refused.test(out.text) }).toEqual({ query, isError: true, refused: true });
+    }
+    expect(embeddedInputs()).toEqual([]);
+    const regex = await call(client, 'search', { query: 'starter', mode: 'semantic', regex: true });
+    expect(regex.text).toMatch(/regex does not apply to semantic search/);
+    // A CJK question, symbols, a question the syntax cannot parse (an open quote) and a 10:30 (no operator) are text to embed.
+    for (const query of ['倉庫はどこ', '&', 'what did Anna call the "starter jar', 'meeting at 10:30 about the starter']) {
+      const out = await call(client, 'search', { query, mode: 'semantic' });
+      expect({ query, isError: out.isError, found: out.json?.total > 0, note: out.json?.note }).toEqual({
+        query,
+        isError: false,
+        found: true,
+        note: undefined,
+      });
+    }
+    expect(embeddedInputs()).toHaveLength(4);
   });
 
   it("never returns notes outside the key's roots, nor a note made private after it was embedded", async () => {

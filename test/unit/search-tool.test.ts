@@ -83,6 +83,22 @@ describe('search tool', () => {
     expect((err as ToolError).message).toMatch(/Index for semantic search.*lexical.*hybrid/);
     expect(calls).toHaveLength(0);
   });
+
+  it('refuses a filter query in semantic mode (invalid_argument, as regex) before asking for the index', async () => {
+    const { ctx, calls } = context();
+    for (const query of ['tag:index', '-starter', '"starter jar"', '(starter jar)', 'a OR b', '[status:done]', '/re/']) {
+      const err: unknown = await searchTool.handler({ query, mode: 'semantic' }, ctx).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ToolError);
+      expect([query, (err as ToolError).code, (err as ToolError).message]).toEqual([
+        query,
+        'invalid_argument',
+        expect.stringMatching(
+          /^Semantic search reads plain language, not search syntax \(.*\); call search with mode "lexical" or "hybrid" to filter\.$/,
+        ),
+      ]);
+    }
+    expect(calls).toHaveLength(0);
+  });
 });
 
 describe('search progress', () => {

@@ -2,8 +2,8 @@ import { ToolError } from '../../errors';
 import type { AccessScope } from '../../vault/access/access';
 import { bodyStart } from '../../vault/content/note-body';
 import type { NoteStore } from '../../vault/note-store';
-import { parseQuery } from '../query/parser/query-parser';
-import type { QueryNode } from '../query/parser/query-ast';
+import { parseQuery, regexQuery } from '../query/parser/query-parser';
+import { queryShape, type QueryShape } from '../query/query-plan';
 import { decodeCursor, encodeCursor } from '../results/cursor';
 import { SNIPPET_WIDTH, snippetText } from '../results/snippet';
 import type { SearchIndex } from '../search-index';
@@ -33,17 +33,21 @@ const WHERE = 'Settings → Vault MCP → AI provider';
 /**
  * Runs `search` in a mode (docs/architecture.md#tool-contract, search):
  * - `lexical`: the lexical index as is;
- * - `semantic`: the notes nearest in meaning; without a usable semantic index a ToolError
- *   naming the setting;
+ * - `semantic`: the notes nearest in meaning to the query read as plain language; a query the
+ *   search syntax reads as a filter (quotes, parentheses, `-`, `OR`, an operator, a property
+ *   filter, a regex: {@link queryShape} `syntax`) is refused, as `regex: true` is, rather than
+ *   its operators silently read as words (a CJK question or one the syntax cannot parse is
+ *   text to embed); without a usable semantic index a ToolError naming the setting;
  * - `hybrid` (default): lexical and semantic candidates ({@link FUSION_POOL} each) fused by
  *   {@link HYBRID_FUSION} (fusion.ts); each hit's `source` is `lexical`, `semantic` or `both`. Falls back to
  *   lexical when the semantic index is off, building or its provider unreachable, or the query
- *   uses search operators (semantic ranking reads plain language); the page's `note` then says
- *   so once, with the reason.
+ *   is a filter to the lexical engine (any {@link QueryShape} but `words`: the same judgement
+ *   that makes it a filter there, so a filter's page holds only the notes matching it); the
+ *   page's `note` then says so once, with the reason.
  * The lists fused are the lexical hits holding every word (`all_terms`), the whole lexical
  * ranking (partial matches included) and the semantic hits ({@link hybridLists}).
  * @returns one page, as `SearchIndex.search`, and `mixed` (false when only lexical ranking ran)
- * @throws ToolError invalid_argument (bad query, limit or cursor; regex in semantic mode) | unavailable
+ * @throws ToolError invalid_argument (bad query, limit or cursor; regex or a filter query in semantic mode) | unavailable
  */
 export async function searchByMode(
   services: SearchServices,
@@ -61,6 +65,7 @@ export async function searchByMode(
   if (mode === 'semantic') {
     if (options.regex)
       throw new ToolError('invalid_argument', 'regex does not apply to semantic search; call search with mode "lexical" for a regex.');
+    if (shapeOf(query, false, true) === 'syntax') throw new ToolError('invalid_argument', SEMANTIC_FILTER);
     const reason = unusableReason(status);
     if (reason !== null) {
       throw new ToolError(
@@ -83,8 +88,7 @@ export async function searchByMode(
     );
     return { page: page(hits, offset, limit, matches.length, cursorKey), mixed: true };
   }
-  const plain = !options.regex && isPlainQuery(query);
-  const reason = unusableReason(status) ?? (plain ? null : 'the query uses search operators, which semantic ranking does not read');
+  const reason = unusableReason(status) ?? filterReason(shapeOf(query, options.regex === true, false));
   if (reason !== null) return { page: withNote(await services.lexical.search(query, scope, options), fallbackNote(reason)), mixed: false };
   const offset = ownOffset();
   let semantic: SemanticMatch[];
@@ -160,16 +164,41 @@ function page(results: SearchHit[], offset: number, limit: number, total: number
   return next < total ? { results, next_cursor: encodeCursor(next, cursorKey), total } : { results, total };
 }
 
-/** True when the query is only words and phrases (no operators, filters or regex). */
-function isPlainQuery(query: string): boolean {
-  let ast: QueryNode;
+/** The search syntax that makes a query a filter (QueryShape `syntax`), as the agent is told. */
+const SYNTAX = 'quotes, parentheses, -, OR, an operator, a property filter or a regex';
+/** The refusal of a filter query in semantic mode. */
+const SEMANTIC_FILTER = `Semantic search reads plain language, not search syntax (${SYNTAX}); call search with mode "lexical" or "hybrid" to filter.`;
+
+/**
+ * The {@link QueryShape} of `query` as the lexical index parses it (SearchIndex.search): the
+ * whole query as one regex with `regex`, else Obsidian syntax.
+ * @param lenient a query the parser refuses is `words` (semantic mode embeds any text) instead of an error
+ * @throws ToolError invalid_argument, the parser's, for a bad query unless `lenient`
+ */
+function shapeOf(query: string, regex: boolean, lenient: boolean): QueryShape {
   try {
-    ast = parseQuery(query);
-  } catch {
-    return false;
+    return queryShape(regex ? regexQuery(query) : parseQuery(query));
+  } catch (err) {
+    if (lenient) return 'words';
+    throw err;
   }
-  const plain = (n: QueryNode): boolean => n.kind === 'word' || n.kind === 'phrase' || (n.kind === 'and' && n.children.every(plain));
-  return plain(ast);
+}
+
+/**
+ * Why hybrid answers a query of this shape lexically, in words for the agent (the page's
+ * `note`, through {@link fallbackNote}); null for plain words, which it fuses.
+ */
+export function filterReason(shape: QueryShape): string | null {
+  switch (shape) {
+    case 'words':
+      return null;
+    case 'syntax':
+      return `the query is a filter (${SYNTAX})`;
+    case 'unsegmented':
+      return 'the query has CJK-like words, matched as written like a phrase';
+    case 'symbols':
+      return 'the query has only symbols, matched as written';
+  }
 }
 
 /** The result entry for a semantic match: snippet from the start of the matched chunk. */

@@ -30,23 +30,49 @@ export const wordMode = (term: string): ExpandMode => ({
 /** Phrase candidates: every phrase term exactly (a lone CJK-like character by prefix); the order is then checked on the text. */
 export const phraseMode = (term: string): ExpandMode => ({ prefix: hasUnsegmented(term) && [...term].length === 1, fuzzy: false });
 /**
- * The word nodes of a query of plain words (most queries: `remote session`): one index-decided
- * word, or words side by side outside any parentheses, at least one of them index-decided. A
- * word without index terms (`&`, `+`, `->`) beside them is kept in the list for the ranked plan
- * to report as ignored (planRanked); alone, it stays a filter that finds it as written.
+ * What a parsed query is to the lexical engine, the one judgement of "plain words or filter"
+ * that {@link plainWords} (ranked retrieval or filter) and hybrid search (fuse with semantic
+ * ranking or answer lexically, src/search/hybrid/mode-search.ts) both follow:
+ * - `words`: plain words, ranked (`remote session`, `alpha & beta`);
+ * - `syntax`: search syntax makes it a filter: quotes, parentheses (even around plain words,
+ *   `alpha (beta)`), `-`, `OR`, any operator (`tag:`, `path:`, `line:`, `match-case:`…), a
+ *   property filter (`[status:done]`, `has:`), a `/regex/` or a `regex: true` query;
+ * - `unsegmented`: plain words, one of them in a script written without spaces (CJK and the
+ *   like, tokenizer.ts hasUnsegmented), which is checked on the text like a phrase: a filter;
+ * - `symbols`: plain words none of which has index terms (`&`, `->`): found as written, a filter.
+ */
+export type QueryShape = 'words' | 'syntax' | 'unsegmented' | 'symbols';
+
+/**
+ * The {@link QueryShape} of a parsed query (the word nodes of a `words` query: {@link plainWords}).
+ * A `words` query is one index-decided word, or words side by side outside any parentheses, at
+ * least one of them index-decided; a word without index terms (`&`, `+`, `->`) beside them stays
+ * in it for the ranked plan to report as ignored (planRanked).
+ * @param node a query from parseQuery or regexQuery (query-parser.ts)
+ * @returns `syntax` when any node is not a bare word, or a word is grouped; else `unsegmented`
+ *   when a word with index terms is not index-decided (decidedByIndex); else `symbols` when no
+ *   word is index-decided; else `words`
+ */
+export function queryShape(node: QueryNode): QueryShape {
+  const words = node.kind === 'and' && node.grouped !== true ? node.children : [node];
+  if (words.some((w) => w.kind !== 'word' || w.grouped === true)) return 'syntax';
+  let decided = false;
+  for (const w of words as Array<Extract<QueryNode, { kind: 'word' }>>) {
+    if (decidedByIndex(w.text)) decided = true;
+    else if (queryTerms(w.text).length > 0) return 'unsegmented';
+  }
+  return decided ? 'words' : 'symbols';
+}
+
+/**
+ * The word nodes of a query of plain words (most queries: `remote session`), the queries
+ * {@link queryShape} calls `words`.
  * @returns the word nodes in query order, or null for a filter query (any operator, quotes,
  *   `-`, OR, parentheses, or words in unsegmented scripts, which are checked like phrases)
  */
 export function plainWords(node: QueryNode): QueryNode[] | null {
-  if (node.kind === 'word') return decidedByIndex(node.text) && node.grouped !== true ? [node] : null;
-  if (node.kind !== 'and' || node.grouped === true) return null;
-  let decided = false;
-  for (const child of node.children) {
-    if (child.kind !== 'word' || child.grouped === true) return null;
-    if (decidedByIndex(child.text)) decided = true;
-    else if (queryTerms(child.text).length > 0) return null;
-  }
-  return decided ? node.children : null;
+  if (queryShape(node) !== 'words') return null;
+  return node.kind === 'and' ? node.children : [node];
 }
 
 /** The word and phrase nodes (with index terms) every match of `node` must contain (inside `line:(…)`, `match-case:`… too). */
