@@ -95,16 +95,18 @@ describe('semantic index over the demo vault', () => {
       page.json.results.slice(0, 6).map((h: Json) => h.path),
     );
     const filtered = await call(client, 'search', { query: 'starter tag:#baking' });
-    expect(filtered.json.note).toMatch(/Semantic ranking unavailable \(the query is a filter .*\); lexical results only\./);
+    expect(filtered.json.note).toMatch(/^Lexical results only: the query is a filter .*; hybrid fuses semantic ranking for plain words\.$/);
     expect(filtered.json.results[0].source).toBeUndefined();
   });
 
   it('hybrid answers every query the lexical engine reads as a filter lexically: the same notes, and the note says why', async () => {
     const { client } = await boot();
     const syntax =
-      /^Semantic ranking unavailable \(the query is a filter \(quotes, parentheses, -, OR, an operator, a property filter or a regex\)\); lexical results only\.$/;
-    const cjk = /^Semantic ranking unavailable \(the query has CJK-like words, matched as written like a phrase\); lexical results only\.$/;
-    const symbols = /^Semantic ranking unavailable \(the query has only symbols, matched as written\); lexical results only\.$/;
+      /^Lexical results only: the query is a filter \(quotes, parentheses, -, OR, an operator, a property filter or a regex\); hybrid fuses semantic ranking for plain words\.$/;
+    const cjk =
+      /^Lexical results only: the query has CJK-like words, matched as written like a phrase; hybrid fuses semantic ranking for plain words\.$/;
+    const symbols =
+      /^Lexical results only: the query has only symbols, matched as written; hybrid fuses semantic ranking for plain words\.$/;
     const cases: Array<[Json, RegExp]> = [
       [{ query: '"starter jar"' }, syntax],
       [{ query: '"zorblaxquar operation"' }, syntax],

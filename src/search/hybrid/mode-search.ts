@@ -88,8 +88,10 @@ export async function searchByMode(
     );
     return { page: page(hits, offset, limit, matches.length, cursorKey), mixed: true };
   }
-  const reason = unusableReason(status) ?? filterReason(shapeOf(query, options.regex === true, false));
-  if (reason !== null) return { page: withNote(await services.lexical.search(query, scope, options), fallbackNote(reason)), mixed: false };
+  const unusable = unusableReason(status);
+  const filter = unusable === null ? filterReason(shapeOf(query, options.regex === true, false)) : null;
+  const note = unusable !== null ? fallbackNote(unusable) : filter !== null ? filterNote(filter) : null;
+  if (note !== null) return { page: withNote(await services.lexical.search(query, scope, options), note), mixed: false };
   const offset = ownOffset();
   let semantic: SemanticMatch[];
   try {
@@ -145,9 +147,14 @@ export function unusableReason(status: SemanticStatus | null): string | null {
   }
 }
 
-/** The page note of a hybrid search that fell back to lexical. */
+/** The page note of a hybrid search that fell back to lexical because the semantic index cannot answer ({@link unusableReason}). */
 export function fallbackNote(reason: string): string {
   return `Semantic ranking unavailable (${reason}); lexical results only.`;
+}
+
+/** The page note of a hybrid search answered lexically because of its query's shape ({@link filterReason}): semantic ranking is there, but fuses plain words only. */
+function filterNote(reason: string): string {
+  return `Lexical results only: ${reason}; hybrid fuses semantic ranking for plain words.`;
 }
 
 function providerReason(err: unknown): string {
