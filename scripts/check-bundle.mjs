@@ -222,9 +222,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * (` Sp ` beside `Sp`: refused naming both) and a quarantine entry naming a note refused where typed, told when synced.
  * Session 27's lead: +0.2 KB for a note named as a link's inside without brackets (`Home#Intro`) suggested first.
  * Session 27's hybrid round: +0.4 KB for hybrid answering every filter query (phrases, parentheses, CJK) lexically by the
- * engine's own judgement (a phrase found nowhere had 44 fused hits) and semantic mode refusing search syntax.
+ * engine's own judgement (a phrase found nowhere had 44 fused hits) and semantic mode refusing search syntax; the lead's
+ * +0.1 KB for that page's note saying the shape, not "unavailable".
  */
-const BUDGET_BYTES = 816_900;
+const BUDGET_BYTES = 817_100;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.
