@@ -5,6 +5,8 @@
  * handler is a bug and becomes JSON-RPC -32603 with the stack logged, not sent.
  */
 
+import { clusterPrefix } from './vault/content/graphemes';
+
 /** Machine-readable reason carried by a {@link ToolError}. */
 export type ToolErrorCode =
   'not_found' | 'ambiguous' | 'invalid_argument' | 'forbidden' | 'conflict' | 'exists' | 'too_large' | 'unavailable';
@@ -43,17 +45,15 @@ export const MAX_ECHO_CHARS = 80;
 
 /**
  * The start of a caller's input for an error message: `input` itself when it has at most
- * {@link MAX_ECHO_CHARS} chars, else its first {@link MAX_ECHO_CHARS} chars (one fewer when
- * that would split a surrogate pair) followed by `…`, so a huge argument is never sent back
+ * {@link MAX_ECHO_CHARS} chars, else its first {@link MAX_ECHO_CHARS} chars (fewer when that
+ * would split a character: a surrogate pair or a grapheme cluster, see `clusterPrefix`) followed by `…`, so a huge argument is never sent back
  * whole and the cut is visible.
  * @param input what the caller sent (a path, id, heading, date, URI, name or handle)
  * @returns the possibly shortened text, unquoted (see {@link quoteInput})
  */
 export function inputExcerpt(input: string): string {
   if (input.length <= MAX_ECHO_CHARS) return input;
-  const high = input.charCodeAt(MAX_ECHO_CHARS - 1);
-  const cut = high >= 0xd800 && high <= 0xdbff ? MAX_ECHO_CHARS - 1 : MAX_ECHO_CHARS;
-  return `${input.slice(0, cut)}…`;
+  return `${clusterPrefix(input, MAX_ECHO_CHARS)}…`;
 }
 
 /**

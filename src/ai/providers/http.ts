@@ -1,5 +1,6 @@
 import { requestUrl } from 'obsidian';
 import { AiError } from '../ai-error';
+import { clusterPrefix } from '../../vault/content/graphemes';
 
 /** A provider's HTTP answer: status, lower-cased headers, raw body and the body parsed as JSON. */
 export interface ProviderResponse {
@@ -110,7 +111,7 @@ export function providerErrorDetail(res: ProviderResponse): ProviderErrorDetail 
     if (typeof message === 'string') return { message };
   }
   const text = res.text.trim().replace(/\s+/g, ' ');
-  return { message: text.length > SNIPPET_CHARS ? `${text.slice(0, SNIPPET_CHARS)}…` : text };
+  return { message: text.length > SNIPPET_CHARS ? `${clusterPrefix(text, SNIPPET_CHARS)}…` : text };
 }
 
 /** What an HTTP error message needs to know about the call. */

@@ -7,13 +7,15 @@ import { bestSection, densestSpan } from './section-rank';
 import { queryTerms } from '../engine/text/tokenizer';
 import { isSpace } from '../engine/filters/phrase-filter';
 import { displayText, fencesOf, highlightMask, type DisplayText, type Fence } from './snippet-display';
+import { clusterAround, clusterEnd, clusterStart } from '../../vault/content/graphemes';
 
 /** Where the snippet's match sits and the text shown around it. Offsets are UTF-16 indexes into the full note text. */
 export interface Snippet {
   /**
    * About `width` characters of the body as a reader sees it (see snippet-display.ts), on one
-   * line, cut at word boundaries, `…` where cut, matches wrapped in `**` (never nested, never
-   * inside a link target, code span, URL or HTML).
+   * line, cut at word boundaries (else between grapheme clusters, never inside one: see
+   * vault/content/graphemes.ts), `…` where cut, matches wrapped in `**` around whole clusters
+   * (never nested, never inside a link target, code span, URL or HTML).
    */
   text: string;
   /** Start of the match the snippet is centred on, in the full text; null when nothing matched in the body (e.g. a title-only match). */
@@ -106,12 +108,14 @@ export function buildSnippet(
  * @param spans every match in `body`, sorted, not overlapping (see `matchSpans`); those in the window are marked
  * @param anchor the match to centre on, or null for the start of the body
  * @param width display characters to show
- * @returns one line: display text cut at word boundaries (never inside inline code), `…` where cut
+ * @returns one line: display text cut at word boundaries (never inside inline code; with no
+ *   space near, between grapheme clusters), `…` where cut; no lone surrogate, no half cluster
  */
 export function snippetText(body: string, spans: readonly Span[], anchor: Span | null, width: number): string {
   const reach = REGION_FACTOR * width;
-  const from = anchor === null ? 0 : lineStart(body, Math.max(0, anchor.start - reach), anchor.start - 2 * reach);
-  const to = lineEnd(body, Math.min(body.length, (anchor?.end ?? 0) + reach), (anchor?.end ?? 0) + 2 * reach);
+  // A very long line's region starts and ends at its reach: on a cluster boundary, so its display text holds no half character.
+  const from = anchor === null ? 0 : clusterStart(body, lineStart(body, Math.max(0, anchor.start - reach), anchor.start - 2 * reach));
+  const to = clusterEnd(body, lineEnd(body, Math.min(body.length, (anchor?.end ?? 0) + reach), (anchor?.end ?? 0) + 2 * reach));
   const fences = fencesOf(body, to);
   const full = { from, to, cutStart: false, cutEnd: false };
   const near = nearRegion(body, anchor, width, full, fences);
@@ -181,9 +185,13 @@ function windowText(
   if (end === n) start = Math.min(a, end - width);
   start = snapStart(display, Math.max(0, start), a);
   end = snapEnd(display, end, Math.max(aEnd, start));
+  // Where no space is near (CJK, a run of emoji), the cut falls between two characters as a reader sees them: never inside a cluster.
+  start = clusterStart(display.text, start);
+  end = clusterEnd(display.text, end);
   // The last display character of a region cut short may differ (and the highlight of the one before it); a window start of 0 reads the text before the region.
   if ((cutStart && start < 1) || (cutEnd && end + SNAP + 3 > n)) return null;
-  const shown = marked(display, mask, start, end).trim();
+  wholeClusters(display, mask, start, end);
+  const shown = trimSpaces(marked(display, mask, start, end));
   const before = start > 0 || hasText(body, 0, from);
   const after = end < n || hasText(body, to, body.length);
   return (before ? '…' : '') + shown + (after ? '…' : '');
@@ -214,6 +222,51 @@ export function marked(display: DisplayText, mask: readonly boolean[], start: nu
     k = j;
   }
   return out;
+}
+
+/**
+ * Widens each run of marked characters in the window `[start, end)` (both cluster boundaries)
+ * to whole grapheme clusters, so `**` never lands between a letter and its accent or an emoji
+ * and its skin tone (`/Cafe/` in `Café` written with U+0301 marks `**Café**`). A cluster that
+ * holds a character a highlight never lands on (URL, fenced code, separator) is left unmarked
+ * instead. Reads only the clusters at the ends of runs: no segmentation of the whole window.
+ * @param mask one flag per display code unit; changed in place inside the window only
+ */
+function wholeClusters(display: DisplayText, mask: boolean[], start: number, end: number): void {
+  const { text, atom } = display;
+  let k = start;
+  while (k < end) {
+    if (!mask[k]) {
+      k++;
+      continue;
+    }
+    let j = k;
+    while (j < end && mask[j]) j++;
+    let from = k;
+    let to = j;
+    const head = clusterAround(text, from);
+    if (head.start < from) from = neverIn(atom, head.start, from) ? head.end : head.start;
+    const tail = clusterAround(text, to);
+    if (tail.start < to) to = neverIn(atom, to, tail.end) ? tail.start : tail.end;
+    mask.fill(false, k, j);
+    if (from < to) mask.fill(true, from, to);
+    k = Math.max(j, to);
+  }
+}
+
+/** True when a display character in `[from, to)` is one a highlight never lands on. */
+function neverIn(atom: readonly number[], from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (atom[k] < 0) return true;
+  return false;
+}
+
+/** `shown` without spaces at its ends, except a space that starts a cluster with a combining mark after it (trimming it would leave the mark bare). */
+function trimSpaces(shown: string): string {
+  let a = 0;
+  while (a < shown.length && shown[a] === ' ' && clusterEnd(shown, a + 1) === a + 1) a++;
+  let b = shown.length;
+  while (b > a && shown[b - 1] === ' ') b--;
+  return shown.slice(a, b);
 }
 
 /** True when a cut at display index `k` keeps words and inline code whole. */

@@ -2,6 +2,7 @@ import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkKeyRoot } from '../../settings/key-roots';
 import { foldPath, isPathInside } from '../../vault/paths/paths';
+import { clusterPrefix } from '../../vault/content/graphemes';
 
 /** Most roots read from one `roots/list` answer; later entries are ignored (and reported). */
 export const MAX_CLIENT_ROOTS = 100;
@@ -58,7 +59,7 @@ export function parseRoots(roots: unknown, rules: PathRules): ParsedRoots {
     const verdict = rootPathOf(uri, rules);
     if ('path' in verdict) {
       if (!parsed.paths.includes(verdict.path)) parsed.paths.push(verdict.path);
-    } else parsed.ignored.push({ uri: typeof uri === 'string' ? uri.slice(0, 200) : '', reason: verdict.reason });
+    } else parsed.ignored.push({ uri: typeof uri === 'string' ? clusterPrefix(uri, 200) : '', reason: verdict.reason });
   });
   if (roots.length > MAX_CLIENT_ROOTS) {
     parsed.ignored.push({ uri: '', reason: `${roots.length - MAX_CLIENT_ROOTS} roots past the first ${MAX_CLIENT_ROOTS} were not read` });

@@ -1,5 +1,6 @@
 import { ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import { parseRoots, type IgnoredRoot, type PathRules } from './client-roots';
+import { clusterPrefix } from '../../vault/content/graphemes';
 
 /** How long a tool call waits for the client's `roots/list` answer, ms; then it runs with the fallback (see {@link SessionRoots}). */
 export const ROOTS_WAIT_MS = 3000;
@@ -166,5 +167,5 @@ export class SessionRoots {
 function describe(error: unknown): string {
   if (SdkError.isInstance(error) && error.code === SdkErrorCode.RequestTimeout) return `no answer within ${ROOTS_REQUEST_TIMEOUT_MS} ms`;
   const message = error instanceof Error ? error.message : String(error);
-  return message.slice(0, 200);
+  return clusterPrefix(message, 200);
 }

@@ -6,6 +6,7 @@ import { foldPath } from '../../vault/paths/paths';
 import { ForwardIdentity, ForwardVerifier, RECEIPT_HEADER, verifyReceipt } from './forward-assertion';
 import { MCP_PATH } from '../http/endpoint';
 import { quoteInput } from '../../errors';
+import { clusterPrefix } from '../../vault/content/graphemes';
 import { ForwardError, forwardToolCall } from './forward-client';
 import { loopbackFetch } from './loopback-fetch';
 import { toolErrorResult as failure } from '../session/rpc-errors';
@@ -188,7 +189,7 @@ function refusalOf(error: unknown, handle: string, port: number): string {
     return `Vault '${handle}': the program on port ${port} is not the vault the registry names (no valid receipt), so the call was not sent; reopen that vault in Obsidian.`;
   if (/ECONNREFUSED|fetch failed/i.test(text))
     return `Vault '${handle}' does not answer on port ${port}; is it still open in Obsidian with its server on?`;
-  return `Vault '${handle}' could not run the call: ${text.slice(0, 300)}`;
+  return `Vault '${handle}' could not run the call: ${clusterPrefix(text, 300)}`;
 }
 
 /** A path for comparison: resolved, NFC, without a trailing separator, case-folded (foldPath) where disks ignore case. */

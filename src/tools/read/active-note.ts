@@ -1,6 +1,7 @@
+import { clusterPrefix } from '../../vault/content/graphemes';
 import { defineTool } from '../tool';
 
-/** Longest selection returned, chars; the rest is reachable through read_note. */
+/** Longest selection returned, chars (cut on a grapheme-cluster boundary, so it may be a few shorter); the rest is reachable through read_note. */
 export const SELECTION_BUDGET = 8000;
 
 /** What `active_note` says when no note it may show is open. */
@@ -30,7 +31,7 @@ export const activeNoteTool = defineTool({
         tags: notes.tagsOf(file),
         mtime: new Date(file.stat.mtime).toISOString(),
         cursor_line: cursor ? cursor.line + 1 : null,
-        selection: selection.slice(0, SELECTION_BUDGET),
+        selection: clusterPrefix(selection, SELECTION_BUDGET),
         selection_length: selection.length,
       },
     };

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { TFile } from 'obsidian';
 import { ToolError } from '../../errors';
 import { findHeadingSection } from '../../vault/content/heading-target';
-import { splitsSurrogatePair } from '../../vault/content/lone-surrogates';
+import { clusterAround } from '../../vault/content/graphemes';
 import { bodyStart } from '../../vault/content/note-body';
 import { withPreamble } from '../../vault/content/sections';
 import type { AgentInstructions } from '../../vault/note-store';
@@ -25,11 +25,13 @@ export interface TextPage {
 }
 
 /**
- * Cuts one page out of `text`. A page never splits a character made of a surrogate pair: an
- * `offset` between its halves starts the page at its first half (the page's `offset` says
- * where it really starts, and its `maxChars` are counted from there), and a page whose last
- * unit would be a first half ends before it, unless that leaves the page empty, when it takes
- * the whole character (`maxChars` + 1 units): a page is never longer otherwise.
+ * Cuts one page out of `text`. A page never splits a character as a reader sees it (a grapheme
+ * cluster, see vault/content/graphemes.ts: a surrogate pair, a letter with its combining
+ * accents, an emoji with its skin tone or joined parts, a flag): an `offset` inside one starts
+ * the page at its start (the page's `offset` says where it really starts, and its `maxChars`
+ * are counted from there), and a page that would end inside one ends before it, unless that
+ * leaves the page empty, when it takes the whole cluster (more than `maxChars` units): a page
+ * is never longer otherwise.
  * With `atLine` a cut page ends after its last line break when it has one.
  * @param offset start, 0 ≤ offset ≤ text length. @param maxChars page size; 0 = no cap.
  * @throws ToolError('invalid_argument') when `offset` is past the end of the text.
@@ -41,7 +43,7 @@ export function pageText(text: string, offset: number, maxChars: number, atLine 
       `offset ${offset} is past the end (the text has ${text.length} chars); use an offset below that.`,
     );
   }
-  const start = splitsSurrogatePair(text, offset) ? offset - 1 : offset;
+  const start = clusterAround(text, offset).start;
   // Counted from where the page really starts: from `offset` a page moved back would hold max_chars + 1 units.
   let end = maxChars === 0 ? text.length : Math.min(text.length, start + maxChars);
   if (end < text.length) {
@@ -49,7 +51,8 @@ export function pageText(text: string, offset: number, maxChars: number, atLine 
       const lastBreak = text.lastIndexOf('\n', end - 1);
       if (lastBreak >= start) end = lastBreak + 1;
     }
-    if (splitsSurrogatePair(text, end)) end += end - 1 > start ? -1 : 1;
+    const cluster = clusterAround(text, end);
+    end = cluster.start > start ? cluster.start : cluster.end;
   }
   return { text: text.slice(start, end), length: text.length, offset: start, next: end, hasMore: end < text.length };
 }

@@ -30,15 +30,3 @@ export function loneSurrogateAt(text: string): number {
 export function isWellFormedText(text: string): boolean {
   return loneSurrogateAt(text) < 0;
 }
-
-/**
- * True when the char at `offset` of `text` is the low half of a surrogate pair (so a cut at
- * `offset` would split one character in two).
- * @param offset 0 ≤ offset ≤ text length (0 and the length are never inside a pair)
- */
-export function splitsSurrogatePair(text: string, offset: number): boolean {
-  if (offset <= 0 || offset >= text.length) return false;
-  const before = text.charCodeAt(offset - 1);
-  const at = text.charCodeAt(offset);
-  return before >= 0xd800 && before <= 0xdbff && at >= 0xdc00 && at <= 0xdfff;
-}

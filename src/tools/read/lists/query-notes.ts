@@ -3,10 +3,16 @@ import { runNotesQuery, type NoteFacts, type QueryResult } from '../../../search
 import { parseNotesQuery, QuerySyntaxError, type NotesQuery } from '../../../search/query-notes/parse';
 import type { NoteStore } from '../../../vault/note-store';
 import type { AccessScope } from '../../../vault/access/access';
+import { clusterPrefix, clusterStart } from '../../../vault/content/graphemes';
 import { defineTool } from '../../tool';
 
-/** Chars of the query shown after an error position, so the agent sees what was found there. */
+/** Chars of the query shown after an error position, so the agent sees what was found there (cut between whole characters, see clusterPrefix). */
 const NEAR_CHARS = 24;
+
+/** Up to {@link NEAR_CHARS} chars of `query` from 1-based `position`, started and cut between grapheme clusters. */
+function nearPosition(query: string, position: number): string {
+  return clusterPrefix(query.slice(clusterStart(query, Math.max(0, position - 1))), NEAR_CHARS);
+}
 
 /**
  * `query_notes`: a base-style query over frontmatter and file fields (docs/architecture.md#tool-contract). Runs
@@ -35,7 +41,7 @@ export const queryNotesTool = defineTool({
       query = parseNotesQuery(args.query);
     } catch (err) {
       if (!(err instanceof QuerySyntaxError)) throw err;
-      return { error: err.message, position: err.position, near: args.query.slice(err.position - 1, err.position - 1 + NEAR_CHARS) };
+      return { error: err.message, position: err.position, near: nearPosition(args.query, err.position) };
     }
     const result = queryReadableNotes(query, ctx.notes, ctx.scope);
     const out: Record<string, unknown> = { ...result };
