@@ -349,6 +349,24 @@ export class NoteStore implements NoteReader {
     return this.app.vault.cachedRead(file);
   }
 
+  /**
+   * A file's text, for a file that may be no note (a skill's script or reference): a `.md` note
+   * as {@link read} gives it; any other file read as bytes (`vault.readBinary`) and decoded as
+   * strict UTF-8 (a byte-order mark dropped).
+   * @returns the text, or null when the file is not text: bytes that are not UTF-8, or a NUL byte
+   *   (as git tells binary files; UTF-16 text holds them too and is not read either).
+   */
+  async readText(file: TFile): Promise<string | null> {
+    if (file.extension === 'md') return this.read(file);
+    const bytes = new Uint8Array(await this.app.vault.readBinary(file));
+    if (bytes.includes(0)) return null;
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      return null;
+    }
+  }
+
   /** SHA-256 hex of the exact text: the `hash` agents pass back as `expected_hash`. */
   hashOf(text: string): string {
     return hashText(text);

@@ -2,9 +2,12 @@ import { TFile, TFolder, normalizePath } from 'obsidian';
 import { quoteInput, ToolError } from '../errors';
 import type { AccessScope } from './access/access';
 import { bodyStart } from './content/note-body';
-import { foldPath, isPathInside } from './paths/paths';
+import { assertPathInput, foldPath, isPathInside } from './paths/paths';
 import { parseFrontmatter } from './writes/frontmatter/frontmatter-guard';
 import type { NoteStore } from './note-store';
+
+/** A `file` spelling that names a place outside any folder: a leading slash, a drive (`C:`), a URL (`file://`), a home (`~/`). */
+const OUTSIDE_SPELLING = /^(?:[\\/]|[a-zA-Z]:|[a-zA-Z][a-zA-Z0-9+.-]*:\/\/|~[\\/])/;
 
 /** The file that makes a folder a skill (Agent Skills layout: `<skills folder>/<name>/SKILL.md`). */
 export const SKILL_FILE = 'SKILL.md';
@@ -35,6 +38,24 @@ export interface SkillText extends SkillEntry {
   /** Vault paths of the other files in the skill's folder (scripts, references) the caller may read, sorted. */
   files: string[];
 }
+
+/** One file of a skill as `skill_read {id, file}` gives it: the skill's id, the file's vault path, size and whole text. */
+export interface SkillFileText {
+  /** The skill's id (its folder name). */
+  id: string;
+  /** The file's vault path, as `files` lists it. */
+  path: string;
+  /** The file's size on disk, bytes. */
+  size: number;
+  /** The file's whole text (UTF-8 decoded; a note's as Obsidian has it). */
+  text: string;
+}
+
+/**
+ * Most bytes of one skill file `skill_read` reads (5 MiB): a larger one is refused before it is
+ * read, so a video or data dump in a skill's folder is never loaded to be paged 8000 chars at a time.
+ */
+export const SKILL_FILE_MAX_BYTES = 5 * 1024 * 1024;
 
 /**
  * The vault-relative skills folder named by the setting: normalized (Obsidian's
@@ -136,21 +157,106 @@ export class SkillCatalog {
    *   skills_list when `id` names no skill `scope` may read.
    */
   async read(folder: string, id: string, scope: AccessScope): Promise<SkillText> {
+    const found = this.find(folder, id, scope);
+    const text = await this.notes.read(found.file);
+    const files = this.otherFiles(found.file, scope).map((file) => file.path);
+    return { id: found.id, path: found.file.path, ...judgeSkillText(text), text, body: text.slice(bodyStart(text)), files: files.sort() };
+  }
+
+  /**
+   * One file of a skill (Agent Skills: scripts, references and assets beside SKILL.md, read when
+   * needed): only a file {@link read} lists in `files` (or SKILL.md itself), so the rules that
+   * decide that list decide this too: the skill must be one `scope` may read, and the file must be
+   * readable by `scope` on its own (not quarantined, below no link out of the vault, inside the
+   * key's and client's roots, and for a note its own access rules). Nothing outside the skill's
+   * folder is ever reached: `file` is matched against that list, never opened as a path.
+   * @param file the file's path relative to the skill's folder (`run.sh`, `scripts/run.sh`) or
+   *   its vault path as `files` lists it; exact spelling first, then ignoring case and Unicode
+   *   form ({@link foldPath}) when that names one file.
+   * @throws as {@link read}; ToolError('invalid_argument') for an empty `file`, one with a `..`
+   *   segment, an absolute path or URL, a file over {@link SKILL_FILE_MAX_BYTES}, or one that is not UTF-8
+   *   text; ToolError('ambiguous') when a spelling ignoring case names several files;
+   *   ToolError('not_found') when no such file is listed (a hidden one answers the same).
+   */
+  async readFile(folder: string, id: string, file: string, scope: AccessScope): Promise<SkillFileText> {
+    const found = this.find(folder, id, scope);
+    const target = this.fileIn(found, file, scope);
+    if (target.stat.size > SKILL_FILE_MAX_BYTES) {
+      throw new ToolError(
+        'invalid_argument',
+        `'${target.path}' is ${target.stat.size} bytes, more than the ${SKILL_FILE_MAX_BYTES} skill_read reads; ask the user for the part you need.`,
+      );
+    }
+    const text = await this.notes.readText(target);
+    if (text === null) {
+      throw new ToolError(
+        'invalid_argument',
+        `'${target.path}' is not a text file (it is not UTF-8 or holds NUL bytes); skill_read reads only text files of a skill.`,
+      );
+    }
+    return { id: found.id, path: target.path, size: target.stat.size, text };
+  }
+
+  /**
+   * The skill `id` names in `folder` for `scope` (exact name first, then ignoring case).
+   * @throws as {@link read}.
+   */
+  private find(folder: string, id: string, scope: AccessScope): { id: string; file: TFile } {
     this.assertFolderOpen(folder, scope);
     const skills = this.skillFiles(folder, scope);
     const found = skills.find((s) => s.id === id) ?? skills.find((s) => foldPath(s.id) === foldPath(id));
     if (!found) throw new ToolError('not_found', `No skill ${quoteInput(id)} in ${folder}/; call skills_list for the skill ids.`);
-    const text = await this.notes.read(found.file);
-    const parent = found.file.parent;
-    const files: string[] = [];
+    return found;
+  }
+
+  /** The files in `skillFile`'s folder and below it, SKILL.md aside, that `scope` may read, in tree order. */
+  private otherFiles(skillFile: TFile, scope: AccessScope): TFile[] {
+    const files: TFile[] = [];
     const walk = (dir: TFolder): void => {
       for (const child of dir.children) {
         if (child instanceof TFolder) walk(child);
-        else if (child instanceof TFile && child !== found.file && this.notes.canRead(child, scope)) files.push(child.path);
+        else if (child instanceof TFile && child !== skillFile && this.notes.canRead(child, scope)) files.push(child);
       }
     };
-    if (parent) walk(parent);
-    return { id: found.id, path: found.file.path, ...judgeSkillText(text), text, body: text.slice(bodyStart(text)), files: files.sort() };
+    if (skillFile.parent) walk(skillFile.parent);
+    return files;
+  }
+
+  /**
+   * The file of the skill `found` that `input` names among SKILL.md and {@link otherFiles} (see
+   * {@link readFile}). @throws as {@link readFile}.
+   */
+  private fileIn(found: { id: string; file: TFile }, input: string, scope: AccessScope): TFile {
+    if (input.trim() === '') throw new ToolError('invalid_argument', 'file is empty; give one of the paths skill_read lists in files.');
+    assertPathInput(input);
+    const segments = input.split(/[\\/]/);
+    if (OUTSIDE_SPELLING.test(input) || segments.includes('..')) {
+      throw new ToolError(
+        'invalid_argument',
+        `file ${quoteInput(input)} is not a path inside the skill's folder; give it as skill_read lists it in files, or relative to the skill's folder (e.g. 'scripts/run.sh'), without '..'.`,
+      );
+    }
+    const path = segments
+      .filter((segment) => segment !== '' && segment !== '.')
+      .join('/')
+      .normalize('NFC');
+    const base = found.file.parent?.path ?? '';
+    const candidates = [found.file, ...this.otherFiles(found.file, scope)];
+    const names = (f: TFile): string[] => [f.path, f.path.slice(base.length + 1)];
+    // A vault path before a relative one (`Skills/a/x` beside `Skills/a/Skills/a/x`).
+    const exact = candidates.find((f) => f.path === path) ?? candidates.find((f) => names(f)[1] === path);
+    if (exact) return exact;
+    const folded = candidates.filter((f) => names(f).some((name) => foldPath(name) === foldPath(path)));
+    if (folded.length === 1) return folded[0];
+    if (folded.length > 1)
+      throw new ToolError(
+        'ambiguous',
+        `file ${quoteInput(input)} names ${folded.map((f) => `'${f.path}'`).join(' and ')}; give one exactly as files lists it.`,
+      );
+    throw new ToolError(
+      'not_found',
+      `No file ${quoteInput(input)} in skill '${found.id}'; call skill_read with id '${found.id}' for the files it has.`,
+    );
   }
 
   /** `<folder>/<id>/SKILL.md` files `scope` may read (exact name first, then ignoring case: foldPath), sorted by id. */

@@ -47,6 +47,7 @@ export const VAULT_FILES: Record<string, Content> = {
   'Skills/good/SKILL.md': '---\nname: Good\ndescription: A public skill\n---\nDo good things.\n',
   'Skills/good/ref.md': 'reference\n',
   'Skills/good/hidden-ref.md': `---\naccess: private\n---\n${SECRET_MARK} skill file\n`,
+  'Skills/good/_private/q.txt': `${SECRET_MARK} quarantined skill file\n`,
   'Skills/secret/SKILL.md': `---\nname: Secret ${SECRET_MARK}\ndescription: hidden skill\naccess: private\n---\n${SECRET_MARK} skill\n`,
   'Skills/capsec/SKILL.md': `---\nAccess: private\nname: Cap ${SECRET_MARK}\ndescription: hidden\n---\n${SECRET_MARK} cap skill\n`,
   'Skills/brksec/SKILL.md': `---\naccess: private\nname: "unclosed ${SECRET_MARK}\n---\n${SECRET_MARK} broken skill\n`,
@@ -82,6 +83,8 @@ export const HIDDEN_NAMES = [
   'Skills/linked',
   'Skills/linkfile',
   'hidden-ref.md',
+  'Skills/good/linked.txt',
+  'Skills/good/_private',
   'Gov/AGENTS.md',
   'Gov/Brk/AGENTS.md',
   'Gov/Sub/AGENTS.md',
@@ -198,6 +201,7 @@ export async function bootSecurityEnv(options: Partial<BootOptions> = {}): Promi
   );
   await fsp.writeFile(nodePath.join(outside, 'agents.md'), `${SECRET_MARK} outside governance\n`);
   await fsp.symlink(nodePath.join(outside, 'skill'), nodePath.join(vault, 'Skills', 'linked'), 'dir');
+  await fsp.symlink(nodePath.join(outside, 'secret.md'), nodePath.join(vault, 'Skills', 'good', 'linked.txt'), 'file');
   await fsp.mkdir(nodePath.join(vault, 'Skills', 'linkfile'));
   await fsp.symlink(nodePath.join(outside, 'skill', 'SKILL.md'), nodePath.join(vault, 'Skills', 'linkfile', 'SKILL.md'), 'file');
   await fsp.symlink(nodePath.join(outside, 'agents.md'), nodePath.join(vault, 'Gov', 'Sub', 'AGENTS.md'), 'file');

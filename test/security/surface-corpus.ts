@@ -253,6 +253,44 @@ const skillProbes: RpcProbeCase[] = [
   })),
 );
 
+/**
+ * A skill's files through `skill_read {id, file}` (the one route that reads a file that is no
+ * note): a private note, a file behind a link out of the vault and one in a quarantined subfolder
+ * of the skill, by relative and by vault path, against a missing twin; and another skill's hidden
+ * files reached with `..`. For the force and the propose key.
+ */
+const skillFileProbes: RpcProbeCase[] = (['valid', 'propose'] as const).flatMap((key) =>
+  [
+    ['private note', 'hidden-ref.md', 'hidden-ref2.md'],
+    ['private note by vault path', 'Skills/good/hidden-ref.md', 'Skills/good/hidden-ref2.md'],
+    ['private note ignoring case', 'HIDDEN-REF.md', 'HIDDEN-REF2.md'],
+    ['linked out', 'linked.txt', 'linkee.txt'],
+    ['linked out by vault path', 'Skills/good/linked.txt', 'Skills/good/linkee.txt'],
+    ['quarantined subfolder', '_private/q.txt', '_private/r.txt'],
+    ['hidden skill by ..', '../secret/SKILL.md', '../secreu/SKILL.md'],
+    ['linked-out skill by ..', '../linked/SKILL.md', '../linkee/SKILL.md'],
+  ].map(([name, hidden, missing]): RpcProbeCase => ({
+    kind: 'rpc-probe',
+    family: 'hidden-probe',
+    id: `skill file ${name} via skill_read file (${key})`,
+    method: 'tools/call',
+    hidden,
+    missing,
+    params: (file: string) => ({ name: 'skill_read', arguments: { id: 'good', file } }),
+    key,
+  })),
+);
+
+/** Traversal spellings as a skill file: none names a file of the skill, so every one is refused. */
+const skillFileTraversals: RpcCase[] = TRAVERSALS.map(([name, path]): RpcCase => ({
+  kind: 'rpc',
+  family: 'traversal',
+  id: `${name} via skill_read file`,
+  method: 'tools/call',
+  params: { name: 'skill_read', arguments: { id: 'good', file: path } },
+  expect: 'refused',
+}));
+
 const COMPLETION_PREFIXES = [
   '',
   'S',
@@ -650,7 +688,9 @@ export const SURFACE_CORPUS: ReadonlyArray<SurfaceCase | ToolCase | ProbeCase> =
   ...resourceProbes,
   ...rootedResourceProbes,
   ...skillProbes,
+  ...skillFileProbes,
   ...uriTraversals,
+  ...skillFileTraversals,
   ...completionTraversals,
   ...promptNoteTraversals,
   ...surfaceMistakes,

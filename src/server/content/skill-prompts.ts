@@ -114,7 +114,9 @@ export class SkillPrompts {
       throw error;
     });
     if (skill.error !== null) throw new JsonRpcError(ErrorCode.InvalidParams, `Prompt "${inputExcerpt(name)}" is unusable: ${skill.error}`);
-    const files = skill.files.length ? `\n\nFiles of this skill (read them with read_note when needed): ${skill.files.join(', ')}` : '';
+    const files = skill.files.length
+      ? `\n\nFiles of this skill (read one when needed with skill_read {"id": ${JSON.stringify(skill.id)}, "file": "<path>"}): ${skill.files.join(', ')}`
+      : '';
     const messages: PromptMessage[] = [
       { role: 'user', content: { type: 'text', text: `Use the skill "${skill.name}" (${skill.path}):\n\n${skill.body.trim()}${files}` } },
     ];

@@ -93,7 +93,7 @@ export const readNoteTool = defineTool({
   inputSchema: {
     path: z.string().optional().describe('E.g. "Projects/Plan.md" (".md" optional) or a [[wikilink]] name.'),
     id: z.union([z.string(), z.number()]).optional().describe('Note id, instead of path.'),
-    offset: z.number().int().min(0).optional().describe('Char offset to start at (after has_more).'),
+    offset: z.number().int().min(0).optional().describe('Char offset (after has_more).'),
     max_chars: z.number().int().min(0).optional().describe('Default 8000; 0 = all.'),
     outline: z.boolean().optional().describe('The outline instead of the body.'),
     section: z.string().optional().describe('Outline path ("2.1"), heading text or "Parent/Child".'),

@@ -68,7 +68,7 @@ export const searchTool = defineTool({
       .enum(['hybrid', 'lexical', 'semantic'])
       .optional()
       .describe('Default hybrid (lexical, saying why, until the semantic index is ready).'),
-    limit: z.number().int().min(1).max(100).optional().describe('Results per page, 1-100; default 10.'),
+    limit: z.number().int().min(1).max(100).optional().describe('Per page; default 10.'),
     cursor: z.string().optional().describe('next_cursor of the previous page.'),
     fields: z.enum(['full', 'metadata']).optional().describe('"metadata": no snippets.'),
     regex: z.boolean().optional().describe('The whole query is one case-sensitive JS regex on note bodies.'),

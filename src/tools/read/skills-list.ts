@@ -8,7 +8,7 @@ import { defineTool } from '../tool';
 export const skillsListTool = defineTool({
   name: 'skills_list',
   title: 'List skills',
-  description: 'Skills (<folder>/<id>/SKILL.md): id, name, description, path; error if malformed.',
+  description: 'Skills: id, name, description, SKILL.md path; error if malformed.',
   kind: 'read',
   inputSchema: {},
   annotations: { title: 'List skills', readOnlyHint: true, openWorldHint: false },

@@ -9,7 +9,7 @@ export const createNoteTool = defineTool({
   title: 'Create note',
   description:
     'Create a note with the whole `content` (frontmatter allowed, but not access/agent_overrides); adds ".md" and missing ' +
-    'folders. Never overwrites a taken path. Names may not contain * " \\ < > : | ? # ^ [ ' +
+    'folders. Never overwrites. Names may not contain * " \\ < > : | ? # ^ [ ' +
     '].',
   kind: 'write',
   inputSchema: {

@@ -8,7 +8,7 @@ import { defineTool } from '../tool';
 export const deleteNoteTool = defineTool({
   name: 'delete_note',
   title: 'Delete note',
-  description: "Move a note (not a folder) to the system trash, else the vault's .trash; never deleted for good. Needs confirm: true.",
+  description: "Move a note (not a folder) to the system trash, else the vault's .trash; never deleted for good.",
   kind: 'write',
   inputSchema: {
     path: z.string().describe(NOTE_ARG_DESCRIPTION),

@@ -8,7 +8,7 @@ export const moveNoteTool = defineTool({
   title: 'Move note',
   description:
     'Move or rename a note or folder to `to`; Obsidian updates links to it. A note target gets ".md"; missing folders are ' +
-    'created. Never overwrites ("Cannot move to <path>").',
+    'created. Never overwrites.',
   kind: 'write',
   inputSchema: {
     path: z.string().describe('Note path or [[wikilink]] name, or a folder.'),

@@ -93,7 +93,7 @@ export const listNotesTool = defineTool({
   inputSchema: {
     folder: z.string().optional().describe('E.g. "Projects/Alpha"; default all.'),
     since: z.string().optional().describe('E.g. "2026-01-15".'),
-    limit: z.number().int().min(1).max(LIST_NOTES_MAX_LIMIT).optional().describe('Default 200, max 1000.'),
+    limit: z.number().int().min(1).max(LIST_NOTES_MAX_LIMIT).optional().describe('Default 200.'),
     cursor: z.string().optional().describe('next_cursor of the previous page.'),
   },
   annotations: { title: 'List notes', readOnlyHint: true, openWorldHint: false },

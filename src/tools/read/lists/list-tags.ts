@@ -5,8 +5,7 @@ export const listTagsTool = defineTool({
   name: 'list_tags',
   title: 'List tags',
   description:
-    'Tags in use (frontmatter and inline, with "#", case-insensitive) with their note counts, most used first. Find their ' +
-    'notes with search tag:<name>.',
+    'Tags in use (frontmatter and inline, with "#", case-insensitive) with note counts, most used first; find notes with search tag:<name>.',
   kind: 'read',
   inputSchema: {},
   annotations: { title: 'List tags', readOnlyHint: true, openWorldHint: false },
