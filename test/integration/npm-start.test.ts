@@ -12,6 +12,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectClient } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/fake-openai';
+import { startRecordingServer } from '../fakes/recording-server';
 import { buildMainJs, runEndpoint as endpoint, startRunner, type StartedRun as Run } from '../harness/npm-start-run';
 
 type Json = Record<string, any>;
@@ -104,6 +105,35 @@ describe('npm start --embed-url: semantic and hybrid search from the terminal', 
     expect(run.err.join('\n')).toMatch(
       /^vault-mcp: --embed-url https:\/\/embeddings\.example\.com\/v1 is not on this computer, .*add --allow-remote to allow that/,
     );
+  });
+
+  it('refuses localhost. (trailing dot: looked up in DNS) like any remote endpoint (exit 2)', async () => {
+    const run = start(['--embed-url', `http://localhost.:${new URL(fake.origin).port}/v1`, '--embed-model', 'nomic-embed-text']);
+    expect(await run.exited).toBe(2);
+    expect(run.err.join('\n')).toMatch(
+      /^vault-mcp: --embed-url http:\/\/localhost\.:\d+\/v1 is not on this computer, .*add --allow-remote to allow that/,
+    );
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('does not follow an endpoint that redirects: the index is off, naming where it pointed, and the target hears nothing', async () => {
+    const redirector = await startRecordingServer((req) => ({ status: 307, body: '', headers: { location: `${fake.origin}${req.path}` } }));
+    try {
+      const run = start(['--embed-url', `${redirector.origin}/v1`, '--embed-model', 'nomic-embed-text'], {
+        VAULT_MCP_AI_API_KEY: 'sk-SECRET',
+      });
+      await endpoint(run);
+      expect(await run.line(/^Semantic index (ready|paused|off)/)).toBe(
+        `Semantic index off: The AI provider at ${redirector.origin}/v1/embeddings answered HTTP 307, a redirect to ${fake.origin}/v1/embeddings; ` +
+          "Vault MCP does not follow an AI provider's redirects, so your notes and API key go only to the base URL you set. " +
+          `If that server is the one you mean, set the base URL to ${fake.baseUrl} in Settings → Vault MCP → AI provider ` +
+          '(from the terminal: --embed-url URL --embed-model NAME).',
+      );
+      expect(redirector.requests.length).toBeGreaterThan(0);
+      expect(fake.requests).toHaveLength(0);
+    } finally {
+      await redirector.close();
+    }
   });
 });
 

@@ -11,6 +11,7 @@ import { secretIdForKey } from '../../src/settings/key-record';
 import { AI_API_KEY_SECRET_ID } from '../../src/ai/secret-id';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { startFakeOpenAi } from '../fakes/fake-openai';
+import { startRecordingServer } from '../fakes/recording-server';
 import { choose, installDom, settingRow, settle, typeInto, until, type InstalledDom } from '../harness/settings-dom-env';
 
 let dom: InstalledDom;
@@ -586,6 +587,37 @@ describe('settings tab over the running plugin', () => {
       expect(JSON.stringify(booted.plugin.settings)).not.toContain('sk-test-123');
     } finally {
       await fake.close();
+    }
+  });
+
+  it('Test refuses localhost. as not on this computer, and shows where a redirecting provider pointed without going there', async () => {
+    const fake = await startFakeOpenAi({ models: { 'tiny-model': { reply: () => 'OK' } } });
+    const redirector = await startRecordingServer((req) => ({ status: 307, body: '', headers: { location: `${fake.origin}${req.path}` } }));
+    const port = new URL(fake.origin).port;
+    const test = async (baseUrl: string): Promise<string> => {
+      settingRow(el(), 'Base URL').querySelector('input')!.value = baseUrl;
+      settingRow(el(), 'Model').querySelector('input')!.value = 'tiny-model';
+      settingRow(el(), 'Test').querySelector('button')!.click();
+      await until(() => el().querySelector('.vault-mcp-test-result.mod-error'), 'no error shown');
+      return el().querySelector('.vault-mcp-test-result')!.textContent!;
+    };
+    try {
+      settingRow(el(), 'Enable AI').querySelector<HTMLElement>('.checkbox-container')!.click();
+      await settle();
+      const refusal = `The AI provider (the server at localhost.:${port}) is not on this computer and remote providers are not allowed; turn on "Allow remote providers" in Settings → Vault MCP → AI provider`;
+      expect(await test(`http://localhost.:${port}/v1`)).toMatch(new RegExp(`^aiRemoteNotAllowed: ${refusal.replace(/[.()]/g, '\\$&')}`));
+      tab.display();
+      expect(settingRow(el(), 'Test').querySelector('.setting-item-description')!.textContent).toContain(refusal);
+
+      expect(await test(`${redirector.origin}/v1`)).toBe(
+        `aiHttpError: The AI provider at ${redirector.origin}/v1/chat/completions answered HTTP 307, a redirect to ${fake.origin}/v1/chat/completions; ` +
+          "Vault MCP does not follow an AI provider's redirects, so your notes and API key go only to the base URL you set. " +
+          `If that server is the one you mean, set the base URL to ${fake.baseUrl} in Settings → Vault MCP → AI provider.`,
+      );
+      expect(redirector.requests).toHaveLength(1);
+      expect(fake.requests).toHaveLength(0);
+    } finally {
+      await Promise.all([fake.close(), redirector.close()]);
     }
   });
 

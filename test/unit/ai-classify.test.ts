@@ -1,12 +1,11 @@
 import { endsInV1, joinEndpoint, normalizeBaseUrl, parseHttpUrl } from '../../src/ai/providers/base-url';
-import { classifyBaseUrl } from '../../src/ai/providers/classify';
+import { classifyBaseUrl, isLocalhostName } from '../../src/ai/providers/classify';
 import { AI_PROVIDER_PRESETS, examplePreset } from '../../src/ai/providers/presets';
 
 describe('classifyBaseUrl', () => {
   const local = [
     'http://localhost:11434/v1',
     'http://LOCALHOST:1234/v1',
-    'http://localhost./v1',
     'http://ollama.localhost/v1',
     'http://a.b.localhost:8000/v1',
     'http://127.0.0.1:1234/v1',
@@ -35,6 +34,12 @@ describe('classifyBaseUrl', () => {
     'http://localhost.example.com/v1',
     'http://mylocalhost/v1',
     'http://127.0.0.1.nip.io/v1',
+    // A trailing dot makes a fully qualified DNS name: resolvers ask DNS for it (ENOTFOUND where
+    // localhost answers), so it could resolve to another machine.
+    'http://localhost./v1',
+    'http://LOCALHOST.:11434/v1',
+    'http://ollama.localhost./v1',
+    'http://.localhost/v1',
     'https://api.openai.com/v1',
     'https://openrouter.ai/api/v1',
     'https://api.anthropic.com/v1',
@@ -50,6 +55,17 @@ describe('classifyBaseUrl', () => {
   ];
   test.each(local)('%s is local', (url) => expect(classifyBaseUrl(url)).toBe('local'));
   test.each(remote)('%j is remote', (url) => expect(classifyBaseUrl(url)).toBe('remote'));
+
+  test('only localhost and *.localhost are the names the transport pins to loopback', () => {
+    expect(['localhost', 'ollama.localhost', 'a.b.localhost'].map(isLocalhostName)).toEqual([true, true, true]);
+    expect(['localhost.', 'ollama.localhost.', '.localhost', 'mylocalhost', 'localhost.example.com'].map(isLocalhostName)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
 });
 
 describe('base URL normalization', () => {

@@ -1,5 +1,10 @@
 import * as http from 'node:http';
+import type { LookupAddress } from 'node:dns';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { postJson } from '../../src/ai/providers/http';
+import { providerLookup, type ResolveAll } from '../../src/ai/providers/loopback-lookup';
+import { startRecordingServer, type RecordingServer } from '../fakes/recording-server';
 import { aiFailure } from '../harness/ai-failure';
 
 describe('postJson', () => {
@@ -8,10 +13,16 @@ describe('postJson', () => {
   const held: http.ServerResponse[] = [];
 
   beforeAll(async () => {
-    // A provider that accepts the request and never answers.
-    server = http.createServer((_req, res) => void held.push(res));
+    // A provider that accepts the request and never answers; `/half` sends its headers and then stalls.
+    server = http.createServer((req, res) => {
+      if (req.url === '/half') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"choices": [');
+      }
+      held.push(res);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-    url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1/chat/completions`;
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
   });
   afterAll(async () => {
     for (const res of held) res.destroy();
@@ -19,11 +30,177 @@ describe('postJson', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  it('gives up on a provider that never answers with aiHttpError naming the wait', async () => {
-    const err = await aiFailure(postJson(url, {}, { model: 'm' }, 200));
+  it('gives up on a provider that never answers, or stalls after its headers, with aiHttpError naming the wait', async () => {
+    const err = await aiFailure(postJson(url, {}, { model: 'm' }, { timeoutMs: 200 }));
     expect(err.code).toBe('aiHttpError');
     expect(err.status).toBeUndefined();
     expect(err.message).toMatch(/no answer within 200 ms/);
     expect(held.length).toBe(1);
+    const half = await aiFailure(postJson(url.replace(/\/v1\/chat\/completions$/, '/half'), {}, { model: 'm' }, { timeoutMs: 300 }));
+    expect(half.message).toMatch(/no answer within 300 ms/);
+  });
+});
+
+describe('postJson never follows a redirect', () => {
+  // `target` is a second loopback server that would answer; whether it hears anything shows whether the redirect was followed.
+  let target: RecordingServer;
+  let redirector: RecordingServer;
+  let answer: { status: number; location?: string };
+
+  beforeEach(async () => {
+    target = await startRecordingServer(() => ({ status: 200, body: { data: [{ index: 0, embedding: [1, 0] }] } }));
+    answer = { status: 307 };
+    redirector = await startRecordingServer((req) => ({
+      status: answer.status,
+      body: '',
+      headers: answer.location === undefined ? undefined : { location: answer.location.replace('{path}', req.path) },
+    }));
+  });
+  afterEach(async () => {
+    await Promise.all([target.close(), redirector.close()]);
+  });
+
+  const post = () =>
+    postJson(
+      `${redirector.origin}/v1/embeddings`,
+      { Authorization: 'Bearer sk-SECRET' },
+      { model: 'm', input: ['note text'] },
+      { endpoint: '/embeddings' },
+    );
+
+  test.each([301, 302, 303, 307, 308])('HTTP %i to another port: nothing reaches it, and the error says what to set', async (status) => {
+    answer = { status, location: `${target.origin}{path}` };
+    const err = await aiFailure(post());
+    expect(redirector.requests).toHaveLength(1);
+    expect(target.requests).toHaveLength(0);
+    expect(err.code).toBe('aiHttpError');
+    expect(err.status).toBe(status);
+    expect(err.message).toBe(
+      `The AI provider at ${redirector.origin}/v1/embeddings answered HTTP ${status}, a redirect to ${target.origin}/v1/embeddings; ` +
+        "Vault MCP does not follow an AI provider's redirects, so your notes and API key go only to the base URL you set. " +
+        `If that server is the one you mean, set the base URL to ${target.origin}/v1 in Settings → Vault MCP → AI provider.`,
+    );
+  });
+
+  it('a redirect off this computer says the target also needs "Allow remote providers"', async () => {
+    answer = { status: 307, location: 'http://192.0.2.2:27436{path}' };
+    const err = await aiFailure(post());
+    expect(err.status).toBe(307);
+    expect(err.message).toContain('a redirect to http://192.0.2.2:27436/v1/embeddings;');
+    expect(err.message).toContain(
+      'set the base URL to http://192.0.2.2:27436/v1 in Settings → Vault MCP → AI provider; it is not on this computer, so it also needs "Allow remote providers" (your notes would be sent to it).',
+    );
+  });
+
+  it('a relative Location is named as the full URL; one to another path names no base URL', async () => {
+    answer = { status: 302, location: '/elsewhere' };
+    const err = await aiFailure(post());
+    expect(err.message).toContain(`a redirect to ${redirector.origin}/elsewhere;`);
+    expect(err.message).toContain('If that server is the one you mean, set the base URL to that server in Settings');
+    expect(redirector.requests).toHaveLength(1);
+  });
+
+  it('a 3xx without a Location is an error too, and is not retried', async () => {
+    answer = { status: 300 };
+    const err = await aiFailure(post());
+    expect(err.status).toBe(300);
+    expect(err.message).toMatch(
+      /answered HTTP 300 \(a redirect without a Location\) instead of answering; Vault MCP does not follow redirects/,
+    );
+    expect(redirector.requests).toHaveLength(1);
+  });
+});
+
+describe('postJson transport', () => {
+  let server: RecordingServer;
+  afterEach(() => server.close());
+
+  it('decodes a gzip answer and sends JSON with its length', async () => {
+    server = await startRecordingServer(() => ({ status: 200, body: '' }));
+    // A raw server: the recording fake cannot send a binary body.
+    const raw = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gzipSync(JSON.stringify({ ok: 'ünïcode' })));
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const res = await postJson(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1/x`, {}, { a: 1 });
+      expect(res.json).toEqual({ ok: 'ünïcode' });
+    } finally {
+      await new Promise<void>((resolve) => raw.close(() => resolve()));
+    }
+    await postJson(`${server.origin}/v1/x`, { 'x-api-key': 'k' }, { é: 1 });
+    expect(server.requests[0].headers).toMatchObject({ 'content-type': 'application/json', 'content-length': '8', 'x-api-key': 'k' });
+    expect(server.requests[0].json).toEqual({ é: 1 });
+  });
+
+  it('a *.localhost name reaches this computer without asking DNS', async () => {
+    server = await startRecordingServer(() => ({ status: 200, body: { ok: true } }));
+    const port = new URL(server.origin).port;
+    const res = await postJson(`http://ollama.localhost:${port}/v1/chat/completions`, {}, { model: 'm' });
+    expect(res.json).toEqual({ ok: true });
+    expect(server.requests[0].headers.host).toBe(`ollama.localhost:${port}`);
+  });
+});
+
+describe('providerLookup', () => {
+  /** A resolver that answers from `table` and records the names asked. */
+  function resolver(table: Record<string, LookupAddress[]>): { resolve: ResolveAll; asked: string[] } {
+    const asked: string[] = [];
+    return {
+      asked,
+      resolve: (name, callback) => {
+        asked.push(name);
+        const found = table[name];
+        if (found) callback(null, found);
+        else callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' }), []);
+      },
+    };
+  }
+  function ask(lookup: ReturnType<typeof providerLookup>, name: string, all: boolean): Promise<{ err: Error | null; value: unknown }> {
+    return new Promise((resolve) =>
+      lookup(
+        name,
+        { all } as never,
+        ((err: Error | null, address: unknown, family?: number) => resolve({ err, value: all ? address : { address, family } })) as never,
+      ),
+    );
+  }
+
+  it('resolves localhost and *.localhost as localhost, keeping loopback answers only', async () => {
+    const r = resolver({
+      localhost: [
+        { address: '10.1.2.3', family: 4 },
+        { address: '::1', family: 6 },
+        { address: '127.0.0.1', family: 4 },
+      ],
+    });
+    const lookup = providerLookup(r.resolve);
+    expect(await ask(lookup, 'ollama.localhost', true)).toEqual({
+      err: null,
+      value: [
+        { address: '::1', family: 6 },
+        { address: '127.0.0.1', family: 4 },
+      ],
+    });
+    expect(await ask(lookup, 'localhost', false)).toEqual({ err: null, value: { address: '::1', family: 6 } });
+    expect(r.asked).toEqual(['localhost', 'localhost']);
+  });
+
+  it('refuses a localhost name that resolves only off this computer', async () => {
+    const lookup = providerLookup(resolver({ localhost: [{ address: '192.0.2.7', family: 4 }] }).resolve);
+    const { err } = await ask(lookup, 'localhost', true);
+    expect(err?.message).toBe("localhost resolved to 192.0.2.7, not to this computer's loopback address");
+  });
+
+  it('passes other names (remote providers, allowed by the gate) to the resolver unchanged', async () => {
+    const r = resolver({ 'api.example.com': [{ address: '192.0.2.9', family: 4 }] });
+    expect(await ask(providerLookup(r.resolve), 'api.example.com', false)).toEqual({
+      err: null,
+      value: { address: '192.0.2.9', family: 4 },
+    });
+    expect((await ask(providerLookup(r.resolve), 'localhost.', true)).err?.message).toMatch(/ENOTFOUND localhost\./);
+    expect(r.asked).toEqual(['api.example.com', 'localhost.']);
   });
 });

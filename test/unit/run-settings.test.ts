@@ -224,6 +224,26 @@ describe('npm start flags over the settings', () => {
     expect(applyRunFlags(allowed, flags(...remote), 'sk-x', null).ai.allowRemote).toBe(true);
   });
 
+  it('localhost. (trailing dot: a DNS name) is not on this computer, so it needs --allow-remote like any remote URL', () => {
+    expect(() =>
+      applyRunFlags(defaultSettings(), flags('--embed-url', 'http://localhost.:27432/v1', '--embed-model', 'm'), 'sk-x', null),
+    ).toThrow(
+      '--embed-url http://localhost.:27432/v1 is not on this computer, so your notes would be sent to it to be embedded; add --allow-remote to allow that, or use a server on this computer such as Ollama (http://127.0.0.1:11434/v1).',
+    );
+    expect(() =>
+      applyRunFlags(
+        defaultSettings(),
+        flags('--embed-url', 'http://ollama.localhost./v1', '--embed-model', 'm', '--allow-remote'),
+        null,
+        null,
+      ),
+    ).toThrow(/is not on this computer and needs an API key/);
+    expect(
+      applyRunFlags(defaultSettings(), flags('--embed-url', 'http://ollama.localhost:27432/v1', '--embed-model', 'm'), null, null).ai
+        .baseUrl,
+    ).toBe('http://ollama.localhost:27432/v1');
+  });
+
   it('names the file when the remote base URL came from it', () => {
     const base = defaultSettings();
     base.ai.baseUrl = 'https://api.openai.com/v1';

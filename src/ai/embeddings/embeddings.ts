@@ -82,7 +82,7 @@ async function postWithBackoff(
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   let wait = options.backoffMs ?? EMBED_BACKOFF_MS;
   for (let attempt = 1; ; attempt++) {
-    const res = await postJson(url, headers, body);
+    const res = await postJson(url, headers, body, { endpoint: '/embeddings' });
     const retryable = res.status === 429 || res.status >= 500;
     if (!retryable || attempt >= maxTries) return res;
     const retryAfter = Number(res.headers['retry-after']) * 1000;

@@ -24,13 +24,16 @@ export class AnthropicProvider implements ChatProvider {
   readonly id = 'anthropic' as const;
   readonly classification = 'remote' as const;
   private readonly endpoint: string;
+  /** What the constructor appended to the base URL (`/messages` or `/v1/messages`). */
+  private readonly suffix: string;
   private omitTemperature = false;
 
   /** @param config gated settings; base URL with or without a trailing `/v1` */
   constructor(private readonly config: ProviderConfig) {
     const url = parseHttpUrl(config.baseUrl);
     const hasV1 = url !== null && /\/v1$/i.test(url.pathname);
-    this.endpoint = joinEndpoint(config.baseUrl, hasV1 ? '/messages' : '/v1/messages');
+    this.suffix = hasV1 ? '/messages' : '/v1/messages';
+    this.endpoint = joinEndpoint(config.baseUrl, this.suffix);
   }
 
   /**
@@ -43,7 +46,7 @@ export class AnthropicProvider implements ChatProvider {
     if (this.config.apiKey) headers['x-api-key'] = this.config.apiKey;
     for (;;) {
       const body = this.requestBody(messages, options);
-      const res = await postJson(this.endpoint, headers, body);
+      const res = await postJson(this.endpoint, headers, body, { endpoint: this.suffix });
       if (res.status >= 200 && res.status < 300) return this.parse(res);
       const rejected = rejectedParameter(res, { temperature: 'temperature' in body, maxTokens: false });
       if (rejected === 'temperature' && !this.omitTemperature) {

@@ -1,6 +1,11 @@
-import { requestUrl } from 'obsidian';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
 import { AiError } from '../ai-error';
 import { clusterPrefix } from '../../vault/content/graphemes';
+import { classifyBaseUrl } from './classify';
+import { providerLookup } from './loopback-lookup';
 
 /** A provider's HTTP answer: status, lower-cased headers, raw body and the body parsed as JSON. */
 export interface ProviderResponse {
@@ -14,56 +19,172 @@ export interface ProviderResponse {
 /** How long a provider may take to answer one request, ms (local models on a CPU are slow). */
 export const PROVIDER_TIMEOUT_MS = 120_000;
 
+/** Options of {@link postJson}. */
+export interface PostJsonOptions {
+  /** How long to wait for the whole answer, ms (default {@link PROVIDER_TIMEOUT_MS}). */
+  timeoutMs?: number;
+  /**
+   * The path the caller appended to the base URL (e.g. `/embeddings`), so a redirect's
+   * message can name the base URL that would reach the redirect's target directly.
+   */
+  endpoint?: string;
+}
+
+const WHERE = 'Settings → Vault MCP → AI provider';
+const lookup = providerLookup();
 /**
- * POSTs a JSON body with Obsidian's `requestUrl` (no CORS limits, so Ollama and Anthropic
- * work from the app; Obsidian API `requestUrl`). `throw: false` is always passed so every
- * status comes back for the caller to map.
- * @param url full endpoint URL
- * @param headers extra request headers (auth, version); content type is set here
+ * The provider requests' own connection pools (kept alive, as Node's global agent: idle sockets
+ * close after 5 s and never hold the process open). Own pools, so a request never reuses a
+ * socket another part of the app opened to the same host:port through another lookup.
+ */
+const agents = { http: new HttpAgent({ keepAlive: true, timeout: 5000 }), https: new HttpsAgent({ keepAlive: true, timeout: 5000 }) };
+const decoders: Record<string, (buf: Buffer) => Promise<Buffer>> = {
+  gzip: promisify(gunzip),
+  'x-gzip': promisify(gunzip),
+  br: promisify(brotliDecompress),
+};
+const inflateAny = promisify(inflate);
+const inflateRawAny = promisify(inflateRaw);
+
+/**
+ * POSTs a JSON body to an AI provider with Node's own `http` / `https` (the plugin is
+ * desktop-only; no CORS applies, as with Obsidian's `requestUrl`). Unlike `requestUrl`, which
+ * follows redirects and keeps every header, a redirect is never followed: the privacy gate
+ * (gates.ts) judged the URL the user set, so the note text and the API key go there and
+ * nowhere else, and a 3xx answer is an error naming where the provider pointed and what to do.
+ * `localhost` / `*.localhost` names connect to loopback addresses only (loopback-lookup.ts).
+ * Gzip, deflate and Brotli bodies are decoded.
+ * @param url full endpoint URL (http or https)
+ * @param headers extra request headers (auth, version); content type and length are set here
  * @param body JSON-serializable request body
- * @param timeoutMs how long to wait for the answer; `requestUrl` cannot be cancelled, so a
- *   late answer is dropped rather than the request aborted
- * @returns the response; never throws for an HTTP status
- * @throws AiError `aiHttpError` (no status) when the server cannot be reached at all or does
- *   not answer within `timeoutMs`
+ * @param options timeout and the endpoint path (for the redirect message)
+ * @returns the response for any status below 300 or from 400 up; never throws for those
+ * @throws AiError `aiHttpError` with the status for a 3xx answer (a redirect, not followed);
+ *   `aiHttpError` without status when the server cannot be reached at all or does not answer
+ *   within the timeout (the request is then aborted)
  */
 export async function postJson(
   url: string,
   headers: Record<string, string>,
   body: unknown,
-  timeoutMs = PROVIDER_TIMEOUT_MS,
+  options: PostJsonOptions = {},
 ): Promise<ProviderResponse> {
-  let res;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`no answer within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`)),
-      timeoutMs,
-    );
-  });
+  const timeoutMs = options.timeoutMs ?? PROVIDER_TIMEOUT_MS;
+  let answer: { status: number; headers: Record<string, string>; body: Buffer };
   try {
-    const request = requestUrl({
-      url,
-      method: 'POST',
-      contentType: 'application/json',
-      headers,
-      body: JSON.stringify(body),
-      throw: false,
-    });
-    res = await Promise.race([request, timeout]);
+    answer = await send(new URL(url), headers, Buffer.from(JSON.stringify(body), 'utf8'), timeoutMs);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     throw new AiError(
       'aiHttpError',
       `Could not reach the AI provider at ${url} (${reason}); check that the server is running and the base URL is right.`,
     );
-  } finally {
-    clearTimeout(timer);
   }
-  const lowered: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers ?? {})) lowered[k.toLowerCase()] = v;
-  const text = typeof res.text === 'string' ? res.text : '';
-  return { status: res.status, headers: lowered, text, json: parseJson(text) };
+  if (answer.status >= 300 && answer.status < 400) throw redirectError(url, answer.status, answer.headers.location, options.endpoint);
+  const text = answer.body.toString('utf8');
+  return { status: answer.status, headers: answer.headers, text, json: parseJson(text) };
+}
+
+/** One request, no redirect followed; resolves with the decoded body, rejects on a network error or the timeout. */
+function send(
+  url: URL,
+  headers: Record<string, string>,
+  body: Buffer,
+  timeoutMs: number,
+): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  const secure = url.protocol === 'https:';
+  const request = secure ? httpsRequest : httpRequest;
+  const sent: RequestOptions = {
+    method: 'POST',
+    lookup,
+    agent: secure ? agents.https : agents.http,
+    headers: {
+      Accept: 'application/json',
+      'Accept-Encoding': 'gzip, deflate, br',
+      'User-Agent': 'Vault-MCP (Obsidian plugin)',
+      ...headers,
+      'Content-Type': 'application/json',
+      'Content-Length': String(body.byteLength),
+    },
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const answer = new Promise<{ status: number; headers: Record<string, string>; raw: Buffer }>((resolve, reject) => {
+    const req = request(url, sent, (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('aborted', () => reject(new Error('the connection closed before the whole answer arrived')));
+      res.on('end', () => {
+        const flat: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+        resolve({ status: res.statusCode ?? 0, headers: flat, raw: Buffer.concat(chunks) });
+      });
+    });
+    req.on('error', reject);
+    timer = setTimeout(() => {
+      const late = new Error(`no answer within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`);
+      reject(late);
+      req.destroy(late);
+    }, timeoutMs);
+    req.end(body);
+  }).finally(() => clearTimeout(timer));
+  return answer.then(async ({ status, headers: answered, raw }) => {
+    try {
+      return { status, headers: answered, body: await decode(raw, answered['content-encoding']) };
+    } catch (err) {
+      throw new Error(
+        `its ${answered['content-encoding']} answer could not be decoded: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  });
+}
+
+/** The body with its `Content-Encoding` undone (gzip, deflate with or without zlib header, br); other codings as sent. */
+async function decode(body: Buffer, encoding: string | undefined): Promise<Buffer> {
+  const coding = (encoding ?? '').trim().toLowerCase();
+  if (body.byteLength === 0 || coding === '' || coding === 'identity') return body;
+  if (coding === 'deflate') return inflateAny(body).catch(() => inflateRawAny(body));
+  const decoder = decoders[coding];
+  return decoder ? decoder(body) : body;
+}
+
+/** Longest redirect target quoted in a message, in chars. */
+const LOCATION_CHARS = 300;
+
+/**
+ * The error for a 3xx answer: where the provider pointed (its `Location`, resolved against the
+ * request URL), that it was not followed, and the base URL that would reach it directly.
+ */
+function redirectError(url: string, status: number, location: string | undefined, endpoint: string | undefined): AiError {
+  if (!location) {
+    return new AiError(
+      'aiHttpError',
+      `The AI provider at ${url} answered HTTP ${status} (a redirect without a Location) instead of answering; Vault MCP does not follow redirects, so check the base URL in ${WHERE}.`,
+      status,
+    );
+  }
+  let target: URL | null = null;
+  try {
+    target = new URL(location, url);
+  } catch {
+    target = null;
+  }
+  const shown = (target?.href ?? location).slice(0, LOCATION_CHARS);
+  const lead = `The AI provider at ${url} answered HTTP ${status}, a redirect to ${shown}; Vault MCP does not follow an AI provider's redirects, so your notes and API key go only to the base URL you set.`;
+  if (!target || (target.protocol !== 'http:' && target.protocol !== 'https:')) {
+    return new AiError('aiHttpError', `${lead} Check the base URL in ${WHERE}.`, status);
+  }
+  const path = target.pathname;
+  const base =
+    endpoint && path.toLowerCase().endsWith(endpoint.toLowerCase())
+      ? `${target.protocol}//${target.host}${path.slice(0, path.length - endpoint.length)}${target.search}`
+      : null;
+  const use = base ? `set the base URL to ${base}` : `set the base URL to that server`;
+  const remote =
+    classifyBaseUrl(target.href) === 'remote'
+      ? '; it is not on this computer, so it also needs "Allow remote providers" (your notes would be sent to it)'
+      : '';
+  return new AiError('aiHttpError', `${lead} If that server is the one you mean, ${use} in ${WHERE}${remote}.`, status);
 }
 
 function parseJson(text: string): unknown {

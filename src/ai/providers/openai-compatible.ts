@@ -39,7 +39,7 @@ export class OpenAiCompatibleProvider implements ChatProvider {
     if (this.config.apiKey) headers['Authorization'] = `Bearer ${this.config.apiKey}`;
     for (;;) {
       const body = this.requestBody(messages, options);
-      const res = await postJson(this.endpoint, headers, body);
+      const res = await postJson(this.endpoint, headers, body, { endpoint: '/chat/completions' });
       if (res.status >= 200 && res.status < 300) return this.parse(res);
       const rejected = rejectedParameter(res, {
         temperature: 'temperature' in body,
