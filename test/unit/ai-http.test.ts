@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import * as http from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import type { AddressInfo } from 'node:net';
@@ -202,5 +203,50 @@ describe('providerLookup', () => {
     });
     expect((await ask(providerLookup(r.resolve), 'localhost.', true)).err?.message).toMatch(/ENOTFOUND localhost\./);
     expect(r.asked).toEqual(['api.example.com', 'localhost.']);
+  });
+});
+
+/** This machine's first non-loopback IPv4 address, or null when it has none (then the remote transport's test skips). */
+function lanAddress(): string | null {
+  for (const addresses of Object.values(os.networkInterfaces())) {
+    for (const a of addresses ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return null;
+}
+
+describe('postJson to a remote provider (allowed by the gate) goes through Obsidian requestUrl', () => {
+  const lan = lanAddress();
+  const servers: http.Server[] = [];
+  const listen = async (handle: http.RequestListener): Promise<string> => {
+    const server = http.createServer(handle);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, lan!, () => resolve()));
+    return `http://${lan}:${(server.address() as AddressInfo).port}`;
+  };
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it("follows the remote server's redirect as Obsidian does (system proxy and certificates apply there), unlike a local provider's", async () => {
+    if (lan === null) {
+      console.warn('skipped: this machine has no non-loopback IPv4 address to stand for a remote provider');
+      return;
+    }
+    const heard: string[] = [];
+    const target = await listen((req, res) => {
+      heard.push(`${req.method} ${req.url} ${req.headers.authorization}`);
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: [{ index: 0, embedding: [1, 0] }] }));
+    });
+    const redirector = await listen((req, res) => {
+      req.resume();
+      res.writeHead(307, { location: `${target}${req.url}` });
+      res.end();
+    });
+    const res = await postJson(`${redirector}/v1/embeddings`, { Authorization: 'Bearer sk-REMOTE' }, { model: 'm', input: ['x'] });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ data: [{ index: 0, embedding: [1, 0] }] });
+    expect(heard).toEqual(['POST /v1/embeddings Bearer sk-REMOTE']);
   });
 });

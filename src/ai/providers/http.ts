@@ -2,6 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type 
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
+import { requestUrl } from 'obsidian';
 import { AiError } from '../ai-error';
 import { clusterPrefix } from '../../vault/content/graphemes';
 import { classifyBaseUrl } from './classify';
@@ -47,21 +48,29 @@ const inflateAny = promisify(inflate);
 const inflateRawAny = promisify(inflateRaw);
 
 /**
- * POSTs a JSON body to an AI provider with Node's own `http` / `https` (the plugin is
- * desktop-only; no CORS applies, as with Obsidian's `requestUrl`). Unlike `requestUrl`, which
- * follows redirects and keeps every header, a redirect is never followed: the privacy gate
- * (gates.ts) judged the URL the user set, so the note text and the API key go there and
- * nowhere else, and a 3xx answer is an error naming where the provider pointed and what to do.
- * `localhost` / `*.localhost` names connect to loopback addresses only (loopback-lookup.ts).
- * Gzip, deflate and Brotli bodies are decoded.
+ * POSTs a JSON body to an AI provider. The privacy gate (gates.ts) judged the base URL the user
+ * set; the transport keeps that judgement true:
+ * - a provider on this computer ({@link classifyBaseUrl} `local`) is reached with Node's own
+ *   `http` / `https` (the plugin is desktop-only; no CORS applies), and a redirect is never
+ *   followed: Obsidian's `requestUrl` follows redirects with every header and does not say where
+ *   it ended, so a loopback server answering 3xx would send the notes and the API key off the
+ *   machine without "Allow remote". A 3xx is an error naming where the provider pointed and what
+ *   to do. `localhost` / `*.localhost` names connect to loopback addresses only
+ *   (loopback-lookup.ts). Gzip, deflate and Brotli bodies are decoded; the timeout aborts.
+ * - a remote provider (only reached once "Allow remote" let it) goes through Obsidian's
+ *   `requestUrl` (Obsidian API), so the system's proxy settings and the operating system's
+ *   certificate store apply, as users behind a company proxy or TLS inspection need. Its
+ *   redirects are followed as Obsidian follows them: the server the user allowed already receives
+ *   the notes and the key. `requestUrl` cannot be cancelled, so a late answer is dropped.
  * @param url full endpoint URL (http or https)
- * @param headers extra request headers (auth, version); content type and length are set here
+ * @param headers extra request headers (auth, version); content type (and length) are set here
  * @param body JSON-serializable request body
  * @param options timeout and the endpoint path (for the redirect message)
- * @returns the response for any status below 300 or from 400 up; never throws for those
- * @throws AiError `aiHttpError` with the status for a 3xx answer (a redirect, not followed);
- *   `aiHttpError` without status when the server cannot be reached at all or does not answer
- *   within the timeout (the request is then aborted)
+ * @returns the response for any status a provider answers with (3xx only from a remote provider
+ *   whose redirect `requestUrl` did not follow); never throws for an HTTP status otherwise
+ * @throws AiError `aiHttpError` with the status for a local provider's 3xx (a redirect, not
+ *   followed); `aiHttpError` without status when the server cannot be reached at all or does not
+ *   answer within the timeout
  */
 export async function postJson(
   url: string,
@@ -70,9 +79,12 @@ export async function postJson(
   options: PostJsonOptions = {},
 ): Promise<ProviderResponse> {
   const timeoutMs = options.timeoutMs ?? PROVIDER_TIMEOUT_MS;
-  let answer: { status: number; headers: Record<string, string>; body: Buffer };
+  const local = classifyBaseUrl(url) === 'local';
+  let answer: { status: number; headers: Record<string, string>; text: string };
   try {
-    answer = await send(new URL(url), headers, Buffer.from(JSON.stringify(body), 'utf8'), timeoutMs);
+    answer = local
+      ? await send(new URL(url), headers, Buffer.from(JSON.stringify(body), 'utf8'), timeoutMs)
+      : await sendThroughObsidian(url, headers, JSON.stringify(body), timeoutMs);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     throw new AiError(
@@ -80,9 +92,38 @@ export async function postJson(
       `Could not reach the AI provider at ${url} (${reason}); check that the server is running and the base URL is right.`,
     );
   }
-  if (answer.status >= 300 && answer.status < 400) throw redirectError(url, answer.status, answer.headers.location, options.endpoint);
-  const text = answer.body.toString('utf8');
-  return { status: answer.status, headers: answer.headers, text, json: parseJson(text) };
+  if (local && answer.status >= 300 && answer.status < 400)
+    throw redirectError(url, answer.status, answer.headers.location, options.endpoint);
+  return { status: answer.status, headers: answer.headers, text: answer.text, json: parseJson(answer.text) };
+}
+
+/** A timeout's error message: `no answer within 120 s` (ms below a second). */
+function lateMessage(timeoutMs: number): string {
+  return `no answer within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`;
+}
+
+/** One request through Obsidian's `requestUrl` (`throw: false`, so every status comes back), raced against the timeout. */
+async function sendThroughObsidian(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<{ status: number; headers: Record<string, string>; text: string }> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(lateMessage(timeoutMs))), timeoutMs);
+  });
+  try {
+    const res = await Promise.race([
+      requestUrl({ url, method: 'POST', contentType: 'application/json', headers, body, throw: false }),
+      late,
+    ]);
+    const lowered: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers ?? {})) lowered[k.toLowerCase()] = v;
+    return { status: res.status, headers: lowered, text: typeof res.text === 'string' ? res.text : '' };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** One request, no redirect followed; resolves with the decoded body, rejects on a network error or the timeout. */
@@ -91,7 +132,7 @@ function send(
   headers: Record<string, string>,
   body: Buffer,
   timeoutMs: number,
-): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+): Promise<{ status: number; headers: Record<string, string>; text: string }> {
   const secure = url.protocol === 'https:';
   const request = secure ? httpsRequest : httpRequest;
   const sent: RequestOptions = {
@@ -122,7 +163,7 @@ function send(
     });
     req.on('error', reject);
     timer = setTimeout(() => {
-      const late = new Error(`no answer within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`);
+      const late = new Error(lateMessage(timeoutMs));
       reject(late);
       req.destroy(late);
     }, timeoutMs);
@@ -130,7 +171,7 @@ function send(
   }).finally(() => clearTimeout(timer));
   return answer.then(async ({ status, headers: answered, raw }) => {
     try {
-      return { status, headers: answered, body: await decode(raw, answered['content-encoding']) };
+      return { status, headers: answered, text: (await decode(raw, answered['content-encoding'])).toString('utf8') };
     } catch (err) {
       throw new Error(
         `its ${answered['content-encoding']} answer could not be decoded: ${err instanceof Error ? err.message : String(err)}`,
