@@ -229,9 +229,10 @@ import { mainBundleOptions } from './bundle/options.mjs';
  * Session 27's skills round: +2.5 KB for skill_read's `file` (a skill's scripts and references, which its prompt told the
  * agent to read with read_note, which refused them), confined to the skill's own file list, paged, binary refused.
  * Session 27's aigate round: +3.4 KB for AI requests that never follow a redirect (a loopback provider answering 307 sent
- * the notes and the API key off the machine) and localhost names resolved to loopback only.
+ * the notes and the API key off the machine) and localhost names resolved to loopback only; the lead's +0.4 KB for a
+ * remote provider sent through requestUrl again (system proxy and OS certificates), only loopback through Node's http.
  */
-const BUDGET_BYTES = 824_800;
+const BUDGET_BYTES = 825_300;
 /**
  * Why each bundled package is there, printed beside its cost; a package in main.js without an
  * entry here fails the check, so every dependency's cost and reason stay on record.
