@@ -60,6 +60,23 @@ describe('chunkNote', () => {
     expect(chunks[1].input.slice('L\nLong\n\n'.length)).toMatch(/^Paragraph \d+ word/);
   });
 
+  it('a section with no space to cut at is cut between grapheme clusters: no chunk holds a lone surrogate or half an emoji', () => {
+    const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    // 𠮷 is two UTF-16 units; 👩‍💻 five: the raw char bound falls inside them at many offsets.
+    for (const run of ['𠮷野家'.repeat(400), '😀👩‍💻'.repeat(300), 'é'.normalize('NFD').repeat(700)]) {
+      const text = `# Run\n\n${run}\n`;
+      const chunks = chunkNote({ title: 'R', text, sections: sectionsOf(text) }, 128)!;
+      expect(chunks.length).toBeGreaterThan(2);
+      const bodies = chunks.map((c) => c.input.slice('R\nRun\n\n'.length));
+      for (const body of bodies) {
+        expect(body).not.toMatch(lone);
+        expect(body).not.toMatch(/^[\u0301\u200d]/);
+        expect(body).not.toMatch(/\u200d$/);
+      }
+      expect(bodies.join('').replace(/^# Run\s*/, '')).toBe(run);
+    }
+  });
+
   it('a note without body text is one title-only chunk; an outline that does not fit the text is null', () => {
     expect(chunkNote({ title: 'Empty', text: '', sections: [] })).toEqual([
       { section: null, heading: null, input: 'Empty', start: 0, hash: expect.any(String) },

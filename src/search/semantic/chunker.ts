@@ -1,5 +1,6 @@
 import { hashText } from '../../vault/hash';
 import type { NoteSection } from '../../vault/content/sections';
+import { clusterEnd, clusterStart } from '../../vault/content/graphemes';
 
 /**
  * Largest chunk sent to the embedding model, in tokens. Tokens are approximated as chars / 4
@@ -94,7 +95,7 @@ function ancestorPaths(path: string): string[] {
   return parts.map((_, i) => parts.slice(0, i + 1).join('.'));
 }
 
-/** Splits `text[from, to)` into non-blank pieces of at most `maxChars`, preferring paragraph, then line, then word boundaries. */
+/** Splits `text[from, to)` into non-blank pieces of at most `maxChars` (one cluster more when a single grapheme cluster is longer), preferring paragraph, then line, then word boundaries, else a grapheme cluster boundary. */
 function splitText(text: string, from: number, to: number, maxChars: number): Array<{ start: number; end: number }> {
   const pieces: Array<{ start: number; end: number }> = [];
   let start = from;
@@ -103,7 +104,9 @@ function splitText(text: string, from: number, to: number, maxChars: number): Ar
     if (end < to) {
       const window = text.slice(start, end);
       const cut = [window.lastIndexOf('\n\n'), window.lastIndexOf('\n'), window.lastIndexOf(' ')].find((k) => k > maxChars / 3);
+      // No space to cut at (CJK, a run of emoji): between two grapheme clusters, never inside one (a lone surrogate sent to the provider).
       if (cut !== undefined) end = start + cut + 1;
+      else end = clusterStart(text, end) > start ? clusterStart(text, end) : clusterEnd(text, end);
     }
     if (text.slice(start, end).trim() !== '') pieces.push({ start, end });
     start = end;
