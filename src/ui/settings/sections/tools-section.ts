@@ -72,6 +72,12 @@ export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext
 
   // The folder a typed name means, by the roots list's rule: ` Skills` is the folder ` Skills` when no `Skills` is there, refused when both are.
   const folderAt = (path: string): string | null => plugin.notes.folderAt(path)?.path ?? null;
+  /** The folder `value` names for the `what` folder field of `setting`, or null with the refusal shown under it. */
+  const typedFolder = (setting: Setting, what: string, value: string): string | null => {
+    const picked = pickTypedPath(value, folderAt, 'folders');
+    showSettingError(setting, picked.ok ? null : `The ${what} folder ${quoteRoot(value)} ${picked.reason}.`);
+    return picked.ok ? picked.root : null;
+  };
   const skills = new Setting(containerEl)
     .setName('Skills folder')
     .setDesc('Each <folder>/<name>/SKILL.md is a skill: listed by skills_list, read by skill_read and offered to clients as a prompt.')
@@ -81,10 +87,9 @@ export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext
         // A folder with outer spaces shows as `./ Skills/`, which the field reads back as that folder.
         .setValue(listSpelling(plugin.settings.skills.folder))
         .onChange(async (value) => {
-          const picked = pickTypedPath(value, folderAt, 'folders');
-          showSettingError(skills, picked.ok ? null : `The skills folder ${quoteRoot(value)} ${picked.reason}.`);
-          if (!picked.ok) return;
-          plugin.settings.skills.folder = picked.root;
+          const folder = typedFolder(skills, 'skills', value);
+          if (folder === null) return;
+          plugin.settings.skills.folder = folder;
           await plugin.saveSettings();
           await plugin.server.notifyPromptListChanged();
         });
@@ -103,10 +108,9 @@ export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext
         .setPlaceholder(DEFAULT_WIDGETS_FOLDER)
         .setValue(listSpelling(plugin.settings.widgets.folder))
         .onChange(async (value) => {
-          const picked = pickTypedPath(value, folderAt, 'folders');
-          showSettingError(widgets, picked.ok ? null : `The widgets folder ${quoteRoot(value)} ${picked.reason}.`);
-          if (!picked.ok) return;
-          plugin.settings.widgets.folder = picked.root === '' ? DEFAULT_WIDGETS_FOLDER : normalizePath(picked.root);
+          const folder = typedFolder(widgets, 'widgets', value);
+          if (folder === null) return;
+          plugin.settings.widgets.folder = folder === '' ? DEFAULT_WIDGETS_FOLDER : normalizePath(folder);
           await plugin.saveSettings();
           reindexLater();
         }),
