@@ -180,10 +180,16 @@ export type ListedRootVerdict = { ok: true; root: string } | { ok: false; reason
  * would silently confine the key to a folder the user may not have meant. Lexical: the caller
  * looks the two spellings up in its vault (the tab in Obsidian's, `npm start` on disk), each as
  * every root is placed (exact, then NFC, then the one folder equal ignoring case).
+ *
+ * The same rule reads every other vault path the settings tab trims as it is typed (a trusted
+ * symbolic link, the skills and widgets folders: src/ui/settings/sections/access-section.ts
+ * pickTypedPath), where `folder` is whatever entry the route looks for and `things` names it.
  * @param trimmed the trimmed entry's root and the existing folder it names (vault path in the
  *   vault's spelling), or null when it names none.
  * @param exact the untrimmed entry's root ({@link untrimmedRoot}) and the existing folder it
  *   names, or null when there is no second spelling.
+ * @param things what the refusal calls the two places the entry names (plural; default `folders`,
+ *   the trusted-link field says `entries of the vault`, as a link may lead to a file).
  * @returns `{ok: true, root}`: the folder when one spelling names one (both naming the same one
  *   counts as one), else the trimmed root (a folder not there yet is kept as the trimmed entry
  *   spells it); or `{ok: false, reason}`, a clause to follow the quoted entry, naming both
@@ -192,13 +198,14 @@ export type ListedRootVerdict = { ok: true; root: string } | { ok: false; reason
 export function pickListedRoot(
   trimmed: { root: string; folder: string | null },
   exact: { root: string; folder: string | null } | null,
+  things = 'folders',
 ): ListedRootVerdict {
   if (exact?.folder == null || exact.folder === trimmed.folder) return { ok: true, root: trimmed.folder ?? trimmed.root };
   if (trimmed.folder === null) return { ok: true, root: exact.folder };
   return {
     ok: false,
     reason:
-      `names two folders, ${quoteRoot(trimmed.folder)} with its outer spaces trimmed and ${quoteRoot(exact.folder)} as typed; ` +
+      `names two ${things}, ${quoteRoot(trimmed.folder)} with its outer spaces trimmed and ${quoteRoot(exact.folder)} as typed; ` +
       `write ${quoteRoot(trimmed.folder)} with no space before or after it for the first, or ${quoteRoot(listSpelling(exact.folder))} for the second ` +
       '("./" before it and "/" after it keep its spaces)',
   };

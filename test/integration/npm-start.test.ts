@@ -193,6 +193,26 @@ describe("npm start --settings FILE: the plugin's settings format for a run", ()
     expect(notes.filter((n) => /^(Journal|Reference)\//.test(n.path))).toEqual([]);
   });
 
+  it('trusts a settings file\'s link " Shared" as written, never the link "Shared" beside it (Obsidian trims nothing)', async () => {
+    for (const [link, note] of [
+      ['Shared', 'plain'],
+      [' Shared', 'spaced'],
+    ]) {
+      await fsp.mkdir(nodePath.join(scratch, note));
+      await fsp.writeFile(nodePath.join(scratch, note, `${note}.md`), `${note}\n`);
+      await fsp.symlink(nodePath.join(scratch, note), nodePath.join(vault.dir, link), 'dir');
+    }
+    const file = nodePath.join(scratch, 'trust.json');
+    await fsp.writeFile(file, JSON.stringify({ access: { trustedSymlinks: [' Shared'] } }));
+    const run = start(['--settings', file]);
+    const { url, token } = await endpoint(run);
+    const client = await connect(url, token);
+    // The entry used to be trimmed where links are judged: "Shared" was opened, " Shared" stayed closed.
+    const notes = ((await call(client, 'list_notes', { limit: 1000 })).json.notes as Json[]).map((n) => n.path as string);
+    expect(notes.filter((path) => /^ ?Shared\//.test(path))).toEqual([' Shared/spaced.md']);
+    expect((await call(client, 'read_note', { path: 'Shared/plain.md' })).isError).toBe(true);
+  });
+
   it('stops with exit 2 when a quarantine entry can name no vault folder, one sentence each saying what to write', async () => {
     const file = nodePath.join(scratch, 'q.json');
     await fsp.writeFile(file, JSON.stringify({ access: { quarantine: ['Journal', '/', 'Jour*', '..', '/etc'] } }));

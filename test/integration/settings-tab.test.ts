@@ -563,6 +563,104 @@ describe('settings tab over the running plugin', () => {
     expect(booted.plugin.settings.access.trustedSymlinks).toEqual([]);
   });
 
+  describe('a trusted link typed with outer spaces (Obsidian trims nothing: " Shared" and "Shared" are two links)', () => {
+    let outside: string;
+    /** Makes the vault link `name` to a new folder outside the vault holding `note`, and waits until the vault lists it. */
+    const linkOut = async (name: string, note: string): Promise<void> => {
+      const target = path.join(outside, note);
+      await fs.mkdir(target);
+      await fs.writeFile(path.join(target, `${note}.md`), `${note}\n`);
+      await fs.symlink(target, path.join(vaultDir, name), 'dir');
+      await until(() => booted.app.vault.getAbstractFileByPath(`${name}/${note}.md`), `the vault did not list ${name}/${note}.md`);
+    };
+    /** The notes below the two links that an agent lists. */
+    const listedBelowLinks = async (): Promise<string[]> => {
+      const client = await connectClient(booted.url, booted.token);
+      clients.push(client);
+      const listed = await client.callTool({ name: 'list_notes', arguments: { limit: 1000 } });
+      const notes = (listed.structuredContent as { notes: Array<{ path: string }> }).notes.map((n) => n.path);
+      return notes.filter((n) => /^ ?Shared\//.test(n)).sort();
+    };
+    const add = () => settingRow(el(), 'Trust a symbolic link');
+    const trust = async (typed: string): Promise<void> => {
+      typeInto(add().querySelector('input')!, typed);
+      button(add(), 'Trust').click();
+      await settle();
+    };
+    beforeEach(async () => {
+      outside = await fs.mkdtemp(path.join(os.tmpdir(), 'vault-mcp-outside-'));
+    });
+    afterEach(() => fs.rm(outside, { recursive: true, force: true }));
+
+    it('trusts the link " Shared" when no "Shared" is there: it used to save and trust "Shared", leaving " Shared" closed', async () => {
+      await linkOut(' Shared', 'spaced');
+      expect(await listedBelowLinks()).toEqual([]);
+      await trust(' Shared');
+      expect(add().querySelector('.setting-item-error')).toBeNull();
+      expect(booted.plugin.settings.access.trustedSymlinks).toEqual([' Shared']);
+      // Its row shows the spaces, spelt as the field takes it back.
+      expect(settingRow(el(), './ Shared/').classList.contains('vault-mcp-trusted-link-row')).toBe(true);
+      expect(await listedBelowLinks()).toEqual([' Shared/spaced.md']);
+    });
+
+    it('refuses " Shared" when both links exist, saving nothing; "Shared" and "./ Shared/" each trust their own link', async () => {
+      await linkOut(' Shared', 'spaced');
+      await linkOut('Shared', 'plain');
+      await trust(' Shared');
+      expect(add().querySelector('.setting-item-error')!.textContent).toBe(
+        'The link " Shared" names two entries of the vault, "Shared" with its outer spaces trimmed and " Shared" as typed; ' +
+          'write "Shared" with no space before or after it for the first, or "./ Shared/" for the second ("./" before it and "/" after it keep its spaces).',
+      );
+      expect(booted.plugin.settings.access.trustedSymlinks).toEqual([]);
+      expect(await listedBelowLinks()).toEqual([]);
+
+      await trust('Shared');
+      expect(booted.plugin.settings.access.trustedSymlinks).toEqual(['Shared']);
+      expect(await listedBelowLinks()).toEqual(['Shared/plain.md']);
+      await trust('./ Shared/');
+      expect(booted.plugin.settings.access.trustedSymlinks).toEqual(['Shared', ' Shared']);
+      expect(await listedBelowLinks()).toEqual([' Shared/spaced.md', 'Shared/plain.md']);
+    });
+  });
+
+  it('the Skills folder typed with outer spaces names the folder of that name when no trimmed twin exists, and is refused when both exist', async () => {
+    await booted.app.vault.createFolder(' Playbooks');
+    const skills = () => settingRow(el(), 'Skills folder');
+    typeInto(skills().querySelector('input')!, ' Playbooks');
+    await settle();
+    expect(booted.plugin.settings.skills.folder).toBe(' Playbooks');
+    await booted.app.vault.createFolder('Playbooks');
+    typeInto(skills().querySelector('input')!, ' Playbooks');
+    await settle();
+    expect(skills().querySelector('.setting-item-error')!.textContent).toMatch(
+      /^The skills folder " Playbooks" names two folders, "Playbooks" with its outer spaces trimmed and " Playbooks" as typed; /,
+    );
+    expect(booted.plugin.settings.skills.folder).toBe(' Playbooks');
+    typeInto(skills().querySelector('input')!, 'Playbooks ');
+    await settle();
+    expect(skills().querySelector('.setting-item-error')).toBeNull();
+    expect(booted.plugin.settings.skills.folder).toBe('Playbooks');
+    // A saved folder with outer spaces shows as the field reads it back.
+    typeInto(skills().querySelector('input')!, './ Playbooks/');
+    await settle();
+    expect(booted.plugin.settings.skills.folder).toBe(' Playbooks');
+    tab.display();
+    expect(skills().querySelector('input')!.value).toBe('./ Playbooks/');
+  });
+
+  it('the Widgets folder typed with outer spaces names the folder of that name when no trimmed twin exists, and is refused when both exist', async () => {
+    const widgets = () => settingRow(el(), 'Widgets folder');
+    await booted.app.vault.createFolder(' Boards');
+    typeInto(widgets().querySelector('input')!, ' Boards');
+    await settle();
+    expect(booted.plugin.settings.widgets.folder).toBe(' Boards');
+    await booted.app.vault.createFolder('Boards');
+    typeInto(widgets().querySelector('input')!, ' Boards');
+    await settle();
+    expect(widgets().querySelector('.setting-item-error')!.textContent).toMatch(/^The widgets folder " Boards" names two folders, /);
+    expect(booted.plugin.settings.widgets.folder).toBe(' Boards');
+  });
+
   it('Test saves the form as typed, then shows the reply or the full error inline', async () => {
     const fake = await startFakeOpenAi({ models: { 'tiny-model': { reply: () => 'OK' } }, apiKey: 'sk-test-123' });
     try {

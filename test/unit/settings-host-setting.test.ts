@@ -3,7 +3,7 @@ import { App, SecretComponent, Setting, createHostElement } from '../host';
 import type * as O from 'obsidian';
 import { parsePort } from '../../src/ui/settings/sections/server-section';
 import { parseRoots } from '../../src/ui/settings/sections/keys-section';
-import { cleanFolder } from '../../src/ui/settings/sections/access-section';
+import { cleanFolder, pickTypedPath } from '../../src/ui/settings/sections/access-section';
 import { oneLine } from '../../src/ui/settings/sections/tools-section';
 import { maskToken } from '../../src/ui/settings/sections/connect-section';
 import { formatTimestamp } from '../../src/ui/settings/tab-context';
@@ -126,6 +126,27 @@ describe('settings tab helpers', () => {
     expect(() => parseRoots(' . ', (r) => r, both)).toThrow(/^The root "." names the vault itself/);
     expect(() => parseRoots(' /etc', (r) => r, both)).toThrow(/^The root "\/etc" is an absolute path/);
     expect(() => parseRoots(' ../etc ', (r) => r, both)).toThrow(/^The root "..\/etc" climbs out of the vault/);
+  });
+
+  it('pickTypedPath reads a one-path field (trusted link, skills, widgets folder) by the roots list rule: never trimmed into another entry', () => {
+    const lookup = (entries: string[]) => (path: string) => entries.find((e) => e.toLowerCase() === path.toLowerCase()) ?? null;
+    const spacedOnly = lookup([' Shared', 'Work']);
+    // It used to give `Shared` (cleanFolder): the link the user did not type, or none at all.
+    expect(pickTypedPath(' Shared', spacedOnly, 'links')).toEqual({ ok: true, root: ' Shared' });
+    // Trimmed as before when the typed spelling names nothing, in the vault's spelling when it names something.
+    expect(pickTypedPath(' /work/ ', spacedOnly, 'links')).toEqual({ ok: true, root: 'Work' });
+    expect(pickTypedPath(' Later ', spacedOnly, 'links')).toEqual({ ok: true, root: 'Later' });
+    expect(pickTypedPath('  ', spacedOnly, 'links')).toEqual({ ok: true, root: '' });
+    const both = lookup([' Shared', 'Shared']);
+    expect(pickTypedPath(' Shared', both, 'links')).toEqual({
+      ok: false,
+      reason:
+        'names two links, "Shared" with its outer spaces trimmed and " Shared" as typed; write "Shared" with no space before or after it for the first, ' +
+        'or "./ Shared/" for the second ("./" before it and "/" after it keep its spaces)',
+    });
+    expect(pickTypedPath('Shared', both, 'links')).toEqual({ ok: true, root: 'Shared' });
+    expect(pickTypedPath('./ Shared/', both, 'links')).toEqual({ ok: true, root: ' Shared' });
+    expect(cleanFolder('./ Sp /')).toBe(' Sp ');
   });
 
   it('oneLine keeps the first sentence; maskToken hides all but the prefix; formatTimestamp handles never', () => {

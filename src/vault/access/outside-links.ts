@@ -21,7 +21,7 @@ import { isPathInside, lexicalVaultPath } from '../paths/paths';
  * is outside as well; a dangling link (`fs.lstatSync` says link, realpath finds no target) is
  * outside, since writing to it would create its target wherever that is. A link that stays inside the vault is fine.
  *
- * Trusted links (settings `access.trustedSymlinks`, vault paths of the links the user
+ * Trusted links (settings `access.trustedSymlinks`, vault paths of the links the user, spaces at their ends kept,
  * vouches for) widen the rule for what lies at or below them: there the real path may also
  * be inside the link's own real target, but a further link out of that target is still outside.
  *
@@ -279,7 +279,8 @@ export class OutsideLinks {
     for (const entry of list) {
       if (typeof entry !== 'string' || !(adapter instanceof FileSystemAdapter)) continue;
       try {
-        const path = lexicalVaultPath(entry.trim());
+        // Spaces at the ends are kept, as in every vault path: trimmed, ` Shared` trusted the link `Shared`.
+        const path = lexicalVaultPath(entry);
         const real = path === '' ? null : realOrNull(adapter.getFullPath(path));
         if (path !== '' && real !== null) links.push({ path, real });
       } catch {

@@ -1,6 +1,7 @@
 import { Setting } from 'obsidian';
 import { attachFolderSuggestions, vaultFolders, type SectionContext } from '../tab-context';
 import { showSettingError } from '../setting-error';
+import { listSpelling, pickListedRoot, quoteRoot, untrimmedRoot, type ListedRootVerdict } from '../../../settings/key-roots';
 import {
   fileKind,
   QUARANTINE_ADVICE,
@@ -9,12 +10,51 @@ import {
   readQuarantineEntry,
 } from '../../../vault/access/quarantine';
 
-/** Normalizes a folder typed by the user: trims, drops leading/trailing slashes. */
-export function cleanFolder(raw: string): string {
+/** A vault path as typed, outer whitespace kept: backslashes read as `/`, empty and `.` segments dropped (`./ Sp /` is ` Sp `). */
+function typedPath(raw: string): string {
   return raw
-    .trim()
     .replace(/\\/g, '/')
-    .replace(/^\/+|\/+$/g, '');
+    .split('/')
+    .filter((segment) => segment !== '' && segment !== '.')
+    .join('/');
+}
+
+/**
+ * Normalizes a folder typed by the user: trims the outer whitespace, reads backslashes as `/`,
+ * drops leading, trailing and doubled slashes and `.` segments (` \\Work\\Clients/ ` → `Work/Clients`,
+ * `./ Sp /` → ` Sp `: the `./` and `/` keep the spaces from the trimming). Which of the trimmed
+ * and the typed spelling a field means is {@link pickTypedPath}'s rule. Never throws.
+ * @param raw the field's text. @returns the vault path, `''` when the text names none.
+ */
+export function cleanFolder(raw: string): string {
+  return typedPath(raw.trim());
+}
+
+/**
+ * The vault path a settings field that takes one path means (a trusted symbolic link, the skills
+ * and widgets folders), by the rule of a key's roots list (src/settings/key-roots.ts
+ * pickListedRoot; docs/security.md#key-roots): the trimmed entry ({@link cleanFolder}) is meant,
+ * unless it names nothing in the vault and the entry as typed, outer spaces kept, names something;
+ * when both do, and not the same entry, the field is refused, since either reading may open or
+ * close another place than the one the user meant (Obsidian trims nothing: ` Shared` and `Shared`
+ * are two entries). `./ Sp /` names ` Sp ` whatever exists.
+ * @param typed the field's text as typed.
+ * @param existing the entry a vault path names in the vault, as the vault spells it, or null
+ *   (the trusted-link field looks for any entry, the folder fields for a folder).
+ * @param things what a refusal calls the two entries (plural), e.g. `folders`.
+ * @returns `{ok: true, root}` with the vault path to save (the vault's spelling of an existing
+ *   entry; `''` when the text names no path), or `{ok: false, reason}`, a clause to follow the
+ *   quoted text, naming both entries and how to type each.
+ */
+export function pickTypedPath(typed: string, existing: (path: string) => string | null, things: string): ListedRootVerdict {
+  const trimmed = cleanFolder(typed);
+  if (trimmed === '') return { ok: true, root: '' };
+  const exact = untrimmedRoot({ typed, trimmed: typed.trim() }, trimmed, typedPath);
+  return pickListedRoot(
+    { root: trimmed, folder: existing(trimmed) },
+    exact === null ? null : { root: exact, folder: existing(exact) },
+    things,
+  );
 }
 
 /**
@@ -79,19 +119,29 @@ export function renderAccessSection(containerEl: HTMLElement, ctx: SectionContex
       return policy.entryAt(verdict.folder) ? null : 'No such folder yet: quarantined once it exists.';
     },
   });
+  const invalidLink = 'Type the vault path of the link, e.g. "Shared" or "Work/Team drive".';
+  // A saved link as its row names it: one with outer spaces as the field takes it back (`./ Shared/`), so its spaces show.
+  const shownLink = (link: unknown): string => (typeof link === 'string' ? listSpelling(link) : String(link));
   renderPathList(containerEl, ctx, {
     key: 'trustedSymlinks',
-    rowName: (link) => link,
+    rowName: shownLink,
     rowDesc: 'Trusted link out of the vault',
     rowClass: 'vault-mcp-trusted-link-row',
-    removeTooltip: (link) => `Stop trusting ${link}`,
+    removeTooltip: (link) => `Stop trusting ${shownLink(link)}`,
     addName: 'Trust a symbolic link',
     addDesc:
       'Files and folders whose real location is outside the vault (symbolic links) are quarantined. List a link here to let agents use what it points to.',
     placeholder: 'Link path, e.g. Shared',
     button: 'Trust',
-    invalid: 'Type the vault path of the link, e.g. "Shared" or "Work/Team drive".',
-    duplicate: (link) => `${link} is already trusted.`,
+    duplicate: (link) => `${shownLink(link)} is already trusted.`,
+    // Trimmed, but never into another link than the one typed: ` Shared` beside `Shared` is refused, naming both.
+    check: (typed) => {
+      const path = cleanFolder(typed);
+      if (!path || path.split('/').includes('..')) throw new Error(invalidLink);
+      const picked = pickTypedPath(typed, (p) => policy.entryAt(p)?.path ?? null, 'entries of the vault');
+      if (!picked.ok) throw new Error(`The link ${quoteRoot(typed)} ${picked.reason}.`);
+      return picked.root;
+    },
   });
 
   const rules = new Setting(containerEl).setName('Per-note rules').setClass('vault-mcp-rules');
@@ -121,11 +171,9 @@ interface PathListSpec {
   addDesc: string;
   placeholder: string;
   button: string;
-  /** The refusal of an empty or `..` path when there is no `check`. */
-  invalid?: string;
   duplicate(path: string): string;
-  /** The vault path to save for a typed entry; throws an Error whose sentence is shown (default: {@link cleanFolder}, refusing empty and `..`). */
-  check?(typed: string): string;
+  /** The vault path to save for a typed entry; throws an Error whose sentence is shown. */
+  check(typed: string): string;
   /** A line under a saved entry's row (what it does not do), or null. */
   rowNote?(path: string): string | null;
 }
@@ -133,7 +181,7 @@ interface PathListSpec {
 /**
  * One editable list of vault paths (`settings.access[spec.key]`): a row per path with a remove
  * button (and `spec.rowNote` under it), and a text field with folder suggestions plus an add button that refuses
- * what `spec.check` refuses (else empty and `..` paths) and duplicates. Every change is saved and rebuilds the search index, since both
+ * what `spec.check` refuses and duplicates. Every change is saved and rebuilds the search index, since both
  * lists change what agents may see.
  */
 function renderPathList(containerEl: HTMLElement, ctx: SectionContext, spec: PathListSpec): void {
@@ -168,10 +216,9 @@ function renderPathList(containerEl: HTMLElement, ctx: SectionContext, spec: Pat
   });
   add.addButton((button) =>
     button.setButtonText(spec.button).onClick(async () => {
-      let path = cleanFolder(pending);
+      let path: string;
       try {
-        if (spec.check) path = spec.check(pending);
-        else if (!path || path.split('/').includes('..')) throw new Error(spec.invalid);
+        path = spec.check(pending);
       } catch (error) {
         showSettingError(add, (error as Error).message);
         return;

@@ -3,7 +3,9 @@ import { DEFAULT_WIDGETS_FOLDER } from '../../../settings/settings';
 import { ALL_TOOLS, ownToggle } from '../../../tools/registry';
 import type { ToolDefinition } from '../../../tools/tool';
 import { DEFAULT_SKILLS_FOLDER } from '../../../vault/skills';
-import { cleanFolder } from './access-section';
+import { listSpelling, quoteRoot } from '../../../settings/key-roots';
+import { pickTypedPath } from './access-section';
+import { showSettingError } from '../setting-error';
 import { attachFolderSuggestions, vaultFolders, type SectionContext } from '../tab-context';
 
 /** How long the "Widgets folder" field must rest before the search index is rebuilt for it, ms. */
@@ -68,15 +70,26 @@ export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext
     }
   }
 
-  new Setting(containerEl)
+  // The folder a typed name means, by the roots list's rule: ` Skills` is the folder ` Skills` when no `Skills` is there, refused when both are.
+  const folderAt = (path: string): string | null => plugin.notes.folderAt(path)?.path ?? null;
+  /** The folder `value` names for the `what` folder field of `setting`, or null with the refusal shown under it. */
+  const typedFolder = (setting: Setting, what: string, value: string): string | null => {
+    const picked = pickTypedPath(value, folderAt, 'folders');
+    showSettingError(setting, picked.ok ? null : `The ${what} folder ${quoteRoot(value)} ${picked.reason}.`);
+    return picked.ok ? picked.root : null;
+  };
+  const skills = new Setting(containerEl)
     .setName('Skills folder')
     .setDesc('Each <folder>/<name>/SKILL.md is a skill: listed by skills_list, read by skill_read and offered to clients as a prompt.')
     .addText((text) => {
       text
         .setPlaceholder(DEFAULT_SKILLS_FOLDER)
-        .setValue(plugin.settings.skills.folder)
+        // A folder with outer spaces shows as `./ Skills/`, which the field reads back as that folder.
+        .setValue(listSpelling(plugin.settings.skills.folder))
         .onChange(async (value) => {
-          plugin.settings.skills.folder = cleanFolder(value);
+          const folder = typedFolder(skills, 'skills', value);
+          if (folder === null) return;
+          plugin.settings.skills.folder = folder;
           await plugin.saveSettings();
           await plugin.server.notifyPromptListChanged();
         });
@@ -85,7 +98,7 @@ export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext
 
   // Search leaves the widgets folder out: once typing pauses, the index follows the new folder.
   const reindexLater = debounce(() => void plugin.search.reindex(), WIDGETS_FOLDER_SETTLE_MS, true);
-  new Setting(containerEl)
+  const widgets = new Setting(containerEl)
     .setName('Widgets folder')
     .setDesc(
       'Where widget_write keeps widgets (<id>.html); note tools do not read or write in it. A note shows one with a vault-mcp-widget code block.',
@@ -93,9 +106,11 @@ export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext
     .addText((text) =>
       text
         .setPlaceholder(DEFAULT_WIDGETS_FOLDER)
-        .setValue(plugin.settings.widgets.folder)
+        .setValue(listSpelling(plugin.settings.widgets.folder))
         .onChange(async (value) => {
-          plugin.settings.widgets.folder = value.trim() === '' ? DEFAULT_WIDGETS_FOLDER : normalizePath(value.trim());
+          const folder = typedFolder(widgets, 'widgets', value);
+          if (folder === null) return;
+          plugin.settings.widgets.folder = folder === '' ? DEFAULT_WIDGETS_FOLDER : normalizePath(folder);
           await plugin.saveSettings();
           reindexLater();
         }),
