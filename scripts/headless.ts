@@ -93,7 +93,12 @@ async function main(): Promise<void> {
   settings.access.quarantine = quarantine.folders.map((f) => f.folder);
   const quarantined = settings.access.quarantine;
   // Each root takes the spelling of the folder it names (`projects` → `Projects`), as client MCP roots do.
-  const runRoots = await resolveRoots(vault.dir, options.roots, options.configDir, quarantined, undefined, options.exactRoots);
+  // A refusal names the root as typed: with its outer spaces (quoted) when they were part of what decided it.
+  const typedRoot = (root: string, i: number): string => {
+    const spaced = options.exactRoots?.[i] ?? null;
+    return `vault-mcp: --roots ${spaced === null ? root : JSON.stringify(spaced)}`;
+  };
+  const runRoots = await resolveRoots(vault.dir, options.roots, options.configDir, quarantined, typedRoot, options.exactRoots);
   options.roots = runRoots.roots;
   const badRoots = [...quarantine.problems, ...runRoots.problems];
   // A settings key's roots are checked the same way: a missing or quarantined folder would leave it silently seeing nothing.

@@ -298,8 +298,14 @@ describe("npm start --settings FILE: the plugin's settings format for a run", ()
     expect(await both.exited).toBe(2);
     expect(both.out).toEqual([]);
     expect(both.err.filter((l) => l !== '')).toEqual([
-      '--roots Sp: that root names two folders, "Sp" with its outer spaces trimmed and " Sp " as typed; write "Sp" with no space before or after it ' +
+      'vault-mcp: --roots " Sp ": that root names two folders, "Sp" with its outer spaces trimmed and " Sp " as typed; write "Sp" with no space before or after it ' +
         'for the first, or "./ Sp /" for the second ("./" before it and "/" after it keep its spaces).',
+    ]);
+    // Every refusal of a root checked against the vault is one `vault-mcp:` line, as the flags' own refusals are.
+    const missing = start(['--roots', 'Nowhere']);
+    expect(await missing.exited).toBe(2);
+    expect(missing.err.filter((l) => l !== '')).toEqual([
+      expect.stringMatching(/^vault-mcp: --roots Nowhere: the vault has no folder named 'Nowhere'/),
     ]);
   });
 
