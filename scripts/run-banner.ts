@@ -54,7 +54,11 @@ export function startupLines(options: RunOptions, url: string, token: string, va
   if (!options.token) lines.push(`Token (shown once): ${token}`);
   const quarantine = run.quarantine ?? settings.access.quarantine.map((folder) => ({ folder, exists: true }));
   // A folder not there yet is named so: it is quarantined once created, but it protects nothing now (a typo shows).
-  const shown = quarantine.map((q) => (q.exists ? q.folder : `${q.folder} (no such folder yet)`));
+  const shown = quarantine.map((q) => {
+    // Spaces at a folder's ends are part of its name: quoted, so ` Sp ` cannot pass for `Sp`.
+    const folder = q.folder.trim() === q.folder ? q.folder : JSON.stringify(q.folder);
+    return q.exists ? folder : `${folder} (no such folder yet)`;
+  });
   if (shown.length) lines.push(`Quarantined: ${shown.join(', ')} (besides the config folder, dot-folders and _private)`);
   lines.push(semanticLine(settings.ai));
   for (const snippet of clientSnippets(url, token)) {

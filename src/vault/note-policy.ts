@@ -13,7 +13,7 @@ import { resolveLinkpath } from './paths/linkpath';
 import { noteNotFound } from './writes/frontmatter/frontmatter-guard';
 import { similarNotePaths } from './content/note-suggest';
 import { hasUnparsedFrontmatter, mayHideFrontmatter, UnparsedFrontmatter } from './access/unparsed-frontmatter';
-import { foldPath, isPathInside, parentOf } from './paths/paths';
+import { foldPath, isPathInside, parentOf, rootsShown } from './paths/paths';
 import { widgetsFolderPath } from './widgets/widget-folder';
 
 /** What {@link NotePolicy} reads from the notes it rules on (NoteStore provides it). */
@@ -294,7 +294,7 @@ export class NotePolicy {
     if (!this.isWithinRoots(folder, scope.roots)) {
       throw new ToolError(
         'forbidden',
-        `The widgets folder '${folder}' is outside the folders this key may use (${scope.roots.join(', ')}); widgets need a key whose roots include it.`,
+        `The widgets folder '${folder}' is outside the folders this key may use (${rootsShown(scope.roots)}); widgets need a key whose roots include it.`,
         'roots',
       );
     }
@@ -605,7 +605,7 @@ function once<T>(compute: () => T): () => T {
 function outsideRootsError(path: string, scope: AccessScope): ToolError {
   return new ToolError(
     'forbidden',
-    `Path '${path}' is outside the folders this key may use (${scope.roots.join(', ')}); use a path inside them.`,
+    `Path '${path}' is outside the folders this key may use (${rootsShown(scope.roots)}); use a path inside them.`,
     'roots',
   );
 }

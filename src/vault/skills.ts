@@ -2,7 +2,7 @@ import { TFile, TFolder, normalizePath } from 'obsidian';
 import { quoteInput, ToolError } from '../errors';
 import type { AccessScope } from './access/access';
 import { bodyStart } from './content/note-body';
-import { assertPathInput, foldPath, isPathInside } from './paths/paths';
+import { assertPathInput, foldPath, isPathInside, rootsShown } from './paths/paths';
 import { parseFrontmatter } from './writes/frontmatter/frontmatter-guard';
 import type { NoteStore } from './note-store';
 
@@ -146,7 +146,7 @@ export class SkillCatalog {
     if (!this.notes.policy.isWithinRoots(folder, scope.roots) && !scope.roots.some((root) => isPathInside(root, folder))) {
       throw new ToolError(
         'forbidden',
-        `The skills folder '${folder}' is outside the folders this key may use (${scope.roots.join(', ')}); skills need a key whose roots include it.`,
+        `The skills folder '${folder}' is outside the folders this key may use (${rootsShown(scope.roots)}); skills need a key whose roots include it.`,
       );
     }
   }

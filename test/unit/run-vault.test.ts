@@ -323,10 +323,12 @@ describe('npm start: startup lines', () => {
       quarantine: [
         { folder: 'Journal', exists: true },
         { folder: 'Journ', exists: false },
+        { folder: ' Sp ', exists: true },
+        { folder: 'Later ', exists: false },
       ],
     };
     expect(startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, run)).toContain(
-      'Quarantined: Journal, Journ (no such folder yet) (besides the config folder, dot-folders and _private)',
+      'Quarantined: Journal, Journ (no such folder yet), " Sp ", "Later " (no such folder yet) (besides the config folder, dot-folders and _private)',
     );
   });
   it("shows a root with outer spaces as --roots takes it back, for the run's key and a settings key", () => {

@@ -9,6 +9,7 @@ import {
   foldPath,
   isPathInside,
   lexicalVaultPath,
+  rootsShown,
   type VaultOnDisk,
 } from '../../src/vault/paths/paths';
 import { Quarantine } from '../../src/vault/access/quarantine';
@@ -416,5 +417,13 @@ describe('findEntry / canonicalPath', () => {
     expect(canonicalPath(vault, 'projects/alpha/New.md')).toBe('Projects/Alpha/New.md');
     expect(canonicalPath(vault, 'projects/Gamma/New.md')).toBe('Projects/Gamma/New.md');
     expect(canonicalPath(vault, 'Elsewhere/x.md')).toBe('Elsewhere/x.md');
+  });
+});
+
+describe('rootsShown', () => {
+  it('lists roots for a message, quoting one whose outer spaces are part of its name', () => {
+    expect(rootsShown(['Projects', 'Journal/2025'])).toBe('Projects, Journal/2025');
+    expect(rootsShown([' Sp ', 'Sp', 'Tail '])).toBe('" Sp ", Sp, "Tail "');
+    expect(rootsShown([])).toBe('');
   });
 });

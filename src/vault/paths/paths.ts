@@ -271,3 +271,12 @@ export function assertPathInput(input: string): void {
   }
   assertWellFormedPath(input);
 }
+
+/**
+ * A key's roots as a message lists them: `Projects, Journal`, a root with spaces at its ends
+ * quoted (`" Sp "`), since outer spaces are part of a folder's name and would not show.
+ * @param roots the key's roots (vault folder paths)
+ */
+export function rootsShown(roots: readonly string[]): string {
+  return roots.map((root) => (root.trim() === root ? root : JSON.stringify(root))).join(', ');
+}
