@@ -362,13 +362,10 @@ export class NotePolicy {
    * @returns true when `scope` may read the file's content.
    */
   canReadWhereItLies(file: TFile, scope: AccessScope): boolean {
-    if (!this.canRead(file, scope)) return false;
-    const disk = this.fileOf(file.path);
-    if (disk !== null && disk.links > 1) return false;
     const real = this.realPathOf(file.path);
-    if (real === null) return true;
-    const target = this.app.vault.getAbstractFileByPath(real);
-    return target instanceof TFile && this.canRead(target, scope);
+    const target = real === null ? file : this.app.vault.getAbstractFileByPath(real);
+    // The disk is asked last (one stat): only for a file every other rule lets through.
+    return this.canRead(file, scope) && target instanceof TFile && this.canRead(target, scope) && (this.fileOf(file.path)?.links ?? 1) < 2;
   }
 
   /**
