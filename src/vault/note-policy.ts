@@ -351,6 +351,24 @@ export class NotePolicy {
   }
 
   /**
+   * {@link canRead} for a file whose bytes are handed out whatever its kind (a skill's other
+   * files: SkillCatalog), judged where it really lies: a file a symbolic link inside the vault
+   * leads to another vault path ({@link realPathOf}, every link followed) must be one `scope` may
+   * read there too, so a `.txt` link to a Markdown note answers by that note's own access rules
+   * (`access: private`, `agent_overrides` for the key's label), not only its quarantine and roots;
+   * a target the vault does not list as a file cannot be judged and is refused. A file with more
+   * than one hard link (`nlink` above 1, {@link fileOf}) is refused too: its other names, in the
+   * vault or out of it, cannot be found to be judged (docs/security.md, Skills).
+   * @returns true when `scope` may read the file's content.
+   */
+  canReadWhereItLies(file: TFile, scope: AccessScope): boolean {
+    const real = this.realPathOf(file.path);
+    const target = real === null ? file : this.app.vault.getAbstractFileByPath(real);
+    // The disk is asked last (one stat): only for a file every other rule lets through.
+    return this.canRead(file, scope) && target instanceof TFile && this.canRead(target, scope) && (this.fileOf(file.path)?.links ?? 1) < 2;
+  }
+
+  /**
    * {@link canRead} for a file the unrestricted scope (UNRESTRICTED_SCOPE) may read: its roots
    * and access rules only. Exact for such a file, since quarantine is the same for every scope
    * and the unrestricted scope's rules are the note's own `access`, which every label's rules

@@ -168,7 +168,9 @@ export class SkillCatalog {
    * needed): only a file {@link read} lists in `files` (or SKILL.md itself), so the rules that
    * decide that list decide this too: the skill must be one `scope` may read, and the file must be
    * readable by `scope` on its own (not quarantined, below no link out of the vault, inside the
-   * key's and client's roots, and for a note its own access rules). Nothing outside the skill's
+   * key's and client's roots, and for a note its own access rules; a link judged as the path it
+   * really leads to, a Markdown note there by that note's rules, and a file with more than one hard
+   * link never read: NotePolicy.canReadWhereItLies). Nothing outside the skill's
    * folder is ever reached: `file` is matched against that list, never opened as a path.
    * @param file the file's path relative to the skill's folder (`run.sh`, `scripts/run.sh`) or
    *   its vault path as `files` lists it; exact spelling first, then ignoring case and Unicode
@@ -209,13 +211,17 @@ export class SkillCatalog {
     return found;
   }
 
-  /** The files in `skillFile`'s folder and below it, SKILL.md aside, that `scope` may read, in tree order. */
+  /**
+   * The files in `skillFile`'s folder and below it, SKILL.md aside, that `scope` may read where
+   * they really lie (NotePolicy.canReadWhereItLies: a link's target judged as that path, a hard
+   * link left out), in tree order.
+   */
   private otherFiles(skillFile: TFile, scope: AccessScope): TFile[] {
     const files: TFile[] = [];
     const walk = (dir: TFolder): void => {
       for (const child of dir.children) {
         if (child instanceof TFolder) walk(child);
-        else if (child instanceof TFile && child !== skillFile && this.notes.canRead(child, scope)) files.push(child);
+        else if (child instanceof TFile && child !== skillFile && this.notes.policy.canReadWhereItLies(child, scope)) files.push(child);
       }
     };
     if (skillFile.parent) walk(skillFile.parent);

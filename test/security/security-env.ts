@@ -202,6 +202,9 @@ export async function bootSecurityEnv(options: Partial<BootOptions> = {}): Promi
   await fsp.writeFile(nodePath.join(outside, 'agents.md'), `${SECRET_MARK} outside governance\n`);
   await fsp.symlink(nodePath.join(outside, 'skill'), nodePath.join(vault, 'Skills', 'linked'), 'dir');
   await fsp.symlink(nodePath.join(outside, 'secret.md'), nodePath.join(vault, 'Skills', 'good', 'linked.txt'), 'file');
+  // A skill file that is a link to a private note inside the vault, and a hard link of a quarantined note.
+  await fsp.symlink('../../Secret/Kx1.md', nodePath.join(vault, 'Skills', 'good', 'private-link.txt'), 'file');
+  await fsp.link(nodePath.join(vault, '_private', 'Q1.md'), nodePath.join(vault, 'Skills', 'good', 'hard.txt'));
   await fsp.mkdir(nodePath.join(vault, 'Skills', 'linkfile'));
   await fsp.symlink(nodePath.join(outside, 'skill', 'SKILL.md'), nodePath.join(vault, 'Skills', 'linkfile', 'SKILL.md'), 'file');
   await fsp.symlink(nodePath.join(outside, 'agents.md'), nodePath.join(vault, 'Gov', 'Sub', 'AGENTS.md'), 'file');

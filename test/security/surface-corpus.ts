@@ -255,8 +255,8 @@ const skillProbes: RpcProbeCase[] = [
 
 /**
  * A skill's files through `skill_read {id, file}` (the one route that reads a file that is no
- * note): a private note, a file behind a link out of the vault and one in a quarantined subfolder
- * of the skill, by relative and by vault path, against a missing twin; and another skill's hidden
+ * note): a private note, a file behind a link out of the vault, one in a quarantined subfolder
+ * of the skill, a link to a private note in the vault and a hard link of a quarantined note, by relative and by vault path, against a missing twin; and another skill's hidden
  * files reached with `..`. For the force and the propose key.
  */
 const skillFileProbes: RpcProbeCase[] = (['valid', 'propose'] as const).flatMap((key) =>
@@ -267,6 +267,9 @@ const skillFileProbes: RpcProbeCase[] = (['valid', 'propose'] as const).flatMap(
     ['linked out', 'linked.txt', 'linkee.txt'],
     ['linked out by vault path', 'Skills/good/linked.txt', 'Skills/good/linkee.txt'],
     ['quarantined subfolder', '_private/q.txt', '_private/r.txt'],
+    ['link to a private note', 'private-link.txt', 'private-linj.txt'],
+    ['link to a private note by vault path', 'Skills/good/private-link.txt', 'Skills/good/private-linj.txt'],
+    ['hard link of a quarantined note', 'hard.txt', 'hare.txt'],
     ['hidden skill by ..', '../secret/SKILL.md', '../secreu/SKILL.md'],
     ['linked-out skill by ..', '../linked/SKILL.md', '../linkee/SKILL.md'],
   ].map(([name, hidden, missing]): RpcProbeCase => ({
