@@ -20,6 +20,15 @@ export interface ProviderResponse {
 /** How long a provider may take to answer one request, ms (local models on a CPU are slow). */
 export const PROVIDER_TIMEOUT_MS = 120_000;
 
+/**
+ * Largest answer read from a provider on this computer, raw and after decoding, in bytes (64 MiB).
+ * The biggest answer Vault MCP asks for is an embeddings batch: 32 inputs × 4096 dimensions as
+ * JSON numbers is about 3 MiB, so 64 MiB is far above any real answer, yet it stops a runaway
+ * server or a compression bomb (a small gzip that inflates to gigabytes) before it runs Obsidian
+ * out of memory.
+ */
+export const PROVIDER_MAX_BODY_BYTES = 64 * 1024 * 1024;
+
 /** Options of {@link postJson}. */
 export interface PostJsonOptions {
   /** How long to wait for the whole answer, ms (default {@link PROVIDER_TIMEOUT_MS}). */
@@ -29,6 +38,8 @@ export interface PostJsonOptions {
    * message can name the base URL that would reach the redirect's target directly.
    */
   endpoint?: string;
+  /** Largest answer read from a local provider, raw and decoded, bytes (default {@link PROVIDER_MAX_BODY_BYTES}). */
+  maxBodyBytes?: number;
 }
 
 const WHERE = 'Settings → Vault MCP → AI provider';
@@ -39,13 +50,36 @@ const lookup = providerLookup();
  * socket another part of the app opened to the same host:port through another lookup.
  */
 const agents = { http: new HttpAgent({ keepAlive: true, timeout: 5000 }), https: new HttpsAgent({ keepAlive: true, timeout: 5000 }) };
-const decoders: Record<string, (buf: Buffer) => Promise<Buffer>> = {
+type Decoder = (buf: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>;
+const decoders: Record<string, Decoder> = {
   gzip: promisify(gunzip),
   'x-gzip': promisify(gunzip),
   br: promisify(brotliDecompress),
 };
-const inflateAny = promisify(inflate);
-const inflateRawAny = promisify(inflateRaw);
+const inflateAny: Decoder = promisify(inflate);
+const inflateRawAny: Decoder = promisify(inflateRaw);
+
+/** A local provider's answer passed the size cap (raw or decoded); `postJson` words the message. */
+class TooLarge extends Error {}
+
+/** Node's TLS verification error codes: the certificate, not the network, is why the request failed. */
+const CERTIFICATE_CODES: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'it is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'it is signed by a self-signed authority that is not trusted',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its issuer is not trusted',
+  UNABLE_TO_GET_ISSUER_CERT: 'its issuer is not trusted',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its issuer is not trusted',
+  CERT_UNTRUSTED: 'it is not trusted',
+  CERT_REJECTED: 'it was rejected',
+  INVALID_CA: 'its authority is not a valid certificate authority',
+  CERT_SIGNATURE_FAILURE: 'its signature is invalid',
+  UNABLE_TO_DECRYPT_CERT_SIGNATURE: 'its signature is invalid',
+  CERT_HAS_EXPIRED: 'it has expired',
+  CERT_NOT_YET_VALID: 'it is not valid yet',
+  CERT_REVOKED: 'it was revoked',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'it is for another host name',
+  HOSTNAME_MISMATCH: 'it is for another host name',
+};
 
 /**
  * POSTs a JSON body to an AI provider. The privacy gate (gates.ts) judged the base URL the user
@@ -79,14 +113,32 @@ export async function postJson(
   options: PostJsonOptions = {},
 ): Promise<ProviderResponse> {
   const timeoutMs = options.timeoutMs ?? PROVIDER_TIMEOUT_MS;
+  const maxBytes = options.maxBodyBytes ?? PROVIDER_MAX_BODY_BYTES;
   const local = classifyBaseUrl(url) === 'local';
   let answer: { status: number; headers: Record<string, string>; text: string };
   try {
     answer = local
-      ? await send(new URL(url), headers, Buffer.from(JSON.stringify(body), 'utf8'), timeoutMs)
+      ? await send(new URL(url), headers, Buffer.from(JSON.stringify(body), 'utf8'), timeoutMs, maxBytes)
       : await sendThroughObsidian(url, headers, JSON.stringify(body), timeoutMs);
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = messageOf(err);
+    if (err instanceof TooLarge) {
+      throw new AiError(
+        'aiHttpError',
+        `The AI provider at ${url} answered with more than ${mebibytes(maxBytes)} (${reason}), far more than any embeddings or chat answer, so Vault MCP stopped reading it; check that the base URL points at the provider's API and not at a file or another service, and the server's logs.`,
+        undefined,
+        true,
+      );
+    }
+    const certificate = local ? certificateProblem(err) : null;
+    if (certificate) {
+      throw new AiError(
+        'aiHttpError',
+        `The AI provider at ${url} presented a TLS certificate that was refused: ${certificate} (${reason}). A provider on this computer is reached without the operating system's certificate store, so a self-signed or mkcert certificate is not trusted; use http:// for a server on this computer (the request never leaves the machine) in ${WHERE}.`,
+        undefined,
+        true,
+      );
+    }
     throw new AiError(
       'aiHttpError',
       `Could not reach the AI provider at ${url} (${reason}); check that the server is running and the base URL is right.`,
@@ -95,6 +147,27 @@ export async function postJson(
   if (local && answer.status >= 300 && answer.status < 400)
     throw redirectError(url, answer.status, answer.headers.location, options.endpoint);
   return { status: answer.status, headers: answer.headers, text: answer.text, json: parseJson(answer.text) };
+}
+
+/** `64 MiB` (bytes below a MiB as `N bytes`). */
+function mebibytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB` : `${bytes} bytes`;
+}
+
+/** An error's message, read by shape (Node's own errors may come from another realm). */
+function messageOf(err: unknown): string {
+  const message = typeof err === 'object' && err !== null ? (err as { message?: unknown }).message : undefined;
+  return typeof message === 'string' ? message : String(err);
+}
+
+/** Why the TLS certificate was refused, when `err` (or its cause) is a certificate verification error; else null. */
+function certificateProblem(err: unknown): string | null {
+  // Read by shape: Node's own errors may come from another realm (not `instanceof Error` there).
+  for (let e: unknown = err, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && Object.prototype.hasOwnProperty.call(CERTIFICATE_CODES, code)) return CERTIFICATE_CODES[code] ?? null;
+  }
+  return null;
 }
 
 /** A timeout's error message: `no answer within 120 s` (ms below a second). */
@@ -132,6 +205,7 @@ function send(
   headers: Record<string, string>,
   body: Buffer,
   timeoutMs: number,
+  maxBytes: number,
 ): Promise<{ status: number; headers: Record<string, string>; text: string }> {
   const secure = url.protocol === 'https:';
   const request = secure ? httpsRequest : httpRequest;
@@ -152,7 +226,19 @@ function send(
   const answer = new Promise<{ status: number; headers: Record<string, string>; raw: Buffer }>((resolve, reject) => {
     const req = request(url, sent, (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
+      let received = 0;
+      const tooLarge = (what: string): void => {
+        const err = new TooLarge(what);
+        reject(err);
+        req.destroy(err);
+      };
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > maxBytes) return tooLarge(`it announced ${declared} bytes`);
+      res.on('data', (c: Buffer) => {
+        received += c.byteLength;
+        if (received > maxBytes) return tooLarge(`more than ${maxBytes} bytes arrived`);
+        chunks.push(c);
+      });
       res.on('error', reject);
       res.on('aborted', () => reject(new Error('the connection closed before the whole answer arrived')));
       res.on('end', () => {
@@ -171,22 +257,36 @@ function send(
   }).finally(() => clearTimeout(timer));
   return answer.then(async ({ status, headers: answered, raw }) => {
     try {
-      return { status, headers: answered, text: (await decode(raw, answered['content-encoding'])).toString('utf8') };
+      return { status, headers: answered, text: (await decode(raw, answered['content-encoding'], maxBytes)).toString('utf8') };
     } catch (err) {
-      throw new Error(
-        `its ${answered['content-encoding']} answer could not be decoded: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      if (isTooLargeOutput(err)) throw new TooLarge(`its ${answered['content-encoding']} answer decodes to more than ${maxBytes} bytes`);
+      throw new Error(`its ${answered['content-encoding']} answer could not be decoded: ${messageOf(err)}`);
     }
   });
 }
 
-/** The body with its `Content-Encoding` undone (gzip, deflate with or without zlib header, br); other codings as sent. */
-async function decode(body: Buffer, encoding: string | undefined): Promise<Buffer> {
+/** zlib refused to produce more than `maxOutputLength` bytes (`ERR_BUFFER_TOO_LARGE`). */
+function isTooLargeOutput(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE';
+}
+
+/**
+ * The body with its `Content-Encoding` undone (gzip, deflate with or without zlib header, br),
+ * never longer than `maxBytes`; other codings as sent.
+ * @throws the zlib error (`ERR_BUFFER_TOO_LARGE` past `maxBytes`)
+ */
+async function decode(body: Buffer, encoding: string | undefined, maxBytes: number): Promise<Buffer> {
   const coding = (encoding ?? '').trim().toLowerCase();
   if (body.byteLength === 0 || coding === '' || coding === 'identity') return body;
-  if (coding === 'deflate') return inflateAny(body).catch(() => inflateRawAny(body));
+  const limit = { maxOutputLength: maxBytes };
+  if (coding === 'deflate') {
+    return inflateAny(body, limit).catch((err: unknown) => {
+      if (isTooLargeOutput(err)) throw err;
+      return inflateRawAny(body, limit);
+    });
+  }
   const decoder = decoders[coding];
-  return decoder ? decoder(body) : body;
+  return decoder ? decoder(body, limit) : body;
 }
 
 /** Longest redirect target quoted in a message, in chars. */
