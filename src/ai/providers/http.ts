@@ -292,9 +292,36 @@ async function decode(body: Buffer, encoding: string | undefined, maxBytes: numb
 /** Longest redirect target quoted in a message, in chars. */
 const LOCATION_CHARS = 300;
 
+/** C0 and C1 controls, DEL, and the bidi and line-separator marks that would hide or reorder a quoted target. */
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's job
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with every {@link UNPRINTABLE} char written as a `\uXXXX` escape, so a message shows what the server sent. */
+function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A redirect target as a message quotes it: without `user:password@` (never repeat credentials), at most {@link LOCATION_CHARS}, printable. */
+function shownTarget(target: URL | null, location: string): string {
+  let text = location;
+  if (target) {
+    const bare = new URL(target.href);
+    bare.username = '';
+    bare.password = '';
+    text = bare.href;
+  }
+  return printable(text.slice(0, LOCATION_CHARS));
+}
+
+/** The URL without its fragment (a fragment is never sent), for comparing a redirect with its request. */
+function withoutHash(u: URL): string {
+  return u.href.slice(0, u.href.length - u.hash.length);
+}
+
 /**
  * The error for a 3xx answer: where the provider pointed (its `Location`, resolved against the
- * request URL), that it was not followed, and the base URL that would reach it directly.
+ * request URL, shown without credentials or control chars), that it was not followed, and the
+ * base URL that would reach it directly; a redirect to the request URL itself says so instead.
  */
 function redirectError(url: string, status: number, location: string | undefined, endpoint: string | undefined): AiError {
   if (!location) {
@@ -310,7 +337,14 @@ function redirectError(url: string, status: number, location: string | undefined
   } catch {
     target = null;
   }
-  const shown = (target?.href ?? location).slice(0, LOCATION_CHARS);
+  if (target && withoutHash(target) === withoutHash(new URL(url))) {
+    return new AiError(
+      'aiHttpError',
+      `The AI provider at ${url} answered HTTP ${status}, a redirect to that same URL; Vault MCP does not follow an AI provider's redirects, and this one points back at the URL it came from, so setting the base URL to it again would not help: check the server's settings and logs (a proxy or login page in front of it can answer this way), or the base URL in ${WHERE}.`,
+      status,
+    );
+  }
+  const shown = shownTarget(target, location);
   const lead = `The AI provider at ${url} answered HTTP ${status}, a redirect to ${shown}; Vault MCP does not follow an AI provider's redirects, so your notes and API key go only to the base URL you set.`;
   if (!target || (target.protocol !== 'http:' && target.protocol !== 'https:')) {
     return new AiError('aiHttpError', `${lead} Check the base URL in ${WHERE}.`, status);
