@@ -62,24 +62,20 @@ const inflateRawAny: Decoder = promisify(inflateRaw);
 /** A local provider's answer passed the size cap (raw or decoded); `postJson` words the message. */
 class TooLarge extends Error {}
 
-/** Node's TLS verification error codes: the certificate, not the network, is why the request failed. */
-const CERTIFICATE_CODES: Record<string, string> = {
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'it is self-signed',
-  SELF_SIGNED_CERT_IN_CHAIN: 'it is signed by a self-signed authority that is not trusted',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its issuer is not trusted',
-  UNABLE_TO_GET_ISSUER_CERT: 'its issuer is not trusted',
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its issuer is not trusted',
-  CERT_UNTRUSTED: 'it is not trusted',
-  CERT_REJECTED: 'it was rejected',
-  INVALID_CA: 'its authority is not a valid certificate authority',
-  CERT_SIGNATURE_FAILURE: 'its signature is invalid',
-  UNABLE_TO_DECRYPT_CERT_SIGNATURE: 'its signature is invalid',
-  CERT_HAS_EXPIRED: 'it has expired',
-  CERT_NOT_YET_VALID: 'it is not valid yet',
-  CERT_REVOKED: 'it was revoked',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'it is for another host name',
-  HOSTNAME_MISMATCH: 'it is for another host name',
-};
+/**
+ * Node's (OpenSSL's) certificate verification error codes, each with why the certificate was
+ * refused: the certificate, not the network, is why the request failed.
+ */
+const CERTIFICATE_CODES =
+  /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_(UNTRUSTED|REJECTED|SIGNATURE_FAILURE|HAS_EXPIRED|NOT_YET_VALID|REVOKED)|INVALID_CA|UNABLE_TO_DECRYPT_CERT_SIGNATURE|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)$/;
+const CERTIFICATE_REASONS: [RegExp, string][] = [
+  [/SELF_SIGNED/, 'it is self-signed'],
+  [/EXPIRED/, 'it has expired'],
+  [/NOT_YET/, 'it is not valid yet'],
+  [/REVOKED/, 'it was revoked'],
+  [/SIGNATURE_FAILURE|DECRYPT/, 'its signature is invalid'],
+  [/ALTNAME|HOSTNAME/, 'it is for another host name'],
+];
 
 /**
  * POSTs a JSON body to an AI provider. The privacy gate (gates.ts) judged the base URL the user
@@ -165,7 +161,9 @@ function certificateProblem(err: unknown): string | null {
   // Read by shape: Node's own errors may come from another realm (not `instanceof Error` there).
   for (let e: unknown = err, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && Object.prototype.hasOwnProperty.call(CERTIFICATE_CODES, code)) return CERTIFICATE_CODES[code] ?? null;
+    if (typeof code === 'string' && CERTIFICATE_CODES.test(code)) {
+      return CERTIFICATE_REASONS.find(([pattern]) => pattern.test(code))?.[1] ?? 'its issuer is not trusted';
+    }
   }
   return null;
 }
