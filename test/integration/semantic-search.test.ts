@@ -1,5 +1,9 @@
 import * as fs from 'node:fs/promises';
 import * as nodePath from 'node:path';
+import { execFileSync } from 'node:child_process';
+import * as https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { decodeSemanticIndex } from '../../src/search/semantic/store-file';
@@ -360,6 +364,54 @@ describe('semantic index over the demo vault', () => {
     expect(semantic.isError).toBe(true);
     expect(semantic.text).toMatch(/Semantic search is unavailable: the embedding provider is unreachable/);
     fake = await startFakeOpenAi({ models: {}, embeddingModels: {} });
+  });
+});
+
+describe('semantic index and a failure retrying cannot fix', () => {
+  it('a local https provider with a self-signed certificate stops the index with that reason, not "busy, retrying in a minute"', async () => {
+    const dir = await fs.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-tls-'));
+    try {
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          nodePath.join(dir, 'k.pem'),
+          '-out',
+          nodePath.join(dir, 'c.pem'),
+          '-days',
+          '2',
+          '-subj',
+          '/CN=127.0.0.1',
+        ],
+        { stdio: 'ignore' },
+      );
+    } catch {
+      console.warn('skipped: openssl is not available to make a self-signed certificate');
+      await fs.rm(dir, { recursive: true, force: true });
+      return;
+    }
+    const tls = https.createServer(
+      { key: await fs.readFile(nodePath.join(dir, 'k.pem')), cert: await fs.readFile(nodePath.join(dir, 'c.pem')) },
+      (_req, res) => res.end('{}'),
+    );
+    await fs.rm(dir, { recursive: true, force: true });
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const { plugin } = await boot((s) => (s.ai.baseUrl = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/v1`));
+      expect(plugin.semantic.current).toMatchObject({ state: 'off' });
+      const reason = (plugin.semantic.current as { reason: string }).reason;
+      expect(reason).toMatch(/presented a TLS certificate that was refused: it is self-signed/);
+      expect(reason).toMatch(/use http:\/\/ for a server on this computer/);
+      expect(reason).not.toMatch(/busy|retrying/);
+    } finally {
+      tls.closeAllConnections();
+      await new Promise<void>((resolve) => tls.close(() => resolve()));
+    }
   });
 });
 

@@ -101,6 +101,39 @@ describe('postJson never follows a redirect', () => {
     expect(redirector.requests).toHaveLength(1);
   });
 
+  it('a redirect to the request URL itself says so, not "set the base URL" to the one already set', async () => {
+    answer = { status: 308, location: `${redirector.origin}{path}#frag` };
+    const err = await aiFailure(post());
+    expect(err.status).toBe(308);
+    expect(err.message).toBe(
+      `The AI provider at ${redirector.origin}/v1/embeddings answered HTTP 308, a redirect to that same URL; Vault MCP does not follow an AI provider's redirects, ` +
+        'and this one points back at the URL it came from, so setting the base URL to it again would not help: ' +
+        "check the server's settings and logs (a proxy or login page in front of it can answer this way), or the base URL in Settings → Vault MCP → AI provider.",
+    );
+    expect(redirector.requests).toHaveLength(1);
+  });
+
+  it('a Location with user:password@ is quoted without the credentials', async () => {
+    answer = { status: 307, location: 'http://admin:hunter2@192.0.2.2:27436{path}' };
+    const err = await aiFailure(post());
+    expect(err.message).toContain('a redirect to http://192.0.2.2:27436/v1/embeddings;');
+    expect(err.message).toContain('set the base URL to http://192.0.2.2:27436/v1 in Settings');
+    expect(err.message).not.toMatch(/admin|hunter2/);
+    answer = { status: 307, location: 'http://:pw-only@127.0.0.2:1/x' };
+    expect((await aiFailure(post())).message).not.toContain('pw-only');
+    expect(target.requests).toHaveLength(0);
+  });
+
+  it('an unparseable Location is quoted with its control characters escaped', async () => {
+    // Latin-1 bytes 0x85 (NEL) and 0x9B (CSI) arrive as U+0085 and U+009B; a tab is legal inside a header value.
+    answer = { status: 302, location: 'http://[bad\t\u0085\u009b[31mé' };
+    const err = await aiFailure(post());
+    expect(err.message).toContain('a redirect to http://[bad\\u0009\\u0085\\u009b[31mé; Vault MCP does not follow');
+    // eslint-disable-next-line no-control-regex -- the message must hold no control character
+    expect(err.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(err.message).toContain('Check the base URL in Settings → Vault MCP → AI provider.');
+  });
+
   it('a 3xx without a Location is an error too, and is not retried', async () => {
     answer = { status: 300 };
     const err = await aiFailure(post());

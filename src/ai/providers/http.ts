@@ -20,6 +20,15 @@ export interface ProviderResponse {
 /** How long a provider may take to answer one request, ms (local models on a CPU are slow). */
 export const PROVIDER_TIMEOUT_MS = 120_000;
 
+/**
+ * Largest answer read from a provider on this computer, raw and after decoding, in bytes (64 MiB).
+ * The biggest answer Vault MCP asks for is an embeddings batch: 32 inputs × 4096 dimensions as
+ * JSON numbers is about 3 MiB, so 64 MiB is far above any real answer, yet it stops a runaway
+ * server or a compression bomb (a small gzip that inflates to gigabytes) before it runs Obsidian
+ * out of memory.
+ */
+export const PROVIDER_MAX_BODY_BYTES = 64 * 1024 * 1024;
+
 /** Options of {@link postJson}. */
 export interface PostJsonOptions {
   /** How long to wait for the whole answer, ms (default {@link PROVIDER_TIMEOUT_MS}). */
@@ -29,6 +38,8 @@ export interface PostJsonOptions {
    * message can name the base URL that would reach the redirect's target directly.
    */
   endpoint?: string;
+  /** Largest answer read from a local provider, raw and decoded, bytes (default {@link PROVIDER_MAX_BODY_BYTES}). */
+  maxBodyBytes?: number;
 }
 
 const WHERE = 'Settings → Vault MCP → AI provider';
@@ -39,13 +50,32 @@ const lookup = providerLookup();
  * socket another part of the app opened to the same host:port through another lookup.
  */
 const agents = { http: new HttpAgent({ keepAlive: true, timeout: 5000 }), https: new HttpsAgent({ keepAlive: true, timeout: 5000 }) };
-const decoders: Record<string, (buf: Buffer) => Promise<Buffer>> = {
+type Decoder = (buf: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>;
+const decoders: Record<string, Decoder> = {
   gzip: promisify(gunzip),
   'x-gzip': promisify(gunzip),
   br: promisify(brotliDecompress),
 };
-const inflateAny = promisify(inflate);
-const inflateRawAny = promisify(inflateRaw);
+const inflateAny: Decoder = promisify(inflate);
+const inflateRawAny: Decoder = promisify(inflateRaw);
+
+/** A local provider's answer passed the size cap (raw or decoded); `postJson` words the message. */
+class TooLarge extends Error {}
+
+/**
+ * Node's (OpenSSL's) certificate verification error codes, each with why the certificate was
+ * refused: the certificate, not the network, is why the request failed.
+ */
+const CERTIFICATE_CODES =
+  /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_(UNTRUSTED|REJECTED|SIGNATURE_FAILURE|HAS_EXPIRED|NOT_YET_VALID|REVOKED)|INVALID_CA|UNABLE_TO_DECRYPT_CERT_SIGNATURE|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH)$/;
+const CERTIFICATE_REASONS: [RegExp, string][] = [
+  [/SELF_SIGNED/, 'it is self-signed'],
+  [/EXPIRED/, 'it has expired'],
+  [/NOT_YET/, 'it is not valid yet'],
+  [/REVOKED/, 'it was revoked'],
+  [/SIGNATURE_FAILURE|DECRYPT/, 'its signature is invalid'],
+  [/ALTNAME|HOSTNAME/, 'it is for another host name'],
+];
 
 /**
  * POSTs a JSON body to an AI provider. The privacy gate (gates.ts) judged the base URL the user
@@ -79,14 +109,32 @@ export async function postJson(
   options: PostJsonOptions = {},
 ): Promise<ProviderResponse> {
   const timeoutMs = options.timeoutMs ?? PROVIDER_TIMEOUT_MS;
+  const maxBytes = options.maxBodyBytes ?? PROVIDER_MAX_BODY_BYTES;
   const local = classifyBaseUrl(url) === 'local';
   let answer: { status: number; headers: Record<string, string>; text: string };
   try {
     answer = local
-      ? await send(new URL(url), headers, Buffer.from(JSON.stringify(body), 'utf8'), timeoutMs)
+      ? await send(new URL(url), headers, Buffer.from(JSON.stringify(body), 'utf8'), timeoutMs, maxBytes)
       : await sendThroughObsidian(url, headers, JSON.stringify(body), timeoutMs);
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = messageOf(err);
+    if (err instanceof TooLarge) {
+      throw new AiError(
+        'aiHttpError',
+        `The AI provider at ${url} answered with more than ${mebibytes(maxBytes)} (${reason}), far more than any embeddings or chat answer, so Vault MCP stopped reading it; check that the base URL points at the provider's API and not at a file or another service, and the server's logs.`,
+        undefined,
+        true,
+      );
+    }
+    const certificate = local ? certificateProblem(err) : null;
+    if (certificate) {
+      throw new AiError(
+        'aiHttpError',
+        `The AI provider at ${url} presented a TLS certificate that was refused: ${certificate} (${reason}). A provider on this computer is reached without the operating system's certificate store, so a self-signed or mkcert certificate is not trusted; use http:// for a server on this computer (the request never leaves the machine) in ${WHERE}.`,
+        undefined,
+        true,
+      );
+    }
     throw new AiError(
       'aiHttpError',
       `Could not reach the AI provider at ${url} (${reason}); check that the server is running and the base URL is right.`,
@@ -95,6 +143,29 @@ export async function postJson(
   if (local && answer.status >= 300 && answer.status < 400)
     throw redirectError(url, answer.status, answer.headers.location, options.endpoint);
   return { status: answer.status, headers: answer.headers, text: answer.text, json: parseJson(answer.text) };
+}
+
+/** `64 MiB` (bytes below a MiB as `N bytes`). */
+function mebibytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB` : `${bytes} bytes`;
+}
+
+/** An error's message, read by shape (Node's own errors may come from another realm). */
+function messageOf(err: unknown): string {
+  const message = typeof err === 'object' && err !== null ? (err as { message?: unknown }).message : undefined;
+  return typeof message === 'string' ? message : String(err);
+}
+
+/** Why the TLS certificate was refused, when `err` (or its cause) is a certificate verification error; else null. */
+function certificateProblem(err: unknown): string | null {
+  // Read by shape: Node's own errors may come from another realm (not `instanceof Error` there).
+  for (let e: unknown = err, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && CERTIFICATE_CODES.test(code)) {
+      return CERTIFICATE_REASONS.find(([pattern]) => pattern.test(code))?.[1] ?? 'its issuer is not trusted';
+    }
+  }
+  return null;
 }
 
 /** A timeout's error message: `no answer within 120 s` (ms below a second). */
@@ -132,6 +203,7 @@ function send(
   headers: Record<string, string>,
   body: Buffer,
   timeoutMs: number,
+  maxBytes: number,
 ): Promise<{ status: number; headers: Record<string, string>; text: string }> {
   const secure = url.protocol === 'https:';
   const request = secure ? httpsRequest : httpRequest;
@@ -152,7 +224,19 @@ function send(
   const answer = new Promise<{ status: number; headers: Record<string, string>; raw: Buffer }>((resolve, reject) => {
     const req = request(url, sent, (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
+      let received = 0;
+      const tooLarge = (what: string): void => {
+        const err = new TooLarge(what);
+        reject(err);
+        req.destroy(err);
+      };
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > maxBytes) return tooLarge(`it announced ${declared} bytes`);
+      res.on('data', (c: Buffer) => {
+        received += c.byteLength;
+        if (received > maxBytes) return tooLarge(`more than ${maxBytes} bytes arrived`);
+        chunks.push(c);
+      });
       res.on('error', reject);
       res.on('aborted', () => reject(new Error('the connection closed before the whole answer arrived')));
       res.on('end', () => {
@@ -171,30 +255,71 @@ function send(
   }).finally(() => clearTimeout(timer));
   return answer.then(async ({ status, headers: answered, raw }) => {
     try {
-      return { status, headers: answered, text: (await decode(raw, answered['content-encoding'])).toString('utf8') };
+      return { status, headers: answered, text: (await decode(raw, answered['content-encoding'], maxBytes)).toString('utf8') };
     } catch (err) {
-      throw new Error(
-        `its ${answered['content-encoding']} answer could not be decoded: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      if (isTooLargeOutput(err)) throw new TooLarge(`its ${answered['content-encoding']} answer decodes to more than ${maxBytes} bytes`);
+      throw new Error(`its ${answered['content-encoding']} answer could not be decoded: ${messageOf(err)}`);
     }
   });
 }
 
-/** The body with its `Content-Encoding` undone (gzip, deflate with or without zlib header, br); other codings as sent. */
-async function decode(body: Buffer, encoding: string | undefined): Promise<Buffer> {
+/** zlib refused to produce more than `maxOutputLength` bytes (`ERR_BUFFER_TOO_LARGE`). */
+function isTooLargeOutput(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE';
+}
+
+/**
+ * The body with its `Content-Encoding` undone (gzip, deflate with or without zlib header, br),
+ * never longer than `maxBytes`; other codings as sent.
+ * @throws the zlib error (`ERR_BUFFER_TOO_LARGE` past `maxBytes`)
+ */
+async function decode(body: Buffer, encoding: string | undefined, maxBytes: number): Promise<Buffer> {
   const coding = (encoding ?? '').trim().toLowerCase();
   if (body.byteLength === 0 || coding === '' || coding === 'identity') return body;
-  if (coding === 'deflate') return inflateAny(body).catch(() => inflateRawAny(body));
+  const limit = { maxOutputLength: maxBytes };
+  if (coding === 'deflate') {
+    return inflateAny(body, limit).catch((err: unknown) => {
+      if (isTooLargeOutput(err)) throw err;
+      return inflateRawAny(body, limit);
+    });
+  }
   const decoder = decoders[coding];
-  return decoder ? decoder(body) : body;
+  return decoder ? decoder(body, limit) : body;
 }
 
 /** Longest redirect target quoted in a message, in chars. */
 const LOCATION_CHARS = 300;
 
+/** C0 and C1 controls, DEL, and the bidi and line-separator marks that would hide or reorder a quoted target. */
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's job
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with every {@link UNPRINTABLE} char written as a `\uXXXX` escape, so a message shows what the server sent. */
+function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A redirect target as a message quotes it: without `user:password@` (never repeat credentials), at most {@link LOCATION_CHARS}, printable. */
+function shownTarget(target: URL | null, location: string): string {
+  let text = location;
+  if (target) {
+    const bare = new URL(target.href);
+    bare.username = '';
+    bare.password = '';
+    text = bare.href;
+  }
+  return printable(text.slice(0, LOCATION_CHARS));
+}
+
+/** The URL without its fragment (a fragment is never sent), for comparing a redirect with its request. */
+function withoutHash(u: URL): string {
+  return u.href.slice(0, u.href.length - u.hash.length);
+}
+
 /**
  * The error for a 3xx answer: where the provider pointed (its `Location`, resolved against the
- * request URL), that it was not followed, and the base URL that would reach it directly.
+ * request URL, shown without credentials or control chars), that it was not followed, and the
+ * base URL that would reach it directly; a redirect to the request URL itself says so instead.
  */
 function redirectError(url: string, status: number, location: string | undefined, endpoint: string | undefined): AiError {
   if (!location) {
@@ -210,7 +335,14 @@ function redirectError(url: string, status: number, location: string | undefined
   } catch {
     target = null;
   }
-  const shown = (target?.href ?? location).slice(0, LOCATION_CHARS);
+  if (target && withoutHash(target) === withoutHash(new URL(url))) {
+    return new AiError(
+      'aiHttpError',
+      `The AI provider at ${url} answered HTTP ${status}, a redirect to that same URL; Vault MCP does not follow an AI provider's redirects, and this one points back at the URL it came from, so setting the base URL to it again would not help: check the server's settings and logs (a proxy or login page in front of it can answer this way), or the base URL in ${WHERE}.`,
+      status,
+    );
+  }
+  const shown = shownTarget(target, location);
   const lead = `The AI provider at ${url} answered HTTP ${status}, a redirect to ${shown}; Vault MCP does not follow an AI provider's redirects, so your notes and API key go only to the base URL you set.`;
   if (!target || (target.protocol !== 'http:' && target.protocol !== 'https:')) {
     return new AiError('aiHttpError', `${lead} Check the base URL in ${WHERE}.`, status);

@@ -390,8 +390,15 @@ function errorCode(err: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** Unreachable, rate-limited or failing on its side (`aiHttpError` without status, 429, 5xx): worth trying again later. */
+/**
+ * Unreachable, rate-limited or failing on its side (`aiHttpError` without status, 429, 5xx): worth
+ * trying again later. Not an error marked `lasting` (ai-error.ts: a refused TLS certificate, an
+ * answer over the size cap), which retrying every minute cannot fix.
+ * @param err anything thrown by an AI call
+ * @returns true when the semantic index should pause and retry
+ */
 export function isTransientAiError(err: unknown): boolean {
   const status = err instanceof Error ? (err as Error & { status?: unknown }).status : undefined;
+  if (err instanceof Error && (err as Error & { lasting?: unknown }).lasting === true) return false;
   return errorCode(err) === 'aiHttpError' && (status === undefined || status === 429 || (typeof status === 'number' && status >= 500));
 }
