@@ -1,9 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as nodePath from 'node:path';
-import { execFileSync } from 'node:child_process';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import * as os from 'node:os';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { decodeSemanticIndex } from '../../src/search/semantic/store-file';
@@ -11,6 +9,7 @@ import type { VaultMcpSettings } from '../../src/settings/settings';
 import { bootPlugin, connectClient, type BootedPlugin, type BootOptions } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/fake-openai';
+import { selfSignedCert } from '../harness/self-signed-cert';
 
 type Json = Record<string, any>;
 
@@ -369,37 +368,12 @@ describe('semantic index over the demo vault', () => {
 
 describe('semantic index and a failure retrying cannot fix', () => {
   it('a local https provider with a self-signed certificate stops the index with that reason, not "busy, retrying in a minute"', async () => {
-    const dir = await fs.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-tls-'));
-    try {
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-keyout',
-          nodePath.join(dir, 'k.pem'),
-          '-out',
-          nodePath.join(dir, 'c.pem'),
-          '-days',
-          '2',
-          '-subj',
-          '/CN=127.0.0.1',
-        ],
-        { stdio: 'ignore' },
-      );
-    } catch {
+    const pair = selfSignedCert(2);
+    if (pair === null) {
       console.warn('skipped: openssl is not available to make a self-signed certificate');
-      await fs.rm(dir, { recursive: true, force: true });
       return;
     }
-    const tls = https.createServer(
-      { key: await fs.readFile(nodePath.join(dir, 'k.pem')), cert: await fs.readFile(nodePath.join(dir, 'c.pem')) },
-      (_req, res) => res.end('{}'),
-    );
-    await fs.rm(dir, { recursive: true, force: true });
+    const tls = https.createServer(pair, (_req, res) => res.end('{}'));
     await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', () => resolve()));
     try {
       const { plugin } = await boot((s) => (s.ai.baseUrl = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/v1`));

@@ -4,17 +4,14 @@
  * memory), and a TLS certificate Node refuses is named as such, not as "unreachable or busy".
  * Real loopback servers; the cap is lowered through postJson's `maxBodyBytes` option.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { PROVIDER_MAX_BODY_BYTES, postJson } from '../../src/ai/providers/http';
 import { isTransientAiError } from '../../src/search/semantic/semantic-index';
 import { aiFailure } from '../harness/ai-failure';
+import { selfSignedCert } from '../harness/self-signed-cert';
 
 const MIB = 1024 * 1024;
 const servers: (http.Server | https.Server)[] = [];
@@ -119,41 +116,8 @@ describe('the answer of a provider on this computer is capped', () => {
   });
 });
 
-/** A self-signed certificate for localhost / 127.0.0.1 made with openssl, or null when openssl is missing. */
-function selfSigned(days: number): { key: Buffer; cert: Buffer } | null {
-  const dir = mkdtempSync(join(tmpdir(), 'vault-mcp-tls-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        join(dir, 'k.pem'),
-        '-out',
-        join(dir, 'c.pem'),
-        '-days',
-        String(days),
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-    return { key: readFileSync(join(dir, 'k.pem')), cert: readFileSync(join(dir, 'c.pem')) };
-  } catch {
-    return null;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 describe('a local https provider whose certificate Node refuses', () => {
-  const pair = selfSigned(2);
+  const pair = selfSignedCert(2);
 
   it('fails with a lasting error that names the certificate and says to use http:// on this computer', async () => {
     if (pair === null) {
