@@ -21,8 +21,8 @@ import { isPathInside, lexicalVaultPath } from '../paths/paths';
  * is outside as well; a dangling link (`fs.lstatSync` says link, realpath finds no target) is
  * outside, since writing to it would create its target wherever that is. A link that stays inside the vault is fine.
  *
- * Trusted links (settings `access.trustedSymlinks`, vault paths of the links the user, spaces at their ends kept,
- * vouches for) widen the rule for what lies at or below them: there the real path may also
+ * Trusted links (settings `access.trustedSymlinks`, vault paths of the links the user vouches
+ * for, spaces at their ends kept) widen the rule for what lies at or below them: there the real path may also
  * be inside the link's own real target, but a further link out of that target is still outside.
  *
  * Answers are cached by vault path and dropped for a path and everything below it when the
