@@ -23,6 +23,7 @@ import type { SessionAddOn } from '../src/server/content/session-add-on';
 import { conformanceFixtures } from '../test/conformance-fixtures';
 import { runReviewCommand, type ReviewCommandTarget } from '../src/ui/review/review-commands';
 import { ACTIVITY_COMMANDS_HELP, runActivityCommand, type ActivityCommandTarget } from '../src/ui/activity/activity-commands';
+import { rootsShown } from '../src/vault/paths/paths';
 
 async function main(): Promise<void> {
   // A terminal that went away (closed window, `| head`: EIO, EPIPE) must not crash the run before it cleans up.
@@ -93,12 +94,9 @@ async function main(): Promise<void> {
   settings.access.quarantine = quarantine.folders.map((f) => f.folder);
   const quarantined = settings.access.quarantine;
   // Each root takes the spelling of the folder it names (`projects` → `Projects`), as client MCP roots do.
-  // A refusal names the root as typed: with its outer spaces (quoted) when they were part of what decided it.
-  const typedRoot = (root: string, i: number): string => {
-    const spaced = options.exactRoots?.[i] ?? null;
-    return `vault-mcp: --roots ${spaced === null ? root : JSON.stringify(spaced)}`;
-  };
-  const runRoots = await resolveRoots(vault.dir, options.roots, options.configDir, quarantined, typedRoot, options.exactRoots);
+  // A refusal names the root it judged, quoted when spaces at its ends are part of its name (`./ Sp /` is " Sp ").
+  const namedRoot = (root: string): string => `vault-mcp: --roots ${rootsShown([root])}`;
+  const runRoots = await resolveRoots(vault.dir, options.roots, options.configDir, quarantined, namedRoot, options.exactRoots);
   options.roots = runRoots.roots;
   const badRoots = [...quarantine.problems, ...runRoots.problems];
   // A settings key's roots are checked the same way: a missing or quarantined folder would leave it silently seeing nothing.

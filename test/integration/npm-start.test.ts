@@ -298,7 +298,7 @@ describe("npm start --settings FILE: the plugin's settings format for a run", ()
     expect(await both.exited).toBe(2);
     expect(both.out).toEqual([]);
     expect(both.err.filter((l) => l !== '')).toEqual([
-      'vault-mcp: --roots " Sp ": that root names two folders, "Sp" with its outer spaces trimmed and " Sp " as typed; write "Sp" with no space before or after it ' +
+      'vault-mcp: --roots Sp: that root names two folders, "Sp" with its outer spaces trimmed and " Sp " as typed; write "Sp" with no space before or after it ' +
         'for the first, or "./ Sp /" for the second ("./" before it and "/" after it keep its spaces).',
     ]);
     // Every refusal of a root checked against the vault is one `vault-mcp:` line, as the flags' own refusals are.
@@ -307,6 +307,15 @@ describe("npm start --settings FILE: the plugin's settings format for a run", ()
     expect(missing.err.filter((l) => l !== '')).toEqual([
       expect.stringMatching(/^vault-mcp: --roots Nowhere: the vault has no folder named 'Nowhere'/),
     ]);
+    // A root whose spaces were kept (`./ Nope /`) is quoted; a space after a comma is no part of the next root.
+    const spaced = start(['--roots', 'Sp, ./ Nope /']);
+    expect(await spaced.exited).toBe(2);
+    expect(spaced.err.filter((l) => l !== '')).toEqual([
+      expect.stringMatching(/^vault-mcp: --roots " Nope ": the vault has no folder named ' Nope '/),
+    ]);
+    const listed = start(['--roots', 'Sp, Nowhere']);
+    expect(await listed.exited).toBe(2);
+    expect(listed.err.filter((l) => l !== '')).toEqual([expect.stringMatching(/^vault-mcp: --roots Nowhere: /)]);
   });
 
   it('stops with exit 2 when a quarantine entry names a note: quarantine takes folders, and the start lines would call it one', async () => {

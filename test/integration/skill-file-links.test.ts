@@ -22,6 +22,8 @@ const FILES: Record<string, string> = {
   '_private/Passwords hint.md': 'SECRET-MARK quarantined hint\n',
   'Skills/demo/SKILL.md': '---\nname: Demo\ndescription: A demo skill.\n---\nRead refs.\n',
   'Skills/demo/refs/plain.txt': 'plain reference\n',
+  'Skills/demo/refs/swap.txt': 'swap plain\n',
+  'Projects/Swapped.md': 'an open note\n',
 };
 
 describe('skill_read: a skill file behind a link is judged where it really lies', () => {
@@ -63,6 +65,7 @@ describe('skill_read: a skill file behind a link is judged where it really lies'
       'Skills/demo/refs/open.txt',
       'Skills/demo/refs/plain.txt',
       'Skills/demo/refs/readonly.txt',
+      'Skills/demo/refs/swap.txt',
     ]);
     expect((await call(client, 'skill_read', { id: 'demo', file: 'refs/plain.txt' })).content).toBe('plain reference\n');
     expect((await call(client, 'skill_read', { id: 'demo', file: 'refs/readonly.txt' })).content).toContain('Read-only but readable');
@@ -82,10 +85,29 @@ describe('skill_read: a skill file behind a link is judged where it really lies'
 
   it('with roots Skills: a link to a note outside them and a hard link stay out; the plain file reads', async () => {
     booted.plugin.settings.keys[0].roots = ['Skills'];
-    expect((await call(client, 'skill_read', { id: 'demo' })).files).toEqual(['Skills/demo/refs/plain.txt']);
+    expect((await call(client, 'skill_read', { id: 'demo' })).files).toEqual(['Skills/demo/refs/plain.txt', 'Skills/demo/refs/swap.txt']);
     for (const file of ['refs/open.txt', 'refs/readonly.txt', 'refs/hardlink.txt', 'refs/hard-private.txt', 'refs/therapy.txt']) {
       expect({ file, answer: await callError(client, 'skill_read', { id: 'demo', file }) }).toEqual({ file, answer: missing(file) });
     }
     expect((await call(client, 'skill_read', { id: 'demo', file: 'refs/plain.txt' })).content).toBe('plain reference\n');
+  });
+
+  it('a file replaced by a link while the plugin runs (a modify to the vault) is judged again: skill_read and read_note', async () => {
+    const vault = booted.app.vault.adapter.getFullPath('');
+    expect((await call(client, 'skill_read', { id: 'demo', file: 'refs/swap.txt' })).content).toBe('swap plain\n');
+    expect((await call(client, 'read_note', { path: 'Projects/Swapped.md' })).body).toBe('an open note\n');
+    // Replaced in place, as `ln -s … tmp && mv -f tmp file` or a sync tool's rename over it does.
+    const swap = async (at: string, target: string): Promise<void> => {
+      const tmp = nodePath.join(vault, `${at}.tmp-link`);
+      await fsp.symlink(target, tmp, 'file');
+      await fsp.rename(tmp, nodePath.join(vault, at));
+    };
+    await swap('Skills/demo/refs/swap.txt', '../../../Personal/Therapy notes.md');
+    await swap('Projects/Swapped.md', '../_private/Passwords hint.md');
+    await booted.app.vault.syncFromDisk();
+    expect(await callError(client, 'skill_read', { id: 'demo', file: 'refs/swap.txt' })).toBe(missing('refs/swap.txt'));
+    expect(JSON.stringify((await call(client, 'skill_read', { id: 'demo' })).files)).not.toContain('swap.txt');
+    const note = await client.callTool({ name: 'read_note', arguments: { path: 'Projects/Swapped.md' } });
+    expect(JSON.stringify(note)).not.toContain('SECRET-MARK');
   });
 });

@@ -56,6 +56,19 @@ export class OutsideLinks {
       if (oldPath !== undefined) this.forget(oldPath);
     };
     this.refs.push(app.vault.on('create', drop), app.vault.on('delete', drop), app.vault.on('rename', drop));
+    // A file replaced in place (`ln -s … tmp && mv -f tmp note.md`, a sync tool's rename over it) is reported as a
+    // modify: its cached answer ("a plain file") and its folder's listing may be stale, so both go. A file's own
+    // keys only, not the whole cache: modifies come with every save.
+    this.refs.push(app.vault.on('modify', (file) => this.forgetFile(file.path)));
+  }
+
+  /** Drops the cached answers for the file at `path` alone (its keys with and without trusted links) and its folder's listing. */
+  private forgetFile(path: string): void {
+    this.cache.delete(path);
+    if (this.cache.size > 0 && this.trusted !== null && this.trusted.links.length > 0)
+      for (const key of [...this.cache.keys()]) if (key.startsWith(`${path}\u0000`)) this.cache.delete(key);
+    const slash = path.lastIndexOf('/');
+    this.listings.delete(slash === -1 ? '' : path.slice(0, slash));
   }
 
   /** Stops following vault events; call when the plugin unloads. */
