@@ -1,12 +1,14 @@
 import * as os from 'node:os';
 import * as http from 'node:http';
 import type { LookupAddress } from 'node:dns';
+import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { postJson } from '../../src/ai/providers/http';
 import { providerLookup, type ResolveAll } from '../../src/ai/providers/loopback-lookup';
 import { startRecordingServer, type RecordingServer } from '../fakes/recording-server';
 import { aiFailure } from '../harness/ai-failure';
+import { isTransientAiError } from '../../src/search/semantic/semantic-index';
 
 describe('postJson', () => {
   let server: http.Server;
@@ -111,6 +113,33 @@ describe('postJson never follows a redirect', () => {
         "check the server's settings and logs (a proxy or login page in front of it can answer this way), or the base URL in Settings → Vault MCP → AI provider.",
     );
     expect(redirector.requests).toHaveLength(1);
+  });
+
+  it('a redirect to the request URL with user:password@ added is still "that same URL", credentials not quoted', async () => {
+    answer = { status: 307, location: `${redirector.origin.replace('http://', 'http://user:pass@')}{path}` };
+    const err = await aiFailure(post());
+    expect(err.message).toContain('a redirect to that same URL;');
+    expect(err.message).not.toMatch(/user:pass|set the base URL to/);
+  });
+
+  it('a Location Node cannot parse (control characters) is a lasting error saying the answer could not be read, not "unreachable"', async () => {
+    // A raw server: node:http refuses to send such a header itself.
+    const raw = net.createServer((socket) => {
+      socket.once('data', () =>
+        socket.end('HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:1/\x1b[31mred\x07\r\nContent-Length: 0\r\n\r\n'),
+      );
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const err = await aiFailure(postJson(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1/embeddings`, {}, {}));
+      expect(err.code).toBe('aiHttpError');
+      expect(err.message).toMatch(/answered with an HTTP response that could not be read \(.+\): no provider's API answers so/);
+      expect(err.message).not.toMatch(/Could not reach/);
+      expect(isTransientAiError(err)).toBe(false);
+      expect(err.message).not.toContain('\x1b');
+    } finally {
+      await new Promise<void>((resolve) => raw.close(() => resolve()));
+    }
   });
 
   it('a Location with user:password@ is quoted without the credentials', async () => {

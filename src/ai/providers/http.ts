@@ -135,6 +135,14 @@ export async function postJson(
         true,
       );
     }
+    if (local && isMalformedAnswer(err)) {
+      throw new AiError(
+        'aiHttpError',
+        `The AI provider at ${url} answered with an HTTP response that could not be read (${reason}): no provider's API answers so (a header such as a redirect's Location holding control characters, or no HTTP server at all); check the base URL in ${WHERE} and the server's logs.`,
+        undefined,
+        true,
+      );
+    }
     throw new AiError(
       'aiHttpError',
       `Could not reach the AI provider at ${url} (${reason}); check that the server is running and the base URL is right.`,
@@ -166,6 +174,16 @@ function certificateProblem(err: unknown): string | null {
     }
   }
   return null;
+}
+
+/**
+ * True when Node's HTTP parser refused the answer itself (its `HPE_*` codes, llhttp): the server
+ * spoke, but not HTTP a provider sends, so waiting and retrying will not help. Read by shape, as
+ * {@link certificateProblem} reads its codes.
+ */
+function isMalformedAnswer(err: unknown): boolean {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('HPE_');
 }
 
 /** A timeout's error message: `no answer within 120 s` (ms below a second). */
@@ -311,9 +329,13 @@ function shownTarget(target: URL | null, location: string): string {
   return printable(text.slice(0, LOCATION_CHARS));
 }
 
-/** The URL without its fragment (a fragment is never sent), for comparing a redirect with its request. */
+/** The URL without its fragment (never sent) and without `user:password@`, for comparing a redirect with its request. */
 function withoutHash(u: URL): string {
-  return u.href.slice(0, u.href.length - u.hash.length);
+  const bare = new URL(u.href);
+  bare.username = '';
+  bare.password = '';
+  bare.hash = '';
+  return bare.href;
 }
 
 /**
