@@ -11,4 +11,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!approx-string-match/)'],
   moduleNameMapper: { '^obsidian$': '<rootDir>/test/host/index.ts' },
   testTimeout: 60000,
+  // One throwaway vault registry folder per run (boot-plugin.ts), removed at its end.
+  globalSetup: '<rootDir>/test/harness/registry-setup.cjs',
+  globalTeardown: '<rootDir>/test/harness/registry-teardown.cjs',
 };

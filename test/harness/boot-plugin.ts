@@ -98,7 +98,12 @@ export async function bootPlugin<P extends BootablePlugin>(
   options: BootOptions,
 ): Promise<BootedPlugin<P>> {
   // Test runs register their vaults in a throwaway registry folder, never the user's app-data one.
-  process.env[REGISTRY_DIR_ENV] ||= fs.mkdtempSync(nodePath.join(os.tmpdir(), 'vault-mcp-registry-'));
+  if (!process.env[REGISTRY_DIR_ENV]) {
+    const registry = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'vault-mcp-registry-'));
+    process.env[REGISTRY_DIR_ENV] = registry;
+    // One folder per test or bench process: removed when it exits, not left behind in the temp folder by every run.
+    process.once('exit', () => fs.rmSync(registry, { recursive: true, force: true }));
+  }
   const token = options.token ?? `test-${Math.random().toString(36).slice(2)}-${Date.now().toString(36)}`;
   const key: KeyRecord = {
     id: BOOT_KEY_ID,
