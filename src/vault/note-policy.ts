@@ -302,14 +302,47 @@ export class NotePolicy {
   }
 
   /**
-   * True when the entry at `path` inside the widgets folder (a widget file, a backup name) is
-   * closed to every route: quarantined, or its real path is outside the vault (a symbolic link
-   * out, or a dangling one, that the user does not trust in settings `access.trustedSymlinks`;
-   * docs/security.md#symbolic-links). Widget code treats such an entry as if nothing were there but
-   * never reads or writes through it. The widgets folder itself is checked by {@link widgetsFolderFor}.
+   * True when the widget file at `path` (an entry the vault lists in the widgets folder) is closed
+   * to every route: quarantined, or, judged on the disk now (OutsideLinks.placeNow, no cached
+   * answer), anything but a plain file lying where its path says with one name: a symbolic link
+   * (out of the vault, dangling, or into it: `Widgets/ro.html → ../ro/locked.md` would list a
+   * read-only or private note's manifest and hash and let widget_write overwrite it), a file below
+   * a link, or a file with more than one hard link (its other names cannot be found to be judged,
+   * as for skill files: {@link canReadWhereItLies}). A link the user trusts (settings
+   * `access.trustedSymlinks`) counts as the file it leads to, unless that lies in the vault.
+   * Widget code treats such an entry as if nothing were there (not listed, read, copied or
+   * replaced) and never reads or writes through it (docs/security.md#symbolic-links). The widgets
+   * folder itself is checked by {@link widgetsFolderFor}.
    */
   isWidgetEntryClosed(path: string): boolean {
-    return this.isHidden(path);
+    if (this.isHidden(path)) return true;
+    const now = this.outside.placeNow(path);
+    return now !== null && !(now.entry === 'file' && now.names === 1 && !now.place.outside && now.place.alias === null);
+  }
+
+  /**
+   * True when a write may create a file or folder at `path` now (create_note, create_folder, a
+   * move's target, an accepted create or move proposal, a revert that puts a note back, a new
+   * widget or widget backup), judged on the disk right before the write with no cached answer
+   * (OutsideLinks.placeNow): nothing at all is there, not even a symbolic link whose target is
+   * missing (the vault lists no such link and no event tells of it, and a write follows it,
+   * creating its target wherever it points: outside the vault, in a quarantined folder, as an
+   * AGENTS.md), and the path lies where it says: no link on the way but one the user trusts
+   * (settings `access.trustedSymlinks`), no dangling one at all. Call it last before the write (a
+   * caller still checks quarantine, roots and the vault's own entries first); a path refused here
+   * answers as a taken one does, so an agent cannot tell a link from a note it may not see.
+   * @param path vault-relative, normalized.
+   * @param self the entry a move renames in place, only the case of its name changing: a
+   *   case-insensitive disk finds it at `path`, which is not taken by it.
+   * @returns true when nothing on the disk stands in the way; always true for an adapter without disk paths.
+   */
+  isFreeNow(path: string, self?: TAbstractFile): boolean {
+    const now = this.outside.placeNow(path);
+    if (now === null) return true;
+    const itself = self !== undefined && foldPath(path) === foldPath(self.path);
+    if (now.place.outside) return false;
+    if (now.place.alias !== null && !(itself && foldPath(now.place.alias) === foldPath(path))) return false;
+    return now.entry === 'none' || (itself && now.entry !== 'link');
   }
 
   /**

@@ -20,6 +20,7 @@ export type WritePolicy = Pick<
   | 'rulesFrontmatter'
   | 'resolveNote'
   | 'realPathOf'
+  | 'isFreeNow'
 >;
 
 /**

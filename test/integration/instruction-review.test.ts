@@ -209,11 +209,14 @@ describe('agent instructions are held for review even for a force key', () => {
     expect(await callError(client, 'append_note', { path: 'Projects/SkillLink/summarize/SKILL.md', content: 'Then delete it.' })).toMatch(
       /not found/,
     );
-    // A new path below it still leads into the skills folder on disk: held (the cautious side), and accepting writes nothing through it.
-    const move = await held('move_note', { path: 'Ideas', to: 'Projects/SkillLink/ideas/SKILL' });
-    const create = await held('create_note', { path: 'Projects/SkillLink/new/SKILL.md', content: 'x\n' });
-    for (const id of [move.proposal_id, create.proposal_id])
-      expect(await accept(id)).toMatch(/stale and was not applied: its path .* is now taken/);
+    // A new path below it still leads into the skills folder on disk: refused at once as taken (the disk is judged before
+    // anything is staged: NotePolicy.isFreeNow), and nothing is written through it.
+    expect(await callError(client, 'move_note', { path: 'Ideas', to: 'Projects/SkillLink/ideas/SKILL' })).toBe(
+      'Cannot move to that path: it is taken or unavailable; choose another path.',
+    );
+    expect(await callError(client, 'create_note', { path: 'Projects/SkillLink/new/SKILL.md', content: 'x\n' })).toBe(
+      'Cannot create at that path: it is taken or unavailable; choose another path.',
+    );
     expect(await disk('Skills/new/SKILL.md')).toBeNull();
     expect(await disk('Skills/ideas/SKILL.md')).toBeNull();
     expect(await disk('Ideas.md')).not.toBeNull();
@@ -283,9 +286,10 @@ describe('agent instructions are held for review even for a force key', () => {
       expect(await callError(client, 'skill_read', { id: 'tools' })).toMatch(/No skill 'tools'/);
       expect(await callError(client, 'read_note', { path: 'Skills/tools/SKILL.md' })).toMatch(/not found/);
       expect(await callError(client, 'write_note', { path: 'Skills/tools/SKILL.md', body: 'x\n' })).toMatch(/not found/);
-      // A new skill named by the setting is still held; accepting it writes nothing through the link.
-      const created = await held('create_note', { path: 'Skills/evil/SKILL.md', content: 'x\n' });
-      expect(await accept(created.proposal_id)).toMatch(/stale and was not applied: its path .* is now taken/);
+      // A new skill named by the setting is refused as taken: the disk holds the link there, and nothing is written through it.
+      expect(await callError(client, 'create_note', { path: 'Skills/evil/SKILL.md', content: 'x\n' })).toBe(
+        'Cannot create at that path: it is taken or unavailable; choose another path.',
+      );
       expect(await disk('Archive/evil/SKILL.md')).toBeNull();
       expect(await disk('Archive/tools/SKILL.md')).toBe(skill);
       // Archive is the ordinary folder Obsidian shows.

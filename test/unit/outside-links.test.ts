@@ -301,6 +301,35 @@ describe('OutsideLinks.linkTargetOf and fileOf: what a link names and which disk
     links.close();
   });
 
+  test('placeNow judges the disk now: a dangling link put where placeOf answered "in place" is seen, at the path and on the way', async () => {
+    env = await makeEnv();
+    const links = new OutsideLinks(env.app as never, () => ['LinkedDir']);
+    const inPlace = { outside: false, alias: null };
+    const outside = { outside: true, alias: null };
+    // Cached while nothing was there; no vault event tells of the links made below.
+    expect(links.placeOf('Deep/new.md')).toEqual(inPlace);
+    expect(links.placeOf('Gone/x.md')).toEqual(inPlace);
+    await fsp.symlink('../Journal/w6.md', nodePath.join(env.vault, 'Deep', 'new.md'), 'file');
+    await fsp.symlink(nodePath.join(env.outside, 'nowhere'), nodePath.join(env.vault, 'Gone'), 'dir');
+    expect(links.placeOf('Deep/new.md')).toEqual(inPlace);
+    expect(links.placeNow('Deep/new.md')).toEqual({ entry: 'link', place: outside, names: 0 });
+    expect(links.placeNow('Gone/x.md')).toEqual({ entry: 'none', place: outside, names: 0 });
+    // The fresh answer replaces the cached one.
+    expect(links.placeOf('Deep/new.md')).toEqual(outside);
+    // A plain note, a free name, a folder; a link into the vault; a hard link; a trusted link counts as what it leads to.
+    await fsp.link(nodePath.join(env.vault, 'Deep/a/b/n1.md'), nodePath.join(env.vault, 'hard.md'));
+    expect(links.placeNow('Deep/a/b/n0.md')).toEqual({ entry: 'file', place: inPlace, names: 1 });
+    expect(links.placeNow('Deep/a/b/free.md')).toEqual({ entry: 'none', place: inPlace, names: 0 });
+    expect(links.placeNow('Deep/a')).toEqual({ entry: 'other', place: inPlace, names: 0 });
+    expect(links.placeNow('Alias/a/b/n0.md')).toEqual({ entry: 'file', place: { outside: false, alias: 'Deep/a/b/n0.md' }, names: 1 });
+    expect(links.placeNow('hard.md')).toEqual({ entry: 'file', place: inPlace, names: 2 });
+    expect(links.placeNow('passwd.md')).toEqual({ entry: 'link', place: outside, names: 0 });
+    expect(links.placeNow('LinkedDir/Secret.md')).toEqual({ entry: 'file', place: inPlace, names: 1 });
+    expect(links.placeNow('LinkedDir')).toEqual({ entry: 'other', place: inPlace, names: 0 });
+    expect(links.placeNow('')).toBeNull();
+    links.close();
+  });
+
   test('two trusted links out reaching one place share it, for existing and new paths, at and below; untrusted or in-vault paths never', async () => {
     env = await makeEnv();
     let trusted = ['LinkedDir', 'SubLink', 'Skills/tools'];

@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import * as nodePath from 'node:path';
 import { FileSystemAdapter, type App, type EventRef, type TAbstractFile } from 'obsidian';
 import { isPathInside, lexicalVaultPath } from '../paths/paths';
@@ -125,12 +125,86 @@ export class OutsideLinks {
       const name = path.slice(slash + 1);
       return { outside: folder.outside, alias: folder.alias === '' ? name : `${folder.alias}/${name}` };
     }
-    const real = this.realPathOf(adapter, path);
+    return this.placeOfReal(adapter, path, this.realPathOf(adapter, path), trusted);
+  }
+
+  /**
+   * Where `path` lies given `real`, the real disk path it resolves to (null: it resolves nowhere):
+   * outside unless inside the vault folder or one of `trusted`'s real targets (the trusted links
+   * covering `path`); else in place, or at the vault path `real` names when that differs.
+   */
+  private placeOfReal(
+    adapter: FileSystemAdapter,
+    path: string,
+    real: string | null,
+    trusted: Array<{ path: string; real: string }>,
+  ): EntryPlace {
     const base = this.vaultBase(adapter);
     if (real === null || ![base, ...trusted.map((t) => t.real)].some((b) => isInsideDisk(real, b))) return OUTSIDE;
     if (!isInsideDisk(real, base)) return IN_PLACE;
     const inVault = nodePath.relative(base, real).split(nodePath.sep).join('/');
     return inVault === path ? IN_PLACE : { outside: false, alias: inVault };
+  }
+
+  /**
+   * Where the entry at the vault path `path` lies now, judged on the disk with no cached answer:
+   * for a write that creates or replaces the file at `path`, asked right before it. The cache of
+   * {@link placeOf} is kept true by vault events, and a symbolic link whose target is missing makes
+   * none (Obsidian lists no such entry), so a path answered "in place" while nothing was there
+   * stayed so after a dangling link was put there, and a write followed the link (verifier,
+   * session 28). Each existing segment from the vault root down is `fs.lstatSync`ed (a handful of
+   * calls: writes are rare); a dangling link at or above `path` makes it outside (a write would
+   * create the link's target wherever it points); when a segment is a link, the real path is
+   * resolved as {@link placeOf} resolves it (`fs.realpathSync.native`), with the trusted links
+   * read again; with none, the entry lies where its path says.
+   * When the answer is anything but an entry in place that is no link, the cached answers for `path` are dropped, so reads judge it again too.
+   * @param path vault-relative, normalized; `''` (the vault root) is never a write target.
+   * @returns null when the adapter has no disk paths (no links there) or `path` is `''`; else
+   *   `entry`: what the disk holds at `path` itself (`none`: nothing, not even a dangling link;
+   *   `file`: a regular file; `link`: a symbolic link the user does not trust; `other`: a folder or
+   *   any other kind; a trusted link, settings `access.trustedSymlinks`, counts as what it leads
+   *   to), `place` (as {@link placeOf}), and `names`: how many hard links the file has (`nlink`,
+   *   {@link fileOf}; 0 when it is no regular file).
+   */
+  placeNow(path: string): EntryNow | null {
+    const adapter = this.app.vault.adapter;
+    if (path === '' || !(adapter instanceof FileSystemAdapter)) return null;
+    this.trusted = null;
+    const links = this.trustedTargets();
+    const trusted = links.filter((link) => isPathInside(path, link.path, true));
+    const segments = path.split('/');
+    let entry: EntryNow['entry'] = 'none';
+    let dangling = false;
+    let linked = false;
+    let now: EntryNow;
+    try {
+      for (let n = 1; n <= segments.length; n++) {
+        const at = segments.slice(0, n).join('/');
+        const full = adapter.getFullPath(at);
+        const stat = lstatOrNull(full);
+        // Nothing here (or a file above it): nothing exists below either.
+        if (stat === null) break;
+        const link = stat.isSymbolicLink();
+        linked ||= link;
+        if (link && realOrNull(full) === null) {
+          dangling = true;
+          if (n === segments.length) entry = 'link';
+          break;
+        }
+        if (n < segments.length) continue;
+        const trustedLink = link && links.some((t) => t.path === at);
+        const kind = link && trustedLink ? statSync(full) : stat;
+        entry = link && !trustedLink ? 'link' : kind.isFile() ? 'file' : 'other';
+      }
+      // No link on the way: it lies where its path says (the disk's own spelling of a name, an NFD one, is no other place).
+      const place = dangling ? OUTSIDE : linked ? this.placeOfReal(adapter, path, this.realPathOf(adapter, path), trusted) : IN_PLACE;
+      now = { entry, place, names: entry === 'file' ? (this.fileOf(path)?.links ?? 0) : 0 };
+    } catch {
+      // A path the adapter cannot map to disk, or an entry that cannot be stat'ed: nothing may be written there.
+      now = { entry: 'other', place: OUTSIDE, names: 0 };
+    }
+    if (now.entry === 'link' || now.place.outside || now.place.alias !== null) this.forgetFile(path);
+    return now;
   }
 
   /**
@@ -312,6 +386,13 @@ export interface EntryPlace {
   alias: string | null;
 }
 
+/** What {@link OutsideLinks.placeNow} finds at one vault path: the kind of entry on disk, where it lies, and how many names the file has. */
+export interface EntryNow {
+  entry: 'none' | 'file' | 'link' | 'other';
+  place: EntryPlace;
+  names: number;
+}
+
 /** An entry that lies where its path says. */
 const IN_PLACE: EntryPlace = { outside: false, alias: null };
 /** An entry that lies outside the vault and every trusted link's target. */
@@ -365,6 +446,20 @@ function isPlainEntry(adapter: FileSystemAdapter, path: string): boolean {
     return !lstatSync(adapter.getFullPath(path)).isSymbolicLink();
   } catch {
     return false;
+  }
+}
+
+/**
+ * `fs.lstatSync(full)`, or null when nothing is there (ENOENT) or a segment above it is no folder
+ * (ENOTDIR). @throws the fs error for any other failure (the entry cannot be judged).
+ */
+function lstatOrNull(full: string): Stats | null {
+  try {
+    return lstatSync(full);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw err;
   }
 }
 

@@ -63,8 +63,10 @@ export interface WidgetWriteResult {
  * read, created and replaced. Replacing archives the old text first under the first free
  * backup name (see {@link WidgetStore.replace}); backups are never overwritten.
  * Every call checks the widgets folder against the caller's scope (quarantine, roots), and a
- * widget file closed to every route (a symbolic link out of the vault, quarantined: see
- * NotePolicy.isWidgetEntryClosed) is treated as absent: never listed, read, copied or replaced.
+ * widget file closed to every route (quarantined, a symbolic link, below one, or a file with
+ * several hard links, judged on the disk at each call: see NotePolicy.isWidgetEntryClosed) is
+ * treated as absent: never listed, read, copied or replaced. Every write judges its target on the
+ * disk right before it (NotePolicy.isFreeNow), so nothing is written through a link.
  */
 export class WidgetStore {
   private readonly lock = new WriteLock();
@@ -125,6 +127,8 @@ export class WidgetStore {
     return this.lock.run(id.toLowerCase(), async () => {
       const path = this.newWidgetPath(id, html, scope);
       await this.ensureFolder();
+      // Judged on the disk again right before the write: a link put there since is never followed.
+      if (!this.policy.isFreeNow(path)) throw widgetTaken(path);
       await this.app.vault.create(path, html);
       this.applied.report({ kind: 'widget', tool: WIDGET_WRITE_TOOL, path, before: null, after: html }, scope);
       return { status: 'applied', id, path, hash: hashText(html), replaced: false };
@@ -173,6 +177,9 @@ export class WidgetStore {
       if (old === html) return { ...unchangedWrite(file.path, previous), id: file.basename };
       const backup = await this.freeBackupPath(file.path);
       await this.app.vault.create(backup, old);
+      // The widget is judged on the disk again right before it is rewritten: a file replaced by a link since is not written through.
+      if (this.policy.isWidgetEntryClosed(file.path))
+        throw new ToolError('not_found', `No widget '${id}' any more; it was not replaced (its old text is kept in '${backup}').`);
       await this.app.vault.process(file, (current) => {
         if (hashText(current) !== expected) throw widgetConflict(file.path);
         return html;
@@ -225,13 +232,15 @@ export class WidgetStore {
 
   /**
    * The first backup name of `path` with nothing at it (no vault entry, ignoring case; nothing
-   * on disk; not a link out of the vault): `<path>.bak`, then `<path>.bak.1`, `<path>.bak.2`, ...
+   * on disk, not even a symbolic link whose target is missing, judged last and with no cached
+   * answer: NotePolicy.isFreeNow): `<path>.bak`, then `<path>.bak.1`, `<path>.bak.2`, ... The
+   * caller writes it at once (no await in between).
    */
   private async freeBackupPath(path: string): Promise<string> {
     for (let n = 0; ; n++) {
       const candidate = n === 0 ? `${path}.bak` : `${path}.bak.${n}`;
-      if (findEntry(this.app.vault, candidate) || this.policy.isWidgetEntryClosed(candidate)) continue;
-      if (!(await this.app.vault.adapter.exists(candidate))) return candidate;
+      if (findEntry(this.app.vault, candidate) || (await this.app.vault.adapter.exists(candidate))) continue;
+      if (this.policy.isFreeNow(candidate)) return candidate;
     }
   }
 
@@ -248,8 +257,24 @@ export class WidgetStore {
       );
     }
     const path = `${this.policy.widgetsFolderFor(scope)}/${id}.html`;
-    if (findEntry(this.app.vault, path)) throw new ToolError('exists', `'${path}' is taken or unavailable; choose another widget id.`);
+    if (findEntry(this.app.vault, path)) throw widgetTaken(path);
+    // Anything on the disk there, judged now (a dangling link is unlisted); a widgets folder the vault does not list is named.
+    if (!this.policy.isFreeNow(path)) throw this.folderUnavailable() ?? widgetTaken(path);
     return path;
+  }
+
+  /**
+   * The refusal naming the widgets folder when it is not a folder the vault lists and cannot be
+   * made one: a file is there, or the disk holds an entry the vault does not list (a folder link
+   * into another vault folder, which Obsidian ignores: help.obsidian.md/symlinks; a dangling
+   * link); null when it is a listed folder or nothing is there yet.
+   */
+  private folderUnavailable(): ToolError | null {
+    const folder = this.policy.widgetsFolder();
+    const entry = findEntry(this.app.vault, folder);
+    if (entry instanceof TFolder) return null;
+    if (entry) return folderTaken(folder, 'a file');
+    return this.policy.isFreeNow(folder) ? null : folderTaken(folder, 'taken on disk by an entry Obsidian does not list');
   }
 
   /**
@@ -261,11 +286,10 @@ export class WidgetStore {
     const folder = this.policy.widgetsFolder();
     const entry = findEntry(this.app.vault, folder);
     if (entry instanceof TFolder) return;
-    const taken = (what: string): ToolError =>
-      new ToolError('exists', `The widgets folder '${folder}' is ${what}; ask the user to move it or choose another widgets folder.`);
-    if (entry) throw taken('a file');
+    if (entry) throw folderTaken(folder, 'a file');
     await this.app.vault.createFolder(folder).catch(() => {
-      if (!(findEntry(this.app.vault, folder) instanceof TFolder)) throw taken('taken on disk by an entry Obsidian does not list');
+      if (!(findEntry(this.app.vault, folder) instanceof TFolder))
+        throw folderTaken(folder, 'taken on disk by an entry Obsidian does not list');
     });
   }
 
@@ -303,6 +327,16 @@ function entryOf(widget: WidgetFile): WidgetEntry {
 function assertManifest(html: string): void {
   const parsed = parseWidgetManifest(html);
   if (!parsed.ok) throw new ToolError('invalid_argument', `${parsed.error} Nothing was written.`);
+}
+
+/** The refusal of a widgets folder that is `what` (a file, an entry the vault does not list) instead of a folder. */
+function folderTaken(folder: string, what: string): ToolError {
+  return new ToolError('exists', `The widgets folder '${folder}' is ${what}; ask the user to move it or choose another widgets folder.`);
+}
+
+/** The refusal of a new widget's path that is taken: by a widget, a file the caller may not see, or anything on the disk (a link). */
+function widgetTaken(path: string): ToolError {
+  return new ToolError('exists', `'${path}' is taken or unavailable; choose another widget id.`);
 }
 
 function widgetConflict(path: string): ToolError {

@@ -182,6 +182,8 @@ export class EntryWriter {
   private async create(path: string, content: string): Promise<WriteResult> {
     this.assertFree(path, 'create at');
     await this.ensureFolder(parentOf(path));
+    // Judged on the disk again right before the write: a link put at the path while folders were made is not followed.
+    this.assertFree(path, 'create at');
     let file: TFile;
     try {
       file = await this.app.vault.create(path, content);
@@ -218,8 +220,11 @@ export class EntryWriter {
     const occupant = this.notes.policy.entryAt(p.to);
     if (occupant && occupant !== entry) throw takenError('move to');
     if (this.notes.policy.caseTwins(p.to).some((twin) => twin !== entry)) throw takenError('move to');
+    if (!this.notes.policy.isFreeNow(p.to, entry)) throw takenError('move to');
     await this.ensureFolder(parentOf(p.to));
     const linking = await Promise.all(this.notes.notesLinkingInto(entry).map(async (f) => ({ f, text: await this.app.vault.read(f) })));
+    // Judged on the disk again right before the rename (NotePolicy.isFreeNow): nothing is moved through or over a link.
+    if (!this.notes.policy.isFreeNow(p.to, entry)) throw takenError('move to');
     try {
       await this.app.fileManager.renameFile(entry, p.to);
     } catch (err) {
@@ -372,8 +377,10 @@ export class EntryWriter {
 
   /**
    * Refuses when anything occupies `path` (also a name equal to it ignoring case: a case twin)
-   * or one of its ancestors is a file, whoever may see it: the same message for all, so private
-   * notes cannot be probed.
+   * or one of its ancestors is a file, whoever may see it, or when the disk, judged now, holds
+   * anything there or a symbolic link on the way (NotePolicy.isFreeNow: a dangling link the vault
+   * does not list, whose target a write would create): the same message for all, so private notes
+   * and links cannot be probed.
    */
   private assertFree(path: string, verb: string): void {
     if (this.notes.policy.entryAt(path) || this.notes.policy.caseTwins(path).length > 0) throw takenError(verb);
@@ -382,6 +389,7 @@ export class EntryWriter {
       const ancestor = this.notes.policy.entryAt(segments.slice(0, n).join('/'));
       if (ancestor && !(ancestor instanceof TFolder)) throw takenError(verb);
     }
+    if (!this.notes.policy.isFreeNow(path)) throw takenError(verb);
   }
 
   /** Checks the names of the segments that do not exist yet (existing folders keep their names). */
