@@ -239,6 +239,7 @@ export class ActivityRevert {
           throw new ToolError('invalid_argument', `Activity entry ${entry.id} is damaged: its patch does not fit its text.`);
         }
       } else {
+        if (!entry.undo.after_sums) throw new ToolError('conflict', unsummed(entry));
         const located = locateHunks(entry.undo, current);
         left = located.left;
         if (located.ready.length === 0)
@@ -366,10 +367,21 @@ function nextStep(err: ToolError, entry: ActivityEntry): string {
     case 'invalid_argument':
       return err.why === 'yaml' ? laterFirst(entry) + byHand : '';
     case 'conflict':
-      return err.message.startsWith('Note ') || /right where this change is/.test(err.message) ? byHand : '';
+      return err.message.startsWith('Note ') || /right where this change is/.test(err.message) || err.message === unsummed(entry)
+        ? byHand
+        : '';
     default:
       return '';
   }
+}
+
+/**
+ * Why an edit logged as a patch only, before the log kept the fingerprint of the text it left
+ * (undo-data.ts `after_sums`), is not reverted on a note that changed since: nothing tells
+ * where its lines went, and no guess is written.
+ */
+function unsummed(entry: ActivityEntry): string {
+  return `'${entry.path}' changed since, and this change was logged by an earlier version that did not keep what a revert needs to find its lines among later changes, so it was left as it is.`;
 }
 
 /**

@@ -254,6 +254,22 @@ describe('agent activity log', () => {
     expect(await read('rv2.md')).toBe('top\nmore\na\ny\nb\nc\nd\ne\na\nx\nb\nend\n');
   });
 
+  it('an edit logged before the fingerprint was kept is reverted only on the text it left, never placed by matching lines', async () => {
+    await call(env.client, 'edit_note', { path: 'Ideas.md', anchor: 'Pair every new hire', op: 'replace', content: 'Pair each new hire' });
+    const entry = newest();
+    delete entry.undo.after_sums; // as the version before this logged it
+    await userEdit('Ideas.md', (t) => t.replace('# Ideas\n', '# Ideas\n\nUser line at the top.\n'));
+    const before = await read('Ideas.md');
+    expect((await revert(entry.id)).message).toBe(
+      `${entry.id} was not reverted: 'Ideas.md' changed since, and this change was logged by an earlier version that did not keep what a revert needs to find its lines among later changes, so it was left as it is. To undo it by hand, see its diff (activity ${entry.id}, or the Agent activity view).`,
+    );
+    expect(await read('Ideas.md')).toBe(before);
+    await userEdit('Ideas.md', (t) => t.replace('\nUser line at the top.\n', ''));
+    expect((await revert(entry.id)).message).toBe(
+      `Reverted ${entry.id}: Ideas.md is as it was before (logged as ${log().get(entry.id)?.reverted_by}).`,
+    );
+  });
+
   it('a revert never acts on another note the user put at the path since: a renamed daily note, a new one from the template (verifier, HIGH)', async () => {
     const daily = '# Today\n- [ ] Standup\n- [ ] Review PRs\n- [ ] Write report\n';
     await onDisk(() => fsp.writeFile(disk('Older.md'), daily));
