@@ -62,6 +62,10 @@ function entryProblem(e: unknown): string | null {
   const patch = e.undo.patch;
   if (patch !== undefined && !(Array.isArray(patch) && patch.every(isReverseHunk)))
     return '"undo.patch" must be a list of {from, to, inserted, removed?, pre?, post?, line?}';
+  const sums = e.undo.after_sums;
+  if (sums !== undefined && !(isRecord(sums) && Number.isInteger(sums.k) && (sums.k as number) >= 1 && typeof sums.sums === 'string'))
+    return '"undo.after_sums" must be {k, sums}';
+  if (e.created !== undefined && !Number.isFinite(e.created)) return '"created" must be a time in ms';
   if (e.kind === 'move' && typeof e.from !== 'string') return 'a move needs "from"';
   return null;
 }

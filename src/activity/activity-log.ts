@@ -135,6 +135,7 @@ export class ActivityLog {
         ? { from: change.from, folder: change.folder, ...(change.linkers.length ? { linkers: [...change.linkers] } : {}) }
         : {}),
       ...(change.kind === 'folder' && change.removed ? { removed: true } : {}),
+      ...('created' in change && change.created ? { created: change.created } : {}),
       via: via === undefined ? 'agent' : 'revert' in via ? 'revert' : 'proposal',
       ...(via && 'proposal' in via ? { proposal_id: via.proposal, ...(via.hunks ? { hunks: [...via.hunks] } : {}) } : {}),
       ...(via && 'revert' in via ? { reverts: via.revert } : {}),

@@ -34,6 +34,33 @@ interface UndoDone {
 /** An undo written exact: nothing left out, nothing later kept. */
 const EXACT: UndoDone = { left: [], merged: false };
 
+/** The kinds whose entry names one note at `path` that a revert acts on (ActivityRevert.assertSameNote). */
+const SAME_NOTE_KINDS: ReadonlySet<string> = new Set(['edit', 'properties', 'create', 'move']);
+
+/**
+ * Milliseconds a note's creation time may lie past the logged time of the change and still be
+ * the note changed: the file system's time is rounded to the ms (the host and Obsidian round it),
+ * the log's is cut to it.
+ */
+const CLOCK_SLACK_MS = 1;
+
+/**
+ * A revert refused because the note at the entry's path now is not the one it changed
+ * (ActivityRevert.assertSameNote). `later`: it was put there after the change (else it is an
+ * older note moved there).
+ */
+class NotTheNoteError extends ToolError {
+  constructor(
+    readonly entry: ActivityEntry,
+    readonly later: boolean,
+  ) {
+    const when = later ? 'was put there after this change' : 'is an older note put there since';
+    const what = entry.kind === 'move' ? 'the one moved there' : `the one this change ${entry.kind === 'create' ? 'made' : 'was made to'}`;
+    const so = entry.kind === 'move' ? 'so nothing was moved' : 'so it was left as it is';
+    super('conflict', `'${entry.path}' is not ${what}: the note there now ${when} (renamed, moved or replaced), ${so}.`);
+  }
+}
+
 /** The tool name a revert's own log entry carries. */
 export const REVERT_TOOL = 'revert';
 
@@ -127,13 +154,17 @@ export class ActivityRevert {
    *   data is damaged (invalid_argument).
    */
   private async undo(entry: ActivityEntry, scope: AccessScope): Promise<UndoDone> {
-    if ((entry.kind === 'edit' || entry.kind === 'properties') && isPatchOnly(entry)) return this.undoPatch(entry, scope);
+    if ((entry.kind === 'edit' || entry.kind === 'properties') && isPatchOnly(entry)) {
+      this.assertSameNote(entry, scope);
+      return this.undoPatch(entry, scope);
+    }
     let texts: { before: string | null; after: string | null };
     try {
       texts = textsOf(entry);
     } catch (err) {
       throw new ToolError('invalid_argument', (err as Error).message);
     }
+    this.assertSameNote(entry, scope);
     const { before, after } = texts;
     const writes = this.notes.writes;
     switch (entry.kind) {
@@ -169,9 +200,26 @@ export class ActivityRevert {
   }
 
   /**
+   * Refuses to act on a note other than the one `entry` changed (or moved, or created) that sits
+   * at its path now: one whose creation time (`TFile.stat.ctime`) is later than the change (put
+   * there since: the user renamed or moved the note and made a new one at its old path, or a
+   * sync tool or git wrote it anew), or earlier than the changed note's own (`entry.created`;
+   * another, older note moved there). A rename or move keeps the time, so a note the user moved
+   * back is reverted. Unknown times (0, or an entry logged before `created` was kept) are not judged.
+   * @throws NotTheNoteError as said; ToolError as NoteWriter.noteCreated (no note there the key may write).
+   */
+  private assertSameNote(entry: ActivityEntry, scope: AccessScope): void {
+    if (!SAME_NOTE_KINDS.has(entry.kind) || entry.folder) return;
+    const created = this.notes.writes.noteCreated(entry.path, scope);
+    if (!(created > 0)) return;
+    const later = created > Date.parse(entry.at) + CLOCK_SLACK_MS;
+    if (later || (entry.created !== undefined && entry.created > 0 && created < entry.created)) throw new NotTheNoteError(entry, later);
+  }
+
+  /**
    * Undoes a text change logged as a patch only (undo-data.ts): exact when the note is still
-   * what the change left; else each hunk found again by its context on the text now
-   * ({@link locateHunks}), the ones the later text touched left out. Hash-guarded as {@link undoText}.
+   * what the change left; else each hunk placed three-way on the text now against the fingerprint
+   * of the text after ({@link locateHunks}), the ones the later text touched left out. Hash-guarded as {@link undoText}.
    * @returns the hunks left out, and whether the note had changed since.
    * @throws ToolError('conflict') when the note is already as before, or every hunk is left out.
    */
@@ -191,7 +239,8 @@ export class ActivityRevert {
           throw new ToolError('invalid_argument', `Activity entry ${entry.id} is damaged: its patch does not fit its text.`);
         }
       } else {
-        const located = locateHunks(patch, current);
+        if (!entry.undo.after_sums) throw new ToolError('conflict', unsummed(entry));
+        const located = locateHunks(entry.undo, current);
         left = located.left;
         if (located.ready.length === 0)
           throw new ToolError('conflict', `'${entry.path}' changed since, right where this change is, so it was left as it is.`);
@@ -293,6 +342,11 @@ function revertedSentence(entry: ActivityEntry, done: UndoDone, by: string | und
  */
 function nextStep(err: ToolError, entry: ActivityEntry): string {
   const byHand = ` To undo it by hand, see its diff (activity ${entry.id}, or the Agent activity view).`;
+  if (err instanceof NotTheNoteError) {
+    const back = ` If the note ${entry.kind === 'move' ? 'moved' : 'changed'} was renamed or moved since, move what is at '${entry.path}' now aside, move that note back to '${entry.path}' and revert again`;
+    if (entry.kind === 'move') return `${back}; or move it to '${entry.from ?? ''}' yourself.`;
+    return `${back}.${entry.kind === 'create' ? '' : byHand}`;
+  }
   if (err instanceof BaseChangedError) return '';
   if (err instanceof MoveBlockedError) {
     const them = err.blockers.length === 1 ? 'it' : 'them';
@@ -313,10 +367,21 @@ function nextStep(err: ToolError, entry: ActivityEntry): string {
     case 'invalid_argument':
       return err.why === 'yaml' ? laterFirst(entry) + byHand : '';
     case 'conflict':
-      return err.message.startsWith('Note ') || /right where this change is/.test(err.message) ? byHand : '';
+      return err.message.startsWith('Note ') || /right where this change is/.test(err.message) || err.message === unsummed(entry)
+        ? byHand
+        : '';
     default:
       return '';
   }
+}
+
+/**
+ * Why an edit logged as a patch only, before the log kept the fingerprint of the text it left
+ * (undo-data.ts `after_sums`), is not reverted on a note that changed since: nothing tells
+ * where its lines went, and no guess is written.
+ */
+function unsummed(entry: ActivityEntry): string {
+  return `'${entry.path}' changed since, and this change was logged by an earlier version that did not keep what a revert needs to find its lines among later changes, so it was left as it is.`;
 }
 
 /**

@@ -3,6 +3,7 @@
  * change an agent caused (a force-mode write, an accepted proposal) or the user's revert of
  * one, with what undoes it. No Obsidian objects, no DOM: entries persist as JSON.
  */
+import type { LineSums } from '../diff/line-sums';
 
 /** What a logged change did; `widget` is a widget file written, replaced or taken away. */
 export type ActivityKind = 'edit' | 'properties' | 'create' | 'delete' | 'move' | 'folder' | 'widget';
@@ -38,6 +39,11 @@ export interface ReverseHunk {
 export interface ActivityUndo {
   after?: string;
   patch?: ReverseHunk[];
+  /**
+   * With a patch only: the fingerprint of the whole text after (diff/line-sums.ts), so a revert
+   * on a note that changed since is placed three-way; absent on entries logged before it was kept.
+   */
+  after_sums?: LineSums;
   before?: string;
   /** On a delete: the note's bytes were not UTF-8, so `before` is not the note (a revert refuses and points to the trash). */
   not_utf8?: boolean;
@@ -50,6 +56,9 @@ export interface ActivityUndo {
  * moves, so their text changed too), at their paths after the move; absent when none (and on
  * entries logged before they were kept). Reverting the move rewrites them back, as moving back
  * makes Obsidian do.
+ * `created` is the creation time Obsidian kept for the note at `path` right after the change (ms
+ * since the epoch; an edit, a create, a note's move; absent where it was not known): a revert acts
+ * only on the note with that time, never on another note put at `path` since.
  * `hash_before`/`hash_after` are SHA-256 hex of the whole text (null where there is none).
  * `reverts` names the entry this one undid (so reverting it redoes that one); `reverted_by`
  * the entry that undid this one; `left`, on a revert, how many changes of the reverted entry
@@ -68,6 +77,7 @@ export interface ActivityEntry {
   from?: string;
   folder?: boolean;
   linkers?: string[];
+  created?: number;
   removed?: boolean;
   hash_before: string | null;
   hash_after: string | null;

@@ -5,13 +5,16 @@
  * before (diff/hunks.ts, jsdiff `diffLines`), each `{from, to, inserted, removed, pre, post,
  * line}`: offsets in the text after, the replaced text to put back, the text after's own lines
  * there, and the whole line before and after the hunk (its context, '' at the start or end of
- * the text). `applyHunks(after, patch) === before` holds byte for byte (buildHunks' contract),
- * so when the note is still what the change left the revert is exact; when it changed since,
- * each hunk is found again by its context ({@link locateHunks}). Entries logged before this
- * (format 1 files) keep the whole text after in `undo.after` and are still read.
+ * the text), plus `after_sums`, a fingerprint of the whole text after of at most a few KB
+ * (diff/line-sums.ts). `applyHunks(after, patch) === before` holds byte for byte (buildHunks'
+ * contract), so when the note is still what the change left the revert is exact; when it changed
+ * since, each hunk is placed three-way on it against that fingerprint ({@link locateHunks}).
+ * Entries logged before this (format 1 files) keep the whole text after in `undo.after` and are
+ * still read; patch-only entries logged without the fingerprint are reverted only exact.
  */
 import { crLines, lfLines } from '../diff/hunk-lines';
 import { applyHunks, buildHunks } from '../diff/hunks';
+import { lineSums, placeBySums } from '../diff/line-sums';
 import { hashText } from '../vault/hash';
 import type { AppliedChange } from '../vault/writes/applied-change';
 import type { ActivityEntry, ActivityUndo, ReverseHunk } from './types';
@@ -36,7 +39,8 @@ export function undoOf(change: AppliedChange): { undo: ActivityUndo; hash_before
       if (change.after === null) return { undo: { before: change.before ?? '' }, hash_before, hash_after };
       // A widget file is small (capped by the widget tool) and replaced whole: it keeps its text after too.
       return {
-        undo: change.before === null ? { after: change.after } : { after: change.after, ...textUndo(change.before, change.after) },
+        undo:
+          change.before === null ? { after: change.after } : { after: change.after, patch: textUndo(change.before, change.after).patch },
         hash_before,
         hash_after,
       };
@@ -53,10 +57,13 @@ export function undoOf(change: AppliedChange): { undo: ActivityUndo; hash_before
  */
 function textUndo(before: string, after: string): ActivityUndo {
   const lines = crLines(before, after) ? lfLines(after) : after;
+  const sums = lineSums(after);
   return {
+    ...(sums ? { after_sums: sums } : {}),
     patch: buildHunks(after, before).map(({ from, to, inserted }): ReverseHunk => {
       const lineStart = lines.lastIndexOf('\n', from - 1) + 1;
-      const preStart = from === 0 ? 0 : lines.lastIndexOf('\n', from - 2) + 1;
+      // The line before starts after the last break before its own (none when `from` is 1: a first line of one break).
+      const preStart = from < 2 ? 0 : lines.lastIndexOf('\n', from - 2) + 1;
       const postEnd = lines.indexOf('\n', to);
       return {
         from,
@@ -106,46 +113,41 @@ export function isPatchOnly(entry: ActivityEntry): boolean {
 }
 
 /**
- * Finds each hunk of a patch-only entry on `current`, a text that changed since the entry's
- * change: a hunk is placed where its context and the text after's lines (`pre + removed +
- * post`) occur exactly once in `current` starting at a line start ('' context: the start or
- * end of the text). A hunk found nowhere, or in more than one place, is stale and left out
- * (the user's later typing touched it or its neighbour lines), never applied on a guess. In a
- * note whose lines end in `\r` alone a line starts after a `\r` (diff/hunk-lines.ts crLines).
- * @returns the hunks to apply (offsets in `current`) and the indices in `patch` of those left out.
+ * Places each hunk of a patch-only entry three-way on `current`, a text that changed since the
+ * entry's change: the changes from the text after (known by its fingerprint `undo.after_sums`,
+ * diff/line-sums.ts placeBySums, which places by the proposals' rebase.ts rule) to `current`
+ * must leave the hunk's lines, the line before and after it and its edges untouched; then it
+ * goes where those lines moved to, and only if `current` holds exactly its context and lines
+ * there (`pre + removed + post`; '' context: the start or end of the text). A hunk the later
+ * changes touch is left out, never placed on a guess: lines equal to the agent's elsewhere in
+ * the note are not it. An entry without the fingerprint (logged before it was kept) has every
+ * hunk left out.
+ * @returns the hunks to apply (offsets in `current`) and the indices in `undo.patch` of those left out.
  */
-export function locateHunks(patch: readonly ReverseHunk[], current: string): { ready: ReverseHunk[]; left: number[] } {
+export function locateHunks(undo: ActivityUndo, current: string): { ready: ReverseHunk[]; left: number[] } {
+  const patch = undo.patch ?? [];
   const ready: ReverseHunk[] = [];
   const left: number[] = [];
-  const lines = crLines(current) ? lfLines(current) : current;
+  const at = undo.after_sums ? placeBySums(undo.after_sums, current, patch) : patch.map(() => null);
   patch.forEach((h, i) => {
-    const at = uniqueAt(lines, h, lines !== current);
-    const from = at === null ? 0 : at + (h.pre ?? '').length;
-    const placed = { ...h, from, to: from + (h.removed ?? '').length };
-    if (at === null || ready.some((r) => (r.from < placed.to && placed.from < r.to) || r.from === placed.from)) left.push(i);
+    const from = at[i];
+    const placed = from === null || from === undefined ? null : fits(h, current, from);
+    if (placed === null || ready.some((r) => (r.from < placed.to && placed.from < r.to) || r.from === placed.from)) left.push(i);
     else ready.push(placed);
   });
   return { ready, left };
 }
 
 /**
- * Where `pre + removed + post` of `h` starts in `text` if it does exactly once (see {@link locateHunks}); else null.
- * @param cr true when `text` is the {@link lfLines} of a note whose lines end in `\r` alone: a
- *   needle is looked for with its `\r` as `\n`, and one with `\n` is in no such note.
+ * Hunk `h` at offset `from` of `current` when `current` holds its context and lines exactly
+ * there (see {@link locateHunks}); else null.
  */
-function uniqueAt(text: string, h: ReverseHunk, cr: boolean): number | null {
-  if (h.removed === undefined || h.pre === undefined || h.post === undefined) return null;
-  const joined = h.pre + h.removed + h.post;
-  if (cr && joined.includes('\n')) return null;
-  const needle = cr ? lfLines(joined) : joined;
-  if (needle === '') return text === '' ? 0 : null;
-  let found: number | null = null;
-  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + 1)) {
-    if (i > 0 && text[i - 1] !== '\n') continue;
-    if (h.pre === '' && i !== 0) continue;
-    if (h.post === '' && i + needle.length !== text.length) continue;
-    if (found !== null) return null;
-    found = i;
-  }
-  return found;
+function fits(h: ReverseHunk, current: string, from: number): ReverseHunk | null {
+  const { pre, removed, post } = h;
+  if (removed === undefined || pre === undefined || post === undefined) return null;
+  const to = from + removed.length;
+  if (from < pre.length || current.slice(from - pre.length, from) !== pre || current.slice(from, to) !== removed) return null;
+  if (current.slice(to, to + post.length) !== post) return null;
+  if ((pre === '' && from !== 0) || (post === '' && to !== current.length)) return null;
+  return { ...h, from, to };
 }

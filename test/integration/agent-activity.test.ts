@@ -221,6 +221,128 @@ describe('agent activity log', () => {
     expect(now).toContain('User line at the top.');
   });
 
+  /** The user's change on disk, as another program makes it; the vault takes it in before the next step. */
+  const onDisk = async (change: () => Promise<void>): Promise<void> => {
+    // Past the file system's coarse clock, so a file made now is newer than what was logged before.
+    await new Promise((r) => setTimeout(r, 30));
+    await change();
+    await env.booted.app.vault.syncFromDisk();
+  };
+  const disk = (p: string): string => path.join(env.dir, p);
+
+  it("a revert goes back only where the user left the agent's lines untouched: equal lines elsewhere in the note are not them (verifier, HIGH)", async () => {
+    await onDisk(() => fsp.writeFile(disk('rv2.md'), 'a\nx\nb\nc\nd\ne\na\nx\nb\n'));
+    await call(env.client, 'write_note', { path: 'rv2', body: 'a\ny\nb\nc\nd\ne\na\nx\nb\n' });
+    const entry = newest();
+    // The user rewrites the agent's line and, lower down, writes the agent's word on a line of their own.
+    await onDisk(() => fsp.writeFile(disk('rv2.md'), 'a\nz\nb\nc\nd\ne\na\ny\nb\n'));
+    expect(await revert(entry.id)).toEqual({
+      id: entry.id,
+      reverted: false,
+      message: `${entry.id} was not reverted: 'rv2.md' changed since, right where this change is, so it was left as it is. To undo it by hand, see its diff (activity ${entry.id}, or the Agent activity view).`,
+    });
+    expect(await read('rv2.md')).toBe('a\nz\nb\nc\nd\ne\na\ny\nb\n');
+    expect(log().get(entry.id)?.reverted_by).toBeUndefined();
+    // Where the user only moved the agent's lines (two lines put above, the copy lower down edited), the undo goes where they moved to.
+    await onDisk(() => fsp.writeFile(disk('rv2.md'), 'a\ny\nb\nc\nd\ne\na\nx\nb\n'));
+    await call(env.client, 'write_note', { path: 'rv2', body: 'a\ny\nb\nc\nd\ne\na\nQ\nb\n' });
+    const second = newest();
+    await onDisk(() => fsp.writeFile(disk('rv2.md'), 'top\nmore\na\ny\nb\nc\nd\ne\na\nQ\nb\nend\n'));
+    expect((await revert(second.id)).message).toBe(
+      `Reverted ${second.id}: undone in rv2.md, whose later changes are kept (logged as ${log().get(second.id)?.reverted_by}).`,
+    );
+    expect(await read('rv2.md')).toBe('top\nmore\na\ny\nb\nc\nd\ne\na\nx\nb\nend\n');
+  });
+
+  it('an edit logged before the fingerprint was kept is reverted only on the text it left, never placed by matching lines', async () => {
+    await call(env.client, 'edit_note', { path: 'Ideas.md', anchor: 'Pair every new hire', op: 'replace', content: 'Pair each new hire' });
+    const entry = newest();
+    delete entry.undo.after_sums; // as the version before this logged it
+    await userEdit('Ideas.md', (t) => t.replace('# Ideas\n', '# Ideas\n\nUser line at the top.\n'));
+    const before = await read('Ideas.md');
+    expect((await revert(entry.id)).message).toBe(
+      `${entry.id} was not reverted: 'Ideas.md' changed since, and this change was logged by an earlier version that did not keep what a revert needs to find its lines among later changes, so it was left as it is. To undo it by hand, see its diff (activity ${entry.id}, or the Agent activity view).`,
+    );
+    expect(await read('Ideas.md')).toBe(before);
+    await userEdit('Ideas.md', (t) => t.replace('\nUser line at the top.\n', ''));
+    expect((await revert(entry.id)).message).toBe(
+      `Reverted ${entry.id}: Ideas.md is as it was before (logged as ${log().get(entry.id)?.reverted_by}).`,
+    );
+  });
+
+  it('a revert never acts on another note the user put at the path since: a renamed daily note, a new one from the template (verifier, HIGH)', async () => {
+    const daily = '# Today\n- [ ] Standup\n- [ ] Review PRs\n- [ ] Write report\n';
+    await onDisk(() => fsp.writeFile(disk('Older.md'), daily));
+    await onDisk(() => fsp.writeFile(disk('Daily.md'), daily));
+    await call(env.client, 'edit_note', { path: 'Daily', anchor: '- [ ] Review PRs', op: 'replace', content: '- [x] Review PRs' });
+    const entry = newest();
+    const ticked = daily.replace('[ ] Review', '[x] Review');
+    const fresh = `${ticked}- [ ] Plan tomorrow\n`;
+    // The user renames the day's note and starts a new Daily.md from the template, ticking Review PRs themselves.
+    await onDisk(async () => {
+      await fsp.rename(disk('Daily.md'), disk('2026-12-05.md'));
+      await new Promise((r) => setTimeout(r, 30));
+      await fsp.writeFile(disk('Daily.md'), fresh);
+    });
+    const next = ` If the note changed was renamed or moved since, move what is at 'Daily.md' now aside, move that note back to 'Daily.md' and revert again. To undo it by hand, see its diff (activity ${entry.id}, or the Agent activity view).`;
+    expect(await revert(entry.id)).toEqual({
+      id: entry.id,
+      reverted: false,
+      message: `${entry.id} was not reverted: 'Daily.md' is not the one this change was made to: the note there now was put there after this change (renamed, moved or replaced), so it was left as it is.${next}`,
+    });
+    // The same text as the agent left does not make it the same note.
+    await onDisk(() => fsp.writeFile(disk('Daily.md'), ticked));
+    expect((await revert(entry.id)).reverted).toBe(false);
+    // An older note renamed to Daily.md is not it either.
+    await onDisk(async () => {
+      await fsp.rm(disk('Daily.md'));
+      await fsp.writeFile(disk('Older.md'), ticked);
+      await fsp.rename(disk('Older.md'), disk('Daily.md'));
+    });
+    expect((await revert(entry.id)).message).toBe(
+      `${entry.id} was not reverted: 'Daily.md' is not the one this change was made to: the note there now is an older note put there since (renamed, moved or replaced), so it was left as it is.${next}`,
+    );
+    expect(await read('Daily.md')).toBe(ticked);
+    expect(await read('2026-12-05.md')).toBe(ticked);
+    // The note the agent changed, moved back: the revert undoes the tick there.
+    await onDisk(async () => {
+      await fsp.rename(disk('Daily.md'), disk('Older.md'));
+      await fsp.rename(disk('2026-12-05.md'), disk('Daily.md'));
+    });
+    expect((await revert(entry.id)).message).toBe(
+      `Reverted ${entry.id}: Daily.md is as it was before (logged as ${log().get(entry.id)?.reverted_by}).`,
+    );
+    expect(await read('Daily.md')).toBe(daily);
+    expect(await read('Older.md')).toBe(ticked);
+  });
+
+  it('a revert of a move never moves another note put at its destination since (verifier, LOW)', async () => {
+    await onDisk(() => fsp.writeFile(disk('M1.md'), 'the note the agent moved\n'));
+    await call(env.client, 'move_note', { path: 'M1', to: 'M2' });
+    const entry = newest();
+    await onDisk(async () => {
+      await fsp.rename(disk('M2.md'), disk('M2x.md'));
+      await new Promise((r) => setTimeout(r, 30));
+      await fsp.writeFile(disk('M2.md'), 'a new note of the user\n');
+    });
+    expect((await revert(entry.id)).message).toBe(
+      `${entry.id} was not reverted: 'M2.md' is not the one moved there: the note there now was put there after this change (renamed, moved or replaced), so nothing was moved. If the note moved was renamed or moved since, move what is at 'M2.md' now aside, move that note back to 'M2.md' and revert again; or move it to 'M1.md' yourself.`,
+    );
+    expect(await exists('M1.md')).toBe(false);
+    expect(await read('M2.md')).toBe('a new note of the user\n');
+    expect(await read('M2x.md')).toBe('the note the agent moved\n');
+    // Renamed back, the note moved is moved back.
+    await onDisk(async () => {
+      await fsp.rename(disk('M2.md'), disk('Mine.md'));
+      await fsp.rename(disk('M2x.md'), disk('M2.md'));
+    });
+    expect((await revert(entry.id)).message).toBe(
+      `Reverted ${entry.id}: M2.md is back at M1.md (logged as ${log().get(entry.id)?.reverted_by}).`,
+    );
+    expect(await read('M1.md')).toBe('the note the agent moved\n');
+    expect(await read('Mine.md')).toBe('a new note of the user\n');
+  });
+
   it('a revert of several hunks applies the ones the user left alone and names the one that stayed by its line', async () => {
     const body = (await read('Ideas.md')).replace('Pair every new hire', 'PAIR').replace('Rain barrel', 'RAIN');
     await call(env.client, 'write_note', { path: 'Ideas.md', body: body.slice(body.indexOf('# Ideas')) });

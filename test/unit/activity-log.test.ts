@@ -341,18 +341,26 @@ describe('undo data', () => {
     const at = after.indexOf('new line');
     expect(undo).toEqual({
       patch: [{ from: at, to: at + 9, inserted: 'line 250\n', removed: 'new line\n', pre: 'line 249\n', post: 'line 251\n', line: 251 }],
+      after_sums: { k: 2, sums: expect.any(String) },
     });
+    // The fingerprint of the text after is a few KB at most, whatever the note's size.
+    expect(JSON.stringify(undo.after_sums).length).toBeLessThan(4000);
+    const big = Array.from({ length: 100_000 }, (_, i) => `line ${i} of a big note\n`).join('');
+    expect(JSON.stringify(undoOf(edit(big, `${big}one more\n`)).undo).length).toBeLessThan(8000);
   });
 
   it('finds each hunk again by its context on a text changed since, leaving out the ones later typing touched (F1)', () => {
     const before = 'one\ntwo\nthree\nfour\nfive\nsix\n';
     const after = 'one\nTWO\nthree\nfour\nFIVE\nsix\n';
-    const { patch } = undoOf(edit(before, after)).undo;
+    const { undo } = undoOf(edit(before, after));
     const current = 'zero\none\nTWO\nthree\nfour\nFIVE!\nsix\n';
-    const { ready, left } = locateHunks(patch ?? [], current);
+    const { ready, left } = locateHunks(undo, current);
     expect(left).toEqual([1]); // the second hunk (FIVE), by its index in the patch
     expect(ready.map((h) => current.slice(h.from, h.to))).toEqual(['TWO\n']);
-    expect(locateHunks(patch ?? [], 'TWO\nthree\none\nTWO\nthree\none\nTWO\nthree\n').ready).toEqual([]);
+    // Three-way, not by matching lines: two lines put above and the last three rewritten leave TWO and its neighbours in place.
+    const moved = 'TWO\nthree\none\nTWO\nthree\none\nTWO\nthree\n';
+    expect(locateHunks(undo, moved).ready.map((h) => [h.from, h.to])).toEqual([[14, 18]]);
+    expect(locateHunks(undo, 'one\nTWO!\nthree\nfour\nFIVE\nsix\n').left).toEqual([0]);
   });
 
   it('a rewrite of every line still round-trips', () => {
@@ -396,6 +404,7 @@ describe('undo data', () => {
         {
           writes: {
             currentText: async () => 'a\nB\n',
+            noteCreated: () => 0,
             writeExactText: async () => {
               throw err;
             },

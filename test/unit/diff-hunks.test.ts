@@ -190,10 +190,10 @@ describe('buildHunks on a note whose lines end in \\r alone', () => {
   test('a revert of a logged change finds its hunks by their \\r lines after the note changed elsewhere', () => {
     const before = 'one\rtwo\rthree\rfour\rfive\r';
     const after = 'one\rTWO\rthree\rfour\rfive\r';
-    const { patch } = undoOf({ kind: 'edit', tool: 'edit_note', path: 'n.md', before, after }).undo;
-    expect(patch?.map((h) => h.line)).toEqual([2]);
+    const { undo } = undoOf({ kind: 'edit', tool: 'edit_note', path: 'n.md', before, after });
+    expect(undo.patch?.map((h) => h.line)).toEqual([2]);
     const current = 'one\rTWO\rthree\rfour\rFIVE\r';
-    const { ready, left } = locateHunks(patch ?? [], current);
+    const { ready, left } = locateHunks(undo, current);
     expect(left).toEqual([]);
     expect(applyHunks(current, ready)).toBe('one\rtwo\rthree\rfour\rFIVE\r');
   });

@@ -188,7 +188,7 @@ export class NoteWriter {
       withFileSystemRefusals(`'${file.path}'`, async () => {
         await assertUtf8Note(this.app.vault, writableNote(this.notes, file.path, scope));
         const { result, before, after } = await appendInPlace(this.app, file, content, ensureNewline, scope);
-        this.applied.report({ kind: 'edit', tool: 'append_note', path: file.path, before, after }, scope);
+        this.applied.report({ kind: 'edit', tool: 'append_note', path: file.path, before, after, created: file.stat.ctime }, scope);
         return result;
       }),
     );
@@ -236,7 +236,7 @@ export class NoteWriter {
       }
       default: {
         const result = await withFileSystemRefusals(`'${prepared.path}'`, () => this.entries.apply(prepared, scope));
-        this.applied.report(entryChange(prepared, result), scope);
+        this.applied.report(entryChange(prepared, result, this.createdAt(result.path)), scope);
         return result;
       }
     }
@@ -296,7 +296,14 @@ export class NoteWriter {
           return write.text;
         });
         this.applied.report(
-          { kind: write.kind ?? 'edit', tool: write.tool, path: file.path, before: box.before ?? '', after: write.text },
+          {
+            kind: write.kind ?? 'edit',
+            tool: write.tool,
+            path: file.path,
+            before: box.before ?? '',
+            after: write.text,
+            created: file.stat.ctime,
+          },
           scope,
         );
         return {
@@ -321,7 +328,10 @@ export class NoteWriter {
     if (changes.length && !this.editors?.applyChanges(file.path, changes, write.acceptedHunks ? 'accept' : 'agent-write'))
       throw new BaseChangedError(file.path);
     if (current === write.text) return unchangedWrite(file.path, write.baseHash);
-    this.applied.report({ kind: write.kind ?? 'edit', tool: write.tool, path: file.path, before: current, after: write.text }, scope);
+    this.applied.report(
+      { kind: write.kind ?? 'edit', tool: write.tool, path: file.path, before: current, after: write.text, created: file.stat.ctime },
+      scope,
+    );
     return {
       status: 'applied',
       path: file.path,
@@ -364,6 +374,26 @@ export class NoteWriter {
   async currentText(path: string, scope: AccessScope): Promise<string> {
     const file = writableNote(this.notes, path, scope);
     return this.editors?.textOf(file.path) ?? withFileSystemRefusals(`'${file.path}'`, () => this.app.vault.read(file));
+  }
+
+  /**
+   * The creation time Obsidian keeps for the file at `path` (`TFile.stat.ctime`, ms since the
+   * epoch; a write and a rename keep it, a file put there anew has its own), or undefined when no
+   * file is there. Not checked against any key: {@link noteCreated} is the checked read.
+   */
+  private createdAt(path: string): number | undefined {
+    const file = this.app.vault.getAbstractFileByPath(path);
+    return file instanceof TFile ? file.stat.ctime : undefined;
+  }
+
+  /**
+   * The creation time of the note at `path` that `scope` may write (`TFile.stat.ctime`, ms since
+   * the epoch), which the activity log keeps with a change so a revert can tell the note there now
+   * is the one changed (activity/activity-revert.ts).
+   * @throws ToolError('not_found') / ToolError('forbidden') as {@link currentText}.
+   */
+  noteCreated(path: string, scope: AccessScope): number {
+    return writableNote(this.notes, path, scope).stat.ctime;
   }
 
   /** The document of an editor showing the note at `path` (a vault path), or null when none is open. */
@@ -449,10 +479,11 @@ function indexDisagrees(path: string): ToolError {
 }
 
 /** What an applied create, folder, move or delete changed, for {@link AppliedChanges}. */
-function entryChange(prepared: Exclude<PreparedWrite, PreparedTextWrite>, result: WriteResult): AppliedChange {
+function entryChange(prepared: Exclude<PreparedWrite, PreparedTextWrite>, result: WriteResult, created: number | undefined): AppliedChange {
+  const ctime = created === undefined ? {} : { created };
   switch (prepared.kind) {
     case 'create':
-      return { kind: 'create', tool: prepared.tool, path: result.path, after: prepared.proposedText };
+      return { kind: 'create', tool: prepared.tool, path: result.path, after: prepared.proposedText, ...ctime };
     case 'delete':
       return {
         kind: 'delete',
@@ -469,6 +500,7 @@ function entryChange(prepared: Exclude<PreparedWrite, PreparedTextWrite>, result
         path: result.path,
         folder: prepared.folder,
         linkers: prepared.linkersRewritten ?? [],
+        ...(prepared.folder ? {} : ctime),
       };
     case 'folder':
       return { kind: 'folder', tool: prepared.tool, path: result.path };

@@ -1,0 +1,186 @@
+/**
+ * A short fingerprint of a text's lines, and three-way placement against it
+ * (docs/agent-activity.md#reverting). The activity log keeps only an edit's reverse patch, not
+ * the text the agent left (a small change to a big note must log a few bytes), yet a revert on
+ * a note that changed since must be placed three-way, as a proposal's hunks are (rebase.ts): a
+ * hunk goes back only where the changes from the agent's text to the note now leave its lines
+ * and the lines around it untouched, at the place they moved to. So the text the agent left is
+ * kept as {@link LineSums}: its lines grouped into at most about {@link MAX_SUMS} chunks, each
+ * chunk's length and a 32-bit FNV-1a sum of it. The note now is cut into chunks the same way;
+ * both lists of sums, one line each, are diffed and placed by {@link placeHunks} itself, so the
+ * rule of what counts as touched is the proposals' own. Pure string work.
+ */
+import { crLines, lfLines } from './hunk-lines';
+import { placeHunks } from './rebase';
+
+/**
+ * How many chunks a fingerprint aims at: a text of up to this many lines gets one chunk per
+ * line (a later change of any other line never stops a revert); a longer one gets chunks of
+ * about `lines / MAX_SUMS` lines, so a later change within the chunk of an agent's change, or
+ * the chunk on either side, leaves that change as it is. At most twice this many are kept
+ * (about 13 bytes each in the log).
+ */
+export const MAX_SUMS = 256;
+
+/** The longest stride tried before a text is said to have no fingerprint (only texts of one line repeated). */
+const MAX_STRIDE = 2 ** 24;
+
+/**
+ * The fingerprint of a text: `k`, the stride (a power of two: a chunk ends after a line whose
+ * own sum is a multiple of `k`, so the cuts depend on the lines alone and an edit elsewhere
+ * never moves them; `k` 1 is a chunk per line), and `sums`, one `<length in chars, base 36>.<FNV-1a
+ * sum of the chunk, 8 hex digits>` per chunk in order, separated by spaces ('' for an empty text).
+ */
+export interface LineSums {
+  k: number;
+  sums: string;
+}
+
+/** A chunk of a text: `[from, to)` and its `<length>.<sum>` token. */
+interface Chunk {
+  from: number;
+  to: number;
+  token: string;
+}
+
+/** 32-bit FNV-1a over the UTF-16 code units of `text[from, to)`. */
+function fnv(text: string, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** The lines of a text: where each ends (break included) and its own sum, in typed arrays (a 4 MB note has 100k lines). */
+interface Lines {
+  count: number;
+  ends: Float64Array;
+  sums: Uint32Array;
+}
+
+/** Each line of `text` (its end, break included) and its own sum. Lines end at `\n`, or at `\r` in a text {@link crLines} says ends its lines so. */
+function linesOf(text: string): Lines {
+  const view = crLines(text) ? lfLines(text) : text;
+  let count = 0;
+  for (let nl = view.indexOf('\n'); nl !== -1; nl = view.indexOf('\n', nl + 1)) count++;
+  if (view.length > 0 && !view.endsWith('\n')) count++;
+  const ends = new Float64Array(count);
+  const sums = new Uint32Array(count);
+  let start = 0;
+  for (let i = 0; i < count; i++) {
+    const nl = view.indexOf('\n', start);
+    const end = nl === -1 ? view.length : nl + 1;
+    ends[i] = end;
+    sums[i] = fnv(text, start, end);
+    start = end;
+  }
+  return { count, ends, sums };
+}
+
+/** How many chunks stride `k` cuts `lines` into. */
+function chunkCount(lines: Lines, k: number): number {
+  let n = 0;
+  for (let i = 0; i < lines.count; i++) if (lines.sums[i] % k === 0 || i === lines.count - 1) n++;
+  return n;
+}
+
+/** `text` cut with stride `k` (see {@link LineSums}). */
+function chunksOf(text: string, lines: Lines, k: number): Chunk[] {
+  const out: Chunk[] = [];
+  let from = 0;
+  for (let i = 0; i < lines.count; i++) {
+    if (lines.sums[i] % k !== 0 && i !== lines.count - 1) continue;
+    const end = lines.ends[i];
+    out.push({ from, to: end, token: `${(end - from).toString(36)}.${fnv(text, from, end).toString(16).padStart(8, '0')}` });
+    from = end;
+  }
+  return out;
+}
+
+/**
+ * The fingerprint of `text` (see {@link LineSums}): the smallest stride that cuts it into at
+ * most {@link MAX_SUMS} chunks on average, doubled while it gives more than twice that.
+ * @returns the fingerprint, or null when no stride up to 2^24 keeps it that short (a text of
+ *   one line repeated whose sum happens to be a multiple of each stride): such an entry cannot
+ *   be placed on a text that changed since. Does not throw.
+ */
+export function lineSums(text: string): LineSums | null {
+  const lines = linesOf(text);
+  let k = 1;
+  while (lines.count / k > MAX_SUMS) k *= 2;
+  while (chunkCount(lines, k) > 2 * MAX_SUMS) {
+    if (k >= MAX_STRIDE) return null;
+    k *= 2;
+  }
+  return {
+    k,
+    sums: chunksOf(text, lines, k)
+      .map((c) => c.token)
+      .join(' '),
+  };
+}
+
+/** The part of a hunk {@link placeBySums} needs: `[from, to)`, offsets in the text the sums were taken of. */
+export interface SummedRange {
+  from: number;
+  to: number;
+}
+
+/**
+ * Places ranges of the text `sums` were taken of (its `after`, which is not at hand) on
+ * `current`, three-way: the chunks each range lies in become one hunk of the sums' lines, and
+ * {@link placeHunks} places it on `current`'s sums (cut with the same stride). A range is placed
+ * only where no change from that text to `current` touches its chunks (ends included, so the
+ * chunk or line right before and right after are unchanged too, and nothing was inserted at its
+ * edges); then its `from` shifts with the chunks before it. The caller still compares the text
+ * there with what it expects (a sum can collide).
+ * @param sums the fingerprint of the text the ranges are in (from {@link lineSums}).
+ * @param current the text now. @param ranges offsets in the summed text, whole lines.
+ * @returns per range, in order, its `from` in `current`, or null when the later changes touch it,
+ *   or `sums` does not parse or is shorter than a range's end. Does not throw.
+ */
+export function placeBySums(sums: LineSums, current: string, ranges: readonly SummedRange[]): Array<number | null> {
+  const tokens = sums.sums === '' ? [] : sums.sums.split(' ');
+  const starts: number[] = [0];
+  for (const t of tokens) {
+    const length = /^[0-9a-z]+\.[0-9a-f]{8}$/.test(t) ? parseInt(t, 36) : NaN;
+    if (!(length > 0)) return ranges.map(() => null);
+    starts.push(starts[starts.length - 1] + length);
+  }
+  const total = starts[starts.length - 1];
+  if (!Number.isInteger(sums.k) || sums.k < 1) return ranges.map(() => null);
+  const now = chunksOf(current, linesOf(current), sums.k);
+  const nowStarts = [...now.map((c) => c.from), current.length];
+  const base = tokens.map((t) => `${t}\n`).join('');
+  const lineAt = (list: readonly string[]): number[] => {
+    const out = [0];
+    for (const t of list) out.push(out[out.length - 1] + t.length + 1);
+    return out;
+  };
+  const baseAt = lineAt(tokens);
+  const nowAt = lineAt(now.map((c) => c.token));
+  /** The chunk `offset` lies in (tokens.length at the end of the text). */
+  const chunkOf = (offset: number): number => {
+    let i = 0;
+    while (i < tokens.length && starts[i + 1] <= offset) i++;
+    return i;
+  };
+  const hunks = ranges.map((r, index) => {
+    const first = chunkOf(r.from);
+    const last = r.to > r.from ? chunkOf(r.to - 1) + 1 : starts[first] === r.from ? first : first + 1;
+    const from = baseAt[first];
+    const to = baseAt[Math.min(last, tokens.length)];
+    return { index, from, to, removed: base.slice(from, to), inserted: '' };
+  });
+  const placed = placeHunks(base, now.map((c) => `${c.token}\n`).join(''), hunks);
+  return ranges.map((r, i) => {
+    const p = placed[i];
+    if (r.to > total || r.from > r.to || p.stale) return null;
+    const chunk = nowAt.indexOf(p.from);
+    if (chunk === -1) return null;
+    const first = chunkOf(r.from);
+    return nowStarts[chunk] + (r.from - (first < tokens.length ? starts[first] : total));
+  });
+}
