@@ -31,6 +31,8 @@ describe('importPathsIn', () => {
   it('cuts a #fragment, unescapes "\\ " and keeps trailing punctuation as Claude Code does', () => {
     expect(importPathsIn('Read @docs/My\\ rules.md#Style now')).toEqual(['docs/My rules.md']);
     expect(importPathsIn('Also @AGENTS.md.')).toEqual(['AGENTS.md.']);
+    // Claude Code ends a path at a backslash that escapes no space; Gemini CLI takes it whole (a Windows path).
+    expect(importPathsIn('Also @docs\\rules.md')).toEqual(['docs', 'docs\\rules.md']);
   });
 
   it('finds an import inside emphasis or link text, also the path that ends where the mark begins', () => {

@@ -31,6 +31,14 @@ export const MAX_IMPORTING_FILE_BYTES = 4 * 1024 * 1024;
 const IMPORT_START = /(?<![\p{L}\p{N}])@((?:[^\s\\]|\\ )+)/gu;
 
 /**
+ * The whole run of non-space characters after such an `@`: Gemini CLI's and Qwen Code's import
+ * reader take the path up to the next space, a backslash included (`@docs\\rules.md`, a Windows
+ * path), where Claude Code's rule ends it at the backslash. (A backslash ending the run escapes
+ * the space after it, for Claude Code: {@link IMPORT_START} reads that path.)
+ */
+const IMPORT_RUN = /(?<![\p{L}\p{N}])@(\S+)/gu;
+
+/**
  * Where a Markdown text token may end inside what {@link IMPORT_START} takes as one path: before
  * an emphasis mark, a link's brackets, a code span, an HTML tag or autolink, an image (a backslash
  * in a path is always an escaped space: {@link IMPORT_START} ends the path at any other).
@@ -72,7 +80,8 @@ function withoutFencedCode(text: string): string {
 /**
  * The paths `text` imports, as written (relative to the importing file's folder, or absolute, or
  * from the home folder `~/`), each once. Read as Claude Code reads them, on the safe side: every
- * path it would import is among them, and a few spellings it would not (an `@` inside an inline
+ * path it would import is among them (and those Gemini CLI's reader takes, a path with a
+ * backslash whole), and a few spellings it would not (an `@` inside an inline
  * code span, in front matter or an HTML comment, which it skips; the shorter path ending before an
  * inline mark that turns out not to end its text token) may be too. Those name files that are
  * rarely there; holding one costs nothing unless it is.
@@ -87,10 +96,12 @@ export function importPathsIn(text: string): string[] {
     const path = (hash === -1 ? spelling : spelling.slice(0, hash)).replace(/\\ /g, ' ').trim();
     if (path !== '' && path !== '/' && IMPORTABLE.test(path)) found.add(path);
   };
-  for (const match of withoutFencedCode(text).matchAll(IMPORT_START)) {
+  const prose = withoutFencedCode(text);
+  for (const match of prose.matchAll(IMPORT_START)) {
     const whole = match[1];
     add(whole);
     for (const end of whole.matchAll(TOKEN_END)) add(whole.slice(0, end.index));
   }
+  for (const match of prose.matchAll(IMPORT_RUN)) if (/\\(?=.)/.test(match[1])) add(match[1]);
   return [...found];
 }
