@@ -13,10 +13,12 @@ describe('isAgentInstructionPath', () => {
       expect([path, isAgentInstructionPath(path, 'Skills')]).toEqual([path, false]);
   });
 
-  it("names the files coding agents read as instructions (Claude Code's CLAUDE.md and CLAUDE.local.md, Gemini CLI's GEMINI.md), in any case", () => {
+  it("names the files coding agents read as instructions (Codex's AGENTS.override.md, Claude Code's CLAUDE.md and CLAUDE.local.md, Gemini CLI's GEMINI.md, Qwen Code's QWEN.md), in any case", () => {
     for (const path of ['CLAUDE.md', 'Areas/Finance/CLAUDE.md', 'a/claude.local.md', 'x/GEMINI.md', 'x/Gemini.MD'])
       expect([path, isAgentInstructionPath(path, 'Skills')]).toEqual([path, true]);
-    for (const path of ['Claude notes.md', 'x/CLAUDE.md.bak', 'x/GEMINI', 'CLAUDE/note.md'])
+    for (const path of ['AGENTS.override.md', 'sub/agents.override.md', 'QWEN.md', 'a/Qwen.md'])
+      expect([path, isAgentInstructionPath(path, 'Skills')]).toEqual([path, true]);
+    for (const path of ['Claude notes.md', 'x/CLAUDE.md.bak', 'x/GEMINI', 'CLAUDE/note.md', 'AGENTS.override', 'x/AGENTS.overrides.md'])
       expect([path, isAgentInstructionPath(path, 'Skills')]).toEqual([path, false]);
   });
 

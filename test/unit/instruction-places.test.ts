@@ -4,6 +4,7 @@ import * as nodePath from 'node:path';
 import { createHostApp, type HostApp } from '../host';
 import { NoteStore } from '../../src/vault/note-store';
 import * as agentInstructions from '../../src/vault/content/agent-instructions';
+import * as instructionImports from '../../src/vault/content/instruction-imports';
 import { Slicer } from '../../src/search/engine/slicer';
 import { PluginFile } from '../../src/vault/plugin-files/plugin-file';
 import { ProposalStore } from '../../src/proposals/proposal-store';
@@ -105,6 +106,32 @@ describe('InstructionPlaces', () => {
       '',
     ])
       expect([path, hold(path)]).toEqual([path, false]);
+  });
+
+  it("reads an instruction file's imports once while its size and time stay; a change is read again, and an import dropped is let go", async () => {
+    const claude = await app.vault.create('Areas/CLAUDE.md', 'Follow @Plan.md and @../Reference/Other.md\n');
+    // Each file read for its imports is parsed once (the metadata cache reads files too, so count the parses).
+    const parses = jest.spyOn(instructionImports, 'importPathsIn');
+    let hold = await store.instructions.ruleFor('Skills');
+    expect([hold('Areas/Plan.md'), hold('Reference/Other.md'), hold('areas/plan.md')]).toEqual([true, true, true]);
+    for (let i = 0; i < 5; i++) hold = await store.instructions.ruleFor('Skills');
+    // CLAUDE.md and the two files it imports, each read once for six rules.
+    expect(parses.mock.calls.map(([text]) => text)).toEqual(['Follow @Plan.md and @../Reference/Other.md\n', '# Plan\n', 'x\n']);
+    await app.vault.modify(claude, 'Follow @Plan.md only\n');
+    hold = await store.instructions.ruleFor('Skills');
+    expect(parses.mock.calls.map(([text]) => text).slice(3)).toEqual(['Follow @Plan.md only\n']);
+    expect([hold('Areas/Plan.md'), hold('Reference/Other.md')]).toEqual([true, false]);
+    // An import that is a link inside the vault holds where it leads too; an import leaving the vault names nothing.
+    await app.vault.modify(claude, 'Follow @AGENTS.md and @../../outside.md\n');
+    hold = await store.instructions.ruleFor('Skills');
+    expect([hold('Areas/rules.md'), hold('Areas/Plan.md'), hold('outside.md')]).toEqual([true, false, false]);
+    // A file made at an imported path is read then, and what it imports is held too.
+    await app.vault.modify(claude, 'Follow @New.md\n');
+    hold = await store.instructions.ruleFor('Skills');
+    expect([hold('Areas/New.md'), hold('Areas/Deeper.md')]).toEqual([true, false]);
+    await app.vault.create('Areas/New.md', 'See @Deeper.md\n');
+    hold = await store.instructions.ruleFor('Skills');
+    expect([hold('Areas/New.md'), hold('Areas/Deeper.md')]).toEqual([true, true]);
   });
 
   it('finds the places once; an ordinary note created or renamed keeps them, an instruction name or a change at a target finds them again', async () => {

@@ -41,9 +41,10 @@ export const expectedHashArg = hashArg('read_note').optional().describe("read_no
  * anchors and headings, protected properties: the same checks in every mode), then applies
  * it for a `force` key or stages it as a proposal for a `propose` key (the vault is untouched
  * until the user accepts it in Obsidian). A force key's write that would create, change, move
- * or delete agent instructions (an AGENTS.md / AGENT.md / CLAUDE.md / GEMINI.md anywhere, a folder
- * by such a name, anything in the skills folder, the file or folder an in-vault symbolic link by
- * such a name or in the skills folder leads to, a hard link of one: InstructionPlaces.holds, at
+ * or delete agent instructions (an AGENTS.md / AGENT.md / AGENTS.override.md / CLAUDE.md /
+ * GEMINI.md / QWEN.md anywhere, a folder by such a name, a file one of them imports (`@path`),
+ * anything in the skills folder, the file or folder an in-vault symbolic link by such a name or in
+ * the skills folder leads to, a hard link of one: InstructionPlaces.holds, at
  * every path the write changes, NoteWriter.pathsChangedBy) is staged too, with `reason`
  * ({@link INSTRUCTIONS_REVIEW_REASON}): those files instruct other agents, so a narrow key that
  * may write one could otherwise steer wider ones. A write that would leave the note's
@@ -78,12 +79,13 @@ export function alreadyPending(id: string): string {
 
 /**
  * Why a force key's write came back pending: files that instruct agents (AGENTS.md, AGENT.md and
- * the skills folder, read by every key; CLAUDE.md, GEMINI.md, read by coding agents run in the
- * vault; what a link by those names leads to) must not be written by a key that would thereby
- * instruct wider agents (docs/security.md, "Agent instructions are yours").
+ * the skills folder, read by every key; AGENTS.override.md, CLAUDE.md, GEMINI.md and the like, read
+ * by coding agents run in the vault, and the files those import; what a link by those names leads
+ * to) must not be written by a key that would thereby instruct wider agents (docs/security.md,
+ * "Agent instructions are yours").
  */
 export const INSTRUCTIONS_REVIEW_REASON =
-  'Agent instructions (AGENTS.md, AGENT.md, CLAUDE.md, GEMINI.md, the skills folder, and what a link by those names leads to) guide other agents, so the user reviews changes to them, even from a force key.';
+  'Agent instructions (AGENTS.md, CLAUDE.md, GEMINI.md and the like, the files they import, the skills folder, and what a link by those names leads to) guide other agents, so the user reviews changes to them, even from a force key.';
 
 /**
  * Stages a prepared write as a proposal of the caller, or answers `{status: 'unchanged', ...}`

@@ -7,12 +7,41 @@ export const AGENT_INSTRUCTION_FILES = ['AGENTS.md', 'AGENT.md'] as const;
 /**
  * Every file name that carries instructions for agents, and so is the user's to write: the names
  * served as `agent_md` ({@link AGENT_INSTRUCTION_FILES}), and the files coding agents read as
- * instructions in the folder they run in and its parents, which a vault may be for them: Claude
- * Code's `CLAUDE.md` and `CLAUDE.local.md` (docs.claude.com, Claude Code "Manage Claude's
- * memory") and Gemini CLI's `GEMINI.md` (geminicli.com, "Provide context with GEMINI.md files").
- * Only writes are held for these; read_note serves AGENT_INSTRUCTION_FILES alone.
+ * instructions in the folder they run in and its parents (or, for Codex, down from the project
+ * root), which a vault may be for them: OpenAI Codex's `AGENTS.override.md`, read before
+ * `AGENTS.md` in each folder (developers.openai.com, Codex "Custom instructions with AGENTS.md":
+ * "In each directory along the path, it checks for AGENTS.override.md, then AGENTS.md"); Claude
+ * Code's `CLAUDE.md` and `CLAUDE.local.md` (docs.claude.com, Claude Code "Manage Claude's memory");
+ * Gemini CLI's `GEMINI.md` (geminicli.com, "Provide context with GEMINI.md files"); Qwen Code's
+ * `QWEN.md` (Qwen Code's docs, "Memory": "QWEN.md in the project root"). What these agents read
+ * from dot-folders (`.claude/rules/`, `.github/copilot-instructions.md`, `.cursor/rules/`) is
+ * beyond every key already: no tool reaches a dot-name (docs/security.md). Only writes are held
+ * for these; read_note serves AGENT_INSTRUCTION_FILES alone.
  */
-export const HELD_INSTRUCTION_FILES = [...AGENT_INSTRUCTION_FILES, 'CLAUDE.md', 'CLAUDE.local.md', 'GEMINI.md'] as const;
+export const HELD_INSTRUCTION_FILES = [
+  ...AGENT_INSTRUCTION_FILES,
+  'AGENTS.override.md',
+  'CLAUDE.md',
+  'CLAUDE.local.md',
+  'GEMINI.md',
+  'QWEN.md',
+] as const;
+
+/**
+ * The instruction files whose agents expand `@path` imports in them (instruction-imports.ts):
+ * Claude Code's `CLAUDE.md` and `CLAUDE.local.md`, Gemini CLI's `GEMINI.md`, Qwen Code's `QWEN.md`
+ * (the same import processor). Codex reads `AGENTS.md` / `AGENTS.override.md` as they are.
+ */
+const IMPORTING_INSTRUCTION_FILES: ReadonlySet<string> = new Set(['CLAUDE.md', 'CLAUDE.local.md', 'GEMINI.md', 'QWEN.md'].map(foldPath));
+
+/**
+ * True when the last segment of a vault path names a file whose agent expands `@path` imports
+ * in it ({@link IMPORTING_INSTRUCTION_FILES}), ignoring case and Unicode form ({@link foldPath}).
+ * @param path a normalized vault path, or a bare name.
+ */
+export function importsInstructions(path: string): boolean {
+  return IMPORTING_INSTRUCTION_FILES.has(foldPath(path.slice(path.lastIndexOf('/') + 1)));
+}
 
 /** {@link HELD_INSTRUCTION_FILES} folded ({@link foldPath}): how a name is recognised whatever its case. */
 const FOLDED_INSTRUCTION_NAMES: ReadonlySet<string> = new Set(HELD_INSTRUCTION_FILES.map(foldPath));
@@ -29,8 +58,8 @@ export function hasInstructionName(path: string): boolean {
 /**
  * True when a vault path holds instructions that agents are given: an entry named like
  * {@link HELD_INSTRUCTION_FILES} in any folder (`AGENTS.md` / `AGENT.md`: read_note's `agent_md`,
- * {@link nearestAgentInstructions}, which matches the name ignoring case; `CLAUDE.md`, `GEMINI.md`:
- * what coding agents read), or anything in the skills folder (served to every key as skills_list /
+ * {@link nearestAgentInstructions}, which matches the name ignoring case; `AGENTS.override.md`,
+ * `CLAUDE.md`, `GEMINI.md`: what coding agents read), or anything in the skills folder (served to every key as skills_list /
  * skill_read and MCP prompts, skills.ts). Case and Unicode form are ignored ({@link foldPath}), as
  * the vault's own lookups ignore them: `agents.md` and an NFD-spelt skills folder count. A folder
  * by such a name counts too: it would take the file's place. The rule by name behind "agent

@@ -1,8 +1,10 @@
+import { homedir } from 'node:os';
 import { TFile, TFolder, type App, type EventRef, type TAbstractFile } from 'obsidian';
-import { isPathInside } from '../paths/paths';
+import { foldPath, isPathInside, parentOf } from '../paths/paths';
 import { touchesSkills } from '../skills';
 import type { HoldRule } from '../writes/write-types';
-import { hasInstructionName, isAgentInstructionPath } from './agent-instructions';
+import { hasInstructionName, importsInstructions, isAgentInstructionPath } from './agent-instructions';
+import { importPathsIn, MAX_IMPORT_HOPS, MAX_IMPORTING_FILE_BYTES } from './instruction-imports';
 
 /** What {@link InstructionPlaces} asks of the vault's path policy (NotePolicy). */
 export interface InstructionPlacesPolicy {
@@ -16,7 +18,22 @@ export interface InstructionPlacesPolicy {
   fileOf(path: string): { id: string; links: number } | null;
   /** True when trusted links lead a path out of the vault to where one of `places` (or a trusted link in one) lies too (NotePolicy.sharesOutsidePlace). */
   sharesOutsidePlace(path: string, places: readonly string[]): boolean;
+  /** The vault path `input` names by the lexical rules alone, an absolute path inside the vault read as the path below it (NotePolicy.literalPath); throws for one outside it or leaving it. */
+  literalPath(input: string): string;
 }
+
+/** What {@link InstructionPlaces} keeps of one file whose imports it read: its import paths as written, while its size and modification time stay. */
+interface ReadImports {
+  mtime: number;
+  size: number;
+  /** instruction-imports.ts importPathsIn of its text. */
+  spellings: string[];
+  /** The vault paths those name from the folders `from` (its own, and the one it really lies in), once resolved. */
+  resolved?: { from: string; paths: string[] };
+}
+
+/** A Windows drive or UNC path (`C:\…`, `\\server\…`): absolute, as a leading `/` is. */
+const WINDOWS_ABSOLUTE = /^(?:[a-zA-Z]:[\\/]|\\\\)/;
 
 /**
  * What a pass over many vault entries pauses with so it does not hold the main thread: a
@@ -66,11 +83,19 @@ interface KnownPlaces {
  * And a note that is a hard link of an instruction file (same device and inode, its link count
  * above 1) changes that file when written.
  *
+ * And the files an instruction file imports (`@conventions.md` in a `CLAUDE.md`, `GEMINI.md` or
+ * `QWEN.md`: agent-instructions.ts importsInstructions, instruction-imports.ts): the agent loads
+ * them as instructions, so they are held like the file itself, and so are the files those import,
+ * up to {@link MAX_IMPORT_HOPS} imports deep, whether or not they exist yet. Only those files are
+ * read, each once until its size or modification time changes ({@link importedPlaces}), when a
+ * force write asks for the rule ({@link ruleFor}).
+ *
  * The link targets come from the entries named like an instruction file and the skills folder's
  * tree, kept until the vault reports a create, delete or rename that may change them (a path by an
  * instruction name, in or around the skills folder, at or around a known target, or any folder
  * deleted or renamed) or the skills folder setting changes: an ordinary force write costs a few
- * string comparisons and one `stat` of its note. The named entries are found once by a pass over
+ * string comparisons and one `stat` of its note (and, where instruction files import others, a
+ * look at each imported file's size and time). The named entries are found once by a pass over
  * every entry of the vault, started by the first force write's {@link ruleFor} in slices that
  * yield to the UI (the write gate's Slicer, {@link INSTRUCTION_PASS_SLICE_MS}); that write, and any
  * other made before the pass ends, waits for it, so none is let through on a partial list. They
@@ -105,6 +130,21 @@ export class InstructionPlaces {
   private unvisited: TAbstractFile[] = [];
   /** The pass over the vault's entries that {@link ruleFor} started, while it runs and once done. */
   private pass?: Promise<void>;
+  /** Vault paths the instruction files import (and where a link among them really lies), as of the last {@link ruleFor}. */
+  private imported: string[] = [];
+  /** {@link imported} folded ({@link foldPath}), for {@link holds}' comparison. */
+  private importedFolded: string[] = [];
+  /**
+   * What the last finding of {@link imported} looked at, folded ({@link foldPath}): the files it
+   * read and the paths it holds. Null when a change in the vault may have changed it (an
+   * instruction file that imports, or one of these, created, changed, moved or deleted; any
+   * folder moved or deleted): the next {@link ruleFor} finds the imports again.
+   */
+  private importsFound: Set<string> | null = null;
+  /** Counts the changes that dropped {@link importsFound}: a finding that a change overtook is not kept. */
+  private importChanges = 0;
+  /** The import paths of each file read for them, by vault path ({@link importedPlaces}); only the files of the last finding are kept. */
+  private readImports = new Map<string, ReadImports>();
   private readonly refs: EventRef[] = [];
 
   /** @param app the Obsidian app (vault entries and events). @param policy the vault's path policy (links, disk files). */
@@ -114,18 +154,22 @@ export class InstructionPlaces {
   ) {
     const changed = (file: TAbstractFile, oldPath?: string): void => {
       if (hasInstructionName(file.name)) this.named?.add(file.path);
+      this.mayChangeImports(file, oldPath);
       if (this.known === null) return;
       const folderGone = file instanceof TFolder && oldPath !== undefined;
       if (folderGone || this.touches(file.path) || (oldPath !== undefined && this.touches(oldPath))) this.known = null;
     };
     const deleted = (file: TAbstractFile): void => {
-      if (file instanceof TFolder) this.known = null;
-      else changed(file);
+      if (file instanceof TFolder) {
+        this.known = null;
+        this.mayChangeImports(file, file.path);
+      } else changed(file);
     };
     this.refs.push(
       app.vault.on('create', (file) => changed(file)),
       app.vault.on('delete', deleted),
       app.vault.on('rename', changed),
+      app.vault.on('modify', (file) => this.mayChangeImports(file)),
     );
   }
 
@@ -137,10 +181,11 @@ export class InstructionPlaces {
 
   /**
    * The hold rule of a force key's writes (NoteWriter.apply): {@link holds} for `skillsFolder`,
-   * once the pass over the vault's entries is done. The first call starts that pass, in slices
-   * that yield through `pacer` (without one, in one go); every call made before it ends waits for
-   * it, so the rule answers in a few comparisons, never blocks the UI for a pass, and never holds
-   * less because the pass was not done.
+   * once the pass over the vault's entries is done and the files instruction files import are
+   * found ({@link importedPlaces}; kept until a vault event may change them). The first call
+   * starts that pass, in slices that yield through `pacer` (without one, in one go); every call
+   * made before it ends waits for it, so the rule answers in a few comparisons, never blocks the
+   * UI for a pass, and never holds less because the pass was not done.
    * @param skillsFolder the skills folder's vault path (skillsFolderOf).
    * @param pacer what the pass yields to the UI through (a search/engine Slicer of
    *   {@link INSTRUCTION_PASS_SLICE_MS} ms); used only by the call that starts the pass.
@@ -148,7 +193,35 @@ export class InstructionPlaces {
    */
   async ruleFor(skillsFolder: string, pacer?: Pacer): Promise<HoldRule> {
     await (this.pass ??= this.readEntries(pacer));
+    if (this.importsFound === null) {
+      const changes = this.importChanges;
+      const { held, looked } = await this.importedPlaces(this.knownFor(skillsFolder).named);
+      this.imported = held;
+      this.importedFolded = held.map(foldPath);
+      if (changes === this.importChanges) this.importsFound = looked;
+    }
     return (path) => this.holds(path, skillsFolder);
+  }
+
+  /**
+   * Drops what {@link importedPlaces} found when the vault event for `file` (at `oldPath` before a
+   * rename; a deleted folder passes its own path) may change it: a folder moved or deleted, a file
+   * that imports by its name, or a path the finding read or holds ({@link importsFound}). While
+   * nothing is kept (a finding may be under way), every event counts, so a finding it overtook is
+   * not kept.
+   */
+  private mayChangeImports(file: TAbstractFile, oldPath?: string): void {
+    const found = this.importsFound;
+    const touched = (path: string): boolean => importsInstructions(path) || found?.has(foldPath(path)) === true;
+    if (
+      found !== null &&
+      !(file instanceof TFolder && oldPath !== undefined) &&
+      !touched(file.path) &&
+      !(oldPath !== undefined && touched(oldPath))
+    )
+      return;
+    this.importsFound = null;
+    this.importChanges++;
   }
 
   /**
@@ -157,7 +230,8 @@ export class InstructionPlaces {
    * or below a place a symbolic link makes an instruction place, where a trusted link out of the
    * vault leads to the place another leads the skills folder or an instruction file to (the same
    * files under another path: {@link InstructionPlacesPolicy.sharesOutsidePlace}), or a file on disk
-   * that is also an instruction file (a hard link). Case and Unicode form are ignored, as isAgentInstructionPath ignores them.
+   * that is also an instruction file (a hard link), or at or below a file an instruction file imports
+   * (as found by the last {@link ruleFor}). Case and Unicode form are ignored, as isAgentInstructionPath ignores them.
    * @param path a normalized vault path. @param skillsFolder the skills folder's vault path.
    */
   holds(path: string, skillsFolder: string): boolean {
@@ -165,9 +239,105 @@ export class InstructionPlaces {
     if (isAgentInstructionPath(path, skillsFolder)) return true;
     const known = this.knownFor(skillsFolder);
     if (known.targets.some((target) => isPathInside(path, target, true))) return true;
+    if (this.importedFolded.length > 0) {
+      const folded = foldPath(path);
+      if (this.importedFolded.some((place) => isPathInside(folded, place))) return true;
+    }
     // Two trusted links out of the vault may reach one place: the skills folder's, an instruction file's.
-    if (this.policy.sharesOutsidePlace(path, [skillsFolder, ...known.named])) return true;
+    if (this.policy.sharesOutsidePlace(path, [skillsFolder, ...known.named, ...this.imported])) return true;
     return this.isHardLinkOfInstructions(path, known);
+  }
+
+  /**
+   * The vault paths the instruction files among `named` import ({@link importsInstructions}),
+   * and those import, up to {@link MAX_IMPORT_HOPS} imports from the instruction file, each also
+   * where it really lies when a symbolic link inside the vault leads there. A file is read only
+   * when it is new to {@link readImports} or its size or modification time changed, and only when
+   * it is at most {@link MAX_IMPORTING_FILE_BYTES} (Claude Code skips a larger one); a file that
+   * cannot be read imports nothing.
+   * @param named vault paths of the files named like an instruction file (KnownPlaces.named).
+   * @returns `held`: the imported vault paths, existing or not (an import names where a file will
+   *   be read from); `looked`: those and the files read, folded ({@link importsFound}).
+   */
+  private async importedPlaces(named: readonly string[]): Promise<{ held: string[]; looked: Set<string> }> {
+    const held = new Set<string>();
+    const expanded = new Set<string>();
+    const kept = new Map<string, ReadImports>();
+    let layer = named.filter((path) => importsInstructions(path));
+    for (let hop = 1; hop <= MAX_IMPORT_HOPS && layer.length > 0; hop++) {
+      const next: string[] = [];
+      for (const path of layer) {
+        if (expanded.has(foldPath(path))) continue;
+        expanded.add(foldPath(path));
+        for (const target of await this.importsOf(path, kept)) {
+          if (held.has(target)) continue;
+          held.add(target);
+          next.push(target);
+          // A listed link whose target is gone names where it would be recreated (no entry: no link to read).
+          const real = this.policy.realPathOf(target) ?? (this.policy.entryAt(target) === null ? null : this.policy.linkTargetOf(target));
+          if (real === null || held.has(real)) continue;
+          held.add(real);
+          next.push(real);
+        }
+      }
+      layer = next;
+    }
+    this.readImports = kept;
+    const looked = new Set([...held, ...kept.keys()].map(foldPath));
+    return { held: [...held], looked };
+  }
+
+  /**
+   * The vault paths the file at `path` imports, resolved from its folder and, when a link inside
+   * the vault leads it elsewhere, from the folder it really lies in (Claude Code resolves from the
+   * real folder); an import outside the vault (`~/…`, an absolute path elsewhere, `../` above the
+   * root) names nothing here. Keeps what it read of the file in `kept`.
+   */
+  private async importsOf(path: string, kept: Map<string, ReadImports>): Promise<string[]> {
+    const file = this.policy.entryAt(path);
+    if (!(file instanceof TFile) || file.stat.size > MAX_IMPORTING_FILE_BYTES) return [];
+    let read = kept.get(file.path) ?? this.readImports.get(file.path);
+    if (read === undefined || read.mtime !== file.stat.mtime || read.size !== file.stat.size) {
+      let text: string;
+      try {
+        text = await this.app.vault.cachedRead(file);
+      } catch {
+        return [];
+      }
+      read = { mtime: file.stat.mtime, size: file.stat.size, spellings: importPathsIn(text) };
+    }
+    kept.set(file.path, read);
+    const folders = new Set([parentOf(file.path)]);
+    const real = this.policy.realPathOf(file.path);
+    if (real !== null) folders.add(parentOf(real));
+    const from = [...folders].join('\u0000');
+    if (read.resolved?.from !== from) {
+      const found = new Set<string>();
+      for (const spelling of read.spellings)
+        for (const folder of folders) {
+          const target = this.resolveImport(spelling, folder);
+          if (target !== null) found.add(target);
+        }
+      read.resolved = { from, paths: [...found] };
+    }
+    return read.resolved.paths;
+  }
+
+  /**
+   * The vault path an import names from a file in `folder`: relative to that folder, or an
+   * absolute path (`~/` is the home folder) read as the path below the vault's folder.
+   * @returns null when it names a place outside the vault or no valid path.
+   */
+  private resolveImport(spelling: string, folder: string): string | null {
+    let input = folder === '' ? spelling : `${folder}/${spelling}`;
+    if (spelling.startsWith('~/')) input = `${homedir()}${spelling.slice(1)}`;
+    else if (spelling.startsWith('/') || WINDOWS_ABSOLUTE.test(spelling)) input = spelling;
+    try {
+      const path = this.policy.literalPath(input);
+      return path === '' ? null : path;
+    } catch {
+      return null;
+    }
   }
 
   /**
@@ -242,8 +412,8 @@ export class InstructionPlaces {
 
   /**
    * True when `path` is a note whose disk file has more than one name and is the same file
-   * (device and inode) as an instruction file: a named one, one in the skills folder or at a link's
-   * target. One `stat` of the note; the instruction files are stat'ed only for such a note.
+   * (device and inode) as an instruction file: a named one, one in the skills folder, at a link's
+   * target or imported. One `stat` of the note; the instruction files are stat'ed only for such a note.
    */
   private isHardLinkOfInstructions(path: string, known: KnownPlaces): boolean {
     if (!(this.app.vault.getAbstractFileByPath(path) instanceof TFile)) return false;
@@ -255,7 +425,7 @@ export class InstructionPlaces {
       else if (entry instanceof TFolder) for (const child of entry.children) collect(child);
     };
     collect(this.policy.entryAt(known.folder));
-    for (const target of known.targets) collect(this.policy.entryAt(target));
+    for (const target of [...known.targets, ...this.imported]) collect(this.policy.entryAt(target));
     return candidates.some((candidate) => candidate !== path && this.policy.fileOf(candidate)?.id === file.id);
   }
 }
