@@ -3,7 +3,7 @@ import { quoteInput, ToolError } from '../errors';
 import { UNRESTRICTED_SCOPE, type AccessScope } from './access/access';
 import { isWithinRoots, noteAccess, type NoteAccess } from './access/access-rules';
 import { namesLabelRules } from './access/rule-keys';
-import { ambiguousFolder, canonicalPath, caseTwins, findEntry } from './paths/lookup';
+import { ambiguousFolder, canonicalPath, caseTwins, fileAtExactPath, findEntry } from './paths/lookup';
 import { frontmatterId, pathOfSyntheticId, unwrapWikilink } from './paths/note-ref';
 import { assertPathInput } from './paths/paths';
 import { PathSpelling } from './paths/path-spelling';
@@ -440,7 +440,8 @@ export class NotePolicy {
    */
   canReadPath(scope: AccessScope): (path: string) => boolean {
     return (path) => {
-      const target = this.app.vault.getFileByPath(path);
+      // The file with this very path: `getFileByPath` reads a backslash as `/` and would answer for another file.
+      const target = fileAtExactPath(this.app.vault, path);
       return target !== null && this.canRead(target, scope);
     };
   }

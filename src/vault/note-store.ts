@@ -12,7 +12,7 @@ import { ToolError } from '../errors';
 import { UNRESTRICTED_SCOPE, type AccessScope } from './access/access';
 import { hashText } from './hash';
 import { backlinkIndex, linkGraphOf, outgoingLinksOf, type LinkCount, type NoteLinks } from './content/links';
-import { findEntry } from './paths/lookup';
+import { fileAtExactPath, findEntry } from './paths/lookup';
 import { frontmatterId, syntheticId } from './paths/note-ref';
 import { foldPath, isPathInside, parentOf } from './paths/paths';
 import { buildOutline, collapseWhitespace, headingTexts, type NoteSection } from './content/sections';
@@ -336,12 +336,12 @@ export class NoteStore implements NoteReader {
   }
 
   /**
-   * The file at an exact vault path (`vault.getFileByPath`), or null. No normalization and no
+   * The file at an exact vault path (lookup.ts fileAtExactPath: never another file `getFileByPath` would reach), or null. No normalization and no
    * access check: for internal callers that already hold vault paths (the search index, link
    * targets); they check {@link canRead} before showing anything.
    */
   fileByPath(path: string): TFile | null {
-    return this.app.vault.getFileByPath(path);
+    return fileAtExactPath(this.app.vault, path);
   }
 
   /** The note's text as Obsidian has it (`vault.cachedRead`: the open editor's text may be newer than disk). */
@@ -462,7 +462,9 @@ export class NoteStore implements NoteReader {
     const out: TFile[] = [];
     for (const [source, targets] of Object.entries(this.app.metadataCache.resolvedLinks)) {
       if (!Object.keys(targets).some(inside)) continue;
-      const file = this.app.vault.getFileByPath(source);
+      // The linking file itself, never the one `getFileByPath` would reach for a name holding a backslash: a move must
+      // see the closed note it would rewrite, to refuse.
+      const file = fileAtExactPath(this.app.vault, source);
       if (file) out.push(file);
     }
     return out;

@@ -63,6 +63,8 @@ export interface BootOptions {
    * HostAppOptions `savedMetadata`), as Obsidian does after a restart. Default: parse every note.
    */
   savedMetadata?: SavedMetadata;
+  /** Load disk names holding a backslash under that name, as an Obsidian that lists them would (HostAppOptions `listBackslashNames`). Default false. */
+  listBackslashNames?: boolean;
 }
 
 /** A running plugin with its server. */
@@ -129,6 +131,7 @@ export async function bootPlugin<P extends BootablePlugin>(
     configDir: options.configDir,
     holdIndexing: options.holdIndexing,
     savedMetadata: options.savedMetadata,
+    listBackslashNames: options.listBackslashNames,
   });
   let data: unknown = JSON.parse(JSON.stringify(settings));
   // data.json (and, unless persistIndex, the search index) stay in memory so a run never writes plugin data into the vault folder.

@@ -33,6 +33,12 @@ export interface HostAppOptions {
    * a note changed while the app was closed keeps its old entry until the indexer re-parses it.
    */
   savedMetadata?: SavedMetadata;
+  /**
+   * Load files and folders whose disk name holds a backslash (only a POSIX disk has them) under
+   * that name, as an Obsidian build that lists them would, instead of leaving them out (the
+   * default, VaultOptions `listBackslashNames`): for tests of the plugin's own guard. Default false.
+   */
+  listBackslashNames?: boolean;
 }
 
 /** Obsidian's internal plugin registry (`app.plugins`) as far as plugins use it. */
@@ -72,7 +78,7 @@ export class App implements Pick<
 
   /** Wires the parts over `options.vaultPath`; createHostApp also loads and indexes the vault. */
   constructor(options: HostAppOptions) {
-    this.vault = new Vault(options.vaultPath, { configDir: options.configDir });
+    this.vault = new Vault(options.vaultPath, { configDir: options.configDir, listBackslashNames: options.listBackslashNames });
     this.metadataCache = new MetadataCache(this.vault);
     this.fileManager = new FileManager(this.vault, this.metadataCache);
     this.workspace = new Workspace(this as unknown as O.App);

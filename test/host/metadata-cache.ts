@@ -230,7 +230,7 @@ export class MetadataCache extends Events implements O.MetadataCache {
       while (this.queue.size && !this.held) {
         const [file] = this.queue;
         this.queue.delete(file);
-        if (this.vault.getFileByPath(file.path) !== file) continue;
+        if (!this.vault.holds(file)) continue;
         let data: string;
         const { mtime, size } = file.stat;
         try {
@@ -238,7 +238,7 @@ export class MetadataCache extends Events implements O.MetadataCache {
         } catch {
           continue;
         }
-        if (this.vault.getFileByPath(file.path) !== file) continue;
+        if (!this.vault.holds(file)) continue;
         const cache = parseNoteMetadata(data);
         this.caches.set(file.path, cache);
         this.parsedStats.set(file.path, { mtime, size });

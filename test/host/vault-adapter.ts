@@ -94,9 +94,23 @@ export class FileSystemAdapter implements O.DataAdapter {
    */
   private readonly diskNames = new Map<string, string>();
 
-  /** Creates an adapter over `basePath` (an absolute or cwd-relative folder path). */
-  constructor(basePath: string) {
+  /** Host: a backslash in a path names a character of a disk name, not a separator (VaultOptions `listBackslashNames`). */
+  private readonly keepBackslashes: boolean;
+
+  /**
+   * Creates an adapter over `basePath` (an absolute or cwd-relative folder path). `keepBackslashes`
+   * (default false): paths keep `\` as part of a name, as Obsidian's desktop adapter joins them to
+   * the vault folder (VaultOptions `listBackslashNames`); by default `\` is a separator, as `normalizePath` reads it.
+   */
+  constructor(basePath: string, options: { keepBackslashes?: boolean } = {}) {
     this.basePath = nodePath.resolve(basePath);
+    this.keepBackslashes = options.keepBackslashes === true;
+  }
+
+  /** `normalizePath(path)`, a backslash kept as a name's character when {@link keepBackslashes}. */
+  private normalized(path: string): string {
+    if (!this.keepBackslashes || !path.includes('\\')) return normalizePath(path);
+    return normalizePath(path.replace(/\\/g, '\uE000')).replace(/\uE000/g, '\\');
   }
 
   /** The vault folder's name. */
@@ -114,7 +128,7 @@ export class FileSystemAdapter implements O.DataAdapter {
    * rememberDiskNames); throws when the path would leave the vault.
    */
   getFullPath(normalizedPath: string): string {
-    const p = normalizePath(normalizedPath);
+    const p = this.normalized(normalizedPath);
     if (p === '/') return this.basePath;
     assertInsideVault(p);
     const segments = p.split('/');
@@ -190,7 +204,7 @@ export class FileSystemAdapter implements O.DataAdapter {
    * Obsidian loads.
    */
   async list(normalizedPath: string): Promise<O.ListedFiles> {
-    const base = normalizePath(normalizedPath);
+    const base = this.normalized(normalizedPath);
     const full = this.getFullPath(base);
     const names = await fsp.readdir(full);
     const entries = await Promise.all(

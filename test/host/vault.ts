@@ -11,6 +11,15 @@ import { loadSubtree, syncTreeWithDisk } from './vault-sync';
 export interface VaultOptions {
   /** The config folder, vault-relative (Obsidian's `vault.configDir`); default `.obsidian`. */
   configDir?: string;
+  /**
+   * Load a file or folder whose disk name holds a backslash under that name (its vault path then
+   * holds `\`, which `getAbstractFileByPath` reads as `/`, as Obsidian does), and let the adapter
+   * reach it by that path, as Obsidian's desktop adapter joins a path to the vault folder without
+   * turning `\` into a separator (a plugin writing `a\b.md` on Linux makes a file of that name).
+   * Obsidian does not document whether it lists such names; default false: left out with one
+   * warning (watcher.ts skipBackslashName), at the start scan and from the disk watcher alike.
+   */
+  listBackslashNames?: boolean;
 }
 
 /**
@@ -41,11 +50,14 @@ export class Vault extends Events implements O.Vault {
   private epoch = 0;
   private watcher: FolderWatcher | null = null;
   private watchRefs: O.EventRef[] = [];
+  /** VaultOptions `listBackslashNames`. */
+  private readonly listBackslashNames: boolean;
 
   /** Creates a vault over `basePath`; call `load()` before use. */
   constructor(basePath: string, options: VaultOptions = {}) {
     super();
-    this.adapter = new FileSystemAdapter(basePath);
+    this.listBackslashNames = options.listBackslashNames === true;
+    this.adapter = new FileSystemAdapter(basePath, { keepBackslashes: this.listBackslashNames });
     this.configDir = normalizePath(options.configDir ?? '.obsidian');
     this.tree = new VaultTree(this);
   }
@@ -56,7 +68,7 @@ export class Vault extends Events implements O.Vault {
    */
   async load(): Promise<void> {
     await removeInterruptedWrites(this.adapter.basePath);
-    const disk = await scanVaultFolder(this.adapter.basePath, this.configDir);
+    const disk = await scanVaultFolder(this.adapter.basePath, this.configDir, '/', this.adapter.basePath, this.listBackslashNames);
     this.adapter.rememberDiskNames(disk);
     syncTreeWithDisk(this.tree, disk, () => undefined);
   }
@@ -73,6 +85,7 @@ export class Vault extends Events implements O.Vault {
       (p) => this.adapter.getFullPath(p),
       (paths) => this.applyDiskChanges(paths),
       delayMs,
+      this.listBackslashNames,
     );
     this.watcher = watcher;
     watcher.watchFolder('/');
@@ -116,7 +129,7 @@ export class Vault extends Events implements O.Vault {
   async syncFromDisk(): Promise<void> {
     if (this.busy > 0) return;
     const epoch = this.epoch;
-    const disk = await scanVaultFolder(this.adapter.basePath, this.configDir);
+    const disk = await scanVaultFolder(this.adapter.basePath, this.configDir, '/', this.adapter.basePath, this.listBackslashNames);
     if (this.busy > 0 || epoch !== this.epoch) return;
     this.adapter.rememberDiskNames(disk);
     syncTreeWithDisk(this.tree, disk, (name, file) => {
@@ -142,7 +155,13 @@ export class Vault extends Events implements O.Vault {
     const roots = this.syncRoots(paths);
     if (roots.length === 0) return true;
     const epoch = this.epoch;
-    const disk = await scanVaultPaths(this.adapter.basePath, this.configDir, roots, (p) => this.adapter.getFullPath(p));
+    const disk = await scanVaultPaths(
+      this.adapter.basePath,
+      this.configDir,
+      roots,
+      (p) => this.adapter.getFullPath(p),
+      this.listBackslashNames,
+    );
     if (this.busy > 0 || epoch !== this.epoch) return false;
     this.adapter.rememberDiskNames(disk, roots);
     syncTreeWithDisk(
@@ -382,6 +401,15 @@ export class Vault extends Events implements O.Vault {
     if (p === '/') throw new Error('The vault root cannot be used here; give a path inside the vault.');
     assertInsideVault(p);
     return p;
+  }
+
+  /**
+   * Host: whether `file` is the loaded entry at its own path (not deleted, moved or replaced). Unlike
+   * `getFileByPath(file.path) === file` it holds for a path with a backslash (VaultOptions
+   * `listBackslashNames`), which `getFileByPath` reads as a separator.
+   */
+  holds(file: TAbstractFile): boolean {
+    return this.tree.get(file.path) === file;
   }
 
   private assertLoaded(file: TAbstractFile): void {

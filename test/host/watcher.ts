@@ -67,7 +67,8 @@ function skipBackslashName(shown: string): void {
  * dot-folders, `node_modules`, the config dir (see isHiddenPath) and the symbolic links Obsidian
  * ignores (folder links into the vault, to a parent of it, or in a loop: {@link isIgnoredLink});
  * other links are followed, a folder link's files listed under its path; a name holding a backslash
- * is left out with one warning ({@link skipBackslashName}). Returns a Map from vault
+ * is left out with one warning ({@link skipBackslashName}), or listed under that name when
+ * `listBackslashNames` (VaultOptions). Returns a Map from vault
  * path to DiskEntry. Vault paths are Unicode NFC, as Obsidian's `normalizePath` makes them; a
  * name stored in another form on disk (NFD, as macOS-synced vaults have) keeps its disk
  * spelling in `diskName`. Entries that vanish mid-scan are skipped; an unreadable vault root throws.
@@ -79,6 +80,7 @@ export async function scanVaultFolder(
   configDir: string,
   under = '/',
   underFull = basePath,
+  listBackslashNames = false,
 ): Promise<Map<string, DiskEntry>> {
   const out = new Map<string, DiskEntry>();
   const realBase = await fsp.realpath(basePath).catch(() => basePath);
@@ -93,7 +95,7 @@ export async function scanVaultFolder(
     await Promise.all(
       entries.map(async (entry) => {
         const name = entry.name;
-        if (name.includes('\\')) return skipBackslashName(joinPath(folder, name));
+        if (!listBackslashNames && name.includes('\\')) return skipBackslashName(joinPath(folder, name));
         const nfc = name.normalize('NFC');
         const path = joinPath(folder, nfc);
         if (isHiddenPath(path, configDir) || out.has(path)) return;
@@ -123,7 +125,9 @@ export async function scanVaultFolder(
  * Scans what the disk holds at each of `paths` (vault paths) for a targeted sync: a file
  * gives its entry, a folder its entry and everything Obsidian would load under it, a missing
  * path or a folder link Obsidian ignores ({@link isIgnoredLink}) nothing. Paths under a hidden
- * segment (see isHiddenPath) are skipped.
+ * segment (see isHiddenPath) are skipped, and so are paths holding a backslash unless
+ * `listBackslashNames` (as {@link scanVaultFolder} leaves such names out: the disk watcher
+ * reports them by name, and `fullPathOf` would read the backslash as a separator and stat another file).
  * @param fullPathOf the absolute disk path of a vault path (FileSystemAdapter.getFullPath)
  * @returns the entries found, keyed by vault path.
  */
@@ -132,11 +136,16 @@ export async function scanVaultPaths(
   configDir: string,
   paths: readonly string[],
   fullPathOf: (path: string) => string,
+  listBackslashNames = false,
 ): Promise<Map<string, DiskEntry>> {
   const out = new Map<string, DiskEntry>();
   const realBase = await fsp.realpath(basePath).catch(() => basePath);
   for (const path of paths) {
     if (isHiddenPath(path, configDir)) continue;
+    if (!listBackslashNames && path.includes('\\')) {
+      skipBackslashName(path);
+      continue;
+    }
     let full: string;
     try {
       full = fullPathOf(path);
@@ -161,7 +170,7 @@ export async function scanVaultPaths(
       out.set(path, { type: 'file', ctime: ctimeOf(s), mtime: Math.round(s.mtimeMs), size: s.size, ...diskName });
     } else if (s.isDirectory()) {
       out.set(path, { type: 'folder', ctime: ctimeOf(s), mtime: Math.round(s.mtimeMs), size: 0, ...diskName });
-      const below = await scanVaultFolder(basePath, configDir, path, full);
+      const below = await scanVaultFolder(basePath, configDir, path, full, listBackslashNames);
       for (const [p, e] of below) out.set(p, e);
     }
   }
@@ -190,11 +199,14 @@ export class FolderWatcher {
    * @param onChange applies a batch of changed vault paths; resolves false to have the batch
    *   retried after `delayMs` (e.g. while a host write is in flight). Errors are logged.
    * @param delayMs how long events are gathered before a batch is applied (ms).
+   * @param listBackslashNames report a name holding a backslash (VaultOptions `listBackslashNames`);
+   *   by default it is left out with one warning, as {@link scanVaultFolder} leaves it out.
    */
   constructor(
     private readonly fullPathOf: (path: string) => string,
     private readonly onChange: (paths: string[]) => Promise<boolean>,
     private readonly delayMs: number,
+    private readonly listBackslashNames = false,
   ) {}
 
   /**
@@ -208,8 +220,11 @@ export class FolderWatcher {
     let watcher: FSWatcher;
     try {
       watcher = watch(this.fullPathOf(path), { persistent: false }, (_event, name) => {
-        if (name !== null) this.queue(joinPath(path, String(name).normalize('NFC')));
-        else this.queue(path);
+        if (name === null) return this.queue(path);
+        const shown = joinPath(path, String(name).normalize('NFC'));
+        // Not queued: its path would read the backslash as a separator and reach another file (scanVaultFolder leaves it out too).
+        if (!this.listBackslashNames && shown.includes('\\')) return skipBackslashName(joinPath(path, String(name)));
+        this.queue(shown);
       });
     } catch {
       return; // gone already: its parent's watcher reports the removal

@@ -34,6 +34,30 @@ describe('noteAccess: property names compare without case, the strictest spellin
   });
 });
 
+describe('agent_overrides names the key label in either Unicode form (a note typed on macOS, a label pasted from a file name)', () => {
+  const nfc = 'Caf\u00e9 bot';
+  const nfd = nfc.normalize('NFD');
+  test.each([
+    ['a mapping entry in NFD, the label in NFC', { agent_overrides: { [nfd]: 'no-access' } }, nfc, 'private'],
+    ['a mapping entry in NFC, the label in NFD', { agent_overrides: { [nfc]: 'read-only' } }, nfd, 'read-only'],
+    ['a text naming it in NFD', { agent_overrides: `${nfd}: no-access` }, nfc, 'private'],
+    ['a list item naming it in NFD', { agent_overrides: [nfd] }, nfc, 'private'],
+    ['a merged mapping naming it in NFD', { '<<': { agent_overrides: { [nfd]: 'no-access' } } }, nfc, 'private'],
+    ['another label is not matched', { agent_overrides: { [nfd]: 'no-access' } }, 'Cafe bot', 'read-write'],
+  ])('%s', (_what, frontmatter, label, level) => {
+    expect(noteAccess(frontmatter as Record<string, unknown>, label)).toBe(level);
+  });
+
+  test.each([
+    ['a mapping line', `agent_overrides:\n  ${nfd}: no-access\nbroken: [`, nfc, 'private'],
+    ['a flow mapping', `agent_overrides: {"${nfd}": read-only}\nbroken: [`, nfc, 'read-only'],
+    ['an escaped label', `agent_overrides:\n  "Cafe\\u0301 bot": no-access\nbroken: [`, nfc, 'private'],
+    ['the label in NFD, the note in NFC', `agent_overrides:\n  ${nfc}: no-access\nbroken: [`, nfd, 'private'],
+  ])('unparsed: %s', (_what, block, label, level) => {
+    expect(unparsedBlockAccess(block, label)).toBe(level);
+  });
+});
+
 describe('namesLabelRules: a note without agent_overrides has one level for every label', () => {
   test.each([
     [{ agent_overrides: { A: 'no-access' } }, true],
@@ -193,6 +217,10 @@ describe('ruleKeyOf: the one comparison of rule names (trimmed, any case) every 
     ['agent_override', null],
     ['<', null],
     ['', null],
+    // NFD of an ASCII name is that name; a combining mark makes another name (NFC composes it with the letter).
+    ['access'.normalize('NFD'), 'access'],
+    ['acce\u0301ss', null],
+    ['access\u0301', null],
   ])('%j → %j', (name, rule) => {
     expect(ruleKeyOf(name)).toBe(rule);
   });

@@ -1,4 +1,5 @@
 import type { Condition, Field, NotesQuery, SortKey } from './parse';
+import { findPropertyKey, propertyNameKey } from '../../vault/content/property-names';
 
 /**
  * Running a parsed `query_notes` query over plain note facts (no vault access here: the tool
@@ -66,7 +67,7 @@ function columnsOf(query: NotesQuery): Field[] {
   const out: Field[] = [];
   const seen = new Set<string>(['file.path']);
   for (const field of listed) {
-    const key = fieldName(field).toLowerCase();
+    const key = propertyNameKey(fieldName(field));
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(field);
@@ -179,8 +180,7 @@ function sortKey(value: Value): number | string | null {
 /** The value of `field` for `note`; MISSING for a property the note lacks. */
 function valueOf(note: NoteFacts, field: Field): Value {
   if (field.kind === 'property') {
-    const wanted = field.name.toLowerCase();
-    const key = Object.keys(note.frontmatter).find((k) => k.toLowerCase() === wanted);
+    const key = findPropertyKey(note.frontmatter, field.name);
     return key === undefined ? MISSING : note.frontmatter[key];
   }
   const slash = note.path.lastIndexOf('/');

@@ -1,4 +1,5 @@
 import type { PropertyTest } from './parser/query-ast';
+import { findPropertyKey } from '../../vault/content/property-names';
 
 /**
  * What the search filters know about one note without reading its text: the fields the
@@ -63,7 +64,7 @@ export function isTagOrNested(t: string, tag: string): boolean {
 export type PlainPropertyTest = Exclude<PropertyTest, { op: 'regex' }>;
 
 /**
- * A property filter on the frontmatter; the key is found case-insensitively.
+ * A property filter on the frontmatter; the key is found ignoring case and Unicode form (findPropertyKey).
  * - exists: the key is present (any value, even empty).
  * - null: the key is present without a value (YAML `key:`), as Obsidian Help ("Search
  *   properties") documents `[prop:null]`: not for `""` or `[]`.
@@ -100,9 +101,9 @@ export function propertyStrings(note: NoteRecord, name: string): string[] {
     .map((item) => (item instanceof Date ? item.toISOString() : stringify(item)));
 }
 
+/** The note's key for the property `name`: ignoring case and Unicode form (content/property-names.ts findPropertyKey). */
 function propertyKey(note: NoteRecord, name: string): string | undefined {
-  const lower = name.toLowerCase();
-  return Object.keys(note.frontmatter).find((k) => k.toLowerCase() === lower);
+  return findPropertyKey(note.frontmatter, name);
 }
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;

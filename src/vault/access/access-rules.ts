@@ -56,7 +56,8 @@ function accessWord(value: unknown): NoteAccess {
 
 /**
  * Combines the note's `access` with `agent_overrides[label]` (label matched exactly, as in
- * {@link AccessScope.label}); an override can only tighten, never loosen. Property names
+ * {@link AccessScope.label}, in either Unicode form: an entry spelling `Café bot` in NFD names the
+ * key labelled `Café bot` in NFC, and the other way round); an override can only tighten, never loosen. Property names
  * compare without case ({@link ruleKeyOf}: `Access:` is `access:`), and when several spellings
  * are present the strictest value wins. Read at its strictest, as a rule the plugin cannot read
  * elsewhere (docs/security.md#access-rules-in-frontmatter):
@@ -83,7 +84,7 @@ export function noteAccess(frontmatter: Record<string, unknown> | undefined, lab
     for (const [key, value] of Object.entries(mapping)) {
       const rule = ruleKeyOf(key);
       if (rule === ACCESS_KEY) tighten(parseAccessValue(value));
-      else if (rule === AGENT_OVERRIDES_KEY && label) readOverrides(value, label, tighten, (overrides ??= new Set()));
+      else if (rule === AGENT_OVERRIDES_KEY && label) readOverrides(value, labelForms(label), tighten, (overrides ??= new Set()));
       else if (rule === MERGE_KEY) for (const source of mergeSources(value)) if (isMapping(source)) next(source);
     }
   });
@@ -91,12 +92,30 @@ export function noteAccess(frontmatter: Record<string, unknown> | undefined, lab
 }
 
 /**
- * Reads what an `agent_overrides` value says for `label` (see {@link noteAccess}) into
- * `tighten`: a text holding the label → private; a mapping's entry for the label; a list's
- * items and a mapping's merge key `<<`, followed at any depth, each object once across the
- * note (`entered`).
+ * The spellings a key label is looked for in: as given and in NFC ({@link noteAccess}). A text or
+ * key is compared as written and in NFC against both, so a match of either form counts (only tightens).
  */
-function readOverrides(value: unknown, label: string, tighten: (level: NoteAccess) => void, entered: Set<object>): void {
+function labelForms(label: string): { label: string; nfc: string } {
+  return { label, nfc: label.normalize('NFC') };
+}
+
+/** True when `text` holds the label in either Unicode form (as written, or once both are NFC). */
+function holdsLabel(text: string, forms: { label: string; nfc: string }): boolean {
+  return text.includes(forms.label) || text.normalize('NFC').includes(forms.nfc);
+}
+
+/**
+ * Reads what an `agent_overrides` value says for the label (see {@link noteAccess}) into
+ * `tighten`: a text holding the label → private; a mapping's entries for the label (its key as
+ * written or in NFC); a list's items and a mapping's merge key `<<`, followed at any depth, each
+ * object once across the note (`entered`).
+ */
+function readOverrides(
+  value: unknown,
+  forms: { label: string; nfc: string },
+  tighten: (level: NoteAccess) => void,
+  entered: Set<object>,
+): void {
   // The value as the one item of a list, so a text at the top is read as a text in a list is.
   walkOnce(
     [value],
@@ -104,11 +123,12 @@ function readOverrides(value: unknown, label: string, tighten: (level: NoteAcces
       let items: readonly unknown[] = [];
       if (Array.isArray(node)) items = node;
       else if (isMapping(node)) {
-        if (Object.hasOwn(node, label)) tighten(parseAccessValue(node[label]));
+        for (const key of Object.keys(node))
+          if (key === forms.label || key.normalize('NFC') === forms.nfc) tighten(parseAccessValue(node[key]));
         if (Object.hasOwn(node, MERGE_KEY)) items = [node[MERGE_KEY]];
       }
       for (const item of items) {
-        if (typeof item === 'string' && item.includes(label)) tighten('private');
+        if (typeof item === 'string' && holdsLabel(item, forms)) tighten('private');
         else next(item);
       }
     },
@@ -287,7 +307,8 @@ export function unparsedBlockAccess(block: string, label: string): NoteAccess | 
 
 /**
  * The levels an unparseable `agent_overrides` value gives `label`: one per line of the value
- * naming the label (as written or with YAML escapes undone), read from the text after it on
+ * naming the label (as written or with YAML escapes undone, each also in NFC, the label in either
+ * form: {@link readings}), read from the text after it on
  * its line, or, when nothing follows it there, from the lines under that line
  * ({@link valueLines}; none → `private`). When the value holds an alias (`*name`), every line
  * of the block is searched, since the mapping may be anchored anywhere in it.
@@ -298,11 +319,13 @@ function overrideLevels(rule: UnparsedRule, lines: readonly string[], label: str
   const levels: NoteAccess[] = [];
   for (const i of searched) {
     const raw = i === rule.line && !aliased ? lines[i].slice(rule.from) : lines[i];
-    for (const text of new Set([raw, unescapeDoubleQuoted(raw)])) {
-      const at = text.indexOf(label);
+    const unescaped = unescapeDoubleQuoted(raw);
+    // As written and in NFC, for the label in either form: every match counts (only tightens).
+    for (const [text, name] of readings([raw, unescaped, raw.normalize('NFC'), unescaped.normalize('NFC')], label)) {
+      const at = text.indexOf(name);
       if (at < 0) continue;
       const after = text
-        .slice(at + label.length)
+        .slice(at + name.length)
         .replace(/^["']?\s*:?/, '')
         .trim();
       if (after !== '' && !after.startsWith('#')) {
@@ -314,6 +337,13 @@ function overrideLevels(rule: UnparsedRule, lines: readonly string[], label: str
     }
   }
   return levels;
+}
+
+/** Each distinct `[text, label]` pair of `texts` and `label` as given and in NFC (overrideLevels' readings). */
+function readings(texts: readonly string[], label: string): Array<[string, string]> {
+  const out = new Map<string, [string, string]>();
+  for (const text of texts) for (const name of [label, label.normalize('NFC')]) out.set(`${text}\u0000${name}`, [text, name]);
+  return [...out.values()];
 }
 
 /**

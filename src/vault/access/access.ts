@@ -4,7 +4,7 @@
  * `vault/` imports no other part of the plugin, so it takes this instead of a key record.
  */
 export interface AccessScope {
-  /** The key's label, e.g. "Claude Code". Matched case-sensitively in `agent_overrides`. */
+  /** The key's label, e.g. "Claude Code". Matched case-sensitively in `agent_overrides`, in either Unicode form (NFC or NFD). */
   label: string;
   /** Vault-relative folders (normalized, no trailing slash). Empty = the whole vault. */
   roots: string[];

@@ -130,8 +130,9 @@ export function fileKind(file: string): 'note' | 'file' {
 /**
  * Quarantine: parts of the vault no tool reads, lists, searches or writes
  * (docs/architecture.md#trust-model). Built-ins always apply: the config folder (`vault.configDir`),
- * every dot-folder or dot-file at any depth (Obsidian itself does not index them), and every
- * folder named `_private` at any depth. The user's own list comes from settings
+ * every dot-folder or dot-file at any depth (Obsidian itself does not index them), every
+ * folder named `_private` at any depth, and every file or folder whose name holds a backslash
+ * (no vault path reaches it: {@link isClosedName}). The user's own list comes from settings
  * (`access.quarantine`) and is re-read on every check so edits apply at once.
  * Comparison is case- and normalization-insensitive: on a case-insensitive disk `_Private/`
  * is `_private/`, and refusing too much is the safe side.
@@ -186,7 +187,11 @@ export class Quarantine {
     for (let i = 0; i < segments.length && what === ''; i++) {
       at = segments.slice(0, i + 1).join('/');
       if (!isClosedName(segments[i])) continue;
-      what = segments[i].startsWith('.') ? "a hidden file or folder (its name starts with '.')" : "a '_private' folder";
+      what = segments[i].startsWith('.')
+        ? "a hidden file or folder (its name starts with '.')"
+        : segments[i].includes('\\')
+          ? 'a name holding a backslash (Obsidian reads it as a folder separator, so no vault path reaches it)'
+          : "a '_private' folder";
     }
     if (what === '') {
       const folder = this.closingFolder(path);
@@ -229,7 +234,15 @@ export class Quarantine {
   }
 }
 
-/** True when one path segment closes everything at and below it: a hidden name (starts with `.`) or `_private` in any case or Unicode form. */
+/**
+ * True when one path segment closes everything at and below it: a hidden name (starts with `.`),
+ * `_private` in any case or Unicode form, or a name holding a backslash. Obsidian's
+ * `normalizePath` (obsidian.d.ts; every vault lookup passes through it) reads `\` as a folder
+ * separator, so a file a POSIX disk holds as `bs\x.md` cannot be reached by its own path: every
+ * lookup of that path lands on `bs/x.md`. Shown to an agent, its name would lead reads and writes
+ * to that other note; closed, it is left out of every route as Obsidian's hidden files are
+ * (docs/limits.md). Agent-typed paths never hold one: PathSpelling reads backslashes as `/` first.
+ */
 function isClosedName(segment: string): boolean {
-  return segment.startsWith('.') || foldPath(segment) === '_private';
+  return segment.startsWith('.') || segment.includes('\\') || foldPath(segment) === '_private';
 }

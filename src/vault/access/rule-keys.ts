@@ -37,8 +37,10 @@ const RULE_KEY_STARTS: ReadonlySet<number> = new Set(RULE_KEYS.flatMap((key) => 
 
 /**
  * The access rule a property name carries, compared as every access reader compares it:
- * trimmed and without case (`Access:`, ` AGENT_OVERRIDES `, a quoted `" << "`), so a rule
- * counts however it is spelled.
+ * trimmed, without case and in NFC (`Access:`, ` AGENT_OVERRIDES `, a quoted `" << "`), so a rule
+ * counts however it is spelled. (NFC is the form every property name compares in:
+ * content/property-names.ts. These names are ASCII, and no other spelling of them is canonically
+ * equivalent, so NFC changes nothing here today; it keeps the rule one with the other names.)
  * @param name a frontmatter property name (a parsed key, or the text of one in a block that
  *   does not parse). @returns `access`, `agent_overrides` or `<<`; null for any other name.
  */
@@ -46,7 +48,8 @@ export function ruleKeyOf(name: string): RuleKey | null {
   const first = name.charCodeAt(0);
   // Most property names: an ASCII first character that is no space and starts no rule name.
   if (first > 0x20 && first < 0x80 && !RULE_KEY_STARTS.has(first)) return null;
-  return RULE_KEY_PATTERN.test(name) ? (name.trim().toLowerCase() as RuleKey) : null;
+  const nfc = /[\u0080-\uffff]/.test(name) ? name.normalize('NFC') : name;
+  return RULE_KEY_PATTERN.test(nfc) ? (nfc.trim().toLowerCase() as RuleKey) : null;
 }
 
 /**

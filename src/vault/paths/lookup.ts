@@ -1,4 +1,4 @@
-import { TFolder, type TAbstractFile, type Vault } from 'obsidian';
+import { TFile, TFolder, type TAbstractFile, type Vault } from 'obsidian';
 import { foldPath } from './paths';
 
 /**
@@ -23,6 +23,26 @@ export function findEntry(vault: Vault, path: string): TAbstractFile | null {
   if (exact) return exact;
   const { entry, matched } = walk(vault, path);
   return matched === path.split('/').length ? entry : null;
+}
+
+/**
+ * The file whose vault path is exactly `path` (a path Obsidian itself handed out: a
+ * `metadataCache.resolvedLinks` key, a TFile's path kept by an index), or null. `vault.getFileByPath`
+ * passes its argument through `normalizePath`, which reads a backslash as a folder separator: for a
+ * file a POSIX disk holds as `bs\x.md` it answers `bs/x.md`, another file. So the answer must
+ * carry the asked path; only a path holding a backslash is then looked for name by name from the
+ * vault root (rare: such a file is quarantined, and no index keeps its path).
+ * @param path a vault path as Obsidian spells it (NFC, `/` separated).
+ * @returns the file with that very path, or null.
+ */
+export function fileAtExactPath(vault: Vault, path: string): TFile | null {
+  const file = vault.getFileByPath(path);
+  if (file?.path === path) return file;
+  if (!path.includes('\\')) return null;
+  // Name by name from the root, each segment as spelt (a backslash in it is part of the name).
+  let entry: TAbstractFile | undefined = vault.getRoot();
+  for (const name of path.split('/')) entry = entry instanceof TFolder ? entry.children.find((c) => c.name === name) : undefined;
+  return entry instanceof TFile && entry.path === path ? entry : null;
 }
 
 /**

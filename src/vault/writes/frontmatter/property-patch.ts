@@ -5,6 +5,7 @@ import { isProtectedKey, parseFrontmatter } from './frontmatter-guard';
 import { splicedYaml } from './frontmatter-lines';
 import { lineAt, lineEndingOf } from '../edits/text-edits';
 import { MERGE_KEY, shownProperties } from '../../content/yaml-merge-keys';
+import { propertyNameKey, propertySpellings } from '../../content/property-names';
 import type { PropertyPatch, TextEditResult } from '../write-types';
 
 /**
@@ -21,7 +22,7 @@ const LIST_PROPERTIES = new Set(['tags', 'aliases', 'cssclasses']);
 /**
  * Checks a patch before anything is read or written.
  * @throws ToolError('invalid_argument') for an empty patch, an empty key or one holding a control character (NUL, a line break),
- *   the key `<<` (YAML's merge key, not a property: Obsidian shows what it brings in), or two keys that differ only in case (Obsidian reads them as one property, so which one wins would be a guess);
+ *   the key `<<` (YAML's merge key, not a property: Obsidian shows what it brings in), or two keys that differ only in case or Unicode form (content/property-names.ts: one property, so which one wins would be a guess);
  *   a number that YAML would not keep as given (see {@link assertKeepableNumbers});
  *   ToolError('forbidden') when it names `access` or `agent_overrides` (in any case).
  */
@@ -32,14 +33,15 @@ export function validatePropertyPatch(patch: PropertyPatch, notePath: string): v
   }
   const seen = new Map<string, string>();
   for (const key of keys) {
-    const twin = seen.get(key.toLowerCase());
+    const twin = seen.get(propertyNameKey(key));
     if (twin !== undefined) {
+      const how = twin.toLowerCase() === key.toLowerCase() ? 'case' : 'case or Unicode form';
       throw new ToolError(
         'invalid_argument',
-        `Properties ${quoteInput(twin)} and ${quoteInput(key)} differ only in case (one property in Obsidian); give it once.`,
+        `Properties ${quoteInput(twin)} and ${quoteInput(key)} differ only in ${how} (one property in Obsidian); give it once.`,
       );
     }
-    seen.set(key.toLowerCase(), key);
+    seen.set(propertyNameKey(key), key);
     if (key.trim() === '') throw new ToolError('invalid_argument', 'A property name is empty; give each property a name.');
     const control = /\p{Cc}/u.exec(key);
     if (control) {
@@ -176,10 +178,10 @@ export function patchFrontmatterText(text: string, patch: PropertyPatch, notePat
 
 /**
  * `patch` with each key spelled as the note spells it when they differ only in case (Obsidian's
- * property names ignore case), and a note naming those it matched so; a key the note spells
- * exactly, or lacks, stays as given.
+ * property names ignore case) or Unicode form (`café` in NFD: content/property-names.ts), and a
+ * note naming those it matched so; a key the note spells exactly, or lacks, stays as given.
  * @throws ToolError('ambiguous') when the note has several spellings of a key and none is the
- *   patch's (`Priority` and `PRIORITY` for `priority`).
+ *   patch's (`Priority` and `PRIORITY` for `priority`; `Café` in NFD and `CAFÉ` for `café`).
  */
 function withNoteSpelling(
   patch: PropertyPatch,
@@ -188,8 +190,9 @@ function withNoteSpelling(
 ): { resolved: PropertyPatch; note?: string } {
   const resolved: PropertyPatch = {};
   const matched: string[] = [];
+  let byForm = false;
   for (const [key, value] of Object.entries(patch)) {
-    const spellings = Object.hasOwn(old, key) ? [key] : Object.keys(old).filter((name) => name.toLowerCase() === key.toLowerCase());
+    const spellings = propertySpellings(old, key);
     if (spellings.length > 1) {
       throw new ToolError(
         'ambiguous',
@@ -198,12 +201,13 @@ function withNoteSpelling(
     }
     const name = spellings[0] ?? key;
     if (name !== key) matched.push(`${quoteInput(key)} as the note's ${quoteInput(name)}`);
+    if (name.toLowerCase() !== key.toLowerCase()) byForm = true;
     resolved[name] = value;
   }
   if (matched.length === 0) return { resolved };
   return {
     resolved,
-    note: `Property names ignore case, as in Obsidian: applied ${matched.join(', ')}.`,
+    note: `Property names ignore case, as in Obsidian${byForm ? ', and Unicode form (NFC or NFD)' : ''}: applied ${matched.join(', ')}.`,
   };
 }
 
