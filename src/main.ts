@@ -129,6 +129,7 @@ export default class VaultMcpPlugin extends Plugin {
       this,
       vaultWidgetSource(this.notes, (id) => this.widgetWriters.scopeFor(id)),
     );
+    this.register(this.widgetWriters.followRenames(this.notes));
     this.register(() => {
       this.api = null;
       // A save the index owed is still made, in slices, after the unload (SearchIndex.stop).

@@ -3,6 +3,7 @@ import type { KeyRecord } from '../settings/key-record';
 import { checkKeyRoots } from '../settings/key-roots';
 import type { WidgetWriter } from '../settings/settings';
 import { UNRESTRICTED_SCOPE, type AccessScope } from '../vault/access/access';
+import type { NoteStore } from '../vault/note-store';
 
 /** Whose rights a widget's query runs with: a scope, or one sentence on why it shows no data. */
 export type WidgetScopeVerdict = { ok: true; scope: AccessScope; writer: WidgetWriter | null } | { ok: false; reason: string };
@@ -48,6 +49,30 @@ export class WidgetWriters {
         `Widget '${id}' was not written: the plugin could not save which key wrote it (${(err as Error).message}); try again later.`,
       );
     }
+  }
+
+  /**
+   * Keeps a key's record with its widget when the file is renamed in the widgets folder (by the
+   * user: no tool renames widgets), so `board.html` renamed to `team-board.html` still runs with
+   * the key's rights, not the user's view. The old id's record stays (a widget written there later
+   * by the user keeps the stricter rights, the safe side).
+   * @returns a function that stops following.
+   */
+  followRenames(notes: NoteStore): () => void {
+    const idIn = (path: string): string | null => {
+      const folder = notes.policy.widgetsFolder();
+      const name = path.toLowerCase().startsWith(`${folder.toLowerCase()}/`) ? path.slice(folder.length + 1) : '';
+      return name.endsWith('.html') && !name.includes('/') ? name.slice(0, -'.html'.length) : null;
+    };
+    return notes.onOtherFileChange((change) => {
+      if (change.type !== 'rename' || change.oldPath === undefined) return;
+      const from = idIn(change.oldPath);
+      const to = idIn(change.path);
+      const writer = from === null ? null : this.writerOf(from);
+      if (to === null || writer === null || to.toLowerCase() === from?.toLowerCase()) return;
+      this.records()[to.toLowerCase()] = { ...writer };
+      void this.save().catch(() => undefined); // kept in memory meanwhile; saved with the next settings save
+    });
   }
 
   /** The key that last wrote widget `id` (any case), or null when no key ever wrote it. */

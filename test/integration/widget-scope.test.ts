@@ -182,6 +182,18 @@ describe("a widget's data is limited to what the key that wrote it may read", ()
     );
   });
 
+  test("a key's widget renamed by the user keeps the key's rights under its new id", async () => {
+    await boot();
+    await call(env!.client, 'widget_write', { id: 'board', html: widgetHtml() });
+    const file = env!.booted.app.vault.getFileByPath('Widgets/board.html')!;
+    await env!.booted.app.fileManager.renameFile(file, 'Widgets/Team-Board.html');
+    const result = await rowsOf('team-board');
+    expect(paths(result)).toContain('Projects/Open.md');
+    expect(paths(result)).not.toContain('Secret/S1.md');
+    expect(paths(result)).not.toContain('Projects/Hidden.md');
+    expect(plugin().settings.widgetWriters['team-board']).toMatchObject({ key_id: 'runkey', key_label: 'KeyA' });
+  });
+
   test('a key narrowed after writing narrows its widget at the next refresh', async () => {
     await boot({ roots: [] });
     await call(env!.client, 'widget_write', { id: 'board', html: widgetHtml() });
