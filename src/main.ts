@@ -4,6 +4,7 @@ import { createPublicApi, publishApi } from './ai/public-api';
 import { AI_API_KEY_SECRET_ID } from './ai/secret-id';
 import type { VaultMcpApi } from '../types/vault-mcp-api';
 import { KeyRing } from './keys/key-ring';
+import { WidgetWriters } from './keys/widget-writers';
 import { SearchIndex, type IndexStorage } from './search/search-index';
 import { SemanticIndex } from './search/semantic/semantic-index';
 import { addSemanticStatusBarItem } from './ui/semantic-status-bar';
@@ -43,6 +44,8 @@ import { registerWidgetBlocks, vaultWidgetSource } from './ui/widgets/widget-blo
 export default class VaultMcpPlugin extends Plugin {
   declare settings: VaultMcpSettings;
   keyRing!: KeyRing;
+  /** Which key last wrote each widget, and the rights its query runs with (keys/widget-writers.ts). */
+  widgetWriters!: WidgetWriters;
   notes!: NoteStore;
   search!: SearchIndex;
   /** One writer per plugin folder (vault/plugin-files/writer-lock.ts): guards proposals.json and the plugin's other shared files. */
@@ -70,7 +73,13 @@ export default class VaultMcpPlugin extends Plugin {
         await this.saveSettings();
       },
     );
+    this.widgetWriters = new WidgetWriters(
+      () => this.keyRing.list(),
+      () => this.settings.widgetWriters,
+      () => this.saveSettings(),
+    );
     this.notes = new NoteStore(this.app, {
+      beforeWidgetWrite: (id, scope) => this.widgetWriters.noteWrite(id, scope),
       quarantine: () => this.settings.access.quarantine,
       trustedSymlinks: () => this.settings.access.trustedSymlinks,
       widgetsFolder: () => this.settings.widgets.folder,
@@ -116,7 +125,11 @@ export default class VaultMcpPlugin extends Plugin {
     registerCliHandlers(this);
     registerReview(this);
     registerActivity(this);
-    registerWidgetBlocks(this, vaultWidgetSource(this.notes));
+    registerWidgetBlocks(
+      this,
+      vaultWidgetSource(this.notes, (id) => this.widgetWriters.scopeFor(id)),
+    );
+    this.register(this.widgetWriters.followRenames(this.notes));
     this.register(() => {
       this.api = null;
       // A save the index owed is still made, in slices, after the unload (SearchIndex.stop).

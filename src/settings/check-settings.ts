@@ -69,6 +69,11 @@ export const SETTINGS_FILE_SCHEMA = z
       skills: z.strictObject({ folder: text }, object('skills settings')).partial(),
       proposals: z.strictObject({ notifyOnNew: flag }, object('proposal settings')).partial(),
       widgets: z.strictObject({ folder: text }, object('widget settings')).partial(),
+      widgetWriters: z.record(
+        z.string(),
+        z.strictObject({ key_id: text, key_label: text, written_at: text }, object('key_id, key_label and written_at')),
+        object('widget ids to the key that last wrote each'),
+      ),
       activity: z.strictObject({ maxMegabytes: positive, maxDays: positive }, object('activity log limits')).partial(),
       ai: z
         .strictObject(

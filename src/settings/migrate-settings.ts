@@ -1,6 +1,6 @@
 import { checkKeyRoots } from './key-roots';
 import { normalizeKeyMode, normalizeKeyScope, normalizeKeyTools, type KeyRecord } from './key-record';
-import { defaultSettings, MAX_PORT, MIN_PORT, SETTINGS_SCHEMA_VERSION, type VaultMcpSettings } from './settings';
+import { defaultSettings, MAX_PORT, MIN_PORT, SETTINGS_SCHEMA_VERSION, type VaultMcpSettings, type WidgetWriter } from './settings';
 
 type Json = Record<string, unknown>;
 
@@ -54,6 +54,26 @@ function migrateKey(raw: unknown): KeyRecord | null {
 }
 
 /**
+ * Repairs the widget writers record (settings `widgetWriters`) without ever dropping an entry: an
+ * entry is what confines a widget to its key's view, so a damaged one is kept with an empty key id,
+ * which names no key (the widget then shows no data and says why) rather than falling back to the
+ * user's whole view. Ids are lower-cased. Not an object at all: no entries.
+ */
+function migrateWidgetWriters(raw: unknown): Record<string, WidgetWriter> {
+  const out: Record<string, WidgetWriter> = {};
+  if (!isObject(raw)) return out;
+  for (const [id, entry] of Object.entries(raw)) {
+    const e: Json = isObject(entry) ? entry : {};
+    out[id.toLowerCase()] = {
+      key_id: typeof e.key_id === 'string' ? e.key_id : '',
+      key_label: typeof e.key_label === 'string' ? e.key_label : '',
+      written_at: typeof e.written_at === 'string' ? e.written_at : new Date(0).toISOString(),
+    };
+  }
+  return out;
+}
+
+/**
  * Turns whatever `Plugin.loadData()` returned (null on first run, an older schema, or a
  * file edited by hand or synced from another device) into current settings. Unknown keys
  * are kept, missing ones take defaults, invalid key records are dropped, a port outside
@@ -72,6 +92,7 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   if (!isObject(merged.tools.enabled)) merged.tools.enabled = {};
   if (!isObject(merged.skills) || typeof merged.skills.folder !== 'string') merged.skills = defaults.skills;
   if (!isObject(merged.widgets) || typeof merged.widgets.folder !== 'string') merged.widgets = { folder: defaults.widgets.folder };
+  merged.widgetWriters = migrateWidgetWriters(merged.widgetWriters);
   merged.activity = {
     maxMegabytes: positiveOr(merged.activity?.maxMegabytes, defaults.activity.maxMegabytes),
     maxDays: positiveOr(merged.activity?.maxDays, defaults.activity.maxDays),

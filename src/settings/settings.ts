@@ -17,6 +17,13 @@ export const DEFAULT_WIDGETS_FOLDER = 'Widgets';
 /** The agent activity log's limits of a fresh install (`activity`): 20 MB, 30 days. */
 export const DEFAULT_ACTIVITY_LIMITS = { maxMegabytes: 20, maxDays: 30 } as const;
 
+/** The key that last wrote a widget (settings `widgetWriters`): its id and label then, and when (ISO 8601). */
+export interface WidgetWriter {
+  key_id: string;
+  key_label: string;
+  written_at: string;
+}
+
 /** Everything the plugin keeps in data.json. No secrets: tokens and API keys live in SecretStorage. */
 export interface VaultMcpSettings {
   schemaVersion: number;
@@ -56,6 +63,12 @@ export interface VaultMcpSettings {
     /** "Widgets folder": where widget_write keeps `<id>.html` widgets; note tools do not use it. */
     folder: string;
   };
+  /**
+   * Which key last wrote each widget through widget_write (directly or by an accepted proposal), by
+   * widget id in lower case (docs/widgets.md#whose-view-a-widget-shows). A widget's query runs with
+   * that key's rights; a widget with no entry (the user's own) runs over the user's view.
+   */
+  widgetWriters: Record<string, WidgetWriter>;
   activity: {
     /** "Activity log size": the agent activity file's largest size, megabytes; oldest entries go first past it. */
     maxMegabytes: number;
@@ -92,6 +105,7 @@ export function defaultSettings(): VaultMcpSettings {
     skills: { folder: 'Skills' },
     proposals: { notifyOnNew: true },
     widgets: { folder: DEFAULT_WIDGETS_FOLDER },
+    widgetWriters: {},
     activity: { ...DEFAULT_ACTIVITY_LIMITS },
     ai: {
       enabled: false,

@@ -27,7 +27,7 @@ import { NotePolicy } from './note-policy';
 import { InstructionPlaces } from './content/instruction-places';
 import { followFolders, followNoteChanges, followOtherFiles, type NoteChange } from './note-changes';
 import type { NoteReader } from './note-reader';
-import { WidgetStore } from './widgets/widget-store';
+import { WidgetStore, type WidgetWriteHook } from './widgets/widget-store';
 import { DEFAULT_WIDGETS_FOLDER } from '../settings/settings';
 
 export type { NoteChange } from './note-changes';
@@ -66,6 +66,8 @@ export interface NoteStoreOptions {
   widgetsFolder?: () => string;
   /** The editors of open notes, which text writes go through (NoteWriter); none in headless runs. */
   editors?: OpenNoteEditors;
+  /** Awaited before each widget create or replace (WidgetStore's provenance hook: who writes the widget). */
+  beforeWidgetWrite?: WidgetWriteHook;
 }
 
 /**
@@ -83,6 +85,7 @@ export class NoteStore implements NoteReader {
   private readonly trustedList: () => string[];
   private readonly widgetsSetting: () => string;
   private readonly editors: OpenNoteEditors | null;
+  private readonly beforeWidgetWrite: WidgetWriteHook | undefined;
   private readonly scans: ScanCache;
   private writer: NoteWriter | null = null;
   /** Every change the write primitives applied (notes, entries, widgets), for the agent activity log. */
@@ -101,6 +104,7 @@ export class NoteStore implements NoteReader {
     this.trustedList = options.trustedSymlinks ?? (() => []);
     this.widgetsSetting = options.widgetsFolder ?? (() => DEFAULT_WIDGETS_FOLDER);
     this.editors = options.editors ?? null;
+    this.beforeWidgetWrite = options.beforeWidgetWrite;
     this.scans = new ScanCache(app);
     this.policy = new NotePolicy(app, {
       quarantine: options.quarantine,
@@ -158,7 +162,7 @@ export class NoteStore implements NoteReader {
 
   /** The widgets of the widgets folder (list, create, replace): see {@link WidgetStore}. */
   get widgets(): WidgetStore {
-    this.widgetStore ??= new WidgetStore(this.app, this.policy, this.applied);
+    this.widgetStore ??= new WidgetStore(this.app, this.policy, this.applied, this.beforeWidgetWrite);
     return this.widgetStore;
   }
 

@@ -94,8 +94,12 @@ describe('widgets and symbolic links out of the vault', () => {
       "'Widgets/outw.html' is taken or unavailable; choose another widget id.",
     );
 
-    expect(await vaultWidgetSource(env.booted.plugin.notes).load('outw')).toEqual({ error: "No widget 'outw' in the widgets folder." });
-    expect(await vaultWidgetSource(env.booted.plugin.notes).load('ok')).toMatchObject({ html: widgetHtml('Ok') });
+    expect(await vaultWidgetSource(env.booted.plugin.notes, (id) => env!.booted.plugin.widgetWriters.scopeFor(id)).load('outw')).toEqual({
+      error: "No widget 'outw' in the widgets folder.",
+    });
+    expect(
+      await vaultWidgetSource(env.booted.plugin.notes, (id) => env!.booted.plugin.widgetWriters.scopeFor(id)).load('ok'),
+    ).toMatchObject({ html: widgetHtml('Ok') });
 
     expect((await fsp.readdir(nodePath.join(vault, 'Widgets'))).sort()).toEqual(['ok.html', 'outw.html']);
     expect((await fsp.lstat(nodePath.join(vault, 'Widgets', 'outw.html'))).isSymbolicLink()).toBe(true);
@@ -164,7 +168,9 @@ describe('widgets and symbolic links out of the vault', () => {
       await callError(env.client, 'widget_write', { id: 'far', html: widgetHtml('Mine'), expected_hash: sha256(OUTSIDE_WIDGET) }),
     ).toBe(closed);
     expect(await callError(env.client, 'widget_write', { id: 'new', html: widgetHtml('Mine') })).toBe(closed);
-    expect(await vaultWidgetSource(env.booted.plugin.notes).load('far')).toEqual({ error: closed });
+    expect(await vaultWidgetSource(env.booted.plugin.notes, (id) => env!.booted.plugin.widgetWriters.scopeFor(id)).load('far')).toEqual({
+      error: closed,
+    });
     expect((await fsp.readdir(nodePath.join(env.root, 'outdir'))).sort()).toEqual(['far.html']);
     expect(await fsp.readFile(nodePath.join(env.root, 'outdir', 'far.html'), 'utf8')).toBe(OUTSIDE_WIDGET);
   });

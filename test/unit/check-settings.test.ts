@@ -35,7 +35,13 @@ describe('checkSettingsData: the settings format, read strictly', () => {
     };
     saved.tools.enabled = { create_note: true, search: false };
     saved.ai.usage = { inputTokens: 3, outputTokens: 4, embeddingTokens: 5, scope: 'openai-compatible http://localhost:11434/v1' };
+    saved.widgetWriters = { board: { key_id: 'a1b2c3', key_label: 'Claude Code', written_at: '2026-12-06T05:00:00.000Z' } };
     expect(checkSettingsData(JSON.parse(JSON.stringify(saved)), { toolNames })).toEqual({ ok: true, settings: saved });
+  });
+
+  it('names a widget writer entry that is not {key_id, key_label, written_at}', () => {
+    const verdict = checkSettingsData({ widgetWriters: { board: { key_id: 'a1' } } });
+    expect(verdict).toMatchObject({ ok: false, key: expect.stringMatching(/^widgetWriters\.board/) });
   });
 
   it("normalizes a key's roots and refuses one that breaks the roots rule, naming the key and the root", () => {

@@ -1,7 +1,7 @@
 import { isWidgetId, MAX_WIDGET_CHARS, parseWidgetManifest } from '../../src/vault/widgets/widget-manifest';
 import { widgetsFolderPath } from '../../src/vault/widgets/widget-folder';
 import { migrateSettings } from '../../src/settings/migrate-settings';
-import { WIDGET_CSP, widgetDocument } from '../../src/ui/widgets/widget-frame';
+import { WIDGET_CHANNEL_SCRIPT, WIDGET_CSP, widgetDocument } from '../../src/ui/widgets/widget-frame';
 
 const manifest = (json: string, attrs = 'type="application/json" id="vault-mcp-widget"'): string =>
   `<html><head><script ${attrs}>${json}</script></head><body></body></html>`;
@@ -87,8 +87,9 @@ describe('widgets folder setting', () => {
 });
 
 describe('widget document', () => {
-  const meta = `<meta http-equiv="Content-Security-Policy" content="${WIDGET_CSP}">`;
-  it('puts the CSP first, after a leading doctype so standards mode is kept', () => {
+  // The CSP first, then the plugin's channel script, before anything of the widget's own.
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${WIDGET_CSP}">${WIDGET_CHANNEL_SCRIPT}`;
+  it('puts the CSP and the channel script first, after a leading doctype so standards mode is kept', () => {
     expect(widgetDocument('<!DOCTYPE html>\n<html><head></head></html>')).toBe(`<!DOCTYPE html>${meta}\n<html><head></head></html>`);
     expect(widgetDocument('  <!doctype html><p>x')).toBe(`  <!doctype html>${meta}<p>x`);
     expect(widgetDocument('<p>no doctype</p>')).toBe(`${meta}<p>no doctype</p>`);

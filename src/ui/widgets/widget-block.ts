@@ -2,9 +2,10 @@ import { debounce, type Plugin } from 'obsidian';
 import { parseNotesQuery } from '../../search/query-notes/parse';
 import { queryReadableNotes } from '../../tools/read/lists/query-notes';
 import { widgetQueryError } from '../../tools/widget-query';
+import type { WidgetScopeVerdict } from '../../keys/widget-writers';
 import { UNRESTRICTED_SCOPE } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
-import { WidgetFrame } from './widget-frame';
+import { WidgetFrame, WidgetStopped } from './widget-frame';
 
 /** The code block language that shows a widget: ```` ```vault-mcp-widget ```` with the widget id as its content. */
 export const WIDGET_BLOCK_LANGUAGE = 'vault-mcp-widget';
@@ -16,19 +17,24 @@ const REFRESH_DELAY_MS = 500;
 export interface WidgetSource {
   /** The widget's HTML and manifest query, or one sentence on why it cannot be shown. */
   load(id: string): Promise<{ html: string; query: string } | { error: string }>;
-  /** The result of a query_notes query, as plain data. */
-  run(query: string): Promise<unknown>;
+  /**
+   * The result of widget `id`'s query_notes query, as plain data, over the notes the widget may show.
+   * @throws WidgetStopped when the widget may show no data any more (its writing key is gone).
+   */
+  run(query: string, id: string): Promise<unknown>;
   /** Calls `listener` when notes change; returns the unsubscribe function. */
   onNotesChanged(listener: () => void): () => void;
 }
 
 /**
- * The vault's widgets as the vault owner sees them in Obsidian: read from the widgets folder,
- * their queries run over the notes of UNRESTRICTED_SCOPE (no key roots; quarantined notes,
- * notes marked `access: private` and the widgets folder excluded, so a widget never shows
- * a private note even to its owner).
+ * The vault's widgets as Obsidian shows them: read from the widgets folder, each query run with
+ * the rights of the key that last wrote the widget (`rights`, keys/widget-writers.ts: its roots
+ * and label, so `agent_overrides` apply; private notes, quarantine and the widgets folder left out
+ * by the one access policy), or over the user's view (UNRESTRICTED_SCOPE, private notes still left
+ * out) for a widget no key wrote. A widget whose writing key is gone shows why instead of data.
+ * @param rights whose rights widget `id` runs with now (WidgetWriters.scopeFor), asked at every load and refresh.
  */
-export function vaultWidgetSource(notes: NoteStore): WidgetSource {
+export function vaultWidgetSource(notes: NoteStore, rights: (id: string) => WidgetScopeVerdict): WidgetSource {
   return {
     async load(id) {
       try {
@@ -37,13 +43,17 @@ export function vaultWidgetSource(notes: NoteStore): WidgetSource {
         if (!widget.manifest) return { error: widget.error ?? `Widget '${id}' has no valid manifest.` };
         const queryError = widgetQueryError(widget.manifest.query);
         if (queryError) return { error: queryError };
+        const verdict = rights(widget.id);
+        if (!verdict.ok) return { error: verdict.reason };
         return { html: widget.html, query: widget.manifest.query };
       } catch (err) {
         return { error: (err as Error).message };
       }
     },
-    async run(query) {
-      return queryReadableNotes(parseNotesQuery(query), notes, UNRESTRICTED_SCOPE);
+    async run(query, id) {
+      const verdict = rights(id);
+      if (!verdict.ok) throw new WidgetStopped(verdict.reason);
+      return queryReadableNotes(parseNotesQuery(query), notes, verdict.scope);
     },
     onNotesChanged: (listener) => notes.onNoteChange(listener),
   };
@@ -68,7 +78,7 @@ export function registerWidgetBlocks(plugin: Plugin, source: WidgetSource): void
         id,
         html: widget.html,
         query: widget.query,
-        data: () => source.run(widget.query),
+        data: () => source.run(widget.query, id),
         onDataChanged: (listener) => {
           const later = debounce(listener, REFRESH_DELAY_MS, true);
           const off = source.onNotesChanged(later);

