@@ -76,6 +76,12 @@ export interface VaultMcpAiError extends Error {
   code: AiErrorCode;
   /** HTTP status of the provider's answer, for `aiHttpError` when the provider answered. */
   status?: number;
+  /**
+   * `true` on an `aiHttpError` without `status` that trying again cannot fix until the user changes a
+   * setting (a refused TLS certificate, an answer over the 64 MiB cap, an answer that could not be
+   * read): do not retry it. Absent otherwise (a timeout or a busy provider may be worth a retry).
+   */
+  lasting?: true;
 }
 
 /**

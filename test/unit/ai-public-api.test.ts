@@ -1,3 +1,5 @@
+import * as net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { App } from 'obsidian';
 import { createTempVault, type TempVault } from '../host';
 import { AiError } from '../../src/ai/ai-error';
@@ -94,6 +96,31 @@ describe('public plugin API', () => {
   test('AiError matches the published VaultMcpAiError shape', () => {
     const published: VaultMcpAiError = new AiError('aiHttpError', 'Rate limit reached.', 429);
     expect(published).toMatchObject({ name: 'AiError', code: 'aiHttpError', status: 429, message: 'Rate limit reached.' });
+  });
+
+  test('a failure no retry can fix reaches a caller of chat() marked lasting in the published shape; a busy provider is not', async () => {
+    // A provider on this computer whose answer Node's HTTP parser refuses (a Location holding ESC): lasting.
+    const raw = net.createServer((socket) => {
+      socket.once('data', () =>
+        socket.end('HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:1/\x1b[31m\r\nContent-Length: 0\r\n\r\n'),
+      );
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', () => resolve()));
+    const failure = (api: VaultMcpApi): Promise<VaultMcpAiError> =>
+      api.chat([{ role: 'user', content: 'hello' }]).then(
+        () => Promise.reject(new Error('chat() resolved')),
+        (e: VaultMcpAiError) => e,
+      );
+    try {
+      const unreadable = await failure(createPublicApi(service({ baseUrl: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1` })));
+      expect(unreadable).toMatchObject({ name: 'AiError', code: 'aiHttpError', lasting: true });
+      expect(unreadable.status).toBeUndefined();
+    } finally {
+      await new Promise<void>((resolve) => raw.close(() => resolve()));
+    }
+    const busy = await failure(createPublicApi(service({ model: 'no-such-model' })));
+    expect(busy.code).toBe('aiHttpError');
+    expect(busy.lasting).toBeUndefined();
   });
 
   test('the SecretStorage id of the API key is a valid SecretStorage id', () => {
