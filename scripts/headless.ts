@@ -9,7 +9,7 @@ import type * as O from 'obsidian';
 import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin, type BootablePlugin } from '../test/harness/boot-plugin';
 import { API_KEY_ENV, npmKeptFlags, parseRunOptions, USAGE, type RunOptions } from './run-options';
-import { prepareVault, resolveQuarantine, resolveRoots, stopRun } from './run-vault';
+import { prepareVault, resolveQuarantine, resolveRoots, stopRun, trustedLinkStates } from './run-vault';
 import { proposalLine, semanticStatusLine, startupLines } from './run-banner';
 import { countNotes, formatCount, reportLoading } from './run-progress';
 import { handleStopSignals } from './run-signals';
@@ -145,7 +145,14 @@ async function main(): Promise<void> {
   });
   if (options.conformanceFixtures)
     (booted.plugin as unknown as { server: { addOns: SessionAddOn[] } }).server.addOns.push(conformanceFixtures);
-  for (const line of startupLines(options, booted.url, token, vault, { ...run, settings, tokens, quarantine: quarantine.folders }))
+  const trustedLinks = await trustedLinkStates(vault.dir, settings.access.trustedSymlinks);
+  for (const line of startupLines(options, booted.url, token, vault, {
+    ...run,
+    settings,
+    tokens,
+    quarantine: quarantine.folders,
+    trustedLinks,
+  }))
     console.log(line);
   reportSemanticIndex((booted.plugin as unknown as { semantic: SemanticIndex }).semantic, settings);
   if (settings.proposals.notifyOnNew) reportProposals((booted.plugin as unknown as { proposals: ProposalStore }).proposals);

@@ -10,7 +10,7 @@ import { ACTIVITY_COMMANDS_HELP } from '../src/ui/activity/activity-commands';
 import { enabledTools, toolsForKey } from '../src/tools/registry';
 import type { RunOptions } from './run-options';
 import { RUN_KEY_LABEL, type SettingsSource } from './run-settings';
-import type { RunVault } from './run-vault';
+import type { RunVault, TrustedLinkState } from './run-vault';
 
 /** What a run started with, beyond its flags: its settings, where they came from, and the tokens it made. */
 export interface RunDetails {
@@ -23,6 +23,8 @@ export interface RunDetails {
   tokens: ReadonlyMap<string, string>;
   /** The quarantine as applied (run-vault.ts resolveQuarantine): vault folders, and whether each exists; default: the settings' list, all existing. */
   quarantine?: ReadonlyArray<{ folder: string; exists: boolean }>;
+  /** What lies at each trusted-link entry (run-vault.ts trustedLinkStates); default: none printed. */
+  trustedLinks?: readonly TrustedLinkState[];
 }
 
 /**
@@ -60,6 +62,13 @@ export function startupLines(options: RunOptions, url: string, token: string, va
     return q.exists ? folder : `${folder} (no such folder yet)`;
   });
   if (shown.length) lines.push(`Quarantined: ${shown.join(', ')} (besides the config folder, dot-folders and _private)`);
+  // A trusted link that is not there, or is no link, trusts nothing: said, so a typo shows.
+  const trusted = (run.trustedLinks ?? []).map(({ link, state }) => {
+    const name = link.trim() === link ? link : JSON.stringify(link);
+    if (state === 'missing') return `${name} (no such link yet)`;
+    return state === 'not-a-link' ? `${name} (not a symbolic link: trusts nothing)` : name;
+  });
+  if (trusted.length) lines.push(`Trusted links out of the vault: ${trusted.join(', ')}`);
   lines.push(semanticLine(settings.ai));
   for (const snippet of clientSnippets(url, token)) {
     lines.push(`${snippet.title}: ${snippet.where}`, ...snippet.text.split('\n').map((line) => `  ${line}`));

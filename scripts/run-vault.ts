@@ -138,6 +138,32 @@ export async function resolveRoots(
   return out;
 }
 
+/** What lies at a trusted-link entry of a run's settings ({@link trustedLinkStates}). */
+export interface TrustedLinkState {
+  /** The entry as saved: the link's exact vault path, outer spaces included. */
+  link: string;
+  /** `link`: a symbolic link is there; `missing`: nothing is (trusted once made); `not-a-link`: a plain file or folder, nothing to trust. */
+  state: 'link' | 'missing' | 'not-a-link';
+}
+
+/**
+ * What lies at each `access.trustedSymlinks` entry of a run, so the start lines can say when one
+ * trusts nothing (a misspelt entry was silently ignored). Entries are exact vault paths, never
+ * trimmed (docs/security.md#symbolic-links); each is looked at with `lstat`, which sees the link
+ * itself. Never throws: an unreadable entry is `missing`.
+ * @param vaultDir absolute vault folder. @param entries the settings' trusted links, as saved.
+ * @returns one state per entry, in order
+ */
+export async function trustedLinkStates(vaultDir: string, entries: readonly string[]): Promise<TrustedLinkState[]> {
+  return Promise.all(
+    entries.map(async (link) => {
+      const stat = await fsp.lstat(nodePath.join(vaultDir, link)).catch(() => null);
+      const state: TrustedLinkState['state'] = stat === null ? 'missing' : stat.isSymbolicLink() ? 'link' : 'not-a-link';
+      return { link, state };
+    }),
+  );
+}
+
 /** A run's quarantine list as the plugin applies it ({@link resolveQuarantine}). */
 export interface ResolvedQuarantine {
   /** Each usable entry: its vault folder (in the spelling of the folder on disk when one exists), and whether one does. */

@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { prepareVault, resolveQuarantine, resolveRoots, stopRun } from '../../scripts/run-vault';
+import { prepareVault, resolveQuarantine, resolveRoots, stopRun, trustedLinkStates } from '../../scripts/run-vault';
 import { proposalLine, semanticStatusLine, startupLines, writesOffLine, type RunDetails } from '../../scripts/run-banner';
 import type { Proposal } from '../../src/proposals/types';
 import { defaultSettings } from '../../src/settings/settings';
@@ -330,6 +330,33 @@ describe('npm start: startup lines', () => {
     expect(startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, run)).toContain(
       'Quarantined: Journal, Journ (no such folder yet), " Sp ", "Later " (no such folder yet) (besides the config folder, dot-folders and _private)',
     );
+  });
+  it('says what lies at each trusted link: a link, nothing yet, or no link (a misspelt entry trusted nothing silently)', async () => {
+    const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-trusted-'));
+    try {
+      const outside = nodePath.join(dir, 'outside');
+      await fsp.mkdir(nodePath.join(dir, 'vault', 'Notes'), { recursive: true });
+      await fsp.mkdir(outside);
+      await fsp.symlink(outside, nodePath.join(dir, 'vault', 'Shared'));
+      await fsp.symlink(outside, nodePath.join(dir, 'vault', ' Spaced'));
+      const states = await trustedLinkStates(nodePath.join(dir, 'vault'), ['Shared', 'Shraed', 'Notes', ' Spaced', 'Shared ']);
+      expect(states).toEqual([
+        { link: 'Shared', state: 'link' },
+        { link: 'Shraed', state: 'missing' },
+        { link: 'Notes', state: 'not-a-link' },
+        { link: ' Spaced', state: 'link' },
+        { link: 'Shared ', state: 'missing' },
+      ]);
+      const lines = startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, { ...plain, trustedLinks: states });
+      expect(lines).toContain(
+        'Trusted links out of the vault: Shared, Shraed (no such link yet), Notes (not a symbolic link: trusts nothing), " Spaced", "Shared " (no such link yet)',
+      );
+      expect(
+        startupLines(parseRunOptions([]), 'http://127.0.0.1:27200/mcp', 'tok', vault, plain).some((l) => l.startsWith('Trusted')),
+      ).toBe(false);
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
   });
   it("shows a root with outer spaces as --roots takes it back, for the run's key and a settings key", () => {
     const options = { ...parseRunOptions([]), roots: ['Projects', ' Sp '] };
