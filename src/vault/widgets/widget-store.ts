@@ -232,6 +232,8 @@ export class WidgetStore {
       const text = await this.app.vault.read(file);
       if (hashText(text) !== expectedHash)
         throw new ToolError('conflict', `Widget '${file.path}' changed since it was written, so it was left as it is.`);
+      const away = this.policy.localTrashRefusal();
+      if (away !== null) throw away;
       try {
         await this.app.vault.trash(file, true);
       } catch {
