@@ -16,6 +16,9 @@ import { hasUnparsedFrontmatter, mayHideFrontmatter, UnparsedFrontmatter } from 
 import { foldPath, isPathInside, parentOf, rootsShown } from './paths/paths';
 import { widgetsFolderPath } from './widgets/widget-folder';
 
+/** The vault's local trash folder, where Obsidian's `vault.trash(file, false)` moves what it deletes (help.obsidian.md: "Deleted files"). */
+const LOCAL_TRASH = '.trash';
+
 /** What {@link NotePolicy} reads from the notes it rules on (NoteStore provides it). */
 export interface NotePolicySource {
   /** Returns the user-listed quarantined folders (settings `access.quarantine`), read on every check. */
@@ -251,6 +254,24 @@ export class NotePolicy {
    */
   sharesOutsidePlace(path: string, places: readonly string[]): boolean {
     return this.outside.sharesOutsidePlace(path, places);
+  }
+
+  /**
+   * The refusal of a delete while the vault's local trash folder (`.trash`, where
+   * `vault.trash` moves a file when the system trash is unavailable) is a symbolic link the user
+   * does not trust (settings `access.trustedSymlinks`): one leading out of the vault would carry the
+   * file there, one leading nowhere makes the move fail. Judged on the disk now (one `lstat`
+   * per segment); the system trash may not be used, so it is judged before every delete.
+   * @returns the ToolError('unavailable') naming the link, or null when `.trash` is a plain folder,
+   *   missing, or a trusted link.
+   */
+  localTrashRefusal(): ToolError | null {
+    const now = this.outside.placeNow(LOCAL_TRASH);
+    if (now === null || (now.entry !== 'link' && !now.place.outside)) return null;
+    return new ToolError(
+      'unavailable',
+      `The vault's trash folder '${LOCAL_TRASH}' is a symbolic link (to somewhere else or to nothing), so a deleted file could land outside the vault; nothing was deleted. Ask the user to replace the link '${LOCAL_TRASH}' with a folder.`,
+    );
   }
 
   /**

@@ -21,6 +21,7 @@ export type WritePolicy = Pick<
   | 'resolveNote'
   | 'realPathOf'
   | 'isFreeNow'
+  | 'localTrashRefusal'
 >;
 
 /**

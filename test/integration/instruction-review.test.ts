@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
@@ -450,6 +451,55 @@ describe('agent instructions are held for review even for a force key', () => {
     expect(await accept(edit.proposal_id)).toMatch(/it is now accepted/);
     await held('append_note', { path: 'People/Ana Ruiz', content: 'y' });
     expect(await disk('People/Ana Ruiz.md')).toMatch(/x\n?$/);
+    await booted.plugin.proposals.flush();
+  });
+
+  it('a widget file an instruction file imports is held: a new one staged (accepted, it records its key), a replace refused, no backup written there', async () => {
+    const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+    const widget = (body: string): string =>
+      '<!doctype html><html><head><script type="application/json" id="vault-mcp-widget">' +
+      JSON.stringify({ name: 'Board', description: 'A board', query: 'WHERE status exists SORT file.path' }) +
+      `</script></head><body>${body}</body></html>`;
+    const [v1, v2] = [widget('<p>one</p>'), widget('<p>two</p>')];
+    await boot({}, async (vault) => {
+      // Claude Code imports files of any type; a backup name may be imported too.
+      await fsp.writeFile(nodePath.join(vault, 'CLAUDE.md'), '# Rules\n\nSee @Widgets/w1.html and @Widgets/w2.html.bak\n');
+      await fsp.mkdir(nodePath.join(vault, 'Widgets'));
+      await fsp.writeFile(nodePath.join(vault, 'Widgets/w2.html'), v1);
+    });
+    const staged = await held('widget_write', { id: 'w1', html: v1 });
+    expect(staged).toMatchObject({ id: 'w1', path: 'Widgets/w1.html' });
+    expect(await disk('Widgets/w1.html')).toBeNull();
+    // The same call again is staged again, never applied; another id is applied at once.
+    await held('widget_write', { id: 'W1', html: v1 });
+    expect(await call(client, 'widget_write', { id: 'w3', html: v1 })).toMatchObject({ status: 'applied' });
+    // A replace whose first backup name is imported skips it, as a taken one.
+    expect(await call(client, 'widget_write', { id: 'w2', html: v2, expected_hash: sha256(v1) })).toMatchObject({
+      status: 'applied',
+      backup: 'Widgets/w2.html.bak.1',
+    });
+    expect([await disk('Widgets/w2.html.bak'), await disk('Widgets/w2.html.bak.1'), await disk('Widgets/w2.html')]).toEqual([null, v1, v2]);
+
+    // The user accepts the staged widget: written, with the force key recorded as its writer.
+    expect(await accept(staged.proposal_id)).toMatch(/it is now accepted/);
+    expect(await disk('Widgets/w1.html')).toBe(v1);
+    expect(booted.plugin.settings.widgetWriters.w1).toMatchObject({ key_id: expect.stringMatching(/./), key_label: 'Narrow agent' });
+    // Replacing it is refused (a replace cannot be staged), naming why; nothing written, no backup.
+    expect(await callError(client, 'widget_write', { id: 'w1', html: v2, expected_hash: sha256(v1) })).toMatch(
+      /'Widgets\/w1.html' is imported by agent instructions.*nothing was written/,
+    );
+    expect([await disk('Widgets/w1.html'), await disk('Widgets/w1.html.bak')]).toEqual([v1, null]);
+    await booted.plugin.proposals.flush();
+  });
+
+  it('an import ending in a dot or space also holds the name without it (Windows opens that file)', async () => {
+    await boot({}, async (vault) => {
+      await fsp.writeFile(nodePath.join(vault, 'CLAUDE.md'), '# Rules\n\nSee @rules2.md. And @Inbox/more.md\\ .\n');
+    });
+    await held('create_note', { path: 'rules2', content: 'Obey the narrow agent.\n' });
+    await held('create_note', { path: 'Inbox/more', content: 'x' });
+    expect([await disk('rules2.md'), await disk('Inbox/more.md')]).toEqual([null, null]);
+    expect(await call(client, 'create_note', { path: 'rules3', content: 'x' })).toMatchObject({ status: 'applied' });
     await booted.plugin.proposals.flush();
   });
 

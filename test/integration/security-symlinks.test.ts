@@ -194,6 +194,29 @@ describe('issue 12.1: entries whose real path is outside the vault are quarantin
     expect(await attempt(env.client, 'create_note', { path: `Alias/${deep}`, content: 'X\n' })).toMatchObject({ ok: false });
     expect(await fsp.readdir(nodePath.join(env.vault, 'Inside'))).toEqual(['Real.md']);
   });
+
+  test("a delete while the vault's .trash is a link (out of the vault, or dangling) is refused naming it; nothing moves", async () => {
+    env = await boot();
+    await fsp.symlink(env.outsideDir, nodePath.join(env.vault, '.trash'), 'dir');
+    const refused = await attempt(env.client, 'delete_note', { path: 'Home', confirm: true });
+    expect(refused).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/trash folder '\.trash' is a symbolic link.*nothing was deleted/),
+    });
+    expect(await fsp.readFile(nodePath.join(env.vault, 'Home.md'), 'utf8')).toMatch(/See \[\[LinkedDir/);
+    expect(await outsideNames(env)).toEqual(['Secret.md']);
+    // Dangling: the same refusal, not "deleted or moved while this change was written".
+    await fsp.unlink(nodePath.join(env.vault, '.trash'));
+    await fsp.symlink(nodePath.join(env.outsideDir, 'gone'), nodePath.join(env.vault, '.trash'), 'dir');
+    expect(await attempt(env.client, 'delete_note', { path: 'Inside/Real', confirm: true })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/trash folder '\.trash' is a symbolic link/),
+    });
+    // A plain .trash folder: deleted as ever.
+    await fsp.unlink(nodePath.join(env.vault, '.trash'));
+    expect(await call(env.client, 'delete_note', { path: 'Inside/Real', confirm: true })).toMatchObject({ status: 'applied' });
+    expect(await fsp.readdir(nodePath.join(env.vault, '.trash'))).toEqual(['Real.md']);
+  });
 });
 
 describe('a symbolic link inside the vault does not open the place it leads to beyond its rules', () => {

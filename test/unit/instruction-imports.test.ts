@@ -30,9 +30,17 @@ describe('importPathsIn', () => {
 
   it('cuts a #fragment, unescapes "\\ " and keeps trailing punctuation as Claude Code does', () => {
     expect(importPathsIn('Read @docs/My\\ rules.md#Style now')).toEqual(['docs/My rules.md']);
-    expect(importPathsIn('Also @AGENTS.md.')).toEqual(['AGENTS.md.']);
+    expect(importPathsIn('Also @AGENTS.md.')).toEqual(['AGENTS.md.', 'AGENTS.md']);
     // Claude Code ends a path at a backslash that escapes no space; Gemini CLI takes it whole (a Windows path).
     expect(importPathsIn('Also @docs\\rules.md')).toEqual(['docs', 'docs\\rules.md']);
+  });
+
+  it('gives a path ending in dots or spaces also without them, the file Windows opens for it', () => {
+    expect(importPathsIn('See @rules2.md.')).toEqual(['rules2.md.', 'rules2.md']);
+    expect(importPathsIn('See @docs/a.md... and @b.md.\\ .')).toEqual(expect.arrayContaining(['docs/a.md...', 'docs/a.md', 'b.md']));
+    // Nothing left, or only a folder or a dot: no second path.
+    expect(importPathsIn('Up @.. and @./. and @dir/.')).toEqual(['..', './.', 'dir/.']);
+    expect(importPathsIn('Plain @rules.md')).toEqual(['rules.md']);
   });
 
   it('finds an import inside emphasis or link text, also the path that ends where the mark begins', () => {

@@ -4,8 +4,9 @@ import { stagedResult } from '../../proposals/proposal-summary';
 import { normalizeKeyMode } from '../../settings/key-record';
 import { MAX_WIDGET_CHARS, parseWidgetManifest } from '../../vault/widgets/widget-manifest';
 import { WIDGET_WRITE_TOOL } from '../../vault/widgets/widget-store';
-import { defineTool } from '../tool';
-import { hashArg } from './write-gate';
+import type { PreparedWrite } from '../../vault/writes/write-types';
+import { defineTool, type ToolContext } from '../tool';
+import { hashArg, INSTRUCTIONS_REVIEW_REASON, instructionsHold } from './write-gate';
 import { widgetQueryError } from '../widget-query';
 
 /**
@@ -35,21 +36,39 @@ export const widgetWriteTool = defineTool({
     const queryError = parsed.ok ? widgetQueryError(parsed.manifest.query) : null;
     if (queryError) throw new ToolError('invalid_argument', `${queryError} Nothing was written.`);
     const { widgets } = ctx.notes;
-    if (normalizeKeyMode(ctx.caller.mode) !== 'force') {
+    if (normalizeKeyMode(ctx.caller.mode) !== 'force')
+      return stageWidget(ctx, widgets.prepareCreate(args.id, args.html, ctx.scope), args.id);
+    // A force key's widget is held like a note where agent instructions import it (`@Widgets/<id>.html`).
+    const hold = await instructionsHold(ctx);
+    if (args.expected_hash !== undefined) return { ...(await widgets.replace(args.id, args.html, args.expected_hash, ctx.scope, hold)) };
+    if (widgets.existing(args.id, ctx.scope) === null) {
       const prepared = widgets.prepareCreate(args.id, args.html, ctx.scope);
-      const proposal = await ctx.proposals.stage(prepared, {
-        id: ctx.caller.id,
-        label: ctx.caller.label,
-        roots: ctx.caller.roots ?? [],
-        session: ctx.scope.actor?.session,
-      });
-      return { ...stagedResult(proposal, []), id: args.id };
+      if (hold(prepared.path)) return stageWidget(ctx, prepared, args.id, INSTRUCTIONS_REVIEW_REASON);
+      return { ...(await widgets.create(args.id, args.html, ctx.scope)) };
     }
-    if (args.expected_hash !== undefined) return { ...(await widgets.replace(args.id, args.html, args.expected_hash, ctx.scope)) };
-    if (widgets.existing(args.id, ctx.scope) === null) return { ...(await widgets.create(args.id, args.html, ctx.scope)) };
     throw new ToolError(
       'invalid_argument',
       `Widget '${args.id}' already exists; to replace it pass expected_hash (its hash from widget_list), or choose a new id.`,
     );
   },
 });
+
+/**
+ * Stages a new widget as a proposal of the caller (a propose key's widget, or a force key's that
+ * agent instructions import): the user accepts it in Obsidian (ProposalReview, then
+ * WidgetStore.acceptStaged creates it for the proposing key, recording that key as its writer).
+ * @param prepared WidgetStore.prepareCreate's create. @param id the widget id, echoed in the answer.
+ * @param reason why a force key's widget is staged (write-gate.ts INSTRUCTIONS_REVIEW_REASON), kept
+ *   on the proposal for the review views and echoed in the answer, as for a held note write.
+ * @returns stagedResult's `{status: 'pending', proposal_id, ...}` with `id` (and `reason`).
+ * @throws ToolError from the proposal store (the key's pending quota).
+ */
+async function stageWidget(ctx: ToolContext, prepared: PreparedWrite, id: string, reason?: string): Promise<Record<string, unknown>> {
+  const proposal = await ctx.proposals.stage(
+    prepared,
+    { id: ctx.caller.id, label: ctx.caller.label, roots: ctx.caller.roots ?? [], session: ctx.scope.actor?.session },
+    reason,
+  );
+  const staged = { ...stagedResult(proposal, []), id };
+  return reason === undefined ? staged : { ...staged, reason };
+}

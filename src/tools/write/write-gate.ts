@@ -4,7 +4,7 @@ import { stagedResult } from '../../proposals/proposal-summary';
 import { Slicer } from '../../search/engine/slicer';
 import { INSTRUCTION_PASS_SLICE_MS } from '../../vault/content/instruction-places';
 import { skillsFolderOf } from '../../vault/skills';
-import { unchangedWrite, type PreparedWrite, type WriteRequest } from '../../vault/writes/write-types';
+import { unchangedWrite, type HoldRule, type PreparedWrite, type WriteRequest } from '../../vault/writes/write-types';
 import type { ToolContext } from '../tool';
 
 /**
@@ -61,15 +61,25 @@ export const expectedHashArg = hashArg('read_note').optional().describe("read_no
  */
 export async function submitWrite(ctx: ToolContext, request: WriteRequest): Promise<Record<string, unknown>> {
   if (normalizeKeyMode(ctx.caller.mode) === 'force') {
-    const folder = skillsFolderOf(ctx.settings.skills?.folder);
-    // The first force write's pass over every entry yields to the UI in slices; the rule comes once it is done.
-    const hold = await ctx.notes.instructions.ruleFor(folder, new Slicer(INSTRUCTION_PASS_SLICE_MS));
+    const hold = await instructionsHold(ctx);
     const outcome = await ctx.notes.writes.apply(request, ctx.scope, hold);
     if (outcome.status !== 'held') return { ...outcome };
     const staged = await stage(ctx, outcome.prepared, INSTRUCTIONS_REVIEW_REASON);
     return staged.status === 'pending' ? { ...staged, reason: INSTRUCTIONS_REVIEW_REASON } : staged;
   }
   return stage(ctx, await ctx.notes.writes.prepare(request, ctx.scope));
+}
+
+/**
+ * The rule naming the paths a force key may not write directly, agent instructions
+ * (InstructionPlaces.ruleFor for the skills folder of the settings): every route that writes a
+ * file for a force key asks it, note writes ({@link submitWrite}) and widget writes
+ * (widget-write.ts) alike. The first call's pass over every entry yields to the UI in slices.
+ * @returns a promise of the rule (true for a vault path that is held); it never rejects.
+ */
+export async function instructionsHold(ctx: ToolContext): Promise<HoldRule> {
+  const folder = skillsFolderOf(ctx.settings.skills?.folder);
+  return ctx.notes.instructions.ruleFor(folder, new Slicer(INSTRUCTION_PASS_SLICE_MS));
 }
 
 /** The message of a write answered with the caller's identical pending proposal `id`. */

@@ -46,6 +46,14 @@ const IMPORT_RUN = /(?<![\p{L}\p{N}])@(\S+)/gu;
  */
 const TOKEN_END = /[*_[\]`<!]/g;
 
+/**
+ * The end of a path that Windows drops when it opens a file (Win32 path normalization: "all
+ * trailing periods and spaces are removed" from the last name, learn.microsoft.com, "File path
+ * formats on Windows systems"): Claude Code on Windows takes `@rules.md.` (an import at the end
+ * of a sentence) as `rules.md.` and so reads `rules.md`; {@link importPathsIn} gives both.
+ */
+const WINDOWS_DROPPED = /[. ]+$/;
+
 /** A line opening a fenced code block (CommonMark: up to 3 spaces, then 3 or more backticks with none in the info string, or tildes). */
 const FENCE_OPEN = /^ {0,3}(`{3,}(?=[^`]*$)|~{3,})/;
 
@@ -84,7 +92,8 @@ function withoutFencedCode(text: string): string {
  * backslash whole), and a few spellings it would not (an `@` inside an inline
  * code span, in front matter or an HTML comment, which it skips; the shorter path ending before an
  * inline mark that turns out not to end its text token) may be too. Those name files that are
- * rarely there; holding one costs nothing unless it is.
+ * rarely there; holding one costs nothing unless it is. A path ending in dots or spaces is given
+ * also without them ({@link WINDOWS_DROPPED}: the file Windows opens for it).
  * @param text the importing file's text.
  * @returns the import paths, `#fragment` cut and `\ ` unescaped.
  */
@@ -94,7 +103,11 @@ export function importPathsIn(text: string): string[] {
   const add = (spelling: string): void => {
     const hash = spelling.indexOf('#');
     const path = (hash === -1 ? spelling : spelling.slice(0, hash)).replace(/\\ /g, ' ').trim();
-    if (path !== '' && path !== '/' && IMPORTABLE.test(path)) found.add(path);
+    if (path === '' || path === '/' || !IMPORTABLE.test(path)) return;
+    found.add(path);
+    // Windows drops a name's trailing dots and spaces when opening it: `@rules.md.` reads rules.md there.
+    const windows = path.replace(WINDOWS_DROPPED, '');
+    if (windows !== path && /[^./]$/.test(windows) && IMPORTABLE.test(windows)) found.add(windows);
   };
   const prose = withoutFencedCode(text);
   for (const match of prose.matchAll(IMPORT_START)) {

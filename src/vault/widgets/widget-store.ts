@@ -7,7 +7,7 @@ import { findEntry } from '../paths/lookup';
 import { assertNotDeviceName } from '../paths/note-names';
 import { WriteLock } from '../writes/write-lock';
 import { AppliedChanges } from '../writes/applied-change';
-import { unchangedWrite, type PreparedWrite } from '../writes/write-types';
+import { unchangedWrite, type HoldRule, type PreparedWrite } from '../writes/write-types';
 import { assertWidgetId, isWidgetId, parseWidgetManifest, type WidgetManifest } from './widget-manifest';
 
 /** The tool that writes widgets; a proposal staged by it is accepted through {@link WidgetStore.acceptStaged}. */
@@ -166,10 +166,23 @@ export class WidgetStore {
    * again, so a change in between refuses instead of being lost. If the backup cannot be
    * written, the widget is untouched. HTML the widget already has writes nothing (no backup,
    * no log entry) and answers `status: 'unchanged'`, as every write that changes nothing.
+   * With `hold` (a force key's write: write-gate.ts instructionsHold), a widget at a held path
+   * (a file an instruction file imports, `@Widgets/board.html`) is not replaced: a replace cannot
+   * be staged for review (only a new widget can), so it is refused, naming why; and a backup name
+   * the rule holds (`@Widgets/board.html.bak`) is skipped like a taken one, so no backup lands on
+   * agent instructions.
+   * @param hold the force key's hold rule; null (the user's own revert) holds nothing.
    * @throws ToolError('invalid_argument') for a bad id or manifest; ToolError('not_found')
-   *   when there is no such widget; ToolError('conflict') when the hash differs.
+   *   when there is no such widget; ToolError('conflict') when the hash differs;
+   *   ToolError('forbidden') when `hold` holds the widget's path.
    */
-  async replace(id: string, html: string, expectedHash: string, scope: AccessScope): Promise<WidgetWriteResult> {
+  async replace(
+    id: string,
+    html: string,
+    expectedHash: string,
+    scope: AccessScope,
+    hold: HoldRule | null = null,
+  ): Promise<WidgetWriteResult> {
     assertWidgetId(id);
     assertNotDeviceName(id);
     assertManifest(html);
@@ -182,8 +195,9 @@ export class WidgetStore {
       const expected = expectedHash.trim().toLowerCase();
       if (previous !== expected) throw widgetConflict(file.path);
       if (old === html) return { ...unchangedWrite(file.path, previous), id: file.basename };
+      if (hold?.(file.path)) throw widgetHeld(file.path);
       await this.beforeWrite(file.basename, scope);
-      const backup = await this.freeBackupPath(file.path);
+      const backup = await this.freeBackupPath(file.path, hold);
       await this.app.vault.create(backup, old);
       // The widget is judged on the disk again right before it is rewritten: a file replaced by a link since is not written through.
       if (this.policy.isWidgetEntryClosed(file.path))
@@ -218,6 +232,8 @@ export class WidgetStore {
       const text = await this.app.vault.read(file);
       if (hashText(text) !== expectedHash)
         throw new ToolError('conflict', `Widget '${file.path}' changed since it was written, so it was left as it is.`);
+      const away = this.policy.localTrashRefusal();
+      if (away !== null) throw away;
       try {
         await this.app.vault.trash(file, true);
       } catch {
@@ -241,12 +257,13 @@ export class WidgetStore {
   /**
    * The first backup name of `path` with nothing at it (no vault entry, ignoring case; nothing
    * on disk, not even a symbolic link whose target is missing, judged last and with no cached
-   * answer: NotePolicy.isFreeNow): `<path>.bak`, then `<path>.bak.1`, `<path>.bak.2`, ... The
-   * caller writes it at once (no await in between).
+   * answer: NotePolicy.isFreeNow) and not held by `hold` (agent instructions import it):
+   * `<path>.bak`, then `<path>.bak.1`, `<path>.bak.2`, ... The caller writes it at once (no await in between).
    */
-  private async freeBackupPath(path: string): Promise<string> {
+  private async freeBackupPath(path: string, hold: HoldRule | null): Promise<string> {
     for (let n = 0; ; n++) {
       const candidate = n === 0 ? `${path}.bak` : `${path}.bak.${n}`;
+      if (hold?.(candidate)) continue;
       if (findEntry(this.app.vault, candidate) || (await this.app.vault.adapter.exists(candidate))) continue;
       if (this.policy.isFreeNow(candidate)) return candidate;
     }
@@ -345,6 +362,14 @@ function folderTaken(folder: string, what: string): ToolError {
 /** The refusal of a new widget's path that is taken: by a widget, a file the caller may not see, or anything on the disk (a link). */
 function widgetTaken(path: string): ToolError {
   return new ToolError('exists', `'${path}' is taken or unavailable; choose another widget id.`);
+}
+
+/** The refusal of a force key's replace of a widget that agent instructions import (see {@link WidgetStore.replace}). */
+function widgetHeld(path: string): ToolError {
+  return new ToolError(
+    'forbidden',
+    `'${path}' is imported by agent instructions (an @path in a CLAUDE.md, GEMINI.md or the like), which the user reviews, and a widget replace cannot be staged for review; nothing was written. Write it under a new widget id, or ask the user to change it.`,
+  );
 }
 
 function widgetConflict(path: string): ToolError {

@@ -261,7 +261,8 @@ export class EntryWriter {
    * Moves the note to the system trash, else the vault's `.trash` folder; never a hard delete.
    * The note is read again under the write lock and must still be the text prepareDelete
    * checked, so a note that changed since is never deleted unseen.
-   * @throws BaseChangedError when it changed (nothing is deleted).
+   * @throws BaseChangedError when it changed (nothing is deleted); ToolError('unavailable') when the
+   *   vault's `.trash` is a link that could carry it away (NotePolicy.localTrashRefusal).
    */
   private async trash(file: TFile, p: Extract<PreparedWrite, { kind: 'delete' }>): Promise<WriteResult> {
     assertStillAt(this.app.vault, file, p.path);
@@ -269,6 +270,8 @@ export class EntryWriter {
     if (text !== p.baseText) throw new BaseChangedError(p.path);
     // The text read above is the bytes decoded with replacement characters when they are not UTF-8: the log must not restore it as the note.
     if (!isUtf8(new Uint8Array(await this.app.vault.readBinary(file)))) p.notUtf8 = true;
+    const away = this.notes.policy.localTrashRefusal();
+    if (away !== null) throw away;
     try {
       await this.app.vault.trash(file, true);
     } catch {

@@ -11,7 +11,8 @@ import type { WriteResult } from './write-types';
  * @returns `{status: 'applied', path}`.
  * @throws ToolError('forbidden') for a quarantined path or one outside `scope.roots`;
  *   ToolError('not_found') when no folder is there; ToolError('conflict') when it holds
- *   anything now (its contents are never removed with it).
+ *   anything now (its contents are never removed with it); ToolError('unavailable') when the vault's
+ *   `.trash` is a link that could carry it away (NotePolicy.localTrashRefusal).
  */
 export async function removeEmptyFolder(app: App, notes: NoteReader, path: string, scope: AccessScope): Promise<WriteResult> {
   const checked = notes.policy.checkedPath(notes.policy.normalizePath(path, scope), scope);
@@ -19,6 +20,8 @@ export async function removeEmptyFolder(app: App, notes: NoteReader, path: strin
   if (!(folder instanceof TFolder) || folder.isRoot()) throw new ToolError('not_found', `There is no folder '${checked}' any more.`);
   if (folder.children.length > 0)
     throw new ToolError('conflict', `Folder '${folder.path}' is no longer empty, and what is in it now stays.`);
+  const away = notes.policy.localTrashRefusal();
+  if (away !== null) throw away;
   try {
     await app.vault.trash(folder, true);
   } catch {
