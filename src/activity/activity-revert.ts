@@ -155,7 +155,7 @@ export class ActivityRevert {
    */
   private async undo(entry: ActivityEntry, scope: AccessScope): Promise<UndoDone> {
     if ((entry.kind === 'edit' || entry.kind === 'properties') && isPatchOnly(entry)) {
-      this.assertSameNote(entry, scope);
+      await this.assertSameNote(entry, scope);
       return this.undoPatch(entry, scope);
     }
     let texts: { before: string | null; after: string | null };
@@ -164,7 +164,7 @@ export class ActivityRevert {
     } catch (err) {
       throw new ToolError('invalid_argument', (err as Error).message);
     }
-    this.assertSameNote(entry, scope);
+    await this.assertSameNote(entry, scope);
     const { before, after } = texts;
     const writes = this.notes.writes;
     switch (entry.kind) {
@@ -201,16 +201,16 @@ export class ActivityRevert {
 
   /**
    * Refuses to act on a note other than the one `entry` changed (or moved, or created) that sits
-   * at its path now: one whose creation time (`TFile.stat.ctime`) is later than the change (put
+   * at its path now: one whose creation time (read from disk now, NoteWriter.noteCreated) is later than the change (put
    * there since: the user renamed or moved the note and made a new one at its old path, or a
    * sync tool or git wrote it anew), or earlier than the changed note's own (`entry.created`;
    * another, older note moved there). A rename or move keeps the time, so a note the user moved
    * back is reverted. Unknown times (0, or an entry logged before `created` was kept) are not judged.
    * @throws NotTheNoteError as said; ToolError as NoteWriter.noteCreated (no note there the key may write).
    */
-  private assertSameNote(entry: ActivityEntry, scope: AccessScope): void {
+  private async assertSameNote(entry: ActivityEntry, scope: AccessScope): Promise<void> {
     if (!SAME_NOTE_KINDS.has(entry.kind) || entry.folder) return;
-    const created = this.notes.writes.noteCreated(entry.path, scope);
+    const created = await this.notes.writes.noteCreated(entry.path, scope);
     if (!(created > 0)) return;
     const later = created > Date.parse(entry.at) + CLOCK_SLACK_MS;
     if (later || (entry.created !== undefined && entry.created > 0 && created < entry.created)) throw new NotTheNoteError(entry, later);

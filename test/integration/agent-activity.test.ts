@@ -316,6 +316,46 @@ describe('agent activity log', () => {
     expect(await read('Older.md')).toBe(ticked);
   });
 
+  it('a revert reads the creation time from disk: a note put there anew with the old size and mtime is not it (verifier, HIGH 2)', async () => {
+    const text = '- [ ] a\n- [ ] b\n';
+    const ticked = '- [x] a\n- [ ] b\n';
+    await onDisk(() => fsp.writeFile(disk('day.md'), text));
+    await call(env.client, 'edit_note', { path: 'day', anchor: '- [ ] a', op: 'replace', content: '- [x] a' });
+    const entry = newest();
+    /** The same size and mtime as the file at `like`, as `touch -r` or `cp -a` leave them. */
+    const sameTimes = async (file: string, like: string): Promise<void> => {
+      const s = await fsp.stat(disk(like));
+      await fsp.utimes(disk(file), s.atime, s.mtime);
+    };
+    const refused = `${entry.id} was not reverted: 'day.md' is not the one this change was made to: the note there now was put there after this change (renamed, moved or replaced), so it was left as it is.`;
+    await new Promise((r) => setTimeout(r, 30));
+    // mv day.md archive.md; a new day.md with the same text, size and mtime renamed over it (before Obsidian's index notices).
+    await fsp.rename(disk('day.md'), disk('archive.md'));
+    await fsp.writeFile(disk('tmp.x'), ticked);
+    await sameTimes('tmp.x', 'archive.md');
+    await fsp.rename(disk('tmp.x'), disk('day.md'));
+    expect((await revert(entry.id)).message.startsWith(refused)).toBe(true);
+    expect(await read('day.md')).toBe(ticked);
+    // cp -a archive.md day.md: a copy keeps the times but is born now.
+    await onDisk(async () => {
+      await fsp.rm(disk('day.md'));
+      await fsp.copyFile(disk('archive.md'), disk('day.md'));
+      await sameTimes('day.md', 'archive.md');
+    });
+    expect((await revert(entry.id)).message.startsWith(refused)).toBe(true);
+    expect(await read('day.md')).toBe(ticked);
+    // The test host, as a watcher, sees the new file there although its mtime and size are the old ones.
+    const s = await fsp.stat(disk('day.md'));
+    expect(env.booted.app.vault.getFileByPath('day.md')?.stat.ctime).toBe(Math.round(s.birthtimeMs));
+    // The note the agent changed, moved back: reverted.
+    await onDisk(async () => {
+      await fsp.rm(disk('day.md'));
+      await fsp.rename(disk('archive.md'), disk('day.md'));
+    });
+    expect((await revert(entry.id)).reverted).toBe(true);
+    expect(await read('day.md')).toBe(text);
+  });
+
   it('a revert of a move never moves another note put at its destination since (verifier, LOW)', async () => {
     await onDisk(() => fsp.writeFile(disk('M1.md'), 'the note the agent moved\n'));
     await call(env.client, 'move_note', { path: 'M1', to: 'M2' });
