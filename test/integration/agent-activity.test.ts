@@ -254,6 +254,52 @@ describe('agent activity log', () => {
     expect(await read('rv2.md')).toBe('top\nmore\na\ny\nb\nc\nd\ne\na\nx\nb\nend\n');
   });
 
+  it("a revert is refused where the same lines occur twice and the user changed the other copy: which one is the agent's cannot be told (verifier, HIGH 1)", async () => {
+    const ambiguous = (id: string, p: string): string =>
+      `${id} was not reverted: '${p}' changed since, right where this change is, so it was left as it is. To undo it by hand, see its diff (activity ${id}, or the Agent activity view).`;
+    // Two alike blocks; the agent ticks the first; the user deletes that block and ticks the second's water.
+    await onDisk(() => fsp.writeFile(disk('log.md'), '# Log\n---\n- [ ] water\n- [ ] feed\n---\n- [ ] water\n- [ ] feed\n'));
+    await call(env.client, 'edit_note', {
+      path: 'log',
+      anchor: '---\n- [ ] water\n- [ ] feed\n---',
+      op: 'replace',
+      content: '---\n- [x] water\n- [ ] feed\n---',
+    });
+    const first = newest();
+    await onDisk(() => fsp.writeFile(disk('log.md'), '# Log\n---\n- [x] water\n- [ ] feed\n'));
+    expect((await revert(first.id)).message).toBe(ambiguous(first.id, 'log.md'));
+    expect(await read('log.md')).toBe('# Log\n---\n- [x] water\n- [ ] feed\n');
+    // At the start of a note: the agent ticks line 1, the user deletes lines 1-3 (the other, ticked copy stays).
+    await onDisk(() => fsp.writeFile(disk('start.md'), '- [ ] water\n- [ ] feed\n---\n- [x] water\n- [ ] feed\n'));
+    await call(env.client, 'edit_note', { path: 'start', anchor: '- [ ] water', op: 'replace', content: '- [x] water' });
+    const second = newest();
+    expect(await read('start.md')).toBe('- [x] water\n- [ ] feed\n---\n- [x] water\n- [ ] feed\n');
+    await onDisk(() => fsp.writeFile(disk('start.md'), '- [x] water\n- [ ] feed\n'));
+    expect((await revert(second.id)).message).toBe(ambiguous(second.id, 'start.md'));
+    expect(await read('start.md')).toBe('- [x] water\n- [ ] feed\n');
+    // Blocks that differ: the user's change to the other block is kept and the agent's tick undone.
+    await onDisk(() => fsp.writeFile(disk('plain.md'), '# Log\n---\n- [ ] water\n- [ ] feed\n---\n- [ ] sweep\n- [ ] dust\n'));
+    await call(env.client, 'edit_note', { path: 'plain', anchor: '- [ ] water', op: 'replace', content: '- [x] water' });
+    const third = newest();
+    await onDisk(() => fsp.writeFile(disk('plain.md'), '# Log\n---\n- [x] water\n- [ ] feed\n---\n- [x] sweep\n'));
+    expect((await revert(third.id)).message).toBe(
+      `Reverted ${third.id}: undone in plain.md, whose later changes are kept (logged as ${log().get(third.id)?.reverted_by}).`,
+    );
+    expect(await read('plain.md')).toBe('# Log\n---\n- [ ] water\n- [ ] feed\n---\n- [x] sweep\n');
+    // Alike blocks where the user changed neither copy's lines: still reverted.
+    await onDisk(() => fsp.writeFile(disk('twice.md'), '# Log\n---\n- [ ] water\n- [ ] feed\n---\n- [ ] water\n- [ ] feed\n'));
+    await call(env.client, 'edit_note', {
+      path: 'twice',
+      anchor: '# Log\n---\n- [ ] water',
+      op: 'replace',
+      content: '# Log\n---\n- [x] water',
+    });
+    const fourth = newest();
+    await onDisk(() => fsp.writeFile(disk('twice.md'), 'user top\n# Log\n---\n- [x] water\n- [ ] feed\n---\n- [ ] water\n- [ ] feed\n'));
+    expect((await revert(fourth.id)).reverted).toBe(true);
+    expect(await read('twice.md')).toBe('user top\n# Log\n---\n- [ ] water\n- [ ] feed\n---\n- [ ] water\n- [ ] feed\n');
+  });
+
   it('an edit logged before the fingerprint was kept is reverted only on the text it left, never placed by matching lines', async () => {
     await call(env.client, 'edit_note', { path: 'Ideas.md', anchor: 'Pair every new hire', op: 'replace', content: 'Pair each new hire' });
     const entry = newest();
@@ -329,12 +375,13 @@ describe('agent activity log', () => {
     };
     const refused = `${entry.id} was not reverted: 'day.md' is not the one this change was made to: the note there now was put there after this change (renamed, moved or replaced), so it was left as it is.`;
     await new Promise((r) => setTimeout(r, 30));
-    // mv day.md archive.md; a new day.md with the same text, size and mtime renamed over it (before Obsidian's index notices).
-    await fsp.rename(disk('day.md'), disk('archive.md'));
+    // The old note kept as archive.md (a hard link: day.md never goes missing, so no watcher sees it gone), and a new
+    // day.md with the same text, size and mtime renamed over it, before Obsidian's index notices.
+    await fsp.link(disk('day.md'), disk('archive.md'));
     await fsp.writeFile(disk('tmp.x'), ticked);
     await sameTimes('tmp.x', 'archive.md');
     await fsp.rename(disk('tmp.x'), disk('day.md'));
-    expect((await revert(entry.id)).message.startsWith(refused)).toBe(true);
+    expect((await revert(entry.id)).message).toMatch(new RegExp(`^${refused.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     expect(await read('day.md')).toBe(ticked);
     // cp -a archive.md day.md: a copy keeps the times but is born now.
     await onDisk(async () => {
