@@ -470,6 +470,22 @@ describe('agent activity log', () => {
     expect(await read('Ideas.md')).not.toContain('- agent line');
   });
 
+  it('redoing a revert that left a change the user touched says so, not that the note is as the change left it (verifier, LOW 6)', async () => {
+    const lines = Array.from({ length: 12 }, (_, i) => `line ${i + 1}\n`);
+    await onDisk(() => fsp.writeFile(disk('pr2.md'), lines.join('')));
+    const agent = lines.map((l, i) => (i === 1 || i === 9 ? `agent ${l}` : l));
+    await call(env.client, 'write_note', { path: 'pr2', body: agent.join('') });
+    const edit = newest();
+    const user = agent.map((l, i) => (i === 9 ? 'user line 10\n' : l));
+    await onDisk(() => fsp.writeFile(disk('pr2.md'), user.join('')));
+    expect((await revert(edit.id)).message).toMatch(/except the change at line 10 /);
+    const undo = log().get(edit.id)?.reverted_by ?? '';
+    expect((await revert(undo)).message).toBe(
+      `Reverted ${undo}, which redoes ${edit.id}: ${edit.id} is made again in pr2.md where ${undo} undid it; the change of ${edit.id} it left as it was stays as the note has it (logged as ${log().get(undo)?.reverted_by}).`,
+    );
+    expect(await read('pr2.md')).toBe(user.join(''));
+  });
+
   it('refuses in one sentence when the note is now private, read-only or gone, saying what to do next', async () => {
     for (const p of ['Inbox.md', 'Ideas.md', 'Home.md']) await call(env.client, 'append_note', { path: p, content: '- agent line' });
     const [home, ideas, inbox] = log().all();
