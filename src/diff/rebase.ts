@@ -53,10 +53,12 @@ function touches(c: NoteChange, h: Hunk): boolean {
  * alone is still where it was, so the note's text at the hunk cannot be it.
  */
 function changedCopy(base: string, changes: readonly NoteChange[], part: string, own: { from: number; to: number }): boolean {
+  let next = 0; // changes are in order and apart: skip those ending before the copy (linear in copies + changes)
   for (let i = base.indexOf(part); i !== -1; i = base.indexOf(part, i + 1)) {
     const end = i + part.length;
+    while (next < changes.length && changes[next].to < i) next++;
     if ((i < own.to && end > own.from) || (i > 0 && base[i - 1] !== '\n')) continue;
-    if (changes.some((c) => c.from <= end && c.to >= i)) return true;
+    if (next < changes.length && changes[next].from <= end) return true;
   }
   return false;
 }
