@@ -155,7 +155,7 @@ export class ActivityRevert {
    */
   private async undo(entry: ActivityEntry, scope: AccessScope): Promise<UndoDone> {
     if ((entry.kind === 'edit' || entry.kind === 'properties') && isPatchOnly(entry)) {
-      this.assertSameNote(entry, scope);
+      await this.assertSameNote(entry, scope);
       return this.undoPatch(entry, scope);
     }
     let texts: { before: string | null; after: string | null };
@@ -164,7 +164,7 @@ export class ActivityRevert {
     } catch (err) {
       throw new ToolError('invalid_argument', (err as Error).message);
     }
-    this.assertSameNote(entry, scope);
+    await this.assertSameNote(entry, scope);
     const { before, after } = texts;
     const writes = this.notes.writes;
     switch (entry.kind) {
@@ -201,16 +201,16 @@ export class ActivityRevert {
 
   /**
    * Refuses to act on a note other than the one `entry` changed (or moved, or created) that sits
-   * at its path now: one whose creation time (`TFile.stat.ctime`) is later than the change (put
+   * at its path now: one whose creation time (read from disk now, NoteWriter.noteCreated) is later than the change (put
    * there since: the user renamed or moved the note and made a new one at its old path, or a
    * sync tool or git wrote it anew), or earlier than the changed note's own (`entry.created`;
    * another, older note moved there). A rename or move keeps the time, so a note the user moved
    * back is reverted. Unknown times (0, or an entry logged before `created` was kept) are not judged.
    * @throws NotTheNoteError as said; ToolError as NoteWriter.noteCreated (no note there the key may write).
    */
-  private assertSameNote(entry: ActivityEntry, scope: AccessScope): void {
+  private async assertSameNote(entry: ActivityEntry, scope: AccessScope): Promise<void> {
     if (!SAME_NOTE_KINDS.has(entry.kind) || entry.folder) return;
-    const created = this.notes.writes.noteCreated(entry.path, scope);
+    const created = await this.notes.writes.noteCreated(entry.path, scope);
     if (!(created > 0)) return;
     const later = created > Date.parse(entry.at) + CLOCK_SLACK_MS;
     if (later || (entry.created !== undefined && entry.created > 0 && created < entry.created)) throw new NotTheNoteError(entry, later);
@@ -305,7 +305,9 @@ export class ActivityRevert {
 
 /**
  * One sentence on a successful revert, true to what it did: a text change undone on the text it
- * left says the note is as it was before (a revert's revert: as the entry it redoes left it); one
+ * left says the note is as it was before (a revert's revert: as the entry it redoes left it, or,
+ * when that revert left some of its changes as they were, that it is made again where it could be
+ * and those stay); one
  * placed on a text that changed since says the later changes are kept, and names the changes left
  * as they are by their line in `activity <id>`'s diff.
  * @param linkers for a move, the notes whose links moving back rewrote (the revert's own entry's `linkers`).
@@ -325,7 +327,9 @@ function revertedSentence(entry: ActivityEntry, done: UndoDone, by: string | und
             ? `the folder ${entry.path} ${entry.removed ? 'is back' : 'is removed (it did not exist before)'}`
             : done.merged
               ? `${entry.reverts ? 'made again' : 'undone'} in ${entry.path}, whose later changes are kept`
-              : `${entry.path} is as ${entry.reverts ? `${entry.reverts} left it` : 'it was before'}`;
+              : entry.reverts && (entry.left ?? 0) > 0
+                ? redonePartly(entry, entry.reverts, entry.left ?? 0)
+                : `${entry.path} is as ${entry.reverts ? `${entry.reverts} left it` : 'it was before'}`;
   const left = done.left.length;
   if (left === 0) return `Reverted ${entry.id}${what}: ${where}${as}.`;
   const s = left === 1;
@@ -333,6 +337,16 @@ function revertedSentence(entry: ActivityEntry, done: UndoDone, by: string | und
   const lines = done.left.map((i) => heads[i]?.text.replace(/^Line /, '')).filter((l) => l !== undefined);
   const named = lines.length === left ? ` at line${s ? '' : 's'} ${lines.join(', ')} (see "activity ${entry.id}")` : '';
   return `Reverted ${entry.id}${what} on ${entry.path}${as}, except ${s ? 'the' : left} change${s ? '' : 's'}${named}, which the note's later text touches: left as ${s ? 'it is' : 'they are'}.`;
+}
+
+/**
+ * What redoing a revert that left `left` of the changes of `redone` as the note had them says:
+ * the change is made again where the revert undid it, and those stay as they are (they were never
+ * undone), so the note is not as `redone` left it.
+ */
+function redonePartly(entry: ActivityEntry, redone: string, left: number): string {
+  const s = left === 1;
+  return `${redone} is made again in ${entry.path} where ${entry.id} undid it; ${s ? 'the change' : `the ${left} changes`} of ${redone} it left as ${s ? 'it was stays' : 'they were stay'} as the note has ${s ? 'it' : 'them'}`;
 }
 
 /**

@@ -11,6 +11,7 @@
  * rule of what counts as touched is the proposals' own. Pure string work.
  */
 import { crLines, lfLines } from './hunk-lines';
+import { buildHunks } from './hunks';
 import { placeHunks } from './rebase';
 
 /**
@@ -126,6 +127,8 @@ export function lineSums(text: string): LineSums | null {
 export interface SummedRange {
   from: number;
   to: number;
+  /** The whole lines the hunk puts there (a reverse hunk's text before), for the ambiguity check of rebase.ts placeHunks. */
+  inserted?: string;
 }
 
 /**
@@ -138,6 +141,10 @@ export interface SummedRange {
  * there with what it expects (a sum can collide).
  * @param sums the fingerprint of the text the ranges are in (from {@link lineSums}).
  * @param current the text now. @param ranges offsets in the summed text, whole lines.
+ * A range is null too when, one token a line (`k` 1), its region with the line on each side, as
+ * the summed text has it or as `inserted` makes it, occurs elsewhere in the summed text
+ * (placeHunks' ambiguity rule); and, chunks of several lines, when any later change removed or
+ * replaced a chunk (whether it held another copy cannot be told).
  * @returns per range, in order, its `from` in `current`, or null when the later changes touch it,
  *   or `sums` does not parse or is shorter than a range's end. Does not throw.
  */
@@ -172,9 +179,20 @@ export function placeBySums(sums: LineSums, current: string, ranges: readonly Su
     const last = r.to > r.from ? chunkOf(r.to - 1) + 1 : starts[first] === r.from ? first : first + 1;
     const from = baseAt[first];
     const to = baseAt[Math.min(last, tokens.length)];
-    return { index, from, to, removed: base.slice(from, to), inserted: '' };
+    // One token a line (k 1): what the hunk makes, as tokens, so placeHunks refuses it when that occurs elsewhere too.
+    const inserted =
+      r.inserted === undefined || sums.k !== 1
+        ? ''
+        : chunksOf(r.inserted, linesOf(r.inserted), 1)
+            .map((c) => `${c.token}\n`)
+            .join('');
+    return { index, from, to, removed: base.slice(from, to), inserted };
   });
-  const placed = placeHunks(base, now.map((c) => `${c.token}\n`).join(''), hunks);
+  const nowText = now.map((c) => `${c.token}\n`).join('');
+  // Chunks of several lines (k > 1) cannot show whether the later changes removed another copy of a
+  // hunk's lines, which the diff would then take for it: refuse every range once any chunk was removed or replaced.
+  if (sums.k !== 1 && buildHunks(base, nowText).some((h) => h.to > h.from)) return ranges.map(() => null);
+  const placed = placeHunks(base, nowText, hunks);
   return ranges.map((r, i) => {
     const p = placed[i];
     if (r.to > total || r.from > r.to || p.stale) return null;

@@ -47,9 +47,42 @@ function touches(c: NoteChange, h: Hunk): boolean {
   return c.from <= h.to && c.to >= h.from;
 }
 
-/** A hunk placed on the current text: shifted when no change touches it, else stale. */
-function place(changes: readonly NoteChange[], h: Hunk, currentLength: number): PlacedHunk {
-  if (!changes.some((c) => touches(c, h))) {
+/**
+ * Whether `base` holds `part` starting at a line start, not overlapping `own` (the hunk's own
+ * region), where a change meets it (ends included, as {@link touches}): a copy the changes left
+ * alone is still where it was, so the note's text at the hunk cannot be it.
+ */
+function changedCopy(base: string, changes: readonly NoteChange[], part: string, own: { from: number; to: number }): boolean {
+  let next = 0; // changes are in order and apart: skip those ending before the copy (linear in copies + changes)
+  for (let i = base.indexOf(part); i !== -1; i = base.indexOf(part, i + 1)) {
+    const end = i + part.length;
+    while (next < changes.length && changes[next].to < i) next++;
+    if ((i < own.to && end > own.from) || (i > 0 && base[i - 1] !== '\n')) continue;
+    if (next < changes.length && changes[next].from <= end) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether hunk `h` cannot be told apart in `base`: its lines with the whole line on each side
+ * (its region; the start or end of the text where there is none), as `base` has them or as the
+ * hunk makes them, also occur at another line start of `base`, and a change meets that copy.
+ * Then the note now may hold that copy where the diff sees this one (the user deleted this block
+ * and kept, or edited alike, the other), and placing the hunk would act on the user's lines.
+ */
+function ambiguous(base: string, changes: readonly NoteChange[], h: Hunk): boolean {
+  const start = h.from < 2 ? 0 : base.lastIndexOf('\n', h.from - 2) + 1;
+  const nl = base.indexOf('\n', h.to);
+  const end = nl === -1 ? base.length : nl + 1;
+  const region = base.slice(start, end);
+  const made = base.slice(start, h.from) + h.inserted + base.slice(h.to, end);
+  const own = { from: start, to: end };
+  return (region !== '' && changedCopy(base, changes, region, own)) || (made !== '' && changedCopy(base, changes, made, own));
+}
+
+/** A hunk placed on the current text: shifted when no change touches it and it is not {@link ambiguous}, else stale. */
+function place(base: string, changes: readonly NoteChange[], h: Hunk, currentLength: number): PlacedHunk {
+  if (!changes.some((c) => touches(c, h)) && !ambiguous(base, changes, h)) {
     const from = mapOffset(changes, h.from, 'start');
     return { ...h, from, to: from + (h.to - h.from), stale: false };
   }
@@ -68,7 +101,11 @@ function place(changes: readonly NoteChange[], h: Hunk, currentLength: number): 
  * hunk.from`): a change inside it, an insertion at either of its edges, or a change of the
  * line right before or right after it. For a pure insertion that means a change at the
  * same point or of either adjacent line. A hunk whose exact change the note already has is
- * stale here too (the store records accepted hunks, so it never places them again). A non-stale hunk is shifted by the
+ * stale here too (the store records accepted hunks, so it never places them again). When
+ * `current` differs from `base`, a hunk is stale too when its region (its lines with the whole
+ * line on each side, or the start or end of the text), as in `base` or as the hunk makes it,
+ * also starts at another line of `base` and a change meets that copy: which copy the note now
+ * holds cannot be told from the text, so it is never guessed (docs/agent-activity.md#reverting). A non-stale hunk is shifted by the
  * changes before it and `current.slice(from, to) === removed` holds. A stale hunk gets
  * best-effort offsets: where its range lands in `current`, an edge inside (or at an
  * insertion at) a change going to that change's new text, clamped, `from <= to`.
@@ -76,5 +113,5 @@ function place(changes: readonly NoteChange[], h: Hunk, currentLength: number): 
  */
 export function placeHunks(base: string, current: string, hunks: readonly Hunk[]): PlacedHunk[] {
   const changes = noteChanges(base, current);
-  return hunks.map((h) => place(changes, h, current.length));
+  return hunks.map((h) => place(base, changes, h, current.length));
 }

@@ -1,5 +1,5 @@
 import type * as O from 'obsidian';
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, type Stats } from 'node:fs';
 import * as nodePath from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -39,6 +39,29 @@ export async function removeInterruptedWrites(basePath: string): Promise<string[
 }
 
 /**
+ * The creation time each file the host wrote atomically keeps, by the new file's
+ * `<dev>:<ino>:<birth ms>`: Obsidian's desktop adapter rewrites a file in place, so its birth
+ * time stays; the host's temp file + rename makes a new file, which {@link createdOf} reports
+ * with the old file's time. A file the user puts there anew (a rename over it, `cp -a`) has
+ * another inode or birth time, so it reports its own.
+ */
+const keptCreation = new Map<string, number>();
+
+function fileKey(s: Stats): string {
+  return `${s.dev}:${s.ino}:${Math.round(s.birthtimeMs)}`;
+}
+
+/**
+ * The creation time (ms since the epoch) of the file `s` describes, as Obsidian's adapter
+ * reports it: its birth time (the change time where the file system keeps none), or the time
+ * kept for a file the host rewrote (see {@link keptCreation}).
+ */
+export function createdOf(s: Stats): number {
+  if (!(s.birthtimeMs > 0)) return Math.round(s.ctimeMs);
+  return keptCreation.get(fileKey(s)) ?? Math.round(s.birthtimeMs);
+}
+
+/**
  * Writes `data` to `fullPath` atomically: into a dot-prefixed temp file in the same folder,
  * then `rename` over the target, so readers never see a half-written note. Applies
  * `options.mtime` (ms) with utimes. A `fullPath` that is a symbolic link is written through:
@@ -61,7 +84,10 @@ export async function writeAtomic(fullPath: string, data: string | Uint8Array, o
       const t = new Date(options.mtime);
       await fsp.utimes(tmp, t, t);
     }
+    const was = await fsp.stat(target).catch(() => null);
     await fsp.rename(tmp, target);
+    const now = was?.isFile() && was.birthtimeMs > 0 ? await fsp.stat(target).catch(() => null) : null;
+    if (was && now) keptCreation.set(fileKey(now), createdOf(was));
   } catch (err) {
     await fsp.rm(tmp, { force: true });
     throw err;
@@ -187,7 +213,7 @@ export class FileSystemAdapter implements O.DataAdapter {
       const s = await fsp.stat(this.getFullPath(normalizedPath));
       return {
         type: s.isDirectory() ? 'folder' : 'file',
-        ctime: s.birthtimeMs > 0 ? Math.round(s.birthtimeMs) : Math.round(s.ctimeMs),
+        ctime: createdOf(s),
         mtime: Math.round(s.mtimeMs),
         size: s.size,
       };

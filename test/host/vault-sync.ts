@@ -15,7 +15,8 @@ function depth(path: string): number {
 /**
  * Makes the file index match a disk scan, synchronously: entries gone from disk (or that
  * changed between file and folder) are removed (`delete`, deepest first), new paths are added
- * parents first (`create`), and files whose mtime or size differ get the new stat (`modify`).
+ * parents first (`create`), and files whose mtime or size differ, or whose birth time does (a file put there anew,
+ * renamed over it or copied with its times), get the new stat (`modify`).
  * `roots` (vault paths whose parents are loaded) limits the sync to those paths and what lies
  * below them, for a scan of only those (see scanVaultPaths); without it the scan is the vault.
  */
@@ -40,7 +41,8 @@ export function syncTreeWithDisk(tree: VaultTree, disk: Map<string, DiskEntry>, 
   for (const e of scope) {
     const d = disk.get(e.path);
     if (!(e instanceof TFile) || !d || fresh.has(e.path) || tree.get(e.path) !== e) continue;
-    if (d.mtime !== e.stat.mtime || d.size !== e.stat.size) {
+    // A file put there anew (a rename over it, `cp -a`) may keep the old mtime and size; its birth time tells it.
+    if (d.mtime !== e.stat.mtime || d.size !== e.stat.size || (d.birth && d.ctime !== e.stat.ctime)) {
       e.stat = { ctime: d.ctime, mtime: d.mtime, size: d.size };
       emit('modify', e);
     }

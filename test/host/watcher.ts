@@ -1,6 +1,7 @@
 import { promises as fsp, watch, type Dirent, type FSWatcher, type Stats } from 'node:fs';
 import * as nodePath from 'node:path';
 import { isHiddenPath, joinPath } from './path';
+import { createdOf } from './vault-adapter';
 
 /** What the disk holds at one vault path (times in ms since the epoch, size in bytes). */
 export interface DiskEntry {
@@ -8,6 +9,8 @@ export interface DiskEntry {
   ctime: number;
   mtime: number;
   size: number;
+  /** Set when `ctime` is the file's birth time (the file system keeps one), so a new value means a new file there. */
+  birth?: true;
   /** The name as stored on disk when it differs from the NFC name in the key (a macOS NFD name). */
   diskName?: string;
 }
@@ -112,7 +115,7 @@ export async function scanVaultFolder(
           out.set(path, { type: 'folder', ctime, mtime: Math.round(s.mtimeMs), size: 0, ...diskName });
           await walk(path, nodePath.join(full, name));
         } else if (s.isFile()) {
-          out.set(path, { type: 'file', ctime, mtime: Math.round(s.mtimeMs), size: s.size, ...diskName });
+          out.set(path, { type: 'file', ctime, mtime: Math.round(s.mtimeMs), size: s.size, ...born(s), ...diskName });
         }
       }),
     );
@@ -167,7 +170,7 @@ export async function scanVaultPaths(
     const onDisk = nodePath.basename(full);
     const diskName: { diskName?: string } = onDisk !== onDisk.normalize('NFC') ? { diskName: onDisk } : {};
     if (s.isFile()) {
-      out.set(path, { type: 'file', ctime: ctimeOf(s), mtime: Math.round(s.mtimeMs), size: s.size, ...diskName });
+      out.set(path, { type: 'file', ctime: ctimeOf(s), mtime: Math.round(s.mtimeMs), size: s.size, ...born(s), ...diskName });
     } else if (s.isDirectory()) {
       out.set(path, { type: 'folder', ctime: ctimeOf(s), mtime: Math.round(s.mtimeMs), size: 0, ...diskName });
       const below = await scanVaultFolder(basePath, configDir, path, full, listBackslashNames);
@@ -291,6 +294,11 @@ async function diskSpelling(dir: string, nfcName: string): Promise<string | null
   return names.find((n) => n !== nfcName && n.normalize('NFC') === nfcName) ?? null;
 }
 
+/** `{birth: true}` when `s` has a birth time (see DiskEntry.birth), else nothing. */
+function born(s: Stats): { birth?: true } {
+  return s.birthtimeMs > 0 ? { birth: true } : {};
+}
+
 function ctimeOf(s: Stats): number {
-  return s.birthtimeMs > 0 ? Math.round(s.birthtimeMs) : Math.round(s.ctimeMs);
+  return createdOf(s);
 }

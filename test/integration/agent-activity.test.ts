@@ -254,6 +254,52 @@ describe('agent activity log', () => {
     expect(await read('rv2.md')).toBe('top\nmore\na\ny\nb\nc\nd\ne\na\nx\nb\nend\n');
   });
 
+  it("a revert is refused where the same lines occur twice and the user changed the other copy: which one is the agent's cannot be told (verifier, HIGH 1)", async () => {
+    const ambiguous = (id: string, p: string): string =>
+      `${id} was not reverted: '${p}' changed since, right where this change is, so it was left as it is. To undo it by hand, see its diff (activity ${id}, or the Agent activity view).`;
+    // Two alike blocks; the agent ticks the first; the user deletes that block and ticks the second's water.
+    await onDisk(() => fsp.writeFile(disk('log.md'), '# Log\n---\n- [ ] water\n- [ ] feed\n---\n- [ ] water\n- [ ] feed\n'));
+    await call(env.client, 'edit_note', {
+      path: 'log',
+      anchor: '---\n- [ ] water\n- [ ] feed\n---',
+      op: 'replace',
+      content: '---\n- [x] water\n- [ ] feed\n---',
+    });
+    const first = newest();
+    await onDisk(() => fsp.writeFile(disk('log.md'), '# Log\n---\n- [x] water\n- [ ] feed\n'));
+    expect((await revert(first.id)).message).toBe(ambiguous(first.id, 'log.md'));
+    expect(await read('log.md')).toBe('# Log\n---\n- [x] water\n- [ ] feed\n');
+    // At the start of a note: the agent ticks line 1, the user deletes lines 1-3 (the other, ticked copy stays).
+    await onDisk(() => fsp.writeFile(disk('start.md'), '- [ ] water\n- [ ] feed\n---\n- [x] water\n- [ ] feed\n'));
+    await call(env.client, 'edit_note', { path: 'start', anchor: '- [ ] water', op: 'replace', content: '- [x] water' });
+    const second = newest();
+    expect(await read('start.md')).toBe('- [x] water\n- [ ] feed\n---\n- [x] water\n- [ ] feed\n');
+    await onDisk(() => fsp.writeFile(disk('start.md'), '- [x] water\n- [ ] feed\n'));
+    expect((await revert(second.id)).message).toBe(ambiguous(second.id, 'start.md'));
+    expect(await read('start.md')).toBe('- [x] water\n- [ ] feed\n');
+    // Blocks that differ: the user's change to the other block is kept and the agent's tick undone.
+    await onDisk(() => fsp.writeFile(disk('plain.md'), '# Log\n---\n- [ ] water\n- [ ] feed\n---\n- [ ] sweep\n- [ ] dust\n'));
+    await call(env.client, 'edit_note', { path: 'plain', anchor: '- [ ] water', op: 'replace', content: '- [x] water' });
+    const third = newest();
+    await onDisk(() => fsp.writeFile(disk('plain.md'), '# Log\n---\n- [x] water\n- [ ] feed\n---\n- [x] sweep\n'));
+    expect((await revert(third.id)).message).toBe(
+      `Reverted ${third.id}: undone in plain.md, whose later changes are kept (logged as ${log().get(third.id)?.reverted_by}).`,
+    );
+    expect(await read('plain.md')).toBe('# Log\n---\n- [ ] water\n- [ ] feed\n---\n- [x] sweep\n');
+    // Alike blocks where the user changed neither copy's lines: still reverted.
+    await onDisk(() => fsp.writeFile(disk('twice.md'), '# Log\n---\n- [ ] water\n- [ ] feed\n---\n- [ ] water\n- [ ] feed\n'));
+    await call(env.client, 'edit_note', {
+      path: 'twice',
+      anchor: '# Log\n---\n- [ ] water',
+      op: 'replace',
+      content: '# Log\n---\n- [x] water',
+    });
+    const fourth = newest();
+    await onDisk(() => fsp.writeFile(disk('twice.md'), 'user top\n# Log\n---\n- [x] water\n- [ ] feed\n---\n- [ ] water\n- [ ] feed\n'));
+    expect((await revert(fourth.id)).reverted).toBe(true);
+    expect(await read('twice.md')).toBe('user top\n# Log\n---\n- [ ] water\n- [ ] feed\n---\n- [ ] water\n- [ ] feed\n');
+  });
+
   it('an edit logged before the fingerprint was kept is reverted only on the text it left, never placed by matching lines', async () => {
     await call(env.client, 'edit_note', { path: 'Ideas.md', anchor: 'Pair every new hire', op: 'replace', content: 'Pair each new hire' });
     const entry = newest();
@@ -314,6 +360,47 @@ describe('agent activity log', () => {
     );
     expect(await read('Daily.md')).toBe(daily);
     expect(await read('Older.md')).toBe(ticked);
+  });
+
+  it('a revert reads the creation time from disk: a note put there anew with the old size and mtime is not it (verifier, HIGH 2)', async () => {
+    const text = '- [ ] a\n- [ ] b\n';
+    const ticked = '- [x] a\n- [ ] b\n';
+    await onDisk(() => fsp.writeFile(disk('day.md'), text));
+    await call(env.client, 'edit_note', { path: 'day', anchor: '- [ ] a', op: 'replace', content: '- [x] a' });
+    const entry = newest();
+    /** The same size and mtime as the file at `like`, as `touch -r` or `cp -a` leave them. */
+    const sameTimes = async (file: string, like: string): Promise<void> => {
+      const s = await fsp.stat(disk(like));
+      await fsp.utimes(disk(file), s.atime, s.mtime);
+    };
+    const refused = `${entry.id} was not reverted: 'day.md' is not the one this change was made to: the note there now was put there after this change (renamed, moved or replaced), so it was left as it is.`;
+    await new Promise((r) => setTimeout(r, 30));
+    // The old note kept as archive.md (a hard link: day.md never goes missing, so no watcher sees it gone), and a new
+    // day.md with the same text, size and mtime renamed over it, before Obsidian's index notices.
+    await fsp.link(disk('day.md'), disk('archive.md'));
+    await fsp.writeFile(disk('tmp.x'), ticked);
+    await sameTimes('tmp.x', 'archive.md');
+    await fsp.rename(disk('tmp.x'), disk('day.md'));
+    expect((await revert(entry.id)).message).toMatch(new RegExp(`^${refused.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(await read('day.md')).toBe(ticked);
+    // cp -a archive.md day.md: a copy keeps the times but is born now.
+    await onDisk(async () => {
+      await fsp.rm(disk('day.md'));
+      await fsp.copyFile(disk('archive.md'), disk('day.md'));
+      await sameTimes('day.md', 'archive.md');
+    });
+    expect((await revert(entry.id)).message.startsWith(refused)).toBe(true);
+    expect(await read('day.md')).toBe(ticked);
+    // The test host, as a watcher, sees the new file there although its mtime and size are the old ones.
+    const s = await fsp.stat(disk('day.md'));
+    expect(env.booted.app.vault.getFileByPath('day.md')?.stat.ctime).toBe(Math.round(s.birthtimeMs));
+    // The note the agent changed, moved back: reverted.
+    await onDisk(async () => {
+      await fsp.rm(disk('day.md'));
+      await fsp.rename(disk('archive.md'), disk('day.md'));
+    });
+    expect((await revert(entry.id)).reverted).toBe(true);
+    expect(await read('day.md')).toBe(text);
   });
 
   it('a revert of a move never moves another note put at its destination since (verifier, LOW)', async () => {
@@ -381,6 +468,22 @@ describe('agent activity log', () => {
     );
     expect(await read('Ideas.md')).toContain('User line.');
     expect(await read('Ideas.md')).not.toContain('- agent line');
+  });
+
+  it('redoing a revert that left a change the user touched says so, not that the note is as the change left it (verifier, LOW 6)', async () => {
+    const lines = Array.from({ length: 12 }, (_, i) => `line ${i + 1}\n`);
+    await onDisk(() => fsp.writeFile(disk('pr2.md'), lines.join('')));
+    const agent = lines.map((l, i) => (i === 1 || i === 9 ? `agent ${l}` : l));
+    await call(env.client, 'write_note', { path: 'pr2', body: agent.join('') });
+    const edit = newest();
+    const user = agent.map((l, i) => (i === 9 ? 'user line 10\n' : l));
+    await onDisk(() => fsp.writeFile(disk('pr2.md'), user.join('')));
+    expect((await revert(edit.id)).message).toMatch(/except the change at line 10 /);
+    const undo = log().get(edit.id)?.reverted_by ?? '';
+    expect((await revert(undo)).message).toBe(
+      `Reverted ${undo}, which redoes ${edit.id}: ${edit.id} is made again in pr2.md where ${undo} undid it; the change of ${edit.id} it left as it was stays as the note has it (logged as ${log().get(undo)?.reverted_by}).`,
+    );
+    expect(await read('pr2.md')).toBe(user.join(''));
   });
 
   it('refuses in one sentence when the note is now private, read-only or gone, saying what to do next', async () => {

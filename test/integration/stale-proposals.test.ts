@@ -177,6 +177,33 @@ describe('stale proposals wait until the user rejects them', () => {
     expect(await read('Archive/Old ideas.md')).toBe('old\nnewer idea\n');
   });
 
+  test('a proposed change to one of two alike blocks is not applied to the other once the user deleted its own (verifier, HIGH 1)', async () => {
+    const base = '# Log\n---\n- [ ] water\n- [ ] feed\n---\n- [ ] water\n- [ ] feed\n';
+    await write('Log.md', base);
+    await booted.app.vault.syncFromDisk();
+    const tick = await call(client, 'edit_note', {
+      path: 'Log',
+      anchor: '# Log\n---\n- [ ] water',
+      op: 'replace',
+      content: '# Log\n---\n- [x] water',
+    });
+    // The user deletes the first block (lines 2-4); the second, alike, stays: the diff sees it as the first.
+    await write('Log.md', '# Log\n---\n- [ ] water\n- [ ] feed\n');
+    await booted.app.vault.syncFromDisk();
+    expect(await run(`accept ${tick.proposal_id}`)).toBe(
+      `Nothing of ${tick.proposal_id} was applied: 1 change no longer applies to Log.md and can only be rejected; it is now stale.`,
+    );
+    expect(await fsp.readFile(nodePath.join(dir, 'Log.md'), 'utf8')).toBe('# Log\n---\n- [ ] water\n- [ ] feed\n');
+    // Blocks that differ: the proposal still applies on the note the user changed elsewhere.
+    await write('Log.md', '# Log\n---\n- [ ] water\n- [ ] feed\n---\n- [ ] sweep\n');
+    await booted.app.vault.syncFromDisk();
+    const again = await call(client, 'edit_note', { path: 'Log', anchor: '- [ ] water', op: 'replace', content: '- [x] water' });
+    await write('Log.md', '# Log\n---\n- [ ] water\n- [ ] feed\n---\n- [x] sweep\n');
+    await booted.app.vault.syncFromDisk();
+    expect(await run(`accept ${again.proposal_id}`)).toMatch(/^Accepted/);
+    expect(await fsp.readFile(nodePath.join(dir, 'Log.md'), 'utf8')).toBe('# Log\n---\n- [x] water\n- [ ] feed\n---\n- [x] sweep\n');
+  });
+
   test("a revoked key's proposal stays listed stale after an accept refused it, and reject dismisses it", async () => {
     const staged = await call(client, 'append_note', { path: 'Journal', content: 'from a key about to go' });
     await booted.plugin.keyRing.mint({ label: 'Another client', mode: 'propose' });

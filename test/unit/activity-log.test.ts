@@ -404,7 +404,7 @@ describe('undo data', () => {
         {
           writes: {
             currentText: async () => 'a\nB\n',
-            noteCreated: () => 0,
+            noteCreated: async () => 0,
             writeExactText: async () => {
               throw err;
             },

@@ -197,4 +197,26 @@ describe('placement invariant (property test, seeded)', () => {
     expect(staleCount).toBeGreaterThan(100);
     expect(cleanCount).toBeGreaterThan(100);
   });
+
+  test('a hunk whose region (its lines and the line on each side), as in the base or as it makes it, occurs elsewhere where the note changed is stale (verifier, HIGH 1)', () => {
+    const stale = (base: string, proposed: string, current: string): boolean[] => placed(base, proposed, current).map((h) => h[2]);
+    // The revert of a tick on the first of two alike blocks, after the user deleted it and ticked the second.
+    const after = '# Log\n---\n- [x] water\n- [ ] feed\n---\n- [ ] water\n- [ ] feed\n';
+    const before = '# Log\n---\n- [ ] water\n- [ ] feed\n---\n- [ ] water\n- [ ] feed\n';
+    expect(stale(after, before, '# Log\n---\n- [x] water\n- [ ] feed\n')).toEqual([true]);
+    // At the start of the text: the region as left occurs lower down, and the user deleted the first copy.
+    expect(
+      stale(
+        '- [x] water\n- [ ] feed\n---\n- [x] water\n- [ ] feed\n',
+        '- [ ] water\n- [ ] feed\n---\n- [x] water\n- [ ] feed\n',
+        '- [x] water\n- [ ] feed\n',
+      ),
+    ).toEqual([true]);
+    // A copy the user left alone is still where it was: the hunk is placed.
+    expect(stale(after, before, 'top\n# Log\n---\n- [x] water\n- [ ] feed\n---\n- [ ] water\n- [ ] feed\n')).toEqual([false]);
+    // The note unchanged: exact, whatever repeats.
+    expect(stale(after, before, after)).toEqual([false]);
+    // A copy only in the middle of a line is not a copy.
+    expect(stale('a\nx\nb\nQa\nx\nb\n', 'a\ny\nb\nQa\nx\nb\n', 'a\nx\nb\nQa\nx\nb!\n')).toEqual([false]);
+  });
 });

@@ -387,13 +387,19 @@ export class NoteWriter {
   }
 
   /**
-   * The creation time of the note at `path` that `scope` may write (`TFile.stat.ctime`, ms since
-   * the epoch), which the activity log keeps with a change so a revert can tell the note there now
-   * is the one changed (activity/activity-revert.ts).
+   * The creation time of the note at `path` that `scope` may write, read from disk now
+   * (`vault.adapter.stat`, ms since the epoch), so a revert can tell the note there now is the one
+   * changed (activity/activity-revert.ts). Not `TFile.stat.ctime`: Obsidian refreshes that cached
+   * stat only when the mtime or size change, so a file put there anew with the old ones (`cp -a`,
+   * `touch -r` then a rename over it) would keep the old note's time. Falls back to the cached
+   * time when the adapter has no stat for it.
+   * @returns ms since the epoch; 0 when unknown.
    * @throws ToolError('not_found') / ToolError('forbidden') as {@link currentText}.
    */
-  noteCreated(path: string, scope: AccessScope): number {
-    return writableNote(this.notes, path, scope).stat.ctime;
+  async noteCreated(path: string, scope: AccessScope): Promise<number> {
+    const file = writableNote(this.notes, path, scope);
+    const disk = await this.app.vault.adapter.stat(file.path).catch(() => null);
+    return disk?.type === 'file' ? disk.ctime : file.stat.ctime;
   }
 
   /** The document of an editor showing the note at `path` (a vault path), or null when none is open. */
