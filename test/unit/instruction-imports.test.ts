@@ -9,7 +9,7 @@ describe('importPathsIn', () => {
   it('finds the imports Claude Code documents: relative, nested, home and absolute paths, at a line start or after a space', () => {
     const text = [
       'See @README for project overview and @package.json for available npm commands.',
-      '- git workflow @docs/git-instructions.md',
+      '- git workflow @guides/git-instructions.md',
       '@conventions.md',
       '- @~/.claude/my-project-instructions.md',
       'Shared: @../shared/style.md and @./local.md, @/abs/path.md', // the comma stays, as in Claude Code
@@ -21,7 +21,7 @@ describe('importPathsIn', () => {
         '/abs/path.md',
         'README',
         'conventions.md',
-        'docs/git-instructions.md',
+        'guides/git-instructions.md',
         'package.json',
         '~/.claude/my-project-instructions.md',
       ].sort(),
@@ -29,7 +29,7 @@ describe('importPathsIn', () => {
   });
 
   it('cuts a #fragment, unescapes "\\ " and keeps trailing punctuation as Claude Code does', () => {
-    expect(importPathsIn('Read @docs/My\\ rules.md#Style now')).toEqual(['docs/My rules.md']);
+    expect(importPathsIn('Read @guides/My\\ rules.md#Style now')).toEqual(['guides/My rules.md']);
     expect(importPathsIn('Also @AGENTS.md.')).toEqual(['AGENTS.md.', 'AGENTS.md']);
     // Claude Code ends a path at a backslash that escapes no space; Gemini CLI takes it whole (a Windows path).
     expect(importPathsIn('Also @docs\\rules.md')).toEqual(['docs', 'docs\\rules.md']);
@@ -37,7 +37,7 @@ describe('importPathsIn', () => {
 
   it('gives a path ending in dots or spaces also without them, the file Windows opens for it', () => {
     expect(importPathsIn('See @rules2.md.')).toEqual(['rules2.md.', 'rules2.md']);
-    expect(importPathsIn('See @docs/a.md... and @b.md.\\ .')).toEqual(expect.arrayContaining(['docs/a.md...', 'docs/a.md', 'b.md']));
+    expect(importPathsIn('See @guides/a.md... and @b.md.\\ .')).toEqual(expect.arrayContaining(['guides/a.md...', 'guides/a.md', 'b.md']));
     // Nothing left, or only a folder or a dot: no second path.
     expect(importPathsIn('Up @.. and @./. and @dir/.')).toEqual(['..', './.', 'dir/.']);
     expect(importPathsIn('Plain @rules.md')).toEqual(['rules.md']);
