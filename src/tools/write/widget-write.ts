@@ -21,8 +21,8 @@ export const widgetWriteTool = defineTool({
   title: 'Write widget',
   description:
     'Add a widget Widgets/<id>.html: self-contained HTML with <script type="application/json" id="vault-mcp-widget">' +
-    '{"name","description","query"}</script>. Runs sandboxed without requests; gets {type:"vault-mcp-widget-data",result} (the ' +
-    'query_notes result) by postMessage, over the notes your key may read; may post {type:"vault-mcp-widget-height",height}. Replacing needs a force key and ' +
+    '{"name","description","query"}</script>. Runs sandboxed; gets {type:"vault-mcp-widget-data",result} (query_notes over ' +
+    'the notes your key may read) by postMessage, may post {type:"vault-mcp-widget-height",height}. Replacing needs a force key and ' +
     'expected_hash; the old file is kept as <id>.html.bak (or .bak.1, .bak.2...).',
   kind: 'write',
   inputSchema: {
