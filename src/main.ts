@@ -90,7 +90,15 @@ export default class VaultMcpPlugin extends Plugin {
     this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'), undefined, this.writerLock);
     const keyRoots = (id: string): string[] | null => this.keyRing.list().find((k) => k.id === id)?.roots ?? null;
     this.review = new ProposalReview(this.proposals, this.notes, keyRoots);
-    const keepAside = keepAsideInTrash(this.app.vault.adapter, new KeptAsideNotice().report);
+    const keepAside = keepAsideInTrash(
+      this.app.vault.adapter,
+      {
+        trashUsable: () => this.notes.policy.localTrashRefusal() === null,
+        isFreeNow: (path) => this.notes.policy.isFreeNow(path),
+        fallbackFolder: `${this.pluginFolder()}/kept-aside`,
+      },
+      new KeptAsideNotice().report,
+    );
     const activityFile = this.pluginFile('activity.json', this.writerLock.id);
     this.activity = new ActivityLog(activityFile, () => this.settings.activity, undefined, keepAside);
     this.reverts = new ActivityRevert(this.activity, this.notes, keyRoots);
@@ -143,8 +151,12 @@ export default class VaultMcpPlugin extends Plugin {
 
   /** A file of the plugin's own in its folder (`manifest.dir`); `writer`: this instance's id, for a file several instances write (PluginFile). */
   pluginFile(name: string, writer?: string): PluginFile {
-    const folder = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
-    return new PluginFile(this.app.vault.adapter, folder, name, writer);
+    return new PluginFile(this.app.vault.adapter, this.pluginFolder(), name, writer);
+  }
+
+  /** The plugin's own folder, vault-relative (`manifest.dir`, else `<configDir>/plugins/<id>`). */
+  private pluginFolder(): string {
+    return this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
   }
 
   /** Where the search index is saved between runs: `search-index.json` and its parts in the plugin folder (ui/index-files.ts). */

@@ -46,25 +46,54 @@ export interface KeptAside {
 }
 
 /**
- * The `keepAside` hook of ActivityLog for a vault: writes {@link keptAsideFile} of each entry one
- * trim dropped through the vault's DataAdapter (creating `.trash` when missing), then calls
- * `report` once with every file of that trim (a key flooding the log drops many entries at once,
- * and each one its own Notice piled up sticky Notices). A failed write is reported in its item;
- * never throws.
+ * Where {@link keepAsideInTrash} may write, judged on the disk right before each file (a link can
+ * be placed there at any time: a sync, the user, another program).
  */
-export function keepAsideInTrash(adapter: DataAdapter, report: (items: KeptAside[]) => void): (entries: readonly ActivityEntry[]) => void {
+export interface KeepAsidePlaces {
+  /**
+   * True when the vault's {@link VAULT_TRASH} folder may take the file: a plain folder or none yet
+   * (NotePolicy.localTrashRefusal null). False when it is a symbolic link the user does not trust,
+   * out of the vault or to nothing, which would carry the text out or lose it.
+   */
+  trashUsable(): boolean;
+  /** True when nothing lies at the vault path `path` on disk and no link on its way leads it elsewhere (NotePolicy.isFreeNow). */
+  isFreeNow(path: string): boolean;
+  /** The vault path of the folder used instead of {@link VAULT_TRASH} when that is not usable: the plugin's own folder's `kept-aside`. */
+  fallbackFolder: string;
+}
+
+/** How many numbered names (`… 2.md`, `… 3.md`, …) {@link keepAsideInTrash} tries when the first is taken. */
+const MAX_NAME_TRIES = 100;
+
+/**
+ * The `keepAside` hook of ActivityLog for a vault: writes {@link keptAsideFile} of each entry one
+ * trim dropped through the vault's DataAdapter (creating the folder when missing), then calls
+ * `report` once with every file of that trim (a key flooding the log drops many entries at once,
+ * and each one its own Notice piled up sticky Notices). Nothing is overwritten and nothing goes
+ * through a link: each file goes to the first free name (`Vault MCP <id> <note>.md`, then `… 2.md`,
+ * …) in {@link VAULT_TRASH}, or in `places.fallbackFolder` while `.trash` is a link the user does
+ * not trust ({@link KeepAsidePlaces}). A failed write is reported in its item; never throws.
+ */
+export function keepAsideInTrash(
+  adapter: DataAdapter,
+  places: KeepAsidePlaces,
+  report: (items: KeptAside[]) => void,
+): (entries: readonly ActivityEntry[]) => void {
   return (entries) => {
     if (entries.length === 0) return;
     void (async () => {
       const items: KeptAside[] = [];
       for (const entry of entries) {
-        const { path, text } = keptAsideFile(entry);
+        const kept = keptAsideFile(entry);
+        let file = kept.path;
         try {
-          if (!(await adapter.exists(VAULT_TRASH))) await adapter.mkdir(VAULT_TRASH);
-          await adapter.write(path, text);
-          items.push({ id: entry.id, note: entry.path, file: path });
+          const folder = places.trashUsable() ? VAULT_TRASH : places.fallbackFolder;
+          if (!(await adapter.exists(folder))) await adapter.mkdir(folder);
+          file = await freeName(adapter, places, `${folder}/${kept.path.slice(VAULT_TRASH.length + 1)}`);
+          await adapter.write(file, kept.text);
+          items.push({ id: entry.id, note: entry.path, file });
         } catch (err) {
-          items.push({ id: entry.id, note: entry.path, file: path, error: (err as Error).message });
+          items.push({ id: entry.id, note: entry.path, file, error: (err as Error).message });
         }
       }
       report(items);
@@ -73,9 +102,24 @@ export function keepAsideInTrash(adapter: DataAdapter, report: (items: KeptAside
 }
 
 /**
+ * The first of `path`, `path` numbered 2, 3, … ({@link MAX_NAME_TRIES}) that neither the adapter
+ * nor the disk ({@link KeepAsidePlaces.isFreeNow}) holds anything at.
+ * @throws Error when every name is taken.
+ */
+async function freeName(adapter: DataAdapter, places: KeepAsidePlaces, path: string): Promise<string> {
+  const stem = path.slice(0, -'.md'.length);
+  for (let n = 1; n <= MAX_NAME_TRIES; n++) {
+    const candidate = n === 1 ? path : `${stem} ${n}.md`;
+    if (places.isFreeNow(candidate) && !(await adapter.exists(candidate))) return candidate;
+  }
+  throw new Error(`'${path}' and ${MAX_NAME_TRIES - 1} numbered names beside it are taken`);
+}
+
+/**
  * The one sentence telling the user about text kept aside ({@link keepAsideInTrash}): for one
- * change, its id, note and file; for several, how many files and the folder they are in
- * ({@link VAULT_TRASH}), and how many could not be kept, with the first error.
+ * change, its id, note and file; for several, how many files and the folders they are in
+ * ({@link VAULT_TRASH}, or the fallback folder while that is a link), and how many could not be
+ * kept, with the first error.
  */
 export function keptAsideMessage(items: readonly KeptAside[]): string {
   if (items.length === 1) {
@@ -88,11 +132,14 @@ export function keptAsideMessage(items: readonly KeptAside[]): string {
   const failed = items.filter((i) => i.error !== undefined);
   const parts = [`The agent activity log is full, so ${items.length} changes left it`];
   if (kept.length === 1) parts.push(`the text one of them would restore is kept in ${kept[0].file}`);
-  else if (kept.length > 1)
-    parts.push(
-      `the text they would restore is kept in ${kept.length} files in the vault's ${VAULT_TRASH} folder, named "Vault MCP <change id> <note name>.md"`,
-    );
-  if (failed.length > 0)
-    parts.push(`the text of ${failed.length === 1 ? 'one' : failed.length} could not be kept in ${VAULT_TRASH} (${failed[0].error})`);
+  else if (kept.length > 1) {
+    const folders = [...new Set(kept.map((i) => i.file.slice(0, i.file.lastIndexOf('/'))))];
+    const where = folders.length === 1 && folders[0] === VAULT_TRASH ? `the vault's ${VAULT_TRASH} folder` : folders.join(' and ');
+    parts.push(`the text they would restore is kept in ${kept.length} files in ${where}, named "Vault MCP <change id> <note name>.md"`);
+  }
+  if (failed.length > 0) {
+    const folder = failed[0].file.slice(0, failed[0].file.lastIndexOf('/'));
+    parts.push(`the text of ${failed.length === 1 ? 'one' : failed.length} could not be kept in ${folder} (${failed[0].error})`);
+  }
   return `${parts.join('; ')}.`;
 }

@@ -1,5 +1,6 @@
 /** @jest-environment ./test/harness/jsdom-node-env.js */
 import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { Notice } from '../host';
 import { DEMO_VAULT } from '../harness/temp-copy';
@@ -59,5 +60,47 @@ describe('text kept aside when the activity log is full', () => {
     expect(keptNotices()[1]).toMatch(
       /^The agent activity log is full, so change a_[0-9a-f]{12} to 'Flood\/Big\.md' left it; the text it would restore is kept in \.trash\/Vault MCP a_[0-9a-f]{12} Big\.md\.$/,
     );
+  });
+});
+
+/**
+ * The same flood while the vault's `.trash` is a symbolic link out of the vault (a sync or the
+ * user placed it): the kept text must neither follow the link out nor be lost, so it goes to the
+ * plugin's own folder (`kept-aside`), and the Notice names that file.
+ */
+describe('text kept aside while .trash is a symbolic link out of the vault', () => {
+  let env: WriteEnv;
+  let outside: string;
+
+  beforeAll(async () => {
+    env = await bootWriteEnv(DEMO_VAULT, {
+      mode: 'force',
+      label: 'Flood',
+      configure: (settings) => void (settings.activity = { maxMegabytes: 0.01, maxDays: 30 }),
+    });
+    outside = await fsp.mkdtemp(path.join(os.tmpdir(), 'kept-aside-outside-'));
+    await fsp.rm(path.join(env.dir, '.trash'), { recursive: true, force: true });
+    await fsp.symlink(outside, path.join(env.dir, '.trash'));
+  });
+  afterAll(async () => {
+    await env?.done();
+    await fsp.rm(outside, { recursive: true, force: true });
+  });
+
+  it('writes nothing through the link and keeps the text in the plugin folder, named in the Notice', async () => {
+    Notice.clear();
+    await call(env.client, 'create_note', { path: 'Flood/Only', content: 'the only copy of the user text\n' });
+    await call(env.client, 'write_note', { path: 'Flood/Only', body: 'replaced\n' });
+    await call(env.client, 'create_note', { path: 'Flood/Big', content: `${'big line\n'.repeat(1200)}` });
+    await call(env.client, 'write_note', { path: 'Flood/Big', body: 'small\n' });
+    const notices = (): string[] => Notice.messages().filter((m) => m.startsWith('The agent activity log'));
+    await waitUntil(() => notices().length > 0, 'the kept-aside notice');
+    expect(await fsp.readdir(outside)).toEqual([]);
+    const named = /kept in (\S+\/kept-aside\/Vault MCP a_[0-9a-f]{12} Only\.md)\.$/.exec(notices()[0]);
+    expect(named).not.toBeNull();
+    expect(named?.[1].startsWith(`${env.booted.plugin.app.vault.configDir}/plugins/`)).toBe(true);
+    const text = await fsp.readFile(path.join(env.dir, named?.[1] ?? ''), 'utf8');
+    expect(text).toContain('the only copy of the user text');
+    expect(notices().join('\n')).not.toContain('.trash/');
   });
 });

@@ -28,6 +28,13 @@ describe('kept-aside Notice', () => {
     expect(keptAsideMessage([item(1), item(2, 'EACCES'), item(3, 'ENOSPC')])).toBe(
       'The agent activity log is full, so 3 changes left it; the text one of them would restore is kept in .trash/Vault MCP a_000000000001 N1.md; the text of 2 could not be kept in .trash (EACCES).',
     );
+    const aside = (n: number): KeptAside => ({
+      ...item(n),
+      file: `.obsidian/plugins/vault-mcp/kept-aside/Vault MCP a_00000000000${n} N${n}.md`,
+    });
+    expect(keptAsideMessage([aside(1), aside(2)])).toBe(
+      'The agent activity log is full, so 2 changes left it; the text they would restore is kept in 2 files in .obsidian/plugins/vault-mcp/kept-aside, named "Vault MCP <change id> <note name>.md".',
+    );
     expect(keptAsideMessage([item(1, 'EACCES')])).toBe(
       "The agent activity log dropped change a_000000000001 to 'Notes/N1.md' and could not keep its text in .trash/Vault MCP a_000000000001 N1.md (EACCES).",
     );
