@@ -138,6 +138,27 @@ describe('the door of the MCP server', () => {
     expect(stale.status).toBe(404);
   });
 
+  it("past MAX_SESSIONS closes a session of the key holding the most: a key opening many closes its own, never another client's", async () => {
+    const { token } = await booted.plugin.keyRing.mint({ label: 'Many sessions', mode: 'propose' });
+    const other = await raw(booted.port, { body: INIT, headers: auth });
+    const otherId = other.headers['mcp-session-id'] as string;
+    const ping = (sessionId: string, bearer: string) =>
+      raw(booted.port, {
+        body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }),
+        headers: { Authorization: `Bearer ${bearer}`, 'Mcp-Session-Id': sessionId, 'Mcp-Protocol-Version': '2025-06-18' },
+      });
+    const flooding: string[] = [];
+    for (let i = 0; i < MAX_SESSIONS + 8; i++)
+      flooding.push(
+        (await raw(booted.port, { body: INIT, headers: { Authorization: `Bearer ${token}` } })).headers['mcp-session-id'] as string,
+      );
+    expect(booted.plugin.server.sessionCount).toBeLessThanOrEqual(MAX_SESSIONS);
+    // The other key's client keeps its session; the flooding key's own oldest ones were closed.
+    expect((await ping(otherId, booted.token)).status).toBe(200);
+    expect((await ping(flooding[0], token)).status).toBe(404);
+    expect((await ping(flooding[flooding.length - 1], token)).status).toBe(200);
+  });
+
   it('answers 403 when the master switch is off, and serves again when it is on', async () => {
     booted.plugin.settings.server.enabled = false;
     const off = await raw(booted.port, { body: INIT, headers: auth });

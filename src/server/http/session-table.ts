@@ -4,7 +4,10 @@ import type { InFlightIds } from './door/json-rpc-framing';
 
 /** A session unused this long (ms) is closed; its client gets 404 and re-initializes. */
 export const SESSION_IDLE_MS = 60 * 60 * 1000;
-/** Most open sessions; opening one more closes the least recently used. */
+/**
+ * Most open sessions, all keys together; opening one more closes the least recently used session
+ * of the key that holds the most ({@link SessionTable.add}).
+ */
 export const MAX_SESSIONS = 64;
 
 /** One open session of the session era (protocol 2024-11-05 … 2025-11-25): its SDK transport and server, and who opened it. */
@@ -21,7 +24,9 @@ export interface Session {
 
 /**
  * The open sessions by `Mcp-Session-Id`: at most {@link MAX_SESSIONS} (opening one more closes the
- * least recently used), each closed after {@link SESSION_IDLE_MS} unused or when its key is revoked.
+ * least recently used session of the key holding the most, so a key opening many sessions closes
+ * its own and never another key's client), each closed after {@link SESSION_IDLE_MS} unused or
+ * when its key is revoked.
  */
 export class SessionTable {
   private readonly sessions = new Map<string, Session>();
@@ -38,10 +43,15 @@ export class SessionTable {
     return session;
   }
 
-  /** Records a session the SDK just opened; closes the least recently used one past {@link MAX_SESSIONS}. */
+  /**
+   * Records a session the SDK just opened; past {@link MAX_SESSIONS}, closes the least recently used
+   * session of the key that holds the most sessions (of several such keys, the least recently used
+   * session among theirs): any valid key could otherwise close every other client's session by
+   * opening 64 of its own.
+   */
   add(id: string, session: Session): void {
     this.sessions.set(id, session);
-    if (this.sessions.size > MAX_SESSIONS) void this.close(this.leastRecentlyUsed());
+    if (this.sessions.size > MAX_SESSIONS) void this.close(this.leastRecentlyUsedOfBusiestKey());
   }
 
   /** Forgets a session the SDK closed itself (DELETE). */
@@ -78,9 +88,13 @@ export class SessionTable {
     await Promise.all([...this.sessions.values()].map((s) => send(s.server).catch(() => undefined)));
   }
 
-  private leastRecentlyUsed(): string {
+  private leastRecentlyUsedOfBusiestKey(): string {
+    const counts = new Map<string, number>();
+    for (const session of this.sessions.values()) counts.set(session.keyId, (counts.get(session.keyId) ?? 0) + 1);
+    const most = Math.max(...counts.values());
     let oldest: [string, number] = ['', Infinity];
-    for (const [id, session] of this.sessions) if (session.lastSeen < oldest[1]) oldest = [id, session.lastSeen];
+    for (const [id, session] of this.sessions)
+      if (counts.get(session.keyId) === most && session.lastSeen < oldest[1]) oldest = [id, session.lastSeen];
     return oldest[0];
   }
 }
