@@ -188,7 +188,8 @@ export class NoteWriter {
       withFileSystemRefusals(`'${file.path}'`, async () => {
         await assertUtf8Note(this.app.vault, writableNote(this.notes, file.path, scope));
         const { result, before, after } = await appendInPlace(this.app, file, content, ensureNewline, scope);
-        this.applied.report({ kind: 'edit', tool: 'append_note', path: file.path, before, after, created: file.stat.ctime }, scope);
+        const created = await this.createdOnDisk(file.path);
+        this.applied.report({ kind: 'edit', tool: 'append_note', path: file.path, before, after, created }, scope);
         return result;
       }),
     );
@@ -236,7 +237,8 @@ export class NoteWriter {
       }
       default: {
         const result = await withFileSystemRefusals(`'${prepared.path}'`, () => this.entries.apply(prepared, scope));
-        this.applied.report(entryChange(prepared, result, this.createdAt(result.path)), scope);
+        const created = prepared.kind === 'create' || prepared.kind === 'move' ? await this.createdOnDisk(result.path) : undefined;
+        this.applied.report(entryChange(prepared, result, created), scope);
         return result;
       }
     }
@@ -275,8 +277,10 @@ export class NoteWriter {
     return this.lock.run(file, () =>
       withFileSystemRefusals(`'${file.path}'`, async () => {
         await assertUtf8Note(this.app.vault, file);
+        // Read before the editor's text, so no await lies between reading that text and changing it.
+        const createdBefore = await this.createdOnDisk(file.path);
         const editorText = this.editors?.textOf(file.path) ?? null;
-        if (editorText !== null) return this.writeInEditor(file, write, editorText, scope);
+        if (editorText !== null) return this.writeInEditor(file, write, editorText, scope, createdBefore);
         if (hashText(write.text) === write.baseHash) {
           // A write that changes nothing: nothing is written and nothing logged, once the note is still that text.
           const current = await this.app.vault.read(file);
@@ -295,6 +299,8 @@ export class NoteWriter {
           box.before = current;
           return write.text;
         });
+        // After the write: where the file system keeps no creation time, the time read is that of the last change.
+        const created = await this.createdOnDisk(file.path);
         this.applied.report(
           {
             kind: write.kind ?? 'edit',
@@ -302,7 +308,7 @@ export class NoteWriter {
             path: file.path,
             before: box.before ?? '',
             after: write.text,
-            created: file.stat.ctime,
+            created,
           },
           scope,
         );
@@ -318,8 +324,11 @@ export class NoteWriter {
     );
   }
 
-  /** {@link writeExactText} on a note open in an editor whose text is `current`. */
-  private writeInEditor(file: TFile, write: ExactTextWrite, current: string, scope: AccessScope): WriteResult {
+  /**
+   * {@link writeExactText} on a note open in an editor whose text is `current`; `created` is the
+   * note's creation time read just before (the editor saves the file later), for the log.
+   */
+  private writeInEditor(file: TFile, write: ExactTextWrite, current: string, scope: AccessScope, created: number | undefined): WriteResult {
     if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
     assertWritableText(current, scope, file.path);
     guardFrontmatter(current, write.text, file.path);
@@ -329,7 +338,7 @@ export class NoteWriter {
       throw new BaseChangedError(file.path);
     if (current === write.text) return unchangedWrite(file.path, write.baseHash);
     this.applied.report(
-      { kind: write.kind ?? 'edit', tool: write.tool, path: file.path, before: current, after: write.text, created: file.stat.ctime },
+      { kind: write.kind ?? 'edit', tool: write.tool, path: file.path, before: current, after: write.text, created },
       scope,
     );
     return {
@@ -377,13 +386,20 @@ export class NoteWriter {
   }
 
   /**
-   * The creation time Obsidian keeps for the file at `path` (`TFile.stat.ctime`, ms since the
-   * epoch; a write and a rename keep it, a file put there anew has its own), or undefined when no
-   * file is there. Not checked against any key: {@link noteCreated} is the checked read.
+   * The creation time of the note or folder at `path` as the disk reports it now
+   * (`vault.adapter.stat`, ms since the epoch; a write in place and a rename keep it, a file put
+   * there anew has its own), for the log: the same read a revert makes ({@link noteCreated},
+   * {@link folderCreated}), so the two agree to the unit. Falls back to the note's cached
+   * `TFile.stat.ctime` when the adapter has no stat. Not checked against any key.
+   * @returns ms since the epoch; undefined when nothing is there or the time is unknown (0).
    */
-  private createdAt(path: string): number | undefined {
-    const file = this.app.vault.getAbstractFileByPath(path);
-    return file instanceof TFile ? file.stat.ctime : undefined;
+  private async createdOnDisk(path: string): Promise<number | undefined> {
+    const entry = this.app.vault.getAbstractFileByPath(path);
+    if (entry === null) return undefined;
+    const disk = await this.app.vault.adapter.stat(entry.path).catch(() => null);
+    const created =
+      disk && disk.type === (entry instanceof TFile ? 'file' : 'folder') ? disk.ctime : entry instanceof TFile ? entry.stat.ctime : 0;
+    return created > 0 ? created : undefined;
   }
 
   /**
@@ -400,6 +416,20 @@ export class NoteWriter {
     const file = writableNote(this.notes, path, scope);
     const disk = await this.app.vault.adapter.stat(file.path).catch(() => null);
     return disk?.type === 'file' ? disk.ctime : file.stat.ctime;
+  }
+
+  /**
+   * The creation time of the folder at `path`, read from disk now (`vault.adapter.stat`, ms since
+   * the epoch; a rename keeps it), so a revert of a folder's move can tell the folder there now is
+   * the one moved (activity/activity-revert.ts). Not checked against any key: the move back that
+   * follows checks the key, and refuses a folder it may not change.
+   * @returns ms since the epoch; 0 when the time is unknown; null when no folder is there.
+   */
+  async folderCreated(path: string): Promise<number | null> {
+    const folder = this.app.vault.getAbstractFileByPath(path);
+    if (!(folder instanceof TFolder)) return null;
+    const disk = await this.app.vault.adapter.stat(folder.path).catch(() => null);
+    return disk?.type === 'folder' && disk.ctime > 0 ? disk.ctime : 0;
   }
 
   /** The document of an editor showing the note at `path` (a vault path), or null when none is open. */
@@ -506,7 +536,7 @@ function entryChange(prepared: Exclude<PreparedWrite, PreparedTextWrite>, result
         path: result.path,
         folder: prepared.folder,
         linkers: prepared.linkersRewritten ?? [],
-        ...(prepared.folder ? {} : ctime),
+        ...ctime,
       };
     case 'folder':
       return { kind: 'folder', tool: prepared.tool, path: result.path };
