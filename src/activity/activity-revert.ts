@@ -49,15 +49,18 @@ const CLOCK_SLACK_MS = 1;
 /**
  * How the note at an entry's path now differs from the one it changed (ActivityRevert.assertSameNote):
  * `later`, made after the change; `older`, made before the changed note; `other`, made between
- * the two, or at another time than the one logged; `unknown`, its creation time cannot be read now.
+ * the two, or at another time than the one logged; `replaced`, made at the logged time but another
+ * file on disk; `unknown`, its creation time cannot be read now.
  */
-type NotTheNote = 'later' | 'older' | 'other' | 'unknown';
+type NotTheNote = 'later' | 'older' | 'other' | 'replaced' | 'unknown';
 
 /** The rest of NotTheNoteError's sentence after "the note (folder) there now", by {@link NotTheNote}; `@` is "note" or "folder". */
 const NOT_THE_NOTE: Record<NotTheNote, string> = {
-  later: 'was put there after this change',
-  older: 'is an older @ put there since',
-  other: 'is another @ put there since',
+  later: 'was put there after this change (renamed, moved or replaced)',
+  older: 'is an older @ put there since (renamed, moved or replaced)',
+  other: 'is another @ put there since (renamed, moved or replaced)',
+  replaced:
+    'is another file on disk with the same creation time (a note made in the same millisecond, or this one written anew as a new file by a sync tool, git or an editor that saves by replacing files)',
   unknown: 'has no creation time the revert can read, so it cannot be told to be the same',
 };
 
@@ -74,7 +77,7 @@ class NotTheNoteError extends ToolError {
     const when = NOT_THE_NOTE[why].replace('@', noun);
     const what = entry.kind === 'move' ? 'the one moved there' : `the one this change ${entry.kind === 'create' ? 'made' : 'was made to'}`;
     const so = entry.kind === 'move' ? 'so nothing was moved' : 'so it was left as it is';
-    super('conflict', `'${entry.path}' is not ${what}: the ${noun} there now ${when} (renamed, moved or replaced), ${so}.`);
+    super('conflict', `'${entry.path}' is not ${what}: the ${noun} there now ${when}, ${so}.`);
   }
 }
 
@@ -226,7 +229,10 @@ export class ActivityRevert {
    * older one, or one made between the changed note and the change, renamed there), and so is the
    * same text written anew as a new file (a sync tool, git, an editor that saves by replacing the
    * file): the revert cannot tell that from another note, so the user undoes it by hand from the
-   * diff. Where the file system keeps no creation time, the time read is that of the last change,
+   * diff. Where the entry also logged the note's file on disk (`entry.file`, device and inode; kept
+   * where the vault's writes keep the file), another file there is refused though its creation time
+   * is the logged one (two notes made in the same millisecond; a program that replaced the file and
+   * kept the time). Where the file system keeps no creation time, the time read is that of the last change,
    * so any later change refuses (the safe side). A time that cannot be read now refuses too.
    * Entries logged without `created` (before it was kept, or where it was unknown) keep the older,
    * weaker check: only a note made after the change is refused; a folder is then not judged.
@@ -250,8 +256,11 @@ export class ActivityRevert {
       if (later) throw new NotTheNoteError(entry, 'later');
       return;
     }
-    if (Math.abs(created - logged) <= CLOCK_SLACK_MS) return;
-    throw new NotTheNoteError(entry, later ? 'later' : created < logged ? 'older' : 'other');
+    if (Math.abs(created - logged) > CLOCK_SLACK_MS)
+      throw new NotTheNoteError(entry, later ? 'later' : created < logged ? 'older' : 'other');
+    // Logged only where the vault's writes keep a note's file (NoteWriter.identityOnDisk).
+    const file = entry.file === undefined || entry.folder ? null : this.notes.writes.noteFile(entry.path);
+    if (file !== null && file !== entry.file) throw new NotTheNoteError(entry, 'replaced');
   }
 
   /**

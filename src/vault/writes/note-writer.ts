@@ -50,6 +50,12 @@ const APPLY_ATTEMPTS = 6;
  */
 export class NoteWriter {
   private readonly lock = new WriteLock();
+  /**
+   * Whether this vault's writes keep a note's file on disk (same device and inode): learned at each
+   * text write ({@link writeExactText}); null until one was seen. Obsidian's desktop adapter writes
+   * in place; the test host and `npm start` write a new file and rename it over the note.
+   */
+  private keepsFiles: boolean | null = null;
   /** Queues force-mode writes per note, so writers in this process take turns instead of racing to retry. */
   private readonly queue = new WriteLock();
   private readonly entries: EntryWriter;
@@ -188,8 +194,8 @@ export class NoteWriter {
       withFileSystemRefusals(`'${file.path}'`, async () => {
         await assertUtf8Note(this.app.vault, writableNote(this.notes, file.path, scope));
         const { result, before, after } = await appendInPlace(this.app, file, content, ensureNewline, scope);
-        const created = await this.createdOnDisk(file.path);
-        this.applied.report({ kind: 'edit', tool: 'append_note', path: file.path, before, after, created }, scope);
+        const identity = await this.identityOnDisk(file.path);
+        this.applied.report({ kind: 'edit', tool: 'append_note', path: file.path, before, after, ...identity }, scope);
         return result;
       }),
     );
@@ -237,8 +243,8 @@ export class NoteWriter {
       }
       default: {
         const result = await withFileSystemRefusals(`'${prepared.path}'`, () => this.entries.apply(prepared, scope));
-        const created = prepared.kind === 'create' || prepared.kind === 'move' ? await this.createdOnDisk(result.path) : undefined;
-        this.applied.report(entryChange(prepared, result, created), scope);
+        const identity = prepared.kind === 'create' || prepared.kind === 'move' ? await this.identityOnDisk(result.path) : {};
+        this.applied.report(entryChange(prepared, result, identity), scope);
         return result;
       }
     }
@@ -278,9 +284,9 @@ export class NoteWriter {
       withFileSystemRefusals(`'${file.path}'`, async () => {
         await assertUtf8Note(this.app.vault, file);
         // Read before the editor's text, so no await lies between reading that text and changing it.
-        const createdBefore = await this.createdOnDisk(file.path);
+        const identityBefore = await this.identityOnDisk(file.path);
         const editorText = this.editors?.textOf(file.path) ?? null;
-        if (editorText !== null) return this.writeInEditor(file, write, editorText, scope, createdBefore);
+        if (editorText !== null) return this.writeInEditor(file, write, editorText, scope, identityBefore);
         if (hashText(write.text) === write.baseHash) {
           // A write that changes nothing: nothing is written and nothing logged, once the note is still that text.
           const current = await this.app.vault.read(file);
@@ -289,6 +295,7 @@ export class NoteWriter {
           return unchangedWrite(file.path, write.baseHash);
         }
         const box: { before?: string } = {};
+        const fileBefore = this.notes.policy.fileOf(file.path)?.id;
         await this.app.vault.process(file, (current) => {
           if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
           // Another program may have changed the file since the vault read it: compare with the bytes on disk now.
@@ -299,8 +306,11 @@ export class NoteWriter {
           box.before = current;
           return write.text;
         });
+        // Whether this vault's writes keep a note's file (Obsidian's desktop adapter writes in place; an atomic one replaces it).
+        const fileAfter = this.notes.policy.fileOf(file.path)?.id;
+        if (fileBefore !== undefined && fileAfter !== undefined) this.keepsFiles = fileBefore === fileAfter;
         // After the write: where the file system keeps no creation time, the time read is that of the last change.
-        const created = await this.createdOnDisk(file.path);
+        const identity = await this.identityOnDisk(file.path);
         this.applied.report(
           {
             kind: write.kind ?? 'edit',
@@ -308,7 +318,7 @@ export class NoteWriter {
             path: file.path,
             before: box.before ?? '',
             after: write.text,
-            created,
+            ...identity,
           },
           scope,
         );
@@ -325,10 +335,10 @@ export class NoteWriter {
   }
 
   /**
-   * {@link writeExactText} on a note open in an editor whose text is `current`; `created` is the
-   * note's creation time read just before (the editor saves the file later), for the log.
+   * {@link writeExactText} on a note open in an editor whose text is `current`; `identity` is the
+   * note's identity on disk read just before (the editor saves the file later), for the log.
    */
-  private writeInEditor(file: TFile, write: ExactTextWrite, current: string, scope: AccessScope, created: number | undefined): WriteResult {
+  private writeInEditor(file: TFile, write: ExactTextWrite, current: string, scope: AccessScope, identity: NoteIdentity): WriteResult {
     if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
     assertWritableText(current, scope, file.path);
     guardFrontmatter(current, write.text, file.path);
@@ -338,7 +348,7 @@ export class NoteWriter {
       throw new BaseChangedError(file.path);
     if (current === write.text) return unchangedWrite(file.path, write.baseHash);
     this.applied.report(
-      { kind: write.kind ?? 'edit', tool: write.tool, path: file.path, before: current, after: write.text, created },
+      { kind: write.kind ?? 'edit', tool: write.tool, path: file.path, before: current, after: write.text, ...identity },
       scope,
     );
     return {
@@ -386,20 +396,34 @@ export class NoteWriter {
   }
 
   /**
-   * The creation time of the note or folder at `path` as the disk reports it now
+   * What tells the note or folder at `path` apart on disk now, for the log: its creation time
    * (`vault.adapter.stat`, ms since the epoch; a write in place and a rename keep it, a file put
-   * there anew has its own), for the log: the same read a revert makes ({@link noteCreated},
-   * {@link folderCreated}), so the two agree to the unit. Falls back to the note's cached
-   * `TFile.stat.ctime` when the adapter has no stat. Not checked against any key.
-   * @returns ms since the epoch; undefined when nothing is there or the time is unknown (0).
+   * there anew has its own), the same read a revert makes ({@link noteCreated}, {@link folderCreated}),
+   * so the two agree to the unit (falls back to the note's cached `TFile.stat.ctime` when the adapter
+   * has no stat); and a note's file (`"<device>:<inode>"`, NotePolicy.fileOf) once this vault's
+   * writes are seen to keep a note's file ({@link keepsFiles}): where they replace it, the next
+   * write would change it, so it would tell nothing. Not checked against any key.
+   * @returns the parts known (none when nothing is there).
    */
-  private async createdOnDisk(path: string): Promise<number | undefined> {
+  private async identityOnDisk(path: string): Promise<NoteIdentity> {
     const entry = this.app.vault.getAbstractFileByPath(path);
-    if (entry === null) return undefined;
+    if (entry === null) return {};
     const disk = await this.app.vault.adapter.stat(entry.path).catch(() => null);
     const created =
       disk && disk.type === (entry instanceof TFile ? 'file' : 'folder') ? disk.ctime : entry instanceof TFile ? entry.stat.ctime : 0;
-    return created > 0 ? created : undefined;
+    const file = entry instanceof TFile && this.keepsFiles === true ? this.notes.policy.fileOf(entry.path)?.id : undefined;
+    return { ...(created > 0 ? { created } : {}), ...(file !== undefined ? { file } : {}) };
+  }
+
+  /**
+   * The file on disk of the note at `path` now (`"<device>:<inode>"`, NotePolicy.fileOf, links
+   * followed), for a revert to compare with the entry's `file`: another file there is another note,
+   * or the note written anew by a program that replaces files. Not checked against any key (the
+   * revert reads the note with the key's checks first, {@link noteCreated}).
+   * @returns null when it cannot be read (no desktop file system, no regular file there).
+   */
+  noteFile(path: string): string | null {
+    return this.notes.policy.fileOf(path)?.id ?? null;
   }
 
   /**
@@ -514,9 +538,14 @@ function indexDisagrees(path: string): ToolError {
   );
 }
 
+/** A note's (a folder's) identity on disk for the log: see NoteWriter.identityOnDisk. */
+interface NoteIdentity {
+  created?: number;
+  file?: string;
+}
+
 /** What an applied create, folder, move or delete changed, for {@link AppliedChanges}. */
-function entryChange(prepared: Exclude<PreparedWrite, PreparedTextWrite>, result: WriteResult, created: number | undefined): AppliedChange {
-  const ctime = created === undefined ? {} : { created };
+function entryChange(prepared: Exclude<PreparedWrite, PreparedTextWrite>, result: WriteResult, ctime: NoteIdentity): AppliedChange {
   switch (prepared.kind) {
     case 'create':
       return { kind: 'create', tool: prepared.tool, path: result.path, after: prepared.proposedText, ...ctime };
