@@ -229,7 +229,7 @@ export class ActivityRevert {
    * older one, or one made between the changed note and the change, renamed there), and so is the
    * same text written anew as a new file (a sync tool, git, an editor that saves by replacing the
    * file): the revert cannot tell that from another note, so the user undoes it by hand from the
-   * diff. Where the entry also logged the note's file on disk (`entry.file`, device and inode; kept
+   * diff. Where the entry also logged the note's file on disk (`entry.inode`; kept
    * where the vault's writes keep the file), another file there is refused though its creation time
    * is the logged one (two notes made in the same millisecond; a program that replaced the file and
    * kept the time). Where the file system keeps no creation time, the time read is that of the last change,
@@ -259,8 +259,8 @@ export class ActivityRevert {
     if (Math.abs(created - logged) > CLOCK_SLACK_MS)
       throw new NotTheNoteError(entry, later ? 'later' : created < logged ? 'older' : 'other');
     // Logged only where the vault's writes keep a note's file (NoteWriter.identityOnDisk).
-    const file = entry.file === undefined || entry.folder ? null : this.notes.writes.noteFile(entry.path);
-    if (file !== null && file !== entry.file) throw new NotTheNoteError(entry, 'replaced');
+    const inode = entry.inode === undefined || entry.folder ? null : this.notes.writes.noteInode(entry.path);
+    if (inode !== null && inode !== entry.inode) throw new NotTheNoteError(entry, 'replaced');
   }
 
   /**

@@ -489,14 +489,11 @@ describe('agent activity log', () => {
     const tpl = '- [ ] a\n- [ ] b\n';
     const replaced = (id: string): string =>
       `${id} was not reverted: 'Twin.md' is not the one this change was made to: the note there now is another file on disk with the same creation time (a note made in the same millisecond, or this one written anew as a new file by a sync tool, git or an editor that saves by replacing files), so it was left as it is. If the note changed was renamed or moved since, move what is at 'Twin.md' now aside, move that note back to 'Twin.md' and revert again. To undo it by hand, see its diff (activity ${id}, or the Agent activity view).`;
-    const fileId = async (p: string): Promise<string> => {
-      const s = await fsp.stat(disk(p), { bigint: true });
-      return `${s.dev}:${s.ino}`;
-    };
+    const inode = async (p: string): Promise<string> => String((await fsp.stat(disk(p), { bigint: true })).ino);
     // Under the host's default writes (a new file renamed over the note) no file is logged: the next write would change it.
     await onDisk(() => fsp.writeFile(disk('atomic.md'), tpl));
     await call(env.client, 'edit_note', { path: 'atomic', anchor: '- [ ] a', op: 'replace', content: '- [x] a' });
-    expect(newest().file).toBeUndefined();
+    expect(newest().inode).toBeUndefined();
     setWritesInPlace(true);
     try {
       // Two notes made in the same millisecond (a copied folder, a script).
@@ -512,7 +509,7 @@ describe('agent activity log', () => {
       await env.booted.app.vault.syncFromDisk();
       await call(env.client, 'edit_note', { path: 'Twin', anchor: '- [ ] a', op: 'replace', content: '- [x] a' });
       const entry = newest();
-      expect(entry.file).toBe(await fileId('Twin.md'));
+      expect(entry.inode).toBe(await inode('Twin.md'));
       await onDisk(async () => {
         await fsp.rename(disk('Twin.md'), disk('Twin kept.md'));
         await fsp.rename(disk('Twin 1.md'), disk('Twin.md'));
@@ -531,7 +528,7 @@ describe('agent activity log', () => {
       expect(await read('Twin.md')).toBe(`${tpl}user\n`);
       // The same note written anew as a new file that keeps its creation time (the host's own atomic write): refused, undone by hand.
       const redo = log().get(entry.id)?.reverted_by ?? '';
-      expect(log().get(redo)?.file).toBe(await fileId('Twin.md'));
+      expect(log().get(redo)?.inode).toBe(await inode('Twin.md'));
       setWritesInPlace(false);
       await userEdit('Twin.md', (t) => `${t}more\n`);
       expect((await env.booted.app.vault.adapter.stat('Twin.md'))?.ctime).toBe(entry.created);

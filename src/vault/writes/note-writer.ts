@@ -400,9 +400,9 @@ export class NoteWriter {
    * (`vault.adapter.stat`, ms since the epoch; a write in place and a rename keep it, a file put
    * there anew has its own), the same read a revert makes ({@link noteCreated}, {@link folderCreated}),
    * so the two agree to the unit (falls back to the note's cached `TFile.stat.ctime` when the adapter
-   * has no stat); and a note's file (`"<device>:<inode>"`, NotePolicy.fileOf) once this vault's
-   * writes are seen to keep a note's file ({@link keepsFiles}): where they replace it, the next
-   * write would change it, so it would tell nothing. Not checked against any key.
+   * has no stat); and the inode of a note's file ({@link noteInode}) once this vault's writes are
+   * seen to keep a note's file ({@link keepsFiles}): where they replace it, the next write would
+   * change it, so it would tell nothing. Not checked against any key.
    * @returns the parts known (none when nothing is there).
    */
   private async identityOnDisk(path: string): Promise<NoteIdentity> {
@@ -411,19 +411,22 @@ export class NoteWriter {
     const disk = await this.app.vault.adapter.stat(entry.path).catch(() => null);
     const created =
       disk && disk.type === (entry instanceof TFile ? 'file' : 'folder') ? disk.ctime : entry instanceof TFile ? entry.stat.ctime : 0;
-    const file = entry instanceof TFile && this.keepsFiles === true ? this.notes.policy.fileOf(entry.path)?.id : undefined;
-    return { ...(created > 0 ? { created } : {}), ...(file !== undefined ? { file } : {}) };
+    const inode = entry instanceof TFile && this.keepsFiles === true ? this.noteInode(entry.path) : null;
+    return { ...(created > 0 ? { created } : {}), ...(inode !== null ? { inode } : {}) };
   }
 
   /**
-   * The file on disk of the note at `path` now (`"<device>:<inode>"`, NotePolicy.fileOf, links
-   * followed), for a revert to compare with the entry's `file`: another file there is another note,
-   * or the note written anew by a program that replaces files. Not checked against any key (the
-   * revert reads the note with the key's checks first, {@link noteCreated}).
+   * The inode of the note's file at `path` now (decimal, from NotePolicy.fileOf's `"<device>:<inode>"`,
+   * links followed), for the log and for a revert to compare with the entry's `inode`: another file
+   * there is another note, or the note written anew by a program that replaces files. The device is
+   * left out: its number is given when the volume is mounted and may differ after a restart or on
+   * another mount, while a file keeps its inode. Not checked against any key (the revert reads the
+   * note with the key's checks first, {@link noteCreated}).
    * @returns null when it cannot be read (no desktop file system, no regular file there).
    */
-  noteFile(path: string): string | null {
-    return this.notes.policy.fileOf(path)?.id ?? null;
+  noteInode(path: string): string | null {
+    const id = this.notes.policy.fileOf(path)?.id;
+    return id === undefined ? null : id.slice(id.indexOf(':') + 1);
   }
 
   /**
@@ -541,7 +544,7 @@ function indexDisagrees(path: string): ToolError {
 /** A note's (a folder's) identity on disk for the log: see NoteWriter.identityOnDisk. */
 interface NoteIdentity {
   created?: number;
-  file?: string;
+  inode?: string;
 }
 
 /** What an applied create, folder, move or delete changed, for {@link AppliedChanges}. */
