@@ -66,6 +66,7 @@ function entryProblem(e: unknown): string | null {
   if (sums !== undefined && !(isRecord(sums) && Number.isInteger(sums.k) && (sums.k as number) >= 1 && typeof sums.sums === 'string'))
     return '"undo.after_sums" must be {k, sums}';
   if (e.created !== undefined && !Number.isFinite(e.created)) return '"created" must be a time in ms';
+  if (e.inode !== undefined && !(typeof e.inode === 'string' && /^\d+$/.test(e.inode))) return '"inode" must be a whole number in a string';
   if (e.kind === 'move' && typeof e.from !== 'string') return 'a move needs "from"';
   return null;
 }

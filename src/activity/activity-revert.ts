@@ -34,30 +34,50 @@ interface UndoDone {
 /** An undo written exact: nothing left out, nothing later kept. */
 const EXACT: UndoDone = { left: [], merged: false };
 
-/** The kinds whose entry names one note at `path` that a revert acts on (ActivityRevert.assertSameNote). */
+/** The kinds whose entry names one note (or, for a move, a folder) at `path` that a revert acts on (ActivityRevert.assertSameNote). */
 const SAME_NOTE_KINDS: ReadonlySet<string> = new Set(['edit', 'properties', 'create', 'move']);
 
 /**
- * Milliseconds a note's creation time may lie past the logged time of the change and still be
- * the note changed: the file system's time is rounded to the ms (the host and Obsidian round it),
- * the log's is cut to it.
+ * Milliseconds two readings of one note's creation time may differ by: the log and the revert
+ * both read it with `vault.adapter.stat`, which gives the file system's time in ms (Obsidian and
+ * the test host round Node's fractional `birthtimeMs`), so the one note reads the same; one ms
+ * allows for a reader that cuts where the other rounds. The log's own time of the change is cut
+ * to the ms, so a note made with the change may read up to this much after it.
  */
 const CLOCK_SLACK_MS = 1;
 
 /**
+ * How the note at an entry's path now differs from the one it changed (ActivityRevert.assertSameNote):
+ * `later`, made after the change; `older`, made before the changed note; `other`, made between
+ * the two, or at another time than the one logged; `replaced`, made at the logged time but another
+ * file on disk; `unknown`, its creation time cannot be read now.
+ */
+type NotTheNote = 'later' | 'older' | 'other' | 'replaced' | 'unknown';
+
+/** The rest of NotTheNoteError's sentence after "the note (folder) there now", by {@link NotTheNote}; `@` is "note" or "folder". */
+const NOT_THE_NOTE: Record<NotTheNote, string> = {
+  later: 'was put there after this change (renamed, moved or replaced)',
+  older: 'is an older @ put there since (renamed, moved or replaced)',
+  other: 'is another @ put there since (renamed, moved or replaced)',
+  replaced:
+    'is another file on disk with the same creation time (a note made in the same millisecond, or this one written anew as a new file by a sync tool, git or an editor that saves by replacing files)',
+  unknown: 'has no creation time the revert can read, so it cannot be told to be the same',
+};
+
+/**
  * A revert refused because the note at the entry's path now is not the one it changed
- * (ActivityRevert.assertSameNote). `later`: it was put there after the change (else it is an
- * older note moved there).
+ * (ActivityRevert.assertSameNote), `why` saying how ({@link NotTheNote}).
  */
 class NotTheNoteError extends ToolError {
   constructor(
     readonly entry: ActivityEntry,
-    readonly later: boolean,
+    why: NotTheNote,
   ) {
-    const when = later ? 'was put there after this change' : 'is an older note put there since';
+    const noun = entry.folder ? 'folder' : 'note';
+    const when = NOT_THE_NOTE[why].replace('@', noun);
     const what = entry.kind === 'move' ? 'the one moved there' : `the one this change ${entry.kind === 'create' ? 'made' : 'was made to'}`;
     const so = entry.kind === 'move' ? 'so nothing was moved' : 'so it was left as it is';
-    super('conflict', `'${entry.path}' is not ${what}: the note there now ${when} (renamed, moved or replaced), ${so}.`);
+    super('conflict', `'${entry.path}' is not ${what}: the ${noun} there now ${when}, ${so}.`);
   }
 }
 
@@ -201,19 +221,46 @@ export class ActivityRevert {
 
   /**
    * Refuses to act on a note other than the one `entry` changed (or moved, or created) that sits
-   * at its path now: one whose creation time (read from disk now, NoteWriter.noteCreated) is later than the change (put
-   * there since: the user renamed or moved the note and made a new one at its old path, or a
-   * sync tool or git wrote it anew), or earlier than the changed note's own (`entry.created`;
-   * another, older note moved there). A rename or move keeps the time, so a note the user moved
-   * back is reverted. Unknown times (0, or an entry logged before `created` was kept) are not judged.
+   * at its path now. The note's creation time, read from disk now (NoteWriter.noteCreated; for a
+   * moved folder NoteWriter.folderCreated), must be the one logged right after the change
+   * (`entry.created`, the same read), within {@link CLOCK_SLACK_MS}: a rename or move and a write
+   * in place keep it, so a note the user edited, or moved away and back, is reverted; any other
+   * note there is refused, whenever it was made (a new one from the template after the change, an
+   * older one, or one made between the changed note and the change, renamed there), and so is the
+   * same text written anew as a new file (a sync tool, git, an editor that saves by replacing the
+   * file): the revert cannot tell that from another note, so the user undoes it by hand from the
+   * diff. Where the entry also logged the note's file on disk (`entry.inode`; kept
+   * where the vault's writes keep the file), another file there is refused though its creation time
+   * is the logged one (two notes made in the same millisecond; a program that replaced the file and
+   * kept the time). Where the file system keeps no creation time, the time read is that of the last change,
+   * so any later change refuses (the safe side). A time that cannot be read now refuses too.
+   * Entries logged without `created` (before it was kept, or where it was unknown) keep the older,
+   * weaker check: only a note made after the change is refused; a folder is then not judged.
    * @throws NotTheNoteError as said; ToolError as NoteWriter.noteCreated (no note there the key may write).
    */
   private async assertSameNote(entry: ActivityEntry, scope: AccessScope): Promise<void> {
-    if (!SAME_NOTE_KINDS.has(entry.kind) || entry.folder) return;
-    const created = await this.notes.writes.noteCreated(entry.path, scope);
-    if (!(created > 0)) return;
+    if (!SAME_NOTE_KINDS.has(entry.kind)) return;
+    const logged = entry.created !== undefined && entry.created > 0 ? entry.created : null;
+    if (entry.folder && logged === null) return;
+    const created = entry.folder
+      ? await this.notes.writes.folderCreated(entry.path)
+      : await this.notes.writes.noteCreated(entry.path, scope);
+    // No folder there: the move back refuses that in its own words.
+    if (created === null) return;
+    if (!(created > 0)) {
+      if (logged === null) return;
+      throw new NotTheNoteError(entry, 'unknown');
+    }
     const later = created > Date.parse(entry.at) + CLOCK_SLACK_MS;
-    if (later || (entry.created !== undefined && entry.created > 0 && created < entry.created)) throw new NotTheNoteError(entry, later);
+    if (logged === null) {
+      if (later) throw new NotTheNoteError(entry, 'later');
+      return;
+    }
+    if (Math.abs(created - logged) > CLOCK_SLACK_MS)
+      throw new NotTheNoteError(entry, later ? 'later' : created < logged ? 'older' : 'other');
+    // Logged only where the vault's writes keep a note's file (NoteWriter.identityOnDisk).
+    const inode = entry.inode === undefined || entry.folder ? null : this.notes.writes.noteInode(entry.path);
+    if (inode !== null && inode !== entry.inode) throw new NotTheNoteError(entry, 'replaced');
   }
 
   /**
@@ -357,7 +404,8 @@ function redonePartly(entry: ActivityEntry, redone: string, left: number): strin
 function nextStep(err: ToolError, entry: ActivityEntry): string {
   const byHand = ` To undo it by hand, see its diff (activity ${entry.id}, or the Agent activity view).`;
   if (err instanceof NotTheNoteError) {
-    const back = ` If the note ${entry.kind === 'move' ? 'moved' : 'changed'} was renamed or moved since, move what is at '${entry.path}' now aside, move that note back to '${entry.path}' and revert again`;
+    const noun = entry.folder ? 'folder' : 'note';
+    const back = ` If the ${noun} ${entry.kind === 'move' ? 'moved' : 'changed'} was renamed or moved since, move what is at '${entry.path}' now aside, move that ${noun} back to '${entry.path}' and revert again`;
     if (entry.kind === 'move') return `${back}; or move it to '${entry.from ?? ''}' yourself.`;
     return `${back}.${entry.kind === 'create' ? '' : byHand}`;
   }

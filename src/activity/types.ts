@@ -56,9 +56,13 @@ export interface ActivityUndo {
  * moves, so their text changed too), at their paths after the move; absent when none (and on
  * entries logged before they were kept). Reverting the move rewrites them back, as moving back
  * makes Obsidian do.
- * `created` is the creation time Obsidian kept for the note at `path` right after the change (ms
- * since the epoch; an edit, a create, a note's move; absent where it was not known): a revert acts
- * only on the note with that time, never on another note put at `path` since.
+ * `created` is the creation time of the note (for a move, the note or folder) at `path` right
+ * after the change, as `vault.adapter.stat` reads it (ms since the epoch; an edit, a create, a
+ * move; absent where it was not known): a revert acts only on the note with that time, never on
+ * another note put at `path` since. `inode` is that note's file number on disk (decimal; kept only
+ * where the vault's writes are seen to keep a note's file: Obsidian's desktop adapter writes in
+ * place, the test host and `npm start` replace it): a revert refuses another file there, even one
+ * made in the same millisecond. Not the device: its number is given at mount and may change.
  * `hash_before`/`hash_after` are SHA-256 hex of the whole text (null where there is none).
  * `reverts` names the entry this one undid (so reverting it redoes that one); `reverted_by`
  * the entry that undid this one; `left`, on a revert, how many changes of the reverted entry
@@ -78,6 +82,7 @@ export interface ActivityEntry {
   folder?: boolean;
   linkers?: string[];
   created?: number;
+  inode?: string;
   removed?: boolean;
   hash_before: string | null;
   hash_after: string | null;

@@ -22,6 +22,7 @@ export type WritePolicy = Pick<
   | 'realPathOf'
   | 'isFreeNow'
   | 'localTrashRefusal'
+  | 'fileOf'
 >;
 
 /**

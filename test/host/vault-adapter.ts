@@ -61,8 +61,21 @@ export function createdOf(s: Stats): number {
   return keptCreation.get(fileKey(s)) ?? Math.round(s.birthtimeMs);
 }
 
+/** Set by {@link setWritesInPlace}. */
+let writesInPlace = false;
+
 /**
- * Writes `data` to `fullPath` atomically: into a dot-prefixed temp file in the same folder,
+ * Makes {@link writeAtomic} rewrite an existing file in place (`fs.writeFile`, same device and
+ * inode), as Obsidian's desktop adapter does, instead of a temp file renamed over it; for tests of
+ * what depends on a note keeping its file (a revert's identity check). Off by default (and for
+ * `npm start`, where a write never leaves a half-written note). Affects this module instance only.
+ */
+export function setWritesInPlace(on: boolean): void {
+  writesInPlace = on;
+}
+
+/**
+ * Writes `data` to `fullPath` atomically (unless {@link setWritesInPlace}): into a dot-prefixed temp file in the same folder,
  * then `rename` over the target, so readers never see a half-written note. Applies
  * `options.mtime` (ms) with utimes. A `fullPath` that is a symbolic link is written through:
  * the file it leads to gets the data and the link stays, as Obsidian's desktop adapter does
@@ -71,7 +84,7 @@ export function createdOf(s: Stats): number {
  */
 export async function writeAtomic(fullPath: string, data: string | Uint8Array, options?: O.DataWriteOptions): Promise<void> {
   const target = await linkTarget(fullPath);
-  if (target === null) {
+  if (target === null || (writesInPlace && (await fsp.stat(target).catch(() => null))?.isFile())) {
     await fsp.writeFile(fullPath, data);
     if (options?.mtime !== undefined) await fsp.utimes(fullPath, new Date(options.mtime), new Date(options.mtime));
     return;

@@ -6,6 +6,7 @@ import { bootWriteEnv, call, callError, type WriteEnv } from '../harness/write-h
 import { runActivityCommand } from '../../src/ui/activity/activity-commands';
 import type { ActivityEntry } from '../../src/activity/types';
 import { ActivityRevert } from '../../src/activity/activity-revert';
+import { setWritesInPlace } from '../host/vault-adapter';
 
 /**
  * The agent activity log over MCP (official SDK client over real HTTP, the demo vault in the
@@ -428,6 +429,160 @@ describe('agent activity log', () => {
     );
     expect(await read('M1.md')).toBe('the note the agent moved\n');
     expect(await read('Mine.md')).toBe('a new note of the user\n');
+  });
+
+  it('a revert acts only on the note with the creation time logged: not on one made between the changed note and the change (verifier s29, F3)', async () => {
+    const tpl = '# Today\n- [ ] Standup\n- [ ] Review PRs\n- [ ] Write report\n';
+    const ticked = tpl.replace('[ ] Review', '[x] Review');
+    const users = `${ticked}- [ ] Plan tomorrow\n`;
+    await onDisk(() => fsp.writeFile(disk('Daily.md'), tpl)); // T0: the note the agent changes
+    await onDisk(() => fsp.writeFile(disk('Daily 1.md'), tpl)); // T1: another from the same template
+    await new Promise((r) => setTimeout(r, 30));
+    await call(env.client, 'edit_note', { path: 'Daily', anchor: '- [ ] Review PRs', op: 'replace', content: '- [x] Review PRs' }); // T2
+    const entry = newest();
+    expect(entry.created).toBe((await env.booted.app.vault.adapter.stat('Daily.md'))?.ctime);
+    // The user files the agent's note away, renames the other into its place and ticks Review PRs there themselves.
+    await onDisk(async () => {
+      await fsp.rename(disk('Daily.md'), disk('2026-12-05.md'));
+      await fsp.rename(disk('Daily 1.md'), disk('Daily.md'));
+      await fsp.writeFile(disk('Daily.md'), users);
+    });
+    const made = (await env.booted.app.vault.adapter.stat('Daily.md'))?.ctime ?? 0;
+    // Made between the changed note and the change: neither later than the change nor older than the note.
+    expect(made > (entry.created ?? 0) && made < Date.parse(entry.at)).toBe(true);
+    const next = ` If the note changed was renamed or moved since, move what is at 'Daily.md' now aside, move that note back to 'Daily.md' and revert again. To undo it by hand, see its diff (activity ${entry.id}, or the Agent activity view).`;
+    expect(await revert(entry.id)).toEqual({
+      id: entry.id,
+      reverted: false,
+      message: `${entry.id} was not reverted: 'Daily.md' is not the one this change was made to: the note there now is another note put there since (renamed, moved or replaced), so it was left as it is.${next}`,
+    });
+    expect(await read('Daily.md')).toBe(users);
+    expect(await read('2026-12-05.md')).toBe(ticked);
+    // The same through the terminal's revert of the key: nothing reverted.
+    expect((await env.booted.plugin.reverts.revertKey(entry.key_id)).map((o) => o.reverted)).toEqual([false]);
+    expect(await read('Daily.md')).toBe(users);
+    // The note the agent changed, moved back and edited in place by the user: reverted, the user's line kept.
+    await onDisk(async () => {
+      await fsp.rename(disk('Daily.md'), disk('Daily 1.md'));
+      await fsp.rename(disk('2026-12-05.md'), disk('Daily.md'));
+      await fsp.writeFile(disk('Daily.md'), `${ticked}user line\n`);
+    });
+    expect(await revert(entry.id)).toMatchObject({ reverted: true, message: expect.stringContaining('whose later changes are kept') });
+    expect(await read('Daily.md')).toBe(`${tpl}user line\n`);
+    expect(await read('Daily 1.md')).toBe(users);
+    // A note left as the agent left it is reverted exact; the user's edit in Obsidian (the host, like Obsidian, keeps
+    // the creation time) does not stop redoing it.
+    await onDisk(() => fsp.writeFile(disk('plain.md'), 'a\nb\n'));
+    await new Promise((r) => setTimeout(r, 30));
+    await call(env.client, 'edit_note', { path: 'plain', anchor: 'a', op: 'replace', content: 'A' });
+    const plain = newest();
+    expect(await revert(plain.id)).toMatchObject({ reverted: true, message: expect.stringContaining('plain.md is as it was before') });
+    expect(await read('plain.md')).toBe('a\nb\n');
+    const redo = log().get(plain.id)?.reverted_by ?? '';
+    expect(log().get(redo)?.created).toBe(plain.created);
+    await userEdit('plain.md', (t) => `${t}user\n`);
+    expect(await revert(redo)).toMatchObject({ reverted: true, message: expect.stringContaining('made again in plain.md') });
+    expect(await read('plain.md')).toBe('A\nb\nuser\n');
+  });
+
+  it('where the vault writes in place, as Obsidian does, a revert also refuses another file with the logged creation time: a note made in the same millisecond, or the note written anew as a new file', async () => {
+    const tpl = '- [ ] a\n- [ ] b\n';
+    const replaced = (id: string): string =>
+      `${id} was not reverted: 'Twin.md' is not the one this change was made to: the note there now is another file on disk with the same creation time (a note made in the same millisecond, or this one written anew as a new file by a sync tool, git or an editor that saves by replacing files), so it was left as it is. If the note changed was renamed or moved since, move what is at 'Twin.md' now aside, move that note back to 'Twin.md' and revert again. To undo it by hand, see its diff (activity ${id}, or the Agent activity view).`;
+    const inode = async (p: string): Promise<string> => String((await fsp.stat(disk(p), { bigint: true })).ino);
+    // Under the host's default writes (a new file renamed over the note) no file is logged: the next write would change it.
+    await onDisk(() => fsp.writeFile(disk('atomic.md'), tpl));
+    await call(env.client, 'edit_note', { path: 'atomic', anchor: '- [ ] a', op: 'replace', content: '- [x] a' });
+    expect(newest().inode).toBeUndefined();
+    setWritesInPlace(true);
+    try {
+      // Two notes made in the same millisecond (a copied folder, a script).
+      let twins = false;
+      for (let i = 0; i < 50 && !twins; i++) {
+        await fsp.writeFile(disk('Twin.md'), tpl);
+        await fsp.writeFile(disk('Twin 1.md'), tpl);
+        const [a, b] = await Promise.all([fsp.stat(disk('Twin.md')), fsp.stat(disk('Twin 1.md'))]);
+        twins = Math.round(a.birthtimeMs) === Math.round(b.birthtimeMs);
+        if (!twins) await Promise.all([fsp.rm(disk('Twin.md')), fsp.rm(disk('Twin 1.md'))]);
+      }
+      expect(twins).toBe(true);
+      await env.booted.app.vault.syncFromDisk();
+      await call(env.client, 'edit_note', { path: 'Twin', anchor: '- [ ] a', op: 'replace', content: '- [x] a' });
+      const entry = newest();
+      expect(entry.inode).toBe(await inode('Twin.md'));
+      await onDisk(async () => {
+        await fsp.rename(disk('Twin.md'), disk('Twin kept.md'));
+        await fsp.rename(disk('Twin 1.md'), disk('Twin.md'));
+      });
+      expect((await env.booted.app.vault.adapter.stat('Twin.md'))?.ctime).toBe(entry.created);
+      expect((await revert(entry.id)).message).toBe(replaced(entry.id));
+      expect(await read('Twin.md')).toBe(tpl);
+      expect(await read('Twin kept.md')).toBe('- [x] a\n- [ ] b\n');
+      // The note changed, moved back and edited by the user in Obsidian (in place): reverted.
+      await onDisk(async () => {
+        await fsp.rename(disk('Twin.md'), disk('Twin 1.md'));
+        await fsp.rename(disk('Twin kept.md'), disk('Twin.md'));
+      });
+      await userEdit('Twin.md', (t) => `${t}user\n`);
+      expect(await revert(entry.id)).toMatchObject({ reverted: true });
+      expect(await read('Twin.md')).toBe(`${tpl}user\n`);
+      // The same note written anew as a new file that keeps its creation time (the host's own atomic write): refused, undone by hand.
+      const redo = log().get(entry.id)?.reverted_by ?? '';
+      expect(log().get(redo)?.inode).toBe(await inode('Twin.md'));
+      setWritesInPlace(false);
+      await userEdit('Twin.md', (t) => `${t}more\n`);
+      expect((await env.booted.app.vault.adapter.stat('Twin.md'))?.ctime).toBe(entry.created);
+      expect((await revert(redo)).message).toBe(replaced(redo));
+      expect(await read('Twin.md')).toBe(`${tpl}user\nmore\n`);
+    } finally {
+      setWritesInPlace(false);
+    }
+  });
+
+  it('a revert of a move never moves a note made between the moved note and the move, renamed to its destination (verifier s29, F3)', async () => {
+    await onDisk(() => fsp.writeFile(disk('M1.md'), 'moved note\n')); // T0
+    await onDisk(() => fsp.writeFile(disk('Other.md'), 'user note\n')); // T1
+    await new Promise((r) => setTimeout(r, 30));
+    await call(env.client, 'move_note', { path: 'M1', to: 'M2' }); // T2
+    const entry = newest();
+    await onDisk(async () => {
+      await fsp.rename(disk('M2.md'), disk('Archive.md'));
+      await fsp.rename(disk('Other.md'), disk('M2.md'));
+    });
+    expect((await revert(entry.id)).message).toBe(
+      `${entry.id} was not reverted: 'M2.md' is not the one moved there: the note there now is another note put there since (renamed, moved or replaced), so nothing was moved. If the note moved was renamed or moved since, move what is at 'M2.md' now aside, move that note back to 'M2.md' and revert again; or move it to 'M1.md' yourself.`,
+    );
+    expect(await exists('M1.md')).toBe(false);
+    expect(await read('M2.md')).toBe('user note\n');
+    expect(await read('Archive.md')).toBe('moved note\n');
+  });
+
+  it('a revert of a folder move never moves another folder renamed to its destination', async () => {
+    await onDisk(() => fsp.mkdir(disk('F1')));
+    await onDisk(() => fsp.writeFile(disk('F1/in.md'), 'moved folder\n'));
+    await onDisk(() => fsp.mkdir(disk('Mine')));
+    await onDisk(() => fsp.writeFile(disk('Mine/in.md'), 'user folder\n'));
+    await new Promise((r) => setTimeout(r, 30));
+    await call(env.client, 'move_note', { path: 'F1', to: 'F2' });
+    const entry = newest();
+    expect(entry).toMatchObject({ kind: 'move', folder: true, created: (await env.booted.app.vault.adapter.stat('F2'))?.ctime });
+    await onDisk(async () => {
+      await fsp.rename(disk('F2'), disk('Kept'));
+      await fsp.rename(disk('Mine'), disk('F2'));
+    });
+    expect((await revert(entry.id)).message).toBe(
+      `${entry.id} was not reverted: 'F2' is not the one moved there: the folder there now is another folder put there since (renamed, moved or replaced), so nothing was moved. If the folder moved was renamed or moved since, move what is at 'F2' now aside, move that folder back to 'F2' and revert again; or move it to 'F1' yourself.`,
+    );
+    expect(await exists('F1')).toBe(false);
+    expect(await read('F2/in.md')).toBe('user folder\n');
+    // The folder moved, renamed back: moved back.
+    await onDisk(async () => {
+      await fsp.rename(disk('F2'), disk('Mine'));
+      await fsp.rename(disk('Kept'), disk('F2'));
+    });
+    expect((await revert(entry.id)).message).toMatch(new RegExp(`^Reverted ${entry.id}: F2 is back at F1`));
+    expect(await read('F1/in.md')).toBe('moved folder\n');
+    expect(await read('Mine/in.md')).toBe('user folder\n');
   });
 
   it('a revert of several hunks applies the ones the user left alone and names the one that stayed by its line', async () => {

@@ -79,6 +79,24 @@ describe('ActivityLog', () => {
     expect(textsOf(again.all()[1], 'a\nb\nlater\n')).toEqual({ before: null, after: null });
   });
 
+  it("keeps a note's creation time and inode as read at the write, and refuses a log whose inode is not a whole number", async () => {
+    const log = make();
+    await log.load();
+    log.record({ ...edit('a\n', 'a\nb\n'), created: 1796500000000, inode: '18446744073709551557' } as AppliedChange, AGENT);
+    log.record({ kind: 'move', tool: 'move_note', from: 'D', path: 'E', folder: true, linkers: [], created: 1796500000001 }, AGENT);
+    await log.whenSaved();
+    const again = make();
+    await again.load();
+    expect(again.all().map((e) => [e.created, e.inode])).toEqual([
+      [1796500000001, undefined],
+      [1796500000000, '18446744073709551557'],
+    ]);
+    for (const bad of ['"12:34"', '18446744073709551557', '""', '"-1"'])
+      expect(() => parseActivity((file.text ?? '').replace('"inode":"18446744073709551557"', `"inode":${bad}`))).toThrow(
+        /"inode" must be a whole number in a string/,
+      );
+  });
+
   it("does not log writes without an actor (internal writes are nobody's activity)", () => {
     expect(make().record(edit('a', 'b'), { label: '', roots: [] })).toBeNull();
   });

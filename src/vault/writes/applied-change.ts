@@ -9,15 +9,17 @@ import type { AccessScope } from '../access/access';
  * (undoing a logged create_folder); a widget's `before` is null when it was created, its `after`
  * null when it was removed. A delete's `notUtf8` says the note's bytes were not UTF-8, so
  * `before` is them decoded with replacement characters, not the note (its intact copy is in the trash).
- * `created`, on an edit, a create and a note's move, is the note's creation time after the change
- * (`TFile.stat.ctime`, ms since the epoch; absent or 0 where the vault does not know it): what
- * tells a revert that the note at `path` is still the one changed, not another put there since.
+ * `created`, on an edit, a create and a move, is the note's (a moved folder's) creation time
+ * after the change (`vault.adapter.stat`, ms since the epoch; absent where the vault does not know
+ * it), and `inode` the number of the note's file on disk (absent where writes are not seen to keep
+ * the file; NoteWriter): what tells a revert that the note at `path` is still the one changed,
+ * not another put there since.
  */
 export type AppliedChange =
-  | { kind: 'edit' | 'properties'; tool: string; path: string; before: string; after: string; created?: number }
-  | { kind: 'create'; tool: string; path: string; after: string; created?: number }
+  | { kind: 'edit' | 'properties'; tool: string; path: string; before: string; after: string; created?: number; inode?: string }
+  | { kind: 'create'; tool: string; path: string; after: string; created?: number; inode?: string }
   | { kind: 'delete'; tool: string; path: string; before: string; notUtf8?: true }
-  | { kind: 'move'; tool: string; from: string; path: string; folder: boolean; linkers: string[]; created?: number }
+  | { kind: 'move'; tool: string; from: string; path: string; folder: boolean; linkers: string[]; created?: number; inode?: string }
   | { kind: 'folder'; tool: string; path: string; removed?: true }
   | { kind: 'widget'; tool: string; path: string; before: string | null; after: string | null };
 

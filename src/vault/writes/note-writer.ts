@@ -50,6 +50,12 @@ const APPLY_ATTEMPTS = 6;
  */
 export class NoteWriter {
   private readonly lock = new WriteLock();
+  /**
+   * Whether this vault's writes keep a note's file on disk (same device and inode): learned at each
+   * text write ({@link writeExactText}); null until one was seen. Obsidian's desktop adapter writes
+   * in place; the test host and `npm start` write a new file and rename it over the note.
+   */
+  private keepsFiles: boolean | null = null;
   /** Queues force-mode writes per note, so writers in this process take turns instead of racing to retry. */
   private readonly queue = new WriteLock();
   private readonly entries: EntryWriter;
@@ -188,7 +194,8 @@ export class NoteWriter {
       withFileSystemRefusals(`'${file.path}'`, async () => {
         await assertUtf8Note(this.app.vault, writableNote(this.notes, file.path, scope));
         const { result, before, after } = await appendInPlace(this.app, file, content, ensureNewline, scope);
-        this.applied.report({ kind: 'edit', tool: 'append_note', path: file.path, before, after, created: file.stat.ctime }, scope);
+        const identity = await this.identityOnDisk(file.path);
+        this.applied.report({ kind: 'edit', tool: 'append_note', path: file.path, before, after, ...identity }, scope);
         return result;
       }),
     );
@@ -236,7 +243,8 @@ export class NoteWriter {
       }
       default: {
         const result = await withFileSystemRefusals(`'${prepared.path}'`, () => this.entries.apply(prepared, scope));
-        this.applied.report(entryChange(prepared, result, this.createdAt(result.path)), scope);
+        const identity = prepared.kind === 'create' || prepared.kind === 'move' ? await this.identityOnDisk(result.path) : {};
+        this.applied.report(entryChange(prepared, result, identity), scope);
         return result;
       }
     }
@@ -275,8 +283,10 @@ export class NoteWriter {
     return this.lock.run(file, () =>
       withFileSystemRefusals(`'${file.path}'`, async () => {
         await assertUtf8Note(this.app.vault, file);
+        // Read before the editor's text, so no await lies between reading that text and changing it.
+        const identityBefore = await this.identityOnDisk(file.path);
         const editorText = this.editors?.textOf(file.path) ?? null;
-        if (editorText !== null) return this.writeInEditor(file, write, editorText, scope);
+        if (editorText !== null) return this.writeInEditor(file, write, editorText, scope, identityBefore);
         if (hashText(write.text) === write.baseHash) {
           // A write that changes nothing: nothing is written and nothing logged, once the note is still that text.
           const current = await this.app.vault.read(file);
@@ -285,6 +295,7 @@ export class NoteWriter {
           return unchangedWrite(file.path, write.baseHash);
         }
         const box: { before?: string } = {};
+        const fileBefore = this.notes.policy.fileOf(file.path)?.id;
         await this.app.vault.process(file, (current) => {
           if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
           // Another program may have changed the file since the vault read it: compare with the bytes on disk now.
@@ -295,6 +306,11 @@ export class NoteWriter {
           box.before = current;
           return write.text;
         });
+        // Whether this vault's writes keep a note's file (Obsidian's desktop adapter writes in place; an atomic one replaces it).
+        const fileAfter = this.notes.policy.fileOf(file.path)?.id;
+        if (fileBefore !== undefined && fileAfter !== undefined) this.keepsFiles = fileBefore === fileAfter;
+        // After the write: where the file system keeps no creation time, the time read is that of the last change.
+        const identity = await this.identityOnDisk(file.path);
         this.applied.report(
           {
             kind: write.kind ?? 'edit',
@@ -302,7 +318,7 @@ export class NoteWriter {
             path: file.path,
             before: box.before ?? '',
             after: write.text,
-            created: file.stat.ctime,
+            ...identity,
           },
           scope,
         );
@@ -318,8 +334,11 @@ export class NoteWriter {
     );
   }
 
-  /** {@link writeExactText} on a note open in an editor whose text is `current`. */
-  private writeInEditor(file: TFile, write: ExactTextWrite, current: string, scope: AccessScope): WriteResult {
+  /**
+   * {@link writeExactText} on a note open in an editor whose text is `current`; `identity` is the
+   * note's identity on disk read just before (the editor saves the file later), for the log.
+   */
+  private writeInEditor(file: TFile, write: ExactTextWrite, current: string, scope: AccessScope, identity: NoteIdentity): WriteResult {
     if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
     assertWritableText(current, scope, file.path);
     guardFrontmatter(current, write.text, file.path);
@@ -329,7 +348,7 @@ export class NoteWriter {
       throw new BaseChangedError(file.path);
     if (current === write.text) return unchangedWrite(file.path, write.baseHash);
     this.applied.report(
-      { kind: write.kind ?? 'edit', tool: write.tool, path: file.path, before: current, after: write.text, created: file.stat.ctime },
+      { kind: write.kind ?? 'edit', tool: write.tool, path: file.path, before: current, after: write.text, ...identity },
       scope,
     );
     return {
@@ -377,13 +396,37 @@ export class NoteWriter {
   }
 
   /**
-   * The creation time Obsidian keeps for the file at `path` (`TFile.stat.ctime`, ms since the
-   * epoch; a write and a rename keep it, a file put there anew has its own), or undefined when no
-   * file is there. Not checked against any key: {@link noteCreated} is the checked read.
+   * What tells the note or folder at `path` apart on disk now, for the log: its creation time
+   * (`vault.adapter.stat`, ms since the epoch; a write in place and a rename keep it, a file put
+   * there anew has its own), the same read a revert makes ({@link noteCreated}, {@link folderCreated}),
+   * so the two agree to the unit (falls back to the note's cached `TFile.stat.ctime` when the adapter
+   * has no stat); and the inode of a note's file ({@link noteInode}) once this vault's writes are
+   * seen to keep a note's file ({@link keepsFiles}): where they replace it, the next write would
+   * change it, so it would tell nothing. Not checked against any key.
+   * @returns the parts known (none when nothing is there).
    */
-  private createdAt(path: string): number | undefined {
-    const file = this.app.vault.getAbstractFileByPath(path);
-    return file instanceof TFile ? file.stat.ctime : undefined;
+  private async identityOnDisk(path: string): Promise<NoteIdentity> {
+    const entry = this.app.vault.getAbstractFileByPath(path);
+    if (entry === null) return {};
+    const disk = await this.app.vault.adapter.stat(entry.path).catch(() => null);
+    const created =
+      disk && disk.type === (entry instanceof TFile ? 'file' : 'folder') ? disk.ctime : entry instanceof TFile ? entry.stat.ctime : 0;
+    const inode = entry instanceof TFile && this.keepsFiles === true ? this.noteInode(entry.path) : null;
+    return { ...(created > 0 ? { created } : {}), ...(inode !== null ? { inode } : {}) };
+  }
+
+  /**
+   * The inode of the note's file at `path` now (decimal, from NotePolicy.fileOf's `"<device>:<inode>"`,
+   * links followed), for the log and for a revert to compare with the entry's `inode`: another file
+   * there is another note, or the note written anew by a program that replaces files. The device is
+   * left out: its number is given when the volume is mounted and may differ after a restart or on
+   * another mount, while a file keeps its inode. Not checked against any key (the revert reads the
+   * note with the key's checks first, {@link noteCreated}).
+   * @returns null when it cannot be read (no desktop file system, no regular file there).
+   */
+  noteInode(path: string): string | null {
+    const id = this.notes.policy.fileOf(path)?.id;
+    return id === undefined ? null : id.slice(id.indexOf(':') + 1);
   }
 
   /**
@@ -400,6 +443,20 @@ export class NoteWriter {
     const file = writableNote(this.notes, path, scope);
     const disk = await this.app.vault.adapter.stat(file.path).catch(() => null);
     return disk?.type === 'file' ? disk.ctime : file.stat.ctime;
+  }
+
+  /**
+   * The creation time of the folder at `path`, read from disk now (`vault.adapter.stat`, ms since
+   * the epoch; a rename keeps it), so a revert of a folder's move can tell the folder there now is
+   * the one moved (activity/activity-revert.ts). Not checked against any key: the move back that
+   * follows checks the key, and refuses a folder it may not change.
+   * @returns ms since the epoch; 0 when the time is unknown; null when no folder is there.
+   */
+  async folderCreated(path: string): Promise<number | null> {
+    const folder = this.app.vault.getAbstractFileByPath(path);
+    if (!(folder instanceof TFolder)) return null;
+    const disk = await this.app.vault.adapter.stat(folder.path).catch(() => null);
+    return disk?.type === 'folder' && disk.ctime > 0 ? disk.ctime : 0;
   }
 
   /** The document of an editor showing the note at `path` (a vault path), or null when none is open. */
@@ -484,9 +541,14 @@ function indexDisagrees(path: string): ToolError {
   );
 }
 
+/** A note's (a folder's) identity on disk for the log: see NoteWriter.identityOnDisk. */
+interface NoteIdentity {
+  created?: number;
+  inode?: string;
+}
+
 /** What an applied create, folder, move or delete changed, for {@link AppliedChanges}. */
-function entryChange(prepared: Exclude<PreparedWrite, PreparedTextWrite>, result: WriteResult, created: number | undefined): AppliedChange {
-  const ctime = created === undefined ? {} : { created };
+function entryChange(prepared: Exclude<PreparedWrite, PreparedTextWrite>, result: WriteResult, ctime: NoteIdentity): AppliedChange {
   switch (prepared.kind) {
     case 'create':
       return { kind: 'create', tool: prepared.tool, path: result.path, after: prepared.proposedText, ...ctime };
@@ -506,7 +568,7 @@ function entryChange(prepared: Exclude<PreparedWrite, PreparedTextWrite>, result
         path: result.path,
         folder: prepared.folder,
         linkers: prepared.linkersRewritten ?? [],
-        ...(prepared.folder ? {} : ctime),
+        ...ctime,
       };
     case 'folder':
       return { kind: 'folder', tool: prepared.tool, path: result.path };
