@@ -130,10 +130,11 @@ interface KnownPlaces {
  * instruction name, in or around the skills folder, at or around a known target, or any folder
  * deleted or renamed) or the skills folder setting changes: an ordinary force write costs a few
  * string comparisons, one `stat` of its note, and one `stat` of each importing instruction file,
- * dot-folder memory file and rules folder (two when there are none). The named entries are found once by a pass over
- * every entry of the vault, started by the first force write's {@link ruleFor} in slices that
- * yield to the UI (the write gate's Slicer, {@link INSTRUCTION_PASS_SLICE_MS}); that write, and any
- * other made before the pass ends, waits for it, so none is let through on a partial list. They
+ * dot-folder memory file and rules folder (two when there are none). The named entries are found
+ * once by a pass over every entry of the vault, started by the first force write's
+ * {@link ruleFor} in slices that yield to the UI (the write gate's Slicer,
+ * {@link INSTRUCTION_PASS_SLICE_MS}); that write, and any other made before the pass ends, waits
+ * for it, so none is let through on a partial list. They
  * are then kept up to date from the same events, so finding the targets again (after a folder rename,
  * say) reads those few entries, never the whole vault. The plugin's 50 ms main-thread rule (issue
  * 20): one pass in one go held the main thread 30–71 ms at 100k entries; sliced, its longest
@@ -255,8 +256,8 @@ export class InstructionPlaces {
 
   /**
    * True when every path the last finding looked at on disk ({@link diskSeen}) is as it was: one
-   * `stat` each, all at once (the instruction files that import and the files they import, the
-   * dot-folder memory files and rules folders; two when the vault has none).
+   * `stat` each, all at once (the instruction files that import, the imported files Obsidian does
+   * not list, the dot-folder memory files and rules folders; two when the vault has none).
    */
   private async sameOnDisk(): Promise<boolean> {
     const adapter = this.app.vault.adapter;
@@ -390,10 +391,10 @@ export class InstructionPlaces {
       seen.set(folder, signature(stat, true));
       if (stat?.type !== 'folder') continue;
       const listing = await adapter.list(folder).catch(() => ({ files: [], folders: [] }));
-      const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-      for (const path of [...listing.files].sort(byName))
+      // In name order (UTF-16 code units), whatever order the disk lists them in.
+      for (const path of [...listing.files].sort())
         if (files.length <= MAX_RULE_FILES && path.toLowerCase().endsWith('.md')) files.push(path);
-      folders.push(...[...listing.folders].sort(byName));
+      folders.push(...[...listing.folders].sort());
     }
     return files;
   }
