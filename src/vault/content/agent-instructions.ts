@@ -15,7 +15,8 @@ export const AGENT_INSTRUCTION_FILES = ['AGENTS.md', 'AGENT.md'] as const;
  * Gemini CLI's `GEMINI.md` (geminicli.com, "Provide context with GEMINI.md files"); Qwen Code's
  * `QWEN.md` (Qwen Code's docs, "Memory": "QWEN.md in the project root"). What these agents read
  * from dot-folders (`.claude/rules/`, `.github/copilot-instructions.md`, `.cursor/rules/`) is
- * beyond every key already: no tool reaches a dot-name (docs/security.md). Only writes are held
+ * beyond every key already: no tool reaches a dot-name (docs/security.md); the notes Claude Code's
+ * `.claude/CLAUDE.md` and `.claude/rules/` import are held by InstructionPlaces. Only writes are held
  * for these; read_note serves AGENT_INSTRUCTION_FILES alone.
  */
 export const HELD_INSTRUCTION_FILES = [

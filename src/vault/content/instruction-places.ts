@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { TFile, TFolder, type App, type EventRef, type TAbstractFile } from 'obsidian';
+import { TFile, TFolder, type App, type EventRef, type Stat, type TAbstractFile } from 'obsidian';
 import { foldPath, isPathInside, parentOf } from '../paths/paths';
 import { touchesSkills } from '../skills';
 import type { HoldRule } from '../writes/write-types';
@@ -30,6 +30,38 @@ interface ReadImports {
   spellings: string[];
   /** The vault paths those name from the folders `from` (its own, and the one it really lies in), once resolved. */
   resolved?: { from: string; paths: string[] };
+}
+
+/**
+ * The project memory files Claude Code loads from the vault root's `.claude` folder when it runs
+ * there: `.claude/CLAUDE.md` ("Project memory: `./CLAUDE.md` or `./.claude/CLAUDE.md`") and every
+ * `.md` file below `.claude/rules/` ("All `.md` files are discovered recursively"), both expanding
+ * `@path` imports like a `CLAUDE.md` (code.claude.com, Claude Code "Manage Claude's memory"). Obsidian
+ * lists no dot-folder and reports no event for one, so {@link InstructionPlaces} reads them from
+ * disk through the vault's adapter and looks at them again at each force write.
+ */
+export const CLAUDE_DOT_MEMORY = '.claude/CLAUDE.md';
+/** The folder of Claude Code's project rules below the vault root ({@link CLAUDE_DOT_MEMORY}); read recursively. */
+export const CLAUDE_RULES_FOLDER = '.claude/rules';
+/**
+ * The most files below {@link CLAUDE_RULES_FOLDER} read for imports (the first in name order,
+ * folder by folder, breadth first): each is looked at (one `stat`) at every force write, so this
+ * bounds that cost. Claude Code sets no limit; a project's rules are a few dozen files at most.
+ */
+export const MAX_RULE_FILES = 64;
+/** The most folders of {@link CLAUDE_RULES_FOLDER} listed (itself first): bounds a deep tree or a link that loops back into it. */
+export const MAX_RULE_FOLDERS = 16;
+
+/**
+ * What a `stat` of a path tells {@link InstructionPlaces}' look at the disk at each force write:
+ * nothing there (`-`), a file's size and modification time, a folder (with its modification time
+ * when `folderTime`: a rules folder, whose time changes when an entry is added, removed or renamed
+ * in it).
+ */
+function signature(stat: Stat | null, folderTime: boolean): string {
+  if (stat === null) return '-';
+  if (stat.type === 'file') return `f${stat.size}:${stat.mtime}`;
+  return folderTime ? `D${stat.mtime}` : 'd';
 }
 
 /** A Windows drive or UNC path (`C:\…`, `\\server\…`): absolute, as a leading `/` is. */
@@ -84,21 +116,25 @@ interface KnownPlaces {
  * above 1) changes that file when written.
  *
  * And the files an instruction file imports (`@conventions.md` in a `CLAUDE.md`, `GEMINI.md` or
- * `QWEN.md`: agent-instructions.ts importsInstructions, instruction-imports.ts): the agent loads
- * them as instructions, so they are held like the file itself, and so are the files those import,
- * up to {@link MAX_IMPORT_HOPS} imports deep, whether or not they exist yet. Only those files are
- * read, each once until its size or modification time changes ({@link importedPlaces}), when a
- * force write asks for the rule ({@link ruleFor}).
+ * `QWEN.md`: agent-instructions.ts importsInstructions, instruction-imports.ts; or in Claude Code's
+ * `.claude/CLAUDE.md` and `.claude/rules/**.md` at the vault root, {@link CLAUDE_DOT_MEMORY}, which
+ * no tool reaches but whose imports may be notes): the agent loads them as instructions, so they
+ * are held like the file itself, and so are the files those import, up to {@link MAX_IMPORT_HOPS}
+ * imports deep, whether or not they exist yet. Only those files are read, each once until its size
+ * or modification time changes ({@link importedPlaces}), when a force write asks for the rule
+ * ({@link ruleFor}); the instruction files and the dot-folder ones are looked at on disk at each
+ * force write ({@link diskSeen}), since no event comes for a dot-folder and one may come late.
  *
  * The link targets come from the entries named like an instruction file and the skills folder's
  * tree, kept until the vault reports a create, delete or rename that may change them (a path by an
  * instruction name, in or around the skills folder, at or around a known target, or any folder
  * deleted or renamed) or the skills folder setting changes: an ordinary force write costs a few
- * string comparisons and one `stat` of its note (and, where instruction files import others, a
- * look at each imported file's size and time). The named entries are found once by a pass over
- * every entry of the vault, started by the first force write's {@link ruleFor} in slices that
- * yield to the UI (the write gate's Slicer, {@link INSTRUCTION_PASS_SLICE_MS}); that write, and any
- * other made before the pass ends, waits for it, so none is let through on a partial list. They
+ * string comparisons, one `stat` of its note, and one `stat` of each importing instruction file,
+ * dot-folder memory file and rules folder (two when there are none). The named entries are found
+ * once by a pass over every entry of the vault, started by the first force write's
+ * {@link ruleFor} in slices that yield to the UI (the write gate's Slicer,
+ * {@link INSTRUCTION_PASS_SLICE_MS}); that write, and any other made before the pass ends, waits
+ * for it, so none is let through on a partial list. They
  * are then kept up to date from the same events, so finding the targets again (after a folder rename,
  * say) reads those few entries, never the whole vault. The plugin's 50 ms main-thread rule (issue
  * 20): one pass in one go held the main thread 30–71 ms at 100k entries; sliced, its longest
@@ -145,6 +181,15 @@ export class InstructionPlaces {
   private importChanges = 0;
   /** The import paths of each file read for them, by vault path ({@link importedPlaces}); only the files of the last finding are kept. */
   private readImports = new Map<string, ReadImports>();
+  /**
+   * What the last finding of {@link imported} saw on disk ({@link signature}), by vault path: each
+   * file it looked at for imports (there or not), and the rules folders it listed. {@link ruleFor}
+   * looks at them again before it trusts {@link importsFound}: no vault event comes for a dot-folder,
+   * and a change on disk may come before its event.
+   */
+  private diskSeen = new Map<string, string>();
+  /** The dot-folder memory files ({@link CLAUDE_DOT_MEMORY}, rules) the last finding read, for the link checks of {@link holds}. */
+  private dotMemory: string[] = [];
   private readonly refs: EventRef[] = [];
 
   /** @param app the Obsidian app (vault entries and events). @param policy the vault's path policy (links, disk files). */
@@ -193,14 +238,39 @@ export class InstructionPlaces {
    */
   async ruleFor(skillsFolder: string, pacer?: Pacer): Promise<HoldRule> {
     await (this.pass ??= this.readEntries(pacer));
+    if (this.importsFound !== null && !(await this.sameOnDisk())) {
+      this.importsFound = null;
+      this.importChanges++;
+    }
     if (this.importsFound === null) {
       const changes = this.importChanges;
-      const { held, looked } = await this.importedPlaces(this.knownFor(skillsFolder).named);
+      const { held, looked, seen, memory } = await this.importedPlaces(this.knownFor(skillsFolder).named);
       this.imported = held;
       this.importedFolded = held.map(foldPath);
+      this.dotMemory = memory;
+      this.diskSeen = seen;
       if (changes === this.importChanges) this.importsFound = looked;
     }
     return (path) => this.holds(path, skillsFolder);
+  }
+
+  /**
+   * True when every path the last finding looked at on disk ({@link diskSeen}) is as it was: one
+   * `stat` each, all at once (the instruction files that import, the imported files Obsidian does
+   * not list, the dot-folder memory files and rules folders; two when the vault has none).
+   */
+  private async sameOnDisk(): Promise<boolean> {
+    const adapter = this.app.vault.adapter;
+    const seen = [...this.diskSeen];
+    const now = await Promise.all(
+      seen.map(([path, was]) =>
+        adapter.stat(path).then(
+          (stat) => signature(stat, was.startsWith('D')),
+          () => '-',
+        ),
+      ),
+    );
+    return seen.every(([, was], i) => now[i] === was);
   }
 
   /**
@@ -244,32 +314,44 @@ export class InstructionPlaces {
       if (this.importedFolded.some((place) => isPathInside(folded, place))) return true;
     }
     // Two trusted links out of the vault may reach one place: the skills folder's, an instruction file's.
-    if (this.policy.sharesOutsidePlace(path, [skillsFolder, ...known.named, ...this.imported])) return true;
+    if (this.policy.sharesOutsidePlace(path, [skillsFolder, ...known.named, ...this.dotMemory, ...this.imported])) return true;
     return this.isHardLinkOfInstructions(path, known);
   }
 
   /**
-   * The vault paths the instruction files among `named` import ({@link importsInstructions}),
-   * and those import, up to {@link MAX_IMPORT_HOPS} imports from the instruction file, each also
-   * where it really lies when a symbolic link inside the vault leads there. A file is read only
-   * when it is new to {@link readImports} or its size or modification time changed, and only when
-   * it is at most {@link MAX_IMPORTING_FILE_BYTES} (Claude Code skips a larger one); a file that
-   * cannot be read imports nothing.
+   * The vault paths the instruction files among `named` import ({@link importsInstructions}), and
+   * the dot-folder memory files ({@link dotMemoryFiles}), and those import, up to
+   * {@link MAX_IMPORT_HOPS} imports from the instruction file, each also where it really lies when
+   * a symbolic link inside the vault leads there. A file is read only when it is new to
+   * {@link readImports} or its size or modification time on disk changed, and only when it is at
+   * most {@link MAX_IMPORTING_FILE_BYTES} (Claude Code skips a larger one); a file that cannot be
+   * read imports nothing.
    * @param named vault paths of the files named like an instruction file (KnownPlaces.named).
    * @returns `held`: the imported vault paths, existing or not (an import names where a file will
-   *   be read from); `looked`: those and the files read, folded ({@link importsFound}).
+   *   be read from); `looked`: those and the files read, folded ({@link importsFound}); `seen`: what
+   *   the disk showed of each path looked at ({@link diskSeen}); `memory`: the dot-folder memory files read.
    */
-  private async importedPlaces(named: readonly string[]): Promise<{ held: string[]; looked: Set<string> }> {
+  private async importedPlaces(
+    named: readonly string[],
+  ): Promise<{ held: string[]; looked: Set<string>; seen: Map<string, string>; memory: string[] }> {
     const held = new Set<string>();
     const expanded = new Set<string>();
     const kept = new Map<string, ReadImports>();
-    let layer = named.filter((path) => importsInstructions(path));
+    const seen = new Map<string, string>();
+    const memory = await this.dotMemoryFiles(seen);
+    let layer = [...named.filter((path) => importsInstructions(path)), ...memory];
     for (let hop = 1; hop <= MAX_IMPORT_HOPS && layer.length > 0; hop++) {
       const next: string[] = [];
-      for (const path of layer) {
-        if (expanded.has(foldPath(path))) continue;
-        expanded.add(foldPath(path));
-        for (const target of await this.importsOf(path, kept)) {
+      const fresh = layer.filter((path) => {
+        const folded = foldPath(path);
+        if (expanded.has(folded)) return false;
+        expanded.add(folded);
+        return true;
+      });
+      // One layer's files are looked at together: each may wait on the disk.
+      const found = await Promise.all(fresh.map((path) => this.importsOf(path, kept, seen, hop === 1)));
+      for (const targets of found) {
+        for (const target of targets) {
           if (held.has(target)) continue;
           held.add(target);
           next.push(target);
@@ -284,31 +366,78 @@ export class InstructionPlaces {
     }
     this.readImports = kept;
     const looked = new Set([...held, ...kept.keys()].map(foldPath));
-    return { held: [...held], looked };
+    const read = memory.filter((path) => kept.has(path));
+    return { held: [...held], looked, seen, memory: read };
+  }
+
+  /**
+   * The dot-folder memory files Claude Code loads when run in the vault's folder:
+   * {@link CLAUDE_DOT_MEMORY} and the `.md` files below {@link CLAUDE_RULES_FOLDER}, found by listing
+   * it on disk (the vault's adapter: Obsidian lists no dot-folder), breadth first in name order, up
+   * to {@link MAX_RULE_FOLDERS} folders and {@link MAX_RULE_FILES} files; a folder that cannot be
+   * listed adds nothing. A `.claude` that is a link (out of the vault too) is read through, as
+   * Claude Code reads it: only the vault paths its files import are held, nothing of it is served.
+   * Records each rules folder's {@link signature} in `seen` (the files are recorded as
+   * {@link importsOf} reads them).
+   * @returns vault paths, existing or not ({@link CLAUDE_DOT_MEMORY} always).
+   */
+  private async dotMemoryFiles(seen: Map<string, string>): Promise<string[]> {
+    const adapter = this.app.vault.adapter;
+    const files = [CLAUDE_DOT_MEMORY];
+    const folders = [CLAUDE_RULES_FOLDER];
+    for (let listed = 0; folders.length > 0 && listed < MAX_RULE_FOLDERS && files.length <= MAX_RULE_FILES; listed++) {
+      const folder = folders.shift() as string;
+      const stat = await adapter.stat(folder).catch(() => null);
+      seen.set(folder, signature(stat, true));
+      if (stat?.type !== 'folder') continue;
+      const listing = await adapter.list(folder).catch(() => ({ files: [], folders: [] }));
+      // In name order (UTF-16 code units), whatever order the disk lists them in.
+      for (const path of [...listing.files].sort())
+        if (files.length <= MAX_RULE_FILES && path.toLowerCase().endsWith('.md')) files.push(path);
+      folders.push(...[...listing.folders].sort());
+    }
+    return files;
   }
 
   /**
    * The vault paths the file at `path` imports, resolved from its folder and, when a link inside
    * the vault leads it elsewhere, from the folder it really lies in (Claude Code resolves from the
    * real folder); an import outside the vault (`~/…`, an absolute path elsewhere, `../` above the
-   * root) names nothing here. Keeps what it read of the file in `kept`.
+   * root) names nothing here. Keeps what it read of the file in `kept`. An instruction file itself
+   * (`watch`), and a path Obsidian does not list (a dot-folder's file, or one not loaded yet: no
+   * vault event will come for it), is looked at on disk (the vault's adapter's `stat` and `read`,
+   * not Obsidian's cache: a change on disk may come before its event) and what the disk showed
+   * recorded in `seen` ({@link signature}, {@link diskSeen}); the files they import that Obsidian
+   * lists are read as Obsidian has them and followed by vault events.
    */
-  private async importsOf(path: string, kept: Map<string, ReadImports>): Promise<string[]> {
-    const file = this.policy.entryAt(path);
-    if (!(file instanceof TFile) || file.stat.size > MAX_IMPORTING_FILE_BYTES) return [];
-    let read = kept.get(file.path) ?? this.readImports.get(file.path);
-    if (read === undefined || read.mtime !== file.stat.mtime || read.size !== file.stat.size) {
+  private async importsOf(path: string, kept: Map<string, ReadImports>, seen: Map<string, string>, watch: boolean): Promise<string[]> {
+    const entry = this.policy.entryAt(path);
+    if (entry instanceof TFolder) return [];
+    const at = entry?.path ?? path;
+    const adapter = this.app.vault.adapter;
+    const file = entry instanceof TFile && !watch ? entry : null;
+    let stat: { size: number; mtime: number };
+    if (file !== null) stat = file.stat;
+    else {
+      const onDisk = await adapter.stat(at).catch(() => null);
+      seen.set(at, signature(onDisk, false));
+      if (onDisk?.type !== 'file') return [];
+      stat = onDisk;
+    }
+    if (stat.size > MAX_IMPORTING_FILE_BYTES) return [];
+    let read = kept.get(at) ?? this.readImports.get(at);
+    if (read === undefined || read.mtime !== stat.mtime || read.size !== stat.size) {
       let text: string;
       try {
-        text = await this.app.vault.cachedRead(file);
+        text = file === null ? await adapter.read(at) : await this.app.vault.cachedRead(file);
       } catch {
         return [];
       }
-      read = { mtime: file.stat.mtime, size: file.stat.size, spellings: importPathsIn(text) };
+      read = { mtime: stat.mtime, size: stat.size, spellings: importPathsIn(text) };
     }
-    kept.set(file.path, read);
-    const folders = new Set([parentOf(file.path)]);
-    const real = this.policy.realPathOf(file.path);
+    kept.set(at, read);
+    const folders = new Set([parentOf(at)]);
+    const real = this.policy.realPathOf(at);
     if (real !== null) folders.add(parentOf(real));
     const from = [...folders].join('\u0000');
     if (read.resolved?.from !== from) {
@@ -426,6 +555,7 @@ export class InstructionPlaces {
     };
     collect(this.policy.entryAt(known.folder));
     for (const target of [...known.targets, ...this.imported]) collect(this.policy.entryAt(target));
+    candidates.push(...this.dotMemory);
     return candidates.some((candidate) => candidate !== path && this.policy.fileOf(candidate)?.id === file.id);
   }
 }
