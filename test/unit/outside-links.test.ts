@@ -330,6 +330,60 @@ describe('OutsideLinks.linkTargetOf and fileOf: what a link names and which disk
     links.close();
   });
 
+  test('placeNow judges a trusted link re-pointed or made since a lookup by its target now, for the write and for later lookups', async () => {
+    env = await makeEnv();
+    const root = nodePath.dirname(env.vault);
+    const other = nodePath.join(root, 'other');
+    await fsp.mkdir(other);
+    await fsp.writeFile(nodePath.join(other, 'Note.md'), 'other\n');
+    // In the new target, a link back into the old one: out of what the trusted link now leads to.
+    await fsp.symlink(nodePath.join(env.outside, 'Sub'), nodePath.join(other, 'Sub'), 'dir');
+    const links = new OutsideLinks(env.app as never, () => ['LinkedDir', 'Later']);
+    const inPlace = { outside: false, alias: null };
+    const outside = { outside: true, alias: null };
+    expect(links.placeOf('LinkedDir/Sub/Inner.md')).toEqual(inPlace);
+    expect(links.placeNow('LinkedDir/Sub/Inner.md')).toEqual({ entry: 'file', place: inPlace, names: 1 });
+    // Nothing there yet: `Later` trusts nothing.
+    expect(links.placeNow('Later/Secret.md')).toEqual({ entry: 'none', place: inPlace, names: 0 });
+    // Re-pointed (`ln -sfn`) and made with no vault event.
+    await fsp.rm(nodePath.join(env.vault, 'LinkedDir'));
+    await fsp.symlink(other, nodePath.join(env.vault, 'LinkedDir'), 'dir');
+    await fsp.symlink(env.outside, nodePath.join(env.vault, 'Later'), 'dir');
+    expect(links.placeNow('LinkedDir/Sub/Inner.md')).toEqual({ entry: 'file', place: outside, names: 1 });
+    expect(links.placeNow('LinkedDir/Sub/new.md')).toEqual({ entry: 'none', place: outside, names: 0 });
+    expect(links.placeNow('LinkedDir/Note.md')).toEqual({ entry: 'file', place: inPlace, names: 1 });
+    expect(links.placeNow('Later/Secret.md')).toEqual({ entry: 'file', place: inPlace, names: 1 });
+    // The targets cached for lookups were seen to be stale: lookups judge by the new ones too.
+    expect(links.placeOf('LinkedDir/Sub/new.md')).toEqual(outside);
+    links.close();
+  });
+
+  test('placeNow resolves only the trusted links on the way: none for a write elsewhere, the one covering it once', async () => {
+    env = await makeEnv();
+    await fsp.symlink(nodePath.join(env.outside, 'Sub'), nodePath.join(env.vault, 'SubLink'), 'dir');
+    await fsp.mkdir(nodePath.join(env.vault, 'Skills'));
+    await fsp.symlink(nodePath.join(env.outside, 'Sub'), nodePath.join(env.vault, 'Skills', 'tools'), 'dir');
+    const links = new OutsideLinks(env.app as never, () => ['LinkedDir', 'SubLink', 'Skills/tools']);
+    expect(links.placeOf('Deep/a/b/n0.md').outside).toBe(false);
+    expect(links.placeOf('LinkedDir/Secret.md').outside).toBe(false);
+    const realpaths = jest.spyOn(fs.realpathSync, 'native');
+    try {
+      const callsFor = (path: string): number => {
+        realpaths.mockClear();
+        links.placeNow(path);
+        return realpaths.mock.calls.length;
+      };
+      expect(callsFor('Deep/a/b/n0.md')).toBe(0);
+      expect(callsFor('Deep/a/b/free.md')).toBe(0);
+      // The trusted link (its target and the dangling-link test, one call) and the entry's own real path.
+      expect(callsFor('LinkedDir/Secret.md')).toBe(2);
+      expect(callsFor('SubLink/new.md')).toBe(2);
+    } finally {
+      realpaths.mockRestore();
+      links.close();
+    }
+  });
+
   test('two trusted links out reaching one place share it, for existing and new paths, at and below; untrusted or in-vault paths never', async () => {
     env = await makeEnv();
     let trusted = ['LinkedDir', 'SubLink', 'Skills/tools'];
