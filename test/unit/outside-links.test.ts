@@ -190,6 +190,46 @@ describe('OutsideLinks', () => {
     }
   });
 
+  it('drops the answers of a file below a trusted link that the vault reports modified, whatever event or setting came before, without a pass over the cache', async () => {
+    env = await makeEnv();
+    let trusted = ['LinkedDir'];
+    const links = new OutsideLinks(env.app as never, () => trusted);
+    const cache = (links as unknown as { cache: Map<string, unknown> }).cache;
+    const root = nodePath.dirname(env.vault);
+    const passwd = nodePath.join(root, 'passwd');
+    await fsp.writeFile(nodePath.join(env.outside, 'Other.md'), 'other\n');
+    /** Replaces the file at `rel` in the outside folder by a link to the passwd file (a sync tool's rename over it) and reports a modify. */
+    const swap = async (rel: string): Promise<void> => {
+      await fsp.rm(nodePath.join(env.outside, rel));
+      await fsp.symlink(passwd, nodePath.join(env.outside, rel), 'file');
+      env.app.vault.trigger('modify', { path: `LinkedDir/${rel}` });
+    };
+    try {
+      for (let i = 0; i < 50; i++) links.placeOf(`Deep/a/b/missing-${i}.md`);
+      expect(links.placeOf('LinkedDir/Secret.md').outside).toBe(false);
+      const keys = jest.spyOn(cache, 'keys');
+      await swap('Secret.md');
+      expect(keys).not.toHaveBeenCalled();
+      expect(links.placeOf('LinkedDir/Secret.md').outside).toBe(true);
+      // Any create, delete or rename in the vault between the lookup and the modify.
+      expect(links.placeOf('LinkedDir/Other.md').outside).toBe(false);
+      env.app.vault.trigger('create', env.app.vault.getAbstractFileByPath('Deep/a/b/n0.md'));
+      keys.mockClear();
+      await swap('Other.md');
+      expect(keys).not.toHaveBeenCalled();
+      expect(links.placeOf('LinkedDir/Other.md').outside).toBe(true);
+      // The trusted list emptied, then given back, with the modify in between.
+      expect(links.placeOf('LinkedDir/Sub/Inner.md').outside).toBe(false);
+      trusted = [];
+      expect(links.placeOf('Deep/a/b/n1.md').outside).toBe(false);
+      await swap('Sub/Inner.md');
+      trusted = ['LinkedDir'];
+      expect(links.placeOf('LinkedDir/Sub/Inner.md').outside).toBe(true);
+    } finally {
+      links.close();
+    }
+  });
+
   it('forgets the answers below a renamed or deleted folder', async () => {
     env = await makeEnv();
     const links = new OutsideLinks(env.app as never, () => []);

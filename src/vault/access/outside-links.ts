@@ -30,8 +30,10 @@ import { isPathInside, lexicalVaultPath } from '../paths/paths';
  * state. An adapter that is not a FileSystemAdapter (no disk paths) has no links: nothing is outside.
  */
 export class OutsideLinks {
-  /** Vault path → where it really lies ({@link EntryPlace}). */
+  /** Vault path → where it really lies ({@link EntryPlace}); under `path\u0000real…` when trusted links cover it (their real targets). */
   private readonly cache = new Map<string, EntryPlace>();
+  /** Vault path → its keys in {@link cache} that carry trusted links' targets, so a modify drops them without a pass over the cache. */
+  private readonly widened = new Map<string, Set<string>>();
   /** Answers the cache may hold before it starts over: {@link MAX_CACHED_PATHS}, or twice the vault's entries when more. */
   private limit = MAX_CACHED_PATHS;
   /** Real path of the vault folder, resolved on first use. */
@@ -62,11 +64,14 @@ export class OutsideLinks {
     this.refs.push(app.vault.on('modify', (file) => this.forgetFile(file.path)));
   }
 
-  /** Drops the cached answers for the file at `path` alone (its keys with and without trusted links) and its folder's listing. */
+  /**
+   * Drops the cached answers for the file at `path` alone (its keys with and without trusted
+   * links, whatever the trusted list is now: one Map lookup each, not a pass over the cache) and its folder's listing.
+   */
   private forgetFile(path: string): void {
     this.cache.delete(path);
-    if (this.cache.size > 0 && this.trusted !== null && this.trusted.links.length > 0)
-      for (const key of [...this.cache.keys()]) if (key.startsWith(`${path}\u0000`)) this.cache.delete(key);
+    for (const key of this.widened.get(path) ?? []) this.cache.delete(key);
+    this.widened.delete(path);
     const slash = path.lastIndexOf('/');
     this.listings.delete(slash === -1 ? '' : path.slice(0, slash));
   }
@@ -104,9 +109,17 @@ export class OutsideLinks {
     // Paths come from callers (any string a tool or URI names): keep the cache bounded, with room for every vault entry.
     if (this.cache.size >= this.limit) {
       this.limit = Math.max(MAX_CACHED_PATHS, 2 * this.app.vault.getAllLoadedFiles().length);
-      if (this.cache.size >= this.limit) this.cache.clear();
+      if (this.cache.size >= this.limit) {
+        this.cache.clear();
+        this.widened.clear();
+      }
     }
     this.cache.set(key, place);
+    if (key !== path) {
+      const keys = this.widened.get(path);
+      if (keys === undefined) this.widened.set(path, new Set([key]));
+      else keys.add(key);
+    }
     return place;
   }
 
@@ -247,7 +260,10 @@ export class OutsideLinks {
   private forget(path: string): void {
     for (const key of [...this.cache.keys()]) {
       const keyPath = key.split('\u0000', 1)[0] ?? key;
-      if (keyPath === path || keyPath.startsWith(`${path}/`)) this.cache.delete(key);
+      if (keyPath === path || keyPath.startsWith(`${path}/`)) {
+        this.cache.delete(key);
+        if (key !== keyPath) this.widened.delete(keyPath);
+      }
     }
     const slash = path.lastIndexOf('/');
     this.listings.delete(slash === -1 ? '' : path.slice(0, slash));
