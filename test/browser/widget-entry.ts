@@ -1,26 +1,17 @@
 /**
  * Browser entry for the widget test: a host Plugin with the real `vault-mcp-widget` code block
- * processor (registerWidgetBlocks) over an in-memory widget source whose queries run through
- * the real query_notes engine (parseNotesQuery + runNotesQuery) on fixed note facts. A note
+ * processor (registerWidgetBlocks, set up by widget-page.ts) over an in-memory widget source
+ * whose queries run through the real query_notes engine (parseNotesQuery + runNotesQuery) on
+ * fixed note facts. A note
  * rendered into `#note` holds one widget block; the page's post processors turn it into the
  * sandboxed frame. The widget itself records, inside its frame, what it received and whether
  * it could reach the parent page or the network (`window.vaultMcpWidgetPort`: a local HTTP
  * server the test started). `window.vaultMcpWidget` exposes the context to unload the section.
  */
-import type { App, PluginManifest } from 'obsidian';
-import { createHostElement } from '../host/dom';
-import { HostPostProcessorContext } from '../host/markdown-render-child';
-import { Plugin } from '../host/plugin';
 import { runNotesQuery, type NoteFacts } from '../../src/search/query-notes/evaluate';
 import { parseNotesQuery } from '../../src/search/query-notes/parse';
-import { registerWidgetBlocks, type WidgetSource } from '../../src/ui/widgets/widget-block';
-
-declare global {
-  interface Window {
-    vaultMcpWidgetPort: number;
-    vaultMcpWidget: { ctx: HostPostProcessorContext; changed: () => void };
-  }
-}
+import type { WidgetSource } from '../../src/ui/widgets/widget-block';
+import { renderWidgetNote } from './widget-page';
 
 const QUERY = 'WHERE tags contains "book" SORT rating desc COLUMNS title, author, status, rating';
 
@@ -122,26 +113,12 @@ async function main(): Promise<void> {
       return () => (dataChanged = null);
     },
   };
-  const manifest: PluginManifest = {
-    id: 'vault-mcp',
-    name: 'Vault MCP',
-    version: '0.1.0',
-    minAppVersion: '1.11.4',
-    description: '',
-    author: '',
-  };
-  const plugin = new (class extends Plugin {})({} as App, manifest);
-  registerWidgetBlocks(plugin as unknown as import('obsidian').Plugin, source);
-
-  // A host element first: it installs Obsidian's DOM helpers (createEl, ...) on this page.
-  const note = createHostElement('div', 'markdown-preview-section');
-  document.getElementById('note')!.appendChild(note);
-  note.createEl('h1', { text: 'Reading' });
-  note.createEl('p', { text: 'What I am reading this autumn, drawn by a widget from the notes tagged #book.' });
-  for (const id of ['reading-board', 'no-such-widget'])
-    note.createEl('pre').createEl('code', { cls: 'language-vault-mcp-widget', text: `${id}\n` });
-  const ctx = new HostPostProcessorContext('Reading.md');
-  for (const processor of plugin.markdownPostProcessors) await processor(note, ctx);
+  const ctx = await renderWidgetNote(source, 'Reading.md', (note) => {
+    note.createEl('h1', { text: 'Reading' });
+    note.createEl('p', { text: 'What I am reading this autumn, drawn by a widget from the notes tagged #book.' });
+    for (const id of ['reading-board', 'no-such-widget'])
+      note.createEl('pre').createEl('code', { cls: 'language-vault-mcp-widget', text: `${id}\n` });
+  });
   window.vaultMcpWidget = { ctx, changed: () => dataChanged?.() };
 }
 

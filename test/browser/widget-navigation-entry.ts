@@ -1,24 +1,14 @@
 /**
  * Browser entry for the widget navigation test: the real `vault-mcp-widget` code block processor
- * (registerWidgetBlocks) over an in-memory source, with two widgets that do what the verifier's
- * widget did: on their first data they navigate their own frame to a local HTTP server
+ * (registerWidgetBlocks, set up by widget-page.ts) over an in-memory source, with two widgets
+ * that do what the verifier's widget did: on their first data they navigate their own frame to a local HTTP server
  * (`window.vaultMcpWidgetPort`) with the data in the address. `leaky` goes to a page that loads
  * completely; `slow` to a page whose response never ends (so its frame never fires a second
  * `load`). Both remote pages report every message they receive back to the server.
  * `window.vaultMcpWidget.changed()` plays a note change.
  */
-import type { App, PluginManifest } from 'obsidian';
-import { createHostElement } from '../host/dom';
-import { HostPostProcessorContext } from '../host/markdown-render-child';
-import { Plugin } from '../host/plugin';
-import { registerWidgetBlocks, type WidgetSource } from '../../src/ui/widgets/widget-block';
-
-declare global {
-  interface Window {
-    vaultMcpWidgetPort: number;
-    vaultMcpWidget: { ctx: HostPostProcessorContext; changed: () => void };
-  }
-}
+import type { WidgetSource } from '../../src/ui/widgets/widget-block';
+import { renderWidgetNote } from './widget-page';
 
 const QUERY = 'WHERE status exists COLUMNS status, secretfield LIMIT 1000';
 
@@ -50,24 +40,12 @@ async function main(): Promise<void> {
       return () => listeners.delete(listener);
     },
   };
-  const manifest: PluginManifest = {
-    id: 'vault-mcp',
-    name: 'Vault MCP',
-    version: '0.1.0',
-    minAppVersion: '1.11.4',
-    description: '',
-    author: '',
-  };
-  const plugin = new (class extends Plugin {})({} as App, manifest);
-  registerWidgetBlocks(plugin as unknown as import('obsidian').Plugin, source);
-  const note = createHostElement('div', 'markdown-preview-section');
-  document.getElementById('note')!.appendChild(note);
-  for (const id of ['leaky', 'slow']) {
-    const holder = note.createDiv({ attr: { id: `holder-${id}` } });
-    holder.createEl('pre').createEl('code', { cls: 'language-vault-mcp-widget', text: `${id}\n` });
-  }
-  const ctx = new HostPostProcessorContext('Notes/board.md');
-  for (const processor of plugin.markdownPostProcessors) await processor(note, ctx);
+  const ctx = await renderWidgetNote(source, 'Notes/board.md', (note) => {
+    for (const id of ['leaky', 'slow']) {
+      const holder = note.createDiv({ attr: { id: `holder-${id}` } });
+      holder.createEl('pre').createEl('code', { cls: 'language-vault-mcp-widget', text: `${id}\n` });
+    }
+  });
   window.vaultMcpWidget = { ctx, changed: () => listeners.forEach((l) => l()) };
 }
 

@@ -8,6 +8,7 @@ import { defaultSettings, type VaultMcpSettings } from '../../src/settings/setti
 import { ALL_TOOLS } from '../../src/tools/registry';
 import type { IndexStorage } from '../../src/search/search-index';
 import { memoryIndexStorage } from './memory-index-storage';
+import { PLUGIN_MANIFEST } from '../fixtures/plugin-manifest';
 import { REGISTRY_DIR_ENV } from '../../src/server/vaults/vault-registry';
 
 export { connectClient } from './connect-client';
@@ -79,16 +80,6 @@ export interface BootedPlugin<P extends BootablePlugin = BootablePlugin> {
   stop(): Promise<void>;
 }
 
-const MANIFEST: O.PluginManifest = {
-  id: 'vault-mcp',
-  name: 'Vault MCP',
-  version: '0.1.0',
-  minAppVersion: '1.11.4',
-  description: 'Vault MCP',
-  author: 'Vault MCP',
-  isDesktopOnly: true,
-};
-
 /**
  * Seeds settings and one key (token in the host's SecretStorage), enables the plugin in a
  * host app over `vaultPath` as Obsidian would (onload, then layout ready), and waits until
@@ -151,7 +142,7 @@ export async function bootPlugin<P extends BootablePlugin>(
       this.settings.server.port = options.port ?? 0;
     }
   }
-  const plugin = (await loadPluginInHost(app, Bootable as never, MANIFEST)) as P;
+  const plugin = (await loadPluginInHost(app, Bootable as never, PLUGIN_MANIFEST)) as P;
   const status = await waitForServer(plugin);
   if (options.waitForIndex !== false && status.state === 'listening') await plugin.search.whenBuilt();
   const stop = async (): Promise<void> => {

@@ -1,4 +1,5 @@
 import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
@@ -74,10 +75,42 @@ export function writeEnvPerBlock(source: string, options: Partial<BootOptions> =
  * @throws what booting or connecting throws, after undoing what was started and calling `remove`.
  */
 export async function bootWriteEnvIn(dir: string, options: Partial<BootOptions>, remove: () => Promise<void>): Promise<WriteEnv> {
+  return bootEnvIn(dir, { mode: 'force', allowWrites: true, ...options }, remove);
+}
+
+/**
+ * Writes `files` into `<root>/vault`, `root` a new temp folder named after `prefix` (a folder
+ * beside the vault may stand for a place outside it), lets `prepare(vault, root)` change the disk
+ * (links, files too large to list), then boots the plugin on the vault with `options` as given
+ * (bootPlugin's defaults otherwise: a propose key, no write tools) and connects one client. Its
+ * done() closes the client, stops the plugin and removes `root`.
+ * @throws what writing, preparing, booting or connecting throws, after removing `root`.
+ */
+export async function bootFilesEnv(
+  prefix: string,
+  files: Record<string, string | Buffer>,
+  options: Partial<BootOptions> = {},
+  prepare?: (vault: string, root: string) => Promise<void>,
+): Promise<WriteEnv & { root: string }> {
+  const root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), prefix));
+  const vault = nodePath.join(root, 'vault');
+  const remove = (): Promise<void> => fsp.rm(root, { recursive: true, force: true });
+  try {
+    await writeVaultFiles(vault, files);
+    await prepare?.(vault, root);
+  } catch (err) {
+    await remove();
+    throw err;
+  }
+  return { ...(await bootEnvIn(vault, options, remove)), root };
+}
+
+/** {@link bootWriteEnvIn} with `options` passed to bootPlugin as they are. */
+async function bootEnvIn(dir: string, options: Partial<BootOptions>, remove: () => Promise<void>): Promise<WriteEnv> {
   let booted: BootedPlugin<VaultMcpPlugin> | undefined;
   let client: Client;
   try {
-    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, mode: 'force', allowWrites: true, ...options });
+    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: dir, ...options });
     client = await connectClient(booted.url, booted.token);
   } catch (err) {
     await booted?.stop();

@@ -8,7 +8,7 @@ import VaultMcpPlugin from '../../src/main';
 import { INDEX_FORMAT, partSum } from '../../src/search/engine/index-file';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
-import type * as O from 'obsidian';
+import { PLUGIN_MANIFEST } from '../fixtures/plugin-manifest';
 import { createHostApp, loadPluginInHost, Notice, simulateExternalSettingsChange, unloadPluginInHost } from '../host';
 
 type Copy = Awaited<ReturnType<typeof copyToTemp>>;
@@ -261,15 +261,6 @@ describe('the plugin disabled while a call runs', () => {
 
 describe('damaged plugin files are kept aside with a Notice, and the plugin loads (twice)', () => {
   const PLUGIN_DIR = '.obsidian/plugins/vault-mcp';
-  const MANIFEST: O.PluginManifest = {
-    id: 'vault-mcp',
-    name: 'Vault MCP',
-    version: '0.1.0',
-    minAppVersion: '1.11.4',
-    description: 'Vault MCP',
-    author: 'Vault MCP',
-    isDesktopOnly: true,
-  };
   let copy: Copy;
   const pluginDir = (): string => nodePath.join(copy.dir, PLUGIN_DIR);
   const kept = async (name: string): Promise<string[]> => (await fsp.readdir(pluginDir())).filter((n) => n.startsWith(`${name}.corrupt-`));
@@ -295,7 +286,7 @@ describe('damaged plugin files are kept aside with a Notice, and the plugin load
   async function loadOnce(): Promise<{ notices: string[]; state: string; keys: number }> {
     Notice.clear();
     const app = await createHostApp({ vaultPath: copy.dir });
-    const plugin = await loadPluginInHost(app, OnFreePort, MANIFEST);
+    const plugin = await loadPluginInHost(app, OnFreePort, PLUGIN_MANIFEST);
     for (let i = 0; i < 200 && plugin.server.getStatus().state === 'stopped'; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     const state = plugin.server.getStatus().state;
     const keys = plugin.settings.keys.length;
@@ -334,7 +325,7 @@ describe('damaged plugin files are kept aside with a Notice, and the plugin load
       JSON.stringify({ server: { port: 28111 }, access: { quarantine: ['Secret'] } }),
     );
     const app = await createHostApp({ vaultPath: copy.dir });
-    const plugin = await loadPluginInHost(app, OnFreePort, MANIFEST);
+    const plugin = await loadPluginInHost(app, OnFreePort, PLUGIN_MANIFEST);
     await fsp.writeFile(nodePath.join(pluginDir(), 'data.json'), '{"server": {"po');
     await simulateExternalSettingsChange(plugin);
     expect(plugin.settings.access.quarantine).toEqual(['Secret']);

@@ -162,6 +162,20 @@ describe('issue 12.1: entries whose real path is outside the vault are quarantin
     expect(await searchPaths(env.client, 'passwdsecretword')).toEqual([]);
   });
 
+  test('a note below a trusted link replaced by a link further out is quarantined, also when a sync brings another change with it', async () => {
+    env = await boot({ configure: (settings) => void (settings.access.trustedSymlinks = ['LinkedDir']) });
+    expect((await call(env.client, 'read_note', { path: 'LinkedDir/Secret' })).path).toBe('LinkedDir/Secret.md');
+    // Replaced in place, as `ln -s … tmp && mv -f tmp file` or a sync tool's rename over it does, in one sync with a new note.
+    await fsp.writeFile(nodePath.join(env.vault, 'Inside', 'Other.md'), 'X\n');
+    const tmp = nodePath.join(env.outsideDir, 'Secret.md.tmp-link');
+    await fsp.symlink(env.outsideFile, tmp, 'file');
+    await fsp.rename(tmp, nodePath.join(env.outsideDir, 'Secret.md'));
+    await env.booted.app.vault.syncFromDisk();
+    const read = await attempt(env.client, 'read_note', { path: 'LinkedDir/Secret' });
+    expect(read.ok).toBe(false);
+    expect(JSON.stringify(read)).not.toContain('passwdsecretword');
+  });
+
   test('a link inside a trusted folder that leads further out stays quarantined', async () => {
     env = await boot({ configure: (settings) => void (settings.access.trustedSymlinks = ['LinkedDir']) });
     const deeper = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-deeper-'));

@@ -7,12 +7,11 @@
  * (docs/security.md, Skills).
  */
 import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import VaultMcpPlugin from '../../src/main';
-import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
-import { call, callError, writeVaultFiles } from '../harness/write-helpers';
+import type VaultMcpPlugin from '../../src/main';
+import type { BootedPlugin } from '../harness/boot-plugin';
+import { bootFilesEnv, call, callError, type WriteEnv } from '../harness/write-helpers';
 
 const FILES: Record<string, string> = {
   'Personal/Therapy notes.md': '---\naccess: private\n---\nSECRET-MARK therapy\n',
@@ -27,33 +26,27 @@ const FILES: Record<string, string> = {
 };
 
 describe('skill_read: a skill file behind a link is judged where it really lies', () => {
+  let env: WriteEnv | undefined;
   let booted: BootedPlugin<VaultMcpPlugin>;
   let client: Client;
-  let root: string;
 
   const missing = (file: string): string => `No file '${file}' in skill 'demo'; call skill_read with id 'demo' for the files it has.`;
 
   beforeAll(async () => {
-    root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'skill-file-links-'));
-    const vault = nodePath.join(root, 'vault');
-    await writeVaultFiles(vault, FILES);
-    const refs = nodePath.join(vault, 'Skills/demo/refs');
-    await fsp.symlink('../../../Personal/Therapy notes.md', nodePath.join(refs, 'therapy.txt'), 'file');
-    await fsp.symlink('../../../Personal/Barred.md', nodePath.join(refs, 'barred.txt'), 'file');
-    await fsp.symlink('../../../Personal/Readonly.md', nodePath.join(refs, 'readonly.txt'), 'file');
-    await fsp.symlink('../../../Notes/Open.md', nodePath.join(refs, 'open.txt'), 'file');
-    // A chain of links: every link is followed to the note.
-    await fsp.symlink('therapy.txt', nodePath.join(refs, 'chain.txt'), 'file');
-    await fsp.link(nodePath.join(vault, 'Personal/Therapy notes.md'), nodePath.join(refs, 'hard-private.txt'));
-    await fsp.link(nodePath.join(vault, '_private/Passwords hint.md'), nodePath.join(refs, 'hardlink.txt'));
-    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vault, label: 'Agent' });
-    client = await connectClient(booted.url, booted.token);
+    env = await bootFilesEnv('skill-file-links-', FILES, { label: 'Agent' }, async (vault) => {
+      const refs = nodePath.join(vault, 'Skills/demo/refs');
+      await fsp.symlink('../../../Personal/Therapy notes.md', nodePath.join(refs, 'therapy.txt'), 'file');
+      await fsp.symlink('../../../Personal/Barred.md', nodePath.join(refs, 'barred.txt'), 'file');
+      await fsp.symlink('../../../Personal/Readonly.md', nodePath.join(refs, 'readonly.txt'), 'file');
+      await fsp.symlink('../../../Notes/Open.md', nodePath.join(refs, 'open.txt'), 'file');
+      // A chain of links: every link is followed to the note.
+      await fsp.symlink('therapy.txt', nodePath.join(refs, 'chain.txt'), 'file');
+      await fsp.link(nodePath.join(vault, 'Personal/Therapy notes.md'), nodePath.join(refs, 'hard-private.txt'));
+      await fsp.link(nodePath.join(vault, '_private/Passwords hint.md'), nodePath.join(refs, 'hardlink.txt'));
+    });
+    ({ booted, client } = env);
   });
-  afterAll(async () => {
-    await client?.close();
-    await booted?.stop();
-    if (root) await fsp.rm(root, { recursive: true, force: true });
-  });
+  afterAll(() => env?.done());
   afterEach(() => {
     booted.plugin.settings.keys[0].roots = [];
   });

@@ -6,13 +6,12 @@
  * key's tool set) hold for its files exactly as for SKILL.md (docs/resources-and-prompts.md).
  */
 import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import VaultMcpPlugin from '../../src/main';
+import type VaultMcpPlugin from '../../src/main';
 import { SKILL_FILE_MAX_BYTES } from '../../src/vault/skills';
-import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
-import { call, callError, writeVaultFiles } from '../harness/write-helpers';
+import { connectClient, type BootedPlugin, type BootOptions } from '../harness/boot-plugin';
+import { bootFilesEnv, call, callError, writeVaultFiles, type WriteEnv } from '../harness/write-helpers';
 
 const SKILL = '---\nname: Demo\ndescription: A demo skill.\n---\nRun run.sh, then read reference.md.\n';
 const RUN = '#!/bin/sh\necho "hi"\n';
@@ -38,9 +37,9 @@ const FILES: Record<string, string | Buffer> = {
 };
 
 describe('skill_read {id, file}: the files of a skill', () => {
+  let env: WriteEnv | undefined;
   let booted: BootedPlugin<VaultMcpPlugin>;
   let client: Client;
-  let root: string;
   let outside: string;
 
   /** The refusal for a file that is not there, which every hidden file must answer too. */
@@ -48,28 +47,17 @@ describe('skill_read {id, file}: the files of a skill', () => {
     `No file '${file}' in skill '${id}'; call skill_read with id '${id}' for the files it has.`;
 
   beforeAll(async () => {
-    root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'skill-files-'));
-    const vault = nodePath.join(root, 'vault');
-    outside = nodePath.join(root, 'outside');
-    await writeVaultFiles(vault, FILES);
-    await writeVaultFiles(outside, { 'secret.txt': 'SECRET-MARK outside the vault\n', 'dir/x.txt': 'SECRET-MARK outside dir\n' });
-    await fsp.writeFile(nodePath.join(vault, 'Skills/demo/huge.txt'), Buffer.alloc(SKILL_FILE_MAX_BYTES + 1, 0x61));
-    await fsp.symlink(nodePath.join(outside, 'secret.txt'), nodePath.join(vault, 'Skills/demo/outside.txt'), 'file');
-    await fsp.symlink(nodePath.join(outside, 'dir'), nodePath.join(vault, 'Skills/demo/ext'), 'dir');
-    booted = await bootPlugin(VaultMcpPlugin, {
-      vaultPath: vault,
-      label: 'Agent',
-      configure: (settings) => {
-        settings.access.quarantine = ['Skills/demo/vendor'];
-      },
+    const configure: BootOptions['configure'] = (settings) => void (settings.access.quarantine = ['Skills/demo/vendor']);
+    env = await bootFilesEnv('skill-files-', FILES, { label: 'Agent', configure }, async (vault, root) => {
+      outside = nodePath.join(root, 'outside');
+      await writeVaultFiles(outside, { 'secret.txt': 'SECRET-MARK outside the vault\n', 'dir/x.txt': 'SECRET-MARK outside dir\n' });
+      await fsp.writeFile(nodePath.join(vault, 'Skills/demo/huge.txt'), Buffer.alloc(SKILL_FILE_MAX_BYTES + 1, 0x61));
+      await fsp.symlink(nodePath.join(outside, 'secret.txt'), nodePath.join(vault, 'Skills/demo/outside.txt'), 'file');
+      await fsp.symlink(nodePath.join(outside, 'dir'), nodePath.join(vault, 'Skills/demo/ext'), 'dir');
     });
-    client = await connectClient(booted.url, booted.token);
+    ({ booted, client } = env);
   });
-  afterAll(async () => {
-    await client?.close();
-    await booted?.stop();
-    if (root) await fsp.rm(root, { recursive: true, force: true });
-  });
+  afterAll(() => env?.done());
   afterEach(() => {
     booted.plugin.settings.keys[0].roots = [];
     delete booted.plugin.settings.keys[0].tools;

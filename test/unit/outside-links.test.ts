@@ -190,6 +190,46 @@ describe('OutsideLinks', () => {
     }
   });
 
+  it('drops the answers of a file below a trusted link that the vault reports modified, whatever event or setting came before, without a pass over the cache', async () => {
+    env = await makeEnv();
+    let trusted = ['LinkedDir'];
+    const links = new OutsideLinks(env.app as never, () => trusted);
+    const cache = (links as unknown as { cache: Map<string, unknown> }).cache;
+    const root = nodePath.dirname(env.vault);
+    const passwd = nodePath.join(root, 'passwd');
+    await fsp.writeFile(nodePath.join(env.outside, 'Other.md'), 'other\n');
+    /** Replaces the file at `rel` in the outside folder by a link to the passwd file (a sync tool's rename over it) and reports a modify. */
+    const swap = async (rel: string): Promise<void> => {
+      await fsp.rm(nodePath.join(env.outside, rel));
+      await fsp.symlink(passwd, nodePath.join(env.outside, rel), 'file');
+      env.app.vault.trigger('modify', { path: `LinkedDir/${rel}` });
+    };
+    try {
+      for (let i = 0; i < 50; i++) links.placeOf(`Deep/a/b/missing-${i}.md`);
+      expect(links.placeOf('LinkedDir/Secret.md').outside).toBe(false);
+      const keys = jest.spyOn(cache, 'keys');
+      await swap('Secret.md');
+      expect(keys).not.toHaveBeenCalled();
+      expect(links.placeOf('LinkedDir/Secret.md').outside).toBe(true);
+      // Any create, delete or rename in the vault between the lookup and the modify.
+      expect(links.placeOf('LinkedDir/Other.md').outside).toBe(false);
+      env.app.vault.trigger('create', env.app.vault.getAbstractFileByPath('Deep/a/b/n0.md'));
+      keys.mockClear();
+      await swap('Other.md');
+      expect(keys).not.toHaveBeenCalled();
+      expect(links.placeOf('LinkedDir/Other.md').outside).toBe(true);
+      // The trusted list emptied, then given back, with the modify in between.
+      expect(links.placeOf('LinkedDir/Sub/Inner.md').outside).toBe(false);
+      trusted = [];
+      expect(links.placeOf('Deep/a/b/n1.md').outside).toBe(false);
+      await swap('Sub/Inner.md');
+      trusted = ['LinkedDir'];
+      expect(links.placeOf('LinkedDir/Sub/Inner.md').outside).toBe(true);
+    } finally {
+      links.close();
+    }
+  });
+
   it('forgets the answers below a renamed or deleted folder', async () => {
     env = await makeEnv();
     const links = new OutsideLinks(env.app as never, () => []);
@@ -328,6 +368,60 @@ describe('OutsideLinks.linkTargetOf and fileOf: what a link names and which disk
     expect(links.placeNow('LinkedDir')).toEqual({ entry: 'other', place: inPlace, names: 0 });
     expect(links.placeNow('')).toBeNull();
     links.close();
+  });
+
+  test('placeNow judges a trusted link re-pointed or made since a lookup by its target now, for the write and for later lookups', async () => {
+    env = await makeEnv();
+    const root = nodePath.dirname(env.vault);
+    const other = nodePath.join(root, 'other');
+    await fsp.mkdir(other);
+    await fsp.writeFile(nodePath.join(other, 'Note.md'), 'other\n');
+    // In the new target, a link back into the old one: out of what the trusted link now leads to.
+    await fsp.symlink(nodePath.join(env.outside, 'Sub'), nodePath.join(other, 'Sub'), 'dir');
+    const links = new OutsideLinks(env.app as never, () => ['LinkedDir', 'Later']);
+    const inPlace = { outside: false, alias: null };
+    const outside = { outside: true, alias: null };
+    expect(links.placeOf('LinkedDir/Sub/Inner.md')).toEqual(inPlace);
+    expect(links.placeNow('LinkedDir/Sub/Inner.md')).toEqual({ entry: 'file', place: inPlace, names: 1 });
+    // Nothing there yet: `Later` trusts nothing.
+    expect(links.placeNow('Later/Secret.md')).toEqual({ entry: 'none', place: inPlace, names: 0 });
+    // Re-pointed (`ln -sfn`) and made with no vault event.
+    await fsp.rm(nodePath.join(env.vault, 'LinkedDir'));
+    await fsp.symlink(other, nodePath.join(env.vault, 'LinkedDir'), 'dir');
+    await fsp.symlink(env.outside, nodePath.join(env.vault, 'Later'), 'dir');
+    expect(links.placeNow('LinkedDir/Sub/Inner.md')).toEqual({ entry: 'file', place: outside, names: 1 });
+    expect(links.placeNow('LinkedDir/Sub/new.md')).toEqual({ entry: 'none', place: outside, names: 0 });
+    expect(links.placeNow('LinkedDir/Note.md')).toEqual({ entry: 'file', place: inPlace, names: 1 });
+    expect(links.placeNow('Later/Secret.md')).toEqual({ entry: 'file', place: inPlace, names: 1 });
+    // The targets cached for lookups were seen to be stale: lookups judge by the new ones too.
+    expect(links.placeOf('LinkedDir/Sub/new.md')).toEqual(outside);
+    links.close();
+  });
+
+  test('placeNow resolves only the trusted links on the way: none for a write elsewhere, the one covering it once', async () => {
+    env = await makeEnv();
+    await fsp.symlink(nodePath.join(env.outside, 'Sub'), nodePath.join(env.vault, 'SubLink'), 'dir');
+    await fsp.mkdir(nodePath.join(env.vault, 'Skills'));
+    await fsp.symlink(nodePath.join(env.outside, 'Sub'), nodePath.join(env.vault, 'Skills', 'tools'), 'dir');
+    const links = new OutsideLinks(env.app as never, () => ['LinkedDir', 'SubLink', 'Skills/tools']);
+    expect(links.placeOf('Deep/a/b/n0.md').outside).toBe(false);
+    expect(links.placeOf('LinkedDir/Secret.md').outside).toBe(false);
+    const realpaths = jest.spyOn(fs.realpathSync, 'native');
+    try {
+      const callsFor = (path: string): number => {
+        realpaths.mockClear();
+        links.placeNow(path);
+        return realpaths.mock.calls.length;
+      };
+      expect(callsFor('Deep/a/b/n0.md')).toBe(0);
+      expect(callsFor('Deep/a/b/free.md')).toBe(0);
+      // The trusted link (its target and the dangling-link test, one call) and the entry's own real path.
+      expect(callsFor('LinkedDir/Secret.md')).toBe(2);
+      expect(callsFor('SubLink/new.md')).toBe(2);
+    } finally {
+      realpaths.mockRestore();
+      links.close();
+    }
   });
 
   test('two trusted links out reaching one place share it, for existing and new paths, at and below; untrusted or in-vault paths never', async () => {

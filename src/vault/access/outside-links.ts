@@ -30,8 +30,10 @@ import { isPathInside, lexicalVaultPath } from '../paths/paths';
  * state. An adapter that is not a FileSystemAdapter (no disk paths) has no links: nothing is outside.
  */
 export class OutsideLinks {
-  /** Vault path → where it really lies ({@link EntryPlace}). */
+  /** Vault path → where it really lies ({@link EntryPlace}); under `path\u0000real…` when trusted links cover it (their real targets). */
   private readonly cache = new Map<string, EntryPlace>();
+  /** Vault path → its keys in {@link cache} that carry trusted links' targets, so a modify drops them without a pass over the cache. */
+  private readonly widened = new Map<string, Set<string>>();
   /** Answers the cache may hold before it starts over: {@link MAX_CACHED_PATHS}, or twice the vault's entries when more. */
   private limit = MAX_CACHED_PATHS;
   /** Real path of the vault folder, resolved on first use. */
@@ -62,11 +64,14 @@ export class OutsideLinks {
     this.refs.push(app.vault.on('modify', (file) => this.forgetFile(file.path)));
   }
 
-  /** Drops the cached answers for the file at `path` alone (its keys with and without trusted links) and its folder's listing. */
+  /**
+   * Drops the cached answers for the file at `path` alone (its keys with and without trusted
+   * links, whatever the trusted list is now: one Map lookup each, not a pass over the cache) and its folder's listing.
+   */
   private forgetFile(path: string): void {
     this.cache.delete(path);
-    if (this.cache.size > 0 && this.trusted !== null && this.trusted.links.length > 0)
-      for (const key of [...this.cache.keys()]) if (key.startsWith(`${path}\u0000`)) this.cache.delete(key);
+    for (const key of this.widened.get(path) ?? []) this.cache.delete(key);
+    this.widened.delete(path);
     const slash = path.lastIndexOf('/');
     this.listings.delete(slash === -1 ? '' : path.slice(0, slash));
   }
@@ -104,9 +109,17 @@ export class OutsideLinks {
     // Paths come from callers (any string a tool or URI names): keep the cache bounded, with room for every vault entry.
     if (this.cache.size >= this.limit) {
       this.limit = Math.max(MAX_CACHED_PATHS, 2 * this.app.vault.getAllLoadedFiles().length);
-      if (this.cache.size >= this.limit) this.cache.clear();
+      if (this.cache.size >= this.limit) {
+        this.cache.clear();
+        this.widened.clear();
+      }
     }
     this.cache.set(key, place);
+    if (key !== path) {
+      const keys = this.widened.get(path);
+      if (keys === undefined) this.widened.set(path, new Set([key]));
+      else keys.add(key);
+    }
     return place;
   }
 
@@ -155,8 +168,13 @@ export class OutsideLinks {
    * session 28). Each existing segment from the vault root down is `fs.lstatSync`ed (a handful of
    * calls: writes are rare); a dangling link at or above `path` makes it outside (a write would
    * create the link's target wherever it points); when a segment is a link, the real path is
-   * resolved as {@link placeOf} resolves it (`fs.realpathSync.native`), with the trusted links
-   * read again; with none, the entry lies where its path says.
+   * resolved as {@link placeOf} resolves it (`fs.realpathSync.native`); with none, the entry lies
+   * where its path says. The trusted links on the way (those at or above `path`, the only ones
+   * that can widen its rule) are resolved again: one may have been re-pointed since it was cached,
+   * and its target now decides. Each is resolved once, shared with the dangling-link test of its
+   * segment; trusted links elsewhere are not resolved at all (a write once resolved every one).
+   * When one on the way resolved otherwise than cached, the cached targets are dropped for
+   * {@link placeOf} too.
    * When the answer is anything but an entry in place that is no link, the cached answers for `path` are dropped, so reads judge it again too.
    * @param path vault-relative, normalized; `''` (the vault root) is never a write target.
    * @returns null when the adapter has no disk paths (no links there) or `path` is `''`; else
@@ -169,9 +187,14 @@ export class OutsideLinks {
   placeNow(path: string): EntryNow | null {
     const adapter = this.app.vault.adapter;
     if (path === '' || !(adapter instanceof FileSystemAdapter)) return null;
-    this.trusted = null;
-    const links = this.trustedTargets();
-    const trusted = links.filter((link) => isPathInside(path, link.path, true));
+    // Real paths resolved during this call: a trusted link on the way is resolved once, for its target and its segment.
+    const reals = new Map<string, string | null>();
+    const realNow = (full: string): string | null => {
+      let real = reals.get(full);
+      if (real === undefined && !reals.has(full)) reals.set(full, (real = realOrNull(full)));
+      return real ?? null;
+    };
+    const trusted = this.trustedOnPath(adapter, path, realNow);
     const segments = path.split('/');
     let entry: EntryNow['entry'] = 'none';
     let dangling = false;
@@ -186,18 +209,22 @@ export class OutsideLinks {
         if (stat === null) break;
         const link = stat.isSymbolicLink();
         linked ||= link;
-        if (link && realOrNull(full) === null) {
+        if (link && realNow(full) === null) {
           dangling = true;
           if (n === segments.length) entry = 'link';
           break;
         }
         if (n < segments.length) continue;
-        const trustedLink = link && links.some((t) => t.path === at);
+        const trustedLink = link && trusted.some((t) => t.path === at);
         const kind = link && trustedLink ? statSync(full) : stat;
         entry = link && !trustedLink ? 'link' : kind.isFile() ? 'file' : 'other';
       }
       // No link on the way: it lies where its path says (the disk's own spelling of a name, an NFD one, is no other place).
-      const place = dangling ? OUTSIDE : linked ? this.placeOfReal(adapter, path, this.realPathOf(adapter, path), trusted) : IN_PLACE;
+      const place = dangling
+        ? OUTSIDE
+        : linked
+          ? this.placeOfReal(adapter, path, this.realPathOf(adapter, path, realNow), trusted)
+          : IN_PLACE;
       now = { entry, place, names: entry === 'file' ? (this.fileOf(path)?.links ?? 0) : 0 };
     } catch {
       // A path the adapter cannot map to disk, or an entry that cannot be stat'ed: nothing may be written there.
@@ -233,7 +260,10 @@ export class OutsideLinks {
   private forget(path: string): void {
     for (const key of [...this.cache.keys()]) {
       const keyPath = key.split('\u0000', 1)[0] ?? key;
-      if (keyPath === path || keyPath.startsWith(`${path}/`)) this.cache.delete(key);
+      if (keyPath === path || keyPath.startsWith(`${path}/`)) {
+        this.cache.delete(key);
+        if (key !== keyPath) this.widened.delete(keyPath);
+      }
     }
     const slash = path.lastIndexOf('/');
     this.listings.delete(slash === -1 ? '' : path.slice(0, slash));
@@ -256,13 +286,14 @@ export class OutsideLinks {
    * whole path is tried first (an existing entry: one lookup); otherwise the deepest existing
    * ancestor is found by bisection (below a missing entry nothing exists), so a deep path costs
    * a few lookups, not one per segment (a 500-segment URI once blocked the main thread for half
-   * a second, a 5,000-segment one for minutes).
+   * a second, a 5,000-segment one for minutes). `resolve` resolves one full path ({@link placeNow}
+   * passes one that remembers what it resolved during the call).
    */
-  private realPathOf(adapter: FileSystemAdapter, path: string): string | null {
+  private realPathOf(adapter: FileSystemAdapter, path: string, resolve: (full: string) => string | null = realOrNull): string | null {
     const segments = path.split('/');
     const realOf = (n: number): string | null | undefined => {
       try {
-        return realOrNull(adapter.getFullPath(segments.slice(0, n).join('/')));
+        return resolve(adapter.getFullPath(segments.slice(0, n).join('/')));
       } catch {
         return undefined;
       }
@@ -361,22 +392,61 @@ export class OutsideLinks {
     const list = this.trustedLinks();
     const key = list.join('\u0000');
     if (this.trusted?.key === key) return this.trusted.links;
-    const links: Array<{ path: string; real: string }> = [];
     const adapter = this.app.vault.adapter;
-    for (const entry of list) {
-      if (typeof entry !== 'string' || !(adapter instanceof FileSystemAdapter)) continue;
-      try {
-        // Spaces at the ends are kept, as in every vault path: trimmed, ` Shared` trusted the link `Shared`.
-        const path = lexicalVaultPath(entry);
-        const real = path === '' ? null : realOrNull(adapter.getFullPath(path));
-        if (path !== '' && real !== null) links.push({ path, real });
-      } catch {
-        // A malformed settings entry (empty, absolute, escaping) trusts nothing.
-      }
-    }
+    const links = adapter instanceof FileSystemAdapter ? resolveTrusted(adapter, list, () => true, realOrNull) : [];
     this.trusted = { key, links };
     return links;
   }
+
+  /**
+   * The trusted links at or above the vault path `path` that exist, each with its real target
+   * resolved now by `real` (for {@link placeNow}: a link may have been re-pointed since it was
+   * cached); the others cannot widen `path`'s rule and are not resolved. When the cached targets
+   * ({@link trustedTargets}) of the links at or above `path` differ from these, the cache is dropped.
+   */
+  private trustedOnPath(
+    adapter: FileSystemAdapter,
+    path: string,
+    real: (full: string) => string | null,
+  ): Array<{ path: string; real: string }> {
+    const list = this.trustedLinks();
+    const covers = (link: string): boolean => isPathInside(path, link, true);
+    const links = resolveTrusted(adapter, list, covers, real);
+    if (this.trusted !== null && this.trusted.key === list.join('\u0000')) {
+      const cached = this.trusted.links.filter((link) => covers(link.path));
+      if (cached.length !== links.length || cached.some((link, n) => link.path !== links[n]?.path || link.real !== links[n]?.real))
+        this.trusted = null;
+    }
+    return links;
+  }
+}
+
+/**
+ * The entries of the trusted list `list` (settings `access.trustedSymlinks`) whose vault path
+ * passes `keep` and that exist, each as its vault path and `real(full path)`, in list order;
+ * a malformed entry (not a string, empty, absolute, escaping the vault) or one that does not
+ * resolve trusts nothing.
+ */
+function resolveTrusted(
+  adapter: FileSystemAdapter,
+  list: readonly unknown[],
+  keep: (path: string) => boolean,
+  real: (full: string) => string | null,
+): Array<{ path: string; real: string }> {
+  const links: Array<{ path: string; real: string }> = [];
+  for (const entry of list) {
+    if (typeof entry !== 'string') continue;
+    try {
+      // Spaces at the ends are kept, as in every vault path: trimmed, ` Shared` trusted the link `Shared`.
+      const path = lexicalVaultPath(entry);
+      if (path === '' || !keep(path)) continue;
+      const target = real(adapter.getFullPath(path));
+      if (target !== null) links.push({ path, real: target });
+    } catch {
+      // A malformed settings entry (empty, absolute, escaping) trusts nothing.
+    }
+  }
+  return links;
 }
 
 /** Where one vault entry really lies: outside what it may reach, or at another vault path (see OutsideLinks.placeOf). */
