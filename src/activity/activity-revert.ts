@@ -56,7 +56,8 @@ type NotTheNote = 'later' | 'older' | 'other' | 'replaced' | 'unknown';
 
 /** The rest of NotTheNoteError's sentence after "the note (folder) there now", by {@link NotTheNote}; `@` is "note" or "folder". */
 const NOT_THE_NOTE: Record<NotTheNote, string> = {
-  later: 'was put there after this change (renamed, moved or replaced)',
+  later:
+    'was put there after this change (renamed or moved there, or this one written anew as a new file by a sync tool, git or an editor that saves by replacing files)',
   older: 'is an older @ put there since (renamed, moved or replaced)',
   other: 'is another @ put there since (renamed, moved or replaced)',
   replaced:

@@ -335,7 +335,7 @@ describe('agent activity log', () => {
     expect(await revert(entry.id)).toEqual({
       id: entry.id,
       reverted: false,
-      message: `${entry.id} was not reverted: 'Daily.md' is not the one this change was made to: the note there now was put there after this change (renamed, moved or replaced), so it was left as it is.${next}`,
+      message: `${entry.id} was not reverted: 'Daily.md' is not the one this change was made to: the note there now was put there after this change (renamed or moved there, or this one written anew as a new file by a sync tool, git or an editor that saves by replacing files), so it was left as it is.${next}`,
     });
     // The same text as the agent left does not make it the same note.
     await onDisk(() => fsp.writeFile(disk('Daily.md'), ticked));
@@ -374,7 +374,7 @@ describe('agent activity log', () => {
       const s = await fsp.stat(disk(like));
       await fsp.utimes(disk(file), s.atime, s.mtime);
     };
-    const refused = `${entry.id} was not reverted: 'day.md' is not the one this change was made to: the note there now was put there after this change (renamed, moved or replaced), so it was left as it is.`;
+    const refused = `${entry.id} was not reverted: 'day.md' is not the one this change was made to: the note there now was put there after this change (renamed or moved there, or this one written anew as a new file by a sync tool, git or an editor that saves by replacing files), so it was left as it is.`;
     await new Promise((r) => setTimeout(r, 30));
     // The old note kept as archive.md (a hard link: day.md never goes missing, so no watcher sees it gone), and a new
     // day.md with the same text, size and mtime renamed over it, before Obsidian's index notices.
@@ -414,7 +414,7 @@ describe('agent activity log', () => {
       await fsp.writeFile(disk('M2.md'), 'a new note of the user\n');
     });
     expect((await revert(entry.id)).message).toBe(
-      `${entry.id} was not reverted: 'M2.md' is not the one moved there: the note there now was put there after this change (renamed, moved or replaced), so nothing was moved. If the note moved was renamed or moved since, move what is at 'M2.md' now aside, move that note back to 'M2.md' and revert again; or move it to 'M1.md' yourself.`,
+      `${entry.id} was not reverted: 'M2.md' is not the one moved there: the note there now was put there after this change (renamed or moved there, or this one written anew as a new file by a sync tool, git or an editor that saves by replacing files), so nothing was moved. If the note moved was renamed or moved since, move what is at 'M2.md' now aside, move that note back to 'M2.md' and revert again; or move it to 'M1.md' yourself.`,
     );
     expect(await exists('M1.md')).toBe(false);
     expect(await read('M2.md')).toBe('a new note of the user\n');
