@@ -80,14 +80,43 @@ function ambiguous(base: string, changes: readonly NoteChange[], h: Hunk): boole
   return (region !== '' && changedCopy(base, changes, region, own)) || (made !== '' && changedCopy(base, changes, made, own));
 }
 
-/** A hunk placed on the current text: shifted when no change touches it and it is not {@link ambiguous}, else stale. */
-function place(base: string, changes: readonly NoteChange[], h: Hunk, currentLength: number): PlacedHunk {
+/**
+ * Whether `current` holds the region of hunk `h` (its lines with the whole line on each side, as
+ * `base` has them: see {@link ambiguous}) at a line start other than where the hunk lands
+ * (`ownFrom`, the region's start in `current`), where a change's new text meets it (ends
+ * included): a copy made since (pasted, typed, or the other lines edited alike), which `base` did
+ * not hold there. The diff may have taken either copy for the hunk's own (two copies side by side
+ * read the same whichever was pasted), so the hunk is not placed. A copy no change meets was
+ * there in `base` too and is {@link ambiguous}'s to judge. Linear in copies + changes.
+ */
+function newCopy(base: string, current: string, changes: readonly NoteChange[], h: Hunk, ownFrom: number): boolean {
+  const start = h.from < 2 ? 0 : base.lastIndexOf('\n', h.from - 2) + 1;
+  const nl = base.indexOf('\n', h.to);
+  const region = base.slice(start, nl === -1 ? base.length : nl + 1);
+  if (region === '') return false;
+  let next = 0;
+  for (let i = current.indexOf(region); i !== -1; i = current.indexOf(region, i + 1)) {
+    const end = i + region.length;
+    while (next < changes.length && changes[next].currentTo < i) next++;
+    if (i === ownFrom || (i > 0 && current[i - 1] !== '\n')) continue;
+    if (next < changes.length && changes[next].currentFrom <= end) return true;
+  }
+  return false;
+}
+
+/**
+ * A hunk placed on the current text: shifted when no change touches it and it is neither
+ * {@link ambiguous} nor has a {@link newCopy}, else stale.
+ */
+function place(base: string, current: string, changes: readonly NoteChange[], h: Hunk): PlacedHunk {
   if (!changes.some((c) => touches(c, h)) && !ambiguous(base, changes, h)) {
     const from = mapOffset(changes, h.from, 'start');
-    return { ...h, from, to: from + (h.to - h.from), stale: false };
+    const start = h.from < 2 ? 0 : base.lastIndexOf('\n', h.from - 2) + 1;
+    if (changes.length === 0 || !newCopy(base, current, changes, h, from - (h.from - start)))
+      return { ...h, from, to: from + (h.to - h.from), stale: false };
   }
-  const from = Math.min(mapOffset(changes, h.from, 'start'), currentLength);
-  const to = Math.max(from, Math.min(mapOffset(changes, h.to, 'end'), currentLength));
+  const from = Math.min(mapOffset(changes, h.from, 'start'), current.length);
+  const to = Math.max(from, Math.min(mapOffset(changes, h.to, 'end'), current.length));
   return { ...h, from, to, stale: true };
 }
 
@@ -105,7 +134,9 @@ function place(base: string, changes: readonly NoteChange[], h: Hunk, currentLen
  * `current` differs from `base`, a hunk is stale too when its region (its lines with the whole
  * line on each side, or the start or end of the text), as in `base` or as the hunk makes it,
  * also starts at another line of `base` and a change meets that copy: which copy the note now
- * holds cannot be told from the text, so it is never guessed (docs/agent-activity.md#reverting). A non-stale hunk is shifted by the
+ * holds cannot be told from the text, so it is never guessed (docs/agent-activity.md#reverting); and when
+ * `current` holds its region as in `base` at another line start where a change's new text meets
+ * it (a copy made since, say pasted right above it). A non-stale hunk is shifted by the
  * changes before it and `current.slice(from, to) === removed` holds. A stale hunk gets
  * best-effort offsets: where its range lands in `current`, an edge inside (or at an
  * insertion at) a change going to that change's new text, clamped, `from <= to`.
@@ -113,5 +144,5 @@ function place(base: string, changes: readonly NoteChange[], h: Hunk, currentLen
  */
 export function placeHunks(base: string, current: string, hunks: readonly Hunk[]): PlacedHunk[] {
   const changes = noteChanges(base, current);
-  return hunks.map((h) => place(base, changes, h, current.length));
+  return hunks.map((h) => place(base, current, changes, h));
 }

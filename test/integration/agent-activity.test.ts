@@ -515,7 +515,8 @@ describe('agent activity log', () => {
     await new Promise((r) => setTimeout(r, 300));
     await call(env.client, 'write_note', { path: 'FM/dash', body: 'access: private\n---\n' });
     const write = newest();
-    await call(env.client, 'edit_note', { path: 'FM/dash', anchor: '---', op: 'insert_after', content: '\naccess: private\n---' });
+    // The later edit writes the rule as `access: "private"` (the same rule to YAML).
+    await call(env.client, 'edit_note', { path: 'FM/dash', anchor: '---', op: 'insert_after', content: '\naccess: "private"\n---' });
     const edit = newest();
     const text = await read('FM/dash.md');
     expect((await revert(write.id)).message).toBe(
@@ -526,6 +527,16 @@ describe('agent activity log', () => {
     expect((await revert(edit.id)).reverted).toBe(true);
     expect((await revert(write.id)).reverted).toBe(true);
     expect(await read('FM/dash.md')).toBe('---\n');
+    // Written as the write left it (`access: private` and `---` again, right below): two copies of the
+    // write's lines side by side, which is the write's cannot be told, so that is what stops it first.
+    await call(env.client, 'write_note', { path: 'FM/dash', body: 'access: private\n---\n' });
+    const again = newest();
+    await call(env.client, 'edit_note', { path: 'FM/dash', anchor: '---', op: 'insert_after', content: '\naccess: private\n---' });
+    const copied = await read('FM/dash.md');
+    expect((await revert(again.id)).message).toBe(
+      `${again.id} was not reverted: 'FM/dash.md' changed since, right where this change is, so it was left as it is. To undo it by hand, see its diff (activity ${again.id}, or the Agent activity view).`,
+    );
+    expect(await read('FM/dash.md')).toBe(copied);
   });
 
   it('a revert refused for a note now outside the key\'s roots says so, not "read-only"', async () => {

@@ -358,8 +358,10 @@ describe('undo data', () => {
     expect(left).toEqual([1]); // the second hunk (FIVE), by its index in the patch
     expect(ready.map((h) => current.slice(h.from, h.to))).toEqual(['TWO\n']);
     // Three-way, not by matching lines: two lines put above and the last three rewritten leave TWO and its neighbours in place.
-    const moved = 'TWO\nthree\none\nTWO\nthree\none\nTWO\nthree\n';
+    const moved = 'TWO\nthree\none\nTWO\nthree\nfour\nTWO\nthree\n';
     expect(locateHunks(undo, moved).ready.map((h) => [h.from, h.to])).toEqual([[14, 18]]);
+    // The last three rewritten as a copy of TWO with both its neighbours: two copies side by side, which is the agent's cannot be told.
+    expect(locateHunks(undo, 'TWO\nthree\none\nTWO\nthree\none\nTWO\nthree\n').left).toEqual([0, 1]);
     expect(locateHunks(undo, 'one\nTWO!\nthree\nfour\nFIVE\nsix\n').left).toEqual([0]);
   });
 
