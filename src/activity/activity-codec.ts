@@ -61,10 +61,19 @@ function entryProblem(e: unknown): string | null {
   if (e.undo.not_utf8 !== undefined && typeof e.undo.not_utf8 !== 'boolean') return '"undo.not_utf8" must be true or false';
   const patch = e.undo.patch;
   if (patch !== undefined && !(Array.isArray(patch) && patch.every(isReverseHunk)))
-    return '"undo.patch" must be a list of {from, to, inserted, removed?, pre?, post?, line?}';
+    return '"undo.patch" must be a list of {from, to, inserted, removed?, pre?, post?, line?, unique?}';
   const sums = e.undo.after_sums;
-  if (sums !== undefined && !(isRecord(sums) && Number.isInteger(sums.k) && (sums.k as number) >= 1 && typeof sums.sums === 'string'))
-    return '"undo.after_sums" must be {k, sums}';
+  if (
+    sums !== undefined &&
+    !(
+      isRecord(sums) &&
+      Number.isInteger(sums.k) &&
+      (sums.k as number) >= 1 &&
+      typeof sums.sums === 'string' &&
+      (sums.cut === undefined || sums.cut === 'mix')
+    )
+  )
+    return '"undo.after_sums" must be {k, sums, cut?}';
   if (e.created !== undefined && !Number.isFinite(e.created)) return '"created" must be a time in ms';
   if (e.inode !== undefined && !(typeof e.inode === 'string' && /^\d+$/.test(e.inode))) return '"inode" must be a whole number in a string';
   if (e.kind === 'move' && typeof e.from !== 'string') return 'a move needs "from"';
@@ -74,5 +83,6 @@ function entryProblem(e: unknown): string | null {
 function isReverseHunk(h: unknown): boolean {
   if (!isRecord(h) || !Number.isInteger(h.from) || !Number.isInteger(h.to) || typeof h.inserted !== 'string') return false;
   if (h.line !== undefined && !Number.isInteger(h.line)) return false;
+  if (h.unique !== undefined && typeof h.unique !== 'boolean') return false;
   return ['removed', 'pre', 'post'].every((k) => h[k] === undefined || typeof h[k] === 'string');
 }

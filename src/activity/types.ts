@@ -15,7 +15,7 @@ export type ActivityRoute = 'agent' | 'proposal' | 'revert';
  * One hunk of a reverse patch: the text after's `[from, to)` (UTF-16 offsets, whole lines)
  * becomes `inserted` again. Entries logged as a patch only (undo-data.ts) also keep `removed`
  * (the text after's own lines there), `pre`/`post` (the whole line before and after the hunk,
- * '' at the start or end of the text) and `line` (1-based line of `from` in the text after),
+ * '' at the start or end of the text), `line` (1-based line of `from` in the text after) and `unique`,
  * so the hunk can be found again on a note that changed since and shown without the whole text.
  */
 export interface ReverseHunk {
@@ -26,6 +26,13 @@ export interface ReverseHunk {
   pre?: string;
   post?: string;
   line?: number;
+  /**
+   * Set (true) on an entry whose `after_sums` hold chunks of several lines, when the hunk's lines
+   * with the line on each side occur once in the text after, as they are or as the hunk makes
+   * them (diff/line-sums.ts uniqueRegions): a revert on the note changed since then places it
+   * whatever other chunks changed. Absent: not known (older entries), or they occur again.
+   */
+  unique?: boolean;
 }
 
 /**

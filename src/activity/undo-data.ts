@@ -6,7 +6,9 @@
  * line}`: offsets in the text after, the replaced text to put back, the text after's own lines
  * there, and the whole line before and after the hunk (its context, '' at the start or end of
  * the text), plus `after_sums`, a fingerprint of the whole text after of at most a few KB
- * (diff/line-sums.ts). `applyHunks(after, patch) === before` holds byte for byte (buildHunks'
+ * (diff/line-sums.ts), and, when that fingerprint holds chunks of several lines (a note of more
+ * than about 256 lines), `unique: true` on each hunk whose lines with the line on each side occur
+ * once in the text after (line-sums.ts uniqueRegions). `applyHunks(after, patch) === before` holds byte for byte (buildHunks'
  * contract), so when the note is still what the change left the revert is exact; when it changed
  * since, each hunk is placed three-way on it against that fingerprint ({@link locateHunks}).
  * Entries logged before this (format 1 files) keep the whole text after in `undo.after` and are
@@ -14,7 +16,7 @@
  */
 import { crLines, lfLines } from '../diff/hunk-lines';
 import { applyHunks, buildHunks } from '../diff/hunks';
-import { lineSums, placeBySums } from '../diff/line-sums';
+import { lineSums, placeBySums, uniqueRegions } from '../diff/line-sums';
 import { hashText } from '../vault/hash';
 import type { AppliedChange } from '../vault/writes/applied-change';
 import type { ActivityEntry, ActivityUndo, ReverseHunk } from './types';
@@ -58,9 +60,12 @@ export function undoOf(change: AppliedChange): { undo: ActivityUndo; hash_before
 function textUndo(before: string, after: string): ActivityUndo {
   const lines = crLines(before, after) ? lfLines(after) : after;
   const sums = lineSums(after);
+  const hunks = buildHunks(after, before);
+  // Chunks of several lines: mark each hunk whose region the text after holds once (a revert then needs no other copy left alone).
+  const unique = sums && sums.k > 1 ? uniqueRegions(after, hunks) : [];
   return {
     ...(sums ? { after_sums: sums } : {}),
-    patch: buildHunks(after, before).map(({ from, to, inserted }): ReverseHunk => {
+    patch: hunks.map(({ from, to, inserted }, i): ReverseHunk => {
       const lineStart = lines.lastIndexOf('\n', from - 1) + 1;
       // The line before starts after the last break before its own (none when `from` is 1: a first line of one break).
       const preStart = from < 2 ? 0 : lines.lastIndexOf('\n', from - 2) + 1;
@@ -73,6 +78,7 @@ function textUndo(before: string, after: string): ActivityUndo {
         pre: after.slice(preStart, from),
         post: after.slice(to, postEnd === -1 ? after.length : postEnd + 1),
         line: countLines(lines, lineStart) + 1,
+        ...(unique[i] ? { unique: true } : {}),
       };
     }),
   };

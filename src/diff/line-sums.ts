@@ -28,13 +28,36 @@ const MAX_STRIDE = 2 ** 24;
 
 /**
  * The fingerprint of a text: `k`, the stride (a power of two: a chunk ends after a line whose
- * own sum is a multiple of `k`, so the cuts depend on the lines alone and an edit elsewhere
- * never moves them; `k` 1 is a chunk per line), and `sums`, one `<length in chars, base 36>.<FNV-1a
- * sum of the chunk, 8 hex digits>` per chunk in order, separated by spaces ('' for an empty text).
+ * own sum, mixed as `cut` says, is a multiple of `k`, so the cuts depend on the lines alone and
+ * an edit elsewhere never moves them; `k` 1 is a chunk per line), and `sums`, one `<length in
+ * chars, base 36>.<FNV-1a sum of the chunk, 8 hex digits>` per chunk in order, separated by
+ * spaces ('' for an empty text).
  */
 export interface LineSums {
   k: number;
   sums: string;
+  /**
+   * `mix`: a chunk ends after a line whose sum, mixed ({@link mixed}), is a multiple of `k`.
+   * Absent (`k` 1, where every line ends a chunk, or fingerprints logged before): the sum
+   * itself, whose low bits depend only on the low bits of each character, so alike lines
+   * (`- item 7: step 7`) can all miss every cut and a long note comes out as one chunk. A text
+   * now is cut by the rule its fingerprint was.
+   */
+  cut?: 'mix';
+}
+
+/** The murmur3 finalizer of a 32-bit sum: every bit of it then depends on every bit of the sum. */
+function mixed(sum: number): number {
+  let h = sum ^ (sum >>> 16);
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** Whether a chunk ends after a line of sum `sum`, stride `k`, by rule `cut` (see {@link LineSums}). */
+function cuts(sum: number, k: number, cut: LineSums['cut']): boolean {
+  return (cut === 'mix' ? mixed(sum) : sum) % k === 0;
 }
 
 /** A chunk of a text: `[from, to)` and its `<length>.<sum>` token. */
@@ -80,19 +103,19 @@ function linesOf(text: string): Lines {
   return { count, ends, sums };
 }
 
-/** How many chunks stride `k` cuts `lines` into. */
+/** How many chunks stride `k` cuts `lines` into (by the `mix` rule). */
 function chunkCount(lines: Lines, k: number): number {
   let n = 0;
-  for (let i = 0; i < lines.count; i++) if (lines.sums[i] % k === 0 || i === lines.count - 1) n++;
+  for (let i = 0; i < lines.count; i++) if (cuts(lines.sums[i], k, 'mix') || i === lines.count - 1) n++;
   return n;
 }
 
-/** `text` cut with stride `k` (see {@link LineSums}). */
-function chunksOf(text: string, lines: Lines, k: number): Chunk[] {
+/** `text` cut with stride `k` by rule `cut` (see {@link LineSums}). */
+function chunksOf(text: string, lines: Lines, k: number, cut: LineSums['cut']): Chunk[] {
   const out: Chunk[] = [];
   let from = 0;
   for (let i = 0; i < lines.count; i++) {
-    if (lines.sums[i] % k !== 0 && i !== lines.count - 1) continue;
+    if (!cuts(lines.sums[i], k, cut) && i !== lines.count - 1) continue;
     const end = lines.ends[i];
     out.push({ from, to: end, token: `${(end - from).toString(36)}.${fnv(text, from, end).toString(16).padStart(8, '0')}` });
     from = end;
@@ -115,12 +138,93 @@ export function lineSums(text: string): LineSums | null {
     if (k >= MAX_STRIDE) return null;
     k *= 2;
   }
-  return {
-    k,
-    sums: chunksOf(text, lines, k)
-      .map((c) => c.token)
-      .join(' '),
+  const sums = chunksOf(text, lines, k, 'mix')
+    .map((c) => c.token)
+    .join(' ');
+  // A chunk a line (k 1) cuts after every line whichever the rule: no `cut` to log.
+  return k === 1 ? { k, sums } : { k, sums, cut: 'mix' };
+}
+
+/**
+ * Most candidates {@link uniqueRegions} compares for one text before it marks no hunk: a long
+ * note of many alike pairs of lines (100k lines of `- [ ] task` and a blank line) with many
+ * hunks must not make the write that logs it slow. Some tens of ms of work.
+ */
+const UNIQUE_WORK = 1_000_000;
+
+/**
+ * Which hunks of a change have a region that occurs once in `text`, the text the change left
+ * (computed when the change is logged, so a revert on a long note need not ask whether a later
+ * change touched another copy: there is none; docs/agent-activity.md#reverting). A hunk's region
+ * is its lines with the whole line on each side (the start or end of the text where there is
+ * none), as rebase.ts placeHunks takes it; it is unique when that region, as `text` has it,
+ * starts at no other line start of `text` (copies that overlap it included), nor does the region
+ * as the hunk makes it (`inserted` in place of its lines). Lines end as
+ * {@link linesOf} says (`\r` alone in a text whose lines end so).
+ * @param text the text the hunks' offsets refer to. @param hunks `[from, to)` whole lines of
+ *   `text`, in order, each with the text it puts there.
+ * @returns per hunk, true when unique as said; false when a copy occurs, and for every hunk
+ *   when the candidates to compare (lines that start as a region does: its first two lines, or
+ *   its one line) pass {@link UNIQUE_WORK}. Linear in the text's lines plus those candidates.
+ *   Does not throw.
+ */
+export function uniqueRegions(text: string, hunks: ReadonlyArray<{ from: number; to: number; inserted: string }>): boolean[] {
+  const cr = crLines(text);
+  const view = cr ? lfLines(text) : text;
+  /** A part to look for: its text, the line start of its own that is no copy, and the hunk it belongs to. */
+  interface Part {
+    text: string;
+    own: number;
+    hunk: number;
+  }
+  // Each region and made region by the sums of its first two lines (of its one line): one pass over the lines finds the candidates.
+  const byOne = new Map<number, Part[]>();
+  const byTwo = new Map<number, Part[]>();
+  const add = (part: Part): void => {
+    if (part.text === '') return;
+    const lf = cr ? lfLines(part.text) : part.text;
+    const nl = lf.indexOf('\n');
+    const first = fnv(part.text, 0, nl === -1 ? part.text.length : nl + 1);
+    const second = nl === -1 || nl + 1 === lf.length ? -1 : lf.indexOf('\n', nl + 1);
+    const map = nl === -1 || nl + 1 === lf.length ? byOne : byTwo;
+    const key = map === byOne ? first & SMALL : pair(first, fnv(part.text, nl + 1, second === -1 ? part.text.length : second + 1));
+    const list = map.get(key);
+    if (list) list.push(part);
+    else map.set(key, [part]);
   };
+  hunks.forEach((h, hunk) => {
+    // As rebase.ts ambiguous: from the line before the hunk's first through the line its end starts.
+    const own = h.from < 2 ? 0 : view.lastIndexOf('\n', h.from - 2) + 1;
+    const nl = view.indexOf('\n', h.to);
+    const end = nl === -1 ? text.length : nl + 1;
+    add({ text: text.slice(own, end), own, hunk });
+    add({ text: text.slice(own, h.from) + h.inserted + text.slice(h.to, end), own, hunk });
+  });
+  const unique = hunks.map(() => true);
+  const lines = linesOf(text);
+  let work = UNIQUE_WORK;
+  let start = 0;
+  for (let i = 0; i < lines.count; start = lines.ends[i++]) {
+    const one = byOne.get(lines.sums[i] & SMALL);
+    const two = i + 1 < lines.count ? byTwo.get(pair(lines.sums[i], lines.sums[i + 1])) : undefined;
+    for (const parts of [one, two]) {
+      for (const part of parts ?? []) {
+        if (!unique[part.hunk] || part.own === start) continue;
+        // Past the bound none is marked: a hunk not found to repeat yet may repeat further on.
+        if (--work < 0) return hunks.map(() => false);
+        if (text.startsWith(part.text, start)) unique[part.hunk] = false;
+      }
+    }
+  }
+  return unique;
+}
+
+/** Keys cut to 30 bits, which the engine keeps as small integers (a Map of them allocates nothing per lookup); a match is compared anyway. */
+const SMALL = 0x3fffffff;
+
+/** One key for the sums of two lines in a row. */
+function pair(first: number, second: number): number {
+  return (Math.imul(first, 0x01000193) ^ second) & SMALL;
 }
 
 /** The part of a hunk {@link placeBySums} needs: `[from, to)`, offsets in the text the sums were taken of. */
@@ -129,6 +233,12 @@ export interface SummedRange {
   to: number;
   /** The whole lines the hunk puts there (a reverse hunk's text before), for the ambiguity check of rebase.ts placeHunks. */
   inserted?: string;
+  /**
+   * True when the hunk's region occurs once in the summed text ({@link uniqueRegions}): on a
+   * fingerprint of chunks of several lines it is then placed like any other, as far as the
+   * chunks it lies in and the chunk on each side are left untouched.
+   */
+  unique?: boolean;
 }
 
 /**
@@ -144,7 +254,8 @@ export interface SummedRange {
  * A range is null too when, one token a line (`k` 1), its region with the line on each side, as
  * the summed text has it or as `inserted` makes it, occurs elsewhere in the summed text
  * (placeHunks' ambiguity rule); and, chunks of several lines, when any later change removed or
- * replaced a chunk (whether it held another copy cannot be told).
+ * replaced a chunk (whether it held another copy cannot be told) unless the range is marked
+ * `unique` (its region occurs once in the summed text: there was no other copy).
  * @returns per range, in order, its `from` in `current`, or null when the later changes touch it,
  *   or `sums` does not parse or is shorter than a range's end. Does not throw.
  */
@@ -158,7 +269,7 @@ export function placeBySums(sums: LineSums, current: string, ranges: readonly Su
   }
   const total = starts[starts.length - 1];
   if (!Number.isInteger(sums.k) || sums.k < 1) return ranges.map(() => null);
-  const now = chunksOf(current, linesOf(current), sums.k);
+  const now = chunksOf(current, linesOf(current), sums.k, sums.cut);
   const nowStarts = [...now.map((c) => c.from), current.length];
   const base = tokens.map((t) => `${t}\n`).join('');
   const lineAt = (list: readonly string[]): number[] => {
@@ -183,19 +294,20 @@ export function placeBySums(sums: LineSums, current: string, ranges: readonly Su
     const inserted =
       r.inserted === undefined || sums.k !== 1
         ? ''
-        : chunksOf(r.inserted, linesOf(r.inserted), 1)
+        : chunksOf(r.inserted, linesOf(r.inserted), 1, sums.cut)
             .map((c) => `${c.token}\n`)
             .join('');
     return { index, from, to, removed: base.slice(from, to), inserted };
   });
   const nowText = now.map((c) => `${c.token}\n`).join('');
   // Chunks of several lines (k > 1) cannot show whether the later changes removed another copy of a
-  // hunk's lines, which the diff would then take for it: refuse every range once any chunk was removed or replaced.
-  if (sums.k !== 1 && buildHunks(base, nowText).some((h) => h.to > h.from)) return ranges.map(() => null);
+  // hunk's lines, which the diff would then take for it: once any chunk was removed or replaced, only a
+  // range whose region the summed text held once (no other copy to remove) is placed.
+  const strict = sums.k !== 1 && buildHunks(base, nowText).some((h) => h.to > h.from);
   const placed = placeHunks(base, nowText, hunks);
   return ranges.map((r, i) => {
     const p = placed[i];
-    if (r.to > total || r.from > r.to || p.stale) return null;
+    if (r.to > total || r.from > r.to || p.stale || (strict && r.unique !== true)) return null;
     const chunk = nowAt.indexOf(p.from);
     if (chunk === -1) return null;
     const first = chunkOf(r.from);

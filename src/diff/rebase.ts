@@ -47,47 +47,67 @@ function touches(c: NoteChange, h: Hunk): boolean {
   return c.from <= h.to && c.to >= h.from;
 }
 
+/** A range of a text: `[from, to)`. */
+interface Range {
+  from: number;
+  to: number;
+}
+
 /**
- * Whether `base` holds `part` starting at a line start, not overlapping `own` (the hunk's own
- * region), where a change meets it (ends included, as {@link touches}): a copy the changes left
- * alone is still where it was, so the note's text at the hunk cannot be it.
+ * Whether `text` holds `part` starting at a line start, other than where `skip` says, where one
+ * of `changed` (ranges of `text` a change covers, in order and apart) meets it, ends included as
+ * {@link touches}. Linear in copies + ranges (those ending before a copy are skipped once).
  */
-function changedCopy(base: string, changes: readonly NoteChange[], part: string, own: { from: number; to: number }): boolean {
-  let next = 0; // changes are in order and apart: skip those ending before the copy (linear in copies + changes)
-  for (let i = base.indexOf(part); i !== -1; i = base.indexOf(part, i + 1)) {
+function copyMet(text: string, part: string, changed: readonly Range[], skip: (from: number, to: number) => boolean): boolean {
+  let next = 0;
+  for (let i = text.indexOf(part); i !== -1; i = text.indexOf(part, i + 1)) {
     const end = i + part.length;
-    while (next < changes.length && changes[next].to < i) next++;
-    if ((i < own.to && end > own.from) || (i > 0 && base[i - 1] !== '\n')) continue;
-    if (next < changes.length && changes[next].from <= end) return true;
+    while (next < changed.length && changed[next].to < i) next++;
+    if (skip(i, end) || (i > 0 && text[i - 1] !== '\n')) continue;
+    if (next < changed.length && changed[next].from <= end) return true;
   }
   return false;
 }
 
-/**
- * Whether hunk `h` cannot be told apart in `base`: its lines with the whole line on each side
- * (its region; the start or end of the text where there is none), as `base` has them or as the
- * hunk makes them, also occur at another line start of `base`, and a change meets that copy.
- * Then the note now may hold that copy where the diff sees this one (the user deleted this block
- * and kept, or edited alike, the other), and placing the hunk would act on the user's lines.
- */
-function ambiguous(base: string, changes: readonly NoteChange[], h: Hunk): boolean {
-  const start = h.from < 2 ? 0 : base.lastIndexOf('\n', h.from - 2) + 1;
+/** The region of hunk `h` in `base`: its lines with the whole line on each side (the start or end of the text where there is none). */
+function regionOf(base: string, h: Hunk): Range {
   const nl = base.indexOf('\n', h.to);
-  const end = nl === -1 ? base.length : nl + 1;
-  const region = base.slice(start, end);
-  const made = base.slice(start, h.from) + h.inserted + base.slice(h.to, end);
-  const own = { from: start, to: end };
-  return (region !== '' && changedCopy(base, changes, region, own)) || (made !== '' && changedCopy(base, changes, made, own));
+  return { from: h.from < 2 ? 0 : base.lastIndexOf('\n', h.from - 2) + 1, to: nl === -1 ? base.length : nl + 1 };
 }
 
-/** A hunk placed on the current text: shifted when no change touches it and it is not {@link ambiguous}, else stale. */
-function place(base: string, changes: readonly NoteChange[], h: Hunk, currentLength: number): PlacedHunk {
-  if (!changes.some((c) => touches(c, h)) && !ambiguous(base, changes, h)) {
+/**
+ * Whether hunk `h` cannot be told apart in `base`: its region ({@link regionOf}), as `base` has
+ * it or as the hunk makes it, also occurs at another line start of `base` (not overlapping it),
+ * and a change meets that copy (a copy the changes left alone is still where it was, so the
+ * note's text at the hunk cannot be it). Then the note now may hold that copy where the diff sees
+ * this one (the user deleted this block and kept, or edited alike, the other), and placing the
+ * hunk would act on the user's lines.
+ */
+function ambiguous(base: string, changes: readonly NoteChange[], h: Hunk, own: Range): boolean {
+  const region = base.slice(own.from, own.to);
+  const made = base.slice(own.from, h.from) + h.inserted + base.slice(h.to, own.to);
+  const skip = (from: number, to: number): boolean => from < own.to && to > own.from;
+  return (region !== '' && copyMet(base, region, changes, skip)) || (made !== '' && copyMet(base, made, changes, skip));
+}
+
+/**
+ * A hunk placed on the current text: shifted when no change touches it and it is not
+ * {@link ambiguous}, nor does `current` hold its region as in `base` at another line start where
+ * a change's new text (`changed`) meets it: a copy made since (pasted, typed, or other lines
+ * edited alike), which the diff may have taken for the hunk's own (two copies side by side read
+ * the same whichever was pasted); a copy no change meets was in `base` too and is
+ * {@link ambiguous}'s to judge. Else stale.
+ */
+function place(base: string, current: string, changes: readonly NoteChange[], changed: readonly Range[], h: Hunk): PlacedHunk {
+  const own = regionOf(base, h);
+  if (!changes.some((c) => touches(c, h)) && !ambiguous(base, changes, h, own)) {
     const from = mapOffset(changes, h.from, 'start');
-    return { ...h, from, to: from + (h.to - h.from), stale: false };
+    const ownFrom = from - (h.from - own.from);
+    if (changes.length === 0 || own.to === own.from || !copyMet(current, base.slice(own.from, own.to), changed, (i) => i === ownFrom))
+      return { ...h, from, to: from + (h.to - h.from), stale: false };
   }
-  const from = Math.min(mapOffset(changes, h.from, 'start'), currentLength);
-  const to = Math.max(from, Math.min(mapOffset(changes, h.to, 'end'), currentLength));
+  const from = Math.min(mapOffset(changes, h.from, 'start'), current.length);
+  const to = Math.max(from, Math.min(mapOffset(changes, h.to, 'end'), current.length));
   return { ...h, from, to, stale: true };
 }
 
@@ -105,7 +125,9 @@ function place(base: string, changes: readonly NoteChange[], h: Hunk, currentLen
  * `current` differs from `base`, a hunk is stale too when its region (its lines with the whole
  * line on each side, or the start or end of the text), as in `base` or as the hunk makes it,
  * also starts at another line of `base` and a change meets that copy: which copy the note now
- * holds cannot be told from the text, so it is never guessed (docs/agent-activity.md#reverting). A non-stale hunk is shifted by the
+ * holds cannot be told from the text, so it is never guessed (docs/agent-activity.md#reverting); and when
+ * `current` holds its region as in `base` at another line start where a change's new text meets
+ * it (a copy made since, say pasted right above it). A non-stale hunk is shifted by the
  * changes before it and `current.slice(from, to) === removed` holds. A stale hunk gets
  * best-effort offsets: where its range lands in `current`, an edge inside (or at an
  * insertion at) a change going to that change's new text, clamped, `from <= to`.
@@ -113,5 +135,6 @@ function place(base: string, changes: readonly NoteChange[], h: Hunk, currentLen
  */
 export function placeHunks(base: string, current: string, hunks: readonly Hunk[]): PlacedHunk[] {
   const changes = noteChanges(base, current);
-  return hunks.map((h) => place(base, changes, h, current.length));
+  const changed = changes.map((c) => ({ from: c.currentFrom, to: c.currentTo }));
+  return hunks.map((h) => place(base, current, changes, changed, h));
 }

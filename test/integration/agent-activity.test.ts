@@ -301,6 +301,53 @@ describe('agent activity log', () => {
     expect(await read('twice.md')).toBe('user top\n# Log\n---\n- [ ] water\n- [ ] feed\n---\n- [ ] water\n- [ ] feed\n');
   });
 
+  it('a note of more than 256 lines: a change whose lines occur once is reverted after the user edited far from it; a copy the user made is never undone; older entries stay strict', async () => {
+    const long = Array.from({ length: 600 }, (_, i) => `- item ${i}: notes on step ${i}\n`).join('');
+    const changedSince = (id: string, p: string): string =>
+      `${id} was not reverted: '${p}' changed since, right where this change is, so it was left as it is. To undo it by hand, see its diff (activity ${id}, or the Agent activity view).`;
+    await onDisk(() => fsp.writeFile(disk('long.md'), long));
+    await call(env.client, 'edit_note', { path: 'long', anchor: '- item 40: notes on step 40', op: 'replace', content: '- item 40: DONE' });
+    const entry = newest();
+    expect(entry.undo.after_sums?.k).toBeGreaterThan(1);
+    expect(entry.undo.patch).toEqual([expect.objectContaining({ unique: true })]);
+    // (a) The user edits a line at the bottom: the agent's change at the top is undone, the user's line kept.
+    const userLine = (t: string) => t.replace('- item 590: notes on step 590\n', '- item 590: the user was here\n');
+    await onDisk(async () => fsp.writeFile(disk('long.md'), userLine(await read('long.md'))));
+    expect((await revert(entry.id)).message).toBe(
+      `Reverted ${entry.id}: undone in long.md, whose later changes are kept (logged as ${log().get(entry.id)?.reverted_by}).`,
+    );
+    expect(await read('long.md')).toBe(userLine(long));
+
+    // (b) The user copies the agent's line with its neighbours to the end: the agent's own is undone, the copy stays.
+    await call(env.client, 'edit_note', { path: 'long', anchor: '- item 40: notes on step 40', op: 'replace', content: '- item 40: DONE' });
+    const second = newest();
+    const ticked = await read('long.md');
+    const copy = '- item 39: notes on step 39\n- item 40: DONE\n- item 41: notes on step 41\n';
+    expect(ticked).toContain(copy);
+    await onDisk(() => fsp.writeFile(disk('long.md'), `${ticked}${copy}`));
+    expect((await revert(second.id)).reverted).toBe(true);
+    expect(await read('long.md')).toBe(`${userLine(long)}${copy}`);
+    // The user copies 200 lines around it (whole chunks) right above it: two copies side by side, neither undone.
+    await onDisk(() => fsp.writeFile(disk('long.md'), userLine(long)));
+    await call(env.client, 'edit_note', { path: 'long', anchor: '- item 40: notes on step 40', op: 'replace', content: '- item 40: DONE' });
+    const third = newest();
+    const now = await read('long.md');
+    const block = now.slice(0, now.indexOf('- item 200:'));
+    await onDisk(() => fsp.writeFile(disk('long.md'), `${block}${now}`));
+    expect((await revert(third.id)).message).toBe(changedSince(third.id, 'long.md'));
+    expect(await read('long.md')).toBe(`${block}${now}`);
+
+    // (c) The same change logged by the version before (no `unique`): refused once the user edited any far chunk, as then.
+    await onDisk(() => fsp.writeFile(disk('long.md'), userLine(long)));
+    await call(env.client, 'edit_note', { path: 'long', anchor: '- item 40: notes on step 40', op: 'replace', content: '- item 40: DONE' });
+    const fourth = newest();
+    for (const h of fourth.undo.patch ?? []) delete h.unique; // as the version before this logged it
+    await onDisk(async () => fsp.writeFile(disk('long.md'), (await read('long.md')).replace('- item 500:', '- item 500 (user):')));
+    const before = await read('long.md');
+    expect((await revert(fourth.id)).message).toBe(changedSince(fourth.id, 'long.md'));
+    expect(await read('long.md')).toBe(before);
+  });
+
   it('an edit logged before the fingerprint was kept is reverted only on the text it left, never placed by matching lines', async () => {
     await call(env.client, 'edit_note', { path: 'Ideas.md', anchor: 'Pair every new hire', op: 'replace', content: 'Pair each new hire' });
     const entry = newest();
@@ -670,7 +717,8 @@ describe('agent activity log', () => {
     await new Promise((r) => setTimeout(r, 300));
     await call(env.client, 'write_note', { path: 'FM/dash', body: 'access: private\n---\n' });
     const write = newest();
-    await call(env.client, 'edit_note', { path: 'FM/dash', anchor: '---', op: 'insert_after', content: '\naccess: private\n---' });
+    // The later edit writes the rule as `access: "private"` (the same rule to YAML).
+    await call(env.client, 'edit_note', { path: 'FM/dash', anchor: '---', op: 'insert_after', content: '\naccess: "private"\n---' });
     const edit = newest();
     const text = await read('FM/dash.md');
     expect((await revert(write.id)).message).toBe(
@@ -681,6 +729,16 @@ describe('agent activity log', () => {
     expect((await revert(edit.id)).reverted).toBe(true);
     expect((await revert(write.id)).reverted).toBe(true);
     expect(await read('FM/dash.md')).toBe('---\n');
+    // Written as the write left it (`access: private` and `---` again, right below): two copies of the
+    // write's lines side by side, which is the write's cannot be told, so that is what stops it first.
+    await call(env.client, 'write_note', { path: 'FM/dash', body: 'access: private\n---\n' });
+    const again = newest();
+    await call(env.client, 'edit_note', { path: 'FM/dash', anchor: '---', op: 'insert_after', content: '\naccess: private\n---' });
+    const copied = await read('FM/dash.md');
+    expect((await revert(again.id)).message).toBe(
+      `${again.id} was not reverted: 'FM/dash.md' changed since, right where this change is, so it was left as it is. To undo it by hand, see its diff (activity ${again.id}, or the Agent activity view).`,
+    );
+    expect(await read('FM/dash.md')).toBe(copied);
   });
 
   it('a revert refused for a note now outside the key\'s roots says so, not "read-only"', async () => {

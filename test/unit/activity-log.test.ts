@@ -358,8 +358,20 @@ describe('undo data', () => {
     const { undo } = undoOf(edit(before, after));
     const at = after.indexOf('new line');
     expect(undo).toEqual({
-      patch: [{ from: at, to: at + 9, inserted: 'line 250\n', removed: 'new line\n', pre: 'line 249\n', post: 'line 251\n', line: 251 }],
-      after_sums: { k: 2, sums: expect.any(String) },
+      // A note of more than 256 lines (chunks of 2): the line and its neighbours occur once, so marked `unique`.
+      patch: [
+        {
+          from: at,
+          to: at + 9,
+          inserted: 'line 250\n',
+          removed: 'new line\n',
+          pre: 'line 249\n',
+          post: 'line 251\n',
+          line: 251,
+          unique: true,
+        },
+      ],
+      after_sums: { k: 2, sums: expect.any(String), cut: 'mix' },
     });
     // The fingerprint of the text after is a few KB at most, whatever the note's size.
     expect(JSON.stringify(undo.after_sums).length).toBeLessThan(4000);
@@ -376,8 +388,10 @@ describe('undo data', () => {
     expect(left).toEqual([1]); // the second hunk (FIVE), by its index in the patch
     expect(ready.map((h) => current.slice(h.from, h.to))).toEqual(['TWO\n']);
     // Three-way, not by matching lines: two lines put above and the last three rewritten leave TWO and its neighbours in place.
-    const moved = 'TWO\nthree\none\nTWO\nthree\none\nTWO\nthree\n';
+    const moved = 'TWO\nthree\none\nTWO\nthree\nfour\nTWO\nthree\n';
     expect(locateHunks(undo, moved).ready.map((h) => [h.from, h.to])).toEqual([[14, 18]]);
+    // The last three rewritten as a copy of TWO with both its neighbours: two copies side by side, which is the agent's cannot be told.
+    expect(locateHunks(undo, 'TWO\nthree\none\nTWO\nthree\none\nTWO\nthree\n').left).toEqual([0, 1]);
     expect(locateHunks(undo, 'one\nTWO!\nthree\nfour\nFIVE\nsix\n').left).toEqual([0]);
   });
 
@@ -499,7 +513,7 @@ describe('activity file format', () => {
       'entry #1: "undo.after" must be a string',
     );
     expect(() => parseActivity(serializeActivity([{ ...e, undo: { after: 'x', patch: [{ from: 0, to: 'z' }] as never } }]))).toThrow(
-      'entry #1: "undo.patch" must be a list of {from, to, inserted, removed?, pre?, post?, line?}',
+      'entry #1: "undo.patch" must be a list of {from, to, inserted, removed?, pre?, post?, line?, unique?}',
     );
   });
 });

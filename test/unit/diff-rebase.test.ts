@@ -219,4 +219,21 @@ describe('placement invariant (property test, seeded)', () => {
     // A copy only in the middle of a line is not a copy.
     expect(stale('a\nx\nb\nQa\nx\nb\n', 'a\ny\nb\nQa\nx\nb\n', 'a\nx\nb\nQa\nx\nb!\n')).toEqual([false]);
   });
+
+  test('a hunk whose region the note now holds again, in text a later change made, is stale: which copy is the one cannot be told', () => {
+    const stale = (base: string, proposed: string, current: string): boolean[] => placed(base, proposed, current).map((h) => h[2]);
+    // The revert of the agent's H: the user pasted P/H/N right above or right below it (the same text either way).
+    const after = 'a\nP\nH\nN\nb\nc\n';
+    const before = 'a\nP\nX\nN\nb\nc\n';
+    expect(stale(after, before, 'a\nP\nH\nN\nP\nH\nN\nb\nc\n')).toEqual([true]);
+    // Pasted anywhere else, or made by editing other lines alike: the same.
+    expect(stale(after, before, 'P\nH\nN\na\nP\nH\nN\nb\nc\n')).toEqual([true]);
+    expect(stale(after, before, 'a\nP\nH\nN\nb\nP\nH\nN\n')).toEqual([true]);
+    // A copy of the lines without both neighbours, or of the lines as the undo makes them, is no copy of it: placed.
+    expect(placed(after, before, 'a\nP\nH\nN\nb\nH\nN\nP\nX\nN\n')).toEqual([[4, 6, false]]);
+    // Overlapping copies: a line put among alike lines next to the agent's.
+    expect(stale('x\nP\nP\nP\ny\n', 'x\nP\nQ\nP\ny\n', 'x\nP\nP\nP\nP\ny\n')).toEqual([true, true]);
+    // A copy the base held too and no change meets is the base rule's to judge: left alone, it does not stop the hunk.
+    expect(stale('P\nH\nN\nz\nP\nH\nN\n', 'P\nX\nN\nz\nP\nH\nN\n', 'top\nP\nH\nN\nz\nP\nH\nN\n')).toEqual([false]);
+  });
 });
