@@ -66,6 +66,13 @@ function entryProblem(e: unknown): string | null {
   if (sums !== undefined && !(isRecord(sums) && Number.isInteger(sums.k) && (sums.k as number) >= 1 && typeof sums.sums === 'string'))
     return '"undo.after_sums" must be {k, sums}';
   if (e.created !== undefined && !Number.isFinite(e.created)) return '"created" must be a time in ms';
+  const writer = e.writer_before;
+  if (
+    writer !== undefined &&
+    writer !== null &&
+    !(isRecord(writer) && !stringFieldProblem(writer, ['key_id', 'key_label', 'written_at'], 'required'))
+  )
+    return '"writer_before" must be null or {key_id, key_label, written_at}';
   if (e.kind === 'move' && typeof e.from !== 'string') return 'a move needs "from"';
   return null;
 }
