@@ -71,12 +71,15 @@ export interface VaultMcpSettings {
   };
   /**
    * Which key last wrote each widget through widget_write (directly or by an accepted proposal), by
-   * widget id in lower case (docs/widgets.md#whose-view-a-widget-shows). A widget's query runs with
-   * that key's rights; a widget with no entry (the user's own) runs over the user's view.
+   * widget id in lower case (docs/widgets.md#whose-view-a-widget-shows); a revert puts back the
+   * record of the text it restores. Other files in the widgets folder (a backup, a widget renamed
+   * to `board.txt` or into a subfolder) have theirs by their lower-case path inside the folder. A
+   * widget's query runs with that key's rights; a widget with no entry and whose text no key wrote
+   * (the user's own) runs over the user's view.
    */
   widgetWriters: Record<string, WidgetWriter>;
   /**
-   * Which key wrote each widget text, by the text's SHA-256 hex (the newest writes first kept,
+   * Which key wrote each widget text, by the text's SHA-256 hex (the newest writes kept,
    * keys/widget-writers.ts MAX_TEXT_RECORDS): a widget file whose name has no record of its own
    * (renamed through another name or out of the widgets folder and back) runs with the rights of
    * the key that wrote that exact text.
