@@ -4,7 +4,7 @@ import { createPublicApi, publishApi } from './ai/public-api';
 import { AI_API_KEY_SECRET_ID } from './ai/secret-id';
 import type { VaultMcpApi } from '../types/vault-mcp-api';
 import { KeyRing } from './keys/key-ring';
-import { WidgetWriters } from './keys/widget-writers';
+import { widgetReadRefusal, WidgetWriters } from './keys/widget-writers';
 import { SearchIndex, type IndexStorage } from './search/search-index';
 import { SemanticIndex } from './search/semantic/semantic-index';
 import { addSemanticStatusBarItem } from './ui/semantic-status-bar';
@@ -73,13 +73,16 @@ export default class VaultMcpPlugin extends Plugin {
         await this.saveSettings();
       },
     );
-    this.widgetWriters = new WidgetWriters(
-      () => this.keyRing.list(),
-      () => this.settings.widgetWriters,
-      () => this.saveSettings(),
-    );
+    this.widgetWriters = new WidgetWriters({
+      keys: () => this.keyRing.list(),
+      records: () => this.settings.widgetWriters,
+      texts: () => this.settings.widgetTexts,
+      save: () => this.saveSettings(),
+      widgetsFolder: () => this.notes.policy.widgetsFolder(),
+      readRefusal: (key) => widgetReadRefusal(key, this.settings),
+    });
     this.notes = new NoteStore(this.app, {
-      beforeWidgetWrite: (id, scope) => this.widgetWriters.noteWrite(id, scope),
+      widgetProvenance: this.widgetWriters,
       quarantine: () => this.settings.access.quarantine,
       trustedSymlinks: () => this.settings.access.trustedSymlinks,
       widgetsFolder: () => this.settings.widgets.folder,
@@ -135,7 +138,7 @@ export default class VaultMcpPlugin extends Plugin {
     registerActivity(this);
     registerWidgetBlocks(
       this,
-      vaultWidgetSource(this.notes, (id) => this.widgetWriters.scopeFor(id)),
+      vaultWidgetSource(this.notes, (id, hash) => this.widgetWriters.scopeFor(id, hash)),
     );
     this.register(this.widgetWriters.followRenames(this.notes));
     this.register(() => {

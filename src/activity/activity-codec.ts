@@ -76,6 +76,13 @@ function entryProblem(e: unknown): string | null {
     return '"undo.after_sums" must be {k, sums, cut?}';
   if (e.created !== undefined && !Number.isFinite(e.created)) return '"created" must be a time in ms';
   if (e.inode !== undefined && !(typeof e.inode === 'string' && /^\d+$/.test(e.inode))) return '"inode" must be a whole number in a string';
+  const writer = e.writer_before;
+  if (
+    writer !== undefined &&
+    writer !== null &&
+    !(isRecord(writer) && !stringFieldProblem(writer, ['key_id', 'key_label', 'written_at'], 'required'))
+  )
+    return '"writer_before" must be null or {key_id, key_label, written_at}';
   if (e.kind === 'move' && typeof e.from !== 'string') return 'a move needs "from"';
   return null;
 }

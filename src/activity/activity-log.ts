@@ -137,6 +137,7 @@ export class ActivityLog {
       ...(change.kind === 'folder' && change.removed ? { removed: true } : {}),
       ...('created' in change && change.created ? { created: change.created } : {}),
       ...('inode' in change && change.inode ? { inode: change.inode } : {}),
+      ...(change.kind === 'widget' ? { writer_before: change.writerBefore ? { ...change.writerBefore } : null } : {}),
       via: via === undefined ? 'agent' : 'revert' in via ? 'revert' : 'proposal',
       ...(via && 'proposal' in via ? { proposal_id: via.proposal, ...(via.hunks ? { hunks: [...via.hunks] } : {}) } : {}),
       ...(via && 'revert' in via ? { reverts: via.revert } : {}),

@@ -212,9 +212,11 @@ export class ActivityRevert {
         return EXACT;
       case 'widget': {
         const id = entry.path.slice(entry.path.lastIndexOf('/') + 1).replace(/\.html$/, '');
+        // The text put back gets the writer it had (logged with the change), never the reverting key: the record follows the text.
+        const restoring = { writer: entry.writer_before };
         if (before === null) await this.notes.widgets.remove(id, entry.hash_after ?? '', scope);
-        else if (after === null) await this.notes.widgets.create(id, before, scope);
-        else await this.notes.widgets.replace(id, before, entry.hash_after ?? '', scope);
+        else if (after === null) await this.notes.widgets.create(id, before, scope, restoring);
+        else await this.notes.widgets.replace(id, before, entry.hash_after ?? '', scope, null, restoring);
         return EXACT;
       }
     }

@@ -4,6 +4,7 @@
  * one, with what undoes it. No Obsidian objects, no DOM: entries persist as JSON.
  */
 import type { LineSums } from '../diff/line-sums';
+import type { WidgetWriter } from '../settings/settings';
 
 /** What a logged change did; `widget` is a widget file written, replaced or taken away. */
 export type ActivityKind = 'edit' | 'properties' | 'create' | 'delete' | 'move' | 'folder' | 'widget';
@@ -74,6 +75,10 @@ export interface ActivityUndo {
  * `reverts` names the entry this one undid (so reverting it redoes that one); `reverted_by`
  * the entry that undid this one; `left`, on a revert, how many changes of the reverted entry
  * no longer applied and were left as they are.
+ * `writer_before`, on a widget entry, is the widget's writer record before the change (the key
+ * that wrote the text it replaced or took away; null: no key's), which a revert puts back with
+ * that text (keys/widget-writers.ts); absent on entries logged before it was kept (a revert then
+ * gives the text no known writer, so it shows no data).
  */
 export interface ActivityEntry {
   id: string;
@@ -99,6 +104,7 @@ export interface ActivityEntry {
   reverts?: string;
   reverted_by?: string;
   left?: number;
+  writer_before?: WidgetWriter | null;
   undo: ActivityUndo;
 }
 

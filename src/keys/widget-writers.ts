@@ -1,103 +1,224 @@
 import { ToolError } from '../errors';
-import type { KeyRecord } from '../settings/key-record';
+import { isLocallyUsable, type KeyRecord } from '../settings/key-record';
 import { checkKeyRoots } from '../settings/key-roots';
-import type { WidgetWriter } from '../settings/settings';
+import type { VaultMcpSettings, WidgetWriter } from '../settings/settings';
+import { queryNotesTool } from '../tools/read/lists/query-notes';
+import { enabledTools, toolsForKey } from '../tools/registry';
 import { UNRESTRICTED_SCOPE, type AccessScope } from '../vault/access/access';
+import { hashText } from '../vault/hash';
 import type { NoteStore } from '../vault/note-store';
+import type { WidgetProvenance, WidgetWrite, WidgetWriteTicket } from '../vault/widgets/widget-store';
 
 /** Whose rights a widget's query runs with: a scope, or one sentence on why it shows no data. */
 export type WidgetScopeVerdict = { ok: true; scope: AccessScope; writer: WidgetWriter | null } | { ok: false; reason: string };
 
 /**
- * Which key last wrote each widget, kept in the plugin's settings (data.json `widgetWriters`, next
- * to the keys, so it survives restarts and syncs with them), and the rights a widget's query runs
- * with (docs/widgets.md#whose-view-a-widget-shows): a widget written by a key sees only what that
- * key may read (its roots and label, judged by the vault's one access policy like every tool call:
- * `agent_overrides`, `access: private`, quarantine); a widget no key ever wrote (the user's own)
- * sees the user's view. A writer that is deleted, or whose roots cannot be read, gives no data.
+ * How many text records (settings `widgetTexts`) are kept: the newest writes; past it the oldest
+ * go first. About 150 bytes each in data.json.
+ */
+export const MAX_TEXT_RECORDS = 1000;
+
+/** Where a widget's rights come from, beside its records: the live keys, the two records, and whether a key may read now. */
+export interface WidgetWritersOptions {
+  /** The live key records (KeyRing.list: normalized). */
+  keys: () => KeyRecord[];
+  /** The live `widgetWriters` record of the settings: by widget id (lower case), or by the path in the widgets folder of another file there. */
+  records: () => Record<string, WidgetWriter>;
+  /** The live `widgetTexts` record of the settings: by the SHA-256 hex of a text a key wrote. */
+  texts: () => Record<string, WidgetWriter>;
+  /** Persists the settings after a record was changed in place. */
+  save: () => Promise<void>;
+  /** The widgets folder, normalized (NotePolicy.widgetsFolder), read at each use. */
+  widgetsFolder: () => string;
+  /** Why `key` may not run query_notes now (one phrase after "whose key"), or null when it may: {@link widgetReadRefusal}. */
+  readRefusal: (key: KeyRecord) => string | null;
+}
+
+/**
+ * Why `key` cannot run query_notes now, as the server would answer it, or null when it can: a
+ * cloud-only key is refused at the loopback door; query_notes switched off in the settings, or
+ * outside the key's tool set, is absent from its tools/list and refused (docs/architecture.md#keys).
+ * The rule comes from docs/widgets.md: a widget never gets more than its writer could read with
+ * query_notes itself, now. @returns a phrase completing "was last written by the key "X", …".
+ */
+export function widgetReadRefusal(key: KeyRecord, settings: VaultMcpSettings): string | null {
+  if (!isLocallyUsable(key)) return 'a cloud-only key, which cannot read this vault';
+  if (!enabledTools(settings).includes(queryNotesTool)) return 'and query_notes is switched off in Vault MCP settings';
+  if (!toolsForKey([queryNotesTool], key.tools).length) return 'whose tool set does not hold query_notes';
+  return null;
+}
+
+/**
+ * Which key wrote each widget, kept in the plugin's settings (data.json, next to the keys, so it
+ * survives restarts and syncs with them), and the rights a widget's query runs with
+ * (docs/widgets.md#whose-view-a-widget-shows). The record follows the text, never the caller:
+ * - `widgetWriters`, by widget id: the key that last wrote it through widget_write (directly or by
+ *   an accepted proposal), with the hash of the text written; a revert that puts back an older
+ *   text puts back the record that text had (logged with the change), never the reverting key;
+ *   a replace's backup gets the replaced text's record; a rename of any file in the widgets folder
+ *   (through any name or subfolder) carries its record.
+ * - `widgetTexts`, by the hash of each text a key wrote: a widget whose record does not stand for
+ *   its text now (none, or another text's) runs with the rights of the key that wrote that exact
+ *   text, so a file renamed through a name outside the widgets folder keeps its writer.
+ * A widget written by a key sees only what that key may read with query_notes now (its roots and
+ * label judged by the vault's one access policy: `agent_overrides`, `access: private`, quarantine;
+ * its tool set and the tool switches: {@link widgetReadRefusal}); one no key ever wrote (the
+ * user's own) sees the user's view. A writer deleted, unknown, or unable to read gives no data.
  * The rule comes from the product's promise that no agent may leak a note (docs/security.md).
  */
-export class WidgetWriters {
-  /**
-   * @param keys the live key records (KeyRing.list: normalized).
-   * @param records the live `widgetWriters` record of the settings.
-   * @param save persists the settings after `records()` was changed in place.
-   */
-  constructor(
-    private readonly keys: () => KeyRecord[],
-    private readonly records: () => Record<string, WidgetWriter>,
-    private readonly save: () => Promise<void>,
-  ) {}
+export class WidgetWriters implements WidgetProvenance {
+  /** @param options the keys, the two records, how to save them, and whether a key may read now. */
+  constructor(private readonly options: WidgetWritersOptions) {}
 
   /**
-   * Records that the caller of `scope` is writing widget `id`, before the file is written (so a
-   * failed save stops the write, and a crash in between leaves the stricter record, never none).
+   * Records who writes widget `write.id` before the file is written (so a failed save stops the
+   * write): the caller's key, for the id and for the text's hash; on a revert (`restoring`), the
+   * writer the restored text had (none: the record is dropped, so the user's own text shows the
+   * user's view; unknown: a record naming no key, so it shows no data), and no text record.
    * A scope without a key behind it (`actor` absent: an internal caller) records nothing.
-   * @param id the widget id (any case).
-   * @throws ToolError('unavailable') when the settings cannot be saved (the widget is then not written).
+   * @returns the id's record before, and `undo` to put it back when the write then fails.
+   * @throws ToolError('unavailable') when the settings cannot be saved (the widget is then not written; the records are as before).
    */
-  async noteWrite(id: string, scope: AccessScope, now = new Date()): Promise<void> {
-    const keyId = scope.actor?.keyId;
-    if (keyId === undefined) return;
-    const key = this.keys().find((k) => k.id === keyId);
-    this.records()[id.toLowerCase()] = { key_id: keyId, key_label: key?.label ?? scope.label, written_at: now.toISOString() };
+  async noteWrite(write: WidgetWrite, now = new Date()): Promise<WidgetWriteTicket> {
+    const id = write.id.toLowerCase();
+    const records = this.options.records();
+    const texts = this.options.texts();
+    const before = records[id] ?? null;
+    const hash = hashText(write.text);
+    const textBefore = texts[hash];
+    const undo = async (): Promise<void> => {
+      if (before) records[id] = before;
+      else delete records[id];
+      if (textBefore) texts[hash] = textBefore;
+      else if (!write.restoring) delete texts[hash];
+      await this.options.save().catch(() => undefined);
+    };
+    if (write.restoring) {
+      const writer = write.restoring.writer;
+      if (writer === null) delete records[id];
+      else records[id] = { ...(writer ?? { key_id: '', key_label: '', written_at: now.toISOString() }), hash };
+    } else {
+      const keyId = write.scope.actor?.keyId;
+      if (keyId === undefined) return { before, undo: async () => {} };
+      const key = this.options.keys().find((k) => k.id === keyId);
+      const writer: WidgetWriter = { key_id: keyId, key_label: key?.label ?? write.scope.label, written_at: now.toISOString(), hash };
+      records[id] = writer;
+      delete texts[hash]; // re-added last: the newest writes are kept longest
+      texts[hash] = { key_id: keyId, key_label: writer.key_label, written_at: writer.written_at };
+      pruneTexts(texts);
+    }
     try {
-      await this.save();
+      await this.options.save();
     } catch (err) {
+      await undo();
       throw new ToolError(
         'unavailable',
-        `Widget '${id}' was not written: the plugin could not save which key wrote it (${(err as Error).message}); try again later.`,
+        `Widget '${write.id}' was not written: the plugin could not save which key wrote it (${(err as Error).message}); try again later.`,
       );
     }
+    return { before, undo };
   }
 
   /**
-   * Keeps a key's record with its widget when the file is renamed in the widgets folder (by the
-   * user: no tool renames widgets), so `board.html` renamed to `team-board.html` still runs with
-   * the key's rights, not the user's view. The old id's record stays (a widget written there later
-   * by the user keeps the stricter rights, the safe side).
+   * Gives the file a replace just wrote at vault path `path` (its backup) the replaced text's
+   * record, so renaming the backup back to a widget name keeps that writer; with no writer (the
+   * user's own text) any old record under that name is dropped. Saved in the background.
+   */
+  noteBackup(path: string, text: string, writer: WidgetWriter | null): void {
+    const key = this.keyOf(path);
+    if (key === null) return;
+    const records = this.options.records();
+    if (writer) records[key] = { ...writer, hash: hashText(text) };
+    else delete records[key];
+    void this.options.save().catch(() => undefined); // kept in memory meanwhile; saved with the next settings save
+  }
+
+  /**
+   * Keeps a file's record with it when it is renamed or moved in the widgets folder (by the user:
+   * no tool renames widgets), through any name or subfolder (`board.html` → `board.txt` →
+   * `team.html`), so the key's script runs with the key's rights under its new name, not the
+   * user's view. The old name's record stays (a widget written there later by the user keeps the
+   * stricter rights, the safe side). A file moved out of the widgets folder and back gets its
+   * writer from its text's record (see {@link scopeFor}).
    * @returns a function that stops following.
    */
   followRenames(notes: NoteStore): () => void {
-    const idIn = (path: string): string | null => {
-      const folder = notes.policy.widgetsFolder();
-      const name = path.toLowerCase().startsWith(`${folder.toLowerCase()}/`) ? path.slice(folder.length + 1) : '';
-      return name.endsWith('.html') && !name.includes('/') ? name.slice(0, -'.html'.length) : null;
-    };
-    return notes.onOtherFileChange((change) => {
-      if (change.type !== 'rename' || change.oldPath === undefined) return;
-      const from = idIn(change.oldPath);
-      const to = idIn(change.path);
-      const writer = from === null ? null : this.writerOf(from);
-      if (to === null || writer === null || to.toLowerCase() === from?.toLowerCase()) return;
-      this.records()[to.toLowerCase()] = { ...writer };
-      void this.save().catch(() => undefined); // kept in memory meanwhile; saved with the next settings save
+    return notes.onFileRename((change) => {
+      if (change.oldPath === undefined) return;
+      const from = this.keyOf(change.oldPath);
+      const to = this.keyOf(change.path);
+      const writer = from === null ? undefined : this.options.records()[from];
+      if (to === null || writer === undefined || to === from) return;
+      this.options.records()[to] = { ...writer };
+      void this.options.save().catch(() => undefined); // kept in memory meanwhile; saved with the next settings save
     });
   }
 
-  /** The key that last wrote widget `id` (any case), or null when no key ever wrote it. */
+  /** The record of widget `id` (any case), its last writer, or null when it has none. */
   writerOf(id: string): WidgetWriter | null {
-    return this.records()[id.toLowerCase()] ?? null;
+    return this.options.records()[id.toLowerCase()] ?? null;
   }
 
   /**
-   * The rights widget `id`'s query runs with now: its writing key's label and roots (read afresh,
-   * so a key narrowed or deleted since is felt on the next refresh), or UNRESTRICTED_SCOPE (the
-   * user's view; private notes and quarantine still left out by the policy) when no key wrote it.
-   * @returns `{ok: false, reason}` when the writer's key is gone or its roots break the roots rule.
+   * The writer of widget `id` holding the text whose SHA-256 hex is `hash`: its id's record when
+   * that record stands for this text (unless it names no key and the text's writer is known); else
+   * the key that wrote this exact text; else its id's record
+   * (a key's widget the user edited since keeps the key's rights: the script may still be the
+   * key's); else null (no key wrote it: the user's own).
    */
-  scopeFor(id: string): WidgetScopeVerdict {
-    const writer = this.writerOf(id);
+  writerFor(id: string, hash: string): WidgetWriter | null {
+    const record = this.writerOf(id);
+    const text = this.options.texts()[hash.toLowerCase()];
+    if (record && record.hash === hash && (record.key_id || !text)) return record;
+    return text ?? record;
+  }
+
+  /**
+   * The rights widget `id`, holding the text whose SHA-256 hex is `hash`, runs with now: its
+   * writer's ({@link writerFor}) label and roots, read afresh with its tool set and the tool
+   * switches (so a key narrowed, deleted or denied query_notes since is felt on the next refresh),
+   * or UNRESTRICTED_SCOPE (the user's view; private notes and quarantine still left out by the
+   * policy) when no key wrote it.
+   * @returns `{ok: false, reason}` when the writer is unknown or its key is gone, its roots break
+   *   the roots rule, or it may not run query_notes now ({@link widgetReadRefusal}).
+   */
+  scopeFor(id: string, hash: string): WidgetScopeVerdict {
+    const writer = this.writerFor(id, hash);
     if (!writer) return { ok: true, scope: UNRESTRICTED_SCOPE, writer: null };
-    const name = writer.key_label ? `the key "${writer.key_label}"` : 'a key';
-    const key = writer.key_id ? this.keys().find((k) => k.id === writer.key_id) : undefined;
     const advice =
-      'so it shows no data (a widget sees only what the key that wrote it may read). Read the widget file; to show it with ' +
-      'your own view, save a copy under a new id yourself, or have another key rewrite it.';
+      'so it shows no data (a widget sees only what the key that wrote it may read with query_notes). Read the widget file; to show ' +
+      'it with your own view, save a copy under a new id yourself, or have another key rewrite it.';
+    if (!writer.key_id)
+      return {
+        ok: false,
+        reason: `Widget '${id}' has no known writer (its record is damaged, or a revert logged before writers were kept put its text back), ${advice}`,
+      };
+    const key = this.options.keys().find((k) => k.id === writer.key_id);
+    const name = writer.key_label ? `the key "${writer.key_label}"` : 'a key';
     if (!key) return { ok: false, reason: `Widget '${id}' was last written by ${name}, which no longer exists, ${advice}` };
     const roots = checkKeyRoots(key.roots);
     if (!roots.ok)
       return { ok: false, reason: `Widget '${id}' was last written by the key "${key.label}", whose folders cannot be read, ${advice}` };
+    const refusal = this.options.readRefusal(key);
+    if (refusal !== null) return { ok: false, reason: `Widget '${id}' was last written by the key "${key.label}", ${refusal}, ${advice}` };
     return { ok: true, scope: { label: key.label, roots: roots.roots }, writer };
   }
+
+  /**
+   * The record key of vault path `path`: a widget's id (lower case) for `<folder>/<id>.html`, the
+   * lower-case path inside the widgets folder for any other file there (a widget id holds no `.`,
+   * so the two never meet), null outside it.
+   */
+  private keyOf(path: string): string | null {
+    const folder = this.options.widgetsFolder();
+    if (!path.toLowerCase().startsWith(`${folder.toLowerCase()}/`)) return null;
+    const name = path.slice(folder.length + 1).toLowerCase();
+    return /^[^/.]+\.html$/.test(name) ? name.slice(0, -'.html'.length) : name;
+  }
+}
+
+/** Drops the oldest text records (insertion order: {@link WidgetWriters.noteWrite} re-adds a text last) past {@link MAX_TEXT_RECORDS}. */
+function pruneTexts(texts: Record<string, WidgetWriter>): void {
+  const hashes = Object.keys(texts);
+  for (const hash of hashes.slice(0, Math.max(0, hashes.length - MAX_TEXT_RECORDS))) delete texts[hash];
 }

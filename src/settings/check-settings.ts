@@ -71,8 +71,19 @@ export const SETTINGS_FILE_SCHEMA = z
       widgets: z.strictObject({ folder: text }, object('widget settings')).partial(),
       widgetWriters: z.record(
         z.string(),
-        z.strictObject({ key_id: text, key_label: text, written_at: text }, object('key_id, key_label and written_at')),
+        z.strictObject(
+          { key_id: text, key_label: text, written_at: text, hash: text.optional() },
+          object('key_id, key_label, written_at and hash'),
+        ),
         object('widget ids to the key that last wrote each'),
+      ),
+      widgetTexts: z.record(
+        z.string(),
+        z.strictObject(
+          { key_id: text, key_label: text, written_at: text, hash: text.optional() },
+          object('key_id, key_label and written_at'),
+        ),
+        object('widget text hashes to the key that wrote each'),
       ),
       activity: z.strictObject({ maxMegabytes: positive, maxDays: positive }, object('activity log limits')).partial(),
       ai: z

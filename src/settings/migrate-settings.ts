@@ -57,7 +57,8 @@ function migrateKey(raw: unknown): KeyRecord | null {
  * Repairs the widget writers record (settings `widgetWriters`) without ever dropping an entry: an
  * entry is what confines a widget to its key's view, so a damaged one is kept with an empty key id,
  * which names no key (the widget then shows no data and says why) rather than falling back to the
- * user's whole view. Ids are lower-cased. Not an object at all: no entries.
+ * user's whole view. Ids are lower-cased. Not an object at all: no entries. The same repair serves
+ * `widgetTexts` (keyed by a text's SHA-256 hex, lower-cased too).
  */
 function migrateWidgetWriters(raw: unknown): Record<string, WidgetWriter> {
   const out: Record<string, WidgetWriter> = {};
@@ -68,6 +69,7 @@ function migrateWidgetWriters(raw: unknown): Record<string, WidgetWriter> {
       key_id: typeof e.key_id === 'string' ? e.key_id : '',
       key_label: typeof e.key_label === 'string' ? e.key_label : '',
       written_at: typeof e.written_at === 'string' ? e.written_at : new Date(0).toISOString(),
+      ...(typeof e.hash === 'string' ? { hash: e.hash.toLowerCase() } : {}),
     };
   }
   return out;
@@ -93,6 +95,7 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   if (!isObject(merged.skills) || typeof merged.skills.folder !== 'string') merged.skills = defaults.skills;
   if (!isObject(merged.widgets) || typeof merged.widgets.folder !== 'string') merged.widgets = { folder: defaults.widgets.folder };
   merged.widgetWriters = migrateWidgetWriters(merged.widgetWriters);
+  merged.widgetTexts = migrateWidgetWriters(merged.widgetTexts);
   merged.activity = {
     maxMegabytes: positiveOr(merged.activity?.maxMegabytes, defaults.activity.maxMegabytes),
     maxDays: positiveOr(merged.activity?.maxDays, defaults.activity.maxDays),

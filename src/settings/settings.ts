@@ -17,11 +17,17 @@ export const DEFAULT_WIDGETS_FOLDER = 'Widgets';
 /** The agent activity log's limits of a fresh install (`activity`): 20 MB, 30 days. */
 export const DEFAULT_ACTIVITY_LIMITS = { maxMegabytes: 20, maxDays: 30 } as const;
 
-/** The key that last wrote a widget (settings `widgetWriters`): its id and label then, and when (ISO 8601). */
+/**
+ * The key that last wrote a widget (settings `widgetWriters`, `widgetTexts`): its id and label
+ * then, and when (ISO 8601). `hash`: SHA-256 hex of the text it stands for (the text written, or
+ * the text a revert put back); absent on records kept before it was. An empty `key_id` names no
+ * key: a damaged record, or a text a revert put back whose writer is not known (no data).
+ */
 export interface WidgetWriter {
   key_id: string;
   key_label: string;
   written_at: string;
+  hash?: string;
 }
 
 /** Everything the plugin keeps in data.json. No secrets: tokens and API keys live in SecretStorage. */
@@ -65,10 +71,20 @@ export interface VaultMcpSettings {
   };
   /**
    * Which key last wrote each widget through widget_write (directly or by an accepted proposal), by
-   * widget id in lower case (docs/widgets.md#whose-view-a-widget-shows). A widget's query runs with
-   * that key's rights; a widget with no entry (the user's own) runs over the user's view.
+   * widget id in lower case (docs/widgets.md#whose-view-a-widget-shows); a revert puts back the
+   * record of the text it restores. Other files in the widgets folder (a backup, a widget renamed
+   * to `board.txt` or into a subfolder) have theirs by their lower-case path inside the folder. A
+   * widget's query runs with that key's rights; a widget with no entry and whose text no key wrote
+   * (the user's own) runs over the user's view.
    */
   widgetWriters: Record<string, WidgetWriter>;
+  /**
+   * Which key wrote each widget text, by the text's SHA-256 hex (the newest writes kept,
+   * keys/widget-writers.ts MAX_TEXT_RECORDS): a widget file whose name has no record of its own
+   * (renamed through another name or out of the widgets folder and back) runs with the rights of
+   * the key that wrote that exact text.
+   */
+  widgetTexts: Record<string, WidgetWriter>;
   activity: {
     /** "Activity log size": the agent activity file's largest size, megabytes; oldest entries go first past it. */
     maxMegabytes: number;
@@ -106,6 +122,7 @@ export function defaultSettings(): VaultMcpSettings {
     proposals: { notifyOnNew: true },
     widgets: { folder: DEFAULT_WIDGETS_FOLDER },
     widgetWriters: {},
+    widgetTexts: {},
     activity: { ...DEFAULT_ACTIVITY_LIMITS },
     ai: {
       enabled: false,

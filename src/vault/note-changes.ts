@@ -88,6 +88,20 @@ export function followOtherFiles(app: App, listener: (change: NoteChange) => voi
 }
 
 /**
+ * Subscribes to every file rename or move, notes and other files alike (the vault's `rename`
+ * event for a `TFile`; a folder's rename fires it for each file in it): where a widget's writer
+ * record follows its text (keys/widget-writers.ts), even through a name that is not a widget's.
+ * @returns a function that unsubscribes.
+ */
+export function followFileRenames(app: App, listener: (change: NoteChange) => void): () => void {
+  const { vault } = app;
+  const ref = vault.on('rename', (file, oldPath) => {
+    if (file instanceof TFile) listener({ type: 'rename', path: file.path, oldPath });
+  });
+  return () => vault.offref(ref);
+}
+
+/**
  * Subscribes to folders being created, deleted or renamed (the vault's `create`, `delete` and
  * `rename` events for a `TFolder`; Obsidian fires them for folders as for files). A folder's
  * path decides whether a create_folder, or a move onto that path, can still be made.

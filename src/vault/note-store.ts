@@ -25,9 +25,9 @@ import { AppliedChanges } from './writes/applied-change';
 import { ScanCache } from './scan-cache';
 import { NotePolicy } from './note-policy';
 import { InstructionPlaces } from './content/instruction-places';
-import { followFolders, followNoteChanges, followOtherFiles, type NoteChange } from './note-changes';
+import { followFileRenames, followFolders, followNoteChanges, followOtherFiles, type NoteChange } from './note-changes';
 import type { NoteReader } from './note-reader';
-import { WidgetStore, type WidgetWriteHook } from './widgets/widget-store';
+import { WidgetStore, type WidgetProvenance } from './widgets/widget-store';
 import { DEFAULT_WIDGETS_FOLDER } from '../settings/settings';
 
 export type { NoteChange } from './note-changes';
@@ -66,8 +66,8 @@ export interface NoteStoreOptions {
   widgetsFolder?: () => string;
   /** The editors of open notes, which text writes go through (NoteWriter); none in headless runs. */
   editors?: OpenNoteEditors;
-  /** Awaited before each widget create or replace (WidgetStore's provenance hook: who writes the widget). */
-  beforeWidgetWrite?: WidgetWriteHook;
+  /** Who wrote each widget text (WidgetStore's provenance: told before each widget create or replace). */
+  widgetProvenance?: WidgetProvenance;
 }
 
 /**
@@ -85,7 +85,7 @@ export class NoteStore implements NoteReader {
   private readonly trustedList: () => string[];
   private readonly widgetsSetting: () => string;
   private readonly editors: OpenNoteEditors | null;
-  private readonly beforeWidgetWrite: WidgetWriteHook | undefined;
+  private readonly widgetProvenance: WidgetProvenance | undefined;
   private readonly scans: ScanCache;
   private writer: NoteWriter | null = null;
   /** Every change the write primitives applied (notes, entries, widgets), for the agent activity log. */
@@ -104,7 +104,7 @@ export class NoteStore implements NoteReader {
     this.trustedList = options.trustedSymlinks ?? (() => []);
     this.widgetsSetting = options.widgetsFolder ?? (() => DEFAULT_WIDGETS_FOLDER);
     this.editors = options.editors ?? null;
-    this.beforeWidgetWrite = options.beforeWidgetWrite;
+    this.widgetProvenance = options.widgetProvenance;
     this.scans = new ScanCache(app);
     this.policy = new NotePolicy(app, {
       quarantine: options.quarantine,
@@ -162,7 +162,7 @@ export class NoteStore implements NoteReader {
 
   /** The widgets of the widgets folder (list, create, replace): see {@link WidgetStore}. */
   get widgets(): WidgetStore {
-    this.widgetStore ??= new WidgetStore(this.app, this.policy, this.applied, this.beforeWidgetWrite);
+    this.widgetStore ??= new WidgetStore(this.app, this.policy, this.applied, this.widgetProvenance);
     return this.widgetStore;
   }
 
@@ -542,6 +542,14 @@ export class NoteStore implements NoteReader {
    */
   onOtherFileChange(listener: (change: NoteChange) => void): () => void {
     return followOtherFiles(this.app, listener);
+  }
+
+  /**
+   * Subscribes to every file rename or move (notes and other files), as note-changes.ts's
+   * followFileRenames reports them. @returns a function that unsubscribes.
+   */
+  onFileRename(listener: (change: NoteChange) => void): () => void {
+    return followFileRenames(this.app, listener);
   }
 
   /**

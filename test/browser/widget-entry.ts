@@ -102,7 +102,7 @@ async function main(): Promise<void> {
   const source: WidgetSource = {
     async load(id) {
       return id === 'reading-board'
-        ? { html: widgetHtml(window.vaultMcpWidgetPort), query: QUERY }
+        ? { html: widgetHtml(window.vaultMcpWidgetPort), query: QUERY, shown: { hash: 'h', writer: null } }
         : { error: `No widget '${id}' in the widgets folder.` };
     },
     async run(query) {

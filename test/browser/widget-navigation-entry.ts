@@ -27,8 +27,10 @@ async function main(): Promise<void> {
   const state = { runs: 0 };
   const source: WidgetSource = {
     async load(id) {
-      if (id === 'leaky') return { html: leavingWidget(window.vaultMcpWidgetPort, 'leak'), query: QUERY };
-      if (id === 'slow') return { html: leavingWidget(window.vaultMcpWidgetPort, 'stream'), query: QUERY };
+      if (id === 'leaky')
+        return { html: leavingWidget(window.vaultMcpWidgetPort, 'leak'), query: QUERY, shown: { hash: 'h', writer: null } };
+      if (id === 'slow')
+        return { html: leavingWidget(window.vaultMcpWidgetPort, 'stream'), query: QUERY, shown: { hash: 'h', writer: null } };
       return { error: `No widget '${id}' in the widgets folder.` };
     },
     async run() {

@@ -94,11 +94,13 @@ describe('widgets and symbolic links out of the vault', () => {
       "'Widgets/outw.html' is taken or unavailable; choose another widget id.",
     );
 
-    expect(await vaultWidgetSource(env.booted.plugin.notes, (id) => env!.booted.plugin.widgetWriters.scopeFor(id)).load('outw')).toEqual({
+    expect(
+      await vaultWidgetSource(env.booted.plugin.notes, (id, hash) => env!.booted.plugin.widgetWriters.scopeFor(id, hash)).load('outw'),
+    ).toEqual({
       error: "No widget 'outw' in the widgets folder.",
     });
     expect(
-      await vaultWidgetSource(env.booted.plugin.notes, (id) => env!.booted.plugin.widgetWriters.scopeFor(id)).load('ok'),
+      await vaultWidgetSource(env.booted.plugin.notes, (id, hash) => env!.booted.plugin.widgetWriters.scopeFor(id, hash)).load('ok'),
     ).toMatchObject({ html: widgetHtml('Ok') });
 
     expect((await fsp.readdir(nodePath.join(vault, 'Widgets'))).sort()).toEqual(['ok.html', 'outw.html']);
@@ -168,7 +170,9 @@ describe('widgets and symbolic links out of the vault', () => {
       await callError(env.client, 'widget_write', { id: 'far', html: widgetHtml('Mine'), expected_hash: sha256(OUTSIDE_WIDGET) }),
     ).toBe(closed);
     expect(await callError(env.client, 'widget_write', { id: 'new', html: widgetHtml('Mine') })).toBe(closed);
-    expect(await vaultWidgetSource(env.booted.plugin.notes, (id) => env!.booted.plugin.widgetWriters.scopeFor(id)).load('far')).toEqual({
+    expect(
+      await vaultWidgetSource(env.booted.plugin.notes, (id, hash) => env!.booted.plugin.widgetWriters.scopeFor(id, hash)).load('far'),
+    ).toEqual({
       error: closed,
     });
     expect((await fsp.readdir(nodePath.join(env.root, 'outdir'))).sort()).toEqual(['far.html']);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -38,6 +39,8 @@ const NOTES = {
   'Notes/board.md': 'The board:\n\n```vault-mcp-widget\nboard\n```\n',
 };
 
+const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
 type Rows = { columns: string[]; rows: unknown[][]; total: number };
 
 describe("a widget's data is limited to what the key that wrote it may read", () => {
@@ -63,8 +66,13 @@ describe("a widget's data is limited to what the key that wrote it may read", ()
 
   const plugin = (): VaultMcpPlugin => env!.booted.plugin;
   /** The widget source as src/main.ts registers it for the code block. */
-  const source = () => vaultWidgetSource(plugin().notes, (id) => plugin().widgetWriters.scopeFor(id));
-  const rowsOf = async (id: string): Promise<Rows> => (await source().run(QUERY, id)) as Rows;
+  const source = () => vaultWidgetSource(plugin().notes, (id, hash) => plugin().widgetWriters.scopeFor(id, hash));
+  /** What a frame showing widget `id` gets: loaded as the block loads it, then its data, as the block's refresh asks. */
+  const rowsOf = async (id: string): Promise<Rows> => {
+    const loaded = await source().load(id);
+    if ('error' in loaded) throw new WidgetStopped(loaded.error);
+    return (await source().run(QUERY, id, loaded.shown)) as Rows;
+  };
   const paths = (r: Rows): unknown[] => r.rows.map((row) => row[0]);
 
   /** Renders a note's widget block through the plugin's registered code block processor; returns the block's text. */
@@ -94,7 +102,12 @@ describe("a widget's data is limited to what the key that wrote it may read", ()
     // The block id matches the widget ignoring case, as widget_write does.
     expect(paths(await rowsOf('BOARD'))).not.toContain('Secret/S1.md');
     // The provenance is in the plugin's data, next to the keys.
-    expect(plugin().settings.widgetWriters).toEqual({ board: { key_id: 'runkey', key_label: 'KeyA', written_at: expect.any(String) } });
+    const hash = sha256(widgetHtml());
+    expect(plugin().settings.widgetWriters).toEqual({
+      board: { key_id: 'runkey', key_label: 'KeyA', written_at: expect.any(String), hash },
+    });
+    // And the text's own record, which follows the text wherever it is renamed.
+    expect(plugin().settings.widgetTexts).toEqual({ [hash]: { key_id: 'runkey', key_label: 'KeyA', written_at: expect.any(String) } });
   });
 
   test("a widget the user wrote and no key ever wrote keeps the user's view; once a key replaces it, it gets that key's", async () => {
@@ -157,10 +170,10 @@ describe("a widget's data is limited to what the key that wrote it may read", ()
     await plugin().keyRing.revoke('runkey');
     const why =
       'Widget \'board\' was last written by the key "KeyA", which no longer exists, so it shows no data (a widget sees only ' +
-      'what the key that wrote it may read). Read the widget file; to show it with your own view, save a copy under a new id ' +
+      'what the key that wrote it may read with query_notes). Read the widget file; to show it with your own view, save a copy under a new id ' +
       'yourself, or have another key rewrite it.';
     expect(await source().load('board')).toEqual({ error: why });
-    await expect(source().run(QUERY, 'board')).rejects.toThrow(new WidgetStopped(why));
+    await expect(source().run(QUERY, 'board', { hash: '', writer: null })).rejects.toThrow(new WidgetStopped(why));
     expect(await renderBlock('board')).toBe(`Vault MCP widget: ${why}`);
   });
 
@@ -170,9 +183,9 @@ describe("a widget's data is limited to what the key that wrote it may read", ()
     await boot({ dir, configure: (s) => (s.widgetWriters = { BOARD: 'garbage' }) });
     expect(plugin().settings.widgetWriters).toEqual({ board: { key_id: '', key_label: '', written_at: expect.any(String) } });
     expect(await source().load('board')).toEqual({
-      error: expect.stringMatching(/^Widget 'board' was last written by a key, which no longer exists/),
+      error: expect.stringMatching(/^Widget 'board' has no known writer \(its record is damaged/),
     });
-    await expect(source().run(QUERY, 'board')).rejects.toBeInstanceOf(WidgetStopped);
+    await expect(source().run(QUERY, 'board', { hash: '', writer: null })).rejects.toBeInstanceOf(WidgetStopped);
     // A key whose saved roots break the roots rule (refused at the door) gives no data either.
     await plugin().keyRing.mint({ label: 'Other', mode: 'force' });
     plugin().settings.keys = plugin().settings.keys.map((k) => (k.id === 'runkey' ? { ...k, roots: ['../outside'] } : k));

@@ -308,10 +308,15 @@ describe('widgets over MCP', () => {
     await call(env.client, 'widget_write', { id: 'status', html: widgetHtml('Status', query) });
     await env.booted.app.vault.create('Widgets/status-note.md', '---\nstatus: hidden\n---\n');
     await env.booted.app.metadataCache.whenResolved();
-    const source = vaultWidgetSource(env.booted.plugin.notes, (id) => env!.booted.plugin.widgetWriters.scopeFor(id));
+    const source = vaultWidgetSource(env.booted.plugin.notes, (id, hash) => env!.booted.plugin.widgetWriters.scopeFor(id, hash));
     const loaded = await source.load('status');
-    expect(loaded).toEqual({ html: widgetHtml('Status', query), query });
-    const result = (await source.run(query, 'status')) as { columns: string[]; rows: unknown[][]; total: number };
+    expect(loaded).toEqual({
+      html: widgetHtml('Status', query),
+      query,
+      shown: { hash: sha256(widgetHtml('Status', query)), writer: 'runkey' },
+    });
+    if ('error' in loaded) throw new Error(loaded.error);
+    const result = (await source.run(query, 'status', loaded.shown)) as { columns: string[]; rows: unknown[][]; total: number };
     expect(result.columns).toEqual(['file.path', 'status']);
     expect(result.rows).toEqual([
       ['Ideas.md', 'collecting'],

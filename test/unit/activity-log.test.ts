@@ -517,3 +517,24 @@ describe('activity file format', () => {
     );
   });
 });
+
+describe("a widget entry keeps the widget's writer before the change", () => {
+  it('logs it (a key, or null for none), reads it back after a restart, and refuses a damaged one', async () => {
+    const file = new MemoryFile();
+    const log = new ActivityLog(file, () => ({ maxMegabytes: 20, maxDays: 30 }));
+    await log.load();
+    const writer = { key_id: 'kb', key_label: 'KeyB', written_at: '2026-12-06T07:00:00.000Z', hash: 'ab' };
+    const base = { kind: 'widget', tool: 'widget_write', path: 'Widgets/board.html', before: 'old', after: 'new' } as const;
+    log.record({ ...base, writerBefore: writer }, AGENT);
+    log.record({ ...base, path: 'Widgets/mine.html', writerBefore: null }, AGENT);
+    await log.whenSaved();
+    const [board, mine] = parseActivity(file.text ?? '');
+    expect(board!.writer_before).toEqual(writer);
+    expect(mine!.writer_before).toBeNull();
+    // A writer that is not {key_id, key_label, written_at} or null makes the file damaged, never read as "no writer".
+    for (const bad of ['"KeyB"', '{"key_id":"kb"}', '[]'])
+      expect(() => parseActivity((file.text ?? '').replace('"writer_before":null', `"writer_before":${bad}`))).toThrow(
+        /"writer_before" must be null or \{key_id, key_label, written_at\}/,
+      );
+  });
+});

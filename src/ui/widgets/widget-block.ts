@@ -13,28 +13,43 @@ export const WIDGET_BLOCK_LANGUAGE = 'vault-mcp-widget';
 /** How long note changes settle before a shown widget's query runs again, ms. */
 const REFRESH_DELAY_MS = 500;
 
+/**
+ * What a shown frame was loaded with: the SHA-256 hex of the widget's text and the id of the key
+ * whose rights it was given (null: no key's, the user's view). Its data is only ever fed under these.
+ */
+export interface WidgetShown {
+  hash: string;
+  writer: string | null;
+}
+
 /** Where rendered widgets come from: the widget by id, its query's data, and when data may change. */
 export interface WidgetSource {
-  /** The widget's HTML and manifest query, or one sentence on why it cannot be shown. */
-  load(id: string): Promise<{ html: string; query: string } | { error: string }>;
+  /** The widget's HTML, manifest query and what it is shown with, or one sentence on why it cannot be shown. */
+  load(id: string): Promise<{ html: string; query: string; shown: WidgetShown } | { error: string }>;
   /**
-   * The result of widget `id`'s query_notes query, as plain data, over the notes the widget may show.
-   * @throws WidgetStopped when the widget may show no data any more (its writing key is gone).
+   * The result of widget `id`'s query_notes query, as plain data, over the notes the widget may
+   * show, for the frame that `load` gave `shown`.
+   * @throws WidgetStopped when the widget may show no data any more (its writing key is gone or may
+   *   not read), or its file or writer is no longer the one that frame was loaded with (the frame
+   *   runs the old script: it is never fed under another writer's rights).
    */
-  run(query: string, id: string): Promise<unknown>;
+  run(query: string, id: string, shown: WidgetShown): Promise<unknown>;
   /** Calls `listener` when notes change; returns the unsubscribe function. */
   onNotesChanged(listener: () => void): () => void;
 }
 
 /**
  * The vault's widgets as Obsidian shows them: read from the widgets folder, each query run with
- * the rights of the key that last wrote the widget (`rights`, keys/widget-writers.ts: its roots
+ * the rights of the key that wrote the widget's text (`rights`, keys/widget-writers.ts: its roots
  * and label, so `agent_overrides` apply; private notes, quarantine and the widgets folder left out
  * by the one access policy), or over the user's view (UNRESTRICTED_SCOPE, private notes still left
- * out) for a widget no key wrote. A widget whose writing key is gone shows why instead of data.
- * @param rights whose rights widget `id` runs with now (WidgetWriters.scopeFor), asked at every load and refresh.
+ * out) for a widget no key wrote. A widget whose writing key is gone or may not read shows why
+ * instead of data. Each refresh reads the widget file again: a frame whose file changed since it
+ * was loaded (another text, or the same text now under another writer) is stopped, never fed.
+ * @param rights whose rights widget `id` holding the text of SHA-256 hex `hash` runs with now
+ *   (WidgetWriters.scopeFor), asked at every load and refresh.
  */
-export function vaultWidgetSource(notes: NoteStore, rights: (id: string) => WidgetScopeVerdict): WidgetSource {
+export function vaultWidgetSource(notes: NoteStore, rights: (id: string, hash: string) => WidgetScopeVerdict): WidgetSource {
   return {
     async load(id) {
       try {
@@ -43,16 +58,23 @@ export function vaultWidgetSource(notes: NoteStore, rights: (id: string) => Widg
         if (!widget.manifest) return { error: widget.error ?? `Widget '${id}' has no valid manifest.` };
         const queryError = widgetQueryError(widget.manifest.query);
         if (queryError) return { error: queryError };
-        const verdict = rights(widget.id);
+        const verdict = rights(widget.id, widget.hash);
         if (!verdict.ok) return { error: verdict.reason };
-        return { html: widget.html, query: widget.manifest.query };
+        return { html: widget.html, query: widget.manifest.query, shown: { hash: widget.hash, writer: verdict.writer?.key_id ?? null } };
       } catch (err) {
         return { error: (err as Error).message };
       }
     },
-    async run(query, id) {
-      const verdict = rights(id);
+    async run(query, id, shown) {
+      const widget = await notes.widgets.read(id, UNRESTRICTED_SCOPE).catch(() => null);
+      if (!widget) throw new WidgetStopped(`Widget '${id}' is no longer in the widgets folder, so it gets no more data.`);
+      const verdict = rights(widget.id, widget.hash);
       if (!verdict.ok) throw new WidgetStopped(verdict.reason);
+      if (widget.hash !== shown.hash || (verdict.writer?.key_id ?? null) !== shown.writer)
+        throw new WidgetStopped(
+          `Widget '${id}' changed since it was shown (its file${widget.hash === shown.hash ? "'s writer" : ''} is not the one loaded), ` +
+            'so this copy gets no more data; reopen the note to show it as it is now.',
+        );
       return queryReadableNotes(parseNotesQuery(query), notes, verdict.scope);
     },
     onNotesChanged: (listener) => notes.onNoteChange(listener),
@@ -78,7 +100,7 @@ export function registerWidgetBlocks(plugin: Plugin, source: WidgetSource): void
         id,
         html: widget.html,
         query: widget.query,
-        data: () => source.run(widget.query, id),
+        data: () => source.run(widget.query, id, widget.shown),
         onDataChanged: (listener) => {
           const later = debounce(listener, REFRESH_DELAY_MS, true);
           const off = source.onNotesChanged(later);

@@ -1,5 +1,6 @@
 import { TFile, TFolder, type App } from 'obsidian';
 import { ToolError } from '../../errors';
+import type { WidgetWriter } from '../../settings/settings';
 import type { AccessScope } from '../access/access';
 import { hashText } from '../hash';
 import type { NotePolicy } from '../note-policy';
@@ -13,8 +14,49 @@ import { assertWidgetId, isWidgetId, parseWidgetManifest, type WidgetManifest } 
 /** The tool that writes widgets; a proposal staged by it is accepted through {@link WidgetStore.acceptStaged}. */
 export const WIDGET_WRITE_TOOL = 'widget_write';
 
-/** Called before a widget is created or replaced, with its id and the caller's scope (see WidgetStore's constructor). */
-export type WidgetWriteHook = (id: string, scope: AccessScope) => Promise<void>;
+/**
+ * A widget text about to be written: the widget id, the caller's scope and the new text; on a
+ * revert, `restoring` carries the writer record the text put back had when it was replaced or
+ * taken away (null: no key's, the user's own; undefined: not known, an entry logged before
+ * writers were kept), which becomes the widget's record instead of the reverting scope's key.
+ */
+export interface WidgetWrite {
+  id: string;
+  scope: AccessScope;
+  text: string;
+  restoring?: { writer: WidgetWriter | null | undefined };
+}
+
+/** What {@link WidgetProvenance.noteWrite} answers: the widget's record before, and how to put it back when the write fails. */
+export interface WidgetWriteTicket {
+  /** The record the widget had before this write: the writer of the text being replaced (null: none). */
+  before: WidgetWriter | null;
+  /** Puts the record back as it was before this write (the write failed). Never throws. */
+  undo(): Promise<void>;
+}
+
+/**
+ * Who wrote each widget text (keys/widget-writers.ts WidgetWriters; WidgetStore's constructor):
+ * told before every widget create or replace, asked for a widget's record when it is taken away.
+ */
+export interface WidgetProvenance {
+  /** Records who writes `write.text` as widget `write.id`; when it throws, nothing is written. */
+  noteWrite(write: WidgetWrite): Promise<WidgetWriteTicket>;
+  /** The record widget `id` has now (its last writer), or null. */
+  writerOf(id: string): WidgetWriter | null;
+  /**
+   * Records that the file at vault path `path` (a replace's backup) now holds `text`, written by
+   * `writer` (the replaced widget's record; null: no key's). Never throws (saved in the background).
+   */
+  noteBackup(path: string, text: string, writer: WidgetWriter | null): void;
+}
+
+/** Provenance that records nothing (tests and internal stores without keys). */
+const NO_PROVENANCE: WidgetProvenance = {
+  noteWrite: async () => ({ before: null, undo: async () => {} }),
+  writerOf: () => null,
+  noteBackup: () => {},
+};
 
 /** One widget as widget_list shows it: metadata only, never the HTML. */
 export interface WidgetEntry {
@@ -77,14 +119,16 @@ export class WidgetStore {
   /**
    * @param app the Obsidian app. @param policy the vault's path policy (widgets folder, quarantine, roots).
    * @param applied where every applied widget write is reported (the agent activity log listens there).
-   * @param beforeWrite awaited before every create or replace writes (widget id, caller's scope): the
-   *   provenance hook (keys/widget-writers.ts records the writing key); when it throws, nothing is written.
+   * @param provenance told before every create or replace writes (keys/widget-writers.ts records the
+   *   writing key, or on a revert the restored text's writer); when it throws, nothing is written, and
+   *   when the write then fails its record is put back. Each applied change reports the widget's
+   *   record before it (`writerBefore`), so a revert can put that record back with the text.
    */
   constructor(
     private readonly app: App,
     private readonly policy: NotePolicy,
     private readonly applied: AppliedChanges = new AppliedChanges(),
-    private readonly beforeWrite: WidgetWriteHook = async () => {},
+    private readonly provenance: WidgetProvenance = NO_PROVENANCE,
   ) {}
 
   /**
@@ -129,15 +173,17 @@ export class WidgetStore {
    * Creates a new widget (force key), the widgets folder too when missing.
    * @throws as {@link prepareCreate}; the vault's error when the file cannot be written.
    */
-  async create(id: string, html: string, scope: AccessScope): Promise<WidgetWriteResult> {
+  async create(id: string, html: string, scope: AccessScope, restoring?: WidgetWrite['restoring']): Promise<WidgetWriteResult> {
     return this.lock.run(id.toLowerCase(), async () => {
       const path = this.newWidgetPath(id, html, scope);
-      await this.beforeWrite(id, scope);
-      await this.ensureFolder();
-      // Judged on the disk again right before the write: a link put there since is never followed.
-      if (!this.policy.isFreeNow(path)) throw widgetTaken(path);
-      await this.app.vault.create(path, html);
-      this.applied.report({ kind: 'widget', tool: WIDGET_WRITE_TOOL, path, before: null, after: html }, scope);
+      const ticket = await this.provenance.noteWrite({ id, scope, text: html, ...(restoring ? { restoring } : {}) });
+      await undoneOnFailure(ticket, async () => {
+        await this.ensureFolder();
+        // Judged on the disk again right before the write: a link put there since is never followed.
+        if (!this.policy.isFreeNow(path)) throw widgetTaken(path);
+        await this.app.vault.create(path, html);
+      });
+      this.applied.report({ kind: 'widget', tool: WIDGET_WRITE_TOOL, path, before: null, after: html, writerBefore: ticket.before }, scope);
       return { status: 'applied', id, path, hash: hashText(html), replaced: false };
     });
   }
@@ -172,6 +218,7 @@ export class WidgetStore {
    * the rule holds (`@Widgets/board.html.bak`) is skipped like a taken one, so no backup lands on
    * agent instructions.
    * @param hold the force key's hold rule; null (the user's own revert) holds nothing.
+   * @param restoring on a revert, the writer record of the text put back (see {@link WidgetWrite}).
    * @throws ToolError('invalid_argument') for a bad id or manifest; ToolError('not_found')
    *   when there is no such widget; ToolError('conflict') when the hash differs;
    *   ToolError('forbidden') when `hold` holds the widget's path.
@@ -182,6 +229,7 @@ export class WidgetStore {
     expectedHash: string,
     scope: AccessScope,
     hold: HoldRule | null = null,
+    restoring?: WidgetWrite['restoring'],
   ): Promise<WidgetWriteResult> {
     assertWidgetId(id);
     assertNotDeviceName(id);
@@ -196,17 +244,25 @@ export class WidgetStore {
       if (previous !== expected) throw widgetConflict(file.path);
       if (old === html) return { ...unchangedWrite(file.path, previous), id: file.basename };
       if (hold?.(file.path)) throw widgetHeld(file.path);
-      await this.beforeWrite(file.basename, scope);
-      const backup = await this.freeBackupPath(file.path, hold);
-      await this.app.vault.create(backup, old);
-      // The widget is judged on the disk again right before it is rewritten: a file replaced by a link since is not written through.
-      if (this.policy.isWidgetEntryClosed(file.path))
-        throw new ToolError('not_found', `No widget '${id}' any more; it was not replaced (its old text is kept in '${backup}').`);
-      await this.app.vault.process(file, (current) => {
-        if (hashText(current) !== expected) throw widgetConflict(file.path);
-        return html;
+      const ticket = await this.provenance.noteWrite({ id: file.basename, scope, text: html, ...(restoring ? { restoring } : {}) });
+      let backup = '';
+      await undoneOnFailure(ticket, async () => {
+        backup = await this.freeBackupPath(file.path, hold);
+        await this.app.vault.create(backup, old);
+        // The backup holds the old text: its writer is the widget's writer before, so renaming the backup back keeps it.
+        this.provenance.noteBackup(backup, old, ticket.before);
+        // The widget is judged on the disk again right before it is rewritten: a file replaced by a link since is not written through.
+        if (this.policy.isWidgetEntryClosed(file.path))
+          throw new ToolError('not_found', `No widget '${id}' any more; it was not replaced (its old text is kept in '${backup}').`);
+        await this.app.vault.process(file, (current) => {
+          if (hashText(current) !== expected) throw widgetConflict(file.path);
+          return html;
+        });
       });
-      this.applied.report({ kind: 'widget', tool: WIDGET_WRITE_TOOL, path: file.path, before: old, after: html }, scope);
+      this.applied.report(
+        { kind: 'widget', tool: WIDGET_WRITE_TOOL, path: file.path, before: old, after: html, writerBefore: ticket.before },
+        scope,
+      );
       return {
         status: 'applied',
         id: file.basename,
@@ -239,7 +295,8 @@ export class WidgetStore {
       } catch {
         await this.app.vault.trash(file, false);
       }
-      this.applied.report({ kind: 'widget', tool: WIDGET_WRITE_TOOL, path: file.path, before: text, after: null }, scope);
+      const writerBefore = this.provenance.writerOf(file.basename);
+      this.applied.report({ kind: 'widget', tool: WIDGET_WRITE_TOOL, path: file.path, before: text, after: null, writerBefore }, scope);
       return { status: 'applied', path: file.path };
     });
   }
@@ -331,6 +388,20 @@ export class WidgetStore {
     }
     const parsed = parseWidgetManifest(html);
     return parsed.ok ? { ...base, manifest: parsed.manifest } : { ...base, manifest: null, error: parsed.error };
+  }
+}
+
+/**
+ * Runs `write` (the file writes of one widget create or replace); when it throws, the widget's
+ * writer record is put back as it was (`ticket.undo`), so a write that did not happen leaves no
+ * record naming its key on a text that key did not write. @throws what `write` throws.
+ */
+async function undoneOnFailure(ticket: WidgetWriteTicket, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    await ticket.undo();
+    throw err;
   }
 }
 

@@ -1,3 +1,4 @@
+import type { WidgetWriter } from '../../settings/settings';
 import type { AccessScope } from '../access/access';
 
 /**
@@ -7,7 +8,8 @@ import type { AccessScope } from '../access/access';
  * old path in `from` and the new one in `path`, and in `linkers` the notes whose text Obsidian's
  * link updates changed with it (at their paths after the move; empty when none); a folder `removed` is an empty folder taken away
  * (undoing a logged create_folder); a widget's `before` is null when it was created, its `after`
- * null when it was removed. A delete's `notUtf8` says the note's bytes were not UTF-8, so
+ * null when it was removed, and its `writerBefore` the widget's writer record before the change
+ * (keys/widget-writers.ts; null: none), which a revert puts back with the text. A delete's `notUtf8` says the note's bytes were not UTF-8, so
  * `before` is them decoded with replacement characters, not the note (its intact copy is in the trash).
  * `created`, on an edit, a create and a move, is the note's (a moved folder's) creation time
  * after the change (`vault.adapter.stat`, ms since the epoch; absent where the vault does not know
@@ -21,7 +23,7 @@ export type AppliedChange =
   | { kind: 'delete'; tool: string; path: string; before: string; notUtf8?: true }
   | { kind: 'move'; tool: string; from: string; path: string; folder: boolean; linkers: string[]; created?: number; inode?: string }
   | { kind: 'folder'; tool: string; path: string; removed?: true }
-  | { kind: 'widget'; tool: string; path: string; before: string | null; after: string | null };
+  | { kind: 'widget'; tool: string; path: string; before: string | null; after: string | null; writerBefore: WidgetWriter | null };
 
 /** Called after each applied change, with the scope the write ran for (its `actor` says who). */
 export type AppliedChangeListener = (change: AppliedChange, scope: AccessScope) => void;
