@@ -1,4 +1,4 @@
-import { parseYaml } from 'obsidian';
+import { parseYamlOnce } from '../../content/parsed-yaml';
 import { frontMatterInfo } from '../../content/line-endings';
 import { quoteInput, ToolError } from '../../../errors';
 import type { AccessScope } from '../../access/access';
@@ -45,7 +45,7 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
   const block = info.frontmatter;
   let data: unknown;
   try {
-    data = parseYaml(block.replace(/\r\n/g, '\n')) ?? {};
+    data = parseYamlOnce(block.replace(/\r\n/g, '\n')) ?? {};
   } catch (err) {
     return { state: 'invalid', block, error: firstLine(err) };
   }
@@ -88,7 +88,7 @@ export function guardFrontmatter(before: string, after: string, notePath: string
 function mergedFingerprint(block: string): string {
   let data: unknown = null;
   try {
-    if (block !== '') data = withMergeKeys(parseYaml(block.replace(/\r\n/g, '\n')));
+    if (block !== '') data = withMergeKeys(parseYamlOnce(block.replace(/\r\n/g, '\n')));
   } catch {
     data = null;
   }
