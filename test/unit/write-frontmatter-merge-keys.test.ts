@@ -1,6 +1,7 @@
 import { parseYaml } from 'obsidian';
 import { patchFrontmatterText, validatePropertyPatch } from '../../src/vault/writes/frontmatter/property-patch';
 import { errorOf } from '../harness/tool-errors';
+import { topLevelEntries } from '../../src/vault/writes/frontmatter/frontmatter-lines';
 import { walkOnce, withMergeKeys } from '../../src/vault/content/yaml-merge-keys';
 import { assertWritableFrontmatter, isProtectedKey } from '../../src/vault/writes/frontmatter/frontmatter-guard';
 import { parse as yamlParse } from 'yaml';
@@ -37,6 +38,10 @@ describe.each([
   });
   afterAll(() => {
     mockExpandMerges = false;
+  });
+
+  it('a merge key whose mapping starts on the next line is the `<<` line, not the keys it brings in', () => {
+    expect(topLevelEntries('<<:\n  a: 1\nb: 2\n')?.map((e) => e.key)).toEqual(['<<', 'b']);
   });
 
   const NOTE = '---\nbase: &b {status: draft, owner: ana}\n<<: *b\ntitle: T  # keep\n---\nbody\n';

@@ -67,7 +67,8 @@ function scanEntries(source: string): { entries: TopLevelEntry[] } | { refusal: 
   }
   return {
     entries: entries.map(({ from, to }) => {
-      const firstLine = source.slice(from, source.indexOf('\n', from) + 1 || to);
+      const lineEnd = source.indexOf('\n', from);
+      const firstLine = source.slice(from, lineEnd < 0 || lineEnd > to ? to : lineEnd);
       return {
         key: /^<<[ \t]*:(?:[ \t]|$)/.test(firstLine)
           ? MERGE_KEY
@@ -88,10 +89,10 @@ function scanEntries(source: string): { entries: TopLevelEntry[] } | { refusal: 
  * (docs/performance.md, "Large frontmatter writes"). Other keys (quoted, numbers, spaces, other
  * scripts) are read by parsing ({@link soleKey}, {@link addedKey}); the spliced block is parsed
  * back and compared either way.
- * @param line an entry's first line. @returns the key, or null when it is not such a word.
+ * @param line an entry's first line, without its line break. @returns the key, or null when it is not such a word.
  */
 function plainWordKey(line: string): string | null {
-  const word = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]|\n|$)/.exec(line)?.[1];
+  const word = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]|$)/.exec(line)?.[1];
   return word === undefined || SCHEMA_WORDS.has(word.toLowerCase()) ? null : word;
 }
 
