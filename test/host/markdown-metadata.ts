@@ -1,7 +1,7 @@
 import type * as O from 'obsidian';
 import { GFM, parser as baseParser } from '@lezer/markdown';
 import type { SyntaxNode } from '@lezer/common';
-import { parse as parseYamlText } from 'yaml';
+import { parseYaml as parseYamlText } from './yaml';
 import { obsidianSyntax } from './markdown-syntax';
 import { getFrontMatterInfo } from './frontmatter';
 import { decodeDestination, isInternalDestination, splitWikilink, wikilinkDisplayText } from './link-text';

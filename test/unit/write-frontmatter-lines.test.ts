@@ -20,6 +20,11 @@ describe('topLevelEntries', () => {
     expect(topLevelEntries(source)?.map((e) => e.key)).toEqual(['a: b', '2', 'base', 'copy']);
   });
 
+  test('plain-word keys are read without a parse, as a parser reads them; schema words, merge keys and others by the parser', () => {
+    const source = 'status: draft\ndue_date:\n  - 1\n<<:\n  a: 1\nyes: 1\nNull: 2\nkey-2: x # c\n"quoted": 3\n1.0: one\nlast:';
+    expect(topLevelEntries(source)?.map((e) => e.key)).toEqual(['status', 'due_date', '<<', 'yes', '', 'key-2', 'quoted', '1', 'last']);
+  });
+
   test('refuses layouts whose key lines cannot be told apart: flow mapping, complex key, indented mapping, directive', () => {
     for (const source of ['{a: 1, b: 2}\n', '? complex\n: v\n', '  a: 1\n  b: 2\n', '%YAML 1.2\na: 1\n', '- a\n- b\n']) {
       expect(topLevelEntries(source)).toBeNull();

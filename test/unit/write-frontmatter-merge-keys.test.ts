@@ -1,6 +1,7 @@
 import { parseYaml } from 'obsidian';
 import { patchFrontmatterText, validatePropertyPatch } from '../../src/vault/writes/frontmatter/property-patch';
 import { errorOf } from '../harness/tool-errors';
+import { topLevelEntries } from '../../src/vault/writes/frontmatter/frontmatter-lines';
 import { walkOnce, withMergeKeys } from '../../src/vault/content/yaml-merge-keys';
 import { assertWritableFrontmatter, isProtectedKey } from '../../src/vault/writes/frontmatter/frontmatter-guard';
 import { parse as yamlParse } from 'yaml';
@@ -37,6 +38,10 @@ describe.each([
   });
   afterAll(() => {
     mockExpandMerges = false;
+  });
+
+  it('a merge key whose mapping starts on the next line is the `<<` line, not the keys it brings in', () => {
+    expect(topLevelEntries('<<:\n  a: 1\nb: 2\n')?.map((e) => e.key)).toEqual(['<<', 'b']);
   });
 
   const NOTE = '---\nbase: &b {status: draft, owner: ana}\n<<: *b\ntitle: T  # keep\n---\nbody\n';
@@ -121,6 +126,22 @@ describe('withMergeKeys', () => {
     const cycle: Record<string, unknown> = { name: 'loop' };
     cycle.self = cycle;
     expect((withMergeKeys({ '<<': cycle, own: 1 }) as Record<string, unknown>).own).toBe(1);
+  });
+
+  it('gives back the very objects that hold nothing to expand (no copy of a large frontmatter), and copies only where a merge key expands', () => {
+    const big: Record<string, unknown> = { tags: ['a', 'b'], nested: { list: [1, { deep: true }] } };
+    for (let i = 0; i < 5000; i++) big[`key${i}`] = `value ${i}`;
+    expect(withMergeKeys(big) === big).toBe(true);
+    const plain = { n: 1 };
+    const merging = { keep: plain, list: [plain, { '<<': { x: 1 }, y: 2 }], '<<': 5 };
+    const out = withMergeKeys(merging) as { keep: unknown; list: unknown[]; '<<': unknown };
+    // A `<<` that expands nothing (not a mapping) stays a key; only the path down to the expanded mapping is new.
+    expect(out).not.toBe(merging);
+    expect(out.keep).toBe(plain);
+    expect(out.list[0]).toBe(plain);
+    expect(out.list[1]).toEqual({ x: 1, y: 2 });
+    expect(out['<<']).toBe(5);
+    expect(merging.list[1]).toEqual({ '<<': { x: 1 }, y: 2 });
   });
 
   it('expands a merge chain thousands of levels deep without overflowing the stack', () => {

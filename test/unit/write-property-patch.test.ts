@@ -70,6 +70,33 @@ describe('property names match ignoring case, as in Obsidian', () => {
     expect(err.code).toBe('invalid_argument');
     expect(err.message).toBe("Properties 'priority' and 'Priority' differ only in case (one property in Obsidian); give it once.");
   });
+
+  test("k names matched against n keys fold each once (n + k case foldings, not n × k), with the note's spellings and ambiguity kept", () => {
+    const n = 2000;
+    const k = 1000;
+    const lines = Array.from({ length: n }, (_, i) => `key${i}: v${i}`);
+    const text = `---\n${lines.join('\n')}\nTwin: 1\nTWIN: 2\n---\nbody\n`;
+    // Each name in another case, set to the value it has: matched to the note's key, nothing to write.
+    const patch = Object.fromEntries(Array.from({ length: k }, (_, i) => [`KEY${i}`, `v${i}`]));
+    const lowerCase = jest.spyOn(String.prototype, 'toLowerCase');
+    let result;
+    let foldings: number;
+    try {
+      result = patchFrontmatterText(text, patch, 'N.md');
+    } finally {
+      foldings = lowerCase.mock.calls.length;
+      lowerCase.mockRestore();
+    }
+    // Once per key and a few times per name; the name-by-key scan made n × k = 2,000,000.
+    expect(foldings).toBeLessThan(3 * (n + k));
+    expect(result.text).toBe(text);
+    expect(result.note).toMatch(
+      /^Property names ignore case, as in Obsidian: applied 'KEY0' as the note's 'key0', 'KEY1' as the note's 'key1', /,
+    );
+    expect(errorOf(() => patchFrontmatterText(text, { ...patch, twin: 3 }, 'N.md')).message).toMatch(
+      /has properties 'Twin', 'TWIN' \(one in Obsidian\), none spelled 'twin'/,
+    );
+  });
 });
 
 describe('validatePropertyPatch: numbers YAML would not keep (newcomer F5)', () => {

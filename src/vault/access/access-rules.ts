@@ -81,8 +81,11 @@ export function noteAccess(frontmatter: Record<string, unknown> | undefined, lab
   // Objects of agent_overrides values read so far (several spellings or merged mappings may share them).
   let overrides: Set<object> | undefined;
   walkOnce(frontmatter, (mapping, next) => {
-    for (const [key, value] of Object.entries(mapping)) {
+    // Keys, not entries: no [key, value] pair per property (a 20,000-key mapping is read several times per write).
+    for (const key of Object.keys(mapping)) {
       const rule = ruleKeyOf(key);
+      if (rule === null) continue;
+      const value = (mapping as Record<string, unknown>)[key];
       if (rule === ACCESS_KEY) tighten(parseAccessValue(value));
       else if (rule === AGENT_OVERRIDES_KEY && label) readOverrides(value, labelForms(label), tighten, (overrides ??= new Set()));
       else if (rule === MERGE_KEY) for (const source of mergeSources(value)) if (isMapping(source)) next(source);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { FileSystemAdapter, TFile, parseYaml, type App, type CachedMetadata, type EventRef } from 'obsidian';
+import { FileSystemAdapter, TFile, type App, type CachedMetadata, type EventRef } from 'obsidian';
+import { parseYamlOnce } from '../content/parsed-yaml';
 import { noteAccess, unparsedBlockAccess, unparsedRules, type NoteAccess } from './access-rules';
 import { namesAccessRules, namesLabelRules } from './rule-keys';
 import { frontMatterInfo } from '../content/line-endings';
@@ -304,7 +305,7 @@ function parsedData(raw: RawBlock): Record<string, unknown> | null {
   let data: unknown = null;
   if (raw.block.trim() !== '') {
     try {
-      data = parseYaml(raw.block.replace(/\r\n?/g, '\n'));
+      data = parseYamlOnce(raw.block.replace(/\r\n?/g, '\n'));
     } catch {
       data = null;
     }

@@ -22,22 +22,35 @@ export function propertyNameKey(name: string): string {
 }
 
 /**
- * The spellings `record` has of the property `name`: the exact one alone when the record has it,
- * else every key equal to it by {@link propertyNameKey}, in the record's key order.
- * @param record parsed frontmatter (own keys only are read).
- * @param name the property name as asked.
- * @returns the matching keys; several when the note has more than one spelling and none is exact.
+ * The spellings `record` has of a property name, for one or many names: the exact one alone when
+ * the record has it, else every key equal to it by {@link propertyNameKey}, in the record's key
+ * order. The record's keys are folded once, at the first name not spelled exactly, so k names
+ * against n keys cost n + k, not n × k (a long patch on a long frontmatter).
+ * @param record parsed frontmatter (own keys only are read; not changed while the result is used).
+ * @returns a function giving a name's matching keys: several when the note has more than one
+ *   spelling and none is exact; none when it has no such property.
  */
-export function propertySpellings(record: Record<string, unknown>, name: string): string[] {
-  if (Object.hasOwn(record, name)) return [name];
-  const wanted = propertyNameKey(name);
-  return Object.keys(record).filter((key) => propertyNameKey(key) === wanted);
+export function propertySpellingsOf(record: Record<string, unknown>): (name: string) => string[] {
+  let folded: Map<string, string[]> | undefined;
+  return (name) => {
+    if (Object.hasOwn(record, name)) return [name];
+    if (folded === undefined) {
+      folded = new Map();
+      for (const key of Object.keys(record)) {
+        const fold = propertyNameKey(key);
+        const same = folded.get(fold);
+        if (same) same.push(key);
+        else folded.set(fold, [key]);
+      }
+    }
+    return [...(folded.get(propertyNameKey(name)) ?? [])];
+  };
 }
 
 /**
  * The key of `record` that the property `name` reads: the first key, in the record's order, equal
  * to it by {@link propertyNameKey} (a reading route takes the first of several spellings, as it
- * did by case alone; writes refuse that ambiguity: {@link propertySpellings}).
+ * did by case alone; writes refuse that ambiguity: {@link propertySpellingsOf}).
  * @returns the key, or undefined when the record has no such property.
  */
 export function findPropertyKey(record: Record<string, unknown>, name: string): string | undefined {

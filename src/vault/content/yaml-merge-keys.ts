@@ -73,8 +73,11 @@ export function walkOnce(
  * expand, so the result is the same either way. A `<<` holding anything else stays a plain key.
  * Each object is expanded once, however many aliases share it ({@link walkOnce}), and what two
  * aliases shared is one object in the result too; an object met again on its own path (an
- * alias cycle) is left as it is there.
- * @param value a parsed YAML value (not changed; mappings are copied where they expand).
+ * alias cycle) is left as it is there. A mapping or list with nothing to expand in it, at any
+ * depth, is the very object given (no copy: frontmatter without merge keys, the usual case,
+ * costs one walk of its keys, not a new mapping of every property).
+ * @param value a parsed YAML value (not changed; mappings are copied where they expand). Do not
+ *   change the result either: it may share objects with `value`.
  */
 export function withMergeKeys(value: unknown): unknown {
   const shown = new Map<unknown, unknown>();
@@ -82,9 +85,12 @@ export function withMergeKeys(value: unknown): unknown {
   walkOnce(
     value,
     (node, next) => {
-      for (const [, item] of partsOf(node)) next(item);
+      if (expandedSources(node) !== null) for (const [, item] of partsOf(node)) next(item);
+      else for (const item of valuesOf(node)) if (item !== null && typeof item === 'object') next(item);
     },
     (node) => {
+      // Nothing to expand here, nor in anything it holds: the object itself (keys read, no pair per entry).
+      if (expandedSources(node) === null && valuesOf(node).every((item) => out(item) === item)) return void shown.set(node, node);
       if (Array.isArray(node)) return void shown.set(node, node.map(out));
       const mapping: Record<string, unknown> = {};
       for (const [key, item] of partsOf(node)) {
@@ -97,16 +103,29 @@ export function withMergeKeys(value: unknown): unknown {
   return out(value);
 }
 
+/** The values a list or mapping holds, in order (a mapping's own keys' values, `<<` included). */
+function valuesOf(node: object): unknown[] {
+  if (Array.isArray(node)) return node;
+  const own = node as Record<string, unknown>;
+  return Object.keys(own).map((key) => own[key]);
+}
+
+/** The mappings a mapping's merge key brings in, when a parser would expand it (exactly `<<`, every source a mapping); else null. */
+function expandedSources(node: object): readonly unknown[] | null {
+  if (Array.isArray(node) || !(MERGE_KEY in node)) return null;
+  const sources = mergeSources((node as Record<string, unknown>)[MERGE_KEY]);
+  return sources.every(isMapping) ? sources : null;
+}
+
 /**
  * What {@link withMergeKeys} reads of one object, in the order it walks them: for a mapping
- * whose merge key a parser would expand (exactly `<<`, every source a mapping), each merged
- * mapping (key null) from the last to the first, then the entries other than `<<`; for any
- * other mapping, and a list, its entries.
+ * whose merge key a parser would expand ({@link expandedSources}), each merged mapping (key
+ * null) from the last to the first, then the entries other than `<<`; for any other mapping,
+ * and a list, its entries.
  */
 function partsOf(node: object): Array<[key: string | null, value: unknown]> {
   const own = node as Record<string, unknown>;
-  const sources = !Array.isArray(node) && MERGE_KEY in own ? mergeSources(own[MERGE_KEY]) : null;
-  const merged = sources?.every(isMapping) ? sources : null;
+  const merged = expandedSources(node);
   const parts = (merged ?? []).map((source): [string | null, unknown] => [null, source]).reverse();
   for (const [key, item] of Object.entries(own)) if (!(merged && key === MERGE_KEY)) parts.push([key, item]);
   return parts;

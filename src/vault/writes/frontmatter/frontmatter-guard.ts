@@ -1,4 +1,4 @@
-import { parseYaml } from 'obsidian';
+import { parseYamlOnce } from '../../content/parsed-yaml';
 import { frontMatterInfo } from '../../content/line-endings';
 import { quoteInput, ToolError } from '../../../errors';
 import type { AccessScope } from '../../access/access';
@@ -45,7 +45,7 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
   const block = info.frontmatter;
   let data: unknown;
   try {
-    data = parseYaml(block.replace(/\r\n/g, '\n')) ?? {};
+    data = parseYamlOnce(block.replace(/\r\n/g, '\n')) ?? {};
   } catch (err) {
     return { state: 'invalid', block, error: firstLine(err) };
   }
@@ -74,25 +74,19 @@ export function guardFrontmatter(before: string, after: string, notePath: string
   }
   const same =
     a.state !== 'invalid' && b.state !== 'invalid'
-      ? protectedFingerprint(a.data) === protectedFingerprint(b.data) && mergedFingerprint(a.block) === mergedFingerprint(b.block)
+      ? protectedFingerprint(a.data) === protectedFingerprint(b.data) && mergedFingerprint(a.data) === mergedFingerprint(b.data)
       : protectedLines(a.block) === protectedLines(b.block);
   if (!same) throw protectedKeysError(notePath);
 }
 
 /**
- * The protected keys of a block read with YAML merge keys expanded (`<<: *anchor`, YAML 1.1).
- * Whether the app's own parser expands them is not something we can check here, so a change
- * is judged both ways: a merge key must not smuggle in an `access` rule. A block that is
- * empty, or does not parse, counts as having no protected keys.
+ * The protected keys of a block's parsed mapping read with YAML merge keys expanded (`<<: *anchor`,
+ * YAML 1.1). Whether the app's own parser expands them is not something we can check here, so a
+ * change is judged both ways: a merge key must not smuggle in an `access` rule.
+ * @param data the block's mapping as {@link parseFrontmatter} gives it (`{}` for no block or an empty one).
  */
-function mergedFingerprint(block: string): string {
-  let data: unknown = null;
-  try {
-    if (block !== '') data = withMergeKeys(parseYaml(block.replace(/\r\n/g, '\n')));
-  } catch {
-    data = null;
-  }
-  return protectedFingerprint(data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {});
+function mergedFingerprint(data: Record<string, unknown>): string {
+  return protectedFingerprint(withMergeKeys(data) as Record<string, unknown>);
 }
 
 /**
@@ -101,7 +95,7 @@ function mergedFingerprint(block: string): string {
  */
 export function protectedFingerprint(frontmatter: Record<string, unknown>): string {
   const picked: Record<string, unknown> = {};
-  for (const key of Object.keys(frontmatter).sort()) if (isProtectedKey(key)) picked[key] = frontmatter[key];
+  for (const key of Object.keys(frontmatter).filter(isProtectedKey).sort()) picked[key] = frontmatter[key];
   return canonicalJson(picked);
 }
 

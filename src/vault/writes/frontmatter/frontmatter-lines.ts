@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { parseYaml, stringifyYaml } from 'obsidian';
+import { stringifyYaml } from 'obsidian';
+import { parseYamlOnce } from '../../content/parsed-yaml';
 import { MERGE_KEY, withMergeKeys } from '../../content/yaml-merge-keys';
 
 /**
@@ -65,15 +66,38 @@ function scanEntries(source: string): { entries: TopLevelEntry[] } | { refusal: 
     lineStart = lineEnd;
   }
   return {
-    entries: entries.map(({ from, to }) => ({
-      key: /^<<[ \t]*:(?:[ \t]|$)/.test(source.slice(from, to).split('\n')[0])
-        ? MERGE_KEY
-        : (soleKey(source.slice(from, to)) ?? addedKey(source.slice(0, from), source.slice(0, to))),
-      from,
-      to,
-    })),
+    entries: entries.map(({ from, to }) => {
+      const lineEnd = source.indexOf('\n', from);
+      const firstLine = source.slice(from, lineEnd < 0 || lineEnd > to ? to : lineEnd);
+      return {
+        key: /^<<[ \t]*:(?:[ \t]|$)/.test(firstLine)
+          ? MERGE_KEY
+          : (plainWordKey(firstLine) ?? soleKey(source.slice(from, to)) ?? addedKey(source.slice(0, from), source.slice(0, to))),
+        from,
+        to,
+      };
+    }),
   };
 }
+
+/**
+ * A key line's key when it is a plain word followed by `: ` (or `:` ending the line): a letter
+ * or `_`, then letters, digits, `_` and `-` (`status:`, `due_date:`, `key-2:`), not a word a YAML
+ * schema reads as a boolean or null (`true`, `no`, `on`, `null`, ..., YAML 1.1's too). Every YAML
+ * parser reads such a key as that very text, whatever follows it, so the entry need not be parsed
+ * alone to learn it: what makes the splice cost one parse of the block, not one per line
+ * (docs/performance.md, "Large frontmatter writes"). Other keys (quoted, numbers, spaces, other
+ * scripts) are read by parsing ({@link soleKey}, {@link addedKey}); the spliced block is parsed
+ * back and compared either way.
+ * @param line an entry's first line, without its line break. @returns the key, or null when it is not such a word.
+ */
+function plainWordKey(line: string): string | null {
+  const word = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]|$)/.exec(line)?.[1];
+  return word === undefined || SCHEMA_WORDS.has(word.toLowerCase()) ? null : word;
+}
+
+/** Plain words some YAML schema reads as a boolean or null (YAML 1.2 core, and YAML 1.1's yes/no/on/off/y/n). */
+const SCHEMA_WORDS = new Set(['true', 'false', 'null', 'yes', 'no', 'on', 'off', 'y', 'n']);
 
 /**
  * `source` (frontmatter YAML, LF line breaks) with the lines of each `changed` top-level key
@@ -109,19 +133,30 @@ export function splicedYaml(
   if ('refusal' in scan) return scan;
   const { entries } = scan;
   const entryText = (entry: TopLevelEntry): string => original.slice(entry.from, entry.to);
+  // Entries by key, once: every lookup below is then one map read, so a patch of k keys on a
+  // block of n lines costs n + k, not n × k.
+  const byKey = new Map<string, TopLevelEntry[]>();
+  for (const entry of entries) {
+    if (entry.key === null) continue;
+    const same = byKey.get(entry.key);
+    if (same) same.push(entry);
+    else byKey.set(entry.key, [entry]);
+  }
   const rewrite = [...changed];
-  const changedAnchors = new Set(
-    entries.filter((entry) => entry.key !== null && changed.includes(entry.key)).flatMap((entry) => anchorsIn(entryText(entry))),
-  );
+  const rewritten = new Set(rewrite);
+  const changedAnchors = new Set(rewrite.flatMap((key) => byKey.get(key) ?? []).flatMap((entry) => anchorsIn(entryText(entry))));
   for (const key of named) {
-    if (rewrite.includes(key) || !Object.hasOwn(data, key)) continue;
-    const entry = entries.find((e) => e.key === key);
-    if (entry && aliasesIn(entryText(entry)).some((name) => changedAnchors.has(name))) rewrite.push(key);
+    if (rewritten.has(key) || !Object.hasOwn(data, key)) continue;
+    const entry = byKey.get(key)?.[0];
+    if (entry && aliasesIn(entryText(entry)).some((name) => changedAnchors.has(name))) {
+      rewrite.push(key);
+      rewritten.add(key);
+    }
   }
   const edits: Array<{ from: number; to: number; insert: string; order: number }> = [];
   for (const [order, key] of rewrite.entries()) {
     const stays = Object.hasOwn(data, key);
-    const matches = entries.filter((entry) => entry.key === key);
+    const matches = byKey.get(key) ?? [];
     if (matches.length > 1) return { refusal: `'${key}' is written twice` };
     if (matches.length === 1) {
       const insert = stays ? stringifyYaml({ [key]: data[key] }).replace('\n', `${keyLineComment(original, matches[0])}\n`) : '';
@@ -132,7 +167,7 @@ export function splicedYaml(
       edits.push({ from: original.length, to: original.length, insert: stringifyYaml({ [key]: data[key] }), order });
     }
   }
-  const kept = entries.filter((entry) => entry.key === null || !rewrite.includes(entry.key));
+  const kept = entries.filter((entry) => entry.key === null || !rewritten.has(entry.key));
   // Last position first; new keys all insert at the end, so the later one goes in first and
   // the keys end up in patch order (as in a new block).
   let text = original;
@@ -177,9 +212,15 @@ const COMMENT_TRIES = 8;
 function keyLineComment(source: string, entry: TopLevelEntry): string {
   const lineEnd = source.indexOf('\n', entry.from);
   const line = source.slice(entry.from, lineEnd);
-  const whole = parsedYaml(source);
-  for (const { index } of [...line.matchAll(/[ \t]+#/g)].slice(0, COMMENT_TRIES)) {
-    const cut = parsedYaml(source.slice(0, entry.from + index) + source.slice(lineEnd));
+  const tries = [...line.matchAll(/[ \t]+#/g)].slice(0, COMMENT_TRIES);
+  if (tries.length === 0) return '';
+  // A cut on the key's line changes only the entry's own value: judged on the entry alone when
+  // it reads alone (a parse of a few lines, not of the whole block per try), else in the block.
+  const own = source.slice(entry.from, entry.to);
+  const alone = parsedYaml(own);
+  const [text, from, whole] = alone.ok ? [own, 0, alone] : [source, entry.from, parsedYaml(source)];
+  for (const { index } of tries) {
+    const cut = parsedYaml(text.slice(0, from + index) + text.slice(from + line.length));
     if (whole.ok && cut.ok && sameValue(whole.value, cut.value)) return line.slice(index);
   }
   return '';
@@ -198,10 +239,20 @@ function anchorRefusal(
   kept: readonly TopLevelEntry[],
   entryText: (entry: TopLevelEntry) => string,
 ): string | null {
+  const rewritten = new Set(rewrite);
+  // The kept entries by each alias they use, read once (not once per anchor).
+  const usersOf = new Map<string, TopLevelEntry[]>();
+  for (const other of kept) {
+    for (const alias of new Set(aliasesIn(entryText(other)))) {
+      const users = usersOf.get(alias);
+      if (users) users.push(other);
+      else usersOf.set(alias, [other]);
+    }
+  }
   for (const entry of entries) {
-    if (entry.key === null || !rewrite.includes(entry.key)) continue;
+    if (entry.key === null || !rewritten.has(entry.key)) continue;
     for (const anchor of anchorsIn(entryText(entry))) {
-      const users = kept.filter((other) => aliasesIn(entryText(other)).includes(anchor));
+      const users = usersOf.get(anchor) ?? [];
       const merge = users.find((user) => user.key === MERGE_KEY);
       if (merge) {
         return `'${entry.key}' holds the YAML anchor &${anchor}, which the merge key \`${entryText(merge).split('\n')[0].trim()}\` copies, so changing it alone would change the properties it gives too; use edit_note`;
@@ -239,7 +290,7 @@ function namesAfter(entry: string, sigil: '&' | '*'): string[] {
 /** `text` parsed with the app's `parseYaml` (empty text: `{}`), or `ok: false` when it does not parse. */
 function parsedYaml(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
-    return { ok: true, value: parseYaml(text) ?? {} };
+    return { ok: true, value: parseYamlOnce(text) ?? {} };
   } catch {
     return { ok: false };
   }
@@ -260,8 +311,8 @@ function sameValue(a: unknown, b: unknown): boolean {
  */
 function addedKey(before: string, through: string): string | null {
   try {
-    const known = new Set(Object.keys((parseYaml(before) as Record<string, unknown> | null) ?? {}));
-    const added = Object.keys((parseYaml(through) as Record<string, unknown> | null) ?? {}).filter((key) => !known.has(key));
+    const known = new Set(Object.keys((parseYamlOnce(before) as Record<string, unknown> | null) ?? {}));
+    const added = Object.keys((parseYamlOnce(through) as Record<string, unknown> | null) ?? {}).filter((key) => !known.has(key));
     return added.length === 1 ? added[0] : null;
   } catch {
     return null;
@@ -271,7 +322,7 @@ function addedKey(before: string, through: string): string | null {
 /** The one key of a YAML text holding a single `key: value` entry; null when it does not parse alone. */
 function soleKey(entry: string): string | null {
   try {
-    const parsed: unknown = parseYaml(entry);
+    const parsed: unknown = parseYamlOnce(entry);
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
     const keys = Object.keys(parsed);
     return keys.length === 1 ? keys[0] : null;

@@ -5,7 +5,7 @@ import { isProtectedKey, parseFrontmatter } from './frontmatter-guard';
 import { splicedYaml } from './frontmatter-lines';
 import { lineAt, lineEndingOf } from '../edits/text-edits';
 import { MERGE_KEY, shownProperties } from '../../content/yaml-merge-keys';
-import { propertyNameKey, propertySpellings } from '../../content/property-names';
+import { propertyNameKey, propertySpellingsOf } from '../../content/property-names';
 import type { PropertyPatch, TextEditResult } from '../write-types';
 
 /**
@@ -191,8 +191,9 @@ function withNoteSpelling(
   const resolved: PropertyPatch = {};
   const matched: string[] = [];
   let byForm = false;
+  const spellingsOf = propertySpellingsOf(old);
   for (const [key, value] of Object.entries(patch)) {
-    const spellings = propertySpellings(old, key);
+    const spellings = spellingsOf(key);
     if (spellings.length > 1) {
       throw new ToolError(
         'ambiguous',
