@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
-import { MAX_RULE_FILES, MAX_RULE_FOLDERS } from '../../src/vault/content/instruction-places';
+import { MAX_RULE_FILES, MAX_RULE_FOLDERS } from '../../src/vault/instructions/instruction-places';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
 import { call, callError, type Json } from '../harness/write-helpers';

@@ -1,4 +1,4 @@
-import { isAgentInstructionPath } from '../../src/vault/content/agent-instructions';
+import { isAgentInstructionPath } from '../../src/vault/instructions/agent-instructions';
 
 /**
  * The rule behind "agent instructions are the user's to write" (write-gate.ts): which vault

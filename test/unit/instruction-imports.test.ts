@@ -1,4 +1,4 @@
-import { importPathsIn } from '../../src/vault/content/instruction-imports';
+import { importPathsIn } from '../../src/vault/instructions/instruction-imports';
 
 /**
  * The `@path` imports of an instruction file (Claude Code's CLAUDE.md import rule, which Gemini
