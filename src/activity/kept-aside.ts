@@ -58,7 +58,7 @@ export interface KeepAsidePlaces {
   trashUsable(): boolean;
   /** True when nothing lies at the vault path `path` on disk and no link on its way leads it elsewhere (NotePolicy.isFreeNow). */
   isFreeNow(path: string): boolean;
-  /** The vault path of the folder used instead of {@link VAULT_TRASH} when that is not usable: the plugin's own folder's `kept-aside`. */
+  /** The vault path of the folder used when {@link VAULT_TRASH} is not usable or takes nothing: the plugin's own folder's `kept-aside`. */
   fallbackFolder: string;
 }
 
@@ -67,12 +67,14 @@ const MAX_NAME_TRIES = 100;
 
 /**
  * The `keepAside` hook of ActivityLog for a vault: writes {@link keptAsideFile} of each entry one
- * trim dropped through the vault's DataAdapter (creating the folder when missing), then calls
- * `report` once with every file of that trim (a key flooding the log drops many entries at once,
- * and each one its own Notice piled up sticky Notices). Nothing is overwritten and nothing goes
- * through a link: each file goes to the first free name (`Vault MCP <id> <note>.md`, then `… 2.md`,
- * …) in {@link VAULT_TRASH}, or in `places.fallbackFolder` while `.trash` is a link the user does
- * not trust ({@link KeepAsidePlaces}). A failed write is reported in its item; never throws.
+ * trim dropped through the vault's DataAdapter, then calls `report` once with every file of that
+ * trim (a key flooding the log drops many entries at once, and each one its own Notice piled up
+ * sticky Notices). Nothing is overwritten and nothing goes through a link: each file goes to the
+ * first free name (`Vault MCP <id> <note>.md`, then `… 2.md`, …) in {@link VAULT_TRASH} (skipped
+ * while that is a link the user does not trust, {@link KeepAsidePlaces}), else in
+ * `places.fallbackFolder`, each folder created when missing and passed over when it is no folder
+ * or a link lies on its way. A text no folder took is reported in its item with each folder's
+ * reason; never throws.
  */
 export function keepAsideInTrash(
   adapter: DataAdapter,
@@ -83,36 +85,51 @@ export function keepAsideInTrash(
     if (entries.length === 0) return;
     void (async () => {
       const items: KeptAside[] = [];
-      for (const entry of entries) {
-        const kept = keptAsideFile(entry);
-        let file = kept.path;
-        try {
-          const folder = places.trashUsable() ? VAULT_TRASH : places.fallbackFolder;
-          if (!(await adapter.exists(folder))) await adapter.mkdir(folder);
-          file = await freeName(adapter, places, `${folder}/${kept.path.slice(VAULT_TRASH.length + 1)}`);
-          await adapter.write(file, kept.text);
-          items.push({ id: entry.id, note: entry.path, file });
-        } catch (err) {
-          items.push({ id: entry.id, note: entry.path, file, error: (err as Error).message });
-        }
-      }
+      for (const entry of entries) items.push(await keepAside(adapter, places, entry));
       report(items);
     })();
   };
 }
 
-/**
- * The first of `path`, `path` numbered 2, 3, … ({@link MAX_NAME_TRIES}) that neither the adapter
- * nor the disk ({@link KeepAsidePlaces.isFreeNow}) holds anything at.
- * @throws Error when every name is taken.
- */
-async function freeName(adapter: DataAdapter, places: KeepAsidePlaces, path: string): Promise<string> {
-  const stem = path.slice(0, -'.md'.length);
-  for (let n = 1; n <= MAX_NAME_TRIES; n++) {
-    const candidate = n === 1 ? path : `${stem} ${n}.md`;
-    if (places.isFreeNow(candidate) && !(await adapter.exists(candidate))) return candidate;
+/** Writes one entry's {@link keptAsideFile} in the first folder that takes it (see {@link keepAsideInTrash}). */
+async function keepAside(adapter: DataAdapter, places: KeepAsidePlaces, entry: ActivityEntry): Promise<KeptAside> {
+  const kept = keptAsideFile(entry);
+  const name = kept.path.slice(VAULT_TRASH.length + 1);
+  const folders = places.trashUsable() ? [VAULT_TRASH, places.fallbackFolder] : [places.fallbackFolder];
+  const reasons: string[] = places.trashUsable() ? [] : [`${VAULT_TRASH} is a symbolic link`];
+  for (const folder of folders) {
+    try {
+      const file = await freeNameIn(adapter, places, folder, name);
+      await adapter.write(file, kept.text);
+      return { id: entry.id, note: entry.path, file };
+    } catch (err) {
+      reasons.push(`${folder}: ${(err as Error).message}`);
+    }
   }
-  throw new Error(`'${path}' and ${MAX_NAME_TRIES - 1} numbered names beside it are taken`);
+  return { id: entry.id, note: entry.path, file: `${folders[folders.length - 1]}/${name}`, error: reasons.join('; ') };
+}
+
+/**
+ * The first of `folder/name`, then `name` numbered 2, 3, … ({@link MAX_NAME_TRIES}), that nothing
+ * lies at and no link leads elsewhere ({@link KeepAsidePlaces.isFreeNow}); creates `folder` when
+ * missing.
+ * @throws Error saying why the folder takes nothing: not a folder, a link on its way, every name taken.
+ */
+async function freeNameIn(adapter: DataAdapter, places: KeepAsidePlaces, folder: string, name: string): Promise<string> {
+  const stat = await adapter.stat(folder);
+  if (stat === null) {
+    if (!places.isFreeNow(folder)) throw new Error('a symbolic link lies on its way');
+    await adapter.mkdir(folder);
+  } else if (stat.type !== 'folder') throw new Error('not a folder');
+  const stem = name.slice(0, -'.md'.length);
+  let linked = false;
+  for (let n = 1; n <= MAX_NAME_TRIES; n++) {
+    const candidate = `${folder}/${n === 1 ? name : `${stem} ${n}.md`}`;
+    if (await adapter.exists(candidate)) continue;
+    if (places.isFreeNow(candidate)) return candidate;
+    linked = true;
+  }
+  throw new Error(linked ? 'a symbolic link lies on its way' : `'${name}' and ${MAX_NAME_TRIES - 1} numbered names beside it are taken`);
 }
 
 /**

@@ -16,6 +16,10 @@ class MapAdapter {
   async exists(path: string): Promise<boolean> {
     return this.files.has(path) || this.folders.has(path);
   }
+  async stat(path: string): Promise<{ type: 'file' | 'folder' } | null> {
+    if (this.folders.has(path)) return { type: 'folder' };
+    return this.files.has(path) ? { type: 'file' } : null;
+  }
   async mkdir(path: string): Promise<void> {
     this.folders.add(path);
   }
@@ -100,10 +104,30 @@ describe('keepAsideInTrash', () => {
     expect([...adapter.files.keys()].some((p) => p.startsWith('.trash'))).toBe(false);
   });
 
-  it('reports, and writes nothing, when every name is taken', async () => {
+  it('goes to the plugin folder when .trash is a file, or every name in it is taken or a link', async () => {
+    const asFile = new MapAdapter();
+    asFile.files.set('.trash', 'a file named .trash');
+    const [beside] = await dropHome(asFile, open);
+    expect(beside.error).toBeUndefined();
+    expect(beside.file).toMatch(/^\.obsidian\/plugins\/vault-mcp\/kept-aside\/Vault MCP a_[0-9a-f]{12} Home\.md$/);
+    expect(asFile.files.get('.trash')).toBe('a file named .trash');
+
+    const linked = new MapAdapter();
+    const [around] = await dropHome(linked, { ...open, isFreeNow: (path) => !path.startsWith('.trash/') });
+    expect(around.file.startsWith(`${FALLBACK}/`)).toBe(true);
+    expect([...linked.files.keys()]).toEqual([around.file]);
+  });
+
+  it("reports each folder's reason, and writes nothing, when no folder takes the text", async () => {
     const adapter = new MapAdapter();
     const [item] = await dropHome(adapter, { ...open, isFreeNow: () => false });
-    expect(item.error).toMatch(/numbered names beside it are taken/);
+    expect(item.error).toBe(`.trash: a symbolic link lies on its way; ${FALLBACK}: a symbolic link lies on its way`);
+    expect(item.file.startsWith(`${FALLBACK}/`)).toBe(true);
     expect(adapter.files.size).toBe(0);
+    const full = new MapAdapter();
+    const original = full.exists.bind(full);
+    full.exists = async (path) => /Home( \d+)?\.md$/.test(path) || original(path);
+    const [taken] = await dropHome(full, open);
+    expect(taken.error).toMatch(/^\.trash: 'Vault MCP a_[0-9a-f]{12} Home\.md' and 99 numbered names beside it are taken; /);
   });
 });
