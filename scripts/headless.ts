@@ -12,7 +12,7 @@ import { API_KEY_ENV, npmKeptFlags, parseRunOptions, USAGE, type RunOptions } fr
 import { prepareVault, resolveQuarantine, resolveRoots, stopRun, trustedLinkStates } from './run-vault';
 import { proposalLine, semanticStatusLine, startupLines } from './run-banner';
 import { countNotes, formatCount, reportLoading } from './run-progress';
-import { handleStopSignals } from './run-signals';
+import { handleStopSignals, PARENT_GONE_LINE, watchParent } from './run-signals';
 import type { ProposalStore } from '../src/proposals/proposal-store';
 import { applyRunFlags, newToken, readRunSettings, RUN_KEY_LABEL, runSecrets, RunInputError, type RunSettings } from './run-settings';
 import type { SemanticIndex, SemanticStatus } from '../src/search/semantic/semantic-index';
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   let stopBooted: (() => Promise<boolean>) | null = null;
   const report = (message: string): void => console.error(`vault-mcp: ${message}`);
   const noSteps = { stopServer: async () => undefined, unload: async () => undefined };
-  handleStopSignals(process, vault, {
+  const stopper = handleStopSignals(process, vault, {
     stop: () => (stopBooted ? stopBooted() : stopRun(noSteps, vault, report)),
     print: (line) => console.log(line),
     exit: (code) => process.exit(code),
@@ -67,6 +67,8 @@ async function main(): Promise<void> {
       console.error = () => undefined;
     },
   });
+  // npm passes a SIGTERM to the script's shell, which dies without passing it on (and SIGHUP not at all): stop with it.
+  if (process.env.npm_lifecycle_event) watchParent(process.ppid, () => stopper.stopOnce(PARENT_GONE_LINE));
   /** Ends a run that never started: the temporary copy goes, the message is printed. */
   const refuse = async (message: string, code: number): Promise<never> => {
     if (vault.temporary) await fsp.rm(vault.dir, { recursive: true, force: true });

@@ -8,12 +8,14 @@
  * absolute --roots is answered with its vault-relative spelling.
  */
 import { promises as fsp } from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectClient } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
-import { buildMainJs, runEndpoint, startRunner, type StartedRun } from '../harness/npm-start-run';
+import { buildMainJs, descendants, runEndpoint, startNpm, startRunner, type StartedRun } from '../harness/npm-start-run';
+import { portTaken } from '../../scripts/port-check';
 import { LARGE_VAULT_NOTES } from '../../scripts/run-progress';
 import { FORCED_EXIT_CODE, STOPPING_LINE } from '../../scripts/run-signals';
 
@@ -153,6 +155,53 @@ describe('npm start: stopping from the terminal', () => {
     run.child.kill('SIGHUP');
     expect(await run.exited).toBe(0);
     expect(await exists(copy)).toBe(false);
+  });
+});
+
+describe('npm start through npm: a signal sent to npm', () => {
+  const posix = process.platform === 'win32' ? it.skip : it;
+
+  /** Whether process `pid` exists (signal 0 probes without sending anything). */
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  };
+
+  /** A port no one listens on now, to pass as --port as a user would. */
+  const freePort = (): Promise<number> =>
+    new Promise((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+
+  posix('SIGTERM to the npm process stops the server: no process left, the port free, the demo copy removed', async () => {
+    const port = await freePort();
+    const run = startNpm(['--port', String(port), '--token', 'sigterm-test-token-0123456789']);
+    runs.push(run);
+    const copy = await demoCopyOf(run);
+    await run.line(new RegExp(`^MCP server listening on http://127\\.0\\.0\\.1:${port}/mcp$`));
+    await run.line(/^Press Ctrl-C to stop\.$/);
+    const below = descendants(run.child.pid!);
+    expect(below.length).toBeGreaterThan(0);
+    try {
+      process.kill(run.child.pid!, 'SIGTERM');
+      await run.exited;
+      const deadline = Date.now() + 20_000;
+      while (below.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(below.filter(alive)).toEqual([]);
+      expect(await portTaken(port)).toBe(false);
+      expect(await exists(copy)).toBe(false);
+    } finally {
+      // What the old runner left serving: gone before the next test.
+      for (const pid of below.filter(alive)) process.kill(pid, 'SIGKILL');
+      await fsp.rm(copy, { recursive: true, force: true });
+    }
   });
 });
 
