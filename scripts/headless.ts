@@ -8,7 +8,7 @@ import * as nodePath from 'node:path';
 import type * as O from 'obsidian';
 import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin, type BootablePlugin } from '../test/harness/boot-plugin';
-import { API_KEY_ENV, npmKeptFlags, parseRunOptions, USAGE, type RunOptions } from './run-options';
+import { API_KEY_ENV, npmKeptFlags, parseRunOptions, runCwd, shownValue, USAGE, type RunOptions } from './run-options';
 import { prepareVault, resolveQuarantine, resolveRoots, stopRun, trustedLinkStates } from './run-vault';
 import { proposalLine, semanticStatusLine, startupLines } from './run-banner';
 import { countNotes, formatCount, reportLoading } from './run-progress';
@@ -34,9 +34,11 @@ async function main(): Promise<void> {
     console.error(`vault-mcp: ${kept}`);
     process.exit(2);
   }
+  // Relative paths are the user's: from where `npm start` was typed, not the repository npm runs it in.
+  const cwd = runCwd(process.env);
   let options: RunOptions;
   try {
-    options = parseRunOptions(argv);
+    options = parseRunOptions(argv, cwd);
   } catch (error) {
     // One sentence, as every refusal of the run (docs/npm-start.md); the options are a --help away, not a screenful under it.
     console.error(`vault-mcp: ${(error as Error).message}`);
@@ -47,12 +49,11 @@ async function main(): Promise<void> {
     return;
   }
   provideObsidianModule();
-  const vault = await prepareVault(options.vault, nodePath.resolve(__dirname, '../test/fixtures/demo-vault'), options.configDir).catch(
-    (error: Error) => {
-      console.error(`vault-mcp: ${error.message}`);
-      return process.exit(2);
-    },
-  );
+  const demo = nodePath.resolve(__dirname, '../test/fixtures/demo-vault');
+  const vault = await prepareVault(options.vault, demo, options.configDir, undefined, cwd).catch((error: Error) => {
+    console.error(`vault-mcp: ${error.message}`);
+    return process.exit(2);
+  });
   // From here on a signal stops the run and removes the copy, also while a large vault loads.
   let stopBooted: (() => Promise<boolean>) | null = null;
   const report = (message: string): void => console.error(`vault-mcp: ${message}`);
@@ -79,7 +80,7 @@ async function main(): Promise<void> {
   let run: RunSettings;
   let settings: VaultMcpSettings;
   try {
-    run = await readRunSettings(options, vault.dir);
+    run = await readRunSettings(options, vault.dir, cwd);
     settings = applyRunFlags(run.settings, options, apiKey, run.source);
   } catch (error) {
     if (!(error instanceof RunInputError)) throw error;
@@ -96,8 +97,8 @@ async function main(): Promise<void> {
   settings.access.quarantine = quarantine.folders.map((f) => f.folder);
   const quarantined = settings.access.quarantine;
   // Each root takes the spelling of the folder it names (`projects` → `Projects`), as client MCP roots do.
-  // A refusal names the root it judged, quoted when spaces at its ends are part of its name (`./ Sp /` is " Sp ").
-  const namedRoot = (root: string): string => `vault-mcp: --roots ${rootsShown([root])}`;
+  // As typed, quoted when it has spaces: a refusal about outer spaces shows them (`--roots " Sp "`).
+  const namedRoot = (root: string, j: number): string => `vault-mcp: --roots ${shownValue(options.typedRoots?.[j] ?? rootsShown([root]))}`;
   const runRoots = await resolveRoots(vault.dir, options.roots, options.configDir, quarantined, namedRoot, options.exactRoots);
   options.roots = runRoots.roots;
   const badRoots = [...quarantine.problems, ...runRoots.problems];

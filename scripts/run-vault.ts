@@ -11,6 +11,7 @@ import { matchName } from '../src/vault/paths/lookup';
 import { pickListedRoot } from '../src/settings/key-roots';
 import { lexicalVaultPath } from '../src/vault/paths/paths';
 import { vaultOnDisk } from '../src/vault/paths/path-spelling';
+import { shownPath } from './run-options';
 
 /** The folder `npm start` serves; `temporary` when it is a copy of the demo vault to remove at the end. */
 export interface RunVault {
@@ -19,29 +20,33 @@ export interface RunVault {
 }
 
 /**
- * The folder to serve: `vaultArg` resolved against the working directory (served in place,
+ * The folder to serve: `vaultArg` resolved against `cwd` (run-options.ts runCwd: where the user
+ * typed `npm start`; served in place,
  * never copied), or a new temporary copy of `demoVault`. The whole disk (a filesystem or drive
  * root) and the home folder itself are refused unless they hold the vault's config folder (then
  * Obsidian opens them as a vault too): agents would see every file of the user's, and loading
  * them takes minutes, so either is a slip for the folder that holds the notes.
  * @param configDir the vault's config folder name (`--config-dir`). @param home the user's home folder.
- * @throws Error naming `--vault` when `vaultArg` does not exist, is a file, or is the disk or home folder.
+ * @param cwd the folder a relative `vaultArg` is resolved from.
+ * @throws Error naming `--vault` as typed and the absolute folder looked at (when that differs) when `vaultArg` does not exist, is a file, or is the disk or home folder.
  */
 export async function prepareVault(
   vaultArg: string | undefined,
   demoVault: string,
   configDir = '.obsidian',
   home = os.homedir(),
+  cwd = process.cwd(),
 ): Promise<RunVault> {
   if (vaultArg !== undefined) {
-    const dir = nodePath.resolve(vaultArg);
+    const dir = nodePath.resolve(cwd, vaultArg);
+    const named = `--vault ${shownPath(vaultArg, dir)}`;
     const stat = await fsp.stat(dir).catch(() => null);
-    if (!stat) throw new Error(`--vault ${vaultArg}: no such folder; pass the folder that holds your notes.`);
-    if (!stat.isDirectory()) throw new Error(`--vault ${vaultArg}: that is a file, not a folder; pass the folder that holds your notes.`);
+    if (!stat) throw new Error(`${named}: no such folder; pass the folder that holds your notes.`);
+    if (!stat.isDirectory()) throw new Error(`${named}: that is a file, not a folder; pass the folder that holds your notes.`);
     const whole = dir === nodePath.parse(dir).root ? 'the whole disk' : dir === nodePath.resolve(home) ? 'your home folder' : null;
     if (whole && !(await fsp.stat(nodePath.join(dir, configDir)).catch(() => null))?.isDirectory()) {
       throw new Error(
-        `--vault ${vaultArg}: that is ${whole}, not a vault, and agents would see every file in it; pass the folder that holds your notes (an Obsidian vault has a ${configDir} folder).`,
+        `${named}: that is ${whole}, not a vault, and agents would see every file in it; pass the folder that holds your notes (an Obsidian vault has a ${configDir} folder).`,
       );
     }
     return { dir, temporary: false };

@@ -14,7 +14,7 @@ import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectClient } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
-import { buildMainJs, descendants, runEndpoint, startNpm, startRunner, type StartedRun } from '../harness/npm-start-run';
+import { buildMainJs, descendants, ROOT, runEndpoint, startNpm, startRunner, type StartedRun } from '../harness/npm-start-run';
 import { portTaken } from '../../scripts/port-check';
 import { LARGE_VAULT_NOTES } from '../../scripts/run-progress';
 import { FORCED_EXIT_CODE, STOPPING_LINE } from '../../scripts/run-signals';
@@ -205,6 +205,44 @@ describe('npm start through npm: a signal sent to npm', () => {
   });
 });
 
+describe('npm start through npm: paths typed in a subfolder', () => {
+  it('resolves a relative --vault and --settings from the folder npm start was typed in, not the repository', async () => {
+    // A folder of the checkout (npm finds the package from it), holding a vault, a settings file and the folder typed in.
+    await fsp.mkdir(nodePath.join(ROOT, '.tmp'), { recursive: true });
+    const dir = await fsp.mkdtemp(nodePath.join(ROOT, '.tmp', 'npm-start-cwd-'));
+    cleanups.push(async () => {
+      await fsp.rm(dir, { recursive: true, force: true });
+      await fsp.rmdir(nodePath.join(ROOT, '.tmp')).catch(() => undefined);
+    });
+    const vaultDir = nodePath.join(dir, 'vault');
+    await fsp.cp(DEMO_VAULT, vaultDir, { recursive: true });
+    const settings = nodePath.join(dir, 'run.json');
+    await fsp.writeFile(settings, JSON.stringify({ access: { quarantine: ['Personal'] } }));
+    const typedIn = nodePath.join(dir, 'typed-here');
+    await fsp.mkdir(typedIn);
+    // From the repository root, where npm runs the script, ../vault is another folder (one that does not exist).
+    const run = startNpm(['--vault', '../vault', '--settings', '../run.json', '--port', '0'], { cwd: typedIn });
+    runs.push(run);
+    await runEndpoint(run);
+    expect(run.out).toContain(`Vault: ${vaultDir}`);
+    expect(run.out.some((l) => l.startsWith(`Settings: ${settings} (--settings`))).toBe(true);
+    // Stop the runner below npm itself, so nothing of the run outlives the test.
+    const runner = descendants(run.child.pid!);
+    for (const pid of runner) process.kill(pid, 'SIGINT');
+    await run.exited;
+  });
+
+  it('names the absolute path it looked at when a relative --vault is missing', async () => {
+    const docs = nodePath.join(ROOT, 'docs');
+    const run = startNpm(['--vault', '../no-such-vault-folder', '--port', '0'], { cwd: docs });
+    runs.push(run);
+    expect(await run.exited).toBe(2);
+    expect(run.err).toContain(
+      `vault-mcp: --vault ../no-such-vault-folder (${nodePath.join(ROOT, 'no-such-vault-folder')}): no such folder; pass the folder that holds your notes.`,
+    );
+  });
+});
+
 describe('npm start: flags as typed', () => {
   it('names a flag npm kept for itself (npm start --port 27310) with the command to type, starting nothing', async () => {
     const run = start(['27310'], { npm_lifecycle_event: 'start', npm_config_port: 'true' });
@@ -237,6 +275,16 @@ describe('npm start: flags as typed', () => {
     const unknown = start(['--frobnicate'], { npm_lifecycle_event: '' });
     expect(await unknown.exited).toBe(2);
     expect(unknown.err).toEqual(['vault-mcp: Unknown option --frobnicate; npm start -- --help lists the options.']);
+  });
+
+  it('quotes a --roots entry as typed when its spaces are what it is refused for', async () => {
+    const copy = await copyToTemp(DEMO_VAULT);
+    cleanups.push(() => copy.cleanup());
+    await fsp.mkdir(nodePath.join(copy.dir, 'Sp'));
+    await fsp.mkdir(nodePath.join(copy.dir, ' Sp '));
+    const run = start(['--vault', copy.dir, '--port', '0', '--roots', ' Sp ']);
+    expect(await run.exited).toBe(2);
+    expect(run.err[0]).toMatch(/^vault-mcp: --roots " Sp ": that root names two folders, /);
   });
 
   it('answers an absolute --roots inside the vault with its vault-relative spelling', async () => {

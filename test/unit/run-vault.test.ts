@@ -25,6 +25,22 @@ describe('npm start: the vault folder', () => {
     await expect(prepareVault(copy.dir, DEMO_VAULT)).resolves.toEqual({ dir: copy.dir, temporary: false });
   });
 
+  it('resolves a relative --vault from the folder given (where npm start was typed), and names the absolute folder it looked at', async () => {
+    const docs = nodePath.join(copy.dir, 'Projects');
+    await expect(prepareVault('..', DEMO_VAULT, '.obsidian', os.homedir(), docs)).resolves.toEqual({ dir: copy.dir, temporary: false });
+    await expect(prepareVault('.', DEMO_VAULT, '.obsidian', os.homedir(), docs)).resolves.toEqual({ dir: docs, temporary: false });
+    await expect(prepareVault('../Nope', DEMO_VAULT, '.obsidian', os.homedir(), docs)).rejects.toThrow(
+      `--vault ../Nope (${nodePath.join(copy.dir, 'Nope')}): no such folder; pass the folder that holds your notes.`,
+    );
+    await expect(prepareVault('../Home.md', DEMO_VAULT, '.obsidian', os.homedir(), docs)).rejects.toThrow(
+      `--vault ../Home.md (${nodePath.join(copy.dir, 'Home.md')}): that is a file, not a folder;`,
+    );
+    // The home folder named relatively: the path looked at shows which folder that was.
+    await expect(prepareVault('..', DEMO_VAULT, '.no-such-config', copy.dir, docs)).rejects.toThrow(
+      `--vault .. (${copy.dir}): that is your home folder, not a vault`,
+    );
+  });
+
   it('refuses the whole disk and the home folder unless they hold the config folder, as a vault does', async () => {
     const root = nodePath.parse(copy.dir).root;
     await expect(prepareVault(root, DEMO_VAULT, '.vault-mcp-no-such-config')).rejects.toThrow(
