@@ -17,6 +17,29 @@ import { shownPath } from './run-options';
 export interface RunVault {
   dir: string;
   temporary: boolean;
+  /**
+   * The folders of the plugin's path (`<config folder>`, its `plugins/`, `plugins/vault-mcp/`) that
+   * did not exist when the run began, outermost first: the run's `writer.lock` creates them, and
+   * {@link stopRun} removes each again when it is empty. Absent for the demo copy (removed whole).
+   */
+  madeFolders?: readonly string[];
+}
+
+/**
+ * The plugin's folders under `vaultDir` (`<configDir>`, `<configDir>/plugins`,
+ * `<configDir>/plugins/vault-mcp`) that do not exist now, outermost first: what the run's
+ * writer.lock will create, to remove on stop when still empty. A folder without a config folder
+ * otherwise gained an empty `.obsidian/plugins/vault-mcp/` (newcomer report s29, L5), which
+ * Obsidian then takes for a vault and which made the home-folder check of {@link prepareVault} pass.
+ */
+async function missingPluginFolders(vaultDir: string, configDir: string): Promise<string[]> {
+  const missing: string[] = [];
+  let folder = vaultDir;
+  for (const part of [configDir, 'plugins', 'vault-mcp']) {
+    folder = nodePath.join(folder, part);
+    if (missing.length || !(await fsp.lstat(folder).catch(() => null))) missing.push(folder);
+  }
+  return missing;
 }
 
 /**
@@ -49,7 +72,7 @@ export async function prepareVault(
         `${named}: that is ${whole}, not a vault, and agents would see every file in it; pass the folder that holds your notes (an Obsidian vault has a ${configDir} folder).`,
       );
     }
-    return { dir, temporary: false };
+    return { dir, temporary: false, madeFolders: await missingPluginFolders(dir, configDir) };
   }
   const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-demo-'));
   await fsp.cp(demoVault, dir, { recursive: true });
@@ -275,8 +298,8 @@ const REMOVE_RETRY_DELAY_MS = 100;
 
 /**
  * Stops a run in order: `stopServer` (awaited: running calls get the server's grace, then
- * connections close), then `unload` (the plugin and host app), then removes the temporary
- * vault copy with retries. Never throws: each failure is reported through `report`.
+ * connections close), then `unload` (the plugin and host app), then removes the plugin folders
+ * the run made ({@link RunVault.madeFolders}) that are empty, then the temporary vault copy with retries. Never throws: each failure is reported through `report`.
  * @returns true when every step succeeded.
  */
 export async function stopRun(
@@ -295,6 +318,9 @@ export async function stopRun(
   };
   await attempt('Stopping the server failed', () => steps.stopServer());
   await attempt('Unloading the plugin failed', () => steps.unload());
+  // The plugin folders the run made for its writer.lock, innermost first, each only while empty (rmdir
+  // refuses a folder with anything in it: proposals, activity, a semantic index stay with their folders).
+  for (const folder of [...(vault.madeFolders ?? [])].reverse()) await fsp.rmdir(folder).catch(() => undefined);
   if (vault.temporary) {
     await attempt(`Could not remove the temporary vault ${vault.dir}`, () =>
       fsp.rm(vault.dir, { recursive: true, force: true, maxRetries: REMOVE_RETRIES, retryDelay: REMOVE_RETRY_DELAY_MS }),

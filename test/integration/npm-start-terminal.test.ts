@@ -311,6 +311,17 @@ describe('npm start --vault: what it serves', () => {
     expect(inHome.err[0]).toMatch(/: that is your home folder, not a vault, and agents would see every file in it; /);
   });
 
+  it('leaves a folder without .obsidian as it found it: the plugin folders made for writer.lock go when the run stops', async () => {
+    const dir = await scratch();
+    await fsp.writeFile(nodePath.join(dir, 'Note.md'), '# Note\n');
+    const run = start(['--vault', dir, '--port', '0']);
+    await runEndpoint(run);
+    expect(await exists(nodePath.join(dir, '.obsidian', 'plugins', 'vault-mcp', 'writer.lock'))).toBe(true);
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(0);
+    expect(await fsp.readdir(dir)).toEqual(['Note.md']);
+  });
+
   it('counts the notes of a large vault and says it is loading them before the server listens', async () => {
     const dir = await scratch();
     const total = LARGE_VAULT_NOTES + 200;
