@@ -24,6 +24,8 @@ import { conformanceFixtures } from '../test/conformance-fixtures';
 import { runReviewCommand, type ReviewCommandTarget } from '../src/ui/review/review-commands';
 import { ACTIVITY_COMMANDS_HELP, runActivityCommand, type ActivityCommandTarget } from '../src/ui/activity/activity-commands';
 import { rootsShown } from '../src/vault/paths/paths';
+import type { NoteStore } from '../src/vault/note-store';
+import { isWithinRoots } from '../src/vault/access/access-rules';
 
 async function main(): Promise<void> {
   // A terminal that went away (closed window, `| head`: EIO, EPIPE) must not crash the run before it cleans up.
@@ -149,12 +151,18 @@ async function main(): Promise<void> {
   if (options.conformanceFixtures)
     (booted.plugin as unknown as { server: { addOns: SessionAddOn[] } }).server.addOns.push(conformanceFixtures);
   const trustedLinks = await trustedLinkStates(vault.dir, settings.access.trustedSymlinks);
+  // A root whose notes are all private to the key (or none at all) leaves it seeing nothing: the start line says so.
+  const noteStore = (booted.plugin as unknown as { notes: NoteStore }).notes;
+  const markdown = (booted.plugin as unknown as { app: O.App }).app.vault.getMarkdownFiles();
+  const readable = (label: string, root: string): boolean =>
+    markdown.some((file) => isWithinRoots(file.path, [root]) && noteStore.canRead(file, { label, roots: [root] }));
   for (const line of startupLines(options, booted.url, token, vault, {
     ...run,
     settings,
     tokens,
     quarantine: quarantine.folders,
     trustedLinks,
+    readable,
   }))
     console.log(line);
   reportSemanticIndex((booted.plugin as unknown as { semantic: SemanticIndex }).semantic, settings);

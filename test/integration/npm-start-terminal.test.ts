@@ -311,6 +311,12 @@ describe('npm start --vault: what it serves', () => {
     expect(inHome.err[0]).toMatch(/: that is your home folder, not a vault, and agents would see every file in it; /);
   });
 
+  it('marks a --roots folder whose notes are all private: the key would see nothing there', async () => {
+    const run = await startOnCopy(['--roots', 'Personal,Projects']);
+    await runEndpoint(run);
+    expect(run.out).toContain('Key "npm start": mode propose, writes off, roots Personal (no note readable there), Projects');
+  });
+
   it('leaves a folder without .obsidian as it found it: the plugin folders made for writer.lock go when the run stops', async () => {
     const dir = await scratch();
     await fsp.writeFile(nodePath.join(dir, 'Note.md'), '# Note\n');

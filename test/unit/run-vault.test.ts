@@ -382,6 +382,32 @@ describe('npm start: startup lines', () => {
       'Quarantined: Journal, Journ (no such folder yet), " Sp ", "Later " (no such folder yet) (besides the config folder, dot-folders and _private)',
     );
   });
+  it('marks a root where the key may read no note, for the run key and a settings key alike', () => {
+    const settings = defaultSettings();
+    settings.keys = [
+      {
+        id: 'k1',
+        label: 'Cursor',
+        mode: 'propose',
+        scope: 'local',
+        roots: ['Personal', 'Projects'],
+        created_at: '2026-12-06T00:00:00Z',
+        last_used_at: null,
+      },
+    ];
+    const asked: string[] = [];
+    const run: RunDetails = {
+      ...plain,
+      settings,
+      tokens: new Map([['k1', 'tok1']]),
+      readable: (label, root) => (asked.push(`${label}:${root}`), root !== 'Personal'),
+    };
+    const lines = startupLines(parseRunOptions(['--roots', 'Personal,Projects']), 'http://127.0.0.1:27200/mcp', 'tok', vault, run);
+    expect(lines).toContain('Key "npm start": mode propose, writes off, roots Personal (no note readable there), Projects');
+    expect(lines.find((l) => l.startsWith('Key "Cursor"'))).toContain(', roots Personal (no note readable there), Projects;');
+    expect(asked).toEqual(['npm start:Personal', 'npm start:Projects', 'Cursor:Personal', 'Cursor:Projects']);
+  });
+
   it('says what lies at each trusted link: a link, nothing yet, or no link (a misspelt entry trusted nothing silently)', async () => {
     const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-trusted-'));
     try {
