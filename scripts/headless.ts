@@ -99,8 +99,11 @@ async function main(): Promise<void> {
   settings.access.quarantine = quarantine.folders.map((f) => f.folder);
   const quarantined = settings.access.quarantine;
   // Each root takes the spelling of the folder it names (`projects` → `Projects`), as client MCP roots do.
-  // As typed, quoted when it has spaces: a refusal about outer spaces shows them (`--roots " Sp "`).
-  const namedRoot = (root: string, j: number): string => `vault-mcp: --roots ${shownValue(options.typedRoots?.[j] ?? rootsShown([root]))}`;
+  // As typed (quoted when it has spaces); its outer spaces too when the refusal is about them (`--roots " Sp "`).
+  const namedRoot = (root: string, j: number, spaces?: boolean): string => {
+    const typed = options.typedRoots?.[j];
+    return `vault-mcp: --roots ${typed === undefined ? rootsShown([root]) : shownValue(spaces ? typed : typed.trim())}`;
+  };
   const runRoots = await resolveRoots(vault.dir, options.roots, options.configDir, quarantined, namedRoot, options.exactRoots);
   options.roots = runRoots.roots;
   const badRoots = [...quarantine.problems, ...runRoots.problems];

@@ -26,7 +26,7 @@ export interface RunOptions {
    * decides on disk which one the entry names (run-vault.ts resolveRoots, key-roots.ts pickListedRoot).
    */
   exactRoots?: Array<string | null>;
-  /** Beside `roots`, index for index: the entry of `--roots` as typed between its commas, outer spaces kept (how a refusal quotes it). */
+  /** Beside `roots`, index for index: the entry of `--roots` as typed between its commas, outer spaces kept (how a refusal about them quotes it). */
   typedRoots?: string[];
   help: boolean;
   /** Serve the MCP conformance suite's fixture tools, prompts and resources too (test/conformance-fixtures.ts). */
@@ -322,7 +322,8 @@ export function parseEmbedUrl(text: string): string {
  * @param text the flag's value. @param vaultDir the absolute `--vault` folder, when one was given.
  * @returns `roots`, the trimmed roots in order, `exact`, index for index the untrimmed root
  *   or null (an entry repeated in both spellings is kept once), and `typed`, index for index the
- *   entry as typed between its commas (for messages about it: {@link shownValue}).
+ *   entry as typed between its commas, outer spaces kept (for a refusal about those spaces:
+ *   {@link shownValue}).
  * Messages quote an entry with {@link shownValue} (`--roots "My notes/.."`).
  * @throws Error with one sentence per entry that breaks the rule: absolute, climbing out with
  *   `..` (`--roots /etc` must not quietly become `etc`), or naming the vault itself (`.`), which

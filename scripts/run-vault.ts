@@ -101,7 +101,8 @@ export interface ResolvedRoots {
  * @param vaultDir absolute vault folder. @param roots the roots as typed (after trimming).
  * @param configDir the vault's config folder (Obsidian's default `.obsidian`).
  * @param quarantined the run's settings' `access.quarantine` list.
- * @param name how a message names a root (default `--roots <root>`; a settings key's is `<file>: keys[i].roots[j] "<root>"`).
+ * @param name how a message names a root (default `--roots <root>`; a settings key's is `<file>: keys[i].roots[j] "<root>"`);
+ *   `spaces` is true when the refusal is about the entry's outer spaces (both spellings name folders).
  * @param exact index for index, the root an entry of `--roots` names with its outer spaces kept
  *   (run-options.ts parseRootsFlag), or null: when that spelling names a folder and the trimmed one
  *   names none, the folder as typed is the root; when both name folders, the root is refused
@@ -114,7 +115,7 @@ export async function resolveRoots(
   roots: string[],
   configDir = '.obsidian',
   quarantined: readonly string[] = [],
-  name: (root: string, index: number) => string = (root) => `--roots ${root}`,
+  name: (root: string, index: number, spaces?: boolean) => string = (root) => `--roots ${root}`,
   exact: ReadonlyArray<string | null> = [],
 ): Promise<ResolvedRoots> {
   const quarantine = new Quarantine(configDir, () => [...quarantined]);
@@ -133,7 +134,8 @@ export async function resolveRoots(
             { root: spaced, folder: await existingFolder(vaultDir, spaced) },
           );
     if (!picked.ok) {
-      out.problems.push(`${named}: that root ${picked.reason}.`);
+      // The refusal is about the entry's outer spaces: named so they show.
+      out.problems.push(`${name(listed, index, true)}: that root ${picked.reason}.`);
       continue;
     }
     const root = picked.root;
