@@ -8,11 +8,11 @@ import * as nodePath from 'node:path';
 import type * as O from 'obsidian';
 import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin, type BootablePlugin } from '../test/harness/boot-plugin';
-import { API_KEY_ENV, npmKeptFlags, parseRunOptions, USAGE, type RunOptions } from './run-options';
+import { API_KEY_ENV, npmKeptFlags, parseRunOptions, runCwd, shownValue, USAGE, type RunOptions } from './run-options';
 import { prepareVault, resolveQuarantine, resolveRoots, stopRun, trustedLinkStates } from './run-vault';
 import { proposalLine, semanticStatusLine, startupLines } from './run-banner';
 import { countNotes, formatCount, reportLoading } from './run-progress';
-import { handleStopSignals } from './run-signals';
+import { handleStopSignals, PARENT_GONE_LINE, watchParent } from './run-signals';
 import type { ProposalStore } from '../src/proposals/proposal-store';
 import { applyRunFlags, newToken, readRunSettings, RUN_KEY_LABEL, runSecrets, RunInputError, type RunSettings } from './run-settings';
 import type { SemanticIndex, SemanticStatus } from '../src/search/semantic/semantic-index';
@@ -24,6 +24,8 @@ import { conformanceFixtures } from '../test/conformance-fixtures';
 import { runReviewCommand, type ReviewCommandTarget } from '../src/ui/review/review-commands';
 import { ACTIVITY_COMMANDS_HELP, runActivityCommand, type ActivityCommandTarget } from '../src/ui/activity/activity-commands';
 import { rootsShown } from '../src/vault/paths/paths';
+import type { NoteStore } from '../src/vault/note-store';
+import { isWithinRoots } from '../src/vault/access/access-rules';
 
 async function main(): Promise<void> {
   // A terminal that went away (closed window, `| head`: EIO, EPIPE) must not crash the run before it cleans up.
@@ -34,9 +36,11 @@ async function main(): Promise<void> {
     console.error(`vault-mcp: ${kept}`);
     process.exit(2);
   }
+  // Relative paths are the user's: from where `npm start` was typed, not the repository npm runs it in.
+  const cwd = runCwd(process.env);
   let options: RunOptions;
   try {
-    options = parseRunOptions(argv);
+    options = parseRunOptions(argv, cwd);
   } catch (error) {
     // One sentence, as every refusal of the run (docs/npm-start.md); the options are a --help away, not a screenful under it.
     console.error(`vault-mcp: ${(error as Error).message}`);
@@ -47,17 +51,16 @@ async function main(): Promise<void> {
     return;
   }
   provideObsidianModule();
-  const vault = await prepareVault(options.vault, nodePath.resolve(__dirname, '../test/fixtures/demo-vault'), options.configDir).catch(
-    (error: Error) => {
-      console.error(`vault-mcp: ${error.message}`);
-      return process.exit(2);
-    },
-  );
+  const demo = nodePath.resolve(__dirname, '../test/fixtures/demo-vault');
+  const vault = await prepareVault(options.vault, demo, options.configDir, undefined, cwd).catch((error: Error) => {
+    console.error(`vault-mcp: ${error.message}`);
+    return process.exit(2);
+  });
   // From here on a signal stops the run and removes the copy, also while a large vault loads.
   let stopBooted: (() => Promise<boolean>) | null = null;
   const report = (message: string): void => console.error(`vault-mcp: ${message}`);
   const noSteps = { stopServer: async () => undefined, unload: async () => undefined };
-  handleStopSignals(process, vault, {
+  const stopper = handleStopSignals(process, vault, {
     stop: () => (stopBooted ? stopBooted() : stopRun(noSteps, vault, report)),
     print: (line) => console.log(line),
     exit: (code) => process.exit(code),
@@ -67,6 +70,8 @@ async function main(): Promise<void> {
       console.error = () => undefined;
     },
   });
+  // npm passes a SIGTERM to the script's shell, which dies without passing it on (and SIGHUP not at all): stop with it.
+  if (process.env.npm_lifecycle_event) watchParent(process.ppid, () => stopper.stopOnce(PARENT_GONE_LINE));
   /** Ends a run that never started: the temporary copy goes, the message is printed. */
   const refuse = async (message: string, code: number): Promise<never> => {
     if (vault.temporary) await fsp.rm(vault.dir, { recursive: true, force: true });
@@ -77,7 +82,7 @@ async function main(): Promise<void> {
   let run: RunSettings;
   let settings: VaultMcpSettings;
   try {
-    run = await readRunSettings(options, vault.dir);
+    run = await readRunSettings(options, vault.dir, cwd);
     settings = applyRunFlags(run.settings, options, apiKey, run.source);
   } catch (error) {
     if (!(error instanceof RunInputError)) throw error;
@@ -94,8 +99,11 @@ async function main(): Promise<void> {
   settings.access.quarantine = quarantine.folders.map((f) => f.folder);
   const quarantined = settings.access.quarantine;
   // Each root takes the spelling of the folder it names (`projects` → `Projects`), as client MCP roots do.
-  // A refusal names the root it judged, quoted when spaces at its ends are part of its name (`./ Sp /` is " Sp ").
-  const namedRoot = (root: string): string => `vault-mcp: --roots ${rootsShown([root])}`;
+  // As typed (quoted when it has spaces); its outer spaces too when the refusal is about them (`--roots " Sp "`).
+  const namedRoot = (root: string, j: number, spaces?: boolean): string => {
+    const typed = options.typedRoots?.[j];
+    return `vault-mcp: --roots ${typed === undefined ? rootsShown([root]) : shownValue(spaces ? typed : typed.trim())}`;
+  };
   const runRoots = await resolveRoots(vault.dir, options.roots, options.configDir, quarantined, namedRoot, options.exactRoots);
   options.roots = runRoots.roots;
   const badRoots = [...quarantine.problems, ...runRoots.problems];
@@ -146,12 +154,18 @@ async function main(): Promise<void> {
   if (options.conformanceFixtures)
     (booted.plugin as unknown as { server: { addOns: SessionAddOn[] } }).server.addOns.push(conformanceFixtures);
   const trustedLinks = await trustedLinkStates(vault.dir, settings.access.trustedSymlinks);
+  // A root whose notes are all private to the key (or none at all) leaves it seeing nothing: the start line says so.
+  const noteStore = (booted.plugin as unknown as { notes: NoteStore }).notes;
+  const markdown = (booted.plugin as unknown as { app: O.App }).app.vault.getMarkdownFiles();
+  const readable = (label: string, root: string): boolean =>
+    markdown.some((file) => isWithinRoots(file.path, [root]) && noteStore.canRead(file, { label, roots: [root] }));
   for (const line of startupLines(options, booted.url, token, vault, {
     ...run,
     settings,
     tokens,
     quarantine: quarantine.folders,
     trustedLinks,
+    readable,
   }))
     console.log(line);
   reportSemanticIndex((booted.plugin as unknown as { semantic: SemanticIndex }).semantic, settings);

@@ -25,6 +25,19 @@ export interface RunDetails {
   quarantine?: ReadonlyArray<{ folder: string; exists: boolean }>;
   /** What lies at each trusted-link entry (run-vault.ts trustedLinkStates); default: none printed. */
   trustedLinks?: readonly TrustedLinkState[];
+  /**
+   * Whether the key labelled `label` may read at least one note below its root `root` (a folder of
+   * private notes alone leaves it none); default: every root has one. A root without one is marked
+   * `(no note readable there)`, so no key silently sees nothing (newcomer report s29, L3).
+   */
+  readable?: (label: string, root: string) => boolean;
+}
+
+/** A key's roots for its start line, each marked when the key may read no note there ({@link RunDetails.readable}). */
+function rootsWord(label: string, roots: readonly string[], run: RunDetails): string {
+  if (roots.length === 0) return '';
+  const shown = roots.map((root) => `${formatRootList([root])}${run.readable?.(label, root) === false ? ' (no note readable there)' : ''}`);
+  return `, roots ${shown.join(', ')}`;
 }
 
 /**
@@ -49,10 +62,8 @@ export function startupLines(options: RunOptions, url: string, token: string, va
     lines.push(`Settings: ${run.source.path} (the vault's own, read as Obsidian reads it; this run never writes it)`);
   if (!settings.server.enabled)
     lines.push('Warning: server.enabled is false in the settings, so every request gets 403; set it to true to serve clients.');
-  lines.push(
-    `Key "${RUN_KEY_LABEL}": mode ${options.mode}, writes ${writesWord(settings)}${options.roots.length ? `, roots ${formatRootList(options.roots)}` : ''}`,
-  );
-  for (const key of settings.keys) lines.push(keyLine(key, run.tokens.get(key.id), settings));
+  lines.push(`Key "${RUN_KEY_LABEL}": mode ${options.mode}, writes ${writesWord(settings)}${rootsWord(RUN_KEY_LABEL, options.roots, run)}`);
+  for (const key of settings.keys) lines.push(keyLine(key, run.tokens.get(key.id), settings, run));
   if (!options.token) lines.push(`Token (shown once): ${token}`);
   const quarantine = run.quarantine ?? settings.access.quarantine.map((folder) => ({ folder, exists: true }));
   // A folder not there yet is named so: it is quarantined once created, but it protects nothing now (a typo shows).
@@ -126,11 +137,11 @@ export function proposalLine(proposal: Proposal): string {
 }
 
 /** One key of the settings with the token the run made for it. */
-function keyLine(key: KeyRecord, token: string | undefined, settings: VaultMcpSettings): string {
+function keyLine(key: KeyRecord, token: string | undefined, settings: VaultMcpSettings, run: RunDetails): string {
   const scope = key.scope === 'cloud' ? 'scope cloud (this loopback server refuses it)' : `scope ${key.scope}`;
   // A chosen tool set that names only tools switched off (write tools while writes are off, say) leaves the key nothing.
   const none = toolsForKey(enabledTools(settings), key.tools).length === 0 ? ', no tool (every tool its tool set names is off)' : '';
-  return `Key "${key.label}": mode ${key.mode}, ${scope}${key.roots.length ? `, roots ${formatRootList(key.roots)}` : ''}${none}; token (shown once): ${token ?? '(none)'}`;
+  return `Key "${key.label}": mode ${key.mode}, ${scope}${rootsWord(key.label, key.roots, run)}${none}; token (shown once): ${token ?? '(none)'}`;
 }
 
 /** Whether semantic search is on for the run, and how to turn it on when it is off. */

@@ -26,6 +26,8 @@ export interface RunOptions {
    * decides on disk which one the entry names (run-vault.ts resolveRoots, key-roots.ts pickListedRoot).
    */
   exactRoots?: Array<string | null>;
+  /** Beside `roots`, index for index: the entry of `--roots` as typed between its commas, outer spaces kept (how a refusal about them quotes it). */
+  typedRoots?: string[];
   help: boolean;
   /** Serve the MCP conformance suite's fixture tools, prompts and resources too (test/conformance-fixtures.ts). */
   conformanceFixtures?: true;
@@ -62,12 +64,14 @@ export const USAGE = `Usage: npm start -- [options]
   --help                 show this text`;
 
 /**
- * Parses `npm start` arguments (`--flag value` or `--flag=value`).
- * @throws Error naming the flag and what it accepts, for unknown flags and bad values; for a
+ * Parses `npm start` arguments (`--flag value` or `--flag=value`), each flag at most once.
+ * @param cwd the folder a relative `--vault` is resolved from ({@link runCwd}), to check `--roots` against.
+ * @throws Error naming the flag and what it accepts, for unknown flags, bad values and a flag
+ *   given twice (which one wins would be a guess); for a
  *   bare word (what `npm start --port 27310` leaves once npm took `--port`), one that says to
  *   put `--` before the run's flags.
  */
-export function parseRunOptions(argv: string[]): RunOptions {
+export function parseRunOptions(argv: string[], cwd = process.cwd()): RunOptions {
   const options: RunOptions = {
     mode: 'propose',
     allowWrites: false,
@@ -77,10 +81,17 @@ export function parseRunOptions(argv: string[]): RunOptions {
     allowRemote: false,
   };
   let rootsText: string | undefined;
+  const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const eq = arg.indexOf('=');
     const flag = eq === -1 ? arg : arg.slice(0, eq);
+    // A repeated flag would silently take its last value (newcomer report s29, L1); --help says the same each time.
+    if (flag.startsWith('--') && flag !== '--help' && given.has(flag))
+      throw new Error(
+        `${flag} is given twice; give each flag once${flag === '--roots' ? ' (several roots go in one, with commas: --roots Projects,Journal)' : ''}.`,
+      );
+    given.add(flag);
     const value = (): string => {
       const v = eq === -1 ? argv[++i] : arg.slice(eq + 1);
       if (v === undefined || v === '' || (eq === -1 && v.startsWith('--'))) throw new Error(`${flag} needs a value.`);
@@ -94,7 +105,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
         const raw = value();
         const port = Number(raw);
         if (!/^\d+$/.test(raw) || port > MAX_PORT || (port !== 0 && port < MIN_PORT)) {
-          throw new Error(`--port ${raw}: use a number from ${MIN_PORT} to ${MAX_PORT}, or 0 for any free port.`);
+          throw new Error(`--port ${shownValue(raw)}: use a number from ${MIN_PORT} to ${MAX_PORT}, or 0 for any free port.`);
         }
         options.port = port;
         break;
@@ -107,7 +118,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
       }
       case '--mode': {
         const mode = value();
-        if (mode !== 'propose' && mode !== 'force') throw new Error(`--mode ${mode}: use "propose" or "force".`);
+        if (mode !== 'propose' && mode !== 'force') throw new Error(`--mode ${shownValue(mode)}: use "propose" or "force".`);
         options.mode = mode;
         break;
       }
@@ -131,7 +142,7 @@ export function parseRunOptions(argv: string[]): RunOptions {
         const raw = value();
         const model = raw.trim();
         if (model === '' || /\s/.test(model))
-          throw new Error(`--embed-model "${raw}": give the model's name without spaces, such as nomic-embed-text.`);
+          throw new Error(`--embed-model ${JSON.stringify(raw)}: give the model's name without spaces, such as nomic-embed-text.`);
         options.embedModel = model;
         break;
       }
@@ -157,11 +168,44 @@ export function parseRunOptions(argv: string[]): RunOptions {
   }
   // After the loop: --vault may come after --roots, and an absolute root is checked against it.
   if (rootsText !== undefined) {
-    const listed = parseRootsFlag(rootsText, options.vault === undefined ? undefined : nodePath.resolve(options.vault));
+    const listed = parseRootsFlag(rootsText, options.vault === undefined ? undefined : nodePath.resolve(cwd, options.vault));
     options.roots = listed.roots;
+    options.typedRoots = listed.typed;
     if (listed.exact.some((root) => root !== null)) options.exactRoots = listed.exact;
   }
   return options;
+}
+
+/**
+ * The folder a relative path of a flag (`--vault`, `--settings`) is resolved from: the folder the
+ * user typed `npm start` in, which npm passes as `INIT_CWD` while it runs the script from the
+ * package root (newcomer report s29, M2: `--vault .` served the repository); the working
+ * directory when npm did not start the run (`node scripts/start.mjs`) or set no absolute INIT_CWD.
+ * @param env the process environment. @param cwd the working directory.
+ * @returns an absolute folder.
+ */
+export function runCwd(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+  const init = env.INIT_CWD;
+  return env.npm_lifecycle_event && init && nodePath.isAbsolute(init) ? init : cwd;
+}
+
+/**
+ * A flag's value as a message quotes it: as typed when it is one plain word, JSON-quoted when it is
+ * empty or holds spaces, quotes, control or format characters, so spaces it is refused for show
+ * (`--roots " Sp "`, not `--roots Sp`).
+ */
+export function shownValue(value: string): string {
+  return /^[^\s"'\p{Cc}\p{Cf}]+$/u.test(value) ? value : JSON.stringify(value);
+}
+
+/**
+ * A path flag's value as a message names it: as typed ({@link shownValue}), followed by the
+ * absolute path looked at when that differs (`../../x (/tmp/x)`), so a relative path that
+ * resolved somewhere unexpected shows where.
+ * @param typed the value as typed. @param absolute the path it was resolved to.
+ */
+export function shownPath(typed: string, absolute: string): string {
+  return typed === absolute ? shownValue(typed) : `${shownValue(typed)} (${shownValue(absolute)})`;
 }
 
 /** The run's flags as npm names them in `npm_config_*` environment variables when it keeps them (`allow-writes` → `allow_writes`). */
@@ -239,7 +283,7 @@ export const DEFAULT_CONFIG_DIR = '.obsidian';
 export function parseConfigDir(text: string): string {
   const name = text.trim().replace(/[\\/]+$/, '');
   if (!/^\.[^\\/]+$/.test(name) || name === '..')
-    throw new Error(`--config-dir ${text}: give the name of the vault's config folder, such as .obsidian.`);
+    throw new Error(`--config-dir ${shownValue(text)}: give the name of the vault's config folder, such as .obsidian.`);
   return name;
 }
 
@@ -252,7 +296,7 @@ export function parseEmbedUrl(text: string): string {
   const url = parseHttpUrl(text);
   if (!url)
     throw new Error(
-      `--embed-url ${text}: give an http:// or https:// base URL ending in /v1, such as http://127.0.0.1:11434/v1 for Ollama.`,
+      `--embed-url ${shownValue(text)}: give an http:// or https:// base URL ending in /v1, such as http://127.0.0.1:11434/v1 for Ollama.`,
     );
   if (url.username || url.password)
     throw new Error(
@@ -260,7 +304,9 @@ export function parseEmbedUrl(text: string): string {
     );
   const base = normalizeBaseUrl(text);
   if (!endsInV1(base))
-    throw new Error(`--embed-url ${text}: an OpenAI-compatible base URL ends in /v1 (Vault MCP adds /embeddings), such as ${base}/v1.`);
+    throw new Error(
+      `--embed-url ${shownValue(text)}: an OpenAI-compatible base URL ends in /v1 (Vault MCP adds /embeddings), such as ${base}/v1.`,
+    );
   return base;
 }
 
@@ -274,46 +320,52 @@ export function parseEmbedUrl(text: string): string {
  * spaces also gets its untrimmed root (key-roots.ts untrimmedRoot), which the run weighs against
  * the trimmed one on disk (run-vault.ts resolveRoots), as the settings tab does in the vault.
  * @param text the flag's value. @param vaultDir the absolute `--vault` folder, when one was given.
- * @returns `roots`, the trimmed roots in order, and `exact`, index for index the untrimmed root
- *   or null (an entry repeated in both spellings is kept once).
+ * @returns `roots`, the trimmed roots in order, `exact`, index for index the untrimmed root
+ *   or null (an entry repeated in both spellings is kept once), and `typed`, index for index the
+ *   entry as typed between its commas, outer spaces kept (for a refusal about those spaces:
+ *   {@link shownValue}).
+ * Messages quote an entry with {@link shownValue} (`--roots "My notes/.."`).
  * @throws Error with one sentence per entry that breaks the rule: absolute, climbing out with
  *   `..` (`--roots /etc` must not quietly become `etc`), or naming the vault itself (`.`), which
  *   would be the whole vault; and one when blanks and commas alone name no folder at all.
  */
-export function parseRootsFlag(text: string, vaultDir?: string): { roots: string[]; exact: Array<string | null> } {
+export function parseRootsFlag(text: string, vaultDir?: string): { roots: string[]; exact: Array<string | null>; typed: string[] } {
   const roots: string[] = [];
   const exact: Array<string | null> = [];
+  const typed: string[] = [];
   const problems: string[] = [];
   for (const listed of splitRootList(text)) {
     const entry = listed.trimmed;
+    const shown = shownValue(entry);
     const onDisk = diskPathOf(entry);
     const inside = vaultDir === undefined || !nodePath.isAbsolute(onDisk) ? null : nodePath.relative(vaultDir, nodePath.resolve(onDisk));
     const verdict = checkKeyRoot(entry);
     if (inside === '' || (!verdict.ok && verdict.fault === 'vault')) {
-      problems.push(`--roots ${entry}: that is the whole vault; leave --roots out to let the key see all of it.`);
+      problems.push(`--roots ${shown}: that is the whole vault; leave --roots out to let the key see all of it.`);
     } else if (inside !== null && !inside.startsWith('..') && !nodePath.isAbsolute(inside)) {
-      problems.push(`--roots ${entry}: roots are folders relative to the vault; use --roots ${inside.split(nodePath.sep).join('/')}.`);
+      problems.push(`--roots ${shown}: roots are folders relative to the vault; use --roots ${inside.split(nodePath.sep).join('/')}.`);
     } else if (!verdict.ok && (verdict.fault === 'absolute' || verdict.fault === 'escapes')) {
       problems.push(
-        `--roots ${entry}: give a folder inside the vault, relative to it (as a key's roots in the settings are), such as Projects.`,
+        `--roots ${shown}: give a folder inside the vault, relative to it (as a key's roots in the settings are), such as Projects.`,
       );
     } else if (!verdict.ok) {
-      problems.push(`--roots ${entry}: that root ${verdict.reason}; give a folder inside the vault, relative to it, such as Projects.`);
+      problems.push(`--roots ${shown}: that root ${verdict.reason}; give a folder inside the vault, relative to it, such as Projects.`);
     } else {
       const spaced = untrimmedRoot(listed, verdict.root);
       if (!roots.some((root, i) => root === verdict.root && exact[i] === spaced)) {
         roots.push(verdict.root);
         exact.push(spaced);
+        typed.push(listed.typed);
       }
     }
   }
   // Blanks and commas alone would leave the key with no roots: the whole vault, which --roots exists to narrow.
   if (problems.length === 0 && roots.length === 0)
     problems.push(
-      `--roots '${text}' names no folder; give folders relative to the vault, such as Projects, or leave --roots out to let the key see all of it.`,
+      `--roots ${JSON.stringify(text)} names no folder; give folders relative to the vault, such as Projects, or leave --roots out to let the key see all of it.`,
     );
   if (problems.length) throw new Error(problems.join('\n'));
-  return { roots, exact };
+  return { roots, exact, typed };
 }
 
 /**

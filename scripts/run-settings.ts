@@ -16,7 +16,7 @@ import { secretIdForKey, type KeyRecord } from '../src/settings/key-record';
 import { defaultSettings, type VaultMcpSettings } from '../src/settings/settings';
 import { ALL_TOOLS } from '../src/tools/registry';
 import { BOOT_KEY_ID } from '../test/harness/boot-plugin';
-import { API_KEY_ENV, type RunOptions } from './run-options';
+import { API_KEY_ENV, shownPath, type RunOptions } from './run-options';
 
 /** The label of the run's own key (the one `--token`, `--mode` and `--roots` describe). */
 export const RUN_KEY_LABEL = 'npm start';
@@ -51,17 +51,23 @@ export function pluginDataPath(vaultDir: string, configDir: string): string {
 }
 
 /**
- * The run's settings: `--settings FILE` when given (resolved against the working directory),
+ * The run's settings: `--settings FILE` when given (resolved against `cwd`, run-options.ts runCwd:
+ * where the user typed `npm start`),
  * else the vault's own data.json when it has one (read as Obsidian reads it; never written),
  * else the plugin's defaults.
  * @param options `settings` and `configDir` of the parsed options. @param vaultDir the absolute vault folder.
+ * @param cwd the folder a relative `--settings` is resolved from (default the working directory).
  * @throws RunInputError with one sentence naming the file (and the key) and what to do, from {@link readSettingsFile}.
  */
-export async function readRunSettings(options: Pick<RunOptions, 'settings' | 'configDir'>, vaultDir: string): Promise<RunSettings> {
+export async function readRunSettings(
+  options: Pick<RunOptions, 'settings' | 'configDir'>,
+  vaultDir: string,
+  cwd = process.cwd(),
+): Promise<RunSettings> {
   const own = pluginDataPath(vaultDir, options.configDir);
   const ownExists = (await fsp.stat(own).catch(() => null)) !== null;
   if (options.settings !== undefined) {
-    const path = nodePath.resolve(options.settings);
+    const path = nodePath.resolve(cwd, options.settings);
     const settings = await readSettingsFile(path, options.settings);
     return ownExists && path !== own
       ? { settings, source: { kind: 'file', path }, ignored: own }
@@ -77,7 +83,8 @@ export async function readRunSettings(options: Pick<RunOptions, 'settings' | 'co
  * the id "runkey" is refused (those are the run's own key's).
  * @param path the file. @param shown how to name it in messages (as the user typed it).
  * @returns the settings, every missing key at its default.
- * @throws RunInputError for a missing, unreadable or non-JSON file and for the first wrong key.
+ * @throws RunInputError for a missing, unreadable or non-JSON file (the first three naming the
+ *   absolute `path` too when it differs from `shown`) and for the first wrong key.
  */
 export async function readSettingsFile(path: string, shown: string): Promise<VaultMcpSettings> {
   let text: string;
@@ -85,11 +92,13 @@ export async function readSettingsFile(path: string, shown: string): Promise<Vau
     text = await fsp.readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    // The path looked at too, when a relative one resolved elsewhere than the user thought.
+    const named = shownPath(shown, path);
     if (code === 'ENOENT')
-      throw new RunInputError(`${shown}: no such file; pass the path of a JSON file in the plugin's data.json format.`);
+      throw new RunInputError(`${named}: no such file; pass the path of a JSON file in the plugin's data.json format.`);
     if (code === 'EISDIR')
-      throw new RunInputError(`${shown} is a folder, not a settings file; pass the path of a JSON file in the plugin's data.json format.`);
-    throw new RunInputError(`${shown} cannot be read (${code ?? (error as Error).message}); check its permissions, or pass another file.`);
+      throw new RunInputError(`${named} is a folder, not a settings file; pass the path of a JSON file in the plugin's data.json format.`);
+    throw new RunInputError(`${named} cannot be read (${code ?? (error as Error).message}); check its permissions, or pass another file.`);
   }
   let data: unknown;
   try {

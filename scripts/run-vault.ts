@@ -11,40 +11,68 @@ import { matchName } from '../src/vault/paths/lookup';
 import { pickListedRoot } from '../src/settings/key-roots';
 import { lexicalVaultPath } from '../src/vault/paths/paths';
 import { vaultOnDisk } from '../src/vault/paths/path-spelling';
+import { shownPath } from './run-options';
 
 /** The folder `npm start` serves; `temporary` when it is a copy of the demo vault to remove at the end. */
 export interface RunVault {
   dir: string;
   temporary: boolean;
+  /**
+   * The folders of the plugin's path (`<config folder>`, its `plugins/`, `plugins/vault-mcp/`) that
+   * did not exist when the run began, outermost first: the run's `writer.lock` creates them, and
+   * {@link stopRun} removes each again when it is empty. Absent for the demo copy (removed whole).
+   */
+  madeFolders?: readonly string[];
 }
 
 /**
- * The folder to serve: `vaultArg` resolved against the working directory (served in place,
+ * The plugin's folders under `vaultDir` (`<configDir>`, `<configDir>/plugins`,
+ * `<configDir>/plugins/vault-mcp`) that do not exist now, outermost first: what the run's
+ * writer.lock will create, to remove on stop when still empty. A folder without a config folder
+ * otherwise gained an empty `.obsidian/plugins/vault-mcp/` (newcomer report s29, L5), which
+ * Obsidian then takes for a vault and which made the home-folder check of {@link prepareVault} pass.
+ */
+async function missingPluginFolders(vaultDir: string, configDir: string): Promise<string[]> {
+  const missing: string[] = [];
+  let folder = vaultDir;
+  for (const part of [configDir, 'plugins', 'vault-mcp']) {
+    folder = nodePath.join(folder, part);
+    if (missing.length || !(await fsp.lstat(folder).catch(() => null))) missing.push(folder);
+  }
+  return missing;
+}
+
+/**
+ * The folder to serve: `vaultArg` resolved against `cwd` (run-options.ts runCwd: where the user
+ * typed `npm start`; served in place,
  * never copied), or a new temporary copy of `demoVault`. The whole disk (a filesystem or drive
  * root) and the home folder itself are refused unless they hold the vault's config folder (then
  * Obsidian opens them as a vault too): agents would see every file of the user's, and loading
  * them takes minutes, so either is a slip for the folder that holds the notes.
  * @param configDir the vault's config folder name (`--config-dir`). @param home the user's home folder.
- * @throws Error naming `--vault` when `vaultArg` does not exist, is a file, or is the disk or home folder.
+ * @param cwd the folder a relative `vaultArg` is resolved from.
+ * @throws Error naming `--vault` as typed and the absolute folder looked at (when that differs) when `vaultArg` does not exist, is a file, or is the disk or home folder.
  */
 export async function prepareVault(
   vaultArg: string | undefined,
   demoVault: string,
   configDir = '.obsidian',
   home = os.homedir(),
+  cwd = process.cwd(),
 ): Promise<RunVault> {
   if (vaultArg !== undefined) {
-    const dir = nodePath.resolve(vaultArg);
+    const dir = nodePath.resolve(cwd, vaultArg);
+    const named = `--vault ${shownPath(vaultArg, dir)}`;
     const stat = await fsp.stat(dir).catch(() => null);
-    if (!stat) throw new Error(`--vault ${vaultArg}: no such folder; pass the folder that holds your notes.`);
-    if (!stat.isDirectory()) throw new Error(`--vault ${vaultArg}: that is a file, not a folder; pass the folder that holds your notes.`);
+    if (!stat) throw new Error(`${named}: no such folder; pass the folder that holds your notes.`);
+    if (!stat.isDirectory()) throw new Error(`${named}: that is a file, not a folder; pass the folder that holds your notes.`);
     const whole = dir === nodePath.parse(dir).root ? 'the whole disk' : dir === nodePath.resolve(home) ? 'your home folder' : null;
     if (whole && !(await fsp.stat(nodePath.join(dir, configDir)).catch(() => null))?.isDirectory()) {
       throw new Error(
-        `--vault ${vaultArg}: that is ${whole}, not a vault, and agents would see every file in it; pass the folder that holds your notes (an Obsidian vault has a ${configDir} folder).`,
+        `${named}: that is ${whole}, not a vault, and agents would see every file in it; pass the folder that holds your notes (an Obsidian vault has a ${configDir} folder).`,
       );
     }
-    return { dir, temporary: false };
+    return { dir, temporary: false, madeFolders: await missingPluginFolders(dir, configDir) };
   }
   const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-demo-'));
   await fsp.cp(demoVault, dir, { recursive: true });
@@ -73,7 +101,8 @@ export interface ResolvedRoots {
  * @param vaultDir absolute vault folder. @param roots the roots as typed (after trimming).
  * @param configDir the vault's config folder (Obsidian's default `.obsidian`).
  * @param quarantined the run's settings' `access.quarantine` list.
- * @param name how a message names a root (default `--roots <root>`; a settings key's is `<file>: keys[i].roots[j] "<root>"`).
+ * @param name how a message names a root (default `--roots <root>`; a settings key's is `<file>: keys[i].roots[j] "<root>"`);
+ *   `spaces` is true when the refusal is about the entry's outer spaces (both spellings name folders).
  * @param exact index for index, the root an entry of `--roots` names with its outer spaces kept
  *   (run-options.ts parseRootsFlag), or null: when that spelling names a folder and the trimmed one
  *   names none, the folder as typed is the root; when both name folders, the root is refused
@@ -86,7 +115,7 @@ export async function resolveRoots(
   roots: string[],
   configDir = '.obsidian',
   quarantined: readonly string[] = [],
-  name: (root: string, index: number) => string = (root) => `--roots ${root}`,
+  name: (root: string, index: number, spaces?: boolean) => string = (root) => `--roots ${root}`,
   exact: ReadonlyArray<string | null> = [],
 ): Promise<ResolvedRoots> {
   const quarantine = new Quarantine(configDir, () => [...quarantined]);
@@ -105,7 +134,8 @@ export async function resolveRoots(
             { root: spaced, folder: await existingFolder(vaultDir, spaced) },
           );
     if (!picked.ok) {
-      out.problems.push(`${named}: that root ${picked.reason}.`);
+      // The refusal is about the entry's outer spaces: named so they show.
+      out.problems.push(`${name(listed, index, true)}: that root ${picked.reason}.`);
       continue;
     }
     const root = picked.root;
@@ -270,8 +300,8 @@ const REMOVE_RETRY_DELAY_MS = 100;
 
 /**
  * Stops a run in order: `stopServer` (awaited: running calls get the server's grace, then
- * connections close), then `unload` (the plugin and host app), then removes the temporary
- * vault copy with retries. Never throws: each failure is reported through `report`.
+ * connections close), then `unload` (the plugin and host app), then removes the plugin folders
+ * the run made ({@link RunVault.madeFolders}) that are empty, then the temporary vault copy with retries. Never throws: each failure is reported through `report`.
  * @returns true when every step succeeded.
  */
 export async function stopRun(
@@ -290,6 +320,9 @@ export async function stopRun(
   };
   await attempt('Stopping the server failed', () => steps.stopServer());
   await attempt('Unloading the plugin failed', () => steps.unload());
+  // The plugin folders the run made for its writer.lock, innermost first, each only while empty (rmdir
+  // refuses a folder with anything in it: proposals, activity, a semantic index stay with their folders).
+  for (const folder of [...(vault.madeFolders ?? [])].reverse()) await fsp.rmdir(folder).catch(() => undefined);
   if (vault.temporary) {
     await attempt(`Could not remove the temporary vault ${vault.dir}`, () =>
       fsp.rm(vault.dir, { recursive: true, force: true, maxRetries: REMOVE_RETRIES, retryDelay: REMOVE_RETRY_DELAY_MS }),

@@ -1,6 +1,7 @@
 /**
  * `npm start` as a user runs it, for the runner's tests: `node scripts/start.mjs ...args` (what
- * `npm start` runs after building main.js) in its own process, read through its printed lines.
+ * `npm start` runs after building main.js) in its own process, or `npm start -- ...args` itself,
+ * read through its printed lines.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as nodePath from 'node:path';
@@ -34,11 +35,50 @@ export function buildMainJs(): void {
  * own environment (stdin a pipe, as commands are typed into it).
  */
 export function startRunner(args: string[], env: NodeJS.ProcessEnv = {}): StartedRun {
-  const child = spawn(process.execPath, ['scripts/start.mjs', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  return follow(
+    spawn(process.execPath, ['scripts/start.mjs', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    }),
+  );
+}
+
+/**
+ * Runs `npm start -- ...args` as a user types it, in `cwd` (default the repository root), with
+ * the test's environment minus the npm_* and INIT_CWD variables an outer npm (npm test, npx) set,
+ * plus `env`. The child is npm itself: its shell and the runner are its descendants.
+ */
+export function startNpm(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): StartedRun {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|INIT_CWD$)/i.test(name)));
+  return follow(
+    spawn('npm', ['start', '--', ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: { ...clean, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      shell: process.platform === 'win32',
+    }),
+  );
+}
+
+/** Every process below `pid` (children, their children, …), from `ps`; POSIX only. */
+export function descendants(pid: number): number[] {
+  const table = spawnSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' }).stdout;
+  const pairs = table
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number));
+  const found: number[] = [];
+  for (let frontier = [pid]; frontier.length;) {
+    const next = pairs.filter(([, ppid]) => frontier.includes(ppid)).map(([child]) => child);
+    found.push(...next);
+    frontier = next;
+  }
+  return found;
+}
+
+/** Follows a started run's output. */
+function follow(child: ChildProcess): StartedRun {
   const out: string[] = [];
   const err: string[] = [];
   const waiting: Array<{ pattern: RegExp; resolve(line: string): void }> = [];

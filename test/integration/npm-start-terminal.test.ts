@@ -8,12 +8,14 @@
  * absolute --roots is answered with its vault-relative spelling.
  */
 import { promises as fsp } from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectClient } from '../harness/boot-plugin';
 import { copyToTemp, DEMO_VAULT } from '../harness/temp-copy';
-import { buildMainJs, runEndpoint, startRunner, type StartedRun } from '../harness/npm-start-run';
+import { buildMainJs, descendants, ROOT, runEndpoint, startNpm, startRunner, type StartedRun } from '../harness/npm-start-run';
+import { portTaken } from '../../scripts/port-check';
 import { LARGE_VAULT_NOTES } from '../../scripts/run-progress';
 import { FORCED_EXIT_CODE, STOPPING_LINE } from '../../scripts/run-signals';
 
@@ -156,6 +158,94 @@ describe('npm start: stopping from the terminal', () => {
   });
 });
 
+describe('npm start through npm: a signal sent to npm', () => {
+  const posix = process.platform === 'win32' ? it.skip : it;
+
+  /** Whether process `pid` exists (signal 0 probes without sending anything). */
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  };
+
+  /** A port no one listens on now, to pass as --port as a user would. */
+  const freePort = (): Promise<number> =>
+    new Promise((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+
+  posix('SIGTERM to the npm process stops the server: no process left, the port free, the demo copy removed', async () => {
+    const port = await freePort();
+    const run = startNpm(['--port', String(port), '--token', 'sigterm-test-token-0123456789']);
+    runs.push(run);
+    const copy = await demoCopyOf(run);
+    await run.line(new RegExp(`^MCP server listening on http://127\\.0\\.0\\.1:${port}/mcp$`));
+    await run.line(/^Press Ctrl-C to stop\.$/);
+    const below = descendants(run.child.pid!);
+    expect(below.length).toBeGreaterThan(0);
+    try {
+      process.kill(run.child.pid!, 'SIGTERM');
+      await run.exited;
+      const deadline = Date.now() + 20_000;
+      while (below.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(below.filter(alive)).toEqual([]);
+      expect(await portTaken(port)).toBe(false);
+      expect(await exists(copy)).toBe(false);
+    } finally {
+      // What the old runner left serving: gone before the next test.
+      for (const pid of below.filter(alive)) process.kill(pid, 'SIGKILL');
+      await fsp.rm(copy, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('npm start through npm: paths typed in a subfolder', () => {
+  // `ps` lists the runner below npm, to stop it.
+  const posix = process.platform === 'win32' ? it.skip : it;
+
+  posix('resolves a relative --vault and --settings from the folder npm start was typed in, not the repository', async () => {
+    // A folder of the checkout (npm finds the package from it), holding a vault, a settings file and the folder typed in.
+    await fsp.mkdir(nodePath.join(ROOT, '.tmp'), { recursive: true });
+    const dir = await fsp.mkdtemp(nodePath.join(ROOT, '.tmp', 'npm-start-cwd-'));
+    cleanups.push(async () => {
+      await fsp.rm(dir, { recursive: true, force: true });
+      await fsp.rmdir(nodePath.join(ROOT, '.tmp')).catch(() => undefined);
+    });
+    const vaultDir = nodePath.join(dir, 'vault');
+    await fsp.cp(DEMO_VAULT, vaultDir, { recursive: true });
+    const settings = nodePath.join(dir, 'run.json');
+    await fsp.writeFile(settings, JSON.stringify({ access: { quarantine: ['Personal'] } }));
+    const typedIn = nodePath.join(dir, 'typed-here');
+    await fsp.mkdir(typedIn);
+    // From the repository root, where npm runs the script, ../vault is another folder (one that does not exist).
+    const run = startNpm(['--vault', '../vault', '--settings', '../run.json', '--port', '0'], { cwd: typedIn });
+    runs.push(run);
+    await runEndpoint(run);
+    expect(run.out).toContain(`Vault: ${vaultDir}`);
+    expect(run.out.some((l) => l.startsWith(`Settings: ${settings} (--settings`))).toBe(true);
+    // Stop the runner below npm itself, so nothing of the run outlives the test.
+    const runner = descendants(run.child.pid!);
+    for (const pid of runner) process.kill(pid, 'SIGINT');
+    await run.exited;
+  });
+
+  it('names the absolute path it looked at when a relative --vault is missing', async () => {
+    const docs = nodePath.join(ROOT, 'docs');
+    const run = startNpm(['--vault', '../no-such-vault-folder', '--port', '0'], { cwd: docs });
+    runs.push(run);
+    expect(await run.exited).toBe(2);
+    expect(run.err).toContain(
+      `vault-mcp: --vault ../no-such-vault-folder (${nodePath.join(ROOT, 'no-such-vault-folder')}): no such folder; pass the folder that holds your notes.`,
+    );
+  });
+});
+
 describe('npm start: flags as typed', () => {
   it('names a flag npm kept for itself (npm start --port 27310) with the command to type, starting nothing', async () => {
     const run = start(['27310'], { npm_lifecycle_event: 'start', npm_config_port: 'true' });
@@ -190,6 +280,16 @@ describe('npm start: flags as typed', () => {
     expect(unknown.err).toEqual(['vault-mcp: Unknown option --frobnicate; npm start -- --help lists the options.']);
   });
 
+  it('quotes a --roots entry as typed when its spaces are what it is refused for', async () => {
+    const copy = await copyToTemp(DEMO_VAULT);
+    cleanups.push(() => copy.cleanup());
+    await fsp.mkdir(nodePath.join(copy.dir, 'Sp'));
+    await fsp.mkdir(nodePath.join(copy.dir, ' Sp '));
+    const run = start(['--vault', copy.dir, '--port', '0', '--roots', ' Sp ']);
+    expect(await run.exited).toBe(2);
+    expect(run.err[0]).toMatch(/^vault-mcp: --roots " Sp ": that root names two folders, /);
+  });
+
   it('answers an absolute --roots inside the vault with its vault-relative spelling', async () => {
     const copy = await copyToTemp(DEMO_VAULT);
     cleanups.push(() => copy.cleanup());
@@ -212,6 +312,23 @@ describe('npm start --vault: what it serves', () => {
     const inHome = start(['--vault', home, '--port', '0'], { HOME: home, USERPROFILE: home });
     expect(await inHome.exited).toBe(2);
     expect(inHome.err[0]).toMatch(/: that is your home folder, not a vault, and agents would see every file in it; /);
+  });
+
+  it('marks a --roots folder whose notes are all private: the key would see nothing there', async () => {
+    const run = await startOnCopy(['--roots', 'Personal,Projects']);
+    await runEndpoint(run);
+    expect(run.out).toContain('Key "npm start": mode propose, writes off, roots Personal (no note readable there), Projects');
+  });
+
+  it('leaves a folder without .obsidian as it found it: the plugin folders made for writer.lock go when the run stops', async () => {
+    const dir = await scratch();
+    await fsp.writeFile(nodePath.join(dir, 'Note.md'), '# Note\n');
+    const run = start(['--vault', dir, '--port', '0']);
+    await runEndpoint(run);
+    expect(await exists(nodePath.join(dir, '.obsidian', 'plugins', 'vault-mcp', 'writer.lock'))).toBe(true);
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(0);
+    expect(await fsp.readdir(dir)).toEqual(['Note.md']);
   });
 
   it('counts the notes of a large vault and says it is loading them before the server listens', async () => {

@@ -298,7 +298,7 @@ describe("npm start --settings FILE: the plugin's settings format for a run", ()
     expect(await both.exited).toBe(2);
     expect(both.out).toEqual([]);
     expect(both.err.filter((l) => l !== '')).toEqual([
-      'vault-mcp: --roots Sp: that root names two folders, "Sp" with its outer spaces trimmed and " Sp " as typed; write "Sp" with no space before or after it ' +
+      'vault-mcp: --roots " Sp ": that root names two folders, "Sp" with its outer spaces trimmed and " Sp " as typed; write "Sp" with no space before or after it ' +
         'for the first, or "./ Sp /" for the second ("./" before it and "/" after it keep its spaces).',
     ]);
     // Every refusal of a root checked against the vault is one `vault-mcp:` line, as the flags' own refusals are.
@@ -311,7 +311,7 @@ describe("npm start --settings FILE: the plugin's settings format for a run", ()
     const spaced = start(['--roots', 'Sp, ./ Nope /']);
     expect(await spaced.exited).toBe(2);
     expect(spaced.err.filter((l) => l !== '')).toEqual([
-      expect.stringMatching(/^vault-mcp: --roots " Nope ": the vault has no folder named ' Nope '/),
+      expect.stringMatching(/^vault-mcp: --roots "\.\/ Nope \/": the vault has no folder named ' Nope '/),
     ]);
     const listed = start(['--roots', 'Sp, Nowhere']);
     expect(await listed.exited).toBe(2);

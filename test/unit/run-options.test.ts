@@ -9,6 +9,8 @@ import {
   parseRoots,
   parseRootsFlag,
   parseRunOptions,
+  runCwd,
+  shownValue,
   USAGE,
 } from '../../scripts/run-options';
 
@@ -42,6 +44,8 @@ describe('npm start options', () => {
       roots: ['Projects', 'Areas'],
       // ` ./Areas ` spelt with its spaces: a folder ` .` holding `Areas `, weighed on disk against `Areas` (run-vault.ts resolveRoots).
       exactRoots: [null, ' ./Areas '],
+      // As typed between the commas, for a refusal to quote.
+      typedRoots: ['Projects/', ' ./Areas '],
     });
     expect(
       parseRunOptions([
@@ -115,9 +119,13 @@ describe('npm start options', () => {
   });
 
   it('keeps the spelling of an entry with outer spaces beside its trimmed root, for the run to weigh on disk', () => {
-    expect(parseRootsFlag('Projects, Sp ,Journal')).toEqual({ roots: ['Projects', 'Sp', 'Journal'], exact: [null, ' Sp ', null] });
+    expect(parseRootsFlag('Projects, Sp ,Journal')).toEqual({
+      roots: ['Projects', 'Sp', 'Journal'],
+      exact: [null, ' Sp ', null],
+      typed: ['Projects', ' Sp ', 'Journal'],
+    });
     // The same entry in both spellings twice is one; ` Sp ` and `Sp` are two entries until the disk says which folder each names.
-    expect(parseRootsFlag(' Sp , Sp ,Sp')).toEqual({ roots: ['Sp', 'Sp'], exact: [' Sp ', null] });
+    expect(parseRootsFlag(' Sp , Sp ,Sp')).toEqual({ roots: ['Sp', 'Sp'], exact: [' Sp ', null], typed: [' Sp ', 'Sp'] });
     expect(parseRunOptions(['--roots', ' Sp ']).exactRoots).toEqual([' Sp ']);
     expect(parseRunOptions(['--roots', 'Projects,Journal']).exactRoots).toBeUndefined();
     // Bad entries are refused as before, spaces or not, and give no second spelling to fall back on.
@@ -146,7 +154,9 @@ describe('npm start options', () => {
 
   it('refuses blanks and commas alone, which would leave the key the whole vault', () => {
     for (const value of [' ', ',', ' , ,'])
-      expect(() => parseRunOptions(['--roots', value])).toThrow(`--roots '${value}' names no folder; give folders relative to the vault`);
+      expect(() => parseRunOptions(['--roots', value])).toThrow(
+        `--roots ${JSON.stringify(value)} names no folder; give folders relative to the vault`,
+      );
     expect(parseRoots('Projects, ,Areas')).toEqual(['Projects', 'Areas']);
   });
 
@@ -244,5 +254,60 @@ describe('docs/npm-start.md: the npm start commands it shows', () => {
   it('shows the API key read from the environment variable the runner reads, never as a flag', () => {
     expect(section).toContain(API_KEY_ENV);
     for (const [, args] of section.matchAll(/^npm start -- (.*)$/gm)) expect(() => parseRunOptions(args.split(/\s+/))).not.toThrow();
+  });
+});
+
+describe('npm start: relative paths are the folder npm start was typed in', () => {
+  const typedIn = nodePath.resolve('/somewhere/docs');
+  it("resolves from npm's INIT_CWD when npm runs the script (npm runs it from the repository), else from the working directory", () => {
+    expect(runCwd({ npm_lifecycle_event: 'start', INIT_CWD: typedIn }, '/repo')).toBe(typedIn);
+    // Not started by npm (node scripts/start.mjs): an INIT_CWD left over from an outer npm is not ours.
+    expect(runCwd({ INIT_CWD: typedIn }, '/repo')).toBe('/repo');
+    expect(runCwd({ npm_lifecycle_event: 'start', INIT_CWD: 'docs' }, '/repo')).toBe('/repo');
+    expect(runCwd({ npm_lifecycle_event: 'start' }, '/repo')).toBe('/repo');
+  });
+
+  it('checks an absolute --roots against --vault resolved from that folder', () => {
+    const vault = nodePath.join(typedIn, 'Notes');
+    expect(() => parseRunOptions(['--vault', 'Notes', '--roots', nodePath.join(vault, 'Projects')], typedIn)).toThrow(
+      'roots are folders relative to the vault; use --roots Projects.',
+    );
+  });
+});
+
+describe('npm start: a flag given twice', () => {
+  it.each([
+    [['--port', '27810', '--port', '27811'], '--port is given twice; give each flag once.'],
+    [['--vault=a', '--vault', 'b'], '--vault is given twice; give each flag once.'],
+    [['--allow-writes', '--allow-writes'], '--allow-writes is given twice; give each flag once.'],
+    [['--token', 'abcdefghijklmnop', '--mode', 'force', '--token=abcdefghijklmnopq'], '--token is given twice; give each flag once.'],
+    [
+      ['--roots', 'Projects', '--roots', 'Journal'],
+      '--roots is given twice; give each flag once (several roots go in one, with commas: --roots Projects,Journal).',
+    ],
+  ])('refuses %j instead of letting the last one win', (argv, message) => {
+    expect(() => parseRunOptions(argv)).toThrow(message);
+  });
+
+  it('still takes --help twice, and each flag once', () => {
+    expect(parseRunOptions(['--help', '-h', '--help']).help).toBe(true);
+    expect(parseRunOptions(['--port', '27810', '--mode', 'force']).port).toBe(27810);
+  });
+});
+
+describe('npm start: a refused value is quoted as typed when spaces or quotes are part of it', () => {
+  it('quotes empty values and ones with spaces, quotes or control characters, and leaves a plain word as it is', () => {
+    expect(shownValue('Projects')).toBe('Projects');
+    expect(shownValue('C:\\Users')).toBe('C:\\Users');
+    expect(shownValue(' Sp ')).toBe('" Sp "');
+    expect(shownValue('')).toBe('""');
+    expect(shownValue('a\u202eb')).toBe('"a\u202eb"');
+    expect(shownValue("it's")).toBe('"it\'s"');
+  });
+
+  it('shows the spaces of a refused value', () => {
+    expect(() => parseRunOptions(['--mode', 'force '])).toThrow('--mode "force ": use "propose" or "force".');
+    expect(() => parseRunOptions(['--port', ' 27300'])).toThrow('--port " 27300": use a number');
+    expect(() => parseRunOptions(['--roots', 'My notes/../..'])).toThrow('--roots "My notes/../..": give a folder inside the vault');
   });
 });

@@ -36,6 +36,21 @@ async function refusal(argv: string[]): Promise<string> {
 }
 
 describe('npm start --settings FILE', () => {
+  it('resolves a relative file from the folder given (where npm start was typed), and names the absolute path when it is missing', async () => {
+    const file = await write('conf/run.json', { access: { quarantine: ['Personal'] } });
+    const typedIn = nodePath.join(dir, 'conf');
+    const run = await readRunSettings(parseRunOptions(['--settings', 'run.json']), vault, typedIn);
+    expect(run.source).toEqual({ kind: 'file', path: file });
+    const error = await readRunSettings(parseRunOptions(['--settings', '../run.json']), vault, typedIn).catch((e: Error) => e);
+    expect((error as Error).message).toBe(
+      `../run.json (${nodePath.join(dir, 'run.json')}): no such file; pass the path of a JSON file in the plugin's data.json format.`,
+    );
+    const folder = await readRunSettings(parseRunOptions(['--settings', '.']), vault, typedIn).catch((e: Error) => e);
+    expect((folder as Error).message).toBe(
+      `. (${typedIn}) is a folder, not a settings file; pass the path of a JSON file in the plugin's data.json format.`,
+    );
+  });
+
   it('reads the plugin format: quarantine, skills folder, several keys and the AI provider; what it leaves out takes defaults', async () => {
     const file = await write('run.json', {
       access: { quarantine: ['Personal'] },

@@ -22,7 +22,26 @@ describe('npm start: the vault folder', () => {
       `--vault ${file}: that is a file, not a folder; pass the folder that holds your notes.`,
     );
     await expect(prepareVault(nodePath.join(copy.dir, 'Nope'), DEMO_VAULT)).rejects.toThrow(/: no such folder; pass the folder/);
-    await expect(prepareVault(copy.dir, DEMO_VAULT)).resolves.toEqual({ dir: copy.dir, temporary: false });
+    await expect(prepareVault(copy.dir, DEMO_VAULT)).resolves.toMatchObject({ dir: copy.dir, temporary: false });
+  });
+
+  it('resolves a relative --vault from the folder given (where npm start was typed), and names the absolute folder it looked at', async () => {
+    const docs = nodePath.join(copy.dir, 'Projects');
+    await expect(prepareVault('..', DEMO_VAULT, '.obsidian', os.homedir(), docs)).resolves.toMatchObject({
+      dir: copy.dir,
+      temporary: false,
+    });
+    await expect(prepareVault('.', DEMO_VAULT, '.obsidian', os.homedir(), docs)).resolves.toMatchObject({ dir: docs, temporary: false });
+    await expect(prepareVault('../Nope', DEMO_VAULT, '.obsidian', os.homedir(), docs)).rejects.toThrow(
+      `--vault ../Nope (${nodePath.join(copy.dir, 'Nope')}): no such folder; pass the folder that holds your notes.`,
+    );
+    await expect(prepareVault('../Home.md', DEMO_VAULT, '.obsidian', os.homedir(), docs)).rejects.toThrow(
+      `--vault ../Home.md (${nodePath.join(copy.dir, 'Home.md')}): that is a file, not a folder;`,
+    );
+    // The home folder named relatively: the path looked at shows which folder that was.
+    await expect(prepareVault('..', DEMO_VAULT, '.no-such-config', copy.dir, docs)).rejects.toThrow(
+      `--vault .. (${copy.dir}): that is your home folder, not a vault`,
+    );
   });
 
   it('refuses the whole disk and the home folder unless they hold the config folder, as a vault does', async () => {
@@ -38,7 +57,7 @@ describe('npm start: the vault folder', () => {
       );
       await expect(prepareVault(nodePath.join(home, 'Notes'), DEMO_VAULT, '.obsidian', home)).resolves.toMatchObject({ temporary: false });
       await fsp.mkdir(nodePath.join(home, '.obsidian'));
-      await expect(prepareVault(home, DEMO_VAULT, '.obsidian', home)).resolves.toEqual({ dir: home, temporary: false });
+      await expect(prepareVault(home, DEMO_VAULT, '.obsidian', home)).resolves.toMatchObject({ dir: home, temporary: false });
     } finally {
       await fsp.rm(home, { recursive: true, force: true });
     }
@@ -250,6 +269,38 @@ describe('npm start: the quarantine entries of the settings, as the plugin appli
 });
 
 describe('npm start: stopping', () => {
+  it('removes the plugin folders a run over a folder without .obsidian made for its writer.lock, only those and only while empty', async () => {
+    const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-bare-'));
+    try {
+      await fsp.writeFile(nodePath.join(dir, 'Note.md'), 'x');
+      const vault = await prepareVault(dir, DEMO_VAULT);
+      const plugin = nodePath.join(dir, '.obsidian', 'plugins', 'vault-mcp');
+      // What the run does: writer.lock makes the folders, and the unload removes the lock.
+      await fsp.mkdir(plugin, { recursive: true });
+      await fsp.writeFile(nodePath.join(plugin, 'writer.lock'), '{}');
+      const unload = async (): Promise<void> => fsp.rm(nodePath.join(plugin, 'writer.lock'));
+      expect(await stopRun({ stopServer: async () => undefined, unload }, vault, () => undefined)).toBe(true);
+      expect(await fsp.readdir(dir)).toEqual(['Note.md']);
+
+      // A run that left something of its own there (proposals): that folder and those above it stay.
+      const again = await prepareVault(dir, DEMO_VAULT);
+      await fsp.mkdir(plugin, { recursive: true });
+      await fsp.writeFile(nodePath.join(plugin, 'proposals.json'), '[]');
+      await stopRun({ stopServer: async () => undefined, unload: async () => undefined }, again, () => undefined);
+      expect(await fsp.readdir(plugin)).toEqual(['proposals.json']);
+      await fsp.rm(nodePath.join(dir, '.obsidian'), { recursive: true });
+
+      // A vault's own .obsidian stays even when the run leaves it empty; the folders below it that the run made go.
+      await fsp.mkdir(nodePath.join(dir, '.obsidian'));
+      const own = await prepareVault(dir, DEMO_VAULT);
+      await fsp.mkdir(plugin, { recursive: true });
+      await stopRun({ stopServer: async () => undefined, unload: async () => undefined }, own, () => undefined);
+      expect(await fsp.readdir(nodePath.join(dir, '.obsidian'))).toEqual([]);
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('stops the server, then unloads, then removes the temporary copy', async () => {
     const copy = await copyToTemp(DEMO_VAULT);
     const order: string[] = [];
@@ -331,6 +382,32 @@ describe('npm start: startup lines', () => {
       'Quarantined: Journal, Journ (no such folder yet), " Sp ", "Later " (no such folder yet) (besides the config folder, dot-folders and _private)',
     );
   });
+  it('marks a root where the key may read no note, for the run key and a settings key alike', () => {
+    const settings = defaultSettings();
+    settings.keys = [
+      {
+        id: 'k1',
+        label: 'Cursor',
+        mode: 'propose',
+        scope: 'local',
+        roots: ['Personal', 'Projects'],
+        created_at: '2026-12-06T00:00:00Z',
+        last_used_at: null,
+      },
+    ];
+    const asked: string[] = [];
+    const run: RunDetails = {
+      ...plain,
+      settings,
+      tokens: new Map([['k1', 'tok1']]),
+      readable: (label, root) => (asked.push(`${label}:${root}`), root !== 'Personal'),
+    };
+    const lines = startupLines(parseRunOptions(['--roots', 'Personal,Projects']), 'http://127.0.0.1:27200/mcp', 'tok', vault, run);
+    expect(lines).toContain('Key "npm start": mode propose, writes off, roots Personal (no note readable there), Projects');
+    expect(lines.find((l) => l.startsWith('Key "Cursor"'))).toContain(', roots Personal (no note readable there), Projects;');
+    expect(asked).toEqual(['npm start:Personal', 'npm start:Projects', 'Cursor:Personal', 'Cursor:Projects']);
+  });
+
   it('says what lies at each trusted link: a link, nothing yet, or no link (a misspelt entry trusted nothing silently)', async () => {
     const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-trusted-'));
     try {
