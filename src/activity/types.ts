@@ -69,7 +69,7 @@ export interface ActivityUndo {
  * move; absent where it was not known): a revert acts only on the note with that time, never on
  * another note put at `path` since. `inode` is that note's file number on disk (decimal; kept only
  * where the vault's writes are seen to keep a note's file: Obsidian's desktop adapter writes in
- * place, the test host and `npm start` replace it): a revert refuses another file there, even one
+ * place, and so does the test host, `npm start`): a revert refuses another file there, even one
  * made in the same millisecond. Not the device: its number is given at mount and may change.
  * `hash_before`/`hash_after` are SHA-256 hex of the whole text (null where there is none).
  * `reverts` names the entry this one undid (so reverting it redoes that one); `reverted_by`

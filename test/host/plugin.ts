@@ -35,7 +35,7 @@ type PluginMembers =
  * `views`, `editorExtensions`, `cliHandlers`, ...) and released on unload. Commands get
  * Obsidian's `<plugin-id>:` id prefix and `<Plugin name>: ` name prefix and go into the
  * app's command registry. `loadData`/`saveData` use
- * `<vault>/<configDir>/plugins/<id>/data.json` (pretty-printed JSON, written atomically).
+ * `<vault>/<configDir>/plugins/<id>/data.json` (pretty-printed JSON, written in place by the adapter, as Obsidian does).
  */
 export abstract class Plugin extends Component implements Pick<O.Plugin, PluginMembers> {
   app: O.App;

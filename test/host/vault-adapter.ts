@@ -1,7 +1,6 @@
 import type * as O from 'obsidian';
 import { promises as fsp, type Stats } from 'node:fs';
 import * as nodePath from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { normalizePath, assertInsideVault, splitExtension } from './path';
 
@@ -12,110 +11,29 @@ function toArrayBuffer(buf: Buffer): ArrayBuffer {
   return out;
 }
 
-/** The name {@link writeAtomic} gives its temp file: `.<name>.<12 lower-case hex>.tmp`. */
-const ATOMIC_TEMP_NAME = /^\..+\.[0-9a-f]{12}\.tmp$/;
-
-/**
- * Removes the temp files of atomic writes a crash interrupted (names {@link writeAtomic}
- * gives, nothing else) anywhere under `basePath`, config dir included; `.git` and
- * `node_modules` are not entered. Run when a vault loads, before anything writes.
- * @returns the absolute paths removed.
- */
-export async function removeInterruptedWrites(basePath: string): Promise<string[]> {
-  const removed: string[] = [];
-  const walk = async (dir: string): Promise<void> => {
-    const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      const full = nodePath.join(dir, entry.name);
-      if (entry.isDirectory() && entry.name !== '.git' && entry.name !== 'node_modules') await walk(full);
-      else if (entry.isFile() && ATOMIC_TEMP_NAME.test(entry.name)) {
-        await fsp.rm(full, { force: true });
-        removed.push(full);
-      }
-    }
-  };
-  await walk(basePath);
-  return removed;
-}
-
-/**
- * The creation time each file the host wrote atomically keeps, by the new file's
- * `<dev>:<ino>:<birth ms>`: Obsidian's desktop adapter rewrites a file in place, so its birth
- * time stays; the host's temp file + rename makes a new file, which {@link createdOf} reports
- * with the old file's time. A file the user puts there anew (a rename over it, `cp -a`) has
- * another inode or birth time, so it reports its own.
- */
-const keptCreation = new Map<string, number>();
-
-function fileKey(s: Stats): string {
-  return `${s.dev}:${s.ino}:${Math.round(s.birthtimeMs)}`;
-}
-
 /**
  * The creation time (ms since the epoch) of the file `s` describes, as Obsidian's adapter
- * reports it: its birth time (the change time where the file system keeps none), or the time
- * kept for a file the host rewrote (see {@link keptCreation}).
+ * reports it: its birth time, or its change time where the file system keeps none (Node's
+ * `birthtimeMs` is then 0). Writes keep a file's birth time, since they are made in place
+ * ({@link writeInPlace}).
  */
 export function createdOf(s: Stats): number {
-  if (!(s.birthtimeMs > 0)) return Math.round(s.ctimeMs);
-  return keptCreation.get(fileKey(s)) ?? Math.round(s.birthtimeMs);
-}
-
-/** Set by {@link setWritesInPlace}. */
-let writesInPlace = false;
-
-/**
- * Makes {@link writeAtomic} rewrite an existing file in place (`fs.writeFile`, same device and
- * inode), as Obsidian's desktop adapter does, instead of a temp file renamed over it; for tests of
- * what depends on a note keeping its file (a revert's identity check). Off by default (and for
- * `npm start`, where a write never leaves a half-written note). Affects this module instance only.
- */
-export function setWritesInPlace(on: boolean): void {
-  writesInPlace = on;
+  return s.birthtimeMs > 0 ? Math.round(s.birthtimeMs) : Math.round(s.ctimeMs);
 }
 
 /**
- * Writes `data` to `fullPath` atomically (unless {@link setWritesInPlace}): into a dot-prefixed temp file in the same folder,
- * then `rename` over the target, so readers never see a half-written note. Applies
- * `options.mtime` (ms) with utimes. A `fullPath` that is a symbolic link is written through:
- * the file it leads to gets the data and the link stays, as Obsidian's desktop adapter does
- * (it writes with Node's `fs.writeFile`, which follows links); a link whose target is missing
- * creates that target, as `fs.writeFile` would. Throws the fs error (ENOENT when the folder is missing).
+ * Writes `data` to `fullPath` in place, as Obsidian's desktop adapter does (Node's
+ * `fs.writeFile`): an existing file is truncated and rewritten, so it keeps its device, inode and
+ * birth time (what a revert's identity check relies on, across restarts too); a missing one is
+ * created. A `fullPath` that is a symbolic link is written through: the file it leads to gets the
+ * data and the link stays (a link whose target is missing creates that target), as `fs.writeFile`
+ * follows links. Applies `options.mtime` (ms) with utimes. Not atomic, as Obsidian's write is not:
+ * a disk that fills up, or a crash, mid-write can leave part of the new text.
+ * @throws the fs error (ENOENT when the folder is missing, ENOSPC, EACCES, ...).
  */
-export async function writeAtomic(fullPath: string, data: string | Uint8Array, options?: O.DataWriteOptions): Promise<void> {
-  const target = await linkTarget(fullPath);
-  if (target === null || (writesInPlace && (await fsp.stat(target).catch(() => null))?.isFile())) {
-    await fsp.writeFile(fullPath, data);
-    if (options?.mtime !== undefined) await fsp.utimes(fullPath, new Date(options.mtime), new Date(options.mtime));
-    return;
-  }
-  const dir = nodePath.dirname(target);
-  const tmp = nodePath.join(dir, `.${nodePath.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    await fsp.writeFile(tmp, data);
-    if (options?.mtime !== undefined) {
-      const t = new Date(options.mtime);
-      await fsp.utimes(tmp, t, t);
-    }
-    const was = await fsp.stat(target).catch(() => null);
-    await fsp.rename(tmp, target);
-    const now = was?.isFile() && was.birthtimeMs > 0 ? await fsp.stat(target).catch(() => null) : null;
-    if (was && now) keptCreation.set(fileKey(now), createdOf(was));
-  } catch (err) {
-    await fsp.rm(tmp, { force: true });
-    throw err;
-  }
-}
-
-/**
- * The file a write to `fullPath` changes: `fullPath` itself, or for a symbolic link (through
- * any chain of links) the real path it leads to; null for a link whose target does not exist
- * (a plain `fs.writeFile` then creates it).
- */
-async function linkTarget(fullPath: string): Promise<string | null> {
-  const stat = await fsp.lstat(fullPath).catch(() => null);
-  if (!stat?.isSymbolicLink()) return fullPath;
-  return fsp.realpath(fullPath).catch(() => null);
+export async function writeInPlace(fullPath: string, data: string | Uint8Array, options?: O.DataWriteOptions): Promise<void> {
+  await fsp.writeFile(fullPath, data);
+  if (options?.mtime !== undefined) await fsp.utimes(fullPath, new Date(options.mtime), new Date(options.mtime));
 }
 
 /**
@@ -273,14 +191,14 @@ export class FileSystemAdapter implements O.DataAdapter {
     return toArrayBuffer(await fsp.readFile(this.getFullPath(normalizedPath)));
   }
 
-  /** Writes text atomically (temp file + rename); the folder must exist. */
+  /** Writes text in place ({@link writeInPlace}); the folder must exist. */
   async write(normalizedPath: string, data: string, options?: O.DataWriteOptions): Promise<void> {
-    await writeAtomic(this.getFullPath(normalizedPath), data, options);
+    await writeInPlace(this.getFullPath(normalizedPath), data, options);
   }
 
-  /** Writes bytes atomically (temp file + rename); the folder must exist. */
+  /** Writes bytes in place ({@link writeInPlace}); the folder must exist. */
   async writeBinary(normalizedPath: string, data: ArrayBuffer, options?: O.DataWriteOptions): Promise<void> {
-    await writeAtomic(this.getFullPath(normalizedPath), new Uint8Array(data), options);
+    await writeInPlace(this.getFullPath(normalizedPath), new Uint8Array(data), options);
   }
 
   /**
@@ -295,13 +213,13 @@ export class FileSystemAdapter implements O.DataAdapter {
     if (options?.mtime !== undefined) await fsp.utimes(full, new Date(options.mtime), new Date(options.mtime));
   }
 
-  /** Appends bytes (read, concatenate, atomic write). */
+  /** Appends bytes (read, concatenate, write in place). */
   async appendBinary(normalizedPath: string, data: ArrayBuffer, options?: O.DataWriteOptions): Promise<void> {
     const current = new Uint8Array(await this.readBinary(normalizedPath));
     const next = new Uint8Array(current.byteLength + data.byteLength);
     next.set(current);
     next.set(new Uint8Array(data), current.byteLength);
-    await writeAtomic(this.getFullPath(normalizedPath), next, options);
+    await writeInPlace(this.getFullPath(normalizedPath), next, options);
   }
 
   /** Read-modify-write with a synchronous `fn`; returns the text written (not serialized here). */

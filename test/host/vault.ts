@@ -1,7 +1,7 @@
 import type * as O from 'obsidian';
 import { Events } from './events';
 import { TAbstractFile, TFile, TFolder } from './abstract-file';
-import { FileSystemAdapter, removeInterruptedWrites } from './vault-adapter';
+import { FileSystemAdapter } from './vault-adapter';
 import { VaultTree } from './vault-tree';
 import { FolderWatcher, scanVaultFolder, scanVaultPaths } from './watcher';
 import { assertInsideVault, isHiddenPath, normalizePath, parentPath } from './path';
@@ -23,9 +23,10 @@ export interface VaultOptions {
 }
 
 /**
- * Obsidian's `Vault` (obsidian.d.ts) over a real folder. Writes go to disk atomically
- * (temp file + rename) and update the file index before the promise resolves; a write keeps
- * the file's `stat.ctime` (its creation time, as Obsidian keeps it), and so does a rename; events
+ * Obsidian's `Vault` (obsidian.d.ts) over a real folder. Writes go to disk in place, as
+ * Obsidian's desktop adapter makes them (the file keeps its inode and birth time), and update the
+ * file index before the promise resolves; a write keeps the file's `stat.ctime` (its creation
+ * time, as Obsidian keeps it), and so does a rename; events
  * `create`/`modify`/`delete`/`rename` fire like Obsidian's. Text writes (`modify`, `append`,
  * `process`) are serialized per file, so concurrent `process` calls never lose an update.
  * Dot-files, dot-folders, `node_modules`, the config dir and the symbolic links Obsidian ignores
@@ -62,12 +63,8 @@ export class Vault extends Events implements O.Vault {
     this.tree = new VaultTree(this);
   }
 
-  /**
-   * Host: loads the folder's files into the index (no events, like the initial vault scan),
-   * after removing the temp files of atomic writes a crash interrupted.
-   */
+  /** Host: loads the folder's files into the index (no events, like the initial vault scan). */
   async load(): Promise<void> {
-    await removeInterruptedWrites(this.adapter.basePath);
     const disk = await scanVaultFolder(this.adapter.basePath, this.configDir, '/', this.adapter.basePath, this.listBackslashNames);
     this.adapter.rememberDiskNames(disk);
     syncTreeWithDisk(this.tree, disk, () => undefined);
@@ -321,8 +318,9 @@ export class Vault extends Events implements O.Vault {
   }
 
   /**
-   * Atomic read-modify-write: reads the current text from disk, calls the synchronous `fn`,
-   * writes its result and fires `modify` (nothing is written when `fn` returns the same text).
+   * Read-modify-write, atomic against the host's other writes to the file (not on disk: the text
+   * is written in place, as Obsidian does): reads the current text from disk, calls the synchronous
+   * `fn`, writes its result and fires `modify` (nothing is written when `fn` returns the same text).
    * Calls on one file run one after another. Returns the text now in the file; rethrows what
    * `fn` throws, leaving the file untouched.
    */
@@ -459,9 +457,9 @@ export class Vault extends Events implements O.Vault {
   /**
    * After `modify`, `process` or `append` of an existing file: mtime and size from disk, but
    * ctime stays the file's creation time (obsidian.d.ts `FileStats.ctime`: "Time of creation"),
-   * as in Obsidian, whose desktop adapter rewrites the file in place. The host's atomic write
-   * (temp file + rename) gives the file a new inode, whose birth time would otherwise pass for
-   * a creation time of now. `options.ctime` still sets it, as `DataWriteOptions` documents.
+   * as in Obsidian, whose desktop adapter rewrites the file in place (so does the host's adapter;
+   * where the file system keeps no birth time, the time read from disk is that of the last change,
+   * and the index keeps the one it had). `options.ctime` still sets it, as `DataWriteOptions` documents.
    */
   private async afterWrite(file: TFile, options: O.DataWriteOptions | undefined, text: string | null): Promise<void> {
     const created = file.stat.ctime;

@@ -6,7 +6,6 @@ import { bootWriteEnv, call, callError, type WriteEnv } from '../harness/write-h
 import { runActivityCommand } from '../../src/ui/activity/activity-commands';
 import type { ActivityEntry } from '../../src/activity/types';
 import { ActivityRevert } from '../../src/activity/activity-revert';
-import { setWritesInPlace } from '../host/vault-adapter';
 
 /**
  * The agent activity log over MCP (official SDK client over real HTTP, the demo vault in the
@@ -532,58 +531,45 @@ describe('agent activity log', () => {
     expect(await read('plain.md')).toBe('A\nb\nuser\n');
   });
 
-  it('where the vault writes in place, as Obsidian does, a revert also refuses another file with the logged creation time: a note made in the same millisecond, or the note written anew as a new file', async () => {
+  it('where the vault writes in place, as Obsidian does (and the host), a revert also refuses another file with the logged creation time: a note made in the same millisecond', async () => {
     const tpl = '- [ ] a\n- [ ] b\n';
     const replaced = (id: string): string =>
       `${id} was not reverted: 'Twin.md' is not the one this change was made to: the note there now is another file on disk with the same creation time (a note made in the same millisecond, or this one written anew as a new file by a sync tool, git or an editor that saves by replacing files), so it was left as it is. If the note changed was renamed or moved since, move what is at 'Twin.md' now aside, move that note back to 'Twin.md' and revert again. To undo it by hand, see its diff (activity ${id}, or the Agent activity view).`;
     const inode = async (p: string): Promise<string> => String((await fsp.stat(disk(p), { bigint: true })).ino);
-    // Under the host's default writes (a new file renamed over the note) no file is logged: the next write would change it.
-    await onDisk(() => fsp.writeFile(disk('atomic.md'), tpl));
-    await call(env.client, 'edit_note', { path: 'atomic', anchor: '- [ ] a', op: 'replace', content: '- [x] a' });
-    expect(newest().inode).toBeUndefined();
-    setWritesInPlace(true);
-    try {
-      // Two notes made in the same millisecond (a copied folder, a script).
-      let twins = false;
-      for (let i = 0; i < 50 && !twins; i++) {
-        await fsp.writeFile(disk('Twin.md'), tpl);
-        await fsp.writeFile(disk('Twin 1.md'), tpl);
-        const [a, b] = await Promise.all([fsp.stat(disk('Twin.md')), fsp.stat(disk('Twin 1.md'))]);
-        twins = Math.round(a.birthtimeMs) === Math.round(b.birthtimeMs);
-        if (!twins) await Promise.all([fsp.rm(disk('Twin.md')), fsp.rm(disk('Twin 1.md'))]);
-      }
-      expect(twins).toBe(true);
-      await env.booted.app.vault.syncFromDisk();
-      await call(env.client, 'edit_note', { path: 'Twin', anchor: '- [ ] a', op: 'replace', content: '- [x] a' });
-      const entry = newest();
-      expect(entry.inode).toBe(await inode('Twin.md'));
-      await onDisk(async () => {
-        await fsp.rename(disk('Twin.md'), disk('Twin kept.md'));
-        await fsp.rename(disk('Twin 1.md'), disk('Twin.md'));
-      });
-      expect((await env.booted.app.vault.adapter.stat('Twin.md'))?.ctime).toBe(entry.created);
-      expect((await revert(entry.id)).message).toBe(replaced(entry.id));
-      expect(await read('Twin.md')).toBe(tpl);
-      expect(await read('Twin kept.md')).toBe('- [x] a\n- [ ] b\n');
-      // The note changed, moved back and edited by the user in Obsidian (in place): reverted.
-      await onDisk(async () => {
-        await fsp.rename(disk('Twin.md'), disk('Twin 1.md'));
-        await fsp.rename(disk('Twin kept.md'), disk('Twin.md'));
-      });
-      await userEdit('Twin.md', (t) => `${t}user\n`);
-      expect(await revert(entry.id)).toMatchObject({ reverted: true });
-      expect(await read('Twin.md')).toBe(`${tpl}user\n`);
-      // The same note written anew as a new file that keeps its creation time (the host's own atomic write): refused, undone by hand.
-      const redo = log().get(entry.id)?.reverted_by ?? '';
-      expect(log().get(redo)?.inode).toBe(await inode('Twin.md'));
-      setWritesInPlace(false);
-      await userEdit('Twin.md', (t) => `${t}more\n`);
-      expect((await env.booted.app.vault.adapter.stat('Twin.md'))?.ctime).toBe(entry.created);
-      expect((await revert(redo)).message).toBe(replaced(redo));
-      expect(await read('Twin.md')).toBe(`${tpl}user\nmore\n`);
-    } finally {
-      setWritesInPlace(false);
+    // Two notes made in the same millisecond (a copied folder, a script).
+    let twins = false;
+    for (let i = 0; i < 50 && !twins; i++) {
+      await fsp.writeFile(disk('Twin.md'), tpl);
+      await fsp.writeFile(disk('Twin 1.md'), tpl);
+      const [a, b] = await Promise.all([fsp.stat(disk('Twin.md')), fsp.stat(disk('Twin 1.md'))]);
+      twins = Math.round(a.birthtimeMs) === Math.round(b.birthtimeMs);
+      if (!twins) await Promise.all([fsp.rm(disk('Twin.md')), fsp.rm(disk('Twin 1.md'))]);
     }
+    expect(twins).toBe(true);
+    await env.booted.app.vault.syncFromDisk();
+    const ino = await inode('Twin.md');
+    await call(env.client, 'edit_note', { path: 'Twin', anchor: '- [ ] a', op: 'replace', content: '- [x] a' });
+    const entry = newest();
+    // The host's write kept the note's file, so the log keeps its inode.
+    expect(await inode('Twin.md')).toBe(ino);
+    expect(entry.inode).toBe(ino);
+    await onDisk(async () => {
+      await fsp.rename(disk('Twin.md'), disk('Twin kept.md'));
+      await fsp.rename(disk('Twin 1.md'), disk('Twin.md'));
+    });
+    expect((await env.booted.app.vault.adapter.stat('Twin.md'))?.ctime).toBe(entry.created);
+    expect((await revert(entry.id)).message).toBe(replaced(entry.id));
+    expect(await read('Twin.md')).toBe(tpl);
+    expect(await read('Twin kept.md')).toBe('- [x] a\n- [ ] b\n');
+    // The note changed, moved back and edited by the user in Obsidian (in place): reverted.
+    await onDisk(async () => {
+      await fsp.rename(disk('Twin.md'), disk('Twin 1.md'));
+      await fsp.rename(disk('Twin kept.md'), disk('Twin.md'));
+    });
+    await userEdit('Twin.md', (t) => `${t}user\n`);
+    expect(await revert(entry.id)).toMatchObject({ reverted: true });
+    expect(await read('Twin.md')).toBe(`${tpl}user\n`);
+    expect(log().get(log().get(entry.id)?.reverted_by ?? '')?.inode).toBe(ino);
   });
 
   it('a revert of a move never moves a note made between the moved note and the move, renamed to its destination (verifier s29, F3)', async () => {

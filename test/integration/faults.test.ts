@@ -58,11 +58,14 @@ describe('writes the file system refuses', () => {
   });
 
   /**
-   * Makes every write of a temp file in the vault fail with `code` after writing half its
-   * bytes, as a disk that fills up mid-write does (the host writes notes and plugin files
-   * through a temp file and a rename); append-mode writes (append_note) fail before writing anything.
+   * Makes every write in the vault fail with `code`: a plugin file's temp copy (PluginFile writes
+   * `<name>.tmp` and renames it) after half its bytes, as a disk that fills up mid-write does; a
+   * note, which the host writes in place as Obsidian does, before any byte (a disk already full
+   * refusing the new note, or the first block of the new text). Append-mode writes (append_note)
+   * fail before writing anything. A disk that fills up in the middle of a note written in place
+   * leaves part of it, in Obsidian as in the host: not simulated here.
    */
-  function failTempWrites(code: string): void {
+  function failWrites(code: string): void {
     const writeFile = fsp.writeFile.bind(fsp);
     jest.spyOn(fsp, 'writeFile').mockImplementation(async (file, data, options) => {
       if (typeof file === 'string' && file.startsWith(copy.dir) && file.endsWith('.tmp')) {
@@ -70,6 +73,7 @@ describe('writes the file system refuses', () => {
         await writeFile(file, bytes.subarray(0, bytes.length >> 1));
         throw fsError(code, 'write', file);
       }
+      if (typeof file === 'string' && file.startsWith(copy.dir)) throw fsError(code, 'write', file);
       return writeFile(file, data, options);
     });
     const appendFile = fsp.appendFile.bind(fsp);
@@ -85,7 +89,7 @@ describe('writes the file system refuses', () => {
       booted = await bootPlugin(VaultMcpPlugin, { vaultPath: copy.dir, mode, allowWrites: true });
       client = await connectClient(booted.url, booted.token);
       const before = await disk('Inbox.md');
-      failTempWrites('ENOSPC');
+      failWrites('ENOSPC');
       for (const [name, args] of [
         ['append_note', { path: 'Inbox', content: '- one more line' }],
         ['write_note', { path: 'Inbox', body: 'Replaced\n' }],
@@ -111,20 +115,22 @@ describe('writes the file system refuses', () => {
     const before = await disk('Ideas.md');
     await fsp.chmod(file, 0o444);
     // Tests may run as root, whom the OS lets write anyway: the refusal a user's process gets is simulated.
-    const rename = fsp.rename.bind(fsp);
-    jest.spyOn(fsp, 'rename').mockImplementation(async (from, to) => {
-      if (to === file) {
-        await fsp.rm(from, { force: true });
-        throw fsError('EACCES', 'open', file);
-      }
-      return rename(from, to);
+    const writeFile = fsp.writeFile.bind(fsp);
+    jest.spyOn(fsp, 'writeFile').mockImplementation(async (target, data, options) => {
+      if (target === file) throw fsError('EACCES', 'open', file);
+      return writeFile(target, data, options);
     });
     jest.spyOn(fsp, 'appendFile').mockImplementation(async (target) => {
       throw fsError('EACCES', 'open', String(target));
     });
-    const result = await client.callTool({ name: 'append_note', arguments: { path: 'Ideas', content: 'more' } });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/Ideas\.md.*read-only or not writable.*nothing was written.*file permissions/);
+    for (const [name, args] of [
+      ['append_note', { path: 'Ideas', content: 'more' }],
+      ['write_note', { path: 'Ideas', body: 'Replaced\n' }],
+    ] as const) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/Ideas\.md.*read-only or not writable.*nothing was written.*file permissions/);
+    }
     jest.restoreAllMocks();
     expect(await disk('Ideas.md')).toBe(before);
     expect(await tmpFiles(copy.dir)).toEqual([]);

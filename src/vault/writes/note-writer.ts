@@ -53,7 +53,7 @@ export class NoteWriter {
   /**
    * Whether this vault's writes keep a note's file on disk (same device and inode): learned at each
    * text write ({@link writeExactText}); null until one was seen. Obsidian's desktop adapter writes
-   * in place; the test host and `npm start` write a new file and rename it over the note.
+   * in place, and so does the test host (`npm start`); an adapter that writes a new file and renames it over the note replaces it.
    */
   private keepsFiles: boolean | null = null;
   /** Queues force-mode writes per note, so writers in this process take turns instead of racing to retry. */
