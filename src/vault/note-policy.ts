@@ -249,6 +249,16 @@ export class NotePolicy {
   }
 
   /**
+   * The vault path the entry at the normalized `path` really lies at, judged on disk now and not
+   * cached (OutsideLinks.vaultPathOnDisk): for paths Obsidian does not list (`.claude`'s files),
+   * which {@link realPathOf} does not know. Null when it lies where its path says, outside the
+   * vault or behind a dangling link.
+   */
+  vaultPathOnDisk(path: string): string | null {
+    return this.outside.vaultPathOnDisk(path);
+  }
+
+  /**
    * True when trusted links lead `path` out of the vault to where one of `places` lies outside it
    * too, at or below it (OutsideLinks.sharesOutsidePlace).
    */

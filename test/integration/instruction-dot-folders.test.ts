@@ -159,6 +159,106 @@ describe('files the dot-folder memory files import are held for review even for 
     await booted.plugin.proposals.flush();
   });
 
+  it('.claude/rules file and folder links, and a .claude/CLAUDE.md link, into the vault: the notes they lead to are held (write, create, move in, delete)', async () => {
+    await boot(async (vault) => {
+      await put(vault, {
+        'Notes/team.md': 'original team rules\n',
+        'Notes/mem.md': 'original memory\n',
+        'Notes/ordinary.md': 'not a rule\n',
+        'Shared/sub/deep.md': 'deep rules\n',
+        'Shared/other.md': 'beside the linked folder\n',
+        // Read from the folder the memory file really lies in (Notes/), as Claude Code resolves it.
+        'Notes/imp.md': 'imported\n',
+      });
+      await fsp.writeFile(nodePath.join(vault, 'Notes/mem.md'), 'Memory: @imp.md\n');
+      await fsp.mkdir(nodePath.join(vault, '.claude/rules'), { recursive: true });
+      await fsp.symlink('../../Notes/team.md', nodePath.join(vault, '.claude/rules/team.md'), 'file');
+      await fsp.symlink('../../Shared/sub', nodePath.join(vault, '.claude/rules/shared'), 'dir');
+      await fsp.symlink('../Notes/mem.md', nodePath.join(vault, '.claude/CLAUDE.md'), 'file');
+    });
+    await held('write_note', { path: 'Notes/team', body: 'EVIL rules\n' });
+    await held('write_note', { path: 'Shared/sub/deep', body: 'EVIL deep\n' });
+    await held('create_note', { path: 'Shared/sub/new', content: 'EVIL new\n' });
+    await held('write_note', { path: 'Notes/mem', body: 'EVIL mem\n' });
+    await held('write_note', { path: 'Notes/imp', body: 'EVIL imported\n' });
+    await held('move_note', { path: 'Notes/ordinary', to: 'Shared/sub/moved' });
+    await held('delete_note', { path: 'Notes/team', confirm: true });
+    expect(await disk('Notes/team.md')).toBe('original team rules\n');
+    expect(await disk('Shared/sub/deep.md')).toBe('deep rules\n');
+    expect(await disk('Shared/sub/new.md')).toBeNull();
+    expect(await disk('Shared/sub/moved.md')).toBeNull();
+    expect(await disk('Notes/mem.md')).toBe('Memory: @imp.md\n');
+    // Beside the places, nothing is held.
+    await applied('write_note', { path: 'Shared/other', body: 'fine\n' });
+    await applied('write_note', { path: 'Notes/ordinary', body: 'fine\n' });
+    await booted.plugin.proposals.flush();
+  });
+
+  it('a .claude that is a link to a vault folder: its rules folder (existing or not) and CLAUDE.md there are held, the rest of the folder is not', async () => {
+    await boot(async (vault) => {
+      await put(vault, { 'Agent/rules/style.md': 'style rules\n', 'Agent/notes.md': 'not a rule\n', 'Other/x.md': 'x\n' });
+      await fsp.symlink('Agent', nodePath.join(vault, '.claude'), 'dir');
+    });
+    await held('write_note', { path: 'Agent/rules/style', body: 'EVIL\n' });
+    await held('create_note', { path: 'Agent/rules/new', content: 'EVIL\n' });
+    await held('create_note', { path: 'Agent/CLAUDE', content: 'EVIL\n' });
+    await held('move_note', { path: 'Other/x', to: 'Agent/rules/x' });
+    expect(await disk('Agent/rules/style.md')).toBe('style rules\n');
+    expect(await disk('Agent/rules/new.md')).toBeNull();
+    await applied('write_note', { path: 'Agent/notes', body: 'ok\n' });
+    await booted.plugin.proposals.flush();
+  });
+
+  it('a .claude link made or re-pointed on disk is noticed at the next force write, with no vault event', async () => {
+    await boot((vault) => put(vault, { 'Notes/a.md': 'a\n', 'Notes/b.md': 'b\n', 'Agent/rules/r.md': 'r\n', 'Agent2/rules/r.md': 'r\n' }));
+    await booted.app.vault.stopWatching();
+    await fsp.mkdir(nodePath.join(dir, '.claude/rules'), { recursive: true });
+    const rule = nodePath.join(dir, '.claude/rules/team.md');
+    await fsp.symlink('../../Notes/a.md', rule, 'file');
+    await held('write_note', { path: 'Notes/a', body: 'EVIL\n' });
+    await applied('write_note', { path: 'Notes/b', body: 'fine\n' });
+    // Re-pointed to a note of the same size and time: only where the link leads tells.
+    await fsp.utimes(nodePath.join(dir, 'Notes/a.md'), new Date(2026, 0, 1), new Date(2026, 0, 1));
+    await fsp.writeFile(nodePath.join(dir, 'Notes/b.md'), 'a\n');
+    await fsp.utimes(nodePath.join(dir, 'Notes/b.md'), new Date(2026, 0, 1), new Date(2026, 0, 1));
+    await fsp.rm(rule);
+    await fsp.symlink('../../Notes/b.md', rule, 'file');
+    await held('write_note', { path: 'Notes/b', body: 'EVIL\n' });
+    await applied('write_note', { path: 'Notes/a', body: 'fine now\n' });
+    // .claude itself replaced by a link to a vault folder, then re-pointed to another.
+    await fsp.rm(nodePath.join(dir, '.claude'), { recursive: true });
+    await fsp.symlink('Agent', nodePath.join(dir, '.claude'), 'dir');
+    await held('write_note', { path: 'Agent/rules/r', body: 'EVIL\n' });
+    await fsp.rm(nodePath.join(dir, '.claude'));
+    await fsp.symlink('Agent2', nodePath.join(dir, '.claude'), 'dir');
+    await held('create_note', { path: 'Agent2/rules/new', content: 'EVIL\n' });
+    await applied('write_note', { path: 'Agent/rules/r', body: 'fine\n' });
+    // Re-pointed at a folder that does not exist (yet): its rules folder would be read from there.
+    await fsp.rm(nodePath.join(dir, '.claude'));
+    await fsp.symlink('Agent3', nodePath.join(dir, '.claude'), 'dir');
+    await held('create_note', { path: 'Agent3/rules/new', content: 'EVIL\n' });
+    await applied('create_note', { path: 'Agent2/rules/later', content: 'fine\n' });
+    await booted.plugin.proposals.flush();
+  });
+
+  it('bad inputs: a rules link to a missing note or folder holds where it would be read from; a link out of the vault holds nothing of its own', async () => {
+    const away = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-claude-out-'));
+    outside.push(away);
+    await put(away, { 'out.md': 'outside rules\n' });
+    await boot(async (vault) => {
+      await put(vault, { 'Other/x.md': 'x\n' });
+      await fsp.mkdir(nodePath.join(vault, '.claude/rules'), { recursive: true });
+      await fsp.symlink('../../Notes/later.md', nodePath.join(vault, '.claude/rules/later.md'), 'file');
+      await fsp.symlink('../../Gone', nodePath.join(vault, '.claude/rules/gone'), 'dir');
+      await fsp.symlink(nodePath.join(away, 'out.md'), nodePath.join(vault, '.claude/rules/out.md'), 'file');
+    });
+    await held('create_note', { path: 'Notes/later', content: 'EVIL\n' });
+    await held('create_note', { path: 'Gone/rule', content: 'EVIL\n' });
+    await applied('create_note', { path: 'out', content: 'fine\n' });
+    await applied('create_note', { path: 'Notes/other', content: 'fine\n' });
+    await booted.plugin.proposals.flush();
+  });
+
   it('a .claude that is a link out of the vault: its imports of vault notes are held, and nothing of it is served', async () => {
     const away = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-claude-away-'));
     outside.push(away);

@@ -307,7 +307,7 @@ describe('OutsideLinks.placeOf: where an entry reached through a link inside the
   });
 });
 
-describe('OutsideLinks.linkTargetOf and fileOf: what a link names and which disk file a path is (agent instructions, InstructionPlaces)', () => {
+describe('OutsideLinks.linkTargetOf, vaultPathOnDisk and fileOf: what a link names and which disk file a path is (agent instructions, InstructionPlaces)', () => {
   let env: Env | null = null;
   afterEach(async () => {
     await env?.done();
@@ -325,6 +325,37 @@ describe('OutsideLinks.linkTargetOf and fileOf: what a link names and which disk
     expect(links.linkTargetOf('Alias/a/b/n0.md')).toBeNull();
     for (const path of ['Deep/a/b/n0.md', 'passwd.md', 'dangling.md', 'LinkedDir', 'missing.md', ''])
       expect([path, links.linkTargetOf(path)]).toEqual([path, null]);
+    links.close();
+  });
+
+  test('vaultPathOnDisk: where a path Obsidian does not list lies now, through links at any segment; null in place, outside, dangling or malformed', async () => {
+    env = await makeEnv();
+    const links = new OutsideLinks(env.app as never, () => []);
+    await fsp.mkdir(nodePath.join(env.vault, '.claude', 'rules'), { recursive: true });
+    await fsp.symlink('../../Deep/a/b/n0.md', nodePath.join(env.vault, '.claude', 'rules', 'team.md'), 'file');
+    await fsp.symlink('../../Deep/a', nodePath.join(env.vault, '.claude', 'rules', 'shared'), 'dir');
+    await fsp.symlink('../..', nodePath.join(env.vault, '.claude', 'rules', 'root'), 'dir');
+    expect(links.vaultPathOnDisk('.claude/rules/team.md')).toBe('Deep/a/b/n0.md');
+    expect(links.vaultPathOnDisk('.claude/rules/shared')).toBe('Deep/a');
+    expect(links.vaultPathOnDisk('.claude/rules/shared/b/n1.md')).toBe('Deep/a/b/n1.md');
+    // Missing below a link: the rest joined to where the link leads.
+    expect(links.vaultPathOnDisk('.claude/rules/shared/new.md')).toBe('Deep/a/new.md');
+    expect(links.vaultPathOnDisk('.claude/rules/root')).toBe('');
+    // Re-pointed: judged again, nothing kept.
+    await fsp.rm(nodePath.join(env.vault, '.claude', 'rules', 'team.md'));
+    await fsp.symlink('../../Deep/a/b/n1.md', nodePath.join(env.vault, '.claude', 'rules', 'team.md'), 'file');
+    expect(links.vaultPathOnDisk('.claude/rules/team.md')).toBe('Deep/a/b/n1.md');
+    for (const path of [
+      '.claude/rules',
+      '.claude/rules/missing.md',
+      'Deep/a/b/n0.md',
+      'LinkedDir/Secret.md',
+      'passwd.md',
+      'dangling.md',
+      '',
+      '../x',
+    ])
+      expect([path, links.vaultPathOnDisk(path)]).toEqual([path, null]);
     links.close();
   });
 

@@ -344,6 +344,27 @@ export class OutsideLinks {
   }
 
   /**
+   * The vault path the entry at the vault path `path` really lies at, judged on the disk now with
+   * no cached answer: the real path of its full path (every link on the way followed), or of its
+   * nearest existing ancestor joined with the rest, when that lies inside the vault (`''` the vault
+   * root itself) and differs from `path`. For the few paths Obsidian does not list and so
+   * {@link placeOf}'s events do not keep (the `.claude` folder's memory and rules files:
+   * InstructionPlaces). Null when it lies where its path says, outside the vault, behind a
+   * dangling link ({@link linkTargetOf} names where), when the path cannot be mapped to disk, or
+   * the adapter has no disk paths. One `realpath` for an existing entry (a few for a missing one); not cached.
+   */
+  vaultPathOnDisk(path: string): string | null {
+    const adapter = this.app.vault.adapter;
+    if (path === '' || !(adapter instanceof FileSystemAdapter)) return null;
+    const real = this.realPathOf(adapter, path);
+    if (real === null) return null;
+    const base = this.vaultBase(adapter);
+    if (!isInsideDisk(real, base)) return null;
+    const inVault = nodePath.relative(base, real).split(nodePath.sep).join('/');
+    return inVault === path ? null : inVault;
+  }
+
+  /**
    * The file on disk behind the vault path `path` (links followed, `fs.statSync` with bigint
    * numbers): `id` its device and inode (`"<dev>:<ino>"`), equal for two paths that are hard links
    * of one file, and `links` how many names it has (`nlink`; above 1 for a hard-linked file). Null

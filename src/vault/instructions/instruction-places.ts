@@ -12,6 +12,8 @@ export interface InstructionPlacesPolicy {
   realPathOf(path: string): string | null;
   /** The vault path a symbolic link at `path` names, even when nothing is there (NotePolicy.linkTargetOf). */
   linkTargetOf(path: string): string | null;
+  /** The vault path an entry Obsidian does not list (a `.claude` file) really lies at, resolved on disk now; null when where its path says, outside or dangling (NotePolicy.vaultPathOnDisk). */
+  vaultPathOnDisk(path: string): string | null;
   /** Whatever occupies a path, ignoring case and Unicode form (NotePolicy.entryAt). */
   entryAt(path: string): TAbstractFile | null;
   /** The disk file behind a path: device-and-inode id and link count (NotePolicy.fileOf). */
@@ -43,6 +45,8 @@ interface ReadImports {
 export const CLAUDE_DOT_MEMORY = '.claude/CLAUDE.md';
 /** The folder of Claude Code's project rules below the vault root ({@link CLAUDE_DOT_MEMORY}); read recursively. */
 export const CLAUDE_RULES_FOLDER = '.claude/rules';
+/** The vault root's `.claude` folder, which holds {@link CLAUDE_DOT_MEMORY} and {@link CLAUDE_RULES_FOLDER}. */
+const CLAUDE_FOLDER = '.claude';
 /**
  * The most files below {@link CLAUDE_RULES_FOLDER} read for imports (the first in name order,
  * folder by folder, breadth first): each is looked at (one `stat`) at every force write, so this
@@ -62,6 +66,11 @@ function signature(stat: Stat | null, folderTime: boolean): string {
   if (stat === null) return '-';
   if (stat.type === 'file') return `f${stat.size}:${stat.mtime}`;
   return folderTime ? `D${stat.mtime}` : 'd';
+}
+
+/** What {@link InstructionPlaces} records of where a `.claude` path leads ({@link InstructionPlaces.leadOf}): `-` nowhere else, else `>` and the vault path. */
+function leadSignature(to: string | null): string {
+  return to === null ? '-' : `>${to}`;
 }
 
 /** A Windows drive or UNC path (`C:\…`, `\\server\…`): absolute, as a leading `/` is. */
@@ -130,7 +139,9 @@ interface KnownPlaces {
  * instruction name, in or around the skills folder, at or around a known target, or any folder
  * deleted or renamed) or the skills folder setting changes: an ordinary force write costs a few
  * string comparisons, one `stat` of its note, and one `stat` of each importing instruction file,
- * dot-folder memory file and rules folder (two when there are none). The named entries are found
+ * dot-folder memory file and rules folder (two when there are none), and one `realpath` of
+ * `.claude` and of each of those dot-folder paths (three when there are none): where a link
+ * there leads into the vault, that place is held ({@link dotMemoryFiles}). The named entries are found
  * once by a pass over every entry of the vault, started by the first force write's
  * {@link ruleFor} in slices that yield to the UI (the write gate's Slicer,
  * {@link INSTRUCTION_PASS_SLICE_MS}); that write, and any other made before the pass ends, waits
@@ -188,6 +199,13 @@ export class InstructionPlaces {
    * and a change on disk may come before its event.
    */
   private diskSeen = new Map<string, string>();
+  /**
+   * Where the last finding saw `.claude`, its memory file, each rules folder and each rules file
+   * lead on disk ({@link leadOf}, as {@link leadSignature}), by their dot path: {@link ruleFor}
+   * resolves them again before it trusts {@link importsFound}, so a link made or re-pointed there
+   * (no vault event comes for a dot-folder) counts at the next force write.
+   */
+  private leadsSeen = new Map<string, string>();
   /** The dot-folder memory files ({@link CLAUDE_DOT_MEMORY}, rules) the last finding read, for the link checks of {@link holds}. */
   private dotMemory: string[] = [];
   private readonly refs: EventRef[] = [];
@@ -244,11 +262,12 @@ export class InstructionPlaces {
     }
     if (this.importsFound === null) {
       const changes = this.importChanges;
-      const { held, looked, seen, memory } = await this.importedPlaces(this.knownFor(skillsFolder).named);
+      const { held, looked, seen, leads, memory } = await this.importedPlaces(this.knownFor(skillsFolder).named);
       this.imported = held;
       this.importedFolded = held.map(foldPath);
       this.dotMemory = memory;
       this.diskSeen = seen;
+      this.leadsSeen = leads;
       if (changes === this.importChanges) this.importsFound = looked;
     }
     return (path) => this.holds(path, skillsFolder);
@@ -257,9 +276,12 @@ export class InstructionPlaces {
   /**
    * True when every path the last finding looked at on disk ({@link diskSeen}) is as it was: one
    * `stat` each, all at once (the instruction files that import, the imported files Obsidian does
-   * not list, the dot-folder memory files and rules folders; two when the vault has none).
+   * not list, the dot-folder memory files and rules folders; two when the vault has none); and
+   * `.claude`, its memory file and its rules folders and files lead where they led ({@link leadsSeen}:
+   * one `realpath` each, at most 2 × {@link MAX_RULE_FILES} + {@link MAX_RULE_FOLDERS} + 2).
    */
   private async sameOnDisk(): Promise<boolean> {
+    for (const [path, was] of this.leadsSeen) if (leadSignature(this.leadOf(path)) !== was) return false;
     const adapter = this.app.vault.adapter;
     const seen = [...this.diskSeen];
     const now = await Promise.all(
@@ -326,19 +348,23 @@ export class InstructionPlaces {
    * {@link readImports} or its size or modification time on disk changed, and only when it is at
    * most {@link MAX_IMPORTING_FILE_BYTES} (Claude Code skips a larger one); a file that cannot be
    * read imports nothing.
+   * And the vault places the dot-folder memory files, the rules folders and `.claude` itself lead
+   * to through symbolic links ({@link dotMemoryFiles}): Claude Code reads through them.
    * @param named vault paths of the files named like an instruction file (KnownPlaces.named).
    * @returns `held`: the imported vault paths, existing or not (an import names where a file will
-   *   be read from); `looked`: those and the files read, folded ({@link importsFound}); `seen`: what
-   *   the disk showed of each path looked at ({@link diskSeen}); `memory`: the dot-folder memory files read.
+   *   be read from), and the places those links lead to; `looked`: those and the files read, folded
+   *   ({@link importsFound}); `seen`: what the disk showed of each path looked at ({@link diskSeen});
+   *   `leads`: where the `.claude` paths led ({@link leadsSeen}); `memory`: the dot-folder memory files read.
    */
   private async importedPlaces(
     named: readonly string[],
-  ): Promise<{ held: string[]; looked: Set<string>; seen: Map<string, string>; memory: string[] }> {
+  ): Promise<{ held: string[]; looked: Set<string>; seen: Map<string, string>; leads: Map<string, string>; memory: string[] }> {
     const held = new Set<string>();
     const expanded = new Set<string>();
     const kept = new Map<string, ReadImports>();
     const seen = new Map<string, string>();
-    const memory = await this.dotMemoryFiles(seen);
+    const leads = new Map<string, string>();
+    const { files: memory, places, realOf } = await this.dotMemoryFiles(seen, leads);
     let layer = [...named.filter((path) => importsInstructions(path)), ...memory];
     for (let hop = 1; hop <= MAX_IMPORT_HOPS && layer.length > 0; hop++) {
       const next: string[] = [];
@@ -349,7 +375,7 @@ export class InstructionPlaces {
         return true;
       });
       // One layer's files are looked at together: each may wait on the disk.
-      const found = await Promise.all(fresh.map((path) => this.importsOf(path, kept, seen, hop === 1)));
+      const found = await Promise.all(fresh.map((path) => this.importsOf(path, kept, seen, hop === 1, realOf.get(path))));
       for (const targets of found) {
         for (const target of targets) {
           if (held.has(target)) continue;
@@ -364,10 +390,22 @@ export class InstructionPlaces {
       }
       layer = next;
     }
+    for (const place of places) held.add(place);
     this.readImports = kept;
     const looked = new Set([...held, ...kept.keys()].map(foldPath));
     const read = memory.filter((path) => kept.has(path));
-    return { held: [...held], looked, seen, memory: read };
+    return { held: [...held], looked, seen, leads, memory: read };
+  }
+
+  /**
+   * Where the entry at the vault path `path` (one Obsidian does not list: `.claude` and what is
+   * below it) leads on disk now: the vault path it really lies at through symbolic links
+   * (InstructionPlacesPolicy.vaultPathOnDisk), else, for a dangling link, the vault path it names
+   * (where a file created there would be read through it); null when it lies where its path says
+   * or leads out of the vault.
+   */
+  private leadOf(path: string): string | null {
+    return this.policy.vaultPathOnDisk(path) ?? this.policy.linkTargetOf(path);
   }
 
   /**
@@ -375,28 +413,70 @@ export class InstructionPlaces {
    * {@link CLAUDE_DOT_MEMORY} and the `.md` files below {@link CLAUDE_RULES_FOLDER}, found by listing
    * it on disk (the vault's adapter: Obsidian lists no dot-folder), breadth first in name order, up
    * to {@link MAX_RULE_FOLDERS} folders and {@link MAX_RULE_FILES} files; a folder that cannot be
-   * listed adds nothing. A `.claude` that is a link (out of the vault too) is read through, as
+   * listed adds nothing. A `.claude` that is a link out of the vault is read through, as
    * Claude Code reads it: only the vault paths its files import are held, nothing of it is served.
+   * Where `.claude`, the memory file, a rules folder or a rules file is a symbolic link (or lies
+   * below one) into the vault ({@link leadOf}), Claude Code reads the vault's own notes there as
+   * memory and rules (its docs: `.claude/rules/` supports file and folder links), so that vault
+   * place is held: a file itself, a rules folder with everything below it (a note created there is
+   * a new rule), and for `.claude` itself its `CLAUDE.md` and `rules` (whether or not they exist);
+   * a dangling link names where its target would be made (up to {@link MAX_RULE_FILES} entries
+   * not named `.md` are looked at for one).
    * Records each rules folder's {@link signature} in `seen` (the files are recorded as
-   * {@link importsOf} reads them).
-   * @returns vault paths, existing or not ({@link CLAUDE_DOT_MEMORY} always).
+   * {@link importsOf} reads them), and where each of those paths leads in `leads` ({@link leadSignature}).
+   * @returns `files`: vault paths, existing or not ({@link CLAUDE_DOT_MEMORY} always); `places`:
+   *   the vault places the links lead to; `realOf`: each file's place, for the folder its imports
+   *   resolve from.
    */
-  private async dotMemoryFiles(seen: Map<string, string>): Promise<string[]> {
+  private async dotMemoryFiles(
+    seen: Map<string, string>,
+    leads: Map<string, string>,
+  ): Promise<{ files: string[]; places: string[]; realOf: Map<string, string> }> {
     const adapter = this.app.vault.adapter;
+    const places: string[] = [];
+    const realOf = new Map<string, string>();
+    /** Records where `path` leads and returns it (a vault path), or null. */
+    const lead = (path: string): string | null => {
+      const to = this.leadOf(path);
+      leads.set(path, leadSignature(to));
+      return to;
+    };
+    const dot = lead(CLAUDE_FOLDER);
+    if (dot !== null)
+      places.push(
+        ...[CLAUDE_DOT_MEMORY, CLAUDE_RULES_FOLDER].map((path) => (dot === '' ? '' : `${dot}/`) + path.slice(CLAUDE_FOLDER.length + 1)),
+      );
     const files = [CLAUDE_DOT_MEMORY];
     const folders = [CLAUDE_RULES_FOLDER];
+    const other: string[] = [];
     for (let listed = 0; folders.length > 0 && listed < MAX_RULE_FOLDERS && files.length <= MAX_RULE_FILES; listed++) {
       const folder = folders.shift() as string;
+      const to = lead(folder);
+      if (to !== null) places.push(to);
       const stat = await adapter.stat(folder).catch(() => null);
       seen.set(folder, signature(stat, true));
       if (stat?.type !== 'folder') continue;
       const listing = await adapter.list(folder).catch(() => ({ files: [], folders: [] }));
       // In name order (UTF-16 code units), whatever order the disk lists them in.
       for (const path of [...listing.files].sort())
-        if (files.length <= MAX_RULE_FILES && path.toLowerCase().endsWith('.md')) files.push(path);
+        if (path.toLowerCase().endsWith('.md')) {
+          if (files.length <= MAX_RULE_FILES) files.push(path);
+        } else if (other.length < MAX_RULE_FILES) other.push(path);
       folders.push(...[...listing.folders].sort());
     }
-    return files;
+    // A dangling link not named like a rule (`gone → ../../Gone`) is listed as a file: once its target
+    // exists it may be a rules folder, so where it leads is held (one `stat` each; a plain file leads nowhere).
+    for (const path of other) {
+      const to = lead(path);
+      if (to !== null && (await adapter.stat(path).catch(() => null)) === null) places.push(to);
+    }
+    for (const file of files) {
+      const to = lead(file);
+      if (to === null) continue;
+      places.push(to);
+      realOf.set(file, to);
+    }
+    return { files, places, realOf };
   }
 
   /**
@@ -408,9 +488,16 @@ export class InstructionPlaces {
    * vault event will come for it), is looked at on disk (the vault's adapter's `stat` and `read`,
    * not Obsidian's cache: a change on disk may come before its event) and what the disk showed
    * recorded in `seen` ({@link signature}, {@link diskSeen}); the files they import that Obsidian
-   * lists are read as Obsidian has them and followed by vault events.
+   * lists are read as Obsidian has them and followed by vault events. `lies` is the vault path a
+   * file Obsidian does not list really lies at ({@link leadOf}), which policy.realPathOf does not know.
    */
-  private async importsOf(path: string, kept: Map<string, ReadImports>, seen: Map<string, string>, watch: boolean): Promise<string[]> {
+  private async importsOf(
+    path: string,
+    kept: Map<string, ReadImports>,
+    seen: Map<string, string>,
+    watch: boolean,
+    lies?: string,
+  ): Promise<string[]> {
     const entry = this.policy.entryAt(path);
     if (entry instanceof TFolder) return [];
     const at = entry?.path ?? path;
@@ -437,7 +524,7 @@ export class InstructionPlaces {
     }
     kept.set(at, read);
     const folders = new Set([parentOf(at)]);
-    const real = this.policy.realPathOf(at);
+    const real = lies ?? this.policy.realPathOf(at);
     if (real !== null) folders.add(parentOf(real));
     const from = [...folders].join('\u0000');
     if (read.resolved?.from !== from) {
