@@ -94,14 +94,15 @@ export async function openSession(url: string, token: string, paths: string[] = 
  * Connects a 2026-07-28 client (named `name`) of bearer `token` to the server at `url`, sends
  * one request, then listens (`subscriptions/listen`) for prompt changes and, when `uris` is
  * given (even empty), to those resources.
- * @returns the client (the caller closes it) and what it hears from then on.
+ * @returns the client (the caller closes it), what it hears from then on, and the listen
+ *   subscription (its `closed` settles with why the stream ended: `graceful` when the server ended it).
  */
 export async function modernListener(
   url: string,
   token: string,
   name: string,
   uris?: string[],
-): Promise<{ client: ModernClient; heard: Heard }> {
+): Promise<{ client: ModernClient; heard: Heard; subscription: Awaited<ReturnType<ModernClient['listen']>> }> {
   const client = new ModernClient({ name, version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
   await client.connect(new ModernTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
   const heard: Heard = { prompts: 0, updates: [] };
@@ -112,8 +113,8 @@ export async function modernListener(
     heard.updates.push(n.params.uri);
   });
   await client.listPrompts();
-  await client.listen(uris ? { promptsListChanged: true, resourceSubscriptions: uris } : { promptsListChanged: true });
-  return { client, heard };
+  const subscription = await client.listen(uris ? { promptsListChanged: true, resourceSubscriptions: uris } : { promptsListChanged: true });
+  return { client, heard, subscription };
 }
 
 /** Waits 400 ms, longer than the server's 50 ms notification debounce plus a check: a notification that was coming has come. */

@@ -28,6 +28,7 @@ import { describeTool } from '../session/tool-dispatch';
 import type { AddOnHost, SessionAddOn } from '../content/session-add-on';
 
 export { MAX_SESSIONS, SESSION_IDLE_MS } from './session-table';
+export { MAX_LISTEN_STREAMS } from './modern-endpoint';
 export { HEADERS_TIMEOUT_MS, MAX_HEADER_BYTES, REQUEST_TIMEOUT_MS } from './listener';
 
 /**
@@ -122,6 +123,11 @@ export class McpHttpServer {
   /** Number of open MCP sessions. */
   get sessionCount(): number {
     return this.sessions.size;
+  }
+
+  /** Number of open 2026-07-28 `subscriptions/listen` streams, all keys together (at most `MAX_LISTEN_STREAMS`). */
+  get listenStreamCount(): number {
+    return this.modern.listenStreamCount;
   }
 
   /**

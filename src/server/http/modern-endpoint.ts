@@ -12,6 +12,43 @@ import type { Caller } from './door/caller-auth';
 const PROMPTS_CHANGED_DELAY_MS = 50;
 
 /**
+ * Most open `subscriptions/listen` streams, all keys together (the same bound as the session
+ * era's sessions, session-table.ts `MAX_SESSIONS`); opening one more ends the oldest stream of the
+ * key that holds the most ({@link ModernEndpoint.serve}).
+ */
+export const MAX_LISTEN_STREAMS = 64;
+
+/** The `_meta` key naming the subscription (the listen request's id) on a listen stream's messages (MCP 2026-07-28). */
+const SUBSCRIPTION_ID_META_KEY = 'io.modelcontextprotocol/subscriptionId';
+
+/** One open `subscriptions/listen` stream: the key that opened it, and how to end it gracefully. */
+interface ListenStream {
+  keyId: string;
+  end(): void;
+}
+
+/**
+ * The id of a `subscriptions/listen` request (string or integer, as JSON-RPC allows), or
+ * undefined for any other message.
+ */
+function listenIdOf(body: unknown): string | number | undefined {
+  const message = body as { method?: unknown; id?: unknown } | null;
+  if (message?.method !== 'subscriptions/listen') return undefined;
+  return typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined;
+}
+
+/**
+ * The SSE event that ends a listen stream gracefully: the listen request's result, empty but for
+ * `_meta` naming the subscription (MCP 2026-07-28 `SubscriptionsListenResult`: "sent only when the
+ * server tears the subscription down"; the SDK sends the same at shutdown). A client told so
+ * may listen again; an abrupt close carries no result.
+ */
+function gracefulEndOf(id: string | number): Uint8Array {
+  const result = { resultType: 'complete', _meta: { [SUBSCRIPTION_ID_META_KEY]: id } };
+  return new TextEncoder().encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`);
+}
+
+/**
  * The note URIs a `subscriptions/listen` request names in `params.notifications.resourceSubscriptions`,
  * those spelt as {@link noteUri} spells them (the only spelling this server announces, so the
  * only one a stream can hear), each once; [] for any other message.
@@ -48,7 +85,8 @@ function authInfoOf(caller: Caller): AuthInfo {
  * could read the note before or may read it after the change, judged by the key's own access (a
  * listen stream carries no client roots) and remembered per key for the URIs its streams name, and
  * `notifications/prompts/list_changed` goes to the listeners of a key only when what that key sees
- * of the prompts changed (SkillPrompts.digest, {@link PromptView}).
+ * of the prompts changed (SkillPrompts.digest, {@link PromptView}). At most
+ * {@link MAX_LISTEN_STREAMS} listen streams are open, all keys together ({@link serve}).
  */
 export class ModernEndpoint {
   private readonly handlers = new Map<string, McpHttpHandler>();
@@ -57,6 +95,8 @@ export class ModernEndpoint {
   private readonly promptViews = new Map<string, PromptView>();
   /** Per key id: the note URIs its open listen streams name, each judged as the key could read it when last judged. */
   private readonly subscriptions = new Map<string, NoteSubscriptions>();
+  /** The open listen streams, oldest first (at most {@link MAX_LISTEN_STREAMS}). */
+  private readonly listening = new Set<ListenStream>();
 
   /**
    * @param build the server that answers one request of `caller`.
@@ -71,6 +111,11 @@ export class ModernEndpoint {
   /**
    * Answers one 2026-07-28 request of `caller`. The note URIs a `subscriptions/listen` names are
    * held for the key, judged as it may read them now, until its answer (the listen stream) ends.
+   * A listen stream past {@link MAX_LISTEN_STREAMS} open ends the oldest stream of the key holding
+   * the most (of several such keys, the oldest stream among theirs), with the listen result that
+   * ends a stream gracefully: any valid key could otherwise hold a connection and its timers per
+   * stream without bound, and closing the oldest of all would let one key end every other client's
+   * stream.
    * @param request the web request (headers matter: MCP-Protocol-Version, Mcp-Method, Mcp-Name).
    * @param body its parsed JSON body.
    * @param send writes the answer out; resolves when it is written or the connection closed.
@@ -86,11 +131,84 @@ export class ModernEndpoint {
       for (const uri of uris) held.hold(uri, view !== null && view.canReadPath(pathOfNoteUri(uri) ?? ''));
     }
     try {
-      await send(await handler.fetch(request, { parsedBody: body, authInfo: authInfoOf(caller) }));
+      const response = await handler.fetch(request, { parsedBody: body, authInfo: authInfoOf(caller) });
+      const listenId = listenIdOf(body);
+      await send(listenId === undefined ? response : this.counted(keyId, listenId, response));
     } finally {
       for (const uri of uris) held?.release(uri);
       if (held?.empty && this.subscriptions.get(keyId) === held) this.subscriptions.delete(keyId);
     }
+  }
+
+  /**
+   * The listen stream `response` (an SSE answer; a refusal passes as it is), counted among the
+   * open streams until it ends, and ended gracefully ({@link gracefulEndOf}) when it is the one
+   * closed past {@link MAX_LISTEN_STREAMS}. The SDK writes each SSE event as one chunk, so the
+   * ending event never splits another.
+   * @param keyId the key that opened it.
+   * @param listenId the listen request's id, which names the subscription.
+   * @returns the answer to send: the same status and headers, its body relayed chunk by chunk.
+   */
+  private counted(keyId: string, listenId: string | number, response: Response): Response {
+    if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+    const upstream = response.body.getReader();
+    let out: ReadableStreamDefaultController<Uint8Array> | undefined;
+    let ended = false;
+    const stream: ListenStream = { keyId, end: () => undefined };
+    const finish = (): boolean => {
+      if (ended) return false;
+      ended = true;
+      this.listening.delete(stream);
+      return true;
+    };
+    stream.end = () => {
+      if (!finish()) return;
+      try {
+        out?.enqueue(gracefulEndOf(listenId));
+        out?.close();
+      } catch {
+        // The client is gone already: nothing to tell it.
+      }
+      // Cancelling the SDK's stream tears its subscription down (listener, keep-alive timer).
+      void upstream.cancel().catch(() => undefined);
+    };
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        out = controller;
+      },
+      pull: async (controller) => {
+        try {
+          const { done, value } = await upstream.read();
+          if (ended) return;
+          if (!done) return controller.enqueue(value);
+          finish();
+          controller.close();
+        } catch (error) {
+          if (finish()) controller.error(error);
+        }
+      },
+      cancel: async () => {
+        finish();
+        await upstream.cancel().catch(() => undefined);
+      },
+    });
+    this.listening.add(stream);
+    if (this.listening.size > MAX_LISTEN_STREAMS) this.oldestOfBusiestKey()?.end();
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+
+  /** The oldest open listen stream of the key holding the most (of several such keys, the oldest among theirs). */
+  private oldestOfBusiestKey(): ListenStream | undefined {
+    const counts = new Map<string, number>();
+    for (const { keyId } of this.listening) counts.set(keyId, (counts.get(keyId) ?? 0) + 1);
+    const most = Math.max(...counts.values());
+    for (const stream of this.listening) if (counts.get(stream.keyId) === most) return stream;
+    return undefined;
+  }
+
+  /** Number of open `subscriptions/listen` streams, all keys together. */
+  get listenStreamCount(): number {
+    return this.listening.size;
   }
 
   /** What the key may read now (its own access and tool set: a listen stream carries no client roots), or null when nothing. */

@@ -23,6 +23,15 @@ export function webRequestOf(req: IncomingMessage, res: ServerResponse, url: URL
   return new Request(url, { method: req.method, headers, signal: aborted.signal });
 }
 
+/**
+ * How long an answer waits for a client that reads none of it, ms: past it the connection is
+ * closed. Node's own timeouts end when the request is in (listener.ts), so a client that sent a
+ * request and stopped reading held its connection and the answer's buffered bytes without
+ * bound. A client on loopback reads at once; a minute without room for one more chunk is a
+ * client that is not reading.
+ */
+export const WRITE_STALL_MS = 60_000;
+
 /** Headers of one connection, not of the answer (RFC 9110 §7.6.1, RFC 9112 §9.6), left to Node's own handling. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);
 
@@ -33,9 +42,16 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'up
  * 2026-07-28: closing a request's stream cancels it).
  * @param stop when it aborts, the body stops being relayed and the answer ends there (a
  *   cancelled request's stream).
+ * @param stallMs how long a write may wait for the client to take what was written, ms
+ *   ({@link WRITE_STALL_MS}); past it the connection is closed and the body cancelled.
  * @returns resolves when the body is written or the connection closed.
  */
-export async function sendWebResponse(response: Response, res: ServerResponse, stop?: AbortSignal): Promise<void> {
+export async function sendWebResponse(
+  response: Response,
+  res: ServerResponse,
+  stop?: AbortSignal,
+  stallMs = WRITE_STALL_MS,
+): Promise<void> {
   if (res.headersSent) {
     await response.body?.cancel().catch(() => undefined);
     return;
@@ -60,11 +76,10 @@ export async function sendWebResponse(response: Response, res: ServerResponse, s
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value))
-        await new Promise<void>((resolve) => {
-          res.once('drain', resolve);
-          res.once('close', resolve);
-        });
+      if (!res.write(value) && !(await drained(res, stallMs))) {
+        cancel();
+        res.destroy();
+      }
       if (res.destroyed) break;
     }
   } catch {
@@ -74,4 +89,23 @@ export async function sendWebResponse(response: Response, res: ServerResponse, s
     stop?.removeEventListener('abort', cancel);
     if (!res.destroyed) res.end();
   }
+}
+
+/** Resolves true when `res` drains or closes, false when neither happens within `limitMs`. */
+function drained(res: ServerResponse, limitMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      res.off('drain', done);
+      res.off('close', done);
+      resolve(true);
+    };
+    const timer = setTimeout(() => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve(false);
+    }, limitMs);
+    res.once('drain', done);
+    res.once('close', done);
+  });
 }
