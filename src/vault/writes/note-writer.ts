@@ -10,7 +10,7 @@ import { cacheMatchesText, nextIndexed } from '../index-freshness';
 import type { NoteReader } from '../note-reader';
 import type { NoteSection } from '../content/sections';
 import { assertExpectedHash, assertUtf8Note, byteSize, diskTextNow, writableNote } from './write-checks';
-import { BaseChangedError, conflictError, keptChangingError, withFileSystemRefusals } from './write-errors';
+import { BaseChangedError, conflictError, keptChangingError, replacedOnDiskError, withFileSystemRefusals } from './write-errors';
 import { WriteLock } from './write-lock';
 import { AppliedChanges, type AppliedChange } from './applied-change';
 import { foldPath } from '../paths/paths';
@@ -192,8 +192,11 @@ export class NoteWriter {
   private appendToFile(file: TFile, content: string, ensureNewline: boolean, scope: AccessScope): Promise<WriteResult> {
     return this.lock.run(file, () =>
       withFileSystemRefusals(`'${file.path}'`, async () => {
-        await assertUtf8Note(this.app.vault, writableNote(this.notes, file.path, scope));
-        const { result, before, after } = await appendInPlace(this.app, file, content, ensureNewline, scope);
+        const checked = writableNote(this.notes, file.path, scope);
+        const inPlace = this.placeCheck(checked);
+        inPlace();
+        await assertUtf8Note(this.app.vault, checked);
+        const { result, before, after } = await appendInPlace(this.app, file, content, ensureNewline, scope, inPlace);
         const identity = await this.identityOnDisk(file.path);
         this.applied.report({ kind: 'edit', tool: 'append_note', path: file.path, before, after, ...identity }, scope);
         return result;
@@ -280,13 +283,20 @@ export class NoteWriter {
    */
   async writeExactText(write: ExactTextWrite, scope: AccessScope): Promise<WriteResult> {
     const file = writableNote(this.notes, write.path, scope);
+    const inPlace = this.placeCheck(file);
     return this.lock.run(file, () =>
       withFileSystemRefusals(`'${file.path}'`, async () => {
+        // Judged on the disk before anything is read through what stands at the path now.
+        inPlace();
         await assertUtf8Note(this.app.vault, file);
         // Read before the editor's text, so no await lies between reading that text and changing it.
         const identityBefore = await this.identityOnDisk(file.path);
         const editorText = this.editors?.textOf(file.path) ?? null;
-        if (editorText !== null) return this.writeInEditor(file, write, editorText, scope, identityBefore);
+        if (editorText !== null) {
+          // The editor saves its text to the path: judged again right before the change is put into it.
+          inPlace();
+          return this.writeInEditor(file, write, editorText, scope, identityBefore);
+        }
         if (hashText(write.text) === write.baseHash) {
           // A write that changes nothing: nothing is written and nothing logged, once the note is still that text.
           const current = await this.app.vault.read(file);
@@ -297,6 +307,8 @@ export class NoteWriter {
         const box: { before?: string } = {};
         const fileBefore = this.notes.policy.fileOf(file.path)?.id;
         await this.app.vault.process(file, (current) => {
+          // The last instant before the vault writes (nothing else runs in the callback): a link swapped in since is not written through.
+          inPlace();
           if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
           // Another program may have changed the file since the vault read it: compare with the bytes on disk now.
           const onDisk = diskTextNow(this.app.vault, file);
@@ -332,6 +344,26 @@ export class NoteWriter {
         };
       }),
     );
+  }
+
+  /**
+   * The disk check of a write that changes `file`'s content: takes where the access checks just
+   * judged the note to lie (NotePolicy.judgedPlace; call right after the note was resolved and
+   * checked) and returns a check of the disk against it (NotePolicy.isWhereJudgedNow: an `lstat`
+   * per path segment, `realpath` when a link is on the way), to call right before anything is
+   * read or written through the path and again at the last instant before the vault writes
+   * (inside the `vault.process` callback, right before `vault.append`, right before a change is
+   * put into an open editor).
+   * @returns the check; it throws ToolError('conflict') (replacedOnDiskError) when the entry at
+   *   the note's path is no longer a file lying where it was judged (a symbolic link swapped in by
+   *   another program before the vault's event), so nothing is written.
+   */
+  private placeCheck(file: TFile): () => void {
+    const policy = this.notes.policy;
+    const judged = policy.judgedPlace(file.path);
+    return () => {
+      if (!policy.isWhereJudgedNow(file.path, judged)) throw replacedOnDiskError(file.path);
+    };
   }
 
   /**
