@@ -81,7 +81,8 @@ export class NoteWriter {
    * @param fresh read the note from disk (`vault.read`) instead of Obsidian's cached text:
    *   used when a write found the file newer than the cache.
    * @throws ToolError for anything the agent can fix: not_found (private notes included),
-   *   forbidden (quarantine, roots, read-only, protected keys), conflict (expected_hash),
+   *   forbidden (quarantine, roots, read-only, protected keys), conflict (expected_hash; a text
+   *   change's note whose path on disk no longer holds the file it was checked on: {@link placeCheck}),
    *   ambiguous / not_found (anchor, heading), invalid_argument, exists; the file system's
    *   refusals (the note gone from disk, permissions) as tool errors (write-errors.ts).
    */
@@ -419,12 +420,18 @@ export class NoteWriter {
    * The note's text as {@link writeExactText} would change it, for a change about to be
    * computed on it: its open editor's document, else its text on disk now (`vault.read`, not the cache).
    * @throws ToolError('not_found') when `scope` may not write a note at `path`;
-   *   ToolError('forbidden') when it is read-only for `scope`; the file system's refusals
+   *   ToolError('forbidden') when it is read-only for `scope`; ToolError('conflict') when the
+   *   entry at its path on disk is no longer the file it was checked on ({@link placeCheck}:
+   *   nothing is read through a link swapped in); the file system's refusals
    *   (the note gone from disk before Obsidian noticed: not_found) as tool errors.
    */
   async currentText(path: string, scope: AccessScope): Promise<string> {
     const file = writableNote(this.notes, path, scope);
-    return this.editors?.textOf(file.path) ?? withFileSystemRefusals(`'${file.path}'`, () => this.app.vault.read(file));
+    const editorText = this.editors?.textOf(file.path);
+    if (editorText != null) return editorText;
+    // Judged on the disk before the note is read through its path.
+    this.placeCheck(file)();
+    return withFileSystemRefusals(`'${file.path}'`, () => this.app.vault.read(file));
   }
 
   /**
@@ -503,6 +510,8 @@ export class NoteWriter {
    */
   private async prepareText(request: TextRequest, scope: AccessScope, fresh: boolean): Promise<PreparedTextWrite> {
     const file = writableNote(this.notes, request.path, scope);
+    // Judged on the disk before the note is read through its path (a staged proposal shows its base text too).
+    this.placeCheck(file)();
     await assertUtf8Note(this.app.vault, file);
     let baseText = this.editors?.textOf(file.path) ?? (fresh ? await this.app.vault.read(file) : await this.notes.read(file));
     assertExpectedHash(baseText, request.expectedHash, file.path);
