@@ -141,8 +141,8 @@ describe('the routes that write an existing note outside the tools', () => {
     env = null;
   });
 
-  test('a proposal is judged on the disk when it is staged and when an edit or properties proposal is accepted', async () => {
-    env = await boot(3, 'propose');
+  test('a proposal is judged on the disk when it is staged and when an edit or properties proposal is accepted, in the editor too', async () => {
+    env = await boot(4, 'propose');
     const edit = await call(env.client, 'edit_note', { path: 'Q0', anchor: 'body line', op: 'replace', content: 'CLOBBER' });
     const props = await call(env.client, 'set_properties', { path: 'LinkedDir/L1', properties: { status: 'CLOBBER' } });
     // The targets hold the note's very text, so the hunks place on what is read through the link, and only the disk check stops the write.
@@ -160,11 +160,19 @@ describe('the routes that write an existing note outside the tools', () => {
       });
     expect(await afterSwap(env, 'Q0.md', targetOf(env, 'quarantine', 0))).toEqual({ target: NOTE, link: true });
     expect(await afterSwap(env, 'LinkedDir/L1.md', targetOf(env, 'outside', 1))).toEqual({ target: NOTE, link: true });
-    // Staging is judged too: no proposal is computed on (and shows) what is read through a link swapped in.
-    await call(env.client, 'read_note', { path: 'Q2' });
+    // A hunk the user accepts with its ✓ in the editor (which saves it to the path) is refused, so the editor takes it back.
+    const ticked = await call(env.client, 'edit_note', { path: 'Q2', anchor: 'body line', op: 'replace', content: 'TICKED' });
+    await fsp.writeFile(targetOf(env, 'quarantine', 2), NOTE);
     await swap(env, 'Q2.md', targetOf(env, 'quarantine', 2));
-    expect(await callError(env.client, 'write_note', { path: 'Q2', body: 'proposed\n' })).toMatch(REFUSED);
-    expect(env.booted.plugin.proposals.pending().filter((p) => p.path === 'Q2.md')).toEqual([]);
+    const [hunk] = env.booted.plugin.review.reviewHunks('Q2.md', NOTE).filter((h) => h.proposalId === ticked.proposal_id);
+    const textAfter = NOTE.slice(0, hunk.from) + hunk.inserted + NOTE.slice(hunk.from + hunk.removed.length);
+    await expect(env.booted.plugin.review.acceptedInEditor(hunk, textAfter)).rejects.toThrow(REFUSED);
+    expect(env.booted.plugin.proposals.get(String(ticked.proposal_id))?.status).toBe('pending');
+    // Staging is judged too: no proposal is computed on (and shows) what is read through a link swapped in.
+    await call(env.client, 'read_note', { path: 'Q3' });
+    await swap(env, 'Q3.md', targetOf(env, 'quarantine', 3));
+    expect(await callError(env.client, 'write_note', { path: 'Q3', body: 'proposed\n' })).toMatch(REFUSED);
+    expect(env.booted.plugin.proposals.pending().filter((p) => p.path === 'Q3.md')).toEqual([]);
   });
 
   test('a revert that writes a note text back never writes through a link swapped in since', async () => {

@@ -407,13 +407,17 @@ export class NoteWriter {
   }
 
   /**
-   * The encoding check of {@link writeExactText} for a change the editor itself applies (a
-   * hunk the user accepted with its ✓): the note's bytes on disk must be UTF-8.
-   * @throws ToolError('not_found') as writeExactText; ToolError('invalid_argument') saying the
-   *   note is not UTF-8 text.
+   * The disk checks of {@link writeExactText} for a change the editor itself applies (a hunk
+   * the user accepted with its ✓; the editor saves it to the note's path): the entry at the
+   * path is still the file it was checked on ({@link placeCheck}), and its bytes are UTF-8.
+   * @throws ToolError('not_found') as writeExactText; ToolError('conflict') when a symbolic link
+   *   or another entry was swapped in at the path (the editor then reverts the change);
+   *   ToolError('invalid_argument') saying the note is not UTF-8 text.
    */
   async assertUtf8(path: string, scope: AccessScope): Promise<void> {
-    await assertUtf8Note(this.app.vault, writableNote(this.notes, path, scope));
+    const file = writableNote(this.notes, path, scope);
+    this.placeCheck(file)();
+    await assertUtf8Note(this.app.vault, file);
   }
 
   /**
