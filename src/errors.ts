@@ -17,9 +17,10 @@ export type ToolErrorCode =
  * `agent_overrides` property would be added, changed or removed; `yaml`: the frontmatter would
  * not parse; `read-only`: the note's rules make it read-only for the key; `closed`: a
  * quarantined folder or the widgets folder; `roots`: outside the key's roots; `file`: the file
- * system refused (permissions, a read-only disk).
+ * system refused (permissions, a read-only disk); `replaced`: the entry at the note's path on disk is
+ * no longer the file the write was checked on (another program swapped a symbolic link in).
  */
-export type RefusalRule = 'protected' | 'yaml' | 'read-only' | 'closed' | 'roots' | 'file';
+export type RefusalRule = 'protected' | 'yaml' | 'read-only' | 'closed' | 'roots' | 'file' | 'replaced';
 
 /**
  * A failure the calling agent can fix. `message` is one plain sentence that names what to

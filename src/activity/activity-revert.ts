@@ -413,6 +413,8 @@ function nextStep(err: ToolError, entry: ActivityEntry): string {
     return `${back}.${entry.kind === 'create' ? '' : byHand}`;
   }
   if (err instanceof BaseChangedError) return '';
+  if (err.why === 'replaced')
+    return ` Look at what stands at '${entry.path}' now (a sync client or git may have put it there); revert again once the note is back.`;
   if (err instanceof MoveBlockedError) {
     const them = err.blockers.length === 1 ? 'it' : 'them';
     return ` Move it back in Obsidian yourself (Obsidian updates the links), or revert again once "${entry.key_label}" may change ${them}.`;
@@ -496,6 +498,8 @@ function refusal(err: ToolError, entry: ActivityEntry): string {
       return `${undoing} add, change or remove its 'access' or 'agent_overrides' properties, which a revert may not do, ${left}`;
     case 'yaml':
       return `${undoing} leave frontmatter that does not parse, ${left}`;
+    case 'replaced':
+      return `${note} was replaced on disk by another program (a symbolic link or another entry stands at its path now), and nothing is written through it, ${left}`;
     case 'read-only':
       return `'${entry.path}' is now read-only for ${who}, ${left}`;
     case 'closed':

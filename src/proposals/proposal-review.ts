@@ -394,6 +394,8 @@ function refusedNow(p: Proposal, reason: string, stale: number): AcceptOutcome {
 function staleReason(err: ToolError, p: Proposal): string {
   if (err instanceof BaseChangedError) return 'The note changed after this change was proposed, so it was not applied.';
   if (err.code === 'not_found') return goneReason(p.path);
+  if (err.why === 'replaced')
+    return `'${p.path}' was replaced on disk by another program (a symbolic link or another entry stands at its path now), and nothing is written through it, so it was not applied.`;
   if (err.code === 'exists')
     return `Its path '${p.kind === 'move' ? p.to : p.path}' is now taken or not available to the key, so it can no longer be applied.`;
   return `It can no longer be applied. ${err.message}`;

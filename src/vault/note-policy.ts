@@ -8,7 +8,7 @@ import { frontmatterId, pathOfSyntheticId, unwrapWikilink } from './paths/note-r
 import { assertPathInput } from './paths/paths';
 import { PathSpelling } from './paths/path-spelling';
 import { Quarantine } from './access/quarantine';
-import { OutsideLinks } from './access/outside-links';
+import { OutsideLinks, type EntryPlace } from './access/outside-links';
 import { resolveLinkpath } from './paths/linkpath';
 import { noteNotFound } from './writes/frontmatter/frontmatter-guard';
 import { similarNotePaths } from './content/note-suggest';
@@ -349,6 +349,47 @@ export class NotePolicy {
     if (this.isHidden(path)) return true;
     const now = this.outside.placeNow(path);
     return now !== null && !(now.entry === 'file' && now.names === 1 && !now.place.outside && now.place.alias === null);
+  }
+
+  /**
+   * Where the access checks judge the existing entry at `path` to lie: the cached answer
+   * (OutsideLinks.placeOf, kept true by vault events) that quarantine, roots and the key's rules
+   * were just decided on. A write that changes an existing file's content takes it right after it
+   * resolved and checked the note, and holds the disk to it right before the bytes are written
+   * ({@link isWhereJudgedNow}).
+   * @param path vault-relative, normalized (a TFile's path).
+   * @returns `outside` (never true for a note a check let through) and `alias`, the vault path it
+   *   really lies at when a symbolic link inside the vault leads there (null: where it says).
+   */
+  judgedPlace(path: string): EntryPlace {
+    return this.outside.placeOf(path);
+  }
+
+  /**
+   * True when a write may change the content of the existing file at `path` now (write_note,
+   * edit_note, set_properties, append_note, an accepted edit or properties proposal, a revert
+   * that writes text back, a replaced widget, a change put into an open editor, which saves it),
+   * judged on the disk right before the write with no cached answer (OutsideLinks.placeNow: an
+   * `lstat` per segment, `realpath` when a link is on the way): the entry at `path` is a regular
+   * file (a link the user trusts, settings `access.trustedSymlinks`, counts as what it leads to)
+   * or, when `judged` said a link in the vault leads elsewhere in it (a file link Obsidian lists,
+   * `Projects/inbox.md → ../Inbox.md`), still a link leading there; and it lies where `judged`
+   * said: not outside the vault and every trusted link's target, at the same vault path. Another
+   * program (a sync client, git) can swap a note for a symbolic link (`ln -s target tmp && mv tmp
+   * note`) before the vault's event tells of it; the vault's adapter writes through a link, so
+   * without this a write landed wherever it led: in a quarantined note, outside the vault
+   * (verifier, session 29). A dangling link, a folder, or a folder on the way swapped for a link
+   * leading elsewhere answers false too.
+   * @param path vault-relative, normalized. @param judged {@link judgedPlace} taken when the write was checked.
+   * @returns false when the write must not happen; always true for an adapter without disk paths.
+   */
+  isWhereJudgedNow(path: string, judged: EntryPlace): boolean {
+    const now = this.outside.placeNow(path);
+    if (now === null) return true;
+    if (now.place.outside || judged.outside) return false;
+    const same =
+      now.place.alias === null ? judged.alias === null : judged.alias !== null && foldPath(now.place.alias) === foldPath(judged.alias);
+    return same && (now.entry === 'file' || (now.entry === 'link' && judged.alias !== null));
   }
 
   /**

@@ -21,6 +21,8 @@ export type WritePolicy = Pick<
   | 'resolveNote'
   | 'realPathOf'
   | 'isFreeNow'
+  | 'judgedPlace'
+  | 'isWhereJudgedNow'
   | 'localTrashRefusal'
   | 'fileOf'
 >;

@@ -255,6 +255,9 @@ export class WidgetStore {
         if (this.policy.isWidgetEntryClosed(file.path))
           throw new ToolError('not_found', `No widget '${id}' any more; it was not replaced (its old text is kept in '${backup}').`);
         await this.app.vault.process(file, (current) => {
+          // And once more at the last instant before the vault writes (its read of the file lies between).
+          if (this.policy.isWidgetEntryClosed(file.path))
+            throw new ToolError('not_found', `No widget '${id}' any more; it was not replaced (its old text is kept in '${backup}').`);
           if (hashText(current) !== expected) throw widgetConflict(file.path);
           return html;
         });

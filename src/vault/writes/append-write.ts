@@ -17,14 +17,19 @@ import type { WriteResult } from './write-types';
  * may write it (`access`, `agent_overrides`), the appended text changes no protected
  * frontmatter key, and the separating / final line break is decided on that text
  * (text-edits.ts `appendedText`).
+ * The entry at the note's path is judged on the disk before it is read and again right before
+ * the append (`inPlace`, NoteWriter's placeCheck): the adapter appends through a symbolic link,
+ * so a link another program swapped in before the vault's event is never appended to.
  * @param file a note `scope` may write (writableNote), UTF-8 checked by the caller.
+ * @param inPlace throws when the entry at the note's path is no longer the file the write was
+ *   checked on (NotePolicy.isWhereJudgedNow); nothing is appended then.
  * @returns `result`, `{status: 'applied', path, hash, size_before, size_after, lines}`: `hash`
  *   and `size_after` are of the note as read right after the append (another program's lines
  *   included), `lines` where the appended text landed in it; and the agent's own change as
  *   `before` (the note's text the append was decided on) and `after` (`before` + the appended
  *   text, without another program's lines), for the activity log.
  * @throws ToolError('invalid_argument') for empty content (nothing to append);
- *   ToolError('forbidden') as assertWritableText / guardFrontmatter; the file system's errors as they come
+ *   ToolError('forbidden') as assertWritableText / guardFrontmatter; what `inPlace` throws; the file system's errors as they come
  *   (the caller maps them, write-errors.ts).
  */
 export async function appendInPlace(
@@ -33,14 +38,17 @@ export async function appendInPlace(
   content: string,
   ensureNewline: boolean,
   scope: AccessScope,
+  inPlace: () => void,
 ): Promise<{ result: WriteResult; before: string; after: string }> {
   assertAppendable(content, file.path);
+  inPlace();
   const read = await app.vault.read(file);
   const before = diskTextNow(app.vault, file) ?? read;
   assertWritableText(before, scope, file.path);
   // A note whose lines end in `\r` alone: decided on its LF view, the appended text in `\r` too.
   const insert = editAsCrNote(before, (view) => ({ text: view + appendedText(view, content, ensureNewline) })).text.slice(before.length);
   guardFrontmatter(before, before + insert, file.path);
+  inPlace();
   await app.vault.append(file, insert);
   const after = await app.vault.read(file);
   const found = after.lastIndexOf(insert);

@@ -10,7 +10,7 @@ import { cacheMatchesText, nextIndexed } from '../index-freshness';
 import type { NoteReader } from '../note-reader';
 import type { NoteSection } from '../content/sections';
 import { assertExpectedHash, assertUtf8Note, byteSize, diskTextNow, writableNote } from './write-checks';
-import { BaseChangedError, conflictError, keptChangingError, withFileSystemRefusals } from './write-errors';
+import { BaseChangedError, conflictError, keptChangingError, replacedOnDiskError, withFileSystemRefusals } from './write-errors';
 import { WriteLock } from './write-lock';
 import { AppliedChanges, type AppliedChange } from './applied-change';
 import { foldPath } from '../paths/paths';
@@ -81,7 +81,8 @@ export class NoteWriter {
    * @param fresh read the note from disk (`vault.read`) instead of Obsidian's cached text:
    *   used when a write found the file newer than the cache.
    * @throws ToolError for anything the agent can fix: not_found (private notes included),
-   *   forbidden (quarantine, roots, read-only, protected keys), conflict (expected_hash),
+   *   forbidden (quarantine, roots, read-only, protected keys), conflict (expected_hash; a text
+   *   change's note whose path on disk no longer holds the file it was checked on: {@link placeCheck}),
    *   ambiguous / not_found (anchor, heading), invalid_argument, exists; the file system's
    *   refusals (the note gone from disk, permissions) as tool errors (write-errors.ts).
    */
@@ -192,8 +193,11 @@ export class NoteWriter {
   private appendToFile(file: TFile, content: string, ensureNewline: boolean, scope: AccessScope): Promise<WriteResult> {
     return this.lock.run(file, () =>
       withFileSystemRefusals(`'${file.path}'`, async () => {
-        await assertUtf8Note(this.app.vault, writableNote(this.notes, file.path, scope));
-        const { result, before, after } = await appendInPlace(this.app, file, content, ensureNewline, scope);
+        const checked = writableNote(this.notes, file.path, scope);
+        const inPlace = this.placeCheck(checked);
+        inPlace();
+        await assertUtf8Note(this.app.vault, checked);
+        const { result, before, after } = await appendInPlace(this.app, file, content, ensureNewline, scope, inPlace);
         const identity = await this.identityOnDisk(file.path);
         this.applied.report({ kind: 'edit', tool: 'append_note', path: file.path, before, after, ...identity }, scope);
         return result;
@@ -280,13 +284,20 @@ export class NoteWriter {
    */
   async writeExactText(write: ExactTextWrite, scope: AccessScope): Promise<WriteResult> {
     const file = writableNote(this.notes, write.path, scope);
+    const inPlace = this.placeCheck(file);
     return this.lock.run(file, () =>
       withFileSystemRefusals(`'${file.path}'`, async () => {
+        // Judged on the disk before anything is read through what stands at the path now.
+        inPlace();
         await assertUtf8Note(this.app.vault, file);
         // Read before the editor's text, so no await lies between reading that text and changing it.
         const identityBefore = await this.identityOnDisk(file.path);
         const editorText = this.editors?.textOf(file.path) ?? null;
-        if (editorText !== null) return this.writeInEditor(file, write, editorText, scope, identityBefore);
+        if (editorText !== null) {
+          // The editor saves its text to the path: judged again right before the change is put into it.
+          inPlace();
+          return this.writeInEditor(file, write, editorText, scope, identityBefore);
+        }
         if (hashText(write.text) === write.baseHash) {
           // A write that changes nothing: nothing is written and nothing logged, once the note is still that text.
           const current = await this.app.vault.read(file);
@@ -297,6 +308,8 @@ export class NoteWriter {
         const box: { before?: string } = {};
         const fileBefore = this.notes.policy.fileOf(file.path)?.id;
         await this.app.vault.process(file, (current) => {
+          // The last instant before the vault writes (nothing else runs in the callback): a link swapped in since is not written through.
+          inPlace();
           if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
           // Another program may have changed the file since the vault read it: compare with the bytes on disk now.
           const onDisk = diskTextNow(this.app.vault, file);
@@ -332,6 +345,26 @@ export class NoteWriter {
         };
       }),
     );
+  }
+
+  /**
+   * The disk check of a write that changes `file`'s content: takes where the access checks just
+   * judged the note to lie (NotePolicy.judgedPlace; call right after the note was resolved and
+   * checked) and returns a check of the disk against it (NotePolicy.isWhereJudgedNow: an `lstat`
+   * per path segment, `realpath` when a link is on the way), to call right before anything is
+   * read or written through the path and again at the last instant before the vault writes
+   * (inside the `vault.process` callback, right before `vault.append`, right before a change is
+   * put into an open editor).
+   * @returns the check; it throws ToolError('conflict') (replacedOnDiskError) when the entry at
+   *   the note's path is no longer a file lying where it was judged (a symbolic link swapped in by
+   *   another program before the vault's event), so nothing is written.
+   */
+  private placeCheck(file: TFile): () => void {
+    const policy = this.notes.policy;
+    const judged = policy.judgedPlace(file.path);
+    return () => {
+      if (!policy.isWhereJudgedNow(file.path, judged)) throw replacedOnDiskError(file.path);
+    };
   }
 
   /**
@@ -374,25 +407,35 @@ export class NoteWriter {
   }
 
   /**
-   * The encoding check of {@link writeExactText} for a change the editor itself applies (a
-   * hunk the user accepted with its ✓): the note's bytes on disk must be UTF-8.
-   * @throws ToolError('not_found') as writeExactText; ToolError('invalid_argument') saying the
-   *   note is not UTF-8 text.
+   * The disk checks of {@link writeExactText} for a change the editor itself applies (a hunk
+   * the user accepted with its ✓; the editor saves it to the note's path): the entry at the
+   * path is still the file it was checked on ({@link placeCheck}), and its bytes are UTF-8.
+   * @throws ToolError('not_found') as writeExactText; ToolError('conflict') when a symbolic link
+   *   or another entry was swapped in at the path (the editor then reverts the change);
+   *   ToolError('invalid_argument') saying the note is not UTF-8 text.
    */
   async assertUtf8(path: string, scope: AccessScope): Promise<void> {
-    await assertUtf8Note(this.app.vault, writableNote(this.notes, path, scope));
+    const file = writableNote(this.notes, path, scope);
+    this.placeCheck(file)();
+    await assertUtf8Note(this.app.vault, file);
   }
 
   /**
    * The note's text as {@link writeExactText} would change it, for a change about to be
    * computed on it: its open editor's document, else its text on disk now (`vault.read`, not the cache).
    * @throws ToolError('not_found') when `scope` may not write a note at `path`;
-   *   ToolError('forbidden') when it is read-only for `scope`; the file system's refusals
+   *   ToolError('forbidden') when it is read-only for `scope`; ToolError('conflict') when the
+   *   entry at its path on disk is no longer the file it was checked on ({@link placeCheck}:
+   *   nothing is read through a link swapped in); the file system's refusals
    *   (the note gone from disk before Obsidian noticed: not_found) as tool errors.
    */
   async currentText(path: string, scope: AccessScope): Promise<string> {
     const file = writableNote(this.notes, path, scope);
-    return this.editors?.textOf(file.path) ?? withFileSystemRefusals(`'${file.path}'`, () => this.app.vault.read(file));
+    const editorText = this.editors?.textOf(file.path);
+    if (editorText != null) return editorText;
+    // Judged on the disk before the note is read through its path.
+    this.placeCheck(file)();
+    return withFileSystemRefusals(`'${file.path}'`, () => this.app.vault.read(file));
   }
 
   /**
@@ -471,6 +514,8 @@ export class NoteWriter {
    */
   private async prepareText(request: TextRequest, scope: AccessScope, fresh: boolean): Promise<PreparedTextWrite> {
     const file = writableNote(this.notes, request.path, scope);
+    // Judged on the disk before the note is read through its path (a staged proposal shows its base text too).
+    this.placeCheck(file)();
     await assertUtf8Note(this.app.vault, file);
     let baseText = this.editors?.textOf(file.path) ?? (fresh ? await this.app.vault.read(file) : await this.notes.read(file));
     assertExpectedHash(baseText, request.expectedHash, file.path);

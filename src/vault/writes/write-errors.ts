@@ -44,6 +44,22 @@ export function takenError(verb: string): ToolError {
 }
 
 /**
+ * A write to an existing note refused because the entry at its path on disk is no longer the
+ * file the write was checked on (NotePolicy.isWhereJudgedNow): another program (a sync client,
+ * git) put a symbolic link or something else there, or re-pointed a link on its way, and the
+ * vault has not reported it yet. Says nothing of where the entry leads now (it may be a note the
+ * key may not see). Not a BaseChangedError: force mode does not prepare again on what is there.
+ * @param notePath the note's vault path. @returns ToolError('conflict', rule `replaced`) saying nothing was written and what to do.
+ */
+export function replacedOnDiskError(notePath: string): ToolError {
+  return new ToolError(
+    'conflict',
+    `Note '${notePath}' was replaced on disk by another program (a symbolic link or another entry now stands at its path) since the vault last reported it, so nothing was written. Wait a moment and read it again before writing; if it still cannot be written, ask the user to check what is at that path.`,
+    'replaced',
+  );
+}
+
+/**
  * Thrown by the apply step when the note is no longer the text a write was prepared on (the
  * user typed, sync arrived): force mode prepares again on the new text; proposals rebase.
  * A ToolError('conflict') so that, if it ever reaches an agent, it says what to do.
