@@ -63,6 +63,8 @@ describe('review UI in the workspace', () => {
     expect(statusBar.getText()).toBe('1 pending change');
     (env.plugin as unknown as HostPluginRecords).ribbonIcons.find((r) => r.title === 'Open pending changes')!.el.click();
     await settle();
+    // The view draws its cards after judging each proposal against the vault (async): on a loaded machine after settle().
+    await waitUntil(() => pendingView().contentEl.querySelectorAll('.vault-mcp-proposal').length === 1, "the Pending view's cards");
     const view = pendingView();
     expect(view.contentEl.querySelector('.vault-mcp-pending-title')?.textContent).toBe('1 pending change');
     expect(view.contentEl.querySelector('.vault-mcp-pending-path')?.textContent).toBe('Inbox.md');
@@ -74,6 +76,8 @@ describe('review UI in the workspace', () => {
     await stage({ tool: 'append_note', kind: 'append', path: 'Inbox', content: 'pay \u202e0001\u202c to \u001b[8mx', ensureNewline: true });
     env.app.commands.executeCommandById('vault-mcp:open-pending-changes');
     await settle();
+    // The view draws its cards after judging each proposal against the vault (async): on a loaded machine after settle().
+    await waitUntil(() => pendingView().contentEl.querySelectorAll('.vault-mcp-proposal').length === 1, "the Pending view's cards");
     expect([...pendingView().contentEl.querySelectorAll('.vault-mcp-diff-inserted')].map((el) => el.textContent)).toEqual([
       '+ pay <U+202E>0001<U+202C> to \\x1b[8mx',
     ]);
@@ -86,6 +90,8 @@ describe('review UI in the workspace', () => {
     await stage({ tool: 'move_note', kind: 'move', path: 'Reading list', to: 'Archive/Reading list' });
     env.app.commands.executeCommandById('vault-mcp:open-pending-changes');
     await settle();
+    // The view draws its cards after judging each proposal against the vault (async): on a loaded machine after settle().
+    await waitUntil(() => pendingView().contentEl.querySelectorAll('.vault-mcp-proposal').length === 3, "the Pending view's cards");
     const view = pendingView();
     expect([...view.contentEl.querySelectorAll('.vault-mcp-pending-path')].map((el) => el.textContent)).toEqual([
       'Inbox.md',
