@@ -106,6 +106,20 @@ describe('WriterLock', () => {
     expect(await make().acquire()).toBeNull();
   });
 
+  test('a holder read half-written once (its heartbeat written in place) is read again, not taken over', async () => {
+    const holder = make();
+    await holder.acquire();
+    const whole = await fsp.readFile(lockFile(), 'utf8');
+    const other = make();
+    const adapter = (other as unknown as { adapter: { read(path: string): Promise<string> } }).adapter;
+    const read = adapter.read.bind(adapter);
+    let reads = 0;
+    adapter.read = async (path) => (++reads === 1 ? whole.slice(0, 9) : read(path));
+    expect(await other.acquire()).toBeInstanceOf(WriterLockedError);
+    expect(reads).toBeGreaterThanOrEqual(2);
+    expect(JSON.parse(await fsp.readFile(lockFile(), 'utf8')).id).toBe(holder.id);
+  });
+
   test('release removes only its own lock; the heartbeat refreshes heartbeat_at', async () => {
     jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate'] });
     try {
@@ -113,8 +127,15 @@ describe('WriterLock', () => {
       await first.acquire();
       clock = new Date(clock.getTime() + HEARTBEAT_MS);
       jest.advanceTimersByTime(HEARTBEAT_MS);
-      for (let i = 0; i < 20 && JSON.parse(await fsp.readFile(lockFile(), 'utf8')).heartbeat_at !== clock.toISOString(); i++)
-        await new Promise((resolve) => setImmediate(resolve));
+      // The heartbeat writes the file in place (as Obsidian's adapter does): a read may meet it half-written.
+      const beatNow = async () => {
+        try {
+          return JSON.parse(await fsp.readFile(lockFile(), 'utf8')).heartbeat_at;
+        } catch {
+          return null;
+        }
+      };
+      for (let i = 0; i < 20 && (await beatNow()) !== clock.toISOString(); i++) await new Promise((resolve) => setImmediate(resolve));
       expect(JSON.parse(await fsp.readFile(lockFile(), 'utf8')).heartbeat_at).toBe(clock.toISOString());
     } finally {
       jest.useRealTimers();

@@ -43,6 +43,9 @@ export interface LockHolder {
 }
 
 /** A write refused because another instance holds the lock: `unavailable`, with what to do. */
+/** Reads of a lock file that does not parse before it counts as none (WriterLock's readHolder): a heartbeat written in place can be met half-written. */
+const TORN_READS = 3;
+
 export class WriterLockedError extends ToolError {
   /** @param holder the instance holding the lock. @param now the time the refusal is judged at. */
   constructor(
@@ -188,22 +191,36 @@ export class WriterLock {
     return holder.host === this.host && holder.pid !== this.pid && !this.isAlive(holder.pid);
   }
 
-  /** The lock file's holder, or null when there is none; a file that does not parse counts as none (a crash mid-write). */
+  /**
+   * The lock file's holder, or null when there is none; a file that does not parse counts as none
+   * (a crash mid-write) once it read so {@link TORN_READS} times in a row: Obsidian's adapter writes
+   * a file in place (truncate, then write), so a read can meet a holder's heartbeat half-written,
+   * which must not pass for a free lock.
+   */
   private async readHolder(): Promise<LockHolder | null> {
-    if (!(await this.adapter.exists(this.path))) return null;
-    try {
-      const parsed = JSON.parse(await this.adapter.read(this.path)) as Partial<LockHolder>;
-      if (
-        typeof parsed.id !== 'string' ||
-        typeof parsed.pid !== 'number' ||
-        typeof parsed.host !== 'string' ||
-        typeof parsed.heartbeat_at !== 'string'
-      )
-        return null;
-      return { started_at: '', ...parsed } as LockHolder;
-    } catch {
-      return null;
+    for (let read = 1; ; read++) {
+      if (!(await this.adapter.exists(this.path))) return null;
+      const holder = await this.parsedHolder();
+      if (holder !== undefined || read >= TORN_READS) return holder ?? null;
     }
+  }
+
+  /** The lock file's holder as read now; null for a record without its fields, undefined for text that does not parse or a read that failed. */
+  private async parsedHolder(): Promise<LockHolder | null | undefined> {
+    let parsed: Partial<LockHolder>;
+    try {
+      parsed = JSON.parse(await this.adapter.read(this.path)) as Partial<LockHolder>;
+    } catch {
+      return undefined;
+    }
+    if (
+      typeof parsed.id !== 'string' ||
+      typeof parsed.pid !== 'number' ||
+      typeof parsed.host !== 'string' ||
+      typeof parsed.heartbeat_at !== 'string'
+    )
+      return null;
+    return { started_at: '', ...parsed } as LockHolder;
   }
 
   private record(): LockHolder {
