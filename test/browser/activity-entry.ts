@@ -6,10 +6,11 @@
  * with a Notice saying so. `window.vaultMcpActivity` exposes the log and the notices.
  */
 import type { App, WorkspaceLeaf as ObsidianLeaf } from 'obsidian';
+import { MemoryActivityFile } from '../fakes/memory-activity-file';
 import { Notice } from '../host/notice';
 import { Workspace } from '../host/workspace';
 import { WorkspaceLeaf } from '../host/workspace-leaf';
-import { ActivityLog, type ActivityFile } from '../../src/activity/activity-log';
+import { ActivityLog } from '../../src/activity/activity-log';
 import type { ActivityRevert, RevertOutcome } from '../../src/activity/activity-revert';
 import type { ActivityEntry } from '../../src/activity/types';
 import { AgentActivityView } from '../../src/ui/activity/activity-view';
@@ -18,21 +19,6 @@ declare global {
   interface Window {
     vaultMcpActivityFile: string;
     vaultMcpActivity: { log: ActivityLog; notices: () => string[] };
-  }
-}
-
-/** The activity file in memory. */
-class MemoryFile implements ActivityFile {
-  readonly path = '.obsidian/plugins/vault-mcp/activity.json';
-  constructor(public text: string | null) {}
-  async read(): Promise<string | null> {
-    return this.text;
-  }
-  async write(text: string): Promise<void> {
-    this.text = text;
-  }
-  async keepCorruptAside(): Promise<string> {
-    return `${this.path}.corrupt`;
   }
 }
 
@@ -46,7 +32,7 @@ const noVault = {
 };
 
 async function main(): Promise<void> {
-  const log = new ActivityLog(new MemoryFile(window.vaultMcpActivityFile), () => ({ maxMegabytes: 20, maxDays: 100000 }));
+  const log = new ActivityLog(new MemoryActivityFile(window.vaultMcpActivityFile), () => ({ maxMegabytes: 20, maxDays: 100000 }));
   await log.load();
   const workspace = new Workspace({} as App);
   const leaf = new WorkspaceLeaf(workspace, 'right');

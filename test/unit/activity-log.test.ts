@@ -1,4 +1,5 @@
 import { ActivityLog, type ActivityFile } from '../../src/activity/activity-log';
+import { MemoryActivityFile } from '../fakes/memory-activity-file';
 import { parseActivity, serializeActivity } from '../../src/activity/activity-codec';
 import { locateHunks, textsOf, undoOf } from '../../src/activity/undo-data';
 import { keptAsideFile } from '../../src/activity/kept-aside';
@@ -13,33 +14,12 @@ import { ToolError } from '../../src/errors';
 import { fileSystemRefusal } from '../../src/vault/writes/write-errors';
 import { guardFrontmatter } from '../../src/vault/writes/frontmatter/frontmatter-guard';
 
-/** The activity file in memory, as PluginFile behaves: read, write, keep a corrupt copy aside. */
-class MemoryFile implements ActivityFile {
-  readonly path = '.obsidian/plugins/vault-mcp/activity.json';
-  text: string | null = null;
-  aside: Record<string, string> = {};
-  writes = 0;
-  async read(): Promise<string | null> {
-    return this.text;
-  }
-  async write(text: string): Promise<void> {
-    this.writes++;
-    this.text = text;
-  }
-  async keepCorruptAside(now: Date = new Date()): Promise<string> {
-    const name = `${this.path}.corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;
-    this.aside[name] = this.text ?? '';
-    this.text = null;
-    return name;
-  }
-}
-
 const AGENT: AccessScope = { label: 'Claude Code', roots: [], actor: { keyId: 'k1', session: 's1' } };
 const edit = (before: string, after: string, path = 'Note.md'): AppliedChange => ({ kind: 'edit', tool: 'edit_note', path, before, after });
 
 describe('ActivityLog', () => {
   let clock: Date;
-  let file: MemoryFile;
+  let file: MemoryActivityFile;
   let limits: { maxMegabytes: number; maxDays: number };
   const make = () =>
     new ActivityLog(
@@ -50,7 +30,7 @@ describe('ActivityLog', () => {
 
   beforeEach(() => {
     clock = new Date('2026-12-01T10:00:00Z');
-    file = new MemoryFile();
+    file = new MemoryActivityFile();
     limits = { maxMegabytes: 20, maxDays: 30 };
   });
 
@@ -254,7 +234,7 @@ describe('ActivityLog', () => {
 
   it("refresh takes in another log's entries on the same file once its stat changes: one stat otherwise, no entry twice", async () => {
     /** The file as two instances share it: a stat that changes with every write (mtime, size), reads counted. */
-    class StatFile extends MemoryFile {
+    class StatFile extends MemoryActivityFile {
       version = 0;
       reads = 0;
       override async read(): Promise<string | null> {
@@ -306,7 +286,7 @@ describe('ActivityLog', () => {
 
 describe('terminal listing', () => {
   it('lists the newest 100 and says how many older ones there are', () => {
-    const log = new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
+    const log = new ActivityLog(new MemoryActivityFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
     expect(listActivity(log)).toBe('No agent activity yet.');
     for (let i = 0; i < 105; i++) log.record(edit('a', `b${i}`, `N${i}.md`), AGENT);
     const lines = listActivity(log).split('\n');
@@ -317,7 +297,7 @@ describe('terminal listing', () => {
   });
 
   it('answers usage mistakes in one line and leaves other commands to the review', async () => {
-    const target = { activity: new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 })), reverts: {} as never };
+    const target = { activity: new ActivityLog(new MemoryActivityFile(), () => ({ maxMegabytes: 20, maxDays: 30 })), reverts: {} as never };
     expect(await runActivityCommand(target, 'activity a_1 extra')).toBe('Usage: activity [entry id [line to start from]]');
     expect(await runActivityCommand(target, 'activity a_1')).toBe(
       `No activity entry 'a_1'; list them with "activity" (vault-mcp:activity in Obsidian's CLI) or the Agent activity view.`,
@@ -408,7 +388,7 @@ describe('undo data', () => {
   });
 
   it('a revert of a damaged entry is refused in one sentence, the vault untouched', async () => {
-    const log = new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
+    const log = new ActivityLog(new MemoryActivityFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
     const e = log.record(edit('a\nb\nc\n', 'a\nb\nd\n'), AGENT)!;
     e.undo.after = 'z\n'; // a format-1 entry (whole text after) whose patch no longer fits it
     const noVault = new Proxy(
@@ -427,7 +407,7 @@ describe('undo data', () => {
   });
 
   it('a refused revert names the rule that refused it: file permissions, frontmatter that would not parse, a closed folder', async () => {
-    const log = new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
+    const log = new ActivityLog(new MemoryActivityFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
     const e = log.record(edit('a\nb\n', 'a\nB\n'), AGENT)!;
     /** A vault whose note is still the text after, and whose write throws `err` (as the real producers make it). */
     const refusing = (err: unknown) =>
@@ -464,7 +444,7 @@ describe('undo data', () => {
   });
 
   it('"activity <id>" shows a long diff 80 lines at a time, ending with the command that shows the rest', async () => {
-    const log = new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
+    const log = new ActivityLog(new MemoryActivityFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
     const e = log.record(edit('', Array.from({ length: 100 }, (_, i) => `l${i}\n`).join('')), AGENT)!;
     const target = { activity: log, reverts: {} as never };
     const first = ((await runActivityCommand(target, `activity ${e.id}`)) ?? '').split('\n');
@@ -501,7 +481,7 @@ describe('undo data', () => {
 
 describe('activity file format', () => {
   it('round-trips entries and refuses a malformed one naming it', () => {
-    const log = new ActivityLog(new MemoryFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
+    const log = new ActivityLog(new MemoryActivityFile(), () => ({ maxMegabytes: 20, maxDays: 30 }));
     const e = log.record(edit('a', 'b'), AGENT)!;
     expect(parseActivity(serializeActivity([e]))).toEqual([e]);
     expect(() => parseActivity('[]')).toThrow('no "entries" list');
@@ -520,7 +500,7 @@ describe('activity file format', () => {
 
 describe("a widget entry keeps the widget's writer before the change", () => {
   it('logs it (a key, or null for none), reads it back after a restart, and refuses a damaged one', async () => {
-    const file = new MemoryFile();
+    const file = new MemoryActivityFile();
     const log = new ActivityLog(file, () => ({ maxMegabytes: 20, maxDays: 30 }));
     await log.load();
     const writer = { key_id: 'kb', key_label: 'KeyB', written_at: '2026-12-06T07:00:00.000Z', hash: 'ab' };

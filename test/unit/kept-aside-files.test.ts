@@ -1,5 +1,6 @@
 import type { DataAdapter } from 'obsidian';
-import { ActivityLog, type ActivityFile } from '../../src/activity/activity-log';
+import { MemoryActivityFile } from '../fakes/memory-activity-file';
+import { ActivityLog } from '../../src/activity/activity-log';
 import { keepAsideInTrash, type KeepAsidePlaces, type KeptAside } from '../../src/activity/kept-aside';
 import type { AccessScope } from '../../src/vault/access/access';
 import { waitUntil } from '../harness/wait-until';
@@ -28,20 +29,6 @@ class MapAdapter {
   }
 }
 
-class MemoryFile implements ActivityFile {
-  readonly path = '.obsidian/plugins/vault-mcp/activity.json';
-  text: string | null = null;
-  async read(): Promise<string | null> {
-    return this.text;
-  }
-  async write(text: string): Promise<void> {
-    this.text = text;
-  }
-  async keepCorruptAside(): Promise<string> {
-    return `${this.path}.corrupt`;
-  }
-}
-
 const AGENT: AccessScope = { label: 'Claude Code', roots: [], actor: { keyId: 'k1', session: 's1' } };
 const FALLBACK = '.obsidian/plugins/vault-mcp/kept-aside';
 
@@ -50,7 +37,7 @@ async function dropHome(adapter: MapAdapter, places: KeepAsidePlaces): Promise<K
   const reported: KeptAside[] = [];
   const keepAside = keepAsideInTrash(adapter as unknown as DataAdapter, places, (items) => reported.push(...items));
   const log = new ActivityLog(
-    new MemoryFile(),
+    new MemoryActivityFile(),
     () => ({ maxMegabytes: 1, maxDays: 30 }),
     () => new Date(),
     keepAside,
