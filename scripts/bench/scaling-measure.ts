@@ -6,7 +6,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
 import { bootPlugin, type BootOptions } from '../../test/harness/boot-plugin';
 import { unloadPluginInHost } from '../../test/host/app';
@@ -80,8 +80,18 @@ interface EngineView {
   ): Promise<{ total: number }>;
 }
 
-/** The warm boot's figures (ScalingRow's warmMs and warmSliceMs; NaN when the boot did not load a saved index). */
-export type WarmFigures = Pick<ScalingRow, 'warmMs' | 'warmSliceMs' | 'warmBuildSliceMs'>;
+/**
+ * The warm boot's figures (ScalingRow's warmMs and warmSliceMs; NaN when the boot did not load a saved index), with
+ * what tells the process's own work from the machine's: the process's CPU time (all threads, ms) and the wall time
+ * (ms) from the server listening to the phrase filters in, and the file data the kernel had yet to write to disk
+ * when the boot began (MB; the cold save's 100+ MB are written about 30 s after it, Linux's dirty_expire; NaN where
+ * /proc/meminfo is absent).
+ */
+export type WarmFigures = Pick<ScalingRow, 'warmMs' | 'warmSliceMs' | 'warmBuildSliceMs'> & {
+  warmCpuMs: number;
+  warmWallMs: number;
+  unwrittenMbAtStart: number;
+};
 
 /**
  * Boots `Plugin` cold on `vault` with the index saved under its `configDir` (removed first,
@@ -194,15 +204,39 @@ async function coldRow(Plugin: PluginClass, vault: TableVault, remote: RemoteSea
  * @throws Error when the plugin does not start.
  */
 export async function measureWarm(Plugin: PluginClass, vault: TableVault): Promise<WarmFigures> {
+  const unwrittenMbAtStart = await unwrittenFileMb();
   const booted = await bootPlugin(Plugin, rowBoot(vault));
+  const cpu = process.cpuUsage();
+  const listening = performance.now();
   const index = indexOf(booted.plugin);
   await index.whenBuilt();
   const warmBuildSliceMs = index.stats.longestSliceMs;
   // What a warm start runs after completeness (the block bounds, then the phrase filters) holds the UI in slices too: they count in the warm slice.
   await index.phrasesLoaded;
+  const warmWallMs = performance.now() - listening;
+  const used = process.cpuUsage(cpu);
   const stats = index.stats;
   await booted.stop();
-  return { warmMs: stats.warm ? (stats.buildMs ?? NaN) : NaN, warmSliceMs: stats.longestSliceMs, warmBuildSliceMs };
+  return {
+    warmMs: stats.warm ? (stats.buildMs ?? NaN) : NaN,
+    warmSliceMs: stats.longestSliceMs,
+    warmBuildSliceMs,
+    warmCpuMs: (used.user + used.system) / 1000,
+    warmWallMs,
+    unwrittenMbAtStart,
+  };
+}
+
+/**
+ * File data the kernel holds that it has not yet written to disk (`Dirty` + `Writeback` of /proc/meminfo), MB
+ * (10^6 bytes): written back in the background while a warm start runs, it takes CPU and disk from it.
+ * @returns NaN where /proc/meminfo cannot be read (not Linux)
+ */
+export async function unwrittenFileMb(meminfo = '/proc/meminfo'): Promise<number> {
+  const text = await fsp.readFile(meminfo, 'utf8').catch(() => null);
+  if (text === null) return NaN;
+  const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
+  return ((kb('Dirty') + kb('Writeback')) * 1024) / 1e6;
 }
 
 /** A row's boot: the server's answer not held for the index, which is saved under the vault's run config folder. */

@@ -112,9 +112,11 @@ export async function measureInChild(rowScript: string, vault: TableVault, log: 
       warms.push(warm.message.warm);
     }
     if (warms.length > 0) {
-      Object.assign(done.row, warms[0]);
+      const [{ warmMs, warmSliceMs, warmBuildSliceMs }] = warms;
+      Object.assign(done.row, { warmMs, warmSliceMs, warmBuildSliceMs });
       done.details.push(
-        `            warm start's longest slice: ${ms(done.row.warmBuildSliceMs)} ms until complete, ${ms(done.row.warmSliceMs)} ms with the block bounds and phrase filters made after it`,
+        `            warm start's longest slice: ${ms(done.row.warmBuildSliceMs)} ms until complete, ${ms(done.row.warmSliceMs)} ms with the block bounds and phrase filters made after it; ` +
+          `${unwrittenLine(warms[0])}`,
       );
     }
     if (warms.length > 1) done.details.push(warmRunsLine(warms));
@@ -128,6 +130,12 @@ export async function measureInChild(rowScript: string, vault: TableVault, log: 
   }
 }
 
+/** The first warm start's CPU against its wall time and the file data the kernel had yet to write at its boot (WarmFigures), for the line under a row. */
+function unwrittenLine(warm: WarmFigures): string {
+  const unwritten = Number.isNaN(warm.unwrittenMbAtStart) ? 'not known here' : `${warm.unwrittenMbAtStart.toFixed(0)} MB`;
+  return `the process's CPU ${(warm.warmCpuMs / 1000).toFixed(2)} s (all threads) in ${(warm.warmWallMs / 1000).toFixed(2)} s from the server listening to the phrase filters in; file data not yet on disk at its boot ${unwritten}`;
+}
+
 /** The line under a row listing each of its warm starts (--warm-runs): seconds, longest slice with the work after completeness and until complete, and their medians. */
 export function warmRunsLine(warms: readonly WarmFigures[]): string {
   const median = (values: number[]): number => {
@@ -135,9 +143,16 @@ export function warmRunsLine(warms: readonly WarmFigures[]): string {
     const mid = sorted.length >> 1;
     return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   };
-  const each = warms.map((w) => `${(w.warmMs / 1000).toFixed(2)} s / ${ms(w.warmSliceMs)} (${ms(w.warmBuildSliceMs)}) ms`).join(', ');
+  const each = warms
+    .map(
+      (w) =>
+        `${(w.warmMs / 1000).toFixed(2)} s / ${ms(w.warmSliceMs)} (${ms(w.warmBuildSliceMs)}) ms, ` +
+        `CPU ${(w.warmCpuMs / 1000).toFixed(2)} s in ${(w.warmWallMs / 1000).toFixed(2)} s, ${Number.isNaN(w.unwrittenMbAtStart) ? '?' : w.unwrittenMbAtStart.toFixed(0)} MB unwritten`,
+    )
+    .join('; ');
   return (
-    `            warm starts (${warms.length} fresh processes from the same saved index; s / longest slice ms (until complete); the row shows the first): ${each}; ` +
+    `            warm starts (${warms.length} fresh processes from the same saved index; s / longest slice ms (until complete), the process's CPU (all threads) ` +
+    `in the wall time from the server listening to the phrase filters in, file data not yet on disk at the boot (the kernel writes it meanwhile); the row shows the first): ${each}; ` +
     `median ${(median(warms.map((w) => w.warmMs)) / 1000).toFixed(2)} s / ${ms(median(warms.map((w) => w.warmSliceMs)))} (${ms(median(warms.map((w) => w.warmBuildSliceMs)))}) ms`
   );
 }

@@ -9,6 +9,7 @@ import VaultMcpPlugin from '../../src/main';
 import { DEFAULT_SCALE, FULL_SCALE, parseBenchArgs } from '../../scripts/bench/options';
 import { percentiles } from '../../scripts/bench/measure';
 import { warmRunsLine } from '../../scripts/bench/scaling';
+import { unwrittenFileMb } from '../../scripts/bench/scaling-measure';
 import { parseLoadArgs } from '../../scripts/load/options';
 import { failureKind } from '../../scripts/load/drive';
 import { generateVault, generatedQueries, vocabularyWord, VOCABULARY_SIZE } from '../../scripts/bench/generate-vault';
@@ -75,20 +76,38 @@ describe('parseBenchArgs', () => {
     }
   });
   it('lists each warm start of a row and their medians', () => {
+    const at = { warmCpuMs: 3_100, warmWallMs: 2_900, unwrittenMbAtStart: 116.4 };
     const line = warmRunsLine([
-      { warmMs: 2_400, warmSliceMs: 37.1, warmBuildSliceMs: 30 },
-      { warmMs: 3_270, warmSliceMs: 138.5, warmBuildSliceMs: 138.5 },
-      { warmMs: 2_680, warmSliceMs: 48.8, warmBuildSliceMs: 40 },
+      { warmMs: 2_400, warmSliceMs: 37.1, warmBuildSliceMs: 30, ...at },
+      { warmMs: 3_270, warmSliceMs: 138.5, warmBuildSliceMs: 138.5, ...at, unwrittenMbAtStart: 0.4 },
+      { warmMs: 2_680, warmSliceMs: 48.8, warmBuildSliceMs: 40, ...at, unwrittenMbAtStart: NaN },
     ]);
     expect(line).toContain('warm starts (3 fresh processes from the same saved index');
-    expect(line).toContain('2.40 s / 37.1 (30.0) ms, 3.27 s / 139 (139) ms, 2.68 s / 48.8 (40.0) ms');
+    expect(line).toContain(
+      '2.40 s / 37.1 (30.0) ms, CPU 3.10 s in 2.90 s, 116 MB unwritten; 3.27 s / 139 (139) ms, CPU 3.10 s in 2.90 s, 0 MB unwritten; ' +
+        '2.68 s / 48.8 (40.0) ms, CPU 3.10 s in 2.90 s, ? MB unwritten',
+    );
     expect(line).toMatch(/median 2\.68 s \/ 48\.8 \(40\.0\) ms$/);
     expect(
       warmRunsLine([
-        { warmMs: 2_000, warmSliceMs: 10, warmBuildSliceMs: 8 },
-        { warmMs: 3_000, warmSliceMs: 20, warmBuildSliceMs: 12 },
+        { warmMs: 2_000, warmSliceMs: 10, warmBuildSliceMs: 8, ...at },
+        { warmMs: 3_000, warmSliceMs: 20, warmBuildSliceMs: 12, ...at },
       ]),
     ).toMatch(/median 2\.50 s \/ 15\.0 \(10\.0\) ms$/);
+  });
+  it("reads the file data the kernel has yet to write from /proc/meminfo's Dirty and Writeback, NaN without the file", async () => {
+    const dir = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-meminfo-'));
+    try {
+      const meminfo = nodePath.join(dir, 'meminfo');
+      await fsp.writeFile(
+        meminfo,
+        'MemTotal:       24000000 kB\nDirty:            113672 kB\nWriteback:          1952 kB\nWritebackTmp:        999 kB\n',
+      );
+      expect(await unwrittenFileMb(meminfo)).toBeCloseTo(((113_672 + 1_952) * 1024) / 1e6, 6);
+      expect(await unwrittenFileMb(nodePath.join(dir, 'absent'))).toBeNaN();
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
   });
   it('names the flag on bad input', () => {
     expect(() => parseBenchArgs(['--scale'])).toThrow(/--scale wants comma-separated positive note counts/);
