@@ -632,7 +632,10 @@ export class NotePolicy {
     const exact = findEntry(this.app.vault, path);
     const folder = exact instanceof TFolder && !outsideRoots && !this.isQuarantined(exact.path) ? exact : null;
     const folderError = (f: TFolder): ToolError =>
-      new ToolError('invalid_argument', `'${f.path}' is a folder; call list_notes with folder '${f.path}' to see its notes.`);
+      new ToolError('invalid_argument', `'${f.path}' is a folder; call list_notes with folder '${f.path}' to see its notes.`, undefined, {
+        shows: 'names',
+        message: `'${f.path}' is a folder; give the path of a note in it (ask the user for it: this key cannot list notes).`,
+      });
     // A trailing '/' names a folder: never the note that normalization (which drops it) would reach.
     if (this.spelling.namesFolder(name)) {
       if (folder) return { miss: folderError(folder) };
@@ -670,12 +673,9 @@ export class NotePolicy {
     // A path with a folder in it, or one that can only be a path (`Reference/../Home.md`, an absolute path, a file://
     // URI), outside the roots gets that refusal whatever its `..` leave of it; a bare name naming nothing stays a name not found.
     if (outsideRoots && (path.includes('/') || pathOnly)) return { miss: outsideRootsError(path, scope) };
-    return {
-      miss: noteNotFound(
-        input,
-        similarNotePaths(name, lookup.readable(), (file) => this.source.aliasesOf(file)),
-      ),
-    };
+    // Similar names only for a key whose tool set lists notes anyway (AccessScope.sight, docs/security.md#keys).
+    const similar = scope.sight?.names === false ? [] : similarNotePaths(name, lookup.readable(), (file) => this.source.aliasesOf(file));
+    return { miss: noteNotFound(input, similar) };
   }
 
   /** Throws ToolError('forbidden') when `path` is in the widgets folder, quarantined or outside `scope.roots`. */
@@ -707,6 +707,11 @@ export class NotePolicy {
       throw new ToolError(
         'ambiguous',
         `Id '${id}' is used by ${matches.length} notes (${matches.map((f) => f.path).join(', ')}); pass the path instead.`,
+        undefined,
+        {
+          shows: 'names',
+          message: `Id '${id}' is used by several notes; pass the note's path instead (ask the user for it: this key cannot list notes).`,
+        },
       );
     }
     return matches[0] ?? null;

@@ -57,5 +57,10 @@ function single(matches: readonly TFile[], name: string): TFile {
   throw new ToolError(
     'ambiguous',
     `Note name ${quoteInput(name)} matches ${paths.length} notes (${paths.join(', ')}); pass the full path of the one you mean.`,
+    undefined,
+    {
+      shows: 'names',
+      message: `Note name ${quoteInput(name)} matches several notes; pass the full path of the one you mean (ask the user for it: this key cannot list notes).`,
+    },
   );
 }
