@@ -43,6 +43,16 @@ export interface WithheldDetail {
   message: string;
 }
 
+/** The withheld sentence of a message showing note names: `fault` (no name in it), then why and whom to ask. */
+export function withoutNames(fault: string): WithheldDetail {
+  return { shows: 'names', message: `${fault} (this key cannot list notes: ask the user).` };
+}
+
+/** The withheld sentence of a message showing a note's text: `fault` (none of it in it), then why and whom to ask. */
+export function withoutText(fault: string): WithheldDetail {
+  return { shows: 'text', message: `${fault} (this key cannot read notes: ask the user).` };
+}
+
 /**
  * A failure the calling agent can fix. `message` is one plain sentence that names what to
  * do instead (e.g. "Note 'x.md' not found; call search or list_notes to find its path.").

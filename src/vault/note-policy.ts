@@ -1,5 +1,5 @@
 import { TFile, TFolder, type App, type TAbstractFile } from 'obsidian';
-import { quoteInput, ToolError } from '../errors';
+import { quoteInput, ToolError, withoutNames } from '../errors';
 import { UNRESTRICTED_SCOPE, type AccessScope } from './access/access';
 import { isWithinRoots, noteAccess, type NoteAccess } from './access/access-rules';
 import { namesLabelRules } from './access/rule-keys';
@@ -632,10 +632,12 @@ export class NotePolicy {
     const exact = findEntry(this.app.vault, path);
     const folder = exact instanceof TFolder && !outsideRoots && !this.isQuarantined(exact.path) ? exact : null;
     const folderError = (f: TFolder): ToolError =>
-      new ToolError('invalid_argument', `'${f.path}' is a folder; call list_notes with folder '${f.path}' to see its notes.`, undefined, {
-        shows: 'names',
-        message: `'${f.path}' is a folder; give the path of a note in it (ask the user for it: this key cannot list notes).`,
-      });
+      new ToolError(
+        'invalid_argument',
+        `'${f.path}' is a folder; call list_notes with folder '${f.path}' to see its notes.`,
+        undefined,
+        withoutNames(`'${f.path}' is a folder; give a note's path`),
+      );
     // A trailing '/' names a folder: never the note that normalization (which drops it) would reach.
     if (this.spelling.namesFolder(name)) {
       if (folder) return { miss: folderError(folder) };
@@ -708,10 +710,7 @@ export class NotePolicy {
         'ambiguous',
         `Id '${id}' is used by ${matches.length} notes (${matches.map((f) => f.path).join(', ')}); pass the path instead.`,
         undefined,
-        {
-          shows: 'names',
-          message: `Id '${id}' is used by several notes; pass the note's path instead (ask the user for it: this key cannot list notes).`,
-        },
+        withoutNames(`Id '${id}' is used by several notes; pass the path instead`),
       );
     }
     return matches[0] ?? null;

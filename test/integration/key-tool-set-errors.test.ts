@@ -73,8 +73,7 @@ const CASES: Case[] = [
     args: { path: 'Salary', content: 'x' },
     shows: 'names',
     shown: `Did you mean '${SALARY}'`,
-    plain:
-      /^Note 'Salary' not found; check the path \(this key cannot list or search notes, so ask the user for the note's exact path\)\.$/,
+    plain: /^Note 'Salary' not found; check the path \(this key cannot list notes: ask the user\)\.$/,
   },
   {
     what: 'a name several notes share: their paths',
@@ -82,8 +81,7 @@ const CASES: Case[] = [
     args: { path: 'Dup', content: 'x' },
     shows: 'names',
     shown: 'A/Dup.md, B/Dup.md',
-    plain:
-      /^Note name 'Dup' matches several notes; pass the full path of the one you mean \(ask the user for it: this key cannot list notes\)\.$/,
+    plain: /^Note name 'Dup' matches several notes; pass the full path \(this key cannot list notes: ask the user\)\.$/,
   },
   {
     what: 'an id several notes share: their paths',
@@ -91,7 +89,7 @@ const CASES: Case[] = [
     args: { path: 'shared-id', content: 'x' },
     shows: 'names',
     shown: 'C/One.md, C/Two.md',
-    plain: /^Id 'shared-id' is used by several notes; pass the note's path instead/,
+    plain: /^Id 'shared-id' is used by several notes; pass the path instead \(this key cannot list notes: ask the user\)\.$/,
   },
   {
     what: 'a folder for a note: advice to list it',
@@ -99,7 +97,7 @@ const CASES: Case[] = [
     args: edit('Journal', { anchor: 'x' }),
     shows: 'names',
     shown: "call list_notes with folder 'Journal'",
-    plain: /^'Journal' is a folder; give the path of a note in it \(ask the user for it: this key cannot list notes\)\.$/,
+    plain: /^'Journal' is a folder; give a note's path \(this key cannot list notes: ask the user\)\.$/,
   },
   {
     what: "a heading not found: the note's headings",
@@ -108,7 +106,7 @@ const CASES: Case[] = [
     shows: 'text',
     shown: 'ZQHEADING Diagnosis details',
     plain:
-      /^Heading 'nothing' not found in '.*Therapy session\.md'; give a heading exactly as the note has it, its outline path \("1\.2"\) or "Parent\/Child" \(this key cannot read notes, so no heading is named here; ask the user which one\)\.$/,
+      /^Heading 'nothing' not found in '.*Therapy session\.md'; give one as written, an outline path or "Parent\/Child" \(this key cannot read notes: ask the user\)\.$/,
   },
   {
     what: 'an outline path that is also a heading text: both headings',
@@ -116,7 +114,8 @@ const CASES: Case[] = [
     args: edit('Outline', { heading: '1.1' }),
     shows: 'text',
     shown: 'ZQFIRST',
-    plain: /^'1\.1' in 'Outline\.md' is both an outline path and the heading text of another section; pass "Parent\/1\.1"/,
+    plain:
+      /^'1\.1' in 'Outline\.md' is an outline path and another heading; pass "Parent\/1\.1" for the heading \(this key cannot read notes: ask the user\)\.$/,
   },
   {
     what: 'an anchor found only ignoring case: where',
@@ -125,7 +124,7 @@ const CASES: Case[] = [
     shows: 'text',
     shown: 'differing only in case or spacing is on line 5',
     plain:
-      /^The anchor was not found in '.*'\. Give it exactly as the note has it \(character for character\), address a heading instead, or ask the user \(this key cannot read notes\)\.$/,
+      /^The anchor was not found in '.*Therapy session\.md'; give it exactly as the note has it, or a heading \(this key cannot read notes: ask the user\)\.$/,
   },
   {
     what: "a property the note spells twice: the note's spellings",
@@ -133,7 +132,8 @@ const CASES: Case[] = [
     args: { path: 'Props', properties: { priority: 3 } },
     shows: 'text',
     shown: "'PRIORITY'",
-    plain: /^Note 'Props\.md' has several properties spelled like 'priority' in other cases or Unicode forms/,
+    plain:
+      /^Note 'Props\.md' has several spellings of 'priority', none exact; name one as written \(this key cannot read notes: ask the user\)\.$/,
   },
   {
     what: 'a property whose lines depend on others: those lines',
@@ -141,7 +141,8 @@ const CASES: Case[] = [
     args: { path: 'Anchored', properties: { base: 'new' } },
     shows: 'text',
     shown: "'zqcolor'",
-    plain: /^Nothing was changed in 'Anchored\.md': its frontmatter is written so that these properties cannot be changed line by line/,
+    plain:
+      /^Nothing was changed in 'Anchored\.md': its frontmatter lines for this change cannot be changed alone \(this key cannot read notes: ask the user\)\.$/,
   },
   {
     what: "frontmatter that does not parse: the parser's words",
@@ -149,7 +150,7 @@ const CASES: Case[] = [
     args: { path: 'Broken', properties: { mood: 'ok' } },
     shows: 'text',
     shown: 'Unresolved alias (the anchor must be set before the alias): ZQYAML',
-    plain: /^The frontmatter of 'Broken\.md' does not parse as YAML; nothing was changed\. Ask the user to fix it/,
+    plain: /^The frontmatter of 'Broken\.md' does not parse as YAML; nothing was changed \(this key cannot read notes: ask the user\)\.$/,
   },
   {
     what: "a change that breaks the frontmatter: the parser's words",
@@ -157,7 +158,8 @@ const CASES: Case[] = [
     args: { path: 'Fenced', anchor: 'title: ZQ', op: 'replace', content: 'title: *ZQ' },
     shows: 'text',
     shown: 'Unresolved alias (the anchor must be set before the alias): ZQTITLE',
-    plain: /^This change would leave the frontmatter of 'Fenced\.md' unparseable; keep the YAML between the --- lines valid/,
+    plain:
+      /^This change would leave the frontmatter of 'Fenced\.md' unparseable; keep its YAML valid \(this key cannot read notes: ask the user\)\.$/,
   },
 ];
 
@@ -275,16 +277,14 @@ describe('what a refusal shows follows the key tool set', () => {
         (e: Error) => e.message,
       );
     expect(await get('Prompter')).toContain(
-      `Argument "note" of prompt "good": Note 'Salary' not found; check the path (this key cannot list or search notes, so ask the user for the note's exact path).`,
+      `Argument "note" of prompt "good": Note 'Salary' not found; check the path (this key cannot list notes: ask the user).`,
     );
     expect(await get('Writer')).toContain(`Did you mean '${SALARY}'`);
   });
 
   test('a private note answers a write-only key exactly as a missing one', async () => {
     const answer = (path: string): Promise<string> => refusal('AppendOnly', 'append_note', { path, content: 'x' });
-    expect(await answer('Hidden')).toBe(
-      "Note 'Hidden' not found; check the path (this key cannot list or search notes, so ask the user for the note's exact path).",
-    );
+    expect(await answer('Hidden')).toBe("Note 'Hidden' not found; check the path (this key cannot list notes: ask the user).");
     expect(await answer('Nowhere')).toBe((await answer('Hidden')).replace('Hidden', 'Nowhere'));
   });
 });

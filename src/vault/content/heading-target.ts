@@ -1,4 +1,4 @@
-import { inputExcerpt, quoteInput, ToolError, type WithheldDetail } from '../../errors';
+import { inputExcerpt, quoteInput, ToolError, withoutText } from '../../errors';
 import { collapseWhitespace, type NoteSection } from './sections';
 
 /**
@@ -70,8 +70,8 @@ export function findHeadingSection(
         'ambiguous',
         `${quoteInput(wanted)} in '${notePath}' is both the outline path of ${describe([byPath])} and the heading text of ${describe(others)}; pass the other heading's text, or "Parent/${inputExcerpt(wanted)}" for the heading.`,
         undefined,
-        unseen(
-          `${quoteInput(wanted)} in '${notePath}' is both an outline path and the heading text of another section; pass "Parent/${inputExcerpt(wanted)}" with the parent heading's text for the heading`,
+        withoutText(
+          `${quoteInput(wanted)} in '${notePath}' is an outline path and another heading; pass "Parent/${inputExcerpt(wanted)}" for the heading`,
         ),
       );
     }
@@ -89,9 +89,7 @@ export function findHeadingSection(
         'ambiguous',
         `${quoteInput(wanted)} in '${notePath}' is both the heading text of ${describe(matches)} and, read as Parent/Child, ${describe(others)}; pass the outline path of the one you mean (e.g. "${matches[0].path}" or "${others[0].path}").`,
         undefined,
-        unseen(
-          `${quoteInput(wanted)} in '${notePath}' is both a heading's text and, read as Parent/Child, another section; pass the outline path of the one you mean`,
-        ),
+        withoutText(`${quoteInput(wanted)} in '${notePath}' names a heading and, as Parent/Child, another section; pass an outline path`),
       );
     }
     if (matches.length === 0) matches = viaPath;
@@ -102,8 +100,8 @@ export function findHeadingSection(
       'ambiguous',
       `Heading ${quoteInput(wanted)} matches ${matches.length} headings in '${notePath}' (${describe(matches)}); pass one outline path (e.g. "${matches[0].path}") or "Parent/Child" instead.`,
       undefined,
-      unseen(
-        `Heading ${quoteInput(wanted)} matches ${matches.length} headings in '${notePath}'; pass "Parent/Child" with its parent heading's text, or its outline path`,
+      withoutText(
+        `Heading ${quoteInput(wanted)} matches ${matches.length} headings in '${notePath}'; pass "Parent/Child" or an outline path`,
       ),
     );
   }
@@ -114,18 +112,8 @@ export function findHeadingSection(
     'not_found',
     `Heading ${quoteInput(wanted)} not found in '${notePath}'; its headings are: ${describe(sections)}. Use one of them, its outline path, or "Parent/Child".`,
     undefined,
-    unseen(
-      `Heading ${quoteInput(wanted)} not found in '${notePath}'; give a heading exactly as the note has it, its outline path ("1.2") or "Parent/Child"`,
-    ),
+    withoutText(`Heading ${quoteInput(wanted)} not found in '${notePath}'; give one as written, an outline path or "Parent/Child"`),
   );
-}
-
-/**
- * The sentence a heading error gives instead to a key that may not read the note (docs/security.md#keys):
- * `fault`, then why no heading is named and whom to ask (a key whose tool set reads notes is shown them).
- */
-function unseen(fault: string): WithheldDetail {
-  return { shows: 'text', message: `${fault} (this key cannot read notes, so no heading is named here; ask the user which one).` };
 }
 
 /** Sections whose heading equals `wanted`, else those equal ignoring case. */

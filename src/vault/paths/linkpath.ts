@@ -1,5 +1,5 @@
 import type { TFile } from 'obsidian';
-import { quoteInput, ToolError } from '../../errors';
+import { quoteInput, ToolError, withoutNames } from '../../errors';
 import { foldPath } from './paths';
 
 /**
@@ -58,9 +58,6 @@ function single(matches: readonly TFile[], name: string): TFile {
     'ambiguous',
     `Note name ${quoteInput(name)} matches ${paths.length} notes (${paths.join(', ')}); pass the full path of the one you mean.`,
     undefined,
-    {
-      shows: 'names',
-      message: `Note name ${quoteInput(name)} matches several notes; pass the full path of the one you mean (ask the user for it: this key cannot list notes).`,
-    },
+    withoutNames(`Note name ${quoteInput(name)} matches several notes; pass the full path`),
   );
 }

@@ -1,5 +1,5 @@
 import { TFile, TFolder, type App, type TAbstractFile } from 'obsidian';
-import { quoteInput, ToolError } from '../../errors';
+import { quoteInput, ToolError, withoutNames } from '../../errors';
 import type { AccessScope } from '../access/access';
 import { assertWritableText, guardFrontmatter, noteNotFound } from './frontmatter/frontmatter-guard';
 import { hashText } from '../hash';
@@ -375,10 +375,7 @@ export class EntryWriter {
           'invalid_argument',
           `Moving '${entry.path}' would rewrite links in '${linker.path}', which is not UTF-8 text, so the rewrite would corrupt it; nothing was changed. Ask the user to convert that note to UTF-8.`,
           undefined,
-          {
-            shows: 'names',
-            message: `Moving '${entry.path}' would rewrite links in a note linking to it that is not UTF-8 text, so the rewrite would corrupt it; nothing was changed. Ask the user to convert that note to UTF-8.`,
-          },
+          withoutNames(`Moving '${entry.path}' would corrupt a linking note that is not UTF-8 text; nothing was changed`),
         );
       }
     }

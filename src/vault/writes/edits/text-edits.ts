@@ -1,5 +1,5 @@
 import { frontMatterInfo } from '../../content/line-endings';
-import { ToolError } from '../../../errors';
+import { ToolError, withoutText } from '../../../errors';
 import { findHeadingSection } from '../../content/heading-target';
 import { anchorOccurrences, looseOccurrences } from './anchor-match';
 import { bodyStart, endsAtFence, fenceSeparators } from '../../content/note-body';
@@ -157,10 +157,12 @@ export function findAnchor(text: string, anchor: string, notePath: string): { fr
     near.length > 0
       ? ` Text differing only in case or spacing is on line ${near.map((h) => lineAt(text, h.from)).join(', ')}; copy it exactly from read_note.`
       : ' Copy the anchor exactly from read_note (character for character), or address a heading instead.';
-  throw new ToolError('not_found', `The anchor was not found in '${notePath}'.${hint}`, undefined, {
-    shows: 'text',
-    message: `The anchor was not found in '${notePath}'. Give it exactly as the note has it (character for character), address a heading instead, or ask the user (this key cannot read notes).`,
-  });
+  throw new ToolError(
+    'not_found',
+    `The anchor was not found in '${notePath}'.${hint}`,
+    undefined,
+    withoutText(`The anchor was not found in '${notePath}'; give it exactly as the note has it, or a heading`),
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { parseYamlOnce } from '../../content/parsed-yaml';
 import { frontMatterInfo } from '../../content/line-endings';
-import { quoteInput, ToolError } from '../../../errors';
+import { quoteInput, ToolError, withoutNames, withoutText } from '../../../errors';
 import type { AccessScope } from '../../access/access';
 import { noteAccess, unparsedBlockAccess, unparsedRules } from '../../access/access-rules';
 import { ACCESS_KEY, AGENT_OVERRIDES_KEY, namesLabelRules, ruleKeyOf } from '../../access/rule-keys';
@@ -72,12 +72,7 @@ export function guardFrontmatter(before: string, after: string, notePath: string
       `This change would leave the frontmatter of '${notePath}' unparseable (${b.error}); keep the YAML between the --- lines valid.`,
       'yaml',
       // The parser's words may quote the note's own lines: only a text that was wholly the caller's (a new note) shows them to every key.
-      before === ''
-        ? undefined
-        : {
-            shows: 'text',
-            message: `This change would leave the frontmatter of '${notePath}' unparseable; keep the YAML between the --- lines valid (this key cannot read notes, so the parser's words, which may quote the note, are left out).`,
-          },
+      before === '' ? undefined : withoutText(`This change would leave the frontmatter of '${notePath}' unparseable; keep its YAML valid`),
     );
   }
   const same =
@@ -179,10 +174,12 @@ export function readOnlyError(notePath: string, frontmatter: Record<string, unkn
  */
 export function noteNotFound(input: string, candidates: readonly string[] = []): ToolError {
   const guess = candidates.length > 0 ? `. Did you mean ${candidates.map((c) => `'${c}'`).join(', ')}? Otherwise call` : '; call';
-  return new ToolError('not_found', `Note ${quoteInput(input)} not found${guess} search or list_notes to find its path.`, undefined, {
-    shows: 'names',
-    message: `Note ${quoteInput(input)} not found; check the path (this key cannot list or search notes, so ask the user for the note's exact path).`,
-  });
+  return new ToolError(
+    'not_found',
+    `Note ${quoteInput(input)} not found${guess} search or list_notes to find its path.`,
+    undefined,
+    withoutNames(`Note ${quoteInput(input)} not found; check the path`),
+  );
 }
 
 /**
