@@ -23,21 +23,66 @@ export type ToolErrorCode =
 export type RefusalRule = 'protected' | 'yaml' | 'read-only' | 'closed' | 'roots' | 'file' | 'replaced';
 
 /**
+ * What of the vault a caller may be shown beyond what it sent, in messages (docs/security.md#keys):
+ * `names` — paths of notes it did not name (a key whose tool set lists notes); `text` — a note's
+ * own text: headings, property lines, YAML (a key whose tool set reads notes). The rule that
+ * derives it from a key's tool set is server/content/tool-set-routes.ts `toolSetSight`.
+ */
+export interface VaultSight {
+  names: boolean;
+  text: boolean;
+}
+
+/**
+ * The message a {@link ToolError} gives instead to a caller whose {@link VaultSight} lacks `shows`:
+ * the same fault and what to do with the tools such a caller has, with no note name or text it
+ * did not send.
+ */
+export interface WithheldDetail {
+  shows: keyof VaultSight;
+  message: string;
+}
+
+/** The withheld sentence of a message showing note names: `fault` (no name in it), then why and whom to ask. */
+export function withoutNames(fault: string): WithheldDetail {
+  return { shows: 'names', message: `${fault} (this key cannot list notes: ask the user).` };
+}
+
+/** The withheld sentence of a message showing a note's text: `fault` (none of it in it), then why and whom to ask. */
+export function withoutText(fault: string): WithheldDetail {
+  return { shows: 'text', message: `${fault} (this key cannot read notes: ask the user).` };
+}
+
+/**
  * A failure the calling agent can fix. `message` is one plain sentence that names what to
  * do instead (e.g. "Note 'x.md' not found; call search or list_notes to find its path.").
+ * A message that shows note names or text the caller did not send also carries `withheld`, the
+ * sentence for a caller that may not see them; every route that hands a message to an agent
+ * picks between them with {@link ToolError.messageFor}.
  */
 export class ToolError extends Error {
   /**
    * @param code why it failed; @param message one sentence, shown to the model as is.
    * @param why for an access or file system refusal of a write, which rule refused ({@link RefusalRule}).
+   * @param withheld the sentence for a caller that may not see what `message` shows ({@link WithheldDetail}).
    */
   constructor(
     readonly code: ToolErrorCode,
     message: string,
     readonly why?: RefusalRule,
+    readonly withheld?: WithheldDetail,
   ) {
     super(message);
     this.name = 'ToolError';
+  }
+
+  /**
+   * The message for a caller that may see `sight` of the vault: `message`, or `withheld.message`
+   * when it shows what `sight` does not allow.
+   * @param sight the caller's sight (AccessScope.sight); undefined = all (internal callers, the user).
+   */
+  messageFor(sight: VaultSight | undefined): string {
+    return this.withheld === undefined || sight === undefined || sight[this.withheld.shows] ? this.message : this.withheld.message;
   }
 }
 

@@ -1,5 +1,5 @@
 import { TFile, TFolder, type App, type TAbstractFile } from 'obsidian';
-import { quoteInput, ToolError } from '../errors';
+import { quoteInput, ToolError, withoutNames } from '../errors';
 import { UNRESTRICTED_SCOPE, type AccessScope } from './access/access';
 import { isWithinRoots, noteAccess, type NoteAccess } from './access/access-rules';
 import { namesLabelRules } from './access/rule-keys';
@@ -632,7 +632,12 @@ export class NotePolicy {
     const exact = findEntry(this.app.vault, path);
     const folder = exact instanceof TFolder && !outsideRoots && !this.isQuarantined(exact.path) ? exact : null;
     const folderError = (f: TFolder): ToolError =>
-      new ToolError('invalid_argument', `'${f.path}' is a folder; call list_notes with folder '${f.path}' to see its notes.`);
+      new ToolError(
+        'invalid_argument',
+        `'${f.path}' is a folder; call list_notes with folder '${f.path}' to see its notes.`,
+        undefined,
+        withoutNames(`'${f.path}' is a folder; give a note's path`),
+      );
     // A trailing '/' names a folder: never the note that normalization (which drops it) would reach.
     if (this.spelling.namesFolder(name)) {
       if (folder) return { miss: folderError(folder) };
@@ -670,12 +675,9 @@ export class NotePolicy {
     // A path with a folder in it, or one that can only be a path (`Reference/../Home.md`, an absolute path, a file://
     // URI), outside the roots gets that refusal whatever its `..` leave of it; a bare name naming nothing stays a name not found.
     if (outsideRoots && (path.includes('/') || pathOnly)) return { miss: outsideRootsError(path, scope) };
-    return {
-      miss: noteNotFound(
-        input,
-        similarNotePaths(name, lookup.readable(), (file) => this.source.aliasesOf(file)),
-      ),
-    };
+    // Similar names only for a key whose tool set lists notes anyway (AccessScope.sight, docs/security.md#keys).
+    const similar = scope.sight?.names === false ? [] : similarNotePaths(name, lookup.readable(), (file) => this.source.aliasesOf(file));
+    return { miss: noteNotFound(input, similar) };
   }
 
   /** Throws ToolError('forbidden') when `path` is in the widgets folder, quarantined or outside `scope.roots`. */
@@ -707,6 +709,8 @@ export class NotePolicy {
       throw new ToolError(
         'ambiguous',
         `Id '${id}' is used by ${matches.length} notes (${matches.map((f) => f.path).join(', ')}); pass the path instead.`,
+        undefined,
+        withoutNames(`Id '${id}' is used by several notes; pass the path instead`),
       );
     }
     return matches[0] ?? null;

@@ -1,7 +1,8 @@
 import { ALL_TOOLS, toolsForKey } from '../../src/tools/registry';
 import { normalizeKeyTools } from '../../src/settings/key-record';
 import { keyToolsSummary } from '../../src/ui/settings/client-snippets';
-import { ROUTE_TOOLS, toolSetServes, type ContentRoute } from '../../src/server/content/tool-set-routes';
+import { ROUTE_TOOLS, SIGHT_TOOLS, toolSetServes, toolSetSight, type ContentRoute } from '../../src/server/content/tool-set-routes';
+import { ToolError } from '../../src/errors';
 
 /** registry.ts toolsForKey: the pure filter behind a key's tools/list and tools/call. */
 describe('toolsForKey', () => {
@@ -65,5 +66,36 @@ describe('toolSetServes', () => {
     expect(served(['list_notes', 'read_note'])).toEqual(['read', 'list']);
     expect(served(['skill_read'])).toEqual(['prompt']);
     expect(served(['skills_list', 'skill_read'])).toEqual(['prompt', 'prompts']);
+  });
+});
+
+/** tool-set-routes.ts toolSetSight and ToolError.messageFor: what a key's refusals may show of the vault (docs/security.md#keys). */
+describe('toolSetSight', () => {
+  test('every tool that gives sight is a read tool, so "all", "read" and a missing set see names and text', () => {
+    const readTools = ALL_TOOLS.filter((t) => t.kind === 'read').map((t) => t.name);
+    for (const tools of Object.values(SIGHT_TOOLS)) for (const tool of tools) expect(readTools).toContain(tool);
+    for (const set of ['all', 'read', undefined] as const) expect(toolSetSight(set)).toEqual({ names: true, text: true });
+  });
+
+  test('a chosen list sees names with any tool that lists notes, text with any tool that reads one', () => {
+    expect(toolSetSight([])).toEqual({ names: false, text: false });
+    expect(toolSetSight(['append_note', 'edit_note', 'get_links', 'list_tags', 'list_folders', 'active_note'])).toEqual({
+      names: false,
+      text: false,
+    });
+    expect(toolSetSight(['search'])).toEqual({ names: true, text: false });
+    expect(toolSetSight(['query_notes'])).toEqual({ names: true, text: false });
+    expect(toolSetSight(['list_notes', 'append_note'])).toEqual({ names: true, text: false });
+    expect(toolSetSight(['read_note'])).toEqual({ names: false, text: true });
+    expect(toolSetSight(['read_notes'])).toEqual({ names: false, text: true });
+    expect(toolSetSight(['list_notes', 'read_note'])).toEqual({ names: true, text: true });
+  });
+
+  test('messageFor gives the withheld sentence only to a sight lacking what the message shows', () => {
+    const error = new ToolError('not_found', 'full: Did you mean A.md?', undefined, { shows: 'names', message: 'plain' });
+    expect(error.messageFor(undefined)).toBe('full: Did you mean A.md?');
+    expect(error.messageFor({ names: true, text: false })).toBe('full: Did you mean A.md?');
+    expect(error.messageFor({ names: false, text: true })).toBe('plain');
+    expect(new ToolError('conflict', 'no detail').messageFor({ names: false, text: false })).toBe('no detail');
   });
 });

@@ -138,8 +138,10 @@ export class SkillPrompts {
       if (!toolSetServes(this.tools, 'read')) throw outsideToolSetRoute('read', this.scope.label);
       return this.notes.policy.resolveNote({ path: notePath }, this.scope);
     } catch (error) {
-      if (error instanceof ToolError || error instanceof JsonRpcError)
-        throw new JsonRpcError(ErrorCode.InvalidParams, `Argument "${NOTE_ARGUMENT}" of prompt "${prompt}": ${error.message}`);
+      if (error instanceof ToolError || error instanceof JsonRpcError) {
+        const message = error instanceof ToolError ? error.messageFor(this.scope.sight) : error.message;
+        throw new JsonRpcError(ErrorCode.InvalidParams, `Argument "${NOTE_ARGUMENT}" of prompt "${prompt}": ${message}`);
+      }
       throw error;
     }
   }

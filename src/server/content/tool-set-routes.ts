@@ -1,5 +1,6 @@
 import { ProtocolErrorCode as ErrorCode } from '@modelcontextprotocol/server';
 import type { KeyToolSet } from '../../settings/key-record';
+import type { VaultSight } from '../../errors';
 import { JsonRpcError } from '../session/rpc-errors';
 
 /**
@@ -29,6 +30,30 @@ export type ContentRoute = keyof typeof ROUTE_TOOLS;
 /** True when a key with tool set `set` (missing = all) is served `route` ({@link ROUTE_TOOLS}). */
 export function toolSetServes(set: KeyToolSet | undefined, route: ContentRoute): boolean {
   return !Array.isArray(set) || ROUTE_TOOLS[route].every((tool) => set.includes(tool));
+}
+
+/**
+ * The tools whose answers already show the vault's note paths (`names`: list_notes and query_notes list
+ * them, search finds them by name with `file:`) or a note's own text (`text`: read_note and read_notes
+ * serve it), by which a key's tool set decides what its error messages may show beyond what it sent
+ * ({@link toolSetSight}): one of them is enough, since each shows that much on its own.
+ */
+export const SIGHT_TOOLS: { readonly [K in keyof VaultSight]: readonly string[] } = {
+  names: ['list_notes', 'search', 'query_notes'],
+  text: ['read_note', 'read_notes'],
+};
+
+/**
+ * What a key with tool set `set` (missing = all) may be shown of the vault in messages beyond what
+ * it sent (docs/security.md#keys): note names ("did you mean", the notes sharing a name or an id)
+ * only when the set holds a tool of {@link SIGHT_TOOLS}`.names`; note text (a note's headings, its
+ * frontmatter lines and YAML errors) only when it holds one of `.text`. `all` and `read` see both.
+ * The tool toggles under Tools play no part, as for {@link toolSetServes}.
+ * @returns the AccessScope.sight of the key's calls (ToolError.messageFor).
+ */
+export function toolSetSight(set: KeyToolSet | undefined): VaultSight {
+  const holds = (tools: readonly string[]): boolean => !Array.isArray(set) || tools.some((tool) => set.includes(tool));
+  return { names: holds(SIGHT_TOOLS.names), text: holds(SIGHT_TOOLS.text) };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { VaultMcpSettings } from '../../settings/settings';
 import { enabledTools, toolsForKey } from '../../tools/registry';
 import type { NoteStore } from '../../vault/note-store';
 import { hostPathRules } from '../roots/client-roots';
+import { toolSetSight } from '../content/tool-set-routes';
 import type { SessionServices } from './mcp-session';
 import { sessionAccess } from '../roots/session-access';
 import type { VaultPeers } from '../vaults/vault-peers';
@@ -46,7 +47,12 @@ export function createSessionServices(
       review,
       activity,
       caller,
-      scope: { label: caller.label, roots: access.roots, actor: { keyId: caller.id, ...(session ? { session } : {}) } },
+      scope: {
+        label: caller.label,
+        roots: access.roots,
+        actor: { keyId: caller.id, ...(session ? { session } : {}) },
+        sight: toolSetSight(caller.tools),
+      },
       settings: getSettings(),
       vaults,
     }),

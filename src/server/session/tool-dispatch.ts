@@ -261,7 +261,8 @@ export function protoKeyMessage(name: string, where: string): string {
  * and Error Handling).
  * @returns the tool result: compact JSON text content (one line: the agent pays for every
  *   char) plus `structuredContent`, or `isError: true`
- *   with one sentence when the handler threw a {@link ToolError}, the arguments do not match
+ *   with one sentence when the handler threw a {@link ToolError} (its ToolError.messageFor the key's
+ *   AccessScope.sight: no note names or text its tool set does not show), the arguments do not match
  *   the input schema (SEP-1303: input validation errors are tool execution errors), nest
  *   deeper than {@link MAX_ARGUMENT_DEPTH}, hold a `__proto__` key ({@link protoKeyIn}), or (for a write tool) hold a lone UTF-16
  *   surrogate ({@link loneSurrogateIn}).
@@ -309,7 +310,7 @@ export async function callTool(
       structuredContent: result,
     };
   } catch (error) {
-    if (error instanceof ToolError) return toolErrorResult(error.message);
+    if (error instanceof ToolError) return toolErrorResult(error.messageFor(ctx.scope.sight));
     throw internalError(`tool ${name}`, error);
   }
 }

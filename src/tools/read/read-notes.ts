@@ -55,7 +55,7 @@ export const readNotesTool = defineTool({
       } catch (err) {
         if (!(err instanceof ToolError)) throw err;
         if (err.code === 'not_found') notFound.push(ref);
-        else errors.push({ path: inputExcerpt(ref), message: err.message });
+        else errors.push({ path: inputExcerpt(ref), message: err.messageFor(ctx.scope.sight) });
       }
     }
     // Each note read is a step of the wait a client can follow (a progressToken asks for it).

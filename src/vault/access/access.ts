@@ -1,3 +1,5 @@
+import type { VaultSight } from '../../errors';
+
 /**
  * Who is asking, as far as `vault/` needs to know: the key's label (matched against a
  * note's `agent_overrides` frontmatter) and the folders the key is confined to.
@@ -13,6 +15,13 @@ export interface AccessScope {
    * (docs/architecture.md#agent-activity); absent for internal callers. Access decisions never read it.
    */
   actor?: WriteActor;
+  /**
+   * What the key's tool set lets it see of the vault beyond what it sends, for the messages it gets
+   * (ToolError.messageFor; docs/security.md#keys): no "did you mean" note names without `names`, no
+   * heading lists or frontmatter lines without `text`. Absent = both (internal callers, the user).
+   * Access decisions never read it.
+   */
+  sight?: VaultSight;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { inputExcerpt, quoteInput, ToolError } from '../../errors';
+import { inputExcerpt, quoteInput, ToolError, withoutText } from '../../errors';
 import { collapseWhitespace, type NoteSection } from './sections';
 
 /**
@@ -45,7 +45,8 @@ function stripMarks(text: string): string {
  *   several sections match, or an outline path and a heading text, or a heading text and a
  *   Parent/Child path, name different sections (listing them with their outline paths); ToolError('not_found')
  *   when none does (listing the note's headings, or saying it has none: a preamble, level 0,
- *   is not a heading).
+ *   is not a heading). The lists of headings are withheld from a key that may not read notes
+ *   (ToolError.withheld, `text`).
  */
 export function findHeadingSection(
   sections: readonly NoteSection[],
@@ -68,6 +69,10 @@ export function findHeadingSection(
       throw new ToolError(
         'ambiguous',
         `${quoteInput(wanted)} in '${notePath}' is both the outline path of ${describe([byPath])} and the heading text of ${describe(others)}; pass the other heading's text, or "Parent/${inputExcerpt(wanted)}" for the heading.`,
+        undefined,
+        withoutText(
+          `${quoteInput(wanted)} in '${notePath}' is an outline path and another heading; pass "Parent/${inputExcerpt(wanted)}" for the heading`,
+        ),
       );
     }
     if (byPath) return byPath;
@@ -83,6 +88,8 @@ export function findHeadingSection(
       throw new ToolError(
         'ambiguous',
         `${quoteInput(wanted)} in '${notePath}' is both the heading text of ${describe(matches)} and, read as Parent/Child, ${describe(others)}; pass the outline path of the one you mean (e.g. "${matches[0].path}" or "${others[0].path}").`,
+        undefined,
+        withoutText(`${quoteInput(wanted)} in '${notePath}' names a heading and, as Parent/Child, another section; pass an outline path`),
       );
     }
     if (matches.length === 0) matches = viaPath;
@@ -92,6 +99,10 @@ export function findHeadingSection(
     throw new ToolError(
       'ambiguous',
       `Heading ${quoteInput(wanted)} matches ${matches.length} headings in '${notePath}' (${describe(matches)}); pass one outline path (e.g. "${matches[0].path}") or "Parent/Child" instead.`,
+      undefined,
+      withoutText(
+        `Heading ${quoteInput(wanted)} matches ${matches.length} headings in '${notePath}'; pass "Parent/Child" or an outline path`,
+      ),
     );
   }
   if (sections.every((s) => s.level === 0)) {
@@ -100,6 +111,8 @@ export function findHeadingSection(
   throw new ToolError(
     'not_found',
     `Heading ${quoteInput(wanted)} not found in '${notePath}'; its headings are: ${describe(sections)}. Use one of them, its outline path, or "Parent/Child".`,
+    undefined,
+    withoutText(`Heading ${quoteInput(wanted)} not found in '${notePath}'; give one as written, an outline path or "Parent/Child"`),
   );
 }
 

@@ -1,5 +1,5 @@
 import type { TFile } from 'obsidian';
-import { quoteInput, ToolError } from '../../errors';
+import { quoteInput, ToolError, withoutNames } from '../../errors';
 import { foldPath } from './paths';
 
 /**
@@ -57,5 +57,7 @@ function single(matches: readonly TFile[], name: string): TFile {
   throw new ToolError(
     'ambiguous',
     `Note name ${quoteInput(name)} matches ${paths.length} notes (${paths.join(', ')}); pass the full path of the one you mean.`,
+    undefined,
+    withoutNames(`Note name ${quoteInput(name)} matches several notes; pass the full path`),
   );
 }

@@ -1,5 +1,5 @@
 import { TFile, TFolder, type App, type TAbstractFile } from 'obsidian';
-import { quoteInput, ToolError } from '../../errors';
+import { quoteInput, ToolError, withoutNames } from '../../errors';
 import type { AccessScope } from '../access/access';
 import { assertWritableText, guardFrontmatter, noteNotFound } from './frontmatter/frontmatter-guard';
 import { hashText } from '../hash';
@@ -361,7 +361,8 @@ export class EntryWriter {
    * Refuses a move whose link updates would rewrite a note whose bytes are not UTF-8 (Obsidian
    * would save it with replacement characters, as any other write would: see assertUtf8Note).
    * Call after {@link assertLinkersWritable}: every linker is then a note the key may write,
-   * so naming it reveals nothing.
+   * so naming it reveals no hidden note; a key whose tool set lists no notes is not told its name
+   * (ToolError.withheld).
    * @throws ToolError('invalid_argument') naming the note.
    */
   private async assertLinkersUtf8(entry: TAbstractFile): Promise<void> {
@@ -373,6 +374,8 @@ export class EntryWriter {
         throw new ToolError(
           'invalid_argument',
           `Moving '${entry.path}' would rewrite links in '${linker.path}', which is not UTF-8 text, so the rewrite would corrupt it; nothing was changed. Ask the user to convert that note to UTF-8.`,
+          undefined,
+          withoutNames(`Moving '${entry.path}' would corrupt a linking note that is not UTF-8 text; nothing was changed`),
         );
       }
     }

@@ -1,5 +1,5 @@
 import { frontMatterInfo } from '../../content/line-endings';
-import { ToolError } from '../../../errors';
+import { ToolError, withoutText } from '../../../errors';
 import { findHeadingSection } from '../../content/heading-target';
 import { anchorOccurrences, looseOccurrences } from './anchor-match';
 import { bodyStart, endsAtFence, fenceSeparators } from '../../content/note-body';
@@ -135,7 +135,8 @@ const LISTED_OCCURRENCES = 20;
  * anchor of any length is only text).
  * @returns the char range of the one occurrence.
  * @throws ToolError('invalid_argument') for an empty anchor; ToolError('not_found') when it
- *   does not occur (with a hint when it occurs ignoring case and spacing);
+ *   does not occur (with a hint when it occurs ignoring case and spacing, withheld from a key that may
+ *   not read notes: ToolError.withheld);
  *   ToolError('ambiguous') when it occurs more than once, with the count ("more than 20" past that) and the first 20 lines.
  */
 export function findAnchor(text: string, anchor: string, notePath: string): { from: number; to: number } {
@@ -156,7 +157,12 @@ export function findAnchor(text: string, anchor: string, notePath: string): { fr
     near.length > 0
       ? ` Text differing only in case or spacing is on line ${near.map((h) => lineAt(text, h.from)).join(', ')}; copy it exactly from read_note.`
       : ' Copy the anchor exactly from read_note (character for character), or address a heading instead.';
-  throw new ToolError('not_found', `The anchor was not found in '${notePath}'.${hint}`);
+  throw new ToolError(
+    'not_found',
+    `The anchor was not found in '${notePath}'.${hint}`,
+    undefined,
+    withoutText(`The anchor was not found in '${notePath}'; give it exactly as the note has it, or a heading`),
+  );
 }
 
 /**

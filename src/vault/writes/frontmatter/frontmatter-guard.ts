@@ -1,6 +1,6 @@
 import { parseYamlOnce } from '../../content/parsed-yaml';
 import { frontMatterInfo } from '../../content/line-endings';
-import { quoteInput, ToolError } from '../../../errors';
+import { quoteInput, ToolError, withoutNames, withoutText } from '../../../errors';
 import type { AccessScope } from '../../access/access';
 import { noteAccess, unparsedBlockAccess, unparsedRules } from '../../access/access-rules';
 import { ACCESS_KEY, AGENT_OVERRIDES_KEY, namesLabelRules, ruleKeyOf } from '../../access/rule-keys';
@@ -60,7 +60,8 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
  * remove a protected key, or leave a frontmatter block that does not parse (unless the block
  * was already unparseable and is left exactly as it was).
  * @throws ToolError('forbidden') naming the protected keys; ToolError('invalid_argument')
- *   with the YAML error when the new frontmatter would not parse.
+ *   with the YAML error when the new frontmatter would not parse (withheld from a key that may not
+ *   read notes unless `before` is empty: ToolError.withheld).
  */
 export function guardFrontmatter(before: string, after: string, notePath: string): void {
   const a = parseFrontmatter(before);
@@ -70,6 +71,8 @@ export function guardFrontmatter(before: string, after: string, notePath: string
       'invalid_argument',
       `This change would leave the frontmatter of '${notePath}' unparseable (${b.error}); keep the YAML between the --- lines valid.`,
       'yaml',
+      // The parser's words may quote the note's own lines: only a text that was wholly the caller's (a new note) shows them to every key.
+      before === '' ? undefined : withoutText(`This change would leave the frontmatter of '${notePath}' unparseable; keep its YAML valid`),
     );
   }
   const same =
@@ -163,14 +166,20 @@ export function readOnlyError(notePath: string, frontmatter: Record<string, unkn
 
 /**
  * The not-found error every tool gives for a note the key cannot see (missing, private or
- * no-access): one wording everywhere.
+ * no-access): one wording everywhere. A key whose tool set lists no notes gets it without the
+ * candidates and without the advice to call tools it lacks (`withheld`, docs/security.md#keys).
  * @param input what the agent asked for
  * @param candidates readable notes with a similar name ("did you mean"), closest first; only
  *   ever notes the caller may read
  */
 export function noteNotFound(input: string, candidates: readonly string[] = []): ToolError {
   const guess = candidates.length > 0 ? `. Did you mean ${candidates.map((c) => `'${c}'`).join(', ')}? Otherwise call` : '; call';
-  return new ToolError('not_found', `Note ${quoteInput(input)} not found${guess} search or list_notes to find its path.`);
+  return new ToolError(
+    'not_found',
+    `Note ${quoteInput(input)} not found${guess} search or list_notes to find its path.`,
+    undefined,
+    withoutNames(`Note ${quoteInput(input)} not found; check the path`),
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { frontMatterInfo } from '../../content/line-endings';
-import { quoteInput, ToolError } from '../../../errors';
+import { quoteInput, ToolError, withoutText } from '../../../errors';
 import { isProtectedKey, parseFrontmatter } from './frontmatter-guard';
 import { splicedYaml } from './frontmatter-lines';
 import { lineAt, lineEndingOf } from '../edits/text-edits';
@@ -171,7 +171,12 @@ export function patchFrontmatterText(text: string, patch: PropertyPatch, notePat
     const advice = spliced.refusal.includes('edit_note')
       ? ''
       : " Only the changed properties' lines are rewritten, never the whole block (that would reformat others); else use edit_note.";
-    throw new ToolError('invalid_argument', `Nothing was changed in '${notePath}': ${spliced.refusal}.${advice}`);
+    throw new ToolError(
+      'invalid_argument',
+      `Nothing was changed in '${notePath}': ${spliced.refusal}.${advice}`,
+      undefined,
+      withoutText(`Nothing was changed in '${notePath}': its frontmatter lines for this change cannot be changed alone`),
+    );
   }
   return withNote(withBlockLines(bom + `---\n${spliced.yaml}---\n`.replace(/\n/g, lineEndingOf(text)) + body));
 }
@@ -198,6 +203,8 @@ function withNoteSpelling(
       throw new ToolError(
         'ambiguous',
         `Note '${notePath}' has properties ${spellings.map(quoteInput).join(', ')} (one in Obsidian), none spelled ${quoteInput(key)}; name one exactly as written.`,
+        undefined,
+        withoutText(`Note '${notePath}' has several spellings of ${quoteInput(key)}, none exact; name one as written`),
       );
     }
     const name = spellings[0] ?? key;
@@ -217,6 +224,8 @@ export function unparseableError(notePath: string, detail: string): ToolError {
   return new ToolError(
     'invalid_argument',
     `The frontmatter of '${notePath}' does not parse as YAML (${detail}); nothing was changed. Fix the YAML first (edit_note with an anchor inside the block) or ask the user.`,
+    undefined,
+    withoutText(`The frontmatter of '${notePath}' does not parse as YAML; nothing was changed`),
   );
 }
 
