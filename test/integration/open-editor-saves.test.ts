@@ -12,12 +12,14 @@ import { bootWriteEnvIn, call, callError, writeVaultFiles, type WriteEnv } from 
 import { waitUntil } from '../harness/wait-until';
 
 /**
- * A note open in an editor (verifier, session 30, F3). A change to it is put into the
+ * A note open in an editor (verifier, session 30, F3 and F9). A change to it is put into the
  * editor (so the user's unsaved typing is its base and Ctrl+Z undoes it), and the editor is then
  * saved at once, judged on the disk right before: not by Obsidian's own save 2 s later, which no
  * check precedes, so a symbolic link another program (a sync client) swaps in at the note's path
  * meanwhile gets nothing. Every route: an agent write, an accept from the Pending view, a ✓ in the
- * editor, a revert. The host's disk watcher is stopped once the vault is listed, so no event
+ * editor, a revert. A delete of an open note deletes what the editor shows: an expected_hash is
+ * judged on it, the user's unsaved typing is saved (judged) before the trash, so the trash and the
+ * activity log hold it. The host's disk watcher is stopped once the vault is listed, so no event
  * arrives between a swap and what follows it.
  */
 
@@ -69,6 +71,13 @@ async function open(env: Env, path: string): Promise<{ view: MarkdownView; cm: E
 /** The user types `text` at the end of the editor's document (an ordinary edit: Obsidian saves it 2 s later). */
 function typeAtEnd(cm: EditorView, text: string): void {
   cm.dispatch({ changes: { from: cm.state.doc.length, insert: text }, userEvent: 'input.type' });
+}
+
+/** What `.trash` holds, by file name. */
+async function trashed(env: Env): Promise<Record<string, string>> {
+  const dir = full(env, '.trash');
+  const names = await fsp.readdir(dir).catch(() => [] as string[]);
+  return Object.fromEntries(await Promise.all(names.map(async (n) => [n, await fsp.readFile(nodePath.join(dir, n), 'utf8')] as const)));
 }
 
 describe('a change put into an open editor is saved at once, judged right before', () => {
@@ -156,5 +165,72 @@ describe('a change put into an open editor is saved at once, judged right before
     expect(await disk(env, 'Journal/e.md')).toBe(SECRET);
     expect(fs.lstatSync(full(env, 'E.md')).isSymbolicLink()).toBe(true);
     expect(env.booted.plugin.activity.all()).toEqual([]);
+  });
+});
+
+describe('delete_note of a note open in an editor with unsaved typing', () => {
+  let env: Env | null = null;
+  afterEach(async () => {
+    await env?.done();
+    env = null;
+  });
+
+  test('an expected_hash read before the typing is a conflict; without one, the typing is saved first, the trash and the log hold it, a revert brings it back', async () => {
+    env = await boot({ 'Draft.md': 'first line\n' }, 'force');
+    const d = await open(env, 'Draft.md');
+    const read = await call(env.client, 'read_note', { path: 'Draft' });
+    typeAtEnd(d.cm, TYPED);
+    expect(await callError(env.client, 'delete_note', { path: 'Draft', confirm: true, expected_hash: read.hash })).toMatch(/changed since/);
+    expect(await disk(env, 'Draft.md')).toBe('first line\n');
+    expect(await trashed(env)).toEqual({});
+    expect(d.cm.state.doc.toString()).toBe(`first line\n${TYPED}`);
+
+    const deleted = await call(env.client, 'delete_note', { path: 'Draft', confirm: true });
+    expect(deleted).toMatchObject({ status: 'applied', hash: hashText(`first line\n${TYPED}`) });
+    expect(await trashed(env)).toEqual({ 'Draft.md': `first line\n${TYPED}` });
+    const [entry] = env.booted.plugin.activity.all();
+    expect(entry).toMatchObject({ kind: 'delete', path: 'Draft.md', hash_before: hashText(`first line\n${TYPED}`) });
+    await fsp.rm(full(env, '.trash'), { recursive: true });
+    expect(await env.booted.plugin.reverts.revert(entry.id)).toMatchObject({ reverted: true });
+    expect(await disk(env, 'Draft.md')).toBe(`first line\n${TYPED}`);
+  });
+
+  test('the revert of an agent create_note the user is typing in is refused: the note and the typing stay', async () => {
+    env = await boot({}, 'force');
+    await call(env.client, 'create_note', { path: 'Made', content: 'agent made this\n' });
+    const m = await open(env, 'Made.md');
+    typeAtEnd(m.cm, TYPED);
+    const [entry] = env.booted.plugin.activity.all();
+    expect(await env.booted.plugin.reverts.revert(entry.id)).toMatchObject({
+      reverted: false,
+      message: expect.stringMatching(/changed since/),
+    });
+    expect(await trashed(env)).toEqual({});
+    expect(await disk(env, 'Made.md')).toBe('agent made this\n');
+    expect(m.cm.state.doc.toString()).toBe(`agent made this\n${TYPED}`);
+  });
+
+  test('a staged delete accepted after the user typed in the open note is refused as changed; nothing goes to the trash', async () => {
+    env = await boot({ 'S.md': 'staged\n' }, 'propose');
+    const staged = await call(env.client, 'delete_note', { path: 'S', confirm: true });
+    const s = await open(env, 'S.md');
+    typeAtEnd(s.cm, TYPED);
+    const outcome = await env.booted.plugin.review.accept(String(staged.proposal_id));
+    expect(outcome).toMatchObject({ applied: 0, proposal: { status: 'stale', stale_reason: expect.stringMatching(/changed/) } });
+    expect(await trashed(env)).toEqual({});
+    expect(await disk(env, 'S.md')).toBe('staged\n');
+    expect(s.cm.state.doc.toString()).toBe(`staged\n${TYPED}`);
+  });
+
+  test('the save before the trash is judged: a note swapped for a link is neither saved through it nor trashed', async () => {
+    env = await boot({ 'W.md': 'mine\n', 'Journal/w.md': SECRET }, 'force');
+    const w = await open(env, 'W.md');
+    typeAtEnd(w.cm, TYPED);
+    swap(env, 'W.md', 'Journal/w.md');
+    expect(await callError(env.client, 'delete_note', { path: 'W', confirm: true })).toMatch(REFUSED);
+    expect(await disk(env, 'Journal/w.md')).toBe(SECRET);
+    expect(fs.lstatSync(full(env, 'W.md')).isSymbolicLink()).toBe(true);
+    expect(await trashed(env)).toEqual({});
+    expect(w.cm.state.doc.toString()).toBe(`mine\n${TYPED}`);
   });
 });

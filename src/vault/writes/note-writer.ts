@@ -72,7 +72,11 @@ export class NoteWriter {
     private readonly applied: AppliedChanges = new AppliedChanges(),
     private readonly editors: OpenNoteEditors | null = null,
   ) {
-    this.entries = new EntryWriter(app, notes, this.lock);
+    const forDelete = editors && {
+      textOf: (path: string) => editors.textOf(path),
+      saveJudged: async (file: TFile) => void (await editors.saveNow(file.path, this.placeCheck(file))),
+    };
+    this.entries = new EntryWriter(app, notes, this.lock, forDelete);
   }
 
   /**
