@@ -307,10 +307,13 @@ export class ProposalReview {
 
   /**
    * Records a hunk the user accepted in the editor, which already applied it as an undoable
-   * transaction, after the same checks as {@link accept} on the text before and after it.
+   * transaction, after the same checks as {@link accept} on the text before and after it, and
+   * saves the editor to the note at once, judged on the disk right before
+   * (NoteWriter.saveAcceptedInEditor), so no save 2 s later carries it through a link swapped in meanwhile.
    * @param hunk the hunk as placed before the change; @param textAfter the editor's text after it.
    * @throws ToolError when the key may no longer write the note, a protected property
-   *   would change or the note on disk is not UTF-8 text (the editor then reverts the change);
+   *   would change, the note on disk is not UTF-8 text, or its path no longer holds the file
+   *   judged (a symbolic link swapped in): nothing is saved and the editor reverts the change;
    *   Error when the hunk is not undecided.
    */
   async acceptedInEditor(hunk: ReviewHunk, textAfter: string): Promise<Proposal> {
@@ -319,7 +322,8 @@ export class ProposalReview {
     this.assertUndecided(p, hunk.index);
     const before = textAfter.slice(0, hunk.from) + hunk.removed + textAfter.slice(hunk.from + hunk.inserted.length);
     this.notes.writes.checkExactText(p.path, before, textAfter, this.scopeOf(p));
-    await this.notes.writes.assertUtf8(p.path, this.scopeOf(p));
+    // Saved at once, judged on the disk right before: not by Obsidian's own save 2 s later, which nothing judges.
+    await this.notes.writes.saveAcceptedInEditor(p.path, this.scopeOf(p));
     const decided = await this.store.decideHunks(p.id, [hunk.index], 'accepted');
     this.notes.applied.report(
       { kind: p.kind === 'properties' ? 'properties' : 'edit', tool: p.tool, path: p.path, before, after: textAfter },

@@ -256,17 +256,17 @@ describe('review UI in the workspace', () => {
     expect([...created.querySelectorAll('.vault-mcp-diff-inserted')].map((el) => el.textContent)).toEqual(['+ a', '+ b']);
   });
 
-  test('accepting a proposal on an open note changes the editor (its unsaved typing kept), not the file behind it; Ctrl+Z undoes it', async () => {
+  test('accepting a proposal on an open note changes the editor (its unsaved typing kept), which is saved at once; Ctrl+Z undoes it', async () => {
     const file = env.app.vault.getFileByPath('Inbox.md') as unknown as TFile;
     const view = (await env.app.workspace.openNote(file)) as unknown as MarkdownView;
     const cm = (view.editor as unknown as { cm: import('@codemirror/view').EditorView }).cm;
     cm.dispatch({ changes: { from: cm.state.doc.toString().indexOf('# Inbox') + 7, insert: ' (typed)' }, userEvent: 'input.type' });
     const p = await stage(inboxTaskEdit('Renew the card'));
-    const onDisk = await disk('Inbox.md');
     await env.plugin.review.accept(p.id);
     expect(cm.state.doc.toString()).toContain('# Inbox (typed)\n');
     expect(cm.state.doc.toString()).toContain('- [ ] Renew the card\n');
-    expect(await disk('Inbox.md')).toBe(onDisk);
+    // Saved with the accept (judged on the disk right before), the typing with it, not by Obsidian's own save 2 s later.
+    expect(await disk('Inbox.md')).toBe(cm.state.doc.toString());
     view.editor.undo();
     expect(cm.state.doc.toString()).toContain('- [ ] Renew the library card\n');
     expect(cm.state.doc.toString()).toContain('# Inbox (typed)\n');

@@ -335,12 +335,22 @@ describe('a note open in an editor', () => {
     let doc = (await disk('Inbox.md')).replace('# Inbox\n', '# Inbox (unsaved typing)\n');
     const changes: unknown[] = [];
     const causes: string[] = [];
+    let judgedSaves = 0;
     const editors: OpenNoteEditors = {
       textOf: (notePath) => (notePath === 'Inbox.md' ? doc : null),
-      applyChanges: (_path, list, cause) => {
+      applyChanges: async (_path, list, cause, judge) => {
         changes.push(...list);
         causes.push(cause);
         for (const c of [...list].sort((a, b) => b.from - a.from)) doc = doc.slice(0, c.from) + c.insert + doc.slice(c.to);
+        // The editor's save (this fake writes nothing), judged right before it.
+        judge();
+        judgedSaves++;
+        return true;
+      },
+      saveNow: async (notePath, judge) => {
+        if (notePath !== 'Inbox.md') return false;
+        judge();
+        judgedSaves++;
         return true;
       },
     };
@@ -351,6 +361,7 @@ describe('a note open in an editor', () => {
     await review.accept(p.id);
     expect(changes).toHaveLength(1);
     expect(causes).toEqual(['accept']);
+    expect(judgedSaves).toBe(1);
     expect(doc).toContain('# Inbox (unsaved typing)\n');
     expect(doc).toContain('- [ ] Renew the card\n');
     expect(await disk('Inbox.md')).toBe(onDisk);

@@ -9,6 +9,9 @@ import { ACCEPT_USER_EVENT } from '../../editor/review-actions';
  */
 export const AGENT_WRITE_USER_EVENT = 'input.vault-mcp-write';
 
+/** The `userEvent` of a change taken back out of an editor because its save was refused (not the user's own undo). */
+const TAKEN_BACK_USER_EVENT = 'input.vault-mcp-revert';
+
 /** The `userEvent` an editor transaction carries for each {@link EditorChangeCause}. */
 const USER_EVENT_OF: Record<EditorChangeCause, string> = { accept: ACCEPT_USER_EVENT, 'agent-write': AGENT_WRITE_USER_EVENT };
 
@@ -22,27 +25,66 @@ function editorViewOf(view: MarkdownView): EditorView | null {
 }
 
 /**
+ * Saves each of `views` now (`MarkdownView.save()`: TextFileView's save, obsidian.d.ts, which
+ * writes the editor's text to its file), calling `judge` synchronously right before each save
+ * starts (no await between the two).
+ * @param saved told after each save that completed.
+ * @throws what `judge` or a save throws; the views after it are not saved.
+ */
+async function saveJudged(views: ReadonlyArray<MarkdownView>, judge: () => void, saved: () => void = () => {}): Promise<void> {
+  for (const view of views) {
+    judge();
+    await view.save();
+    saved();
+  }
+}
+
+/**
  * {@link OpenNoteEditors} over Obsidian's workspace: the MarkdownViews whose file is the note,
  * looked up at each call (so it can be made before any editor opens). The first such editor
- * is the one used: Obsidian keeps every pane on one note in sync, so a change made in one shows in all.
+ * is the one changed: Obsidian keeps every pane on one note in sync, so a change made in one
+ * shows in all; every one of them is saved, so none holds a save of its own for later.
  */
 export function workspaceEditors(app: App): OpenNoteEditors {
-  const editorFor = (path: string): EditorView | null => {
+  const viewsOf = (path: string): MarkdownView[] => {
+    const views: MarkdownView[] = [];
     for (const leaf of app.workspace.getLeavesOfType('markdown')) {
       const view = leaf.view;
-      if (view instanceof MarkdownView && view.file?.path === path) {
-        const cm = editorViewOf(view);
-        if (cm) return cm;
-      }
+      if (view instanceof MarkdownView && view.file?.path === path && editorViewOf(view)) views.push(view);
     }
-    return null;
+    return views;
+  };
+  const editorFor = (path: string): EditorView | null => {
+    const [view] = viewsOf(path);
+    return view ? editorViewOf(view) : null;
   };
   return {
     textOf: (path) => editorFor(path)?.state.doc.toString() ?? null,
-    applyChanges: (path, changes, cause) => {
-      const cm = editorFor(path);
+    applyChanges: async (path, changes, cause, judge) => {
+      const views = viewsOf(path);
+      const cm = views.length ? editorViewOf(views[0]) : null;
       if (!cm) return false;
-      cm.dispatch({ changes: changes.map((c) => ({ from: c.from, to: c.to, insert: c.insert })), userEvent: USER_EVENT_OF[cause] });
+      const before = cm.state.doc;
+      const tr = cm.state.update({
+        changes: changes.map((c) => ({ from: c.from, to: c.to, insert: c.insert })),
+        userEvent: USER_EVENT_OF[cause],
+      });
+      cm.dispatch(tr);
+      let written = false;
+      try {
+        await saveJudged(views, judge, () => (written = true));
+      } catch (err) {
+        // Not saved: the change leaves the editor too, or Obsidian's own save would write it later, unjudged.
+        if (!written && cm.state.doc === tr.state.doc)
+          cm.dispatch({ changes: tr.changes.invert(before), userEvent: TAKEN_BACK_USER_EVENT });
+        throw err;
+      }
+      return true;
+    },
+    saveNow: async (path, judge) => {
+      const views = viewsOf(path);
+      if (!views.length) return false;
+      await saveJudged(views, judge);
       return true;
     },
   };

@@ -16,17 +16,36 @@ import type { PreparedWrite, WriteResult } from './write-types';
 type EntryWrite = Extract<PreparedWrite, { kind: 'create' | 'folder' | 'move' | 'delete' }>;
 
 /**
+ * The open editors as a delete needs them (NoteWriter gives them): a note open in an editor is
+ * deleted as the user sees it there, unsaved typing included (verifier, session 30, F9).
+ */
+export interface EditorsForDelete {
+  /** The document of an editor showing the note at `path`, or null when none is open. */
+  textOf(path: string): string | null;
+  /**
+   * Saves the editors of `file` to it now, judged on the disk right before each save starts
+   * (NoteWriter's place check). @throws ToolError('conflict') when the note's path no longer holds
+   * the file judged (nothing saved); the save's file system error.
+   */
+  saveJudged(file: TFile): Promise<void>;
+}
+
+/**
  * The writes that add, move or remove whole entries: create_note, create_folder, move_note,
  * delete_note. Never overwrites: a taken target (a visible note, a folder, or a note this
  * key may not see) gets the same answer, "Cannot create at that path: it is taken or unavailable", so
  * an agent cannot probe for private notes. Deletes go to the trash, never a hard delete.
  */
 export class EntryWriter {
-  /** @param lock the write lock shared with NoteWriter, so moves and edits of one note never interleave. */
+  /**
+   * @param lock the write lock shared with NoteWriter, so moves and edits of one note never interleave.
+   * @param editors the open editors (null in headless runs): a delete judges and trashes a note open in one as its editor shows it.
+   */
   constructor(
     private readonly app: App,
     private readonly notes: NoteReader,
     private readonly lock: WriteLock,
+    private readonly editors: EditorsForDelete | null = null,
   ) {}
 
   /**
@@ -129,8 +148,10 @@ export class EntryWriter {
   }
 
   /**
-   * delete_note: a note this key may write (folders are refused). `fresh` reads it from disk
-   * instead of Obsidian's cached text.
+   * delete_note: a note this key may write (folders are refused). The note's text is its open
+   * editor's when it has one (the user's unsaved typing counts: `expectedHash`, the access rules
+   * and the text proposed for the trash are judged on it, as text writes judge theirs), else
+   * Obsidian's cached text, or the disk's with `fresh`.
    * @throws ToolError('invalid_argument') for a folder; as NoteWriter for the note.
    */
   async prepareDelete(
@@ -147,7 +168,7 @@ export class EntryWriter {
       );
     }
     const file = writableNote(this.notes, rawPath, scope);
-    const baseText = fresh ? await this.app.vault.read(file) : await this.notes.read(file);
+    const baseText = this.editors?.textOf(file.path) ?? (fresh ? await this.app.vault.read(file) : await this.notes.read(file));
     assertExpectedHash(baseText, expectedHash, file.path);
     assertWritableText(baseText, scope, file.path);
     return { kind: 'delete', tool, path: file.path, expectedHash, baseText, baseHash: hashText(baseText) };
@@ -260,24 +281,45 @@ export class EntryWriter {
   /**
    * Moves the note to the system trash, else the vault's `.trash` folder; never a hard delete.
    * The note is read again under the write lock and must still be the text prepareDelete
-   * checked, so a note that changed since is never deleted unseen.
+   * checked, so a note that changed since is never deleted unseen. A note open in an editor must
+   * show that text there, and its unsaved typing is saved first ({@link saveTypingFirst}), so the
+   * trash holds what the user saw; its editor is checked once more right before the trash call.
    * @throws BaseChangedError when it changed (nothing is deleted); ToolError('unavailable') when the
-   *   vault's `.trash` is a link that could carry it away (NotePolicy.localTrashRefusal).
+   *   vault's `.trash` is a link that could carry it away (NotePolicy.localTrashRefusal);
+   *   ToolError('conflict') when the editor's save was refused (nothing saved, nothing deleted).
    */
   private async trash(file: TFile, p: Extract<PreparedWrite, { kind: 'delete' }>): Promise<WriteResult> {
     assertStillAt(this.app.vault, file, p.path);
+    await this.saveTypingFirst(file, p.baseText);
     const text = await this.app.vault.read(file);
     if (text !== p.baseText) throw new BaseChangedError(p.path);
     // The text read above is the bytes decoded with replacement characters when they are not UTF-8: the log must not restore it as the note.
     if (!isUtf8(new Uint8Array(await this.app.vault.readBinary(file)))) p.notUtf8 = true;
     const away = this.notes.policy.localTrashRefusal();
     if (away !== null) throw away;
+    // The user may have typed since the save: an editor showing other text keeps the note (checked with no await before the trash call).
+    if ((this.editors?.textOf(file.path) ?? text) !== text) throw new BaseChangedError(p.path);
     try {
       await this.app.vault.trash(file, true);
     } catch {
       await this.app.vault.trash(file, false);
     }
     return { status: 'applied', path: p.path, hash: p.baseHash, size_before: byteSize(text), size_after: 0 };
+  }
+
+  /**
+   * Before a note open in an editor goes to the trash: the editor must still show `baseText` (the
+   * text the delete was judged on), and when the file does not hold it yet (the user's typing,
+   * unsaved: Obsidian saves 2 s after an edit) the editor is saved first, judged on the disk right
+   * before (EditorsForDelete.saveJudged), so the trash and the activity log hold the user's text,
+   * never the older one on disk. Nothing happens for a note no editor shows.
+   * @throws BaseChangedError when the editor shows other text; what saveJudged throws.
+   */
+  private async saveTypingFirst(file: TFile, baseText: string): Promise<void> {
+    const shown = this.editors?.textOf(file.path) ?? null;
+    if (shown === null || this.editors === null) return;
+    if (shown !== baseText) throw new BaseChangedError(file.path);
+    if ((await this.app.vault.read(file)) !== shown) await this.editors.saveJudged(file);
   }
 
   /** The folder or writable note a move starts from. */

@@ -72,7 +72,11 @@ export class NoteWriter {
     private readonly applied: AppliedChanges = new AppliedChanges(),
     private readonly editors: OpenNoteEditors | null = null,
   ) {
-    this.entries = new EntryWriter(app, notes, this.lock);
+    const forDelete = editors && {
+      textOf: (path: string) => editors.textOf(path),
+      saveJudged: async (file: TFile) => void (await editors.saveNow(file.path, this.placeCheck(file))),
+    };
+    this.entries = new EntryWriter(app, notes, this.lock, forDelete);
   }
 
   /**
@@ -294,9 +298,9 @@ export class NoteWriter {
         const identityBefore = await this.identityOnDisk(file.path);
         const editorText = this.editors?.textOf(file.path) ?? null;
         if (editorText !== null) {
-          // The editor saves its text to the path: judged again right before the change is put into it.
+          // Judged again right before the change is put into the editor, and right before the editor is saved (at once, not in 2 s).
           inPlace();
-          return this.writeInEditor(file, write, editorText, scope, identityBefore);
+          return await this.writeInEditor(file, write, editorText, scope, identityBefore, inPlace);
         }
         if (hashText(write.text) === write.baseHash) {
           // A write that changes nothing: nothing is written and nothing logged, once the note is still that text.
@@ -368,16 +372,30 @@ export class NoteWriter {
   }
 
   /**
-   * {@link writeExactText} on a note open in an editor whose text is `current`; `identity` is the
-   * note's identity on disk read just before (the editor saves the file later), for the log.
+   * {@link writeExactText} on a note open in an editor whose text is `current` (read with no await
+   * since): the change is one editor transaction, and the editor is saved to the file at once,
+   * `inPlace` judging the disk right before the save starts (OpenNoteEditors.applyChanges), not by
+   * Obsidian's own save 2 s later, which nothing judges. `identity` is the note's identity on disk
+   * read just before, for the log.
+   * @throws BaseChangedError when the text is no longer `write.baseHash`'s or no editor shows the
+   *   note any more; what `inPlace` throws (ToolError('conflict'), replacedOnDiskError) when the
+   *   note's path no longer holds the file judged, and the save's file system error: then the
+   *   change is taken back out of the editor and nothing is written or logged.
    */
-  private writeInEditor(file: TFile, write: ExactTextWrite, current: string, scope: AccessScope, identity: NoteIdentity): WriteResult {
+  private async writeInEditor(
+    file: TFile,
+    write: ExactTextWrite,
+    current: string,
+    scope: AccessScope,
+    identity: NoteIdentity,
+    inPlace: () => void,
+  ): Promise<WriteResult> {
     if (hashText(current) !== write.baseHash) throw new BaseChangedError(file.path);
     assertWritableText(current, scope, file.path);
     guardFrontmatter(current, write.text, file.path);
     const minimal = write.acceptedHunks ? null : minimalChange(current, write.text);
     const changes = write.acceptedHunks ?? (minimal ? [minimal] : []);
-    if (changes.length && !this.editors?.applyChanges(file.path, changes, write.acceptedHunks ? 'accept' : 'agent-write'))
+    if (changes.length && !(await this.editors?.applyChanges(file.path, changes, write.acceptedHunks ? 'accept' : 'agent-write', inPlace)))
       throw new BaseChangedError(file.path);
     if (current === write.text) return unchangedWrite(file.path, write.baseHash);
     this.applied.report(
@@ -407,17 +425,27 @@ export class NoteWriter {
   }
 
   /**
-   * The disk checks of {@link writeExactText} for a change the editor itself applies (a hunk
-   * the user accepted with its ✓; the editor saves it to the note's path): the entry at the
-   * path is still the file it was checked on ({@link placeCheck}), and its bytes are UTF-8.
+   * The disk checks of {@link writeExactText} for a change the editor itself applied (a hunk
+   * the user accepted with its ✓), then the save of that change: the entry at the path is still
+   * the file it was checked on ({@link placeCheck}) and its bytes are UTF-8; then the note's
+   * editors are saved to the file at once (OpenNoteEditors.saveNow), judged again right before
+   * each save starts, instead of by Obsidian's own save 2 s later, which nothing judges. Runs
+   * under the note's write lock, so no agent write to the note interleaves.
    * @throws ToolError('not_found') as writeExactText; ToolError('conflict') when a symbolic link
-   *   or another entry was swapped in at the path (the editor then reverts the change);
-   *   ToolError('invalid_argument') saying the note is not UTF-8 text.
+   *   or another entry was swapped in at the path, before or at the save (nothing is saved; the
+   *   editor then reverts the change); ToolError('invalid_argument') saying the note is not UTF-8
+   *   text; the save's file system error as a tool error (write-errors.ts).
    */
-  async assertUtf8(path: string, scope: AccessScope): Promise<void> {
+  async saveAcceptedInEditor(path: string, scope: AccessScope): Promise<void> {
     const file = writableNote(this.notes, path, scope);
-    this.placeCheck(file)();
-    await assertUtf8Note(this.app.vault, file);
+    const inPlace = this.placeCheck(file);
+    await this.lock.run(file, () =>
+      withFileSystemRefusals(`'${file.path}'`, async () => {
+        inPlace();
+        await assertUtf8Note(this.app.vault, file);
+        await this.editors?.saveNow(file.path, inPlace);
+      }),
+    );
   }
 
   /**
