@@ -59,6 +59,8 @@ async function boot(): Promise<Env> {
     'Journal/agents.md': SECRET,
     'Journal/skill.md': '---\nname: Secret\ndescription: journalsecretword\n---\n' + SECRET,
     'Journal/diary.md': SECRET,
+    'Walnut.md': BIG,
+    'Journal/walnut.md': SECRET,
   });
   await fsp.mkdir(nodePath.join(root, 'outside'));
   await fsp.writeFile(nodePath.join(root, 'outside', 'Deep.md'), BIG);
@@ -217,6 +219,24 @@ describe('reads of a note or skill file swapped on disk for a symbolic link befo
     expect(JSON.stringify(list)).toContain('Skills/demo/SKILL.md');
     await removeAndSync(env, 'Skills/other/SKILL.md');
     expect(other).toEqual(await attempt(env.client, 'skill_read', { id: 'other' }));
+  });
+
+  test('prompts/get with a note swapped: answered as for a missing note', async () => {
+    /** prompts/get's answer either way: the messages, or the error's message. */
+    const prompt = async (): Promise<string> => {
+      try {
+        return JSON.stringify(await env.client.getPrompt({ name: 'demo', arguments: { note: 'Walnut' } }));
+      } catch (error) {
+        return `error: ${(error as Error).message}`;
+      }
+    };
+    expect(await prompt()).toContain('filler line');
+    await swap(env, 'Walnut.md', nodePath.join(env.vault, 'Journal', 'walnut.md'));
+    const swapped = await prompt();
+    expect(swapped).not.toMatch(LEAK);
+    await removeAndSync(env, 'Walnut.md');
+    expect(swapped).toBe(await prompt());
+    expect(swapped).toMatch(/^error: .*Walnut/);
   });
 
   test('reads that must still work: a long note, one through a file link Obsidian lists, one below a trusted link', async () => {
