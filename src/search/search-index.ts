@@ -523,7 +523,7 @@ export class SearchIndex {
   private async indexFile(file: TFile, stillWanted: () => boolean, slicer?: Slicer): Promise<void> {
     let text: string | null;
     try {
-      text = await this.notes.read(file);
+      text = await this.notes.readForIndex(file);
     } catch {
       text = null;
     }
@@ -567,6 +567,6 @@ export class SearchIndex {
 
   private readPath(path: string): Promise<string> {
     const file = this.notes.fileByPath(path);
-    return file === null ? Promise.reject(new Error(`note ${path} is gone`)) : this.notes.read(file);
+    return file === null ? Promise.reject(new Error(`note ${path} is gone`)) : this.notes.readForIndex(file);
   }
 }

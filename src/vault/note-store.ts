@@ -24,6 +24,7 @@ import type { OpenNoteEditors } from './writes/open-note-editors';
 import { AppliedChanges } from './writes/applied-change';
 import { ScanCache } from './scan-cache';
 import { NotePolicy } from './note-policy';
+import { DiskReads, nullIfReplaced } from './access/disk-reads';
 import { InstructionPlaces } from './instructions/instruction-places';
 import { followFileRenames, followFolders, followNoteChanges, followOtherFiles, type NoteChange } from './note-changes';
 import type { NoteReader } from './note-reader';
@@ -94,6 +95,8 @@ export class NoteStore implements NoteReader {
   private instructionPlaces: InstructionPlaces | null = null;
   /** Each unrestricted scan's listing (see {@link ScanListing}), by the scan's answer: what readableFromScan decides from. */
   private readonly listings = new WeakMap<readonly TFile[], ScanListing>();
+  /** Reads judged on the disk where the file lies at the read (see {@link DiskReads}). */
+  private readonly diskReads: DiskReads;
 
   /** @param app the Obsidian app. @param options where the user's quarantine and trusted-link lists come from, and the open editors. */
   constructor(
@@ -115,6 +118,8 @@ export class NoteStore implements NoteReader {
       aliasesOf: (file) => this.aliasesOf(file),
     });
     this.policy.onAccessLearned(() => this.scans.forget());
+    // A read refused because its path leads elsewhere now: the lists of readable notes are judged again.
+    this.diskReads = new DiskReads(app.vault, this.policy, () => this.scans.forget());
   }
 
   /** Stops following vault events (the scan cache, the policy's); call when the plugin unloads. */
@@ -348,21 +353,45 @@ export class NoteStore implements NoteReader {
     return fileAtExactPath(this.app.vault, path);
   }
 
-  /** The note's text as Obsidian has it (`vault.cachedRead`: the open editor's text may be newer than disk). */
+  /**
+   * The note's text as Obsidian has it (`vault.cachedRead`: the open editor's text may be newer
+   * than disk), judged on the disk where it lies at the read (DiskReads.judged: `cachedRead`
+   * reads the disk for a note Obsidian does not hold in memory).
+   * @throws ReplacedOnDisk (a ToolError('not_found')) when the entry at its path now leads
+   *   elsewhere (a symbolic link swapped in by another program before the vault's event).
+   */
   read(file: TFile): Promise<string> {
-    return this.app.vault.cachedRead(file);
+    return this.diskReads.judged(file, () => this.app.vault.cachedRead(file));
+  }
+
+  /**
+   * {@link read} for the search index's builds and a query's phrase and regex checks: judged on
+   * the disk only for a note Obsidian surely reads from there (DiskReads.judgedFromDisk), so a
+   * pass over every note costs no disk check per note; a hit found on such text is judged by
+   * {@link liesWhereJudged} before it is shown.
+   * @throws as {@link read}.
+   */
+  readForIndex(file: TFile): Promise<string> {
+    return this.diskReads.judgedFromDisk(file, () => this.app.vault.cachedRead(file));
+  }
+
+  /** True when `file` lies on the disk now where the access checks place it (DiskReads.liesWhereJudged): before showing text read earlier. */
+  liesWhereJudged(file: TFile): boolean {
+    return this.diskReads.liesWhereJudged(file);
   }
 
   /**
    * A file's text, for a file that may be no note (a skill's script or reference): a `.md` note
    * as {@link read} gives it; any other file read as bytes (`vault.readBinary`) and decoded as
    * strict UTF-8 (a byte-order mark dropped).
+   * Judged on the disk where it lies at the read, as {@link read} is (`readBinary` always reads the disk).
    * @returns the text, or null when the file is not text: bytes that are not UTF-8, or a NUL byte
    *   (as git tells binary files; UTF-16 text holds them too and is not read either).
+   * @throws ReplacedOnDisk as {@link read}.
    */
   async readText(file: TFile): Promise<string | null> {
     if (file.extension === 'md') return this.read(file);
-    const bytes = new Uint8Array(await this.app.vault.readBinary(file));
+    const bytes = new Uint8Array(await this.diskReads.judged(file, () => this.app.vault.readBinary(file)));
     if (bytes.includes(0)) return null;
     try {
       return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -576,7 +605,8 @@ export class NoteStore implements NoteReader {
    * {@link agentInstructionsFor} for several notes at once: the instructions file is looked up
    * once per folder (once per note only for notes that are themselves named AGENTS.md /
    * AGENT.md, which skip themselves) and each file found is read once.
-   * @returns one entry per note, in input order; null where none applies.
+   * @returns one entry per note, in input order; null where none applies (or the file found now
+   *   leads elsewhere on disk: ReplacedOnDisk, answered as a missing one).
    */
   async agentInstructionsForNotes(files: readonly TFile[], scope: AccessScope): Promise<Array<AgentInstructions | null>> {
     const byKey = new Map<string, TFile | null>();
@@ -591,9 +621,15 @@ export class NoteStore implements NoteReader {
         );
       return byKey.get(key) ?? null;
     });
-    const texts = new Map<TFile, Promise<string>>();
-    for (const file of found) if (file && !texts.has(file)) texts.set(file, this.read(file));
-    return Promise.all(found.map(async (file) => (file ? { path: file.path, content: await (texts.get(file) as Promise<string>) } : null)));
+    // An instructions file whose path leads elsewhere now (ReplacedOnDisk) is left out, as a missing one.
+    const texts = new Map<TFile, Promise<string | null>>();
+    for (const file of found) if (file && !texts.has(file)) texts.set(file, this.read(file).catch(nullIfReplaced));
+    return Promise.all(
+      found.map(async (file) => {
+        const content = file ? await (texts.get(file) as Promise<string | null>) : null;
+        return file && content !== null ? { path: file.path, content } : null;
+      }),
+    );
   }
 
   /**

@@ -5,6 +5,7 @@ import { bodyStart } from './content/note-body';
 import { assertPathInput, foldPath, isPathInside, rootsShown } from './paths/paths';
 import { parseFrontmatter } from './writes/frontmatter/frontmatter-guard';
 import type { NoteStore } from './note-store';
+import { nullIfReplaced, readResolved } from './access/disk-reads';
 
 /** A `file` spelling that names a place outside any folder: a leading slash, a drive (`C:`), a URL (`file://`), a home (`~/`). */
 const OUTSIDE_SPELLING = /^(?:[\\/]|[a-zA-Z]:|[a-zA-Z][a-zA-Z0-9+.-]*:\/\/|~[\\/])/;
@@ -120,13 +121,17 @@ export class SkillCatalog {
 
   /**
    * Every skill under `folder` that `scope` may read, by id; malformed ones are listed with
-   * `error`, not hidden.
+   * `error`, not hidden. One whose SKILL.md leads elsewhere on disk at the read is left out, as a missing one.
    * @param folder the skills folder ({@link skillsFolderOf}).
    */
   async list(folder: string, scope: AccessScope): Promise<SkillEntry[]> {
     const files = this.skillFiles(folder, scope);
-    const texts = await Promise.all(files.map(({ file }) => this.notes.read(file)));
-    return files.map(({ id, file }, i) => ({ id, path: file.path, ...judgeSkillText(texts[i]) }));
+    // A SKILL.md whose path leads elsewhere on disk at the read (ReplacedOnDisk) is left out, as a missing one is.
+    const texts = await Promise.all(files.map(({ file }) => this.notes.read(file).catch(nullIfReplaced)));
+    return files.flatMap(({ id, file }, i) => {
+      const text = texts[i];
+      return text === null ? [] : [{ id, path: file.path, ...judgeSkillText(text) }];
+    });
   }
 
   /**
@@ -154,11 +159,15 @@ export class SkillCatalog {
   /**
    * One whole skill.
    * @throws ToolError('forbidden') as {@link assertFolderOpen}; ToolError('not_found') naming
-   *   skills_list when `id` names no skill `scope` may read.
+   *   skills_list when `id` names no skill `scope` may read (a SKILL.md whose path leads elsewhere
+   *   on disk at the read, NoteStore.read, answers the same).
    */
   async read(folder: string, id: string, scope: AccessScope): Promise<SkillText> {
-    const found = this.find(folder, id, scope);
-    const text = await this.notes.read(found.file);
+    // A SKILL.md whose path leads elsewhere on disk at the read is looked up again: answered as a missing skill is.
+    const { found, value: text } = await readResolved(
+      () => this.find(folder, id, scope),
+      (skill) => this.notes.read(skill.file),
+    );
     const files = this.otherFiles(found.file, scope).map((file) => file.path);
     return { id: found.id, path: found.file.path, ...judgeSkillText(text), text, body: text.slice(bodyStart(text)), files: files.sort() };
   }
@@ -178,18 +187,26 @@ export class SkillCatalog {
    * @throws as {@link read}; ToolError('invalid_argument') for an empty `file`, one with a `..`
    *   segment, an absolute path or URL, a file over {@link SKILL_FILE_MAX_BYTES}, or one that is not UTF-8
    *   text; ToolError('ambiguous') when a spelling ignoring case names several files;
-   *   ToolError('not_found') when no such file is listed (a hidden one answers the same).
+   *   ToolError('not_found') when no such file is listed (a hidden one answers the same, and so
+   *   does one whose path leads elsewhere on disk at the read: NoteStore.readText).
    */
   async readFile(folder: string, id: string, file: string, scope: AccessScope): Promise<SkillFileText> {
-    const found = this.find(folder, id, scope);
-    const target = this.fileIn(found, file, scope);
-    if (target.stat.size > SKILL_FILE_MAX_BYTES) {
-      throw new ToolError(
-        'invalid_argument',
-        `'${target.path}' is ${target.stat.size} bytes, more than the ${SKILL_FILE_MAX_BYTES} skill_read reads; ask the user for the part you need.`,
-      );
-    }
-    const text = await this.notes.readText(target);
+    const pick = (): { found: { id: string; file: TFile }; target: TFile } => {
+      const found = this.find(folder, id, scope);
+      const target = this.fileIn(found, file, scope);
+      if (target.stat.size > SKILL_FILE_MAX_BYTES) {
+        throw new ToolError(
+          'invalid_argument',
+          `'${target.path}' is ${target.stat.size} bytes, more than the ${SKILL_FILE_MAX_BYTES} skill_read reads; ask the user for the part you need.`,
+        );
+      }
+      return { found, target };
+    };
+    // A file whose path leads elsewhere on disk at the read (a link swapped in) is looked up again: answered as a missing file is.
+    const {
+      found: { found, target },
+      value: text,
+    } = await readResolved(pick, (picked) => this.notes.readText(picked.target));
     if (text === null) {
       throw new ToolError(
         'invalid_argument',

@@ -76,6 +76,13 @@ class FakeNotes {
     if (text === undefined) throw new Error(`ENOENT ${file.path}`);
     return text;
   }
+  // No disk here: nothing is read through a link.
+  readForIndex(file: TFile): Promise<string> {
+    return this.read(file);
+  }
+  liesWhereJudged(): boolean {
+    return true;
+  }
   noteId(file: TFile): string {
     const id = this.frontmatterOf(file).id;
     return typeof id === 'string' ? id : `path:${file.path}`;

@@ -4,6 +4,7 @@ import { inputExcerpt, ToolError } from '../../errors';
 import { hashText } from '../../vault/hash';
 import type { AccessScope } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
+import { readResolved } from '../../vault/access/disk-reads';
 import type { ToolContext } from '../../tools/tool';
 import { SkillCatalog, skillsFolderOf } from '../../vault/skills';
 import { noteUri } from './note-resources';
@@ -122,8 +123,11 @@ export class SkillPrompts {
     ];
     const notePath = args?.[NOTE_ARGUMENT];
     if (notePath !== undefined && notePath.trim() !== '') {
-      const file = this.resolveNote(name, notePath);
-      const text = await this.notes.read(file);
+      // A note whose path leads elsewhere on disk at the read is looked up again: answered as a missing note is.
+      const { found: file, value: text } = await readResolved(
+        () => this.resolveNote(name, notePath),
+        (note) => this.notes.read(note),
+      );
       messages.push({
         role: 'user',
         content: { type: 'resource', resource: { uri: noteUri(file.path), mimeType: 'text/markdown', text } },

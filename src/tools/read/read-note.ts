@@ -4,6 +4,7 @@ import { ToolError } from '../../errors';
 import { findHeadingSection } from '../../vault/content/heading-target';
 import { clusterAround } from '../../vault/content/graphemes';
 import { bodyStart } from '../../vault/content/note-body';
+import { readResolved } from '../../vault/access/disk-reads';
 import { withPreamble } from '../../vault/content/sections';
 import type { AgentInstructions } from '../../vault/note-store';
 import { defineTool, type ToolContext } from '../tool';
@@ -104,8 +105,12 @@ export const readNoteTool = defineTool({
     if (args.outline && args.section !== undefined) {
       throw new ToolError('invalid_argument', 'Ask for outline or section, not both: read the outline first, then the section.');
     }
-    const file = ctx.notes.policy.resolveNote({ path: args.path, id: args.id === undefined ? undefined : String(args.id) }, ctx.scope);
-    const text = await ctx.notes.read(file);
+    const ref = { path: args.path, id: args.id === undefined ? undefined : String(args.id) };
+    // A note whose path leads elsewhere on disk at the read is looked up again: answered as a missing note is.
+    const { found: file, value: text } = await readResolved(
+      () => ctx.notes.policy.resolveNote(ref, ctx.scope),
+      (note) => ctx.notes.read(note),
+    );
     const out = noteHeader(ctx, file, text);
     const offset = args.offset ?? 0;
     const maxChars = args.max_chars ?? BODY_BUDGET;

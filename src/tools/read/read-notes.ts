@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { TFile } from 'obsidian';
 import { inputExcerpt, ToolError } from '../../errors';
 import { bodyStart } from '../../vault/content/note-body';
+import { nullIfReplaced } from '../../vault/access/disk-reads';
 import type { AgentInstructions } from '../../vault/note-store';
 import { BODY_BUDGET, cappedInstructions, noteHeader, pageText } from './read-note';
 import { defineTool } from '../tool';
@@ -45,28 +46,41 @@ export const readNotesTool = defineTool({
   ]),
   annotations: { title: 'Read several notes', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {
-    const notFound: string[] = [];
     const errors: Array<{ path: string; message: string }> = [];
-    const files: TFile[] = [];
+    const found: TFile[] = [];
+    /** What each ref named, by position: a note, or null when not found (a refusal other than not_found goes to errors). */
+    const named: Array<TFile | null | 'error'> = [];
     for (const ref of args.paths) {
       try {
         const file = ctx.notes.policy.resolveNote({ path: ref }, ctx.scope);
-        if (!files.includes(file)) files.push(file);
+        if (!found.includes(file)) found.push(file);
+        named.push(file);
       } catch (err) {
         if (!(err instanceof ToolError)) throw err;
-        if (err.code === 'not_found') notFound.push(ref);
-        else errors.push({ path: inputExcerpt(ref), message: err.messageFor(ctx.scope.sight) });
+        if (err.code === 'not_found') named.push(null);
+        else {
+          named.push('error');
+          errors.push({ path: inputExcerpt(ref), message: err.messageFor(ctx.scope.sight) });
+        }
       }
     }
     // Each note read is a step of the wait a client can follow (a progressToken asks for it).
     let read = 0;
-    const texts = await Promise.all(
-      files.map(async (file) => {
-        const text = await ctx.notes.read(file);
-        ctx.progress?.(++read, files.length, `read ${read} of ${files.length} notes`);
+    const readTexts = await Promise.all(
+      found.map(async (file) => {
+        // A note whose path leads elsewhere on disk at the read (ReplacedOnDisk) is left out, as a missing one is.
+        const text = await ctx.notes.read(file).catch(nullIfReplaced);
+        ctx.progress?.(++read, found.length, `read ${read} of ${found.length} notes`);
         return text;
       }),
     );
+    const files = found.filter((_, i) => readTexts[i] !== null);
+    const texts = readTexts.filter((text): text is string => text !== null);
+    // Refs in input order: those that named nothing, and those whose note was left out.
+    const notFound = args.paths.filter((_, i) => {
+      const file = named[i];
+      return file === null || (file !== 'error' && !files.includes(file));
+    });
     const bodies = texts.map((text) => text.slice(bodyStart(text)));
     const shares = shareBudget(
       bodies.map((b) => b.length),
