@@ -405,13 +405,20 @@ export class NotePolicy {
    * answers as a taken one does, so an agent cannot tell a link from a note it may not see.
    * @param path vault-relative, normalized.
    * @param self the entry a move renames in place, only the case of its name changing: a
-   *   case-insensitive disk finds it at `path`, which is not taken by it.
+   *   case-insensitive disk finds it at `path`, which is not taken by it. It counts as itself only
+   *   when the disk's entry at `path` is that very entry (same device and inode,
+   *   OutsideLinks.entryIdOf): on a case-sensitive disk another file there (`note.md` another
+   *   program just wrote beside `Note.md`, not yet listed by the vault) is taken, and a rename
+   *   would replace it (verifier s30 F4b).
    * @returns true when nothing on the disk stands in the way; always true for an adapter without disk paths.
    */
   isFreeNow(path: string, self?: TAbstractFile): boolean {
     const now = this.outside.placeNow(path);
     if (now === null) return true;
-    const itself = self !== undefined && foldPath(path) === foldPath(self.path);
+    const itself =
+      self !== undefined &&
+      foldPath(path) === foldPath(self.path) &&
+      (now.entry === 'none' || this.outside.entryIdOf(path) === this.outside.entryIdOf(self.path));
     if (now.place.outside) return false;
     if (now.place.alias !== null && !(itself && foldPath(now.place.alias) === foldPath(path))) return false;
     return now.entry === 'none' || (itself && now.entry !== 'link');
