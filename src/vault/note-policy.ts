@@ -354,15 +354,17 @@ export class NotePolicy {
   /**
    * Where the access checks judge the existing entry at `path` to lie: the cached answer
    * (OutsideLinks.placeOf, kept true by vault events) that quarantine, roots and the key's rules
-   * were just decided on. A write that changes an existing file's content takes it right after it
-   * resolved and checked the note, and holds the disk to it right before the bytes are written
-   * ({@link isWhereJudgedNow}).
+   * were just decided on, and which file lies there now ({@link fileOf}'s device and inode, one
+   * `stat`). A route that reads, changes, trashes or renames an existing note takes it right after
+   * it resolved and checked the note, and holds the disk to it right before it reads and right
+   * before it acts ({@link isWhereJudgedNow}).
    * @param path vault-relative, normalized (a TFile's path).
-   * @returns `outside` (never true for a note a check let through) and `alias`, the vault path it
-   *   really lies at when a symbolic link inside the vault leads there (null: where it says).
+   * @returns `outside` (never true for a note a check let through), `alias`, the vault path it
+   *   really lies at when a symbolic link inside the vault leads there (null: where it says), and
+   *   `file`, the file's `"<dev>:<ino>"` (null when the adapter has no disk paths or no regular file is there).
    */
-  judgedPlace(path: string): EntryPlace {
-    return this.outside.placeOf(path);
+  judgedPlace(path: string): JudgedPlace {
+    return { ...this.outside.placeOf(path), file: this.fileOf(path)?.id ?? null };
   }
 
   /**
@@ -379,17 +381,20 @@ export class NotePolicy {
    * note`) before the vault's event tells of it; the vault's adapter writes through a link, so
    * without this a write landed wherever it led: in a quarantined note, outside the vault
    * (verifier, session 29). A dangling link, a folder, or a folder on the way swapped for a link
-   * leading elsewhere answers false too.
+   * leading elsewhere answers false too. So does another file than the one judged (its device and
+   * inode differ, {@link fileOf}): a file swapped in by a rename, such as a hard link of a
+   * quarantined note (`ln Journal/h.md tmp && mv tmp H.md`), which lies "in place" with one more name.
    * @param path vault-relative, normalized. @param judged {@link judgedPlace} taken when the write was checked.
    * @returns false when the write must not happen; always true for an adapter without disk paths.
    */
-  isWhereJudgedNow(path: string, judged: EntryPlace): boolean {
+  isWhereJudgedNow(path: string, judged: JudgedPlace): boolean {
     const now = this.outside.placeNow(path);
     if (now === null) return true;
     if (now.place.outside || judged.outside) return false;
     const same =
       now.place.alias === null ? judged.alias === null : judged.alias !== null && foldPath(now.place.alias) === foldPath(judged.alias);
-    return same && (now.entry === 'file' || (now.entry === 'link' && judged.alias !== null));
+    if (!same || !(now.entry === 'file' || (now.entry === 'link' && judged.alias !== null))) return false;
+    return judged.file === null || this.fileOf(path)?.id === judged.file;
   }
 
   /**
@@ -405,13 +410,20 @@ export class NotePolicy {
    * answers as a taken one does, so an agent cannot tell a link from a note it may not see.
    * @param path vault-relative, normalized.
    * @param self the entry a move renames in place, only the case of its name changing: a
-   *   case-insensitive disk finds it at `path`, which is not taken by it.
+   *   case-insensitive disk finds it at `path`, which is not taken by it. It counts as itself only
+   *   when the disk's entry at `path` is that very entry (same device and inode,
+   *   OutsideLinks.entryIdOf): on a case-sensitive disk another file there (`note.md` another
+   *   program just wrote beside `Note.md`, not yet listed by the vault) is taken, and a rename
+   *   would replace it (verifier s30 F4b).
    * @returns true when nothing on the disk stands in the way; always true for an adapter without disk paths.
    */
   isFreeNow(path: string, self?: TAbstractFile): boolean {
     const now = this.outside.placeNow(path);
     if (now === null) return true;
-    const itself = self !== undefined && foldPath(path) === foldPath(self.path);
+    const itself =
+      self !== undefined &&
+      foldPath(path) === foldPath(self.path) &&
+      (now.entry === 'none' || this.outside.entryIdOf(path) === this.outside.entryIdOf(self.path));
     if (now.place.outside) return false;
     if (now.place.alias !== null && !(itself && foldPath(now.place.alias) === foldPath(path))) return false;
     return now.entry === 'none' || (itself && now.entry !== 'link');
@@ -727,6 +739,15 @@ interface Lookup {
 function once<T>(compute: () => T): () => T {
   let value: { v: T } | null = null;
   return () => (value ??= { v: compute() }).v;
+}
+
+/**
+ * Where the access checks judged an existing note to lie and which file was there
+ * (NotePolicy.judgedPlace), for NotePolicy.isWhereJudgedNow to hold the disk to.
+ */
+export interface JudgedPlace extends EntryPlace {
+  /** The file's device and inode, `"<dev>:<ino>"` (NotePolicy.fileOf); null when unknown (no disk paths, no regular file). */
+  file: string | null;
 }
 
 /** The refusal of a path outside `scope.roots` (the same whatever is, or is not, at that path). */

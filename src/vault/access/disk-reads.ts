@@ -1,8 +1,7 @@
 import type { TFile, Vault } from 'obsidian';
 import { ToolError } from '../../errors';
 import { noteNotFound } from '../writes/frontmatter/frontmatter-guard';
-import type { NotePolicy } from '../note-policy';
-import type { EntryPlace } from './outside-links';
+import type { JudgedPlace, NotePolicy } from '../note-policy';
 
 /** What a judged read asks of NotePolicy: the write routes' own disk checks (NotePolicy.judgedPlace, isWhereJudgedNow) and quarantine. */
 export type DiskReadPolicy = Pick<NotePolicy, 'judgedPlace' | 'isWhereJudgedNow' | 'isQuarantined'>;
@@ -99,7 +98,7 @@ export class DiskReads {
   }
 
   /** @throws ReplacedOnDisk (after {@link refused}) unless {@link isWhereJudged}. */
-  private assertWhereJudged(path: string, judged: EntryPlace): void {
+  private assertWhereJudged(path: string, judged: JudgedPlace): void {
     if (this.isWhereJudged(path, judged)) return;
     this.refused(path);
     throw new ReplacedOnDisk(path);
@@ -121,7 +120,7 @@ export class DiskReads {
   }
 
   /** Not quarantined by the cached answer (a place judged afresh when the cache was dropped) and, on the disk now, where `judged` says. */
-  private isWhereJudged(path: string, judged: EntryPlace): boolean {
+  private isWhereJudged(path: string, judged: JudgedPlace): boolean {
     return !judged.outside && !this.policy.isQuarantined(path) && this.policy.isWhereJudgedNow(path, judged);
   }
 }

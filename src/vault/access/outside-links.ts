@@ -382,6 +382,23 @@ export class OutsideLinks {
   }
 
   /**
+   * The device and inode (`"<dev>:<ino>"`, links followed, `fs.statSync` with bigint numbers) of
+   * whatever entry lies at the vault path `path` on disk, a file or a folder: two vault paths with one
+   * id are one entry (the two spellings of one name on a case-insensitive disk, or two hard links of
+   * one file). Null when nothing can be stat'ed there or the adapter has no disk paths. One stat, not cached.
+   */
+  entryIdOf(path: string): string | null {
+    const adapter = this.app.vault.adapter;
+    if (path === '' || !(adapter instanceof FileSystemAdapter)) return null;
+    try {
+      const stat = statSync(adapter.getFullPath(path), { bigint: true });
+      return `${stat.dev}:${stat.ino}`;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
    * True when trusted links (settings `access.trustedSymlinks`) lead the vault path `path` (existing
    * or not) out of the vault to where one of `places`, or a trusted link inside one, lies outside it
    * too, at or below it: the same files under two paths (`Skills → ~/agent/skills` and `Shared →

@@ -7,7 +7,16 @@ import { assertValidName, withMarkdownExtension } from '../paths/note-names';
 import type { NoteReader } from '../note-reader';
 import { foldPath, isPathInside, parentOf } from '../paths/paths';
 import { insertedLines } from './edits/text-edits';
-import { assertExpectedHash, assertStillAt, assertUtf8Note, byteSize, isUtf8, writableNote } from './write-checks';
+import {
+  assertExpectedHash,
+  assertNoNewNames,
+  assertStillAt,
+  assertUtf8Note,
+  byteSize,
+  isUtf8,
+  placeCheck,
+  writableNote,
+} from './write-checks';
 import { BaseChangedError, hashNotApplicable, MoveBlockedError, takenError } from './write-errors';
 import type { WriteLock } from './write-lock';
 import type { PreparedWrite, WriteResult } from './write-types';
@@ -101,7 +110,11 @@ export class EntryWriter {
    * name renames it in place, as Obsidian's rename does (the parent folders keep their spelling). The note is read only to check a given
    * `expectedHash` (applying checks it again). Every note whose links the move would update
    * must be one this key may write, and UTF-8 text (both checked again when applying).
+   * The note and every note whose links the move would rewrite are judged on the disk first
+   * (write-checks.ts placeCheck), before anything is read through their paths.
    * @throws ToolError as prepareCreate, plus not_found / forbidden / conflict for the source;
+   *   ToolError('conflict') (replacedOnDiskError) when another program swapped the note or a note
+   *   linking in for a symbolic link or another file before the vault's event;
    *   invalid_argument for an `expectedHash` with a folder (write-errors.ts hashNotApplicable).
    */
   async prepareMove(
@@ -116,8 +129,13 @@ export class EntryWriter {
     if (source instanceof TFolder) {
       if (expectedHash !== undefined) throw hashNotApplicable('a folder move');
       this.assertFolderMovable(source, scope);
-    } else if (isNote && expectedHash !== undefined) assertExpectedHash(await this.notes.read(source), expectedHash, source.path);
+    } else if (isNote) {
+      // Judged on the disk before anything is read through the path.
+      placeCheck(this.notes.policy, source)();
+      if (expectedHash !== undefined) assertExpectedHash(await this.notes.read(source), expectedHash, source.path);
+    }
     this.assertLinkersWritable(source, scope);
+    for (const check of this.linkerChecks(source)) check();
     await this.assertLinkersUtf8(source);
     if (isNote && this.notes.policy.namesFolder(rawTo)) {
       throw new ToolError(
@@ -148,11 +166,15 @@ export class EntryWriter {
   }
 
   /**
-   * delete_note: a note this key may write (folders are refused). The note's text is its open
-   * editor's when it has one (the user's unsaved typing counts: `expectedHash`, the access rules
-   * and the text proposed for the trash are judged on it, as text writes judge theirs), else
-   * Obsidian's cached text, or the disk's with `fresh`.
-   * @throws ToolError('invalid_argument') for a folder; as NoteWriter for the note.
+   * delete_note: a note this key may write (folders are refused), judged on the disk before it is
+   * read (write-checks.ts placeCheck): the text read is what the activity log keeps, and a revert
+   * puts it back as a note. The note's text is its open editor's when it has one (the user's unsaved
+   * typing counts: `expectedHash`, the access rules and the text proposed for the trash are judged on
+   * it, as text writes judge theirs), else Obsidian's cached text, or the disk's with `fresh` (force
+   * mode's retry), which then refuses a file with more than one name (assertNoNewNames).
+   * @throws ToolError('invalid_argument') for a folder; ToolError('conflict') (replacedOnDiskError)
+   *   when another program swapped the note for a symbolic link or another file before the vault's
+   *   event; as NoteWriter for the note.
    */
   async prepareDelete(
     tool: string,
@@ -168,6 +190,10 @@ export class EntryWriter {
       );
     }
     const file = writableNote(this.notes, rawPath, scope);
+    // Judged on the disk before the note is read through its path: the text read is logged and a revert restores it (verifier s30 F1).
+    placeCheck(this.notes.policy, file)();
+    // Read again from disk (the vault's text was not the disk's): a file with other names may be a hard link swapped in.
+    if (fresh) assertNoNewNames(this.notes.policy, file.path);
     const baseText = this.editors?.textOf(file.path) ?? (fresh ? await this.app.vault.read(file) : await this.notes.read(file));
     assertExpectedHash(baseText, expectedHash, file.path);
     assertWritableText(baseText, scope, file.path);
@@ -223,29 +249,44 @@ export class EntryWriter {
   }
 
   /**
-   * Moves `entry` with `fileManager.renameFile` (Obsidian updates links), after fresh checks.
+   * Moves `entry` with `fileManager.renameFile` (Obsidian updates links), after fresh checks: the
+   * note and each note linking in are judged on the disk (write-checks.ts placeCheck) before they
+   * are read and right before the rename; the answer's hash and size are of the moved file only.
    * Notes on `p` (`linkersRewritten`) the notes linking into it whose text the link updates
    * changed, at their paths after the move, so the activity log can list them.
    */
   private async move(entry: TAbstractFile, p: Extract<PreparedWrite, { kind: 'move' }>, scope: AccessScope): Promise<WriteResult> {
     assertStillAt(this.app.vault, entry, p.path);
+    const policy = this.notes.policy;
+    // The note and every note whose links the rename rewrites, judged on the disk before they are read and right before the rename (verifier s30 F5).
+    const judged = entry instanceof TFile ? policy.judgedPlace(entry.path) : null;
+    const inPlace = entry instanceof TFile ? placeCheck(policy, entry) : () => {};
     let before: string | null = null;
     if (entry instanceof TFile) {
+      inPlace();
       before = await this.app.vault.read(entry);
       assertExpectedHash(before, p.expectedHash, p.path);
       assertWritableText(before, scope, p.path);
     }
     if (entry instanceof TFolder) this.assertFolderMovable(entry, scope);
     this.assertLinkersWritable(entry, scope);
+    for (const check of this.linkerChecks(entry)) check();
     await this.assertLinkersUtf8(entry);
     const occupant = this.notes.policy.entryAt(p.to);
     if (occupant && occupant !== entry) throw takenError('move to');
     if (this.notes.policy.caseTwins(p.to).some((twin) => twin !== entry)) throw takenError('move to');
     if (!this.notes.policy.isFreeNow(p.to, entry)) throw takenError('move to');
     await this.ensureFolder(parentOf(p.to));
+    // The notes linking in now (one may have started linking in meanwhile), checked for this key again and judged before they are read.
+    this.assertLinkersWritable(entry, scope);
+    const linkersInPlace = this.linkerChecks(entry);
+    for (const check of linkersInPlace) check();
     const linking = await Promise.all(this.notes.notesLinkingInto(entry).map(async (f) => ({ f, text: await this.app.vault.read(f) })));
     // Judged on the disk again right before the rename (NotePolicy.isFreeNow): nothing is moved through or over a link.
     if (!this.notes.policy.isFreeNow(p.to, entry)) throw takenError('move to');
+    // The source and the linkers, last: nothing is renamed or rewritten through a link swapped in (Obsidian rewrites the linkers right after).
+    inPlace();
+    for (const check of linkersInPlace) check();
     try {
       await this.app.fileManager.renameFile(entry, p.to);
     } catch (err) {
@@ -254,6 +295,9 @@ export class EntryWriter {
     }
     p.linkersRewritten = await this.rewritten(linking);
     if (!(entry instanceof TFile) || before === null) return { status: 'applied', path: entry.path, from: p.path };
+    // The hash and size only of the file moved, still lying where it was judged: never of what else stands at the new path now.
+    if (judged === null || !policy.isWhereJudgedNow(entry.path, { ...policy.judgedPlace(entry.path), file: judged.file }))
+      return { status: 'applied', path: entry.path, from: p.path };
     const after = await this.app.vault.read(entry);
     return {
       status: 'applied',
@@ -280,16 +324,21 @@ export class EntryWriter {
 
   /**
    * Moves the note to the system trash, else the vault's `.trash` folder; never a hard delete.
-   * The note is read again under the write lock and must still be the text prepareDelete
+   * The note is read again under the write lock, judged on the disk before that read and right
+   * before the trash (write-checks.ts placeCheck), and must still be the text prepareDelete
    * checked, so a note that changed since is never deleted unseen. A note open in an editor must
    * show that text there, and its unsaved typing is saved first ({@link saveTypingFirst}), so the
    * trash holds what the user saw; its editor is checked once more right before the trash call.
    * @throws BaseChangedError when it changed (nothing is deleted); ToolError('unavailable') when the
    *   vault's `.trash` is a link that could carry it away (NotePolicy.localTrashRefusal);
-   *   ToolError('conflict') when the editor's save was refused (nothing saved, nothing deleted).
+   *   ToolError('conflict') when the editor's save was refused (nothing saved, nothing deleted);
+   *   ToolError('conflict') / ToolError('not_found') from the disk check (nothing is deleted).
    */
   private async trash(file: TFile, p: Extract<PreparedWrite, { kind: 'delete' }>): Promise<WriteResult> {
     assertStillAt(this.app.vault, file, p.path);
+    // Judged on the disk before the note is read through its path, and again right before it is trashed (verifier s30 F1).
+    const inPlace = placeCheck(this.notes.policy, file);
+    inPlace();
     await this.saveTypingFirst(file, p.baseText);
     const text = await this.app.vault.read(file);
     if (text !== p.baseText) throw new BaseChangedError(p.path);
@@ -299,6 +348,7 @@ export class EntryWriter {
     if (away !== null) throw away;
     // The user may have typed since the save: an editor showing other text keeps the note (checked with no await before the trash call).
     if ((this.editors?.textOf(file.path) ?? text) !== text) throw new BaseChangedError(p.path);
+    inPlace();
     try {
       await this.app.vault.trash(file, true);
     } catch {
@@ -320,6 +370,18 @@ export class EntryWriter {
     if (shown === null || this.editors === null) return;
     if (shown !== baseText) throw new BaseChangedError(file.path);
     if ((await this.app.vault.read(file)) !== shown) await this.editors.saveJudged(file);
+  }
+
+  /**
+   * The disk checks (write-checks.ts placeCheck) of the notes whose links a move of `entry` rewrites
+   * (Obsidian's `fileManager.renameFile` rewrites them with `vault.process`), taken now: each
+   * throws ToolError('conflict') when another program swapped that note for a symbolic link or
+   * another file since, so a move never reads or rewrites a file a link leads to (a quarantined
+   * note, a file outside the vault: verifier s30 F5), and ToolError('not_found') when it was moved.
+   * Call after {@link assertLinkersWritable}: every linker is a note the key may write, so naming it reveals nothing.
+   */
+  private linkerChecks(entry: TAbstractFile): Array<() => void> {
+    return this.notes.notesLinkingInto(entry).map((linker) => placeCheck(this.notes.policy, linker));
   }
 
   /** The folder or writable note a move starts from. */

@@ -9,8 +9,8 @@ import { hashText } from '../hash';
 import { cacheMatchesText, nextIndexed } from '../index-freshness';
 import type { NoteReader } from '../note-reader';
 import type { NoteSection } from '../content/sections';
-import { assertExpectedHash, assertUtf8Note, byteSize, diskTextNow, writableNote } from './write-checks';
-import { BaseChangedError, conflictError, keptChangingError, replacedOnDiskError, withFileSystemRefusals } from './write-errors';
+import { assertExpectedHash, assertNoNewNames, assertUtf8Note, byteSize, diskTextNow, placeCheck, writableNote } from './write-checks';
+import { BaseChangedError, conflictError, keptChangingError, movedError, withFileSystemRefusals } from './write-errors';
 import { WriteLock } from './write-lock';
 import { AppliedChanges, type AppliedChange } from './applied-change';
 import { foldPath } from '../paths/paths';
@@ -133,7 +133,8 @@ export class NoteWriter {
       this.editors?.textOf(file.path) == null &&
       !(hold !== null && this.withRealPath(file.path).some(hold))
     ) {
-      return this.queue.run(file, () => this.appendToFile(file, request.content, request.ensureNewline, scope));
+      const checkedAt = file.path;
+      return this.queue.run(file, () => this.appendToFile(file, checkedAt, request.content, request.ensureNewline, scope));
     }
     return this.queue.run(file, () => this.applyWithRetries(request, scope, hold));
   }
@@ -193,11 +194,16 @@ export class NoteWriter {
    * append_note without expected_hash on a note no editor shows: an append-mode write
    * (append-write.ts), under the same per-note lock as the apply primitive; reported as an
    * applied edit like every write (the agent's own text only, not another program's lines).
+   * `checkedAt` is the path the note was resolved and checked at before the queue: a note renamed
+   * or moved since (into a quarantined folder, out of the key's roots) is refused as moved, naming
+   * only that path, and is checked again under the lock at that path.
    */
-  private appendToFile(file: TFile, content: string, ensureNewline: boolean, scope: AccessScope): Promise<WriteResult> {
+  private appendToFile(file: TFile, checkedAt: string, content: string, ensureNewline: boolean, scope: AccessScope): Promise<WriteResult> {
     return this.lock.run(file, () =>
-      withFileSystemRefusals(`'${file.path}'`, async () => {
-        const checked = writableNote(this.notes, file.path, scope);
+      withFileSystemRefusals(`'${checkedAt}'`, async () => {
+        if (file.path !== checkedAt) throw movedError(checkedAt);
+        const checked = writableNote(this.notes, checkedAt, scope);
+        if (checked !== file) throw movedError(checkedAt);
         const inPlace = this.placeCheck(checked);
         inPlace();
         await assertUtf8Note(this.app.vault, checked);
@@ -352,23 +358,19 @@ export class NoteWriter {
   }
 
   /**
-   * The disk check of a write that changes `file`'s content: takes where the access checks just
-   * judged the note to lie (NotePolicy.judgedPlace; call right after the note was resolved and
-   * checked) and returns a check of the disk against it (NotePolicy.isWhereJudgedNow: an `lstat`
-   * per path segment, `realpath` when a link is on the way), to call right before anything is
-   * read or written through the path and again at the last instant before the vault writes
-   * (inside the `vault.process` callback, right before `vault.append`, right before a change is
-   * put into an open editor).
-   * @returns the check; it throws ToolError('conflict') (replacedOnDiskError) when the entry at
-   *   the note's path is no longer a file lying where it was judged (a symbolic link swapped in by
-   *   another program before the vault's event), so nothing is written.
+   * The disk check of a write that changes `file`'s content (write-checks.ts placeCheck): takes the
+   * path the note was checked at and where the access checks just judged it to lie, with the file
+   * there (NotePolicy.judgedPlace; call right after the note was resolved and checked), and returns
+   * a check against them, to call right before anything is read or written through the path and
+   * again at the last instant before the vault writes (inside the `vault.process` callback, right
+   * before `vault.append`, right before a change is put into an open editor).
+   * @returns the check; it throws ToolError('not_found') when the note was renamed or moved since,
+   *   and ToolError('conflict') (replacedOnDiskError) when the entry at the note's path is no longer
+   *   the file judged there (a symbolic link or another file swapped in by another program before
+   *   the vault's event), so nothing is written.
    */
   private placeCheck(file: TFile): () => void {
-    const policy = this.notes.policy;
-    const judged = policy.judgedPlace(file.path);
-    return () => {
-      if (!policy.isWhereJudgedNow(file.path, judged)) throw replacedOnDiskError(file.path);
-    };
+    return placeCheck(this.notes.policy, file);
   }
 
   /**
@@ -544,6 +546,8 @@ export class NoteWriter {
     const file = writableNote(this.notes, request.path, scope);
     // Judged on the disk before the note is read through its path (a staged proposal shows its base text too).
     this.placeCheck(file)();
+    // Read again from disk (the vault's text was not the disk's): a file with other names may be a hard link swapped in.
+    if (fresh && this.editors?.textOf(file.path) == null) assertNoNewNames(this.notes.policy, file.path);
     await assertUtf8Note(this.app.vault, file);
     let baseText = this.editors?.textOf(file.path) ?? (fresh ? await this.app.vault.read(file) : await this.notes.read(file));
     assertExpectedHash(baseText, request.expectedHash, file.path);

@@ -4,8 +4,8 @@ import { ToolError } from '../../errors';
 import type { AccessScope } from '../access/access';
 import { noteNotFound, readOnlyError } from './frontmatter/frontmatter-guard';
 import { hashText } from '../hash';
-import { conflictError } from './write-errors';
-import type { NoteReader } from '../note-reader';
+import { conflictError, movedError, replacedOnDiskError } from './write-errors';
+import type { NoteReader, WritePolicy } from '../note-reader';
 
 /**
  * Checks shared by every write: finding a note the key may change, that it is still where it
@@ -32,6 +32,45 @@ export function writableNote(notes: NoteReader, path: string, scope: AccessScope
  */
 export function assertStillAt(vault: Vault, entry: TAbstractFile, path: string): void {
   if (entry.path !== path || vault.getAbstractFileByPath(path) !== entry) throw noteNotFound(path);
+}
+
+/**
+ * The disk check of every route that reads, changes, trashes or renames an existing note's file
+ * (text writes, append, delete, move and the notes whose links a move rewrites): takes, right
+ * after the note was resolved and checked, the path it was checked at and where the access checks
+ * judged it to lie with the file there (NotePolicy.judgedPlace), and returns a check to call right
+ * before anything is read through the path and again at the last instant before the route acts
+ * (inside the `vault.process` callback, right before `vault.append`, `vault.trash` or
+ * `fileManager.renameFile`).
+ * @param policy the note policy. @param file the note, just resolved and checked.
+ * @returns the check. It throws ToolError('not_found') (movedError) when the note was renamed or
+ *   moved in the vault since (its new place may be one the key may not see; verifier s30 F8), and
+ *   ToolError('conflict') (replacedOnDiskError) when the entry at its path on disk is no longer the
+ *   file it was judged to be: a symbolic link or another file swapped in by another program before
+ *   the vault's event (NotePolicy.isWhereJudgedNow). Nothing is read or done then.
+ */
+export function placeCheck(policy: WritePolicy, file: TFile): () => void {
+  const path = file.path;
+  const judged = policy.judgedPlace(path);
+  return () => {
+    if (file.path !== path) throw movedError(path);
+    if (!policy.isWhereJudgedNow(path, judged)) throw replacedOnDiskError(path);
+  };
+}
+
+/**
+ * Refuses a note that is read again from disk because its text there is not what the vault last
+ * reported (force mode's retry: another program changed it before the vault's event) while its
+ * file has more than one name (`nlink` above 1, NotePolicy.fileOf): another program may have
+ * swapped it for a hard link of a quarantined note or of a file outside the vault (`ln
+ * Journal/h.md tmp && mv tmp H.md`), whose other names cannot be found to be judged, and the retry
+ * would compute and log the change on that file's text (verifier s30 F10). Once the vault reports
+ * the change, a hard link is judged where it lies (docs/security.md).
+ * @param policy the note policy. @param path the note's vault path.
+ * @throws ToolError('conflict') (replacedOnDiskError) naming what to do.
+ */
+export function assertNoNewNames(policy: WritePolicy, path: string): void {
+  if ((policy.fileOf(path)?.links ?? 1) > 1) throw replacedOnDiskError(path);
 }
 
 /**

@@ -60,6 +60,20 @@ export function replacedOnDiskError(notePath: string): ToolError {
 }
 
 /**
+ * A route refused because the note was renamed or moved in the vault (by the user, another
+ * program, a sync) after it was checked and before the route acted: what it was checked for
+ * (quarantine, roots, the key's rules) held at the old path, and its new place may be one the
+ * key may not see, so the answer names only the path the agent gave (docs/reliability.md).
+ * @param notePath the vault path the note was checked at. @returns ToolError('not_found').
+ */
+export function movedError(notePath: string): ToolError {
+  return new ToolError(
+    'not_found',
+    `Note '${notePath}' was deleted or moved while this change was made; nothing was written. Find it again with search or list_notes and read it.`,
+  );
+}
+
+/**
  * Thrown by the apply step when the note is no longer the text a write was prepared on (the
  * user typed, sync arrived): force mode prepares again on the new text; proposals rebase.
  * A ToolError('conflict') so that, if it ever reaches an agent, it says what to do.
