@@ -196,7 +196,7 @@ export default class VaultMcpPlugin extends Plugin {
 
   /** data.json changed on another device: reload it, move the server if needed, redraw the tab. */
   override async onExternalSettingsChange(): Promise<void> {
-    await applyExternalSettings(this);
+    await applyExternalSettings(this, this.pluginFile('data.json'));
     this.review.accessChanged();
     this.settingTab.refreshIfOpen();
   }
