@@ -88,8 +88,8 @@ export default class VaultMcpPlugin extends Plugin {
       widgetsFolder: () => this.settings.widgets.folder,
       editors: workspaceEditors(this.app),
     });
-    this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
     this.writerLock = new WriterLock(this.app.vault.adapter, this.pluginFile(WRITER_LOCK_FILE).folder);
+    this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
     this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'), undefined, this.writerLock);
     const keyRoots = (id: string): string[] | null => this.keyRing.list().find((k) => k.id === id)?.roots ?? null;
     this.review = new ProposalReview(this.proposals, this.notes, keyRoots);
@@ -116,7 +116,8 @@ export default class VaultMcpPlugin extends Plugin {
     });
     this.semantic = new SemanticIndex(this.notes, this.ai, {
       enabled: () => this.settings.ai.semanticIndex,
-      storage: semanticIndexStorage((name) => this.pluginFile(name)),
+      // Every instance on the vault saves the index files: temp copies named per instance (PluginFile's `writer`).
+      storage: semanticIndexStorage((name) => this.pluginFile(name, this.writerLock.id)),
     });
     const services = createSessionServices(
       this.notes,
@@ -162,9 +163,9 @@ export default class VaultMcpPlugin extends Plugin {
     return this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
   }
 
-  /** Where the search index is saved between runs: `search-index.json` and its parts in the plugin folder (ui/index-files.ts). */
+  /** Where the search index is saved between runs: `search-index.json` and its parts in the plugin folder (ui/index-files.ts); the head's temp copies named per instance, as every instance saves it. */
   indexStorage(): IndexStorage {
-    return searchIndexStorage((name) => new PartedFile(this.app.vault.adapter, this.pluginFile(name).folder, name));
+    return searchIndexStorage((name) => new PartedFile(this.app.vault.adapter, this.pluginFile(name).folder, name, this.writerLock.id));
   }
 
   /** Loads proposals, starts the index and the server (not when the plugin unloaded meanwhile); problems are shown as Notices, not thrown. */
@@ -195,7 +196,7 @@ export default class VaultMcpPlugin extends Plugin {
 
   /** data.json changed on another device: reload it, move the server if needed, redraw the tab. */
   override async onExternalSettingsChange(): Promise<void> {
-    await applyExternalSettings(this);
+    await applyExternalSettings(this, this.pluginFile('data.json'));
     this.review.accessChanged();
     this.settingTab.refreshIfOpen();
   }

@@ -6,6 +6,7 @@ import type { PreparedWrite } from '../vault/writes/write-types';
 import { parseProposals, serializeProposals } from './proposal-codec';
 import { HunkCache, undecidedHunks } from './proposal-hunks';
 import { fileSystemRefusal } from '../vault/writes/write-errors';
+import { ToolError } from '../errors';
 import type { Hunk, PlacedHunk } from '../diff/types';
 import type { HunkDecision, Proposal, ReviewHunk } from './types';
 import { assertRoomForProposal } from './pending-limits';
@@ -27,6 +28,21 @@ const KEEP_RESOLVED = 200;
 /** How many resolved text proposals keep their texts in memory for {@link ProposalStore.reopenHunk}. */
 const KEEP_REOPENABLE = 50;
 
+/** What one write of the proposals file came to: the write's error (null when it was written) and the proposals staged into it that the file holds. */
+interface SaveOutcome {
+  error: Error | null;
+  /** Ids of the proposals staged into this write that the file holds afterwards (every one when it was written). */
+  landed: ReadonlySet<string>;
+}
+
+/** One write of the proposals file, shared by every save asked for before it starts (ProposalStore's save). */
+interface SaveBatch {
+  /** Ids of the proposals staged into this write: taken back out of memory when it fails and the file does not hold them. */
+  staged: Set<string>;
+  done: Promise<SaveOutcome>;
+  finish: (outcome: SaveOutcome) => void;
+}
+
 /**
  * The proposals of propose mode (docs/architecture.md#proposals): staged changes that wait for the
  * user, persisted in their own file in the plugin folder (not in data.json), surviving reload
@@ -47,7 +63,10 @@ export class ProposalStore {
   private readonly reopenable = new Map<string, { base_text: string; proposed_text: string }>();
   /** Proposals being accepted right now (see {@link whileAccepting}). */
   private readonly accepting = new Set<string>();
-  private saving: Promise<void> = Promise.resolve();
+  /** The last write of the file queued (never rejects: each save's outcome goes to its batch). */
+  private writing: Promise<void> = Promise.resolve();
+  /** The write the next saves share, not started yet; null when none is queued. */
+  private nextBatch: SaveBatch | null = null;
   /** The file's stamp (PluginFile.stamp) when {@link refresh} last read it; undefined before. */
   private stampSeen?: string;
 
@@ -101,7 +120,9 @@ export class ProposalStore {
    * wrote since this store last read the file, so this one lists its proposals too (it decides
    * none until it takes over, {@link ensureWriter}). Obsidian fires no event for a file in the
    * config folder, so readers call this first: one `stat`, and a read only when the file's
-   * mtime, ctime or size changed (writes are whole copies swapped in: never half a file).
+   * mtime, ctime or size changed (writes are whole copies swapped in: never half a file). The
+   * file is read as it is (PluginFile.readAsIs): the holder's temp copies are its write in
+   * progress, and this instance never removes or renames them.
    * Never throws: a file that cannot be read now is read at the next call.
    */
   async refresh(): Promise<void> {
@@ -116,10 +137,12 @@ export class ProposalStore {
 
   /**
    * Reads the proposals file into the store (see {@link load}).
-   * @param mayRepair move a damaged file aside (only the lock's holder does: the file is its).
+   * @param mayRepair the writer lock's holder reads: a write a crash interrupted is finished or
+   *   undone first (PluginFile.read) and a damaged file is moved aside (the file is its). Any
+   *   other instance reads the file as it is (PluginFile.readAsIs): the holder's temp copies are live.
    */
   private async readFile(mayRepair = true): Promise<{ problem?: string }> {
-    const text = await this.file.read();
+    const text = mayRepair ? await this.file.read() : await this.file.readAsIs();
     for (const id of this.byId.keys()) this.hunkCache.forget(id);
     this.byId.clear();
     if (text === null) return {};
@@ -153,8 +176,11 @@ export class ProposalStore {
    * @throws ToolError('unavailable') when the key already has MAX_PENDING_PER_KEY pending
    *   proposals or the pending texts would pass MAX_PENDING_CHARS, or another instance holds
    *   the writer lock (WriterLockedError; nothing staged); the file
-   *   system's refusal as a tool error (full disk, permissions; see fileSystemRefusal) when
-   *   the proposals file cannot be written (nothing staged); other errors of that write as is.
+   *   system's refusal as a tool error (full disk, permissions, the file moved away; see
+   *   {@link proposalsFileRefusal}) when the proposals file cannot be written and does not hold
+   *   the proposal (nothing staged, in memory or on disk); other errors of that write as is.
+   *   A write that failed although the file holds the proposal (its whole copy was swapped in
+   *   when the file was read back) answers staged: the answer always matches the file.
    */
   async stage(prepared: PreparedWrite, caller: ProposalCaller, reason?: string): Promise<Proposal> {
     await this.ensureWriter();
@@ -181,12 +207,8 @@ export class ProposalStore {
       ...(caller.session !== undefined ? { session: caller.session } : {}),
     };
     this.byId.set(proposal.id, proposal);
-    try {
-      await this.save();
-    } catch (err) {
-      this.byId.delete(proposal.id);
-      throw fileSystemRefusal(err, 'the proposals file', 'nothing was staged') ?? err;
-    }
+    const { error, landed } = await this.save(proposal.id);
+    if (error !== null && !landed.has(proposal.id)) throw proposalsFileRefusal(error, 'nothing was staged');
     this.emit({ type: 'staged', proposal });
     return proposal;
   }
@@ -365,9 +387,9 @@ export class ProposalStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** Waits until every write of the proposals file issued so far has finished. */
+  /** Waits until every write of the proposals file issued so far has finished (never rejects). */
   flush(): Promise<void> {
-    return this.saving;
+    return this.writing;
   }
 
   private requirePending(id: string): Proposal {
@@ -402,21 +424,73 @@ export class ProposalStore {
     this.hunkCache.forget(p.id);
   }
 
+  /** Saves the file with `p` changed, then tells listeners. @throws that write's error (the change stays in memory and goes into the next write). */
   private async commit(p: Proposal): Promise<void> {
-    await this.save();
+    const { error } = await this.save();
+    if (error !== null) throw error;
     this.emit({ type: 'updated', proposal: p });
   }
 
-  /** Queues a write of the whole file (oldest resolved proposals beyond KEEP_RESOLVED dropped). */
-  private save(): Promise<void> {
+  /**
+   * Asks for a write of the whole file (a group commit): every save asked for while a write is
+   * under way shares the next write, which is serialized from memory when it starts, so a
+   * burst of stages or decisions costs two writes, not one each, and each write holds every
+   * change made before it started.
+   * @param staged the id of a proposal just staged into memory: when this write fails and the
+   *   file (read back) does not hold it, it is taken out of memory before the next write starts,
+   *   so no later write puts on disk a proposal the agent was told was not staged.
+   * @returns the write's outcome; never rejects.
+   */
+  private save(staged?: string): Promise<SaveOutcome> {
+    let batch = this.nextBatch;
+    if (batch === null) {
+      let finish!: (outcome: SaveOutcome) => void;
+      const done = new Promise<SaveOutcome>((resolve) => (finish = resolve));
+      const queued: SaveBatch = { staged: new Set(), done, finish };
+      this.nextBatch = batch = queued;
+      this.writing = this.writing.then(() => this.writeBatch(queued));
+    }
+    if (staged !== undefined) batch.staged.add(staged);
+    return batch.done;
+  }
+
+  /** Makes the write `batch` shares (see {@link save}); oldest resolved proposals beyond KEEP_RESOLVED are dropped first. Never throws. */
+  private async writeBatch(batch: SaveBatch): Promise<void> {
+    if (this.nextBatch === batch) this.nextBatch = null;
     const resolved = this.all().filter((p) => !isOpen(p));
     for (const p of resolved.slice(0, Math.max(0, resolved.length - KEEP_RESOLVED))) {
       this.byId.delete(p.id);
       this.hunkCache.forget(p.id);
     }
-    const text = serializeProposals(this.all());
-    this.saving = this.saving.catch(() => undefined).then(() => this.file.write(text));
-    return this.saving;
+    try {
+      await this.file.write(serializeProposals(this.all()));
+      batch.finish({ error: null, landed: batch.staged });
+    } catch (error) {
+      const landed = await this.stagedInFile(batch.staged);
+      for (const id of batch.staged) {
+        if (landed.has(id)) continue;
+        this.byId.delete(id);
+        this.hunkCache.forget(id);
+      }
+      batch.finish({ error: error instanceof Error ? error : new Error(String(error)), landed });
+    }
+  }
+
+  /**
+   * After a failed write: which of `ids` the file holds as read now (PluginFile.read: a whole copy
+   * the write left is swapped in first, as the next start would). @returns those ids; none when
+   * the file cannot be read or parsed.
+   */
+  private async stagedInFile(ids: ReadonlySet<string>): Promise<Set<string>> {
+    const held = new Set<string>();
+    if (ids.size === 0) return held;
+    try {
+      const text = await this.file.read();
+      for (const p of text === null ? [] : parseProposals(text)) if (ids.has(p.id)) held.add(p.id);
+    } catch {
+      // Unreadable now: the next write, made from memory, replaces it.
+    }
+    return held;
   }
 
   private emit(event: ProposalEvent): void {
@@ -457,6 +531,23 @@ export class ProposalStore {
       }
     }
   }
+}
+
+/**
+ * The agent's refusal for a write of the proposals file that failed: the file system's refusal
+ * (full disk, permissions: fileSystemRefusal) naming the proposals file, or, for a file or
+ * folder gone mid-write (ENOENT: another program moved or removed the plugin's files), a
+ * sentence about the proposals file, not about a note.
+ * @param error what the write threw. @param outcome what became of the change, e.g. "nothing was staged".
+ * @returns the ToolError, or `error` itself when it is no file system refusal (a bug).
+ */
+function proposalsFileRefusal(error: Error, outcome: string): Error {
+  if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT')
+    return new ToolError(
+      'unavailable',
+      `Vault MCP's proposals file was moved or removed by another program while this change was saved; ${outcome}. Retry in a moment; if this repeats, ask the user to check the plugin folder.`,
+    );
+  return fileSystemRefusal(error, 'the proposals file', outcome) ?? error;
 }
 
 /**

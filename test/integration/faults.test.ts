@@ -325,6 +325,37 @@ describe('damaged plugin files are kept aside with a Notice, and the plugin load
     },
   );
 
+  it('data.json met half-written when its change arrives (another instance saving it in place): read again, the change is taken in (F6, s30)', async () => {
+    const dataJson = nodePath.join(pluginDir(), 'data.json');
+    await fsp.writeFile(dataJson, JSON.stringify({ server: { port: 28111 }, access: { quarantine: ['Secret'] } }));
+    const app = await createHostApp({ vaultPath: copy.dir });
+    const plugin = await loadPluginInHost(app, OnFreePort, PLUGIN_MANIFEST);
+    const whole = JSON.stringify({ server: { port: 28111 }, access: { quarantine: ['Secret', 'Other'] } }, null, 2);
+    await fsp.writeFile(dataJson, whole.slice(0, 30));
+    const load = plugin.loadData.bind(plugin);
+    let loads = 0;
+    jest.spyOn(plugin, 'loadData').mockImplementation(async () => {
+      try {
+        return await load();
+      } finally {
+        // The other instance's save ends right after the first read.
+        if (++loads === 1) await fsp.writeFile(dataJson, whole);
+      }
+    });
+    await simulateExternalSettingsChange(plugin);
+    expect(loads).toBeGreaterThan(1);
+    expect(plugin.settings.access.quarantine).toEqual(['Secret', 'Other']);
+    expect(Notice.messages().join('\n')).not.toMatch(/could not be read/);
+    // data.json removed (a sync replacing it by delete and create): the settings stay, never the defaults.
+    await fsp.rm(dataJson);
+    await simulateExternalSettingsChange(plugin);
+    expect(plugin.settings.access.quarantine).toEqual(['Secret', 'Other']);
+    expect(Notice.messages().join('\n')).toMatch(/data\.json was removed outside Obsidian; the current settings are kept/);
+    unloadPluginInHost(plugin);
+    await plugin.server.stop();
+    await app.close();
+  });
+
   it('data.json damaged by a sync while the plugin runs: the current settings stay, with a Notice', async () => {
     await fsp.writeFile(
       nodePath.join(pluginDir(), 'data.json'),

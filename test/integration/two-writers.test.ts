@@ -244,4 +244,47 @@ describe('two plugin instances on one vault', () => {
     expect(await Promise.race([loaded, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 4000))])).toBe(true);
     expect(second.env.plugin.proposals.pending().map((p) => p.id)).toEqual([id, String(next.value.proposal_id)]);
   });
+
+  test('the holder stages many at once while the other refreshes in a loop: every stage is staged, and a restart loads exactly those (F7, s30)', async () => {
+    for (let i = 0; i < 20; i++) await fsp.writeFile(nodePath.join(dir, `N${i}.md`), `# N${i}\nline\n`);
+    const first = await start('First');
+    const second = await start('Second');
+    let stop = false;
+    let refreshes = 0;
+    // The other instance reads proposals.json by design (every 2 s in Obsidian); here as often as it can.
+    const reader = (async () => {
+      while (!stop) {
+        await second.env.plugin.proposals.refresh();
+        refreshes++;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    const told = new Map<string, boolean>();
+    try {
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          const r = await attempt(first.client, 'append_note', { path: `N${i}`, content: 'agent text' });
+          told.set(`N${i}.md`, r.ok);
+          if (!r.ok) told.set(`N${i}.md refusal: ${r.message}`, false);
+        }),
+      );
+    } finally {
+      stop = true;
+      await reader;
+    }
+    expect(refreshes).toBeGreaterThan(0);
+    expect([...told].filter(([, ok]) => !ok)).toEqual([]);
+    await first.env.plugin.proposals.flush();
+    expect(first.env.plugin.proposals.pending()).toHaveLength(20);
+    for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+    for (const b of booted.splice(0)) await b.stop();
+    const third = await start('Third');
+    expect(
+      third.env.plugin.proposals
+        .pending()
+        .map((p) => p.path)
+        .sort(),
+    ).toEqual([...told.keys()].sort());
+    expect((await fsp.readdir(pluginFolder(third.env))).filter((n) => /^proposals\.json\./.test(n))).toEqual([]);
+  });
 });

@@ -193,8 +193,9 @@ async function answerReviewCommand(target: ReviewCommandTarget, line: string): P
 
 /**
  * `accept all` / `reject all`, optionally `note <path>` or `key <label>` (the rest of the line as
- * typed, spaces allowed, surrounding quotes taken off: command-words.ts trailingArgument): decides every pending proposal, or those on one note or from one key, one
- * by one as `accept <id>` would. @returns one line per proposal and a count, or a sentence.
+ * typed, spaces allowed, surrounding quotes taken off: command-words.ts trailingArgument): decides every pending proposal, or those on one note or from one key,
+ * each as `accept <id>` / `reject <id>` would: acceptances one by one, rejections all at once (their
+ * writes of the proposals file shared). @returns one line per proposal, in list order, and a count, or a sentence.
  */
 async function decideAll(
   target: ReviewCommandTarget,
@@ -210,8 +211,11 @@ async function decideAll(
     return by === undefined
       ? 'No pending changes.'
       : `No pending changes ${by === 'key' ? `from key "${value}"` : `on ${value}`}; list them with "proposals".`;
+  // Rejections change no note, so they are made at once and share the writes of the proposals file
+  // (ProposalStore's group commit: two writes for any number); acceptances change notes, one after another.
   const answers: string[] = [];
-  for (const p of chosen) answers.push(await decideProposal(target, verdict, p.id));
+  if (verdict === 'reject') answers.push(...(await Promise.all(chosen.map((p) => decideProposal(target, verdict, p.id)))));
+  else for (const p of chosen) answers.push(await decideProposal(target, verdict, p.id));
   const which = by === undefined ? '' : by === 'key' ? ` from "${value}"` : ` on ${value}`;
   return [
     ...answers,

@@ -3,6 +3,8 @@ import { keyRootsNotice } from '../../settings/key-roots';
 import { migrateSettings } from '../../settings/migrate-settings';
 import { quarantinedFileAt, quarantineNotice } from '../../vault/access/quarantine';
 import type { SettingsTabPlugin } from './tab-context';
+import type { PluginFile } from '../../vault/plugin-files/plugin-file';
+import { loadSettingsData } from '../../vault/plugin-files/settings-data';
 
 /** What an external settings change did, for tests and logs. */
 export interface ExternalChangeResult {
@@ -16,27 +18,31 @@ export interface ExternalChangeResult {
  * port changed, rebuilds the search index when the quarantine or trusted-link list or the widgets folder changed, closes sessions of keys that disappeared, tells connected
  * clients the tool list may have changed, re-judges their subscriptions and prompts when a key's
  * label or roots or the access settings changed (McpHttpServer.accessChanged) and lets the AI service see the new provider.
- * A data.json that does not parse or holds no settings object (a sync caught half-way) changes
- * nothing: the current settings stay (and are what the next save writes), with a Notice. A key
+ * A data.json met half-written (another instance or a sync saving it in place) is read again
+ * (loadSettingsData), so a torn read neither drops the change nor passes for "no settings" (which
+ * would put the defaults in place and have the next save write them over the user's settings);
+ * one that still does not parse or holds no settings object (a sync caught half-way) changes
+ * nothing: the current settings stay (and are what the next save writes), with a Notice; so does a
+ * data.json removed (a sync replacing it by delete and create). A key
  * whose roots break the roots rule gets a Notice too (it is refused at the door until they are fixed), and so does
  * a quarantine entry that names no folder (kept as written; it quarantines nothing until fixed) or names a
  * note or file (kept: it hides that file alone, but quarantine takes folders).
  * @param plugin the plugin whose `settings` are replaced
+ * @param dataFile data.json in the plugin folder (its stamp and text, to tell a torn read)
  */
-export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<ExternalChangeResult> {
+export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile: PluginFile): Promise<ExternalChangeResult> {
   const before = plugin.settings;
-  let saved: unknown;
-  try {
-    saved = await plugin.loadData();
-  } catch (err) {
-    saved = err;
-  }
-  if (saved instanceof Error || (saved !== null && (typeof saved !== 'object' || Array.isArray(saved)))) {
-    const reason = saved instanceof Error ? saved.message : 'it holds no settings object';
-    new Notice(`Vault MCP: data.json changed outside Obsidian but could not be read (${reason}); the current settings are kept.`);
+  const loaded = await loadSettingsData(() => plugin.loadData(), dataFile);
+  if ('reason' in loaded) {
+    new Notice(`Vault MCP: data.json changed outside Obsidian but could not be read (${loaded.reason}); the current settings are kept.`);
     return { restarted: false };
   }
-  const next = migrateSettings(saved);
+  if (loaded.data === null) {
+    // Gone (a sync replacing it, or removing it): the defaults must not take the user's settings' place.
+    new Notice('Vault MCP: data.json was removed outside Obsidian; the current settings are kept and saved again at the next change.');
+    return { restarted: false };
+  }
+  const next = migrateSettings(loaded.data);
   plugin.settings = next;
   const quarantine = quarantineNotice(next.access.quarantine, (e) => plugin.notes.policy.literalPath(e), quarantinedFileAt(plugin.notes));
   for (const problem of [keyRootsNotice(next.keys), quarantine]) if (problem) new Notice(problem, 0);

@@ -38,13 +38,17 @@ export class PartedFile {
    * @param adapter the vault's DataAdapter.
    * @param folder the plugin folder (`manifest.dir`), vault-relative.
    * @param name the head's name inside it, e.g. `search-index.json`.
+   * @param writer this instance's id when several instances save the file (the search index: every
+   *   instance on the vault saves its own), so the head's temp copies are named per writer and one
+   *   instance's read or save never removes the other's copy mid-write (PluginFile's `writer`).
    */
   constructor(
     private readonly adapter: DataAdapter,
     readonly folder: string,
     readonly name: string,
+    writer?: string,
   ) {
-    this.head = new PluginFile(adapter, folder, name);
+    this.head = new PluginFile(adapter, folder, name, writer);
   }
 
   /** Vault-relative path of the head. */

@@ -68,17 +68,48 @@ export class PluginFile {
    * `.tmp` copy next to the file is a write that never swapped in and is removed; a `.tmp` copy
    * with no file was written whole (the old file is removed only after that) and is swapped in.
    * A file several instances write (`writer` given) that is gone between finding it and reading
-   * it (another instance swapping its copy in) is looked for again, up to three times.
+   * it (another instance swapping its copy in) is looked for again, up to three times. Only the
+   * file's writer reads it so (for a file with shared temp names, the instance holding the writer
+   * lock): an instance that reads a file another instance writes uses {@link readAsIs}, since that
+   * writer's temp copies are live.
    * @returns the file's text, or null when it does not exist. Rethrows other read errors.
    */
-  async read(): Promise<string | null> {
+  read(): Promise<string | null> {
+    return this.readRecovered((path) => this.adapter.read(path));
+  }
+
+  /** {@link read} with `readPath` reading the file (text or bytes). */
+  private async readRecovered<T>(readPath: (path: string) => Promise<T>): Promise<T | null> {
     for (let attempt = 0; ; attempt++) {
       if (!(await this.recover())) return null;
       try {
-        return await this.adapter.read(this.path);
+        return await readPath(this.path);
       } catch (err) {
         // A file several instances write is gone for a moment while another one swaps its copy in: look again.
         if (this.writer === undefined || attempt >= 3 || (await this.adapter.exists(this.path))) throw err;
+      }
+    }
+  }
+
+  /**
+   * Reads the file as it is, touching no temp copy: for an instance that only reads a file another
+   * instance writes (proposals.json while the other holds the writer lock, writer-lock.ts). Its
+   * `.partial` and `.tmp` copies are that writer's write in progress, not a crash's leftovers, so
+   * {@link read}'s recovery (removing or renaming them) would break that write and could delete the
+   * file; only the writer recovers them. While the file is missing for a moment (the writer between
+   * removing it and renaming its whole `.tmp` copy in its place), that `.tmp` copy is read instead:
+   * it is renamed to `.tmp` only once whole, and it is what the file is about to hold. A file or copy
+   * gone between finding it and reading it is looked for again, up to three times.
+   * @returns the file's text (or its whole `.tmp` copy's), or null when neither exists. Rethrows other read errors.
+   */
+  async readAsIs(): Promise<string | null> {
+    for (let attempt = 0; ; attempt++) {
+      const path = (await this.adapter.exists(this.path)) ? this.path : (await this.adapter.exists(this.tempPath)) ? this.tempPath : null;
+      if (path === null) return null;
+      try {
+        return await this.adapter.read(path);
+      } catch (err) {
+        if (attempt >= 3 || (await this.adapter.exists(path))) throw err;
       }
     }
   }
@@ -93,9 +124,8 @@ export class PluginFile {
   }
 
   /** {@link read} for a binary file (`DataAdapter.readBinary`): its bytes, or null when it does not exist. */
-  async readBinary(): Promise<ArrayBuffer | null> {
-    if (!(await this.recover())) return null;
-    return this.adapter.readBinary(this.path);
+  readBinary(): Promise<ArrayBuffer | null> {
+    return this.readRecovered((path) => this.adapter.readBinary(path));
   }
 
   /** Finishes or undoes an interrupted write (see {@link read}); true when the file exists afterwards. */
