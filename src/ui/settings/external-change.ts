@@ -1,4 +1,5 @@
 import { Notice } from 'obsidian';
+import { mergeWidgetRecords } from '../../keys/widget-writers';
 import { keyRootsNotice } from '../../settings/key-roots';
 import { migrateSettings } from '../../settings/migrate-settings';
 import { quarantinedFileAt, quarantineNotice } from '../../vault/access/quarantine';
@@ -16,6 +17,9 @@ export interface ExternalChangeResult {
  * port changed, rebuilds the search index when the quarantine or trusted-link list or the widgets folder changed, closes sessions of keys that disappeared, tells connected
  * clients the tool list may have changed, re-judges their subscriptions and prompts when a key's
  * label or roots or the access settings changed (McpHttpServer.accessChanged) and lets the AI service see the new provider.
+ * The widget records (`widgetWriters`, `widgetTexts`) are merged, not replaced: the newer record
+ * per widget and per text wins and none is dropped (keys/widget-writers.ts mergeWidgetRecords), and
+ * data.json is saved again when this device held records the synced one lacked.
  * A data.json that does not parse or holds no settings object (a sync caught half-way) changes
  * nothing: the current settings stay (and are what the next save writes), with a Notice. A key
  * whose roots break the roots rule gets a Notice too (it is refused at the door until they are fixed), and so does
@@ -37,7 +41,11 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<
     return { restarted: false };
   }
   const next = migrateSettings(saved);
+  // Widget records only ever confine a widget: the newest of each is kept, never dropped by an older data.json.
+  const { added, ...records } = mergeWidgetRecords(before, next);
+  Object.assign(next, records);
   plugin.settings = next;
+  if (added) await plugin.saveData(next).catch(() => undefined); // else kept in memory and written by the next save
   const quarantine = quarantineNotice(next.access.quarantine, (e) => plugin.notes.policy.literalPath(e), quarantinedFileAt(plugin.notes));
   for (const problem of [keyRootsNotice(next.keys), quarantine]) if (problem) new Notice(problem, 0);
   // The master switch is read on every request: only a port change needs a new listener.
