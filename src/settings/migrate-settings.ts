@@ -50,6 +50,7 @@ function migrateKey(raw: unknown): KeyRecord | null {
     tools: normalizeKeyTools(raw.tools),
     created_at: typeof raw.created_at === 'string' ? raw.created_at : new Date(0).toISOString(),
     last_used_at: typeof raw.last_used_at === 'string' ? raw.last_used_at : null,
+    ...(typeof raw.changed_at === 'string' ? { changed_at: raw.changed_at } : {}),
   };
 }
 

@@ -185,7 +185,7 @@ describe('a widget without a record of who wrote it (verifier s30 F4)', () => {
     }
   });
 
-  test("a data.json synced in from a device that never saw the widget write keeps this device's newer widget records", async () => {
+  test("a data.json synced in from a device that never saw the widget write keeps this device's newer widget records (and narrower keys)", async () => {
     const dir = (await copyToTemp(DEMO_VAULT)).dir;
     await writeVaultFiles(dir, NOTES);
     const env = await bootIn(dir, () => fs.rm(dir, { recursive: true, force: true }));
@@ -207,6 +207,27 @@ describe('a widget without a record of who wrote it (verifier s30 F4)', () => {
       // And written back to data.json, so a restart (or the other device) has them too.
       const saved = await diskData();
       expect({ w: saved.widgetWriters, t: saved.widgetTexts }).toEqual(records);
+
+      // The same kind for keys: KeyA narrowed here, then an older data.json (KeyA with its old roots) synced in.
+      const stale = JSON.parse(JSON.stringify(plugin.settings));
+      await plugin.keyRing.setRoots('runkey', ['Projects/Alpha']);
+      (plugin as unknown as { loadData: () => Promise<unknown> }).loadData = async () => JSON.parse(JSON.stringify(stale));
+      await plugin.onExternalSettingsChange();
+      expect(plugin.keyRing.list().find((k) => k.id === 'runkey')!.roots).toEqual(['Projects/Alpha']);
+      expect(await shows(plugin)).toEqual(['Projects/Alpha/Alpha overview.md']); // its widget narrowed with it
+      expect((await diskData()).keys.find((k: { id: string }) => k.id === 'runkey').roots).toEqual(['Projects/Alpha']);
+      // A change made there later than the narrowing here is taken (the user's latest choice).
+      const later = {
+        ...stale,
+        keys: stale.keys.map((k: Record<string, unknown>) => ({
+          ...k,
+          roots: ['Projects'],
+          changed_at: new Date(Date.now() + 60_000).toISOString(),
+        })),
+      };
+      (plugin as unknown as { loadData: () => Promise<unknown> }).loadData = async () => JSON.parse(JSON.stringify(later));
+      await plugin.onExternalSettingsChange();
+      expect(plugin.keyRing.list().find((k) => k.id === 'runkey')!.roots).toEqual(['Projects']);
     } finally {
       await env.done();
     }

@@ -1,4 +1,5 @@
 import { Notice } from 'obsidian';
+import { mergeSyncedKeys } from '../../keys/key-ring';
 import { mergeWidgetRecords } from '../../keys/widget-writers';
 import { keyRootsNotice } from '../../settings/key-roots';
 import { migrateSettings } from '../../settings/migrate-settings';
@@ -19,7 +20,9 @@ export interface ExternalChangeResult {
  * label or roots or the access settings changed (McpHttpServer.accessChanged) and lets the AI service see the new provider.
  * The widget records (`widgetWriters`, `widgetTexts`) are merged, not replaced: the newer record
  * per widget and per text wins and none is dropped (keys/widget-writers.ts mergeWidgetRecords), and
- * data.json is saved again when this device held records the synced one lacked.
+ * data.json is saved again when this device held records the synced one lacked. A key both hold
+ * keeps this device's record when it changed later (keys/key-ring.ts mergeSyncedKeys), so an older
+ * data.json never widens a key narrowed here since.
  * A data.json that does not parse or holds no settings object (a sync caught half-way) changes
  * nothing: the current settings stay (and are what the next save writes), with a Notice. A key
  * whose roots break the roots rule gets a Notice too (it is refused at the door until they are fixed), and so does
@@ -44,8 +47,11 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<
   // Widget records only ever confine a widget: the newest of each is kept, never dropped by an older data.json.
   const { added, ...records } = mergeWidgetRecords(before, next);
   Object.assign(next, records);
+  // A key narrowed here since the synced file was written keeps its narrower record.
+  const { keys, kept } = mergeSyncedKeys(before.keys, next.keys);
+  next.keys = keys;
   plugin.settings = next;
-  if (added) await plugin.saveData(next).catch(() => undefined); // else kept in memory and written by the next save
+  if (added || kept) await plugin.saveData(next).catch(() => undefined); // else kept in memory and written by the next save
   const quarantine = quarantineNotice(next.access.quarantine, (e) => plugin.notes.policy.literalPath(e), quarantinedFileAt(plugin.notes));
   for (const problem of [keyRootsNotice(next.keys), quarantine]) if (problem) new Notice(problem, 0);
   // The master switch is read on every request: only a port change needs a new listener.
