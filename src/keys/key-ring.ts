@@ -222,15 +222,21 @@ function changedAt(key: KeyRecord): number {
  * may have been revoked there, so it goes; one only it holds stays, with no token here unless
  * minted here), but for a key both hold, this device's record is kept when it changed later
  * (`changed_at`): a sync from a device that never saw this one narrow a key's roots, mode, scope
- * or tool set must not widen it again.
+ * or tool set must not widen it again. A synced record written without `changed_at` (by a version
+ * from before it; this one always writes it) has no known time and wins, as every record did before.
  * @param current this device's keys now. @param synced the keys read from the synced data.json.
+ * @param unstamped ids of the synced records that had no `changed_at` in the file.
  * @returns the keys, and `kept`: whether any record of this device's was kept (so data.json should be saved).
  */
-export function mergeSyncedKeys(current: readonly KeyRecord[], synced: readonly KeyRecord[]): { keys: KeyRecord[]; kept: boolean } {
+export function mergeSyncedKeys(
+  current: readonly KeyRecord[],
+  synced: readonly KeyRecord[],
+  unstamped: ReadonlySet<string> = new Set(),
+): { keys: KeyRecord[]; kept: boolean } {
   let kept = false;
   const keys = synced.map((theirs) => {
     const mine = current.find((k) => k.id === theirs.id);
-    if (!mine || changedAt(mine) <= changedAt(theirs)) return theirs;
+    if (!mine || unstamped.has(theirs.id) || changedAt(mine) <= changedAt(theirs)) return theirs;
     kept = true;
     return mine;
   });

@@ -103,6 +103,8 @@ describe('mergeSyncedKeys: a data.json synced in never widens a key narrowed her
     // Records without changed_at (before it was kept) count from created_at: a tie, the synced one wins.
     expect(mergeSyncedKeys([key('a', ['Projects'])], [key('a', [])])).toEqual({ keys: [key('a', [])], kept: false });
     expect(mergeSyncedKeys([key('a', ['Projects'], 'not a time')], [key('a', [])]).kept).toBe(false);
+    // A synced record written without changed_at (an older version of the plugin on that device): no known time, it wins.
+    expect(mergeSyncedKeys(current, synced, new Set(['a'])).keys[0]).toEqual(synced[0]);
   });
 
   it('every change of mode, scope, roots or tool set stamps changed_at; a use does not', async () => {

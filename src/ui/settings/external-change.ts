@@ -48,7 +48,9 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<
   const { added, ...records } = mergeWidgetRecords(before, next);
   Object.assign(next, records);
   // A key narrowed here since the synced file was written keeps its narrower record.
-  const { keys, kept } = mergeSyncedKeys(before.keys, next.keys);
+  const rawKeys: unknown[] = saved !== null && Array.isArray((saved as { keys?: unknown }).keys) ? (saved as { keys: unknown[] }).keys : [];
+  const unstamped = new Set(rawKeys.flatMap((k) => (isUnstamped(k) ? [(k as { id: string }).id] : [])));
+  const { keys, kept } = mergeSyncedKeys(before.keys, next.keys, unstamped);
   next.keys = keys;
   plugin.settings = next;
   if (added || kept) await plugin.saveData(next).catch(() => undefined); // else kept in memory and written by the next save
@@ -69,4 +71,14 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin): Promise<
   // AI settings or access lists may have changed: the semantic index syncs (and drops notes no longer readable).
   void plugin.semantic.refresh();
   return { restarted };
+}
+
+/** Whether a raw key record from data.json has an id but no `changed_at` (written by a version from before it). */
+function isUnstamped(raw: unknown): boolean {
+  return (
+    typeof raw === 'object' &&
+    raw !== null &&
+    typeof (raw as { id?: unknown }).id === 'string' &&
+    typeof (raw as { changed_at?: unknown }).changed_at !== 'string'
+  );
 }
