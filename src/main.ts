@@ -137,10 +137,7 @@ export default class VaultMcpPlugin extends Plugin {
     registerCliHandlers(this);
     registerReview(this);
     registerActivity(this);
-    registerWidgetBlocks(
-      this,
-      vaultWidgetSource(this.notes, (id, hash) => this.widgetWriters.scopeFor(id, hash)),
-    );
+    registerWidgetBlocks(this, vaultWidgetSource(this.notes, this.widgetWriters));
     this.register(this.widgetWriters.followRenames(this.notes));
     this.register(() => {
       this.api = null;

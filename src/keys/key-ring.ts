@@ -96,6 +96,7 @@ export class KeyRing {
     }
     const roots = checkedRoots(request.roots ?? []);
     const token = request.token ?? TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    const now = new Date().toISOString();
     const record: KeyRecord = {
       id: randomBytes(6).toString('hex'),
       label,
@@ -103,8 +104,9 @@ export class KeyRing {
       scope: normalizeKeyScope(request.scope),
       roots,
       tools: normalizeKeyTools(request.tools),
-      created_at: new Date().toISOString(),
+      created_at: now,
       last_used_at: null,
+      changed_at: now,
     };
     this.secrets.setSecret(secretIdForKey(record.id), token);
     await this.saveKeys([...this.getKeys(), record]);
@@ -152,7 +154,7 @@ export class KeyRing {
   /** Sets a key's mode. @throws KeyRingError for an unknown key. */
   async setMode(id: string, mode: KeyMode): Promise<void> {
     this.require(id);
-    await this.update(id, { mode: normalizeKeyMode(mode) });
+    await this.update(id, { mode: normalizeKeyMode(mode), changed_at: new Date().toISOString() });
   }
 
   /**
@@ -166,7 +168,7 @@ export class KeyRing {
     if (next === 'cloud' && !others.some(isLocallyUsable)) {
       throw new KeyRingError('Local clients would have no usable key left; keep this key "local" or "both", or mint another first.');
     }
-    await this.update(id, { scope: next });
+    await this.update(id, { scope: next, changed_at: new Date().toISOString() });
   }
 
   /**
@@ -176,7 +178,7 @@ export class KeyRing {
    */
   async setRoots(id: string, roots: string[]): Promise<void> {
     this.require(id);
-    await this.update(id, { roots: checkedRoots(roots) });
+    await this.update(id, { roots: checkedRoots(roots), changed_at: new Date().toISOString() });
   }
 
   /**
@@ -188,7 +190,7 @@ export class KeyRing {
     const next = normalizeKeyTools(tools);
     if (Array.isArray(next) && next.length === 0)
       throw new KeyRingError('Choose at least one tool for this key, or give it read tools only.');
-    await this.update(id, { tools: next });
+    await this.update(id, { tools: next, changed_at: new Date().toISOString() });
   }
 
   /** Records that key `id` was just used (ISO timestamp). Unknown ids are ignored. */
@@ -206,4 +208,37 @@ export class KeyRing {
   private async update(id: string, patch: Partial<KeyRecord>): Promise<void> {
     await this.saveKeys(this.getKeys().map((k) => (k.id === id ? { ...k, ...patch } : k)));
   }
+}
+
+/** When a key record last changed (its `changed_at`, else `created_at`), ms since the epoch; unreadable counts as the oldest. */
+function changedAt(key: KeyRecord): number {
+  const at = Date.parse(key.changed_at ?? key.created_at);
+  return Number.isFinite(at) ? at : 0;
+}
+
+/**
+ * The key records to keep when a data.json written elsewhere replaces this device's settings
+ * (Plugin.onExternalSettingsChange): the synced list decides which keys exist (a key it lacks
+ * may have been revoked there, so it goes; one only it holds stays, with no token here unless
+ * minted here), but for a key both hold, this device's record is kept when it changed later
+ * (`changed_at`): a sync from a device that never saw this one narrow a key's roots, mode, scope
+ * or tool set must not widen it again. A synced record written without `changed_at` (by a version
+ * from before it; this one always writes it) has no known time and wins, as every record did before.
+ * @param current this device's keys now. @param synced the keys read from the synced data.json.
+ * @param unstamped ids of the synced records that had no `changed_at` in the file.
+ * @returns the keys, and `kept`: whether any record of this device's was kept (so data.json should be saved).
+ */
+export function mergeSyncedKeys(
+  current: readonly KeyRecord[],
+  synced: readonly KeyRecord[],
+  unstamped: ReadonlySet<string> = new Set(),
+): { keys: KeyRecord[]; kept: boolean } {
+  let kept = false;
+  const keys = synced.map((theirs) => {
+    const mine = current.find((k) => k.id === theirs.id);
+    if (!mine || unstamped.has(theirs.id) || changedAt(mine) <= changedAt(theirs)) return theirs;
+    kept = true;
+    return mine;
+  });
+  return { keys, kept };
 }

@@ -9,8 +9,24 @@ import { hashText } from '../vault/hash';
 import type { NoteStore } from '../vault/note-store';
 import type { WidgetProvenance, WidgetWrite, WidgetWriteTicket } from '../vault/widgets/widget-store';
 
-/** Whose rights a widget's query runs with: a scope, or one sentence on why it shows no data. */
-export type WidgetScopeVerdict = { ok: true; scope: AccessScope; writer: WidgetWriter | null } | { ok: false; reason: string };
+/**
+ * Whose rights a widget's query runs with: a scope, or one sentence on why it shows no data;
+ * `unconfirmed` when no record says who wrote the widget's text, so only the user can give it
+ * data, by confirming that exact text ({@link WidgetWriters.confirmByUser}).
+ */
+export type WidgetScopeVerdict =
+  { ok: true; scope: AccessScope; writer: WidgetWriter | null } | { ok: false; reason: string; unconfirmed?: true };
+
+/**
+ * The `key_id` of a record that names the user, not a key: the user confirmed that exact text in
+ * its widget block ("Show with my view"). No minted key has it (key ids are hex).
+ */
+export const USER_WRITER_ID = '@user';
+
+/** Whether `writer` names the user (a text the user confirmed), not a key. */
+export function isUserWriter(writer: WidgetWriter | null | undefined): boolean {
+  return writer?.key_id === USER_WRITER_ID;
+}
 
 /**
  * How many text records (settings `widgetTexts`) are kept: the newest writes; past it the oldest
@@ -62,8 +78,11 @@ export function widgetReadRefusal(key: KeyRecord, settings: VaultMcpSettings): s
  *   text, so a file renamed through a name outside the widgets folder keeps its writer.
  * A widget written by a key sees only what that key may read with query_notes now (its roots and
  * label judged by the vault's one access policy: `agent_overrides`, `access: private`, quarantine;
- * its tool set and the tool switches: {@link widgetReadRefusal}); one no key ever wrote (the
- * user's own) sees the user's view. A writer deleted, unknown, or unable to read gives no data.
+ * its tool set and the tool switches: {@link widgetReadRefusal}); a text the user confirmed
+ * ({@link confirmByUser}) sees the user's view. A widget with no record at all gets no data until
+ * the user confirms it: the records live in data.json and the widget file with the notes, so a
+ * device, copy or restore of the vault without them must not read a key's script as the user's
+ * (fail closed). A writer deleted, unknown, or unable to read gives no data.
  * The rule comes from the product's promise that no agent may leak a note (docs/security.md).
  */
 export class WidgetWriters implements WidgetProvenance {
@@ -73,8 +92,9 @@ export class WidgetWriters implements WidgetProvenance {
   /**
    * Records who writes widget `write.id` before the file is written (so a failed save stops the
    * write): the caller's key, for the id and for the text's hash; on a revert (`restoring`), the
-   * writer the restored text had (none: the record is dropped, so the user's own text shows the
-   * user's view; unknown: a record naming no key, so it shows no data), and no text record.
+   * writer the restored text had (none: the record is dropped, so the text's own record decides:
+   * a text the user confirmed shows the user's view, one nobody recorded asks again; unknown: a
+   * record naming no key, so it shows no data), and no text record.
    * A scope without a key behind it (`actor` absent: an internal caller) records nothing.
    * @returns the id's record before, and `undo` to put it back when the write then fails.
    * @throws ToolError('unavailable') when the settings cannot be saved (the widget is then not written; the records are as before).
@@ -162,15 +182,39 @@ export class WidgetWriters implements WidgetProvenance {
   /**
    * The writer of widget `id` holding the text whose SHA-256 hex is `hash`: its id's record when
    * that record stands for this text (unless it names no key and the text's writer is known); else
-   * the key that wrote this exact text; else its id's record
-   * (a key's widget the user edited since keeps the key's rights: the script may still be the
-   * key's); else null (no key wrote it: the user's own).
+   * the writer of this exact text (a key, or the user who confirmed it); else its id's record when
+   * that names a key (a key's widget the user edited since keeps the key's rights: the script may
+   * still be the key's; the user's confirmation holds for its own text only); else null (no
+   * record: unconfirmed, no data).
    */
   writerFor(id: string, hash: string): WidgetWriter | null {
     const record = this.writerOf(id);
     const text = this.options.texts()[hash.toLowerCase()];
-    if (record && record.hash === hash && (record.key_id || !text)) return record;
-    return text ?? record;
+    if (record && record.hash === hash.toLowerCase() && (record.key_id || !text)) return record;
+    if (text) return text;
+    return record && !isUserWriter(record) ? record : null;
+  }
+
+  /**
+   * Records the user as the writer of the text whose SHA-256 hex is `hash`, shown as widget `id`:
+   * the user chose "Show with my view" in its block, so that exact text runs with the user's view
+   * from now on (any other text, an edit included, asks again). Does nothing when the text has a
+   * writer by now (a key's record, or the user's): a confirmation never replaces a key's record.
+   * Kept in `widgetTexts` like a key's text (the newest {@link MAX_TEXT_RECORDS}).
+   * @throws Error when the settings cannot be saved (the record is then taken back: no data).
+   */
+  async confirmByUser(id: string, hash: string, now = new Date()): Promise<void> {
+    if (this.writerFor(id, hash) !== null) return;
+    const texts = this.options.texts();
+    const key = hash.toLowerCase();
+    texts[key] = { key_id: USER_WRITER_ID, key_label: '', written_at: now.toISOString() };
+    pruneTexts(texts);
+    try {
+      await this.options.save();
+    } catch (err) {
+      delete texts[key];
+      throw new Error(`Widget '${id}' is not shown: the plugin could not save your choice (${(err as Error).message}); try again.`);
+    }
   }
 
   /**
@@ -178,16 +222,25 @@ export class WidgetWriters implements WidgetProvenance {
    * writer's ({@link writerFor}) label and roots, read afresh with its tool set and the tool
    * switches (so a key narrowed, deleted or denied query_notes since is felt on the next refresh),
    * or UNRESTRICTED_SCOPE (the user's view; private notes and quarantine still left out by the
-   * policy) when no key wrote it.
-   * @returns `{ok: false, reason}` when the writer is unknown or its key is gone, its roots break
-   *   the roots rule, or it may not run query_notes now ({@link widgetReadRefusal}).
+   * policy) when the user confirmed this exact text.
+   * @returns `{ok: false, reason, unconfirmed: true}` when no record says who wrote the text (the
+   *   user may confirm it); `{ok: false, reason}` when the writer is unknown or its key is gone,
+   *   its roots break the roots rule, or it may not run query_notes now ({@link widgetReadRefusal}).
    */
   scopeFor(id: string, hash: string): WidgetScopeVerdict {
     const writer = this.writerFor(id, hash);
-    if (!writer) return { ok: true, scope: UNRESTRICTED_SCOPE, writer: null };
+    if (!writer)
+      return {
+        ok: false,
+        unconfirmed: true,
+        reason:
+          `Widget '${id}' has no record of who wrote it (a key whose record did not reach this copy of the vault's settings, or you), ` +
+          'so it shows no data until you read it and choose "Show with my view" in its place.',
+      };
+    if (isUserWriter(writer)) return { ok: true, scope: UNRESTRICTED_SCOPE, writer };
     const advice =
       'so it shows no data (a widget sees only what the key that wrote it may read with query_notes). Read the widget file; to show ' +
-      'it with your own view, save a copy under a new id yourself, or have another key rewrite it.';
+      'it with your own view, save a copy under a new id yourself (and confirm it there), or have another key rewrite it.';
     if (!writer.key_id)
       return {
         ok: false,
@@ -221,4 +274,44 @@ export class WidgetWriters implements WidgetProvenance {
 function pruneTexts(texts: Record<string, WidgetWriter>): void {
   const hashes = Object.keys(texts);
   for (const hash of hashes.slice(0, Math.max(0, hashes.length - MAX_TEXT_RECORDS))) delete texts[hash];
+}
+
+/** A record's time (its `written_at`, ms since the epoch); a damaged or unreadable one counts as the oldest. */
+function writtenAt(writer: WidgetWriter): number {
+  const at = Date.parse(writer.written_at);
+  return Number.isFinite(at) ? at : 0;
+}
+
+/** `mine` and `theirs` by record key, the newer of two records for one key winning (on a tie, `theirs`). */
+function newestOf(mine: Record<string, WidgetWriter>, theirs: Record<string, WidgetWriter>): Record<string, WidgetWriter> {
+  const out: Record<string, WidgetWriter> = { ...theirs };
+  for (const [key, record] of Object.entries(mine)) {
+    const other = out[key];
+    if (!other || writtenAt(record) > writtenAt(other)) out[key] = record;
+  }
+  return out;
+}
+
+/**
+ * The widget records to keep when a data.json written elsewhere replaces this device's settings
+ * (Plugin.onExternalSettingsChange: a sync from a device that never saw this one's latest widget
+ * writes, or an older copy put back): per widget id or path (`widgetWriters`) and per text hash
+ * (`widgetTexts`), the newer of the two records wins (by `written_at`; on a tie, the synced one),
+ * and a record either side has is kept. A widget record only ever confines a widget (without one a
+ * widget gets no data until the user confirms it), so dropping the newer one would put a key's
+ * script under an older writer's rights, or ask the user about a widget this device knows.
+ * `widgetTexts` keeps its newest {@link MAX_TEXT_RECORDS}, in the order they were written.
+ * @param current this device's settings now. @param synced the settings read from the synced data.json.
+ * @returns the merged records, and `added`: whether they hold anything `synced` did not (so data.json should be saved).
+ */
+export function mergeWidgetRecords(
+  current: Pick<VaultMcpSettings, 'widgetWriters' | 'widgetTexts'>,
+  synced: Pick<VaultMcpSettings, 'widgetWriters' | 'widgetTexts'>,
+): { widgetWriters: Record<string, WidgetWriter>; widgetTexts: Record<string, WidgetWriter>; added: boolean } {
+  const widgetWriters = newestOf(current.widgetWriters, synced.widgetWriters);
+  const byTime = Object.entries(newestOf(current.widgetTexts, synced.widgetTexts)).sort(([, a], [, b]) => writtenAt(a) - writtenAt(b));
+  const widgetTexts = Object.fromEntries(byTime.slice(Math.max(0, byTime.length - MAX_TEXT_RECORDS)));
+  const differs = (a: Record<string, WidgetWriter>, b: Record<string, WidgetWriter>): boolean =>
+    Object.keys(a).length !== Object.keys(b).length || Object.entries(a).some(([k, v]) => JSON.stringify(v) !== JSON.stringify(b[k]));
+  return { widgetWriters, widgetTexts, added: differs(widgetWriters, synced.widgetWriters) || differs(widgetTexts, synced.widgetTexts) };
 }

@@ -38,6 +38,7 @@ const keyRecordSchema = z
       tools: z.union([z.literal('all'), z.literal('read'), z.array(text)], { error: '"all", "read" or a list of tool names in quotes' }),
       created_at: text,
       last_used_at: text.nullable(),
+      changed_at: text,
     },
     object('key settings'),
   )

@@ -23,6 +23,8 @@ export interface KeyRecord {
   created_at: string;
   /** ISO 8601 timestamp of the last authenticated request, or null. */
   last_used_at: string | null;
+  /** ISO 8601 timestamp of the last change of its mode, scope, roots or tool set (absent: `created_at`); a synced data.json's older record never replaces a newer one. */
+  changed_at?: string;
 }
 
 /** Write behaviour of a key. Any unknown value is read as `propose`. */

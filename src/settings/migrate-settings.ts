@@ -38,7 +38,10 @@ function migrateRoots(raw: unknown): string[] {
   return verdict.ok ? verdict.roots : roots;
 }
 
-/** Repairs one saved key record (unknown mode → propose, scope → local, roots by {@link migrateRoots}, tools → all: keys from before tool sets keep every tool). */
+/**
+ * Repairs one saved key record (unknown mode → propose, scope → local, roots by {@link migrateRoots}, tools → all: keys from before
+ * tool sets keep every tool; no `changed_at` → `created_at`, so this version's data.json always carries it: keys/key-ring.ts mergeSyncedKeys).
+ */
 function migrateKey(raw: unknown): KeyRecord | null {
   if (!isObject(raw) || typeof raw.id !== 'string' || typeof raw.label !== 'string') return null;
   return {
@@ -50,6 +53,8 @@ function migrateKey(raw: unknown): KeyRecord | null {
     tools: normalizeKeyTools(raw.tools),
     created_at: typeof raw.created_at === 'string' ? raw.created_at : new Date(0).toISOString(),
     last_used_at: typeof raw.last_used_at === 'string' ? raw.last_used_at : null,
+    changed_at:
+      typeof raw.changed_at === 'string' ? raw.changed_at : typeof raw.created_at === 'string' ? raw.created_at : new Date(0).toISOString(),
   };
 }
 

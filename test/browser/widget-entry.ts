@@ -105,6 +105,9 @@ async function main(): Promise<void> {
         ? { html: widgetHtml(window.vaultMcpWidgetPort), query: QUERY, shown: { hash: 'h', writer: null } }
         : { error: `No widget '${id}' in the widgets folder.` };
     },
+    async confirm() {
+      return null;
+    },
     async run(query) {
       return runNotesQuery(parseNotesQuery(query), FACTS);
     },

@@ -33,6 +33,9 @@ async function main(): Promise<void> {
         return { html: leavingWidget(window.vaultMcpWidgetPort, 'stream'), query: QUERY, shown: { hash: 'h', writer: null } };
       return { error: `No widget '${id}' in the widgets folder.` };
     },
+    async confirm() {
+      return null;
+    },
     async run() {
       state.runs += 1;
       return { columns: ['file.path', 'status', 'secretfield'], rows: [['Projects/Open.md', 'open', `fine-${state.runs}`]], total: 1 };

@@ -94,14 +94,12 @@ describe('widgets and symbolic links out of the vault', () => {
       "'Widgets/outw.html' is taken or unavailable; choose another widget id.",
     );
 
-    expect(
-      await vaultWidgetSource(env.booted.plugin.notes, (id, hash) => env!.booted.plugin.widgetWriters.scopeFor(id, hash)).load('outw'),
-    ).toEqual({
+    expect(await vaultWidgetSource(env.booted.plugin.notes, env!.booted.plugin.widgetWriters).load('outw')).toEqual({
       error: "No widget 'outw' in the widgets folder.",
     });
-    expect(
-      await vaultWidgetSource(env.booted.plugin.notes, (id, hash) => env!.booted.plugin.widgetWriters.scopeFor(id, hash)).load('ok'),
-    ).toMatchObject({ html: widgetHtml('Ok') });
+    expect(await vaultWidgetSource(env.booted.plugin.notes, env!.booted.plugin.widgetWriters).load('ok')).toMatchObject({
+      unconfirmed: { html: widgetHtml('Ok') },
+    }); // read (a plain file); the user's own, so it asks to be confirmed
 
     expect((await fsp.readdir(nodePath.join(vault, 'Widgets'))).sort()).toEqual(['ok.html', 'outw.html']);
     expect((await fsp.lstat(nodePath.join(vault, 'Widgets', 'outw.html'))).isSymbolicLink()).toBe(true);
@@ -170,9 +168,7 @@ describe('widgets and symbolic links out of the vault', () => {
       await callError(env.client, 'widget_write', { id: 'far', html: widgetHtml('Mine'), expected_hash: sha256(OUTSIDE_WIDGET) }),
     ).toBe(closed);
     expect(await callError(env.client, 'widget_write', { id: 'new', html: widgetHtml('Mine') })).toBe(closed);
-    expect(
-      await vaultWidgetSource(env.booted.plugin.notes, (id, hash) => env!.booted.plugin.widgetWriters.scopeFor(id, hash)).load('far'),
-    ).toEqual({
+    expect(await vaultWidgetSource(env.booted.plugin.notes, env!.booted.plugin.widgetWriters).load('far')).toEqual({
       error: closed,
     });
     expect((await fsp.readdir(nodePath.join(env.root, 'outdir'))).sort()).toEqual(['far.html']);

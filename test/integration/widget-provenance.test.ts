@@ -67,11 +67,12 @@ describe("a widget's writer follows its text", () => {
   }
 
   const plugin = (): VaultMcpPlugin => env!.booted.plugin;
-  const source = () => vaultWidgetSource(plugin().notes, (id, hash) => plugin().widgetWriters.scopeFor(id, hash));
+  const source = () => vaultWidgetSource(plugin().notes, plugin().widgetWriters);
   /** The paths a frame showing widget `id` now gets (loaded, then its data), or the sentence shown instead. */
   async function shows(id: string): Promise<unknown[] | string> {
     const loaded = await source().load(id);
     if ('error' in loaded) return loaded.error;
+    if ('unconfirmed' in loaded) return 'unconfirmed';
     return ((await source().run(QUERY, id, loaded.shown)) as Rows).rows.map((r) => r[0]);
   }
   const rename = async (from: string, to: string) =>
@@ -125,13 +126,15 @@ describe("a widget's writer follows its text", () => {
     expect(await shows('board')).toMatch(/^Widget 'board' has no known writer/);
   });
 
-  test("a revert that puts back the user's own text (no key wrote it) gives it the user's view again, not the reverting key's", async () => {
+  test("a revert that puts back the user's own confirmed text (no key wrote it) gives it the user's view again, not the reverting key's", async () => {
     const dir = (await copyToTemp(DEMO_VAULT)).dir;
     await writeVaultFiles(dir, { ...NOTES, 'Widgets/mine.html': widgetHtml('Mine') });
     env = await bootWriteEnvIn(dir, { label: 'KeyA', mode: 'force', roots: ['Projects', 'Widgets'] }, () =>
       fs.rm(dir, { recursive: true, force: true }),
     );
     await env.booted.app.metadataCache.whenResolved();
+    expect(await shows('mine')).toBe('unconfirmed'); // no record says who wrote it: the user confirms it once
+    expect(await source().confirm('mine', sha256(widgetHtml('Mine')))).toBeNull();
     expect(await shows('mine')).toContain('Secret/S1.md');
     await call(env.client, 'widget_write', { id: 'mine', html: widgetHtml('Mine v2'), expected_hash: await hashOf(env.client, 'mine') });
     expectNarrow(await shows('mine'));
@@ -197,7 +200,7 @@ describe("a widget's writer follows its text", () => {
     await boot();
     await call(b!, 'widget_write', { id: 'board', html: widgetHtml('B board') });
     const loaded = await source().load('board');
-    if ('error' in loaded) throw new Error(loaded.error);
+    if (!('shown' in loaded)) throw new Error(JSON.stringify(loaded));
     expectNarrow(((await source().run(loaded.query, 'board', loaded.shown)) as Rows).rows.map((r) => r[0]));
     await call(env!.client, 'widget_write', {
       id: 'board',
@@ -213,7 +216,7 @@ describe("a widget's writer follows its text", () => {
     expect(loaded.shown).toEqual({ hash: sha256(widgetHtml('B board')), writer: keyB });
     // Same text, another writer (its record rewritten): stopped too.
     const again = await source().load('board');
-    if ('error' in again) throw new Error(again.error);
+    if (!('shown' in again)) throw new Error(JSON.stringify(again));
     plugin().settings.widgetWriters.board = { ...plugin().settings.widgetWriters.board!, key_id: keyB, key_label: 'KeyB' };
     await expect(source().run(again.query, 'board', again.shown)).rejects.toThrow(/its file's writer is not the one loaded/);
   });

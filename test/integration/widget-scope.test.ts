@@ -66,11 +66,12 @@ describe("a widget's data is limited to what the key that wrote it may read", ()
 
   const plugin = (): VaultMcpPlugin => env!.booted.plugin;
   /** The widget source as src/main.ts registers it for the code block. */
-  const source = () => vaultWidgetSource(plugin().notes, (id, hash) => plugin().widgetWriters.scopeFor(id, hash));
+  const source = () => vaultWidgetSource(plugin().notes, plugin().widgetWriters);
   /** What a frame showing widget `id` gets: loaded as the block loads it, then its data, as the block's refresh asks. */
   const rowsOf = async (id: string): Promise<Rows> => {
     const loaded = await source().load(id);
     if ('error' in loaded) throw new WidgetStopped(loaded.error);
+    if ('unconfirmed' in loaded) throw new WidgetStopped('unconfirmed');
     return (await source().run(QUERY, id, loaded.shown)) as Rows;
   };
   const paths = (r: Rows): unknown[] => r.rows.map((row) => row[0]);
@@ -110,10 +111,13 @@ describe("a widget's data is limited to what the key that wrote it may read", ()
     expect(plugin().settings.widgetTexts).toEqual({ [hash]: { key_id: 'runkey', key_label: 'KeyA', written_at: expect.any(String) } });
   });
 
-  test("a widget the user wrote and no key ever wrote keeps the user's view; once a key replaces it, it gets that key's", async () => {
+  test("a widget the user wrote and no key ever wrote shows the user's view once confirmed; once a key replaces it, it gets that key's", async () => {
     const dir = (await copyToTemp(DEMO_VAULT)).dir;
     await writeVaultFiles(dir, { ...NOTES, 'Widgets/mine.html': widgetHtml('Mine') });
     await boot({ dir });
+    // No record says who wrote it: no data until the user confirms that exact text.
+    await expect(rowsOf('mine')).rejects.toThrow(new WidgetStopped('unconfirmed'));
+    expect(await source().confirm('mine', sha256(widgetHtml('Mine')))).toBeNull();
     const user = await rowsOf('mine');
     expect(paths(user)).toEqual(expect.arrayContaining(['Secret/S1.md', 'Projects/Hidden.md', 'Projects/Open.md']));
     expect(paths(user)).not.toContain('Projects/Mine.md'); // access: private stays out even for the owner
@@ -171,7 +175,7 @@ describe("a widget's data is limited to what the key that wrote it may read", ()
     const why =
       'Widget \'board\' was last written by the key "KeyA", which no longer exists, so it shows no data (a widget sees only ' +
       'what the key that wrote it may read with query_notes). Read the widget file; to show it with your own view, save a copy under a new id ' +
-      'yourself, or have another key rewrite it.';
+      'yourself (and confirm it there), or have another key rewrite it.';
     expect(await source().load('board')).toEqual({ error: why });
     await expect(source().run(QUERY, 'board', { hash: '', writer: null })).rejects.toThrow(new WidgetStopped(why));
     expect(await renderBlock('board')).toBe(`Vault MCP widget: ${why}`);

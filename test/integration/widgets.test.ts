@@ -308,14 +308,14 @@ describe('widgets over MCP', () => {
     await call(env.client, 'widget_write', { id: 'status', html: widgetHtml('Status', query) });
     await env.booted.app.vault.create('Widgets/status-note.md', '---\nstatus: hidden\n---\n');
     await env.booted.app.metadataCache.whenResolved();
-    const source = vaultWidgetSource(env.booted.plugin.notes, (id, hash) => env!.booted.plugin.widgetWriters.scopeFor(id, hash));
+    const source = vaultWidgetSource(env.booted.plugin.notes, env!.booted.plugin.widgetWriters);
     const loaded = await source.load('status');
     expect(loaded).toEqual({
       html: widgetHtml('Status', query),
       query,
       shown: { hash: sha256(widgetHtml('Status', query)), writer: 'runkey' },
     });
-    if ('error' in loaded) throw new Error(loaded.error);
+    if (!('shown' in loaded)) throw new Error(JSON.stringify(loaded));
     const result = (await source.run(query, 'status', loaded.shown)) as { columns: string[]; rows: unknown[][]; total: number };
     expect(result.columns).toEqual(['file.path', 'status']);
     expect(result.rows).toEqual([

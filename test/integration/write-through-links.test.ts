@@ -91,9 +91,7 @@ describe('widget files that are links', () => {
     const text = JSON.stringify(listed);
     for (const secret of [sha256(LOCKED), sha256(PRIVATE), sha256(AGENTS), 'Privatenamesecret']) expect(text).not.toContain(secret);
     for (const id of ['ro', 'pv', 'ag', 'hard'])
-      expect(
-        await vaultWidgetSource(env.booted.plugin.notes, (w, hash) => env!.booted.plugin.widgetWriters.scopeFor(w, hash)).load(id),
-      ).toEqual({
+      expect(await vaultWidgetSource(env.booted.plugin.notes, env!.booted.plugin.widgetWriters).load(id)).toEqual({
         error: `No widget '${id}' in the widgets folder.`,
       });
   });

@@ -30,6 +30,7 @@ describe('checkSettingsData: the settings format, read strictly', () => {
           tools: 'read',
           created_at: '2026-01-01T00:00:00.000Z',
           last_used_at: null,
+          changed_at: '2026-01-01T00:00:00.000Z',
         },
       ],
     };

@@ -1,4 +1,4 @@
-import { KeyRing, KeyRingError, type SecretStore } from '../../src/keys/key-ring';
+import { KeyRing, KeyRingError, mergeSyncedKeys, type SecretStore } from '../../src/keys/key-ring';
 import type { KeyRecord } from '../../src/settings/key-record';
 
 function memorySecrets(): SecretStore & { map: Map<string, string> } {
@@ -78,5 +78,51 @@ describe('KeyRing', () => {
     await expect(keys.mint({ label: 'b', roots: [''] })).rejects.toThrow(/The root "" is empty, which would be the whole vault/);
     expect(keys.list().map((k) => k.label)).toEqual(['a']);
     await expect(keys.setMode('nope', 'force')).rejects.toThrow(/No key/);
+  });
+});
+
+describe('mergeSyncedKeys: a data.json synced in never widens a key narrowed here since', () => {
+  const key = (id: string, roots: string[], changed_at?: string): KeyRecord => ({
+    id,
+    label: id,
+    mode: 'force',
+    scope: 'local',
+    roots,
+    tools: 'all',
+    created_at: '2026-12-01T00:00:00.000Z',
+    last_used_at: null,
+    ...(changed_at ? { changed_at } : {}),
+  });
+
+  it('keeps the record that changed last for a key both hold; the synced list decides which keys exist', () => {
+    const current = [key('a', ['Projects'], '2026-12-06T10:00:00.000Z'), key('b', []), key('mine', [])];
+    const synced = [key('a', [], '2026-12-05T00:00:00.000Z'), key('b', ['Work'], '2026-12-06T11:00:00.000Z'), key('theirs', [])];
+    const merged = mergeSyncedKeys(current, synced);
+    expect(merged.keys).toEqual([current[0], synced[1], synced[2]]); // 'mine' is not in the synced file: revoked there, or minted here since
+    expect(merged.kept).toBe(true);
+    // Records without changed_at (before it was kept) count from created_at: a tie, the synced one wins.
+    expect(mergeSyncedKeys([key('a', ['Projects'])], [key('a', [])])).toEqual({ keys: [key('a', [])], kept: false });
+    expect(mergeSyncedKeys([key('a', ['Projects'], 'not a time')], [key('a', [])]).kept).toBe(false);
+    // A synced record written without changed_at (an older version of the plugin on that device): no known time, it wins.
+    expect(mergeSyncedKeys(current, synced, new Set(['a'])).keys[0]).toEqual(synced[0]);
+  });
+
+  it('every change of mode, scope, roots or tool set stamps changed_at; a use does not', async () => {
+    const { keys, saved } = ring();
+    const { record } = await keys.mint({ label: 'a' });
+    expect(record.changed_at).toBe(record.created_at);
+    const stamp = async (change: () => Promise<void>): Promise<string> => {
+      saved()[0]!.changed_at = '2000-01-01T00:00:00.000Z';
+      await change();
+      return saved()[0]!.changed_at!;
+    };
+    for (const change of [
+      () => keys.setMode(record.id, 'force'),
+      () => keys.setScope(record.id, 'both'),
+      () => keys.setRoots(record.id, ['Projects']),
+      () => keys.setTools(record.id, 'read'),
+    ])
+      expect(await stamp(change)).not.toBe('2000-01-01T00:00:00.000Z');
+    expect(await stamp(() => keys.touch(record.id))).toBe('2000-01-01T00:00:00.000Z');
   });
 });

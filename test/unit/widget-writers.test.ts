@@ -1,4 +1,4 @@
-import { MAX_TEXT_RECORDS, widgetReadRefusal, WidgetWriters } from '../../src/keys/widget-writers';
+import { MAX_TEXT_RECORDS, mergeWidgetRecords, USER_WRITER_ID, widgetReadRefusal, WidgetWriters } from '../../src/keys/widget-writers';
 import type { KeyRecord } from '../../src/settings/key-record';
 import { migrateSettings } from '../../src/settings/migrate-settings';
 import { defaultSettings, type WidgetWriter } from '../../src/settings/settings';
@@ -50,7 +50,7 @@ describe('WidgetWriters: records follow the text', () => {
     expect(writers.scopeFor('board', hashText('B'))).toMatchObject({ ok: true, scope: { label: 'KeyB', roots: ['Projects'] } });
   });
 
-  it("a revert gives the text put back its own writer: a key's, none (the user's), or unknown (no data); never the reverting key", async () => {
+  it("a revert gives the text put back its own writer: a key's, none (no record: the user confirms it), or unknown (no data); never the reverting key", async () => {
     const { state, writers } = make();
     await writers.noteWrite({ id: 'board', scope: scopeOf('kb', 'KeyB'), text: 'B' });
     const kb = state.records.board!;
@@ -59,7 +59,8 @@ describe('WidgetWriters: records follow the text', () => {
     expect(writers.scopeFor('board', hashText('B'))).toMatchObject({ ok: true, scope: { label: 'KeyB' } });
     await writers.noteWrite({ id: 'board', scope: scopeOf('ka', 'KeyA'), text: 'mine', restoring: { writer: null } });
     expect(state.records.board).toBeUndefined();
-    expect(writers.scopeFor('board', hashText('mine'))).toMatchObject({ ok: true, writer: null });
+    // No record says who wrote 'mine' (the user's own, never confirmed): no data until the user confirms it.
+    expect(writers.scopeFor('board', hashText('mine'))).toMatchObject({ ok: false, unconfirmed: true });
     await writers.noteWrite({ id: 'board', scope: scopeOf('ka', 'KeyA'), text: 'edited', restoring: { writer: undefined } });
     expect(writers.scopeFor('board', hashText('edited'))).toEqual({
       ok: false,
@@ -93,6 +94,93 @@ describe('WidgetWriters: records follow the text', () => {
     expect(widgetReadRefusal({ ...kb, tools: 'read' }, settings)).toBeNull();
     expect(widgetReadRefusal({ ...kb, scope: 'cloud' }, settings)).toMatch(/cloud-only/);
     expect(widgetReadRefusal(kb, { ...settings, tools: { ...settings.tools, enabled: { query_notes: false } } })).toMatch(/switched off/);
+  });
+});
+
+describe('WidgetWriters: a widget no record says who wrote (verifier s30 F4)', () => {
+  const user = (at = '2026-12-06T10:00:00.000Z'): WidgetWriter => ({ key_id: USER_WRITER_ID, key_label: '', written_at: at });
+
+  it('gets no data, and is the only kind the user may confirm; a confirmation holds for that exact text only', async () => {
+    const { state, writers } = make();
+    expect(writers.scopeFor('mine', hashText('mine'))).toEqual({
+      ok: false,
+      unconfirmed: true,
+      reason: expect.stringMatching(/^Widget 'mine' has no record of who wrote it .*"Show with my view"/),
+    });
+    await writers.confirmByUser('mine', hashText('mine'), new Date('2026-12-06T10:00:00.000Z'));
+    expect(state.texts).toEqual({ [hashText('mine')]: user() });
+    expect(state.records).toEqual({});
+    expect(writers.scopeFor('mine', hashText('mine'))).toEqual({ ok: true, scope: { label: '', roots: [] }, writer: user() });
+    expect(writers.scopeFor('other', hashText('mine'))).toMatchObject({ ok: true, writer: user() }); // the same text under another name
+    expect(writers.scopeFor('mine', hashText('mine, edited'))).toMatchObject({ ok: false, unconfirmed: true });
+  });
+
+  it("a user record by name (a backup of, or a revert to, a confirmed text) stands for its own text only; a key's record by name still holds an edited text", async () => {
+    const { state, writers } = make();
+    state.records.board = { ...user(), hash: hashText('mine') };
+    expect(writers.scopeFor('board', hashText('mine'))).toMatchObject({ ok: true, writer: { key_id: USER_WRITER_ID } });
+    expect(writers.scopeFor('board', hashText('another text'))).toMatchObject({ ok: false, unconfirmed: true });
+    await writers.noteWrite({ id: 'board', scope: scopeOf('kb', 'KeyB'), text: 'B' });
+    expect(writers.scopeFor('board', hashText('B, edited by the user'))).toMatchObject({ ok: true, scope: { label: 'KeyB' } });
+  });
+
+  it("a confirmation never replaces a key's record, nor an unknown one; a save that fails takes it back", async () => {
+    const { state, writers } = make();
+    await writers.noteWrite({ id: 'board', scope: scopeOf('kb', 'KeyB'), text: 'B' });
+    const before = JSON.parse(JSON.stringify(state));
+    await writers.confirmByUser('board', hashText('B'));
+    await writers.confirmByUser('copy', hashText('B'));
+    state.records.damaged = { key_id: '', key_label: '', written_at: 'x' };
+    await writers.confirmByUser('damaged', hashText('D'));
+    delete state.records.damaged;
+    expect(JSON.parse(JSON.stringify(state))).toEqual(before);
+    state.failSave = true;
+    await expect(writers.confirmByUser('mine', hashText('mine'))).rejects.toThrow(
+      "Widget 'mine' is not shown: the plugin could not save your choice (disk full); try again.",
+    );
+    expect(state.texts[hashText('mine')]).toBeUndefined();
+    expect(writers.scopeFor('mine', hashText('mine'))).toMatchObject({ ok: false, unconfirmed: true });
+  });
+});
+
+describe('mergeWidgetRecords: a data.json synced in never drops newer widget records', () => {
+  const rec = (key_id: string, at: string, hash?: string): WidgetWriter => ({
+    key_id,
+    key_label: key_id,
+    written_at: at,
+    ...(hash ? { hash } : {}),
+  });
+  const T1 = '2026-12-01T00:00:00.000Z';
+  const T2 = '2026-12-02T00:00:00.000Z';
+
+  it('keeps records either side has; the newer wins per widget and per text, on a tie the synced one; damaged times count as oldest', () => {
+    const current = {
+      widgetWriters: { board: rec('kb', T2, 'h2'), mine: rec('ka', T1, 'h9'), bad: rec('ka', T1) },
+      widgetTexts: { h2: rec('kb', T2), h1: rec('ka', T1), same: rec('ka', T1) },
+    };
+    const synced = {
+      widgetWriters: { board: rec('ka', T1, 'h1'), mine: rec('kc', T2, 'h8'), bad: rec('kc', 'not a time') },
+      widgetTexts: { h1: rec('ka', T1), h3: rec('kc', T2), same: rec('kc', T1) },
+    };
+    const merged = mergeWidgetRecords(current, synced);
+    expect(merged.widgetWriters).toEqual({ board: rec('kb', T2, 'h2'), mine: rec('kc', T2, 'h8'), bad: rec('ka', T1) });
+    expect(merged.widgetTexts).toEqual({ h1: rec('ka', T1), h2: rec('kb', T2), h3: rec('kc', T2), same: rec('kc', T1) });
+    expect(merged.added).toBe(true);
+    // Nothing this device has beyond the synced file: nothing to save.
+    expect(mergeWidgetRecords({ widgetWriters: {}, widgetTexts: { h1: rec('ka', T1) } }, synced).added).toBe(false);
+  });
+
+  it('keeps the newest MAX_TEXT_RECORDS texts of the two', () => {
+    const at = (i: number): string => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
+    const current: Record<string, WidgetWriter> = {};
+    const synced: Record<string, WidgetWriter> = {};
+    for (let i = 0; i < MAX_TEXT_RECORDS; i++) (i % 2 ? current : synced)[`h${i}`] = rec('ka', at(i));
+    current.newest = rec('kb', at(MAX_TEXT_RECORDS));
+    const merged = mergeWidgetRecords({ widgetWriters: {}, widgetTexts: current }, { widgetWriters: {}, widgetTexts: synced });
+    expect(Object.keys(merged.widgetTexts)).toHaveLength(MAX_TEXT_RECORDS);
+    expect(merged.widgetTexts.h0).toBeUndefined();
+    expect(merged.widgetTexts.newest).toEqual(rec('kb', at(MAX_TEXT_RECORDS)));
+    expect(Object.keys(merged.widgetTexts).at(-1)).toBe('newest'); // in written order: the oldest are pruned first later
   });
 });
 

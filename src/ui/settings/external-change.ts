@@ -1,4 +1,6 @@
 import { Notice } from 'obsidian';
+import { mergeSyncedKeys } from '../../keys/key-ring';
+import { mergeWidgetRecords } from '../../keys/widget-writers';
 import { keyRootsNotice } from '../../settings/key-roots';
 import { migrateSettings } from '../../settings/migrate-settings';
 import { quarantinedFileAt, quarantineNotice } from '../../vault/access/quarantine';
@@ -23,7 +25,12 @@ export interface ExternalChangeResult {
  * would put the defaults in place and have the next save write them over the user's settings);
  * one that still does not parse or holds no settings object (a sync caught half-way) changes
  * nothing: the current settings stay (and are what the next save writes), with a Notice; so does a
- * data.json removed (a sync replacing it by delete and create). A key
+ * data.json removed (a sync replacing it by delete and create).
+ * The widget records (`widgetWriters`, `widgetTexts`) are merged, not replaced: the newer record
+ * per widget and per text wins and none is dropped (keys/widget-writers.ts mergeWidgetRecords), and
+ * data.json is saved again when this device held records the synced one lacked. A key both hold
+ * keeps this device's record when it changed later (keys/key-ring.ts mergeSyncedKeys), so an older
+ * data.json never widens a key narrowed here since. A key
  * whose roots break the roots rule gets a Notice too (it is refused at the door until they are fixed), and so does
  * a quarantine entry that names no folder (kept as written; it quarantines nothing until fixed) or names a
  * note or file (kept: it hides that file alone, but quarantine takes folders).
@@ -42,8 +49,18 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
     new Notice('Vault MCP: data.json was removed outside Obsidian; the current settings are kept and saved again at the next change.');
     return { restarted: false };
   }
-  const next = migrateSettings(loaded.data);
+  const saved: unknown = loaded.data;
+  const next = migrateSettings(saved);
+  // Widget records only ever confine a widget: the newest of each is kept, never dropped by an older data.json.
+  const { added, ...records } = mergeWidgetRecords(before, next);
+  Object.assign(next, records);
+  // A key narrowed here since the synced file was written keeps its narrower record.
+  const rawKeys: unknown[] = Array.isArray((saved as { keys?: unknown }).keys) ? (saved as { keys: unknown[] }).keys : [];
+  const unstamped = new Set(rawKeys.flatMap((k) => (isUnstamped(k) ? [(k as { id: string }).id] : [])));
+  const { keys, kept } = mergeSyncedKeys(before.keys, next.keys, unstamped);
+  next.keys = keys;
   plugin.settings = next;
+  if (added || kept) await plugin.saveData(next).catch(() => undefined); // else kept in memory and written by the next save
   const quarantine = quarantineNotice(next.access.quarantine, (e) => plugin.notes.policy.literalPath(e), quarantinedFileAt(plugin.notes));
   for (const problem of [keyRootsNotice(next.keys), quarantine]) if (problem) new Notice(problem, 0);
   // The master switch is read on every request: only a port change needs a new listener.
@@ -61,4 +78,14 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   // AI settings or access lists may have changed: the semantic index syncs (and drops notes no longer readable).
   void plugin.semantic.refresh();
   return { restarted };
+}
+
+/** Whether a raw key record from data.json has an id but no `changed_at` (written by a version from before it). */
+function isUnstamped(raw: unknown): boolean {
+  return (
+    typeof raw === 'object' &&
+    raw !== null &&
+    typeof (raw as { id?: unknown }).id === 'string' &&
+    typeof (raw as { changed_at?: unknown }).changed_at !== 'string'
+  );
 }
