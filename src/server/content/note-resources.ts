@@ -212,7 +212,9 @@ export class NoteResources {
    */
   async read(uri: string): Promise<ReadResourceResult> {
     const file = this.noteAt(uri);
-    const text = await this.notes.read(file);
+    // A text the key may not read (its rules newer than the metadata noteAt judged): answered as a missing note.
+    const text = await this.notes.read(file, this.scope);
+    if (text === null) throw notFound(uri);
     return { contents: [{ uri: noteUri(file.path), mimeType: MARKDOWN, text }] };
   }
 

@@ -122,8 +122,7 @@ export class SkillPrompts {
     ];
     const notePath = args?.[NOTE_ARGUMENT];
     if (notePath !== undefined && notePath.trim() !== '') {
-      const file = this.resolveNote(name, notePath);
-      const text = await this.notes.read(file);
+      const { file, text } = await this.resolveNote(name, notePath);
       messages.push({
         role: 'user',
         content: { type: 'resource', resource: { uri: noteUri(file.path), mimeType: 'text/markdown', text } },
@@ -132,11 +131,14 @@ export class SkillPrompts {
     return { description: skill.description ?? undefined, messages };
   }
 
-  /** The note a prompt's `note` argument names. @throws JsonRpcError(-32602) with the lookup's reason. */
-  private resolveNote(prompt: string, notePath: string): TFile {
+  /**
+   * The note a prompt's `note` argument names, and its text (NoteStore.resolveAndRead: a text the
+   * key may not read answers as a missing note). @throws JsonRpcError(-32602) with the lookup's reason.
+   */
+  private async resolveNote(prompt: string, notePath: string): Promise<{ file: TFile; text: string }> {
     try {
       if (!toolSetServes(this.tools, 'read')) throw outsideToolSetRoute('read', this.scope.label);
-      return this.notes.policy.resolveNote({ path: notePath }, this.scope);
+      return await this.notes.resolveAndRead({ path: notePath }, this.scope);
     } catch (error) {
       if (error instanceof ToolError || error instanceof JsonRpcError)
         throw new JsonRpcError(ErrorCode.InvalidParams, `Argument "${NOTE_ARGUMENT}" of prompt "${prompt}": ${error.message}`);

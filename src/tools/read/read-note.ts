@@ -104,8 +104,8 @@ export const readNoteTool = defineTool({
     if (args.outline && args.section !== undefined) {
       throw new ToolError('invalid_argument', 'Ask for outline or section, not both: read the outline first, then the section.');
     }
-    const file = ctx.notes.policy.resolveNote({ path: args.path, id: args.id === undefined ? undefined : String(args.id) }, ctx.scope);
-    const text = await ctx.notes.read(file);
+    const ref = { path: args.path, id: args.id === undefined ? undefined : String(args.id) };
+    const { file, text } = await ctx.notes.resolveAndRead(ref, ctx.scope);
     const out = noteHeader(ctx, file, text);
     const offset = args.offset ?? 0;
     const maxChars = args.max_chars ?? BODY_BUDGET;

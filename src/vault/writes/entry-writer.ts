@@ -97,7 +97,7 @@ export class EntryWriter {
     if (source instanceof TFolder) {
       if (expectedHash !== undefined) throw hashNotApplicable('a folder move');
       this.assertFolderMovable(source, scope);
-    } else if (isNote && expectedHash !== undefined) assertExpectedHash(await this.notes.read(source), expectedHash, source.path);
+    } else if (isNote && expectedHash !== undefined) assertExpectedHash(await this.notes.readRaw(source), expectedHash, source.path);
     this.assertLinkersWritable(source, scope);
     await this.assertLinkersUtf8(source);
     if (isNote && this.notes.policy.namesFolder(rawTo)) {
@@ -147,7 +147,7 @@ export class EntryWriter {
       );
     }
     const file = writableNote(this.notes, rawPath, scope);
-    const baseText = fresh ? await this.app.vault.read(file) : await this.notes.read(file);
+    const baseText = fresh ? await this.app.vault.read(file) : await this.notes.readRaw(file);
     assertExpectedHash(baseText, expectedHash, file.path);
     assertWritableText(baseText, scope, file.path);
     return { kind: 'delete', tool, path: file.path, expectedHash, baseText, baseHash: hashText(baseText) };

@@ -517,7 +517,7 @@ export class NoteWriter {
     // Judged on the disk before the note is read through its path (a staged proposal shows its base text too).
     this.placeCheck(file)();
     await assertUtf8Note(this.app.vault, file);
-    let baseText = this.editors?.textOf(file.path) ?? (fresh ? await this.app.vault.read(file) : await this.notes.read(file));
+    let baseText = this.editors?.textOf(file.path) ?? (fresh ? await this.app.vault.read(file) : await this.notes.readRaw(file));
     assertExpectedHash(baseText, request.expectedHash, file.path);
     assertWritableText(baseText, scope, file.path);
     const { kind, edit, needsOutline } = textEditOf(request, file.path);
