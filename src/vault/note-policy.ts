@@ -69,7 +69,7 @@ export class NotePolicy {
     this.quarantine = new Quarantine(app.vault.configDir, source.quarantine, (entry) => this.spelling.literalPath(entry));
     this.outside = new OutsideLinks(app, source.trustedSymlinks);
     this.names = new FileNames(app, this.outside);
-    this.unparsed = new UnparsedFrontmatter(app, (file) => this.names.othersOf(file));
+    this.unparsed = new UnparsedFrontmatter(app, (file, late) => this.names.othersOf(file, late));
   }
 
   /** Stops following vault events (unparsed-frontmatter blocks, symbolic links); call when the plugin unloads. */

@@ -94,11 +94,12 @@ export class UnparsedFrontmatter {
   /**
    * Starts following the metadata cache ('changed') and the vault ('modify', 'rename', 'delete').
    * @param othersOf the other notes the vault lists that are the same file on disk (FileNames.othersOf:
-   *   file links and hard links); none when absent. A change reported for one name is a change of each.
+   *   file links and hard links), those known now returned and those found later passed to `late`;
+   *   none when absent. A change reported for one name is a change of each.
    */
   constructor(
     private readonly app: App,
-    private readonly othersOf: (file: TFile) => TFile[] = () => [],
+    private readonly othersOf: (file: TFile, late: (others: TFile[]) => void) => TFile[] = () => [],
   ) {
     const { vault, metadataCache } = app;
     this.refs.push({ source: metadataCache, ref: metadataCache.on('changed', (file, data, cache) => this.remember(file, data, cache)) });
@@ -108,7 +109,10 @@ export class UnparsedFrontmatter {
         if (!(file instanceof TFile) || file.extension !== 'md') return;
         this.changedOnDisk(file);
         // No event comes for the other names of the file (Obsidian reports the path written): their metadata is as old.
-        for (const other of this.othersOf(file)) this.judgeFromDisk(other, diskStamp(app, other));
+        const behind = (others: TFile[]): void => {
+          for (const other of others) this.judgeFromDisk(other, diskStamp(app, other));
+        };
+        behind(this.othersOf(file, behind));
       }),
     });
     this.refs.push({
