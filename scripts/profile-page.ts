@@ -74,7 +74,7 @@ async function main(): Promise<void> {
       let t0 = performance.now();
       const { matches } = await engine.match(
         ast,
-        (path) => notes.read(notes.fileByPath(path)!),
+        (path) => notes.readRaw(notes.fileByPath(path)!),
         { key: 'profile', allow: () => true },
         new RegexGuard(),
         LIMIT,
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
       for (const m of matches.slice(0, LIMIT)) {
         let a = performance.now();
         const file = notes.fileByPath(m.note.path)!;
-        const text = m.text ?? (await notes.read(file));
+        const text = m.text ?? (await notes.readRaw(file));
         let b = performance.now();
         parts.read += b - a;
         a = b;

@@ -3,12 +3,12 @@ import { ToolError } from '../errors';
 import { UNRESTRICTED_SCOPE, type AccessScope } from '../vault/access/access';
 import type { NoteChange, NoteStore } from '../vault/note-store';
 import { decodeCursor, encodeCursor } from './results/cursor';
-import { LexicalEngine, type PhraseLines } from './engine/lexical-engine';
+import { LexicalEngine, type EngineResult, type PhraseLines } from './engine/lexical-engine';
 import type { QueryNode } from './query/parser/query-ast';
 import { positiveLeaves } from './query/query-eval';
 import { parseQuery, regexQuery } from './query/parser/query-parser';
 import { RegexGuard } from './query/regex-guard';
-import { toHit } from './results/search-hit';
+import { REFUSED, toHit } from './results/search-hit';
 import { isOtherIndexFormat, type NoteStamp } from './engine/index-file';
 import type { Slicer } from './engine/slicer';
 import { changedSince, Debounce, IndexLifecycle, mapGrowsAtNextSet, reportDamaged, stampOf } from './index-lifecycle';
@@ -23,6 +23,12 @@ const DEFAULT_LIMIT = 20;
 /** Longest a stop waits for a save it flushes before giving it up, ms (a 100k-note index saves in about 3 s). */
 const STOP_SAVE_MS = 30_000;
 const MAX_LIMIT = 100;
+/**
+ * How many times one search is made: a round that finds a text the caller may not read (that note
+ * now private, dropped by a queued change) is made again without it; a later round's refusals
+ * only drop their hits.
+ */
+const SEARCH_ROUNDS = 3;
 
 /**
  * The vault's lexical search index: the thin adapter between NoteStore and the pure
@@ -219,22 +225,47 @@ export class SearchIndex {
       throw new ToolError('unavailable', 'The search index is not running (the plugin is starting or stopping); try again in a moment.');
     }
     await this.queue;
-    const progress: IndexProgress | null =
-      this.status === 'building' ? { complete: false, indexed: this.progress.indexed, total: this.progress.total } : null;
     const guard = new RegexGuard();
     let notesRead = 0;
     const onTextRead = options.onTextRead;
-    const { matches, total, ranked, estimated } = await this.engine.match(
-      ast,
-      onTextRead ? (path) => this.readPath(path).finally(() => onTextRead(++notesRead)) : (path) => this.readPath(path),
-      this.readable.caller(scope, this.status === 'ready'),
-      guard,
-      offset + limit,
-    );
     const leaves = positiveLeaves(ast);
-    const page = matches.slice(offset, offset + limit);
-    const hits = await Promise.all(page.map((m) => toHit(this.notes, m, leaves, options.fields ?? 'full', guard)));
-    const results = hits.filter((h): h is SearchHit => h !== null);
+    // A text the caller may not read (its rules newer than the metadata the index decided by: NoteStore.read) makes that
+    // note private at once, and the index drops it (a queued change): the search is made again without it, so neither
+    // its hits nor its totals or scores tell it was there.
+    for (let round = 1; ; round++) {
+      let refused = false;
+      const refuse = (): never => {
+        refused = true;
+        throw new Error('not readable');
+      };
+      const progress: IndexProgress | null =
+        this.status === 'building' ? { complete: false, indexed: this.progress.indexed, total: this.progress.total } : null;
+      const load = (path: string): Promise<string> => this.readPath(path, scope).then((text) => text ?? refuse());
+      const found = await this.engine.match(
+        ast,
+        onTextRead ? (path) => load(path).finally(() => onTextRead(++notesRead)) : load,
+        this.readable.caller(scope, this.status === 'ready'),
+        guard,
+        offset + limit,
+      );
+      const page = found.matches.slice(offset, offset + limit);
+      const hits = await Promise.all(page.map((m) => toHit(this.notes, m, leaves, options.fields ?? 'full', guard, scope)));
+      if ((refused || hits.includes(REFUSED)) && round < SEARCH_ROUNDS) {
+        await this.queue;
+        continue;
+      }
+      const results = hits.filter((h): h is SearchHit => h !== null && h !== REFUSED);
+      return this.pageOf(results, found, { offset, limit, cursorKey }, progress);
+    }
+  }
+
+  /** The page {@link search} answers: its hits, `total` and the cursor, the ranking's facts, and the build's progress when partial. */
+  private pageOf(
+    results: SearchHit[],
+    { total, ranked, estimated }: EngineResult,
+    { offset, limit, cursorKey }: { offset: number; limit: number; cursorKey: string },
+    progress: IndexProgress | null,
+  ): SearchPage {
     const next = offset + limit;
     const out: SearchPage = next < total ? { results, next_cursor: encodeCursor(next, cursorKey), total } : { results, total };
     if (estimated === true) out.total_estimated = true;
@@ -523,7 +554,8 @@ export class SearchIndex {
   private async indexFile(file: TFile, stillWanted: () => boolean, slicer?: Slicer): Promise<void> {
     let text: string | null;
     try {
-      text = await this.notes.readForIndex(file);
+      // A text whose own rules close it (newer than the metadata canRead judged) is not indexed: it now counts as private.
+      text = await this.notes.readToMatch(file, UNRESTRICTED_SCOPE);
     } catch {
       text = null;
     }
@@ -565,8 +597,9 @@ export class SearchIndex {
     if (this.storage) this.saveTimer.schedule(this.saveDelayMs);
   }
 
-  private readPath(path: string): Promise<string> {
+  /** The text of the note at `path` for a phrase or regex check of `scope`'s candidates (NoteStore.readToMatch): null when `scope` may not read that text; rejects when the note is gone. */
+  private readPath(path: string, scope: AccessScope): Promise<string | null> {
     const file = this.notes.fileByPath(path);
-    return file === null ? Promise.reject(new Error(`note ${path} is gone`)) : this.notes.readForIndex(file);
+    return file === null ? Promise.reject(new Error(`note ${path} is gone`)) : this.notes.readToMatch(file, scope);
   }
 }

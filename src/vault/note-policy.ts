@@ -9,10 +9,18 @@ import { assertPathInput } from './paths/paths';
 import { PathSpelling } from './paths/path-spelling';
 import { Quarantine } from './access/quarantine';
 import { OutsideLinks, type EntryPlace } from './access/outside-links';
+import { FileNames } from './access/file-names';
+import { textAccess } from './access/text-rules';
 import { resolveLinkpath } from './paths/linkpath';
 import { noteNotFound } from './writes/frontmatter/frontmatter-guard';
 import { similarNotePaths } from './content/note-suggest';
-import { hasUnparsedFrontmatter, mayHideFrontmatter, UnparsedFrontmatter } from './access/unparsed-frontmatter';
+import {
+  diskStampOf,
+  hasUnparsedFrontmatter,
+  mayHideFrontmatter,
+  UnparsedFrontmatter,
+  type DiskStamp,
+} from './access/unparsed-frontmatter';
 import { foldPath, isPathInside, parentOf, rootsShown } from './paths/paths';
 import { widgetsFolderPath } from './widgets/widget-folder';
 
@@ -46,6 +54,7 @@ export class NotePolicy {
   private readonly quarantine: Quarantine;
   private readonly outside: OutsideLinks;
   private readonly unparsed: UnparsedFrontmatter;
+  private readonly names: FileNames;
   private readonly spelling: PathSpelling;
   /** The widgets folder setting last seen and its vault path (asked once per note by every scan). */
   private widgets: { setting: string; path: string } | null = null;
@@ -59,12 +68,14 @@ export class NotePolicy {
     // An entry is read as key roots are: an absolute path or file:// URL inside the vault names the folder below it.
     this.quarantine = new Quarantine(app.vault.configDir, source.quarantine, (entry) => this.spelling.literalPath(entry));
     this.outside = new OutsideLinks(app, source.trustedSymlinks);
-    this.unparsed = new UnparsedFrontmatter(app);
+    this.names = new FileNames(app, this.outside);
+    this.unparsed = new UnparsedFrontmatter(app, (file, late) => this.names.othersOf(file, late));
   }
 
   /** Stops following vault events (unparsed-frontmatter blocks, symbolic links); call when the plugin unloads. */
   close(): void {
     this.unparsed.close();
+    this.names.close();
     this.outside.close();
   }
 
@@ -465,6 +476,52 @@ export class NotePolicy {
    */
   canRead(file: TFile, scope: AccessScope): boolean {
     return !this.isQuarantined(file.path) && this.canReadOpen(file, scope);
+  }
+
+  /**
+   * True when a read route may serve `text`, the text it just read of `file` (a note {@link canRead}
+   * let `scope` see), to `scope`: the access check read the metadata cache, which may be older
+   * than the text (a write through another name of the file, a file link or a hard link, which
+   * brings no event for this path; another program's write whose event has not come: verifier,
+   * session 30, F1 and F2). So the text's own frontmatter is judged too, by the rules every reader
+   * uses (text-rules textAccess), and the file on disk must be the version the vault's stat says,
+   * else its rules are read from disk (UnparsedFrontmatter.catchUp: one `stat` per text, taken by
+   * the caller with {@link diskStampOf} beside its read, or here). A note
+   * either finds private for `scope` is judged from that block from now on (lists, search and
+   * every later check drop it at once) and the route must answer as for a missing note.
+   * Files other than Markdown notes carry no rules: always true for them.
+   * @param file the note read. @param text the text about to be served. @param scope the caller.
+   * @param disk the file's stat on disk taken about when `text` was read ({@link diskStampOf}); a `stat` now when not given
+   * @returns false when the text must not be served.
+   */
+  mayServe(file: TFile, text: string, scope: AccessScope, disk?: DiskStamp | null): boolean {
+    if (file.extension !== 'md') return true;
+    if (textAccess(text, scope.label) === 'private') {
+      this.unparsed.judgeFromText(file, text);
+      return false;
+    }
+    return !this.unparsed.catchUp(file, disk) || this.canReadOpen(file, scope);
+  }
+
+  /**
+   * The disk's stat of `file` for {@link mayServe}, taken without blocking (unparsed-frontmatter diskStampOf), so a
+   * caller reading several notes at once stats them in parallel with its reads.
+   * @returns the stamp; null when the file cannot be stat'ed; undefined when the vault has no disk paths. Never rejects.
+   */
+  diskStampOf(file: TFile): Promise<DiskStamp | null | undefined> {
+    return diskStampOf(this.app, file);
+  }
+
+  /**
+   * {@link mayServe} for a text read for the search index's own use (which notes match a phrase
+   * or regex): the text's own rules only, no disk check (a query may read thousands of texts; the
+   * page's hits are served through mayServe). A text private for `scope` is judged as mayServe judges it.
+   * @returns false when the text must not decide anything for `scope`.
+   */
+  mayMatch(file: TFile, text: string, scope: AccessScope): boolean {
+    if (file.extension !== 'md' || textAccess(text, scope.label) !== 'private') return true;
+    this.unparsed.judgeFromText(file, text);
+    return false;
   }
 
   /**

@@ -35,7 +35,7 @@ export type WritePolicy = Pick<
 export interface NoteReader {
   readonly policy: WritePolicy;
   frontmatterOf(file: TFile): Record<string, unknown>;
-  read(file: TFile): Promise<string>;
+  readRaw(file: TFile): Promise<string>;
   outline(file: TFile, text: string): NoteSection[];
   notesLinkingInto(entry: TAbstractFile): TFile[];
 }

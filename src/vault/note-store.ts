@@ -18,7 +18,7 @@ import { foldPath, isPathInside, parentOf } from './paths/paths';
 import { buildOutline, collapseWhitespace, headingTexts, type NoteSection } from './content/sections';
 import { countTags, type TagCount } from './content/tags';
 import { AGENT_INSTRUCTION_FILES, nearestAgentInstructions } from './instructions/agent-instructions';
-import { parseFrontmatter } from './writes/frontmatter/frontmatter-guard';
+import { noteNotFound, parseFrontmatter } from './writes/frontmatter/frontmatter-guard';
 import { NoteWriter } from './writes/note-writer';
 import type { OpenNoteEditors } from './writes/open-note-editors';
 import { AppliedChanges } from './writes/applied-change';
@@ -32,6 +32,13 @@ import { WidgetStore, type WidgetProvenance } from './widgets/widget-store';
 import { DEFAULT_WIDGETS_FOLDER } from '../settings/settings';
 
 export type { NoteChange } from './note-changes';
+
+/**
+ * How many notes one read of a reference may find it must not serve before it answers "not found"
+ * ({@link NoteStore.resolveAndRead}, agent instructions): each refusal makes that note private, so
+ * a second is another note whose text changed unseen, and a third is not expected.
+ */
+const READ_ATTEMPTS = 4;
 
 /** What a scan of the notes the unrestricted scope may read lists beside them, for {@link NoteStore.readableFromScan}. */
 interface ScanListing {
@@ -355,43 +362,106 @@ export class NoteStore implements NoteReader {
 
   /**
    * The note's text as Obsidian has it (`vault.cachedRead`: the open editor's text may be newer
-   * than disk), judged on the disk where it lies at the read (DiskReads.judged: `cachedRead`
-   * reads the disk for a note Obsidian does not hold in memory).
-   * @throws ReplacedOnDisk (a ToolError('not_found')) when the entry at its path now leads
-   *   elsewhere (a symbolic link swapped in by another program before the vault's event).
+   * than disk), with no judgement of the rules in it nor of the disk: for the write side
+   * (NoteWriter, EntryWriter), which judges the exact text it changes (assertWritableText) and
+   * checks the disk before it reads (the write checks' placeCheck), and for callers that judge it
+   * themselves (NotePolicy.mayServe). A route that serves text to a key reads with {@link read}.
    */
-  read(file: TFile): Promise<string> {
-    return this.diskReads.judged(file, () => this.app.vault.cachedRead(file));
-  }
-
-  /**
-   * {@link read} for the search index's builds and a query's phrase and regex checks: judged on
-   * the disk only for a note Obsidian surely reads from there (DiskReads.judgedFromDisk), so a
-   * pass over every note costs no disk check per note; a hit found on such text is judged by
-   * {@link liesWhereJudged} before it is shown.
-   * @throws as {@link read}.
-   */
-  readForIndex(file: TFile): Promise<string> {
-    return this.diskReads.judgedFromDisk(file, () => this.app.vault.cachedRead(file));
+  readRaw(file: TFile): Promise<string> {
+    return this.app.vault.cachedRead(file);
   }
 
   /** True when `file` lies on the disk now where the access checks place it (DiskReads.liesWhereJudged): before showing text read earlier. */
-  liesWhereJudged(file: TFile): boolean {
+  private liesWhereJudged(file: TFile): boolean {
     return this.diskReads.liesWhereJudged(file);
   }
 
   /**
+   * The one read of a note's text for a route that serves it (or decides with it) for `scope`
+   * (read_note, read_notes, note resources, search hits, agent_md, skills, prompts): the text as
+   * {@link readRaw} gives it, when `scope` may read that very text (NotePolicy.mayServe: the text's
+   * own frontmatter rules, and the disk's when the vault has not caught up with it), read while
+   * the file lies on disk where the access checks place it (DiskReads.judged, before and after the
+   * read: a note swapped for a symbolic link by another program before the vault's event is not
+   * read through the link). The caller has checked {@link canRead} (on the metadata cache, which
+   * may be older than the text).
+   * @returns the text; null when it must not be served: answer as for a missing note (the note is
+   *   now judged as private, or its path judged again on the disk, so resolving again, listing or
+   *   searching no longer finds it).
+   * @throws what `vault.cachedRead` throws (the file cannot be read).
+   */
+  async read(file: TFile, scope: AccessScope): Promise<string | null> {
+    // The disk's stat is taken beside the read, off the main thread (a search page's hits read in parallel).
+    // The read is judged on the disk where the file lies (DiskReads.judged): one whose path leads elsewhere
+    // now (ReplacedOnDisk) is answered as a missing note, as a text that must not be served is.
+    const [text, disk] = await Promise.all([
+      this.diskReads.judged(file, () => this.app.vault.cachedRead(file)).catch(nullIfReplaced),
+      this.policy.diskStampOf(file),
+    ]);
+    return text !== null && this.policy.mayServe(file, text, scope, disk) ? text : null;
+  }
+
+  /**
+   * {@link read}'s judgement of a text already read (a search match's, read by the query itself: readToMatch),
+   * about to be served to `scope`: the file still lies on the disk where the access checks place it
+   * ({@link liesWhereJudged}), and NotePolicy.mayServe with the disk's stat taken now, off the main thread.
+   * @returns true when the text may be served.
+   */
+  async mayServe(file: TFile, text: string, scope: AccessScope): Promise<boolean> {
+    // A text read with no disk check (readToMatch) is shown only while the file lies where it was judged (DiskReads.liesWhereJudged).
+    if (!this.liesWhereJudged(file)) return false;
+    return this.policy.mayServe(file, text, scope, await this.policy.diskStampOf(file));
+  }
+
+  /**
+   * {@link read} for a text a search reads to decide with, not to show (the index's text of a note,
+   * a phrase or regex check of the caller's candidates): the text's own rules only
+   * (NotePolicy.mayMatch, no disk `stat`: a query may read thousands), judged for `scope`; judged
+   * on the disk only for a note Obsidian surely reads from there (DiskReads.judgedFromDisk), so a
+   * pass over many notes costs no disk check per note: a hit found on such text is judged by
+   * {@link mayServe} (which asks {@link liesWhereJudged}) before it is shown.
+   * @returns the text; null when it must not decide anything for `scope` (the note now counts as
+   *   private, or its path leads elsewhere on disk: ReplacedOnDisk).
+   * @throws what `vault.cachedRead` throws.
+   */
+  async readToMatch(file: TFile, scope: AccessScope): Promise<string | null> {
+    const text = await this.diskReads.judgedFromDisk(file, () => this.app.vault.cachedRead(file)).catch(nullIfReplaced);
+    return text !== null && this.policy.mayMatch(file, text, scope) ? text : null;
+  }
+
+  /**
+   * Resolves a note reference ({@link NotePolicy.resolveNote}) and reads it ({@link read}): when
+   * the text found must not be served to `scope`, the reference is resolved again (that note now
+   * counts as private), so the answer is the one a vault without that note gives (another note
+   * of that name, or "not found" with the same suggestions), never a sign that it is there.
+   * @returns the note and its text.
+   * @throws as resolveNote; ToolError('not_found') when texts keep being refused (more than
+   *   {@link READ_ATTEMPTS} notes in one call).
+   */
+  async resolveAndRead(ref: { path?: string; id?: string }, scope: AccessScope): Promise<{ file: TFile; text: string }> {
+    for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+      const file = this.policy.resolveNote(ref, scope);
+      const text = await this.read(file, scope);
+      if (text !== null) return { file, text };
+    }
+    throw noteNotFound(ref.path ?? ref.id ?? '');
+  }
+
+  /**
    * A file's text, for a file that may be no note (a skill's script or reference): a `.md` note
-   * as {@link read} gives it; any other file read as bytes (`vault.readBinary`) and decoded as
+   * as {@link read} gives it for `scope`; any other file read as bytes (`vault.readBinary`) and decoded as
    * strict UTF-8 (a byte-order mark dropped).
    * Judged on the disk where it lies at the read, as {@link read} is (`readBinary` always reads the disk).
    * @returns the text, or null when the file is not text: bytes that are not UTF-8, or a NUL byte
-   *   (as git tells binary files; UTF-16 text holds them too and is not read either).
-   * @throws ReplacedOnDisk as {@link read}.
+   *   (as git tells binary files; UTF-16 text holds them too and is not read either); undefined
+   *   (answer as for a missing file) for a note whose text must not be served, and for any file
+   *   whose path leads elsewhere on disk at the read (ReplacedOnDisk).
    */
-  async readText(file: TFile): Promise<string | null> {
-    if (file.extension === 'md') return this.read(file);
-    const bytes = new Uint8Array(await this.diskReads.judged(file, () => this.app.vault.readBinary(file)));
+  async readText(file: TFile, scope: AccessScope): Promise<string | null | undefined> {
+    if (file.extension === 'md') return (await this.read(file, scope)) ?? undefined;
+    const read = await this.diskReads.judged(file, () => this.app.vault.readBinary(file)).catch(nullIfReplaced);
+    if (read === null) return undefined;
+    const bytes = new Uint8Array(read);
     if (bytes.includes(0)) return null;
     try {
       return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -605,29 +675,39 @@ export class NoteStore implements NoteReader {
    * {@link agentInstructionsFor} for several notes at once: the instructions file is looked up
    * once per folder (once per note only for notes that are themselves named AGENTS.md /
    * AGENT.md, which skip themselves) and each file found is read once.
-   * @returns one entry per note, in input order; null where none applies (or the file found now
-   *   leads elsewhere on disk: ReplacedOnDisk, answered as a missing one).
+   * @returns one entry per note, in input order; null where none applies (a file found whose text
+   *   must not be served, or whose path leads elsewhere on disk now, counts as missing).
    */
   async agentInstructionsForNotes(files: readonly TFile[], scope: AccessScope): Promise<Array<AgentInstructions | null>> {
-    const byKey = new Map<string, TFile | null>();
     const unrooted: AccessScope = { label: scope.label, roots: [] };
-    const found = files.map((file) => {
-      const isInstructions = AGENT_INSTRUCTION_FILES.some((name) => foldPath(name) === foldPath(file.name));
-      const key = isInstructions ? `file:${file.path}` : `folder:${parentOf(file.path)}`;
-      if (!byKey.has(key))
-        byKey.set(
-          key,
-          nearestAgentInstructions(file, (candidate) => candidate !== file && this.policy.canRead(candidate, unrooted)),
-        );
-      return byKey.get(key) ?? null;
-    });
-    // An instructions file whose path leads elsewhere now (ReplacedOnDisk) is left out, as a missing one.
+    const keyOf = (file: TFile): string =>
+      AGENT_INSTRUCTION_FILES.some((name) => foldPath(name) === foldPath(file.name))
+        ? `file:${file.path}`
+        : `folder:${parentOf(file.path)}`;
+    // Read as any note is (read): a text that must not be served makes that file count as private, and one whose path
+    // leads elsewhere on disk now (ReplacedOnDisk) is judged again there; either way the next nearest is looked up.
     const texts = new Map<TFile, Promise<string | null>>();
-    for (const file of found) if (file && !texts.has(file)) texts.set(file, this.read(file).catch(nullIfReplaced));
+    const readOnce = (file: TFile): Promise<string | null> => {
+      let text = texts.get(file);
+      if (text === undefined) texts.set(file, (text = this.read(file, unrooted)));
+      return text;
+    };
+    const byKey = new Map<string, Promise<AgentInstructions | null>>();
+    const lookUp = async (file: TFile): Promise<AgentInstructions | null> => {
+      for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+        const found = nearestAgentInstructions(file, (candidate) => candidate !== file && this.policy.canRead(candidate, unrooted));
+        if (found === null) return null;
+        const content = await readOnce(found);
+        if (content !== null) return { path: found.path, content };
+      }
+      return null;
+    };
     return Promise.all(
-      found.map(async (file) => {
-        const content = file ? await (texts.get(file) as Promise<string | null>) : null;
-        return file && content !== null ? { path: file.path, content } : null;
+      files.map((file) => {
+        const key = keyOf(file);
+        let entry = byKey.get(key);
+        if (entry === undefined) byKey.set(key, (entry = lookUp(file)));
+        return entry;
       }),
     );
   }
@@ -637,7 +717,8 @@ export class NoteStore implements NoteReader {
    * selection (`workspace.activeEditor.editor.getSelection()`, `''` when nothing is selected)
    * and cursor (`editor.getCursor()`: 0-based line and ch; null when the note has no editor,
    * e.g. reading view).
-   * @returns null when no Markdown note is active or `scope` may not read it.
+   * @returns null when no Markdown note is active or `scope` may not read it: the editor's text is
+   *   judged as every served text is (NotePolicy.mayServe), since the selection is part of it.
    */
   activeNote(scope: AccessScope): { file: TFile; selection: string; cursor: { line: number; ch: number } | null } | null {
     const { workspace } = this.app;
@@ -645,6 +726,7 @@ export class NoteStore implements NoteReader {
     if (!file || file.extension !== 'md' || !this.policy.canRead(file, scope)) return null;
     const info = workspace.activeEditor;
     const editor = info?.file?.path === file.path ? info.editor : undefined;
+    if (editor && !this.policy.mayServe(file, editor.getValue(), scope)) return null;
     const cursor = editor ? editor.getCursor('head') : null;
     return { file, selection: editor?.getSelection() ?? '', cursor: cursor ? { line: cursor.line, ch: cursor.ch } : null };
   }

@@ -5,7 +5,6 @@ import { bodyStart } from './content/note-body';
 import { assertPathInput, foldPath, isPathInside, rootsShown } from './paths/paths';
 import { parseFrontmatter } from './writes/frontmatter/frontmatter-guard';
 import type { NoteStore } from './note-store';
-import { nullIfReplaced, readResolved } from './access/disk-reads';
 
 /** A `file` spelling that names a place outside any folder: a leading slash, a drive (`C:`), a URL (`file://`), a home (`~/`). */
 const OUTSIDE_SPELLING = /^(?:[\\/]|[a-zA-Z]:|[a-zA-Z][a-zA-Z0-9+.-]*:\/\/|~[\\/])/;
@@ -126,12 +125,14 @@ export class SkillCatalog {
    */
   async list(folder: string, scope: AccessScope): Promise<SkillEntry[]> {
     const files = this.skillFiles(folder, scope);
-    // A SKILL.md whose path leads elsewhere on disk at the read (ReplacedOnDisk) is left out, as a missing one is.
-    const texts = await Promise.all(files.map(({ file }) => this.notes.read(file).catch(nullIfReplaced)));
-    return files.flatMap(({ id, file }, i) => {
+    // A SKILL.md whose text `scope` may not read (NoteStore.read) is left out, as a private one is.
+    const texts = await Promise.all(files.map(({ file }) => this.notes.read(file, scope)));
+    const out: SkillEntry[] = [];
+    files.forEach(({ id, file }, i) => {
       const text = texts[i];
-      return text === null ? [] : [{ id, path: file.path, ...judgeSkillText(text) }];
+      if (text !== null) out.push({ id, path: file.path, ...judgeSkillText(text) });
     });
+    return out;
   }
 
   /**
@@ -163,11 +164,14 @@ export class SkillCatalog {
    *   on disk at the read, NoteStore.read, answers the same).
    */
   async read(folder: string, id: string, scope: AccessScope): Promise<SkillText> {
-    // A SKILL.md whose path leads elsewhere on disk at the read is looked up again: answered as a missing skill is.
-    const { found, value: text } = await readResolved(
-      () => this.find(folder, id, scope),
-      (skill) => this.notes.read(skill.file),
-    );
+    // A SKILL.md whose text `scope` may not read (NoteStore.read) now counts as private: the skill is looked up again without it.
+    let found = this.find(folder, id, scope);
+    let text = await this.notes.read(found.file, scope);
+    for (let attempt = 1; text === null; attempt++) {
+      if (attempt >= READ_ATTEMPTS) throw noSkill(folder, id);
+      found = this.find(folder, id, scope);
+      text = await this.notes.read(found.file, scope);
+    }
     const files = this.otherFiles(found.file, scope).map((file) => file.path);
     return { id: found.id, path: found.file.path, ...judgeSkillText(text), text, body: text.slice(bodyStart(text)), files: files.sort() };
   }
@@ -191,22 +195,15 @@ export class SkillCatalog {
    *   does one whose path leads elsewhere on disk at the read: NoteStore.readText).
    */
   async readFile(folder: string, id: string, file: string, scope: AccessScope): Promise<SkillFileText> {
-    const pick = (): { found: { id: string; file: TFile }; target: TFile } => {
-      const found = this.find(folder, id, scope);
-      const target = this.fileIn(found, file, scope);
-      if (target.stat.size > SKILL_FILE_MAX_BYTES) {
-        throw new ToolError(
-          'invalid_argument',
-          `'${target.path}' is ${target.stat.size} bytes, more than the ${SKILL_FILE_MAX_BYTES} skill_read reads; ask the user for the part you need.`,
-        );
-      }
-      return { found, target };
-    };
-    // A file whose path leads elsewhere on disk at the read (a link swapped in) is looked up again: answered as a missing file is.
-    const {
-      found: { found, target },
-      value: text,
-    } = await readResolved(pick, (picked) => this.notes.readText(picked.target));
+    const found = this.find(folder, id, scope);
+    let target = this.fileIn(found, file, scope);
+    let text = await this.textOf(target, scope);
+    // A note whose text `scope` may not read (NoteStore.readText) now counts as private: the file is looked up again without it.
+    for (let attempt = 1; text === undefined; attempt++) {
+      if (attempt >= READ_ATTEMPTS) throw noSkillFile(file, found.id);
+      target = this.fileIn(this.find(folder, id, scope), file, scope);
+      text = await this.textOf(target, scope);
+    }
     if (text === null) {
       throw new ToolError(
         'invalid_argument',
@@ -217,6 +214,21 @@ export class SkillCatalog {
   }
 
   /**
+   * The text of a skill's file ({@link readFile}): NoteStore.readText for `scope`.
+   * @returns the text; null when it is not text; undefined when it is a note whose text `scope` may not read.
+   * @throws ToolError('invalid_argument') for a file over {@link SKILL_FILE_MAX_BYTES}.
+   */
+  private async textOf(target: TFile, scope: AccessScope): Promise<string | null | undefined> {
+    if (target.stat.size > SKILL_FILE_MAX_BYTES) {
+      throw new ToolError(
+        'invalid_argument',
+        `'${target.path}' is ${target.stat.size} bytes, more than the ${SKILL_FILE_MAX_BYTES} skill_read reads; ask the user for the part you need.`,
+      );
+    }
+    return this.notes.readText(target, scope);
+  }
+
+  /**
    * The skill `id` names in `folder` for `scope` (exact name first, then ignoring case).
    * @throws as {@link read}.
    */
@@ -224,7 +236,7 @@ export class SkillCatalog {
     this.assertFolderOpen(folder, scope);
     const skills = this.skillFiles(folder, scope);
     const found = skills.find((s) => s.id === id) ?? skills.find((s) => foldPath(s.id) === foldPath(id));
-    if (!found) throw new ToolError('not_found', `No skill ${quoteInput(id)} in ${folder}/; call skills_list for the skill ids.`);
+    if (!found) throw noSkill(folder, id);
     return found;
   }
 
@@ -276,10 +288,7 @@ export class SkillCatalog {
         'ambiguous',
         `file ${quoteInput(input)} names ${folded.map((f) => `'${f.path}'`).join(' and ')}; give one exactly as files lists it.`,
       );
-    throw new ToolError(
-      'not_found',
-      `No file ${quoteInput(input)} in skill '${found.id}'; call skill_read with id '${found.id}' for the files it has.`,
-    );
+    throw noSkillFile(input, found.id);
   }
 
   /** `<folder>/<id>/SKILL.md` files `scope` may read (exact name first, then ignoring case: foldPath), sorted by id. */
@@ -295,4 +304,20 @@ export class SkillCatalog {
     }
     return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
+}
+
+/**
+ * How many notes one skill read may find it must not serve (NoteStore.read: their rules newer than
+ * the metadata the lookup judged) before it answers "not found": each refused one now counts as private.
+ */
+const READ_ATTEMPTS = 4;
+
+/** The refusal of a skill id that names no skill `scope` may read (the same whether one is hidden there or not). */
+function noSkill(folder: string, id: string): ToolError {
+  return new ToolError('not_found', `No skill ${quoteInput(id)} in ${folder}/; call skills_list for the skill ids.`);
+}
+
+/** The refusal of a skill file that names none the skill lists (a hidden one answers the same). */
+function noSkillFile(input: string, id: string): ToolError {
+  return new ToolError('not_found', `No file ${quoteInput(input)} in skill '${id}'; call skill_read with id '${id}' for the files it has.`);
 }

@@ -242,6 +242,32 @@ describe('semantic index over the demo vault', () => {
     for (const path of found) expect(path.startsWith('Projects/Alpha/')).toBe(false);
   });
 
+  it('a note another program makes private, or moves into a dot-folder, is no hit before the vault hears of it (semantic and hybrid)', async () => {
+    const { client, booted } = await boot();
+    const query = 'budget costs money';
+    const file = 'Projects/Alpha/Budget.md';
+    const paths = async (mode: string): Promise<string[]> =>
+      (await call(client, 'search', { query, mode, limit: 20 })).json.results.map((h: Json) => h.path);
+    expect(await paths('semantic')).toContain(file);
+    expect(await paths('hybrid')).toContain(file);
+    // No vault event from here on: the window between another program's write and the vault's event, held open.
+    await booted.app.vault.stopWatching();
+    const full = nodePath.join(vault.dir, file);
+    const text = await fs.readFile(full, 'utf8');
+    await fs.writeFile(
+      full,
+      text.startsWith('---\n') ? text.replace('---\n', '---\naccess: private\n') : `---\naccess: private\n---\n${text}`,
+    );
+    for (const mode of ['semantic', 'hybrid'])
+      expect({ mode, paths: await paths(mode) }).toEqual({ mode, paths: expect.not.arrayContaining([file]) });
+    // Another note moved on disk into a dot-folder (quarantined), before the vault hears of it.
+    const other = (await paths('semantic')).find((path) => path !== file)!;
+    await fs.mkdir(nodePath.join(vault.dir, '.hidden'), { recursive: true });
+    await fs.rename(nodePath.join(vault.dir, other), nodePath.join(vault.dir, '.hidden', 'moved.md'));
+    for (const mode of ['semantic', 'hybrid'])
+      expect({ mode, paths: await paths(mode) }).toEqual({ mode, paths: expect.not.arrayContaining([other]) });
+  });
+
   it('is saved and resumed: a restart embeds nothing again, an edit re-embeds only the changed section', async () => {
     const first = await boot();
     const chunks = (first.plugin.semantic.current as { chunks: number }).chunks;

@@ -70,17 +70,18 @@ class FakeNotes {
     if (!this.texts.has(file.path) || this.hidden.has(file.path)) return false;
     return scope.roots.length === 0 || scope.roots.some((r) => file.path.startsWith(r + '/'));
   }
-  async read(file: TFile): Promise<string> {
+  // The read primitives (NoteStore.read, readToMatch, mayServe): a text here never names rules of its own.
+  async read(file: TFile): Promise<string | null> {
+    return this.readToMatch(file);
+  }
+  async readToMatch(file: TFile): Promise<string | null> {
     this.reads++;
     const text = this.texts.get(file.path);
     if (text === undefined) throw new Error(`ENOENT ${file.path}`);
     return text;
   }
   // No disk here: nothing is read through a link.
-  readForIndex(file: TFile): Promise<string> {
-    return this.read(file);
-  }
-  liesWhereJudged(): boolean {
+  async mayServe(): Promise<boolean> {
     return true;
   }
   noteId(file: TFile): string {

@@ -268,7 +268,7 @@ describe('read_note and read_notes on text the metadata cache has not caught up 
 
   test('right after a write adds frontmatter, the body is computed from the text, not the stale cache', async () => {
     const file = ownNotes.policy.resolveNote({ path: 'Plain' }, { label: 'Test agent', roots: [] });
-    const before = await ownNotes.read(file);
+    const before = await ownNotes.readRaw(file);
     expect(before.startsWith('---')).toBe(false);
     await own.app.vault.modify(file, `---\nstatus: fresh\n---\n${before}`);
     const out = await readNoteTool.handler({ path: 'Plain' }, ownContext());

@@ -59,7 +59,7 @@ for (const name of ['obsidian-help-en', 'obsidian-help-intl']) {
     test('outlines nest: each section starts at its heading and lies inside its parent', async () => {
       let headings = 0;
       for (const file of store.readableNotes(SCOPE)) {
-        const text = await store.read(file);
+        const text = await store.readRaw(file);
         const outline = store.outline(file, text);
         headings += outline.length;
         const byPath = new Map(outline.map((s) => [s.path, s]));

@@ -447,7 +447,7 @@ describe('note facts', () => {
 
   test('hashOf is the SHA-256 of the exact text', async () => {
     const file = note('Reference/Imported from Windows.md');
-    const text = await store.read(file);
+    const text = await store.readRaw(file);
     expect(text).toContain('\r\n');
     const onDisk = await fs.readFile(path.join(vault.dir, file.path), 'utf8');
     expect(store.hashOf(text)).toBe(store.hashOf(onDisk));
@@ -463,7 +463,7 @@ describe('note facts', () => {
 
   test('outline: nesting numbers, duplicate headings, code fences are not headings', async () => {
     const meetings = note('Projects/Alpha/Meeting notes.md');
-    const outline = store.outline(meetings, await store.read(meetings));
+    const outline = store.outline(meetings, await store.readRaw(meetings));
     expect(outline.map((s) => `${s.path} ${s.heading}`)).toEqual([
       '1 Alpha meeting notes',
       '1.1 2026-01-08 Kickoff',
@@ -477,7 +477,7 @@ describe('note facts', () => {
       '1.3.1.1 Open questions',
     ]);
     const git = note('Reference/Git cheatsheet.md');
-    expect(store.outline(git, await store.read(git)).map((s) => s.heading)).toEqual([
+    expect(store.outline(git, await store.readRaw(git)).map((s) => s.heading)).toEqual([
       'Git cheatsheet',
       'Undo',
       'Branches',
@@ -488,7 +488,7 @@ describe('note facts', () => {
 
   test("headingTexts: each note's outline headings in order, without the sections; a list out of order is ordered as the outline orders it", async () => {
     for (const file of store.readableNotes(UNRESTRICTED_SCOPE))
-      expect(store.headingTexts(file)).toEqual(store.outline(file, await store.read(file)).map((s) => s.heading));
+      expect(store.headingTexts(file)).toEqual(store.outline(file, await store.readRaw(file)).map((s) => s.heading));
     expect(store.headingTexts(note('Projects/Alpha/Meeting notes.md'))).toHaveLength(10);
     const at = (heading: string, offset: number): HeadingCache =>
       ({ heading, level: 2, position: { start: { offset, line: 0, col: 0 }, end: { offset, line: 0, col: 0 } } }) as HeadingCache;
@@ -500,7 +500,7 @@ describe('note facts', () => {
 
   test('CRLF note: body start and section offsets line up with the text', async () => {
     const file = note('Reference/Imported from Windows.md');
-    const text = await store.read(file);
+    const text = await store.readRaw(file);
     expect(text.slice(bodyStart(text)).startsWith('# Imported from Windows\r\n')).toBe(true);
     const outline = store.outline(file, text);
     const printer = outline.find((s) => s.heading === 'Printer settings')!;
@@ -511,7 +511,7 @@ describe('note facts', () => {
 
   test('bodyStart is 0 without frontmatter', async () => {
     const file = note('Projects/AGENTS.md');
-    expect(bodyStart(await store.read(file))).toBe(0);
+    expect(bodyStart(await store.readRaw(file))).toBe(0);
   });
 });
 

@@ -56,6 +56,27 @@ export async function searchByMode(
   scope: AccessScope,
   options: SearchOptions = {},
 ): Promise<ModePage> {
+  // A semantic hit whose text the caller may not read (semanticHit) makes that note private: the search is made again
+  // without it, so neither the page nor its total tells it was there; a later round's refusals only drop their hits.
+  for (let round = 1; ; round++) {
+    const refused = { seen: false };
+    const out = await searchOnce(services, mode, query, scope, options, refused);
+    if (!refused.seen || round >= SEARCH_ROUNDS) return out;
+  }
+}
+
+/** How many times one search by mode is made (see {@link searchByMode}). */
+const SEARCH_ROUNDS = 3;
+
+/** One round of {@link searchByMode}; `refused.seen` is set when a semantic hit's text was refused (and the hit left out). */
+async function searchOnce(
+  services: SearchServices,
+  mode: SearchMode,
+  query: string,
+  scope: AccessScope,
+  options: SearchOptions,
+  refused: { seen: boolean },
+): Promise<ModePage> {
   if (mode === 'lexical') return { page: await services.lexical.search(query, scope, options), mixed: false };
   const limit = options.limit ?? 20;
   const cursorKey = JSON.stringify([query, mode, options.regex === true]);
@@ -84,9 +105,9 @@ export async function searchByMode(
       );
     }
     const hits = await Promise.all(
-      matches.slice(offset, offset + limit).map((m) => semanticHit(services.notes, m, options.fields ?? 'full')),
+      matches.slice(offset, offset + limit).map((m) => semanticHit(services.notes, m, options.fields ?? 'full', scope, refused)),
     );
-    return { page: page(hits, offset, limit, matches.length, cursorKey), mixed: true };
+    return { page: page(shown(hits), offset, limit, matches.length, cursorKey), mixed: true };
   }
   const unusable = unusableReason(status);
   const filter = unusable === null ? filterReason(shapeOf(query, options.regex === true, false)) : null;
@@ -110,12 +131,13 @@ export async function searchByMode(
   );
   const fused = fuse(lists, HYBRID_FUSION);
   const hits = await Promise.all(
-    fused.slice(offset, offset + limit).map(async (f): Promise<SearchHit> => {
-      const hit = byPath.get(f.key) ?? (await semanticHit(services.notes, semanticByPath.get(f.key)!, options.fields ?? 'full'));
-      return { ...hit, score: Math.round(f.score * 10000) / 10000, source: fusedSource(f.lists) };
+    fused.slice(offset, offset + limit).map(async (f): Promise<SearchHit | null> => {
+      const hit =
+        byPath.get(f.key) ?? (await semanticHit(services.notes, semanticByPath.get(f.key)!, options.fields ?? 'full', scope, refused));
+      return hit === null ? null : { ...hit, score: Math.round(f.score * 10000) / 10000, source: fusedSource(f.lists) };
     }),
   );
-  const out = page(hits, offset, limit, fused.length, cursorKey);
+  const out = page(shown(hits), offset, limit, fused.length, cursorKey);
   if (lexicalPage.index) {
     out.index = lexicalPage.index;
     out.note = lexicalPage.note;
@@ -208,16 +230,37 @@ export function filterReason(shape: QueryShape): string | null {
   }
 }
 
-/** The result entry for a semantic match: snippet from the start of the matched chunk. */
-async function semanticHit(notes: NoteStore, m: SemanticMatch, fields: 'full' | 'metadata'): Promise<SearchHit> {
+/** The hits of a page that are shown: those not refused. */
+function shown(hits: ReadonlyArray<SearchHit | null>): SearchHit[] {
+  return hits.filter((hit): hit is SearchHit => hit !== null);
+}
+
+/**
+ * The result entry for a semantic match: snippet from the start of the matched chunk, of the
+ * note's text read for `scope` (NoteStore.read, also with `fields: "metadata"`, so a note whose
+ * text `scope` may not read is never listed).
+ * @returns the hit; null when the text must not be served (`refused.seen` is then set; the note now counts as private)
+ */
+async function semanticHit(
+  notes: NoteStore,
+  m: SemanticMatch,
+  fields: 'full' | 'metadata',
+  scope: AccessScope,
+  refused: { seen: boolean },
+): Promise<SearchHit | null> {
   const file = notes.fileByPath(m.path);
   let snippet = '';
-  if (file !== null && fields === 'full') {
-    const text = await notes.read(file).catch(() => '');
-    const at = bodyStart(text);
-    const body = text.slice(at);
-    const offset = Math.max(0, m.start - at);
-    snippet = snippetText(body, [], m.start >= at ? { start: offset, end: offset } : null, SNIPPET_WIDTH);
+  if (file !== null) {
+    const text = await notes.read(file, scope).catch(() => '');
+    if (text === null) {
+      refused.seen = true;
+      return null;
+    }
+    if (fields === 'full') {
+      const at = bodyStart(text);
+      const offset = Math.max(0, m.start - at);
+      snippet = snippetText(text.slice(at), [], m.start >= at ? { start: offset, end: offset } : null, SNIPPET_WIDTH);
+    }
   }
   return {
     path: m.path,

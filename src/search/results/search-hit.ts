@@ -1,3 +1,4 @@
+import type { AccessScope } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
 import type { EngineMatch } from '../engine/lexical-engine';
 import type { QueryNode } from '../query/parser/query-ast';
@@ -5,13 +6,20 @@ import type { RegexGuard } from '../query/regex-guard';
 import type { SearchHit } from '../types';
 import { placeSnippet, SNIPPET_WIDTH, snippetText } from './snippet';
 
+/** What {@link toHit} answers for a note whose text the caller may not read: the note now counts as private, and the search is made again. */
+export const REFUSED = Symbol('refused');
+
 /**
  * The result entry for one engine match: snippet and section from the note's current text
  * (the match's own text when the query read it); with `fields: "metadata"` the section only
- * (the snippet's text is not built). A note whose path leads elsewhere on disk now (a symbolic
- * link swapped in before the vault's event: NoteStore.liesWhereJudged) gives no hit.
+ * (the snippet's text is not built). The text is judged as every served text is
+ * (NotePolicy.mayServe: its own rules, and the disk's when the vault has not caught up), and only
+ * while the note lies on disk where the access checks place it (NoteStore.read and mayServe: a
+ * symbolic link swapped in before the vault's event refuses it as well).
  * @param leaves the query's positive leaves (where the snippet looks for matches)
- * @returns the hit, or null when the note vanished, cannot be read or leads elsewhere on disk
+ * @param scope the caller, who must be able to read the very text the hit shows
+ * @returns the hit; null when the note vanished or cannot be read; {@link REFUSED} when its text
+ *   must not be served to `scope`
  */
 export async function toHit(
   notes: NoteStore,
@@ -19,18 +27,17 @@ export async function toHit(
   leaves: QueryNode[],
   fields: 'full' | 'metadata',
   guard: RegexGuard,
-): Promise<SearchHit | null> {
+  scope: AccessScope,
+): Promise<SearchHit | null | typeof REFUSED> {
   const file = notes.fileByPath(m.note.path);
   if (file === null) return null;
-  let text: string;
+  let text: string | null;
   try {
-    text = m.text ?? (await notes.readForIndex(file));
+    text = m.text !== undefined ? ((await notes.mayServe(file, m.text, scope)) ? m.text : null) : await notes.read(file, scope);
   } catch {
     return null;
   }
-  // The text was read with no disk check when Obsidian may hold it in memory (NoteStore.readForIndex): a note whose path
-  // leads elsewhere on disk now is left out, as a vanished one (one check per hit shown).
-  if (!notes.liesWhereJudged(file)) return null;
+  if (text === null) return REFUSED;
   const place = placeSnippet(text, leaves, m.terms, guard, notes.outline(file, text));
   const section = place.section;
   return {

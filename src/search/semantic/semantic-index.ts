@@ -324,12 +324,14 @@ export class SemanticIndex {
       if (performance.now() - this.lastSave > (this.options.saveEveryMs ?? 30_000)) await this.save();
     };
     for await (const file of this.lifecycle.sliced(todo, slicer, live)) {
-      let text: string;
+      let text: string | null;
       try {
-        text = await this.notes.read(file);
+        // A text whose own rules close it (newer than the metadata canRead judged) is not embedded: it now counts as private.
+        text = await this.notes.readToMatch(file, UNRESTRICTED_SCOPE);
       } catch {
         continue;
       }
+      if (text === null) continue;
       const chunks = chunkNote({ title: this.notes.noteTitle(file), text, sections: withPreamble(this.notes.outline(file, text), text) });
       // The metadata cache has not caught up with this text: its change event brings the note back.
       if (chunks === null) continue;

@@ -9,7 +9,6 @@ import { quoteInput, ToolError } from '../../errors';
 import { isWellFormedText } from '../../vault/content/lone-surrogates';
 import type { AccessScope } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
-import { readResolved } from '../../vault/access/disk-reads';
 import { endsInSeparator, foldPath } from '../../vault/paths/paths';
 import { JsonRpcError } from '../session/rpc-errors';
 import type { KeyToolSet } from '../../settings/key-record';
@@ -212,11 +211,10 @@ export class NoteResources {
    * @throws as {@link noteAt}.
    */
   async read(uri: string): Promise<ReadResourceResult> {
-    // A note whose path leads elsewhere on disk at the read is looked up again: answered as a missing note is.
-    const { found: file, value: text } = await readResolved(
-      () => this.noteAt(uri),
-      (note) => this.notes.read(note),
-    );
+    const file = this.noteAt(uri);
+    // A text the key may not read (its rules newer than the metadata noteAt judged): answered as a missing note.
+    const text = await this.notes.read(file, this.scope);
+    if (text === null) throw notFound(uri);
     return { contents: [{ uri: noteUri(file.path), mimeType: MARKDOWN, text }] };
   }
 

@@ -4,7 +4,6 @@ import { inputExcerpt, ToolError } from '../../errors';
 import { hashText } from '../../vault/hash';
 import type { AccessScope } from '../../vault/access/access';
 import type { NoteStore } from '../../vault/note-store';
-import { readResolved } from '../../vault/access/disk-reads';
 import type { ToolContext } from '../../tools/tool';
 import { SkillCatalog, skillsFolderOf } from '../../vault/skills';
 import { noteUri } from './note-resources';
@@ -123,11 +122,7 @@ export class SkillPrompts {
     ];
     const notePath = args?.[NOTE_ARGUMENT];
     if (notePath !== undefined && notePath.trim() !== '') {
-      // A note whose path leads elsewhere on disk at the read is looked up again: answered as a missing note is.
-      const { found: file, value: text } = await readResolved(
-        () => this.resolveNote(name, notePath),
-        (note) => this.notes.read(note),
-      );
+      const { file, text } = await this.resolveNote(name, notePath);
       messages.push({
         role: 'user',
         content: { type: 'resource', resource: { uri: noteUri(file.path), mimeType: 'text/markdown', text } },
@@ -136,11 +131,14 @@ export class SkillPrompts {
     return { description: skill.description ?? undefined, messages };
   }
 
-  /** The note a prompt's `note` argument names. @throws JsonRpcError(-32602) with the lookup's reason. */
-  private resolveNote(prompt: string, notePath: string): TFile {
+  /**
+   * The note a prompt's `note` argument names, and its text (NoteStore.resolveAndRead: a text the
+   * key may not read answers as a missing note). @throws JsonRpcError(-32602) with the lookup's reason.
+   */
+  private async resolveNote(prompt: string, notePath: string): Promise<{ file: TFile; text: string }> {
     try {
       if (!toolSetServes(this.tools, 'read')) throw outsideToolSetRoute('read', this.scope.label);
-      return this.notes.policy.resolveNote({ path: notePath }, this.scope);
+      return await this.notes.resolveAndRead({ path: notePath }, this.scope);
     } catch (error) {
       if (error instanceof ToolError || error instanceof JsonRpcError) {
         const message = error instanceof ToolError ? error.messageFor(this.scope.sight) : error.message;

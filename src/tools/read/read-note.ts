@@ -4,7 +4,6 @@ import { ToolError } from '../../errors';
 import { findHeadingSection } from '../../vault/content/heading-target';
 import { clusterAround } from '../../vault/content/graphemes';
 import { bodyStart } from '../../vault/content/note-body';
-import { readResolved } from '../../vault/access/disk-reads';
 import { withPreamble } from '../../vault/content/sections';
 import type { AgentInstructions } from '../../vault/note-store';
 import { defineTool, type ToolContext } from '../tool';
@@ -106,11 +105,7 @@ export const readNoteTool = defineTool({
       throw new ToolError('invalid_argument', 'Ask for outline or section, not both: read the outline first, then the section.');
     }
     const ref = { path: args.path, id: args.id === undefined ? undefined : String(args.id) };
-    // A note whose path leads elsewhere on disk at the read is looked up again: answered as a missing note is.
-    const { found: file, value: text } = await readResolved(
-      () => ctx.notes.policy.resolveNote(ref, ctx.scope),
-      (note) => ctx.notes.read(note),
-    );
+    const { file, text } = await ctx.notes.resolveAndRead(ref, ctx.scope);
     const out = noteHeader(ctx, file, text);
     const offset = args.offset ?? 0;
     const maxChars = args.max_chars ?? BODY_BUDGET;

@@ -2,14 +2,20 @@ import * as z from 'zod';
 import type { TFile } from 'obsidian';
 import { inputExcerpt, ToolError } from '../../errors';
 import { bodyStart } from '../../vault/content/note-body';
-import { nullIfReplaced } from '../../vault/access/disk-reads';
 import type { AgentInstructions } from '../../vault/note-store';
+import { noteNotFound } from '../../vault/writes/frontmatter/frontmatter-guard';
 import { BODY_BUDGET, cappedInstructions, noteHeader, pageText } from './read-note';
 import { defineTool } from '../tool';
 import { arrayOf, NOTE_HEADER_FIELDS, NOTE_HEADER_REQUIRED, objectOf, STRINGS } from '../output-schema';
 
 /** Most notes one `read_notes` call takes (docs/architecture.md#tool-contract). */
 export const MAX_NOTES_PER_CALL = 20;
+
+/**
+ * How many times a reference is resolved again after the note it reached had a text the key may
+ * not read (as NoteStore.resolveAndRead does for one note); past it, the reference is not found.
+ */
+const READ_ROUNDS = 4;
 
 /**
  * Splits `budget` chars among texts of the given lengths so short texts are shown whole and
@@ -46,41 +52,56 @@ export const readNotesTool = defineTool({
   ]),
   annotations: { title: 'Read several notes', readOnlyHint: true, openWorldHint: false },
   async handler(args, ctx) {
-    const errors: Array<{ path: string; message: string }> = [];
-    const found: TFile[] = [];
-    /** What each ref named, by position: a note, or null when not found (a refusal other than not_found goes to errors). */
-    const named: Array<TFile | null | 'error'> = [];
-    for (const ref of args.paths) {
-      try {
-        const file = ctx.notes.policy.resolveNote({ path: ref }, ctx.scope);
-        if (!found.includes(file)) found.push(file);
-        named.push(file);
-      } catch (err) {
-        if (!(err instanceof ToolError)) throw err;
-        if (err.code === 'not_found') named.push(null);
-        else {
-          named.push('error');
-          errors.push({ path: inputExcerpt(ref), message: err.messageFor(ctx.scope.sight) });
-        }
-      }
-    }
+    // What each reference came to, by its index: a note, or the refusal of resolving it.
+    const outcomes = new Map<number, TFile | ToolError>();
+    const textOf = new Map<TFile, string>();
     // Each note read is a step of the wait a client can follow (a progressToken asks for it).
     let read = 0;
-    const readTexts = await Promise.all(
-      found.map(async (file) => {
-        // A note whose path leads elsewhere on disk at the read (ReplacedOnDisk) is left out, as a missing one is.
-        const text = await ctx.notes.read(file).catch(nullIfReplaced);
-        ctx.progress?.(++read, found.length, `read ${read} of ${found.length} notes`);
-        return text;
-      }),
-    );
-    const files = found.filter((_, i) => readTexts[i] !== null);
-    const texts = readTexts.filter((text): text is string => text !== null);
-    // Refs in input order: those that named nothing, and those whose note was left out.
-    const notFound = args.paths.filter((_, i) => {
-      const file = named[i];
-      return file === null || (file !== 'error' && !files.includes(file));
+    let toRead = 0;
+    let pending = args.paths.map((_, i) => i);
+    // A text the key may not read (its rules newer than the metadata the resolution judged: NoteStore.read) makes
+    // that note private: the references that reached it are resolved again, as in a vault without it.
+    for (let round = 0; pending.length > 0; round++) {
+      const files: TFile[] = [];
+      for (const i of pending) {
+        let outcome: TFile | ToolError;
+        try {
+          outcome = round < READ_ROUNDS ? ctx.notes.policy.resolveNote({ path: args.paths[i] }, ctx.scope) : noteNotFound(args.paths[i]);
+        } catch (err) {
+          if (!(err instanceof ToolError)) throw err;
+          outcome = err;
+        }
+        outcomes.set(i, outcome);
+        if (!(outcome instanceof ToolError) && !textOf.has(outcome) && !files.includes(outcome)) files.push(outcome);
+      }
+      toRead += files.length;
+      const texts = await Promise.all(
+        files.map(async (file) => {
+          const text = await ctx.notes.read(file, ctx.scope);
+          ctx.progress?.(++read, toRead, `read ${read} of ${toRead} notes`);
+          return text;
+        }),
+      );
+      files.forEach((file, n) => {
+        const text = texts[n];
+        if (text !== null) textOf.set(file, text);
+      });
+      pending = pending.filter((i) => {
+        const outcome = outcomes.get(i);
+        return outcome !== undefined && !(outcome instanceof ToolError) && !textOf.has(outcome);
+      });
+    }
+    const notFound: string[] = [];
+    const errors: Array<{ path: string; message: string }> = [];
+    const files: TFile[] = [];
+    args.paths.forEach((ref, i) => {
+      const outcome = outcomes.get(i) as TFile | ToolError;
+      if (!(outcome instanceof ToolError)) {
+        if (!files.includes(outcome)) files.push(outcome);
+      } else if (outcome.code === 'not_found') notFound.push(ref);
+      else errors.push({ path: inputExcerpt(ref), message: outcome.messageFor(ctx.scope.sight) });
     });
+    const texts = files.map((file) => textOf.get(file) as string);
     const bodies = texts.map((text) => text.slice(bodyStart(text)));
     const shares = shareBudget(
       bodies.map((b) => b.length),

@@ -17,8 +17,9 @@ export const DEFAULT_CACHE_LIMIT = 65_536;
  * A read refused because the entry at the file's path on disk no longer lies where the access
  * checks placed it (another program swapped a symbolic link in before the vault's event: see
  * {@link DiskReads}). A ToolError('not_found') worded as a missing note's, for a route that does
- * not answer it itself; a route that can look the note up again does ({@link readResolved}),
- * so the answer is exactly the one for a note that does not exist.
+ * not answer it itself; NoteStore's reads turn it into "answer as missing" ({@link nullIfReplaced}),
+ * and a route that can look the note up again does (NoteStore.resolveAndRead), so the answer is
+ * exactly the one for a note that does not exist.
  */
 export class ReplacedOnDisk extends ToolError {
   /** @param path the vault path whose read was refused. */
@@ -133,24 +134,4 @@ export class DiskReads {
 export function nullIfReplaced(error: unknown): null {
   if (error instanceof ReplacedOnDisk) return null;
   throw error;
-}
-
-/**
- * Looks a thing up with `resolve` and reads it with `read`; when the read is refused as
- * {@link ReplacedOnDisk}, looks it up once more (the refusal dropped the cached answers, so the
- * lookup now judges the path as the disk has it and throws what it throws for a missing one)
- * and reads what that finds. So a route answers a note swapped for a link exactly as it answers
- * one that does not exist.
- * @returns what was found and what was read.
- * @throws what `resolve` throws; ReplacedOnDisk when the second read is refused too; what `read` throws.
- */
-export async function readResolved<R, T>(resolve: () => R, read: (found: R) => Promise<T>): Promise<{ found: R; value: T }> {
-  const first = resolve();
-  try {
-    return { found: first, value: await read(first) };
-  } catch (error) {
-    if (!(error instanceof ReplacedOnDisk)) throw error;
-  }
-  const found = resolve();
-  return { found, value: await read(found) };
 }

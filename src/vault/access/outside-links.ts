@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import * as nodePath from 'node:path';
-import { FileSystemAdapter, type App, type EventRef, type TAbstractFile } from 'obsidian';
+import { FileSystemAdapter, TFile, type App, type EventRef, type TAbstractFile } from 'obsidian';
 import { isPathInside, lexicalVaultPath } from '../paths/paths';
 
 /**
@@ -42,6 +42,11 @@ export class OutsideLinks {
   private trusted: { key: string; links: Array<{ path: string; real: string }> } | null = null;
   /** The plain entries of recently listed folders (see {@link isPlain}): folder vault path → when listed (performance.now) and the names. */
   private readonly listings = new Map<string, { at: number; plain: Set<string> }>();
+  /**
+   * Vault path a link leads to → the paths of the vault's files judged to lie there ({@link placeOf}'s `alias`):
+   * the other names {@link linksInto} gives. Kept past the cache's own drops (each name is checked again when asked).
+   */
+  private readonly linkedFrom = new Map<string, Set<string>>();
   private readonly refs: EventRef[] = [];
 
   /**
@@ -80,6 +85,7 @@ export class OutsideLinks {
   close(): void {
     for (const ref of this.refs) this.app.vault.offref(ref);
     this.refs.length = 0;
+    this.linkedFrom.clear();
   }
 
   /**
@@ -106,6 +112,12 @@ export class OutsideLinks {
     const known = this.cache.get(key);
     if (known !== undefined) return known;
     const place = this.judge(this.app.vault.adapter, path, trusted);
+    // A file the vault lists that lies at another vault path (a file link in the vault): one more name of that file.
+    if (place.alias !== null && this.app.vault.getAbstractFileByPath(path) instanceof TFile) {
+      const names = this.linkedFrom.get(place.alias);
+      if (names === undefined) this.linkedFrom.set(place.alias, new Set([path]));
+      else names.add(path);
+    }
     // Paths come from callers (any string a tool or URI names): keep the cache bounded, with room for every vault entry.
     if (this.cache.size >= this.limit) {
       this.limit = Math.max(MAX_CACHED_PATHS, 2 * this.app.vault.getAllLoadedFiles().length);
@@ -121,6 +133,25 @@ export class OutsideLinks {
       else keys.add(key);
     }
     return place;
+  }
+
+  /**
+   * The vault files judged (by {@link placeOf}, as every access check and the index's scan judge
+   * each note) to be symbolic links that lead to the vault path `path`, each checked again now
+   * (its cached place): the other names under which the vault lists the file at `path`. A link
+   * not judged since the vault listed it is not known.
+   * @param path vault-relative, normalized. @returns vault paths, in no set order.
+   */
+  linksInto(path: string): string[] {
+    const names = this.linkedFrom.get(path);
+    if (names === undefined) return [];
+    const out: string[] = [];
+    for (const name of [...names]) {
+      if (this.app.vault.getAbstractFileByPath(name) instanceof TFile && this.placeOf(name).alias === path) out.push(name);
+      else names.delete(name);
+    }
+    if (names.size === 0) this.linkedFrom.delete(path);
+    return out;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { promises as fsp, readFileSync, statSync } from 'node:fs';
 import { FileSystemAdapter, TFile, type App, type CachedMetadata, type EventRef } from 'obsidian';
 import { parseYamlOnce } from '../content/parsed-yaml';
 import { noteAccess, unparsedBlockAccess, unparsedRules, type NoteAccess } from './access-rules';
@@ -48,6 +48,14 @@ interface RawBlock {
   size: number;
   block: string;
   data?: Record<string, unknown> | null;
+  /** The disk's own stat (ms, bytes) when the block was read from a file the vault's stat did not describe ({@link UnparsedFrontmatter.catchUp}). */
+  disk?: DiskStamp;
+}
+
+/** A file's stat on disk, links followed: modification time (ms, fractional as the OS gives it) and size (bytes). */
+export interface DiskStamp {
+  mtime: number;
+  size: number;
 }
 
 /**
@@ -83,14 +91,28 @@ export class UnparsedFrontmatter {
   private readonly listeners = new Set<(path: string) => void>();
   private readonly refs: Array<{ source: { offref(ref: EventRef): void }; ref: EventRef }> = [];
 
-  /** Starts following the metadata cache ('changed') and the vault ('modify', 'rename', 'delete'). */
-  constructor(private readonly app: App) {
+  /**
+   * Starts following the metadata cache ('changed') and the vault ('modify', 'rename', 'delete').
+   * @param othersOf the other notes the vault lists that are the same file on disk (FileNames.othersOf:
+   *   file links and hard links), those known now returned and those found later passed to `late`;
+   *   none when absent. A change reported for one name is a change of each.
+   */
+  constructor(
+    private readonly app: App,
+    private readonly othersOf: (file: TFile, late: (others: TFile[]) => void) => TFile[] = () => [],
+  ) {
     const { vault, metadataCache } = app;
     this.refs.push({ source: metadataCache, ref: metadataCache.on('changed', (file, data, cache) => this.remember(file, data, cache)) });
     this.refs.push({
       source: vault,
       ref: vault.on('modify', (file) => {
-        if (file instanceof TFile && file.extension === 'md') this.changedOnDisk(file);
+        if (!(file instanceof TFile) || file.extension !== 'md') return;
+        this.changedOnDisk(file);
+        // No event comes for the other names of the file (Obsidian reports the path written): their metadata is as old.
+        const behind = (others: TFile[]): void => {
+          for (const other of others) this.judgeFromDisk(other, diskStamp(app, other));
+        };
+        behind(this.othersOf(file, behind));
       }),
     });
     this.refs.push({
@@ -131,6 +153,64 @@ export class UnparsedFrontmatter {
    */
   changedWhileAway(file: TFile): void {
     this.changedOnDisk(file);
+  }
+
+  /**
+   * A read route found `text`, the text it was about to serve for `file`, naming a stricter rule
+   * than the metadata cache's entry (NotePolicy.mayServe): the entry is older than the text (the
+   * text was written through another name of the file, or by another program whose event has not
+   * come). The note is {@link isBehind} from now on, judged from `text`'s block (kept for the
+   * file's stat as the vault has it) until the vault reports a newer stat or the metadata cache
+   * parses it; the {@link onLearned} listeners hear at once, so lists and the search index drop it.
+   */
+  judgeFromText(file: TFile, text: string): void {
+    const block = frontMatterInfo(text).frontmatter;
+    const known = this.blocks.get(file.path);
+    // Judged so already (a listener's own read of the same text, the index's): nothing new to tell.
+    if (this.modified.has(file.path) && known?.block === block && known.mtime === file.stat.mtime && known.size === file.stat.size) return;
+    this.blocks.set(file.path, { mtime: file.stat.mtime, size: file.stat.size, block });
+    this.modified.add(file.path);
+    for (const listener of this.listeners) listener(file.path);
+  }
+
+  /**
+   * Checks that the file on disk is the version the vault's stat of `file` describes (one
+   * `stat`, links followed); when it is not, the vault has not caught up with it (another
+   * program's write whose event has not come, or a write through another name of the file, which
+   * brings none for this path), and the note is judged from the disk's block from now on, as
+   * after a 'modify' ({@link isBehind}): read now unless this disk version was read before
+   * (its stat kept with the block); a file gone from disk counts as unreadable (private) until
+   * the vault's event. For read routes about to serve a text (NotePolicy.mayServe).
+   * @param disk the disk's stat of the file, taken now ({@link diskStampOf}; a `stat` when not given).
+   * @returns true when the disk differs from the vault's stat (the caller judges the note again),
+   *   false when it does not or the vault has no disk paths.
+   */
+  catchUp(file: TFile, disk: DiskStamp | null | undefined = diskStamp(this.app, file)): boolean {
+    if (disk === undefined || (disk !== null && Math.abs(disk.mtime - file.stat.mtime) < 1 && disk.size === file.stat.size)) return false;
+    const known = this.blocks.get(file.path);
+    const seen =
+      disk !== null &&
+      this.modified.has(file.path) &&
+      known?.disk?.mtime === disk.mtime &&
+      known.disk.size === disk.size &&
+      known.mtime === file.stat.mtime &&
+      known.size === file.stat.size;
+    if (!seen) this.judgeFromDisk(file, disk);
+    return true;
+  }
+
+  /**
+   * The vault's view of `file` is older than its disk (no event came for this path): it is
+   * {@link isBehind}, its block read from disk now and kept for the vault's stat with the disk's
+   * own (`disk`: null when it cannot be stat'ed, the block then unknown and the note private), and
+   * the {@link onLearned} listeners hear.
+   */
+  private judgeFromDisk(file: TFile, disk: DiskStamp | null | undefined): void {
+    this.blocks.delete(file.path);
+    this.modified.add(file.path);
+    const read = disk === null ? null : this.readNow(file);
+    if (read !== null && disk) read.disk = disk;
+    for (const listener of this.listeners) listener(file.path);
   }
 
   /**
@@ -291,6 +371,37 @@ export class UnparsedFrontmatter {
       })
       .catch(() => undefined)
       .finally(() => this.reading.delete(file.path));
+  }
+}
+
+/**
+ * The disk's stat of `file` (links followed; mtime in ms, size in bytes): null when it cannot be
+ * stat'ed (gone, replaced by a folder), undefined when the vault has no disk paths.
+ */
+function diskStamp(app: App, file: TFile): DiskStamp | null | undefined {
+  const adapter = app.vault.adapter;
+  if (!(adapter instanceof FileSystemAdapter)) return undefined;
+  try {
+    const stat = statSync(adapter.getFullPath(file.path));
+    return stat.isFile() ? { mtime: stat.mtimeMs, size: stat.size } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The disk's stat of `file` as UnparsedFrontmatter.catchUp takes it, read without blocking (`fs.promises.stat`,
+ * off the main thread: a search page's hits stat in parallel with their reads). Never rejects.
+ * @returns the stamp; null when it cannot be stat'ed (gone, a folder); undefined when the vault has no disk paths.
+ */
+export async function diskStampOf(app: App, file: TFile): Promise<DiskStamp | null | undefined> {
+  const adapter = app.vault.adapter;
+  if (!(adapter instanceof FileSystemAdapter)) return undefined;
+  try {
+    const stat = await fsp.stat(adapter.getFullPath(file.path));
+    return stat.isFile() ? { mtime: stat.mtimeMs, size: stat.size } : null;
+  } catch {
+    return null;
   }
 }
 

@@ -132,7 +132,7 @@ export class EntryWriter {
     } else if (isNote) {
       // Judged on the disk before anything is read through the path.
       placeCheck(this.notes.policy, source)();
-      if (expectedHash !== undefined) assertExpectedHash(await this.notes.read(source), expectedHash, source.path);
+      if (expectedHash !== undefined) assertExpectedHash(await this.notes.readRaw(source), expectedHash, source.path);
     }
     this.assertLinkersWritable(source, scope);
     for (const check of this.linkerChecks(source)) check();
@@ -194,7 +194,7 @@ export class EntryWriter {
     placeCheck(this.notes.policy, file)();
     // Read again from disk (the vault's text was not the disk's): a file with other names may be a hard link swapped in.
     if (fresh) assertNoNewNames(this.notes.policy, file.path);
-    const baseText = this.editors?.textOf(file.path) ?? (fresh ? await this.app.vault.read(file) : await this.notes.read(file));
+    const baseText = this.editors?.textOf(file.path) ?? (fresh ? await this.app.vault.read(file) : await this.notes.readRaw(file));
     assertExpectedHash(baseText, expectedHash, file.path);
     assertWritableText(baseText, scope, file.path);
     return { kind: 'delete', tool, path: file.path, expectedHash, baseText, baseHash: hashText(baseText) };

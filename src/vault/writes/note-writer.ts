@@ -549,7 +549,7 @@ export class NoteWriter {
     // Read again from disk (the vault's text was not the disk's): a file with other names may be a hard link swapped in.
     if (fresh && this.editors?.textOf(file.path) == null) assertNoNewNames(this.notes.policy, file.path);
     await assertUtf8Note(this.app.vault, file);
-    let baseText = this.editors?.textOf(file.path) ?? (fresh ? await this.app.vault.read(file) : await this.notes.read(file));
+    let baseText = this.editors?.textOf(file.path) ?? (fresh ? await this.app.vault.read(file) : await this.notes.readRaw(file));
     assertExpectedHash(baseText, request.expectedHash, file.path);
     assertWritableText(baseText, scope, file.path);
     const { kind, edit, needsOutline } = textEditOf(request, file.path);
