@@ -135,7 +135,7 @@ describe('measureInChild', () => {
          process.send({ type: 'row', measured: { row: { label: vault.label, indexMs: NaN, warmMs: NaN, warmSliceMs: NaN }, details: ['detail'] } }, () => process.exit(0));
        } else {
          const coldPid = Number(fs.readFileSync(saved, 'utf8'));
-         process.send({ type: 'warm', warm: { warmMs: coldPid === process.pid ? -1 : 1234, warmSliceMs: 56, warmBuildSliceMs: 41 } }, () => process.exit(0));
+         process.send({ type: 'warm', warm: { warmMs: coldPid === process.pid ? -1 : 1234, warmSliceMs: 56, warmBuildSliceMs: 41, warmCpuMs: 2500, warmWallMs: 1900, unwrittenMbAtStart: 118.6 } }, () => process.exit(0));
        }`,
     );
     const lines: string[] = [];
@@ -143,7 +143,7 @@ describe('measureInChild', () => {
     expect(measured?.row).toEqual({ label: 'stand-in', indexMs: NaN, warmMs: 1234, warmSliceMs: 56, warmBuildSliceMs: 41 });
     expect(measured?.details[0]).toBe('detail');
     expect(measured?.details[1]).toMatch(
-      /warm start's longest slice: 41\.0 ms until complete, 56\.0 ms with the block bounds and phrase filters/,
+      /warm start's longest slice: 41\.0 ms until complete, 56\.0 ms with the block bounds and phrase filters.*the process's CPU 2\.50 s \(all threads\) in 1\.90 s .*not yet on disk at its boot 119 MB$/,
     );
     expect(measured?.details[2]).toMatch(/^ +row measured in \d+ s in two processes/);
     expect(lines).toEqual([]);
@@ -164,13 +164,13 @@ describe('measureInChild', () => {
        } else {
          const n = Number(fs.readFileSync(count, 'utf8')) + 1;
          fs.writeFileSync(count, String(n));
-         process.send({ type: 'warm', warm: { warmMs: n * 1000, warmSliceMs: n * 10, warmBuildSliceMs: n } }, () => process.exit(0));
+         process.send({ type: 'warm', warm: { warmMs: n * 1000, warmSliceMs: n * 10, warmBuildSliceMs: n, warmCpuMs: n * 900, warmWallMs: n * 1000, unwrittenMbAtStart: 120 / n } }, () => process.exit(0));
        }`,
     );
     const measured = await measureInChild(script, vault, () => undefined, 3);
     expect(measured?.row).toMatchObject({ warmMs: 1000, warmSliceMs: 10, warmBuildSliceMs: 1 });
     expect(measured?.details[1]).toMatch(
-      /warm starts \(3 fresh processes .*: 1\.00 s \/ 10\.0 \(1\.0\) ms, 2\.00 s \/ 20\.0 \(2\.0\) ms, 3\.00 s \/ 30\.0 \(3\.0\) ms; median 2\.00 s/,
+      /warm starts \(3 fresh processes .*: 1\.00 s \/ 10\.0 \(1\.0\) ms, CPU 0\.90 s in 1\.00 s, 120 MB unwritten; 2\.00 s \/ 20\.0 \(2\.0\) ms, CPU 1\.80 s in 2\.00 s, 60 MB unwritten; 3\.00 s \/ 30\.0 \(3\.0\) ms, CPU 2\.70 s in 3\.00 s, 40 MB unwritten; median 2\.00 s/,
     );
     expect(measured?.details[2]).toMatch(/^ +row measured in \d+ s in 4 processes .*warm start, 3 times\)$/);
   });
@@ -181,7 +181,7 @@ describe('measureInChild', () => {
       script,
       `const args = process.argv.slice(2);
        if (args[1] === 'cold') process.send({ type: 'row', measured: { row: { label: JSON.parse(args[0]).label, args: args.length }, details: [] } }, () => process.exit(0));
-       else process.send({ type: 'warm', warm: { warmMs: args.length, warmSliceMs: 3, warmBuildSliceMs: 3 } }, () => process.exit(0));`,
+       else process.send({ type: 'warm', warm: { warmMs: args.length, warmSliceMs: 3, warmBuildSliceMs: 3, warmCpuMs: 1, warmWallMs: 1, unwrittenMbAtStart: 0 } }, () => process.exit(0));`,
     );
     expect((await measureInChild(script, vault, () => undefined))?.row).toEqual({
       label: vault.label,
