@@ -1,9 +1,8 @@
 /** @jest-environment ./test/harness/jsdom-node-env.js */
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { bootWriteEnvIn, call, callError, writeVaultFiles, type WriteEnv } from '../harness/write-helpers';
+import { bootFilesEnv, call, callError, type WriteEnv } from '../harness/write-helpers';
 
 /**
  * delete_note and move_note on a note another program (a sync client, git) swapped for a symbolic
@@ -28,23 +27,15 @@ interface Env extends WriteEnv {
 
 /** `<root>/vault` holding `files` (plus Home.md), `Journal` quarantined, booted with `mode`; the disk watcher then stopped. */
 async function boot(files: Record<string, string>, mode: 'force' | 'propose' = 'force'): Promise<Env> {
-  const root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-delete-move-links-'));
-  const vault = nodePath.join(root, 'vault');
-  await writeVaultFiles(vault, { 'Home.md': 'home\n', ...files });
-  const env = await bootWriteEnvIn(
-    vault,
-    {
-      mode,
-      configure: (s) => {
-        s.access.quarantine = ['Journal'];
-      },
-    },
-    () => fsp.rm(root, { recursive: true, force: true }),
+  const env = await bootFilesEnv(
+    'vault-mcp-delete-move-links-',
+    { 'Home.md': 'home\n', ...files },
+    { mode, allowWrites: true, configure: (s) => void (s.access.quarantine = ['Journal']) },
   );
   await env.booted.app.metadataCache.whenResolved();
   // No vault event from here on: what another program does on disk stays unreported, as in the window before an event.
   await env.booted.app.vault.stopWatching();
-  return { ...env, root, vault };
+  return { ...env, vault: nodePath.join(env.root, 'vault') };
 }
 
 const full = (env: Env, path: string): string => nodePath.join(env.vault, ...path.split('/'));

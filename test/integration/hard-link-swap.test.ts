@@ -1,8 +1,7 @@
 /** @jest-environment ./test/harness/jsdom-node-env.js */
 import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { attempt, bootWriteEnvIn, call, callError, writeVaultFiles, type WriteEnv } from '../harness/write-helpers';
+import { attempt, bootFilesEnv, call, callError, type WriteEnv } from '../harness/write-helpers';
 
 /**
  * A note another program swaps for a *hard link* of a quarantined note (`ln Journal/h.md tmp &&
@@ -23,22 +22,14 @@ interface Env extends WriteEnv {
 
 /** `<tmp>/vault` holding `files` (plus Home.md), force key, `Journal` quarantined; the disk watcher stopped after boot. */
 async function boot(files: Record<string, string>, before?: (vault: string) => Promise<void>): Promise<Env> {
-  const root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-hard-link-'));
-  const vault = nodePath.join(root, 'vault');
-  await writeVaultFiles(vault, { 'Home.md': 'home\n', ...files });
-  await before?.(vault);
-  const env = await bootWriteEnvIn(
-    vault,
-    {
-      mode: 'force',
-      configure: (s) => {
-        s.access.quarantine = ['Journal'];
-      },
-    },
-    () => fsp.rm(root, { recursive: true, force: true }),
+  const env = await bootFilesEnv(
+    'vault-mcp-hard-link-',
+    { 'Home.md': 'home\n', ...files },
+    { mode: 'force', allowWrites: true, configure: (s) => void (s.access.quarantine = ['Journal']) },
+    before,
   );
   await env.booted.app.vault.stopWatching();
-  return { ...env, vault };
+  return { ...env, vault: nodePath.join(env.root, 'vault') };
 }
 
 /** `ln <vault>/from tmp && mv tmp <vault>/to`. */

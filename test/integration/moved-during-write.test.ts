@@ -1,9 +1,8 @@
 /** @jest-environment ./test/harness/jsdom-node-env.js */
 import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { App } from '../host';
-import { attempt, bootWriteEnvIn, writeVaultFiles, type WriteEnv } from '../harness/write-helpers';
+import { attempt, bootFilesEnv, type WriteEnv } from '../harness/write-helpers';
 
 /**
  * The user moves a note into a quarantined folder (Obsidian's rename, so the vault's TFile follows
@@ -22,20 +21,12 @@ interface Env extends WriteEnv {
 }
 
 async function boot(): Promise<Env> {
-  const root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-moved-during-'));
-  const vault = nodePath.join(root, 'vault');
-  await writeVaultFiles(vault, { 'Home.md': 'home\n', 'X.md': DRAFT, 'Journal/old.md': 'j\n' });
-  const env = await bootWriteEnvIn(
-    vault,
-    {
-      mode: 'force',
-      configure: (s) => {
-        s.access.quarantine = ['Journal'];
-      },
-    },
-    () => fsp.rm(root, { recursive: true, force: true }),
+  const env = await bootFilesEnv(
+    'vault-mcp-moved-during-',
+    { 'Home.md': 'home\n', 'X.md': DRAFT, 'Journal/old.md': 'j\n' },
+    { mode: 'force', allowWrites: true, configure: (s) => void (s.access.quarantine = ['Journal']) },
   );
-  return { ...env, vault };
+  return { ...env, vault: nodePath.join(env.root, 'vault') };
 }
 
 /** Makes the user's move of X.md into Journal land the first time `method` of `target` is called for X.md. */

@@ -1,14 +1,13 @@
 /** @jest-environment ./test/harness/jsdom-node-env.js */
 import * as fs from 'node:fs';
 import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import type { EditorView } from '@codemirror/view';
 import type { MarkdownView, TFile } from '../host';
 import { acceptHunk } from '../../src/editor/review-actions';
 import { reviewHunksOf } from '../../src/editor/review-state';
 import { hashText } from '../../src/vault/hash';
-import { bootWriteEnvIn, call, callError, writeVaultFiles, type WriteEnv } from '../harness/write-helpers';
+import { bootFilesEnv, call, callError, type WriteEnv } from '../harness/write-helpers';
 import { waitUntil } from '../harness/wait-until';
 
 /**
@@ -34,21 +33,13 @@ interface Env extends WriteEnv {
 
 /** `<tmp>/vault` with `files` and `Journal` quarantined, booted with `mode`; the disk watcher then stopped. */
 async function boot(files: Record<string, string>, mode: 'force' | 'propose'): Promise<Env> {
-  const root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-editor-saves-'));
-  const vault = nodePath.join(root, 'vault');
-  await writeVaultFiles(vault, { 'Home.md': 'home\n', ...files });
-  const env = await bootWriteEnvIn(
-    vault,
-    {
-      mode,
-      configure: (s) => {
-        s.access.quarantine = ['Journal'];
-      },
-    },
-    () => fsp.rm(root, { recursive: true, force: true }),
+  const env = await bootFilesEnv(
+    'vault-mcp-editor-saves-',
+    { 'Home.md': 'home\n', ...files },
+    { mode, allowWrites: true, configure: (s) => void (s.access.quarantine = ['Journal']) },
   );
   await env.booted.app.vault.stopWatching();
-  return { ...env, vault };
+  return { ...env, vault: nodePath.join(env.root, 'vault') };
 }
 
 const full = (env: Env, path: string): string => nodePath.join(env.vault, ...path.split('/'));

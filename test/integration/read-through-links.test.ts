@@ -1,8 +1,7 @@
 /** @jest-environment ./test/harness/jsdom-node-env.js */
 import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { attempt, bootWriteEnvIn, call, writeVaultFiles, type Json, type WriteEnv } from '../harness/write-helpers';
+import { attempt, bootFilesEnv, call, writeVaultFiles, type Json, type WriteEnv } from '../harness/write-helpers';
 
 /**
  * A note or a skill's file that another program (a sync client, git) swaps for a symbolic link,
@@ -32,9 +31,7 @@ interface Env extends WriteEnv {
  * and short, a skill, instructions and the swaps' targets; the disk watcher then stopped.
  */
 async function boot(): Promise<Env> {
-  const root = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'vault-mcp-read-links-'));
-  const vault = nodePath.join(root, 'vault');
-  await writeVaultFiles(vault, {
+  const files = {
     'Home.md': 'home\n',
     'Quarry.md': BIG,
     'Orchard.md': BIG,
@@ -61,28 +58,31 @@ async function boot(): Promise<Env> {
     'Journal/diary.md': SECRET,
     'Walnut.md': BIG,
     'Journal/walnut.md': SECRET,
-  });
-  await fsp.mkdir(nodePath.join(root, 'outside'));
-  await fsp.writeFile(nodePath.join(root, 'outside', 'Deep.md'), BIG);
-  await fsp.writeFile(nodePath.join(root, 'far.txt'), FAR);
-  await fsp.symlink(nodePath.join(root, 'outside'), nodePath.join(vault, 'LinkedDir'), 'dir');
-  // A file link inside the vault that Obsidian lists: read through it as the note it leads to.
-  await fsp.mkdir(nodePath.join(vault, 'Projects'));
-  await fsp.symlink(nodePath.join('..', 'Inbox.md'), nodePath.join(vault, 'Projects', 'inbox.md'), 'file');
-  const env = await bootWriteEnvIn(
-    vault,
+  };
+  const env = await bootFilesEnv(
+    'vault-mcp-read-links-',
+    files,
     {
       mode: 'force',
+      allowWrites: true,
       configure: (s) => {
         s.access.quarantine = ['Journal'];
         s.access.trustedSymlinks = ['LinkedDir'];
       },
     },
-    () => fsp.rm(root, { recursive: true, force: true }),
+    async (vault, root) => {
+      await fsp.mkdir(nodePath.join(root, 'outside'));
+      await fsp.writeFile(nodePath.join(root, 'outside', 'Deep.md'), BIG);
+      await fsp.writeFile(nodePath.join(root, 'far.txt'), FAR);
+      await fsp.symlink(nodePath.join(root, 'outside'), nodePath.join(vault, 'LinkedDir'), 'dir');
+      // A file link inside the vault that Obsidian lists: read through it as the note it leads to.
+      await fsp.mkdir(nodePath.join(vault, 'Projects'));
+      await fsp.symlink(nodePath.join('..', 'Inbox.md'), nodePath.join(vault, 'Projects', 'inbox.md'), 'file');
+    },
   );
   // No vault event from here on: what another program does on disk stays unreported, as in the window before an event.
   await env.booted.app.vault.stopWatching();
-  return { ...env, root, vault };
+  return { ...env, vault: nodePath.join(env.root, 'vault') };
 }
 
 /** The disk path of the vault path `path`. */
