@@ -1,7 +1,8 @@
 /**
- * `node scripts/profile-cold.mjs [notes | x7] [--cpu] [--alloc] [--gc]`: where a cold index build's main-thread time
+ * `node scripts/profile-cold.mjs [notes | x7 | large] [--cpu] [--alloc] [--gc]`: where a cold index build's main-thread time
  * goes on a generated vault (default 100k notes, reused from the bench's cache), or with `x7` on the
- * bench's seven copies of the PowerShell vault (made by a `--rows powershell-x7` bench run), step by step.
+ * bench's seven copies of the PowerShell vault (made by a `--rows powershell-x7` bench run), or with `large` on the
+ * bench's 14k PowerShell vault, step by step.
  * Boots src/main in the host with the index saved under the vault's `.obsidian-profile-cold`
  * config folder (removed before and after), in a process with the bench row's heap limit
  * (the .mjs wrapper starts one), and follows the build, the cold save and the ranking steps after
@@ -27,6 +28,7 @@ import { performance } from 'node:perf_hooks';
 import { provideObsidianModule } from './obsidian-module';
 import { bootPlugin } from '../test/harness/boot-plugin';
 import { generateVault } from './bench/generate-vault';
+import { unpackLargeVault } from './bench/large-vault';
 import { printProfile, printWindow, watchGcPauses, type Profile } from './profile-summary';
 import { sevenCopies } from './profile-vaults';
 import VaultMcpPlugin from '../src/main';
@@ -238,12 +240,21 @@ function post<T>(session: inspector.Session, method: string, params?: object): P
   return new Promise((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res as T))));
 }
 
+/** The bench's 14k-note PowerShell vault (unpacked into its cache); exits when the archive is absent. */
+async function powerShellVault(): Promise<{ path: string }> {
+  const path = await unpackLargeVault(nodePath.resolve('../shared/vaults/windows-powershell-docs.tar.zst'), console.log);
+  if (path === null) process.exit(0);
+  return { path };
+}
+
 async function main(): Promise<void> {
   provideObsidianModule();
   const args = process.argv.slice(2);
   const vault = args.includes('x7')
     ? sevenCopies()
-    : await generateVault(nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated'), Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000));
+    : args.includes('large')
+      ? await powerShellVault()
+      : await generateVault(nodePath.join(os.tmpdir(), 'vault-mcp-bench-generated'), Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000));
   const configFolder = nodePath.join(vault.path, CONFIG_DIR);
   await fsp.rm(configFolder, { recursive: true, force: true });
   const cpu = args.includes('--cpu');

@@ -8,19 +8,13 @@ import { frontmatterId, pathOfSyntheticId, unwrapWikilink } from './paths/note-r
 import { assertPathInput } from './paths/paths';
 import { PathSpelling } from './paths/path-spelling';
 import { Quarantine } from './access/quarantine';
-import { OutsideLinks, type EntryPlace } from './access/outside-links';
+import { OutsideLinks, type EntryPlace, type FileOnDisk } from './access/outside-links';
 import { FileNames } from './access/file-names';
 import { textAccess } from './access/text-rules';
 import { resolveLinkpath } from './paths/linkpath';
 import { noteNotFound } from './writes/frontmatter/frontmatter-guard';
 import { similarNotePaths } from './content/note-suggest';
-import {
-  diskStampOf,
-  hasUnparsedFrontmatter,
-  mayHideFrontmatter,
-  UnparsedFrontmatter,
-  type DiskStamp,
-} from './access/unparsed-frontmatter';
+import { hasUnparsedFrontmatter, mayHideFrontmatter, UnparsedFrontmatter, type DiskStamp } from './access/unparsed-frontmatter';
 import { foldPath, isPathInside, parentOf, rootsShown } from './paths/paths';
 import { widgetsFolderPath } from './widgets/widget-folder';
 
@@ -299,8 +293,13 @@ export class NotePolicy {
    * The file on disk behind `path`: its device-and-inode `id` (the same for hard links of one
    * file) and how many names it has (OutsideLinks.fileOf); null when there is no such file on disk.
    */
-  fileOf(path: string): { id: string; links: number } | null {
+  fileOf(path: string): FileOnDisk | null {
     return this.outside.fileOf(path);
+  }
+
+  /** {@link fileOf} not following a link at `path` itself (OutsideLinks.plainFileOf): null when a link, or no regular file, is there. */
+  plainFileOf(path: string): FileOnDisk | null {
+    return this.outside.plainFileOf(path);
   }
 
   /**
@@ -379,6 +378,15 @@ export class NotePolicy {
   }
 
   /**
+   * {@link judgedPlace} without its `stat`: the cached answer alone, `file` null (any file), for a
+   * caller that takes the file's id from its own first look at the disk ({@link fileWhereJudgedNow}).
+   * @param path vault-relative, normalized (a TFile's path).
+   */
+  cachedPlace(path: string): JudgedPlace {
+    return { ...this.outside.placeOf(path), file: null };
+  }
+
+  /**
    * True when a write may change the content of the existing file at `path` now (write_note,
    * edit_note, set_properties, append_note, an accepted edit or properties proposal, a revert
    * that writes text back, a replaced widget, a change put into an open editor, which saves it),
@@ -399,13 +407,27 @@ export class NotePolicy {
    * @returns false when the write must not happen; always true for an adapter without disk paths.
    */
   isWhereJudgedNow(path: string, judged: JudgedPlace): boolean {
+    return this.fileWhereJudgedNow(path, judged) !== false;
+  }
+
+  /**
+   * {@link isWhereJudgedNow}'s look at the disk, answering with the file it saw there, so a read
+   * judged on the disk needs no `stat` of its own (the file's id for its next look, its stamp for
+   * {@link mayServe}): the same `lstat`s and one `stat`.
+   * @param path vault-relative, normalized. @param judged as isWhereJudgedNow (`file` null: any file).
+   * @returns false when the entry does not lie where `judged` says (isWhereJudgedNow false); else
+   *   the regular file at `path` now (links followed), null when none could be stat'ed, undefined
+   *   when the adapter has no disk paths.
+   */
+  fileWhereJudgedNow(path: string, judged: JudgedPlace): FileOnDisk | null | undefined | false {
     const now = this.outside.placeNow(path);
-    if (now === null) return true;
+    if (now === null) return undefined;
     if (now.place.outside || judged.outside) return false;
     const same =
       now.place.alias === null ? judged.alias === null : judged.alias !== null && foldPath(now.place.alias) === foldPath(judged.alias);
     if (!same || !(now.entry === 'file' || (now.entry === 'link' && judged.alias !== null))) return false;
-    return judged.file === null || this.fileOf(path)?.id === judged.file;
+    const file = now.entry === 'file' ? now.file : this.fileOf(path);
+    return judged.file === null || file?.id === judged.file ? file : false;
   }
 
   /**
@@ -486,12 +508,12 @@ export class NotePolicy {
    * session 30, F1 and F2). So the text's own frontmatter is judged too, by the rules every reader
    * uses (text-rules textAccess), and the file on disk must be the version the vault's stat says,
    * else its rules are read from disk (UnparsedFrontmatter.catchUp: one `stat` per text, taken by
-   * the caller with {@link diskStampOf} beside its read, or here). A note
+   * the caller's disk check of its read, DiskReads.judgedSeen, or here). A note
    * either finds private for `scope` is judged from that block from now on (lists, search and
    * every later check drop it at once) and the route must answer as for a missing note.
    * Files other than Markdown notes carry no rules: always true for them.
    * @param file the note read. @param text the text about to be served. @param scope the caller.
-   * @param disk the file's stat on disk taken about when `text` was read ({@link diskStampOf}); a `stat` now when not given
+   * @param disk the file's stat on disk taken about when `text` was read (DiskReads.judgedSeen, liesWhereJudged); a `stat` now when not given
    * @returns false when the text must not be served.
    */
   mayServe(file: TFile, text: string, scope: AccessScope, disk?: DiskStamp | null): boolean {
@@ -501,15 +523,6 @@ export class NotePolicy {
       return false;
     }
     return !this.unparsed.catchUp(file, disk) || this.canReadOpen(file, scope);
-  }
-
-  /**
-   * The disk's stat of `file` for {@link mayServe}, taken without blocking (unparsed-frontmatter diskStampOf), so a
-   * caller reading several notes at once stats them in parallel with its reads.
-   * @returns the stamp; null when the file cannot be stat'ed; undefined when the vault has no disk paths. Never rejects.
-   */
-  diskStampOf(file: TFile): Promise<DiskStamp | null | undefined> {
-    return diskStampOf(this.app, file);
   }
 
   /**

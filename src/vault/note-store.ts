@@ -371,11 +371,6 @@ export class NoteStore implements NoteReader {
     return this.app.vault.cachedRead(file);
   }
 
-  /** True when `file` lies on the disk now where the access checks place it (DiskReads.liesWhereJudged): before showing text read earlier. */
-  private liesWhereJudged(file: TFile): boolean {
-    return this.diskReads.liesWhereJudged(file);
-  }
-
   /**
    * The one read of a note's text for a route that serves it (or decides with it) for `scope`
    * (read_note, read_notes, note resources, search hits, agent_md, skills, prompts): the text as
@@ -391,26 +386,23 @@ export class NoteStore implements NoteReader {
    * @throws what `vault.cachedRead` throws (the file cannot be read).
    */
   async read(file: TFile, scope: AccessScope): Promise<string | null> {
-    // The disk's stat is taken beside the read, off the main thread (a search page's hits read in parallel).
-    // The read is judged on the disk where the file lies (DiskReads.judged): one whose path leads elsewhere
-    // now (ReplacedOnDisk) is answered as a missing note, as a text that must not be served is.
-    const [text, disk] = await Promise.all([
-      this.diskReads.judged(file, () => this.app.vault.cachedRead(file)).catch(nullIfReplaced),
-      this.policy.diskStampOf(file),
-    ]);
-    return text !== null && this.policy.mayServe(file, text, scope, disk) ? text : null;
+    // The read is judged on the disk where the file lies (DiskReads.judgedSeen): one whose path leads elsewhere
+    // now (ReplacedOnDisk) is answered as a missing note, as a text that must not be served is. The look after
+    // the read gives the disk's stat for mayServe.
+    const read = await this.diskReads.judgedSeen(file, () => this.app.vault.cachedRead(file)).catch(nullIfReplaced);
+    return read !== null && this.policy.mayServe(file, read.value, scope, read.disk) ? read.value : null;
   }
 
   /**
    * {@link read}'s judgement of a text already read (a search match's, read by the query itself: readToMatch),
    * about to be served to `scope`: the file still lies on the disk where the access checks place it
-   * ({@link liesWhereJudged}), and NotePolicy.mayServe with the disk's stat taken now, off the main thread.
+   * (DiskReads.liesWhereJudged), and NotePolicy.mayServe with the disk's stat that look took.
    * @returns true when the text may be served.
    */
-  async mayServe(file: TFile, text: string, scope: AccessScope): Promise<boolean> {
-    // A text read with no disk check (readToMatch) is shown only while the file lies where it was judged (DiskReads.liesWhereJudged).
-    if (!this.liesWhereJudged(file)) return false;
-    return this.policy.mayServe(file, text, scope, await this.policy.diskStampOf(file));
+  mayServe(file: TFile, text: string, scope: AccessScope): boolean {
+    // A text read with no disk check (readToMatch) is shown only while the file lies where it was judged.
+    const disk = this.diskReads.liesWhereJudged(file);
+    return disk !== false && this.policy.mayServe(file, text, scope, disk);
   }
 
   /**
@@ -419,7 +411,7 @@ export class NoteStore implements NoteReader {
    * (NotePolicy.mayMatch, no disk `stat`: a query may read thousands), judged for `scope`; judged
    * on the disk only for a note Obsidian surely reads from there (DiskReads.judgedFromDisk), so a
    * pass over many notes costs no disk check per note: a hit found on such text is judged by
-   * {@link mayServe} (which asks {@link liesWhereJudged}) before it is shown.
+   * {@link mayServe} (which asks DiskReads.liesWhereJudged) before it is shown.
    * @returns the text; null when it must not decide anything for `scope` (the note now counts as
    *   private, or its path leads elsewhere on disk: ReplacedOnDisk).
    * @throws what `vault.cachedRead` throws.

@@ -7,7 +7,7 @@ import { attempt, bootFilesEnv, call, writeVaultFiles, type Json, type WriteEnv 
  * A note or a skill's file that another program (a sync client, git) swaps for a symbolic link,
  * `ln -s target tmp && mv tmp note`, before the vault's event tells of it (verifier, session 30,
  * F2): every read judges the path on the disk where the file lies at the read (DiskReads:
- * NotePolicy.judgedPlace and isWhereJudgedNow, as the write routes do), so nothing is served
+ * an lstat of the note before, the whole path after, as the write routes judge it), so nothing is served
  * through the link, whether the vault reads the disk for it (a note longer than
  * `vault.cacheLimit`, a skill's script read as bytes, any note Obsidian has not read yet) or
  * holds its old text in memory; and the route answers exactly as it answers once the note is

@@ -364,9 +364,11 @@ describe('OutsideLinks.linkTargetOf, vaultPathOnDisk and fileOf: what a link nam
     const links = new OutsideLinks(env.app as never, () => []);
     await fsp.link(nodePath.join(env.vault, 'Deep/a/b/n0.md'), nodePath.join(env.vault, 'hard.md'));
     const hard = links.fileOf('hard.md');
-    expect(hard).toEqual({ id: expect.any(String), links: 2 });
+    // Its stamp is the very one a plain `fs.stat` gives (mtimeMs, size), so stamps taken either way compare equal.
+    const plain = await fsp.stat(nodePath.join(env.vault, 'hard.md'));
+    expect(hard).toEqual({ id: expect.any(String), links: 2, mtime: plain.mtimeMs, size: plain.size });
     expect(links.fileOf('Deep/a/b/n0.md')).toEqual(hard);
-    expect(links.fileOf('Deep/a/b/n1.md')).toEqual({ id: expect.not.stringMatching(`^${hard!.id}$`), links: 1 });
+    expect(links.fileOf('Deep/a/b/n1.md')).toEqual(expect.objectContaining({ id: expect.not.stringMatching(`^${hard!.id}$`), links: 1 }));
     expect(links.fileOf('Alias/a/b/n0.md')).toEqual(hard);
     for (const path of ['Deep', 'missing.md', 'dangling.md', '']) expect([path, links.fileOf(path)]).toEqual([path, null]);
     links.close();
@@ -383,20 +385,35 @@ describe('OutsideLinks.linkTargetOf, vaultPathOnDisk and fileOf: what a link nam
     await fsp.symlink('../Journal/w6.md', nodePath.join(env.vault, 'Deep', 'new.md'), 'file');
     await fsp.symlink(nodePath.join(env.outside, 'nowhere'), nodePath.join(env.vault, 'Gone'), 'dir');
     expect(links.placeOf('Deep/new.md')).toEqual(inPlace);
-    expect(links.placeNow('Deep/new.md')).toEqual({ entry: 'link', place: outside, names: 0 });
-    expect(links.placeNow('Gone/x.md')).toEqual({ entry: 'none', place: outside, names: 0 });
+    expect(links.placeNow('Deep/new.md')).toEqual({ entry: 'link', place: outside, names: 0, file: null });
+    expect(links.placeNow('Gone/x.md')).toEqual({ entry: 'none', place: outside, names: 0, file: null });
     // The fresh answer replaces the cached one.
     expect(links.placeOf('Deep/new.md')).toEqual(outside);
     // A plain note, a free name, a folder; a link into the vault; a hard link; a trusted link counts as what it leads to.
     await fsp.link(nodePath.join(env.vault, 'Deep/a/b/n1.md'), nodePath.join(env.vault, 'hard.md'));
-    expect(links.placeNow('Deep/a/b/n0.md')).toEqual({ entry: 'file', place: inPlace, names: 1 });
-    expect(links.placeNow('Deep/a/b/free.md')).toEqual({ entry: 'none', place: inPlace, names: 0 });
-    expect(links.placeNow('Deep/a')).toEqual({ entry: 'other', place: inPlace, names: 0 });
-    expect(links.placeNow('Alias/a/b/n0.md')).toEqual({ entry: 'file', place: { outside: false, alias: 'Deep/a/b/n0.md' }, names: 1 });
-    expect(links.placeNow('hard.md')).toEqual({ entry: 'file', place: inPlace, names: 2 });
-    expect(links.placeNow('passwd.md')).toEqual({ entry: 'link', place: outside, names: 0 });
-    expect(links.placeNow('LinkedDir/Secret.md')).toEqual({ entry: 'file', place: inPlace, names: 1 });
-    expect(links.placeNow('LinkedDir')).toEqual({ entry: 'other', place: inPlace, names: 0 });
+    expect(links.placeNow('Deep/a/b/n0.md')).toEqual({
+      entry: 'file',
+      place: inPlace,
+      names: 1,
+      file: expect.objectContaining({ links: 1 }),
+    });
+    expect(links.placeNow('Deep/a/b/free.md')).toEqual({ entry: 'none', place: inPlace, names: 0, file: null });
+    expect(links.placeNow('Deep/a')).toEqual({ entry: 'other', place: inPlace, names: 0, file: null });
+    expect(links.placeNow('Alias/a/b/n0.md')).toEqual({
+      entry: 'file',
+      place: { outside: false, alias: 'Deep/a/b/n0.md' },
+      names: 1,
+      file: expect.objectContaining({ links: 1 }),
+    });
+    expect(links.placeNow('hard.md')).toEqual({ entry: 'file', place: inPlace, names: 2, file: expect.objectContaining({ links: 2 }) });
+    expect(links.placeNow('passwd.md')).toEqual({ entry: 'link', place: outside, names: 0, file: null });
+    expect(links.placeNow('LinkedDir/Secret.md')).toEqual({
+      entry: 'file',
+      place: inPlace,
+      names: 1,
+      file: expect.objectContaining({ links: 1 }),
+    });
+    expect(links.placeNow('LinkedDir')).toEqual({ entry: 'other', place: inPlace, names: 0, file: null });
     expect(links.placeNow('')).toBeNull();
     links.close();
   });
@@ -413,17 +430,37 @@ describe('OutsideLinks.linkTargetOf, vaultPathOnDisk and fileOf: what a link nam
     const inPlace = { outside: false, alias: null };
     const outside = { outside: true, alias: null };
     expect(links.placeOf('LinkedDir/Sub/Inner.md')).toEqual(inPlace);
-    expect(links.placeNow('LinkedDir/Sub/Inner.md')).toEqual({ entry: 'file', place: inPlace, names: 1 });
+    expect(links.placeNow('LinkedDir/Sub/Inner.md')).toEqual({
+      entry: 'file',
+      place: inPlace,
+      names: 1,
+      file: expect.objectContaining({ links: 1 }),
+    });
     // Nothing there yet: `Later` trusts nothing.
-    expect(links.placeNow('Later/Secret.md')).toEqual({ entry: 'none', place: inPlace, names: 0 });
+    expect(links.placeNow('Later/Secret.md')).toEqual({ entry: 'none', place: inPlace, names: 0, file: null });
     // Re-pointed (`ln -sfn`) and made with no vault event.
     await fsp.rm(nodePath.join(env.vault, 'LinkedDir'));
     await fsp.symlink(other, nodePath.join(env.vault, 'LinkedDir'), 'dir');
     await fsp.symlink(env.outside, nodePath.join(env.vault, 'Later'), 'dir');
-    expect(links.placeNow('LinkedDir/Sub/Inner.md')).toEqual({ entry: 'file', place: outside, names: 1 });
-    expect(links.placeNow('LinkedDir/Sub/new.md')).toEqual({ entry: 'none', place: outside, names: 0 });
-    expect(links.placeNow('LinkedDir/Note.md')).toEqual({ entry: 'file', place: inPlace, names: 1 });
-    expect(links.placeNow('Later/Secret.md')).toEqual({ entry: 'file', place: inPlace, names: 1 });
+    expect(links.placeNow('LinkedDir/Sub/Inner.md')).toEqual({
+      entry: 'file',
+      place: outside,
+      names: 1,
+      file: expect.objectContaining({ links: 1 }),
+    });
+    expect(links.placeNow('LinkedDir/Sub/new.md')).toEqual({ entry: 'none', place: outside, names: 0, file: null });
+    expect(links.placeNow('LinkedDir/Note.md')).toEqual({
+      entry: 'file',
+      place: inPlace,
+      names: 1,
+      file: expect.objectContaining({ links: 1 }),
+    });
+    expect(links.placeNow('Later/Secret.md')).toEqual({
+      entry: 'file',
+      place: inPlace,
+      names: 1,
+      file: expect.objectContaining({ links: 1 }),
+    });
     // The targets cached for lookups were seen to be stale: lookups judge by the new ones too.
     expect(links.placeOf('LinkedDir/Sub/new.md')).toEqual(outside);
     links.close();

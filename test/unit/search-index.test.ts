@@ -81,7 +81,7 @@ class FakeNotes {
     return text;
   }
   // No disk here: nothing is read through a link.
-  async mayServe(): Promise<boolean> {
+  mayServe(): boolean {
     return true;
   }
   noteId(file: TFile): string {

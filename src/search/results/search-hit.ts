@@ -33,7 +33,7 @@ export async function toHit(
   if (file === null) return null;
   let text: string | null;
   try {
-    text = m.text !== undefined ? ((await notes.mayServe(file, m.text, scope)) ? m.text : null) : await notes.read(file, scope);
+    text = m.text !== undefined ? (notes.mayServe(file, m.text, scope) ? m.text : null) : await notes.read(file, scope);
   } catch {
     return null;
   }

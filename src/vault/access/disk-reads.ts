@@ -1,10 +1,22 @@
-import type { TFile, Vault } from 'obsidian';
+import { FileSystemAdapter, type TFile, type Vault } from 'obsidian';
 import { ToolError } from '../../errors';
 import { noteNotFound } from '../writes/frontmatter/frontmatter-guard';
 import type { JudgedPlace, NotePolicy } from '../note-policy';
+import type { FileOnDisk } from './outside-links';
+import type { DiskStamp } from './unparsed-frontmatter';
 
-/** What a judged read asks of NotePolicy: the write routes' own disk checks (NotePolicy.judgedPlace, isWhereJudgedNow) and quarantine. */
-export type DiskReadPolicy = Pick<NotePolicy, 'judgedPlace' | 'isWhereJudgedNow' | 'isQuarantined'>;
+/** What a judged read asks of NotePolicy: the write routes' own disk checks (NotePolicy.cachedPlace, fileWhereJudgedNow, isWhereJudgedNow) and quarantine. */
+export type DiskReadPolicy = Pick<
+  NotePolicy,
+  'cachedPlace' | 'fileOf' | 'plainFileOf' | 'fileWhereJudgedNow' | 'isWhereJudgedNow' | 'isQuarantined'
+>;
+
+/**
+ * The file a judged read saw on the disk (NotePolicy.fileWhereJudgedNow), as a stamp for
+ * NotePolicy.mayServe: its modification time (ms) and size (bytes); null when no regular file could
+ * be stat'ed there; undefined when the vault has no disk paths.
+ */
+export type SeenOnDisk = DiskStamp | null | undefined;
 
 /**
  * The longest text (chars) Obsidian keeps in memory for `vault.cachedRead` when the vault does not
@@ -37,11 +49,14 @@ export class ReplacedOnDisk extends ToolError {
  * vault's event tells of it. A read that then went to disk (a note Obsidian does not hold in
  * memory: one it has not read yet, or one longer than `vault.cacheLimit`; a skill's script, always
  * read as bytes) served the link's target: a quarantined note, a file outside the vault (verifier,
- * session 30). So each read is judged on the disk right before and right after it, by the checks
- * the write routes use (NotePolicy.judgedPlace and isWhereJudgedNow: an `lstat` per segment,
- * `realpath` when a link is on the way, about 0.03–0.2 ms each), and the file must still not be
+ * session 30). So each read is judged on the disk right after it, by the checks the write routes
+ * use (NotePolicy.fileWhereJudgedNow: an `lstat` per segment and one `stat`, `realpath` when a
+ * link is on the way, about 0.03–0.2 ms in all): the file must be the very one (device and inode)
+ * an `lstat` found at its path right before the read (no link there), and must still not be
  * quarantined where the cache now places it; else nothing read is returned and the route answers
- * as for a missing note ({@link ReplacedOnDisk}).
+ * as for a missing note ({@link ReplacedOnDisk}). The `stat` of the look after the read is the
+ * file's stamp for NotePolicy.mayServe. A search page's hits once took a whole look before each
+ * read too, and a `stat` more in three places (docs/performance.md, session 31).
  */
 export class DiskReads {
   /**
@@ -58,16 +73,46 @@ export class DiskReads {
 
   /**
    * Runs `read` (a read of `file` through its path) only while the file lies where the access
-   * checks placed it, judged on the disk before and after it (see {@link DiskReads}).
+   * checks placed it: the file at its path looked at before the read, the whole path judged on
+   * the disk after it (see {@link DiskReads}).
    * @returns what `read` returned.
    * @throws ReplacedOnDisk when either judgement fails (the read's result is dropped); what `read` throws.
    */
   async judged<T>(file: TFile, read: () => Promise<T>): Promise<T> {
-    const judged = this.policy.judgedPlace(file.path);
-    this.assertWhereJudged(file.path, judged);
+    return (await this.judgedSeen(file, read)).value;
+  }
+
+  /**
+   * {@link judged}, answering also with the file as the look after the read saw it ({@link SeenOnDisk}).
+   * @returns what `read` returned, and the file's stamp on the disk right after it.
+   * @throws as {@link judged}.
+   */
+  async judgedSeen<T>(file: TFile, read: () => Promise<T>): Promise<{ value: T; disk: SeenOnDisk }> {
+    const place = this.policy.cachedPlace(file.path);
+    const before = this.fileBeforeRead(file.path, place);
     const value = await read();
-    this.assertWhereJudged(file.path, judged);
-    return value;
+    const disk = this.assertWhereJudged(file.path, { ...place, file: before?.id ?? null });
+    return { value, disk };
+  }
+
+  /**
+   * The look before a read: the cached place not outside nor quarantined, and a regular file at
+   * `path` itself (one `lstat`: a link there is refused; where the cache knows a link inside the
+   * vault, `alias`, one `stat` following it), so nothing else is ever read (a folder, a FIFO or
+   * device, which would never end); its device and inode are the ones the look after the read
+   * must see. The folders above are judged by the look after the read only (an `lstat` each):
+   * it alone decides what is served, and a folder swapped for a link and back again around one
+   * read escapes either way, as one swapped in and out between two looks did.
+   * @returns the file seen; undefined when the vault has no disk paths.
+   * @throws ReplacedOnDisk (after {@link refused}) when the place or the file refuses the read.
+   */
+  private fileBeforeRead(path: string, place: JudgedPlace): FileOnDisk | undefined {
+    if (!(this.vault.adapter instanceof FileSystemAdapter)) return undefined;
+    const refuse = place.outside || this.policy.isQuarantined(path);
+    const seen = refuse ? null : place.alias === null ? this.policy.plainFileOf(path) : this.policy.fileOf(path);
+    if (seen !== null) return seen;
+    this.refused(path);
+    throw new ReplacedOnDisk(path);
   }
 
   /**
@@ -82,14 +127,15 @@ export class DiskReads {
   }
 
   /**
-   * True when `file` lies where the access checks place it, judged on the disk now (as
+   * Whether `file` lies where the access checks place it, judged on the disk now (as
    * {@link judged} judges a read): for text read before that must not be shown otherwise.
+   * @returns false when it does not (the path is judged again from now on); else the file as that
+   *   look saw it ({@link SeenOnDisk}).
    */
-  liesWhereJudged(file: TFile): boolean {
-    const judged = this.policy.judgedPlace(file.path);
-    if (this.isWhereJudged(file.path, judged)) return true;
-    this.refused(file.path);
-    return false;
+  liesWhereJudged(file: TFile): SeenOnDisk | false {
+    const seen = this.fileWhereJudged(file.path, this.policy.cachedPlace(file.path));
+    if (seen === false) this.refused(file.path);
+    return seen;
   }
 
   /** The vault's `cacheLimit` (unofficial; the test host has it too), else {@link DEFAULT_CACHE_LIMIT}. */
@@ -98,9 +144,13 @@ export class DiskReads {
     return typeof limit === 'number' && Number.isFinite(limit) ? limit : DEFAULT_CACHE_LIMIT;
   }
 
-  /** @throws ReplacedOnDisk (after {@link refused}) unless {@link isWhereJudged}. */
-  private assertWhereJudged(path: string, judged: JudgedPlace): void {
-    if (this.isWhereJudged(path, judged)) return;
+  /**
+   * @returns the file {@link fileWhereJudged} saw.
+   * @throws ReplacedOnDisk (after {@link refused}) when it answers false.
+   */
+  private assertWhereJudged(path: string, judged: JudgedPlace): FileOnDisk | null | undefined {
+    const seen = this.fileWhereJudged(path, judged);
+    if (seen !== false) return seen;
     this.refused(path);
     throw new ReplacedOnDisk(path);
   }
@@ -115,14 +165,19 @@ export class DiskReads {
   private refused(path: string): void {
     for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) {
       const folder = path.slice(0, slash);
-      this.policy.isWhereJudgedNow(folder, this.policy.judgedPlace(folder));
+      this.policy.isWhereJudgedNow(folder, this.policy.cachedPlace(folder));
     }
     this.onReplaced(path);
   }
 
-  /** Not quarantined by the cached answer (a place judged afresh when the cache was dropped) and, on the disk now, where `judged` says. */
-  private isWhereJudged(path: string, judged: JudgedPlace): boolean {
-    return !judged.outside && !this.policy.isQuarantined(path) && this.policy.isWhereJudgedNow(path, judged);
+  /**
+   * Not quarantined by the cached answer (a place judged afresh when the cache was dropped) and, on
+   * the disk now, where `judged` says (NotePolicy.fileWhereJudgedNow).
+   * @returns false when not; else the file seen there.
+   */
+  private fileWhereJudged(path: string, judged: JudgedPlace): ReturnType<NotePolicy['fileWhereJudgedNow']> {
+    if (judged.outside || this.policy.isQuarantined(path)) return false;
+    return this.policy.fileWhereJudgedNow(path, judged);
   }
 }
 

@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type BigIntStats, type Stats } from 'node:fs';
 import * as nodePath from 'node:path';
 import { FileSystemAdapter, TFile, type App, type EventRef, type TAbstractFile } from 'obsidian';
 import { isPathInside, lexicalVaultPath } from '../paths/paths';
@@ -212,8 +212,9 @@ export class OutsideLinks {
    *   `entry`: what the disk holds at `path` itself (`none`: nothing, not even a dangling link;
    *   `file`: a regular file; `link`: a symbolic link the user does not trust; `other`: a folder or
    *   any other kind; a trusted link, settings `access.trustedSymlinks`, counts as what it leads
-   *   to), `place` (as {@link placeOf}), and `names`: how many hard links the file has (`nlink`,
-   *   {@link fileOf}; 0 when it is no regular file).
+   *   to), `place` (as {@link placeOf}), `names`: how many hard links the file has (`nlink`,
+   *   {@link fileOf}; 0 when it is no regular file), and `file`: that file as the same `stat` saw
+   *   it (null when it is no regular file), so a caller needs no `stat` of its own.
    */
   placeNow(path: string): EntryNow | null {
     const adapter = this.app.vault.adapter;
@@ -256,10 +257,11 @@ export class OutsideLinks {
         : linked
           ? this.placeOfReal(adapter, path, this.realPathOf(adapter, path, realNow), trusted)
           : IN_PLACE;
-      now = { entry, place, names: entry === 'file' ? (this.fileOf(path)?.links ?? 0) : 0 };
+      const file = entry === 'file' ? this.fileOf(path) : null;
+      now = { entry, place, names: file?.links ?? 0, file };
     } catch {
       // A path the adapter cannot map to disk, or an entry that cannot be stat'ed: nothing may be written there.
-      now = { entry: 'other', place: OUTSIDE, names: 0 };
+      now = { entry: 'other', place: OUTSIDE, names: 0, file: null };
     }
     if (now.entry === 'link' || now.place.outside || now.place.alias !== null) this.forgetFile(path);
     return now;
@@ -397,16 +399,31 @@ export class OutsideLinks {
 
   /**
    * The file on disk behind the vault path `path` (links followed, `fs.statSync` with bigint
-   * numbers): `id` its device and inode (`"<dev>:<ino>"`), equal for two paths that are hard links
-   * of one file, and `links` how many names it has (`nlink`; above 1 for a hard-linked file). Null
-   * when it is not a regular file, cannot be stat'ed, or the adapter has no disk paths. One stat, not cached.
+   * numbers), as {@link FileOnDisk} describes it. Null when it is not a regular file, cannot be
+   * stat'ed, or the adapter has no disk paths. One stat, not cached.
    */
-  fileOf(path: string): { id: string; links: number } | null {
+  fileOf(path: string): FileOnDisk | null {
     const adapter = this.app.vault.adapter;
     if (path === '' || !(adapter instanceof FileSystemAdapter)) return null;
     try {
-      const stat = statSync(adapter.getFullPath(path), { bigint: true });
-      return stat.isFile() ? { id: `${stat.dev}:${stat.ino}`, links: Number(stat.nlink) } : null;
+      return fileOnDisk(statSync(adapter.getFullPath(path), { bigint: true }));
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * {@link fileOf} for the entry at `path` itself: `fs.lstatSync` (bigint numbers), which does not
+   * follow a link at `path` (folders above it are followed as the disk resolves them). For a look
+   * before a read: a link there, as anything but a regular file, answers null.
+   * @param path vault-relative, normalized.
+   * @returns the file; null when no regular file is there or the adapter has no disk paths.
+   */
+  plainFileOf(path: string): FileOnDisk | null {
+    const adapter = this.app.vault.adapter;
+    if (path === '' || !(adapter instanceof FileSystemAdapter)) return null;
+    try {
+      return fileOnDisk(lstatSync(adapter.getFullPath(path), { bigint: true }));
     } catch {
       return null;
     }
@@ -525,11 +542,40 @@ export interface EntryPlace {
   alias: string | null;
 }
 
-/** What {@link OutsideLinks.placeNow} finds at one vault path: the kind of entry on disk, where it lies, and how many names the file has. */
+/** What {@link OutsideLinks.placeNow} finds at one vault path: the kind of entry on disk, where it lies, how many names the file has, and the file itself. */
 export interface EntryNow {
   entry: 'none' | 'file' | 'link' | 'other';
   place: EntryPlace;
   names: number;
+  /** The regular file there (`entry` `'file'`) as one `stat` saw it; null for any other entry. */
+  file: FileOnDisk | null;
+}
+
+/** A regular file on disk as one `stat` (links followed) saw it ({@link OutsideLinks.fileOf}). */
+export interface FileOnDisk {
+  /** Its device and inode, `"<dev>:<ino>"`: equal for two paths that are hard links of one file. */
+  id: string;
+  /** How many names it has (`nlink`; above 1 for a hard-linked file). */
+  links: number;
+  /** Modification time, ms since the epoch, fractional: the very number `fs.Stats.mtimeMs` gives. */
+  mtime: number;
+  /** Size in bytes. */
+  size: number;
+}
+
+/** The {@link FileOnDisk} a bigint `stat` or `lstat` describes; null when it is no regular file. */
+function fileOnDisk(stat: BigIntStats): FileOnDisk | null {
+  return stat.isFile()
+    ? { id: `${stat.dev}:${stat.ino}`, links: Number(stat.nlink), mtime: msOf(stat.mtimeNs), size: Number(stat.size) }
+    : null;
+}
+
+/**
+ * A bigint stat's nanosecond time as the ms `fs.Stats` gives without bigints (Node's own
+ * `seconds * 1e3 + nanoseconds / 1e6`), so a stamp taken either way compares equal.
+ */
+function msOf(ns: bigint): number {
+  return Number(ns / 1_000_000_000n) * 1e3 + Number(ns % 1_000_000_000n) / 1e6;
 }
 
 /** An entry that lies where its path says. */

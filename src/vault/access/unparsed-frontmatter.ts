@@ -1,4 +1,4 @@
-import { promises as fsp, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { FileSystemAdapter, TFile, type App, type CachedMetadata, type EventRef } from 'obsidian';
 import { parseYamlOnce } from '../content/parsed-yaml';
 import { noteAccess, unparsedBlockAccess, unparsedRules, type NoteAccess } from './access-rules';
@@ -181,7 +181,7 @@ export class UnparsedFrontmatter {
    * after a 'modify' ({@link isBehind}): read now unless this disk version was read before
    * (its stat kept with the block); a file gone from disk counts as unreadable (private) until
    * the vault's event. For read routes about to serve a text (NotePolicy.mayServe).
-   * @param disk the disk's stat of the file, taken now ({@link diskStampOf}; a `stat` when not given).
+   * @param disk the disk's stat of the file, taken now (DiskReads' look at the disk beside a read; a `stat` when not given).
    * @returns true when the disk differs from the vault's stat (the caller judges the note again),
    *   false when it does not or the vault has no disk paths.
    */
@@ -383,22 +383,6 @@ function diskStamp(app: App, file: TFile): DiskStamp | null | undefined {
   if (!(adapter instanceof FileSystemAdapter)) return undefined;
   try {
     const stat = statSync(adapter.getFullPath(file.path));
-    return stat.isFile() ? { mtime: stat.mtimeMs, size: stat.size } : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The disk's stat of `file` as UnparsedFrontmatter.catchUp takes it, read without blocking (`fs.promises.stat`,
- * off the main thread: a search page's hits stat in parallel with their reads). Never rejects.
- * @returns the stamp; null when it cannot be stat'ed (gone, a folder); undefined when the vault has no disk paths.
- */
-export async function diskStampOf(app: App, file: TFile): Promise<DiskStamp | null | undefined> {
-  const adapter = app.vault.adapter;
-  if (!(adapter instanceof FileSystemAdapter)) return undefined;
-  try {
-    const stat = await fsp.stat(adapter.getFullPath(file.path));
     return stat.isFile() ? { mtime: stat.mtimeMs, size: stat.size } : null;
   } catch {
     return null;
