@@ -23,6 +23,8 @@ import { PluginFile } from './vault/plugin-files/plugin-file';
 import { PartedFile } from './vault/plugin-files/parted-file';
 import { WRITER_LOCK_FILE, WriterLock } from './vault/plugin-files/writer-lock';
 import { createSessionServices } from './server/session/session-services';
+import { toolSetSight } from './server/content/tool-set-routes';
+import type { VaultSight } from './errors';
 import { registerCliHandlers } from './ui/settings/cli-handlers';
 import { applyExternalSettings } from './ui/settings/external-change';
 import { keyRootsNotice } from './settings/key-roots';
@@ -92,7 +94,11 @@ export default class VaultMcpPlugin extends Plugin {
     this.search = new SearchIndex(this.notes, { storage: this.indexStorage() });
     this.proposals = new ProposalStore(this.notes, this.pluginFile('proposals.json'), undefined, this.writerLock);
     const keyRoots = (id: string): string[] | null => this.keyRing.list().find((k) => k.id === id)?.roots ?? null;
-    this.review = new ProposalReview(this.proposals, this.notes, keyRoots);
+    const keySight = (id: string): VaultSight | undefined => {
+      const key = this.keyRing.list().find((k) => k.id === id);
+      return key === undefined ? undefined : toolSetSight(key.tools);
+    };
+    this.review = new ProposalReview(this.proposals, this.notes, keyRoots, keySight);
     const keepAside = keepAsideInTrash(
       this.app.vault.adapter,
       {

@@ -1,4 +1,4 @@
-import { ToolError } from '../errors';
+import { ToolError, type VaultSight } from '../errors';
 import type { AccessScope } from '../vault/access/access';
 import { hashText } from '../vault/hash';
 import type { NoteStore } from '../vault/note-store';
@@ -61,11 +61,15 @@ export class ProposalReview {
    * @param store the proposals. @param notes the vault side (checks and writes).
    * @param keyRoots the current roots of a key by id, or null when the key no longer exists
    *   (revoked): acceptance uses the key's roots as they are then, not as they were.
+   * @param keySight what a key by id may be shown of the vault in messages (its tool set's
+   *   AccessScope.sight; undefined: all), so a reason a proposal cannot be applied, which the
+   *   proposing key reads in proposal_status, names no note and quotes no text its tools do not show.
    */
   constructor(
     private readonly store: ProposalStore,
     private readonly notes: NoteStore,
     private readonly keyRoots: (keyId: string) => string[] | null,
+    private readonly keySight: (keyId: string) => VaultSight | undefined = () => undefined,
   ) {}
 
   /**
@@ -75,7 +79,13 @@ export class ProposalReview {
    */
   private scopeOf(p: Proposal, hunks?: number[]): AccessScope {
     const via = hunks ? { proposal: p.id, hunks } : { proposal: p.id };
-    return { label: p.key_label, roots: this.keyRoots(p.key_id) ?? p.key_roots, actor: { keyId: p.key_id, session: p.session, via } };
+    const sight = this.keySight(p.key_id);
+    return {
+      label: p.key_label,
+      roots: this.keyRoots(p.key_id) ?? p.key_roots,
+      actor: { keyId: p.key_id, session: p.session, via },
+      ...(sight === undefined ? {} : { sight }),
+    };
   }
 
   /** Why a proposal of a revoked key cannot be applied, or null while the key exists. */
@@ -116,7 +126,7 @@ export class ProposalReview {
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;
       if (err.code === 'not_found' && p.kind !== 'create' && p.kind !== 'folder') return NOTE_GONE;
-      return { gone: false, placed: [], baseChanged: false, refused: staleReason(err, p) };
+      return { gone: false, placed: [], baseChanged: false, refused: staleReason(err, p, this.keySight(p.key_id)) };
     }
   }
 
@@ -214,8 +224,8 @@ export class ProposalReview {
       if (!(err instanceof ToolError)) throw err;
       // A staged widget is checked only when accepted (liveState cannot judge it again): its refusal is kept.
       if (p.tool === WIDGET_WRITE_TOOL)
-        return { proposal: await this.store.settle(id, 'stale', staleReason(err, p)), applied: 0, stale: 1 };
-      return refusedNow(p, staleReason(err, p), 1);
+        return { proposal: await this.store.settle(id, 'stale', staleReason(err, p, this.keySight(p.key_id))), applied: 0, stale: 1 };
+      return refusedNow(p, staleReason(err, p, this.keySight(p.key_id)), 1);
     }
     return { proposal: await this.store.settle(id, 'accepted'), applied: 1, stale: 0 };
   }
@@ -251,7 +261,7 @@ export class ProposalReview {
         current = await this.notes.writes.currentText(p.path, scope);
       } catch (err) {
         if (!(err instanceof ToolError)) throw err;
-        return refusedNow(p, staleReason(err, p), 1);
+        return refusedNow(p, staleReason(err, p, this.keySight(p.key_id)), 1);
       }
       const placed = this.store.placedHunks(p, current).filter((h) => hunkIndex === undefined || h.index === hunkIndex);
       const ready = placed.filter((h) => !h.stale);
@@ -270,7 +280,7 @@ export class ProposalReview {
       } catch (err) {
         if (err instanceof BaseChangedError) continue;
         if (!(err instanceof ToolError)) throw err;
-        return refusedNow(p, staleReason(err, p), placed.length);
+        return refusedNow(p, staleReason(err, p, this.keySight(p.key_id)), placed.length);
       }
       const proposal = await this.store.decideHunks(
         p.id,
@@ -394,15 +404,18 @@ function refusedNow(p: Proposal, reason: string, stale: number): AcceptOutcome {
   return { proposal: { ...p, status: 'stale', stale_reason: reason }, applied: 0, stale };
 }
 
-/** One sentence on why a proposal can no longer be applied, from the refusal of the write. */
-function staleReason(err: ToolError, p: Proposal): string {
+/**
+ * One sentence on why a proposal can no longer be applied, from the refusal of the write, worded
+ * for `sight`, the proposing key's (ToolError.messageFor): the key reads it in proposal_status.
+ */
+function staleReason(err: ToolError, p: Proposal, sight: VaultSight | undefined): string {
   if (err instanceof BaseChangedError) return 'The note changed after this change was proposed, so it was not applied.';
   if (err.code === 'not_found') return goneReason(p.path);
   if (err.why === 'replaced')
     return `'${p.path}' was replaced on disk by another program (a symbolic link or another entry stands at its path now), and nothing is written through it, so it was not applied.`;
   if (err.code === 'exists')
     return `Its path '${p.kind === 'move' ? p.to : p.path}' is now taken or not available to the key, so it can no longer be applied.`;
-  return `It can no longer be applied. ${err.message}`;
+  return `It can no longer be applied. ${err.messageFor(sight)}`;
 }
 
 function toChange(h: PlacedHunk): TextChange {

@@ -311,6 +311,32 @@ describe('creates, moves, deletes and folders', () => {
   });
 });
 
+describe("a reason's wording follows the proposing key's tool set", () => {
+  test('a move that now would corrupt a linking note names that note only to a key that lists notes', async () => {
+    const move = await stage({ tool: 'move_note', kind: 'move', path: 'Ideas', to: 'Archive/Ideas' });
+    // The user adds a note in Latin-1 that links to it: the move's link rewrite would corrupt it, so it cannot be applied.
+    await fs.writeFile(path.join(vault.dir, 'Stash of things.md'), Buffer.from('see [[Ideas]] caf\xe9\n', 'latin1'));
+    await sync();
+    const sights = { lists: { names: true, text: false }, writesOnly: { names: false, text: false } };
+    const reasons: Record<string, string | undefined> = {};
+    for (const [name, sight] of Object.entries(sights)) {
+      const seen = new ProposalReview(
+        store,
+        notes,
+        (id) => KEY_ROOTS[id] ?? null,
+        () => sight,
+      );
+      reasons[name] = (await seen.liveState(move))?.refused;
+    }
+    expect(reasons.lists).toMatch(/Stash of things\.md.*not UTF-8/);
+    expect(reasons.writesOnly).toMatch(/not UTF-8/);
+    expect(reasons.writesOnly).not.toContain('Stash of things');
+    // A refused accept keeps the proposal pending and tells the user the same; nothing moved.
+    expect((await review.accept(move.id)).proposal.status).toBe('stale');
+    expect(await disk('Ideas.md')).toBeTruthy();
+  });
+});
+
 describe('following the note', () => {
   test('a rename moves pending proposals along; a delete makes them stale', async () => {
     const unfollow = store.followNotes();
