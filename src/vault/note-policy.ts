@@ -297,9 +297,9 @@ export class NotePolicy {
     return this.outside.fileOf(path);
   }
 
-  /** {@link fileOf} not following a link at `path` itself (OutsideLinks.plainFileOf): null when a link, or no regular file, is there. */
-  plainFileOf(path: string): FileOnDisk | null {
-    return this.outside.plainFileOf(path);
+  /** {@link fileOf} not following a link at `path` itself unless the user trusts it (OutsideLinks.ownFileOf): null when another link, or no regular file, is there. */
+  ownFileOf(path: string): FileOnDisk | null {
+    return this.outside.ownFileOf(path);
   }
 
   /**

@@ -64,13 +64,13 @@ test('a text already read is shown after one look (an lstat per segment and one 
 
 test('the stamp a look takes is the very one a plain fs.stat gives, so the note does not count as changed behind the vault', async () => {
   const file = fileAt(NOTE);
-  const seen = store.policy.plainFileOf(NOTE);
+  const seen = store.policy.ownFileOf(NOTE);
   const plain = await fs.promises.stat(nodePath.join(vault.dir, NOTE));
   expect(seen).toEqual({ id: `${plain.dev}:${plain.ino}`, links: 1, mtime: plain.mtimeMs, size: plain.size });
   expect(store.policy.fileOf(NOTE)).toEqual(seen);
   // A link at the path itself is no plain file; fileOf follows it.
   fs.symlinkSync(nodePath.join(vault.dir, NOTE), nodePath.join(vault.dir, 'Link.md'));
-  expect(store.policy.plainFileOf('Link.md')).toBeNull();
+  expect(store.policy.ownFileOf('Link.md')).toBeNull();
   expect(store.policy.fileOf('Link.md')).toEqual(seen);
   await expect(store.read(file, ANYONE)).resolves.toContain('# Alpha budget');
 });

@@ -8,7 +8,7 @@ import type { DiskStamp } from './unparsed-frontmatter';
 /** What a judged read asks of NotePolicy: the write routes' own disk checks (NotePolicy.cachedPlace, fileWhereJudgedNow, isWhereJudgedNow) and quarantine. */
 export type DiskReadPolicy = Pick<
   NotePolicy,
-  'cachedPlace' | 'fileOf' | 'plainFileOf' | 'fileWhereJudgedNow' | 'isWhereJudgedNow' | 'isQuarantined'
+  'cachedPlace' | 'fileOf' | 'ownFileOf' | 'fileWhereJudgedNow' | 'isWhereJudgedNow' | 'isQuarantined'
 >;
 
 /**
@@ -97,10 +97,11 @@ export class DiskReads {
 
   /**
    * The look before a read: the cached place not outside nor quarantined, and a regular file at
-   * `path` itself (one `lstat`: a link there is refused; where the cache knows a link inside the
-   * vault, `alias`, one `stat` following it), so nothing else is ever read (a folder, a FIFO or
-   * device, which would never end); its device and inode are the ones the look after the read
-   * must see. The folders above are judged by the look after the read only (an `lstat` each):
+   * `path` itself (one `lstat`: a link there is refused unless the user trusts it; where the cache
+   * knows a link inside the vault, `alias`, one `stat` following it), so a folder, FIFO or device
+   * found there is not read (a FIFO's read would wait for a writer; one swapped in between this
+   * look and the read still can: docs/security.md); its device and inode are the ones the look
+   * after the read must see. The folders above are judged by the look after the read only (an `lstat` each):
    * it alone decides what is served, and a folder swapped for a link and back again around one
    * read escapes either way, as one swapped in and out between two looks did.
    * @returns the file seen; undefined when the vault has no disk paths.
@@ -109,7 +110,7 @@ export class DiskReads {
   private fileBeforeRead(path: string, place: JudgedPlace): FileOnDisk | undefined {
     if (!(this.vault.adapter instanceof FileSystemAdapter)) return undefined;
     const refuse = place.outside || this.policy.isQuarantined(path);
-    const seen = refuse ? null : place.alias === null ? this.policy.plainFileOf(path) : this.policy.fileOf(path);
+    const seen = refuse ? null : place.alias === null ? this.policy.ownFileOf(path) : this.policy.fileOf(path);
     if (seen !== null) return seen;
     this.refused(path);
     throw new ReplacedOnDisk(path);

@@ -414,19 +414,35 @@ export class OutsideLinks {
 
   /**
    * {@link fileOf} for the entry at `path` itself: `fs.lstatSync` (bigint numbers), which does not
-   * follow a link at `path` (folders above it are followed as the disk resolves them). For a look
-   * before a read: a link there, as anything but a regular file, answers null.
+   * follow a link at `path` (folders above it are followed as the disk resolves them); a link there
+   * the user trusts (settings `access.trustedSymlinks`) counts as what it leads to, as
+   * {@link placeNow} counts it (`fs.statSync` through it). For a look before a read: any other
+   * link there, as anything but a regular file, answers null.
    * @param path vault-relative, normalized.
    * @returns the file; null when no regular file is there or the adapter has no disk paths.
    */
-  plainFileOf(path: string): FileOnDisk | null {
+  ownFileOf(path: string): FileOnDisk | null {
     const adapter = this.app.vault.adapter;
     if (path === '' || !(adapter instanceof FileSystemAdapter)) return null;
     try {
-      return fileOnDisk(lstatSync(adapter.getFullPath(path), { bigint: true }));
+      const full = adapter.getFullPath(path);
+      const own = lstatSync(full, { bigint: true });
+      if (!own.isSymbolicLink()) return fileOnDisk(own);
+      return this.isTrustedLink(path) ? fileOnDisk(statSync(full, { bigint: true })) : null;
     } catch {
       return null;
     }
+  }
+
+  /** True when the vault path `path` is itself an entry of the trusted list (settings `access.trustedSymlinks`, read as {@link placeNow} reads it). */
+  private isTrustedLink(path: string): boolean {
+    return this.trustedLinks().some((entry) => {
+      try {
+        return typeof entry === 'string' && lexicalVaultPath(entry) === path;
+      } catch {
+        return false;
+      }
+    });
   }
 
   /**
