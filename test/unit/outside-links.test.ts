@@ -5,6 +5,11 @@ import * as nodePath from 'node:path';
 import { createHostApp, type HostApp } from '../host';
 import { OutsideLinks } from '../../src/vault/access/outside-links';
 
+/** What OutsideLinks.placeNow answers for a regular file with `names` names at `place`: the file as its `stat` saw it. */
+function regularFile(place: { outside: boolean; alias: string | null }, names: number): object {
+  return { entry: 'file', place, names, file: expect.objectContaining({ links: names }) };
+}
+
 // Counted, not changed: which disk calls a check makes (node:fs's own functions cannot be spied on).
 jest.mock('node:fs', () => {
   const actual = jest.requireActual<typeof import('node:fs')>('node:fs');
@@ -391,28 +396,13 @@ describe('OutsideLinks.linkTargetOf, vaultPathOnDisk and fileOf: what a link nam
     expect(links.placeOf('Deep/new.md')).toEqual(outside);
     // A plain note, a free name, a folder; a link into the vault; a hard link; a trusted link counts as what it leads to.
     await fsp.link(nodePath.join(env.vault, 'Deep/a/b/n1.md'), nodePath.join(env.vault, 'hard.md'));
-    expect(links.placeNow('Deep/a/b/n0.md')).toEqual({
-      entry: 'file',
-      place: inPlace,
-      names: 1,
-      file: expect.objectContaining({ links: 1 }),
-    });
+    expect(links.placeNow('Deep/a/b/n0.md')).toEqual(regularFile(inPlace, 1));
     expect(links.placeNow('Deep/a/b/free.md')).toEqual({ entry: 'none', place: inPlace, names: 0, file: null });
     expect(links.placeNow('Deep/a')).toEqual({ entry: 'other', place: inPlace, names: 0, file: null });
-    expect(links.placeNow('Alias/a/b/n0.md')).toEqual({
-      entry: 'file',
-      place: { outside: false, alias: 'Deep/a/b/n0.md' },
-      names: 1,
-      file: expect.objectContaining({ links: 1 }),
-    });
-    expect(links.placeNow('hard.md')).toEqual({ entry: 'file', place: inPlace, names: 2, file: expect.objectContaining({ links: 2 }) });
+    expect(links.placeNow('Alias/a/b/n0.md')).toEqual(regularFile({ outside: false, alias: 'Deep/a/b/n0.md' }, 1));
+    expect(links.placeNow('hard.md')).toEqual(regularFile(inPlace, 2));
     expect(links.placeNow('passwd.md')).toEqual({ entry: 'link', place: outside, names: 0, file: null });
-    expect(links.placeNow('LinkedDir/Secret.md')).toEqual({
-      entry: 'file',
-      place: inPlace,
-      names: 1,
-      file: expect.objectContaining({ links: 1 }),
-    });
+    expect(links.placeNow('LinkedDir/Secret.md')).toEqual(regularFile(inPlace, 1));
     expect(links.placeNow('LinkedDir')).toEqual({ entry: 'other', place: inPlace, names: 0, file: null });
     expect(links.placeNow('')).toBeNull();
     links.close();
@@ -430,37 +420,17 @@ describe('OutsideLinks.linkTargetOf, vaultPathOnDisk and fileOf: what a link nam
     const inPlace = { outside: false, alias: null };
     const outside = { outside: true, alias: null };
     expect(links.placeOf('LinkedDir/Sub/Inner.md')).toEqual(inPlace);
-    expect(links.placeNow('LinkedDir/Sub/Inner.md')).toEqual({
-      entry: 'file',
-      place: inPlace,
-      names: 1,
-      file: expect.objectContaining({ links: 1 }),
-    });
+    expect(links.placeNow('LinkedDir/Sub/Inner.md')).toEqual(regularFile(inPlace, 1));
     // Nothing there yet: `Later` trusts nothing.
     expect(links.placeNow('Later/Secret.md')).toEqual({ entry: 'none', place: inPlace, names: 0, file: null });
     // Re-pointed (`ln -sfn`) and made with no vault event.
     await fsp.rm(nodePath.join(env.vault, 'LinkedDir'));
     await fsp.symlink(other, nodePath.join(env.vault, 'LinkedDir'), 'dir');
     await fsp.symlink(env.outside, nodePath.join(env.vault, 'Later'), 'dir');
-    expect(links.placeNow('LinkedDir/Sub/Inner.md')).toEqual({
-      entry: 'file',
-      place: outside,
-      names: 1,
-      file: expect.objectContaining({ links: 1 }),
-    });
+    expect(links.placeNow('LinkedDir/Sub/Inner.md')).toEqual(regularFile(outside, 1));
     expect(links.placeNow('LinkedDir/Sub/new.md')).toEqual({ entry: 'none', place: outside, names: 0, file: null });
-    expect(links.placeNow('LinkedDir/Note.md')).toEqual({
-      entry: 'file',
-      place: inPlace,
-      names: 1,
-      file: expect.objectContaining({ links: 1 }),
-    });
-    expect(links.placeNow('Later/Secret.md')).toEqual({
-      entry: 'file',
-      place: inPlace,
-      names: 1,
-      file: expect.objectContaining({ links: 1 }),
-    });
+    expect(links.placeNow('LinkedDir/Note.md')).toEqual(regularFile(inPlace, 1));
+    expect(links.placeNow('Later/Secret.md')).toEqual(regularFile(inPlace, 1));
     // The targets cached for lookups were seen to be stale: lookups judge by the new ones too.
     expect(links.placeOf('LinkedDir/Sub/new.md')).toEqual(outside);
     links.close();

@@ -5,7 +5,7 @@ import type { JudgedPlace, NotePolicy } from '../note-policy';
 import type { FileOnDisk } from './outside-links';
 import type { DiskStamp } from './unparsed-frontmatter';
 
-/** What a judged read asks of NotePolicy: the write routes' own disk checks (NotePolicy.cachedPlace, fileWhereJudgedNow, isWhereJudgedNow) and quarantine. */
+/** What a judged read asks of NotePolicy: the cached place, the file at a path (fileOf, ownFileOf), the write routes' own disk checks (fileWhereJudgedNow, isWhereJudgedNow) and quarantine. */
 export type DiskReadPolicy = Pick<
   NotePolicy,
   'cachedPlace' | 'fileOf' | 'ownFileOf' | 'fileWhereJudgedNow' | 'isWhereJudgedNow' | 'isQuarantined'
