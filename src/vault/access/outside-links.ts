@@ -403,13 +403,8 @@ export class OutsideLinks {
    * stat'ed, or the adapter has no disk paths. One stat, not cached.
    */
   fileOf(path: string): FileOnDisk | null {
-    const adapter = this.app.vault.adapter;
-    if (path === '' || !(adapter instanceof FileSystemAdapter)) return null;
-    try {
-      return fileOnDisk(statSync(adapter.getFullPath(path), { bigint: true }));
-    } catch {
-      return null;
-    }
+    const stat = this.diskStat(path, 'follow');
+    return stat === null ? null : fileOnDisk(stat);
   }
 
   /**
@@ -422,16 +417,10 @@ export class OutsideLinks {
    * @returns the file; null when no regular file is there or the adapter has no disk paths.
    */
   ownFileOf(path: string): FileOnDisk | null {
-    const adapter = this.app.vault.adapter;
-    if (path === '' || !(adapter instanceof FileSystemAdapter)) return null;
-    try {
-      const full = adapter.getFullPath(path);
-      const own = lstatSync(full, { bigint: true });
-      if (!own.isSymbolicLink()) return fileOnDisk(own);
-      return this.isTrustedLink(path) ? fileOnDisk(statSync(full, { bigint: true })) : null;
-    } catch {
-      return null;
-    }
+    const own = this.diskStat(path, 'own');
+    if (own === null) return null;
+    if (!own.isSymbolicLink()) return fileOnDisk(own);
+    return this.isTrustedLink(path) ? this.fileOf(path) : null;
   }
 
   /** True when the vault path `path` is itself an entry of the trusted list (settings `access.trustedSymlinks`, read as {@link placeNow} reads it). */
@@ -452,11 +441,21 @@ export class OutsideLinks {
    * one file). Null when nothing can be stat'ed there or the adapter has no disk paths. One stat, not cached.
    */
   entryIdOf(path: string): string | null {
+    const stat = this.diskStat(path, 'follow');
+    return stat === null ? null : `${stat.dev}:${stat.ino}`;
+  }
+
+  /**
+   * The bigint stat of the entry at the vault path `path`: `fs.statSync` (`follow`: a link at
+   * `path` followed) or `fs.lstatSync` (`own`: the entry itself); null when it cannot be stat'ed,
+   * `path` is the vault root or the adapter has no disk paths. One stat, not cached.
+   */
+  private diskStat(path: string, look: 'follow' | 'own'): BigIntStats | null {
     const adapter = this.app.vault.adapter;
     if (path === '' || !(adapter instanceof FileSystemAdapter)) return null;
     try {
-      const stat = statSync(adapter.getFullPath(path), { bigint: true });
-      return `${stat.dev}:${stat.ino}`;
+      const full = adapter.getFullPath(path);
+      return look === 'follow' ? statSync(full, { bigint: true }) : lstatSync(full, { bigint: true });
     } catch {
       return null;
     }
