@@ -74,7 +74,10 @@ export default class VaultMcpPlugin extends Plugin {
         this.settings.keys = keys;
         await this.saveSettings();
       },
+      { get: () => this.settings.revokedKeys, set: (list) => void (this.settings.revokedKeys = list) },
     );
+    // A data.json synced in while Obsidian was closed may revoke a key minted here: its token goes now.
+    this.keyRing.forgetTokens(this.settings.revokedKeys.map((r) => r.id));
     this.widgetWriters = new WidgetWriters({
       keys: () => this.keyRing.list(),
       records: () => this.settings.widgetWriters,

@@ -11,6 +11,8 @@ import {
   type KeyToolSet,
 } from '../settings/key-record';
 import { checkKeyRoots, KEY_ROOT_ADVICE, quoteRoot } from '../settings/key-roots';
+import { mergeRevokedKeys } from '../settings/revoked-keys';
+import type { RevokedKey } from '../settings/settings';
 
 /** The part of Obsidian's `SecretStorage` (1.11.4+) the key ring uses. */
 export interface SecretStore {
@@ -24,6 +26,12 @@ export class KeyRingError extends Error {
     super(message);
     this.name = 'KeyRingError';
   }
+}
+
+/** Where the key ring keeps its revocations (settings `revokedKeys`; written to data.json by the next `saveKeys`). */
+export interface RevocationList {
+  get(): readonly RevokedKey[];
+  set(list: RevokedKey[]): void;
 }
 
 /** What {@link KeyRing.mint} takes. */
@@ -61,11 +69,15 @@ export class KeyRing {
    * @param secrets Obsidian's `app.secretStorage` (or an equivalent).
    * @param getKeys returns the live key list from settings.
    * @param saveKeys persists a new key list (settings save).
+   * @param revocations where a revocation is recorded before `saveKeys` persists it, so a synced
+   *   data.json still holding the key never brings it back (ui/settings/external-change.ts); none
+   *   (the headless runner, which syncs nothing): revocations are not remembered.
    */
   constructor(
     private readonly secrets: SecretStore,
     private readonly getKeys: () => KeyRecord[],
     private readonly saveKeys: (keys: KeyRecord[]) => Promise<void>,
+    private readonly revocations?: RevocationList,
   ) {}
 
   /** All key records, with mode and scope normalized (unknown mode → propose, scope → local). */
@@ -97,8 +109,12 @@ export class KeyRing {
     const roots = checkedRoots(request.roots ?? []);
     const token = request.token ?? TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const now = new Date().toISOString();
+    // A revoked key's id stays dead on every device: a new key never takes it.
+    const revoked = new Set((this.revocations?.get() ?? []).map((r) => r.id));
+    let id = randomBytes(6).toString('hex');
+    while (revoked.has(id)) id = randomBytes(6).toString('hex');
     const record: KeyRecord = {
-      id: randomBytes(6).toString('hex'),
+      id,
       label,
       mode: normalizeKeyMode(request.mode),
       scope: normalizeKeyScope(request.scope),
@@ -138,17 +154,42 @@ export class KeyRing {
   }
 
   /**
-   * Removes a key and blanks its token (SecretStorage has no delete).
+   * Removes a key, blanks its token (SecretStorage has no delete) and records the revocation
+   * (`revokedKeys`, the newest settings.ts MAX_REVOKED_KEYS kept), so the device holding its token blanks
+   * it when the synced data.json reaches it and no older data.json brings the key back.
    * @throws KeyRingError when the key is unknown or it is the last locally usable key.
    */
-  async revoke(id: string): Promise<void> {
+  async revoke(id: string, now = new Date()): Promise<void> {
     const key = this.require(id);
     const rest = this.list().filter((k) => k.id !== id);
     if (isLocallyUsable(key) && !rest.some(isLocallyUsable)) {
       throw new KeyRingError('This is the last key local clients can use; mint another key before revoking it.');
     }
     this.secrets.setSecret(secretIdForKey(id), '');
+    this.revocations?.set(mergeRevokedKeys(this.revocations.get(), [{ id, revoked_at: now.toISOString() }]));
     await this.saveKeys(this.getKeys().filter((k) => k.id !== id));
+  }
+
+  /**
+   * Blanks the tokens of keys revoked elsewhere (their ids), as {@link revoke} does: the token of
+   * a key lives only on the device that minted it, so that device must forget it itself when it
+   * learns of the revocation (a synced data.json, at load or while running). Ids with no token
+   * here are left alone (SecretStorage is not written), and so are ids SecretStorage refuses
+   * (not lowercase letters, digits and dashes: none was ever minted so).
+   * @returns the ids whose token was blanked.
+   */
+  forgetTokens(ids: Iterable<string>): string[] {
+    const blanked: string[] = [];
+    for (const id of ids) {
+      try {
+        if (!this.secrets.getSecret(secretIdForKey(id))) continue;
+        this.secrets.setSecret(secretIdForKey(id), '');
+        blanked.push(id);
+      } catch {
+        // Not a valid secret id (a hand-edited revocation list): no token was ever stored under it.
+      }
+    }
+    return blanked;
   }
 
   /** Sets a key's mode. @throws KeyRingError for an unknown key. */
@@ -216,29 +257,59 @@ function changedAt(key: KeyRecord): number {
   return Number.isFinite(at) ? at : 0;
 }
 
+/** What {@link mergeSyncedKeys} knows of revocations: both sides' `revokedKeys`, and whether the synced file has such a list. */
+export interface SyncedRevocations {
+  /** Ids revoked on this device or in the synced file (the union of both `revokedKeys`). */
+  revoked: ReadonlySet<string>;
+  /**
+   * True when the synced data.json carries a `revokedKeys` list (written by a version that
+   * records revocations): a key it lacks was then not revoked there (that would be listed) but
+   * minted here after it was written, and stays.
+   */
+  tracksRevocations: boolean;
+}
+
 /**
  * The key records to keep when a data.json written elsewhere replaces this device's settings
- * (Plugin.onExternalSettingsChange): the synced list decides which keys exist (a key it lacks
- * may have been revoked there, so it goes; one only it holds stays, with no token here unless
- * minted here), but for a key both hold, this device's record is kept when it changed later
- * (`changed_at`): a sync from a device that never saw this one narrow a key's roots, mode, scope
- * or tool set must not widen it again. A synced record written without `changed_at` (by a version
- * from before it; this one always writes it) has no known time and wins, as every record did before.
+ * (Plugin.onExternalSettingsChange). A key revoked on either side (`revocations.revoked`) is
+ * dropped whichever side still holds it, so a stale file never brings a revoked key back. A key
+ * only the synced file holds stays (with no token here unless minted here). A key only this
+ * device holds stays when the synced file records revocations (it was minted here after that
+ * file was written: its token may already be in a client) and goes when the file has no such
+ * list (a version from before it: it may have been revoked there, we cannot tell). For a key both
+ * hold, this device's record is kept when it changed later (`changed_at`, else `created_at`): a
+ * data.json from a device that never saw a key narrowed here in mode, scope, roots or tool set
+ * must not widen it again. A synced record written without `changed_at` (by a version from before
+ * it; this one always writes it) has no known time and wins, as every record did before.
  * @param current this device's keys now. @param synced the keys read from the synced data.json.
  * @param unstamped ids of the synced records that had no `changed_at` in the file.
- * @returns the keys, and `kept`: whether any record of this device's was kept (so data.json should be saved).
+ * @param revocations revoked ids and whether the synced file lists them (default: none, and it does not).
+ * @returns the keys (the synced file's order, then this device's own), and `kept`: whether any
+ *   record of this device's was kept (so data.json should be saved).
  */
 export function mergeSyncedKeys(
   current: readonly KeyRecord[],
   synced: readonly KeyRecord[],
   unstamped: ReadonlySet<string> = new Set(),
+  revocations: SyncedRevocations = { revoked: new Set(), tracksRevocations: false },
 ): { keys: KeyRecord[]; kept: boolean } {
+  const { revoked, tracksRevocations } = revocations;
   let kept = false;
-  const keys = synced.map((theirs) => {
-    const mine = current.find((k) => k.id === theirs.id);
-    if (!mine || unstamped.has(theirs.id) || changedAt(mine) <= changedAt(theirs)) return theirs;
-    kept = true;
-    return mine;
-  });
+  const keys = synced
+    .filter((theirs) => !revoked.has(theirs.id))
+    .map((theirs) => {
+      const mine = current.find((k) => k.id === theirs.id);
+      if (!mine || unstamped.has(theirs.id) || changedAt(mine) <= changedAt(theirs)) return theirs;
+      kept = true;
+      return mine;
+    });
+  if (tracksRevocations) {
+    const theirIds = new Set(synced.map((k) => k.id));
+    for (const mine of current) {
+      if (theirIds.has(mine.id) || revoked.has(mine.id)) continue;
+      keys.push(mine);
+      kept = true;
+    }
+  }
   return { keys, kept };
 }

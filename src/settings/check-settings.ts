@@ -60,13 +60,20 @@ export const SETTINGS_FILE_SCHEMA = z
         )
         .partial(),
       keys: z.array(keyRecordSchema, { error: 'a list of key objects in brackets' }),
+      revokedKeys: z.array(
+        z.strictObject(
+          { id: z.string({ error: KEY_ID }).regex(/^[a-z0-9-]+$/, { error: KEY_ID }), revoked_at: text },
+          object('id and revoked_at'),
+        ),
+        { error: 'a list of revoked keys ({"id": …, "revoked_at": …}) in brackets' },
+      ),
       tools: z
         .strictObject(
-          { allowWrites: flag, enabled: z.record(z.string(), flag, object('tool names to true or false')) },
+          { allowWrites: flag, enabled: z.record(z.string(), flag, object('tool names to true or false')), changed_at: text },
           object('tool settings'),
         )
         .partial(),
-      access: z.strictObject({ quarantine: folders, trustedSymlinks: folders }, object('access settings')).partial(),
+      access: z.strictObject({ quarantine: folders, trustedSymlinks: folders, changed_at: text }, object('access settings')).partial(),
       skills: z.strictObject({ folder: text }, object('skills settings')).partial(),
       proposals: z.strictObject({ notifyOnNew: flag }, object('proposal settings')).partial(),
       widgets: z.strictObject({ folder: text }, object('widget settings')).partial(),

@@ -1,6 +1,15 @@
 import { checkKeyRoots } from './key-roots';
+import { mergeRevokedKeys } from './revoked-keys';
 import { normalizeKeyMode, normalizeKeyScope, normalizeKeyTools, type KeyRecord } from './key-record';
-import { defaultSettings, MAX_PORT, MIN_PORT, SETTINGS_SCHEMA_VERSION, type VaultMcpSettings, type WidgetWriter } from './settings';
+import {
+  defaultSettings,
+  MAX_PORT,
+  MIN_PORT,
+  NEVER_CHANGED,
+  SETTINGS_SCHEMA_VERSION,
+  type VaultMcpSettings,
+  type WidgetWriter,
+} from './settings';
 
 type Json = Record<string, unknown>;
 
@@ -80,11 +89,17 @@ function migrateWidgetWriters(raw: unknown): Record<string, WidgetWriter> {
   return out;
 }
 
+/** A block's `changed_at` (settings `tools`, `access`) as saved when it is a readable time, else {@link NEVER_CHANGED}. */
+function stampOf(raw: unknown): string {
+  return typeof raw === 'string' && Number.isFinite(Date.parse(raw)) ? raw : NEVER_CHANGED;
+}
+
 /**
  * Turns whatever `Plugin.loadData()` returned (null on first run, an older schema, or a
  * file edited by hand or synced from another device) into current settings. Unknown keys
- * are kept, missing ones take defaults, invalid key records are dropped, a port outside
- * MIN_PORT–MAX_PORT falls back to the default.
+ * are kept, missing ones take defaults, invalid key records are dropped, and so are records of keys
+ * listed as revoked ({@link mergeRevokedKeys}); a port outside MIN_PORT–MAX_PORT falls back to the
+ * default; `tools` and `access` without a readable `changed_at` get {@link NEVER_CHANGED}.
  * @returns a fresh object; `schemaVersion` is {@link SETTINGS_SCHEMA_VERSION}.
  */
 export function migrateSettings(saved: unknown): VaultMcpSettings {
@@ -93,10 +108,21 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   const merged = mergeOver(defaults, saved);
   const port = Number(merged.server.port);
   merged.server.port = Number.isInteger(port) && port >= MIN_PORT && port <= MAX_PORT ? port : defaults.server.port;
-  merged.keys = (Array.isArray(saved.keys) ? saved.keys : []).map(migrateKey).filter((k): k is KeyRecord => k !== null);
+  merged.revokedKeys = mergeRevokedKeys(saved.revokedKeys);
+  // A key revoked somewhere never comes back with a record a sync merged back in beside its revocation.
+  const revoked = new Set(merged.revokedKeys.map((r) => r.id));
+  merged.keys = (Array.isArray(saved.keys) ? saved.keys : [])
+    .map(migrateKey)
+    .filter((k): k is KeyRecord => k !== null && !revoked.has(k.id));
+  // A block that is not an object (a hand edit) takes its defaults rather than stopping the load.
+  if (!isObject(merged.tools)) merged.tools = defaults.tools;
+  if (!isObject(merged.access)) merged.access = defaults.access;
   if (!Array.isArray(merged.access.quarantine)) merged.access.quarantine = [];
   if (!Array.isArray(merged.access.trustedSymlinks)) merged.access.trustedSymlinks = [];
   if (!isObject(merged.tools.enabled)) merged.tools.enabled = {};
+  // Files from before the stamps have none: the epoch, so this version's data.json always carries one.
+  merged.tools.changed_at = stampOf(merged.tools.changed_at);
+  merged.access.changed_at = stampOf(merged.access.changed_at);
   if (!isObject(merged.skills) || typeof merged.skills.folder !== 'string') merged.skills = defaults.skills;
   if (!isObject(merged.widgets) || typeof merged.widgets.folder !== 'string') merged.widgets = { folder: defaults.widgets.folder };
   merged.widgetWriters = migrateWidgetWriters(merged.widgetWriters);

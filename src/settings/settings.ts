@@ -30,6 +30,21 @@ export interface WidgetWriter {
   hash?: string;
 }
 
+/**
+ * How many revocations data.json remembers (settings `revokedKeys`, the newest kept). Each is about
+ * 60 bytes, so the list stays under 15 KB of a file every device syncs; it only has to outlive a
+ * stale data.json still holding the key (a device offline since then, an old backup), and once the
+ * device that minted the key has met it, that device's token is blank for good
+ * (docs/security.md#revoking-a-key), so a record coming back later no longer authenticates.
+ */
+export const MAX_REVOKED_KEYS = 200;
+
+/** A key revoked on some device (settings `revokedKeys`): its id and when (ISO 8601). */
+export interface RevokedKey {
+  id: string;
+  revoked_at: string;
+}
+
 /** Everything the plugin keeps in data.json. No secrets: tokens and API keys live in SecretStorage. */
 export interface VaultMcpSettings {
   schemaVersion: number;
@@ -42,11 +57,22 @@ export interface VaultMcpSettings {
     maxBodyBytes: number;
   };
   keys: KeyRecord[];
+  /**
+   * Keys revoked on this or another device, newest last, at most {@link MAX_REVOKED_KEYS}: a synced
+   * data.json still holding one of them never brings it back (ui/settings/external-change.ts), and
+   * the device that minted it blanks its token when it meets the revocation.
+   */
+  revokedKeys: RevokedKey[];
   tools: {
     /** "Allow writes": without it no write tool is listed or callable. */
     allowWrites: boolean;
     /** Per-tool toggle by tool name; a tool missing here uses its default (read on, write off). */
     enabled: Record<string, boolean>;
+    /**
+     * When the user last changed this block in the settings tab (ISO 8601; the epoch when never):
+     * a synced data.json's older block never replaces a newer one. Absent in files of versions before it.
+     */
+    changed_at?: string;
   };
   access: {
     /** User-listed quarantined folders (vault-relative). Built-ins are always added. */
@@ -56,6 +82,8 @@ export interface VaultMcpSettings {
      * agents may use. Any other entry whose real path is outside the vault is quarantined.
      */
     trustedSymlinks: string[];
+    /** As `tools.changed_at`: when the user last changed the quarantine or trusted-link list here. */
+    changed_at?: string;
   };
   skills: {
     /** "Skills folder": where `<name>/SKILL.md` skills live (vault-relative; empty = `Skills`). */
@@ -110,14 +138,18 @@ export interface VaultMcpSettings {
   };
 }
 
+/** The `changed_at` of a settings block never changed on a version that stamps it: the epoch, older than any change. */
+export const NEVER_CHANGED = new Date(0).toISOString();
+
 /** Settings of a fresh install. */
 export function defaultSettings(): VaultMcpSettings {
   return {
     schemaVersion: SETTINGS_SCHEMA_VERSION,
     server: { enabled: true, port: DEFAULT_PORT, maxBodyBytes: 4 * 1024 * 1024 },
     keys: [],
-    tools: { allowWrites: false, enabled: {} },
-    access: { quarantine: [], trustedSymlinks: [] },
+    revokedKeys: [],
+    tools: { allowWrites: false, enabled: {}, changed_at: NEVER_CHANGED },
+    access: { quarantine: [], trustedSymlinks: [], changed_at: NEVER_CHANGED },
     skills: { folder: 'Skills' },
     proposals: { notifyOnNew: true },
     widgets: { folder: DEFAULT_WIDGETS_FOLDER },

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { checkSettingsData, SETTINGS_FILE_SCHEMA } from '../../src/settings/check-settings';
-import { defaultSettings, type VaultMcpSettings } from '../../src/settings/settings';
+import { defaultSettings, NEVER_CHANGED, type VaultMcpSettings } from '../../src/settings/settings';
 import { ALL_TOOLS } from '../../src/tools/registry';
 
 /** Every key of T required, all the way down (arrays and records stepped into). */
@@ -70,7 +70,7 @@ describe('checkSettingsData: the settings format, read strictly', () => {
       keys: [{ label: 'A' }, { label: 'B', id: 'key-1' }, { label: 'C' }],
     });
     if (!verdict.ok) throw new Error(verdict.message);
-    expect(verdict.settings.access).toEqual({ quarantine: ['Secret'], trustedSymlinks: [] });
+    expect(verdict.settings.access).toEqual({ quarantine: ['Secret'], trustedSymlinks: [], changed_at: NEVER_CHANGED });
     expect(verdict.settings.server).toEqual(defaultSettings().server);
     expect(verdict.settings.keys.map((k) => [k.id, k.label, k.mode])).toEqual([
       ['key-2', 'A', 'propose'],
@@ -85,7 +85,7 @@ describe('checkSettingsData: the settings format, read strictly', () => {
     [
       { quarantine: ['a'] },
       'quarantine',
-      /^quarantine is not a setting; correct its spelling or remove it \(settings of the top level: schemaVersion, server, keys, tools, access,/,
+      /^quarantine is not a setting; correct its spelling or remove it \(settings of the top level: schemaVersion, server, keys, revokedKeys, tools, access,/,
     ],
     [
       { ai: { embedModel: 'x' } },

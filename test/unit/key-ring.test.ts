@@ -1,20 +1,24 @@
 import { KeyRing, KeyRingError, mergeSyncedKeys, type SecretStore } from '../../src/keys/key-ring';
-import type { KeyRecord } from '../../src/settings/key-record';
+import { secretIdForKey, type KeyRecord } from '../../src/settings/key-record';
+import { mergeRevokedKeys } from '../../src/settings/revoked-keys';
+import { MAX_REVOKED_KEYS, NEVER_CHANGED, type RevokedKey } from '../../src/settings/settings';
 
 function memorySecrets(): SecretStore & { map: Map<string, string> } {
   const map = new Map<string, string>();
   return { map, getSecret: (id) => map.get(id) ?? null, setSecret: (id, s) => void map.set(id, s) };
 }
 
-function ring(): { keys: KeyRing; secrets: ReturnType<typeof memorySecrets>; saved: () => KeyRecord[] } {
+function ring(): { keys: KeyRing; secrets: ReturnType<typeof memorySecrets>; saved: () => KeyRecord[]; revoked: () => RevokedKey[] } {
   let stored: KeyRecord[] = [];
+  let revoked: RevokedKey[] = [];
   const secrets = memorySecrets();
   const keys = new KeyRing(
     secrets,
     () => stored,
     async (next) => void (stored = next),
+    { get: () => revoked, set: (list) => void (revoked = list) },
   );
-  return { keys, secrets, saved: () => stored };
+  return { keys, secrets, saved: () => stored, revoked: () => revoked };
 }
 
 describe('KeyRing', () => {
@@ -124,5 +128,92 @@ describe('mergeSyncedKeys: a data.json synced in never widens a key narrowed her
     ])
       expect(await stamp(change)).not.toBe('2000-01-01T00:00:00.000Z');
     expect(await stamp(() => keys.touch(record.id))).toBe('2000-01-01T00:00:00.000Z');
+  });
+});
+
+describe('revocations: a key revoked on any device stays revoked on every device', () => {
+  const key = (id: string, created_at = '2026-12-01T00:00:00.000Z'): KeyRecord => ({
+    id,
+    label: id,
+    mode: 'force',
+    scope: 'local',
+    roots: [],
+    tools: 'all',
+    created_at,
+    last_used_at: null,
+    changed_at: created_at,
+  });
+
+  it('revoke records the id and time; forgetTokens blanks only tokens held here', async () => {
+    const { keys, secrets, revoked } = ring();
+    const a = await keys.mint({ label: 'a' });
+    const b = await keys.mint({ label: 'b' });
+    await keys.revoke(a.record.id, new Date('2026-12-06T12:00:00.000Z'));
+    expect(revoked()).toEqual([{ id: a.record.id, revoked_at: '2026-12-06T12:00:00.000Z' }]);
+    expect(keys.forgetTokens(['elsewhere', a.record.id, b.record.id])).toEqual([b.record.id]);
+    expect(secrets.map.has(secretIdForKey('elsewhere'))).toBe(false);
+    expect(keys.authenticate(b.token)).toBeNull();
+  });
+
+  it('mergeSyncedKeys drops a key revoked on either side, wherever it is still held', () => {
+    const current = [key('a'), key('gone')];
+    const synced = [key('a'), key('gone'), key('also-gone')];
+    const merged = mergeSyncedKeys(current, synced, new Set(), { revoked: new Set(['gone', 'also-gone']), tracksRevocations: true });
+    expect(merged.keys.map((k) => k.id)).toEqual(['a']);
+  });
+
+  it('a key only this device holds stays when the synced file lists revocations, and goes when it lists none (an older version)', () => {
+    const current = [key('a'), key('minted-here')];
+    const synced = [key('a'), key('theirs')];
+    const aware = mergeSyncedKeys(current, synced, new Set(), { revoked: new Set(), tracksRevocations: true });
+    expect(aware).toEqual({ keys: [key('a'), key('theirs'), key('minted-here')], kept: true });
+    const older = mergeSyncedKeys(current, synced, new Set(), { revoked: new Set(), tracksRevocations: false });
+    expect(older).toEqual({ keys: [key('a'), key('theirs')], kept: false });
+  });
+
+  it('mergeRevokedKeys: one entry per id (the latest), sorted, the newest MAX_REVOKED_KEYS kept', () => {
+    const at = (i: number): string => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+    expect(
+      mergeRevokedKeys(
+        [
+          { id: 'b', revoked_at: at(2) },
+          { id: 'a', revoked_at: at(1) },
+        ],
+        [{ id: 'a', revoked_at: at(3) }],
+      ),
+    ).toEqual([
+      { id: 'b', revoked_at: at(2) },
+      { id: 'a', revoked_at: at(3) },
+    ]);
+    const many = Array.from({ length: MAX_REVOKED_KEYS + 5 }, (_, i) => ({ id: `k${i}`, revoked_at: at(i) }));
+    const kept = mergeRevokedKeys(many.slice().reverse());
+    expect(kept).toHaveLength(MAX_REVOKED_KEYS);
+    expect(kept[0]).toEqual({ id: 'k5', revoked_at: at(5) });
+    expect(kept.at(-1)).toEqual({ id: `k${MAX_REVOKED_KEYS + 4}`, revoked_at: at(MAX_REVOKED_KEYS + 4) });
+  });
+
+  it('mergeRevokedKeys reads bad input leniently: not a list is none, entries without an id are left out, a bad date is the epoch', () => {
+    for (const bad of [undefined, null, 'a', 7, { id: 'a', revoked_at: '2026-12-06T00:00:00.000Z' }])
+      expect(mergeRevokedKeys(bad)).toEqual([]);
+    expect(
+      mergeRevokedKeys([
+        null,
+        'a',
+        [],
+        {},
+        { id: 7 },
+        { id: '' },
+        { revoked_at: '2026-12-06T00:00:00.000Z' },
+        { id: 'no-date' },
+        { id: 'bad-date', revoked_at: 'yesterday' },
+        { id: 'number-date', revoked_at: 1765000000000 },
+        { id: 'fine', revoked_at: '2026-12-06T00:00:00.000Z' },
+      ]),
+    ).toEqual([
+      { id: 'no-date', revoked_at: NEVER_CHANGED },
+      { id: 'bad-date', revoked_at: NEVER_CHANGED },
+      { id: 'number-date', revoked_at: NEVER_CHANGED },
+      { id: 'fine', revoked_at: '2026-12-06T00:00:00.000Z' },
+    ]);
   });
 });

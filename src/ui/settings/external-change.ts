@@ -1,5 +1,6 @@
 import { Notice } from 'obsidian';
 import { mergeSyncedKeys } from '../../keys/key-ring';
+import { mergeRevokedKeys } from '../../settings/revoked-keys';
 import { mergeWidgetRecords } from '../../keys/widget-writers';
 import { keyRootsNotice } from '../../settings/key-roots';
 import { migrateSettings } from '../../settings/migrate-settings';
@@ -27,10 +28,18 @@ export interface ExternalChangeResult {
  * nothing: the current settings stay (and are what the next save writes), with a Notice; so does a
  * data.json removed (a sync replacing it by delete and create).
  * The widget records (`widgetWriters`, `widgetTexts`) are merged, not replaced: the newer record
- * per widget and per text wins and none is dropped (keys/widget-writers.ts mergeWidgetRecords), and
- * data.json is saved again when this device held records the synced one lacked. A key both hold
- * keeps this device's record when it changed later (keys/key-ring.ts mergeSyncedKeys), so an older
- * data.json never widens a key narrowed here since. A key
+ * per widget and per text wins and none is dropped (keys/widget-writers.ts mergeWidgetRecords). The
+ * revocations (`revokedKeys`) of both sides are kept, a key revoked on either side is dropped
+ * wherever it is still held and its token blanked here (the device that minted it holds it), so
+ * no older data.json brings it back; a key both hold keeps this device's record when it changed
+ * later, so an older data.json never widens a key narrowed here since; a key only this device
+ * holds stays when the synced file lists revocations (it was minted here since) and goes when it
+ * lists none (a version before them: it may have been revoked there) (keys/key-ring.ts
+ * mergeSyncedKeys). The `tools` and `access` blocks are each this device's when it changed them
+ * later (`changed_at`, stamped by the settings tab), so an older data.json never lifts a
+ * quarantine, turns writes or a tool back on or trusts a link again; a synced block with no stamp
+ * (a version before it) wins, as before. data.json is saved again whenever this device kept
+ * something the synced one lacked (records, keys, blocks, revocations). A key
  * whose roots break the roots rule gets a Notice too (it is refused at the door until they are fixed), and so does
  * a quarantine entry that names no folder (kept as written; it quarantines nothing until fixed) or names a
  * note or file (kept: it hides that file alone, but quarantine takes folders).
@@ -54,13 +63,30 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   // Widget records only ever confine a widget: the newest of each is kept, never dropped by an older data.json.
   const { added, ...records } = mergeWidgetRecords(before, next);
   Object.assign(next, records);
-  // A key narrowed here since the synced file was written keeps its narrower record.
-  const rawKeys: unknown[] = Array.isArray((saved as { keys?: unknown }).keys) ? (saved as { keys: unknown[] }).keys : [];
+  const raw = saved as { keys?: unknown; revokedKeys?: unknown; tools?: unknown; access?: unknown };
+  // Revoked on either side stays revoked: both lists are kept, and a key in them is dropped wherever it is still held.
+  next.revokedKeys = mergeRevokedKeys(before.revokedKeys, next.revokedKeys);
+  const revoked = new Set(next.revokedKeys.map((r) => r.id));
+  // A key narrowed here since the synced file was written keeps its narrower record; one minted here since stays.
+  const rawKeys: unknown[] = Array.isArray(raw.keys) ? raw.keys : [];
   const unstamped = new Set(rawKeys.flatMap((k) => (isUnstamped(k) ? [(k as { id: string }).id] : [])));
-  const { keys, kept } = mergeSyncedKeys(before.keys, next.keys, unstamped);
+  const { keys, kept } = mergeSyncedKeys(before.keys, next.keys, unstamped, {
+    revoked,
+    tracksRevocations: Array.isArray(raw.revokedKeys),
+  });
   next.keys = keys;
+  // The token of a key revoked elsewhere is only on the device that minted it: this one forgets it if it is that device.
+  plugin.keyRing.forgetTokens(revoked);
+  // The tools and access blocks changed here later than in the synced file are kept.
+  const keptTools = keepOwnBlock(before.tools, next.tools, raw.tools);
+  const keptAccess = keepOwnBlock(before.access, next.access, raw.access);
+  if (keptTools) next.tools = before.tools;
+  if (keptAccess) next.access = before.access;
+  // Revocations this device knew that the synced file lacked are written back too, so they reach the other devices.
+  const theirRevoked = new Set(mergeRevokedKeys(raw.revokedKeys).map((r) => r.id));
+  const moreRevoked = next.revokedKeys.some((r) => !theirRevoked.has(r.id));
   plugin.settings = next;
-  if (added || kept) await plugin.saveData(next).catch(() => undefined); // else kept in memory and written by the next save
+  if (added || kept || keptTools || keptAccess || moreRevoked) await plugin.saveData(next).catch(() => undefined); // else kept in memory and written by the next save
   const quarantine = quarantineNotice(next.access.quarantine, (e) => plugin.notes.policy.literalPath(e), quarantinedFileAt(plugin.notes));
   for (const problem of [keyRootsNotice(next.keys), quarantine]) if (problem) new Notice(problem, 0);
   // The master switch is read on every request: only a port change needs a new listener.
@@ -78,6 +104,22 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   // AI settings or access lists may have changed: the semantic index syncs (and drops notes no longer readable).
   void plugin.semantic.refresh();
   return { restarted };
+}
+
+/**
+ * Whether this device's `tools` or `access` block (`mine`) beats the synced file's (`theirs`, as
+ * migrated; `rawBlock`, as written): only when the file's block carries a `changed_at` (one with
+ * none comes from a version before it and wins, as every block did before) and this device's is
+ * later. An unreadable time counts as the oldest (migrateSettings makes it the epoch).
+ */
+function keepOwnBlock(mine: { changed_at?: string }, theirs: { changed_at?: string }, rawBlock: unknown): boolean {
+  const written = typeof rawBlock === 'object' && rawBlock !== null ? (rawBlock as { changed_at?: unknown }).changed_at : undefined;
+  if (typeof written !== 'string') return false;
+  const at = (stamp: string | undefined): number => {
+    const ms = Date.parse(stamp ?? '');
+    return Number.isFinite(ms) ? ms : 0;
+  };
+  return at(mine.changed_at) > at(theirs.changed_at);
 }
 
 /** Whether a raw key record from data.json has an id but no `changed_at` (written by a version from before it). */

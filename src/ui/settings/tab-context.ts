@@ -15,7 +15,7 @@ import type { NoteStore } from '../../vault/note-store';
  */
 export interface SettingsTabPlugin extends Plugin {
   settings: VaultMcpSettings;
-  keyRing: Pick<KeyRing, 'list' | 'mint' | 'tokenOf' | 'revoke' | 'setMode' | 'setScope' | 'setRoots' | 'setTools'>;
+  keyRing: Pick<KeyRing, 'list' | 'mint' | 'tokenOf' | 'revoke' | 'setMode' | 'setScope' | 'setRoots' | 'setTools' | 'forgetTokens'>;
   server: Pick<
     McpHttpServer,
     'getStatus' | 'notifyToolListChanged' | 'notifyPromptListChanged' | 'closeSessionsOfRevokedKeys' | 'accessChanged'

@@ -181,7 +181,7 @@ interface PathListSpec {
 /**
  * One editable list of vault paths (`settings.access[spec.key]`): a row per path with a remove
  * button (and `spec.rowNote` under it), and a text field with folder suggestions plus an add button that refuses
- * what `spec.check` refuses and duplicates. Every change is saved and rebuilds the search index, since both
+ * what `spec.check` refuses and duplicates. Every change stamps `access.changed_at`, is saved and rebuilds the search index, since both
  * lists change what agents may see.
  */
 function renderPathList(containerEl: HTMLElement, ctx: SectionContext, spec: PathListSpec): void {
@@ -189,6 +189,8 @@ function renderPathList(containerEl: HTMLElement, ctx: SectionContext, spec: Pat
   const list = plugin.settings.access[spec.key];
   const save = async (next: string[]): Promise<void> => {
     plugin.settings.access[spec.key] = next;
+    // Stamped, so an older data.json synced in later does not lift a quarantine or trust a link again (ui/settings/external-change.ts).
+    plugin.settings.access.changed_at = new Date().toISOString();
     await plugin.saveSettings();
     void plugin.search.reindex();
     void plugin.semantic.refresh();

@@ -20,7 +20,7 @@ export function oneLine(description: string): string {
 
 /**
  * The "Tools" section: "Allow writes" and one toggle per tool (read tools on, write tools
- * off by default). Every change is saved and announced to connected clients with
+ * off by default). Every change stamps `tools.changed_at`, is saved and announced to connected clients with
  * `notifications/tools/list_changed` (MCP spec, "Tools › List Changed Notification"), so
  * tools/list reflects it without reconnecting. Last, the "Skills folder" (a change sends, to the
  * keys then seeing other prompts, `notifications/prompts/list_changed`) and the "Widgets folder"
@@ -30,6 +30,8 @@ export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext
   const { plugin } = ctx;
   const settings = plugin.settings.tools;
   const applied = async (): Promise<void> => {
+    // Stamped, so an older data.json synced in later does not turn writes or a tool back on (ui/settings/external-change.ts).
+    settings.changed_at = new Date().toISOString();
     await plugin.saveSettings();
     await plugin.server.notifyToolListChanged();
   };

@@ -1,0 +1,265 @@
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { simulateExternalSettingsChange } from '../host';
+import VaultMcpPlugin from '../../src/main';
+import { secretIdForKey } from '../../src/settings/key-record';
+import { NEVER_CHANGED, type VaultMcpSettings } from '../../src/settings/settings';
+import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import { installDom, settingRow, settle, typeInto, type InstalledDom } from '../harness/settings-dom-env';
+
+/**
+ * A stale data.json synced in (Obsidian Sync, iCloud, git: Plugin.onExternalSettingsChange) never
+ * undoes a revocation or an access restriction made since (docs/security.md#revoking-a-key,
+ * docs/settings.md#synced-settings). This plugin is device A: what device B wrote, or an older
+ * copy of A's own file, is put in data.json and announced, as Obsidian does; the user's changes
+ * here go through the real settings tab, and what agents get through the real server over HTTP.
+ */
+
+let dom: InstalledDom;
+let vaultDir: string;
+let booted: BootedPlugin<VaultMcpPlugin>;
+const clients: Client[] = [];
+
+/** This device's settings as a synced copy would hold them now (the port as bound, so no sync moves the server). */
+function snapshot(): VaultMcpSettings {
+  booted.plugin.settings.server.port = booted.port;
+  return JSON.parse(JSON.stringify(booted.plugin.settings)) as VaultMcpSettings;
+}
+
+/** `file` as data.json, written by a sync while the plugin runs. */
+async function syncIn(file: unknown): Promise<void> {
+  await booted.plugin.saveData(file);
+  await simulateExternalSettingsChange(booted.plugin);
+  await settle();
+}
+
+/** `file` as a version from before revocation lists and block stamps wrote it. */
+function olderFormat(file: VaultMcpSettings): Record<string, unknown> {
+  const { revokedKeys: _revoked, ...rest } = JSON.parse(JSON.stringify(file)) as VaultMcpSettings;
+  delete rest.tools.changed_at;
+  delete rest.access.changed_at;
+  for (const key of rest.keys) delete key.changed_at;
+  return rest;
+}
+
+/** data.json as the plugin last saved it. */
+async function savedFile(): Promise<VaultMcpSettings> {
+  return (await booted.plugin.loadData()) as VaultMcpSettings;
+}
+
+async function client(token = booted.token): Promise<Client> {
+  const c = await connectClient(booted.url, token);
+  clients.push(c);
+  return c;
+}
+
+/** What read_note gives `c` for `notePath`: the note's text, or 'refused'. */
+async function readNote(c: Client, notePath: string): Promise<string> {
+  const result = await c.callTool({ name: 'read_note', arguments: { path: notePath } });
+  if (result.isError) return 'refused';
+  return (result.content as Array<{ text: string }>).map((part) => part.text).join('\n');
+}
+
+function el(): HTMLElement {
+  return booted.plugin.settingTab.containerEl;
+}
+
+function toggle(name: string): void {
+  settingRow(el(), name).querySelector<HTMLElement>('.checkbox-container')!.click();
+}
+
+beforeEach(async () => {
+  dom = installDom();
+  vaultDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vault-mcp-sync-'));
+  await fs.mkdir(path.join(vaultDir, 'Journal'), { recursive: true });
+  await fs.writeFile(path.join(vaultDir, 'Journal/Today.md'), 'Dear diary\n');
+  await fs.writeFile(path.join(vaultDir, 'Plan.md'), '# Plan\n');
+  booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vaultDir, label: 'Claude Code', allowWrites: true });
+  booted.plugin.settingTab.display();
+});
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close().catch(() => undefined);
+  await booted.stop();
+  await fs.rm(vaultDir, { recursive: true, force: true });
+  dom.uninstall();
+});
+
+describe('a stale synced data.json never brings a revoked key back', () => {
+  it('revoked on device B: the record goes here and the token minted here is blanked; a stale file holding the key revives neither', async () => {
+    const { keyRing } = booted.plugin;
+    await keyRing.mint({ label: 'Backup' });
+    // A copy of data.json from before the revocation, still holding the key (a device offline since, a backup).
+    const stale = snapshot();
+    const session = await client();
+    expect((await session.listTools()).tools.length).toBeGreaterThan(0);
+
+    // Device B revoked it: B's data.json lacks the record and lists the revocation.
+    const fromB = snapshot();
+    fromB.keys = fromB.keys.filter((k) => k.id !== booted.key.id);
+    fromB.revokedKeys = [{ id: booted.key.id, revoked_at: new Date().toISOString() }];
+    await syncIn(fromB);
+    expect(keyRing.list().map((k) => k.label)).toEqual(['Backup']);
+    expect(booted.app.secretStorage.getSecret(secretIdForKey(booted.key.id))).toBe('');
+    expect(keyRing.authenticate(booted.token)).toBeNull();
+    await expect(session.listTools()).rejects.toThrow();
+
+    // The stale copy synced in later, in this version's format and in an older one's: the key stays gone.
+    for (const file of [stale, olderFormat(stale)]) {
+      await syncIn(file);
+      expect(keyRing.list().map((k) => k.label)).toEqual(['Backup']);
+      expect(keyRing.authenticate(booted.token)).toBeNull();
+      expect(booted.app.secretStorage.getSecret(secretIdForKey(booted.key.id))).toBe('');
+      await expect(connectClient(booted.url, booted.token)).rejects.toThrow();
+      // Written back with the revocation, so the stale copy does not spread without it.
+      expect((await savedFile()).revokedKeys.map((r) => r.id)).toEqual([booted.key.id]);
+    }
+  });
+
+  it('a key revoked here is listed in data.json; the device holding its token blanks it even when the file arrived while Obsidian was closed', async () => {
+    const { keyRing } = booted.plugin;
+    const backup = await keyRing.mint({ label: 'Backup' });
+    await keyRing.revoke(backup.record.id);
+    const file = await savedFile();
+    expect(file.revokedKeys).toEqual([{ id: backup.record.id, revoked_at: expect.any(String) }]);
+    // The device that minted it, started on that file (with the record merged back in beside the revocation, as a sync tool might).
+    await booted.stop();
+    booted = await bootPlugin(VaultMcpPlugin, {
+      vaultPath: vaultDir,
+      label: 'Claude Code',
+      configure: (s) => {
+        s.revokedKeys = file.revokedKeys;
+        s.keys.push(backup.record);
+      },
+      secrets: { [secretIdForKey(backup.record.id)]: backup.token },
+    });
+    expect(booted.plugin.keyRing.list().map((k) => k.label)).toEqual(['Claude Code']);
+    expect(booted.app.secretStorage.getSecret(secretIdForKey(backup.record.id))).toBe('');
+    expect(booted.plugin.keyRing.authenticate(backup.token)).toBeNull();
+  });
+});
+
+describe('a key minted here after the synced file was written', () => {
+  it('survives a sync of a file that lists revocations (saved back); a file of an older version, with no such list, still drops it', async () => {
+    const { keyRing } = booted.plugin;
+    const synced = snapshot();
+    const minted = await keyRing.mint({ label: 'New client' });
+    await syncIn(synced);
+    expect(keyRing.list().map((k) => k.label)).toEqual(['Claude Code', 'New client']);
+    expect(keyRing.authenticate(minted.token)?.id).toBe(minted.record.id);
+    expect(await readNote(await client(minted.token), 'Plan.md')).toContain('# Plan');
+    expect((await savedFile()).keys.map((k) => k.label)).toEqual(['Claude Code', 'New client']);
+
+    // An older version cannot tell a key minted here since from one it revoked: the synced list decides, as before.
+    await syncIn(olderFormat(synced));
+    expect(keyRing.list().map((k) => k.label)).toEqual(['Claude Code']);
+    expect(keyRing.authenticate(minted.token)).toBeNull();
+  });
+});
+
+describe('access and tool settings changed here later than the synced file are kept', () => {
+  it('a folder quarantined here stays quarantined when a stale file without it syncs in; agents still cannot read it', async () => {
+    const stale = snapshot();
+    const agent = await client();
+    expect(await readNote(agent, 'Journal/Today.md')).toContain('Dear diary');
+    const add = settingRow(el(), 'Quarantine a folder');
+    typeInto(add.querySelector('input')!, 'Journal');
+    (Array.from(add.querySelectorAll('button')).find((b) => b.textContent === 'Add') as HTMLButtonElement).click();
+    await settle();
+    expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+    expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
+
+    await syncIn(stale);
+    expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+    expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
+    expect((await savedFile()).access.quarantine).toEqual(['Journal']);
+    // The settings tab stamped the change: that is what beat the stale block.
+    expect(Date.parse(booted.plugin.settings.access.changed_at!)).toBeGreaterThan(Date.parse(stale.access.changed_at!));
+
+    // Released on another device after that: the newer block wins.
+    const newer = snapshot();
+    newer.access.quarantine = [];
+    newer.access.changed_at = new Date(Date.parse(booted.plugin.settings.access.changed_at!) + 1000).toISOString();
+    await syncIn(newer);
+    expect(booted.plugin.settings.access.quarantine).toEqual([]);
+    expect(await readNote(agent, 'Journal/Today.md')).toContain('Dear diary');
+
+    // A synced block with no stamp (a version from before it) still wins, as every block did before (docs/settings.md#synced-settings).
+    booted.plugin.settings.access = {
+      quarantine: ['Journal'],
+      trustedSymlinks: [],
+      changed_at: new Date(Date.now() + 60_000).toISOString(),
+    };
+    await syncIn(olderFormat(stale));
+    expect(booted.plugin.settings.access.quarantine).toEqual([]);
+  });
+
+  it('"Allow writes" and a tool turned off here stay off against a stale file; a newer synced file turns writes on', async () => {
+    const stale = snapshot();
+    const agent = await client();
+    const names = async (): Promise<string[]> => (await agent.listTools()).tools.map((t) => t.name);
+    expect(await names()).toEqual(expect.arrayContaining(['create_note', 'list_tags']));
+    toggle('Allow writes');
+    await settle();
+    const tagsRow = Array.from(el().querySelectorAll<HTMLElement>('.vault-mcp-tool')).find(
+      (r) => r.querySelector('code')?.textContent === 'list_tags',
+    )!;
+    tagsRow.querySelector<HTMLElement>('.checkbox-container')!.click();
+    await settle();
+    expect(booted.plugin.settings.tools).toMatchObject({ allowWrites: false, enabled: { list_tags: false } });
+
+    await syncIn(stale);
+    expect(booted.plugin.settings.tools).toMatchObject({ allowWrites: false, enabled: { list_tags: false } });
+    expect(await names()).not.toContain('create_note');
+    expect(await names()).not.toContain('list_tags');
+    expect((await savedFile()).tools.allowWrites).toBe(false);
+
+    const newer = snapshot();
+    newer.tools.allowWrites = true;
+    newer.tools.changed_at = new Date(Date.parse(booted.plugin.settings.tools.changed_at!) + 1000).toISOString();
+    await syncIn(newer);
+    expect(booted.plugin.settings.tools.allowWrites).toBe(true);
+    expect(await names()).toContain('create_note');
+  });
+});
+
+describe('a malformed revocation list in a synced file', () => {
+  it('is read leniently: no throw, the rest of the file applies, this device keeps its own revocations', async () => {
+    const { keyRing } = booted.plugin;
+    const gone = await keyRing.mint({ label: 'Gone' });
+    await keyRing.revoke(gone.record.id);
+    const victim = await keyRing.mint({ label: 'Victim' });
+    for (const revokedKeys of ['not a list', { id: 'x' }, null, 7]) {
+      const file = snapshot() as unknown as Record<string, unknown>;
+      file.revokedKeys = revokedKeys;
+      (file.access as VaultMcpSettings['access']).quarantine = ['Journal'];
+      (file.access as VaultMcpSettings['access']).changed_at = new Date(Date.now() + 60_000).toISOString();
+      await syncIn(file);
+      expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+      expect(booted.plugin.settings.revokedKeys.map((r) => r.id)).toEqual([gone.record.id]);
+      expect(keyRing.list().map((k) => k.label)).toEqual(['Claude Code', 'Victim']);
+    }
+    // Entries without an id, or not objects, are left out; one with an id but no readable date still revokes.
+    const file = snapshot() as unknown as Record<string, unknown>;
+    file.revokedKeys = [
+      null,
+      'x',
+      {},
+      { id: 5 },
+      { id: '' },
+      { id: 'Not a secret id!' },
+      { id: victim.record.id, revoked_at: 7 },
+      { revoked_at: 'yesterday' },
+    ];
+    await syncIn(file);
+    expect(keyRing.list().map((k) => k.label)).toEqual(['Claude Code']);
+    expect(keyRing.authenticate(victim.token)).toBeNull();
+    expect(booted.plugin.settings.revokedKeys).toEqual([
+      { id: 'Not a secret id!', revoked_at: NEVER_CHANGED },
+      { id: victim.record.id, revoked_at: NEVER_CHANGED },
+      { id: gone.record.id, revoked_at: expect.any(String) },
+    ]);
+  });
+});
