@@ -412,7 +412,6 @@ describe('textAccess answers as the session-31 prefilter did, on every block', (
     if (generated) return generated;
     const r = seeded(0x5eed32);
     generated = compareAll(Array.from({ length: 8000 }, () => generatedNote(r)));
-    console.log(`generated corpus: ${JSON.stringify({ ...generated, mismatches: generated.mismatches.length })}`);
     return generated;
   };
 
