@@ -334,6 +334,11 @@ function generatedNote(r: () => number): string {
   let block = fragments.join('\n');
   const mutations = Math.floor(r() * 3);
   for (let i = 0; i < mutations; i++) block = mutateNear(block, r);
+  if (r() < 0.3) {
+    // Anywhere, too: an indicator or line break far from the words can change what they are.
+    const at = Math.floor(r() * (block.length + 1));
+    block = block.slice(0, at) + pick(r, NEAR) + block.slice(at);
+  }
   if (r() < 0.1) block = block.replace(/^/gm, '  ');
   const eol = pick(r, ['\n', '\n', '\r\n', '\r']);
   return note([block], eol, r() < 0.1 ? '\uFEFF' : '');
