@@ -416,7 +416,11 @@ describe("a part's bytes joined in steps", () => {
     const seen: number[] = [];
     let copiedSoFar = 0;
     const originalSet = Uint8Array.prototype.set;
-    const set = jest.spyOn(Uint8Array.prototype, 'set').mockImplementation(function (this: Uint8Array, source: ArrayLike<number>, offset?: number) {
+    const set = jest.spyOn(Uint8Array.prototype, 'set').mockImplementation(function (
+      this: Uint8Array,
+      source: ArrayLike<number>,
+      offset?: number,
+    ) {
       copiedSoFar += source.length;
       return originalSet.call(this, source, offset);
     });

@@ -207,7 +207,7 @@ export async function joinedBytes(chunks: readonly Uint8Array[], pause: () => Pr
   let at = 0;
   let sinceStep = 0;
   for (const chunk of chunks) {
-    for (let from = 0; from < chunk.length; ) {
+    for (let from = 0; from < chunk.length;) {
       const n = Math.min(chunk.length - from, JOIN_STEP_BYTES - sinceStep);
       joined.set(from === 0 && n === chunk.length ? chunk : chunk.subarray(from, from + n), at);
       at += n;
