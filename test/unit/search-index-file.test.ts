@@ -1,6 +1,7 @@
 import {
   indexHead,
   indexParts,
+  joinedBytes,
   IndexChangedError,
   INDEX_FORMAT,
   isOtherIndexFormat,
@@ -385,5 +386,58 @@ describe('opening a saved index', () => {
     expect(isOtherIndexFormat(`{"format":6}\n["M",[]]`)).toBe(true);
     expect(isOtherIndexFormat(indexHead('000000001-a', [{ chars: 3, bytes: 5 }], [7]))).toBe(false);
     expect(isOtherIndexFormat('garbage')).toBe(false);
+  });
+});
+
+describe("a part's bytes joined in steps", () => {
+  const MB = 1 << 20;
+  /** `n` bytes counting up from `start` (mod 251), so a misplaced or dropped byte shows. */
+  const counting = (n: number, start: number): Uint8Array => Uint8Array.from({ length: n }, (_, i) => (start + i) % 251);
+
+  it('copies the chunks in order, whole, pausing after each MB copied and not in between', async () => {
+    // A chunk larger than a step, one ending a step mid-way, an empty one, a small tail: 3.5 MB in all.
+    const chunks = [counting(1.5 * MB, 0), counting(MB / 4, 7), new Uint8Array(0), counting(1.5 * MB + 3, 11), counting(MB / 4 - 3, 13)];
+    const pause = jest.fn(async () => {});
+    const joined = await joinedBytes(chunks, pause);
+    expect(joined.length).toBe(3.5 * MB);
+    let at = 0;
+    for (const chunk of chunks) {
+      expect(Buffer.from(joined.subarray(at, at + chunk.length)).equals(Buffer.from(chunk))).toBe(true);
+      at += chunk.length;
+    }
+    // One pause per whole MB (3 of 3.5 MB), none for the last half MB.
+    expect(pause).toHaveBeenCalledTimes(3);
+  });
+
+  it('pauses with exactly one MB more copied each time', async () => {
+    const chunks = [counting(2 * MB + 100, 1), counting(MB, 2)];
+    const total = chunks[0].length + chunks[1].length;
+    // The joined array is not the caller's until the end: the bytes copied by each pause are counted at the copies.
+    const seen: number[] = [];
+    let copiedSoFar = 0;
+    const originalSet = Uint8Array.prototype.set;
+    const set = jest.spyOn(Uint8Array.prototype, 'set').mockImplementation(function (
+      this: Uint8Array,
+      source: ArrayLike<number>,
+      offset?: number,
+    ) {
+      copiedSoFar += source.length;
+      return originalSet.call(this, source, offset);
+    });
+    try {
+      await joinedBytes(chunks, async () => {
+        seen.push(copiedSoFar);
+      });
+    } finally {
+      set.mockRestore();
+    }
+    expect(seen).toEqual([MB, 2 * MB, 3 * MB]);
+    expect(copiedSoFar).toBe(total);
+  });
+
+  it('joins no chunks into an empty array without pausing', async () => {
+    const pause = jest.fn(async () => {});
+    expect((await joinedBytes([], pause)).length).toBe(0);
+    expect(pause).not.toHaveBeenCalled();
   });
 });

@@ -63,6 +63,8 @@ export const PART_SIZE = 4 << 20;
  * slices; docs/performance.md, "filters" round, session 19).
  */
 export const PHRASE_PART_CHARS = 1 << 20;
+/** Bytes of a part's posting lists {@link indexParts} copies into the part between two pauses: 1 MB. */
+const JOIN_STEP_BYTES = 1 << 20;
 /** Longest head accepted (characters): a head lists a few numbers per part; a longer text is not one. */
 const HEAD_MAX_CHARS = 1 << 16;
 /** What a generation name looks like (IndexStorage names it; it becomes part of a file name). */
@@ -167,8 +169,8 @@ export async function* indexParts(
   let chunks: Uint8Array[] = [];
   let size = 0;
   let inPhrases = false;
-  const take = (): IndexPart => {
-    const part = { text: lines.join('\n'), bytes: joinedBytes(chunks) };
+  const take = async (): Promise<IndexPart> => {
+    const part = { text: lines.join('\n'), bytes: await joinedBytes(chunks, pause) };
     lines = [];
     chunks = [];
     size = 0;
@@ -181,7 +183,7 @@ export async function* indexParts(
       const phrases = text.startsWith(PHRASE_LINE_START);
       // A line that would take the part past its size starts the next one (phrase filter lines: the
       // smaller size), and so does the first phrase filter line: a part of them alone has its words at multiples of 4 bytes.
-      if (size > 0 && (size + lineSize > (phrases ? PHRASE_PART_CHARS : PART_SIZE) || (phrases && !inPhrases))) yield take();
+      if (size > 0 && (size + lineSize > (phrases ? PHRASE_PART_CHARS : PART_SIZE) || (phrases && !inPhrases))) yield await take();
       inPhrases = phrases;
       lines.push(text);
       if (bytes !== undefined) chunks.push(bytes);
@@ -191,16 +193,31 @@ export async function* indexParts(
     // The manifest changes only with the engine: a change meanwhile shows in its version.
     if (engine.version !== version) throw new IndexChangedError();
   }
-  if (lines.length > 0) yield take();
+  if (lines.length > 0) yield await take();
 }
 
-/** `chunks` one after another in one new array. */
-function joinedBytes(chunks: readonly Uint8Array[]): Uint8Array {
+/**
+ * `chunks` one after another in one new array, copied at most {@link JOIN_STEP_BYTES} between two
+ * `pause()`s: the first writes to a new array of megabytes touch fresh memory, which on some
+ * hosts costs tens of ms a MB (a 4 MB part's join in one step took 80–113 ms in 2 of 26 parts
+ * of a 100k-note save, 0.5 ms in most: docs/performance.md, session 32).
+ */
+export async function joinedBytes(chunks: readonly Uint8Array[], pause: () => Promise<void>): Promise<Uint8Array> {
   const joined = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
   let at = 0;
+  let sinceStep = 0;
   for (const chunk of chunks) {
-    joined.set(chunk, at);
-    at += chunk.length;
+    for (let from = 0; from < chunk.length;) {
+      const n = Math.min(chunk.length - from, JOIN_STEP_BYTES - sinceStep);
+      joined.set(from === 0 && n === chunk.length ? chunk : chunk.subarray(from, from + n), at);
+      at += n;
+      from += n;
+      sinceStep += n;
+      if (sinceStep === JOIN_STEP_BYTES) {
+        sinceStep = 0;
+        await pause();
+      }
+    }
   }
   return joined;
 }

@@ -99,6 +99,13 @@ const MAX_DEAD_LISTED = 64;
  * for the first, 4-5 ms after).
  */
 const BOUND_STEP_POSTINGS = 1 << 16;
+/**
+ * Postings of the longest list {@link TermIndex.boundSteps} bounds in its first pass, before the
+ * longer ones: by then boundList has run on thousands of lists and is compiled. In id order the
+ * commonest words came first, each list of up to every note read in one step by the interpreter:
+ * steps of 54-129 ms at generated 100k (docs/performance.md, session 32).
+ */
+const SHORT_BOUND_POSTINGS = 1 << 12;
 
 /**
  * Scores summed per document for one query term: `values` by doc id, and the ids with a score in
@@ -566,12 +573,15 @@ export class TermIndex {
       // A pass over every document's field lengths: a step of its own (with the first lists' bounds it was a 48 ms step at 100k notes).
       yield;
     }
-    let read = 0;
-    for (let id = 0; id < this.dict.size; id++) {
-      read += this.boundTerm(id);
-      if (read >= BOUND_STEP_POSTINGS) {
-        yield;
-        read = 0;
+    // The shorter lists first: boundList runs compiled by the time the long ones (the commonest words, the first ids) come.
+    for (const long of [false, true]) {
+      let read = 0;
+      for (let id = 0; id < this.dict.size; id++) {
+        if (this.post.count(id) > SHORT_BOUND_POSTINGS === long) read += this.boundTerm(id);
+        if (read >= BOUND_STEP_POSTINGS) {
+          yield;
+          read = 0;
+        }
       }
     }
   }
