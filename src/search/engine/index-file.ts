@@ -199,8 +199,8 @@ export async function* indexParts(
 /**
  * `chunks` one after another in one new array, copied at most {@link JOIN_STEP_BYTES} between two
  * `pause()`s: the first writes to a new array of megabytes touch fresh memory, which on some
- * hosts costs tens of ms a MB (a 4 MB part's join in one step took 80–113 ms in 2 of 26 parts
- * of a 100k-note save, 0.5 ms in most: docs/performance.md, session 32).
+ * hosts costs tens of ms a MB (a 4 MB part's join in one step took 80–113 ms in 2 of 30 parts
+ * of a 100k-note save, under 3 ms in most: docs/performance.md, session 32).
  */
 export async function joinedBytes(chunks: readonly Uint8Array[], pause: () => Promise<void>): Promise<Uint8Array> {
   const joined = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
