@@ -2,11 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { noteAccess, unparsedBlockAccess, type NoteAccess } from '../../src/vault/access/access-rules';
+import type { NoteAccess } from '../../src/vault/access/access-rules';
 import { AGENT_OVERRIDES_KEY, ACCESS_KEY } from '../../src/vault/access/rule-keys';
-import { textAccess } from '../../src/vault/access/text-rules';
+import { blockAccess, textAccess } from '../../src/vault/access/text-rules';
 import { frontMatterInfo } from '../../src/vault/content/line-endings';
-import { forgetParsedYaml, parseYamlOnce } from '../../src/vault/content/parsed-yaml';
+import { forgetParsedYaml } from '../../src/vault/content/parsed-yaml';
+import { seededRandom } from '../harness/seeded-random';
 
 /**
  * text-rules textAccess's prefilter (which frontmatter blocks are parsed for their access rules):
@@ -40,17 +41,7 @@ function oldTextAccess(text: string, label: string): NoteAccess {
   if (!text.startsWith('---') && !text.startsWith('\uFEFF---')) return 'read-write';
   const info = frontMatterInfo(text);
   if (!info.exists || !OLD_MAY_NAME_RULE.test(info.frontmatter)) return 'read-write';
-  const block = info.frontmatter;
-  let data: unknown = null;
-  if (block.trim() !== '') {
-    try {
-      data = parseYamlOnce(block.replace(/\r\n?/g, '\n'));
-    } catch {
-      data = null;
-    }
-  }
-  if (data !== null && typeof data === 'object' && !Array.isArray(data)) return noteAccess(data as Record<string, unknown>, label);
-  return unparsedBlockAccess(block, label) ?? 'read-write';
+  return blockAccess(info.frontmatter, label);
 }
 
 /** textAccess's answer for `text`, and whether it parsed the block (nothing remembered before). */
@@ -101,18 +92,6 @@ function compareAll(texts: Iterable<string>): {
     if (anyRule) ruled++;
   }
   return { mismatches, texts: count, ruled, skippedNow, parsedBefore };
-}
-
-/** A small seeded generator (mulberry32): the same corpus on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The names and near names a key or value is built from: the rule names, longer words, `agent` alone, a merge key. */
@@ -415,7 +394,7 @@ describe('textAccess answers as the session-31 prefilter did, on every block', (
   let generated: ReturnType<typeof compareAll> | undefined;
   const generatedResult = (): ReturnType<typeof compareAll> => {
     if (generated) return generated;
-    const r = seeded(0x5eed32);
+    const r = seededRandom(0x5eed32);
     generated = compareAll(Array.from({ length: 8000 }, () => generatedNote(r)));
     return generated;
   };
@@ -510,7 +489,7 @@ psPresent('textAccess on the PowerShell docs vault (14k real notes)', () => {
   });
 
   test("its notes' blocks mutated next to their rule words answer as before", () => {
-    const r = seeded(0x9517);
+    const r = seededRandom(0x9517);
     const mutated: string[] = [];
     for (const text of texts) {
       const info = frontMatterInfo(text);

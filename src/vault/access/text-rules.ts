@@ -114,7 +114,17 @@ export function textAccess(text: string, label: string): NoteAccess {
   if (!text.startsWith('---') && !text.startsWith('\uFEFF---')) return 'read-write';
   const info = frontMatterInfo(text);
   if (!info.exists || !mayNameRule(info.frontmatter)) return 'read-write';
-  const block = info.frontmatter;
+  return blockAccess(info.frontmatter, label);
+}
+
+/**
+ * The access level `label` has by the rules of one frontmatter block, parsed whatever it holds:
+ * {@link textAccess}'s reading once its prefilter has let the block through (a block that parses
+ * to a mapping by access-rules noteAccess, any other at its strictest by unparsedBlockAccess).
+ * @param block the raw YAML between the `---` lines. @param label the calling key's label.
+ * @returns `read-write` when the block names no rule; never throws.
+ */
+export function blockAccess(block: string, label: string): NoteAccess {
   let data: unknown = null;
   if (block.trim() !== '') {
     try {
