@@ -94,18 +94,10 @@ const MIN_BOUNDED_POSTINGS = 128;
 const MAX_DEAD_LISTED = 64;
 /**
  * Postings one step of {@link TermIndex.boundSteps} reads at most, besides one longer list: about
- * 2 ms once boundList is compiled; the first lists (the commonest words, interned first) run
- * before it is, at 150-300 ns a posting (a saved 40k-note index: steps of 256k postings took 41 ms
- * for the first, 4-5 ms after).
+ * 2 ms once boundList is compiled; before it is, 150-300 ns a posting (a saved 40k-note index:
+ * steps of 256k postings took 41 ms for the first, 4-5 ms after), so the shortest lists go first.
  */
 const BOUND_STEP_POSTINGS = 1 << 16;
-/**
- * Postings of the longest list {@link TermIndex.boundSteps} bounds in its first pass, before the
- * longer ones: by then boundList has run on thousands of lists and is compiled. In id order the
- * commonest words came first, each list of up to every note read in one step by the interpreter:
- * steps of 54-129 ms at generated 100k (docs/performance.md, session 32).
- */
-const SHORT_BOUND_POSTINGS = 1 << 12;
 
 /**
  * Scores summed per document for one query term: `values` by doc id, and the ids with a score in
@@ -573,17 +565,31 @@ export class TermIndex {
       // A pass over every document's field lengths: a step of its own (with the first lists' bounds it was a 48 ms step at 100k notes).
       yield;
     }
-    // The shorter lists first: boundList runs compiled by the time the long ones (the commonest words, the first ids) come.
-    for (const long of [false, true]) {
-      let read = 0;
-      for (let id = 0; id < this.dict.size; id++) {
-        if (this.post.count(id) > SHORT_BOUND_POSTINGS === long) read += this.boundTerm(id);
-        if (read >= BOUND_STEP_POSTINGS) {
-          yield;
-          read = 0;
-        }
+    let read = 0;
+    for (const id of this.idsToBound()) {
+      read += this.boundTerm(id);
+      if (read >= BOUND_STEP_POSTINGS) {
+        yield;
+        read = 0;
       }
     }
+  }
+
+  /**
+   * The ids {@link boundSteps} goes through: those of the lists {@link boundTerm} would bound now
+   * (at least {@link MIN_BOUNDED_POSTINGS} postings, no bounds yet), shortest list first, so
+   * boundList (and its dense-term branch, which only the lists of many notes take) runs compiled
+   * by the time the longest come (in id order the commonest words came first, each list of up to
+   * every note read in one step by the interpreter: slices of 54–137 ms at generated 100k,
+   * docs/performance.md, session 32); then any term interned since (a change between the steps).
+   */
+  private *idsToBound(): Generator<number> {
+    const size = this.dict.size;
+    const ids: number[] = [];
+    for (let id = 0; id < size; id++)
+      if (this.post.count(id) >= MIN_BOUNDED_POSTINGS && this.post.bounds.of(id) === undefined) ids.push(id);
+    yield* Uint32Array.from(ids).sort((a, b) => this.post.count(a) - this.post.count(b));
+    for (let id = size; id < this.dict.size; id++) yield id;
   }
 
   /** The length normalizers (bm25.ts) of every live document. */
