@@ -506,3 +506,41 @@ psPresent('textAccess on the PowerShell docs vault (14k real notes)', () => {
     expect(result.ruled).toBeGreaterThan(0);
   });
 });
+
+describe('textAccess judges each line of a block once', () => {
+  /** How many times the prefilter's plain-value pattern ran while `run` ran (one spy on RegExp.prototype.exec, filtered by source). */
+  function plainValueChecks(run: () => void): number {
+    const exec = jest.spyOn(RegExp.prototype, 'exec');
+    try {
+      run();
+      // The pattern of one `key: value` line (text-rules.ts PLAIN_VALUE_LINE): its key part is the only `[\w .-]*: +`.
+      return exec.mock.contexts.filter((re) => (re as RegExp).source.includes(String.raw`[\w .-]*: +`)).length;
+    } finally {
+      exec.mockRestore();
+    }
+  }
+
+  it('checks a long line of many rule words once, not once per word (each check scanned the line: seconds a read)', () => {
+    const text = `---\ndescription:${' grant access'.repeat(4000)}\n---\nBody.\n`;
+    let level: NoteAccess | null = null;
+    expect(plainValueChecks(() => (level = textAccess(text, 'Claude')))).toBe(1);
+    expect(level).toBe(oldTextAccess(text, 'Claude'));
+    expect(level).toBe('read-write');
+  });
+
+  it('checks each line holding a rule word once, in a block of many such lines, CRLF or LF', () => {
+    for (const eol of ['\n', '\r\n', '\r']) {
+      const lines = Array.from({ length: 2000 }, (_, i) => `k${i}: x access y`);
+      const text = `---${eol}${lines.join(eol)}${eol}---${eol}Body.${eol}`;
+      let level: NoteAccess | null = null;
+      expect(plainValueChecks(() => (level = textAccess(text, 'Claude')))).toBe(2000);
+      expect(level).toBe('read-write');
+    }
+  });
+
+  it('still parses a block whose long line of rule words ends in a key (the word before a colon)', () => {
+    const text = `---\ndescription:${' grant access'.repeat(2000)}\naccess: private\n---\nBody.\n`;
+    expect(textAccess(text, 'Claude')).toBe('private');
+    expect(oldTextAccess(text, 'Claude')).toBe('private');
+  });
+});

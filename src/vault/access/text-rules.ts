@@ -23,7 +23,10 @@ const MAY_NAME_RULE = new RegExp(`${ACCESS_KEY}|${AGENT_OVERRIDES_KEY}|<<|\\\\`,
 /** What sends any block holding a rule word to the parser: a merge key, a backslash (escapes), an alias `*` or a tag `!`. */
 const ALWAYS_PARSED = /<<|\\|\*|!/;
 
-/** Each rule word in a block, in any case (global: reset `lastIndex` before a scan). */
+/** A line break of a frontmatter block (`\n`, `\r\n` or `\r`). */
+const LINE_BREAK = /\r\n?|\n/;
+
+/** Each rule word in a line, in any case (global: reset `lastIndex` before a scan). */
 const RULE_WORD = new RegExp(`${ACCESS_KEY}|${AGENT_OVERRIDES_KEY}`, 'gi');
 
 /**
@@ -69,30 +72,33 @@ function isAsciiAlnum(code: number): boolean {
 function mayNameRule(block: string): boolean {
   if (!MAY_NAME_RULE.test(block)) return false;
   if (ALWAYS_PARSED.test(block)) return true;
-  let flow: boolean | undefined;
-  RULE_WORD.lastIndex = 0;
-  for (let word = RULE_WORD.exec(block); word; word = RULE_WORD.exec(block)) {
-    const at = word.index;
-    const end = at + word[0].length;
-    if (isAsciiAlnum(block.charCodeAt(at - 1)) || isAsciiAlnum(block.charCodeAt(end))) continue;
-    flow ??= /[{[]/.test(block);
-    if (flow || !inPlainValue(block, at, end)) return true;
+  const flow = /[{[]/.test(block);
+  // Line by line, each judged once: a scan back to each word's line start made a long line of many words quadratic (seconds a read).
+  for (const line of block.split(LINE_BREAK)) {
+    RULE_WORD.lastIndex = 0;
+    let value: PlainValue | null | undefined;
+    for (let word = RULE_WORD.exec(line); word; word = RULE_WORD.exec(line)) {
+      const at = word.index;
+      const end = at + word[0].length;
+      if (isAsciiAlnum(line.charCodeAt(at - 1)) || isAsciiAlnum(line.charCodeAt(end))) continue;
+      if (flow) return true;
+      value ??= plainValueOf(line);
+      if (value === null || at < value.start || value.trimmedLength <= end - at) return true;
+    }
   }
   return false;
 }
 
-/**
- * True when the rule word at `at`..`end` of `block` lies in the value of a {@link PLAIN_VALUE_LINE}
- * line, and that value, trimmed, holds more than the word.
- */
-function inPlainValue(block: string, at: number, end: number): boolean {
-  const start = Math.max(block.lastIndexOf('\n', at), block.lastIndexOf('\r', at)) + 1;
-  let stop = end;
-  while (stop < block.length && block[stop] !== '\n' && block[stop] !== '\r') stop++;
-  const line = block.slice(start, stop);
+/** Where a {@link PLAIN_VALUE_LINE} line's value starts, and its length once trimmed. */
+interface PlainValue {
+  start: number;
+  trimmedLength: number;
+}
+
+/** The value of `line` when it is a {@link PLAIN_VALUE_LINE} line, else null. */
+function plainValueOf(line: string): PlainValue | null {
   const value = PLAIN_VALUE_LINE.exec(line)?.[1];
-  if (value === undefined) return false;
-  return at - start >= line.length - value.length && value.trim().length > end - at;
+  return value === undefined ? null : { start: line.length - value.length, trimmedLength: value.trim().length };
 }
 
 /**
