@@ -1,5 +1,5 @@
 import { checkKeyRoots } from './key-roots';
-import { mergeRevokedKeys } from './revoked-keys';
+import { mergeRevokedKeys, revokedIdsIn } from './revoked-keys';
 import { normalizeKeyMode, normalizeKeyScope, normalizeKeyTools, type KeyRecord } from './key-record';
 import {
   defaultSettings,
@@ -109,8 +109,8 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   const port = Number(merged.server.port);
   merged.server.port = Number.isInteger(port) && port >= MIN_PORT && port <= MAX_PORT ? port : defaults.server.port;
   merged.revokedKeys = mergeRevokedKeys(saved.revokedKeys);
-  // A key revoked somewhere never comes back with a record a sync merged back in beside its revocation.
-  const revoked = new Set(merged.revokedKeys.map((r) => r.id));
+  // A key revoked somewhere never comes back with a record a sync merged back in beside its revocation (all of them, past the stored bound).
+  const revoked = revokedIdsIn(saved.revokedKeys);
   merged.keys = (Array.isArray(saved.keys) ? saved.keys : [])
     .map(migrateKey)
     .filter((k): k is KeyRecord => k !== null && !revoked.has(k.id));

@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { simulateExternalSettingsChange } from '../host';
 import VaultMcpPlugin from '../../src/main';
 import { secretIdForKey } from '../../src/settings/key-record';
-import { NEVER_CHANGED, type VaultMcpSettings } from '../../src/settings/settings';
+import { MAX_REVOKED_KEYS, NEVER_CHANGED, type VaultMcpSettings } from '../../src/settings/settings';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { installDom, settingRow, settle, typeInto, type InstalledDom } from '../harness/settings-dom-env';
 
@@ -116,6 +116,29 @@ describe('a stale synced data.json never brings a revoked key back', () => {
       // Written back with the revocation, so the stale copy does not spread without it.
       expect((await savedFile()).revokedKeys.map((r) => r.id)).toEqual([booted.key.id]);
     }
+  });
+
+  it('a revocation is applied whole: more than the stored bound of revocations, or dated from the future, never spares the key (break-it B1)', async () => {
+    const { keyRing } = booted.plugin;
+    const backup = await keyRing.mint({ label: 'Backup' });
+    // B's file revokes Backup among 200 more revocations dated ten years ahead (a clock far ahead, or a crafted file).
+    const fromB = snapshot();
+    fromB.keys = fromB.keys.filter((k) => k.id !== backup.record.id);
+    const ahead = Array.from({ length: MAX_REVOKED_KEYS }, (_, i) => ({
+      id: `gone-${i}`,
+      revoked_at: new Date(Date.now() + 3650 * 86_400_000 + i).toISOString(),
+    }));
+    fromB.revokedKeys = [{ id: backup.record.id, revoked_at: new Date().toISOString() }, ...ahead];
+    await syncIn(fromB);
+    expect(keyRing.list().map((k) => k.label)).toEqual(['Claude Code']);
+    expect(booted.app.secretStorage.getSecret(secretIdForKey(backup.record.id))).toBe('');
+    expect(keyRing.authenticate(backup.token)).toBeNull();
+    await expect(connectClient(booted.url, backup.token)).rejects.toThrow();
+    // A key revoked here afterwards is kept in the stored list, not dropped at once by those dated ahead.
+    const another = await keyRing.mint({ label: 'Another' });
+    await keyRing.revoke(another.record.id);
+    expect(booted.plugin.settings.revokedKeys.map((r) => r.id)).toContain(another.record.id);
+    expect(booted.plugin.settings.revokedKeys).toHaveLength(MAX_REVOKED_KEYS);
   });
 
   it('a key revoked here is listed in data.json; the device holding its token blanks it even when the file arrived while Obsidian was closed', async () => {

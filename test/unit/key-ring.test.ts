@@ -1,6 +1,6 @@
 import { KeyRing, KeyRingError, mergeSyncedKeys, type SecretStore } from '../../src/keys/key-ring';
 import { secretIdForKey, type KeyRecord } from '../../src/settings/key-record';
-import { mergeRevokedKeys } from '../../src/settings/revoked-keys';
+import { mergeRevokedKeys, revokedIdsIn } from '../../src/settings/revoked-keys';
 import { MAX_REVOKED_KEYS, NEVER_CHANGED, type RevokedKey } from '../../src/settings/settings';
 
 function memorySecrets(): SecretStore & { map: Map<string, string> } {
@@ -190,6 +190,34 @@ describe('revocations: a key revoked on any device stays revoked on every device
     expect(kept).toHaveLength(MAX_REVOKED_KEYS);
     expect(kept[0]).toEqual({ id: 'k5', revoked_at: at(5) });
     expect(kept.at(-1)).toEqual({ id: `k${MAX_REVOKED_KEYS + 4}`, revoked_at: at(MAX_REVOKED_KEYS + 4) });
+  });
+
+  it('mergeRevokedKeys dates a revocation from the future as now, so a revocation made later is never the first to go', () => {
+    const future = Array.from({ length: MAX_REVOKED_KEYS }, (_, i) => ({
+      id: `f${i}`,
+      revoked_at: `9999-01-01T00:00:${String(i % 60).padStart(2, '0')}.000Z`,
+    }));
+    const before = Date.now();
+    const stored = mergeRevokedKeys(future);
+    for (const entry of stored) expect(Date.parse(entry.revoked_at)).toBeLessThanOrEqual(Date.now());
+    expect(Date.parse(stored[0].revoked_at)).toBeGreaterThanOrEqual(before);
+    // A key revoked here afterwards (KeyRing.revoke merges it in, dated now): kept, one of the future ones goes.
+    const later = new Date().toISOString();
+    const merged = mergeRevokedKeys(stored, [{ id: 'mine', revoked_at: later }]);
+    expect(merged).toHaveLength(MAX_REVOKED_KEYS);
+    expect(merged.at(-1)).toEqual({ id: 'mine', revoked_at: later });
+  });
+
+  it('revokedIdsIn gives every revoked id of the lists, past the stored bound', () => {
+    const many = Array.from({ length: MAX_REVOKED_KEYS + 50 }, (_, i) => ({
+      id: `k${i}`,
+      revoked_at: new Date(Date.UTC(2026, 0, 1) + i).toISOString(),
+    }));
+    const ids = revokedIdsIn(many, [{ id: 'other', revoked_at: 'garbage' }], 'not a list');
+    expect(ids.size).toBe(MAX_REVOKED_KEYS + 51);
+    expect(ids.has('k0')).toBe(true);
+    expect(ids.has('other')).toBe(true);
+    expect(mergeRevokedKeys(many).some((r) => r.id === 'k0')).toBe(false);
   });
 
   it('mergeRevokedKeys reads bad input leniently: not a list is none, entries without an id are left out, a bad date is the epoch', () => {

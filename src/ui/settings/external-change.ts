@@ -1,6 +1,6 @@
 import { Notice } from 'obsidian';
 import { mergeSyncedKeys } from '../../keys/key-ring';
-import { mergeRevokedKeys } from '../../settings/revoked-keys';
+import { mergeRevokedKeys, revokedIdsIn } from '../../settings/revoked-keys';
 import { mergeWidgetRecords } from '../../keys/widget-writers';
 import { keyRootsNotice } from '../../settings/key-roots';
 import { migrateSettings } from '../../settings/migrate-settings';
@@ -65,8 +65,9 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   Object.assign(next, records);
   const raw = saved as { keys?: unknown; revokedKeys?: unknown; tools?: unknown; access?: unknown };
   // Revoked on either side stays revoked: both lists are kept, and a key in them is dropped wherever it is still held.
-  next.revokedKeys = mergeRevokedKeys(before.revokedKeys, next.revokedKeys);
-  const revoked = new Set(next.revokedKeys.map((r) => r.id));
+  next.revokedKeys = mergeRevokedKeys(before.revokedKeys, raw.revokedKeys);
+  // Applied whole: the bound on the stored list must not spare a key the synced file revokes.
+  const revoked = revokedIdsIn(before.revokedKeys, raw.revokedKeys);
   // A key narrowed here since the synced file was written keeps its narrower record; one minted here since stays.
   const rawKeys: unknown[] = Array.isArray(raw.keys) ? raw.keys : [];
   const unstamped = new Set(rawKeys.flatMap((k) => (isUnstamped(k) ? [(k as { id: string }).id] : [])));
@@ -83,7 +84,7 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   if (keptTools) next.tools = before.tools;
   if (keptAccess) next.access = before.access;
   // Revocations this device knew that the synced file lacked are written back too, so they reach the other devices.
-  const theirRevoked = new Set(mergeRevokedKeys(raw.revokedKeys).map((r) => r.id));
+  const theirRevoked = revokedIdsIn(raw.revokedKeys);
   const moreRevoked = next.revokedKeys.some((r) => !theirRevoked.has(r.id));
   plugin.settings = next;
   if (added || kept || keptTools || keptAccess || moreRevoked) await plugin.saveData(next).catch(() => undefined); // else kept in memory and written by the next save
