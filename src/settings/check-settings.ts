@@ -143,7 +143,9 @@ const SECRET_NAMES = /^(token|tokens|api_?key|secret|password)$/i;
  * unknown keys, values of the wrong type, enum values outside their list, a port outside
  * MIN_PORT–MAX_PORT, a `schemaVersion` newer than this plugin reads, key records without a label
  * or with a label or id used twice, a label with spaces at its ends, a key root that breaks the roots rule (key-roots.ts: empty,
- * `.`, absolute, climbing out with `..`), and (with `toolNames`) unknown tool names are refused.
+ * `.`, absolute, climbing out with `..`), and (with `toolNames`) unknown tool names are refused. One folder's text
+ * where a folder list goes (`"quarantine": "Journal"`) is refused with the list to write (`["Journal"]`): the lenient
+ * load reads it as that folder for the quarantine but as nothing for trusted links, so a run does not guess.
  * @param data the parsed JSON (anything).
  * @returns `{ok: true, settings}` with every missing key at its default (migrateSettings) and
  *   every key record given an id (`key-<n>`) when it has none and its roots normalized
