@@ -29,7 +29,7 @@ import { registerCliHandlers } from './ui/settings/cli-handlers';
 import { applyExternalSettings } from './ui/settings/external-change';
 import { keyRootsNotice } from './settings/key-roots';
 import { quarantinedFileAt, quarantineNotice } from './vault/access/quarantine';
-import { migrateSettings } from './settings/migrate-settings';
+import { accessShapeNotice, migrateSettings } from './settings/migrate-settings';
 import { VaultMcpSettingTab } from './ui/settings/settings-tab';
 import type { VaultMcpSettings } from './settings/settings';
 import { NoteStore } from './vault/note-store';
@@ -66,7 +66,8 @@ export default class VaultMcpPlugin extends Plugin {
   override async onload(): Promise<void> {
     const saved = await readSettingsData(() => this.loadData(), this.pluginFile('data.json'));
     this.settings = migrateSettings(saved.data);
-    for (const problem of [saved.problem, keyRootsNotice(this.settings.keys)]) if (problem) new Notice(problem, 0);
+    for (const problem of [saved.problem, keyRootsNotice(this.settings.keys), accessShapeNotice(saved.data)])
+      if (problem) new Notice(problem, 0);
     this.keyRing = new KeyRing(
       this.app.secretStorage,
       () => this.settings.keys,

@@ -55,6 +55,7 @@ export const SETTINGS_FILE_SCHEMA = z
             enabled: flag,
             port: z.number({ error: PORT }).int({ error: PORT }).min(MIN_PORT, { error: PORT }).max(MAX_PORT, { error: PORT }),
             maxBodyBytes: count,
+            changed_at: text,
           },
           object('server settings'),
         )
@@ -74,9 +75,9 @@ export const SETTINGS_FILE_SCHEMA = z
         )
         .partial(),
       access: z.strictObject({ quarantine: folders, trustedSymlinks: folders, changed_at: text }, object('access settings')).partial(),
-      skills: z.strictObject({ folder: text }, object('skills settings')).partial(),
+      skills: z.strictObject({ folder: text, changed_at: text }, object('skills settings')).partial(),
       proposals: z.strictObject({ notifyOnNew: flag }, object('proposal settings')).partial(),
-      widgets: z.strictObject({ folder: text }, object('widget settings')).partial(),
+      widgets: z.strictObject({ folder: text, changed_at: text }, object('widget settings')).partial(),
       widgetWriters: z.record(
         z.string(),
         z.strictObject(
@@ -107,6 +108,7 @@ export const SETTINGS_FILE_SCHEMA = z
             usage: z
               .strictObject({ inputTokens: count, outputTokens: count, embeddingTokens: count, scope: text }, object('token counters'))
               .partial(),
+            changed_at: text,
           },
           object('AI provider settings'),
         )
@@ -141,7 +143,9 @@ const SECRET_NAMES = /^(token|tokens|api_?key|secret|password)$/i;
  * unknown keys, values of the wrong type, enum values outside their list, a port outside
  * MIN_PORT–MAX_PORT, a `schemaVersion` newer than this plugin reads, key records without a label
  * or with a label or id used twice, a label with spaces at its ends, a key root that breaks the roots rule (key-roots.ts: empty,
- * `.`, absolute, climbing out with `..`), and (with `toolNames`) unknown tool names are refused.
+ * `.`, absolute, climbing out with `..`), and (with `toolNames`) unknown tool names are refused. One folder's text
+ * where a folder list goes (`"quarantine": "Journal"`) is refused with the list to write (`["Journal"]`): the lenient
+ * load reads it as that folder for the quarantine but as nothing for trusted links, so a run does not guess.
  * @param data the parsed JSON (anything).
  * @returns `{ok: true, settings}` with every missing key at its default (migrateSettings) and
  *   every key record given an id (`key-<n>`) when it has none and its roots normalized
@@ -281,15 +285,20 @@ function describeIssue(issue: z.core.$ZodIssue, data: unknown): SettingsVerdict 
     );
   }
   const key = keyPath(issue.path);
+  const found = valueAt(data, issue.path);
+  // One folder written where a list goes (`"quarantine": "Journal"`): the plugin's lenient load reads it as one folder for
+  // the quarantine and as nothing for trusted links and roots; here it is refused either way, with the list to write.
+  if (issue.message === FOLDERS && typeof found === 'string')
+    return problem(
+      key,
+      `${key} must be a list of vault folders in brackets, not one folder's text (found ${describeValue(found)}); write it as ${JSON.stringify([found])}.`,
+    );
   if (key === '')
     return problem(
       '',
       `The file holds ${describeValue(data)}, not settings; write a settings object in braces, such as {"access": {"quarantine": ["Private"]}}.`,
     );
-  return problem(
-    key,
-    `${key} must be ${issue.message} (found ${describeValue(valueAt(data, issue.path))}); correct it, or remove it to use the default.`,
-  );
+  return problem(key, `${key} must be ${issue.message} (found ${describeValue(found)}); correct it, or remove it to use the default.`);
 }
 
 /** The setting names the schema knows at `path` (an object's keys; arrays stepped through). */

@@ -89,7 +89,58 @@ function migrateWidgetWriters(raw: unknown): Record<string, WidgetWriter> {
   return out;
 }
 
-/** A block's `changed_at` (settings `tools`, `access`) as saved when it is a readable time, else {@link NEVER_CHANGED}. */
+/**
+ * The settings blocks the settings tab stamps with `changed_at` when the user changes them, so a
+ * synced data.json's older block never replaces a newer one (ui/settings/external-change.ts,
+ * docs/settings.md#synced-settings).
+ */
+export const STAMPED_BLOCKS = ['server', 'tools', 'access', 'skills', 'widgets', 'ai'] as const;
+
+/**
+ * `access.quarantine` as saved, read as a list: a lone text is one folder (`"Journal"` means
+ * `["Journal"]`: a hand edit's evident meaning, and reading it so only narrows access); anything
+ * else that is not a list quarantines nothing, and {@link accessShapeNotice} tells the user.
+ * Entries are kept as written (quarantine.ts quarantineNotice names those that name no folder).
+ */
+function readQuarantine(raw: unknown): unknown[] {
+  if (typeof raw === 'string') return [raw];
+  return Array.isArray(raw) ? raw : [];
+}
+
+/**
+ * The warning for an `access` block of data.json whose shape the lenient load could not read as
+ * the user meant (a hand edit, a sync tool's merge): the block not an object, or `trustedSymlinks`
+ * or `quarantine` neither a list nor (for `quarantine`) one folder's text. What was read instead
+ * narrows nothing and widens nothing (no link trusted, no folder of the user's quarantined), so
+ * the user is told, once at load and at each outside change, as for the quarantine entries
+ * (quarantine.ts quarantineNotice). Missing keys are fine (defaults).
+ * @param saved data.json as parsed (anything).
+ * @returns `Vault MCP: ` and one sentence per problem, naming the setting, what was found and what
+ *   to write, or null when there is none.
+ */
+export function accessShapeNotice(saved: unknown): string | null {
+  if (!isObject(saved) || saved.access === undefined) return null;
+  const found = (value: unknown): string => (isObject(value) ? 'an object' : (JSON.stringify(value) ?? String(value)).slice(0, 40));
+  if (!isObject(saved.access)) {
+    return `Vault MCP: "access" in data.json is ${found(saved.access)}, not an object, so no folder of yours is quarantined and no link is trusted; set them again in Vault MCP settings → Access.`;
+  }
+  const problems: string[] = [];
+  const { quarantine, trustedSymlinks } = saved.access;
+  if (quarantine !== undefined && typeof quarantine !== 'string' && !Array.isArray(quarantine)) {
+    problems.push(
+      `access.quarantine is ${found(quarantine)}, not a list of folders, so none of yours is quarantined; write it as ["Private"] or add the folders in Vault MCP settings → Access.`,
+    );
+  }
+  if (trustedSymlinks !== undefined && !Array.isArray(trustedSymlinks)) {
+    const write = typeof trustedSymlinks === 'string' ? JSON.stringify([trustedSymlinks]) : '["Shared"]';
+    problems.push(
+      `access.trustedSymlinks is ${found(trustedSymlinks)}, not a list, so no symbolic link is trusted; write it as ${write} or trust the link again in Vault MCP settings → Access.`,
+    );
+  }
+  return problems.length === 0 ? null : `Vault MCP: ${problems.join(' ')}`;
+}
+
+/** A block's `changed_at` ({@link STAMPED_BLOCKS}) as saved when it is a readable time, else {@link NEVER_CHANGED}. */
 function stampOf(raw: unknown): string {
   return typeof raw === 'string' && Number.isFinite(Date.parse(raw)) ? raw : NEVER_CHANGED;
 }
@@ -99,13 +150,18 @@ function stampOf(raw: unknown): string {
  * file edited by hand or synced from another device) into current settings. Unknown keys
  * are kept, missing ones take defaults, invalid key records are dropped, and so are records of keys
  * listed as revoked ({@link mergeRevokedKeys}); a port outside MIN_PORT–MAX_PORT falls back to the
- * default; `tools` and `access` without a readable `changed_at` get {@link NEVER_CHANGED}.
+ * default; a block ({@link STAMPED_BLOCKS}) without a readable `changed_at` gets {@link NEVER_CHANGED}, one that is
+ * not an object its defaults; `access.quarantine` given as one text is that one folder ({@link readQuarantine}), a
+ * `trustedSymlinks` that is not a list trusts nothing, and `ai.enabled` / `ai.allowRemote` that are not true or false are off.
  * @returns a fresh object; `schemaVersion` is {@link SETTINGS_SCHEMA_VERSION}.
  */
 export function migrateSettings(saved: unknown): VaultMcpSettings {
   const defaults = defaultSettings();
   if (!isObject(saved)) return defaults;
   const merged = mergeOver(defaults, saved);
+  // A block that is not an object (a hand edit) takes its defaults rather than stopping the load.
+  for (const block of ['server', 'tools', 'access', 'ai'] as const)
+    if (!isObject(merged[block])) Object.assign(merged, { [block]: defaults[block] });
   const port = Number(merged.server.port);
   merged.server.port = Number.isInteger(port) && port >= MIN_PORT && port <= MAX_PORT ? port : defaults.server.port;
   merged.revokedKeys = mergeRevokedKeys(saved.revokedKeys);
@@ -114,17 +170,15 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   merged.keys = (Array.isArray(saved.keys) ? saved.keys : [])
     .map(migrateKey)
     .filter((k): k is KeyRecord => k !== null && !revoked.has(k.id));
-  // A block that is not an object (a hand edit) takes its defaults rather than stopping the load.
-  if (!isObject(merged.tools)) merged.tools = defaults.tools;
-  if (!isObject(merged.access)) merged.access = defaults.access;
-  if (!Array.isArray(merged.access.quarantine)) merged.access.quarantine = [];
+  // Entries stay as written, text or not (quarantine.ts reads each and quarantineNotice names the unreadable).
+  merged.access.quarantine = readQuarantine(merged.access.quarantine) as string[];
+  // A trusted link widens access: anything but a list trusts nothing (accessShapeNotice tells the user).
   if (!Array.isArray(merged.access.trustedSymlinks)) merged.access.trustedSymlinks = [];
   if (!isObject(merged.tools.enabled)) merged.tools.enabled = {};
-  // Files from before the stamps have none: the epoch, so this version's data.json always carries one.
-  merged.tools.changed_at = stampOf(merged.tools.changed_at);
-  merged.access.changed_at = stampOf(merged.access.changed_at);
   if (!isObject(merged.skills) || typeof merged.skills.folder !== 'string') merged.skills = defaults.skills;
-  if (!isObject(merged.widgets) || typeof merged.widgets.folder !== 'string') merged.widgets = { folder: defaults.widgets.folder };
+  if (!isObject(merged.widgets) || typeof merged.widgets.folder !== 'string') merged.widgets = defaults.widgets;
+  // Files from before the stamps have none: the epoch, so this version's data.json always carries one.
+  for (const block of STAMPED_BLOCKS) merged[block].changed_at = stampOf(merged[block].changed_at);
   merged.widgetWriters = migrateWidgetWriters(merged.widgetWriters);
   merged.widgetTexts = migrateWidgetWriters(merged.widgetTexts);
   merged.activity = {
@@ -133,6 +187,9 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   };
   if (typeof merged.ai.embeddingModel !== 'string') merged.ai.embeddingModel = defaults.ai.embeddingModel;
   if (typeof merged.ai.semanticIndex !== 'boolean') merged.ai.semanticIndex = defaults.ai.semanticIndex;
+  // Each opens a way out for note text: a hand-written "false" (text, so truthy) or other non-flag must not turn it on.
+  if (typeof merged.ai.enabled !== 'boolean') merged.ai.enabled = false;
+  if (typeof merged.ai.allowRemote !== 'boolean') merged.ai.allowRemote = false;
   merged.schemaVersion = SETTINGS_SCHEMA_VERSION;
   return merged;
 }

@@ -55,6 +55,8 @@ export interface VaultMcpSettings {
     port: number;
     /** Largest accepted request body, bytes. */
     maxBodyBytes: number;
+    /** As `tools.changed_at`: when the user last switched the server or moved its port here. */
+    changed_at?: string;
   };
   keys: KeyRecord[];
   /**
@@ -88,6 +90,8 @@ export interface VaultMcpSettings {
   skills: {
     /** "Skills folder": where `<name>/SKILL.md` skills live (vault-relative; empty = `Skills`). */
     folder: string;
+    /** As `tools.changed_at`: when the user last changed the skills folder here. */
+    changed_at?: string;
   };
   proposals: {
     /** Show a Notice when an agent proposes a change (propose mode). */
@@ -96,6 +100,8 @@ export interface VaultMcpSettings {
   widgets: {
     /** "Widgets folder": where widget_write keeps `<id>.html` widgets; note tools do not use it. */
     folder: string;
+    /** As `tools.changed_at`: when the user last changed the widgets folder here. */
+    changed_at?: string;
   };
   /**
    * Which key last wrote each widget through widget_write (directly or by an accepted proposal), by
@@ -135,6 +141,12 @@ export interface VaultMcpSettings {
      * still resets them). Absent scope = counted for the current provider.
      */
     usage: { inputTokens: number; outputTokens: number; embeddingTokens?: number; scope?: string };
+    /**
+     * As `tools.changed_at`: when the user last changed a setting of this block here (the settings
+     * tab's AI provider section). The plugin's own writes of `usage` never stamp it: a device that
+     * only counted tokens since must not beat a newer change made on another device.
+     */
+    changed_at?: string;
   };
 }
 
@@ -145,14 +157,14 @@ export const NEVER_CHANGED = new Date(0).toISOString();
 export function defaultSettings(): VaultMcpSettings {
   return {
     schemaVersion: SETTINGS_SCHEMA_VERSION,
-    server: { enabled: true, port: DEFAULT_PORT, maxBodyBytes: 4 * 1024 * 1024 },
+    server: { enabled: true, port: DEFAULT_PORT, maxBodyBytes: 4 * 1024 * 1024, changed_at: NEVER_CHANGED },
     keys: [],
     revokedKeys: [],
     tools: { allowWrites: false, enabled: {}, changed_at: NEVER_CHANGED },
     access: { quarantine: [], trustedSymlinks: [], changed_at: NEVER_CHANGED },
-    skills: { folder: 'Skills' },
+    skills: { folder: 'Skills', changed_at: NEVER_CHANGED },
     proposals: { notifyOnNew: true },
-    widgets: { folder: DEFAULT_WIDGETS_FOLDER },
+    widgets: { folder: DEFAULT_WIDGETS_FOLDER, changed_at: NEVER_CHANGED },
     widgetWriters: {},
     widgetTexts: {},
     activity: { ...DEFAULT_ACTIVITY_LIMITS },
@@ -165,6 +177,7 @@ export function defaultSettings(): VaultMcpSettings {
       embeddingModel: '',
       semanticIndex: false,
       usage: { inputTokens: 0, outputTokens: 0, embeddingTokens: 0 },
+      changed_at: NEVER_CHANGED,
     },
   };
 }

@@ -1,12 +1,17 @@
 import * as fs from 'node:fs/promises';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { simulateExternalSettingsChange } from '../host';
+import { Notice, simulateExternalSettingsChange } from '../host';
+import { AiError } from '../../src/ai/ai-error';
+import { AI_API_KEY_SECRET_ID } from '../../src/ai/secret-id';
 import VaultMcpPlugin from '../../src/main';
 import { secretIdForKey } from '../../src/settings/key-record';
 import { MAX_REVOKED_KEYS, NEVER_CHANGED, type VaultMcpSettings } from '../../src/settings/settings';
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
+import { INITIALIZE, raw } from '../harness/raw-http';
+import { startFakeOpenAi, type FakeOpenAi } from '../fakes/fake-openai';
 import { installDom, settingRow, settle, typeInto, type InstalledDom } from '../harness/settings-dom-env';
 
 /**
@@ -38,8 +43,7 @@ async function syncIn(file: unknown): Promise<void> {
 /** `file` as a version from before revocation lists and block stamps wrote it. */
 function olderFormat(file: VaultMcpSettings): Record<string, unknown> {
   const { revokedKeys: _revoked, ...rest } = JSON.parse(JSON.stringify(file)) as VaultMcpSettings;
-  delete rest.tools.changed_at;
-  delete rest.access.changed_at;
+  for (const block of ['server', 'tools', 'access', 'skills', 'widgets', 'ai'] as const) delete rest[block].changed_at;
   for (const key of rest.keys) delete key.changed_at;
   return rest;
 }
@@ -286,3 +290,256 @@ describe('a malformed revocation list in a synced file', () => {
     ]);
   });
 });
+
+/** A stamp `ms` after `stamp` (ISO 8601). */
+function after(stamp: string | undefined, ms: number): string {
+  return new Date(Date.parse(stamp!) + ms).toISOString();
+}
+
+/** What an AI chat call through the plugin gives now: the reply, or the refusal's code. */
+async function chat(): Promise<string> {
+  try {
+    return (await booted.plugin.ai.chat([{ role: 'user', content: 'say OK' }])).text;
+  } catch (error) {
+    if (error instanceof AiError) return error.code;
+    throw error;
+  }
+}
+
+describe('AI and server settings changed here later than the synced file are kept', () => {
+  let fake: FakeOpenAi;
+  beforeEach(async () => {
+    fake = await startFakeOpenAi({ models: { 'tiny-model': { reply: () => 'OK' } } });
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  /** AI on, pointed at a remote provider (allowed) or at the fake on 127.0.0.1 (local). */
+  async function aiOn(remote: boolean): Promise<void> {
+    Object.assign(booted.plugin.settings.ai, {
+      enabled: true,
+      allowRemote: remote,
+      baseUrl: remote ? 'https://llm.example.com/v1' : fake.baseUrl,
+      model: 'tiny-model',
+    });
+    // A remote provider is used only with an API key (ai/gates.ts); the fake asks for none.
+    if (remote) booted.app.secretStorage.setSecret(AI_API_KEY_SECRET_ID, 'sk-test');
+    await booted.plugin.saveSettings();
+    booted.plugin.settingTab.display();
+  }
+
+  it('"Allow remote providers" turned off here stays off against a stale file: a call that would go remote is refused', async () => {
+    await aiOn(true);
+    // Remote and allowed: a call would go out (the provider is out of this sandbox's reach, so the gates' verdict is read).
+    expect(booted.plugin.ai.chatAvailability()).toMatchObject({ ready: true, classification: 'remote' });
+    const stale = snapshot();
+    toggle('Allow remote providers');
+    await settle();
+    expect(booted.plugin.settings.ai.allowRemote).toBe(false);
+    expect(await chat()).toBe('aiRemoteNotAllowed');
+
+    // The stale copy, in this version's format, and one that also points AI elsewhere and turns the semantic index on.
+    const elsewhere = snapshot();
+    Object.assign(elsewhere.ai, { ...stale.ai, baseUrl: 'https://api.example.com/v1', semanticIndex: true });
+    for (const file of [stale, elsewhere]) {
+      await syncIn(file);
+      expect(booted.plugin.settings.ai).toMatchObject({ enabled: true, allowRemote: false, semanticIndex: false });
+      expect(booted.plugin.settings.ai.baseUrl).toBe(stale.ai.baseUrl);
+      expect(await chat()).toBe('aiRemoteNotAllowed');
+      expect(booted.plugin.ai.embeddingAvailability()).toMatchObject({ ready: false });
+      expect((await savedFile()).ai.allowRemote).toBe(false);
+    }
+
+    // Allowed again on another device after that: the newer block wins.
+    const newer = snapshot();
+    newer.ai.allowRemote = true;
+    newer.ai.changed_at = after(booted.plugin.settings.ai.changed_at, 1000);
+    await syncIn(newer);
+    expect(booted.plugin.settings.ai.allowRemote).toBe(true);
+    expect(booted.plugin.ai.chatAvailability()).toMatchObject({ ready: true, classification: 'remote' });
+
+    // A synced block with no stamp (a version from before it) still wins, as before (docs/settings.md#synced-settings).
+    booted.plugin.settings.ai.allowRemote = false;
+    booted.plugin.settings.ai.changed_at = after(new Date().toISOString(), 60_000);
+    await syncIn(olderFormat(stale));
+    expect(booted.plugin.settings.ai.allowRemote).toBe(true);
+  });
+
+  it('the server switched off here stays off against a stale file (403); a newer file that moves the port restarts it there', async () => {
+    const auth = { Authorization: `Bearer ${booted.token}` };
+    const stale = snapshot();
+    expect((await raw(booted.port, { body: INITIALIZE, headers: auth })).status).toBe(200);
+    toggle('Enable server');
+    await settle();
+    expect(booted.plugin.settings.server.enabled).toBe(false);
+    expect((await raw(booted.port, { body: INITIALIZE, headers: auth })).status).toBe(403);
+
+    await syncIn(stale);
+    expect(booted.plugin.settings.server.enabled).toBe(false);
+    expect((await raw(booted.port, { body: INITIALIZE, headers: auth })).status).toBe(403);
+    expect((await savedFile()).server.enabled).toBe(false);
+
+    // Switched on and moved on another device after that: that block wins, and the server moves to its port.
+    const port = await freePort();
+    const newer = snapshot();
+    Object.assign(newer.server, { enabled: true, port, changed_at: after(booted.plugin.settings.server.changed_at, 1000) });
+    await syncIn(newer);
+    expect(booted.plugin.server.getStatus()).toMatchObject({ state: 'listening', port });
+    expect(booted.plugin.settings.server).toMatchObject({ enabled: true, port });
+    expect((await raw(port, { body: INITIALIZE, headers: auth })).status).toBe(200);
+    booted.port = port;
+
+    // An unstamped synced block (an older version's file) wins too.
+    toggle('Enable server');
+    await settle();
+    const old = olderFormat(snapshot()) as { server: { enabled: boolean } };
+    old.server.enabled = true;
+    await syncIn(old);
+    expect(booted.plugin.settings.server.enabled).toBe(true);
+    expect((await raw(port, { body: INITIALIZE, headers: auth })).status).toBe(200);
+  });
+
+  it("the plugin's own token counting never stamps the AI block: a change made on another device after the user's last change here wins", async () => {
+    await aiOn(false);
+    const model = settingRow(el(), 'Model').querySelector('input')!;
+    typeInto(model, 'tiny-model ');
+    await settle();
+    const userChange = booted.plugin.settings.ai.changed_at;
+    expect(typeof userChange).toBe('string');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Tokens counted after the user's change: the usage is saved (data.json rewritten), the stamp stays.
+    expect(await chat()).toBe('OK');
+    const counted = booted.plugin.ai.getUsage();
+    expect(counted.inputTokens).toBeGreaterThan(0);
+    expect(booted.plugin.settings.ai.changed_at).toBe(userChange);
+    expect((await savedFile()).ai).toMatchObject({ changed_at: userChange, usage: { inputTokens: counted.inputTokens } });
+    // Reset is the user's, but of counters: no stamp either.
+    await booted.plugin.ai.resetUsage();
+    expect(booted.plugin.settings.ai.changed_at).toBe(userChange);
+    expect(await chat()).toBe('OK');
+    const mine = { ...booted.plugin.settings.ai.usage };
+
+    // AI switched off on device B after the user's change here but before these counts: B's block wins.
+    const fromB = snapshot();
+    Object.assign(fromB.ai, {
+      enabled: false,
+      changed_at: after(userChange, 1),
+      usage: { inputTokens: 999, outputTokens: 999, embeddingTokens: 9 },
+    });
+    await syncIn(fromB);
+    expect(booted.plugin.settings.ai.enabled).toBe(false);
+    expect(await chat()).toBe('aiDisabled');
+    // The counters are this device's figures: B's never replace them.
+    expect(booted.plugin.settings.ai.usage).toEqual(mine);
+    expect(booted.plugin.ai.getUsage().inputTokens).toBe(mine.inputTokens);
+  });
+
+  it('stamps of the wrong type on the server and ai blocks of a synced file: no throw, the block is read as unstamped or never changed', async () => {
+    toggle('Enable server');
+    await settle();
+    for (const stamp of [5, null, true, { at: 1 }, ['2030-01-01']]) {
+      const file = snapshot() as unknown as Record<string, Record<string, unknown>>;
+      Object.assign(file.server, { enabled: true, changed_at: stamp });
+      Object.assign(file.ai, { enabled: true, changed_at: stamp });
+      await syncIn(file);
+      // Not text: as a file with no stamp, it wins.
+      expect(booted.plugin.settings.server.enabled).toBe(true);
+      expect(booted.plugin.settings.ai.enabled).toBe(true);
+      expect(booted.plugin.settings.server.changed_at).toBe(NEVER_CHANGED);
+      toggle('Enable server');
+      await settle();
+    }
+    // Text but no readable time: the oldest, so this device's later change stays.
+    const file = snapshot() as unknown as Record<string, Record<string, unknown>>;
+    Object.assign(file.server, { enabled: true, changed_at: 'yesterday' });
+    await syncIn(file);
+    expect(booted.plugin.settings.server.enabled).toBe(false);
+    // Not objects at all: the defaults, no throw.
+    await syncIn({ ...snapshot(), server: 'on', ai: 7 });
+    expect(booted.plugin.settings.ai.enabled).toBe(false);
+    expect(booted.plugin.settings.server.port).toBeGreaterThan(0);
+  });
+});
+
+describe('skills and widgets folders changed here later than the synced file are kept', () => {
+  it('a stale file does not move either folder back', async () => {
+    const stale = snapshot();
+    typeInto(settingRow(el(), 'Skills folder').querySelector('input')!, 'Team/Skills');
+    typeInto(settingRow(el(), 'Widgets folder').querySelector('input')!, 'Team/Widgets');
+    await settle();
+    expect(booted.plugin.settings.skills.folder).toBe('Team/Skills');
+    expect(booted.plugin.settings.widgets.folder).toBe('Team/Widgets');
+    await syncIn(stale);
+    expect(booted.plugin.settings.skills.folder).toBe('Team/Skills');
+    expect(booted.plugin.settings.widgets.folder).toBe('Team/Widgets');
+    expect((await savedFile()).widgets.folder).toBe('Team/Widgets');
+  });
+});
+
+describe('access lists written in the wrong shape', () => {
+  it('a quarantine written as one folder quarantines that folder, at load and from a sync', async () => {
+    const agent = await client();
+    expect(await readNote(agent, 'Journal/Today.md')).toContain('Dear diary');
+    const file = snapshot() as unknown as { access: Record<string, unknown> };
+    Object.assign(file.access, { quarantine: 'Journal', changed_at: after(new Date().toISOString(), 1000) });
+    await syncIn(file);
+    expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+    expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
+
+    await booted.stop();
+    booted = await bootPlugin(VaultMcpPlugin, {
+      vaultPath: vaultDir,
+      label: 'Claude Code',
+      configure: (s) => void ((s.access as { quarantine: unknown }).quarantine = 'Journal'),
+    });
+    expect(await readNote(await client(), 'Journal/Today.md')).toBe('refused');
+    expect(await readNote(await client(), 'Plan.md')).toContain('# Plan');
+  });
+
+  it('trusted links written as one text trust nothing, and the user is told at load and at a sync', async () => {
+    const outside = await fs.mkdtemp(path.join(os.tmpdir(), 'vault-mcp-sync-outside-'));
+    try {
+      await fs.writeFile(path.join(outside, 'Shared.md'), 'outside words\n');
+      await fs.symlink(outside, path.join(vaultDir, 'LinkedDir'), 'dir');
+      const boot = async (trusted: unknown): Promise<void> => {
+        await booted.stop();
+        Notice.clear();
+        booted = await bootPlugin(VaultMcpPlugin, {
+          vaultPath: vaultDir,
+          label: 'Claude Code',
+          configure: (s) => void ((s.access as { trustedSymlinks: unknown }).trustedSymlinks = trusted),
+        });
+      };
+      // As a list the link is trusted (the setup works).
+      await boot(['LinkedDir']);
+      expect(await readNote(await client(), 'LinkedDir/Shared.md')).toContain('outside words');
+      expect(Notice.messages().filter((m) => m.includes('trustedSymlinks'))).toEqual([]);
+
+      await boot('LinkedDir');
+      expect(booted.plugin.settings.access.trustedSymlinks).toEqual([]);
+      expect(await readNote(await client(), 'LinkedDir/Shared.md')).toBe('refused');
+      expect(Notice.messages()).toContain(
+        'Vault MCP: access.trustedSymlinks is "LinkedDir", not a list, so no symbolic link is trusted; write it as ["LinkedDir"] or trust the link again in Vault MCP settings → Access.',
+      );
+
+      Notice.clear();
+      const file = snapshot() as unknown as { access: Record<string, unknown> };
+      Object.assign(file.access, { trustedSymlinks: 'LinkedDir', changed_at: after(new Date().toISOString(), 1000) });
+      await syncIn(file);
+      expect(await readNote(await client(), 'LinkedDir/Shared.md')).toBe('refused');
+      expect(Notice.messages().some((m) => m.startsWith('Vault MCP: access.trustedSymlinks is "LinkedDir", not a list'))).toBe(true);
+    } finally {
+      await fs.rm(outside, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}

@@ -37,6 +37,9 @@ describe('checkSettingsData: the settings format, read strictly', () => {
     saved.tools.enabled = { create_note: true, search: false };
     saved.ai.usage = { inputTokens: 3, outputTokens: 4, embeddingTokens: 5, scope: 'openai-compatible http://localhost:11434/v1' };
     saved.widgetWriters = { board: { key_id: 'a1b2c3', key_label: 'Claude Code', written_at: '2026-12-06T05:00:00.000Z' } };
+    // Every block the settings tab stamps (a run reads the vault's own data.json with this check).
+    for (const block of ['server', 'tools', 'access', 'skills', 'widgets', 'ai'] as const)
+      saved[block].changed_at = '2026-12-06T17:00:00.000Z';
     expect(checkSettingsData(JSON.parse(JSON.stringify(saved)), { toolNames })).toEqual({ ok: true, settings: saved });
   });
 
@@ -90,18 +93,33 @@ describe('checkSettingsData: the settings format, read strictly', () => {
     [
       { ai: { embedModel: 'x' } },
       'ai.embedModel',
-      /^ai\.embedModel is not a setting; .*\(settings of ai: enabled, allowRemote, provider, baseUrl, model, embeddingModel, semanticIndex, usage\)\.$/,
+      /^ai\.embedModel is not a setting; .*\(settings of ai: enabled, allowRemote, provider, baseUrl, model, embeddingModel, semanticIndex, usage, changed_at\)\.$/,
     ],
     [
       { keys: [{ label: 'a', token: 'x' }] },
       'keys[0].token',
       /^keys\[0\]\.token is not a setting \(tokens and API keys never go in settings: they live in Obsidian's secret storage\);/,
     ],
+    // One folder's text where a list goes: refused with the list to write (the lenient load reads it as one quarantined
+    // folder, but as no trusted link: a run must not start on a file whose meaning differs by setting).
     [
       { access: { quarantine: 'Private' } },
       'access.quarantine',
-      'access.quarantine must be a list of vault folders in quotes, such as ["Private"] (found "Private"); correct it, or remove it to use the default.',
+      'access.quarantine must be a list of vault folders in brackets, not one folder\'s text (found "Private"); write it as ["Private"].',
     ],
+    [
+      { access: { trustedSymlinks: 'Shared/Team' } },
+      'access.trustedSymlinks',
+      'access.trustedSymlinks must be a list of vault folders in brackets, not one folder\'s text (found "Shared/Team"); write it as ["Shared/Team"].',
+    ],
+    [{ keys: [{ label: 'a', roots: 'Projects' }] }, 'keys[0].roots', /^keys\[0\]\.roots must be .*; write it as \["Projects"\]\.$/],
+    [
+      { access: { trustedSymlinks: 5 } },
+      'access.trustedSymlinks',
+      'access.trustedSymlinks must be a list of vault folders in quotes, such as ["Private"] (found 5); correct it, or remove it to use the default.',
+    ],
+    [{ ai: { changed_at: 5 } }, 'ai.changed_at', /^ai\.changed_at must be text in quotes \(found 5\);/],
+    [{ server: { changed_at: null } }, 'server.changed_at', /^server\.changed_at must be text in quotes \(found null\);/],
     [
       { access: { quarantine: ['a', 3] } },
       'access.quarantine[1]',

@@ -1,4 +1,4 @@
-import { migrateSettings } from '../../src/settings/migrate-settings';
+import { accessShapeNotice, migrateSettings, STAMPED_BLOCKS } from '../../src/settings/migrate-settings';
 import { defaultSettings, NEVER_CHANGED, SETTINGS_SCHEMA_VERSION } from '../../src/settings/settings';
 
 describe('migrateSettings', () => {
@@ -57,6 +57,74 @@ describe('migrateSettings', () => {
     });
     expect(migrateSettings({ access: { trustedSymlinks: 'Shared' } }).access.trustedSymlinks).toEqual([]);
     expect(migrateSettings({ access: { trustedSymlinks: ['Shared'] } }).access.trustedSymlinks).toEqual(['Shared']);
+  });
+
+  it('reads a quarantine written as one folder as that folder (it only narrows); a trusted-link list that is not a list trusts nothing', () => {
+    expect(migrateSettings({ access: { quarantine: 'Journal' } }).access.quarantine).toEqual(['Journal']);
+    expect(migrateSettings({ access: { quarantine: '' } }).access.quarantine).toEqual(['']);
+    for (const bad of [5, null, { Journal: true }, true])
+      expect(migrateSettings({ access: { quarantine: bad } }).access.quarantine).toEqual([]);
+    for (const bad of ['Shared', 5, null, { Shared: true }]) {
+      expect(migrateSettings({ access: { trustedSymlinks: bad } }).access.trustedSymlinks).toEqual([]);
+    }
+  });
+
+  it('accessShapeNotice names an access list read as nothing, and what to write; nothing for a readable block', () => {
+    for (const fine of [
+      null,
+      'x',
+      {},
+      { access: {} },
+      { access: { quarantine: 'Journal', trustedSymlinks: [] } },
+      { access: { quarantine: ['J'] } },
+    ]) {
+      expect(accessShapeNotice(fine)).toBeNull();
+    }
+    expect(accessShapeNotice({ access: { trustedSymlinks: 'Shared/Team' } })).toBe(
+      'Vault MCP: access.trustedSymlinks is "Shared/Team", not a list, so no symbolic link is trusted; write it as ["Shared/Team"] or trust the link again in Vault MCP settings → Access.',
+    );
+    expect(accessShapeNotice({ access: { quarantine: 7, trustedSymlinks: { a: 1 } } })).toMatch(
+      /^Vault MCP: access\.quarantine is 7, not a list of folders, so none of yours is quarantined; .* access\.trustedSymlinks is an object, not a list, so no symbolic link is trusted; write it as \["Shared"\]/,
+    );
+    expect(accessShapeNotice({ access: 'Journal' })).toMatch(
+      /^Vault MCP: "access" in data\.json is "Journal", not an object, so no folder of yours is quarantined/,
+    );
+  });
+
+  it('stamps the server, skills, widgets and ai blocks as it stamps tools and access; a wrong-typed stamp or block never throws', () => {
+    const at = '2026-12-06T17:00:00.000Z';
+    const stamped = migrateSettings({
+      server: { changed_at: at },
+      ai: { changed_at: at },
+      skills: { folder: 'S', changed_at: at },
+      widgets: { folder: 'W', changed_at: at },
+    });
+    for (const block of STAMPED_BLOCKS) expect(stamped[block].changed_at).toBe(['tools', 'access'].includes(block) ? NEVER_CHANGED : at);
+    // Files from before the stamps: the epoch.
+    const old = migrateSettings({ server: { enabled: false }, ai: { enabled: true }, skills: { folder: 'S' }, widgets: { folder: 'W' } });
+    for (const block of STAMPED_BLOCKS) expect(old[block].changed_at).toBe(NEVER_CHANGED);
+    for (const bad of [5, null, true, {}, [], 'yesterday', '']) {
+      const file = {
+        server: { changed_at: bad },
+        ai: { changed_at: bad },
+        skills: { folder: 'S', changed_at: bad },
+        widgets: { folder: 'W', changed_at: bad },
+      };
+      expect(() => migrateSettings(file)).not.toThrow();
+      for (const block of STAMPED_BLOCKS) expect(migrateSettings(file)[block].changed_at).toBe(NEVER_CHANGED);
+    }
+    // A server or ai block that is not an object takes its defaults (it threw on a string: a property set on a primitive).
+    for (const bad of ['on', 5, [], true]) {
+      expect(() => migrateSettings({ server: bad, ai: bad })).not.toThrow();
+      expect(migrateSettings({ server: bad, ai: bad })).toMatchObject({ server: defaultSettings().server, ai: defaultSettings().ai });
+    }
+  });
+
+  it('reads ai.enabled and ai.allowRemote that are not true or false as off (a hand-written "false" is text, and truthy)', () => {
+    for (const bad of ['false', 'no', 1, null, {}]) {
+      expect(migrateSettings({ ai: { enabled: bad, allowRemote: bad } }).ai).toMatchObject({ enabled: false, allowRemote: false });
+    }
+    expect(migrateSettings({ ai: { enabled: true, allowRemote: true } }).ai).toMatchObject({ enabled: true, allowRemote: true });
   });
 
   it('gives settings saved before the activity log its default limits, and repairs bad ones', () => {

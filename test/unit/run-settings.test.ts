@@ -125,7 +125,7 @@ describe('npm start --settings FILE', () => {
   it.each([
     [
       { access: { quarantine: 'Personal' } },
-      'access.quarantine must be a list of vault folders in quotes, such as ["Private"] (found "Personal"); correct it, or remove it to use the default.',
+      'access.quarantine must be a list of vault folders in brackets, not one folder\'s text (found "Personal"); write it as ["Personal"].',
     ],
     [{ acess: {} }, /^acess is not a setting; correct its spelling or remove it \(settings of the top level: /],
     [

@@ -3,7 +3,7 @@ import { mergeSyncedKeys } from '../../keys/key-ring';
 import { mergeRevokedKeys, revokedIdsIn } from '../../settings/revoked-keys';
 import { mergeWidgetRecords } from '../../keys/widget-writers';
 import { keyRootsNotice } from '../../settings/key-roots';
-import { migrateSettings } from '../../settings/migrate-settings';
+import { accessShapeNotice, migrateSettings, STAMPED_BLOCKS } from '../../settings/migrate-settings';
 import { quarantinedFileAt, quarantineNotice } from '../../vault/access/quarantine';
 import type { SettingsTabPlugin } from './tab-context';
 import type { PluginFile } from '../../vault/plugin-files/plugin-file';
@@ -35,14 +35,18 @@ export interface ExternalChangeResult {
  * later, so an older data.json never widens a key narrowed here since; a key only this device
  * holds stays when the synced file lists revocations (it was minted here since) and goes when it
  * lists none (a version before them: it may have been revoked there) (keys/key-ring.ts
- * mergeSyncedKeys). The `tools` and `access` blocks are each this device's when it changed them
- * later (`changed_at`, stamped by the settings tab), so an older data.json never lifts a
- * quarantine, turns writes or a tool back on or trusts a link again; a synced block with no stamp
- * (a version before it) wins, as before. data.json is saved again whenever this device kept
+ * mergeSyncedKeys). The `server`, `tools`, `access`, `skills`, `widgets` and `ai` blocks
+ * (migrate-settings.ts STAMPED_BLOCKS) are each this device's when the user changed it here later
+ * (`changed_at`, stamped by the settings tab), so an older data.json never switches the server back
+ * on, lifts a quarantine, turns writes or a tool back on, trusts a link again, moves the skills or
+ * widgets folder back, or turns AI, remote providers or the semantic index back on or points them
+ * at another provider; a synced block with no stamp (a version before it) wins, as before. The AI
+ * token counters (`ai.usage`) are this device's whichever block wins. data.json is saved again whenever this device kept
  * something the synced one lacked (records, keys, blocks, revocations). A key
  * whose roots break the roots rule gets a Notice too (it is refused at the door until they are fixed), and so does
  * a quarantine entry that names no folder (kept as written; it quarantines nothing until fixed) or names a
- * note or file (kept: it hides that file alone, but quarantine takes folders).
+ * note or file (kept: it hides that file alone, but quarantine takes folders), and an access block whose
+ * lists could not be read as written (migrate-settings.ts accessShapeNotice).
  * @param plugin the plugin whose `settings` are replaced
  * @param dataFile data.json in the plugin folder (its stamp and text, to tell a torn read)
  */
@@ -63,7 +67,7 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   // Widget records only ever confine a widget: the newest of each is kept, never dropped by an older data.json.
   const { added, ...records } = mergeWidgetRecords(before, next);
   Object.assign(next, records);
-  const raw = saved as { keys?: unknown; revokedKeys?: unknown; tools?: unknown; access?: unknown };
+  const raw = saved as { keys?: unknown; revokedKeys?: unknown } & Partial<Record<(typeof STAMPED_BLOCKS)[number], unknown>>;
   // Revoked on either side stays revoked: both lists are kept, and a key in them is dropped wherever it is still held.
   next.revokedKeys = mergeRevokedKeys(before.revokedKeys, raw.revokedKeys);
   // Applied whole: the bound on the stored list must not spare a key the synced file revokes.
@@ -78,18 +82,21 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   next.keys = keys;
   // The token of a key revoked elsewhere is only on the device that minted it: this one forgets it if it is that device.
   plugin.keyRing.forgetTokens(revoked);
-  // The tools and access blocks changed here later than in the synced file are kept.
-  const keptTools = keepOwnBlock(before.tools, next.tools, raw.tools);
-  const keptAccess = keepOwnBlock(before.access, next.access, raw.access);
-  if (keptTools) next.tools = before.tools;
-  if (keptAccess) next.access = before.access;
+  // A block (server, tools, access, skills, widgets, ai) changed here later than in the synced file is kept.
+  const keptBlocks = STAMPED_BLOCKS.filter((block) => keepOwnBlock(before[block], next[block], raw[block]));
+  for (const block of keptBlocks) Object.assign(next, { [block]: before[block] });
+  // Token counters are this device's figures (AiService counts them here): a synced file's never replace them.
+  // A provider or base URL changed by the synced block resets them (AiService.settingsChanged, below).
+  next.ai.usage = before.ai.usage;
   // Revocations this device knew that the synced file lacked are written back too, so they reach the other devices.
   const theirRevoked = revokedIdsIn(raw.revokedKeys);
   const moreRevoked = next.revokedKeys.some((r) => !theirRevoked.has(r.id));
   plugin.settings = next;
-  if (added || kept || keptTools || keptAccess || moreRevoked) await plugin.saveData(next).catch(() => undefined); // else kept in memory and written by the next save
+  if (added || kept || keptBlocks.length > 0 || moreRevoked) await plugin.saveData(next).catch(() => undefined); // else kept in memory and written by the next save
   const quarantine = quarantineNotice(next.access.quarantine, (e) => plugin.notes.policy.literalPath(e), quarantinedFileAt(plugin.notes));
-  for (const problem of [keyRootsNotice(next.keys), quarantine]) if (problem) new Notice(problem, 0);
+  // The synced access block's shape matters only when it is the one in force.
+  const shape = keptBlocks.includes('access') ? null : accessShapeNotice(saved);
+  for (const problem of [keyRootsNotice(next.keys), quarantine, shape]) if (problem) new Notice(problem, 0);
   // The master switch is read on every request: only a port change needs a new listener.
   const restarted = before.server.port !== next.server.port;
   if (restarted) await plugin.restartServer();
@@ -108,7 +115,7 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
 }
 
 /**
- * Whether this device's `tools` or `access` block (`mine`) beats the synced file's (`theirs`, as
+ * Whether this device's block of settings ({@link STAMPED_BLOCKS}: `mine`) beats the synced file's (`theirs`, as
  * migrated; `rawBlock`, as written): only when the file's block carries a `changed_at` (one with
  * none comes from a version before it and wins, as every block did before) and this device's is
  * later. An unreadable time counts as the oldest (migrateSettings makes it the epoch).

@@ -16,12 +16,17 @@ const PROVIDER_LABELS: Record<AiProviderType, string> = {
  * {@link AI_API_KEY_SECRET_ID}, never in data.json), model, the semantic search rows
  * (semantic-section.ts), token usage with Reset, and a
  * Test button that first saves every field as typed, then sends the test prompt through
- * `AiService.testConnection()` and shows the reply or the full error inline.
+ * `AiService.testConnection()` and shows the reply or the full error inline. Every change stamps
+ * `ai.changed_at` (a synced data.json's older block then never replaces it); Reset and the token
+ * counts do not.
  */
 export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): void {
   const { plugin, app } = ctx;
   const ai = plugin.settings.ai;
   const changed = async (): Promise<void> => {
+    // Stamped, so an older data.json synced in later does not turn AI or remote providers back on or point them elsewhere
+    // (ui/settings/external-change.ts). Only the user's changes stamp: the plugin's own usage saves (main.ts) never do.
+    ai.changed_at = new Date().toISOString();
     await plugin.saveSettings();
     await plugin.ai.settingsChanged();
   };
@@ -144,10 +149,13 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
   const resultEl = containerEl.createDiv({ cls: 'vault-mcp-test-result', attr: { 'aria-live': 'polite' } });
   test.addButton((b) =>
     b.setButtonText('Send test prompt').onClick(async () => {
-      ai.baseUrl = baseUrl.getValue().trim();
-      ai.model = model.getValue().trim();
+      const typed = { baseUrl: baseUrl.getValue().trim(), model: model.getValue().trim() };
       app.secretStorage.setSecret(AI_API_KEY_SECRET_ID, apiKey.getValue().trim());
-      await changed();
+      // Fields already saved as typed are no change: a test alone must not make this device's block the newer one.
+      if (typed.baseUrl !== ai.baseUrl || typed.model !== ai.model) {
+        Object.assign(ai, typed);
+        await changed();
+      }
       resultEl.removeClass('mod-error', 'mod-success');
       resultEl.setText('Waiting for the provider…');
       b.setDisabled(true);

@@ -7,13 +7,15 @@ import type { SectionContext } from '../tab-context';
  * The semantic search rows of the AI provider section: "Embedding model" (with the provider's
  * example as placeholder), "Index for semantic search" (off by default) and "Rebuild", whose
  * description is the index's status. With Anthropic, which has no embeddings endpoint, the
- * model row says so and the toggle and Rebuild are disabled.
+ * model row says so and the toggle and Rebuild are disabled. A change stamps `ai.changed_at`.
  */
 export function renderSemanticSettings(containerEl: HTMLElement, ctx: SectionContext): void {
   const { plugin } = ctx;
   const ai = plugin.settings.ai;
   const noEndpoint = ai.provider === 'anthropic';
   const changed = async (): Promise<void> => {
+    // Stamped as the AI provider section's changes are (ai-section.ts): the semantic index sends note text out.
+    ai.changed_at = new Date().toISOString();
     await plugin.saveSettings();
     await plugin.ai.settingsChanged();
     void plugin.semantic.refresh();

@@ -37,7 +37,8 @@ export function describeServerStatus(ctx: Pick<SectionContext, 'plugin'>): strin
 /**
  * The "Server" section: master switch, port (validated on every keystroke, applied on
  * Enter or leaving the field: the server moves to it, and a taken port shows here and as a
- * Notice), the status line with the URL and a copy button, and Restart.
+ * Notice), the status line with the URL and a copy button, and Restart. Switching the server or
+ * moving its port stamps `server.changed_at` (a synced data.json's older block then never replaces it).
  */
 export function renderServerSection(containerEl: HTMLElement, ctx: SectionContext): void {
   const { plugin } = ctx;
@@ -49,6 +50,8 @@ export function renderServerSection(containerEl: HTMLElement, ctx: SectionContex
     .addToggle((toggle) =>
       toggle.setValue(plugin.settings.server.enabled).onChange(async (value) => {
         plugin.settings.server.enabled = value;
+        // Stamped, so an older data.json synced in later does not switch the server back on (ui/settings/external-change.ts).
+        plugin.settings.server.changed_at = new Date().toISOString();
         await plugin.saveSettings();
         ctx.redisplay();
       }),
@@ -75,6 +78,7 @@ export function renderServerSection(containerEl: HTMLElement, ctx: SectionContex
       return;
     }
     if (parsed.port === plugin.settings.server.port && plugin.server.getStatus().state === 'listening') return;
+    if (parsed.port !== plugin.settings.server.port) plugin.settings.server.changed_at = new Date().toISOString();
     plugin.settings.server.port = parsed.port;
     await plugin.saveSettings();
     await plugin.restartServer();

@@ -24,7 +24,8 @@ export function oneLine(description: string): string {
  * `notifications/tools/list_changed` (MCP spec, "Tools › List Changed Notification"), so
  * tools/list reflects it without reconnecting. Last, the "Skills folder" (a change sends, to the
  * keys then seeing other prompts, `notifications/prompts/list_changed`) and the "Widgets folder"
- * (settings `widgets.folder`; the search index is rebuilt once it rests).
+ * (settings `widgets.folder`; the search index is rebuilt once it rests); each stamps its block's
+ * `changed_at` as the tools do.
  */
 export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext, tools: readonly ToolDefinition[] = ALL_TOOLS): void {
   const { plugin } = ctx;
@@ -92,6 +93,8 @@ export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext
           const folder = typedFolder(skills, 'skills', value);
           if (folder === null) return;
           plugin.settings.skills.folder = folder;
+          // Stamped, so an older data.json synced in later does not move the folder back (ui/settings/external-change.ts).
+          plugin.settings.skills.changed_at = new Date().toISOString();
           await plugin.saveSettings();
           await plugin.server.notifyPromptListChanged();
         });
@@ -113,6 +116,7 @@ export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext
           const folder = typedFolder(widgets, 'widgets', value);
           if (folder === null) return;
           plugin.settings.widgets.folder = folder === '' ? DEFAULT_WIDGETS_FOLDER : normalizePath(folder);
+          plugin.settings.widgets.changed_at = new Date().toISOString();
           await plugin.saveSettings();
           reindexLater();
         }),
