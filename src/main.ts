@@ -30,6 +30,7 @@ import { applyExternalSettings } from './ui/settings/external-change';
 import { keyRootsNotice } from './settings/key-roots';
 import { quarantinedFileAt, quarantineNotice } from './vault/access/quarantine';
 import { accessShapeNotice, migrateSettings } from './settings/migrate-settings';
+import { rememberRevocations, withDeviceRevocations } from './settings/device-revocations';
 import { VaultMcpSettingTab } from './ui/settings/settings-tab';
 import type { VaultMcpSettings } from './settings/settings';
 import { NoteStore } from './vault/note-store';
@@ -75,10 +76,22 @@ export default class VaultMcpPlugin extends Plugin {
         this.settings.keys = keys;
         await this.saveSettings();
       },
-      { get: () => this.settings.revokedKeys, set: (list) => void (this.settings.revokedKeys = list) },
+      {
+        get: () => this.settings.revokedKeys,
+        set: (list) => {
+          this.settings.revokedKeys = list;
+          rememberRevocations(this.app, list);
+        },
+      },
     );
+    // This device's own copy of the revocations: an older data.json synced over this one while Obsidian was closed lacks those made here.
+    const revocations = withDeviceRevocations(this.settings.revokedKeys, this.app);
+    this.settings.revokedKeys = revocations.list;
+    this.settings.keys = this.settings.keys.filter((k) => !revocations.revoked.has(k.id));
+    rememberRevocations(this.app, revocations.list);
+    if (revocations.dataLacked) await this.saveData(this.settings).catch(() => undefined);
     // A data.json synced in while Obsidian was closed may revoke a key minted here: its token goes now.
-    this.keyRing.forgetTokens(this.settings.revokedKeys.map((r) => r.id));
+    this.keyRing.forgetTokens(revocations.revoked);
     this.widgetWriters = new WidgetWriters({
       keys: () => this.keyRing.list(),
       records: () => this.settings.widgetWriters,

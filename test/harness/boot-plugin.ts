@@ -51,6 +51,8 @@ export interface BootOptions {
   persistIndex?: boolean;
   /** More secrets for the host's SecretStorage, by id (other keys' tokens, the AI API key). */
   secrets?: Record<string, string>;
+  /** The host's localStorage for this vault; pass the same Map to a later boot to keep it across a restart. */
+  localStorage?: Map<string, string>;
   /** The vault's config folder (`vault.configDir`; default `.obsidian`). */
   configDir?: string;
   /**
@@ -119,6 +121,7 @@ export async function bootPlugin<P extends BootablePlugin>(
   const app = await createHostApp({
     vaultPath: options.vaultPath,
     secrets,
+    localStorage: options.localStorage,
     configDir: options.configDir,
     holdIndexing: options.holdIndexing,
     savedMetadata: options.savedMetadata,

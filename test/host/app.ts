@@ -17,6 +17,8 @@ export interface HostAppOptions {
   configDir?: string;
   /** Secret store to use; pass the same Map to a later App to keep secrets across restarts. */
   secrets?: Map<string, string>;
+  /** This vault's localStorage (loadLocalStorage, saveLocalStorage); pass the same Map to a later App to keep it across restarts. */
+  localStorage?: Map<string, string>;
   /** How long disk events from other programs are gathered before they are applied, ms (default 50); false = no watching. */
   watchIntervalMs?: number | false;
   /** Ms from the first edit in a Markdown view to its save (`workspace.saveDelayMs`; Obsidian: 2000). */
@@ -73,7 +75,7 @@ export class App implements Pick<
   readonly commands: HostCommands;
   /** CLI handlers registered by plugins (registerCliHandler), by command id. */
   readonly cliHandlers = new Map<string, { description: string; flags: O.CliFlags | null; handler: O.CliHandler }>();
-  private readonly localStorage = new Map<string, string>();
+  private readonly localStorage: Map<string, string>;
   private closed = false;
 
   /** Wires the parts over `options.vaultPath`; createHostApp also loads and indexes the vault. */
@@ -88,6 +90,7 @@ export class App implements Pick<
       this.workspace.saveDelayMs = options.saveDelayMs;
     }
     this.secretStorage = new SecretStorage(options.secrets);
+    this.localStorage = options.localStorage ?? new Map();
     this.commands = new HostCommands(this.workspace);
   }
 

@@ -145,6 +145,32 @@ describe('a stale synced data.json never brings a revoked key back', () => {
     expect(booted.plugin.settings.revokedKeys).toHaveLength(MAX_REVOKED_KEYS);
   });
 
+  it('a revocation made here survives an older data.json synced over this one while Obsidian was closed (break-it B4)', async () => {
+    // This device's localStorage and the token outlive a restart, as in Obsidian; data.json is what a sync replaced.
+    await booted.stop();
+    const local = new Map<string, string>();
+    booted = await bootPlugin(VaultMcpPlugin, { vaultPath: vaultDir, label: 'Claude Code', localStorage: local });
+    const phone = await booted.plugin.keyRing.mint({ label: 'Phone' });
+    const older = snapshot();
+    await booted.plugin.keyRing.revoke(phone.record.id);
+    await booted.stop();
+    booted = await bootPlugin(VaultMcpPlugin, {
+      vaultPath: vaultDir,
+      label: 'Claude Code',
+      localStorage: local,
+      // The token as a device that still held it would (a revocation never reached it there).
+      secrets: { [secretIdForKey(phone.record.id)]: phone.token },
+      configure: (settings) => Object.assign(settings, JSON.parse(JSON.stringify(older)), { server: { ...settings.server, port: 0 } }),
+    });
+    expect(booted.plugin.keyRing.list().map((k) => k.label)).toEqual(['Claude Code']);
+    expect(booted.plugin.settings.revokedKeys.map((r) => r.id)).toEqual([phone.record.id]);
+    expect(booted.plugin.keyRing.authenticate(phone.token)).toBeNull();
+    await expect(connectClient(booted.url, phone.token)).rejects.toThrow();
+    // Saved back at load, so the revocation reaches the other devices again.
+    expect((await savedFile()).revokedKeys.map((r) => r.id)).toEqual([phone.record.id]);
+    expect((await savedFile()).keys.map((k) => k.label)).toEqual(['Claude Code']);
+  });
+
   it('a key revoked here is listed in data.json; the device holding its token blanks it even when the file arrived while Obsidian was closed', async () => {
     const { keyRing } = booted.plugin;
     const backup = await keyRing.mint({ label: 'Backup' });

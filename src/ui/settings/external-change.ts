@@ -1,5 +1,6 @@
 import { Notice } from 'obsidian';
 import { mergeSyncedKeys } from '../../keys/key-ring';
+import { rememberRevocations } from '../../settings/device-revocations';
 import { mergeRevokedKeys, revokedIdsIn } from '../../settings/revoked-keys';
 import { mergeWidgetRecords } from '../../keys/widget-writers';
 import { keyRootsNotice } from '../../settings/key-roots';
@@ -70,6 +71,7 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   const raw = saved as { keys?: unknown; revokedKeys?: unknown } & Partial<Record<(typeof STAMPED_BLOCKS)[number], unknown>>;
   // Revoked on either side stays revoked: both lists are kept, and a key in them is dropped wherever it is still held.
   next.revokedKeys = mergeRevokedKeys(before.revokedKeys, raw.revokedKeys);
+  rememberRevocations(plugin.app, next.revokedKeys);
   // Applied whole: the bound on the stored list must not spare a key the synced file revokes.
   const revoked = revokedIdsIn(before.revokedKeys, raw.revokedKeys);
   // A key narrowed here since the synced file was written keeps its narrower record; one minted here since stays.
