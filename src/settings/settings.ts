@@ -1,4 +1,5 @@
 import type { KeyRecord } from './key-record';
+import type { AccessEntryTimes } from './access-entries';
 
 /** The schema version written to data.json; bump it and add a step in migrate-settings.ts. */
 export const SETTINGS_SCHEMA_VERSION = 1;
@@ -86,6 +87,11 @@ export interface VaultMcpSettings {
     trustedSymlinks: string[];
     /** As `tools.changed_at`: when the user last changed the quarantine or trusted-link list here. */
     changed_at?: string;
+    /**
+     * When each entry of the two lists was last added and removed (settings/access-entries.ts), so a
+     * synced data.json is merged entry by entry. Absent in files of versions before it.
+     */
+    entryTimes?: AccessEntryTimes;
   };
   skills: {
     /** "Skills folder": where `<name>/SKILL.md` skills live (vault-relative; empty = `Skills`). */
