@@ -60,7 +60,7 @@ export function readEntryTimes(raw: unknown): AccessEntryTimes {
     const given = raw[list];
     if (!isObject(given)) continue;
     for (const [path, entry] of Object.entries(given)) {
-      if (!isObject(entry)) continue;
+      if (!isObject(entry) || path === '__proto__') continue;
       const added = timeOrNone(entry.added);
       const removed = timeOrNone(entry.removed);
       if (added === undefined && removed === undefined) continue;
@@ -72,14 +72,21 @@ export function readEntryTimes(raw: unknown): AccessEntryTimes {
 
 /**
  * Records in `access` that the user added (`added`) or removed (`removed`) `path` of `list` at
- * `now`, as the settings tab does on each change; tombstones past {@link MAX_TOMBSTONES} are dropped,
+ * `now` (or 1 ms after the opposite time recorded here when that is not earlier: a clock set back,
+ * the same millisecond, so the user's last action wins), as the settings tab does on each change; tombstones past {@link MAX_TOMBSTONES} are dropped,
  * oldest first.
  * @param access the settings' access block (its `entryTimes` is created when missing).
  * @param now the time of the change (ISO 8601).
  */
 export function recordEntryChange(access: TimedAccess, list: TimedList, path: string, change: 'added' | 'removed', now: string): void {
   const times = (access.entryTimes ??= { quarantine: {}, trustedSymlinks: {} });
-  times[list][path] = { ...times[list][path], [change]: now };
+  // A folder named `__proto__` is listed untimed (added at the epoch) rather than set as the map's prototype.
+  if (path === '__proto__') return;
+  const entry = own(times[list], path);
+  // Never at or before the opposite time recorded here (a clock set back, the same millisecond): the user's last action wins.
+  const other = ms(change === 'added' ? entry.removed : entry.added);
+  const at = ms(now) > other ? now : new Date(other + 1).toISOString();
+  times[list][path] = { ...entry, [change]: at };
   times[list] = boundTombstones(times[list], new Set(access[list].filter((p): p is string => typeof p === 'string')));
 }
 
@@ -89,6 +96,11 @@ function boundTombstones(times: Record<string, EntryTime>, listed: Set<string>):
   if (stones.length <= MAX_TOMBSTONES) return times;
   const drop = new Set(stones.sort((a, b) => ms(times[b].removed) - ms(times[a].removed)).slice(MAX_TOMBSTONES));
   return Object.fromEntries(Object.entries(times).filter(([p]) => !drop.has(p)));
+}
+
+/** The times `map` holds for `path` itself (never an inherited property), or none. */
+function own(map: Record<string, EntryTime>, path: string): EntryTime {
+  return Object.hasOwn(map, path) ? map[path] : {};
 }
 
 /** A time in ms; missing or unreadable → -Infinity (never happened). */
@@ -145,14 +157,14 @@ export function mergeAccessLists(mine: TimedAccess, theirs: TimedAccess): Merged
         result.push(p);
         continue;
       }
-      const a = mineTimes[list][p] ?? {};
-      const b = theirTimes[list][p] ?? {};
+      const a = own(mineTimes[list], p);
+      const b = own(theirTimes[list], p);
       const merged: EntryTime = {};
       const added = later(a.added, b.added);
       const removed = later(a.removed, b.removed);
       if (added) merged.added = added;
       if (removed) merged.removed = removed;
-      if (added || removed) times[p] = merged;
+      if ((added || removed) && p !== '__proto__') times[p] = merged;
       const listed = mineList.includes(p) || theirList.includes(p);
       const addedAt = Math.max(ms(added), listed ? 0 : -Infinity);
       if (addedAt > ms(removed)) result.push(p);

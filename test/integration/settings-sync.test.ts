@@ -609,6 +609,8 @@ describe('the quarantine and trusted-link lists merge entry by entry', () => {
     settingRow(el(), 'Journal/').querySelector<HTMLElement>('.clickable-icon')!.click();
     await settle();
     expect(booted.plugin.settings.access.quarantine).toEqual([]);
+    // A later millisecond than the removal, so the add is the later of the two here.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     await quarantineInTab('Journal');
     expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
     await syncIn(theirs);

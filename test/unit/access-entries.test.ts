@@ -100,11 +100,32 @@ describe('recordEntryChange and readEntryTimes', () => {
     expect(access.entryTimes).toEqual({ quarantine: { J: { added: T0, removed: T1 } }, trustedSymlinks: {} });
   });
 
+  it("makes the user's last action the later one even when the clock went back or stood still", () => {
+    const access: TimedAccess = { quarantine: [], trustedSymlinks: [] };
+    recordEntryChange(access, 'quarantine', 'J', 'removed', T1);
+    access.quarantine = ['J'];
+    recordEntryChange(access, 'quarantine', 'J', 'added', T0);
+    expect(access.entryTimes!.quarantine.J).toEqual({ removed: T1, added: '2026-12-02T00:00:00.001Z' });
+    expect(mergeAccessLists(access, side([])).quarantine).toEqual(['J']);
+  });
+
   it('drops unreadable times and entries', () => {
     expect(readEntryTimes({ quarantine: { A: { added: T0, removed: 'no' }, B: { removed: 3 }, C: null }, trustedSymlinks: [] })).toEqual({
       quarantine: { A: { added: T0 } },
       trustedSymlinks: {},
     });
+  });
+
+  it('a path named __proto__ never becomes a prototype: it is listed untimed', () => {
+    const raw = JSON.parse(`{"quarantine": {"__proto__": {"removed": "${T1}"}, "added": {"added": "${T0}"}}}`) as unknown;
+    const times = readEntryTimes(raw);
+    expect(Object.getPrototypeOf(times.quarantine)).toBe(Object.prototype);
+    expect(Object.keys(times.quarantine)).toEqual(['added']);
+    const merged = mergeAccessLists(side(['__proto__']), { quarantine: [], trustedSymlinks: [], entryTimes: raw as AccessEntryTimes });
+    expect(merged.quarantine).toEqual(['__proto__', 'added']);
+    const access: TimedAccess = { quarantine: ['__proto__'], trustedSymlinks: [] };
+    recordEntryChange(access, 'quarantine', '__proto__', 'added', T0);
+    expect(Object.getPrototypeOf(access.entryTimes!.quarantine)).toBe(Object.prototype);
   });
 
   it('an old data.json (no times) loads as before: no entryTimes appear', () => {
