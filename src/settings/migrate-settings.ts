@@ -93,7 +93,8 @@ function migrateWidgetWriters(raw: unknown): Record<string, WidgetWriter> {
 /**
  * The settings blocks the settings tab stamps with `changed_at` when the user changes them, so a
  * synced data.json's older block never replaces a newer one (ui/settings/external-change.ts,
- * docs/settings.md#synced-settings).
+ * docs/settings.md#synced-settings). `access` is stamped too, but its lists merge entry by entry
+ * (access-entries.ts mergeAccessLists), not by this stamp.
  */
 export const STAMPED_BLOCKS = ['server', 'tools', 'access', 'skills', 'widgets', 'ai'] as const;
 

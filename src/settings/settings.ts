@@ -85,7 +85,10 @@ export interface VaultMcpSettings {
      * agents may use. Any other entry whose real path is outside the vault is quarantined.
      */
     trustedSymlinks: string[];
-    /** As `tools.changed_at`: when the user last changed the quarantine or trusted-link list here. */
+    /**
+     * When the user last changed the quarantine or trusted-link list (the later of both devices' after
+     * a sync); the lists themselves merge by `entryTimes`, not by this stamp.
+     */
     changed_at?: string;
     /**
      * When each entry of the two lists was last added and removed (settings/access-entries.ts), so a
