@@ -26,6 +26,13 @@ const count = z.number({ error: COUNT }).int({ error: COUNT }).min(0, { error: C
 const positive = z.number({ error: POSITIVE }).positive({ error: POSITIVE });
 const folders = z.array(text, { error: FOLDERS });
 const object = (what: string) => ({ error: `an object of ${what} in braces` });
+const TIME = 'a date and time in quotes, such as "2026-01-31T09:00:00.000Z"';
+const time = z.string({ error: TIME }).refine((t) => Number.isFinite(Date.parse(t)), { error: TIME });
+const entryTimes = z.record(
+  z.string(),
+  z.strictObject({ added: time, removed: time }, object('"added" and "removed" times')).partial(),
+  object('paths to their "added" and "removed" times'),
+);
 
 const keyRecordSchema = z
   .strictObject(
@@ -74,7 +81,19 @@ export const SETTINGS_FILE_SCHEMA = z
           object('tool settings'),
         )
         .partial(),
-      access: z.strictObject({ quarantine: folders, trustedSymlinks: folders, changed_at: text }, object('access settings')).partial(),
+      access: z
+        .strictObject(
+          {
+            quarantine: folders,
+            trustedSymlinks: folders,
+            changed_at: text,
+            entryTimes: z
+              .strictObject({ quarantine: entryTimes, trustedSymlinks: entryTimes }, object('quarantine and trustedSymlinks times'))
+              .partial(),
+          },
+          object('access settings'),
+        )
+        .partial(),
       skills: z.strictObject({ folder: text, changed_at: text }, object('skills settings')).partial(),
       proposals: z.strictObject({ notifyOnNew: flag }, object('proposal settings')).partial(),
       widgets: z.strictObject({ folder: text, changed_at: text }, object('widget settings')).partial(),

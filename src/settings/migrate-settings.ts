@@ -1,3 +1,4 @@
+import { readEntryTimes } from './access-entries';
 import { checkKeyRoots } from './key-roots';
 import { mergeRevokedKeys, revokedIdsIn } from './revoked-keys';
 import { normalizeKeyMode, normalizeKeyScope, normalizeKeyTools, type KeyRecord } from './key-record';
@@ -92,7 +93,8 @@ function migrateWidgetWriters(raw: unknown): Record<string, WidgetWriter> {
 /**
  * The settings blocks the settings tab stamps with `changed_at` when the user changes them, so a
  * synced data.json's older block never replaces a newer one (ui/settings/external-change.ts,
- * docs/settings.md#synced-settings).
+ * docs/settings.md#synced-settings). `access` is stamped too, but its lists merge entry by entry
+ * (access-entries.ts mergeAccessLists), not by this stamp.
  */
 export const STAMPED_BLOCKS = ['server', 'tools', 'access', 'skills', 'widgets', 'ai'] as const;
 
@@ -152,7 +154,8 @@ function stampOf(raw: unknown): string {
  * listed as revoked ({@link mergeRevokedKeys}); a port outside MIN_PORT–MAX_PORT falls back to the
  * default; a block ({@link STAMPED_BLOCKS}) without a readable `changed_at` gets {@link NEVER_CHANGED}, one that is
  * not an object its defaults; `access.quarantine` given as one text is that one folder ({@link readQuarantine}), a
- * `trustedSymlinks` that is not a list trusts nothing, and `ai.enabled` / `ai.allowRemote` that are not true or false are off.
+ * `trustedSymlinks` that is not a list trusts nothing, `access.entryTimes` keeps only readable times
+ * (access-entries.ts readEntryTimes), and `ai.enabled` / `ai.allowRemote` that are not true or false are off.
  * @returns a fresh object; `schemaVersion` is {@link SETTINGS_SCHEMA_VERSION}.
  */
 export function migrateSettings(saved: unknown): VaultMcpSettings {
@@ -174,6 +177,8 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   merged.access.quarantine = readQuarantine(merged.access.quarantine) as string[];
   // A trusted link widens access: anything but a list trusts nothing (accessShapeNotice tells the user).
   if (!Array.isArray(merged.access.trustedSymlinks)) merged.access.trustedSymlinks = [];
+  // Per-entry times are read leniently (bad ones dropped); a file without them loads as before.
+  if (merged.access.entryTimes !== undefined) merged.access.entryTimes = readEntryTimes(merged.access.entryTimes);
   if (!isObject(merged.tools.enabled)) merged.tools.enabled = {};
   if (!isObject(merged.skills) || typeof merged.skills.folder !== 'string') merged.skills = defaults.skills;
   if (!isObject(merged.widgets) || typeof merged.widgets.folder !== 'string') merged.widgets = defaults.widgets;

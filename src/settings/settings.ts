@@ -1,4 +1,5 @@
 import type { KeyRecord } from './key-record';
+import type { AccessEntryTimes } from './access-entries';
 
 /** The schema version written to data.json; bump it and add a step in migrate-settings.ts. */
 export const SETTINGS_SCHEMA_VERSION = 1;
@@ -84,8 +85,16 @@ export interface VaultMcpSettings {
      * agents may use. Any other entry whose real path is outside the vault is quarantined.
      */
     trustedSymlinks: string[];
-    /** As `tools.changed_at`: when the user last changed the quarantine or trusted-link list here. */
+    /**
+     * When the user last changed the quarantine or trusted-link list (the later of both devices' after
+     * a sync); the lists themselves merge by `entryTimes`, not by this stamp.
+     */
     changed_at?: string;
+    /**
+     * When each entry of the two lists was last added and removed (settings/access-entries.ts), so a
+     * synced data.json is merged entry by entry. Absent in files of versions before it.
+     */
+    entryTimes?: AccessEntryTimes;
   };
   skills: {
     /** "Skills folder": where `<name>/SKILL.md` skills live (vault-relative; empty = `Skills`). */

@@ -231,22 +231,25 @@ describe('access and tool settings changed here later than the synced file are k
     // The settings tab stamped the change: that is what beat the stale block.
     expect(Date.parse(booted.plugin.settings.access.changed_at!)).toBeGreaterThan(Date.parse(stale.access.changed_at!));
 
-    // Released on another device after that: the newer block wins.
+    // Released on another device after that: its removal (a tombstone later than the add here) arrives.
     const newer = snapshot();
     newer.access.quarantine = [];
-    newer.access.changed_at = new Date(Date.parse(booted.plugin.settings.access.changed_at!) + 1000).toISOString();
+    const addedHere = booted.plugin.settings.access.entryTimes!.quarantine.Journal.added!;
+    newer.access.entryTimes = { quarantine: { Journal: { added: addedHere, removed: after(addedHere, 1000) } }, trustedSymlinks: {} };
+    newer.access.changed_at = after(addedHere, 1000);
     await syncIn(newer);
     expect(booted.plugin.settings.access.quarantine).toEqual([]);
     expect(await readNote(agent, 'Journal/Today.md')).toContain('Dear diary');
 
-    // A synced block with no stamp (a version from before it) still wins, as every block did before (docs/settings.md#synced-settings).
+    // A synced file of a version from before the entry times carries no removal: it cannot lift a quarantine (docs/settings.md#synced-settings).
     booted.plugin.settings.access = {
       quarantine: ['Journal'],
       trustedSymlinks: [],
       changed_at: new Date(Date.now() + 60_000).toISOString(),
     };
     await syncIn(olderFormat(stale));
-    expect(booted.plugin.settings.access.quarantine).toEqual([]);
+    expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+    expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
   });
 
   it('"Allow writes" and a tool turned off here stay off against a stale file; a newer synced file turns writes on', async () => {
@@ -500,6 +503,147 @@ describe('skills and widgets folders changed here later than the synced file are
     expect(booted.plugin.settings.skills.folder).toBe('Team/Skills');
     expect(booted.plugin.settings.widgets.folder).toBe('Team/Widgets');
     expect((await savedFile()).widgets.folder).toBe('Team/Widgets');
+  });
+});
+
+/** Quarantines `folder` through the settings tab, as the user does. */
+async function quarantineInTab(folder: string): Promise<void> {
+  const add = settingRow(el(), 'Quarantine a folder');
+  typeInto(add.querySelector('input')!, folder);
+  (Array.from(add.querySelectorAll('button')).find((b) => b.textContent === 'Add') as HTMLButtonElement).click();
+  await settle();
+}
+
+/** A symbolic link `LinkedDir` in the vault to a folder outside it holding `Shared.md`; returns that folder. */
+async function linkOutside(): Promise<string> {
+  const outside = await fs.mkdtemp(path.join(os.tmpdir(), 'vault-mcp-sync-outside-'));
+  await fs.writeFile(path.join(outside, 'Shared.md'), 'outside words\n');
+  await fs.symlink(outside, path.join(vaultDir, 'LinkedDir'), 'dir');
+  return outside;
+}
+
+describe('the quarantine and trusted-link lists merge entry by entry', () => {
+  it('break-it B3: a device that never saw the quarantine trusts a link later; its file keeps the quarantine and brings the link', async () => {
+    const outside = await linkOutside();
+    try {
+      const stale = snapshot();
+      const agent = await client();
+      await quarantineInTab('Journal');
+      expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
+      expect(await readNote(agent, 'LinkedDir/Shared.md')).toBe('refused');
+
+      // Device B, offline, trusted LinkedDir after the quarantine here; its access block is stamped later.
+      const trustedAt = after(new Date().toISOString(), 1000);
+      stale.access.trustedSymlinks = ['LinkedDir'];
+      stale.access.entryTimes = { quarantine: {}, trustedSymlinks: { LinkedDir: { added: trustedAt } } };
+      stale.access.changed_at = trustedAt;
+      await syncIn(stale);
+      expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+      expect(booted.plugin.settings.access.trustedSymlinks).toEqual(['LinkedDir']);
+      expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
+      expect(await readNote(agent, 'LinkedDir/Shared.md')).toContain('outside words');
+      // Saved again, with both sides' times, so the quarantine reaches device B.
+      const saved = await savedFile();
+      expect(saved.access.quarantine).toEqual(['Journal']);
+      expect(saved.access.entryTimes!.quarantine.Journal.added).toBeDefined();
+      expect(saved.access.entryTimes!.trustedSymlinks.LinkedDir).toEqual({ added: trustedAt });
+    } finally {
+      await fs.rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('break-it B2: a device whose clock runs a day ahead and whose file lacks the quarantine does not lift it', async () => {
+    const agent = await client();
+    const stale = snapshot();
+    await quarantineInTab('Journal');
+    stale.access.changed_at = after(new Date().toISOString(), 86_400_000);
+    await syncIn(stale);
+    expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+    expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
+    expect((await savedFile()).access.quarantine).toEqual(['Journal']);
+  });
+
+  it('a removal made on another device after the add here arrives, even when this device changed its lists later', async () => {
+    const outside = await linkOutside();
+    try {
+      const agent = await client();
+      await quarantineInTab('Journal');
+      const addedHere = booted.plugin.settings.access.entryTimes!.quarantine.Journal.added!;
+      const theirs = snapshot();
+      // Device B removed Journal 5 ms after the add here; this device trusted a link later still (its block is the later one).
+      const removedThere = after(addedHere, 5);
+      theirs.access.quarantine = [];
+      theirs.access.entryTimes = { quarantine: { Journal: { added: addedHere, removed: removedThere } }, trustedSymlinks: {} };
+      theirs.access.changed_at = removedThere;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const trust = settingRow(el(), 'Trust a symbolic link');
+      typeInto(trust.querySelector('input')!, 'LinkedDir');
+      (Array.from(trust.querySelectorAll('button')).find((b) => b.textContent === 'Trust') as HTMLButtonElement).click();
+      await settle();
+      expect(booted.plugin.settings.access.trustedSymlinks).toEqual(['LinkedDir']);
+      expect(Date.parse(booted.plugin.settings.access.changed_at!)).toBeGreaterThan(Date.parse(removedThere));
+      await syncIn(theirs);
+      expect(booted.plugin.settings.access.quarantine).toEqual([]);
+      expect(booted.plugin.settings.access.trustedSymlinks).toEqual(['LinkedDir']);
+      expect(await readNote(agent, 'Journal/Today.md')).toContain('Dear diary');
+      expect(await readNote(agent, 'LinkedDir/Shared.md')).toContain('outside words');
+      expect(booted.plugin.settings.access.entryTimes!.quarantine.Journal).toEqual({ added: addedHere, removed: removedThere });
+    } finally {
+      await fs.rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('a folder quarantined again here after another device removed it wins over that older removal', async () => {
+    const agent = await client();
+    const removedThere = new Date(Date.now() - 60_000).toISOString();
+    const theirs = snapshot();
+    theirs.access.quarantine = [];
+    theirs.access.entryTimes = {
+      quarantine: { Journal: { added: after(removedThere, -60_000), removed: removedThere } },
+      trustedSymlinks: {},
+    };
+    // Device B changed its access block again later (or its clock runs ahead): its stamp is later than anything here.
+    theirs.access.changed_at = after(new Date().toISOString(), 86_400_000);
+    // The user had removed it here too, then quarantines it again (an add later than both removals).
+    await quarantineInTab('Journal');
+    settingRow(el(), 'Journal/').querySelector<HTMLElement>('.clickable-icon')!.click();
+    await settle();
+    expect(booted.plugin.settings.access.quarantine).toEqual([]);
+    // A later millisecond than the removal, so the add is the later of the two here.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await quarantineInTab('Journal');
+    expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
+    await syncIn(theirs);
+    expect(booted.plugin.settings.access.quarantine).toEqual(['Journal']);
+    expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
+    const times = booted.plugin.settings.access.entryTimes!.quarantine.Journal;
+    expect(Date.parse(times.added!)).toBeGreaterThan(Date.parse(times.removed!));
+  });
+
+  it('malformed entry times in a synced file: no throw, the lists are still read, and no bad time lifts a quarantine', async () => {
+    const agent = await client();
+    await quarantineInTab('Journal');
+    const ahead = after(new Date().toISOString(), 86_400_000);
+    for (const entryTimes of [
+      'yesterday',
+      42,
+      [],
+      { quarantine: 5, trustedSymlinks: 'x' },
+      { quarantine: { Journal: { added: 'not a date', removed: 12 } } },
+      { quarantine: { Journal: 'removed' } },
+      { quarantine: { Journal: { removed: 'yesterday' } } },
+      { quarantine: { Journal: { removed: 1e15 } } },
+    ]) {
+      const file = snapshot() as unknown as { access: Record<string, unknown> };
+      // The file lacks Journal, lists Plan.md's folder-to-be, and is stamped a day ahead.
+      Object.assign(file.access, { quarantine: ['Later'], entryTimes, changed_at: ahead });
+      await expect(syncIn(file)).resolves.toBeUndefined();
+      expect(booted.plugin.settings.access.quarantine).toEqual(['Journal', 'Later']);
+      expect(await readNote(agent, 'Journal/Today.md')).toBe('refused');
+      booted.plugin.settings.access.quarantine = ['Journal'];
+    }
+    // Bad times are dropped, the good one kept.
+    expect(booted.plugin.settings.access.entryTimes!.quarantine.Journal.removed).toBeUndefined();
   });
 });
 

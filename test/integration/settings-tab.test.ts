@@ -454,6 +454,8 @@ describe('settings tab over the running plugin', () => {
     // A synced data.json with an entry naming no folder: kept as written, told in a Notice and on its row.
     const synced = JSON.parse(JSON.stringify(booted.plugin.settings));
     synced.access.quarantine = ['Journal', '/'];
+    // Later was removed on that device (its tombstone, later than the add here): entries merge one by one (docs/settings.md#synced-settings).
+    synced.access.entryTimes.quarantine.Later.removed = new Date(Date.now() + 1000).toISOString();
     await booted.plugin.saveData(synced);
     Notice.clear();
     await simulateExternalSettingsChange(booted.plugin);

@@ -67,6 +67,13 @@ describe('checkSettingsData: the settings format, read strictly', () => {
     }
   });
 
+  it('accepts per-entry times of the access lists and keeps them', () => {
+    const entryTimes = { quarantine: { Journal: { added: NEVER_CHANGED, removed: '2026-12-06T10:00:00.000Z' } }, trustedSymlinks: {} };
+    const verdict = checkSettingsData({ access: { quarantine: [], entryTimes } });
+    if (!verdict.ok) throw new Error(verdict.message);
+    expect(verdict.settings.access.entryTimes).toEqual(entryTimes);
+  });
+
   it('fills what a partial file leaves out with defaults and gives keys without an id one', () => {
     const verdict = checkSettingsData({
       access: { quarantine: ['Secret'] },
@@ -124,6 +131,32 @@ describe('checkSettingsData: the settings format, read strictly', () => {
       { access: { quarantine: ['a', 3] } },
       'access.quarantine[1]',
       'access.quarantine[1] must be text in quotes (found 3); correct it, or remove it to use the default.',
+    ],
+    // Per-entry times of the access lists (settings/access-entries.ts): a time that does not read as one is refused.
+    [
+      { access: { entryTimes: 'x' } },
+      'access.entryTimes',
+      /^access\.entryTimes must be an object of quarantine and trustedSymlinks times in braces \(found "x"\);/,
+    ],
+    [
+      { access: { entryTimes: { quarantine: { Journal: { removed: 'yesterday' } } } } },
+      'access.entryTimes.quarantine.Journal.removed',
+      /^access\.entryTimes\.quarantine\.Journal\.removed must be a date and time in quotes, such as "2026-01-31T09:00:00\.000Z" \(found "yesterday"\);/,
+    ],
+    [
+      { access: { entryTimes: { trustedSymlinks: { Shared: { added: 5 } } } } },
+      'access.entryTimes.trustedSymlinks.Shared.added',
+      /must be a date and time in quotes, such as "2026-01-31T09:00:00\.000Z" \(found 5\);/,
+    ],
+    [
+      { access: { entryTimes: { quarantine: { Journal: 'removed' } } } },
+      'access.entryTimes.quarantine.Journal',
+      /must be an object of "added" and "removed" times in braces/,
+    ],
+    [
+      { access: { entryTimes: { quarantine: { Journal: { gone: NEVER_CHANGED } } } } },
+      'access.entryTimes.quarantine.Journal.gone',
+      /is not a setting/,
     ],
     [{ server: { port: 80 } }, 'server.port', /^server\.port must be a whole number from 1024 to 65535 \(found 80\);/],
     [{ server: { port: '27200' } }, 'server.port', /\(found "27200"\)/],

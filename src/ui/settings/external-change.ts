@@ -4,6 +4,7 @@ import { rememberRevocations } from '../../settings/device-revocations';
 import { mergeRevokedKeys, revokedIdsIn } from '../../settings/revoked-keys';
 import { mergeWidgetRecords } from '../../keys/widget-writers';
 import { keyRootsNotice } from '../../settings/key-roots';
+import { mergeAccessLists } from '../../settings/access-entries';
 import { accessShapeNotice, migrateSettings, STAMPED_BLOCKS } from '../../settings/migrate-settings';
 import { quarantinedFileAt, quarantineNotice } from '../../vault/access/quarantine';
 import type { SettingsTabPlugin } from './tab-context';
@@ -36,18 +37,22 @@ export interface ExternalChangeResult {
  * later, so an older data.json never widens a key narrowed here since; a key only this device
  * holds stays when the synced file lists revocations (it was minted here since) and goes when it
  * lists none (a version before them: it may have been revoked there) (keys/key-ring.ts
- * mergeSyncedKeys). The `server`, `tools`, `access`, `skills`, `widgets` and `ai` blocks
+ * mergeSyncedKeys). The quarantine and trusted-link lists are merged entry by entry
+ * (settings/access-entries.ts mergeAccessLists): an entry is listed when its latest `added` on
+ * either side is later than its latest `removed` on either side, so only an explicit later removal
+ * lifts a quarantine or drops a trusted link, and a device that never touched the entry cannot,
+ * whatever its clock. The `server`, `tools`, `skills`, `widgets` and `ai` blocks
  * (migrate-settings.ts STAMPED_BLOCKS) are each this device's when the user changed it here later
  * (`changed_at`, stamped by the settings tab), so an older data.json never switches the server back
- * on, lifts a quarantine, turns writes or a tool back on, trusts a link again, moves the skills or
+ * on, turns writes or a tool back on, moves the skills or
  * widgets folder back, or turns AI, remote providers or the semantic index back on or points them
  * at another provider; a synced block with no stamp (a version before it) wins, as before. The AI
  * token counters (`ai.usage`) are this device's whichever block wins. data.json is saved again whenever this device kept
- * something the synced one lacked (records, keys, blocks, revocations). A key
+ * something the synced one lacked (records, keys, blocks, access entries or their times, revocations). A key
  * whose roots break the roots rule gets a Notice too (it is refused at the door until they are fixed), and so does
  * a quarantine entry that names no folder (kept as written; it quarantines nothing until fixed) or names a
  * note or file (kept: it hides that file alone, but quarantine takes folders), and an access block whose
- * lists could not be read as written (migrate-settings.ts accessShapeNotice).
+ * lists could not be read as written (migrate-settings.ts accessShapeNotice) when the merge kept nothing of this device's in their place.
  * @param plugin the plugin whose `settings` are replaced
  * @param dataFile data.json in the plugin folder (its stamp and text, to tell a torn read)
  */
@@ -84,9 +89,17 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   next.keys = keys;
   // The token of a key revoked elsewhere is only on the device that minted it: this one forgets it if it is that device.
   plugin.keyRing.forgetTokens(revoked);
-  // A block (server, tools, access, skills, widgets, ai) changed here later than in the synced file is kept.
-  const keptBlocks = STAMPED_BLOCKS.filter((block) => keepOwnBlock(before[block], next[block], raw[block]));
+  // A block (server, tools, skills, widgets, ai) changed here later than in the synced file is kept.
+  const keptBlocks = STAMPED_BLOCKS.filter((block) => block !== 'access' && keepOwnBlock(before[block], next[block], raw[block]));
   for (const block of keptBlocks) Object.assign(next, { [block]: before[block] });
+  // The access lists are merged entry by entry: only a later removal (a tombstone) lifts a quarantine or drops a trusted link.
+  const access = mergeAccessLists(before.access, next.access);
+  next.access = {
+    quarantine: access.quarantine as string[],
+    trustedSymlinks: access.trustedSymlinks as string[],
+    changed_at: later(before.access.changed_at, next.access.changed_at),
+    entryTimes: access.entryTimes,
+  };
   // Token counters are this device's figures (AiService counts them here): a synced file's never replace them.
   // A provider or base URL changed by the synced block resets them (AiService.settingsChanged, below).
   next.ai.usage = before.ai.usage;
@@ -94,17 +107,15 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   const theirRevoked = revokedIdsIn(raw.revokedKeys);
   const moreRevoked = next.revokedKeys.some((r) => !theirRevoked.has(r.id));
   plugin.settings = next;
-  if (added || kept || keptBlocks.length > 0 || moreRevoked) await plugin.saveData(next).catch(() => undefined); // else kept in memory and written by the next save
+  if (added || kept || keptBlocks.length > 0 || access.keptMine || moreRevoked) await plugin.saveData(next).catch(() => undefined); // else kept in memory and written by the next save
   const quarantine = quarantineNotice(next.access.quarantine, (e) => plugin.notes.policy.literalPath(e), quarantinedFileAt(plugin.notes));
-  // The synced access block's shape matters only when it is the one in force.
-  const shape = keptBlocks.includes('access') ? null : accessShapeNotice(saved);
+  // The synced access block's shape matters only when nothing of this device's replaced what it lost (then data.json is saved again whole).
+  const shape = access.keptMine ? null : accessShapeNotice(saved);
   for (const problem of [keyRootsNotice(next.keys), quarantine, shape]) if (problem) new Notice(problem, 0);
   // The master switch is read on every request: only a port change needs a new listener.
   const restarted = before.server.port !== next.server.port;
   if (restarted) await plugin.restartServer();
-  const listsChanged =
-    (['quarantine', 'trustedSymlinks'] as const).some((k) => before.access[k].join('\u0000') !== next.access[k].join('\u0000')) ||
-    before.widgets.folder !== next.widgets.folder;
+  const listsChanged = access.changed || before.widgets.folder !== next.widgets.folder;
   if (listsChanged) void plugin.search.reindex();
   await plugin.server.closeSessionsOfRevokedKeys();
   await plugin.server.notifyToolListChanged();
@@ -130,6 +141,15 @@ function keepOwnBlock(mine: { changed_at?: string }, theirs: { changed_at?: stri
     return Number.isFinite(ms) ? ms : 0;
   };
   return at(mine.changed_at) > at(theirs.changed_at);
+}
+
+/** The later of two `changed_at` stamps (unreadable or missing counts as the oldest); `a` on a tie. */
+function later(a: string | undefined, b: string | undefined): string | undefined {
+  const at = (stamp: string | undefined): number => {
+    const ms = Date.parse(stamp ?? '');
+    return Number.isFinite(ms) ? ms : -Infinity;
+  };
+  return at(b) > at(a) ? b : a;
 }
 
 /** Whether a raw key record from data.json has an id but no `changed_at` (written by a version from before it). */

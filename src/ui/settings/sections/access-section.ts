@@ -1,6 +1,7 @@
 import { Setting } from 'obsidian';
 import { attachFolderSuggestions, vaultFolders, type SectionContext } from '../tab-context';
 import { showSettingError } from '../setting-error';
+import { recordEntryChange } from '../../../settings/access-entries';
 import { listSpelling, pickListedRoot, quoteRoot, untrimmedRoot, type ListedRootVerdict } from '../../../settings/key-roots';
 import {
   fileKind,
@@ -181,16 +182,21 @@ interface PathListSpec {
 /**
  * One editable list of vault paths (`settings.access[spec.key]`): a row per path with a remove
  * button (and `spec.rowNote` under it), and a text field with folder suggestions plus an add button that refuses
- * what `spec.check` refuses and duplicates. Every change stamps `access.changed_at`, is saved and rebuilds the search index, since both
+ * what `spec.check` refuses and duplicates. Every change stamps `access.changed_at` and the entry's
+ * `added` or `removed` time (`access.entryTimes`, merged entry by entry on a sync), is saved and rebuilds the search index, since both
  * lists change what agents may see.
  */
 function renderPathList(containerEl: HTMLElement, ctx: SectionContext, spec: PathListSpec): void {
   const { plugin, app } = ctx;
   const list = plugin.settings.access[spec.key];
   const save = async (next: string[]): Promise<void> => {
+    const now = new Date().toISOString();
     plugin.settings.access[spec.key] = next;
-    // Stamped, so an older data.json synced in later does not lift a quarantine or trust a link again (ui/settings/external-change.ts).
-    plugin.settings.access.changed_at = new Date().toISOString();
+    // Each entry added or removed is timed, so a synced data.json is merged entry by entry (settings/access-entries.ts):
+    // a device that never removed it cannot lift a quarantine, and a removal here reaches the others.
+    for (const path of next) if (!list.includes(path)) recordEntryChange(plugin.settings.access, spec.key, path, 'added', now);
+    for (const path of list) if (!next.includes(path)) recordEntryChange(plugin.settings.access, spec.key, path, 'removed', now);
+    plugin.settings.access.changed_at = now;
     await plugin.saveSettings();
     void plugin.search.reindex();
     void plugin.semantic.refresh();
