@@ -1,6 +1,7 @@
 import { JsonRpcError } from '../../src/server/session/tool-dispatch';
 import { NOTE_URI_PREFIX, noteUri, pathOfNoteUri } from '../../src/server/content/note-resources';
 import { migrateSettings } from '../../src/settings/migrate-settings';
+import { NEVER_CHANGED } from '../../src/settings/settings';
 import { judgeSkillText, skillsFolderOf, touchesSkills } from '../../src/vault/skills';
 
 describe('SKILL.md frontmatter', () => {
@@ -39,10 +40,10 @@ describe('skills folder setting', () => {
   });
 
   it('migrates data.json without or with a broken skills entry to the default', () => {
-    expect(migrateSettings({}).skills).toEqual({ folder: 'Skills' });
-    expect(migrateSettings({ skills: 'x' }).skills).toEqual({ folder: 'Skills' });
-    expect(migrateSettings({ skills: { folder: 42 } }).skills).toEqual({ folder: 'Skills' });
-    expect(migrateSettings({ skills: { folder: 'Playbooks' } }).skills).toEqual({ folder: 'Playbooks' });
+    expect(migrateSettings({}).skills).toEqual({ folder: 'Skills', changed_at: NEVER_CHANGED });
+    expect(migrateSettings({ skills: 'x' }).skills).toEqual({ folder: 'Skills', changed_at: NEVER_CHANGED });
+    expect(migrateSettings({ skills: { folder: 42 } }).skills).toEqual({ folder: 'Skills', changed_at: NEVER_CHANGED });
+    expect(migrateSettings({ skills: { folder: 'Playbooks' } }).skills).toEqual({ folder: 'Playbooks', changed_at: NEVER_CHANGED });
   });
 });
 

@@ -1,6 +1,7 @@
 import { isWidgetId, MAX_WIDGET_CHARS, parseWidgetManifest } from '../../src/vault/widgets/widget-manifest';
 import { widgetsFolderPath } from '../../src/vault/widgets/widget-folder';
 import { migrateSettings } from '../../src/settings/migrate-settings';
+import { NEVER_CHANGED } from '../../src/settings/settings';
 import { WIDGET_CHANNEL_SCRIPT, WIDGET_CSP, widgetDocument } from '../../src/ui/widgets/widget-frame';
 
 const manifest = (json: string, attrs = 'type="application/json" id="vault-mcp-widget"'): string =>
@@ -79,10 +80,10 @@ describe('widgets folder setting', () => {
   });
 
   it('is migrated: absent or not a string in data.json means Widgets, a saved one is kept', () => {
-    expect(migrateSettings({}).widgets).toEqual({ folder: 'Widgets' });
-    expect(migrateSettings({ widgets: { folder: 5 } }).widgets).toEqual({ folder: 'Widgets' });
-    expect(migrateSettings({ widgets: 'x' }).widgets).toEqual({ folder: 'Widgets' });
-    expect(migrateSettings({ widgets: { folder: 'Boards' } }).widgets).toEqual({ folder: 'Boards' });
+    expect(migrateSettings({}).widgets).toEqual({ folder: 'Widgets', changed_at: NEVER_CHANGED });
+    expect(migrateSettings({ widgets: { folder: 5 } }).widgets).toEqual({ folder: 'Widgets', changed_at: NEVER_CHANGED });
+    expect(migrateSettings({ widgets: 'x' }).widgets).toEqual({ folder: 'Widgets', changed_at: NEVER_CHANGED });
+    expect(migrateSettings({ widgets: { folder: 'Boards' } }).widgets).toEqual({ folder: 'Boards', changed_at: NEVER_CHANGED });
   });
 });
 
