@@ -12,7 +12,7 @@ import { MAX_REVOKED_KEYS, NEVER_CHANGED, type VaultMcpSettings } from '../../sr
 import { bootPlugin, connectClient, type BootedPlugin } from '../harness/boot-plugin';
 import { INITIALIZE, raw } from '../harness/raw-http';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/fake-openai';
-import { installDom, settingRow, settle, typeInto, type InstalledDom } from '../harness/settings-dom-env';
+import { installDom, settingRow, settle, typeInto, until, type InstalledDom } from '../harness/settings-dom-env';
 
 /**
  * A stale data.json synced in (Obsidian Sync, iCloud, git: Plugin.onExternalSettingsChange) never
@@ -514,11 +514,16 @@ async function quarantineInTab(folder: string): Promise<void> {
   await settle();
 }
 
-/** A symbolic link `LinkedDir` in the vault to a folder outside it holding `Shared.md`; returns that folder. */
+/**
+ * A symbolic link `LinkedDir` in the vault to a folder outside it holding `Shared.md`, once the
+ * vault lists `LinkedDir/Shared.md` (the host's watcher reports it a moment later, later still on a
+ * loaded machine: a read before then finds no note); returns that folder.
+ */
 async function linkOutside(): Promise<string> {
   const outside = await fs.mkdtemp(path.join(os.tmpdir(), 'vault-mcp-sync-outside-'));
   await fs.writeFile(path.join(outside, 'Shared.md'), 'outside words\n');
   await fs.symlink(outside, path.join(vaultDir, 'LinkedDir'), 'dir');
+  await until(() => booted.app.vault.getAbstractFileByPath('LinkedDir/Shared.md'), 'the vault never listed LinkedDir/Shared.md');
   return outside;
 }
 
