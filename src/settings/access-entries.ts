@@ -109,8 +109,11 @@ function ms(stamp: string | undefined): number {
   return Number.isFinite(at) ? at : -Infinity;
 }
 
-/** The later of two times (either may be missing). */
-function later(a: string | undefined, b: string | undefined): string | undefined {
+/**
+ * The later of two ISO 8601 times (either may be missing; a missing or unreadable one counts as the
+ * oldest; `a` on a tie), as the sync merge compares entry times and `changed_at` stamps.
+ */
+export function laterTime(a: string | undefined, b: string | undefined): string | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
   return ms(b) > ms(a) ? b : a;
@@ -160,8 +163,8 @@ export function mergeAccessLists(mine: TimedAccess, theirs: TimedAccess): Merged
       const a = own(mineTimes[list], p);
       const b = own(theirTimes[list], p);
       const merged: EntryTime = {};
-      const added = later(a.added, b.added);
-      const removed = later(a.removed, b.removed);
+      const added = laterTime(a.added, b.added);
+      const removed = laterTime(a.removed, b.removed);
       if (added) merged.added = added;
       if (removed) merged.removed = removed;
       if ((added || removed) && p !== '__proto__') times[p] = merged;

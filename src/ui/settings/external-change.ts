@@ -4,7 +4,7 @@ import { rememberRevocations } from '../../settings/device-revocations';
 import { mergeRevokedKeys, revokedIdsIn } from '../../settings/revoked-keys';
 import { mergeWidgetRecords } from '../../keys/widget-writers';
 import { keyRootsNotice } from '../../settings/key-roots';
-import { mergeAccessLists } from '../../settings/access-entries';
+import { laterTime, mergeAccessLists } from '../../settings/access-entries';
 import { accessShapeNotice, migrateSettings, STAMPED_BLOCKS } from '../../settings/migrate-settings';
 import { quarantinedFileAt, quarantineNotice } from '../../vault/access/quarantine';
 import type { SettingsTabPlugin } from './tab-context';
@@ -97,7 +97,7 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   next.access = {
     quarantine: access.quarantine as string[],
     trustedSymlinks: access.trustedSymlinks as string[],
-    changed_at: later(before.access.changed_at, next.access.changed_at),
+    changed_at: laterTime(before.access.changed_at, next.access.changed_at),
     entryTimes: access.entryTimes,
   };
   // Token counters are this device's figures (AiService counts them here): a synced file's never replace them.
@@ -141,15 +141,6 @@ function keepOwnBlock(mine: { changed_at?: string }, theirs: { changed_at?: stri
     return Number.isFinite(ms) ? ms : 0;
   };
   return at(mine.changed_at) > at(theirs.changed_at);
-}
-
-/** The later of two `changed_at` stamps (unreadable or missing counts as the oldest); `a` on a tie. */
-function later(a: string | undefined, b: string | undefined): string | undefined {
-  const at = (stamp: string | undefined): number => {
-    const ms = Date.parse(stamp ?? '');
-    return Number.isFinite(ms) ? ms : -Infinity;
-  };
-  return at(b) > at(a) ? b : a;
 }
 
 /** Whether a raw key record from data.json has an id but no `changed_at` (written by a version from before it). */
