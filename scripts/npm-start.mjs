@@ -1,8 +1,8 @@
 // `npm start`: builds main.js (as `npm run build` does) and runs the headless runner over it, in
 // this one Node process, so no `&&` chain sits between npm and the runner (a shell running one
 // command may hand it the process; either way the runner watches npm: scripts/run-signals.ts).
-import esbuild from 'esbuild';
+import { buildAtomically } from './bundle/build-atomically.mjs';
 import { mainBundleOptions } from './bundle/options.mjs';
 
-await esbuild.build(mainBundleOptions(true));
+await buildAtomically(mainBundleOptions(true));
 await import('./start.mjs');

@@ -1,7 +1,7 @@
 // Bundles a TypeScript entry of scripts/ together with the Obsidian host (test/host, which
 // the entry's own 'obsidian' imports resolve to) and runs it in this Node process. Entries
 // the runner forks as child processes are bundled beside it into build/ first.
-import esbuild from 'esbuild';
+import { buildAtomically } from './bundle/build-atomically.mjs';
 import { builtinModules, createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -11,7 +11,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** @param {string} entry file under scripts/, e.g. "headless.ts" or "bench/scaling-row.ts"; bundled to build/<its name>.cjs */
 async function bundle(entry) {
   const outfile = path.join(root, 'build', path.basename(entry).replace(/\.ts$/, '.cjs'));
-  await esbuild.build({
+  await buildAtomically({
     entryPoints: [path.join(root, 'scripts', entry)],
     bundle: true,
     platform: 'node',

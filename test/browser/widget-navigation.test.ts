@@ -64,7 +64,8 @@ d('a vault-mcp-widget that navigates its frame away, in headless Chromium', () =
 
   const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const waitForRequest = async (prefix: string): Promise<void> => {
-    for (let i = 0; i < 100 && !requests.some((r) => r.startsWith(prefix)); i++) await settle(50);
+    // Up to 20 s: Chromium on a loaded machine (the suites run two at a time) takes seconds to load a frame.
+    for (let i = 0; i < 400 && !requests.some((r) => r.startsWith(prefix)); i++) await settle(50);
     expect(requests.filter((r) => r.startsWith(prefix)).length).toBeGreaterThan(0);
   };
 

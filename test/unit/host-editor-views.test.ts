@@ -163,7 +163,9 @@ describe('Markdown views backed by CodeMirror', () => {
   });
 
   it('saves typed text after the autosave delay, and at once with save()', async () => {
-    tv.app.workspace.saveDelayMs = 20;
+    // Long enough that the read below comes before the autosave even on a loaded machine (a read met
+    // mid-write sees the truncated file), short enough to wait for.
+    tv.app.workspace.saveDelayMs = 1000;
     const view = await tv.app.workspace.openNote(note);
     type(view, ' one');
     expect(view.hasUnsavedChanges).toBe(true);
