@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import VaultMcpPlugin from '../../src/main';
 import { noteUri } from '../../src/server/content/note-resources';
 import type { BootedPlugin } from '../harness/boot-plugin';
+import { simulateExternalSettingsChange } from '../host';
 import {
   bootTwoKeys,
   eventually,
@@ -116,6 +117,20 @@ describe('prompt and resource notifications follow what each key sees', () => {
     await booted.app.vault.append(file('Skills/secret/SKILL.md'), '\nOld folder.\n');
     await settle();
     expect({ full: full.prompts, rooted: rooted.prompts }).toEqual({ full: 1, rooted: 0 });
+  });
+
+  test('a skills folder moved by a synced data.json notifies as the setting changed here does', async () => {
+    // Another device moved the folder later than this one touched it (ui/settings/external-change.ts).
+    // The port as bound, so the sync does not restart the server (which would end the sessions).
+    booted.plugin.settings.server.port = booted.port;
+    const synced = JSON.parse(JSON.stringify(booted.plugin.settings)) as typeof booted.plugin.settings;
+    synced.skills = { folder: 'Other', changed_at: new Date(Date.now() + 1000).toISOString() };
+    await booted.plugin.saveData(synced);
+    await simulateExternalSettingsChange(booted.plugin);
+    await settle();
+    expect(booted.plugin.settings.skills.folder).toBe('Other');
+    expect({ full: full.prompts, rooted: rooted.prompts }).toEqual({ full: 1, rooted: 0 });
+    expect((await full.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['tools']);
   });
 
   test('a subscribed note that turns private: its hidden edits, rename and deletion send no update', async () => {
