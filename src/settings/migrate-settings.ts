@@ -147,6 +147,15 @@ function stampOf(raw: unknown): string {
   return typeof raw === 'string' && Number.isFinite(Date.parse(raw)) ? raw : NEVER_CHANGED;
 }
 
+/** The AI provider types `ai.provider` may name (settings.ts). */
+const AI_PROVIDERS: readonly string[] = ['openai-compatible', 'anthropic'] satisfies ReadonlyArray<VaultMcpSettings['ai']['provider']>;
+
+/** `tools.enabled` read leniently: a toggle that is not true or false is off, and a block that is not an object is empty. */
+function readToolToggles(raw: unknown): Record<string, boolean> {
+  if (!isObject(raw)) return {};
+  return Object.fromEntries(Object.entries(raw).map(([tool, on]) => [tool, on === true]));
+}
+
 /**
  * Turns whatever `Plugin.loadData()` returned (null on first run, an older schema, or a
  * file edited by hand or synced from another device) into current settings. Unknown keys
@@ -155,7 +164,10 @@ function stampOf(raw: unknown): string {
  * default; a block ({@link STAMPED_BLOCKS}) without a readable `changed_at` gets {@link NEVER_CHANGED}, one that is
  * not an object its defaults; `access.quarantine` given as one text is that one folder ({@link readQuarantine}), a
  * `trustedSymlinks` that is not a list trusts nothing, `access.entryTimes` keeps only readable times
- * (access-entries.ts readEntryTimes), and `ai.enabled` / `ai.allowRemote` that are not true or false are off.
+ * (access-entries.ts readEntryTimes); the switches that widen what agents or the AI provider may do
+ * (`server.enabled`, `tools.allowWrites`, each `tools.enabled` toggle, `ai.enabled`, `ai.allowRemote`) are off
+ * when they are not true or false (a hand-written `"false"` is text, and would be truthy), and an
+ * `ai.provider` other than `openai-compatible` or `anthropic` is the default's.
  * @returns a fresh object; `schemaVersion` is {@link SETTINGS_SCHEMA_VERSION}.
  */
 export function migrateSettings(saved: unknown): VaultMcpSettings {
@@ -179,7 +191,11 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   if (!Array.isArray(merged.access.trustedSymlinks)) merged.access.trustedSymlinks = [];
   // Per-entry times are read leniently (bad ones dropped); a file without them loads as before.
   if (merged.access.entryTimes !== undefined) merged.access.entryTimes = readEntryTimes(merged.access.entryTimes);
-  if (!isObject(merged.tools.enabled)) merged.tools.enabled = {};
+  // Switches that widen what agents may do read a non-flag (a hand-written "false" is text, and truthy) as off.
+  merged.tools.enabled = readToolToggles(merged.tools.enabled);
+  if (typeof merged.tools.allowWrites !== 'boolean') merged.tools.allowWrites = false;
+  if (typeof merged.server.enabled !== 'boolean') merged.server.enabled = false;
+  if (!isObject(merged.proposals) || typeof merged.proposals.notifyOnNew !== 'boolean') merged.proposals = defaults.proposals;
   if (!isObject(merged.skills) || typeof merged.skills.folder !== 'string') merged.skills = defaults.skills;
   if (!isObject(merged.widgets) || typeof merged.widgets.folder !== 'string') merged.widgets = defaults.widgets;
   // Files from before the stamps have none: the epoch, so this version's data.json always carries one.
@@ -195,6 +211,8 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   // Each opens a way out for note text: a hand-written "false" (text, so truthy) or other non-flag must not turn it on.
   if (typeof merged.ai.enabled !== 'boolean') merged.ai.enabled = false;
   if (typeof merged.ai.allowRemote !== 'boolean') merged.ai.allowRemote = false;
+  // The two provider types there are (the AI section offers no other); anything else is the default's.
+  if (!AI_PROVIDERS.includes(merged.ai.provider)) merged.ai.provider = defaults.ai.provider;
   merged.schemaVersion = SETTINGS_SCHEMA_VERSION;
   return merged;
 }

@@ -127,6 +127,37 @@ describe('migrateSettings', () => {
     expect(migrateSettings({ ai: { enabled: true, allowRemote: true } }).ai).toMatchObject({ enabled: true, allowRemote: true });
   });
 
+  it('reads the server switch, "Allow writes" and each tool toggle that are not true or false as off', () => {
+    for (const bad of ['false', 'true', 'no', 1, null, {}, []]) {
+      const settings = migrateSettings({
+        server: { enabled: bad },
+        tools: { allowWrites: bad, enabled: { write_note: bad, read_note: bad } },
+      });
+      expect(settings.server.enabled).toBe(false);
+      expect(settings.tools.allowWrites).toBe(false);
+      expect(settings.tools.enabled).toEqual({ write_note: false, read_note: false });
+    }
+    const on = migrateSettings({ server: { enabled: true }, tools: { allowWrites: true, enabled: { write_note: true, search: false } } });
+    expect(on.server.enabled).toBe(true);
+    expect(on.tools).toMatchObject({ allowWrites: true, enabled: { write_note: true, search: false } });
+    // Absent: the defaults (server on, writes off, no toggle of its own).
+    expect(migrateSettings({}).server.enabled).toBe(true);
+    expect(migrateSettings({ tools: { enabled: 'all' } }).tools.enabled).toEqual({});
+    // A key named like a prototype property stays a plain toggle.
+    const proto = migrateSettings(JSON.parse('{"tools":{"enabled":{"__proto__":true}}}'));
+    expect(Object.getPrototypeOf(proto.tools.enabled)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('reads an ai.provider other than the two types as the default, and a notifyOnNew that is not a flag as its default', () => {
+    for (const bad of ['openai', 'Anthropic', '', 7, null])
+      expect(migrateSettings({ ai: { provider: bad } }).ai.provider).toBe('openai-compatible');
+    expect(migrateSettings({ ai: { provider: 'anthropic' } }).ai.provider).toBe('anthropic');
+    expect(migrateSettings({ proposals: { notifyOnNew: 'no' } }).proposals).toEqual({ notifyOnNew: true });
+    expect(migrateSettings({ proposals: { notifyOnNew: false } }).proposals).toEqual({ notifyOnNew: false });
+    expect(migrateSettings({ proposals: 'quiet' }).proposals).toEqual({ notifyOnNew: true });
+  });
+
   it('gives settings saved before the activity log its default limits, and repairs bad ones', () => {
     expect(migrateSettings({ server: { port: 27300 } }).activity).toEqual({ maxMegabytes: 20, maxDays: 30 });
     expect(migrateSettings({ activity: { maxMegabytes: 5, maxDays: 7 } }).activity).toEqual({ maxMegabytes: 5, maxDays: 7 });
