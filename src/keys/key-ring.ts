@@ -12,6 +12,7 @@ import {
 } from '../settings/key-record';
 import { checkKeyRoots, KEY_ROOT_ADVICE, quoteRoot } from '../settings/key-roots';
 import { mergeRevokedKeys } from '../settings/revoked-keys';
+import { stampMs } from '../settings/stamps';
 import type { RevokedKey } from '../settings/settings';
 
 /** The part of Obsidian's `SecretStorage` (1.11.4+) the key ring uses. */
@@ -253,8 +254,7 @@ export class KeyRing {
 
 /** When a key record last changed (its `changed_at`, else `created_at`), ms since the epoch; unreadable counts as the oldest. */
 function changedAt(key: KeyRecord): number {
-  const at = Date.parse(key.changed_at ?? key.created_at);
-  return Number.isFinite(at) ? at : 0;
+  return stampMs(key.changed_at ?? key.created_at, 0);
 }
 
 /** What {@link mergeSyncedKeys} knows of revocations: both sides' `revokedKeys`, and whether the synced file has such a list. */

@@ -9,6 +9,7 @@
 import * as z from 'zod';
 import { checkKeyRoots, KEY_ROOT_ADVICE, quoteRoot } from './key-roots';
 import { migrateSettings } from './migrate-settings';
+import { stampMs } from './stamps';
 import { MAX_PORT, MIN_PORT, SETTINGS_SCHEMA_VERSION, type VaultMcpSettings } from './settings';
 
 /** "must be …" texts, one per kind of value, shared by every key of that kind. */
@@ -27,7 +28,7 @@ const positive = z.number({ error: POSITIVE }).positive({ error: POSITIVE });
 const folders = z.array(text, { error: FOLDERS });
 const object = (what: string) => ({ error: `an object of ${what} in braces` });
 const TIME = 'a date and time in quotes, such as "2026-01-31T09:00:00.000Z"';
-const time = z.string({ error: TIME }).refine((t) => Number.isFinite(Date.parse(t)), { error: TIME });
+const time = z.string({ error: TIME }).refine((t) => Number.isFinite(stampMs(t, NaN)), { error: TIME });
 const entryTimes = z.record(
   z.string(),
   z.strictObject({ added: time, removed: time }, object('"added" and "removed" times')).partial(),

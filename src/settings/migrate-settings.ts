@@ -1,6 +1,7 @@
 import { readEntryTimes } from './access-entries';
 import { checkKeyRoots } from './key-roots';
 import { mergeRevokedKeys, revokedIdsIn } from './revoked-keys';
+import { readableStamp } from './stamps';
 import { normalizeKeyMode, normalizeKeyScope, normalizeKeyTools, type KeyRecord } from './key-record';
 import {
   defaultSettings,
@@ -144,7 +145,7 @@ export function accessShapeNotice(saved: unknown): string | null {
 
 /** A block's `changed_at` ({@link STAMPED_BLOCKS}) as saved when it is a readable time, else {@link NEVER_CHANGED}. */
 function stampOf(raw: unknown): string {
-  return typeof raw === 'string' && Number.isFinite(Date.parse(raw)) ? raw : NEVER_CHANGED;
+  return readableStamp(raw) ?? NEVER_CHANGED;
 }
 
 /**

@@ -4,7 +4,8 @@ import { rememberRevocations } from '../../settings/device-revocations';
 import { mergeRevokedKeys, revokedIdsIn } from '../../settings/revoked-keys';
 import { mergeWidgetRecords } from '../../keys/widget-writers';
 import { keyRootsNotice } from '../../settings/key-roots';
-import { laterTime, mergeAccessLists } from '../../settings/access-entries';
+import { mergeAccessLists } from '../../settings/access-entries';
+import { laterTime, stampMs } from '../../settings/stamps';
 import { accessShapeNotice, migrateSettings, STAMPED_BLOCKS } from '../../settings/migrate-settings';
 import { quarantinedFileAt, quarantineNotice } from '../../vault/access/quarantine';
 import type { SettingsTabPlugin } from './tab-context';
@@ -136,11 +137,7 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
 function keepOwnBlock(mine: { changed_at?: string }, theirs: { changed_at?: string }, rawBlock: unknown): boolean {
   const written = typeof rawBlock === 'object' && rawBlock !== null ? (rawBlock as { changed_at?: unknown }).changed_at : undefined;
   if (typeof written !== 'string') return false;
-  const at = (stamp: string | undefined): number => {
-    const ms = Date.parse(stamp ?? '');
-    return Number.isFinite(ms) ? ms : 0;
-  };
-  return at(mine.changed_at) > at(theirs.changed_at);
+  return stampMs(mine.changed_at, 0) > stampMs(theirs.changed_at, 0);
 }
 
 /** Whether a raw key record from data.json has an id but no `changed_at` (written by a version from before it). */
