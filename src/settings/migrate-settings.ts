@@ -1,4 +1,5 @@
 import { readEntryTimes } from './access-entries';
+import { FIELD_BLOCKS, readFieldTimes } from './field-times';
 import { checkKeyRoots } from './key-roots';
 import { mergeRevokedKeys, revokedIdsIn } from './revoked-keys';
 import { readableStamp } from './stamps';
@@ -51,22 +52,23 @@ function migrateRoots(raw: unknown): string[] {
 
 /**
  * Repairs one saved key record (unknown mode → propose, scope → local, roots by {@link migrateRoots}, tools → all: keys from before
- * tool sets keep every tool; no `changed_at` → `created_at`, so this version's data.json always carries it: keys/key-ring.ts mergeSyncedKeys).
+ * tool sets keep every tool; no `changed_at` → `created_at`, so this version's data.json always carries it; `fieldTimes` read by field-times.ts readFieldTimes: keys/key-ring.ts mergeSyncedKeys).
  */
 function migrateKey(raw: unknown): KeyRecord | null {
   if (!isObject(raw) || typeof raw.id !== 'string' || typeof raw.label !== 'string') return null;
-  return {
+  const created_at = typeof raw.created_at === 'string' ? raw.created_at : NEVER_CHANGED;
+  const key: KeyRecord = {
     id: raw.id,
     label: raw.label,
     mode: normalizeKeyMode(raw.mode),
     scope: normalizeKeyScope(raw.scope),
     roots: migrateRoots(raw.roots),
     tools: normalizeKeyTools(raw.tools),
-    created_at: typeof raw.created_at === 'string' ? raw.created_at : new Date(0).toISOString(),
+    created_at,
     last_used_at: typeof raw.last_used_at === 'string' ? raw.last_used_at : null,
-    changed_at:
-      typeof raw.changed_at === 'string' ? raw.changed_at : typeof raw.created_at === 'string' ? raw.created_at : new Date(0).toISOString(),
+    changed_at: typeof raw.changed_at === 'string' ? raw.changed_at : created_at,
   };
+  return raw.fieldTimes === undefined ? key : { ...key, fieldTimes: readFieldTimes(raw.fieldTimes) };
 }
 
 /**
@@ -92,10 +94,11 @@ function migrateWidgetWriters(raw: unknown): Record<string, WidgetWriter> {
 }
 
 /**
- * The settings blocks the settings tab stamps with `changed_at` when the user changes them, so a
- * synced data.json's older block never replaces a newer one (ui/settings/external-change.ts,
- * docs/settings.md#synced-settings). `access` is stamped too, but its lists merge entry by entry
- * (access-entries.ts mergeAccessLists), not by this stamp.
+ * The settings blocks the settings tab stamps with `changed_at` when the user changes them (versions
+ * before field stamps merge a synced data.json's blocks whole by it; this one merges them field by
+ * field, field-times.ts FIELD_BLOCKS, and keeps the later `changed_at` for those versions:
+ * ui/settings/external-change.ts, docs/settings.md#synced-settings). `access` is stamped too, but its
+ * lists merge entry by entry (access-entries.ts mergeAccessLists), not by this stamp.
  */
 export const STAMPED_BLOCKS = ['server', 'tools', 'access', 'skills', 'widgets', 'ai'] as const;
 
@@ -156,7 +159,8 @@ function stampOf(raw: unknown): string {
  * default; a block ({@link STAMPED_BLOCKS}) without a readable `changed_at` gets {@link NEVER_CHANGED}, one that is
  * not an object its defaults; `access.quarantine` given as one text is that one folder ({@link readQuarantine}), a
  * `trustedSymlinks` that is not a list trusts nothing, `access.entryTimes` keeps only readable times
- * (access-entries.ts readEntryTimes), and `ai.enabled` / `ai.allowRemote` that are not true or false are off.
+ * (access-entries.ts readEntryTimes), each block's and key's `fieldTimes` keeps only readable times (field-times.ts
+ * readFieldTimes; an unreadable one is the epoch), and `ai.enabled` / `ai.allowRemote` that are not true or false are off.
  * @returns a fresh object; `schemaVersion` is {@link SETTINGS_SCHEMA_VERSION}.
  */
 export function migrateSettings(saved: unknown): VaultMcpSettings {
@@ -185,6 +189,9 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   if (!isObject(merged.widgets) || typeof merged.widgets.folder !== 'string') merged.widgets = defaults.widgets;
   // Files from before the stamps have none: the epoch, so this version's data.json always carries one.
   for (const block of STAMPED_BLOCKS) merged[block].changed_at = stampOf(merged[block].changed_at);
+  // Field stamps read leniently (field-times.ts); a block from before them has none, and merges by its changed_at.
+  for (const block of FIELD_BLOCKS)
+    if (merged[block].fieldTimes !== undefined) merged[block].fieldTimes = readFieldTimes(merged[block].fieldTimes);
   merged.widgetWriters = migrateWidgetWriters(merged.widgetWriters);
   merged.widgetTexts = migrateWidgetWriters(merged.widgetTexts);
   merged.activity = {
