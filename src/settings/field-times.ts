@@ -118,10 +118,11 @@ function timesOf(record: FieldRecord, side: Stamped): FieldTimes {
 
 /**
  * Whether a record as written in data.json (a block, a key) comes from a version before stamps: an
- * object with no `changed_at` text. Such a record wins whole at a sync, as every record did then.
+ * object with no `changed_at` at all. Such a record wins whole at a sync, as every record did then.
+ * A `changed_at` that is there but no readable time (`0`, `{}`, `null`) is a stamp at the epoch, not this.
  */
 export function predatesStamps(saved: unknown): boolean {
-  return isObject(saved) && typeof saved.changed_at !== 'string';
+  return isObject(saved) && !Object.hasOwn(saved, 'changed_at');
 }
 
 /**

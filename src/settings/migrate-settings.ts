@@ -52,7 +52,8 @@ function migrateRoots(raw: unknown): string[] {
 
 /**
  * Repairs one saved key record (unknown mode → propose, scope → local, roots by {@link migrateRoots}, tools → all: keys from before
- * tool sets keep every tool; no `changed_at` → `created_at`, so this version's data.json always carries it; `fieldTimes` read by field-times.ts readFieldTimes: keys/key-ring.ts mergeSyncedKeys).
+ * tool sets keep every tool; no `changed_at` → `created_at`, one that is there but no readable time → the epoch, so this version's
+ * data.json always carries it; `fieldTimes` read by field-times.ts readFieldTimes: keys/key-ring.ts mergeSyncedKeys).
  */
 function migrateKey(raw: unknown): KeyRecord | null {
   if (!isObject(raw) || typeof raw.id !== 'string' || typeof raw.label !== 'string') return null;
@@ -66,7 +67,7 @@ function migrateKey(raw: unknown): KeyRecord | null {
     tools: normalizeKeyTools(raw.tools),
     created_at,
     last_used_at: typeof raw.last_used_at === 'string' ? raw.last_used_at : null,
-    changed_at: typeof raw.changed_at === 'string' ? raw.changed_at : created_at,
+    changed_at: raw.changed_at === undefined ? created_at : stampOf(raw.changed_at),
   };
   return raw.fieldTimes === undefined ? key : { ...key, fieldTimes: readFieldTimes(raw.fieldTimes) };
 }
@@ -144,6 +145,18 @@ export function accessShapeNotice(saved: unknown): string | null {
     );
   }
   return problems.length === 0 ? null : `Vault MCP: ${problems.join(' ')}`;
+}
+
+/**
+ * Whether data.json as parsed holds settings: an object with at least one of the settings' own keys
+ * (`server`, `keys`, `revokedKeys`, `tools`, …; `schemaVersion` alone is none). `{}`, or an object of
+ * unknown keys only, holds none: merged at a sync it would pass for a file of a version before
+ * stamps and revocation lists, whose missing keys drop this device's keys (ui/settings/external-change.ts refuses it).
+ * @param saved data.json as parsed (anything).
+ */
+export function holdsSettings(saved: unknown): boolean {
+  if (!isObject(saved)) return false;
+  return Object.keys(defaultSettings()).some((key) => key !== 'schemaVersion' && Object.hasOwn(saved, key));
 }
 
 /** A block's `changed_at` ({@link STAMPED_BLOCKS}) as saved when it is a readable time, else {@link NEVER_CHANGED}. */

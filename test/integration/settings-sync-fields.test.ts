@@ -3,7 +3,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { simulateExternalSettingsChange } from '../host';
+import { Notice, simulateExternalSettingsChange } from '../host';
 import { AiError } from '../../src/ai/ai-error';
 import { AI_API_KEY_SECRET_ID } from '../../src/ai/secret-id';
 import VaultMcpPlugin from '../../src/main';
@@ -15,7 +15,8 @@ import { installDom, settingRow, settle, typeInto, type InstalledDom } from '../
 /**
  * A synced data.json is merged field by field (docs/settings.md#synced-settings): a device that
  * changed one setting of a block cannot bring back another setting of that block it never touched,
- * whatever its clock (session 32 break-it B3, B2). This plugin is device A: the user's changes go
+ * whatever its clock (session 32 break-it B3, B2), and a stamp that is there but no time counts as
+ * the oldest, not as a file of an old version (B5). This plugin is device A: the user's changes go
  * through the real settings tab; device B's data.json is this device's copy from before them, with
  * B's own later change stamped as B's settings tab stamps it; what agents get is read over HTTP.
  */
@@ -242,5 +243,43 @@ describe('break-it B2: a device whose clock runs a day ahead', () => {
     await syncIn(fromB);
     expect(booted.plugin.settings.tools.enabled.list_tags).toBe(true);
     expect(await toolNames(agent)).toContain('list_tags');
+  });
+});
+
+describe('break-it B5: stamps that are there but no time, and a data.json of {}', () => {
+  it("a block or key stamped 0, {}, null, a list or true counts as changed at the epoch: this device's later change stays", async () => {
+    const auth = { Authorization: `Bearer ${booted.token}` };
+    toggle('Enable server');
+    await settle();
+    const row = el().querySelector<HTMLTableRowElement>('.vault-mcp-key-table tbody tr')!;
+    typeInto(row.querySelector<HTMLInputElement>('.vault-mcp-key-roots input')!, 'Journal', true);
+    await settle();
+    for (const stamp of [0, {}, null, ['2030-01-01'], true]) {
+      const file = snapshot() as unknown as { server: Record<string, unknown>; keys: Array<Record<string, unknown>> };
+      Object.assign(file.server, { enabled: true, changed_at: stamp });
+      delete file.server.fieldTimes;
+      Object.assign(file.keys[0], { roots: [], changed_at: stamp });
+      delete file.keys[0].fieldTimes;
+      await expect(syncIn(file)).resolves.toBeUndefined();
+      expect(booted.plugin.settings.server.enabled).toBe(false);
+      expect((await raw(booted.port, { body: INITIALIZE, headers: auth })).status).toBe(403);
+      expect(booted.plugin.keyRing.list()[0].roots).toEqual(['Journal']);
+    }
+  });
+
+  it('a data.json of {} changes nothing: keys (one minted here since) and settings are kept, with a Notice', async () => {
+    const minted = await booted.plugin.keyRing.mint({ label: 'Phone' });
+    toggle('Allow writes');
+    await settle();
+    const before = JSON.stringify(booted.plugin.settings);
+    Notice.clear();
+    await syncIn({});
+    expect(JSON.stringify(booted.plugin.settings)).toBe(before);
+    expect(booted.plugin.keyRing.list().map((k) => k.label)).toEqual(['Claude Code', 'Phone']);
+    expect(booted.plugin.keyRing.authenticate(minted.token)?.id).toBe(minted.record.id);
+    expect(await readNote(await client(), 'Plan.md')).toContain('# Plan');
+    expect(Notice.messages()).toContain(
+      'Vault MCP: data.json changed outside Obsidian but holds no settings; the current settings are kept.',
+    );
   });
 });

@@ -479,30 +479,25 @@ describe('AI and server settings changed here later than the synced file are kep
     expect(booted.plugin.ai.getUsage().inputTokens).toBe(mine.inputTokens);
   });
 
-  it('stamps of the wrong type on the server and ai blocks of a synced file: no throw, the block is read as unstamped or never changed', async () => {
+  it('stamps of the wrong type on the server and ai blocks of a synced file: no throw, the block counts as changed at the epoch (B5)', async () => {
     toggle('Enable server');
     await settle();
-    for (const stamp of [5, null, true, { at: 1 }, ['2030-01-01']]) {
+    for (const stamp of [5, null, true, { at: 1 }, ['2030-01-01'], 'yesterday']) {
       const file = snapshot() as unknown as Record<string, Record<string, unknown>>;
       Object.assign(file.server, { enabled: true, changed_at: stamp });
+      delete file.server.fieldTimes;
       Object.assign(file.ai, { enabled: true, changed_at: stamp });
       await syncIn(file);
-      // Not text: as a file with no stamp, it wins.
-      expect(booted.plugin.settings.server.enabled).toBe(true);
+      // A stamp, if no readable one: the oldest, so the server switched off here stays off...
+      expect(booted.plugin.settings.server.enabled).toBe(false);
+      // ...and AI, never changed here, takes the file's value (a field neither side changed goes to the file).
       expect(booted.plugin.settings.ai.enabled).toBe(true);
-      expect(booted.plugin.settings.server.changed_at).toBe(NEVER_CHANGED);
-      toggle('Enable server');
-      await settle();
+      booted.plugin.settings.ai.enabled = false;
     }
-    // Text but no readable time: the oldest, so this device's later change stays.
-    const file = snapshot() as unknown as Record<string, Record<string, unknown>>;
-    Object.assign(file.server, { enabled: true, changed_at: 'yesterday' });
-    delete file.server.fieldTimes;
-    await syncIn(file);
-    expect(booted.plugin.settings.server.enabled).toBe(false);
-    // Not objects at all: the defaults, no throw.
+    // Not objects at all: the defaults, no throw; no stamp of the defaults undoes the switch made here.
     await syncIn({ ...snapshot(), server: 'on', ai: 7 });
     expect(booted.plugin.settings.ai.enabled).toBe(false);
+    expect(booted.plugin.settings.server.enabled).toBe(false);
     expect(booted.plugin.settings.server.port).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,4 @@
-import { mergeFields, readFieldTimes, stampField, toolToggleField } from '../../src/settings/field-times';
+import { mergeFields, predatesStamps, readFieldTimes, stampField, toolToggleField } from '../../src/settings/field-times';
 import { migrateSettings } from '../../src/settings/migrate-settings';
 import { defaultSettings, NEVER_CHANGED, type VaultMcpSettings } from '../../src/settings/settings';
 
@@ -177,17 +177,30 @@ describe('stampField: a change made here beats the stamp it replaces', () => {
   });
 });
 
-describe('the load of field stamps', () => {
+describe('predatesStamps and the load of field stamps', () => {
+  it('only a record with no changed_at at all is from a version before stamps', () => {
+    expect(predatesStamps({ enabled: true })).toBe(true);
+    for (const stamped of [{ changed_at: 0 }, { changed_at: null }, { changed_at: {} }, { changed_at: 'x' }, { changed_at: T0 }])
+      expect(predatesStamps(stamped)).toBe(false);
+    for (const notRecord of [undefined, null, 'on', 7, []]) expect(predatesStamps(notRecord)).toBe(false);
+  });
+
   it('migrateSettings reads fieldTimes leniently on blocks and keys and adds none to a file without them', () => {
     const settings = migrateSettings({
       tools: { allowWrites: true, changed_at: T1, fieldTimes: { allowWrites: T1, 'enabled.x': 'soon' } },
       server: { changed_at: T1, fieldTimes: 'garbage' },
       ai: { changed_at: T1 },
-      keys: [{ id: 'a', label: 'A', created_at: T0, changed_at: T1, fieldTimes: { roots: T1, mode: 5 } }],
+      keys: [
+        { id: 'a', label: 'A', created_at: T0, changed_at: T1, fieldTimes: { roots: T1, mode: 5 } },
+        { id: 'b', label: 'B', created_at: T0, changed_at: null },
+      ],
     });
     expect(settings.tools.fieldTimes).toEqual({ allowWrites: T1, 'enabled.x': NEVER_CHANGED });
     expect(settings.server.fieldTimes).toEqual({});
     expect(settings.ai.fieldTimes).toBeUndefined();
     expect(settings.keys[0].fieldTimes).toEqual({ roots: T1, mode: NEVER_CHANGED });
+    // A key's changed_at that is there but no time is the epoch (not its created_at): B5.
+    expect(settings.keys[1]).toMatchObject({ changed_at: NEVER_CHANGED });
+    expect(settings.keys[1].fieldTimes).toBeUndefined();
   });
 });

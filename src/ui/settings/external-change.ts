@@ -7,7 +7,7 @@ import { keyRootsNotice } from '../../settings/key-roots';
 import { mergeAccessLists } from '../../settings/access-entries';
 import { laterTime } from '../../settings/stamps';
 import { FIELD_BLOCKS, mergeFields, predatesStamps } from '../../settings/field-times';
-import { accessShapeNotice, migrateSettings } from '../../settings/migrate-settings';
+import { accessShapeNotice, holdsSettings, migrateSettings } from '../../settings/migrate-settings';
 import { quarantinedFileAt, quarantineNotice } from '../../vault/access/quarantine';
 import type { SettingsTabPlugin } from './tab-context';
 import type { PluginFile } from '../../vault/plugin-files/plugin-file';
@@ -29,8 +29,9 @@ export interface ExternalChangeResult {
  * (loadSettingsData), so a torn read neither drops the change nor passes for "no settings" (which
  * would put the defaults in place and have the next save write them over the user's settings);
  * one that still does not parse or holds no settings object (a sync caught half-way) changes
- * nothing: the current settings stay (and are what the next save writes), with a Notice; so does a
- * data.json removed (a sync replacing it by delete and create).
+ * nothing: the current settings stay (and are what the next save writes), with a Notice; so do a
+ * data.json removed (a sync replacing it by delete and create) and one holding none of the settings
+ * (`{}`: migrate-settings.ts holdsSettings), which would otherwise pass for an old version's file and drop keys.
  * The widget records (`widgetWriters`, `widgetTexts`) are merged, not replaced: the newer record
  * per widget and per text wins and none is dropped (keys/widget-writers.ts mergeWidgetRecords). The
  * revocations (`revokedKeys`) of both sides are kept, a key revoked on either side is dropped
@@ -72,6 +73,11 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
     return { restarted: false };
   }
   const saved: unknown = loaded.data;
+  if (!holdsSettings(saved)) {
+    // `{}` (a sync or tool that emptied it) would pass for a file of an old version and drop this device's keys.
+    new Notice('Vault MCP: data.json changed outside Obsidian but holds no settings; the current settings are kept.');
+    return { restarted: false };
+  }
   const next = migrateSettings(saved);
   // Widget records only ever confine a widget: the newest of each is kept, never dropped by an older data.json.
   const { added, ...records } = mergeWidgetRecords(before, next);
