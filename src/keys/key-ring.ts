@@ -12,6 +12,8 @@ import {
 } from '../settings/key-record';
 import { checkKeyRoots, KEY_ROOT_ADVICE, quoteRoot } from '../settings/key-roots';
 import { mergeRevokedKeys } from '../settings/revoked-keys';
+import { mergeFields, stampField, type FieldOf } from '../settings/field-times';
+import { laterTime } from '../settings/stamps';
 import type { RevokedKey } from '../settings/settings';
 
 /** The part of Obsidian's `SecretStorage` (1.11.4+) the key ring uses. */
@@ -123,6 +125,8 @@ export class KeyRing {
       created_at: now,
       last_used_at: null,
       changed_at: now,
+      // Fields are stamped when they change: a record as minted is the same on every device that holds it.
+      fieldTimes: {},
     };
     this.secrets.setSecret(secretIdForKey(record.id), token);
     await this.saveKeys([...this.getKeys(), record]);
@@ -195,7 +199,7 @@ export class KeyRing {
   /** Sets a key's mode. @throws KeyRingError for an unknown key. */
   async setMode(id: string, mode: KeyMode): Promise<void> {
     this.require(id);
-    await this.update(id, { mode: normalizeKeyMode(mode), changed_at: new Date().toISOString() });
+    await this.update(id, { mode: normalizeKeyMode(mode) }, 'mode');
   }
 
   /**
@@ -209,7 +213,7 @@ export class KeyRing {
     if (next === 'cloud' && !others.some(isLocallyUsable)) {
       throw new KeyRingError('Local clients would have no usable key left; keep this key "local" or "both", or mint another first.');
     }
-    await this.update(id, { scope: next, changed_at: new Date().toISOString() });
+    await this.update(id, { scope: next }, 'scope');
   }
 
   /**
@@ -219,7 +223,7 @@ export class KeyRing {
    */
   async setRoots(id: string, roots: string[]): Promise<void> {
     this.require(id);
-    await this.update(id, { roots: checkedRoots(roots), changed_at: new Date().toISOString() });
+    await this.update(id, { roots: checkedRoots(roots) }, 'roots');
   }
 
   /**
@@ -231,7 +235,7 @@ export class KeyRing {
     const next = normalizeKeyTools(tools);
     if (Array.isArray(next) && next.length === 0)
       throw new KeyRingError('Choose at least one tool for this key, or give it read tools only.');
-    await this.update(id, { tools: next, changed_at: new Date().toISOString() });
+    await this.update(id, { tools: next }, 'tools');
   }
 
   /** Records that key `id` was just used (ISO timestamp). Unknown ids are ignored. */
@@ -246,15 +250,16 @@ export class KeyRing {
     return key;
   }
 
-  private async update(id: string, patch: Partial<KeyRecord>): Promise<void> {
-    await this.saveKeys(this.getKeys().map((k) => (k.id === id ? { ...k, ...patch } : k)));
+  /** Applies `patch` to key `id` and saves; `field`: the field the user changed, stamped (settings/field-times.ts stampField). */
+  private async update(id: string, patch: Partial<KeyRecord>, field?: FieldOf<'key'>): Promise<void> {
+    const now = Date.now();
+    const changed = (k: KeyRecord): KeyRecord => {
+      const next = { ...k, ...patch };
+      if (field) stampField('key', next, field, now);
+      return next;
+    };
+    await this.saveKeys(this.getKeys().map((k) => (k.id === id ? changed(k) : k)));
   }
-}
-
-/** When a key record last changed (its `changed_at`, else `created_at`), ms since the epoch; unreadable counts as the oldest. */
-function changedAt(key: KeyRecord): number {
-  const at = Date.parse(key.changed_at ?? key.created_at);
-  return Number.isFinite(at) ? at : 0;
 }
 
 /** What {@link mergeSyncedKeys} knows of revocations: both sides' `revokedKeys`, and whether the synced file has such a list. */
@@ -276,16 +281,18 @@ export interface SyncedRevocations {
  * only the synced file holds stays (with no token here unless minted here). A key only this
  * device holds stays when the synced file records revocations (it was minted here after that
  * file was written: its token may already be in a client) and goes when the file has no such
- * list (a version from before it: it may have been revoked there, we cannot tell). For a key both
- * hold, this device's record is kept when it changed later (`changed_at`, else `created_at`): a
- * data.json from a device that never saw a key narrowed here in mode, scope, roots or tool set
- * must not widen it again. A synced record written without `changed_at` (by a version from before
- * it; this one always writes it) has no known time and wins, as every record did before.
+ * list (a version from before it: it may have been revoked there, we cannot tell). A key both
+ * hold is merged field by field (settings/field-times.ts mergeFields: label, mode, scope, roots,
+ * tool set): each is this device's when it changed here later (`fieldTimes`), so a data.json from a
+ * device that never saw a key narrowed here must not widen it again, even when that device changed
+ * the key's mode or label since; `last_used_at` is the later of the two. A synced record written
+ * without `changed_at` (by a version from before it; this one always writes it) has no known time
+ * and wins whole, as every record did before.
  * @param current this device's keys now. @param synced the keys read from the synced data.json.
  * @param unstamped ids of the synced records that had no `changed_at` in the file.
  * @param revocations revoked ids and whether the synced file lists them (default: none, and it does not).
  * @returns the keys (the synced file's order, then this device's own), and `kept`: whether any
- *   record of this device's was kept (so data.json should be saved).
+ *   field of this device's was kept (so data.json should be saved).
  */
 export function mergeSyncedKeys(
   current: readonly KeyRecord[],
@@ -299,9 +306,12 @@ export function mergeSyncedKeys(
     .filter((theirs) => !revoked.has(theirs.id))
     .map((theirs) => {
       const mine = current.find((k) => k.id === theirs.id);
-      if (!mine || unstamped.has(theirs.id) || changedAt(mine) <= changedAt(theirs)) return theirs;
-      kept = true;
-      return mine;
+      if (!mine || unstamped.has(theirs.id)) return theirs;
+      const { merged, keptMine } = mergeFields('key', mine, theirs);
+      kept ||= keptMine;
+      // When the key was last used is news, not a choice: the later of the two (not worth a save of its own).
+      const lastUsed = laterTime(theirs.last_used_at ?? undefined, mine.last_used_at ?? undefined);
+      return { ...merged, last_used_at: lastUsed ?? null };
     });
   if (tracksRevocations) {
     const theirIds = new Set(synced.map((k) => k.id));

@@ -2,6 +2,7 @@ import { ToolError } from '../errors';
 import { isLocallyUsable, type KeyRecord } from '../settings/key-record';
 import { checkKeyRoots } from '../settings/key-roots';
 import type { VaultMcpSettings, WidgetWriter } from '../settings/settings';
+import { stampMs } from '../settings/stamps';
 import { queryNotesTool } from '../tools/read/lists/query-notes';
 import { enabledTools, toolsForKey } from '../tools/registry';
 import { UNRESTRICTED_SCOPE, type AccessScope } from '../vault/access/access';
@@ -278,8 +279,7 @@ function pruneTexts(texts: Record<string, WidgetWriter>): void {
 
 /** A record's time (its `written_at`, ms since the epoch); a damaged or unreadable one counts as the oldest. */
 function writtenAt(writer: WidgetWriter): number {
-  const at = Date.parse(writer.written_at);
-  return Number.isFinite(at) ? at : 0;
+  return stampMs(writer.written_at, 0);
 }
 
 /** `mine` and `theirs` by record key, the newer of two records for one key winning (on a tie, `theirs`). */

@@ -6,6 +6,7 @@
  * than its latest `removed` over both sides. A device that never touched an entry has no tombstone
  * for it, so it cannot lift a quarantine (or trust a link again) whatever its clock or its other edits.
  */
+import { laterTime, nextStamp, readableStamp, stampMs } from './stamps';
 
 /** When one list entry was last added and last removed here or on a synced device (ISO 8601). */
 export interface EntryTime {
@@ -40,11 +41,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `raw` when it is text that reads as a time, else undefined. */
-function timeOrNone(raw: unknown): string | undefined {
-  return typeof raw === 'string' && Number.isFinite(Date.parse(raw)) ? raw : undefined;
-}
-
 /**
  * Reads `access.entryTimes` as saved, leniently (a synced or hand-edited file must never stop the
  * load): anything not an object is no times; per list, anything not an object is no times; an
@@ -61,8 +57,8 @@ export function readEntryTimes(raw: unknown): AccessEntryTimes {
     if (!isObject(given)) continue;
     for (const [path, entry] of Object.entries(given)) {
       if (!isObject(entry) || path === '__proto__') continue;
-      const added = timeOrNone(entry.added);
-      const removed = timeOrNone(entry.removed);
+      const added = readableStamp(entry.added);
+      const removed = readableStamp(entry.removed);
       if (added === undefined && removed === undefined) continue;
       out[list][path] = { ...(added ? { added } : {}), ...(removed ? { removed } : {}) };
     }
@@ -84,8 +80,7 @@ export function recordEntryChange(access: TimedAccess, list: TimedList, path: st
   if (path === '__proto__') return;
   const entry = own(times[list], path);
   // Never at or before the opposite time recorded here (a clock set back, the same millisecond): the user's last action wins.
-  const other = ms(change === 'added' ? entry.removed : entry.added);
-  const at = ms(now) > other ? now : new Date(other + 1).toISOString();
+  const at = nextStamp(change === 'added' ? entry.removed : entry.added, stampMs(now, -Infinity));
   times[list][path] = { ...entry, [change]: at };
   times[list] = boundTombstones(times[list], new Set(access[list].filter((p): p is string => typeof p === 'string')));
 }
@@ -94,29 +89,15 @@ export function recordEntryChange(access: TimedAccess, list: TimedList, path: st
 function boundTombstones(times: Record<string, EntryTime>, listed: Set<string>): Record<string, EntryTime> {
   const stones = Object.keys(times).filter((p) => !listed.has(p));
   if (stones.length <= MAX_TOMBSTONES) return times;
-  const drop = new Set(stones.sort((a, b) => ms(times[b].removed) - ms(times[a].removed)).slice(MAX_TOMBSTONES));
+  const drop = new Set(
+    stones.sort((a, b) => stampMs(times[b].removed, -Infinity) - stampMs(times[a].removed, -Infinity)).slice(MAX_TOMBSTONES),
+  );
   return Object.fromEntries(Object.entries(times).filter(([p]) => !drop.has(p)));
 }
 
 /** The times `map` holds for `path` itself (never an inherited property), or none. */
 function own(map: Record<string, EntryTime>, path: string): EntryTime {
   return Object.hasOwn(map, path) ? map[path] : {};
-}
-
-/** A time in ms; missing or unreadable → -Infinity (never happened). */
-function ms(stamp: string | undefined): number {
-  const at = Date.parse(stamp ?? '');
-  return Number.isFinite(at) ? at : -Infinity;
-}
-
-/**
- * The later of two ISO 8601 times (either may be missing; a missing or unreadable one counts as the
- * oldest; `a` on a tie), as the sync merge compares entry times and `changed_at` stamps.
- */
-export function laterTime(a: string | undefined, b: string | undefined): string | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  return ms(b) > ms(a) ? b : a;
 }
 
 /** The result of {@link mergeAccessLists}. */
@@ -150,11 +131,11 @@ export function mergeAccessLists(mine: TimedAccess, theirs: TimedAccess): Merged
   for (const list of TIMED_LISTS) {
     const mineList = Array.isArray(mine[list]) ? mine[list] : [];
     const theirList = Array.isArray(theirs[list]) ? theirs[list] : [];
-    const candidates: unknown[] = [];
-    for (const p of [...mineList, ...theirList, ...Object.keys(mineTimes[list]), ...Object.keys(theirTimes[list])])
-      if (!candidates.includes(p)) candidates.push(p);
+    // A Set keeps the first place of each entry (insertion order) in one pass, whatever the lists' length.
+    const candidates = new Set<unknown>([...mineList, ...theirList, ...Object.keys(mineTimes[list]), ...Object.keys(theirTimes[list])]);
     const times: Record<string, EntryTime> = {};
     const result: unknown[] = [];
+    const listedHere = new Set<unknown>([...mineList, ...theirList]);
     for (const p of candidates) {
       if (typeof p !== 'string') {
         result.push(p);
@@ -168,9 +149,10 @@ export function mergeAccessLists(mine: TimedAccess, theirs: TimedAccess): Merged
       if (added) merged.added = added;
       if (removed) merged.removed = removed;
       if ((added || removed) && p !== '__proto__') times[p] = merged;
-      const listed = mineList.includes(p) || theirList.includes(p);
-      const addedAt = Math.max(ms(added), listed ? 0 : -Infinity);
-      if (addedAt > ms(removed)) result.push(p);
+      const listed = listedHere.has(p);
+      // A missing or unreadable time never happened (-Infinity); a listed entry was added at the epoch at least.
+      const addedAt = Math.max(stampMs(added, -Infinity), listed ? 0 : -Infinity);
+      if (addedAt > stampMs(removed, -Infinity)) result.push(p);
       if ((added !== undefined && added !== b.added) || (removed !== undefined && removed !== b.removed)) keptMine = true;
     }
     entryTimes[list] = boundTombstones(times, new Set(result.filter((p): p is string => typeof p === 'string')));
@@ -181,7 +163,9 @@ export function mergeAccessLists(mine: TimedAccess, theirs: TimedAccess): Merged
   return { ...out, entryTimes, keptMine, changed };
 }
 
-/** Whether two lists hold the same entries, order aside. */
+/** Whether two lists hold the same entries, order aside (as many of them, each in both). */
 function sameMembers(a: unknown[], b: unknown[]): boolean {
-  return a.length === b.length && a.every((x) => b.includes(x)) && b.every((x) => a.includes(x));
+  const inA = new Set(a);
+  const inB = new Set(b);
+  return a.length === b.length && inA.size === inB.size && [...inA].every((x) => inB.has(x));
 }

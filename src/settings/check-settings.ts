@@ -8,7 +8,9 @@
  */
 import * as z from 'zod';
 import { checkKeyRoots, KEY_ROOT_ADVICE, quoteRoot } from './key-roots';
+import { FIELD_BLOCKS, FIELD_GROUPS, fieldNames, toolToggleField, type FieldRecord } from './field-times';
 import { migrateSettings } from './migrate-settings';
+import { stampMs } from './stamps';
 import { MAX_PORT, MIN_PORT, SETTINGS_SCHEMA_VERSION, type VaultMcpSettings } from './settings';
 
 /** "must be …" texts, one per kind of value, shared by every key of that kind. */
@@ -27,12 +29,15 @@ const positive = z.number({ error: POSITIVE }).positive({ error: POSITIVE });
 const folders = z.array(text, { error: FOLDERS });
 const object = (what: string) => ({ error: `an object of ${what} in braces` });
 const TIME = 'a date and time in quotes, such as "2026-01-31T09:00:00.000Z"';
-const time = z.string({ error: TIME }).refine((t) => Number.isFinite(Date.parse(t)), { error: TIME });
+const time = z.string({ error: TIME }).refine((t) => Number.isFinite(stampMs(t, NaN)), { error: TIME });
 const entryTimes = z.record(
   z.string(),
   z.strictObject({ added: time, removed: time }, object('"added" and "removed" times')).partial(),
   object('paths to their "added" and "removed" times'),
 );
+
+/** `fieldTimes` of a block or key: field names (checked by {@link checkFieldTimes}) to when each changed. */
+const fieldTimes = z.record(z.string(), time, object('field names to the times they last changed'));
 
 const keyRecordSchema = z
   .strictObject(
@@ -46,6 +51,7 @@ const keyRecordSchema = z
       created_at: text,
       last_used_at: text.nullable(),
       changed_at: text,
+      fieldTimes,
     },
     object('key settings'),
   )
@@ -63,6 +69,7 @@ export const SETTINGS_FILE_SCHEMA = z
             port: z.number({ error: PORT }).int({ error: PORT }).min(MIN_PORT, { error: PORT }).max(MAX_PORT, { error: PORT }),
             maxBodyBytes: count,
             changed_at: text,
+            fieldTimes,
           },
           object('server settings'),
         )
@@ -77,7 +84,12 @@ export const SETTINGS_FILE_SCHEMA = z
       ),
       tools: z
         .strictObject(
-          { allowWrites: flag, enabled: z.record(z.string(), flag, object('tool names to true or false')), changed_at: text },
+          {
+            allowWrites: flag,
+            enabled: z.record(z.string(), flag, object('tool names to true or false')),
+            changed_at: text,
+            fieldTimes,
+          },
           object('tool settings'),
         )
         .partial(),
@@ -94,9 +106,9 @@ export const SETTINGS_FILE_SCHEMA = z
           object('access settings'),
         )
         .partial(),
-      skills: z.strictObject({ folder: text, changed_at: text }, object('skills settings')).partial(),
+      skills: z.strictObject({ folder: text, changed_at: text, fieldTimes }, object('skills settings')).partial(),
       proposals: z.strictObject({ notifyOnNew: flag }, object('proposal settings')).partial(),
-      widgets: z.strictObject({ folder: text, changed_at: text }, object('widget settings')).partial(),
+      widgets: z.strictObject({ folder: text, changed_at: text, fieldTimes }, object('widget settings')).partial(),
       widgetWriters: z.record(
         z.string(),
         z.strictObject(
@@ -128,6 +140,7 @@ export const SETTINGS_FILE_SCHEMA = z
               .strictObject({ inputTokens: count, outputTokens: count, embeddingTokens: count, scope: text }, object('token counters'))
               .partial(),
             changed_at: text,
+            fieldTimes,
           },
           object('AI provider settings'),
         )
@@ -162,7 +175,8 @@ const SECRET_NAMES = /^(token|tokens|api_?key|secret|password)$/i;
  * unknown keys, values of the wrong type, enum values outside their list, a port outside
  * MIN_PORT–MAX_PORT, a `schemaVersion` newer than this plugin reads, key records without a label
  * or with a label or id used twice, a label with spaces at its ends, a key root that breaks the roots rule (key-roots.ts: empty,
- * `.`, absolute, climbing out with `..`), and (with `toolNames`) unknown tool names are refused. One folder's text
+ * `.`, absolute, climbing out with `..`), a `fieldTimes` time that is no date or a field name the block or key does not
+ * have (field-times.ts FIELD_GROUPS), and (with `toolNames`) unknown tool names are refused. One folder's text
  * where a folder list goes (`"quarantine": "Journal"`) is refused with the list to write (`["Journal"]`): the lenient
  * load reads it as that folder for the quarantine but as nothing for trusted links, so a run does not guess.
  * @param data the parsed JSON (anything).
@@ -181,7 +195,7 @@ export function checkSettingsData(data: unknown, options: CheckSettingsOptions =
       `schemaVersion ${file.schemaVersion} was written by a newer Vault MCP (this one reads up to ${SETTINGS_SCHEMA_VERSION}); update Vault MCP, or remove the key to read the file as version ${SETTINGS_SCHEMA_VERSION}.`,
     );
   }
-  const keyProblem = checkKeys(file.keys ?? []);
+  const keyProblem = checkKeys(file.keys ?? []) ?? checkFieldNames(file, options.toolNames);
   if (keyProblem) return keyProblem;
   if (options.toolNames) {
     const unknown = Object.keys(file.tools?.enabled ?? {}).find((name) => !options.toolNames!.includes(name));
@@ -262,6 +276,33 @@ function checkKeys(keys: Array<{ id?: string; label?: string; roots?: string[] }
         `keys[${i}].id`,
         `keys[${i}].id "${key.id}" is also the id of keys[${sameId}]; give each key its own id, or leave ids out.`,
       );
+  }
+  return null;
+}
+
+/**
+ * The field names of every `fieldTimes` (field-times.ts FIELD_GROUPS): one the block or key does not
+ * have is refused, naming the ones it has; in `tools`, `enabled.<name>` must name a tool of Vault MCP
+ * (when `toolNames` is given), as `tools.enabled` must.
+ */
+function checkFieldNames(file: z.infer<typeof SETTINGS_FILE_SCHEMA>, toolNames?: readonly string[]): SettingsVerdict | null {
+  const stamped: Array<[string, FieldRecord, Record<string, string> | undefined]> = [
+    ...FIELD_BLOCKS.map((block): [string, FieldRecord, Record<string, string> | undefined] => [block, block, file[block]?.fieldTimes]),
+    ...(file.keys ?? []).map((key, i): [string, FieldRecord, Record<string, string> | undefined] => [`keys[${i}]`, 'key', key.fieldTimes]),
+  ];
+  for (const [where, record, times] of stamped) {
+    for (const name of Object.keys(times ?? {})) {
+      if (Object.hasOwn(FIELD_GROUPS[record], name)) continue;
+      const tool = record === 'tools' && name.startsWith(toolToggleField('')) ? name.slice(toolToggleField('').length) : '';
+      if (tool !== '' && (toolNames === undefined || toolNames.includes(tool))) continue;
+      const key = `${where}.fieldTimes.${name}`;
+      if (tool !== '')
+        return problem(
+          key,
+          `${key} names "${tool}", which is not a tool of Vault MCP; correct the name or remove it (tools: ${toolNames!.join(', ')}).`,
+        );
+      return problem(key, `${key} is not a field of ${where}; write one of ${fieldNames(record).join(', ')}, or remove it.`);
+    }
   }
   return null;
 }

@@ -1,3 +1,5 @@
+import type { FieldTimes } from './field-times';
+
 /**
  * A key record as stored in data.json. The token itself is never stored here: it lives
  * in `app.secretStorage` under {@link secretIdForKey} (Obsidian 1.11.4+, `SecretStorage`).
@@ -23,8 +25,13 @@ export interface KeyRecord {
   created_at: string;
   /** ISO 8601 timestamp of the last authenticated request, or null. */
   last_used_at: string | null;
-  /** ISO 8601 timestamp of the last change of its mode, scope, roots or tool set (absent: `created_at`); a synced data.json's older record never replaces a newer one. */
+  /** ISO 8601 timestamp of the last change of its mode, scope, roots or tool set (absent: `created_at`); what versions before `fieldTimes` merge a record by. */
   changed_at?: string;
+  /**
+   * When each of `label`, `mode`, `scope`, `roots`, `tools` last changed (settings/field-times.ts), so a
+   * synced data.json's record is merged field by field (keys/key-ring.ts mergeSyncedKeys). Absent in files of versions before it.
+   */
+  fieldTimes?: FieldTimes;
 }
 
 /** Write behaviour of a key. Any unknown value is read as `propose`. */

@@ -1,6 +1,8 @@
 import { readEntryTimes } from './access-entries';
+import { FIELD_BLOCKS, readFieldTimes } from './field-times';
 import { checkKeyRoots } from './key-roots';
 import { mergeRevokedKeys, revokedIdsIn } from './revoked-keys';
+import { readableStamp } from './stamps';
 import { normalizeKeyMode, normalizeKeyScope, normalizeKeyTools, type KeyRecord } from './key-record';
 import {
   defaultSettings,
@@ -50,22 +52,24 @@ function migrateRoots(raw: unknown): string[] {
 
 /**
  * Repairs one saved key record (unknown mode → propose, scope → local, roots by {@link migrateRoots}, tools → all: keys from before
- * tool sets keep every tool; no `changed_at` → `created_at`, so this version's data.json always carries it: keys/key-ring.ts mergeSyncedKeys).
+ * tool sets keep every tool; no `changed_at` → `created_at`, one that is there but no readable time → the epoch, so this version's
+ * data.json always carries it; `fieldTimes` read by field-times.ts readFieldTimes: keys/key-ring.ts mergeSyncedKeys).
  */
 function migrateKey(raw: unknown): KeyRecord | null {
   if (!isObject(raw) || typeof raw.id !== 'string' || typeof raw.label !== 'string') return null;
-  return {
+  const created_at = typeof raw.created_at === 'string' ? raw.created_at : NEVER_CHANGED;
+  const key: KeyRecord = {
     id: raw.id,
     label: raw.label,
     mode: normalizeKeyMode(raw.mode),
     scope: normalizeKeyScope(raw.scope),
     roots: migrateRoots(raw.roots),
     tools: normalizeKeyTools(raw.tools),
-    created_at: typeof raw.created_at === 'string' ? raw.created_at : new Date(0).toISOString(),
+    created_at,
     last_used_at: typeof raw.last_used_at === 'string' ? raw.last_used_at : null,
-    changed_at:
-      typeof raw.changed_at === 'string' ? raw.changed_at : typeof raw.created_at === 'string' ? raw.created_at : new Date(0).toISOString(),
+    changed_at: raw.changed_at === undefined ? created_at : stampOf(raw.changed_at),
   };
+  return raw.fieldTimes === undefined ? key : { ...key, fieldTimes: readFieldTimes(raw.fieldTimes) };
 }
 
 /**
@@ -91,10 +95,11 @@ function migrateWidgetWriters(raw: unknown): Record<string, WidgetWriter> {
 }
 
 /**
- * The settings blocks the settings tab stamps with `changed_at` when the user changes them, so a
- * synced data.json's older block never replaces a newer one (ui/settings/external-change.ts,
- * docs/settings.md#synced-settings). `access` is stamped too, but its lists merge entry by entry
- * (access-entries.ts mergeAccessLists), not by this stamp.
+ * The settings blocks the settings tab stamps with `changed_at` when the user changes them (versions
+ * before field stamps merge a synced data.json's blocks whole by it; this one merges them field by
+ * field, field-times.ts FIELD_BLOCKS, and keeps the later `changed_at` for those versions:
+ * ui/settings/external-change.ts, docs/settings.md#synced-settings). `access` is stamped too, but its
+ * lists merge entry by entry (access-entries.ts mergeAccessLists), not by this stamp.
  */
 export const STAMPED_BLOCKS = ['server', 'tools', 'access', 'skills', 'widgets', 'ai'] as const;
 
@@ -142,9 +147,21 @@ export function accessShapeNotice(saved: unknown): string | null {
   return problems.length === 0 ? null : `Vault MCP: ${problems.join(' ')}`;
 }
 
+/**
+ * Whether data.json as parsed holds settings: an object with at least one of the settings' own keys
+ * (`server`, `keys`, `revokedKeys`, `tools`, …; `schemaVersion` alone is none). `{}`, or an object of
+ * unknown keys only, holds none: merged at a sync it would pass for a file of a version before
+ * stamps and revocation lists, whose missing keys drop this device's keys (ui/settings/external-change.ts refuses it).
+ * @param saved data.json as parsed (anything).
+ */
+export function holdsSettings(saved: unknown): boolean {
+  if (!isObject(saved)) return false;
+  return Object.keys(defaultSettings()).some((key) => key !== 'schemaVersion' && Object.hasOwn(saved, key));
+}
+
 /** A block's `changed_at` ({@link STAMPED_BLOCKS}) as saved when it is a readable time, else {@link NEVER_CHANGED}. */
 function stampOf(raw: unknown): string {
-  return typeof raw === 'string' && Number.isFinite(Date.parse(raw)) ? raw : NEVER_CHANGED;
+  return readableStamp(raw) ?? NEVER_CHANGED;
 }
 
 /** The AI provider types `ai.provider` may name (settings.ts). */
@@ -164,7 +181,8 @@ function readToolToggles(raw: unknown): Record<string, boolean> {
  * default; a block ({@link STAMPED_BLOCKS}) without a readable `changed_at` gets {@link NEVER_CHANGED}, one that is
  * not an object its defaults; `access.quarantine` given as one text is that one folder ({@link readQuarantine}), a
  * `trustedSymlinks` that is not a list trusts nothing, `access.entryTimes` keeps only readable times
- * (access-entries.ts readEntryTimes); the switches that widen what agents or the AI provider may do
+ * (access-entries.ts readEntryTimes), each block's and key's `fieldTimes` keeps only readable times (field-times.ts
+ * readFieldTimes; an unreadable one is the epoch); the switches that widen what agents or the AI provider may do
  * (`server.enabled`, `tools.allowWrites`, each `tools.enabled` toggle, `ai.enabled`, `ai.allowRemote`) are off
  * when they are not true or false (a hand-written `"false"` is text, and would be truthy), and an
  * `ai.provider` other than `openai-compatible` or `anthropic` is the default's.
@@ -200,6 +218,9 @@ export function migrateSettings(saved: unknown): VaultMcpSettings {
   if (!isObject(merged.widgets) || typeof merged.widgets.folder !== 'string') merged.widgets = defaults.widgets;
   // Files from before the stamps have none: the epoch, so this version's data.json always carries one.
   for (const block of STAMPED_BLOCKS) merged[block].changed_at = stampOf(merged[block].changed_at);
+  // Field stamps read leniently (field-times.ts); a block from before them has none, and merges by its changed_at.
+  for (const block of FIELD_BLOCKS)
+    if (merged[block].fieldTimes !== undefined) merged[block].fieldTimes = readFieldTimes(merged[block].fieldTimes);
   merged.widgetWriters = migrateWidgetWriters(merged.widgetWriters);
   merged.widgetTexts = migrateWidgetWriters(merged.widgetTexts);
   merged.activity = {

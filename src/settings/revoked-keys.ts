@@ -1,4 +1,5 @@
 import { MAX_REVOKED_KEYS, NEVER_CHANGED, type RevokedKey } from './settings';
+import { stampMs } from './stamps';
 
 /** True for a plain object (not null, not an array). */
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -7,8 +8,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** When a revocation was made, ms since the epoch; unreadable counts as the oldest. */
 function revokedAt(entry: RevokedKey): number {
-  const at = Date.parse(entry.revoked_at);
-  return Number.isFinite(at) ? at : 0;
+  return stampMs(entry.revoked_at, 0);
 }
 
 /**
@@ -46,7 +46,7 @@ function readRevocations(lists: readonly unknown[], now: number): Map<string, Re
     if (!Array.isArray(list)) continue;
     for (const raw of list) {
       if (!isObject(raw) || typeof raw.id !== 'string' || raw.id === '') continue;
-      const at = typeof raw.revoked_at === 'string' ? Date.parse(raw.revoked_at) : NaN;
+      const at = stampMs(raw.revoked_at, NaN);
       const entry: RevokedKey = {
         id: raw.id,
         revoked_at: !Number.isFinite(at) ? NEVER_CHANGED : at > now ? new Date(now).toISOString() : (raw.revoked_at as string),

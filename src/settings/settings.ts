@@ -1,5 +1,6 @@
 import type { KeyRecord } from './key-record';
 import type { AccessEntryTimes } from './access-entries';
+import type { FieldTimes } from './field-times';
 
 /** The schema version written to data.json; bump it and add a step in migrate-settings.ts. */
 export const SETTINGS_SCHEMA_VERSION = 1;
@@ -58,6 +59,8 @@ export interface VaultMcpSettings {
     maxBodyBytes: number;
     /** As `tools.changed_at`: when the user last switched the server or moved its port here. */
     changed_at?: string;
+    /** As `tools.fieldTimes`: `enabled`, `port`, `maxBodyBytes` (no setting of the tab). */
+    fieldTimes?: FieldTimes;
   };
   keys: KeyRecord[];
   /**
@@ -73,9 +76,15 @@ export interface VaultMcpSettings {
     enabled: Record<string, boolean>;
     /**
      * When the user last changed this block in the settings tab (ISO 8601; the epoch when never):
-     * a synced data.json's older block never replaces a newer one. Absent in files of versions before it.
+     * what versions before `fieldTimes` merge the block by. Absent in files of versions before it.
      */
     changed_at?: string;
+    /**
+     * When the user last changed each field here or on a synced device (settings/field-times.ts:
+     * `allowWrites`, `enabled.<tool>`), so a synced data.json is merged field by field. Absent in files
+     * of versions before it.
+     */
+    fieldTimes?: FieldTimes;
   };
   access: {
     /** User-listed quarantined folders (vault-relative). Built-ins are always added. */
@@ -101,6 +110,8 @@ export interface VaultMcpSettings {
     folder: string;
     /** As `tools.changed_at`: when the user last changed the skills folder here. */
     changed_at?: string;
+    /** As `tools.fieldTimes`: `folder`. */
+    fieldTimes?: FieldTimes;
   };
   proposals: {
     /** Show a Notice when an agent proposes a change (propose mode). */
@@ -111,6 +122,8 @@ export interface VaultMcpSettings {
     folder: string;
     /** As `tools.changed_at`: when the user last changed the widgets folder here. */
     changed_at?: string;
+    /** As `tools.fieldTimes`: `folder`. */
+    fieldTimes?: FieldTimes;
   };
   /**
    * Which key last wrote each widget through widget_write (directly or by an accepted proposal), by
@@ -156,6 +169,11 @@ export interface VaultMcpSettings {
      * only counted tokens since must not beat a newer change made on another device.
      */
     changed_at?: string;
+    /**
+     * As `tools.fieldTimes`: `enabled`, `allowRemote`, `endpoint` (provider, base URL and model, one
+     * stamp), `embeddingModel`, `semanticIndex`; never `usage`.
+     */
+    fieldTimes?: FieldTimes;
   };
 }
 

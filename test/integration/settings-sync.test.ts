@@ -40,11 +40,15 @@ async function syncIn(file: unknown): Promise<void> {
   await settle();
 }
 
-/** `file` as a version from before revocation lists and block stamps wrote it. */
+/** `file` as a version from before revocation lists and block and field stamps wrote it. */
 function olderFormat(file: VaultMcpSettings): Record<string, unknown> {
   const { revokedKeys: _revoked, ...rest } = JSON.parse(JSON.stringify(file)) as VaultMcpSettings;
   for (const block of ['server', 'tools', 'access', 'skills', 'widgets', 'ai'] as const) delete rest[block].changed_at;
-  for (const key of rest.keys) delete key.changed_at;
+  for (const block of ['server', 'tools', 'skills', 'widgets', 'ai'] as const) delete rest[block].fieldTimes;
+  for (const key of rest.keys) {
+    delete key.changed_at;
+    delete key.fieldTimes;
+  }
   return rest;
 }
 
@@ -275,6 +279,7 @@ describe('access and tool settings changed here later than the synced file are k
     const newer = snapshot();
     newer.tools.allowWrites = true;
     newer.tools.changed_at = new Date(Date.parse(booted.plugin.settings.tools.changed_at!) + 1000).toISOString();
+    newer.tools.fieldTimes = { ...newer.tools.fieldTimes, allowWrites: newer.tools.changed_at };
     await syncIn(newer);
     expect(booted.plugin.settings.tools.allowWrites).toBe(true);
     expect(await names()).toContain('create_note');
@@ -370,20 +375,28 @@ describe('AI and server settings changed here later than the synced file are kep
 
     // The stale copy, in this version's format, and one that also points AI elsewhere and turns the semantic index on.
     const elsewhere = snapshot();
-    Object.assign(elsewhere.ai, { ...stale.ai, baseUrl: 'https://api.example.com/v1', semanticIndex: true });
+    elsewhere.ai = { ...stale.ai, baseUrl: 'https://api.example.com/v1', semanticIndex: true };
     for (const file of [stale, elsewhere]) {
       await syncIn(file);
-      expect(booted.plugin.settings.ai).toMatchObject({ enabled: true, allowRemote: false, semanticIndex: false });
-      expect(booted.plugin.settings.ai.baseUrl).toBe(stale.ai.baseUrl);
+      expect(booted.plugin.settings.ai).toMatchObject({ enabled: true, allowRemote: false });
       expect(await chat()).toBe('aiRemoteNotAllowed');
       expect(booted.plugin.ai.embeddingAvailability()).toMatchObject({ ready: false });
       expect((await savedFile()).ai.allowRemote).toBe(false);
     }
+    // Fields never changed here (the base URL and semantic index were set outside the tab) take the file's values...
+    expect(booted.plugin.settings.ai).toMatchObject({ baseUrl: 'https://api.example.com/v1', semanticIndex: true });
+    // ...but a base URL set here in the tab stays against a file that did not change it since.
+    typeInto(settingRow(el(), 'Base URL').querySelector('input')!, stale.ai.baseUrl);
+    await settle();
+    await syncIn(elsewhere);
+    expect(booted.plugin.settings.ai.baseUrl).toBe(stale.ai.baseUrl);
+    expect((await savedFile()).ai.baseUrl).toBe(stale.ai.baseUrl);
 
-    // Allowed again on another device after that: the newer block wins.
+    // Allowed again on another device after that: the newer field wins.
     const newer = snapshot();
     newer.ai.allowRemote = true;
     newer.ai.changed_at = after(booted.plugin.settings.ai.changed_at, 1000);
+    newer.ai.fieldTimes = { ...newer.ai.fieldTimes, allowRemote: newer.ai.changed_at };
     await syncIn(newer);
     expect(booted.plugin.settings.ai.allowRemote).toBe(true);
     expect(booted.plugin.ai.chatAvailability()).toMatchObject({ ready: true, classification: 'remote' });
@@ -412,7 +425,8 @@ describe('AI and server settings changed here later than the synced file are kep
     // Switched on and moved on another device after that: that block wins, and the server moves to its port.
     const port = await freePort();
     const newer = snapshot();
-    Object.assign(newer.server, { enabled: true, port, changed_at: after(booted.plugin.settings.server.changed_at, 1000) });
+    const later = after(booted.plugin.settings.server.changed_at, 1000);
+    Object.assign(newer.server, { enabled: true, port, changed_at: later, fieldTimes: { enabled: later, port: later } });
     await syncIn(newer);
     expect(booted.plugin.server.getStatus()).toMatchObject({ state: 'listening', port });
     expect(booted.plugin.settings.server).toMatchObject({ enabled: true, port });
@@ -449,11 +463,12 @@ describe('AI and server settings changed here later than the synced file are kep
     expect(await chat()).toBe('OK');
     const mine = { ...booted.plugin.settings.ai.usage };
 
-    // AI switched off on device B after the user's change here but before these counts: B's block wins.
+    // AI switched off on device B after the user's change here but before these counts: B's change wins.
     const fromB = snapshot();
     Object.assign(fromB.ai, {
       enabled: false,
       changed_at: after(userChange, 1),
+      fieldTimes: { ...fromB.ai.fieldTimes, enabled: after(userChange, 1) },
       usage: { inputTokens: 999, outputTokens: 999, embeddingTokens: 9 },
     });
     await syncIn(fromB);
@@ -464,29 +479,25 @@ describe('AI and server settings changed here later than the synced file are kep
     expect(booted.plugin.ai.getUsage().inputTokens).toBe(mine.inputTokens);
   });
 
-  it('stamps of the wrong type on the server and ai blocks of a synced file: no throw, the block is read as unstamped or never changed', async () => {
+  it('stamps of the wrong type on the server and ai blocks of a synced file: no throw, the block counts as changed at the epoch (B5)', async () => {
     toggle('Enable server');
     await settle();
-    for (const stamp of [5, null, true, { at: 1 }, ['2030-01-01']]) {
+    for (const stamp of [5, null, true, { at: 1 }, ['2030-01-01'], 'yesterday']) {
       const file = snapshot() as unknown as Record<string, Record<string, unknown>>;
       Object.assign(file.server, { enabled: true, changed_at: stamp });
+      delete file.server.fieldTimes;
       Object.assign(file.ai, { enabled: true, changed_at: stamp });
       await syncIn(file);
-      // Not text: as a file with no stamp, it wins.
-      expect(booted.plugin.settings.server.enabled).toBe(true);
+      // A stamp, if no readable one: the oldest, so the server switched off here stays off...
+      expect(booted.plugin.settings.server.enabled).toBe(false);
+      // ...and AI, never changed here, takes the file's value (a field neither side changed goes to the file).
       expect(booted.plugin.settings.ai.enabled).toBe(true);
-      expect(booted.plugin.settings.server.changed_at).toBe(NEVER_CHANGED);
-      toggle('Enable server');
-      await settle();
+      booted.plugin.settings.ai.enabled = false;
     }
-    // Text but no readable time: the oldest, so this device's later change stays.
-    const file = snapshot() as unknown as Record<string, Record<string, unknown>>;
-    Object.assign(file.server, { enabled: true, changed_at: 'yesterday' });
-    await syncIn(file);
-    expect(booted.plugin.settings.server.enabled).toBe(false);
-    // Not objects at all: the defaults, no throw.
+    // Not objects at all: the defaults, no throw; no stamp of the defaults undoes the switch made here.
     await syncIn({ ...snapshot(), server: 'on', ai: 7 });
     expect(booted.plugin.settings.ai.enabled).toBe(false);
+    expect(booted.plugin.settings.server.enabled).toBe(false);
     expect(booted.plugin.settings.server.port).toBeGreaterThan(0);
   });
 });

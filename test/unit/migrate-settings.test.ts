@@ -1,4 +1,4 @@
-import { accessShapeNotice, migrateSettings, STAMPED_BLOCKS } from '../../src/settings/migrate-settings';
+import { accessShapeNotice, holdsSettings, migrateSettings, STAMPED_BLOCKS } from '../../src/settings/migrate-settings';
 import { defaultSettings, NEVER_CHANGED, SETTINGS_SCHEMA_VERSION } from '../../src/settings/settings';
 
 describe('migrateSettings', () => {
@@ -67,6 +67,14 @@ describe('migrateSettings', () => {
     for (const bad of ['Shared', 5, null, { Shared: true }]) {
       expect(migrateSettings({ access: { trustedSymlinks: bad } }).access.trustedSymlinks).toEqual([]);
     }
+  });
+
+  it('holdsSettings: an object with at least one settings key; {} or unknown keys only hold none (B5)', () => {
+    for (const none of [{}, { schemaVersion: 1 }, { unrelated: true }, null, [], 'x', 7]) expect(holdsSettings(none)).toBe(false);
+    for (const some of [{ keys: [] }, { server: {} }, { revokedKeys: [] }, { widgetTexts: {} }, defaultSettings()])
+      expect(holdsSettings(some)).toBe(true);
+    // Not inherited properties: a crafted prototype key is no setting.
+    expect(holdsSettings(JSON.parse('{"__proto__": {"keys": []}}'))).toBe(false);
   });
 
   it('accessShapeNotice names an access list read as nothing, and what to write; nothing for a readable block', () => {

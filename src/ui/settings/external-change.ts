@@ -4,8 +4,10 @@ import { rememberRevocations } from '../../settings/device-revocations';
 import { mergeRevokedKeys, revokedIdsIn } from '../../settings/revoked-keys';
 import { mergeWidgetRecords } from '../../keys/widget-writers';
 import { keyRootsNotice } from '../../settings/key-roots';
-import { laterTime, mergeAccessLists } from '../../settings/access-entries';
-import { accessShapeNotice, migrateSettings, STAMPED_BLOCKS } from '../../settings/migrate-settings';
+import { mergeAccessLists } from '../../settings/access-entries';
+import { laterTime } from '../../settings/stamps';
+import { FIELD_BLOCKS, mergeFields, predatesStamps } from '../../settings/field-times';
+import { accessShapeNotice, holdsSettings, migrateSettings } from '../../settings/migrate-settings';
 import { quarantinedFileAt, quarantineNotice } from '../../vault/access/quarantine';
 import type { SettingsTabPlugin } from './tab-context';
 import type { PluginFile } from '../../vault/plugin-files/plugin-file';
@@ -27,14 +29,15 @@ export interface ExternalChangeResult {
  * (loadSettingsData), so a torn read neither drops the change nor passes for "no settings" (which
  * would put the defaults in place and have the next save write them over the user's settings);
  * one that still does not parse or holds no settings object (a sync caught half-way) changes
- * nothing: the current settings stay (and are what the next save writes), with a Notice; so does a
- * data.json removed (a sync replacing it by delete and create).
+ * nothing: the current settings stay (and are what the next save writes), with a Notice; so do a
+ * data.json removed (a sync replacing it by delete and create) and one holding none of the settings
+ * (`{}`: migrate-settings.ts holdsSettings), which would otherwise pass for an old version's file and drop keys.
  * The widget records (`widgetWriters`, `widgetTexts`) are merged, not replaced: the newer record
  * per widget and per text wins and none is dropped (keys/widget-writers.ts mergeWidgetRecords). The
  * revocations (`revokedKeys`) of both sides are kept, a key revoked on either side is dropped
  * wherever it is still held and its token blanked here (the device that minted it holds it), so
  * no older data.json brings it back; a key both hold keeps this device's record when it changed
- * later, so an older data.json never widens a key narrowed here since; a key only this device
+ * later, field by field, so an older data.json never widens a key narrowed here since; a key only this device
  * holds stays when the synced file lists revocations (it was minted here since) and goes when it
  * lists none (a version before them: it may have been revoked there) (keys/key-ring.ts
  * mergeSyncedKeys). The quarantine and trusted-link lists are merged entry by entry
@@ -42,13 +45,14 @@ export interface ExternalChangeResult {
  * either side is later than its latest `removed` on either side, so only an explicit later removal
  * lifts a quarantine or drops a trusted link, and a device that never touched the entry cannot,
  * whatever its clock. The `server`, `tools`, `skills`, `widgets` and `ai` blocks
- * (migrate-settings.ts STAMPED_BLOCKS) are each this device's when the user changed it here later
- * (`changed_at`, stamped by the settings tab), so an older data.json never switches the server back
- * on, turns writes or a tool back on, moves the skills or
- * widgets folder back, or turns AI, remote providers or the semantic index back on or points them
- * at another provider; a synced block with no stamp (a version before it) wins, as before. The AI
- * token counters (`ai.usage`) are this device's whichever block wins. data.json is saved again whenever this device kept
- * something the synced one lacked (records, keys, blocks, access entries or their times, revocations). A key
+ * (settings/field-times.ts FIELD_BLOCKS) are merged field by field (mergeFields): a field is this
+ * device's when the user changed it here later (`fieldTimes`, stamped by the settings tab), so an
+ * older data.json, or a newer one from a device that changed only other fields, never switches the
+ * server back on, turns writes or a tool back on, moves the skills or widgets folder back, or turns
+ * AI, remote providers or the semantic index back on or points them at another provider; a synced
+ * block with no `changed_at` (a version before stamps) wins whole, as before. The AI
+ * token counters (`ai.usage`) are this device's whatever the merge takes. data.json is saved again whenever this device kept
+ * something the synced one lacked (records, keys, fields or their stamps, access entries or their times, revocations). A key
  * whose roots break the roots rule gets a Notice too (it is refused at the door until they are fixed), and so does
  * a quarantine entry that names no folder (kept as written; it quarantines nothing until fixed) or names a
  * note or file (kept: it hides that file alone, but quarantine takes folders), and an access block whose
@@ -69,11 +73,16 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
     return { restarted: false };
   }
   const saved: unknown = loaded.data;
+  if (!holdsSettings(saved)) {
+    // `{}` (a sync or tool that emptied it) would pass for a file of an old version and drop this device's keys.
+    new Notice('Vault MCP: data.json changed outside Obsidian but holds no settings; the current settings are kept.');
+    return { restarted: false };
+  }
   const next = migrateSettings(saved);
   // Widget records only ever confine a widget: the newest of each is kept, never dropped by an older data.json.
   const { added, ...records } = mergeWidgetRecords(before, next);
   Object.assign(next, records);
-  const raw = saved as { keys?: unknown; revokedKeys?: unknown } & Partial<Record<(typeof STAMPED_BLOCKS)[number], unknown>>;
+  const raw = saved as { keys?: unknown; revokedKeys?: unknown } & Partial<Record<(typeof FIELD_BLOCKS)[number], unknown>>;
   // Revoked on either side stays revoked: both lists are kept, and a key in them is dropped wherever it is still held.
   next.revokedKeys = mergeRevokedKeys(before.revokedKeys, raw.revokedKeys);
   rememberRevocations(plugin.app, next.revokedKeys);
@@ -81,7 +90,12 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   const revoked = revokedIdsIn(before.revokedKeys, raw.revokedKeys);
   // A key narrowed here since the synced file was written keeps its narrower record; one minted here since stays.
   const rawKeys: unknown[] = Array.isArray(raw.keys) ? raw.keys : [];
-  const unstamped = new Set(rawKeys.flatMap((k) => (isUnstamped(k) ? [(k as { id: string }).id] : [])));
+  const unstamped = new Set(
+    rawKeys
+      .filter(predatesStamps)
+      .map((k) => (k as { id?: unknown }).id)
+      .filter((id): id is string => typeof id === 'string'),
+  );
   const { keys, kept } = mergeSyncedKeys(before.keys, next.keys, unstamped, {
     revoked,
     tracksRevocations: Array.isArray(raw.revokedKeys),
@@ -89,9 +103,15 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   next.keys = keys;
   // The token of a key revoked elsewhere is only on the device that minted it: this one forgets it if it is that device.
   plugin.keyRing.forgetTokens(revoked);
-  // A block (server, tools, skills, widgets, ai) changed here later than in the synced file is kept.
-  const keptBlocks = STAMPED_BLOCKS.filter((block) => block !== 'access' && keepOwnBlock(before[block], next[block], raw[block]));
-  for (const block of keptBlocks) Object.assign(next, { [block]: before[block] });
+  // Each field of a block (server, tools, skills, widgets, ai) changed here later than in the synced file is kept;
+  // a block written by a version before stamps wins whole, as before.
+  let keptFields = false;
+  for (const block of FIELD_BLOCKS) {
+    if (predatesStamps(raw[block])) continue;
+    const { merged, keptMine } = mergeFields(block, before[block], next[block]);
+    Object.assign(next, { [block]: merged });
+    keptFields ||= keptMine;
+  }
   // The access lists are merged entry by entry: only a later removal (a tombstone) lifts a quarantine or drops a trusted link.
   const access = mergeAccessLists(before.access, next.access);
   next.access = {
@@ -107,7 +127,7 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   const theirRevoked = revokedIdsIn(raw.revokedKeys);
   const moreRevoked = next.revokedKeys.some((r) => !theirRevoked.has(r.id));
   plugin.settings = next;
-  if (added || kept || keptBlocks.length > 0 || access.keptMine || moreRevoked) await plugin.saveData(next).catch(() => undefined); // else kept in memory and written by the next save
+  if (added || kept || keptFields || access.keptMine || moreRevoked) await plugin.saveData(next).catch(() => undefined); // else kept in memory and written by the next save
   const quarantine = quarantineNotice(next.access.quarantine, (e) => plugin.notes.policy.literalPath(e), quarantinedFileAt(plugin.notes));
   // The synced access block's shape matters only when nothing of this device's replaced what it lost (then data.json is saved again whole).
   const shape = access.keptMine ? null : accessShapeNotice(saved);
@@ -125,30 +145,4 @@ export async function applyExternalSettings(plugin: SettingsTabPlugin, dataFile:
   // AI settings or access lists may have changed: the semantic index syncs (and drops notes no longer readable).
   void plugin.semantic.refresh();
   return { restarted };
-}
-
-/**
- * Whether this device's block of settings ({@link STAMPED_BLOCKS}: `mine`) beats the synced file's (`theirs`, as
- * migrated; `rawBlock`, as written): only when the file's block carries a `changed_at` (one with
- * none comes from a version before it and wins, as every block did before) and this device's is
- * later. An unreadable time counts as the oldest (migrateSettings makes it the epoch).
- */
-function keepOwnBlock(mine: { changed_at?: string }, theirs: { changed_at?: string }, rawBlock: unknown): boolean {
-  const written = typeof rawBlock === 'object' && rawBlock !== null ? (rawBlock as { changed_at?: unknown }).changed_at : undefined;
-  if (typeof written !== 'string') return false;
-  const at = (stamp: string | undefined): number => {
-    const ms = Date.parse(stamp ?? '');
-    return Number.isFinite(ms) ? ms : 0;
-  };
-  return at(mine.changed_at) > at(theirs.changed_at);
-}
-
-/** Whether a raw key record from data.json has an id but no `changed_at` (written by a version from before it). */
-function isUnstamped(raw: unknown): boolean {
-  return (
-    typeof raw === 'object' &&
-    raw !== null &&
-    typeof (raw as { id?: unknown }).id === 'string' &&
-    typeof (raw as { changed_at?: unknown }).changed_at !== 'string'
-  );
 }

@@ -2,6 +2,7 @@ import { Setting, type TextComponent } from 'obsidian';
 import { AI_PROVIDER_PRESETS, examplePreset } from '../../../ai/providers/presets';
 import { AI_API_KEY_SECRET_ID } from '../../../ai/secret-id';
 import type { AiProviderType } from '../../../ai/types';
+import { stampField, type FieldOf } from '../../../settings/field-times';
 import { renderSemanticSettings } from './semantic-section';
 import type { SectionContext } from '../tab-context';
 
@@ -17,22 +18,23 @@ const PROVIDER_LABELS: Record<AiProviderType, string> = {
  * (semantic-section.ts), token usage with Reset, and a
  * Test button that first saves every field as typed, then sends the test prompt through
  * `AiService.testConnection()` and shows the reply or the full error inline. Every change stamps
- * `ai.changed_at` (a synced data.json's older block then never replaces it); Reset and the token
- * counts do not.
+ * the field it changes (`ai.fieldTimes`; provider type, base URL and model are one field, `endpoint`:
+ * settings/field-times.ts), so a synced data.json's older value never replaces it; Reset and the
+ * token counts do not.
  */
 export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): void {
   const { plugin, app } = ctx;
   const ai = plugin.settings.ai;
-  const changed = async (): Promise<void> => {
+  const changed = async (field: FieldOf<'ai'>): Promise<void> => {
     // Stamped, so an older data.json synced in later does not turn AI or remote providers back on or point them elsewhere
     // (ui/settings/external-change.ts). Only the user's changes stamp: the plugin's own usage saves (main.ts) never do.
-    ai.changed_at = new Date().toISOString();
+    stampField('ai', ai, field);
     await plugin.saveSettings();
     await plugin.ai.settingsChanged();
   };
   /** A change that can switch the semantic index on or off (AI toggles, provider, base URL). */
-  const changedReach = async (): Promise<void> => {
-    await changed();
+  const changedReach = async (field: FieldOf<'ai'>): Promise<void> => {
+    await changed(field);
     void plugin.semantic.refresh();
   };
   new Setting(containerEl).setName('AI provider').setHeading().setDesc("The model other plugins reach through Vault MCP's chat() API.");
@@ -43,7 +45,7 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
     .addToggle((t) =>
       t.setValue(ai.enabled).onChange(async (v) => {
         ai.enabled = v;
-        await changedReach();
+        await changedReach('enabled');
         ctx.redisplay();
       }),
     );
@@ -53,7 +55,7 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
     .addToggle((t) =>
       t.setValue(ai.allowRemote).onChange(async (v) => {
         ai.allowRemote = v;
-        await changedReach();
+        await changedReach('allowRemote');
         ctx.redisplay();
       }),
     );
@@ -69,7 +71,7 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
         if (value === '' || !preset) return;
         ai.provider = preset.provider;
         ai.baseUrl = preset.baseUrl;
-        await changedReach();
+        await changedReach('endpoint');
         ctx.redisplay();
       });
     });
@@ -83,7 +85,7 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
       .setValue(ai.provider)
       .onChange(async (v) => {
         ai.provider = v as AiProviderType;
-        await changedReach();
+        await changedReach('endpoint');
         ctx.redisplay();
       }),
   );
@@ -96,7 +98,7 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
         .setValue(ai.baseUrl)
         .onChange(async (v) => {
           ai.baseUrl = v.trim();
-          await changed();
+          await changed('endpoint');
         });
       t.inputEl.addClass('vault-mcp-wide-input');
     });
@@ -119,7 +121,7 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
       .setValue(ai.model)
       .onChange(async (v) => {
         ai.model = v.trim();
-        await changed();
+        await changed('endpoint');
       });
   });
   renderSemanticSettings(containerEl, ctx);
@@ -154,7 +156,7 @@ export function renderAiSection(containerEl: HTMLElement, ctx: SectionContext): 
       // Fields already saved as typed are no change: a test alone must not make this device's block the newer one.
       if (typed.baseUrl !== ai.baseUrl || typed.model !== ai.model) {
         Object.assign(ai, typed);
-        await changed();
+        await changed('endpoint');
       }
       resultEl.removeClass('mod-error', 'mod-success');
       resultEl.setText('Waiting for the provider…');

@@ -1,21 +1,23 @@
 import { Setting } from 'obsidian';
 import { examplePreset } from '../../../ai/providers/presets';
 import type { SemanticStatus } from '../../../search/semantic/semantic-index';
+import { stampField, type FieldOf } from '../../../settings/field-times';
 import type { SectionContext } from '../tab-context';
 
 /**
  * The semantic search rows of the AI provider section: "Embedding model" (with the provider's
  * example as placeholder), "Index for semantic search" (off by default) and "Rebuild", whose
  * description is the index's status. With Anthropic, which has no embeddings endpoint, the
- * model row says so and the toggle and Rebuild are disabled. A change stamps `ai.changed_at`.
+ * model row says so and the toggle and Rebuild are disabled. A change stamps its field (`ai.fieldTimes`:
+ * `embeddingModel`, `semanticIndex`).
  */
 export function renderSemanticSettings(containerEl: HTMLElement, ctx: SectionContext): void {
   const { plugin } = ctx;
   const ai = plugin.settings.ai;
   const noEndpoint = ai.provider === 'anthropic';
-  const changed = async (): Promise<void> => {
+  const changed = async (field: FieldOf<'ai'>): Promise<void> => {
     // Stamped as the AI provider section's changes are (ai-section.ts): the semantic index sends note text out.
-    ai.changed_at = new Date().toISOString();
+    stampField('ai', ai, field);
     await plugin.saveSettings();
     await plugin.ai.settingsChanged();
     void plugin.semantic.refresh();
@@ -33,7 +35,7 @@ export function renderSemanticSettings(containerEl: HTMLElement, ctx: SectionCon
         .setDisabled(noEndpoint)
         .onChange(async (v) => {
           ai.embeddingModel = v.trim();
-          await changed();
+          await changed('embeddingModel');
         });
     });
   new Setting(containerEl)
@@ -47,7 +49,7 @@ export function renderSemanticSettings(containerEl: HTMLElement, ctx: SectionCon
         .setDisabled(noEndpoint)
         .onChange(async (v) => {
           ai.semanticIndex = v;
-          await changed();
+          await changed('semanticIndex');
           ctx.redisplay();
         }),
     );

@@ -1,5 +1,6 @@
 import { Notice, Setting } from 'obsidian';
 import { MCP_PATH } from '../../../server/http/endpoint';
+import { stampField } from '../../../settings/field-times';
 import { MAX_PORT, MIN_PORT } from '../../../settings/settings';
 import { copyToClipboard, type SectionContext } from '../tab-context';
 import { showSettingError } from '../setting-error';
@@ -38,7 +39,8 @@ export function describeServerStatus(ctx: Pick<SectionContext, 'plugin'>): strin
  * The "Server" section: master switch, port (validated on every keystroke, applied on
  * Enter or leaving the field: the server moves to it, and a taken port shows here and as a
  * Notice), the status line with the URL and a copy button, and Restart. Switching the server or
- * moving its port stamps `server.changed_at` (a synced data.json's older block then never replaces it).
+ * moving its port stamps that field (`server.fieldTimes`: a synced data.json merges field by field, so an older
+ * switch or port never replaces it, settings/field-times.ts).
  */
 export function renderServerSection(containerEl: HTMLElement, ctx: SectionContext): void {
   const { plugin } = ctx;
@@ -51,7 +53,7 @@ export function renderServerSection(containerEl: HTMLElement, ctx: SectionContex
       toggle.setValue(plugin.settings.server.enabled).onChange(async (value) => {
         plugin.settings.server.enabled = value;
         // Stamped, so an older data.json synced in later does not switch the server back on (ui/settings/external-change.ts).
-        plugin.settings.server.changed_at = new Date().toISOString();
+        stampField('server', plugin.settings.server, 'enabled');
         await plugin.saveSettings();
         ctx.redisplay();
       }),
@@ -78,7 +80,7 @@ export function renderServerSection(containerEl: HTMLElement, ctx: SectionContex
       return;
     }
     if (parsed.port === plugin.settings.server.port && plugin.server.getStatus().state === 'listening') return;
-    if (parsed.port !== plugin.settings.server.port) plugin.settings.server.changed_at = new Date().toISOString();
+    if (parsed.port !== plugin.settings.server.port) stampField('server', plugin.settings.server, 'port');
     plugin.settings.server.port = parsed.port;
     await plugin.saveSettings();
     await plugin.restartServer();

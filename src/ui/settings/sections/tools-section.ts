@@ -1,4 +1,5 @@
 import { debounce, normalizePath, Setting } from 'obsidian';
+import { stampField, toolToggleField, type FieldOf } from '../../../settings/field-times';
 import { DEFAULT_WIDGETS_FOLDER } from '../../../settings/settings';
 import { ALL_TOOLS, ownToggle } from '../../../tools/registry';
 import type { ToolDefinition } from '../../../tools/tool';
@@ -20,19 +21,20 @@ export function oneLine(description: string): string {
 
 /**
  * The "Tools" section: "Allow writes" and one toggle per tool (read tools on, write tools
- * off by default). Every change stamps `tools.changed_at`, is saved and announced to connected clients with
+ * off by default). Every change stamps the field it changes (`tools.fieldTimes`: `allowWrites`, `enabled.<tool>`;
+ * settings/field-times.ts), is saved and announced to connected clients with
  * `notifications/tools/list_changed` (MCP spec, "Tools › List Changed Notification"), so
  * tools/list reflects it without reconnecting. Last, the "Skills folder" (a change sends, to the
  * keys then seeing other prompts, `notifications/prompts/list_changed`) and the "Widgets folder"
  * (settings `widgets.folder`; the search index is rebuilt once it rests); each stamps its block's
- * `changed_at` as the tools do.
+ * `folder` as the tools do.
  */
 export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext, tools: readonly ToolDefinition[] = ALL_TOOLS): void {
   const { plugin } = ctx;
   const settings = plugin.settings.tools;
-  const applied = async (): Promise<void> => {
+  const applied = async (field: FieldOf<'tools'>): Promise<void> => {
     // Stamped, so an older data.json synced in later does not turn writes or a tool back on (ui/settings/external-change.ts).
-    settings.changed_at = new Date().toISOString();
+    stampField('tools', settings, field);
     await plugin.saveSettings();
     await plugin.server.notifyToolListChanged();
   };
@@ -47,7 +49,7 @@ export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext
     .addToggle((toggle) =>
       toggle.setValue(settings.allowWrites).onChange(async (value) => {
         settings.allowWrites = value;
-        await applied();
+        await applied('allowWrites');
         ctx.redisplay();
       }),
     );
@@ -67,7 +69,7 @@ export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext
       setting.addToggle((toggle) =>
         toggle.setValue(ownToggle(tool, settings.enabled)).onChange(async (value) => {
           settings.enabled[tool.name] = value;
-          await applied();
+          await applied(toolToggleField(tool.name));
         }),
       );
     }
@@ -94,7 +96,7 @@ export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext
           if (folder === null) return;
           plugin.settings.skills.folder = folder;
           // Stamped, so an older data.json synced in later does not move the folder back (ui/settings/external-change.ts).
-          plugin.settings.skills.changed_at = new Date().toISOString();
+          stampField('skills', plugin.settings.skills, 'folder');
           await plugin.saveSettings();
           await plugin.server.notifyPromptListChanged();
         });
@@ -116,7 +118,7 @@ export function renderToolsSection(containerEl: HTMLElement, ctx: SectionContext
           const folder = typedFolder(widgets, 'widgets', value);
           if (folder === null) return;
           plugin.settings.widgets.folder = folder === '' ? DEFAULT_WIDGETS_FOLDER : normalizePath(folder);
-          plugin.settings.widgets.changed_at = new Date().toISOString();
+          stampField('widgets', plugin.settings.widgets, 'folder');
           await plugin.saveSettings();
           reindexLater();
         }),
