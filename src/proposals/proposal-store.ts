@@ -10,6 +10,8 @@ import { ToolError } from '../errors';
 import type { Hunk, PlacedHunk } from '../diff/types';
 import type { HunkDecision, Proposal, ReviewHunk } from './types';
 import { assertRoomForProposal } from './pending-limits';
+import { decisionSnapshot, restoreDecision, type DecisionSnapshot } from './decision-snapshot';
+import { WriteLock } from '../vault/writes/write-lock';
 
 /** Who staged a proposal: the key's id, label (shown as provenance) and roots. */
 export interface ProposalCaller {
@@ -61,6 +63,8 @@ export class ProposalStore {
    * left the persisted record.
    */
   private readonly reopenable = new Map<string, { base_text: string; proposed_text: string }>();
+  /** Runs one decision at a time per proposal, from its check to its save (and an accept's change in the vault): see {@link decide}. */
+  private readonly deciding = new WriteLock();
   /** Proposals being accepted right now (see {@link whileAccepting}). */
   private readonly accepting = new Set<string>();
   /** The last write of the file queued (never rejects: each save's outcome goes to its batch). */
@@ -303,22 +307,27 @@ export class ProposalStore {
   }
 
   /**
-   * Records the user's verdict on hunks of an open text proposal (the change itself was
-   * already applied, or not, by the caller). When no hunk is left undecided the proposal is
-   * resolved: accepted, rejected or partly_accepted.
-   * @throws Error when the proposal is decided, or is stale and `decision` is `accepted`.
+   * Records the user's verdict on hunks of an open text proposal, all or nothing ({@link decide}).
+   * When no hunk is left undecided the proposal is resolved: accepted, rejected or partly_accepted.
+   * @param apply the change in the vault that goes with an accept (the hunks written into the note),
+   *   run once the verdict is saved; when it throws, the verdict is taken back ({@link decide}).
+   * @throws Error when the proposal is decided, or is stale and `decision` is `accepted`; as {@link decide}.
    */
-  async decideHunks(id: string, indexes: readonly number[], decision: HunkDecision): Promise<Proposal> {
-    await this.ensureWriter();
-    const p = decision === 'accepted' ? this.requirePending(id) : this.requireOpen(id);
-    for (const index of indexes) p.decisions[index] = decision;
-    const hunks = this.hunkCache.of(p);
-    if (hunks.every((h) => p.decisions[h.index] !== undefined)) {
-      const verdicts = new Set(Object.values(p.decisions));
-      this.resolve(p, verdicts.size > 1 ? 'partly_accepted' : verdicts.has('accepted') ? 'accepted' : 'rejected');
-    }
-    await this.commit(p);
-    return p;
+  async decideHunks(id: string, indexes: readonly number[], decision: HunkDecision, apply?: () => Promise<void>): Promise<Proposal> {
+    return this.decide(
+      id,
+      () => (decision === 'accepted' ? this.requirePending(id) : this.requireOpen(id)),
+      (p) => {
+        for (const index of indexes) p.decisions[index] = decision;
+        const hunks = this.hunkCache.of(p);
+        if (hunks.every((h) => p.decisions[h.index] !== undefined)) {
+          const verdicts = new Set(Object.values(p.decisions));
+          this.resolve(p, verdicts.size > 1 ? 'partly_accepted' : verdicts.has('accepted') ? 'accepted' : 'rejected');
+        }
+        return true;
+      },
+      apply,
+    );
   }
 
   /**
@@ -332,23 +341,28 @@ export class ProposalStore {
    *   WriterLockedError as {@link stage}.
    */
   async reopenHunk(id: string, index: number): Promise<Proposal> {
-    await this.ensureWriter();
-    const p = this.byId.get(id);
-    if (!p || p.decisions[index] !== 'accepted') throw new Error(`Proposal '${id}' has no accepted hunk ${index} to reopen.`);
-    if (!isOpen(p)) {
-      const texts = this.reopenable.get(id);
-      if (!texts || (p.status !== 'accepted' && p.status !== 'partly_accepted'))
-        throw new Error(
-          `Proposal '${id}' was decided before Obsidian started, so hunk ${index} cannot be reopened; it stays ${p.status.replace('_', ' ')}.`,
-        );
-      Object.assign(p, texts, { status: 'pending' as const });
-      delete p.resolved_at;
-      delete p.hunk_total;
-      this.reopenable.delete(id);
-    }
-    delete p.decisions[index];
-    await this.commit(p);
-    return p;
+    return this.decide(
+      id,
+      () => {
+        const p = this.byId.get(id);
+        if (!p || p.decisions[index] !== 'accepted') throw new Error(`Proposal '${id}' has no accepted hunk ${index} to reopen.`);
+        if (!isOpen(p) && (!this.reopenable.has(id) || (p.status !== 'accepted' && p.status !== 'partly_accepted')))
+          throw new Error(
+            `Proposal '${id}' was decided before Obsidian started, so hunk ${index} cannot be reopened; it stays ${p.status.replace('_', ' ')}.`,
+          );
+        return p;
+      },
+      (p) => {
+        if (!isOpen(p)) {
+          Object.assign(p, this.reopenable.get(id), { status: 'pending' as const });
+          delete p.resolved_at;
+          delete p.hunk_total;
+          this.reopenable.delete(id);
+        }
+        delete p.decisions[index];
+        return true;
+      },
+    );
   }
 
   /**
@@ -357,26 +371,88 @@ export class ProposalStore {
    * or `stale` with the reason (one sentence). Stale is not a decision: the proposal stays open,
    * listed and counted with its texts and no `resolved_at`, until the user rejects it; it is
    * never accepted (ProposalReview.accept refuses it). Marking a stale proposal stale again
-   * keeps its first reason.
+   * keeps its first reason. All or nothing ({@link decide}).
+   * @param apply the change in the vault that goes with an accept (a create, move, delete or
+   *   folder made), run once the decision is saved; when it throws, the decision is taken back.
    * @throws Error when the proposal does not exist, is decided, or is stale and `status` is
-   *   `accepted`; WriterLockedError as {@link stage}.
+   *   `accepted`; as {@link decide}.
    */
-  async settle(id: string, status: 'accepted' | 'rejected' | 'stale', reason?: string): Promise<Proposal> {
+  async settle(id: string, status: 'accepted' | 'rejected' | 'stale', reason?: string, apply?: () => Promise<void>): Promise<Proposal> {
+    return this.decide(
+      id,
+      () => (status === 'rejected' || status === 'stale' ? this.requireOpen(id) : this.requirePending(id)),
+      (p) => {
+        if (status === 'rejected') {
+          for (const h of this.hunkCache.of(p)) p.decisions[h.index] ??= 'rejected';
+          const accepted = Object.values(p.decisions).includes('accepted');
+          this.resolve(p, accepted ? 'partly_accepted' : 'rejected');
+        } else if (status === 'stale') {
+          if (p.status === 'stale') return false;
+          p.status = 'stale';
+          if (reason) p.stale_reason = reason;
+        } else {
+          this.resolve(p, status);
+        }
+        return true;
+      },
+      apply,
+    );
+  }
+
+  /**
+   * Makes one decision on the existing proposal `id`, all or nothing: one decision at a time on
+   * it ({@link deciding}; decisions on other proposals share the file's writes, {@link save}), `pick`
+   * checks and returns the proposal, `change` changes it in memory (false: nothing to change,
+   * nothing saved), and the file is saved. When that write fails, the
+   * proposal is put back as it was ({@link putBack}: memory never runs ahead of the file, so a
+   * restart shows what the views showed) and nothing else happens. `apply`, the change in the vault
+   * that goes with an accept, runs only once the decision is saved: a decision the file cannot hold
+   * changes no note. When `apply` throws, the proposal is put back and saved again; should that
+   * second write fail too (the file was written a moment before), the proposal is pending here
+   * while the file reads it decided until the next write of the file, which holds it pending (a
+   * restart before that shows it decided, its change not made).
+   * @returns the proposal after the decision.
+   * @throws what `pick` throws; WriterLockedError as {@link stage}; the file's refusal as a ToolError
+   *   saying nothing was decided ({@link proposalsFileRefusal}); what `apply` throws, once the
+   *   decision is taken back.
+   */
+  private async decide(id: string, pick: () => Proposal, change: (p: Proposal) => boolean, apply?: () => Promise<void>): Promise<Proposal> {
     await this.ensureWriter();
-    const p = status === 'rejected' || status === 'stale' ? this.requireOpen(id) : this.requirePending(id);
-    if (status === 'rejected') {
-      for (const h of this.hunkCache.of(p)) p.decisions[h.index] ??= 'rejected';
-      const accepted = Object.values(p.decisions).includes('accepted');
-      this.resolve(p, accepted ? 'partly_accepted' : 'rejected');
-    } else if (status === 'stale') {
-      if (p.status === 'stale') return p;
-      p.status = 'stale';
-      if (reason) p.stale_reason = reason;
-    } else {
-      this.resolve(p, status);
-    }
-    await this.commit(p);
-    return p;
+    return this.deciding.run(id, async () => {
+      const p = pick();
+      const before = decisionSnapshot(p);
+      const reopen = this.reopenable.get(p.id);
+      if (!change(p)) return p;
+      const { error } = await this.save();
+      if (error !== null) {
+        this.putBack(p, before, reopen);
+        throw proposalsFileRefusal(error, 'nothing was decided');
+      }
+      try {
+        await apply?.();
+      } catch (err) {
+        this.putBack(p, before, reopen);
+        const { error: again } = await this.save();
+        if (again !== null) console.error(`Vault MCP: proposal ${p.id} is pending again, but the proposals file could not be saved`, again);
+        this.emit({ type: 'updated', proposal: p });
+        throw err;
+      }
+      this.emit({ type: 'updated', proposal: p });
+      return p;
+    });
+  }
+
+  /**
+   * Puts a decision back: `p`'s decision fields as in `before` (decision-snapshot.ts), its
+   * texts kept for reopening as in `reopen`, its cached hunks recomputed, and `p` itself back in the
+   * store if the failed write's pruning of old resolved proposals took it out.
+   */
+  private putBack(p: Proposal, before: DecisionSnapshot, reopen: { base_text: string; proposed_text: string } | undefined): void {
+    restoreDecision(p, before);
+    if (reopen) this.reopenable.set(p.id, reopen);
+    else this.reopenable.delete(p.id);
+    this.hunkCache.forget(p.id);
+    if (!this.byId.has(p.id)) this.byId.set(p.id, p);
   }
 
   /**
@@ -424,7 +500,11 @@ export class ProposalStore {
     this.hunkCache.forget(p.id);
   }
 
-  /** Saves the file with `p` changed, then tells listeners. @throws that write's error (the change stays in memory and goes into the next write). */
+  /**
+   * Saves the file with `p`'s path changed (a rename of its note, which happened whatever the file
+   * holds), then tells listeners. @throws that write's error (the new path stays in memory and goes
+   * into the next write).
+   */
   private async commit(p: Proposal): Promise<void> {
     const { error } = await this.save();
     if (error !== null) throw error;
