@@ -254,6 +254,22 @@ export class ProposalReview {
   }
 
   /**
+   * Rejects undecided hunks of text proposals together (the editor's Reject all: every hunk it
+   * shows), recorded in one decision, one write of the proposals file (ProposalStore.rejectHunks):
+   * all are recorded or none. The vault is not touched.
+   * @throws Error as {@link reject} for any of them (then none is recorded).
+   */
+  async rejectHunks(hunks: ReadonlyArray<{ proposalId: string; index: number }>): Promise<Proposal[]> {
+    await this.store.ensureWriter();
+    const byProposal = new Map<string, number[]>();
+    for (const h of hunks) {
+      this.assertUndecided(this.openProposal(h.proposalId), h.index);
+      byProposal.set(h.proposalId, [...(byProposal.get(h.proposalId) ?? []), h.index]);
+    }
+    return this.store.rejectHunks(byProposal);
+  }
+
+  /**
    * Rejects a pending or stale proposal (how the user dismisses a stale one), or one undecided
    * hunk of a text proposal. The vault is not touched.
    * @throws Error as {@link accept}.

@@ -25,6 +25,13 @@ export interface ProposalCaller {
 /** What changed in the store, for the view, the status bar, the editor and notices. */
 export type ProposalEvent = { type: 'staged'; proposal: Proposal } | { type: 'updated'; proposal: Proposal } | { type: 'loaded' };
 
+/** One decision of ProposalStore's decideAll: the proposal `id`, checked and returned by `pick`, changed by `change` (false: nothing to change). */
+interface Decision {
+  id: string;
+  pick: () => Proposal;
+  change: (p: Proposal) => boolean;
+}
+
 /** How many decided (accepted, partly accepted, rejected) proposals the file keeps for proposal_status. */
 const KEEP_RESOLVED = 200;
 /** How many resolved text proposals keep their texts in memory for {@link ProposalStore.reopenHunk}. */
@@ -317,17 +324,37 @@ export class ProposalStore {
     return this.decide(
       id,
       () => (decision === 'accepted' ? this.requirePending(id) : this.requireOpen(id)),
-      (p) => {
-        for (const index of indexes) p.decisions[index] = decision;
-        const hunks = this.hunkCache.of(p);
-        if (hunks.every((h) => p.decisions[h.index] !== undefined)) {
-          const verdicts = new Set(Object.values(p.decisions));
-          this.resolve(p, verdicts.size > 1 ? 'partly_accepted' : verdicts.has('accepted') ? 'accepted' : 'rejected');
-        }
-        return true;
-      },
+      (p) => this.recordVerdicts(p, indexes, decision),
       apply,
     );
+  }
+
+  /**
+   * Rejects hunks of several open text proposals in one decision (the editor's Reject all): one
+   * write of the file, all or nothing ({@link decideAll}); each proposal with no hunk left
+   * undecided is resolved as {@link decideHunks} resolves it.
+   * @param hunks the hunk indexes to reject, by proposal id.
+   * @returns the proposals after it, in the order of `hunks`.
+   * @throws Error when one of them does not exist or is decided (nothing is recorded); as {@link decideAll}.
+   */
+  async rejectHunks(hunks: ReadonlyMap<string, readonly number[]>): Promise<Proposal[]> {
+    return this.decideAll(
+      [...hunks].map(([id, indexes]) => ({
+        id,
+        pick: () => this.requireOpen(id),
+        change: (p) => this.recordVerdicts(p, indexes, 'rejected'),
+      })),
+    );
+  }
+
+  /** Records `decision` on hunks `indexes` of `p`, resolving it once no hunk is left undecided. @returns true (it changed). */
+  private recordVerdicts(p: Proposal, indexes: readonly number[], decision: HunkDecision): boolean {
+    for (const index of indexes) p.decisions[index] = decision;
+    if (this.hunkCache.of(p).every((h) => p.decisions[h.index] !== undefined)) {
+      const verdicts = new Set(Object.values(p.decisions));
+      this.resolve(p, verdicts.size > 1 ? 'partly_accepted' : verdicts.has('accepted') ? 'accepted' : 'rejected');
+    }
+    return true;
   }
 
   /**
@@ -400,46 +427,65 @@ export class ProposalStore {
   }
 
   /**
-   * Makes one decision on the existing proposal `id`, all or nothing: one decision at a time on
-   * it ({@link deciding}; decisions on other proposals share the file's writes, {@link save}), `pick`
-   * checks and returns the proposal, `change` changes it in memory (false: nothing to change,
-   * nothing saved), and the file is saved. When that write fails, the
-   * proposal is put back as it was ({@link putBack}: memory never runs ahead of the file, so a
-   * restart shows what the views showed) and nothing else happens. `apply`, the change in the vault
-   * that goes with an accept, runs only once the decision is saved: a decision the file cannot hold
-   * changes no note. When `apply` throws, the proposal is put back and saved again; should that
-   * second write fail too (the file was written a moment before), the proposal is pending here
-   * while the file reads it decided until the next write of the file, which holds it pending (a
-   * restart before that shows it decided, its change not made).
-   * @returns the proposal after the decision.
-   * @throws what `pick` throws; WriterLockedError as {@link stage}; the file's refusal as a ToolError
-   *   saying nothing was decided ({@link proposalsFileRefusal}); what `apply` throws, once the
-   *   decision is taken back.
+   * Makes one decision on the existing proposal `id`, all or nothing ({@link decideAll} of that one).
+   * @returns the proposal after the decision. @throws as {@link decideAll}.
    */
   private async decide(id: string, pick: () => Proposal, change: (p: Proposal) => boolean, apply?: () => Promise<void>): Promise<Proposal> {
+    const [p] = await this.decideAll([{ id, pick, change }], apply);
+    return p;
+  }
+
+  /**
+   * Makes decisions on existing proposals, all or nothing, in one write of the file: one decision
+   * at a time on each ({@link deciding}; decisions on other proposals share the file's writes,
+   * {@link save}), every `pick` checks and returns its proposal before any changes, each `change`
+   * changes its proposal in memory (false: nothing to change; nothing saved when none did), and the
+   * file is saved. When that write fails, every proposal is put back as it was ({@link putBack}:
+   * memory never runs ahead of the file, so a restart shows what the views showed) and nothing else
+   * happens. `apply`, the change in the vault that goes with an accept, runs only once the decision
+   * is saved: a decision the file cannot hold changes no note. When `apply` throws, the proposals
+   * are put back and saved again; should that second write fail too (the file was written a moment
+   * before), they are pending here while the file reads them decided until the next write of the
+   * file, which holds them pending (a restart before that shows them decided, the change not made).
+   * @returns the proposals after the decisions, in the order given.
+   * @throws what a `pick` throws (nothing changed); WriterLockedError as {@link stage}; the file's
+   *   refusal as a ToolError saying nothing was decided ({@link proposalsFileRefusal}); what `apply`
+   *   throws, once the decisions are taken back.
+   */
+  private async decideAll(decisions: readonly Decision[], apply?: () => Promise<void>): Promise<Proposal[]> {
     await this.ensureWriter();
-    return this.deciding.run(id, async () => {
-      const p = pick();
-      const before = decisionSnapshot(p);
-      const reopen = this.reopenable.get(p.id);
-      if (!change(p)) return p;
-      const { error } = await this.save();
-      if (error !== null) {
-        this.putBack(p, before, reopen);
-        throw proposalsFileRefusal(error, 'nothing was decided');
-      }
-      try {
-        await apply?.();
-      } catch (err) {
-        this.putBack(p, before, reopen);
-        const { error: again } = await this.save();
-        if (again !== null) console.error(`Vault MCP: proposal ${p.id} is pending again, but the proposals file could not be saved`, again);
-        this.emit({ type: 'updated', proposal: p });
-        throw err;
-      }
-      this.emit({ type: 'updated', proposal: p });
-      return p;
-    });
+    return this.whileDeciding(
+      decisions.map((d) => d.id),
+      async () => {
+        const picked = decisions.map((d) => ({ p: d.pick(), change: d.change }));
+        const undo = picked.map(({ p }) => ({ p, before: decisionSnapshot(p), reopen: this.reopenable.get(p.id) }));
+        const putBack = (): void => undo.forEach((u) => this.putBack(u.p, u.before, u.reopen));
+        const changed = picked.filter(({ p, change }) => change(p)).map(({ p }) => p);
+        if (changed.length === 0) return picked.map(({ p }) => p);
+        const { error } = await this.save();
+        if (error !== null) {
+          putBack();
+          throw proposalsFileRefusal(error, 'nothing was decided');
+        }
+        try {
+          await apply?.();
+        } catch (err) {
+          putBack();
+          const { error: again } = await this.save();
+          if (again !== null) console.error('Vault MCP: a decision was taken back, but the proposals file could not be saved', again);
+          throw err;
+        } finally {
+          for (const p of changed) this.emit({ type: 'updated', proposal: p });
+        }
+        return picked.map(({ p }) => p);
+      },
+    );
+  }
+
+  /** Runs `fn` holding the decision lock ({@link deciding}) of every proposal in `ids`, taken in sorted order so two runs never wait on each other. */
+  private whileDeciding<T>(ids: readonly string[], fn: () => Promise<T>): Promise<T> {
+    const [first, ...rest] = [...new Set(ids)].sort();
+    return first === undefined ? fn() : this.deciding.run(first, () => this.whileDeciding(rest, fn));
   }
 
   /**
